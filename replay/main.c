@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedreplay: one binary, one subcommand per pipeline stage.
+ * The table below is the only place a subcommand is registered.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <schedreplay/cli.h>
+
+#ifndef SCHEDREPLAY_VERSION
+#define SCHEDREPLAY_VERSION "0.1.0"
+#endif
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "report", cmd_report, "measured wakeup latency and event counts of a trace.dat" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: schedreplay <command> [options] ...\n\n"
+		   "Capture Linux scheduler traces, replay them through a model of the fair\n"
+		   "scheduler, and compare patch variants with what the hardware measured.\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'schedreplay <command> --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return SR_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return SR_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("schedreplay %s\n", SCHEDREPLAY_VERSION);
+		return SR_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "schedreplay: unknown command '%s' (see 'schedreplay --help')\n", argv[1]);
+	return SR_EXIT_USAGE;
+}
