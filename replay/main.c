@@ -18,6 +18,7 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "report", cmd_report, "measured wakeup latency and event counts of a trace.dat" },
+	{ "capture", cmd_capture, "record a workload's scheduler events (root): trace.dat + sidecar" },
 };
 
 static void usage(FILE *f)

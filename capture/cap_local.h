@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private interfaces between the files of the capture stage:
+ *   capture.c     the session: order of steps, waiting, cleanup on every path
+ *   cap_trace.c   the tracefs instance, its events and the per-CPU streamers
+ *   cap_tracedat.c  assembling a trace.dat (v6) from the streamed pages
+ *   cap_readback.c  reading the written file back (counts, start/end markers)
+ *   cap_cgroup.c  cpu cgroups (v1 cpu.shares or v2 cpu.weight), leftovers
+ *   cap_workload.c  the workloads: spawn held, release, wait, kill by group
+ *   cap_machine.c the sidecar's machine metadata (kernel, topology, tasks ...)
+ *   cap_funcs.c   bookkeeping-function call counts when the host allows them
+ */
+#ifndef SCHEDREPLAY_CAP_LOCAL_H
+#define SCHEDREPLAY_CAP_LOCAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include <schedreplay/capture.h>
+#include <schedreplay/error.h>
+
+/* ---- logging (capture.c) ---- */
+void cap_log(const struct cap_options *opt, bool warning, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- small file helpers (cap_util.c) ---- */
+/* Read a whole file (tracefs/proc files report size 0, so read to EOF).
+ * Returns a NUL-terminated buffer (caller frees) or NULL with errno set. */
+char *cap_read_file(const char *path, size_t *len);
+/* Read a file's first line without the newline into @buf; -1 + errno on failure. */
+int cap_read_line(const char *path, char *buf, size_t size);
+int cap_write_file(const char *path, const char *text);
+int cap_write_all(int fd, const void *buf, size_t len);
+/* "name-<pid>" style names: the pid if @name is PREFIX<digits>[suffix], else 0. */
+pid_t cap_name_pid(const char *name, const char **suffix);
+/* True if @pid runs a schedreplay binary (its comm), i.e. a live capture. */
+bool cap_pid_is_capture(pid_t pid);
+
+/* ---- tracefs instance and streaming (cap_trace.c) ---- */
+struct cap_trace;
+
+struct cap_cpu_stats {
+	int cpu;
+	uint64_t entries, overrun, commit_overrun, dropped, read_events, bytes;
+	char *text;              /* the stats file as read, "CPU: N\n" first */
+};
+
+struct cap_trace *cap_trace_create(const char *name, const char *tracing_dir,
+				   struct sr_error *err);
+/* Destroys the instance (also when recording was never started). NULL ok. */
+void cap_trace_destroy(struct cap_trace *t);
+const char *cap_trace_name(const struct cap_trace *t);
+const char *cap_trace_instance_dir(const struct cap_trace *t);
+int cap_trace_setup(struct cap_trace *t, unsigned long buffer_kb, const char *clock,
+		    struct sr_error *err);
+/* Enable system:event; returns 0, or -1 with errno ENOENT if it does not exist. */
+int cap_trace_enable(struct cap_trace *t, const char *system, const char *event);
+/* Set the tracer ("function") and its filter; for cap_funcs.c. */
+int cap_trace_set_tracer(struct cap_trace *t, const char *tracer, const char *filter,
+			 struct sr_error *err);
+/* Start one streaming thread per CPU, writing raw pages to @prefix.cpuN. */
+int cap_trace_start_streams(struct cap_trace *t, const char *prefix, struct sr_error *err);
+int cap_trace_on(struct cap_trace *t, bool on);
+/* Write @text into the instance's trace_marker (an ftrace:print record). */
+int cap_trace_mark(struct cap_trace *t, const char *text);
+/* Stop the streamers, drain what is left, close the files. */
+int cap_trace_stop_streams(struct cap_trace *t, struct sr_error *err);
+int cap_trace_nr_cpus(const struct cap_trace *t);
+int cap_trace_page_size(const struct cap_trace *t);
+const char *cap_trace_cpu_file(const struct cap_trace *t, int cpu);
+uint64_t cap_trace_cpu_bytes(const struct cap_trace *t, int cpu);
+void cap_trace_unlink_files(struct cap_trace *t);
+/* Per-CPU stats of the instance; @stats has cap_trace_nr_cpus() entries. */
+int cap_trace_read_stats(struct cap_trace *t, struct cap_cpu_stats *stats, struct sr_error *err);
+void cap_cpu_stats_release(struct cap_cpu_stats *s, int n);
+/* Current trace clock name of the instance ("local"), caller frees. */
+char *cap_trace_clock(struct cap_trace *t);
+/* Remove instances of dead captures; returns how many. */
+int cap_trace_cleanup_leftovers(const char *tracing_dir,
+				const struct cap_options *logopt);
+
+/* ---- trace.dat writer (cap_tracedat.c) ---- */
+struct cap_tracedat {
+	const char *tracing_dir;     /* header_page, event formats, printk_formats */
+	const char *const *systems;  /* event systems whose formats are saved */
+	size_t nr_systems;
+	const char *cmdlines;        /* "pid comm\n" lines */
+	int nr_cpus;
+	const char *const *cpu_files;/* raw ring-buffer pages per CPU */
+	int page_size;               /* ring-buffer sub-buffer size */
+	const char *trace_clock;     /* the trace_clock file, "[local] global ..." */
+	const struct cap_cpu_stats *stats; /* per CPU, NULL: none */
+	const char *uname;           /* "sysname nodename release machine" */
+	const char *version;         /* writer name and version */
+	uint64_t trace_id;
+};
+int cap_tracedat_write(const char *path, const struct cap_tracedat *td, struct sr_error *err);
+
+/* ---- reading back (cap_readback.c) ---- */
+struct cap_readback {
+	uint64_t events;
+	uint64_t missed_pages;       /* pages that report missed events */
+	json_t *per_event;           /* {"sched_switch": N, ...} */
+	bool have_start, have_end;
+	uint64_t start_ts, end_ts;   /* marker timestamps, trace clock ns */
+	uint64_t first_ts, last_ts;
+};
+int cap_readback(const char *path, const char *start_mark, const char *end_mark,
+		 struct cap_readback *rb, struct sr_error *err);
+void cap_readback_release(struct cap_readback *rb);
+
+/* ---- cgroups (cap_cgroup.c) ---- */
+struct cap_cgroup_host {
+	int version;               /* 1 or 2, 0: no cpu controller */
+	char root[4096];           /* mount point of the cpu controller hierarchy */
+	bool enabled_root_cpu;     /* v2: we enabled +cpu in the root's subtree_control */
+};
+int cap_cgroup_detect(struct cap_cgroup_host *h, struct sr_error *err);
+/* Create ROOT/<run>/ and ROOT/<run>/<group> with the group's weight. */
+int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run, struct sr_error *err);
+int cap_cgroup_create_group(struct cap_cgroup_host *h, const char *run,
+			    const struct cap_group *g, unsigned long *shares_out,
+			    unsigned long *weight_out, struct sr_error *err);
+int cap_cgroup_attach(const struct cap_cgroup_host *h, const char *run, const char *group,
+		      pid_t pid, struct sr_error *err);
+/* Kill what is left in the run's groups and remove them. Returns 0 or -1. */
+int cap_cgroup_remove_run(struct cap_cgroup_host *h, const char *run,
+			  const struct cap_options *logopt);
+int cap_cgroup_cleanup_leftovers(const struct cap_options *logopt);
+/* The cpu-controller cgroup path of a task as /proc/<pid>/cgroup shows it. */
+int cap_cgroup_of_task(const struct cap_cgroup_host *h, pid_t tgid, pid_t tid,
+		       char *buf, size_t size);
+/* The cpu hierarchy as JSON: [{"path", "shares"|"weight", ...}]. */
+json_t *cap_cgroup_hierarchy(const struct cap_cgroup_host *h);
+
+/* ---- workloads (cap_workload.c) ---- */
+struct cap_proc {
+	const char *label;          /* group name, or "command" */
+	const char *group;          /* cgroup group name or NULL */
+	char **argv;                /* owned */
+	pid_t pid;
+	int go_fd, err_fd;
+	bool running, exited;
+	int status;                 /* waitpid status */
+	bool killed;                /* stopped by us at the end */
+	double end_s;               /* seconds after release when it exited */
+};
+/* Build argv from a group command: split on blanks, or sh -c if it has shell syntax. */
+char **cap_command_argv(const char *command, bool *uses_shell);
+void cap_argv_free(char **argv);
+/* Resolve argv[0] in PATH; 0 if executable, -1 with errno otherwise. */
+int cap_command_check(const char *file);
+int cap_proc_spawn(struct cap_proc *p, struct sr_error *err);
+int cap_proc_release(struct cap_proc *p, struct sr_error *err);
+/* Reap exited children; returns how many of @procs finished. */
+int cap_procs_reap(struct cap_proc *procs, size_t n, double now_s);
+/* SIGTERM each process group, wait up to @grace_s, then SIGKILL. */
+void cap_procs_kill(struct cap_proc *procs, size_t n, double grace_s);
+void cap_proc_release_resources(struct cap_proc *p);
+
+/* ---- machine metadata (cap_machine.c) ---- */
+json_t *cap_machine_kernel(void);
+json_t *cap_machine_config(void);
+json_t *cap_machine_cpus(void);
+json_t *cap_machine_tunables(void);
+json_t *cap_machine_tasks(const struct cap_cgroup_host *h, bool *autogroup_enabled);
+json_t *cap_machine_loadavg(void);
+char *cap_machine_uname_string(void);
+/* "pid comm" lines for the trace.dat: the kernel's saved_cmdlines, the tasks
+ * alive at the start (@start_tasks from cap_machine_tasks) and those alive now. */
+char *cap_machine_cmdlines(const char *saved_cmdlines, json_t *start_tasks);
+
+/* ---- function counts (cap_funcs.c) ---- */
+struct cap_funcs;
+/* Never fails the capture: on any obstacle returns a handle that only
+ * reports "unavailable" with the reason. */
+struct cap_funcs *cap_funcs_start(const char *run_name, const char *tracing_dir,
+				  const char *tmp_prefix, const struct cap_options *logopt);
+void cap_funcs_on(struct cap_funcs *f, bool on);
+/* Stop, count, remove the instance; returns the sidecar object. */
+json_t *cap_funcs_finish(struct cap_funcs *f);
+void cap_funcs_destroy(struct cap_funcs *f);
+
+#endif /* SCHEDREPLAY_CAP_LOCAL_H */

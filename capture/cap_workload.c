@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workloads. Each command is forked early and held on a pipe, so it can
+ * be put into its cgroup and its own process group before tracing starts;
+ * released, it execs, and an exec failure comes back through a close-on-exec
+ * pipe (so "command not found" is an error, not a silent 127). At the end the
+ * whole process group is stopped: SIGTERM, a grace period, then SIGKILL.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cap_local.h"
+
+void cap_argv_free(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+/* Characters that make a command a shell command line (run with sh -c). */
+static const char shell_chars[] = "|&;<>()$`\\\"'*?[]#~=%{}\n";
+
+char **cap_command_argv(const char *command, bool *uses_shell)
+{
+	size_t n = 0, cap = 8;
+	char **argv = calloc(cap, sizeof(*argv));
+	const char *p = command;
+
+	*uses_shell = strpbrk(command, shell_chars) != NULL;
+	if (!argv)
+		return NULL;
+	if (*uses_shell) {
+		argv[0] = strdup("/bin/sh");
+		argv[1] = strdup("-c");
+		argv[2] = strdup(command);
+		if (!argv[0] || !argv[1] || !argv[2]) {
+			cap_argv_free(argv);
+			return NULL;
+		}
+		return argv;
+	}
+	for (;;) {
+		size_t len;
+
+		p += strspn(p, " \t");
+		if (!*p)
+			break;
+		len = strcspn(p, " \t");
+		if (n + 2 > cap) {
+			char **tmp = realloc(argv, cap * 2 * sizeof(*argv));
+
+			if (!tmp) {
+				cap_argv_free(argv);
+				return NULL;
+			}
+			argv = tmp;
+			cap *= 2;
+		}
+		argv[n] = strndup(p, len);
+		if (!argv[n]) {
+			cap_argv_free(argv);
+			return NULL;
+		}
+		argv[++n] = NULL;
+		p += len;
+	}
+	if (!n) {
+		free(argv);
+		errno = EINVAL;
+		return NULL;
+	}
+	return argv;
+}
+
+int cap_command_check(const char *file)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(file, '/'))
+		return access(file, X_OK);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t len = strcspn(path, ":");
+		struct stat st;
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len ? path : ".", file);
+		if (access(buf, X_OK) == 0 && stat(buf, &st) == 0 && S_ISREG(st.st_mode))
+			return 0;
+		path += len;
+		if (*path == ':')
+			path++;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+/* In the child: wait for the go byte, then exec. Never returns. */
+static void child_main(struct cap_proc *p, int go_rd, int err_wr)
+{
+	sigset_t none;
+	char go = 0;
+	int e, fd;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	setpgid(0, 0);
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0) {
+		dup2(fd, STDIN_FILENO);
+		if (fd != STDIN_FILENO)
+			close(fd);
+	}
+	/* EOF without the byte: the capture gave up before starting us. */
+	while (read(go_rd, &go, 1) < 0 && errno == EINTR)
+		;
+	if (go != 'g')
+		_exit(0);
+	close(go_rd);
+	execvp(p->argv[0], p->argv);
+	e = errno;
+	if (write(err_wr, &e, sizeof(e)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+int cap_proc_spawn(struct cap_proc *p, struct sr_error *err)
+{
+	int go[2], ep[2];
+
+	p->go_fd = p->err_fd = -1;
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		sr_error_set(err, errno, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(ep, O_CLOEXEC) < 0) {
+		sr_error_set(err, errno, "pipe: %s", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		return -1;
+	}
+	p->pid = fork();
+	if (p->pid < 0) {
+		sr_error_set(err, errno, "fork: %s", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		close(ep[0]);
+		close(ep[1]);
+		return -1;
+	}
+	if (p->pid == 0) {
+		close(go[1]);
+		close(ep[0]);
+		child_main(p, go[0], ep[1]);
+	}
+	/* Both sides set the process group, so neither order of events races. */
+	setpgid(p->pid, p->pid);
+	close(go[0]);
+	close(ep[1]);
+	p->go_fd = go[1];
+	p->err_fd = ep[0];
+	p->running = true;
+	return 0;
+}
+
+int cap_proc_release(struct cap_proc *p, struct sr_error *err)
+{
+	ssize_t r;
+	int e = 0;
+
+	if (cap_write_all(p->go_fd, "g", 1) < 0) {
+		sr_error_set(err, errno, "%s: cannot start the command: %s", p->label,
+			     strerror(errno));
+		return -1;
+	}
+	close(p->go_fd);
+	p->go_fd = -1;
+	/* Returns 0 (EOF) once exec succeeded and closed the pipe. */
+	do
+		r = read(p->err_fd, &e, sizeof(e));
+	while (r < 0 && errno == EINTR);
+	close(p->err_fd);
+	p->err_fd = -1;
+	if (r == (ssize_t)sizeof(e)) {
+		sr_error_set(err, e, "%s: cannot run '%s': %s", p->label, p->argv[0], strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+int cap_procs_reap(struct cap_proc *procs, size_t n, double now_s)
+{
+	int status, done = 0;
+	pid_t pid;
+	size_t i;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (i = 0; i < n; i++) {
+			if (procs[i].pid == pid && procs[i].running) {
+				procs[i].running = false;
+				procs[i].exited = true;
+				procs[i].status = status;
+				procs[i].end_s = now_s;
+			}
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (!procs[i].running)
+			done++;
+	return done;
+}
+
+static bool any_running(const struct cap_proc *procs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (procs[i].running)
+			return true;
+	return false;
+}
+
+void cap_procs_kill(struct cap_proc *procs, size_t n, double grace_s)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	long waits = (long)(grace_s * 100);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (procs[i].go_fd >= 0) {      /* never released: let it exit */
+			close(procs[i].go_fd);
+			procs[i].go_fd = -1;
+		}
+		if (procs[i].pid > 0 && procs[i].running) {
+			procs[i].killed = true;
+			kill(-procs[i].pid, SIGTERM);
+			kill(procs[i].pid, SIGTERM);
+		}
+	}
+	for (long w = 0; w < waits && any_running(procs, n); w++) {
+		nanosleep(&tick, NULL);
+		cap_procs_reap(procs, n, -1);
+	}
+	/* Members of the group may outlive its leader: SIGKILL the whole group. */
+	for (i = 0; i < n; i++) {
+		if (procs[i].pid <= 0)
+			continue;
+		kill(-procs[i].pid, SIGKILL);
+		if (procs[i].running) {
+			int status;
+
+			kill(procs[i].pid, SIGKILL);
+			if (waitpid(procs[i].pid, &status, 0) == procs[i].pid) {
+				procs[i].running = false;
+				procs[i].exited = true;
+				procs[i].status = status;
+			}
+		}
+	}
+	cap_procs_reap(procs, n, -1);
+}
+
+void cap_proc_release_resources(struct cap_proc *p)
+{
+	if (!p)
+		return;
+	if (p->go_fd >= 0)
+		close(p->go_fd);
+	if (p->err_fd >= 0)
+		close(p->err_fd);
+	p->go_fd = p->err_fd = -1;
+	cap_argv_free(p->argv);
+	p->argv = NULL;
+}

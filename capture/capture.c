@@ -1,0 +1,893 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One capture session, start to finish. The order matters:
+ *
+ *   validate everything that needs no privileges  (nothing changed on failure)
+ *   create the instance (proves root + tracefs), remove leftovers of killed runs
+ *   create the cgroups, fork the workloads held on a pipe, move them in
+ *   snapshot the machine (tasks, cgroups, topology ...) before tracing starts
+ *   start the per-CPU streamers, tracing on, start marker, release workloads
+ *   wait: all commands exited | duration over | SIGINT/SIGTERM
+ *   end marker, tracing off, stop the workloads' process groups
+ *   drain the streamers, read the per-CPU lost-event counters
+ *   assemble OUT.dat, read it back, write OUT.dat.json
+ *   remove instance, cgroups, scratch files            (on every path)
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "cap_local.h"
+
+#ifndef SCHEDREPLAY_VERSION
+#define SCHEDREPLAY_VERSION "0.1.0"
+#endif
+
+#define MARK_START "schedreplay-capture: start"
+#define MARK_END "schedreplay-capture: end"
+
+/* The events every capture records (issue 3; the model's inputs). */
+static const char *const core_events[][2] = {
+	{ "sched", "sched_switch" },       { "sched", "sched_waking" },
+	{ "sched", "sched_wakeup" },       { "sched", "sched_wakeup_new" },
+	{ "sched", "sched_process_fork" }, { "sched", "sched_process_exec" },
+	{ "sched", "sched_process_exit" }, { "sched", "sched_migrate_task" },
+	{ "sched", "sched_stat_runtime" }, { "cgroup", "cgroup_attach_task" },
+};
+#define NR_CORE_EVENTS (sizeof(core_events) / sizeof(core_events[0]))
+
+void cap_log(const struct cap_options *opt, bool warning, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!opt || !opt->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	opt->log(opt->log_ctx, warning, line);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- --group parsing and validation ---- */
+
+void cap_group_release(struct cap_group *g)
+{
+	if (!g)
+		return;
+	free(g->name);
+	free(g->command);
+	memset(g, 0, sizeof(*g));
+}
+
+static bool valid_name(const char *s, size_t len)
+{
+	if (!len || len > 64 || s[0] == '.')
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_.-", s[i]))
+			return false;
+	return true;
+}
+
+int cap_group_parse(const char *spec, struct cap_group *g, struct sr_error *err)
+{
+	const char *colon = strchr(spec, ':');
+	const char *eq = strchr(spec, '=');
+	const char *name_end, *cmd;
+
+	memset(g, 0, sizeof(*g));
+	if (!eq) {
+		sr_error_set(err, EINVAL, "--group '%s': expected NAME:shares=N=CMD, "
+			     "NAME:weight=N=CMD or NAME=CMD", spec);
+		return -1;
+	}
+	if (colon && colon < eq) {
+		const char *val = eq + 1;
+		char *end;
+		unsigned long v;
+		size_t klen = (size_t)(eq - colon - 1);
+
+		name_end = colon;
+		errno = 0;
+		v = strtoul(val, &end, 10);
+		if (end == val || *end != '=' || errno || *val == '-') {
+			sr_error_set(err, EINVAL, "--group '%s': the value after %.*s= must be a "
+				     "number followed by =CMD", spec, (int)klen, colon + 1);
+			return -1;
+		}
+		if (klen == 6 && !strncmp(colon + 1, "shares", 6)) {
+			if (v < 2 || v > 262144) {
+				sr_error_set(err, ERANGE, "--group '%s': shares must be 2..262144", spec);
+				return -1;
+			}
+			g->shares = v;
+		} else if (klen == 6 && !strncmp(colon + 1, "weight", 6)) {
+			if (v < 1 || v > 10000) {
+				sr_error_set(err, ERANGE, "--group '%s': weight must be 1..10000", spec);
+				return -1;
+			}
+			g->weight = v;
+		} else {
+			sr_error_set(err, EINVAL, "--group '%s': unknown key '%.*s' (shares or weight)",
+				     spec, (int)klen, colon + 1);
+			return -1;
+		}
+		cmd = end + 1;
+	} else {
+		name_end = eq;
+		cmd = eq + 1;
+	}
+	if (!valid_name(spec, (size_t)(name_end - spec))) {
+		sr_error_set(err, EINVAL, "--group '%s': the name must be 1-64 characters of "
+			     "[A-Za-z0-9_.-]", spec);
+		return -1;
+	}
+	cmd += strspn(cmd, " \t");
+	if (!*cmd) {
+		sr_error_set(err, EINVAL, "--group '%s': no command after '='", spec);
+		return -1;
+	}
+	g->name = strndup(spec, (size_t)(name_end - spec));
+	g->command = strdup(cmd);
+	if (!g->name || !g->command) {
+		cap_group_release(g);
+		sr_error_set(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static int check_command(const char *what, char **argv, struct sr_error *err)
+{
+	if (cap_command_check(argv[0]) < 0) {
+		sr_error_set(err, errno, "%s: command '%s' not found or not executable", what,
+			     argv[0]);
+		return -1;
+	}
+	return 0;
+}
+
+static bool valid_event(const char *ev)
+{
+	const char *colon = strchr(ev, ':');
+
+	if (!colon || colon == ev || !colon[1] || strchr(colon + 1, ':'))
+		return false;
+	for (const char *p = ev; *p; p++)
+		if (p != colon && !isalnum((unsigned char)*p) && *p != '_')
+			return false;
+	return true;
+}
+
+int cap_validate(const struct cap_options *opt, struct sr_error *err)
+{
+	char dir[4096];
+	size_t i, j;
+
+	if (!opt->output || !*opt->output) {
+		sr_error_set(err, EINVAL, "no output file (-o OUT.dat)");
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s", opt->output);
+	if (access(dirname(dir), W_OK) < 0) {
+		snprintf(dir, sizeof(dir), "%s", opt->output);
+		sr_error_set(err, errno, "%s: cannot write into %s: %s", opt->output, dirname(dir),
+			     strerror(errno));
+		return -1;
+	}
+	if (isnan(opt->duration_s) || opt->duration_s < 0 || opt->duration_s > 86400) {
+		sr_error_set(err, EINVAL, "duration must be between 0 and 86400 s");
+		return -1;
+	}
+	if (!opt->nr_groups && !opt->argv && opt->duration_s == 0) {
+		sr_error_set(err, EINVAL, "nothing to record: give a command, --group or --duration");
+		return -1;
+	}
+	for (i = 0; i < opt->nr_groups; i++) {
+		const struct cap_group *g = &opt->groups[i];
+		bool shell;
+		char **argv;
+		int ret;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(opt->groups[j].name, g->name)) {
+				sr_error_set(err, EINVAL, "--group name '%s' given twice", g->name);
+				return -1;
+			}
+		argv = cap_command_argv(g->command, &shell);
+		if (!argv) {
+			sr_error_set(err, EINVAL, "--group %s: empty command", g->name);
+			return -1;
+		}
+		ret = check_command(g->name, argv, err);
+		cap_argv_free(argv);
+		if (ret < 0)
+			return -1;
+	}
+	if (opt->argv && (!opt->argv[0] || check_command("command", opt->argv, err) < 0)) {
+		if (!opt->argv[0])
+			sr_error_set(err, EINVAL, "empty command after --");
+		return -1;
+	}
+	for (i = 0; i < opt->nr_events; i++)
+		if (!valid_event(opt->events[i])) {
+			sr_error_set(err, EINVAL, "--event '%s': expected SYSTEM:EVENT", opt->events[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- the session ---- */
+
+struct session {
+	const struct cap_options *opt;
+	char run[64];
+	char *tmp_prefix;
+	struct cap_trace *t;
+	struct cap_funcs *funcs;
+	struct cap_cgroup_host cg;
+	bool cg_created;
+	struct cap_proc *procs;
+	size_t nr_procs;
+	unsigned long *shares, *weights;
+	struct cap_cpu_stats *stats;
+	json_t *side;              /* the sidecar under construction */
+	json_t *tasks;
+	json_t *events, *events_missing;
+	double t_start, t_end;
+	bool interrupted, aborted;
+	uint64_t trace_id;
+};
+
+static void session_cleanup(struct session *s)
+{
+	size_t i;
+
+	if (s->procs) {
+		cap_procs_kill(s->procs, s->nr_procs, 1.0);
+		for (i = 0; i < s->nr_procs; i++)
+			cap_proc_release_resources(&s->procs[i]);
+		free(s->procs);
+		s->procs = NULL;
+	}
+	if (s->funcs) {
+		cap_funcs_destroy(s->funcs);
+		s->funcs = NULL;
+	}
+	if (s->t) {
+		cap_trace_unlink_files(s->t);
+		cap_trace_destroy(s->t);
+		s->t = NULL;
+	}
+	if (s->cg_created) {
+		cap_cgroup_remove_run(&s->cg, s->run, s->opt);
+		s->cg_created = false;
+	}
+	/* reap whatever the subreaper collected */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	if (s->stats && s->t == NULL) {
+		/* stats outlive the trace handle only for the sidecar */
+	}
+	free(s->tmp_prefix);
+	s->tmp_prefix = NULL;
+	free(s->shares);
+	free(s->weights);
+	s->shares = s->weights = NULL;
+	json_decref(s->side);
+	json_decref(s->tasks);
+	json_decref(s->events);
+	json_decref(s->events_missing);
+	s->side = s->tasks = s->events = s->events_missing = NULL;
+}
+
+static int enable_events(struct session *s, struct sr_error *err)
+{
+	size_t i;
+
+	s->events = json_array();
+	s->events_missing = json_array();
+	if (!s->events || !s->events_missing) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < NR_CORE_EVENTS; i++) {
+		char full[128];
+
+		snprintf(full, sizeof(full), "%s:%s", core_events[i][0], core_events[i][1]);
+		if (cap_trace_enable(s->t, core_events[i][0], core_events[i][1]) < 0) {
+			cap_log(s->opt, true, "event %s not available on this kernel (%s); "
+				"recording without it", full, strerror(errno));
+			json_array_append_new(s->events_missing, json_string(full));
+		} else {
+			json_array_append_new(s->events, json_string(full));
+		}
+	}
+	for (i = 0; i < s->opt->nr_events; i++) {
+		char sys[128], ev[128];
+		const char *e = s->opt->events[i];
+		const char *colon = strchr(e, ':');
+
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - e), e);
+		snprintf(ev, sizeof(ev), "%s", colon + 1);
+		if (cap_trace_enable(s->t, sys, ev) < 0) {
+			sr_error_set(err, errno, "--event %s: no such event in %s/events", e,
+				     tracefs_tracing_dir());
+			return -1;
+		}
+		json_array_append_new(s->events, json_string(e));
+	}
+	return 0;
+}
+
+static int setup_procs(struct session *s, struct sr_error *err)
+{
+	const struct cap_options *opt = s->opt;
+	size_t i, n = opt->nr_groups + (opt->argv ? 1 : 0);
+
+	s->procs = calloc(n ? n : 1, sizeof(*s->procs));
+	s->shares = calloc(opt->nr_groups + 1, sizeof(*s->shares));
+	s->weights = calloc(opt->nr_groups + 1, sizeof(*s->weights));
+	if (!s->procs || !s->shares || !s->weights) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		s->procs[i].go_fd = s->procs[i].err_fd = -1;
+	if (opt->nr_groups) {
+		if (cap_cgroup_detect(&s->cg, err) < 0)
+			return -1;
+		if (cap_cgroup_create_run(&s->cg, s->run, err) < 0) {
+			s->cg_created = true;   /* remove what part was made */
+			return -1;
+		}
+		s->cg_created = true;
+		for (i = 0; i < opt->nr_groups; i++)
+			if (cap_cgroup_create_group(&s->cg, s->run, &opt->groups[i], &s->shares[i],
+						    &s->weights[i], err) < 0)
+				return -1;
+	} else {
+		/* still record which cgroup every task is in */
+		struct sr_error ignore;
+
+		if (cap_cgroup_detect(&s->cg, &ignore) < 0)
+			s->cg.version = 0;
+	}
+	for (i = 0; i < n; i++) {
+		struct cap_proc *p = &s->procs[i];
+		bool shell = false;
+
+		s->nr_procs = i + 1;
+		if (i < opt->nr_groups) {
+			p->label = opt->groups[i].name;
+			p->group = opt->groups[i].name;
+			p->argv = cap_command_argv(opt->groups[i].command, &shell);
+		} else {
+			size_t argc = 0;
+
+			p->label = "command";
+			while (opt->argv[argc])
+				argc++;
+			p->argv = calloc(argc + 1, sizeof(char *));
+			for (size_t a = 0; p->argv && a < argc; a++)
+				if (!(p->argv[a] = strdup(opt->argv[a]))) {
+					cap_argv_free(p->argv);
+					p->argv = NULL;
+					break;
+				}
+		}
+		if (!p->argv) {
+			sr_error_set(err, ENOMEM, "out of memory");
+			return -1;
+		}
+		if (cap_proc_spawn(p, err) < 0)
+			return -1;
+		if (p->group && cap_cgroup_attach(&s->cg, s->run, p->group, p->pid, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Wait for the end: every command exited, the duration elapsed, or a signal. */
+static void wait_for_end(struct session *s)
+{
+	const struct cap_options *opt = s->opt;
+	double deadline = opt->duration_s > 0 ? s->t_start + opt->duration_s : 0;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	for (;;) {
+		double now = now_s(), left = 1.0;
+		struct timespec ts;
+		int sig;
+
+		if (s->nr_procs && cap_procs_reap(s->procs, s->nr_procs, now - s->t_start) ==
+					   (int)s->nr_procs)
+			break;
+		if (deadline) {
+			if (now >= deadline)
+				break;
+			if (deadline - now < left)
+				left = deadline - now;
+		}
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		sig = sigtimedwait(&set, NULL, &ts);
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+			cap_log(opt, true, "%s: ending the recording early",
+				sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+			s->interrupted = true;
+			break;
+		}
+	}
+}
+
+/* A second SIGINT/SIGTERM while finishing: skip writing, just clean up. */
+static bool abort_requested(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sig = sigtimedwait(&set, NULL, &zero);
+	return sig > 0;
+}
+
+static json_t *proc_json(const struct session *s, size_t i)
+{
+	const struct cap_proc *p = &s->procs[i];
+	const struct cap_options *opt = s->opt;
+	json_t *o = json_object(), *argv = json_array();
+
+	for (char **a = p->argv; a && *a; a++)
+		json_array_append_new(argv, json_string(*a));
+	json_object_set_new(o, "name", json_string(p->label));
+	if (p->group) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "/%s/%s", s->run, p->group);
+		json_object_set_new(o, "cgroup", json_string(path));
+		json_object_set_new(o, "shares", json_integer((json_int_t)s->shares[i]));
+		json_object_set_new(o, "weight", json_integer((json_int_t)s->weights[i]));
+		json_object_set_new(o, "command", json_string(opt->groups[i].command));
+	} else {
+		json_object_set_new(o, "cgroup", json_null());
+	}
+	json_object_set_new(o, "argv", argv);
+	json_object_set_new(o, "pid", json_integer(p->pid));
+	json_object_set_new(o, "stopped_at_end", json_boolean(p->killed));
+	if (p->exited && WIFEXITED(p->status))
+		json_object_set_new(o, "exit_status", json_integer(WEXITSTATUS(p->status)));
+	else if (p->exited && WIFSIGNALED(p->status))
+		json_object_set_new(o, "signal", json_integer(WTERMSIG(p->status)));
+	if (!p->killed && p->exited && p->end_s >= 0)
+		json_object_set_new(o, "ended_after_s", json_real(p->end_s));
+	return o;
+}
+
+static json_t *lost_json(const struct session *s, int n, const struct cap_readback *rb,
+			 uint64_t *total)
+{
+	json_t *o = json_object(), *per = json_array();
+	uint64_t overrun = 0, dropped = 0, commit = 0;
+
+	for (int cpu = 0; cpu < n; cpu++) {
+		const struct cap_cpu_stats *st = &s->stats[cpu];
+
+		overrun += st->overrun;
+		dropped += st->dropped;
+		commit += st->commit_overrun;
+		json_array_append_new(per, json_pack("{s:i, s:I, s:I, s:I, s:I, s:I}", "cpu", cpu,
+						     "overrun", (json_int_t)st->overrun,
+						     "commit_overrun", (json_int_t)st->commit_overrun,
+						     "dropped_events", (json_int_t)st->dropped,
+						     "read_events", (json_int_t)st->read_events,
+						     "entries_left", (json_int_t)st->entries));
+	}
+	*total = overrun + dropped + commit;
+	json_object_set_new(o, "per_cpu", per);
+	json_object_set_new(o, "overrun", json_integer((json_int_t)overrun));
+	json_object_set_new(o, "commit_overrun", json_integer((json_int_t)commit));
+	json_object_set_new(o, "dropped_events", json_integer((json_int_t)dropped));
+	json_object_set_new(o, "pages_with_missed_events",
+			    json_integer(rb ? (json_int_t)rb->missed_pages : 0));
+	json_object_set_new(o, "any", json_boolean(*total || (rb && rb->missed_pages)));
+	return o;
+}
+
+static int write_sidecar(struct session *s, const struct cap_readback *rb, json_t *funcs,
+			 json_t *lost, json_t *load_start, struct cap_result *res,
+			 struct sr_error *err)
+{
+	const struct cap_options *opt = s->opt;
+	json_t *side = json_object(), *trace = json_object(), *cap = json_object();
+	json_t *groups = json_array(), *cmdline = json_array();
+	char id[32], *path = NULL, *clock, *base, *tmp = NULL;
+	struct stat st;
+	int cpu;
+
+	if (!side || !trace || !cap || !groups || !cmdline ||
+	    asprintf(&path, "%s.json", opt->output) < 0 || !(tmp = strdup(opt->output))) {
+		json_decref(side);
+		json_decref(trace);
+		json_decref(cap);
+		json_decref(groups);
+		json_decref(cmdline);
+		json_decref(funcs);
+		json_decref(lost);
+		json_decref(load_start);
+		free(tmp);
+		sr_error_set(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	base = basename(tmp);
+	snprintf(id, sizeof(id), "0x%016llx", (unsigned long long)s->trace_id);
+	clock = cap_trace_clock(s->t);
+	json_object_set_new(side, "schema", json_string("schedreplay-sidecar"));
+	json_object_set_new(side, "schema_version", json_integer(1));
+
+	json_object_set_new(trace, "file", json_string(base));
+	json_object_set_new(trace, "trace_id", json_string(id));
+	json_object_set_new(trace, "format", json_string("trace.dat v6"));
+	json_object_set_new(trace, "instance", json_string(s->run));
+	json_object_set_new(trace, "clock", clock ? json_string(clock) : json_null());
+	json_object_set_new(trace, "buffer_kb_per_cpu", json_integer((json_int_t)opt->buffer_kb));
+	json_object_set_new(trace, "page_size", json_integer(cap_trace_page_size(s->t)));
+	json_object_set_new(trace, "nr_cpus", json_integer(cap_trace_nr_cpus(s->t)));
+	json_object_set_new(trace, "events", json_incref(s->events));
+	json_object_set_new(trace, "events_missing", json_incref(s->events_missing));
+	json_object_set_new(trace, "start_ts", rb->have_start ?
+			    json_integer((json_int_t)rb->start_ts) : json_null());
+	json_object_set_new(trace, "end_ts", rb->have_end ?
+			    json_integer((json_int_t)rb->end_ts) : json_null());
+	json_object_set_new(trace, "start_marker", json_string(MARK_START));
+	json_object_set_new(trace, "end_marker", json_string(MARK_END));
+	json_object_set_new(trace, "duration_s", rb->have_start && rb->have_end ?
+			    json_real((double)(rb->end_ts - rb->start_ts) * 1e-9) : json_null());
+	json_object_set_new(trace, "records", json_integer((json_int_t)rb->events));
+	json_object_set_new(trace, "records_per_event", json_incref(rb->per_event));
+	if (stat(opt->output, &st) == 0)
+		json_object_set_new(trace, "bytes", json_integer((json_int_t)st.st_size));
+	json_object_set_new(side, "trace", trace);
+	free(clock);
+
+	for (int a = 0; a < opt->cmdline_argc; a++)
+		json_array_append_new(cmdline, json_string(opt->cmdline[a]));
+	json_object_set_new(cap, "tool", json_string("schedreplay " SCHEDREPLAY_VERSION));
+	json_object_set_new(cap, "command_line", cmdline);
+	json_object_set_new(cap, "pid", json_integer(getpid()));
+	json_object_set_new(cap, "wall_clock_start", json_integer((json_int_t)time(NULL) -
+				(json_int_t)(s->t_end - s->t_start)));
+	json_object_set_new(cap, "duration_requested_s", opt->duration_s > 0 ?
+			    json_real(opt->duration_s) : json_null());
+	json_object_set_new(cap, "interrupted", json_boolean(s->interrupted));
+	json_object_set_new(cap, "loadavg_start", load_start);
+	json_object_set_new(cap, "loadavg_end", cap_machine_loadavg());
+	json_object_set_new(side, "capture", cap);
+
+	json_object_set_new(side, "kernel", cap_machine_kernel());
+	json_object_set_new(side, "config", cap_machine_config());
+	json_object_set_new(side, "cpus", cap_machine_cpus());
+	json_object_set_new(side, "tunables", cap_machine_tunables());
+	json_object_set_new(side, "autogroup", json_incref(json_object_get(s->side, "autogroup")));
+	json_object_set_new(side, "cgroup", json_incref(json_object_get(s->side, "cgroup")));
+	json_object_set_new(side, "tasks_at_start", json_incref(s->tasks));
+	for (size_t i = 0; i < s->nr_procs; i++)
+		if (s->procs[i].group)
+			json_array_append_new(groups, proc_json(s, i));
+	json_object_set_new(side, "groups", groups);
+	json_object_set_new(side, "command", s->opt->argv ? proc_json(s, s->nr_procs - 1) :
+			    json_null());
+	json_object_set_new(side, "lost", lost);
+	json_object_set_new(side, "function_counts", funcs);
+	(void)cpu;
+
+	if (json_dump_file(side, path, JSON_INDENT(1) | JSON_ENSURE_ASCII) < 0) {
+		sr_error_set(err, errno ? errno : EIO, "%s: cannot write the sidecar", path);
+		json_decref(side);
+		free(path);
+		free(tmp);
+		return -1;
+	}
+	json_decref(side);
+	free(path);
+	free(tmp);
+	(void)res;
+	return 0;
+}
+
+/* Unique event systems of the enabled events, for the trace.dat formats. */
+static size_t event_systems(const json_t *events, const char **out, size_t max, char *store,
+			    size_t store_size)
+{
+	size_t n = 0, used = 0, i;
+	json_t *e;
+
+	json_array_foreach(events, i, e) {
+		const char *full = json_string_value(e);
+		size_t len = strcspn(full, ":");
+		bool seen = false;
+
+		for (size_t k = 0; k < n; k++)
+			if (strlen(out[k]) == len && !strncmp(out[k], full, len))
+				seen = true;
+		if (seen || n == max || used + len + 1 > store_size)
+			continue;
+		memcpy(store + used, full, len);
+		store[used + len] = '\0';
+		out[n++] = store + used;
+		used += len + 1;
+	}
+	return n;
+}
+
+static int finish(struct session *s, struct cap_result *res, struct sr_error *err)
+{
+	const struct cap_options *opt = s->opt;
+	int n = cap_trace_nr_cpus(s->t);
+	const char *systems[64];
+	char sysbuf[2048];
+	const char **files = calloc(n, sizeof(*files));
+	struct cap_readback rb = { 0 };
+	struct cap_tracedat td;
+	char *saved = NULL, *cmdlines = NULL, *uname_s = NULL, *trace_clock = NULL;
+	json_t *funcs, *lost, *load_start;
+	uint64_t lost_total = 0;
+	int ret = -1;
+
+	load_start = json_incref(json_object_get(s->side, "loadavg_start"));
+	funcs = cap_funcs_finish(s->funcs);
+	s->stats = calloc(n, sizeof(*s->stats));
+	if (!files || !s->stats) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	if (cap_trace_read_stats(s->t, s->stats, err) < 0)
+		goto out;
+	if (s->aborted || abort_requested()) {
+		sr_error_set(err, EINTR, "interrupted twice: %s not written", opt->output);
+		goto out;
+	}
+	for (int cpu = 0; cpu < n; cpu++)
+		files[cpu] = cap_trace_cpu_file(s->t, cpu);
+	saved = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+	cmdlines = cap_machine_cmdlines(saved, s->tasks);
+	uname_s = cap_machine_uname_string();
+	trace_clock = tracefs_instance_file_read(NULL, "trace_clock", NULL);
+	{
+		char *c = cap_trace_clock(s->t);
+
+		/* the instance's clock, in the trace_clock file's "[name]" form */
+		free(trace_clock);
+		trace_clock = NULL;
+		if (c && asprintf(&trace_clock, "[%s]", c) < 0)
+			trace_clock = NULL;
+		free(c);
+	}
+	memset(&td, 0, sizeof(td));
+	td.tracing_dir = tracefs_tracing_dir();
+	td.nr_systems = event_systems(s->events, systems, 64, sysbuf, sizeof(sysbuf));
+	td.systems = systems;
+	td.cmdlines = cmdlines;
+	td.nr_cpus = n;
+	td.cpu_files = files;
+	td.page_size = cap_trace_page_size(s->t);
+	td.trace_clock = trace_clock;
+	td.stats = s->stats;
+	td.uname = uname_s;
+	td.version = "schedreplay " SCHEDREPLAY_VERSION;
+	td.trace_id = s->trace_id;
+	if (cap_tracedat_write(opt->output, &td, err) < 0)
+		goto out;
+	if (cap_readback(opt->output, MARK_START, MARK_END, &rb, err) < 0)
+		goto out;
+	lost = lost_json(s, n, &rb, &lost_total);
+	res->events = rb.events;
+	res->lost = lost_total;
+	if (rb.have_start && rb.have_end)
+		res->duration_s = (double)(rb.end_ts - rb.start_ts) * 1e-9;
+	{
+		struct stat st;
+
+		if (stat(opt->output, &st) == 0)
+			res->bytes = (uint64_t)st.st_size;
+	}
+	if (!rb.have_start || !rb.have_end)
+		cap_log(opt, true, "the %s marker is missing from the trace (lost?)",
+			rb.have_start ? "end" : "start");
+	ret = write_sidecar(s, &rb, funcs, lost, load_start, res, err);
+	funcs = NULL;
+	load_start = NULL;
+	if (ret == 0 && (lost_total || rb.missed_pages)) {
+		for (int cpu = 0; cpu < n; cpu++)
+			if (s->stats[cpu].overrun || s->stats[cpu].dropped ||
+			    s->stats[cpu].commit_overrun)
+				cap_log(opt, true, "LOST EVENTS on CPU %d: overrun %llu, dropped %llu, "
+					"commit overrun %llu (raise --buffer-kb)", cpu,
+					(unsigned long long)s->stats[cpu].overrun,
+					(unsigned long long)s->stats[cpu].dropped,
+					(unsigned long long)s->stats[cpu].commit_overrun);
+		if (rb.missed_pages)
+			cap_log(opt, true, "LOST EVENTS: %llu page(s) of the trace report missed events",
+				(unsigned long long)rb.missed_pages);
+		if (opt->strict) {
+			sr_error_set(err, EIO, "%s: %llu events lost (--strict); the files are kept "
+				     "for inspection", opt->output, (unsigned long long)lost_total);
+			ret = -1;
+		}
+	}
+out:
+	json_decref(funcs);
+	json_decref(load_start);
+	cap_readback_release(&rb);
+	if (s->stats)
+		cap_cpu_stats_release(s->stats, n);
+	free(s->stats);
+	s->stats = NULL;
+	free(files);
+	free(saved);
+	free(cmdlines);
+	free(uname_s);
+	free(trace_clock);
+	return ret;
+}
+
+int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_error *err)
+{
+	struct session s = { .opt = opt };
+	bool autogroup = false;
+	json_t *ag;
+	size_t i;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (cap_validate(opt, err) < 0)
+		return -1;
+	if (geteuid() != 0) {
+		sr_error_set(err, EPERM, "capture needs root (it creates a tracefs instance and "
+			     "cgroups); run it as root or with sudo");
+		return -1;
+	}
+	snprintf(s.run, sizeof(s.run), CAP_NAME_PREFIX "%d", (int)getpid());
+	if (asprintf(&s.tmp_prefix, "%s.tmp-%d", opt->output, (int)getpid()) < 0) {
+		s.tmp_prefix = NULL;
+		sr_error_set(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	/* Proves tracefs + privileges before anything else is touched. */
+	s.t = cap_trace_create(s.run, opt->tracing_dir, err);
+	if (!s.t)
+		goto out;
+	cap_trace_cleanup_leftovers(tracefs_tracing_dir(), opt);
+	cap_cgroup_cleanup_leftovers(opt);
+	if (getrandom(&s.trace_id, sizeof(s.trace_id), 0) != sizeof(s.trace_id))
+		s.trace_id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
+
+	if (cap_trace_setup(s.t, opt->buffer_kb, opt->clock ? opt->clock : "local", err) < 0)
+		goto out;
+	if (enable_events(&s, err) < 0)
+		goto out;
+	/* Orphans of the workloads are re-parented to us and reaped here. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (setup_procs(&s, err) < 0)
+		goto out;
+
+	/* The machine as the trace starts (before tracing, so the reads are not traced). */
+	s.side = json_object();
+	s.tasks = cap_machine_tasks(&s.cg, &autogroup);
+	if (!s.side || !s.tasks) {
+		sr_error_set(err, ENOMEM, "cannot snapshot /proc");
+		goto out;
+	}
+	ag = json_pack("{s:b}", "enabled", autogroup);
+	json_object_set_new(ag, "note", json_string(
+		"autogroups apply to tasks in the root cpu cgroup only; each task's autogroup "
+		"id is in tasks_at_start"));
+	json_object_set_new(s.side, "autogroup", ag);
+	json_object_set_new(s.side, "cgroup", cap_cgroup_hierarchy(&s.cg));
+	json_object_set_new(s.side, "loadavg_start", cap_machine_loadavg());
+
+	s.funcs = cap_funcs_start(s.run, tracefs_tracing_dir(), s.tmp_prefix, opt);
+	if (cap_trace_start_streams(s.t, s.tmp_prefix, err) < 0)
+		goto out;
+	cap_log(opt, false, "recording %zu event(s) on %d CPU(s) into %s (instance %s)",
+		json_array_size(s.events), cap_trace_nr_cpus(s.t), opt->output, s.run);
+	if (cap_trace_on(s.t, true) < 0) {
+		sr_error_set(err, errno, "%s: cannot turn tracing on: %s", s.run, strerror(errno));
+		goto out;
+	}
+	cap_funcs_on(s.funcs, true);
+	cap_trace_mark(s.t, MARK_START);
+	s.t_start = now_s();
+	for (i = 0; i < s.nr_procs; i++)
+		if (cap_proc_release(&s.procs[i], err) < 0) {
+			cap_trace_on(s.t, false);
+			goto out;
+		}
+	wait_for_end(&s);
+	cap_trace_mark(s.t, MARK_END);
+	s.t_end = now_s();
+	cap_trace_on(s.t, false);
+	cap_funcs_on(s.funcs, false);
+	res->interrupted = s.interrupted;
+	cap_procs_kill(s.procs, s.nr_procs, 1.0);
+	for (i = 0; i < s.nr_procs; i++) {
+		const struct cap_proc *p = &s.procs[i];
+
+		if (!p->killed && p->exited && !(WIFEXITED(p->status) && !WEXITSTATUS(p->status))) {
+			res->workload_failed++;
+			cap_log(opt, true, "%s exited with %s %d", p->label,
+				WIFEXITED(p->status) ? "status" : "signal",
+				WIFEXITED(p->status) ? WEXITSTATUS(p->status) : WTERMSIG(p->status));
+		}
+	}
+	if (cap_trace_stop_streams(s.t, err) < 0)
+		goto out;
+	ret = finish(&s, res, err);
+	if (s.funcs) {
+		cap_funcs_destroy(s.funcs);   /* finish() consumed its result */
+		s.funcs = NULL;
+	}
+out:
+	session_cleanup(&s);
+	return ret;
+}
+
+static void leftover_log(void *ctx, bool warning, const char *line)
+{
+	(void)ctx;
+	(void)warning;
+	(void)line;
+}
+
+int cap_cleanup_leftovers(const char *tracing_dir,
+			  void (*log)(void *ctx, bool warning, const char *line),
+			  void *log_ctx, struct sr_error *err)
+{
+	struct cap_options o = { .log = log ? log : leftover_log, .log_ctx = log_ctx };
+	const char *dir;
+	int n;
+
+	if (tracing_dir && tracefs_set_tracing_dir((char *)tracing_dir) < 0) {
+		sr_error_set(err, errno, "cannot use tracing directory %s", tracing_dir);
+		return -1;
+	}
+	dir = tracefs_tracing_dir();
+	if (!dir) {
+		sr_error_set(err, ENODEV, "no tracefs found");
+		return -1;
+	}
+	n = cap_trace_cleanup_leftovers(dir, &o);
+	n += cap_cgroup_cleanup_leftovers(&o);
+	return n;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/* schedreplay capture: the command line of the capture stage (docs/capture.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <schedreplay/capture.h>
+#include <schedreplay/cli.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: schedreplay capture -o OUT.dat [options] [-- CMD ARGS...]\n"
+"\n"
+"Record the scheduler events of a workload into OUT.dat (a standard trace.dat)\n"
+"and the machine's metadata into OUT.dat.json. Needs root and tracefs.\n"
+"Recording ends when CMD and every group's command have exited, when the\n"
+"duration is over, or on SIGINT/SIGTERM (the files are still written).\n"
+"\n"
+"options:\n"
+"  -o, --output FILE        the trace.dat to write (the sidecar is FILE.json)\n"
+"  -d, --duration SEC       stop after SEC seconds (> 0; the workloads are stopped)\n"
+"  -b, --buffer-kb N        per-CPU ring buffer in KB (default 4096); the buffer\n"
+"                           is streamed to disk, so it only needs to absorb bursts\n"
+"  -g, --group NAME:shares=N=CMD\n"
+"  -g, --group NAME:weight=N=CMD\n"
+"  -g, --group NAME=CMD     run CMD in cpu cgroup NAME with that cgroup-v1\n"
+"                           cpu.shares (2..262144) or cgroup-v2 cpu.weight\n"
+"                           (1..10000; converted if the host has the other\n"
+"                           version: weight 100 = shares 1024). CMD is split on\n"
+"                           blanks, or run with /bin/sh -c if it has shell syntax.\n"
+"                           Repeatable.\n"
+"  -e, --event SYSTEM:EVENT record this event too (repeatable)\n"
+"      --strict             fail (exit 1) if any event was lost\n"
+"      --clock NAME         trace clock (default local)\n"
+"      --tracing-dir DIR    tracefs mount to use (default: the mounted one)\n"
+"      --cleanup            only remove what killed captures left behind\n"
+"  -q, --quiet              no progress lines\n"
+"  -h, --help               this text\n"
+"\n"
+"Always recorded: sched_switch, sched_waking, sched_wakeup, sched_wakeup_new,\n"
+"sched_process_fork, sched_process_exec, sched_process_exit, sched_migrate_task,\n"
+"sched_stat_runtime, cgroup_attach_task.\n");
+}
+
+static void print_log(void *ctx, bool warning, const char *line)
+{
+	bool quiet = *(bool *)ctx;
+
+	if (quiet && !warning)
+		return;
+	fprintf(stderr, "schedreplay capture: %s%s\n", warning ? "warning: " : "", line);
+}
+
+int cmd_capture(int argc, char **argv)
+{
+	enum { OPT_STRICT = 256, OPT_CLOCK, OPT_TRACING_DIR, OPT_CLEANUP };
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "buffer-kb", required_argument, NULL, 'b' },
+		{ "group", required_argument, NULL, 'g' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "clock", required_argument, NULL, OPT_CLOCK },
+		{ "tracing-dir", required_argument, NULL, OPT_TRACING_DIR },
+		{ "cleanup", no_argument, NULL, OPT_CLEANUP },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cap_options opt = { .buffer_kb = 4096, .cmdline = argv, .cmdline_argc = argc };
+	struct cap_group *groups = NULL;
+	struct cap_result res;
+	struct sr_error err = { 0 };
+	sigset_t block, old;
+	bool quiet = false, cleanup = false;
+	int c, ret = SR_EXIT_USAGE;
+	size_t i;
+
+	opt.events = calloc((size_t)argc + 1, sizeof(char *));
+	groups = calloc((size_t)argc + 1, sizeof(*groups));
+	if (!opt.events || !groups) {
+		fprintf(stderr, "schedreplay capture: out of memory\n");
+		free(opt.events);
+		free(groups);
+		return SR_EXIT_FAIL;
+	}
+	opt.groups = groups;
+	opt.log = print_log;
+	opt.log_ctx = &quiet;
+	optind = 1;
+	/* '+': stop at the first non-option, so CMD's own options stay its own */
+	while ((c = getopt_long(argc, argv, "+o:d:b:g:e:qh", longopts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'o':
+			opt.output = optarg;
+			break;
+		case 'd':
+			errno = 0;
+			opt.duration_s = strtod(optarg, &end);
+			if (end == optarg || *end || errno || isnan(opt.duration_s) ||
+			    opt.duration_s <= 0 || opt.duration_s > 86400) {
+				fprintf(stderr, "schedreplay capture: --duration '%s': expected seconds "
+					"> 0 (and at most 86400)\n", optarg);
+				goto out;
+			}
+			break;
+		case 'b':
+			errno = 0;
+			opt.buffer_kb = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || errno || *optarg == '-' || opt.buffer_kb < 16 ||
+			    opt.buffer_kb > (1UL << 22)) {
+				fprintf(stderr, "schedreplay capture: --buffer-kb '%s': expected 16..4194304\n",
+					optarg);
+				goto out;
+			}
+			break;
+		case 'g':
+			if (cap_group_parse(optarg, &groups[opt.nr_groups], &err) < 0) {
+				fprintf(stderr, "schedreplay capture: %s\n", err.msg);
+				goto out;
+			}
+			opt.nr_groups++;
+			break;
+		case 'e':
+			opt.events[opt.nr_events++] = optarg;
+			break;
+		case OPT_STRICT:
+			opt.strict = true;
+			break;
+		case OPT_CLOCK:
+			opt.clock = optarg;
+			break;
+		case OPT_TRACING_DIR:
+			opt.tracing_dir = optarg;
+			break;
+		case OPT_CLEANUP:
+			cleanup = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			ret = SR_EXIT_OK;
+			goto out;
+		default:
+			fprintf(stderr, "schedreplay capture: see 'schedreplay capture --help'\n");
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		/* "-- CMD ARGS" (getopt consumed the "--") or a bare CMD */
+		opt.argv = &argv[optind];
+	}
+	if (cleanup) {
+		int n = cap_cleanup_leftovers(opt.tracing_dir, print_log, &quiet, &err);
+
+		if (n < 0) {
+			fprintf(stderr, "schedreplay capture: %s\n", err.msg);
+			ret = SR_EXIT_FAIL;
+		} else {
+			if (!quiet)
+				fprintf(stderr, "schedreplay capture: removed %d leftover(s)\n", n);
+			ret = SR_EXIT_OK;
+		}
+		goto out;
+	}
+	if (!opt.output) {
+		fprintf(stderr, "schedreplay capture: -o OUT.dat is required (see --help)\n");
+		goto out;
+	}
+	if (cap_validate(&opt, &err) < 0) {
+		fprintf(stderr, "schedreplay capture: %s\n", err.msg);
+		goto out;
+	}
+
+	/* Signals are taken synchronously by the session (sigtimedwait); block
+	 * them before it starts threads, which inherit the mask. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (cap_run(&opt, &res, &err) < 0) {
+		fprintf(stderr, "schedreplay capture: %s\n", err.msg);
+		ret = SR_EXIT_FAIL;
+	} else {
+		if (!quiet)
+			fprintf(stderr, "schedreplay capture: wrote %s (%llu records, %.1f MB, %.3f s%s) "
+				"and %s.json; lost events: %llu\n", opt.output,
+				(unsigned long long)res.events, (double)res.bytes / 1e6, res.duration_s,
+				res.interrupted ? ", interrupted" : "", opt.output,
+				(unsigned long long)res.lost);
+		ret = SR_EXIT_OK;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+out:
+	for (i = 0; i < opt.nr_groups; i++)
+		cap_group_release(&groups[i]);
+	free(groups);
+	free(opt.events);
+	return ret;
+}

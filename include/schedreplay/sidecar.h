@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The capture sidecar (OUT.dat.json, written by `schedreplay capture`):
+ * the facts about the capture machine that a trace.dat does not carry.
+ * The full schema is in docs/capture.md; this loader returns what the later
+ * stages use, already validated, so they never touch JSON.
+ *
+ * Unknown facts are explicit: hz == 0, cpus[i].numa_node == -1, a task's
+ * cgroup NULL, shares == -1, funcs_available false with funcs_reason.
+ */
+#ifndef SCHEDREPLAY_SIDECAR_H
+#define SCHEDREPLAY_SIDECAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <schedreplay/error.h>
+
+#define SIDECAR_SCHEMA_VERSION 1
+
+struct sidecar_cpu {
+	int cpu;
+	bool online;
+	int package, die, cluster, core;  /* -1 if unknown */
+	int numa_node;                    /* -1 if unknown */
+	int capacity;                     /* cpu_capacity (1024 = biggest), -1 if absent */
+	char *smt_siblings;               /* cpulist, e.g. "0,4"; NULL if unknown */
+};
+
+/* A cgroup of the cpu hierarchy as it was at the start of the capture. */
+struct sidecar_cgroup {
+	char *path;            /* "/" or "/a/b", as in /proc/<pid>/cgroup */
+	long shares;           /* v1 cpu.shares, or v2 weight converted; -1 unknown */
+	long weight;           /* v2 cpu.weight, or v1 shares converted; -1 unknown */
+	long quota_us, period_us; /* bandwidth limit, -1 if none */
+	int nr_tasks;          /* -1 if unknown */
+};
+
+/* A workload group the capture ran (--group), or the "-- CMD" command. */
+struct sidecar_group {
+	char *name;
+	char *cgroup;          /* NULL for the plain command */
+	long shares, weight;   /* -1 for the plain command */
+	char *command;         /* as given (NULL for the plain command) */
+	int pid;
+	int exit_status;       /* -1 if it did not exit by itself */
+	int signal;            /* 0 if none */
+	bool stopped_at_end;   /* still running when the recording ended */
+};
+
+struct sidecar_task {
+	int pid, tgid;
+	char *comm;
+	char *cgroup;          /* cpu-controller path, NULL if unknown */
+	int autogroup;         /* autogroup id, -1 if none (kernel thread) or unknown */
+	int nice;
+	char policy[12];       /* "normal", "batch", "idle", "fifo", "rr", "deadline", ... */
+};
+
+struct sidecar_func {
+	char *name;            /* report name: update_curr, newidle_balance, ... */
+	int64_t count;         /* -1: not traceable on that kernel (inlined) */
+};
+
+struct sidecar {
+	char *path;                    /* the file it was loaded from */
+	int schema_version;
+
+	/* trace */
+	char *trace_file;              /* basename of the trace.dat it belongs to */
+	uint64_t trace_id;             /* the trace.dat's TRACEID option */
+	char *clock;                   /* trace clock, e.g. "local" */
+	bool have_window;
+	uint64_t start_ts, end_ts;     /* recording window, trace-clock ns */
+	long buffer_kb;
+
+	/* kernel */
+	char *kernel_release, *kernel_version, *machine;
+	int hz;                        /* CONFIG_HZ, 0 if unknown */
+	char *no_hz;                   /* "idle", "full", "periodic"; NULL if unknown */
+	char *preempt;                 /* "none", "voluntary", "full", "lazy", "rt"; NULL */
+
+	/* CPUs */
+	int nr_cpus;
+	struct sidecar_cpu *cpus;      /* indexed by CPU number */
+	int nr_numa_nodes;             /* 0 if unknown */
+
+	/* groups and tasks */
+	bool autogroup_enabled;
+	int cgroup_version;            /* 1, 2, 0 if no cpu controller */
+	size_t nr_cgroups;
+	struct sidecar_cgroup *cgroups;
+	size_t nr_groups;
+	struct sidecar_group *groups;  /* the capture's groups, then the command */
+	size_t nr_tasks;
+	struct sidecar_task *tasks;    /* sorted by pid */
+
+	/* bookkeeping-function counts */
+	bool funcs_available;
+	char *funcs_reason;            /* why not, when unavailable */
+	size_t nr_funcs;
+	struct sidecar_func *funcs;
+
+	/* lost events */
+	uint64_t lost_events;          /* overrun + dropped + commit overrun */
+	uint64_t missed_pages;
+};
+
+/*
+ * Load and validate a sidecar. Returns NULL with @err set ("FILE: what is
+ * wrong at which key") on a missing file (err->code ENOENT), bad JSON, another
+ * schema, or a newer schema version.
+ */
+struct sidecar *sidecar_load(const char *path, struct sr_error *err);
+
+/*
+ * The sidecar of a trace: TRACE.json. Returns NULL with err->code ENOENT
+ * when there is none (a trace from another tool), other codes on bad files.
+ */
+struct sidecar *sidecar_load_for_trace(const char *trace_path, struct sr_error *err);
+
+void sidecar_free(struct sidecar *sc);
+
+/* Lookups (NULL / -1 when unknown). */
+const struct sidecar_task *sidecar_task(const struct sidecar *sc, int pid);
+const char *sidecar_cgroup_of(const struct sidecar *sc, int pid);
+const struct sidecar_cgroup *sidecar_find_cgroup(const struct sidecar *sc, const char *path);
+const struct sidecar_group *sidecar_find_group(const struct sidecar *sc, const char *name);
+int64_t sidecar_func_count(const struct sidecar *sc, const char *name);
+
+#endif /* SCHEDREPLAY_SIDECAR_H */
