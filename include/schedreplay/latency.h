@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Wakeup latency and per-task scheduling statistics, from a stream of
+ * decoded sched events (struct trace_event of trace.h).
+ *
+ * The machine depends on nothing but those structs: the trace reader feeds it
+ * measured events and the replay simulator feeds it the events it predicts,
+ * so measured and predicted latencies share this one definition.
+ *
+ * Wakeup latency: from the first sched_waking (or sched_wakeup_new for a new
+ * task) of a task that is not on a CPU and has no pending wakeup, to the
+ * sched_switch that puts it on a CPU. A waking of a task that is on a CPU, or
+ * that already has a pending wakeup, starts nothing. The sample belongs to
+ * the comm shown as next_comm in that sched_switch (and to the task's pid and
+ * cgroup at that moment). If the trace has no sched_waking at all,
+ * sched_wakeup starts the interval instead (lat_summary.start_event says
+ * which one was used; see LAT_START_AUTO for how this is decided in one pass).
+ *
+ * Run-queue wait: from a sched_switch that leaves the task runnable
+ * (prev_state R or R+: a preemption) to the sched_switch that puts it back on
+ * a CPU. Kept apart from wakeup latency.
+ *
+ * Per task (an instance of a pid between its fork and its exit: a reused pid
+ * is a new task): time on CPU inside the trace, sched_stat_runtime sum,
+ * switches in, preemptions, migrations, both distributions.
+ *
+ * Tasks alive before the trace are handled from the first event that names
+ * them; a CPU's current task before its first sched_switch is taken from the
+ * common_pid of its events. Idle (pid 0) is not a task.
+ */
+#ifndef SCHEDREPLAY_LATENCY_H
+#define SCHEDREPLAY_LATENCY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <schedreplay/error.h>
+#include <schedreplay/stats.h>
+#include <schedreplay/trace.h>
+
+enum lat_start_mode {
+	/*
+	 * Decide from the stream: sched_wakeup starts intervals until the first
+	 * sched_waking is seen; then the intervals and samples that sched_wakeup
+	 * started are dropped and only sched_waking counts from there on. Samples
+	 * are held back (up to LAT_PROVISIONAL_MAX) until this is decided, so the
+	 * result equals LAT_START_WAKING on a trace with sched_waking and
+	 * LAT_START_WAKEUP on one without.
+	 */
+	LAT_START_AUTO = 0,
+	LAT_START_WAKING,              /* only sched_waking (and wakeup_new) start */
+	LAT_START_WAKEUP,              /* only sched_wakeup (and wakeup_new) start */
+};
+
+#define LAT_PROVISIONAL_MAX 65536
+
+enum lat_kind { LAT_WAKEUP = 0, LAT_RUNQ_WAIT = 1, LAT_NR_KINDS };
+
+/* Grouping keys; any combination can be enabled. */
+enum lat_group_key {
+	LAT_BY_COMM = 0,               /* next_comm of the sched_switch */
+	LAT_BY_PID,                    /* decimal pid */
+	LAT_BY_CGROUP,                 /* cgroup path ("" if unknown) */
+	LAT_NR_KEYS
+};
+
+struct lat_task {
+	int32_t pid;
+	char comm[TRACE_COMM_LEN];     /* last comm seen (exec changes it) */
+	const char *cgroup;            /* current cgroup path; NULL if unknown */
+	uint64_t first_ts, last_ts;    /* first and last event naming the task */
+	bool exited;                   /* its final switch (X/Z) was seen */
+	bool reused;                   /* its pid came back as a new task */
+	uint64_t runtime_ns;           /* on CPU inside the trace (switch to switch) */
+	uint64_t stat_runtime_ns;      /* sum of sched_stat_runtime.runtime */
+	uint64_t nr_stat_runtime;
+	uint64_t switches;             /* times switched in */
+	uint64_t preemptions;          /* switched out with prev_state R / R+ */
+	uint64_t migrations;           /* sched_migrate_task events */
+	uint64_t wakings_running;      /* wakings ignored: on a CPU */
+	uint64_t wakings_pending;      /* wakings ignored: wakeup already pending */
+	struct sr_hist lat[LAT_NR_KINDS];
+};
+
+struct lat_sample {
+	enum lat_kind kind;
+	const struct lat_task *task;
+	int32_t pid;
+	const char *comm;              /* next_comm of the ending sched_switch */
+	const char *cgroup;            /* NULL if unknown */
+	int cpu;                       /* where it was switched in */
+	uint64_t start_ts, end_ts;     /* ns */
+	uint64_t latency_ns;
+	enum trace_event_type start_event; /* WAKING, WAKEUP, WAKEUP_NEW or SWITCH */
+};
+
+struct lat_config {
+	enum lat_start_mode start_mode;
+	bool group_by[LAT_NR_KEYS];    /* LAT_BY_COMM is always on */
+	/* sample filter for the "all" and group distributions (tasks keep all) */
+	const char *comm_prefix;       /* NULL: any */
+	int32_t pid;                   /* -1: any */
+	/* cgroup_attach_task of this hierarchy only; -1: any hierarchy */
+	int cgroup_root;
+	/* called for every sample once it is final (after the AUTO decision) */
+	void (*sink)(void *ctx, const struct lat_sample *s);
+	void *sink_ctx;
+};
+
+/* Fill @cfg with the defaults (AUTO, by comm, no filter, any root). */
+void lat_config_default(struct lat_config *cfg);
+
+struct lat_group {
+	const char *key;
+	struct sr_hist lat[LAT_NR_KINDS];
+};
+
+struct lat_summary {
+	enum trace_event_type start_event;  /* SCHED_WAKING or SCHED_WAKEUP */
+	bool start_decided_by_stream;       /* AUTO mode */
+	uint64_t events;                    /* fed */
+	uint64_t intervals_dropped_lost;    /* pending at a lost-events gap */
+	uint64_t provisional_dropped;       /* sched_wakeup samples dropped by AUTO */
+	uint64_t wakings_running, wakings_pending;
+	uint64_t lost_gaps;
+};
+
+struct lat_machine;
+
+struct lat_machine *lat_machine_new(const struct lat_config *cfg, struct sr_error *err);
+void lat_machine_free(struct lat_machine *m);
+
+/*
+ * Seed the cgroup of @pid (before feeding events; e.g. from the capture
+ * sidecar). Forked children inherit their parent's; cgroup_attach_task
+ * events of the configured hierarchy move tasks.
+ */
+int lat_cgroup_seed(struct lat_machine *m, int32_t pid, const char *path);
+
+/* Feed one event, in timestamp order. -1 only when memory runs out. */
+int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev);
+
+/*
+ * @n events (TRACE_LOST_UNKNOWN: unknown) were lost on @cpu before the next
+ * event: every pending interval is dropped (its start or end may be in the
+ * gap) and the CPU's current task becomes unknown.
+ */
+void lat_machine_lost(struct lat_machine *m, int cpu, uint64_t n);
+
+/* End of stream at @end_ts: close run times, settle AUTO. -1 on ENOMEM. */
+int lat_machine_finish(struct lat_machine *m, uint64_t end_ts);
+
+/* Results, valid after lat_machine_finish() until lat_machine_free(). */
+const struct lat_summary *lat_get_summary(const struct lat_machine *m);
+const struct sr_hist *lat_get_all(const struct lat_machine *m, enum lat_kind kind);
+size_t lat_nr_tasks(const struct lat_machine *m);
+const struct lat_task *lat_task_at(const struct lat_machine *m, size_t i); /* creation order */
+size_t lat_nr_groups(const struct lat_machine *m, enum lat_group_key key);
+const struct lat_group *lat_group_at(const struct lat_machine *m, enum lat_group_key key,
+				     size_t i);
+/* Does a sample of this comm/pid pass the configured filter? */
+bool lat_filter_match(const struct lat_machine *m, const char *comm, int32_t pid);
+
+#endif /* SCHEDREPLAY_LATENCY_H */

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Latency distributions in bounded memory, and their percentiles.
+ *
+ * Histogram (struct sr_hist): log-linear, as fio's and schbench's. Values are
+ * nanoseconds. Below 128 ns every value has its own bucket (exact). Above,
+ * each power of two [2^k, 2^(k+1)) is split into 128 equal buckets, so a
+ * bucket [lo, lo + w) has w / lo <= 1/128. A percentile is reported as the
+ * midpoint of its bucket, clamped to the exact minimum and maximum, which
+ * bounds the relative error by 1/256 (0.39 %) -- and makes p0 and p100 exact.
+ * The 128 counters of a power of two are allocated when it receives its
+ * first sample: memory depends on the spread of values, never on how many
+ * there are (at most 58 x 512 bytes).
+ *
+ * Percentile definition (nearest rank): the p-th percentile of n samples is
+ * the smallest sample x such that at least p % of the samples are <= x, that
+ * is the sample of rank ceil(p / 100 * n) (rank 1 for p = 0) in ascending
+ * order. sr_percentile_sorted() computes it exactly on a sorted array;
+ * sr_hist_percentile() returns the bucket of that same sample.
+ */
+#ifndef SCHEDREPLAY_STATS_H
+#define SCHEDREPLAY_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SR_HIST_SUB_BITS 7
+#define SR_HIST_SUB (1u << SR_HIST_SUB_BITS)       /* buckets per power of two */
+#define SR_HIST_GROUPS (64 - SR_HIST_SUB_BITS + 1)  /* group 0: exact values < 128 */
+
+struct sr_hist {
+	uint64_t count;
+	uint64_t min, max;             /* exact; valid if count > 0 */
+	long double sum;               /* for the mean */
+	uint32_t *group[SR_HIST_GROUPS];
+	bool saturated;                /* a bucket reached UINT32_MAX */
+};
+
+/* The percentiles every report shows, in this order. */
+#define SR_NR_STD_PCT 7
+extern const double sr_std_pct[SR_NR_STD_PCT];        /* 50 75 90 95 99 99.5 99.9 */
+extern const char *const sr_std_pct_key[SR_NR_STD_PCT]; /* "p50" ... "p99_9" */
+
+void sr_hist_init(struct sr_hist *h);
+/* Free the counters; the struct can be reused after sr_hist_init(). */
+void sr_hist_release(struct sr_hist *h);
+/* Add one value (ns). Returns -1 only if memory runs out. */
+int sr_hist_add(struct sr_hist *h, uint64_t v);
+/* dst += src. Returns -1 only if memory runs out. */
+int sr_hist_merge(struct sr_hist *dst, const struct sr_hist *src);
+
+/* Nearest-rank percentile (0 <= p <= 100); 0 if empty. */
+uint64_t sr_hist_percentile(const struct sr_hist *h, double p);
+/*
+ * Several percentiles in one pass; @p ascending. @below[i] (may be NULL) gets
+ * the number of samples in buckets up to the one of @out[i], which the text
+ * report prints per line as schbench does.
+ */
+void sr_hist_percentiles(const struct sr_hist *h, const double *p, size_t n, uint64_t *out,
+			 uint64_t *below);
+double sr_hist_mean(const struct sr_hist *h);
+
+/* Exact nearest-rank percentile of @n ascending samples; 0 if n == 0. */
+uint64_t sr_percentile_sorted(const uint64_t *sorted, size_t n, double p);
+
+/* Bucket bounds of value @v: [*lo, *hi]. Exposed for tests. */
+void sr_hist_bucket_bounds(uint64_t v, uint64_t *lo, uint64_t *hi);
+
+#endif /* SCHEDREPLAY_STATS_H */

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Streaming reader of trace-cmd trace.dat files (versions 6 and 7, compressed
+ * with zstd or zlib or not at all), delivering fully decoded scheduler events
+ * in timestamp order across CPUs.
+ *
+ * What it offers
+ *   - trace_open(): validates the file container itself (header, sections,
+ *     options, per-CPU data bounds) before anything is decoded, so truncated or
+ *     corrupted input is rejected with a one-line error instead of crashing;
+ *     picks the buffer (top level or a named instance) that holds the sched
+ *     events and says why; parses with libtraceevent only the event formats it
+ *     decodes (the other ~2,000 formats of a typical file are only indexed by
+ *     id and name, which keeps opening a file in the millisecond range).
+ *   - trace_next(): one event per call, merged across CPUs by timestamp (ties
+ *     go to the lower CPU, as in libtracecmd). Field offsets are resolved once
+ *     per event type; values are read straight from the ring-buffer record
+ *     with the file's endianness. __data_loc / __rel_loc strings and fixed
+ *     char[16] comms are both handled.
+ *   - Memory is O(CPUs): one page window (or one decompressed chunk) per CPU.
+ *     Nothing is kept per event.
+ *
+ * The event structs below are plain C and carry no libtracecmd or
+ * libtraceevent type: the latency machine (latency.h) and the replay
+ * simulator consume and produce exactly these structs.
+ *
+ * Strings inside an event (comms, cgroup path, exec filename) point into
+ * reader-owned storage that stays valid until the next trace_next() call.
+ */
+#ifndef SCHEDREPLAY_TRACE_H
+#define SCHEDREPLAY_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <schedreplay/error.h>
+
+/* TASK_COMM_LEN of the kernel, terminating NUL included. */
+#define TRACE_COMM_LEN 16
+
+/*
+ * The event kinds the reader decodes. TRACE_EV_OTHER is any other event of
+ * the buffer; it carries only the common fields and its name.
+ */
+enum trace_event_type {
+	TRACE_EV_OTHER = 0,
+	TRACE_EV_SCHED_SWITCH,
+	TRACE_EV_SCHED_WAKING,
+	TRACE_EV_SCHED_WAKEUP,
+	TRACE_EV_SCHED_WAKEUP_NEW,
+	TRACE_EV_SCHED_MIGRATE_TASK,
+	TRACE_EV_SCHED_PROCESS_FORK,
+	TRACE_EV_SCHED_PROCESS_EXEC,
+	TRACE_EV_SCHED_PROCESS_EXIT,
+	TRACE_EV_SCHED_STAT_RUNTIME,
+	TRACE_EV_CGROUP_ATTACH_TASK,
+	TRACE_EV_NR_TYPES
+};
+
+/* "sched_switch", ... ; "other" for TRACE_EV_OTHER. */
+const char *trace_event_type_name(enum trace_event_type type);
+
+/*
+ * prev_state of sched_switch, decoded from the file's own print format (the
+ * bit layout differs between kernels), as the one or more letters that
+ * `trace-cmd report` prints: "R", "R+", "S", "D", "I", "X", "Z", "D|K", ...
+ */
+enum trace_task_state {
+	TRACE_STATE_RUNNING = 0,  /* "R" or "R+": still queued (preempted) */
+	TRACE_STATE_SLEEPING,     /* S, D, I, T, t, P, ...: blocked */
+	TRACE_STATE_DEAD,         /* X or Z: the task exited */
+};
+
+struct trace_sched_switch {
+	char prev_comm[TRACE_COMM_LEN];
+	int32_t prev_pid;
+	int32_t prev_prio;
+	int64_t prev_state;            /* raw kernel value */
+	enum trace_task_state prev_run; /* classified from prev_state */
+	bool prev_preempt;             /* the "+" of "R+" (preemption) */
+	char next_comm[TRACE_COMM_LEN];
+	int32_t next_pid;
+	int32_t next_prio;
+};
+
+/* sched_waking, sched_wakeup and sched_wakeup_new share one layout. */
+struct trace_sched_wakeup {
+	char comm[TRACE_COMM_LEN];
+	int32_t pid;
+	int32_t prio;
+	int32_t target_cpu;            /* -1 if the kernel's format has none */
+	int32_t success;               /* old kernels' `success`; 1 if absent */
+};
+
+struct trace_sched_migrate_task {
+	char comm[TRACE_COMM_LEN];
+	int32_t pid;
+	int32_t prio;
+	int32_t orig_cpu;
+	int32_t dest_cpu;
+};
+
+struct trace_sched_process_fork {
+	char parent_comm[TRACE_COMM_LEN];
+	int32_t parent_pid;
+	char child_comm[TRACE_COMM_LEN];
+	int32_t child_pid;
+};
+
+struct trace_sched_process_exec {
+	const char *filename;          /* may be "" if the format has none */
+	size_t filename_len;
+	int32_t pid;
+	int32_t old_pid;
+};
+
+struct trace_sched_process_exit {
+	char comm[TRACE_COMM_LEN];
+	int32_t pid;
+	int32_t prio;
+	int32_t group_dead;            /* -1 if the kernel's format has none */
+};
+
+struct trace_sched_stat_runtime {
+	char comm[TRACE_COMM_LEN];
+	int32_t pid;
+	uint64_t runtime;              /* ns */
+	uint64_t vruntime;             /* ns; 0 unless has_vruntime (<= 6.7) */
+	bool has_vruntime;
+};
+
+struct trace_cgroup_attach_task {
+	int32_t dst_root;              /* hierarchy id */
+	int32_t dst_level;
+	uint64_t dst_id;
+	int32_t pid;
+	const char *dst_path;          /* not NUL-terminated beyond dst_path_len */
+	size_t dst_path_len;
+	char comm[TRACE_COMM_LEN];
+};
+
+struct trace_event {
+	enum trace_event_type type;
+	int cpu;
+	uint64_t ts;                   /* ns (trace clock, file offsets applied) */
+	/*
+	 * Where the record is: for an uncompressed file, the byte offset of its
+	 * ring-buffer header in the file; for a compressed file, the offset in
+	 * that CPU's uncompressed data stream (offset_in_stream is then true).
+	 */
+	uint64_t offset;
+	bool offset_in_stream;
+	int32_t common_pid;
+	uint8_t common_flags;
+	uint8_t common_preempt_count;
+	uint16_t id;                   /* the event id in this file */
+	const char *name;              /* "sched_switch", or the other event's name */
+	union {
+		struct trace_sched_switch sched_switch;
+		struct trace_sched_wakeup wakeup; /* WAKING, WAKEUP, WAKEUP_NEW */
+		struct trace_sched_migrate_task migrate;
+		struct trace_sched_process_fork fork;
+		struct trace_sched_process_exec exec;
+		struct trace_sched_process_exit exit;
+		struct trace_sched_stat_runtime stat_runtime;
+		struct trace_cgroup_attach_task cgroup_attach;
+	} u;
+};
+
+/* Description of an opened trace; owned by the reader. */
+struct trace_info {
+	const char *path;
+	int file_version;              /* 6 or 7 */
+	const char *compression;       /* "none", "zstd", "zlib" */
+	bool big_endian;
+	int long_size;                 /* kernel long, bytes */
+	int cpus;                      /* CPUs of the machine (CPUCOUNT or header) */
+	const char *uname;             /* NULL if the file has none */
+	const char *tracer_version;    /* trace-cmd version, NULL if none */
+	const char *clock;             /* trace clock, NULL if unknown */
+	const char *buffer;            /* "" for the top-level buffer */
+	const char *buffer_reason;     /* why this buffer was chosen */
+	int nr_buffers;                /* buffers with flyrecord data in the file */
+	uint32_t page_size;            /* ring-buffer sub-buffer size, bytes */
+	uint64_t first_ts;             /* ns; 0 if the buffer has no events */
+	uint64_t last_ts;              /* ns */
+	bool has_sched_waking_format;  /* the file describes sched_waking */
+};
+
+struct trace_reader;
+
+struct trace_open_opts {
+	/*
+	 * Buffer to read: NULL picks the one whose first pages hold the most
+	 * sched events (ties: the top-level one); "" is the top-level buffer;
+	 * anything else is an instance name.
+	 */
+	const char *buffer;
+};
+
+/*
+ * Open @path. Returns NULL and fills @err ("<path>: <why>") on failure.
+ * @opts may be NULL. The caller owns the handle: trace_close() it.
+ */
+struct trace_reader *trace_open(const char *path, const struct trace_open_opts *opts,
+				struct sr_error *err);
+
+/* Close and free; accepts NULL. */
+void trace_close(struct trace_reader *r);
+
+/* The trace's description; valid until trace_close(). */
+const struct trace_info *trace_get_info(const struct trace_reader *r);
+
+/*
+ * Decode the next event into @ev. Returns 1 when an event was delivered, 0 at
+ * the end of the trace, -1 on a decoding error (corrupted data): @err then
+ * names the file, CPU, offset and last good timestamp; the reader must not be
+ * used further except for trace_close().
+ */
+int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *err);
+
+/*
+ * Events the kernel dropped before a record (ring-buffer overrun). Set on
+ * the event that follows the gap, for one trace_next() call: the count, or
+ * TRACE_LOST_UNKNOWN if the kernel did not store how many. 0 otherwise.
+ */
+#define TRACE_LOST_UNKNOWN UINT64_MAX
+uint64_t trace_lost_before(const struct trace_reader *r);
+
+/*
+ * Lost events seen so far on @cpu (the whole trace once trace_next() returned
+ * 0); a gap of unknown size counts as 1 and sets *unknown (may be NULL).
+ */
+uint64_t trace_lost_events(const struct trace_reader *r, int cpu, bool *unknown);
+
+/* Number of CPUs whose data the reader iterates (= indices of ev->cpu). */
+int trace_nr_cpus(const struct trace_reader *r);
+
+/*
+ * Count of delivered events per event id, by name, for the whole stream so
+ * far. trace_event_count_at() walks the names with a non-zero count in id
+ * order: returns false past the end.
+ */
+bool trace_event_count_at(const struct trace_reader *r, size_t i, const char **name,
+			  uint64_t *count);
+
+/* Number of events delivered so far. */
+uint64_t trace_events_read(const struct trace_reader *r);
+
+#endif /* SCHEDREPLAY_TRACE_H */

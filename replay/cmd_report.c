@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `schedreplay report`: measured wakeup latency and event counts of a trace.dat. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <schedreplay/cli.h>
+
+#include "report_local.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: schedreplay report [options] TRACE.dat\n"
+		"\n"
+		"Event counts, wakeup latency percentiles (overall, per comm, per task) and\n"
+		"per-task run time, switches, preemptions, run-queue waits and migrations of a\n"
+		"trace-cmd trace.dat (v6 or v7, compressed or not, top-level or instance buffer).\n"
+		"\n"
+		"options:\n"
+		"  --json             JSON on stdout (schema: docs/report.md)\n"
+		"  --comm PREFIX      only samples and tasks whose comm starts with PREFIX\n"
+		"  --pid PID          only samples and tasks of PID\n"
+		"  --by KEY           also group by KEY: comm (default, always on), pid, cgroup;\n"
+		"                     may be repeated\n"
+		"  --cgroup-root ID   follow cgroup_attach_task of hierarchy ID only (default: all)\n"
+		"  --buffer NAME      read buffer NAME ('' = top level; default: the buffer\n"
+		"                     whose first records are sched events)\n"
+		"  --start MODE       what starts a wakeup interval: auto (default), waking, wakeup\n"
+		"  --top N            groups and tasks shown in text (default 10, 0 = all)\n"
+		"  --allow-lost       exit 0 even if the kernel lost events (results are partial)\n"
+		"  -h, --help         this text\n"
+		"\n"
+		"Definitions:\n"
+		"  Wakeup latency: from the first sched_waking (or sched_wakeup_new for a new\n"
+		"  task) of a task that is not on a CPU and has no pending wakeup, to the\n"
+		"  sched_switch that puts it on a CPU. Wakings of a running task, or of one with\n"
+		"  a pending wakeup, start nothing. A sample belongs to the comm shown as\n"
+		"  next_comm in that sched_switch. Without sched_waking in the trace,\n"
+		"  sched_wakeup starts the interval (the output says so).\n"
+		"  Run-queue wait: from a sched_switch that leaves the task runnable\n"
+		"  (prev_state R or R+, a preemption) to its next sched_switch onto a CPU.\n"
+		"  Percentiles 50 75 90 95 99 99.5 99.9, min, max in microseconds: nearest rank\n"
+		"  (the smallest sample with at least p%% of the samples <= it) read from a\n"
+		"  log-linear histogram, 128 buckets per power of two, relative error <= 0.4%%;\n"
+		"  min and max are exact.\n"
+		"\n"
+		"Exit status: 0 success; 1 unreadable or corrupted trace, no sched events, or\n"
+		"events lost (partial results are printed with a warning; --allow-lost gives 0);\n"
+		"2 bad usage.\n");
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	enum { OPT_JSON = 256, OPT_COMM, OPT_PID, OPT_BY, OPT_BUFFER, OPT_TOP, OPT_START,
+	       OPT_ALLOW_LOST, OPT_CGROUP_ROOT };
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "by", required_argument, NULL, OPT_BY },
+		{ "buffer", required_argument, NULL, OPT_BUFFER },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "start", required_argument, NULL, OPT_START },
+		{ "allow-lost", no_argument, NULL, OPT_ALLOW_LOST },
+		{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts o;
+	struct report_data d;
+	struct sr_error err = { 0 };
+	bool allow_lost = false;
+	int c, rc;
+	long v;
+
+	report_opts_default(&o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON:
+			o.json = true;
+			break;
+		case OPT_COMM:
+			o.comm_prefix = optarg;
+			break;
+		case OPT_PID:
+			if (parse_int(optarg, 0, INT32_MAX, &v))
+				goto bad_value;
+			o.pid = (int32_t)v;
+			break;
+		case OPT_BY:
+			if (!strcmp(optarg, "comm"))
+				o.by[LAT_BY_COMM] = true;
+			else if (!strcmp(optarg, "pid"))
+				o.by[LAT_BY_PID] = true;
+			else if (!strcmp(optarg, "cgroup"))
+				o.by[LAT_BY_CGROUP] = true;
+			else
+				goto bad_value;
+			break;
+		case OPT_BUFFER:
+			o.buffer = optarg;
+			break;
+		case OPT_TOP:
+			if (parse_int(optarg, 0, INT32_MAX, &v))
+				goto bad_value;
+			o.top = (int)v;
+			break;
+		case OPT_START:
+			if (!strcmp(optarg, "auto"))
+				o.start_mode = LAT_START_AUTO;
+			else if (!strcmp(optarg, "waking"))
+				o.start_mode = LAT_START_WAKING;
+			else if (!strcmp(optarg, "wakeup"))
+				o.start_mode = LAT_START_WAKEUP;
+			else
+				goto bad_value;
+			break;
+		case OPT_ALLOW_LOST:
+			allow_lost = true;
+			break;
+		case OPT_CGROUP_ROOT:
+			if (parse_int(optarg, 0, INT32_MAX, &v))
+				goto bad_value;
+			o.cgroup_root = (int)v;
+			break;
+		case 'h':
+			usage(stdout);
+			return SR_EXIT_OK;
+		default:
+			fprintf(stderr, "schedreplay report: unknown option '%s' (see --help)\n",
+				argv[optind - 1]);
+			return SR_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "schedreplay report: %s (see --help)\n",
+			optind == argc ? "no trace file given" : "one trace file at a time");
+		return SR_EXIT_USAGE;
+	}
+	o.path = argv[optind];
+
+	if (report_collect(&o, &d, &err)) {
+		fprintf(stderr, "schedreplay report: %s\n", err.msg);
+		report_data_release(&d);
+		return SR_EXIT_FAIL;
+	}
+	for (int i = 0; i < d.nr_warnings; i++)
+		fprintf(stderr, "schedreplay report: %s: warning: %s\n", o.path, d.warnings[i]);
+	rc = o.json ? report_print_json(stdout, &d, &o, &err) : report_print_text(stdout, &d, &o);
+	if (fflush(stdout) || rc) {
+		fprintf(stderr, "schedreplay report: writing the output failed\n");
+		report_data_release(&d);
+		return SR_EXIT_FAIL;
+	}
+	rc = SR_EXIT_OK;
+	if (d.lost_total && !allow_lost) {
+		fprintf(stderr, "schedreplay report: %s: %s%llu events lost: the results above are "
+			"partial (--allow-lost accepts them)\n", o.path, d.lost_unknown ? ">= " : "",
+			(unsigned long long)d.lost_total);
+		rc = SR_EXIT_FAIL;
+	}
+	report_data_release(&d);
+	return rc;
+
+bad_value:
+	fprintf(stderr, "schedreplay report: bad value '%s' for %s (see --help)\n", optarg,
+		argv[optind - 1]);
+	return SR_EXIT_USAGE;
+}

@@ -1,0 +1,810 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The wakeup-latency state machine and per-task statistics: see latency.h
+ * for the definitions. The per-task state mirrors what the kernel knows of a
+ * task at each event: on a CPU (the rq's curr), runnable but waiting (queued
+ * after a preemption), or blocked with or without a pending wakeup.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <schedreplay/latency.h>
+
+/* ---- small maps ------------------------------------------------------------ */
+
+struct pid_map {
+	int32_t *keys;
+	void **vals;
+	size_t cap, n;                 /* cap: power of two; key INT32_MIN = empty */
+};
+
+static inline size_t pid_hash(int32_t pid, size_t cap)
+{
+	return ((uint32_t)pid * 2654435761u) & (cap - 1);
+}
+
+static void *pid_map_get(const struct pid_map *m, int32_t pid)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	i = pid_hash(pid, m->cap);
+	while (m->keys[i] != INT32_MIN) {
+		if (m->keys[i] == pid)
+			return m->vals[i];
+		i = (i + 1) & (m->cap - 1);
+	}
+	return NULL;
+}
+
+static int pid_map_grow(struct pid_map *m)
+{
+	struct pid_map n = { 0 };
+
+	n.cap = m->cap ? m->cap * 2 : 1024;
+	n.keys = malloc(n.cap * sizeof(*n.keys));
+	n.vals = calloc(n.cap, sizeof(*n.vals));
+	if (!n.keys || !n.vals) {
+		free(n.keys);
+		free(n.vals);
+		return -1;
+	}
+	for (size_t i = 0; i < n.cap; i++)
+		n.keys[i] = INT32_MIN;
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->keys[i] == INT32_MIN)
+			continue;
+		size_t j = pid_hash(m->keys[i], n.cap);
+
+		while (n.keys[j] != INT32_MIN)
+			j = (j + 1) & (n.cap - 1);
+		n.keys[j] = m->keys[i];
+		n.vals[j] = m->vals[i];
+	}
+	n.n = m->n;
+	free(m->keys);
+	free(m->vals);
+	*m = n;
+	return 0;
+}
+
+static int pid_map_put(struct pid_map *m, int32_t pid, void *v)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap && pid_map_grow(m))
+		return -1;
+	i = pid_hash(pid, m->cap);
+	while (m->keys[i] != INT32_MIN && m->keys[i] != pid)
+		i = (i + 1) & (m->cap - 1);
+	if (m->keys[i] == INT32_MIN) {
+		m->keys[i] = pid;
+		m->n++;
+	}
+	m->vals[i] = v;
+	return 0;
+}
+
+static void pid_map_free(struct pid_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+/* String -> value map; keys are owned, values are whatever the user says. */
+struct str_map {
+	char **keys;
+	void **vals;
+	size_t cap, n;
+	void **order;                  /* values in insertion order */
+};
+
+static size_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;  /* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+	return (size_t)h;
+}
+
+static int str_map_grow(struct str_map *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64;
+	char **keys = calloc(cap, sizeof(*keys));
+	void **vals = calloc(cap, sizeof(*vals));
+	void **order = realloc(m->order, cap * sizeof(*order));
+
+	if (!keys || !vals || !order) {
+		free(keys);
+		free(vals);
+		if (order)
+			m->order = order;
+		return -1;
+	}
+	m->order = order;
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		size_t j = str_hash(m->keys[i], strlen(m->keys[i])) & (cap - 1);
+
+		while (keys[j])
+			j = (j + 1) & (cap - 1);
+		keys[j] = m->keys[i];
+		vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
+	return 0;
+}
+
+/* Find @s[0..len) ; with @make, insert it with make(key) as value. */
+static void *str_map_get(struct str_map *m, const char *s, size_t len,
+			 void *(*make)(const char *key, void *ctx), void *ctx)
+{
+	size_t i;
+
+	if (m->cap) {
+		i = str_hash(s, len) & (m->cap - 1);
+		while (m->keys[i]) {
+			if (!strncmp(m->keys[i], s, len) && m->keys[i][len] == '\0')
+				return m->vals[i];
+			i = (i + 1) & (m->cap - 1);
+		}
+	}
+	if (!make)
+		return NULL;
+	if ((m->n + 1) * 2 > m->cap && str_map_grow(m))
+		return NULL;
+	i = str_hash(s, len) & (m->cap - 1);
+	while (m->keys[i])
+		i = (i + 1) & (m->cap - 1);
+	m->keys[i] = strndup(s, len);
+	if (!m->keys[i])
+		return NULL;
+	m->vals[i] = make(m->keys[i], ctx);
+	if (!m->vals[i]) {
+		free(m->keys[i]);
+		m->keys[i] = NULL;
+		return NULL;
+	}
+	m->order[m->n++] = m->vals[i];
+	return m->vals[i];
+}
+
+static void str_map_free(struct str_map *m, void (*free_val)(void *))
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		if (free_val)
+			free_val(m->vals[i]);
+		free(m->keys[i]);
+	}
+	free(m->keys);
+	free(m->vals);
+	free(m->order);
+	memset(m, 0, sizeof(*m));
+}
+
+static void *intern_make(const char *key, void *ctx)
+{
+	(void)ctx;
+	return (void *)key;
+}
+
+static void *group_make(const char *key, void *ctx)
+{
+	struct lat_group *g = calloc(1, sizeof(*g));
+
+	(void)ctx;
+	if (g) {
+		g->key = key;
+		for (int k = 0; k < LAT_NR_KINDS; k++)
+			sr_hist_init(&g->lat[k]);
+	}
+	return g;
+}
+
+static void group_free(void *p)
+{
+	struct lat_group *g = p;
+
+	for (int k = 0; k < LAT_NR_KINDS; k++)
+		sr_hist_release(&g->lat[k]);
+	free(g);
+}
+
+/* ---- machine --------------------------------------------------------------- */
+
+struct task {
+	struct lat_task pub;
+	int on_cpu;                    /* -1: not on a CPU (as far as known) */
+	bool dead;
+	bool pending;                  /* a wakeup interval is open */
+	uint8_t wake_ev;               /* enum trace_event_type that opened it */
+	bool runnable;                 /* preempted, waiting to run again */
+	uint64_t wake_ts, runnable_ts, run_start;
+};
+
+struct cpu_state {
+	int32_t curr;
+	bool known;                    /* curr from a sched_switch */
+	bool guessed;                  /* curr from common_pid before any switch */
+	bool seen;
+	uint64_t first_ts;
+};
+
+struct prov_sample {
+	struct task *task;
+	char comm[TRACE_COMM_LEN];
+	const char *cgroup;
+	int cpu;
+	uint64_t start_ts, end_ts;
+};
+
+struct lat_machine {
+	struct lat_config cfg;
+	size_t comm_prefix_len;
+	enum lat_start_mode mode;      /* AUTO until decided */
+	struct lat_summary sum;
+	struct task **tasks;
+	size_t nr_tasks, tasks_cap;
+	struct pid_map live;           /* pid -> latest struct task */
+	struct pid_map cg_seed;        /* pid -> interned path, before a task exists */
+	struct str_map cgroups;        /* interned paths */
+	struct str_map groups[LAT_NR_KEYS];
+	struct sr_hist all[LAT_NR_KINDS];
+	struct cpu_state *cpus;
+	int nr_cpus;
+	struct prov_sample *prov;
+	size_t nr_prov;
+	bool finished;
+	bool oom;
+};
+
+void lat_config_default(struct lat_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->start_mode = LAT_START_AUTO;
+	cfg->group_by[LAT_BY_COMM] = true;
+	cfg->pid = -1;
+	cfg->cgroup_root = -1;
+}
+
+struct lat_machine *lat_machine_new(const struct lat_config *cfg, struct sr_error *err)
+{
+	struct lat_machine *m = calloc(1, sizeof(*m));
+
+	if (!m) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (cfg)
+		m->cfg = *cfg;
+	else
+		lat_config_default(&m->cfg);
+	m->cfg.group_by[LAT_BY_COMM] = true;
+	m->comm_prefix_len = m->cfg.comm_prefix ? strlen(m->cfg.comm_prefix) : 0;
+	m->mode = m->cfg.start_mode;
+	m->sum.start_decided_by_stream = m->mode == LAT_START_AUTO;
+	m->sum.start_event = m->mode == LAT_START_WAKEUP ? TRACE_EV_SCHED_WAKEUP :
+		TRACE_EV_SCHED_WAKING;
+	for (int k = 0; k < LAT_NR_KINDS; k++)
+		sr_hist_init(&m->all[k]);
+	return m;
+}
+
+void lat_machine_free(struct lat_machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_tasks; i++) {
+		for (int k = 0; k < LAT_NR_KINDS; k++)
+			sr_hist_release(&m->tasks[i]->pub.lat[k]);
+		free(m->tasks[i]);
+	}
+	free(m->tasks);
+	pid_map_free(&m->live);
+	pid_map_free(&m->cg_seed);
+	for (int k = 0; k < LAT_NR_KEYS; k++)
+		str_map_free(&m->groups[k], group_free);
+	str_map_free(&m->cgroups, NULL);
+	for (int k = 0; k < LAT_NR_KINDS; k++)
+		sr_hist_release(&m->all[k]);
+	free(m->cpus);
+	free(m->prov);
+	free(m);
+}
+
+static const char *intern(struct lat_machine *m, const char *s, size_t len)
+{
+	const char *p = str_map_get(&m->cgroups, s, len, intern_make, NULL);
+
+	if (!p)
+		m->oom = true;
+	return p;
+}
+
+int lat_cgroup_seed(struct lat_machine *m, int32_t pid, const char *path)
+{
+	const char *p = intern(m, path, strlen(path));
+	struct task *t;
+
+	if (!p || pid_map_put(&m->cg_seed, pid, (void *)p))
+		return -1;
+	t = pid_map_get(&m->live, pid);
+	if (t && !t->dead)
+		t->pub.cgroup = p;
+	return 0;
+}
+
+bool lat_filter_match(const struct lat_machine *m, const char *comm, int32_t pid)
+{
+	if (m->cfg.pid >= 0 && pid != m->cfg.pid)
+		return false;
+	if (m->comm_prefix_len && strncmp(comm, m->cfg.comm_prefix, m->comm_prefix_len))
+		return false;
+	return true;
+}
+
+static struct cpu_state *get_cpu(struct lat_machine *m, int cpu)
+{
+	if (cpu < 0 || cpu > 65535)
+		return NULL;
+	if (cpu >= m->nr_cpus) {
+		int n = cpu + 1 > m->nr_cpus * 2 ? cpu + 1 : m->nr_cpus * 2;
+		struct cpu_state *c = realloc(m->cpus, (size_t)n * sizeof(*c));
+
+		if (!c) {
+			m->oom = true;
+			return NULL;
+		}
+		memset(c + m->nr_cpus, 0, (size_t)(n - m->nr_cpus) * sizeof(*c));
+		m->cpus = c;
+		m->nr_cpus = n;
+	}
+	return &m->cpus[cpu];
+}
+
+static void task_kill(struct task *t)
+{
+	t->dead = true;
+	t->on_cpu = -1;
+	t->pending = false;
+	t->runnable = false;
+}
+
+/*
+ * The live task of @pid, created if the pid is new or its last task died
+ * (pid reuse). @comm may be NULL.
+ */
+static struct task *get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
+{
+	struct task *t = pid_map_get(&m->live, pid);
+
+	if (!t || t->dead) {
+		struct task *n = calloc(1, sizeof(*n));
+
+		if (!n)
+			goto oom;
+		if (m->nr_tasks == m->tasks_cap) {
+			size_t cap = m->tasks_cap ? m->tasks_cap * 2 : 256;
+			struct task **a = realloc(m->tasks, cap * sizeof(*a));
+
+			if (!a) {
+				free(n);
+				goto oom;
+			}
+			m->tasks = a;
+			m->tasks_cap = cap;
+		}
+		if (pid_map_put(&m->live, pid, n)) {
+			free(n);
+			goto oom;
+		}
+		if (t)
+			t->pub.reused = true;
+		n->pub.pid = pid;
+		n->pub.first_ts = ts;
+		n->pub.cgroup = pid_map_get(&m->cg_seed, pid);
+		for (int k = 0; k < LAT_NR_KINDS; k++)
+			sr_hist_init(&n->pub.lat[k]);
+		n->on_cpu = -1;
+		m->tasks[m->nr_tasks++] = n;
+		t = n;
+	}
+	if (comm && comm[0]) {
+		memcpy(t->pub.comm, comm, TRACE_COMM_LEN);
+		t->pub.comm[TRACE_COMM_LEN - 1] = '\0';
+	}
+	t->pub.last_ts = ts;
+	return t;
+oom:
+	m->oom = true;
+	return NULL;
+}
+
+static void add_group(struct lat_machine *m, enum lat_group_key key, const char *k,
+		      enum lat_kind kind, uint64_t v)
+{
+	struct lat_group *g = str_map_get(&m->groups[key], k, strlen(k), group_make, NULL);
+
+	if (!g || sr_hist_add(&g->lat[kind], v))
+		m->oom = true;
+}
+
+static void commit(struct lat_machine *m, const struct lat_sample *s)
+{
+	struct task *t = (struct task *)s->task;
+
+	if (sr_hist_add(&t->pub.lat[s->kind], s->latency_ns))
+		m->oom = true;
+	if (lat_filter_match(m, s->comm, s->pid)) {
+		if (sr_hist_add(&m->all[s->kind], s->latency_ns))
+			m->oom = true;
+		add_group(m, LAT_BY_COMM, s->comm, s->kind, s->latency_ns);
+		if (m->cfg.group_by[LAT_BY_PID]) {
+			char b[16];
+
+			snprintf(b, sizeof(b), "%d", (int)s->pid);
+			add_group(m, LAT_BY_PID, b, s->kind, s->latency_ns);
+		}
+		if (m->cfg.group_by[LAT_BY_CGROUP])
+			add_group(m, LAT_BY_CGROUP, s->cgroup ? s->cgroup : "(unknown)", s->kind,
+				  s->latency_ns);
+	}
+	if (m->cfg.sink)
+		m->cfg.sink(m->cfg.sink_ctx, s);
+}
+
+static void flush_provisional(struct lat_machine *m)
+{
+	for (size_t i = 0; i < m->nr_prov; i++) {
+		struct prov_sample *p = &m->prov[i];
+		struct lat_sample s = {
+			.kind = LAT_WAKEUP, .task = &p->task->pub, .pid = p->task->pub.pid,
+			.comm = p->comm, .cgroup = p->cgroup, .cpu = p->cpu,
+			.start_ts = p->start_ts, .end_ts = p->end_ts,
+			.latency_ns = p->end_ts - p->start_ts,
+			.start_event = TRACE_EV_SCHED_WAKEUP,
+		};
+
+		commit(m, &s);
+	}
+	m->nr_prov = 0;
+}
+
+/* AUTO settles on sched_wakeup: what was held back is final. */
+static void decide_wakeup(struct lat_machine *m)
+{
+	m->mode = LAT_START_WAKEUP;
+	m->sum.start_event = TRACE_EV_SCHED_WAKEUP;
+	flush_provisional(m);
+	free(m->prov);
+	m->prov = NULL;
+}
+
+/* AUTO settles on sched_waking: drop what sched_wakeup started. */
+static void decide_waking(struct lat_machine *m)
+{
+	m->mode = LAT_START_WAKING;
+	m->sum.start_event = TRACE_EV_SCHED_WAKING;
+	m->sum.provisional_dropped += m->nr_prov;
+	m->nr_prov = 0;
+	free(m->prov);
+	m->prov = NULL;
+	for (size_t i = 0; i < m->nr_tasks; i++) {
+		struct task *t = m->tasks[i];
+
+		if (t->pending && t->wake_ev == TRACE_EV_SCHED_WAKEUP) {
+			t->pending = false;
+			m->sum.provisional_dropped++;
+		}
+	}
+}
+
+static void emit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *comm,
+		 int cpu, uint64_t start, uint64_t end, enum trace_event_type start_ev)
+{
+	struct lat_sample s = {
+		.kind = kind, .task = &t->pub, .pid = t->pub.pid, .comm = comm,
+		.cgroup = t->pub.cgroup, .cpu = cpu, .start_ts = start, .end_ts = end,
+		.latency_ns = end >= start ? end - start : 0, .start_event = start_ev,
+	};
+
+	if (kind == LAT_WAKEUP && start_ev == TRACE_EV_SCHED_WAKEUP && m->mode == LAT_START_AUTO) {
+		struct prov_sample *p;
+
+		if (!m->prov) {
+			m->prov = malloc(LAT_PROVISIONAL_MAX * sizeof(*m->prov));
+			if (!m->prov) {
+				m->oom = true;
+				return;
+			}
+		}
+		p = &m->prov[m->nr_prov++];
+		p->task = t;
+		memcpy(p->comm, comm, TRACE_COMM_LEN);
+		p->comm[TRACE_COMM_LEN - 1] = '\0';
+		p->cgroup = t->pub.cgroup;
+		p->cpu = cpu;
+		p->start_ts = start;
+		p->end_ts = end >= start ? end : start;
+		if (m->nr_prov == LAT_PROVISIONAL_MAX)
+			decide_wakeup(m);
+		return;
+	}
+	commit(m, &s);
+}
+
+static void start_interval(struct lat_machine *m, struct task *t, uint64_t ts,
+			   enum trace_event_type ev)
+{
+	if (t->on_cpu >= 0) {
+		t->pub.wakings_running++;
+		m->sum.wakings_running++;
+		return;
+	}
+	if (t->pending) {
+		t->pub.wakings_pending++;
+		m->sum.wakings_pending++;
+		return;
+	}
+	t->pending = true;
+	t->wake_ts = ts;
+	t->wake_ev = (uint8_t)ev;
+}
+
+/* Before its first sched_switch, a CPU's current task is its events' common_pid. */
+static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, int32_t pid,
+			  uint64_t ts)
+{
+	struct task *t;
+
+	if (c->guessed && c->curr == pid)
+		return;
+	if (c->guessed) {
+		struct task *old = pid_map_get(&m->live, c->curr);
+
+		if (old && old->on_cpu == cpu)
+			old->on_cpu = -1;
+	}
+	c->guessed = true;
+	c->curr = pid;
+	if (pid <= 0)
+		return;
+	t = get_task(m, pid, NULL, ts);
+	if (t && t->on_cpu < 0) {
+		t->on_cpu = cpu;
+		t->run_start = c->first_ts;
+	}
+}
+
+static void on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state *c)
+{
+	const struct trace_sched_switch *s = &ev->u.sched_switch;
+	struct task *t;
+
+	if ((c->known || c->guessed) && c->curr != s->prev_pid && c->curr > 0) {
+		/* the previous switch out of this CPU is missing */
+		struct task *old = pid_map_get(&m->live, c->curr);
+
+		if (old && old->on_cpu == ev->cpu)
+			old->on_cpu = -1;
+	}
+	if (s->prev_pid > 0 && (t = get_task(m, s->prev_pid, s->prev_comm, ev->ts))) {
+		if (t->on_cpu == ev->cpu)
+			t->pub.runtime_ns += ev->ts - t->run_start;
+		else if (!c->known && !c->guessed && t->on_cpu < 0)
+			t->pub.runtime_ns += ev->ts - c->first_ts; /* running since the start */
+		t->on_cpu = -1;
+		switch (s->prev_run) {
+		case TRACE_STATE_RUNNING:
+			t->pub.preemptions++;
+			t->runnable = true;
+			t->runnable_ts = ev->ts;
+			break;
+		case TRACE_STATE_DEAD:
+			t->pub.exited = true;
+			task_kill(t);
+			break;
+		case TRACE_STATE_SLEEPING:
+			break;
+		}
+	}
+	if (s->next_pid > 0 && (t = get_task(m, s->next_pid, s->next_comm, ev->ts))) {
+		if (t->on_cpu >= 0 && t->on_cpu != ev->cpu) {
+			/* its switch out of the other CPU is missing */
+			struct cpu_state *o = get_cpu(m, t->on_cpu);
+
+			if (o) {
+				o->known = false;
+				o->guessed = false;
+			}
+		}
+		if (t->pending) {
+			emit(m, LAT_WAKEUP, t, s->next_comm, ev->cpu, t->wake_ts, ev->ts,
+			     (enum trace_event_type)t->wake_ev);
+			t->pending = false;
+		}
+		if (t->runnable) {
+			emit(m, LAT_RUNQ_WAIT, t, s->next_comm, ev->cpu, t->runnable_ts, ev->ts,
+			     TRACE_EV_SCHED_SWITCH);
+			t->runnable = false;
+		}
+		t->pub.switches++;
+		t->on_cpu = ev->cpu;
+		t->run_start = ev->ts;
+	}
+	c->curr = s->next_pid;
+	c->known = true;
+	c->guessed = false;
+}
+
+int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
+{
+	struct cpu_state *c = get_cpu(m, ev->cpu);
+	struct task *t;
+
+	if (!c)
+		return m->oom ? -1 : 0;
+	m->sum.events++;
+	if (!c->seen) {
+		c->seen = true;
+		c->first_ts = ev->ts;
+	}
+	if (!c->known && ev->type != TRACE_EV_SCHED_SWITCH)
+		guess_current(m, c, ev->cpu, ev->common_pid, ev->ts);
+
+	switch (ev->type) {
+	case TRACE_EV_SCHED_SWITCH:
+		on_switch(m, ev, c);
+		break;
+	case TRACE_EV_SCHED_WAKING:
+		if (m->mode == LAT_START_WAKEUP)
+			break;
+		if (m->mode == LAT_START_AUTO)
+			decide_waking(m);
+		if (ev->u.wakeup.pid > 0 &&
+		    (t = get_task(m, ev->u.wakeup.pid, ev->u.wakeup.comm, ev->ts)))
+			start_interval(m, t, ev->ts, TRACE_EV_SCHED_WAKING);
+		break;
+	case TRACE_EV_SCHED_WAKEUP:
+		if (m->mode == LAT_START_WAKING || !ev->u.wakeup.success)
+			break;
+		if (ev->u.wakeup.pid > 0 &&
+		    (t = get_task(m, ev->u.wakeup.pid, ev->u.wakeup.comm, ev->ts)))
+			start_interval(m, t, ev->ts, TRACE_EV_SCHED_WAKEUP);
+		break;
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		if (ev->u.wakeup.pid > 0 &&
+		    (t = get_task(m, ev->u.wakeup.pid, ev->u.wakeup.comm, ev->ts)))
+			start_interval(m, t, ev->ts, TRACE_EV_SCHED_WAKEUP_NEW);
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		if (ev->u.migrate.pid > 0 &&
+		    (t = get_task(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->ts)))
+			t->pub.migrations++;
+		break;
+	case TRACE_EV_SCHED_PROCESS_FORK: {
+		const struct trace_sched_process_fork *f = &ev->u.fork;
+		struct task *parent = f->parent_pid > 0 ?
+			get_task(m, f->parent_pid, f->parent_comm, ev->ts) : NULL;
+		struct task *old = pid_map_get(&m->live, f->child_pid);
+
+		if (f->child_pid <= 0)
+			break;
+		if (old && !old->dead)
+			task_kill(old);         /* its exit was not seen: a new task now */
+		t = get_task(m, f->child_pid, f->child_comm, ev->ts);
+		if (t && parent && !pid_map_get(&m->cg_seed, f->child_pid))
+			t->pub.cgroup = parent->pub.cgroup;
+		break;
+	}
+	case TRACE_EV_SCHED_PROCESS_EXIT:
+		if (ev->u.exit.pid > 0)
+			get_task(m, ev->u.exit.pid, ev->u.exit.comm, ev->ts);
+		break;
+	case TRACE_EV_SCHED_STAT_RUNTIME:
+		if (ev->u.stat_runtime.pid > 0 &&
+		    (t = get_task(m, ev->u.stat_runtime.pid, ev->u.stat_runtime.comm, ev->ts))) {
+			t->pub.stat_runtime_ns += ev->u.stat_runtime.runtime;
+			t->pub.nr_stat_runtime++;
+		}
+		break;
+	case TRACE_EV_CGROUP_ATTACH_TASK: {
+		const struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;
+		const char *p;
+
+		if (m->cfg.cgroup_root >= 0 && g->dst_root != m->cfg.cgroup_root)
+			break;
+		if (g->pid <= 0 || !(p = intern(m, g->dst_path, g->dst_path_len)))
+			break;
+		if ((t = get_task(m, g->pid, g->comm, ev->ts)))
+			t->pub.cgroup = p;
+		break;
+	}
+	default:
+		break;
+	}
+	return m->oom ? -1 : 0;
+}
+
+void lat_machine_lost(struct lat_machine *m, int cpu, uint64_t n)
+{
+	struct cpu_state *c = get_cpu(m, cpu);
+
+	(void)n;
+	m->sum.lost_gaps++;
+	for (size_t i = 0; i < m->nr_tasks; i++) {
+		struct task *t = m->tasks[i];
+
+		if (t->dead)
+			continue;
+		if (t->pending || t->runnable)
+			m->sum.intervals_dropped_lost++;
+		t->pending = false;
+		t->runnable = false;
+		if (t->on_cpu == cpu)
+			t->on_cpu = -1;
+	}
+	if (c) {
+		c->known = false;
+		c->guessed = false;
+	}
+}
+
+int lat_machine_finish(struct lat_machine *m, uint64_t end_ts)
+{
+	if (m->finished)
+		return m->oom ? -1 : 0;
+	m->finished = true;
+	for (size_t i = 0; i < m->nr_tasks; i++) {
+		struct task *t = m->tasks[i];
+
+		if (t->on_cpu >= 0 && end_ts > t->run_start)
+			t->pub.runtime_ns += end_ts - t->run_start;
+	}
+	if (m->mode == LAT_START_AUTO)
+		decide_wakeup(m);
+	return m->oom ? -1 : 0;
+}
+
+const struct lat_summary *lat_get_summary(const struct lat_machine *m)
+{
+	return &m->sum;
+}
+
+const struct sr_hist *lat_get_all(const struct lat_machine *m, enum lat_kind kind)
+{
+	return &m->all[kind];
+}
+
+size_t lat_nr_tasks(const struct lat_machine *m)
+{
+	return m->nr_tasks;
+}
+
+const struct lat_task *lat_task_at(const struct lat_machine *m, size_t i)
+{
+	return i < m->nr_tasks ? &m->tasks[i]->pub : NULL;
+}
+
+size_t lat_nr_groups(const struct lat_machine *m, enum lat_group_key key)
+{
+	return m->groups[key].n;
+}
+
+const struct lat_group *lat_group_at(const struct lat_machine *m, enum lat_group_key key,
+				     size_t i)
+{
+	return i < m->groups[key].n ? m->groups[key].order[i] : NULL;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `schedreplay report`: read a trace once, feed the latency machine, print
+ * text (schbench layout) or JSON (the schema of docs/report.md).
+ *   report.c       collect: reader -> counts, lost events, latency machine
+ *   report_text.c  text output
+ *   report_json.c  JSON output
+ *   cmd_report.c   options, exit codes
+ */
+#ifndef SCHEDREPLAY_REPORT_LOCAL_H
+#define SCHEDREPLAY_REPORT_LOCAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <schedreplay/error.h>
+#include <schedreplay/latency.h>
+#include <schedreplay/trace.h>
+
+#define REPORT_SCHEMA_VERSION 1
+#define REPORT_MAX_WARNINGS 16
+
+struct report_opts {
+	const char *path;
+	const char *buffer;            /* NULL: choose */
+	bool json;
+	const char *comm_prefix;       /* NULL: any */
+	int32_t pid;                   /* -1: any */
+	bool by[LAT_NR_KEYS];          /* extra groupings (comm always) */
+	int cgroup_root;               /* -1: any hierarchy */
+	int top;                       /* groups/tasks in text output; 0 = all */
+	enum lat_start_mode start_mode;
+	/* called once the machine exists, before any event (cgroup seeding) */
+	int (*prepare)(struct lat_machine *m, void *ctx, struct sr_error *err);
+	void *prepare_ctx;
+};
+
+void report_opts_default(struct report_opts *o);
+
+struct report_count {
+	const char *name;
+	uint64_t count;
+};
+
+struct report_data {
+	struct trace_reader *reader;
+	const struct trace_info *info;
+	struct lat_machine *lat;
+	struct report_count *counts;
+	size_t nr_counts;
+	uint64_t events;
+	uint64_t sched_events;          /* decoded sched/cgroup events */
+	uint64_t lost_total;
+	uint64_t *lost_per_cpu;         /* [nr_cpus] */
+	bool *lost_unknown_per_cpu;
+	int nr_cpus;
+	bool lost_unknown;
+	double read_seconds;            /* wall time of the pass over the events */
+	char warnings[REPORT_MAX_WARNINGS][256];
+	int nr_warnings;
+};
+
+/* Read the whole trace. On error fills @err; report_data_release() always. */
+int report_collect(const struct report_opts *o, struct report_data *d, struct sr_error *err);
+void report_data_release(struct report_data *d);
+uint64_t report_count_of(const struct report_data *d, const char *name);
+
+int report_print_text(FILE *out, const struct report_data *d, const struct report_opts *o);
+int report_print_json(FILE *out, const struct report_data *d, const struct report_opts *o,
+		      struct sr_error *err);
+
+/* Text of the latency definition, shared by --help, text and JSON output. */
+extern const char report_latency_definition[];
+
+#endif /* SCHEDREPLAY_REPORT_LOCAL_H */

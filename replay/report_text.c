@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text output of `schedreplay report`. Latency blocks use schbench's layout:
+ * one line per percentile with the number of samples since the previous
+ * line, the p99 line starred, then min and max.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_local.h"
+
+static double us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+static void print_block(FILE *out, const char *what, const char *label, const struct sr_hist *h)
+{
+	uint64_t v[SR_NR_STD_PCT], below[SR_NR_STD_PCT];
+	uint64_t prev = 0;
+
+	fprintf(out, "%s percentiles (usec) %s (%" PRIu64 " total samples)\n", what, label,
+		h->count);
+	if (!h->count)
+		return;
+	sr_hist_percentiles(h, sr_std_pct, SR_NR_STD_PCT, v, below);
+	for (int i = 0; i < SR_NR_STD_PCT; i++) {
+		fprintf(out, "\t%s%5.1fth: %-10.1f (%" PRIu64 " samples)\n",
+			sr_std_pct[i] == 99 ? "* " : "  ", sr_std_pct[i], us(v[i]), below[i] - prev);
+		prev = below[i];
+	}
+	fprintf(out, "\t  min=%.1f, max=%.1f\n", us(h->min), us(h->max));
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct lat_group *x = *(const struct lat_group *const *)a;
+	const struct lat_group *y = *(const struct lat_group *const *)b;
+
+	if (x->lat[LAT_WAKEUP].count != y->lat[LAT_WAKEUP].count)
+		return x->lat[LAT_WAKEUP].count < y->lat[LAT_WAKEUP].count ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct lat_task *x = *(const struct lat_task *const *)a;
+	const struct lat_task *y = *(const struct lat_task *const *)b;
+
+	if (x->runtime_ns != y->runtime_ns)
+		return x->runtime_ns < y->runtime_ns ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+static const char *key_name(enum lat_group_key k)
+{
+	return k == LAT_BY_COMM ? "comm" : k == LAT_BY_PID ? "pid" : "cgroup";
+}
+
+static void print_groups(FILE *out, const struct report_data *d, const struct report_opts *o,
+			 enum lat_group_key key)
+{
+	size_t n = lat_nr_groups(d->lat, key), shown;
+	const struct lat_group **g = malloc((n ? n : 1) * sizeof(*g));
+
+	if (!g)
+		return;
+	for (size_t i = 0; i < n; i++)
+		g[i] = lat_group_at(d->lat, key, i);
+	qsort(g, n, sizeof(*g), cmp_group);
+	shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
+	for (size_t i = 0; i < shown; i++) {
+		char label[300];
+
+		if (!g[i]->lat[LAT_WAKEUP].count)
+			continue;
+		snprintf(label, sizeof(label), "%s=%s", key_name(key), g[i]->key);
+		fprintf(out, "\n");
+		print_block(out, "Wakeup Latencies", label, &g[i]->lat[LAT_WAKEUP]);
+	}
+	if (shown < n)
+		fprintf(out, "\n(%zu more %s groups; --top 0 shows all, --json lists all)\n",
+			n - shown, key_name(key));
+	free(g);
+}
+
+static void print_tasks(FILE *out, const struct report_data *d, const struct report_opts *o)
+{
+	size_t n = lat_nr_tasks(d->lat), k = 0, shown;
+	const struct lat_task **t = malloc((n ? n : 1) * sizeof(*t));
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct lat_task *x = lat_task_at(d->lat, i);
+
+		if (lat_filter_match(d->lat, x->comm, x->pid))
+			t[k++] = x;
+	}
+	qsort(t, k, sizeof(*t), cmp_task);
+	shown = o->top > 0 && (size_t)o->top < k ? (size_t)o->top : k;
+	fprintf(out, "\nTasks (by run time; wakeup latency and run-queue wait in usec)\n");
+	fprintf(out, "%8s %-16s %11s %8s %7s %6s %8s %9s %9s %9s %8s %9s\n", "pid", "comm",
+		"runtime_ms", "switches", "preempt", "migr", "wakeups", "wake_p50", "wake_p99",
+		"wake_max", "rq_waits", "rq_p99");
+	for (size_t i = 0; i < shown; i++) {
+		const struct sr_hist *w = &t[i]->lat[LAT_WAKEUP], *q = &t[i]->lat[LAT_RUNQ_WAIT];
+
+		fprintf(out, "%8d %-16s %11.3f %8" PRIu64 " %7" PRIu64 " %6" PRIu64 " %8" PRIu64
+			" %9.1f %9.1f %9.1f %8" PRIu64 " %9.1f%s\n", t[i]->pid,
+			t[i]->comm[0] ? t[i]->comm : "?", (double)t[i]->runtime_ns / 1e6,
+			t[i]->switches, t[i]->preemptions, t[i]->migrations, w->count,
+			us(sr_hist_percentile(w, 50)), us(sr_hist_percentile(w, 99)), us(w->max),
+			q->count, us(sr_hist_percentile(q, 99)), t[i]->exited ? "  (exited)" : "");
+	}
+	if (shown < k)
+		fprintf(out, "(%zu more tasks; --top 0 shows all, --json lists all)\n", k - shown);
+	free(t);
+}
+
+int report_print_text(FILE *out, const struct report_data *d, const struct report_opts *o)
+{
+	const struct trace_info *in = d->info;
+	const struct lat_summary *s = lat_get_summary(d->lat);
+	char filter[128] = "all";
+
+	fprintf(out, "trace:   %s (trace.dat v%d, compression %s, %d CPUs)\n", in->path,
+		in->file_version, in->compression, in->cpus);
+	if (in->uname)
+		fprintf(out, "kernel:  %s\n", in->uname);
+	fprintf(out, "buffer:  %s (%s)\n", in->buffer[0] ? in->buffer : "top level",
+		in->buffer_reason);
+	fprintf(out, "span:    %.6f .. %.6f s (%.6f s), clock %s, %" PRIu64 " events\n",
+		(double)in->first_ts / 1e9, (double)in->last_ts / 1e9,
+		(double)(in->last_ts - in->first_ts) / 1e9, in->clock ? in->clock : "unknown",
+		d->events);
+	if (d->lost_total) {
+		fprintf(out, "lost:    %s%" PRIu64 " events (", d->lost_unknown ? ">= " : "",
+			d->lost_total);
+		for (int c = 0, first = 1; c < d->nr_cpus; c++) {
+			if (!d->lost_per_cpu[c])
+				continue;
+			fprintf(out, "%sCPU %d: %" PRIu64, first ? "" : ", ", c, d->lost_per_cpu[c]);
+			first = 0;
+		}
+		fprintf(out, ") -- partial results\n");
+	} else {
+		fprintf(out, "lost:    none\n");
+	}
+	for (int i = 0; i < d->nr_warnings; i++)
+		fprintf(out, "warning: %s\n", d->warnings[i]);
+
+	fprintf(out, "\nEvent counts\n");
+	for (size_t i = 0; i < d->nr_counts; i++)
+		fprintf(out, "  %-32s %12" PRIu64 "\n", d->counts[i].name, d->counts[i].count);
+
+	if (o->comm_prefix && o->pid >= 0)
+		snprintf(filter, sizeof(filter), "comm=%s* pid=%d", o->comm_prefix, o->pid);
+	else if (o->comm_prefix)
+		snprintf(filter, sizeof(filter), "comm=%s*", o->comm_prefix);
+	else if (o->pid >= 0)
+		snprintf(filter, sizeof(filter), "pid=%d", o->pid);
+
+	fprintf(out, "\nWakeup latency starts at %s%s; percentiles are nearest-rank on a "
+		"log-linear histogram (<= 0.4%% error)\n",
+		trace_event_type_name(s->start_event),
+		s->start_event == TRACE_EV_SCHED_WAKEUP ? " (the trace has no sched_waking)" : "");
+	if (s->intervals_dropped_lost || s->provisional_dropped)
+		fprintf(out, "dropped intervals: %" PRIu64 " at lost-event gaps, %" PRIu64
+			" opened by sched_wakeup before the first sched_waking\n",
+			s->intervals_dropped_lost, s->provisional_dropped);
+	fprintf(out, "\n");
+	print_block(out, "Wakeup Latencies", filter, lat_get_all(d->lat, LAT_WAKEUP));
+	for (int k = 0; k < LAT_NR_KEYS; k++)
+		if (o->by[k])
+			print_groups(out, d, o, (enum lat_group_key)k);
+	fprintf(out, "\n");
+	print_block(out, "Run-queue wait after preemption", filter,
+		    lat_get_all(d->lat, LAT_RUNQ_WAIT));
+	print_tasks(out, d, o);
+	return ferror(out) ? -1 : 0;
+}

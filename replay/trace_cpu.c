@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One CPU's ring-buffer data: a window of pages read with pread (or one
+ * decompressed chunk), and the records of each page.
+ *
+ * Page layout (kernel/trace/ring_buffer.c, struct buffer_data_page):
+ *   u64 time_stamp; local_t commit; data[]
+ * commit holds the bytes of data used; bit 31 says events were lost before
+ * this page, bit 30 that their count is stored as a long right after the
+ * data. Records (struct ring_buffer_event) start with a 32-bit word of
+ * type_len:5 and time_delta:27 (bitfield order follows the file's
+ * endianness):
+ *   type_len 1..28  data of type_len * 4 bytes follows;
+ *   type_len 0      array[0] holds the length (+4), data follows it;
+ *   29 padding      array[0] holds the padding length;
+ *   30 time extend  delta += array[0] << 27, no data;
+ *   31 time stamp   absolute time (array[0] << 27 | delta), no data.
+ * Timestamps accumulate the deltas of every record from the page's
+ * time_stamp, exactly as libtraceevent's kbuffer does, so times equal
+ * `trace-cmd report`'s.
+ *
+ * Every length is checked against the page before it is used and every
+ * record advances by at least 4 bytes, so corrupted data ends in an error,
+ * never in an out-of-bounds read or an endless loop (kbuffer itself loops
+ * forever on a zero-length padding record).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_local.h"
+
+#define RB_TYPE_PADDING 29
+#define RB_TYPE_TIME_EXTEND 30
+#define RB_TYPE_TIME_STAMP 31
+#define RB_TS_SHIFT 27
+#define RB_COMMIT_MASK ((1u << 27) - 1)
+#define RB_MISSED_EVENTS (1ull << 31)
+#define RB_MISSED_STORED (1ull << 30)
+/* absolute time stamps lack the 5 most significant bits: keep the current ones */
+#define RB_TS_MSB (0xf8ull << 56)
+
+/* Pages read per pread: 64 KiB of 4 KiB pages keeps the syscall cost per
+ * record negligible while memory stays O(CPUs). */
+#define WINDOW_PAGES 16
+/* A decompressed chunk larger than this is taken as corruption. */
+#define MAX_CHUNK (256u << 20)
+
+static int corrupt(struct tr_cpu *c, struct sr_error *err, uint64_t stream_off, const char *why)
+{
+	uint64_t off = c->compressed ? stream_off : c->desc->offset + stream_off;
+
+	sr_error_set(err, EINVAL, "corrupted data: CPU %d, %s offset %" PRIu64
+		     " (last good timestamp %" PRIu64 "): %s", c->cpu,
+		     c->compressed ? "uncompressed stream" : "file", off, c->ts, why);
+	return -1;
+}
+
+int tr_cpu_init(struct tr_cpu *c, const struct tr_file *f, const struct tr_buffer_desc *b,
+		int idx, int kernel_long_size, struct sr_error *err)
+{
+	const struct tr_cpu_desc *d = &b->cpus[idx];
+
+	memset(c, 0, sizeof(*c));
+	c->cpu = d->cpu;
+	c->file = f;
+	c->desc = d;
+	c->compressed = b->compressed;
+	c->swap = f->swap;
+	c->long_size = kernel_long_size;
+	c->page_size = b->page_size ? b->page_size : f->page_size;
+	c->hdr_size = 8 + (uint32_t)kernel_long_size;
+	if (c->page_size <= c->hdr_size + 4 || c->page_size > (64u << 20)) {
+		sr_error_set(err, EINVAL, "corrupted: buffer page size %u", c->page_size);
+		return -1;
+	}
+	if (d->offset > f->file_size || d->size > f->file_size - d->offset ||
+	    (b->compressed && d->size && d->size + 4 > f->file_size - d->offset)) {
+		sr_error_set(err, EINVAL, "truncated: CPU %d data ends at offset %" PRIu64
+			     " but the file has %" PRIu64 " bytes", c->cpu,
+			     d->offset + d->size + (b->compressed ? 4 : 0),
+			     f->file_size);
+		return -1;
+	}
+	if (!d->size) {
+		c->done = true;
+		return 0;
+	}
+	if (c->compressed) {
+		uint8_t b4[4];
+
+		if (d->size < 4 || tr_file_pread(f, b4, 4, d->offset, "chunk count", err))
+			return -1;
+		c->nr_chunks = tr_u32(b4, c->swap);
+		c->chunk_file_off = d->offset + 4;
+	} else {
+		c->stream_size = d->size;
+		c->buf_cap = (size_t)c->page_size * WINDOW_PAGES;
+		c->buf = malloc(c->buf_cap);
+		if (!c->buf) {
+			sr_error_set(err, ENOMEM, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void tr_cpu_release(struct tr_cpu *c)
+{
+	if (!c)
+		return;
+	free(c->buf);
+	free(c->zbuf);
+	c->buf = c->zbuf = NULL;
+}
+
+/* Fill buf with the next window or chunk: 1 loaded, 0 end of data, -1 error. */
+static int load_window(struct tr_cpu *c, struct sr_error *err)
+{
+	const struct tr_file *f = c->file;
+
+	if (!c->compressed) {
+		size_t n;
+
+		if (c->next_read >= c->stream_size)
+			return 0;
+		n = c->stream_size - c->next_read < c->buf_cap ?
+			(size_t)(c->stream_size - c->next_read) : c->buf_cap;
+		if (tr_file_pread(f, c->buf, n, c->desc->offset + c->next_read, "CPU data", err))
+			return -1;
+		c->buf_stream_off = c->next_read;
+		c->buf_len = n;
+		c->next_read += n;
+	} else {
+		uint8_t h[8];
+		uint32_t zsize, usize;
+		/* the CPU's size counts the chunks, not the 4-byte chunk count */
+		uint64_t end = c->desc->offset + 4 + c->desc->size;
+
+		if (c->chunk_i >= c->nr_chunks)
+			return 0;
+		if (c->chunk_file_off + 8 > end ||
+		    tr_file_pread(f, h, 8, c->chunk_file_off, "chunk header", err))
+			goto bad_chunk;
+		zsize = tr_u32(h, c->swap);
+		usize = tr_u32(h + 4, c->swap);
+		if (zsize > end - c->chunk_file_off - 8 || usize > MAX_CHUNK || usize == 0)
+			goto bad_chunk;
+		if (zsize > c->zbuf_cap) {
+			void *n = realloc(c->zbuf, zsize);
+
+			if (!n)
+				goto nomem;
+			c->zbuf = n;
+			c->zbuf_cap = zsize;
+		}
+		if (usize > c->buf_cap) {
+			void *n = realloc(c->buf, usize);
+
+			if (!n)
+				goto nomem;
+			c->buf = n;
+			c->buf_cap = usize;
+		}
+		if (tr_file_pread(f, c->zbuf, zsize, c->chunk_file_off + 8, "compressed chunk", err))
+			return -1;
+		if (tr_decompress(f->compress, c->zbuf, zsize, c->buf, usize)) {
+			sr_error_set(err, EINVAL, "corrupted data: CPU %d, chunk %u at file offset %"
+				     PRIu64 " does not decompress (%s)", c->cpu, c->chunk_i,
+				     c->chunk_file_off, f->compress_name);
+			return -1;
+		}
+		c->buf_stream_off = c->next_read;
+		c->buf_len = usize;
+		c->next_read += usize;
+		c->chunk_file_off += 8 + (uint64_t)zsize;
+		c->chunk_i++;
+	}
+	c->page_pos = 0;
+	return 1;
+bad_chunk:
+	sr_error_set(err, EINVAL, "corrupted or truncated data: CPU %d, chunk %u header at file "
+		     "offset %" PRIu64 " is inconsistent with the CPU's %" PRIu64 " bytes",
+		     c->cpu, c->chunk_i, c->chunk_file_off, c->desc->size);
+	return -1;
+nomem:
+	sr_error_set(err, ENOMEM, "out of memory");
+	return -1;
+}
+
+/* Make the page at page_pos current: 1 loaded, 0 end, -1 error. */
+static int load_page(struct tr_cpu *c, struct sr_error *err)
+{
+	for (;;) {
+		size_t avail;
+		const uint8_t *p;
+		uint64_t flags;
+
+		if (c->page_pos >= c->buf_len) {
+			int r = load_window(c, err);
+
+			if (r <= 0)
+				return r;
+		}
+		avail = c->buf_len - c->page_pos;
+		if (avail > c->page_size)
+			avail = c->page_size;
+		if (avail < c->hdr_size)
+			return corrupt(c, err, c->buf_stream_off + c->page_pos,
+				       "the data ends inside a page header");
+		p = c->buf + c->page_pos;
+		c->ts = tr_u64(p, c->swap);
+		flags = c->long_size == 8 ? tr_u64(p + 8, c->swap) : tr_u32(p + 8, c->swap);
+		c->commit = (uint32_t)flags & RB_COMMIT_MASK;
+		if (c->commit > avail - c->hdr_size)
+			return corrupt(c, err, c->buf_stream_off + c->page_pos,
+				       "page commit size exceeds the page");
+		if (flags & RB_MISSED_EVENTS) {
+			uint64_t n = TRACE_LOST_UNKNOWN;
+
+			if ((flags & RB_MISSED_STORED) &&
+			    c->commit + (uint32_t)c->long_size <= avail - c->hdr_size) {
+				const uint8_t *q = p + c->hdr_size + c->commit;
+
+				n = c->long_size == 8 ? tr_u64(q, c->swap) : tr_u32(q, c->swap);
+			}
+			if (n == TRACE_LOST_UNKNOWN || c->ev_lost == TRACE_LOST_UNKNOWN)
+				c->ev_lost = TRACE_LOST_UNKNOWN;
+			else
+				c->ev_lost += n;
+			if (n == TRACE_LOST_UNKNOWN) {
+				c->lost_unknown = true;
+				c->lost++;
+			} else {
+				c->lost += n;
+			}
+		}
+		c->curr = 0;
+		c->have_page = true;
+		return 1;
+	}
+}
+
+int tr_cpu_advance(struct tr_cpu *c, struct sr_error *err)
+{
+	const bool big = c->file->big_endian;
+
+	if (c->ready)
+		c->ev_lost = 0;  /* the previous record consumed the gap */
+	c->ready = false;
+	while (!c->done) {
+		const uint8_t *data;
+		uint32_t w, type_len, delta, left;
+
+		if (!c->have_page) {
+			int r = load_page(c, err);
+
+			if (r < 0)
+				return -1;
+			if (r == 0) {
+				c->done = true;
+				break;
+			}
+		}
+		if (c->curr >= c->commit) {
+			c->have_page = false;
+			c->page_pos += c->page_size;
+			continue;
+		}
+		data = c->buf + c->page_pos + c->hdr_size;
+		left = c->commit - c->curr;
+		if (left < 4)
+			return corrupt(c, err, c->buf_stream_off + c->page_pos + c->hdr_size + c->curr,
+				       "record header runs past the page commit");
+		w = tr_u32(data + c->curr, c->swap);
+		type_len = big ? w >> 27 : w & 0x1f;
+		delta = big ? w & RB_COMMIT_MASK : w >> 5;
+		switch (type_len) {
+		case RB_TYPE_PADDING: {
+			uint32_t len;
+
+			c->ts += delta;
+			if (left < 8) {           /* a bare padding word ends the page */
+				c->curr = c->commit;
+				break;
+			}
+			len = tr_u32(data + c->curr + 4, c->swap);
+			if (len >= left - 4)
+				c->curr = c->commit;
+			else
+				c->curr += 4 + len;
+			break;
+		}
+		case RB_TYPE_TIME_EXTEND:
+		case RB_TYPE_TIME_STAMP: {
+			uint64_t ext;
+
+			if (left < 8)
+				return corrupt(c, err, c->buf_stream_off + c->page_pos + c->hdr_size +
+					       c->curr, "time extend runs past the page commit");
+			ext = ((uint64_t)tr_u32(data + c->curr + 4, c->swap) << RB_TS_SHIFT) + delta;
+			if (type_len == RB_TYPE_TIME_STAMP)
+				c->ts = ext | (c->ts & RB_TS_MSB);
+			else
+				c->ts += ext;
+			c->curr += 8;
+			break;
+		}
+		default: {
+			uint32_t hdr = 4, len;
+
+			if (type_len == 0) {
+				uint32_t l;
+
+				if (left < 8)
+					goto bad_record;
+				l = tr_u32(data + c->curr + 4, c->swap);
+				if (l < 4)
+					goto bad_record;
+				len = ((l - 4) + 3) & ~3u;
+				hdr = 8;
+			} else {
+				len = type_len * 4;
+			}
+			if (len > left - hdr)
+				goto bad_record;
+			c->ts += delta;
+			c->ev_ts = c->ts;
+			c->ev_data = data + c->curr + hdr;
+			c->ev_len = len;
+			c->ev_off = c->buf_stream_off + c->page_pos + c->hdr_size + c->curr;
+			c->curr += hdr + len;
+			c->ready = true;
+			return 1;
+		}
+		}
+	}
+	return 0;
+bad_record:
+	return corrupt(c, err, c->buf_stream_off + c->page_pos + c->hdr_size + c->curr,
+		       "record length runs past the page commit");
+}
+
+int tr_cpu_last_ts(const struct tr_file *f, const struct tr_buffer_desc *b, int idx,
+		   int kernel_long_size, uint64_t *ts, struct sr_error *err)
+{
+	struct tr_cpu c;
+	uint64_t back = 4;
+	int ret = -1;
+
+	*ts = 0;
+	for (;;) {
+		bool from_start;
+		int r;
+
+		if (tr_cpu_init(&c, f, b, idx, kernel_long_size, err))
+			goto out;
+		if (c.done) {
+			ret = 0;
+			goto out;
+		}
+		if (!c.compressed) {
+			uint64_t pages = c.stream_size / c.page_size;
+
+			from_start = pages <= back;
+			c.next_read = from_start ? 0 : (pages - back) * c.page_size;
+		} else {
+			/* walk the chunk headers to the last @back chunks */
+			uint64_t off = c.chunk_file_off;
+			uint64_t start_chunk = c.nr_chunks > back ? c.nr_chunks - back : 0;
+
+			for (uint64_t i = 0; i < start_chunk; i++) {
+				uint8_t h[8];
+
+				if (tr_file_pread(f, h, 8, off, "chunk header", err))
+					goto out;
+				off += 8 + (uint64_t)tr_u32(h, c.swap);
+			}
+			from_start = start_chunk == 0;
+			c.chunk_file_off = off;
+			c.chunk_i = (uint32_t)start_chunk;
+		}
+		while ((r = tr_cpu_advance(&c, err)) == 1)
+			*ts = c.ev_ts;
+		if (r < 0)
+			goto out;
+		if (*ts || from_start) {
+			ret = 0;
+			goto out;
+		}
+		tr_cpu_release(&c);
+		back *= 8;              /* the tail held no record: look further back */
+	}
+out:
+	tr_cpu_release(&c);
+	return ret;
+}

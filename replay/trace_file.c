@@ -1,0 +1,1080 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace.dat container, read and validated by hand.
+ *
+ * The layouts are those of trace-cmd's file-format documentation
+ * (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)). libtracecmd parses every one of
+ * the ~2,300 event formats a `trace-cmd extract` file carries when it opens
+ * it (about 0.1 s here, more than reading a short trace), prints warnings on
+ * stderr and trusts sizes it reads from the file; this parser keeps the
+ * formats as text (trace_format.c parses only the ones it decodes), checks
+ * every size and offset against the file before using it, and reports the
+ * first inconsistency as one line that names the offset.
+ *
+ * v6: header, then sequentially header_page/header_event, ftrace formats,
+ *     event formats, kallsyms, printk formats, saved cmdlines, CPU count,
+ *     options, "flyrecord" and one (offset, size) pair per CPU. Instance
+ *     buffers (BUFFER option: offset + name) point to their own "options" /
+ *     "flyrecord" block with the same pairs.
+ * v7: header with the compression algorithm and the offset of the first
+ *     options section; every other part is a section (16-byte header, maybe
+ *     compressed) found through options; BUFFER options list each buffer's
+ *     CPUs with absolute offsets.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include "trace_local.h"
+
+/* Option ids (trace-cmd.dat.v7(5)); the same numbers are used in v6. */
+enum {
+	OPT_DONE = 0, OPT_DATE = 1, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_TRACECLOCK = 4,
+	OPT_UNAME = 5, OPT_HOOK = 6, OPT_OFFSET = 7, OPT_CPUCOUNT = 8, OPT_VERSION = 9,
+	OPT_TSC2NSEC = 14, OPT_STRINGS = 15, OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS = 17,
+	OPT_EVENT_FORMATS = 18, OPT_KALLSYMS = 19, OPT_PRINTK = 20, OPT_CMDLINES = 21,
+	OPT_BUFFER_TEXT = 22,
+};
+
+#define SEC_FL_COMPRESS 1
+
+/* Metadata sections and chunks beyond this are taken as corruption. */
+#define TR_MAX_META (512u << 20)
+/* Options sections chained by DONE: more than this is a loop. */
+#define TR_MAX_OPTION_SECTIONS 1024
+
+static const uint8_t trace_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+int tr_file_pread(const struct tr_file *f, void *buf, size_t len, uint64_t off,
+		  const char *what, struct sr_error *err)
+{
+	size_t done = 0;
+
+	if (off > f->file_size || len > f->file_size - off) {
+		sr_error_set(err, EINVAL,
+			     "truncated: %s at offset %" PRIu64 " needs %zu bytes, the file ends at %"
+			     PRIu64, what, off, len, f->file_size);
+		return -1;
+	}
+	while (done < len) {
+		ssize_t n = pread(f->fd, (char *)buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			sr_error_set(err, n < 0 ? errno : EIO, "reading %s at offset %" PRIu64 ": %s",
+				     what, off + done, n < 0 ? strerror(errno) : "unexpected end of file");
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int tr_decompress(enum tr_compress c, const void *src, size_t src_len, void *dst,
+		  size_t dst_len)
+{
+	if (c == TR_COMPRESS_ZSTD) {
+		size_t n = ZSTD_decompress(dst, dst_len, src, src_len);
+
+		return (!ZSTD_isError(n) && n == dst_len) ? 0 : -1;
+	}
+	if (c == TR_COMPRESS_ZLIB) {
+		uLongf n = dst_len;
+
+		if (uncompress(dst, &n, src, src_len) != Z_OK || n != dst_len)
+			return -1;
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- cursors -------------------------------------------------------------- */
+
+/* Sequential reads from the file (v6). */
+struct fcur {
+	const struct tr_file *f;
+	uint64_t off;
+	struct sr_error *err;
+};
+
+static int fc_read(struct fcur *c, void *buf, size_t n, const char *what)
+{
+	if (tr_file_pread(c->f, buf, n, c->off, what, c->err))
+		return -1;
+	c->off += n;
+	return 0;
+}
+
+static int fc_u32(struct fcur *c, uint32_t *v, const char *what)
+{
+	uint8_t b[4];
+
+	if (fc_read(c, b, 4, what))
+		return -1;
+	*v = tr_u32(b, c->f->swap);
+	return 0;
+}
+
+static int fc_u64(struct fcur *c, uint64_t *v, const char *what)
+{
+	uint8_t b[8];
+
+	if (fc_read(c, b, 8, what))
+		return -1;
+	*v = tr_u64(b, c->f->swap);
+	return 0;
+}
+
+/* Read @n bytes into a new NUL-terminated buffer. */
+static char *fc_blob(struct fcur *c, uint64_t n, const char *what)
+{
+	char *p;
+
+	if (n > TR_MAX_META || n > c->f->file_size - (c->off < c->f->file_size ? c->off : c->f->file_size)) {
+		sr_error_set(c->err, EINVAL,
+			     "truncated or corrupted: %s at offset %" PRIu64 " claims %" PRIu64
+			     " bytes, the file ends at %" PRIu64, what, c->off, n, c->f->file_size);
+		return NULL;
+	}
+	p = malloc(n + 1);
+	if (!p) {
+		sr_error_set(c->err, ENOMEM, "out of memory reading %s", what);
+		return NULL;
+	}
+	if (fc_read(c, p, n, what)) {
+		free(p);
+		return NULL;
+	}
+	p[n] = '\0';
+	return p;
+}
+
+static int fc_skip(struct fcur *c, uint64_t n, const char *what)
+{
+	if (c->off > c->f->file_size || n > c->f->file_size - c->off) {
+		sr_error_set(c->err, EINVAL,
+			     "truncated or corrupted: %s at offset %" PRIu64 " claims %" PRIu64
+			     " bytes, the file ends at %" PRIu64, what, c->off, n, c->f->file_size);
+		return -1;
+	}
+	c->off += n;
+	return 0;
+}
+
+/* A NUL-terminated string of at most @max - 1 characters. */
+static int fc_cstr(struct fcur *c, char *buf, size_t max, const char *what)
+{
+	for (size_t i = 0; i < max; i++) {
+		if (fc_read(c, &buf[i], 1, what))
+			return -1;
+		if (!buf[i])
+			return 0;
+	}
+	sr_error_set(c->err, EINVAL, "corrupted: %s at offset %" PRIu64 " is not terminated",
+		     what, c->off);
+	return -1;
+}
+
+/* Reads from a section held in memory (v7, and option payloads). */
+struct mcur {
+	const uint8_t *p;
+	size_t len, pos;
+	bool swap;
+	const char *what;
+	uint64_t file_off;             /* where the data came from, for messages */
+	struct sr_error *err;
+};
+
+static int mc_fail(struct mcur *c, const char *part)
+{
+	sr_error_set(c->err, EINVAL, "corrupted: %s (section at offset %" PRIu64 ") ends inside %s",
+		     c->what, c->file_off, part);
+	return -1;
+}
+
+static int mc_u16(struct mcur *c, uint16_t *v, const char *part)
+{
+	if (c->len - c->pos < 2)
+		return mc_fail(c, part);
+	*v = tr_u16(c->p + c->pos, c->swap);
+	c->pos += 2;
+	return 0;
+}
+
+static int mc_u32(struct mcur *c, uint32_t *v, const char *part)
+{
+	if (c->len - c->pos < 4)
+		return mc_fail(c, part);
+	*v = tr_u32(c->p + c->pos, c->swap);
+	c->pos += 4;
+	return 0;
+}
+
+static int mc_u64(struct mcur *c, uint64_t *v, const char *part)
+{
+	if (c->len - c->pos < 8)
+		return mc_fail(c, part);
+	*v = tr_u64(c->p + c->pos, c->swap);
+	c->pos += 8;
+	return 0;
+}
+
+static const char *mc_cstr(struct mcur *c, const char *part)
+{
+	const char *s = (const char *)c->p + c->pos;
+	const char *nul = memchr(s, '\0', c->len - c->pos);
+
+	if (!nul) {
+		mc_fail(c, part);
+		return NULL;
+	}
+	c->pos += (size_t)(nul - s) + 1;
+	return s;
+}
+
+static const uint8_t *mc_bytes(struct mcur *c, uint64_t n, const char *part)
+{
+	const uint8_t *p = c->p + c->pos;
+
+	if (n > c->len - c->pos) {
+		mc_fail(c, part);
+		return NULL;
+	}
+	c->pos += n;
+	return p;
+}
+
+/* ---- collected parts ------------------------------------------------------ */
+
+static int add_format(struct tr_file *f, const char *system, const void *text, size_t len,
+		      struct sr_error *err)
+{
+	struct tr_format_text *ft;
+
+	if (f->nr_formats == f->formats_cap) {
+		size_t cap = f->formats_cap ? f->formats_cap * 2 : 256;
+		void *n = realloc(f->formats, cap * sizeof(*f->formats));
+
+		if (!n)
+			goto nomem;
+		f->formats = n;
+		f->formats_cap = cap;
+	}
+	ft = &f->formats[f->nr_formats];
+	ft->system = strdup(system);
+	ft->text = malloc(len + 1);
+	if (!ft->system || !ft->text) {
+		free(ft->system);
+		free(ft->text);
+		goto nomem;
+	}
+	memcpy(ft->text, text, len);
+	ft->text[len] = '\0';
+	ft->len = len;
+	f->nr_formats++;
+	return 0;
+nomem:
+	sr_error_set(err, ENOMEM, "out of memory storing event formats");
+	return -1;
+}
+
+/*
+ * A buffer named again (trace-cmd rewrites BUFFER options once the data is
+ * written) replaces the earlier description.
+ */
+static struct tr_buffer_desc *add_buffer(struct tr_file *f, const char *name, struct sr_error *err)
+{
+	struct tr_buffer_desc *b;
+	void *n;
+
+	for (int i = 0; i < f->nr_buffers; i++) {
+		b = &f->buffers[i];
+		if (strcmp(b->name, name))
+			continue;
+		free(b->clock);
+		free(b->cpus);
+		b->clock = NULL;
+		b->cpus = NULL;
+		b->nr_cpus = 0;
+		b->latency = b->compressed = false;
+		return b;
+	}
+	n = realloc(f->buffers, (size_t)(f->nr_buffers + 1) * sizeof(*f->buffers));
+	if (!n) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	f->buffers = n;
+	b = &f->buffers[f->nr_buffers];
+	memset(b, 0, sizeof(*b));
+	b->name = strdup(name);
+	if (!b->name) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	f->nr_buffers++;
+	return b;
+}
+
+static char *dup_option_string(const uint8_t *data, uint32_t size)
+{
+	size_t n = strnlen((const char *)data, size);
+	char *s = malloc(n + 1);
+
+	if (s) {
+		memcpy(s, data, n);
+		s[n] = '\0';
+	}
+	return s;
+}
+
+/* "[local] global counter" -> "local" */
+static char *parse_trace_clock(const uint8_t *data, uint32_t size)
+{
+	char *all = dup_option_string(data, size);
+	char *open, *close, *res = NULL;
+
+	if (!all)
+		return NULL;
+	open = strchr(all, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		*close = '\0';
+		res = strdup(open + 1);
+	}
+	free(all);
+	return res;
+}
+
+/* ---- options (both versions) ---------------------------------------------- */
+
+struct opt_ctx {
+	uint64_t header_info, ftrace_events, event_formats;   /* v7 section offsets */
+	uint64_t next_options;                                /* v7 DONE */
+	uint64_t *v6_buffer_off;                              /* v6 instance offsets */
+	int *v6_buffer_idx;                                   /* ... and their buffers */
+	int v6_nr_buffers;
+};
+
+static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
+			 const uint8_t *data, uint32_t size, uint64_t where, struct sr_error *err)
+{
+	struct mcur c = { .p = data, .len = size, .swap = f->swap, .what = "option",
+			  .file_off = where, .err = err };
+
+	switch (id) {
+	case OPT_CPUSTAT: {
+		char **n = realloc(f->cpustats, (size_t)(f->nr_cpustats + 1) * sizeof(*n));
+
+		if (!n)
+			goto nomem;
+		f->cpustats = n;
+		n[f->nr_cpustats] = dup_option_string(data, size);
+		if (!n[f->nr_cpustats])
+			goto nomem;
+		f->nr_cpustats++;
+		return 0;
+	}
+	case OPT_TRACECLOCK:
+		free(f->clock);
+		f->clock = parse_trace_clock(data, size);
+		return 0;
+	case OPT_UNAME:
+		free(f->uname);
+		f->uname = dup_option_string(data, size);
+		return f->uname ? 0 : -1;
+	case OPT_VERSION:
+		free(f->tracer_version);
+		f->tracer_version = dup_option_string(data, size);
+		return f->tracer_version ? 0 : -1;
+	case OPT_OFFSET: {
+		char *s = dup_option_string(data, size);
+
+		if (!s)
+			goto nomem;
+		f->ts_offset += strtoll(s, NULL, 0);
+		free(s);
+		return 0;
+	}
+	case OPT_CPUCOUNT: {
+		uint32_t n;
+
+		if (mc_u32(&c, &n, "CPUCOUNT"))
+			return -1;
+		if (n == 0 || n > 65536) {
+			sr_error_set(err, EINVAL, "corrupted: CPUCOUNT option at offset %" PRIu64
+				     " says %" PRIu32 " CPUs", where, n);
+			return -1;
+		}
+		f->cpus = (int)n;
+		return 0;
+	}
+	case OPT_TSC2NSEC: {
+		uint64_t off;
+
+		if (mc_u32(&c, &f->tsc_mult, "TSC2NSEC") || mc_u32(&c, &f->tsc_shift, "TSC2NSEC") ||
+		    mc_u64(&c, &off, "TSC2NSEC"))
+			return -1;
+		if (f->tsc_shift > 32)
+			f->tsc_mult = 0;
+		f->tsc_offset = off;
+		return 0;
+	}
+	case OPT_HEADER_INFO:
+		return mc_u64(&c, &ctx->header_info, "HEADER_INFO");
+	case OPT_FTRACE_EVENTS:
+		return mc_u64(&c, &ctx->ftrace_events, "FTRACE_EVENTS");
+	case OPT_EVENT_FORMATS:
+		return mc_u64(&c, &ctx->event_formats, "EVENT_FORMATS");
+	case OPT_BUFFER:
+	case OPT_BUFFER_TEXT: {
+		uint64_t off;
+		const char *name, *clock;
+		struct tr_buffer_desc *b;
+		uint32_t page_size, cpus;
+
+		if (mc_u64(&c, &off, "BUFFER offset") || !(name = mc_cstr(&c, "BUFFER name")))
+			return -1;
+		if (f->version < 7) {
+			size_t k = (size_t)ctx->v6_nr_buffers + 1;
+			uint64_t *n = realloc(ctx->v6_buffer_off, k * sizeof(*n));
+			int *ni;
+
+			if (n)
+				ctx->v6_buffer_off = n;
+			ni = n ? realloc(ctx->v6_buffer_idx, k * sizeof(*ni)) : NULL;
+			if (!ni)
+				goto nomem;
+			ctx->v6_buffer_idx = ni;
+			b = add_buffer(f, name, err);
+			if (!b)
+				return -1;
+			n[ctx->v6_nr_buffers] = off;
+			ni[ctx->v6_nr_buffers++] = (int)(b - f->buffers);
+			return 0;
+		}
+		if (!(clock = mc_cstr(&c, "BUFFER clock")))
+			return -1;
+		b = add_buffer(f, name, err);
+		if (!b)
+			return -1;
+		b->clock = strdup(clock);
+		if (!b->clock)
+			goto nomem;
+		if (id == OPT_BUFFER_TEXT) {
+			b->latency = true;
+			return 0;
+		}
+		if (mc_u32(&c, &page_size, "BUFFER page size") || mc_u32(&c, &cpus, "BUFFER cpus"))
+			return -1;
+		if (cpus > 65536) {
+			sr_error_set(err, EINVAL, "corrupted: buffer '%s' at offset %" PRIu64
+				     " claims %" PRIu32 " CPUs", name, where, cpus);
+			return -1;
+		}
+		b->page_size = page_size;
+		b->nr_cpus = (int)cpus;
+		b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
+		if (!b->cpus)
+			goto nomem;
+		for (uint32_t i = 0; i < cpus; i++) {
+			uint32_t cpu;
+
+			if (mc_u32(&c, &cpu, "BUFFER cpu") ||
+			    mc_u64(&c, &b->cpus[i].offset, "BUFFER cpu offset") ||
+			    mc_u64(&c, &b->cpus[i].size, "BUFFER cpu size"))
+				return -1;
+			b->cpus[i].cpu = (int)cpu;
+		}
+		/* the section header at @off says whether the data is compressed */
+		if (cpus) {
+			uint8_t hdr[16];
+
+			if (tr_file_pread(f, hdr, sizeof(hdr), off, "buffer section header", err))
+				return -1;
+			b->compressed = tr_u16(hdr + 2, f->swap) & SEC_FL_COMPRESS;
+		}
+		return 0;
+	}
+	case OPT_DONE:
+		return mc_u64(&c, &ctx->next_options, "DONE");
+	default:
+		/* DATE is ignored as by `trace-cmd report` without --date. */
+		return 0;
+	}
+nomem:
+	sr_error_set(err, ENOMEM, "out of memory reading options");
+	return -1;
+}
+
+/* ---- v6 ------------------------------------------------------------------- */
+
+static int v6_read_header_info(struct fcur *c, struct tr_file *f)
+{
+	char tag[13];
+	uint64_t size;
+
+	if (fc_read(c, tag, 12, "header_page tag"))
+		return -1;
+	if (memcmp(tag, "header_page", 12)) {
+		sr_error_set(c->err, EINVAL, "corrupted: no header_page at offset %" PRIu64,
+			     c->off - 12);
+		return -1;
+	}
+	if (fc_u64(c, &size, "header_page size"))
+		return -1;
+	f->header_page = fc_blob(c, size, "header_page");
+	if (!f->header_page)
+		return -1;
+	f->header_page_len = size;
+	if (fc_read(c, tag, 13, "header_event tag"))
+		return -1;
+	if (memcmp(tag, "header_event", 13)) {
+		sr_error_set(c->err, EINVAL, "corrupted: no header_event at offset %" PRIu64,
+			     c->off - 13);
+		return -1;
+	}
+	if (fc_u64(c, &size, "header_event size"))
+		return -1;
+	return fc_skip(c, size, "header_event");
+}
+
+static int v6_read_format(struct fcur *c, struct tr_file *f, const char *system)
+{
+	uint64_t size;
+	char *text;
+	int ret;
+
+	if (fc_u64(c, &size, "event format size"))
+		return -1;
+	text = fc_blob(c, size, "event format");
+	if (!text)
+		return -1;
+	ret = add_format(f, system, text, size, c->err);
+	free(text);
+	return ret;
+}
+
+static int v6_read_formats(struct fcur *c, struct tr_file *f)
+{
+	uint32_t n, nsys;
+
+	if (fc_u32(c, &n, "ftrace format count"))
+		return -1;
+	if (n > 100000)
+		goto bad;
+	for (uint32_t i = 0; i < n; i++)
+		if (v6_read_format(c, f, "ftrace"))
+			return -1;
+	if (fc_u32(c, &nsys, "event system count"))
+		return -1;
+	if (nsys > 100000)
+		goto bad;
+	for (uint32_t s = 0; s < nsys; s++) {
+		char system[256];
+
+		if (fc_cstr(c, system, sizeof(system), "event system name") ||
+		    fc_u32(c, &n, "event count"))
+			return -1;
+		if (n > 100000)
+			goto bad;
+		for (uint32_t i = 0; i < n; i++)
+			if (v6_read_format(c, f, system))
+				return -1;
+	}
+	return 0;
+bad:
+	sr_error_set(c->err, EINVAL, "corrupted: implausible format count before offset %" PRIu64,
+		     c->off);
+	return -1;
+}
+
+/* v6 options list: id(2) [size(4) data] ... id 0 */
+static int v6_read_options(struct fcur *c, struct tr_file *f, struct opt_ctx *ctx)
+{
+	for (int guard = 0; guard < 100000; guard++) {
+		uint8_t b[2];
+		uint16_t id;
+		uint32_t size;
+		uint64_t where = c->off;
+		char *data;
+		int ret;
+
+		if (fc_read(c, b, 2, "option id"))
+			return -1;
+		id = tr_u16(b, f->swap);
+		if (id == OPT_DONE)
+			return 0;
+		if (fc_u32(c, &size, "option size"))
+			return -1;
+		data = fc_blob(c, size, "option");
+		if (!data)
+			return -1;
+		ret = handle_option(f, ctx, id, (uint8_t *)data, size, where, c->err);
+		free(data);
+		if (ret)
+			return -1;
+	}
+	sr_error_set(c->err, EINVAL, "corrupted: options list does not end");
+	return -1;
+}
+
+/* "options  \0"? options, then "flyrecord\0" and @cpus (offset, size) pairs */
+static int v6_read_flyrecord(struct fcur *c, struct tr_file *f, struct opt_ctx *ctx,
+			     struct tr_buffer_desc *b, bool top)
+{
+	char tag[10];
+
+	if (fc_read(c, tag, 10, "data type tag"))
+		return -1;
+	if (!strncmp(tag, "options", 7)) {
+		if (v6_read_options(c, f, ctx))
+			return -1;
+		if (fc_read(c, tag, 10, "data type tag"))
+			return -1;
+	}
+	if (!strncmp(tag, "latency", 7)) {
+		b->latency = true;
+		return 0;
+	}
+	if (strncmp(tag, "flyrecord", 9)) {
+		sr_error_set(c->err, EINVAL,
+			     "corrupted: expected \"flyrecord\" or \"latency\" at offset %" PRIu64,
+			     c->off - 10);
+		return -1;
+	}
+	(void)top;
+	b->nr_cpus = f->cpus;
+	b->page_size = f->page_size;
+	b->cpus = calloc((size_t)f->cpus, sizeof(*b->cpus));
+	if (!b->cpus) {
+		sr_error_set(c->err, ENOMEM, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < f->cpus; i++) {
+		b->cpus[i].cpu = i;
+		if (fc_u64(c, &b->cpus[i].offset, "CPU data offset") ||
+		    fc_u64(c, &b->cpus[i].size, "CPU data size"))
+			return -1;
+	}
+	return 0;
+}
+
+static int v6_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
+{
+	struct fcur c = { .f = f, .off = off, .err = err };
+	struct opt_ctx ctx = { 0 };
+	struct tr_buffer_desc *top;
+	uint32_t size32, cpus;
+	uint64_t size64;
+	int nr_instances;
+	int ret = -1;
+
+	if (v6_read_header_info(&c, f) || v6_read_formats(&c, f))
+		return -1;
+	if (fc_u32(&c, &size32, "kallsyms size") || fc_skip(&c, size32, "kallsyms") ||
+	    fc_u32(&c, &size32, "printk formats size") || fc_skip(&c, size32, "printk formats") ||
+	    fc_u64(&c, &size64, "saved cmdlines size") || fc_skip(&c, size64, "saved cmdlines") ||
+	    fc_u32(&c, &cpus, "CPU count"))
+		return -1;
+	if (cpus == 0 || cpus > 65536) {
+		sr_error_set(err, EINVAL, "corrupted: CPU count %" PRIu32 " at offset %" PRIu64,
+			     cpus, c.off - 4);
+		return -1;
+	}
+	f->cpus = (int)cpus;
+	/* the top buffer is described first; instances come from BUFFER options */
+	top = add_buffer(f, "", err);
+	if (!top)
+		return -1;
+	if (v6_read_flyrecord(&c, f, &ctx, &f->buffers[0], true))
+		goto out;
+	/* instance blocks: each has its own "options"/"flyrecord" header */
+	nr_instances = ctx.v6_nr_buffers;
+	for (int i = 0; i < nr_instances; i++) {
+		struct fcur ic = { .f = f, .off = ctx.v6_buffer_off[i], .err = err };
+		struct tr_buffer_desc *b = &f->buffers[ctx.v6_buffer_idx[i]];
+
+		if (v6_read_flyrecord(&ic, f, &ctx, b, false)) {
+			sr_error_prefix(err, "instance '%s'", b->name);
+			goto out;
+		}
+	}
+	for (int i = 0; i < f->nr_buffers; i++)
+		if (!f->buffers[i].clock && f->clock)
+			f->buffers[i].clock = strdup(f->clock);
+	ret = 0;
+out:
+	free(ctx.v6_buffer_off);
+	free(ctx.v6_buffer_idx);
+	return ret;
+}
+
+/* ---- v7 ------------------------------------------------------------------- */
+
+/* Read the section at @off (header checked against @want_id) into memory. */
+static uint8_t *v7_read_section(struct tr_file *f, uint64_t off, uint16_t want_id,
+				const char *what, size_t *len, struct sr_error *err)
+{
+	uint8_t hdr[16];
+	uint16_t id, flags;
+	uint64_t size;
+	uint8_t *data;
+
+	if (tr_file_pread(f, hdr, sizeof(hdr), off, what, err))
+		return NULL;
+	id = tr_u16(hdr, f->swap);
+	flags = tr_u16(hdr + 2, f->swap);
+	size = tr_u64(hdr + 8, f->swap);
+	if (id != want_id) {
+		sr_error_set(err, EINVAL, "corrupted: %s at offset %" PRIu64
+			     " has section id %u, expected %u", what, off, id, want_id);
+		return NULL;
+	}
+	if (size > TR_MAX_META || size > f->file_size - off - 16) {
+		sr_error_set(err, EINVAL, "truncated or corrupted: %s at offset %" PRIu64
+			     " claims %" PRIu64 " bytes, the file ends at %" PRIu64,
+			     what, off, size, f->file_size);
+		return NULL;
+	}
+	if (flags & SEC_FL_COMPRESS) {
+		uint8_t zh[8];
+		uint32_t zsize, usize;
+		uint8_t *z;
+
+		if (f->compress == TR_COMPRESS_NONE) {
+			sr_error_set(err, EINVAL, "corrupted: %s at offset %" PRIu64
+				     " is compressed but the file names no algorithm", what, off);
+			return NULL;
+		}
+		if (size < 8 || tr_file_pread(f, zh, 8, off + 16, what, err))
+			goto bad_size;
+		zsize = tr_u32(zh, f->swap);
+		usize = tr_u32(zh + 4, f->swap);
+		if (zsize > size - 8 || usize > TR_MAX_META)
+			goto bad_size;
+		z = malloc(zsize ? zsize : 1);
+		data = malloc((size_t)usize + 1);
+		if (!z || !data) {
+			free(z);
+			free(data);
+			sr_error_set(err, ENOMEM, "out of memory reading %s", what);
+			return NULL;
+		}
+		if (tr_file_pread(f, z, zsize, off + 24, what, err)) {
+			free(z);
+			free(data);
+			return NULL;
+		}
+		if (tr_decompress(f->compress, z, zsize, data, usize)) {
+			free(z);
+			free(data);
+			sr_error_set(err, EINVAL, "corrupted: %s at offset %" PRIu64
+				     " does not decompress (%s)", what, off, f->compress_name);
+			return NULL;
+		}
+		free(z);
+		data[usize] = 0;
+		*len = usize;
+		return data;
+	}
+	data = malloc(size + 1);
+	if (!data) {
+		sr_error_set(err, ENOMEM, "out of memory reading %s", what);
+		return NULL;
+	}
+	if (tr_file_pread(f, data, size, off + 16, what, err)) {
+		free(data);
+		return NULL;
+	}
+	data[size] = 0;
+	*len = size;
+	return data;
+bad_size:
+	sr_error_set(err, EINVAL, "corrupted: %s at offset %" PRIu64 " has a bad compression header",
+		     what, off);
+	return NULL;
+}
+
+static int v7_header_info(struct tr_file *f, uint64_t off, struct sr_error *err)
+{
+	size_t len;
+	uint8_t *d = v7_read_section(f, off, OPT_HEADER_INFO, "header info section", &len, err);
+	struct mcur c = { .p = d, .len = len, .swap = f->swap, .what = "header info",
+			  .file_off = off, .err = err };
+	const char *tag;
+	const uint8_t *p;
+	uint64_t size;
+	int ret = -1;
+
+	if (!d)
+		return -1;
+	if (!(tag = mc_cstr(&c, "header_page tag")) || strcmp(tag, "header_page")) {
+		sr_error_set(err, EINVAL, "corrupted: no header_page in the section at offset %"
+			     PRIu64, off);
+		goto out;
+	}
+	if (mc_u64(&c, &size, "header_page size") || !(p = mc_bytes(&c, size, "header_page")))
+		goto out;
+	f->header_page = malloc(size + 1);
+	if (!f->header_page) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(f->header_page, p, size);
+	f->header_page[size] = 0;
+	f->header_page_len = size;
+	ret = 0;
+out:
+	free(d);
+	return ret;
+}
+
+static int v7_formats(struct tr_file *f, uint64_t off, bool ftrace, struct sr_error *err)
+{
+	const char *what = ftrace ? "ftrace formats section" : "event formats section";
+	size_t len;
+	uint8_t *d = v7_read_section(f, off, ftrace ? OPT_FTRACE_EVENTS : OPT_EVENT_FORMATS,
+				     what, &len, err);
+	struct mcur c = { .p = d, .len = len, .swap = f->swap, .what = what, .file_off = off,
+			  .err = err };
+	uint32_t nsys = 1;
+	int ret = -1;
+
+	if (!d)
+		return -1;
+	if (!ftrace && mc_u32(&c, &nsys, "system count"))
+		goto out;
+	for (uint32_t s = 0; s < nsys; s++) {
+		const char *system = "ftrace";
+		uint32_t n;
+
+		if (!ftrace && !(system = mc_cstr(&c, "system name")))
+			goto out;
+		if (mc_u32(&c, &n, "event count"))
+			goto out;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t size;
+			const uint8_t *t;
+
+			if (mc_u64(&c, &size, "format size") || !(t = mc_bytes(&c, size, "format")))
+				goto out;
+			if (add_format(f, system, t, size, err))
+				goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(d);
+	return ret;
+}
+
+static int v7_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
+{
+	char name[32], version[64];
+	struct fcur c = { .f = f, .off = off, .err = err };
+	struct opt_ctx ctx = { 0 };
+	uint64_t opt_off;
+
+	if (fc_cstr(&c, name, sizeof(name), "compression name") ||
+	    fc_cstr(&c, version, sizeof(version), "compression version") ||
+	    fc_u64(&c, &opt_off, "options offset"))
+		return -1;
+	snprintf(f->compress_name, sizeof(f->compress_name), "%s", name);
+	if (!strcmp(name, "none") || !name[0])
+		f->compress = TR_COMPRESS_NONE;
+	else if (!strcmp(name, "zstd"))
+		f->compress = TR_COMPRESS_ZSTD;
+	else if (!strcmp(name, "zlib"))
+		f->compress = TR_COMPRESS_ZLIB;
+	else {
+		sr_error_set(err, ENOTSUP, "unsupported compression '%s' (zstd, zlib and none are)",
+			     name);
+		return -1;
+	}
+
+	for (int n = 0; opt_off; n++) {
+		size_t len;
+		uint8_t *d;
+		struct mcur m;
+
+		if (n == TR_MAX_OPTION_SECTIONS) {
+			sr_error_set(err, EINVAL, "corrupted: options sections form a loop");
+			return -1;
+		}
+		d = v7_read_section(f, opt_off, OPT_DONE, "options section", &len, err);
+		if (!d)
+			return -1;
+		m = (struct mcur){ .p = d, .len = len, .swap = f->swap, .what = "options section",
+				   .file_off = opt_off, .err = err };
+		ctx.next_options = 0;
+		for (;;) {
+			uint16_t id;
+			uint32_t size;
+			const uint8_t *data;
+
+			if (mc_u16(&m, &id, "option id") || mc_u32(&m, &size, "option size") ||
+			    !(data = mc_bytes(&m, size, "option data")) ||
+			    handle_option(f, &ctx, id, data, size, opt_off, err)) {
+				free(d);
+				return -1;
+			}
+			if (id == OPT_DONE)
+				break;
+		}
+		free(d);
+		opt_off = ctx.next_options;
+	}
+	if (!ctx.header_info) {
+		sr_error_set(err, EINVAL, "corrupted: no HEADER_INFO option");
+		return -1;
+	}
+	if (v7_header_info(f, ctx.header_info, err))
+		return -1;
+	if (ctx.ftrace_events && v7_formats(f, ctx.ftrace_events, true, err))
+		return -1;
+	if (ctx.event_formats && v7_formats(f, ctx.event_formats, false, err))
+		return -1;
+	if (!f->cpus) {
+		for (int i = 0; i < f->nr_buffers; i++)
+			for (int j = 0; j < f->buffers[i].nr_cpus; j++)
+				if (f->buffers[i].cpus[j].cpu + 1 > f->cpus)
+					f->cpus = f->buffers[i].cpus[j].cpu + 1;
+	}
+	return 0;
+}
+
+/* ---- entry ---------------------------------------------------------------- */
+
+/* Say what a file that is not a trace.dat looks like, for the error line. */
+static void describe_non_trace(const uint8_t *h, size_t n, struct sr_error *err)
+{
+	const char *what = "unknown content";
+
+	if (n == 0)
+		what = "the file is empty";
+	else if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
+		what = "gzip data (a SchedViz collection or other archive? unpack it first)";
+	else if (n >= 4 && !memcmp(h, "PERF", 4))
+		what = "a perf.data file (use `perf sched` or convert with trace-cmd)";
+	else if (n >= 7 && (!memcmp(h, "version", 7) || !memcmp(h, "cpus=", 5)))
+		what = "text output of `trace-cmd report` (only binary trace.dat is read)";
+	else if (n >= 1 && h[0] == '#')
+		what = "text from tracefs `trace` (only binary trace.dat is read)";
+	else {
+		bool text = true;
+
+		for (size_t i = 0; i < n; i++)
+			if (h[i] < 0x09 || (h[i] > 0x0d && h[i] < 0x20 && h[i] != 0x1b))
+				text = false;
+		if (text)
+			what = "a text file (only binary trace.dat is read)";
+	}
+	sr_error_set(err, EINVAL, "not a trace.dat: %s", what);
+}
+
+int tr_file_open(struct tr_file *f, const char *path, struct sr_error *err)
+{
+	uint8_t h[64];
+	struct stat st;
+	size_t n, vlen;
+	char *end;
+	long version;
+	uint64_t off;
+
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0) {
+		sr_error_set(err, errno, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(f->fd, &st) || !S_ISREG(st.st_mode)) {
+		sr_error_set(err, EINVAL, "%s: not a regular file", path);
+		goto fail_noprefix;
+	}
+	f->file_size = (uint64_t)st.st_size;
+	n = f->file_size < sizeof(h) ? (size_t)f->file_size : sizeof(h);
+	if (tr_file_pread(f, h, n, 0, "file header", err))
+		goto fail;
+	if (n < sizeof(trace_magic) || memcmp(h, trace_magic, sizeof(trace_magic))) {
+		describe_non_trace(h, n, err);
+		goto fail;
+	}
+	vlen = strnlen((const char *)h + 10, n - 10);
+	if (vlen == n - 10 || vlen > 8 || n < 10 + vlen + 1 + 6) {
+		sr_error_set(err, EINVAL, "truncated or corrupted: file header is incomplete");
+		goto fail;
+	}
+	version = strtol((const char *)h + 10, &end, 10);
+	if (*end || (version != 6 && version != 7)) {
+		sr_error_set(err, ENOTSUP, "unsupported trace.dat version '%s' (6 and 7 are read)",
+			     (const char *)h + 10);
+		goto fail;
+	}
+	f->version = (int)version;
+	off = 10 + vlen + 1;
+	f->big_endian = h[off] != 0;
+	f->swap = f->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	f->user_long_size = h[off + 1];
+	f->page_size = tr_u32(h + off + 2, f->swap);
+	off += 6;
+	if ((f->user_long_size != 4 && f->user_long_size != 8) || f->page_size < 64 ||
+	    f->page_size > (64u << 20)) {
+		sr_error_set(err, EINVAL, "corrupted: file header has long size %d, page size %u",
+			     f->user_long_size, f->page_size);
+		goto fail;
+	}
+	snprintf(f->compress_name, sizeof(f->compress_name), "none");
+	if ((f->version == 6 ? v6_parse(f, off, err) : v7_parse(f, off, err)))
+		goto fail;
+	if (!f->header_page || !f->nr_buffers) {
+		sr_error_set(err, EINVAL, "corrupted: no %s",
+			     !f->header_page ? "header_page" : "trace data buffer");
+		goto fail;
+	}
+	return 0;
+fail:
+	sr_error_prefix(err, "%s", path);
+fail_noprefix:
+	tr_file_release(f);
+	return -1;
+}
+
+void tr_file_release(struct tr_file *f)
+{
+	if (!f)
+		return;
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	free(f->uname);
+	free(f->tracer_version);
+	free(f->clock);
+	free(f->header_page);
+	for (size_t i = 0; i < f->nr_formats; i++) {
+		free(f->formats[i].system);
+		free(f->formats[i].text);
+	}
+	free(f->formats);
+	for (int i = 0; i < f->nr_buffers; i++) {
+		free(f->buffers[i].name);
+		free(f->buffers[i].clock);
+		free(f->buffers[i].cpus);
+	}
+	free(f->buffers);
+	for (int i = 0; i < f->nr_cpustats; i++)
+		free(f->cpustats[i]);
+	free(f->cpustats);
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}

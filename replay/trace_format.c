@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event formats: which id is which event, and where each decoded field sits.
+ *
+ * Every format text of the file is indexed by its "name:" and "ID:" lines
+ * only; the formats of the events we decode are parsed by libtraceevent,
+ * and their field offsets, sizes and __data_loc/__rel_loc flags are
+ * resolved here once. The decoder then reads fields straight from records.
+ *
+ * prev_state of sched_switch changed meaning across kernels (4.x had
+ * TASK_STATE_MAX as the preemption bit and more letters; 4.14+ reports
+ * TASK_REPORT_MAX = 0x100 for a preemption). Rather than a table per kernel,
+ * the file's own print format is evaluated by libtraceevent on synthetic
+ * records with one bit set each, and the printed letters classify the bits.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "trace_local.h"
+
+struct ev_spec {
+	const char *system;
+	const char *name;
+	const char *fields[TR_MAX_FIELDS];
+	unsigned required;             /* bit i: fields[i] must exist */
+};
+
+/* Field order matches the SW_/WK_/... enums of trace_local.h. */
+static const struct ev_spec specs[TRACE_EV_NR_TYPES] = {
+	[TRACE_EV_SCHED_SWITCH] = { "sched", "sched_switch",
+		{ "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid",
+		  "next_prio" }, 0x7f },
+	[TRACE_EV_SCHED_WAKING] = { "sched", "sched_waking",
+		{ "comm", "pid", "prio", "target_cpu", "success" }, 0x03 },
+	[TRACE_EV_SCHED_WAKEUP] = { "sched", "sched_wakeup",
+		{ "comm", "pid", "prio", "target_cpu", "success" }, 0x03 },
+	[TRACE_EV_SCHED_WAKEUP_NEW] = { "sched", "sched_wakeup_new",
+		{ "comm", "pid", "prio", "target_cpu", "success" }, 0x03 },
+	[TRACE_EV_SCHED_MIGRATE_TASK] = { "sched", "sched_migrate_task",
+		{ "comm", "pid", "prio", "orig_cpu", "dest_cpu" }, 0x1b },
+	[TRACE_EV_SCHED_PROCESS_FORK] = { "sched", "sched_process_fork",
+		{ "parent_comm", "parent_pid", "child_comm", "child_pid" }, 0x0f },
+	[TRACE_EV_SCHED_PROCESS_EXEC] = { "sched", "sched_process_exec",
+		{ "filename", "pid", "old_pid" }, 0x02 },
+	[TRACE_EV_SCHED_PROCESS_EXIT] = { "sched", "sched_process_exit",
+		{ "comm", "pid", "prio", "group_dead" }, 0x03 },
+	[TRACE_EV_SCHED_STAT_RUNTIME] = { "sched", "sched_stat_runtime",
+		{ "comm", "pid", "runtime", "vruntime" }, 0x07 },
+	[TRACE_EV_CGROUP_ATTACH_TASK] = { "cgroup", "cgroup_attach_task",
+		{ "dst_root", "dst_level", "dst_id", "pid", "dst_path", "comm" }, 0x39 },
+};
+
+/* "name: sched_switch\nID: 316\n..." -> name, id; 0 on success. */
+static int scan_name_id(const char *text, const char **name, size_t *name_len, long *id)
+{
+	const char *p = strstr(text, "name:");
+	const char *q = strstr(text, "ID:");
+	char *end;
+
+	if (!p || !q)
+		return -1;
+	p += 5;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	*name = p;
+	*name_len = strcspn(p, " \t\r\n");
+	*id = strtol(q + 3, &end, 10);
+	if (end == q + 3 || *id < 0 || *id > 65535 || !*name_len)
+		return -1;
+	return 0;
+}
+
+static int resolve_field(struct tep_format_field *tf, struct tr_field *out)
+{
+	if (!tf || tf->offset < 0 || tf->size <= 0 || tf->offset > 65535 || tf->size > 65535)
+		return -1;
+	out->offset = (uint16_t)tf->offset;
+	out->size = (uint16_t)tf->size;
+	out->flags = TR_F_PRESENT;
+	if (tf->flags & TEP_FIELD_IS_DYNAMIC)
+		out->flags |= TR_F_DYNAMIC;
+	if (tf->flags & TEP_FIELD_IS_RELATIVE)
+		out->flags |= TR_F_RELATIVE;
+	if (tf->flags & TEP_FIELD_IS_SIGNED)
+		out->flags |= TR_F_SIGNED;
+	/* numbers are 1..8 bytes; strings are arrays or 4-byte locators */
+	if ((out->flags & TR_F_DYNAMIC) && out->size != 4)
+		return -1;
+	return 0;
+}
+
+static void put_number(uint8_t *rec, const struct tr_field *f, uint64_t v, bool big)
+{
+	for (unsigned i = 0; i < f->size && i < 8; i++) {
+		unsigned shift = big ? 8 * (f->size - 1 - i) : 8 * i;
+
+		rec[f->offset + i] = (uint8_t)(shift < 64 ? v >> shift : 0);
+	}
+}
+
+/*
+ * Evaluate sched_switch's print format with prev_state = 1 << bit and return
+ * what it prints for prev_state ("S", "R+", ...) in @out.
+ */
+static int print_prev_state(struct tr_formats *fm, struct tep_event *ev, bool big,
+			    uint64_t value, char *out, size_t outlen)
+{
+	const struct tr_event_layout *l = &fm->ev[TRACE_EV_SCHED_SWITCH];
+	uint8_t rec[512];
+	struct tep_record r;
+	struct trace_seq s;
+	const char *p;
+	size_t n;
+
+	if (l->min_size > sizeof(rec))
+		return -1;
+	memset(rec, 0, sizeof(rec));
+	put_number(rec, &fm->common_type, l->id, big);
+	put_number(rec, &l->f[SW_PREV_STATE], value, big);
+	memset(&r, 0, sizeof(r));
+	r.data = rec;
+	r.size = (int)l->min_size;
+	r.record_size = r.size;
+	trace_seq_init(&s);
+	tep_print_event(fm->tep, &s, &r, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	p = s.buffer ? strstr(s.buffer, "prev_state=") : NULL;
+	if (!p) {
+		/* older plugin-style output: "prev_comm:pid [prio] S ==>" */
+		p = s.buffer ? strstr(s.buffer, "] ") : NULL;
+		if (!p || !strstr(p, "==>")) {
+			trace_seq_destroy(&s);
+			(void)ev;
+			return -1;
+		}
+		p += 2;
+	} else {
+		p += strlen("prev_state=");
+	}
+	n = strcspn(p, " ");
+	if (n == 0 || n >= outlen) {
+		trace_seq_destroy(&s);
+		return -1;
+	}
+	memcpy(out, p, n);
+	out[n] = '\0';
+	trace_seq_destroy(&s);
+	return 0;
+}
+
+static void classify_prev_state(struct tr_formats *fm, bool big)
+{
+	struct tep_event *ev = tep_find_event(fm->tep, fm->ev[TRACE_EV_SCHED_SWITCH].id);
+	uint64_t preempt = 0, sleep = 0, dead = 0;
+	char letters[64];
+	unsigned bits = fm->ev[TRACE_EV_SCHED_SWITCH].f[SW_PREV_STATE].size * 8;
+
+	/* 4.14+ defaults: S D T t X Z P I, and TASK_REPORT_MAX = 0x100 ("R+") */
+	fm->state_preempt_mask = 0x100;
+	fm->state_sleep_mask = 0x01 | 0x02 | 0x04 | 0x08 | 0x40 | 0x80;
+	fm->state_dead_mask = 0x10 | 0x20;
+	fm->state_from_print_fmt = false;
+	if (!ev)
+		return;
+	if (print_prev_state(fm, ev, big, 0, letters, sizeof(letters)) || strcmp(letters, "R"))
+		return;
+	if (bits > 24)
+		bits = 24;              /* no kernel uses more; keeps the loop short */
+	for (unsigned b = 0; b < bits; b++) {
+		uint64_t bit = 1ULL << b;
+
+		if (print_prev_state(fm, ev, big, bit, letters, sizeof(letters)))
+			return;
+		if (strchr(letters, '+'))
+			preempt |= bit;
+		else if (!strcmp(letters, "R"))
+			continue;       /* masked out by the print format */
+		else if (strpbrk(letters, "XZx"))
+			dead |= bit;
+		else
+			sleep |= bit;
+	}
+	if (!preempt && !sleep)
+		return;
+	fm->state_preempt_mask = preempt;
+	fm->state_sleep_mask = sleep;
+	fm->state_dead_mask = dead;
+	fm->state_from_print_fmt = true;
+}
+
+static int load_layout(struct tr_formats *fm, enum trace_event_type t, struct tep_event *ev)
+{
+	struct tr_event_layout *l = &fm->ev[t];
+	const struct ev_spec *sp = &specs[t];
+
+	memset(l->f, 0, sizeof(l->f));
+	l->min_size = 0;
+	for (int i = 0; i < TR_MAX_FIELDS && sp->fields[i]; i++) {
+		struct tep_format_field *tf = tep_find_field(ev, sp->fields[i]);
+
+		if (!tf || resolve_field(tf, &l->f[i])) {
+			memset(&l->f[i], 0, sizeof(l->f[i]));
+			if (sp->required & (1u << i))
+				return -1;
+			continue;
+		}
+		if ((uint32_t)l->f[i].offset + l->f[i].size > l->min_size)
+			l->min_size = (uint32_t)l->f[i].offset + l->f[i].size;
+	}
+	return 0;
+}
+
+static int load_common(struct tr_formats *fm, struct tep_event *ev)
+{
+	if (resolve_field(tep_find_common_field(ev, "common_type"), &fm->common_type) ||
+	    resolve_field(tep_find_common_field(ev, "common_pid"), &fm->common_pid))
+		return -1;
+	/* flags and preempt_count are absent from some very old kernels */
+	if (resolve_field(tep_find_common_field(ev, "common_flags"), &fm->common_flags))
+		memset(&fm->common_flags, 0, sizeof(fm->common_flags));
+	if (resolve_field(tep_find_common_field(ev, "common_preempt_count"),
+			  &fm->common_preempt_count))
+		memset(&fm->common_preempt_count, 0, sizeof(fm->common_preempt_count));
+	return 0;
+}
+
+int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_error *err)
+{
+	size_t names_len = 0, names_pos = 0;
+	bool have_common = false;
+
+	memset(fm, 0, sizeof(*fm));
+	tep_set_loglevel(TEP_LOG_NONE);
+	fm->tep = tep_alloc();
+	if (!fm->tep)
+		goto nomem;
+	tep_set_file_bigendian(fm->tep, f->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(fm->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
+				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(fm->tep, f->user_long_size);
+	tep_set_page_size(fm->tep, (int)f->page_size);
+	tep_set_cpus(fm->tep, f->cpus);
+	if (tep_parse_header_page(fm->tep, f->header_page, f->header_page_len,
+				  f->user_long_size) || tep_is_old_format(fm->tep)) {
+		sr_error_set(err, EINVAL, "unsupported ring-buffer page header (pre-2.6.31 kernel?)");
+		return -1;
+	}
+	fm->kernel_long_size = tep_get_header_page_size(fm->tep);
+	if ((fm->kernel_long_size != 4 && fm->kernel_long_size != 8) ||
+	    tep_get_header_timestamp_size(fm->tep) != 8) {
+		sr_error_set(err, EINVAL, "unsupported ring-buffer page header: commit %d bytes, "
+			     "timestamp %d bytes", fm->kernel_long_size,
+			     tep_get_header_timestamp_size(fm->tep));
+		return -1;
+	}
+
+	/* pass 1: ids and names */
+	for (size_t i = 0; i < f->nr_formats; i++) {
+		const char *name;
+		size_t nl;
+		long id;
+
+		if (scan_name_id(f->formats[i].text, &name, &nl, &id))
+			continue;
+		if (id > fm->max_id)
+			fm->max_id = (uint16_t)id;
+		names_len += nl + 1;
+	}
+	fm->type_of_id = calloc((size_t)fm->max_id + 1, sizeof(*fm->type_of_id));
+	fm->name_of_id = calloc((size_t)fm->max_id + 1, sizeof(*fm->name_of_id));
+	fm->names = malloc(names_len ? names_len : 1);
+	if (!fm->type_of_id || !fm->name_of_id || !fm->names)
+		goto nomem;
+
+	/* pass 2: names, and libtraceevent parsing of the decoded events */
+	for (size_t i = 0; i < f->nr_formats; i++) {
+		const struct tr_format_text *ft = &f->formats[i];
+		const char *name;
+		size_t nl;
+		long id;
+
+		if (scan_name_id(ft->text, &name, &nl, &id))
+			continue;
+		memcpy(fm->names + names_pos, name, nl);
+		fm->names[names_pos + nl] = '\0';
+		fm->name_of_id[id] = fm->names + names_pos;
+		names_pos += nl + 1;
+
+		for (int t = 1; t < TRACE_EV_NR_TYPES; t++) {
+			struct tep_event *ev;
+
+			if (strcmp(ft->system, specs[t].system) || strlen(specs[t].name) != nl ||
+			    memcmp(specs[t].name, name, nl))
+				continue;
+			if (tep_parse_event(fm->tep, ft->text, ft->len, ft->system))
+				break;  /* unparsable: counted as "other" */
+			ev = tep_find_event(fm->tep, (int)id);
+			if (!ev)
+				break;
+			if (!have_common) {
+				if (load_common(fm, ev))
+					break;
+				have_common = true;
+			}
+			if (load_layout(fm, (enum trace_event_type)t, ev))
+				break;  /* unknown layout: counted as "other" */
+			fm->ev[t].present = true;
+			fm->ev[t].id = (uint16_t)id;
+			fm->type_of_id[id] = (uint8_t)t;
+			break;
+		}
+	}
+	if (!have_common) {
+		/* no decoded event: still count events with the standard header */
+		fm->common_type = (struct tr_field){ 0, 2, TR_F_PRESENT };
+		fm->common_flags = (struct tr_field){ 2, 1, TR_F_PRESENT };
+		fm->common_preempt_count = (struct tr_field){ 3, 1, TR_F_PRESENT };
+		fm->common_pid = (struct tr_field){ 4, 4, TR_F_PRESENT | TR_F_SIGNED };
+	}
+	if (fm->common_type.size != 2 && fm->common_type.size != 4) {
+		sr_error_set(err, EINVAL, "unsupported common_type of %u bytes",
+			     fm->common_type.size);
+		return -1;
+	}
+	if (fm->ev[TRACE_EV_SCHED_SWITCH].present)
+		classify_prev_state(fm, f->big_endian);
+	return 0;
+nomem:
+	sr_error_set(err, ENOMEM, "out of memory loading event formats");
+	return -1;
+}
+
+void tr_formats_release(struct tr_formats *fm)
+{
+	if (!fm)
+		return;
+	if (fm->tep)
+		tep_free(fm->tep);
+	free(fm->type_of_id);
+	free(fm->name_of_id);
+	free(fm->names);
+	memset(fm, 0, sizeof(*fm));
+}

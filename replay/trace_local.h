@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private to the trace reader (replay/trace_*.c). Three parts:
+ *   trace_file.c    the trace.dat container: header, v6 sequential layout,
+ *                   v7 sections and options, compression, buffer list;
+ *   trace_format.c  event formats: id -> name index, libtraceevent parsing of
+ *                   the decoded events, field layouts, prev_state letters;
+ *   trace_cpu.c     one CPU's data stream and its ring-buffer pages;
+ *   trace_reader.c  the public API: open, buffer choice, merge, decode.
+ */
+#ifndef SCHEDREPLAY_TRACE_LOCAL_H
+#define SCHEDREPLAY_TRACE_LOCAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <schedreplay/error.h>
+#include <schedreplay/trace.h>
+
+struct tep_handle;
+
+/* ---- byte order ------------------------------------------------------- */
+
+static inline uint16_t tr_u16(const void *p, bool swap)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t tr_u32(const void *p, bool swap)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t tr_u64(const void *p, bool swap)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+/* ---- the container (trace_file.c) ------------------------------------- */
+
+enum tr_compress { TR_COMPRESS_NONE, TR_COMPRESS_ZSTD, TR_COMPRESS_ZLIB };
+
+struct tr_cpu_desc {
+	int cpu;
+	uint64_t offset;               /* file offset of the CPU's data */
+	uint64_t size;                 /* bytes in the file (compressed size if so) */
+};
+
+struct tr_buffer_desc {
+	char *name;                    /* "" = top-level buffer */
+	char *clock;                   /* NULL if unknown */
+	uint32_t page_size;
+	bool compressed;
+	bool latency;                  /* text (latency) data: not readable */
+	int nr_cpus;
+	struct tr_cpu_desc *cpus;
+};
+
+/* One event format text of the file, as stored. */
+struct tr_format_text {
+	char *system;
+	char *text;
+	size_t len;
+};
+
+struct tr_file {
+	const char *path;
+	int fd;
+	uint64_t file_size;
+	int version;
+	bool swap;                     /* file endianness differs from the host */
+	bool big_endian;
+	int user_long_size;
+	uint32_t page_size;            /* from the file header */
+	enum tr_compress compress;
+	char compress_name[32];
+	int cpus;                      /* CPUCOUNT option or header count */
+	char *uname;
+	char *tracer_version;
+	char *clock;                   /* TRACECLOCK option: the [current] one */
+	int64_t ts_offset;             /* OFFSET option, ns */
+	uint32_t tsc_mult, tsc_shift;  /* TSC2NSEC option; mult 0 = none */
+	uint64_t tsc_offset;
+	char *header_page;             /* events/header_page text */
+	size_t header_page_len;
+	struct tr_format_text *formats;
+	size_t nr_formats, formats_cap;
+	struct tr_buffer_desc *buffers;
+	int nr_buffers;
+	char **cpustats;               /* CPUSTAT texts, in file order */
+	int nr_cpustats;
+};
+
+/* Parse the container; on error fill @err (prefixed with the path). */
+int tr_file_open(struct tr_file *f, const char *path, struct sr_error *err);
+void tr_file_release(struct tr_file *f);
+
+/* pread exactly @len bytes at @off; -1 with err on short read. */
+int tr_file_pread(const struct tr_file *f, void *buf, size_t len, uint64_t off,
+		  const char *what, struct sr_error *err);
+
+/* Decompress @src into @dst of exactly @dst_len bytes. */
+int tr_decompress(enum tr_compress c, const void *src, size_t src_len, void *dst,
+		  size_t dst_len);
+
+/* ---- formats (trace_format.c) ------------------------------------------ */
+
+enum tr_field_flags {
+	TR_F_PRESENT  = 1 << 0,
+	TR_F_DYNAMIC  = 1 << 1,        /* __data_loc */
+	TR_F_RELATIVE = 1 << 2,        /* __rel_loc */
+	TR_F_SIGNED   = 1 << 3,
+};
+
+struct tr_field {
+	uint16_t offset;
+	uint16_t size;
+	uint8_t flags;
+};
+
+/* Fields decoded per event type at most; the table lives in trace_format.c. */
+#define TR_MAX_FIELDS 8
+
+struct tr_event_layout {
+	bool present;
+	uint16_t id;
+	uint32_t min_size;             /* record bytes the fixed fields need */
+	struct tr_field f[TR_MAX_FIELDS];
+};
+
+struct tr_formats {
+	struct tep_handle *tep;
+	int kernel_long_size;          /* from header_page's commit field */
+	uint16_t max_id;
+	uint8_t *type_of_id;           /* [max_id + 1]: enum trace_event_type */
+	const char **name_of_id;       /* [max_id + 1]: NULL if no format */
+	char *names;                   /* storage of the names */
+	struct tr_event_layout ev[TRACE_EV_NR_TYPES];
+	struct tr_field common_type, common_flags, common_preempt_count, common_pid;
+	/* prev_state classification, from the file's own print format */
+	uint64_t state_preempt_mask;   /* bits printed as the "+" of "R+" */
+	uint64_t state_sleep_mask;     /* bits printed as S, D, I, T, ... */
+	uint64_t state_dead_mask;      /* bits printed as X, Z, x */
+	bool state_from_print_fmt;     /* false: default 6.x table used */
+};
+
+int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_error *err);
+void tr_formats_release(struct tr_formats *fm);
+
+/* Field index names per type, shared by the loader and the decoder. */
+enum { SW_PREV_COMM, SW_PREV_PID, SW_PREV_PRIO, SW_PREV_STATE, SW_NEXT_COMM, SW_NEXT_PID,
+       SW_NEXT_PRIO };
+enum { WK_COMM, WK_PID, WK_PRIO, WK_TARGET_CPU, WK_SUCCESS };
+enum { MG_COMM, MG_PID, MG_PRIO, MG_ORIG_CPU, MG_DEST_CPU };
+enum { FK_PARENT_COMM, FK_PARENT_PID, FK_CHILD_COMM, FK_CHILD_PID };
+enum { EX_FILENAME, EX_PID, EX_OLD_PID };
+enum { XT_COMM, XT_PID, XT_PRIO, XT_GROUP_DEAD };
+enum { RT_COMM, RT_PID, RT_RUNTIME, RT_VRUNTIME };
+enum { CG_DST_ROOT, CG_DST_LEVEL, CG_DST_ID, CG_PID, CG_DST_PATH, CG_COMM };
+
+/* ---- one CPU's stream (trace_cpu.c) ------------------------------------ */
+
+struct tr_cpu {
+	int cpu;
+	const struct tr_file *file;
+	const struct tr_cpu_desc *desc;
+	bool compressed;
+	bool swap;
+	int long_size;                 /* kernel long: size of the commit word */
+	uint32_t page_size;
+	uint32_t hdr_size;             /* 8 + long_size */
+
+	/* window of whole pages (uncompressed) or one chunk (compressed) */
+	uint8_t *buf;
+	size_t buf_cap, buf_len;
+	uint64_t buf_stream_off;       /* stream offset of buf[0] */
+	uint64_t next_read;            /* stream offset of the next window */
+	uint64_t stream_size;          /* uncompressed: desc->size */
+	/* compressed chunks */
+	uint8_t *zbuf;
+	size_t zbuf_cap;
+	uint32_t nr_chunks, chunk_i;
+	uint64_t chunk_file_off;       /* next chunk header in the file */
+
+	/* current page */
+	size_t page_pos;               /* offset of the page in buf */
+	uint32_t commit;               /* data bytes in the page */
+	uint32_t curr;                 /* next record, offset in page data */
+	uint64_t ts;                   /* running timestamp (raw) */
+	bool have_page;
+
+	/* current record, valid while `ready` */
+	bool ready, done;
+	uint64_t ev_ts;                /* raw */
+	const uint8_t *ev_data;
+	uint32_t ev_len;
+	uint64_t ev_off;               /* stream offset of the record header */
+	uint64_t ev_lost;              /* lost before this record (0, n, UNKNOWN) */
+
+	uint64_t lost;                 /* total, unknown gaps count 1 */
+	bool lost_unknown;
+};
+
+int tr_cpu_init(struct tr_cpu *c, const struct tr_file *f, const struct tr_buffer_desc *b,
+		int idx, int kernel_long_size, struct sr_error *err);
+void tr_cpu_release(struct tr_cpu *c);
+/* Load the next data record into c->ev_*: 1 found, 0 end, -1 corrupt. */
+int tr_cpu_advance(struct tr_cpu *c, struct sr_error *err);
+/* Raw timestamp of the last record of the CPU (0 if none); -1 on error. */
+int tr_cpu_last_ts(const struct tr_file *f, const struct tr_buffer_desc *b, int idx,
+		   int kernel_long_size, uint64_t *ts, struct sr_error *err);
+
+#endif /* SCHEDREPLAY_TRACE_LOCAL_H */

@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The public reader (include/schedreplay/trace.h): opens the container,
+ * chooses the buffer, merges the CPUs' streams by timestamp and decodes each
+ * record into a struct trace_event.
+ *
+ * Merge: a binary min-heap of CPUs keyed by (timestamp, CPU index), so ties
+ * go to the lower CPU as in libtracecmd's iterator. The CPU whose record was
+ * delivered is advanced lazily at the next call, which keeps the record's
+ * bytes (and the strings that point into them) valid until then.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_local.h"
+
+/* Records decoded per CPU of each buffer when choosing the buffer. */
+#define SAMPLE_RECORDS 2000
+
+struct trace_reader {
+	struct tr_file file;
+	struct tr_formats fm;
+	const struct tr_buffer_desc *buf;
+	struct tr_cpu *cpus;
+	int nr_cpus;
+	int nr_cpu_ids;
+	int *heap;
+	int heap_n;
+	int pending;                   /* CPU index to advance at the next call, or -1 */
+	bool failed;
+	uint64_t *counts;              /* [max_id + 2]; the last one is "unknown id" */
+	uint64_t nread;
+	uint64_t lost_before;
+	struct trace_info info;
+	char reason[512];
+};
+
+static const char *const type_names[TRACE_EV_NR_TYPES] = {
+	[TRACE_EV_OTHER] = "other",
+	[TRACE_EV_SCHED_SWITCH] = "sched_switch",
+	[TRACE_EV_SCHED_WAKING] = "sched_waking",
+	[TRACE_EV_SCHED_WAKEUP] = "sched_wakeup",
+	[TRACE_EV_SCHED_WAKEUP_NEW] = "sched_wakeup_new",
+	[TRACE_EV_SCHED_MIGRATE_TASK] = "sched_migrate_task",
+	[TRACE_EV_SCHED_PROCESS_FORK] = "sched_process_fork",
+	[TRACE_EV_SCHED_PROCESS_EXEC] = "sched_process_exec",
+	[TRACE_EV_SCHED_PROCESS_EXIT] = "sched_process_exit",
+	[TRACE_EV_SCHED_STAT_RUNTIME] = "sched_stat_runtime",
+	[TRACE_EV_CGROUP_ATTACH_TASK] = "cgroup_attach_task",
+};
+
+const char *trace_event_type_name(enum trace_event_type type)
+{
+	return (unsigned)type < TRACE_EV_NR_TYPES ? type_names[type] : "?";
+}
+
+/* ---- field access --------------------------------------------------------- */
+
+static inline uint64_t rd_u(const uint8_t *d, const struct tr_field *f, bool swap)
+{
+	const uint8_t *p = d + f->offset;
+
+	switch (f->size) {
+	case 1:
+		return *p;
+	case 2:
+		return tr_u16(p, swap);
+	case 4:
+		return tr_u32(p, swap);
+	case 8:
+		return tr_u64(p, swap);
+	default:
+		return 0;
+	}
+}
+
+static inline int64_t rd_s(const uint8_t *d, const struct tr_field *f, bool swap)
+{
+	uint64_t v = rd_u(d, f, swap);
+
+	switch (f->size) {
+	case 1:
+		return (int8_t)v;
+	case 2:
+		return (int16_t)v;
+	case 4:
+		return (int32_t)v;
+	default:
+		return (int64_t)v;
+	}
+}
+
+/* A string field: fixed char[N] or __data_loc / __rel_loc. false if corrupt. */
+static inline bool rd_str(const uint8_t *d, uint32_t len, const struct tr_field *f, bool swap,
+			  const char **s, size_t *n)
+{
+	uint32_t off, l;
+
+	if (!(f->flags & TR_F_PRESENT)) {
+		*s = "";
+		*n = 0;
+		return true;
+	}
+	if (f->flags & TR_F_DYNAMIC) {
+		uint32_t loc = tr_u32(d + f->offset, swap);
+
+		off = loc & 0xffff;
+		l = loc >> 16;
+		if (f->flags & TR_F_RELATIVE)
+			off += (uint32_t)f->offset + f->size;
+		if (off > len || l > len - off)
+			return false;
+	} else {
+		off = f->offset;
+		l = f->size;
+	}
+	*s = (const char *)d + off;
+	*n = strnlen(*s, l);
+	return true;
+}
+
+static inline bool rd_comm(const uint8_t *d, uint32_t len, const struct tr_field *f, bool swap,
+			   char out[TRACE_COMM_LEN])
+{
+	const char *s;
+	size_t n;
+
+	if (!rd_str(d, len, f, swap, &s, &n))
+		return false;
+	if (n > TRACE_COMM_LEN - 1)
+		n = TRACE_COMM_LEN - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return true;
+}
+
+static inline uint32_t rec_id(const struct tr_formats *fm, const uint8_t *d, uint32_t len,
+			      bool swap)
+{
+	if (len < (uint32_t)fm->common_type.offset + fm->common_type.size)
+		return UINT32_MAX;
+	return (uint32_t)rd_u(d, &fm->common_type, swap);
+}
+
+/* ---- buffer choice -------------------------------------------------------- */
+
+struct sample {
+	uint64_t records, sched;
+};
+
+static int sample_buffer(struct trace_reader *r, const struct tr_buffer_desc *b,
+			 struct sample *s, struct sr_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < b->nr_cpus; i++) {
+		struct tr_cpu c;
+		int n = 0, ret;
+
+		if (tr_cpu_init(&c, &r->file, b, i, r->fm.kernel_long_size, err))
+			return -1;
+		while (n < SAMPLE_RECORDS && (ret = tr_cpu_advance(&c, err)) == 1) {
+			uint32_t id = rec_id(&r->fm, c.ev_data, c.ev_len, c.swap);
+
+			n++;
+			if (id <= r->fm.max_id && r->fm.type_of_id[id] != TRACE_EV_OTHER)
+				s->sched++;
+		}
+		tr_cpu_release(&c);
+		if (n < SAMPLE_RECORDS && ret < 0)
+			return -1;
+		s->records += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int choose_buffer(struct trace_reader *r, const char *want, struct sr_error *err)
+{
+	struct tr_file *f = &r->file;
+	int best = -1;
+	struct sample best_s = { 0 };
+	size_t pos = 0;
+
+	if (want) {
+		for (int i = 0; i < f->nr_buffers; i++)
+			if (!strcmp(f->buffers[i].name, want))
+				best = i;
+		if (best < 0) {
+			char list[256] = "";
+			size_t lp = 0;
+
+			for (int i = 0; i < f->nr_buffers && lp < sizeof(list) - 1; i++)
+				lp += (size_t)snprintf(list + lp, sizeof(list) - lp, "%s'%s'",
+						       i ? ", " : "", f->buffers[i].name);
+			sr_error_set(err, ENOENT, "no buffer named '%s' (buffers: %s; '' is the top level)",
+				     want, list);
+			return -1;
+		}
+		if (f->buffers[best].latency) {
+			sr_error_set(err, ENOTSUP, "buffer '%s' holds latency-tracer text, not events",
+				     want);
+			return -1;
+		}
+		r->buf = &f->buffers[best];
+		snprintf(r->reason, sizeof(r->reason), "requested");
+		return 0;
+	}
+	for (int i = 0; i < f->nr_buffers; i++) {
+		const struct tr_buffer_desc *b = &f->buffers[i];
+		struct sample s;
+		const char *label = b->name[0] ? b->name : "top level";
+
+		if (b->latency) {
+			pos += (size_t)snprintf(r->reason + pos, sizeof(r->reason) - pos,
+						"%s%s: latency text", pos ? "; " : "", label);
+			pos = pos < sizeof(r->reason) ? pos : sizeof(r->reason) - 1;
+			continue;
+		}
+		if (sample_buffer(r, b, &s, err)) {
+			sr_error_prefix(err, "buffer '%s'", b->name);
+			return -1;
+		}
+		pos += (size_t)snprintf(r->reason + pos, sizeof(r->reason) - pos,
+					"%s%s: %" PRIu64 " sched of %" PRIu64 " sampled records",
+					pos ? "; " : "", label, s.sched, s.records);
+		pos = pos < sizeof(r->reason) ? pos : sizeof(r->reason) - 1;
+		/* most sched records wins, then most records; the top level on ties */
+		if (best < 0 || s.sched > best_s.sched ||
+		    (s.sched == best_s.sched && s.records > best_s.records)) {
+			best = i;
+			best_s = s;
+		}
+	}
+	if (best < 0) {
+		sr_error_set(err, EINVAL, "no buffer with ring-buffer events (only latency text)");
+		return -1;
+	}
+	r->buf = &f->buffers[best];
+	if (f->nr_buffers == 1)
+		snprintf(r->reason, sizeof(r->reason), "the only buffer (%" PRIu64
+			 " sched of %" PRIu64 " sampled records)", best_s.sched, best_s.records);
+	return 0;
+}
+
+/* ---- merge ---------------------------------------------------------------- */
+
+static inline bool cpu_before(const struct trace_reader *r, int a, int b)
+{
+	const struct tr_cpu *x = &r->cpus[a], *y = &r->cpus[b];
+
+	return x->ev_ts < y->ev_ts || (x->ev_ts == y->ev_ts && a < b);
+}
+
+static void sift_down(struct trace_reader *r, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i;
+
+		if (l < r->heap_n && cpu_before(r, r->heap[l], r->heap[m]))
+			m = l;
+		if (l + 1 < r->heap_n && cpu_before(r, r->heap[l + 1], r->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		int t = r->heap[i];
+
+		r->heap[i] = r->heap[m];
+		r->heap[m] = t;
+		i = m;
+	}
+}
+
+static uint64_t conv_ts(const struct tr_file *f, uint64_t ts)
+{
+	if (f->tsc_mult) {
+		/* mul_u64_u32_shr: ts * mult >> shift without overflowing 64 bits */
+		uint64_t lo = (ts & 0xffffffffu) * f->tsc_mult;
+		uint64_t hi = (ts >> 32) * f->tsc_mult;
+
+		ts = (lo >> f->tsc_shift) + (f->tsc_shift ? hi << (32 - f->tsc_shift) : hi << 32);
+	}
+	return ts + (uint64_t)f->ts_offset;
+}
+
+/* ---- open/close ----------------------------------------------------------- */
+
+struct trace_reader *trace_open(const char *path, const struct trace_open_opts *opts,
+				struct sr_error *err)
+{
+	struct trace_reader *r = calloc(1, sizeof(*r));
+	struct tr_file *f;
+	uint64_t first = UINT64_MAX, last = 0;
+
+	if (!r) {
+		sr_error_set(err, ENOMEM, "%s: out of memory", path);
+		return NULL;
+	}
+	r->pending = -1;
+	if (tr_file_open(&r->file, path, err)) {
+		free(r);
+		return NULL;
+	}
+	f = &r->file;
+	if (tr_formats_load(&r->fm, f, err) ||
+	    choose_buffer(r, opts ? opts->buffer : NULL, err))
+		goto fail;
+
+	r->nr_cpus = r->buf->nr_cpus;
+	r->nr_cpu_ids = f->cpus;
+	r->cpus = calloc((size_t)(r->nr_cpus ? r->nr_cpus : 1), sizeof(*r->cpus));
+	r->heap = calloc((size_t)(r->nr_cpus ? r->nr_cpus : 1), sizeof(*r->heap));
+	r->counts = calloc((size_t)r->fm.max_id + 2, sizeof(*r->counts));
+	if (!r->cpus || !r->heap || !r->counts) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < r->nr_cpus; i++) {
+		struct tr_cpu *c = &r->cpus[i];
+		uint64_t lts;
+		int ret;
+
+		if (tr_cpu_init(c, f, r->buf, i, r->fm.kernel_long_size, err))
+			goto fail;
+		if (c->cpu < 0 || c->cpu > 65535) {
+			sr_error_set(err, EINVAL, "corrupted: CPU id %d", c->cpu);
+			goto fail;
+		}
+		if (c->cpu + 1 > r->nr_cpu_ids)
+			r->nr_cpu_ids = c->cpu + 1;
+		ret = tr_cpu_advance(c, err);
+		if (ret < 0)
+			goto fail;
+		if (ret == 0)
+			continue;
+		r->heap[r->heap_n++] = i;
+		if (conv_ts(f, c->ev_ts) < first)
+			first = conv_ts(f, c->ev_ts);
+		if (tr_cpu_last_ts(f, r->buf, i, r->fm.kernel_long_size, &lts, err))
+			goto fail;
+		if (conv_ts(f, lts) > last)
+			last = conv_ts(f, lts);
+	}
+	for (int i = r->heap_n / 2 - 1; i >= 0; i--)
+		sift_down(r, i);
+
+	r->info = (struct trace_info){
+		.path = path,
+		.file_version = f->version,
+		.compression = f->compress_name,
+		.big_endian = f->big_endian,
+		.long_size = r->fm.kernel_long_size,
+		.cpus = f->cpus,
+		.uname = f->uname,
+		.tracer_version = f->tracer_version,
+		.clock = r->buf->clock ? r->buf->clock : f->clock,
+		.buffer = r->buf->name,
+		.buffer_reason = r->reason,
+		.nr_buffers = f->nr_buffers,
+		.page_size = r->buf->page_size ? r->buf->page_size : f->page_size,
+		.first_ts = r->heap_n ? first : 0,
+		.last_ts = last,
+		.has_sched_waking_format = r->fm.ev[TRACE_EV_SCHED_WAKING].present,
+	};
+	return r;
+fail:
+	sr_error_prefix(err, "%s", path);
+	trace_close(r);
+	return NULL;
+}
+
+void trace_close(struct trace_reader *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; r->cpus && i < r->nr_cpus; i++)
+		tr_cpu_release(&r->cpus[i]);
+	free(r->cpus);
+	free(r->heap);
+	free(r->counts);
+	tr_formats_release(&r->fm);
+	tr_file_release(&r->file);
+	free(r);
+}
+
+const struct trace_info *trace_get_info(const struct trace_reader *r)
+{
+	return &r->info;
+}
+
+int trace_nr_cpus(const struct trace_reader *r)
+{
+	return r->nr_cpu_ids;
+}
+
+uint64_t trace_lost_before(const struct trace_reader *r)
+{
+	return r->lost_before;
+}
+
+uint64_t trace_lost_events(const struct trace_reader *r, int cpu, bool *unknown)
+{
+	uint64_t n = 0;
+
+	if (unknown)
+		*unknown = false;
+	for (int i = 0; i < r->nr_cpus; i++) {
+		if (r->cpus[i].cpu != cpu)
+			continue;
+		n += r->cpus[i].lost;
+		if (unknown && r->cpus[i].lost_unknown)
+			*unknown = true;
+	}
+	return n;
+}
+
+uint64_t trace_events_read(const struct trace_reader *r)
+{
+	return r->nread;
+}
+
+bool trace_event_count_at(const struct trace_reader *r, size_t i, const char **name,
+			  uint64_t *count)
+{
+	size_t k = 0;
+
+	for (uint32_t id = 0; id <= (uint32_t)r->fm.max_id + 1; id++) {
+		if (!r->counts[id])
+			continue;
+		if (k++ == i) {
+			*name = id <= r->fm.max_id && r->fm.name_of_id[id] ? r->fm.name_of_id[id] :
+				"[unknown event id]";
+			*count = r->counts[id];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- decoding ------------------------------------------------------------- */
+
+static int decode(struct trace_reader *r, const struct tr_cpu *c, struct trace_event *ev,
+		  struct sr_error *err)
+{
+	const struct tr_formats *fm = &r->fm;
+	const uint8_t *d = c->ev_data;
+	const uint32_t len = c->ev_len;
+	const bool sw = c->swap;
+	const struct tr_event_layout *l;
+	uint32_t id = rec_id(fm, d, len, sw);
+	enum trace_event_type t;
+	bool ok = true;
+
+	ev->cpu = c->cpu;
+	ev->ts = conv_ts(&r->file, c->ev_ts);
+	ev->offset_in_stream = c->compressed;
+	ev->offset = c->compressed ? c->ev_off : c->desc->offset + c->ev_off;
+	if (id == UINT32_MAX || len < (uint32_t)fm->common_pid.offset + fm->common_pid.size) {
+		sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
+			     " (timestamp %" PRIu64 "): record of %u bytes has no event header",
+			     c->cpu, ev->offset, ev->ts, len);
+		return -1;
+	}
+	ev->common_pid = (int32_t)rd_s(d, &fm->common_pid, sw);
+	ev->common_flags = fm->common_flags.size ? (uint8_t)rd_u(d, &fm->common_flags, sw) : 0;
+	ev->common_preempt_count = fm->common_preempt_count.size ?
+		(uint8_t)rd_u(d, &fm->common_preempt_count, sw) : 0;
+	if (id > fm->max_id || !fm->name_of_id[id]) {
+		r->counts[(uint32_t)fm->max_id + 1]++;
+		ev->type = TRACE_EV_OTHER;
+		ev->id = (uint16_t)id;
+		ev->name = "[unknown event id]";
+		return 0;
+	}
+	r->counts[id]++;
+	ev->id = (uint16_t)id;
+	ev->name = fm->name_of_id[id];
+	t = (enum trace_event_type)fm->type_of_id[id];
+	ev->type = t;
+	if (t == TRACE_EV_OTHER)
+		return 0;
+	l = &fm->ev[t];
+	if (len < l->min_size) {
+		sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
+			     " (timestamp %" PRIu64 "): %s record of %u bytes, its format needs %u",
+			     c->cpu, ev->offset, ev->ts, ev->name, len, l->min_size);
+		return -1;
+	}
+	switch (t) {
+	case TRACE_EV_SCHED_SWITCH: {
+		struct trace_sched_switch *s = &ev->u.sched_switch;
+		uint64_t st;
+
+		ok &= rd_comm(d, len, &l->f[SW_PREV_COMM], sw, s->prev_comm);
+		ok &= rd_comm(d, len, &l->f[SW_NEXT_COMM], sw, s->next_comm);
+		s->prev_pid = (int32_t)rd_s(d, &l->f[SW_PREV_PID], sw);
+		s->prev_prio = (int32_t)rd_s(d, &l->f[SW_PREV_PRIO], sw);
+		s->prev_state = rd_s(d, &l->f[SW_PREV_STATE], sw);
+		s->next_pid = (int32_t)rd_s(d, &l->f[SW_NEXT_PID], sw);
+		s->next_prio = (int32_t)rd_s(d, &l->f[SW_NEXT_PRIO], sw);
+		st = (uint64_t)s->prev_state;
+		s->prev_preempt = (st & fm->state_preempt_mask) != 0;
+		s->prev_run = (st & fm->state_dead_mask) ? TRACE_STATE_DEAD :
+			(st & fm->state_sleep_mask) ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING;
+		break;
+	}
+	case TRACE_EV_SCHED_WAKING:
+	case TRACE_EV_SCHED_WAKEUP:
+	case TRACE_EV_SCHED_WAKEUP_NEW: {
+		struct trace_sched_wakeup *w = &ev->u.wakeup;
+
+		ok &= rd_comm(d, len, &l->f[WK_COMM], sw, w->comm);
+		w->pid = (int32_t)rd_s(d, &l->f[WK_PID], sw);
+		w->prio = l->f[WK_PRIO].size ? (int32_t)rd_s(d, &l->f[WK_PRIO], sw) : 0;
+		w->target_cpu = l->f[WK_TARGET_CPU].size ?
+			(int32_t)rd_s(d, &l->f[WK_TARGET_CPU], sw) : -1;
+		w->success = l->f[WK_SUCCESS].size ? (int32_t)rd_s(d, &l->f[WK_SUCCESS], sw) : 1;
+		break;
+	}
+	case TRACE_EV_SCHED_MIGRATE_TASK: {
+		struct trace_sched_migrate_task *m = &ev->u.migrate;
+
+		ok &= rd_comm(d, len, &l->f[MG_COMM], sw, m->comm);
+		m->pid = (int32_t)rd_s(d, &l->f[MG_PID], sw);
+		m->prio = l->f[MG_PRIO].size ? (int32_t)rd_s(d, &l->f[MG_PRIO], sw) : 0;
+		m->orig_cpu = (int32_t)rd_s(d, &l->f[MG_ORIG_CPU], sw);
+		m->dest_cpu = (int32_t)rd_s(d, &l->f[MG_DEST_CPU], sw);
+		break;
+	}
+	case TRACE_EV_SCHED_PROCESS_FORK: {
+		struct trace_sched_process_fork *k = &ev->u.fork;
+
+		ok &= rd_comm(d, len, &l->f[FK_PARENT_COMM], sw, k->parent_comm);
+		ok &= rd_comm(d, len, &l->f[FK_CHILD_COMM], sw, k->child_comm);
+		k->parent_pid = (int32_t)rd_s(d, &l->f[FK_PARENT_PID], sw);
+		k->child_pid = (int32_t)rd_s(d, &l->f[FK_CHILD_PID], sw);
+		break;
+	}
+	case TRACE_EV_SCHED_PROCESS_EXEC: {
+		struct trace_sched_process_exec *x = &ev->u.exec;
+
+		ok &= rd_str(d, len, &l->f[EX_FILENAME], sw, &x->filename, &x->filename_len);
+		x->pid = (int32_t)rd_s(d, &l->f[EX_PID], sw);
+		x->old_pid = l->f[EX_OLD_PID].size ? (int32_t)rd_s(d, &l->f[EX_OLD_PID], sw) :
+			x->pid;
+		break;
+	}
+	case TRACE_EV_SCHED_PROCESS_EXIT: {
+		struct trace_sched_process_exit *x = &ev->u.exit;
+
+		ok &= rd_comm(d, len, &l->f[XT_COMM], sw, x->comm);
+		x->pid = (int32_t)rd_s(d, &l->f[XT_PID], sw);
+		x->prio = l->f[XT_PRIO].size ? (int32_t)rd_s(d, &l->f[XT_PRIO], sw) : 0;
+		x->group_dead = l->f[XT_GROUP_DEAD].size ?
+			(int32_t)rd_u(d, &l->f[XT_GROUP_DEAD], sw) : -1;
+		break;
+	}
+	case TRACE_EV_SCHED_STAT_RUNTIME: {
+		struct trace_sched_stat_runtime *s = &ev->u.stat_runtime;
+
+		ok &= rd_comm(d, len, &l->f[RT_COMM], sw, s->comm);
+		s->pid = (int32_t)rd_s(d, &l->f[RT_PID], sw);
+		s->runtime = rd_u(d, &l->f[RT_RUNTIME], sw);
+		s->has_vruntime = l->f[RT_VRUNTIME].size != 0;
+		s->vruntime = s->has_vruntime ? rd_u(d, &l->f[RT_VRUNTIME], sw) : 0;
+		break;
+	}
+	case TRACE_EV_CGROUP_ATTACH_TASK: {
+		struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;
+
+		g->dst_root = (int32_t)rd_s(d, &l->f[CG_DST_ROOT], sw);
+		g->dst_level = l->f[CG_DST_LEVEL].size ? (int32_t)rd_s(d, &l->f[CG_DST_LEVEL], sw) : -1;
+		g->dst_id = l->f[CG_DST_ID].size ? rd_u(d, &l->f[CG_DST_ID], sw) : 0;
+		g->pid = (int32_t)rd_s(d, &l->f[CG_PID], sw);
+		ok &= rd_str(d, len, &l->f[CG_DST_PATH], sw, &g->dst_path, &g->dst_path_len);
+		ok &= rd_comm(d, len, &l->f[CG_COMM], sw, g->comm);
+		break;
+	}
+	default:
+		break;
+	}
+	if (!ok) {
+		sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
+			     " (timestamp %" PRIu64 "): %s string field points outside the record",
+			     c->cpu, ev->offset, ev->ts, ev->name);
+		return -1;
+	}
+	return 0;
+}
+
+int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
+{
+	struct tr_cpu *c;
+
+	if (r->failed) {
+		sr_error_set(err, EINVAL, "%s: reader used after an error", r->file.path);
+		return -1;
+	}
+	if (r->pending >= 0) {
+		int ret = tr_cpu_advance(&r->cpus[r->pending], err);
+
+		r->pending = -1;
+		if (ret < 0)
+			goto fail;
+		if (ret == 0)
+			r->heap[0] = r->heap[--r->heap_n];
+		if (r->heap_n)
+			sift_down(r, 0);
+	}
+	if (!r->heap_n)
+		return 0;
+	c = &r->cpus[r->heap[0]];
+	if (decode(r, c, ev, err))
+		goto fail;
+	r->lost_before = c->ev_lost;
+	r->pending = r->heap[0];
+	r->nread++;
+	return 1;
+fail:
+	r->failed = true;
+	sr_error_prefix(err, "%s", r->file.path);
+	return -1;
+}
