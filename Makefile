@@ -14,7 +14,8 @@ MAIN_TRACE ?= traces/README.md
 
 # Debian packages the build, the tests and the bundled workloads need.
 PACKAGES = cmake make gcc clang pkg-config libtracecmd-dev libtracefs-dev \
-           libtraceevent-dev libjansson-dev trace-cmd rt-tests stress-ng
+           libtraceevent-dev libjansson-dev libzstd-dev zlib1g-dev trace-cmd rt-tests \
+           stress-ng
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
