@@ -113,22 +113,20 @@ static int check_tracing_dir(const char *dir, struct sr_error *err)
  * (libtracefs mounts it at /sys/kernel/tracing if it is not). */
 static int resolve_tracing_dir(const char *tracing_dir, struct sr_error *err)
 {
-	const char *dir;
+	const char *dir = tracefs_tracing_dir();
 
-	if (tracing_dir) {
+	/* (comparing first: the library frees its copy before duplicating) */
+	if (tracing_dir && (!dir || strcmp(dir, tracing_dir))) {
 		if (tracefs_set_tracing_dir((char *)tracing_dir) < 0) {
 			sr_error_set(err, errno, "cannot use tracing directory %s", tracing_dir);
 			return -1;
 		}
-	} else if (tracefs_tracing_dir_is_mounted(true, &dir) < 0) {
-		sr_error_set(err, errno ? errno : ENODEV,
-			     "tracefs is not mounted and could not be mounted: %s",
-			     strerror(errno ? errno : ENODEV));
-		return -1;
+		dir = tracefs_tracing_dir();
 	}
-	dir = tracefs_tracing_dir();
+	/* tracefs_tracing_dir() mounts tracefs at /sys/kernel/tracing if needed */
 	if (!dir) {
-		sr_error_set(err, ENODEV, "no tracefs found (mount -t tracefs nodev /sys/kernel/tracing)");
+		sr_error_set(err, ENODEV, "no tracefs found and it could not be mounted "
+			     "(mount -t tracefs nodev /sys/kernel/tracing)");
 		return -1;
 	}
 	return check_tracing_dir(dir, err);

@@ -14,6 +14,7 @@
  *   remove instance, cgroups, scratch files            (on every path)
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
@@ -651,6 +652,13 @@ static size_t event_systems(const json_t *events, const char **out, size_t max, 
 	return n;
 }
 
+/* Clocks whose timestamps are nanoseconds (trace-cmd's list, plus boot). */
+static bool is_ns_clock(const char *c)
+{
+	return !strcmp(c, "local") || !strcmp(c, "global") || !strcmp(c, "perf") ||
+	       !strncmp(c, "mono", 4) || !strcmp(c, "boot") || !strcmp(c, "tai");
+}
+
 static int finish(struct session *s, struct cap_result *res, struct sr_error *err)
 {
 	const struct cap_options *opt = s->opt;
@@ -683,14 +691,17 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	saved = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
 	cmdlines = cap_machine_cmdlines(saved, s->tasks);
 	uname_s = cap_machine_uname_string();
-	trace_clock = tracefs_instance_file_read(NULL, "trace_clock", NULL);
 	{
 		char *c = cap_trace_clock(s->t);
 
-		/* the instance's clock, in the trace_clock file's "[name]" form */
-		free(trace_clock);
-		trace_clock = NULL;
-		if (c && asprintf(&trace_clock, "[%s]", c) < 0)
+		/*
+		 * The TRACECLOCK option only for clocks that do not count
+		 * nanoseconds (counter, x86-tsc, ...): readers assume ns
+		 * without it, and libtracecmd (1.3 to at least 1.5) leaks
+		 * the clock name of v6 files that carry it. The sidecar
+		 * always names the clock.
+		 */
+		if (c && !is_ns_clock(c) && asprintf(&trace_clock, "[%s]", c) < 0)
 			trace_clock = NULL;
 		free(c);
 	}
@@ -762,6 +773,44 @@ out:
 	return ret;
 }
 
+/*
+ * Scratch files of a killed capture to the same output: OUT.tmp-<pid>.* whose
+ * pid is no longer a capture, and a half-written OUT.partial.
+ */
+static void remove_stale_scratch(const struct cap_options *opt)
+{
+	char dirbuf[4096], basebuf[4096], path[8300];
+	const char *dir, *base;
+	struct dirent *de;
+	size_t blen;
+	DIR *d;
+
+	snprintf(dirbuf, sizeof(dirbuf), "%s", opt->output);
+	snprintf(basebuf, sizeof(basebuf), "%s", opt->output);
+	dir = dirname(dirbuf);
+	base = basename(basebuf);
+	blen = strlen(base);
+	snprintf(path, sizeof(path), "%s.partial", opt->output);
+	unlink(path);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *p = de->d_name;
+		long pid;
+
+		if (strncmp(p, base, blen) || strncmp(p + blen, ".tmp-", 5))
+			continue;
+		pid = strtol(p + blen + 5, NULL, 10);
+		if (pid <= 0 || cap_pid_is_capture((pid_t)pid))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, p);
+		if (unlink(path) == 0)
+			cap_log(opt, true, "removed %s left by a killed capture", path);
+	}
+	closedir(d);
+}
+
 int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_error *err)
 {
 	struct session s = { .opt = opt };
@@ -790,6 +839,7 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 		goto out;
 	cap_trace_cleanup_leftovers(tracefs_tracing_dir(), opt);
 	cap_cgroup_cleanup_leftovers(opt);
+	remove_stale_scratch(opt);
 	if (getrandom(&s.trace_id, sizeof(s.trace_id), 0) != sizeof(s.trace_id))
 		s.trace_id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
 
@@ -817,7 +867,12 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	json_object_set_new(s.side, "cgroup", cap_cgroup_hierarchy(&s.cg));
 	json_object_set_new(s.side, "loadavg_start", cap_machine_loadavg());
 
-	s.funcs = cap_funcs_start(s.run, tracefs_tracing_dir(), s.tmp_prefix, opt);
+	{
+		char fn_prefix[4200];
+
+		snprintf(fn_prefix, sizeof(fn_prefix), "%s.fn", s.tmp_prefix);
+		s.funcs = cap_funcs_start(s.run, tracefs_tracing_dir(), fn_prefix, opt);
+	}
 	if (cap_trace_start_streams(s.t, s.tmp_prefix, err) < 0)
 		goto out;
 	cap_log(opt, false, "recording %zu event(s) on %d CPU(s) into %s (instance %s)",
@@ -878,7 +933,8 @@ int cap_cleanup_leftovers(const char *tracing_dir,
 	const char *dir;
 	int n;
 
-	if (tracing_dir && tracefs_set_tracing_dir((char *)tracing_dir) < 0) {
+	if (tracing_dir && (!tracefs_tracing_dir() || strcmp(tracefs_tracing_dir(), tracing_dir)) &&
+	    tracefs_set_tracing_dir((char *)tracing_dir) < 0) {
 		sr_error_set(err, errno, "cannot use tracing directory %s", tracing_dir);
 		return -1;
 	}

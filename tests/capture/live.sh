@@ -1,0 +1,176 @@
+#!/bin/sh
+# Capture tests that run the schedreplay binary: error paths (no root, no
+# tracefs, bad group spec, command not found, zero duration) and live captures
+# (normal end, SIGINT, cleanup of a SIGKILLed run). Live modes need root and
+# tracefs with the sched events; elsewhere they exit 77 (ctest: skipped) with
+# the reason.
+#
+# usage: live.sh MODE SCHEDREPLAY PROBE CAPTURE_CHECK SCRATCH_DIR
+set -u
+mode=$1 bin=$2 probe=$3 check=$4 scratch=$5
+SKIP=77
+tracing=/sys/kernel/tracing
+
+fail() { echo "FAIL ($mode): $*" >&2; exit 1; }
+skip() { echo "SKIP ($mode): $*"; exit $SKIP; }
+
+dir=$scratch/$mode
+rm -rf "$dir"
+mkdir -p "$dir" || fail "cannot create $dir"
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+cpu_cgroup_root() {
+	awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ { print $2; exit }' /proc/mounts
+}
+
+need_live() {
+	is_root || skip "needs root (tracefs instances and cgroups)"
+	[ -d $tracing/events ] || mount -t tracefs nodev $tracing 2>/dev/null
+	[ -e $tracing/events/sched/sched_switch/enable ] ||
+		skip "no tracefs with sched events at $tracing"
+	[ -n "$(cpu_cgroup_root)" ] || [ -n "$(grep -w cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null)" ] ||
+		skip "no cgroup hierarchy with the cpu controller"
+}
+
+# What a capture could leave on the host: our instances, cgroups, processes.
+host_state() {
+	ls $tracing/instances 2>/dev/null | grep '^schedreplay-' || true
+	cg=$(cpu_cgroup_root)
+	[ -n "$cg" ] && ls "$cg" | grep '^schedreplay-' || true
+}
+
+# Run the binary, keep stdout+stderr in $dir/out, the exit code in $rc.
+run() {
+	"$@" >"$dir/out" 2>&1
+	rc=$?
+}
+
+expect() {   # expect RC TEXT: exit code and a phrase of the one-line message
+	[ "$rc" = "$1" ] || { cat "$dir/out" >&2; fail "exit code $rc, expected $1"; }
+	grep -q -- "$2" "$dir/out" || { cat "$dir/out" >&2; fail "message lacks '$2'"; }
+}
+
+case $mode in
+badgroup)
+	before=$(host_state)
+	run "$bin" capture -o "$dir/x.dat" -g 'compile:shares=1=make' -- true
+	expect 2 "shares must be 2..262144"
+	run "$bin" capture -o "$dir/x.dat" -g 'nocommand' -- true
+	expect 2 "expected NAME:shares=N=CMD"
+	run "$bin" capture -o "$dir/x.dat" -g 'a=true' -g 'a=true'
+	expect 2 "given twice"
+	[ ! -e "$dir/x.dat" ] || fail "an output file was written"
+	[ "$before" = "$(host_state)" ] || fail "the host changed"
+	;;
+zeroduration)
+	run "$bin" capture -o "$dir/x.dat" -d 0 -- true
+	expect 2 "duration"
+	run "$bin" capture -o "$dir/x.dat" -d -1 -- true
+	expect 2 "duration"
+	run "$bin" capture -o "$dir/x.dat"
+	expect 2 "nothing to record"
+	[ ! -e "$dir/x.dat" ] || fail "an output file was written"
+	;;
+notfound)
+	before=$(host_state)
+	run "$bin" capture -o "$dir/x.dat" -d 1 -- schedreplay-no-such-command --arg
+	expect 2 "command 'schedreplay-no-such-command' not found"
+	run "$bin" capture -o "$dir/x.dat" -g 'g:weight=100=schedreplay-no-such-command x'
+	expect 2 "not found"
+	[ ! -e "$dir/x.dat" ] || fail "an output file was written"
+	[ "$before" = "$(host_state)" ] || fail "the host changed"
+	;;
+noroot)
+	before=$(host_state)
+	chmod 777 "$dir"
+	if is_root; then
+		command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
+		run setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$bin" capture -o "$dir/x.dat" -d 1 -- true
+	else
+		run "$bin" capture -o "$dir/x.dat" -d 1 -- true
+	fi
+	expect 1 "needs root"
+	[ ! -e "$dir/x.dat" ] || fail "an output file was written"
+	[ "$before" = "$(host_state)" ] || fail "the host changed"
+	;;
+notracefs)
+	# A directory that looks like tracefs but is not a tracefs mount.
+	is_root || skip "needs root to get past the root check"
+	mkdir -p "$dir/fake/instances" "$dir/fake/events" &&
+		echo x > "$dir/fake/events/header_page" || fail "cannot build the fake directory"
+	before=$(host_state)
+	fake_before=$(find "$dir/fake" | sort)
+	run "$bin" capture -o "$dir/x.dat" -d 1 --tracing-dir "$dir/fake" -- true
+	expect 1 "is not a tracefs mount"
+	[ "$fake_before" = "$(find "$dir/fake" | sort)" ] || fail "the fake directory changed"
+	[ ! -e "$dir/x.dat" ] || fail "an output file was written"
+	[ "$before" = "$(host_state)" ] || fail "the host changed"
+	;;
+basic)
+	need_live
+	run "$bin" capture -o "$dir/live.dat" -d 1.5 \
+		-g "lat:shares=2048=$probe -r 60 --json -o $dir/probe.json" \
+		-g 'spin:weight=50=while :; do :; done' \
+		-- sleep 0.3
+	expect 0 "wrote $dir/live.dat"
+	"$check" "$dir/live.dat" 1.3 3.0 || fail "capture_check"
+	grep -q '"wakeup_latency_us"' "$dir/probe.json" ||
+		fail "the probe did not write its results when stopped"
+	if command -v trace-cmd >/dev/null; then
+		trace-cmd report "$dir/live.dat" >"$dir/report" 2>&1 ||
+			fail "trace-cmd report failed: $(tail -1 "$dir/report")"
+		grep -q 'sched_switch:' "$dir/report" || fail "trace-cmd report shows no sched_switch"
+		grep -q 'schedreplay-capture: start' "$dir/report" || fail "no start marker in the report"
+	fi
+	ls "$dir" | grep -q 'tmp-' && fail "scratch files left: $(ls "$dir")"
+	;;
+sigint)
+	need_live
+	"$bin" capture -o "$dir/int.dat" -d 60 -g 'a=sleep 100' >"$dir/out" 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -INT $pid
+	t0=$(date +%s)
+	wait $pid
+	rc=$?
+	[ $(( $(date +%s) - t0 )) -le 10 ] || fail "took more than 10 s to stop after SIGINT"
+	expect 0 "interrupted"
+	"$check" "$dir/int.dat" 0.5 10 interrupted || fail "capture_check"
+	;;
+leftover)
+	need_live
+	"$bin" capture -o "$dir/killed.dat" -d 60 -g 'a=sleep 100' >"$dir/out" 2>&1 &
+	pid=$!
+	i=0
+	while [ ! -d $tracing/instances/schedreplay-$pid ] && [ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	[ -d $tracing/instances/schedreplay-$pid ] || fail "the capture never started"
+	sleep 0.5
+	cg=$(cpu_cgroup_root)
+	victims=$(cat "$cg/schedreplay-$pid/a/cgroup.procs" 2>/dev/null)
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	[ -n "$victims" ] || fail "no workload found in $cg/schedreplay-$pid/a"
+	run "$bin" capture --cleanup
+	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "--cleanup exit code $rc"; }
+	[ ! -d $tracing/instances/schedreplay-$pid ] || fail "instance schedreplay-$pid left"
+	[ ! -d "$cg/schedreplay-$pid" ] || fail "cgroup $cg/schedreplay-$pid left"
+	sleep 0.2
+	for v in $victims; do
+		state=$(awk '{ print $3 }' /proc/$v/stat 2>/dev/null)
+		[ -z "$state" ] || [ "$state" = Z ] || fail "workload $v still running ($state)"
+	done
+	# a later capture removes the killed run's scratch files
+	run "$bin" capture -o "$dir/killed.dat" -d 0.2 -q
+	expect 0 ""
+	ls "$dir" | grep -q "tmp-$pid" && fail "scratch files of the killed run left: $(ls "$dir")"
+	;;
+*)
+	fail "unknown mode"
+	;;
+esac
+echo "ok ($mode)"
+exit 0

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Capture unit tests that need neither root nor tracefs:
+ *   - --group parsing (accepted forms, every rejection),
+ *   - command splitting (exec vs /bin/sh -c) and validation,
+ *   - the trace.dat writer: ring-buffer pages built by hand, written with
+ *     cap_tracedat_write, read back with libtracecmd (records, CPUs,
+ *     timestamps, comms, trace id) and with cap_readback (markers, counts),
+ *   - the sidecar loader on good and broken files.
+ * Usage: test_capture_unit DATA_DIR SCRATCH_DIR
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+
+#include <schedreplay/sidecar.h>
+
+#include "cap_local.h"
+
+static int failures;
+
+#define CHECK(cond)                                                             \
+	do {                                                                    \
+		if (!(cond)) {                                                  \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__,  \
+				__LINE__, #cond);                               \
+			failures++;                                             \
+		}                                                               \
+	} while (0)
+
+#define CHECK_INT(a, b)                                                         \
+	do {                                                                    \
+		long long _a = (long long)(a), _b = (long long)(b);             \
+		if (_a != _b) {                                                 \
+			fprintf(stderr, "%s:%d: %s == %lld, expected %s == %lld\n", \
+				__FILE__, __LINE__, #a, _a, #b, _b);            \
+			failures++;                                             \
+		}                                                               \
+	} while (0)
+
+#define CHECK_STR(a, b)                                                         \
+	do {                                                                    \
+		const char *_a = (a), *_b = (b);                                \
+		if (!_a || !_b || strcmp(_a, _b)) {                             \
+			fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n", \
+				__FILE__, __LINE__, #a, _a ? _a : "(null)",     \
+				_b ? _b : "(null)");                            \
+			failures++;                                             \
+		}                                                               \
+	} while (0)
+
+static const char *data_dir, *scratch;
+
+/* ---- --group ---- */
+
+static void test_group_parse(void)
+{
+	static const char *const bad[] = {
+		"nocmd",                        /* no '=' */
+		"a:shares=1=sleep 1",           /* below 2 */
+		"a:shares=262145=sleep 1",      /* above the kernel's maximum */
+		"a:weight=0=sleep 1",
+		"a:weight=10001=sleep 1",
+		"a:shares=-5=sleep 1",
+		"a:shares=12x=sleep 1",         /* trailing garbage in the number */
+		"a:shares=12",                  /* no command */
+		"a:cpus=3=sleep 1",             /* unknown key */
+		"=sleep 1",                     /* empty name */
+		"bad/name=sleep 1",             /* '/' would escape the run cgroup */
+		".hidden=sleep 1",
+		"a=   ",                        /* blank command */
+	};
+	struct sr_error err;
+	struct cap_group g;
+
+	CHECK_INT(cap_group_parse("compile:shares=512=make -j8", &g, &err), 0);
+	CHECK_STR(g.name, "compile");
+	CHECK_INT(g.shares, 512);
+	CHECK_INT(g.weight, 0);
+	CHECK_STR(g.command, "make -j8");
+	cap_group_release(&g);
+
+	CHECK_INT(cap_group_parse("lat:weight=300=probe -r 5 --json", &g, &err), 0);
+	CHECK_STR(g.name, "lat");
+	CHECK_INT(g.weight, 300);
+	CHECK_INT(g.shares, 0);
+	CHECK_STR(g.command, "probe -r 5 --json");
+	cap_group_release(&g);
+
+	/* NAME=CMD: default weight; '=' inside the command is kept */
+	CHECK_INT(cap_group_parse("x=env A=1 true", &g, &err), 0);
+	CHECK_STR(g.name, "x");
+	CHECK_INT(g.shares, 0);
+	CHECK_STR(g.command, "env A=1 true");
+	cap_group_release(&g);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&err, 0, sizeof(err));
+		if (cap_group_parse(bad[i], &g, &err) == 0) {
+			fprintf(stderr, "accepted bad --group '%s'\n", bad[i]);
+			failures++;
+			cap_group_release(&g);
+		} else if (!strstr(err.msg, "--group")) {
+			fprintf(stderr, "message for '%s' does not name --group: %s\n", bad[i], err.msg);
+			failures++;
+		}
+	}
+}
+
+/* ---- commands and validation ---- */
+
+static void test_commands(void)
+{
+	struct cap_options opt = { .output = NULL };
+	struct cap_group g = { .name = "a", .shares = 1024 };
+	struct sr_error err;
+	char out[4096];
+	char *argv_ok[] = { "true", NULL };
+	char *argv_missing[] = { "schedreplay-no-such-command", NULL };
+	char *events[] = { "sched", NULL };
+	bool shell;
+	char **argv;
+
+	argv = cap_command_argv("make  -j8\tall", &shell);
+	CHECK(argv && !shell);
+	if (argv) {
+		CHECK_STR(argv[0], "make");
+		CHECK_STR(argv[1], "-j8");
+		CHECK_STR(argv[2], "all");
+		CHECK(argv[3] == NULL);
+	}
+	cap_argv_free(argv);
+	argv = cap_command_argv("while :; do true; done > /dev/null", &shell);
+	CHECK(argv && shell);
+	if (argv) {
+		CHECK_STR(argv[0], "/bin/sh");
+		CHECK_STR(argv[1], "-c");
+		CHECK_STR(argv[2], "while :; do true; done > /dev/null");
+	}
+	cap_argv_free(argv);
+
+	CHECK_INT(cap_command_check("sh"), 0);
+	CHECK_INT(cap_command_check("schedreplay-no-such-command"), -1);
+	CHECK_INT(cap_command_check("/nonexistent/bin/x"), -1);
+
+	snprintf(out, sizeof(out), "%s/v.dat", scratch);
+	opt.output = out;
+	CHECK_INT(cap_validate(&opt, &err), -1);             /* nothing to record */
+	CHECK(strstr(err.msg, "nothing to record") != NULL);
+	opt.duration_s = 1;
+	CHECK_INT(cap_validate(&opt, &err), 0);
+	opt.duration_s = -1;
+	CHECK_INT(cap_validate(&opt, &err), -1);
+	opt.duration_s = 1;
+	opt.argv = argv_missing;
+	CHECK_INT(cap_validate(&opt, &err), -1);
+	CHECK(strstr(err.msg, "schedreplay-no-such-command") != NULL);
+	opt.argv = argv_ok;
+	CHECK_INT(cap_validate(&opt, &err), 0);
+	opt.events = events;
+	opt.nr_events = 1;
+	CHECK_INT(cap_validate(&opt, &err), -1);             /* not SYSTEM:EVENT */
+	opt.nr_events = 0;
+	g.command = "schedreplay-no-such-command --x";
+	opt.groups = &g;
+	opt.nr_groups = 1;
+	CHECK_INT(cap_validate(&opt, &err), -1);
+	CHECK(strstr(err.msg, "not found") != NULL);
+	opt.nr_groups = 0;
+	opt.output = "/nonexistent-dir/x.dat";
+	CHECK_INT(cap_validate(&opt, &err), -1);
+	CHECK(strstr(err.msg, "/nonexistent-dir") != NULL);
+}
+
+/* ---- trace.dat writer ---- */
+
+#define PAGE 4096
+
+struct page {
+	unsigned char b[PAGE];
+	size_t len;               /* bytes of data after the 16-byte header */
+	unsigned long long last;  /* timestamp of the last record */
+};
+
+static void page_init(struct page *p, unsigned long long ts)
+{
+	memset(p, 0, sizeof(*p));
+	memcpy(p->b, &ts, 8);
+	p->last = ts;
+}
+
+/* Append an ftrace:print record (type id 5 in the fixture's format). */
+static void page_add_print(struct page *p, unsigned long long ts, int pid, const char *text)
+{
+	size_t tlen = strlen(text) + 1;
+	size_t size = (16 + tlen + 3) & ~(size_t)3;
+	unsigned char *d = p->b + 16 + p->len;
+	uint32_t delta = (uint32_t)(ts - p->last);
+	uint32_t hdr = (uint32_t)(size / 4) | delta << 5;    /* type_len = size / 4 */
+	uint16_t type = 5;
+	uint64_t ip = 0xffffffff81000000ull;
+	int32_t pid32 = pid;
+	uint64_t commit;
+
+	memcpy(d, &hdr, 4);
+	memcpy(d + 4, &type, 2);
+	memcpy(d + 8, &pid32, 4);
+	memcpy(d + 12, &ip, 8);
+	memcpy(d + 20, text, tlen);
+	p->len += 4 + size;
+	p->last = ts;
+	commit = p->len;
+	memcpy(p->b + 8, &commit, 8);
+}
+
+static void write_pages(const char *path, struct page *pages, int n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	CHECK(fd >= 0);
+	for (int i = 0; i < n; i++)
+		CHECK(write(fd, pages[i].b, PAGE) == PAGE);
+	close(fd);
+}
+
+struct seen {
+	int n;
+	unsigned long long ts[8];
+	int cpu[8];
+	int pid[8];
+};
+
+static int collect(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
+{
+	struct seen *s = data;
+
+	(void)h;
+	if (s->n < 8) {
+		s->ts[s->n] = r->ts;
+		s->cpu[s->n] = cpu;
+		s->pid[s->n] = (int)*(int32_t *)((char *)r->data + 4);
+	}
+	s->n++;
+	return 0;
+}
+
+static void test_tracedat(void)
+{
+	char tracing[4096], f0[4096], f1[4096], out[4096];
+	const char *files[2] = { f0, f1 };
+	struct cap_cpu_stats stats[2] = {
+		{ .cpu = 0, .text = "CPU: 0\nentries: 0\noverrun: 0\n" },
+		{ .cpu = 1, .text = "CPU: 1\nentries: 0\noverrun: 0\n" },
+	};
+	struct cap_tracedat td = { 0 };
+	struct cap_readback rb;
+	struct page p0[2], p1;
+	struct tracecmd_input *h;
+	struct sr_error err;
+	struct seen s = { 0 };
+	struct stat st;
+
+	snprintf(tracing, sizeof(tracing), "%s/tracing", data_dir);
+	snprintf(f0, sizeof(f0), "%s/cpu0.raw", scratch);
+	snprintf(f1, sizeof(f1), "%s/cpu1.raw", scratch);
+	snprintf(out, sizeof(out), "%s/unit.dat", scratch);
+
+	/* CPU 0: two pages; CPU 1: one page. Timestamps in ns. */
+	page_init(&p0[0], 1000000);
+	page_add_print(&p0[0], 1000000, 42, "schedreplay-capture: start");
+	page_add_print(&p0[0], 1500000, 42, "hello");
+	page_init(&p0[1], 3000000);
+	page_add_print(&p0[1], 3000000, 42, "schedreplay-capture: end");
+	page_init(&p1, 1200000);
+	page_add_print(&p1, 1200000, 77, "other cpu");
+	write_pages(f0, p0, 2);
+	write_pages(f1, &p1, 1);
+
+	td.tracing_dir = tracing;
+	td.systems = NULL;
+	td.nr_systems = 0;
+	td.cmdlines = "42 probe\n77 make\n";
+	td.nr_cpus = 2;
+	td.cpu_files = files;
+	td.page_size = PAGE;
+	td.trace_clock = NULL;      /* ns clock: no TRACECLOCK option */
+	td.stats = stats;
+	td.uname = "Linux test 6.18.0 x86_64";
+	td.version = "schedreplay test";
+	td.trace_id = 0x1234abcd5678ef90ull;
+	CHECK_INT(cap_tracedat_write(out, &td, &err), 0);
+	CHECK_INT(stat(out, &st), 0);
+	/* header, then page-aligned CPU data: 2 + 1 pages */
+	CHECK(st.st_size >= 3 * PAGE);
+	CHECK_INT(st.st_size % PAGE, 0);
+
+	h = tracecmd_open(out, TRACECMD_FL_LOAD_NO_PLUGINS);
+	CHECK(h != NULL);
+	if (h) {
+		struct tep_handle *tep = tracecmd_get_tep(h);
+
+		CHECK_INT(tracecmd_get_traceid(h), (long long)0x1234abcd5678ef90ull);
+		CHECK_STR(tep_data_comm_from_pid(tep, 42), "probe");
+		CHECK_STR(tep_data_comm_from_pid(tep, 77), "make");
+		tracecmd_iterate_events(h, NULL, 0, collect, &s);
+		CHECK_INT(s.n, 4);
+		/* merged in time order across CPUs */
+		CHECK_INT(s.ts[0], 1000000);
+		CHECK_INT(s.cpu[0], 0);
+		CHECK_INT(s.ts[1], 1200000);
+		CHECK_INT(s.cpu[1], 1);
+		CHECK_INT(s.pid[1], 77);
+		CHECK_INT(s.ts[2], 1500000);
+		CHECK_INT(s.ts[3], 3000000);
+		CHECK_INT(s.cpu[3], 0);
+		tracecmd_close(h);
+	}
+	CHECK_INT(cap_readback(out, "schedreplay-capture: start", "schedreplay-capture: end", &rb,
+			       &err), 0);
+	CHECK_INT(rb.events, 4);
+	CHECK(rb.have_start && rb.have_end);
+	CHECK_INT(rb.start_ts, 1000000);
+	CHECK_INT(rb.end_ts, 3000000);
+	CHECK_INT(json_integer_value(json_object_get(rb.per_event, "print")), 4);
+	CHECK_INT(rb.missed_pages, 0);
+	cap_readback_release(&rb);
+
+	/* a missing CPU file is an error naming it, and leaves no output behind */
+	unlink(out);
+	snprintf(f1, sizeof(f1), "%s/no-such.raw", scratch);
+	CHECK_INT(cap_tracedat_write(out, &td, &err), -1);
+	CHECK(strstr(err.msg, "no-such.raw") != NULL);
+	CHECK(access(out, F_OK) != 0);
+	unlink(f0);
+}
+
+/* ---- sidecar loader ---- */
+
+static void test_sidecar(void)
+{
+	char path[4096];
+	struct sr_error err;
+	struct sidecar *sc;
+
+	snprintf(path, sizeof(path), "%s/sidecar-good.json", data_dir);
+	sc = sidecar_load(path, &err);
+	CHECK(sc != NULL);
+	if (!sc) {
+		fprintf(stderr, "  %s\n", err.msg);
+		return;
+	}
+	CHECK_INT(sc->schema_version, 1);
+	CHECK_STR(sc->kernel_release, "6.18.44-fc-v857");
+	CHECK_INT(sc->hz, 250);
+	CHECK_STR(sc->no_hz, "idle");
+	CHECK_INT(sc->nr_cpus, 2);
+	CHECK_INT(sc->cpus[1].numa_node, 0);
+	CHECK_INT(sc->cpus[1].core, 1);
+	CHECK_INT(sc->trace_id, (long long)0xcae89dc0fd7f7907ull);
+	CHECK(sc->have_window);
+	CHECK_INT(sc->end_ts - sc->start_ts, 1000184761);
+	CHECK(sc->autogroup_enabled);
+	CHECK_INT(sc->cgroup_version, 1);
+	CHECK_STR(sidecar_cgroup_of(sc, 10101), "/schedreplay-10100/probe");
+	CHECK_STR(sidecar_cgroup_of(sc, 1), "/");
+	CHECK(sidecar_cgroup_of(sc, 999999) == NULL);
+	CHECK_INT(sidecar_task(sc, 10102)->autogroup, 7);
+	CHECK_INT(sidecar_find_cgroup(sc, "/schedreplay-10100/probe")->shares, 2048);
+	CHECK_INT(sidecar_find_cgroup(sc, "/schedreplay-10100/probe")->weight, 200);
+	CHECK_INT(sidecar_find_group(sc, "hog")->shares, 512);
+	CHECK_STR(sidecar_find_group(sc, "hog")->cgroup, "/schedreplay-10100/hog");
+	CHECK(!sc->funcs_available);
+	CHECK(strstr(sc->funcs_reason, "Operation not permitted") != NULL);
+	CHECK_INT(sidecar_func_count(sc, "update_curr"), -1);
+	CHECK_INT(sc->lost_events, 0);
+	sidecar_free(sc);
+
+	snprintf(path, sizeof(path), "%s/sidecar-funcs.json", data_dir);
+	sc = sidecar_load(path, &err);
+	CHECK(sc != NULL);
+	if (sc) {
+		CHECK(sc->funcs_available);
+		CHECK_INT(sidecar_func_count(sc, "update_curr"), 123456);
+		CHECK_INT(sidecar_func_count(sc, "update_tg_load_avg"), -1);
+		CHECK_INT(sc->lost_events, 17);
+		sidecar_free(sc);
+	}
+
+	struct { const char *file, *msg; } bad[] = {
+		{ "sidecar-newer.json", "newer than this schedreplay reads" },
+		{ "sidecar-notours.json", "not a schedreplay sidecar" },
+		{ "sidecar-nocpus.json", "cpus.topology" },
+		{ "sidecar-badcpu.json", "cpus.topology[1].cpu 5 out of range" },
+		{ "sidecar-truncated.json", "line" },
+		{ "no-such-file.json", "No such file" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", data_dir, bad[i].file);
+		memset(&err, 0, sizeof(err));
+		sc = sidecar_load(path, &err);
+		if (sc) {
+			fprintf(stderr, "loaded bad sidecar %s\n", bad[i].file);
+			failures++;
+			sidecar_free(sc);
+		} else if (!strstr(err.msg, bad[i].msg) || !strstr(err.msg, bad[i].file)) {
+			fprintf(stderr, "%s: message \"%s\" lacks \"%s\" or the file name\n",
+				bad[i].file, err.msg, bad[i].msg);
+			failures++;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/no-such-trace.dat", data_dir);
+	CHECK(sidecar_load_for_trace(path, &err) == NULL);
+	CHECK_INT(err.code, ENOENT);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s DATA_DIR SCRATCH_DIR\n", argv[0]);
+		return 2;
+	}
+	data_dir = argv[1];
+	scratch = argv[2];
+	{
+		char dir[4096];
+
+		/* mkdir -p */
+		snprintf(dir, sizeof(dir), "%s", scratch);
+		for (char *p = dir + 1; *p; p++)
+			if (*p == '/') {
+				*p = '\0';
+				mkdir(dir, 0755);
+				*p = '/';
+			}
+		mkdir(dir, 0700);
+	}
+	test_group_parse();
+	test_commands();
+	test_tracedat();
+	test_sidecar();
+	if (failures) {
+		fprintf(stderr, "%d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("capture unit tests passed\n");
+	return 0;
+}
