@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What-if: the seed patches (and any other variant) compared side by side on
+ * one trace.
+ *
+ * Four parts, each a small module of replay/:
+ *
+ *   - The variant catalog (variant_plugin*.c): the registered variants of
+ *     model/variants.c plus external ones, from plugins (plugin.h) and from
+ *     JSON files (flags by name and tunables).  It resolves
+ *     "aaron-skip,no-tg-ratelimit" into a struct model_variant_set.
+ *   - The cost model (costmodel.c): per-call costs in ns of the bookkeeping
+ *     functions the seed patches change, from a JSON machine file or a
+ *     built-in default (one-socket, two-socket), turned into a predicted CPU
+ *     share per function from the model's counters and the simulated busy
+ *     time.
+ *   - The latency CDF plot (svg_cdf.c): a self-contained SVG.
+ *   - The what-if run and report (whatif*.c): one workload, many variants in
+ *     parallel threads, a table of base vs each variant with % change, JSON
+ *     with the same "variants" map as `schedreplay replay --json`.
+ *
+ * Errors: struct sr_error, one line naming the file and what is wrong; the
+ * functions never print (except the *_print/_write ones, to the FILE given)
+ * and never exit.
+ */
+#ifndef SCHEDREPLAY_WHATIF_H
+#define SCHEDREPLAY_WHATIF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <schedreplay/error.h>
+#include <schedreplay/variant.h>
+
+/* ---- the variant catalog ---------------------------------------------- */
+
+struct variant_catalog;
+
+/* An empty catalog: the registered variants only. */
+struct variant_catalog *variant_catalog_new(struct sr_error *err);
+/* Free it and unload its plugins (their variants become invalid).  NULL ok. */
+void variant_catalog_free(struct variant_catalog *c);
+
+/*
+ * Load a plugin (plugin.h) from @path: only that file (a name without '/'
+ * means ./NAME).  Every variant it offers is checked (ABI version, struct
+ * size, name syntax, known flags, unique name) and added.  -1 on error.
+ */
+int variant_catalog_load_plugin(struct variant_catalog *c, const char *path,
+				struct sr_error *err);
+/*
+ * Load variants from a JSON file: one object, or {"variants": [objects]},
+ * each {"name", "description", optional "origin", "touches", "flags": [flag
+ * names as in variant.h without MODEL_V_, e.g. "SKIP_CG_DEQUEUE_TASK"],
+ * "tg_ratelimit_ns": -1 (profile's) | 0 (off) | ns}.  Unknown keys and flag
+ * names are errors.  -1 on error (message names the file and the key).
+ */
+int variant_catalog_load_json(struct variant_catalog *c, const char *path,
+			      struct sr_error *err);
+
+/* Where a catalog entry comes from. */
+enum variant_source {
+	VARIANT_SOURCE_BUILTIN,      /* model/variants.c */
+	VARIANT_SOURCE_PLUGIN,
+	VARIANT_SOURCE_JSON,
+};
+
+/* All variants, registered ones first, in registration/loading order. */
+unsigned int variant_catalog_count(const struct variant_catalog *c);
+const struct model_variant *variant_catalog_at(const struct variant_catalog *c, unsigned int i,
+					       enum variant_source *src, const char **file);
+const struct model_variant *variant_catalog_find(const struct variant_catalog *c,
+						 const char *name);
+/*
+ * Parse "name[,name...]" over the whole catalog into @set ("base" adds
+ * nothing).  -1 on an unknown name (message lists the known ones) or more
+ * than MODEL_VARIANT_SET_MAX parts.
+ */
+int variant_catalog_parse_set(const struct variant_catalog *c, struct model_variant_set *set,
+			      const char *spec, struct sr_error *err);
+
+/* Flag names (variant.h without MODEL_V_); NULL for an unknown bit. */
+const char *variant_flag_name(uint32_t bit);
+/* The bit of a flag name (case-insensitive, MODEL_V_ prefix optional); 0 if unknown. */
+uint32_t variant_flag_from_name(const char *name);
+/* All flag bits this build knows. */
+uint32_t variant_flags_known(void);
+/*
+ * Check one externally defined variant (plugin or JSON): name syntax
+ * [a-z0-9][a-z0-9.+_-]*, description present, known flags, rate limit >= -1.
+ */
+int variant_check(const struct model_variant *v, struct sr_error *err);
+
+/* ---- the cost model ---------------------------------------------------- */
+
+/*
+ * Per-call costs (ns) of the functions whose CPU share the report predicts.
+ * X(id, "json key", "what one unit is")
+ */
+#define COST_ITEMS(X)                                                                 \
+	X(update_cfs_group, "update_cfs_group",                                      \
+	  "one update_cfs_group() call on a group entity, without its reweight "     \
+	  "and without the tg->load_avg read")                                       \
+	X(reweight_entity, "reweight_entity",                                         \
+	  "one reweight_entity(): dequeue/enqueue the entity's load and weight")     \
+	X(update_load_avg, "update_load_avg",                                         \
+	  "one update_load_avg(): PELT of the entity and its cfs_rq, propagation")   \
+	X(update_tg_load_avg, "update_tg_load_avg",                                   \
+	  "one update_tg_load_avg() call that gets past the root check, without "   \
+	  "the write (rate-limit clock read, 1/64 test)")                            \
+	X(tg_read_local, "tg_load_avg_read_local",                                    \
+	  "a read of a tg->load_avg line last written on the same node")            \
+	X(tg_read_remote, "tg_load_avg_read_remote",                                  \
+	  "a read of a tg->load_avg line last written on another node")             \
+	X(tg_write_local, "tg_load_avg_write_local",                                  \
+	  "an atomic add to a tg->load_avg line last held on the same node")        \
+	X(tg_write_remote, "tg_load_avg_write_remote",                                \
+	  "an atomic add to a tg->load_avg line last held on another node")         \
+	X(tg_access_own, "tg_load_avg_access_own",                                    \
+	  "a read or write that finds the line still in this CPU's cache")          \
+	X(update_blocked_averages, "update_blocked_averages",                         \
+	  "one update_blocked_averages() run (all leaf cfs_rqs of one CPU)")
+
+enum cost_item {
+#define COST_ENUM(id, key, what) COST_##id,
+	COST_ITEMS(COST_ENUM)
+#undef COST_ENUM
+	COST_NR_ITEMS
+};
+
+struct cost_machine {
+	char name[64];
+	char description[256];
+	unsigned int nodes;                  /* NUMA nodes the costs assume */
+	double ns[COST_NR_ITEMS];
+	char source[COST_NR_ITEMS][256];     /* where each number comes from */
+};
+
+/* "cost" key and one-line meaning of an item. */
+const char *cost_item_key(enum cost_item i);
+const char *cost_item_meaning(enum cost_item i);
+
+/* The documented defaults: "one-socket", "two-socket"; NULL if unknown. */
+const struct cost_machine *cost_machine_builtin(const char *name);
+unsigned int cost_machine_builtin_count(void);
+const struct cost_machine *cost_machine_builtin_at(unsigned int i);
+/*
+ * Load a machine file: {"name", "description", "nodes", "costs_ns": {key:
+ * number or {"ns": number, "source": "..."}}}; keys missing from costs_ns take
+ * the value of the built-in named by an optional "defaults" key ("one-socket"
+ * when absent).  Unknown keys are errors.  @out is filled; -1 on error.
+ */
+int cost_machine_load(const char *path, struct cost_machine *out, struct sr_error *err);
+/* "one-socket", "two-socket" or a file path. */
+int cost_machine_resolve(const char *name_or_path, struct cost_machine *out,
+			 struct sr_error *err);
+/* Write @m as a machine file (the format cost_machine_load reads). */
+int cost_machine_write_json(const struct cost_machine *m, FILE *out);
+
+/*
+ * What the cost model needs from one variant's run: a counter lookup over
+ * the model's counters (model_counter_get, or a copy of them) and the
+ * simulated busy time (ns, summed over CPUs).
+ */
+typedef bool (*cost_counter_fn)(const void *ctx, const char *name, uint64_t *value);
+
+/* The predicted time per function, ns, and as a share of the busy time. */
+enum cost_function {
+	COST_FN_UPDATE_CFS_GROUP,       /* update_cfs_group + reweight + tg reads */
+	COST_FN_UPDATE_LOAD_AVG,        /* update_load_avg + update_tg_load_avg + tg writes */
+	COST_FN_UPDATE_BLOCKED_AVERAGES,
+	COST_NR_FUNCTIONS
+};
+const char *cost_function_name(enum cost_function f);
+
+struct cost_estimate {
+	double fn_ns[COST_NR_FUNCTIONS];
+	double fn_share[COST_NR_FUNCTIONS];  /* fn_ns / (busy_ns + total_ns), 0..1 */
+	double total_ns, total_share;
+	/* the tg->load_avg traffic the estimate assumed */
+	uint64_t tg_reads, tg_writes;
+	double tg_remote_fraction;           /* of reads and writes */
+	double tg_own_fraction;              /* found in the CPU's own cache */
+	unsigned int nodes_active;           /* nodes that wrote tg->load_avg */
+	bool per_node;                       /* MODEL_V_TG_LOAD_PER_NODE */
+	uint64_t busy_ns;
+};
+/*
+ * Estimate from one run's counters.  @nr_cpus and @nr_nodes are the model
+ * machine's; @per_node says whether the variant keeps tg->load_avg per node.
+ */
+void cost_estimate(const struct cost_machine *m, cost_counter_fn get, const void *ctx,
+		   uint64_t busy_ns, unsigned int nr_cpus, unsigned int nr_nodes,
+		   bool per_node, struct cost_estimate *out);
+
+/* ---- the latency CDF plot ---------------------------------------------- */
+
+/* A curve: sorted (ascending) latencies in ns. */
+struct svg_cdf_curve {
+	const char *label;
+	const uint64_t *sorted_ns;
+	size_t n;
+	bool measured;                       /* drawn thicker and dashed, in black */
+};
+/*
+ * A self-contained SVG (no script, no external font or style): x = latency in
+ * µs on a log scale (decades from the data), y = cumulative fraction 0..1,
+ * a legend with each curve's p50/p99.  Curves with n == 0 are listed in the
+ * legend as "no samples".  -1 if writing fails.
+ */
+int svg_cdf_write(FILE *out, const char *title, const struct svg_cdf_curve *curves,
+		  size_t nr_curves, struct sr_error *err);
+
+#endif /* SCHEDREPLAY_WHATIF_H */

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cost model: machine files (the documented defaults in docs/machines
+ * are the built-ins, byte for byte in value), error messages, and the CPU
+ * share on worked examples computed by hand.
+ *
+ * usage: test_variants_costmodel MACHINES_DIR DATA_DIR
+ *        test_variants_costmodel --write MACHINES_DIR   (regenerate the files)
+ */
+#include <stdlib.h>
+
+#include <schedreplay/whatif.h>
+
+#include "check.h"
+
+struct fake_counters {
+	const char *name[16];
+	uint64_t value[16];
+	unsigned int n;
+};
+
+static bool fake_get(const void *ctx, const char *name, uint64_t *value)
+{
+	const struct fake_counters *f = ctx;
+
+	for (unsigned int i = 0; i < f->n; i++)
+		if (!strcmp(f->name[i], name)) {
+			*value = f->value[i];
+			return true;
+		}
+	return false;
+}
+
+static void add(struct fake_counters *f, const char *name, uint64_t v)
+{
+	f->name[f->n] = name;
+	f->value[f->n++] = v;
+}
+
+static const char *path_in(const char *dir, const char *name)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
+	return buf;
+}
+
+static void test_files_match_builtins(const char *machines)
+{
+	for (unsigned int i = 0; i < cost_machine_builtin_count(); i++) {
+		const struct cost_machine *b = cost_machine_builtin_at(i);
+		struct cost_machine m;
+		struct sr_error err = { 0 };
+		char file[128];
+
+		snprintf(file, sizeof(file), "%s.json", b->name);
+		CHECK_EQ_S(cost_machine_load(path_in(machines, file), &m, &err), 0);
+		if (err.msg[0])
+			fprintf(stderr, "  %s\n", err.msg);
+		CHECK_STR(m.name, b->name);
+		CHECK_STR(m.description, b->description);
+		CHECK_EQ_U(m.nodes, b->nodes);
+		for (int k = 0; k < COST_NR_ITEMS; k++) {
+			CHECK_NEAR(m.ns[k], b->ns[k], 1e-12);
+			CHECK_STR(m.source[k], b->source[k]);
+			/* every default says where it comes from */
+			CHECK(strlen(b->source[k]) > 10);
+			CHECK(b->ns[k] > 0);
+		}
+		CHECK(cost_machine_builtin(b->name) == b);
+	}
+	CHECK(cost_machine_builtin("three-socket") == NULL);
+	/* the two defaults differ only in the line transfers */
+	{
+		const struct cost_machine *one = cost_machine_builtin("one-socket");
+		const struct cost_machine *two = cost_machine_builtin("two-socket");
+
+		CHECK(one && two);
+		if (one && two) {
+			CHECK_EQ_U(one->nodes, 1);
+			CHECK_EQ_U(two->nodes, 2);
+			CHECK(two->ns[COST_tg_write_remote] > 2 * two->ns[COST_tg_write_local]);
+			CHECK_NEAR(one->ns[COST_update_load_avg], two->ns[COST_update_load_avg], 0);
+		}
+	}
+}
+
+static void test_load_errors(const char *data)
+{
+	struct cost_machine m;
+	struct sr_error err = { 0 };
+
+	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_partial.json"), &m, &err), 0);
+	CHECK_STR(m.name, "partial");
+	CHECK_EQ_U(m.nodes, 2);
+	CHECK_NEAR(m.ns[COST_tg_write_remote], 500, 0);
+	CHECK_CONTAINS(m.source[COST_tg_write_remote], "measured with perf c2c");
+	CHECK_NEAR(m.ns[COST_tg_read_remote], 300, 0);
+	CHECK_CONTAINS(m.source[COST_tg_read_remote], "machine_partial.json");
+	/* the rest from "defaults": two-socket */
+	CHECK_NEAR(m.ns[COST_tg_read_local], cost_machine_builtin("two-socket")->ns[COST_tg_read_local], 0);
+
+	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_bad_key.json"), &m, &err), -1);
+	CHECK_CONTAINS(err.msg, "unknown cost \"tg_write_remote\"");
+	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_negative.json"), &m, &err), -1);
+	CHECK_CONTAINS(err.msg, "must be a number of ns >= 0");
+	CHECK_EQ_S(cost_machine_resolve("no-such-machine.json", &m, &err), -1);
+	CHECK_CONTAINS(err.msg, "no-such-machine.json");
+	CHECK_EQ_S(cost_machine_resolve("two-socket", &m, &err), 0);
+	CHECK_EQ_U(m.nodes, 2);
+}
+
+/*
+ * Worked example, two-socket prices, 4 CPUs on 2 nodes, global tg->load_avg:
+ * writes 300 on node 0 and 200 on node 1: p = 0.6, 0.4, sum p^2 = 0.52;
+ * 2 CPUs per node: own = 0.26, local = 0.26, remote = 0.48.
+ *   write = 0.26*2 + 0.26*90 + 0.48*220 = 129.52 ns
+ *   read  = 0.26*2 + 0.26*80 + 0.48*200 = 117.32 ns
+ *   update_cfs_group = 1000*15 + 400*40 + 1000*117.32 = 148320 ns
+ *   update_load_avg  = 3000*40 + 2000*10 + 500*129.52  = 204760 ns
+ *   update_blocked_averages = 10*400 = 4000 ns; total 357080 ns
+ *   share(update_cfs_group) = 148320 / (1e6 + 357080)
+ * Per node (aaron-node): writes own 1/2, local 1/2 -> 46 ns; reads: 1/2
+ * remote (the other active node's line), 1/4 own, 1/4 local -> 120.5 ns.
+ */
+static void test_estimate(void)
+{
+	const struct cost_machine *two = cost_machine_builtin("two-socket");
+	struct fake_counters f = { .n = 0 };
+	struct cost_estimate e;
+
+	add(&f, "update_cfs_group", 1000);
+	add(&f, "update_cfs_group.reweighted", 400);
+	add(&f, "update_load_avg", 3000);
+	add(&f, "update_tg_load_avg", 2000);
+	add(&f, "update_blocked_averages", 10);
+	add(&f, "tg_load_avg_reads", 1000);
+	add(&f, "tg_load_avg_writes", 500);
+	add(&f, "tg_load_avg_writes.node0", 300);
+	add(&f, "tg_load_avg_writes.node1", 200);
+
+	cost_estimate(two, fake_get, &f, 1000000, 4, 2, false, &e);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_CFS_GROUP], 148320, 1e-9);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_LOAD_AVG], 204760, 1e-9);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_BLOCKED_AVERAGES], 4000, 1e-9);
+	CHECK_NEAR(e.total_ns, 357080, 1e-9);
+	CHECK_NEAR(e.fn_share[COST_FN_UPDATE_CFS_GROUP], 148320.0 / 1357080.0, 1e-12);
+	CHECK_NEAR(e.total_share, 357080.0 / 1357080.0, 1e-12);
+	CHECK_NEAR(e.tg_remote_fraction, 0.48, 1e-12);
+	CHECK_NEAR(e.tg_own_fraction, 0.26, 1e-12);
+	CHECK_EQ_U(e.nodes_active, 2);
+
+	cost_estimate(two, fake_get, &f, 1000000, 4, 2, true, &e);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_CFS_GROUP], 15000 + 16000 + 1000 * 120.5, 1e-9);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_LOAD_AVG], 120000 + 20000 + 500 * 46.0, 1e-9);
+	CHECK_NEAR(e.tg_remote_fraction, (0.5 * 1000) / 1500.0, 1e-12);
+
+	/* one node: nothing is remote; the line bounces between the 2 CPUs */
+	cost_estimate(cost_machine_builtin("one-socket"), fake_get, &f, 1000000, 2, 1, false, &e);
+	CHECK_NEAR(e.tg_remote_fraction, 0, 0);
+	CHECK_NEAR(e.tg_own_fraction, 0.5, 1e-12);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_LOAD_AVG], 120000 + 20000 + 500 * (0.5 * 2 + 0.5 * 70),
+		   1e-9);
+
+	/* no writes: the line never moves, reads are own-cache hits */
+	f.n = 0;
+	add(&f, "update_cfs_group", 10);
+	add(&f, "tg_load_avg_reads", 10);
+	cost_estimate(two, fake_get, &f, 0, 4, 2, false, &e);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_CFS_GROUP], 10 * 15 + 10 * 2, 1e-9);
+	CHECK_NEAR(e.total_share, 1.0, 1e-12);   /* busy 0: all of it */
+
+	/* nothing at all */
+	f.n = 0;
+	cost_estimate(two, fake_get, &f, 0, 4, 2, false, &e);
+	CHECK_NEAR(e.total_ns, 0, 0);
+	CHECK_NEAR(e.total_share, 0, 0);
+}
+
+static int write_files(const char *dir)
+{
+	for (unsigned int i = 0; i < cost_machine_builtin_count(); i++) {
+		const struct cost_machine *b = cost_machine_builtin_at(i);
+		char file[128];
+		FILE *f;
+
+		snprintf(file, sizeof(file), "%s.json", b->name);
+		f = fopen(path_in(dir, file), "w");
+		if (!f || cost_machine_write_json(b, f) < 0 || fclose(f) != 0) {
+			perror(path_in(dir, file));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--write"))
+		return write_files(argv[2]);
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s MACHINES_DIR DATA_DIR | --write MACHINES_DIR\n", argv[0]);
+		return 2;
+	}
+	test_files_match_builtins(argv[1]);
+	test_load_errors(argv[2]);
+	test_estimate();
+	return check_done("variants_costmodel");
+}
