@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scheduler model: an instrumented C model of the Linux fair scheduler
+ * (PELT, task groups and shares, EEVDF and CFS, tick, newidle balance and
+ * blocked load), driven the way kernel/sched/core.c drives the fair class.
+ *
+ * The caller owns time and events; the model owns scheduling decisions.
+ *
+ *   - The caller passes the current time `now` (ns, monotonic, one clock for
+ *     all CPUs: the trace clock) to every call.  The model keeps each CPU's
+ *     rq clock, jiffies (now / TICK_NSEC) and sched_clock from it.
+ *   - The caller reports what happens: forks, wakeups (onto the CPU it
+ *     chooses, or one model_select_task_rq() chooses), the running task
+ *     blocking or exiting, ticks every 1/HZ on busy CPUs, migrations, cgroup
+ *     moves, nice changes, time stolen by RT/DL tasks.
+ *   - The model decides what runs: after any call, model_need_resched(cpu)
+ *     says the kernel would have set TIF_NEED_RESCHED on that CPU; the caller
+ *     then calls model_schedule() (the kernel's __schedule()) when the CPU
+ *     would reach it (immediately, or after its mechanical latency), and gets
+ *     the task that runs next (NULL: the CPU goes idle; newidle balance has
+ *     already run).
+ *
+ * Nothing here allocates after setup: tasks and groups are allocated when
+ * created; events are allocation-free.  Functions that can fail take a
+ * struct sr_error (may be NULL) and return -1 or NULL; they never print or
+ * exit.  All randomness (NI_RANDOM, tree priorities) comes from
+ * model_config.seed, so a run is reproducible bit for bit.
+ *
+ * Counters are named after the kernel functions they count (see
+ * model_counter_next()); the kernel profile and the variants are described
+ * in profile.h and variant.h.  See docs/model.md.
+ */
+#ifndef SCHEDREPLAY_MODEL_H
+#define SCHEDREPLAY_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <schedreplay/error.h>
+#include <schedreplay/profile.h>
+#include <schedreplay/variant.h>
+
+struct model;            /* one machine: runqueues, task groups, tasks */
+struct model_task;       /* a task (owned by the model; freed with it) */
+struct model_group;      /* a task group (cgroup or autogroup) */
+
+#define MODEL_MAX_CPUS 4096
+
+struct model_config {
+	unsigned int nr_cpus;            /* 1..MODEL_MAX_CPUS */
+	const int *cpu_node;             /* NUMA node of each CPU; NULL: all node 0 */
+	unsigned int hz;                 /* CONFIG_HZ; 0 means 250 */
+	const struct model_profile *profile;  /* NULL: model_profile_default() */
+	const struct model_variant_set *variants; /* NULL: "base" */
+	uint64_t seed;                   /* NI_RANDOM and tree priorities */
+	/*
+	 * Let the model's balancing move tasks (--placement model): newidle
+	 * and periodic balance pull queued tasks.  When false (--placement
+	 * trace) balancing runs for its bookkeeping (update_blocked_averages,
+	 * costs, counters) but never moves a task: the trace's migrations are
+	 * replayed instead.
+	 */
+	bool balance_moves_tasks;
+	/*
+	 * Cost the model charges to newidle balancing, in ns, used only for
+	 * the kernel's own avg_idle / max_newidle_lb_cost gates (the model
+	 * cannot measure sched_clock).  0 selects the profile's values.
+	 */
+	uint64_t newidle_domain_cost_ns;
+	uint64_t blocked_cost_per_cfs_rq_ns;
+};
+
+/* Create a machine; NULL on error (err filled). */
+struct model *model_new(const struct model_config *cfg, struct sr_error *err);
+/* Free the machine, its groups and tasks.  Accepts NULL. */
+void model_free(struct model *m);
+
+unsigned int model_nr_cpus(const struct model *m);
+unsigned int model_hz(const struct model *m);
+const struct model_profile *model_profile(const struct model *m);
+/* Print the effective settings (profile, tunables after CPU scaling, variants). */
+void model_print_settings(const struct model *m, FILE *out);
+
+/* ---- task groups ----------------------------------------------------- */
+
+/* The root task group (always exists). */
+struct model_group *model_root_group(struct model *m);
+/*
+ * A new task group under @parent with cgroup v1 cpu.shares @shares (the
+ * unscaled value, 2..262144; 1024 is the default).  An autogroup is a task
+ * group under the root with shares 1024 (nice 0).  @name is copied.
+ */
+struct model_group *model_group_new(struct model *m, struct model_group *parent,
+				    unsigned long shares, const char *name,
+				    struct sr_error *err);
+/* sched_group_set_shares(): change cpu.shares at @now. */
+int model_group_set_shares(struct model *m, struct model_group *g, unsigned long shares,
+			   uint64_t now, struct sr_error *err);
+const char *model_group_name(const struct model_group *g);
+
+/* ---- tasks ------------------------------------------------------------ */
+
+enum model_policy {
+	MODEL_POLICY_NORMAL = 0,
+	MODEL_POLICY_BATCH  = 3,
+	MODEL_POLICY_IDLE   = 5,
+};
+
+/*
+ * A task in state TASK_NEW, in group @g (NULL: root), with @nice (-20..19).
+ * It is not on any CPU until model_wake_up_new_task() or
+ * model_task_start_sleeping()/model_task_start_runnable().
+ */
+struct model_task *model_task_new(struct model *m, struct model_group *g, int nice,
+				  enum model_policy policy, uint32_t id,
+				  struct sr_error *err);
+/* The caller's id and an opaque pointer for the caller. */
+uint32_t model_task_id(const struct model_task *t);
+void model_task_set_priv(struct model_task *t, void *priv);
+void *model_task_priv(const struct model_task *t);
+
+enum model_task_state {
+	MODEL_TASK_NEW,       /* created, never enqueued */
+	MODEL_TASK_QUEUED,    /* on a runqueue (running or waiting) */
+	MODEL_TASK_DELAYED,   /* asleep but still queued (DELAY_DEQUEUE) */
+	MODEL_TASK_SLEEPING,  /* blocked, not queued */
+	MODEL_TASK_DEAD,      /* exited */
+};
+
+struct model_task_info {
+	enum model_task_state state;
+	int cpu;                       /* task_cpu(); -1 before the first placement */
+	bool running;                  /* rq->curr on its CPU */
+	int nice;
+	unsigned long weight;          /* se.load.weight (scaled, 1048576 = nice 0) */
+	uint64_t vruntime, deadline, slice;
+	int64_t vlag;
+	uint64_t sum_exec_runtime;     /* ns */
+	unsigned long load_avg, runnable_avg, util_avg;
+	uint64_t load_sum;
+	uint32_t period_contrib;
+	uint64_t last_update_time;
+	const struct model_group *group;
+};
+void model_task_info(const struct model_task *t, struct model_task_info *out);
+
+/*
+ * Tasks that exist before the trace starts.  start_runnable enqueues the task
+ * on @cpu as a wakeup would (it becomes current when picked); start_sleeping
+ * only places it on @cpu, blocked and not yet attached (its load attaches at
+ * its first wakeup, as for a migrated task).
+ */
+int model_task_start_runnable(struct model *m, struct model_task *t, int cpu, uint64_t now);
+int model_task_start_sleeping(struct model *m, struct model_task *t, int cpu);
+
+/* ---- events (the core's entry points) --------------------------------- */
+
+/*
+ * wake_up_new_task(): the task forked by the task running on @parent_cpu
+ * starts on @cpu (the trace's CPU, or model_select_task_rq(MODEL_WF_FORK)).
+ * Counts sched_wakeup_new; may set need_resched on @cpu.
+ */
+int model_wake_up_new_task(struct model *m, struct model_task *t, int parent_cpu, int cpu,
+			   uint64_t now);
+
+#define MODEL_WF_SYNC  0x10   /* the waker is about to sleep (WF_SYNC) */
+#define MODEL_WF_FORK  0x08
+#define MODEL_WF_TTWU  0x04
+/*
+ * try_to_wake_up() onto @cpu.  A sleeping task is enqueued (migrating first,
+ * with remove_entity_load_avg and a sched_migrate_task count, if @cpu is not
+ * its CPU); a delayed task is requeued on its own CPU (ttwu_runnable, @cpu
+ * is ignored as in 6.12); a queued or running task only counts a
+ * sched_wakeup.  @waker_cpu is where the wakeup runs (for WF_SYNC / placement;
+ * -1 if from an interrupt on @cpu).  Returns 1 if the task was enqueued, 0 if
+ * it was already queued, -1 on misuse (dead or new task).
+ */
+int model_try_to_wake_up(struct model *m, struct model_task *t, int cpu, int waker_cpu,
+			 int wake_flags, uint64_t now);
+
+/* How the previous task leaves the CPU in __schedule(). */
+enum model_prev {
+	MODEL_PREV_RUNNABLE,  /* preempted or yielding: stays queued ("R", "R+") */
+	MODEL_PREV_SLEEP,     /* blocks (S, D, I): dequeue, maybe delayed */
+	MODEL_PREV_SPECIAL,   /* stopped/traced/parked (T, t, P): never delayed */
+	MODEL_PREV_DEAD,      /* exits (Z, X): dequeue, then task_dead_fair */
+};
+/*
+ * __schedule() on @cpu: the current fair task (if any) leaves as @prev says,
+ * then the model picks the next task (newidle balance runs if nothing is
+ * runnable).  Clears need_resched.  Returns the task now current (may be the
+ * same task), NULL if the CPU goes idle or a non-fair task holds it.
+ * Counts sched_switch when the task changes.
+ */
+struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev, uint64_t now);
+
+/* TIF_NEED_RESCHED on @cpu, as set by the model. */
+bool model_need_resched(const struct model *m, int cpu);
+/* The current fair task on @cpu, NULL if idle or a non-fair task runs. */
+struct model_task *model_curr(const struct model *m, int cpu);
+/* Fair tasks queued on @cpu (rq->cfs.h_nr_queued, delayed ones included). */
+unsigned int model_nr_queued(const struct model *m, int cpu);
+
+/* sched_tick() on @cpu at @now (the caller ticks busy CPUs every 1/HZ). */
+void model_tick(struct model *m, int cpu, uint64_t now);
+
+/*
+ * A non-fair (RT/DL/stopper) task takes @cpu at @now (the fair current, if
+ * any, is put back: it stays queued) or gives it back.  While it runs the
+ * fair tasks see the time stolen; on release need_resched is set so the
+ * caller calls model_schedule().
+ */
+void model_other_class(struct model *m, int cpu, bool running, uint64_t now);
+
+/*
+ * Move a queued, not running task to @dst_cpu (load balancer, affinity,
+ * or a traced sched_migrate_task): dequeue with DO_DETACH, set_task_cpu,
+ * enqueue with ENQUEUE_MIGRATED, wakeup_preempt on @dst_cpu.  A sleeping
+ * task is only re-homed (its load is removed from the old CPU and attaches at
+ * the next wakeup).  Counts sched_migrate_task.  -1 if the task is running.
+ */
+int model_migrate_task(struct model *m, struct model_task *t, int dst_cpu, uint64_t now);
+
+/* sched_move_task(): the task moves to group @g (cgroup_attach_task). */
+int model_task_move_group(struct model *m, struct model_task *t, struct model_group *g,
+			  uint64_t now);
+/* set_user_nice(). */
+int model_task_set_nice(struct model *m, struct model_task *t, int nice, uint64_t now);
+
+/*
+ * --placement model: the CPU select_task_rq_fair() would choose for @t,
+ * woken (MODEL_WF_TTWU, optionally | MODEL_WF_SYNC) by a task on @waker_cpu,
+ * or forked (MODEL_WF_FORK) by a task on @waker_cpu.  A documented
+ * simplification of the kernel (docs/model.md: no wake_wide, no SMT, LLC =
+ * NUMA node).
+ */
+int model_select_task_rq(struct model *m, struct model_task *t, int waker_cpu,
+			 int wake_flags, uint64_t now);
+
+/* ---- counters --------------------------------------------------------- */
+
+/*
+ * Iterate the counters as (name, value) pairs: *iter starts at 0; returns
+ * false when done.  Names are stable (the replay JSON uses them): the event
+ * names sched_switch, sched_wakeup, sched_wakeup_new, sched_migrate_task,
+ * sched_stat_runtime, and the kernel function names update_curr,
+ * update_load_avg, update_cfs_group, reweight_entity, update_tg_load_avg,
+ * tg_load_avg_writes, propagate_entity_load_avg, update_blocked_averages,
+ * newidle_balance, place_entity, wakeup_preempt, tick, followed by
+ * finer-grained ones and per-NUMA-node tg_load_avg_writes.nodeN.
+ */
+bool model_counter_next(const struct model *m, unsigned int *iter, const char **name,
+			uint64_t *value);
+/* One counter by name; false if unknown. */
+bool model_counter_get(const struct model *m, const char *name, uint64_t *value);
+/* Zero every counter (e.g. after a warm-up). */
+void model_counters_reset(struct model *m);
+
+/*
+ * Check the model's invariants (weights sum to cfs_rq loads, avg_vruntime
+ * equals its entities' sum, counts consistent, no negative sums); 0 if all
+ * hold, else -1 with the first violation in err.  O(tasks); for tests.
+ */
+int model_check_invariants(const struct model *m, struct sr_error *err);
+
+#endif /* SCHEDREPLAY_MODEL_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel profiles: which kernel's fair scheduler the model reproduces.
+ *
+ * A profile is one column of the table in model/profile_table.h: scheduler
+ * features in the style of kernel/sched/features.h (SCHED_FEAT-like flags,
+ * plus behaviour switches for code that changed between versions) and
+ * tunables, each line with the reason (commit, version) it has the value it
+ * has.  Profiles are static and const; look them up by name or derive one
+ * from a kernel release string (the trace's uname).  Every report prints the
+ * effective settings (model_profile_print(), or iterate them for JSON).
+ */
+#ifndef SCHEDREPLAY_PROFILE_H
+#define SCHEDREPLAY_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct model_profile;
+
+/* "6.1", "6.5", "6.12", "6.18"; NULL if unknown. */
+const struct model_profile *model_profile_find(const char *name);
+/* The capture kernel of this project's machines: "6.18". */
+const struct model_profile *model_profile_default(void);
+/*
+ * The profile closest to kernel @release (e.g. "6.18.3-cloud-amd64"); *why
+ * (if not NULL) gets a static sentence saying how it was chosen.  NULL if
+ * @release cannot be parsed.
+ */
+const struct model_profile *model_profile_for_release(const char *release, const char **why);
+
+unsigned int model_profile_count(void);
+const struct model_profile *model_profile_at(unsigned int i);
+const char *model_profile_name(const struct model_profile *p);
+const char *model_profile_description(const struct model_profile *p);
+
+struct model_setting {
+	const char *name;     /* e.g. "PLACE_LAG", "base_slice_ns" */
+	bool is_feature;      /* feature flag (0/1) or tunable (value) */
+	int64_t value;
+	const char *unit;     /* "" for features, "ns", "ms", ... */
+	const char *reason;   /* why it has this value in this profile */
+};
+/* Iterate the settings: *iter starts at 0; false when done. */
+bool model_profile_setting_next(const struct model_profile *p, unsigned int *iter,
+				struct model_setting *out);
+/* One line per setting: "  NAME = value unit  # reason". */
+void model_profile_print(const struct model_profile *p, FILE *out);
+
+#endif /* SCHEDREPLAY_PROFILE_H */

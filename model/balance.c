@@ -1,0 +1,820 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Balancing and blocked load (kernel/sched/fair.c: sched_balance_newidle(),
+ * sched_balance_update_blocked_averages() / __update_blocked_fair(),
+ * update_newidle_cost(), sched_balance_domains(), sched_balance_trigger(),
+ * nohz_balancer_kick(), _nohz_idle_balance(), update_nohz_stats(),
+ * nohz_newidle_balance(), nohz_balance_{enter,exit}_idle(),
+ * list_add_leaf_cfs_rq(); kernel/sched/core.c ttwu_do_activate()'s avg_idle;
+ * and, for --placement model, select_task_rq_fair()).
+ *
+ * What is exact: when each of these runs, the gates (avg_idle against
+ * max_newidle_lb_cost, rd->overloaded, NI_RANDOM, jiffies-based intervals,
+ * the nohz blocked-load period and per-jiffy limit), and what
+ * update_blocked_averages() does to every cfs_rq.
+ *
+ * What is simplified (docs/model.md): the topology is one MC domain per NUMA
+ * node (all CPUs of the node share the LLC; no SMT level) plus one NUMA
+ * domain over all CPUs; the cost of a newidle pass is the profile's estimate
+ * (a per-domain constant plus a per-cfs_rq cost for the blocked update), not
+ * sched_clock; and the task-moving part of sched_balance_rq() pulls one
+ * queued task from the CPU with the most queued fair tasks when it has at
+ * least two more than this one (newidle: at least two), least recently run
+ * first, skipping delayed tasks - no group imbalance or capacity arithmetic.
+ */
+#include <stdlib.h>
+
+#include "sched.h"
+
+/* ---- leaf_cfs_rq_list ------------------------------------------------ */
+
+/*
+ * list_add_leaf_cfs_rq(): the per-CPU list of cfs_rqs with load to decay,
+ * ordered so that a child comes before its parent (update_blocked_averages()
+ * walks it bottom-up, so a child's decay propagates up in one pass).  The
+ * kernel builds it with tmp_alone_branch; here a cfs_rq is added together
+ * with every missing ancestor, each inserted right before its parent, which
+ * keeps the same invariant (on list => all ancestors on list).
+ */
+static void leaf_insert_before(struct rq *rq, struct cfs_rq *cfs_rq, struct cfs_rq *next)
+{
+	cfs_rq->leaf_next = next;
+	if (next) {
+		cfs_rq->leaf_prev = next->leaf_prev;
+		if (next->leaf_prev)
+			next->leaf_prev->leaf_next = cfs_rq;
+		else
+			rq->leaf_head = cfs_rq;
+		next->leaf_prev = cfs_rq;
+	} else {
+		cfs_rq->leaf_prev = rq->leaf_tail;
+		if (rq->leaf_tail)
+			rq->leaf_tail->leaf_next = cfs_rq;
+		else
+			rq->leaf_head = cfs_rq;
+		rq->leaf_tail = cfs_rq;
+	}
+}
+
+static struct cfs_rq *parent_cfs_rq(const struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->se ? cfs_rq_of(cfs_rq->se) : NULL;
+}
+
+void list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq)
+{
+	struct cfs_rq *parent;
+
+	if (cfs_rq->on_list)
+		return;
+	parent = parent_cfs_rq(cfs_rq);
+	if (parent)
+		list_add_leaf_cfs_rq(parent);   /* ancestors first (depth <= groups) */
+	leaf_insert_before(cfs_rq->rq, cfs_rq, parent);
+	cfs_rq->on_list = true;
+	if (parent)
+		parent->nr_children_on_list++;
+}
+
+void list_del_leaf_cfs_rq(struct cfs_rq *cfs_rq)
+{
+	struct rq *rq = cfs_rq->rq;
+	struct cfs_rq *parent;
+
+	if (!cfs_rq->on_list)
+		return;
+	if (cfs_rq->leaf_prev)
+		cfs_rq->leaf_prev->leaf_next = cfs_rq->leaf_next;
+	else
+		rq->leaf_head = cfs_rq->leaf_next;
+	if (cfs_rq->leaf_next)
+		cfs_rq->leaf_next->leaf_prev = cfs_rq->leaf_prev;
+	else
+		rq->leaf_tail = cfs_rq->leaf_prev;
+	cfs_rq->leaf_prev = cfs_rq->leaf_next = NULL;
+	cfs_rq->on_list = false;
+	parent = parent_cfs_rq(cfs_rq);
+	if (parent)
+		parent->nr_children_on_list--;
+}
+
+/* ---- rq->cfs_tasks (most recently run first) ------------------------- */
+
+void cfs_tasks_add(struct rq *rq, struct model_task *p)
+{
+	p->cfs_prev = NULL;
+	p->cfs_next = rq->cfs_tasks_head;
+	if (rq->cfs_tasks_head)
+		rq->cfs_tasks_head->cfs_prev = p;
+	else
+		rq->cfs_tasks_tail = p;
+	rq->cfs_tasks_head = p;
+}
+
+void cfs_tasks_del(struct rq *rq, struct model_task *p)
+{
+	if (p->cfs_prev)
+		p->cfs_prev->cfs_next = p->cfs_next;
+	else
+		rq->cfs_tasks_head = p->cfs_next;
+	if (p->cfs_next)
+		p->cfs_next->cfs_prev = p->cfs_prev;
+	else
+		rq->cfs_tasks_tail = p->cfs_prev;
+	p->cfs_prev = p->cfs_next = NULL;
+}
+
+void cfs_tasks_move_front(struct rq *rq, struct model_task *p)
+{
+	if (rq->cfs_tasks_head == p)
+		return;
+	cfs_tasks_del(rq, p);
+	cfs_tasks_add(rq, p);
+}
+
+/* ---- topology -------------------------------------------------------- */
+
+int build_sched_domains(struct model *m, struct sr_error *err)
+{
+	unsigned int cpu, other;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct rq *rq = &m->rqs[cpu];
+		int level;
+
+		for (level = 0; level < 2; level++) {
+			struct sched_domain *sd = &rq->sd[rq->nr_sd];
+			int n = 0;
+
+			if (level == 1 && m->nr_nodes < 2)
+				break;
+			sd->span = calloc(m->nr_cpus, sizeof(int));
+			if (!sd->span) {
+				model_err(err, 12, "model: out of memory building sched domains");
+				return -1;
+			}
+			for (other = 0; other < m->nr_cpus; other++)
+				if (level == 1 || m->rqs[other].node == rq->node)
+					sd->span[n++] = (int)other;
+			/* a domain of one CPU is degenerate: the kernel drops it */
+			if (n < 2) {
+				free(sd->span);
+				sd->span = NULL;
+				continue;
+			}
+			sd->name = level ? "NUMA" : "MC";
+			sd->span_weight = n;
+			/* sd_init(): intervals in ms scale with the span */
+			sd->balance_interval = (unsigned int)n;
+			sd->busy_factor = (unsigned int)m->prof.sd_busy_factor;
+			sd->last_balance = m->jiffies;
+			sd->last_decay_max_lb_cost = m->jiffies;
+			rq->nr_sd++;
+		}
+		rq->next_balance = m->jiffies;
+	}
+	return 0;
+}
+
+void free_sched_domains(struct model *m)
+{
+	unsigned int cpu;
+	int i;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		for (i = 0; i < MODEL_MAX_DOMAINS; i++)
+			free(m->rqs[cpu].sd[i].span);
+}
+
+static unsigned long msecs_to_jiffies(const struct model *m, unsigned long ms)
+{
+	return (ms * m->hz + 999) / 1000;
+}
+
+static inline bool time_after(unsigned long a, unsigned long b)
+{
+	return (long)(b - a) < 0;
+}
+
+static inline bool time_after_eq(unsigned long a, unsigned long b)
+{
+	return (long)(a - b) >= 0;
+}
+
+/* get_sd_balance_interval(): busy CPUs balance busy_factor times less often. */
+static unsigned long get_sd_balance_interval(const struct model *m, const struct sched_domain *sd,
+					     bool cpu_busy)
+{
+	unsigned long interval = sd->balance_interval;
+	unsigned long max_lb = (unsigned long)m->hz * m->nr_cpus / 10;
+
+	if (cpu_busy)
+		interval *= sd->busy_factor;
+	interval = msecs_to_jiffies(m, interval);
+	if (cpu_busy)
+		interval -= 1;
+	if (max_lb < 1)
+		max_lb = 1;
+	if (interval < 1)
+		interval = 1;
+	if (interval > max_lb)
+		interval = max_lb;
+	return interval;
+}
+
+static void update_next_balance(const struct model *m, const struct sched_domain *sd,
+				unsigned long *next_balance)
+{
+	unsigned long interval = get_sd_balance_interval(m, sd, false);
+	unsigned long next = sd->last_balance + interval;
+
+	if (time_after(*next_balance, next))
+		*next_balance = next;
+}
+
+/* ---- avg_idle -------------------------------------------------------- */
+
+/*
+ * ttwu_do_activate(): how long this CPU stayed idle after a newidle pass,
+ * as a running average (1/8 weight per sample), capped at twice the
+ * largest newidle cost.  Newidle compares it with the cost of balancing.
+ */
+void ttwu_update_avg_idle(struct model *m, struct rq *rq)
+{
+	u64 delta, max;
+	s64 diff;
+
+	(void)m;
+	if (!rq->idle_stamp)
+		return;
+	delta = rq->clock - rq->idle_stamp;
+	max = 2 * rq->max_idle_balance_cost;
+	diff = (s64)(delta - rq->avg_idle);
+	rq->avg_idle += (u64)(diff / 8);
+	if (rq->avg_idle > max)
+		rq->avg_idle = max;
+	rq->idle_stamp = 0;
+}
+
+/* ---- blocked load ---------------------------------------------------- */
+
+static bool cfs_rq_has_blocked(const struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->avg.load_avg || cfs_rq->avg.util_avg;
+}
+
+/* cfs_rq_is_decayed(): nothing left to decay here or below: off the list. */
+static bool cfs_rq_is_decayed(const struct model *m, const struct cfs_rq *cfs_rq)
+{
+	if (cfs_rq->load.weight)
+		return false;
+	if (!load_avg_is_decayed(&cfs_rq->avg))
+		return false;
+	if (cfs_rq->nr_children_on_list)
+		return false;
+	if (sched_feat(m, TG_CONTRIB_NOT_DECAYED) && cfs_rq->tg_load_avg_contrib)
+		return false;
+	if (vflag(m, DELAY_REMOVED_LOAD) && cfs_rq->prop_removed_sum)
+		return false;
+	return true;
+}
+
+/*
+ * __update_blocked_fair(): bottom-up over the leaf list, decay every cfs_rq,
+ * push the change into tg->load_avg (rate-limited) and into the group
+ * entity's parent (propagation) - but no update_cfs_group(): group weights
+ * are not refreshed on this path.  Returns the number of cfs_rqs visited
+ * (the cost model charges per cfs_rq).
+ */
+static unsigned int __update_blocked_fair(struct model *m, struct rq *rq, bool *done)
+{
+	struct cfs_rq *cfs_rq, *next;
+	unsigned int visited = 0;
+
+	for (cfs_rq = rq->leaf_head; cfs_rq; cfs_rq = next) {
+		struct sched_entity *se;
+
+		next = cfs_rq->leaf_next;
+		visited++;
+		if (update_cfs_rq_load_avg(m, cfs_rq_clock_pelt(cfs_rq), cfs_rq)) {
+			update_tg_load_avg(m, cfs_rq);
+			if (vflag(m, DELAY_REMOVED_LOAD))
+				fold_removed_propagate(m, cfs_rq);
+		}
+		se = cfs_rq->se;
+		if (se && !skip_blocked_update(se))
+			update_load_avg(m, cfs_rq_of(se), se, UPDATE_TG);
+		/* list_del may change next's neighbours, not next itself */
+		if (cfs_rq_is_decayed(m, cfs_rq))
+			list_del_leaf_cfs_rq(cfs_rq);
+		if (cfs_rq_has_blocked(cfs_rq))
+			*done = false;
+	}
+	return visited;
+}
+
+static unsigned int update_blocked_averages(struct model *m, int cpu)
+{
+	struct rq *rq = &m->rqs[cpu];
+	bool done = true;
+	unsigned int visited;
+
+	COUNT(m, update_blocked_averages);
+	rq->last_blocked_load_update_tick = m->jiffies;
+	update_rq_clock(m, rq, m->now);
+	visited = __update_blocked_fair(m, rq, &done);
+	if (done)
+		rq->has_blocked_load = false;
+	return visited;
+}
+
+void sched_balance_update_blocked_averages(struct model *m, int cpu)
+{
+	update_blocked_averages(m, cpu);
+}
+
+/* ---- moving tasks (simplified sched_balance_rq) ----------------------- */
+
+static bool can_migrate_task(struct model_task *p, struct rq *src)
+{
+	return src->curr != p && !p->se.sched_delayed && p->on_rq == TASK_ON_RQ_QUEUED;
+}
+
+/*
+ * Pull one task into @this_rq from the busiest CPU of @sd (see the top of
+ * the file for what is simplified).  Returns 1 if a task moved.
+ */
+static int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_domain *sd,
+			    bool newly_idle)
+{
+	struct rq *busiest = NULL;
+	struct model_task *p;
+	unsigned int best = 0, need;
+	int i;
+
+	if (!m->balance_moves_tasks)
+		return 0;
+	need = newly_idle ? 2 : this_rq->cfs.h_nr_queued + 2;
+	for (i = 0; i < sd->span_weight; i++) {
+		struct rq *rq = &m->rqs[sd->span[i]];
+
+		if (rq == this_rq || rq->other_class)
+			continue;
+		if (rq->cfs.h_nr_queued >= need && rq->cfs.h_nr_queued > best) {
+			best = rq->cfs.h_nr_queued;
+			busiest = rq;
+		}
+	}
+	if (!busiest)
+		return 0;
+	for (p = busiest->cfs_tasks_tail; p; p = p->cfs_prev)
+		if (can_migrate_task(p, busiest))
+			break;
+	if (!p)
+		return 0;
+
+	/* detach_task() + attach_task() */
+	update_rq_clock(m, busiest, m->now);
+	deactivate_task(m, busiest, p, DEQUEUE_NOCLOCK);
+	set_task_cpu(m, p, this_rq->cpu);
+	update_rq_clock(m, this_rq, m->now);
+	activate_task(m, this_rq, p, ENQUEUE_NOCLOCK);
+	wakeup_preempt(m, this_rq, p, 0);
+	COUNT(m, load_balance_moved);
+	return 1;
+}
+
+/* ---- newidle --------------------------------------------------------- */
+
+static void update_newidle_stats(struct sched_domain *sd, unsigned int success)
+{
+	sd->newidle_call++;
+	sd->newidle_success += success;
+	if (sd->newidle_call >= 1024) {
+		sd->newidle_ratio = sd->newidle_success;
+		sd->newidle_call /= 2;
+		sd->newidle_success /= 2;
+	}
+}
+
+/*
+ * update_newidle_cost(): track the largest newidle cost per domain; decay it
+ * by ~1% (253/256) at most once per second.  True when it decayed.
+ */
+static bool update_newidle_cost(struct model *m, struct sched_domain *sd, u64 cost,
+				unsigned int success)
+{
+	unsigned long next_decay = sd->last_decay_max_lb_cost + m->hz;
+
+	if (cost)
+		update_newidle_stats(sd, success);
+	if (cost > sd->max_newidle_lb_cost) {
+		sd->max_newidle_lb_cost = cost;
+		sd->last_decay_max_lb_cost = m->jiffies;
+	} else if (time_after(m->jiffies, next_decay)) {
+		sd->max_newidle_lb_cost = (sd->max_newidle_lb_cost * 253) / 256;
+		sd->last_decay_max_lb_cost = m->jiffies;
+		return true;
+	}
+	return false;
+}
+
+static void _nohz_idle_balance(struct model *m, struct rq *this_rq, bool stats, bool balance);
+
+/*
+ * nohz_newidle_balance(): going idle without balancing, and idle CPUs have
+ * blocked load due for an update: this CPU refreshes them from its idle
+ * loop (NOHZ_NEWILB_KICK, since v5.13) unless it expects to wake soon.
+ */
+static void nohz_newidle_balance(struct model *m, struct rq *this_rq)
+{
+	if (this_rq->avg_idle < m->sysctl_sched_migration_cost)
+		return;
+	if (!m->nohz.has_blocked || time_after(m->nohz.next_blocked, m->jiffies))
+		return;
+	COUNT(m, nohz_stats_kick);
+	_nohz_idle_balance(m, this_rq, true, false);
+}
+
+/*
+ * sched_balance_newidle(): the CPU found nothing to run.  If balancing is
+ * worth it (some CPU is overloaded and this one expects to stay idle longer
+ * than balancing the lowest domain costs), refresh this CPU's blocked load
+ * and try each domain while the expected idle time covers the accumulated
+ * cost.  Variants: lazy blocked update (only right before the first domain
+ * actually balanced) and the pre-5.16 entry test.
+ * Returns > 0 if fair tasks are now queued here.
+ */
+int sched_balance_newidle(struct model *m, struct rq *this_rq)
+{
+	unsigned long next_balance = m->jiffies + m->hz;
+	struct sched_domain *sd;
+	u64 curr_cost = 0, pending_cost = 0;
+	bool blocked_done = false;
+	int pulled_task = 0;
+	int i;
+
+	COUNT(m, newidle_balance);
+	this_rq->idle_stamp = this_rq->clock;
+
+	sd = this_rq->nr_sd ? &this_rq->sd[0] : NULL;
+	if (!sd) {
+		COUNT(m, newidle_balance_skip);
+		goto out;
+	}
+	if (vflag(m, NEWIDLE_PRE_5_16)) {
+		if (this_rq->avg_idle < m->sysctl_sched_migration_cost || !m->rd_overloaded) {
+			update_next_balance(m, sd, &next_balance);
+			COUNT(m, newidle_balance_skip);
+			goto out;
+		}
+	} else if (!m->rd_overloaded || this_rq->avg_idle < sd->max_newidle_lb_cost) {
+		update_next_balance(m, sd, &next_balance);
+		COUNT(m, newidle_balance_skip);
+		goto out;
+	}
+	COUNT(m, newidle_balance_run);
+
+	if (!vflag(m, LAZY_BLOCKED_NEWIDLE)) {
+		COUNT(m, update_blocked_averages_newidle);
+		pending_cost = update_blocked_averages(m, this_rq->cpu) * m->blocked_cost_per_cfs_rq_ns;
+		blocked_done = true;
+	}
+
+	for (i = 0; i < this_rq->nr_sd; i++) {
+		unsigned int weight = 1;
+		u64 domain_cost;
+
+		sd = &this_rq->sd[i];
+		update_next_balance(m, sd, &next_balance);
+		if (this_rq->avg_idle < curr_cost + sd->max_newidle_lb_cost)
+			break;
+
+		if (sched_feat(m, NI_RANDOM)) {
+			/* a 1k-sided die: balance in proportion to the success rate */
+			u32 d1k = sched_rng(this_rq) % 1024;
+
+			weight = 1 + sd->newidle_ratio;
+			if (d1k > weight) {
+				update_newidle_stats(sd, 0);
+				COUNT(m, newidle_balance_random_skip);
+				continue;
+			}
+			weight = (1024 + weight / 2) / weight;
+		}
+
+		if (!blocked_done) {
+			COUNT(m, update_blocked_averages_newidle);
+			pending_cost += update_blocked_averages(m, this_rq->cpu) *
+					m->blocked_cost_per_cfs_rq_ns;
+			blocked_done = true;
+		}
+		COUNT(m, newidle_balance_domains);
+		pulled_task = sched_balance_rq(m, this_rq, sd, true);
+		domain_cost = pending_cost + m->newidle_domain_cost_ns;
+		pending_cost = 0;
+		curr_cost += domain_cost;
+		update_newidle_cost(m, sd, domain_cost, weight * !!pulled_task);
+		if (pulled_task)
+			break;
+	}
+
+	if (curr_cost > this_rq->max_idle_balance_cost)
+		this_rq->max_idle_balance_cost = curr_cost;
+	if (this_rq->cfs.h_nr_queued && !pulled_task)
+		pulled_task = 1;
+
+out:
+	if (time_after(this_rq->next_balance, next_balance))
+		this_rq->next_balance = next_balance;
+	if (pulled_task) {
+		this_rq->idle_stamp = 0;
+		COUNT(m, newidle_balance_pulled);
+	} else {
+		nohz_newidle_balance(m, this_rq);
+	}
+	return pulled_task;
+}
+
+/* ---- periodic balance and nohz --------------------------------------- */
+
+/*
+ * sched_balance_domains(): the regular visit of every domain - decay the
+ * newidle costs (and the rq-wide max with them) and balance each domain
+ * whose interval has passed.
+ */
+static void sched_balance_domains(struct model *m, struct rq *rq, bool idle)
+{
+	bool busy = !idle;
+	unsigned long next_balance = m->jiffies + 60UL * m->hz;
+	bool update_next = false, need_decay = false;
+	u64 max_cost = 0;
+	int i;
+
+	COUNT(m, periodic_balance);
+	for (i = 0; i < rq->nr_sd; i++) {
+		struct sched_domain *sd = &rq->sd[i];
+		unsigned long interval;
+
+		need_decay = update_newidle_cost(m, sd, 0, 0);
+		max_cost += sd->max_newidle_lb_cost;
+		interval = get_sd_balance_interval(m, sd, busy);
+		if (time_after_eq(m->jiffies, sd->last_balance + interval)) {
+			if (sched_balance_rq(m, rq, sd, false)) {
+				idle = !rq->curr && !rq->cfs.h_nr_queued;
+				busy = !idle;
+			}
+			sd->last_balance = m->jiffies;
+			interval = get_sd_balance_interval(m, sd, busy);
+		}
+		if (time_after(next_balance, sd->last_balance + interval)) {
+			next_balance = sd->last_balance + interval;
+			update_next = true;
+		}
+	}
+	if (need_decay)
+		rq->max_idle_balance_cost = max_u64(m->sysctl_sched_migration_cost, max_cost);
+	if (update_next)
+		rq->next_balance = next_balance;
+}
+
+/* update_nohz_stats(): an idle CPU's blocked load, at most once a jiffy. */
+static bool update_nohz_stats(struct model *m, struct rq *rq)
+{
+	if (!rq->has_blocked_load)
+		return false;
+	if (!rq->nohz_idle)
+		return false;
+	if (!time_after(m->jiffies, rq->last_blocked_load_update_tick))
+		return true;
+	COUNT(m, update_blocked_averages_nohz);
+	update_blocked_averages(m, rq->cpu);
+	return rq->has_blocked_load;
+}
+
+/*
+ * _nohz_idle_balance(): on behalf of every tickless idle CPU, refresh its
+ * blocked load (stats) and balance it if due (balance).
+ */
+static void _nohz_idle_balance(struct model *m, struct rq *this_rq, bool stats, bool balance)
+{
+	unsigned long now = m->jiffies;
+	unsigned long next_balance = now + 60UL * m->hz;
+	bool has_blocked_load = false, update_next = false;
+	unsigned int i;
+
+	if (stats)
+		m->nohz.has_blocked = false;
+	for (i = 1; i <= m->nr_cpus; i++) {
+		struct rq *rq = &m->rqs[((unsigned int)this_rq->cpu + i) % m->nr_cpus];
+
+		if (!rq->nohz_idle || rq->curr || rq->other_class || rq->cfs.h_nr_queued)
+			continue;
+		if (stats)
+			has_blocked_load |= update_nohz_stats(m, rq);
+		if (time_after_eq(m->jiffies, rq->next_balance)) {
+			if (balance)
+				sched_balance_domains(m, rq, true);
+		}
+		if (time_after(next_balance, rq->next_balance)) {
+			next_balance = rq->next_balance;
+			update_next = true;
+		}
+	}
+	if (update_next)
+		m->nohz.next_balance = next_balance;
+	if (stats)
+		m->nohz.next_blocked = now + msecs_to_jiffies(m, (unsigned long)m->prof.nohz_blocked_period_ms);
+	if (has_blocked_load)
+		m->nohz.has_blocked = true;
+}
+
+void nohz_balance_enter_idle(struct model *m, struct rq *rq)
+{
+	rq->has_blocked_load = true;
+	if (!rq->nohz_idle && rq->nr_sd) {
+		rq->nohz_idle = true;
+		m->nohz.nr_cpus++;
+	}
+	m->nohz.has_blocked = true;
+}
+
+void nohz_balance_exit_idle(struct model *m, struct rq *rq)
+{
+	if (!rq->nohz_idle)
+		return;
+	rq->nohz_idle = false;
+	m->nohz.nr_cpus--;
+}
+
+/*
+ * nohz_balancer_kick(): a busy CPU's tick asks an idle CPU to refresh the
+ * idle CPUs' blocked load (every LOAD_AVG_PERIOD ms) and, when this CPU has
+ * more than one task, to balance for them.  The model runs the kicked work
+ * at once, on the first idle CPU after this one.
+ */
+void nohz_balancer_kick(struct model *m, struct rq *rq)
+{
+	bool stats = false, balance = false;
+	unsigned int i;
+	struct rq *ilb = NULL;
+
+	if (rq->idle_balance)
+		return;
+	nohz_balance_exit_idle(m, rq);
+	if (!m->nohz.nr_cpus)
+		return;
+	if (m->nohz.has_blocked && time_after(m->jiffies, m->nohz.next_blocked))
+		stats = true;
+	if (!time_after(m->nohz.next_balance, m->jiffies) && rq->nr_running >= 2) {
+		stats = true;
+		balance = true;
+	}
+	if (!stats)
+		return;
+	/* find_new_ilb(): an idle CPU in the nohz mask */
+	for (i = 1; i <= m->nr_cpus; i++) {
+		struct rq *r = &m->rqs[((unsigned int)rq->cpu + i) % m->nr_cpus];
+
+		if (r->nohz_idle && !r->curr && !r->other_class && !r->cfs.h_nr_queued) {
+			ilb = r;
+			break;
+		}
+	}
+	if (!ilb)
+		return;
+	if (balance)
+		m->nohz.next_balance = m->jiffies + 1;
+	COUNT(m, nohz_stats_kick);
+	_nohz_idle_balance(m, ilb, stats, balance);
+}
+
+/*
+ * sched_balance_trigger(): SCHED_SOFTIRQ when the CPU's next_balance is due
+ * (the softirq refreshes this CPU's blocked load, then balances), then the
+ * nohz kick.
+ */
+void sched_balance_trigger(struct model *m, struct rq *rq)
+{
+	if (!rq->nr_sd)
+		return;
+	if (time_after_eq(m->jiffies, rq->next_balance)) {
+		COUNT(m, update_blocked_averages_periodic);
+		update_blocked_averages(m, rq->cpu);
+		sched_balance_domains(m, rq, rq->idle_balance);
+	}
+	nohz_balancer_kick(m, rq);
+}
+
+/* ---- placement for --placement model --------------------------------- */
+
+static bool available_idle_cpu(const struct model *m, int cpu)
+{
+	const struct rq *rq = &m->rqs[cpu];
+
+	return !rq->curr && !rq->other_class && !rq->cfs.h_nr_queued;
+}
+
+static bool cpus_share_cache(const struct model *m, int a, int b)
+{
+	return m->rqs[a].node == m->rqs[b].node;
+}
+
+static unsigned long cpu_load(const struct model *m, int cpu)
+{
+	return m->rqs[cpu].cfs.avg.load_avg;
+}
+
+/*
+ * wake_affine(): WA_IDLE (an idle waker CPU sharing the cache wins, a sync
+ * wakeup from a CPU running only the waker wins, an idle prev wins), then
+ * WA_WEIGHT (compare the loads with the task moved, prev biased by half the
+ * domain's imbalance_pct of 117).  No task_h_load: the task's own load_avg.
+ */
+static int wake_affine(struct model *m, struct model_task *p, int this_cpu, int prev_cpu,
+		       bool sync)
+{
+	unsigned long task_load = p->se.avg.load_avg;
+	s64 this_eff_load, prev_eff_load;
+
+	if (available_idle_cpu(m, this_cpu) && cpus_share_cache(m, this_cpu, prev_cpu))
+		return available_idle_cpu(m, prev_cpu) ? prev_cpu : this_cpu;
+	if (sync && m->rqs[this_cpu].nr_running == 1)
+		return this_cpu;
+	if (available_idle_cpu(m, prev_cpu))
+		return prev_cpu;
+
+	this_eff_load = (s64)cpu_load(m, this_cpu) + (s64)task_load;
+	if (sync) {
+		struct model_task *curr = m->rqs[this_cpu].curr;
+		s64 cl = curr ? (s64)curr->se.avg.load_avg : 0;
+
+		this_eff_load = this_eff_load > cl ? this_eff_load - cl : 0;
+	}
+	prev_eff_load = (s64)cpu_load(m, prev_cpu) - (s64)task_load;
+	if (prev_eff_load < 0)
+		prev_eff_load = 0;
+	this_eff_load *= 100;
+	prev_eff_load *= 100 + (117 - 100) / 2;
+	if (sync)
+		prev_eff_load += 1;
+	return this_eff_load < prev_eff_load ? this_cpu : prev_cpu;
+}
+
+/* select_idle_sibling(): target, then prev, then any idle CPU of the LLC. */
+static int select_idle_sibling(struct model *m, int prev, int target)
+{
+	unsigned int i;
+
+	if (available_idle_cpu(m, target))
+		return target;
+	if (prev != target && cpus_share_cache(m, prev, target) && available_idle_cpu(m, prev))
+		return prev;
+	for (i = 1; i < m->nr_cpus; i++) {
+		int cpu = (int)(((unsigned int)target + i) % m->nr_cpus);
+
+		if (cpus_share_cache(m, cpu, target) && available_idle_cpu(m, cpu))
+			return cpu;
+	}
+	return target;
+}
+
+/* sched_balance_find_dst_cpu() for fork: an idle CPU, else the least loaded. */
+static int find_idlest_cpu(struct model *m, int this_cpu)
+{
+	unsigned long best_load = ~0UL;
+	int best = this_cpu;
+	unsigned int i;
+
+	for (i = 0; i < m->nr_cpus; i++) {
+		int cpu = (int)(((unsigned int)this_cpu + i) % m->nr_cpus);
+		unsigned long load;
+
+		if (available_idle_cpu(m, cpu))
+			return cpu;
+		load = cpu_load(m, cpu);
+		if (load < best_load) {
+			best_load = load;
+			best = cpu;
+		}
+	}
+	return best;
+}
+
+int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, int wake_flags,
+			 uint64_t now)
+{
+	int prev = p->cpu, new_cpu;
+
+	model_advance_time(m, now);
+	if (waker_cpu < 0 || (unsigned int)waker_cpu >= m->nr_cpus)
+		waker_cpu = prev >= 0 ? prev : 0;
+	if (prev < 0)
+		prev = waker_cpu;
+	if (wake_flags & MODEL_WF_FORK)
+		return find_idlest_cpu(m, waker_cpu);
+	new_cpu = prev;
+	if (waker_cpu != prev)
+		new_cpu = wake_affine(m, p, waker_cpu, prev, wake_flags & MODEL_WF_SYNC);
+	return select_idle_sibling(m, prev, new_cpu);
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CFS as in the <= 6.5 kernels the seed patches were written against (exact
+ * for 6.1.192; kernel/sched/fair.c update_min_vruntime(), sched_slice(),
+ * place_entity(), check_preempt_tick(), pick_next_entity(),
+ * wakeup_preempt_entity(), check_preempt_wakeup()).
+ *
+ * Every entity's vruntime advances by delta * NICE_0 / w while it runs; the
+ * queue runs the entity with the smallest vruntime.  min_vruntime, a
+ * monotonic floor of the queue's vruntimes, anchors placement: a waking
+ * sleeper gets at most half a latency period of credit below it, a new task
+ * starts one virtual slice after it (START_DEBIT), and entities leaving a
+ * queue other than by sleeping carry their vruntime relative to it.
+ */
+#include "sched.h"
+
+/* update_min_vruntime(): min of curr and the leftmost, never decreasing. */
+void update_min_vruntime(struct model *m, struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+	struct sched_entity *leftmost = __pick_first_entity(cfs_rq);
+	u64 vruntime = cfs_rq->min_vruntime;
+
+	(void)m;
+	if (curr) {
+		if (curr->on_rq)
+			vruntime = curr->vruntime;
+		else
+			curr = NULL;
+	}
+	if (leftmost) {
+		if (!curr)
+			vruntime = leftmost->vruntime;
+		else if ((s64)(leftmost->vruntime - vruntime) < 0)
+			vruntime = leftmost->vruntime;
+	}
+	if ((s64)(vruntime - cfs_rq->min_vruntime) > 0)
+		cfs_rq->min_vruntime = vruntime;
+}
+
+/* __sched_period(): latency, stretched beyond sched_nr_latency tasks. */
+static u64 __sched_period(struct model *m, unsigned long nr_running)
+{
+	if (nr_running > m->sched_nr_latency)
+		return nr_running * m->sysctl_sched_min_granularity;
+	return m->sysctl_sched_latency;
+}
+
+/*
+ * sched_slice(): the wall-time share of the period for @se, p * w / W at
+ * every level of the hierarchy (ALT_PERIOD: the period is sized by the CPU's
+ * total runnable count), at least min_granularity (BASE_SLICE).
+ */
+u64 sched_slice(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	unsigned int nr_running = rq_of(cfs_rq)->cfs.h_nr_queued;   /* ALT_PERIOD */
+	struct sched_entity *init_se = se;
+	u64 slice, min_gran;
+
+	slice = __sched_period(m, nr_running + !se->on_rq);
+
+	for_each_sched_entity(se) {
+		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
+		struct load_weight lw = qcfs_rq->load;
+
+		if (!se->on_rq)
+			update_load_add(&lw, se->load.weight);
+		slice = __calc_delta(slice, se->load.weight, se->on_rq ? &qcfs_rq->load : &lw);
+	}
+
+	if (init_se->task && init_se->task->policy == MODEL_POLICY_IDLE)
+		min_gran = m->sysctl_sched_idle_min_granularity;
+	else
+		min_gran = m->sysctl_sched_min_granularity;
+	return max_u64(slice, min_gran);
+}
+
+static u64 sched_vslice(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	return calc_delta_fair(sched_slice(m, cfs_rq, se), se);
+}
+
+/* entity_is_long_sleeper(): asleep for more than 2^63 / 1024 ns (~104 days). */
+static bool entity_is_long_sleeper(struct sched_entity *se)
+{
+	u64 sleep_time;
+
+	if (se->exec_start == 0)
+		return false;
+	sleep_time = rq_of(cfs_rq_of(se))->clock_task;
+	if (sleep_time <= se->exec_start)
+		return false;
+	sleep_time -= se->exec_start;
+	return sleep_time > ((1ULL << 63) / scale_load_down(NICE_0_LOAD));
+}
+
+/*
+ * place_entity() (CFS): a new entity (initial) starts a virtual slice after
+ * min_vruntime with START_DEBIT, so forking cannot gain time; a waking one is
+ * credited at most half a latency period (GENTLE_FAIR_SLEEPERS) below
+ * min_vruntime, and never moved backwards from its own vruntime.
+ */
+void place_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se, int initial)
+{
+	u64 vruntime = cfs_rq->min_vruntime;
+
+	COUNT(m, place_entity);
+	if (initial && sched_feat(m, START_DEBIT))
+		vruntime += sched_vslice(m, cfs_rq, se);
+
+	if (!initial) {
+		u64 thresh;
+
+		if (se->task && se->task->policy == MODEL_POLICY_IDLE)
+			thresh = m->sysctl_sched_min_granularity;
+		else
+			thresh = m->sysctl_sched_latency;
+		if (sched_feat(m, GENTLE_FAIR_SLEEPERS))
+			thresh >>= 1;
+		vruntime -= thresh;
+	}
+
+	if (entity_is_long_sleeper(se))
+		se->vruntime = vruntime;
+	else if ((s64)(vruntime - se->vruntime) > 0)
+		se->vruntime = vruntime;
+}
+
+/*
+ * check_preempt_tick(): curr has run longer than its slice, or at least
+ * min_granularity while more than a slice (in virtual time) ahead of the
+ * leftmost: reschedule.
+ */
+void check_preempt_tick(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *curr)
+{
+	u64 ideal_runtime, delta_exec;
+	struct sched_entity *se;
+	s64 delta;
+
+	ideal_runtime = sched_slice(m, cfs_rq, curr);
+	delta_exec = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
+	if (delta_exec > ideal_runtime) {
+		resched_curr(m, rq_of(cfs_rq));
+		COUNT(m, tick_resched);
+		clear_buddies(cfs_rq, curr);
+		return;
+	}
+	if (delta_exec < m->sysctl_sched_min_granularity)
+		return;
+
+	se = __pick_first_entity(cfs_rq);
+	if (!se)
+		return;
+	delta = (s64)(curr->vruntime - se->vruntime);
+	if (delta < 0)
+		return;
+	if ((u64)delta > ideal_runtime) {
+		resched_curr(m, rq_of(cfs_rq));
+		COUNT(m, tick_resched);
+	}
+}
+
+static u64 wakeup_gran(struct model *m, struct sched_entity *se)
+{
+	return calc_delta_fair(m->sysctl_sched_wakeup_granularity, se);
+}
+
+/*
+ * wakeup_preempt_entity(): -1 if @se is not before @curr, 1 if it is more
+ * than the wakeup granularity (in @se's virtual time) before it, else 0.
+ */
+int wakeup_preempt_entity(struct model *m, struct sched_entity *curr, struct sched_entity *se)
+{
+	s64 gran, vdiff = (s64)(curr->vruntime - se->vruntime);
+
+	if (vdiff <= 0)
+		return -1;
+	gran = (s64)wakeup_gran(m, se);
+	if (vdiff > gran)
+		return 1;
+	return 0;
+}
+
+/*
+ * pick_next_entity() (CFS): the leftmost (or curr if it is before it),
+ * unless the next buddy, then the last buddy, is within the wakeup
+ * granularity of it.  (The skip buddy is only set by sched_yield(), which the
+ * model does not replay.)
+ */
+struct sched_entity *pick_next_entity_cfs(struct model *m, struct cfs_rq *cfs_rq,
+					  struct sched_entity *curr)
+{
+	struct sched_entity *left = __pick_first_entity(cfs_rq);
+	struct sched_entity *se;
+
+	if (!left || (curr && entity_before(m, curr, left)))
+		left = curr;
+	se = left;
+
+	if (cfs_rq->next && wakeup_preempt_entity(m, cfs_rq->next, left) < 1) {
+		se = cfs_rq->next;
+		COUNT(m, pick_buddy);
+	} else if (cfs_rq->last && wakeup_preempt_entity(m, cfs_rq->last, left) < 1) {
+		se = cfs_rq->last;
+		COUNT(m, pick_buddy);
+	}
+	return se;
+}
+
+void set_last_buddy(struct sched_entity *se)
+{
+	for_each_sched_entity(se) {
+		if (!se->on_rq)
+			return;
+		if (se->task && se->task->policy == MODEL_POLICY_IDLE)
+			return;
+		cfs_rq_of(se)->last = se;
+	}
+}
+
+/* find_matching_se(): walk both up to siblings on a common cfs_rq. */
+static void find_matching_se(struct sched_entity **se, struct sched_entity **pse)
+{
+	int se_depth = (*se)->depth, pse_depth = (*pse)->depth;
+
+	while (se_depth > pse_depth) {
+		se_depth--;
+		*se = (*se)->parent;
+	}
+	while (pse_depth > se_depth) {
+		pse_depth--;
+		*pse = (*pse)->parent;
+	}
+	while (cfs_rq_of(*se) != cfs_rq_of(*pse)) {
+		*se = (*se)->parent;
+		*pse = (*pse)->parent;
+	}
+}
+
+/*
+ * check_preempt_wakeup() (CFS): preempt when the woken entity is more than
+ * the wakeup granularity behind curr, at the level where their hierarchies
+ * meet; buddies steer the next pick (NEXT_BUDDY off by default, LAST_BUDDY
+ * on with >= sched_nr_latency entities).
+ */
+void check_preempt_wakeup_cfs(struct model *m, struct rq *rq, struct model_task *p, int wake_flags)
+{
+	struct model_task *curr = rq->curr;
+	struct sched_entity *se = &curr->se, *pse = &p->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+	bool scale = cfs_rq->nr_running >= m->sched_nr_latency;
+	bool next_buddy_marked = false;
+
+	if (se == pse)
+		return;
+	if (sched_feat(m, NEXT_BUDDY) && scale && !(wake_flags & MODEL_WF_FORK)) {
+		set_next_buddy(pse);
+		next_buddy_marked = true;
+	}
+	if (rq->need_resched)
+		return;
+	if (curr->policy == MODEL_POLICY_IDLE && p->policy != MODEL_POLICY_IDLE)
+		goto preempt;
+	if (p->policy != MODEL_POLICY_NORMAL || !sched_feat(m, WAKEUP_PREEMPTION))
+		return;
+
+	COUNT(m, wakeup_preempt_check);
+	find_matching_se(&se, &pse);
+	update_curr(m, cfs_rq_of(se));
+	if (wakeup_preempt_entity(m, se, pse) == 1) {
+		if (!next_buddy_marked)
+			set_next_buddy(pse);
+		goto preempt;
+	}
+	return;
+
+preempt:
+	resched_curr(m, rq);
+	COUNT(m, wakeup_preempt);
+	if (!se->on_rq)
+		return;
+	if (sched_feat(m, LAST_BUDDY) && scale && entity_is_task(se))
+		set_last_buddy(se);
+}

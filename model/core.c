@@ -1,0 +1,859 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine and the core's entry points (kernel/sched/core.c:
+ * sched_init(), wake_up_new_task(), try_to_wake_up() / ttwu_runnable() /
+ * ttwu_do_activate(), __schedule() / try_to_block_task(), sched_tick(),
+ * set_task_cpu(), move_queued_task(), sched_move_task(), set_user_nice()),
+ * reduced to what the fair class sees.  The caller owns time: every entry
+ * point takes `now` and updates the CPU's rq clock from it, as the kernel's
+ * update_rq_clock() does at the same places.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched.h"
+
+void model_err(struct sr_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- clocks ---------------------------------------------------------- */
+
+/* sched_clock_cpu(): one clock for the whole machine, the caller's. */
+u64 sched_clock_cpu(const struct model *m, int cpu)
+{
+	(void)cpu;
+	return m->now;
+}
+
+void model_advance_time(struct model *m, u64 now)
+{
+	if (now > m->now) {
+		m->now = now;
+		m->jiffies = (unsigned long)(now / m->tick_nsec);
+	}
+}
+
+/*
+ * update_rq_clock(): clock, clock_task and clock_pelt move together (no irq
+ * or steal time, no capacity or frequency scaling); an idle rq also records
+ * the idle clocks migrate_se_pelt_lag() extrapolates from.
+ */
+void update_rq_clock(struct model *m, struct rq *rq, u64 now)
+{
+	model_advance_time(m, now);
+	if ((s64)(now - rq->clock) > 0) {
+		rq->clock = now;
+		rq->clock_task = now;
+		rq->clock_pelt = now;
+	}
+	if (!rq->curr && !rq->other_class) {
+		rq->clock_idle = rq->clock;
+		rq->clock_pelt_idle = rq->clock_pelt;
+	}
+}
+
+/* sched_rng(): per-CPU xorshift32 seeded from model_config.seed. */
+u32 sched_rng(struct rq *rq)
+{
+	u64 x = rq->rnd_state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	rq->rnd_state = x;
+	return (u32)(x >> 16);
+}
+
+/* ---- nr_running, placement ------------------------------------------- */
+
+/* add_nr_running(): a second runnable task marks the root domain overloaded. */
+void add_nr_running(struct model *m, struct rq *rq, unsigned int count)
+{
+	unsigned int prev = rq->nr_running;
+
+	rq->nr_running += count;
+	if (prev < 2 && rq->nr_running >= 2)
+		m->rd_overloaded = true;
+}
+
+void sub_nr_running(struct model *m, struct rq *rq, unsigned int count)
+{
+	(void)m;
+	rq->nr_running -= count;
+}
+
+/* set_task_rq(): the task's entity hangs below its group's entity on @cpu. */
+static void set_task_rq(struct model_task *p, int cpu)
+{
+	p->se.cfs_rq = p->tg->cfs_rq[cpu];
+	p->se.parent = p->tg->se[cpu];
+	p->se.depth = p->se.parent ? p->se.parent->depth + 1 : 0;
+}
+
+/* set_task_cpu(): sched_migrate_task fires here, before migrate_task_rq_fair(). */
+void set_task_cpu(struct model *m, struct model_task *p, int new_cpu)
+{
+	if (p->cpu != new_cpu) {
+		COUNT(m, sched_migrate_task);
+		migrate_task_rq_fair(m, p, new_cpu);
+	}
+	p->cpu = new_cpu;
+	set_task_rq(p, new_cpu);
+}
+
+void activate_task(struct model *m, struct rq *rq, struct model_task *p, int flags)
+{
+	if (task_on_rq_migrating(p))
+		flags |= ENQUEUE_MIGRATED;
+	enqueue_task_fair(m, rq, p, flags);
+	p->on_rq = TASK_ON_RQ_QUEUED;
+}
+
+void deactivate_task(struct model *m, struct rq *rq, struct model_task *p, int flags)
+{
+	p->on_rq = (flags & DEQUEUE_SLEEP) ? 0 : TASK_ON_RQ_MIGRATING;
+	dequeue_task_fair(m, rq, p, flags);
+}
+
+/*
+ * wakeup_preempt(): a fair task woke on @rq.  Against a fair curr the
+ * class decides; an idle CPU is always preempted; a non-fair curr never.
+ */
+void wakeup_preempt(struct model *m, struct rq *rq, struct model_task *p, int flags)
+{
+	if (rq->other_class)
+		return;
+	if (rq->curr)
+		check_preempt_wakeup_fair(m, rq, p, flags);
+	else
+		resched_curr(m, rq);
+}
+
+/* ---- machine --------------------------------------------------------- */
+
+static unsigned int ilog2_u(unsigned int x)
+{
+	unsigned int r = 0;
+
+	while (x >>= 1)
+		r++;
+	return r;
+}
+
+static void resolve_behaviour(struct model *m)
+{
+	unsigned int i;
+	const struct model_variant *v;
+
+	m->b.vflags = 0;
+	m->b.tg_ratelimit_ns = (u64)m->prof.tg_load_avg_ratelimit_ns;
+	m->b.nr_hooks = 0;
+	for (i = 0; i < m->variants.n; i++) {
+		v = m->variants.v[i];
+		m->b.vflags |= v->flags;
+		if (v->tg_ratelimit_ns != MODEL_TG_RATELIMIT_KEEP)
+			m->b.tg_ratelimit_ns = (u64)v->tg_ratelimit_ns;
+		if (v->update_cfs_group)
+			m->b.hooks[m->b.nr_hooks++] = v;
+	}
+}
+
+struct model *model_new(const struct model_config *cfg, struct sr_error *err)
+{
+	struct model *m;
+	unsigned int cpu, hz;
+	int max_node = 0;
+
+	if (!cfg || cfg->nr_cpus < 1 || cfg->nr_cpus > MODEL_MAX_CPUS) {
+		model_err(err, 22, "model: nr_cpus must be 1..%d (got %u)", MODEL_MAX_CPUS,
+			  cfg ? cfg->nr_cpus : 0);
+		return NULL;
+	}
+	hz = cfg->hz ? cfg->hz : 250;
+	if (hz < 24 || hz > 10000) {
+		model_err(err, 22, "model: HZ %u is not a kernel tick rate (100, 250, 300, 1000)", hz);
+		return NULL;
+	}
+	if (cfg->cpu_node) {
+		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
+			if (cfg->cpu_node[cpu] < 0 || cfg->cpu_node[cpu] >= (int)cfg->nr_cpus) {
+				model_err(err, 22, "model: CPU %u has invalid NUMA node %d", cpu,
+					  cfg->cpu_node[cpu]);
+				return NULL;
+			}
+			if (cfg->cpu_node[cpu] > max_node)
+				max_node = cfg->cpu_node[cpu];
+		}
+	}
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		goto nomem;
+	m->prof = *(cfg->profile ? cfg->profile : model_profile_default());
+	if (cfg->variants)
+		m->variants = *cfg->variants;
+	else
+		model_variant_set_init(&m->variants);
+	resolve_behaviour(m);
+
+	m->nr_cpus = cfg->nr_cpus;
+	m->nr_nodes = max_node + 1;
+	m->hz = hz;
+	m->tick_nsec = (1000000000ULL + hz / 2) / hz;
+	m->balance_moves_tasks = cfg->balance_moves_tasks;
+
+	/* update_sysctl(): SCHED_TUNABLESCALING_LOG */
+	m->factor = 1 + ilog2_u(m->nr_cpus < 8 ? m->nr_cpus : 8);
+	m->sysctl_sched_base_slice = (u64)m->prof.base_slice_ns * m->factor;
+	m->sysctl_sched_latency = (u64)m->prof.sched_latency_ns * m->factor;
+	m->sysctl_sched_min_granularity = (u64)m->prof.min_granularity_ns * m->factor;
+	m->sysctl_sched_wakeup_granularity = (u64)m->prof.wakeup_granularity_ns * m->factor;
+	m->sysctl_sched_idle_min_granularity = (u64)m->prof.idle_min_granularity_ns;
+	m->sched_nr_latency = (unsigned int)m->prof.sched_nr_latency;
+	m->sysctl_sched_migration_cost = (u64)m->prof.migration_cost_ns;
+	m->newidle_domain_cost_ns = cfg->newidle_domain_cost_ns ? cfg->newidle_domain_cost_ns :
+				    (u64)m->prof.newidle_domain_cost_ns;
+	m->blocked_cost_per_cfs_rq_ns = cfg->blocked_cost_per_cfs_rq_ns ?
+					cfg->blocked_cost_per_cfs_rq_ns :
+					(u64)m->prof.blocked_cost_per_cfs_rq_ns;
+
+	m->tl_rng = (cfg->seed ^ 0x9E3779B97F4A7C15ULL) | 1;
+	m->tg_writes_node = calloc((size_t)m->nr_nodes, sizeof(*m->tg_writes_node));
+	m->rqs = calloc(m->nr_cpus, sizeof(*m->rqs));
+	if (!m->tg_writes_node || !m->rqs)
+		goto nomem;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct rq *rq = &m->rqs[cpu];
+
+		rq->model = m;
+		rq->cpu = (int)cpu;
+		rq->node = cfg->cpu_node ? cfg->cpu_node[cpu] : 0;
+		init_cfs_rq(m, &rq->cfs, rq, &m->root_task_group);
+		/* sched_init(): avg_idle starts at 2 * migration_cost */
+		rq->avg_idle = 2 * m->sysctl_sched_migration_cost;
+		rq->max_idle_balance_cost = m->sysctl_sched_migration_cost;
+		rq->rnd_state = (cfg->seed + 0x51ED2701ULL * (cpu + 1)) | 1;
+	}
+
+	m->root_task_group.shares = NICE_0_LOAD;   /* ROOT_TASK_GROUP_LOAD */
+	if (tg_alloc_percpu(m, &m->root_task_group, err))
+		goto fail;
+	m->root_task_group.name = strdup("/");
+	if (!m->root_task_group.name)
+		goto nomem;
+	if (build_sched_domains(m, err))
+		goto fail;
+	return m;
+
+nomem:
+	model_err(err, 12, "model: out of memory");
+fail:
+	model_free(m);
+	return NULL;
+}
+
+void model_free(struct model *m)
+{
+	struct model_task *t, *tn;
+	struct task_group *g, *gn;
+
+	if (!m)
+		return;
+	for (t = m->tasks; t; t = tn) {
+		tn = t->next_alloc;
+		free(t);
+	}
+	for (g = m->groups; g; g = gn) {
+		gn = g->next_alloc;
+		tg_free(m, g);
+		free(g);
+	}
+	if (m->rqs)
+		free_sched_domains(m);
+	tg_free(m, &m->root_task_group);
+	free(m->rqs);
+	free(m->tg_writes_node);
+	free(m);
+}
+
+unsigned int model_nr_cpus(const struct model *m)
+{
+	return m->nr_cpus;
+}
+
+unsigned int model_hz(const struct model *m)
+{
+	return m->hz;
+}
+
+const struct model_profile *model_profile(const struct model *m)
+{
+	return &m->prof;
+}
+
+void model_print_settings(const struct model *m, FILE *out)
+{
+	fprintf(out, "kernel profile %s: %s\n", m->prof.name, m->prof.description);
+	model_profile_print(&m->prof, out);
+	fprintf(out, "machine: %u CPUs, %d NUMA node(s), HZ=%u (TICK_NSEC %llu), tunable factor %u\n",
+		m->nr_cpus, m->nr_nodes, m->hz, (unsigned long long)m->tick_nsec, m->factor);
+	if (sched_feat(m, EEVDF))
+		fprintf(out, "effective: base_slice %llu ns\n",
+			(unsigned long long)m->sysctl_sched_base_slice);
+	else
+		fprintf(out, "effective: latency %llu ns, min_granularity %llu ns, "
+			"wakeup_granularity %llu ns\n",
+			(unsigned long long)m->sysctl_sched_latency,
+			(unsigned long long)m->sysctl_sched_min_granularity,
+			(unsigned long long)m->sysctl_sched_wakeup_granularity);
+	fprintf(out, "effective: tg->load_avg rate limit %llu ns\n",
+		(unsigned long long)m->b.tg_ratelimit_ns);
+	fprintf(out, "variants: %s (flags 0x%x)\n", m->variants.n ? m->variants.name : "base",
+		m->b.vflags);
+	fprintf(out, "balancing %s tasks\n", m->balance_moves_tasks ? "moves" : "never moves");
+}
+
+/* ---- groups ---------------------------------------------------------- */
+
+struct model_group *model_root_group(struct model *m)
+{
+	return (struct model_group *)&m->root_task_group;
+}
+
+const char *model_group_name(const struct model_group *g)
+{
+	return ((const struct task_group *)g)->name;
+}
+
+static int check_shares(unsigned long shares, struct sr_error *err)
+{
+	if (shares < MIN_SHARES || shares > MAX_SHARES) {
+		model_err(err, 22, "model: cpu.shares %lu outside %lu..%lu", shares, MIN_SHARES,
+			  MAX_SHARES);
+		return -1;
+	}
+	return 0;
+}
+
+struct model_group *model_group_new(struct model *m, struct model_group *parent,
+				    unsigned long shares, const char *name, struct sr_error *err)
+{
+	struct task_group *tg;
+
+	if (check_shares(shares, err))
+		return NULL;
+	tg = calloc(1, sizeof(*tg));
+	if (!tg) {
+		model_err(err, 12, "model: out of memory creating group %s", name ? name : "?");
+		return NULL;
+	}
+	tg->parent = parent ? (struct task_group *)parent : &m->root_task_group;
+	tg->depth = tg->parent->depth + 1;
+	tg->shares = scale_load(shares);
+	tg->name = strdup(name ? name : "");
+	if (!tg->name || tg_alloc_percpu(m, tg, err)) {
+		if (!tg->name)
+			model_err(err, 12, "model: out of memory creating group %s", name ? name : "?");
+		tg_free(m, tg);
+		free(tg);
+		return NULL;
+	}
+	tg->next_alloc = m->groups;
+	m->groups = tg;
+	return (struct model_group *)tg;
+}
+
+/*
+ * sched_group_set_shares(): new shares; on every CPU refresh the group
+ * entity's load (UPDATE_TG) up the hierarchy and its weight.
+ */
+int model_group_set_shares(struct model *m, struct model_group *g, unsigned long shares,
+			   uint64_t now, struct sr_error *err)
+{
+	struct task_group *tg = (struct task_group *)g;
+	unsigned int cpu;
+
+	if (check_shares(shares, err))
+		return -1;
+	if (tg == &m->root_task_group) {
+		model_err(err, 22, "model: the root group's shares cannot change");
+		return -1;
+	}
+	tg->shares = scale_load(shares);
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct rq *rq = &m->rqs[cpu];
+		struct sched_entity *se = tg->se[cpu];
+
+		update_rq_clock(m, rq, now);
+		for_each_sched_entity(se)
+			update_load_avg(m, cfs_rq_of(se), se, UPDATE_TG);
+		update_cfs_group(m, tg->se[cpu], MODEL_SITE_SET_SHARES,
+				 cfs_rq_of(tg->se[cpu])->nr_running);
+	}
+	return 0;
+}
+
+/* ---- tasks ----------------------------------------------------------- */
+
+struct model_task *model_task_new(struct model *m, struct model_group *g, int nice,
+				  enum model_policy policy, uint32_t id, struct sr_error *err)
+{
+	struct model_task *p;
+
+	if (nice < -20 || nice > 19) {
+		model_err(err, 22, "model: task %u: nice %d outside -20..19", id, nice);
+		return NULL;
+	}
+	if (policy != MODEL_POLICY_NORMAL && policy != MODEL_POLICY_BATCH &&
+	    policy != MODEL_POLICY_IDLE) {
+		model_err(err, 22, "model: task %u: policy %d is not a fair policy", id, policy);
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		model_err(err, 12, "model: out of memory creating task %u", id);
+		return NULL;
+	}
+	p->se.task = p;
+	p->nice = nice;
+	p->policy = policy;
+	p->cpu = -1;
+	p->state = TS_NEW;
+	p->tg = g ? (struct task_group *)g : &m->root_task_group;
+	p->id = id;
+	p->first_enqueue = true;
+	reweight_task_fair(m, NULL, p, nice);   /* set_load_weight() */
+	init_entity_runnable_average(m, &p->se);
+	p->next_alloc = m->tasks;
+	m->tasks = p;
+	return p;
+}
+
+uint32_t model_task_id(const struct model_task *t)
+{
+	return t->id;
+}
+
+void model_task_set_priv(struct model_task *t, void *priv)
+{
+	t->priv = priv;
+}
+
+void *model_task_priv(const struct model_task *t)
+{
+	return t->priv;
+}
+
+void model_task_info(const struct model_task *t, struct model_task_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	switch (t->state) {
+	case TS_NEW:
+		out->state = MODEL_TASK_NEW;
+		break;
+	case TS_DEAD:
+		out->state = MODEL_TASK_DEAD;
+		break;
+	case TS_SLEEPING:
+		out->state = t->on_rq ? MODEL_TASK_DELAYED : MODEL_TASK_SLEEPING;
+		break;
+	default:
+		out->state = t->on_rq ? MODEL_TASK_QUEUED : MODEL_TASK_SLEEPING;
+		break;
+	}
+	out->cpu = t->cpu;
+	out->running = t->cpu >= 0 && t->se.cfs_rq && t->se.cfs_rq->rq->curr == t;
+	out->nice = t->nice;
+	out->weight = t->se.load.weight;
+	out->vruntime = t->se.vruntime;
+	out->deadline = t->se.deadline;
+	out->slice = t->se.slice;
+	out->vlag = t->se.vlag;
+	out->sum_exec_runtime = t->se.sum_exec_runtime;
+	out->load_avg = t->se.avg.load_avg;
+	out->runnable_avg = t->se.avg.runnable_avg;
+	out->util_avg = t->se.avg.util_avg;
+	out->load_sum = t->se.avg.load_sum;
+	out->period_contrib = t->se.avg.period_contrib;
+	out->last_update_time = t->se.avg.last_update_time;
+	out->group = (const struct model_group *)t->tg;
+}
+
+static int check_cpu(const struct model *m, int cpu, const char *what, struct sr_error *err)
+{
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus) {
+		model_err(err, 22, "model: %s: CPU %d outside 0..%u", what, cpu, m->nr_cpus - 1);
+		return -1;
+	}
+	return 0;
+}
+
+int model_task_start_runnable(struct model *m, struct model_task *p, int cpu, uint64_t now)
+{
+	struct rq *rq;
+
+	if (p->state != TS_NEW || check_cpu(m, cpu, "start_runnable", NULL))
+		return -1;
+	p->cpu = cpu;
+	set_task_rq(p, cpu);
+	p->state = TS_RUNNING;
+	rq = &m->rqs[cpu];
+	update_rq_clock(m, rq, now);
+	/* no history: attaches with the initial load, placed at zero lag
+	 * (CFS: at min_vruntime) */
+	p->first_enqueue = false;
+	activate_task(m, rq, p, ENQUEUE_NOCLOCK);
+	wakeup_preempt(m, rq, p, 0);
+	return 0;
+}
+
+int model_task_start_sleeping(struct model *m, struct model_task *p, int cpu)
+{
+	if (p->state != TS_NEW || check_cpu(m, cpu, "start_sleeping", NULL))
+		return -1;
+	p->cpu = cpu;
+	set_task_rq(p, cpu);
+	p->state = TS_SLEEPING;
+	p->first_enqueue = false;
+	/* CFS: a sleeper with an absolute vruntime at its queue's floor */
+	p->se.vruntime = p->se.cfs_rq->min_vruntime;
+	return 0;
+}
+
+/*
+ * wake_up_new_task(): sched_fork() put the child on the parent's CPU
+ * (task_fork_fair() places it there under CFS); it starts on @cpu without a
+ * migration event; its utilisation is extrapolated and it is enqueued with
+ * ENQUEUE_INITIAL, then may preempt.
+ */
+int model_wake_up_new_task(struct model *m, struct model_task *p, int parent_cpu, int cpu,
+			   uint64_t now)
+{
+	struct rq *rq;
+
+	if (p->state != TS_NEW || check_cpu(m, cpu, "wake_up_new_task", NULL))
+		return -1;
+	if (parent_cpu < 0 || (unsigned int)parent_cpu >= m->nr_cpus)
+		parent_cpu = cpu;
+
+	/* sched_fork() / sched_cgroup_fork() */
+	p->cpu = parent_cpu;
+	set_task_rq(p, parent_cpu);
+	if (!sched_feat(m, EEVDF)) {
+		update_rq_clock(m, &m->rqs[parent_cpu], now);
+		task_fork_fair(m, p, parent_cpu);
+	}
+
+	/* wake_up_new_task() */
+	p->state = TS_RUNNING;
+	p->cpu = cpu;                 /* __set_task_cpu(): no sched_migrate_task */
+	set_task_rq(p, cpu);
+	rq = &m->rqs[cpu];
+	if (vflag(m, V48_ATTACH)) {
+		/* v4.8: post_init before the enqueue updates the rq clock */
+		model_advance_time(m, now);
+		post_init_entity_util_avg(m, p);
+		update_rq_clock(m, rq, now);
+	} else {
+		update_rq_clock(m, rq, now);
+		post_init_entity_util_avg(m, p);
+	}
+	activate_task(m, rq, p, ENQUEUE_NOCLOCK | (sched_feat(m, EEVDF) ? ENQUEUE_INITIAL : 0));
+	COUNT(m, sched_wakeup_new);
+	wakeup_preempt(m, rq, p, MODEL_WF_FORK);
+	return 0;
+}
+
+/* ttwu_update_avg_idle() lives in balance.c with the rest of avg_idle. */
+
+int model_try_to_wake_up(struct model *m, struct model_task *p, int cpu, int waker_cpu,
+			 int wake_flags, uint64_t now)
+{
+	struct rq *rq;
+	int en_flags = ENQUEUE_WAKEUP | ENQUEUE_NOCLOCK;
+
+	(void)waker_cpu;
+	if (p->state == TS_NEW || p->state == TS_DEAD)
+		return -1;
+
+	if (p->on_rq) {
+		/* ttwu_runnable(): still queued (running, preempted or delayed) */
+		rq = &m->rqs[p->cpu];
+		update_rq_clock(m, rq, now);
+		if (p->se.sched_delayed)
+			enqueue_task_fair(m, rq, p, ENQUEUE_NOCLOCK | ENQUEUE_DELAYED);
+		if (rq->curr != p)
+			wakeup_preempt(m, rq, p, wake_flags);
+		p->state = TS_RUNNING;
+		COUNT(m, sched_wakeup);
+		return 0;
+	}
+
+	if (check_cpu(m, cpu, "try_to_wake_up", NULL))
+		return -1;
+	if (p->cpu < 0) {
+		p->cpu = cpu;
+		set_task_rq(p, cpu);
+	} else if (p->cpu != cpu) {
+		/* the old rq is not locked: its clock stays; sched_clock is now */
+		model_advance_time(m, now);
+		set_task_cpu(m, p, cpu);
+		en_flags |= ENQUEUE_MIGRATED;
+	}
+
+	/* ttwu_do_activate() */
+	rq = &m->rqs[cpu];
+	update_rq_clock(m, rq, now);
+	p->state = TS_RUNNING;
+	activate_task(m, rq, p, en_flags);
+	wakeup_preempt(m, rq, p, wake_flags);
+	COUNT(m, sched_wakeup);
+	ttwu_update_avg_idle(m, rq);
+	return 1;
+}
+
+/*
+ * __schedule(): the current fair task blocks (try_to_block_task(): DELAY_DEQUEUE
+ * may keep it queued), then pick_next_task(); a dying task is finished off
+ * by task_dead_fair() in finish_task_switch().
+ */
+struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev_mode,
+				  uint64_t now)
+{
+	struct rq *rq;
+	struct model_task *prev, *next;
+
+	if (check_cpu(m, cpu, "schedule", NULL))
+		return NULL;
+	rq = &m->rqs[cpu];
+	update_rq_clock(m, rq, now);
+	prev = rq->curr;
+
+	if (rq->other_class) {
+		rq->need_resched = false;
+		return NULL;
+	}
+
+	if (prev && prev_mode != MODEL_PREV_RUNNABLE) {
+		int flags = DEQUEUE_SLEEP | DEQUEUE_NOCLOCK;
+
+		if (prev_mode == MODEL_PREV_SPECIAL || prev_mode == MODEL_PREV_DEAD)
+			flags |= DEQUEUE_SPECIAL;
+		prev->state = prev_mode == MODEL_PREV_DEAD ? TS_DEAD : TS_SLEEPING;
+		if (dequeue_task_fair(m, rq, prev, flags))   /* block_task() */
+			prev->on_rq = 0;
+	}
+
+	next = pick_next_task_fair(m, rq, prev, prev != NULL);
+	if (!next && prev)
+		put_prev_task_fair(m, rq, prev);   /* put_prev_set_next_task(prev, idle) */
+	rq->need_resched = false;
+
+	if (next != prev || rq->switch_pending)
+		COUNT(m, sched_switch);
+	rq->switch_pending = false;
+	rq->curr = next;
+
+	if (!next && prev) {
+		/* the idle task runs: update_idle_rq_clock_pelt(), tick stops */
+		rq->clock_idle = rq->clock;
+		rq->clock_pelt_idle = rq->clock_pelt;
+		nohz_balance_enter_idle(m, rq);
+	}
+	if (prev && prev_mode == MODEL_PREV_DEAD)
+		task_dead_fair(m, prev);
+	return next;
+}
+
+bool model_need_resched(const struct model *m, int cpu)
+{
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return false;
+	return m->rqs[cpu].need_resched;
+}
+
+struct model_task *model_curr(const struct model *m, int cpu)
+{
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return NULL;
+	return m->rqs[cpu].curr;
+}
+
+unsigned int model_nr_queued(const struct model *m, int cpu)
+{
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return 0;
+	return m->rqs[cpu].cfs.h_nr_queued;
+}
+
+/*
+ * sched_tick(): the fair curr's task_tick; then the balance trigger
+ * (periodic balance when due, with its update_blocked_averages) and the nohz
+ * kick that refreshes idle CPUs' blocked load.
+ */
+void model_tick(struct model *m, int cpu, uint64_t now)
+{
+	struct rq *rq;
+
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return;
+	rq = &m->rqs[cpu];
+	update_rq_clock(m, rq, now);
+	COUNT(m, tick);
+	if (rq->curr)
+		task_tick_fair(m, rq, rq->curr);
+	else if (rq->other_class && sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
+		COUNT(m, sched_stat_runtime);   /* update_curr_common() of RT/DL */
+	rq->idle_balance = !rq->curr && !rq->other_class;
+	sched_balance_trigger(m, rq);
+}
+
+void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
+{
+	struct rq *rq;
+
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return;
+	rq = &m->rqs[cpu];
+	update_rq_clock(m, rq, now);
+	if (running) {
+		if (rq->other_class)
+			return;
+		if (rq->curr) {
+			put_prev_task_fair(m, rq, rq->curr);
+			rq->curr = NULL;
+		}
+		COUNT(m, sched_switch);
+		rq->other_class = true;
+		rq->need_resched = false;
+		add_nr_running(m, rq, 1);
+		nohz_balance_exit_idle(m, rq);
+	} else {
+		if (!rq->other_class)
+			return;
+		rq->other_class = false;
+		sub_nr_running(m, rq, 1);
+		if (sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
+			COUNT(m, sched_stat_runtime);   /* put_prev_task_rt() */
+		rq->switch_pending = true;
+		rq->need_resched = true;
+	}
+}
+
+/*
+ * move_queued_task() / detach_task() + attach_task(): a queued task moves
+ * with DO_DETACH / attach; a sleeping one only changes CPU (its load is
+ * removed from the old queue and attaches at its next wakeup).
+ */
+int model_migrate_task(struct model *m, struct model_task *p, int dst_cpu, uint64_t now)
+{
+	struct rq *src, *dst;
+
+	if (check_cpu(m, dst_cpu, "migrate", NULL) || p->state == TS_NEW || p->state == TS_DEAD)
+		return -1;
+	if (p->cpu == dst_cpu)
+		return 0;
+	src = &m->rqs[p->cpu];
+	if (src->curr == p)
+		return -1;
+	dst = &m->rqs[dst_cpu];
+	update_rq_clock(m, src, now);
+	if (!p->on_rq) {
+		set_task_cpu(m, p, dst_cpu);
+		return 0;
+	}
+	deactivate_task(m, src, p, DEQUEUE_NOCLOCK);
+	set_task_cpu(m, p, dst_cpu);
+	update_rq_clock(m, dst, now);
+	activate_task(m, dst, p, ENQUEUE_NOCLOCK);
+	wakeup_preempt(m, dst, p, 0);
+	return 0;
+}
+
+/* sched_move_task(). */
+int model_task_move_group(struct model *m, struct model_task *p, struct model_group *g,
+			  uint64_t now)
+{
+	struct task_group *tg = g ? (struct task_group *)g : &m->root_task_group;
+	struct rq *rq;
+	bool queued, running;
+
+	if (p->state == TS_DEAD)
+		return -1;
+	if (p->tg == tg)
+		return 0;
+	if (p->state == TS_NEW || p->cpu < 0) {
+		p->tg = tg;
+		return 0;
+	}
+	rq = &m->rqs[p->cpu];
+	update_rq_clock(m, rq, now);
+	queued = p->on_rq == TASK_ON_RQ_QUEUED;
+	running = rq->curr == p;
+	if (queued)
+		dequeue_task_fair(m, rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK);
+	if (running)
+		put_prev_task_fair(m, rq, p);
+	p->tg = tg;
+	task_change_group_fair(m, p);
+	if (queued)
+		enqueue_task_fair(m, rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK);
+	if (running) {
+		set_next_task_fair(m, rq, p);
+		resched_curr(m, rq);
+	}
+	return 0;
+}
+
+/* set_user_nice() + prio_changed_fair(). */
+int model_task_set_nice(struct model *m, struct model_task *p, int nice, uint64_t now)
+{
+	struct rq *rq;
+	bool queued, running;
+	int old_nice = p->nice;
+
+	if (nice < -20 || nice > 19 || p->state == TS_DEAD)
+		return -1;
+	if (p->state == TS_NEW || p->cpu < 0) {
+		p->nice = nice;
+		reweight_task_fair(m, NULL, p, nice);
+		p->se.avg.load_avg = scale_load_down(p->se.load.weight);
+		return 0;
+	}
+	rq = &m->rqs[p->cpu];
+	update_rq_clock(m, rq, now);
+	queued = p->on_rq == TASK_ON_RQ_QUEUED;
+	running = rq->curr == p;
+	if (queued)
+		dequeue_task_fair(m, rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+	if (running)
+		put_prev_task_fair(m, rq, p);
+	p->nice = nice;
+	reweight_task_fair(m, rq, p, nice);
+	if (queued)
+		enqueue_task_fair(m, rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
+	if (running)
+		set_next_task_fair(m, rq, p);
+
+	/* prio_changed_fair(): a lower priority yields, a higher may preempt */
+	if (!queued || rq->cfs.nr_running == 1)
+		return 0;
+	if (running) {
+		if (nice > old_nice)
+			resched_curr(m, rq);
+	} else {
+		wakeup_preempt(m, rq, p, 0);
+	}
+	return 0;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The model's counters, one line each: C(identifier, "name", "what it counts").
+ * The first block is the stable set the replay JSON reports (issue 5); names
+ * are the trace event or the kernel function.  Expanded by sched.h (enum) and
+ * counters.c (names, iteration).
+ */
+#ifndef SCHEDREPLAY_MODEL_COUNTERS_H
+#define SCHEDREPLAY_MODEL_COUNTERS_H
+
+#define MODEL_COUNTERS(C) \
+	C(sched_switch,          "sched_switch",          "__schedule() switched to a different task (idle included)") \
+	C(sched_wakeup,          "sched_wakeup",          "try_to_wake_up() completed (ttwu_do_wakeup)") \
+	C(sched_wakeup_new,      "sched_wakeup_new",      "wake_up_new_task()") \
+	C(sched_migrate_task,    "sched_migrate_task",    "set_task_cpu() to another CPU (not fork placement)") \
+	C(sched_stat_runtime,    "sched_stat_runtime",    "update_curr() on a task with delta > 0 (emits the event)") \
+	C(update_curr,           "update_curr",           "update_curr() calls with a current entity") \
+	C(update_load_avg,       "update_load_avg",       "update_load_avg() calls") \
+	C(update_cfs_group,      "update_cfs_group",      "update_cfs_group() calls on group entities") \
+	C(reweight_entity,       "reweight_entity",       "reweight_entity() calls") \
+	C(update_tg_load_avg,    "update_tg_load_avg",    "update_tg_load_avg() calls on non-root cfs_rqs") \
+	C(tg_load_avg_writes,    "tg_load_avg_writes",    "atomic writes of tg->load_avg") \
+	C(propagate_entity_load_avg, "propagate_entity_load_avg", "propagate_entity_load_avg() calls that propagated") \
+	C(update_blocked_averages, "update_blocked_averages", "sched_balance_update_blocked_averages() runs") \
+	C(newidle_balance,       "newidle_balance",       "sched_balance_newidle() calls") \
+	C(place_entity,          "place_entity",          "place_entity() calls") \
+	C(wakeup_preempt,        "wakeup_preempt",        "wakeups and forks that set need_resched") \
+	C(tick,                  "tick",                  "sched_tick() calls") \
+	C(update_load_avg_update_tg, "update_load_avg.UPDATE_TG", "update_load_avg() with UPDATE_TG") \
+	C(update_load_avg_skip_age, "update_load_avg.SKIP_AGE_LOAD", "update_load_avg() with SKIP_AGE_LOAD") \
+	C(update_load_avg_do_attach, "update_load_avg.DO_ATTACH", "update_load_avg() with DO_ATTACH") \
+	C(update_load_avg_do_detach, "update_load_avg.DO_DETACH", "update_load_avg() with DO_DETACH") \
+	C(update_load_avg_none,  "update_load_avg.0",     "update_load_avg() with no flags") \
+	C(update_load_avg_decayed, "update_load_avg.decayed", "update_load_avg() calls whose cfs_rq decayed or propagated") \
+	C(update_cfs_group_reweight, "update_cfs_group.reweighted", "update_cfs_group() calls that changed the weight (6.1: all)") \
+	C(update_cfs_group_skipped, "update_cfs_group.skipped", "update_cfs_group() calls a variant removed") \
+	C(update_tg_load_avg_ratelimited, "update_tg_load_avg.ratelimited", "update_tg_load_avg() returns at the 1 ms rate limit") \
+	C(tg_load_avg_reads,     "tg_load_avg_reads",     "reads of tg->load_avg in calc_group_shares() (per node: x nodes)") \
+	C(attach_entity_load_avg, "attach_entity_load_avg", "attach_entity_load_avg() calls") \
+	C(detach_entity_load_avg, "detach_entity_load_avg", "detach_entity_load_avg() calls") \
+	C(remove_entity_load_avg, "remove_entity_load_avg", "remove_entity_load_avg() calls") \
+	C(propagate_entity_load_avg_calls, "propagate_entity_load_avg.calls", "propagate_entity_load_avg() calls on group entities") \
+	C(newidle_balance_skip,  "newidle_balance.skip",  "sched_balance_newidle() left at the entry test (no blocked update)") \
+	C(newidle_balance_run,   "newidle_balance.run",   "sched_balance_newidle() past the entry test") \
+	C(newidle_balance_domains, "newidle_balance.domains", "sched_balance_rq(CPU_NEWLY_IDLE) runs") \
+	C(newidle_balance_pulled, "newidle_balance.pulled", "newidle balances that pulled a task") \
+	C(newidle_balance_random_skip, "newidle_balance.ni_random_skip", "domains skipped by NI_RANDOM") \
+	C(update_blocked_averages_newidle, "update_blocked_averages.newidle", "... from newidle balance") \
+	C(update_blocked_averages_periodic, "update_blocked_averages.periodic", "... from the periodic balance softirq") \
+	C(update_blocked_averages_nohz, "update_blocked_averages.nohz", "... from nohz idle balance (update_nohz_stats)") \
+	C(nohz_stats_kick,       "nohz_stats_kick",       "nohz blocked-load updates kicked (NOHZ_STATS_KICK / NEWILB_KICK)") \
+	C(periodic_balance,      "sched_balance_domains", "periodic load balance passes (SCHED_SOFTIRQ)") \
+	C(load_balance_moved,    "load_balance.moved",    "tasks moved by the model's balancing") \
+	C(pick_next_entity,      "pick_next_entity",      "pick_next_entity() calls") \
+	C(pick_next_task_fair,   "pick_next_task_fair",   "pick_next_task_fair() calls") \
+	C(pick_buddy,            "pick_next_entity.buddy", "picks that took cfs_rq->next or ->last") \
+	C(set_next_entity,       "set_next_entity",       "set_next_entity() calls") \
+	C(put_prev_entity,       "put_prev_entity",       "put_prev_entity() calls") \
+	C(enqueue_entity,        "enqueue_entity",        "enqueue_entity() calls") \
+	C(dequeue_entity,        "dequeue_entity",        "dequeue_entity() calls") \
+	C(enqueue_task_fair,     "enqueue_task_fair",     "enqueue_task_fair() calls") \
+	C(dequeue_task_fair,     "dequeue_task_fair",     "dequeue_task_fair() / dequeue_entities() calls") \
+	C(delayed_dequeue,       "dequeue_entity.delayed", "sleeps kept queued by DELAY_DEQUEUE") \
+	C(requeue_delayed_entity, "requeue_delayed_entity", "delayed entities woken back (ttwu_runnable)") \
+	C(wakeup_preempt_check,  "check_preempt_wakeup_fair", "wakeup preemption checks (curr is a fair task)") \
+	C(tick_resched,          "tick.resched",          "ticks that set need_resched") \
+	C(update_curr_resched,   "update_curr.resched",   "update_curr() deadline expiries that set need_resched (EEVDF)")
+
+#endif

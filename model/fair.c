@@ -1,0 +1,1008 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fair class's entry points and the entity operations beneath them
+ * (kernel/sched/fair.c: update_curr(), enqueue_entity(), dequeue_entity(),
+ * enqueue_task_fair(), dequeue_entities(), set_next_entity(),
+ * put_prev_entity(), pick_task_fair(), pick_next_task_fair(), entity_tick(),
+ * task_tick_fair(), check_preempt_wakeup_fair(), migrate_task_rq_fair(),
+ * task_dead_fair(), task_fork_fair(), task_change_group_fair(),
+ * reweight_task_fair()).
+ *
+ * The call order is the kernel's, call for call, because the counts of
+ * update_curr(), update_load_avg() and update_cfs_group() - and the moments
+ * tg->load_avg is read and written - are what the model predicts.  Where
+ * 6.12 (EEVDF) and <= 6.5 (CFS) differ, both are here, selected by the
+ * profile (sched_feat(m, EEVDF)); cfs.c and eevdf.c hold the policy parts.
+ */
+#include <string.h>
+
+#include "sched.h"
+
+void resched_curr(struct model *m, struct rq *rq)
+{
+	(void)m;
+	rq->need_resched = true;
+}
+
+/* ---- update_curr ----------------------------------------------------- */
+
+/* did_preempt_short(): PREEMPT_SHORT - an unprotected curr that is no longer
+ * eligible yields at the next update_curr(). */
+static bool did_preempt_short(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *curr)
+{
+	if (!sched_feat(m, PREEMPT_SHORT))
+		return false;
+	if (protect_slice(curr))
+		return false;
+	return !entity_eligible(cfs_rq, curr);
+}
+
+/*
+ * update_curr(): charge the time curr ran since exec_start: wall time to
+ * sum_exec_runtime, virtual time (delta * NICE_0 / w) to vruntime.  At the
+ * task level this is what emits sched_stat_runtime.  EEVDF: a request that
+ * ran out starts a new one and reschedules; CFS: min_vruntime follows.
+ */
+void update_curr(struct model *m, struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+	struct rq *rq = rq_of(cfs_rq);
+	s64 delta_exec;
+	bool resched = false;
+
+	COUNT(m, update_curr);
+	if (!curr)
+		return;
+
+	delta_exec = (s64)(rq->clock_task - curr->exec_start);
+	if (delta_exec <= 0)
+		return;
+	curr->exec_start = rq->clock_task;
+	curr->sum_exec_runtime += (u64)delta_exec;
+
+	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
+	if (sched_feat(m, EEVDF)) {
+		resched = update_deadline(m, cfs_rq, curr);
+		if (!sched_feat(m, ZERO_VRUNTIME))
+			update_min_vruntime(m, cfs_rq);
+	} else {
+		update_min_vruntime(m, cfs_rq);
+	}
+
+	if (entity_is_task(curr))
+		COUNT(m, sched_stat_runtime);
+
+	if (!sched_feat(m, EEVDF))
+		return;
+	if (cfs_rq->nr_running == 1)
+		return;
+	if (resched || did_preempt_short(m, cfs_rq, curr)) {
+		resched_curr(m, rq);
+		COUNT(m, update_curr_resched);
+		clear_buddies(cfs_rq, curr);
+	}
+}
+
+/* ---- buddies --------------------------------------------------------- */
+
+void set_next_buddy(struct sched_entity *se)
+{
+	for_each_sched_entity(se) {
+		if (!se->on_rq)
+			return;
+		if (se->task && se->task->policy == MODEL_POLICY_IDLE)
+			return;
+		cfs_rq_of(se)->next = se;
+	}
+}
+
+void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	struct sched_entity *s;
+
+	if (cfs_rq->last == se) {
+		for (s = se; s; s = s->parent) {
+			if (cfs_rq_of(s)->last != s)
+				break;
+			cfs_rq_of(s)->last = NULL;
+		}
+	}
+	if (cfs_rq->next == se) {
+		for (s = se; s; s = s->parent) {
+			if (cfs_rq_of(s)->next != s)
+				break;
+			cfs_rq_of(s)->next = NULL;
+		}
+	}
+}
+
+/* ---- new tasks ------------------------------------------------------- */
+
+/*
+ * init_entity_runnable_average(): a task starts as if it had always been
+ * runnable (load_avg = its weight) until it has history; a group entity
+ * starts empty.  v4.8 also set period_contrib = 1023 and a full load_sum.
+ */
+void init_entity_runnable_average(struct model *m, struct sched_entity *se)
+{
+	struct sched_avg *sa = &se->avg;
+
+	memset(sa, 0, sizeof(*sa));
+	if (entity_is_task(se)) {
+		sa->load_avg = scale_load_down(se->load.weight);
+		if (vflag(m, V48_ATTACH)) {
+			sa->period_contrib = 1023;
+			sa->load_sum = LOAD_AVG_MAX;
+		}
+	}
+}
+
+/*
+ * post_init_entity_util_avg(): a new task's utilisation is extrapolated
+ * from its queue's, capped at half the CPU capacity the queue leaves free,
+ * so a burst of forks cannot claim more than the CPU has.
+ */
+void post_init_entity_util_avg(struct model *m, struct model_task *p)
+{
+	struct sched_entity *se = &p->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+	struct sched_avg *sa = &se->avg;
+	long cap = (long)(SCHED_CAPACITY_SCALE - (long)cfs_rq->avg.util_avg) / 2;
+
+	if (cap > 0) {
+		if (cfs_rq->avg.util_avg != 0) {
+			unsigned long w = sched_feat(m, POST_INIT_UTIL_FULL_WEIGHT) ?
+					  se->load.weight : se_weight(se);
+
+			sa->util_avg = cfs_rq->avg.util_avg * w;
+			sa->util_avg /= (cfs_rq->avg.load_avg + 1);
+			if (sa->util_avg > (unsigned long)cap)
+				sa->util_avg = (unsigned long)cap;
+		} else {
+			sa->util_avg = (unsigned long)cap;
+		}
+	}
+	sa->runnable_avg = sa->util_avg;
+
+	if (vflag(m, V48_ATTACH)) {
+		/* 7dc603c9028e: attach here, at the rq clock as it stands (it is
+		 * updated only by the enqueue that follows), so the first enqueue
+		 * ages the entity over the gap. */
+		COUNT(m, update_load_avg);
+		update_cfs_rq_load_avg(m, cfs_rq_clock_pelt(cfs_rq), cfs_rq);
+		attach_entity_load_avg(m, cfs_rq, se);
+		update_tg_load_avg(m, cfs_rq);
+		se->avg.util_sum = (u32)(se->avg.util_avg * LOAD_AVG_MAX);
+	}
+}
+
+/*
+ * task_fork_fair(): CFS places the child on the parent's queue at fork,
+ * one virtual slice after min_vruntime (START_DEBIT) or after the parent,
+ * and stores its vruntime relative to that queue; EEVDF places at enqueue.
+ */
+void task_fork_fair(struct model *m, struct model_task *p, int parent_cpu)
+{
+	struct sched_entity *se = &p->se, *curr;
+	struct cfs_rq *cfs_rq;
+	struct rq *rq;
+
+	if (sched_feat(m, EEVDF))
+		return;
+	rq = &m->rqs[parent_cpu];
+	cfs_rq = p->tg->cfs_rq[parent_cpu];
+	curr = cfs_rq->curr;
+	/* place on the parent's queue: the child's se points there for now */
+	se->cfs_rq = cfs_rq;
+	se->parent = p->tg->se[parent_cpu];
+	if (curr) {
+		update_curr(m, cfs_rq);
+		se->vruntime = curr->vruntime;
+	}
+	place_entity_cfs(m, cfs_rq, se, 1);
+	se->vruntime -= cfs_rq->min_vruntime;
+	(void)rq;
+}
+
+/* ---- enqueue --------------------------------------------------------- */
+
+static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	update_load_add(&cfs_rq->load, se->load.weight);
+	if (entity_is_task(se))
+		cfs_tasks_add(rq_of(cfs_rq), task_of(se));
+	cfs_rq->nr_running++;
+	if (se->task && se->task->policy == MODEL_POLICY_IDLE)
+		cfs_rq->idle_nr_running++;
+}
+
+static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	update_load_sub(&cfs_rq->load, se->load.weight);
+	if (entity_is_task(se))
+		cfs_tasks_del(rq_of(cfs_rq), task_of(se));
+	cfs_rq->nr_running--;
+	if (se->task && se->task->policy == MODEL_POLICY_IDLE)
+		cfs_rq->idle_nr_running--;
+}
+
+static void place_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+			 int flags)
+{
+	place_entity_eevdf(m, cfs_rq, se, flags);
+}
+
+/*
+ * enqueue_entity() (6.12): curr is placed before update_curr() (so the
+ * time it ran is not charged against its new position), everyone else after
+ * the load and weight updates, because the weight sets the virtual slice.
+ * The update-curr-before-place variant always updates first.
+ */
+static void enqueue_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+				 int flags)
+{
+	bool curr = cfs_rq->curr == se;
+	bool late_place = !curr || vflag(m, UPDATE_CURR_BEFORE_PLACE);
+	unsigned int nr_before = cfs_rq->nr_running;
+
+	if (!late_place)
+		place_entity(m, cfs_rq, se, flags);
+
+	update_curr(m, cfs_rq);
+	update_load_avg(m, cfs_rq, se, UPDATE_TG | DO_ATTACH);
+	se_update_runnable(se);
+	update_cfs_group(m, se, MODEL_SITE_ENQUEUE_ENTITY, nr_before);
+
+	if (late_place)
+		place_entity(m, cfs_rq, se, flags);
+
+	account_entity_enqueue(cfs_rq, se);
+	if (flags & ENQUEUE_MIGRATED)
+		se->exec_start = 0;
+	if (!curr)
+		__enqueue_entity(m, cfs_rq, se);
+	se->on_rq = 1;
+
+	if (cfs_rq->nr_running == 1)
+		list_add_leaf_cfs_rq(cfs_rq);
+}
+
+/*
+ * enqueue_entity() (<= 6.5): an entity that did not sleep (new, migrated,
+ * moved) carries a vruntime relative to its old queue; make it absolute
+ * (curr before update_curr(), others after).  Sleepers are placed with the
+ * sleeper credit after accounting.
+ */
+static void enqueue_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+			       int flags)
+{
+	bool renorm = !(flags & ENQUEUE_WAKEUP) || (flags & ENQUEUE_MIGRATED);
+	bool curr = cfs_rq->curr == se;
+	bool late = !curr || vflag(m, UPDATE_CURR_BEFORE_PLACE);
+	unsigned int nr_before = cfs_rq->nr_running;
+
+	if (renorm && !late)
+		se->vruntime += cfs_rq->min_vruntime;
+	update_curr(m, cfs_rq);
+	if (renorm && late)
+		se->vruntime += cfs_rq->min_vruntime;
+
+	update_load_avg(m, cfs_rq, se, UPDATE_TG | DO_ATTACH);
+	se_update_runnable(se);
+	update_cfs_group(m, se, MODEL_SITE_ENQUEUE_ENTITY, nr_before);
+	account_entity_enqueue(cfs_rq, se);
+
+	if (flags & ENQUEUE_WAKEUP)
+		place_entity_cfs(m, cfs_rq, se, 0);
+	if (flags & ENQUEUE_MIGRATED)
+		se->exec_start = 0;
+	if (!curr)
+		__enqueue_entity(m, cfs_rq, se);
+	se->on_rq = 1;
+
+	if (cfs_rq->nr_running == 1)
+		list_add_leaf_cfs_rq(cfs_rq);
+}
+
+static void enqueue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+			   int flags)
+{
+	COUNT(m, enqueue_entity);
+	if (sched_feat(m, EEVDF))
+		enqueue_entity_eevdf(m, cfs_rq, se, flags);
+	else
+		enqueue_entity_cfs(m, cfs_rq, se, flags);
+}
+
+/* set_delayed() / clear_delayed(): a delayed task is queued but not runnable
+ * at every level above it. */
+static void set_delayed(struct sched_entity *se)
+{
+	se->sched_delayed = 1;
+	if (!entity_is_task(se))
+		return;
+	for_each_sched_entity(se) {
+		struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+		cfs_rq->h_nr_runnable--;
+		cfs_rq->h_nr_delayed++;
+	}
+}
+
+static void clear_delayed(struct sched_entity *se)
+{
+	se->sched_delayed = 0;
+	if (!entity_is_task(se))
+		return;
+	for_each_sched_entity(se) {
+		struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+		cfs_rq->h_nr_runnable++;
+		cfs_rq->h_nr_delayed--;
+	}
+}
+
+/*
+ * requeue_delayed_entity(): a delayed entity is woken (or a task is enqueued
+ * below a delayed group entity).  With DELAY_ZERO a positive lag it earned
+ * while delayed is dropped: it is re-placed at zero lag.
+ */
+static void requeue_delayed_entity(struct model *m, struct sched_entity *se)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+	COUNT(m, requeue_delayed_entity);
+	if (sched_feat(m, DELAY_ZERO)) {
+		update_entity_lag(m, cfs_rq, se);
+		if (se->vlag > 0) {
+			cfs_rq->nr_running--;
+			if (se != cfs_rq->curr)
+				__dequeue_entity(m, cfs_rq, se);
+			se->vlag = 0;
+			place_entity(m, cfs_rq, se, 0);
+			if (se != cfs_rq->curr)
+				__enqueue_entity(m, cfs_rq, se);
+			cfs_rq->nr_running++;
+		}
+	}
+	update_load_avg(m, cfs_rq, se, 0);
+	clear_delayed(se);
+}
+
+/*
+ * enqueue_task_fair(): enqueue the entities that are not queued yet, bottom
+ * up (loop 1); the ancestors that already were get their load, runnable
+ * count and weight refreshed (loop 2, no update_curr()).
+ */
+void enqueue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int flags)
+{
+	struct cfs_rq *cfs_rq;
+	struct sched_entity *se = &p->se;
+	unsigned int idle_h_nr_running = p->policy == MODEL_POLICY_IDLE;
+	unsigned int h_nr_delayed = 0;
+	bool task_new = !(flags & ENQUEUE_WAKEUP);
+	u64 slice = 0;
+	bool eevdf = sched_feat(m, EEVDF);
+
+	COUNT(m, enqueue_task_fair);
+	if (flags & ENQUEUE_DELAYED) {
+		requeue_delayed_entity(m, se);
+		return;
+	}
+	if (task_new)
+		h_nr_delayed = !!se->sched_delayed;
+
+	for_each_sched_entity(se) {
+		if (se->on_rq) {
+			if (se->sched_delayed)
+				requeue_delayed_entity(m, se);
+			break;
+		}
+		cfs_rq = cfs_rq_of(se);
+		if (eevdf && slice) {
+			se->slice = slice;
+			se->custom_slice = 1;
+		}
+		enqueue_entity(m, cfs_rq, se, flags);
+		if (eevdf)
+			slice = cfs_rq_min_slice(cfs_rq);
+
+		if (!h_nr_delayed)
+			cfs_rq->h_nr_runnable++;
+		cfs_rq->h_nr_queued++;
+		cfs_rq->idle_h_nr_running += idle_h_nr_running;
+		cfs_rq->h_nr_delayed += h_nr_delayed;
+		flags = ENQUEUE_WAKEUP;
+	}
+
+	for_each_sched_entity(se) {
+		unsigned int nr_before;
+
+		cfs_rq = cfs_rq_of(se);
+		nr_before = cfs_rq->nr_running;
+		update_load_avg(m, cfs_rq, se, UPDATE_TG);
+		se_update_runnable(se);
+		update_cfs_group(m, se, MODEL_SITE_ENQUEUE_TASK, nr_before);
+
+		if (eevdf) {
+			se->slice = slice;
+			if (se != cfs_rq->curr)
+				min_vruntime_cb_propagate(m, cfs_rq, se);
+			slice = cfs_rq_min_slice(cfs_rq);
+		}
+		if (!h_nr_delayed)
+			cfs_rq->h_nr_runnable++;
+		cfs_rq->h_nr_queued++;
+		cfs_rq->idle_h_nr_running += idle_h_nr_running;
+		cfs_rq->h_nr_delayed += h_nr_delayed;
+	}
+
+	add_nr_running(m, rq, 1);
+}
+
+/* ---- dequeue --------------------------------------------------------- */
+
+static void finish_delayed_dequeue_entity(struct model *m, struct sched_entity *se)
+{
+	clear_delayed(se);
+	if (sched_feat(m, DELAY_ZERO) && se->vlag > 0)
+		se->vlag = 0;
+}
+
+/*
+ * dequeue_entity() (6.12).  With DELAY_DEQUEUE a sleeping entity that is
+ * not eligible (negative lag) stays queued, "delayed", so that it cannot
+ * shed its negative lag by sleeping: it competes until picked or woken.
+ * Returns false when it was delayed.
+ */
+static bool dequeue_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+				 int flags)
+{
+	bool sleep = flags & DEQUEUE_SLEEP;
+	int action = UPDATE_TG;
+
+	update_curr(m, cfs_rq);
+	clear_buddies(cfs_rq, se);
+
+	if (!(flags & DEQUEUE_DELAYED)) {
+		bool delay = sleep && !(flags & DEQUEUE_SPECIAL);
+
+		if (sched_feat(m, DELAY_DEQUEUE) && delay && !entity_eligible(cfs_rq, se)) {
+			update_load_avg(m, cfs_rq, se, 0);
+			set_delayed(se);
+			COUNT(m, delayed_dequeue);
+			return false;
+		}
+	}
+
+	if (entity_is_task(se) && task_on_rq_migrating(task_of(se)))
+		action |= DO_DETACH;
+
+	update_load_avg(m, cfs_rq, se, action);
+	se_update_runnable(se);
+	update_entity_lag(m, cfs_rq, se);
+	if (sched_feat(m, PLACE_REL_DEADLINE) && !sleep) {
+		se->deadline -= se->vruntime;
+		se->rel_deadline = 1;
+	}
+	if (se != cfs_rq->curr)
+		__dequeue_entity(m, cfs_rq, se);
+	se->on_rq = 0;
+	account_entity_dequeue(cfs_rq, se);
+
+	update_cfs_group(m, se, MODEL_SITE_DEQUEUE_ENTITY, cfs_rq->nr_running);
+
+	if (flags & DEQUEUE_DELAYED)
+		finish_delayed_dequeue_entity(m, se);
+	if (!sched_feat(m, ZERO_VRUNTIME) &&
+	    (flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
+		update_min_vruntime(m, cfs_rq);
+	return true;
+}
+
+/* dequeue_entity() (<= 6.5): an entity that does not sleep leaves with its
+ * vruntime relative to min_vruntime. */
+static bool dequeue_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+			       int flags)
+{
+	int action = UPDATE_TG;
+
+	if (entity_is_task(se) && task_on_rq_migrating(task_of(se)))
+		action |= DO_DETACH;
+
+	update_curr(m, cfs_rq);
+	update_load_avg(m, cfs_rq, se, action);
+	se_update_runnable(se);
+	clear_buddies(cfs_rq, se);
+	if (se != cfs_rq->curr)
+		__dequeue_entity(m, cfs_rq, se);
+	se->on_rq = 0;
+	account_entity_dequeue(cfs_rq, se);
+	if (!(flags & DEQUEUE_SLEEP))
+		se->vruntime -= cfs_rq->min_vruntime;
+
+	update_cfs_group(m, se, MODEL_SITE_DEQUEUE_ENTITY, cfs_rq->nr_running);
+	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
+		update_min_vruntime(m, cfs_rq);
+	return true;
+}
+
+static bool dequeue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+			   int flags)
+{
+	COUNT(m, dequeue_entity);
+	if (sched_feat(m, EEVDF))
+		return dequeue_entity_eevdf(m, cfs_rq, se, flags);
+	return dequeue_entity_cfs(m, cfs_rq, se, flags);
+}
+
+/*
+ * dequeue_entities(): dequeue bottom up while the queue left behind is
+ * empty (loop 1), then refresh the ancestors (loop 2).  A sleeping task
+ * whose siblings remain nominates its parent as next buddy.
+ * Returns -1 if the task was delayed (it stays queued), 1 when dequeued.
+ */
+int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, int flags)
+{
+	bool task_sleep = flags & DEQUEUE_SLEEP;
+	bool task_delayed = flags & DEQUEUE_DELAYED;
+	struct model_task *p = NULL;
+	unsigned int idle_h_nr_running = 0;
+	unsigned int h_nr_queued = 0;
+	unsigned int h_nr_delayed = 0;
+	struct cfs_rq *cfs_rq;
+	u64 slice = 0;
+	bool eevdf = sched_feat(m, EEVDF);
+
+	COUNT(m, dequeue_task_fair);
+	if (entity_is_task(se)) {
+		p = task_of(se);
+		h_nr_queued = 1;
+		idle_h_nr_running = p->policy == MODEL_POLICY_IDLE;
+		if (!task_sleep && !task_delayed)
+			h_nr_delayed = !!se->sched_delayed;
+	}
+
+	for_each_sched_entity(se) {
+		cfs_rq = cfs_rq_of(se);
+
+		if (!dequeue_entity(m, cfs_rq, se, flags)) {
+			if (p && &p->se == se)
+				return -1;
+			slice = cfs_rq_min_slice(cfs_rq);
+			break;
+		}
+
+		if (!h_nr_delayed)
+			cfs_rq->h_nr_runnable -= h_nr_queued;
+		cfs_rq->h_nr_queued -= h_nr_queued;
+		cfs_rq->idle_h_nr_running -= idle_h_nr_running;
+		cfs_rq->h_nr_delayed -= h_nr_delayed;
+
+		if (cfs_rq->load.weight) {
+			if (eevdf)
+				slice = cfs_rq_min_slice(cfs_rq);
+			se = se->parent;
+			if (task_sleep && se)
+				set_next_buddy(se);
+			break;
+		}
+		flags |= DEQUEUE_SLEEP;
+		flags &= ~(DEQUEUE_DELAYED | DEQUEUE_SPECIAL);
+	}
+
+	for_each_sched_entity(se) {
+		unsigned int nr_before;
+
+		cfs_rq = cfs_rq_of(se);
+		nr_before = cfs_rq->nr_running;
+		update_load_avg(m, cfs_rq, se, UPDATE_TG);
+		se_update_runnable(se);
+		update_cfs_group(m, se, MODEL_SITE_DEQUEUE_TASK, nr_before);
+
+		if (eevdf) {
+			se->slice = slice;
+			if (se != cfs_rq->curr)
+				min_vruntime_cb_propagate(m, cfs_rq, se);
+			slice = cfs_rq_min_slice(cfs_rq);
+		}
+		if (!h_nr_delayed)
+			cfs_rq->h_nr_runnable -= h_nr_queued;
+		cfs_rq->h_nr_queued -= h_nr_queued;
+		cfs_rq->idle_h_nr_running -= idle_h_nr_running;
+		cfs_rq->h_nr_delayed -= h_nr_delayed;
+	}
+
+	sub_nr_running(m, rq, h_nr_queued);
+
+	if (p && task_delayed) {
+		/* __block_task(): the delayed task is finally off the queue */
+		p->on_rq = 0;
+	}
+	return 1;
+}
+
+/* dequeue_task_fair(): false if the task stays queued (delayed). */
+bool dequeue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int flags)
+{
+	return dequeue_entities(m, rq, &p->se, flags) >= 0;
+}
+
+/* ---- switching entities ---------------------------------------------- */
+
+/*
+ * set_next_entity(): @se becomes its queue's curr: out of the tree (curr is
+ * kept outside it), load updated; EEVDF marks its slice protected
+ * (RUN_TO_PARITY).  Its run starts now.
+ */
+static void set_next_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	COUNT(m, set_next_entity);
+	clear_buddies(cfs_rq, se);
+	if (se->on_rq) {
+		__dequeue_entity(m, cfs_rq, se);
+		update_load_avg(m, cfs_rq, se, UPDATE_TG);
+		if (sched_feat(m, EEVDF))
+			set_protect_slice(se);
+	}
+	se->exec_start = rq_of(cfs_rq)->clock_task;
+	cfs_rq->curr = se;
+	se->prev_sum_exec_runtime = se->sum_exec_runtime;
+}
+
+/* put_prev_entity(): a still-queued curr goes back into the tree. */
+static void put_prev_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *prev)
+{
+	COUNT(m, put_prev_entity);
+	if (prev->on_rq)
+		update_curr(m, cfs_rq);
+	if (prev->on_rq) {
+		__enqueue_entity(m, cfs_rq, prev);
+		update_load_avg(m, cfs_rq, prev, 0);
+	}
+	cfs_rq->curr = NULL;
+}
+
+/*
+ * pick_next_entity() (6.12): the next buddy if eligible, else pick_eevdf();
+ * a delayed entity that wins the pick is dequeued for good (NULL: pick
+ * again).
+ */
+static struct sched_entity *pick_next_entity(struct model *m, struct rq *rq,
+					     struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *se;
+
+	COUNT(m, pick_next_entity);
+	if (sched_feat(m, PICK_BUDDY) && cfs_rq->next && entity_eligible(cfs_rq, cfs_rq->next)) {
+		COUNT(m, pick_buddy);
+		return cfs_rq->next;
+	}
+	se = pick_eevdf(m, cfs_rq);
+	if (se && se->sched_delayed) {
+		dequeue_entities(m, rq, se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+		return NULL;
+	}
+	return se;
+}
+
+/* pick_task_fair(): descend from the root queue, picking at every level. */
+static struct model_task *pick_task_fair(struct model *m, struct rq *rq)
+{
+	struct sched_entity *se;
+	struct cfs_rq *cfs_rq;
+	int guard = 0;
+
+again:
+	cfs_rq = &rq->cfs;
+	if (!cfs_rq->nr_running)
+		return NULL;
+	if (++guard > 1000000)
+		return NULL;   /* cannot happen: every retry dequeues a delayed entity */
+
+	do {
+		struct sched_entity *curr = cfs_rq->curr;
+
+		if (curr && curr->on_rq)
+			update_curr(m, cfs_rq);
+		else
+			curr = NULL;
+		if (sched_feat(m, EEVDF)) {
+			se = pick_next_entity(m, rq, cfs_rq);
+			if (!se)
+				goto again;
+		} else {
+			COUNT(m, pick_next_entity);
+			se = pick_next_entity_cfs(m, cfs_rq, curr);
+		}
+		cfs_rq = group_cfs_rq(se);
+	} while (cfs_rq);
+
+	return task_of(se);
+}
+
+/* is_same_group(): both entities on one queue? */
+static struct cfs_rq *is_same_group(struct sched_entity *se, struct sched_entity *pse)
+{
+	if (se->cfs_rq == pse->cfs_rq)
+		return se->cfs_rq;
+	return NULL;
+}
+
+void put_prev_task_fair(struct model *m, struct rq *rq, struct model_task *prev)
+{
+	struct sched_entity *se = &prev->se;
+
+	(void)rq;
+	for_each_sched_entity(se)
+		put_prev_entity(m, cfs_rq_of(se), se);
+}
+
+void set_next_task_fair(struct model *m, struct rq *rq, struct model_task *p)
+{
+	struct sched_entity *se = &p->se;
+
+	for_each_sched_entity(se)
+		set_next_entity(m, cfs_rq_of(se), se);
+	if (task_on_rq_queued(p))
+		cfs_tasks_move_front(rq, p);
+}
+
+/*
+ * pick_next_task_fair(): pick; if the previous task was a fair task, put and
+ * set only the levels where the two hierarchies differ.  Nothing runnable:
+ * newidle balance, and pick again if it pulled something.
+ * @prev_fair: @prev is a fair task still attached as curr on its queues.
+ */
+struct model_task *pick_next_task_fair(struct model *m, struct rq *rq, struct model_task *prev,
+				       bool prev_fair)
+{
+	struct sched_entity *se;
+	struct model_task *p;
+	int new_tasks;
+
+	COUNT(m, pick_next_task_fair);
+again:
+	p = pick_task_fair(m, rq);
+	if (!p)
+		goto idle;
+	se = &p->se;
+
+	if (!prev_fair) {
+		set_next_task_fair(m, rq, p);
+		return p;
+	}
+	if (prev != p) {
+		struct sched_entity *pse = &prev->se;
+		struct cfs_rq *cfs_rq;
+
+		while (!(cfs_rq = is_same_group(se, pse))) {
+			int se_depth = se->depth;
+			int pse_depth = pse->depth;
+
+			if (se_depth <= pse_depth) {
+				put_prev_entity(m, cfs_rq_of(pse), pse);
+				pse = pse->parent;
+			}
+			if (se_depth >= pse_depth) {
+				set_next_entity(m, cfs_rq_of(se), se);
+				se = se->parent;
+			}
+		}
+		put_prev_entity(m, cfs_rq, pse);
+		set_next_entity(m, cfs_rq, se);
+		if (task_on_rq_queued(p))
+			cfs_tasks_move_front(rq, p);   /* __set_next_task_fair() */
+	}
+	return p;
+
+idle:
+	new_tasks = sched_balance_newidle(m, rq);
+	if (new_tasks > 0)
+		goto again;
+	return NULL;
+}
+
+/* ---- tick ------------------------------------------------------------ */
+
+/*
+ * entity_tick(): charge runtime, refresh the running entity's load and
+ * tg->load_avg, and its group weight.  CFS also checks the slice here.
+ */
+static void entity_tick(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *curr)
+{
+	update_curr(m, cfs_rq);
+	update_load_avg(m, cfs_rq, curr, UPDATE_TG);
+	update_cfs_group(m, curr, MODEL_SITE_ENTITY_TICK, cfs_rq->nr_running);
+	if (!sched_feat(m, EEVDF) && cfs_rq->nr_running > 1)
+		check_preempt_tick(m, cfs_rq, curr);
+}
+
+void task_tick_fair(struct model *m, struct rq *rq, struct model_task *curr)
+{
+	struct sched_entity *se = &curr->se;
+	bool before = rq->need_resched;
+
+	for_each_sched_entity(se)
+		entity_tick(m, cfs_rq_of(se), se);
+	if (sched_feat(m, EEVDF) && !before && rq->need_resched)
+		COUNT(m, tick_resched);
+}
+
+/* ---- wakeup preemption ---------------------------------------------- */
+
+static void find_matching_se(struct sched_entity **se, struct sched_entity **pse)
+{
+	int se_depth = (*se)->depth, pse_depth = (*pse)->depth;
+
+	while (se_depth > pse_depth) {
+		se_depth--;
+		*se = (*se)->parent;
+	}
+	while (pse_depth > se_depth) {
+		pse_depth--;
+		*pse = (*pse)->parent;
+	}
+	while (cfs_rq_of(*se) != cfs_rq_of(*pse)) {
+		*se = (*se)->parent;
+		*pse = (*pse)->parent;
+	}
+}
+
+static bool se_is_idle(const struct sched_entity *se)
+{
+	if (entity_is_task(se))
+		return se->task->policy == MODEL_POLICY_IDLE;
+	return group_cfs_rq(se)->tg->idle != 0;
+}
+
+/* do_preempt_short(): @pse asks for a shorter slice and is eligible. */
+static bool do_preempt_short(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *pse,
+			     struct sched_entity *se)
+{
+	if (!sched_feat(m, PREEMPT_SHORT))
+		return false;
+	if (pse->slice >= se->slice)
+		return false;
+	if (!entity_eligible(cfs_rq, pse))
+		return false;
+	if (entity_before(m, pse, se))
+		return true;
+	if (!entity_eligible(cfs_rq, se))
+		return true;
+	return false;
+}
+
+/*
+ * check_preempt_wakeup_fair() (6.12): at the level where the woken task's
+ * and curr's hierarchies meet, charge curr's runtime and preempt if EEVDF
+ * would now pick the woken side.
+ */
+void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task *p, int wake_flags)
+{
+	struct model_task *curr = rq->curr;
+	struct sched_entity *se = &curr->se, *pse = &p->se;
+	struct cfs_rq *cfs_rq;
+	bool cse_is_idle, pse_is_idle;
+
+	if (!sched_feat(m, EEVDF)) {
+		check_preempt_wakeup_cfs(m, rq, p, wake_flags);
+		return;
+	}
+	if (se == pse)
+		return;
+	if (sched_feat(m, NEXT_BUDDY) && !(wake_flags & MODEL_WF_FORK) && !pse->sched_delayed)
+		set_next_buddy(pse);
+	if (rq->need_resched)
+		return;
+	if (!sched_feat(m, WAKEUP_PREEMPTION))
+		return;
+
+	COUNT(m, wakeup_preempt_check);
+	find_matching_se(&se, &pse);
+	cse_is_idle = se_is_idle(se);
+	pse_is_idle = se_is_idle(pse);
+	if (cse_is_idle && !pse_is_idle) {
+		cancel_protect_slice(se);
+		goto preempt;
+	}
+	if (cse_is_idle != pse_is_idle)
+		return;
+	if (p->policy != MODEL_POLICY_NORMAL)
+		return;
+
+	cfs_rq = cfs_rq_of(se);
+	update_curr(m, cfs_rq);
+	if (do_preempt_short(m, cfs_rq, pse, se))
+		cancel_protect_slice(se);
+	if (pick_eevdf(m, cfs_rq) == pse)
+		goto preempt;
+	return;
+
+preempt:
+	resched_curr(m, rq);
+	COUNT(m, wakeup_preempt);
+}
+
+/* ---- migration, exit, group and weight changes ------------------------ */
+
+/*
+ * migrate_task_rq_fair(): a waking task leaves its CPU: its load is removed
+ * from the old queue (lazily, see remove_entity_load_avg()), aged to now if
+ * that CPU was idle, and it will attach afresh on the new queue.  A queued
+ * migration detached at dequeue already.  CFS: a waking task's vruntime is
+ * made relative to the old queue.
+ */
+void migrate_task_rq_fair(struct model *m, struct model_task *p, int new_cpu)
+{
+	struct sched_entity *se = &p->se;
+
+	(void)new_cpu;
+	if (!sched_feat(m, EEVDF) && p->state == TS_SLEEPING && !p->on_rq)
+		se->vruntime -= cfs_rq_of(se)->min_vruntime;
+
+	if (!task_on_rq_migrating(p)) {
+		remove_entity_load_avg(m, se);
+		migrate_se_pelt_lag(m, se);
+	}
+	se->avg.last_update_time = 0;
+}
+
+/* task_dead_fair(): a delayed dying task is dequeued, then its load removed. */
+void task_dead_fair(struct model *m, struct model_task *p)
+{
+	struct sched_entity *se = &p->se;
+
+	if (se->sched_delayed)
+		dequeue_entities(m, &m->rqs[p->cpu], se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+	remove_entity_load_avg(m, se);
+}
+
+/*
+ * task_change_group_fair(): cgroup move - detach from the old group's queue
+ * (load and propagation), attach to the new one.  CFS keeps a sleeping
+ * task's vruntime meaningful across queues by placing and normalising it.
+ */
+void task_change_group_fair(struct model *m, struct model_task *p)
+{
+	struct sched_entity *se = &p->se;
+	bool cfs_sleeper = !sched_feat(m, EEVDF) && !p->on_rq && se->sum_exec_runtime;
+
+	if (p->state == TS_NEW)
+		return;
+	if (cfs_sleeper) {
+		place_entity_cfs(m, cfs_rq_of(se), se, 0);
+		se->vruntime -= cfs_rq_of(se)->min_vruntime;
+	}
+	detach_entity_cfs_rq(m, se);
+	se->avg.last_update_time = 0;
+	/* set_task_rq() */
+	se->cfs_rq = p->tg->cfs_rq[p->cpu];
+	se->parent = p->tg->se[p->cpu];
+	se->depth = se->parent ? se->parent->depth + 1 : 0;
+	attach_entity_cfs_rq(m, se);
+	if (cfs_sleeper)
+		se->vruntime += cfs_rq_of(se)->min_vruntime;
+}
+
+/* reweight_task_fair(): new nice level; a task keeps the table inverse. */
+void reweight_task_fair(struct model *m, struct rq *rq, struct model_task *p, int nice)
+{
+	struct sched_entity *se = &p->se;
+	int idx = nice + 20;
+	unsigned long weight = scale_load((unsigned long)sched_prio_to_weight[idx]);
+	u32 inv = sched_prio_to_wmult[idx];
+
+	(void)rq;
+	if (p->policy == MODEL_POLICY_IDLE) {
+		weight = scale_load(WEIGHT_IDLEPRIO);
+		inv = WMULT_IDLEPRIO;
+	}
+	if (p->state == TS_NEW || p->cpu < 0) {
+		se->load.weight = weight;
+		se->load.inv_weight = inv;
+		return;
+	}
+	reweight_entity(m, cfs_rq_of(se), se, weight);
+	se->load.inv_weight = inv;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel profiles, one column per kernel, one line per setting with the reason
+ * it has that value.  Expanded by model/profile.c (and sched.h for the enum).
+ *
+ * Columns: 6.1 = Debian 6.1.192 (CFS, exact reference source); 6.5 = v6.5-rc1
+ * as the seed patches measured it (CFS, before the tg rate limit, no
+ * backports); 6.12 = Debian 6.12.117 (EEVDF with late stable backports, the
+ * text of ../shared/model-spec.md); 6.18 = the capture kernel of this
+ * project's machines, modelled as 6.12.117 (spec §0: same kinds of
+ * backports; differences in 6.17+ RUN_TO_PARITY are UNVERIFIED).
+ *
+ * PROFILE_FEAT(NAME, 6.1, 6.5, 6.12, 6.18, reason)
+ * PROFILE_TUNABLE(name, unit, 6.1, 6.5, 6.12, 6.18, reason)
+ *
+ * Tunables marked "normalized" are multiplied by the CPU-count factor
+ * 1 + ilog2(min(nr_cpus, 8)) (SCHED_TUNABLESCALING_LOG), as
+ * update_sysctl() does at boot.
+ */
+#define MODEL_PROFILE_FEATURES(F)                                                  \
+	F(EEVDF,                  0, 0, 1, 1, "EEVDF replaced CFS in v6.6 (147f3efaa241)") \
+	F(PLACE_LAG,              0, 0, 1, 1, "EEVDF: keep lag across sleep (features.h, 6.6+)") \
+	F(PLACE_DEADLINE_INITIAL, 0, 0, 1, 1, "EEVDF: half a slice for a forked task (6.6+)") \
+	F(PLACE_REL_DEADLINE,     0, 0, 1, 1, "EEVDF: keep relative deadline over migration (6.12)") \
+	F(RUN_TO_PARITY,          0, 0, 1, 1, "EEVDF: curr keeps the CPU until its deadline (6.6+)") \
+	F(PREEMPT_SHORT,          0, 0, 1, 1, "EEVDF: shorter slices may preempt (6.12)") \
+	F(PICK_BUDDY,             0, 0, 1, 1, "EEVDF: pick cfs_rq->next if eligible (6.12)") \
+	F(DELAY_DEQUEUE,          0, 0, 1, 1, "EEVDF: sleepers with negative lag stay queued (6.12)") \
+	F(DELAY_ZERO,             0, 0, 1, 1, "EEVDF: clip lag of delayed sleepers to 0 (6.12)") \
+	F(ZERO_VRUNTIME,          0, 0, 1, 1, "avg_vruntime() recentres zero_vruntime (79f3f9bedd14, 6.19, in 6.12.117)") \
+	F(RUNNABLE_EXCL_DELAYED,  0, 0, 1, 1, "PELT runnable excludes delayed tasks (h_nr_delayed 6.13, in 6.12.117)") \
+	F(START_DEBIT,            1, 1, 0, 0, "CFS: a forked task starts one vslice late (features.h <= 6.5)") \
+	F(GENTLE_FAIR_SLEEPERS,   1, 1, 0, 0, "CFS: sleeper credit is half a latency (features.h <= 6.5)") \
+	F(LAST_BUDDY,             1, 1, 0, 0, "CFS: preempted task is the last buddy (features.h <= 6.5)") \
+	F(NEXT_BUDDY,             0, 0, 0, 0, "off by default in every profile (features.h)") \
+	F(WAKEUP_PREEMPTION,      1, 1, 1, 1, "wakeups may preempt (features.h)") \
+	F(ATTACH_AGE_LOAD,        1, 1, 1, 1, "attach_entity_cfs_rq ages the entity first (features.h)") \
+	F(NI_RANDOM,              1, 0, 1, 1, "proportional newidle (33cf66d88306, 6.19; backported to 6.1.192, 6.12.117)") \
+	F(TG_CONTRIB_NOT_DECAYED, 0, 0, 1, 1, "cfs_rq_is_decayed() checks tg_load_avg_contrib (ca125231dd29, Dec 2025)") \
+	F(CFS_GROUP_ALWAYS_REWEIGHT, 1, 1, 0, 0, "update_cfs_group() reweights even if unchanged (<= 6.5)") \
+	F(CFS_GROUP_KEEP_EMPTY,   0, 0, 1, 1, "update_cfs_group() keeps an emptied group's weight (6.12, DELAY_DEQUEUE)") \
+	F(REWEIGHT_UPDATE_CURR_ALWAYS, 0, 0, 1, 1, "reweight_entity() update_curr() even for a non-curr se (6.12)") \
+	F(POST_INIT_UTIL_FULL_WEIGHT, 1, 1, 0, 0, "post_init_entity_util_avg() multiplies by se->load.weight (6.1 source)") \
+	F(STAT_RUNTIME_OTHER_CLASS, 0, 0, 1, 1, "RT/DL tasks emit sched_stat_runtime too (5d69eca542ee, 6.8)")
+
+#define MODEL_PROFILE_TUNABLES(T)                                                  \
+	T(base_slice_ns,         "ns", 0, 0, 700000, 700000, "normalized; EEVDF 0.70 ms since 2ae891b82695 (6.15, in 6.12.117)") \
+	T(sched_latency_ns,      "ns", 6000000, 6000000, 0, 0, "normalized; CFS targeted latency 6 ms") \
+	T(min_granularity_ns,    "ns", 750000, 750000, 0, 0, "normalized; CFS minimum slice 0.75 ms") \
+	T(wakeup_granularity_ns, "ns", 1000000, 1000000, 0, 0, "normalized; CFS wakeup preemption granularity 1 ms") \
+	T(idle_min_granularity_ns, "ns", 750000, 750000, 0, 0, "CFS minimum slice of SCHED_IDLE entities (not scaled)") \
+	T(sched_nr_latency,      "",   8, 8, 0, 0, "CFS: tasks per latency period before it stretches") \
+	T(migration_cost_ns,     "ns", 500000, 500000, 500000, 500000, "sysctl_sched_migration_cost (not scaled)") \
+	T(tg_load_avg_ratelimit_ns, "ns", 0, 0, 1000000, 1000000, "update_tg_load_avg() at most once per ms (1528c661c24b, v6.7)") \
+	T(nohz_blocked_period_ms, "ms", 32, 32, 32, 32, "nohz.next_blocked = now + LOAD_AVG_PERIOD ms") \
+	T(sd_busy_factor,        "",   16, 16, 16, 16, "sched_domain busy_factor: busy CPUs balance 16x less often") \
+	T(newidle_domain_cost_ns, "ns", 3000, 3000, 3000, 3000, "MODEL ESTIMATE: cost of one newidle sched_balance_rq (not in sched events)") \
+	T(blocked_cost_per_cfs_rq_ns, "ns", 150, 150, 150, 150, "MODEL ESTIMATE: update_blocked_averages cost per leaf cfs_rq")

@@ -1,0 +1,573 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The model's private view of the scheduler: the structures of
+ * kernel/sched/sched.h that the fair class needs, with the kernel's field
+ * names, and the functions the model's files share.  Functions carry the
+ * name of the kernel function they mirror, so a reader can hold the two side
+ * by side; each .c file says which kernel file it follows.
+ *
+ * Units: times in ns unless named otherwise; `lw` is a full-resolution
+ * load.weight (nice 0 = 1 << 20), `w` the scaled-down one (nice 0 = 1024).
+ */
+#ifndef SCHEDREPLAY_MODEL_SCHED_H
+#define SCHEDREPLAY_MODEL_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <schedreplay/model.h>
+
+#include "counters.h"
+#include "pelt.h"
+#include "profile_table.h"
+
+typedef uint64_t u64;
+typedef int64_t s64;
+typedef uint32_t u32;
+typedef int32_t s32;
+
+_Static_assert(sizeof(long) == 8, "the model assumes LP64, as the 64-bit kernel");
+
+/* ---- constants (kernel/sched/sched.h, include/linux/sched.h) ---------- */
+
+#define SCHED_FIXEDPOINT_SHIFT 10
+#define SCHED_CAPACITY_SHIFT   10
+#define SCHED_CAPACITY_SCALE   (1L << SCHED_CAPACITY_SHIFT)
+#define NICE_0_LOAD_SHIFT      (SCHED_FIXEDPOINT_SHIFT + SCHED_FIXEDPOINT_SHIFT)
+#define NICE_0_LOAD            (1UL << NICE_0_LOAD_SHIFT)
+#define MIN_SHARES             (1UL << 1)
+#define MAX_SHARES             (1UL << 18)
+#define WMULT_CONST            (~0U)
+#define WMULT_SHIFT            32
+#define PELT_MIN_DIVIDER       (LOAD_AVG_MAX - 1024)
+#define WEIGHT_IDLEPRIO        3
+#define WMULT_IDLEPRIO         1431655765
+#define NSEC_PER_MSEC          1000000ULL
+
+static inline unsigned long scale_load(unsigned long w)
+{
+	return w << SCHED_FIXEDPOINT_SHIFT;
+}
+
+/* 0 stays 0; anything else is at least 2 (a group with tiny shares). */
+static inline unsigned long scale_load_down(unsigned long w)
+{
+	unsigned long x = w >> SCHED_FIXEDPOINT_SHIFT;
+
+	if (x)
+		return x < 2 ? 2 : x;
+	return w ? 2 : 0;
+}
+
+extern const int sched_prio_to_weight[40];
+extern const u32 sched_prio_to_wmult[40];
+
+/* update_load_avg() flags */
+#define UPDATE_TG      0x1
+#define SKIP_AGE_LOAD  0x2
+#define DO_ATTACH      0x4
+#define DO_DETACH      0x8
+
+/* enqueue/dequeue flags (kernel/sched/sched.h) */
+#define DEQUEUE_SLEEP     0x01
+#define DEQUEUE_SAVE      0x02
+#define DEQUEUE_MOVE      0x04
+#define DEQUEUE_NOCLOCK   0x08
+#define DEQUEUE_SPECIAL   0x10
+#define DEQUEUE_MIGRATING 0x100
+#define DEQUEUE_DELAYED   0x200
+
+#define ENQUEUE_WAKEUP    0x01
+#define ENQUEUE_RESTORE   0x02
+#define ENQUEUE_MOVE      0x04
+#define ENQUEUE_NOCLOCK   0x08
+#define ENQUEUE_INITIAL   0x80
+#define ENQUEUE_MIGRATING 0x100
+#define ENQUEUE_DELAYED   0x200
+#define ENQUEUE_MIGRATED  0x1000
+
+#define TASK_ON_RQ_QUEUED    1
+#define TASK_ON_RQ_MIGRATING 2
+
+enum model_counter {
+#define C(id, name, what) MC_##id,
+	MODEL_COUNTERS(C)
+#undef C
+	NR_MODEL_COUNTERS
+};
+
+/* ---- kernel profile ------------------------------------------------- */
+
+enum model_feat {
+#define F(name, a, b, c, d, why) FEAT_##name,
+	MODEL_PROFILE_FEATURES(F)
+#undef F
+	NR_MODEL_FEATS
+};
+
+struct model_profile {
+	const char *name;
+	const char *description;
+	unsigned char feat[NR_MODEL_FEATS];
+#define T(name, unit, a, b, c, d, why) int64_t name;
+	MODEL_PROFILE_TUNABLES(T)
+#undef T
+	int column;                 /* index in the profile table */
+};
+
+/* ---- load tracking (kernel/sched/sched.h, include/linux/sched.h) ------ */
+
+struct load_weight {
+	unsigned long weight;
+	u32 inv_weight;
+};
+
+
+struct cfs_rq;
+struct rq;
+struct task_group;
+
+struct sched_entity {
+	struct load_weight load;
+	struct sched_avg avg;
+
+	/* timeline node (timeline.c): a treap ordered like the kernel's rb-tree */
+	struct sched_entity *tl_left, *tl_right;
+	u64 tl_seq;                 /* insertion order: ties go right, as rb_add() */
+	s64 tl_keyv;                /* deadline (EEVDF) or vruntime (CFS) at insertion */
+	u32 tl_prio;
+	u64 min_vruntime;           /* augmented: min vruntime of the subtree */
+	u64 min_slice;              /* augmented: min slice of the subtree */
+
+	u64 vruntime;
+	u64 deadline;
+	u64 slice;
+	s64 vlag;
+	u64 exec_start;
+	u64 sum_exec_runtime;
+	u64 prev_sum_exec_runtime;
+	long runnable_weight;       /* group se: runnable tasks below */
+
+	unsigned char on_rq;
+	unsigned char sched_delayed;
+	unsigned char rel_deadline;
+	unsigned char custom_slice;
+
+	int depth;
+	struct sched_entity *parent;
+	struct cfs_rq *cfs_rq;      /* the queue this entity is (to be) queued on */
+	struct cfs_rq *my_q;        /* group entity: the queue it represents */
+	struct model_task *task;    /* task entity: its task; NULL for a group */
+};
+
+struct cfs_rq {
+	struct load_weight load;
+	unsigned int nr_running;
+	unsigned int h_nr_queued;
+	unsigned int h_nr_runnable;
+	unsigned int h_nr_delayed;
+	unsigned int idle_nr_running;
+	unsigned int idle_h_nr_running;
+
+	s64 avg_vruntime;           /* \Sum (v_i - v0) * w_i over the tree */
+	long avg_load;              /* \Sum w_i over the tree */
+	u64 zero_vruntime;          /* EEVDF origin v0 (ZERO_VRUNTIME) */
+	u64 min_vruntime;           /* CFS, and the EEVDF origin without ZERO_VRUNTIME */
+
+	struct sched_entity *tl_root;
+	u64 tl_seq;
+
+	struct sched_entity *curr;
+	struct sched_entity *next;
+	struct sched_entity *last;
+
+	struct sched_avg avg;
+	struct {
+		int nr;
+		unsigned long load_avg;
+		unsigned long util_avg;
+		unsigned long runnable_avg;
+	} removed;
+
+	long propagate;
+	long prop_runnable_sum;
+	long prop_removed_sum;      /* MODEL_V_DELAY_REMOVED_LOAD */
+
+	unsigned long tg_load_avg_contrib;
+	u64 last_update_tg_load_avg;
+
+	unsigned long h_load;
+	unsigned long last_h_load_update;
+
+	struct rq *rq;
+	struct task_group *tg;
+	struct sched_entity *se;    /* tg->se[cpu]; NULL for the root */
+
+	/* leaf_cfs_rq_list: children before parents (see balance.c) */
+	bool on_list;
+	int nr_children_on_list;
+	struct cfs_rq *leaf_prev, *leaf_next;
+};
+
+#define MODEL_MAX_DOMAINS 2
+
+struct sched_domain {
+	const char *name;           /* "MC" (the CPUs of a node), "NUMA" (all) */
+	int *span;                  /* CPUs, ascending */
+	int span_weight;
+	unsigned int flags;
+	u64 max_newidle_lb_cost;
+	unsigned long last_decay_max_lb_cost;
+	unsigned long last_balance;
+	unsigned int balance_interval;   /* ms */
+	unsigned int busy_factor;
+	unsigned int newidle_call, newidle_success, newidle_ratio;
+};
+
+struct rq {
+	struct model *model;
+	int cpu;
+	int node;
+	unsigned int nr_running;    /* fair tasks queued (delayed included) + other class */
+	struct cfs_rq cfs;
+	struct model_task *curr;    /* the fair task running, or NULL */
+	bool other_class;           /* a non-fair task holds the CPU */
+	bool switch_pending;        /* the non-fair task left: next __schedule switches */
+	bool need_resched;
+
+	u64 clock;                  /* rq_clock() */
+	u64 clock_task;             /* rq_clock_task(): no irq time in the model */
+	u64 clock_pelt;             /* == clock_task: no capacity/frequency scaling */
+	u64 clock_idle, clock_pelt_idle;
+
+	u64 avg_idle;
+	u64 idle_stamp;
+	u64 max_idle_balance_cost;
+	unsigned long next_balance;            /* jiffies */
+	unsigned long last_blocked_load_update_tick;
+	bool has_blocked_load;
+	bool nohz_idle;                         /* in nohz.idle_cpus_mask */
+	bool idle_balance;                      /* the tick found the CPU idle */
+
+	struct cfs_rq *leaf_head, *leaf_tail;
+	struct model_task *cfs_tasks_head, *cfs_tasks_tail;   /* queued tasks */
+
+	struct sched_domain sd[MODEL_MAX_DOMAINS];
+	int nr_sd;
+
+	u64 rnd_state;              /* sched_rng() */
+};
+
+struct task_group {
+	struct task_group *parent;
+	unsigned long shares;       /* scaled: scale_load(cpu.shares) */
+	long load_avg;              /* atomic_long_t tg->load_avg */
+	long *node_load_avg;        /* MODEL_V_TG_LOAD_PER_NODE: per node */
+	struct sched_entity **se;   /* per CPU; NULL for the root */
+	struct cfs_rq **cfs_rq;     /* per CPU */
+	int depth;                  /* root 0 */
+	int idle;
+	char *name;
+	struct task_group *next_alloc;
+};
+
+enum task_state_model {
+	TS_NEW,
+	TS_RUNNING,                 /* TASK_RUNNING (queued or on a CPU) */
+	TS_SLEEPING,
+	TS_DEAD,
+};
+
+struct model_task {
+	struct sched_entity se;
+	int nice;
+	int policy;
+	int cpu;                    /* task_cpu(); -1 before the first placement */
+	int on_rq;                  /* 0, TASK_ON_RQ_QUEUED, TASK_ON_RQ_MIGRATING */
+	enum task_state_model state;
+	struct task_group *tg;
+	bool first_enqueue;         /* not yet through its first update_load_avg */
+	struct model_task *cfs_prev, *cfs_next;   /* rq->cfs_tasks, MRU first */
+	uint32_t id;
+	void *priv;
+	struct model_task *next_alloc;
+};
+
+/* Resolved behaviour: profile + variants. */
+struct model_behaviour {
+	uint32_t vflags;            /* enum model_variant_flag */
+	u64 tg_ratelimit_ns;
+	const struct model_variant *hooks[MODEL_VARIANT_SET_MAX];
+	unsigned int nr_hooks;
+};
+
+struct model {
+	struct model_profile prof;  /* a copy: the effective profile */
+	struct model_behaviour b;
+	struct model_variant_set variants;
+	unsigned int nr_cpus;
+	int nr_nodes;
+	unsigned int hz;
+	u64 tick_nsec;
+	unsigned long jiffies;
+	u64 now;                    /* latest time seen */
+	bool balance_moves_tasks;
+
+	/* tunables after CPU-count scaling (update_sysctl()) */
+	unsigned int factor;
+	u64 sysctl_sched_base_slice;
+	u64 sysctl_sched_latency;
+	u64 sysctl_sched_min_granularity;
+	u64 sysctl_sched_wakeup_granularity;
+	u64 sysctl_sched_idle_min_granularity;
+	unsigned int sched_nr_latency;
+	u64 sysctl_sched_migration_cost;
+	u64 newidle_domain_cost_ns;
+	u64 blocked_cost_per_cfs_rq_ns;
+
+	struct rq *rqs;
+	struct task_group root_task_group;
+	struct task_group *groups;  /* allocation list */
+	struct model_task *tasks;   /* allocation list */
+
+	/* nohz (kernel/sched/fair.c struct nohz) */
+	struct {
+		unsigned int nr_cpus;
+		bool has_blocked;
+		unsigned long next_blocked;
+		unsigned long next_balance;
+	} nohz;
+	bool rd_overloaded;
+
+	u64 tl_rng;                 /* treap priorities */
+
+	u64 counters[NR_MODEL_COUNTERS];
+	u64 *tg_writes_node;        /* per node */
+};
+
+/* ---- small helpers -------------------------------------------------- */
+
+#define for_each_sched_entity(se) for (; se; se = (se)->parent)
+
+static inline bool entity_is_task(const struct sched_entity *se)
+{
+	return se->my_q == NULL;
+}
+
+static inline struct cfs_rq *cfs_rq_of(const struct sched_entity *se)
+{
+	return se->cfs_rq;
+}
+
+static inline struct cfs_rq *group_cfs_rq(const struct sched_entity *se)
+{
+	return se->my_q;
+}
+
+static inline unsigned long se_weight(const struct sched_entity *se)
+{
+	return scale_load_down(se->load.weight);
+}
+
+static inline long se_runnable(const struct sched_entity *se)
+{
+	if (se->sched_delayed)
+		return 0;
+	if (entity_is_task(se))
+		return !!se->on_rq;
+	return se->runnable_weight;
+}
+
+static inline u32 get_pelt_divider_model(const struct sched_avg *avg, bool v48)
+{
+	/* v4.8 divided by LOAD_AVG_MAX whatever the window position (spec §8.3) */
+	if (v48)
+		return LOAD_AVG_MAX;
+	return PELT_MIN_DIVIDER + avg->period_contrib;
+}
+
+static inline u64 max_u64(u64 a, u64 b) { return a > b ? a : b; }
+static inline u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
+
+static inline void update_load_add(struct load_weight *lw, unsigned long inc)
+{
+	lw->weight += inc;
+	lw->inv_weight = 0;
+}
+
+static inline void update_load_sub(struct load_weight *lw, unsigned long dec)
+{
+	lw->weight -= dec;
+	lw->inv_weight = 0;
+}
+
+static inline void update_load_set(struct load_weight *lw, unsigned long w)
+{
+	lw->weight = w;
+	lw->inv_weight = 0;
+}
+
+#define sched_feat(m, x) ((m)->prof.feat[FEAT_##x])
+#define vflag(m, x) (((m)->b.vflags & MODEL_V_##x) != 0)
+#define COUNT(m, c) ((m)->counters[MC_##c]++)
+
+static inline struct rq *rq_of(const struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->rq;
+}
+
+static inline struct model_task *task_of(const struct sched_entity *se)
+{
+	return se->task;
+}
+
+static inline bool task_on_rq_migrating(const struct model_task *p)
+{
+	return p->on_rq == TASK_ON_RQ_MIGRATING;
+}
+
+static inline bool task_on_rq_queued(const struct model_task *p)
+{
+	return p->on_rq == TASK_ON_RQ_QUEUED;
+}
+
+static inline struct model *model_of_rq(const struct rq *rq)
+{
+	return rq->model;
+}
+
+static inline struct model *model_of(const struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->rq->model;
+}
+
+/* ---- fair.c / eevdf.c / cfs.c (kernel/sched/fair.c) ------------------- */
+u64 __calc_delta(u64 delta_exec, unsigned long weight, struct load_weight *lw);
+u64 calc_delta_fair(u64 delta, struct sched_entity *se);
+void update_curr(struct model *m, struct cfs_rq *cfs_rq);
+void enqueue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int flags);
+bool dequeue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int flags);
+int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, int flags);
+struct model_task *pick_next_task_fair(struct model *m, struct rq *rq, struct model_task *prev,
+				       bool prev_fair);
+void put_prev_task_fair(struct model *m, struct rq *rq, struct model_task *prev);
+void set_next_task_fair(struct model *m, struct rq *rq, struct model_task *p);
+void task_tick_fair(struct model *m, struct rq *rq, struct model_task *curr);
+void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task *p, int wake_flags);
+void migrate_task_rq_fair(struct model *m, struct model_task *p, int new_cpu);
+void task_dead_fair(struct model *m, struct model_task *p);
+void task_fork_fair(struct model *m, struct model_task *p, int parent_cpu);
+void post_init_entity_util_avg(struct model *m, struct model_task *p);
+void init_entity_runnable_average(struct model *m, struct sched_entity *se);
+void task_change_group_fair(struct model *m, struct model_task *p);
+void reweight_task_fair(struct model *m, struct rq *rq, struct model_task *p, int nice);
+void resched_curr(struct model *m, struct rq *rq);
+void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void set_next_buddy(struct sched_entity *se);
+void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+		     unsigned long weight);
+
+/* eevdf.c */
+u64 avg_vruntime(struct model *m, struct cfs_rq *cfs_rq);
+void avg_vruntime_add(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se);
+s64 entity_lag(struct model *m, u64 avruntime, struct sched_entity *se);
+void update_entity_lag(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+int vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime);
+int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
+u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq);
+struct sched_entity *pick_eevdf(struct model *m, struct cfs_rq *cfs_rq);
+bool update_deadline(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+void place_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void reweight_eevdf(struct model *m, struct sched_entity *se, u64 avruntime, unsigned long weight);
+void set_protect_slice(struct sched_entity *se);
+bool protect_slice(const struct sched_entity *se);
+void cancel_protect_slice(struct sched_entity *se);
+bool entity_before(const struct model *m, const struct sched_entity *a,
+		   const struct sched_entity *b);
+u64 cfs_rq_origin(const struct model *m, const struct cfs_rq *cfs_rq);
+
+/* cfs.c */
+void update_min_vruntime(struct model *m, struct cfs_rq *cfs_rq);
+u64 sched_slice(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+void place_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se, int initial);
+void check_preempt_tick(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *curr);
+struct sched_entity *pick_next_entity_cfs(struct model *m, struct cfs_rq *cfs_rq,
+					  struct sched_entity *curr);
+int wakeup_preempt_entity(struct model *m, struct sched_entity *curr, struct sched_entity *se);
+void check_preempt_wakeup_cfs(struct model *m, struct rq *rq, struct model_task *p, int wake_flags);
+void set_last_buddy(struct sched_entity *se);
+
+/* timeline.c: the rb-tree of queued entities */
+void __enqueue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+void __dequeue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq);
+struct sched_entity *__pick_root_entity(struct cfs_rq *cfs_rq);
+struct sched_entity *__pick_next_entity(struct model *m, struct cfs_rq *cfs_rq,
+					struct sched_entity *se);
+void min_vruntime_cb_propagate(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+int timeline_walk(struct cfs_rq *cfs_rq, int (*fn)(struct sched_entity *, void *), void *arg);
+
+/* load_avg.c: PELT glue of kernel/sched/fair.c */
+void update_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+int update_cfs_rq_load_avg(struct model *m, u64 now, struct cfs_rq *cfs_rq);
+void attach_entity_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+void detach_entity_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+void remove_entity_load_avg(struct model *m, struct sched_entity *se);
+void sync_entity_load_avg(struct model *m, struct sched_entity *se);
+void migrate_se_pelt_lag(struct model *m, struct sched_entity *se);
+void enqueue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void dequeue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void attach_entity_cfs_rq(struct model *m, struct sched_entity *se);
+void detach_entity_cfs_rq(struct model *m, struct sched_entity *se);
+void propagate_entity_cfs_rq(struct model *m, struct sched_entity *se);
+bool skip_blocked_update(struct sched_entity *se);
+bool load_avg_is_decayed(const struct sched_avg *sa);
+void se_update_runnable(struct sched_entity *se);
+u64 cfs_rq_clock_pelt(const struct cfs_rq *cfs_rq);
+
+/* tg.c: task groups and shares */
+void update_tg_load_avg(struct model *m, struct cfs_rq *cfs_rq);
+long calc_group_shares(struct model *m, struct cfs_rq *cfs_rq);
+void update_cfs_group(struct model *m, struct sched_entity *se, enum model_cfs_group_site site,
+		      unsigned int nr_running_before);
+long tg_load_avg_read(struct model *m, struct task_group *tg);
+int tg_alloc_percpu(struct model *m, struct task_group *tg, struct sr_error *err);
+void tg_free(struct model *m, struct task_group *tg);
+void init_cfs_rq(struct model *m, struct cfs_rq *cfs_rq, struct rq *rq, struct task_group *tg);
+
+/* balance.c: newidle, blocked load, nohz, periodic balance, placement */
+int sched_balance_newidle(struct model *m, struct rq *this_rq);
+void sched_balance_update_blocked_averages(struct model *m, int cpu);
+void sched_balance_trigger(struct model *m, struct rq *rq);
+void nohz_balancer_kick(struct model *m, struct rq *rq);
+void nohz_balance_enter_idle(struct model *m, struct rq *rq);
+void nohz_balance_exit_idle(struct model *m, struct rq *rq);
+void list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq);
+void list_del_leaf_cfs_rq(struct cfs_rq *cfs_rq);
+int build_sched_domains(struct model *m, struct sr_error *err);
+void free_sched_domains(struct model *m);
+void ttwu_update_avg_idle(struct model *m, struct rq *rq);
+void cfs_tasks_add(struct rq *rq, struct model_task *p);
+void cfs_tasks_del(struct rq *rq, struct model_task *p);
+void cfs_tasks_move_front(struct rq *rq, struct model_task *p);
+void fold_removed_propagate(struct model *m, struct cfs_rq *cfs_rq);
+
+/* core.c */
+void update_rq_clock(struct model *m, struct rq *rq, u64 now);
+void model_advance_time(struct model *m, u64 now);
+void add_nr_running(struct model *m, struct rq *rq, unsigned int count);
+void sub_nr_running(struct model *m, struct rq *rq, unsigned int count);
+void set_task_cpu(struct model *m, struct model_task *p, int new_cpu);
+void activate_task(struct model *m, struct rq *rq, struct model_task *p, int flags);
+void deactivate_task(struct model *m, struct rq *rq, struct model_task *p, int flags);
+void wakeup_preempt(struct model *m, struct rq *rq, struct model_task *p, int flags);
+u64 sched_clock_cpu(const struct model *m, int cpu);
+u32 sched_rng(struct rq *rq);
+
+/* errors without the replay library */
+void model_err(struct sr_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* SCHEDREPLAY_MODEL_SCHED_H */

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task groups and their shares (kernel/sched/fair.c update_tg_load_avg(),
+ * calc_group_shares(), update_cfs_group(), reweight_entity(),
+ * sched_group_set_shares(); kernel/sched/core.c sched_create_group()).
+ *
+ * A task group has a cfs_rq and a group entity on every CPU.  The weight of
+ * the group entity on a CPU is the CPU's share of the group's shares,
+ * proportional to the group's load there:
+ *
+ *                   tg->shares * grq->load
+ *   ge->weight = -----------------------------
+ *                \Sum_cpu grq[cpu]->load
+ *
+ * The sum over CPUs is tg->load_avg, maintained incrementally from every
+ * cfs_rq's load_avg (its "contribution") - the global, contended atomic the
+ * seed patches are about.  To stay responsive when a group just became busy
+ * on this CPU, the local term uses max(instantaneous weight, load_avg).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched.h"
+
+/*
+ * tg->load_avg as calc_group_shares() reads it.  With per-node counters
+ * (aaron-node) the value is the sum of the nodes (identical numbers; each
+ * node is a separate cache line to read).
+ */
+long tg_load_avg_read(struct model *m, struct task_group *tg)
+{
+	long sum = 0;
+	int n;
+
+	if (!vflag(m, TG_LOAD_PER_NODE) || !tg->node_load_avg) {
+		m->counters[MC_tg_load_avg_reads]++;
+		return tg->load_avg;
+	}
+	for (n = 0; n < m->nr_nodes; n++)
+		sum += tg->node_load_avg[n];
+	m->counters[MC_tg_load_avg_reads] += (u64)m->nr_nodes;
+	return sum;
+}
+
+/*
+ * update_tg_load_avg(): fold this cfs_rq's load_avg change into
+ * tg->load_avg, but only if it moved by more than 1/64 of the last value
+ * folded in, and (6.7+, 1528c661c24b) at most once per ms per cfs_rq by
+ * sched_clock.  Writes go to the executing CPU's node with aaron-node.
+ */
+void update_tg_load_avg(struct model *m, struct cfs_rq *cfs_rq)
+{
+	struct task_group *tg = cfs_rq->tg;
+	long delta;
+	u64 now;
+	int node;
+
+	if (tg == &m->root_task_group)
+		return;
+	COUNT(m, update_tg_load_avg);
+
+	now = sched_clock_cpu(m, rq_of(cfs_rq)->cpu);
+	if (m->b.tg_ratelimit_ns && now - cfs_rq->last_update_tg_load_avg < m->b.tg_ratelimit_ns) {
+		COUNT(m, update_tg_load_avg_ratelimited);
+		return;
+	}
+
+	delta = (long)cfs_rq->avg.load_avg - (long)cfs_rq->tg_load_avg_contrib;
+	if (labs(delta) > (long)(cfs_rq->tg_load_avg_contrib / 64)) {
+		node = rq_of(cfs_rq)->node;
+		tg->load_avg += delta;
+		if (tg->node_load_avg)
+			tg->node_load_avg[node] += delta;
+		cfs_rq->tg_load_avg_contrib = cfs_rq->avg.load_avg;
+		cfs_rq->last_update_tg_load_avg = now;
+		COUNT(m, tg_load_avg_writes);
+		m->tg_writes_node[node]++;
+	}
+}
+
+/*
+ * calc_group_shares(): tg->shares * load / tg_weight where
+ *   load      = max(grq->load.weight (scaled down), grq->avg.load_avg)
+ *   tg_weight = tg->load_avg - this cfs_rq's contribution + load,
+ * i.e. the global sum with this CPU's stale contribution replaced by the
+ * fresher local value; clamped to [MIN_SHARES (unscaled), tg->shares].
+ * The result is a full-resolution weight.
+ */
+long calc_group_shares(struct model *m, struct cfs_rq *cfs_rq)
+{
+	long tg_weight, tg_shares, load, shares;
+	struct task_group *tg = cfs_rq->tg;
+
+	tg_shares = (long)tg->shares;
+	load = (long)scale_load_down(cfs_rq->load.weight);
+	if ((long)cfs_rq->avg.load_avg > load)
+		load = (long)cfs_rq->avg.load_avg;
+
+	tg_weight = tg_load_avg_read(m, tg);
+	tg_weight -= (long)cfs_rq->tg_load_avg_contrib;
+	tg_weight += load;
+
+	shares = tg_shares * load;
+	if (tg_weight)
+		shares /= tg_weight;
+
+	if (shares < (long)MIN_SHARES)
+		shares = (long)MIN_SHARES;
+	if (shares > tg_shares)
+		shares = tg_shares;
+	return shares;
+}
+
+/* Does a variant remove this update_cfs_group() call? */
+static bool cfs_group_site_skipped(struct model *m, struct sched_entity *se,
+				   enum model_cfs_group_site site, unsigned int nr_running_before)
+{
+	struct model_hook_cfs_group ctx;
+	unsigned int i;
+
+	switch (site) {
+	case MODEL_SITE_ENQUEUE_ENTITY:
+		if (vflag(m, SKIP_CG_ENQUEUE_ENTITY))
+			return true;
+		if (vflag(m, SKIP_CG_FIRST_ENQUEUE) && nr_running_before == 0)
+			return true;
+		break;
+	case MODEL_SITE_DEQUEUE_ENTITY:
+		if (vflag(m, SKIP_CG_DEQUEUE_ENTITY))
+			return true;
+		break;
+	case MODEL_SITE_ENQUEUE_TASK:
+		if (vflag(m, SKIP_CG_ENQUEUE_TASK))
+			return true;
+		break;
+	case MODEL_SITE_DEQUEUE_TASK:
+		if (vflag(m, SKIP_CG_DEQUEUE_TASK))
+			return true;
+		break;
+	default:
+		break;
+	}
+	if (!m->b.nr_hooks)
+		return false;
+	ctx.site = site;
+	ctx.nr_running = nr_running_before;
+	ctx.depth = se->depth;
+	ctx.cpu = rq_of(cfs_rq_of(se))->cpu;
+	for (i = 0; i < m->b.nr_hooks; i++)
+		if (!m->b.hooks[i]->update_cfs_group(&ctx))
+			return true;
+	return false;
+}
+
+/*
+ * update_cfs_group(): recompute a group entity's weight from its queue.
+ * 6.12: nothing for an emptied queue (it keeps its weight, which matters for
+ * DELAY_DEQUEUE), reweight only if the weight changed.  <= 6.5: always
+ * reweight (re-deriving load_avg from load_sum even if unchanged).
+ * @site / @nr_running_before identify the call for the variants.
+ */
+void update_cfs_group(struct model *m, struct sched_entity *se, enum model_cfs_group_site site,
+		      unsigned int nr_running_before)
+{
+	struct cfs_rq *gcfs_rq = group_cfs_rq(se);
+	long shares;
+
+	if (!gcfs_rq)
+		return;
+	if (cfs_group_site_skipped(m, se, site, nr_running_before)) {
+		COUNT(m, update_cfs_group_skipped);
+		return;
+	}
+	COUNT(m, update_cfs_group);
+	if (sched_feat(m, CFS_GROUP_KEEP_EMPTY) && !gcfs_rq->load.weight)
+		return;
+
+	shares = calc_group_shares(m, gcfs_rq);
+	if (sched_feat(m, CFS_GROUP_ALWAYS_REWEIGHT) || se->load.weight != (unsigned long)shares) {
+		if (se->load.weight != (unsigned long)shares)
+			COUNT(m, update_cfs_group_reweight);
+		reweight_entity(m, cfs_rq_of(se), se, (unsigned long)shares);
+	}
+}
+
+/*
+ * reweight_entity(): change @se's weight in place.  A queued entity leaves
+ * the queue's load and tree while it changes; EEVDF keeps its lag and
+ * relative deadline (reweight_eevdf()), a sleeping one scales its stored lag
+ * (vlag is V - v, and lag = w vlag must stay).  load_avg is re-derived from
+ * the unweighted load_sum with the new weight.
+ */
+void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+		     unsigned long weight)
+{
+	bool curr = cfs_rq->curr == se;
+	u64 avruntime = 0;
+	u32 divider;
+
+	COUNT(m, reweight_entity);
+	if (se->on_rq) {
+		if (sched_feat(m, REWEIGHT_UPDATE_CURR_ALWAYS) || curr)
+			update_curr(m, cfs_rq);
+		if (sched_feat(m, EEVDF)) {
+			avruntime = avg_vruntime(m, cfs_rq);
+			if (!curr)
+				__dequeue_entity(m, cfs_rq, se);
+		}
+		update_load_sub(&cfs_rq->load, se->load.weight);
+	}
+	dequeue_load_avg(cfs_rq, se);
+
+	if (sched_feat(m, EEVDF)) {
+		if (se->on_rq)
+			reweight_eevdf(m, se, avruntime, weight);
+		else
+			se->vlag = se->vlag * (s64)se->load.weight / (s64)weight;
+	}
+
+	update_load_set(&se->load, weight);
+
+	divider = get_pelt_divider_model(&se->avg, vflag(m, V48_ATTACH));
+	se->avg.load_avg = (unsigned long)(se_weight(se) * se->avg.load_sum / divider);
+
+	enqueue_load_avg(cfs_rq, se);
+	if (se->on_rq) {
+		update_load_add(&cfs_rq->load, se->load.weight);
+		if (sched_feat(m, EEVDF) && !curr)
+			__enqueue_entity(m, cfs_rq, se);
+	}
+}
+
+void init_cfs_rq(struct model *m, struct cfs_rq *cfs_rq, struct rq *rq, struct task_group *tg)
+{
+	(void)m;
+	memset(cfs_rq, 0, sizeof(*cfs_rq));
+	cfs_rq->rq = rq;
+	cfs_rq->tg = tg;
+	/* init_cfs_rq(): both origins start just below the wrap point */
+	cfs_rq->zero_vruntime = (u64)(-(1LL << 20));
+	cfs_rq->min_vruntime = (u64)(-(1LL << 20));
+}
+
+/*
+ * alloc_fair_sched_group() + init_tg_cfs_entry(): per-CPU queues and group
+ * entities of a new group (the root has only queues: rq->cfs).
+ */
+int tg_alloc_percpu(struct model *m, struct task_group *tg, struct sr_error *err)
+{
+	unsigned int cpu;
+
+	tg->cfs_rq = calloc(m->nr_cpus, sizeof(*tg->cfs_rq));
+	tg->se = calloc(m->nr_cpus, sizeof(*tg->se));
+	tg->node_load_avg = calloc((size_t)m->nr_nodes, sizeof(*tg->node_load_avg));
+	if (!tg->cfs_rq || !tg->se || !tg->node_load_avg)
+		goto nomem;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct rq *rq = &m->rqs[cpu];
+		struct cfs_rq *cfs_rq;
+		struct sched_entity *se;
+
+		if (!tg->parent) {
+			tg->cfs_rq[cpu] = &rq->cfs;
+			continue;
+		}
+		cfs_rq = calloc(1, sizeof(*cfs_rq));
+		se = calloc(1, sizeof(*se));
+		if (!cfs_rq || !se) {
+			free(cfs_rq);
+			free(se);
+			goto nomem;
+		}
+		init_cfs_rq(m, cfs_rq, rq, tg);
+		cfs_rq->se = se;
+		tg->cfs_rq[cpu] = cfs_rq;
+		tg->se[cpu] = se;
+
+		se->my_q = cfs_rq;
+		se->parent = tg->parent->se[cpu];            /* NULL under the root */
+		se->cfs_rq = tg->parent->cfs_rq[cpu];
+		se->depth = se->parent ? se->parent->depth + 1 : 0;
+		/* guarantee group entities always have weight */
+		update_load_set(&se->load, NICE_0_LOAD);
+		init_entity_runnable_average(m, se);
+	}
+	return 0;
+nomem:
+	model_err(err, 12, "out of memory allocating task group %s", tg->name ? tg->name : "?");
+	return -1;
+}
+
+void tg_free(struct model *m, struct task_group *tg)
+{
+	unsigned int cpu;
+
+	if (!tg)
+		return;
+	if (tg->parent) {
+		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+			if (tg->cfs_rq)
+				free(tg->cfs_rq[cpu]);
+			if (tg->se)
+				free(tg->se[cpu]);
+		}
+	}
+	free(tg->name);
+	free(tg->node_load_avg);
+	free(tg->cfs_rq);
+	free(tg->se);
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Invariants over random operation sequences: forks, wakeups onto random
+ * CPUs (migrations), blocking, exits, ticks, preemption, queued migrations,
+ * cgroup moves, nice and shares changes, RT time, on a 4-CPU 2-node machine
+ * with groups three levels deep - for every profile and several variants.
+ * After every operation model_check_invariants() must hold: weights sum to
+ * the cfs_rq loads, avg_vruntime matches its entities, counts match the
+ * tasks, no sum wrapped below zero, tg->load_avg equals its contributions.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "sched.h"
+
+#define NR_TASKS 48
+#define NR_CPUS 4
+
+static uint64_t rng_state;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)((rng_state >> 11) % n);
+}
+
+static int run(const char *profile, const char *variants, uint64_t seed, int steps)
+{
+	static const int nodes[NR_CPUS] = { 0, 0, 1, 1 };
+	struct model_variant_set vs;
+	struct model_config cfg = {
+		.nr_cpus = NR_CPUS, .cpu_node = nodes, .hz = 250, .seed = seed,
+		.balance_moves_tasks = (seed & 1) != 0,
+	};
+	struct model_group *g[5];
+	struct model_task *t[NR_TASKS];
+	struct sr_error err = { 0 };
+	struct model *m;
+	uint64_t now = 1000000000ULL, next_tick = now;
+	int i, step, cpu, failed = 0;
+
+	rng_state = seed * 2654435761ULL + 1;
+	CHECK(model_variant_set_parse(&vs, variants, &err) == 0);
+	cfg.profile = model_profile_find(profile);
+	cfg.variants = &vs;
+	m = model_new(&cfg, &err);
+	CHECK_MSG(m != NULL, "%s", err.msg);
+	if (!m)
+		return 1;
+	g[0] = model_root_group(m);
+	g[1] = model_group_new(m, g[0], 1024, "/a", &err);
+	g[2] = model_group_new(m, g[1], 512, "/a/b", &err);
+	g[3] = model_group_new(m, g[2], 2048, "/a/b/c", &err);
+	g[4] = model_group_new(m, g[0], 100, "/d", &err);
+	for (i = 0; i < NR_TASKS; i++)
+		t[i] = model_task_new(m, g[rnd(5)], (int)rnd(11) - 5, rnd(8) ? MODEL_POLICY_NORMAL :
+				      MODEL_POLICY_BATCH, (uint32_t)i, &err);
+
+	for (step = 0; step < steps && !failed; step++) {
+		struct model_task_info info;
+		struct model_task *p = t[rnd(NR_TASKS)];
+		uint32_t op = rnd(100);
+
+		now += 1 + rnd(1500000);
+		while (next_tick <= now) {
+			for (cpu = 0; cpu < NR_CPUS; cpu++)
+				if (model_curr(m, cpu))
+					model_tick(m, cpu, next_tick);
+			next_tick += 4000000;
+		}
+		model_task_info(p, &info);
+		cpu = (int)rnd(NR_CPUS);
+
+		if (op < 20) {
+			if (info.state == MODEL_TASK_NEW)
+				model_wake_up_new_task(m, p, (int)rnd(NR_CPUS), cpu, now);
+		} else if (op < 45) {
+			if (info.state == MODEL_TASK_SLEEPING || info.state == MODEL_TASK_DELAYED)
+				model_try_to_wake_up(m, p, cpu, (int)rnd(NR_CPUS), MODEL_WF_TTWU, now);
+		} else if (op < 70) {
+			if (model_curr(m, cpu))
+				model_schedule(m, cpu, rnd(10) ? MODEL_PREV_SLEEP : MODEL_PREV_SPECIAL, now);
+		} else if (op < 72) {
+			if (model_curr(m, cpu) && rnd(4) == 0)
+				model_schedule(m, cpu, MODEL_PREV_DEAD, now);
+		} else if (op < 80) {
+			if (info.state == MODEL_TASK_QUEUED && !info.running)
+				model_migrate_task(m, p, cpu, now);
+		} else if (op < 85) {
+			model_task_move_group(m, p, g[rnd(5)], now);
+		} else if (op < 89) {
+			model_task_set_nice(m, p, (int)rnd(40) - 20, now);
+		} else if (op < 94) {
+			model_other_class(m, cpu, rnd(2), now);
+		} else if (op < 96) {
+			model_group_set_shares(m, g[1 + rnd(4)], 2 + rnd(4000), now, NULL);
+		}
+		for (cpu = 0; cpu < NR_CPUS; cpu++)
+			if (model_need_resched(m, cpu) || (!model_curr(m, cpu) && model_nr_queued(m, cpu)))
+				model_schedule(m, cpu, MODEL_PREV_RUNNABLE, now);
+
+		if (model_check_invariants(m, &err)) {
+			fprintf(stderr, "%s [%s] seed %llu step %d (op %u): %s\n", profile, variants,
+				(unsigned long long)seed, step, op, err.msg);
+			failed = 1;
+		}
+		CHECK(!failed);
+	}
+	{
+		uint64_t sw = 0, ua = 0;
+
+		CHECK(model_counter_get(m, "sched_switch", &sw) && sw > 0);
+		CHECK(model_counter_get(m, "update_load_avg", &ua) && ua > 0);
+	}
+	model_free(m);
+	return failed;
+}
+
+int main(void)
+{
+	static const char *profiles[] = { "6.1", "6.5", "6.12", "6.18" };
+	static const char *variants[] = {
+		"base", "aaron-series", "cfs-group-tick-only", "no-tg-ratelimit",
+		"lazy-blocked-update,newidle-pre-5.16", "no-decay-first-enqueue",
+		"update-curr-before-place", "cfs-group-no-dequeue,tg-ratelimit",
+	};
+	unsigned int p, v;
+	uint64_t seed;
+
+	for (p = 0; p < 4; p++)
+		for (v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
+			for (seed = 1; seed <= 3; seed++)
+				run(profiles[p], variants[v], seed + p * 100 + v * 10, 4000);
+	return check_done("invariants");
+}
