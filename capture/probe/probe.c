@@ -16,6 +16,9 @@
  *
  * SIGINT/SIGTERM end the run early and still print the results, so a capture
  * that stops its workloads at the end of --duration still gets them.
+ *
+ * Thread names (comm): "probe-msg" for message threads, "probe-worker" for
+ * workers; only the workers' wakeups are the measured latency.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -185,6 +188,9 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	uint64_t iters = (uint64_t)(cfg.work_us * iters_per_us);
 
+	/* distinct comms, so a trace's latency of the workers can be selected */
+	pthread_setname_np(pthread_self(), "probe-worker");
+
 	for (;;) {
 		uint32_t g;
 
@@ -209,6 +215,8 @@ static void *msg_main(void *arg)
 		.tv_nsec = (long)fmod(cfg.interval_us * 1000.0, 1e9),
 	};
 	uint64_t end = now_ns() + (uint64_t)(cfg.runtime_s * 1e9);
+
+	pthread_setname_np(pthread_self(), "probe-msg");
 
 	while (!atomic_load(&stop) && now_ns() < end) {
 		uint32_t p;

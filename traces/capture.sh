@@ -1,0 +1,85 @@
+#!/bin/sh
+# Re-capture the workload traces of this directory (see README.md).
+#
+#   sudo traces/capture.sh BUILD_DIR [NAME...]
+#
+# BUILD_DIR holds the schedreplay and schedreplay-probe binaries. NAME picks
+# workloads (default: all). The compile workload needs the Lua 5.4.4 sources
+# from Debian in $LUA_DIR (default /work/src/lua-5.4.4):
+#   apt-get source --download-only lua5.4   # needs a deb-src line
+#   tar xzf lua5.4_5.4.4.orig.tar.gz        # upstream tree, plain Makefile
+# Before each capture the script waits (up to 2 minutes) for the machine to be
+# quiet (1-minute load < 0.5) and logs uptime and the busiest processes to
+# capture.log, so README.md can say what else was running.
+set -eu
+build=$(cd "${1:?usage: capture.sh BUILD_DIR [NAME...]}" && pwd)
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+sr=$build/schedreplay
+probe=$build/schedreplay-probe
+lua=${LUA_DIR:-/work/src/lua-5.4.4}
+log=$here/capture.log
+scratch=$(mktemp -d /tmp/sr-capture.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+
+quiet_machine() {
+	i=0
+	while [ $i -lt 120 ]; do
+		l=$(cut -d' ' -f1 /proc/loadavg)
+		[ "$(echo "$l < 0.5" | bc)" = 1 ] && break
+		sleep 1; i=$((i + 1))
+	done
+	{
+		echo "== $1 $(date -u +%FT%TZ)"
+		uptime
+		ps -eo pid,pcpu,etime,comm --sort=-pcpu | head -6
+	} >>"$log"
+}
+
+cap() {   # cap NAME ARGS...: one capture into $here/NAME.dat
+	name=$1; shift
+	quiet_machine "$name"
+	echo "capture $name: $sr capture -o $here/$name.dat $*" | tee -a "$log"
+	"$sr" capture -o "$here/$name.dat" "$@" 2>&1 | tee -a "$log"
+}
+
+want() {
+	[ $# -eq 0 ] && return 0
+	for w in $WANT; do [ "$w" = "$1" ] && return 0; done
+	return 1
+}
+WANT="$*"
+
+compile() {   # the make -j8 + latency probe workload
+	make -s -C "$lua" clean >/dev/null
+	cap "$1" -d 4 \
+		-g "compile:shares=1024=while :; do make -s -C $lua clean; make -s -C $lua -j8 linux; done >/dev/null 2>&1" \
+		-g "latency:shares=1024=$probe -m 1 -t 2 -i 2000 -w 100 -r 60 --json -o $here/$1.probe.json"
+	make -s -C "$lua" clean >/dev/null
+}
+
+if want make-probe; then
+	compile make-probe
+	compile make-probe-run2
+	compile make-probe-run3
+fi
+if want hackbench-shares; then
+	cap hackbench-shares -d 4 \
+		-g "pipe:shares=2048=hackbench -p -g 1 -f 10 -l 600" \
+		-g "socket:shares=512=hackbench -g 1 -f 10 -l 600"
+fi
+if want forkexec; then
+	cap forkexec -d 3 -g "forkexec=sh -c 'seq 3000 | xargs -P 4 -n 1 /bin/true'"
+fi
+if want hog-timer; then
+	cap hog-timer -d 4 \
+		-g "hog:shares=1024=stress-ng --cpu 2 --cpu-method int64 --timeout 60 --quiet" \
+		-g "timer:shares=1024=$probe -m 1 -t 1 -i 1000 -w 20 -r 60 --json -o $here/hog-timer.probe.json"
+fi
+if want idle-io; then
+	cap idle-io -d 3 \
+		-g "disk=dd if=/dev/zero of=$scratch/io bs=256k count=100000 oflag=direct,dsync" \
+		-g "w1=$probe -t 1 -i 3000 -w 10 -r 60 --json -o $here/idle-io.w1.probe.json" \
+		-g "w2=$probe -t 1 -i 3000 -w 10 -r 60 --json -o $here/idle-io.w2.probe.json" \
+		-g "w3=$probe -t 1 -i 3000 -w 10 -r 60 --json -o $here/idle-io.w3.probe.json"
+fi
