@@ -365,7 +365,7 @@ int variant_catalog_load_plugin(struct variant_catalog *c, const char *path,
 int variant_catalog_parse_set(const struct variant_catalog *c, struct model_variant_set *set,
 			      const char *spec, struct sr_error *err)
 {
-	char *copy, *save = NULL, *tok;
+	char *copy, *rest, *tok;
 	int ret = 0;
 
 	model_variant_set_init(set);
@@ -376,7 +376,9 @@ int variant_catalog_parse_set(const struct variant_catalog *c, struct model_vari
 		sr_error_set(err, ENOMEM, "out of memory");
 		return -1;
 	}
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* strsep, not strtok: "a,,b" has an empty part, which is an error */
+	rest = copy;
+	while ((tok = strsep(&rest, ",")) != NULL) {
 		const struct model_variant *v;
 		char *end;
 

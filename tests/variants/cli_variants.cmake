@@ -3,7 +3,8 @@
 # errors a user sees.  Run with cmake -P; needs SCHEDREPLAY, PLUGIN,
 # BAD_PLUGIN, DATA.
 function(expect cond msg)
-  if(NOT ${cond})
+  separate_arguments(c UNIX_COMMAND "${cond}")
+  if(NOT (${c}))
     message(FATAL_ERROR "${msg}")
   endif()
 endfunction()
