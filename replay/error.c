@@ -20,17 +20,25 @@ void sr_error_set(struct sr_error *err, int code, const char *fmt, ...)
 
 void sr_error_prefix(struct sr_error *err, const char *fmt, ...)
 {
-	char prefix[SR_ERROR_MSG_MAX];
 	char old[SR_ERROR_MSG_MAX];
 	va_list ap;
+	int n;
 
 	if (!err)
 		return;
-	va_start(ap, fmt);
-	vsnprintf(prefix, sizeof(prefix), fmt, ap);
-	va_end(ap);
 	memcpy(old, err->msg, sizeof(old));
-	snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+	va_start(ap, fmt);
+	n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	/* Append ": <old message>", truncating the tail if the line is full. */
+	if ((size_t)n < sizeof(err->msg) - 1) {
+		size_t room = sizeof(err->msg) - (size_t)n;
+
+		strncat(err->msg, ": ", room - 1);
+		strncat(err->msg, old, sizeof(err->msg) - strlen(err->msg) - 1);
+	}
 }
 
 void sr_error_clear(struct sr_error *err)
