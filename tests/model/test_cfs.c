@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CFS (the 6.5 profile) on constructed queues and through the API: pick of
+ * the leftmost and the buddies, wakeup_preempt_entity() against the wakeup
+ * granularity, sleeper credit, START_DEBIT, check_preempt_tick().
+ */
+#include <string.h>
+
+#include "check.h"
+#include "sched.h"
+
+static struct model *mk(unsigned int cpus)
+{
+	struct model_config cfg = { .nr_cpus = cpus, .hz = 250, .seed = 5 };
+
+	cfg.profile = model_profile_find("6.5");
+	return model_new(&cfg, NULL);
+}
+
+static void mkse(struct sched_entity *se, struct cfs_rq *cfs_rq, u64 v)
+{
+	memset(se, 0, sizeof(*se));
+	se->cfs_rq = cfs_rq;
+	se->load.weight = NICE_0_LOAD;
+	se->vruntime = v;
+	se->on_rq = 1;
+}
+
+static void test_pick_and_buddies(void)
+{
+	struct model *m = mk(1);
+	struct cfs_rq *cfs_rq = &m->rqs[0].cfs;
+	struct sched_entity a, b, c;
+
+	/* 1 CPU: wakeup granularity 1 ms (factor 1) */
+	CHECK_EQ_U(m->sysctl_sched_wakeup_granularity, 1000000);
+	mkse(&a, cfs_rq, 10000000);
+	mkse(&b, cfs_rq, 10500000);
+	mkse(&c, cfs_rq, 12000000);
+	__enqueue_entity(m, cfs_rq, &c);
+	__enqueue_entity(m, cfs_rq, &a);
+	__enqueue_entity(m, cfs_rq, &b);
+	cfs_rq->nr_running = 3;
+	CHECK(pick_next_entity_cfs(m, cfs_rq, NULL) == &a);
+	/* the next buddy wins if within the granularity of the leftmost */
+	cfs_rq->next = &b;
+	CHECK(pick_next_entity_cfs(m, cfs_rq, NULL) == &b);
+	cfs_rq->next = &c;   /* 2 ms behind: not within 1 ms */
+	CHECK(pick_next_entity_cfs(m, cfs_rq, NULL) == &a);
+	cfs_rq->next = NULL;
+	cfs_rq->last = &b;
+	CHECK(pick_next_entity_cfs(m, cfs_rq, NULL) == &b);
+	cfs_rq->last = NULL;
+
+	/* wakeup_preempt_entity(curr, se) */
+	CHECK_EQ_S(wakeup_preempt_entity(m, &b, &a), 0);     /* 0.5 ms: within gran */
+	CHECK_EQ_S(wakeup_preempt_entity(m, &c, &a), 1);     /* 2 ms ahead: preempt */
+	CHECK_EQ_S(wakeup_preempt_entity(m, &a, &c), -1);    /* se is behind */
+	/* the granularity is in the woken entity's virtual time: a nice -5
+	 * (3121) wakee has gran 1 ms * 1024 / 3121 = 328 us */
+	a.load.weight = 3121 * 1024;
+	a.load.inv_weight = 1376151;
+	CHECK_EQ_S(wakeup_preempt_entity(m, &b, &a), 1);
+	__dequeue_entity(m, cfs_rq, &a);
+	__dequeue_entity(m, cfs_rq, &b);
+	__dequeue_entity(m, cfs_rq, &c);
+	cfs_rq->nr_running = 0;
+	model_free(m);
+}
+
+/*
+ * Through the API: A runs alone for 20 ms; B, asleep since the start,
+ * wakes with the sleeper credit (half the 6 ms latency) behind
+ * min_vruntime, which is more than the 1 ms granularity behind A: preempt.
+ */
+static void test_wakeup_preempt_api(void)
+{
+	struct model *m = mk(1);
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct model_task *b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	uint64_t now = 1000000000ULL, minv;
+	int i;
+
+	model_task_start_sleeping(m, b, 0);
+	model_wake_up_new_task(m, a, 0, 0, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+	for (i = 0; i < 5; i++) {
+		now += 4000000;
+		model_tick(m, 0, now);
+	}
+	CHECK(!model_need_resched(m, 0));
+	minv = m->rqs[0].cfs.min_vruntime;
+	CHECK_EQ_U(minv, a->se.vruntime);
+	model_try_to_wake_up(m, b, 0, 0, MODEL_WF_TTWU, now);
+	CHECK_EQ_U(b->se.vruntime, minv - 3000000);
+	CHECK(model_need_resched(m, 0));
+	CHECK_EQ_U(m->counters[MC_wakeup_preempt], 1);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
+	CHECK(model_check_invariants(m, NULL) == 0);
+
+	/* B sleeps after 0.5 ms and wakes at once: its vruntime is only
+	 * 2.5 ms behind A now ... still > 1 ms: preempts again */
+	now += 500000;
+	model_schedule(m, 0, MODEL_PREV_SLEEP, now);
+	CHECK(model_curr(m, 0) == a);
+	model_try_to_wake_up(m, b, 0, 0, MODEL_WF_TTWU, now + 1000);
+	CHECK(model_need_resched(m, 0));
+	model_free(m);
+}
+
+/* START_DEBIT: a forked task starts one vslice after min_vruntime. */
+static void test_fork_placement(void)
+{
+	struct model *m = mk(1);
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct model_task *b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	uint64_t now = 1000000000ULL;
+
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	now += 2000000;
+	model_wake_up_new_task(m, b, 0, 0, now);
+	/* 2 tasks (nr 1 + !on_rq): period 6 ms, slice 6 ms * 1024 / 2048, with
+	 * the computed inverse (2^32-1)/2048 of the summed weight: 2999998 ns;
+	 * the child starts at min_vruntime (= the parent's) + that */
+	CHECK_EQ_U(b->se.vruntime - a->se.vruntime, 2999998);
+	CHECK(!model_need_resched(m, 0));   /* behind the parent: no preemption */
+	/* check_preempt_tick: A ran 4 ms > its 3 ms slice: resched - but A's
+	 * vruntime (+2 ms) is still left of B's (+3 ms), so A is picked again */
+	now += 2000000;
+	model_tick(m, 0, now);
+	CHECK(model_need_resched(m, 0));
+	CHECK_EQ_U(m->counters[MC_tick_resched], 1);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+	/* 4 ms later A is 3 ms right of B and over its slice again: B runs */
+	now += 4000000;
+	model_tick(m, 0, now);
+	CHECK(model_need_resched(m, 0));
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+int main(void)
+{
+	test_pick_and_buddies();
+	test_wakeup_preempt_api();
+	test_fork_placement();
+	return check_done("cfs");
+}
