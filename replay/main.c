@@ -19,6 +19,7 @@ static const struct command {
 } commands[] = {
 	{ "report", cmd_report, "measured wakeup latency and event counts of a trace.dat" },
 	{ "capture", cmd_capture, "record a workload's scheduler events (root): trace.dat + sidecar" },
+	{ "variants", cmd_variants, "list the model variants (patches as model configuration)" },
 };
 
 static void usage(FILE *f)
