@@ -169,6 +169,10 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 			sd->busy_factor = (unsigned int)m->prof.sd_busy_factor;
 			sd->last_balance = m->jiffies;
 			sd->last_decay_max_lb_cost = m->jiffies;
+			/* NI_RANDOM starts at a 50% success rate (sd_init()) */
+			sd->newidle_call = 512;
+			sd->newidle_success = 256;
+			sd->newidle_ratio = 512;
 			rq->nr_sd++;
 		}
 		rq->next_balance = m->jiffies;

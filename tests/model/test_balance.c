@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Newidle balance gates, update_blocked_averages() on the leaf list, nohz
+ * blocked-load refresh, avg_idle, and the pulls of --placement model.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "sched.h"
+
+static struct model *mk(const char *variants, bool moves)
+{
+	static struct model_variant_set vs;
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 11 };
+
+	model_variant_set_parse(&vs, variants, NULL);
+	cfg.profile = model_profile_find("6.18");
+	cfg.variants = &vs;
+	cfg.balance_moves_tasks = moves;
+	return model_new(&cfg, NULL);
+}
+
+/*
+ * CPU 0 runs two tasks (rd->overloaded), CPU 1 one task in a group; when it
+ * blocks, CPU 1 goes newly idle: avg_idle (1 ms initially) exceeds
+ * max_newidle_lb_cost (0): blocked averages are updated and a domain
+ * balanced; the cost then recorded (3 us + per cfs_rq) gates the next pass.
+ */
+static void test_newidle(const char *variants, bool lazy)
+{
+	struct model *m = mk(variants, false);
+	struct model_group *g = model_group_new(m, NULL, 1024, "/g", NULL);
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct model_task *b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	struct model_task *c = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	uint64_t now = 1000000000ULL;
+	struct rq *rq1;
+
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_wake_up_new_task(m, b, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	CHECK(m->rd_overloaded);
+	model_wake_up_new_task(m, c, 1, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	now += 2000000;
+	rq1 = &m->rqs[1];
+	rq1->sd[0].newidle_ratio = 1023;   /* NI_RANDOM: always balance */
+	CHECK(model_schedule(m, 1, MODEL_PREV_SLEEP, now) == NULL);
+	CHECK_EQ_U(m->counters[MC_newidle_balance], 1);
+	CHECK_EQ_U(m->counters[MC_newidle_balance_run], 1);
+	CHECK_EQ_U(rq1->idle_stamp, now);
+	if (!lazy) {
+		/* the group's cfs_rq and the root are on CPU 1's leaf list */
+		CHECK_EQ_U(m->counters[MC_update_blocked_averages_newidle], 1);
+		CHECK_EQ_U(rq1->sd[0].max_newidle_lb_cost, 3000 + 2 * 150);
+	} else {
+		/* lazy: only if a domain is balanced; NI_RANDOM (ratio 512/1024)
+		 * decides, with the seeded generator */
+		CHECK(m->counters[MC_update_blocked_averages_newidle] ==
+		      m->counters[MC_newidle_balance_domains]);
+	}
+	/* A wakeup 100 us later: avg_idle = 1 ms + (100 us - 1 ms) / 8 */
+	model_try_to_wake_up(m, c, 1, 0, MODEL_WF_TTWU, now + 100000);
+	CHECK_EQ_U(rq1->avg_idle, 1000000 - 900000 / 8);
+	CHECK_EQ_U(rq1->idle_stamp, 0);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now + 100000);
+	/* short idle periods drive avg_idle below the cost: newidle skips */
+	{
+		int i;
+		uint64_t skips0 = m->counters[MC_newidle_balance_skip];
+
+		for (i = 0; i < 60; i++) {
+			now += 200000;
+			model_schedule(m, 1, MODEL_PREV_SLEEP, now);
+			model_try_to_wake_up(m, c, 1, 0, MODEL_WF_TTWU, now + 1000);
+			model_schedule(m, 1, MODEL_PREV_RUNNABLE, now + 1000);
+		}
+		CHECK_MSG(rq1->avg_idle < rq1->sd[0].max_newidle_lb_cost || lazy,
+			  "avg_idle %llu cost %llu", (unsigned long long)rq1->avg_idle,
+			  (unsigned long long)rq1->sd[0].max_newidle_lb_cost);
+		CHECK(m->counters[MC_newidle_balance_skip] > skips0 || lazy);
+	}
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/* The pre-5.16 entry test: avg_idle below migration_cost skips outright. */
+static void test_newidle_pre516(void)
+{
+	struct model *m = mk("newidle-pre-5.16", false);
+	struct rq *rq1 = &m->rqs[1];
+
+	m->rd_overloaded = true;
+	rq1->avg_idle = 400000;          /* < 500 us */
+	sched_balance_newidle(m, rq1);
+	CHECK_EQ_U(m->counters[MC_newidle_balance_skip], 1);
+	rq1->avg_idle = 600000;
+	rq1->sd[0].max_newidle_lb_cost = 700000;   /* not an entry test before 5.16 */
+	sched_balance_newidle(m, rq1);
+	CHECK_EQ_U(m->counters[MC_newidle_balance_run], 1);
+	CHECK_EQ_U(m->counters[MC_update_blocked_averages], 1);
+	CHECK_EQ_U(m->counters[MC_newidle_balance_domains], 0);   /* per-domain gate */
+	model_free(m);
+}
+
+/*
+ * Blocked load: a task sleeps in a group on CPU 1 which goes idle; the
+ * busy CPU 0's ticks kick nohz stats updates every 32 ms (once per jiffy
+ * per CPU at most); the group's load decays and the cfs_rqs leave the leaf
+ * list once fully decayed.
+ */
+static void test_blocked_load(void)
+{
+	struct model *m = mk("base", false);
+	struct model_group *g = model_group_new(m, NULL, 1024, "/g", NULL);
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct model_task *c = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	struct task_group *tg = (struct task_group *)g;
+	uint64_t now = 1000000000ULL, nohz;
+	unsigned long l0;
+	int i;
+
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	model_wake_up_new_task(m, c, 1, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	for (i = 0; i < 25; i++) {
+		now += 4000000;
+		model_tick(m, 0, now);
+		model_tick(m, 1, now);
+	}
+	model_schedule(m, 1, MODEL_PREV_SLEEP, now);
+	CHECK(m->rqs[1].nohz_idle);
+	CHECK(tg->cfs_rq[1]->on_list);
+	l0 = tg->cfs_rq[1]->avg.load_avg;
+	CHECK(l0 > 900);
+	nohz = m->counters[MC_update_blocked_averages_nohz];
+	for (i = 0; i < 250 * 3; i++) {    /* 3 s of ticks on CPU 0 only */
+		now += 4000000;
+		model_tick(m, 0, now);
+	}
+	/*
+	 * One stats pass per 32 ms (a kick when jiffies > next_blocked: every
+	 * 9 jiffies at 250 Hz) while CPU 1 has blocked load; load_avg ~1000
+	 * needs ~10 half-lives (~320 ms) to reach 0, then CPU 1 reports no
+	 * blocked load and the kicks stop (its sums may still be non-zero:
+	 * the cfs_rq leaves the leaf list only at a later update).
+	 */
+	CHECK_MSG(m->counters[MC_update_blocked_averages_nohz] - nohz >= 9 &&
+		  m->counters[MC_update_blocked_averages_nohz] - nohz <= 13,
+		  "nohz updates %llu", (unsigned long long)(m->counters[MC_update_blocked_averages_nohz] - nohz));
+	CHECK_EQ_U(tg->cfs_rq[1]->avg.load_avg, 0);
+	CHECK_EQ_S(tg->load_avg, 0);
+	CHECK(!m->rqs[1].has_blocked_load);
+	CHECK(!m->nohz.has_blocked);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/* --placement model: a newly idle CPU pulls a queued task. */
+static void test_pull(void)
+{
+	struct model *m = mk("base", true);
+	struct model_task *t[3];
+	uint64_t now = 1000000000ULL;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		t[i] = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, (uint32_t)i, NULL);
+		model_wake_up_new_task(m, t[i], 0, i ? 0 : 1, now);
+	}
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	CHECK_EQ_U(model_nr_queued(m, 0), 2);
+	/* make sure NI_RANDOM lets the domain run */
+	m->rqs[1].sd[0].newidle_ratio = 1023;
+	now += 1000000;
+	CHECK(model_schedule(m, 1, MODEL_PREV_SLEEP, now) != NULL);
+	CHECK_EQ_U(model_nr_queued(m, 0), 1);
+	CHECK_EQ_U(model_nr_queued(m, 1), 1);
+	CHECK_EQ_U(m->counters[MC_load_balance_moved], 1);
+	CHECK_EQ_U(m->counters[MC_sched_migrate_task], 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	/* placement helper: a wakeup from CPU 1 of a task last on CPU 0 */
+	CHECK(model_select_task_rq(m, t[0], 1, MODEL_WF_TTWU, now) >= 0);
+	CHECK_EQ_S(model_select_task_rq(m, t[0], 0, MODEL_WF_FORK, now), 0 + (model_curr(m, 0) ? 0 : 0));
+	model_free(m);
+}
+
+int main(void)
+{
+	test_newidle("base", false);
+	test_newidle("lazy-blocked-update", true);
+	test_newidle_pre516();
+	test_blocked_load();
+	test_pull();
+	return check_done("balance");
+}
