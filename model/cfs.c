@@ -14,14 +14,48 @@
  */
 #include "sched.h"
 
+/*
+ * update_min_vruntime() of vanilla EEVDF (6.6 - 6.18 without zero_vruntime):
+ * min_vruntime is the origin of avg_vruntime, so moving it forward by delta
+ * shifts every key: avg_vruntime -= avg_load * delta.  The tree's minimum
+ * vruntime is the root's augmentation.
+ */
+static void update_min_vruntime_eevdf(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *se = __pick_root_entity(cfs_rq);
+	struct sched_entity *curr = cfs_rq->curr;
+	u64 vruntime = cfs_rq->min_vruntime;
+	s64 delta;
+
+	if (curr) {
+		if (curr->on_rq)
+			vruntime = curr->vruntime;
+		else
+			curr = NULL;
+	}
+	if (se) {
+		if (!curr || (s64)(se->min_vruntime - vruntime) < 0)
+			vruntime = se->min_vruntime;
+	}
+	delta = (s64)(vruntime - cfs_rq->min_vruntime);
+	if (delta > 0) {
+		cfs_rq->avg_vruntime -= cfs_rq->avg_load * delta;
+		cfs_rq->min_vruntime = vruntime;
+	}
+}
+
 /* update_min_vruntime(): min of curr and the leftmost, never decreasing. */
 void update_min_vruntime(struct model *m, struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
-	struct sched_entity *leftmost = __pick_first_entity(cfs_rq);
+	struct sched_entity *leftmost;
 	u64 vruntime = cfs_rq->min_vruntime;
 
-	(void)m;
+	if (sched_feat(m, EEVDF)) {
+		update_min_vruntime_eevdf(cfs_rq);
+		return;
+	}
+	leftmost = __pick_first_entity(cfs_rq);
 	if (curr) {
 		if (curr->on_rq)
 			vruntime = curr->vruntime;

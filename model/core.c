@@ -612,6 +612,11 @@ int model_try_to_wake_up(struct model *m, struct model_task *p, int cpu, int wak
 		en_flags |= ENQUEUE_MIGRATED;
 	}
 
+	if (p->wake_migrated) {
+		en_flags |= ENQUEUE_MIGRATED;
+		p->wake_migrated = false;
+	}
+
 	/* ttwu_do_activate() */
 	rq = &m->rqs[cpu];
 	update_rq_clock(m, rq, now);
@@ -771,6 +776,7 @@ int model_migrate_task(struct model *m, struct model_task *p, int dst_cpu, uint6
 	update_rq_clock(m, src, now);
 	if (!p->on_rq) {
 		set_task_cpu(m, p, dst_cpu);
+		p->wake_migrated = true;
 		return 0;
 	}
 	deactivate_task(m, src, p, DEQUEUE_NOCLOCK);

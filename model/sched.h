@@ -288,6 +288,7 @@ struct model_task {
 	enum task_state_model state;
 	struct task_group *tg;
 	bool first_enqueue;         /* not yet through its first update_load_avg */
+	bool wake_migrated;         /* moved while asleep: next wakeup is ENQUEUE_MIGRATED */
 	struct model_task *cfs_prev, *cfs_next;   /* rq->cfs_tasks, MRU first */
 	uint32_t id;
 	void *priv;

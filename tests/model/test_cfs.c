@@ -141,8 +141,40 @@ static void test_fork_placement(void)
 	model_free(m);
 }
 
+/* A sleeping task moved to another CPU wakes there with a vruntime made
+ * relative to the old queue and re-based on the new one. */
+static void test_sleeping_migration(void)
+{
+	struct model *m = mk(2);
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct model_task *b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	struct model_task *c = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	uint64_t now = 1000000000ULL;
+	int i;
+
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_wake_up_new_task(m, c, 1, 1, now);
+	model_task_start_sleeping(m, b, 0);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	for (i = 0; i < 10; i++) {
+		now += 4000000;
+		model_tick(m, 0, now);
+		model_tick(m, 1, now);
+	}
+	CHECK_EQ_S(model_migrate_task(m, b, 1, now), 0);
+	CHECK_EQ_U(m->counters[MC_sched_migrate_task], 1);
+	model_try_to_wake_up(m, b, 1, 1, MODEL_WF_TTWU, now + 1000);
+	/* -40 ms relative to CPU 0, re-based on CPU 1, then raised to the
+	 * sleeper credit: half the latency (6 ms x factor 2 for 2 CPUs) */
+	CHECK_EQ_U(b->se.vruntime, m->rqs[1].cfs.min_vruntime - 6000000);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
+	test_sleeping_migration();
 	test_pick_and_buddies();
 	test_wakeup_preempt_api();
 	test_fork_placement();
