@@ -31,6 +31,11 @@
  * line: the model then counts one read per node, of which the other nodes'
  * lines are remote when those nodes write at all (clean lines are cheap).
  *
+ * A trace from a one-node machine priced with a multi-node machine file
+ * (cost_estimate_for) is taken as spread evenly over the file's nodes:
+ * p_n = 1 / nodes, c = CPUs / nodes -- what the same workload would pay if its
+ * CPUs were split over the sockets.
+ *
  * Attribution follows what perf shows for the inlined helpers:
  *   update_cfs_group = calls x c_ucg + reweights x c_rw + reads x c_read
  *   update_load_avg  = calls x c_ula + update_tg_load_avg calls x c_utla
@@ -366,9 +371,9 @@ static uint64_t counter(cost_counter_fn get, const void *ctx, const char *name)
 	return v;
 }
 
-void cost_estimate(const struct cost_machine *m, cost_counter_fn get, const void *ctx,
-		   uint64_t busy_ns, unsigned int nr_cpus, unsigned int nr_nodes,
-		   bool per_node, struct cost_estimate *out)
+static void estimate(const struct cost_machine *m, cost_counter_fn get, const void *ctx,
+		     uint64_t busy_ns, unsigned int nr_cpus, unsigned int nr_nodes,
+		     bool per_node, bool spread, struct cost_estimate *out)
 {
 	uint64_t calls_ucg = counter(get, ctx, "update_cfs_group");
 	uint64_t calls_rw = counter(get, ctx, "update_cfs_group.reweighted");
@@ -389,9 +394,14 @@ void cost_estimate(const struct cost_machine *m, cost_counter_fn get, const void
 	out->tg_writes = counter(get, ctx, "tg_load_avg_writes");
 	out->per_node = per_node;
 	out->busy_ns = busy_ns;
+	out->nodes = nr_nodes;
+	out->spread_assumed = spread && nr_nodes > 1;
 
 	/* p_n: the share of writes made on node n */
-	if (out->tg_writes) {
+	if (out->tg_writes && out->spread_assumed) {
+		sum_p2 = 1.0 / nr_nodes;
+		active = nr_nodes;
+	} else if (out->tg_writes) {
 		for (unsigned int n = 0; n < nr_nodes; n++) {
 			char name[48];
 			double p;
@@ -458,4 +468,23 @@ void cost_estimate(const struct cost_machine *m, cost_counter_fn get, const void
 	for (int f = 0; f < COST_NR_FUNCTIONS; f++)
 		out->fn_share[f] = busy_ns + sum > 0 ? out->fn_ns[f] / (busy_ns + sum) : 0;
 	out->total_share = busy_ns + sum > 0 ? sum / (busy_ns + sum) : 0;
+}
+
+void cost_estimate(const struct cost_machine *m, cost_counter_fn get, const void *ctx,
+		   uint64_t busy_ns, unsigned int nr_cpus, unsigned int nr_nodes,
+		   bool per_node, struct cost_estimate *out)
+{
+	estimate(m, get, ctx, busy_ns, nr_cpus, nr_nodes, per_node, false, out);
+}
+
+void cost_estimate_for(const struct cost_machine *m, cost_counter_fn get, const void *ctx,
+		       uint64_t busy_ns, unsigned int nr_cpus, unsigned int model_nodes,
+		       bool per_node, struct cost_estimate *out)
+{
+	if (model_nodes < 1)
+		model_nodes = 1;
+	if (model_nodes < m->nodes)
+		estimate(m, get, ctx, busy_ns, nr_cpus, m->nodes, per_node, true, out);
+	else
+		estimate(m, get, ctx, busy_ns, nr_cpus, model_nodes, per_node, false, out);
 }

@@ -13,8 +13,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <schedreplay/stats.h>
 #include <schedreplay/whatif.h>
 
 /* plot geometry, px */
@@ -49,15 +51,6 @@ static void put_escaped(FILE *out, const char *s)
 				fputc(*s, out);
 		}
 	}
-}
-
-static uint64_t nearest_rank(const uint64_t *v, size_t n, double p)
-{
-	size_t k = (size_t)ceil(p * (double)n);
-
-	if (k < 1)
-		k = 1;
-	return v[k - 1];
 }
 
 /* Three significant digits in the unit that keeps the mantissa below 1000. */
@@ -137,25 +130,93 @@ static void draw_axes(FILE *out, const struct axis *a)
 		18, PLOT_Y0 + PLOT_H / 2, 18, PLOT_Y0 + PLOT_H / 2);
 }
 
-static void draw_curve(FILE *out, const struct axis *a, const struct svg_cdf_curve *c,
-		       const char *colour)
+/*
+ * A curve as steps: value[i] (ns, ascending) reached cumulative count cum[i]
+ * of total.  Sorted samples are their own steps (cum = i + 1); a histogram's
+ * non-empty buckets are steps at their midpoints.
+ */
+struct steps {
+	const uint64_t *sorted;   /* samples, or NULL */
+	uint64_t *value, *cum;    /* histogram steps (owned) */
+	size_t n;
+	uint64_t total;
+};
+
+static uint64_t step_value(const struct steps *s, size_t i)
+{
+	return s->sorted ? s->sorted[i] : s->value[i];
+}
+
+static uint64_t step_cum(const struct steps *s, size_t i)
+{
+	return s->sorted ? i + 1 : s->cum[i];
+}
+
+/*
+ * The bucket layout of stats.h: values below SR_HIST_SUB are exact; group
+ * g >= 1 covers [SR_HIST_SUB << (g - 1), SR_HIST_SUB << g) in SR_HIST_SUB
+ * buckets of width 1 << (g - 1).
+ */
+static int steps_from_hist(struct steps *s, const struct sr_hist *h)
+{
+	size_t n = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->value = malloc(SR_HIST_GROUPS * SR_HIST_SUB * sizeof(uint64_t));
+	s->cum = malloc(SR_HIST_GROUPS * SR_HIST_SUB * sizeof(uint64_t));
+	if (!s->value || !s->cum) {
+		free(s->value);
+		free(s->cum);
+		return -1;
+	}
+	for (unsigned int g = 0; g < SR_HIST_GROUPS; g++) {
+		if (!h->group[g])
+			continue;
+		for (unsigned int b = 0; b < SR_HIST_SUB; b++) {
+			uint64_t lo, width, mid;
+
+			if (!h->group[g][b])
+				continue;
+			if (g == 0) {
+				lo = b;
+				width = 1;
+			} else {
+				lo = (uint64_t)(SR_HIST_SUB + b) << (g - 1);
+				width = 1ull << (g - 1);
+			}
+			mid = lo + width / 2;   /* as sr_hist_percentile() */
+			/* the exact extremes, as the percentiles of stats.h do */
+			if (mid < h->min)
+				mid = h->min;
+			if (mid > h->max)
+				mid = h->max;
+			s->total += h->group[g][b];
+			s->value[n] = mid;
+			s->cum[n++] = s->total;
+		}
+	}
+	s->n = n;
+	return 0;
+}
+
+static void draw_curve(FILE *out, const struct axis *a, const struct steps *c,
+		       const char *colour, bool measured)
 {
 	double last_x = -1, last_y = y_of(0);
 	int col = 0;
 
 	fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"",
-		colour, c->measured ? "2.5" : "1.6",
-		c->measured ? " stroke-dasharray=\"6,3\"" : "");
+		colour, measured ? "2.5" : "1.6", measured ? " stroke-dasharray=\"6,3\"" : "");
 	for (size_t i = 0; i < c->n; i++) {
-		double x = x_of(a, c->sorted_ns[i] / 1000.0);
-		double y = y_of((double)(i + 1) / (double)c->n);
+		double x = x_of(a, step_value(c, i) / 1000.0);
+		double y = y_of((double)step_cum(c, i) / (double)c->total);
 
 		/*
-		 * Within one half-pixel column only the last sample matters: it
-		 * carries the column's step up to its cumulative fraction.
+		 * Within one half-pixel column only the last step matters: it
+		 * carries the column's rise to its cumulative fraction.
 		 */
 		if (i + 1 < c->n &&
-		    (long)(2 * x_of(a, c->sorted_ns[i + 1] / 1000.0)) == (long)(2 * x))
+		    (long)(2 * x_of(a, step_value(c, i + 1) / 1000.0)) == (long)(2 * x))
 			continue;
 		if (last_x < 0) {
 			fprintf(out, "%.1f,%.1f", x, y_of(0));
@@ -171,28 +232,59 @@ static void draw_curve(FILE *out, const struct axis *a, const struct svg_cdf_cur
 	fprintf(out, "\"/>\n");
 }
 
+/* The smallest step value with at least p of the total at or below it. */
+static uint64_t steps_percentile(const struct steps *c, double p)
+{
+	uint64_t rank = (uint64_t)ceil(p * (double)c->total);
+
+	if (rank < 1)
+		rank = 1;
+	for (size_t i = 0; i < c->n; i++)
+		if (step_cum(c, i) >= rank)
+			return step_value(c, i);
+	return c->n ? step_value(c, c->n - 1) : 0;
+}
+
 int svg_cdf_write(FILE *out, const char *title, const struct svg_cdf_curve *curves,
 		  size_t nr_curves, struct sr_error *err)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
+	struct steps *st = calloc(nr_curves ? nr_curves : 1, sizeof(*st));
 	struct axis a;
 	size_t colour = 0;
-	int height = H;
+	int height = H, ret = 0;
 
-	/* the legend grows downwards; the plot keeps its size */
-	if (PLOT_Y0 + 24 + (int)nr_curves * 34 + 10 > height)
-		height = PLOT_Y0 + 24 + (int)nr_curves * 34 + 10;
-
+	if (!st) {
+		sr_error_set(err, ENOMEM, "SVG: out of memory");
+		return -1;
+	}
 	for (size_t i = 0; i < nr_curves; i++) {
 		const struct svg_cdf_curve *c = &curves[i];
 
-		for (size_t k = 0; k < c->n; k++) {
-			if (c->sorted_ns[k] > 0 && c->sorted_ns[k] < lo)
-				lo = c->sorted_ns[k];
+		if (c->hist) {
+			if (steps_from_hist(&st[i], c->hist) < 0) {
+				sr_error_set(err, ENOMEM, "SVG: out of memory");
+				ret = -1;
+				goto out;
+			}
+		} else {
+			st[i].sorted = c->sorted_ns;
+			st[i].n = c->sorted_ns ? c->n : 0;
+			st[i].total = st[i].n;
 		}
-		if (c->n && c->sorted_ns[c->n - 1] > hi)
-			hi = c->sorted_ns[c->n - 1];
+		for (size_t k = 0; k < st[i].n; k++) {
+			if (step_value(&st[i], k) > 0) {
+				if (step_value(&st[i], k) < lo)
+					lo = step_value(&st[i], k);
+				break;
+			}
+		}
+		if (st[i].n && step_value(&st[i], st[i].n - 1) > hi)
+			hi = step_value(&st[i], st[i].n - 1);
 	}
+	/* the legend grows downwards; the plot keeps its size */
+	if (PLOT_Y0 + 24 + (int)nr_curves * 34 + 10 > height)
+		height = PLOT_Y0 + 24 + (int)nr_curves * 34 + 10;
 	if (hi == 0) {
 		a.dec_lo = 0;
 		a.dec_hi = 4;
@@ -224,8 +316,8 @@ int svg_cdf_write(FILE *out, const char *title, const struct svg_cdf_curve *curv
 		const char *col = c->measured ? "#000000" : palette[colour++ % NR_COLOURS];
 		int ly = PLOT_Y0 + 24 + (int)i * 34;
 
-		if (c->n)
-			draw_curve(out, &a, c, col);
+		if (st[i].n)
+			draw_curve(out, &a, &st[i], col, c->measured);
 		fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
 			     "stroke-width=\"%s\"%s/>\n", LEGEND_X, ly - 4, LEGEND_X + 24, ly - 4, col,
 			c->measured ? "2.5" : "2", c->measured ? " stroke-dasharray=\"6,3\"" : "");
@@ -233,12 +325,12 @@ int svg_cdf_write(FILE *out, const char *title, const struct svg_cdf_curve *curv
 		put_escaped(out, c->label);
 		fprintf(out, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\">",
 			LEGEND_X + 30, ly + 14);
-		if (c->n) {
+		if (st[i].n) {
 			char p50[32], p99[32];
 
-			format_us(p50, sizeof(p50), nearest_rank(c->sorted_ns, c->n, 0.50) / 1000.0);
-			format_us(p99, sizeof(p99), nearest_rank(c->sorted_ns, c->n, 0.99) / 1000.0);
-			fprintf(out, "%s / %s  (n=%zu)", p50, p99, c->n);
+			format_us(p50, sizeof(p50), steps_percentile(&st[i], 0.50) / 1000.0);
+			format_us(p99, sizeof(p99), steps_percentile(&st[i], 0.99) / 1000.0);
+			fprintf(out, "%s / %s  (n=%llu)", p50, p99, (unsigned long long)st[i].total);
 		} else {
 			fprintf(out, "no samples");
 		}
@@ -248,7 +340,13 @@ int svg_cdf_write(FILE *out, const char *title, const struct svg_cdf_curve *curv
 	if (ferror(out) || fflush(out) != 0) {
 		sr_error_set(err, errno ? errno : EIO, "cannot write the SVG: %s",
 			     strerror(errno ? errno : EIO));
-		return -1;
+		ret = -1;
 	}
-	return 0;
+out:
+	for (size_t i = 0; i < nr_curves; i++) {
+		free(st[i].value);
+		free(st[i].cum);
+	}
+	free(st);
+	return ret;
 }

@@ -185,6 +185,8 @@ struct cost_estimate {
 	double tg_own_fraction;              /* found in the CPU's own cache */
 	unsigned int nodes_active;           /* nodes that wrote tg->load_avg */
 	bool per_node;                       /* MODEL_V_TG_LOAD_PER_NODE */
+	bool spread_assumed;                 /* writes spread evenly over the nodes */
+	unsigned int nodes;                  /* nodes the estimate priced */
 	uint64_t busy_ns;
 };
 /*
@@ -194,14 +196,30 @@ struct cost_estimate {
 void cost_estimate(const struct cost_machine *m, cost_counter_fn get, const void *ctx,
 		   uint64_t busy_ns, unsigned int nr_cpus, unsigned int nr_nodes,
 		   bool per_node, struct cost_estimate *out);
+/*
+ * The same for a replay whose model had fewer NUMA nodes than the machine
+ * file (a trace from a one-node machine priced for a two-socket server):
+ * the CPUs are taken as spread evenly over m->nodes nodes, so the writes
+ * are too (p_n = 1 / nodes); the estimate says so (spread_assumed).
+ */
+void cost_estimate_for(const struct cost_machine *m, cost_counter_fn get, const void *ctx,
+		       uint64_t busy_ns, unsigned int nr_cpus, unsigned int model_nodes,
+		       bool per_node, struct cost_estimate *out);
 
 /* ---- the latency CDF plot ---------------------------------------------- */
 
-/* A curve: sorted (ascending) latencies in ns. */
+struct sr_hist;
+
+/*
+ * A curve: sorted (ascending) latencies in ns, or a histogram of them
+ * (stats.h: each bucket is drawn at its midpoint, within 0.4 % of every
+ * sample in it -- invisible on a log axis).
+ */
 struct svg_cdf_curve {
 	const char *label;
 	const uint64_t *sorted_ns;
 	size_t n;
+	const struct sr_hist *hist;          /* used instead when not NULL */
 	bool measured;                       /* drawn thicker and dashed, in black */
 };
 /*

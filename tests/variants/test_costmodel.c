@@ -162,6 +162,28 @@ static void test_estimate(void)
 	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_LOAD_AVG], 120000 + 20000 + 500 * (0.5 * 2 + 0.5 * 70),
 		   1e-9);
 
+	/*
+	 * A one-node replay priced for two sockets: the writes are taken as
+	 * spread evenly (p = 1/2 each): own 0.25, local 0.25, remote 0.5 ->
+	 * write 0.25*2 + 0.25*90 + 0.5*220 = 133 ns, read 0.5 + 20 + 100 = 120.5.
+	 */
+	f.n = 0;
+	add(&f, "update_load_avg", 3000);
+	add(&f, "update_tg_load_avg", 2000);
+	add(&f, "tg_load_avg_writes", 500);
+	add(&f, "tg_load_avg_writes.node0", 500);
+	add(&f, "tg_load_avg_reads", 1000);
+	cost_estimate_for(two, fake_get, &f, 1000000, 4, 1, false, &e);
+	CHECK(e.spread_assumed);
+	CHECK_EQ_U(e.nodes, 2);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_LOAD_AVG], 120000 + 20000 + 500 * 133.0, 1e-9);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_CFS_GROUP], 1000 * 120.5, 1e-9);
+	CHECK_NEAR(e.tg_remote_fraction, 0.5, 1e-12);
+	/* the same counters on a real two-node model: no assumption */
+	cost_estimate_for(two, fake_get, &f, 1000000, 4, 2, false, &e);
+	CHECK(!e.spread_assumed);
+	CHECK_NEAR(e.tg_remote_fraction, 0, 1e-12);   /* all writes on node 0 */
+
 	/* no writes: the line never moves, reads are own-cache hits */
 	f.n = 0;
 	add(&f, "update_cfs_group", 10);
