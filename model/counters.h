@@ -24,7 +24,7 @@
 	C(update_blocked_averages, "update_blocked_averages", "sched_balance_update_blocked_averages() runs") \
 	C(newidle_balance,       "newidle_balance",       "sched_balance_newidle() calls") \
 	C(place_entity,          "place_entity",          "place_entity() calls") \
-	C(wakeup_preempt,        "wakeup_preempt",        "wakeups and forks that set need_resched") \
+	C(wakeup_preempt,        "wakeup_preempt",        "wakeups/forks that preempt a running fair task (idle CPUs not counted)") \
 	C(tick,                  "tick",                  "sched_tick() calls") \
 	C(update_load_avg_update_tg, "update_load_avg.UPDATE_TG", "update_load_avg() with UPDATE_TG") \
 	C(update_load_avg_skip_age, "update_load_avg.SKIP_AGE_LOAD", "update_load_avg() with SKIP_AGE_LOAD") \

@@ -168,7 +168,6 @@ void post_init_entity_util_avg(struct model *m, struct model_task *p)
 		/* 7dc603c9028e: attach here, at the rq clock as it stands (it is
 		 * updated only by the enqueue that follows), so the first enqueue
 		 * ages the entity over the gap. */
-		COUNT(m, update_load_avg);
 		update_cfs_rq_load_avg(m, cfs_rq_clock_pelt(cfs_rq), cfs_rq);
 		attach_entity_load_avg(m, cfs_rq, se);
 		update_tg_load_avg(m, cfs_rq);
