@@ -166,6 +166,8 @@ void sr_hist_percentiles(const struct sr_hist *h, const double *p, size_t n, uin
 				continue;
 			cum += h->group[g][b];
 			while (i < n && cum >= rank_of(p[i], h->count)) {
+				uint64_t rank = rank_of(p[i], h->count);
+
 				bounds(g, b, &lo, &hi);
 				mid = lo + (hi - lo + 1) / 2;
 				if (g == 0)
@@ -173,6 +175,11 @@ void sr_hist_percentiles(const struct sr_hist *h, const double *p, size_t n, uin
 				if (mid < h->min)
 					mid = h->min;
 				if (mid > h->max)
+					mid = h->max;
+				/* the first and last ranks are the exact extremes */
+				if (rank == 1)
+					mid = h->min;
+				if (rank == h->count)
 					mid = h->max;
 				out[i] = mid;
 				if (below)

@@ -507,6 +507,7 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 	}
 	case OPT_DONE:
 		return mc_u64(&c, &ctx->next_options, "DONE");
+
 	default:
 		/* DATE is ignored as by `trace-cmd report` without --date. */
 		return 0;
@@ -878,6 +879,42 @@ out:
 	return ret;
 }
 
+/*
+ * trace-cmd writes v7 sections back to back from the end of the file header
+ * to the end of the file (it finds its strings sections that way). Walking
+ * them catches a file cut inside a section nothing else here reads. A
+ * section id we do not know ends the walk: other writers may add data.
+ */
+static int v7_walk_sections(const struct tr_file *f, uint64_t off, struct sr_error *err)
+{
+	for (int n = 0; off < f->file_size; n++) {
+		uint8_t h[16];
+		uint16_t id;
+		uint64_t size;
+
+		if (f->file_size - off < sizeof(h)) {
+			sr_error_set(err, EINVAL, "truncated: section %d at offset %" PRIu64
+				     " has no complete header, the file ends at %" PRIu64, n, off,
+				     f->file_size);
+			return -1;
+		}
+		if (tr_file_pread(f, h, sizeof(h), off, "section header", err))
+			return -1;
+		id = tr_u16(h, f->swap);
+		size = tr_u64(h + 8, f->swap);
+		if (id > OPT_BUFFER_TEXT + 16)
+			return 0;
+		if (size > f->file_size - off - sizeof(h)) {
+			sr_error_set(err, EINVAL, "truncated: section %d (id %u) at offset %" PRIu64
+				     " claims %" PRIu64 " bytes, the file ends at %" PRIu64, n, id, off,
+				     size, f->file_size);
+			return -1;
+		}
+		off += sizeof(h) + size;
+	}
+	return 0;
+}
+
 static int v7_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 {
 	char name[32], version[64];
@@ -938,6 +975,8 @@ static int v7_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 		sr_error_set(err, EINVAL, "corrupted: no HEADER_INFO option");
 		return -1;
 	}
+	if (v7_walk_sections(f, c.off, err))
+		return -1;
 	if (v7_header_info(f, ctx.header_info, err))
 		return -1;
 	if (ctx.ftrace_events && v7_formats(f, ctx.ftrace_events, true, err))

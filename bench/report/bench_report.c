@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Speed and memory of `schedreplay report` against the tools it replaces.
+ *
+ *   bench_report SCHEDREPLAY TRACE...
+ *
+ * For each trace, best of several runs (wall clock):
+ *   report      `schedreplay report TRACE > /dev/null` as a process: the number
+ *               the goals refer to (>= 20x trace-cmd report, >= 3.5 M events/s)
+ *   reader      the reader alone in-process (trace_open + trace_next loop)
+ *   bare loop   libtracecmd: tracecmd_open + tracecmd_iterate_events reading
+ *               one field (next_pid of sched_switch) per event
+ *   trace-cmd   `trace-cmd report -i TRACE > /dev/null`
+ * and the peak RSS of the report process (getrusage of the child), which must
+ * not grow with the trace's length: it is O(tasks + CPUs), so the number of
+ * tasks in the trace is printed next to it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include <schedreplay/trace.h>
+
+#include "report_local.h"
+
+#define RUNS 5
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Run argv with stdout and stderr to /dev/null; wall seconds, peak RSS in KiB. */
+static double run(char *const argv[], long *maxrss_kb)
+{
+	struct rusage ru;
+	double t0;
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	t0 = now();
+	pid = fork();
+
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0)
+		return -1;
+	if (maxrss_kb)
+		*maxrss_kb = ru.ru_maxrss;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127)
+		return -1;
+	return now() - t0;
+}
+
+static uint64_t reader_events;
+static long base_rss, peak_rss[64];
+
+static double reader_only(const char *path)
+{
+	struct sr_error err;
+	struct trace_event ev;
+	double t0 = now();
+	struct trace_reader *r = trace_open(path, NULL, &err);
+	uint64_t n = 0;
+
+	if (!r) {
+		fprintf(stderr, "%s\n", err.msg);
+		return -1;
+	}
+	while (trace_next(r, &ev, &err) == 1)
+		n++;
+	trace_close(r);
+	reader_events = n;
+	return now() - t0;
+}
+
+struct bare {
+	struct tep_format_field *field;
+	int id;
+	uint64_t n, sum;
+};
+
+static int bare_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct bare *b = data;
+	unsigned long long v;
+
+	(void)cpu;
+	b->n++;
+	if (tep_data_type(tracecmd_get_tep(h), rec) == b->id &&
+	    !tep_read_number_field(b->field, rec->data, &v))
+		b->sum += v;
+	return 0;
+}
+
+static double bare_loop(const char *path, const char *buffer)
+{
+	double t0 = now();
+	struct tracecmd_input *top = tracecmd_open(path, 0), *h = top;
+	struct tep_event *ev;
+	struct bare b = { 0 };
+
+	if (!top)
+		return -1;
+	if (buffer[0]) {
+		for (int i = 0; i < tracecmd_buffer_instances(top); i++)
+			if (!strcmp(tracecmd_buffer_instance_name(top, i), buffer))
+				h = tracecmd_buffer_instance_handle(top, i);
+	}
+	ev = tep_find_event_by_name(tracecmd_get_tep(h), "sched", "sched_switch");
+	if (!ev || !(b.field = tep_find_field(ev, "next_pid"))) {
+		tracecmd_close(top);
+		return -1;
+	}
+	b.id = ev->id;
+	tracecmd_iterate_events(h, NULL, 0, bare_cb, &b);
+	if (h != top)
+		tracecmd_close(h);
+	tracecmd_close(top);
+	return now() - t0;
+}
+
+static double best(double a, double b)
+{
+	return a < 0 ? b : (b < 0 || a < b) ? a : b;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: bench_report SCHEDREPLAY TRACE...\n");
+		return 2;
+	}
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	/*
+	 * Peak RSS first, while this process is still small: a forked child's
+	 * ru_maxrss includes what it inherited before exec. The baseline is the
+	 * same binary printing its version.
+	 */
+	{
+		char *ver[] = { argv[1], "--version", NULL };
+
+		run(ver, &base_rss);
+		for (int i = 2; i < argc && i - 2 < 64; i++) {
+			char *rep[] = { argv[1], "report", "--allow-lost", argv[i], NULL };
+
+			run(rep, &peak_rss[i - 2]);
+		}
+	}
+	printf("peak RSS of `schedreplay --version`: %ld KiB\n", base_rss);
+	printf("%-28s %10s %8s | %9s %9s %9s %9s | %7s %7s | %9s %6s\n", "trace", "events", "MB",
+	       "report", "reader", "bare", "trace-cmd", "x tc", "x bare", "RSS KiB", "tasks");
+	for (int i = 2; i < argc; i++) {
+		const char *path = argv[i];
+		char *rep[] = { argv[1], "report", "--allow-lost", (char *)path, NULL };
+		char *tc[] = { "trace-cmd", "report", "-i", (char *)path, NULL };
+		double t_rep = -1, t_rd = -1, t_bare = -1, t_tc = -1;
+		long rss = 0, r;
+		struct sr_error err;
+		struct trace_reader *tr = trace_open(path, NULL, &err);
+		char buffer[256];
+		FILE *f = fopen(path, "rb");
+		double mb = 0;
+		size_t tasks;
+		const char *base = strrchr(path, '/');
+
+		if (!tr) {
+			fprintf(stderr, "%s\n", err.msg);
+			return 1;
+		}
+		snprintf(buffer, sizeof(buffer), "%s", trace_get_info(tr)->buffer);
+		trace_close(tr);
+		if (f) {
+			fseek(f, 0, SEEK_END);
+			mb = (double)ftell(f) / 1e6;
+			fclose(f);
+		}
+		rss = i - 2 < 64 ? peak_rss[i - 2] : 0;
+		for (int k = 0; k < RUNS; k++) {
+			t_rep = best(t_rep, run(rep, &r));
+			t_rd = best(t_rd, reader_only(path));
+			t_bare = best(t_bare, bare_loop(path, buffer));
+			if (k < 2)
+				t_tc = best(t_tc, run(tc, NULL));
+		}
+		{
+			struct report_opts o;
+			struct report_data d;
+
+			report_opts_default(&o);
+			o.path = path;
+			report_collect(&o, &d, &err);
+			tasks = d.lat ? lat_nr_tasks(d.lat) : 0;
+			report_data_release(&d);
+		}
+		printf("%-28s %10" PRIu64 " %8.1f | %8.3fs %8.3fs %8.3fs %8.3fs | %6.1fx %6.2fx | %9ld %6zu\n",
+		       base ? base + 1 : path, reader_events, mb, t_rep, t_rd, t_bare, t_tc,
+		       t_tc / t_rep, t_bare / t_rep, rss, tasks);
+		printf("%-28s %10s %8s | %7.2fM/s %7.2fM/s %7.2fM/s %7.2fM/s   (events/s)\n", "", "",
+		       "", reader_events / t_rep / 1e6, reader_events / t_rd / 1e6,
+		       reader_events / t_bare / 1e6, reader_events / t_tc / 1e6);
+	}
+	return 0;
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Bad input through the CLI: each case must exit with the expected status and,
+# when it fails, print exactly one line on stderr naming the file.
+#   bad_input.sh SCHEDREPLAY TRACES_DIR WORK_DIR
+set -u
+sr=$1; traces=$2; work=$3
+mkdir -p "$work"
+fails=0
+
+# expect STATUS PATTERN -- ARGS...: exit status and a line of stderr matching PATTERN
+expect() {
+	want=$1; pat=$2; shift 3
+	timeout 60 "$sr" report "$@" > "$work/out" 2> "$work/err"
+	got=$?
+	lines=$(wc -l < "$work/err")
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: report $*: exit $got, expected $want; stderr:"; cat "$work/err"; fails=$((fails + 1))
+	elif [ -n "$pat" ] && ! grep -q -- "$pat" "$work/err"; then
+		echo "FAIL: report $*: stderr lacks '$pat':"; cat "$work/err"; fails=$((fails + 1))
+	elif [ "$want" = 1 ] && [ "$pat" != "events lost" ] && [ "$lines" != 1 ]; then
+		echo "FAIL: report $*: $lines lines on stderr, expected one:"; cat "$work/err"; fails=$((fails + 1))
+	else
+		echo "ok: report $* -> $got"
+	fi
+}
+
+good=$traces/small-pipe.dat
+expect 1 "$work/missing.dat: cannot open" -- "$work/missing.dat"
+: > "$work/empty.dat"
+expect 1 "empty.dat: not a trace.dat: the file is empty" -- "$work/empty.dat"
+printf 'hello, this is not a trace\n' > "$work/text.dat"
+expect 1 "text.dat: not a trace.dat" -- "$work/text.dat"
+head -c 2000 /dev/urandom > "$work/random.dat"
+expect 1 "random.dat: not a trace.dat" -- "$work/random.dat"
+expect 1 "traces: not a regular file" -- "$traces"
+{ printf '\027\010\104tracing9\000'; head -c 100 /dev/zero; } > "$work/v9.dat"
+expect 1 "unsupported trace.dat version '9'" -- "$work/v9.dat"
+
+# truncations of every format: inside the header, the metadata, the data
+for v in v6 v7-none v7-zlib; do
+	f=$work/../conv/small-pipe-$v.dat
+	[ -f "$f" ] || f=$good
+	size=$(stat -c %s "$f")
+	for cut in 12 40 300 5000 $((size / 3)) $((size / 2)) $((size - 4096)) $((size - 10)); do
+		head -c "$cut" "$f" > "$work/cut.dat"
+		expect 1 "cut.dat: .*\(truncated\|corrupted\)" -- "$work/cut.dat"
+	done
+done
+# a page header whose commit is larger than the page
+f=$work/../conv/small-pipe-v7-none.dat
+if [ -f "$f" ]; then
+	cp "$f" "$work/badpage.dat"
+	off=$(trace-cmd dump --options -i "$f" 2>/dev/null | awk '/data offset and size/ && $1 == "0" {print $2; exit}')
+	if [ -n "$off" ]; then
+		printf '\377\377\377\007' | dd of="$work/badpage.dat" bs=1 seek=$((off + 8)) conv=notrunc 2>/dev/null
+		expect 1 "badpage.dat: .*corrupted data: CPU 0, file offset $off" -- "$work/badpage.dat"
+	else
+		echo "FAIL: could not find CPU 0 data offset"; fails=$((fails + 1))
+	fi
+fi
+
+expect 1 "no sched_switch events" -- "$traces/small-nosched.dat"
+expect 1 "events lost" -- "$traces/small-lost.dat"
+expect 0 "warning: CPU .* events lost" -- --allow-lost "$traces/small-lost.dat"
+expect 1 "no buffer named 'nope'" -- --buffer nope "$good"
+expect 2 "no trace file given" --
+expect 2 "unknown option" -- --frobnicate "$good"
+expect 2 "bad value" -- --pid abc "$good"
+expect 2 "bad value" -- --by color "$good"
+expect 0 "" -- --json "$good"
+expect 0 "" -- --comm perf --pid 1 --by pid --by cgroup --top 0 "$good"
+[ $fails = 0 ] || { echo "$fails failures"; exit 1; }

@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reader tests on real traces.
+ *
+ *   test_reader tracecmp TRACE     every record equals `trace-cmd report -R -t`'s:
+ *                                  same order, CPU, timestamp (ns), event name,
+ *                                  and each decoded field as "name=value" in its
+ *                                  raw line; per-name counts equal.
+ *   test_reader same A B ...       the conversions of one trace give the same
+ *                                  report: counts, span, lost, every
+ *                                  distribution, every task.
+ *   test_reader fuzz TRACE N SEED  N corrupted copies (random bytes, cuts):
+ *                                  open + read must end in a one-line error or
+ *                                  succeed, never crash or hang (run under
+ *                                  ASan and a ctest timeout).
+ *   test_reader info TRACE VERSION COMPRESSION BUFFER
+ *
+ * Exit 0 pass, 1 fail (both sides printed), 77 skip (no trace-cmd).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <schedreplay/trace.h>
+
+#include "report_local.h"
+#include "trace_local.h"
+
+static int failures;
+
+#define FAIL(...)                                                                         \
+	do {                                                                              \
+		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                      \
+		fprintf(stderr, __VA_ARGS__);                                             \
+		fputc('\n', stderr);                                                      \
+		failures++;                                                               \
+	} while (0)
+
+#define CHECK_U64(what, got, want)                                                        \
+	do {                                                                              \
+		uint64_t g_ = (got), w_ = (want);                                         \
+		if (g_ != w_)                                                             \
+			FAIL("%s: got %" PRIu64 ", expected %" PRIu64, what, g_, w_);       \
+	} while (0)
+
+/* ---- tracecmp --------------------------------------------------------------- */
+
+struct name_count {
+	char name[64];
+	uint64_t ours, theirs;
+};
+
+static struct name_count names[512];
+static int nr_names;
+
+static struct name_count *name_slot(const char *n)
+{
+	for (int i = 0; i < nr_names; i++)
+		if (!strcmp(names[i].name, n))
+			return &names[i];
+	if (nr_names == 512)
+		return &names[511];
+	snprintf(names[nr_names].name, sizeof(names[0].name), "%s", n);
+	return &names[nr_names++];
+}
+
+/* The "k=v" fields our decoder produced, as trace-cmd -R prints them. */
+static int format_fields(const struct trace_event *ev, char out[][96], int max)
+{
+	int n = 0;
+#define F(...) do { if (n < max) snprintf(out[n++], 96, __VA_ARGS__); } while (0)
+	switch (ev->type) {
+	case TRACE_EV_SCHED_SWITCH: {
+		const struct trace_sched_switch *s = &ev->u.sched_switch;
+
+		F("prev_comm=%s ", s->prev_comm);
+		F("prev_pid=%d ", s->prev_pid);
+		F("prev_prio=%d ", s->prev_prio);
+		F("prev_state=%" PRId64 " ", s->prev_state);
+		F("next_comm=%s ", s->next_comm);
+		F("next_pid=%d ", s->next_pid);
+		F("next_prio=%d", s->next_prio);
+		break;
+	}
+	case TRACE_EV_SCHED_WAKING:
+	case TRACE_EV_SCHED_WAKEUP:
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		F("comm=%s ", ev->u.wakeup.comm);
+		F("pid=%d ", ev->u.wakeup.pid);
+		F("prio=%d ", ev->u.wakeup.prio);
+		if (ev->u.wakeup.target_cpu >= 0)
+			F("target_cpu=%03d", ev->u.wakeup.target_cpu);
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		F("comm=%s ", ev->u.migrate.comm);
+		F("pid=%d ", ev->u.migrate.pid);
+		F("orig_cpu=%d ", ev->u.migrate.orig_cpu);
+		F("dest_cpu=%d", ev->u.migrate.dest_cpu);
+		break;
+	case TRACE_EV_SCHED_PROCESS_FORK:
+		F("parent_comm=%s ", ev->u.fork.parent_comm);
+		F("parent_pid=%d ", ev->u.fork.parent_pid);
+		F("child_comm=%s ", ev->u.fork.child_comm);
+		F("child_pid=%d", ev->u.fork.child_pid);
+		break;
+	case TRACE_EV_SCHED_PROCESS_EXEC:
+		F("filename=%.*s ", (int)ev->u.exec.filename_len, ev->u.exec.filename);
+		F("pid=%d ", ev->u.exec.pid);
+		break;
+	case TRACE_EV_SCHED_PROCESS_EXIT:
+		F("comm=%s ", ev->u.exit.comm);
+		F("pid=%d ", ev->u.exit.pid);
+		break;
+	case TRACE_EV_SCHED_STAT_RUNTIME:
+		F("comm=%s ", ev->u.stat_runtime.comm);
+		F("pid=%d ", ev->u.stat_runtime.pid);
+		F("runtime=%" PRIu64, ev->u.stat_runtime.runtime);
+		if (ev->u.stat_runtime.has_vruntime)
+			F("vruntime=%" PRIu64, ev->u.stat_runtime.vruntime);
+		break;
+	case TRACE_EV_CGROUP_ATTACH_TASK:
+		F("dst_root=%d ", ev->u.cgroup_attach.dst_root);
+		F("pid=%d ", ev->u.cgroup_attach.pid);
+		F("dst_path=%.*s ", (int)ev->u.cgroup_attach.dst_path_len,
+		  ev->u.cgroup_attach.dst_path);
+		F("comm=%s", ev->u.cgroup_attach.comm);
+		break;
+	default:
+		break;
+	}
+#undef F
+	return n;
+}
+
+/* Buffer names of the file, from `trace-cmd dump --summary`. */
+static int other_buffers(const char *path, const char *ours, char list[][64], int max)
+{
+	char cmd[4096], line[1024];
+	FILE *p;
+	int n = 0;
+
+	snprintf(cmd, sizeof(cmd), "trace-cmd dump --summary -i '%s' 2>/dev/null", path);
+	p = popen(cmd, "r");
+	if (!p)
+		return 0;
+	while (fgets(line, sizeof(line), p)) {
+		char *s = strstr(line, "[buffer \""), *e;
+
+		if (!s)
+			continue;
+		s += 9;
+		e = strchr(s, '"');
+		if (!e || e == s)
+			continue;
+		*e = '\0';
+		if (strcmp(s, ours) && n < max)
+			snprintf(list[n++], 64, "%s", s);
+	}
+	pclose(p);
+	return n;
+}
+
+static int cmd_tracecmp(const char *path)
+{
+	struct sr_error err = { 0 };
+	struct trace_reader *r = trace_open(path, NULL, &err);
+	const struct trace_info *in;
+	char cmd[4096], line[8192], others[16][64];
+	int nr_others;
+	regex_t re;
+	regmatch_t m[6];
+	FILE *p;
+	uint64_t n = 0, prev_ts = 0, mismatched = 0;
+	static uint64_t dropped[1024];
+	bool next_is_ours = false;
+	struct trace_event ev;
+	int ret;
+
+	if (system("command -v trace-cmd >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "SKIP: trace-cmd not installed\n");
+		return 77;
+	}
+	if (!r) {
+		FAIL("open: %s", err.msg);
+		return 1;
+	}
+	in = trace_get_info(r);
+	nr_others = other_buffers(path, in->buffer, others, 16);
+	if (regcomp(&re, "^(.*)\\[([0-9]+)\\][[:space:]]+([0-9]+)\\.([0-9]+):[[:space:]]+([A-Za-z_0-9]+):",
+		    REG_EXTENDED)) {
+		FAIL("regcomp");
+		return 1;
+	}
+	snprintf(cmd, sizeof(cmd), "trace-cmd report -R -t -i '%s' 2>/dev/null", path);
+	p = popen(cmd, "r");
+	if (!p) {
+		FAIL("popen: %s", strerror(errno));
+		return 1;
+	}
+	while (fgets(line, sizeof(line), p)) {
+		char pre[256], name[64], *drop;
+		bool after_drop = next_is_ours;
+		size_t pl;
+		uint64_t ts, frac;
+		int cpu, skip = 0, nf;
+		char fields[8][96];
+
+		next_is_ours = false;
+		drop = strstr(line, " EVENTS DROPPED]");
+		if (drop && (!in->buffer[0] || !strncmp(line, in->buffer, strlen(in->buffer)))) {
+			/* "[NAME: ]CPU:N [COUNT EVENTS DROPPED]"; the record after it has no prefix */
+			char *c = strstr(line, "CPU:");
+
+			if (c) {
+				int dc = atoi(c + 4);
+				char *b = strchr(c, '[');
+
+				if (dc >= 0 && dc < 1024 && b)
+					dropped[dc] += strtoull(b + 1, NULL, 10);
+			}
+			next_is_ours = true;
+			continue;
+		}
+		if (regexec(&re, line, 6, m, 0))
+			continue;
+		pl = (size_t)(m[1].rm_eo - m[1].rm_so);
+		snprintf(pre, sizeof(pre), "%.*s", (int)(pl < 255 ? pl : 255), line);
+		/* lines of another buffer start with "NAME:" */
+		for (int i = 0; i < nr_others; i++)
+			if (!strncmp(pre, others[i], strlen(others[i])) && pre[strlen(others[i])] == ':')
+				skip = 1;
+		if (in->buffer[0] && strncmp(pre, in->buffer, strlen(in->buffer)) && !after_drop)
+			skip = 1;
+		if (skip)
+			continue;
+		cpu = atoi(line + m[2].rm_so);
+		ts = strtoull(line + m[3].rm_so, NULL, 10);
+		frac = strtoull(line + m[4].rm_so, NULL, 10);
+		/* -t prints nanoseconds as 9 decimals */
+		if (m[4].rm_eo - m[4].rm_so != 9) {
+			FAIL("unexpected timestamp format: %s", line);
+			break;
+		}
+		ts = ts * 1000000000ull + frac;
+		snprintf(name, sizeof(name), "%.*s", (int)(m[5].rm_eo - m[5].rm_so),
+			 line + m[5].rm_so);
+		name_slot(name)->theirs++;
+
+		ret = trace_next(r, &ev, &err);
+		if (ret != 1) {
+			FAIL("reader ended (%d: %s) before trace-cmd's record %" PRIu64 ": %s", ret,
+			     err.msg, n, line);
+			break;
+		}
+		name_slot(ev.name)->ours++;
+		if (ev.ts < prev_ts)
+			FAIL("record %" PRIu64 ": timestamp goes back %" PRIu64 " < %" PRIu64, n,
+			     ev.ts, prev_ts);
+		prev_ts = ev.ts;
+		if (ev.cpu != cpu || ev.ts != ts || strcmp(ev.name, name)) {
+			if (mismatched++ < 5)
+				FAIL("record %" PRIu64 ": ours cpu %d ts %" PRIu64 " %s, trace-cmd: %s",
+				     n, ev.cpu, ev.ts, ev.name, line);
+		} else {
+			nf = format_fields(&ev, fields, 8);
+			for (int i = 0; i < nf; i++) {
+				/* the last field may end the line */
+				size_t fl = strlen(fields[i]);
+				char *hit = strstr(line, fields[i]);
+
+				if (!hit && fields[i][fl - 1] != ' ') {
+					char tmp[sizeof(fields[0]) + 2];
+
+					memcpy(tmp, fields[i], fl);
+					memcpy(tmp + fl, "\n", 2);
+					hit = strstr(line, tmp);
+				}
+				if (!hit && ev.type == TRACE_EV_SCHED_SWITCH && i == 3) {
+					/* some formats print prev_state in hex */
+					char tmp[64];
+
+					snprintf(tmp, sizeof(tmp), "prev_state=0x%" PRIx64 " ",
+						 (uint64_t)ev.u.sched_switch.prev_state);
+					hit = strstr(line, tmp);
+				}
+				if (!hit && mismatched++ < 5)
+					FAIL("record %" PRIu64 ": field '%s' not in trace-cmd's line: %s",
+					     n, fields[i], line);
+			}
+		}
+		n++;
+	}
+	pclose(p);
+	regfree(&re);
+	if (!failures) {
+		ret = trace_next(r, &ev, &err);
+		if (ret != 0)
+			FAIL("reader has more records (%d: %s) after trace-cmd's %" PRIu64, ret,
+			     err.msg, n);
+	}
+	for (int i = 0; i < nr_names; i++)
+		if (names[i].ours != names[i].theirs)
+			FAIL("count of %s: ours %" PRIu64 ", trace-cmd %" PRIu64, names[i].name,
+			     names[i].ours, names[i].theirs);
+	if (!n)
+		FAIL("trace-cmd printed no record for buffer '%s'", in->buffer);
+	for (int c = 0; c < trace_nr_cpus(r) && c < 1024; c++) {
+		bool unknown;
+		uint64_t lost = trace_lost_events(r, c, &unknown);
+
+		/* trace-cmd prints an unknown count as a bare "[EVENTS DROPPED]" */
+		if (!unknown)
+			CHECK_U64("lost events", lost, dropped[c]);
+	}
+	printf("%s: %" PRIu64 " records compared, %d event names, buffer '%s'\n", path, n,
+	       nr_names, in->buffer);
+	trace_close(r);
+	return failures ? 1 : 0;
+}
+
+/* ---- same ------------------------------------------------------------------ */
+
+static void cmp_hist(const char *what, const struct sr_hist *a, const struct sr_hist *b)
+{
+	uint64_t va[SR_NR_STD_PCT], vb[SR_NR_STD_PCT];
+
+	CHECK_U64(what, a->count, b->count);
+	if (!a->count || a->count != b->count)
+		return;
+	CHECK_U64(what, a->min, b->min);
+	CHECK_U64(what, a->max, b->max);
+	sr_hist_percentiles(a, sr_std_pct, SR_NR_STD_PCT, va, NULL);
+	sr_hist_percentiles(b, sr_std_pct, SR_NR_STD_PCT, vb, NULL);
+	for (int i = 0; i < SR_NR_STD_PCT; i++)
+		CHECK_U64(what, va[i], vb[i]);
+}
+
+static int cmd_same(int n, char **paths)
+{
+	struct report_data d[8];
+	struct report_opts o;
+	struct sr_error err = { 0 };
+
+	if (n > 8)
+		n = 8;
+	report_opts_default(&o);
+	for (int i = 0; i < n; i++) {
+		o.path = paths[i];
+		if (report_collect(&o, &d[i], &err) && !d[i].events) {
+			FAIL("%s: %s", paths[i], err.msg);
+			return 1;
+		}
+	}
+	for (int i = 1; i < n; i++) {
+		char what[512];
+
+		snprintf(what, sizeof(what), "%s vs %s: events", paths[i], paths[0]);
+		CHECK_U64(what, d[i].events, d[0].events);
+		CHECK_U64(what, d[i].nr_counts, d[0].nr_counts);
+		for (size_t k = 0; k < d[0].nr_counts; k++)
+			CHECK_U64(d[0].counts[k].name, report_count_of(&d[i], d[0].counts[k].name),
+				  d[0].counts[k].count);
+		CHECK_U64("first_ts", d[i].info->first_ts, d[0].info->first_ts);
+		CHECK_U64("last_ts", d[i].info->last_ts, d[0].info->last_ts);
+		CHECK_U64("lost", d[i].lost_total, d[0].lost_total);
+		if (strcmp(d[i].info->buffer, d[0].info->buffer))
+			FAIL("buffer '%s' vs '%s'", d[i].info->buffer, d[0].info->buffer);
+		for (int k = 0; k < LAT_NR_KINDS; k++)
+			cmp_hist("all", lat_get_all(d[i].lat, (enum lat_kind)k),
+				 lat_get_all(d[0].lat, (enum lat_kind)k));
+		CHECK_U64("tasks", lat_nr_tasks(d[i].lat), lat_nr_tasks(d[0].lat));
+		for (size_t t = 0; t < lat_nr_tasks(d[0].lat) && t < lat_nr_tasks(d[i].lat); t++) {
+			const struct lat_task *a = lat_task_at(d[i].lat, t), *b = lat_task_at(d[0].lat, t);
+
+			snprintf(what, sizeof(what), "task %d (%s)", b->pid, b->comm);
+			CHECK_U64(what, (uint64_t)a->pid, (uint64_t)b->pid);
+			CHECK_U64(what, a->runtime_ns, b->runtime_ns);
+			CHECK_U64(what, a->switches, b->switches);
+			CHECK_U64(what, a->preemptions, b->preemptions);
+			CHECK_U64(what, a->migrations, b->migrations);
+			CHECK_U64(what, a->stat_runtime_ns, b->stat_runtime_ns);
+			cmp_hist(what, &a->lat[LAT_WAKEUP], &b->lat[LAT_WAKEUP]);
+		}
+	}
+	printf("%d files, %" PRIu64 " events each, %zu tasks\n", n, d[0].events,
+	       lat_nr_tasks(d[0].lat));
+	for (int i = 0; i < n; i++)
+		report_data_release(&d[i]);
+	return failures ? 1 : 0;
+}
+
+/* ---- fuzz ------------------------------------------------------------------ */
+
+static int cmd_fuzz(const char *path, int iters, unsigned seed)
+{
+	FILE *f = fopen(path, "rb");
+	char tmp[] = "/tmp/sr-fuzz-XXXXXX";
+	unsigned char *orig, *buf;
+	long size;
+	int fd, errors = 0, ok = 0;
+
+	if (!f) {
+		FAIL("%s: %s", path, strerror(errno));
+		return 1;
+	}
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	orig = malloc((size_t)size);
+	buf = malloc((size_t)size);
+	if (!orig || !buf || fread(orig, 1, (size_t)size, f) != (size_t)size) {
+		FAIL("read %s", path);
+		return 1;
+	}
+	fclose(f);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		FAIL("mkstemp");
+		return 1;
+	}
+	close(fd);
+	srand(seed);
+	for (int it = 0; it < iters; it++) {
+		long len = size;
+		int flips = 1 + rand() % 8;
+		struct sr_error err = { 0 };
+		struct trace_reader *r;
+		struct trace_event ev;
+		int ret = 0;
+
+		memcpy(buf, orig, (size_t)size);
+		for (int k = 0; k < flips; k++) {
+			/* bias towards the metadata at the front, where sizes live */
+			long at = rand() % 4 ? rand() % (size < 65536 ? size : 65536) : rand() % size;
+
+			buf[at] = (unsigned char)rand();
+		}
+		if (rand() % 4 == 0)
+			len = rand() % size;
+		f = fopen(tmp, "wb");
+		if (!f || fwrite(buf, 1, (size_t)len, f) != (size_t)len || fclose(f)) {
+			FAIL("write %s", tmp);
+			break;
+		}
+		r = trace_open(tmp, NULL, &err);
+		if (r) {
+			while ((ret = trace_next(r, &ev, &err)) == 1)
+				;
+			trace_close(r);
+		}
+		if (!r || ret < 0) {
+			errors++;
+			if (!strstr(err.msg, tmp) || strchr(err.msg, '\n'))
+				FAIL("error is not one line naming the file: '%s'", err.msg);
+		} else {
+			ok++;
+		}
+	}
+	unlink(tmp);
+	free(orig);
+	free(buf);
+	printf("%d corrupted copies: %d rejected with an error, %d read to the end\n", iters,
+	       errors, ok);
+	return failures ? 1 : 0;
+}
+
+static int cmd_info(const char *path, int version, const char *compression, const char *buffer)
+{
+	struct sr_error err = { 0 };
+	struct trace_reader *r = trace_open(path, NULL, &err);
+	const struct trace_info *in;
+
+	if (!r) {
+		FAIL("%s", err.msg);
+		return 1;
+	}
+	in = trace_get_info(r);
+	CHECK_U64("file_version", (uint64_t)in->file_version, (uint64_t)version);
+	if (strcmp(in->compression, compression))
+		FAIL("compression '%s', expected '%s'", in->compression, compression);
+	if (strcmp(in->buffer, buffer))
+		FAIL("buffer '%s', expected '%s' (%s)", in->buffer, buffer, in->buffer_reason);
+	if (in->first_ts == 0 || in->last_ts < in->first_ts)
+		FAIL("span %" PRIu64 " .. %" PRIu64, in->first_ts, in->last_ts);
+	trace_close(r);
+	return failures ? 1 : 0;
+}
+
+/*
+ * trace-cmd here cannot write zlib files: check that the reader's zlib and
+ * zstd calls undo what the libraries' own compressors produce, and reject
+ * corrupted or wrongly sized input.
+ */
+static int cmd_decompress(void)
+{
+	static uint8_t in[40960], z[65536], out[40960];
+	uLongf zl = sizeof(z);
+	size_t zs;
+
+	for (size_t i = 0; i < sizeof(in); i++)
+		in[i] = (uint8_t)(i * 7 + (i >> 9));
+	if (compress2(z, &zl, in, sizeof(in), 6) != Z_OK) {
+		FAIL("zlib compress2");
+		return 1;
+	}
+	memset(out, 0, sizeof(out));
+	CHECK_U64("zlib ok", (uint64_t)tr_decompress(TR_COMPRESS_ZLIB, z, zl, out, sizeof(out)), 0);
+	CHECK_U64("zlib same bytes", (uint64_t)memcmp(in, out, sizeof(in)), 0);
+	CHECK_U64("zlib short output rejected",
+		  (uint64_t)tr_decompress(TR_COMPRESS_ZLIB, z, zl, out, sizeof(out) - 1), (uint64_t)-1);
+	z[zl / 2] ^= 0x55;
+	if (tr_decompress(TR_COMPRESS_ZLIB, z, zl, out, sizeof(out)) == 0 &&
+	    !memcmp(in, out, sizeof(in)))
+		FAIL("corrupted zlib data decompressed to the original");
+	zs = ZSTD_compress(z, sizeof(z), in, sizeof(in), 3);
+	if (ZSTD_isError(zs)) {
+		FAIL("ZSTD_compress");
+		return 1;
+	}
+	memset(out, 0, sizeof(out));
+	CHECK_U64("zstd ok", (uint64_t)tr_decompress(TR_COMPRESS_ZSTD, z, zs, out, sizeof(out)), 0);
+	CHECK_U64("zstd same bytes", (uint64_t)memcmp(in, out, sizeof(in)), 0);
+	CHECK_U64("zstd truncated rejected",
+		  (uint64_t)tr_decompress(TR_COMPRESS_ZSTD, z, zs - 3, out, sizeof(out)), (uint64_t)-1);
+	CHECK_U64("none is not a decompressor",
+		  (uint64_t)tr_decompress(TR_COMPRESS_NONE, z, zs, out, sizeof(out)), (uint64_t)-1);
+	if (!failures)
+		printf("zlib and zstd decompression checked\n");
+	return failures ? 1 : 0;
+}
+
+/* The zlib conversions exist only if trace-cmd was built with zlib. */
+static bool skip_missing(const char *path)
+{
+	return access(path, F_OK) && strstr(path, "zlib");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && strcmp(argv[1], "same") && skip_missing(argv[2])) {
+		printf("SKIP: %s was not made (trace-cmd without zlib)\n", argv[2]);
+		return 77;
+	}
+	if (argc >= 4 && !strcmp(argv[1], "same")) {
+		int n = 0;
+
+		for (int i = 2; i < argc; i++)
+			if (!skip_missing(argv[i]))
+				argv[2 + n++] = argv[i];
+		argc = 2 + n;
+	}
+	if (argc == 2 && !strcmp(argv[1], "decompress"))
+		return cmd_decompress();
+	if (argc == 3 && !strcmp(argv[1], "tracecmp"))
+		return cmd_tracecmp(argv[2]);
+	if (argc >= 4 && !strcmp(argv[1], "same"))
+		return cmd_same(argc - 2, argv + 2);
+	if (argc == 5 && !strcmp(argv[1], "fuzz"))
+		return cmd_fuzz(argv[2], atoi(argv[3]), (unsigned)atoi(argv[4]));
+	if (argc == 6 && !strcmp(argv[1], "info"))
+		return cmd_info(argv[2], atoi(argv[3]), argv[4], argv[5]);
+	fprintf(stderr, "usage: test_reader tracecmp|same|fuzz|info ...\n");
+	return 2;
+}

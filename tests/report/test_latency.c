@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The wakeup-latency machine on hand-built event sequences, each with its
+ * exact expected samples: waking while running, pending wakeups, missing
+ * sched_waking, the AUTO decision, new tasks, pid reuse, preemption waits,
+ * tasks running before the trace, exec comm changes, lost events, cgroups.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <schedreplay/latency.h>
+
+static int failures;
+
+#define EQ(what, got, want)                                                                \
+	do {                                                                               \
+		uint64_t g_ = (uint64_t)(got), w_ = (uint64_t)(want);                      \
+		if (g_ != w_) {                                                            \
+			fprintf(stderr, "FAIL %s:%d: %s: %s: got %" PRIu64 ", expected %" PRIu64 "\n", \
+				__FILE__, __LINE__, current, what, g_, w_);                \
+			failures++;                                                        \
+		}                                                                          \
+	} while (0)
+
+static const char *current;
+
+struct got {
+	int n;
+	struct {
+		enum lat_kind kind;
+		int32_t pid;
+		char comm[16];
+		uint64_t lat;
+		enum trace_event_type start;
+	} s[64];
+};
+
+static void sink(void *ctx, const struct lat_sample *s)
+{
+	struct got *g = ctx;
+
+	if (g->n == 64)
+		return;
+	g->s[g->n].kind = s->kind;
+	g->s[g->n].pid = s->pid;
+	snprintf(g->s[g->n].comm, 16, "%s", s->comm);
+	g->s[g->n].lat = s->latency_ns;
+	g->s[g->n].start = s->start_event;
+	g->n++;
+}
+
+static struct lat_machine *m;
+static struct got got;
+
+static void begin(const char *name, enum lat_start_mode mode)
+{
+	struct lat_config cfg;
+
+	current = name;
+	memset(&got, 0, sizeof(got));
+	lat_config_default(&cfg);
+	cfg.start_mode = mode;
+	cfg.group_by[LAT_BY_CGROUP] = true;
+	cfg.sink = sink;
+	cfg.sink_ctx = &got;
+	m = lat_machine_new(&cfg, NULL);
+}
+
+static void feed(struct trace_event *ev)
+{
+	if (lat_machine_feed(m, ev))
+		EQ("feed", 1, 0);
+}
+
+static void sw(uint64_t ts, int cpu, int32_t prev, enum trace_task_state st, int32_t next,
+	       const char *next_comm)
+{
+	struct trace_event ev = { .type = TRACE_EV_SCHED_SWITCH, .cpu = cpu, .ts = ts,
+				  .common_pid = prev };
+
+	ev.u.sched_switch.prev_pid = prev;
+	ev.u.sched_switch.prev_run = st;
+	ev.u.sched_switch.prev_preempt = st == TRACE_STATE_RUNNING;
+	snprintf(ev.u.sched_switch.prev_comm, 16, "p%d", prev);
+	ev.u.sched_switch.next_pid = next;
+	snprintf(ev.u.sched_switch.next_comm, 16, "%s", next_comm);
+	feed(&ev);
+}
+
+static void wake(enum trace_event_type t, uint64_t ts, int cpu, int32_t waker, int32_t pid)
+{
+	struct trace_event ev = { .type = t, .cpu = cpu, .ts = ts, .common_pid = waker };
+
+	ev.u.wakeup.pid = pid;
+	ev.u.wakeup.success = 1;
+	snprintf(ev.u.wakeup.comm, 16, "w%d", pid);
+	feed(&ev);
+}
+
+static void fork_ev(uint64_t ts, int cpu, int32_t parent, int32_t child)
+{
+	struct trace_event ev = { .type = TRACE_EV_SCHED_PROCESS_FORK, .cpu = cpu, .ts = ts,
+				  .common_pid = parent };
+
+	ev.u.fork.parent_pid = parent;
+	ev.u.fork.child_pid = child;
+	snprintf(ev.u.fork.child_comm, 16, "c%d", child);
+	feed(&ev);
+}
+
+static void attach(uint64_t ts, int cpu, int32_t pid, const char *path)
+{
+	struct trace_event ev = { .type = TRACE_EV_CGROUP_ATTACH_TASK, .cpu = cpu, .ts = ts,
+				  .common_pid = pid };
+
+	ev.u.cgroup_attach.pid = pid;
+	ev.u.cgroup_attach.dst_path = path;
+	ev.u.cgroup_attach.dst_path_len = strlen(path);
+	feed(&ev);
+}
+
+static const struct lat_task *task_of(int32_t pid, int nth)
+{
+	for (size_t i = 0; i < lat_nr_tasks(m); i++) {
+		const struct lat_task *t = lat_task_at(m, i);
+
+		if (t->pid == pid && nth-- == 0)
+			return t;
+	}
+	return NULL;
+}
+
+static void end(uint64_t ts)
+{
+	EQ("finish", lat_machine_finish(m, ts), 0);
+}
+
+#define W TRACE_EV_SCHED_WAKING
+#define U TRACE_EV_SCHED_WAKEUP
+#define N TRACE_EV_SCHED_WAKEUP_NEW
+#define S TRACE_STATE_SLEEPING
+#define R TRACE_STATE_RUNNING
+#define X TRACE_STATE_DEAD
+
+int main(void)
+{
+	const struct lat_task *t;
+
+	begin("basic", LAT_START_AUTO);
+	wake(W, 1000, 0, 50, 100);
+	sw(1500, 0, 50, S, 100, "worker");
+	end(2000);
+	EQ("samples", got.n, 1);
+	EQ("latency", got.s[0].lat, 500);
+	EQ("start", got.s[0].start, W);
+	EQ("comm is next_comm", strcmp(got.s[0].comm, "worker"), 0);
+	EQ("all", lat_get_all(m, LAT_WAKEUP)->count, 1);
+	t = task_of(100, 0);
+	EQ("runtime to the end", t->runtime_ns, 500);
+	EQ("switches", t->switches, 1);
+	lat_machine_free(m);
+
+	begin("waking of a running task starts nothing", LAT_START_AUTO);
+	sw(100, 0, 0, S, 100, "a");
+	wake(W, 200, 1, 7, 100);
+	sw(300, 0, 100, S, 0, "swapper");
+	wake(W, 400, 1, 7, 100);
+	sw(450, 0, 0, S, 100, "a");
+	end(500);
+	EQ("samples", got.n, 1);
+	EQ("latency", got.s[0].lat, 50);
+	EQ("wakings_running", task_of(100, 0)->wakings_running, 1);
+	EQ("runtime", task_of(100, 0)->runtime_ns, 200 + 50);
+	lat_machine_free(m);
+
+	begin("a pending wakeup keeps the first waking", LAT_START_AUTO);
+	wake(W, 100, 1, 7, 100);
+	wake(W, 150, 1, 7, 100);
+	sw(300, 0, 0, S, 100, "a");
+	end(300);
+	EQ("samples", got.n, 1);
+	EQ("latency from the first waking", got.s[0].lat, 200);
+	EQ("wakings_pending", task_of(100, 0)->wakings_pending, 1);
+	lat_machine_free(m);
+
+	begin("no sched_waking: sched_wakeup starts", LAT_START_AUTO);
+	wake(U, 100, 1, 7, 100);
+	sw(180, 0, 0, S, 100, "a");
+	EQ("held back until decided", got.n, 0);
+	end(200);
+	EQ("samples", got.n, 1);
+	EQ("latency", got.s[0].lat, 80);
+	EQ("start", got.s[0].start, U);
+	EQ("summary start", lat_get_summary(m)->start_event, U);
+	lat_machine_free(m);
+
+	begin("AUTO drops what sched_wakeup opened once sched_waking appears", LAT_START_AUTO);
+	wake(U, 50, 1, 7, 200);
+	sw(55, 1, 7, S, 201, "early");     /* 201 was never woken: no sample */
+	wake(W, 60, 1, 7, 300);
+	wake(U, 61, 1, 7, 300);            /* ignored once sched_waking is known */
+	sw(70, 0, 0, S, 200, "b");
+	sw(100, 1, 201, S, 300, "c");
+	end(100);
+	EQ("samples", got.n, 1);
+	EQ("pid", got.s[0].pid, 300);
+	EQ("latency from sched_waking", got.s[0].lat, 40);
+	EQ("dropped", lat_get_summary(m)->provisional_dropped, 1);
+	EQ("summary start", lat_get_summary(m)->start_event, W);
+	lat_machine_free(m);
+
+	begin("forced sched_wakeup mode ignores sched_waking", LAT_START_WAKEUP);
+	wake(W, 10, 1, 7, 100);
+	wake(U, 20, 1, 7, 100);
+	sw(50, 0, 0, S, 100, "a");
+	end(50);
+	EQ("samples", got.n, 1);
+	EQ("latency from sched_wakeup", got.s[0].lat, 30);
+	lat_machine_free(m);
+
+	begin("new task: sched_wakeup_new starts", LAT_START_AUTO);
+	fork_ev(5, 0, 1, 400);
+	wake(N, 10, 0, 1, 400);
+	sw(35, 1, 0, S, 400, "child");
+	end(40);
+	EQ("samples", got.n, 1);
+	EQ("latency", got.s[0].lat, 25);
+	EQ("start", got.s[0].start, N);
+	lat_machine_free(m);
+
+	begin("pid reuse is a new task", LAT_START_AUTO);
+	sw(10, 0, 0, S, 500, "old");
+	sw(20, 0, 500, X, 0, "swapper");
+	fork_ev(30, 1, 1, 500);
+	wake(N, 31, 1, 1, 500);
+	sw(40, 0, 0, S, 500, "new");
+	end(50);
+	EQ("tasks", lat_nr_tasks(m), 3);   /* 500, 1, 500 again */
+	t = task_of(500, 0);
+	EQ("old exited", t->exited, 1);
+	EQ("old reused", t->reused, 1);
+	EQ("old runtime", t->runtime_ns, 10);
+	t = task_of(500, 1);
+	EQ("new exists", t != NULL, 1);
+	EQ("new switches", t->switches, 1);
+	EQ("new runtime", t->runtime_ns, 10);
+	EQ("new comm", strcmp(t->comm, "new"), 0);
+	EQ("samples", got.n, 1);
+	EQ("latency of the new task", got.s[0].lat, 9);
+	lat_machine_free(m);
+
+	begin("fork of a live pid (exit not seen) is a new task", LAT_START_AUTO);
+	sw(10, 0, 0, S, 600, "a");
+	fork_ev(20, 1, 1, 600);
+	end(30);
+	EQ("two tasks of 600", task_of(600, 1) != NULL, 1);
+	lat_machine_free(m);
+
+	begin("preemption: run-queue wait, not wakeup latency", LAT_START_AUTO);
+	sw(0, 0, 0, S, 100, "a");
+	sw(10, 0, 100, R, 101, "b");
+	sw(40, 0, 101, S, 100, "a");
+	end(50);
+	EQ("samples", got.n, 1);
+	EQ("kind", got.s[0].kind, LAT_RUNQ_WAIT);
+	EQ("wait", got.s[0].lat, 30);
+	EQ("preemptions", task_of(100, 0)->preemptions, 1);
+	EQ("no wakeup sample", lat_get_all(m, LAT_WAKEUP)->count, 0);
+	EQ("runq", lat_get_all(m, LAT_RUNQ_WAIT)->count, 1);
+	lat_machine_free(m);
+
+	begin("a task running before the trace, seen through common_pid", LAT_START_AUTO);
+	wake(W, 5, 1, 700, 800);           /* 700 runs on CPU 1 */
+	wake(W, 7, 0, 9, 700);             /* so waking it starts nothing */
+	sw(20, 1, 700, S, 800, "x");
+	end(20);
+	EQ("wakings_running", task_of(700, 0)->wakings_running, 1);
+	EQ("runtime since the CPU's first event", task_of(700, 0)->runtime_ns, 15);
+	EQ("samples", got.n, 1);
+	EQ("latency of 800", got.s[0].lat, 15);
+	lat_machine_free(m);
+
+	begin("exec changes the comm a sample belongs to", LAT_START_AUTO);
+	wake(W, 0, 1, 7, 100);
+	sw(10, 0, 0, S, 100, "sh");
+	sw(20, 0, 100, S, 0, "swapper");
+	wake(W, 30, 1, 7, 100);
+	sw(50, 0, 0, S, 100, "hackbench");
+	end(60);
+	EQ("groups", lat_nr_groups(m, LAT_BY_COMM), 2);
+	EQ("comm sh", strcmp(got.s[0].comm, "sh"), 0);
+	EQ("comm hackbench", strcmp(got.s[1].comm, "hackbench"), 0);
+	EQ("task comm is the last", strcmp(task_of(100, 0)->comm, "hackbench"), 0);
+	lat_machine_free(m);
+
+	begin("lost events drop open intervals", LAT_START_AUTO);
+	wake(W, 0, 1, 7, 100);
+	lat_machine_lost(m, 0, 42);
+	sw(10, 0, 0, S, 100, "a");
+	end(10);
+	EQ("samples", got.n, 0);
+	EQ("dropped", lat_get_summary(m)->intervals_dropped_lost, 1);
+	lat_machine_free(m);
+
+	begin("cgroups: seeded, inherited at fork, moved by attach", LAT_START_AUTO);
+	lat_cgroup_seed(m, 100, "/a");
+	fork_ev(1, 0, 100, 101);
+	wake(N, 2, 0, 100, 101);
+	sw(3, 1, 0, S, 101, "kid");
+	attach(4, 1, 101, "/b");
+	sw(5, 1, 101, S, 0, "swapper");
+	wake(W, 6, 0, 100, 101);
+	sw(9, 1, 0, S, 101, "kid");
+	end(10);
+	EQ("cgroup groups", lat_nr_groups(m, LAT_BY_CGROUP), 2);
+	EQ("first in /a", strcmp(lat_group_at(m, LAT_BY_CGROUP, 0)->key, "/a"), 0);
+	EQ("then /b", strcmp(lat_group_at(m, LAT_BY_CGROUP, 1)->key, "/b"), 0);
+	EQ("task cgroup", strcmp(task_of(101, 0)->cgroup, "/b"), 0);
+	lat_machine_free(m);
+
+	begin("filter by comm prefix keeps tasks, filters groups", LAT_START_AUTO);
+	{
+		struct lat_config cfg;
+
+		lat_machine_free(m);
+		lat_config_default(&cfg);
+		cfg.comm_prefix = "hack";
+		m = lat_machine_new(&cfg, NULL);
+	}
+	wake(W, 0, 1, 7, 100);
+	sw(10, 0, 0, S, 100, "hackbench");
+	wake(W, 0, 1, 7, 200);
+	sw(20, 1, 7, S, 200, "other");
+	end(20);
+	EQ("all counts the match only", lat_get_all(m, LAT_WAKEUP)->count, 1);
+	EQ("task of the other comm kept", task_of(200, 0)->lat[LAT_WAKEUP].count, 1);
+	lat_machine_free(m);
+
+	if (!failures)
+		printf("latency: all checks passed\n");
+	return failures ? 1 : 0;
+}
