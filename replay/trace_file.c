@@ -630,9 +630,10 @@ static int v6_read_options(struct fcur *c, struct tr_file *f, struct opt_ctx *ct
 }
 
 /* "options  \0"? options, then "flyrecord\0" and @cpus (offset, size) pairs */
-static int v6_read_flyrecord(struct fcur *c, struct tr_file *f, struct opt_ctx *ctx,
-			     struct tr_buffer_desc *b, bool top)
+/* @idx, not a pointer: the options read here may grow f->buffers. */
+static int v6_read_flyrecord(struct fcur *c, struct tr_file *f, struct opt_ctx *ctx, int idx)
 {
+	struct tr_buffer_desc *b;
 	char tag[10];
 
 	if (fc_read(c, tag, 10, "data type tag"))
@@ -643,6 +644,7 @@ static int v6_read_flyrecord(struct fcur *c, struct tr_file *f, struct opt_ctx *
 		if (fc_read(c, tag, 10, "data type tag"))
 			return -1;
 	}
+	b = &f->buffers[idx];
 	if (!strncmp(tag, "latency", 7)) {
 		b->latency = true;
 		return 0;
@@ -653,7 +655,6 @@ static int v6_read_flyrecord(struct fcur *c, struct tr_file *f, struct opt_ctx *
 			     c->off - 10);
 		return -1;
 	}
-	(void)top;
 	b->nr_cpus = f->cpus;
 	b->page_size = f->page_size;
 	b->cpus = calloc((size_t)f->cpus, sizeof(*b->cpus));
@@ -697,16 +698,15 @@ static int v6_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 	top = add_buffer(f, "", err);
 	if (!top)
 		return -1;
-	if (v6_read_flyrecord(&c, f, &ctx, &f->buffers[0], true))
+	if (v6_read_flyrecord(&c, f, &ctx, (int)(top - f->buffers)))
 		goto out;
 	/* instance blocks: each has its own "options"/"flyrecord" header */
 	nr_instances = ctx.v6_nr_buffers;
 	for (int i = 0; i < nr_instances; i++) {
 		struct fcur ic = { .f = f, .off = ctx.v6_buffer_off[i], .err = err };
-		struct tr_buffer_desc *b = &f->buffers[ctx.v6_buffer_idx[i]];
 
-		if (v6_read_flyrecord(&ic, f, &ctx, b, false)) {
-			sr_error_prefix(err, "instance '%s'", b->name);
+		if (v6_read_flyrecord(&ic, f, &ctx, ctx.v6_buffer_idx[i])) {
+			sr_error_prefix(err, "instance '%s'", f->buffers[ctx.v6_buffer_idx[i]].name);
 			goto out;
 		}
 	}
