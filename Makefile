@@ -10,7 +10,7 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc)
-MAIN_TRACE ?= traces/README.md
+MAIN_TRACE ?= traces/small-hackbench.dat
 
 # Debian packages the build, the tests and the bundled workloads need.
 PACKAGES = cmake make gcc clang pkg-config libtracecmd-dev libtracefs-dev \
