@@ -20,6 +20,8 @@ static const struct command {
 	{ "report", cmd_report, "measured wakeup latency and event counts of a trace.dat" },
 	{ "capture", cmd_capture, "record a workload's scheduler events (root): trace.dat + sidecar" },
 	{ "variants", cmd_variants, "list the model variants (patches as model configuration)" },
+	{ "whatif", cmd_whatif, "compare variants on one trace: counts, latency, CPU cost, SVG" },
+	{ "replay", cmd_replay, "replay a trace through the model: predicted vs measured counts and latency" },
 };
 
 static void usage(FILE *f)

@@ -12,6 +12,8 @@ enum { SR_EXIT_OK = 0, SR_EXIT_FAIL = 1, SR_EXIT_USAGE = 2 };
 
 int cmd_report(int argc, char **argv);
 int cmd_variants(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif /* SCHEDREPLAY_CLI_H */

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Replay: run an extracted workload (workload.h) through the scheduler model
+ * (model.h) on the trace's N CPUs, as a discrete-event simulation, and
+ * predict what the trace would have shown.
+ *
+ * The simulation owns time; the model owns every scheduling decision:
+ *
+ *   - a task's CPU work (RUN ops) advances only while it is the model's
+ *     current on a CPU and no RT/DL task holds that CPU;
+ *   - task-caused wakeups and forks happen when the waker reaches the op;
+ *     external ones at their trace times; a wake that arrives before its
+ *     target reached the block it ends is delivered at the block (the task
+ *     does not sleep, as a kernel task whose condition is already true);
+ *   - ticks every 1/HZ on busy CPUs only (NO_HZ idle), on each CPU's tick
+ *     grid as inferred from the trace;
+ *   - RT/DL tasks take their CPUs at their traced times (stolen time);
+ *   - placement: REPLAY_PLACEMENT_TRACE puts every wakeup and fork on the
+ *     CPU the trace shows and applies the traced migrations of queued
+ *     tasks; REPLAY_PLACEMENT_MODEL asks model_select_task_rq() and lets the
+ *     model's balancing move tasks;
+ *   - mechanical costs (calib.h): a wakeup that finds its CPU idle is
+ *     switched in after an idle-path cost, a wakeup preemption takes effect
+ *     after a preempt-path cost, both drawn from the trace's own calibrated
+ *     distributions at a quantile fixed by the wake's identity, so every
+ *     variant sees the same hardware.
+ *
+ * The simulation emits the same struct trace_event records the kernel would
+ * (sched_switch with prev_state, sched_waking, sched_wakeup(_new),
+ * sched_migrate_task, sched_process_fork, cgroup_attach_task) and feeds them
+ * to the latency machine of latency.h: predicted and measured latencies have
+ * one definition, and the predicted event counts come from the same stream.
+ *
+ * replay_run() has no global state and only reads the workload: several
+ * threads may replay one workload with different configurations at once.
+ * The same workload and configuration give identical results.
+ */
+#ifndef SCHEDREPLAY_SIM_H
+#define SCHEDREPLAY_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <schedreplay/error.h>
+#include <schedreplay/latency.h>
+#include <schedreplay/profile.h>
+#include <schedreplay/trace.h>
+#include <schedreplay/variant.h>
+#include <schedreplay/workload.h>
+
+enum replay_placement {
+	REPLAY_PLACEMENT_TRACE = 0,
+	REPLAY_PLACEMENT_MODEL,
+};
+
+struct replay_config {
+	/* NULL: the profile for the trace's kernel release, else the default */
+	const struct model_profile *profile;
+	const struct model_variant_set *variants;  /* NULL: base */
+	enum replay_placement placement;
+	const char *comm_prefix;       /* latency samples of these comms; NULL: all */
+	uint64_t seed;                 /* the model's RNG (NI_RANDOM, tree priorities) */
+	bool no_costs;                 /* ablation: zero mechanical costs */
+	bool keep_samples;             /* keep every "all" latency sample (replay_samples) */
+	/* every synthetic event, as text (debugging); NULL: none */
+	FILE *dump;
+	/* called about every 2^18 simulated events with the fraction done */
+	void (*progress)(void *ctx, double fraction);
+	void *progress_ctx;
+};
+
+void replay_config_default(struct replay_config *cfg);
+
+/* The profile a configuration resolves to for @wl, and why (static text). */
+const struct model_profile *replay_profile_for(const struct wl_workload *wl,
+					       const struct replay_config *cfg, const char **why);
+
+struct replay_result;
+
+/* Replay @wl once.  NULL on error (err filled). */
+struct replay_result *replay_run(const struct wl_workload *wl, const struct replay_config *cfg,
+				 struct sr_error *err);
+void replay_result_free(struct replay_result *r);
+
+/* The predicted latency machine (all, by comm, by cgroup; lat_get_*). */
+const struct lat_machine *replay_latency(const struct replay_result *r);
+
+/*
+ * Counts by name.  Trace-visible ones are counted from the emitted events:
+ * sched_switch, sched_waking, sched_wakeup, sched_wakeup_new,
+ * sched_migrate_task; sched_stat_runtime is the model's count of update_curr
+ * calls that emit it (fair tasks only); then every model counter by its
+ * kernel-function name (model.h).  *iter starts at 0.
+ */
+bool replay_count_next(const struct replay_result *r, unsigned int *iter, const char **name,
+		       uint64_t *value);
+bool replay_count_get(const struct replay_result *r, const char *name, uint64_t *value);
+
+/* Time CPUs spent running fair tasks in the simulation, ns summed over CPUs. */
+uint64_t replay_busy_ns(const struct replay_result *r);
+unsigned int replay_nr_cpus(const struct replay_result *r);
+/* The profile used. */
+const struct model_profile *replay_result_profile(const struct replay_result *r);
+/* Synthetic events emitted; wall time of the run in seconds. */
+uint64_t replay_events(const struct replay_result *r);
+double replay_seconds(const struct replay_result *r);
+/* With keep_samples: the "all" wakeup latencies (ns), ascending. */
+const uint64_t *replay_samples(const struct replay_result *r, size_t *n);
+/* What the simulation had to approximate, one sentence each. */
+bool replay_note_next(const struct replay_result *r, unsigned int *iter, const char **text,
+		      uint64_t *count);
+
+
+/* ---- reports (replay_json.c, replay_text.c) ------------------------------ */
+
+#include <jansson.h>
+
+/*
+ * JSON pieces of `schedreplay replay --json` (docs/replay.md), reusable by
+ * the what-if report so that both print the same keys.  Each returns a new
+ * reference, NULL on ENOMEM.
+ */
+/* S = {"samples", "min", "p50", "p75", "p90", "p95", "p99", "p99_5", "p99_9", "max", "mean"} (µs) */
+json_t *replay_json_dist(const struct sr_hist *h);
+/* {"all": S, "by_comm": {comm: S}, "by_cgroup": {path: S}} */
+json_t *replay_json_latency(const struct lat_machine *lat);
+/* {"counts": {...}, "wakeup_latency_us": {...}, "simulation": {...}} of one run */
+json_t *replay_json_variant(const struct replay_result *r);
+/* {"counts": {...}, "wakeup_latency_us": {...}} measured by the trace */
+json_t *replay_json_measured(const struct wl_workload *wl);
+/* {"trace": {...}, "facts": {...}, "calibration": {...}, "approximations": [...]} members */
+int replay_json_add_workload(json_t *root, const struct wl_workload *wl);
+/* {"name", "why", "settings": {NAME: value}} */
+json_t *replay_json_profile(const struct model_profile *p, const char *why);
+/*
+ * Relative errors (predicted - measured) / measured of a run against the
+ * trace: {"counts": {name: e}, "wakeup_latency_us": {"all": {"p50": e, ...},
+ * "by_comm": {...}, "by_cgroup": {...}}}; null where measured is 0.
+ */
+json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_result *r);
+
+/* The trace-visible counts compared with the measured ones, in this order. */
+#define REPLAY_NR_COMPARED 5
+extern const char *const replay_compared_counts[REPLAY_NR_COMPARED];
+/* The measured value of a compared count (sched_stat_runtime: fair tasks only). */
+uint64_t replay_measured_count(const struct wl_workload *wl, const char *name);
+
+/* Text report of one or more runs of one workload next to the measurement. */
+struct replay_text_opts {
+	const char *profile_why;
+	bool show_settings;
+	int top;                       /* groups shown per key; 0 = all */
+};
+void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
+		       const struct replay_result *const *runs, unsigned int nr_runs,
+		       const struct replay_text_opts *o);
+
+#endif /* SCHEDREPLAY_SIM_H */

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Workload extraction: one pass over a trace turns what each task did into a
+ * causal workload that a simulation can replay under a different scheduler.
+ *
+ * Each fair task becomes a list of operations along its OWN CPU work:
+ *
+ *   RUN(ns)      CPU time on a CPU, merged across preemptions (preemption is
+ *                the scheduler's decision, not the task's)
+ *   WAKE(w)      the task woke another task here: "woken by W after X ns of
+ *                W's own work" is the position of the WAKE op in W's list
+ *   FORK(child)  the task created a child here
+ *   BLOCK(w)     the task slept (S, D, I, ... raw state kept); wake record w
+ *                is what ended the sleep in the trace (or none)
+ *   COMM(s)      exec changed the task's comm
+ *   EXIT         the task died (its last sched_switch showed X or Z)
+ *
+ * What ends a block is a wake record: either a WAKE op of another fair task
+ * (the waking ran in that task's own context: common_pid = that task, it was
+ * current on that CPU, and not in hardirq/softirq/NMI context), or an
+ * EXTERNAL event at an absolute trace time (an idle CPU, an interrupt, a
+ * softirq, an RT/DL task, or a waker the trace cannot show).
+ *
+ * Things that are not the tasks' own decisions happen at their trace times
+ * and are kept on one time-ordered list (struct wl_timed): external wakeups,
+ * migrations of queued tasks, cgroup moves, and the CPU intervals of RT/DL
+ * tasks (time stolen from the fair class).
+ *
+ * The same pass measures what the hardware did (event counts, wakeup
+ * latency through latency.h, the mechanical-cost calibration of calib.h) and
+ * infers the machine facts the model needs (CPUs, HZ, tick phase, kernel
+ * release), saying how each was found.
+ *
+ * A workload is immutable after extraction and may be replayed by several
+ * threads at once (sim.h).  Memory: O(ops + wakes + tasks), ~16 bytes per op
+ * and ~40 bytes per wakeup.
+ */
+#ifndef SCHEDREPLAY_WORKLOAD_H
+#define SCHEDREPLAY_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <schedreplay/error.h>
+#include <schedreplay/trace.h>
+
+#define WL_NONE UINT32_MAX
+
+enum wl_op_kind {
+	WL_OP_RUN = 1,    /* value = ns of CPU work */
+	WL_OP_WAKE,       /* arg = wake index */
+	WL_OP_FORK,       /* arg = child task index */
+	WL_OP_BLOCK,      /* arg = wake index ending it or WL_NONE; value = raw prev_state;
+			     aux = WL_BLOCK_SLEEP or WL_BLOCK_SPECIAL */
+	WL_OP_COMM,       /* arg = string index (wl_string()) */
+	WL_OP_EXIT,       /* value = raw prev_state of the last switch */
+};
+
+enum { WL_BLOCK_SLEEP = 0, WL_BLOCK_SPECIAL = 1 };
+
+struct wl_op {
+	uint8_t kind;                  /* enum wl_op_kind */
+	uint8_t aux;
+	uint16_t pad;
+	uint32_t arg;
+	uint64_t value;
+};
+
+/* Why a wake happened, as far as the trace can tell. */
+enum wl_wake_src {
+	WL_SRC_TASK = 0,       /* a fair task in its own context: a WAKE op */
+	WL_SRC_IDLE,           /* the waking ran on an idle CPU (timer, device) */
+	WL_SRC_HARDIRQ,        /* hardirq or NMI context */
+	WL_SRC_SOFTIRQ,        /* softirq context (timers, network RX, ...) */
+	WL_SRC_NONFAIR,        /* an RT or DL task */
+	WL_SRC_UNKNOWN,        /* a waker the trace does not show running there */
+	WL_SRC_NR
+};
+
+/* How the wakeup was served on the hardware (calibration path). */
+enum wl_path {
+	WL_PATH_IDLE = 0,      /* target CPU idle: latency is all mechanism */
+	WL_PATH_PREEMPT_LOCAL, /* target CPU's current switched out R+ for it; waker on it */
+	WL_PATH_PREEMPT_REMOTE,/* the same from another CPU (resched IPI) */
+	WL_PATH_QUEUED,        /* waited behind the running task (scheduling delay) */
+	WL_PATH_NONE,          /* no sample: spurious wake, task already on a CPU, trace end */
+	WL_PATH_NR
+};
+
+enum {
+	WL_WAKE_ENDS_BLOCK = 0x01,  /* this wake ended a BLOCK of the target */
+	WL_WAKE_SPURIOUS   = 0x02,  /* the target was running or queued */
+	WL_WAKE_NO_WAKING  = 0x04,  /* no sched_waking: timed at sched_wakeup */
+	WL_WAKE_NEW        = 0x08,  /* sched_wakeup_new of a forked task */
+	WL_WAKE_ON_CPU     = 0x10,  /* the target was on a CPU at the waking */
+};
+
+struct wl_wake {
+	uint64_t ts;           /* trace time of sched_waking (or sched_wakeup) */
+	uint64_t latency;      /* measured ns to the switch-in, 0 if none */
+	uint32_t target;       /* task index */
+	uint32_t waker;        /* task index of the causing task, or WL_NONE */
+	uint32_t seq;          /* n-th wake of the target (0-based), for cost draws */
+	int16_t cpu;           /* CPU the trace enqueued the target on, -1 unknown */
+	int16_t waker_cpu;     /* CPU the waking ran on */
+	uint8_t src;           /* enum wl_wake_src */
+	uint8_t path;          /* enum wl_path (measured) */
+	uint8_t flags;         /* WL_WAKE_* */
+	uint8_t pad;
+};
+
+enum wl_task_class { WL_CLASS_FAIR = 0, WL_CLASS_RT, WL_CLASS_DL };
+
+enum wl_init_state {
+	WL_INIT_NEW = 0,       /* forked during the trace: starts at its FORK */
+	WL_INIT_RUNNING,       /* was current on init_cpu at the trace start */
+	WL_INIT_RUNNABLE,      /* was queued on init_cpu */
+	WL_INIT_SLEEPING,      /* was blocked (its first wake ends the initial sleep) */
+};
+
+struct wl_task {
+	int32_t pid;
+	int32_t prio;          /* first prio seen (120 + nice; < 100 RT; -1 DL) */
+	int nice;
+	uint8_t cls;           /* enum wl_task_class */
+	uint8_t init_state;    /* enum wl_init_state */
+	int16_t init_cpu;
+	uint32_t init_wake;    /* WL_INIT_SLEEPING: wake ending the first sleep, or WL_NONE */
+	uint32_t group;        /* initial group index */
+	uint32_t parent;       /* forking task, WL_NONE if pre-existing */
+	uint32_t first_op;
+	uint32_t nr_ops;
+	uint32_t nr_wakes;     /* wakes targeting this task */
+	uint64_t first_ts;     /* when the task first appeared */
+	uint64_t runtime_ns;   /* measured on-CPU time in the trace */
+	char comm[TRACE_COMM_LEN]; /* comm at its first appearance */
+};
+
+struct wl_group {
+	const char *path;      /* "/" root, "/a/b", "autogroup-N" */
+	uint32_t parent;       /* WL_NONE for the root */
+	unsigned long shares;  /* cgroup v1 cpu.shares (1024 default) */
+	bool autogroup;
+};
+
+enum wl_timed_kind {
+	WL_T_EXT_WAKE = 1,     /* arg = wake index; an external wakeup */
+	WL_T_EXT_FORK,         /* arg = child; a fork no traced fair task performed */
+	WL_T_MIGRATE,          /* task, cpu = dest: the trace moved a queued/sleeping task */
+	WL_T_MOVE_GROUP,       /* task, arg = group */
+	WL_T_OTHER_IN,         /* cpu, task: an RT/DL task takes the CPU */
+	WL_T_OTHER_OUT,        /* cpu, task: it leaves (aux: 1 if it blocked) */
+	WL_T_OTHER_WAKE,       /* task (RT/DL), cpu: its sched_waking + sched_wakeup */
+	WL_T_OTHER_MIGRATE,    /* task (RT/DL), cpu = dest */
+};
+
+struct wl_timed {
+	uint64_t ts;
+	uint32_t task;
+	uint32_t arg;
+	int16_t cpu;
+	uint8_t kind;          /* enum wl_timed_kind */
+	uint8_t aux;
+};
+
+/* How a machine fact was found. */
+enum wl_fact_source {
+	WL_FACT_DEFAULT = 0,   /* nothing said; a default was used */
+	WL_FACT_TRACE,         /* read or inferred from the trace */
+	WL_FACT_SIDECAR,       /* the capture's sidecar */
+	WL_FACT_OPTION,        /* the command line */
+};
+
+struct wl_facts {
+	unsigned int nr_cpus;
+	enum wl_fact_source cpus_src;
+	char cpus_how[160];
+	unsigned int hz;
+	enum wl_fact_source hz_src;
+	char hz_how[200];
+	const char *release;   /* kernel release (uname), NULL if unknown */
+	enum wl_fact_source release_src;
+	char release_how[160];
+	uint64_t tick_phase_ns[64]; /* per CPU (< 64): ticks fire at phase + k / HZ */
+	bool tick_phase_known;
+	enum wl_fact_source groups_src;
+	char groups_how[200];
+	int64_t preempt_state;  /* raw prev_state of "R+" in this trace */
+	bool has_sched_waking;
+	bool has_stat_runtime;
+	bool has_cgroup_attach;
+};
+
+/* Trace-visible counts, measured. */
+struct wl_counts {
+	uint64_t sched_switch;
+	uint64_t sched_waking;
+	uint64_t sched_wakeup;
+	uint64_t sched_wakeup_new;
+	uint64_t sched_migrate_task;
+	uint64_t sched_stat_runtime;      /* all classes (RT/DL too since 6.8) */
+	uint64_t sched_stat_runtime_fair; /* tasks of the fair class only */
+	uint64_t sched_process_fork;
+	uint64_t sched_process_exit;
+	uint64_t events;                  /* every event the reader delivered */
+	uint64_t lost_events;
+};
+
+struct wl_options {
+	unsigned int hz;              /* 0: sidecar, else inferred, else 250 */
+	const char *comm_prefix;      /* latency samples of these comms only; NULL: all */
+	const char *cgroup_map;       /* FILE: "pid cgroup-path [shares]" lines, or NULL */
+	const char *sidecar;          /* NULL: TRACE.json next to the trace if present */
+	bool no_sidecar;              /* ignore any sidecar */
+	/* Progress: called about every 2^18 events with the fraction of the
+	 * trace's time span done; may be NULL. */
+	void (*progress)(void *ctx, uint64_t events_done, double fraction);
+	void *progress_ctx;
+};
+
+struct wl_workload;
+struct lat_machine;   /* latency.h */
+struct wl_calib;      /* calib.h */
+
+/*
+ * Read @path once and build the workload, the measured statistics and the
+ * cost calibration.  NULL on error (@err names the file, and the CPU, offset
+ * and timestamp when the trace is at fault).  Recoverable oddities (lost
+ * events, unknown tasks, missing event types) are not errors: they are
+ * approximated and listed (wl_note_at()).
+ */
+struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
+			       struct sr_error *err);
+void wl_free(struct wl_workload *wl);
+
+/* ---- building a workload from events (wl_extract() uses it; tests too) */
+
+struct wl_builder;
+struct sidecar;
+/*
+ * @info: the trace description (cpus, uname); may be NULL for tests.
+ * @sc: the capture's sidecar (cgroups, HZ, tasks), may be NULL.  Both must
+ * outlive the builder; the workload copies what it keeps.
+ */
+struct wl_builder *wl_builder_new(const struct trace_info *info, const struct sidecar *sc,
+				  const struct wl_options *opt, struct sr_error *err);
+/* Feed one event (in timestamp order); -1 only on allocation failure. */
+int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
+		     struct sr_error *err);
+/* Finish; the builder is consumed (freed) in all cases. */
+struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err);
+void wl_builder_free(struct wl_builder *b);
+
+/* ---- read access ------------------------------------------------------ */
+
+const struct wl_facts *wl_facts(const struct wl_workload *wl);
+const struct wl_counts *wl_counts(const struct wl_workload *wl);
+const struct trace_info *wl_trace_info(const struct wl_workload *wl);
+uint64_t wl_first_ts(const struct wl_workload *wl);
+uint64_t wl_last_ts(const struct wl_workload *wl);
+
+uint32_t wl_nr_tasks(const struct wl_workload *wl);
+const struct wl_task *wl_task(const struct wl_workload *wl, uint32_t i);
+const struct wl_op *wl_task_ops(const struct wl_workload *wl, uint32_t i);
+
+uint32_t wl_nr_wakes(const struct wl_workload *wl);
+const struct wl_wake *wl_wake(const struct wl_workload *wl, uint32_t i);
+
+uint32_t wl_nr_timed(const struct wl_workload *wl);
+const struct wl_timed *wl_timed_at(const struct wl_workload *wl, uint32_t i);
+
+uint32_t wl_nr_groups(const struct wl_workload *wl);
+const struct wl_group *wl_group(const struct wl_workload *wl, uint32_t i);
+
+const char *wl_string(const struct wl_workload *wl, uint32_t i);
+
+/* NUMA node of each CPU from the sidecar (nr_cpus entries), NULL if unknown. */
+const int *wl_cpu_nodes(const struct wl_workload *wl);
+/* The sidecar's bookkeeping-function counts (only those captured): *iter from 0. */
+bool wl_sidecar_func_next(const struct wl_workload *wl, unsigned int *iter, const char **name,
+			  int64_t *count);
+/* The sidecar used, NULL if none. */
+const char *wl_sidecar_path(const struct wl_workload *wl);
+
+/* The measured wakeup latency (the same state machine as `report`). */
+const struct lat_machine *wl_measured_latency(const struct wl_workload *wl);
+/* The mechanical-cost calibration (calib.h). */
+const struct wl_calib *wl_calibration(const struct wl_workload *wl);
+
+/*
+ * Approximations made, one sentence each with its count: *iter starts at 0;
+ * false when done.
+ */
+bool wl_note_at(const struct wl_workload *wl, unsigned int *iter, const char **text,
+		uint64_t *count);
+
+const char *wl_wake_src_name(enum wl_wake_src s);
+const char *wl_path_name(enum wl_path p);
+const char *wl_fact_source_name(enum wl_fact_source s);
+
+#endif /* SCHEDREPLAY_WORKLOAD_H */

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mechanical-cost calibration: per-path latency distributions of the
+ * measured wakeups (see calib.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest rank: the smallest sample with at least p of the samples <= it. */
+static uint64_t rank(const uint64_t *s, uint64_t n, double p)
+{
+	uint64_t r = (uint64_t)(p * (double)n + 0.999999999);
+
+	if (r < 1)
+		r = 1;
+	if (r > n)
+		r = n;
+	return s[r - 1];
+}
+
+int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n)
+{
+	uint64_t *buf = NULL;
+	uint64_t cnt[WL_PATH_NR] = { 0 };
+
+	memset(c, 0, sizeof(*c));
+	for (uint32_t i = 0; i < n; i++)
+		if (wakes[i].path < WL_PATH_NONE && wakes[i].latency)
+			cnt[wakes[i].path]++;
+	for (int p = 0; p < WL_PATH_NONE; p++) {
+		struct calib_path *cp = &c->path[p];
+		uint64_t k = 0;
+		long double sum = 0;
+
+		cp->fallback = -1;
+		if (!cnt[p])
+			continue;
+		free(buf);
+		if (!(buf = malloc(cnt[p] * sizeof(*buf))) ||
+		    !(cp->q = malloc(CALIB_Q * sizeof(*cp->q))))
+			goto oom;
+		for (uint32_t i = 0; i < n; i++)
+			if (wakes[i].path == p && wakes[i].latency) {
+				buf[k++] = wakes[i].latency;
+				sum += wakes[i].latency;
+			}
+		qsort(buf, k, sizeof(*buf), cmp_u64);
+		cp->n = k;
+		cp->mean = (uint64_t)(sum / k);
+		cp->p50 = rank(buf, k, 0.50);
+		cp->p90 = rank(buf, k, 0.90);
+		cp->p99 = rank(buf, k, 0.99);
+		cp->max = buf[k - 1];
+		for (int i = 0; i < CALIB_Q; i++) {
+			uint64_t v = buf[(uint64_t)(((double)i + 0.5) / CALIB_Q * (double)k)];
+
+			cp->q[i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+		}
+	}
+	free(buf);
+	/*
+	 * Few samples on a path: borrow the nearest path's distribution (local
+	 * and remote preemption first from each other, then from idle).
+	 */
+	static const int8_t order[WL_PATH_NR][3] = {
+		[WL_PATH_IDLE] = { WL_PATH_PREEMPT_REMOTE, WL_PATH_PREEMPT_LOCAL, -1 },
+		[WL_PATH_PREEMPT_LOCAL] = { WL_PATH_PREEMPT_REMOTE, WL_PATH_IDLE, -1 },
+		[WL_PATH_PREEMPT_REMOTE] = { WL_PATH_PREEMPT_LOCAL, WL_PATH_IDLE, -1 },
+	};
+	for (int p = WL_PATH_IDLE; p <= WL_PATH_PREEMPT_REMOTE; p++) {
+		if (c->path[p].n >= CALIB_MIN_SAMPLES)
+			continue;
+		for (int k = 0; k < 3 && order[p][k] >= 0; k++)
+			if (c->path[order[p][k]].n >= CALIB_MIN_SAMPLES) {
+				c->path[p].fallback = order[p][k];
+				break;
+			}
+	}
+	for (int p = WL_PATH_IDLE; p <= WL_PATH_PREEMPT_REMOTE; p++)
+		if (c->path[p].n)
+			c->any = true;
+	return 0;
+oom:
+	free(buf);
+	calib_release(c);
+	return -1;
+}
+
+void calib_release(struct wl_calib *c)
+{
+	if (!c)
+		return;
+	for (int p = 0; p < WL_PATH_NR; p++) {
+		free(c->path[p].q);
+		c->path[p].q = NULL;
+	}
+}
+
+const struct calib_path *calib_effective(const struct wl_calib *c, enum wl_path path)
+{
+	const struct calib_path *cp;
+
+	if (path >= WL_PATH_NR)
+		return NULL;
+	cp = &c->path[path];
+	if (cp->fallback >= 0)
+		cp = &c->path[cp->fallback];
+	return cp->n ? cp : NULL;
+}
+
+uint64_t calib_draw(const struct wl_calib *c, enum wl_path path, uint32_t task, uint32_t seq)
+{
+	const struct calib_path *cp = calib_effective(c, path);
+	uint64_t h;
+
+	if (!cp)
+		return 0;
+	h = calib_mix(((uint64_t)task << 32 | seq) ^ ((uint64_t)path << 60));
+	return cp->q[(h >> 11) % CALIB_Q];
+}

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON of `schedreplay replay --json` (schema: docs/replay.md).  Latency
+ * distributions use the keys of `schedreplay report` (S objects, µs).
+ */
+#include <math.h>
+#include <string.h>
+
+#include <schedreplay/sim.h>
+
+#include "calib.h"
+
+const char *const replay_compared_counts[REPLAY_NR_COMPARED] = {
+	"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_migrate_task",
+	"sched_stat_runtime",
+};
+
+uint64_t replay_measured_count(const struct wl_workload *wl, const char *name)
+{
+	const struct wl_counts *c = wl_counts(wl);
+
+	if (!strcmp(name, "sched_switch"))
+		return c->sched_switch;
+	if (!strcmp(name, "sched_waking"))
+		return c->sched_waking;
+	if (!strcmp(name, "sched_wakeup"))
+		return c->sched_wakeup;
+	if (!strcmp(name, "sched_wakeup_new"))
+		return c->sched_wakeup_new;
+	if (!strcmp(name, "sched_migrate_task"))
+		return c->sched_migrate_task;
+	if (!strcmp(name, "sched_stat_runtime"))
+		return c->sched_stat_runtime_fair;
+	return 0;
+}
+
+static json_t *jint(uint64_t v)
+{
+	return json_integer((json_int_t)(v > INT64_MAX ? INT64_MAX : v));
+}
+
+static json_t *jus(uint64_t ns)
+{
+	return json_real((double)ns / 1000.0);
+}
+
+json_t *replay_json_dist(const struct sr_hist *h)
+{
+	json_t *o = json_object();
+	uint64_t v[SR_NR_STD_PCT];
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "samples", jint(h->count));
+	if (!h->count) {
+		json_object_set_new(o, "min", json_null());
+		for (int i = 0; i < SR_NR_STD_PCT; i++)
+			json_object_set_new(o, sr_std_pct_key[i], json_null());
+		json_object_set_new(o, "max", json_null());
+		json_object_set_new(o, "mean", json_null());
+		return o;
+	}
+	sr_hist_percentiles(h, sr_std_pct, SR_NR_STD_PCT, v, NULL);
+	json_object_set_new(o, "min", jus(h->min));
+	for (int i = 0; i < SR_NR_STD_PCT; i++)
+		json_object_set_new(o, sr_std_pct_key[i], jus(v[i]));
+	json_object_set_new(o, "max", jus(h->max));
+	json_object_set_new(o, "mean", json_real(sr_hist_mean(h) / 1000.0));
+	return o;
+}
+
+static json_t *groups_json(const struct lat_machine *lat, enum lat_group_key key)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < lat_nr_groups(lat, key); i++) {
+		const struct lat_group *g = lat_group_at(lat, key, i);
+
+		if (g->lat[LAT_WAKEUP].count)
+			json_object_set_new(o, g->key[0] ? g->key : "?", replay_json_dist(&g->lat[LAT_WAKEUP]));
+	}
+	return o;
+}
+
+json_t *replay_json_latency(const struct lat_machine *lat)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "all", replay_json_dist(lat_get_all(lat, LAT_WAKEUP)));
+	json_object_set_new(o, "by_comm", groups_json(lat, LAT_BY_COMM));
+	json_object_set_new(o, "by_cgroup", groups_json(lat, LAT_BY_CGROUP));
+	return o;
+}
+
+json_t *replay_json_variant(const struct replay_result *r)
+{
+	json_t *o = json_object(), *c = json_object(), *sim = json_object(), *notes = json_array();
+	unsigned int it = 0;
+	const char *name, *text;
+	uint64_t v;
+
+	if (!o || !c || !sim || !notes) {
+		json_decref(o);
+		json_decref(c);
+		json_decref(sim);
+		json_decref(notes);
+		return NULL;
+	}
+	while (replay_count_next(r, &it, &name, &v))
+		json_object_set_new(c, name, jint(v));
+	json_object_set_new(o, "counts", c);
+	json_object_set_new(o, "wakeup_latency_us", replay_json_latency(replay_latency(r)));
+	json_object_set_new(sim, "events", jint(replay_events(r)));
+	json_object_set_new(sim, "busy_ns", jint(replay_busy_ns(r)));
+	it = 0;
+	while (replay_note_next(r, &it, &text, &v)) {
+		json_t *n = json_object();
+
+		json_object_set_new(n, "count", jint(v));
+		json_object_set_new(n, "what", json_string(text));
+		json_array_append_new(notes, n);
+	}
+	json_object_set_new(sim, "approximations", notes);
+	json_object_set_new(o, "simulation", sim);
+	return o;
+}
+
+json_t *replay_json_measured(const struct wl_workload *wl)
+{
+	const struct wl_counts *n = wl_counts(wl);
+	json_t *o = json_object(), *c = json_object();
+	unsigned int it = 0;
+	const char *name;
+	int64_t v;
+
+	if (!o || !c) {
+		json_decref(o);
+		json_decref(c);
+		return NULL;
+	}
+	json_object_set_new(c, "sched_switch", jint(n->sched_switch));
+	json_object_set_new(c, "sched_waking", jint(n->sched_waking));
+	json_object_set_new(c, "sched_wakeup", jint(n->sched_wakeup));
+	json_object_set_new(c, "sched_wakeup_new", jint(n->sched_wakeup_new));
+	json_object_set_new(c, "sched_migrate_task", jint(n->sched_migrate_task));
+	/* like with like: the model predicts the fair class's update_curr events */
+	json_object_set_new(c, "sched_stat_runtime", jint(n->sched_stat_runtime_fair));
+	json_object_set_new(c, "sched_stat_runtime_all_classes", jint(n->sched_stat_runtime));
+	while (wl_sidecar_func_next(wl, &it, &name, &v))
+		if (!json_object_get(c, name))
+			json_object_set_new(c, name, json_integer(v));
+	json_object_set_new(o, "counts", c);
+	json_object_set_new(o, "wakeup_latency_us", replay_json_latency(wl_measured_latency(wl)));
+	return o;
+}
+
+static json_t *calib_json(const struct wl_calib *cal)
+{
+	json_t *o = json_object();
+
+	for (int p = 0; o && p < WL_PATH_NONE; p++) {
+		const struct calib_path *cp = &cal->path[p];
+		json_t *e = json_object();
+
+		json_object_set_new(e, "samples", jint(cp->n));
+		json_object_set_new(e, "mean_us", cp->n ? jus(cp->mean) : json_null());
+		json_object_set_new(e, "p50_us", cp->n ? jus(cp->p50) : json_null());
+		json_object_set_new(e, "p90_us", cp->n ? jus(cp->p90) : json_null());
+		json_object_set_new(e, "p99_us", cp->n ? jus(cp->p99) : json_null());
+		json_object_set_new(e, "max_us", cp->n ? jus(cp->max) : json_null());
+		json_object_set_new(e, "mechanical", json_boolean(p != WL_PATH_QUEUED));
+		json_object_set_new(e, "borrowed_from",
+				    cp->fallback >= 0 ? json_string(wl_path_name(cp->fallback)) : json_null());
+		json_object_set_new(o, wl_path_name(p), e);
+	}
+	return o;
+}
+
+static json_t *fact(unsigned long long v, enum wl_fact_source src, const char *how)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "value", json_integer((json_int_t)v));
+	json_object_set_new(o, "source", json_string(wl_fact_source_name(src)));
+	json_object_set_new(o, "how", json_string(how));
+	return o;
+}
+
+int replay_json_add_workload(json_t *root, const struct wl_workload *wl)
+{
+	const struct trace_info *i = wl_trace_info(wl);
+	const struct wl_facts *f = wl_facts(wl);
+	const struct wl_counts *n = wl_counts(wl);
+	json_t *t = json_object(), *fa = json_object(), *ap = json_array(), *rel;
+	unsigned int it = 0;
+	const char *text;
+	uint64_t v;
+
+	if (!t || !fa || !ap) {
+		json_decref(t);
+		json_decref(fa);
+		json_decref(ap);
+		return -1;
+	}
+	json_object_set_new(t, "path", json_string(i->path ? i->path : ""));
+	json_object_set_new(t, "file_version", json_integer(i->file_version));
+	json_object_set_new(t, "cpus", json_integer(i->cpus));
+	json_object_set_new(t, "buffer", json_string(i->buffer ? i->buffer : ""));
+	json_object_set_new(t, "first_ts_ns", jint(wl_first_ts(wl)));
+	json_object_set_new(t, "last_ts_ns", jint(wl_last_ts(wl)));
+	json_object_set_new(t, "events", jint(n->events));
+	json_object_set_new(t, "lost_events", jint(n->lost_events));
+	json_object_set_new(t, "sidecar", wl_sidecar_path(wl) ? json_string(wl_sidecar_path(wl)) : json_null());
+	json_object_set_new(t, "tasks", jint(wl_nr_tasks(wl)));
+	json_object_set_new(t, "wakes", jint(wl_nr_wakes(wl)));
+	json_object_set_new(root, "trace", t);
+
+	json_object_set_new(fa, "cpus", fact(f->nr_cpus, f->cpus_src, f->cpus_how));
+	json_object_set_new(fa, "hz", fact(f->hz, f->hz_src, f->hz_how));
+	rel = json_object();
+	json_object_set_new(rel, "value", f->release ? json_string(f->release) : json_null());
+	json_object_set_new(rel, "source", json_string(wl_fact_source_name(f->release_src)));
+	json_object_set_new(rel, "how", json_string(f->release_how));
+	json_object_set_new(fa, "kernel_release", rel);
+	rel = json_object();
+	json_object_set_new(rel, "value", jint(wl_nr_groups(wl)));
+	json_object_set_new(rel, "source", json_string(wl_fact_source_name(f->groups_src)));
+	json_object_set_new(rel, "how", json_string(f->groups_how));
+	json_object_set_new(fa, "task_groups", rel);
+	json_object_set_new(fa, "tick_phase_known", json_boolean(f->tick_phase_known));
+	json_object_set_new(fa, "has_sched_waking", json_boolean(f->has_sched_waking));
+	json_object_set_new(fa, "has_sched_stat_runtime", json_boolean(f->has_stat_runtime));
+	json_object_set_new(root, "facts", fa);
+	json_object_set_new(root, "calibration", calib_json(wl_calibration(wl)));
+	while (wl_note_at(wl, &it, &text, &v)) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "count", jint(v));
+		json_object_set_new(o, "what", json_string(text));
+		json_array_append_new(ap, o);
+	}
+	json_object_set_new(root, "approximations", ap);
+	return 0;
+}
+
+json_t *replay_json_profile(const struct model_profile *p, const char *why)
+{
+	json_t *o = json_object(), *s = json_object();
+	struct model_setting st;
+	unsigned int it = 0;
+
+	json_object_set_new(o, "name", json_string(model_profile_name(p)));
+	json_object_set_new(o, "description", json_string(model_profile_description(p)));
+	json_object_set_new(o, "why", why ? json_string(why) : json_null());
+	while (model_profile_setting_next(p, &it, &st))
+		json_object_set_new(s, st.name, json_integer(st.value));
+	json_object_set_new(o, "settings", s);
+	return o;
+}
+
+static json_t *rel_err(double pred, double meas)
+{
+	if (meas == 0)
+		return json_null();
+	return json_real(round((pred - meas) / meas * 1e6) / 1e6);
+}
+
+static json_t *dist_err(const struct sr_hist *pred, const struct sr_hist *meas)
+{
+	json_t *o = json_object();
+	uint64_t p[SR_NR_STD_PCT], m[SR_NR_STD_PCT];
+
+	if (!pred->count || !meas->count) {
+		for (int i = 0; i < SR_NR_STD_PCT; i++)
+			json_object_set_new(o, sr_std_pct_key[i], json_null());
+		return o;
+	}
+	sr_hist_percentiles(pred, sr_std_pct, SR_NR_STD_PCT, p, NULL);
+	sr_hist_percentiles(meas, sr_std_pct, SR_NR_STD_PCT, m, NULL);
+	for (int i = 0; i < SR_NR_STD_PCT; i++)
+		json_object_set_new(o, sr_std_pct_key[i], rel_err((double)p[i], (double)m[i]));
+	json_object_set_new(o, "samples", rel_err((double)pred->count, (double)meas->count));
+	return o;
+}
+
+static const struct sr_hist *find_group(const struct lat_machine *lat, enum lat_group_key key,
+					const char *k)
+{
+	for (size_t i = 0; i < lat_nr_groups(lat, key); i++)
+		if (!strcmp(lat_group_at(lat, key, i)->key, k))
+			return &lat_group_at(lat, key, i)->lat[LAT_WAKEUP];
+	return NULL;
+}
+
+json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_result *r)
+{
+	const struct lat_machine *ml = wl_measured_latency(wl), *pl = replay_latency(r);
+	json_t *o = json_object(), *c = json_object(), *l = json_object();
+	static const enum lat_group_key keys[2] = { LAT_BY_COMM, LAT_BY_CGROUP };
+	static const char *const names[2] = { "by_comm", "by_cgroup" };
+
+	for (int i = 0; i < REPLAY_NR_COMPARED; i++) {
+		uint64_t pv = 0;
+
+		replay_count_get(r, replay_compared_counts[i], &pv);
+		json_object_set_new(c, replay_compared_counts[i],
+				    rel_err((double)pv, (double)replay_measured_count(wl, replay_compared_counts[i])));
+	}
+	json_object_set_new(o, "counts", c);
+	json_object_set_new(l, "all", dist_err(lat_get_all(pl, LAT_WAKEUP), lat_get_all(ml, LAT_WAKEUP)));
+	for (int k = 0; k < 2; k++) {
+		json_t *g = json_object();
+
+		for (size_t i = 0; i < lat_nr_groups(ml, keys[k]); i++) {
+			const struct lat_group *mg = lat_group_at(ml, keys[k], i);
+			const struct sr_hist *ph = find_group(pl, keys[k], mg->key);
+			struct sr_hist empty;
+
+			if (!mg->lat[LAT_WAKEUP].count)
+				continue;
+			sr_hist_init(&empty);
+			json_object_set_new(g, mg->key[0] ? mg->key : "?",
+					    dist_err(ph ? ph : &empty, &mg->lat[LAT_WAKEUP]));
+		}
+		json_object_set_new(l, names[k], g);
+	}
+	json_object_set_new(o, "wakeup_latency_us", l);
+	return o;
+}

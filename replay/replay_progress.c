@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "replay_progress.h"
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+void replay_progress_init(struct replay_progress *p, const char *what)
+{
+	p->tty = isatty(STDERR_FILENO);
+	p->shown = false;
+	p->t0 = now_s();
+	p->what = what;
+}
+
+static bool due(struct replay_progress *p, double *el)
+{
+	*el = now_s() - p->t0;
+	return p->tty && *el > 1.0;
+}
+
+void replay_progress_extract(void *ctx, uint64_t events, double fraction)
+{
+	struct replay_progress *p = ctx;
+	double el, eta;
+
+	if (!due(p, &el))
+		return;
+	eta = fraction > 0.001 ? el / fraction - el : 0;
+	fprintf(stderr, "\r%s: %llu events, %.2fM events/s, ETA %.0f s   ", p->what,
+		(unsigned long long)events, (double)events / el / 1e6, eta);
+	p->shown = true;
+}
+
+void replay_progress_sim(void *ctx, double fraction)
+{
+	struct replay_progress *p = ctx;
+	double el, eta;
+
+	if (!due(p, &el))
+		return;
+	eta = fraction > 0.001 ? el / fraction - el : 0;
+	fprintf(stderr, "\r%s: %.0f%% of the trace span, ETA %.0f s   ", p->what, fraction * 100, eta);
+	p->shown = true;
+}
+
+void replay_progress_done(struct replay_progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r%60s\r", "");
+	p->shown = false;
+}

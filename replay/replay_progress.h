@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Progress on stderr for runs longer than a second, only when stderr is a
+ * terminal: "extracting: N events, R ev/s, ETA s" / "replaying: P %".
+ */
+#ifndef SCHEDREPLAY_REPLAY_PROGRESS_H
+#define SCHEDREPLAY_REPLAY_PROGRESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct replay_progress {
+	bool tty;
+	bool shown;
+	double t0;
+	const char *what;
+};
+
+void replay_progress_init(struct replay_progress *p, const char *what);
+/* callbacks for wl_options.progress and replay_config.progress */
+void replay_progress_extract(void *ctx, uint64_t events, double fraction);
+void replay_progress_sim(void *ctx, double fraction);
+/* Clear the line if anything was shown. */
+void replay_progress_done(struct replay_progress *p);
+
+#endif

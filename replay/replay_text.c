@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text report of `schedreplay replay`: predicted next to measured, with the
+ * relative error of every compared figure.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <schedreplay/sim.h>
+
+#include "calib.h"
+
+static void err_cell(FILE *out, double pred, double meas)
+{
+	if (meas == 0)
+		fprintf(out, " %9s", "-");
+	else
+		fprintf(out, " %+8.1f%%", (pred - meas) / meas * 100.0);
+}
+
+static void print_facts(FILE *out, const struct wl_workload *wl)
+{
+	const struct trace_info *i = wl_trace_info(wl);
+	const struct wl_facts *f = wl_facts(wl);
+	const struct wl_counts *n = wl_counts(wl);
+	uint64_t span = wl_last_ts(wl) - wl_first_ts(wl);
+
+	fprintf(out, "trace:     %s (trace.dat v%d, %" PRIu64 " events, %.6f s, %" PRIu64
+		" lost)\n", i->path ? i->path : "?", i->file_version, n->events, (double)span / 1e9,
+		n->lost_events);
+	if (wl_sidecar_path(wl))
+		fprintf(out, "sidecar:   %s\n", wl_sidecar_path(wl));
+	fprintf(out, "kernel:    %s  [%s: %s]\n", f->release ? f->release : "unknown",
+		wl_fact_source_name(f->release_src), f->release_how);
+	fprintf(out, "cpus:      %u  [%s: %s]\n", f->nr_cpus, wl_fact_source_name(f->cpus_src),
+		f->cpus_how);
+	fprintf(out, "HZ:        %u  [%s: %s]%s\n", f->hz, wl_fact_source_name(f->hz_src), f->hz_how,
+		f->tick_phase_known ? "" : " (tick phase unknown: 0)");
+	fprintf(out, "groups:    %u  [%s: %s]\n", wl_nr_groups(wl), wl_fact_source_name(f->groups_src),
+		f->groups_how);
+	fprintf(out, "workload:  %u tasks, %u wakes\n", wl_nr_tasks(wl), wl_nr_wakes(wl));
+}
+
+static void print_calib(FILE *out, const struct wl_workload *wl)
+{
+	const struct wl_calib *c = wl_calibration(wl);
+
+	fprintf(out, "\nMechanical costs calibrated from the trace (wakeup latency by path, us)\n");
+	fprintf(out, "  %-15s %9s %9s %9s %9s %9s %9s\n", "path", "samples", "mean", "p50", "p90",
+		"p99", "max");
+	for (int p = 0; p < WL_PATH_NONE; p++) {
+		const struct calib_path *cp = &c->path[p];
+
+		fprintf(out, "  %-15s %9" PRIu64, wl_path_name(p), cp->n);
+		if (cp->n)
+			fprintf(out, " %9.1f %9.1f %9.1f %9.1f %9.1f", cp->mean / 1e3, cp->p50 / 1e3,
+				cp->p90 / 1e3, cp->p99 / 1e3, cp->max / 1e3);
+		if (p == WL_PATH_QUEUED)
+			fprintf(out, "   (scheduling delay: predicted, not a cost)");
+		else if (cp->fallback >= 0)
+			fprintf(out, "   (< %d samples: %s's used)", CALIB_MIN_SAMPLES,
+				wl_path_name(cp->fallback));
+		fputc('\n', out);
+	}
+}
+
+static const struct sr_hist *group_hist(const struct lat_machine *lat, enum lat_group_key key,
+					const char *k)
+{
+	for (size_t i = 0; i < lat_nr_groups(lat, key); i++)
+		if (!strcmp(lat_group_at(lat, key, i)->key, k))
+			return &lat_group_at(lat, key, i)->lat[LAT_WAKEUP];
+	return NULL;
+}
+
+static void print_dist_rows(FILE *out, const char *title, const struct sr_hist *meas,
+			    const struct sr_hist *const *pred, const char *const *names,
+			    unsigned int nr)
+{
+	uint64_t m[SR_NR_STD_PCT], p[SR_NR_STD_PCT];
+	static const int show[] = { 0, 2, 3, 4, 6 };   /* p50 p90 p95 p99 p99.9 */
+
+	fprintf(out, "\n%s: measured %" PRIu64 " samples\n", title, meas ? meas->count : 0);
+	fprintf(out, "  %-22s", "");
+	for (unsigned int k = 0; k < sizeof(show) / sizeof(show[0]); k++)
+		fprintf(out, " %10s", sr_std_pct_key[show[k]]);
+	fprintf(out, " %10s\n", "samples");
+	if (meas && meas->count)
+		sr_hist_percentiles(meas, sr_std_pct, SR_NR_STD_PCT, m, NULL);
+	fprintf(out, "  %-22s", "measured (us)");
+	for (unsigned int k = 0; k < sizeof(show) / sizeof(show[0]); k++)
+		if (meas && meas->count)
+			fprintf(out, " %10.1f", m[show[k]] / 1e3);
+		else
+			fprintf(out, " %10s", "-");
+	fprintf(out, " %10" PRIu64 "\n", meas ? meas->count : 0);
+	for (unsigned int r = 0; r < nr; r++) {
+		char label[64];
+
+		snprintf(label, sizeof(label), "%s (us)", names[r]);
+		fprintf(out, "  %-22.22s", label);
+		if (pred[r] && pred[r]->count)
+			sr_hist_percentiles(pred[r], sr_std_pct, SR_NR_STD_PCT, p, NULL);
+		for (unsigned int k = 0; k < sizeof(show) / sizeof(show[0]); k++)
+			if (pred[r] && pred[r]->count)
+				fprintf(out, " %10.1f", p[show[k]] / 1e3);
+			else
+				fprintf(out, " %10s", "-");
+		fprintf(out, " %10" PRIu64 "\n", pred[r] ? pred[r]->count : 0);
+		if (!meas || !meas->count || !pred[r] || !pred[r]->count)
+			continue;
+		snprintf(label, sizeof(label), "  error");
+		fprintf(out, "  %-22s", label);
+		for (unsigned int k = 0; k < sizeof(show) / sizeof(show[0]); k++)
+			fprintf(out, " %+9.1f%%", ((double)p[show[k]] - (double)m[show[k]]) /
+				(double)m[show[k]] * 100.0);
+		fprintf(out, " %+9.1f%%\n", ((double)pred[r]->count - (double)meas->count) /
+			(double)meas->count * 100.0);
+	}
+}
+
+/* Groups ordered by measured sample count, largest first. */
+struct gref { const char *key; uint64_t n; };
+
+static int cmp_gref(const void *a, const void *b)
+{
+	const struct gref *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+static void print_groups(FILE *out, const struct wl_workload *wl, enum lat_group_key key,
+			 const char *what, const char *const *names,
+			 const struct replay_result *const *runs, unsigned int nr, int top)
+{
+	const struct lat_machine *ml = wl_measured_latency(wl);
+	size_t ng = lat_nr_groups(ml, key), k = 0;
+	struct gref *g = calloc(ng ? ng : 1, sizeof(*g));
+	const struct sr_hist *pred[16];
+
+	if (!g)
+		return;
+	for (size_t i = 0; i < ng; i++) {
+		const struct lat_group *lg = lat_group_at(ml, key, i);
+
+		if (lg->lat[LAT_WAKEUP].count)
+			g[k++] = (struct gref){ lg->key, lg->lat[LAT_WAKEUP].count };
+	}
+	qsort(g, k, sizeof(*g), cmp_gref);
+	for (size_t i = 0; i < k && (top <= 0 || i < (size_t)top); i++) {
+		char title[256];
+
+		snprintf(title, sizeof(title), "Wakeup latency, %s=%s", what, g[i].key[0] ? g[i].key : "?");
+		for (unsigned int r = 0; r < nr && r < 16; r++)
+			pred[r] = group_hist(replay_latency(runs[r]), key, g[i].key);
+		print_dist_rows(out, title, group_hist(ml, key, g[i].key), pred, names, nr < 16 ? nr : 16);
+	}
+	if (top > 0 && k > (size_t)top)
+		fprintf(out, "\n(%zu more %s groups; --top 0 shows all)\n", k - (size_t)top, what);
+	free(g);
+}
+
+void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
+		       const struct replay_result *const *runs, unsigned int nr_runs,
+		       const struct replay_text_opts *o)
+{
+	const struct sr_hist *pred[16];
+	unsigned int nr = nr_runs < 16 ? nr_runs : 16;
+	unsigned int it;
+	const char *text;
+	uint64_t v;
+
+	print_facts(out, wl);
+	if (nr_runs) {
+		const struct model_profile *p = replay_result_profile(runs[0]);
+
+		fprintf(out, "profile:   %s (%s)%s\n", model_profile_name(p),
+			o && o->profile_why ? o->profile_why : "", o && o->show_settings ? ":" : "");
+		if (o && o->show_settings)
+			model_profile_print(p, out);
+	}
+	fprintf(out, "\nCounts %28s", "measured");
+	for (unsigned int r = 0; r < nr; r++)
+		fprintf(out, " %14.14s %9s", names[r], "error");
+	fputc('\n', out);
+	for (int i = 0; i < REPLAY_NR_COMPARED; i++) {
+		const char *name = replay_compared_counts[i];
+		uint64_t m = replay_measured_count(wl, name);
+
+		fprintf(out, "  %-24s %10" PRIu64, name, m);
+		for (unsigned int r = 0; r < nr; r++) {
+			uint64_t p = 0;
+
+			replay_count_get(runs[r], name, &p);
+			fprintf(out, " %14" PRIu64, p);
+			err_cell(out, (double)p, (double)m);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "  (sched_stat_runtime: fair tasks only; the trace has %" PRIu64
+		" for all classes)\n", wl_counts(wl)->sched_stat_runtime);
+	fprintf(out, "\nPredicted only (model counters)\n");
+	static const char *const bk[] = { "update_curr", "update_load_avg", "update_cfs_group",
+		"reweight_entity", "update_tg_load_avg", "tg_load_avg_writes",
+		"propagate_entity_load_avg", "update_blocked_averages", "newidle_balance",
+		"place_entity", "wakeup_preempt", "tick" };
+	for (unsigned int i = 0; i < sizeof(bk) / sizeof(bk[0]); i++) {
+		fprintf(out, "  %-24s %10s", bk[i], "");
+		for (unsigned int r = 0; r < nr; r++) {
+			uint64_t p = 0;
+
+			replay_count_get(runs[r], bk[i], &p);
+			fprintf(out, " %14" PRIu64 " %9s", p, "");
+		}
+		fputc('\n', out);
+	}
+	print_calib(out, wl);
+
+	for (unsigned int r = 0; r < nr; r++)
+		pred[r] = lat_get_all(replay_latency(runs[r]), LAT_WAKEUP);
+	print_dist_rows(out, "Wakeup latency, all", lat_get_all(wl_measured_latency(wl), LAT_WAKEUP),
+			pred, names, nr);
+	print_groups(out, wl, LAT_BY_CGROUP, "cgroup", names, runs, nr, o ? o->top : 10);
+	print_groups(out, wl, LAT_BY_COMM, "comm", names, runs, nr, o ? o->top : 10);
+
+	fprintf(out, "\nApproximations (extraction)\n");
+	it = 0;
+	while (wl_note_at(wl, &it, &text, &v))
+		fprintf(out, "  %10" PRIu64 "  %s\n", v, text);
+	for (unsigned int r = 0; r < nr; r++) {
+		fprintf(out, "Approximations (simulation, %s; %" PRIu64 " events in %.2f s)\n", names[r],
+			replay_events(runs[r]), replay_seconds(runs[r]));
+		it = 0;
+		while (replay_note_next(runs[r], &it, &text, &v))
+			fprintf(out, "  %10" PRIu64 "  %s\n", v, text);
+	}
+}

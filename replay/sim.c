@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The replay simulation (see sim.h): a discrete-event loop over the trace's
+ * CPUs driving the model through model.h.
+ *
+ * Two sources of events are merged in time order: the workload's timed list
+ * (external wakeups, forks, traced migrations, cgroup moves, RT/DL CPU
+ * intervals: already sorted) and a heap of the simulation's own events
+ * (a running task finishes its current RUN op, a tick, a reschedule that
+ * takes effect after its mechanical cost).  Heap entries are invalidated
+ * lazily with per-CPU generation numbers.  Ties: the timed list first, then
+ * heap entries in insertion order, so a run is deterministic.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <schedreplay/model.h>
+#include <schedreplay/sim.h>
+
+#include "calib.h"
+#include "sim_local.h"
+
+/* ---- heap ------------------------------------------------------------- */
+
+static int heap_push(struct sim *s, uint64_t t, uint8_t kind, int cpu, uint32_t gen)
+{
+	struct sim_hev *h;
+	size_t i;
+
+	if (s->nheap == s->heap_cap) {
+		size_t ncap = s->heap_cap ? s->heap_cap * 2 : 256;
+		void *p = realloc(s->heap, ncap * sizeof(*s->heap));
+
+		if (!p)
+			return -1;
+		s->heap = p;
+		s->heap_cap = ncap;
+	}
+	h = s->heap;
+	i = s->nheap++;
+	struct sim_hev e = { .t = t, .seq = s->heap_seq++, .kind = kind, .cpu = (int16_t)cpu,
+			     .gen = gen };
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (hev_less(&h[p], &e))
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = e;
+	return 0;
+}
+
+static struct sim_hev heap_pop(struct sim *s)
+{
+	struct sim_hev *h = s->heap, top = h[0], last = h[--s->nheap];
+	size_t i = 0, n = s->nheap;
+
+	while (1) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		const struct sim_hev *mv = &last;
+
+		if (l < n && hev_less(&h[l], mv)) {
+			m = l;
+			mv = &h[l];
+		}
+		if (r < n && hev_less(&h[r], mv))
+			m = r;
+		if (m == i)
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	if (n)
+		h[i] = last;
+	return top;
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static const struct wl_op *cur_op(const struct sim *s, const struct sim_task *t, uint32_t ti)
+{
+	if (t->op >= s->wt[ti].nr_ops)
+		return NULL;
+	return &s->ops[s->wt[ti].first_op + t->op];
+}
+
+static bool cpu_busy(const struct sim_cpu *c)
+{
+	return c->curr >= 0 || c->other >= 0;
+}
+
+static uint64_t next_tick(const struct sim *s, int cpu, uint64_t now)
+{
+	uint64_t p = s->tick_ns, ph = s->phase[cpu % 64] % p, t;
+
+	if (now < ph)
+		return ph;
+	t = ph + ((now - ph) / p + 1) * p;
+	return t;
+}
+
+static int arm_tick(struct sim *s, int cpu, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->tick_armed)
+		return 0;
+	c->tick_armed = true;
+	return heap_push(s, next_tick(s, cpu, now), HEV_TICK, cpu, ++c->gen_tick);
+}
+
+static int arm_resched(struct sim *s, int cpu, uint64_t at)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->resched_at != UINT64_MAX && c->resched_at <= at)
+		return 0;
+	c->resched_at = at;
+	return heap_push(s, at, HEV_RESCHED, cpu, ++c->gen_resched);
+}
+
+/* Charge the current task's RUN progress up to @now. */
+static void charge(struct sim *s, int cpu, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->curr >= 0 && c->other < 0 && now > c->run_start) {
+		struct sim_task *t = &s->tasks[c->curr];
+		uint64_t d = now - c->run_start;
+
+		t->run_left = t->run_left > d ? t->run_left - d : 0;
+		s->busy_ns += d;
+	}
+	c->run_start = now;
+}
+
+/* (Re)arm the event at which the current task finishes its RUN op. */
+static int arm_op_done(struct sim *s, int cpu, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	struct sim_task *t;
+
+	c->gen_op++;
+	if (c->curr < 0 || c->other >= 0)
+		return 0;
+	t = &s->tasks[c->curr];
+	if (t->run_left == SIM_FOREVER)
+		return 0;
+	return heap_push(s, now + t->run_left, HEV_OP_DONE, cpu, c->gen_op);
+}
+
+static int placement_cpu(struct sim *s, struct sim_task *t, int traced, int waker_cpu,
+			 int flags, uint64_t now)
+{
+	int cpu;
+
+	if (s->cfg.placement == REPLAY_PLACEMENT_MODEL) {
+		cpu = model_select_task_rq(s->m, t->mt, waker_cpu >= 0 ? waker_cpu : traced, flags,
+					   now);
+		if (cpu >= 0 && cpu < s->nr_cpus)
+			return cpu;
+	}
+	if (traced >= 0 && traced < s->nr_cpus)
+		return traced;
+	return waker_cpu >= 0 && waker_cpu < s->nr_cpus ? waker_cpu : 0;
+}
+
+static uint64_t cost(struct sim *s, enum wl_path path, uint32_t task, uint32_t seq)
+{
+	if (s->cfg.no_costs)
+		return 0;
+	s->path_count[path]++;
+	return calib_draw(s->calib, path, task, seq);
+}
+
+/* ---- scheduling -------------------------------------------------------- */
+
+static int do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now);
+static int run_ops(struct sim *s, int cpu, uint64_t now);
+
+/*
+ * After a wakeup, fork or migration onto @cpu: if the model set
+ * need_resched, the switch happens after the path's mechanical cost.
+ */
+static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu, uint32_t task,
+			 uint32_t seq, uint64_t now)
+{
+	enum wl_path path;
+
+	if (!model_need_resched(s->m, cpu))
+		return 0;
+	if (was_idle)
+		path = WL_PATH_IDLE;
+	else if (waker_cpu == cpu)
+		path = WL_PATH_PREEMPT_LOCAL;
+	else
+		path = WL_PATH_PREEMPT_REMOTE;
+	return arm_resched(s, cpu, now + cost(s, path, task, seq));
+}
+
+static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
+		       enum trace_task_state prev_run, bool preempt, int32_t next, uint64_t now)
+{
+	struct trace_event ev;
+	struct trace_sched_switch *sw = &ev.u.sched_switch;
+
+	sim_event_init(s, &ev, TRACE_EV_SCHED_SWITCH, cpu, now, prev >= 0 ? s->wt[prev].pid : 0);
+	if (prev >= 0) {
+		memcpy(sw->prev_comm, s->tasks[prev].comm, TRACE_COMM_LEN);
+		sw->prev_pid = s->wt[prev].pid;
+		sw->prev_prio = s->wt[prev].prio;
+	} else {
+		snprintf(sw->prev_comm, TRACE_COMM_LEN, "swapper/%u", (unsigned int)cpu % 10000u);
+		sw->prev_prio = 120;
+	}
+	sw->prev_state = prev_state;
+	sw->prev_run = prev_run;
+	sw->prev_preempt = preempt;
+	if (next >= 0) {
+		memcpy(sw->next_comm, s->tasks[next].comm, TRACE_COMM_LEN);
+		sw->next_pid = s->wt[next].pid;
+		sw->next_prio = s->wt[next].prio;
+	} else {
+		snprintf(sw->next_comm, TRACE_COMM_LEN, "swapper/%u", (unsigned int)cpu % 10000u);
+		sw->next_prio = 120;
+	}
+	return sim_emit(s, &ev);
+}
+
+/*
+ * __schedule() on @cpu: the current fair task leaves as @how says, the model
+ * picks the next one.  @block_state is the raw prev_state for SLEEP/DEAD.
+ */
+static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
+		       uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int32_t prev = c->curr, next;
+	struct model_task *mt;
+
+	charge(s, cpu, now);
+	c->resched_at = UINT64_MAX;
+	c->gen_resched++;
+	if (c->other >= 0) {
+		/* an RT/DL task holds the CPU: the fair pick waits for it */
+		return 0;
+	}
+	mt = model_schedule(s->m, cpu, how, now);
+	next = mt ? (int32_t)model_task_id(mt) : -1;
+	if (prev >= 0) {
+		struct sim_task *pt = &s->tasks[prev];
+
+		if (how == MODEL_PREV_RUNNABLE && next != prev)
+			pt->st = SIM_QUEUED;
+	}
+	if (next != prev) {
+		enum trace_task_state run = TRACE_STATE_RUNNING;
+		int64_t state = 0;
+		bool preempt = false;
+
+		if (prev >= 0) {
+			switch (how) {
+			case MODEL_PREV_RUNNABLE:
+				state = s->facts->preempt_state;
+				preempt = true;
+				break;
+			case MODEL_PREV_SLEEP:
+			case MODEL_PREV_SPECIAL:
+				state = block_state;
+				run = TRACE_STATE_SLEEPING;
+				break;
+			case MODEL_PREV_DEAD:
+				state = block_state;
+				run = TRACE_STATE_DEAD;
+				break;
+			}
+		}
+		if (emit_switch(s, cpu, prev, state, run, preempt, next, now))
+			return -1;
+		c->curr = next;
+		if (next >= 0) {
+			struct sim_task *nt = &s->tasks[next];
+
+			nt->st = SIM_RUNNING;
+			nt->cpu = cpu;
+		}
+	}
+	c->run_start = now;
+	if (c->curr >= 0) {
+		if (arm_tick(s, cpu, now))
+			return -1;
+		if (next != prev || how != MODEL_PREV_RUNNABLE)
+			return run_ops(s, cpu, now);
+		return arm_op_done(s, cpu, now);
+	}
+	c->gen_op++;
+	return 0;
+}
+
+static int do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now)
+{
+	return schedule_ex(s, cpu, how, 0, now);
+}
+
+/* ---- wakeups and forks ---------------------------------------------------- */
+
+static int emit_wake_event(struct sim *s, enum trace_event_type type, uint32_t ti, int cpu,
+			   int target_cpu, int32_t common_pid, uint64_t now)
+{
+	struct trace_event ev;
+
+	sim_event_init(s, &ev, type, cpu, now, common_pid);
+	memcpy(ev.u.wakeup.comm, s->tasks[ti].comm, TRACE_COMM_LEN);
+	ev.u.wakeup.pid = s->wt[ti].pid;
+	ev.u.wakeup.prio = s->wt[ti].prio;
+	ev.u.wakeup.target_cpu = target_cpu;
+	ev.u.wakeup.success = 1;
+	return sim_emit(s, &ev);
+}
+
+static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now)
+{
+	struct trace_event ev;
+
+	sim_event_init(s, &ev, TRACE_EV_SCHED_MIGRATE_TASK, cpu, now, 0);
+	memcpy(ev.u.migrate.comm, s->tasks[ti].comm, TRACE_COMM_LEN);
+	ev.u.migrate.pid = s->wt[ti].pid;
+	ev.u.migrate.prio = s->wt[ti].prio;
+	ev.u.migrate.orig_cpu = from;
+	ev.u.migrate.dest_cpu = to;
+	return sim_emit(s, &ev);
+}
+
+static int32_t cpu_pid(const struct sim *s, int cpu)
+{
+	const struct sim_cpu *c;
+
+	if (cpu < 0 || cpu >= s->nr_cpus)
+		return 0;
+	c = &s->cpus[cpu];
+	if (c->other >= 0)
+		return s->wt[c->other].pid;
+	return c->curr >= 0 ? s->wt[c->curr].pid : 0;
+}
+
+/* try_to_wake_up() of a blocked task by wake record @wi. */
+static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, bool waking_emitted, uint64_t now)
+{
+	const struct wl_wake *w = &s->wakes[wi];
+	uint32_t ti = w->target;
+	struct sim_task *t = &s->tasks[ti];
+	struct model_task_info before, after;
+	int cpu, wcpu = waker_cpu >= 0 ? waker_cpu : w->waker_cpu;
+	bool was_idle;
+
+	if (!waking_emitted &&
+	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
+		return -1;
+	model_task_info(t->mt, &before);
+	cpu = placement_cpu(s, t, w->cpu, wcpu, MODEL_WF_TTWU, now);
+	was_idle = !cpu_busy(&s->cpus[cpu]) && s->cpus[cpu].resched_at == UINT64_MAX;
+	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, MODEL_WF_TTWU, now) < 0) {
+		s->notes[SIM_NOTE_BAD_WAKE]++;
+		return 0;
+	}
+	model_task_info(t->mt, &after);
+	if (after.cpu != before.cpu && before.cpu >= 0 &&
+	    emit_migrate(s, ti, before.cpu, after.cpu, wcpu, now))
+		return -1;
+	if (after.cpu != cpu)        /* a delayed task requeues on its own CPU */
+		was_idle = !cpu_busy(&s->cpus[after.cpu]) &&
+			   s->cpus[after.cpu].resched_at == UINT64_MAX;
+	t->st = SIM_QUEUED;
+	t->cpu = after.cpu;
+	t->waiting = WL_NONE;
+	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, after.cpu, after.cpu,
+			    cpu_pid(s, after.cpu), now))
+		return -1;
+	return resched_after(s, after.cpu, was_idle, wcpu, ti, w->seq, now);
+}
+
+/* A wake record reaches its target (from a WAKE op or at its trace time). */
+static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
+{
+	const struct wl_wake *w = &s->wakes[wi];
+	uint32_t ti = w->target;
+	struct sim_task *t = &s->tasks[ti];
+	int wcpu = waker_cpu >= 0 ? waker_cpu : w->waker_cpu;
+
+	if (!t->mt || t->st == SIM_DEAD) {
+		if (!(w->flags & WL_WAKE_SPURIOUS))
+			s->early[wi] = 1;      /* the task is not born yet in the simulation */
+		return 0;
+	}
+	if (w->flags & WL_WAKE_SPURIOUS) {
+		/* The target was on a CPU or queued in the trace. */
+		if (t->st == SIM_BLOCKED) {
+			s->notes[SIM_NOTE_SPURIOUS_DROPPED]++;
+			return 0;
+		}
+		if (emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
+			return -1;
+		model_try_to_wake_up(s->m, t->mt, t->cpu, waker_cpu, MODEL_WF_TTWU, now);
+		return emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, t->cpu, t->cpu,
+				       cpu_pid(s, t->cpu), now);
+	}
+	if (t->st == SIM_BLOCKED && t->waiting == wi)
+		return wake_now(s, wi, waker_cpu, false, now);
+	/* Not at that block yet: it will not sleep there (see run_ops). */
+	s->early[wi] = 1;
+	s->notes[SIM_NOTE_EARLY_WAKE]++;
+	return 0;
+}
+
+static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, uint64_t now)
+{
+	struct sim_task *c = &s->tasks[ci];
+	const struct wl_task *wt = &s->wt[ci];
+	struct trace_event ev;
+	int cpu;
+	bool was_idle;
+	struct sr_error err;
+
+	if (c->mt || wt->cls != WL_CLASS_FAIR)
+		return 0;
+	c->mt = model_task_new(s->m, s->groups[c->group], wt->nice, MODEL_POLICY_NORMAL, ci, &err);
+	if (!c->mt)
+		return -1;
+	sim_event_init(s, &ev, TRACE_EV_SCHED_PROCESS_FORK, parent_cpu >= 0 ? parent_cpu : 0, now,
+		       parent_pid);
+	ev.u.fork.parent_pid = parent_pid;
+	snprintf(ev.u.fork.parent_comm, TRACE_COMM_LEN, "%s",
+		 wt->parent != WL_NONE ? s->tasks[wt->parent].comm : "");
+	ev.u.fork.child_pid = wt->pid;
+	memcpy(ev.u.fork.child_comm, c->comm, TRACE_COMM_LEN);
+	if (sim_emit(s, &ev))
+		return -1;
+	cpu = placement_cpu(s, c, wt->init_cpu, parent_cpu, MODEL_WF_FORK, now);
+	was_idle = !cpu_busy(&s->cpus[cpu]) && s->cpus[cpu].resched_at == UINT64_MAX;
+	if (model_wake_up_new_task(s->m, c->mt, parent_cpu >= 0 ? parent_cpu : cpu, cpu, now))
+		return -1;
+	c->st = SIM_QUEUED;
+	c->cpu = cpu;
+	c->op = 0;
+	sim_task_enter_op(s, ci);
+	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, cpu_pid(s, cpu), now))
+		return -1;
+	return resched_after(s, cpu, was_idle, parent_cpu, ci,
+			     wt->init_wake != WL_NONE ? s->wakes[wt->init_wake].seq : 0, now);
+}
+
+/* ---- a task's own work ----------------------------------------------------- */
+
+/*
+ * The current task of @cpu executes its ops from where it is, until a RUN op
+ * with time left (then its completion is armed), a block or an exit.
+ */
+static int run_ops(struct sim *s, int cpu, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	while (c->curr >= 0 && c->other < 0) {
+		uint32_t ti = (uint32_t)c->curr;
+		struct sim_task *t = &s->tasks[ti];
+		const struct wl_op *op = cur_op(s, t, ti);
+
+		if (!op) {
+			/* the trace ended while it ran: it runs on */
+			t->run_left = SIM_FOREVER;
+			return arm_op_done(s, cpu, now);
+		}
+		switch (op->kind) {
+		case WL_OP_RUN:
+			if (t->run_left > 0)
+				goto armed;
+			break;
+		case WL_OP_WAKE:
+			t->op++;
+			sim_task_enter_op(s, ti);
+			if (deliver_wake(s, op->arg, cpu, now))
+				return -1;
+			continue;
+		case WL_OP_FORK:
+			t->op++;
+			sim_task_enter_op(s, ti);
+			if (do_fork(s, op->arg, cpu, s->wt[ti].pid, now))
+				return -1;
+			continue;
+		case WL_OP_COMM:
+			snprintf(t->comm, TRACE_COMM_LEN, "%s", wl_string(s->wl, op->arg));
+			break;
+		case WL_OP_BLOCK: {
+			uint32_t wi = op->arg;
+			enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
+				MODEL_PREV_SLEEP;
+
+			t->op++;
+			sim_task_enter_op(s, ti);
+			if (wi != WL_NONE && s->early[wi]) {
+				const struct wl_wake *w = &s->wakes[wi];
+
+				s->early[wi] = 0;
+				if (w->flags & WL_WAKE_ON_CPU) {
+					/* The trace raced too: waking while on the
+					 * CPU, then the switch out, then the wakeup. */
+					if (emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, cpu, cpu,
+							    s->wt[ti].pid, now))
+						return -1;
+					t->st = SIM_BLOCKED;
+					t->waiting = wi;
+					if (schedule_ex(s, cpu, how, (int64_t)op->value, now))
+						return -1;
+					if (t->st == SIM_BLOCKED && t->waiting == wi &&
+					    wake_now(s, wi, cpu, true, now))
+						return -1;
+					return 0;
+				}
+				/* The condition was true before it slept: no sleep. */
+				s->notes[SIM_NOTE_BLOCK_SKIPPED]++;
+				if (emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, cpu, cpu,
+						    s->wt[ti].pid, now) ||
+				    emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, cpu, cpu,
+						    s->wt[ti].pid, now))
+					return -1;
+				continue;
+			}
+			t->st = SIM_BLOCKED;
+			t->waiting = wi;
+			return schedule_ex(s, cpu, how, (int64_t)op->value, now);
+		}
+		case WL_OP_EXIT:
+			t->op++;
+			t->st = SIM_DEAD;
+			return schedule_ex(s, cpu, MODEL_PREV_DEAD, (int64_t)op->value, now);
+		default:
+			break;
+		}
+		t->op++;
+		sim_task_enter_op(s, ti);
+	}
+	return 0;
+armed:
+	if (model_need_resched(s->m, cpu) && s->cpus[cpu].resched_at == UINT64_MAX) {
+		/* A wakeup by this task preempts it: the local path's cost. */
+		uint32_t ti = (uint32_t)c->curr;
+
+		if (arm_resched(s, cpu, now + cost(s, WL_PATH_PREEMPT_LOCAL, ti,
+						   s->tasks[ti].op)))
+			return -1;
+	}
+	return arm_op_done(s, cpu, now);
+}
+
+/* ---- RT / DL: stolen time --------------------------------------------------- */
+
+static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int32_t prev = c->curr >= 0 ? c->curr : -1;
+
+	charge(s, cpu, now);
+	if (c->other >= 0) {
+		/* RT to RT */
+		if (emit_switch(s, cpu, c->other, 0, TRACE_STATE_RUNNING, true, (int32_t)ti, now))
+			return -1;
+		c->other = (int32_t)ti;
+		return 0;
+	}
+	if (emit_switch(s, cpu, prev, prev >= 0 ? s->facts->preempt_state : 0,
+			TRACE_STATE_RUNNING, prev >= 0, (int32_t)ti, now))
+		return -1;
+	if (prev >= 0)
+		s->tasks[prev].st = SIM_QUEUED;
+	model_other_class(s->m, cpu, true, now);
+	c->curr = -1;
+	c->other = (int32_t)ti;
+	c->gen_op++;
+	return arm_tick(s, cpu, now);
+}
+
+static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t now,
+		     const struct wl_timed *next)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	struct model_task *mt;
+	int32_t next_task;
+
+	if (c->other != (int32_t)ti) {
+		s->notes[SIM_NOTE_OTHER_MISMATCH]++;
+		return 0;
+	}
+	if (next && next->kind == WL_T_OTHER_IN && next->cpu == cpu && next->ts == now)
+		return 0;         /* handed straight to the next RT task (other_in) */
+	model_other_class(s->m, cpu, false, now);
+	c->other = -1;
+	c->resched_at = UINT64_MAX;
+	mt = model_schedule(s->m, cpu, MODEL_PREV_RUNNABLE, now);
+	next_task = mt ? (int32_t)model_task_id(mt) : -1;
+	if (emit_switch(s, cpu, (int32_t)ti, blocked ? 1 : s->facts->preempt_state,
+			blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked, next_task, now))
+		return -1;
+	c->curr = next_task;
+	c->run_start = now;
+	if (next_task >= 0) {
+		s->tasks[next_task].st = SIM_RUNNING;
+		s->tasks[next_task].cpu = cpu;
+		return run_ops(s, cpu, now);
+	}
+	return 0;
+}
+
+/* ---- timed events --------------------------------------------------------- */
+
+static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed *next)
+{
+	uint64_t now = e->ts;
+	struct sim_task *t = e->task < s->nr_tasks ? &s->tasks[e->task] : NULL;
+
+	switch (e->kind) {
+	case WL_T_EXT_WAKE:
+		return deliver_wake(s, e->arg, -1, now);
+	case WL_T_EXT_FORK:
+		return do_fork(s, e->arg, e->cpu, 0, now);
+	case WL_T_MIGRATE: {
+		struct model_task_info info;
+		int from;
+
+		if (s->cfg.placement != REPLAY_PLACEMENT_TRACE || !t || !t->mt || e->aux)
+			return 0;
+		if (t->st != SIM_QUEUED) {
+			s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
+			return 0;
+		}
+		model_task_info(t->mt, &info);
+		from = info.cpu;
+		if (from == e->cpu || e->cpu < 0 || e->cpu >= s->nr_cpus)
+			return 0;
+		bool was_idle = !cpu_busy(&s->cpus[e->cpu]) && s->cpus[e->cpu].resched_at == UINT64_MAX;
+
+		if (model_migrate_task(s->m, t->mt, e->cpu, now) < 0) {
+			s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
+			return 0;
+		}
+		t->cpu = e->cpu;
+		if (emit_migrate(s, e->task, from, e->cpu, e->cpu, now))
+			return -1;
+		/* the balancer runs on the destination CPU: no IPI, no idle exit */
+		if (model_need_resched(s->m, e->cpu))
+			return arm_resched(s, e->cpu, now);
+		(void)was_idle;
+		return 0;
+	}
+	case WL_T_MOVE_GROUP: {
+		struct trace_event ev;
+		const char *path = wl_group(s->wl, e->arg)->path;
+
+		if (!t)
+			return 0;
+		t->group = e->arg;
+		if (t->mt && t->st != SIM_DEAD &&
+		    model_task_move_group(s->m, t->mt, s->groups[e->arg], now) < 0)
+			s->notes[SIM_NOTE_MOVE_FAILED]++;
+		sim_event_init(s, &ev, TRACE_EV_CGROUP_ATTACH_TASK, t->cpu >= 0 ? t->cpu : 0, now, 0);
+		ev.u.cgroup_attach.pid = s->wt[e->task].pid;
+		ev.u.cgroup_attach.dst_path = path;
+		ev.u.cgroup_attach.dst_path_len = strlen(path);
+		memcpy(ev.u.cgroup_attach.comm, t->comm, TRACE_COMM_LEN);
+		return sim_emit(s, &ev);
+	}
+	case WL_T_OTHER_IN:
+		if (e->cpu < 0 || e->cpu >= s->nr_cpus)
+			return 0;
+		return other_in(s, e->cpu, e->task, now);
+	case WL_T_OTHER_OUT:
+		if (e->cpu < 0 || e->cpu >= s->nr_cpus)
+			return 0;
+		return other_out(s, e->cpu, e->task, e->aux, now, next);
+	case WL_T_OTHER_WAKE: {
+		int cpu = e->cpu >= 0 && e->cpu < s->nr_cpus ? e->cpu : 0;
+
+		return emit_wake_event(s, (enum trace_event_type)e->aux, e->task, cpu, cpu,
+				       cpu_pid(s, cpu), now);
+	}
+	case WL_T_OTHER_MIGRATE:
+		return emit_migrate(s, e->task, s->tasks[e->task].cpu, e->cpu,
+				    e->cpu >= 0 ? e->cpu : 0, now);
+	default:
+		return 0;
+	}
+}
+
+/* ---- heap events ---------------------------------------------------------- */
+
+static int heap_event(struct sim *s, const struct sim_hev *h)
+{
+	struct sim_cpu *c = &s->cpus[h->cpu];
+	int cpu = h->cpu;
+
+	switch (h->kind) {
+	case HEV_OP_DONE:
+		if (h->gen != c->gen_op || c->curr < 0 || c->other >= 0)
+			return 0;
+		charge(s, cpu, h->t);
+		s->tasks[c->curr].run_left = 0;
+		return run_ops(s, cpu, h->t);
+	case HEV_TICK:
+		if (h->gen != c->gen_tick)
+			return 0;
+		c->tick_armed = false;
+		if (!cpu_busy(c))
+			return 0;    /* NO_HZ: an idle CPU stops its tick */
+		model_tick(s->m, cpu, h->t);
+		if (arm_tick(s, cpu, h->t))
+			return -1;
+		if (model_need_resched(s->m, cpu) && c->other < 0)
+			return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, h->t);
+		return 0;
+	case HEV_RESCHED:
+		if (h->gen != c->gen_resched)
+			return 0;
+		c->resched_at = UINT64_MAX;
+		if (c->other >= 0 || !model_need_resched(s->m, cpu))
+			return 0;
+		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, h->t);
+	default:
+		return 0;
+	}
+}
+
+/* ---- the run ---------------------------------------------------------------- */
+
+int sim_loop(struct sim *s)
+{
+	uint32_t ti = 0, nt = wl_nr_timed(s->wl);
+	uint64_t end = wl_last_ts(s->wl), first = wl_first_ts(s->wl), steps = 0;
+	double span = end > first ? (double)(end - first) : 1;
+
+	while (1) {
+		const struct wl_timed *e = ti < nt ? wl_timed_at(s->wl, ti) : NULL;
+		bool heap = s->nheap > 0 && (!e || s->heap[0].t < e->ts);
+		uint64_t now = heap ? s->heap[0].t : e ? e->ts : UINT64_MAX;
+
+		if (now > end)
+			break;
+		if (heap) {
+			struct sim_hev h = heap_pop(s);
+
+			if (heap_event(s, &h))
+				return -1;
+		} else {
+			ti++;
+			if (timed(s, e, ti < nt ? wl_timed_at(s->wl, ti) : NULL))
+				return -1;
+		}
+		if (s->cfg.progress && !(++steps & ((1u << 18) - 1)))
+			s->cfg.progress(s->cfg.progress_ctx, (double)(now - first) / span);
+	}
+	for (int c = 0; c < s->nr_cpus; c++)
+		charge(s, c, end);
+	return 0;
+}
+
+/*
+ * The machine at the first trace timestamp: RT/DL tasks that held a CPU
+ * (their first interval event is a switch-out) hold it again, and every CPU
+ * picks from what setup() queued.
+ */
+int sim_start(struct sim *s)
+{
+	uint64_t first = wl_first_ts(s->wl);
+	uint32_t nt = wl_nr_timed(s->wl), seen = 0;
+	bool *decided = calloc((size_t)s->nr_cpus, sizeof(bool));
+
+	if (!decided)
+		return -1;
+	for (uint32_t i = 0; i < nt && seen < (uint32_t)s->nr_cpus; i++) {
+		const struct wl_timed *e = wl_timed_at(s->wl, i);
+
+		if ((e->kind != WL_T_OTHER_IN && e->kind != WL_T_OTHER_OUT) || e->cpu < 0 ||
+		    e->cpu >= s->nr_cpus || decided[e->cpu])
+			continue;
+		decided[e->cpu] = true;
+		seen++;
+		if (e->kind == WL_T_OTHER_OUT) {
+			s->cpus[e->cpu].other = (int32_t)e->task;
+			model_other_class(s->m, e->cpu, true, first);
+		}
+	}
+	free(decided);
+	for (int c = 0; c < s->nr_cpus; c++) {
+		if (s->cpus[c].other >= 0) {
+			if (arm_tick(s, c, first))
+				return -1;
+			continue;
+		}
+		if (do_schedule(s, c, MODEL_PREV_RUNNABLE, first))
+			return -1;
+	}
+	return 0;
+}

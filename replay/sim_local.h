@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The replay simulation, private:
+ *   sim.c      the event loop: wakeups, forks, blocks, ticks, RT intervals
+ *   sim_run.c  replay_run(): model set-up, initial state, the event sink,
+ *              the result object
+ */
+#ifndef SCHEDREPLAY_SIM_LOCAL_H
+#define SCHEDREPLAY_SIM_LOCAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <schedreplay/latency.h>
+#include <schedreplay/model.h>
+#include <schedreplay/sim.h>
+#include <schedreplay/workload.h>
+
+struct wl_calib;
+
+#define SIM_FOREVER UINT64_MAX
+
+enum sim_task_state {
+	SIM_UNBORN = 0,   /* not forked yet (or not a fair task) */
+	SIM_QUEUED,       /* runnable, not running */
+	SIM_RUNNING,
+	SIM_BLOCKED,
+	SIM_DEAD,
+};
+
+struct sim_task {
+	struct model_task *mt;
+	uint32_t op;               /* current op (relative to the task's first) */
+	uint64_t run_left;         /* ns left of the current RUN op */
+	uint32_t waiting;          /* BLOCKED: the wake that ends it, WL_NONE: none */
+	uint32_t group;
+	int cpu;
+	uint8_t st;                /* enum sim_task_state */
+	char comm[TRACE_COMM_LEN];
+};
+
+struct sim_cpu {
+	int32_t curr;              /* fair task running, -1 none */
+	int32_t other;             /* RT/DL task holding the CPU, -1 none */
+	uint64_t run_start;        /* curr's progress charged up to here */
+	uint64_t resched_at;       /* pending delayed reschedule, UINT64_MAX none */
+	uint32_t gen_op, gen_tick, gen_resched;
+	bool tick_armed;
+};
+
+enum { HEV_OP_DONE = 1, HEV_TICK, HEV_RESCHED };
+
+struct sim_hev {
+	uint64_t t;
+	uint64_t seq;
+	uint32_t gen;
+	uint8_t kind;
+	int16_t cpu;
+};
+
+static inline bool hev_less(const struct sim_hev *a, const struct sim_hev *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+enum sim_note_id {
+	SIM_NOTE_EARLY_WAKE,
+	SIM_NOTE_BLOCK_SKIPPED,
+	SIM_NOTE_SPURIOUS_DROPPED,
+	SIM_NOTE_MIGRATE_SKIPPED,
+	SIM_NOTE_OTHER_MISMATCH,
+	SIM_NOTE_BAD_WAKE,
+	SIM_NOTE_MOVE_FAILED,
+	SIM_NOTE_UNDELIVERED,
+	SIM_NOTE_NR
+};
+
+struct sim {
+	struct replay_config cfg;
+	const struct wl_workload *wl;
+	const struct wl_facts *facts;
+	const struct wl_task *wt;
+	const struct wl_op *ops;
+	const struct wl_wake *wakes;
+	const struct wl_calib *calib;
+	uint32_t nr_tasks;
+	int nr_cpus;
+
+	struct model *m;
+	struct model_group **groups;
+	struct sim_task *tasks;
+	struct sim_cpu *cpus;
+	uint8_t *early;            /* per wake: delivered before its block */
+
+	struct sim_hev *heap;
+	size_t nheap, heap_cap;
+	uint64_t heap_seq;
+
+	uint64_t tick_ns;
+	uint64_t phase[64];
+
+	struct lat_machine *lat;
+	uint64_t ev_count[TRACE_EV_NR_TYPES];
+	uint64_t events;
+	uint64_t busy_ns;
+	uint64_t path_count[WL_PATH_NR];
+	uint64_t notes[SIM_NOTE_NR];
+	uint64_t *samples;
+	size_t nr_samples, cap_samples;
+	bool oom;
+};
+
+/* sim.c */
+int sim_start(struct sim *s);
+int sim_loop(struct sim *s);
+
+/* sim_run.c */
+void sim_event_init(struct sim *s, struct trace_event *ev, enum trace_event_type type, int cpu,
+		    uint64_t ts, int32_t common_pid);
+int sim_emit(struct sim *s, const struct trace_event *ev);
+/* Set run_left for the op the task now points at. */
+void sim_task_enter_op(struct sim *s, uint32_t ti);
+
+#endif /* SCHEDREPLAY_SIM_LOCAL_H */

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * replay_run(): build the model machine for a workload, put every task that
+ * existed before the trace into the state the trace implies, run the event
+ * loop (sim.c), and keep what the run predicted.
+ *
+ * The event sink counts every synthetic event by type and feeds it to a
+ * latency machine configured exactly as the measured one (by comm and by
+ * cgroup, same comm filter), so the predicted numbers have the definitions of
+ * `schedreplay report`.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "calib.h"
+#include "sim_local.h"
+
+struct replay_count {
+	const char *name;
+	uint64_t value;
+};
+
+struct replay_result {
+	struct lat_machine *lat;
+	struct replay_count *counts;
+	unsigned int nr_counts;
+	uint64_t busy_ns;
+	unsigned int nr_cpus;
+	const struct model_profile *profile;
+	uint64_t events;
+	double seconds;
+	uint64_t *samples;
+	size_t nr_samples;
+	uint64_t notes[SIM_NOTE_NR];
+	uint64_t undelivered;
+};
+
+void replay_config_default(struct replay_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->placement = REPLAY_PLACEMENT_TRACE;
+	cfg->seed = 1;
+}
+
+const struct model_profile *replay_profile_for(const struct wl_workload *wl,
+					       const struct replay_config *cfg, const char **why)
+{
+	const struct wl_facts *f = wl_facts(wl);
+	const struct model_profile *p;
+
+	if (cfg && cfg->profile) {
+		if (why)
+			*why = "chosen with --profile";
+		return cfg->profile;
+	}
+	if (f->release && (p = model_profile_for_release(f->release, why)))
+		return p;
+	if (why)
+		*why = "kernel release unknown: the default profile (the capture machines' kernel)";
+	return model_profile_default();
+}
+
+/* ---- the event sink ----------------------------------------------------- */
+
+void sim_event_init(struct sim *s, struct trace_event *ev, enum trace_event_type type, int cpu,
+		    uint64_t ts, int32_t common_pid)
+{
+	(void)s;
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->cpu = cpu;
+	ev->ts = ts;
+	ev->common_pid = common_pid;
+	ev->name = trace_event_type_name(type);
+}
+
+static void dump_event(FILE *f, const struct trace_event *ev)
+{
+	fprintf(f, "[%03d] %" PRIu64 ".%09" PRIu64 ": %s: ", ev->cpu, ev->ts / 1000000000,
+		ev->ts % 1000000000, ev->name);
+	switch (ev->type) {
+	case TRACE_EV_SCHED_SWITCH: {
+		const struct trace_sched_switch *sw = &ev->u.sched_switch;
+
+		fprintf(f, "%s:%d [%d] %s%s ==> %s:%d [%d]\n", sw->prev_comm, sw->prev_pid,
+			sw->prev_prio,
+			sw->prev_run == TRACE_STATE_RUNNING ? "R" :
+			sw->prev_run == TRACE_STATE_DEAD ? "X" : "S",
+			sw->prev_preempt ? "+" : "", sw->next_comm, sw->next_pid, sw->next_prio);
+		break;
+	}
+	case TRACE_EV_SCHED_WAKING:
+	case TRACE_EV_SCHED_WAKEUP:
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		fprintf(f, "%s:%d [%d] CPU:%03d\n", ev->u.wakeup.comm, ev->u.wakeup.pid,
+			ev->u.wakeup.prio, ev->u.wakeup.target_cpu);
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		fprintf(f, "%s:%d orig_cpu=%d dest_cpu=%d\n", ev->u.migrate.comm, ev->u.migrate.pid,
+			ev->u.migrate.orig_cpu, ev->u.migrate.dest_cpu);
+		break;
+	case TRACE_EV_SCHED_PROCESS_FORK:
+		fprintf(f, "pid=%d child=%s:%d\n", ev->u.fork.parent_pid, ev->u.fork.child_comm,
+			ev->u.fork.child_pid);
+		break;
+	case TRACE_EV_CGROUP_ATTACH_TASK:
+		fprintf(f, "pid=%d %.*s\n", ev->u.cgroup_attach.pid,
+			(int)ev->u.cgroup_attach.dst_path_len, ev->u.cgroup_attach.dst_path);
+		break;
+	default:
+		fputc('\n', f);
+	}
+}
+
+int sim_emit(struct sim *s, const struct trace_event *ev)
+{
+	s->ev_count[ev->type]++;
+	s->events++;
+	if (s->cfg.dump)
+		dump_event(s->cfg.dump, ev);
+	if (lat_machine_feed(s->lat, ev))
+		return -1;
+	return 0;
+}
+
+void sim_task_enter_op(struct sim *s, uint32_t ti)
+{
+	struct sim_task *t = &s->tasks[ti];
+	const struct wl_task *w = &s->wt[ti];
+
+	t->run_left = 0;
+	if (t->op < w->nr_ops && s->ops[w->first_op + t->op].kind == WL_OP_RUN)
+		t->run_left = s->ops[w->first_op + t->op].value;
+}
+
+static void sample_sink(void *ctx, const struct lat_sample *smp)
+{
+	struct sim *s = ctx;
+
+	if (smp->kind != LAT_WAKEUP || !lat_filter_match(s->lat, smp->comm, smp->pid))
+		return;
+	if (s->nr_samples == s->cap_samples) {
+		size_t ncap = s->cap_samples ? s->cap_samples * 2 : 4096;
+		uint64_t *p = realloc(s->samples, ncap * sizeof(*p));
+
+		if (!p) {
+			s->oom = true;
+			return;
+		}
+		s->samples = p;
+		s->cap_samples = ncap;
+	}
+	s->samples[s->nr_samples++] = smp->latency_ns;
+}
+
+/* ---- set-up ------------------------------------------------------------- */
+
+static int setup(struct sim *s, struct sr_error *err)
+{
+	const struct wl_workload *wl = s->wl;
+	const struct wl_facts *f = s->facts;
+	struct model_config mc = { 0 };
+	struct lat_config lc;
+	uint64_t first = wl_first_ts(wl);
+	uint32_t ng = wl_nr_groups(wl);
+
+	mc.nr_cpus = (unsigned int)s->nr_cpus;
+	mc.cpu_node = wl_cpu_nodes(wl);
+	mc.hz = f->hz;
+	mc.profile = replay_profile_for(wl, &s->cfg, NULL);
+	mc.variants = s->cfg.variants;
+	mc.seed = s->cfg.seed;
+	mc.balance_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
+	if (!(s->m = model_new(&mc, err)))
+		return -1;
+	s->tick_ns = 1000000000ull / (f->hz ? f->hz : 250);
+	for (int c = 0; c < 64; c++)
+		s->phase[c] = f->tick_phase_known ? f->tick_phase_ns[c] : 0;
+
+	lat_config_default(&lc);
+	lc.group_by[LAT_BY_CGROUP] = true;
+	lc.comm_prefix = s->cfg.comm_prefix;
+	if (s->cfg.keep_samples) {
+		lc.sink = sample_sink;
+		lc.sink_ctx = s;
+	}
+	if (!(s->lat = lat_machine_new(&lc, err)))
+		return -1;
+
+	if (!(s->groups = calloc(ng, sizeof(*s->groups))) ||
+	    !(s->tasks = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*s->tasks))) ||
+	    !(s->cpus = calloc((size_t)s->nr_cpus, sizeof(*s->cpus))) ||
+	    !(s->early = calloc(wl_nr_wakes(wl) + 1, 1)))
+		goto oom;
+	s->groups[0] = model_root_group(s->m);
+	for (uint32_t g = 1; g < ng; g++) {
+		const struct wl_group *wg = wl_group(wl, g);
+		struct model_group *parent = wg->parent < g ? s->groups[wg->parent] : s->groups[0];
+
+		if (!(s->groups[g] = model_group_new(s->m, parent, wg->shares, wg->path, err)))
+			return -1;
+	}
+	for (int c = 0; c < s->nr_cpus; c++) {
+		s->cpus[c].curr = -1;
+		s->cpus[c].other = -1;
+		s->cpus[c].resched_at = UINT64_MAX;
+		s->cpus[c].run_start = first;
+	}
+	for (uint32_t i = 0; i < s->nr_tasks; i++) {
+		const struct wl_task *w = &s->wt[i];
+		struct sim_task *t = &s->tasks[i];
+		int cpu = w->init_cpu >= 0 && w->init_cpu < s->nr_cpus ? w->init_cpu : 0;
+
+		memcpy(t->comm, w->comm, TRACE_COMM_LEN);
+		t->group = w->group < ng ? w->group : 0;
+		t->cpu = cpu;
+		t->waiting = WL_NONE;
+		t->st = SIM_UNBORN;
+		if (w->init_state != WL_INIT_NEW &&
+		    lat_cgroup_seed(s->lat, w->pid, wl_group(wl, t->group)->path))
+			goto oom;
+		if (w->cls != WL_CLASS_FAIR || w->init_state == WL_INIT_NEW)
+			continue;
+		t->mt = model_task_new(s->m, s->groups[t->group], w->nice, MODEL_POLICY_NORMAL, i, err);
+		if (!t->mt)
+			return -1;
+		if (w->init_state == WL_INIT_SLEEPING) {
+			if (model_task_start_sleeping(s->m, t->mt, cpu))
+				goto bad;
+			t->st = SIM_BLOCKED;
+			t->waiting = w->init_wake;
+		} else {
+			if (model_task_start_runnable(s->m, t->mt, cpu, first))
+				goto bad;
+			t->st = SIM_QUEUED;
+		}
+		sim_task_enter_op(s, i);
+	}
+	return 0;
+bad:
+	sr_error_set(err, EINVAL, "model refused the initial state of a task");
+	return -1;
+oom:
+	sr_error_set(err, ENOMEM, "out of memory");
+	return -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int collect(struct sim *s, struct replay_result *r)
+{
+	static const struct { const char *name; enum trace_event_type t; } evc[] = {
+		{ "sched_switch", TRACE_EV_SCHED_SWITCH },
+		{ "sched_waking", TRACE_EV_SCHED_WAKING },
+		{ "sched_wakeup", TRACE_EV_SCHED_WAKEUP },
+		{ "sched_wakeup_new", TRACE_EV_SCHED_WAKEUP_NEW },
+		{ "sched_migrate_task", TRACE_EV_SCHED_MIGRATE_TASK },
+	};
+	unsigned int iter = 0, n = 0;
+	const char *name;
+	uint64_t v;
+
+	while (model_counter_next(s->m, &iter, &name, &v))
+		n++;
+	r->counts = calloc(n + 8, sizeof(*r->counts));
+	if (!r->counts)
+		return -1;
+	for (unsigned int i = 0; i < sizeof(evc) / sizeof(evc[0]); i++)
+		r->counts[r->nr_counts++] = (struct replay_count){ evc[i].name, s->ev_count[evc[i].t] };
+	iter = 0;
+	while (model_counter_next(s->m, &iter, &name, &v)) {
+		bool dup = false;
+
+		for (unsigned int i = 0; i < sizeof(evc) / sizeof(evc[0]); i++)
+			dup |= !strcmp(name, evc[i].name);
+		if (!dup)
+			r->counts[r->nr_counts++] = (struct replay_count){ name, v };
+	}
+	r->busy_ns = s->busy_ns;
+	r->nr_cpus = (unsigned int)s->nr_cpus;
+	r->events = s->events;
+	memcpy(r->notes, s->notes, sizeof(r->notes));
+	for (uint32_t w = 0; w < wl_nr_wakes(s->wl); w++)
+		r->notes[SIM_NOTE_UNDELIVERED] += s->early[w];
+	if (s->samples)
+		qsort(s->samples, s->nr_samples, sizeof(*s->samples), cmp_u64);
+	r->samples = s->samples;
+	r->nr_samples = s->nr_samples;
+	s->samples = NULL;
+	r->lat = s->lat;
+	s->lat = NULL;
+	return 0;
+}
+
+static void sim_release(struct sim *s)
+{
+	model_free(s->m);
+	free(s->groups);
+	free(s->tasks);
+	free(s->cpus);
+	free(s->early);
+	free(s->heap);
+	free(s->samples);
+	lat_machine_free(s->lat);
+}
+
+struct replay_result *replay_run(const struct wl_workload *wl, const struct replay_config *cfg,
+				 struct sr_error *err)
+{
+	struct sim s;
+	struct replay_result *r = calloc(1, sizeof(*r));
+	struct timespec t0, t1;
+
+	if (!r) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(&s, 0, sizeof(s));
+	if (cfg)
+		s.cfg = *cfg;
+	else
+		replay_config_default(&s.cfg);
+	s.wl = wl;
+	s.facts = wl_facts(wl);
+	s.nr_tasks = wl_nr_tasks(wl);
+	s.wt = s.nr_tasks ? wl_task(wl, 0) : NULL;
+	s.ops = s.nr_tasks ? wl_task_ops(wl, 0) : NULL;
+	s.wakes = wl_nr_wakes(wl) ? wl_wake(wl, 0) : NULL;
+	s.calib = wl_calibration(wl);
+	s.nr_cpus = (int)(s.facts->nr_cpus ? s.facts->nr_cpus : 1);
+	if (s.nr_cpus > MODEL_MAX_CPUS)
+		s.nr_cpus = MODEL_MAX_CPUS;
+	r->profile = replay_profile_for(wl, &s.cfg, NULL);
+	if (setup(&s, err) || sim_start(&s) || sim_loop(&s) || s.oom ||
+	    lat_machine_finish(s.lat, wl_last_ts(wl)) || collect(&s, r)) {
+		if (!err || !err->msg[0])
+			sr_error_set(err, ENOMEM, "replay: out of memory");
+		sim_release(&s);
+		replay_result_free(r);
+		return NULL;
+	}
+	sim_release(&s);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	return r;
+}
+
+void replay_result_free(struct replay_result *r)
+{
+	if (!r)
+		return;
+	lat_machine_free(r->lat);
+	free(r->counts);
+	free(r->samples);
+	free(r);
+}
+
+const struct lat_machine *replay_latency(const struct replay_result *r) { return r->lat; }
+uint64_t replay_busy_ns(const struct replay_result *r) { return r->busy_ns; }
+unsigned int replay_nr_cpus(const struct replay_result *r) { return r->nr_cpus; }
+uint64_t replay_events(const struct replay_result *r) { return r->events; }
+double replay_seconds(const struct replay_result *r) { return r->seconds; }
+
+const struct model_profile *replay_result_profile(const struct replay_result *r)
+{
+	return r->profile;
+}
+
+const uint64_t *replay_samples(const struct replay_result *r, size_t *n)
+{
+	*n = r->nr_samples;
+	return r->samples;
+}
+
+bool replay_count_next(const struct replay_result *r, unsigned int *iter, const char **name,
+		       uint64_t *value)
+{
+	if (*iter >= r->nr_counts)
+		return false;
+	*name = r->counts[*iter].name;
+	*value = r->counts[*iter].value;
+	(*iter)++;
+	return true;
+}
+
+bool replay_count_get(const struct replay_result *r, const char *name, uint64_t *value)
+{
+	for (unsigned int i = 0; i < r->nr_counts; i++)
+		if (!strcmp(r->counts[i].name, name)) {
+			*value = r->counts[i].value;
+			return true;
+		}
+	return false;
+}
+
+static const char *const sim_note_text[SIM_NOTE_NR] = {
+	[SIM_NOTE_EARLY_WAKE] = "wakes that reached their target before it reached the block they end (delivered at the block)",
+	[SIM_NOTE_BLOCK_SKIPPED] = "blocks not slept because their wake had already arrived",
+	[SIM_NOTE_SPURIOUS_DROPPED] = "wakes of a running task in the trace that found the task asleep in the simulation: dropped",
+	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",
+	[SIM_NOTE_OTHER_MISMATCH] = "RT/DL switch-outs without their switch-in in the trace: ignored",
+	[SIM_NOTE_BAD_WAKE] = "wakeups the model refused (task dead or new)",
+	[SIM_NOTE_MOVE_FAILED] = "cgroup moves the model refused",
+	[SIM_NOTE_UNDELIVERED] = "wakes delivered early whose block the task never reached before the trace end",
+};
+
+bool replay_note_next(const struct replay_result *r, unsigned int *iter, const char **text,
+		      uint64_t *count)
+{
+	while (*iter < SIM_NOTE_NR) {
+		unsigned int i = (*iter)++;
+
+		if (r->notes[i]) {
+			*text = sim_note_text[i];
+			*count = r->notes[i];
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,1507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Workload extraction: the builder, one state machine over the event stream
+ * (see workload.h for what it produces).
+ *
+ * For every task the builder tracks what the trace says it is doing: on a
+ * CPU (since `mark`, the last point its own work was cut into ops), queued
+ * (preempted, or woken and not yet running), blocked (at a BLOCK op waiting
+ * for the wake that will end it), new (forked, not yet woken) or dead.  For
+ * every CPU it tracks the current task.  The trace is trusted, but checked:
+ * when an event contradicts the state (lost events, a capture that started
+ * mid-way), the state is repaired and the repair is counted in a note.
+ *
+ * The wake that ends a block is decided at sched_wakeup, not at
+ * sched_waking: a waking that arrives while the target is still on its CPU
+ * (going to sleep on another CPU, or the p == current path) ends the block
+ * that follows it if the sched_wakeup comes after that block; it is then a
+ * "race" wake (WL_WAKE_ON_CPU | WL_WAKE_ENDS_BLOCK), which the simulation
+ * replays as "blocked and woken at once" when its waker is early.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <schedreplay/sidecar.h>
+
+#include "workload_local.h"
+
+/* common_flags bits of the ftrace ring buffer (enum trace_flag_type). */
+#define TRACE_FLAG_HARDIRQ 0x08
+#define TRACE_FLAG_SOFTIRQ 0x10
+#define TRACE_FLAG_NMI     0x40
+
+/* A CPU's current task: a task index, or one of these. */
+#define CUR_IDLE    (-1)
+#define CUR_UNKNOWN (-2)
+
+enum tstate_kind { TS_NEW, TS_RUNNING, TS_QUEUED, TS_BLOCKED, TS_DEAD };
+
+struct tstate {
+	uint8_t st;
+	bool initial_sleep;          /* BLOCKED since before the trace */
+	int16_t cpu;
+	uint32_t group;
+	uint32_t block_op;           /* BLOCKED: index in ops of the BLOCK, or WL_NONE */
+	uint32_t waking;             /* a sched_waking awaiting its sched_wakeup */
+	uint32_t lat_wake;           /* awaiting its switch-in (calibration) */
+	int32_t lat_curr;            /* target CPU's current at sched_wakeup */
+	uint32_t lat_switches;       /* the target CPU's switch count then */
+	uint64_t mark;               /* RUNNING: end of the last op cut */
+	char comm[TRACE_COMM_LEN];   /* comm as of the last event naming it */
+	WL_VEC(struct wl_op) ops;
+};
+
+struct cpu_track {
+	int32_t curr;                /* task index, CUR_IDLE or CUR_UNKNOWN */
+	uint32_t switches;           /* sched_switch events seen on this CPU */
+};
+
+struct wl_builder {
+	struct wl_options opt;
+	const struct sidecar *sc;
+	struct wl_workload *wl;
+
+	WL_VEC(struct wl_task) tasks;
+	WL_VEC(struct tstate) ts;
+	WL_VEC(struct wl_wake) wakes;
+	WL_VEC(struct wl_timed) timed;
+	WL_VEC(struct wl_group) groups;
+	WL_VEC(char *) strings;
+
+	uint32_t *pid_map;           /* pid -> task index + 1; 0 = none */
+	size_t pid_cap;
+	struct cpu_track *cpus;
+	int nr_cpus;
+
+	struct wl_hz_probe *hz;
+	struct wl_cgmap cgmap;
+	int cg_root;                 /* cpu hierarchy id of cgroup_attach_task, -1 undecided */
+	bool started;
+	uint64_t first_ts, last_ts;
+};
+
+int wl_vec_grow(void **v, uint32_t *cap, size_t elem, uint32_t need)
+{
+	uint64_t ncap = *cap ? *cap : 16;
+	void *p;
+
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > UINT32_MAX - 1)
+		return -1;
+	p = realloc(*v, ncap * elem);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = (uint32_t)ncap;
+	return 0;
+}
+
+static void note(struct wl_builder *b, enum wl_note_id id)
+{
+	b->wl->notes[id]++;
+}
+
+/* ---- strings and groups -------------------------------------------------- */
+
+static uint32_t intern_string(struct wl_builder *b, const char *s, size_t len)
+{
+	char *c;
+
+	for (uint32_t i = 0; i < b->strings.n; i++)
+		if (strlen(b->strings.v[i]) == len && !memcmp(b->strings.v[i], s, len))
+			return i;
+	WL_VEC_PUSH(b->strings, fail);
+	c = malloc(len + 1);
+	if (!c)
+		goto fail;
+	memcpy(c, s, len);
+	c[len] = '\0';
+	b->strings.v[b->strings.n] = c;
+	return b->strings.n++;
+fail:
+	return WL_NONE;
+}
+
+static unsigned long shares_of(struct wl_builder *b, const char *path)
+{
+	const struct sidecar_cgroup *cg;
+
+	for (size_t i = 0; i < b->cgmap.nr_shares; i++)
+		if (!strcmp(b->cgmap.shares[i].path, path))
+			return b->cgmap.shares[i].shares;
+	if (b->sc && (cg = sidecar_find_cgroup(b->sc, path)) && cg->shares > 0)
+		return (unsigned long)cg->shares;
+	return 1024;
+}
+
+/* The group of cgroup @path (created with its ancestors); WL_NONE on ENOMEM. */
+static uint32_t group_get(struct wl_builder *b, const char *path, size_t len, bool autogroup)
+{
+	uint32_t parent = 0, si;
+	struct wl_group *g;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	if (len == 0 || (len == 1 && path[0] == '/'))
+		return 0;
+	if ((si = intern_string(b, path, len)) == WL_NONE)
+		return WL_NONE;
+	for (uint32_t i = 0; i < b->groups.n; i++)
+		if (b->groups.v[i].path == b->strings.v[si])
+			return i;
+	if (!autogroup) {
+		size_t plen = len;
+
+		while (plen > 0 && path[plen - 1] != '/')
+			plen--;
+		if (plen > 1)
+			plen--;               /* "/a/b" -> "/a"; "/a" -> "/" */
+		parent = group_get(b, path, plen, false);
+		if (parent == WL_NONE)
+			return WL_NONE;
+	}
+	WL_VEC_PUSH(b->groups, fail);
+	g = &b->groups.v[b->groups.n];
+	g->path = b->strings.v[si];
+	g->parent = parent;
+	g->autogroup = autogroup;
+	g->shares = autogroup ? 1024 : shares_of(b, g->path);
+	return b->groups.n++;
+fail:
+	return WL_NONE;
+}
+
+/* The group a pre-existing task starts in: --cgroup-map, then the sidecar. */
+static uint32_t initial_group(struct wl_builder *b, int32_t pid)
+{
+	const struct sidecar_task *st;
+	const char *path = NULL;
+	char name[32];
+
+	for (size_t i = 0; i < b->cgmap.n; i++)
+		if (b->cgmap.e[i].pid == pid)
+			path = b->cgmap.e[i].path;
+	if (!path && b->sc)
+		path = sidecar_cgroup_of(b->sc, pid);
+	if (path && strcmp(path, "/"))
+		return group_get(b, path, strlen(path), false);
+	/* In the root cgroup: the session's autogroup when the sidecar says so. */
+	if (b->sc && b->sc->autogroup_enabled && (st = sidecar_task(b->sc, pid)) &&
+	    st->autogroup >= 0) {
+		snprintf(name, sizeof(name), "autogroup-%d", st->autogroup);
+		return group_get(b, name, strlen(name), true);
+	}
+	return 0;
+}
+
+/* ---- tasks ------------------------------------------------------------ */
+
+static int pid_map_set(struct wl_builder *b, int32_t pid, uint32_t v)
+{
+	if (pid < 0)
+		return 0;
+	if ((size_t)pid >= b->pid_cap) {
+		size_t ncap = b->pid_cap ? b->pid_cap : 4096;
+		uint32_t *p;
+
+		while (ncap <= (size_t)pid)
+			ncap *= 2;
+		p = realloc(b->pid_map, ncap * sizeof(*p));
+		if (!p)
+			return -1;
+		memset(p + b->pid_cap, 0, (ncap - b->pid_cap) * sizeof(*p));
+		b->pid_map = p;
+		b->pid_cap = ncap;
+	}
+	b->pid_map[pid] = v;
+	return 0;
+}
+
+static uint32_t lookup(const struct wl_builder *b, int32_t pid)
+{
+	if (pid <= 0 || (size_t)pid >= b->pid_cap || !b->pid_map[pid])
+		return WL_NONE;
+	return b->pid_map[pid] - 1;
+}
+
+static enum wl_task_class class_of_prio(int32_t prio)
+{
+	if (prio < 0)
+		return WL_CLASS_DL;
+	if (prio < 100)
+		return WL_CLASS_RT;
+	return WL_CLASS_FAIR;
+}
+
+/* A new task for @pid (the pid now names it); WL_NONE on ENOMEM. */
+static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, int32_t prio,
+			 uint64_t ts, enum wl_init_state init, int cpu)
+{
+	struct wl_task *t;
+	struct tstate *s;
+	uint32_t i = b->tasks.n;
+
+	WL_VEC_PUSH(b->tasks, fail);
+	WL_VEC_PUSH(b->ts, fail);
+	t = &b->tasks.v[i];
+	s = &b->ts.v[i];
+	memset(t, 0, sizeof(*t));
+	memset(s, 0, sizeof(*s));
+	t->pid = pid;
+	t->prio = prio;
+	t->cls = class_of_prio(prio);
+	t->nice = t->cls == WL_CLASS_FAIR && prio >= 100 && prio < 140 ? prio - 120 : 0;
+	t->init_state = init;
+	t->init_cpu = (int16_t)cpu;
+	t->init_wake = WL_NONE;
+	t->parent = WL_NONE;
+	t->first_ts = ts;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
+	memcpy(s->comm, t->comm, TRACE_COMM_LEN);
+	s->cpu = (int16_t)cpu;
+	s->block_op = WL_NONE;
+	s->waking = WL_NONE;
+	s->lat_wake = WL_NONE;
+	s->lat_curr = CUR_UNKNOWN;
+	switch (init) {
+	case WL_INIT_NEW:
+		s->st = TS_NEW;
+		break;
+	case WL_INIT_RUNNING:
+		s->st = TS_RUNNING;
+		s->mark = b->first_ts;
+		break;
+	case WL_INIT_RUNNABLE:
+		s->st = TS_QUEUED;
+		break;
+	case WL_INIT_SLEEPING:
+		s->st = TS_BLOCKED;
+		s->initial_sleep = true;
+		break;
+	}
+	if (init != WL_INIT_NEW) {
+		note(b, WL_NOTE_PREEXIST);
+		s->group = t->group = initial_group(b, pid);
+		if (s->group == WL_NONE)
+			goto fail;
+		/* The measured side groups samples by the same paths. */
+		if (lat_cgroup_seed(b->wl->measured, pid, b->groups.v[s->group].path))
+			goto fail;
+	}
+	b->tasks.n++;
+	b->ts.n++;
+	if (pid_map_set(b, pid, i + 1))
+		return WL_NONE;
+	return i;
+fail:
+	return WL_NONE;
+}
+
+static int push_op(struct wl_builder *b, uint32_t t, uint8_t kind, uint8_t aux, uint32_t arg,
+		   uint64_t value)
+{
+	struct tstate *s = &b->ts.v[t];
+
+	WL_VEC_PUSH(s->ops, fail);
+	s->ops.v[s->ops.n++] = (struct wl_op){ .kind = kind, .aux = aux, .arg = arg, .value = value };
+	return 0;
+fail:
+	return -1;
+}
+
+static int flush_run(struct wl_builder *b, uint32_t t, uint64_t ts);
+
+/*
+ * The comm a sched_switch shows for task @t: a change (exec, prctl
+ * PR_SET_NAME, pthread_setname_np) becomes a COMM op at this point of its
+ * work, so that simulated events carry the comm the trace showed then.
+ */
+static int comm_seen(struct wl_builder *b, uint32_t t, const char *comm, uint64_t ts)
+{
+	struct tstate *s = &b->ts.v[t];
+	uint32_t si;
+
+	if (!comm[0] || !strncmp(s->comm, comm, TRACE_COMM_LEN))
+		return 0;
+	snprintf(s->comm, TRACE_COMM_LEN, "%s", comm);
+	if (!b->tasks.v[t].comm[0]) {
+		memcpy(b->tasks.v[t].comm, s->comm, TRACE_COMM_LEN);
+		return 0;
+	}
+	if (b->tasks.v[t].cls != WL_CLASS_FAIR)
+		return 0;
+	if ((si = intern_string(b, s->comm, strlen(s->comm))) == WL_NONE || flush_run(b, t, ts))
+		return -1;
+	return push_op(b, t, WL_OP_COMM, 0, si, 0);
+}
+
+/* Cut the running task's work at @ts into its op list. */
+static int flush_run(struct wl_builder *b, uint32_t t, uint64_t ts)
+{
+	struct tstate *s = &b->ts.v[t];
+	uint64_t d;
+
+	if (s->st != TS_RUNNING || ts <= s->mark) {
+		if (s->st == TS_RUNNING)
+			s->mark = ts > s->mark ? ts : s->mark;
+		return 0;
+	}
+	d = ts - s->mark;
+	s->mark = ts;
+	b->tasks.v[t].runtime_ns += d;
+	if (b->tasks.v[t].cls != WL_CLASS_FAIR)
+		return 0;
+	if (s->ops.n && s->ops.v[s->ops.n - 1].kind == WL_OP_RUN) {
+		s->ops.v[s->ops.n - 1].value += d;
+		return 0;
+	}
+	return push_op(b, t, WL_OP_RUN, 0, 0, d);
+}
+
+static int push_timed(struct wl_builder *b, uint64_t ts, uint8_t kind, uint32_t task, int cpu,
+		      uint32_t arg, uint8_t aux)
+{
+	WL_VEC_PUSH(b->timed, fail);
+	b->timed.v[b->timed.n++] = (struct wl_timed){ .ts = ts, .task = task, .arg = arg,
+		.cpu = (int16_t)cpu, .kind = kind, .aux = aux };
+	return 0;
+fail:
+	return -1;
+}
+
+static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
+{
+	if (cpu < 0 || cpu >= 4096)
+		return NULL;
+	if (cpu >= b->nr_cpus) {
+		struct cpu_track *p = realloc(b->cpus, (size_t)(cpu + 1) * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		for (int i = b->nr_cpus; i <= cpu; i++)
+			p[i].curr = CUR_UNKNOWN;
+		b->cpus = p;
+		b->nr_cpus = cpu + 1;
+	}
+	return &b->cpus[cpu];
+}
+
+/*
+ * Task @t is (now known to be) current on @cpu at @ts: repair whatever the
+ * state said before.  The CPU's previous current, if another task, is put
+ * back as queued (it left the CPU in a gap of the trace).
+ */
+static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint32_t t,
+			uint64_t ts, bool counted_mismatch)
+{
+	struct tstate *s = &b->ts.v[t];
+
+	if (c->curr >= 0 && (uint32_t)c->curr != t) {
+		struct tstate *o = &b->ts.v[c->curr];
+
+		if (o->st == TS_RUNNING && o->cpu == cpu) {
+			if (flush_run(b, (uint32_t)c->curr, ts))
+				return -1;
+			o->st = TS_QUEUED;
+		}
+		if (!counted_mismatch)
+			note(b, WL_NOTE_SWITCH_MISMATCH);
+	}
+	if (s->st == TS_RUNNING && s->cpu != cpu) {
+		struct cpu_track *oc = cpu_get(b, s->cpu);
+
+		if (flush_run(b, t, ts))
+			return -1;
+		if (oc && oc->curr == (int32_t)t)
+			oc->curr = CUR_UNKNOWN;
+	}
+	if (s->st == TS_BLOCKED) {
+		/* On a CPU without a wakeup in the trace: lost or unrecorded. */
+		struct wl_wake *w;
+
+		WL_VEC_PUSH(b->wakes, fail);
+		w = &b->wakes.v[b->wakes.n];
+		memset(w, 0, sizeof(*w));
+		w->ts = ts;
+		w->target = t;
+		w->waker = WL_NONE;
+		w->seq = b->tasks.v[t].nr_wakes++;
+		w->cpu = (int16_t)cpu;
+		w->waker_cpu = (int16_t)cpu;
+		w->src = WL_SRC_UNKNOWN;
+		w->path = WL_PATH_NONE;
+		w->flags = WL_WAKE_ENDS_BLOCK | WL_WAKE_NO_WAKING;
+		if (s->initial_sleep)
+			b->tasks.v[t].init_wake = b->wakes.n;
+		else if (s->block_op != WL_NONE)
+			s->ops.v[s->block_op].arg = b->wakes.n;
+		if (push_timed(b, ts, WL_T_EXT_WAKE, t, cpu, b->wakes.n, 0))
+			return -1;
+		b->wakes.n++;
+		s->initial_sleep = false;
+		s->block_op = WL_NONE;
+		note(b, WL_NOTE_MISSING_WAKEUP);
+	}
+	if (s->st != TS_RUNNING || s->cpu != cpu) {
+		s->st = TS_RUNNING;
+		s->cpu = (int16_t)cpu;
+		s->mark = ts;
+	}
+	c->curr = (int32_t)t;
+	return 0;
+fail:
+	return -1;
+}
+
+/*
+ * The task in whose context an event on @cpu ran (common_pid), creating it
+ * as "running since the trace start" if it is new and the CPU's current is
+ * not known yet.  Returns the task index, or WL_NONE for idle or for a pid
+ * that is not the CPU's current (then *stranger is set).  -1 in *fail on
+ * ENOMEM.
+ */
+static uint32_t context_task(struct wl_builder *b, const struct trace_event *ev, bool *stranger,
+			     int *fail)
+{
+	struct cpu_track *c = cpu_get(b, ev->cpu);
+	uint32_t t;
+
+	*stranger = false;
+	if (!c) {
+		*stranger = true;
+		return WL_NONE;
+	}
+	if (ev->common_pid == 0) {
+		if (c->curr == CUR_UNKNOWN)
+			c->curr = CUR_IDLE;
+		if (c->curr != CUR_IDLE)
+			*stranger = true;
+		return WL_NONE;
+	}
+	t = lookup(b, ev->common_pid);
+	if (c->curr == CUR_UNKNOWN) {
+		if (t == WL_NONE) {
+			/* Alive before the trace and on this CPU: its prio is not
+			 * known yet (120 until an event shows it). */
+			t = task_new(b, ev->common_pid, "", 120, ev->ts, WL_INIT_RUNNING, ev->cpu);
+			if (t == WL_NONE) {
+				*fail = -1;
+				return WL_NONE;
+			}
+			c->curr = (int32_t)t;
+			return t;
+		}
+		if (make_current(b, c, ev->cpu, t, ev->ts, true)) {
+			*fail = -1;
+			return WL_NONE;
+		}
+		return t;
+	}
+	if (t != WL_NONE && c->curr == (int32_t)t)
+		return t;
+	*stranger = true;
+	return WL_NONE;
+}
+
+/* ---- wakes -------------------------------------------------------------- */
+
+/*
+ * A new wake record for target @t, classified from the event's context; a
+ * task-caused one becomes a WAKE op of the waker, the others a timed
+ * external wake.
+ */
+static uint32_t wake_new(struct wl_builder *b, const struct trace_event *ev, uint32_t t,
+			 uint8_t flags, int *fail)
+{
+	struct wl_wake *w;
+	uint32_t waker = WL_NONE, wi;
+	bool stranger;
+	uint8_t src;
+
+	if (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_NMI)) {
+		src = WL_SRC_HARDIRQ;
+	} else if (ev->common_flags & TRACE_FLAG_SOFTIRQ) {
+		src = WL_SRC_SOFTIRQ;
+	} else if (ev->common_pid == 0) {
+		src = WL_SRC_IDLE;
+	} else {
+		waker = context_task(b, ev, &stranger, fail);
+		if (*fail)
+			return WL_NONE;
+		if (waker == WL_NONE)
+			src = WL_SRC_UNKNOWN;
+		else if (b->tasks.v[waker].cls != WL_CLASS_FAIR)
+			src = WL_SRC_NONFAIR;
+		else
+			src = WL_SRC_TASK;
+		if (src != WL_SRC_TASK)
+			waker = WL_NONE;
+	}
+	/* A waker that wakes itself (p == current) is not a cause. */
+	if (waker == t) {
+		waker = WL_NONE;
+		src = WL_SRC_UNKNOWN;
+	}
+	switch (src) {
+	case WL_SRC_IDLE: note(b, WL_NOTE_WAKE_IDLE); break;
+	case WL_SRC_HARDIRQ: note(b, WL_NOTE_WAKE_HARDIRQ); break;
+	case WL_SRC_SOFTIRQ: note(b, WL_NOTE_WAKE_SOFTIRQ); break;
+	case WL_SRC_NONFAIR: note(b, WL_NOTE_WAKE_NONFAIR); break;
+	case WL_SRC_UNKNOWN: note(b, WL_NOTE_WAKE_UNKNOWN); break;
+	default: break;
+	}
+	WL_VEC_PUSH(b->wakes, oom);
+	wi = b->wakes.n;
+	w = &b->wakes.v[wi];
+	memset(w, 0, sizeof(*w));
+	w->ts = ev->ts;
+	w->target = t;
+	w->waker = waker;
+	w->seq = b->tasks.v[t].nr_wakes++;
+	w->cpu = -1;
+	w->waker_cpu = (int16_t)ev->cpu;
+	w->src = src;
+	w->path = WL_PATH_NONE;
+	w->flags = flags;
+	if (b->ts.v[t].st == TS_RUNNING)
+		w->flags |= WL_WAKE_ON_CPU;
+	b->wakes.n++;
+	if (waker != WL_NONE) {
+		if (flush_run(b, waker, ev->ts) || push_op(b, waker, WL_OP_WAKE, 0, wi, 0))
+			goto oom;
+	} else if (push_timed(b, ev->ts, WL_T_EXT_WAKE, t, ev->cpu, wi, 0)) {
+		goto oom;
+	}
+	return wi;
+oom:
+	*fail = -1;
+	return WL_NONE;
+}
+
+/* The target of a waking/wakeup: known, or alive before the trace and asleep. */
+static uint32_t wakee(struct wl_builder *b, const struct trace_sched_wakeup *u, uint64_t ts)
+{
+	uint32_t t = lookup(b, u->pid);
+
+	if (t != WL_NONE)
+		return t;
+	return task_new(b, u->pid, u->comm, u->prio, ts, WL_INIT_SLEEPING,
+			u->target_cpu >= 0 ? u->target_cpu : 0);
+}
+
+static int on_waking(struct wl_builder *b, const struct trace_event *ev)
+{
+	const struct trace_sched_wakeup *u = &ev->u.wakeup;
+	uint32_t t;
+	int fail = 0;
+
+	if (u->pid <= 0)
+		return 0;
+	if ((t = wakee(b, u, ev->ts)) == WL_NONE)
+		return -1;
+	if (b->tasks.v[t].cls != WL_CLASS_FAIR)
+		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, u->target_cpu, 0, TRACE_EV_SCHED_WAKING);
+	if (b->ts.v[t].waking != WL_NONE)
+		return 0;          /* a second waking before the wakeup: the first counts */
+	b->ts.v[t].waking = wake_new(b, ev, t, 0, &fail);
+	return fail;
+}
+
+static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
+{
+	const struct trace_sched_wakeup *u = &ev->u.wakeup;
+	struct tstate *s;
+	struct wl_wake *w;
+	struct cpu_track *c;
+	uint32_t t, wi;
+	int cpu, fail = 0;
+
+	if (u->pid <= 0)
+		return 0;
+	if ((t = wakee(b, u, ev->ts)) == WL_NONE)
+		return -1;
+	if (b->tasks.v[t].cls != WL_CLASS_FAIR)
+		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, u->target_cpu, 0, TRACE_EV_SCHED_WAKEUP);
+	s = &b->ts.v[t];
+	wi = s->waking;
+	if (wi == WL_NONE) {
+		wi = wake_new(b, ev, t, WL_WAKE_NO_WAKING, &fail);
+		if (fail)
+			return -1;
+		s = &b->ts.v[t];
+	}
+	s->waking = WL_NONE;
+	w = &b->wakes.v[wi];
+	cpu = u->target_cpu >= 0 ? u->target_cpu : ev->cpu;
+	w->cpu = (int16_t)cpu;
+	if (s->st == TS_BLOCKED) {
+		w->flags |= WL_WAKE_ENDS_BLOCK;
+		if (s->initial_sleep)
+			b->tasks.v[t].init_wake = wi;
+		else if (s->block_op != WL_NONE)
+			s->ops.v[s->block_op].arg = wi;
+		if (w->flags & WL_WAKE_ON_CPU)
+			note(b, WL_NOTE_RACE_WAKE);
+		s->initial_sleep = false;
+		s->block_op = WL_NONE;
+		s->st = TS_QUEUED;
+		s->cpu = (int16_t)cpu;
+		/* The latency machine starts an interval only off-CPU. */
+		if (!(w->flags & WL_WAKE_ON_CPU)) {
+			c = cpu_get(b, cpu);
+			s->lat_wake = wi;
+			s->lat_curr = c ? c->curr : CUR_UNKNOWN;
+			s->lat_switches = c ? c->switches : 0;
+		}
+	} else {
+		w->flags |= WL_WAKE_SPURIOUS;
+	}
+	return 0;
+}
+
+static int on_wakeup_new(struct wl_builder *b, const struct trace_event *ev)
+{
+	const struct trace_sched_wakeup *u = &ev->u.wakeup;
+	struct wl_task *task;
+	struct tstate *s;
+	struct wl_wake *w;
+	struct cpu_track *c;
+	uint32_t t = lookup(b, u->pid);
+	int cpu = u->target_cpu >= 0 ? u->target_cpu : ev->cpu;
+
+	if (u->pid <= 0)
+		return 0;
+	if (t == WL_NONE || b->ts.v[t].st != TS_NEW) {
+		/* No fork seen for it: an external fork at this time. */
+		if (t != WL_NONE)
+			note(b, WL_NOTE_PID_REUSE);
+		t = task_new(b, u->pid, u->comm, u->prio, ev->ts, WL_INIT_NEW, cpu);
+		if (t == WL_NONE)
+			return -1;
+		b->tasks.v[t].group = b->ts.v[t].group = 0;
+		if (push_timed(b, ev->ts, WL_T_EXT_FORK, t, cpu, t, 0))
+			return -1;
+		note(b, WL_NOTE_EXT_FORK);
+	}
+	task = &b->tasks.v[t];
+	task->prio = u->prio;
+	task->cls = class_of_prio(u->prio);
+	task->nice = task->cls == WL_CLASS_FAIR && u->prio >= 100 && u->prio < 140 ?
+		u->prio - 120 : 0;
+	task->init_cpu = (int16_t)cpu;
+	s = &b->ts.v[t];
+	s->st = TS_QUEUED;
+	s->cpu = (int16_t)cpu;
+	if (task->cls != WL_CLASS_FAIR)
+		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, cpu, 0, TRACE_EV_SCHED_WAKEUP_NEW);
+	WL_VEC_PUSH(b->wakes, oom);
+	w = &b->wakes.v[b->wakes.n];
+	memset(w, 0, sizeof(*w));
+	w->ts = ev->ts;
+	w->target = t;
+	w->waker = task->parent;
+	w->seq = task->nr_wakes++;
+	w->cpu = (int16_t)cpu;
+	w->waker_cpu = (int16_t)ev->cpu;
+	w->src = task->parent != WL_NONE ? WL_SRC_TASK : WL_SRC_UNKNOWN;
+	w->path = WL_PATH_NONE;
+	w->flags = WL_WAKE_NEW | WL_WAKE_ENDS_BLOCK;
+	task->init_wake = b->wakes.n;
+	c = cpu_get(b, cpu);
+	s->lat_wake = b->wakes.n;
+	s->lat_curr = c ? c->curr : CUR_UNKNOWN;
+	s->lat_switches = c ? c->switches : 0;
+	b->wakes.n++;
+	return 0;
+oom:
+	return -1;
+}
+
+/* ---- switches ------------------------------------------------------------ */
+
+/*
+ * prev_runnable: prev left the CPU still runnable ("R+" in-kernel preemption,
+ * or "R": need_resched honoured at the return to user space, which is how a
+ * wakeup preemption takes effect on a voluntary/lazy-preemption kernel).
+ */
+static uint8_t classify_path(int32_t lat_curr, int32_t prev, bool prev_runnable, int waker_cpu,
+			     int cpu)
+{
+	if (lat_curr == CUR_UNKNOWN)
+		return WL_PATH_NONE;
+	if (lat_curr == CUR_IDLE)
+		return prev == CUR_IDLE ? WL_PATH_IDLE : WL_PATH_QUEUED;
+	if (prev == lat_curr && prev_runnable)
+		return waker_cpu == cpu ? WL_PATH_PREEMPT_LOCAL : WL_PATH_PREEMPT_REMOTE;
+	return WL_PATH_QUEUED;
+}
+
+static int on_switch(struct wl_builder *b, const struct trace_event *ev)
+{
+	const struct trace_sched_switch *sw = &ev->u.sched_switch;
+	struct cpu_track *c = cpu_get(b, ev->cpu);
+	int32_t prev_idx = CUR_IDLE;
+	uint32_t p = WL_NONE, n;
+
+	if (!c)
+		return 0;
+	c->switches++;
+	if (sw->prev_pid > 0) {
+		p = lookup(b, sw->prev_pid);
+		if (p == WL_NONE) {
+			p = task_new(b, sw->prev_pid, sw->prev_comm, sw->prev_prio, ev->ts,
+				     WL_INIT_RUNNING, ev->cpu);
+			if (p == WL_NONE)
+				return -1;
+			if (c->curr >= 0)
+				note(b, WL_NOTE_SWITCH_MISMATCH);
+			if (make_current(b, c, ev->cpu, p, ev->ts, true))
+				return -1;
+		} else if (c->curr != (int32_t)p) {
+			if (make_current(b, c, ev->cpu, p, ev->ts, c->curr == CUR_UNKNOWN))
+				return -1;
+		}
+		prev_idx = (int32_t)p;
+		if (comm_seen(b, p, sw->prev_comm, ev->ts))
+			return -1;
+		if (b->tasks.v[p].cls == WL_CLASS_FAIR && sw->prev_prio >= 0 && sw->prev_prio < 100)
+			note(b, WL_NOTE_PI_BOOST);
+		if (flush_run(b, p, ev->ts))
+			return -1;
+		struct tstate *s = &b->ts.v[p];
+
+		if (b->tasks.v[p].cls != WL_CLASS_FAIR) {
+			if (push_timed(b, ev->ts, WL_T_OTHER_OUT, p, ev->cpu, 0,
+				       sw->prev_run != TRACE_STATE_RUNNING))
+				return -1;
+		}
+		switch (sw->prev_run) {
+		case TRACE_STATE_RUNNING:
+			s->st = TS_QUEUED;
+			if (sw->prev_preempt)
+				b->wl->facts.preempt_state = sw->prev_state;
+			break;
+		case TRACE_STATE_SLEEPING: {
+			/* T (stopped), t (traced), P (parked): never delayed. */
+			bool special = (sw->prev_state & 0x4c) && !(sw->prev_state & 0x3);
+
+			s->st = TS_BLOCKED;
+			s->initial_sleep = false;
+			if (b->tasks.v[p].cls == WL_CLASS_FAIR) {
+				s->block_op = s->ops.n;
+				if (push_op(b, p, WL_OP_BLOCK, special ? WL_BLOCK_SPECIAL : WL_BLOCK_SLEEP,
+					    WL_NONE, (uint64_t)sw->prev_state))
+					return -1;
+			}
+			if (s->waking != WL_NONE) {
+				/* Woken before it got off the CPU: the wakeup
+				 * that follows ends this block (race wake). */
+			}
+			break;
+		}
+		case TRACE_STATE_DEAD:
+			s->st = TS_DEAD;
+			if (b->tasks.v[p].cls == WL_CLASS_FAIR &&
+			    push_op(b, p, WL_OP_EXIT, 0, 0, (uint64_t)sw->prev_state))
+				return -1;
+			if (pid_map_set(b, sw->prev_pid, 0))
+				return -1;
+			break;
+		}
+	} else if (c->curr >= 0) {
+		/* prev is idle but the CPU ran a task: the trace lost its switch. */
+		struct tstate *o = &b->ts.v[c->curr];
+
+		if (o->st == TS_RUNNING && o->cpu == ev->cpu) {
+			if (flush_run(b, (uint32_t)c->curr, ev->ts))
+				return -1;
+			o->st = TS_QUEUED;
+		}
+		note(b, WL_NOTE_SWITCH_MISMATCH);
+	}
+
+	if (sw->next_pid <= 0) {
+		c->curr = CUR_IDLE;
+		return 0;
+	}
+	n = lookup(b, sw->next_pid);
+	if (n == WL_NONE) {
+		n = task_new(b, sw->next_pid, sw->next_comm, sw->next_prio, ev->ts,
+			     WL_INIT_RUNNABLE, ev->cpu);
+		if (n == WL_NONE)
+			return -1;
+	}
+	if (comm_seen(b, n, sw->next_comm, ev->ts))
+		return -1;
+	c->curr = CUR_IDLE;             /* prev is gone; no mismatch for next */
+	if (b->ts.v[n].st == TS_NEW) {
+		/* Switched in without sched_wakeup_new: placed here. */
+		b->ts.v[n].st = TS_QUEUED;
+		b->tasks.v[n].init_cpu = (int16_t)ev->cpu;
+	}
+	if (make_current(b, c, ev->cpu, n, ev->ts, true))
+		return -1;
+	if (b->tasks.v[n].cls != WL_CLASS_FAIR &&
+	    push_timed(b, ev->ts, WL_T_OTHER_IN, n, ev->cpu, 0, 0))
+		return -1;
+	struct tstate *ns = &b->ts.v[n];
+
+	if (ns->lat_wake != WL_NONE) {
+		struct wl_wake *w = &b->wakes.v[ns->lat_wake];
+
+		/* Current unknown at the wakeup, and no switch since: it was prev. */
+		if (ns->lat_curr == CUR_UNKNOWN && c->switches == ns->lat_switches + 1)
+			ns->lat_curr = prev_idx;
+		w->latency = ev->ts - w->ts;
+		w->path = classify_path(ns->lat_curr, prev_idx,
+					sw->prev_run == TRACE_STATE_RUNNING, w->waker_cpu, ev->cpu);
+		ns->lat_wake = WL_NONE;
+	}
+	return 0;
+}
+
+/* ---- other events ------------------------------------------------------- */
+
+static int on_migrate(struct wl_builder *b, const struct trace_event *ev)
+{
+	const struct trace_sched_migrate_task *m = &ev->u.migrate;
+	uint32_t t = lookup(b, m->pid);
+	struct tstate *s;
+
+	if (m->pid <= 0)
+		return 0;
+	if (t == WL_NONE) {
+		t = task_new(b, m->pid, m->comm, m->prio, ev->ts, WL_INIT_RUNNABLE, m->orig_cpu);
+		if (t == WL_NONE)
+			return -1;
+	}
+	if (b->tasks.v[t].cls != WL_CLASS_FAIR)
+		return push_timed(b, ev->ts, WL_T_OTHER_MIGRATE, t, m->dest_cpu, 0, 0);
+	s = &b->ts.v[t];
+	if (s->waking != WL_NONE)
+		return 0;                 /* wakeup placement: the wake record has the CPU */
+	switch (s->st) {
+	case TS_QUEUED:
+		s->cpu = (int16_t)m->dest_cpu;
+		return push_timed(b, ev->ts, WL_T_MIGRATE, t, m->dest_cpu, 0, 0);
+	case TS_BLOCKED:
+		s->cpu = (int16_t)m->dest_cpu;
+		return push_timed(b, ev->ts, WL_T_MIGRATE, t, m->dest_cpu, 0, 1);
+	case TS_RUNNING:
+		note(b, WL_NOTE_RUNNING_MIGRATE);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int on_fork(struct wl_builder *b, const struct trace_event *ev)
+{
+	const struct trace_sched_process_fork *f = &ev->u.fork;
+	uint32_t parent, child, old;
+	bool stranger;
+	int fail = 0;
+
+	if (f->child_pid <= 0)
+		return 0;
+	parent = ev->common_pid == f->parent_pid ? context_task(b, ev, &stranger, &fail) : WL_NONE;
+	if (fail)
+		return -1;
+	old = lookup(b, f->child_pid);
+	if (old != WL_NONE && b->ts.v[old].st != TS_DEAD) {
+		note(b, WL_NOTE_PID_REUSE);
+		if (b->ts.v[old].st == TS_RUNNING && flush_run(b, old, ev->ts))
+			return -1;
+		b->ts.v[old].st = TS_DEAD;
+	}
+	child = task_new(b, f->child_pid, f->child_comm,
+			 parent != WL_NONE ? b->tasks.v[parent].prio : 120, ev->ts, WL_INIT_NEW,
+			 ev->cpu);
+	if (child == WL_NONE)
+		return -1;
+	if (parent != WL_NONE) {
+		b->tasks.v[child].parent = parent;
+		b->tasks.v[child].group = b->ts.v[child].group = b->ts.v[parent].group;
+	}
+	if (parent != WL_NONE && b->tasks.v[parent].cls == WL_CLASS_FAIR) {
+		if (flush_run(b, parent, ev->ts) || push_op(b, parent, WL_OP_FORK, 0, child, 0))
+			return -1;
+		return 0;
+	}
+	note(b, WL_NOTE_EXT_FORK);
+	return push_timed(b, ev->ts, WL_T_EXT_FORK, child, ev->cpu, child, 0);
+}
+
+static int on_exec(struct wl_builder *b, const struct trace_event *ev)
+{
+	const struct trace_sched_process_exec *x = &ev->u.exec;
+	uint32_t t = lookup(b, x->pid), si;
+	const char *base = x->filename;
+	size_t len = x->filename_len;
+
+	if (t == WL_NONE || b->tasks.v[t].cls != WL_CLASS_FAIR || !base)
+		return 0;
+	for (size_t i = 0; i < x->filename_len; i++)
+		if (x->filename[i] == '/') {
+			base = x->filename + i + 1;
+			len = x->filename_len - i - 1;
+		}
+	if (len >= TRACE_COMM_LEN)
+		len = TRACE_COMM_LEN - 1;
+	if ((si = intern_string(b, base, len)) == WL_NONE)
+		return -1;
+	if (flush_run(b, t, ev->ts))
+		return -1;
+	snprintf(b->ts.v[t].comm, TRACE_COMM_LEN, "%s", b->strings.v[si]);
+	return push_op(b, t, WL_OP_COMM, 0, si, 0);
+}
+
+static int on_cgroup_attach(struct wl_builder *b, const struct trace_event *ev)
+{
+	const struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;
+	uint32_t t = lookup(b, g->pid), gi;
+
+	if (g->pid <= 0 || !g->dst_path)
+		return 0;
+	if (b->cg_root < 0) {
+		/*
+		 * The cpu hierarchy: the sidecar knows its cgroups; without
+		 * one, the first hierarchy that shows up is taken.
+		 */
+		char path[512];
+
+		snprintf(path, sizeof(path), "%.*s", (int)g->dst_path_len, g->dst_path);
+		if (!b->sc || sidecar_find_cgroup(b->sc, path) || b->sc->nr_cgroups == 0)
+			b->cg_root = g->dst_root;
+		else
+			return 0;
+	}
+	if (g->dst_root != b->cg_root) {
+		note(b, WL_NOTE_CGROUP_OTHER_ROOT);
+		return 0;
+	}
+	gi = group_get(b, g->dst_path, g->dst_path_len, false);
+	if (gi == WL_NONE)
+		return -1;
+	if (t == WL_NONE)
+		return 0;                 /* the task shows up later with its initial group */
+	b->ts.v[t].group = gi;
+	if (b->ts.v[t].st == TS_NEW)
+		b->tasks.v[t].group = gi;
+	return push_timed(b, ev->ts, WL_T_MOVE_GROUP, t, -1, gi, 0);
+}
+
+static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
+{
+	const struct trace_sched_stat_runtime *r = &ev->u.stat_runtime;
+	uint32_t t = lookup(b, r->pid);
+	bool stranger;
+	int fail = 0;
+
+	b->wl->counts.sched_stat_runtime++;
+	if (ev->common_pid == r->pid && r->pid > 0) {
+		t = context_task(b, ev, &stranger, &fail);
+		if (fail)
+			return -1;
+	}
+	if (t == WL_NONE || b->tasks.v[t].cls != WL_CLASS_FAIR)
+		return 0;
+	b->wl->counts.sched_stat_runtime_fair++;
+	return wl_hz_probe_add(b->hz, ev->cpu, ev->ts, r->runtime);
+}
+
+/* ---- builder ------------------------------------------------------------ */
+
+struct wl_builder *wl_builder_new(const struct trace_info *info, const struct sidecar *sc,
+				  const struct wl_options *opt, struct sr_error *err)
+{
+	struct wl_builder *b = calloc(1, sizeof(*b));
+	struct lat_config lc;
+
+	if (!b || !(b->wl = calloc(1, sizeof(*b->wl))) || !(b->hz = wl_hz_probe_new()))
+		goto oom;
+	if (opt)
+		b->opt = *opt;
+	b->sc = sc;
+	b->cg_root = -1;
+	if (b->opt.cgroup_map && wl_cgmap_load(b->opt.cgroup_map, &b->cgmap, err))
+		goto fail;
+	if (info) {
+		struct trace_info *i = &b->wl->info;
+		const char *src[6] = { info->path, info->compression, info->uname,
+				       info->tracer_version, info->clock, info->buffer };
+
+		*i = *info;
+		for (int k = 0; k < 6; k++)
+			if (src[k] && !(b->wl->info_strs[k] = strdup(src[k])))
+				goto oom;
+		i->path = b->wl->info_strs[0];
+		i->compression = b->wl->info_strs[1];
+		i->uname = b->wl->info_strs[2];
+		i->tracer_version = b->wl->info_strs[3];
+		i->clock = b->wl->info_strs[4];
+		i->buffer = b->wl->info_strs[5];
+		i->buffer_reason = NULL;
+	}
+	/* group 0 is the root task group */
+	WL_VEC_PUSH(b->groups, oom);
+	if (intern_string(b, "/", 1) == WL_NONE)
+		goto oom;
+	b->groups.v[0] = (struct wl_group){ .path = b->strings.v[0], .parent = WL_NONE,
+					    .shares = 1024 };
+	b->groups.n = 1;
+	b->wl->facts.preempt_state = 0x100;
+
+	lat_config_default(&lc);
+	lc.group_by[LAT_BY_CGROUP] = true;
+	lc.comm_prefix = b->opt.comm_prefix;
+	if (!(b->wl->measured = lat_machine_new(&lc, err)))
+		goto fail;
+	return b;
+oom:
+	sr_error_set(err, ENOMEM, "out of memory");
+fail:
+	wl_builder_free(b);
+	return NULL;
+}
+
+int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
+		     struct sr_error *err)
+{
+	struct wl_counts *n = &b->wl->counts;
+	int r = 0;
+
+	if (!b->started) {
+		b->started = true;
+		b->first_ts = ev->ts;
+	}
+	if (ev->ts > b->last_ts)
+		b->last_ts = ev->ts;
+	n->events++;
+	if (lost_before) {
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+
+		n->lost_events += lost_before == TRACE_LOST_UNKNOWN ? 1 : lost_before;
+		note(b, WL_NOTE_LOST);
+		lat_machine_lost(b->wl->measured, ev->cpu, lost_before);
+		if (c && c->curr >= 0) {
+			/* what ran in the gap is unknown: the next event says */
+			struct tstate *o = &b->ts.v[c->curr];
+
+			if (o->st == TS_RUNNING && o->cpu == ev->cpu) {
+				if (flush_run(b, (uint32_t)c->curr, ev->ts))
+					goto oom;
+				o->st = TS_QUEUED;
+			}
+			c->curr = CUR_UNKNOWN;
+		} else if (c) {
+			c->curr = CUR_UNKNOWN;
+		}
+	}
+	if (ev->type != TRACE_EV_SCHED_SWITCH && ev->common_pid >= 0) {
+		/* Any event tells who is current on its CPU (also in interrupts). */
+		bool stranger;
+		int fail = 0;
+
+		context_task(b, ev, &stranger, &fail);
+		if (fail)
+			goto oom;
+	}
+	switch (ev->type) {
+	case TRACE_EV_SCHED_SWITCH:
+		n->sched_switch++;
+		r = on_switch(b, ev);
+		break;
+	case TRACE_EV_SCHED_WAKING:
+		n->sched_waking++;
+		b->wl->facts.has_sched_waking = true;
+		r = on_waking(b, ev);
+		break;
+	case TRACE_EV_SCHED_WAKEUP:
+		n->sched_wakeup++;
+		r = on_wakeup(b, ev);
+		break;
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		n->sched_wakeup_new++;
+		r = on_wakeup_new(b, ev);
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		n->sched_migrate_task++;
+		r = on_migrate(b, ev);
+		break;
+	case TRACE_EV_SCHED_PROCESS_FORK:
+		n->sched_process_fork++;
+		r = on_fork(b, ev);
+		break;
+	case TRACE_EV_SCHED_PROCESS_EXEC:
+		r = on_exec(b, ev);
+		break;
+	case TRACE_EV_SCHED_PROCESS_EXIT:
+		n->sched_process_exit++;
+		break;
+	case TRACE_EV_SCHED_STAT_RUNTIME:
+		b->wl->facts.has_stat_runtime = true;
+		r = on_stat_runtime(b, ev);
+		break;
+	case TRACE_EV_CGROUP_ATTACH_TASK:
+		b->wl->facts.has_cgroup_attach = true;
+		r = on_cgroup_attach(b, ev);
+		break;
+	default:
+		break;
+	}
+	if (r)
+		goto oom;
+	/* The measured side sees the cpu hierarchy's cgroup moves only. */
+	if (ev->type == TRACE_EV_CGROUP_ATTACH_TASK && ev->u.cgroup_attach.dst_root != b->cg_root)
+		return 0;
+	if (lat_machine_feed(b->wl->measured, ev))
+		goto oom;
+	return 0;
+oom:
+	sr_error_set(err, ENOMEM, "out of memory at trace time %llu ns",
+		     (unsigned long long)ev->ts);
+	return -1;
+}
+
+void wl_builder_free(struct wl_builder *b)
+{
+	if (!b)
+		return;
+	for (uint32_t i = 0; i < b->ts.n; i++)
+		free(b->ts.v[i].ops.v);
+	free(b->ts.v);
+	free(b->tasks.v);
+	free(b->wakes.v);
+	free(b->timed.v);
+	free(b->groups.v);
+	for (uint32_t i = 0; i < b->strings.n; i++)
+		free(b->strings.v[i]);
+	free(b->strings.v);
+	free(b->pid_map);
+	free(b->cpus);
+	wl_hz_probe_free(b->hz);
+	wl_cgmap_release(&b->cgmap);
+	wl_free(b->wl);
+	free(b);
+}
+
+/* What the workload keeps of the sidecar (it does not keep the sidecar). */
+static int sidecar_copy(struct wl_builder *b)
+{
+	struct wl_workload *wl = b->wl;
+	const struct sidecar *sc = b->sc;
+
+	if (!sc)
+		return 0;
+	if (sc->path && !(wl->sidecar_path = strdup(sc->path)))
+		return -1;
+	if (sc->funcs_available && sc->nr_funcs) {
+		if (!(wl->funcs = calloc(sc->nr_funcs, sizeof(*wl->funcs))))
+			return -1;
+		for (size_t i = 0; i < sc->nr_funcs; i++) {
+			if (!(wl->funcs[i].name = strdup(sc->funcs[i].name)))
+				return -1;
+			wl->funcs[i].count = sc->funcs[i].count;
+			wl->nr_funcs++;
+		}
+	}
+	if (sc->nr_cpus > 0 && sc->cpus) {
+		bool known = false;
+
+		if (!(wl->cpu_node = calloc((size_t)sc->nr_cpus, sizeof(int))))
+			return -1;
+		for (int c = 0; c < sc->nr_cpus; c++) {
+			wl->cpu_node[c] = sc->cpus[c].numa_node > 0 ? sc->cpus[c].numa_node : 0;
+			known |= sc->cpus[c].numa_node >= 0;
+		}
+		if (!known) {
+			free(wl->cpu_node);
+			wl->cpu_node = NULL;
+		}
+	}
+	return 0;
+}
+
+static void facts_finish(struct wl_builder *b)
+{
+	struct wl_facts *f = &b->wl->facts;
+	const struct trace_info *i = &b->wl->info;
+	unsigned int sc_hz = b->sc && b->sc->hz > 0 ? (unsigned int)b->sc->hz : 0;
+
+	if (b->sc && b->sc->nr_cpus > 0) {
+		f->nr_cpus = (unsigned int)b->sc->nr_cpus;
+		f->cpus_src = WL_FACT_SIDECAR;
+		snprintf(f->cpus_how, sizeof(f->cpus_how), "sidecar %s", b->sc->path);
+	} else if (i->cpus > 0) {
+		f->nr_cpus = (unsigned int)i->cpus;
+		f->cpus_src = WL_FACT_TRACE;
+		snprintf(f->cpus_how, sizeof(f->cpus_how), "trace.dat header (CPU count %d)",
+			 i->cpus);
+	} else {
+		f->nr_cpus = b->nr_cpus > 0 ? (unsigned int)b->nr_cpus : 1;
+		f->cpus_src = WL_FACT_TRACE;
+		snprintf(f->cpus_how, sizeof(f->cpus_how),
+			 "highest CPU number with events + 1 (no header)");
+	}
+	if ((unsigned int)b->nr_cpus > f->nr_cpus)
+		f->nr_cpus = (unsigned int)b->nr_cpus;
+	if (b->sc && b->sc->kernel_release && (b->wl->info_strs[6] = strdup(b->sc->kernel_release))) {
+		f->release = b->wl->info_strs[6];
+		f->release_src = WL_FACT_SIDECAR;
+		snprintf(f->release_how, sizeof(f->release_how), "sidecar kernel.release");
+	} else if (i->uname) {
+		/* "Linux HOST RELEASE MACHINE" (uname -a order) or the bare release */
+		const char *r = i->uname;
+		char buf[128];
+
+		if (!strncmp(r, "Linux ", 6)) {
+			const char *h = strchr(r + 6, ' ');
+
+			r = h ? h + 1 : r;
+		}
+		snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(r, " "), r);
+		f->release = (b->wl->info_strs[6] = strdup(buf)) ? b->wl->info_strs[6] : i->uname;
+		f->release_src = WL_FACT_TRACE;
+		snprintf(f->release_how, sizeof(f->release_how), "trace.dat UNAME option (\"%.100s\")",
+			 i->uname);
+	} else {
+		f->release = NULL;
+		f->release_src = WL_FACT_DEFAULT;
+		snprintf(f->release_how, sizeof(f->release_how),
+			 "unknown (no sidecar, no UNAME option)");
+	}
+	wl_hz_probe_decide(b->hz, b->opt.hz, sc_hz, f);
+	if (b->cgmap.n) {
+		f->groups_src = WL_FACT_OPTION;
+		snprintf(f->groups_how, sizeof(f->groups_how), "--cgroup-map %s (%zu tasks)%s",
+			 b->opt.cgroup_map, b->cgmap.n,
+			 f->has_cgroup_attach ? " + cgroup_attach_task events" : "");
+	} else if (b->sc) {
+		f->groups_src = WL_FACT_SIDECAR;
+		snprintf(f->groups_how, sizeof(f->groups_how), "sidecar (%zu cgroups, %zu tasks%s)%s",
+			 b->sc->nr_cgroups, b->sc->nr_tasks,
+			 b->sc->autogroup_enabled ? ", autogroup" : "",
+			 f->has_cgroup_attach ? " + cgroup_attach_task events" : "");
+	} else {
+		f->groups_src = f->has_cgroup_attach ? WL_FACT_TRACE : WL_FACT_DEFAULT;
+		snprintf(f->groups_how, sizeof(f->groups_how), "%s",
+			 f->has_cgroup_attach ?
+			 "cgroup_attach_task events only; tasks alive before the trace in the root group" :
+			 "no sidecar, no --cgroup-map: every task in the root group");
+	}
+	if (!f->has_sched_waking)
+		b->wl->notes[WL_NOTE_NO_WAKING]++;
+	if (!f->has_stat_runtime)
+		b->wl->notes[WL_NOTE_NO_STAT_RUNTIME]++;
+}
+
+struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err)
+{
+	struct wl_workload *wl;
+	uint64_t total = 0;
+
+	if (!b)
+		return NULL;
+	wl = b->wl;
+	wl->first_ts = b->first_ts;
+	wl->last_ts = b->last_ts;
+	for (uint32_t t = 0; t < b->ts.n; t++)
+		if (b->ts.v[t].st == TS_RUNNING && flush_run(b, t, b->last_ts))
+			goto oom;
+	if (lat_machine_finish(wl->measured, b->last_ts))
+		goto oom;
+	for (uint32_t t = 0; t < b->ts.n; t++)
+		total += b->ts.v[t].ops.n;
+	if (total > UINT32_MAX - 1) {
+		sr_error_set(err, EFBIG, "%s: more than 2^32 workload operations",
+			     wl->info.path ? wl->info.path : "trace");
+		goto fail;
+	}
+	wl->ops = malloc((total ? total : 1) * sizeof(*wl->ops));
+	if (!wl->ops)
+		goto oom;
+	for (uint32_t t = 0; t < b->ts.n; t++) {
+		struct tstate *s = &b->ts.v[t];
+
+		b->tasks.v[t].first_op = wl->nr_ops;
+		b->tasks.v[t].nr_ops = s->ops.n;
+		if (s->ops.n)
+			memcpy(wl->ops + wl->nr_ops, s->ops.v, s->ops.n * sizeof(*s->ops.v));
+		wl->nr_ops += s->ops.n;
+		free(s->ops.v);
+		s->ops.v = NULL;
+		s->ops.n = 0;
+	}
+	wl->tasks = b->tasks.v;
+	wl->nr_tasks = b->tasks.n;
+	b->tasks.v = NULL;
+	wl->wakes = b->wakes.v;
+	wl->nr_wakes = b->wakes.n;
+	b->wakes.v = NULL;
+	wl->timed = b->timed.v;
+	wl->nr_timed = b->timed.n;
+	b->timed.v = NULL;
+	wl->groups = b->groups.v;
+	wl->nr_groups = b->groups.n;
+	b->groups.v = NULL;
+	wl->strings = b->strings.v;
+	wl->nr_strings = b->strings.n;
+	b->strings.v = NULL;
+	b->strings.n = 0;
+	facts_finish(b);
+	if (sidecar_copy(b))
+		goto oom;
+	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes))
+		goto oom;
+	b->wl = NULL;
+	wl_builder_free(b);
+	return wl;
+oom:
+	sr_error_set(err, ENOMEM, "out of memory");
+fail:
+	wl_builder_free(b);
+	return NULL;
+}
+
+/* ---- read access -------------------------------------------------------- */
+
+void wl_free(struct wl_workload *wl)
+{
+	if (!wl)
+		return;
+	for (int k = 0; k < 7; k++)
+		free(wl->info_strs[k]);
+	for (size_t i = 0; i < wl->nr_funcs; i++)
+		free(wl->funcs[i].name);
+	free(wl->funcs);
+	free(wl->cpu_node);
+	free(wl->sidecar_path);
+	free(wl->tasks);
+	free(wl->ops);
+	free(wl->wakes);
+	free(wl->timed);
+	free(wl->groups);
+	for (uint32_t i = 0; i < wl->nr_strings; i++)
+		free(wl->strings[i]);
+	free(wl->strings);
+	lat_machine_free(wl->measured);
+	calib_release(&wl->calib);
+	free(wl);
+}
+
+const struct wl_facts *wl_facts(const struct wl_workload *wl) { return &wl->facts; }
+const struct wl_counts *wl_counts(const struct wl_workload *wl) { return &wl->counts; }
+const struct trace_info *wl_trace_info(const struct wl_workload *wl) { return &wl->info; }
+uint64_t wl_first_ts(const struct wl_workload *wl) { return wl->first_ts; }
+uint64_t wl_last_ts(const struct wl_workload *wl) { return wl->last_ts; }
+uint32_t wl_nr_tasks(const struct wl_workload *wl) { return wl->nr_tasks; }
+const struct wl_task *wl_task(const struct wl_workload *wl, uint32_t i) { return &wl->tasks[i]; }
+
+const struct wl_op *wl_task_ops(const struct wl_workload *wl, uint32_t i)
+{
+	return wl->ops + wl->tasks[i].first_op;
+}
+
+uint32_t wl_nr_wakes(const struct wl_workload *wl) { return wl->nr_wakes; }
+const struct wl_wake *wl_wake(const struct wl_workload *wl, uint32_t i) { return &wl->wakes[i]; }
+uint32_t wl_nr_timed(const struct wl_workload *wl) { return wl->nr_timed; }
+
+const struct wl_timed *wl_timed_at(const struct wl_workload *wl, uint32_t i)
+{
+	return &wl->timed[i];
+}
+
+uint32_t wl_nr_groups(const struct wl_workload *wl) { return wl->nr_groups; }
+const struct wl_group *wl_group(const struct wl_workload *wl, uint32_t i) { return &wl->groups[i]; }
+
+const char *wl_string(const struct wl_workload *wl, uint32_t i)
+{
+	return i < wl->nr_strings ? wl->strings[i] : "";
+}
+
+const struct lat_machine *wl_measured_latency(const struct wl_workload *wl)
+{
+	return wl->measured;
+}
+
+const struct wl_calib *wl_calibration(const struct wl_workload *wl) { return &wl->calib; }
+const int *wl_cpu_nodes(const struct wl_workload *wl) { return wl->cpu_node; }
+const char *wl_sidecar_path(const struct wl_workload *wl) { return wl->sidecar_path; }
+
+bool wl_sidecar_func_next(const struct wl_workload *wl, unsigned int *iter, const char **name,
+			  int64_t *count)
+{
+	while (*iter < wl->nr_funcs) {
+		const struct wl_func *f = &wl->funcs[(*iter)++];
+
+		if (f->count < 0)
+			continue;
+		*name = f->name;
+		*count = f->count;
+		return true;
+	}
+	return false;
+}
+
+static const char *const note_text[WL_NOTE_NR] = {
+	[WL_NOTE_LOST] = "gaps of lost events (ring-buffer overrun): task states repaired at each task's next event; intervals pending across a gap dropped",
+	[WL_NOTE_NO_WAKING] = "trace has no sched_waking: wakeups timed at sched_wakeup, wakers taken from its context (remote wakeups look external)",
+	[WL_NOTE_NO_STAT_RUNTIME] = "trace has no sched_stat_runtime: HZ and tick phase not inferable, measured sched_stat_runtime count unknown",
+	[WL_NOTE_WAKE_IDLE] = "wakeups raised on an idle CPU (timers, devices): replayed at their trace times",
+	[WL_NOTE_WAKE_HARDIRQ] = "wakeups from hardirq/NMI context: replayed at their trace times",
+	[WL_NOTE_WAKE_SOFTIRQ] = "wakeups from softirq context (timers, network RX on the sender's CPU): replayed at their trace times, not tied to the interrupted task's work",
+	[WL_NOTE_WAKE_NONFAIR] = "wakeups by RT/DL tasks: replayed at their trace times",
+	[WL_NOTE_WAKE_UNKNOWN] = "wakeups by a task the trace does not show running there (or by the wakee itself): replayed at their trace times",
+	[WL_NOTE_MISSING_WAKEUP] = "switch-ins of tasks the trace showed blocked, with no wakeup recorded: an external wake at the switch-in time assumed",
+	[WL_NOTE_SWITCH_MISMATCH] = "sched_switch events whose prev was not the CPU's current so far: the previous current assumed preempted in the gap",
+	[WL_NOTE_PID_REUSE] = "pids reused without a recorded exit: the old task closed at the reuse",
+	[WL_NOTE_PREEXIST] = "tasks alive before the trace, started in the state their first event implies",
+	[WL_NOTE_RUNNING_MIGRATE] = "sched_migrate_task of a running task (inconsistent trace): ignored",
+	[WL_NOTE_PI_BOOST] = "switch-outs of fair tasks at RT priority (priority inheritance): replayed as fair",
+	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",
+	[WL_NOTE_CGROUP_OTHER_ROOT] = "cgroup_attach_task events of hierarchies other than the cpu controller's: ignored",
+	[WL_NOTE_RACE_WAKE] = "wakings that reached a task still on its CPU before it blocked (waker and sleeper racing): replayed as block + immediate wake",
+};
+
+bool wl_note_at(const struct wl_workload *wl, unsigned int *iter, const char **text,
+		uint64_t *count)
+{
+	while (*iter < WL_NOTE_NR) {
+		unsigned int i = (*iter)++;
+
+		if (wl->notes[i]) {
+			*text = note_text[i];
+			*count = wl->notes[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *wl_wake_src_name(enum wl_wake_src s)
+{
+	static const char *const n[WL_SRC_NR] = { "task", "idle", "hardirq", "softirq",
+						  "rt-dl", "unknown" };
+	return s < WL_SRC_NR ? n[s] : "?";
+}
+
+const char *wl_path_name(enum wl_path p)
+{
+	static const char *const n[WL_PATH_NR] = { "idle", "preempt_local", "preempt_remote",
+						   "queued", "none" };
+	return p < WL_PATH_NR ? n[p] : "?";
+}
+
+const char *wl_fact_source_name(enum wl_fact_source s)
+{
+	switch (s) {
+	case WL_FACT_TRACE: return "trace";
+	case WL_FACT_SIDECAR: return "sidecar";
+	case WL_FACT_OPTION: return "option";
+	default: return "default";
+	}
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Machine facts a trace from another tool does not state: HZ and the tick
+ * phase, from the cadence of sched_stat_runtime; and the --cgroup-map file.
+ *
+ * HZ.  A fair task that runs without interruption is charged by
+ * update_curr() at every tick, so its sched_stat_runtime events carry
+ * runtime = TICK_NSEC (the time since the previous tick) and recur every
+ * TICK_NSEC.  Other events (enqueue, dequeue, preemption checks) carry
+ * arbitrary shorter runtimes.  So the HZ is the candidate whose tick period
+ * explains the most events with runtime within 2 % of it; a candidate wins
+ * only with >= 16 such events and twice the runner-up's, else HZ is not
+ * inferable from this trace.
+ *
+ * Tick phase.  Ticks stay on one grid per CPU across NO_HZ idle periods
+ * (tick_nohz_restart() forwards the timer on the old grid), so the phase of
+ * a CPU's ticks is the circular mean of (ts mod TICK_NSEC) over its
+ * tick-charged events.  The simulation ticks busy CPUs on that grid.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload_local.h"
+
+static const unsigned int hz_candidates[] = { 100, 250, 300, 1000 };
+#define NR_HZ (sizeof(hz_candidates) / sizeof(hz_candidates[0]))
+#define HZ_TOL 0.02
+#define HZ_MAX_SAMPLES (1u << 20)
+
+struct hz_sample {
+	uint64_t ts;
+	int32_t cpu;
+	uint8_t cand;
+};
+
+struct wl_hz_probe {
+	struct hz_sample *s;
+	uint32_t n, cap;
+	uint64_t count[NR_HZ];
+	uint64_t total;
+};
+
+struct wl_hz_probe *wl_hz_probe_new(void)
+{
+	return calloc(1, sizeof(struct wl_hz_probe));
+}
+
+void wl_hz_probe_free(struct wl_hz_probe *p)
+{
+	if (!p)
+		return;
+	free(p->s);
+	free(p);
+}
+
+int wl_hz_probe_add(struct wl_hz_probe *p, int cpu, uint64_t ts, uint64_t runtime)
+{
+	p->total++;
+	for (unsigned int i = 0; i < NR_HZ; i++) {
+		double period = 1e9 / hz_candidates[i];
+
+		if (fabs((double)runtime - period) > HZ_TOL * period)
+			continue;
+		p->count[i]++;
+		if (p->n >= HZ_MAX_SAMPLES)
+			return 0;     /* enough for the phase */
+		if (p->n == p->cap && wl_vec_grow((void **)&p->s, &p->cap, sizeof(*p->s), p->n + 1))
+			return -1;
+		p->s[p->n++] = (struct hz_sample){ .ts = ts, .cpu = cpu, .cand = (uint8_t)i };
+	}
+	return 0;
+}
+
+static int cand_of(unsigned int hz)
+{
+	for (unsigned int i = 0; i < NR_HZ; i++)
+		if (hz_candidates[i] == hz)
+			return (int)i;
+	return -1;
+}
+
+/* Circular mean of ts mod period over the candidate's samples, per CPU. */
+static bool tick_phase(struct wl_hz_probe *p, int cand, unsigned int hz, struct wl_facts *f)
+{
+	double sx[64] = { 0 }, sy[64] = { 0 };
+	uint64_t n[64] = { 0 }, period = 1000000000ull / hz, all = 0;
+	double gx = 0, gy = 0;
+
+	if (cand < 0)
+		return false;
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct hz_sample *s = &p->s[i];
+		double a;
+
+		if (s->cand != cand)
+			continue;
+		a = 2 * M_PI * (double)(s->ts % period) / (double)period;
+		if (s->cpu >= 0 && s->cpu < 64) {
+			sx[s->cpu] += cos(a);
+			sy[s->cpu] += sin(a);
+			n[s->cpu]++;
+		}
+		gx += cos(a);
+		gy += sin(a);
+		all++;
+	}
+	if (!all)
+		return false;
+	for (int c = 0; c < 64; c++) {
+		double x = n[c] >= 4 ? sx[c] : gx, y = n[c] >= 4 ? sy[c] : gy;
+		double ang = atan2(y, x);
+
+		if (ang < 0)
+			ang += 2 * M_PI;
+		f->tick_phase_ns[c] = (uint64_t)(ang / (2 * M_PI) * (double)period) % period;
+	}
+	return true;
+}
+
+void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned int sidecar_hz,
+			struct wl_facts *f)
+{
+	unsigned int best = 0, inferred = 0;
+	uint64_t runner_up = 0;
+	char inf[120];
+
+	for (unsigned int i = 1; i < NR_HZ; i++)
+		if (p->count[i] > p->count[best])
+			best = i;
+	for (unsigned int i = 0; i < NR_HZ; i++)
+		if (i != best && p->count[i] > runner_up)
+			runner_up = p->count[i];
+	if (p->count[best] >= 16 && p->count[best] >= 2 * runner_up) {
+		inferred = hz_candidates[best];
+		snprintf(inf, sizeof(inf), "%llu of %llu fair sched_stat_runtime events charge %u us (1/%u s)",
+			 (unsigned long long)p->count[best], (unsigned long long)p->total,
+			 1000000 / inferred, inferred);
+	} else {
+		snprintf(inf, sizeof(inf), "not inferable (%llu tick-like of %llu sched_stat_runtime events)",
+			 (unsigned long long)p->count[best], (unsigned long long)p->total);
+	}
+	if (forced_hz) {
+		f->hz = forced_hz;
+		f->hz_src = WL_FACT_OPTION;
+		snprintf(f->hz_how, sizeof(f->hz_how), "--hz %u; trace: %s", forced_hz, inf);
+	} else if (sidecar_hz) {
+		f->hz = sidecar_hz;
+		f->hz_src = WL_FACT_SIDECAR;
+		snprintf(f->hz_how, sizeof(f->hz_how), "sidecar kernel.hz; trace: %s", inf);
+	} else if (inferred) {
+		f->hz = inferred;
+		f->hz_src = WL_FACT_TRACE;
+		snprintf(f->hz_how, sizeof(f->hz_how), "inferred: %s", inf);
+	} else {
+		f->hz = 250;
+		f->hz_src = WL_FACT_DEFAULT;
+		snprintf(f->hz_how, sizeof(f->hz_how), "assumed 250: %s (use --hz)", inf);
+	}
+	f->tick_phase_known = tick_phase(p, cand_of(f->hz), f->hz, f);
+}
+
+/* ---- --cgroup-map ------------------------------------------------------ */
+
+int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
+{
+	FILE *f = fopen(file, "r");
+	char line[4096];
+	unsigned int lineno = 0;
+
+	memset(map, 0, sizeof(*map));
+	if (!f) {
+		sr_error_set(err, errno, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char a[4096], b[4096];
+		long pid;
+		unsigned long shares;
+		char *end;
+
+		lineno++;
+		if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line))
+			continue;
+		if (sscanf(line, "shares %4095s %lu", a, &shares) == 2) {
+			void *p = realloc(map->shares, (map->nr_shares + 1) * sizeof(*map->shares));
+
+			if (!p)
+				goto oom;
+			map->shares = p;
+			if (shares < 2 || shares > 262144) {
+				sr_error_set(err, EINVAL, "%s:%u: shares %lu outside 2..262144", file,
+					     lineno, shares);
+				goto fail;
+			}
+			if (!(map->shares[map->nr_shares].path = strdup(a)))
+				goto oom;
+			map->shares[map->nr_shares++].shares = shares;
+			continue;
+		}
+		if (sscanf(line, "%4095s %4095s", a, b) != 2 || (pid = strtol(a, &end, 10)) <= 0 ||
+		    *end || b[0] != '/') {
+			sr_error_set(err, EINVAL,
+				     "%s:%u: expected 'PID /cgroup/path' or 'shares /cgroup/path N'",
+				     file, lineno);
+			goto fail;
+		}
+		void *p = realloc(map->e, (map->n + 1) * sizeof(*map->e));
+
+		if (!p)
+			goto oom;
+		map->e = p;
+		map->e[map->n].pid = (int32_t)pid;
+		if (!(map->e[map->n].path = strdup(b)))
+			goto oom;
+		map->n++;
+	}
+	fclose(f);
+	return 0;
+oom:
+	sr_error_set(err, ENOMEM, "%s: out of memory", file);
+fail:
+	fclose(f);
+	wl_cgmap_release(map);
+	return -1;
+}
+
+void wl_cgmap_release(struct wl_cgmap *map)
+{
+	for (size_t i = 0; i < map->n; i++)
+		free(map->e[i].path);
+	for (size_t i = 0; i < map->nr_shares; i++)
+		free(map->shares[i].path);
+	free(map->e);
+	free(map->shares);
+	memset(map, 0, sizeof(*map));
+}

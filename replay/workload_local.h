@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Workload extraction, private: the workload object and the pieces of the
+ * extraction pass shared between workload*.c and calib.c.
+ *
+ *   workload.c        the builder: one state machine over the event stream
+ *   workload_facts.c  machine facts: HZ and tick phase from sched_stat_runtime,
+ *                     cgroups from the sidecar / --cgroup-map
+ *   workload_read.c   wl_extract(): reader -> builder (+ latency machine)
+ *   calib.c           mechanical-cost calibration from the wake records
+ */
+#ifndef SCHEDREPLAY_WORKLOAD_LOCAL_H
+#define SCHEDREPLAY_WORKLOAD_LOCAL_H
+
+#include <schedreplay/latency.h>
+#include <schedreplay/workload.h>
+
+#include "calib.h"
+
+/* Growable arrays: every allocation checked by the caller. */
+#define WL_VEC(type) struct { type *v; uint32_t n, cap; }
+int wl_vec_grow(void **v, uint32_t *cap, size_t elem, uint32_t need);
+#define WL_VEC_PUSH(vec, err_label)                                                   \
+	do {                                                                          \
+		if ((vec).n == (vec).cap &&                                           \
+		    wl_vec_grow((void **)&(vec).v, &(vec).cap, sizeof(*(vec).v), (vec).n + 1)) \
+			goto err_label;                                               \
+	} while (0)
+
+enum wl_note_id {
+	WL_NOTE_LOST,
+	WL_NOTE_NO_WAKING,
+	WL_NOTE_NO_STAT_RUNTIME,
+	WL_NOTE_WAKE_IDLE,
+	WL_NOTE_WAKE_HARDIRQ,
+	WL_NOTE_WAKE_SOFTIRQ,
+	WL_NOTE_WAKE_NONFAIR,
+	WL_NOTE_WAKE_UNKNOWN,
+	WL_NOTE_MISSING_WAKEUP,
+	WL_NOTE_SWITCH_MISMATCH,
+	WL_NOTE_PID_REUSE,
+	WL_NOTE_PREEXIST,
+	WL_NOTE_RUNNING_MIGRATE,
+	WL_NOTE_PI_BOOST,
+	WL_NOTE_EXT_FORK,
+	WL_NOTE_CGROUP_OTHER_ROOT,
+	WL_NOTE_RACE_WAKE,
+	WL_NOTE_NR
+};
+
+struct wl_workload {
+	struct trace_info info;       /* strings owned by strs below */
+	char *info_strs[7];            /* [6]: kernel release from the sidecar */
+	struct wl_func { char *name; int64_t count; } *funcs; /* sidecar function counts */
+	size_t nr_funcs;
+	int *cpu_node;                 /* NUMA node per CPU (sidecar), NULL if unknown */
+	char *sidecar_path;
+	struct wl_facts facts;
+	struct wl_counts counts;
+	uint64_t first_ts, last_ts;
+
+	struct wl_task *tasks;
+	uint32_t nr_tasks;
+	struct wl_op *ops;
+	uint32_t nr_ops;
+	struct wl_wake *wakes;
+	uint32_t nr_wakes;
+	struct wl_timed *timed;
+	uint32_t nr_timed;
+	struct wl_group *groups;
+	uint32_t nr_groups;
+	char **strings;
+	uint32_t nr_strings;
+
+	uint64_t notes[WL_NOTE_NR];
+
+	struct lat_machine *measured; /* may be NULL (builder-only tests) */
+	struct wl_calib calib;
+};
+
+/* workload_facts.c: HZ / tick phase inference from sched_stat_runtime. */
+struct wl_hz_probe;
+struct wl_hz_probe *wl_hz_probe_new(void);
+void wl_hz_probe_free(struct wl_hz_probe *p);
+/* A fair task's sched_stat_runtime of @runtime ns at @ts on @cpu. */
+int wl_hz_probe_add(struct wl_hz_probe *p, int cpu, uint64_t ts, uint64_t runtime);
+/*
+ * Decide: fills facts->hz / hz_src / hz_how and the tick phases, honouring
+ * @forced_hz (option, > 0) and @sidecar_hz (> 0) in that order.
+ */
+void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned int sidecar_hz,
+			struct wl_facts *facts);
+
+/* The cgroup map file of --cgroup-map: see docs/replay.md. */
+struct wl_cgmap_entry {
+	int32_t pid;
+	char *path;
+};
+struct wl_cgmap {
+	struct wl_cgmap_entry *e;
+	size_t n;
+	struct { char *path; unsigned long shares; } *shares;
+	size_t nr_shares;
+};
+int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err);
+void wl_cgmap_release(struct wl_cgmap *map);
+
+#endif /* SCHEDREPLAY_WORKLOAD_LOCAL_H */

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wl_extract(): the one pass over a trace.dat that builds the workload,
+ * the measured statistics and the cost calibration.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <schedreplay/sidecar.h>
+
+#include "workload_local.h"
+
+struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
+			       struct sr_error *err)
+{
+	struct wl_options o = { 0 };
+	struct trace_reader *r;
+	struct sidecar *sc = NULL;
+	struct wl_builder *b = NULL;
+	struct wl_workload *wl = NULL;
+	struct trace_event ev;
+	uint64_t n = 0, t0, span;
+	int ret;
+
+	if (opt)
+		o = *opt;
+	if (!(r = trace_open(path, NULL, err)))
+		return NULL;
+	if (!o.no_sidecar) {
+		struct sr_error serr = { 0 };
+
+		sc = o.sidecar ? sidecar_load(o.sidecar, &serr) : sidecar_load_for_trace(path, &serr);
+		if (!sc && (o.sidecar || serr.code != ENOENT)) {
+			/* A sidecar that exists but cannot be read is an error: the
+			 * user would otherwise get silently different results. */
+			sr_error_set(err, serr.code ? serr.code : EINVAL, "%s", serr.msg);
+			goto out;
+		}
+	}
+	if (!(b = wl_builder_new(trace_get_info(r), sc, &o, err)))
+		goto out;
+	t0 = trace_get_info(r)->first_ts;
+	span = trace_get_info(r)->last_ts > t0 ? trace_get_info(r)->last_ts - t0 : 1;
+	while ((ret = trace_next(r, &ev, err)) == 1) {
+		if (wl_builder_event(b, &ev, trace_lost_before(r), err))
+			goto out;
+		if (o.progress && !(++n & ((1u << 18) - 1)))
+			o.progress(o.progress_ctx, n, ev.ts > t0 ? (double)(ev.ts - t0) / (double)span : 0);
+	}
+	if (ret < 0)
+		goto out;
+	wl = wl_builder_finish(b, err);
+	b = NULL;
+out:
+	wl_builder_free(b);
+	sidecar_free(sc);
+	trace_close(r);
+	return wl;
+}

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Assertions for the replay tests: a failed check prints the expression and
+ * both values; main() returns non-zero if any failed.  And helpers that
+ * build struct trace_event records by hand.
+ */
+#ifndef SCHEDREPLAY_TESTS_REPLAY_CHECK_H
+#define SCHEDREPLAY_TESTS_REPLAY_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <schedreplay/trace.h>
+
+static int check_failures, check_count;
+
+#define CHECK_EQ(a, b) do {                                                     \
+	long long _a = (long long)(a), _b = (long long)(b);                     \
+	check_count++;                                                          \
+	if (_a != _b) {                                                         \
+		check_failures++;                                               \
+		fprintf(stderr, "%s:%d: %s == %s: got %lld, expected %lld\n",   \
+			__FILE__, __LINE__, #a, #b, _a, _b);                    \
+	}                                                                       \
+} while (0)
+
+#define CHECK(cond) do {                                                        \
+	check_count++;                                                          \
+	if (!(cond)) {                                                          \
+		check_failures++;                                               \
+		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+	}                                                                       \
+} while (0)
+
+#define CHECK_DONE() do {                                                       \
+	fprintf(stderr, "%d checks, %d failed\n", check_count, check_failures); \
+	return check_failures ? 1 : 0;                                          \
+} while (0)
+
+/* ---- hand-built events ---------------------------------------------------- */
+
+static inline struct trace_event ev_base(enum trace_event_type type, uint64_t ts, int cpu,
+					 int common_pid)
+{
+	struct trace_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.type = type;
+	e.ts = ts;
+	e.cpu = cpu;
+	e.common_pid = common_pid;
+	e.name = trace_event_type_name(type);
+	return e;
+}
+
+/* prev_state: 'R' (preempted, R+), 'S', 'D', 'X' */
+static inline struct trace_event ev_switch(uint64_t ts, int cpu, int prev, char state, int prev_prio,
+					   int next, int next_prio)
+{
+	struct trace_event e = ev_base(TRACE_EV_SCHED_SWITCH, ts, cpu, prev);
+	struct trace_sched_switch *s = &e.u.sched_switch;
+
+	snprintf(s->prev_comm, TRACE_COMM_LEN, prev ? "task%d" : "swapper/%d", prev ? prev : cpu);
+	snprintf(s->next_comm, TRACE_COMM_LEN, next ? "task%d" : "swapper/%d", next ? next : cpu);
+	s->prev_pid = prev;
+	s->next_pid = next;
+	s->prev_prio = prev_prio;
+	s->next_prio = next_prio;
+	switch (state) {
+	case 'R': s->prev_state = 0x100; s->prev_run = TRACE_STATE_RUNNING; s->prev_preempt = true; break;
+	case 'S': s->prev_state = 1; s->prev_run = TRACE_STATE_SLEEPING; break;
+	case 'D': s->prev_state = 2; s->prev_run = TRACE_STATE_SLEEPING; break;
+	case 'X': s->prev_state = 0x10; s->prev_run = TRACE_STATE_DEAD; break;
+	}
+	return e;
+}
+
+static inline struct trace_event ev_wake(enum trace_event_type type, uint64_t ts, int cpu,
+					 int common_pid, uint8_t flags, int pid, int prio,
+					 int target_cpu)
+{
+	struct trace_event e = ev_base(type, ts, cpu, common_pid);
+
+	e.common_flags = flags;
+	snprintf(e.u.wakeup.comm, TRACE_COMM_LEN, "task%d", pid);
+	e.u.wakeup.pid = pid;
+	e.u.wakeup.prio = prio;
+	e.u.wakeup.target_cpu = target_cpu;
+	e.u.wakeup.success = 1;
+	return e;
+}
+
+static inline struct trace_event ev_fork(uint64_t ts, int cpu, int parent, int child)
+{
+	struct trace_event e = ev_base(TRACE_EV_SCHED_PROCESS_FORK, ts, cpu, parent);
+
+	snprintf(e.u.fork.parent_comm, TRACE_COMM_LEN, "task%d", parent);
+	snprintf(e.u.fork.child_comm, TRACE_COMM_LEN, "task%d", child);
+	e.u.fork.parent_pid = parent;
+	e.u.fork.child_pid = child;
+	return e;
+}
+
+static inline struct trace_event ev_runtime(uint64_t ts, int cpu, int pid, uint64_t runtime)
+{
+	struct trace_event e = ev_base(TRACE_EV_SCHED_STAT_RUNTIME, ts, cpu, pid);
+
+	snprintf(e.u.stat_runtime.comm, TRACE_COMM_LEN, "task%d", pid);
+	e.u.stat_runtime.pid = pid;
+	e.u.stat_runtime.runtime = runtime;
+	return e;
+}
+
+static inline struct trace_event ev_migrate(uint64_t ts, int cpu, int pid, int from, int to)
+{
+	struct trace_event e = ev_base(TRACE_EV_SCHED_MIGRATE_TASK, ts, cpu, 0);
+
+	snprintf(e.u.migrate.comm, TRACE_COMM_LEN, "task%d", pid);
+	e.u.migrate.pid = pid;
+	e.u.migrate.prio = 120;
+	e.u.migrate.orig_cpu = from;
+	e.u.migrate.dest_cpu = to;
+	return e;
+}
+
+static inline struct trace_event ev_exec(uint64_t ts, int cpu, int pid, const char *file)
+{
+	struct trace_event e = ev_base(TRACE_EV_SCHED_PROCESS_EXEC, ts, cpu, pid);
+
+	e.u.exec.filename = file;
+	e.u.exec.filename_len = strlen(file);
+	e.u.exec.pid = pid;
+	e.u.exec.old_pid = pid;
+	return e;
+}
+
+#endif

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Workload extraction on hand-built event sequences: every op, wake record,
+ * timed event and calibration sample is checked with its exact value.
+ */
+#include <schedreplay/workload.h>
+
+#include "check_replay.h"
+#include "calib.h"
+
+#define MS 1000000ull
+#define US 1000ull
+#define HARDIRQ 0x08
+#define SOFTIRQ 0x10
+
+static struct wl_builder *B;
+
+static void feed(struct trace_event e)
+{
+	struct sr_error err = { 0 };
+
+	if (wl_builder_event(B, &e, 0, &err))
+		fprintf(stderr, "feed: %s\n", err.msg), exit(2);
+}
+
+static struct wl_workload *finish(void)
+{
+	struct sr_error err = { 0 };
+	struct wl_workload *wl = wl_builder_finish(B, &err);
+
+	B = NULL;
+	if (!wl)
+		fprintf(stderr, "finish: %s\n", err.msg), exit(2);
+	return wl;
+}
+
+static void start(void)
+{
+	struct sr_error err = { 0 };
+
+	B = wl_builder_new(NULL, NULL, NULL, &err);
+	if (!B)
+		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+}
+
+/* The n-th task (0: first) with @pid. */
+static uint32_t task_of(const struct wl_workload *wl, int pid, int n)
+{
+	for (uint32_t i = 0; i < wl_nr_tasks(wl); i++)
+		if (wl_task(wl, i)->pid == pid && n-- == 0)
+			return i;
+	return WL_NONE;
+}
+
+static const struct wl_op *op_of(const struct wl_workload *wl, uint32_t t, uint32_t k)
+{
+	static const struct wl_op none = { 0 };
+
+	if (t == WL_NONE || k >= wl_task(wl, t)->nr_ops)
+		return &none;
+	return &wl_task_ops(wl, t)[k];
+}
+
+/*
+ * Pre-existing tasks and a task-caused wake: CPU 0 runs 10 (it was running
+ * at the start) then 11 (queued at the start); 11 blocks; 10 wakes it at
+ * its own 3 ms of work since... ; 12 was asleep and is woken from idle CPU 1.
+ */
+static void test_basic(void)
+{
+	struct wl_workload *wl;
+	uint32_t a, b, c;
+
+	start();
+	feed(ev_runtime(1 * MS, 0, 10, 1 * MS));
+	feed(ev_switch(2 * MS, 0, 10, 'R', 120, 11, 120));       /* 10 preempted */
+	feed(ev_switch(3 * MS, 0, 11, 'S', 120, 10, 120));       /* 11 blocks */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 0, 10, 0, 11, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 1000, 0, 10, 0, 11, 120, 0));
+	feed(ev_switch(6 * MS, 0, 10, 'R', 120, 11, 120));       /* preempting wakeup */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 7 * MS, 1, 0, HARDIRQ, 12, 115, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 7 * MS + 500, 1, 0, HARDIRQ, 12, 115, 1));
+	feed(ev_switch(7 * MS + 20000, 1, 0, 'R', 120, 12, 115));
+	feed(ev_switch(8 * MS, 1, 12, 'S', 115, 0, 120));
+	wl = finish();
+
+	a = task_of(wl, 10, 0);
+	b = task_of(wl, 11, 0);
+	c = task_of(wl, 12, 0);
+	CHECK(a != WL_NONE && b != WL_NONE && c != WL_NONE);
+	CHECK_EQ(wl_task(wl, a)->init_state, WL_INIT_RUNNING);
+	CHECK_EQ(wl_task(wl, a)->init_cpu, 0);
+	CHECK_EQ(wl_task(wl, b)->init_state, WL_INIT_RUNNABLE);
+	CHECK_EQ(wl_task(wl, c)->init_state, WL_INIT_SLEEPING);
+	CHECK_EQ(wl_task(wl, c)->nice, -5);
+	/* 10: ran 1..2 ms (from the trace start), 3..5 ms, WAKE, 5..6 ms (merged
+	 * across the preemption), then queued to the end */
+	CHECK_EQ(wl_task(wl, a)->nr_ops, 3);
+	CHECK_EQ(op_of(wl, a, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, a, 0)->value, 3 * MS);
+	CHECK_EQ(op_of(wl, a, 1)->kind, WL_OP_WAKE);
+	CHECK_EQ(op_of(wl, a, 2)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, a, 2)->value, 1 * MS);
+	/* 11: RUN 1 ms, BLOCK ended by that wake, then runs 6..8 ms to the end */
+	CHECK_EQ(op_of(wl, b, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, b, 0)->value, 1 * MS);
+	CHECK_EQ(op_of(wl, b, 1)->kind, WL_OP_BLOCK);
+	CHECK_EQ(op_of(wl, b, 1)->value, 1);             /* raw prev_state S */
+	CHECK_EQ(op_of(wl, b, 1)->arg, op_of(wl, a, 1)->arg);
+	CHECK_EQ(op_of(wl, b, 2)->value, 2 * MS);
+	{
+		const struct wl_wake *w = wl_wake(wl, op_of(wl, a, 1)->arg);
+
+		CHECK_EQ(w->src, WL_SRC_TASK);
+		CHECK_EQ(w->waker, a);
+		CHECK_EQ(w->target, b);
+		CHECK_EQ(w->cpu, 0);
+		CHECK_EQ(w->flags, WL_WAKE_ENDS_BLOCK);
+		CHECK_EQ(w->latency, 1 * MS);
+		CHECK_EQ(w->path, WL_PATH_PREEMPT_LOCAL);
+	}
+	/* 12: its initial sleep is ended by an external (hardirq) wake */
+	{
+		const struct wl_task *t = wl_task(wl, c);
+		const struct wl_wake *w = wl_wake(wl, t->init_wake);
+		bool timed = false;
+
+		CHECK(t->init_wake != WL_NONE);
+		CHECK_EQ(w->src, WL_SRC_HARDIRQ);
+		CHECK_EQ(w->waker, WL_NONE);
+		CHECK_EQ(w->cpu, 1);
+		CHECK_EQ(w->path, WL_PATH_IDLE);
+		CHECK_EQ(w->latency, 20000);
+		for (uint32_t i = 0; i < wl_nr_timed(wl); i++)
+			if (wl_timed_at(wl, i)->kind == WL_T_EXT_WAKE && wl_timed_at(wl, i)->arg == t->init_wake) {
+				timed = true;
+				CHECK_EQ(wl_timed_at(wl, i)->ts, 7 * MS);
+			}
+		CHECK(timed);
+		CHECK_EQ(op_of(wl, c, 0)->value, 8 * MS - 7 * MS - 20000);
+		CHECK_EQ(op_of(wl, c, 1)->kind, WL_OP_BLOCK);
+		CHECK_EQ(op_of(wl, c, 1)->arg, WL_NONE);   /* never woken again */
+	}
+	CHECK_EQ(wl_counts(wl)->sched_switch, 5);
+	CHECK_EQ(wl_counts(wl)->sched_stat_runtime_fair, 1);
+	wl_free(wl);
+}
+
+/*
+ * Waking while running: the waker's waking reaches 21 while it is still on
+ * CPU 1 going to sleep; the wakeup follows its switch-out.  And a spurious
+ * wake (p == current path) of a task that keeps running.
+ */
+static void test_race_and_spurious(void)
+{
+	struct wl_workload *wl;
+	uint32_t w20, t21, t22;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 21, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 20, 0, 21, 120, 1));  /* 21 on CPU */
+	feed(ev_switch(2 * MS + 100, 1, 21, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 200, 1, 0, HARDIRQ, 21, 120, 1));
+	feed(ev_switch(2 * MS + 300, 1, 0, 'R', 120, 21, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 20, 0, 21, 120, 1));  /* spurious */
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS, 0, 20, 0, 21, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 4 * MS, 0, 20, SOFTIRQ, 22, 120, 0)); /* softirq */
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 4 * MS, 0, 20, SOFTIRQ, 22, 120, 0));
+	wl = finish();
+	w20 = task_of(wl, 20, 0);
+	t21 = task_of(wl, 21, 0);
+	t22 = task_of(wl, 22, 0);
+	/* 20: RUN 1 ms, WAKE (race), RUN 1 ms, WAKE (spurious), RUN 1 ms to the end */
+	CHECK_EQ(wl_task(wl, w20)->nr_ops, 5);
+	CHECK_EQ(op_of(wl, w20, 1)->kind, WL_OP_WAKE);
+	CHECK_EQ(op_of(wl, w20, 3)->kind, WL_OP_WAKE);
+	{
+		const struct wl_wake *race = wl_wake(wl, op_of(wl, w20, 1)->arg);
+		const struct wl_wake *sp = wl_wake(wl, op_of(wl, w20, 3)->arg);
+
+		CHECK_EQ(race->flags, WL_WAKE_ENDS_BLOCK | WL_WAKE_ON_CPU);
+		CHECK_EQ(race->path, WL_PATH_NONE);           /* no latency sample */
+		CHECK_EQ(op_of(wl, t21, 1)->arg, op_of(wl, w20, 1)->arg);
+		CHECK_EQ(sp->flags, WL_WAKE_SPURIOUS | WL_WAKE_ON_CPU);
+		CHECK_EQ(sp->seq, 1);
+	}
+	CHECK_EQ(wl_task(wl, t22)->init_state, WL_INIT_SLEEPING);
+	CHECK_EQ(wl_wake(wl, wl_task(wl, t22)->init_wake)->src, WL_SRC_SOFTIRQ);
+	wl_free(wl);
+}
+
+/* fork, exec, exit, pid reuse, wakeup_new placement and an RT interval. */
+static void test_lifecycle(void)
+{
+	struct wl_workload *wl;
+	uint32_t p, c1, c2, rt;
+	unsigned int in = 0, out = 0;
+	struct trace_event e;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 30, 120));
+	feed(ev_fork(2 * MS, 0, 30, 31));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 2 * MS + 10, 0, 30, 0, 31, 120, 1));
+	feed(ev_switch(2 * MS + 5000, 1, 0, 'R', 120, 31, 120));
+	feed(ev_exec(3 * MS, 1, 31, "/usr/bin/some-long-program-name"));
+	e = ev_switch(4 * MS, 1, 31, 'X', 120, 0, 120);
+	snprintf(e.u.sched_switch.prev_comm, TRACE_COMM_LEN, "some-long-progr");
+	feed(e);
+	feed(ev_switch(5 * MS, 0, 30, 'R', 120, 40, 49));     /* RT task 40 steals CPU 0 */
+	feed(ev_switch(6 * MS, 0, 40, 'S', 49, 30, 120));
+	feed(ev_fork(7 * MS, 0, 30, 31));                     /* pid 31 reused */
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 7 * MS, 0, 30, 0, 31, 120, 0));
+	wl = finish();
+	p = task_of(wl, 30, 0);
+	c1 = task_of(wl, 31, 0);
+	c2 = task_of(wl, 31, 1);
+	rt = task_of(wl, 40, 0);
+	CHECK(c1 != WL_NONE && c2 != WL_NONE && c1 != c2);
+	CHECK_EQ(wl_task(wl, c1)->init_state, WL_INIT_NEW);
+	CHECK_EQ(wl_task(wl, c1)->init_cpu, 1);
+	CHECK_EQ(wl_task(wl, c1)->parent, p);
+	CHECK_EQ(wl_wake(wl, wl_task(wl, c1)->init_wake)->latency, 5000 - 10);
+	CHECK_EQ(wl_wake(wl, wl_task(wl, c1)->init_wake)->path, WL_PATH_IDLE);
+	CHECK_EQ(wl_task(wl, c2)->init_cpu, 0);
+	/* 30: RUN 1 ms, FORK c1, RUN 3 ms (2..5), [RT 5..6], RUN 1 ms (6..7), FORK c2, RUN 0 */
+	CHECK_EQ(op_of(wl, p, 0)->value, 1 * MS);
+	CHECK_EQ(op_of(wl, p, 1)->kind, WL_OP_FORK);
+	CHECK_EQ(op_of(wl, p, 1)->arg, c1);
+	CHECK_EQ(op_of(wl, p, 2)->value, 4 * MS);
+	CHECK_EQ(op_of(wl, p, 3)->kind, WL_OP_FORK);
+	CHECK_EQ(op_of(wl, p, 3)->arg, c2);
+	/* c1: RUN 0.995 ms, COMM, RUN 1 ms, EXIT */
+	CHECK_EQ(wl_task(wl, c1)->nr_ops, 4);
+	CHECK_EQ(op_of(wl, c1, 1)->kind, WL_OP_COMM);
+	CHECK(!strcmp(wl_string(wl, op_of(wl, c1, 1)->arg), "some-long-progr"));
+	CHECK_EQ(op_of(wl, c1, 3)->kind, WL_OP_EXIT);
+	CHECK_EQ(wl_task(wl, rt)->cls, WL_CLASS_RT);
+	CHECK_EQ(wl_task(wl, rt)->nr_ops, 0);
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
+		const struct wl_timed *te = wl_timed_at(wl, i);
+
+		if (te->kind == WL_T_OTHER_IN && te->task == rt && te->ts == 5 * MS && te->cpu == 0)
+			in++;
+		if (te->kind == WL_T_OTHER_OUT && te->task == rt && te->ts == 6 * MS && te->aux == 1)
+			out++;
+	}
+	CHECK_EQ(in, 1);
+	CHECK_EQ(out, 1);
+	wl_free(wl);
+}
+
+/* Migrations of queued tasks are timed; wakeup migrations are not. */
+static void test_migrate(void)
+{
+	struct wl_workload *wl;
+	unsigned int n = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	feed(ev_switch(2 * MS, 0, 50, 'R', 120, 51, 120));          /* 50 queued */
+	feed(ev_migrate(3 * MS, 1, 50, 0, 1));                      /* load balance */
+	feed(ev_switch(3 * MS, 1, 0, 'R', 120, 50, 120));
+	feed(ev_switch(4 * MS, 1, 50, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 0, 51, 0, 50, 120, 1));
+	feed(ev_migrate(5 * MS, 0, 50, 1, 0));                      /* wakeup migration */
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS, 0, 51, 0, 50, 120, 0));
+	wl = finish();
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++)
+		if (wl_timed_at(wl, i)->kind == WL_T_MIGRATE) {
+			n++;
+			CHECK_EQ(wl_timed_at(wl, i)->cpu, 1);
+			CHECK_EQ(wl_timed_at(wl, i)->aux, 0);
+		}
+	CHECK_EQ(n, 1);
+	CHECK_EQ(wl_wake(wl, wl_nr_wakes(wl) - 1)->cpu, 0);
+	wl_free(wl);
+}
+
+/* HZ from the tick cadence of a CPU-bound task, and its phase. */
+static void test_hz(void)
+{
+	struct wl_workload *wl;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 60, 120));
+	for (int k = 1; k <= 50; k++) {
+		feed(ev_runtime((uint64_t)k * 4 * MS + 123 * US, 0, 60, 4 * MS));
+		feed(ev_runtime((uint64_t)k * 4 * MS + 1500 * US, 0, 60, 77 * US)); /* not a tick */
+	}
+	wl = finish();
+	CHECK_EQ(wl_facts(wl)->hz, 250);
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_TRACE);
+	CHECK(wl_facts(wl)->tick_phase_known);
+	CHECK(wl_facts(wl)->tick_phase_ns[0] >= 122 * US && wl_facts(wl)->tick_phase_ns[0] <= 124 * US);
+	wl_free(wl);
+
+	start();    /* too few tick-like events: the default, and it says so */
+	feed(ev_runtime(1 * MS, 0, 61, 4 * MS));
+	wl = finish();
+	CHECK_EQ(wl_facts(wl)->hz, 250);
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
+	CHECK(strstr(wl_facts(wl)->hz_how, "not inferable") != NULL);
+	wl_free(wl);
+}
+
+/* Lost events and contradictions are repaired and counted, never fatal. */
+static void test_lost(void)
+{
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	struct trace_event e;
+	unsigned int it = 0, notes = 0;
+	const char *text;
+	uint64_t n;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 70, 120));
+	e = ev_switch(3 * MS, 0, 71, 'S', 120, 72, 120);  /* 70's switch-out was lost */
+	CHECK_EQ(wl_builder_event(B, &e, 42, &err), 0);
+	feed(ev_switch(4 * MS, 0, 72, 'S', 120, 71, 120)); /* 71 runs without a wakeup */
+	wl = finish();
+	CHECK_EQ(wl_counts(wl)->lost_events, 42);
+	while (wl_note_at(wl, &it, &text, &n))
+		notes++;
+	CHECK(notes >= 2);
+	wl_free(wl);
+}
+
+/* Calibration: per-path quantiles, deterministic draws, fallbacks. */
+static void test_calib(void)
+{
+	struct wl_wake w[200];
+	struct wl_calib c;
+
+	memset(w, 0, sizeof(w));
+	for (int i = 0; i < 100; i++) {
+		w[i].path = WL_PATH_IDLE;
+		w[i].latency = (uint64_t)(i + 1) * 1000;   /* 1..100 us */
+	}
+	for (int i = 100; i < 130; i++) {
+		w[i].path = WL_PATH_PREEMPT_REMOTE;
+		w[i].latency = 50000;
+	}
+	for (int i = 130; i < 200; i++) {
+		w[i].path = WL_PATH_QUEUED;
+		w[i].latency = 7;
+	}
+	CHECK_EQ(calib_build(&c, w, 200), 0);
+	CHECK_EQ(c.path[WL_PATH_IDLE].n, 100);
+	CHECK_EQ(c.path[WL_PATH_IDLE].p50, 50000);
+	CHECK_EQ(c.path[WL_PATH_IDLE].p90, 90000);
+	CHECK_EQ(c.path[WL_PATH_IDLE].p99, 99000);
+	CHECK_EQ(c.path[WL_PATH_IDLE].mean, 50500);
+	CHECK_EQ(c.path[WL_PATH_IDLE].q[0], 1000);
+	CHECK_EQ(c.path[WL_PATH_IDLE].q[CALIB_Q - 1], 100000);
+	CHECK_EQ(c.path[WL_PATH_PREEMPT_LOCAL].fallback, WL_PATH_PREEMPT_REMOTE);
+	CHECK_EQ(calib_draw(&c, WL_PATH_PREEMPT_LOCAL, 3, 9), 50000);
+	CHECK_EQ(calib_draw(&c, WL_PATH_IDLE, 7, 1), calib_draw(&c, WL_PATH_IDLE, 7, 1));
+	{
+		/* draws cover the distribution: their mean is close to its mean */
+		long double s = 0;
+
+		for (uint32_t k = 0; k < 20000; k++)
+			s += calib_draw(&c, WL_PATH_IDLE, k, k * 7);
+		CHECK(s / 20000 > 49000 && s / 20000 < 52000);
+	}
+	calib_release(&c);
+}
+
+int main(void)
+{
+	test_basic();
+	test_race_and_spurious();
+	test_lifecycle();
+	test_migrate();
+	test_hz();
+	test_lost();
+	test_calib();
+	CHECK_DONE();
+}
