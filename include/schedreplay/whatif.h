@@ -231,4 +231,79 @@ struct svg_cdf_curve {
 int svg_cdf_write(FILE *out, const char *title, const struct svg_cdf_curve *curves,
 		  size_t nr_curves, struct sr_error *err);
 
+/* ---- the what-if run ---------------------------------------------------- */
+
+struct wl_workload;      /* workload.h */
+struct replay_config;    /* sim.h */
+struct replay_result;
+
+struct whatif_config {
+	/* profile, placement, comm filter, seed, costs: as for one replay
+	 * (its .variants, .progress and .dump are ignored); NULL: defaults */
+	const struct replay_config *replay;
+	/* the runs, in report order; runs[0] is the reference ("base") */
+	const struct model_variant_set *sets;
+	unsigned int nr_sets;
+	unsigned int threads;                /* 0: the CPUs this process may use */
+	const struct cost_machine *machine;  /* NULL: "one-socket" */
+	/* called after each run completes (from a worker thread, serialised) */
+	void (*progress)(void *ctx, unsigned int done, unsigned int total);
+	void *progress_ctx;
+};
+
+struct whatif_result;
+
+/*
+ * Replay @wl once per variant set, in parallel threads (replay_run() reads
+ * the workload only and has no global state).  The result does not depend on
+ * the number of threads.  NULL on error: the first failing run's message,
+ * prefixed with its variant name.
+ */
+struct whatif_result *whatif_run(const struct wl_workload *wl, const struct whatif_config *cfg,
+				 struct sr_error *err);
+void whatif_result_free(struct whatif_result *r);
+
+unsigned int whatif_nr_runs(const struct whatif_result *r);
+/* "base", "aaron-skip", "aaron-skip,no-tg-ratelimit", ... */
+const char *whatif_run_name(const struct whatif_result *r, unsigned int i);
+const struct model_variant_set *whatif_run_set(const struct whatif_result *r, unsigned int i);
+const struct replay_result *whatif_run_result(const struct whatif_result *r, unsigned int i);
+/* The cost model's estimate for run @i (whatif_config.machine). */
+const struct cost_estimate *whatif_run_cost(const struct whatif_result *r, unsigned int i);
+const struct cost_machine *whatif_machine(const struct whatif_result *r);
+/* Wall time of all runs together, threads used, and trace events replayed
+ * per run (the workload's event count). */
+double whatif_wall_seconds(const struct whatif_result *r);
+unsigned int whatif_threads(const struct whatif_result *r);
+uint64_t whatif_trace_events(const struct whatif_result *r);
+
+/* The replay configuration the runs shared (.variants is NULL). */
+const struct replay_config *whatif_replay_config(const struct whatif_result *r);
+
+/* Relative change of @v against @base in %, NAN if base is 0. */
+double whatif_change_pct(double v, double base);
+
+struct whatif_report_opts {
+	const char *profile_why;     /* how the profile was chosen (sim.h) */
+	int top;                     /* comms and cgroups shown in text; 0: all */
+	/* the SVG's distribution: a cgroup path or comm (NULL: "all") */
+	const char *svg_cgroup;
+	const char *svg_comm;
+};
+
+/* The seed-post style tables (whatif_report.c). */
+int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
+		      const struct whatif_report_opts *o);
+/*
+ * JSON: the members of `schedreplay replay --json` ("trace", "facts",
+ * "profile", "variants": {name: {"counts", "wakeup_latency_us",
+ * "simulation"}}, "measured") plus, per variant, "cpu_share" (cost model) and
+ * "change_pct" against the reference, and "whatif": {machine, threads, ...}.
+ */
+int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
+		      const struct whatif_report_opts *o, struct sr_error *err);
+/* The latency CDF of every run plus the measured one (svg_cdf_write). */
+int whatif_write_svg(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
+		     const struct whatif_report_opts *o, struct sr_error *err);
+
 #endif /* SCHEDREPLAY_WHATIF_H */

@@ -100,8 +100,14 @@ int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct 
 		return -1;
 	}
 	r->m = m;
-	g_build = model_group_new(m, model_root_group(m), 1024, "/build", err);
-	g_probe = model_group_new(m, model_root_group(m), 1024, "/probe", err);
+	{
+		struct model_group *parent = model_root_group(m);
+
+		if (cfg->nested && !(parent = model_group_new(m, parent, 1024, "/sr", err)))
+			goto fail;
+		g_build = model_group_new(m, parent, 1024, cfg->nested ? "/sr/build" : "/build", err);
+		g_probe = model_group_new(m, parent, 1024, cfg->nested ? "/sr/probe" : "/probe", err);
+	}
 	if (!g_build || !g_probe)
 		goto fail;
 	for (unsigned int i = 0; i < nr; i++) {

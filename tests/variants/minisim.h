@@ -28,6 +28,7 @@ struct minisim_cfg {
 	uint64_t hog_sleep_min, hog_sleep_max; /* ns */
 	uint64_t probe_period, probe_run;      /* ns */
 	unsigned int hog_migrate_pct; /* a hog wakes on another CPU this often (0..100) */
+	bool nested;                  /* /sr/build and /sr/probe (else /build, /probe) */
 	uint64_t duration;            /* ns */
 	uint64_t seed;
 };

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What-if reports: the seed posts' tables (per metric the reference value
+ * and each variant's value with its % change), JSON with the replay's own
+ * keys, and the latency CDF plot.
+ *
+ * In the text tables a row is a run.  The "measured" row is what the trace
+ * shows; the reference row (base) carries its error against the measurement
+ * in brackets, every other row its change against the reference.  Latencies
+ * are nearest-rank percentiles from the histograms of stats.h, in µs.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include <schedreplay/latency.h>
+#include <schedreplay/profile.h>
+#include <schedreplay/sim.h>
+#include <schedreplay/stats.h>
+#include <schedreplay/whatif.h>
+
+#define CELL 21   /* "1234567890 (+12.3%)" */
+
+static const char *const trace_counts[] = {
+	"sched_switch", "sched_wakeup", "sched_migrate_task", "sched_stat_runtime",
+};
+static const char *const book_counts[][4] = {
+	{ "update_cfs_group", "update_cfs_group.reweighted", "update_load_avg",
+	  "update_tg_load_avg" },
+	{ "tg_load_avg_writes", "tg_load_avg_reads", "update_blocked_averages",
+	  "newidle_balance" },
+	{ "wakeup_preempt", "place_entity", "tick", "reweight_entity" },
+};
+#define NR_BOOK_TABLES (sizeof(book_counts) / sizeof(book_counts[0]))
+
+static const double lat_pct[] = { 50, 95, 99, 99.9 };
+#define NR_LAT_PCT 4
+
+static uint64_t count(const struct replay_result *res, const char *name)
+{
+	uint64_t v = 0;
+
+	replay_count_get(res, name, &v);
+	return v;
+}
+
+static int label_width(const struct whatif_result *r)
+{
+	size_t w = strlen("measured");
+
+	for (unsigned int i = 0; i < whatif_nr_runs(r); i++)
+		if (strlen(whatif_run_name(r, i)) > w)
+			w = strlen(whatif_run_name(r, i));
+	return (int)w;
+}
+
+static void put_cell(FILE *out, const char *value, double pct)
+{
+	char buf[64], p[24] = "";
+
+	if (!isnan(pct))
+		snprintf(p, sizeof(p), " (%+.1f%%)", pct);
+	snprintf(buf, sizeof(buf), "%s%s", value, p);
+	fprintf(out, "  %*s", CELL - 2, buf);
+}
+
+static void put_u64(FILE *out, uint64_t v, double pct)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	put_cell(out, buf, pct);
+}
+
+static void put_us(FILE *out, uint64_t ns, bool have, double pct)
+{
+	char buf[32];
+
+	if (!have) {
+		put_cell(out, "-", NAN);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.1f", ns / 1000.0);
+	put_cell(out, buf, pct);
+}
+
+static void header(FILE *out, int lw, const char *title, const char *const *cols, int n)
+{
+	fprintf(out, "\n%-*s", lw, title);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "  %*s", CELL - 2, cols[i]);
+	fputc('\n', out);
+}
+
+static void count_table(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
+			int lw, const char *title, const char *const *names, int n, bool measured)
+{
+	const struct replay_result *ref = whatif_run_result(r, 0);
+
+	header(out, lw, title, names, n);
+	if (measured) {
+		fprintf(out, "%-*s", lw, "measured");
+		for (int k = 0; k < n; k++)
+			put_u64(out, replay_measured_count(wl, names[k]), NAN);
+		fputc('\n', out);
+	}
+	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
+		const struct replay_result *res = whatif_run_result(r, i);
+
+		fprintf(out, "%-*s", lw, whatif_run_name(r, i));
+		for (int k = 0; k < n; k++) {
+			double v = (double)count(res, names[k]);
+			double against = i == 0 ? (measured ? (double)replay_measured_count(wl, names[k]) : NAN) :
+						  (double)count(ref, names[k]);
+
+			put_u64(out, count(res, names[k]),
+				isnan(against) ? NAN : whatif_change_pct(v, against));
+		}
+		fputc('\n', out);
+	}
+}
+
+/* A group's histogram in a latency machine, NULL if absent. */
+static const struct sr_hist *group_hist(const struct lat_machine *lat, enum lat_group_key key,
+					const char *name)
+{
+	if (!lat)
+		return NULL;
+	if (!name)
+		return lat_get_all(lat, LAT_WAKEUP);
+	for (size_t i = 0; i < lat_nr_groups(lat, key); i++) {
+		const struct lat_group *g = lat_group_at(lat, key, i);
+
+		if (!strcmp(g->key, name))
+			return &g->lat[LAT_WAKEUP];
+	}
+	return NULL;
+}
+
+static void lat_row(FILE *out, int lw, const char *label, const struct sr_hist *h,
+		    const struct sr_hist *against)
+{
+	uint64_t v[NR_LAT_PCT], a[NR_LAT_PCT];
+	bool have = h && h->count, have_a = against && against->count;
+
+	fprintf(out, "%-*s", lw, label);
+	if (have)
+		sr_hist_percentiles(h, lat_pct, NR_LAT_PCT, v, NULL);
+	if (have_a)
+		sr_hist_percentiles(against, lat_pct, NR_LAT_PCT, a, NULL);
+	put_u64(out, have ? h->count : 0, NAN);
+	for (int k = 0; k < NR_LAT_PCT; k++)
+		put_us(out, have ? v[k] : 0, have,
+		       have && have_a ? whatif_change_pct((double)v[k], (double)a[k]) : NAN);
+	fputc('\n', out);
+}
+
+static void lat_table(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
+		      int lw, enum lat_group_key key, const char *name, const char *title)
+{
+	static const char *const cols[] = { "samples", "p50 us", "p95 us", "p99 us", "p99.9 us" };
+	const struct sr_hist *meas = group_hist(wl_measured_latency(wl), key, name);
+	const struct sr_hist *ref = group_hist(replay_latency(whatif_run_result(r, 0)), key, name);
+
+	header(out, lw, title, cols, 5);
+	lat_row(out, lw, "measured", meas, NULL);
+	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
+		const struct sr_hist *h = group_hist(replay_latency(whatif_run_result(r, i)), key, name);
+
+		lat_row(out, lw, whatif_run_name(r, i), h, i == 0 ? meas : ref);
+	}
+}
+
+struct group_rank {
+	const char *key;
+	uint64_t n;
+};
+
+static int by_count_desc(const void *a, const void *b)
+{
+	const struct group_rank *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+/* The groups of @key, most measured samples first (predicted if none measured). */
+static void group_tables(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
+			 int lw, enum lat_group_key key, const char *what, int top)
+{
+	const struct lat_machine *ref = replay_latency(whatif_run_result(r, 0));
+	const struct lat_machine *meas = wl_measured_latency(wl);
+	size_t n = lat_nr_groups(ref, key), shown = 0;
+	struct group_rank *g = calloc(n ? n : 1, sizeof(*g));
+
+	if (!g)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct lat_group *lg = lat_group_at(ref, key, i);
+		const struct sr_hist *m = group_hist(meas, key, lg->key);
+
+		g[i].key = lg->key;
+		g[i].n = m && m->count ? m->count : lg->lat[LAT_WAKEUP].count;
+	}
+	qsort(g, n, sizeof(*g), by_count_desc);
+	for (size_t i = 0; i < n && (top <= 0 || (int)shown < top); i++) {
+		char title[160];
+
+		if (!g[i].n)
+			continue;
+		snprintf(title, sizeof(title), "%s %s", what, g[i].key[0] ? g[i].key : "?");
+		lat_table(out, wl, r, lw, key, g[i].key, title);
+		shown++;
+	}
+	if (n > shown)
+		fprintf(out, "\n(%zu more %ss; --top 0 shows all)\n", n - shown, what);
+	free(g);
+}
+
+static void cost_table(FILE *out, const struct whatif_result *r, int lw)
+{
+	static const char *const cols[] = { "update_cfs_group", "update_load_avg",
+					    "update_blocked_avg", "total", "tg line remote" };
+	const struct cost_machine *m = whatif_machine(r);
+	const struct cost_estimate *ref = whatif_run_cost(r, 0);
+
+	fprintf(out, "\npredicted CPU share of the bookkeeping on machine '%s' (%u node%s)%s\n",
+		m->name, m->nodes, m->nodes == 1 ? "" : "s",
+		ref->spread_assumed ? ":\n  the trace has fewer NUMA nodes: its CPUs are taken as spread "
+				      "evenly over the machine's" : "");
+	header(out, lw, "% of CPU time", cols, 5);
+	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
+		const struct cost_estimate *e = whatif_run_cost(r, i);
+		char buf[32];
+
+		fprintf(out, "%-*s", lw, whatif_run_name(r, i));
+		for (int f = 0; f < COST_NR_FUNCTIONS; f++) {
+			snprintf(buf, sizeof(buf), "%.2f%%", 100 * e->fn_share[f]);
+			put_cell(out, buf, i ? whatif_change_pct(e->fn_ns[f], ref->fn_ns[f]) : NAN);
+		}
+		snprintf(buf, sizeof(buf), "%.2f%%", 100 * e->total_share);
+		put_cell(out, buf, i ? whatif_change_pct(e->total_ns, ref->total_ns) : NAN);
+		snprintf(buf, sizeof(buf), "%.0f%%", 100 * e->tg_remote_fraction);
+		put_cell(out, buf, NAN);
+		fputc('\n', out);
+	}
+}
+
+int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
+		      const struct whatif_report_opts *o)
+{
+	const struct replay_result *ref = whatif_run_result(r, 0);
+	const struct replay_config *cfg = whatif_replay_config(r);
+	const struct trace_info *ti = wl_trace_info(wl);
+	int lw = label_width(r);
+	double evps = whatif_wall_seconds(r) > 0 ?
+		      (double)whatif_trace_events(r) * whatif_nr_runs(r) / whatif_wall_seconds(r) : 0;
+
+	fprintf(out, "schedreplay what-if: %s\n", ti && ti->path ? ti->path : "?");
+	fprintf(out, "  profile %s (%s)\n  placement %s, %u CPUs, HZ %u\n",
+		model_profile_name(replay_result_profile(ref)),
+		o && o->profile_why ? o->profile_why : "chosen explicitly",
+		cfg->placement == REPLAY_PLACEMENT_MODEL ? "model" : "trace",
+		replay_nr_cpus(ref), wl_facts(wl)->hz);
+	if (cfg->comm_prefix)
+		fprintf(out, "  latency of comms starting with '%s' only\n", cfg->comm_prefix);
+	fprintf(out, "  %u runs in %u threads: %.2f s wall, %.2f M trace events/s "
+		     "(variants x events / wall time)\n",
+		whatif_nr_runs(r), whatif_threads(r), whatif_wall_seconds(r), evps / 1e6);
+	fprintf(out, "  reference: %s (its brackets: error against the measurement; "
+		     "every other row: change against it)\n", whatif_run_name(r, 0));
+
+	count_table(out, wl, r, lw, "trace-visible counts", trace_counts, 4, true);
+	for (size_t t = 0; t < NR_BOOK_TABLES; t++)
+		count_table(out, wl, r, lw, t == 0 ? "bookkeeping calls (model)" : "", book_counts[t],
+			    4, false);
+	lat_table(out, wl, r, lw, LAT_BY_COMM, NULL, "wakeup latency, all");
+	group_tables(out, wl, r, lw, LAT_BY_CGROUP, "cgroup", o ? o->top : 0);
+	group_tables(out, wl, r, lw, LAT_BY_COMM, "comm", o ? o->top : 0);
+	cost_table(out, r, lw);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static json_t *jpct(double pct)
+{
+	return isnan(pct) ? json_null() : json_real(round(pct * 1e4) / 1e4);
+}
+
+static json_t *dist_change(const struct sr_hist *h, const struct sr_hist *ref)
+{
+	json_t *o = json_object();
+	uint64_t v[SR_NR_STD_PCT], a[SR_NR_STD_PCT];
+	bool ok = h && ref && h->count && ref->count;
+
+	if (ok) {
+		sr_hist_percentiles(h, sr_std_pct, SR_NR_STD_PCT, v, NULL);
+		sr_hist_percentiles(ref, sr_std_pct, SR_NR_STD_PCT, a, NULL);
+	}
+	for (int i = 0; o && i < SR_NR_STD_PCT; i++)
+		json_object_set_new(o, sr_std_pct_key[i],
+				    ok ? jpct(whatif_change_pct((double)v[i], (double)a[i])) : json_null());
+	return o;
+}
+
+static json_t *groups_change(const struct lat_machine *lat, const struct lat_machine *ref,
+			     enum lat_group_key key)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < lat_nr_groups(lat, key); i++) {
+		const struct lat_group *g = lat_group_at(lat, key, i);
+
+		if (g->lat[LAT_WAKEUP].count)
+			json_object_set_new(o, g->key[0] ? g->key : "?",
+					    dist_change(&g->lat[LAT_WAKEUP],
+							group_hist(ref, key, g->key)));
+	}
+	return o;
+}
+
+static json_t *change_json(const struct replay_result *res, const struct replay_result *ref)
+{
+	json_t *o = json_object(), *c = json_object(), *l = json_object();
+	unsigned int it = 0;
+	const char *name;
+	uint64_t v;
+
+	if (!o || !c || !l) {
+		json_decref(o);
+		json_decref(c);
+		json_decref(l);
+		return NULL;
+	}
+	while (replay_count_next(res, &it, &name, &v))
+		json_object_set_new(c, name, jpct(whatif_change_pct((double)v, (double)count(ref, name))));
+	json_object_set_new(o, "counts", c);
+	json_object_set_new(l, "all", dist_change(lat_get_all(replay_latency(res), LAT_WAKEUP),
+						  lat_get_all(replay_latency(ref), LAT_WAKEUP)));
+	json_object_set_new(l, "by_comm", groups_change(replay_latency(res), replay_latency(ref),
+							LAT_BY_COMM));
+	json_object_set_new(l, "by_cgroup", groups_change(replay_latency(res), replay_latency(ref),
+							  LAT_BY_CGROUP));
+	json_object_set_new(o, "wakeup_latency_us", l);
+	return o;
+}
+
+static json_t *cost_json(const struct cost_estimate *e)
+{
+	json_t *o = json_object(), *fn = json_object(), *ns = json_object();
+
+	if (!o || !fn || !ns) {
+		json_decref(o);
+		json_decref(fn);
+		json_decref(ns);
+		return NULL;
+	}
+	for (int f = 0; f < COST_NR_FUNCTIONS; f++) {
+		json_object_set_new(fn, cost_function_name(f), json_real(e->fn_share[f]));
+		json_object_set_new(ns, cost_function_name(f), json_real(e->fn_ns[f]));
+	}
+	json_object_set_new(fn, "total", json_real(e->total_share));
+	json_object_set_new(ns, "total", json_real(e->total_ns));
+	json_object_set_new(o, "share", fn);
+	json_object_set_new(o, "ns", ns);
+	json_object_set_new(o, "busy_ns", json_integer((json_int_t)e->busy_ns));
+	json_object_set_new(o, "tg_load_avg_remote_fraction", json_real(e->tg_remote_fraction));
+	json_object_set_new(o, "tg_load_avg_own_fraction", json_real(e->tg_own_fraction));
+	json_object_set_new(o, "nodes", json_integer(e->nodes));
+	json_object_set_new(o, "spread_assumed", json_boolean(e->spread_assumed));
+	json_object_set_new(o, "per_node", json_boolean(e->per_node));
+	return o;
+}
+
+static json_t *machine_json(const struct cost_machine *m)
+{
+	json_t *o = json_object(), *c = json_object();
+
+	if (!o || !c) {
+		json_decref(o);
+		json_decref(c);
+		return NULL;
+	}
+	json_object_set_new(o, "name", json_string(m->name));
+	json_object_set_new(o, "description", json_string(m->description));
+	json_object_set_new(o, "nodes", json_integer(m->nodes));
+	for (int i = 0; i < COST_NR_ITEMS; i++)
+		json_object_set_new(c, cost_item_key(i), json_real(m->ns[i]));
+	json_object_set_new(o, "costs_ns", c);
+	return o;
+}
+
+int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
+		      const struct whatif_report_opts *o, struct sr_error *err)
+{
+	const struct replay_result *ref = whatif_run_result(r, 0);
+	const struct replay_config *cfg = whatif_replay_config(r);
+	json_t *root = json_object(), *vars = json_object(), *w = json_object(), *order = json_array();
+	int ret = -1;
+
+	if (!root || !vars || !w || !order)
+		goto nomem;
+	if (replay_json_add_workload(root, wl) < 0)
+		goto nomem;
+	json_object_set_new(root, "profile", replay_json_profile(replay_result_profile(ref),
+								 o ? o->profile_why : NULL));
+	json_object_set_new(root, "placement",
+			    json_string(cfg->placement == REPLAY_PLACEMENT_MODEL ? "model" : "trace"));
+	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
+		const struct replay_result *res = whatif_run_result(r, i);
+		json_t *v = replay_json_variant(res);
+
+		if (!v)
+			goto nomem;
+		json_object_set_new(v, "cpu_share", cost_json(whatif_run_cost(r, i)));
+		json_object_set_new(v, "change_pct", change_json(res, ref));
+		json_object_set_new(v, "errors", replay_json_errors(wl, res));
+		json_object_set_new(vars, whatif_run_name(r, i), v);
+		json_array_append_new(order, json_string(whatif_run_name(r, i)));
+	}
+	json_object_set_new(root, "variants", vars);
+	vars = NULL;
+	json_object_set_new(root, "measured", replay_json_measured(wl));
+	json_object_set_new(w, "reference", json_string(whatif_run_name(r, 0)));
+	json_object_set_new(w, "order", order);
+	order = NULL;
+	json_object_set_new(w, "machine", machine_json(whatif_machine(r)));
+	json_object_set_new(w, "threads", json_integer(whatif_threads(r)));
+	json_object_set_new(w, "runs", json_integer(whatif_nr_runs(r)));
+	json_object_set_new(w, "wall_seconds", json_real(whatif_wall_seconds(r)));
+	json_object_set_new(w, "trace_events", json_integer((json_int_t)whatif_trace_events(r)));
+	json_object_set_new(root, "whatif", w);
+	w = NULL;
+	/* the flags of `schedreplay replay --json`: the same text for the same numbers */
+	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) < 0 ||
+	    fputc('\n', out) == EOF) {
+		sr_error_set(err, EIO, "cannot write the JSON report");
+		goto out;
+	}
+	ret = 0;
+	goto out;
+nomem:
+	sr_error_set(err, ENOMEM, "what-if JSON: out of memory");
+out:
+	json_decref(order);
+	json_decref(w);
+	json_decref(vars);
+	json_decref(root);
+	return ret;
+}
+
+/* ---- SVG ----------------------------------------------------------------- */
+
+int whatif_write_svg(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
+		     const struct whatif_report_opts *o, struct sr_error *err)
+{
+	enum lat_group_key key = LAT_BY_COMM;
+	const char *name = NULL, *what = "all wakeups";
+	const struct trace_info *ti = wl_trace_info(wl);
+	const struct replay_config *cfg = whatif_replay_config(r);
+	unsigned int n = whatif_nr_runs(r);
+	struct svg_cdf_curve *c = calloc(n + 1, sizeof(*c));
+	char title[512];
+	int ret;
+
+	if (!c) {
+		sr_error_set(err, ENOMEM, "SVG: out of memory");
+		return -1;
+	}
+	if (o && o->svg_cgroup) {
+		key = LAT_BY_CGROUP;
+		name = o->svg_cgroup;
+		what = "cgroup";
+	} else if (o && o->svg_comm) {
+		key = LAT_BY_COMM;
+		name = o->svg_comm;
+		what = "comm";
+	}
+	c[0].label = "measured";
+	c[0].measured = true;
+	c[0].hist = group_hist(wl_measured_latency(wl), key, name);
+	for (unsigned int i = 0; i < n; i++) {
+		c[i + 1].label = whatif_run_name(r, i);
+		c[i + 1].hist = group_hist(replay_latency(whatif_run_result(r, i)), key, name);
+	}
+	/* a group no run has is an empty curve ("no samples"), not an error */
+	for (unsigned int i = 0; i <= n; i++)
+		if (!c[i].hist)
+			c[i].n = 0;
+	snprintf(title, sizeof(title), "wakeup latency CDF: %s%s%s -- %s, profile %s, placement %s",
+		 what, name ? " " : "", name ? name : "",
+		 ti && ti->path ? ti->path : "?",
+		 model_profile_name(replay_result_profile(whatif_run_result(r, 0))),
+		 cfg->placement == REPLAY_PLACEMENT_MODEL ? "model" : "trace");
+	ret = svg_cdf_write(out, title, c, n + 1, err);
+	free(c);
+	return ret;
+}
