@@ -37,6 +37,8 @@ static void usage(FILE *f)
 "  --no-sidecar        ignore any sidecar\n"
 "  --seed N            the model's random seed (default 1)\n"
 "  --no-costs          ablation: no mechanical costs in the simulation\n"
+"  --skip-early-blocks a wake that arrives before its block skips the block\n"
+"                      (default: the task blocks and is woken at once)\n"
 "  --settings          print every profile setting\n"
 "  --top N             groups shown per key in text output (default 10, 0 = all)\n"
 "  --dump-events FILE  write every simulated event as text (debugging)\n"
@@ -58,6 +60,7 @@ int cmd_replay(int argc, char **argv)
 		{ "no-sidecar", no_argument, NULL, 'S' },
 		{ "seed", required_argument, NULL, 'r' },
 		{ "no-costs", no_argument, NULL, 'C' },
+		{ "skip-early-blocks", no_argument, NULL, 'K' },
 		{ "settings", no_argument, NULL, 'T' },
 		{ "top", required_argument, NULL, 't' },
 		{ "dump-events", required_argument, NULL, 'D' },
@@ -114,6 +117,7 @@ int cmd_replay(int argc, char **argv)
 			}
 			break;
 		case 'C': rc.no_costs = true; break;
+		case 'K': rc.skip_early_blocks = true; break;
 		case 'T': to.show_settings = true; break;
 		case 't': to.top = atoi(optarg); break;
 		case 'D': dump = optarg; break;

@@ -22,6 +22,7 @@ static const struct command {
 	{ "variants", cmd_variants, "list the model variants (patches as model configuration)" },
 	{ "whatif", cmd_whatif, "compare variants on one trace: counts, latency, CPU cost, SVG" },
 	{ "replay", cmd_replay, "replay a trace through the model: predicted vs measured counts and latency" },
+	{ "validate", cmd_validate, "replay every bundled trace and check the errors against traces/thresholds.json" },
 };
 
 static void usage(FILE *f)

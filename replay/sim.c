@@ -504,9 +504,13 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				const struct wl_wake *w = &s->wakes[wi];
 
 				s->early[wi] = 0;
-				if (w->flags & WL_WAKE_ON_CPU) {
-					/* The trace raced too: waking while on the
-					 * CPU, then the switch out, then the wakeup. */
+				if ((w->flags & WL_WAKE_ON_CPU) || !s->cfg.skip_early_blocks) {
+					/*
+					 * The task still sleeps there and is woken at
+					 * once (the trace raced like this, or: a block
+					 * in the trace is evidence of a dependency the
+					 * trace may not show, see docs/replay.md).
+					 */
 					if (emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, cpu, cpu,
 							    s->wt[ti].pid, now))
 						return -1;

@@ -56,6 +56,7 @@ struct tstate {
 struct cpu_track {
 	int32_t curr;                /* task index, CUR_IDLE or CUR_UNKNOWN */
 	uint32_t switches;           /* sched_switch events seen on this CPU */
+	bool known_once;             /* curr has been known at some point */
 };
 
 struct wl_builder {
@@ -382,7 +383,7 @@ static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
 		if (!p)
 			return NULL;
 		for (int i = b->nr_cpus; i <= cpu; i++)
-			p[i].curr = CUR_UNKNOWN;
+			p[i] = (struct cpu_track){ .curr = CUR_UNKNOWN };
 		b->cpus = p;
 		b->nr_cpus = cpu + 1;
 	}
@@ -412,6 +413,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 	}
 	if (s->st == TS_RUNNING && s->cpu != cpu) {
 		struct cpu_track *oc = cpu_get(b, s->cpu);
+
 
 		if (flush_run(b, t, ts))
 			return -1;
@@ -451,9 +453,35 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		s->mark = ts;
 	}
 	c->curr = (int32_t)t;
+	c->known_once = true;
 	return 0;
 fail:
 	return -1;
+}
+
+/*
+ * A task never seen before is current on @cpu.  If nothing was known about
+ * the CPU yet, it ran since the trace start; otherwise the trace lost its
+ * switch-in (and, since it did not run before, its wakeup): it starts asleep
+ * and make_current() assumes an external wake now.
+ */
+static uint32_t appear_running(struct wl_builder *b, struct cpu_track *c, int cpu, int32_t pid,
+			       const char *comm, int32_t prio, uint64_t ts)
+{
+	bool fresh = !c->known_once;
+	uint32_t t = task_new(b, pid, comm, prio, ts, fresh ? WL_INIT_RUNNING : WL_INIT_SLEEPING,
+			      cpu);
+
+	if (t == WL_NONE)
+		return WL_NONE;
+	if (fresh) {
+		c->curr = (int32_t)t;
+		c->known_once = true;
+		return t;
+	}
+	if (make_current(b, c, cpu, t, ts, c->curr == CUR_UNKNOWN))
+		return WL_NONE;
+	return t;
 }
 
 /*
@@ -474,36 +502,42 @@ static uint32_t context_task(struct wl_builder *b, const struct trace_event *ev,
 		*stranger = true;
 		return WL_NONE;
 	}
+	/*
+	 * common_pid is always the CPU's current task, in interrupts too: a
+	 * different one means the trace lost a sched_switch here.
+	 */
 	if (ev->common_pid == 0) {
-		if (c->curr == CUR_UNKNOWN)
-			c->curr = CUR_IDLE;
-		if (c->curr != CUR_IDLE)
-			*stranger = true;
+		if (c->curr >= 0) {
+			struct tstate *o = &b->ts.v[c->curr];
+
+			if (o->st == TS_RUNNING && o->cpu == ev->cpu) {
+				if (flush_run(b, (uint32_t)c->curr, ev->ts)) {
+					*fail = -1;
+					return WL_NONE;
+				}
+				o->st = TS_QUEUED;
+			}
+			note(b, WL_NOTE_SWITCH_MISMATCH);
+		}
+		c->curr = CUR_IDLE;
+		c->known_once = true;
 		return WL_NONE;
 	}
 	t = lookup(b, ev->common_pid);
-	if (c->curr == CUR_UNKNOWN) {
-		if (t == WL_NONE) {
-			/* Alive before the trace and on this CPU: its prio is not
-			 * known yet (120 until an event shows it). */
-			t = task_new(b, ev->common_pid, "", 120, ev->ts, WL_INIT_RUNNING, ev->cpu);
-			if (t == WL_NONE) {
-				*fail = -1;
-				return WL_NONE;
-			}
-			c->curr = (int32_t)t;
-			return t;
-		}
-		if (make_current(b, c, ev->cpu, t, ev->ts, true)) {
-			*fail = -1;
-			return WL_NONE;
-		}
-		return t;
-	}
 	if (t != WL_NONE && c->curr == (int32_t)t)
 		return t;
-	*stranger = true;
-	return WL_NONE;
+	if (t == WL_NONE) {
+		/* its prio is not known yet: 120 until an event shows it */
+		t = appear_running(b, c, ev->cpu, ev->common_pid, "", 120, ev->ts);
+		if (t == WL_NONE)
+			*fail = -1;
+		return t;
+	}
+	if (make_current(b, c, ev->cpu, t, ev->ts, c->curr == CUR_UNKNOWN)) {
+		*fail = -1;
+		return WL_NONE;
+	}
+	return t;
 }
 
 /* ---- wakes -------------------------------------------------------------- */
@@ -752,13 +786,9 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	if (sw->prev_pid > 0) {
 		p = lookup(b, sw->prev_pid);
 		if (p == WL_NONE) {
-			p = task_new(b, sw->prev_pid, sw->prev_comm, sw->prev_prio, ev->ts,
-				     WL_INIT_RUNNING, ev->cpu);
+			p = appear_running(b, c, ev->cpu, sw->prev_pid, sw->prev_comm, sw->prev_prio,
+					   ev->ts);
 			if (p == WL_NONE)
-				return -1;
-			if (c->curr >= 0)
-				note(b, WL_NOTE_SWITCH_MISMATCH);
-			if (make_current(b, c, ev->cpu, p, ev->ts, true))
 				return -1;
 		} else if (c->curr != (int32_t)p) {
 			if (make_current(b, c, ev->cpu, p, ev->ts, c->curr == CUR_UNKNOWN))
@@ -825,6 +855,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 
 	if (sw->next_pid <= 0) {
 		c->curr = CUR_IDLE;
+		c->known_once = true;
 		return 0;
 	}
 	n = lookup(b, sw->next_pid);

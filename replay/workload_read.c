@@ -51,6 +51,13 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 		goto out;
 	wl = wl_builder_finish(b, err);
 	b = NULL;
+	if (wl && !wl_counts(wl)->sched_switch) {
+		sr_error_set(err, EINVAL, "%s: no sched_switch events in buffer '%s': nothing to replay "
+			     "(capture the sched:* events)", path,
+			     trace_get_info(r)->buffer ? trace_get_info(r)->buffer : "");
+		wl_free(wl);
+		wl = NULL;
+	}
 out:
 	wl_builder_free(b);
 	sidecar_free(sc);

@@ -15,5 +15,6 @@ int cmd_variants(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif /* SCHEDREPLAY_CLI_H */

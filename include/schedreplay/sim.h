@@ -11,7 +11,7 @@
  *   - task-caused wakeups and forks happen when the waker reaches the op;
  *     external ones at their trace times; a wake that arrives before its
  *     target reached the block it ends is delivered at the block (the task
- *     does not sleep, as a kernel task whose condition is already true);
+ *     blocks and is woken at once; skip_early_blocks: it does not sleep);
  *   - ticks every 1/HZ on busy CPUs only (NO_HZ idle), on each CPU's tick
  *     grid as inferred from the trace;
  *   - RT/DL tasks take their CPUs at their traced times (stolen time);
@@ -63,6 +63,13 @@ struct replay_config {
 	const char *comm_prefix;       /* latency samples of these comms; NULL: all */
 	uint64_t seed;                 /* the model's RNG (NI_RANDOM, tree priorities) */
 	bool no_costs;                 /* ablation: zero mechanical costs */
+	/*
+	 * A wake that reaches its target before the target reached the block
+	 * it ends: false (default) = the target still blocks there and is
+	 * woken at once; true = the block is skipped (the condition was
+	 * already true).  See docs/replay.md.
+	 */
+	bool skip_early_blocks;
 	bool keep_samples;             /* keep every "all" latency sample (replay_samples) */
 	/* every synthetic event, as text (debugging); NULL: none */
 	FILE *dump;

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `schedreplay validate`: replay every trace of a directory against the
+ * per-trace thresholds kept in the repository (traces/thresholds.json) and
+ * fail if any predicted figure is further from the measured one than its
+ * threshold allows.  --markdown prints the table of docs/validation.md.
+ *
+ * thresholds.json: {"schema": "schedreplay-thresholds", "version": 1,
+ *   "goal": {metric: max |relative error|},       (issue goals, reported)
+ *   "traces": {"NAME.dat": {
+ *       "skip": "why"                              (not replayed), or
+ *       "series": "make-probe",                    (repeated captures: spread)
+ *       "latency_group": {"cgroup_suffix": "/latency"} | {"comm": "PREFIX"} | {},
+ *       "max_rel_error": {metric: max |relative error|}, "why": "..."}}}
+ * metrics: sched_switch, sched_stat_runtime, sched_wakeup, sched_migrate_task,
+ * p50, p95, p99 (of the latency group; "all" if the group is {}).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <schedreplay/cli.h>
+#include <schedreplay/model.h>
+#include <schedreplay/sim.h>
+#include <schedreplay/workload.h>
+
+#define NR_METRICS 7
+static const char *const metric[NR_METRICS] = {
+	"sched_switch", "sched_stat_runtime", "sched_wakeup", "sched_migrate_task",
+	"p50", "p95", "p99",
+};
+static const double pct_of[3] = { 50, 95, 99 };
+
+struct result {
+	char name[256];
+	char series[64];
+	char group[300];
+	bool skipped, failed_run;
+	char why[512];
+	double meas[NR_METRICS], pred[NR_METRICS], err[NR_METRICS], limit[NR_METRICS];
+	bool have[NR_METRICS], over[NR_METRICS];
+};
+
+static const struct sr_hist *find_hist(const struct lat_machine *lat, json_t *grp, char *label,
+				       size_t n)
+{
+	const char *suffix = json_string_value(json_object_get(grp, "cgroup_suffix"));
+	const char *comm = json_string_value(json_object_get(grp, "comm"));
+	enum lat_group_key key = suffix ? LAT_BY_CGROUP : LAT_BY_COMM;
+
+	if (!suffix && !comm) {
+		snprintf(label, n, "all");
+		return lat_get_all(lat, LAT_WAKEUP);
+	}
+	for (size_t i = 0; i < lat_nr_groups(lat, key); i++) {
+		const struct lat_group *g = lat_group_at(lat, key, i);
+		size_t kl = strlen(g->key);
+
+		if (suffix ? (kl >= strlen(suffix) && !strcmp(g->key + kl - strlen(suffix), suffix)) :
+			     !strncmp(g->key, comm, strlen(comm))) {
+			snprintf(label, n, "%s=%s", suffix ? "cgroup" : "comm", g->key);
+			return &g->lat[LAT_WAKEUP];
+		}
+	}
+	snprintf(label, n, "%s %s (absent)", suffix ? "cgroup *" : "comm", suffix ? suffix : comm);
+	return NULL;
+}
+
+static void run_one(const char *dir, const char *name, json_t *spec, const struct replay_config *base,
+		    struct result *r)
+{
+	char path[4096], gl[300];
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	struct replay_result *res;
+	struct replay_config rc = *base;
+	json_t *lim = json_object_get(spec, "max_rel_error");
+	const struct sr_hist *mh, *ph;
+
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	snprintf(r->series, sizeof(r->series), "%s",
+		 json_string_value(json_object_get(spec, "series")) ?: "");
+	if (json_is_string(json_object_get(spec, "skip"))) {
+		r->skipped = true;
+		snprintf(r->why, sizeof(r->why), "%.500s", json_string_value(json_object_get(spec, "skip")));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	wl = wl_extract(path, NULL, &err);
+	if (!wl || !(res = replay_run(wl, &rc, &err))) {
+		r->failed_run = true;
+		snprintf(r->why, sizeof(r->why), "%.500s", err.msg);
+		wl_free(wl);
+		return;
+	}
+	for (int i = 0; i < 4; i++) {
+		uint64_t p = 0;
+
+		replay_count_get(res, metric[i], &p);
+		r->meas[i] = (double)replay_measured_count(wl, metric[i]);
+		r->pred[i] = (double)p;
+		r->have[i] = r->meas[i] > 0;
+	}
+	mh = find_hist(wl_measured_latency(wl), json_object_get(spec, "latency_group"), r->group,
+		       sizeof(r->group));
+	ph = find_hist(replay_latency(res), json_object_get(spec, "latency_group"), gl, sizeof(gl));
+	for (int k = 0; k < 3; k++) {
+		int i = 4 + k;
+
+		r->have[i] = mh && ph && mh->count && ph->count;
+		if (r->have[i]) {
+			r->meas[i] = (double)sr_hist_percentile(mh, pct_of[k]) / 1e3;
+			r->pred[i] = (double)sr_hist_percentile(ph, pct_of[k]) / 1e3;
+		}
+	}
+	for (int i = 0; i < NR_METRICS; i++) {
+		json_t *l = json_object_get(lim, metric[i]);
+
+		r->limit[i] = json_is_number(l) ? json_number_value(l) : NAN;
+		if (!r->have[i])
+			continue;
+		r->err[i] = (r->pred[i] - r->meas[i]) / r->meas[i];
+		r->over[i] = !isnan(r->limit[i]) && fabs(r->err[i]) > r->limit[i];
+	}
+	replay_result_free(res);
+	wl_free(wl);
+}
+
+static void print_markdown(const struct result *r, size_t n, json_t *goal)
+{
+	printf("| trace | latency group | metric | measured | predicted | error | threshold | goal |\n");
+	printf("|---|---|---|---:|---:|---:|---:|---:|\n");
+	for (size_t t = 0; t < n; t++) {
+		if (r[t].skipped || r[t].failed_run) {
+			printf("| %s | | %s: %s | | | | | |\n", r[t].name,
+			       r[t].skipped ? "skipped" : "FAILED", r[t].why);
+			continue;
+		}
+		for (int i = 0; i < NR_METRICS; i++) {
+			json_t *g = json_object_get(goal, metric[i]);
+
+			printf("| %s | %s | %s%s |", i ? "" : r[t].name, i ? "" : r[t].group, metric[i],
+			       i >= 4 ? " (us)" : "");
+			if (!r[t].have[i]) {
+				printf(" - | - | - | | |\n");
+				continue;
+			}
+			printf(i >= 4 ? " %.1f | %.1f |" : " %.0f | %.0f |", r[t].meas[i], r[t].pred[i]);
+			printf(" %+.1f%%%s |", r[t].err[i] * 100, r[t].over[i] ? " **over**" : "");
+			if (isnan(r[t].limit[i]))
+				printf(" |");
+			else
+				printf(" %.0f%% |", r[t].limit[i] * 100);
+			printf(json_is_number(g) ? " %.0f%% |\n" : " |\n",
+			       json_is_number(g) ? json_number_value(g) * 100 : 0);
+		}
+	}
+	/* run-to-run spread of repeated captures, next to the model's error */
+	printf("\nRun-to-run spread of the hardware (repeated captures of one workload) next to the "
+	       "model's error:\n\n| series | metric | measured min..max | spread | model error range |\n"
+	       "|---|---|---|---:|---|\n");
+	for (size_t t = 0; t < n; t++) {
+		bool first = true;
+
+		if (!r[t].series[0] || r[t].skipped || r[t].failed_run)
+			continue;
+		for (size_t u = 0; u < t; u++)
+			if (!strcmp(r[u].series, r[t].series))
+				first = false;
+		if (!first)
+			continue;
+		for (int i = 0; i < NR_METRICS; i++) {
+			double lo = INFINITY, hi = -INFINITY, elo = INFINITY, ehi = -INFINITY, sum = 0;
+			int k = 0;
+
+			for (size_t u = t; u < n; u++) {
+				if (strcmp(r[u].series, r[t].series) || !r[u].have[i] || r[u].skipped ||
+				    r[u].failed_run)
+					continue;
+				lo = fmin(lo, r[u].meas[i]);
+				hi = fmax(hi, r[u].meas[i]);
+				elo = fmin(elo, r[u].err[i]);
+				ehi = fmax(ehi, r[u].err[i]);
+				sum += r[u].meas[i];
+				k++;
+			}
+			if (k < 2)
+				continue;
+			printf("| %s (%d runs) | %s | %.1f..%.1f | %.1f%% | %+.1f%%..%+.1f%% |\n", r[t].series,
+			       k, metric[i], lo, hi, (hi - lo) / (sum / k) * 100, elo * 100, ehi * 100);
+		}
+	}
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: schedreplay validate [--dir DIR] [--thresholds FILE] [--markdown|--suggest] [--profile P]\n"
+"                            [--placement trace|model]\n"
+"\n"
+"Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
+"counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
+"DIR/thresholds.json). Exit 1 if any threshold is exceeded or a trace has no entry.\n"
+"--markdown prints the table of docs/validation.md; --suggest prints max_rel_error\n"
+"entries (achieved error x 1.25 + 5%%) for the traces of DIR.\n");
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "thresholds", required_argument, NULL, 't' },
+		{ "markdown", no_argument, NULL, 'm' },
+		{ "suggest", no_argument, NULL, 's' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "placement", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = "traces", *tfile = NULL;
+	char tpath[4096];
+	bool markdown = false, suggest = false;
+	struct replay_config rc;
+	json_error_t je;
+	json_t *root, *traces, *goal;
+	struct result *res = NULL;
+	size_t n = 0;
+	int c, ret = SR_EXIT_OK;
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	size_t nn = 0;
+
+	replay_config_default(&rc);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'd': dir = optarg; break;
+		case 't': tfile = optarg; break;
+		case 'm': markdown = true; break;
+		case 's': suggest = true; break;
+		case 'p':
+			if (strcmp(optarg, "auto") && !(rc.profile = model_profile_find(optarg))) {
+				fprintf(stderr, "schedreplay validate: unknown profile '%s'\n", optarg);
+				return SR_EXIT_USAGE;
+			}
+			break;
+		case 'P':
+			rc.placement = !strcmp(optarg, "model") ? REPLAY_PLACEMENT_MODEL : REPLAY_PLACEMENT_TRACE;
+			break;
+		case 'h': usage(stdout); return SR_EXIT_OK;
+		default: usage(stderr); return SR_EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return SR_EXIT_USAGE;
+	}
+	snprintf(tpath, sizeof(tpath), "%s", tfile ? tfile : dir);
+	if (!tfile)
+		snprintf(tpath, sizeof(tpath), "%s/thresholds.json", dir);
+	root = json_load_file(tpath, 0, &je);
+	if (!root) {
+		fprintf(stderr, "schedreplay validate: %s:%d: %s\n", tpath, je.line, je.text);
+		return SR_EXIT_FAIL;
+	}
+	traces = json_object_get(root, "traces");
+	goal = json_object_get(root, "goal");
+	if (strcmp(json_string_value(json_object_get(root, "schema")) ?: "", "schedreplay-thresholds") ||
+	    !json_is_object(traces)) {
+		fprintf(stderr, "schedreplay validate: %s: not a thresholds file (schema "
+			"\"schedreplay-thresholds\" with a \"traces\" object)\n", tpath);
+		json_decref(root);
+		return SR_EXIT_FAIL;
+	}
+	if (!(d = opendir(dir))) {
+		fprintf(stderr, "schedreplay validate: %s: %s\n", dir, strerror(errno));
+		json_decref(root);
+		return SR_EXIT_FAIL;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char **p;
+
+		if (l < 5 || strcmp(de->d_name + l - 4, ".dat"))
+			continue;
+		if (!(p = realloc(names, (nn + 1) * sizeof(*names))) || !(p[nn] = strdup(de->d_name))) {
+			free(p ? p : names);
+			closedir(d);
+			json_decref(root);
+			fprintf(stderr, "schedreplay validate: out of memory\n");
+			return SR_EXIT_FAIL;
+		}
+		names = p;
+		nn++;
+	}
+	closedir(d);
+	/* sorted by name: output order does not depend on the directory */
+	for (size_t i = 1; i < nn; i++)
+		for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+			char *t = names[j];
+
+			names[j] = names[j - 1];
+			names[j - 1] = t;
+		}
+	res = calloc(nn ? nn : 1, sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "schedreplay validate: out of memory\n");
+		ret = SR_EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < nn; i++) {
+		json_t *spec = json_object_get(traces, names[i]);
+		struct result *r = &res[n++];
+
+		if (!spec && suggest)
+			spec = json_object_get(root, "default_entry");
+		if (!spec) {
+			snprintf(r->name, sizeof(r->name), "%s", names[i]);
+			r->failed_run = true;
+			snprintf(r->why, sizeof(r->why), "no entry in %.400s: add its thresholds", tpath);
+			ret = SR_EXIT_FAIL;
+			continue;
+		}
+		run_one(dir, names[i], spec, &rc, r);
+		if (r->failed_run)
+			ret = SR_EXIT_FAIL;
+		for (int k = 0; k < NR_METRICS; k++)
+			if (r->over[k])
+				ret = SR_EXIT_FAIL;
+	}
+	if (suggest) {
+		/* achieved error plus a margin: |e| * 1.25 + 5 %, rounded up to 1 % */
+		printf("{\n");
+		for (size_t t = 0; t < n; t++) {
+			const struct result *r = &res[t];
+
+			printf("    \"%s\": { ", r->name);
+			if (r->skipped || r->failed_run) {
+				printf("\"skip\": \"%s\" }%s\n", r->skipped ? r->why : "replay failed",
+				       t + 1 < n ? "," : "");
+				continue;
+			}
+			printf("\"max_rel_error\": {");
+			for (int k = 0, f = 0; k < NR_METRICS; k++)
+				if (r->have[k])
+					printf("%s \"%s\": %.2f", f++ ? "," : "", metric[k],
+					       ceil((fabs(r->err[k]) * 1.25 + 0.05) * 100) / 100);
+			printf(" } }%s\n", t + 1 < n ? "," : "");
+		}
+		printf("}\n");
+		ret = SR_EXIT_OK;
+	} else if (markdown) {
+		print_markdown(res, n, goal);
+	} else {
+		for (size_t t = 0; t < n; t++) {
+			const struct result *r = &res[t];
+
+			if (r->skipped) {
+				printf("%-28s skipped: %s\n", r->name, r->why);
+				continue;
+			}
+			if (r->failed_run) {
+				printf("%-28s FAIL: %s\n", r->name, r->why);
+				continue;
+			}
+			printf("%-28s %s\n", r->name, r->group);
+			for (int k = 0; k < NR_METRICS; k++) {
+				if (!r->have[k])
+					continue;
+				printf("  %-20s measured %12.1f predicted %12.1f error %+8.1f%%  limit %s%5.0f%%%s\n",
+				       metric[k], r->meas[k], r->pred[k], r->err[k] * 100,
+				       isnan(r->limit[k]) ? "  -" : "", isnan(r->limit[k]) ? 0 : r->limit[k] * 100,
+				       r->over[k] ? "  OVER" : "");
+			}
+		}
+		printf("%s\n", ret ? "validate: FAILED" : "validate: all within thresholds");
+	}
+out:
+	for (size_t i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	free(res);
+	json_decref(root);
+	return ret;
+}
