@@ -163,8 +163,11 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 				continue;
 			}
 			sd->name = level ? "NUMA" : "MC";
+			sd->numa = level == 1;
 			sd->span_weight = n;
 			/* sd_init(): intervals in ms scale with the span */
+			sd->min_interval = (unsigned int)n;
+			sd->max_interval = 2 * (unsigned int)n;
 			sd->balance_interval = (unsigned int)n;
 			sd->busy_factor = (unsigned int)m->prof.sd_busy_factor;
 			sd->last_balance = m->jiffies;
@@ -175,6 +178,8 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 			sd->newidle_ratio = 512;
 			rq->nr_sd++;
 		}
+		if (rq->nr_sd)
+			rq->sd[rq->nr_sd - 1].top = true;
 		rq->next_balance = m->jiffies;
 	}
 	return 0;
@@ -344,9 +349,63 @@ static bool can_migrate_task(struct model_task *p, struct rq *src)
 	return src->curr != p && !p->se.sched_delayed && p->on_rq == TASK_ON_RQ_QUEUED;
 }
 
+static bool available_idle_cpu(const struct model *m, int cpu);
+
 /*
- * Pull one task into @this_rq from the busiest CPU of @sd (see the top of
- * the file for what is simplified).  Returns 1 if a task moved.
+ * should_we_balance(): a newly idle CPU always balances (it has nothing
+ * queued when the model calls it).  Periodically, one CPU per local group
+ * does: the first idle CPU of the group, else its first CPU.  The model's MC
+ * groups are single CPUs (no SMT level), so only the NUMA level, whose
+ * groups are the nodes, can say no.
+ */
+static bool should_we_balance(struct model *m, struct rq *this_rq, struct sched_domain *sd,
+			      bool newly_idle)
+{
+	int i, first = -1;
+
+	if (newly_idle || !sd->numa)
+		return true;
+	for (i = 0; i < sd->span_weight; i++) {
+		int cpu = sd->span[i];
+
+		if (m->rqs[cpu].node != this_rq->node)
+			continue;
+		if (first < 0)
+			first = cpu;
+		if (available_idle_cpu(m, cpu))
+			return cpu == this_rq->cpu;
+	}
+	return first == this_rq->cpu;
+}
+
+/*
+ * update_sd_lb_stats() at the root domain: rd->overloaded is recomputed as
+ * "some CPU of the root domain has more than one task" (misfit tasks only
+ * exist with asymmetric capacities) - the only place it is ever cleared.
+ */
+static void update_rd_overloaded(struct model *m, struct sched_domain *sd)
+{
+	bool overloaded = false;
+	int i;
+
+	for (i = 0; i < sd->span_weight; i++)
+		if (m->rqs[sd->span[i]].nr_running > 1)
+			overloaded = true;
+	if (m->rd_overloaded && !overloaded)
+		COUNT(m, rd_overloaded_cleared);
+	m->rd_overloaded = overloaded;
+}
+
+/*
+ * sched_balance_rq(), simplified (see the top of the file): find the busiest
+ * CPU of @sd and pull one task from it into @this_rq.  What the kernel does
+ * around it is kept: only a CPU that should_we_balance() proceeds; the root
+ * domain's statistics pass recomputes rd->overloaded; a balanced domain
+ * doubles its balance_interval (up to max_interval, not for newidle, which
+ * ignores intervals) and an imbalance resets it to min_interval - whether
+ * or not a task could be moved, and also when the model does not move tasks
+ * (--placement trace: the kernel would have tried).  Returns 1 if a task
+ * moved.
  */
 static int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_domain *sd,
 			    bool newly_idle)
@@ -356,8 +415,11 @@ static int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_do
 	unsigned int best = 0, need;
 	int i;
 
-	if (!m->balance_moves_tasks)
-		return 0;
+	if (!should_we_balance(m, this_rq, sd, newly_idle))
+		goto out_balanced;
+	if (sd->top)
+		update_rd_overloaded(m, sd);
+
 	need = newly_idle ? 2 : this_rq->cfs.h_nr_queued + 2;
 	for (i = 0; i < sd->span_weight; i++) {
 		struct rq *rq = &m->rqs[sd->span[i]];
@@ -370,6 +432,13 @@ static int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_do
 		}
 	}
 	if (!busiest)
+		goto out_balanced;
+
+	/* "We were unbalanced, so reset the balancing interval" */
+	sd->balance_interval = sd->min_interval;
+	COUNT(m, balance_interval_reset);
+
+	if (!m->balance_moves_tasks)
 		return 0;
 	for (p = busiest->cfs_tasks_tail; p; p = p->cfs_prev)
 		if (can_migrate_task(p, busiest))
@@ -386,6 +455,14 @@ static int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_do
 	wakeup_preempt(m, this_rq, p, 0);
 	COUNT(m, load_balance_moved);
 	return 1;
+
+out_balanced:
+	/* newidle disregards intervals: it must not inflate them */
+	if (!newly_idle && sd->balance_interval < sd->max_interval) {
+		sd->balance_interval *= 2;
+		COUNT(m, balance_interval_doubled);
+	}
+	return 0;
 }
 
 /* ---- newidle --------------------------------------------------------- */

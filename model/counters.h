@@ -64,6 +64,9 @@
 	C(requeue_delayed_entity, "requeue_delayed_entity", "delayed entities woken back (ttwu_runnable)") \
 	C(wakeup_preempt_check,  "check_preempt_wakeup_fair", "wakeup preemption checks (curr is a fair task)") \
 	C(tick_resched,          "tick.resched",          "ticks that set need_resched") \
-	C(update_curr_resched,   "update_curr.resched",   "update_curr() deadline expiries that set need_resched (EEVDF)")
+	C(update_curr_resched,   "update_curr.resched",   "update_curr() deadline expiries that set need_resched (EEVDF)") \
+	C(rd_overloaded_cleared, "rd_overloaded.cleared", "top-domain balances that cleared rd->overloaded (no CPU with nr_running > 1)") \
+	C(balance_interval_doubled, "sched_balance_rq.interval_doubled", "periodic balances that found the domain balanced (balance_interval *= 2)") \
+	C(balance_interval_reset, "sched_balance_rq.interval_reset", "balances that found an imbalance (balance_interval = min_interval)")
 
 #endif

@@ -220,7 +220,10 @@ struct sched_domain {
 	u64 max_newidle_lb_cost;
 	unsigned long last_decay_max_lb_cost;
 	unsigned long last_balance;
-	unsigned int balance_interval;   /* ms */
+	unsigned int balance_interval;   /* ms: min_interval .. max_interval */
+	unsigned int min_interval, max_interval;   /* sd_init(): span, 2 x span */
+	bool numa;                  /* groups are nodes (else single CPUs) */
+	bool top;                   /* no parent: balancing it recomputes rd->overloaded */
 	unsigned int busy_factor;
 	unsigned int newidle_call, newidle_success, newidle_ratio;
 };
