@@ -500,7 +500,12 @@ static bool update_newidle_cost(struct model *m, struct sched_domain *sd, u64 co
 	return false;
 }
 
-static void _nohz_idle_balance(struct model *m, struct rq *this_rq, bool stats, bool balance);
+#define NOHZ_STATS_KICK   0x1
+#define NOHZ_BALANCE_KICK 0x2
+#define NOHZ_NEXT_KICK    0x4
+
+static void _nohz_idle_balance(struct model *m, struct rq *this_rq, unsigned int flags,
+			       bool this_idle);
 
 /*
  * nohz_newidle_balance(): going idle without balancing, and idle CPUs have
@@ -514,7 +519,8 @@ static void nohz_newidle_balance(struct model *m, struct rq *this_rq)
 	if (!m->nohz.has_blocked || time_after(m->nohz.next_blocked, m->jiffies))
 		return;
 	COUNT(m, nohz_stats_kick);
-	_nohz_idle_balance(m, this_rq, true, false);
+	/* run from this CPU's idle loop (nohz_run_idle_balance()): it is idle */
+	_nohz_idle_balance(m, this_rq, NOHZ_STATS_KICK, true);
 }
 
 /*
@@ -674,27 +680,36 @@ static bool update_nohz_stats(struct model *m, struct rq *rq)
 }
 
 /*
- * _nohz_idle_balance(): on behalf of every tickless idle CPU, refresh its
- * blocked load (stats) and balance it if due (balance).
+ * _nohz_idle_balance(): on behalf of every tickless idle CPU, starting after
+ * this one and ending with it, refresh its blocked load (NOHZ_STATS_KICK)
+ * and balance it if due (NOHZ_BALANCE_KICK); every pass, NOHZ_NEXT_KICK
+ * alone included, collects the idle CPUs' earliest next_balance.
+ * @this_idle: this CPU is idle although the model still has its previous
+ * task as curr (the NEWILB pass runs from the idle loop after __schedule()).
  */
-static void _nohz_idle_balance(struct model *m, struct rq *this_rq, bool stats, bool balance)
+static void _nohz_idle_balance(struct model *m, struct rq *this_rq, unsigned int flags,
+			       bool this_idle)
 {
 	unsigned long now = m->jiffies;
 	unsigned long next_balance = now + 60UL * m->hz;
 	bool has_blocked_load = false, update_next = false;
 	unsigned int i;
 
-	if (stats)
+	if (flags & NOHZ_STATS_KICK)
 		m->nohz.has_blocked = false;
+	if (flags & NOHZ_NEXT_KICK)
+		m->nohz.needs_update = false;
 	for (i = 1; i <= m->nr_cpus; i++) {
 		struct rq *rq = &m->rqs[((unsigned int)this_rq->cpu + i) % m->nr_cpus];
 
-		if (!rq->nohz_idle || rq->curr || rq->other_class || rq->cfs.h_nr_queued)
+		if (!rq->nohz_idle)
 			continue;
-		if (stats)
+		if (!(rq == this_rq && this_idle) && !available_idle_cpu(m, rq->cpu))
+			continue;
+		if (flags & NOHZ_STATS_KICK)
 			has_blocked_load |= update_nohz_stats(m, rq);
 		if (time_after_eq(m->jiffies, rq->next_balance)) {
-			if (balance)
+			if (flags & NOHZ_BALANCE_KICK)
 				sched_balance_domains(m, rq, true);
 		}
 		if (time_after(next_balance, rq->next_balance)) {
@@ -704,18 +719,26 @@ static void _nohz_idle_balance(struct model *m, struct rq *this_rq, bool stats, 
 	}
 	if (update_next)
 		m->nohz.next_balance = next_balance;
-	if (stats)
+	if (flags & NOHZ_STATS_KICK)
 		m->nohz.next_blocked = now + msecs_to_jiffies(m, (unsigned long)m->prof.nohz_blocked_period_ms);
 	if (has_blocked_load)
 		m->nohz.has_blocked = true;
 }
 
+/*
+ * nohz_balance_enter_idle(): the tick stops on an idle CPU.  It has blocked
+ * load to decay from now on; a CPU without sched domains (a single CPU)
+ * never joins the nohz mask nor raises nohz.has_blocked.
+ */
 void nohz_balance_enter_idle(struct model *m, struct rq *rq)
 {
 	rq->has_blocked_load = true;
-	if (!rq->nohz_idle && rq->nr_sd) {
+	if (!rq->nohz_idle) {
+		if (!rq->nr_sd)
+			return;   /* on_null_domain() */
 		rq->nohz_idle = true;
 		m->nohz.nr_cpus++;
+		m->nohz.needs_update = true;
 	}
 	m->nohz.has_blocked = true;
 }
@@ -728,15 +751,35 @@ void nohz_balance_exit_idle(struct model *m, struct rq *rq)
 	m->nohz.nr_cpus--;
 }
 
+/* The LLC's nr_busy_cpus: CPUs of this node (the model's LLC) not in the
+ * nohz mask; 0 if the node has a single CPU (no sd_llc_shared). */
+static unsigned int llc_nr_busy_cpus(const struct model *m, const struct rq *rq)
+{
+	unsigned int i, n = 0, busy = 0;
+
+	for (i = 0; i < m->nr_cpus; i++) {
+		if (m->rqs[i].node != rq->node)
+			continue;
+		n++;
+		busy += !m->rqs[i].nohz_idle;
+	}
+	return n > 1 ? busy : 0;
+}
+
 /*
  * nohz_balancer_kick(): a busy CPU's tick asks an idle CPU to refresh the
- * idle CPUs' blocked load (every LOAD_AVG_PERIOD ms) and, when this CPU has
- * more than one task, to balance for them.  The model runs the kicked work
- * at once, on the first idle CPU after this one.
+ * idle CPUs' blocked load (NOHZ_STATS_KICK, every LOAD_AVG_PERIOD ms) and,
+ * once nohz.next_balance is due, to balance for them (NOHZ_BALANCE_KICK)
+ * when this CPU has two tasks or its LLC has more than one busy CPU; after a
+ * CPU entered the mask, to collect next_balance (NOHZ_NEXT_KICK).  The
+ * misfit, reduced-capacity and asym-packing kicks need asymmetric CPUs,
+ * which the model does not have.  The kicked CPU is the first idle CPU of
+ * the mask other than this one (find_new_ilb()); the model runs its work at
+ * once instead of by IPI.
  */
 void nohz_balancer_kick(struct model *m, struct rq *rq)
 {
-	bool stats = false, balance = false;
+	unsigned int flags = 0;
 	unsigned int i;
 	struct rq *ilb = NULL;
 
@@ -746,28 +789,31 @@ void nohz_balancer_kick(struct model *m, struct rq *rq)
 	if (!m->nohz.nr_cpus)
 		return;
 	if (m->nohz.has_blocked && time_after(m->jiffies, m->nohz.next_blocked))
-		stats = true;
-	if (!time_after(m->nohz.next_balance, m->jiffies) && rq->nr_running >= 2) {
-		stats = true;
-		balance = true;
-	}
-	if (!stats)
+		flags = NOHZ_STATS_KICK;
+	if (!time_after(m->nohz.next_balance, m->jiffies) &&
+	    (rq->nr_running >= 2 || llc_nr_busy_cpus(m, rq) > 1))
+		flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
+	if (m->nohz.needs_update)
+		flags |= NOHZ_NEXT_KICK;
+	if (!flags)
 		return;
-	/* find_new_ilb(): an idle CPU in the nohz mask */
-	for (i = 1; i <= m->nr_cpus; i++) {
-		struct rq *r = &m->rqs[((unsigned int)rq->cpu + i) % m->nr_cpus];
 
-		if (r->nohz_idle && !r->curr && !r->other_class && !r->cfs.h_nr_queued) {
+	/* kick_ilb() */
+	if (flags & NOHZ_BALANCE_KICK)
+		m->nohz.next_balance = m->jiffies + 1;
+	for (i = 0; i < m->nr_cpus; i++) {
+		struct rq *r = &m->rqs[i];
+
+		if (r != rq && r->nohz_idle && available_idle_cpu(m, r->cpu)) {
 			ilb = r;
 			break;
 		}
 	}
 	if (!ilb)
 		return;
-	if (balance)
-		m->nohz.next_balance = m->jiffies + 1;
-	COUNT(m, nohz_stats_kick);
-	_nohz_idle_balance(m, ilb, stats, balance);
+	if (flags & NOHZ_STATS_KICK)
+		COUNT(m, nohz_stats_kick);
+	_nohz_idle_balance(m, ilb, flags, false);
 }
 
 /*

@@ -339,6 +339,7 @@ struct model {
 	struct {
 		unsigned int nr_cpus;
 		bool has_blocked;
+		bool needs_update;          /* a CPU entered the mask: NOHZ_NEXT_KICK */
 		unsigned long next_blocked;
 		unsigned long next_balance;
 	} nohz;

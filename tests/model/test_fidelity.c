@@ -163,10 +163,152 @@ static void test_should_we_balance(void)
 	model_free(m);
 }
 
+/*
+ * nohz_balancer_kick(): once nohz.next_balance is due, a busy CPU kicks a
+ * full idle balance (NOHZ_STATS_KICK | NOHZ_BALANCE_KICK) not only when it
+ * has two tasks but also when its LLC has more than one busy CPU
+ * (sd_llc_shared->nr_busy_cpus > 1).  The model had only the first test.
+ *
+ * 4 CPUs, one LLC: CPUs 0 and 1 run a task each, 2 and 3 are idle in the
+ * nohz mask.  Stats are not due (next_blocked ahead) but next_balance is:
+ * CPU 0's tick (nr_running 1) kicks.  kick_ilb() sets next_balance =
+ * jiffy + 1; the ilb balances CPUs 2 and 3 (their next_balance, 0, is due):
+ * each finds MC balanced (nobody has 2 tasks), interval 4 -> 8 ms, next
+ * balance 251 + msecs_to_jiffies(8) = 253, which becomes nohz.next_balance.
+ * With CPU 1 idle as well (one busy CPU) there is no kick.
+ */
+static void test_nohz_llc_busy_kick(void)
+{
+	int busy1;
+
+	for (busy1 = 0; busy1 <= 1; busy1++) {
+		struct model *m = mk("6.18", 4, NULL);
+		int cpu;
+
+		for (cpu = 0; cpu < 4; cpu++) {
+			fork_on(m, (uint32_t)cpu + 1, cpu, T0);
+			model_schedule(m, cpu, MODEL_PREV_RUNNABLE, T0);
+		}
+		for (cpu = busy1 ? 2 : 1; cpu < 4; cpu++)
+			model_schedule(m, cpu, MODEL_PREV_SLEEP, T0 + 1000000);
+		CHECK_EQ_U(m->nohz.nr_cpus, busy1 ? 2 : 3);
+		m->nohz.next_blocked = m->jiffies + 100;   /* stats not due */
+		m->nohz.next_balance = m->jiffies;         /* balance due */
+		m->nohz.needs_update = false;
+		m->counters[MC_periodic_balance] = 0;
+		m->counters[MC_nohz_stats_kick] = 0;
+
+		model_tick(m, 0, T0 + TICK);
+		CHECK_EQ_U(m->jiffies, 251);
+		if (busy1) {
+			CHECK_EQ_U(m->counters[MC_nohz_stats_kick], 1);
+			/* CPU 0's own softirq (its next_balance 0 is due) + CPUs 2, 3 */
+			CHECK_EQ_U(m->counters[MC_periodic_balance], 3);
+			CHECK_EQ_U(m->rqs[2].sd[0].balance_interval, 8);
+			CHECK_EQ_U(m->rqs[2].next_balance, 253);
+			CHECK_EQ_U(m->nohz.next_balance, 253);
+		} else {
+			CHECK_EQ_U(m->counters[MC_nohz_stats_kick], 0);
+			CHECK_EQ_U(m->counters[MC_periodic_balance], 1);   /* CPU 0's own */
+			CHECK_EQ_U(m->nohz.next_balance, 250);
+		}
+		model_free(m);
+	}
+}
+
+/*
+ * NOHZ_NEXT_KICK: a CPU that entered the nohz mask sets nohz.needs_update;
+ * the next busy tick kicks an ilb pass that only collects the idle CPUs'
+ * earliest next_balance into nohz.next_balance (no stats, no balance).
+ */
+static void test_nohz_next_kick(void)
+{
+	struct model *m = mk("6.18", 2, NULL);
+
+	fork_on(m, 1, 0, T0);
+	fork_on(m, 2, 1, T0);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, T0);
+	model_schedule(m, 1, MODEL_PREV_SLEEP, T0 + 1000000);
+	CHECK(m->nohz.needs_update);
+	m->nohz.next_blocked = m->jiffies + 100;
+	m->nohz.next_balance = m->jiffies + 100;
+	m->rqs[1].next_balance = 300;
+	model_tick(m, 0, T0 + TICK);
+	CHECK(!m->nohz.needs_update);
+	CHECK_EQ_U(m->nohz.next_balance, 300);
+	CHECK_EQ_U(m->counters[MC_nohz_stats_kick], 0);
+	CHECK_EQ_U(m->counters[MC_update_blocked_averages], 1);   /* CPU 0's own softirq */
+	model_free(m);
+}
+
+/*
+ * nohz_balance_enter_idle() returns before touching nohz.has_blocked when
+ * the CPU has no sched domain (on_null_domain(): a 1-CPU machine), so
+ * nohz_newidle_balance() never kicks a blocked-load pass there.  The model
+ * raised has_blocked and counted a NEWILB kick at the second idle entry.
+ */
+static void test_nohz_single_cpu(void)
+{
+	struct model *m = mk("6.18", 1, NULL);
+	struct model_task *a = fork_on(m, 1, 0, T0);
+
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0);
+	model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 1000000);
+	CHECK(!m->nohz.has_blocked);
+	model_try_to_wake_up(m, a, 0, -1, MODEL_WF_TTWU, T0 + 100000000);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 100000000);
+	model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 101000000);
+	CHECK_EQ_U(m->counters[MC_nohz_stats_kick], 0);
+	CHECK(!m->nohz.has_blocked);
+	model_free(m);
+}
+
+/*
+ * NOHZ_NEWILB_KICK runs _nohz_idle_balance(NOHZ_STATS_KICK) from the idle
+ * loop, after __schedule(): this CPU is idle then, and if it is still in the
+ * nohz mask (no busy tick since its last idle period: the mask is left only
+ * at a busy tick) its own blocked load is refreshed too.  The model saw its
+ * previous task as curr and skipped it.
+ *
+ * CPU 1 idles at jiffy 250 (enters the mask), its task runs again 49 ms
+ * later for 1 ms, no tick, and sleeps at jiffy 262: rd->overloaded is not
+ * set, so newidle skips; stats are due (next_blocked 0) -> NEWILB pass ->
+ * update_nohz_stats(CPU 1): one update_blocked_averages().
+ */
+static void test_newilb_includes_this_cpu(void)
+{
+	struct model *m = mk("6.18", 2, NULL);
+	struct model_task *c;
+
+	fork_on(m, 1, 0, T0);
+	c = fork_on(m, 2, 1, T0);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, T0);
+	model_schedule(m, 1, MODEL_PREV_SLEEP, T0 + 1000000);
+	CHECK(m->rqs[1].nohz_idle);
+	CHECK_EQ_U(m->counters[MC_nohz_stats_kick], 0);   /* has_blocked was 0 */
+	model_try_to_wake_up(m, c, 1, -1, MODEL_WF_TTWU, T0 + 50000000);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, T0 + 50000000);
+	CHECK(m->rqs[1].nohz_idle);
+	CHECK(model_schedule(m, 1, MODEL_PREV_SLEEP, T0 + 51000000) == NULL);
+	CHECK_EQ_U(m->jiffies, 262);
+	CHECK_EQ_U(m->counters[MC_newidle_balance_skip], 2);
+	CHECK_EQ_U(m->counters[MC_nohz_stats_kick], 1);
+	CHECK_EQ_U(m->counters[MC_update_blocked_averages_nohz], 1);
+	CHECK_EQ_U(m->rqs[1].last_blocked_load_update_tick, 262);
+	CHECK_EQ_U(m->nohz.next_blocked, 262 + 8);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_rd_overloaded_cleared();
 	test_balance_interval();
 	test_should_we_balance();
+	test_nohz_llc_busy_kick();
+	test_nohz_next_kick();
+	test_nohz_single_cpu();
+	test_newilb_includes_this_cpu();
 	return check_done("fidelity");
 }
