@@ -102,7 +102,10 @@ u64 sched_slice(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se)
 		slice = __calc_delta(slice, se->load.weight, se->on_rq ? &qcfs_rq->load : &lw);
 	}
 
-	if (init_se->task && init_se->task->policy == MODEL_POLICY_IDLE)
+	/* BASE_SLICE: an idle entity gets the short minimum, unless everything
+	 * queued here is idle (sched_idle_cfs_rq()) */
+	if (init_se->task && init_se->task->policy == MODEL_POLICY_IDLE &&
+	    !(cfs_rq->nr_running && cfs_rq->nr_running == cfs_rq->idle_nr_running))
 		min_gran = m->sysctl_sched_idle_min_granularity;
 	else
 		min_gran = m->sysctl_sched_min_granularity;

@@ -831,6 +831,8 @@ int model_task_set_nice(struct model *m, struct model_task *p, int nice, uint64_
 
 	if (nice < -20 || nice > 19 || p->state == TS_DEAD)
 		return -1;
+	if (nice == old_nice)
+		return 0;   /* set_user_nice(): task_nice(p) == nice, nothing to do */
 	if (p->state == TS_NEW || p->cpu < 0) {
 		p->nice = nice;
 		reweight_task_fair(m, NULL, p, nice);

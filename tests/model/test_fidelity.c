@@ -301,6 +301,57 @@ static void test_newilb_includes_this_cpu(void)
 	model_free(m);
 }
 
+/*
+ * CFS sched_slice() with BASE_SLICE (6.1 fair.c): the floor is
+ * sysctl_sched_idle_min_granularity (0.75 ms, not scaled) for a SCHED_IDLE
+ * entity only if its queue is not all-idle (!sched_idle_cfs_rq()); else the
+ * normal min_granularity (0.75 ms x factor 2 = 1.5 ms on 2 CPUs).  The model
+ * ignored the second condition.
+ *
+ * Group /g (cpu.shares 2) holds two SCHED_IDLE tasks next to a nice-0 task
+ * in the root: the computed slice is 12 ms x 3/6 x 2048/(1048576 + 2048),
+ * far below either floor, so sched_slice() returns the floor: 1.5 ms for the
+ * all-idle /g queue, 0.75 ms once a normal task joins /g.
+ */
+static void test_cfs_idle_min_granularity(void)
+{
+	struct model *m = mk("6.5", 2, NULL);
+	struct model_group *g = model_group_new(m, NULL, 2, "/g", NULL);
+	struct model_task *i1 = model_task_new(m, g, 0, MODEL_POLICY_IDLE, 1, NULL);
+	struct model_task *i2 = model_task_new(m, g, 0, MODEL_POLICY_IDLE, 2, NULL);
+	struct model_task *n = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	struct model_task *n2 = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 4, NULL);
+
+	model_wake_up_new_task(m, n, 0, 0, T0);
+	model_wake_up_new_task(m, i1, 0, 0, T0);
+	model_wake_up_new_task(m, i2, 0, 0, T0);
+	CHECK_EQ_U(m->sysctl_sched_min_granularity, 1500000);
+	CHECK_EQ_U(cfs_rq_of(&i1->se)->idle_nr_running, 2);
+	CHECK_EQ_U(sched_slice(m, cfs_rq_of(&i1->se), &i1->se), 1500000);
+	model_wake_up_new_task(m, n2, 0, 0, T0);
+	CHECK_EQ_U(sched_slice(m, cfs_rq_of(&i1->se), &i1->se), 750000);
+	model_free(m);
+}
+
+/*
+ * set_user_nice() returns at once when the nice value does not change: no
+ * dequeue/put/enqueue/set, so no update_curr() or update_load_avg().
+ */
+static void test_set_same_nice(void)
+{
+	struct model *m = mk("6.18", 2, NULL);
+	struct model_task *a = fork_on(m, 1, 0, T0);
+	uint64_t before[NR_MODEL_COUNTERS];
+
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0);
+	memcpy(before, m->counters, sizeof(before));
+	CHECK_EQ_S(model_task_set_nice(m, a, 0, T0 + 1000000), 0);
+	CHECK(!memcmp(before, m->counters, sizeof(before)));
+	CHECK_EQ_S(model_task_set_nice(m, a, 5, T0 + 1000000), 0);
+	CHECK_EQ_U(m->counters[MC_dequeue_task_fair], before[MC_dequeue_task_fair] + 1);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_rd_overloaded_cleared();
@@ -310,5 +361,7 @@ int main(void)
 	test_nohz_next_kick();
 	test_nohz_single_cpu();
 	test_newilb_includes_this_cpu();
+	test_cfs_idle_min_granularity();
+	test_set_same_nice();
 	return check_done("fidelity");
 }
