@@ -180,27 +180,22 @@ struct whatif_result *whatif_run(const struct wl_workload *wl, const struct what
 	r->threads = started + 1;
 	r->wall_seconds = now_seconds() - t0;
 
+	if (atomic_load(&p.failed)) {
+		/* report the run that failed, not one that was cancelled after it */
+		sr_error_set(err, EIO, "what-if: a replay failed without a message");
+		for (unsigned int i = 0; i < r->nr; i++) {
+			if (!r->runs[i].res && r->runs[i].err.msg[0]) {
+				*err = r->runs[i].err;
+				sr_error_prefix(err, "variant %s", whatif_run_name(r, i));
+				break;
+			}
+		}
+		whatif_result_free(r);
+		return NULL;
+	}
 	for (unsigned int i = 0; i < r->nr; i++) {
 		struct whatif_run *run = &r->runs[i];
 
-		if (!run->res) {
-			if (run->err.msg[0]) {
-				*err = run->err;
-				sr_error_prefix(err, "variant %s", whatif_run_name(r, i));
-			} else {
-				sr_error_set(err, ECANCELED, "what-if: variant %s not run",
-					     whatif_run_name(r, i));
-			}
-			/* report the run that failed, not one that was cancelled */
-			for (unsigned int k = 0; k < r->nr; k++)
-				if (!r->runs[k].res && r->runs[k].err.msg[0]) {
-					*err = r->runs[k].err;
-					sr_error_prefix(err, "variant %s", whatif_run_name(r, k));
-					break;
-				}
-			whatif_result_free(r);
-			return NULL;
-		}
 		cost_estimate_for(&r->machine, count_of, run->res, replay_busy_ns(run->res),
 				  replay_nr_cpus(run->res),
 				  model_nodes(wl, replay_nr_cpus(run->res)),

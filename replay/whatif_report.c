@@ -240,10 +240,10 @@ static void cost_table(FILE *out, const struct whatif_result *r, int lw)
 
 		fprintf(out, "%-*s", lw, whatif_run_name(r, i));
 		for (int f = 0; f < COST_NR_FUNCTIONS; f++) {
-			snprintf(buf, sizeof(buf), "%.2f%%", 100 * e->fn_share[f]);
+			snprintf(buf, sizeof(buf), "%.3g%%", 100 * e->fn_share[f]);
 			put_cell(out, buf, i ? whatif_change_pct(e->fn_ns[f], ref->fn_ns[f]) : NAN);
 		}
-		snprintf(buf, sizeof(buf), "%.2f%%", 100 * e->total_share);
+		snprintf(buf, sizeof(buf), "%.3g%%", 100 * e->total_share);
 		put_cell(out, buf, i ? whatif_change_pct(e->total_ns, ref->total_ns) : NAN);
 		snprintf(buf, sizeof(buf), "%.0f%%", 100 * e->tg_remote_fraction);
 		put_cell(out, buf, NAN);

@@ -196,6 +196,8 @@ int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct 
 			    minisim_uniform(&seed, 1, 100) <= cfg->hog_migrate_pct)
 				t->cpu = (int)((t->cpu + 1 + minisim_uniform(&seed, 0, cfg->nr_cpus - 2)) %
 					       cfg->nr_cpus);
+			if (t->probe && cfg->on_probe_wake)
+				cfg->on_probe_wake(cfg->ctx, m, t->t, t->cpu);
 			if (model_try_to_wake_up(m, t->t, t->cpu, -1, MODEL_WF_TTWU, now) < 0) {
 				sr_error_set(err, 0, "minisim: wakeup refused");
 				goto fail;

@@ -30,6 +30,9 @@ struct minisim_cfg {
 	unsigned int hog_migrate_pct; /* a hog wakes on another CPU this often (0..100) */
 	bool nested;                  /* /sr/build and /sr/probe (else /build, /probe) */
 	uint64_t duration;            /* ns */
+	/* called before each probe wakeup (investigations; may be NULL) */
+	void (*on_probe_wake)(void *ctx, struct model *m, struct model_task *t, int cpu);
+	void *ctx;
 	uint64_t seed;
 };
 
