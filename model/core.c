@@ -375,8 +375,10 @@ struct model_group *model_group_new(struct model *m, struct model_group *parent,
 }
 
 /*
- * sched_group_set_shares(): new shares; on every CPU refresh the group
- * entity's load (UPDATE_TG) up the hierarchy and its weight.
+ * sched_group_set_shares(): new shares (nothing to do if unchanged); on
+ * every CPU, level by level from the group entity up, refresh the entity's
+ * load (UPDATE_TG) and its weight - update_cfs_group() at every level, as
+ * __sched_group_set_shares() does, not only for the group itself.
  */
 int model_group_set_shares(struct model *m, struct model_group *g, unsigned long shares,
 			   uint64_t now, struct sr_error *err)
@@ -390,16 +392,18 @@ int model_group_set_shares(struct model *m, struct model_group *g, unsigned long
 		model_err(err, 22, "model: the root group's shares cannot change");
 		return -1;
 	}
+	if (tg->shares == scale_load(shares))
+		return 0;
 	tg->shares = scale_load(shares);
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct rq *rq = &m->rqs[cpu];
 		struct sched_entity *se = tg->se[cpu];
 
 		update_rq_clock(m, rq, now);
-		for_each_sched_entity(se)
+		for_each_sched_entity(se) {
 			update_load_avg(m, cfs_rq_of(se), se, UPDATE_TG);
-		update_cfs_group(m, tg->se[cpu], MODEL_SITE_SET_SHARES,
-				 cfs_rq_of(tg->se[cpu])->nr_running);
+			update_cfs_group(m, se, MODEL_SITE_SET_SHARES, cfs_rq_of(se)->nr_running);
+		}
 	}
 	return 0;
 }

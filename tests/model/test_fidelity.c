@@ -352,6 +352,37 @@ static void test_set_same_nice(void)
 	model_free(m);
 }
 
+/*
+ * __sched_group_set_shares(): unchanged shares return at once; otherwise on
+ * every CPU each level from the group entity up gets update_load_avg(
+ * UPDATE_TG) and update_cfs_group() (6.12 and 6.1 alike).  The model
+ * called update_cfs_group() only for the group's own entity.
+ *
+ * /a/b on 2 CPUs, a task running in /a/b on CPU 0: changing b's shares is
+ * 2 levels x 2 CPUs = 4 update_load_avg() and 4 update_cfs_group() calls.
+ */
+static void test_set_shares_levels(void)
+{
+	struct model *m = mk("6.18", 2, NULL);
+	struct model_group *a = model_group_new(m, NULL, 1024, "/a", NULL);
+	struct model_group *b = model_group_new(m, a, 1024, "/a/b", NULL);
+	struct model_task *t = model_task_new(m, b, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	uint64_t ula, ucg;
+
+	model_wake_up_new_task(m, t, 0, 0, T0);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0);
+	ula = m->counters[MC_update_load_avg];
+	ucg = m->counters[MC_update_cfs_group];
+	CHECK_EQ_S(model_group_set_shares(m, b, 1024, T0 + 1000000, NULL), 0);
+	CHECK_EQ_U(m->counters[MC_update_load_avg], ula);
+	CHECK_EQ_U(m->counters[MC_update_cfs_group], ucg);
+	CHECK_EQ_S(model_group_set_shares(m, b, 512, T0 + 1000000, NULL), 0);
+	CHECK_EQ_U(m->counters[MC_update_load_avg], ula + 4);
+	CHECK_EQ_U(m->counters[MC_update_cfs_group], ucg + 4);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_rd_overloaded_cleared();
@@ -363,5 +394,6 @@ int main(void)
 	test_newilb_includes_this_cpu();
 	test_cfs_idle_min_granularity();
 	test_set_same_nice();
+	test_set_shares_levels();
 	return check_done("fidelity");
 }
