@@ -65,6 +65,8 @@
 	C(wakeup_preempt_check,  "check_preempt_wakeup_fair", "wakeup preemption checks (curr is a fair task)") \
 	C(tick_resched,          "tick.resched",          "ticks that set need_resched") \
 	C(update_curr_resched,   "update_curr.resched",   "update_curr() deadline expiries that set need_resched (EEVDF)") \
+	C(new_task_first_load_n, "new_task_first_load.count", "forked tasks through their first update_load_avg()") \
+	C(new_task_first_load_sum, "new_task_first_load.sum", "their load_avg right after it, summed (1024 each unless aged: 1002)") \
 	C(rd_overloaded_cleared, "rd_overloaded.cleared", "top-domain balances that cleared rd->overloaded (no CPU with nr_running > 1)") \
 	C(balance_interval_doubled, "sched_balance_rq.interval_doubled", "periodic balances that found the domain balanced (balance_interval *= 2)") \
 	C(balance_interval_reset, "sched_balance_rq.interval_reset", "balances that found an imbalance (balance_interval = min_interval)")

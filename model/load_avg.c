@@ -414,7 +414,7 @@ void update_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 {
 	u64 now = cfs_rq_clock_pelt(cfs_rq);
 	int decayed;
-	bool age = se->avg.last_update_time && !(flags & SKIP_AGE_LOAD);
+	bool age = se->avg.last_update_time && !(flags & SKIP_AGE_LOAD), first;
 
 	COUNT(m, update_load_avg);
 	if (flags & UPDATE_TG)
@@ -429,7 +429,8 @@ void update_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 		COUNT(m, update_load_avg_none);
 
 	/* Matt Fleming 2016: don't age a new task on its first enqueue. */
-	if (se->task && se->task->first_enqueue) {
+	first = se->task && se->task->first_enqueue;
+	if (first) {
 		if (vflag(m, NO_DECAY_FIRST_ENQUEUE) && se->sum_exec_runtime == 0)
 			age = false;
 		se->task->first_enqueue = false;
@@ -452,6 +453,11 @@ void update_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 	} else if (decayed) {
 		if (flags & UPDATE_TG)
 			update_tg_load_avg(m, cfs_rq);
+	}
+	/* the load a forked task enters with: the seed's 1024 vs 1002 */
+	if (first) {
+		COUNT(m, new_task_first_load_n);
+		m->counters[MC_new_task_first_load_sum] += se->avg.load_avg;
 	}
 }
 
