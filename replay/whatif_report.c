@@ -222,6 +222,29 @@ static void group_tables(FILE *out, const struct wl_workload *wl, const struct w
 	free(g);
 }
 
+/* The load new tasks enter with (the seed's 1024 vs 1002). */
+static void new_task_table(FILE *out, const struct whatif_result *r, int lw)
+{
+	static const char *const cols[] = { "forks", "mean first load" };
+	double ref_mean = NAN;
+
+	header(out, lw, "new tasks (model)", cols, 2);
+	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
+		const struct replay_result *res = whatif_run_result(r, i);
+		uint64_t n = count(res, "new_task_first_load.count");
+		double mean = n ? (double)count(res, "new_task_first_load.sum") / n : NAN;
+		char buf[32];
+
+		if (i == 0)
+			ref_mean = mean;
+		fprintf(out, "%-*s", lw, whatif_run_name(r, i));
+		put_u64(out, n, NAN);
+		snprintf(buf, sizeof(buf), n ? "%.1f" : "-", mean);
+		put_cell(out, buf, i && n && !isnan(ref_mean) ? whatif_change_pct(mean, ref_mean) : NAN);
+		fputc('\n', out);
+	}
+}
+
 static void cost_table(FILE *out, const struct whatif_result *r, int lw)
 {
 	static const char *const cols[] = { "update_cfs_group", "update_load_avg",
@@ -279,6 +302,7 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 	for (size_t t = 0; t < NR_BOOK_TABLES; t++)
 		count_table(out, wl, r, lw, t == 0 ? "bookkeeping calls (model)" : "", book_counts[t],
 			    4, false);
+	new_task_table(out, r, lw);
 	lat_table(out, wl, r, lw, LAT_BY_COMM, NULL, "wakeup latency, all");
 	group_tables(out, wl, r, lw, LAT_BY_CGROUP, "cgroup", o ? o->top : 0);
 	group_tables(out, wl, r, lw, LAT_BY_COMM, "comm", o ? o->top : 0);

@@ -255,6 +255,15 @@ static unsigned long first_load(const char *profile, const char *variants)
 	model_wake_up_new_task(m, a, 0, 0, 1000000000ull);
 	model_wake_up_new_task(m, b, 1, 0, 1001000000ull);
 	model_task_info(b, &info);
+	{
+		/* the counters say the same: two forks, the second one aged or not */
+		uint64_t n = 0, sum = 0;
+
+		model_counter_get(m, "new_task_first_load.count", &n);
+		model_counter_get(m, "new_task_first_load.sum", &sum);
+		CHECK_EQ_U(n, 2);
+		CHECK_EQ_U(sum, 1024 + info.load_avg);
+	}
 	model_free(m);
 	return info.load_avg;
 }
