@@ -8,7 +8,12 @@
  * backports); 6.12 = Debian 6.12.117 (EEVDF with late stable backports, the
  * text of ../shared/model-spec.md); 6.18 = the capture kernel of this
  * project's machines, modelled as 6.12.117 (spec §0: same kinds of
- * backports; differences in 6.17+ RUN_TO_PARITY are UNVERIFIED).
+ * backports; differences in 6.17+ RUN_TO_PARITY are UNVERIFIED).  Checked on
+ * the capture machine (6.18.44, /sys/kernel/debug/sched/debug): cfs_rq
+ * prints zero_vruntime and h_nr_runnable, sysctl_sched_base_slice is
+ * 1.400000 ms on 2 CPUs (0.70 ms x factor 2), and sysctl_sched_features
+ * 0x5f0e7df has NI_RANDOM on and NEXT_BUDDY off (bits in 6.12's features.h
+ * order without DOUBLE_TICK).
  *
  * PROFILE_FEAT(NAME, 6.1, 6.5, 6.12, 6.18, reason)
  * PROFILE_TUNABLE(name, unit, 6.1, 6.5, 6.12, 6.18, reason)
