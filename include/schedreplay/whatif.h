@@ -257,7 +257,8 @@ struct whatif_result;
  * Replay @wl once per variant set, in parallel threads (replay_run() reads
  * the workload only and has no global state).  The result does not depend on
  * the number of threads.  NULL on error: the first failing run's message,
- * prefixed with its variant name.
+ * prefixed with its variant name.  The result refers to @wl, @cfg->sets and
+ * their variants (plugins stay loaded): they must outlive it.
  */
 struct whatif_result *whatif_run(const struct wl_workload *wl, const struct whatif_config *cfg,
 				 struct sr_error *err);
