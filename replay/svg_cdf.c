@@ -304,7 +304,14 @@ int svg_cdf_write(FILE *out, const char *title, const struct svg_cdf_curve *curv
 	fprintf(out, "<title>");
 	put_escaped(out, title);
 	fprintf(out, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(out, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">", PLOT_X0);
+	/* a long title is squeezed into the picture (~8.5 px per bold glyph) */
+	if (title && strlen(title) * 8.5 > W - PLOT_X0 - 10)
+		fprintf(out, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\" "
+			     "textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\">", PLOT_X0,
+			W - PLOT_X0 - 10);
+	else
+		fprintf(out, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">",
+			PLOT_X0);
 	put_escaped(out, title);
 	fprintf(out, "</text>\n");
 	draw_axes(out, &a);
