@@ -23,13 +23,16 @@
  *   by this very CPU      with probability  sum_n p_n^2 / c
  *   by another local CPU  otherwise
  *
- * and a read or write finds it there.  This is the contended regime the seed
- * thread measured (every CPU enqueueing into the same groups); a lightly
- * loaded machine that rarely writes pays less.  With Aaron Lu's per-node
- * tg->load_avg (RFC 2/4, MODEL_V_TG_LOAD_PER_NODE) a write goes to its own
- * node's line (own or local), and calc_group_shares() reads every node's
- * line: the model then counts one read per node, of which the other nodes'
- * lines are remote when those nodes write at all (clean lines are cheap).
+ * and a write (which needs the line exclusive) finds it there: the contended
+ * regime the seed thread measured.  A read costs a transfer only when the
+ * line was written by another CPU since this CPU last read it (read_misses():
+ * between two writes the reads touch a number of distinct CPUs, each missing
+ * once); otherwise it hits a shared copy.  So a rate limit that removes
+ * writes also makes the reads cheap, as 1528c661c24b reported.  With Aaron
+ * Lu's per-node tg->load_avg (RFC 2/4, MODEL_V_TG_LOAD_PER_NODE) a write goes
+ * to its own node's line (own or local), and calc_group_shares() reads every
+ * node's line (the model counts one read per line): misses on a line written
+ * by another node are remote.
  *
  * A trace from a one-node machine priced with a multi-node machine file
  * (cost_estimate_for) is taken as spread evenly over the file's nodes:
@@ -371,6 +374,25 @@ static uint64_t counter(cost_counter_fn get, const void *ctx, const char *name)
 	return v;
 }
 
+/*
+ * Reads that miss: a CPU's read finds the line in its cache unless another
+ * CPU wrote it since this CPU last read it.  With @writes spread evenly over
+ * the run and the reads over @cpus CPUs, m = reads / writes reads fall
+ * between two writes, touching cpus * (1 - (1 - 1/cpus)^m) distinct CPUs,
+ * each of which misses once (if the writer was another CPU: 1 - 1/cpus).
+ */
+static double read_misses(double reads, double writes, double cpus)
+{
+	double m, distinct, miss;
+
+	if (reads <= 0 || writes <= 0 || cpus <= 1)
+		return 0;
+	m = reads / writes;
+	distinct = cpus * (1 - pow(1 - 1 / cpus, m));
+	miss = writes * (1 - 1 / cpus) * distinct;
+	return miss < reads ? miss : reads;
+}
+
 static void estimate(const struct cost_machine *m, cost_counter_fn get, const void *ctx,
 		     uint64_t busy_ns, unsigned int nr_cpus, unsigned int nr_nodes,
 		     bool per_node, bool spread, struct cost_estimate *out)
@@ -380,13 +402,15 @@ static void estimate(const struct cost_machine *m, cost_counter_fn get, const vo
 	uint64_t calls_ula = counter(get, ctx, "update_load_avg");
 	uint64_t calls_utla = counter(get, ctx, "update_tg_load_avg");
 	uint64_t calls_uba = counter(get, ctx, "update_blocked_averages");
-	double sum_p2 = 0, per_cpu, wr_own, wr_local, wr_remote;
-	double rd_own, rd_local, rd_remote, cost_w, cost_r, sum;
+	double p[COST_MAX_NODES] = { 0 }, sum_p2 = 0, per_cpu, wr_own, wr_local, wr_remote;
+	double rd_own = 1, rd_local = 0, rd_remote = 0, cost_w, cost_r, sum, R, W;
 	unsigned int active = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (nr_nodes == 0)
 		nr_nodes = 1;
+	if (nr_nodes > COST_MAX_NODES)
+		nr_nodes = COST_MAX_NODES;
 	if (nr_cpus < nr_nodes)
 		nr_cpus = nr_nodes;
 	per_cpu = (double)nr_cpus / nr_nodes;     /* CPUs per node */
@@ -396,51 +420,75 @@ static void estimate(const struct cost_machine *m, cost_counter_fn get, const vo
 	out->busy_ns = busy_ns;
 	out->nodes = nr_nodes;
 	out->spread_assumed = spread && nr_nodes > 1;
+	R = (double)out->tg_reads;
+	W = (double)out->tg_writes;
 
 	/* p_n: the share of writes made on node n */
 	if (out->tg_writes && out->spread_assumed) {
-		sum_p2 = 1.0 / nr_nodes;
-		active = nr_nodes;
+		for (unsigned int n = 0; n < nr_nodes; n++)
+			p[n] = 1.0 / nr_nodes;
 	} else if (out->tg_writes) {
 		for (unsigned int n = 0; n < nr_nodes; n++) {
 			char name[48];
-			double p;
 
 			snprintf(name, sizeof(name), "tg_load_avg_writes.node%u", n);
-			p = (double)counter(get, ctx, name) / (double)out->tg_writes;
-			sum_p2 += p * p;
-			active += p > 0;
+			p[n] = (double)counter(get, ctx, name) / W;
 		}
-		if (nr_nodes == 1 || active == 0) {
-			sum_p2 = 1;     /* no per-node split available: all on one node */
-			active = 1;
+		if (nr_nodes == 1) {
+			/* no per-node split needed: all on one node */
+			p[0] = 1;
 		}
+	}
+	for (unsigned int n = 0; n < nr_nodes; n++) {
+		sum_p2 += p[n] * p[n];
+		active += p[n] > 0;
+	}
+	if (out->tg_writes && active == 0) {
+		p[0] = 1;           /* writes not split per node: all on node 0 */
+		sum_p2 = 1;
+		active = 1;
 	}
 	out->nodes_active = active;
 
 	if (!out->tg_writes) {
-		/* the line never moves: every read hits the reader's cache */
+		/* the line never moves: every access hits the CPU's cache */
 		wr_own = 1, wr_local = 0, wr_remote = 0;
-		rd_own = 1, rd_local = 0, rd_remote = 0;
 	} else if (!per_node) {
+		double miss = read_misses(R, W, nr_cpus);
+
+		/* a write needs the line exclusive: last written elsewhere? */
 		wr_remote = 1 - sum_p2;
 		wr_own = sum_p2 / per_cpu;
 		wr_local = sum_p2 - wr_own;
-		rd_own = wr_own, rd_local = wr_local, rd_remote = wr_remote;
+		/* a missing read finds it written on another node w.p. 1 - sum p^2 */
+		if (R > 0) {
+			rd_remote = miss / R * (1 - sum_p2);
+			rd_local = miss / R * sum_p2;
+			rd_own = 1 - miss / R;
+		}
 	} else {
+		double miss = 0, remote = 0;
+
 		/* writes go to the writer's node line; only its own CPUs bounce it */
 		wr_remote = 0;
 		wr_own = 1 / per_cpu;
 		wr_local = 1 - wr_own;
 		/*
-		 * A read touches every node's line: 1/N of them the reader's own
-		 * node (own/local as for writes), the others remote when that node
-		 * writes (active - 1 of them, for a reader on an active node),
-		 * else clean and cached.
+		 * Every read touches each node's line (the model counts one read
+		 * per line): line k is read R / N times and written p_k W times by
+		 * node k's CPUs; a miss is remote unless the reader is on node k.
 		 */
-		rd_remote = (double)(active - 1) / nr_nodes;
-		rd_own = (1.0 / nr_nodes) * wr_own + (double)(nr_nodes - active) / nr_nodes;
-		rd_local = (1.0 / nr_nodes) * wr_local;
+		for (unsigned int k = 0; k < nr_nodes; k++) {
+			double mk = read_misses(R / nr_nodes, p[k] * W, nr_cpus);
+
+			miss += mk;
+			remote += mk * (1 - p[k]);
+		}
+		if (R > 0) {
+			rd_remote = remote / R;
+			rd_local = (miss - remote) / R;
+			rd_own = 1 - miss / R;
+		}
 	}
 	cost_w = wr_own * m->ns[COST_tg_access_own] + wr_local * m->ns[COST_tg_write_local] +
 		 wr_remote * m->ns[COST_tg_write_remote];
@@ -448,18 +496,17 @@ static void estimate(const struct cost_machine *m, cost_counter_fn get, const vo
 		 rd_remote * m->ns[COST_tg_read_remote];
 	/* report the traffic-weighted fractions */
 	if (out->tg_reads + out->tg_writes) {
-		double tot = (double)(out->tg_reads + out->tg_writes);
+		double tot = R + W;
 
-		out->tg_remote_fraction = (rd_remote * out->tg_reads + wr_remote * out->tg_writes) / tot;
-		out->tg_own_fraction = (rd_own * out->tg_reads + wr_own * out->tg_writes) / tot;
+		out->tg_remote_fraction = (rd_remote * R + wr_remote * W) / tot;
+		out->tg_own_fraction = (rd_own * R + wr_own * W) / tot;
 	}
 
 	out->fn_ns[COST_FN_UPDATE_CFS_GROUP] = calls_ucg * m->ns[COST_update_cfs_group] +
-					       calls_rw * m->ns[COST_reweight_entity] +
-					       out->tg_reads * cost_r;
+					       calls_rw * m->ns[COST_reweight_entity] + R * cost_r;
 	out->fn_ns[COST_FN_UPDATE_LOAD_AVG] = calls_ula * m->ns[COST_update_load_avg] +
 					      calls_utla * m->ns[COST_update_tg_load_avg] +
-					      out->tg_writes * cost_w;
+					      W * cost_w;
 	out->fn_ns[COST_FN_UPDATE_BLOCKED_AVERAGES] = calls_uba * m->ns[COST_update_blocked_averages];
 	sum = 0;
 	for (int f = 0; f < COST_NR_FUNCTIONS; f++)

@@ -130,6 +130,8 @@ enum cost_item {
 	COST_NR_ITEMS
 };
 
+#define COST_MAX_NODES 64
+
 struct cost_machine {
 	char name[64];
 	char description[256];

@@ -70,6 +70,17 @@ static void test_files_match_builtins(const char *machines)
 		CHECK(cost_machine_builtin(b->name) == b);
 	}
 	CHECK(cost_machine_builtin("three-socket") == NULL);
+	/* the example of a contended machine loads and keeps the defaults' other costs */
+	{
+		struct cost_machine c;
+		struct sr_error err = { 0 };
+		const struct cost_machine *two = cost_machine_builtin("two-socket");
+
+		CHECK_EQ_S(cost_machine_load(path_in(machines, "two-socket-contended.json"), &c, &err), 0);
+		CHECK(c.ns[COST_tg_read_remote] > 4 * two->ns[COST_tg_read_remote]);
+		CHECK_NEAR(c.ns[COST_update_load_avg], two->ns[COST_update_load_avg], 0);
+		CHECK_CONTAINS(c.source[COST_tg_read_remote], "perf c2c");
+	}
 	/* the two defaults differ only in the line transfers */
 	{
 		const struct cost_machine *one = cost_machine_builtin("one-socket");
@@ -113,15 +124,21 @@ static void test_load_errors(const char *data)
 /*
  * Worked example, two-socket prices, 4 CPUs on 2 nodes, global tg->load_avg:
  * writes 300 on node 0 and 200 on node 1: p = 0.6, 0.4, sum p^2 = 0.52;
- * 2 CPUs per node: own = 0.26, local = 0.26, remote = 0.48.
+ * 2 CPUs per node.  Writes: own 0.26, local 0.26, remote 0.48:
  *   write = 0.26*2 + 0.26*90 + 0.48*220 = 129.52 ns
- *   read  = 0.26*2 + 0.26*80 + 0.48*200 = 117.32 ns
- *   update_cfs_group = 1000*15 + 400*40 + 1000*117.32 = 148320 ns
- *   update_load_avg  = 3000*40 + 2000*10 + 500*129.52  = 204760 ns
- *   update_blocked_averages = 10*400 = 4000 ns; total 357080 ns
- *   share(update_cfs_group) = 148320 / (1e6 + 357080)
- * Per node (aaron-node): writes own 1/2, local 1/2 -> 46 ns; reads: 1/2
- * remote (the other active node's line), 1/4 own, 1/4 local -> 120.5 ns.
+ * Reads: 1000 reads, 500 writes: m = 2 reads between writes touch
+ * 4 * (1 - 0.75^2) = 1.75 CPUs, each missing if another CPU wrote (0.75):
+ * 656.25 misses; remote 0.48 of them, local 0.52; 343.75 own hits:
+ *   reads = 656.25 * (0.48*200 + 0.52*80) + 343.75*2 = 90987.5 ns
+ *   update_cfs_group = 1000*15 + 400*40 + 90987.5 = 121987.5 ns
+ *   update_load_avg  = 3000*40 + 2000*10 + 500*129.52 = 204760 ns
+ *   update_blocked_averages = 10*400 = 4000 ns; total 330747.5 ns
+ *   remote fraction (0.48*656.25/1000*1000 + 0.48*500) / 1500 = 0.37
+ * Per node (aaron-node): writes own 1/2, local 1/2 -> 46 ns; each line is
+ * read 500 times; line 0 written 300 times, line 1 200 times; misses
+ * 500/300 and 500/200 reads apart: 342.80 and 307.72; remote unless the
+ * reader is on the writing node: 342.80*0.4 + 307.72*0.6 -> reads cost
+ * 91350.24 ns (computed in Python from the formula; see costmodel.c).
  */
 static void test_estimate(void)
 {
@@ -140,32 +157,35 @@ static void test_estimate(void)
 	add(&f, "tg_load_avg_writes.node1", 200);
 
 	cost_estimate(two, fake_get, &f, 1000000, 4, 2, false, &e);
-	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_CFS_GROUP], 148320, 1e-9);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_CFS_GROUP], 121987.5, 1e-9);
 	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_LOAD_AVG], 204760, 1e-9);
 	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_BLOCKED_AVERAGES], 4000, 1e-9);
-	CHECK_NEAR(e.total_ns, 357080, 1e-9);
-	CHECK_NEAR(e.fn_share[COST_FN_UPDATE_CFS_GROUP], 148320.0 / 1357080.0, 1e-12);
-	CHECK_NEAR(e.total_share, 357080.0 / 1357080.0, 1e-12);
-	CHECK_NEAR(e.tg_remote_fraction, 0.48, 1e-12);
-	CHECK_NEAR(e.tg_own_fraction, 0.26, 1e-12);
+	CHECK_NEAR(e.total_ns, 330747.5, 1e-9);
+	CHECK_NEAR(e.fn_share[COST_FN_UPDATE_CFS_GROUP], 121987.5 / 1330747.5, 1e-12);
+	CHECK_NEAR(e.total_share, 330747.5 / 1330747.5, 1e-12);
+	CHECK_NEAR(e.tg_remote_fraction, 0.37, 1e-12);
+	CHECK_NEAR(e.tg_own_fraction, 0.315833333333, 1e-9);
 	CHECK_EQ_U(e.nodes_active, 2);
 
 	cost_estimate(two, fake_get, &f, 1000000, 4, 2, true, &e);
-	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_CFS_GROUP], 15000 + 16000 + 1000 * 120.5, 1e-9);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_CFS_GROUP], 122350.2358038, 1e-9);
 	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_LOAD_AVG], 120000 + 20000 + 500 * 46.0, 1e-9);
-	CHECK_NEAR(e.tg_remote_fraction, (0.5 * 1000) / 1500.0, 1e-12);
+	CHECK_NEAR(e.tg_remote_fraction, 0.214499844289, 1e-9);
 
 	/* one node: nothing is remote; the line bounces between the 2 CPUs */
 	cost_estimate(cost_machine_builtin("one-socket"), fake_get, &f, 1000000, 2, 1, false, &e);
 	CHECK_NEAR(e.tg_remote_fraction, 0, 0);
-	CHECK_NEAR(e.tg_own_fraction, 0.5, 1e-12);
+	/* 2 CPUs: writes own 1/2; reads 1000/500 -> 375 misses: own 0.625 */
+	CHECK_NEAR(e.tg_own_fraction, (0.625 * 1000 + 0.5 * 500) / 1500, 1e-12);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_CFS_GROUP], 15000 + 16000 + 1000 * 23.75, 1e-9);
 	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_LOAD_AVG], 120000 + 20000 + 500 * (0.5 * 2 + 0.5 * 70),
 		   1e-9);
 
 	/*
 	 * A one-node replay priced for two sockets: the writes are taken as
 	 * spread evenly (p = 1/2 each): own 0.25, local 0.25, remote 0.5 ->
-	 * write 0.25*2 + 0.25*90 + 0.5*220 = 133 ns, read 0.5 + 20 + 100 = 120.5.
+	 * write 0.25*2 + 0.25*90 + 0.5*220 = 133 ns; reads: 656.25 misses, half
+	 * remote: (328.125*200 + 328.125*80 + 343.75*2) / 1000 = 92.5625 ns.
 	 */
 	f.n = 0;
 	add(&f, "update_load_avg", 3000);
@@ -177,12 +197,26 @@ static void test_estimate(void)
 	CHECK(e.spread_assumed);
 	CHECK_EQ_U(e.nodes, 2);
 	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_LOAD_AVG], 120000 + 20000 + 500 * 133.0, 1e-9);
-	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_CFS_GROUP], 1000 * 120.5, 1e-9);
-	CHECK_NEAR(e.tg_remote_fraction, 0.5, 1e-12);
+	CHECK_NEAR(e.fn_ns[COST_FN_UPDATE_CFS_GROUP], 1000 * 92.5625, 1e-9);
+	CHECK_NEAR(e.tg_remote_fraction, 0.385416666667, 1e-9);
 	/* the same counters on a real two-node model: no assumption */
 	cost_estimate_for(two, fake_get, &f, 1000000, 4, 2, false, &e);
 	CHECK(!e.spread_assumed);
 	CHECK_NEAR(e.tg_remote_fraction, 0, 1e-12);   /* all writes on node 0 */
+
+	/* the rate limit's point: fewer writes, cheaper reads */
+	{
+		struct cost_estimate few;
+
+		f.n = 0;
+		add(&f, "tg_load_avg_reads", 100000);
+		add(&f, "tg_load_avg_writes", 50000);
+		cost_estimate(two, fake_get, &f, 1000000, 64, 2, false, &e);
+		f.value[1] = 50;        /* 1000x fewer writes: ~3% of reads miss */
+		cost_estimate(two, fake_get, &f, 1000000, 64, 2, false, &few);
+		CHECK(few.fn_ns[COST_FN_UPDATE_CFS_GROUP] < e.fn_ns[COST_FN_UPDATE_CFS_GROUP] / 5);
+		CHECK(few.tg_own_fraction > e.tg_own_fraction);
+	}
 
 	/* no writes: the line never moves, reads are own-cache hits */
 	f.n = 0;
