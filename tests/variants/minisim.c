@@ -114,13 +114,16 @@ int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct 
 		struct ms_task *t = &tasks[i];
 
 		t->probe = i >= cfg->nr_hogs;
-		t->cpu = (int)(i % cfg->nr_cpus);
-		t->t = model_task_new(m, t->probe ? g_probe : g_build, 0, MODEL_POLICY_NORMAL, i, err);
+		t->cpu = (int)((t->probe && cfg->probe_spread ? i - cfg->nr_hogs : i) % cfg->nr_cpus);
+		t->t = model_task_new(m, t->probe ? (cfg->probe_root ? model_root_group(m) : g_probe) :
+				      g_build, 0, MODEL_POLICY_NORMAL, i, err);
 		if (!t->t || model_task_start_sleeping(m, t->t, t->cpu) < 0)
 			goto fail;
 		model_task_set_priv(t->t, t);
 		t->sleeping = true;
 		t->wake_at = minisim_uniform(&seed, 0, 2000000);
+		if (t->probe && cfg->probe_fanout > 1 && (i - cfg->nr_hogs) % cfg->probe_fanout)
+			t->wake_at = UINT64_MAX;      /* a worker: woken by its message thread */
 	}
 	for (unsigned int c = 0; c < cfg->nr_cpus; c++)
 		next_tick[c] = tick;
@@ -176,6 +179,22 @@ int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct 
 			t->sleeping = true;
 			t->wake_at = now + (t->probe ? cfg->probe_period :
 					    minisim_uniform(&seed, cfg->hog_sleep_min, cfg->hog_sleep_max));
+			if (t->probe && cfg->probe_fanout > 1) {
+				unsigned int k = (unsigned int)(t - tasks) - cfg->nr_hogs;
+
+				if (k % cfg->probe_fanout) {
+					t->wake_at = UINT64_MAX;  /* a worker waits for its message */
+				} else {
+					/* a message thread wakes its workers now */
+					for (unsigned int w = 1; w < cfg->probe_fanout &&
+					     cfg->nr_hogs + k + w < nr; w++) {
+						struct ms_task *wt = &tasks[cfg->nr_hogs + k + w];
+
+						if (wt->sleeping)
+							wt->wake_at = now;
+					}
+				}
+			}
 			if (switched_in(model_schedule(m, (int)c, MODEL_PREV_SLEEP, now), now,
 					&probe, &hog) < 0)
 				goto nomem;

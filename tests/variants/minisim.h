@@ -29,6 +29,15 @@ struct minisim_cfg {
 	uint64_t probe_period, probe_run;      /* ns */
 	unsigned int hog_migrate_pct; /* a hog wakes on another CPU this often (0..100) */
 	bool nested;                  /* /sr/build and /sr/probe (else /build, /probe) */
+	/*
+	 * schbench-like probes: every probe_fanout-th probe is a message
+	 * thread (periodic); when its burst ends it wakes the next
+	 * probe_fanout - 1 probes (workers), which otherwise sleep.  0: every
+	 * probe is periodic on its own.
+	 */
+	unsigned int probe_fanout;
+	bool probe_spread;            /* probes on CPUs (i % nr_cpus) from 0, not after the hogs */
+	bool probe_root;              /* probes in the root group, not a cgroup */
 	uint64_t duration;            /* ns */
 	/* called before each probe wakeup (investigations; may be NULL) */
 	void (*on_probe_wake)(void *ctx, struct model *m, struct model_task *t, int cpu);

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An investigation tool for docs/variants.md ("C1"): drive the model with the
+ * closed-loop driver of the tests (a make -j like group of hogs and a
+ * schbench-like latency group: message threads waking workers) and print,
+ * per update_cfs_group variant, the weight the latency group's entity
+ * carries when a latency task is woken (before the wakeup's own update),
+ * how often it is below the CFS preemption threshold (341/1024 with the
+ * sleeper credit and wakeup granularity of 6.5), the wakeup preemptions and
+ * the latency group's percentiles.  Reads the model's private state
+ * (model/sched.h): it is a probe, not an API user.
+ *
+ * usage: probe_weights PROFILE CPUS HOGS HOG_RUN_MS PROBES FANOUT PERIOD_US WORK_US NESTED ROOT
+ *   e.g. probe_weights 6.5 2 8 20 3 3 2000 100 1 0   (like traces/make-probe.dat)
+ *        probe_weights 6.5 32 64 10 34 17 5000 100 1 0
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "minisim.h"
+#include "sched.h"
+
+struct acc {
+	double sum_w;
+	unsigned long n, small;
+};
+
+static void on_wake(void *ctx, struct model *m, struct model_task *t, int cpu)
+{
+	struct acc *a = ctx;
+	unsigned long w = 1024;
+
+	(void)m;
+	if (t->tg->se && t->tg->se[cpu])
+		w = scale_load_down(t->tg->se[cpu]->load.weight);
+	a->sum_w += w;
+	a->n++;
+	a->small += w < 341;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const vars[] = {
+		"base", "aaron-skip", "cfs-group-no-dequeue", "cfs-group-tick-only",
+	};
+
+	if (argc != 11) {
+		fprintf(stderr, "usage: %s PROFILE CPUS HOGS HOG_RUN_MS PROBES FANOUT PERIOD_US "
+				"WORK_US NESTED ROOT\n", argv[0]);
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		struct acc a = { 0 };
+		struct minisim_cfg c = {
+			.profile = argv[1], .variants = vars[i], .nr_cpus = (unsigned)atoi(argv[2]),
+			.nr_nodes = 1, .nr_hogs = (unsigned)atoi(argv[3]),
+			.hog_run_min = 500000ull * atoi(argv[4]), .hog_run_max = 1000000ull * atoi(argv[4]),
+			.hog_sleep_min = 20000, .hog_sleep_max = 500000, .hog_migrate_pct = 20,
+			.nr_probes = (unsigned)atoi(argv[5]), .probe_fanout = (unsigned)atoi(argv[6]),
+			.probe_period = 1000ull * atoi(argv[7]), .probe_run = 1000ull * atoi(argv[8]),
+			.nested = atoi(argv[9]), .probe_root = atoi(argv[10]), .probe_spread = true,
+			.duration = 5000000000ull, .seed = 42, .on_probe_wake = on_wake, .ctx = &a,
+		};
+		struct minisim_result r;
+		struct sr_error err = { 0 };
+
+		if (c.nr_cpus < 1 || c.nr_cpus > 64 || minisim_run(&c, &r, &err) < 0) {
+			fprintf(stderr, "probe_weights: %s\n", err.msg[0] ? err.msg : "CPUS 1..64");
+			return 1;
+		}
+		printf("%-22s weight at wake %5.0f (< 341: %5.1f%%)  wakeup_preempt %7llu | "
+		       "latency p50 %8.1f p95 %8.1f p99 %8.1f us\n", vars[i],
+		       a.n ? a.sum_w / a.n : 0, a.n ? 100.0 * a.small / a.n : 0,
+		       (unsigned long long)minisim_counter(&r, "wakeup_preempt"),
+		       minisim_pct(r.probe_lat, r.nr_probe_lat, .5) / 1e3,
+		       minisim_pct(r.probe_lat, r.nr_probe_lat, .95) / 1e3,
+		       minisim_pct(r.probe_lat, r.nr_probe_lat, .99) / 1e3);
+		minisim_result_free(&r);
+	}
+	return 0;
+}
