@@ -233,8 +233,10 @@ int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct 
 				goto nomem;
 		}
 	}
-	qsort(probe.v, probe.n, sizeof(uint64_t), minisim_cmp_u64);
-	qsort(hog.v, hog.n, sizeof(uint64_t), minisim_cmp_u64);
+	if (probe.n)
+		qsort(probe.v, probe.n, sizeof(uint64_t), minisim_cmp_u64);
+	if (hog.n)
+		qsort(hog.v, hog.n, sizeof(uint64_t), minisim_cmp_u64);
 	r->probe_lat = probe.v;
 	r->nr_probe_lat = probe.n;
 	r->hog_lat = hog.v;
