@@ -29,6 +29,8 @@ static void usage(FILE *f)
 		"  --cgroup-root ID   follow cgroup_attach_task of hierarchy ID only (default: all)\n"
 		"  --buffer NAME      read buffer NAME ('' = top level; default: the buffer\n"
 		"                     whose first records are sched events)\n"
+		"  --reader NAME      who reads the records: native (default; own page decoder)\n"
+		"                     or libtracecmd (after the same validation of the file)\n"
 		"  --start MODE       what starts a wakeup interval: auto (default), waking, wakeup\n"
 		"  --top N            groups and tasks shown in text (default 10, 0 = all)\n"
 		"  --allow-lost       exit 0 even if the kernel lost events (results are partial)\n"
@@ -69,7 +71,7 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 int cmd_report(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_COMM, OPT_PID, OPT_BY, OPT_BUFFER, OPT_TOP, OPT_START,
-	       OPT_ALLOW_LOST, OPT_CGROUP_ROOT };
+	       OPT_ALLOW_LOST, OPT_CGROUP_ROOT, OPT_READER };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "comm", required_argument, NULL, OPT_COMM },
@@ -80,6 +82,7 @@ int cmd_report(int argc, char **argv)
 		{ "start", required_argument, NULL, OPT_START },
 		{ "allow-lost", no_argument, NULL, OPT_ALLOW_LOST },
 		{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
+		{ "reader", required_argument, NULL, OPT_READER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -136,6 +139,10 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_ALLOW_LOST:
 			allow_lost = true;
+			break;
+		case OPT_READER:
+			if (trace_backend_parse(optarg, &o.backend))
+				goto bad_value;
 			break;
 		case OPT_CGROUP_ROOT:
 			if (parse_int(optarg, 0, INT32_MAX, &v))

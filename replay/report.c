@@ -63,7 +63,7 @@ static int cmp_count(const void *a, const void *b)
 
 int report_collect(const struct report_opts *o, struct report_data *d, struct sr_error *err)
 {
-	struct trace_open_opts topts = { .buffer = o->buffer };
+	struct trace_open_opts topts = { .buffer = o->buffer, .backend = o->backend };
 	struct lat_config cfg;
 	struct trace_event ev;
 	struct timespec t0, t1;

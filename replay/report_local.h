@@ -24,6 +24,7 @@
 struct report_opts {
 	const char *path;
 	const char *buffer;            /* NULL: choose */
+	enum trace_backend backend;    /* who reads the records (default native) */
 	bool json;
 	const char *comm_prefix;       /* NULL: any */
 	int32_t pid;                   /* -1: any */

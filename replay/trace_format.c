@@ -336,11 +336,82 @@ nomem:
 	return -1;
 }
 
+int tr_formats_from_tep(struct tr_formats *fm, struct tep_handle *tep, bool big_endian,
+			struct sr_error *err)
+{
+	int n = tep_get_events_count(tep);
+	bool have_common = false;
+
+	memset(fm, 0, sizeof(*fm));
+	fm->tep = tep;
+	fm->tep_borrowed = true;
+	fm->kernel_long_size = tep_get_header_page_size(tep);
+	if ((fm->kernel_long_size != 4 && fm->kernel_long_size != 8) ||
+	    tep_get_header_timestamp_size(tep) != 8) {
+		sr_error_set(err, EINVAL, "unsupported ring-buffer page header: commit %d bytes, "
+			     "timestamp %d bytes", fm->kernel_long_size,
+			     tep_get_header_timestamp_size(tep));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct tep_event *ev = tep_get_event(tep, i);
+
+		if (ev && ev->id >= 0 && ev->id <= 65535 && ev->id > fm->max_id)
+			fm->max_id = (uint16_t)ev->id;
+	}
+	fm->type_of_id = calloc((size_t)fm->max_id + 1, sizeof(*fm->type_of_id));
+	fm->name_of_id = calloc((size_t)fm->max_id + 1, sizeof(*fm->name_of_id));
+	if (!fm->type_of_id || !fm->name_of_id) {
+		sr_error_set(err, ENOMEM, "out of memory loading event formats");
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct tep_event *ev = tep_get_event(tep, i);
+
+		if (!ev || ev->id < 0 || ev->id > 65535 || !ev->name || !ev->name[0])
+			continue;
+		fm->name_of_id[ev->id] = ev->name;
+		/* as tr_formats_load(): a format whose parse failed is "other" */
+		if (ev->flags & TEP_EVENT_FL_FAILED)
+			continue;
+		for (int t = 1; t < TRACE_EV_NR_TYPES; t++) {
+			if (!ev->system || strcmp(ev->system, specs[t].system) ||
+			    strcmp(ev->name, specs[t].name))
+				continue;
+			if (!have_common) {
+				if (load_common(fm, ev))
+					break;
+				have_common = true;
+			}
+			if (load_layout(fm, (enum trace_event_type)t, ev))
+				break;
+			fm->ev[t].present = true;
+			fm->ev[t].id = (uint16_t)ev->id;
+			fm->type_of_id[ev->id] = (uint8_t)t;
+			break;
+		}
+	}
+	if (!have_common) {
+		fm->common_type = (struct tr_field){ 0, 2, TR_F_PRESENT };
+		fm->common_flags = (struct tr_field){ 2, 1, TR_F_PRESENT };
+		fm->common_preempt_count = (struct tr_field){ 3, 1, TR_F_PRESENT };
+		fm->common_pid = (struct tr_field){ 4, 4, TR_F_PRESENT | TR_F_SIGNED };
+	}
+	if (fm->common_type.size != 2 && fm->common_type.size != 4) {
+		sr_error_set(err, EINVAL, "unsupported common_type of %u bytes",
+			     fm->common_type.size);
+		return -1;
+	}
+	if (fm->ev[TRACE_EV_SCHED_SWITCH].present)
+		classify_prev_state(fm, big_endian);
+	return 0;
+}
+
 void tr_formats_release(struct tr_formats *fm)
 {
 	if (!fm)
 		return;
-	if (fm->tep)
+	if (fm->tep && !fm->tep_borrowed)
 		tep_free(fm->tep);
 	free(fm->type_of_id);
 	free(fm->name_of_id);

@@ -6,6 +6,8 @@
  *   trace_format.c  event formats: id -> name index, libtraceevent parsing of
  *                   the decoded events, field layouts, prev_state letters;
  *   trace_cpu.c     one CPU's data stream and its ring-buffer pages;
+ *   trace_tracecmd.c the libtracecmd backend: the same records through
+ *                   tracecmd_open() / tracecmd_read_data();
  *   trace_reader.c  the public API: open, buffer choice, merge, decode.
  */
 #ifndef SCHEDREPLAY_TRACE_LOCAL_H
@@ -153,9 +155,17 @@ struct tr_formats {
 	uint64_t state_sleep_mask;     /* bits printed as S, D, I, T, ... */
 	uint64_t state_dead_mask;      /* bits printed as X, Z, x */
 	bool state_from_print_fmt;     /* false: default 6.x table used */
+	bool tep_borrowed;             /* tep belongs to libtracecmd: not freed here */
 };
 
 int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_error *err);
+/*
+ * The same tables from a tep handle that already holds every format of the
+ * file (libtracecmd's): names and ids from its event list, layouts from its
+ * parsed fields. @tep is borrowed and must outlive @fm.
+ */
+int tr_formats_from_tep(struct tr_formats *fm, struct tep_handle *tep, bool big_endian,
+			struct sr_error *err);
 void tr_formats_release(struct tr_formats *fm);
 
 /* Field index names per type, shared by the loader and the decoder. */
@@ -220,5 +230,47 @@ int tr_cpu_advance(struct tr_cpu *c, struct sr_error *err);
 /* Raw timestamp of the last record of the CPU (0 if none); -1 on error. */
 int tr_cpu_last_ts(const struct tr_file *f, const struct tr_buffer_desc *b, int idx,
 		   int kernel_long_size, uint64_t *ts, struct sr_error *err);
+
+/* ---- a record, whichever backend read it -------------------------------- */
+
+struct tr_rec {
+	const uint8_t *data;           /* the event's bytes (common header first) */
+	uint32_t len;
+	int cpu;                       /* CPU id */
+	uint64_t ts;                   /* ns, file offsets applied */
+	uint64_t offset;               /* see trace_event.offset */
+	bool offset_in_stream;
+	uint64_t lost_before;          /* 0, n or TRACE_LOST_UNKNOWN */
+};
+
+/* ---- the libtracecmd backend (trace_tracecmd.c) ----------------------- */
+
+struct tr_tc;
+
+/* What the native validation pass saw of one CPU stream. */
+struct tr_tc_expect {
+	uint64_t records;
+	uint64_t first_offset;         /* trace_event.offset of its first record */
+};
+
+/*
+ * Open @path with libtracecmd and select @buffer ("" = top level). @nr_idx
+ * is the number of per-CPU streams of that buffer as the native container
+ * parser saw them, @expect[i] what it counted in stream i: libtracecmd must
+ * deliver exactly that many records (a NULL from tracecmd_read_data() is an
+ * end or an error, it does not say which). If @rebase, record offsets are
+ * moved so that each stream's first record has expect[i].first_offset
+ * (compressed files: libtracecmd numbers records in its decompressed copy).
+ */
+struct tr_tc *tr_tc_open(const char *path, const char *buffer, int nr_idx,
+			 const struct tr_tc_expect *expect, bool rebase, struct sr_error *err);
+void tr_tc_close(struct tr_tc *tc);
+struct tep_handle *tr_tc_tep(struct tr_tc *tc);
+/* Next record by (timestamp, stream index): 1, 0 at the end, -1 on error. */
+int tr_tc_next(struct tr_tc *tc, struct tr_rec *rec, struct sr_error *err);
+/* Lowest timestamp of the streams' first records; 0 if none. */
+uint64_t tr_tc_first_ts(const struct tr_tc *tc);
+/* Lost events seen on CPU id @cpu so far (unknown gaps count 1). */
+uint64_t tr_tc_lost(const struct tr_tc *tc, int cpu, bool *unknown);
 
 #endif /* SCHEDREPLAY_TRACE_LOCAL_H */

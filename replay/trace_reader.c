@@ -4,6 +4,12 @@
  * chooses the buffer, merges the CPUs' streams by timestamp and decodes each
  * record into a struct trace_event.
  *
+ * Two sources of records feed the one decoder: the native CPU streams of
+ * trace_cpu.c (merged here), or libtracecmd (trace_tracecmd.c, which merges
+ * its own). With libtracecmd, the container is parsed and the buffer chosen
+ * natively first, and every page of the buffer is walked by the native page
+ * decoder (validate_data()) before tracecmd_open() sees the file.
+ *
  * Merge: a binary min-heap of CPUs keyed by (timestamp, CPU index), so ties
  * go to the lower CPU as in libtracecmd's iterator. The CPU whose record was
  * delivered is advanced lazily at the next call, which keeps the record's
@@ -21,6 +27,8 @@
 #define SAMPLE_RECORDS 2000
 
 struct trace_reader {
+	enum trace_backend backend;
+	struct tr_tc *tc;              /* libtracecmd backend */
 	struct tr_file file;
 	struct tr_formats fm;
 	const struct tr_buffer_desc *buf;
@@ -55,6 +63,22 @@ static const char *const type_names[TRACE_EV_NR_TYPES] = {
 const char *trace_event_type_name(enum trace_event_type type)
 {
 	return (unsigned)type < TRACE_EV_NR_TYPES ? type_names[type] : "?";
+}
+
+const char *trace_backend_name(enum trace_backend b)
+{
+	return b == TRACE_BACKEND_LIBTRACECMD ? "libtracecmd" : "native";
+}
+
+int trace_backend_parse(const char *name, enum trace_backend *out)
+{
+	if (!strcmp(name, "native"))
+		*out = TRACE_BACKEND_NATIVE;
+	else if (!strcmp(name, "libtracecmd"))
+		*out = TRACE_BACKEND_LIBTRACECMD;
+	else
+		return -1;
+	return 0;
 }
 
 /* ---- field access --------------------------------------------------------- */
@@ -286,18 +310,112 @@ static uint64_t conv_ts(const struct tr_file *f, uint64_t ts)
 
 /* ---- open/close ----------------------------------------------------------- */
 
+/* Native streams of the chosen buffer, their heap, and the span. */
+static int open_native(struct trace_reader *r, uint64_t *first, uint64_t *last,
+		       struct sr_error *err)
+{
+	struct tr_file *f = &r->file;
+
+	for (int i = 0; i < r->nr_cpus; i++) {
+		struct tr_cpu *c = &r->cpus[i];
+		uint64_t lts;
+		int ret;
+
+		if (tr_cpu_init(c, f, r->buf, i, r->fm.kernel_long_size, err))
+			return -1;
+		ret = tr_cpu_advance(c, err);
+		if (ret < 0)
+			return -1;
+		if (ret == 0)
+			continue;
+		r->heap[r->heap_n++] = i;
+		if (conv_ts(f, c->ev_ts) < *first)
+			*first = conv_ts(f, c->ev_ts);
+		if (tr_cpu_last_ts(f, r->buf, i, r->fm.kernel_long_size, &lts, err))
+			return -1;
+		if (conv_ts(f, lts) > *last)
+			*last = conv_ts(f, lts);
+	}
+	for (int i = r->heap_n / 2 - 1; i >= 0; i--)
+		sift_down(r, i);
+	return 0;
+}
+
+/*
+ * Walk every page and record of the buffer with the native decoder: lengths,
+ * commits, padding, time extends. libtracecmd trusts all of them (a cut data
+ * region crashes it; kbuffer loops on a zero-length padding record), so it
+ * only gets files that pass. Counts each CPU's records for tr_tc_open() and
+ * gives the last timestamp.
+ */
+static int validate_data(struct trace_reader *r, struct tr_tc_expect *ex, uint64_t *last,
+			 struct sr_error *err)
+{
+	for (int i = 0; i < r->nr_cpus; i++) {
+		struct tr_cpu c;
+		int ret;
+
+		ex[i].records = 0;
+		if (tr_cpu_init(&c, &r->file, r->buf, i, r->fm.kernel_long_size, err))
+			return -1;
+		while ((ret = tr_cpu_advance(&c, err)) == 1)
+			if (!ex[i].records++)
+				ex[i].first_offset = c.compressed ? c.ev_off : c.desc->offset + c.ev_off;
+		if (ex[i].records && conv_ts(&r->file, c.ev_ts) > *last)
+			*last = conv_ts(&r->file, c.ev_ts);
+		tr_cpu_release(&c);
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int open_tracecmd(struct trace_reader *r, uint64_t *first, uint64_t *last,
+			 struct sr_error *err)
+{
+	struct tr_tc_expect *ex = calloc(r->nr_cpus > 0 ? (size_t)r->nr_cpus : 1, sizeof(*ex));
+	int ret = -1;
+
+	if (!ex) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	if (validate_data(r, ex, last, err))
+		goto out;
+	r->tc = tr_tc_open(r->file.path, r->buf->name, r->nr_cpus, ex, r->buf->compressed, err);
+	if (!r->tc)
+		goto out;
+	/* from here on, ids, names and layouts are libtracecmd's */
+	tr_formats_release(&r->fm);
+	if (tr_formats_from_tep(&r->fm, tr_tc_tep(r->tc), r->file.big_endian, err))
+		goto out;
+	if (tr_tc_first_ts(r->tc))
+		*first = tr_tc_first_ts(r->tc);
+	ret = 0;
+out:
+	free(ex);
+	return ret;
+}
+
 struct trace_reader *trace_open(const char *path, const struct trace_open_opts *opts,
 				struct sr_error *err)
 {
 	struct trace_reader *r = calloc(1, sizeof(*r));
 	struct tr_file *f;
 	uint64_t first = UINT64_MAX, last = 0;
+	bool any;
 
 	if (!r) {
 		sr_error_set(err, ENOMEM, "%s: out of memory", path);
 		return NULL;
 	}
 	r->pending = -1;
+	r->backend = opts ? opts->backend : TRACE_BACKEND_NATIVE;
+	if (r->backend != TRACE_BACKEND_NATIVE && r->backend != TRACE_BACKEND_LIBTRACECMD) {
+		sr_error_set(err, EINVAL, "%s: unknown reader backend %d", path, (int)r->backend);
+		free(r);
+		return NULL;
+	}
 	if (tr_file_open(&r->file, path, err)) {
 		free(r);
 		return NULL;
@@ -311,42 +429,33 @@ struct trace_reader *trace_open(const char *path, const struct trace_open_opts *
 	r->nr_cpu_ids = f->cpus;
 	r->cpus = calloc((size_t)(r->nr_cpus ? r->nr_cpus : 1), sizeof(*r->cpus));
 	r->heap = calloc((size_t)(r->nr_cpus ? r->nr_cpus : 1), sizeof(*r->heap));
-	r->counts = calloc((size_t)r->fm.max_id + 2, sizeof(*r->counts));
-	if (!r->cpus || !r->heap || !r->counts) {
+	if (!r->cpus || !r->heap) {
 		sr_error_set(err, ENOMEM, "out of memory");
 		goto fail;
 	}
 	for (int i = 0; i < r->nr_cpus; i++) {
-		struct tr_cpu *c = &r->cpus[i];
-		uint64_t lts;
-		int ret;
+		int cpu = r->buf->cpus[i].cpu;
 
-		if (tr_cpu_init(c, f, r->buf, i, r->fm.kernel_long_size, err))
-			goto fail;
-		if (c->cpu < 0 || c->cpu > 65535) {
-			sr_error_set(err, EINVAL, "corrupted: CPU id %d", c->cpu);
+		if (cpu < 0 || cpu > 65535) {
+			sr_error_set(err, EINVAL, "corrupted: CPU id %d", cpu);
 			goto fail;
 		}
-		if (c->cpu + 1 > r->nr_cpu_ids)
-			r->nr_cpu_ids = c->cpu + 1;
-		ret = tr_cpu_advance(c, err);
-		if (ret < 0)
-			goto fail;
-		if (ret == 0)
-			continue;
-		r->heap[r->heap_n++] = i;
-		if (conv_ts(f, c->ev_ts) < first)
-			first = conv_ts(f, c->ev_ts);
-		if (tr_cpu_last_ts(f, r->buf, i, r->fm.kernel_long_size, &lts, err))
-			goto fail;
-		if (conv_ts(f, lts) > last)
-			last = conv_ts(f, lts);
+		if (cpu + 1 > r->nr_cpu_ids)
+			r->nr_cpu_ids = cpu + 1;
 	}
-	for (int i = r->heap_n / 2 - 1; i >= 0; i--)
-		sift_down(r, i);
+	if (r->backend == TRACE_BACKEND_LIBTRACECMD ? open_tracecmd(r, &first, &last, err) :
+	    open_native(r, &first, &last, err))
+		goto fail;
+	r->counts = calloc((size_t)r->fm.max_id + 2, sizeof(*r->counts));
+	if (!r->counts) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	any = first != UINT64_MAX;
 
 	r->info = (struct trace_info){
 		.path = path,
+		.backend = trace_backend_name(r->backend),
 		.file_version = f->version,
 		.compression = f->compress_name,
 		.big_endian = f->big_endian,
@@ -359,7 +468,7 @@ struct trace_reader *trace_open(const char *path, const struct trace_open_opts *
 		.buffer_reason = r->reason,
 		.nr_buffers = f->nr_buffers,
 		.page_size = r->buf->page_size ? r->buf->page_size : f->page_size,
-		.first_ts = r->heap_n ? first : 0,
+		.first_ts = any ? first : 0,
 		.last_ts = last,
 		.has_sched_waking_format = r->fm.ev[TRACE_EV_SCHED_WAKING].present,
 	};
@@ -376,10 +485,12 @@ void trace_close(struct trace_reader *r)
 		return;
 	for (int i = 0; r->cpus && i < r->nr_cpus; i++)
 		tr_cpu_release(&r->cpus[i]);
+	/* the formats may borrow libtracecmd's tep: release them first */
+	tr_formats_release(&r->fm);
+	tr_tc_close(r->tc);
 	free(r->cpus);
 	free(r->heap);
 	free(r->counts);
-	tr_formats_release(&r->fm);
 	tr_file_release(&r->file);
 	free(r);
 }
@@ -403,6 +514,8 @@ uint64_t trace_lost_events(const struct trace_reader *r, int cpu, bool *unknown)
 {
 	uint64_t n = 0;
 
+	if (r->tc)
+		return tr_tc_lost(r->tc, cpu, unknown);
 	if (unknown)
 		*unknown = false;
 	for (int i = 0; i < r->nr_cpus; i++) {
@@ -440,22 +553,22 @@ bool trace_event_count_at(const struct trace_reader *r, size_t i, const char **n
 
 /* ---- decoding ------------------------------------------------------------- */
 
-static int decode(struct trace_reader *r, const struct tr_cpu *c, struct trace_event *ev,
+static int decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev,
 		  struct sr_error *err)
 {
 	const struct tr_formats *fm = &r->fm;
-	const uint8_t *d = c->ev_data;
-	const uint32_t len = c->ev_len;
-	const bool sw = c->swap;
+	const uint8_t *d = c->data;
+	const uint32_t len = c->len;
+	const bool sw = r->file.swap;
 	const struct tr_event_layout *l;
 	uint32_t id = rec_id(fm, d, len, sw);
 	enum trace_event_type t;
 	bool ok = true;
 
 	ev->cpu = c->cpu;
-	ev->ts = conv_ts(&r->file, c->ev_ts);
-	ev->offset_in_stream = c->compressed;
-	ev->offset = c->compressed ? c->ev_off : c->desc->offset + c->ev_off;
+	ev->ts = c->ts;
+	ev->offset_in_stream = c->offset_in_stream;
+	ev->offset = c->offset;
 	if (id == UINT32_MAX || len < (uint32_t)fm->common_pid.offset + fm->common_pid.size) {
 		sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
 			     " (timestamp %" PRIu64 "): record of %u bytes has no event header",
@@ -589,20 +702,17 @@ static int decode(struct trace_reader *r, const struct tr_cpu *c, struct trace_e
 	return 0;
 }
 
-int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
+/* The next record of the native streams: 1, 0 at the end, -1 on error. */
+static int next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_error *err)
 {
-	struct tr_cpu *c;
+	const struct tr_cpu *c;
 
-	if (r->failed) {
-		sr_error_set(err, EINVAL, "%s: reader used after an error", r->file.path);
-		return -1;
-	}
 	if (r->pending >= 0) {
 		int ret = tr_cpu_advance(&r->cpus[r->pending], err);
 
 		r->pending = -1;
 		if (ret < 0)
-			goto fail;
+			return -1;
 		if (ret == 0)
 			r->heap[0] = r->heap[--r->heap_n];
 		if (r->heap_n)
@@ -611,10 +721,36 @@ int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *
 	if (!r->heap_n)
 		return 0;
 	c = &r->cpus[r->heap[0]];
-	if (decode(r, c, ev, err))
-		goto fail;
-	r->lost_before = c->ev_lost;
+	rec->data = c->ev_data;
+	rec->len = c->ev_len;
+	rec->cpu = c->cpu;
+	rec->ts = conv_ts(&r->file, c->ev_ts);
+	rec->offset_in_stream = c->compressed;
+	rec->offset = c->compressed ? c->ev_off : c->desc->offset + c->ev_off;
+	rec->lost_before = c->ev_lost;
 	r->pending = r->heap[0];
+	return 1;
+}
+
+int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
+{
+	struct tr_rec rec;
+	int ret;
+
+	if (r->failed) {
+		sr_error_set(err, EINVAL, "%s: reader used after an error", r->file.path);
+		return -1;
+	}
+	ret = r->tc ? tr_tc_next(r->tc, &rec, err) : next_native(r, &rec, err);
+	if (ret < 0)
+		goto fail;
+	if (ret == 0)
+		return 0;
+	if (r->tc)
+		rec.offset_in_stream = r->buf->compressed;
+	if (decode(r, &rec, ev, err))
+		goto fail;
+	r->lost_before = rec.lost_before;
 	r->nread++;
 	return 1;
 fail:

@@ -7,7 +7,11 @@
  * For each trace, best of several runs (wall clock):
  *   report      `schedreplay report TRACE > /dev/null` as a process: the number
  *               the goals refer to (>= 20x trace-cmd report, >= 3.5 M events/s)
- *   reader      the reader alone in-process (trace_open + trace_next loop)
+ *   report/tc   the same with `--reader libtracecmd`
+ *   reader      the reader alone in-process (trace_open + trace_next loop),
+ *               native backend
+ *   reader/tc   the same with the libtracecmd backend (validation pass,
+ *               tracecmd_open, tracecmd_read_data, same decoder)
  *   bare loop   libtracecmd: tracecmd_open + tracecmd_iterate_events reading
  *               one field (next_pid of sched_switch) per event
  *   trace-cmd   `trace-cmd report -i TRACE > /dev/null`
@@ -70,12 +74,13 @@ static double run(char *const argv[], long *maxrss_kb)
 static uint64_t reader_events;
 static long base_rss, peak_rss[64];
 
-static double reader_only(const char *path)
+static double reader_only(const char *path, enum trace_backend be)
 {
 	struct sr_error err;
 	struct trace_event ev;
 	double t0 = now();
-	struct trace_reader *r = trace_open(path, NULL, &err);
+	struct trace_reader *r = trace_open(path, &(struct trace_open_opts){ .backend = be },
+					    &err);
 	uint64_t n = 0;
 
 	if (!r) {
@@ -163,19 +168,22 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("peak RSS of `schedreplay --version`: %ld KiB\n", base_rss);
-	printf("%-28s %10s %8s | %9s %9s %9s %9s | %7s %7s | %9s %6s\n", "trace", "events", "MB",
-	       "report", "reader", "bare", "trace-cmd", "x tc", "x bare", "RSS KiB", "tasks");
+	printf("%-26s %9s %6s | %8s %8s %8s %8s %8s %8s | %6s %6s %6s | %8s %5s\n", "trace",
+	       "events", "MB", "report", "rep/tc", "reader", "rdr/tc", "bare", "trace-cmd", "x tc",
+	       "x bare", "tc/nat", "RSS KiB", "tasks");
 	for (int i = 2; i < argc; i++) {
 		const char *path = argv[i];
 		char *rep[] = { argv[1], "report", "--allow-lost", (char *)path, NULL };
+		char *rep_tc[] = { argv[1], "report", "--allow-lost", "--reader", "libtracecmd",
+				   (char *)path, NULL };
 		char *tc[] = { "trace-cmd", "report", "-i", (char *)path, NULL };
-		double t_rep = -1, t_rd = -1, t_bare = -1, t_tc = -1;
+		double t_rep = -1, t_rep_tc = -1, t_rd = -1, t_rd_tc = -1, t_bare = -1, t_tc = -1;
 		long rss = 0, r;
 		struct sr_error err;
 		struct trace_reader *tr = trace_open(path, NULL, &err);
 		char buffer[256];
 		FILE *f = fopen(path, "rb");
-		double mb = 0;
+		double mb = 0, ev;
 		size_t tasks;
 		const char *base = strrchr(path, '/');
 
@@ -193,7 +201,9 @@ int main(int argc, char **argv)
 		rss = i - 2 < 64 ? peak_rss[i - 2] : 0;
 		for (int k = 0; k < RUNS; k++) {
 			t_rep = best(t_rep, run(rep, &r));
-			t_rd = best(t_rd, reader_only(path));
+			t_rep_tc = best(t_rep_tc, run(rep_tc, NULL));
+			t_rd_tc = best(t_rd_tc, reader_only(path, TRACE_BACKEND_LIBTRACECMD));
+			t_rd = best(t_rd, reader_only(path, TRACE_BACKEND_NATIVE));
 			t_bare = best(t_bare, bare_loop(path, buffer));
 			if (k < 2)
 				t_tc = best(t_tc, run(tc, NULL));
@@ -208,12 +218,16 @@ int main(int argc, char **argv)
 			tasks = d.lat ? lat_nr_tasks(d.lat) : 0;
 			report_data_release(&d);
 		}
-		printf("%-28s %10" PRIu64 " %8.1f | %8.3fs %8.3fs %8.3fs %8.3fs | %6.1fx %6.2fx | %9ld %6zu\n",
-		       base ? base + 1 : path, reader_events, mb, t_rep, t_rd, t_bare, t_tc,
-		       t_tc / t_rep, t_bare / t_rep, rss, tasks);
-		printf("%-28s %10s %8s | %7.2fM/s %7.2fM/s %7.2fM/s %7.2fM/s   (events/s)\n", "", "",
-		       "", reader_events / t_rep / 1e6, reader_events / t_rd / 1e6,
-		       reader_events / t_bare / 1e6, reader_events / t_tc / 1e6);
+		ev = (double)reader_events;
+		printf("%-26s %9" PRIu64 " %6.1f | %7.3fs %7.3fs %7.3fs %7.3fs %7.3fs %8.3fs | %5.1fx "
+		       "%5.2fx %5.2fx | %8ld %5zu\n",
+		       base ? base + 1 : path, reader_events, mb, t_rep, t_rep_tc, t_rd, t_rd_tc,
+		       t_bare, t_tc, t_tc / t_rep, t_bare / t_rep, t_rep_tc / t_rep, rss, tasks);
+		printf("%-26s %9s %6s | %6.2fM %7.2fM %7.2fM %7.2fM %7.2fM %8.2fM   events/s\n", "",
+		       "", "", ev / t_rep / 1e6, ev / t_rep_tc / 1e6, ev / t_rd / 1e6,
+		       ev / t_rd_tc / 1e6, ev / t_bare / 1e6, ev / t_tc / 1e6);
 	}
+	printf("x tc: trace-cmd report time / report time; x bare: bare libtracecmd loop / report;\n"
+	       "tc/nat: report --reader libtracecmd / report (native)\n");
 	return 0;
 }

@@ -19,6 +19,11 @@
  *     char[16] comms are both handled.
  *   - Memory is O(CPUs): one page window (or one decompressed chunk) per CPU.
  *     Nothing is kept per event.
+ *   - Two backends deliver the records (trace_open_opts.backend): the native
+ *     one above (the default), and libtracecmd (tracecmd_open, its buffer
+ *     instance handle, tracecmd_read_data per CPU). Both feed the same
+ *     field-offset decoder, so the event stream is the same struct
+ *     trace_event sequence; docs/report.md says why native is the default.
  *
  * The event structs below are plain C and carry no libtracecmd or
  * libtraceevent type: the latency machine (latency.h) and the replay
@@ -171,6 +176,7 @@ struct trace_event {
 /* Description of an opened trace; owned by the reader. */
 struct trace_info {
 	const char *path;
+	const char *backend;           /* "native" or "libtracecmd" */
 	int file_version;              /* 6 or 7 */
 	const char *compression;       /* "none", "zstd", "zlib" */
 	bool big_endian;
@@ -190,6 +196,30 @@ struct trace_info {
 
 struct trace_reader;
 
+/* Who reads the ring-buffer records; the container is always checked natively. */
+enum trace_backend {
+	/*
+	 * The reader's own page decoder: fast, O(CPUs) memory, every length
+	 * checked.
+	 */
+	TRACE_BACKEND_NATIVE = 0,
+	/*
+	 * libtracecmd: tracecmd_open(TRACECMD_FL_LOAD_NO_PLUGINS), the buffer's
+	 * instance handle, records merged by timestamp across CPUs, lost events
+	 * from tep_record.missed_events, field layouts from libtracecmd's own
+	 * tep handle. libtracecmd trusts the sizes in the file (it crashes on a
+	 * truncated data region and kbuffer loops on a zero-length padding
+	 * record), so trace_open() first validates the container and walks
+	 * every page of the chosen buffer with the native decoder; a file that
+	 * fails is rejected before libtracecmd opens it.
+	 */
+	TRACE_BACKEND_LIBTRACECMD,
+};
+
+/* "native", "libtracecmd"; parse: 0 and *out set, or -1. */
+const char *trace_backend_name(enum trace_backend b);
+int trace_backend_parse(const char *name, enum trace_backend *out);
+
 struct trace_open_opts {
 	/*
 	 * Buffer to read: NULL picks the one whose first pages hold the most
@@ -197,6 +227,7 @@ struct trace_open_opts {
 	 * anything else is an instance name.
 	 */
 	const char *buffer;
+	enum trace_backend backend;    /* 0 = TRACE_BACKEND_NATIVE */
 };
 
 /*

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The real traces of ../shared/traces-external (see its PROVENANCE.md): each
 # binary trace.dat is read record by record exactly as `trace-cmd report`
-# reads it; every other file is rejected with one line "<path>: not a
+# reads it, and the libtracecmd backend gives the native one's events and
+# report; every other file is rejected with one line "<path>: not a
 # trace.dat: ...". Skips (77) if the folder is absent.
 #   external.sh SCHEDREPLAY TEST_READER DIR
 set -u
@@ -12,7 +13,7 @@ fails=0; n=0
 for f in $(find "$dir" -type f ! -name '*.md' ! -name '*.json' | sort); do
 	n=$((n + 1))
 	if [ "$(head -c 3 "$f" | od -An -tx1 | tr -d ' ')" = "170844" ]; then
-		if "$tr" tracecmp "$f"; then
+		if "$tr" tracecmp "$f" && "$tr" backends "$f"; then
 			"$sr" report --allow-lost "$f" > /dev/null 2>&1 ||
 				{ echo "FAIL: report $f failed"; fails=$((fails + 1)); }
 		else

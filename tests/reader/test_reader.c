@@ -9,11 +9,18 @@
  *   test_reader same A B ...       the conversions of one trace give the same
  *                                  report: counts, span, lost, every
  *                                  distribution, every task.
- *   test_reader fuzz TRACE N SEED  N corrupted copies (random bytes, cuts):
+ *   test_reader fuzz TRACE N SEED [BACKEND]
+ *                                  N corrupted copies (random bytes, cuts):
  *                                  open + read must end in a one-line error or
  *                                  succeed, never crash or hang (run under
  *                                  ASan and a ctest timeout).
  *   test_reader info TRACE VERSION COMPRESSION BUFFER
+ *   test_reader backends TRACE     the native and the libtracecmd backends give the
+ *                                  same trace_info, the same events (every field,
+ *                                  offsets and lost-event marks included), the same
+ *                                  per-CPU lost counts and name counts, and the same
+ *                                  report, byte for byte, as JSON (--by pid --by
+ *                                  cgroup) and as text (all groups and tasks)
  *
  * Exit 0 pass, 1 fail (both sides printed), 77 skip (no trace-cmd).
  */
@@ -399,12 +406,14 @@ static int cmd_same(int n, char **paths)
 
 /* ---- fuzz ------------------------------------------------------------------ */
 
-static int cmd_fuzz(const char *path, int iters, unsigned seed)
+static int same_streams(const char *path, uint64_t *events);
+
+static int cmd_fuzz(const char *path, int iters, unsigned seed, enum trace_backend be)
 {
 	FILE *f = fopen(path, "rb");
 	char tmp[] = "/tmp/sr-fuzz-XXXXXX";
 	unsigned char *orig, *buf;
-	long size;
+	long size, data_start = 0;
 	int fd, errors = 0, ok = 0;
 
 	if (!f) {
@@ -427,6 +436,27 @@ static int cmd_fuzz(const char *path, int iters, unsigned seed)
 		return 1;
 	}
 	close(fd);
+	if (be == TRACE_BACKEND_LIBTRACECMD) {
+		struct tr_file tf;
+		struct sr_error err = { 0 };
+
+		/* where the first CPU data starts: everything before is metadata */
+		if (tr_file_open(&tf, path, &err)) {
+			FAIL("%s", err.msg);
+			return 1;
+		}
+		data_start = size;
+		for (int b = 0; b < tf.nr_buffers; b++)
+			for (int c = 0; c < tf.buffers[b].nr_cpus; c++)
+				if (tf.buffers[b].cpus[c].size &&
+				    (long)tf.buffers[b].cpus[c].offset < data_start)
+					data_start = (long)tf.buffers[b].cpus[c].offset;
+		tr_file_release(&tf);
+		if (data_start >= size) {
+			FAIL("%s: no CPU data", path);
+			return 1;
+		}
+	}
 	srand(seed);
 	for (int it = 0; it < iters; it++) {
 		long len = size;
@@ -441,6 +471,14 @@ static int cmd_fuzz(const char *path, int iters, unsigned seed)
 			/* bias towards the metadata at the front, where sizes live */
 			long at = rand() % 4 ? rand() % (size < 65536 ? size : 65536) : rand() % size;
 
+			/*
+			 * libtracecmd backend: the ring-buffer data only. libtraceevent
+			 * crashes on some corrupted format texts (tracecmd_open() parses
+			 * all of them), which no validation short of parsing them
+			 * ourselves can stop: that is the native backend's job.
+			 */
+			if (be == TRACE_BACKEND_LIBTRACECMD)
+				at = data_start + rand() % (size - data_start);
 			buf[at] = (unsigned char)rand();
 		}
 		if (rand() % 4 == 0)
@@ -450,7 +488,7 @@ static int cmd_fuzz(const char *path, int iters, unsigned seed)
 			FAIL("write %s", tmp);
 			break;
 		}
-		r = trace_open(tmp, NULL, &err);
+		r = trace_open(tmp, &(struct trace_open_opts){ .backend = be }, &err);
 		if (r) {
 			while ((ret = trace_next(r, &ev, &err)) == 1)
 				;
@@ -461,14 +499,21 @@ static int cmd_fuzz(const char *path, int iters, unsigned seed)
 			if (!strstr(err.msg, tmp) || strchr(err.msg, '\n'))
 				FAIL("error is not one line naming the file: '%s'", err.msg);
 		} else {
+			uint64_t nev;
+
 			ok++;
+			/* what libtracecmd reads to the end, the native reader reads alike */
+			if (be == TRACE_BACKEND_LIBTRACECMD && same_streams(tmp, &nev)) {
+				FAIL("copy %d: the backends differ on a file both read", it);
+				break;
+			}
 		}
 	}
 	unlink(tmp);
 	free(orig);
 	free(buf);
-	printf("%d corrupted copies: %d rejected with an error, %d read to the end\n", iters,
-	       errors, ok);
+	printf("%d corrupted copies (%s reader): %d rejected with an error, %d read to the end\n",
+	       iters, trace_backend_name(be), errors, ok);
 	return failures ? 1 : 0;
 }
 
@@ -537,6 +582,284 @@ static int cmd_decompress(void)
 	return failures ? 1 : 0;
 }
 
+/* ---- backends ------------------------------------------------------------- */
+
+static void cmp_str(const char *what, uint64_t n, const char *a, const char *b)
+{
+	if ((a == NULL) != (b == NULL) || (a && strcmp(a, b)))
+		FAIL("event %" PRIu64 ": %s: native '%s', libtracecmd '%s'", n, what,
+		     a ? a : "(null)", b ? b : "(null)");
+}
+
+static void cmp_mem(const char *what, uint64_t n, const char *a, size_t al, const char *b,
+		    size_t bl)
+{
+	if (al != bl || (al && memcmp(a, b, al)))
+		FAIL("event %" PRIu64 ": %s: native '%.*s', libtracecmd '%.*s'", n, what, (int)al,
+		     a, (int)bl, b);
+}
+
+#define CMP_EV(n, field) CHECK_U64(#field, (uint64_t)(a->field), (uint64_t)(b->field))
+
+/* Every field of two decoded events; strings by content. */
+static void cmp_event(uint64_t n, const struct trace_event *a, const struct trace_event *b)
+{
+	int before = failures;
+
+	CMP_EV(n, type);
+	CMP_EV(n, cpu);
+	CMP_EV(n, ts);
+	CMP_EV(n, offset);
+	CMP_EV(n, offset_in_stream);
+	CMP_EV(n, common_pid);
+	CMP_EV(n, common_flags);
+	CMP_EV(n, common_preempt_count);
+	CMP_EV(n, id);
+	cmp_str("name", n, a->name, b->name);
+	if (a->type != b->type)
+		goto out;
+	switch (a->type) {
+	case TRACE_EV_SCHED_SWITCH:
+		cmp_str("prev_comm", n, a->u.sched_switch.prev_comm, b->u.sched_switch.prev_comm);
+		cmp_str("next_comm", n, a->u.sched_switch.next_comm, b->u.sched_switch.next_comm);
+		CMP_EV(n, u.sched_switch.prev_pid);
+		CMP_EV(n, u.sched_switch.prev_prio);
+		CMP_EV(n, u.sched_switch.prev_state);
+		CMP_EV(n, u.sched_switch.prev_run);
+		CMP_EV(n, u.sched_switch.prev_preempt);
+		CMP_EV(n, u.sched_switch.next_pid);
+		CMP_EV(n, u.sched_switch.next_prio);
+		break;
+	case TRACE_EV_SCHED_WAKING:
+	case TRACE_EV_SCHED_WAKEUP:
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		cmp_str("comm", n, a->u.wakeup.comm, b->u.wakeup.comm);
+		CMP_EV(n, u.wakeup.pid);
+		CMP_EV(n, u.wakeup.prio);
+		CMP_EV(n, u.wakeup.target_cpu);
+		CMP_EV(n, u.wakeup.success);
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		cmp_str("comm", n, a->u.migrate.comm, b->u.migrate.comm);
+		CMP_EV(n, u.migrate.pid);
+		CMP_EV(n, u.migrate.prio);
+		CMP_EV(n, u.migrate.orig_cpu);
+		CMP_EV(n, u.migrate.dest_cpu);
+		break;
+	case TRACE_EV_SCHED_PROCESS_FORK:
+		cmp_str("parent_comm", n, a->u.fork.parent_comm, b->u.fork.parent_comm);
+		cmp_str("child_comm", n, a->u.fork.child_comm, b->u.fork.child_comm);
+		CMP_EV(n, u.fork.parent_pid);
+		CMP_EV(n, u.fork.child_pid);
+		break;
+	case TRACE_EV_SCHED_PROCESS_EXEC:
+		cmp_mem("filename", n, a->u.exec.filename, a->u.exec.filename_len,
+			b->u.exec.filename, b->u.exec.filename_len);
+		CMP_EV(n, u.exec.pid);
+		CMP_EV(n, u.exec.old_pid);
+		break;
+	case TRACE_EV_SCHED_PROCESS_EXIT:
+		cmp_str("comm", n, a->u.exit.comm, b->u.exit.comm);
+		CMP_EV(n, u.exit.pid);
+		CMP_EV(n, u.exit.prio);
+		CMP_EV(n, u.exit.group_dead);
+		break;
+	case TRACE_EV_SCHED_STAT_RUNTIME:
+		cmp_str("comm", n, a->u.stat_runtime.comm, b->u.stat_runtime.comm);
+		CMP_EV(n, u.stat_runtime.pid);
+		CMP_EV(n, u.stat_runtime.runtime);
+		CMP_EV(n, u.stat_runtime.vruntime);
+		CMP_EV(n, u.stat_runtime.has_vruntime);
+		break;
+	case TRACE_EV_CGROUP_ATTACH_TASK:
+		cmp_mem("dst_path", n, a->u.cgroup_attach.dst_path, a->u.cgroup_attach.dst_path_len,
+			b->u.cgroup_attach.dst_path, b->u.cgroup_attach.dst_path_len);
+		cmp_str("comm", n, a->u.cgroup_attach.comm, b->u.cgroup_attach.comm);
+		CMP_EV(n, u.cgroup_attach.dst_root);
+		CMP_EV(n, u.cgroup_attach.dst_level);
+		CMP_EV(n, u.cgroup_attach.dst_id);
+		CMP_EV(n, u.cgroup_attach.pid);
+		break;
+	default:
+		break;
+	}
+out:
+	if (failures != before)
+		fprintf(stderr, "  (event %" PRIu64 ": cpu %d ts %" PRIu64 " %s)\n", n, a->cpu, a->ts,
+			a->name);
+}
+
+/* Both backends' streams of @path: 0 if equal event by event (failures counted). */
+static int same_streams(const char *path, uint64_t *events)
+{
+	struct sr_error ea = { 0 }, eb = { 0 };
+	struct trace_reader *a = trace_open(path, &(struct trace_open_opts){ 0 }, &ea);
+	struct trace_reader *b = trace_open(path, &(struct trace_open_opts){
+					    .backend = TRACE_BACKEND_LIBTRACECMD }, &eb);
+	struct trace_event x, y;
+	int ra = 0, rb = 0, before = failures;
+
+	*events = 0;
+	if (!a || !b) {
+		if (a || b)
+			FAIL("%s: native %s, libtracecmd %s", path, a ? "opens" : ea.msg,
+			     b ? "opens" : eb.msg);
+		goto out;
+	}
+	while (failures - before < 10) {
+		ra = trace_next(a, &x, &ea);
+		rb = trace_next(b, &y, &eb);
+		if (ra != 1 || rb != 1)
+			break;
+		cmp_event(*events, &x, &y);
+		CHECK_U64("lost before", trace_lost_before(b), trace_lost_before(a));
+		++*events;
+	}
+	if (failures == before && (ra != rb || (ra < 0 && strcmp(ea.msg, eb.msg))))
+		FAIL("after %" PRIu64 " events: native %d (%s), libtracecmd %d (%s)", *events, ra,
+		     ra < 0 ? ea.msg : "", rb, rb < 0 ? eb.msg : "");
+out:
+	trace_close(a);
+	trace_close(b);
+	return failures != before;
+}
+
+/* The whole report as JSON and as text, with the reader's name masked. */
+static char *report_bytes(const char *path, enum trace_backend be, bool json, size_t *len,
+			  int *rc)
+{
+	struct report_opts o;
+	struct report_data d;
+	struct sr_error err = { 0 };
+	char *buf = NULL, *p;
+	FILE *f = open_memstream(&buf, len);
+
+	report_opts_default(&o);
+	o.path = path;
+	o.backend = be;
+	o.by[LAT_BY_PID] = o.by[LAT_BY_CGROUP] = true;
+	o.top = 0;
+	if (!f)
+		return NULL;
+	*rc = report_collect(&o, &d, &err);
+	if (*rc)
+		fprintf(f, "error: %s\n", err.msg);
+	else if (json)
+		report_print_json(f, &d, &o, &err);
+	else
+		report_print_text(f, &d, &o);
+	report_data_release(&d);
+	fclose(f);
+	/* "libtracecmd" -> "native" where the output names the reader */
+	while (buf && (p = strstr(buf, "libtracecmd"))) {
+		memcpy(p, "native", 6);
+		memmove(p + 6, p + 11, strlen(p + 11) + 1);
+		*len -= 5;
+	}
+	return buf;
+}
+
+static int cmd_backends(const char *path)
+{
+	struct sr_error ea = { 0 }, eb = { 0 };
+	struct trace_open_opts oa = { .backend = TRACE_BACKEND_NATIVE };
+	struct trace_open_opts ob = { .backend = TRACE_BACKEND_LIBTRACECMD };
+	struct trace_reader *a = trace_open(path, &oa, &ea);
+	struct trace_reader *b = trace_open(path, &ob, &eb);
+	const struct trace_info *ia, *ib;
+	struct trace_event x, y;
+	uint64_t n = 0, lost_marks = 0;
+	int ra, rb;
+
+	if (!a || !b) {
+		if (!a && !b && !strcmp(ea.msg, eb.msg)) {
+			printf("%s: both backends reject it: %s\n", path, ea.msg);
+			return 0;
+		}
+		FAIL("open: native: %s; libtracecmd: %s", a ? "ok" : ea.msg, b ? "ok" : eb.msg);
+		trace_close(a);
+		trace_close(b);
+		return 1;
+	}
+	ia = trace_get_info(a);
+	ib = trace_get_info(b);
+	if (strcmp(ia->backend, "native") || strcmp(ib->backend, "libtracecmd"))
+		FAIL("backend names '%s', '%s'", ia->backend, ib->backend);
+	CHECK_U64("file_version", (uint64_t)ib->file_version, (uint64_t)ia->file_version);
+	CHECK_U64("long_size", (uint64_t)ib->long_size, (uint64_t)ia->long_size);
+	CHECK_U64("cpus", (uint64_t)ib->cpus, (uint64_t)ia->cpus);
+	CHECK_U64("first_ts", ib->first_ts, ia->first_ts);
+	CHECK_U64("last_ts", ib->last_ts, ia->last_ts);
+	CHECK_U64("page_size", ib->page_size, ia->page_size);
+	CHECK_U64("has_sched_waking_format", ib->has_sched_waking_format,
+		  ia->has_sched_waking_format);
+	CHECK_U64("nr_cpus", (uint64_t)trace_nr_cpus(b), (uint64_t)trace_nr_cpus(a));
+	if (strcmp(ia->buffer, ib->buffer) || strcmp(ia->compression, ib->compression))
+		FAIL("buffer/compression '%s'/%s vs '%s'/%s", ia->buffer, ia->compression,
+		     ib->buffer, ib->compression);
+	for (;;) {
+		ra = trace_next(a, &x, &ea);
+		rb = trace_next(b, &y, &eb);
+		if (ra != 1 || rb != 1)
+			break;
+		cmp_event(n, &x, &y);
+		CHECK_U64("lost before", trace_lost_before(b), trace_lost_before(a));
+		lost_marks += trace_lost_before(a) != 0;
+		n++;
+		if (failures > 20) {
+			FAIL("too many differences, stopping at event %" PRIu64, n);
+			break;
+		}
+	}
+	if (failures <= 20 && (ra != 0 || rb != 0))
+		FAIL("after %" PRIu64 " events: native %d (%s), libtracecmd %d (%s)", n, ra,
+		     ra < 0 ? ea.msg : "", rb, rb < 0 ? eb.msg : "");
+	for (int c = 0; c < trace_nr_cpus(a); c++) {
+		bool ua, ub;
+		uint64_t la = trace_lost_events(a, c, &ua), lb = trace_lost_events(b, c, &ub);
+
+		CHECK_U64("lost per cpu", lb, la);
+		CHECK_U64("lost unknown per cpu", ub, ua);
+	}
+	for (size_t i = 0;; i++) {
+		const char *na = NULL, *nb = NULL;
+		uint64_t ca = 0, cb = 0;
+		bool ha = trace_event_count_at(a, i, &na, &ca), hb = trace_event_count_at(b, i, &nb, &cb);
+
+		if (ha != hb || (ha && (strcmp(na, nb) || ca != cb)))
+			FAIL("event count %zu: native %s %" PRIu64 ", libtracecmd %s %" PRIu64, i,
+			     ha ? na : "-", ca, hb ? nb : "-", cb);
+		if (!ha || !hb)
+			break;
+	}
+	trace_close(a);
+	trace_close(b);
+
+	for (int json = 0; json < 2; json++) {
+		size_t la = 0, lb = 0;
+		int rca = 0, rcb = 0;
+		char *ja = report_bytes(path, TRACE_BACKEND_NATIVE, json, &la, &rca);
+		char *jb = report_bytes(path, TRACE_BACKEND_LIBTRACECMD, json, &lb, &rcb);
+
+		if (!ja || !jb || rca != rcb || la != lb || memcmp(ja, jb, la)) {
+			size_t k = 0;
+
+			while (ja && jb && k < la && k < lb && ja[k] == jb[k])
+				k++;
+			FAIL("%s reports differ (rc %d/%d, %zu/%zu bytes) at byte %zu: native "
+			     "'%.80s' libtracecmd '%.80s'", json ? "JSON" : "text", rca, rcb, la, lb,
+			     k, ja ? ja + k : "", jb ? jb + k : "");
+		}
+		free(ja);
+		free(jb);
+	}
+	if (failures)
+		return 1;
+	printf("%s: %" PRIu64 " events equal in every field (%" PRIu64 " after a lost-events "
+	       "gap), reports equal (JSON and text)\n", path, n, lost_marks);
+	return 0;
+}
+
 /* The zlib conversions exist only if trace-cmd was built with zlib. */
 static bool skip_missing(const char *path)
 {
@@ -559,14 +882,23 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "decompress"))
 		return cmd_decompress();
+	if (argc == 3 && !strcmp(argv[1], "backends"))
+		return cmd_backends(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "tracecmp"))
 		return cmd_tracecmp(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "same"))
 		return cmd_same(argc - 2, argv + 2);
-	if (argc == 5 && !strcmp(argv[1], "fuzz"))
-		return cmd_fuzz(argv[2], atoi(argv[3]), (unsigned)atoi(argv[4]));
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "fuzz")) {
+		enum trace_backend be = TRACE_BACKEND_NATIVE;
+
+		if (argc == 6 && trace_backend_parse(argv[5], &be)) {
+			fprintf(stderr, "unknown backend '%s'\n", argv[5]);
+			return 2;
+		}
+		return cmd_fuzz(argv[2], atoi(argv[3]), (unsigned)atoi(argv[4]), be);
+	}
 	if (argc == 6 && !strcmp(argv[1], "info"))
 		return cmd_info(argv[2], atoi(argv[3]), argv[4], argv[5]);
-	fprintf(stderr, "usage: test_reader tracecmp|same|fuzz|info ...\n");
+	fprintf(stderr, "usage: test_reader tracecmp|same|fuzz|info|backends ...\n");
 	return 2;
 }
