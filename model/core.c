@@ -129,6 +129,15 @@ void deactivate_task(struct model *m, struct rq *rq, struct model_task *p, int f
  * wakeup_preempt(): a fair task woke on @rq.  Against a fair curr the
  * class decides; an idle CPU is always preempted; a non-fair curr never.
  */
+/*
+ * wakeup_preempt() (check_preempt_curr() before 6.10).  When it leaves a
+ * queued curr with need_resched set, a __schedule() is coming: the kernel
+ * requests that it skip its clock update (rq_clock_skip_update(),
+ * RQCF_REQ_SKIP), so that __schedule() runs on the clock of this wakeup.
+ * prev's final update_curr() then sees no delta (no sched_stat_runtime) and
+ * the time until the switch is charged to next, whose exec_start is that
+ * clock.  Other clock updates in between (a tick) still happen.
+ */
 void wakeup_preempt(struct model *m, struct rq *rq, struct model_task *p, int flags)
 {
 	if (rq->other_class)
@@ -137,6 +146,8 @@ void wakeup_preempt(struct model *m, struct rq *rq, struct model_task *p, int fl
 		check_preempt_wakeup_fair(m, rq, p, flags);
 	else
 		resched_curr(m, rq);
+	if (sched_feat(m, CLOCK_SKIP_UPDATE) && rq->curr && rq->curr->on_rq && rq->need_resched)
+		rq->clock_skip_req = true;
 }
 
 /* ---- machine --------------------------------------------------------- */
@@ -646,7 +657,10 @@ struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev
 	if (check_cpu(m, cpu, "schedule", NULL))
 		return NULL;
 	rq = &m->rqs[cpu];
-	update_rq_clock(m, rq, now);
+	/* RQCF_REQ_SKIP -> RQCF_ACT_SKIP: keep the clock (see wakeup_preempt()) */
+	if (!rq->clock_skip_req)
+		update_rq_clock(m, rq, now);
+	rq->clock_skip_req = false;
 	prev = rq->curr;
 
 	if (rq->other_class) {

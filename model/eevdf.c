@@ -116,16 +116,24 @@ u64 avg_vruntime(struct model *m, struct cfs_rq *cfs_rq)
 }
 
 /*
- * entity_lag(): vlag = V - v, clamped to +-(2 slices, at least a tick) of
- * virtual time of this entity: lag beyond that is an artefact of V moving
- * when entities join or leave with non-zero lag.
+ * entity_lag(): vlag = V - v, clamped: lag beyond the bound is an artefact of
+ * V moving when entities join or leave with non-zero lag.  The bound is two
+ * slices, at least a tick, of this entity's virtual time (6.6-6.16), or with
+ * LAG_CLAMP_MAX_SLICE (6.17+, "sched/fair: Increase max lag clamping") the
+ * longest slice queued on its cfs_rq plus a tick, after EEVDF's steady-state
+ * bound -r_max < lag < max(r_max, q) with the tick as the quantum q.
  */
 s64 entity_lag(struct model *m, u64 avruntime, struct sched_entity *se)
 {
 	s64 vlag, limit;
+	u64 bound;
 
 	vlag = (s64)(avruntime - se->vruntime);
-	limit = (s64)calc_delta_fair(max_u64(2 * se->slice, m->tick_nsec), se);
+	if (sched_feat(m, LAG_CLAMP_MAX_SLICE))
+		bound = cfs_rq_max_slice(cfs_rq_of(se)) + m->tick_nsec;
+	else
+		bound = max_u64(2 * se->slice, m->tick_nsec);
+	limit = (s64)calc_delta_fair(bound, se);
 	if (vlag < -limit)
 		return -limit;
 	if (vlag > limit)
@@ -174,23 +182,84 @@ u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq)
 	return min_slice;
 }
 
-/*
- * RUN_TO_PARITY slice protection: set_next_entity() stashes the deadline in
- * vlag (unused while running); curr is protected while they still match.
- */
-void set_protect_slice(struct sched_entity *se)
+/* cfs_rq_max_slice(): the longest slice queued here (curr included). */
+u64 cfs_rq_max_slice(struct cfs_rq *cfs_rq)
 {
-	se->vlag = (s64)se->deadline;
+	struct sched_entity *root = __pick_root_entity(cfs_rq);
+	struct sched_entity *curr = cfs_rq->curr;
+	u64 max_slice = 0;
+
+	if (curr && curr->on_rq)
+		max_slice = curr->slice;
+	if (root)
+		max_slice = max_u64(max_slice, root->max_slice);
+	return max_slice;
 }
 
-bool protect_slice(const struct sched_entity *se)
+/*
+ * Slice protection (RUN_TO_PARITY): once picked, curr keeps the CPU against
+ * wakeups and picks until it has run a protected amount of virtual time.
+ *
+ * 6.6-6.16 (no PROTECT_VPROT): set_next_entity() stashes the deadline in
+ * vlag (unused while running); curr is protected while the two still match,
+ * i.e. until its request runs out (update_deadline() moves the deadline) -
+ * a whole slice.
+ *
+ * 6.17+ (PROTECT_VPROT, "sched/fair: Limit run to parity to the min slice of
+ * enqueued entities"): the protection is a vruntime, se->vprot.  With
+ * RUN_TO_PARITY it ends at the deadline or after the shortest slice queued
+ * on the cfs_rq, whichever is first (so a task with a short slice never
+ * waits a long slice); without it after one normalized base slice (a
+ * minimum quantum).  Protected while vruntime < vprot.
+ */
+void set_protect_slice(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
+	u64 slice, vprot = se->deadline;
+
+	if (!sched_feat(m, PROTECT_VPROT)) {
+		se->vlag = (s64)se->deadline;
+		return;
+	}
+	slice = sched_feat(m, RUN_TO_PARITY) ? cfs_rq_min_slice(cfs_rq) :
+		(u64)m->prof.base_slice_ns;   /* normalized_sysctl_sched_base_slice */
+	slice = min_u64(slice, se->slice);
+	if (slice != se->slice) {
+		u64 v = se->vruntime + calc_delta_fair(slice, se);
+
+		if ((s64)(v - vprot) < 0)
+			vprot = v;
+	}
+	se->vprot = vprot;
+}
+
+/*
+ * update_protect_slice() (6.17+): a shorter-slice entity was enqueued without
+ * preempting: curr's protection shrinks to that slice from now, so the
+ * newcomer's lag stays within its slice (+ tick).
+ */
+void update_protect_slice(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	u64 v = se->vruntime + calc_delta_fair(cfs_rq_min_slice(cfs_rq), se);
+
+	(void)m;
+	if ((s64)(v - se->vprot) < 0)
+		se->vprot = v;
+}
+
+bool protect_slice(const struct model *m, const struct sched_entity *se)
+{
+	if (sched_feat(m, PROTECT_VPROT))
+		return (s64)(se->vruntime - se->vprot) < 0;
 	return se->vlag == (s64)se->deadline;
 }
 
-void cancel_protect_slice(struct sched_entity *se)
+void cancel_protect_slice(const struct model *m, struct sched_entity *se)
 {
-	if (protect_slice(se))
+	if (!protect_slice(m, se))
+		return;
+	if (sched_feat(m, PROTECT_VPROT))
+		se->vprot = se->vruntime;
+	else
 		se->vlag = (s64)se->deadline + 1;
 }
 
@@ -202,9 +271,9 @@ void cancel_protect_slice(struct sched_entity *se)
  * is eligible (eligibility is monotonic in vruntime).  So: go left while the
  * left subtree holds an eligible entity, else take this node if eligible,
  * else go right.  curr (not in the tree) competes if eligible; with
- * RUN_TO_PARITY a protected curr keeps the CPU.
+ * @protect a protected curr keeps the CPU.
  */
-struct sched_entity *pick_eevdf(struct model *m, struct cfs_rq *cfs_rq)
+struct sched_entity *__pick_eevdf(struct model *m, struct cfs_rq *cfs_rq, bool protect)
 {
 	struct sched_entity *node = cfs_rq->tl_root;
 	struct sched_entity *se = __pick_first_entity(cfs_rq);
@@ -217,7 +286,7 @@ struct sched_entity *pick_eevdf(struct model *m, struct cfs_rq *cfs_rq)
 	if (curr && (!curr->on_rq || !entity_eligible(cfs_rq, curr)))
 		curr = NULL;
 
-	if (sched_feat(m, RUN_TO_PARITY) && curr && protect_slice(curr))
+	if (protect && curr && protect_slice(m, curr))
 		return curr;
 
 	if (se && entity_eligible(cfs_rq, se)) {
@@ -242,6 +311,16 @@ found:
 	if (!best || (curr && entity_before(m, curr, best)))
 		best = curr;
 	return best;
+}
+
+/*
+ * pick_eevdf(): with slice protection as the profile's kernel applies it at
+ * a pick: 6.17+ always (protect_slice() is also the NO_RUN_TO_PARITY minimum
+ * quantum), before only with RUN_TO_PARITY.
+ */
+struct sched_entity *pick_eevdf(struct model *m, struct cfs_rq *cfs_rq)
+{
+	return __pick_eevdf(m, cfs_rq, sched_feat(m, PROTECT_VPROT) || sched_feat(m, RUN_TO_PARITY));
 }
 
 /*

@@ -26,15 +26,29 @@ void resched_curr(struct model *m, struct rq *rq)
 
 /* ---- update_curr ----------------------------------------------------- */
 
-/* did_preempt_short(): PREEMPT_SHORT - an unprotected curr that is no longer
- * eligible yields at the next update_curr(). */
+/*
+ * did_preempt_short() (6.12): PREEMPT_SHORT - an unprotected curr that is no
+ * longer eligible yields at the next update_curr().
+ */
 static bool did_preempt_short(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *curr)
 {
 	if (!sched_feat(m, PREEMPT_SHORT))
 		return false;
-	if (protect_slice(curr))
+	if (protect_slice(m, curr))
 		return false;
 	return !entity_eligible(cfs_rq, curr);
+}
+
+/*
+ * Whether update_curr() reschedules besides an expired request: 6.17+
+ * (RESCHED_UNPROTECTED) as soon as curr's protected period is over, so the
+ * next pick decides; 6.12 only for did_preempt_short().
+ */
+static bool curr_protection_over(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *curr)
+{
+	if (sched_feat(m, RESCHED_UNPROTECTED))
+		return !protect_slice(m, curr);
+	return did_preempt_short(m, cfs_rq, curr);
 }
 
 /*
@@ -76,7 +90,7 @@ void update_curr(struct model *m, struct cfs_rq *cfs_rq)
 		return;
 	if (cfs_rq->nr_running == 1)
 		return;
-	if (resched || did_preempt_short(m, cfs_rq, curr)) {
+	if (resched || curr_protection_over(m, cfs_rq, curr)) {
 		resched_curr(m, rq);
 		COUNT(m, update_curr_resched);
 		clear_buddies(cfs_rq, curr);
@@ -642,7 +656,7 @@ static void set_next_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched
 		__dequeue_entity(m, cfs_rq, se);
 		update_load_avg(m, cfs_rq, se, UPDATE_TG);
 		if (sched_feat(m, EEVDF))
-			set_protect_slice(se);
+			set_protect_slice(m, cfs_rq, se);
 	}
 	se->exec_start = rq_of(cfs_rq)->clock_task;
 	cfs_rq->curr = se;
@@ -855,7 +869,10 @@ static bool se_is_idle(const struct sched_entity *se)
 	return group_cfs_rq(se)->tg->idle != 0;
 }
 
-/* do_preempt_short(): @pse asks for a shorter slice and is eligible. */
+/*
+ * do_preempt_short() (6.12): @pse asks for a shorter slice and is eligible,
+ * and would win against curr without its protection.
+ */
 static bool do_preempt_short(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *pse,
 			     struct sched_entity *se)
 {
@@ -873,16 +890,24 @@ static bool do_preempt_short(struct model *m, struct cfs_rq *cfs_rq, struct sche
 }
 
 /*
- * check_preempt_wakeup_fair() (6.12): at the level where the woken task's
- * and curr's hierarchies meet, charge curr's runtime and preempt if EEVDF
- * would now pick the woken side.
+ * check_preempt_wakeup_fair(): at the level where the woken task's and
+ * curr's hierarchies meet, charge curr's runtime and preempt if EEVDF would
+ * now pick the woken side.
+ *
+ * 6.12: a shorter-slice wakee that would win cancels curr's protection, then
+ * pick_eevdf() (with protection) decides.  6.17+ (PROTECT_VPROT): a
+ * shorter-slice wakee makes the pick ignore the protection
+ * (__pick_eevdf(!do_preempt_short)); if it still does not win, curr's
+ * protection shrinks to the shortest slice (update_protect_slice()); if it
+ * wins, the protection is cancelled.  WF_SYNC plays no part in either (the
+ * 6.19 NEXT_BUDDY rework's preempt_sync() is not in 6.18).
  */
 void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task *p, int wake_flags)
 {
 	struct model_task *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
 	struct cfs_rq *cfs_rq;
-	bool cse_is_idle, pse_is_idle;
+	bool cse_is_idle, pse_is_idle, preempt_short = false;
 
 	if (!sched_feat(m, EEVDF)) {
 		check_preempt_wakeup_cfs(m, rq, p, wake_flags);
@@ -902,7 +927,8 @@ void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task
 	cse_is_idle = se_is_idle(se);
 	pse_is_idle = se_is_idle(pse);
 	if (cse_is_idle && !pse_is_idle) {
-		cancel_protect_slice(se);
+		/* an idle entity gets no slice protection against a non-idle one */
+		preempt_short = true;
 		goto preempt;
 	}
 	if (cse_is_idle != pse_is_idle)
@@ -912,13 +938,23 @@ void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task
 
 	cfs_rq = cfs_rq_of(se);
 	update_curr(m, cfs_rq);
+	if (sched_feat(m, PROTECT_VPROT)) {
+		preempt_short = sched_feat(m, PREEMPT_SHORT) && pse->slice < se->slice;
+		if (__pick_eevdf(m, cfs_rq, !preempt_short) == pse)
+			goto preempt;
+		if (sched_feat(m, RUN_TO_PARITY) && preempt_short)
+			update_protect_slice(m, cfs_rq, se);
+		return;
+	}
 	if (do_preempt_short(m, cfs_rq, pse, se))
-		cancel_protect_slice(se);
+		cancel_protect_slice(m, se);
 	if (pick_eevdf(m, cfs_rq) == pse)
 		goto preempt;
 	return;
 
 preempt:
+	if (preempt_short)
+		cancel_protect_slice(m, se);
 	resched_curr(m, rq);
 	COUNT(m, wakeup_preempt);
 }

@@ -7,8 +7,10 @@
  * as the seed patches measured it (CFS, before the tg rate limit, no
  * backports); 6.12 = Debian 6.12.117 (EEVDF with late stable backports, the
  * text of ../shared/model-spec.md); 6.18 = the capture kernel of this
- * project's machines, modelled as 6.12.117 (spec §0: same kinds of
- * backports; differences in 6.17+ RUN_TO_PARITY are UNVERIFIED).  Checked on
+ * project's machines (6.18.44): 6.12.117 plus the 6.17 slice-protection and
+ * lag-clamp rework (PROTECT_VPROT, RESCHED_UNPROTECTED, LAG_CLAMP_MAX_SLICE),
+ * read in a 6.18.26 stable fair.c and checked on captures (docs/model.md,
+ * "Wakeup preemption on the capture kernel").  Checked on
  * the capture machine (6.18.44, /sys/kernel/debug/sched/debug): cfs_rq
  * prints zero_vruntime and h_nr_runnable, sysctl_sched_base_slice is
  * 1.400000 ms on 2 CPUs (0.70 ms x factor 2), and sysctl_sched_features
@@ -27,7 +29,10 @@
 	F(PLACE_LAG,              0, 0, 1, 1, "EEVDF: keep lag across sleep (features.h, 6.6+)") \
 	F(PLACE_DEADLINE_INITIAL, 0, 0, 1, 1, "EEVDF: half a slice for a forked task (6.6+)") \
 	F(PLACE_REL_DEADLINE,     0, 0, 1, 1, "EEVDF: keep relative deadline over migration (6.12)") \
-	F(RUN_TO_PARITY,          0, 0, 1, 1, "EEVDF: curr keeps the CPU until its deadline (6.6+)") \
+	F(RUN_TO_PARITY,          0, 0, 1, 1, "EEVDF: curr keeps the CPU until its deadline (6.6+); 6.17+: or the shortest queued slice") \
+	F(PROTECT_VPROT,          0, 0, 0, 1, "slice protection is se->vprot, ends at min(deadline, shortest queued slice); update_protect_slice() on a non-preempting shorter-slice wakeup; check_preempt uses __pick_eevdf(!preempt_short) (6.17 Guittot 'Limit run to parity to the min slice'; 6.18.26 fair.c)") \
+	F(RESCHED_UNPROTECTED,    0, 0, 0, 1, "update_curr() reschedules once curr's protection ended, eligible or not (6.17 'resched || !protect_slice(curr)'; 6.12: only PREEMPT_SHORT + ineligible)") \
+	F(LAG_CLAMP_MAX_SLICE,    0, 0, 0, 1, "lag clamp = longest queued slice + TICK_NSEC (6.17 'Increase max lag clamping'; 6.12: max(2 slices, tick))") \
 	F(PREEMPT_SHORT,          0, 0, 1, 1, "EEVDF: shorter slices may preempt (6.12)") \
 	F(PICK_BUDDY,             0, 0, 1, 1, "EEVDF: pick cfs_rq->next if eligible (6.12)") \
 	F(DELAY_DEQUEUE,          0, 0, 1, 1, "EEVDF: sleepers with negative lag stay queued (6.12)") \
@@ -37,7 +42,8 @@
 	F(START_DEBIT,            1, 1, 0, 0, "CFS: a forked task starts one vslice late (features.h <= 6.5)") \
 	F(GENTLE_FAIR_SLEEPERS,   1, 1, 0, 0, "CFS: sleeper credit is half a latency (features.h <= 6.5)") \
 	F(LAST_BUDDY,             1, 1, 0, 0, "CFS: preempted task is the last buddy (features.h <= 6.5)") \
-	F(NEXT_BUDDY,             0, 0, 0, 0, "off by default in every profile (features.h)") \
+	F(NEXT_BUDDY,             0, 0, 0, 0, "off (features.h <= 6.18; capture machine's sched_features bit 5 = 0: no 6.19 NEXT_BUDDY/preempt_sync rework)") \
+	F(CLOCK_SKIP_UPDATE,      1, 1, 1, 1, "a preempting wakeup sets RQCF_REQ_SKIP: the next __schedule() keeps the wakeup's rq clock, prev gets no sched_stat_runtime and next is charged the gap (check_preempt_curr/wakeup_preempt, all versions)") \
 	F(WAKEUP_PREEMPTION,      1, 1, 1, 1, "wakeups may preempt (features.h)") \
 	F(ATTACH_AGE_LOAD,        1, 1, 1, 1, "attach_entity_cfs_rq ages the entity first (features.h)") \
 	F(NI_RANDOM,              1, 0, 1, 1, "proportional newidle (33cf66d88306, 6.19; backported to 6.1.192, 6.12.117)") \

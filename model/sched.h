@@ -139,11 +139,13 @@ struct sched_entity {
 	u32 tl_prio;
 	u64 min_vruntime;           /* augmented: min vruntime of the subtree */
 	u64 min_slice;              /* augmented: min slice of the subtree */
+	u64 max_slice;              /* augmented: max slice of the subtree (6.17+ lag clamp) */
 
 	u64 vruntime;
 	u64 deadline;
 	u64 slice;
 	s64 vlag;
+	u64 vprot;                  /* PROTECT_VPROT: protected up to this vruntime (6.17+) */
 	u64 exec_start;
 	u64 sum_exec_runtime;
 	u64 prev_sum_exec_runtime;
@@ -238,6 +240,7 @@ struct rq {
 	bool other_class;           /* a non-fair task holds the CPU */
 	bool switch_pending;        /* the non-fair task left: next __schedule switches */
 	bool need_resched;
+	bool clock_skip_req;        /* RQCF_REQ_SKIP: the next __schedule() keeps the clock */
 
 	u64 clock;                  /* rq_clock() */
 	u64 clock_task;             /* rq_clock_task(): no irq time in the model */
@@ -486,9 +489,12 @@ struct sched_entity *pick_eevdf(struct model *m, struct cfs_rq *cfs_rq);
 bool update_deadline(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
 void place_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 void reweight_eevdf(struct model *m, struct sched_entity *se, u64 avruntime, unsigned long weight);
-void set_protect_slice(struct sched_entity *se);
-bool protect_slice(const struct sched_entity *se);
-void cancel_protect_slice(struct sched_entity *se);
+u64 cfs_rq_max_slice(struct cfs_rq *cfs_rq);
+void set_protect_slice(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+void update_protect_slice(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+bool protect_slice(const struct model *m, const struct sched_entity *se);
+void cancel_protect_slice(const struct model *m, struct sched_entity *se);
+struct sched_entity *__pick_eevdf(struct model *m, struct cfs_rq *cfs_rq, bool protect);
 bool entity_before(const struct model *m, const struct sched_entity *a,
 		   const struct sched_entity *b);
 u64 cfs_rq_origin(const struct model *m, const struct cfs_rq *cfs_rq);

@@ -194,7 +194,9 @@ void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 		     unsigned long weight)
 {
 	bool curr = cfs_rq->curr == se;
+	bool rel_vprot = false;
 	u64 avruntime = 0;
+	s64 vprot = 0;
 	u32 divider;
 
 	COUNT(m, reweight_entity);
@@ -203,6 +205,11 @@ void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 			update_curr(m, cfs_rq);
 		if (sched_feat(m, EEVDF)) {
 			avruntime = avg_vruntime(m, cfs_rq);
+			/* 6.17+: curr's protected rest is virtual time too */
+			if (curr && sched_feat(m, PROTECT_VPROT) && protect_slice(m, se)) {
+				vprot = (s64)(se->vprot - se->vruntime);
+				rel_vprot = true;
+			}
 			if (!curr)
 				__dequeue_entity(m, cfs_rq, se);
 		}
@@ -211,9 +218,12 @@ void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 	dequeue_load_avg(cfs_rq, se);
 
 	if (sched_feat(m, EEVDF)) {
-		if (se->on_rq)
+		if (se->on_rq) {
 			reweight_eevdf(m, se, avruntime, weight);
-		else
+			if (rel_vprot)
+				se->vprot = se->vruntime +
+					(u64)(vprot * (s64)se->load.weight / (s64)weight);
+		} else
 			se->vlag = se->vlag * (s64)se->load.weight / (s64)weight;
 	}
 

@@ -51,17 +51,22 @@ static inline void tl_update(struct sched_entity *se)
 
 	se->min_vruntime = se->vruntime;
 	se->min_slice = se->slice;
+	se->max_slice = se->slice;
 	if (r) {
 		if ((s64)(se->min_vruntime - r->min_vruntime) > 0)
 			se->min_vruntime = r->min_vruntime;
 		if (r->min_slice < se->min_slice)
 			se->min_slice = r->min_slice;
+		if (r->max_slice > se->max_slice)
+			se->max_slice = r->max_slice;
 	}
 	if (l) {
 		if ((s64)(se->min_vruntime - l->min_vruntime) > 0)
 			se->min_vruntime = l->min_vruntime;
 		if (l->min_slice < se->min_slice)
 			se->min_slice = l->min_slice;
+		if (l->max_slice > se->max_slice)
+			se->max_slice = l->max_slice;
 	}
 }
 
@@ -155,6 +160,7 @@ void __enqueue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entit
 	se->tl_prio = tl_rand(m);
 	se->min_vruntime = se->vruntime;
 	se->min_slice = se->slice;
+	se->max_slice = se->slice;
 	cfs_rq->tl_root = tl_insert(m, cfs_rq->tl_root, se);
 }
 

@@ -230,6 +230,14 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl)
 	json_object_set_new(rel, "how", json_string(f->groups_how));
 	json_object_set_new(fa, "task_groups", rel);
 	json_object_set_new(fa, "tick_phase_known", json_boolean(f->tick_phase_known));
+	rel = json_object();
+	json_object_set_new(rel, "switch_lead_ns", jint(f->switch_lead_ns));
+	json_object_set_new(rel, "switch_lead_samples", jint(f->switch_lead_samples));
+	json_object_set_new(rel, "tick_switch_ns", jint(f->tick_switch_ns));
+	json_object_set_new(rel, "tick_switch_samples", jint(f->tick_switch_samples));
+	json_object_set_new(rel, "sync_tail_ns", jint(f->sync_tail_ns));
+	json_object_set_new(rel, "sync_tail_samples", jint(f->sync_tail_samples));
+	json_object_set_new(fa, "timing", rel);
 	json_object_set_new(fa, "has_sched_waking", json_boolean(f->has_sched_waking));
 	json_object_set_new(fa, "has_sched_stat_runtime", json_boolean(f->has_stat_runtime));
 	json_object_set_new(root, "facts", fa);

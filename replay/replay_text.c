@@ -40,6 +40,10 @@ static void print_facts(FILE *out, const struct wl_workload *wl)
 	fprintf(out, "groups:    %u  [%s: %s]\n", wl_nr_groups(wl), wl_fact_source_name(f->groups_src),
 		f->groups_how);
 	fprintf(out, "workload:  %u tasks, %u wakes\n", wl_nr_tasks(wl), wl_nr_wakes(wl));
+	fprintf(out, "timing:    __schedule clock %" PRIu64 " ns before the switch (%u samples), "
+		"tick to switch %" PRIu64 " ns (%u), sync tail %" PRIu64 " ns (%u)  [trace]\n",
+		f->switch_lead_ns, f->switch_lead_samples, f->tick_switch_ns, f->tick_switch_samples,
+		f->sync_tail_ns, f->sync_tail_samples);
 }
 
 static void print_calib(FILE *out, const struct wl_workload *wl)

@@ -138,6 +138,17 @@ static void charge(struct sim *s, int cpu, uint64_t now)
 	c->run_start = now;
 }
 
+/*
+ * A task that a hand-off waiter waits for, in the RUN right before the
+ * BLOCK the waiter waits for: its reply is due sync_tail_ns before that
+ * block (see handoff_release()).
+ */
+static bool reply_due(const struct sim *s, const struct sim_task *t)
+{
+	return t->waiter != WL_NONE && s->facts->sync_tail_ns && t->op + 1 == t->waiter_op &&
+	       t->run_left > 0;
+}
+
 /* (Re)arm the event at which the current task finishes its RUN op. */
 static int arm_op_done(struct sim *s, int cpu, uint64_t now)
 {
@@ -150,6 +161,13 @@ static int arm_op_done(struct sim *s, int cpu, uint64_t now)
 	t = &s->tasks[c->curr];
 	if (t->run_left == SIM_FOREVER)
 		return 0;
+	if (reply_due(s, t)) {
+		/* stop where the reply to a hand-off waiter is sent */
+		uint64_t tail = s->facts->sync_tail_ns;
+
+		return heap_push(s, now + (t->run_left > tail ? t->run_left - tail : 0),
+				 HEV_OP_DONE, cpu, c->gen_op);
+	}
 	return heap_push(s, now + t->run_left, HEV_OP_DONE, cpu, c->gen_op);
 }
 
@@ -181,6 +199,8 @@ static uint64_t cost(struct sim *s, enum wl_path path, uint32_t task, uint32_t s
 
 static int do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now);
 static int run_ops(struct sim *s, int cpu, uint64_t now);
+static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
+			uint64_t now);
 
 /*
  * After a wakeup, fork or migration onto @cpu: if the model set
@@ -249,7 +269,14 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 		/* an RT/DL task holds the CPU: the fair pick waits for it */
 		return 0;
 	}
-	mt = model_schedule(s->m, cpu, how, now);
+	/*
+	 * __schedule() read the clock switch_lead_ns before the switch the
+	 * trace shows: prev is charged up to then, next from then (the model's
+	 * clocks never go back, so this is at most the time since its last
+	 * update on this CPU).
+	 */
+	mt = model_schedule(s->m, cpu, how,
+			    now > s->facts->switch_lead_ns ? now - s->facts->switch_lead_ns : now);
 	next = mt ? (int32_t)model_task_id(mt) : -1;
 	if (prev >= 0) {
 		struct sim_task *pt = &s->tasks[prev];
@@ -347,23 +374,25 @@ static int32_t cpu_pid(const struct sim *s, int cpu)
 	return c->curr >= 0 ? s->wt[c->curr].pid : 0;
 }
 
-/* try_to_wake_up() of a blocked task by wake record @wi. */
-static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, bool waking_emitted, uint64_t now)
+/*
+ * try_to_wake_up() of blocked task @ti onto the CPU placement picks (the
+ * trace's @traced CPU under --placement trace).  @seq draws the cost.
+ */
+static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int wcpu, int flags,
+		     uint32_t seq, bool waking_emitted, uint64_t now)
 {
-	const struct wl_wake *w = &s->wakes[wi];
-	uint32_t ti = w->target;
 	struct sim_task *t = &s->tasks[ti];
 	struct model_task_info before, after;
-	int cpu, wcpu = waker_cpu >= 0 ? waker_cpu : w->waker_cpu;
+	int cpu;
 	bool was_idle;
 
 	if (!waking_emitted &&
 	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
 		return -1;
 	model_task_info(t->mt, &before);
-	cpu = placement_cpu(s, t, w->cpu, wcpu, MODEL_WF_TTWU, now);
+	cpu = placement_cpu(s, t, traced, wcpu, flags, now);
 	was_idle = !cpu_busy(&s->cpus[cpu]) && s->cpus[cpu].resched_at == UINT64_MAX;
-	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, MODEL_WF_TTWU, now) < 0) {
+	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags, now) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
 		return 0;
 	}
@@ -380,7 +409,42 @@ static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, bool waking_emitt
 	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, after.cpu, after.cpu,
 			    cpu_pid(s, after.cpu), now))
 		return -1;
-	return resched_after(s, after.cpu, was_idle, wcpu, ti, w->seq, now);
+	return resched_after(s, after.cpu, was_idle, wcpu, ti, seq, now);
+}
+
+/* try_to_wake_up() of a blocked task by wake record @wi. */
+static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, bool waking_emitted, uint64_t now)
+{
+	const struct wl_wake *w = &s->wakes[wi];
+	int flags = MODEL_WF_TTWU | (w->flags & WL_WAKE_SYNC ? MODEL_WF_SYNC : 0);
+
+	return wake_task(s, w->target, w->cpu, waker_cpu,
+			 waker_cpu >= 0 ? waker_cpu : w->waker_cpu, flags, w->seq, waking_emitted,
+			 now);
+}
+
+/*
+ * Task @yi (running on @cpu) has just passed an op, or (@reply) is at the
+ * point where its reply is due: wake a task sleeping in a hand-off WAIT for
+ * it (see WL_OP_WAIT).  The reply comes sync_tail_ns before the block the
+ * waiter waits for - the kernel's wakee writes, then reads and sleeps - so
+ * the woken waiter may preempt it, and its next message may then come
+ * before that read: the block is not slept (released_block).
+ */
+static int handoff_release(struct sim *s, uint32_t yi, int cpu, bool reply, uint64_t now)
+{
+	struct sim_task *y = &s->tasks[yi];
+	uint32_t xi = y->waiter;
+
+	if (xi == WL_NONE || (!reply && y->op <= y->waiter_op))
+		return 0;
+	if (reply)
+		y->released_block = y->waiter_op;
+	y->waiter = WL_NONE;
+	if (s->tasks[xi].st != SIM_BLOCKED || s->tasks[xi].waiting != WL_NONE)
+		return 0;
+	return wake_task(s, xi, s->tasks[xi].cpu, cpu, cpu, MODEL_WF_TTWU | MODEL_WF_SYNC,
+			 0x40000000u | s->handoff_wakes++, false, now);
 }
 
 /* A wake record reaches its target (from a WAKE op or at its trace time). */
@@ -469,12 +533,29 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 		const struct wl_op *op = cur_op(s, t, ti);
 
 		if (!op) {
-			/* the trace ended while it ran: it runs on */
-			t->run_left = SIM_FOREVER;
-			return arm_op_done(s, cpu, now);
+			if (s->wt[ti].running_at_end) {
+				/* the trace ended while it ran: it runs on */
+				t->run_left = SIM_FOREVER;
+				return arm_op_done(s, cpu, now);
+			}
+			/*
+			 * Its traced work is done, earlier than in the trace,
+			 * and the trace does not say it ran at the end (it was
+			 * queued, or a filtered capture never showed it leave):
+			 * no known demand is left.
+			 */
+			s->notes[SIM_NOTE_OPS_DONE]++;
+			t->st = SIM_BLOCKED;
+			t->waiting = WL_NONE;
+			return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
 		}
 		switch (op->kind) {
 		case WL_OP_RUN:
+			if (reply_due(s, t) && t->run_left <= s->facts->sync_tail_ns &&
+			    handoff_release(s, ti, cpu, true, now))
+				return -1;
+			if (c->curr != (int32_t)ti || c->other >= 0)
+				return 0;
 			if (t->run_left > 0)
 				goto armed;
 			break;
@@ -493,6 +574,52 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 		case WL_OP_COMM:
 			snprintf(t->comm, TRACE_COMM_LEN, "%s", wl_string(s->wl, op->arg));
 			break;
+		case WL_OP_MIGRATE: {
+			int dst = (int)op->arg;
+
+			t->op++;
+			sim_task_enter_op(s, ti);
+			if (s->cfg.placement != REPLAY_PLACEMENT_TRACE || dst < 0 || dst >= s->nr_cpus)
+				continue;
+			return self_migrate(s, cpu, ti, (uint32_t)op->value, dst, now);
+		}
+		case WL_OP_WAIT: {
+			uint32_t yi = op->arg;
+			struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
+
+			if (y && y->op <= op->value && model_need_resched(s->m, cpu)) {
+				/*
+				 * A preemption is on its way: the waker reached
+				 * the point where the trace switched it out, and
+				 * the rest of its system call since the wakeup
+				 * (the RUN before this op) was that wakeup's
+				 * mechanism.  It leaves runnable now; the wait is
+				 * checked again when it runs next.
+				 */
+				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+			}
+			t->op++;
+			sim_task_enter_op(s, ti);
+			if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD)
+				continue;      /* the wakee is past that block already */
+			if (y->waiter != WL_NONE) {
+				s->notes[SIM_NOTE_HANDOFF_BUSY]++;
+				continue;
+			}
+			s->notes[SIM_NOTE_HANDOFF_WAIT]++;
+			y->waiter = ti;
+			y->waiter_op = (uint32_t)op->value;
+			t->st = SIM_BLOCKED;
+			t->waiting = WL_NONE;
+			if (y->st == SIM_RUNNING && y->cpu != cpu && y->cpu >= 0 &&
+			    s->cpus[y->cpu].curr == (int32_t)yi) {
+				/* its reply may be due before its current RUN ends */
+				charge(s, y->cpu, now);
+				if (arm_op_done(s, y->cpu, now))
+					return -1;
+			}
+			return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
+		}
 		case WL_OP_BLOCK: {
 			uint32_t wi = op->arg;
 			enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
@@ -500,6 +627,14 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 
 			t->op++;
 			sim_task_enter_op(s, ti);
+			if (handoff_release(s, ti, cpu, false, now))
+				return -1;
+			if (wi != WL_NONE && s->early[wi] && t->released_block == t->op - 1) {
+				s->early[wi] = 0;
+				t->released_block = WL_NONE;
+				s->notes[SIM_NOTE_HANDOFF_NO_BLOCK]++;
+				continue;
+			}
 			if (wi != WL_NONE && s->early[wi]) {
 				const struct wl_wake *w = &s->wakes[wi];
 
@@ -511,15 +646,25 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 					 * in the trace is evidence of a dependency the
 					 * trace may not show, see docs/replay.md).
 					 */
-					if (emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, cpu, cpu,
-							    s->wt[ti].pid, now))
+					bool race = w->flags & WL_WAKE_ON_CPU;
+
+					/*
+					 * A race in the trace: the waking came
+					 * while it was still on its CPU (no
+					 * latency sample).  Else the waker only
+					 * ran ahead in the simulation: the wakeup
+					 * follows the sleep, as it did in the
+					 * trace.
+					 */
+					if (race && emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, cpu, cpu,
+								    s->wt[ti].pid, now))
 						return -1;
 					t->st = SIM_BLOCKED;
 					t->waiting = wi;
 					if (schedule_ex(s, cpu, how, (int64_t)op->value, now))
 						return -1;
 					if (t->st == SIM_BLOCKED && t->waiting == wi &&
-					    wake_now(s, wi, cpu, true, now))
+					    wake_now(s, wi, race ? cpu : w->waker_cpu, race, now))
 						return -1;
 					return 0;
 				}
@@ -538,6 +683,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 		}
 		case WL_OP_EXIT:
 			t->op++;
+			if (handoff_release(s, ti, cpu, false, now))
+				return -1;
 			t->st = SIM_DEAD;
 			return schedule_ex(s, cpu, MODEL_PREV_DEAD, (int64_t)op->value, now);
 		default:
@@ -560,6 +707,37 @@ armed:
 }
 
 /* ---- RT / DL: stolen time --------------------------------------------------- */
+
+static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now);
+static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t now,
+		     const struct wl_timed *next);
+
+/*
+ * WL_OP_MIGRATE: the stopper @stopper preempts task @ti on @cpu, moves it to
+ * @dst and sleeps again, as the trace showed at this point of the task's
+ * work (the stopper's interval is not replayed at its trace time then).
+ */
+static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
+			uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	bool was_idle;
+
+	if (stopper >= s->nr_tasks || other_in(s, cpu, stopper, now))
+		return -1;
+	if (dst != cpu) {
+		was_idle = !cpu_busy(&s->cpus[dst]) && s->cpus[dst].resched_at == UINT64_MAX;
+		if (model_migrate_task(s->m, t->mt, dst, now) == 0) {
+			t->cpu = dst;
+			if (emit_migrate(s, ti, cpu, dst, cpu, now) ||
+			    resched_after(s, dst, was_idle, cpu, ti, 0x20000000u | t->op, now))
+				return -1;
+		} else {
+			s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
+		}
+	}
+	return other_out(s, cpu, stopper, true, now, NULL);
+}
 
 static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 {
@@ -676,13 +854,15 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		return sim_emit(s, &ev);
 	}
 	case WL_T_OTHER_IN:
-		if (e->cpu < 0 || e->cpu >= s->nr_cpus)
+		if (e->cpu < 0 || e->cpu >= s->nr_cpus ||
+		    (e->aux & WL_T_TIED && s->cfg.placement == REPLAY_PLACEMENT_TRACE))
 			return 0;
 		return other_in(s, e->cpu, e->task, now);
 	case WL_T_OTHER_OUT:
-		if (e->cpu < 0 || e->cpu >= s->nr_cpus)
+		if (e->cpu < 0 || e->cpu >= s->nr_cpus ||
+		    (e->aux & WL_T_TIED && s->cfg.placement == REPLAY_PLACEMENT_TRACE))
 			return 0;
-		return other_out(s, e->cpu, e->task, e->aux, now, next);
+		return other_out(s, e->cpu, e->task, e->aux & 1, now, next);
 	case WL_T_OTHER_WAKE: {
 		int cpu = e->cpu >= 0 && e->cpu < s->nr_cpus ? e->cpu : 0;
 
@@ -720,8 +900,13 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		model_tick(s->m, cpu, h->t);
 		if (arm_tick(s, cpu, h->t))
 			return -1;
+		/*
+		 * The switch comes at the return from the interrupt; its
+		 * __schedule() reads the clock then (tick_switch_ns later),
+		 * so prev's last update_curr() charges that time.
+		 */
 		if (model_need_resched(s->m, cpu) && c->other < 0)
-			return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, h->t);
+			return arm_resched(s, cpu, h->t + s->facts->tick_switch_ns);
 		return 0;
 	case HEV_RESCHED:
 		if (h->gen != c->gen_resched)

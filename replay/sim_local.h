@@ -33,6 +33,9 @@ struct sim_task {
 	uint32_t op;               /* current op (relative to the task's first) */
 	uint64_t run_left;         /* ns left of the current RUN op */
 	uint32_t waiting;          /* BLOCKED: the wake that ends it, WL_NONE: none */
+	uint32_t waiter;           /* a task sleeping in a hand-off WAIT for this one */
+	uint32_t waiter_op;        /* ... until this task has passed this op */
+	uint32_t released_block;   /* BLOCK before which it woke its waiter (its reply) */
 	uint32_t group;
 	int cpu;
 	uint8_t st;                /* enum sim_task_state */
@@ -72,6 +75,10 @@ enum sim_note_id {
 	SIM_NOTE_BAD_WAKE,
 	SIM_NOTE_MOVE_FAILED,
 	SIM_NOTE_UNDELIVERED,
+	SIM_NOTE_OPS_DONE,
+	SIM_NOTE_HANDOFF_WAIT,
+	SIM_NOTE_HANDOFF_BUSY,
+	SIM_NOTE_HANDOFF_NO_BLOCK,
 	SIM_NOTE_NR
 };
 
@@ -91,6 +98,7 @@ struct sim {
 	struct sim_task *tasks;
 	struct sim_cpu *cpus;
 	uint8_t *early;            /* per wake: delivered before its block */
+	uint32_t handoff_wakes;    /* hand-off wakeups so far (their cost draws) */
 
 	struct sim_hev *heap;
 	size_t nheap, heap_cap;

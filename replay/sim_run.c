@@ -218,6 +218,8 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->group = w->group < ng ? w->group : 0;
 		t->cpu = cpu;
 		t->waiting = WL_NONE;
+		t->waiter = WL_NONE;
+		t->released_block = WL_NONE;
 		t->st = SIM_UNBORN;
 		if (w->init_state != WL_INIT_NEW &&
 		    lat_cgroup_seed(s->lat, w->pid, wl_group(wl, t->group)->path))
@@ -411,6 +413,10 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_BAD_WAKE] = "wakeups the model refused (task dead or new)",
 	[SIM_NOTE_MOVE_FAILED] = "cgroup moves the model refused",
 	[SIM_NOTE_UNDELIVERED] = "wakes delivered early whose block the task never reached before the trace end",
+	[SIM_NOTE_OPS_DONE] = "tasks that did all their traced work before the trace end while the trace had them queued, not running, at its end: they sleep (their further demand is unknown)",
+	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
+	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",
+	[SIM_NOTE_HANDOFF_BUSY] = "hand-off waits not slept: another task already waited for the same wakee",
 };
 
 bool replay_note_next(const struct replay_result *r, unsigned int *iter, const char **text,

@@ -49,12 +49,22 @@ struct tstate {
 	int32_t lat_curr;            /* target CPU's current at sched_wakeup */
 	uint32_t lat_switches;       /* the target CPU's switch count then */
 	uint64_t mark;               /* RUNNING: end of the last op cut */
+	uint32_t run_wakee;          /* RUNNING: last sleeper it woke since its switch-in */
+	uint32_t handoff_to;         /* QUEUED: preempted by run_wakee (a hand-off) */
+	uint32_t handoff_from;       /* the task that handed off to this one */
 	char comm[TRACE_COMM_LEN];   /* comm as of the last event naming it */
 	WL_VEC(struct wl_op) ops;
 };
 
 struct cpu_track {
 	int32_t curr;                /* task index, CUR_IDLE or CUR_UNKNOWN */
+	int32_t stat_pid;            /* the last event here was this pid's sched_stat_runtime */
+	uint64_t stat_ts;
+	int32_t stat2_pid;           /* ... and the one before it, too (a tick's) */
+	uint64_t stat2_ts;
+	uint32_t other_in;           /* timed index of the RT/DL switch-in running here */
+	uint32_t other_prev;         /* the fair task it preempted (switched out runnable) */
+	bool other_tied;             /* that interval moved other_prev (WL_OP_MIGRATE) */
 	uint32_t switches;           /* sched_switch events seen on this CPU */
 	bool known_once;             /* curr has been known at some point */
 };
@@ -81,6 +91,12 @@ struct wl_builder {
 	int cg_root;                 /* cpu hierarchy id of cgroup_attach_task, -1 undecided */
 	bool started;
 	uint64_t first_ts, last_ts;
+	bool saw_r_plus, saw_r;      /* preempted tasks shown as "R+" / as "R" */
+#define WL_LEAD_BUCKET_NS 50u
+#define WL_LEAD_BUCKETS 200u     /* up to 10 us */
+	uint32_t lead_hist[WL_LEAD_BUCKETS];
+	uint32_t tick_hist[WL_LEAD_BUCKETS];
+	uint32_t tail_hist[WL_LEAD_BUCKETS];
 };
 
 int wl_vec_grow(void **v, uint32_t *cap, size_t elem, uint32_t need)
@@ -267,6 +283,9 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	s->waking = WL_NONE;
 	s->lat_wake = WL_NONE;
 	s->lat_curr = CUR_UNKNOWN;
+	s->run_wakee = WL_NONE;
+	s->handoff_to = WL_NONE;
+	s->handoff_from = WL_NONE;
 	switch (init) {
 	case WL_INIT_NEW:
 		s->st = TS_NEW;
@@ -383,7 +402,8 @@ static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
 		if (!p)
 			return NULL;
 		for (int i = b->nr_cpus; i <= cpu; i++)
-			p[i] = (struct cpu_track){ .curr = CUR_UNKNOWN };
+			p[i] = (struct cpu_track){ .curr = CUR_UNKNOWN, .other_in = WL_NONE,
+						   .other_prev = WL_NONE };
 		b->cpus = p;
 		b->nr_cpus = cpu + 1;
 	}
@@ -395,6 +415,45 @@ static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
  * state said before.  The CPU's previous current, if another task, is put
  * back as queued (it left the CPU in a gap of the trace).
  */
+/*
+ * Hand-offs.  A task X that woke a sleeper Y and was then preempted by Y
+ * (switched out runnable, Y next), and that runs again only after Y blocked,
+ * resumed work that came after Y's: in a ping-pong (pipe, eventfd, futex)
+ * Y's reply is what X went on with; the trace holds no op for it because X
+ * never had to sleep for it.  X gets a WAIT op for that block of Y, so that a
+ * simulation that does not preempt X at the wakeup makes X sleep there until
+ * Y reaches the block (as the kernel would: X's read finds nothing) instead
+ * of running ahead of data it consumed.  A hand-off is cancelled when X runs
+ * before Y blocks.
+ */
+static void handoff_cancel(struct wl_builder *b, uint32_t x)
+{
+	struct tstate *s = &b->ts.v[x];
+
+	if (s->handoff_to != WL_NONE && b->ts.v[s->handoff_to].handoff_from == x)
+		b->ts.v[s->handoff_to].handoff_from = WL_NONE;
+	s->handoff_to = WL_NONE;
+}
+
+/* Y blocks with its BLOCK op at @block_op: X (if it handed off to Y) waits for it. */
+static int handoff_block(struct wl_builder *b, uint32_t y, uint32_t block_op)
+{
+	uint32_t x = b->ts.v[y].handoff_from;
+	struct tstate *xs;
+
+	if (x == WL_NONE)
+		return 0;
+	b->ts.v[y].handoff_from = WL_NONE;
+	xs = &b->ts.v[x];
+	if (xs->handoff_to != y)
+		return 0;
+	xs->handoff_to = WL_NONE;
+	if (xs->st != TS_QUEUED || b->tasks.v[x].cls != WL_CLASS_FAIR || block_op == WL_NONE)
+		return 0;
+	note(b, WL_NOTE_HANDOFF);
+	return push_op(b, x, WL_OP_WAIT, 0, y, block_op);
+}
+
 static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint32_t t,
 			uint64_t ts, bool counted_mismatch)
 {
@@ -451,6 +510,8 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		s->st = TS_RUNNING;
 		s->cpu = (int16_t)cpu;
 		s->mark = ts;
+		s->run_wakee = WL_NONE;
+		handoff_cancel(b, t);
 	}
 	c->curr = (int32_t)t;
 	c->known_once = true;
@@ -606,6 +667,8 @@ static uint32_t wake_new(struct wl_builder *b, const struct trace_event *ev, uin
 	if (waker != WL_NONE) {
 		if (flush_run(b, waker, ev->ts) || push_op(b, waker, WL_OP_WAKE, 0, wi, 0))
 			goto oom;
+		if (b->ts.v[t].st == TS_BLOCKED)
+			b->ts.v[waker].run_wakee = t;
 	} else if (push_timed(b, ev->ts, WL_T_EXT_WAKE, t, ev->cpu, wi, 0)) {
 		goto oom;
 	}
@@ -778,11 +841,21 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	const struct trace_sched_switch *sw = &ev->u.sched_switch;
 	struct cpu_track *c = cpu_get(b, ev->cpu);
 	int32_t prev_idx = CUR_IDLE;
-	uint32_t p = WL_NONE, n;
+	uint32_t p = WL_NONE, n, handoff_prev = WL_NONE;
+	int32_t stat_pid;
+	uint64_t stat_ts;
 
 	if (!c)
 		return 0;
 	c->switches++;
+	stat_pid = c->stat_pid;
+	stat_ts = c->stat_ts;
+	c->stat_pid = 0;
+	if (sw->prev_run == TRACE_STATE_RUNNING && stat_pid == sw->prev_pid && stat_pid > 0 &&
+	    c->stat2_pid == stat_pid && ev->ts >= c->stat2_ts &&
+	    ev->ts - c->stat2_ts < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
+		b->tick_hist[(ev->ts - c->stat2_ts) / WL_LEAD_BUCKET_NS]++;
+	c->stat2_pid = 0;
 	if (sw->prev_pid > 0) {
 		p = lookup(b, sw->prev_pid);
 		if (p == WL_NONE) {
@@ -805,18 +878,32 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 
 		if (b->tasks.v[p].cls != WL_CLASS_FAIR) {
 			if (push_timed(b, ev->ts, WL_T_OTHER_OUT, p, ev->cpu, 0,
-				       sw->prev_run != TRACE_STATE_RUNNING))
+				       (sw->prev_run != TRACE_STATE_RUNNING) |
+				       (c->other_tied ? WL_T_TIED : 0)))
 				return -1;
+			c->other_tied = false;
+			c->other_in = WL_NONE;
+			c->other_prev = WL_NONE;
 		}
 		switch (sw->prev_run) {
 		case TRACE_STATE_RUNNING:
 			s->st = TS_QUEUED;
-			if (sw->prev_preempt)
+			if (sw->prev_preempt) {
 				b->wl->facts.preempt_state = sw->prev_state;
+				b->saw_r_plus = true;
+			} else {
+				b->saw_r = true;
+			}
+			if (s->run_wakee != WL_NONE && s->run_wakee == lookup(b, sw->next_pid))
+				handoff_prev = p;
 			break;
 		case TRACE_STATE_SLEEPING: {
 			/* T (stopped), t (traced), P (parked): never delayed. */
 			bool special = (sw->prev_state & 0x4c) && !(sw->prev_state & 0x3);
+
+			if (stat_pid == sw->prev_pid && ev->ts >= stat_ts &&
+			    ev->ts - stat_ts < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
+				b->lead_hist[(ev->ts - stat_ts) / WL_LEAD_BUCKET_NS]++;
 
 			s->st = TS_BLOCKED;
 			s->initial_sleep = false;
@@ -826,6 +913,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 					    WL_NONE, (uint64_t)sw->prev_state))
 					return -1;
 			}
+			if (handoff_block(b, p, b->ts.v[p].block_op))
+				return -1;
 			if (s->waking != WL_NONE) {
 				/* Woken before it got off the CPU: the wakeup
 				 * that follows ends this block (race wake). */
@@ -834,6 +923,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		}
 		case TRACE_STATE_DEAD:
 			s->st = TS_DEAD;
+			if (handoff_block(b, p, WL_NONE))
+				return -1;
 			if (b->tasks.v[p].cls == WL_CLASS_FAIR &&
 			    push_op(b, p, WL_OP_EXIT, 0, 0, (uint64_t)sw->prev_state))
 				return -1;
@@ -867,6 +958,12 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	}
 	if (comm_seen(b, n, sw->next_comm, ev->ts))
 		return -1;
+	if (handoff_prev != WL_NONE && handoff_prev != n && b->tasks.v[n].cls == WL_CLASS_FAIR &&
+	    b->tasks.v[handoff_prev].cls == WL_CLASS_FAIR) {
+		handoff_cancel(b, handoff_prev);
+		b->ts.v[handoff_prev].handoff_to = n;
+		b->ts.v[n].handoff_from = handoff_prev;
+	}
 	c->curr = CUR_IDLE;             /* prev is gone; no mismatch for next */
 	if (b->ts.v[n].st == TS_NEW) {
 		/* Switched in without sched_wakeup_new: placed here. */
@@ -875,9 +972,14 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	}
 	if (make_current(b, c, ev->cpu, n, ev->ts, true))
 		return -1;
-	if (b->tasks.v[n].cls != WL_CLASS_FAIR &&
-	    push_timed(b, ev->ts, WL_T_OTHER_IN, n, ev->cpu, 0, 0))
-		return -1;
+	if (b->tasks.v[n].cls != WL_CLASS_FAIR) {
+		if (push_timed(b, ev->ts, WL_T_OTHER_IN, n, ev->cpu, 0, 0))
+			return -1;
+		c->other_in = b->timed.n - 1;
+		c->other_tied = false;
+		c->other_prev = p != WL_NONE && sw->prev_run == TRACE_STATE_RUNNING &&
+			b->tasks.v[p].cls == WL_CLASS_FAIR ? p : WL_NONE;
+	}
 	struct tstate *ns = &b->ts.v[n];
 
 	if (ns->lat_wake != WL_NONE) {
@@ -915,9 +1017,25 @@ static int on_migrate(struct wl_builder *b, const struct trace_event *ev)
 	if (s->waking != WL_NONE)
 		return 0;                 /* wakeup placement: the wake record has the CPU */
 	switch (s->st) {
-	case TS_QUEUED:
+	case TS_QUEUED: {
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+
 		s->cpu = (int16_t)m->dest_cpu;
+		if (c && c->other_prev == t && c->other_in != WL_NONE && !c->other_tied &&
+		    m->orig_cpu == ev->cpu && c->curr >= 0) {
+			/*
+			 * The stopper that preempted it moves it (sched_exec(),
+			 * set_cpus_allowed_ptr()): the move belongs to the
+			 * task's work, not to this trace time.
+			 */
+			c->other_tied = true;
+			b->timed.v[c->other_in].aux |= WL_T_TIED;
+			note(b, WL_NOTE_SELF_MIGRATE);
+			return push_op(b, t, WL_OP_MIGRATE, 0, (uint32_t)m->dest_cpu,
+				       (uint64_t)c->curr);
+		}
 		return push_timed(b, ev->ts, WL_T_MIGRATE, t, m->dest_cpu, 0, 0);
+	}
 	case TS_BLOCKED:
 		s->cpu = (int16_t)m->dest_cpu;
 		return push_timed(b, ev->ts, WL_T_MIGRATE, t, m->dest_cpu, 0, 1);
@@ -1034,6 +1152,14 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 
 	b->wl->counts.sched_stat_runtime++;
 	if (ev->common_pid == r->pid && r->pid > 0) {
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+
+		if (c) {
+			c->stat2_pid = c->stat_pid;
+			c->stat2_ts = c->stat_ts;
+			c->stat_pid = r->pid;
+			c->stat_ts = ev->ts;
+		}
 		t = context_task(b, ev, &stranger, &fail);
 		if (fail)
 			return -1;
@@ -1131,6 +1257,12 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		} else if (c) {
 			c->curr = CUR_UNKNOWN;
 		}
+	}
+	if (ev->type != TRACE_EV_SCHED_SWITCH && ev->type != TRACE_EV_SCHED_STAT_RUNTIME) {
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+
+		if (c)
+			c->stat_pid = c->stat2_pid = 0;
 	}
 	if (ev->type != TRACE_EV_SCHED_SWITCH && ev->common_pid >= 0) {
 		/* Any event tells who is current on its CPU (also in interrupts). */
@@ -1257,11 +1389,35 @@ static int sidecar_copy(struct wl_builder *b)
 	return 0;
 }
 
+/* Median of a WL_LEAD_BUCKET_NS histogram (bucket middle); 0 under 20 samples. */
+static uint64_t hist_median(const uint32_t *hist, uint32_t *samples)
+{
+	uint64_t n = 0, acc = 0;
+
+	for (unsigned int k = 0; k < WL_LEAD_BUCKETS; k++)
+		n += hist[k];
+	*samples = (uint32_t)n;
+	if (n < 20)
+		return 0;
+	for (unsigned int k = 0; k < WL_LEAD_BUCKETS; k++) {
+		acc += hist[k];
+		if (2 * acc >= n)
+			return (uint64_t)k * WL_LEAD_BUCKET_NS + WL_LEAD_BUCKET_NS / 2;
+	}
+	return 0;
+}
+
 static void facts_finish(struct wl_builder *b)
 {
 	struct wl_facts *f = &b->wl->facts;
 	const struct trace_info *i = &b->wl->info;
 	unsigned int sc_hz = b->sc && b->sc->hz > 0 ? (unsigned int)b->sc->hz : 0;
+
+	if (!b->saw_r_plus && b->saw_r)
+		f->preempt_state = 0;      /* preempt=none/voluntary: "R" */
+	f->switch_lead_ns = hist_median(b->lead_hist, &f->switch_lead_samples);
+	f->tick_switch_ns = hist_median(b->tick_hist, &f->tick_switch_samples);
+	f->sync_tail_ns = hist_median(b->tail_hist, &f->sync_tail_samples);
 
 	if (b->sc && b->sc->nr_cpus > 0) {
 		f->nr_cpus = (unsigned int)b->sc->nr_cpus;
@@ -1330,6 +1486,49 @@ static void facts_finish(struct wl_builder *b)
 		b->wl->notes[WL_NOTE_NO_STAT_RUNTIME]++;
 }
 
+/*
+ * WF_SYNC is not in the trace.  A wake is replayed as sync when the waker
+ * goes to sleep (a BLOCK) or hands off (a WAIT) right after it: no other
+ * wake or fork in between and at most WL_SYNC_MAX_RUN_NS of its own CPU work
+ * (the rest of the system call).  That is what WF_SYNC means ("the waker is
+ * about to sleep") and what the sync callers do (pipe, unix sockets,
+ * wake_up_interruptible_sync_poll()); a non-sync ping-pong (eventfd, futex)
+ * looks the same in a trace and is marked too.  6.18's wakeup preemption
+ * ignores WF_SYNC (measured: the same preemption rate for pipe and eventfd
+ * ping-pong, docs/model.md); it matters to wake_affine() under
+ * --placement model.
+ */
+#define WL_SYNC_MAX_RUN_NS 20000u
+
+static void mark_sync_wakes(struct wl_builder *b, uint32_t t)
+{
+	const struct tstate *s = &b->ts.v[t];
+
+	for (uint32_t i = 0; i < s->ops.n; i++) {
+		uint64_t run = 0;
+		uint32_t j;
+
+		if (s->ops.v[i].kind != WL_OP_WAKE)
+			continue;
+		for (j = i + 1; j < s->ops.n; j++) {
+			uint8_t k = s->ops.v[j].kind;
+
+			if (k == WL_OP_RUN)
+				run += s->ops.v[j].value;
+			else if (k != WL_OP_COMM)
+				break;
+		}
+		if (j < s->ops.n && run <= WL_SYNC_MAX_RUN_NS &&
+		    ((s->ops.v[j].kind == WL_OP_BLOCK && s->ops.v[j].aux == WL_BLOCK_SLEEP) ||
+		     s->ops.v[j].kind == WL_OP_WAIT)) {
+			b->wakes.v[s->ops.v[i].arg].flags |= WL_WAKE_SYNC;
+			if (s->ops.v[j].kind == WL_OP_BLOCK &&
+			    run < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
+				b->tail_hist[run / WL_LEAD_BUCKET_NS]++;
+		}
+	}
+}
+
 struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err)
 {
 	struct wl_workload *wl;
@@ -1340,13 +1539,19 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	wl = b->wl;
 	wl->first_ts = b->first_ts;
 	wl->last_ts = b->last_ts;
-	for (uint32_t t = 0; t < b->ts.n; t++)
-		if (b->ts.v[t].st == TS_RUNNING && flush_run(b, t, b->last_ts))
+	for (uint32_t t = 0; t < b->ts.n; t++) {
+		if (b->ts.v[t].st != TS_RUNNING)
+			continue;
+		b->tasks.v[t].running_at_end = true;
+		if (flush_run(b, t, b->last_ts))
 			goto oom;
+	}
 	if (lat_machine_finish(wl->measured, b->last_ts))
 		goto oom;
-	for (uint32_t t = 0; t < b->ts.n; t++)
+	for (uint32_t t = 0; t < b->ts.n; t++) {
+		mark_sync_wakes(b, t);
 		total += b->ts.v[t].ops.n;
+	}
 	if (total > UINT32_MAX - 1) {
 		sr_error_set(err, EFBIG, "%s: more than 2^32 workload operations",
 			     wl->info.path ? wl->info.path : "trace");
@@ -1487,6 +1692,8 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_WAKE_SOFTIRQ] = "wakeups from softirq context (timers, network RX on the sender's CPU): replayed at their trace times, not tied to the interrupted task's work",
 	[WL_NOTE_WAKE_NONFAIR] = "wakeups by RT/DL tasks: replayed at their trace times",
 	[WL_NOTE_WAKE_UNKNOWN] = "wakeups by a task the trace does not show running there (or by the wakee itself): replayed at their trace times",
+	[WL_NOTE_HANDOFF] = "hand-offs: a waker preempted by its wakee resumed only after the wakee blocked; replayed as a wait for that block (docs/replay.md)",
+	[WL_NOTE_SELF_MIGRATE] = "migrations by the stopper that had just preempted the task (exec balancing, affinity): replayed at that point of the task's work",
 	[WL_NOTE_MISSING_WAKEUP] = "switch-ins of tasks the trace showed blocked, with no wakeup recorded: an external wake at the switch-in time assumed",
 	[WL_NOTE_SWITCH_MISMATCH] = "sched_switch events whose prev was not the CPU's current so far: the previous current assumed preempted in the gap",
 	[WL_NOTE_PID_REUSE] = "pids reused without a recorded exit: the old task closed at the reuse",

@@ -55,6 +55,11 @@ enum wl_op_kind {
 			     aux = WL_BLOCK_SLEEP or WL_BLOCK_SPECIAL */
 	WL_OP_COMM,       /* arg = string index (wl_string()) */
 	WL_OP_EXIT,       /* value = raw prev_state of the last switch */
+	WL_OP_WAIT,       /* hand-off: arg = task index, value = index in that task's ops of a
+			     BLOCK it must have passed before this task goes on (else it
+			     sleeps until then) - see docs/replay.md */
+	WL_OP_MIGRATE,    /* the task had the stopper (task value, an RT task) move it to CPU
+			     arg here: sched_exec() balancing, an affinity change */
 };
 
 enum { WL_BLOCK_SLEEP = 0, WL_BLOCK_SPECIAL = 1 };
@@ -94,6 +99,8 @@ enum {
 	WL_WAKE_NO_WAKING  = 0x04,  /* no sched_waking: timed at sched_wakeup */
 	WL_WAKE_NEW        = 0x08,  /* sched_wakeup_new of a forked task */
 	WL_WAKE_ON_CPU     = 0x10,  /* the target was on a CPU at the waking */
+	WL_WAKE_SYNC       = 0x20,  /* replayed as WF_SYNC: the waker sleeps (or hands off)
+				       right after it (docs/replay.md) */
 };
 
 struct wl_wake {
@@ -135,6 +142,7 @@ struct wl_task {
 	uint64_t first_ts;     /* when the task first appeared */
 	uint64_t runtime_ns;   /* measured on-CPU time in the trace */
 	char comm[TRACE_COMM_LEN]; /* comm at its first appearance */
+	bool running_at_end;   /* on a CPU when the trace ended (its last RUN is cut short) */
 };
 
 struct wl_group {
@@ -151,10 +159,13 @@ enum wl_timed_kind {
 	WL_T_MOVE_GROUP,       /* task, arg = group */
 	WL_T_OTHER_IN,         /* cpu, task: an RT/DL task takes the CPU */
 	WL_T_OTHER_OUT,        /* cpu, task: it leaves (aux: 1 if it blocked) */
+	/* aux & WL_T_TIED on OTHER_IN/OUT: the interval is a stopper's, replayed by the
+	   WL_OP_MIGRATE of the task it moved instead of at its trace time */
 	WL_T_OTHER_WAKE,       /* task (RT/DL), cpu: its sched_waking + sched_wakeup */
 	WL_T_OTHER_MIGRATE,    /* task (RT/DL), cpu = dest */
 };
 
+#define WL_T_TIED 0x2
 struct wl_timed {
 	uint64_t ts;
 	uint32_t task;
@@ -186,7 +197,33 @@ struct wl_facts {
 	bool tick_phase_known;
 	enum wl_fact_source groups_src;
 	char groups_how[200];
-	int64_t preempt_state;  /* raw prev_state of "R+" in this trace */
+	int64_t preempt_state;  /* raw prev_state of a preempted task in this trace ("R+",
+				   or "R" on a kernel that only shows that) */
+	/*
+	 * __schedule() reads the rq clock this long before the sched_switch
+	 * tracepoint fires (dequeue, pick, put/set): the kernel charges that
+	 * time to the next task, the trace's timestamps to the previous one.
+	 * Median over blocking switches of switch - prev's sched_stat_runtime
+	 * (the dequeue's update_curr()) right before it; 0 if < 20 samples.
+	 */
+	uint64_t switch_lead_ns;
+	uint32_t switch_lead_samples;
+	/*
+	 * A tick that ends curr's slice switches at the return from the
+	 * interrupt: median of switch - the tick's sched_stat_runtime over
+	 * preemption switches preceded by two sched_stat_runtime of prev (the
+	 * tick's, then put_prev's); 0 if < 20 samples.
+	 */
+	uint64_t tick_switch_ns;
+	uint32_t tick_switch_samples;
+	/*
+	 * A waker that sleeps right after a wakeup (WL_WAKE_SYNC ending in a
+	 * BLOCK) runs this long in between: median; 0 if < 20 samples.  A
+	 * hand-off wait is released this long before the wakee's block (its
+	 * reply comes before its own wait).
+	 */
+	uint64_t sync_tail_ns;
+	uint32_t sync_tail_samples;
 	bool has_sched_waking;
 	bool has_stat_runtime;
 	bool has_cgroup_attach;

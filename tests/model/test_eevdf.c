@@ -70,10 +70,10 @@ static void test_pick_constructed(void)
 	mkse(&e4, cfs_rq, v0, -500, 5000, NICE_0_LOAD);
 	cfs_rq->curr = &e4;
 	cfs_rq->nr_running = 4;
-	set_protect_slice(&e4);
+	set_protect_slice(m, cfs_rq, &e4);
 	CHECK(pick_eevdf(m, cfs_rq) == &e4);
-	cancel_protect_slice(&e4);
-	CHECK(!protect_slice(&e4));
+	cancel_protect_slice(m, &e4);
+	CHECK(!protect_slice(m, &e4));
 	CHECK(pick_eevdf(m, cfs_rq) == &e1);
 	/* curr with the earliest deadline wins without protection */
 	e4.deadline = v0 + 900;

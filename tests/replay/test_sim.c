@@ -151,6 +151,101 @@ static int test_trace(const char *path)
 	return 0;
 }
 
+static uint64_t note_count(const struct replay_result *r, const char *prefix)
+{
+	unsigned int it = 0;
+	const char *text;
+	uint64_t v;
+
+	while (replay_note_next(r, &it, &text, &v))
+		if (!strncmp(text, prefix, strlen(prefix)))
+			return v;
+	return 0;
+}
+
+/*
+ * A pipe ping-pong on CPU 0 as the kernel ran it on preempt=none: 200 wakes
+ * 201, is preempted 2 us later (leaving "R"), 201 works 3 us and sleeps,
+ * 200 resumes; 30 rounds.  The trace never shows 200 waiting for 201, but
+ * each round hands off: whatever the model decides at each wakeup, 200
+ * never runs ahead of 201 (no early wake), every traced wake happens, and
+ * each round costs at least its two switches.
+ */
+static void test_handoff_pingpong(void)
+{
+	struct trace_event ev[256];
+	size_t n = 0;
+	uint64_t t = 1 * MS;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 200, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
+	for (int i = 0; i < 30; i++) {
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 3 * US, 0, 200, 0, 201, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 3 * US, 0, 200, 0, 201, 120, 0);
+		ev[n++] = ev_switch(t + 5 * US, 0, 200, 'R', 120, 201, 120);
+		ev[n++] = ev_switch(t + 8 * US, 0, 201, 'S', 120, 200, 120);
+		t += 8 * US;
+	}
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	replay_config_default(&rc);
+	r = replay_run(wl, &rc, &err);
+	CHECK(r != NULL);
+	if (!r) {
+		fprintf(stderr, "replay: %s\n", err.msg);
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(note_count(r, "wakes that reached their target before"), 0);
+	CHECK(count(r, "sched_wakeup") >= 30);
+	CHECK(count(r, "sched_switch") >= 60);
+	replay_result_free(r);
+	wl_free(wl);
+}
+
+/*
+ * 301 is woken at 1 ms, preempts 300 and runs 1 ms; at 2 ms 300 takes the
+ * CPU back and runs to the trace end (10 ms), 301 queued.  301's work ends
+ * at its RUN: in the simulation it must not run on forever (it was not
+ * running at the end), so 300 gets its 9 ms.
+ */
+static void test_ops_done_queued(void)
+{
+	struct trace_event ev[16];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 300, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 1 * MS, 0, 0, 0x08, 301, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 1 * MS, 0, 0, 0x08, 301, 120, 0);
+	ev[n++] = ev_switch(1 * MS + 1 * US, 0, 300, 'R', 120, 301, 120);
+	ev[n++] = ev_switch(2 * MS, 0, 301, 'R', 120, 300, 120);
+	ev[n++] = ev_runtime(10 * MS, 0, 300, 8 * MS);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	CHECK(!wl_task(wl, 1)->running_at_end || !wl_task(wl, 0)->running_at_end);
+	replay_config_default(&rc);
+	rc.no_costs = true;
+	r = replay_run(wl, &rc, &err);
+	CHECK(r != NULL);
+	if (!r) {
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(note_count(r, "tasks that did all their traced work"), 1);
+	/* CPU 0 busy from 1 ms to the end: both tasks' work, no more */
+	CHECK_EQ(replay_busy_ns(r), 9 * MS);
+	replay_result_free(r);
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -159,5 +254,7 @@ int main(int argc, char **argv)
 		CHECK_DONE();
 	}
 	test_pingpong();
+	test_handoff_pingpong();
+	test_ops_done_queued();
 	CHECK_DONE();
 }

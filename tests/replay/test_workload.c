@@ -368,6 +368,147 @@ static void test_calib(void)
 	calib_release(&c);
 }
 
+/*
+ * Hand-off and WF_SYNC: 30 wakes 31 and is preempted by it 2 us later; 31
+ * blocks at 3 ms, so 30 gets a WAIT for that BLOCK (31's op 1).  At 4 ms 30
+ * wakes 31 and sleeps 5 us later (sync); 31 wakes 30 and runs 30 us before
+ * it sleeps (not sync: more than WL_SYNC_MAX_RUN_NS).
+ */
+static void test_handoff_sync(void)
+{
+	struct wl_workload *wl;
+	uint32_t x, y;
+
+	start();
+	feed(ev_runtime(1 * MS, 0, 30, 1000));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 30, 0, 31, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS, 0, 30, 0, 31, 120, 0));
+	feed(ev_switch(2 * MS + 2 * US, 0, 30, 'R', 120, 31, 120));
+	feed(ev_switch(3 * MS, 0, 31, 'S', 120, 30, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 4 * MS, 0, 30, 0, 31, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 4 * MS, 0, 30, 0, 31, 120, 0));
+	feed(ev_switch(4 * MS + 5 * US, 0, 30, 'S', 120, 31, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 0, 31, 0, 30, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS, 0, 31, 0, 30, 120, 0));
+	feed(ev_switch(5 * MS + 30 * US, 0, 31, 'S', 120, 30, 120));
+	wl = finish();
+	x = task_of(wl, 30, 0);
+	y = task_of(wl, 31, 0);
+	/* 30: RUN 1 ms, WAKE, RUN 2 us, WAIT(31, op 1), RUN 1 ms, WAKE, RUN 5 us, BLOCK, ... */
+	CHECK_EQ(op_of(wl, x, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, x, 1)->kind, WL_OP_WAKE);
+	CHECK_EQ(op_of(wl, x, 2)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, x, 2)->value, 2 * US);
+	CHECK_EQ(op_of(wl, x, 3)->kind, WL_OP_WAIT);
+	CHECK_EQ(op_of(wl, x, 3)->arg, y);
+	CHECK_EQ(op_of(wl, x, 3)->value, 1);
+	CHECK_EQ(op_of(wl, y, 1)->kind, WL_OP_BLOCK);
+	CHECK_EQ(op_of(wl, x, 4)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, x, 4)->value, 1 * MS);
+	CHECK_EQ(op_of(wl, x, 5)->kind, WL_OP_WAKE);
+	CHECK_EQ(op_of(wl, x, 7)->kind, WL_OP_BLOCK);
+	CHECK(wl_wake(wl, op_of(wl, x, 1)->arg)->flags & WL_WAKE_SYNC);
+	CHECK(wl_wake(wl, op_of(wl, x, 5)->arg)->flags & WL_WAKE_SYNC);
+	/* 31's wake of 30 is followed by 30 us of work: not sync */
+	CHECK_EQ(op_of(wl, y, 3)->kind, WL_OP_WAKE);
+	CHECK(!(wl_wake(wl, op_of(wl, y, 3)->arg)->flags & WL_WAKE_SYNC));
+	/* the sync tail: one sample (5 us) is too few for a median */
+	CHECK_EQ(wl_facts(wl)->sync_tail_samples, 1);
+	CHECK_EQ(wl_facts(wl)->sync_tail_ns, 0);
+	/* the preemptions here are "R+" (ev_switch 'R'): that state is kept */
+	CHECK_EQ(wl_facts(wl)->preempt_state, 0x100);
+	wl_free(wl);
+
+	/* a waker preempted by someone else than its wakee: no hand-off */
+	start();
+	feed(ev_runtime(1 * MS, 0, 30, 1000));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 30, 0, 31, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS, 0, 30, 0, 31, 120, 1));
+	feed(ev_switch(2 * MS + 2 * US, 0, 30, 'R', 120, 32, 120));
+	feed(ev_switch(2 * MS + 3 * US, 1, 31, 'S', 120, 0, 120));
+	wl = finish();
+	x = task_of(wl, 30, 0);
+	for (uint32_t k = 0; k < wl_task(wl, x)->nr_ops; k++)
+		CHECK(op_of(wl, x, k)->kind != WL_OP_WAIT);
+	wl_free(wl);
+}
+
+/*
+ * Timing facts: 25 blocking switches each 1 us after the task's own
+ * sched_stat_runtime (the clock read of __schedule), 25 tick preemptions
+ * 8 us after the tick's sched_stat_runtime.
+ */
+static void test_timing(void)
+{
+	struct wl_workload *wl;
+	uint64_t t = 1 * MS;
+
+	start();
+	feed(ev_switch(t, 0, 0, 'R', 120, 40, 120));
+	for (int i = 0; i < 25; i++) {
+		t += 100 * US;
+		feed(ev_runtime(t, 0, 40, 100 * US));
+		feed(ev_switch(t + 1 * US, 0, 40, 'S', 120, 41, 120));
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, t + 50 * US, 0, 41, 0, 40, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, t + 50 * US, 0, 41, 0, 40, 120, 0));
+		feed(ev_switch(t + 60 * US, 0, 41, 'S', 120, 40, 120));
+		t += 4 * MS;
+		feed(ev_runtime(t, 0, 40, 4 * MS));               /* the tick */
+		feed(ev_runtime(t + 8 * US, 0, 40, 8 * US));      /* put_prev */
+		feed(ev_switch(t + 8 * US, 0, 40, 'R', 120, 42, 120));
+		feed(ev_switch(t + 20 * US, 0, 42, 'S', 120, 40, 120));
+	}
+	wl = finish();
+	CHECK_EQ(wl_facts(wl)->switch_lead_samples, 25);
+	CHECK_EQ(wl_facts(wl)->switch_lead_ns, 1025);       /* the 50 ns bucket of 1 us */
+	CHECK_EQ(wl_facts(wl)->tick_switch_samples, 25);
+	CHECK_EQ(wl_facts(wl)->tick_switch_ns, 8025);
+	wl_free(wl);
+}
+
+/*
+ * Exec balancing: the stopper (RT, prio 0) preempts 50 on CPU 0 and moves
+ * it to CPU 1.  The move is an op of 50 and the stopper's interval is tied
+ * to it; no timed migration.
+ */
+static void test_self_migrate(void)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t t50, stop;
+	unsigned int tied = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	feed(ev_switch(2 * MS, 0, 50, 'R', 120, 60, 0));
+	e = ev_migrate(2 * MS + 5 * US, 0, 50, 0, 1);
+	e.common_pid = 60;
+	feed(e);
+	feed(ev_switch(2 * MS + 10 * US, 0, 60, 'S', 0, 0, 120));
+	feed(ev_switch(2 * MS + 20 * US, 1, 0, 'R', 120, 50, 120));
+	feed(ev_switch(3 * MS, 1, 50, 'S', 120, 0, 120));
+	wl = finish();
+	t50 = task_of(wl, 50, 0);
+	stop = task_of(wl, 60, 0);
+	CHECK_EQ(op_of(wl, t50, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, t50, 1)->kind, WL_OP_MIGRATE);
+	CHECK_EQ(op_of(wl, t50, 1)->arg, 1);
+	CHECK_EQ(op_of(wl, t50, 1)->value, stop);
+	CHECK_EQ(op_of(wl, t50, 2)->kind, WL_OP_RUN);
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
+		const struct wl_timed *tm = wl_timed_at(wl, i);
+
+		CHECK(tm->kind != WL_T_MIGRATE);
+		if ((tm->kind == WL_T_OTHER_IN || tm->kind == WL_T_OTHER_OUT) && tm->task == stop) {
+			CHECK(tm->aux & WL_T_TIED);
+			tied++;
+		}
+	}
+	CHECK_EQ(tied, 2);
+	CHECK(!wl_task(wl, t50)->running_at_end);
+	wl_free(wl);
+}
+
 int main(void)
 {
 	test_basic();
@@ -377,5 +518,8 @@ int main(void)
 	test_hz();
 	test_lost();
 	test_calib();
+	test_handoff_sync();
+	test_timing();
+	test_self_migrate();
 	CHECK_DONE();
 }
