@@ -46,6 +46,8 @@ static void usage(FILE *f)
 		"  --svg FILE             latency CDF plot (log x axis), one curve per run + measured\n"
 		"  --svg-cgroup PATH, --svg-comm COMM   plot one group instead of all wakeups\n"
 		"  --top N                cgroups and comms shown in text (default 6; 0 = all)\n"
+		"  --noise TRACE          another capture of the same workload (repeatable): mark\n"
+		"                         latency changes within the measured run-to-run spread\n"
 		"  --print-machine NAME   print a built-in machine file and exit\n");
 }
 
@@ -64,6 +66,7 @@ static void progress(void *ctx, unsigned int done, unsigned int total)
 }
 
 #define MAX_RUNS 256
+#define MAX_NOISE 64
 
 struct runs {
 	struct model_variant_set sets[MAX_RUNS];
@@ -105,7 +108,7 @@ int cmd_whatif(int argc, char **argv)
 {
 	enum { O_ALL = 256, O_PLUGIN, O_VFILE, O_PROFILE, O_PLACEMENT, O_COMM, O_HZ, O_CGMAP,
 	       O_SIDECAR, O_NO_SIDECAR, O_SEED, O_THREADS, O_MACHINE, O_JSON, O_SVG,
-	       O_SVG_CGROUP, O_SVG_COMM, O_TOP, O_PRINT_MACHINE };
+	       O_SVG_CGROUP, O_SVG_COMM, O_TOP, O_PRINT_MACHINE, O_NOISE };
 	static const struct option opts[] = {
 		{ "variant", required_argument, NULL, 'v' },
 		{ "all-variants", no_argument, NULL, O_ALL },
@@ -127,11 +130,16 @@ int cmd_whatif(int argc, char **argv)
 		{ "svg-comm", required_argument, NULL, O_SVG_COMM },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "print-machine", required_argument, NULL, O_PRINT_MACHINE },
+		{ "noise", required_argument, NULL, O_NOISE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *specs[MAX_RUNS];
 	unsigned int nr_specs = 0;
+	const char *noise_paths[MAX_NOISE];
+	struct wl_workload *noise_wl[MAX_NOISE] = { NULL };
+	const struct lat_machine *noise_lat[MAX_NOISE];
+	unsigned int nr_noise = 0;
 	bool all = false, json = false;
 	const char *profile = NULL, *svg = NULL, *machine_name = "one-socket";
 	struct whatif_report_opts ro = { .top = 6 };
@@ -254,6 +262,13 @@ int cmd_whatif(int argc, char **argv)
 			variant_catalog_free(cat);
 			return cost_machine_write_json(m, stdout) < 0 ? SR_EXIT_FAIL : SR_EXIT_OK;
 		}
+		case O_NOISE:
+			if (nr_noise == MAX_NOISE) {
+				fprintf(stderr, "schedreplay whatif: at most %d --noise\n", MAX_NOISE);
+				goto usage_fail;
+			}
+			noise_paths[nr_noise++] = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			variant_catalog_free(cat);
@@ -315,6 +330,19 @@ int cmd_whatif(int argc, char **argv)
 	wl = wl_extract(argv[optind], &wo, &err);
 	if (!wl)
 		goto fail;
+	/* the other captures: only their measured latency is used */
+	for (unsigned int i = 0; i < nr_noise; i++) {
+		struct wl_options no = wo;
+
+		no.progress = NULL;
+		noise_wl[i] = wl_extract(noise_paths[i], &no, &err);
+		if (!noise_wl[i])
+			goto fail;
+		noise_lat[i] = wl_measured_latency(noise_wl[i]);
+	}
+	ro.noise = noise_lat;
+	ro.nr_noise = nr_noise;
+	ro.noise_paths = noise_paths;
 	replay_profile_for(wl, &rc, &ro.profile_why);
 	wc.replay = &rc;
 	wc.sets = runs->sets;
@@ -366,6 +394,8 @@ fail:
 out:
 	whatif_result_free(res);
 	wl_free(wl);
+	for (unsigned int i = 0; i < nr_noise; i++)
+		wl_free(noise_wl[i]);
 	free(runs);
 	variant_catalog_free(cat);
 	return ret;

@@ -76,18 +76,6 @@ static void put_u64(FILE *out, uint64_t v, double pct)
 	put_cell(out, buf, pct);
 }
 
-static void put_us(FILE *out, uint64_t ns, bool have, double pct)
-{
-	char buf[32];
-
-	if (!have) {
-		put_cell(out, "-", NAN);
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%.1f", ns / 1000.0);
-	put_cell(out, buf, pct);
-}
-
 static void header(FILE *out, int lw, const char *title, const char *const *cols, int n)
 {
 	fprintf(out, "\n%-*s", lw, title);
@@ -141,8 +129,68 @@ static const struct sr_hist *group_hist(const struct lat_machine *lat, enum lat_
 	return NULL;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A group of another capture of the same workload: the same key, or else
+ * the one group whose last path component matches (cgroup paths carry the
+ * capturing process's pid: /schedreplay-24914/latency vs
+ * /schedreplay-25571/latency).
+ */
+static const struct sr_hist *noise_group_hist(const struct lat_machine *lat,
+					      enum lat_group_key key, const char *name)
+{
+	const struct sr_hist *h = group_hist(lat, key, name), *found = NULL;
+	const char *base;
+	int matches = 0;
+
+	if (h || !name || key != LAT_BY_CGROUP)
+		return h;
+	base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	for (size_t i = 0; *base && i < lat_nr_groups(lat, key); i++) {
+		const struct lat_group *g = lat_group_at(lat, key, i);
+		const char *b = strrchr(g->key, '/') ? strrchr(g->key, '/') + 1 : g->key;
+
+		if (!strcmp(b, base)) {
+			found = &g->lat[LAT_WAKEUP];
+			matches++;
+		}
+	}
+	return matches == 1 ? found : NULL;
+}
+
+double whatif_noise_spread(const struct lat_machine *measured, const struct whatif_report_opts *o,
+			   int key, const char *name, double pct)
+{
+	uint64_t v[65];
+	size_t n = 0;
+
+	for (unsigned int i = 0; i <= (o ? o->nr_noise : 0) && n < 65; i++) {
+		const struct lat_machine *lat = i == 0 ? measured : o->noise[i - 1];
+		const struct sr_hist *h = i == 0 ? group_hist(lat, (enum lat_group_key)key, name) :
+					  noise_group_hist(lat, (enum lat_group_key)key, name);
+
+		if (h && h->count)
+			v[n++] = sr_hist_percentile(h, pct);
+	}
+	if (n < 2)
+		return NAN;
+	qsort(v, n, sizeof(v[0]), cmp_u64);
+	return v[n / 2] ? (double)(v[n - 1] - v[0]) / (double)v[n / 2] : NAN;
+}
+
+/*
+ * A latency row: samples and percentiles, each with its change against
+ * @against; @spread (may be NULL) marks changes within the run-to-run
+ * spread with "~".
+ */
 static void lat_row(FILE *out, int lw, const char *label, const struct sr_hist *h,
-		    const struct sr_hist *against)
+		    const struct sr_hist *against, const double *spread)
 {
 	uint64_t v[NR_LAT_PCT], a[NR_LAT_PCT];
 	bool have = h && h->count, have_a = against && against->count;
@@ -153,25 +201,53 @@ static void lat_row(FILE *out, int lw, const char *label, const struct sr_hist *
 	if (have_a)
 		sr_hist_percentiles(against, lat_pct, NR_LAT_PCT, a, NULL);
 	put_u64(out, have ? h->count : 0, NAN);
-	for (int k = 0; k < NR_LAT_PCT; k++)
-		put_us(out, have ? v[k] : 0, have,
-		       have && have_a ? whatif_change_pct((double)v[k], (double)a[k]) : NAN);
+	for (int k = 0; k < NR_LAT_PCT; k++) {
+		double pct = have && have_a ? whatif_change_pct((double)v[k], (double)a[k]) : NAN;
+		char buf[48], p[24] = "";
+
+		if (!have) {
+			put_cell(out, "-", NAN);
+			continue;
+		}
+		if (!isnan(pct))
+			snprintf(p, sizeof(p), " (%+.1f%%%s)", pct,
+				 spread && !isnan(spread[k]) && fabs(pct) <= 100 * spread[k] ? "~" : "");
+		snprintf(buf, sizeof(buf), "%.1f%s", v[k] / 1000.0, p);
+		fprintf(out, "  %*s", CELL - 2, buf);
+	}
 	fputc('\n', out);
 }
 
 static void lat_table(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
-		      int lw, enum lat_group_key key, const char *name, const char *title)
+		      int lw, enum lat_group_key key, const char *name, const char *title,
+		      const struct whatif_report_opts *o)
 {
 	static const char *const cols[] = { "samples", "p50 us", "p95 us", "p99 us", "p99.9 us" };
 	const struct sr_hist *meas = group_hist(wl_measured_latency(wl), key, name);
 	const struct sr_hist *ref = group_hist(replay_latency(whatif_run_result(r, 0)), key, name);
+	double spread[NR_LAT_PCT];
+	bool any = false;
 
+	for (int k = 0; k < NR_LAT_PCT; k++) {
+		spread[k] = whatif_noise_spread(wl_measured_latency(wl), o, key, name, lat_pct[k]);
+		any |= !isnan(spread[k]);
+	}
 	header(out, lw, title, cols, 5);
-	lat_row(out, lw, "measured", meas, NULL);
+	lat_row(out, lw, "measured", meas, NULL, NULL);
+	if (any) {
+		fprintf(out, "%-*s  %*s", lw, "run-to-run spread", CELL - 2, "");
+		for (int k = 0; k < NR_LAT_PCT; k++) {
+			char buf[24];
+
+			snprintf(buf, sizeof(buf), isnan(spread[k]) ? "-" : "%.0f%%", 100 * spread[k]);
+			fprintf(out, "  %*s", CELL - 2, buf);
+		}
+		fputc('\n', out);
+	}
 	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
 		const struct sr_hist *h = group_hist(replay_latency(whatif_run_result(r, i)), key, name);
 
-		lat_row(out, lw, whatif_run_name(r, i), h, i == 0 ? meas : ref);
+		lat_row(out, lw, whatif_run_name(r, i), h, i == 0 ? meas : ref, i ? spread : NULL);
 	}
 }
 
@@ -191,7 +267,8 @@ static int by_count_desc(const void *a, const void *b)
 
 /* The groups of @key, most measured samples first (predicted if none measured). */
 static void group_tables(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
-			 int lw, enum lat_group_key key, const char *what, int top)
+			 int lw, enum lat_group_key key, const char *what, int top,
+			 const struct whatif_report_opts *o)
 {
 	const struct lat_machine *ref = replay_latency(whatif_run_result(r, 0));
 	const struct lat_machine *meas = wl_measured_latency(wl);
@@ -214,7 +291,7 @@ static void group_tables(FILE *out, const struct wl_workload *wl, const struct w
 		if (!g[i].n)
 			continue;
 		snprintf(title, sizeof(title), "%s %s", what, g[i].key[0] ? g[i].key : "?");
-		lat_table(out, wl, r, lw, key, g[i].key, title);
+		lat_table(out, wl, r, lw, key, g[i].key, title, o);
 		shown++;
 	}
 	if (n > shown)
@@ -303,9 +380,13 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 		count_table(out, wl, r, lw, t == 0 ? "bookkeeping calls (model)" : "", book_counts[t],
 			    4, false);
 	new_task_table(out, r, lw);
-	lat_table(out, wl, r, lw, LAT_BY_COMM, NULL, "wakeup latency, all");
-	group_tables(out, wl, r, lw, LAT_BY_CGROUP, "cgroup", o ? o->top : 0);
-	group_tables(out, wl, r, lw, LAT_BY_COMM, "comm", o ? o->top : 0);
+	if (o && o->nr_noise)
+		fprintf(out, "\n(~: a change within the run-to-run spread of that measured percentile "
+			     "over this trace and %u other capture%s)\n", o->nr_noise,
+			o->nr_noise == 1 ? "" : "s");
+	lat_table(out, wl, r, lw, LAT_BY_COMM, NULL, "wakeup latency, all", o);
+	group_tables(out, wl, r, lw, LAT_BY_CGROUP, "cgroup", o ? o->top : 0, o);
+	group_tables(out, wl, r, lw, LAT_BY_COMM, "comm", o ? o->top : 0, o);
 	cost_table(out, r, lw);
 	return ferror(out) ? -1 : 0;
 }
@@ -451,6 +532,39 @@ int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct what
 	json_object_set_new(root, "variants", vars);
 	vars = NULL;
 	json_object_set_new(root, "measured", replay_json_measured(wl));
+	if (o && o->nr_noise) {
+		json_t *nz = json_object(), *paths = json_array(), *all = json_object(),
+		       *byc = json_object();
+		const struct lat_machine *meas = wl_measured_latency(wl);
+
+		for (unsigned int i = 0; paths && i < o->nr_noise; i++)
+			json_array_append_new(paths, o->noise_paths ? json_string(o->noise_paths[i]) :
+							      json_null());
+		for (int k = 0; all && k < SR_NR_STD_PCT; k++) {
+			double sp = whatif_noise_spread(meas, o, LAT_BY_COMM, NULL, sr_std_pct[k]);
+
+			json_object_set_new(all, sr_std_pct_key[k], isnan(sp) ? json_null() : json_real(sp));
+		}
+		for (size_t g = 0; byc && g < lat_nr_groups(meas, LAT_BY_CGROUP); g++) {
+			const struct lat_group *lg = lat_group_at(meas, LAT_BY_CGROUP, g);
+			json_t *one = json_object();
+
+			for (int k = 0; one && k < SR_NR_STD_PCT; k++) {
+				double sp = whatif_noise_spread(meas, o, LAT_BY_CGROUP, lg->key,
+								sr_std_pct[k]);
+
+				json_object_set_new(one, sr_std_pct_key[k],
+						    isnan(sp) ? json_null() : json_real(sp));
+			}
+			json_object_set_new(byc, lg->key[0] ? lg->key : "?", one);
+		}
+		json_object_set_new(nz, "captures", paths);
+		json_object_set_new(nz, "definition", json_string(
+			"(max - min) / median of the measured percentile over this trace and the captures"));
+		json_object_set_new(nz, "all", all);
+		json_object_set_new(nz, "by_cgroup", byc);
+		json_object_set_new(root, "noise", nz);
+	}
 	json_object_set_new(w, "reference", json_string(whatif_run_name(r, 0)));
 	json_object_set_new(w, "order", order);
 	order = NULL;

@@ -292,7 +292,29 @@ struct whatif_report_opts {
 	/* the SVG's distribution: a cgroup path or comm (NULL: "all") */
 	const char *svg_cgroup;
 	const char *svg_comm;
+	/*
+	 * Other captures of the same workload (their measured latency, e.g.
+	 * wl_measured_latency() of each): the hardware's run-to-run spread of
+	 * each percentile, (max - min) / median over this trace and them.  A
+	 * variant's change within that spread is marked "~" in text and the
+	 * spreads are in the JSON ("noise").  NULL/0: none.
+	 */
+	const struct lat_machine *const *noise;
+	unsigned int nr_noise;
+	const char *const *noise_paths;      /* for the JSON; may be NULL */
 };
+
+struct lat_machine;
+/*
+ * The run-to-run spread of percentile @pct (0..100) of a latency group
+ * (@key/@name as in latency.h; @name NULL: all wakeups) over @measured and
+ * @o's noise captures: (max - min) / median; NAN with fewer than two
+ * captures that have samples.  In the other captures a cgroup is found by
+ * its path, else by its last component if that is unique (capture paths
+ * carry a pid).
+ */
+double whatif_noise_spread(const struct lat_machine *measured, const struct whatif_report_opts *o,
+			   int key, const char *name, double pct);
 
 /* The seed-post style tables (whatif_report.c). */
 int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,

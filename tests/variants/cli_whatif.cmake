@@ -43,6 +43,22 @@ file(READ ${WORK}/whatif.svg svg)
 string(FIND "${svg}" "</svg>" pos)
 expect("pos GREATER 0" "SVG not written")
 
+# --noise: the same capture twice has no spread; the JSON says so
+execute_process(COMMAND ${SCHEDREPLAY} whatif --json --variant aaron-skip --noise ${TRACE} ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE n ERROR_VARIABLE err)
+expect("rc EQUAL 0" "whatif --noise failed (${rc}): ${err}")
+string(JSON ncap LENGTH "${n}" noise captures)
+expect("ncap EQUAL 1" "noise.captures has ${ncap} entries")
+string(JSON sp GET "${n}" noise all p50)
+expect("sp EQUAL 0" "spread of a capture against itself is ${sp}")
+execute_process(COMMAND ${SCHEDREPLAY} whatif --variant aaron-skip --noise ${TRACE} ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE t)
+string(FIND "${t}" "run-to-run spread" pos)
+expect("pos GREATER -1" "no run-to-run spread line in the text report")
+execute_process(COMMAND ${SCHEDREPLAY} whatif --noise ${WORK}/no-such.dat ${TRACE}
+                RESULT_VARIABLE rc ERROR_QUIET OUTPUT_QUIET)
+expect("rc EQUAL 1" "missing --noise trace: exit ${rc}")
+
 execute_process(COMMAND ${SCHEDREPLAY} whatif --variant aaron-skp ${TRACE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
 expect("rc EQUAL 1" "unknown variant: exit ${rc}")

@@ -226,6 +226,19 @@ int main(int argc, char **argv)
 		whatif_result_free(r1);
 		whatif_result_free(r3);
 	}
+	/* run-to-run spread: none without other captures, 0 against itself */
+	{
+		const struct lat_machine *meas = wl_measured_latency(wl);
+		const struct lat_machine *noise[2] = { meas, meas };
+		struct whatif_report_opts o = { .noise = noise, .nr_noise = 2 };
+		struct whatif_report_opts none = { 0 };
+
+		CHECK(isnan(whatif_noise_spread(meas, &none, LAT_BY_COMM, NULL, 50)));
+		CHECK_NEAR(whatif_noise_spread(meas, &o, LAT_BY_COMM, NULL, 50), 0, 0);
+		CHECK_NEAR(whatif_noise_spread(meas, &o, LAT_BY_CGROUP, "/srfix", 99), 0, 0);
+		CHECK(isnan(whatif_noise_spread(meas, &o, LAT_BY_CGROUP, "/no/such", 50)));
+	}
+
 	/* no runs: an error, not a crash */
 	{
 		struct whatif_config wc = { .sets = sets, .nr_sets = 0 };
