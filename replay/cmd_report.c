@@ -26,7 +26,11 @@ static void usage(FILE *f)
 		"  --pid PID          only samples and tasks of PID\n"
 		"  --by KEY           also group by KEY: comm (default, always on), pid, cgroup;\n"
 		"                     may be repeated\n"
-		"  --cgroup-root ID   follow cgroup_attach_task of hierarchy ID only (default: all)\n"
+		"  --cgroup-root ID   follow cgroup_attach_task of hierarchy ID only (default:\n"
+		"                     the sidecar's cpu hierarchy, else every hierarchy)\n"
+		"  --sidecar FILE     capture sidecar to use (default: TRACE.json if it exists):\n"
+		"                     seeds each task's cpu cgroup for --by cgroup\n"
+		"  --no-sidecar       ignore TRACE.json\n"
 		"  --buffer NAME      read buffer NAME ('' = top level; default: the buffer\n"
 		"                     whose first records are sched events)\n"
 		"  --reader NAME      who reads the records: native (default; own page decoder)\n"
@@ -71,7 +75,7 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 int cmd_report(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_COMM, OPT_PID, OPT_BY, OPT_BUFFER, OPT_TOP, OPT_START,
-	       OPT_ALLOW_LOST, OPT_CGROUP_ROOT, OPT_READER };
+	       OPT_ALLOW_LOST, OPT_CGROUP_ROOT, OPT_READER, OPT_SIDECAR, OPT_NO_SIDECAR };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "comm", required_argument, NULL, OPT_COMM },
@@ -83,6 +87,8 @@ int cmd_report(int argc, char **argv)
 		{ "allow-lost", no_argument, NULL, OPT_ALLOW_LOST },
 		{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
 		{ "reader", required_argument, NULL, OPT_READER },
+		{ "sidecar", required_argument, NULL, OPT_SIDECAR },
+		{ "no-sidecar", no_argument, NULL, OPT_NO_SIDECAR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -140,6 +146,12 @@ int cmd_report(int argc, char **argv)
 		case OPT_ALLOW_LOST:
 			allow_lost = true;
 			break;
+		case OPT_SIDECAR:
+			o.sidecar = optarg;
+			break;
+		case OPT_NO_SIDECAR:
+			o.no_sidecar = true;
+			break;
 		case OPT_READER:
 			if (trace_backend_parse(optarg, &o.backend))
 				goto bad_value;
@@ -164,6 +176,11 @@ int cmd_report(int argc, char **argv)
 		return SR_EXIT_USAGE;
 	}
 	o.path = argv[optind];
+	if (o.sidecar && o.no_sidecar) {
+		fprintf(stderr, "schedreplay report: --sidecar and --no-sidecar exclude each other "
+			"(see --help)\n");
+		return SR_EXIT_USAGE;
+	}
 
 	if (report_collect(&o, &d, &err)) {
 		fprintf(stderr, "schedreplay report: %s\n", err.msg);

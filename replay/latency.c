@@ -724,12 +724,17 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 		const struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;
 		const char *p;
 
-		if (m->cfg.cgroup_root >= 0 && g->dst_root != m->cfg.cgroup_root)
+		if ((m->cfg.cgroup_root >= 0 && g->dst_root != m->cfg.cgroup_root) ||
+		    (m->cfg.cgroup_follow && !m->cfg.cgroup_follow(m->cfg.cgroup_follow_ctx, g))) {
+			m->sum.cgroup_moves_ignored++;
 			break;
+		}
 		if (g->pid <= 0 || !(p = intern(m, g->dst_path, g->dst_path_len)))
 			break;
-		if ((t = get_task(m, g->pid, g->comm, ev->ts)))
+		if ((t = get_task(m, g->pid, g->comm, ev->ts))) {
 			t->pub.cgroup = p;
+			m->sum.cgroup_moves++;
+		}
 		break;
 	}
 	default:

@@ -61,6 +61,127 @@ static int cmp_count(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/*
+ * The sidecar of the trace: the explicit file, or TRACE.json if present. A
+ * sidecar that does not load, or that names another trace (TRACEID), is an
+ * error: silently grouping by the wrong machine's cgroups would be worse.
+ */
+static int load_sidecar(const struct report_opts *o, struct report_data *d,
+			struct sr_error *err)
+{
+	const struct trace_info *in = d->info;
+	struct sr_error e = { 0 };
+
+	if (o->no_sidecar) {
+		snprintf(d->sidecar_note, sizeof(d->sidecar_note), "none (--no-sidecar)");
+		return 0;
+	}
+	d->sc = o->sidecar ? sidecar_load(o->sidecar, &e) : sidecar_load_for_trace(o->path, &e);
+	if (!d->sc) {
+		if (!o->sidecar && e.code == ENOENT) {
+			snprintf(d->sidecar_note, sizeof(d->sidecar_note),
+				 "none (%s.json not found)", o->path);
+			return 0;
+		}
+		sr_error_set(err, e.code ? e.code : EINVAL, "%s: sidecar: %s (%s)", o->path, e.msg,
+			     o->sidecar ? "--no-sidecar ignores sidecars" :
+			     "--sidecar FILE names another, --no-sidecar ignores it");
+		return -1;
+	}
+	if (in->has_trace_id && d->sc->trace_id) {
+		if (in->trace_id != d->sc->trace_id) {
+			sr_error_set(err, EINVAL, "%s: sidecar %s belongs to another trace (its trace_id "
+				     "0x%016" PRIx64 ", the trace's TRACEID 0x%016" PRIx64 "; "
+				     "--no-sidecar ignores it)", o->path, d->sc->path,
+				     d->sc->trace_id, in->trace_id);
+			return -1;
+		}
+		d->sidecar_id_checked = true;
+	}
+	return 0;
+}
+
+/*
+ * cgroup-v1 cpu hierarchy without its id: moves into the paths it had at the
+ * start, or below the cgroup of one of the capture's groups (a workload that
+ * makes its own sub-groups; the capture created those cgroups in the cpu
+ * hierarchy only).
+ */
+static bool follow_known_cgroup(void *ctx, const struct trace_cgroup_attach_task *g)
+{
+	const struct sidecar *sc = ctx;
+	char path[4096];
+
+	if (g->dst_path_len >= sizeof(path))
+		return false;
+	memcpy(path, g->dst_path, g->dst_path_len);
+	path[g->dst_path_len] = '\0';
+	if (sidecar_find_cgroup(sc, path))
+		return true;
+	for (size_t i = 0; i < sc->nr_groups; i++) {
+		const char *cg = sc->groups[i].cgroup;
+		size_t n = cg ? strlen(cg) : 0;
+
+		if (n > 1 && !strncmp(path, cg, n) && path[n] == '/')
+			return true;
+	}
+	return false;
+}
+
+/* Which cgroup_attach_task moves the machine follows, and why. */
+static void cgroup_policy(const struct report_opts *o, struct report_data *d,
+			  struct lat_config *cfg)
+{
+	const struct sidecar *sc = d->sc;
+
+	cfg->cgroup_root = o->cgroup_root;
+	if (o->cgroup_root >= 0) {
+		snprintf(d->cgroup_policy, sizeof(d->cgroup_policy), "hierarchy %d (--cgroup-root)",
+			 o->cgroup_root);
+	} else if (sc && sc->cgroup_version == 2) {
+		/* the unified hierarchy is hierarchy 0 (cgrp_dfl_root) */
+		cfg->cgroup_root = 0;
+		snprintf(d->cgroup_policy, sizeof(d->cgroup_policy),
+			 "hierarchy 0 (cgroup v2, from the sidecar)");
+	} else if (sc && sc->cgroup_version == 1) {
+		/*
+		 * The sidecar lists the cpu hierarchy's cgroups but not its id:
+		 * a move in another v1 hierarchy (memory, systemd, ...) into a
+		 * path the cpu hierarchy lacks is not a cpu cgroup change.
+		 */
+		cfg->cgroup_follow = follow_known_cgroup;
+		cfg->cgroup_follow_ctx = d->sc;
+		snprintf(d->cgroup_policy, sizeof(d->cgroup_policy),
+			 "cgroup v1: moves into the %zu cgroups of the sidecar's cpu hierarchy "
+			 "or below its groups' cgroups, any hierarchy id (--cgroup-root ID "
+			 "picks one)", sc->nr_cgroups);
+	} else {
+		snprintf(d->cgroup_policy, sizeof(d->cgroup_policy), "any hierarchy%s",
+			 sc ? " (the sidecar found no cpu controller)" : "");
+	}
+}
+
+static int seed_cgroups(struct report_data *d, struct sr_error *err)
+{
+	const struct sidecar *sc = d->sc;
+
+	if (!sc)
+		return 0;
+	for (size_t i = 0; i < sc->nr_tasks; i++) {
+		if (!sc->tasks[i].cgroup)
+			continue;
+		if (lat_cgroup_seed(d->lat, sc->tasks[i].pid, sc->tasks[i].cgroup)) {
+			sr_error_set(err, ENOMEM, "out of memory");
+			return -1;
+		}
+		d->sidecar_seeded++;
+	}
+	snprintf(d->sidecar_note, sizeof(d->sidecar_note), "%s (%zu tasks' cgroups%s)",
+		 sc->path, d->sidecar_seeded,
+		 d->sidecar_id_checked ? ", trace id matches" : ", no trace id to check");
+	return 0;
+}
+
 int report_collect(const struct report_opts *o, struct report_data *d, struct sr_error *err)
 {
 	struct trace_open_opts topts = { .buffer = o->buffer, .backend = o->backend };
@@ -76,15 +197,19 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 	if (!d->reader)
 		return -1;
 	d->info = trace_get_info(d->reader);
+	if (load_sidecar(o, d, err))
+		return -1;
 	lat_config_default(&cfg);
 	cfg.start_mode = o->start_mode;
 	cfg.comm_prefix = o->comm_prefix;
 	cfg.pid = o->pid;
-	cfg.cgroup_root = o->cgroup_root;
+	cgroup_policy(o, d, &cfg);
 	for (int k = 0; k < LAT_NR_KEYS; k++)
 		cfg.group_by[k] = o->by[k];
 	d->lat = lat_machine_new(&cfg, err);
 	if (!d->lat)
+		return -1;
+	if (seed_cgroups(d, err))
 		return -1;
 	if (o->prepare && o->prepare(d->lat, o->prepare_ctx, err))
 		return -1;
@@ -164,6 +289,7 @@ void report_data_release(struct report_data *d)
 		return;
 	lat_machine_free(d->lat);
 	trace_close(d->reader);
+	sidecar_free(d->sc);
 	free(d->counts);
 	free(d->lost_per_cpu);
 	free(d->lost_unknown_per_cpu);

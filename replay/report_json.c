@@ -118,6 +118,14 @@ static json_t *trace_section(const struct report_data *d)
 	json_object_set_new(t, "cpus", json_integer(in->cpus));
 	json_object_set_new(t, "uname", in->uname ? jstr(in->uname) : json_null());
 	json_object_set_new(t, "clock", in->clock ? jstr(in->clock) : json_null());
+	if (in->has_trace_id) {
+		char id[24];
+
+		snprintf(id, sizeof(id), "0x%016" PRIx64, in->trace_id);
+		json_object_set_new(t, "trace_id", json_string(id));
+	} else {
+		json_object_set_new(t, "trace_id", json_null());
+	}
 	json_object_set_new(t, "buffer", jstr(in->buffer));
 	json_object_set_new(t, "buffer_reason", jstr(in->buffer_reason));
 	json_object_set_new(t, "first_ts_ns", jint(in->first_ts));
@@ -129,6 +137,18 @@ static json_t *trace_section(const struct report_data *d)
 	for (int c = 0; c < d->nr_cpus; c++)
 		json_array_append_new(per_cpu, jint(d->lost_per_cpu[c]));
 	json_object_set_new(t, "lost_events_per_cpu", per_cpu);
+	if (d->sc) {
+		json_t *sc = json_object();
+
+		json_object_set_new(sc, "path", jstr(d->sc->path));
+		json_object_set_new(sc, "trace_id_checked", json_boolean(d->sidecar_id_checked));
+		json_object_set_new(sc, "tasks_seeded", jint(d->sidecar_seeded));
+		json_object_set_new(sc, "cgroup_version", json_integer(d->sc->cgroup_version));
+		json_object_set_new(t, "sidecar", sc);
+	} else {
+		json_object_set_new(t, "sidecar", json_null());
+	}
+	json_object_set_new(t, "sidecar_note", jstr(d->sidecar_note));
 	return t;
 }
 
@@ -196,6 +216,9 @@ int report_print_json(FILE *out, const struct report_data *d, const struct repor
 			    jint(s->provisional_dropped));
 	json_object_set_new(def, "wakings_while_running", jint(s->wakings_running));
 	json_object_set_new(def, "wakings_while_pending", jint(s->wakings_pending));
+	json_object_set_new(def, "cgroup_attach_policy", jstr(d->cgroup_policy));
+	json_object_set_new(def, "cgroup_moves_followed", jint(s->cgroup_moves));
+	json_object_set_new(def, "cgroup_moves_ignored", jint(s->cgroup_moves_ignored));
 	json_object_set_new(root, "latency_definition", def);
 
 	json_object_set_new(filter, "comm_prefix",

@@ -16,6 +16,7 @@
 
 #include <schedreplay/error.h>
 #include <schedreplay/latency.h>
+#include <schedreplay/sidecar.h>
 #include <schedreplay/trace.h>
 
 #define REPORT_SCHEMA_VERSION 1
@@ -32,6 +33,13 @@ struct report_opts {
 	int cgroup_root;               /* -1: any hierarchy */
 	int top;                       /* groups/tasks in text output; 0 = all */
 	enum lat_start_mode start_mode;
+	/*
+	 * The capture sidecar: NULL = TRACE.json if it exists; no_sidecar
+	 * ignores it. It seeds every task's cpu cgroup and says which
+	 * cgroup_attach_task moves are the cpu hierarchy's.
+	 */
+	const char *sidecar;
+	bool no_sidecar;
 	/* called once the machine exists, before any event (cgroup seeding) */
 	int (*prepare)(struct lat_machine *m, void *ctx, struct sr_error *err);
 	void *prepare_ctx;
@@ -58,6 +66,11 @@ struct report_data {
 	int nr_cpus;
 	bool lost_unknown;
 	double read_seconds;            /* wall time of the pass over the events */
+	struct sidecar *sc;             /* NULL if none was used */
+	char sidecar_note[512];         /* which sidecar, or why none */
+	size_t sidecar_seeded;          /* tasks whose cgroup it gave */
+	bool sidecar_id_checked;        /* its trace_id equals the trace's TRACEID */
+	char cgroup_policy[256];        /* which cgroup_attach_task moves are followed */
 	char warnings[REPORT_MAX_WARNINGS][256];
 	int nr_warnings;
 };

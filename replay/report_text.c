@@ -131,6 +131,9 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 		fprintf(out, "kernel:  %s\n", in->uname);
 	fprintf(out, "buffer:  %s (%s)\n", in->buffer[0] ? in->buffer : "top level",
 		in->buffer_reason);
+	fprintf(out, "sidecar: %s\n", d->sidecar_note);
+	fprintf(out, "cgroups: cgroup_attach_task: %s; %" PRIu64 " moves followed, %" PRIu64
+		" ignored\n", d->cgroup_policy, s->cgroup_moves, s->cgroup_moves_ignored);
 	fprintf(out, "span:    %.6f .. %.6f s (%.6f s), clock %s, %" PRIu64 " events\n",
 		(double)in->first_ts / 1e9, (double)in->last_ts / 1e9,
 		(double)(in->last_ts - in->first_ts) / 1e9, in->clock ? in->clock : "unknown",

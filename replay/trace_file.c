@@ -39,6 +39,7 @@
 enum {
 	OPT_DONE = 0, OPT_DATE = 1, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_TRACECLOCK = 4,
 	OPT_UNAME = 5, OPT_HOOK = 6, OPT_OFFSET = 7, OPT_CPUCOUNT = 8, OPT_VERSION = 9,
+	OPT_TRACEID = 11,
 	OPT_TSC2NSEC = 14, OPT_STRINGS = 15, OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS = 17,
 	OPT_EVENT_FORMATS = 18, OPT_KALLSYMS = 19, OPT_PRINTK = 20, OPT_CMDLINES = 21,
 	OPT_BUFFER_TEXT = 22,
@@ -392,6 +393,13 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 		free(f->uname);
 		f->uname = dup_option_string(data, size);
 		return f->uname ? 0 : -1;
+	case OPT_TRACEID:
+		/* a random 64-bit id the recorder chose; the capture sidecar repeats it */
+		if (size == 8) {
+			f->trace_id = tr_u64(data, f->swap);
+			f->has_trace_id = true;
+		}
+		return 0;
 	case OPT_VERSION:
 		free(f->tracer_version);
 		f->tracer_version = dup_option_string(data, size);

@@ -90,6 +90,8 @@ struct tr_file {
 	int cpus;                      /* CPUCOUNT option or header count */
 	char *uname;
 	char *tracer_version;
+	uint64_t trace_id;             /* TRACEID option */
+	bool has_trace_id;
 	char *clock;                   /* TRACECLOCK option: the [current] one */
 	int64_t ts_offset;             /* OFFSET option, ns */
 	uint32_t tsc_mult, tsc_shift;  /* TSC2NSEC option; mult 0 = none */

@@ -463,6 +463,8 @@ struct trace_reader *trace_open(const char *path, const struct trace_open_opts *
 		.cpus = f->cpus,
 		.uname = f->uname,
 		.tracer_version = f->tracer_version,
+		.has_trace_id = f->has_trace_id,
+		.trace_id = f->trace_id,
 		.clock = r->buf->clock ? r->buf->clock : f->clock,
 		.buffer = r->buf->name,
 		.buffer_reason = r->reason,

@@ -103,6 +103,13 @@ struct lat_config {
 	int32_t pid;                   /* -1: any */
 	/* cgroup_attach_task of this hierarchy only; -1: any hierarchy */
 	int cgroup_root;
+	/*
+	 * Optional further filter of cgroup_attach_task (after cgroup_root):
+	 * false ignores the move, e.g. a move in another cgroup-v1 hierarchy
+	 * into a path the cpu hierarchy does not have. NULL follows all.
+	 */
+	bool (*cgroup_follow)(void *ctx, const struct trace_cgroup_attach_task *g);
+	void *cgroup_follow_ctx;
 	/* called for every sample once it is final (after the AUTO decision) */
 	void (*sink)(void *ctx, const struct lat_sample *s);
 	void *sink_ctx;
@@ -124,6 +131,8 @@ struct lat_summary {
 	uint64_t provisional_dropped;       /* sched_wakeup samples dropped by AUTO */
 	uint64_t wakings_running, wakings_pending;
 	uint64_t lost_gaps;
+	uint64_t cgroup_moves;              /* cgroup_attach_task followed */
+	uint64_t cgroup_moves_ignored;      /* of another hierarchy / filtered out */
 };
 
 struct lat_machine;

@@ -184,6 +184,8 @@ struct trace_info {
 	int cpus;                      /* CPUs of the machine (CPUCOUNT or header) */
 	const char *uname;             /* NULL if the file has none */
 	const char *tracer_version;    /* trace-cmd version, NULL if none */
+	bool has_trace_id;             /* the file has a TRACEID option */
+	uint64_t trace_id;             /* its value (the capture sidecar repeats it) */
 	const char *clock;             /* trace clock, NULL if unknown */
 	const char *buffer;            /* "" for the top-level buffer */
 	const char *buffer_reason;     /* why this buffer was chosen */

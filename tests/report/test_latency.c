@@ -120,6 +120,26 @@ static void attach(uint64_t ts, int cpu, int32_t pid, const char *path)
 	feed(&ev);
 }
 
+static void attach_root(uint64_t ts, int cpu, int32_t pid, int root, const char *path)
+{
+	/* written by another task (a cgroup manager), which is current on @cpu */
+	struct trace_event ev = { .type = TRACE_EV_CGROUP_ATTACH_TASK, .cpu = cpu, .ts = ts,
+				  .common_pid = 99 };
+
+	ev.u.cgroup_attach.pid = pid;
+	ev.u.cgroup_attach.dst_root = root;
+	ev.u.cgroup_attach.dst_path = path;
+	ev.u.cgroup_attach.dst_path_len = strlen(path);
+	feed(&ev);
+}
+
+/* A cgroup_follow callback: every path but "/x" (not NUL-terminated in events). */
+static bool follow_not_x(void *ctx, const struct trace_cgroup_attach_task *g)
+{
+	(void)ctx;
+	return !(g->dst_path_len == 2 && !memcmp(g->dst_path, "/x", 2));
+}
+
 static const struct lat_task *task_of(int32_t pid, int nth)
 {
 	for (size_t i = 0; i < lat_nr_tasks(m); i++) {
@@ -317,6 +337,32 @@ int main(void)
 	EQ("first in /a", strcmp(lat_group_at(m, LAT_BY_CGROUP, 0)->key, "/a"), 0);
 	EQ("then /b", strcmp(lat_group_at(m, LAT_BY_CGROUP, 1)->key, "/b"), 0);
 	EQ("task cgroup", strcmp(task_of(101, 0)->cgroup, "/b"), 0);
+	lat_machine_free(m);
+
+	begin("cgroups: root and follow filters, counted", LAT_START_AUTO);
+	{
+		struct lat_config cfg;
+
+		lat_machine_free(m);
+		lat_config_default(&cfg);
+		cfg.group_by[LAT_BY_CGROUP] = true;
+		cfg.cgroup_root = 3;
+		cfg.cgroup_follow = follow_not_x;
+		m = lat_machine_new(&cfg, NULL);
+	}
+	lat_cgroup_seed(m, 100, "/a");
+	attach_root(1, 2, 100, 2, "/b");     /* another hierarchy: ignored */
+	attach_root(2, 2, 100, 3, "/x");     /* the callback says no: ignored */
+	attach_root(3, 2, 100, 3, "/c");     /* followed */
+	wake(W, 4, 1, 7, 100);
+	sw(6, 0, 0, S, 100, "t");
+	end(6);
+	EQ("moves followed", lat_get_summary(m)->cgroup_moves, 1);
+	EQ("moves ignored", lat_get_summary(m)->cgroup_moves_ignored, 2);
+	EQ("task cgroup", strcmp(task_of(100, 0)->cgroup, "/c"), 0);
+	EQ("one cgroup group", lat_nr_groups(m, LAT_BY_CGROUP), 1);
+	if (lat_nr_groups(m, LAT_BY_CGROUP) == 1)
+		EQ("sample in /c", strcmp(lat_group_at(m, LAT_BY_CGROUP, 0)->key, "/c"), 0);
 	lat_machine_free(m);
 
 	begin("filter by comm prefix keeps tasks, filters groups", LAT_START_AUTO);
