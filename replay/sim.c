@@ -201,6 +201,7 @@ static int do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now
 static int run_ops(struct sim *s, int cpu, uint64_t now);
 static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
 			uint64_t now);
+static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
 
 /*
  * After a wakeup, fork or migration onto @cpu: if the model set
@@ -251,6 +252,23 @@ static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
 	return sim_emit(s, &ev);
 }
 
+/* A deferred traced migration of queued task @ti (see WL_T_MIGRATE). */
+static int apply_pending_migration(struct sim *s, uint32_t ti, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	int from = t->cpu, dst = t->pending_cpu;
+
+	t->pending_cpu = -1;
+	if (dst == from || model_migrate_task(s->m, t->mt, dst, now) < 0)
+		return 0;
+	t->cpu = dst;
+	if (emit_migrate(s, ti, from, dst, dst, now))
+		return -1;
+	if (model_need_resched(s->m, dst))
+		return arm_resched(s, dst, now);
+	return 0;
+}
+
 /*
  * __schedule() on @cpu: the current fair task leaves as @how says, the model
  * picks the next one.  @block_state is the raw prev_state for SLEEP/DEAD.
@@ -283,6 +301,8 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 
 		if (how == MODEL_PREV_RUNNABLE && next != prev)
 			pt->st = SIM_QUEUED;
+		if (how != MODEL_PREV_RUNNABLE)
+			pt->pending_cpu = -1;     /* asleep: its wakeup places it */
 	}
 	if (next != prev) {
 		enum trace_task_state run = TRACE_STATE_RUNNING;
@@ -317,6 +337,9 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 		}
 	}
 	c->run_start = now;
+	if (prev >= 0 && prev != next && s->tasks[prev].st == SIM_QUEUED &&
+	    s->tasks[prev].pending_cpu >= 0 && apply_pending_migration(s, (uint32_t)prev, now))
+		return -1;
 	if (c->curr >= 0) {
 		if (arm_tick(s, cpu, now))
 			return -1;
@@ -639,7 +662,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				const struct wl_wake *w = &s->wakes[wi];
 
 				s->early[wi] = 0;
-				if ((w->flags & WL_WAKE_ON_CPU) || !s->cfg.skip_early_blocks) {
+				if ((w->flags & WL_WAKE_ON_CPU) ||
+				    (!s->cfg.skip_early_blocks && !(w->flags & WL_WAKE_SYNC))) {
 					/*
 					 * The task still sleeps there and is woken at
 					 * once (the trace raced like this, or: a block
@@ -813,6 +837,15 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 
 		if (s->cfg.placement != REPLAY_PLACEMENT_TRACE || !t || !t->mt || e->aux)
 			return 0;
+		if (t->st == SIM_RUNNING && e->cpu >= 0 && e->cpu < s->nr_cpus && e->cpu != t->cpu) {
+			/*
+			 * The balancer moved it while it waited in the trace;
+			 * here it runs: it moves when it next waits.
+			 */
+			t->pending_cpu = e->cpu;
+			s->notes[SIM_NOTE_MIGRATE_DEFERRED]++;
+			return 0;
+		}
 		if (t->st != SIM_QUEUED) {
 			s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
 			return 0;

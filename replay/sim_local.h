@@ -36,6 +36,7 @@ struct sim_task {
 	uint32_t waiter;           /* a task sleeping in a hand-off WAIT for this one */
 	uint32_t waiter_op;        /* ... until this task has passed this op */
 	uint32_t released_block;   /* BLOCK before which it woke its waiter (its reply) */
+	int pending_cpu;           /* a traced migration that found it running: at its next preemption */
 	uint32_t group;
 	int cpu;
 	uint8_t st;                /* enum sim_task_state */
@@ -71,6 +72,7 @@ enum sim_note_id {
 	SIM_NOTE_BLOCK_SKIPPED,
 	SIM_NOTE_SPURIOUS_DROPPED,
 	SIM_NOTE_MIGRATE_SKIPPED,
+	SIM_NOTE_MIGRATE_DEFERRED,
 	SIM_NOTE_OTHER_MISMATCH,
 	SIM_NOTE_BAD_WAKE,
 	SIM_NOTE_MOVE_FAILED,

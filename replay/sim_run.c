@@ -220,6 +220,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->waiting = WL_NONE;
 		t->waiter = WL_NONE;
 		t->released_block = WL_NONE;
+		t->pending_cpu = -1;
 		t->st = SIM_UNBORN;
 		if (w->init_state != WL_INIT_NEW &&
 		    lat_cgroup_seed(s->lat, w->pid, wl_group(wl, t->group)->path))
@@ -408,6 +409,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_EARLY_WAKE] = "wakes that reached their target before it reached the block they end (delivered at the block)",
 	[SIM_NOTE_BLOCK_SKIPPED] = "blocks not slept because their wake had already arrived",
 	[SIM_NOTE_SPURIOUS_DROPPED] = "wakes of a running task in the trace that found the task asleep in the simulation: dropped",
+	[SIM_NOTE_MIGRATE_DEFERRED] = "traced migrations of queued tasks that the simulation had running: applied at the task's next preemption",
 	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",
 	[SIM_NOTE_OTHER_MISMATCH] = "RT/DL switch-outs without their switch-in in the trace: ignored",
 	[SIM_NOTE_BAD_WAKE] = "wakeups the model refused (task dead or new)",
