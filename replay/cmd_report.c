@@ -31,6 +31,9 @@ static void usage(FILE *f)
 		"  --sidecar FILE     capture sidecar to use (default: TRACE.json if it exists):\n"
 		"                     seeds each task's cpu cgroup for --by cgroup\n"
 		"  --no-sidecar       ignore TRACE.json\n"
+		"  --samples FILE     write every sample (after the filters) to FILE, one per\n"
+		"                     line: kind pid cpu start_ns end_ns latency_ns start_event\n"
+		"                     comm cgroup (tab-separated; kind wakeup or runq)\n"
 		"  --buffer NAME      read buffer NAME ('' = top level; default: the buffer\n"
 		"                     whose first records are sched events)\n"
 		"  --reader NAME      who reads the records: native (default; own page decoder)\n"
@@ -75,7 +78,7 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 int cmd_report(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_COMM, OPT_PID, OPT_BY, OPT_BUFFER, OPT_TOP, OPT_START,
-	       OPT_ALLOW_LOST, OPT_CGROUP_ROOT, OPT_READER, OPT_SIDECAR, OPT_NO_SIDECAR };
+	       OPT_ALLOW_LOST, OPT_CGROUP_ROOT, OPT_READER, OPT_SIDECAR, OPT_NO_SIDECAR, OPT_SAMPLES };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "comm", required_argument, NULL, OPT_COMM },
@@ -89,6 +92,7 @@ int cmd_report(int argc, char **argv)
 		{ "reader", required_argument, NULL, OPT_READER },
 		{ "sidecar", required_argument, NULL, OPT_SIDECAR },
 		{ "no-sidecar", no_argument, NULL, OPT_NO_SIDECAR },
+		{ "samples", required_argument, NULL, OPT_SAMPLES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -148,6 +152,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_SIDECAR:
 			o.sidecar = optarg;
+			break;
+		case OPT_SAMPLES:
+			o.samples_path = optarg;
 			break;
 		case OPT_NO_SIDECAR:
 			o.no_sidecar = true;

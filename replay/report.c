@@ -182,6 +182,32 @@ static int seed_cgroups(struct report_data *d, struct sr_error *err)
 	return 0;
 }
 
+/* Bytes of comms and paths that would break a tab-separated line become '?'. */
+static void put_field(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
+/* The --samples sink: one line per final sample of the filtered set. */
+static void write_sample(void *ctx, const struct lat_sample *s)
+{
+	struct report_data *d = ctx;
+
+	if (!lat_filter_match(d->lat, s->comm, s->pid))
+		return;
+	if (fprintf(d->samples, "%s\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%s\t",
+		    s->kind == LAT_WAKEUP ? "wakeup" : "runq", s->pid, s->cpu, s->start_ts,
+		    s->end_ts, s->latency_ns, trace_event_type_name(s->start_event)) < 0)
+		d->samples_failed = true;
+	put_field(d->samples, s->comm);
+	fputc('\t', d->samples);
+	put_field(d->samples, s->cgroup ? s->cgroup : "");
+	if (fputc('\n', d->samples) == EOF)
+		d->samples_failed = true;
+	d->samples_written++;
+}
+
 int report_collect(const struct report_opts *o, struct report_data *d, struct sr_error *err)
 {
 	struct trace_open_opts topts = { .buffer = o->buffer, .backend = o->backend };
@@ -206,6 +232,18 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 	cgroup_policy(o, d, &cfg);
 	for (int k = 0; k < LAT_NR_KEYS; k++)
 		cfg.group_by[k] = o->by[k];
+	if (o->samples_path) {
+		d->samples = fopen(o->samples_path, "w");
+		if (!d->samples) {
+			sr_error_set(err, errno, "%s: cannot write the samples: %s", o->samples_path,
+				     strerror(errno));
+			return -1;
+		}
+		fprintf(d->samples, "# kind\tpid\tcpu\tstart_ns\tend_ns\tlatency_ns\tstart_event"
+			"\tcomm\tcgroup\n");
+		cfg.sink = write_sample;
+		cfg.sink_ctx = d;
+	}
 	d->lat = lat_machine_new(&cfg, err);
 	if (!d->lat)
 		return -1;
@@ -235,6 +273,16 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 	if (lat_machine_finish(d->lat, d->info->last_ts)) {
 		sr_error_set(err, ENOMEM, "%s: out of memory", o->path);
 		return -1;
+	}
+	if (d->samples) {
+		int bad = d->samples_failed | ferror(d->samples);
+
+		bad |= fclose(d->samples) != 0;
+		d->samples = NULL;
+		if (bad) {
+			sr_error_set(err, EIO, "%s: writing the samples failed", o->samples_path);
+			return -1;
+		}
 	}
 	d->events = trace_events_read(d->reader);
 
@@ -290,6 +338,8 @@ void report_data_release(struct report_data *d)
 	lat_machine_free(d->lat);
 	trace_close(d->reader);
 	sidecar_free(d->sc);
+	if (d->samples)
+		fclose(d->samples);
 	free(d->counts);
 	free(d->lost_per_cpu);
 	free(d->lost_unknown_per_cpu);

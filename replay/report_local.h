@@ -40,6 +40,11 @@ struct report_opts {
 	 */
 	const char *sidecar;
 	bool no_sidecar;
+	/*
+	 * Write every final sample that passes the filter to this file, one
+	 * line each (format in docs/report.md); NULL: none.
+	 */
+	const char *samples_path;
 	/* called once the machine exists, before any event (cgroup seeding) */
 	int (*prepare)(struct lat_machine *m, void *ctx, struct sr_error *err);
 	void *prepare_ctx;
@@ -71,6 +76,9 @@ struct report_data {
 	size_t sidecar_seeded;          /* tasks whose cgroup it gave */
 	bool sidecar_id_checked;        /* its trace_id equals the trace's TRACEID */
 	char cgroup_policy[256];        /* which cgroup_attach_task moves are followed */
+	FILE *samples;                  /* --samples FILE, open during the pass */
+	uint64_t samples_written;
+	bool samples_failed;
 	char warnings[REPORT_MAX_WARNINGS][256];
 	int nr_warnings;
 };

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""An independent check of `schedreplay report`'s latency samples.
+
+    crosscheck.py SCHEDREPLAY TRACE [WORK_DIR]
+
+Reads the text of `trace-cmd report -t TRACE` (libtracecmd's own decoding,
+with its sched plugins printing prev_state as letters) and computes the
+wakeup-latency and run-queue-wait samples from the definitions of
+docs/report.md, written here from those definitions and not from the C code:
+
+  wakeup latency  from the first sched_waking (sched_wakeup_new for a new task)
+                  of a task that is not on a CPU and has no pending wakeup, to
+                  the sched_switch that puts it on a CPU; without sched_waking
+                  in the buffer, sched_wakeup starts it. The sample belongs to
+                  next_comm of that sched_switch.
+  run-queue wait  from a sched_switch with prev_state R or R+ to the task's
+                  next sched_switch onto a CPU.
+  on a CPU        switched in and not yet out; before a CPU's first
+                  sched_switch (and after a lost-events gap on it, until its
+                  next sched_switch) the CPU's current task is the common_pid
+                  of its events. Idle (pid 0) is not a task.
+  lost events     at a gap every open interval is dropped and the CPU's
+                  current task becomes unknown.
+  pid reuse       sched_process_fork of a pid starts a new task.
+
+Then it runs `schedreplay report --json --samples FILE` on the same trace and
+compares: the samples one by one (kind, pid, CPU, start, end, latency, comm;
+as sorted lists), the sample count of every comm, and every percentile of
+every comm and of all samples from the JSON against the exact nearest-rank
+value of the independent samples, within the histogram's stated relative
+error of 1/256 (min and max exactly).
+
+Exit 0 pass, 1 fail (the first differences printed), 77 skip (no trace-cmd).
+"""
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+
+LINE = re.compile(r"^(?P<comm>.*)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+(?P<s>\d+)\.(?P<ns>\d{9}):\s+"
+                  r"(?P<event>\w+):\s*(?P<rest>.*)$")
+DROP = re.compile(r"^(?:(?P<buf>\S+): )?CPU:(?P<cpu>\d+) \[(?:\d+ )?EVENTS DROPPED\]")
+SWITCH = re.compile(r"^(?P<prev_comm>.*):(?P<prev_pid>\d+) \[-?\d+\] (?P<state>\S+) ==> "
+                    r"(?P<next_comm>.*):(?P<next_pid>\d+) \[-?\d+\]\s*$")
+SWITCH_RAW = re.compile(r"prev_comm=(?P<prev_comm>.*) prev_pid=(?P<prev_pid>\d+) prev_prio=-?\d+ "
+                        r"prev_state=(?P<state>\S+) ==> next_comm=(?P<next_comm>.*) "
+                        r"next_pid=(?P<next_pid>\d+) next_prio=-?\d+\s*$")
+WAKE_PLUGIN = re.compile(r"^(?P<comm>.*):(?P<pid>\d+) \[-?\d+\]")
+WAKE_FIELDS = re.compile(r"(?:^|\s)pid=(?P<pid>\d+)")
+FORK = re.compile(r"child_pid=(?P<pid>\d+)")
+PCTS = [("p50", 50), ("p75", 75), ("p90", 90), ("p95", 95), ("p99", 99), ("p99_5", 99.5),
+        ("p99_9", 99.9)]
+
+
+def buffers(trace):
+    """Instance names, from `trace-cmd dump --summary`."""
+    p = subprocess.run(["trace-cmd", "dump", "--summary", "-i", trace], capture_output=True,
+                       text=True)
+    return set(re.findall(r'\[buffer "([^"]+)"', p.stdout))
+
+
+def records(trace, buffer):
+    """(kind, cpu, ts, common_pid, event, rest) of the chosen buffer, in order."""
+    instances = buffers(trace) - {""}
+    p = subprocess.Popen(["trace-cmd", "report", "-t", "-i", trace], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, errors="replace")
+    after_drop = False
+    for line in p.stdout:
+        line = line.rstrip("\n")
+        m = DROP.match(line)
+        if m:
+            ours = (m.group("buf") or "") == buffer
+            after_drop = ours
+            if ours:
+                yield ("drop", int(m.group("cpu")), 0, 0, "", "")
+            continue
+        # "NAME: " prefixes the lines of instance NAME (but not the one after a drop)
+        prefix = ""
+        for name in instances:
+            if line.startswith(name + ": "):
+                prefix = name
+                line = line[len(name) + 2:]
+                break
+        if prefix != buffer and not after_drop:
+            continue
+        after_drop = False
+        m = LINE.match(line.strip())
+        if not m:
+            continue
+        ts = int(m.group("s")) * 1000000000 + int(m.group("ns"))
+        yield ("ev", int(m.group("cpu")), ts, int(m.group("pid")), m.group("event"),
+               m.group("rest"))
+    p.wait()
+
+
+def independent(trace, buffer):
+    recs = list(records(trace, buffer))
+    has_waking = any(r[4] == "sched_waking" for r in recs)
+    starters = {"sched_wakeup_new", "sched_waking" if has_waking else "sched_wakeup"}
+    oncpu = {}          # pid -> cpu
+    cur = {}            # cpu -> pid, or None when unknown
+    known = set()       # CPUs whose current task came from a sched_switch
+    pending = {}        # pid -> start ts
+    runq = {}           # pid -> start ts
+    out = []
+    unparsed = Counter()
+
+    def leave(pid):
+        oncpu.pop(pid, None)
+
+    def enter(pid, cpu):
+        if pid:
+            oncpu[pid] = cpu
+        cur[cpu] = pid
+
+    for kind, cpu, ts, cpid, event, rest in recs:
+        if kind == "drop":
+            pending.clear()
+            runq.clear()
+            if cur.get(cpu):
+                leave(cur[cpu])
+            cur[cpu] = None
+            known.discard(cpu)
+            continue
+        if cpu not in known and cur.get(cpu) != cpid:
+            # the CPU's current task before its first sched_switch
+            if cur.get(cpu):
+                leave(cur[cpu])
+            enter(cpid, cpu)
+        if event == "sched_switch":
+            m = SWITCH.match(rest) or SWITCH_RAW.search(rest)
+            if not m:
+                unparsed[event] += 1
+                continue
+            prev, nxt = int(m.group("prev_pid")), int(m.group("next_pid"))
+            state = m.group("state")
+            if prev:
+                leave(prev)
+                if state in ("R", "R+"):
+                    runq[prev] = ts
+                elif state[0] in "XZ":
+                    pending.pop(prev, None)
+                    runq.pop(prev, None)
+            if nxt:
+                if nxt in pending:
+                    start = pending.pop(nxt)
+                    out.append(("wakeup", nxt, cpu, start, ts, m.group("next_comm")))
+                if nxt in runq:
+                    start = runq.pop(nxt)
+                    out.append(("runq", nxt, cpu, start, ts, m.group("next_comm")))
+            old = cur.get(cpu)
+            if old and old != nxt:
+                leave(old)
+            enter(nxt, cpu)
+            known.add(cpu)
+        elif event in ("sched_waking", "sched_wakeup", "sched_wakeup_new"):
+            if event not in starters:
+                continue
+            m = WAKE_FIELDS.search(rest) if "pid=" in rest else WAKE_PLUGIN.match(rest)
+            if not m:
+                unparsed[event] += 1
+                continue
+            pid = int(m.group("pid"))
+            if pid and pid not in oncpu and pid not in pending:
+                pending[pid] = ts
+        elif event == "sched_process_fork":
+            m = FORK.search(rest)
+            if not m:
+                unparsed[event] += 1
+                continue
+            child = int(m.group("pid"))
+            pending.pop(child, None)
+            runq.pop(child, None)
+            oncpu.pop(child, None)
+    return out, has_waking, unparsed
+
+
+def nearest_rank(sorted_values, p):
+    n = len(sorted_values)
+    return sorted_values[max(1, math.ceil(p / 100.0 * n)) - 1]
+
+
+def clean(comm):
+    return "".join("?" if ord(c) < 0x20 or ord(c) == 0x7f else c for c in comm)
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        print(__doc__)
+        return 2
+    sr, trace = sys.argv[1], sys.argv[2]
+    if not shutil.which("trace-cmd"):
+        print("SKIP: trace-cmd not installed")
+        return 77
+    work = sys.argv[3] if len(sys.argv) == 4 else tempfile.mkdtemp()
+    os.makedirs(work, exist_ok=True)
+    samples_file = os.path.join(work, os.path.basename(trace) + ".samples")
+    p = subprocess.run([sr, "report", "--json", "--allow-lost", "--no-sidecar", "--samples",
+                        samples_file, trace], capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"FAIL: schedreplay report exit {p.returncode}: {p.stderr.strip()}")
+        return 1
+    rep = json.loads(p.stdout)
+    buffer = rep["trace"]["buffer"]
+    theirs = []
+    with open(samples_file, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            k, pid, cpu, start, end, lat, _ev, comm, _cg = line.rstrip("\n").split("\t")
+            theirs.append((k, int(pid), int(cpu), int(start), int(end), comm))
+            if int(end) - int(start) != int(lat):
+                print(f"FAIL: sample {line.strip()}: latency is not end - start")
+                return 1
+
+    ours, has_waking, unparsed = independent(trace, buffer)
+    ours = [(k, pid, cpu, s, e, clean(c)) for k, pid, cpu, s, e, c in ours]
+    fails = 0
+    if unparsed:
+        print(f"FAIL: lines trace-cmd printed that this script cannot parse: {dict(unparsed)}")
+        fails += 1
+    want_start = "sched_waking" if has_waking else "sched_wakeup"
+    if rep["latency_definition"]["start_event"] != want_start:
+        print(f"FAIL: start event {rep['latency_definition']['start_event']}, "
+              f"the trace says {want_start}")
+        fails += 1
+
+    # 1. sample by sample
+    a, b = sorted(ours), sorted(theirs)
+    if a != b:
+        fails += 1
+        ca, cb = Counter(a), Counter(b)
+        only_ours, only_theirs = sorted((ca - cb).elements()), sorted((cb - ca).elements())
+        print(f"FAIL: samples differ: {len(a)} independent, {len(b)} from --samples; "
+              f"{len(only_ours)} only here, {len(only_theirs)} only in schedreplay's")
+        for s in only_ours[:8]:
+            print(f"  only independent: {s}")
+        for s in only_theirs[:8]:
+            print(f"  only schedreplay: {s}")
+
+    # 2. counts and percentiles of the JSON against the exact independent values
+    for kind, key in (("wakeup", "wakeup_latency_us"), ("runq", "runqueue_wait_us")):
+        groups = defaultdict(list)
+        for k, _pid, _cpu, s, e, comm in ours:
+            if k == kind:
+                groups[comm].append(e - s)
+                groups[None].append(e - s)
+        dists = dict(rep[key]["by_comm"])
+        dists[None] = rep[key]["all"]
+        for comm in set(groups) | {c for c, d in dists.items() if d["samples"]}:
+            v = sorted(groups.get(comm, []))
+            d = dists.get(comm, {"samples": 0})
+            label = f"{key} {'all' if comm is None else 'comm=' + comm}"
+            if d["samples"] != len(v):
+                print(f"FAIL: {label}: {d['samples']} samples in the JSON, {len(v)} independent")
+                fails += 1
+                continue
+            if not v:
+                continue
+            checks = [("min", v[0], 0), ("max", v[-1], 0)]
+            checks += [(name, nearest_rank(v, p), 1 / 256) for name, p in PCTS]
+            for name, exact, rel in checks:
+                got = round(d[name] * 1000)
+                if abs(got - exact) > exact * rel + 1:
+                    print(f"FAIL: {label} {name}: JSON {got} ns, exact {exact} ns "
+                          f"(allowed {exact * rel:.0f} ns)")
+                    fails += 1
+    nw = sum(1 for s in ours if s[0] == "wakeup")
+    print(f"{trace}: buffer '{buffer}', start {want_start}: {nw} wakeup and {len(ours) - nw} "
+          f"run-queue samples computed from trace-cmd report; "
+          f"{'all equal' if not fails else str(fails) + ' differences'}")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
