@@ -834,7 +834,7 @@ int model_task_move_group(struct model *m, struct model_task *p, struct model_gr
 	if (queued)
 		enqueue_task_fair(m, rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK);
 	if (running) {
-		set_next_task_fair(m, rq, p);
+		set_next_task_fair(m, rq, p, false);   /* sched_change: not a pick */
 		resched_curr(m, rq);
 	}
 	return 0;
@@ -870,7 +870,7 @@ int model_task_set_nice(struct model *m, struct model_task *p, int nice, uint64_
 	if (queued)
 		enqueue_task_fair(m, rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
 	if (running)
-		set_next_task_fair(m, rq, p);
+		set_next_task_fair(m, rq, p, false);   /* sched_change: not a pick */
 
 	/* prio_changed_fair(): a lower priority yields, a higher may preempt */
 	if (!queued || rq->cfs.nr_running == 1)

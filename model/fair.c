@@ -648,14 +648,16 @@ bool dequeue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int
  * kept outside it), load updated; EEVDF marks its slice protected
  * (RUN_TO_PARITY).  Its run starts now.
  */
-static void set_next_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se)
+static void set_next_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+			    bool first)
 {
 	COUNT(m, set_next_entity);
 	clear_buddies(cfs_rq, se);
 	if (se->on_rq) {
 		__dequeue_entity(m, cfs_rq, se);
 		update_load_avg(m, cfs_rq, se, UPDATE_TG);
-		if (sched_feat(m, EEVDF))
+		/* 6.17+: only a real pick (not a sched_change re-set) protects */
+		if (sched_feat(m, EEVDF) && (first || !sched_feat(m, PROTECT_VPROT)))
 			set_protect_slice(m, cfs_rq, se);
 	}
 	se->exec_start = rq_of(cfs_rq)->clock_task;
@@ -751,12 +753,12 @@ void put_prev_task_fair(struct model *m, struct rq *rq, struct model_task *prev)
 		put_prev_entity(m, cfs_rq_of(se), se);
 }
 
-void set_next_task_fair(struct model *m, struct rq *rq, struct model_task *p)
+void set_next_task_fair(struct model *m, struct rq *rq, struct model_task *p, bool first)
 {
 	struct sched_entity *se = &p->se;
 
 	for_each_sched_entity(se)
-		set_next_entity(m, cfs_rq_of(se), se);
+		set_next_entity(m, cfs_rq_of(se), se, first);
 	if (task_on_rq_queued(p))
 		cfs_tasks_move_front(rq, p);
 }
@@ -782,7 +784,7 @@ again:
 	se = &p->se;
 
 	if (!prev_fair) {
-		set_next_task_fair(m, rq, p);
+		set_next_task_fair(m, rq, p, true);
 		return p;
 	}
 	if (prev != p) {
@@ -798,12 +800,12 @@ again:
 				pse = pse->parent;
 			}
 			if (se_depth >= pse_depth) {
-				set_next_entity(m, cfs_rq_of(se), se);
+				set_next_entity(m, cfs_rq_of(se), se, true);
 				se = se->parent;
 			}
 		}
 		put_prev_entity(m, cfs_rq, pse);
-		set_next_entity(m, cfs_rq, se);
+		set_next_entity(m, cfs_rq, se, true);
 		if (task_on_rq_queued(p))
 			cfs_tasks_move_front(rq, p);   /* __set_next_task_fair() */
 	}

@@ -35,7 +35,7 @@ static const struct model_profile profiles[] = {
 	PROFILE(0, "6.1", "Linux 6.1.192 (Debian): CFS, no tg->load_avg rate limit, NI_RANDOM backport"),
 	PROFILE(1, "6.5", "Linux v6.5-rc1 as the seed patches measured it: CFS, no tg->load_avg rate limit"),
 	PROFILE(2, "6.12", "Linux 6.12.117 (Debian): EEVDF, DELAY_DEQUEUE, zero_vruntime, 1 ms tg rate limit"),
-	PROFILE(3, "6.18", "Linux 6.18 (capture kernel), modelled as 6.12.117: EEVDF with the same backports"),
+	PROFILE(3, "6.18", "Linux 6.18 (capture kernel): 6.12.117 plus the 6.17/6.18 slice protection (vprot), lag clamp and reweight"),
 };
 
 #define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
@@ -112,7 +112,7 @@ const struct model_profile *model_profile_for_release(const char *release, const
 		return model_profile_find("6.12");
 	}
 	if (why)
-		*why = "kernel 6.13 or later: profile 6.18 (EEVDF as 6.12.117)";
+		*why = "kernel 6.13 or later: profile 6.18 (6.12.117 + 6.17/6.18 protection, lag clamp, reweight)";
 	return model_profile_find("6.18");
 }
 

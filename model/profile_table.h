@@ -32,6 +32,7 @@
 	F(RUN_TO_PARITY,          0, 0, 1, 1, "EEVDF: curr keeps the CPU until its deadline (6.6+); 6.17+: or the shortest queued slice") \
 	F(PROTECT_VPROT,          0, 0, 0, 1, "slice protection is se->vprot, ends at min(deadline, shortest queued slice); update_protect_slice() on a non-preempting shorter-slice wakeup; check_preempt uses __pick_eevdf(!preempt_short) (6.17 Guittot 'Limit run to parity to the min slice'; 6.18.26 fair.c)") \
 	F(RESCHED_UNPROTECTED,    0, 0, 0, 1, "update_curr() reschedules once curr's protection ended, eligible or not (6.17 'resched || !protect_slice(curr)'; 6.12: only PREEMPT_SHORT + ineligible)") \
+	F(REWEIGHT_PLACE,         0, 0, 0, 1, "reweight_entity() keeps the lag (update_entity_lag) and relative deadline and re-places the entity with place_entity() (6.18.26 fair.c; 6.12: reweight_eevdf() arithmetic)") \
 	F(LAG_CLAMP_MAX_SLICE,    0, 0, 0, 1, "lag clamp = longest queued slice + TICK_NSEC (6.17 'Increase max lag clamping'; 6.12: max(2 slices, tick))") \
 	F(PREEMPT_SHORT,          0, 0, 1, 1, "EEVDF: shorter slices may preempt (6.12)") \
 	F(PICK_BUDDY,             0, 0, 1, 1, "EEVDF: pick cfs_rq->next if eligible (6.12)") \

@@ -460,7 +460,7 @@ int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, in
 struct model_task *pick_next_task_fair(struct model *m, struct rq *rq, struct model_task *prev,
 				       bool prev_fair);
 void put_prev_task_fair(struct model *m, struct rq *rq, struct model_task *prev);
-void set_next_task_fair(struct model *m, struct rq *rq, struct model_task *p);
+void set_next_task_fair(struct model *m, struct rq *rq, struct model_task *p, bool first);
 void task_tick_fair(struct model *m, struct rq *rq, struct model_task *curr);
 void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task *p, int wake_flags);
 void migrate_task_rq_fair(struct model *m, struct model_task *p, int new_cpu);

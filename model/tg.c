@@ -194,6 +194,7 @@ void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 		     unsigned long weight)
 {
 	bool curr = cfs_rq->curr == se;
+	bool place = sched_feat(m, EEVDF) && sched_feat(m, REWEIGHT_PLACE);
 	bool rel_vprot = false;
 	u64 avruntime = 0;
 	s64 vprot = 0;
@@ -203,21 +204,37 @@ void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 	if (se->on_rq) {
 		if (sched_feat(m, REWEIGHT_UPDATE_CURR_ALWAYS) || curr)
 			update_curr(m, cfs_rq);
-		if (sched_feat(m, EEVDF)) {
+		if (place) {
+			/*
+			 * 6.18: the entity leaves the queue keeping its lag
+			 * (clamped) and relative deadline, and is placed again
+			 * with its new weight.
+			 */
+			update_entity_lag(m, cfs_rq, se);
+			se->deadline -= se->vruntime;
+			se->rel_deadline = 1;
+			cfs_rq->nr_running--;
+		} else if (sched_feat(m, EEVDF)) {
 			avruntime = avg_vruntime(m, cfs_rq);
-			/* 6.17+: curr's protected rest is virtual time too */
-			if (curr && sched_feat(m, PROTECT_VPROT) && protect_slice(m, se)) {
-				vprot = (s64)(se->vprot - se->vruntime);
-				rel_vprot = true;
-			}
-			if (!curr)
-				__dequeue_entity(m, cfs_rq, se);
 		}
+		/* 6.17+: curr's protected rest is virtual time too */
+		if (curr && sched_feat(m, PROTECT_VPROT) && protect_slice(m, se)) {
+			vprot = (s64)(se->vprot - se->vruntime);
+			rel_vprot = true;
+		}
+		if (sched_feat(m, EEVDF) && !curr)
+			__dequeue_entity(m, cfs_rq, se);
 		update_load_sub(&cfs_rq->load, se->load.weight);
 	}
 	dequeue_load_avg(cfs_rq, se);
 
-	if (sched_feat(m, EEVDF)) {
+	if (place) {
+		se->vlag = se->vlag * (s64)se->load.weight / (s64)weight;
+		if (se->rel_deadline)
+			se->deadline = (u64)((s64)se->deadline * (s64)se->load.weight / (s64)weight);
+		if (rel_vprot)
+			vprot = vprot * (s64)se->load.weight / (s64)weight;
+	} else if (sched_feat(m, EEVDF)) {
 		if (se->on_rq) {
 			reweight_eevdf(m, se, avruntime, weight);
 			if (rel_vprot)
@@ -234,9 +251,16 @@ void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 
 	enqueue_load_avg(cfs_rq, se);
 	if (se->on_rq) {
+		if (place) {
+			place_entity_eevdf(m, cfs_rq, se, 0);
+			if (rel_vprot)
+				se->vprot = se->vruntime + (u64)vprot;
+		}
 		update_load_add(&cfs_rq->load, se->load.weight);
 		if (sched_feat(m, EEVDF) && !curr)
 			__enqueue_entity(m, cfs_rq, se);
+		if (place)
+			cfs_rq->nr_running++;
 	}
 }
 
