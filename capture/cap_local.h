@@ -108,8 +108,11 @@ struct cap_readback {
 	bool have_start, have_end;
 	uint64_t start_ts, end_ts;   /* marker timestamps, trace clock ns */
 	uint64_t first_ts, last_ts;
+	/* per CPU: sched_switch from idle (prev_pid 0) and to idle (next_pid 0) */
+	int nr_cpus;
+	uint64_t *from_idle, *to_idle;
 };
-int cap_readback(const char *path, const char *start_mark, const char *end_mark,
+int cap_readback(const char *path, int nr_cpus, const char *start_mark, const char *end_mark,
 		 struct cap_readback *rb, struct sr_error *err);
 void cap_readback_release(struct cap_readback *rb);
 
@@ -147,6 +150,8 @@ struct cap_proc {
 	bool running, exited;
 	int status;                 /* waitpid status */
 	bool killed;                /* stopped by us at the end */
+	bool group_stopped;         /* its process group got SIGKILL: never again
+				     * (the pgid could be reused later) */
 	double end_s;               /* seconds after release when it exited */
 };
 /* Build argv from a group command: split on blanks, or sh -c if it has shell syntax. */

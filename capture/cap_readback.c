@@ -8,6 +8,7 @@
  * the instance's trace_marker, so they are in the trace clock by construction).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <trace-cmd.h>
@@ -17,9 +18,28 @@
 struct rb_ctx {
 	struct cap_readback *rb;
 	const char *start_mark, *end_mark;
-	struct tep_event *print;
+	struct tep_event *print, *sched_switch;
 	int failed;
 };
+
+/* Count switches into and out of idle per CPU: a kernel that does not trace
+ * one of them (as the development VM's kernel for CPU 1 leaving idle) must
+ * be flagged, or every wakeup onto that idle CPU looks milliseconds long. */
+static void count_idle(struct rb_ctx *c, struct tep_event *event, struct tep_record *record,
+		       int cpu)
+{
+	unsigned long long prev, next;
+
+	if (cpu < 0 || cpu >= c->rb->nr_cpus)
+		return;
+	if (tep_get_field_val(NULL, event, "prev_pid", record, &prev, 0) < 0 ||
+	    tep_get_field_val(NULL, event, "next_pid", record, &next, 0) < 0)
+		return;
+	if (prev == 0)
+		c->rb->from_idle[cpu]++;
+	if (next == 0)
+		c->rb->to_idle[cpu]++;
+}
 
 static int rb_record(struct tracecmd_input *handle, struct tep_record *record, int cpu,
 		     void *data)
@@ -29,7 +49,6 @@ static int rb_record(struct tracecmd_input *handle, struct tep_record *record, i
 	struct tep_event *event = tep_find_event_by_record(tep, record);
 	json_t *n;
 
-	(void)cpu;
 	c->rb->events++;
 	if (record->missed_events)
 		c->rb->missed_pages++;
@@ -39,6 +58,11 @@ static int rb_record(struct tracecmd_input *handle, struct tep_record *record, i
 		c->rb->last_ts = record->ts;
 	if (!event)
 		return 0;
+	if (event == c->sched_switch || (!c->sched_switch && !strcmp(event->name, "sched_switch") &&
+					 !strcmp(event->system, "sched"))) {
+		c->sched_switch = event;
+		count_idle(c, event, record, cpu);
+	}
 	n = json_object_get(c->rb->per_event, event->name);
 	if (n)
 		json_integer_set(n, json_integer_value(n) + 1);
@@ -69,7 +93,7 @@ static int rb_record(struct tracecmd_input *handle, struct tep_record *record, i
 	return 0;
 }
 
-int cap_readback(const char *path, const char *start_mark, const char *end_mark,
+int cap_readback(const char *path, int nr_cpus, const char *start_mark, const char *end_mark,
 		 struct cap_readback *rb, struct sr_error *err)
 {
 	struct rb_ctx c = { .rb = rb, .start_mark = start_mark, .end_mark = end_mark };
@@ -87,6 +111,14 @@ int cap_readback(const char *path, const char *start_mark, const char *end_mark,
 			     "%s: the written trace.dat does not read back with libtracecmd", path);
 		return -1;
 	}
+	rb->nr_cpus = nr_cpus;
+	rb->from_idle = calloc(rb->nr_cpus > 0 ? rb->nr_cpus : 1, sizeof(uint64_t));
+	rb->to_idle = calloc(rb->nr_cpus > 0 ? rb->nr_cpus : 1, sizeof(uint64_t));
+	if (!rb->from_idle || !rb->to_idle) {
+		tracecmd_close(handle);
+		sr_error_set(err, ENOMEM, "out of memory");
+		return -1;
+	}
 	if (tracecmd_iterate_events(handle, NULL, 0, rb_record, &c) < 0 || c.failed) {
 		tracecmd_close(handle);
 		sr_error_set(err, EINVAL, "%s: reading the written records back failed", path);
@@ -102,4 +134,7 @@ void cap_readback_release(struct cap_readback *rb)
 		return;
 	json_decref(rb->per_event);
 	rb->per_event = NULL;
+	free(rb->from_idle);
+	free(rb->to_idle);
+	rb->from_idle = rb->to_idle = NULL;
 }

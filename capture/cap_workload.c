@@ -242,7 +242,7 @@ void cap_procs_kill(struct cap_proc *procs, size_t n, double grace_s)
 			close(procs[i].go_fd);
 			procs[i].go_fd = -1;
 		}
-		if (procs[i].pid > 0 && procs[i].running) {
+		if (procs[i].pid > 0 && procs[i].running && !procs[i].group_stopped) {
 			procs[i].killed = true;
 			kill(-procs[i].pid, SIGTERM);
 			kill(procs[i].pid, SIGTERM);
@@ -254,9 +254,10 @@ void cap_procs_kill(struct cap_proc *procs, size_t n, double grace_s)
 	}
 	/* Members of the group may outlive its leader: SIGKILL the whole group. */
 	for (i = 0; i < n; i++) {
-		if (procs[i].pid <= 0)
+		if (procs[i].pid <= 0 || procs[i].group_stopped)
 			continue;
 		kill(-procs[i].pid, SIGKILL);
+		procs[i].group_stopped = true;
 		if (procs[i].running) {
 			int status;
 

@@ -258,6 +258,7 @@ struct session {
 	json_t *tasks;
 	json_t *events, *events_missing;
 	double t_start, t_end;
+	time_t wall_start;         /* for the sidecar: when, in calendar time */
 	bool interrupted, aborted;
 	uint64_t trace_id;
 };
@@ -526,16 +527,37 @@ static json_t *lost_json(const struct session *s, int n, const struct cap_readba
 	return o;
 }
 
+/*
+ * Per CPU, sched_switch from and to idle. They pair up (within one) on a
+ * kernel that traces every switch; a CPU that leaves idle without a traced
+ * switch makes each wakeup onto it look as long as the task's next traced
+ * switch-in, so the readers must know.
+ */
+static bool idle_exit_untraced(const struct cap_readback *rb, int cpu)
+{
+	return rb->to_idle[cpu] >= 10 && rb->from_idle[cpu] * 2 < rb->to_idle[cpu];
+}
+
+static json_t *idle_json(const struct cap_readback *rb)
+{
+	json_t *a = json_array();
+
+	for (int cpu = 0; a && cpu < rb->nr_cpus; cpu++)
+		json_array_append_new(a, json_pack("{s:i, s:I, s:I, s:b}", "cpu", cpu,
+						   "from_idle", (json_int_t)rb->from_idle[cpu],
+						   "to_idle", (json_int_t)rb->to_idle[cpu],
+						   "idle_exit_untraced", idle_exit_untraced(rb, cpu)));
+	return a;
+}
+
 static int write_sidecar(struct session *s, const struct cap_readback *rb, json_t *funcs,
-			 json_t *lost, json_t *load_start, struct cap_result *res,
-			 struct sr_error *err)
+			 json_t *lost, json_t *load_start, struct sr_error *err)
 {
 	const struct cap_options *opt = s->opt;
 	json_t *side = json_object(), *trace = json_object(), *cap = json_object();
 	json_t *groups = json_array(), *cmdline = json_array();
 	char id[32], *path = NULL, *clock, *base, *tmp = NULL;
 	struct stat st;
-	int cpu;
 
 	if (!side || !trace || !cap || !groups || !cmdline ||
 	    asprintf(&path, "%s.json", opt->output) < 0 || !(tmp = strdup(opt->output))) {
@@ -577,6 +599,7 @@ static int write_sidecar(struct session *s, const struct cap_readback *rb, json_
 			    json_real((double)(rb->end_ts - rb->start_ts) * 1e-9) : json_null());
 	json_object_set_new(trace, "records", json_integer((json_int_t)rb->events));
 	json_object_set_new(trace, "records_per_event", json_incref(rb->per_event));
+	json_object_set_new(trace, "idle_switches", idle_json(rb));
 	if (stat(opt->output, &st) == 0)
 		json_object_set_new(trace, "bytes", json_integer((json_int_t)st.st_size));
 	json_object_set_new(side, "trace", trace);
@@ -587,8 +610,7 @@ static int write_sidecar(struct session *s, const struct cap_readback *rb, json_
 	json_object_set_new(cap, "tool", json_string("schedreplay " SCHEDREPLAY_VERSION));
 	json_object_set_new(cap, "command_line", cmdline);
 	json_object_set_new(cap, "pid", json_integer(getpid()));
-	json_object_set_new(cap, "wall_clock_start", json_integer((json_int_t)time(NULL) -
-				(json_int_t)(s->t_end - s->t_start)));
+	json_object_set_new(cap, "wall_clock_start", json_integer((json_int_t)s->wall_start));
 	json_object_set_new(cap, "duration_requested_s", opt->duration_s > 0 ?
 			    json_real(opt->duration_s) : json_null());
 	json_object_set_new(cap, "interrupted", json_boolean(s->interrupted));
@@ -611,7 +633,6 @@ static int write_sidecar(struct session *s, const struct cap_readback *rb, json_
 			    json_null());
 	json_object_set_new(side, "lost", lost);
 	json_object_set_new(side, "function_counts", funcs);
-	(void)cpu;
 
 	if (json_dump_file(side, path, JSON_INDENT(1) | JSON_ENSURE_ASCII) < 0) {
 		sr_error_set(err, errno ? errno : EIO, "%s: cannot write the sidecar", path);
@@ -623,7 +644,6 @@ static int write_sidecar(struct session *s, const struct cap_readback *rb, json_
 	json_decref(side);
 	free(path);
 	free(tmp);
-	(void)res;
 	return 0;
 }
 
@@ -720,7 +740,7 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	td.trace_id = s->trace_id;
 	if (cap_tracedat_write(opt->output, &td, err) < 0)
 		goto out;
-	if (cap_readback(opt->output, MARK_START, MARK_END, &rb, err) < 0)
+	if (cap_readback(opt->output, n, MARK_START, MARK_END, &rb, err) < 0)
 		goto out;
 	lost = lost_json(s, n, &rb, &lost_total);
 	res->events = rb.events;
@@ -733,10 +753,17 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 		if (stat(opt->output, &st) == 0)
 			res->bytes = (uint64_t)st.st_size;
 	}
+	for (int cpu = 0; cpu < n; cpu++)
+		if (idle_exit_untraced(&rb, cpu))
+			cap_log(opt, true, "CPU %d: %llu switches to idle but %llu from idle were "
+				"traced; this kernel does not trace that CPU leaving idle (the "
+				"sidecar's trace.idle_switches says so)", cpu,
+				(unsigned long long)rb.to_idle[cpu],
+				(unsigned long long)rb.from_idle[cpu]);
 	if (!rb.have_start || !rb.have_end)
 		cap_log(opt, true, "the %s marker is missing from the trace (lost?)",
 			rb.have_start ? "end" : "start");
-	ret = write_sidecar(s, &rb, funcs, lost, load_start, res, err);
+	ret = write_sidecar(s, &rb, funcs, lost, load_start, err);
 	funcs = NULL;
 	load_start = NULL;
 	if (ret == 0 && (lost_total || rb.missed_pages)) {
@@ -884,6 +911,7 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	cap_funcs_on(s.funcs, true);
 	cap_trace_mark(s.t, MARK_START);
 	s.t_start = now_s();
+	s.wall_start = time(NULL);
 	for (i = 0; i < s.nr_procs; i++)
 		if (cap_proc_release(&s.procs[i], err) < 0) {
 			cap_trace_on(s.t, false);

@@ -154,6 +154,20 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		c->smt_siblings = dup_str(json_object_get(v, "smt_siblings"));
 	}
 	sc->nr_numa_nodes = (int)json_array_size(json_object_get(o, "numa_nodes"));
+	for (i = 0; i < (size_t)sc->nr_cpus; i++)
+		sc->cpus[i].from_idle = sc->cpus[i].to_idle = -1;
+	a = json_object_get(json_object_get(root, "trace"), "idle_switches");
+	json_array_foreach(a, i, v) {
+		long long cpu = get_int(v, "cpu", -1);
+
+		if (cpu < 0 || cpu >= sc->nr_cpus)
+			FAIL(EINVAL, "trace.idle_switches[%zu].cpu %lld out of range 0..%d", i, cpu,
+			     sc->nr_cpus - 1);
+		sc->cpus[cpu].from_idle = get_int(v, "from_idle", -1);
+		sc->cpus[cpu].to_idle = get_int(v, "to_idle", -1);
+		sc->cpus[cpu].idle_exit_untraced =
+			json_is_true(json_object_get(v, "idle_exit_untraced"));
+	}
 
 	/* groups and tasks */
 	sc->autogroup_enabled = json_is_true(json_object_get(json_object_get(root, "autogroup"),

@@ -9,8 +9,9 @@
 #   apt-get source --download-only lua5.4   # needs a deb-src line
 #   tar xzf lua5.4_5.4.4.orig.tar.gz        # upstream tree, plain Makefile
 # Before each capture the script waits (up to 2 minutes) for the machine to be
-# quiet (1-minute load < 0.5) and logs uptime and the busiest processes to
-# capture.log, so README.md can say what else was running.
+# quiet (two 2-s samples in a row with the CPUs less than 10% busy) and logs
+# uptime, the busiest processes and, after the capture, the busiest comms of
+# the trace to capture.log, so README.md can say what else was running.
 set -eu
 build=$(cd "${1:?usage: capture.sh BUILD_DIR [NAME...]}" && pwd)
 shift
@@ -22,18 +23,33 @@ log=$here/capture.log
 scratch=$(mktemp -d /tmp/sr-capture.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 
-quiet_machine() {
-	i=0
-	while [ $i -lt 120 ]; do
-		l=$(cut -d' ' -f1 /proc/loadavg)
-		[ "$(echo "$l < 0.5" | bc)" = 1 ] && break
-		sleep 1; i=$((i + 1))
+# Busy share of all CPUs over 2 s, in percent (from /proc/stat).
+busy_pct() {
+	a=$(awk '/^cpu /{ print $2+$3+$4+$6+$7+$8, $2+$3+$4+$5+$6+$7+$8 }' /proc/stat)
+	sleep 2
+	b=$(awk '/^cpu /{ print $2+$3+$4+$6+$7+$8, $2+$3+$4+$5+$6+$7+$8 }' /proc/stat)
+	echo "$a $b" | awk '{ d = $4 - $2; print (d > 0 ? int(100 * ($3 - $1) / d) : 0) }'
+}
+
+quiet_machine() {   # wait (up to 20 minutes) for two quiet 2-s samples in a row
+	i=0 ok=0
+	while [ $i -lt 600 ] && [ $ok -lt 2 ]; do
+		if [ "$(busy_pct)" -lt 10 ]; then ok=$((ok + 1)); else ok=0; fi
+		i=$((i + 1))
 	done
 	{
-		echo "== $1 $(date -u +%FT%TZ)"
+		echo "== $1 $(date -u +%FT%TZ) (quiet samples: $ok)"
 		uptime
 		ps -eo pid,pcpu,etime,comm --sort=-pcpu | head -6
 	} >>"$log"
+}
+
+# The busiest comms of a capture, to spot foreign activity.
+top_comms() {
+	command -v trace-cmd >/dev/null || return 0
+	echo "top comms in $1:"
+	trace-cmd report "$1" 2>/dev/null | awk 'NR > 1 { c = $1; sub(/-[0-9]+$/, "", c); n[c]++ }
+		END { for (c in n) print n[c], c }' | sort -rn | head -12
 }
 
 cap() {   # cap NAME ARGS...: one capture into $here/NAME.dat
@@ -41,10 +57,11 @@ cap() {   # cap NAME ARGS...: one capture into $here/NAME.dat
 	quiet_machine "$name"
 	echo "capture $name: $sr capture -o $here/$name.dat $*" | tee -a "$log"
 	"$sr" capture -o "$here/$name.dat" "$@" 2>&1 | tee -a "$log"
+	top_comms "$here/$name.dat" >>"$log"
 }
 
-want() {
-	[ $# -eq 0 ] && return 0
+want() {   # is workload $1 selected (all are when no NAME was given)?
+	[ -z "$WANT" ] && return 0
 	for w in $WANT; do [ "$w" = "$1" ] && return 0; done
 	return 1
 }
@@ -58,15 +75,14 @@ compile() {   # the make -j8 + latency probe workload
 	make -s -C "$lua" clean >/dev/null
 }
 
-if want make-probe; then
-	compile make-probe
-	compile make-probe-run2
-	compile make-probe-run3
-fi
+# the same workload three times: the hardware's run-to-run spread
+for run in make-probe make-probe-run2 make-probe-run3; do
+	if want $run; then compile $run; fi
+done
 if want hackbench-shares; then
 	cap hackbench-shares -d 4 \
-		-g "pipe:shares=2048=hackbench -p -g 1 -f 10 -l 600" \
-		-g "socket:shares=512=hackbench -g 1 -f 10 -l 600"
+		-g "pipe:shares=2048=hackbench -p -g 1 -f 10 -l 1200" \
+		-g "socket:shares=512=hackbench -g 1 -f 10 -l 1200"
 fi
 if want forkexec; then
 	cap forkexec -d 3 -g "forkexec=sh -c 'seq 3000 | xargs -P 4 -n 1 /bin/true'"
@@ -77,8 +93,8 @@ if want hog-timer; then
 		-g "timer:shares=1024=$probe -m 1 -t 1 -i 1000 -w 20 -r 60 --json -o $here/hog-timer.probe.json"
 fi
 if want idle-io; then
-	cap idle-io -d 3 \
-		-g "disk=dd if=/dev/zero of=$scratch/io bs=256k count=100000 oflag=direct,dsync" \
+	cap idle-io -d 2 \
+		-g "disk=dd if=/dev/zero of=$scratch/io bs=4M count=100000 oflag=direct,dsync" \
 		-g "w1=$probe -t 1 -i 3000 -w 10 -r 60 --json -o $here/idle-io.w1.probe.json" \
 		-g "w2=$probe -t 1 -i 3000 -w 10 -r 60 --json -o $here/idle-io.w2.probe.json" \
 		-g "w3=$probe -t 1 -i 3000 -w 10 -r 60 --json -o $here/idle-io.w3.probe.json"

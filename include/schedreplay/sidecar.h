@@ -26,6 +26,12 @@ struct sidecar_cpu {
 	int numa_node;                    /* -1 if unknown */
 	int capacity;                     /* cpu_capacity (1024 = biggest), -1 if absent */
 	char *smt_siblings;               /* cpulist, e.g. "0,4"; NULL if unknown */
+	/* The kernel did not trace this CPU's switches out of idle (many
+	 * sched_switch to idle, few or none from it): a wakeup onto it while
+	 * idle has no traced switch-in; take the task's first record on the
+	 * CPU instead. False when unknown. */
+	bool idle_exit_untraced;
+	long long from_idle, to_idle;     /* the counts behind it, -1 if unknown */
 };
 
 /* A cgroup of the cpu hierarchy as it was at the start of the capture. */

@@ -144,6 +144,9 @@ int main(int argc, char **argv)
 	if (c.switches <= 0 || c.stat_runtime <= 0 || c.wakeups <= 0)
 		FAILF("core events missing: sched_switch %ld sched_stat_runtime %ld sched_wakeup %ld",
 		      c.switches, c.stat_runtime, c.wakeups);
+	for (int cpu = 0; cpu < sc->nr_cpus; cpu++)
+		if (sc->cpus[cpu].to_idle < 0 || sc->cpus[cpu].from_idle < 0)
+			FAILF("no trace.idle_switches entry for CPU %d", cpu);
 	if (sc->hz <= 0)
 		FAILF("no HZ in the sidecar");
 	if (sc->nr_cpus != (int)sysconf(_SC_NPROCESSORS_CONF))

@@ -321,14 +321,16 @@ static void test_tracedat(void)
 		CHECK_INT(s.cpu[3], 0);
 		tracecmd_close(h);
 	}
-	CHECK_INT(cap_readback(out, "schedreplay-capture: start", "schedreplay-capture: end", &rb,
-			       &err), 0);
+	CHECK_INT(cap_readback(out, 2, "schedreplay-capture: start", "schedreplay-capture: end",
+			       &rb, &err), 0);
 	CHECK_INT(rb.events, 4);
 	CHECK(rb.have_start && rb.have_end);
 	CHECK_INT(rb.start_ts, 1000000);
 	CHECK_INT(rb.end_ts, 3000000);
 	CHECK_INT(json_integer_value(json_object_get(rb.per_event, "print")), 4);
 	CHECK_INT(rb.missed_pages, 0);
+	CHECK_INT(rb.nr_cpus, 2);
+	CHECK_INT(rb.to_idle[0] + rb.from_idle[1], 0);   /* no sched_switch here */
 	cap_readback_release(&rb);
 
 	/* a missing CPU file is an error naming it, and leaves no output behind */
@@ -379,6 +381,8 @@ static void test_sidecar(void)
 	CHECK(strstr(sc->funcs_reason, "Operation not permitted") != NULL);
 	CHECK_INT(sidecar_func_count(sc, "update_curr"), -1);
 	CHECK_INT(sc->lost_events, 0);
+	CHECK(!sc->cpus[1].idle_exit_untraced);          /* not recorded: unknown */
+	CHECK_INT(sc->cpus[1].to_idle, -1);
 	sidecar_free(sc);
 
 	snprintf(path, sizeof(path), "%s/sidecar-funcs.json", data_dir);
@@ -389,6 +393,10 @@ static void test_sidecar(void)
 		CHECK_INT(sidecar_func_count(sc, "update_curr"), 123456);
 		CHECK_INT(sidecar_func_count(sc, "update_tg_load_avg"), -1);
 		CHECK_INT(sc->lost_events, 17);
+		CHECK(!sc->cpus[0].idle_exit_untraced);
+		CHECK(sc->cpus[1].idle_exit_untraced);
+		CHECK_INT(sc->cpus[1].to_idle, 414);
+		CHECK_INT(sc->cpus[1].from_idle, 0);
 		sidecar_free(sc);
 	}
 
