@@ -1,7 +1,7 @@
 #!/bin/sh
 # Capture tests that run the schedreplay binary: error paths (no root, no
 # tracefs, bad group spec, command not found, zero duration) and live captures
-# (normal end, SIGINT, cleanup of a SIGKILLed run). Live modes need root and
+# (normal end, SIGINT, cleanup of a SIGKILLed run, lost events with --strict). Live modes need root and
 # tracefs with the sched events; elsewhere they exit 77 (ctest: skipped) with
 # the reason.
 #
@@ -167,6 +167,27 @@ leftover)
 	run "$bin" capture -o "$dir/killed.dat" -d 0.2 -q
 	expect 0 ""
 	ls "$dir" | grep -q "tmp-$pid" && fail "scratch files of the killed run left: $(ls "$dir")"
+	;;
+strict)
+	# A 16 KB buffer cannot absorb hackbench's burst (~14 MB/s) while the
+	# streamers wait for a CPU: events are lost, reported, and fatal with --strict.
+	need_live
+	before=$(host_state)
+	run "$bin" capture -o "$dir/lost.dat" --strict -b 16 -g 'hb=hackbench -g 4 -f 10 -l 500'
+	if [ "$rc" = 0 ]; then
+		grep -q '"any": false' "$dir/lost.dat.json" &&
+			skip "no event was lost this time; --strict not exercised"
+		fail "events lost but --strict exited 0"
+	fi
+	expect 1 "events lost (--strict)"
+	grep -q "LOST EVENTS on CPU" "$dir/out" || fail "no per-CPU LOST EVENTS line"
+	grep -q '"any": true' "$dir/lost.dat.json" || fail "the sidecar does not record the loss"
+	# (a lossy trace may have lost its start marker: no capture_check here)
+	[ "$before" = "$(host_state)" ] || fail "instance or cgroup left behind"
+	command -v trace-cmd >/dev/null && { trace-cmd report "$dir/lost.dat" >/dev/null 2>&1 ||
+		fail "trace-cmd report fails on the lossy trace"; }
+	run "$bin" capture -o "$dir/lost2.dat" -b 16 -g 'hb=hackbench -g 4 -f 10 -l 500'
+	expect 0 "LOST EVENTS"
 	;;
 *)
 	fail "unknown mode"
