@@ -1,7 +1,8 @@
 #!/bin/sh
 # Capture tests that run the schedreplay binary: error paths (no root, no
 # tracefs, bad group spec, command not found, zero duration) and live captures
-# (normal end, SIGINT, cleanup of a SIGKILLed run, lost events with --strict). Live modes need root and
+# (normal end, SIGINT, cleanup of a SIGKILLed run, lost events with --strict,
+# a workload whose exec fails after everything was set up). Live modes need root and
 # tracefs with the sched events; elsewhere they exit 77 (ctest: skipped) with
 # the reason.
 #
@@ -167,6 +168,20 @@ leftover)
 	run "$bin" capture -o "$dir/killed.dat" -d 0.2 -q
 	expect 0 ""
 	ls "$dir" | grep -q "tmp-$pid" && fail "scratch files of the killed run left: $(ls "$dir")"
+	;;
+execfail)
+	# Passes validation (a directory is "executable") but exec fails after the
+	# instance, the cgroups and the other workload exist: all must go.
+	need_live
+	mkdir -p "$dir/notaprogram"
+	before=$(host_state)
+	run "$bin" capture -o "$dir/x.dat" -d 5 -g 'ok=sleep 31.7' -g "bad=$dir/notaprogram"
+	expect 1 "bad: cannot run"
+	[ "$before" = "$(host_state)" ] || fail "instance or cgroup left behind"
+	[ ! -e "$dir/x.dat" ] || fail "an output file was written"
+	sleep 0.2
+	pgrep -f "^sleep 31.7$" >/dev/null && fail "the 'ok' workload is still running"
+	ls "$dir" | grep -q 'tmp-' && fail "scratch files left: $(ls "$dir")"
 	;;
 strict)
 	# A 16 KB buffer cannot absorb hackbench's burst (~14 MB/s) while the
