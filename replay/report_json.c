@@ -115,6 +115,7 @@ static json_t *trace_section(const struct report_data *d)
 	json_object_set_new(t, "file_version", json_integer(in->file_version));
 	json_object_set_new(t, "compression", json_string(in->compression));
 	json_object_set_new(t, "reader", json_string(in->backend));
+	json_object_set_new(t, "format", json_string(in->format));
 	json_object_set_new(t, "cpus", json_integer(in->cpus));
 	json_object_set_new(t, "uname", in->uname ? jstr(in->uname) : json_null());
 	json_object_set_new(t, "clock", in->clock ? jstr(in->clock) : json_null());

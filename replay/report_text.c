@@ -125,8 +125,11 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 	const struct lat_summary *s = lat_get_summary(d->lat);
 	char filter[128] = "all";
 
-	fprintf(out, "trace:   %s (trace.dat v%d, compression %s, %d CPUs, read by %s)\n",
-		in->path, in->file_version, in->compression, in->cpus, in->backend);
+	if (!strcmp(in->format, "text"))
+		fprintf(out, "trace:   %s (ftrace text, %d CPUs)\n", in->path, in->cpus);
+	else
+		fprintf(out, "trace:   %s (trace.dat v%d, compression %s, %d CPUs, read by %s)\n",
+			in->path, in->file_version, in->compression, in->cpus, in->backend);
 	if (in->uname)
 		fprintf(out, "kernel:  %s\n", in->uname);
 	fprintf(out, "buffer:  %s (%s)\n", in->buffer[0] ? in->buffer : "top level",

@@ -1014,9 +1014,9 @@ static void describe_non_trace(const uint8_t *h, size_t n, struct sr_error *err)
 	else if (n >= 4 && !memcmp(h, "PERF", 4))
 		what = "a perf.data file (use `perf sched` or convert with trace-cmd)";
 	else if (n >= 7 && (!memcmp(h, "version", 7) || !memcmp(h, "cpus=", 5)))
-		what = "text output of `trace-cmd report` (only binary trace.dat is read)";
+		what = "text of `trace-cmd report` without ftrace event lines in its first 64 lines";
 	else if (n >= 1 && h[0] == '#')
-		what = "text from tracefs `trace` (only binary trace.dat is read)";
+		what = "text with a '#' header but no ftrace event line in its first 64 lines";
 	else {
 		bool text = true;
 
@@ -1024,7 +1024,7 @@ static void describe_non_trace(const uint8_t *h, size_t n, struct sr_error *err)
 			if (h[i] < 0x09 || (h[i] > 0x0d && h[i] < 0x20 && h[i] != 0x1b))
 				text = false;
 		if (text)
-			what = "a text file (only binary trace.dat is read)";
+			what = "a text file that is not ftrace text either";
 	}
 	sr_error_set(err, EINVAL, "not a trace.dat: %s", what);
 }

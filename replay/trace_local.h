@@ -8,6 +8,7 @@
  *   trace_cpu.c     one CPU's data stream and its ring-buffer pages;
  *   trace_tracecmd.c the libtracecmd backend: the same records through
  *                   tracecmd_open() / tracecmd_read_data();
+ *   trace_text.c    ftrace text (tracefs `trace`, `trace-cmd report -N/-R`);
  *   trace_reader.c  the public API: open, buffer choice, merge, decode.
  */
 #ifndef SCHEDREPLAY_TRACE_LOCAL_H
@@ -274,5 +275,31 @@ int tr_tc_next(struct tr_tc *tc, struct tr_rec *rec, struct sr_error *err);
 uint64_t tr_tc_first_ts(const struct tr_tc *tc);
 /* Lost events seen on CPU id @cpu so far (unknown gaps count 1). */
 uint64_t tr_tc_lost(const struct tr_tc *tc, int cpu, bool *unknown);
+
+/* ---- ftrace text (trace_text.c) --------------------------------------- */
+
+struct tr_text;
+
+struct tr_text_info {
+	int cpus;
+	uint64_t first_ts, last_ts;    /* of the chosen buffer */
+	const char *buffer;            /* "" = top level */
+	const char *buffer_reason;
+	int nr_buffers;
+	bool tracecmd;                 /* `trace-cmd report` text, else tracefs `trace` */
+	bool numeric_state;            /* prev_state printed as a number was seen */
+};
+
+/* Does this sample of a file's start look like ftrace text? */
+bool tr_text_sniff(const char *buf, size_t n);
+/* Read @path's lines once (CPUs, span, buffers, time order); NULL with err. */
+struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_error *err);
+void tr_text_close(struct tr_text *t);
+const struct tr_text_info *tr_text_get_info(const struct tr_text *t);
+/* Next event of the chosen buffer: 1, 0 at the end, -1 with err. */
+int tr_text_next(struct tr_text *t, struct trace_event *ev, uint64_t *lost_before,
+		 struct sr_error *err);
+uint64_t tr_text_lost(const struct tr_text *t, int cpu, bool *unknown);
+bool tr_text_count_at(const struct tr_text *t, size_t i, const char **name, uint64_t *count);
 
 #endif /* SCHEDREPLAY_TRACE_LOCAL_H */

@@ -29,6 +29,7 @@
 struct trace_reader {
 	enum trace_backend backend;
 	struct tr_tc *tc;              /* libtracecmd backend */
+	struct tr_text *txt;           /* ftrace text input */
 	struct tr_file file;
 	struct tr_formats fm;
 	const struct tr_buffer_desc *buf;
@@ -397,6 +398,51 @@ out:
 	return ret;
 }
 
+/* ftrace text instead of a trace.dat? (the magic is checked by tr_file_open) */
+static bool looks_like_text(const char *path)
+{
+	char buf[16384];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (n >= 3 && !memcmp(buf, "\027\010\104", 3))
+		return false;
+	return tr_text_sniff(buf, n);
+}
+
+static struct trace_reader *open_text(struct trace_reader *r, const char *path,
+				      const struct trace_open_opts *opts, struct sr_error *err)
+{
+	const struct tr_text_info *ti;
+
+	r->txt = tr_text_open(path, opts ? opts->buffer : NULL, err);
+	if (!r->txt) {
+		sr_error_prefix(err, "%s: ftrace text", path);
+		free(r);
+		return NULL;
+	}
+	ti = tr_text_get_info(r->txt);
+	r->nr_cpu_ids = ti->cpus;
+	r->info = (struct trace_info){
+		.path = path,
+		.backend = "text",
+		.format = "text",
+		.file_version = 0,
+		.compression = "none",
+		.cpus = ti->cpus,
+		.buffer = ti->buffer,
+		.buffer_reason = ti->buffer_reason,
+		.nr_buffers = ti->nr_buffers,
+		.first_ts = ti->first_ts,
+		.last_ts = ti->last_ts,
+	};
+	return r;
+}
+
 struct trace_reader *trace_open(const char *path, const struct trace_open_opts *opts,
 				struct sr_error *err)
 {
@@ -409,6 +455,8 @@ struct trace_reader *trace_open(const char *path, const struct trace_open_opts *
 		sr_error_set(err, ENOMEM, "%s: out of memory", path);
 		return NULL;
 	}
+	if (looks_like_text(path))
+		return open_text(r, path, opts, err);
 	r->pending = -1;
 	r->backend = opts ? opts->backend : TRACE_BACKEND_NATIVE;
 	if (r->backend != TRACE_BACKEND_NATIVE && r->backend != TRACE_BACKEND_LIBTRACECMD) {
@@ -456,6 +504,7 @@ struct trace_reader *trace_open(const char *path, const struct trace_open_opts *
 	r->info = (struct trace_info){
 		.path = path,
 		.backend = trace_backend_name(r->backend),
+		.format = "trace.dat",
 		.file_version = f->version,
 		.compression = f->compress_name,
 		.big_endian = f->big_endian,
@@ -490,6 +539,7 @@ void trace_close(struct trace_reader *r)
 	/* the formats may borrow libtracecmd's tep: release them first */
 	tr_formats_release(&r->fm);
 	tr_tc_close(r->tc);
+	tr_text_close(r->txt);
 	free(r->cpus);
 	free(r->heap);
 	free(r->counts);
@@ -518,6 +568,8 @@ uint64_t trace_lost_events(const struct trace_reader *r, int cpu, bool *unknown)
 
 	if (r->tc)
 		return tr_tc_lost(r->tc, cpu, unknown);
+	if (r->txt)
+		return tr_text_lost(r->txt, cpu, unknown);
 	if (unknown)
 		*unknown = false;
 	for (int i = 0; i < r->nr_cpus; i++) {
@@ -540,6 +592,8 @@ bool trace_event_count_at(const struct trace_reader *r, size_t i, const char **n
 {
 	size_t k = 0;
 
+	if (r->txt)
+		return tr_text_count_at(r->txt, i, name, count);
 	for (uint32_t id = 0; id <= (uint32_t)r->fm.max_id + 1; id++) {
 		if (!r->counts[id])
 			continue;
@@ -740,8 +794,17 @@ int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *
 	int ret;
 
 	if (r->failed) {
-		sr_error_set(err, EINVAL, "%s: reader used after an error", r->file.path);
+		sr_error_set(err, EINVAL, "%s: reader used after an error", r->info.path);
 		return -1;
+	}
+	if (r->txt) {
+		ret = tr_text_next(r->txt, ev, &r->lost_before, err);
+		if (ret < 0) {
+			r->failed = true;
+			sr_error_prefix(err, "%s", r->info.path);
+		}
+		r->nread += ret == 1;
+		return ret;
 	}
 	ret = r->tc ? tr_tc_next(r->tc, &rec, err) : next_native(r, &rec, err);
 	if (ret < 0)

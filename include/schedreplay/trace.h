@@ -19,6 +19,8 @@
  *     char[16] comms are both handled.
  *   - Memory is O(CPUs): one page window (or one decompressed chunk) per CPU.
  *     Nothing is kept per event.
+ *   - ftrace text (tracefs `trace`, `trace-cmd report -N` or `-R`) is read
+ *     too, into the same events (format "text"; see replay/trace_text.c).
  *   - Two backends deliver the records (trace_open_opts.backend): the native
  *     one above (the default), and libtracecmd (tracecmd_open, its buffer
  *     instance handle, tracecmd_read_data per CPU). Both feed the same
@@ -176,8 +178,9 @@ struct trace_event {
 /* Description of an opened trace; owned by the reader. */
 struct trace_info {
 	const char *path;
-	const char *backend;           /* "native" or "libtracecmd" */
-	int file_version;              /* 6 or 7 */
+	const char *backend;           /* "native", "libtracecmd" or "text" */
+	const char *format;            /* "trace.dat" or "text" (ftrace text) */
+	int file_version;              /* 6 or 7; 0 for text */
 	const char *compression;       /* "none", "zstd", "zlib" */
 	bool big_endian;
 	int long_size;                 /* kernel long, bytes */

@@ -66,6 +66,16 @@ if [ -f "$f" ]; then
 	fi
 fi
 
+# ftrace text: plain `trace-cmd report` (plugin formats) and time going back
+if command -v trace-cmd > /dev/null; then
+	trace-cmd report -t -i "$good" > "$work/plugin.txt" 2> /dev/null
+	expect 1 "plugin.txt: line [0-9]*: sched_switch without the fields.*trace-cmd report -N" -- \
+		"$work/plugin.txt"
+	trace-cmd report -N -t -i "$good" 2> /dev/null | head -3 > "$work/back.txt"
+	trace-cmd report -N -t -i "$good" 2> /dev/null | sed -n 3p | sed 's/^\(.*\] *\)[0-9]/\10/' \
+		>> "$work/back.txt"
+	expect 1 "back.txt: ftrace text: line 4: timestamp .* is before line 3's" -- "$work/back.txt"
+fi
 expect 1 "no sched_switch events" -- "$traces/small-nosched.dat"
 expect 1 "events lost" -- "$traces/small-lost.dat"
 expect 0 "warning: CPU .* events lost" -- --allow-lost "$traces/small-lost.dat"

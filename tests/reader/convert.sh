@@ -1,6 +1,8 @@
 #!/bin/sh
 # Test set-up: the v6, v7-uncompressed and v7-zlib conversions of each fixture
-# (the fixtures themselves are v7 zstd, as `trace-cmd extract` writes them).
+# (the fixtures themselves are v7 zstd, as `trace-cmd extract` writes them),
+# and its ftrace text: `trace-cmd report -N -t` (the kernel's print formats,
+# prev_state as letters) and `-R -t` (raw fields, prev_state as a number).
 # Debian 12's trace-cmd 3.1.6 is built without zlib ("trace-cmd list -c"):
 # then no zlib file is made and the tests that need one skip.
 #   convert.sh OUTDIR TRACE...
@@ -18,6 +20,10 @@ for t in "$@"; do
 			--compression zlib > /dev/null 2>&1
 		vs="$vs v7-zlib"
 	fi
+	trace-cmd report -N -t -i "$t" > "$out/$n-text.txt" 2> /dev/null
+	trace-cmd report -R -t -i "$t" > "$out/$n-raw.txt" 2> /dev/null
+	[ -s "$out/$n-text.txt" ] && [ -s "$out/$n-raw.txt" ] ||
+		{ echo "FAIL: trace-cmd report made no text of $n"; exit 1; }
 	for v in $vs; do
 		[ -s "$out/$n-$v.dat" ] || { echo "FAIL: trace-cmd convert made no $n-$v.dat"; exit 1; }
 	done

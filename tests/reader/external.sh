@@ -1,22 +1,39 @@
 #!/bin/sh
 # The real traces of ../shared/traces-external (see its PROVENANCE.md): each
 # binary trace.dat is read record by record exactly as `trace-cmd report`
-# reads it, and the libtracecmd backend gives the native one's events and
-# report; every other file is rejected with one line "<path>: not a
-# trace.dat: ...". Skips (77) if the folder is absent.
+# reads it, the libtracecmd backend gives the native one's events and
+# report, and its `trace-cmd report -N` text reads as the same events; each
+# ftrace text file (tracefs `trace`, `trace-cmd report -R` output) is read,
+# with as many sched_switch events as it has sched_switch lines; every other
+# file is rejected with one line "<path>: not a trace.dat: ...". Skips (77) if
+# the folder is absent.
 #   external.sh SCHEDREPLAY TEST_READER DIR
 set -u
 sr=$1; tr=$2; dir=$3
 [ -d "$dir" ] || { echo "SKIP: $dir is absent"; exit 77; }
 command -v trace-cmd > /dev/null || { echo "SKIP: trace-cmd not installed"; exit 77; }
 fails=0; n=0
+tmp=$(mktemp -d /tmp/sr-external.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
 for f in $(find "$dir" -type f ! -name '*.md' ! -name '*.json' | sort); do
 	n=$((n + 1))
 	if [ "$(head -c 3 "$f" | od -An -tx1 | tr -d ' ')" = "170844" ]; then
-		if "$tr" tracecmp "$f" && "$tr" backends "$f"; then
+		trace-cmd report -N -t -i "$f" > "$tmp/text.txt" 2> /dev/null
+		if "$tr" tracecmp "$f" && "$tr" backends "$f" && "$tr" text "$f" "$tmp/text.txt"; then
 			"$sr" report --allow-lost "$f" > /dev/null 2>&1 ||
 				{ echo "FAIL: report $f failed"; fails=$((fails + 1)); }
 		else
+			fails=$((fails + 1))
+		fi
+	elif [ "$(head -c 2 "$f" | od -An -tx1 | tr -d ' ')" != "1f8b" ]; then
+		# ftrace text: read, and every sched_switch line is an event
+		want=$(grep -c ' sched_switch: ' "$f")
+		got=$("$sr" report --json --allow-lost "$f" 2> "$tmp/err" |
+		      sed -n 's/^    "sched_switch": \([0-9]*\),*$/\1/p')
+		if [ "$got" = "$want" ]; then
+			echo "ok: $f read as ftrace text, $got sched_switch"
+		else
+			echo "FAIL: $f: $got sched_switch read, $want lines; $(cat "$tmp/err")"
 			fails=$((fails + 1))
 		fi
 	else

@@ -15,6 +15,11 @@
  *                                  succeed, never crash or hang (run under
  *                                  ASan and a ctest timeout).
  *   test_reader info TRACE VERSION COMPRESSION BUFFER
+ *   test_reader text TRACE TEXT    TEXT (`trace-cmd report -N -t` or `-R -t` of TRACE)
+ *                                  gives TRACE's events in every field the text carries
+ *                                  (all but offsets, ids, flags and the raw prev_state
+ *                                  of -N) and the same report sections (events,
+ *                                  latency, run-queue waits, tasks, lost events)
  *   test_reader backends TRACE     the native and the libtracecmd backends give the
  *                                  same trace_info, the same events (every field,
  *                                  offsets and lost-event marks included), the same
@@ -33,6 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -860,6 +866,110 @@ static int cmd_backends(const char *path)
 	return 0;
 }
 
+/* ---- text ------------------------------------------------------------------ */
+
+/* A report as a JSON object (NULL if it fails; *rc its status). */
+static json_t *report_object(const char *path, int *rc)
+{
+	size_t len = 0;
+	char *buf = report_bytes(path, TRACE_BACKEND_NATIVE, true, &len, rc);
+	json_t *j = buf && !*rc ? json_loadb(buf, len, 0, NULL) : NULL;
+
+	free(buf);
+	return j;
+}
+
+static int cmd_text(const char *bin, const char *text)
+{
+	struct sr_error ea = { 0 }, eb = { 0 };
+	struct trace_reader *a = trace_open(bin, NULL, &ea);
+	struct trace_reader *b = trace_open(text, NULL, &eb);
+	struct trace_event x, y;
+	uint64_t n = 0;
+	int ra, rb, rca = 0, rcb = 0;
+	json_t *ja, *jb;
+	static const char *const sections[] = { "events", "wakeup_latency_us",
+						"runqueue_wait_us", "tasks" };
+
+	if (!a || !b) {
+		FAIL("open: %s: %s; %s: %s", bin, a ? "ok" : ea.msg, text, b ? "ok" : eb.msg);
+		trace_close(a);
+		trace_close(b);
+		return 1;
+	}
+	if (strcmp(trace_get_info(b)->format, "text") || strcmp(trace_get_info(a)->format,
+								 "trace.dat"))
+		FAIL("formats '%s', '%s'", trace_get_info(a)->format, trace_get_info(b)->format);
+	if (strcmp(trace_get_info(a)->buffer, trace_get_info(b)->buffer))
+		FAIL("buffer '%s' vs text '%s'", trace_get_info(a)->buffer, trace_get_info(b)->buffer);
+	CHECK_U64("first_ts", trace_get_info(b)->first_ts, trace_get_info(a)->first_ts);
+	CHECK_U64("last_ts", trace_get_info(b)->last_ts, trace_get_info(a)->last_ts);
+	for (;;) {
+		struct trace_event xa, yb;
+
+		ra = trace_next(a, &x, &ea);
+		rb = trace_next(b, &y, &eb);
+		if (ra != 1 || rb != 1)
+			break;
+		/* what text cannot carry: record offsets, kernel ids, flags, raw state */
+		xa = x;
+		yb = y;
+		xa.offset = yb.offset = 0;
+		xa.offset_in_stream = yb.offset_in_stream = false;
+		xa.id = yb.id = 0;
+		xa.common_flags = yb.common_flags = 0;
+		xa.common_preempt_count = yb.common_preempt_count = 0;
+		if (x.type == TRACE_EV_SCHED_SWITCH && y.type == TRACE_EV_SCHED_SWITCH &&
+		    y.u.sched_switch.prev_state == 0)
+			xa.u.sched_switch.prev_state = 0;  /* letters: no raw value */
+		cmp_event(n, &xa, &yb);
+		CHECK_U64("lost before", trace_lost_before(b), trace_lost_before(a));
+		n++;
+		if (failures > 20) {
+			FAIL("too many differences, stopping at event %" PRIu64, n);
+			break;
+		}
+	}
+	if (failures <= 20 && (ra != 0 || rb != 0))
+		FAIL("after %" PRIu64 " events: trace.dat %d (%s), text %d (%s)", n, ra,
+		     ra < 0 ? ea.msg : "", rb, rb < 0 ? eb.msg : "");
+	for (int c = 0; c < trace_nr_cpus(a); c++) {
+		bool ua, ub;
+		uint64_t la = trace_lost_events(a, c, &ua), lb = trace_lost_events(b, c, &ub);
+
+		CHECK_U64("lost per cpu", lb, la);
+		CHECK_U64("lost unknown per cpu", ub, ua);
+	}
+	trace_close(a);
+	trace_close(b);
+
+	ja = report_object(bin, &rca);
+	jb = report_object(text, &rcb);
+	CHECK_U64("report status", (uint64_t)rcb, (uint64_t)rca);
+	if (ja && jb) {
+		json_t *ta = json_object_get(ja, "trace"), *tb = json_object_get(jb, "trace");
+
+		for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+			if (!json_equal(json_object_get(ja, sections[i]),
+					json_object_get(jb, sections[i])))
+				FAIL("report section '%s' differs between %s and %s", sections[i],
+				     bin, text);
+		if (!json_equal(json_object_get(ta, "lost_events"), json_object_get(tb, "lost_events")) ||
+		    !json_equal(json_object_get(ta, "lost_events_per_cpu"),
+				json_object_get(tb, "lost_events_per_cpu")))
+			FAIL("lost events differ between %s and %s", bin, text);
+	} else if (!rca) {
+		FAIL("no report of %s", text);
+	}
+	json_decref(ja);
+	json_decref(jb);
+	if (failures)
+		return 1;
+	printf("%s: %" PRIu64 " events equal to %s's (all fields text carries), same report\n",
+	       text, n, bin);
+	return 0;
+}
+
 /* The zlib conversions exist only if trace-cmd was built with zlib. */
 static bool skip_missing(const char *path)
 {
@@ -882,6 +992,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "decompress"))
 		return cmd_decompress();
+	if (argc == 4 && !strcmp(argv[1], "text"))
+		return cmd_text(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "backends"))
 		return cmd_backends(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "tracecmp"))
@@ -899,6 +1011,6 @@ int main(int argc, char **argv)
 	}
 	if (argc == 6 && !strcmp(argv[1], "info"))
 		return cmd_info(argv[2], atoi(argv[3]), argv[4], argv[5]);
-	fprintf(stderr, "usage: test_reader tracecmp|same|fuzz|info|backends ...\n");
+	fprintf(stderr, "usage: test_reader tracecmp|same|fuzz|info|backends|text ...\n");
 	return 2;
 }

@@ -1,0 +1,796 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The third input kind of the reader: ftrace text, as the kernel prints it in
+ * tracefs `trace` (with or without the "# tracer:" header, the irqs-off /
+ * need-resched / hardirq / preempt flag column and the tgid column) and as
+ * `trace-cmd report -N` or `-R` prints it (with "version = 6", "cpus=N", and
+ * "NAME: " before the lines of instance buffers). Each line is
+ *
+ *   COMM-PID [(TGID)] [CPU] [FLAGS] SECONDS.FRACTION: EVENT: FIELDS
+ *
+ * and FIELDS are the event's print format: "key=value" pairs whose values may
+ * hold spaces ("comm=Web Content pid=2711"), so a value runs to the next
+ * " key=". sched_switch's " ==> " and the " [ns]" units are dropped. The
+ * decoded events are the same struct trace_event as from a trace.dat, so
+ * everything downstream is unchanged; fields the text does not carry (record
+ * offsets, event ids of the kernel) are 0 / the order of first appearance.
+ *
+ * prev_state is classified from its letters ("R+", "S", "D|K", "X", ...), as
+ * the binary reader does from the file's print format. A numeric prev_state
+ * (`trace-cmd report -R`) has no format to interpret it: the 4.14+ bit layout
+ * is assumed (S D T t X Z P I = 0x1..0x80, preemption 0x100); on older kernels
+ * a preemption then reads as R and TASK_DEAD as sleeping.
+ *
+ * Lost events: "CPU:N [LOST M EVENTS]" (tracefs) and "CPU:N [M EVENTS
+ * DROPPED]" (trace-cmd) mark a gap before CPU N's next event.
+ *
+ * The file is read twice with a line buffer, never held: once at open (CPUs,
+ * span, buffers, the buffer with the most sched events, timestamps in order),
+ * then line by line by tr_text_next(). Plugin-formatted lines of a plain
+ * `trace-cmd report` ("sh:15536 [120] D ==> ...") are rejected with a hint.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_local.h"
+
+#define MAX_NAMES 4096
+#define MAX_BUFFERS 64
+#define MAX_FIELDS 24
+#define MAX_CPU 4095
+/* ftrace lines are short; a longer one is not ftrace text (and would make
+ * the line pattern's matching slow) */
+#define MAX_LINE 8192
+
+struct text_buffer {
+	char *name;
+	uint64_t sched, records;
+};
+
+struct tr_text {
+	const char *path;
+	FILE *f;
+	regex_t re;
+	bool re_ok;
+	bool tracecmd;                 /* "version = " / "cpus=" header: trace-cmd report text */
+	char *line;
+	size_t line_cap;
+	uint64_t lineno;
+	/* buffers (trace-cmd report prefixes instance lines with "NAME: ") */
+	struct text_buffer buffers[MAX_BUFFERS];
+	int nr_buffers;
+	int chosen;
+	bool after_drop_ours;          /* the line after a drop line has no prefix */
+	/* event names: id = order of first appearance */
+	char *names[MAX_NAMES];
+	uint64_t counts[MAX_NAMES];
+	int nr_names;
+	/* lost events */
+	uint64_t lost[MAX_CPU + 1];
+	bool lost_unknown[MAX_CPU + 1];
+	uint64_t pending_lost[MAX_CPU + 1];
+	int max_cpu;
+	uint64_t last_ts;
+	struct tr_text_info info;
+	char reason[512];
+};
+
+static const char *const sched_names[TRACE_EV_NR_TYPES] = {
+	[TRACE_EV_SCHED_SWITCH] = "sched_switch",
+	[TRACE_EV_SCHED_WAKING] = "sched_waking",
+	[TRACE_EV_SCHED_WAKEUP] = "sched_wakeup",
+	[TRACE_EV_SCHED_WAKEUP_NEW] = "sched_wakeup_new",
+	[TRACE_EV_SCHED_MIGRATE_TASK] = "sched_migrate_task",
+	[TRACE_EV_SCHED_PROCESS_FORK] = "sched_process_fork",
+	[TRACE_EV_SCHED_PROCESS_EXEC] = "sched_process_exec",
+	[TRACE_EV_SCHED_PROCESS_EXIT] = "sched_process_exit",
+	[TRACE_EV_SCHED_STAT_RUNTIME] = "sched_stat_runtime",
+	[TRACE_EV_CGROUP_ATTACH_TASK] = "cgroup_attach_task",
+};
+
+/*
+ * COMM-PID, optional (TGID), [CPU], optional flags (4-5 characters),
+ * SECONDS.FRACTION, EVENT, the rest. POSIX matching is leftmost-longest, so
+ * the comm takes everything up to the last "-PID [" that fits.
+ */
+static const char line_re[] =
+	"^[[:space:]]*(.*)-([0-9]+)[[:space:]]+(\\([[:space:]]*[-0-9]+\\)[[:space:]]+)?"
+	"\\[([0-9]+)\\][[:space:]]+([^[:space:]]{4,5}[[:space:]]+)?([0-9]+)\\.([0-9]+):"
+	"[[:space:]]+([A-Za-z0-9_]+)(:[[:space:]]?|[[:space:]]|\\(|$)(.*)$";
+
+enum { M_ALL, M_COMM, M_PID, M_TGID, M_CPU, M_FLAGS, M_SEC, M_FRAC, M_EVENT, M_SEP, M_REST,
+       M_NR };
+
+struct text_line {
+	const char *buffer;            /* "" = top level */
+	size_t buffer_len;
+	char *comm;
+	int32_t pid;
+	int cpu;
+	uint64_t ts;
+	char *event;
+	char *rest;
+	bool drop;                     /* a lost-events line */
+	uint64_t drop_count;           /* TRACE_LOST_UNKNOWN if not printed */
+};
+
+static int read_line(struct tr_text *t)
+{
+	ssize_t n = getline(&t->line, &t->line_cap, t->f);
+
+	if (n < 0)
+		return 0;
+	t->lineno++;
+	while (n > 0 && (t->line[n - 1] == '\n' || t->line[n - 1] == '\r'))
+		t->line[--n] = '\0';
+	return 1;
+}
+
+/* "CPU:N [LOST M EVENTS]" or "CPU:N [M EVENTS DROPPED]" after an optional prefix. */
+static bool parse_drop(const char *s, struct text_line *l)
+{
+	const char *p = strstr(s, "CPU:");
+	char *end;
+	long cpu;
+
+	if (!p || (!strstr(p, "EVENTS DROPPED]") && !strstr(p, "LOST ")))
+		return false;
+	cpu = strtol(p + 4, &end, 10);
+	if (end == p + 4 || cpu < 0 || cpu > MAX_CPU)
+		return false;
+	l->drop = true;
+	l->cpu = (int)cpu;
+	l->drop_count = TRACE_LOST_UNKNOWN;
+	p = strchr(end, '[');
+	if (p) {
+		p++;
+		if (!strncmp(p, "LOST ", 5))
+			p += 5;
+		if (isdigit((unsigned char)*p))
+			l->drop_count = strtoull(p, NULL, 10);
+	}
+	if (l->drop_count == 0)
+		l->drop_count = TRACE_LOST_UNKNOWN;
+	return true;
+}
+
+/*
+ * Split one line. 1: an event or drop line (l filled), 0: a line that is no
+ * event (header, comment, blank), -1: an event-looking line that is broken.
+ */
+static int parse_line(struct tr_text *t, char *s, struct text_line *l)
+{
+	regmatch_t m[M_NR];
+	char *body = s;
+	uint64_t frac, sec;
+	size_t fl;
+
+	memset(l, 0, sizeof(*l));
+	l->buffer = "";
+	if (!*s || *s == '#')
+		return 0;
+	if (t->tracecmd && (!strncmp(s, "version = ", 10) || !strncmp(s, "cpus=", 5)))
+		return 0;
+	/* trace-cmd report: "NAME: " before an instance's lines, at column 0 */
+	if (t->tracecmd && !isspace((unsigned char)*s)) {
+		char *c = strstr(s, ": ");
+
+		if (c && c > s && !memchr(s, ' ', (size_t)(c - s))) {
+			l->buffer = s;
+			l->buffer_len = (size_t)(c - s);
+			body = c + 2;
+		}
+	}
+	if (parse_drop(body, l))
+		return 1;
+	if (regexec(&t->re, body, M_NR, m, 0)) {
+		/* a prefix-less line right after a drop line may look like NAME: too */
+		if (l->buffer_len && !regexec(&t->re, s, M_NR, m, 0)) {
+			l->buffer = "";
+			l->buffer_len = 0;
+			body = s;
+		} else {
+			return 0;
+		}
+	}
+	body[m[M_COMM].rm_eo] = '\0';
+	l->comm = body + m[M_COMM].rm_so;
+	l->pid = (int32_t)strtol(body + m[M_PID].rm_so, NULL, 10);
+	l->cpu = (int)strtol(body + m[M_CPU].rm_so, NULL, 10);
+	if (l->cpu > MAX_CPU)
+		return -1;
+	sec = strtoull(body + m[M_SEC].rm_so, NULL, 10);
+	fl = (size_t)(m[M_FRAC].rm_eo - m[M_FRAC].rm_so);
+	if (fl > 9)
+		return -1;
+	frac = strtoull(body + m[M_FRAC].rm_so, NULL, 10);
+	for (size_t i = fl; i < 9; i++)
+		frac *= 10;
+	l->ts = sec * 1000000000ull + frac;
+	body[m[M_EVENT].rm_eo] = '\0';
+	l->event = body + m[M_EVENT].rm_so;
+	l->rest = body + m[M_REST].rm_so;
+	return 1;
+}
+
+static int name_id(struct tr_text *t, const char *name, struct sr_error *err)
+{
+	for (int i = 0; i < t->nr_names; i++)
+		if (!strcmp(t->names[i], name))
+			return i;
+	if (t->nr_names == MAX_NAMES) {
+		sr_error_set(err, EINVAL, "more than %d event names", MAX_NAMES);
+		return -1;
+	}
+	t->names[t->nr_names] = strdup(name);
+	if (!t->names[t->nr_names]) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	return t->nr_names++;
+}
+
+static int buffer_of(struct tr_text *t, const char *name, size_t len, struct sr_error *err)
+{
+	for (int i = 0; i < t->nr_buffers; i++)
+		if (strlen(t->buffers[i].name) == len && !memcmp(t->buffers[i].name, name, len))
+			return i;
+	if (t->nr_buffers == MAX_BUFFERS) {
+		sr_error_set(err, EINVAL, "more than %d buffers", MAX_BUFFERS);
+		return -1;
+	}
+	t->buffers[t->nr_buffers].name = strndup(name, len);
+	if (!t->buffers[t->nr_buffers].name) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	return t->nr_buffers++;
+}
+
+static bool is_sched_name(const char *name)
+{
+	for (int k = 1; k < TRACE_EV_NR_TYPES; k++)
+		if (!strcmp(sched_names[k], name))
+			return true;
+	return false;
+}
+
+/* Which buffer a parsed line belongs to: index, or -1 on error. */
+static int line_buffer(struct tr_text *t, const struct text_line *l, struct sr_error *err)
+{
+	return buffer_of(t, l->buffer, l->buffer_len, err);
+}
+
+/* Is the line of the chosen buffer? Keeps trace-cmd's after-drop quirk. */
+static int ours(struct tr_text *t, const struct text_line *l, struct sr_error *err)
+{
+	int b = line_buffer(t, l, err);
+
+	if (b < 0)
+		return -1;
+	if (l->drop) {
+		t->after_drop_ours = b == t->chosen;
+		return b == t->chosen;
+	}
+	if (t->after_drop_ours && !l->buffer_len) {
+		t->after_drop_ours = false;
+		return 1;
+	}
+	t->after_drop_ours = false;
+	return b == t->chosen;
+}
+
+/* ---- fields ----------------------------------------------------------------- */
+
+struct kv {
+	const char *key;
+	char *val;
+};
+
+/* Split "k1=v1 k2=v 2 k3=v3" in place; values run to the next " key=". */
+static int split_fields(char *s, struct kv *kv, int max)
+{
+	int n = 0;
+	size_t len = strlen(s);
+
+	for (size_t i = 0; i < len && n < max; i++) {
+		size_t j = i;
+
+		if (i > 0 && s[i - 1] != ' ')
+			continue;
+		while (j < len && (isalnum((unsigned char)s[j]) || s[j] == '_'))
+			j++;
+		if (j == i || j >= len || s[j] != '=')
+			continue;
+		if (n > 0 && i > 0)
+			s[i - 1] = '\0';       /* ends the previous value */
+		s[j] = '\0';
+		kv[n].key = s + i;
+		kv[n].val = s + j + 1;
+		n++;
+		i = j;
+	}
+	for (int k = 0; k < n; k++) {
+		char *v = kv[k].val;
+		size_t l = strlen(v);
+
+		while (l > 0 && v[l - 1] == ' ')
+			v[--l] = '\0';
+		if (l >= 4 && !strcmp(v + l - 4, " ==>"))
+			v[l -= 4] = '\0';
+		while (l > 0 && v[l - 1] == ' ')
+			v[--l] = '\0';
+	}
+	return n;
+}
+
+static const char *get(const struct kv *kv, int n, const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return kv[i].val;
+	return NULL;
+}
+
+static bool get_int(const struct kv *kv, int n, const char *key, int64_t *out)
+{
+	const char *v = get(kv, n, key);
+	char *end;
+
+	if (!v || !*v)
+		return false;
+	errno = 0;
+	*out = strtoll(v, &end, 0);
+	return !errno && end != v;
+}
+
+static int32_t opt_int(const struct kv *kv, int n, const char *key, int32_t def)
+{
+	int64_t v;
+
+	return get_int(kv, n, key, &v) ? (int32_t)v : def;
+}
+
+static void put_comm(char out[TRACE_COMM_LEN], const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (n > TRACE_COMM_LEN - 1)
+		n = TRACE_COMM_LEN - 1;
+	memcpy(out, s ? s : "", n);
+	out[n] = '\0';
+}
+
+/* prev_state as printed: letters, or a number (4.14+ layout assumed). */
+static void classify_state(struct tr_text *t, const char *s, struct trace_sched_switch *sw)
+{
+	char *end;
+	long long v = strtoll(s, &end, 0);
+
+	if (end != s && *end == '\0') {
+		sw->prev_state = v;
+		sw->prev_preempt = (v & 0x100) != 0;
+		sw->prev_run = (v & 0x30) ? TRACE_STATE_DEAD :
+			(v & 0xcf) ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING;
+		t->info.numeric_state = true;
+		return;
+	}
+	/* the letters themselves; the raw value is not in the text */
+	sw->prev_state = 0;
+	sw->prev_preempt = strchr(s, '+') != NULL;
+	if (strpbrk(s, "XZx"))
+		sw->prev_run = TRACE_STATE_DEAD;
+	else if (s[0] == 'R' && (s[1] == '\0' || s[1] == '+'))
+		sw->prev_run = TRACE_STATE_RUNNING;
+	else
+		sw->prev_run = TRACE_STATE_SLEEPING;
+}
+
+/* Decode the fields of a sched event; -1 (with err) if a required one is missing. */
+static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct sr_error *err)
+{
+	struct kv kv[MAX_FIELDS];
+	int n = split_fields(rest, kv, MAX_FIELDS);
+	int64_t a, b;
+	const char *s;
+
+#define NEED(key, var)                                                                    \
+	do {                                                                              \
+		if (!get_int(kv, n, key, &(var)))                                         \
+			goto missing;                                                     \
+	} while (0)
+	switch (ev->type) {
+	case TRACE_EV_SCHED_SWITCH: {
+		struct trace_sched_switch *w = &ev->u.sched_switch;
+
+		NEED("prev_pid", a);
+		NEED("next_pid", b);
+		if (!(s = get(kv, n, "prev_state")) || !get(kv, n, "next_comm"))
+			goto missing;
+		w->prev_pid = (int32_t)a;
+		w->next_pid = (int32_t)b;
+		put_comm(w->prev_comm, get(kv, n, "prev_comm"));
+		put_comm(w->next_comm, get(kv, n, "next_comm"));
+		w->prev_prio = opt_int(kv, n, "prev_prio", 0);
+		w->next_prio = opt_int(kv, n, "next_prio", 0);
+		classify_state(t, s, w);
+		break;
+	}
+	case TRACE_EV_SCHED_WAKING:
+	case TRACE_EV_SCHED_WAKEUP:
+	case TRACE_EV_SCHED_WAKEUP_NEW: {
+		struct trace_sched_wakeup *w = &ev->u.wakeup;
+
+		NEED("pid", a);
+		w->pid = (int32_t)a;
+		put_comm(w->comm, get(kv, n, "comm"));
+		w->prio = opt_int(kv, n, "prio", 0);
+		w->target_cpu = opt_int(kv, n, "target_cpu", -1);
+		w->success = opt_int(kv, n, "success", 1);
+		break;
+	}
+	case TRACE_EV_SCHED_MIGRATE_TASK: {
+		struct trace_sched_migrate_task *w = &ev->u.migrate;
+
+		NEED("pid", a);
+		w->pid = (int32_t)a;
+		put_comm(w->comm, get(kv, n, "comm"));
+		w->prio = opt_int(kv, n, "prio", 0);
+		w->orig_cpu = opt_int(kv, n, "orig_cpu", -1);
+		w->dest_cpu = opt_int(kv, n, "dest_cpu", -1);
+		break;
+	}
+	case TRACE_EV_SCHED_PROCESS_FORK: {
+		struct trace_sched_process_fork *w = &ev->u.fork;
+
+		NEED("child_pid", b);
+		w->child_pid = (int32_t)b;
+		w->parent_pid = opt_int(kv, n, "pid", opt_int(kv, n, "parent_pid", 0));
+		put_comm(w->parent_comm, get(kv, n, "comm") ? get(kv, n, "comm") :
+			 get(kv, n, "parent_comm"));
+		put_comm(w->child_comm, get(kv, n, "child_comm"));
+		break;
+	}
+	case TRACE_EV_SCHED_PROCESS_EXEC: {
+		struct trace_sched_process_exec *w = &ev->u.exec;
+
+		NEED("pid", a);
+		w->pid = (int32_t)a;
+		w->old_pid = opt_int(kv, n, "old_pid", w->pid);
+		s = get(kv, n, "filename");
+		w->filename = s ? s : "";
+		w->filename_len = strlen(w->filename);
+		break;
+	}
+	case TRACE_EV_SCHED_PROCESS_EXIT: {
+		struct trace_sched_process_exit *w = &ev->u.exit;
+
+		NEED("pid", a);
+		w->pid = (int32_t)a;
+		put_comm(w->comm, get(kv, n, "comm"));
+		w->prio = opt_int(kv, n, "prio", 0);
+		s = get(kv, n, "group_dead");
+		w->group_dead = !s ? -1 : !strcmp(s, "true") || !strcmp(s, "1");
+		break;
+	}
+	case TRACE_EV_SCHED_STAT_RUNTIME: {
+		struct trace_sched_stat_runtime *w = &ev->u.stat_runtime;
+
+		NEED("pid", a);
+		NEED("runtime", b);
+		w->pid = (int32_t)a;
+		w->runtime = (uint64_t)b;
+		put_comm(w->comm, get(kv, n, "comm"));
+		w->has_vruntime = get_int(kv, n, "vruntime", &a);
+		w->vruntime = w->has_vruntime ? (uint64_t)a : 0;
+		break;
+	}
+	case TRACE_EV_CGROUP_ATTACH_TASK: {
+		struct trace_cgroup_attach_task *w = &ev->u.cgroup_attach;
+
+		NEED("pid", a);
+		NEED("dst_root", b);
+		w->pid = (int32_t)a;
+		w->dst_root = (int32_t)b;
+		w->dst_level = opt_int(kv, n, "dst_level", -1);
+		w->dst_id = (uint64_t)opt_int(kv, n, "dst_id", 0);
+		s = get(kv, n, "dst_path");
+		w->dst_path = s ? s : "";
+		w->dst_path_len = strlen(w->dst_path);
+		put_comm(w->comm, get(kv, n, "comm"));
+		break;
+	}
+	default:
+		break;
+	}
+#undef NEED
+	return 0;
+missing:
+	sr_error_set(err, EINVAL, "line %" PRIu64 ": %s without the fields of the kernel's print "
+		     "format (plugin output of `trace-cmd report`? use `trace-cmd report -N`)",
+		     t->lineno, ev->name);
+	return -1;
+}
+
+/* ---- open: one pass for CPUs, span, buffers -------------------------------------- */
+
+bool tr_text_sniff(const char *buf, size_t n)
+{
+	regex_t re;
+	regmatch_t m[M_NR];
+	bool hit = false;
+	char line[4096];
+	size_t i = 0;
+
+	if ((n >= 9 && !memcmp(buf, "# tracer:", 9)) || (n >= 10 && !memcmp(buf, "version = ", 10)))
+		return true;
+	if (regcomp(&re, line_re, REG_EXTENDED))
+		return false;
+	/* an ftrace event line among the first lines of the sample */
+	for (int lines = 0; i < n && lines < 64 && !hit; lines++) {
+		size_t j = i;
+
+		while (j < n && buf[j] != '\n')
+			j++;
+		if (j - i < sizeof(line)) {
+			memcpy(line, buf + i, j - i);
+			line[j - i] = '\0';
+			hit = !regexec(&re, line, M_NR, m, 0) && strlen(line) == j - i;
+		}
+		i = j + 1;
+	}
+	regfree(&re);
+	return hit;
+}
+
+struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_error *err)
+{
+	struct tr_text *t = calloc(1, sizeof(*t));
+	struct text_line l;
+	uint64_t first = UINT64_MAX, prev_ts[MAX_BUFFERS] = { 0 }, prev_line[MAX_BUFFERS] = { 0 };
+	int lines_ok = 0, r, b, after_drop = -1;
+	size_t pos = 0;
+
+	if (!t) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	t->path = path;
+	t->chosen = -1;
+	t->max_cpu = -1;
+	if (regcomp(&t->re, line_re, REG_EXTENDED)) {
+		sr_error_set(err, EINVAL, "internal error: line pattern");
+		goto fail;
+	}
+	t->re_ok = true;
+	t->f = fopen(path, "r");
+	if (!t->f) {
+		sr_error_set(err, errno, "cannot open: %s", strerror(errno));
+		goto fail;
+	}
+	while (read_line(t)) {
+		if (strlen(t->line) > MAX_LINE) {
+			sr_error_set(err, EINVAL, "line %" PRIu64 " is longer than %d bytes: not "
+				     "ftrace text", t->lineno, MAX_LINE);
+			goto fail;
+		}
+		if (t->lineno == 1 && (!strncmp(t->line, "version = ", 10) ||
+				       !strncmp(t->line, "cpus=", 5)))
+			t->tracecmd = true;
+		if (!strncmp(t->line, "cpus=", 5))
+			t->info.cpus = atoi(t->line + 5);
+		else if (t->line[0] == '#' && strstr(t->line, "#P:"))
+			t->info.cpus = atoi(strstr(t->line, "#P:") + 3);
+		r = parse_line(t, t->line, &l);
+		if (r < 0) {
+			sr_error_set(err, EINVAL, "line %" PRIu64 ": not an ftrace event line",
+				     t->lineno);
+			goto fail;
+		}
+		if (r == 0)
+			continue;
+		b = line_buffer(t, &l, err);
+		if (b < 0)
+			goto fail;
+		if (l.drop) {
+			after_drop = b;
+			continue;
+		}
+		if (after_drop >= 0 && !l.buffer_len)
+			b = after_drop;
+		after_drop = -1;
+		lines_ok++;
+		if (l.cpu > t->max_cpu)
+			t->max_cpu = l.cpu;
+		/* each buffer's lines are merged by time */
+		if (l.ts < prev_ts[b]) {
+			sr_error_set(err, EINVAL, "line %" PRIu64 ": timestamp %" PRIu64 ".%09" PRIu64
+				     " is before line %" PRIu64 "'s (the text is not in time order)",
+				     t->lineno, l.ts / 1000000000, l.ts % 1000000000, prev_line[b]);
+			goto fail;
+		}
+		prev_ts[b] = l.ts;
+		prev_line[b] = t->lineno;
+		t->buffers[b].records++;
+		if (is_sched_name(l.event))
+			t->buffers[b].sched++;
+	}
+	if (ferror(t->f)) {
+		sr_error_set(err, EIO, "read error");
+		goto fail;
+	}
+	if (!lines_ok) {
+		sr_error_set(err, EINVAL, "ftrace text without any event line");
+		goto fail;
+	}
+	/* the buffer: requested, or the one with the most sched events */
+	for (int i = 0; i < t->nr_buffers; i++) {
+		const struct text_buffer *x = &t->buffers[i];
+
+		if (buffer) {
+			if (!strcmp(x->name, buffer))
+				t->chosen = i;
+			continue;
+		}
+		if (t->chosen < 0 || x->sched > t->buffers[t->chosen].sched ||
+		    (x->sched == t->buffers[t->chosen].sched &&
+		     x->records > t->buffers[t->chosen].records))
+			t->chosen = i;
+		pos += (size_t)snprintf(t->reason + pos, sizeof(t->reason) - pos,
+					"%s%s: %" PRIu64 " sched of %" PRIu64 " records",
+					pos ? "; " : "", x->name[0] ? x->name : "top level",
+					x->sched, x->records);
+		pos = pos < sizeof(t->reason) ? pos : sizeof(t->reason) - 1;
+	}
+	if (buffer && t->chosen < 0) {
+		sr_error_set(err, ENOENT, "no buffer named '%s' in the text", buffer);
+		goto fail;
+	}
+	if (buffer)
+		snprintf(t->reason, sizeof(t->reason), "requested");
+	else if (t->nr_buffers == 1)
+		snprintf(t->reason, sizeof(t->reason), "the only buffer (%" PRIu64 " sched of %"
+			 PRIu64 " records)", t->buffers[0].sched, t->buffers[0].records);
+	/* the chosen buffer's span: a second pass would cost as much as reading it */
+	t->info.first_ts = 0;
+	t->info.last_ts = prev_ts[t->chosen];
+	t->info.buffer = t->buffers[t->chosen].name;
+	t->info.buffer_reason = t->reason;
+	t->info.nr_buffers = t->nr_buffers;
+	if (t->info.cpus <= t->max_cpu)
+		t->info.cpus = t->max_cpu + 1;
+	t->info.tracecmd = t->tracecmd;
+	rewind(t->f);
+	t->lineno = 0;
+	/* first timestamp of the chosen buffer */
+	while (read_line(t)) {
+		if (parse_line(t, t->line, &l) != 1)
+			continue;
+		r = ours(t, &l, err);
+		if (r < 0)
+			goto fail;
+		if (r && !l.drop) {
+			first = l.ts;
+			break;
+		}
+	}
+	t->info.first_ts = first == UINT64_MAX ? 0 : first;
+	rewind(t->f);
+	t->lineno = 0;
+	t->after_drop_ours = false;
+	return t;
+fail:
+	tr_text_close(t);
+	return NULL;
+}
+
+void tr_text_close(struct tr_text *t)
+{
+	if (!t)
+		return;
+	if (t->f)
+		fclose(t->f);
+	if (t->re_ok)
+		regfree(&t->re);
+	free(t->line);
+	for (int i = 0; i < t->nr_names; i++)
+		free(t->names[i]);
+	for (int i = 0; i < t->nr_buffers; i++)
+		free(t->buffers[i].name);
+	free(t);
+}
+
+const struct tr_text_info *tr_text_get_info(const struct tr_text *t)
+{
+	return &t->info;
+}
+
+int tr_text_next(struct tr_text *t, struct trace_event *ev, uint64_t *lost_before,
+		 struct sr_error *err)
+{
+	struct text_line l;
+	int r, id;
+
+	while (read_line(t)) {
+		if (strlen(t->line) > MAX_LINE) {
+			sr_error_set(err, EINVAL, "line %" PRIu64 " is longer than %d bytes", t->lineno,
+				     MAX_LINE);
+			return -1;
+		}
+		r = parse_line(t, t->line, &l);
+		if (r <= 0)
+			continue;  /* the open pass already rejected broken lines */
+		r = ours(t, &l, err);
+		if (r < 0)
+			return -1;
+		if (!r)
+			continue;
+		if (l.drop) {
+			uint64_t *p = &t->pending_lost[l.cpu];
+
+			if (l.drop_count == TRACE_LOST_UNKNOWN || *p == TRACE_LOST_UNKNOWN)
+				*p = TRACE_LOST_UNKNOWN;
+			else
+				*p += l.drop_count;
+			if (l.drop_count == TRACE_LOST_UNKNOWN) {
+				t->lost[l.cpu]++;
+				t->lost_unknown[l.cpu] = true;
+			} else {
+				t->lost[l.cpu] += l.drop_count;
+			}
+			continue;
+		}
+		id = name_id(t, l.event, err);
+		if (id < 0)
+			return -1;
+		memset(ev, 0, sizeof(*ev));
+		ev->cpu = l.cpu;
+		ev->ts = l.ts;
+		ev->common_pid = l.pid;
+		ev->id = (uint16_t)id;
+		ev->name = t->names[id];
+		ev->type = TRACE_EV_OTHER;
+		for (int k = 1; k < TRACE_EV_NR_TYPES; k++)
+			if (!strcmp(sched_names[k], l.event))
+				ev->type = (enum trace_event_type)k;
+		if (ev->type != TRACE_EV_OTHER && decode(t, ev, l.rest, err))
+			return -1;
+		t->counts[id]++;
+		*lost_before = t->pending_lost[l.cpu];
+		t->pending_lost[l.cpu] = 0;
+		return 1;
+	}
+	if (ferror(t->f)) {
+		sr_error_set(err, EIO, "read error");
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t tr_text_lost(const struct tr_text *t, int cpu, bool *unknown)
+{
+	if (unknown)
+		*unknown = cpu >= 0 && cpu <= MAX_CPU && t->lost_unknown[cpu];
+	return cpu >= 0 && cpu <= MAX_CPU ? t->lost[cpu] : 0;
+}
+
+bool tr_text_count_at(const struct tr_text *t, size_t i, const char **name, uint64_t *count)
+{
+	size_t k = 0;
+
+	for (int id = 0; id < t->nr_names; id++) {
+		if (!t->counts[id])
+			continue;
+		if (k++ == i) {
+			*name = t->names[id];
+			*count = t->counts[id];
+			return true;
+		}
+	}
+	return false;
+}
