@@ -10,7 +10,7 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc)
-MAIN_TRACE ?= traces/small-hackbench.dat
+MAIN_TRACE ?= traces/make-probe.dat
 
 # Debian packages the build, the tests and the bundled workloads need.
 PACKAGES = cmake make gcc clang pkg-config libtracecmd-dev libtracefs-dev \
@@ -36,7 +36,7 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	./$(BUILD)/schedreplay report $(MAIN_TRACE)
+	./$(BUILD)/schedreplay replay $(MAIN_TRACE)
 
 test-release: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
