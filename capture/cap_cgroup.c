@@ -441,6 +441,38 @@ static int walk(const struct cap_cgroup_host *h, const char *dir, const char *re
 	return 0;
 }
 
+/*
+ * The hierarchy id of the cpu controller as /proc/self/cgroup numbers it
+ * ("1:cpu:/" on cgroup v1; v2's unified hierarchy is 0). cgroup_attach_task
+ * reports it as dst_root, so readers can follow only cpu-controller moves.
+ * -1 if it cannot be read.
+ */
+static int cpu_hierarchy_id(const struct cap_cgroup_host *h)
+{
+	char line[4096];
+	FILE *f;
+	int id = -1;
+
+	if (h->version == 2)
+		return 0;
+	f = fopen("/proc/self/cgroup", "re");
+	if (!f)
+		return -1;
+	while (id < 0 && fgets(line, sizeof(line), f)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		char *tok, *save = NULL;
+
+		if (!c1 || !c2)
+			continue;
+		*c2 = '\0';
+		for (tok = strtok_r(c1 + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (!strcmp(tok, "cpu"))
+				id = atoi(line);
+	}
+	fclose(f);
+	return id;
+}
+
 json_t *cap_cgroup_hierarchy(const struct cap_cgroup_host *h)
 {
 	json_t *out = json_object();
@@ -453,6 +485,9 @@ json_t *cap_cgroup_hierarchy(const struct cap_cgroup_host *h)
 	}
 	json_object_set_new(out, "version", json_integer(h->version));
 	json_object_set_new(out, "cpu_mount", h->version ? json_string(h->root) : json_null());
+	/* cgroup_attach_task's dst_root: which moves concern the cpu controller. */
+	json_object_set_new(out, "hierarchy_id", h->version ? json_integer(cpu_hierarchy_id(h))
+							   : json_null());
 	if (h->version)
 		walk(h, h->root, "", 0, groups);
 	json_object_set_new(out, "groups", groups);

@@ -879,7 +879,20 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	if (setup_procs(&s, err) < 0)
 		goto out;
 
-	/* The machine as the trace starts (before tracing, so the reads are not traced). */
+	{
+		char fn_prefix[4200];
+
+		snprintf(fn_prefix, sizeof(fn_prefix), "%s.fn", s.tmp_prefix);
+		s.funcs = cap_funcs_start(s.run, tracefs_tracing_dir(), fn_prefix, opt);
+	}
+	if (cap_trace_start_streams(s.t, s.tmp_prefix, err) < 0)
+		goto out;
+
+	/*
+	 * The machine as the trace starts: after the streaming threads exist (so the
+	 * capture's own threads are in the pid -> cgroup map too; they do appear in
+	 * the trace) and before tracing is on (so these reads are not traced).
+	 */
 	s.side = json_object();
 	s.tasks = cap_machine_tasks(&s.cg, &autogroup);
 	if (!s.side || !s.tasks) {
@@ -893,15 +906,6 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	json_object_set_new(s.side, "autogroup", ag);
 	json_object_set_new(s.side, "cgroup", cap_cgroup_hierarchy(&s.cg));
 	json_object_set_new(s.side, "loadavg_start", cap_machine_loadavg());
-
-	{
-		char fn_prefix[4200];
-
-		snprintf(fn_prefix, sizeof(fn_prefix), "%s.fn", s.tmp_prefix);
-		s.funcs = cap_funcs_start(s.run, tracefs_tracing_dir(), fn_prefix, opt);
-	}
-	if (cap_trace_start_streams(s.t, s.tmp_prefix, err) < 0)
-		goto out;
 	cap_log(opt, false, "recording %zu event(s) on %d CPU(s) into %s (instance %s)",
 		json_array_size(s.events), cap_trace_nr_cpus(s.t), opt->output, s.run);
 	if (cap_trace_on(s.t, true) < 0) {

@@ -102,7 +102,8 @@ static int load_sidecar(const struct report_opts *o, struct report_data *d,
 }
 
 /*
- * cgroup-v1 cpu hierarchy without its id: moves into the paths it had at the
+ * cgroup-v1 cpu hierarchy without its id (sidecars before the hierarchy_id
+ * field): moves into the paths it had at the
  * start, or below the cgroup of one of the capture's groups (a workload that
  * makes its own sub-groups; the capture created those cgroups in the cpu
  * hierarchy only).
@@ -138,6 +139,11 @@ static void cgroup_policy(const struct report_opts *o, struct report_data *d,
 	if (o->cgroup_root >= 0) {
 		snprintf(d->cgroup_policy, sizeof(d->cgroup_policy), "hierarchy %d (--cgroup-root)",
 			 o->cgroup_root);
+	} else if (sc && sc->cgroup_version && sc->cgroup_hierarchy_id >= 0) {
+		cfg->cgroup_root = sc->cgroup_hierarchy_id;
+		snprintf(d->cgroup_policy, sizeof(d->cgroup_policy),
+			 "hierarchy %d (the cpu controller's, from the sidecar)",
+			 sc->cgroup_hierarchy_id);
 	} else if (sc && sc->cgroup_version == 2) {
 		/* the unified hierarchy is hierarchy 0 (cgrp_dfl_root) */
 		cfg->cgroup_root = 0;

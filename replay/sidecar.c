@@ -174,6 +174,7 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 							     "enabled"));
 	o = json_object_get(root, "cgroup");
 	sc->cgroup_version = (int)get_int(o, "version", 0);
+	sc->cgroup_hierarchy_id = (int)get_int(o, "hierarchy_id", -1);
 	a = json_object_get(o, "groups");
 	sc->nr_cgroups = json_array_size(a);
 	sc->cgroups = calloc(sc->nr_cgroups + 1, sizeof(*sc->cgroups));

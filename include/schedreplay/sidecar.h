@@ -95,6 +95,8 @@ struct sidecar {
 	/* groups and tasks */
 	bool autogroup_enabled;
 	int cgroup_version;            /* 1, 2, 0 if no cpu controller */
+	int cgroup_hierarchy_id;       /* the cpu controller's hierarchy id (cgroup_attach_task's
+					  dst_root); -1 if the sidecar predates the field */
 	size_t nr_cgroups;
 	struct sidecar_cgroup *cgroups;
 	size_t nr_groups;
