@@ -229,6 +229,9 @@ static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
 	struct trace_event ev;
 	struct trace_sched_switch *sw = &ev.u.sched_switch;
 
+	/* the tracer would not have recorded it (see wl_facts.idle_exit_untraced) */
+	if (prev < 0 && cpu < 64 && (s->facts->idle_exit_untraced >> cpu & 1))
+		return 0;
 	sim_event_init(s, &ev, TRACE_EV_SCHED_SWITCH, cpu, now, prev >= 0 ? s->wt[prev].pid : 0);
 	if (prev >= 0) {
 		memcpy(sw->prev_comm, s->tasks[prev].comm, TRACE_COMM_LEN);

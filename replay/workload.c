@@ -1415,6 +1415,10 @@ static void facts_finish(struct wl_builder *b)
 
 	if (!b->saw_r_plus && b->saw_r)
 		f->preempt_state = 0;      /* preempt=none/voluntary: "R" */
+	if (b->sc)
+		for (int c = 0; c < b->sc->nr_cpus && c < 64; c++)
+			if (b->sc->cpus[c].idle_exit_untraced)
+				f->idle_exit_untraced |= 1ull << c;
 	f->switch_lead_ns = hist_median(b->lead_hist, &f->switch_lead_samples);
 	f->tick_switch_ns = hist_median(b->tick_hist, &f->tick_switch_samples);
 	f->sync_tail_ns = hist_median(b->tail_hist, &f->sync_tail_samples);
@@ -1486,6 +1490,82 @@ static void facts_finish(struct wl_builder *b)
 		b->wl->notes[WL_NOTE_NO_STAT_RUNTIME]++;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A hand-off stands for a dependency only between tasks that keep handing
+ * off to each other (a ping-pong, a producer and its consumer): a pair with
+ * fewer than WL_HANDOFF_MIN_PAIR hand-offs in the whole trace loses its
+ * waits.  A one-off one is a vfork()ed child's exec waking its parent, or a
+ * child's exit: the child does not wait for the parent's work (forkexec
+ * capture: the waits added a fifth of the wakeups).
+ */
+#define WL_HANDOFF_MIN_PAIR 3
+
+static int drop_oneoff_handoffs(struct wl_builder *b)
+{
+	uint64_t *keys = NULL;
+	size_t n = 0, cap = 0;
+
+	for (uint32_t x = 0; x < b->ts.n; x++) {
+		const struct tstate *s = &b->ts.v[x];
+
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			if (s->ops.v[i].kind != WL_OP_WAIT)
+				continue;
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : 256;
+				uint64_t *nk = realloc(keys, nc * sizeof(*nk));
+
+				if (!nk) {
+					free(keys);
+					return -1;
+				}
+				keys = nk;
+				cap = nc;
+			}
+			keys[n++] = (uint64_t)x << 32 | s->ops.v[i].arg;
+		}
+	}
+	if (n)
+		qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (uint32_t x = 0; x < b->ts.n; x++) {
+		struct tstate *s = &b->ts.v[x];
+
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			struct wl_op *o = &s->ops.v[i];
+			uint64_t key;
+			size_t lo = 0, hi = n, first, cnt;
+
+			if (o->kind != WL_OP_WAIT || o->arg == WL_NONE)
+				continue;
+			key = (uint64_t)x << 32 | o->arg;
+			while (lo < hi) {               /* first index >= key */
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (keys[mid] < key)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			first = lo;
+			for (cnt = 0; first + cnt < n && keys[first + cnt] == key; cnt++)
+				;
+			if (cnt < WL_HANDOFF_MIN_PAIR) {
+				o->arg = WL_NONE;
+				note(b, WL_NOTE_HANDOFF_ONEOFF);
+			}
+		}
+	}
+	free(keys);
+	return 0;
+}
+
 /*
  * WF_SYNC is not in the trace.  A wake is replayed as sync when the waker
  * goes to sleep (a BLOCK) or hands off (a WAIT) right after it: no other
@@ -1547,6 +1627,8 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 			goto oom;
 	}
 	if (lat_machine_finish(wl->measured, b->last_ts))
+		goto oom;
+	if (drop_oneoff_handoffs(b))
 		goto oom;
 	for (uint32_t t = 0; t < b->ts.n; t++) {
 		mark_sync_wakes(b, t);
@@ -1693,6 +1775,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_WAKE_NONFAIR] = "wakeups by RT/DL tasks: replayed at their trace times",
 	[WL_NOTE_WAKE_UNKNOWN] = "wakeups by a task the trace does not show running there (or by the wakee itself): replayed at their trace times",
 	[WL_NOTE_HANDOFF] = "hand-offs: a waker preempted by its wakee resumed only after the wakee blocked; replayed as a wait for that block (docs/replay.md)",
+	[WL_NOTE_HANDOFF_ONEOFF] = "... of them one-off between their two tasks (a vfork child's exec, an exit): no wait",
 	[WL_NOTE_SELF_MIGRATE] = "migrations by the stopper that had just preempted the task (exec balancing, affinity): replayed at that point of the task's work",
 	[WL_NOTE_MISSING_WAKEUP] = "switch-ins of tasks the trace showed blocked, with no wakeup recorded: an external wake at the switch-in time assumed",
 	[WL_NOTE_SWITCH_MISMATCH] = "sched_switch events whose prev was not the CPU's current so far: the previous current assumed preempted in the gap",

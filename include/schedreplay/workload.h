@@ -217,6 +217,13 @@ struct wl_facts {
 	uint64_t tick_switch_ns;
 	uint32_t tick_switch_samples;
 	/*
+	 * CPUs (bit n: CPU n < 64) whose switches out of idle the kernel does
+	 * not trace (sidecar trace.idle_switches[].idle_exit_untraced; this
+	 * machine's CPU 1, docs/capture.md): the simulation does not emit them
+	 * either, so that its counts and latencies have the trace's definition.
+	 */
+	uint64_t idle_exit_untraced;
+	/*
 	 * A waker that sleeps right after a wakeup (WL_WAKE_SYNC ending in a
 	 * BLOCK) runs this long in between: median; 0 if < 20 samples.  A
 	 * hand-off wait is released this long before the wakee's block (its

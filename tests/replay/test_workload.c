@@ -391,6 +391,14 @@ static void test_handoff_sync(void)
 	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 0, 31, 0, 30, 120, 0));
 	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS, 0, 31, 0, 30, 120, 0));
 	feed(ev_switch(5 * MS + 30 * US, 0, 31, 'S', 120, 30, 120));
+	for (int k = 0; k < 2; k++) {            /* two more hand-offs of the pair */
+		uint64_t t = (uint64_t)(6 + 2 * k) * MS;
+
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, t, 0, 30, 0, 31, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, t, 0, 30, 0, 31, 120, 0));
+		feed(ev_switch(t + 2 * US, 0, 30, 'R', 120, 31, 120));
+		feed(ev_switch(t + 1 * MS, 0, 31, 'S', 120, 30, 120));
+	}
 	wl = finish();
 	x = task_of(wl, 30, 0);
 	y = task_of(wl, 31, 0);
@@ -412,11 +420,33 @@ static void test_handoff_sync(void)
 	/* 31's wake of 30 is followed by 30 us of work: not sync */
 	CHECK_EQ(op_of(wl, y, 3)->kind, WL_OP_WAKE);
 	CHECK(!(wl_wake(wl, op_of(wl, y, 3)->arg)->flags & WL_WAKE_SYNC));
+	/* three hand-offs of the pair: all kept */
+	{
+		unsigned int waits = 0;
+
+		for (uint32_t k = 0; k < wl_task(wl, x)->nr_ops; k++)
+			if (op_of(wl, x, k)->kind == WL_OP_WAIT && op_of(wl, x, k)->arg == y)
+				waits++;
+		CHECK_EQ(waits, 3);
+	}
 	/* the sync tail: one sample (5 us) is too few for a median */
 	CHECK_EQ(wl_facts(wl)->sync_tail_samples, 1);
 	CHECK_EQ(wl_facts(wl)->sync_tail_ns, 0);
 	/* the preemptions here are "R+" (ev_switch 'R'): that state is kept */
 	CHECK_EQ(wl_facts(wl)->preempt_state, 0x100);
+	wl_free(wl);
+
+	/* a one-off hand-off (a vfork child's exec, an exit): the wait is dropped */
+	start();
+	feed(ev_runtime(1 * MS, 0, 30, 1000));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 30, 0, 31, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS, 0, 30, 0, 31, 120, 0));
+	feed(ev_switch(2 * MS + 2 * US, 0, 30, 'R', 120, 31, 120));
+	feed(ev_switch(3 * MS, 0, 31, 'S', 120, 30, 120));
+	wl = finish();
+	x = task_of(wl, 30, 0);
+	CHECK_EQ(op_of(wl, x, 3)->kind, WL_OP_WAIT);
+	CHECK_EQ(op_of(wl, x, 3)->arg, WL_NONE);
 	wl_free(wl);
 
 	/* a waker preempted by someone else than its wakee: no hand-off */
