@@ -222,6 +222,8 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->hz = hz;
 	m->tick_nsec = (1000000000ULL + hz / 2) / hz;
 	m->balance_moves_tasks = cfg->balance_moves_tasks;
+	m->stat_runtime_hook = cfg->stat_runtime_hook;
+	m->hook_ctx = cfg->hook_ctx;
 
 	/* update_sysctl(): SCHED_TUNABLESCALING_LOG */
 	m->factor = 1 + ilog2_u(m->nr_cpus < 8 ? m->nr_cpus : 8);

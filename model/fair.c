@@ -83,8 +83,12 @@ void update_curr(struct model *m, struct cfs_rq *cfs_rq)
 		update_min_vruntime(m, cfs_rq);
 	}
 
-	if (entity_is_task(curr))
+	if (entity_is_task(curr)) {
 		COUNT(m, sched_stat_runtime);
+		if (m->stat_runtime_hook)
+			m->stat_runtime_hook(m->hook_ctx, rq->cpu, task_of(curr)->id,
+					     (u64)delta_exec, rq->clock_task);
+	}
 
 	if (!sched_feat(m, EEVDF))
 		return;

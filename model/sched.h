@@ -320,6 +320,8 @@ struct model {
 	unsigned long jiffies;
 	u64 now;                    /* latest time seen */
 	bool balance_moves_tasks;
+	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);
+	void *hook_ctx;
 
 	/* tunables after CPU-count scaling (update_sysctl()) */
 	unsigned int factor;

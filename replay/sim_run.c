@@ -106,6 +106,10 @@ static void dump_event(FILE *f, const struct trace_event *ev)
 		fprintf(f, "pid=%d child=%s:%d\n", ev->u.fork.parent_pid, ev->u.fork.child_comm,
 			ev->u.fork.child_pid);
 		break;
+	case TRACE_EV_SCHED_STAT_RUNTIME:
+		fprintf(f, "comm=%s pid=%d runtime=%" PRIu64 " [ns]\n", ev->u.stat_runtime.comm,
+			ev->u.stat_runtime.pid, ev->u.stat_runtime.runtime);
+		break;
 	case TRACE_EV_CGROUP_ATTACH_TASK:
 		fprintf(f, "pid=%d %.*s\n", ev->u.cgroup_attach.pid,
 			(int)ev->u.cgroup_attach.dst_path_len, ev->u.cgroup_attach.dst_path);
@@ -156,6 +160,25 @@ static void sample_sink(void *ctx, const struct lat_sample *smp)
 	s->samples[s->nr_samples++] = smp->latency_ns;
 }
 
+/*
+ * --dump-events: the sched_stat_runtime the modelled kernel emits, at the rq
+ * clock it charged up to (not counted as a synthetic event: the count is the
+ * model's counter).
+ */
+static void dump_stat_runtime(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now)
+{
+	struct sim *s = ctx;
+	struct trace_event ev;
+
+	if (id >= s->nr_tasks)
+		return;
+	sim_event_init(s, &ev, TRACE_EV_SCHED_STAT_RUNTIME, cpu, now, s->wt[id].pid);
+	memcpy(ev.u.stat_runtime.comm, s->tasks[id].comm, TRACE_COMM_LEN);
+	ev.u.stat_runtime.pid = s->wt[id].pid;
+	ev.u.stat_runtime.runtime = runtime;
+	dump_event(s->cfg.dump, &ev);
+}
+
 /* ---- set-up ------------------------------------------------------------- */
 
 static int setup(struct sim *s, struct sr_error *err)
@@ -174,6 +197,10 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.variants = s->cfg.variants;
 	mc.seed = s->cfg.seed;
 	mc.balance_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
+	if (s->cfg.dump) {
+		mc.stat_runtime_hook = dump_stat_runtime;
+		mc.hook_ctx = s;
+	}
 	if (!(s->m = model_new(&mc, err)))
 		return -1;
 	s->tick_ns = 1000000000ull / (f->hz ? f->hz : 250);

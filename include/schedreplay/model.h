@@ -69,6 +69,14 @@ struct model_config {
 	 */
 	uint64_t newidle_domain_cost_ns;
 	uint64_t blocked_cost_per_cfs_rq_ns;
+	/*
+	 * Optional: called for every sched_stat_runtime the modelled kernel
+	 * would emit from a fair task's update_curr() (@id = model_task_id(),
+	 * @runtime = the delta in ns, @now = the rq clock it was charged up
+	 * to).  For event dumps and analysis; NULL: none (no cost).
+	 */
+	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);
+	void *hook_ctx;
 };
 
 /* Create a machine; NULL on error (err filled). */
