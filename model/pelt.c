@@ -56,19 +56,19 @@ uint64_t decay_load(uint64_t val, uint64_t n)
 
 /*
  * __accumulate_pelt_segments(): the contribution of an interval that crossed
- * @periods period boundaries, in three segments:
+ * @periods period boundaries.  On a time line with the boundaries B1..Bp:
  *
- *            d1          d2           d3
- *            ^           ^            ^
- *            |           |            |
- *          |<->|<----------------->|<--->|
- *  ... |---x---|------| ... |------|-----x (now)
+ *   last update          B1        B2   ...   Bp         now
+ *        |----- d1 ------|-------- d2 ---------|--- d3 ---|
  *
- *   d1: the rest of the period that was current at the last update
- *       (1024 - period_contrib units), now @periods periods old: d1 y^p;
- *   d2: p - 1 full periods: 1024 \Sum_{n=1}^{p-1} y^n
- *       = LOAD_AVG_MAX - 1024 - LOAD_AVG_MAX y^p  (the tail of the series);
- *   d3: the part of the current period elapsed so far, y^0 = 1.
+ *   d1: what was left of the period current at the last update
+ *       (1024 - period_contrib units); by now it is @periods periods old,
+ *       so it counts d1 * y^p;
+ *   d2: the p - 1 whole periods in between, each 1024 units, the n-th one
+ *       back weighted y^n: 1024 * (y + ... + y^(p-1)), which is the
+ *       infinite series LOAD_AVG_MAX minus its first term (1024) minus its
+ *       tail from p on (LOAD_AVG_MAX * y^p);
+ *   d3: the part of the new current period elapsed so far, weight 1.
  *
  * The result is a u32, as in the kernel (it is at most LOAD_AVG_MAX).
  */

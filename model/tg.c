@@ -314,7 +314,7 @@ int tg_alloc_percpu(struct model *m, struct task_group *tg, struct sr_error *err
 		se->parent = tg->parent->se[cpu];            /* NULL under the root */
 		se->cfs_rq = tg->parent->cfs_rq[cpu];
 		se->depth = se->parent ? se->parent->depth + 1 : 0;
-		/* guarantee group entities always have weight */
+		/* a group entity starts at NICE_0_LOAD (init_tg_cfs_entry()), never at 0 */
 		update_load_set(&se->load, NICE_0_LOAD);
 		init_entity_runnable_average(m, se);
 	}
