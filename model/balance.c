@@ -176,6 +176,7 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 			sd->newidle_call = 512;
 			sd->newidle_success = 256;
 			sd->newidle_ratio = 512;
+			sd->cache_nice_tries = sd->numa ? 2 : 1;
 			rq->nr_sd++;
 		}
 		if (rq->nr_sd)
@@ -344,9 +345,37 @@ void sched_balance_update_blocked_averages(struct model *m, int cpu)
 
 /* ---- moving tasks (simplified sched_balance_rq) ----------------------- */
 
-static bool can_migrate_task(struct model_task *p, struct rq *src)
+/*
+ * task_hot(): a task that ran on @src less than sysctl_sched_migration_cost
+ * ago is cache hot (a buddy too, when the destination is busy).  Idle-policy
+ * tasks never are; the model has no SMT level and no core scheduling.
+ */
+static bool task_hot(struct model *m, struct model_task *p, struct rq *src, struct rq *dst)
 {
-	return src->curr != p && !p->se.sched_delayed && p->on_rq == TASK_ON_RQ_QUEUED;
+	if (p->policy == MODEL_POLICY_IDLE)
+		return false;
+	if (sched_feat(m, CACHE_HOT_BUDDY) && dst->nr_running && cfs_rq_of(&p->se)->next == &p->se)
+		return true;
+	if (!m->sysctl_sched_migration_cost)
+		return false;
+	return (s64)(src->clock_task - p->se.exec_start) < (s64)m->sysctl_sched_migration_cost;
+}
+
+/*
+ * can_migrate_task(): not pinned (nr_cpus_allowed == 1), not running, not
+ * delayed, and cache cold - or hot but the domain's periodic balance has
+ * failed more than cache_nice_tries times in a row.
+ */
+static bool can_migrate_task(struct model *m, struct model_task *p, struct rq *src,
+			     struct rq *dst, struct sched_domain *sd)
+{
+	if (p->pinned || src->curr == p || p->se.sched_delayed || p->on_rq != TASK_ON_RQ_QUEUED)
+		return false;
+	if (task_hot(m, p, src, dst) && sd->nr_balance_failed <= sd->cache_nice_tries) {
+		COUNT(m, load_balance_hot);
+		return false;
+	}
+	return true;
 }
 
 static bool available_idle_cpu(const struct model *m, int cpu);
@@ -438,22 +467,29 @@ static int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_do
 	sd->balance_interval = sd->min_interval;
 	COUNT(m, balance_interval_reset);
 
-	if (!m->balance_moves_tasks)
+	if (!m->balance_moves_tasks && !(newly_idle && m->newidle_moves_tasks))
 		return 0;
+	update_rq_clock(m, busiest, m->now);
 	for (p = busiest->cfs_tasks_tail; p; p = p->cfs_prev)
-		if (can_migrate_task(p, busiest))
+		if (can_migrate_task(m, p, busiest, this_rq, sd))
 			break;
-	if (!p)
+	if (!p) {
+		/* only a periodic balance counts failures (sched_balance_rq()) */
+		if (!newly_idle)
+			sd->nr_balance_failed++;
 		return 0;
+	}
+	sd->nr_balance_failed = 0;
 
 	/* detach_task() + attach_task() */
-	update_rq_clock(m, busiest, m->now);
 	deactivate_task(m, busiest, p, DEQUEUE_NOCLOCK);
 	set_task_cpu(m, p, this_rq->cpu);
 	update_rq_clock(m, this_rq, m->now);
 	activate_task(m, this_rq, p, ENQUEUE_NOCLOCK);
 	wakeup_preempt(m, this_rq, p, 0);
 	COUNT(m, load_balance_moved);
+	if (m->migrate_hook)
+		m->migrate_hook(m->hook_ctx, p->id, busiest->cpu, this_rq->cpu, m->now);
 	return 1;
 
 out_balanced:
@@ -938,6 +974,8 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
 		waker_cpu = prev >= 0 ? prev : 0;
 	if (prev < 0)
 		prev = waker_cpu;
+	if (p->pinned && p->cpu >= 0)
+		return p->cpu;
 	if (wake_flags & MODEL_WF_FORK)
 		return find_idlest_cpu(m, waker_cpu);
 	new_cpu = prev;

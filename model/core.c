@@ -222,6 +222,8 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->hz = hz;
 	m->tick_nsec = (1000000000ULL + hz / 2) / hz;
 	m->balance_moves_tasks = cfg->balance_moves_tasks;
+	m->newidle_moves_tasks = cfg->newidle_moves_tasks;
+	m->migrate_hook = cfg->migrate_hook;
 	m->stat_runtime_hook = cfg->stat_runtime_hook;
 	m->hook_ctx = cfg->hook_ctx;
 
@@ -808,22 +810,17 @@ int model_migrate_task(struct model *m, struct model_task *p, int dst_cpu, uint6
 }
 
 /* sched_move_task(). */
-int model_task_move_group(struct model *m, struct model_task *p, struct model_group *g,
-			  uint64_t now)
+/*
+ * sched_move_task(): dequeue (update_curr) and put_prev, change the group,
+ * enqueue and set_next again, resched.  The kernel does all of it even when
+ * the group does not change (sched_autogroup_exit_task()).
+ */
+static void sched_move_task(struct model *m, struct model_task *p, struct task_group *tg,
+			    uint64_t now)
 {
-	struct task_group *tg = g ? (struct task_group *)g : &m->root_task_group;
-	struct rq *rq;
+	struct rq *rq = &m->rqs[p->cpu];
 	bool queued, running;
 
-	if (p->state == TS_DEAD)
-		return -1;
-	if (p->tg == tg)
-		return 0;
-	if (p->state == TS_NEW || p->cpu < 0) {
-		p->tg = tg;
-		return 0;
-	}
-	rq = &m->rqs[p->cpu];
 	update_rq_clock(m, rq, now);
 	queued = p->on_rq == TASK_ON_RQ_QUEUED;
 	running = rq->curr == p;
@@ -839,6 +836,40 @@ int model_task_move_group(struct model *m, struct model_task *p, struct model_gr
 		set_next_task_fair(m, rq, p, false);   /* sched_change: not a pick */
 		resched_curr(m, rq);
 	}
+}
+
+int model_task_move_group(struct model *m, struct model_task *p, struct model_group *g,
+			  uint64_t now)
+{
+	struct task_group *tg = g ? (struct task_group *)g : &m->root_task_group;
+
+	if (p->state == TS_DEAD)
+		return -1;
+	if (p->tg == tg)
+		return 0;
+	if (p->state == TS_NEW || p->cpu < 0) {
+		p->tg = tg;
+		return 0;
+	}
+	sched_move_task(m, p, tg, now);
+	return 0;
+}
+
+void model_set_newidle_moves(struct model *m, bool on)
+{
+	m->newidle_moves_tasks = on;
+}
+
+void model_task_set_pinned(struct model_task *p, bool pinned)
+{
+	p->pinned = pinned;
+}
+
+int model_task_exit_move(struct model *m, struct model_task *p, uint64_t now)
+{
+	if (p->state == TS_DEAD || p->state == TS_NEW || p->cpu < 0)
+		return -1;
+	sched_move_task(m, p, p->tg, now);
 	return 0;
 }
 

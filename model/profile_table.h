@@ -46,6 +46,7 @@
 	F(NEXT_BUDDY,             0, 0, 0, 0, "off (features.h <= 6.18; capture machine's sched_features bit 5 = 0: no 6.19 NEXT_BUDDY/preempt_sync rework)") \
 	F(CLOCK_SKIP_UPDATE,      1, 1, 1, 1, "a preempting wakeup sets RQCF_REQ_SKIP: the next __schedule() keeps the wakeup's rq clock, prev gets no sched_stat_runtime and next is charged the gap (check_preempt_curr/wakeup_preempt, all versions)") \
 	F(WAKEUP_PREEMPTION,      1, 1, 1, 1, "wakeups may preempt (features.h)") \
+	F(CACHE_HOT_BUDDY,        1, 1, 1, 1, "the next buddy is cache hot for the balancer when the destination is busy (task_hot(), features.h)") \
 	F(ATTACH_AGE_LOAD,        1, 1, 1, 1, "attach_entity_cfs_rq ages the entity first (features.h)") \
 	F(NI_RANDOM,              1, 0, 1, 1, "proportional newidle (33cf66d88306, 6.19; backported to 6.1.192, 6.12.117)") \
 	F(TG_CONTRIB_NOT_DECAYED, 0, 0, 1, 1, "cfs_rq_is_decayed() checks tg_load_avg_contrib (ca125231dd29, Dec 2025)") \

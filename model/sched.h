@@ -228,6 +228,8 @@ struct sched_domain {
 	bool top;                   /* no parent: balancing it recomputes rd->overloaded */
 	unsigned int busy_factor;
 	unsigned int newidle_call, newidle_success, newidle_ratio;
+	unsigned int nr_balance_failed;  /* periodic balances in a row that moved nothing */
+	unsigned int cache_nice_tries;   /* sd_init(): 1 (LLC), 2 (NUMA) */
 };
 
 struct rq {
@@ -294,6 +296,7 @@ struct model_task {
 	enum task_state_model state;
 	struct task_group *tg;
 	bool first_enqueue;         /* not yet through its first update_load_avg */
+	bool pinned;                /* nr_cpus_allowed == 1: the balancer leaves it alone */
 	bool wake_migrated;         /* moved while asleep: next wakeup is ENQUEUE_MIGRATED */
 	struct model_task *cfs_prev, *cfs_next;   /* rq->cfs_tasks, MRU first */
 	uint32_t id;
@@ -320,6 +323,8 @@ struct model {
 	unsigned long jiffies;
 	u64 now;                    /* latest time seen */
 	bool balance_moves_tasks;
+	bool newidle_moves_tasks;
+	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);
 	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);
 	void *hook_ctx;
 

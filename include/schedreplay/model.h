@@ -63,6 +63,23 @@ struct model_config {
 	 */
 	bool balance_moves_tasks;
 	/*
+	 * Newidle balance pulls even without balance_moves_tasks: a CPU
+	 * about to go idle takes a cache-cold queued task from a busier one,
+	 * as sched_balance_newidle() would (--placement trace: where the
+	 * simulation, unlike the trace, leaves a CPU idle next to waiting
+	 * tasks).  The balancer never moves pinned tasks (model_task_set_pinned)
+	 * nor cache-hot ones (task_hot(): ran less than the migration cost
+	 * ago) while its periodic balance has not failed cache_nice_tries times.
+	 */
+	bool newidle_moves_tasks;
+	/*
+	 * Optional: called when the model's balancing moves a queued task
+	 * (@id = model_task_id()), so that the caller can follow it (and
+	 * emit its sched_migrate_task).  Wakeup and traced migrations are the
+	 * caller's own and are not reported.
+	 */
+	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);
+	/*
 	 * Cost the model charges to newidle balancing, in ns, used only for
 	 * the kernel's own avg_idle / max_newidle_lb_cost gates (the model
 	 * cannot measure sched_clock).  0 selects the profile's values.
@@ -230,9 +247,26 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now);
  */
 int model_migrate_task(struct model *m, struct model_task *t, int dst_cpu, uint64_t now);
 
+/* Change model_config.newidle_moves_tasks from now on (per __schedule() call). */
+void model_set_newidle_moves(struct model *m, bool on);
+
+/*
+ * The task may only run on its current CPU (nr_cpus_allowed == 1: per-CPU
+ * kernel threads, tasks pinned by affinity): the balancer never moves it and
+ * model_select_task_rq() keeps it where it is.
+ */
+void model_task_set_pinned(struct model_task *t, bool pinned);
+
 /* sched_move_task(): the task moves to group @g (cgroup_attach_task). */
 int model_task_move_group(struct model *m, struct model_task *t, struct model_group *g,
 			  uint64_t now);
+/*
+ * do_exit() -> sched_autogroup_exit_task() -> sched_move_task() with the
+ * group unchanged (CONFIG_SCHED_AUTOGROUP, every distribution kernel): the
+ * exiting task is dequeued (update_curr: a sched_stat_runtime), put, enqueued
+ * and set again, and need_resched is set; its final __schedule() follows.
+ */
+int model_task_exit_move(struct model *m, struct model_task *t, uint64_t now);
 /* set_user_nice(). */
 int model_task_set_nice(struct model *m, struct model_task *t, int nice, uint64_t now);
 
