@@ -27,44 +27,72 @@ static uint64_t rank(const uint64_t *s, uint64_t n, double p)
 	return s[r - 1];
 }
 
+enum calib_ctx calib_ctx_of(enum wl_wake_src src)
+{
+	switch (src) {
+	case WL_SRC_HARDIRQ:
+	case WL_SRC_IDLE:
+		return CALIB_CTX_HARDIRQ;
+	case WL_SRC_SOFTIRQ:
+		return CALIB_CTX_SOFTIRQ;
+	default:
+		return CALIB_CTX_TASK;
+	}
+}
+
+const char *calib_ctx_name(enum calib_ctx ctx)
+{
+	static const char *const n[CALIB_CTX_NR] = { "task", "hardirq", "softirq" };
+
+	return ctx < CALIB_CTX_NR ? n[ctx] : "?";
+}
+
+/* One table from the samples of path @p (and context @ctx, or any if < 0). */
+static int build_one(struct calib_path *cp, const struct wl_wake *wakes, uint32_t n, int p,
+		     int ctx, uint64_t *buf)
+{
+	uint64_t k = 0;
+	long double sum = 0;
+
+	cp->fallback = -1;
+	for (uint32_t i = 0; i < n; i++)
+		if (wakes[i].path == p && wakes[i].latency &&
+		    (ctx < 0 || (int)calib_ctx_of(wakes[i].src) == ctx)) {
+			buf[k++] = wakes[i].latency;
+			sum += wakes[i].latency;
+		}
+	if (!k)
+		return 0;
+	if (!(cp->q = malloc(CALIB_Q * sizeof(*cp->q))))
+		return -1;
+	qsort(buf, k, sizeof(*buf), cmp_u64);
+	cp->n = k;
+	cp->mean = (uint64_t)(sum / k);
+	cp->p50 = rank(buf, k, 0.50);
+	cp->p90 = rank(buf, k, 0.90);
+	cp->p99 = rank(buf, k, 0.99);
+	cp->max = buf[k - 1];
+	for (int i = 0; i < CALIB_Q; i++) {
+		uint64_t v = buf[(uint64_t)(((double)i + 0.5) / CALIB_Q * (double)k)];
+
+		cp->q[i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+	}
+	return 0;
+}
+
 int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n)
 {
-	uint64_t *buf = NULL;
-	uint64_t cnt[WL_PATH_NR] = { 0 };
+	uint64_t *buf = malloc((n ? n : 1) * sizeof(*buf));
 
 	memset(c, 0, sizeof(*c));
-	for (uint32_t i = 0; i < n; i++)
-		if (wakes[i].path < WL_PATH_NONE && wakes[i].latency)
-			cnt[wakes[i].path]++;
+	if (!buf)
+		return -1;
 	for (int p = 0; p < WL_PATH_NONE; p++) {
-		struct calib_path *cp = &c->path[p];
-		uint64_t k = 0;
-		long double sum = 0;
-
-		cp->fallback = -1;
-		if (!cnt[p])
-			continue;
-		free(buf);
-		if (!(buf = malloc(cnt[p] * sizeof(*buf))) ||
-		    !(cp->q = malloc(CALIB_Q * sizeof(*cp->q))))
+		if (build_one(&c->path[p], wakes, n, p, -1, buf))
 			goto oom;
-		for (uint32_t i = 0; i < n; i++)
-			if (wakes[i].path == p && wakes[i].latency) {
-				buf[k++] = wakes[i].latency;
-				sum += wakes[i].latency;
-			}
-		qsort(buf, k, sizeof(*buf), cmp_u64);
-		cp->n = k;
-		cp->mean = (uint64_t)(sum / k);
-		cp->p50 = rank(buf, k, 0.50);
-		cp->p90 = rank(buf, k, 0.90);
-		cp->p99 = rank(buf, k, 0.99);
-		cp->max = buf[k - 1];
-		for (int i = 0; i < CALIB_Q; i++) {
-			uint64_t v = buf[(uint64_t)(((double)i + 0.5) / CALIB_Q * (double)k)];
-
-			cp->q[i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-		}
+		for (int x = 0; x < CALIB_CTX_NR; x++)
+			if (build_one(&c->ctx[p][x], wakes, n, p, x, buf))
+				goto oom;
 	}
 	free(buf);
 	/*
@@ -102,28 +130,43 @@ void calib_release(struct wl_calib *c)
 	for (int p = 0; p < WL_PATH_NR; p++) {
 		free(c->path[p].q);
 		c->path[p].q = NULL;
+		for (int x = 0; x < CALIB_CTX_NR; x++) {
+			free(c->ctx[p][x].q);
+			c->ctx[p][x].q = NULL;
+		}
 	}
 }
 
-const struct calib_path *calib_effective(const struct wl_calib *c, enum wl_path path)
+const struct calib_path *calib_effective(const struct wl_calib *c, enum wl_path path,
+					 enum calib_ctx ctx)
 {
 	const struct calib_path *cp;
 
 	if (path >= WL_PATH_NR)
 		return NULL;
+	if (ctx < CALIB_CTX_NR && c->ctx[path][ctx].n >= CALIB_MIN_SAMPLES)
+		return &c->ctx[path][ctx];
 	cp = &c->path[path];
 	if (cp->fallback >= 0)
 		cp = &c->path[cp->fallback];
 	return cp->n ? cp : NULL;
 }
 
-uint64_t calib_draw(const struct wl_calib *c, enum wl_path path, uint32_t task, uint32_t seq)
+uint64_t calib_draw_seeded(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,
+			   uint32_t task, uint32_t seq, uint64_t seed)
 {
-	const struct calib_path *cp = calib_effective(c, path);
+	const struct calib_path *cp = calib_effective(c, path, ctx);
 	uint64_t h;
 
 	if (!cp)
 		return 0;
-	h = calib_mix(((uint64_t)task << 32 | seq) ^ ((uint64_t)path << 60));
+	h = calib_mix(((uint64_t)task << 32 | seq) ^ ((uint64_t)path << 60) ^
+		      (seed - 1) * 0xd6e8feb86659fd93ull);
 	return cp->q[(h >> 11) % CALIB_Q];
+}
+
+uint64_t calib_draw(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,
+		    uint32_t task, uint32_t seq)
+{
+	return calib_draw_seeded(c, path, ctx, task, seq, 1);
 }

@@ -39,6 +39,8 @@ static void usage(FILE *f)
 "  --no-costs          ablation: no mechanical costs in the simulation\n"
 "  --skip-early-blocks a wake that arrives before its block skips the block\n"
 "                      (default: the task blocks and is woken at once)\n"
+"  --idle-pull         placement trace: a CPU the simulation (not the trace) leaves idle\n"
+"                      pulls a cache-cold waiting task (newidle balance)\n"
 "  --settings          print every profile setting\n"
 "  --top N             groups shown per key in text output (default 10, 0 = all)\n"
 "  --dump-events FILE  write every simulated event as text (debugging)\n"
@@ -61,6 +63,7 @@ int cmd_replay(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'r' },
 		{ "no-costs", no_argument, NULL, 'C' },
 		{ "skip-early-blocks", no_argument, NULL, 'K' },
+		{ "idle-pull", no_argument, NULL, 'I' },
 		{ "settings", no_argument, NULL, 'T' },
 		{ "top", required_argument, NULL, 't' },
 		{ "dump-events", required_argument, NULL, 'D' },
@@ -118,6 +121,7 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case 'C': rc.no_costs = true; break;
 		case 'K': rc.skip_early_blocks = true; break;
+		case 'I': rc.idle_pull = true; break;
 		case 'T': to.show_settings = true; break;
 		case 't': to.top = atoi(optarg); break;
 		case 'D': dump = optarg; break;

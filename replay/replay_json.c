@@ -156,14 +156,33 @@ json_t *replay_json_measured(const struct wl_workload *wl)
 	return o;
 }
 
+static void calib_dist_json(json_t *e, const struct calib_path *cp)
+{
+	json_object_set_new(e, "samples", jint(cp->n));
+	json_object_set_new(e, "mean_us", cp->n ? jus(cp->mean) : json_null());
+	json_object_set_new(e, "p50_us", cp->n ? jus(cp->p50) : json_null());
+	json_object_set_new(e, "p90_us", cp->n ? jus(cp->p90) : json_null());
+	json_object_set_new(e, "p99_us", cp->n ? jus(cp->p99) : json_null());
+	json_object_set_new(e, "max_us", cp->n ? jus(cp->max) : json_null());
+}
+
 static json_t *calib_json(const struct wl_calib *cal)
 {
 	json_t *o = json_object();
 
 	for (int p = 0; o && p < WL_PATH_NONE; p++) {
 		const struct calib_path *cp = &cal->path[p];
-		json_t *e = json_object();
+		json_t *e = json_object(), *bx = json_object();
 
+		for (int x = 0; p != WL_PATH_QUEUED && x < CALIB_CTX_NR; x++) {
+			json_t *xe = json_object();
+
+			calib_dist_json(xe, &cal->ctx[p][x]);
+			json_object_set_new(xe, "used",
+					    json_boolean(cal->ctx[p][x].n >= CALIB_MIN_SAMPLES));
+			json_object_set_new(bx, calib_ctx_name(x), xe);
+		}
+		json_object_set_new(e, "by_waker_context", bx);
 		json_object_set_new(e, "samples", jint(cp->n));
 		json_object_set_new(e, "mean_us", cp->n ? jus(cp->mean) : json_null());
 		json_object_set_new(e, "p50_us", cp->n ? jus(cp->p50) : json_null());

@@ -50,7 +50,7 @@ static void print_calib(FILE *out, const struct wl_workload *wl)
 {
 	const struct wl_calib *c = wl_calibration(wl);
 
-	fprintf(out, "\nMechanical costs calibrated from the trace (wakeup latency by path, us)\n");
+	fprintf(out, "\nMechanical costs calibrated from the trace (wakeup latency by path and waker context, us)\n");
 	fprintf(out, "  %-15s %9s %9s %9s %9s %9s %9s\n", "path", "samples", "mean", "p50", "p90",
 		"p99", "max");
 	for (int p = 0; p < WL_PATH_NONE; p++) {
@@ -66,6 +66,16 @@ static void print_calib(FILE *out, const struct wl_workload *wl)
 			fprintf(out, "   (< %d samples: %s's used)", CALIB_MIN_SAMPLES,
 				wl_path_name(cp->fallback));
 		fputc('\n', out);
+		for (int x = 0; p != WL_PATH_QUEUED && x < CALIB_CTX_NR; x++) {
+			const struct calib_path *xp = &c->ctx[p][x];
+
+			if (!xp->n)
+				continue;
+			fprintf(out, "    from %-8s %9" PRIu64 " %9.1f %9.1f %9.1f %9.1f %9.1f%s\n",
+				calib_ctx_name(x), xp->n, xp->mean / 1e3, xp->p50 / 1e3,
+				xp->p90 / 1e3, xp->p99 / 1e3, xp->max / 1e3,
+				xp->n < CALIB_MIN_SAMPLES ? "   (too few: the path's used)" : "");
+		}
 	}
 }
 

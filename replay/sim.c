@@ -187,12 +187,32 @@ static int placement_cpu(struct sim *s, struct sim_task *t, int traced, int wake
 	return waker_cpu >= 0 && waker_cpu < s->nr_cpus ? waker_cpu : 0;
 }
 
-static uint64_t cost(struct sim *s, enum wl_path path, uint32_t task, uint32_t seq)
+/*
+ * --placement trace: the CPU the trace chose for wake @w - except for a task
+ * the simulation's own newidle balance moved (replay_config.idle_pull,
+ * sim_model_schedule()): while the trace keeps waking it on its previous
+ * CPU (select_task_rq() returned prev), it stays on the simulation's
+ * previous CPU, where the pull put it.  Sent back by number, every pulled
+ * task migrated twice (hackbench-shares: sched_migrate_task +77 %).  A
+ * traced wakeup that moves it elsewhere ends that.
+ */
+static int traced_cpu(struct sim_task *t, const struct wl_wake *w)
+{
+	if (!t->displaced || w->cpu < 0)
+		return w->cpu;
+	if (w->cpu == w->prev_cpu && !(w->flags & WL_WAKE_NEW) && t->cpu >= 0)
+		return t->cpu;
+	t->displaced = false;
+	return w->cpu;
+}
+
+static uint64_t cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, uint32_t task,
+		     uint32_t seq)
 {
 	if (s->cfg.no_costs)
 		return 0;
 	s->path_count[path]++;
-	return calib_draw(s->calib, path, task, seq);
+	return calib_draw_seeded(s->calib, path, ctx, task, seq, s->cfg.seed);
 }
 
 /* ---- scheduling -------------------------------------------------------- */
@@ -207,8 +227,8 @@ static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, u
  * After a wakeup, fork or migration onto @cpu: if the model set
  * need_resched, the switch happens after the path's mechanical cost.
  */
-static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu, uint32_t task,
-			 uint32_t seq, uint64_t now)
+static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
+			 enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t now)
 {
 	enum wl_path path;
 
@@ -220,7 +240,7 @@ static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu, u
 		path = WL_PATH_PREEMPT_LOCAL;
 	else
 		path = WL_PATH_PREEMPT_REMOTE;
-	return arm_resched(s, cpu, now + cost(s, path, task, seq));
+	return arm_resched(s, cpu, now + cost(s, path, ctx, task, seq));
 }
 
 static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
@@ -273,6 +293,22 @@ static int apply_pending_migration(struct sim *s, uint32_t ti, uint64_t now)
 }
 
 /*
+ * model_schedule() at @now on @cpu.  Under placement trace, its newidle
+ * balance may pull a waiting task only while the trace shows the CPU busy:
+ * the simulation, not the kernel, left it idle next to waiting tasks (a
+ * CPU the trace shows idle too did not pull in the kernel, or its pull is
+ * a traced migration).
+ */
+static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_prev how,
+					     uint64_t now)
+{
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.idle_pull)
+		model_set_newidle_moves(s->m, !wl_cpu_idle_at(s->wl, cpu, now,
+							       &s->idle_cursor[cpu % 64]));
+	return model_schedule(s->m, cpu, how, now);
+}
+
+/*
  * __schedule() on @cpu: the current fair task leaves as @how says, the model
  * picks the next one.  @block_state is the raw prev_state for SLEEP/DEAD.
  */
@@ -296,8 +332,8 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 	 * clocks never go back, so this is at most the time since its last
 	 * update on this CPU).
 	 */
-	mt = model_schedule(s->m, cpu, how,
-			    now > s->facts->switch_lead_ns ? now - s->facts->switch_lead_ns : now);
+	mt = sim_model_schedule(s, cpu, how,
+				now > s->facts->switch_lead_ns ? now - s->facts->switch_lead_ns : now);
 	next = mt ? (int32_t)model_task_id(mt) : -1;
 	if (prev >= 0) {
 		struct sim_task *pt = &s->tasks[prev];
@@ -405,7 +441,7 @@ static int32_t cpu_pid(const struct sim *s, int cpu)
  * trace's @traced CPU under --placement trace).  @seq draws the cost.
  */
 static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int wcpu, int flags,
-		     uint32_t seq, bool waking_emitted, uint64_t now)
+		     enum calib_ctx ctx, uint32_t seq, bool waking_emitted, uint64_t now)
 {
 	struct sim_task *t = &s->tasks[ti];
 	struct model_task_info before, after;
@@ -435,7 +471,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, after.cpu, after.cpu,
 			    cpu_pid(s, after.cpu), now))
 		return -1;
-	return resched_after(s, after.cpu, was_idle, wcpu, ti, seq, now);
+	return resched_after(s, after.cpu, was_idle, wcpu, ctx, ti, seq, now);
 }
 
 /* try_to_wake_up() of a blocked task by wake record @wi. */
@@ -444,9 +480,11 @@ static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, bool waking_emitt
 	const struct wl_wake *w = &s->wakes[wi];
 	int flags = MODEL_WF_TTWU | (w->flags & WL_WAKE_SYNC ? MODEL_WF_SYNC : 0);
 
-	return wake_task(s, w->target, w->cpu, waker_cpu,
-			 waker_cpu >= 0 ? waker_cpu : w->waker_cpu, flags, w->seq, waking_emitted,
-			 now);
+	int wcpu = waker_cpu >= 0 ? waker_cpu : w->waker_cpu;
+
+	return wake_task(s, w->target, traced_cpu(&s->tasks[w->target], w), waker_cpu,
+			 wcpu, flags,
+			 calib_ctx_of((enum wl_wake_src)w->src), w->seq, waking_emitted, now);
 }
 
 /*
@@ -470,7 +508,7 @@ static int handoff_release(struct sim *s, uint32_t yi, int cpu, bool reply, uint
 	if (s->tasks[xi].st != SIM_BLOCKED || s->tasks[xi].waiting != WL_NONE)
 		return 0;
 	return wake_task(s, xi, s->tasks[xi].cpu, cpu, cpu, MODEL_WF_TTWU | MODEL_WF_SYNC,
-			 0x40000000u | s->handoff_wakes++, false, now);
+			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, false, now);
 }
 
 /* A wake record reaches its target (from a WAKE op or at its trace time). */
@@ -520,6 +558,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	c->mt = model_task_new(s->m, s->groups[c->group], wt->nice, MODEL_POLICY_NORMAL, ci, &err);
 	if (!c->mt)
 		return -1;
+	model_task_set_pinned(c->mt, !wt->multi_cpu);
 	sim_event_init(s, &ev, TRACE_EV_SCHED_PROCESS_FORK, parent_cpu >= 0 ? parent_cpu : 0, now,
 		       parent_pid);
 	ev.u.fork.parent_pid = parent_pid;
@@ -539,7 +578,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	sim_task_enter_op(s, ci);
 	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, cpu_pid(s, cpu), now))
 		return -1;
-	return resched_after(s, cpu, was_idle, parent_cpu, ci,
+	return resched_after(s, cpu, was_idle, parent_cpu, CALIB_CTX_TASK, ci,
 			     wt->init_wake != WL_NONE ? s->wakes[wt->init_wake].seq : 0, now);
 }
 
@@ -708,6 +747,17 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			t->waiting = wi;
 			return schedule_ex(s, cpu, how, (int64_t)op->value, now);
 		}
+		case WL_OP_EXIT_MOVE:
+			/*
+			 * do_exit()'s sched_move_task(): its dequeue charges the
+			 * task, its resched_curr() is honoured by the final
+			 * __schedule() of the EXIT that follows (no preemption
+			 * point in between on a preempt=none kernel).
+			 */
+			charge(s, cpu, now);
+			if (model_task_exit_move(s->m, t->mt, now) == 0)
+				t->exiting = true;
+			break;
 		case WL_OP_EXIT:
 			t->op++;
 			if (handoff_release(s, ti, cpu, false, now))
@@ -722,11 +772,12 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 	}
 	return 0;
 armed:
-	if (model_need_resched(s->m, cpu) && s->cpus[cpu].resched_at == UINT64_MAX) {
+	if (model_need_resched(s->m, cpu) && s->cpus[cpu].resched_at == UINT64_MAX &&
+	    !s->tasks[c->curr].exiting) {
 		/* A wakeup by this task preempts it: the local path's cost. */
 		uint32_t ti = (uint32_t)c->curr;
 
-		if (arm_resched(s, cpu, now + cost(s, WL_PATH_PREEMPT_LOCAL, ti,
+		if (arm_resched(s, cpu, now + cost(s, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, ti,
 						   s->tasks[ti].op)))
 			return -1;
 	}
@@ -757,7 +808,8 @@ static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, i
 		if (model_migrate_task(s->m, t->mt, dst, now) == 0) {
 			t->cpu = dst;
 			if (emit_migrate(s, ti, cpu, dst, cpu, now) ||
-			    resched_after(s, dst, was_idle, cpu, ti, 0x20000000u | t->op, now))
+			    resched_after(s, dst, was_idle, cpu, CALIB_CTX_TASK, ti,
+					  0x20000000u | t->op, now))
 				return -1;
 		} else {
 			s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
@@ -807,7 +859,7 @@ static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t
 	model_other_class(s->m, cpu, false, now);
 	c->other = -1;
 	c->resched_at = UINT64_MAX;
-	mt = model_schedule(s->m, cpu, MODEL_PREV_RUNNABLE, now);
+	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 	next_task = mt ? (int32_t)model_task_id(mt) : -1;
 	if (emit_switch(s, cpu, (int32_t)ti, blocked ? 1 : s->facts->preempt_state,
 			blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked, next_task, now))
@@ -820,6 +872,21 @@ static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t
 		return run_ops(s, cpu, now);
 	}
 	return 0;
+}
+
+void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
+{
+	struct sim *s = ctx;
+
+	if (id >= s->nr_tasks)
+		return;
+	s->tasks[id].cpu = to;
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE) {
+		s->tasks[id].displaced = true;
+		s->notes[SIM_NOTE_IDLE_PULL]++;
+	}
+	if (emit_migrate(s, id, from, to, to, now))
+		s->oom = true;
 }
 
 /* ---- timed events --------------------------------------------------------- */
@@ -840,6 +907,17 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 
 		if (s->cfg.placement != REPLAY_PLACEMENT_TRACE || !t || !t->mt || e->aux)
 			return 0;
+		/*
+		 * A later traced migration supersedes one still deferred:
+		 * the trace moved the task away and back while the
+		 * simulation had it running (hog-timer: a hog pulled to the
+		 * other CPU and pushed back 0.2 ms later ended on the wrong
+		 * CPU when the first move was applied after the second).
+		 */
+		if (t->pending_cpu >= 0 && t->st == SIM_RUNNING && e->cpu == t->cpu) {
+			t->pending_cpu = -1;
+			return 0;
+		}
 		if (t->st == SIM_RUNNING && e->cpu >= 0 && e->cpu < s->nr_cpus && e->cpu != t->cpu) {
 			/*
 			 * The balancer moved it while it waited in the trace;

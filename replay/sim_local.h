@@ -40,6 +40,8 @@ struct sim_task {
 	uint32_t group;
 	int cpu;
 	uint8_t st;                /* enum sim_task_state */
+	bool exiting;              /* past its EXIT_MOVE: the resched it set waits for its EXIT */
+	bool displaced;            /* moved by the simulation's newidle pull (traced_cpu()) */
 	char comm[TRACE_COMM_LEN];
 };
 
@@ -81,6 +83,7 @@ enum sim_note_id {
 	SIM_NOTE_HANDOFF_WAIT,
 	SIM_NOTE_HANDOFF_BUSY,
 	SIM_NOTE_HANDOFF_NO_BLOCK,
+	SIM_NOTE_IDLE_PULL,
 	SIM_NOTE_NR
 };
 
@@ -108,6 +111,7 @@ struct sim {
 
 	uint64_t tick_ns;
 	uint64_t phase[64];
+	uint32_t idle_cursor[64];  /* wl_cpu_idle_at() cursors */
 
 	struct lat_machine *lat;
 	uint64_t ev_count[TRACE_EV_NR_TYPES];
@@ -122,6 +126,8 @@ struct sim {
 
 /* sim.c */
 int sim_start(struct sim *s);
+/* model_config.migrate_hook: the model's balancer moved a queued task */
+void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now);
 int sim_loop(struct sim *s);
 
 /* sim_run.c */

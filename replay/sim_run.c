@@ -197,6 +197,9 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.variants = s->cfg.variants;
 	mc.seed = s->cfg.seed;
 	mc.balance_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
+	mc.newidle_moves_tasks = false;      /* per __schedule(): sim_model_schedule() */
+	mc.migrate_hook = sim_model_migrated;
+	mc.hook_ctx = s;
 	if (s->cfg.dump) {
 		mc.stat_runtime_hook = dump_stat_runtime;
 		mc.hook_ctx = s;
@@ -257,6 +260,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->mt = model_task_new(s->m, s->groups[t->group], w->nice, MODEL_POLICY_NORMAL, i, err);
 		if (!t->mt)
 			return -1;
+		model_task_set_pinned(t->mt, !w->multi_cpu);
 		if (w->init_state == WL_INIT_SLEEPING) {
 			if (model_task_start_sleeping(s->m, t->mt, cpu))
 				goto bad;
@@ -445,6 +449,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_OPS_DONE] = "tasks that did all their traced work before the trace end while the trace had them queued, not running, at its end: they sleep (their further demand is unknown)",
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",
+	[SIM_NOTE_IDLE_PULL] = "queued tasks a CPU pulled when the simulation, unlike the trace, left it idle next to them (newidle balance; placement trace)",
 	[SIM_NOTE_HANDOFF_BUSY] = "hand-off waits not slept: another task already waited for the same wakee",
 };
 

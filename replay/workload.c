@@ -52,6 +52,8 @@ struct tstate {
 	uint32_t run_wakee;          /* RUNNING: last sleeper it woke since its switch-in */
 	uint32_t handoff_to;         /* QUEUED: preempted by run_wakee (a hand-off) */
 	uint32_t handoff_from;       /* the task that handed off to this one */
+	bool exiting;                /* sched_process_exit seen, its EXIT_MOVE not yet placed */
+	int16_t seen_cpu;            /* the first CPU the trace showed it on, -1 none yet */
 	char comm[TRACE_COMM_LEN];   /* comm as of the last event naming it */
 	WL_VEC(struct wl_op) ops;
 };
@@ -66,6 +68,8 @@ struct cpu_track {
 	uint32_t other_prev;         /* the fair task it preempted (switched out runnable) */
 	bool other_tied;             /* that interval moved other_prev (WL_OP_MIGRATE) */
 	uint32_t switches;           /* sched_switch events seen on this CPU */
+	bool idle_open;              /* idle since idle_since (an open wl_idle) */
+	uint64_t idle_since;
 	bool known_once;             /* curr has been known at some point */
 };
 
@@ -78,6 +82,7 @@ struct wl_builder {
 	WL_VEC(struct tstate) ts;
 	WL_VEC(struct wl_wake) wakes;
 	WL_VEC(struct wl_timed) timed;
+	WL_VEC(struct wl_idle) idle;
 	WL_VEC(struct wl_group) groups;
 	WL_VEC(char *) strings;
 
@@ -279,6 +284,7 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
 	memcpy(s->comm, t->comm, TRACE_COMM_LEN);
 	s->cpu = (int16_t)cpu;
+	s->seen_cpu = -1;
 	s->block_op = WL_NONE;
 	s->waking = WL_NONE;
 	s->lat_wake = WL_NONE;
@@ -333,6 +339,34 @@ fail:
 }
 
 static int flush_run(struct wl_builder *b, uint32_t t, uint64_t ts);
+
+/* CPU @cpu (track @c) stops being idle at @ts: close its idle interval. */
+static int idle_end(struct wl_builder *b, struct cpu_track *c, int cpu, uint64_t ts)
+{
+	if (!c->idle_open)
+		return 0;
+	c->idle_open = false;
+	if (ts <= c->idle_since)
+		return 0;
+	WL_VEC_PUSH(b->idle, fail);
+	b->idle.v[b->idle.n++] = (struct wl_idle){ .start = c->idle_since, .end = ts, .cpu = cpu };
+	return 0;
+fail:
+	return -1;
+}
+
+/* Task @t is on (or enqueued on) @cpu in the trace: is it ever on two? */
+static void seen_on(struct wl_builder *b, uint32_t t, int cpu)
+{
+	struct tstate *s = &b->ts.v[t];
+
+	if (cpu < 0)
+		return;
+	if (s->seen_cpu < 0)
+		s->seen_cpu = (int16_t)cpu;
+	else if (s->seen_cpu != cpu)
+		b->tasks.v[t].multi_cpu = true;
+}
 
 /*
  * The comm a sched_switch shows for task @t: a change (exec, prctl
@@ -459,6 +493,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 {
 	struct tstate *s = &b->ts.v[t];
 
+	seen_on(b, t, cpu);
 	if (c->curr >= 0 && (uint32_t)c->curr != t) {
 		struct tstate *o = &b->ts.v[c->curr];
 
@@ -515,7 +550,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 	}
 	c->curr = (int32_t)t;
 	c->known_once = true;
-	return 0;
+	return idle_end(b, c, cpu, ts);
 fail:
 	return -1;
 }
@@ -658,6 +693,7 @@ static uint32_t wake_new(struct wl_builder *b, const struct trace_event *ev, uin
 	w->seq = b->tasks.v[t].nr_wakes++;
 	w->cpu = -1;
 	w->waker_cpu = (int16_t)ev->cpu;
+	w->prev_cpu = b->ts.v[t].cpu;
 	w->src = src;
 	w->path = WL_PATH_NONE;
 	w->flags = flags;
@@ -734,6 +770,8 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 	w = &b->wakes.v[wi];
 	cpu = u->target_cpu >= 0 ? u->target_cpu : ev->cpu;
 	w->cpu = (int16_t)cpu;
+	seen_on(b, t, w->prev_cpu);
+	seen_on(b, t, cpu);
 	if (s->st == TS_BLOCKED) {
 		w->flags |= WL_WAKE_ENDS_BLOCK;
 		if (s->initial_sleep)
@@ -803,6 +841,7 @@ static int on_wakeup_new(struct wl_builder *b, const struct trace_event *ev)
 	w->seq = task->nr_wakes++;
 	w->cpu = (int16_t)cpu;
 	w->waker_cpu = (int16_t)ev->cpu;
+	w->prev_cpu = (int16_t)ev->cpu;
 	w->src = task->parent != WL_NONE ? WL_SRC_TASK : WL_SRC_UNKNOWN;
 	w->path = WL_PATH_NONE;
 	w->flags = WL_WAKE_NEW | WL_WAKE_ENDS_BLOCK;
@@ -925,6 +964,10 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			s->st = TS_DEAD;
 			if (handoff_block(b, p, WL_NONE))
 				return -1;
+			if (b->tasks.v[p].cls == WL_CLASS_FAIR && s->exiting &&
+			    push_op(b, p, WL_OP_EXIT_MOVE, 0, 0, 0))
+				return -1;
+			s->exiting = false;
 			if (b->tasks.v[p].cls == WL_CLASS_FAIR &&
 			    push_op(b, p, WL_OP_EXIT, 0, 0, (uint64_t)sw->prev_state))
 				return -1;
@@ -947,6 +990,10 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	if (sw->next_pid <= 0) {
 		c->curr = CUR_IDLE;
 		c->known_once = true;
+		if (!c->idle_open) {
+			c->idle_open = true;
+			c->idle_since = ev->ts;
+		}
 		return 0;
 	}
 	n = lookup(b, sw->next_pid);
@@ -1013,6 +1060,7 @@ static int on_migrate(struct wl_builder *b, const struct trace_event *ev)
 	}
 	if (b->tasks.v[t].cls != WL_CLASS_FAIR)
 		return push_timed(b, ev->ts, WL_T_OTHER_MIGRATE, t, m->dest_cpu, 0, 0);
+	b->tasks.v[t].multi_cpu = true;
 	s = &b->ts.v[t];
 	if (s->waking != WL_NONE)
 		return 0;                 /* wakeup placement: the wake record has the CPU */
@@ -1143,6 +1191,17 @@ static int on_cgroup_attach(struct wl_builder *b, const struct trace_event *ev)
 	return push_timed(b, ev->ts, WL_T_MOVE_GROUP, t, -1, gi, 0);
 }
 
+/* sched_process_exit: the exiting task's EXIT_MOVE follows (on_stat_runtime). */
+static int on_exit_event(struct wl_builder *b, const struct trace_event *ev)
+{
+	uint32_t t = ev->u.exit.pid > 0 ? lookup(b, ev->u.exit.pid) : WL_NONE;
+
+	if (t != WL_NONE && ev->common_pid == ev->u.exit.pid && b->ts.v[t].st == TS_RUNNING &&
+	    b->tasks.v[t].cls == WL_CLASS_FAIR)
+		b->ts.v[t].exiting = true;
+	return 0;
+}
+
 static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_stat_runtime *r = &ev->u.stat_runtime;
@@ -1167,6 +1226,16 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 	if (t == WL_NONE || b->tasks.v[t].cls != WL_CLASS_FAIR)
 		return 0;
 	b->wl->counts.sched_stat_runtime_fair++;
+	if (b->ts.v[t].exiting && b->ts.v[t].st == TS_RUNNING && ev->common_pid == r->pid) {
+		/*
+		 * do_exit() -> sched_autogroup_exit_task() -> sched_move_task():
+		 * the exiting task's dequeue charges it (forkexec: one such
+		 * event per exit, 17 % of the trace's sched_stat_runtime).
+		 */
+		b->ts.v[t].exiting = false;
+		if (flush_run(b, t, ev->ts) || push_op(b, t, WL_OP_EXIT_MOVE, 0, 0, 0))
+			return -1;
+	}
 	return wl_hz_probe_add(b->hz, ev->cpu, ev->ts, r->runtime);
 }
 
@@ -1243,6 +1312,8 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 
 		n->lost_events += lost_before == TRACE_LOST_UNKNOWN ? 1 : lost_before;
 		note(b, WL_NOTE_LOST);
+		if (c && idle_end(b, c, ev->cpu, ev->ts))      /* what the gap held is unknown */
+			goto oom;
 		lat_machine_lost(b->wl->measured, ev->cpu, lost_before);
 		if (c && c->curr >= 0) {
 			/* what ran in the gap is unknown: the next event says */
@@ -1304,6 +1375,7 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		break;
 	case TRACE_EV_SCHED_PROCESS_EXIT:
 		n->sched_process_exit++;
+		r = on_exit_event(b, ev);
 		break;
 	case TRACE_EV_SCHED_STAT_RUNTIME:
 		b->wl->facts.has_stat_runtime = true;
@@ -1340,6 +1412,7 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->tasks.v);
 	free(b->wakes.v);
 	free(b->timed.v);
+	free(b->idle.v);
 	free(b->groups.v);
 	for (uint32_t i = 0; i < b->strings.n; i++)
 		free(b->strings.v[i]);
@@ -1350,6 +1423,41 @@ void wl_builder_free(struct wl_builder *b)
 	wl_cgmap_release(&b->cgmap);
 	wl_free(b->wl);
 	free(b);
+}
+
+static int cmp_idle(const void *a, const void *b)
+{
+	const struct wl_idle *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The idle intervals, closed at the trace end, sorted, indexed by CPU. */
+static int idle_finish(struct wl_builder *b)
+{
+	struct wl_workload *wl = b->wl;
+	unsigned int n = wl->facts.nr_cpus;
+
+	for (int c = 0; c < b->nr_cpus; c++)
+		if (idle_end(b, &b->cpus[c], c, b->last_ts))
+			return -1;
+	if (!n)
+		return 0;
+	if (!(wl->idle_first = calloc(n + 1, sizeof(*wl->idle_first))))
+		return -1;
+	if (b->idle.n)
+		qsort(b->idle.v, b->idle.n, sizeof(*b->idle.v), cmp_idle);
+	wl->idle = b->idle.v;
+	wl->nr_idle = b->idle.n;
+	b->idle.v = NULL;
+	for (uint32_t i = 0, c = 0; c <= n; c++) {
+		while (i < wl->nr_idle && (unsigned int)wl->idle[i].cpu < c)
+			i++;
+		wl->idle_first[c] = i;
+	}
+	return 0;
 }
 
 /* What the workload keeps of the sidecar (it does not keep the sidecar). */
@@ -1671,7 +1779,7 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	b->strings.v = NULL;
 	b->strings.n = 0;
 	facts_finish(b);
-	if (sidecar_copy(b))
+	if (idle_finish(b) || sidecar_copy(b))
 		goto oom;
 	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes))
 		goto oom;
@@ -1686,6 +1794,20 @@ fail:
 }
 
 /* ---- read access -------------------------------------------------------- */
+
+bool wl_cpu_idle_at(const struct wl_workload *wl, int cpu, uint64_t ts, uint32_t *cursor)
+{
+	uint32_t i, end;
+
+	if (cpu < 0 || !wl->idle_first || (unsigned int)cpu >= wl->facts.nr_cpus)
+		return false;
+	i = wl->idle_first[cpu] + *cursor;
+	end = wl->idle_first[cpu + 1];
+	while (i < end && wl->idle[i].end <= ts)
+		i++;
+	*cursor = i - wl->idle_first[cpu];
+	return i < end && wl->idle[i].start <= ts;
+}
 
 void wl_free(struct wl_workload *wl)
 {
@@ -1702,6 +1824,8 @@ void wl_free(struct wl_workload *wl)
 	free(wl->ops);
 	free(wl->wakes);
 	free(wl->timed);
+	free(wl->idle);
+	free(wl->idle_first);
 	free(wl->groups);
 	for (uint32_t i = 0; i < wl->nr_strings; i++)
 		free(wl->strings[i]);

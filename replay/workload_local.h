@@ -77,6 +77,11 @@ struct wl_workload {
 
 	uint64_t notes[WL_NOTE_NR];
 
+	/* the trace's idle intervals, sorted by CPU then start (wl_cpu_idle_at()) */
+	struct wl_idle *idle;
+	uint32_t nr_idle;
+	uint32_t *idle_first;          /* [nr_cpus + 1]: each CPU's first interval */
+
 	struct lat_machine *measured; /* may be NULL (builder-only tests) */
 	struct wl_calib calib;
 };

@@ -70,6 +70,14 @@ struct replay_config {
 	 * already true).  See docs/replay.md.
 	 */
 	bool skip_early_blocks;
+	/*
+	 * Under placement trace, a CPU the simulation leaves idle while the
+	 * trace shows it busy pulls a cache-cold waiting task as the kernel's
+	 * newidle balance would (model_config.newidle_moves_tasks), and a
+	 * pulled task stays where it was pulled while the trace wakes it on its
+	 * previous CPU.  Off by default: see docs/validation.md for its effect.
+	 */
+	bool idle_pull;
 	bool keep_samples;             /* keep every "all" latency sample (replay_samples) */
 	/* every synthetic event, as text (debugging); NULL: none */
 	FILE *dump;

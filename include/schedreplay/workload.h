@@ -14,6 +14,7 @@
  *                is what ended the sleep in the trace (or none)
  *   COMM(s)      exec changed the task's comm
  *   EXIT         the task died (its last sched_switch showed X or Z)
+ *   EXIT_MOVE    do_exit() re-set its task group (sched_move_task())
  *
  * What ends a block is a wake record: either a WAKE op of another fair task
  * (the waking ran in that task's own context: common_pid = that task, it was
@@ -60,6 +61,9 @@ enum wl_op_kind {
 			     sleeps until then) - see docs/replay.md */
 	WL_OP_MIGRATE,    /* the task had the stopper (task value, an RT task) move it to CPU
 			     arg here: sched_exec() balancing, an affinity change */
+	WL_OP_EXIT_MOVE,  /* do_exit()'s sched_autogroup_exit_task() -> sched_move_task():
+			     at the task's first sched_stat_runtime after its
+			     sched_process_exit (else right before its EXIT) */
 };
 
 enum { WL_BLOCK_SLEEP = 0, WL_BLOCK_SPECIAL = 1 };
@@ -111,10 +115,11 @@ struct wl_wake {
 	uint32_t seq;          /* n-th wake of the target (0-based), for cost draws */
 	int16_t cpu;           /* CPU the trace enqueued the target on, -1 unknown */
 	int16_t waker_cpu;     /* CPU the waking ran on */
+	int16_t prev_cpu;      /* the target's CPU before the wakeup (task_cpu() that
+				  select_task_rq() saw; the parent's for a fork), -1 unknown */
 	uint8_t src;           /* enum wl_wake_src */
 	uint8_t path;          /* enum wl_path (measured) */
 	uint8_t flags;         /* WL_WAKE_* */
-	uint8_t pad;
 };
 
 enum wl_task_class { WL_CLASS_FAIR = 0, WL_CLASS_RT, WL_CLASS_DL };
@@ -143,6 +148,8 @@ struct wl_task {
 	uint64_t runtime_ns;   /* measured on-CPU time in the trace */
 	char comm[TRACE_COMM_LEN]; /* comm at its first appearance */
 	bool running_at_end;   /* on a CPU when the trace ended (its last RUN is cut short) */
+	bool multi_cpu;        /* the trace shows it on more than one CPU (else it may be
+				  pinned: the simulation's balancer leaves it alone) */
 };
 
 struct wl_group {
@@ -318,6 +325,19 @@ uint32_t wl_nr_groups(const struct wl_workload *wl);
 const struct wl_group *wl_group(const struct wl_workload *wl, uint32_t i);
 
 const char *wl_string(const struct wl_workload *wl, uint32_t i);
+
+/* An interval during which the trace shows a CPU idle (pid 0 current). */
+struct wl_idle {
+	uint64_t start, end;
+	int cpu;
+};
+/*
+ * Whether the trace shows @cpu idle at @ts.  *cursor (start at 0, one per
+ * CPU) makes calls with non-decreasing @ts O(1) amortized.  An idle exit
+ * the kernel did not trace ends at the CPU's next event in a task's
+ * context.
+ */
+bool wl_cpu_idle_at(const struct wl_workload *wl, int cpu, uint64_t ts, uint32_t *cursor);
 
 /* NUMA node of each CPU from the sidecar (nr_cpus entries), NULL if unknown. */
 const int *wl_cpu_nodes(const struct wl_workload *wl);

@@ -355,16 +355,43 @@ static void test_calib(void)
 	CHECK_EQ(c.path[WL_PATH_IDLE].q[0], 1000);
 	CHECK_EQ(c.path[WL_PATH_IDLE].q[CALIB_Q - 1], 100000);
 	CHECK_EQ(c.path[WL_PATH_PREEMPT_LOCAL].fallback, WL_PATH_PREEMPT_REMOTE);
-	CHECK_EQ(calib_draw(&c, WL_PATH_PREEMPT_LOCAL, 3, 9), 50000);
-	CHECK_EQ(calib_draw(&c, WL_PATH_IDLE, 7, 1), calib_draw(&c, WL_PATH_IDLE, 7, 1));
+	CHECK_EQ(calib_draw(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, 3, 9), 50000);
+	CHECK_EQ(calib_draw(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 7, 1),
+		 calib_draw(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 7, 1));
 	{
 		/* draws cover the distribution: their mean is close to its mean */
 		long double s = 0;
 
 		for (uint32_t k = 0; k < 20000; k++)
-			s += calib_draw(&c, WL_PATH_IDLE, k, k * 7);
+			s += calib_draw(&c, WL_PATH_IDLE, CALIB_CTX_TASK, k, k * 7);
 		CHECK(s / 20000 > 49000 && s / 20000 < 52000);
 	}
+	calib_release(&c);
+
+	/*
+	 * By waker context: 40 local preemptions by tasks (3 us), 30 by a
+	 * hardirq (15 us), 5 by a softirq (9 us: too few, the path's mixed
+	 * table is used).
+	 */
+	memset(w, 0, sizeof(w));
+	for (int i = 0; i < 75; i++) {
+		w[i].path = WL_PATH_PREEMPT_LOCAL;
+		w[i].src = i < 40 ? WL_SRC_TASK : i < 70 ? WL_SRC_HARDIRQ : WL_SRC_SOFTIRQ;
+		w[i].latency = i < 40 ? 3000 : i < 70 ? 15000 : 9000;
+	}
+	CHECK_EQ(calib_build(&c, w, 75), 0);
+	CHECK_EQ(c.path[WL_PATH_PREEMPT_LOCAL].n, 75);
+	CHECK_EQ(c.ctx[WL_PATH_PREEMPT_LOCAL][CALIB_CTX_TASK].n, 40);
+	CHECK_EQ(c.ctx[WL_PATH_PREEMPT_LOCAL][CALIB_CTX_HARDIRQ].n, 30);
+	CHECK_EQ(c.ctx[WL_PATH_PREEMPT_LOCAL][CALIB_CTX_SOFTIRQ].n, 5);
+	CHECK_EQ(calib_ctx_of(WL_SRC_IDLE), CALIB_CTX_HARDIRQ);
+	CHECK_EQ(calib_ctx_of(WL_SRC_NONFAIR), CALIB_CTX_TASK);
+	for (uint32_t k = 0; k < 50; k++) {
+		CHECK_EQ(calib_draw(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, k, 1), 3000);
+		CHECK_EQ(calib_draw(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_HARDIRQ, k, 1), 15000);
+	}
+	CHECK(calib_effective(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_SOFTIRQ) ==
+	      &c.path[WL_PATH_PREEMPT_LOCAL]);
 	calib_release(&c);
 }
 
@@ -539,6 +566,55 @@ static void test_self_migrate(void)
 	wl_free(wl);
 }
 
+/*
+ * do_exit()'s sched_move_task(): the exiting task's first sched_stat_runtime
+ * after sched_process_exit places an EXIT_MOVE there (its RUN is cut at it);
+ * CPU 1's idle intervals: a traced switch to idle until the next event in a
+ * task's context (an untraced idle exit), and multi_cpu / prev_cpu.
+ */
+static void test_exit_move_idle(void)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t t, cur = 0, cur1 = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 51, 120));
+	feed(ev_switch(2 * MS, 1, 51, 'S', 120, 0, 120));        /* CPU 1 idle from 2 ms */
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 0, 50);
+	e.u.exit.pid = 50;
+	feed(e);
+	feed(ev_runtime(3 * MS + 60 * US, 0, 50, 2 * MS));       /* the move's update_curr */
+	feed(ev_runtime(3 * MS + 68 * US, 0, 50, 8 * US));       /* the final dequeue's */
+	feed(ev_switch(3 * MS + 70 * US, 0, 50, 'X', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 4 * MS, 0, 0, 0, 51, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 4 * MS + 1000, 0, 0, 0, 51, 120, 0));
+	/* 51 runs on CPU 0 (a different CPU): its first event there, no switch-in */
+	feed(ev_runtime(5 * MS, 0, 51, 100 * US));
+	feed(ev_switch(6 * MS, 1, 0, 'R', 120, 52, 120));        /* a traced exit at 6 ms */
+	wl = finish();
+	t = task_of(wl, 50, 0);
+	CHECK_EQ(wl_task(wl, t)->nr_ops, 4);
+	CHECK_EQ(op_of(wl, t, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, t, 0)->value, 2 * MS + 60 * US);
+	CHECK_EQ(op_of(wl, t, 1)->kind, WL_OP_EXIT_MOVE);
+	CHECK_EQ(op_of(wl, t, 2)->value, 10 * US);
+	CHECK_EQ(op_of(wl, t, 3)->kind, WL_OP_EXIT);
+	CHECK(!wl_task(wl, t)->multi_cpu);
+	t = task_of(wl, 51, 0);
+	CHECK(wl_task(wl, t)->multi_cpu);
+	CHECK_EQ(wl_wake(wl, wl_task(wl, t)->init_wake != WL_NONE ? wl_task(wl, t)->init_wake : 0)->prev_cpu, 1);
+	CHECK(!wl_cpu_idle_at(wl, 1, 1 * MS + 500 * US, &cur1));
+	CHECK(wl_cpu_idle_at(wl, 1, 2 * MS + 1, &cur1));
+	CHECK(wl_cpu_idle_at(wl, 1, 5 * MS, &cur1));
+	CHECK(!wl_cpu_idle_at(wl, 1, 6 * MS, &cur1));
+	CHECK(!wl_cpu_idle_at(wl, 0, 3 * MS, &cur));
+	CHECK(wl_cpu_idle_at(wl, 0, 3 * MS + 80 * US, &cur));
+	CHECK(!wl_cpu_idle_at(wl, 0, 5 * MS, &cur));
+	wl_free(wl);
+}
+
 int main(void)
 {
 	test_basic();
@@ -548,6 +624,7 @@ int main(void)
 	test_hz();
 	test_lost();
 	test_calib();
+	test_exit_move_idle();
 	test_handoff_sync();
 	test_timing();
 	test_self_migrate();
