@@ -14,6 +14,9 @@
  * go to the lower CPU as in libtracecmd's iterator. The CPU whose record was
  * delivered is advanced lazily at the next call, which keeps the record's
  * bytes (and the strings that point into them) valid until then.
+ *
+ * With trace_open_opts.repair, the decoded events pass through the repair
+ * stage (trace_repair.c) between the merge and the caller.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,6 +25,7 @@
 #include <string.h>
 
 #include "trace_local.h"
+#include "trace_repair.h"
 
 /* Records decoded per CPU of each buffer when choosing the buffer. */
 #define SAMPLE_RECORDS 2000
@@ -43,6 +47,8 @@ struct trace_reader {
 	uint64_t *counts;              /* [max_id + 2]; the last one is "unknown id" */
 	uint64_t nread;
 	uint64_t lost_before;
+	struct tr_repair *rp;          /* NULL: the raw stream */
+	bool rp_input_done;
 	struct trace_info info;
 	char reason[512];
 };
@@ -443,8 +449,35 @@ static struct trace_reader *open_text(struct trace_reader *r, const char *path,
 	return r;
 }
 
-struct trace_reader *trace_open(const char *path, const struct trace_open_opts *opts,
-				struct sr_error *err)
+/* The repair stage, if asked for; @r is freed on failure. */
+static struct trace_reader *setup_repair(struct trace_reader *r, const struct trace_open_opts *opts,
+					 struct sr_error *err)
+{
+	unsigned int mode = opts ? opts->repair : 0;
+	uint16_t switch_id;
+
+	if (!r || !mode)
+		return r;
+	switch_id = r->txt ? 0 : r->fm.ev[TRACE_EV_SCHED_SWITCH].id;
+	if (mode & ~(unsigned int)TRACE_REPAIR_IDLE_EXIT) {
+		sr_error_set(err, EINVAL, "%s: unknown repair 0x%x", r->info.path, mode);
+		trace_close(r);
+		return NULL;
+	}
+	r->rp = tr_repair_new(mode, r->nr_cpu_ids, switch_id, NULL);
+	if (!r->rp) {
+		sr_error_set(err, ENOMEM, "%s: out of memory", r->info.path);
+		trace_close(r);
+		return NULL;
+	}
+	r->info.repair = mode;
+	r->info.repair_cpus = tr_repair_stats(r->rp);
+	r->info.repair_nr_cpus = r->nr_cpu_ids;
+	return r;
+}
+
+static struct trace_reader *open_reader(const char *path, const struct trace_open_opts *opts,
+					struct sr_error *err)
 {
 	struct trace_reader *r = calloc(1, sizeof(*r));
 	struct tr_file *f;
@@ -530,6 +563,12 @@ fail:
 	return NULL;
 }
 
+struct trace_reader *trace_open(const char *path, const struct trace_open_opts *opts,
+				struct sr_error *err)
+{
+	return setup_repair(open_reader(path, opts, err), opts, err);
+}
+
 void trace_close(struct trace_reader *r)
 {
 	if (!r)
@@ -540,6 +579,7 @@ void trace_close(struct trace_reader *r)
 	tr_formats_release(&r->fm);
 	tr_tc_close(r->tc);
 	tr_text_close(r->txt);
+	tr_repair_free(r->rp);
 	free(r->cpus);
 	free(r->heap);
 	free(r->counts);
@@ -788,17 +828,16 @@ static int next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_err
 	return 1;
 }
 
-int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
+/* The next record of the file, decoded: 1, 0 at the end, -1 on error. */
+static int next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
+		       struct sr_error *err)
 {
 	struct tr_rec rec;
 	int ret;
 
-	if (r->failed) {
-		sr_error_set(err, EINVAL, "%s: reader used after an error", r->info.path);
-		return -1;
-	}
+	ev->synthetic = false;
 	if (r->txt) {
-		ret = tr_text_next(r->txt, ev, &r->lost_before, err);
+		ret = tr_text_next(r->txt, ev, lost_before, err);
 		if (ret < 0) {
 			r->failed = true;
 			sr_error_prefix(err, "%s", r->info.path);
@@ -815,11 +854,53 @@ int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *
 		rec.offset_in_stream = r->buf->compressed;
 	if (decode(r, &rec, ev, err))
 		goto fail;
-	r->lost_before = rec.lost_before;
+	*lost_before = rec.lost_before;
 	r->nread++;
 	return 1;
 fail:
 	r->failed = true;
 	sr_error_prefix(err, "%s", r->file.path);
 	return -1;
+}
+
+/* Records through the repair stage until it can deliver an event. */
+static int next_repaired(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
+{
+	int ret;
+
+	while (!(ret = tr_repair_pop(r->rp, ev, &r->lost_before))) {
+		struct trace_event in;
+		uint64_t lost = 0;
+
+		if (r->rp_input_done)
+			return 0;
+		ret = next_record(r, &in, &lost, err);
+		if (ret < 0)
+			return -1;
+		if (ret == 0) {
+			r->rp_input_done = true;
+			ret = tr_repair_end(r->rp);
+		} else {
+			ret = tr_repair_push(r->rp, &in, lost);
+		}
+		if (ret)
+			break;
+	}
+	if (ret < 0) {
+		r->failed = true;
+		sr_error_set(err, ENOMEM, "%s: out of memory (repair stage)", r->info.path);
+		return -1;
+	}
+	return 1;
+}
+
+int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
+{
+	if (r->failed) {
+		sr_error_set(err, EINVAL, "%s: reader used after an error", r->info.path);
+		return -1;
+	}
+	if (r->rp)
+		return next_repaired(r, ev, err);
+	return next_record(r, ev, &r->lost_before, err);
 }
