@@ -42,6 +42,8 @@ static void usage(FILE *f)
 		"  --start MODE       what starts a wakeup interval: auto (default), waking, wakeup\n"
 		"  --top N            groups and tasks shown in text (default 10, 0 = all)\n"
 		"  --allow-lost       exit 0 even if the kernel lost events (results are partial)\n"
+		"  --no-repair        the raw event stream: do not restore switches out of idle\n"
+		"                     that the kernel did not trace (see Definitions)\n"
 		"  -h, --help         this text\n"
 		"\n"
 		"Definitions:\n"
@@ -79,7 +81,8 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 int cmd_report(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_COMM, OPT_PID, OPT_BY, OPT_BUFFER, OPT_TOP, OPT_START,
-	       OPT_ALLOW_LOST, OPT_CGROUP_ROOT, OPT_READER, OPT_SIDECAR, OPT_NO_SIDECAR, OPT_SAMPLES };
+	       OPT_ALLOW_LOST, OPT_CGROUP_ROOT, OPT_READER, OPT_SIDECAR, OPT_NO_SIDECAR, OPT_SAMPLES,
+	       OPT_NO_REPAIR };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "comm", required_argument, NULL, OPT_COMM },
@@ -94,6 +97,7 @@ int cmd_report(int argc, char **argv)
 		{ "sidecar", required_argument, NULL, OPT_SIDECAR },
 		{ "no-sidecar", no_argument, NULL, OPT_NO_SIDECAR },
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
+		{ "no-repair", no_argument, NULL, OPT_NO_REPAIR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -159,6 +163,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_NO_SIDECAR:
 			o.no_sidecar = true;
+			break;
+		case OPT_NO_REPAIR:
+			o.repair = 0;
 			break;
 		case OPT_READER:
 			if (trace_backend_parse(optarg, &o.backend))

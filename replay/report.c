@@ -18,6 +18,24 @@ const char report_latency_definition[] =
 	"trace, sched_wakeup starts the interval. run-queue wait: from a sched_switch with "
 	"prev_state R/R+ (preemption) to the task's next sched_switch in.";
 
+const char report_repair_rule[] =
+	"a CPU whose current task per its sched_switch records is idle (pid 0) and an event "
+	"whose common_pid is a task T != 0 on it: T was switched in without a record; a "
+	"sched_switch idle -> T (prev_state R) is restored at ts - runtime of T's first "
+	"sched_stat_runtime there (its exec_start) if that lies within [max(T's last wakeup or "
+	"migration, the CPU's previous event), T's first event there]; else at that lower bound "
+	"if T was woken while the CPU was idle, else at T's first event there. On the capture "
+	"kernel exec_start is usually the rq clock of the wakeup (wakeup_preempt() skips "
+	"__schedule()'s clock update), so most switches go to the lower bound: early by the idle "
+	"exit, a few microseconds (docs/report.md).";
+
+int report_sidecar_idle_exit_untraced(const struct report_data *d, int cpu)
+{
+	if (!d->sc || cpu < 0 || cpu >= d->sc->nr_cpus || d->sc->cpus[cpu].to_idle < 0)
+		return -1;
+	return d->sc->cpus[cpu].idle_exit_untraced;
+}
+
 void report_opts_default(struct report_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -26,6 +44,7 @@ void report_opts_default(struct report_opts *o)
 	o->top = 10;
 	o->start_mode = LAT_START_AUTO;
 	o->by[LAT_BY_COMM] = true;
+	o->repair = TRACE_REPAIR_IDLE_EXIT;
 }
 
 static void warn(struct report_data *d, const char *fmt, ...)
@@ -216,7 +235,8 @@ static void write_sample(void *ctx, const struct lat_sample *s)
 
 int report_collect(const struct report_opts *o, struct report_data *d, struct sr_error *err)
 {
-	struct trace_open_opts topts = { .buffer = o->buffer, .backend = o->backend };
+	struct trace_open_opts topts = { .buffer = o->buffer, .backend = o->backend,
+					 .repair = o->repair };
 	struct lat_config cfg;
 	struct trace_event ev;
 	struct timespec t0, t1;
@@ -291,6 +311,8 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 		}
 	}
 	d->events = trace_events_read(d->reader);
+	for (int c = 0; d->info->repair_cpus && c < d->info->repair_nr_cpus; c++)
+		d->restored += d->info->repair_cpus[c].restored;
 
 	for (size_t i = 0; trace_event_count_at(d->reader, i, &name, &count); i++)
 		d->nr_counts++;

@@ -106,6 +106,42 @@ static json_t *latency_section(const struct report_data *d, const struct report_
 	return l;
 }
 
+/* trace.repair: what the repair stage restored (null with --no-repair). */
+static json_t *repair_section(const struct report_data *d)
+{
+	const struct trace_info *in = d->info;
+	json_t *r, *cpus;
+
+	if (!in->repair_cpus)
+		return json_null();
+	r = json_object();
+	cpus = json_array();
+	json_object_set_new(r, "mode", json_string("idle_exit"));
+	json_object_set_new(r, "rule", json_string(report_repair_rule));
+	json_object_set_new(r, "restored", jint(d->restored));
+	for (int c = 0; c < in->repair_nr_cpus; c++) {
+		const struct trace_repair_cpu *rc = &in->repair_cpus[c];
+		int sc = report_sidecar_idle_exit_untraced(d, c);
+		json_t *o = json_object();
+
+		json_object_set_new(o, "cpu", json_integer(c));
+		json_object_set_new(o, "traced_to_idle", jint(rc->traced_to_idle));
+		json_object_set_new(o, "traced_from_idle", jint(rc->traced_from_idle));
+		json_object_set_new(o, "restored", jint(rc->restored));
+		json_object_set_new(o, "at_stat_runtime", jint(rc->at_stat_runtime));
+		json_object_set_new(o, "at_lower_bound", jint(rc->at_lower_bound));
+		json_object_set_new(o, "at_first_event", jint(rc->at_first_event));
+		json_object_set_new(o, "stat_before_bound", jint(rc->stat_before_bound));
+		json_object_set_new(o, "stat_after_first", jint(rc->stat_after_first));
+		json_object_set_new(o, "clamped_to_window", jint(rc->clamped_to_window));
+		json_object_set_new(o, "sidecar_idle_exit_untraced",
+				    sc < 0 ? json_null() : json_boolean(sc));
+		json_array_append_new(cpus, o);
+	}
+	json_object_set_new(r, "per_cpu", cpus);
+	return r;
+}
+
 static json_t *trace_section(const struct report_data *d)
 {
 	const struct trace_info *in = d->info;
@@ -150,6 +186,7 @@ static json_t *trace_section(const struct report_data *d)
 		json_object_set_new(t, "sidecar", json_null());
 	}
 	json_object_set_new(t, "sidecar_note", jstr(d->sidecar_note));
+	json_object_set_new(t, "repair", repair_section(d));
 	return t;
 }
 

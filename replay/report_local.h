@@ -26,6 +26,12 @@ struct report_opts {
 	const char *path;
 	const char *buffer;            /* NULL: choose */
 	enum trace_backend backend;    /* who reads the records (default native) */
+	/*
+	 * trace_open_opts.repair: TRACE_REPAIR_IDLE_EXIT by default (switches
+	 * out of idle the kernel did not trace are restored); 0 with
+	 * --no-repair (the raw stream).
+	 */
+	unsigned int repair;
 	bool json;
 	const char *comm_prefix;       /* NULL: any */
 	int32_t pid;                   /* -1: any */
@@ -76,6 +82,7 @@ struct report_data {
 	size_t sidecar_seeded;          /* tasks whose cgroup it gave */
 	bool sidecar_id_checked;        /* its trace_id equals the trace's TRACEID */
 	char cgroup_policy[256];        /* which cgroup_attach_task moves are followed */
+	uint64_t restored;              /* switches the repair stage restored, all CPUs */
 	FILE *samples;                  /* --samples FILE, open during the pass */
 	uint64_t samples_written;
 	bool samples_failed;
@@ -94,5 +101,14 @@ int report_print_json(FILE *out, const struct report_data *d, const struct repor
 
 /* Text of the latency definition, shared by --help, text and JSON output. */
 extern const char report_latency_definition[];
+/* The repair rule (TRACE_REPAIR_IDLE_EXIT), for text and JSON output. */
+extern const char report_repair_rule[];
+
+/*
+ * What the capture sidecar says of @cpu's switches out of idle: 1 flagged
+ * untraced, 0 counted and traced, -1 unknown (no sidecar, or one without
+ * trace.idle_switches).
+ */
+int report_sidecar_idle_exit_untraced(const struct report_data *d, int cpu);
 
 #endif /* SCHEDREPLAY_REPORT_LOCAL_H */

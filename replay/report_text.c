@@ -119,6 +119,42 @@ static void print_tasks(FILE *out, const struct report_data *d, const struct rep
 	free(t);
 }
 
+/* One line: what the repair stage restored, where, how it was timed. */
+static void print_repair(FILE *out, const struct report_data *d)
+{
+	const struct trace_info *in = d->info;
+	const struct trace_repair_cpu *rc = in->repair_cpus;
+
+	if (!rc) {
+		fprintf(out, "repair:  off (--no-repair: the raw event stream)\n");
+		return;
+	}
+	if (!d->restored) {
+		fprintf(out, "repair:  nothing to restore (no task ran on a CPU whose switch stream "
+			"says idle)\n");
+		return;
+	}
+	fprintf(out, "repair:  %" PRIu64 " switches out of idle restored (the kernel did not "
+		"trace them):", d->restored);
+	for (int c = 0; c < in->repair_nr_cpus; c++) {
+		int sc = report_sidecar_idle_exit_untraced(d, c);
+
+		if (!rc[c].restored)
+			continue;
+		fprintf(out, " CPU %d: %" PRIu64 " (traced: %" PRIu64 " to idle, %" PRIu64
+			" from idle; put at exec_start %" PRIu64 ", at the wakeup %" PRIu64
+			", at the first event %" PRIu64 "%s)",
+			c, rc[c].restored, rc[c].traced_to_idle, rc[c].traced_from_idle,
+			rc[c].at_stat_runtime, rc[c].at_lower_bound, rc[c].at_first_event,
+			sc == 1 ? "; the sidecar flags it too" :
+			sc == 0 ? "; the sidecar did not flag it" : "");
+		if (rc[c].clamped_to_window)
+			fprintf(out, " [%" PRIu64 " clamped to the reorder window]",
+				rc[c].clamped_to_window);
+	}
+	fprintf(out, "; --no-repair shows the raw stream\n");
+}
+
 int report_print_text(FILE *out, const struct report_data *d, const struct report_opts *o)
 {
 	const struct trace_info *in = d->info;
@@ -154,12 +190,17 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 	} else {
 		fprintf(out, "lost:    none\n");
 	}
+	print_repair(out, d);
 	for (int i = 0; i < d->nr_warnings; i++)
 		fprintf(out, "warning: %s\n", d->warnings[i]);
 
-	fprintf(out, "\nEvent counts\n");
-	for (size_t i = 0; i < d->nr_counts; i++)
-		fprintf(out, "  %-32s %12" PRIu64 "\n", d->counts[i].name, d->counts[i].count);
+	fprintf(out, "\nEvent counts (records of the file)\n");
+	for (size_t i = 0; i < d->nr_counts; i++) {
+		fprintf(out, "  %-32s %12" PRIu64, d->counts[i].name, d->counts[i].count);
+		if (d->restored && !strcmp(d->counts[i].name, "sched_switch"))
+			fprintf(out, "  (+%" PRIu64 " restored)", d->restored);
+		fprintf(out, "\n");
+	}
 
 	if (o->comm_prefix && o->pid >= 0)
 		snprintf(filter, sizeof(filter), "comm=%s* pid=%d", o->comm_prefix, o->pid);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An independent check of `schedreplay report`'s latency samples.
 
-    crosscheck.py SCHEDREPLAY TRACE [WORK_DIR]
+    crosscheck.py SCHEDREPLAY TRACE [WORK_DIR] [--no-repair]
 
 Reads the text of `trace-cmd report -t TRACE` (libtracecmd's own decoding,
 with its sched plugins printing prev_state as letters) and computes the
@@ -22,6 +22,19 @@ docs/report.md, written here from those definitions and not from the C code:
   lost events     at a gap every open interval is dropped and the CPU's
                   current task becomes unknown.
   pid reuse       sched_process_fork of a pid starts a new task.
+  repair          (report's default, docs/report.md "Untraced switches out of
+                  idle") a CPU whose current task per its sched_switch lines
+                  is idle shows a line whose common pid is a task T: T was
+                  switched in without a line. A switch idle -> T is inserted
+                  at T's first sched_stat_runtime there minus its runtime if
+                  that lies within [lower bound, T's first line there], where
+                  the lower bound is the latest of T's last waking, wakeup,
+                  wakeup_new or migration and the CPU's previous line; at the
+                  lower bound if it lies before; else at the lower bound if
+                  T's last wakeup came after the CPU's switch to idle, else at
+                  T's first line there. It is decided at T's first
+                  sched_stat_runtime there, at a sched_switch there, at a gap
+                  there or at the end. `--no-repair` checks the raw stream.
 
 Then it runs `schedreplay report --json --samples FILE` on the same trace and
 compares: the samples one by one (kind, pid, CPU, start, end, latency, comm;
@@ -53,6 +66,11 @@ SWITCH_RAW = re.compile(r"prev_comm=(?P<prev_comm>.*) prev_pid=(?P<prev_pid>\d+)
 WAKE_PLUGIN = re.compile(r"^(?P<comm>.*):(?P<pid>\d+) \[-?\d+\]")
 WAKE_FIELDS = re.compile(r"(?:^|\s)pid=(?P<pid>\d+)")
 FORK = re.compile(r"child_pid=(?P<pid>\d+)")
+FORK_CHILD = re.compile(r"child_comm=(?P<comm>.*) child_pid=(?P<pid>\d+)")
+STAT = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+) runtime=(?P<rt>\d+)")
+MIGRATE = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+) prio=-?\d+ orig_cpu=")
+EXIT = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+) prio=")
+WAKE_COMM = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+)")
 PCTS = [("p50", 50), ("p75", 75), ("p90", 90), ("p95", 95), ("p99", 99), ("p99_5", 99.5),
         ("p99_9", 99.9)]
 
@@ -98,8 +116,103 @@ def records(trace, buffer):
     p.wait()
 
 
-def independent(trace, buffer):
+def repair(recs):
+    """The records with the switches out of idle the rule restores inserted."""
+    cur = {}            # cpu -> pid from its sched_switch lines (None: unknown)
+    last = {}           # cpu -> ts of its last line
+    idle_since = {}     # cpu -> ts of its last switch to idle
+    woke = {}           # pid -> ts of its last waking/wakeup/wakeup_new/migration
+    comm = {}           # pid -> last comm seen
+    opened = {}         # cpu -> (pid, lower bound, woken while idle, first ts, first index, comm)
+    inserts = []        # (index it goes before at the latest, ts, cpu, pid, comm)
+    restored = Counter()
+
+    def settle(cpu, est):
+        pid, lo, was_woken, first, idx, name = opened.pop(cpu)
+        if est is not None and lo <= est <= first:
+            t = est
+        elif est is not None and est < lo:
+            t = lo
+        else:
+            t = lo if was_woken else first
+        inserts.append((idx, t, cpu, pid, name))
+        restored[cpu] += 1
+
+    def note(event, rest):
+        m = None
+        if event in ("sched_waking", "sched_wakeup", "sched_wakeup_new"):
+            m = WAKE_COMM.search(rest) if "pid=" in rest else WAKE_PLUGIN.match(rest)
+        elif event == "sched_migrate_task":
+            m = MIGRATE.search(rest)
+        elif event == "sched_stat_runtime":
+            m = STAT.search(rest)
+        elif event == "sched_process_fork":
+            m = FORK_CHILD.search(rest)
+        elif event == "sched_process_exit":
+            m = EXIT.search(rest)
+        elif event == "sched_switch":
+            m = SWITCH.match(rest) or SWITCH_RAW.search(rest)
+            if m:
+                comm[int(m.group("prev_pid"))] = m.group("prev_comm")
+                comm[int(m.group("next_pid"))] = m.group("next_comm")
+            return
+        if m:
+            comm[int(m.group("pid"))] = m.group("comm")
+
+    for i, (kind, cpu, ts, cpid, event, rest) in enumerate(recs):
+        if kind == "drop":
+            if cpu in opened:
+                settle(cpu, None)
+            cur[cpu] = None
+            continue
+        if cur.get(cpu) == 0 and cpid and cpu not in opened:
+            lo = max(last.get(cpu, 0), woke.get(cpid, 0))
+            was_woken = cpid in woke and woke[cpid] >= idle_since.get(cpu, 0)
+            opened[cpu] = (cpid, min(lo, ts), was_woken, ts, i, comm.get(cpid, "<...>"))
+            cur[cpu] = cpid
+        note(event, rest)
+        if event in ("sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_migrate_task"):
+            m = WAKE_FIELDS.search(rest) if "pid=" in rest else WAKE_PLUGIN.match(rest)
+            if m:
+                woke[int(m.group("pid"))] = ts
+        if cpu in opened:
+            if event == "sched_stat_runtime":
+                m = STAT.search(rest)
+                if m and int(m.group("pid")) == opened[cpu][0]:
+                    settle(cpu, max(ts - int(m.group("rt")), 0))
+            elif event == "sched_switch":
+                settle(cpu, None)
+        if event == "sched_switch":
+            m = SWITCH.match(rest) or SWITCH_RAW.search(rest)
+            if m:
+                cur[cpu] = int(m.group("next_pid"))
+                if cur[cpu] == 0:
+                    idle_since[cpu] = ts
+        last[cpu] = ts
+    for cpu in list(opened):
+        settle(cpu, None)
+
+    # each goes after every line up to its time, but before T's first line there
+    before = defaultdict(list)
+    for idx, t, cpu, pid, name in inserts:
+        j = idx
+        while j > 0 and recs[j - 1][2] > t:
+            j -= 1
+        before[j].append((t, cpu, pid, name))
+    out = []
+    for i, r in enumerate(recs):
+        for t, cpu, pid, name in sorted(before.get(i, [])):
+            out.append(("ev", cpu, t, 0, "sched_switch",
+                        f"swapper/{cpu}:0 [120] R ==> {name}:{pid} [120]"))
+        out.append(r)
+    return out, restored
+
+
+def independent(trace, buffer, do_repair):
     recs = list(records(trace, buffer))
+    restored = Counter()
+    if do_repair:
+        recs, restored = repair(recs)
     has_waking = any(r[4] == "sched_waking" for r in recs)
     starters = {"sched_wakeup_new", "sched_waking" if has_waking else "sched_wakeup"}
     oncpu = {}          # pid -> cpu
@@ -177,7 +290,7 @@ def independent(trace, buffer):
             pending.pop(child, None)
             runq.pop(child, None)
             oncpu.pop(child, None)
-    return out, has_waking, unparsed
+    return out, has_waking, unparsed, restored
 
 
 def nearest_rank(sorted_values, p):
@@ -190,18 +303,21 @@ def clean(comm):
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
+    args = [a for a in sys.argv[1:] if a != "--no-repair"]
+    do_repair = "--no-repair" not in sys.argv
+    if len(args) not in (2, 3):
         print(__doc__)
         return 2
-    sr, trace = sys.argv[1], sys.argv[2]
+    sr, trace = args[0], args[1]
     if not shutil.which("trace-cmd"):
         print("SKIP: trace-cmd not installed")
         return 77
-    work = sys.argv[3] if len(sys.argv) == 4 else tempfile.mkdtemp()
+    work = args[2] if len(args) == 3 else tempfile.mkdtemp()
     os.makedirs(work, exist_ok=True)
     samples_file = os.path.join(work, os.path.basename(trace) + ".samples")
     p = subprocess.run([sr, "report", "--json", "--allow-lost", "--no-sidecar", "--samples",
-                        samples_file, trace], capture_output=True, text=True)
+                        samples_file, trace] + ([] if do_repair else ["--no-repair"]),
+                       capture_output=True, text=True)
     if p.returncode != 0:
         print(f"FAIL: schedreplay report exit {p.returncode}: {p.stderr.strip()}")
         return 1
@@ -218,7 +334,7 @@ def main():
                 print(f"FAIL: sample {line.strip()}: latency is not end - start")
                 return 1
 
-    ours, has_waking, unparsed = independent(trace, buffer)
+    ours, has_waking, unparsed, restored = independent(trace, buffer, do_repair)
     ours = [(k, pid, cpu, s, e, clean(c)) for k, pid, cpu, s, e, c in ours]
     fails = 0
     if unparsed:
@@ -228,6 +344,17 @@ def main():
     if rep["latency_definition"]["start_event"] != want_start:
         print(f"FAIL: start event {rep['latency_definition']['start_event']}, "
               f"the trace says {want_start}")
+        fails += 1
+
+    # 0. the switches restored, per CPU
+    rj = rep["trace"].get("repair")
+    theirs_restored = Counter({c["cpu"]: c["restored"] for c in rj["per_cpu"]}) if rj else Counter()
+    if (rj is None) == do_repair or +theirs_restored != +restored:
+        print(f"FAIL: switches restored per CPU: {dict(+restored)} here, "
+              f"{dict(+theirs_restored) if rj else None} in the JSON")
+        fails += 1
+    if rj and any(c["clamped_to_window"] for c in rj["per_cpu"]):
+        print("FAIL: restored switches clamped to the reorder window: this script has no window")
         fails += 1
 
     # 1. sample by sample
@@ -271,7 +398,9 @@ def main():
                           f"(allowed {exact * rel:.0f} ns)")
                     fails += 1
     nw = sum(1 for s in ours if s[0] == "wakeup")
-    print(f"{trace}: buffer '{buffer}', start {want_start}: {nw} wakeup and {len(ours) - nw} "
+    what = (f"repaired ({sum(restored.values())} switches restored)" if do_repair
+            else "raw (--no-repair)")
+    print(f"{trace}: buffer '{buffer}', start {want_start}, {what}: {nw} wakeup and {len(ours) - nw} "
           f"run-queue samples computed from trace-cmd report; "
           f"{'all equal' if not fails else str(fails) + ' differences'}")
     return 1 if fails else 0
