@@ -68,29 +68,6 @@ static void progress(void *ctx, unsigned int done, unsigned int total)
 #define MAX_RUNS 256
 #define MAX_NOISE 64
 
-struct runs {
-	struct model_variant_set sets[MAX_RUNS];
-	unsigned int n;
-};
-
-static int add_run(struct runs *r, const struct model_variant_set *s, struct sr_error *err)
-{
-	const char *name = s->n ? s->name : "base";
-
-	for (unsigned int i = 0; i < r->n; i++) {
-		const char *have = r->sets[i].n ? r->sets[i].name : "base";
-
-		if (!strcmp(have, name))
-			return 0;      /* asked twice: one run */
-	}
-	if (r->n == MAX_RUNS) {
-		sr_error_set(err, E2BIG, "at most %d runs", MAX_RUNS);
-		return -1;
-	}
-	r->sets[r->n++] = *s;
-	return 0;
-}
-
 static int parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
 	char *end;
@@ -152,7 +129,7 @@ int cmd_whatif(int argc, char **argv)
 	struct variant_catalog *cat = NULL;
 	struct wl_workload *wl = NULL;
 	struct whatif_result *res = NULL;
-	struct runs *runs = NULL;
+	struct whatif_selection runs = { 0 };
 	unsigned long v;
 	int opt, ret = SR_EXIT_FAIL;
 
@@ -300,32 +277,9 @@ int cmd_whatif(int argc, char **argv)
 	if (cost_machine_resolve(machine_name, &machine, &err) < 0)
 		goto fail;
 
-	/* the runs: base first, then what was asked for, each once */
-	runs = calloc(1, sizeof(*runs));
-	if (!runs) {
-		sr_error_set(&err, ENOMEM, "out of memory");
+	/* the runs: base first, then what was asked for (by default all), each once */
+	if (whatif_select(cat, true, all || !nr_specs, specs, nr_specs, &runs, &err) < 0)
 		goto fail;
-	}
-	{
-		struct model_variant_set s;
-
-		model_variant_set_init(&s);
-		if (add_run(runs, &s, &err) < 0)
-			goto fail;
-		if (!nr_specs)
-			all = true;
-		for (unsigned int i = 0; all && i < variant_catalog_count(cat); i++) {
-			const struct model_variant *var = variant_catalog_at(cat, i, NULL, NULL);
-
-			if (variant_catalog_parse_set(cat, &s, var->name, &err) < 0 ||
-			    add_run(runs, &s, &err) < 0)
-				goto fail;
-		}
-		for (unsigned int i = 0; i < nr_specs; i++)
-			if (variant_catalog_parse_set(cat, &s, specs[i], &err) < 0 ||
-			    add_run(runs, &s, &err) < 0)
-				goto fail;
-	}
 
 	wl = wl_extract(argv[optind], &wo, &err);
 	if (!wl)
@@ -345,8 +299,8 @@ int cmd_whatif(int argc, char **argv)
 	ro.noise_paths = noise_paths;
 	replay_profile_for(wl, &rc, &ro.profile_why);
 	wc.replay = &rc;
-	wc.sets = runs->sets;
-	wc.nr_sets = runs->n;
+	wc.sets = runs.sets;
+	wc.nr_sets = runs.n;
 	wc.machine = &machine;
 	wc.progress = progress;
 	wc.progress_ctx = &pc;
@@ -396,7 +350,7 @@ out:
 	wl_free(wl);
 	for (unsigned int i = 0; i < nr_noise; i++)
 		wl_free(noise_wl[i]);
-	free(runs);
+	whatif_selection_release(&runs);
 	variant_catalog_free(cat);
 	return ret;
 }

@@ -147,10 +147,13 @@ struct whatif_result *whatif_run(const struct wl_workload *wl, const struct what
 		p.cfg = *cfg->replay;
 	else
 		replay_config_default(&p.cfg);
-	/* per-run progress and dumps would interleave between threads */
-	p.cfg.progress = NULL;
-	p.cfg.progress_ctx = NULL;
-	p.cfg.dump = NULL;
+	/* per-run progress and dumps would interleave between threads; one
+	 * run is replayed in this thread (nthreads = min(threads, runs)) */
+	if (r->nr > 1) {
+		p.cfg.progress = NULL;
+		p.cfg.progress_ctx = NULL;
+		p.cfg.dump = NULL;
+	}
 	p.runs = r->runs;
 	p.nr = r->nr;
 	p.progress = cfg->progress;
@@ -160,6 +163,9 @@ struct whatif_result *whatif_run(const struct wl_workload *wl, const struct what
 	pthread_mutex_init(&p.lock, NULL);
 	r->cfg = p.cfg;
 	r->cfg.variants = NULL;
+	r->cfg.progress = NULL;       /* the caller's, valid only during the run */
+	r->cfg.progress_ctx = NULL;
+	r->cfg.dump = NULL;
 
 	nthreads = cfg->threads ? cfg->threads : usable_cpus();
 	if (nthreads > r->nr)

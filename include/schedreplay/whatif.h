@@ -93,6 +93,25 @@ uint32_t variant_flags_known(void);
  */
 int variant_check(const struct model_variant *v, struct sr_error *err);
 
+/*
+ * The runs a command line asks for (whatif_select.c), shared by `schedreplay
+ * whatif` and `schedreplay replay` so that both name and order runs alike:
+ * base first if @base_first; then, if @all, one run per catalog variant in
+ * catalog order (registered, then plugins and JSON files in loading order);
+ * then one run per spec "A[,B...]" (a composition is one run).  A run asked
+ * twice is one run; nothing asked is one base run.  -1 on an unknown name
+ * (the message lists the known ones).  Release with
+ * whatif_selection_release() (NULL-safe, idempotent).
+ */
+struct whatif_selection {
+	struct model_variant_set *sets;
+	unsigned int n;
+};
+int whatif_select(const struct variant_catalog *c, bool base_first, bool all,
+		  const char *const *specs, unsigned int nr_specs, struct whatif_selection *out,
+		  struct sr_error *err);
+void whatif_selection_release(struct whatif_selection *s);
+
 /* ---- the cost model ---------------------------------------------------- */
 
 /*
@@ -241,7 +260,9 @@ struct replay_result;
 
 struct whatif_config {
 	/* profile, placement, comm filter, seed, costs: as for one replay
-	 * (its .variants, .progress and .dump are ignored); NULL: defaults */
+	 * (its .variants is ignored; .progress and .dump are used only when
+	 * there is one run: they would interleave between threads); NULL:
+	 * defaults */
 	const struct replay_config *replay;
 	/* the runs, in report order; runs[0] is the reference ("base") */
 	const struct model_variant_set *sets;
