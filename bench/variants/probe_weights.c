@@ -11,8 +11,20 @@
  * (model/sched.h): it is a probe, not an API user.
  *
  * usage: probe_weights PROFILE CPUS HOGS HOG_RUN_MS PROBES FANOUT PERIOD_US WORK_US NESTED ROOT
+ *                      [PROBE_HOGS [PROBE_SHARES [BUILD_SHARES [SPLIT]]]]
  *   e.g. probe_weights 6.5 2 8 20 3 3 2000 100 1 0   (like traces/make-probe.dat)
  *        probe_weights 6.5 32 64 10 34 17 5000 100 1 0
+ *        probe_weights 6.5 2 8 20 3 3 2000 100 1 0 2  (2 busy tasks in the probe group)
+ *        probe_weights 6.5 2 8 20 3 3 2000 100 1 0 3 1024 1024 1
+ *            (SPLIT 1: probes on CPU 0, the 3 busy probe-group tasks on CPU 1)
+ *
+ * Per variant: the latency group entity's weight at a probe wakeup before
+ * the wakeup's own update ("at wake") and right after the wakeup, i.e. the
+ * weight check_preempt_wakeup() used ("decided"); the share of decisions
+ * below 341; the mean of what the other CPUs contribute to the group's
+ * tg->load_avg at the decision (tg->load_avg - this cfs_rq's contribution:
+ * calc_group_shares() gives 1024 x L / (O + L), so a weight below 341 with L
+ * >= 1024 needs O >= 2048); wakeup preemptions and the probe percentiles.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,21 +34,39 @@
 #include "sched.h"
 
 struct acc {
-	double sum_w;
-	unsigned long n, small;
+	double sum_w, sum_wd, sum_o;
+	unsigned long n, small, nd, small_d;
 };
+
+static unsigned long group_weight(const struct model_task *t, int cpu)
+{
+	if (t->tg->se && t->tg->se[cpu])
+		return scale_load_down(t->tg->se[cpu]->load.weight);
+	return 1024;
+}
 
 static void on_wake(void *ctx, struct model *m, struct model_task *t, int cpu)
 {
 	struct acc *a = ctx;
-	unsigned long w = 1024;
+	unsigned long w = group_weight(t, cpu);
 
 	(void)m;
-	if (t->tg->se && t->tg->se[cpu])
-		w = scale_load_down(t->tg->se[cpu]->load.weight);
 	a->sum_w += w;
 	a->n++;
 	a->small += w < 341;
+}
+
+static void on_woken(void *ctx, struct model *m, struct model_task *t, int cpu)
+{
+	struct acc *a = ctx;
+	unsigned long w = group_weight(t, cpu);
+
+	(void)m;
+	a->sum_wd += w;
+	a->nd++;
+	a->small_d += w < 341;
+	if (t->tg->cfs_rq && t->tg->cfs_rq[cpu])
+		a->sum_o += (double)(t->tg->load_avg - t->tg->cfs_rq[cpu]->tg_load_avg_contrib);
 }
 
 int main(int argc, char **argv)
@@ -45,9 +75,10 @@ int main(int argc, char **argv)
 		"base", "aaron-skip", "cfs-group-no-dequeue", "cfs-group-tick-only",
 	};
 
-	if (argc != 11) {
+	if (argc < 11 || argc > 15) {
 		fprintf(stderr, "usage: %s PROFILE CPUS HOGS HOG_RUN_MS PROBES FANOUT PERIOD_US "
-				"WORK_US NESTED ROOT\n", argv[0]);
+				"WORK_US NESTED ROOT [PROBE_HOGS [PROBE_SHARES [BUILD_SHARES [SPLIT]]]]\n",
+			argv[0]);
 		return 2;
 	}
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
@@ -60,7 +91,12 @@ int main(int argc, char **argv)
 			.nr_probes = (unsigned)atoi(argv[5]), .probe_fanout = (unsigned)atoi(argv[6]),
 			.probe_period = 1000ull * atoi(argv[7]), .probe_run = 1000ull * atoi(argv[8]),
 			.nested = atoi(argv[9]), .probe_root = atoi(argv[10]), .probe_spread = true,
-			.duration = 5000000000ull, .seed = 42, .on_probe_wake = on_wake, .ctx = &a,
+			.duration = 5000000000ull, .seed = 42, .on_probe_wake = on_wake,
+			.on_probe_woken = on_woken, .ctx = &a,
+			.nr_probe_hogs = argc > 11 ? (unsigned)atoi(argv[11]) : 0,
+			.probe_shares = argc > 12 ? (unsigned)atoi(argv[12]) : 0,
+			.build_shares = argc > 13 ? (unsigned)atoi(argv[13]) : 0,
+			.probe_split = argc > 14 && atoi(argv[14]),
 		};
 		struct minisim_result r;
 		struct sr_error err = { 0 };
@@ -69,9 +105,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "probe_weights: %s\n", err.msg[0] ? err.msg : "CPUS 1..64");
 			return 1;
 		}
-		printf("%-22s weight at wake %5.0f (< 341: %5.1f%%)  wakeup_preempt %7llu | "
-		       "latency p50 %8.1f p95 %8.1f p99 %8.1f us\n", vars[i],
-		       a.n ? a.sum_w / a.n : 0, a.n ? 100.0 * a.small / a.n : 0,
+		printf("%-20s weight at wake %4.0f (<341 %5.1f%%) decided %4.0f (<341 %5.1f%%) "
+		       "O %5.0f  wakeup_preempt %6llu | p50 %7.1f p95 %7.1f p99 %7.1f us\n",
+		       vars[i], a.n ? a.sum_w / a.n : 0, a.n ? 100.0 * a.small / a.n : 0,
+		       a.nd ? a.sum_wd / a.nd : 0, a.nd ? 100.0 * a.small_d / a.nd : 0,
+		       a.nd ? a.sum_o / a.nd : 0,
 		       (unsigned long long)minisim_counter(&r, "wakeup_preempt"),
 		       minisim_pct(r.probe_lat, r.nr_probe_lat, .5) / 1e3,
 		       minisim_pct(r.probe_lat, r.nr_probe_lat, .95) / 1e3,

@@ -8,7 +8,8 @@
 struct ms_task {
 	struct model_task *t;
 	int cpu;
-	bool probe;
+	bool probe;                /* in the probe group */
+	bool periodic;             /* a probe task (not a probe-group hog) */
 	bool sleeping;
 	uint64_t remaining;   /* ns of the current burst left */
 	uint64_t wake_at;     /* when sleeping */
@@ -55,12 +56,12 @@ static int switched_in(struct model_task *n, uint64_t now, struct ms_lat *probe,
 	if (!t || !t->waiting)
 		return 0;
 	t->waiting = false;
-	return lat_add(t->probe ? probe : hog, now - t->woke_at);
+	return lat_add(t->periodic ? probe : hog, now - t->woke_at);
 }
 
 int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct sr_error *err)
 {
-	unsigned int nr = cfg->nr_hogs + cfg->nr_probes;
+	unsigned int nr = cfg->nr_hogs + cfg->nr_probes + cfg->nr_probe_hogs;
 	struct model_variant_set vs;
 	struct model_config mc = { 0 };
 	struct ms_task *tasks = calloc(nr, sizeof(*tasks));
@@ -105,8 +106,10 @@ int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct 
 
 		if (cfg->nested && !(parent = model_group_new(m, parent, 1024, "/sr", err)))
 			goto fail;
-		g_build = model_group_new(m, parent, 1024, cfg->nested ? "/sr/build" : "/build", err);
-		g_probe = model_group_new(m, parent, 1024, cfg->nested ? "/sr/probe" : "/probe", err);
+		g_build = model_group_new(m, parent, cfg->build_shares ? cfg->build_shares : 1024,
+					  cfg->nested ? "/sr/build" : "/build", err);
+		g_probe = model_group_new(m, parent, cfg->probe_shares ? cfg->probe_shares : 1024,
+					  cfg->nested ? "/sr/probe" : "/probe", err);
 	}
 	if (!g_build || !g_probe)
 		goto fail;
@@ -114,7 +117,14 @@ int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct 
 		struct ms_task *t = &tasks[i];
 
 		t->probe = i >= cfg->nr_hogs;
+		t->periodic = t->probe && i < cfg->nr_hogs + cfg->nr_probes;
 		t->cpu = (int)((t->probe && cfg->probe_spread ? i - cfg->nr_hogs : i) % cfg->nr_cpus);
+		if (t->probe && !t->periodic)       /* probe-group hogs: from the last CPU down */
+			t->cpu = cfg->probe_split ? (int)cfg->nr_cpus - 1 :
+				 (int)(cfg->nr_cpus - 1 -
+				       (i - cfg->nr_hogs - cfg->nr_probes) % cfg->nr_cpus);
+		else if (t->periodic && cfg->probe_split)
+			t->cpu = 0;
 		t->t = model_task_new(m, t->probe ? (cfg->probe_root ? model_root_group(m) : g_probe) :
 				      g_build, 0, MODEL_POLICY_NORMAL, i, err);
 		if (!t->t || model_task_start_sleeping(m, t->t, t->cpu) < 0)
@@ -122,7 +132,7 @@ int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct 
 		model_task_set_priv(t->t, t);
 		t->sleeping = true;
 		t->wake_at = minisim_uniform(&seed, 0, 2000000);
-		if (t->probe && cfg->probe_fanout > 1 && (i - cfg->nr_hogs) % cfg->probe_fanout)
+		if (t->periodic && cfg->probe_fanout > 1 && (i - cfg->nr_hogs) % cfg->probe_fanout)
 			t->wake_at = UINT64_MAX;      /* a worker: woken by its message thread */
 	}
 	for (unsigned int c = 0; c < cfg->nr_cpus; c++)
@@ -177,9 +187,9 @@ int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct 
 			if (!t || t->remaining)
 				continue;
 			t->sleeping = true;
-			t->wake_at = now + (t->probe ? cfg->probe_period :
+			t->wake_at = now + (t->periodic ? cfg->probe_period :
 					    minisim_uniform(&seed, cfg->hog_sleep_min, cfg->hog_sleep_max));
-			if (t->probe && cfg->probe_fanout > 1) {
+			if (t->periodic && cfg->probe_fanout > 1) {
 				unsigned int k = (unsigned int)(t - tasks) - cfg->nr_hogs;
 
 				if (k % cfg->probe_fanout) {
@@ -206,7 +216,7 @@ int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct 
 			if (!t->sleeping || t->wake_at > now)
 				continue;
 			t->sleeping = false;
-			t->remaining = t->probe ? cfg->probe_run :
+			t->remaining = t->periodic ? cfg->probe_run :
 				       minisim_uniform(&seed, cfg->hog_run_min, cfg->hog_run_max);
 			t->woke_at = now;
 			t->waiting = true;
@@ -215,12 +225,14 @@ int minisim_run(const struct minisim_cfg *cfg, struct minisim_result *r, struct 
 			    minisim_uniform(&seed, 1, 100) <= cfg->hog_migrate_pct)
 				t->cpu = (int)((t->cpu + 1 + minisim_uniform(&seed, 0, cfg->nr_cpus - 2)) %
 					       cfg->nr_cpus);
-			if (t->probe && cfg->on_probe_wake)
+			if (t->periodic && cfg->on_probe_wake)
 				cfg->on_probe_wake(cfg->ctx, m, t->t, t->cpu);
 			if (model_try_to_wake_up(m, t->t, t->cpu, -1, MODEL_WF_TTWU, now) < 0) {
 				sr_error_set(err, 0, "minisim: wakeup refused");
 				goto fail;
 			}
+			if (t->periodic && cfg->on_probe_woken)
+				cfg->on_probe_woken(cfg->ctx, m, t->t, t->cpu);
 		}
 		/* the scheduler runs where the model asked for it */
 		for (unsigned int c = 0; c < cfg->nr_cpus; c++) {

@@ -39,8 +39,19 @@ struct minisim_cfg {
 	bool probe_spread;            /* probes on CPUs (i % nr_cpus) from 0, not after the hogs */
 	bool probe_root;              /* probes in the root group, not a cgroup */
 	uint64_t duration;            /* ns */
+	/*
+	 * Tasks of the probe group that behave like the hogs (a latency
+	 * service that is also busy), on CPUs counted down from the last one.
+	 */
+	unsigned int nr_probe_hogs;
+	/* the probe tasks all on CPU 0 and the probe-group hogs all on the
+	 * last CPU: the latency group busy only where the probes are not */
+	bool probe_split;
+	unsigned int build_shares, probe_shares;  /* cpu.shares; 0: 1024 */
 	/* called before each probe wakeup (investigations; may be NULL) */
 	void (*on_probe_wake)(void *ctx, struct model *m, struct model_task *t, int cpu);
+	/* ... and right after it: the enqueue and the preemption check are done */
+	void (*on_probe_woken)(void *ctx, struct model *m, struct model_task *t, int cpu);
 	void *ctx;
 	uint64_t seed;
 };
