@@ -18,6 +18,17 @@
  *        probe_weights 6.5 2 8 20 3 3 2000 100 1 0 3 1024 1024 1
  *            (SPLIT 1: probes on CPU 0, the 3 busy probe-group tasks on CPU 1)
  *
+ * The rows of docs/variants.md's C1 table, in order:
+ *        probe_weights 6.5 2 8 20 3 3 2000 100 1 0
+ *        probe_weights 6.5 2 8 20 6 3 2000 100 1 0
+ *        probe_weights 6.5 2 8 20 9 9 2000 100 1 0
+ *        probe_weights 6.5 2 8 20 3 3 2000 100 1 0 N 1024 1024 1     N = 1, 2, 3
+ *        probe_weights 6.5 2 8 20 3 3 2000 100 1 0 0 S 1024          S = 512, 384 (360..450)
+ *        probe_weights 6.5 2 8 20 3 3 2000 100 1 0 0 1024 4096
+ *   and the many-CPU shapes of the text:
+ *        probe_weights 6.5 32 64 10 34 17 5000 100 1 0   (root: last argument 1)
+ *        probe_weights 6.5 32 32 10 18 9 5000 50 1 0
+ *
  * Per variant: the latency group entity's weight at a probe wakeup before
  * the wakeup's own update ("at wake") and right after the wakeup, i.e. the
  * weight check_preempt_wakeup() used ("decided"); the share of decisions
