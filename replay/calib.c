@@ -3,6 +3,7 @@
  * Mechanical-cost calibration: per-path latency distributions of the
  * measured wakeups (see calib.h).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,24 +41,46 @@ enum calib_ctx calib_ctx_of(enum wl_wake_src src)
 	}
 }
 
+enum calib_ctx calib_ctx_of_wake(const struct wl_wake *w)
+{
+	if (w->flags & WL_WAKE_NEW)
+		return CALIB_CTX_FORK;
+	return calib_ctx_of((enum wl_wake_src)w->src);
+}
+
 const char *calib_ctx_name(enum calib_ctx ctx)
 {
-	static const char *const n[CALIB_CTX_NR] = { "task", "hardirq", "softirq" };
+	static const char *const n[CALIB_CTX_NR] = { "task", "hardirq", "softirq", "fork" };
 
 	return ctx < CALIB_CTX_NR ? n[ctx] : "?";
 }
 
-/* One table from the samples of path @p (and context @ctx, or any if < 0). */
-static int build_one(struct calib_path *cp, const struct wl_wake *wakes, uint32_t n, int p,
-		     int ctx, uint64_t *buf)
+/* Which samples a table is built from; -1 in a field: any. */
+struct calib_sel {
+	int path, ctx;
+	int cpu;                     /* the wake's CPU */
+	int restored;                /* 1: ends at a restored switch, 0: at a traced one */
+};
+
+static bool selected(const struct wl_wake *w, const struct calib_sel *sel)
+{
+	/* a measured sample has a path; 0 ns is one (a restored switch at its wakeup) */
+	return w->path == sel->path &&
+	       (sel->ctx < 0 || (int)calib_ctx_of_wake(w) == sel->ctx) &&
+	       (sel->cpu < 0 || w->cpu == sel->cpu) &&
+	       (sel->restored < 0 || !!(w->flags & WL_WAKE_RESTORED) == sel->restored);
+}
+
+/* One table from the samples @sel picks. */
+static int build_sel(struct calib_path *cp, const struct wl_wake *wakes, uint32_t n,
+		     const struct calib_sel *sel, uint64_t *buf)
 {
 	uint64_t k = 0;
 	long double sum = 0;
 
 	cp->fallback = -1;
 	for (uint32_t i = 0; i < n; i++)
-		if (wakes[i].path == p && wakes[i].latency &&
-		    (ctx < 0 || (int)calib_ctx_of(wakes[i].src) == ctx)) {
+		if (selected(&wakes[i], sel)) {
 			buf[k++] = wakes[i].latency;
 			sum += wakes[i].latency;
 		}
@@ -80,7 +103,44 @@ static int build_one(struct calib_path *cp, const struct wl_wake *wakes, uint32_
 	return 0;
 }
 
-int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n)
+static int build_one(struct calib_path *cp, const struct wl_wake *wakes, uint32_t n, int p,
+		     int ctx, uint64_t *buf)
+{
+	const struct calib_sel sel = { .path = p, .ctx = ctx, .cpu = -1, .restored = -1 };
+
+	return build_sel(cp, wakes, n, &sel, buf);
+}
+
+/* The idle path per CPU and per kind (traced / restored switch-in). */
+static int build_idle(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
+		      unsigned int nr_cpus, uint64_t *buf)
+{
+	for (int k = 0; k < 2; k++)
+		for (int x = 0; x <= CALIB_CTX_NR; x++) {
+			const struct calib_sel sel = { .path = WL_PATH_IDLE,
+				.ctx = x == CALIB_CTX_ALL ? -1 : x, .cpu = -1, .restored = k };
+
+			if (build_sel(&c->idle_kind[k][x], wakes, n, &sel, buf))
+				return -1;
+		}
+	if (!nr_cpus)
+		return 0;
+	if (!(c->idle_cpu = calloc(nr_cpus, sizeof(*c->idle_cpu))))
+		return -1;
+	c->nr_cpus = nr_cpus;
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
+		for (int x = 0; x <= CALIB_CTX_NR; x++) {
+			const struct calib_sel sel = { .path = WL_PATH_IDLE,
+				.ctx = x == CALIB_CTX_ALL ? -1 : x, .cpu = (int)cpu, .restored = -1 };
+
+			if (build_sel(&c->idle_cpu[cpu][x], wakes, n, &sel, buf))
+				return -1;
+		}
+	return 0;
+}
+
+int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
+		unsigned int nr_cpus)
 {
 	uint64_t *buf = malloc((n ? n : 1) * sizeof(*buf));
 
@@ -94,6 +154,8 @@ int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n)
 			if (build_one(&c->ctx[p][x], wakes, n, p, x, buf))
 				goto oom;
 	}
+	if (build_idle(c, wakes, n, nr_cpus, buf))
+		goto oom;
 	free(buf);
 	/*
 	 * Few samples on a path: borrow the nearest path's distribution (local
@@ -135,6 +197,17 @@ void calib_release(struct wl_calib *c)
 			c->ctx[p][x].q = NULL;
 		}
 	}
+	for (int k = 0; k < 2; k++)
+		for (int x = 0; x <= CALIB_CTX_NR; x++) {
+			free(c->idle_kind[k][x].q);
+			c->idle_kind[k][x].q = NULL;
+		}
+	for (unsigned int cpu = 0; c->idle_cpu && cpu < c->nr_cpus; cpu++)
+		for (int x = 0; x <= CALIB_CTX_NR; x++)
+			free(c->idle_cpu[cpu][x].q);
+	free(c->idle_cpu);
+	c->idle_cpu = NULL;
+	c->nr_cpus = 0;
 }
 
 const struct calib_path *calib_effective(const struct wl_calib *c, enum wl_path path,
@@ -146,23 +219,55 @@ const struct calib_path *calib_effective(const struct wl_calib *c, enum wl_path 
 		return NULL;
 	if (ctx < CALIB_CTX_NR && c->ctx[path][ctx].n >= CALIB_MIN_SAMPLES)
 		return &c->ctx[path][ctx];
+	if (ctx == CALIB_CTX_FORK && c->ctx[path][CALIB_CTX_TASK].n >= CALIB_MIN_SAMPLES)
+		return &c->ctx[path][CALIB_CTX_TASK];
 	cp = &c->path[path];
 	if (cp->fallback >= 0)
 		cp = &c->path[cp->fallback];
 	return cp->n ? cp : NULL;
 }
 
+const struct calib_path *calib_effective_cpu(const struct wl_calib *c, enum wl_path path,
+					     enum calib_ctx ctx, int cpu, bool restored_cpu)
+{
+	if (path == WL_PATH_IDLE && ctx < CALIB_CTX_NR && cpu >= 0) {
+		const struct calib_path *k = c->idle_kind[restored_cpu];
+
+		const struct calib_path *t = (unsigned int)cpu < c->nr_cpus ? c->idle_cpu[cpu] : NULL;
+
+		if (t && t[ctx].n >= CALIB_MIN_SAMPLES)
+			return &t[ctx];
+		if (k[ctx].n >= CALIB_MIN_SAMPLES)
+			return &k[ctx];
+		if (t && t[CALIB_CTX_ALL].n >= CALIB_MIN_SAMPLES)
+			return &t[CALIB_CTX_ALL];
+		if (k[CALIB_CTX_ALL].n >= CALIB_MIN_SAMPLES)
+			return &k[CALIB_CTX_ALL];
+	}
+	return calib_effective(c, path, ctx);
+}
+
+static uint64_t draw(const struct calib_path *cp, enum wl_path path, uint32_t task, uint32_t seq,
+		     uint64_t seed)
+{
+	uint64_t h = calib_mix(((uint64_t)task << 32 | seq) ^ ((uint64_t)path << 60) ^
+			       (seed - 1) * 0xd6e8feb86659fd93ull);
+
+	return cp->q[(h >> 11) % CALIB_Q];
+}
+
+uint64_t calib_draw_cpu(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,
+			int cpu, bool restored_cpu, uint32_t task, uint32_t seq, uint64_t seed)
+{
+	const struct calib_path *cp = calib_effective_cpu(c, path, ctx, cpu, restored_cpu);
+
+	return cp ? draw(cp, path, task, seq, seed) : 0;
+}
+
 uint64_t calib_draw_seeded(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,
 			   uint32_t task, uint32_t seq, uint64_t seed)
 {
-	const struct calib_path *cp = calib_effective(c, path, ctx);
-	uint64_t h;
-
-	if (!cp)
-		return 0;
-	h = calib_mix(((uint64_t)task << 32 | seq) ^ ((uint64_t)path << 60) ^
-		      (seed - 1) * 0xd6e8feb86659fd93ull);
-	return cp->q[(h >> 11) % CALIB_Q];
+	return calib_draw_cpu(c, path, ctx, -1, false, task, seq, seed);
 }
 
 uint64_t calib_draw(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,

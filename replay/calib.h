@@ -31,6 +31,20 @@
  * path it takes IN THE SIMULATION, at a quantile given by a hash of the
  * wakee and its wake sequence number: deterministic, and identical for every
  * variant (a variant changes policy, not hardware).
+ *
+ * The idle path is also kept per CPU (idle_cpu), because what a CPU's
+ * measurement shows differs by CPU: where the kernel traces the switch out
+ * of idle, the sample is the real idle exit (IPI, leaving the idle loop,
+ * the switch: 5-15 us on the capture machine); where it does not and the
+ * reader's repair restored the switch (WL_WAKE_RESTORED), the restored
+ * switch sits at the wakeup, early by that idle exit, and the sample is
+ * the waking -> wakeup time (~1 us).  A simulated idle wakeup on CPU c
+ * draws from c's own table, so that its latency has the definition c's
+ * measurement has.  Fallbacks (< CALIB_MIN_SAMPLES): the pool of the
+ * samples of the same kind (traced or restored) and context on every CPU,
+ * then c's table over all contexts, then that pool over all contexts, then
+ * the path's tables (the context matters more than the CPU: on a restored
+ * CPU a hardirq's sample is ~1 us, a task's ~20 us).
  */
 #ifndef SCHEDREPLAY_CALIB_H
 #define SCHEDREPLAY_CALIB_H
@@ -51,25 +65,49 @@ struct calib_path {
 	int8_t fallback;             /* path whose table is used when n is small, or -1 */
 };
 
-/* Who ran the waking (from enum wl_wake_src). */
+/* Who ran the waking (from enum wl_wake_src), or a fork. */
 enum calib_ctx {
 	CALIB_CTX_TASK = 0,          /* a task (fair, RT/DL, unknown) */
 	CALIB_CTX_HARDIRQ,           /* hardirq/NMI, or an idle CPU's interrupt */
 	CALIB_CTX_SOFTIRQ,
+	/*
+	 * wake_up_new_task() of a forked child (sched_wakeup_new): no wake
+	 * list, the parent's CPU activates the child and sends the resched
+	 * IPI, so a restored switch out of idle lands at the sched_wakeup_new
+	 * itself (forkexec, CPU 1: 0 us against 40 us traced on CPU 0), where
+	 * a remote wakeup's restored switch follows the target CPU's own
+	 * sched_wakeup, after the IPI.  A fork table with too few samples
+	 * falls back to the task one.
+	 */
+	CALIB_CTX_FORK,
 	CALIB_CTX_NR
 };
+
+/* Index of the all-contexts table in the per-CPU / per-kind idle tables. */
+#define CALIB_CTX_ALL CALIB_CTX_NR
 
 struct wl_calib {
 	struct calib_path path[WL_PATH_NR];
 	struct calib_path ctx[WL_PATH_NR][CALIB_CTX_NR];  /* by waker context */
+	/* the idle path: per CPU (by context, then [CALIB_CTX_ALL]) */
+	unsigned int nr_cpus;
+	struct calib_path (*idle_cpu)[CALIB_CTX_NR + 1];  /* [nr_cpus] */
+	/* the idle path's samples pooled by kind: [0] traced, [1] restored switch-in */
+	struct calib_path idle_kind[2][CALIB_CTX_NR + 1];
 	bool any;                    /* at least one mechanical path has samples */
 };
 
-/* Build from the wake records (latency and path filled).  -1 on ENOMEM. */
-int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n);
+/*
+ * Build from the wake records (latency and path filled; an idle sample's
+ * CPU is the wake's cpu) of a machine of @nr_cpus CPUs.  -1 on ENOMEM.
+ */
+int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
+		unsigned int nr_cpus);
 void calib_release(struct wl_calib *c);
 
 enum calib_ctx calib_ctx_of(enum wl_wake_src src);
+/* The context of a wake record: CALIB_CTX_FORK for a forked child's first wakeup. */
+enum calib_ctx calib_ctx_of_wake(const struct wl_wake *w);
 const char *calib_ctx_name(enum calib_ctx ctx);
 
 /*
@@ -86,9 +124,22 @@ uint64_t calib_draw(const struct wl_calib *c, enum wl_path path, enum calib_ctx 
 uint64_t calib_draw_seeded(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,
 			   uint32_t task, uint32_t seq, uint64_t seed);
 
+/*
+ * The same for a wakeup onto CPU @cpu (-1: unknown: the path's tables, as
+ * calib_draw_seeded()), @restored_cpu saying
+ * whether that CPU's switches out of idle are restored ones
+ * (wl_facts.idle_exit_restored): the idle path draws from the CPU's table
+ * (see above); seed 1 draws the quantile calib_draw() draws.
+ */
+uint64_t calib_draw_cpu(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,
+			int cpu, bool restored_cpu, uint32_t task, uint32_t seq, uint64_t seed);
+
 /* The table actually used for @path from @ctx (after fallbacks), or NULL. */
 const struct calib_path *calib_effective(const struct wl_calib *c, enum wl_path path,
 					 enum calib_ctx ctx);
+/* ... for a wakeup onto @cpu (calib_draw_cpu()). */
+const struct calib_path *calib_effective_cpu(const struct wl_calib *c, enum wl_path path,
+					     enum calib_ctx ctx, int cpu, bool restored_cpu);
 
 /* splitmix64: the deterministic hash behind every draw. */
 static inline uint64_t calib_mix(uint64_t x)

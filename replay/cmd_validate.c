@@ -50,6 +50,11 @@ struct result {
 	double meas[NR_METRICS], pred[NR_METRICS], err[NR_METRICS], limit[NR_METRICS];
 	double err_lo[NR_METRICS], err_hi[NR_METRICS];   /* over the seeds */
 	bool have[NR_METRICS], over[NR_METRICS];
+	/*
+	 * Of sched_switch: switches out of idle the reader's repair restored
+	 * (measured) and the simulation's counterpart (the median run's).
+	 */
+	double meas_restored, pred_restored;
 };
 
 static const struct sr_hist *find_hist(const struct lat_machine *lat, json_t *grp, char *label,
@@ -87,7 +92,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 static void run_one(const char *dir, const char *name, json_t *spec, const struct replay_config *base,
-		    unsigned int seeds, struct result *r)
+		    const struct wl_options *wo, unsigned int seeds, struct result *r)
 {
 	char path[4096], gl[300];
 	struct sr_error err = { 0 };
@@ -96,7 +101,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 	struct replay_config rc = *base;
 	json_t *lim = json_object_get(spec, "max_rel_error");
 	const struct sr_hist *mh, *ph;
-	double pred[NR_METRICS][MAX_SEEDS];
+	double pred[NR_METRICS][MAX_SEEDS], restored[MAX_SEEDS];
 	bool have_pred[NR_METRICS];
 
 	snprintf(r->name, sizeof(r->name), "%s", name);
@@ -108,7 +113,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	wl = wl_extract(path, NULL, &err);
+	wl = wl_extract(path, wo, &err);
 	if (!wl) {
 		r->failed_run = true;
 		snprintf(r->why, sizeof(r->why), "%.500s", err.msg);
@@ -118,6 +123,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 		       sizeof(r->group));
 	for (int i = 0; i < 4; i++)
 		r->meas[i] = (double)replay_measured_count(wl, metric[i]);
+	r->meas_restored = (double)replay_measured_count(wl, "sched_switch_restored");
 	for (int k = 0; k < 3; k++)
 		if (mh && mh->count)
 			r->meas[4 + k] = (double)sr_hist_percentile(mh, pct_of[k]) / 1e3;
@@ -137,6 +143,12 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 			replay_count_get(res, metric[i], &p);
 			pred[i][sd] = (double)p;
 		}
+		{
+			uint64_t p = 0;
+
+			replay_count_get(res, "sched_switch_restored", &p);
+			restored[sd] = (double)p;
+		}
 		ph = find_hist(replay_latency(res), json_object_get(spec, "latency_group"), gl,
 			       sizeof(gl));
 		for (int k = 0; k < 3; k++) {
@@ -145,6 +157,19 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 				(double)sr_hist_percentile(ph, pct_of[k]) / 1e3 : 0;
 		}
 		replay_result_free(res);
+	}
+	/* the restored part of the run whose sched_switch is the median */
+	for (unsigned int sd = 0; sd < seeds; sd++) {
+		unsigned int below = 0, equal = 0;
+
+		for (unsigned int k = 0; k < seeds; k++) {
+			below += pred[0][k] < pred[0][sd];
+			equal += pred[0][k] == pred[0][sd];
+		}
+		if (below <= (seeds - 1) / 2 && (seeds - 1) / 2 < below + equal) {
+			r->pred_restored = restored[sd];
+			break;
+		}
 	}
 	for (int i = 0; i < NR_METRICS; i++) {
 		json_t *l = json_object_get(lim, metric[i]);
@@ -183,7 +208,12 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 				printf(" - | - | - | | | |\n");
 				continue;
 			}
-			printf(i >= 4 ? " %.1f | %.1f |" : " %.0f | %.0f |", r[t].meas[i], r[t].pred[i]);
+			if (i == 0 && (r[t].meas_restored || r[t].pred_restored))
+				printf(" %.0f (%.0f restored) | %.0f (%.0f) |", r[t].meas[i],
+				       r[t].meas_restored, r[t].pred[i], r[t].pred_restored);
+			else
+				printf(i >= 4 ? " %.1f | %.1f |" : " %.0f | %.0f |", r[t].meas[i],
+				       r[t].pred[i]);
 			printf(" %+.1f%%%s |", r[t].err[i] * 100, r[t].over[i] ? " **over**" : "");
 			printf(" %+.0f..%+.0f%% |", r[t].err_lo[i] * 100, r[t].err_hi[i] * 100);
 			if (isnan(r[t].limit[i]))
@@ -231,18 +261,87 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 	}
 }
 
+static json_t *jnum(double v)
+{
+	return isnan(v) ? json_null() : json_real(round(v * 1e6) / 1e6);
+}
+
+/*
+ * --json: {"ok": bool, "goal": {...}, "traces": {NAME: {"skipped"|"failed": why} |
+ * {"latency_group", "series", "metrics": {metric: {measured, predicted, error,
+ * seeds_error_min, seeds_error_max, limit, over}}, "sched_switch_restored":
+ * {measured, predicted}}}}.
+ */
+static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
+{
+	json_t *root = json_object(), *tr = json_object();
+	int ret = 0;
+
+	if (!root || !tr) {
+		json_decref(root);
+		json_decref(tr);
+		return -1;
+	}
+	json_object_set_new(root, "ok", json_boolean(ok));
+	json_object_set(root, "goal", goal ? goal : json_null());
+	for (size_t t = 0; t < n; t++) {
+		json_t *o = json_object(), *m = json_object(), *rs = json_object();
+
+		if (r[t].skipped || r[t].failed_run) {
+			json_object_set_new(o, r[t].skipped ? "skipped" : "failed", json_string(r[t].why));
+			json_decref(m);
+			json_decref(rs);
+			json_object_set_new(tr, r[t].name, o);
+			continue;
+		}
+		json_object_set_new(o, "latency_group", json_string(r[t].group));
+		json_object_set_new(o, "series", r[t].series[0] ? json_string(r[t].series) : json_null());
+		for (int i = 0; i < NR_METRICS; i++) {
+			json_t *e = json_object();
+
+			if (!r[t].have[i]) {
+				json_object_set_new(m, metric[i], json_null());
+				json_decref(e);
+				continue;
+			}
+			json_object_set_new(e, "measured", jnum(r[t].meas[i]));
+			json_object_set_new(e, "predicted", jnum(r[t].pred[i]));
+			json_object_set_new(e, "error", jnum(r[t].err[i]));
+			json_object_set_new(e, "seeds_error_min", jnum(r[t].err_lo[i]));
+			json_object_set_new(e, "seeds_error_max", jnum(r[t].err_hi[i]));
+			json_object_set_new(e, "limit", jnum(r[t].limit[i]));
+			json_object_set_new(e, "over", json_boolean(r[t].over[i]));
+			json_object_set_new(m, metric[i], e);
+		}
+		json_object_set_new(o, "metrics", m);
+		json_object_set_new(rs, "measured", jnum(r[t].meas_restored));
+		json_object_set_new(rs, "predicted", jnum(r[t].pred_restored));
+		json_object_set_new(o, "sched_switch_restored", rs);
+		json_object_set_new(tr, r[t].name, o);
+	}
+	json_object_set_new(root, "traces", tr);
+	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(8)) || fputc('\n', stdout) == EOF)
+		ret = -1;
+	json_decref(root);
+	return ret;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: schedreplay validate [--dir DIR] [--thresholds FILE] [--markdown|--suggest] [--profile P]\n"
-"                            [--placement trace|model] [--seeds N] [--idle-pull]\n"
+
+"usage: schedreplay validate [--dir DIR] [--thresholds FILE] [--markdown|--suggest|--json]\n"
+"                            [--profile P] [--placement trace|model] [--seeds N] [--idle-pull]\n"
+"                            [--no-repair]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
 "DIR/thresholds.json). Exit 1 if any threshold is exceeded or a trace has no entry.\n"
 "--markdown prints the table of docs/validation.md; --suggest prints max_rel_error\n"
 "entries (achieved error x 1.25 + 5%%) for the traces of DIR.  The prediction is the\n"
-"median of N replays with model seeds 1..N (default 5; the seeds' error range is shown).\n");
+"median of N replays with model seeds 1..N (default 5; the seeds' error range is shown).\n"
+"sched_switch counts the switches out of idle the kernel did not trace and the reader\n"
+"restored (shown as \"restored\"; --no-repair reads the raw stream).\n");
 }
 
 int cmd_validate(int argc, char **argv)
@@ -256,12 +355,15 @@ int cmd_validate(int argc, char **argv)
 		{ "placement", required_argument, NULL, 'P' },
 		{ "seeds", required_argument, NULL, 'S' },
 		{ "idle-pull", no_argument, NULL, 'I' },
+		{ "no-repair", no_argument, NULL, 'R' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = "traces", *tfile = NULL;
 	char tpath[4096];
-	bool markdown = false, suggest = false;
+	bool markdown = false, suggest = false, as_json = false;
+	struct wl_options wo = { 0 };
 	unsigned int seeds = 5;
 	struct replay_config rc;
 	json_error_t je;
@@ -303,6 +405,8 @@ int cmd_validate(int argc, char **argv)
 			break;
 		}
 		case 'I': rc.idle_pull = true; break;
+		case 'R': wo.no_repair = true; break;
+		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
 		default: usage(stderr); return SR_EXIT_USAGE;
 		}
@@ -377,7 +481,7 @@ int cmd_validate(int argc, char **argv)
 			ret = SR_EXIT_FAIL;
 			continue;
 		}
-		run_one(dir, names[i], spec, &rc, seeds, r);
+		run_one(dir, names[i], spec, &rc, &wo, seeds, r);
 		if (r->failed_run)
 			ret = SR_EXIT_FAIL;
 		for (int k = 0; k < NR_METRICS; k++)
@@ -407,6 +511,9 @@ int cmd_validate(int argc, char **argv)
 		ret = SR_EXIT_OK;
 	} else if (markdown) {
 		print_markdown(res, n, goal);
+	} else if (as_json) {
+		if (print_json(res, n, goal, ret == SR_EXIT_OK))
+			ret = SR_EXIT_FAIL;
 	} else {
 		for (size_t t = 0; t < n; t++) {
 			const struct result *r = &res[t];
@@ -427,6 +534,10 @@ int cmd_validate(int argc, char **argv)
 				       metric[k], r->meas[k], r->pred[k], r->err[k] * 100,
 				       isnan(r->limit[k]) ? "  -" : "", isnan(r->limit[k]) ? 0 : r->limit[k] * 100,
 				       r->over[k] ? "  OVER" : "");
+				if (k == 0 && (r->meas_restored || r->pred_restored))
+					printf("    %-18s measured %12.1f predicted %12.1f (switches out of idle "
+					       "the kernel did not trace, restored by the reader)\n",
+					       "of them restored", r->meas_restored, r->pred_restored);
 			}
 		}
 		printf("%s\n", ret ? "validate: FAILED" : "validate: all within thresholds");

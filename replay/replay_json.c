@@ -4,6 +4,7 @@
  * distributions use the keys of `schedreplay report` (S objects, µs).
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <schedreplay/sim.h>
@@ -21,6 +22,8 @@ uint64_t replay_measured_count(const struct wl_workload *wl, const char *name)
 
 	if (!strcmp(name, "sched_switch"))
 		return c->sched_switch;
+	if (!strcmp(name, "sched_switch_restored"))
+		return c->sched_switch_restored;
 	if (!strcmp(name, "sched_waking"))
 		return c->sched_waking;
 	if (!strcmp(name, "sched_wakeup"))
@@ -140,7 +143,9 @@ json_t *replay_json_measured(const struct wl_workload *wl)
 		json_decref(c);
 		return NULL;
 	}
+	/* every switch of the stream; of them restored: not records of the file */
 	json_object_set_new(c, "sched_switch", jint(n->sched_switch));
+	json_object_set_new(c, "sched_switch_restored", jint(n->sched_switch_restored));
 	json_object_set_new(c, "sched_waking", jint(n->sched_waking));
 	json_object_set_new(c, "sched_wakeup", jint(n->sched_wakeup));
 	json_object_set_new(c, "sched_wakeup_new", jint(n->sched_wakeup_new));
@@ -166,7 +171,40 @@ static void calib_dist_json(json_t *e, const struct calib_path *cp)
 	json_object_set_new(e, "max_us", cp->n ? jus(cp->max) : json_null());
 }
 
-static json_t *calib_json(const struct wl_calib *cal)
+/*
+ * The idle path per CPU: {"CPU": {samples, ..., "restored": bool,
+ * "by_waker_context": {ctx: {...}}}}, for the CPUs with samples.
+ */
+static json_t *calib_idle_cpus_json(const struct wl_calib *cal, const struct wl_facts *f)
+{
+	json_t *o = json_object();
+
+	for (unsigned int cpu = 0; o && cpu < cal->nr_cpus; cpu++) {
+		const struct calib_path *t = cal->idle_cpu[cpu];
+		json_t *e, *bx;
+		char key[16];
+
+		if (!t[CALIB_CTX_ALL].n)
+			continue;
+		e = json_object();
+		bx = json_object();
+		calib_dist_json(e, &t[CALIB_CTX_ALL]);
+		json_object_set_new(e, "restored", json_boolean(cpu < 64 &&
+								(f->idle_exit_restored >> cpu & 1)));
+		for (int x = 0; x < CALIB_CTX_NR; x++) {
+			json_t *xe = json_object();
+
+			calib_dist_json(xe, &t[x]);
+			json_object_set_new(bx, calib_ctx_name(x), xe);
+		}
+		json_object_set_new(e, "by_waker_context", bx);
+		snprintf(key, sizeof(key), "%u", cpu);
+		json_object_set_new(o, key, e);
+	}
+	return o;
+}
+
+static json_t *calib_json(const struct wl_calib *cal, const struct wl_facts *f)
 {
 	json_t *o = json_object();
 
@@ -183,6 +221,8 @@ static json_t *calib_json(const struct wl_calib *cal)
 			json_object_set_new(bx, calib_ctx_name(x), xe);
 		}
 		json_object_set_new(e, "by_waker_context", bx);
+		if (p == WL_PATH_IDLE)
+			json_object_set_new(e, "by_cpu", calib_idle_cpus_json(cal, f));
 		json_object_set_new(e, "samples", jint(cp->n));
 		json_object_set_new(e, "mean_us", cp->n ? jus(cp->mean) : json_null());
 		json_object_set_new(e, "p50_us", cp->n ? jus(cp->p50) : json_null());
@@ -194,6 +234,39 @@ static json_t *calib_json(const struct wl_calib *cal)
 				    cp->fallback >= 0 ? json_string(wl_path_name(cp->fallback)) : json_null());
 		json_object_set_new(o, wl_path_name(p), e);
 	}
+	return o;
+}
+
+/*
+ * {"mode": "idle_exit"|"none", "restored": N, "cpus": [{cpu, traced_to_idle,
+ * traced_from_idle, restored, simulated_as_restored}]}: what the reader's
+ * repair restored, per CPU with something to say.
+ */
+static json_t *repair_json(const struct wl_workload *wl)
+{
+	const struct trace_info *in = wl_trace_info(wl);
+	const struct wl_facts *f = wl_facts(wl);
+	json_t *o = json_object(), *a = json_array();
+
+	json_object_set_new(o, "mode", json_string(in->repair & TRACE_REPAIR_IDLE_EXIT ?
+						   "idle_exit" : "none"));
+	json_object_set_new(o, "restored", jint(wl_counts(wl)->sched_switch_restored));
+	for (int c = 0; in->repair_cpus && c < in->repair_nr_cpus; c++) {
+		const struct trace_repair_cpu *rc = &in->repair_cpus[c];
+		json_t *e;
+
+		if (!rc->traced_to_idle && !rc->traced_from_idle && !rc->restored)
+			continue;
+		e = json_object();
+		json_object_set_new(e, "cpu", json_integer(c));
+		json_object_set_new(e, "traced_to_idle", jint(rc->traced_to_idle));
+		json_object_set_new(e, "traced_from_idle", jint(rc->traced_from_idle));
+		json_object_set_new(e, "restored", jint(rc->restored));
+		json_object_set_new(e, "simulated_as_restored",
+				    json_boolean(c < 64 && (f->idle_exit_restored >> c & 1)));
+		json_array_append_new(a, e);
+	}
+	json_object_set_new(o, "cpus", a);
 	return o;
 }
 
@@ -232,6 +305,7 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl)
 	json_object_set_new(t, "events", jint(n->events));
 	json_object_set_new(t, "lost_events", jint(n->lost_events));
 	json_object_set_new(t, "sidecar", wl_sidecar_path(wl) ? json_string(wl_sidecar_path(wl)) : json_null());
+	json_object_set_new(t, "repair", repair_json(wl));
 	json_object_set_new(t, "tasks", jint(wl_nr_tasks(wl)));
 	json_object_set_new(t, "wakes", jint(wl_nr_wakes(wl)));
 	json_object_set_new(root, "trace", t);
@@ -260,7 +334,7 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl)
 	json_object_set_new(fa, "has_sched_waking", json_boolean(f->has_sched_waking));
 	json_object_set_new(fa, "has_sched_stat_runtime", json_boolean(f->has_stat_runtime));
 	json_object_set_new(root, "facts", fa);
-	json_object_set_new(root, "calibration", calib_json(wl_calibration(wl)));
+	json_object_set_new(root, "calibration", calib_json(wl_calibration(wl), f));
 	while (wl_note_at(wl, &it, &text, &v)) {
 		json_t *o = json_object();
 
@@ -327,6 +401,7 @@ json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_res
 	json_t *o = json_object(), *c = json_object(), *l = json_object();
 	static const enum lat_group_key keys[2] = { LAT_BY_COMM, LAT_BY_CGROUP };
 	static const char *const names[2] = { "by_comm", "by_cgroup" };
+	uint64_t pv_restored = 0;
 
 	for (int i = 0; i < REPLAY_NR_COMPARED; i++) {
 		uint64_t pv = 0;
@@ -335,6 +410,9 @@ json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_res
 		json_object_set_new(c, replay_compared_counts[i],
 				    rel_err((double)pv, (double)replay_measured_count(wl, replay_compared_counts[i])));
 	}
+	json_object_set_new(c, "sched_switch_restored", rel_err(
+		(double)(replay_count_get(r, "sched_switch_restored", &pv_restored) ? pv_restored : 0),
+		(double)replay_measured_count(wl, "sched_switch_restored")));
 	json_object_set_new(o, "counts", c);
 	json_object_set_new(l, "all", dist_err(lat_get_all(pl, LAT_WAKEUP), lat_get_all(ml, LAT_WAKEUP)));
 	for (int k = 0; k < 2; k++) {

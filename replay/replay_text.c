@@ -19,6 +19,32 @@ static void err_cell(FILE *out, double pred, double meas)
 		fprintf(out, " %+8.1f%%", (pred - meas) / meas * 100.0);
 }
 
+/* What the reader's repair restored, and where the simulation emits its counterpart. */
+static void print_repair(FILE *out, const struct wl_workload *wl)
+{
+	const struct trace_info *in = wl_trace_info(wl);
+	const struct wl_facts *f = wl_facts(wl);
+
+	if (!(in->repair & TRACE_REPAIR_IDLE_EXIT)) {
+		fprintf(out, "repair:    off (the raw event stream)%s\n", f->idle_exit_untraced ?
+			"; idle exits of CPUs the sidecar marks untraced are not simulated either" : "");
+		return;
+	}
+	if (!wl_counts(wl)->sched_switch_restored) {
+		fprintf(out, "repair:    nothing restored (every switch out of idle is traced)\n");
+		return;
+	}
+	fprintf(out, "repair:    %" PRIu64 " switches out of idle restored (untraced by the kernel)",
+		wl_counts(wl)->sched_switch_restored);
+	for (int c = 0; in->repair_cpus && c < in->repair_nr_cpus; c++)
+		if (in->repair_cpus[c].restored)
+			fprintf(out, "; CPU %d: %" PRIu64 " restored, %" PRIu64 " traced%s", c,
+				in->repair_cpus[c].restored, in->repair_cpus[c].traced_from_idle,
+				c < 64 && (f->idle_exit_restored >> c & 1) ?
+				" (simulated idle exits counted as restored)" : "");
+	fputc('\n', out);
+}
+
 static void print_facts(FILE *out, const struct wl_workload *wl)
 {
 	const struct trace_info *i = wl_trace_info(wl);
@@ -39,11 +65,56 @@ static void print_facts(FILE *out, const struct wl_workload *wl)
 		f->tick_phase_known ? "" : " (tick phase unknown: 0)");
 	fprintf(out, "groups:    %u  [%s: %s]\n", wl_nr_groups(wl), wl_fact_source_name(f->groups_src),
 		f->groups_how);
+	print_repair(out, wl);
 	fprintf(out, "workload:  %u tasks, %u wakes\n", wl_nr_tasks(wl), wl_nr_wakes(wl));
 	fprintf(out, "timing:    __schedule clock %" PRIu64 " ns before the switch (%u samples), "
 		"tick to switch %" PRIu64 " ns (%u), sync tail %" PRIu64 " ns (%u)  [trace]\n",
 		f->switch_lead_ns, f->switch_lead_samples, f->tick_switch_ns, f->tick_switch_samples,
 		f->sync_tail_ns, f->sync_tail_samples);
+}
+
+static void calib_row(FILE *out, const char *label, const struct calib_path *cp,
+		      const char *remark)
+{
+	fprintf(out, "    %-13s %9" PRIu64, label, cp->n);
+	if (cp->n)
+		fprintf(out, " %9.1f %9.1f %9.1f %9.1f %9.1f", cp->mean / 1e3, cp->p50 / 1e3,
+			cp->p90 / 1e3, cp->p99 / 1e3, cp->max / 1e3);
+	fprintf(out, "%s\n", remark);
+}
+
+/*
+ * The idle path per CPU (calib.h): a CPU whose switches out of idle the
+ * reader restored measures them early by the idle exit, and its simulated
+ * idle wakeups draw from its own samples.
+ */
+static void print_calib_idle_cpus(FILE *out, const struct wl_workload *wl)
+{
+	const struct wl_calib *c = wl_calibration(wl);
+	const struct wl_facts *f = wl_facts(wl);
+
+	for (unsigned int cpu = 0; cpu < c->nr_cpus; cpu++) {
+		const struct calib_path *t = c->idle_cpu[cpu];
+		bool restored = cpu < 64 && (f->idle_exit_restored >> cpu & 1);
+		char label[32];
+
+		if (!t[CALIB_CTX_ALL].n)
+			continue;
+		snprintf(label, sizeof(label), "on CPU %u", cpu);
+		calib_row(out, label, &t[CALIB_CTX_ALL],
+			  restored ? "   (switches out of idle restored: early by the idle exit)" :
+			  "   (switches out of idle traced)");
+		for (int x = 0; x < CALIB_CTX_NR; x++) {
+			if (!t[x].n)
+				continue;
+			snprintf(label, sizeof(label), "  from %s", calib_ctx_name(x));
+			calib_row(out, label, &t[x], t[x].n < CALIB_MIN_SAMPLES ?
+				  "   (too few: the CPU's all-context table)" : "");
+		}
+		if (t[CALIB_CTX_ALL].n < CALIB_MIN_SAMPLES)
+			fprintf(out, "      (too few on CPU %u: the %s samples of all CPUs are used)\n",
+				cpu, restored ? "restored" : "traced");
+	}
 }
 
 static void print_calib(FILE *out, const struct wl_workload *wl)
@@ -76,6 +147,8 @@ static void print_calib(FILE *out, const struct wl_workload *wl)
 				xp->p90 / 1e3, xp->p99 / 1e3, xp->max / 1e3,
 				xp->n < CALIB_MIN_SAMPLES ? "   (too few: the path's used)" : "");
 		}
+		if (p == WL_PATH_IDLE)
+			print_calib_idle_cpus(out, wl);
 	}
 }
 
@@ -213,9 +286,26 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 			err_cell(out, (double)p, (double)m);
 		}
 		fputc('\n', out);
+		if (!strcmp(name, "sched_switch") && wl_counts(wl)->sched_switch_restored) {
+			/* like with like: the repaired stream's restored switches */
+			m = replay_measured_count(wl, "sched_switch_restored");
+			fprintf(out, "    %-22s %10" PRIu64, "of them restored", m);
+			for (unsigned int r = 0; r < nr; r++) {
+				uint64_t p = 0;
+
+				replay_count_get(runs[r], "sched_switch_restored", &p);
+				fprintf(out, " %14" PRIu64, p);
+				err_cell(out, (double)p, (double)m);
+			}
+			fputc('\n', out);
+		}
 	}
 	fprintf(out, "  (sched_stat_runtime: fair tasks only; the trace has %" PRIu64
 		" for all classes)\n", wl_counts(wl)->sched_stat_runtime);
+	if (wl_counts(wl)->sched_switch_restored)
+		fprintf(out, "  (sched_switch: the repaired stream; restored: switches out of idle the "
+			"kernel did not trace, restored by the reader; predicted: the simulation's idle "
+			"exits on those CPUs)\n");
 	fprintf(out, "\nPredicted only (model counters)\n");
 	static const char *const bk[] = { "update_curr", "update_load_avg", "update_cfs_group",
 		"reweight_entity", "update_tg_load_avg", "tg_load_avg_writes",

@@ -206,13 +206,25 @@ static int traced_cpu(struct sim_task *t, const struct wl_wake *w)
 	return w->cpu;
 }
 
-static uint64_t cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, uint32_t task,
-		     uint32_t seq)
+/* Whether @cpu's switches out of idle are restored ones in the measured stream. */
+static bool restored_cpu(const struct sim *s, int cpu)
+{
+	return cpu >= 0 && cpu < 64 && (s->facts->idle_exit_restored >> cpu & 1);
+}
+
+/*
+ * The mechanical cost of a wakeup onto @cpu that takes @path here; the idle
+ * path draws from @cpu's own samples (calib.h: on a CPU whose idle exits
+ * are restored, what its measurement shows is early by the idle exit).
+ */
+static uint64_t cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, int cpu,
+		     uint32_t task, uint32_t seq)
 {
 	if (s->cfg.no_costs)
 		return 0;
 	s->path_count[path]++;
-	return calib_draw_seeded(s->calib, path, ctx, task, seq, s->cfg.seed);
+	return calib_draw_cpu(s->calib, path, ctx, cpu, restored_cpu(s, cpu), task, seq,
+			      s->cfg.seed);
 }
 
 /* ---- scheduling -------------------------------------------------------- */
@@ -240,7 +252,7 @@ static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
 		path = WL_PATH_PREEMPT_LOCAL;
 	else
 		path = WL_PATH_PREEMPT_REMOTE;
-	return arm_resched(s, cpu, now + cost(s, path, ctx, task, seq));
+	return arm_resched(s, cpu, now + cost(s, path, ctx, cpu, task, seq));
 }
 
 static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
@@ -249,9 +261,16 @@ static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
 	struct trace_event ev;
 	struct trace_sched_switch *sw = &ev.u.sched_switch;
 
-	/* the tracer would not have recorded it (see wl_facts.idle_exit_untraced) */
-	if (prev < 0 && cpu < 64 && (s->facts->idle_exit_untraced >> cpu & 1))
+	if (prev < 0 && restored_cpu(s, cpu)) {
+		/* the counterpart of a switch the reader's repair restored */
+		s->switch_restored++;
+	} else if (prev < 0 && cpu < 64 && (s->facts->idle_exit_untraced >> cpu & 1)) {
+		/*
+		 * Not restored (the raw stream): the tracer would not have
+		 * recorded it (wl_facts.idle_exit_untraced).
+		 */
 		return 0;
+	}
 	sim_event_init(s, &ev, TRACE_EV_SCHED_SWITCH, cpu, now, prev >= 0 ? s->wt[prev].pid : 0);
 	if (prev >= 0) {
 		memcpy(sw->prev_comm, s->tasks[prev].comm, TRACE_COMM_LEN);
@@ -484,7 +503,7 @@ static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, bool waking_emitt
 
 	return wake_task(s, w->target, traced_cpu(&s->tasks[w->target], w), waker_cpu,
 			 wcpu, flags,
-			 calib_ctx_of((enum wl_wake_src)w->src), w->seq, waking_emitted, now);
+			 calib_ctx_of_wake(w), w->seq, waking_emitted, now);
 }
 
 /*
@@ -578,7 +597,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	sim_task_enter_op(s, ci);
 	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, cpu_pid(s, cpu), now))
 		return -1;
-	return resched_after(s, cpu, was_idle, parent_cpu, CALIB_CTX_TASK, ci,
+	return resched_after(s, cpu, was_idle, parent_cpu, CALIB_CTX_FORK, ci,
 			     wt->init_wake != WL_NONE ? s->wakes[wt->init_wake].seq : 0, now);
 }
 
@@ -777,7 +796,7 @@ armed:
 		/* A wakeup by this task preempts it: the local path's cost. */
 		uint32_t ti = (uint32_t)c->curr;
 
-		if (arm_resched(s, cpu, now + cost(s, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, ti,
+		if (arm_resched(s, cpu, now + cost(s, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, cpu, ti,
 						   s->tasks[ti].op)))
 			return -1;
 	}

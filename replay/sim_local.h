@@ -116,6 +116,7 @@ struct sim {
 	struct lat_machine *lat;
 	uint64_t ev_count[TRACE_EV_NR_TYPES];
 	uint64_t events;
+	uint64_t switch_restored;  /* idle exits on CPUs whose idle exits the trace has restored */
 	uint64_t busy_ns;
 	uint64_t path_count[WL_PATH_NR];
 	uint64_t notes[SIM_NOTE_NR];

@@ -144,7 +144,10 @@ static void sample_sink(void *ctx, const struct lat_sample *smp)
 {
 	struct sim *s = ctx;
 
-	if (smp->kind != LAT_WAKEUP || !lat_filter_match(s->lat, smp->comm, smp->pid))
+	if (s->cfg.sample_sink)
+		s->cfg.sample_sink(s->cfg.sample_ctx, smp);
+	if (!s->cfg.keep_samples || smp->kind != LAT_WAKEUP ||
+	    !lat_filter_match(s->lat, smp->comm, smp->pid))
 		return;
 	if (s->nr_samples == s->cap_samples) {
 		size_t ncap = s->cap_samples ? s->cap_samples * 2 : 4096;
@@ -213,7 +216,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	lat_config_default(&lc);
 	lc.group_by[LAT_BY_CGROUP] = true;
 	lc.comm_prefix = s->cfg.comm_prefix;
-	if (s->cfg.keep_samples) {
+	if (s->cfg.keep_samples || s->cfg.sample_sink) {
 		lc.sink = sample_sink;
 		lc.sink_ctx = s;
 	}
@@ -304,11 +307,16 @@ static int collect(struct sim *s, struct replay_result *r)
 
 	while (model_counter_next(s->m, &iter, &name, &v))
 		n++;
-	r->counts = calloc(n + 8, sizeof(*r->counts));
+	r->counts = calloc(n + 9, sizeof(*r->counts));
 	if (!r->counts)
 		return -1;
-	for (unsigned int i = 0; i < sizeof(evc) / sizeof(evc[0]); i++)
+	for (unsigned int i = 0; i < sizeof(evc) / sizeof(evc[0]); i++) {
 		r->counts[r->nr_counts++] = (struct replay_count){ evc[i].name, s->ev_count[evc[i].t] };
+		/* of the switches: those the measured stream has as restored ones */
+		if (evc[i].t == TRACE_EV_SCHED_SWITCH)
+			r->counts[r->nr_counts++] = (struct replay_count){ "sched_switch_restored",
+									   s->switch_restored };
+	}
 	iter = 0;
 	while (model_counter_next(s->m, &iter, &name, &v)) {
 		bool dup = false;

@@ -71,6 +71,8 @@ struct cpu_track {
 	bool idle_open;              /* idle since idle_since (an open wl_idle) */
 	uint64_t idle_since;
 	bool known_once;             /* curr has been known at some point */
+	uint64_t idle_exits_traced;  /* idle -> task sched_switch records */
+	uint64_t idle_exits_restored;/* ... restored by the reader's repair (synthetic) */
 };
 
 struct wl_builder {
@@ -488,8 +490,12 @@ static int handoff_block(struct wl_builder *b, uint32_t y, uint32_t block_op)
 	return push_op(b, x, WL_OP_WAIT, 0, y, block_op);
 }
 
+/*
+ * @switch_in: a sched_switch puts @t on (its latency sample, if one is
+ * pending, ends there); else an event in its context shows it current.
+ */
 static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint32_t t,
-			uint64_t ts, bool counted_mismatch)
+			uint64_t ts, bool counted_mismatch, bool switch_in)
 {
 	struct tstate *s = &b->ts.v[t];
 
@@ -513,6 +519,38 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 			return -1;
 		if (oc && oc->curr == (int32_t)t)
 			oc->curr = CUR_UNKNOWN;
+	}
+	if (s->st == TS_BLOCKED && s->waking != WL_NONE) {
+		/*
+		 * Its sched_waking was traced, its sched_wakeup not: on the
+		 * capture machine the target CPU sometimes leaves idle without
+		 * tracing the wakeup it ran from its wake list (make-probe:
+		 * probe-msg woken from CPU 0 onto idle CPU 1, then running
+		 * there with no sched_wakeup).  That waking ended the block.
+		 * Left pending, it was paired with the task's next wakeup, a
+		 * 2 ms "idle-path" sample in the calibration.
+		 */
+		uint32_t wi = s->waking;
+		struct wl_wake *w = &b->wakes.v[wi];
+
+		s->waking = WL_NONE;
+		w->cpu = (int16_t)cpu;
+		w->flags |= WL_WAKE_ENDS_BLOCK;
+		seen_on(b, t, w->prev_cpu);
+		if (s->initial_sleep)
+			b->tasks.v[t].init_wake = wi;
+		else if (s->block_op != WL_NONE)
+			s->ops.v[s->block_op].arg = wi;
+		s->initial_sleep = false;
+		s->block_op = WL_NONE;
+		s->st = TS_QUEUED;
+		if (switch_in && !(w->flags & WL_WAKE_ON_CPU) && c->switches) {
+			/* what ran at the wakeup is not known: the switch's prev */
+			s->lat_wake = wi;
+			s->lat_curr = CUR_UNKNOWN;
+			s->lat_switches = c->switches - 1;
+		}
+		note(b, WL_NOTE_WAKING_NO_WAKEUP);
 	}
 	if (s->st == TS_BLOCKED) {
 		/* On a CPU without a wakeup in the trace: lost or unrecorded. */
@@ -575,7 +613,7 @@ static uint32_t appear_running(struct wl_builder *b, struct cpu_track *c, int cp
 		c->known_once = true;
 		return t;
 	}
-	if (make_current(b, c, cpu, t, ts, c->curr == CUR_UNKNOWN))
+	if (make_current(b, c, cpu, t, ts, c->curr == CUR_UNKNOWN, false))
 		return WL_NONE;
 	return t;
 }
@@ -629,7 +667,7 @@ static uint32_t context_task(struct wl_builder *b, const struct trace_event *ev,
 			*fail = -1;
 		return t;
 	}
-	if (make_current(b, c, ev->cpu, t, ev->ts, c->curr == CUR_UNKNOWN)) {
+	if (make_current(b, c, ev->cpu, t, ev->ts, c->curr == CUR_UNKNOWN, false)) {
 		*fail = -1;
 		return WL_NONE;
 	}
@@ -903,7 +941,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			if (p == WL_NONE)
 				return -1;
 		} else if (c->curr != (int32_t)p) {
-			if (make_current(b, c, ev->cpu, p, ev->ts, c->curr == CUR_UNKNOWN))
+			if (make_current(b, c, ev->cpu, p, ev->ts, c->curr == CUR_UNKNOWN, false))
 				return -1;
 		}
 		prev_idx = (int32_t)p;
@@ -987,6 +1025,12 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		note(b, WL_NOTE_SWITCH_MISMATCH);
 	}
 
+	if (sw->prev_pid <= 0 && sw->next_pid > 0) {
+		if (ev->synthetic)
+			c->idle_exits_restored++;
+		else
+			c->idle_exits_traced++;
+	}
 	if (sw->next_pid <= 0) {
 		c->curr = CUR_IDLE;
 		c->known_once = true;
@@ -1017,7 +1061,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		b->ts.v[n].st = TS_QUEUED;
 		b->tasks.v[n].init_cpu = (int16_t)ev->cpu;
 	}
-	if (make_current(b, c, ev->cpu, n, ev->ts, true))
+	if (make_current(b, c, ev->cpu, n, ev->ts, true, true))
 		return -1;
 	if (b->tasks.v[n].cls != WL_CLASS_FAIR) {
 		if (push_timed(b, ev->ts, WL_T_OTHER_IN, n, ev->cpu, 0, 0))
@@ -1038,6 +1082,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		w->latency = ev->ts - w->ts;
 		w->path = classify_path(ns->lat_curr, prev_idx,
 					sw->prev_run == TRACE_STATE_RUNNING, w->waker_cpu, ev->cpu);
+		if (ev->synthetic)
+			w->flags |= WL_WAKE_RESTORED;
 		ns->lat_wake = WL_NONE;
 	}
 	return 0;
@@ -1271,6 +1317,9 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 		i->clock = b->wl->info_strs[4];
 		i->buffer = b->wl->info_strs[5];
 		i->buffer_reason = NULL;
+		/* the reader's; wl_extract() keeps a copy of the final counts */
+		i->repair_cpus = NULL;
+		i->repair_nr_cpus = 0;
 	}
 	/* group 0 is the root task group */
 	WL_VEC_PUSH(b->groups, oom);
@@ -1306,7 +1355,8 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 	}
 	if (ev->ts > b->last_ts)
 		b->last_ts = ev->ts;
-	n->events++;
+	if (!ev->synthetic)
+		n->events++;
 	if (lost_before) {
 		struct cpu_track *c = cpu_get(b, ev->cpu);
 
@@ -1347,6 +1397,7 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 	switch (ev->type) {
 	case TRACE_EV_SCHED_SWITCH:
 		n->sched_switch++;
+		n->sched_switch_restored += ev->synthetic;
 		r = on_switch(b, ev);
 		break;
 	case TRACE_EV_SCHED_WAKING:
@@ -1527,6 +1578,14 @@ static void facts_finish(struct wl_builder *b)
 		for (int c = 0; c < b->sc->nr_cpus && c < 64; c++)
 			if (b->sc->cpus[c].idle_exit_untraced)
 				f->idle_exit_untraced |= 1ull << c;
+	/*
+	 * A CPU whose switches out of idle are mostly restored ones: the
+	 * simulation's idle exits there are the counterpart of restored
+	 * switches (counted and calibrated as such).
+	 */
+	for (int c = 0; c < b->nr_cpus && c < 64; c++)
+		if (b->cpus[c].idle_exits_restored > b->cpus[c].idle_exits_traced)
+			f->idle_exit_restored |= 1ull << c;
 	f->switch_lead_ns = hist_median(b->lead_hist, &f->switch_lead_samples);
 	f->tick_switch_ns = hist_median(b->tick_hist, &f->tick_switch_samples);
 	f->sync_tail_ns = hist_median(b->tail_hist, &f->sync_tail_samples);
@@ -1781,7 +1840,7 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	facts_finish(b);
 	if (idle_finish(b) || sidecar_copy(b))
 		goto oom;
-	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes))
+	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes, wl->facts.nr_cpus))
 		goto oom;
 	b->wl = NULL;
 	wl_builder_free(b);
@@ -1826,6 +1885,7 @@ void wl_free(struct wl_workload *wl)
 	free(wl->timed);
 	free(wl->idle);
 	free(wl->idle_first);
+	free(wl->repair);
 	free(wl->groups);
 	for (uint32_t i = 0; i < wl->nr_strings; i++)
 		free(wl->strings[i]);
@@ -1909,6 +1969,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_PI_BOOST] = "switch-outs of fair tasks at RT priority (priority inheritance): replayed as fair",
 	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",
 	[WL_NOTE_CGROUP_OTHER_ROOT] = "cgroup_attach_task events of hierarchies other than the cpu controller's: ignored",
+	[WL_NOTE_WAKING_NO_WAKEUP] = "switch-ins of tasks whose sched_waking was traced but not their sched_wakeup: that waking ended the sleep, on the CPU they ran on",
 	[WL_NOTE_RACE_WAKE] = "wakings that reached a task still on its CPU before it blocked (waker and sleeper racing): replayed as block + immediate wake",
 };
 

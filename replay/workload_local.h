@@ -48,6 +48,7 @@ enum wl_note_id {
 	WL_NOTE_EXT_FORK,
 	WL_NOTE_CGROUP_OTHER_ROOT,
 	WL_NOTE_RACE_WAKE,
+	WL_NOTE_WAKING_NO_WAKEUP,
 	WL_NOTE_NR
 };
 
@@ -81,6 +82,9 @@ struct wl_workload {
 	struct wl_idle *idle;
 	uint32_t nr_idle;
 	uint32_t *idle_first;          /* [nr_cpus + 1]: each CPU's first interval */
+
+	/* the reader's repair counts per CPU (info.repair_cpus points here), NULL: none */
+	struct trace_repair_cpu *repair;
 
 	struct lat_machine *measured; /* may be NULL (builder-only tests) */
 	struct wl_calib calib;

@@ -4,11 +4,29 @@
  * the measured statistics and the cost calibration.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <schedreplay/sidecar.h>
 
 #include "workload_local.h"
+
+/* The repair stage's final counts per CPU, owned by the workload. */
+static int keep_repair_counts(struct wl_workload *wl, const struct trace_info *in)
+{
+	size_t n;
+
+	wl->info.repair = in->repair;
+	if (!in->repair_cpus || in->repair_nr_cpus <= 0)
+		return 0;
+	n = (size_t)in->repair_nr_cpus;
+	if (!(wl->repair = malloc(n * sizeof(*wl->repair))))
+		return -1;
+	memcpy(wl->repair, in->repair_cpus, n * sizeof(*wl->repair));
+	wl->info.repair_cpus = wl->repair;
+	wl->info.repair_nr_cpus = in->repair_nr_cpus;
+	return 0;
+}
 
 struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 			       struct sr_error *err)
@@ -24,7 +42,14 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 
 	if (opt)
 		o = *opt;
-	if (!(r = trace_open(path, NULL, err)))
+	/*
+	 * The repaired stream (docs/report.md, "Untraced switches out of
+	 * idle"): the measured latencies and switch counts then have the same
+	 * definition as `report`'s, and the simulation emits its idle exits on
+	 * those CPUs too (wl_facts.idle_exit_restored).
+	 */
+	if (!(r = trace_open(path, &(struct trace_open_opts){
+			.repair = o.no_repair ? TRACE_REPAIR_NONE : TRACE_REPAIR_IDLE_EXIT }, err)))
 		return NULL;
 	if (!o.no_sidecar) {
 		struct sr_error serr = { 0 };
@@ -51,6 +76,11 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 		goto out;
 	wl = wl_builder_finish(b, err);
 	b = NULL;
+	if (wl && keep_repair_counts(wl, trace_get_info(r))) {
+		sr_error_set(err, ENOMEM, "%s: out of memory", path);
+		wl_free(wl);
+		wl = NULL;
+	}
 	if (wl && !wl_counts(wl)->sched_switch) {
 		sr_error_set(err, EINVAL, "%s: no sched_switch events in buffer '%s': nothing to replay "
 			     "(capture the sched:* events)", path,

@@ -79,6 +79,12 @@ struct replay_config {
 	 */
 	bool idle_pull;
 	bool keep_samples;             /* keep every "all" latency sample (replay_samples) */
+	/*
+	 * Called with every predicted latency sample once final (wakeup and
+	 * run-queue wait, any comm: lat_config.sink); NULL: none.
+	 */
+	void (*sample_sink)(void *ctx, const struct lat_sample *s);
+	void *sample_ctx;
 	/* every synthetic event, as text (debugging); NULL: none */
 	FILE *dump;
 	/* called about every 2^18 simulated events with the fraction done */

@@ -105,6 +105,10 @@ enum {
 	WL_WAKE_ON_CPU     = 0x10,  /* the target was on a CPU at the waking */
 	WL_WAKE_SYNC       = 0x20,  /* replayed as WF_SYNC: the waker sleeps (or hands off)
 				       right after it (docs/replay.md) */
+	WL_WAKE_RESTORED   = 0x40,  /* its latency ends at a switch out of idle that the
+				       kernel did not trace and the reader's repair
+				       restored (trace_event.synthetic): early by about
+				       the idle exit (docs/report.md) */
 };
 
 struct wl_wake {
@@ -226,10 +230,21 @@ struct wl_facts {
 	/*
 	 * CPUs (bit n: CPU n < 64) whose switches out of idle the kernel does
 	 * not trace (sidecar trace.idle_switches[].idle_exit_untraced; this
-	 * machine's CPU 1, docs/capture.md): the simulation does not emit them
-	 * either, so that its counts and latencies have the trace's definition.
+	 * machine's CPU 1, docs/capture.md).  Unless the reader's repair
+	 * restored them (idle_exit_restored), the simulation does not emit
+	 * them either, so that its counts and latencies have the trace's
+	 * definition (wl_options.no_repair, or a repair that found nothing).
 	 */
 	uint64_t idle_exit_untraced;
+	/*
+	 * CPUs (bit n) whose switches out of idle the stream shows mostly as
+	 * restored by the reader's repair (TRACE_REPAIR_IDLE_EXIT: more
+	 * synthetic than traced idle -> task switches there).  The simulation
+	 * emits its idle exits there, counts them as "restored"
+	 * (sched_switch_restored) and draws their cost from that CPU's own
+	 * idle-path samples, which end at restored switches (calib.h).
+	 */
+	uint64_t idle_exit_restored;
 	/*
 	 * A waker that sleeps right after a wakeup (WL_WAKE_SYNC ending in a
 	 * BLOCK) runs this long in between: median; 0 if < 20 samples.  A
@@ -245,7 +260,14 @@ struct wl_facts {
 
 /* Trace-visible counts, measured. */
 struct wl_counts {
+	/*
+	 * Every sched_switch of the stream, the restored ones included: the
+	 * simulation predicts the complete switch stream.  Of them,
+	 * sched_switch_restored are not records of the file but switches out
+	 * of idle the reader's repair restored (trace_event.synthetic).
+	 */
 	uint64_t sched_switch;
+	uint64_t sched_switch_restored;
 	uint64_t sched_waking;
 	uint64_t sched_wakeup;
 	uint64_t sched_wakeup_new;
@@ -254,7 +276,8 @@ struct wl_counts {
 	uint64_t sched_stat_runtime_fair; /* tasks of the fair class only */
 	uint64_t sched_process_fork;
 	uint64_t sched_process_exit;
-	uint64_t events;                  /* every event the reader delivered */
+	uint64_t events;                  /* records of the file read (restored switches not
+					     included) */
 	uint64_t lost_events;
 };
 
@@ -264,6 +287,12 @@ struct wl_options {
 	const char *cgroup_map;       /* FILE: "pid cgroup-path [shares]" lines, or NULL */
 	const char *sidecar;          /* NULL: TRACE.json next to the trace if present */
 	bool no_sidecar;              /* ignore any sidecar */
+	/*
+	 * Read the raw event stream: without the reader's repair of switches
+	 * out of idle the kernel did not trace (TRACE_REPAIR_IDLE_EXIT, on by
+	 * default; see docs/replay.md, "Untraced idle exits").
+	 */
+	bool no_repair;
 	/* Progress: called about every 2^18 events with the fraction of the
 	 * trace's time span done; may be NULL. */
 	void (*progress)(void *ctx, uint64_t events_done, double fraction);

@@ -346,7 +346,7 @@ static void test_calib(void)
 		w[i].path = WL_PATH_QUEUED;
 		w[i].latency = 7;
 	}
-	CHECK_EQ(calib_build(&c, w, 200), 0);
+	CHECK_EQ(calib_build(&c, w, 200, 0), 0);
 	CHECK_EQ(c.path[WL_PATH_IDLE].n, 100);
 	CHECK_EQ(c.path[WL_PATH_IDLE].p50, 50000);
 	CHECK_EQ(c.path[WL_PATH_IDLE].p90, 90000);
@@ -379,7 +379,7 @@ static void test_calib(void)
 		w[i].src = i < 40 ? WL_SRC_TASK : i < 70 ? WL_SRC_HARDIRQ : WL_SRC_SOFTIRQ;
 		w[i].latency = i < 40 ? 3000 : i < 70 ? 15000 : 9000;
 	}
-	CHECK_EQ(calib_build(&c, w, 75), 0);
+	CHECK_EQ(calib_build(&c, w, 75, 0), 0);
 	CHECK_EQ(c.path[WL_PATH_PREEMPT_LOCAL].n, 75);
 	CHECK_EQ(c.ctx[WL_PATH_PREEMPT_LOCAL][CALIB_CTX_TASK].n, 40);
 	CHECK_EQ(c.ctx[WL_PATH_PREEMPT_LOCAL][CALIB_CTX_HARDIRQ].n, 30);
@@ -393,6 +393,151 @@ static void test_calib(void)
 	CHECK(calib_effective(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_SOFTIRQ) ==
 	      &c.path[WL_PATH_PREEMPT_LOCAL]);
 	calib_release(&c);
+}
+
+/*
+ * The idle path per CPU (calib.h): CPU 0's switches out of idle traced
+ * (40 us), CPU 1's restored (2 us after a wakeup, 0 us after a fork: the
+ * restored switch sits at the sched_wakeup_new).  A 0 ns sample is a
+ * sample.  CPU 2 has 5 restored samples only: the restored pool is used.
+ */
+static void test_calib_idle_cpu(void)
+{
+	struct wl_wake w[200];
+	struct wl_calib c;
+
+	memset(w, 0, sizeof(w));
+	for (int i = 0; i < 200; i++) {
+		w[i].path = WL_PATH_IDLE;
+		w[i].src = WL_SRC_TASK;
+		if (i < 60) {                      /* CPU 0, traced */
+			w[i].cpu = 0;
+			w[i].latency = 40000;
+		} else if (i < 120) {              /* CPU 1, restored wakeups */
+			w[i].cpu = 1;
+			w[i].latency = 2000;
+			w[i].flags = WL_WAKE_RESTORED;
+		} else if (i < 195) {              /* CPU 1, restored forks */
+			w[i].cpu = 1;
+			w[i].latency = 0;
+			w[i].flags = WL_WAKE_RESTORED | WL_WAKE_NEW;
+		} else {                           /* CPU 2, restored, too few */
+			w[i].cpu = 2;
+			w[i].latency = 7000;
+			w[i].flags = WL_WAKE_RESTORED;
+		}
+	}
+	CHECK_EQ(calib_build(&c, w, 200, 3), 0);
+	CHECK_EQ(c.path[WL_PATH_IDLE].n, 200);          /* 0 ns samples count */
+	CHECK_EQ(c.ctx[WL_PATH_IDLE][CALIB_CTX_FORK].n, 75);
+	CHECK_EQ(c.nr_cpus, 3);
+	CHECK_EQ(c.idle_cpu[0][CALIB_CTX_ALL].n, 60);
+	CHECK_EQ(c.idle_cpu[1][CALIB_CTX_TASK].n, 60);
+	CHECK_EQ(c.idle_cpu[1][CALIB_CTX_FORK].n, 75);
+	CHECK_EQ(c.idle_cpu[2][CALIB_CTX_ALL].n, 5);
+	CHECK_EQ(c.idle_kind[0][CALIB_CTX_ALL].n, 60);
+	CHECK_EQ(c.idle_kind[1][CALIB_CTX_ALL].n, 140);
+	CHECK_EQ(c.idle_kind[1][CALIB_CTX_TASK].n, 65);
+	CHECK_EQ(calib_ctx_of_wake(&w[150]), CALIB_CTX_FORK);
+	CHECK_EQ(calib_ctx_of_wake(&w[0]), CALIB_CTX_TASK);
+	for (uint32_t k = 0; k < 50; k++) {
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 0, false, k, 1, 1), 40000);
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 1, true, k, 1, 1), 2000);
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_FORK, 1, true, k, 1, 1), 0);
+		/* CPU 0 has no fork samples: its fork draws take its all-context table */
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_FORK, 0, false, k, 1, 1), 40000);
+		/* seed 1 with no CPU: calib_draw()'s quantile of the path's tables */
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, -1, false, k, 3, 1),
+			 calib_draw(&c, WL_PATH_IDLE, CALIB_CTX_TASK, k, 3));
+	}
+	/* CPU 2: its 5 samples are too few, the restored task-context pool (2 us x 60, 7 us x 5) */
+	CHECK(calib_effective_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 2, true) ==
+	      &c.idle_kind[1][CALIB_CTX_TASK]);
+	CHECK_EQ(c.idle_kind[1][CALIB_CTX_TASK].p50, 2000);
+	CHECK_EQ(c.idle_kind[1][CALIB_CTX_TASK].max, 7000);
+	/* preemption paths have no per-CPU tables */
+	CHECK(calib_effective_cpu(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, 1, true) ==
+	      calib_effective(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK));
+	calib_release(&c);
+	calib_release(&c);                          /* twice: safe */
+}
+
+/*
+ * The repaired stream: CPU 1's switch out of idle restored (synthetic) for
+ * task 40 woken from a hardirq there; CPU 0's traced.  Then task 41's
+ * sched_waking is traced (from CPU 0) but its sched_wakeup is not, and it
+ * runs on CPU 1 (restored switch): that waking ends its sleep.
+ */
+static void test_restored(void)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t t40, t41;
+	const struct wl_wake *w;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 40, 'S', 120, 0, 120));
+	feed(ev_switch(1 * MS, 0, 41, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 1, 0, HARDIRQ, 40, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1 * US, 1, 0, HARDIRQ, 40, 120, 1));
+	e = ev_switch(2 * MS + 1 * US, 1, 0, 'R', 120, 40, 120);
+	e.synthetic = true;
+	feed(e);
+	feed(ev_runtime(2 * MS + 50 * US, 1, 40, 49 * US));
+	feed(ev_switch(2 * MS + 50 * US, 1, 40, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, HARDIRQ, 41, 120, 1));
+	e = ev_switch(3 * MS + 4 * US, 1, 0, 'R', 120, 41, 120);
+	e.synthetic = true;
+	feed(e);
+	feed(ev_switch(3 * MS + 30 * US, 1, 41, 'S', 120, 0, 120));
+	/* CPU 0: a traced switch out of idle */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 4 * MS, 0, 0, HARDIRQ, 40, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 4 * MS + 1 * US, 0, 0, HARDIRQ, 40, 120, 0));
+	feed(ev_switch(4 * MS + 12 * US, 0, 0, 'R', 120, 40, 120));
+	wl = finish();
+
+	CHECK_EQ(wl_counts(wl)->sched_switch, 7);
+	CHECK_EQ(wl_counts(wl)->sched_switch_restored, 2);
+	CHECK_EQ(wl_counts(wl)->events, 11);         /* records only */
+	CHECK_EQ(wl_facts(wl)->idle_exit_restored, 0x2);
+	t40 = task_of(wl, 40, 0);
+	t41 = task_of(wl, 41, 0);
+	CHECK(t40 != WL_NONE && t41 != WL_NONE);
+	/* 40 (running at the trace start, its first event): BLOCK, RUN 49 us, BLOCK, RUN */
+	CHECK_EQ(op_of(wl, t40, 0)->kind, WL_OP_BLOCK);
+	CHECK_EQ(op_of(wl, t40, 1)->value, 49 * US);
+	CHECK_EQ(op_of(wl, t40, 2)->kind, WL_OP_BLOCK);
+	/* its first wake: idle path on CPU 1, ends at the restored switch */
+	w = wl_wake(wl, op_of(wl, t40, 0)->arg);
+	CHECK_EQ(w->path, WL_PATH_IDLE);
+	CHECK_EQ(w->latency, 1 * US);
+	CHECK_EQ(w->cpu, 1);
+	CHECK_EQ(w->flags, WL_WAKE_ENDS_BLOCK | WL_WAKE_RESTORED);
+	/* 41: the traced waking ended its sleep: one wake, no made-up one */
+	CHECK_EQ(wl_task(wl, t41)->nr_wakes, 1);
+	CHECK_EQ(op_of(wl, t41, 0)->kind, WL_OP_BLOCK);
+	w = wl_wake(wl, op_of(wl, t41, 0)->arg);
+	CHECK_EQ(w->ts, 3 * MS);
+	CHECK_EQ(w->cpu, 1);
+	CHECK_EQ(w->path, WL_PATH_IDLE);
+	CHECK_EQ(w->latency, 4 * US);
+	CHECK_EQ(w->flags, WL_WAKE_ENDS_BLOCK | WL_WAKE_RESTORED);
+	/* 40's second wake: traced switch on CPU 0 */
+	w = wl_wake(wl, op_of(wl, t40, 2)->arg);
+	CHECK_EQ(w->path, WL_PATH_IDLE);
+	CHECK_EQ(w->latency, 12 * US);
+	CHECK_EQ(w->flags, WL_WAKE_ENDS_BLOCK);
+	{
+		unsigned int it = 0;
+		const char *text;
+		uint64_t v, found = 0;
+
+		while (wl_note_at(wl, &it, &text, &v))
+			if (strstr(text, "sched_waking was traced but not their sched_wakeup"))
+				found = v;
+		CHECK_EQ(found, 1);
+	}
+	wl_free(wl);
 }
 
 /*
@@ -624,6 +769,8 @@ int main(void)
 	test_hz();
 	test_lost();
 	test_calib();
+	test_calib_idle_cpu();
+	test_restored();
 	test_exit_move_idle();
 	test_handoff_sync();
 	test_timing();
