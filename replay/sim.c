@@ -328,6 +328,64 @@ static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_
 }
 
 /*
+ * Traced balancer pulls of tasks the simulation has not forked or woken
+ * yet (WL_T_MIGRATE of a task the trace had queued): the kernel moved the
+ * task, waiting on the CPU its fork or wakeup put it on, to a CPU that went
+ * idle (forkexec: xargs's children, queued on the parent's CPU, pulled by
+ * the other when it idled).  Applied at the trace time they were dropped,
+ * the task not existing or asleep here.  Kept as what they were, "that
+ * CPU, idle, takes it": at the fork or wakeup if that CPU is idle then,
+ * else when it goes idle while the task still waits there (before the
+ * model's pick); dropped when the task runs first.
+ */
+static int pull_note(struct sim *s, uint32_t ti, int cpu)
+{
+	struct sim_task *t = &s->tasks[ti];
+
+	if (t->pull_cpu < 0) {
+		if (s->nr_pulls == s->cap_pulls) {
+			uint32_t ncap = s->cap_pulls ? 2 * s->cap_pulls : 64;
+			uint32_t *p = realloc(s->pulls, ncap * sizeof(*p));
+
+			if (!p)
+				return -1;
+			s->pulls = p;
+			s->cap_pulls = ncap;
+		}
+		s->pulls[s->nr_pulls++] = ti;
+	}
+	t->pull_cpu = cpu;
+	return 0;
+}
+
+/* @cpu is about to go idle: take a waiting task the trace's balancer pulled there. */
+static int pull_waiting(struct sim *s, int cpu, uint64_t now)
+{
+	uint32_t k = 0;
+	int ret = 0;
+
+	for (uint32_t i = 0; i < s->nr_pulls; i++) {
+		uint32_t ti = s->pulls[i];
+		struct sim_task *t = &s->tasks[ti];
+		int from = t->cpu;
+
+		if (t->pull_cpu < 0)
+			continue;                      /* done: dropped from the list */
+		s->pulls[k++] = ti;
+		if (ret || t->pull_cpu != cpu || t->st != SIM_QUEUED || from == cpu || !t->mt ||
+		    model_migrate_task(s->m, t->mt, cpu, now) < 0)
+			continue;
+		t->cpu = cpu;
+		t->pull_cpu = -1;
+		k--;
+		s->notes[SIM_NOTE_PULL_AT_IDLE]++;
+		ret = emit_migrate(s, ti, from, cpu, cpu, now) ? -1 : 1;
+	}
+	s->nr_pulls = k;
+	return ret < 0 ? -1 : 0;
+}
+
+/*
  * __schedule() on @cpu: the current fair task leaves as @how says, the model
  * picks the next one.  @block_state is the raw prev_state for SLEEP/DEAD.
  */
@@ -351,6 +409,9 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 	 * clocks never go back, so this is at most the time since its last
 	 * update on this CPU).
 	 */
+	if (s->nr_pulls && (prev < 0 || how != MODEL_PREV_RUNNABLE) &&
+	    model_nr_queued(s->m, cpu) <= (prev >= 0 ? 1u : 0u) && pull_waiting(s, cpu, now))
+		return -1;
 	mt = sim_model_schedule(s, cpu, how,
 				now > s->facts->switch_lead_ns ? now - s->facts->switch_lead_ns : now);
 	next = mt ? (int32_t)model_task_id(mt) : -1;
@@ -392,6 +453,11 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 
 			nt->st = SIM_RUNNING;
 			nt->cpu = cpu;
+			if (nt->pull_cpu >= 0) {
+				/* it ran where it was before the pulling CPU idled */
+				nt->pull_cpu = -1;
+				s->notes[SIM_NOTE_PULL_DROPPED]++;
+			}
 		}
 	}
 	c->run_start = now;
@@ -472,6 +538,15 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		return -1;
 	model_task_info(t->mt, &before);
 	cpu = placement_cpu(s, t, traced, wcpu, flags, now);
+	if (t->pull_cpu >= 0 && t->pull_cpu != cpu && !cpu_busy(&s->cpus[t->pull_cpu]) &&
+	    s->cpus[t->pull_cpu].resched_at == UINT64_MAX) {
+		/* the CPU the trace's balancer pulled it to is idle already */
+		cpu = t->pull_cpu;
+		t->pull_cpu = -1;
+		s->notes[SIM_NOTE_PULL_AT_PLACE]++;
+	} else if (t->pull_cpu == cpu) {
+		t->pull_cpu = -1;
+	}
 	was_idle = !cpu_busy(&s->cpus[cpu]) && s->cpus[cpu].resched_at == UINT64_MAX;
 	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags, now) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
@@ -588,6 +663,15 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	if (sim_emit(s, &ev))
 		return -1;
 	cpu = placement_cpu(s, c, wt->init_cpu, parent_cpu, MODEL_WF_FORK, now);
+	if (c->pull_cpu >= 0 && c->pull_cpu != cpu && !cpu_busy(&s->cpus[c->pull_cpu]) &&
+	    s->cpus[c->pull_cpu].resched_at == UINT64_MAX) {
+		/* the CPU the trace's balancer pulled it to is idle already */
+		cpu = c->pull_cpu;
+		c->pull_cpu = -1;
+		s->notes[SIM_NOTE_PULL_AT_PLACE]++;
+	} else if (c->pull_cpu == cpu) {
+		c->pull_cpu = -1;
+	}
 	was_idle = !cpu_busy(&s->cpus[cpu]) && s->cpus[cpu].resched_at == UINT64_MAX;
 	if (model_wake_up_new_task(s->m, c->mt, parent_cpu >= 0 ? parent_cpu : cpu, cpu, now))
 		return -1;
@@ -924,6 +1008,16 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		struct model_task_info info;
 		int from;
 
+		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && t && !e->aux &&
+		    (t->st == SIM_UNBORN || t->st == SIM_BLOCKED) && e->cpu >= 0 && e->cpu < s->nr_cpus &&
+		    s->wt[e->task].cls == WL_CLASS_FAIR) {
+			/*
+			 * The trace's balancer pulled it while it waited after
+			 * its fork or wakeup; here it is not forked or woken
+			 * yet: pull_waiting().
+			 */
+			return pull_note(s, e->task, e->cpu);
+		}
 		if (s->cfg.placement != REPLAY_PLACEMENT_TRACE || !t || !t->mt || e->aux)
 			return 0;
 		/*

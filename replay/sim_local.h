@@ -37,6 +37,7 @@ struct sim_task {
 	uint32_t waiter_op;        /* ... until this task has passed this op */
 	uint32_t released_block;   /* BLOCK before which it woke its waiter (its reply) */
 	int pending_cpu;           /* a traced migration that found it running: at its next preemption */
+	int pull_cpu;              /* a traced pull of it before its fork/wakeup here: when that CPU idles */
 	uint32_t group;
 	int cpu;
 	uint8_t st;                /* enum sim_task_state */
@@ -84,6 +85,9 @@ enum sim_note_id {
 	SIM_NOTE_HANDOFF_BUSY,
 	SIM_NOTE_HANDOFF_NO_BLOCK,
 	SIM_NOTE_IDLE_PULL,
+	SIM_NOTE_PULL_AT_PLACE,
+	SIM_NOTE_PULL_AT_IDLE,
+	SIM_NOTE_PULL_DROPPED,
 	SIM_NOTE_NR
 };
 
@@ -103,6 +107,8 @@ struct sim {
 	struct sim_task *tasks;
 	struct sim_cpu *cpus;
 	uint8_t *early;            /* per wake: delivered before its block */
+	uint32_t *pulls;           /* tasks with a pull_cpu (may hold stale entries) */
+	uint32_t nr_pulls, cap_pulls;
 	uint32_t handoff_wakes;    /* hand-off wakeups so far (their cost draws) */
 
 	struct sim_hev *heap;

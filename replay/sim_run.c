@@ -254,6 +254,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->waiter = WL_NONE;
 		t->released_block = WL_NONE;
 		t->pending_cpu = -1;
+		t->pull_cpu = -1;
 		t->st = SIM_UNBORN;
 		if (w->init_state != WL_INIT_NEW &&
 		    lat_cgroup_seed(s->lat, w->pid, wl_group(wl, t->group)->path))
@@ -349,6 +350,7 @@ static void sim_release(struct sim *s)
 	free(s->tasks);
 	free(s->cpus);
 	free(s->early);
+	free(s->pulls);
 	free(s->heap);
 	free(s->samples);
 	lat_machine_free(s->lat);
@@ -458,6 +460,9 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",
 	[SIM_NOTE_IDLE_PULL] = "queued tasks a CPU pulled when the simulation, unlike the trace, left it idle next to them (newidle balance; placement trace)",
+	[SIM_NOTE_PULL_AT_PLACE] = "traced balancer pulls of tasks not yet forked or woken here: placed at their fork or wakeup on the pulling CPU, idle here then (docs/replay.md)",
+	[SIM_NOTE_PULL_AT_IDLE] = "traced balancer pulls of tasks not yet forked or woken here: applied when the pulling CPU went idle while they waited",
+	[SIM_NOTE_PULL_DROPPED] = "traced balancer pulls of tasks not yet forked or woken here: they ran first (not applied)",
 	[SIM_NOTE_HANDOFF_BUSY] = "hand-off waits not slept: another task already waited for the same wakee",
 };
 

@@ -66,6 +66,13 @@ static void test_pingpong(void)
 		ev[n++] = ev_switch(t + 240 * US, 1, 0, 'R', 120, 101, 120);
 		t += 240 * US;
 	}
+	/*
+	 * The trace goes on a little after the last switch-in: the replay's
+	 * timeline may drift by a cost draw (the child's fork samples are too
+	 * few: it draws from CPU 1's wakeups, 1 us more) and must not lose the
+	 * last sample to the trace end.
+	 */
+	ev[n++] = ev_runtime(t + 50 * US, 1, 101, 50 * US);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	replay_config_default(&rc);
@@ -316,6 +323,60 @@ static void test_restored_idle_exits(void)
 	wl_free(wl);
 }
 
+/*
+ * A traced balancer pull of a child the simulation has not forked yet
+ * (docs/replay.md, "Traced migrations"): CPU 0's switches out of idle take
+ * 50 us (25 wakes of task 51), so parent 52, woken on idle CPU 0 at 30 ms,
+ * runs 50 us later in the simulation than the trace's 1 us, and forks child
+ * 53 onto CPU 0 after the trace's CPU 1 (idle since its task 54 slept)
+ * pulled it.  The pull is kept: the child goes to idle CPU 1 at its fork
+ * instead of waiting 1 ms behind its parent.
+ */
+static void test_pull_before_fork(void)
+{
+	struct trace_event ev[256];
+	size_t n = 0;
+	uint64_t t = 1 * MS, w = 30 * MS;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+
+	ev[n++] = ev_switch(t, 0, 51, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(t, 1, 54, 'R', 120, 54, 120);
+	for (int i = 0; i < 25; i++) {
+		t += 1 * MS;
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 0, 0, 0x08, 51, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 0, 0, 0x08, 51, 120, 0);
+		ev[n++] = ev_switch(t + 50 * US, 0, 0, 'R', 120, 51, 120);
+		ev[n++] = ev_switch(t + 100 * US, 0, 51, 'S', 120, 0, 120);
+	}
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, w, 0, 0, 0x08, 52, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, w, 0, 0, 0x08, 52, 120, 0);
+	ev[n++] = ev_switch(w + 1 * US, 0, 0, 'R', 120, 52, 120);
+	ev[n++] = ev_fork(w + 2 * US, 0, 52, 53);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, w + 2 * US, 0, 52, 0, 53, 120, 0);
+	ev[n++] = ev_switch(w + 3 * US, 1, 54, 'S', 120, 0, 120);
+	ev[n++] = ev_migrate(w + 4 * US, 1, 53, 0, 1);
+	ev[n++] = ev_switch(w + 5 * US, 1, 0, 'R', 120, 53, 120);
+	ev[n++] = ev_switch(w + 200 * US, 1, 53, 'X', 120, 0, 120);
+	ev[n++] = ev_switch(w + 1 * MS, 0, 52, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	replay_config_default(&rc);
+	r = replay_run(wl, &rc, &err);
+	CHECK(r != NULL);
+	if (!r) {
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(note_count(r, "traced balancer pulls of tasks not yet forked or woken here: placed"), 1);
+	/* the child ran on CPU 1 at once: a 0-cost placement of an idle CPU's pull */
+	CHECK(comm_p50(replay_latency(r), "task53") < 60 * US);
+	replay_result_free(r);
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -327,5 +388,6 @@ int main(int argc, char **argv)
 	test_handoff_pingpong();
 	test_ops_done_queued();
 	test_restored_idle_exits();
+	test_pull_before_fork();
 	CHECK_DONE();
 }

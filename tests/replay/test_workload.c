@@ -223,11 +223,15 @@ static void test_lifecycle(void)
 	CHECK_EQ(wl_wake(wl, wl_task(wl, c1)->init_wake)->latency, 5000 - 10);
 	CHECK_EQ(wl_wake(wl, wl_task(wl, c1)->init_wake)->path, WL_PATH_IDLE);
 	CHECK_EQ(wl_task(wl, c2)->init_cpu, 0);
-	/* 30: RUN 1 ms, FORK c1, RUN 3 ms (2..5), [RT 5..6], RUN 1 ms (6..7), FORK c2, RUN 0 */
-	CHECK_EQ(op_of(wl, p, 0)->value, 1 * MS);
+	/*
+	 * 30: RUN 1 ms + 10 ns (to c1's sched_wakeup_new: the FORK stands
+	 * there), FORK c1, RUN 3 ms - 10 ns (..5), [RT 5..6], RUN 1 ms (6..7),
+	 * FORK c2, RUN 0
+	 */
+	CHECK_EQ(op_of(wl, p, 0)->value, 1 * MS + 10);
 	CHECK_EQ(op_of(wl, p, 1)->kind, WL_OP_FORK);
 	CHECK_EQ(op_of(wl, p, 1)->arg, c1);
-	CHECK_EQ(op_of(wl, p, 2)->value, 4 * MS);
+	CHECK_EQ(op_of(wl, p, 2)->value, 4 * MS - 10);
 	CHECK_EQ(op_of(wl, p, 3)->kind, WL_OP_FORK);
 	CHECK_EQ(op_of(wl, p, 3)->arg, c2);
 	/* c1: RUN 0.995 ms, COMM, RUN 1 ms, EXIT */
