@@ -187,6 +187,62 @@ static void test_pull(void)
 	model_free(m);
 }
 
+/*
+ * Under --placement trace the replay lets only a newly idle CPU pull
+ * (model_set_newidle_moves()), and only what the kernel would move:
+ * can_migrate_task()'s task_hot() (ran on its CPU less than
+ * sysctl_sched_migration_cost, 500 us, ago) and pinned tasks.  CPU 0 runs
+ * A (nice -20, picked first) with B queued; B last ran until 1 ms.  CPU 1's
+ * task C sleeps 100 us later: B is hot, nothing moves.  C sleeps again 2 ms
+ * later: B is cold and moves.  Pinned, it would not have.
+ */
+static void test_pull_cache_hot(bool pinned)
+{
+	struct model *m = mk("base", false);
+	struct model_task *a, *b, *c;
+	uint64_t t = 1000000000ULL;
+	uint64_t hot0;
+
+	model_set_newidle_moves(m, true);
+	b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	a = model_task_new(m, NULL, -20, MODEL_POLICY_NORMAL, 2, NULL);
+	c = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	model_task_set_pinned(b, pinned);
+	CHECK(model_wake_up_new_task(m, b, 0, 0, t) == 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, t) == b);
+	CHECK(model_wake_up_new_task(m, c, 1, 1, t) == 0);
+	CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, t) == c);
+	t += 1000000;
+	CHECK(model_wake_up_new_task(m, a, 0, 0, t) == 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, t) == a);      /* B queued, ran until now */
+	CHECK_EQ_U(model_nr_queued(m, 0), 2);
+
+	hot0 = m->counters[MC_load_balance_hot];
+	m->rqs[1].sd[0].newidle_ratio = 1023;                          /* NI_RANDOM: balance */
+	CHECK(model_schedule(m, 1, MODEL_PREV_SLEEP, t + 100000) == NULL);
+	CHECK_EQ_U(model_nr_queued(m, 0), 2);
+	CHECK_EQ_U(m->counters[MC_load_balance_moved], 0);
+	CHECK_EQ_U(m->counters[MC_load_balance_hot], hot0 + (pinned ? 0 : 1));
+
+	t += 2000000;
+	CHECK(model_try_to_wake_up(m, c, 1, 1, MODEL_WF_TTWU, t) == 1);     /* enqueued */
+	CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, t) == c);
+	m->rqs[1].sd[0].newidle_ratio = 1023;
+	m->rqs[1].avg_idle = 1000000;                                  /* past the cost gate */
+	if (pinned) {
+		CHECK(model_schedule(m, 1, MODEL_PREV_SLEEP, t + 100000) == NULL);
+		CHECK_EQ_U(model_nr_queued(m, 0), 2);
+		CHECK_EQ_U(m->counters[MC_load_balance_moved], 0);
+	} else {
+		CHECK(model_schedule(m, 1, MODEL_PREV_SLEEP, t + 100000) == b);
+		CHECK_EQ_U(model_nr_queued(m, 0), 1);
+		CHECK_EQ_U(m->counters[MC_load_balance_moved], 1);
+		CHECK_EQ_U(m->counters[MC_sched_migrate_task], 1);
+	}
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_newidle("base", false);
@@ -194,5 +250,7 @@ int main(void)
 	test_newidle_pre516();
 	test_blocked_load();
 	test_pull();
+	test_pull_cache_hot(false);
+	test_pull_cache_hot(true);
 	return check_done("balance");
 }

@@ -136,10 +136,65 @@ static void test_deterministic(void)
 	CHECK(a1 > 1000);
 }
 
+static uint64_t counter(const struct model *m, const char *name)
+{
+	uint64_t v = 0;
+
+	CHECK(model_counter_get(m, name, &v));
+	return v;
+}
+
+/*
+ * model_task_exit_move(): do_exit() -> sched_autogroup_exit_task() ->
+ * sched_move_task() with the group unchanged.  For the running task: its
+ * dequeue charges it (one sched_stat_runtime), it is put and set again
+ * (still current, still queued) and resched_curr() asks for the switch its
+ * final __schedule() makes.  For a queued task: requeued, no resched.  A new
+ * (not yet woken) or dead task: -1.
+ */
+static void test_exit_move(void)
+{
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+	struct model *m = model_new(&cfg, NULL);
+	struct model_task *t, *u, *n;
+	uint64_t now = 1000000000ULL, stat0;
+
+	CHECK(m != NULL);
+	t = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	u = model_task_new(m, NULL, 19, MODEL_POLICY_NORMAL, 2, NULL);   /* never preempts t */
+	n = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	CHECK(model_task_exit_move(m, n, now) == -1);             /* new */
+	CHECK(model_wake_up_new_task(m, t, 0, 0, now) == 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == t);
+	CHECK(model_wake_up_new_task(m, u, 0, 0, now + 1000) == 0);
+	CHECK_EQ_U(model_nr_queued(m, 0), 2);
+	CHECK(!model_need_resched(m, 0));
+	CHECK(model_curr(m, 0) == t);
+	/* the queued one: requeued (its dequeue's update_curr() charges t), no resched */
+	CHECK(model_task_exit_move(m, u, now + 50000) == 0);
+	CHECK_EQ_U(model_nr_queued(m, 0), 2);
+	CHECK(!model_need_resched(m, 0));
+	CHECK(model_curr(m, 0) == t);
+	/* the running one: charged once, still current and queued, resched */
+	stat0 = counter(m, "sched_stat_runtime");
+	CHECK(model_task_exit_move(m, t, now + 100000) == 0);
+	CHECK_EQ_U(counter(m, "sched_stat_runtime"), stat0 + 1);
+	CHECK(model_curr(m, 0) == t);
+	CHECK_EQ_U(model_nr_queued(m, 0), 2);
+	CHECK(model_need_resched(m, 0));
+	CHECK(model_check_invariants(m, NULL) == 0);
+	/* its exit: U runs, T is dead */
+	CHECK(model_schedule(m, 0, MODEL_PREV_DEAD, now + 108000) == u);
+	CHECK(model_task_exit_move(m, t, now + 200000) == -1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_errors();
 	test_counters();
 	test_deterministic();
+	test_exit_move();
 	return check_done("model_api");
 }
