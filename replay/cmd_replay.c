@@ -20,6 +20,7 @@
 #include <schedreplay/whatif.h>
 #include <schedreplay/workload.h>
 
+#include "cmd_runs.h"
 #include "replay_progress.h"
 
 static void usage(FILE *f)
@@ -132,22 +133,9 @@ static void print_text(const struct wl_workload *wl, const struct whatif_result 
 
 int cmd_replay(int argc, char **argv)
 {
-	enum { O_ALL = 256, O_PLUGIN, O_VFILE, O_THREADS };
 	static const struct option lo[] = {
-		{ "variant", required_argument, NULL, 'v' },
-		{ "all-variants", no_argument, NULL, O_ALL },
-		{ "plugin", required_argument, NULL, O_PLUGIN },
-		{ "variants-file", required_argument, NULL, O_VFILE },
-		{ "threads", required_argument, NULL, O_THREADS },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "placement", required_argument, NULL, 'P' },
+		RUN_OPTS_LONG,
 		{ "json", no_argument, NULL, 'j' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "hz", required_argument, NULL, 'z' },
-		{ "cgroup-map", required_argument, NULL, 'g' },
-		{ "sidecar", required_argument, NULL, 's' },
-		{ "no-sidecar", no_argument, NULL, 'S' },
-		{ "seed", required_argument, NULL, 'r' },
 		{ "no-costs", no_argument, NULL, 'C' },
 		{ "skip-early-blocks", no_argument, NULL, 'K' },
 		{ "idle-pull", no_argument, NULL, 'I' },
@@ -157,88 +145,28 @@ int cmd_replay(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct wl_options wo = { 0 };
-	struct replay_config rc;
+	struct run_opts o;
 	struct replay_text_opts to = { .top = 10 };
 	struct whatif_config wc = { 0 };
 	struct whatif_selection runs = { 0 };
-	const char **specs = NULL;
-	unsigned int nr_specs = 0;
-	const char *profile = "auto", *dump = NULL, *why = NULL;
-	bool json = false, all = false;
+	const char *dump = NULL, *why = NULL;
+	bool json = false;
 	struct sr_error err = { 0 };
 	struct replay_progress prog;
-	struct variant_catalog *cat = NULL;
 	struct wl_workload *wl = NULL;
 	struct whatif_result *res = NULL;
 	FILE *dumpf = NULL;
-	int c, ret = SR_EXIT_FAIL;
-	char *end;
+	int c, r, ret = SR_EXIT_FAIL;
 
-	replay_config_default(&rc);
-	/* at most one spec per argument */
-	specs = calloc((size_t)argc + 1, sizeof(*specs));
-	cat = variant_catalog_new(&err);
-	if (!specs || !cat) {
-		fprintf(stderr, "schedreplay replay: %s\n", cat ? "out of memory" : err.msg);
-		free(specs);
-		variant_catalog_free(cat);
+	if (run_opts_init(&o, "replay", argc) < 0)
 		return SR_EXIT_FAIL;
-	}
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'v': specs[nr_specs++] = optarg; break;
-		case O_ALL: all = true; break;
-		case O_PLUGIN:
-			if (variant_catalog_load_plugin(cat, optarg, &err) < 0)
-				goto fail;
-			break;
-		case O_VFILE:
-			if (variant_catalog_load_json(cat, optarg, &err) < 0)
-				goto fail;
-			break;
-		case O_THREADS:
-			errno = 0;
-			wc.threads = (unsigned int)strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || *optarg == '-' || wc.threads > 4096) {
-				fprintf(stderr, "schedreplay replay: --threads wants 0..4096 (0: the CPUs), not '%s'\n", optarg);
-				goto usage;
-			}
-			break;
-		case 'p': profile = optarg; break;
-		case 'P':
-			if (!strcmp(optarg, "trace"))
-				rc.placement = REPLAY_PLACEMENT_TRACE;
-			else if (!strcmp(optarg, "model"))
-				rc.placement = REPLAY_PLACEMENT_MODEL;
-			else {
-				fprintf(stderr, "schedreplay replay: --placement is trace or model, not '%s'\n", optarg);
-				goto usage;
-			}
-			break;
 		case 'j': json = true; break;
-		case 'c': wo.comm_prefix = rc.comm_prefix = optarg; break;
-		case 'z':
-			wo.hz = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end || wo.hz < 10 || wo.hz > 10000) {
-				fprintf(stderr, "schedreplay replay: --hz wants a number in 10..10000, not '%s'\n", optarg);
-				goto usage;
-			}
-			break;
-		case 'g': wo.cgroup_map = optarg; break;
-		case 's': wo.sidecar = optarg; break;
-		case 'S': wo.no_sidecar = true; break;
-		case 'r':
-			rc.seed = strtoull(optarg, &end, 0);
-			if (*end) {
-				fprintf(stderr, "schedreplay replay: --seed wants a number, not '%s'\n", optarg);
-				goto usage;
-			}
-			break;
-		case 'C': rc.no_costs = true; break;
-		case 'K': rc.skip_early_blocks = true; break;
-		case 'I': rc.idle_pull = true; break;
+		case 'C': o.rc.no_costs = true; break;
+		case 'K': o.rc.skip_early_blocks = true; break;
+		case 'I': o.rc.idle_pull = true; break;
 		case 'T': to.show_settings = true; break;
 		case 't': to.top = atoi(optarg); break;
 		case 'D': dump = optarg; break;
@@ -247,8 +175,11 @@ int cmd_replay(int argc, char **argv)
 			ret = SR_EXIT_OK;
 			goto out;
 		default:
-			usage(stderr);
-			goto usage_quiet;
+			r = c == '?' ? -1 : run_opts_parse(&o, c, optarg);
+			if (r == -2)
+				goto out;
+			if (r <= 0)
+				goto usage;
 		}
 	}
 	if (optind != argc - 1) {
@@ -256,7 +187,7 @@ int cmd_replay(int argc, char **argv)
 		goto usage_quiet;
 	}
 	/* the runs: what was asked for, in the order asked, each once; else base */
-	if (whatif_select(cat, false, all, specs, nr_specs, &runs, &err) < 0) {
+	if (run_opts_select(&o, false, false, &runs, &err) < 0) {
 		fprintf(stderr, "schedreplay replay: %s\n", err.msg);
 		goto usage_quiet;
 	}
@@ -265,17 +196,12 @@ int cmd_replay(int argc, char **argv)
 			runs.n);
 		goto usage_quiet;
 	}
-	if (strcmp(profile, "auto") && !(rc.profile = model_profile_find(profile))) {
-		fprintf(stderr, "schedreplay replay: unknown profile '%s' (known:", profile);
-		for (unsigned int i = 0; i < model_profile_count(); i++)
-			fprintf(stderr, " %s", model_profile_name(model_profile_at(i)));
-		fprintf(stderr, ", auto)\n");
+	if (run_opts_finish(&o) < 0)
 		goto usage_quiet;
-	}
 	replay_progress_init(&prog, "extracting");
-	wo.progress = replay_progress_extract;
-	wo.progress_ctx = &prog;
-	wl = wl_extract(argv[optind], &wo, &err);
+	o.wo.progress = replay_progress_extract;
+	o.wo.progress_ctx = &prog;
+	wl = wl_extract(argv[optind], &o.wo, &err);
 	replay_progress_done(&prog);
 	if (!wl)
 		goto fail;
@@ -283,12 +209,13 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "schedreplay replay: %s: %s\n", dump, strerror(errno));
 		goto out;
 	}
-	rc.dump = dumpf;
+	o.rc.dump = dumpf;
 	replay_progress_init(&prog, "replaying");
-	rc.progress = replay_progress_sim;        /* used when there is one run */
-	rc.progress_ctx = &prog;
-	replay_profile_for(wl, &rc, &why);
-	wc.replay = &rc;
+	o.rc.progress = replay_progress_sim;      /* used when there is one run */
+	o.rc.progress_ctx = &prog;
+	replay_profile_for(wl, &o.rc, &why);
+	wc.replay = &o.rc;
+	wc.threads = o.threads;
 	wc.sets = runs.sets;
 	wc.nr_sets = runs.n;
 	if (runs.n > 1) {
@@ -302,7 +229,7 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		if (print_json(wl, res, &rc, why) < 0)
+		if (print_json(wl, res, &o.rc, why) < 0)
 			goto out;
 	} else {
 		to.profile_why = why;
@@ -325,7 +252,6 @@ out:
 	whatif_result_free(res);
 	wl_free(wl);
 	whatif_selection_release(&runs);
-	variant_catalog_free(cat);
-	free(specs);
+	run_opts_release(&o);
 	return ret;
 }

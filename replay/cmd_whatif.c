@@ -19,6 +19,8 @@
 #include <schedreplay/whatif.h>
 #include <schedreplay/workload.h>
 
+#include "cmd_runs.h"
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -65,7 +67,6 @@ static void progress(void *ctx, unsigned int done, unsigned int total)
 	fflush(stderr);
 }
 
-#define MAX_RUNS 256
 #define MAX_NOISE 64
 
 static int parse_uint(const char *s, unsigned long max, unsigned long *out)
@@ -83,23 +84,10 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *out)
 
 int cmd_whatif(int argc, char **argv)
 {
-	enum { O_ALL = 256, O_PLUGIN, O_VFILE, O_PROFILE, O_PLACEMENT, O_COMM, O_HZ, O_CGMAP,
-	       O_SIDECAR, O_NO_SIDECAR, O_SEED, O_THREADS, O_MACHINE, O_JSON, O_SVG,
-	       O_SVG_CGROUP, O_SVG_COMM, O_TOP, O_PRINT_MACHINE, O_NOISE };
+	enum { O_MACHINE = 256, O_JSON, O_SVG, O_SVG_CGROUP, O_SVG_COMM, O_TOP, O_PRINT_MACHINE,
+	       O_NOISE };
 	static const struct option opts[] = {
-		{ "variant", required_argument, NULL, 'v' },
-		{ "all-variants", no_argument, NULL, O_ALL },
-		{ "plugin", required_argument, NULL, O_PLUGIN },
-		{ "variants-file", required_argument, NULL, O_VFILE },
-		{ "profile", required_argument, NULL, O_PROFILE },
-		{ "placement", required_argument, NULL, O_PLACEMENT },
-		{ "comm", required_argument, NULL, O_COMM },
-		{ "hz", required_argument, NULL, O_HZ },
-		{ "cgroup-map", required_argument, NULL, O_CGMAP },
-		{ "sidecar", required_argument, NULL, O_SIDECAR },
-		{ "no-sidecar", no_argument, NULL, O_NO_SIDECAR },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "threads", required_argument, NULL, O_THREADS },
+		RUN_OPTS_LONG,
 		{ "machine", required_argument, NULL, O_MACHINE },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "svg", required_argument, NULL, O_SVG },
@@ -111,101 +99,29 @@ int cmd_whatif(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *specs[MAX_RUNS];
-	unsigned int nr_specs = 0;
 	const char *noise_paths[MAX_NOISE];
 	struct wl_workload *noise_wl[MAX_NOISE] = { NULL };
 	const struct lat_machine *noise_lat[MAX_NOISE];
 	unsigned int nr_noise = 0;
-	bool all = false, json = false;
-	const char *profile = NULL, *svg = NULL, *machine_name = "one-socket";
+	bool json = false;
+	const char *svg = NULL, *machine_name = "one-socket";
 	struct whatif_report_opts ro = { .top = 6 };
-	struct wl_options wo = { 0 };
-	struct replay_config rc;
+	struct run_opts o;
 	struct whatif_config wc = { 0 };
 	struct cost_machine machine;
 	struct progress_ctx pc = { .tty = isatty(2) };
 	struct sr_error err = { 0 };
-	struct variant_catalog *cat = NULL;
 	struct wl_workload *wl = NULL;
 	struct whatif_result *res = NULL;
 	struct whatif_selection runs = { 0 };
 	unsigned long v;
-	int opt, ret = SR_EXIT_FAIL;
+	int opt, r, ret = SR_EXIT_FAIL;
 
-	replay_config_default(&rc);
-	cat = variant_catalog_new(&err);
-	if (!cat)
-		goto fail;
+	if (run_opts_init(&o, "whatif", argc) < 0)
+		return SR_EXIT_FAIL;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "v:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'v':
-			if (nr_specs == MAX_RUNS) {
-				fprintf(stderr, "schedreplay whatif: at most %d --variant\n", MAX_RUNS);
-				goto usage_fail;
-			}
-			specs[nr_specs++] = optarg;
-			break;
-		case O_ALL:
-			all = true;
-			break;
-		case O_PLUGIN:
-			if (variant_catalog_load_plugin(cat, optarg, &err) < 0)
-				goto fail;
-			break;
-		case O_VFILE:
-			if (variant_catalog_load_json(cat, optarg, &err) < 0)
-				goto fail;
-			break;
-		case O_PROFILE:
-			profile = optarg;
-			break;
-		case O_PLACEMENT:
-			if (!strcmp(optarg, "trace")) {
-				rc.placement = REPLAY_PLACEMENT_TRACE;
-			} else if (!strcmp(optarg, "model")) {
-				rc.placement = REPLAY_PLACEMENT_MODEL;
-			} else {
-				fprintf(stderr, "schedreplay whatif: --placement trace|model, not '%s'\n",
-					optarg);
-				goto usage_fail;
-			}
-			break;
-		case O_COMM:
-			rc.comm_prefix = optarg;
-			wo.comm_prefix = optarg;
-			break;
-		case O_HZ:
-			if (parse_uint(optarg, 10000, &v) < 0 || v < 1) {
-				fprintf(stderr, "schedreplay whatif: --hz takes 1..10000\n");
-				goto usage_fail;
-			}
-			wo.hz = (unsigned int)v;
-			break;
-		case O_CGMAP:
-			wo.cgroup_map = optarg;
-			break;
-		case O_SIDECAR:
-			wo.sidecar = optarg;
-			break;
-		case O_NO_SIDECAR:
-			wo.no_sidecar = true;
-			break;
-		case O_SEED:
-			if (parse_uint(optarg, ~0ul, &v) < 0) {
-				fprintf(stderr, "schedreplay whatif: --seed takes an unsigned integer\n");
-				goto usage_fail;
-			}
-			rc.seed = v;
-			break;
-		case O_THREADS:
-			if (parse_uint(optarg, 4096, &v) < 0) {
-				fprintf(stderr, "schedreplay whatif: --threads takes 0..4096\n");
-				goto usage_fail;
-			}
-			wc.threads = (unsigned int)v;
-			break;
 		case O_MACHINE:
 			machine_name = optarg;
 			break;
@@ -236,7 +152,7 @@ int cmd_whatif(int argc, char **argv)
 					optarg);
 				goto usage_fail;
 			}
-			variant_catalog_free(cat);
+			run_opts_release(&o);
 			return cost_machine_write_json(m, stdout) < 0 ? SR_EXIT_FAIL : SR_EXIT_OK;
 		}
 		case O_NOISE:
@@ -248,10 +164,14 @@ int cmd_whatif(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			variant_catalog_free(cat);
+			run_opts_release(&o);
 			return SR_EXIT_OK;
 		default:
-			goto usage_fail;
+			r = opt == '?' ? -1 : run_opts_parse(&o, opt, optarg);
+			if (r == -2)
+				goto out;
+			if (r <= 0)
+				goto usage_fail;
 		}
 	}
 	if (optind + 1 != argc) {
@@ -263,30 +183,21 @@ int cmd_whatif(int argc, char **argv)
 		fprintf(stderr, "schedreplay whatif: --svg-cgroup or --svg-comm, not both\n");
 		goto usage_fail;
 	}
-	if (profile && strcmp(profile, "auto")) {
-		rc.profile = model_profile_find(profile);
-		if (!rc.profile) {
-			fprintf(stderr, "schedreplay whatif: unknown profile '%s' (", profile);
-			for (unsigned int i = 0; i < model_profile_count(); i++)
-				fprintf(stderr, "%s%s", i ? ", " : "",
-					model_profile_name(model_profile_at(i)));
-			fprintf(stderr, ", auto)\n");
-			goto usage_fail;
-		}
-	}
+	if (run_opts_finish(&o) < 0)
+		goto usage_fail;
 	if (cost_machine_resolve(machine_name, &machine, &err) < 0)
 		goto fail;
 
 	/* the runs: base first, then what was asked for (by default all), each once */
-	if (whatif_select(cat, true, all || !nr_specs, specs, nr_specs, &runs, &err) < 0)
+	if (run_opts_select(&o, true, true, &runs, &err) < 0)
 		goto fail;
 
-	wl = wl_extract(argv[optind], &wo, &err);
+	wl = wl_extract(argv[optind], &o.wo, &err);
 	if (!wl)
 		goto fail;
 	/* the other captures: only their measured latency is used */
 	for (unsigned int i = 0; i < nr_noise; i++) {
-		struct wl_options no = wo;
+		struct wl_options no = o.wo;
 
 		no.progress = NULL;
 		noise_wl[i] = wl_extract(noise_paths[i], &no, &err);
@@ -297,8 +208,9 @@ int cmd_whatif(int argc, char **argv)
 	ro.noise = noise_lat;
 	ro.nr_noise = nr_noise;
 	ro.noise_paths = noise_paths;
-	replay_profile_for(wl, &rc, &ro.profile_why);
-	wc.replay = &rc;
+	replay_profile_for(wl, &o.rc, &ro.profile_why);
+	wc.replay = &o.rc;
+	wc.threads = o.threads;
 	wc.sets = runs.sets;
 	wc.nr_sets = runs.n;
 	wc.machine = &machine;
@@ -351,6 +263,6 @@ out:
 	for (unsigned int i = 0; i < nr_noise; i++)
 		wl_free(noise_wl[i]);
 	whatif_selection_release(&runs);
-	variant_catalog_free(cat);
+	run_opts_release(&o);
 	return ret;
 }

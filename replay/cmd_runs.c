@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The options `replay` and `whatif` share: see cmd_runs.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <schedreplay/model.h>
+#include <schedreplay/profile.h>
+
+#include "cmd_runs.h"
+
+int run_opts_init(struct run_opts *o, const char *cmd, int argc)
+{
+	struct sr_error err = { 0 };
+
+	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
+	o->profile = "auto";
+	replay_config_default(&o->rc);
+	/* at most one spec per argument */
+	o->specs = calloc((size_t)argc + 1, sizeof(*o->specs));
+	o->cat = variant_catalog_new(&err);
+	if (!o->specs || !o->cat) {
+		fprintf(stderr, "schedreplay %s: %s\n", cmd, o->cat ? "out of memory" : err.msg);
+		run_opts_release(o);
+		return -1;
+	}
+	return 0;
+}
+
+/* A decimal in [min, max] (no sign), or -1. */
+static int parse_ulong(const char *s, unsigned long long min, unsigned long long max,
+		       unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int bad(const struct run_opts *o, const char *what, const char *arg)
+{
+	fprintf(stderr, "schedreplay %s: %s, not '%s'\n", o->cmd, what, arg);
+	return -1;
+}
+
+int run_opts_parse(struct run_opts *o, int opt, const char *arg)
+{
+	struct sr_error err = { 0 };
+	unsigned long long v;
+
+	switch (opt) {
+	case RUN_OPT_VARIANT:
+		o->specs[o->nr_specs++] = arg;
+		return 1;
+	case RUN_OPT_ALL:
+		o->all = true;
+		return 1;
+	case RUN_OPT_PLUGIN:
+	case RUN_OPT_VFILE:
+		if ((opt == RUN_OPT_PLUGIN ? variant_catalog_load_plugin(o->cat, arg, &err)
+					   : variant_catalog_load_json(o->cat, arg, &err)) < 0) {
+			fprintf(stderr, "schedreplay %s: %s\n", o->cmd, err.msg);
+			return -2;
+		}
+		return 1;
+	case RUN_OPT_THREADS:
+		if (parse_ulong(arg, 0, 4096, &v) < 0)
+			return bad(o, "--threads takes 0..4096 (0: the CPUs)", arg);
+		o->threads = (unsigned int)v;
+		return 1;
+	case RUN_OPT_PROFILE:
+		o->profile = arg;
+		return 1;
+	case RUN_OPT_PLACEMENT:
+		if (!strcmp(arg, "trace"))
+			o->rc.placement = REPLAY_PLACEMENT_TRACE;
+		else if (!strcmp(arg, "model"))
+			o->rc.placement = REPLAY_PLACEMENT_MODEL;
+		else
+			return bad(o, "--placement is trace or model", arg);
+		return 1;
+	case RUN_OPT_COMM:
+		o->wo.comm_prefix = o->rc.comm_prefix = arg;
+		return 1;
+	case RUN_OPT_HZ:
+		if (parse_ulong(arg, 10, 10000, &v) < 0)
+			return bad(o, "--hz takes 10..10000", arg);
+		o->wo.hz = (unsigned int)v;
+		return 1;
+	case RUN_OPT_CGMAP:
+		o->wo.cgroup_map = arg;
+		return 1;
+	case RUN_OPT_SIDECAR:
+		o->wo.sidecar = arg;
+		return 1;
+	case RUN_OPT_NO_SIDECAR:
+		o->wo.no_sidecar = true;
+		return 1;
+	case RUN_OPT_SEED: {
+		char *end;
+
+		errno = 0;
+		o->rc.seed = strtoull(arg, &end, 0);
+		if (errno || end == arg || *end || *arg == '-')
+			return bad(o, "--seed takes an unsigned integer", arg);
+		return 1;
+	}
+	}
+	return 0;
+}
+
+int run_opts_finish(struct run_opts *o)
+{
+	if (!strcmp(o->profile, "auto"))
+		return 0;
+	o->rc.profile = model_profile_find(o->profile);
+	if (o->rc.profile)
+		return 0;
+	fprintf(stderr, "schedreplay %s: unknown profile '%s' (known:", o->cmd, o->profile);
+	for (unsigned int i = 0; i < model_profile_count(); i++)
+		fprintf(stderr, " %s", model_profile_name(model_profile_at(i)));
+	fprintf(stderr, ", auto)\n");
+	return -1;
+}
+
+int run_opts_select(const struct run_opts *o, bool base_first, bool all_by_default,
+		    struct whatif_selection *out, struct sr_error *err)
+{
+	return whatif_select(o->cat, base_first, o->all || (all_by_default && !o->nr_specs),
+			     o->specs, o->nr_specs, out, err);
+}
+
+void run_opts_release(struct run_opts *o)
+{
+	variant_catalog_free(o->cat);
+	free(o->specs);
+	o->cat = NULL;
+	o->specs = NULL;
+}
