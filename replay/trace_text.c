@@ -80,18 +80,6 @@ struct tr_text {
 	char reason[512];
 };
 
-static const char *const sched_names[TRACE_EV_NR_TYPES] = {
-	[TRACE_EV_SCHED_SWITCH] = "sched_switch",
-	[TRACE_EV_SCHED_WAKING] = "sched_waking",
-	[TRACE_EV_SCHED_WAKEUP] = "sched_wakeup",
-	[TRACE_EV_SCHED_WAKEUP_NEW] = "sched_wakeup_new",
-	[TRACE_EV_SCHED_MIGRATE_TASK] = "sched_migrate_task",
-	[TRACE_EV_SCHED_PROCESS_FORK] = "sched_process_fork",
-	[TRACE_EV_SCHED_PROCESS_EXEC] = "sched_process_exec",
-	[TRACE_EV_SCHED_PROCESS_EXIT] = "sched_process_exit",
-	[TRACE_EV_SCHED_STAT_RUNTIME] = "sched_stat_runtime",
-	[TRACE_EV_CGROUP_ATTACH_TASK] = "cgroup_attach_task",
-};
 
 /*
  * COMM-PID, optional (TGID), [CPU], optional flags (4-5 characters),
@@ -255,7 +243,7 @@ static int buffer_of(struct tr_text *t, const char *name, size_t len, struct sr_
 static bool is_sched_name(const char *name)
 {
 	for (int k = 1; k < TRACE_EV_NR_TYPES; k++)
-		if (!strcmp(sched_names[k], name))
+		if (!strcmp(trace_event_type_name((enum trace_event_type)k), name))
 			return true;
 	return false;
 }
@@ -756,7 +744,7 @@ int tr_text_next(struct tr_text *t, struct trace_event *ev, uint64_t *lost_befor
 		ev->name = t->names[id];
 		ev->type = TRACE_EV_OTHER;
 		for (int k = 1; k < TRACE_EV_NR_TYPES; k++)
-			if (!strcmp(sched_names[k], l.event))
+			if (!strcmp(trace_event_type_name((enum trace_event_type)k), l.event))
 				ev->type = (enum trace_event_type)k;
 		if (ev->type != TRACE_EV_OTHER && decode(t, ev, l.rest, err))
 			return -1;
