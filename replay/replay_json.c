@@ -49,27 +49,7 @@ static json_t *jus(uint64_t ns)
 
 json_t *replay_json_dist(const struct sr_hist *h)
 {
-	json_t *o = json_object();
-	uint64_t v[SR_NR_STD_PCT];
-
-	if (!o)
-		return NULL;
-	json_object_set_new(o, "samples", jint(h->count));
-	if (!h->count) {
-		json_object_set_new(o, "min", json_null());
-		for (int i = 0; i < SR_NR_STD_PCT; i++)
-			json_object_set_new(o, sr_std_pct_key[i], json_null());
-		json_object_set_new(o, "max", json_null());
-		json_object_set_new(o, "mean", json_null());
-		return o;
-	}
-	sr_hist_percentiles(h, sr_std_pct, SR_NR_STD_PCT, v, NULL);
-	json_object_set_new(o, "min", jus(h->min));
-	for (int i = 0; i < SR_NR_STD_PCT; i++)
-		json_object_set_new(o, sr_std_pct_key[i], jus(v[i]));
-	json_object_set_new(o, "max", jus(h->max));
-	json_object_set_new(o, "mean", json_real(sr_hist_mean(h) / 1000.0));
-	return o;
+	return sr_hist_json(h);
 }
 
 static json_t *groups_json(const struct lat_machine *lat, enum lat_group_key key)

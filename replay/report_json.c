@@ -44,38 +44,6 @@ static json_t *jint(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-/* Microseconds with nanosecond resolution. */
-static json_t *jus(uint64_t ns)
-{
-	return json_real((double)ns / 1000.0);
-}
-
-/* S = {"samples", "min", "p50", ..., "p99_9", "max", "mean"}; null values if empty. */
-static json_t *dist(const struct sr_hist *h)
-{
-	json_t *o = json_object();
-	uint64_t v[SR_NR_STD_PCT];
-
-	if (!o)
-		return NULL;
-	json_object_set_new(o, "samples", jint(h->count));
-	if (!h->count) {
-		json_object_set_new(o, "min", json_null());
-		for (int i = 0; i < SR_NR_STD_PCT; i++)
-			json_object_set_new(o, sr_std_pct_key[i], json_null());
-		json_object_set_new(o, "max", json_null());
-		json_object_set_new(o, "mean", json_null());
-		return o;
-	}
-	sr_hist_percentiles(h, sr_std_pct, SR_NR_STD_PCT, v, NULL);
-	json_object_set_new(o, "min", jus(h->min));
-	for (int i = 0; i < SR_NR_STD_PCT; i++)
-		json_object_set_new(o, sr_std_pct_key[i], jus(v[i]));
-	json_object_set_new(o, "max", jus(h->max));
-	json_object_set_new(o, "mean", json_real(sr_hist_mean(h) / 1000.0));
-	return o;
-}
-
 static json_t *groups(const struct report_data *d, enum lat_group_key key, enum lat_kind kind)
 {
 	json_t *o = json_object();
@@ -87,7 +55,7 @@ static json_t *groups(const struct report_data *d, enum lat_group_key key, enum 
 		char buf[4096];
 
 		if (g->lat[kind].count)
-			json_object_set_new(o, clean(g->key, buf, sizeof(buf)), dist(&g->lat[kind]));
+			json_object_set_new(o, clean(g->key, buf, sizeof(buf)), sr_hist_json(&g->lat[kind]));
 	}
 	return o;
 }
@@ -97,7 +65,7 @@ static json_t *latency_section(const struct report_data *d, const struct report_
 {
 	json_t *l = json_object();
 
-	json_object_set_new(l, "all", dist(lat_get_all(d->lat, kind)));
+	json_object_set_new(l, "all", sr_hist_json(lat_get_all(d->lat, kind)));
 	json_object_set_new(l, "by_comm", groups(d, LAT_BY_COMM, kind));
 	if (o->by[LAT_BY_PID])
 		json_object_set_new(l, "by_pid", groups(d, LAT_BY_PID, kind));
@@ -208,8 +176,8 @@ static json_t *task_json(const struct lat_task *t)
 	json_object_set_new(o, "migrations", jint(t->migrations));
 	json_object_set_new(o, "wakings_while_running", jint(t->wakings_running));
 	json_object_set_new(o, "wakings_while_pending", jint(t->wakings_pending));
-	json_object_set_new(o, "wakeup_latency_us", dist(&t->lat[LAT_WAKEUP]));
-	json_object_set_new(o, "runqueue_wait_us", dist(&t->lat[LAT_RUNQ_WAIT]));
+	json_object_set_new(o, "wakeup_latency_us", sr_hist_json(&t->lat[LAT_WAKEUP]));
+	json_object_set_new(o, "runqueue_wait_us", sr_hist_json(&t->lat[LAT_RUNQ_WAIT]));
 	return o;
 }
 

@@ -64,6 +64,16 @@ double sr_hist_mean(const struct sr_hist *h);
 /* Exact nearest-rank percentile of @n ascending samples; 0 if n == 0. */
 uint64_t sr_percentile_sorted(const uint64_t *sorted, size_t n, double p);
 
+/*
+ * The distribution S of the JSON reports (report, replay, whatif: one
+ * definition, docs/report.md): {"samples", "min", "p50", "p75", "p90", "p95",
+ * "p99", "p99_5", "p99_9", "max", "mean"} in microseconds, null values when
+ * there are no samples.  A new jansson object (stats_json.c), NULL if out of
+ * memory.
+ */
+struct json_t;
+struct json_t *sr_hist_json(const struct sr_hist *h);
+
 /* Bucket bounds of value @v: [*lo, *hi]. Exposed for tests. */
 void sr_hist_bucket_bounds(uint64_t v, uint64_t *lo, uint64_t *hi);
 
