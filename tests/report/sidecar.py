@@ -4,7 +4,7 @@
     sidecar.py SCHEDREPLAY TRACES_DIR WORK_DIR
 
 1. Hand-made sidecars next to a copy of traces/small-hackbench.dat, whose
-   buffer has one cgroup_attach_task (hierarchy 1, `sh` pid 15536 into
+   buffer has one cgroup_attach_task (hierarchy 1, `sh` pid 3170 into
    /srfix, then exec hackbench): the seed, the cgroup-v1 path rule, the v2
    hierarchy 0, --cgroup-root, --sidecar, --no-sidecar, a sidecar of another
    trace and a broken one.
