@@ -46,6 +46,12 @@
 #define WINDOW_PAGES 16
 /* A decompressed chunk larger than this is taken as corruption. */
 #define MAX_CHUNK (256u << 20)
+/*
+ * Compressed data is read this many bytes at a time (at least one chunk):
+ * trace-cmd compresses 10 pages per chunk to ~7 KiB, so one pread serves
+ * about 9 chunks and their headers instead of two preads per chunk.
+ */
+#define ZWINDOW (64u << 10)
 
 static int corrupt(struct tr_cpu *c, struct sr_error *err, uint64_t stream_off, const char *why)
 {
@@ -115,6 +121,67 @@ void tr_cpu_release(struct tr_cpu *c)
 	c->buf = c->zbuf = NULL;
 }
 
+/*
+ * Point @p at @len bytes of the file at @off, all before @end (the end of the
+ * CPU's compressed data; the caller checked off + len <= end), refilling the
+ * compressed window if they are not in it.
+ */
+static int zwin_get(struct tr_cpu *c, uint64_t off, size_t len, uint64_t end,
+		    const uint8_t **p, struct sr_error *err)
+{
+	size_t n;
+
+	if (off >= c->zwin_off && off - c->zwin_off <= c->zwin_len &&
+	    len <= c->zwin_len - (off - c->zwin_off)) {
+		*p = c->zbuf + (off - c->zwin_off);
+		return 0;
+	}
+	n = len > ZWINDOW ? len : ZWINDOW;
+	if (n > end - off)
+		n = (size_t)(end - off);
+	if (n > c->zbuf_cap) {
+		void *b = realloc(c->zbuf, n);
+
+		if (!b) {
+			sr_error_set(err, ENOMEM, "out of memory");
+			return -1;
+		}
+		c->zbuf = b;
+		c->zbuf_cap = n;
+	}
+	c->zwin_len = 0;
+	if (tr_file_pread(c->file, c->zbuf, n, off, "compressed data", err))
+		return -1;
+	c->zwin_off = off;
+	c->zwin_len = n;
+	*p = c->zbuf;
+	return 0;
+}
+
+/* The next chunk's header: sizes checked against the CPU's data. */
+static int chunk_header(struct tr_cpu *c, uint32_t *zsize, uint32_t *usize,
+			struct sr_error *err)
+{
+	/* the CPU's size counts the chunks, not the 4-byte chunk count */
+	uint64_t end = c->desc->offset + 4 + c->desc->size;
+	const uint8_t *h;
+
+	if (c->chunk_file_off + 8 > end)
+		goto bad_chunk;
+	if (zwin_get(c, c->chunk_file_off, 8, end, &h, err))
+		return -1;
+	*zsize = tr_u32(h, c->swap);
+	*usize = tr_u32(h + 4, c->swap);
+	if (*zsize > end - c->chunk_file_off - 8 || *usize > MAX_CHUNK || *usize == 0)
+		goto bad_chunk;
+	return 0;
+bad_chunk:
+	sr_error_set(err, EINVAL, "corrupted or truncated data: CPU %d, chunk %u header at file "
+		     "offset %" PRIu64 " is inconsistent with the CPU's %" PRIu64 " bytes",
+		     c->cpu, c->chunk_i, c->chunk_file_off, c->desc->size);
+	return -1;
+}
+
 /* Fill buf with the next window or chunk: 1 loaded, 0 end of data, -1 error. */
 static int load_window(struct tr_cpu *c, struct sr_error *err)
 {
@@ -133,39 +200,27 @@ static int load_window(struct tr_cpu *c, struct sr_error *err)
 		c->buf_len = n;
 		c->next_read += n;
 	} else {
-		uint8_t h[8];
-		uint32_t zsize, usize;
-		/* the CPU's size counts the chunks, not the 4-byte chunk count */
 		uint64_t end = c->desc->offset + 4 + c->desc->size;
+		uint32_t zsize, usize;
+		const uint8_t *z;
 
 		if (c->chunk_i >= c->nr_chunks)
 			return 0;
-		if (c->chunk_file_off + 8 > end ||
-		    tr_file_pread(f, h, 8, c->chunk_file_off, "chunk header", err))
-			goto bad_chunk;
-		zsize = tr_u32(h, c->swap);
-		usize = tr_u32(h + 4, c->swap);
-		if (zsize > end - c->chunk_file_off - 8 || usize > MAX_CHUNK || usize == 0)
-			goto bad_chunk;
-		if (zsize > c->zbuf_cap) {
-			void *n = realloc(c->zbuf, zsize);
-
-			if (!n)
-				goto nomem;
-			c->zbuf = n;
-			c->zbuf_cap = zsize;
-		}
+		if (chunk_header(c, &zsize, &usize, err))
+			return -1;
 		if (usize > c->buf_cap) {
 			void *n = realloc(c->buf, usize);
 
-			if (!n)
-				goto nomem;
+			if (!n) {
+				sr_error_set(err, ENOMEM, "out of memory");
+				return -1;
+			}
 			c->buf = n;
 			c->buf_cap = usize;
 		}
-		if (tr_file_pread(f, c->zbuf, zsize, c->chunk_file_off + 8, "compressed chunk", err))
+		if (zwin_get(c, c->chunk_file_off + 8, zsize, end, &z, err))
 			return -1;
-		if (tr_decompress(f->compress, c->zbuf, zsize, c->buf, usize)) {
+		if (tr_file_decompress(f, z, zsize, c->buf, usize)) {
 			sr_error_set(err, EINVAL, "corrupted data: CPU %d, chunk %u at file offset %"
 				     PRIu64 " does not decompress (%s)", c->cpu, c->chunk_i,
 				     c->chunk_file_off, f->compress_name);
@@ -179,14 +234,6 @@ static int load_window(struct tr_cpu *c, struct sr_error *err)
 	}
 	c->page_pos = 0;
 	return 1;
-bad_chunk:
-	sr_error_set(err, EINVAL, "corrupted or truncated data: CPU %d, chunk %u header at file "
-		     "offset %" PRIu64 " is inconsistent with the CPU's %" PRIu64 " bytes",
-		     c->cpu, c->chunk_i, c->chunk_file_off, c->desc->size);
-	return -1;
-nomem:
-	sr_error_set(err, ENOMEM, "out of memory");
-	return -1;
 }
 
 /* Make the page at page_pos current: 1 loaded, 0 end, -1 error. */
@@ -346,7 +393,8 @@ int tr_cpu_last_ts(const struct tr_file *f, const struct tr_buffer_desc *b, int 
 		   int kernel_long_size, uint64_t *ts, struct sr_error *err)
 {
 	struct tr_cpu c;
-	uint64_t back = 4;
+	/* pages, or chunks of 10 pages (trace-cmd's) when compressed */
+	uint64_t back = b->compressed ? 1 : 4;
 	int ret = -1;
 
 	*ts = 0;
@@ -367,19 +415,17 @@ int tr_cpu_last_ts(const struct tr_file *f, const struct tr_buffer_desc *b, int 
 			c.next_read = from_start ? 0 : (pages - back) * c.page_size;
 		} else {
 			/* walk the chunk headers to the last @back chunks */
-			uint64_t off = c.chunk_file_off;
 			uint64_t start_chunk = c.nr_chunks > back ? c.nr_chunks - back : 0;
 
 			for (uint64_t i = 0; i < start_chunk; i++) {
-				uint8_t h[8];
+				uint32_t zsize, usize;
 
-				if (tr_file_pread(f, h, 8, off, "chunk header", err))
+				if (chunk_header(&c, &zsize, &usize, err))
 					goto out;
-				off += 8 + (uint64_t)tr_u32(h, c.swap);
+				c.chunk_file_off += 8 + (uint64_t)zsize;
+				c.chunk_i++;
 			}
 			from_start = start_chunk == 0;
-			c.chunk_file_off = off;
-			c.chunk_i = (uint32_t)start_chunk;
 		}
 		while ((r = tr_cpu_advance(&c, err)) == 1)
 			*ts = c.ev_ts;

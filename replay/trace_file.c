@@ -6,10 +6,11 @@
  * (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)). libtracecmd parses every one of
  * the ~2,300 event formats a `trace-cmd extract` file carries when it opens
  * it (about 0.1 s here, more than reading a short trace), prints warnings on
- * stderr and trusts sizes it reads from the file; this parser keeps the
- * formats as text (trace_format.c parses only the ones it decodes), checks
- * every size and offset against the file before using it, and reports the
- * first inconsistency as one line that names the offset.
+ * stderr and trusts sizes it reads from the file; this parser keeps only
+ * the name and id of each format, and the text of the few trace_format.c
+ * decodes (and parses), checks every size and offset against the file
+ * before using it, and reports the first inconsistency as one line that
+ * names the offset.
  *
  * v6: header, then sequentially header_page/header_event, ftrace formats,
  *     event formats, kallsyms, printk formats, saved cmdlines, CPU count,
@@ -98,21 +99,85 @@ int tr_decompress(enum tr_compress c, const void *src, size_t src_len, void *dst
 	return -1;
 }
 
+int tr_file_decompress(const struct tr_file *f, const void *src, size_t src_len, void *dst,
+		       size_t dst_len)
+{
+	if (f->compress == TR_COMPRESS_ZSTD && f->zstd_dctx) {
+		size_t n = ZSTD_decompressDCtx(f->zstd_dctx, dst, dst_len, src, src_len);
+
+		return (!ZSTD_isError(n) && n == dst_len) ? 0 : -1;
+	}
+	return tr_decompress(f->compress, src, src_len, dst, dst_len);
+}
+
 /* ---- cursors -------------------------------------------------------------- */
 
-/* Sequential reads from the file (v6). */
+/*
+ * Sequential reads from the file (v6), through a small window: a
+ * `trace-cmd extract` file has ~2,300 event formats, each a size and a text,
+ * read otherwise with two preads apiece.
+ */
+#define FC_WINDOW 16384
+
 struct fcur {
 	const struct tr_file *f;
 	uint64_t off;
 	struct sr_error *err;
+	uint64_t win_off;              /* file offset of win[0] */
+	size_t win_len;
+	uint8_t win[FC_WINDOW];
 };
 
 static int fc_read(struct fcur *c, void *buf, size_t n, const char *what)
 {
-	if (tr_file_pread(c->f, buf, n, c->off, what, c->err))
-		return -1;
+	const struct tr_file *f = c->f;
+
+	if (c->off < c->win_off || c->off - c->win_off > c->win_len ||
+	    n > c->win_len - (c->off - c->win_off)) {
+		size_t m;
+
+		/* large reads, and reads past the end (for the error), go direct */
+		if (n >= FC_WINDOW / 2 || c->off > f->file_size || n > f->file_size - c->off) {
+			if (tr_file_pread(f, buf, n, c->off, what, c->err))
+				return -1;
+			c->off += n;
+			return 0;
+		}
+		m = f->file_size - c->off < FC_WINDOW ? (size_t)(f->file_size - c->off) : FC_WINDOW;
+		c->win_len = 0;
+		if (tr_file_pread(f, c->win, m, c->off, what, c->err))
+			return -1;
+		c->win_off = c->off;
+		c->win_len = m;
+	}
+	memcpy(buf, c->win + (c->off - c->win_off), n);
 	c->off += n;
 	return 0;
+}
+
+/* @n bytes (n < FC_WINDOW / 2) in the window, valid until the next read. */
+static const char *fc_view(struct fcur *c, size_t n, const char *what)
+{
+	const struct tr_file *f = c->f;
+
+	if (c->off < c->win_off || c->off - c->win_off > c->win_len ||
+	    n > c->win_len - (c->off - c->win_off)) {
+		size_t m;
+
+		if (c->off > f->file_size || n > f->file_size - c->off) {
+			sr_error_set(c->err, EINVAL, "truncated: %s at offset %" PRIu64 " needs %zu "
+				     "bytes, the file ends at %" PRIu64, what, c->off, n, f->file_size);
+			return NULL;
+		}
+		m = f->file_size - c->off < FC_WINDOW ? (size_t)(f->file_size - c->off) : FC_WINDOW;
+		c->win_len = 0;
+		if (tr_file_pread(f, c->win, m, c->off, what, c->err))
+			return NULL;
+		c->win_off = c->off;
+		c->win_len = m;
+	}
+	c->off += n;
+	return (const char *)c->win + (c->off - n - c->win_off);
 }
 
 static int fc_u32(struct fcur *c, uint32_t *v, const char *what)
@@ -256,36 +321,111 @@ static const uint8_t *mc_bytes(struct mcur *c, uint64_t n, const char *part)
 
 /* ---- collected parts ------------------------------------------------------ */
 
-static int add_format(struct tr_file *f, const char *system, const void *text, size_t len,
-		      struct sr_error *err)
+/*
+ * Storage the format texts point into: v7 format sections as read, v6
+ * formats copied into blocks of FMT_BLOCK bytes (pointers stay valid: a
+ * block is never reallocated).
+ */
+#define FMT_BLOCK (256u << 10)
+
+static int keep_blob(struct tr_file *f, char *blob, size_t used, size_t cap,
+		     struct sr_error *err)
 {
-	struct tr_format_text *ft;
+	char **n = realloc(f->fmt_blobs, (f->nr_fmt_blobs + 1) * sizeof(*n));
+
+	if (!n) {
+		sr_error_set(err, ENOMEM, "out of memory storing event formats");
+		return -1;
+	}
+	f->fmt_blobs = n;
+	n[f->nr_fmt_blobs++] = blob;
+	f->fmt_used = used;
+	f->fmt_cap = cap;
+	return 0;
+}
+
+/* @n bytes of format storage in the current v6 block. */
+static char *fmt_space(struct tr_file *f, size_t n, struct sr_error *err)
+{
+	char *p;
+
+	if (!f->nr_fmt_blobs || n > f->fmt_cap - f->fmt_used) {
+		size_t cap = n > FMT_BLOCK ? n : FMT_BLOCK;
+		char *b = malloc(cap);
+
+		if (!b) {
+			sr_error_set(err, ENOMEM, "out of memory storing event formats");
+			return NULL;
+		}
+		if (keep_blob(f, b, 0, cap, err)) {
+			free(b);
+			return NULL;
+		}
+	}
+	p = f->fmt_blobs[f->nr_fmt_blobs - 1] + f->fmt_used;
+	f->fmt_used += n;
+	return p;
+}
+
+/*
+ * Index one format text: its name and id, and the text itself if it is one
+ * trace_format.c decodes (@keep: @text stays valid, else it is copied into
+ * the format storage). The other ~2,300 of an extract keep only their name.
+ */
+static int add_format(struct tr_file *f, const char *system, const char *text, size_t len,
+		      bool keep, struct sr_error *err)
+{
+	struct tr_format_text ft = { .system = system };
 
 	if (f->nr_formats == f->formats_cap) {
 		size_t cap = f->formats_cap ? f->formats_cap * 2 : 256;
 		void *n = realloc(f->formats, cap * sizeof(*f->formats));
 
-		if (!n)
-			goto nomem;
+		if (!n) {
+			sr_error_set(err, ENOMEM, "out of memory storing event formats");
+			return -1;
+		}
 		f->formats = n;
 		f->formats_cap = cap;
 	}
-	ft = &f->formats[f->nr_formats];
-	ft->system = strdup(system);
-	ft->text = malloc(len + 1);
-	if (!ft->system || !ft->text) {
-		free(ft->system);
-		free(ft->text);
-		goto nomem;
+	if (!tr_format_scan(text, len, &ft.name, &ft.name_len, &ft.id)) {
+		if (tr_format_decoded(system, ft.name, ft.name_len)) {
+			if (!keep) {
+				char *t = fmt_space(f, len, err);
+
+				if (!t)
+					return -1;
+				memcpy(t, text, len);
+				ft.name = t + (ft.name - text);
+				text = t;
+			}
+			ft.text = text;
+			ft.len = len;
+		} else if (!keep) {
+			char *n = fmt_space(f, ft.name_len, err);
+
+			if (!n)
+				return -1;
+			memcpy(n, ft.name, ft.name_len);
+			ft.name = n;
+		}
+	} else {
+		ft.name = NULL;
 	}
-	memcpy(ft->text, text, len);
-	ft->text[len] = '\0';
-	ft->len = len;
-	f->nr_formats++;
+	f->formats[f->nr_formats++] = ft;
 	return 0;
-nomem:
-	sr_error_set(err, ENOMEM, "out of memory storing event formats");
-	return -1;
+}
+
+void tr_file_drop_formats(struct tr_file *f)
+{
+	for (size_t i = 0; i < f->nr_fmt_blobs; i++)
+		free(f->fmt_blobs[i]);
+	free(f->fmt_blobs);
+	free(f->formats);
+	f->fmt_blobs = NULL;
+	f->nr_fmt_blobs = f->fmt_used = f->fmt_cap = 0;
+	f->formats = NULL;
+	f->nr_formats = f->formats_cap = 0;
 }
 
 /*
@@ -560,16 +700,30 @@ static int v6_read_header_info(struct fcur *c, struct tr_file *f)
 static int v6_read_format(struct fcur *c, struct tr_file *f, const char *system)
 {
 	uint64_t size;
-	char *text;
+	const char *text;
+	char *big;
 	int ret;
 
 	if (fc_u64(c, &size, "event format size"))
 		return -1;
-	text = fc_blob(c, size, "event format");
-	if (!text)
+	if (size > TR_MAX_META || c->off > f->file_size || size > f->file_size - c->off) {
+		sr_error_set(c->err, EINVAL,
+			     "truncated or corrupted: event format at offset %" PRIu64 " claims %"
+			     PRIu64 " bytes, the file ends at %" PRIu64, c->off, size, f->file_size);
 		return -1;
-	ret = add_format(f, system, text, size, c->err);
-	free(text);
+	}
+	if (size < FC_WINDOW / 2) {
+		text = fc_view(c, (size_t)size, "event format");
+		return text ? add_format(f, system, text, (size_t)size, false, c->err) : -1;
+	}
+	big = malloc((size_t)size);
+	if (!big) {
+		sr_error_set(c->err, ENOMEM, "out of memory reading event formats");
+		return -1;
+	}
+	ret = fc_read(c, big, (size_t)size, "event format") ? -1 :
+		add_format(f, system, big, (size_t)size, false, c->err);
+	free(big);
 	return ret;
 }
 
@@ -596,9 +750,17 @@ static int v6_read_formats(struct fcur *c, struct tr_file *f)
 			return -1;
 		if (n > 100000)
 			goto bad;
-		for (uint32_t i = 0; i < n; i++)
-			if (v6_read_format(c, f, system))
+		if (n) {
+			size_t sl = strlen(system) + 1;
+			char *sys = fmt_space(f, sl, c->err);
+
+			if (!sys)
 				return -1;
+			memcpy(sys, system, sl);
+			for (uint32_t i = 0; i < n; i++)
+				if (v6_read_format(c, f, sys))
+					return -1;
+		}
 	}
 	return 0;
 bad:
@@ -784,7 +946,7 @@ static uint8_t *v7_read_section(struct tr_file *f, uint64_t off, uint16_t want_i
 			free(data);
 			return NULL;
 		}
-		if (tr_decompress(f->compress, z, zsize, data, usize)) {
+		if (tr_file_decompress(f, z, zsize, data, usize)) {
 			free(z);
 			free(data);
 			sr_error_set(err, EINVAL, "corrupted: %s at offset %" PRIu64
@@ -857,34 +1019,35 @@ static int v7_formats(struct tr_file *f, uint64_t off, bool ftrace, struct sr_er
 	struct mcur c = { .p = d, .len = len, .swap = f->swap, .what = what, .file_off = off,
 			  .err = err };
 	uint32_t nsys = 1;
-	int ret = -1;
 
 	if (!d)
 		return -1;
+	/* the texts stay where they are; v6 blocks are not appended to after this */
+	if (keep_blob(f, (char *)d, len, len, err)) {
+		free(d);
+		return -1;
+	}
 	if (!ftrace && mc_u32(&c, &nsys, "system count"))
-		goto out;
+		return -1;
 	for (uint32_t s = 0; s < nsys; s++) {
 		const char *system = "ftrace";
 		uint32_t n;
 
 		if (!ftrace && !(system = mc_cstr(&c, "system name")))
-			goto out;
+			return -1;
 		if (mc_u32(&c, &n, "event count"))
-			goto out;
+			return -1;
 		for (uint32_t i = 0; i < n; i++) {
 			uint64_t size;
 			const uint8_t *t;
 
 			if (mc_u64(&c, &size, "format size") || !(t = mc_bytes(&c, size, "format")))
-				goto out;
-			if (add_format(f, system, t, size, err))
-				goto out;
+				return -1;
+			if (add_format(f, system, (const char *)t, (size_t)size, true, err))
+				return -1;
 		}
 	}
-	ret = 0;
-out:
-	free(d);
-	return ret;
+	return 0;
 }
 
 /*
@@ -937,8 +1100,14 @@ static int v7_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 	snprintf(f->compress_name, sizeof(f->compress_name), "%s", name);
 	if (!strcmp(name, "none") || !name[0])
 		f->compress = TR_COMPRESS_NONE;
-	else if (!strcmp(name, "zstd"))
+	else if (!strcmp(name, "zstd")) {
 		f->compress = TR_COMPRESS_ZSTD;
+		f->zstd_dctx = ZSTD_createDCtx();
+		if (!f->zstd_dctx) {
+			sr_error_set(err, ENOMEM, "out of memory (zstd context)");
+			return -1;
+		}
+	}
 	else if (!strcmp(name, "zlib"))
 		f->compress = TR_COMPRESS_ZLIB;
 	else {
@@ -1108,11 +1277,7 @@ void tr_file_release(struct tr_file *f)
 	free(f->tracer_version);
 	free(f->clock);
 	free(f->header_page);
-	for (size_t i = 0; i < f->nr_formats; i++) {
-		free(f->formats[i].system);
-		free(f->formats[i].text);
-	}
-	free(f->formats);
+	tr_file_drop_formats(f);
 	for (int i = 0; i < f->nr_buffers; i++) {
 		free(f->buffers[i].name);
 		free(f->buffers[i].clock);
@@ -1122,6 +1287,7 @@ void tr_file_release(struct tr_file *f)
 	for (int i = 0; i < f->nr_cpustats; i++)
 		free(f->cpustats[i]);
 	free(f->cpustats);
+	ZSTD_freeDCtx(f->zstd_dctx);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 }

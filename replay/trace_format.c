@@ -56,24 +56,61 @@ static const struct ev_spec specs[TRACE_EV_NR_TYPES] = {
 		{ "dst_root", "dst_level", "dst_id", "pid", "dst_path", "comm" }, 0x39 },
 };
 
-/* "name: sched_switch\nID: 316\n..." -> name, id; 0 on success. */
-static int scan_name_id(const char *text, const char **name, size_t *name_len, long *id)
+/*
+ * First @n-byte @needle in @len bytes of @s, as memmem(). Both are near the
+ * start of a format ("name: ...\nID: ..."): a plain scan finds them before
+ * memmem() has finished setting up, which mattered over 2,300 formats.
+ */
+static const char *find(const char *s, size_t len, const char *needle, size_t n)
 {
-	const char *p = strstr(text, "name:");
-	const char *q = strstr(text, "ID:");
-	char *end;
+	for (size_t i = 0; i + n <= len; i++)
+		if (s[i] == needle[0] && !memcmp(s + i, needle, n))
+			return s + i;
+	return NULL;
+}
+
+/*
+ * "name: sched_switch\nID: 316\n..." -> name, id; 0 on success. The text is
+ * @len bytes with no NUL after them: every scan is bounded by @len.
+ */
+int tr_format_scan(const char *text, size_t len, const char **name, size_t *name_len, long *id)
+{
+	const char *end = text + len;
+	const char *p = find(text, len, "name:", 5);
+	const char *q = find(text, len, "ID:", 3);
+	long v = 0;
+	int digits = 0;
 
 	if (!p || !q)
 		return -1;
 	p += 5;
-	while (*p == ' ' || *p == '\t')
+	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	*name = p;
-	*name_len = strcspn(p, " \t\r\n");
-	*id = strtol(q + 3, &end, 10);
-	if (end == q + 3 || *id < 0 || *id > 65535 || !*name_len)
+	while (p < end && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n' && *p)
+		p++;
+	*name_len = (size_t)(p - *name);
+	/* as strtol(q + 3, .., 10): blanks, an optional sign, then digits */
+	q += 3;
+	while (q < end && (*q == ' ' || (*q >= '\t' && *q <= '\r')))
+		q++;
+	if (q < end && *q == '+')
+		q++;
+	for (; q < end && *q >= '0' && *q <= '9' && v <= 65535; q++, digits++)
+		v = v * 10 + (*q - '0');
+	if (!digits || v > 65535 || !*name_len)
 		return -1;
+	*id = v;
 	return 0;
+}
+
+bool tr_format_decoded(const char *system, const char *name, size_t name_len)
+{
+	for (int t = 1; t < TRACE_EV_NR_TYPES; t++)
+		if (specs[t].name[0] == name[0] && strlen(specs[t].name) == name_len &&
+		    !memcmp(specs[t].name, name, name_len) && !strcmp(specs[t].system, system))
+			return true;
+	return false;
 }
 
 static int resolve_field(struct tep_format_field *tf, struct tr_field *out)
@@ -262,15 +299,13 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_er
 
 	/* pass 1: ids and names */
 	for (size_t i = 0; i < f->nr_formats; i++) {
-		const char *name;
-		size_t nl;
-		long id;
+		const struct tr_format_text *ft = &f->formats[i];
 
-		if (scan_name_id(f->formats[i].text, &name, &nl, &id))
+		if (!ft->name)
 			continue;
-		if (id > fm->max_id)
-			fm->max_id = (uint16_t)id;
-		names_len += nl + 1;
+		if (ft->id > fm->max_id)
+			fm->max_id = (uint16_t)ft->id;
+		names_len += ft->name_len + 1;
 	}
 	fm->type_of_id = calloc((size_t)fm->max_id + 1, sizeof(*fm->type_of_id));
 	fm->name_of_id = calloc((size_t)fm->max_id + 1, sizeof(*fm->name_of_id));
@@ -281,18 +316,19 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_er
 	/* pass 2: names, and libtraceevent parsing of the decoded events */
 	for (size_t i = 0; i < f->nr_formats; i++) {
 		const struct tr_format_text *ft = &f->formats[i];
-		const char *name;
-		size_t nl;
-		long id;
+		const char *name = ft->name;
+		size_t nl = ft->name_len;
+		long id = ft->id;
 
-		if (scan_name_id(ft->text, &name, &nl, &id))
+		if (!name)
 			continue;
 		memcpy(fm->names + names_pos, name, nl);
 		fm->names[names_pos + nl] = '\0';
 		fm->name_of_id[id] = fm->names + names_pos;
 		names_pos += nl + 1;
 
-		for (int t = 1; t < TRACE_EV_NR_TYPES; t++) {
+		/* the container kept the texts of the decoded events only */
+		for (int t = 1; ft->text && t < TRACE_EV_NR_TYPES; t++) {
 			struct tep_event *ev;
 
 			if (strcmp(ft->system, specs[t].system) || strlen(specs[t].name) != nl ||

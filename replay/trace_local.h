@@ -70,10 +70,17 @@ struct tr_buffer_desc {
 	struct tr_cpu_desc *cpus;
 };
 
-/* One event format text of the file, as stored. */
+/*
+ * One event format of the file: its "name:" and "ID:" (name NULL if it has
+ * none), and, for the events trace_format.c decodes, the text as stored:
+ * @len bytes, no NUL after them (NULL for the others).
+ */
 struct tr_format_text {
-	char *system;
-	char *text;
+	const char *system;
+	const char *name;
+	size_t name_len;
+	long id;
+	const char *text;
 	size_t len;
 };
 
@@ -101,15 +108,25 @@ struct tr_file {
 	size_t header_page_len;
 	struct tr_format_text *formats;
 	size_t nr_formats, formats_cap;
+	char **fmt_blobs;              /* storage the format texts point into */
+	size_t nr_fmt_blobs, fmt_used, fmt_cap;
 	struct tr_buffer_desc *buffers;
 	int nr_buffers;
 	char **cpustats;               /* CPUSTAT texts, in file order */
 	int nr_cpustats;
+	/*
+	 * One zstd decompression context for every chunk of the file (they are
+	 * decompressed one at a time): ZSTD_decompress() would allocate and
+	 * initialise one per 40 KiB chunk. Mutable through a const tr_file.
+	 */
+	void *zstd_dctx;
 };
 
 /* Parse the container; on error fill @err (prefixed with the path). */
 int tr_file_open(struct tr_file *f, const char *path, struct sr_error *err);
 void tr_file_release(struct tr_file *f);
+/* Free the format texts (once tr_formats_load() has indexed them). */
+void tr_file_drop_formats(struct tr_file *f);
 
 /* pread exactly @len bytes at @off; -1 with err on short read. */
 int tr_file_pread(const struct tr_file *f, void *buf, size_t len, uint64_t off,
@@ -118,6 +135,9 @@ int tr_file_pread(const struct tr_file *f, void *buf, size_t len, uint64_t off,
 /* Decompress @src into @dst of exactly @dst_len bytes. */
 int tr_decompress(enum tr_compress c, const void *src, size_t src_len, void *dst,
 		  size_t dst_len);
+/* The same with the file's algorithm and its reused context. */
+int tr_file_decompress(const struct tr_file *f, const void *src, size_t src_len, void *dst,
+		       size_t dst_len);
 
 /* ---- formats (trace_format.c) ------------------------------------------ */
 
@@ -162,6 +182,11 @@ struct tr_formats {
 };
 
 int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_error *err);
+/* A format text's name and id ("name: X\nID: N"): 0, or -1 if it has none. */
+int tr_format_scan(const char *text, size_t len, const char **name, size_t *name_len,
+		   long *id);
+/* Is system:name one of the events decoded (whose text must be kept)? */
+bool tr_format_decoded(const char *system, const char *name, size_t name_len);
 /*
  * The same tables from a tep handle that already holds every format of the
  * file (libtracecmd's): names and ids from its event list, layouts from its
@@ -200,9 +225,10 @@ struct tr_cpu {
 	uint64_t buf_stream_off;       /* stream offset of buf[0] */
 	uint64_t next_read;            /* stream offset of the next window */
 	uint64_t stream_size;          /* uncompressed: desc->size */
-	/* compressed chunks */
+	/* compressed chunks, read through a window of the file */
 	uint8_t *zbuf;
-	size_t zbuf_cap;
+	size_t zbuf_cap, zwin_len;
+	uint64_t zwin_off;             /* file offset of zbuf[0] */
 	uint32_t nr_chunks, chunk_i;
 	uint64_t chunk_file_off;       /* next chunk header in the file */
 

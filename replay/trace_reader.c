@@ -502,8 +502,11 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 		return NULL;
 	}
 	f = &r->file;
-	if (tr_formats_load(&r->fm, f, err) ||
-	    choose_buffer(r, opts ? opts->buffer : NULL, err))
+	if (tr_formats_load(&r->fm, f, err))
+		goto fail;
+	/* indexed and the decoded ones parsed: the texts (~2 MB in an extract) go */
+	tr_file_drop_formats(f);
+	if (choose_buffer(r, opts ? opts->buffer : NULL, err))
 		goto fail;
 
 	r->nr_cpus = r->buf->nr_cpus;
