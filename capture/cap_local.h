@@ -4,7 +4,8 @@
  *   capture.c     the session: order of steps, waiting, cleanup on every path
  *   cap_trace.c   the tracefs instance, its events and the per-CPU streamers
  *   cap_tracedat.c  assembling a trace.dat (v6) from the streamed pages
- *   cap_readback.c  reading the written file back (counts, start/end markers)
+ *   cap_readback.c  reading the written file back (counts, start/end markers,
+ *                   comms missing from the cmdlines)
  *   cap_cgroup.c  cpu cgroups (v1 cpu.shares or v2 cpu.weight), leftovers
  *   cap_workload.c  the workloads: spawn held, release, wait, kill by group
  *   cap_machine.c the sidecar's machine metadata (kernel, topology, tasks ...)
@@ -111,6 +112,12 @@ struct cap_readback {
 	/* per CPU: sched_switch from idle (prev_pid 0) and to idle (next_pid 0) */
 	int nr_cpus;
 	uint64_t *from_idle, *to_idle;
+	/*
+	 * "pid comm" lines for the pids whose comm the records give but the
+	 * file's cmdlines section lacks (latest comm); NULL if none
+	 */
+	char *missing_cmdlines;
+	uint64_t missing_comms;
 };
 int cap_readback(const char *path, int nr_cpus, const char *start_mark, const char *end_mark,
 		 struct cap_readback *rb, struct sr_error *err);

@@ -742,6 +742,34 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 		goto out;
 	if (cap_readback(opt->output, n, MARK_START, MARK_END, &rb, err) < 0)
 		goto out;
+	if (rb.missing_cmdlines) {
+		/*
+		 * Name every task of the records (cap_readback.c says why): the
+		 * cmdlines section precedes the data, so the file is written
+		 * again with the completed section and read back again.
+		 */
+		unsigned long long added = rb.missing_comms;
+		char *all = NULL;
+
+		if (asprintf(&all, "%s%s", cmdlines ? cmdlines : "", rb.missing_cmdlines) < 0) {
+			sr_error_set(err, ENOMEM, "out of memory");
+			goto out;
+		}
+		free(cmdlines);
+		cmdlines = all;
+		td.cmdlines = cmdlines;
+		cap_readback_release(&rb);
+		if (cap_tracedat_write(opt->output, &td, err) < 0 ||
+		    cap_readback(opt->output, n, MARK_START, MARK_END, &rb, err) < 0)
+			goto out;
+		if (rb.missing_cmdlines) {
+			sr_error_set(err, EINVAL, "%s: %llu comms still missing after the rewrite",
+				     opt->output, (unsigned long long)rb.missing_comms);
+			goto out;
+		}
+		cap_log(opt, false, "named %llu task(s) from the records (absent from the "
+			"kernel's saved_cmdlines)", (unsigned long long)added);
+	}
 	lost = lost_json(s, n, &rb, &lost_total);
 	res->events = rb.events;
 	res->lost = lost_total;

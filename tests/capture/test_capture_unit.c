@@ -5,7 +5,8 @@
  *   - command splitting (exec vs /bin/sh -c) and validation,
  *   - the trace.dat writer: ring-buffer pages built by hand, written with
  *     cap_tracedat_write, read back with libtracecmd (records, CPUs,
- *     timestamps, comms, trace id) and with cap_readback (markers, counts),
+ *     timestamps, comms, trace id) and with cap_readback (markers, counts,
+ *     the comms the records give that the cmdlines section lacks),
  *   - the sidecar loader on good and broken files.
  * Usage: test_capture_unit DATA_DIR SCRATCH_DIR
  */
@@ -219,6 +220,67 @@ static void page_add_print(struct page *p, unsigned long long ts, int pid, const
 	memcpy(p->b + 8, &commit, 8);
 }
 
+/*
+ * Append a record of event @type: the common fields, then @len bytes of
+ * @fields (the event's own fields from offset 8 on).
+ */
+static void page_add_record(struct page *p, unsigned long long ts, uint16_t type, int pid,
+			    const void *fields, size_t len)
+{
+	size_t size = (8 + len + 3) & ~(size_t)3;
+	unsigned char *d = p->b + 16 + p->len;
+	uint32_t delta = (uint32_t)(ts - p->last);
+	uint32_t hdr = (uint32_t)(size / 4) | delta << 5;
+	int32_t pid32 = pid;
+	uint64_t commit;
+
+	memset(d, 0, 4 + size);
+	memcpy(d, &hdr, 4);
+	memcpy(d + 4, &type, 2);
+	memcpy(d + 8, &pid32, 4);
+	memcpy(d + 12, fields, len);
+	p->len += 4 + size;
+	p->last = ts;
+	commit = p->len;
+	memcpy(p->b + 8, &commit, 8);
+}
+
+/* sched_switch of the fixture (ID 372): char[16] comms at 8 and 40. */
+static void page_add_switch(struct page *p, unsigned long long ts, const char *prev_comm,
+			    int prev_pid, const char *next_comm, int next_pid)
+{
+	unsigned char f[56] = { 0 };       /* offsets 8..63 */
+	int32_t prio = 120;
+	int64_t state = 1;
+
+	strncpy((char *)f, prev_comm, 15);
+	memcpy(f + 16, &prev_pid, 4);
+	memcpy(f + 20, &prio, 4);
+	memcpy(f + 24, &state, 8);
+	strncpy((char *)f + 32, next_comm, 15);
+	memcpy(f + 48, &next_pid, 4);
+	memcpy(f + 52, &prio, 4);
+	page_add_record(p, ts, 372, prev_pid, f, sizeof(f));
+}
+
+/* sched_process_fork of the fixture (ID 366): __data_loc comms. */
+static void page_add_fork(struct page *p, unsigned long long ts, const char *parent, int ppid,
+			  const char *child, int cpid)
+{
+	unsigned char f[64] = { 0 };
+	uint32_t pl = (uint32_t)strlen(parent) + 1, cl = (uint32_t)strlen(child) + 1;
+	/* __data_loc: offset in the record (low 16 bits), length (high 16) */
+	uint32_t ploc = 24 | pl << 16, cloc = (24 + pl) | cl << 16;
+
+	memcpy(f, &ploc, 4);
+	memcpy(f + 4, &ppid, 4);
+	memcpy(f + 8, &cloc, 4);
+	memcpy(f + 12, &cpid, 4);
+	memcpy(f + 16, parent, pl);
+	memcpy(f + 16 + pl, child, cl);
+	page_add_record(p, ts, 366, ppid, f, 16 + pl + cl);
+}
+
 static void write_pages(const char *path, struct page *pages, int n)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -342,6 +404,91 @@ static void test_tracedat(void)
 	unlink(f0);
 }
 
+/*
+ * The comms the records give for pids the cmdlines section lacks (the
+ * capture adds them: KernelShark shows "<...>" otherwise): fixed and
+ * __data_loc comm fields, the latest comm of a pid wins, pids the section
+ * has and the idle task are left alone; written again with them, the file
+ * names every task and nothing is missing.
+ */
+static void test_tracedat_comms(void)
+{
+	char tracing[4096], f0[4096], f1[4096], out[4096], *all = NULL;
+	const char *files[2] = { f0, f1 };
+	const char *systems[1] = { "sched" };
+	struct cap_tracedat td = { 0 };
+	struct cap_readback rb;
+	struct page p0, p1;
+	struct tracecmd_input *h;
+	struct sr_error err;
+
+	snprintf(tracing, sizeof(tracing), "%s/tracing", data_dir);
+	snprintf(f0, sizeof(f0), "%s/comm0.raw", scratch);
+	snprintf(f1, sizeof(f1), "%s/comm1.raw", scratch);
+	snprintf(out, sizeof(out), "%s/comms.dat", scratch);
+
+	page_init(&p0, 1000000);
+	page_add_print(&p0, 1000000, 42, "schedreplay-capture: start");
+	page_add_switch(&p0, 1000100, "probe", 42, "kworker/0:1", 99);
+	page_add_fork(&p0, 1000200, "make", 77, "make", 123);
+	page_add_print(&p0, 2000000, 42, "schedreplay-capture: end");
+	page_init(&p1, 1000300);
+	/* 123 exec'ed: its latest comm is cc1 */
+	page_add_switch(&p1, 1000300, "swapper/1", 0, "cc1", 123);
+	page_add_switch(&p1, 1000400, "cc1", 123, "make", 77);
+	write_pages(f0, &p0, 1);
+	write_pages(f1, &p1, 1);
+
+	td.tracing_dir = tracing;
+	td.systems = systems;
+	td.nr_systems = 1;
+	td.cmdlines = "42 probe\n77 make\n";
+	td.nr_cpus = 2;
+	td.cpu_files = files;
+	td.page_size = PAGE;
+	td.trace_id = 1;
+	CHECK_INT(cap_tracedat_write(out, &td, &err), 0);
+	CHECK_INT(cap_readback(out, 2, "schedreplay-capture: start", "schedreplay-capture: end",
+			       &rb, &err), 0);
+	CHECK_INT(rb.events, 6);
+	CHECK_INT(rb.missing_comms, 2);
+	CHECK(rb.missing_cmdlines != NULL);
+	if (rb.missing_cmdlines) {
+		CHECK(strstr(rb.missing_cmdlines, "99 kworker/0:1\n") != NULL);
+		CHECK(strstr(rb.missing_cmdlines, "123 cc1\n") != NULL);
+		CHECK_INT(strlen(rb.missing_cmdlines),
+			  strlen("99 kworker/0:1\n") + strlen("123 cc1\n"));
+		CHECK(asprintf(&all, "%s%s", td.cmdlines, rb.missing_cmdlines) > 0);
+	}
+	cap_readback_release(&rb);
+	if (!all)
+		return;
+
+	td.cmdlines = all;
+	CHECK_INT(cap_tracedat_write(out, &td, &err), 0);
+	CHECK_INT(cap_readback(out, 2, "schedreplay-capture: start", "schedreplay-capture: end",
+			       &rb, &err), 0);
+	CHECK(rb.missing_cmdlines == NULL);
+	CHECK_INT(rb.missing_comms, 0);
+	CHECK_INT(rb.events, 6);
+	cap_readback_release(&rb);
+	h = tracecmd_open(out, TRACECMD_FL_LOAD_NO_PLUGINS);
+	CHECK(h != NULL);
+	if (h) {
+		struct tep_handle *tep = tracecmd_get_tep(h);
+
+		CHECK_STR(tep_data_comm_from_pid(tep, 42), "probe");
+		CHECK_STR(tep_data_comm_from_pid(tep, 77), "make");
+		CHECK_STR(tep_data_comm_from_pid(tep, 99), "kworker/0:1");
+		CHECK_STR(tep_data_comm_from_pid(tep, 123), "cc1");
+		tracecmd_close(h);
+	}
+	free(all);
+	unlink(out);
+	unlink(f0);
+	unlink(f1);
+}
+
 /* ---- sidecar loader ---- */
 
 static void test_sidecar(void)
@@ -451,6 +598,7 @@ int main(int argc, char **argv)
 	test_group_parse();
 	test_commands();
 	test_tracedat();
+	test_tracedat_comms();
 	test_sidecar();
 	if (failures) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
