@@ -15,7 +15,7 @@ MAIN_TRACE ?= traces/make-probe.dat
 # Debian packages the build, the tests and the bundled workloads need.
 PACKAGES = cmake make gcc clang pkg-config libtracecmd-dev libtracefs-dev \
            libtraceevent-dev libjansson-dev libzstd-dev zlib1g-dev trace-cmd rt-tests \
-           stress-ng python3
+           stress-ng python3 libkshark-dev libjson-c-dev
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
