@@ -231,6 +231,36 @@ static void classify_prev_state(struct tr_formats *fm, bool big)
 	fm->state_from_print_fmt = true;
 }
 
+/* mask, sext and load sizes for the decoder's 8-byte loads */
+static void finish_field(struct tr_field *f, uint32_t *load_size)
+{
+	unsigned bytes = f->size;
+
+	f->mask = 0;
+	f->sext = 0;
+	if (!(f->flags & TR_F_PRESENT) ||
+	    (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8))
+		return;
+	f->mask = bytes == 8 ? UINT64_MAX : (1ull << (8 * bytes)) - 1;
+	f->sext = (uint8_t)(64 - 8 * bytes);
+	if ((uint32_t)f->offset + 8 > *load_size)
+		*load_size = (uint32_t)f->offset + 8;
+}
+
+static void finish_fields(struct tr_formats *fm)
+{
+	fm->common_load_size = 0;
+	finish_field(&fm->common_type, &fm->common_load_size);
+	finish_field(&fm->common_flags, &fm->common_load_size);
+	finish_field(&fm->common_preempt_count, &fm->common_load_size);
+	finish_field(&fm->common_pid, &fm->common_load_size);
+	for (int t = 0; t < TRACE_EV_NR_TYPES; t++) {
+		fm->ev[t].load_size = 0;
+		for (int i = 0; i < TR_MAX_FIELDS; i++)
+			finish_field(&fm->ev[t].f[i], &fm->ev[t].load_size);
+	}
+}
+
 static int load_layout(struct tr_formats *fm, enum trace_event_type t, struct tep_event *ev)
 {
 	struct tr_event_layout *l = &fm->ev[t];
@@ -354,16 +384,19 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_er
 	}
 	if (!have_common) {
 		/* no decoded event: still count events with the standard header */
-		fm->common_type = (struct tr_field){ 0, 2, TR_F_PRESENT };
-		fm->common_flags = (struct tr_field){ 2, 1, TR_F_PRESENT };
-		fm->common_preempt_count = (struct tr_field){ 3, 1, TR_F_PRESENT };
-		fm->common_pid = (struct tr_field){ 4, 4, TR_F_PRESENT | TR_F_SIGNED };
+		fm->common_type = (struct tr_field){ .offset = 0, .size = 2, .flags = TR_F_PRESENT };
+		fm->common_flags = (struct tr_field){ .offset = 2, .size = 1, .flags = TR_F_PRESENT };
+		fm->common_preempt_count =
+			(struct tr_field){ .offset = 3, .size = 1, .flags = TR_F_PRESENT };
+		fm->common_pid =
+			(struct tr_field){ .offset = 4, .size = 4, .flags = TR_F_PRESENT | TR_F_SIGNED };
 	}
 	if (fm->common_type.size != 2 && fm->common_type.size != 4) {
 		sr_error_set(err, EINVAL, "unsupported common_type of %u bytes",
 			     fm->common_type.size);
 		return -1;
 	}
+	finish_fields(fm);
 	if (fm->ev[TRACE_EV_SCHED_SWITCH].present)
 		classify_prev_state(fm, f->big_endian);
 	return 0;
@@ -428,16 +461,19 @@ int tr_formats_from_tep(struct tr_formats *fm, struct tep_handle *tep, bool big_
 		}
 	}
 	if (!have_common) {
-		fm->common_type = (struct tr_field){ 0, 2, TR_F_PRESENT };
-		fm->common_flags = (struct tr_field){ 2, 1, TR_F_PRESENT };
-		fm->common_preempt_count = (struct tr_field){ 3, 1, TR_F_PRESENT };
-		fm->common_pid = (struct tr_field){ 4, 4, TR_F_PRESENT | TR_F_SIGNED };
+		fm->common_type = (struct tr_field){ .offset = 0, .size = 2, .flags = TR_F_PRESENT };
+		fm->common_flags = (struct tr_field){ .offset = 2, .size = 1, .flags = TR_F_PRESENT };
+		fm->common_preempt_count =
+			(struct tr_field){ .offset = 3, .size = 1, .flags = TR_F_PRESENT };
+		fm->common_pid =
+			(struct tr_field){ .offset = 4, .size = 4, .flags = TR_F_PRESENT | TR_F_SIGNED };
 	}
 	if (fm->common_type.size != 2 && fm->common_type.size != 4) {
 		sr_error_set(err, EINVAL, "unsupported common_type of %u bytes",
 			     fm->common_type.size);
 		return -1;
 	}
+	finish_fields(fm);
 	if (fm->ev[TRACE_EV_SCHED_SWITCH].present)
 		classify_prev_state(fm, big_endian);
 	return 0;

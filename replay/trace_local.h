@@ -152,6 +152,13 @@ struct tr_field {
 	uint16_t offset;
 	uint16_t size;
 	uint8_t flags;
+	/*
+	 * For the decoder's 8-byte loads (little-endian file and host): the
+	 * value is (load & mask), sign-extended by (x << sext) >> sext. mask 0:
+	 * absent or not 1/2/4/8 bytes, read as 0 as by the byte-wise reads.
+	 */
+	uint8_t sext;
+	uint64_t mask;
 };
 
 /* Fields decoded per event type at most; the table lives in trace_format.c. */
@@ -161,6 +168,7 @@ struct tr_event_layout {
 	bool present;
 	uint16_t id;
 	uint32_t min_size;             /* record bytes the fixed fields need */
+	uint32_t load_size;            /* bytes the 8-byte loads of its fields span */
 	struct tr_field f[TR_MAX_FIELDS];
 };
 
@@ -173,6 +181,7 @@ struct tr_formats {
 	char *names;                   /* storage of the names */
 	struct tr_event_layout ev[TRACE_EV_NR_TYPES];
 	struct tr_field common_type, common_flags, common_preempt_count, common_pid;
+	uint32_t common_load_size;     /* as tr_event_layout.load_size */
 	/* prev_state classification, from the file's own print format */
 	uint64_t state_preempt_mask;   /* bits printed as the "+" of "R+" */
 	uint64_t state_sleep_mask;     /* bits printed as S, D, I, T, ... */
@@ -265,6 +274,7 @@ int tr_cpu_last_ts(const struct tr_file *f, const struct tr_buffer_desc *b, int 
 struct tr_rec {
 	const uint8_t *data;           /* the event's bytes (common header first) */
 	uint32_t len;
+	uint32_t avail;                /* bytes readable at data (>= len): the page window's */
 	int cpu;                       /* CPU id */
 	uint64_t ts;                   /* ns, file offsets applied */
 	uint64_t offset;               /* see trace_event.offset */
