@@ -107,8 +107,9 @@ struct tr_repair {
 	struct tr_repair_limits lim;
 	struct rp_cpu *cpu;
 	struct trace_repair_cpu *st;
-	struct rp_ent *ring;           /* held events, FIFO */
+	struct rp_ent *ring;           /* held events, FIFO; cap is a power of two */
 	size_t cap, head, n, held_max;
+	int nr_open;                   /* CPUs with an open switch-in */
 	uint64_t next_seq;
 	uint64_t newest_ts;
 	uint64_t floor;                /* ts of the last event delivered */
@@ -283,7 +284,7 @@ static int note_tasks(struct tr_repair *rp, const struct trace_event *ev)
 
 static inline struct rp_ent *held(const struct tr_repair *rp, size_t i)
 {
-	return &rp->ring[(rp->head + i) % rp->cap];
+	return &rp->ring[(rp->head + i) & (rp->cap - 1)];
 }
 
 /*
@@ -393,6 +394,7 @@ static int resolve(struct tr_repair *rp, int c, uint64_t est, bool by_stat,
 	rp->syn[pos] = y;
 	rp->nsyn++;
 	s->open = false;
+	rp->nr_open--;
 	return 0;
 }
 
@@ -416,6 +418,7 @@ static int observe(struct tr_repair *rp, const struct rp_ent *e)
 		const struct rp_task *t = task_find(rp, ev->common_pid);
 		struct rp_open *s = &pc->s;
 
+		rp->nr_open += !s->open;
 		s->open = true;
 		s->pid = ev->common_pid;
 		s->lo = pc->seen ? pc->last_ts : 0;
@@ -544,6 +547,8 @@ int tr_repair_end(struct tr_repair *rp)
 /* Which CPU's open switch-in was revealed by held event @seq; -1 if none. */
 static int open_at(const struct tr_repair *rp, uint64_t seq)
 {
+	if (!rp->nr_open)
+		return -1;
 	for (int c = 0; c < rp->nr_cpus; c++)
 		if (rp->cpu[c].s.open && rp->cpu[c].s.first_seq == seq)
 			return c;
@@ -611,7 +616,7 @@ int tr_repair_pop(struct tr_repair *rp, struct trace_event *ev, uint64_t *lost_b
 			ev->u.exec.filename = f->str;
 		else if (ev->type == TRACE_EV_CGROUP_ATTACH_TASK)
 			ev->u.cgroup_attach.dst_path = f->str;
-		rp->head = (rp->head + 1) % rp->cap;
+		rp->head = (rp->head + 1) & (rp->cap - 1);
 		rp->n--;
 		if (ev->ts > rp->floor)
 			rp->floor = ev->ts;
