@@ -213,6 +213,7 @@ kshark)
 	# saved_cmdlines may lack. Then a lossy capture (16 KB buffer, as in the
 	# strict mode) for its missed-events rows.
 	need_live
+	command -v trace-cmd >/dev/null || skip "trace-cmd not installed (the reference reading)"
 	run "$bin" capture -o "$dir/ks.dat" -d 1 \
 		-g "lat:shares=2048=$probe -r 60 -o $dir/probe.txt" \
 		-g "fe=sh -c 'seq 300 | xargs -P 4 -n 1 /bin/true'"
