@@ -617,7 +617,9 @@ int tr_repair_pop(struct tr_repair *rp, struct trace_event *ev, uint64_t *lost_b
 		else if (ev->type == TRACE_EV_CGROUP_ATTACH_TASK)
 			ev->u.cgroup_attach.dst_path = f->str;
 		rp->head = (rp->head + 1) & (rp->cap - 1);
-		rp->n--;
+		/* usually 1 event is held: reuse the first slots, hot in cache */
+		if (!--rp->n)
+			rp->head = 0;
 		if (ev->ts > rp->floor)
 			rp->floor = ev->ts;
 		return 1;
