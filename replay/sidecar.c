@@ -9,6 +9,7 @@
  * freed before returning.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,15 +25,31 @@ static char *dup_str(json_t *v)
 	return s ? strdup(s) : NULL;
 }
 
-/* Integer at @key, or @dflt when absent/null/not a number. */
-static long long get_int(json_t *o, const char *key, long long dflt)
+/*
+ * Integer at @key in [@lo, @hi], or @dflt when absent or null. Anything else
+ * (a string, a fraction, 1e308, a pid beyond int) sets *@bad to the key and
+ * gives @dflt: the loader then fails naming it. Casting such a value was
+ * undefined behaviour for 1e308 and silently wrong for the others.
+ */
+static long long get_int_in(json_t *o, const char *key, long long dflt, long long lo,
+			    long long hi, const char **bad)
 {
 	json_t *v = json_object_get(o, key);
 
-	if (json_is_integer(v))
+	if (!v || json_is_null(v))
+		return dflt;
+	if (json_is_integer(v) && json_integer_value(v) >= lo && json_integer_value(v) <= hi)
 		return json_integer_value(v);
-	if (json_is_real(v))
-		return (long long)json_real_value(v);
+	if (json_is_real(v)) {
+		double d = json_real_value(v);
+
+		/* 2^53: every integer below is exact in a double */
+		if (d > -9007199254740992.0 && d < 9007199254740992.0 && d >= (double)lo &&
+		    d <= (double)hi && d == (double)(long long)d)
+			return (long long)d;
+	}
+	if (!*bad)
+		*bad = key;
 	return dflt;
 }
 
@@ -57,7 +74,13 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 	struct sidecar *sc = NULL;
 	json_error_t jerr;
 	json_t *root, *o, *a, *v;
+	const char *bad = NULL;        /* the first key whose value is not a valid integer */
 	size_t i;
+
+/* ints (pids, CPUs, counts), longs (shares, quotas), and non-negative 64-bit values */
+#define get_int(o, key, dflt) get_int_in(o, key, dflt, INT_MIN, INT_MAX, &bad)
+#define get_long(o, key, dflt) get_int_in(o, key, dflt, LONG_MIN, LONG_MAX, &bad)
+#define get_u63(o, key, dflt) get_int_in(o, key, dflt, 0, LLONG_MAX, &bad)
 
 	root = json_load_file(path, 0, &jerr);
 	if (!root) {
@@ -96,12 +119,12 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 	if (json_is_string(v))
 		sc->trace_id = strtoull(json_string_value(v), NULL, 0);
 	sc->clock = dup_str(json_object_get(o, "clock"));
-	sc->buffer_kb = (long)get_int(o, "buffer_kb_per_cpu", -1);
+	sc->buffer_kb = (long)get_long(o, "buffer_kb_per_cpu", -1);
 	if (json_is_integer(json_object_get(o, "start_ts")) &&
 	    json_is_integer(json_object_get(o, "end_ts"))) {
 		sc->have_window = true;
-		sc->start_ts = (uint64_t)get_int(o, "start_ts", 0);
-		sc->end_ts = (uint64_t)get_int(o, "end_ts", 0);
+		sc->start_ts = (uint64_t)get_u63(o, "start_ts", 0);
+		sc->end_ts = (uint64_t)get_u63(o, "end_ts", 0);
 		if (sc->end_ts < sc->start_ts)
 			FAIL(EINVAL, "trace.end_ts %llu is before trace.start_ts %llu",
 			     (unsigned long long)sc->end_ts, (unsigned long long)sc->start_ts);
@@ -182,8 +205,8 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		NOMEM();
 	json_array_foreach(a, i, v) {
 		struct sidecar_cgroup *g = &sc->cgroups[i];
-		long shares = (long)get_int(v, "shares", -1);
-		long weight = (long)get_int(v, "weight", -1);
+		long shares = (long)get_long(v, "shares", -1);
+		long weight = (long)get_long(v, "weight", -1);
 
 		g->path = dup_str(json_object_get(v, "path"));
 		if (!g->path)
@@ -191,8 +214,8 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		/* the other unit by the kernel's rule: weight 100 = shares 1024 */
 		g->shares = shares >= 0 ? shares : weight >= 0 ? (weight * 1024 + 50) / 100 : -1;
 		g->weight = weight >= 0 ? weight : shares >= 0 ? (shares * 100 + 512) / 1024 : -1;
-		g->quota_us = (long)get_int(v, "quota_us", -1);
-		g->period_us = (long)get_int(v, "period_us", -1);
+		g->quota_us = (long)get_long(v, "quota_us", -1);
+		g->period_us = (long)get_long(v, "period_us", -1);
 		g->nr_tasks = (int)get_int(v, "nr_tasks", -1);
 	}
 
@@ -211,8 +234,8 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 			FAIL(EINVAL, "groups[%zu].name missing", i);
 		s->cgroup = dup_str(json_object_get(g, "cgroup"));
 		s->command = dup_str(json_object_get(g, "command"));
-		s->shares = (long)get_int(g, "shares", -1);
-		s->weight = (long)get_int(g, "weight", -1);
+		s->shares = (long)get_long(g, "shares", -1);
+		s->weight = (long)get_long(g, "weight", -1);
 		s->pid = (int)get_int(g, "pid", -1);
 		s->exit_status = (int)get_int(g, "exit_status", -1);
 		s->signal = (int)get_int(g, "signal", 0);
@@ -270,10 +293,15 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 
 	/* lost events */
 	o = json_object_get(root, "lost");
-	sc->lost_events = (uint64_t)get_int(o, "overrun", 0) +
-			  (uint64_t)get_int(o, "dropped_events", 0) +
-			  (uint64_t)get_int(o, "commit_overrun", 0);
-	sc->missed_pages = (uint64_t)get_int(o, "pages_with_missed_events", 0);
+	sc->lost_events = (uint64_t)get_u63(o, "overrun", 0) +
+			  (uint64_t)get_u63(o, "dropped_events", 0) +
+			  (uint64_t)get_u63(o, "commit_overrun", 0);
+	sc->missed_pages = (uint64_t)get_u63(o, "pages_with_missed_events", 0);
+	if (bad)
+		FAIL(EINVAL, "\"%s\" is not an integer in range", bad);
+#undef get_int
+#undef get_long
+#undef get_u63
 
 	json_decref(root);
 	return sc;
