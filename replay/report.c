@@ -233,12 +233,30 @@ static void write_sample(void *ctx, const struct lat_sample *s)
 	d->samples_written++;
 }
 
+/*
+ * The reader merges the CPUs by time, so its stream only goes back when one
+ * CPU's records do: a damaged page header or record (a timestamp or time
+ * extend), or pages out of order. Reading on would count the same interval
+ * twice or a negative one, and the replay would simulate the jump.
+ */
+static void time_goes_back(const char *path, const struct trace_event *ev, int prev_cpu,
+			   uint64_t prev_ts, struct sr_error *err)
+{
+	sr_error_set(err, EINVAL, "%s: corrupted data: CPU %d, %s offset %" PRIu64 ": event at %"
+		     PRIu64 ".%09" PRIu64 " s is earlier than the one before it (CPU %d, %" PRIu64
+		     ".%09" PRIu64 " s): the timestamps go back", path, ev->cpu,
+		     ev->offset_in_stream ? "stream" : "file", ev->offset, ev->ts / 1000000000,
+		     ev->ts % 1000000000, prev_cpu, prev_ts / 1000000000, prev_ts % 1000000000);
+}
+
 int report_collect(const struct report_opts *o, struct report_data *d, struct sr_error *err)
 {
 	struct trace_open_opts topts = { .buffer = o->buffer, .backend = o->backend,
 					 .repair = o->repair };
 	struct lat_config cfg;
 	struct trace_event ev;
+	uint64_t prev_ts = 0;
+	int prev_cpu = 0;
 	struct timespec t0, t1;
 	const char *name;
 	uint64_t count;
@@ -282,6 +300,12 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 	while ((ret = trace_next(d->reader, &ev, err)) == 1) {
 		uint64_t lost = trace_lost_before(d->reader);
 
+		if (ev.ts < prev_ts) {
+			time_goes_back(o->path, &ev, prev_cpu, prev_ts, err);
+			return -1;
+		}
+		prev_ts = ev.ts;
+		prev_cpu = ev.cpu;
 		if (lost)
 			lat_machine_lost(d->lat, ev.cpu, lost);
 		if (ev.type != TRACE_EV_OTHER) {

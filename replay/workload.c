@@ -1378,12 +1378,69 @@ fail:
 	return NULL;
 }
 
+/*
+ * PID_MAX_LIMIT (include/linux/threads.h): no 64-bit kernel hands out a
+ * larger pid, so one in a record is damage. The pid-indexed map below would
+ * otherwise grow to 16 GiB for a pid near 2^31.
+ */
+#define WL_PID_MAX_LIMIT (4 * 1024 * 1024)
+
+/* The first pid of @ev above WL_PID_MAX_LIMIT, else 0. */
+static int32_t impossible_pid(const struct trace_event *ev)
+{
+	int32_t p[2] = { ev->common_pid, 0 };
+
+	switch (ev->type) {
+	case TRACE_EV_SCHED_SWITCH:
+		p[0] = ev->u.sched_switch.prev_pid > p[0] ? ev->u.sched_switch.prev_pid : p[0];
+		p[1] = ev->u.sched_switch.next_pid;
+		break;
+	case TRACE_EV_SCHED_WAKING:
+	case TRACE_EV_SCHED_WAKEUP:
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		p[1] = ev->u.wakeup.pid;
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		p[1] = ev->u.migrate.pid;
+		break;
+	case TRACE_EV_SCHED_PROCESS_FORK:
+		p[0] = ev->u.fork.parent_pid > p[0] ? ev->u.fork.parent_pid : p[0];
+		p[1] = ev->u.fork.child_pid;
+		break;
+	case TRACE_EV_SCHED_PROCESS_EXEC:
+		p[0] = ev->u.exec.old_pid > p[0] ? ev->u.exec.old_pid : p[0];
+		p[1] = ev->u.exec.pid;
+		break;
+	case TRACE_EV_SCHED_PROCESS_EXIT:
+		p[1] = ev->u.exit.pid;
+		break;
+	case TRACE_EV_SCHED_STAT_RUNTIME:
+		p[1] = ev->u.stat_runtime.pid;
+		break;
+	case TRACE_EV_CGROUP_ATTACH_TASK:
+		p[1] = ev->u.cgroup_attach.pid;
+		break;
+	default:
+		break;
+	}
+	return p[0] > WL_PID_MAX_LIMIT ? p[0] : p[1] > WL_PID_MAX_LIMIT ? p[1] : 0;
+}
+
 int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
 		     struct sr_error *err)
 {
 	struct wl_counts *n = &b->wl->counts;
+	int32_t bad_pid = impossible_pid(ev);
 	int r = 0;
 
+	if (bad_pid) {
+		sr_error_set(err, EINVAL, "corrupted data: CPU %d, %s offset %llu: %s with pid %d, "
+			     "above the kernel's limit (%d)", ev->cpu,
+			     ev->offset_in_stream ? "stream" : "file",
+			     (unsigned long long)ev->offset, ev->name ? ev->name : "an event", bad_pid,
+			     WL_PID_MAX_LIMIT);
+		return -1;
+	}
 	if (!b->started) {
 		b->started = true;
 		b->first_ts = ev->ts;

@@ -4,6 +4,7 @@
  * the measured statistics and the cost calibration.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,7 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 	struct wl_builder *b = NULL;
 	struct wl_workload *wl = NULL;
 	struct trace_event ev;
-	uint64_t n = 0, t0, span;
+	uint64_t n = 0, t0, span, prev_ts = 0;
 	int ret;
 
 	if (opt)
@@ -67,8 +68,25 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 	t0 = trace_get_info(r)->first_ts;
 	span = trace_get_info(r)->last_ts > t0 ? trace_get_info(r)->last_ts - t0 : 1;
 	while ((ret = trace_next(r, &ev, err)) == 1) {
-		if (wl_builder_event(b, &ev, trace_lost_before(r), err))
+		/*
+		 * The reader merges the CPUs by time: its stream goes back only
+		 * when one CPU's records do (a damaged timestamp, pages out of
+		 * order). Replaying that would simulate the jump (up to 2^64 ns).
+		 */
+		if (ev.ts < prev_ts) {
+			sr_error_set(err, EINVAL, "%s: corrupted data: CPU %d, %s offset %" PRIu64
+				     ": event at %" PRIu64 ".%09" PRIu64 " s is earlier than the one "
+				     "before it (%" PRIu64 ".%09" PRIu64 " s): the timestamps go back",
+				     path, ev.cpu, ev.offset_in_stream ? "stream" : "file", ev.offset,
+				     ev.ts / 1000000000, ev.ts % 1000000000, prev_ts / 1000000000,
+				     prev_ts % 1000000000);
 			goto out;
+		}
+		prev_ts = ev.ts;
+		if (wl_builder_event(b, &ev, trace_lost_before(r), err)) {
+			sr_error_prefix(err, "%s", path);
+			goto out;
+		}
 		if (o.progress && !(++n & ((1u << 18) - 1)))
 			o.progress(o.progress_ctx, n, ev.ts > t0 ? (double)(ev.ts - t0) / (double)span : 0);
 	}
