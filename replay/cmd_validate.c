@@ -391,6 +391,11 @@ int cmd_validate(int argc, char **argv)
 			}
 			break;
 		case 'P':
+			if (strcmp(optarg, "model") && strcmp(optarg, "trace")) {
+				fprintf(stderr, "schedreplay validate: --placement takes trace or model, "
+					"not '%s'\n", optarg);
+				return SR_EXIT_USAGE;
+			}
 			rc.placement = !strcmp(optarg, "model") ? REPLAY_PLACEMENT_MODEL : REPLAY_PLACEMENT_TRACE;
 			break;
 		case 'S': {
@@ -408,11 +413,15 @@ int cmd_validate(int argc, char **argv)
 		case 'R': wo.no_repair = true; break;
 		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
-		default: usage(stderr); return SR_EXIT_USAGE;
+		default:
+			/* getopt said what was wrong: one line, then where to look */
+			fprintf(stderr, "(see 'schedreplay validate --help')\n");
+			return SR_EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
-		usage(stderr);
+		fprintf(stderr, "schedreplay validate: unexpected argument '%s' (see 'schedreplay "
+			"validate --help')\n", argv[optind]);
 		return SR_EXIT_USAGE;
 	}
 	snprintf(tpath, sizeof(tpath), "%s", tfile ? tfile : dir);
