@@ -195,6 +195,11 @@ int cmd_whatif(int argc, char **argv)
 	wl = wl_extract(argv[optind], &o.wo, &err);
 	if (!wl)
 		goto fail;
+	/* the report shows no trace header: say it here, as report and replay do */
+	if (wl_counts(wl)->lost_events)
+		fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost (ring-buffer "
+			"overrun): the measured and the replayed figures are partial\n",
+			argv[optind], (unsigned long long)wl_counts(wl)->lost_events);
 	/* the other captures: only their measured latency is used */
 	for (unsigned int i = 0; i < nr_noise; i++) {
 		struct wl_options no = o.wo;
