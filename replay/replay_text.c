@@ -200,8 +200,11 @@ static void print_dist_rows(FILE *out, const char *title, const struct sr_hist *
 		snprintf(label, sizeof(label), "  error");
 		fprintf(out, "  %-22s", label);
 		for (unsigned int k = 0; k < sizeof(show) / sizeof(show[0]); k++)
-			fprintf(out, " %+9.1f%%", ((double)p[show[k]] - (double)m[show[k]]) /
-				(double)m[show[k]] * 100.0);
+			if (m[show[k]])     /* a measured 0.0 us percentile has no relative error */
+				fprintf(out, " %+9.1f%%", ((double)p[show[k]] - (double)m[show[k]]) /
+					(double)m[show[k]] * 100.0);
+			else
+				fprintf(out, " %10s", "-");
 		fprintf(out, " %+9.1f%%\n", ((double)pred[r]->count - (double)meas->count) /
 			(double)meas->count * 100.0);
 	}
