@@ -1,0 +1,1471 @@
+#!/usr/bin/env python3
+"""Deterministic mutation campaign against the schedreplay CLI.
+
+The rule it checks (docs, helper brief): bad input -- a missing, corrupt or
+truncated trace, lost events, a broken sidecar / variants / thresholds JSON,
+a bad option -- ends in ONE line on stderr naming the file and a non-zero
+exit, or is read and gives sane output; never a sanitizer report, a signal,
+a hang, a multi-line spew, or exit 0 with silently different results.
+
+Usage:
+    fuzz.py run    --sr BIN [--traces DIR] [--work DIR] [--seed N] [--cases N]
+                   [--kinds K,K] [--classes C,C] [--jobs 2] [--results FILE]
+    fuzz.py smoke  --sr BIN [--traces DIR] [--work DIR]
+    fuzz.py case   --sr BIN [--traces DIR] [--work DIR] CASE_ID [--expect OUTCOME]
+                   [--keep]
+    fuzz.py list   [--traces DIR] [--work DIR] [--seed N] [--cases N] [...]
+
+ run    generate the cases of SEED (N per input kind; deterministic: the same
+        seed, traces and N give the same cases), run each under `timeout 10`
+        with ASan/UBSan aborting, classify, print a table per kind x mutation
+        class x outcome and every BUG (one JSON line each in --results).
+ smoke  a fixed subset (seed 1, about 200 cases, < 30 s on the sanitizer
+        build with 2 jobs); exit 1 on any BUG. ctest `reader_fuzz_smoke`.
+ case   one case by its id (as `run` prints it: kind/source/class/params),
+        e.g. for a regression test; --expect error|ok|lost|any fails unless
+        the outcome is that (default: not BUG).  --keep leaves the mutated
+        file in WORK and prints its path (to minimize by hand).
+ list   print the case ids that `run` would execute.
+
+Input kinds (sources are the committed traces; conversions are made in WORK
+with trace-cmd when it is installed, else those kinds are skipped):
+  v7zstd    traces/small-*.dat as `trace-cmd extract` wrote them
+  v7none    `trace-cmd convert --file-version 7 --compression none`
+  v6        `trace-cmd convert --file-version 6`, and traces/hog-timer.dat
+  text      `trace-cmd report -N -t` / `-R -t` (first 3000 records)
+  sidecar   traces/hog-timer.dat.json next to (a link to) hog-timer.dat
+  variants  tests/variants/data/good.json (replay/whatif --variants-file)
+  thresh    traces/thresholds.json (validate --thresholds, one trace)
+  machine   `whatif --print-machine one-socket` (whatif --machine FILE)
+  options   bad option values for each command
+
+Mutation classes (binary): trunc (cut at every header/section/option/chunk
+/page boundary, +1, middle, last byte), field (0x00/0xff fill, bit flip,
++-1, random bytes in a header, section header, option, CPU offset/size,
+chunk header or format field), fmt (same-length edits of the sched_* format
+texts: digits, names, signedness), page (commit 0/small/over/flags,
+timestamp 0/huge/backwards, first record type_len 0/29/30/31 with huge
+values, duplicated/swapped/zeroed pages), payload (byte flips inside event
+records: undetectable by any reader, expected to change results).
+Compressed (v7zstd) pages and sections are decompressed, mutated and
+recompressed in place (a zstd skippable frame pads the chunk to its size).
+Text: cutline, cut (mid-line), badnum, hugenum, swap, dup, field (drop or
+retype a key=value), garbage.  JSON: del, null, type (str/list/obj/bool),
+num (-1, 0, 1e308, 2**64, NaN-ish), cut (mid-file), garbage.
+
+Outcomes: ok (exit 0, sane output), ok-changed (exit 0, output differs from
+the unmutated input's, for a mutation no reader can detect, or with a
+warning), error (non-zero exit, exactly one stderr line naming the input,
+no sanitizer report), lost (exit 1 with the documented lost-events lines),
+BUG-* (sanitizer, signal, timeout, exit-0-corrupt, multi-line, no-name,
+silent (exit 0, changed output, detectable mutation, no warning), insane
+(nan/inf/2^64 in output), nooutput).
+"""
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+TIMEOUT = 10
+SAN_ENV = {
+    "ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1",
+    "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+}
+ZSTD_SKIP_MAGIC = 0x184D2A50
+
+# ---------------------------------------------------------------- layout ---
+
+
+class Field:
+    __slots__ = ("name", "off", "size", "group", "int")
+
+    def __init__(self, name, off, size, group, is_int=False):
+        self.name, self.off, self.size, self.group, self.int = name, off, size, group, is_int
+
+
+class Layout:
+    """Where things are in a trace.dat: fields, CPU regions, pages/chunks."""
+
+    def __init__(self, data):
+        self.data = data
+        self.fields = []
+        self.version = 0
+        self.page_size = 4096
+        self.long_size = 8
+        self.compressed = False
+        self.cpu_regions = []   # (buffer, cpu, off, size)
+        self.pages = []         # uncompressed: (region index, file offset)
+        self.chunks = []        # compressed: (region index, hdr off, zsize, usize)
+        self.sections = []      # v7: (id, off, size, flags)
+        self.fmt_texts = []     # (name, off, len, section off or None)
+
+    def f(self, name, off, size, group, is_int=False):
+        self.fields.append(Field(name, off, size, group, is_int))
+
+
+def cstr(d, off):
+    e = d.index(b"\0", off)
+    return d[off:e].decode("latin-1"), e + 1
+
+
+def zstd_cmd(args, data):
+    return subprocess.run(["zstd", "-q", "-c", *args], input=data, capture_output=True,
+                          check=True).stdout
+
+
+def parse_layout(data):
+    lay = Layout(data)
+    d = data
+    lay.f("magic", 0, 10, "header")
+    ver, p = cstr(d, 10)
+    lay.f("version", 10, p - 10, "header")
+    lay.version = int(ver)
+    lay.f("endian", p, 1, "header")
+    lay.f("long_size", p + 1, 1, "header", True)
+    lay.long_size = d[p + 1]
+    lay.f("page_size", p + 2, 4, "header", True)
+    lay.page_size = struct.unpack_from("<I", d, p + 2)[0]
+    p += 6
+    if lay.version == 6:
+        parse_v6(lay, p)
+    else:
+        parse_v7(lay, p)
+    # pages / chunks of every CPU region
+    for ri, (_, _, off, size) in enumerate(lay.cpu_regions):
+        if not size:
+            continue
+        if lay.compressed:
+            n = struct.unpack_from("<I", d, off)[0]
+            lay.f(f"r{ri}.chunk_count", off, 4, "chunks", True)
+            q = off + 4
+            for _ in range(n):
+                zs, us = struct.unpack_from("<II", d, q)
+                lay.f(f"r{ri}.chunk@{q}.zsize", q, 4, "chunks", True)
+                lay.f(f"r{ri}.chunk@{q}.usize", q + 4, 4, "chunks", True)
+                lay.chunks.append((ri, q, zs, us))
+                q += 8 + zs
+        else:
+            for q in range(off, off + size, lay.page_size):
+                lay.pages.append((ri, q))
+    return lay
+
+
+def parse_v6(lay, p):
+    d = lay.data
+    for tag in ("header_page", "header_event"):
+        lay.f(tag + ".tag", p, len(tag) + 1, "header")
+        p += len(tag) + 1
+        size = struct.unpack_from("<Q", d, p)[0]
+        lay.f(tag + ".size", p, 8, "header", True)
+        lay.f(tag + ".data", p + 8, size, "headertext")
+        p += 8 + size
+    n = struct.unpack_from("<I", d, p)[0]
+    lay.f("ftrace.count", p, 4, "formats", True)
+    p += 4
+    for _ in range(n):
+        size = struct.unpack_from("<Q", d, p)[0]
+        lay.f("ftrace.fmt.size", p, 8, "formats", True)
+        p = fmt_text(lay, p + 8, size, None)
+    nsys = struct.unpack_from("<I", d, p)[0]
+    lay.f("events.systems", p, 4, "formats", True)
+    p += 4
+    for _ in range(nsys):
+        name, q = cstr(d, p)
+        lay.f(f"events.{name}.name", p, q - p, "formats")
+        p = q
+        n = struct.unpack_from("<I", d, p)[0]
+        lay.f(f"events.{name}.count", p, 4, "formats", True)
+        p += 4
+        for _ in range(n):
+            size = struct.unpack_from("<Q", d, p)[0]
+            lay.f(f"events.{name}.fmt.size", p, 8, "formats", True)
+            p = fmt_text(lay, p + 8, size, None)
+    for what, w in (("kallsyms", 4), ("printk", 4), ("cmdlines", 8)):
+        size = int.from_bytes(d[p:p + w], "little")
+        lay.f(what + ".size", p, w, "meta", True)
+        lay.f(what + ".data", p + w, size, "metatext")
+        p += w + size
+    cpus = struct.unpack_from("<I", d, p)[0]
+    lay.f("cpu_count", p, 4, "meta", True)
+    p += 4
+    instances = []
+    p = v6_flyrecord(lay, p, "", cpus, instances)
+    for off, name in instances:
+        v6_flyrecord(lay, off, name, cpus, None)
+
+
+def v6_flyrecord(lay, p, buf, cpus, instances):
+    d = lay.data
+    tag = d[p:p + 10]
+    if tag.startswith(b"options"):
+        lay.f(f"{buf}.options.tag", p, 10, "options")
+        p += 10
+        while True:
+            oid = struct.unpack_from("<H", d, p)[0]
+            lay.f(f"{buf}.opt@{p}.id", p, 2, "options", True)
+            if oid == 0:
+                p += 2
+                break
+            size = struct.unpack_from("<I", d, p + 2)[0]
+            lay.f(f"{buf}.opt{oid}.size", p + 2, 4, "options", True)
+            lay.f(f"{buf}.opt{oid}.data", p + 6, size, "options")
+            if oid == 3 and instances is not None:
+                off = struct.unpack_from("<Q", d, p + 6)[0]
+                name, _ = cstr(d, p + 14)
+                lay.f(f"{buf}.opt3.offset", p + 6, 8, "options", True)
+                instances.append((off, name))
+            p += 6 + size
+        tag = d[p:p + 10]
+    lay.f(f"{buf}.flyrecord.tag", p, 10, "cputable")
+    p += 10
+    if not tag.startswith(b"flyrecord"):
+        return p
+    for c in range(cpus):
+        off, size = struct.unpack_from("<QQ", d, p)
+        lay.f(f"{buf}.cpu{c}.offset", p, 8, "cputable", True)
+        lay.f(f"{buf}.cpu{c}.size", p + 8, 8, "cputable", True)
+        lay.cpu_regions.append((buf, c, off, size))
+        p += 16
+    return p
+
+
+def fmt_text(lay, off, size, sec):
+    text = lay.data[off:off + size] if sec is None else sec[off:off + size]
+    m = re.search(rb"name: (\S+)", text)
+    name = m.group(1).decode() if m else "?"
+    lay.fmt_texts.append((name, off, size, None))
+    return off + size
+
+
+def parse_v7(lay, p):
+    d = lay.data
+    comp, q = cstr(d, p)
+    lay.f("compression", p, q - p, "header")
+    cver, q2 = cstr(d, q)
+    lay.f("compression_version", q, q2 - q, "header")
+    p = q2
+    opt_off = struct.unpack_from("<Q", d, p)[0]
+    lay.f("options_offset", p, 8, "header", True)
+    lay.compressed = comp not in ("none", "")
+    first = p + 8
+    # sections back to back
+    q = first
+    while q + 16 <= len(d):
+        sid, flags, _, size = struct.unpack_from("<HHIQ", d, q)
+        lay.sections.append((sid, q, size, flags))
+        lay.f(f"sec{sid}@{q}.id", q, 2, "sechdr", True)
+        lay.f(f"sec{sid}@{q}.flags", q + 2, 2, "sechdr", True)
+        lay.f(f"sec{sid}@{q}.string", q + 4, 4, "sechdr", True)
+        lay.f(f"sec{sid}@{q}.size", q + 8, 8, "sechdr", True)
+        if flags & 1:
+            lay.f(f"sec{sid}@{q}.zsize", q + 16, 4, "sechdr", True)
+            lay.f(f"sec{sid}@{q}.usize", q + 20, 4, "sechdr", True)
+        if sid > 22 + 16:
+            break
+        q += 16 + size
+    secs = {off: (sid, size, flags) for sid, off, size, flags in lay.sections}
+    seen = set()
+    off = opt_off
+    while off and off not in seen and off in secs:
+        seen.add(off)
+        sid, size, flags = secs[off]
+        body, _ = section_body(lay, off)
+        base = off + 16 if not flags & 1 else None
+        o = 0
+        nxt = 0
+        while o + 6 <= len(body):
+            oid, osz = struct.unpack_from("<HI", body, o)
+            if base is not None:
+                lay.f(f"opt{oid}@{base + o}.id", base + o, 2, "options", True)
+                lay.f(f"opt{oid}@{base + o}.size", base + o + 2, 4, "options", True)
+                lay.f(f"opt{oid}@{base + o}.data", base + o + 6, osz, "options")
+            od = body[o + 6:o + 6 + osz]
+            if oid == 0:
+                nxt = struct.unpack_from("<Q", od, 0)[0] if len(od) >= 8 else 0
+                break
+            if oid == 3:
+                name, k = cstr(od, 8)
+                _, k = cstr(od, k)
+                _, ncpu = struct.unpack_from("<II", od, k)
+                k += 8
+                for _ in range(ncpu):
+                    cpu, coff, csz = struct.unpack_from("<IQQ", od, k)
+                    if base is not None:
+                        lay.f(f"buf{name}.cpu{cpu}.offset", base + o + 6 + k + 4, 8,
+                              "cputable", True)
+                        lay.f(f"buf{name}.cpu{cpu}.size", base + o + 6 + k + 12, 8,
+                              "cputable", True)
+                    lay.cpu_regions.append((name, cpu, coff, csz))
+                    k += 20
+            o += 6 + osz
+        off = nxt
+    for sid, soff, size, flags in lay.sections:
+        if sid in (17, 18):
+            body, _ = section_body(lay, soff)
+            k = 0
+            nsys = 1
+            if sid == 18:
+                nsys = struct.unpack_from("<I", body, 0)[0]
+                k = 4
+            for _ in range(nsys):
+                if sid == 18:
+                    _, k = cstr(body, k)
+                n = struct.unpack_from("<I", body, k)[0]
+                k += 4
+                for _ in range(n):
+                    size2 = struct.unpack_from("<Q", body, k)[0]
+                    t = body[k + 8:k + 8 + size2]
+                    m = re.search(rb"name: (\S+)", t)
+                    nm = m.group(1).decode() if m else "?"
+                    # offsets into the (decompressed) body; sec = section offset
+                    lay.fmt_texts.append((nm, k + 8, size2, soff))
+                    k += 8 + size2
+
+
+def section_body(lay, off):
+    """(decompressed body, compressed?) of the v7 section at off."""
+    d = lay.data
+    sid, flags, _, size = struct.unpack_from("<HHIQ", d, off)
+    if flags & 1:
+        zs, us = struct.unpack_from("<II", d, off + 16)
+        return zstd_cmd(["-d"], d[off + 24:off + 24 + zs]), True
+    return d[off + 16:off + 16 + size], False
+
+
+def recompress_into(buf, zoff, zsize, plain):
+    """Write plain, zstd-compressed, into buf[zoff:zoff+zsize] exactly.
+
+    Pads with a skippable frame; returns False if it does not fit."""
+    for level in ("-3", "-19", "--ultra", "-22"):
+        args = ["--no-check", level] if level != "--ultra" else ["--no-check", "--ultra", "-22"]
+        z = zstd_cmd(args, plain)
+        pad = zsize - len(z)
+        if pad == 0:
+            buf[zoff:zoff + zsize] = z
+            return True
+        if pad >= 8:
+            buf[zoff:zoff + zsize] = z + struct.pack("<II", ZSTD_SKIP_MAGIC, pad - 8) + \
+                b"\0" * (pad - 8)
+            return True
+    return False
+
+
+# ------------------------------------------------------------- mutations ---
+# A case: dict(kind, src, cls, p) ; id = kind/src/cls/k=v;k=v
+# Binary mutations are functions of (bytearray, layout, params, rng).
+
+
+def case_id(c):
+    ps = ":".join(f"{k}={v}" for k, v in c["p"].items())
+    return f"{c['kind']}/{c['src']}/{c['cls']}/{ps}"
+
+
+def parse_case_id(s):
+    kind, src, cls, ps = s.split("/", 3)
+    p = {}
+    for kv in re.split("[:;]", ps) if ps else []:
+        k, v = kv.split("=", 1)
+        p[k] = int(v) if re.fullmatch(r"-?\d+", v) else v
+    return {"kind": kind, "src": src, "cls": cls, "p": p}
+
+
+def page_bytes(lay, buf, page_index):
+    """(plain bytes of page, writer(new_bytes) -> bool) for page page_index.
+
+    page_index counts the pages of uncompressed regions, or the pages inside
+    the chunks of a compressed file (chunk, page within)."""
+    ps = lay.page_size
+    if not lay.compressed:
+        _, off = lay.pages[page_index]
+
+        def put(new, off=off):
+            buf[off:off + len(new)] = new
+            return True
+        return bytes(buf[off:off + ps]), put
+    ci, pi = divmod(page_index, 1 << 16)
+    _, q, zs, us = lay.chunks[ci]
+    plain = bytearray(zstd_cmd(["-d"], bytes(buf[q + 8:q + 8 + zs])))
+
+    def putc(new, q=q, zs=zs, plain=plain, pi=pi):
+        plain[pi * ps:pi * ps + len(new)] = new
+        return recompress_into(buf, q + 8, zs, bytes(plain))
+    return bytes(plain[pi * ps:(pi + 1) * ps]), putc
+
+
+def chunk_plain(lay, buf, ci):
+    _, q, zs, us = lay.chunks[ci]
+    return bytearray(zstd_cmd(["-d"], bytes(buf[q + 8:q + 8 + zs])))
+
+
+def mutate_binary(data, lay, c):
+    """Apply case c to a copy of data; None if the case does not apply."""
+    buf = bytearray(data)
+    p = c["p"]
+    cls = c["cls"]
+    ls = lay.long_size
+    if cls == "trunc":
+        return bytes(buf[:p["at"]])
+    if cls == "field":
+        fld = next((f for f in lay.fields if f.name == p["f"]), None)
+        if fld is None or fld.size == 0:
+            return None
+        o, n = fld.off, fld.size
+        op = p["op"]
+        if op == "zero":
+            buf[o:o + n] = b"\0" * n
+        elif op == "ff":
+            buf[o:o + n] = b"\xff" * n
+        elif op == "bit":
+            k = p["b"] % (8 * n)
+            buf[o + k // 8] ^= 1 << (k % 8)
+        elif op in ("inc", "dec", "dbl", "half"):
+            v = int.from_bytes(buf[o:o + n], "little")
+            v = {"inc": v + 1, "dec": v - 1, "dbl": v * 2, "half": v // 2}[op]
+            buf[o:o + n] = (v % (1 << (8 * n))).to_bytes(n, "little")
+        elif op == "rand":
+            rng = random.Random(p["s"])
+            for _ in range(1 + p["s"] % 4):
+                buf[o + rng.randrange(n)] = rng.randrange(256)
+        return bytes(buf)
+    if cls == "fmt":
+        # same-length edit of a sched_* format text (or any format)
+        name, toff, tlen, soff = lay.fmt_texts[p["t"]]
+        rng = random.Random(p["s"])
+        if soff is None:
+            text = bytearray(buf[toff:toff + tlen])
+        else:
+            body, comp = section_body(lay, soff)
+            body = bytearray(body)
+            text = body[toff:toff + tlen]
+        op = p["op"]
+        if op == "digit":
+            ds = [m.start() for m in re.finditer(rb"\d", text)]
+            if not ds:
+                return None
+            for _ in range(1 + p["s"] % 3):
+                text[rng.choice(ds)] = ord(rng.choice("0123456789"))
+        elif op == "byte":
+            for _ in range(1 + p["s"] % 3):
+                text[rng.randrange(tlen)] = rng.randrange(256)
+        elif op == "word":
+            ws = [m.span() for m in re.finditer(rb"[a-z_]{3,}", text)]
+            if not ws:
+                return None
+            a, b = rng.choice(ws)
+            text[a:b] = bytes(rng.choice(b"xyzq_") for _ in range(b - a))
+        elif op == "nul":
+            text[rng.randrange(tlen)] = 0
+        if soff is None:
+            buf[toff:toff + tlen] = text
+            return bytes(buf)
+        body[toff:toff + tlen] = text
+        sid, flags, _, size = struct.unpack_from("<HHIQ", buf, soff)
+        if flags & 1:
+            zs, us = struct.unpack_from("<II", buf, soff + 16)
+            if not recompress_into(buf, soff + 24, zs, bytes(body)):
+                return None
+        else:
+            buf[soff + 16:soff + 16 + size] = body
+        return bytes(buf)
+    if cls in ("page", "payload"):
+        return mutate_page(buf, lay, c)
+    if cls == "chunk":
+        # whole-chunk operations in a compressed file
+        ci = p["c"]
+        if ci >= len(lay.chunks):
+            return None
+        _, q, zs, us = lay.chunks[ci]
+        op = p["op"]
+        if op in ("dup", "swap"):
+            # chunk ci+1 of the same CPU region replaced / exchanged, if sizes allow
+            if ci + 1 >= len(lay.chunks) or lay.chunks[ci + 1][0] != lay.chunks[ci][0]:
+                return None
+            _, q2, zs2, us2 = lay.chunks[ci + 1]
+            a, b = chunk_plain(lay, buf, ci), chunk_plain(lay, buf, ci + 1)
+            if op == "dup":
+                if len(a) != len(b):
+                    return None
+                return bytes(buf) if recompress_into(buf, q2 + 8, zs2, bytes(a)) else None
+            if len(a) != len(b):
+                return None
+            if not recompress_into(buf, q + 8, zs, bytes(b)) or \
+                    not recompress_into(buf, q2 + 8, zs2, bytes(a)):
+                return None
+            return bytes(buf)
+        if op == "zbytes":
+            rng = random.Random(p["s"])
+            for _ in range(1 + p["s"] % 4):
+                buf[q + 8 + rng.randrange(zs)] = rng.randrange(256)
+            return bytes(buf)
+        if op == "skip":
+            # a chunk that decompresses to nothing but skippable frames
+            buf[q + 8:q + 8 + zs] = struct.pack("<II", ZSTD_SKIP_MAGIC, zs - 8) + b"\0" * (zs - 8)
+            return bytes(buf)
+    raise ValueError(f"unknown class {cls}")
+
+
+def page_index_list(lay):
+    """Stable page indices: uncompressed pages, or (chunk << 16 | page)."""
+    if not lay.compressed:
+        return list(range(len(lay.pages)))
+    out = []
+    for ci, (_, _, _, us) in enumerate(lay.chunks):
+        out += [(ci << 16) | k for k in range(us // lay.page_size)]
+    return out
+
+
+def records(page, ls):
+    """(offset, type_len, length) of the records of a page (plain bytes)."""
+    hdr = 8 + ls
+    commit = int.from_bytes(page[8:8 + ls], "little") & ((1 << 27) - 1)
+    out = []
+    q = 0
+    while q + 4 <= commit and hdr + q + 4 <= len(page):
+        w = struct.unpack_from("<I", page, hdr + q)[0]
+        tl = w & 0x1f
+        if tl == 0:
+            ln = 4 + struct.unpack_from("<I", page, hdr + q + 4)[0]
+            ln = 4 + ((ln + 3) & ~3)
+        elif tl <= 28:
+            ln = 4 + tl * 4
+        elif tl == 29:
+            ln = 4 + struct.unpack_from("<I", page, hdr + q + 4)[0] if q + 8 <= commit else 4
+            if ln <= 4:
+                break
+        else:
+            ln = 8
+        out.append((q, tl, ln))
+        q += ln
+    return out
+
+
+def mutate_page(buf, lay, c):
+    p = c["p"]
+    ls = lay.long_size
+    hdr = 8 + ls
+    ps = lay.page_size
+    idx = p["pg"]
+    page, put = page_bytes(lay, buf, idx)
+    page = bytearray(page)
+    commit_raw = int.from_bytes(page[8:8 + ls], "little")
+    commit = commit_raw & ((1 << 27) - 1)
+    if commit == 0:
+        return None
+    op = p["op"]
+    rng = random.Random(p.get("s", 0))
+
+    def set_commit(v):
+        page[8:8 + ls] = (v % (1 << (8 * ls))).to_bytes(ls, "little")
+
+    def set_ts(v):
+        page[0:8] = (v % (1 << 64)).to_bytes(8, "little")
+    ts = int.from_bytes(page[0:8], "little")
+    recs = records(page, ls)
+    if op == "commit0":
+        set_commit(0)
+    elif op == "commit_over":
+        set_commit(ps - hdr + 8 + p.get("s", 0) % 4096)
+    elif op == "commit_max":
+        set_commit((1 << 27) - 1)
+    elif op == "commit_minus":      # cut inside the last record
+        set_commit(commit - 1 - p.get("s", 0) % 3)
+    elif op == "commit_rec":        # cut exactly at a record boundary (undetectable)
+        if len(recs) < 2:
+            return None
+        set_commit(recs[rng.randrange(1, len(recs))][0])
+    elif op == "commit_plus":       # include the (zeroed/garbage) bytes after commit
+        if commit + 8 > ps - hdr:
+            return None
+        set_commit(commit + 4 * (1 + p.get("s", 0) % 8))
+    elif op == "commit_missed":
+        set_commit(commit_raw | (1 << 31))
+    elif op == "commit_stored":
+        set_commit(commit_raw | (1 << 31) | (1 << 30))
+    elif op == "commit_highbits":
+        set_commit(commit_raw | (7 << 27))
+    elif op == "ts0":
+        set_ts(0)
+    elif op == "tsmax":
+        set_ts((1 << 64) - 1)
+    elif op == "tsjump":            # +1000 s on this page only
+        set_ts(ts + 1000 * 10**9)
+    elif op == "tsback":            # 1 s earlier: before the previous page's records
+        set_ts(ts - 10**9)
+    elif op == "tssmall":           # 1 us later: may still be in order (undetectable)
+        set_ts(ts + 1000)
+    elif op in ("rec0huge", "rec29", "rec29zero", "rec30huge", "rec31", "rec31zero", "reclen0",
+                "rectl"):
+        if not recs:
+            return None
+        q = hdr + recs[rng.randrange(len(recs))][0]
+        w = struct.unpack_from("<I", page, q)[0]
+        if op == "rec0huge":
+            struct.pack_into("<II", page, q, w & ~0x1f, 0xfffffff0)
+        elif op == "reclen0":
+            struct.pack_into("<II", page, q, w & ~0x1f, 0)
+        elif op == "rec29":
+            struct.pack_into("<I", page, q, (w & ~0x1f) | 29)
+        elif op == "rec29zero":
+            struct.pack_into("<II", page, q, (w & ~0x1f) | 29, 0)
+        elif op == "rec30huge":
+            struct.pack_into("<II", page, q, (w & ~0x1f) | 30, 0xffffffff)
+        elif op == "rec31":
+            struct.pack_into("<I", page, q, (w & ~0x1f) | 31)
+        elif op == "rec31zero":
+            struct.pack_into("<II", page, q, (w & ~0x1f) | 31, 0)
+        elif op == "rectl":
+            struct.pack_into("<I", page, q, (w & ~0x1f) | rng.randrange(1, 29))
+    elif op == "recdelta":          # a huge time delta in one record header
+        if not recs:
+            return None
+        q = hdr + recs[rng.randrange(len(recs))][0]
+        w = struct.unpack_from("<I", page, q)[0]
+        struct.pack_into("<I", page, q, (w & 0x1f) | (0x7ffffff << 5))
+    elif op == "evtype":            # the common_type of one event
+        ev = [r for r in recs if 1 <= r[1] <= 28 or r[1] == 0]
+        if not ev:
+            return None
+        q, tl, _ = ev[rng.randrange(len(ev))]
+        body = hdr + q + (8 if tl == 0 else 4)
+        struct.pack_into("<H", page, body, rng.choice([0, 1, 0xffff, 9999, rng.randrange(65536)]))
+    elif op == "payload":           # bytes inside an event's fields (not its header)
+        ev = [r for r in recs if (1 <= r[1] <= 28 or r[1] == 0) and r[2] > 12]
+        if not ev:
+            return None
+        q, tl, ln = ev[rng.randrange(len(ev))]
+        start = hdr + q + (8 if tl == 0 else 4) + 8     # skip the common_* fields
+        end = hdr + q + ln
+        if end <= start:
+            return None
+        for _ in range(1 + rng.randrange(3)):
+            page[rng.randrange(start, end)] = rng.randrange(256)
+    elif op == "pidflip":           # common_pid of one event
+        ev = [r for r in recs if 1 <= r[1] <= 28 or r[1] == 0]
+        if not ev:
+            return None
+        q, tl, _ = ev[rng.randrange(len(ev))]
+        body = hdr + q + (8 if tl == 0 else 4)
+        struct.pack_into("<i", page, body + 4, rng.choice([-1, 0, 2**31 - 1, 123456]))
+    elif op == "zero":
+        page[:] = b"\0" * len(page)
+    elif op == "ff":
+        page[:] = b"\xff" * len(page)
+    elif op == "hdrbytes":
+        for _ in range(1 + rng.randrange(4)):
+            page[rng.randrange(hdr)] = rng.randrange(256)
+    elif op in ("dup", "swap"):
+        # with the next page of the same CPU region / chunk
+        nxt = next_page_index(lay, idx)
+        if nxt is None:
+            return None
+        other, put2 = page_bytes(lay, buf, nxt)
+        if lay.compressed:
+            # both live in one chunk: edit the plain chunk once
+            ci, pi = divmod(idx, 1 << 16)
+            plain = chunk_plain(lay, buf, ci)
+            a = bytes(plain[pi * ps:(pi + 1) * ps])
+            b = bytes(plain[(pi + 1) * ps:(pi + 2) * ps])
+            plain[(pi + 1) * ps:(pi + 2) * ps] = a
+            if op == "swap":
+                plain[pi * ps:(pi + 1) * ps] = b
+            _, q, zs, _ = lay.chunks[ci]
+            return bytes(buf) if recompress_into(buf, q + 8, zs, bytes(plain)) else None
+        if op == "dup":
+            put2(bytes(page))
+            return bytes(buf)
+        put2(bytes(page))
+        put(bytes(other))
+        return bytes(buf)
+    else:
+        raise ValueError(op)
+    return bytes(buf) if put(bytes(page)) else None
+
+
+def next_page_index(lay, idx):
+    if not lay.compressed:
+        if idx + 1 >= len(lay.pages) or lay.pages[idx + 1][0] != lay.pages[idx][0]:
+            return None
+        return idx + 1
+    ci, pi = divmod(idx, 1 << 16)
+    if (pi + 2) * lay.page_size > lay.chunks[ci][3]:
+        return None
+    return idx + 1
+
+
+# Which mutations a correct reader must notice (exit 0 with changed output
+# and no warning is then a BUG); the others (payload bytes, a page cut at a
+# record boundary, ...) are data no reader can tell from the real thing.
+UNDETECTABLE_PAGE_OPS = {"payload", "pidflip", "commit_rec", "tssmall", "rectl", "evtype",
+                         "recdelta", "hdrbytes",
+                         # an empty page (commit 0) is legal anywhere; the kernel and
+                         # kbuffer ignore commit bits 27..29
+                         "commit0", "zero", "commit_highbits",
+                         # a discarded event (type_len 29 with a length) is legal too
+                         "rec29"}
+
+
+def detectable(c):
+    cls, p = c["cls"], c["p"]
+    if c["kind"] in ("v7zstd", "v7none", "v6"):
+        if cls == "trunc":
+            return True
+        if cls in ("page", "payload"):
+            return p["op"] not in UNDETECTABLE_PAGE_OPS
+        if cls == "chunk":
+            # zstd frames carry no checksum here: changed literals decompress fine
+            return p["op"] not in ("dup", "swap", "zbytes")
+        if cls == "field":
+            if p["op"] == "zero" and p["f"].endswith(".size"):
+                return False        # a CPU without data is legal
+            return any(p["f"].endswith(s) for s in (".size", ".offset", "zsize", "usize",
+                                                    "chunk_count", "cpu_count", "page_size",
+                                                    "long_size"))
+        return False
+    return False
+
+
+def gen_binary_cases(kind, src, lay, rng, n):
+    cases = []
+    d = lay.data
+    size = len(d)
+
+    def add(cls, **p):
+        cases.append({"kind": kind, "src": src, "cls": cls, "p": p})
+    # truncation: every boundary of the metadata, +1, middle; pages/chunks
+    cuts = set()
+    for f in lay.fields:
+        for at in (f.off, f.off + 1, f.off + f.size // 2, f.off + f.size - 1):
+            if 0 < at < size:
+                cuts.add(at)
+    for ri, q in lay.pages:
+        for k in (0, 8, 16, 17, lay.page_size // 2):
+            cuts.add(q + k)
+    for _, q, zs, _ in lay.chunks:
+        for k in (0, 4, 8, 9, 8 + zs // 2, 8 + zs - 1):
+            cuts.add(q + k)
+    cuts.add(size - 1)
+    cuts = sorted(a for a in cuts if 0 < a < size)
+    trunc = [dict(at=a) for a in cuts]
+    # metadata fields
+    field = []
+    for f in lay.fields:
+        # ~2,300 format sizes: the metadata around them matters more
+        if f.group == "formats" and rng.random() > 0.05:
+            continue
+        ops = ["zero", "ff", "bit", "rand"] + (["inc", "dec", "dbl", "half"] if f.int else [])
+        for op in ops:
+            pp = {"f": f.name, "op": op}
+            if op == "bit":
+                pp["b"] = rng.randrange(64)
+            if op == "rand":
+                pp["s"] = rng.randrange(1 << 20)
+            field.append(pp)
+    # format texts: the sched_* ones that the reader decodes, a few others
+    fmt = []
+    for t, (name, _, _, _) in enumerate(lay.fmt_texts):
+        if name.startswith("sched_") or name in ("cgroup_attach_task", "print") or \
+                rng.random() < 0.02:
+            for op in ("digit", "byte", "word", "nul"):
+                for _ in range(3):
+                    fmt.append({"t": t, "op": op, "s": rng.randrange(1 << 20)})
+    # pages
+    pidx = page_index_list(lay)
+    pops = ["commit0", "commit_over", "commit_max", "commit_minus", "commit_rec", "commit_plus",
+            "commit_missed", "commit_stored", "commit_highbits", "ts0", "tsmax", "tsjump",
+            "tsback", "tssmall", "rec0huge", "rec29", "rec29zero", "rec30huge", "rec31",
+            "rec31zero", "reclen0", "rectl", "recdelta", "evtype", "zero", "ff", "hdrbytes",
+            "dup", "swap"]
+    page = []
+    for op in pops:
+        for _ in range(6):
+            page.append({"pg": rng.choice(pidx), "op": op, "s": rng.randrange(1 << 20)})
+    payload = [{"pg": rng.choice(pidx), "op": rng.choice(["payload", "pidflip"]),
+                "s": rng.randrange(1 << 20)} for _ in range(40)]
+    chunk = []
+    for ci in range(len(lay.chunks)):
+        for op in ("dup", "swap", "zbytes", "skip"):
+            chunk.append({"c": ci, "op": op, "s": rng.randrange(1 << 20)})
+    # budget: n per source, split over classes
+    share = {"trunc": 0.25, "field": 0.25, "fmt": 0.1, "page": 0.25, "payload": 0.05,
+             "chunk": 0.1 if lay.chunks else 0}
+    if not lay.chunks:
+        share["page"] += 0.1
+    for cls, lst in (("trunc", trunc), ("field", field), ("fmt", fmt), ("page", page),
+                     ("payload", payload), ("chunk", chunk)):
+        k = min(len(lst), max(1, int(n * share[cls]))) if lst and share[cls] else 0
+        for pp in rng.sample(lst, k) if k < len(lst) else lst:
+            cls2 = "payload" if cls == "payload" else cls
+            add(cls2, **pp)
+    return cases
+
+
+# ------------------------------------------------------------------ text ---
+
+BAD_NUMS = ["-1", "0", "99999999999999999999999", "18446744073709551616", "4294967296",
+            "2147483648", "-2147483649", "1e10", "0x10", "abc", "", "NaN", "1.5", "+7", "007"]
+
+
+def mutate_text(data, c):
+    lines = data.split(b"\n")
+    p = c["p"]
+    rng = random.Random(p["s"])
+    op = c["cls"]
+    i = p["l"] % len(lines)
+    if op == "cutline":
+        del lines[i]
+    elif op == "cut":
+        off = p["s"] % max(1, len(data))
+        return data[:off]
+    elif op == "badnum" or op == "hugenum":
+        nums = list(re.finditer(rb"\d+", lines[i]))
+        if not nums:
+            return None
+        m = rng.choice(nums)
+        val = rng.choice(BAD_NUMS if op == "badnum" else
+                         ["99999999999999999999999", "18446744073709551616",
+                          "9" * 400, "4294967296", "2147483648"]).encode()
+        lines[i] = lines[i][:m.start()] + val + lines[i][m.end():]
+    elif op == "swap":
+        j = min(len(lines) - 1, i + 1 + rng.randrange(5))
+        lines[i], lines[j] = lines[j], lines[i]
+    elif op == "dup":
+        lines.insert(i, lines[i])
+    elif op == "field":
+        kvs = list(re.finditer(rb"(\w+)=(\S*)", lines[i]))
+        if not kvs:
+            return None
+        m = rng.choice(kvs)
+        how = rng.randrange(5)
+        rep = [b"", m.group(1) + b"=", m.group(1) + b"=xyz", b"x" * 5000,
+               m.group(1) + b"=" + m.group(2) + b" " + m.group(1) + b"=7"][how]
+        lines[i] = lines[i][:m.start()] + rep + lines[i][m.end():]
+    elif op == "garbage":
+        how = rng.randrange(6)
+        if how == 0:
+            lines[i] = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200)))
+        elif how == 1:
+            lines[i] = lines[i].replace(b" ", b"\0", 1)
+        elif how == 2:
+            lines[i] = lines[i] + b"\r"
+        elif how == 3:
+            lines[i] = b"x" * (1 << 20)
+        elif how == 4:
+            lines[i] = re.sub(rb"\[\d+\]", b"[99999]", lines[i])
+        else:
+            lines[i] = re.sub(rb"(\d+)\.(\d+):", b"\\1:", lines[i], 1)
+    else:
+        raise ValueError(op)
+    return b"\n".join(lines)
+
+
+def gen_text_cases(kind, src, data, rng, n):
+    nl = data.count(b"\n") + 1
+    cls = ["cutline", "cut", "badnum", "hugenum", "swap", "dup", "field", "garbage"]
+    cases = []
+    for k in range(n):
+        c = cls[k % len(cls)]
+        # the header lines (cpus=, # tracer) get extra weight
+        line = rng.randrange(4) if rng.random() < 0.15 else rng.randrange(nl)
+        cases.append({"kind": kind, "src": src, "cls": c,
+                      "p": {"l": line, "s": rng.randrange(1 << 30)}})
+    return cases
+
+
+# ------------------------------------------------------------------ JSON ---
+
+
+def json_paths(doc, path=()):
+    yield path
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            yield from json_paths(v, path + (k,))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield from json_paths(v, path + (i,))
+
+
+JSON_VALUES = {"null": None, "str": "x", "emptystr": "", "list": [], "obj": {}, "true": True,
+               "neg": -1, "zero": 0, "big": 1e308, "u64": 2**64, "i64": 2**63, "frac": 0.5,
+               "negbig": -1e308, "longstr": "y" * 100000, "nestedlist": [[1, 2], {"a": 1}]}
+
+
+def mutate_json(data, c):
+    p = c["p"]
+    cls = c["cls"]
+    if cls == "cut":
+        return data[:p["at"]]
+    if cls == "garbage":
+        rng = random.Random(p["s"])
+        how = p["s"] % 5
+        if how == 0:
+            return data + b"\n{}"
+        if how == 1:
+            return b"[" * 100000
+        if how == 2:
+            b = bytearray(data)
+            b[rng.randrange(len(b))] = rng.randrange(256)
+            return bytes(b)
+        if how == 3:
+            return data.replace(b"{", b"{\"dup\": 1, \"dup\": 2, ", 1)
+        return b"\xef\xbb\xbf" + data
+    doc = json.loads(data)
+    paths = [q for q in json_paths(doc) if q]
+    path = paths[p["i"] % len(paths)]
+    parent = doc
+    for k in path[:-1]:
+        parent = parent[k]
+    last = path[-1]
+    if cls == "del":
+        del parent[last]
+    elif cls in ("type", "num"):
+        parent[last] = json.loads(json.dumps(JSON_VALUES[p["v"]]))
+    elif cls == "dupitem":
+        if isinstance(parent, list):
+            parent.append(parent[last])
+        else:
+            return None
+    return json.dumps(doc, indent=1).encode()
+
+
+def gen_json_cases(kind, src, data, rng, n):
+    doc = json.loads(data)
+    npaths = sum(1 for q in json_paths(doc) if q)
+    out = []
+    types = ["null", "str", "emptystr", "list", "obj", "true"]
+    nums = ["neg", "zero", "big", "u64", "i64", "frac", "negbig", "longstr", "nestedlist"]
+    for k in range(n):
+        r = k % 10
+        if r == 0:
+            out.append(("cut", {"at": rng.randrange(1, len(data))}))
+        elif r == 1:
+            out.append(("garbage", {"s": rng.randrange(1 << 20)}))
+        elif r in (2, 3):
+            out.append(("del", {"i": rng.randrange(npaths)}))
+        elif r in (4, 5):
+            out.append(("type", {"i": rng.randrange(npaths), "v": rng.choice(types)}))
+        elif r == 6:
+            out.append(("dupitem", {"i": rng.randrange(npaths)}))
+        else:
+            out.append(("num", {"i": rng.randrange(npaths), "v": rng.choice(nums)}))
+    return [{"kind": kind, "src": src, "cls": cls, "p": p} for cls, p in out]
+
+
+# --------------------------------------------------------------- options ---
+
+OPTION_VALUES = ["", "-1", "0", "abc", "99999999999999999999", "4294967297", "1e3", " 5", "5x",
+                 "-0", "0x10", "2147483648", "1000000000"]
+CMD_OPTIONS = {
+    "report": ["--pid", "--by", "--top", "--cgroup-root", "--buffer", "--reader", "--start",
+               "--comm", "--samples", "--sidecar"],
+    "replay": ["--variant", "--threads", "--profile", "--placement", "--comm", "--hz",
+               "--cgroup-map", "--sidecar", "--seed", "--top", "--plugin", "--variants-file",
+               "--dump-events"],
+    "whatif": ["--variant", "--threads", "--profile", "--placement", "--hz", "--seed", "--top",
+               "--machine", "--svg", "--svg-cgroup", "--svg-comm", "--noise", "--print-machine",
+               "--cgroup-map"],
+    "validate": ["--dir", "--thresholds", "--seeds", "--profile", "--placement"],
+}
+
+
+def gen_option_cases(rng, n):
+    out = []
+    for cmd, opts in CMD_OPTIONS.items():
+        for o in opts:
+            for v in OPTION_VALUES:
+                out.append({"kind": "options", "src": cmd, "cls": "value",
+                            "p": {"o": o, "v": v.replace("/", "_") or "EMPTY"}})
+            out.append({"kind": "options", "src": cmd, "cls": "missing", "p": {"o": o}})
+    return rng.sample(out, min(n, len(out)))
+
+
+# ----------------------------------------------------------------- inputs --
+
+
+class Inputs:
+    """The sources of every kind; conversions made in WORK when first used."""
+
+    def __init__(self, traces, work, repo):
+        self.traces, self.work, self.repo = traces, work, repo
+        self.src = {}      # (kind, name) -> path (made on first use: see self.make)
+        self.make = {}     # (kind, name) -> function that writes the path
+        os.makedirs(work, exist_ok=True)
+        have_tc = shutil.which("trace-cmd") is not None
+        for name in ("small-pipe", "small-hackbench"):
+            t = os.path.join(traces, name + ".dat")
+            if not os.path.exists(t):
+                continue
+            self.src[("v7zstd", name)] = t
+            if not have_tc:
+                continue
+            for kind, args in (("v6", ["--file-version", "6"]),
+                               ("v7none", ["--file-version", "7", "--compression", "none"])):
+                out = os.path.join(work, f"{name}-{kind}.dat")
+                self.src[(kind, name)] = out
+                self.make[(kind, name)] = lambda t=t, out=out, args=args: convert(t, out, args)
+            for kind, flag in (("text", "-N"), ("raw", "-R")):
+                out = os.path.join(work, f"{name}-{kind}.txt")
+                self.src[("text", f"{name}-{kind}")] = out
+                self.make[("text", f"{name}-{kind}")] = \
+                    lambda t=t, out=out, flag=flag: report_text(t, out, flag)
+        hog = os.path.join(traces, "hog-timer.dat")
+        if os.path.exists(hog):
+            self.src[("v6", "hog-timer")] = hog
+            if os.path.exists(hog + ".json"):
+                self.src[("sidecar", "hog-timer")] = hog + ".json"
+        v = os.path.join(repo, "tests", "variants", "data", "good.json")
+        if os.path.exists(v):
+            self.src[("variants", "good")] = v
+        th = os.path.join(traces, "thresholds.json")
+        if os.path.exists(th):
+            self.src[("thresh", "thresholds")] = th
+        self.layouts = {}
+        self.data = {}
+        self.machine_json = None
+
+    def data_of(self, kind, name):
+        k = (kind, name)
+        if k not in self.data:
+            if kind == "machine":
+                self.data[k] = self.machine_json
+            else:
+                path = self.src[k]
+                if k in self.make and not os.path.exists(path):
+                    self.make[k]()
+                with open(path, "rb") as fh:
+                    self.data[k] = fh.read()
+        return self.data[k]
+
+    def layout(self, kind, name):
+        k = (kind, name)
+        if k not in self.layouts:
+            self.layouts[k] = parse_layout(self.data_of(kind, name))
+        return self.layouts[k]
+
+
+def convert(trace, out, args):
+    subprocess.run(["trace-cmd", "convert", "-i", trace, "-o", out + ".tmp", *args],
+                   capture_output=True, check=True)
+    os.rename(out + ".tmp", out)
+
+
+def report_text(trace, out, flag):
+    """`trace-cmd report FLAG -t`: the header and the first 3000 records
+    (the same grammar as the whole, 10x faster to read)."""
+    txt = subprocess.run(["trace-cmd", "report", flag, "-t", "-i", trace],
+                         capture_output=True, check=True).stdout
+    with open(out + ".tmp", "wb") as fh:
+        fh.write(b"\n".join(txt.split(b"\n")[:3001]) + b"\n")
+    os.rename(out + ".tmp", out)
+
+
+# smoke: one source per kind (the fast ones)
+SMOKE_SOURCES = {("v7zstd", "small-pipe"), ("v7none", "small-pipe"), ("v6", "small-hackbench"),
+                 ("text", "small-hackbench-text"), ("sidecar", "hog-timer"),
+                 ("variants", "good"), ("thresh", "thresholds")}
+
+
+def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
+    rng = random.Random(seed)
+    cases = []
+    for (kind, name) in sorted(inp.src):
+        if kinds and kind not in kinds:
+            continue
+        if sources and (kind, name) not in sources:
+            continue
+        r = random.Random(f"{seed}/{kind}/{name}")
+        if kind in ("v7zstd", "v7none", "v6"):
+            # the big capture: fewer cases (each replay costs ~10x a fixture's)
+            k = n // 3 if name == "hog-timer" else n
+            cases += gen_binary_cases(kind, name, inp.layout(kind, name), r, k)
+        elif kind == "text":
+            cases += gen_text_cases(kind, name, inp.data_of(kind, name), r, n // 2)
+        else:
+            cases += gen_json_cases(kind, name, inp.data_of(kind, name), r, n // 2)
+    if getattr(inp, "machine_json", None) and (not kinds or "machine" in kinds):
+        r = random.Random(f"{seed}/machine")
+        inp.src[("machine", "one-socket")] = None
+        cases += gen_json_cases("machine", "one-socket", inp.machine_json, r, n // 4)
+    if not kinds or "options" in kinds:
+        cases += gen_option_cases(random.Random(f"{seed}/options"), n // 2)
+    if classes:
+        cases = [c for c in cases if c["cls"] in classes]
+    rng.shuffle(cases)
+    return cases
+
+
+# --------------------------------------------------------------- running ---
+
+
+def commands_for(c, path, inp, slot, light=False):
+    """[(label, argv, file named in an error)] for case c with its input at path.
+
+    light (smoke): whatif, the slowest, for one case in four only."""
+    cmds = commands_for_all(c, path, inp, slot)
+    if light and len(cmds) > 1 and \
+            int(hashlib.md5(case_id(c).encode()).hexdigest(), 16) % 4:
+        cmds = [x for x in cmds if x[0] != "whatif"] or cmds[:1]
+    return cmds
+
+
+def commands_for_all(c, path, inp, slot):
+    kind = c["kind"]
+    fix = inp.src.get(("v7zstd", "small-pipe"))
+    if kind in ("v7zstd", "v7none", "v6", "text"):
+        return [("report", ["report", path], path), ("replay", ["replay", path], path),
+                ("whatif", ["whatif", "--all-variants", path], path)]
+    if kind == "sidecar":
+        trace = os.path.join(slot, "sc", "hog-timer.dat")
+        return [("report", ["report", "--by", "cgroup", trace], path),
+                ("replay", ["replay", trace], path),
+                ("whatif", ["whatif", "--all-variants", trace], path)]
+    if kind == "variants":
+        return [("replay", ["replay", "--variants-file", path, "--all-variants", fix], path),
+                ("whatif", ["whatif", "--variants-file", path, fix], path)]
+    if kind == "thresh":
+        return [("validate", ["validate", "--dir", os.path.join(slot, "vdir"), "--thresholds",
+                              path, "--seeds", "1"], path)]
+    if kind == "machine":
+        return [("whatif", ["whatif", "--machine", path, "--variant", "aaron-skip", fix], path)]
+    if kind == "options":
+        cmd = c["src"]
+        o = c["p"]["o"]
+        if c["cls"] == "missing":
+            argv = [cmd, fix, o] if cmd != "validate" else [cmd, o]
+        else:
+            v = "" if c["p"]["v"] == "EMPTY" else c["p"]["v"]
+            argv = [cmd, o, v, fix] if cmd != "validate" else \
+                [cmd, "--dir", os.path.join(slot, "vdir"), "--seeds", "1", o, v]
+        return [(cmd, argv, None)]
+    raise ValueError(kind)
+
+
+def input_path(c, slot, inp):
+    kind, name = c["kind"], c["src"]
+    if kind in ("v7zstd", "v7none", "v6"):
+        return os.path.join(slot, os.path.basename(inp.src[(kind, name)]))
+    if kind == "text":
+        return os.path.join(slot, name + ".txt")
+    if kind == "sidecar":
+        return os.path.join(slot, "sc", "hog-timer.dat.json")
+    if kind in ("variants", "thresh", "machine"):
+        return os.path.join(slot, f"{name}.json")
+    return None
+
+
+def write_new(path, data):
+    """Write a fresh file: never through a link to a committed trace."""
+    if os.path.lexists(path):
+        os.unlink(path)
+    with open(path, "xb") as fh:
+        fh.write(data)
+
+
+def make_input(c, inp):
+    kind, name = c["kind"], c["src"]
+    if kind == "options":
+        return b""
+    data = inp.data_of(kind, name)
+    if kind in ("v7zstd", "v7none", "v6"):
+        return mutate_binary(data, inp.layout(kind, name), c)
+    if kind == "text":
+        return mutate_text(data, c)
+    return mutate_json(data, c)
+
+
+def prepare_slot(slot, inp):
+    os.makedirs(os.path.join(slot, "sc"), exist_ok=True)
+    hog = inp.src.get(("v6", "hog-timer"))
+    link = os.path.join(slot, "sc", "hog-timer.dat")
+    if hog and not os.path.lexists(link):
+        os.symlink(os.path.abspath(hog), link)
+    vdir = os.path.join(slot, "vdir")
+    os.makedirs(vdir, exist_ok=True)
+    fix = inp.src.get(("v7zstd", "small-pipe"))
+    if fix and not os.path.lexists(os.path.join(vdir, "small-pipe.dat")):
+        os.symlink(os.path.abspath(fix), os.path.join(vdir, "small-pipe.dat"))
+    th = inp.src.get(("thresh", "thresholds"))
+    if th and not os.path.lexists(os.path.join(vdir, "thresholds.json")):
+        os.symlink(os.path.abspath(th), os.path.join(vdir, "thresholds.json"))
+
+
+def run_one(sr, argv, cwd):
+    env = dict(os.environ)
+    env.update(SAN_ENV)
+    t0 = time.time()
+    try:
+        p = subprocess.run(["timeout", "-s", "KILL", str(TIMEOUT), sr, *argv], cwd=cwd,
+                           capture_output=True, env=env)
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    except OSError as e:
+        sys.exit(f"cannot run {sr}: {e}")
+    if rc in (126, 127) and b"timeout:" in err:
+        sys.exit(f"cannot run {sr}: {err.decode(errors='replace').strip()}")
+    return rc, out, err, time.time() - t0
+
+
+SAN_RE = re.compile(rb"ERROR: AddressSanitizer|runtime error:|ERROR: LeakSanitizer|"
+                    rb"SUMMARY: (Address|Undefined|Leak)Sanitizer")
+INSANE_RE = re.compile(rb"\b-?nan\b|\b-?inf\b|18446744073709|9223372036854|\(null\)", re.I)
+LOST_RE = re.compile(rb"events lost")
+# how replay / whatif / report say on stdout that events were lost
+LOST_OUT_RE = re.compile(rb"[1-9][0-9]* lost\b|gaps? of lost|lost: +>?=? *[1-9]|"
+                         rb"\"lost_events\": [1-9]")
+CORRUPT_WORD = re.compile(rb"corrupt|truncated|error", re.I)
+
+
+# what differs from run to run of the same input: wall times
+VOLATILE_RE = re.compile(rb"events in [0-9.]+ s|[0-9.]+ s wall, [0-9.]+ M trace events/s")
+USAGE_RE = re.compile(rb"^\(see 'schedreplay \w+ --help'\)$")
+
+
+def normalize(out):
+    return VOLATILE_RE.sub(b"#", out)
+
+
+def classify(c, label, rc, out, err, base, named):
+    """Outcome of one run: ok, ok-changed, error, usage, lost, or BUG-*."""
+    if SAN_RE.search(err):
+        return "BUG-sanitizer"
+    if rc in (137, 124, -9):
+        return "BUG-timeout"
+    if rc < 0 or rc > 128:
+        return "BUG-signal"
+    lines = [ln for ln in err.split(b"\n") if ln.strip()]
+    if rc == 0:
+        # validate: 0 = within thresholds
+        if label != "validate" and not out.strip():
+            return "BUG-nooutput"
+        if INSANE_RE.search(out) and not INSANE_RE.search(base[1] if base else b""):
+            return "BUG-insane"
+        bout = base[1] if base else b""
+        warned = any(b"warning" in ln for ln in lines) or \
+            (LOST_OUT_RE.search(out) and not LOST_OUT_RE.search(bout))
+        if any(CORRUPT_WORD.search(ln) and b"warning" not in ln for ln in lines):
+            return "BUG-exit0-corrupt"
+        if base is None or normalize(out) == normalize(bout):
+            return "ok"
+        if warned or not detectable(c):
+            return "ok-changed"
+        return "BUG-silent"
+    # non-zero exit
+    if label == "validate" and rc == 1 and out.strip() and not lines:
+        return "ok"     # thresholds exceeded: a result, not an error
+    if lines and all(LOST_RE.search(ln) or b"warning" in ln for ln in lines) and \
+            LOST_RE.search(lines[-1]):
+        return "lost"
+    if rc == 2 and len(lines) == 2 and USAGE_RE.match(lines[1].strip()):
+        lines = lines[:1]       # a usage error and where to look: fine
+    if len(lines) != 1:
+        return "BUG-multiline" if lines else "BUG-silent-fail"
+    if named is not None and os.path.basename(named).encode() not in lines[0]:
+        return "BUG-noname"
+    return "error"
+
+
+class Runner:
+    def __init__(self, sr, inp, work, jobs, light=False):
+        self.sr, self.inp, self.work, self.jobs = sr, inp, work, jobs
+        self.light = light
+        self.base = {}
+
+    def baseline(self, c, slot, label):
+        """Output of command label on the unmutated input in the same place
+        (same path names); computed on first use."""
+        key = (c["kind"], c["src"])
+        if c["kind"] == "options":
+            return None
+        if (slot, key, label) not in self.base:
+            path = input_path(c, slot, self.inp)
+            write_new(path, self.inp.data_of(*key))
+            for lab, argv, _ in commands_for_all(c, path, self.inp, slot):
+                if lab == label:
+                    rc, out, err, _ = run_one(self.sr, argv, slot)
+                    self.base[(slot, key, label)] = (rc, out, err)
+        return self.base.get((slot, key, label))
+
+    def run_case(self, c, slot, keep=False):
+        prepare_slot(slot, self.inp)
+        try:
+            data = make_input(c, self.inp)
+        except (ValueError, IndexError, struct.error, subprocess.CalledProcessError,
+                json.JSONDecodeError, KeyError, TypeError):
+            data = None
+        if data is None:
+            return []
+        path = input_path(c, slot, self.inp)
+        results = []
+        for label, argv, named in commands_for(c, path, self.inp, slot, self.light):
+            b = self.baseline(c, slot, label)
+            if path:
+                write_new(path, data)
+            rc, out, err, dt = run_one(self.sr, argv, slot)
+            outcome = classify(c, label, rc, out, err, b, named)
+            results.append({"id": case_id(c), "cmd": label, "kind": c["kind"], "cls": c["cls"],
+                            "outcome": outcome, "rc": rc, "secs": round(dt, 3),
+                            "stderr": err.decode("latin-1")[-2000:]})
+        if keep and path:
+            print("mutated input:", path)
+        return results
+
+    def run(self, cases, results_file=None, progress=True):
+        slots = [os.path.join(self.work, f"slot{i}") for i in range(self.jobs)]
+        # baselines first, sequentially per slot (same path names in every slot)
+        for s in slots:
+            prepare_slot(s, self.inp)
+        all_res = []
+        t0 = time.time()
+        fh = open(results_file, "w") if results_file else None
+
+        def work(i):
+            slot = slots[i]
+            mine = []
+            for k in range(i, len(cases), self.jobs):
+                r = self.run_case(cases[k], slot)
+                mine += r
+                if fh:
+                    for x in r:
+                        fh.write(json.dumps(x) + "\n")
+                        fh.flush()
+                if progress and k % 200 == 0:
+                    print(f"  {k}/{len(cases)} cases, {time.time() - t0:.0f} s",
+                          file=sys.stderr, flush=True)
+            return mine
+        with ThreadPoolExecutor(self.jobs) as ex:
+            for r in ex.map(work, range(self.jobs)):
+                all_res += r
+        if fh:
+            fh.close()
+        return all_res
+
+
+def summarize(results, out=sys.stdout):
+    from collections import Counter, defaultdict
+    per = defaultdict(Counter)
+    cases = defaultdict(set)
+    total = Counter()
+    for r in results:
+        per[(r["kind"], r["cls"])][r["outcome"]] += 1
+        cases[(r["kind"], r["cls"])].add(r["id"])
+        total[r["outcome"]] += 1
+    outcomes = sorted(total)
+    print(f"{'kind':9} {'class':9} {'cases':>6} {'runs':>6} " +
+          " ".join(f"{o:>10}" for o in outcomes), file=out)
+    for k in sorted(per):
+        print(f"{k[0]:9} {k[1]:9} {len(cases[k]):6} {sum(per[k].values()):6} " +
+              " ".join(f"{per[k][o]:10}" for o in outcomes), file=out)
+    ncases = len({r["id"] for r in results})
+    print(f"{'total':9} {'':9} {ncases:6} {len(results):6} " +
+          " ".join(f"{total[o]:10}" for o in outcomes), file=out)
+    bugs = [r for r in results if r["outcome"].startswith("BUG")]
+    for r in bugs:
+        first = r["stderr"].strip().split("\n")
+        print(f"BUG {r['outcome']}: {r['cmd']} {r['id']} rc={r['rc']}: "
+              f"{first[0][:200] if first else ''}", file=out)
+    return bugs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("mode", choices=["run", "smoke", "case", "list"])
+    ap.add_argument("case_id", nargs="?")
+    here = os.path.dirname(os.path.abspath(__file__))
+    repo = os.path.dirname(os.path.dirname(here))
+    ap.add_argument("--sr")
+    ap.add_argument("--traces", default=os.path.join(repo, "traces"))
+    ap.add_argument("--work", default=os.path.join("/tmp", f"sr-fuzz-{os.getpid()}"))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cases", type=int, default=200, help="cases per input source")
+    ap.add_argument("--kinds")
+    ap.add_argument("--classes")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--results")
+    ap.add_argument("--expect", default="notbug")
+    ap.add_argument("--keep", action="store_true")
+    a = ap.parse_intermixed_args()
+    if a.mode != "list" and not a.sr:
+        ap.error("--sr BIN is needed")
+    if a.sr:
+        a.sr = os.path.abspath(a.sr)
+    a.work = os.path.abspath(a.work)
+    if not shutil.which("zstd"):
+        print("SKIP: no zstd command", file=sys.stderr)
+        return 77
+    inp = Inputs(a.traces, os.path.join(a.work, "src"), repo)
+    if a.sr:
+        m = subprocess.run([a.sr, "whatif", "--print-machine", "one-socket"],
+                           capture_output=True)
+        if m.returncode == 0 and m.stdout.strip().startswith(b"{"):
+            inp.machine_json = m.stdout
+    kinds = set(a.kinds.split(",")) if a.kinds else None
+    classes = set(a.classes.split(",")) if a.classes else None
+    if a.mode == "case":
+        c = parse_case_id(a.case_id)
+        if c["kind"] not in ("options", "machine") and (c["kind"], c["src"]) not in inp.src:
+            print(f"SKIP: no source {c['kind']}/{c['src']} (trace-cmd installed?)")
+            return 77
+        if c["kind"] == "machine":
+            inp.src[("machine", "one-socket")] = None
+        r = Runner(a.sr, inp, a.work, 1)
+        res = r.run_case(c, os.path.join(a.work, "slot0"), keep=a.keep)
+        if not res:
+            print(f"FAIL: case {a.case_id} does not apply to these inputs")
+            return 1
+        bad = 0
+        # --expect OUTCOME, or CMD=OUTCOME,CMD=OUTCOME (others: not BUG)
+        wants = dict(kv.split("=", 1) for kv in a.expect.split(",")) if "=" in a.expect \
+            else {}
+        for x in res:
+            want = wants.get(x["cmd"], "notbug") if wants else a.expect
+            good = (not x["outcome"].startswith("BUG")) if want == "notbug" else \
+                (want == "any" or x["outcome"] == want or
+                 (want == "ok" and x["outcome"] == "ok-changed"))
+            print(f"{'ok' if good else 'FAIL'}: {x['cmd']} {x['id']}: {x['outcome']} "
+                  f"(rc {x['rc']}, expected {want}); stderr: {x['stderr'].strip()[:500]}")
+            bad += not good
+        return 1 if bad else 0
+    if a.mode == "smoke":
+        a.seed, a.cases = 1, 40
+    cases = gen_cases(inp, a.seed, a.cases, kinds, classes,
+                      SMOKE_SOURCES if a.mode == "smoke" else None)
+    if a.mode == "smoke":
+        # about 200: every kind and class represented, deterministic
+        cases = smoke_subset(cases, 200)
+    if a.mode == "list":
+        for c in cases:
+            print(case_id(c))
+        return 0
+    print(f"{len(cases)} cases (seed {a.seed}); work dir {a.work}", file=sys.stderr)
+    t0 = time.time()
+    res = Runner(a.sr, inp, a.work, a.jobs, light=a.mode == "smoke").run(
+        cases, a.results, progress=a.mode == "run")
+    bugs = summarize(res)
+    print(f"{len(res)} runs in {time.time() - t0:.0f} s; {len(bugs)} BUG runs")
+    return 1 if bugs else 0
+
+
+def smoke_subset(cases, n):
+    from collections import defaultdict
+    groups = defaultdict(list)
+    for c in cases:
+        groups[(c["kind"], c["cls"])].append(c)
+    out = []
+    keys = sorted(groups)
+    i = 0
+    while len(out) < n and any(groups[k] for k in keys):
+        k = keys[i % len(keys)]
+        if groups[k]:
+            out.append(groups[k].pop(0))
+        i += 1
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())
