@@ -239,14 +239,46 @@ static void write_sample(void *ctx, const struct lat_sample *s)
  * extend), or pages out of order. Reading on would count the same interval
  * twice or a negative one, and the replay would simulate the jump.
  */
+static const char *event_where(const struct trace_event *ev, char *buf, size_t size)
+{
+	/* offset 0 is the file header: text input, whose events have no offset */
+	if (ev->offset || ev->offset_in_stream)
+		snprintf(buf, size, "CPU %d, %s offset %" PRIu64, ev->cpu,
+			 ev->offset_in_stream ? "stream" : "file", ev->offset);
+	else
+		snprintf(buf, size, "CPU %d", ev->cpu);
+	return buf;
+}
+
 static void time_goes_back(const char *path, const struct trace_event *ev, int prev_cpu,
 			   uint64_t prev_ts, struct sr_error *err)
 {
-	sr_error_set(err, EINVAL, "%s: corrupted data: CPU %d, %s offset %" PRIu64 ": event at %"
-		     PRIu64 ".%09" PRIu64 " s is earlier than the one before it (CPU %d, %" PRIu64
-		     ".%09" PRIu64 " s): the timestamps go back", path, ev->cpu,
-		     ev->offset_in_stream ? "stream" : "file", ev->offset, ev->ts / 1000000000,
-		     ev->ts % 1000000000, prev_cpu, prev_ts / 1000000000, prev_ts % 1000000000);
+	char where[64];
+
+	sr_error_set(err, EINVAL, "%s: corrupted data: %s: event at %" PRIu64 ".%09" PRIu64
+		     " s is earlier than the one before it (CPU %d, %" PRIu64 ".%09" PRIu64
+		     " s): the timestamps go back", path, event_where(ev, where, sizeof(where)),
+		     ev->ts / 1000000000, ev->ts % 1000000000, prev_cpu, prev_ts / 1000000000,
+		     prev_ts % 1000000000);
+}
+
+/*
+ * A day without one event on any CPU: Linux runs kernel threads (RCU, the
+ * vmstat and writeback workers) every few seconds, so sched_switch never
+ * pauses that long; a record timestamp with a high bit flipped does (the
+ * last page of a CPU, where no later page shows the time going back).
+ */
+#define REPORT_MAX_GAP_NS (86400ull * 1000000000)
+
+static void gap_too_long(const char *path, const struct trace_event *ev, uint64_t prev_ts,
+			 struct sr_error *err)
+{
+	char where[64];
+
+	sr_error_set(err, EINVAL, "%s: corrupted data: %s: event at %" PRIu64 ".%09" PRIu64
+		     " s comes %" PRIu64 " s after the one before it, with no event on any CPU in "
+		     "between: a damaged timestamp", path, event_where(ev, where, sizeof(where)),
+		     ev->ts / 1000000000, ev->ts % 1000000000, (ev->ts - prev_ts) / 1000000000);
 }
 
 int report_collect(const struct report_opts *o, struct report_data *d, struct sr_error *err)
@@ -302,6 +334,10 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 
 		if (ev.ts < prev_ts) {
 			time_goes_back(o->path, &ev, prev_cpu, prev_ts, err);
+			return -1;
+		}
+		if (prev_ts && ev.ts - prev_ts > REPORT_MAX_GAP_NS) {
+			gap_too_long(o->path, &ev, prev_ts, err);
 			return -1;
 		}
 		prev_ts = ev.ts;

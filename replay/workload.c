@@ -1385,6 +1385,17 @@ fail:
  */
 #define WL_PID_MAX_LIMIT (4 * 1024 * 1024)
 
+const char *wl_event_where(const struct trace_event *ev, char *buf, size_t size)
+{
+	/* offset 0 is the file header: text input, whose events have no offset */
+	if (ev->offset || ev->offset_in_stream)
+		snprintf(buf, size, "CPU %d, %s offset %llu", ev->cpu,
+			 ev->offset_in_stream ? "stream" : "file", (unsigned long long)ev->offset);
+	else
+		snprintf(buf, size, "CPU %d", ev->cpu);
+	return buf;
+}
+
 /* The first pid of @ev above WL_PID_MAX_LIMIT, else 0. */
 static int32_t impossible_pid(const struct trace_event *ev)
 {
@@ -1434,11 +1445,11 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 	int r = 0;
 
 	if (bad_pid) {
-		sr_error_set(err, EINVAL, "corrupted data: CPU %d, %s offset %llu: %s with pid %d, "
-			     "above the kernel's limit (%d)", ev->cpu,
-			     ev->offset_in_stream ? "stream" : "file",
-			     (unsigned long long)ev->offset, ev->name ? ev->name : "an event", bad_pid,
-			     WL_PID_MAX_LIMIT);
+		char where[64];
+
+		sr_error_set(err, EINVAL, "corrupted data: %s: %s with pid %d, above the kernel's "
+			     "limit (%d)", wl_event_where(ev, where, sizeof(where)),
+			     ev->name ? ev->name : "an event", bad_pid, WL_PID_MAX_LIMIT);
 		return -1;
 	}
 	if (!b->started) {

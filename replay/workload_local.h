@@ -117,4 +117,7 @@ struct wl_cgmap {
 int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err);
 void wl_cgmap_release(struct wl_cgmap *map);
 
+/* "CPU n, file offset x" (or "stream offset"; ftrace text has none) for errors. */
+const char *wl_event_where(const struct trace_event *ev, char *buf, size_t size);
+
 #endif /* SCHEDREPLAY_WORKLOAD_LOCAL_H */

@@ -29,6 +29,8 @@ static int keep_repair_counts(struct wl_workload *wl, const struct trace_info *i
 	return 0;
 }
 
+#define WL_MAX_GAP_NS (86400ull * 1000000000)
+
 struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 			       struct sr_error *err)
 {
@@ -39,6 +41,7 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 	struct wl_workload *wl = NULL;
 	struct trace_event ev;
 	uint64_t n = 0, t0, span, prev_ts = 0;
+	char where[64];
 	int ret;
 
 	if (opt)
@@ -74,12 +77,24 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 		 * order). Replaying that would simulate the jump (up to 2^64 ns).
 		 */
 		if (ev.ts < prev_ts) {
-			sr_error_set(err, EINVAL, "%s: corrupted data: CPU %d, %s offset %" PRIu64
-				     ": event at %" PRIu64 ".%09" PRIu64 " s is earlier than the one "
-				     "before it (%" PRIu64 ".%09" PRIu64 " s): the timestamps go back",
-				     path, ev.cpu, ev.offset_in_stream ? "stream" : "file", ev.offset,
-				     ev.ts / 1000000000, ev.ts % 1000000000, prev_ts / 1000000000,
-				     prev_ts % 1000000000);
+			sr_error_set(err, EINVAL, "%s: corrupted data: %s: event at %" PRIu64 ".%09"
+				     PRIu64 " s is earlier than the one before it (%" PRIu64 ".%09"
+				     PRIu64 " s): the timestamps go back", path,
+				     wl_event_where(&ev, where, sizeof(where)), ev.ts / 1000000000,
+				     ev.ts % 1000000000, prev_ts / 1000000000, prev_ts % 1000000000);
+			goto out;
+		}
+		/*
+		 * A day without one event on any CPU is a damaged timestamp
+		 * (Linux runs kernel threads every few seconds; see report.c):
+		 * the simulation would tick through all of it.
+		 */
+		if (prev_ts && ev.ts - prev_ts > WL_MAX_GAP_NS) {
+			sr_error_set(err, EINVAL, "%s: corrupted data: %s: event at %" PRIu64 ".%09"
+				     PRIu64 " s comes %" PRIu64 " s after the one before it, with no "
+				     "event on any CPU in between: a damaged timestamp", path,
+				     wl_event_where(&ev, where, sizeof(where)), ev.ts / 1000000000,
+				     ev.ts % 1000000000, (ev.ts - prev_ts) / 1000000000);
 			goto out;
 		}
 		prev_ts = ev.ts;

@@ -14,6 +14,7 @@ Usage:
     fuzz.py case   --sr BIN [--traces DIR] [--work DIR] CASE_ID [--expect OUTCOME]
                    [--keep]
     fuzz.py list   [--traces DIR] [--work DIR] [--seed N] [--cases N] [...]
+    fuzz.py rerun  --sr BIN --from RESULTS.jsonl [--work DIR] [--results FILE]
 
  run    generate the cases of SEED (N per input kind; deterministic: the same
         seed, traces and N give the same cases), run each under `timeout 10`
@@ -26,6 +27,7 @@ Usage:
         the outcome is that (default: not BUG).  --keep leaves the mutated
         file in WORK and prints its path (to minimize by hand).
  list   print the case ids that `run` would execute.
+ rerun  the BUG cases of an earlier --results file again (after a fix).
 
 Input kinds (sources are the committed traces; conversions are made in WORK
 with trace-cmd when it is installed, else those kinds are skipped):
@@ -44,7 +46,7 @@ Mutation classes (binary): trunc (cut at every header/section/option/chunk
 +-1, random bytes in a header, section header, option, CPU offset/size,
 chunk header or format field), fmt (same-length edits of the sched_* format
 texts: digits, names, signedness), page (commit 0/small/over/flags,
-timestamp 0/huge/backwards, first record type_len 0/29/30/31 with huge
+timestamp 0/2^64-1/+2^62/+1000 s/backwards, a record's type_len 0/29/30/31 with huge
 values, duplicated/swapped/zeroed pages), payload (byte flips inside event
 records: undetectable by any reader, expected to change results).
 Compressed (v7zstd) pages and sections are decompressed, mutated and
@@ -595,6 +597,8 @@ def mutate_page(buf, lay, c):
         set_ts(0)
     elif op == "tsmax":
         set_ts((1 << 64) - 1)
+    elif op == "tshigh":            # bit 62 set: 146 years later, without wrapping
+        set_ts(ts | (1 << 62))
     elif op == "tsjump":            # +1000 s on this page only
         set_ts(ts + 1000 * 10**9)
     elif op == "tsback":            # 1 s earlier: before the previous page's records
@@ -779,7 +783,7 @@ def gen_binary_cases(kind, src, lay, rng, n):
     # pages
     pidx = page_index_list(lay)
     pops = ["commit0", "commit_over", "commit_max", "commit_minus", "commit_rec", "commit_plus",
-            "commit_missed", "commit_stored", "commit_highbits", "ts0", "tsmax", "tsjump",
+            "commit_missed", "commit_stored", "commit_highbits", "ts0", "tsmax", "tshigh", "tsjump",
             "tsback", "tssmall", "rec0huge", "rec29", "rec29zero", "rec30huge", "rec31",
             "rec31zero", "reclen0", "rectl", "recdelta", "evtype", "zero", "ff", "hdrbytes",
             "dup", "swap"]
@@ -1196,9 +1200,20 @@ def prepare_slot(slot, inp):
         os.symlink(os.path.abspath(th), os.path.join(vdir, "thresholds.json"))
 
 
+# libtraceevent 1.7.1's tep_parse_event() leaks a few bytes on some broken
+# format texts (the native reader parses the sched_* ones with it): a
+# third-party leak on corrupted input, not counted. Our own leaks still are.
+LSAN_SUPP = "leak:tep_parse_event\n"
+
+
 def run_one(sr, argv, cwd):
     env = dict(os.environ)
     env.update(SAN_ENV)
+    supp = os.path.join(os.path.dirname(cwd), "lsan.supp")
+    if not os.path.exists(supp):
+        with open(supp, "w") as fh:
+            fh.write(LSAN_SUPP)
+    env["LSAN_OPTIONS"] = f"suppressions={supp}:print_suppressions=0"
     t0 = time.time()
     try:
         p = subprocess.run(["timeout", "-s", "KILL", str(TIMEOUT), sr, *argv], cwd=cwd,
@@ -1374,7 +1389,7 @@ def summarize(results, out=sys.stdout):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=["run", "smoke", "case", "list"])
+    ap.add_argument("mode", choices=["run", "smoke", "case", "list", "rerun"])
     ap.add_argument("case_id", nargs="?")
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(os.path.dirname(here))
@@ -1389,6 +1404,7 @@ def main():
     ap.add_argument("--results")
     ap.add_argument("--expect", default="notbug")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--from", dest="from_file", help="rerun: the BUG cases of this --results file")
     a = ap.parse_intermixed_args()
     if a.mode != "list" and not a.sr:
         ap.error("--sr BIN is needed")
@@ -1433,8 +1449,19 @@ def main():
         return 1 if bad else 0
     if a.mode == "smoke":
         a.seed, a.cases = 1, 40
-    cases = gen_cases(inp, a.seed, a.cases, kinds, classes,
-                      SMOKE_SOURCES if a.mode == "smoke" else None)
+    if a.mode == "rerun":
+        ids = []
+        with open(a.from_file) as fh:
+            for ln in fh:
+                r = json.loads(ln)
+                if r["outcome"].startswith("BUG") and r["id"] not in ids:
+                    ids.append(r["id"])
+        cases = [parse_case_id(i) for i in ids]
+        if any(c["kind"] == "machine" for c in cases):
+            inp.src[("machine", "one-socket")] = None
+    else:
+        cases = gen_cases(inp, a.seed, a.cases, kinds, classes,
+                          SMOKE_SOURCES if a.mode == "smoke" else None)
     if a.mode == "smoke":
         # about 200: every kind and class represented, deterministic
         cases = smoke_subset(cases, 200)
@@ -1443,6 +1470,8 @@ def main():
             print(case_id(c))
         return 0
     print(f"{len(cases)} cases (seed {a.seed}); work dir {a.work}", file=sys.stderr)
+    if a.mode == "rerun":
+        a.mode = "run"
     t0 = time.time()
     res = Runner(a.sr, inp, a.work, a.jobs, light=a.mode == "smoke").run(
         cases, a.results, progress=a.mode == "run")
