@@ -84,6 +84,65 @@ static const struct sr_hist *find_hist(const struct lat_machine *lat, json_t *gr
 
 #define MAX_SEEDS 15
 
+/*
+ * One trace's entry, before anything runs: a limit that is not a number (a
+ * string, null, an object) used to mean "no limit" and a negative one
+ * "always over", both silently; a group key of another type meant "all".
+ * 0 if usable, else -1 with the JSON path and the reason in @why.
+ */
+static int check_spec(json_t *spec, const char *name, char *why, size_t n)
+{
+	json_t *lim = json_object_get(spec, "max_rel_error");
+	json_t *grp = json_object_get(spec, "latency_group");
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(spec)) {
+		snprintf(why, n, "traces.\"%s\" is not an object", name);
+		return -1;
+	}
+	if (lim && !json_is_object(lim)) {
+		snprintf(why, n, "traces.\"%s\".max_rel_error is not an object", name);
+		return -1;
+	}
+	json_object_foreach(lim, key, v) {
+		int i;
+
+		for (i = 0; i < NR_METRICS && strcmp(key, metric[i]); i++)
+			;
+		if (i == NR_METRICS) {
+			snprintf(why, n, "traces.\"%s\".max_rel_error.%s: unknown metric (sched_switch, "
+				 "sched_stat_runtime, sched_wakeup, sched_migrate_task, p50, p95, p99)",
+				 name, key);
+			return -1;
+		}
+		/* a fraction: 0.05 is 5 %; printed as a percentage, so x100 must stay finite */
+		if (!json_is_number(v) || !(json_number_value(v) >= 0) ||
+		    !isfinite(json_number_value(v) * 100)) {
+			snprintf(why, n, "traces.\"%s\".max_rel_error.%s: not a fraction >= 0 (e.g. "
+				 "0.05 for 5 %%)", name, key);
+			return -1;
+		}
+	}
+	if (grp && !json_is_object(grp)) {
+		snprintf(why, n, "traces.\"%s\".latency_group is not an object", name);
+		return -1;
+	}
+	json_object_foreach(grp, key, v) {
+		if ((strcmp(key, "comm") && strcmp(key, "cgroup_suffix")) || !json_is_string(v)) {
+			snprintf(why, n, "traces.\"%s\".latency_group.%s: expected \"comm\" or "
+				 "\"cgroup_suffix\" with a string", name, key);
+			return -1;
+		}
+	}
+	for (const char *const *k = (const char *const[]){ "skip", "series", NULL }; *k; k++)
+		if (json_object_get(spec, *k) && !json_is_string(json_object_get(spec, *k))) {
+			snprintf(why, n, "traces.\"%s\".%s is not a string", name, *k);
+			return -1;
+		}
+	return 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -361,7 +420,7 @@ int cmd_validate(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = "traces", *tfile = NULL;
-	char tpath[4096];
+	char tpath[4096], why[700];
 	bool markdown = false, suggest = false, as_json = false;
 	struct wl_options wo = { 0 };
 	unsigned int seeds = 5;
@@ -489,6 +548,11 @@ int cmd_validate(int argc, char **argv)
 			snprintf(r->why, sizeof(r->why), "no entry in %.400s: add its thresholds", tpath);
 			ret = SR_EXIT_FAIL;
 			continue;
+		}
+		if (check_spec(spec, names[i], why, sizeof(why))) {
+			fprintf(stderr, "schedreplay validate: %s: %s\n", tpath, why);
+			ret = SR_EXIT_FAIL;
+			goto out;
 		}
 		run_one(dir, names[i], spec, &rc, &wo, seeds, r);
 		if (r->failed_run)
