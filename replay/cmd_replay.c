@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +169,21 @@ int cmd_replay(int argc, char **argv)
 		case 'K': o.rc.skip_early_blocks = true; break;
 		case 'I': o.rc.idle_pull = true; break;
 		case 'T': to.show_settings = true; break;
-		case 't': to.top = atoi(optarg); break;
+		case 't': {
+			char *end;
+			long v;
+
+			/* as report's and whatif's --top: atoi() took "abc" as 0 (all) */
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 || v > INT_MAX) {
+				fprintf(stderr, "schedreplay replay: --top takes 0..%d (0: all), not "
+					"'%s'\n", INT_MAX, optarg);
+				goto usage;
+			}
+			to.top = (int)v;
+			break;
+		}
 		case 'D': dump = optarg; break;
 		case 'h':
 			usage(stdout);

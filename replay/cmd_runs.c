@@ -57,6 +57,9 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 
 	switch (opt) {
 	case RUN_OPT_VARIANT:
+		/* "" ran base without a word; "a,,b" is already an error */
+		if (!*arg)
+			return bad(o, "--variant takes a name or a composition A,B", arg);
 		o->specs[o->nr_specs++] = arg;
 		return 1;
 	case RUN_OPT_ALL:
