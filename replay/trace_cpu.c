@@ -74,6 +74,7 @@ int tr_cpu_init(struct tr_cpu *c, const struct tr_file *f, const struct tr_buffe
 	c->desc = d;
 	c->compressed = b->compressed;
 	c->swap = f->swap;
+	c->big = f->big_endian;
 	c->long_size = kernel_long_size;
 	c->page_size = b->page_size ? b->page_size : f->page_size;
 	c->hdr_size = 8 + (uint32_t)kernel_long_size;

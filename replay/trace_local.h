@@ -224,6 +224,7 @@ struct tr_cpu {
 	const struct tr_cpu_desc *desc;
 	bool compressed;
 	bool swap;
+	bool big;                      /* big-endian file: record header bit order */
 	int long_size;                 /* kernel long: size of the commit word */
 	uint32_t page_size;
 	uint32_t hdr_size;             /* 8 + long_size */
@@ -265,6 +266,32 @@ int tr_cpu_init(struct tr_cpu *c, const struct tr_file *f, const struct tr_buffe
 void tr_cpu_release(struct tr_cpu *c);
 /* Load the next data record into c->ev_*: 1 found, 0 end, -1 corrupt. */
 int tr_cpu_advance(struct tr_cpu *c, struct sr_error *err);
+/*
+ * tr_cpu_advance() inlined for the usual case, a data record of 4..112 bytes
+ * (type_len 1..28) following the last one in the same page: the same
+ * checks and the same result; anything else takes tr_cpu_advance().
+ */
+static inline int tr_cpu_next(struct tr_cpu *c, struct sr_error *err)
+{
+	if (c->ready && c->have_page && c->commit >= 4 && c->curr <= c->commit - 4) {
+		const uint8_t *data = c->buf + c->page_pos + c->hdr_size + c->curr;
+		uint32_t w = tr_u32(data, c->swap);
+		uint32_t type_len = c->big ? w >> 27 : w & 0x1f;
+		uint32_t len = type_len * 4;
+
+		if (type_len - 1 < 28 && len <= c->commit - c->curr - 4) {
+			c->ev_lost = 0;
+			c->ts += c->big ? w & ((1u << 27) - 1) : w >> 5;
+			c->ev_ts = c->ts;
+			c->ev_data = data + 4;
+			c->ev_len = len;
+			c->ev_off = c->buf_stream_off + c->page_pos + c->hdr_size + c->curr;
+			c->curr += 4 + len;
+			return 1;
+		}
+	}
+	return tr_cpu_advance(c, err);
+}
 /* Raw timestamp of the last record of the CPU (0 if none); -1 on error. */
 int tr_cpu_last_ts(const struct tr_file *f, const struct tr_buffer_desc *b, int idx,
 		   int kernel_long_size, uint64_t *ts, struct sr_error *err);

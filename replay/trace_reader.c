@@ -908,14 +908,16 @@ static int next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_err
 	const struct tr_cpu *c;
 
 	if (r->pending >= 0) {
-		int ret = tr_cpu_advance(&r->cpus[r->pending], err);
+		int ret = tr_cpu_next(&r->cpus[r->pending], err);
 
 		r->pending = -1;
 		if (ret < 0)
 			return -1;
 		if (ret == 0)
 			r->heap[0] = r->heap[--r->heap_n];
-		if (r->heap_n)
+		/* the same CPU usually stays first: test before the call */
+		if (r->heap_n > 1 && (ret == 0 || !cpu_before(r, r->heap[0], r->heap[1]) ||
+				      (r->heap_n > 2 && !cpu_before(r, r->heap[0], r->heap[2]))))
 			sift_down(r, 0);
 	}
 	if (!r->heap_n)
