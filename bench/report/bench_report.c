@@ -4,7 +4,8 @@
  *
  *   bench_report SCHEDREPLAY TRACE...
  *
- * For each trace, best of several runs (wall clock):
+ * For each trace, best of RUNS runs (wall clock), each kind in turn so that
+ * load from other processes hits all of them alike:
  *   report      `schedreplay report TRACE > /dev/null` as a process: the number
  *               the goals refer to (>= 20x trace-cmd report, >= 3.5 M events/s)
  *   report/tc   the same with `--reader libtracecmd`
@@ -205,8 +206,8 @@ int main(int argc, char **argv)
 			t_rd_tc = best(t_rd_tc, reader_only(path, TRACE_BACKEND_LIBTRACECMD));
 			t_rd = best(t_rd, reader_only(path, TRACE_BACKEND_NATIVE));
 			t_bare = best(t_bare, bare_loop(path, buffer));
-			if (k < 2)
-				t_tc = best(t_tc, run(tc, NULL));
+			/* the ratio's denominator: as many runs as the numerator */
+			t_tc = best(t_tc, run(tc, NULL));
 		}
 		{
 			struct report_opts o;
