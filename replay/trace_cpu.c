@@ -26,8 +26,11 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <zstd.h>
 
 #include "trace_local.h"
 
@@ -119,7 +122,8 @@ void tr_cpu_release(struct tr_cpu *c)
 		return;
 	free(c->buf);
 	free(c->zbuf);
-	c->buf = c->zbuf = NULL;
+	free(c->nbuf);
+	c->buf = c->zbuf = c->nbuf = NULL;
 }
 
 /*
@@ -183,6 +187,213 @@ bad_chunk:
 	return -1;
 }
 
+/*
+ * Read and decompress the next chunk into *@buf (grown as needed), with
+ * @dctx for zstd: 1 loaded (*@len bytes), 0 no chunk left, -1 error.
+ */
+static int read_chunk(struct tr_cpu *c, void *dctx, uint8_t **buf, size_t *cap, size_t *len,
+		      struct sr_error *err)
+{
+	const struct tr_file *f = c->file;
+	uint64_t end = c->desc->offset + 4 + c->desc->size;
+	uint32_t zsize, usize;
+	const uint8_t *z;
+	int bad;
+
+	if (c->chunk_i >= c->nr_chunks)
+		return 0;
+	if (chunk_header(c, &zsize, &usize, err))
+		return -1;
+	if (usize > *cap) {
+		void *n = realloc(*buf, usize);
+
+		if (!n) {
+			sr_error_set(err, ENOMEM, "out of memory");
+			return -1;
+		}
+		*buf = n;
+		*cap = usize;
+	}
+	if (zwin_get(c, c->chunk_file_off + 8, zsize, end, &z, err))
+		return -1;
+	if (f->compress == TR_COMPRESS_ZSTD && dctx) {
+		size_t n = ZSTD_decompressDCtx(dctx, *buf, usize, z, zsize);
+
+		bad = ZSTD_isError(n) || n != usize;
+	} else {
+		bad = tr_decompress(f->compress, z, zsize, *buf, usize);
+	}
+	if (bad) {
+		sr_error_set(err, EINVAL, "corrupted data: CPU %d, chunk %u at file offset %"
+			     PRIu64 " does not decompress (%s)", c->cpu, c->chunk_i,
+			     c->chunk_file_off, f->compress_name);
+		return -1;
+	}
+	*len = usize;
+	c->chunk_file_off += 8 + (uint64_t)zsize;
+	c->chunk_i++;
+	return 1;
+}
+
+/* ---- the prefetcher ---------------------------------------------------- */
+
+enum { TR_PF_IDLE, TR_PF_QUEUED, TR_PF_READY, TR_PF_END, TR_PF_FAILED };
+
+struct tr_prefetch {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	bool stop;
+	ZSTD_DCtx *dctx;               /* the thread's own */
+	struct tr_cpu **queue;         /* at most one request per stream */
+	int cap, head, n;
+};
+
+static void *prefetch_main(void *arg)
+{
+	struct tr_prefetch *pf = arg;
+
+	pthread_mutex_lock(&pf->mu);
+	for (;;) {
+		struct tr_cpu *c;
+		int r;
+
+		while (!pf->stop && !pf->n)
+			pthread_cond_wait(&pf->work, &pf->mu);
+		if (pf->stop)
+			break;
+		c = pf->queue[pf->head];
+		pf->head = (pf->head + 1) % pf->cap;
+		pf->n--;
+		pthread_mutex_unlock(&pf->mu);
+		r = read_chunk(c, pf->dctx, &c->nbuf, &c->nbuf_cap, &c->nbuf_len, &c->pf_err);
+		pthread_mutex_lock(&pf->mu);
+		c->pf_state = r > 0 ? TR_PF_READY : r == 0 ? TR_PF_END : TR_PF_FAILED;
+		pthread_cond_broadcast(&pf->done);
+	}
+	pthread_mutex_unlock(&pf->mu);
+	return NULL;
+}
+
+struct tr_prefetch *tr_prefetch_new(const struct tr_file *f, int nr_streams)
+{
+	struct tr_prefetch *pf;
+
+	if (f->compress == TR_COMPRESS_NONE || nr_streams <= 0)
+		return NULL;
+	pf = calloc(1, sizeof(*pf));
+	if (!pf)
+		return NULL;
+	pf->cap = nr_streams;
+	pf->queue = calloc((size_t)nr_streams, sizeof(*pf->queue));
+	pf->dctx = f->compress == TR_COMPRESS_ZSTD ? ZSTD_createDCtx() : NULL;
+	if (!pf->queue || (f->compress == TR_COMPRESS_ZSTD && !pf->dctx))
+		goto fail;
+	if (pthread_mutex_init(&pf->mu, NULL))
+		goto fail;
+	if (pthread_cond_init(&pf->work, NULL)) {
+		pthread_mutex_destroy(&pf->mu);
+		goto fail;
+	}
+	if (pthread_cond_init(&pf->done, NULL)) {
+		pthread_cond_destroy(&pf->work);
+		pthread_mutex_destroy(&pf->mu);
+		goto fail;
+	}
+	if (pthread_create(&pf->thread, NULL, prefetch_main, pf)) {
+		pthread_cond_destroy(&pf->done);
+		pthread_cond_destroy(&pf->work);
+		pthread_mutex_destroy(&pf->mu);
+		goto fail;
+	}
+	return pf;
+fail:
+	ZSTD_freeDCtx(pf->dctx);
+	free(pf->queue);
+	free(pf);
+	return NULL;
+}
+
+void tr_prefetch_free(struct tr_prefetch *pf)
+{
+	if (!pf)
+		return;
+	pthread_mutex_lock(&pf->mu);
+	pf->stop = true;
+	pthread_cond_broadcast(&pf->work);
+	pthread_mutex_unlock(&pf->mu);
+	/* a request being served finishes first; queued ones are dropped */
+	pthread_join(pf->thread, NULL);
+	pthread_cond_destroy(&pf->done);
+	pthread_cond_destroy(&pf->work);
+	pthread_mutex_destroy(&pf->mu);
+	ZSTD_freeDCtx(pf->dctx);
+	free(pf->queue);
+	free(pf);
+}
+
+void tr_cpu_prefetch(struct tr_cpu *c, struct tr_prefetch *pf)
+{
+	if (c->compressed && !c->done)
+		c->pf = pf;
+}
+
+/* Ask for the chunk after the current one (the caller owns the stream). */
+static void prefetch_next(struct tr_cpu *c)
+{
+	struct tr_prefetch *pf = c->pf;
+
+	if (c->chunk_i >= c->nr_chunks)
+		return;
+	pthread_mutex_lock(&pf->mu);
+	c->pf_state = TR_PF_QUEUED;
+	pf->queue[(pf->head + pf->n) % pf->cap] = c;
+	pf->n++;
+	pthread_cond_signal(&pf->work);
+	pthread_mutex_unlock(&pf->mu);
+}
+
+/* The next chunk through the prefetcher: as read_chunk() into c->buf. */
+static int prefetched_chunk(struct tr_cpu *c, size_t *len, struct sr_error *err)
+{
+	struct tr_prefetch *pf = c->pf;
+	int st, r;
+
+	pthread_mutex_lock(&pf->mu);
+	while (c->pf_state == TR_PF_QUEUED)
+		pthread_cond_wait(&pf->done, &pf->mu);
+	st = c->pf_state;
+	c->pf_state = TR_PF_IDLE;
+	pthread_mutex_unlock(&pf->mu);
+	switch (st) {
+	case TR_PF_READY: {
+		uint8_t *b = c->buf;
+		size_t cap = c->buf_cap;
+
+		c->buf = c->nbuf;
+		c->buf_cap = c->nbuf_cap;
+		c->nbuf = b;
+		c->nbuf_cap = cap;
+		*len = c->nbuf_len;
+		r = 1;
+		break;
+	}
+	case TR_PF_END:
+		r = 0;
+		break;
+	case TR_PF_FAILED:
+		*err = c->pf_err;
+		r = -1;
+		break;
+	default:                       /* nothing asked yet: the first chunk */
+		r = read_chunk(c, c->file->zstd_dctx, &c->buf, &c->buf_cap, len, err);
+		break;
+	}
+	if (r > 0)
+		prefetch_next(c);
+	return r;
+}
+
 /* Fill buf with the next window or chunk: 1 loaded, 0 end of data, -1 error. */
 static int load_window(struct tr_cpu *c, struct sr_error *err)
 {
@@ -201,37 +412,15 @@ static int load_window(struct tr_cpu *c, struct sr_error *err)
 		c->buf_len = n;
 		c->next_read += n;
 	} else {
-		uint64_t end = c->desc->offset + 4 + c->desc->size;
-		uint32_t zsize, usize;
-		const uint8_t *z;
+		size_t len = 0;
+		int r = c->pf ? prefetched_chunk(c, &len, err) :
+			read_chunk(c, f->zstd_dctx, &c->buf, &c->buf_cap, &len, err);
 
-		if (c->chunk_i >= c->nr_chunks)
-			return 0;
-		if (chunk_header(c, &zsize, &usize, err))
-			return -1;
-		if (usize > c->buf_cap) {
-			void *n = realloc(c->buf, usize);
-
-			if (!n) {
-				sr_error_set(err, ENOMEM, "out of memory");
-				return -1;
-			}
-			c->buf = n;
-			c->buf_cap = usize;
-		}
-		if (zwin_get(c, c->chunk_file_off + 8, zsize, end, &z, err))
-			return -1;
-		if (tr_file_decompress(f, z, zsize, c->buf, usize)) {
-			sr_error_set(err, EINVAL, "corrupted data: CPU %d, chunk %u at file offset %"
-				     PRIu64 " does not decompress (%s)", c->cpu, c->chunk_i,
-				     c->chunk_file_off, f->compress_name);
-			return -1;
-		}
+		if (r <= 0)
+			return r;
 		c->buf_stream_off = c->next_read;
-		c->buf_len = usize;
-		c->next_read += usize;
-		c->chunk_file_off += 8 + (uint64_t)zsize;
-		c->chunk_i++;
+		c->buf_len = len;
+		c->next_read += len;
 	}
 	c->page_pos = 0;
 	return 1;

@@ -42,6 +42,7 @@ struct trace_reader {
 	struct tr_formats fm;
 	const struct tr_buffer_desc *buf;
 	struct tr_cpu *cpus;
+	struct tr_prefetch *pf;        /* compressed streams: decompression ahead */
 	int nr_cpus;
 	int nr_cpu_ids;
 	int *heap;
@@ -380,6 +381,8 @@ static int open_native(struct trace_reader *r, uint64_t *first, uint64_t *last,
 {
 	struct tr_file *f = &r->file;
 
+	if (r->buf->compressed)
+		r->pf = tr_prefetch_new(f, r->nr_cpus);
 	for (int i = 0; i < r->nr_cpus; i++) {
 		struct tr_cpu *c = &r->cpus[i];
 		uint64_t lts;
@@ -387,6 +390,8 @@ static int open_native(struct trace_reader *r, uint64_t *first, uint64_t *last,
 
 		if (tr_cpu_init(c, f, r->buf, i, r->fm.kernel_long_size, err))
 			return -1;
+		if (r->pf)
+			tr_cpu_prefetch(c, r->pf);
 		ret = tr_cpu_advance(c, err);
 		if (ret < 0)
 			return -1;
@@ -633,6 +638,8 @@ void trace_close(struct trace_reader *r)
 {
 	if (!r)
 		return;
+	/* its thread may be filling a stream's next buffer: stopped first */
+	tr_prefetch_free(r->pf);
 	for (int i = 0; r->cpus && i < r->nr_cpus; i++)
 		tr_cpu_release(&r->cpus[i]);
 	/* the formats may borrow libtracecmd's tep: release them first */
