@@ -861,6 +861,15 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			if (model_task_exit_move(s->m, t->mt, now) == 0)
 				t->exiting = true;
 			break;
+		case WL_OP_WAKE_OTHER:
+			/* the stopper this task wakes on its CPU (its WL_OP_MIGRATE follows) */
+			if (op->arg < s->nr_tasks &&
+			    (((op->value & 1) && emit_wake_event(s, TRACE_EV_SCHED_WAKING, op->arg, cpu,
+								   cpu, s->wt[ti].pid, now)) ||
+			     ((op->value & 2) && emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, op->arg, cpu,
+								   cpu, s->wt[ti].pid, now))))
+				return -1;
+			break;
 		case WL_OP_EXIT:
 			t->op++;
 			if (handoff_release(s, ti, cpu, false, now))
@@ -1092,6 +1101,9 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		return other_out(s, e->cpu, e->task, e->aux & 1, now, next);
 	case WL_T_OTHER_WAKE: {
 		int cpu = e->cpu >= 0 && e->cpu < s->nr_cpus ? e->cpu : 0;
+
+		if (e->arg & WL_T_WAKE_TIED)
+			return 0;      /* its waker's WL_OP_WAKE_OTHER emits it */
 
 		return emit_wake_event(s, (enum trace_event_type)e->aux, e->task, cpu, cpu,
 				       cpu_pid(s, cpu), now);

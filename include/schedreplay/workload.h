@@ -64,6 +64,10 @@ enum wl_op_kind {
 	WL_OP_EXIT_MOVE,  /* do_exit()'s sched_autogroup_exit_task() -> sched_move_task():
 			     at the task's first sched_stat_runtime after its
 			     sched_process_exit (else right before its EXIT) */
+	WL_OP_WAKE_OTHER, /* arg = RT/DL task index: this task woke it on its own CPU here,
+			     the stopper of a WL_OP_MIGRATE that follows (sched_exec():
+			     stop_one_cpu()); value & 1: its sched_waking, & 2: its
+			     sched_wakeup (WL_T_OTHER_WAKE entries with WL_T_WAKE_TIED) */
 };
 
 enum { WL_BLOCK_SLEEP = 0, WL_BLOCK_SPECIAL = 1 };
@@ -172,11 +176,14 @@ enum wl_timed_kind {
 	WL_T_OTHER_OUT,        /* cpu, task: it leaves (aux: 1 if it blocked) */
 	/* aux & WL_T_TIED on OTHER_IN/OUT: the interval is a stopper's, replayed by the
 	   WL_OP_MIGRATE of the task it moved instead of at its trace time */
-	WL_T_OTHER_WAKE,       /* task (RT/DL), cpu: its sched_waking + sched_wakeup */
+	WL_T_OTHER_WAKE,       /* task (RT/DL), cpu, aux = the event type (sched_waking or
+				  sched_wakeup[_new]); arg & WL_T_WAKE_TIED: replayed by the
+				  waker's WL_OP_WAKE_OTHER instead of at its trace time */
 	WL_T_OTHER_MIGRATE,    /* task (RT/DL), cpu = dest */
 };
 
 #define WL_T_TIED 0x2
+#define WL_T_WAKE_TIED 0x1u
 struct wl_timed {
 	uint64_t ts;
 	uint32_t task;

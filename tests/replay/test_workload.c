@@ -716,6 +716,57 @@ static void test_self_migrate(void)
 }
 
 /*
+ * The same with the stopper woken by 50 itself on its CPU (sched_exec() ->
+ * stop_one_cpu()): the waking and wakeup go to that point of 50's work (its
+ * RUN cut 4 us before the switch, where it woke the stopper), not to their
+ * trace times, so they stay next to the stopper's interval.
+ */
+static void test_self_migrate_wake(void)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t t50, stop;
+	unsigned int tied = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS - 4 * US, 0, 50, 0, 60, 0, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS - 3 * US, 0, 50, 0, 60, 0, 0));
+	feed(ev_switch(2 * MS, 0, 50, 'R', 120, 60, 0));
+	e = ev_migrate(2 * MS + 5 * US, 0, 50, 0, 1);
+	e.common_pid = 60;
+	feed(e);
+	feed(ev_switch(2 * MS + 10 * US, 0, 60, 'S', 0, 0, 120));
+	feed(ev_switch(2 * MS + 20 * US, 1, 0, 'R', 120, 50, 120));
+	feed(ev_switch(3 * MS, 1, 50, 'S', 120, 0, 120));
+	wl = finish();
+	t50 = task_of(wl, 50, 0);
+	stop = task_of(wl, 60, 0);
+	CHECK_EQ(op_of(wl, t50, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, t50, 0)->value, 996 * US);
+	CHECK_EQ(op_of(wl, t50, 1)->kind, WL_OP_WAKE_OTHER);
+	CHECK_EQ(op_of(wl, t50, 1)->arg, stop);
+	CHECK_EQ(op_of(wl, t50, 1)->value, 3);
+	CHECK_EQ(op_of(wl, t50, 2)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, t50, 2)->value, 4 * US);
+	CHECK_EQ(op_of(wl, t50, 3)->kind, WL_OP_MIGRATE);
+	CHECK_EQ(op_of(wl, t50, 3)->arg, 1);
+	CHECK_EQ(op_of(wl, t50, 3)->value, stop);
+	CHECK_EQ(op_of(wl, t50, 4)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, t50, 4)->value, 980 * US);
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
+		const struct wl_timed *tm = wl_timed_at(wl, i);
+
+		if (tm->kind == WL_T_OTHER_WAKE && tm->task == stop) {
+			CHECK(tm->arg & WL_T_WAKE_TIED);
+			tied++;
+		}
+	}
+	CHECK_EQ(tied, 2);
+	wl_free(wl);
+}
+
+/*
  * do_exit()'s sched_move_task(): the exiting task's first sched_stat_runtime
  * after sched_process_exit places an EXIT_MOVE there (its RUN is cut at it);
  * CPU 1's idle intervals: a traced switch to idle until the next event in a
@@ -779,5 +830,6 @@ int main(void)
 	test_handoff_sync();
 	test_timing();
 	test_self_migrate();
+	test_self_migrate_wake();
 	CHECK_DONE();
 }
