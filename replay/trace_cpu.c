@@ -188,6 +188,35 @@ bad_chunk:
 }
 
 /*
+ * Read the window of uncompressed stream data at stream offset @pos into
+ * *@buf (WINDOW_PAGES pages; allocated if needed): 1 loaded, 0 end, -1 error.
+ */
+static int read_window(struct tr_cpu *c, uint64_t pos, uint8_t **buf, size_t *cap, size_t *len,
+		       struct sr_error *err)
+{
+	size_t want = (size_t)c->page_size * WINDOW_PAGES;
+	size_t n;
+
+	if (pos >= c->stream_size)
+		return 0;
+	if (*cap < want) {
+		void *b = realloc(*buf, want);
+
+		if (!b) {
+			sr_error_set(err, ENOMEM, "out of memory");
+			return -1;
+		}
+		*buf = b;
+		*cap = want;
+	}
+	n = c->stream_size - pos < want ? (size_t)(c->stream_size - pos) : want;
+	if (tr_file_pread(c->file, *buf, n, c->desc->offset + pos, "CPU data", err))
+		return -1;
+	*len = n;
+	return 1;
+}
+
+/*
  * Read and decompress the next chunk into *@buf (grown as needed), with
  * @dctx for zstd: 1 loaded (*@len bytes), 0 no chunk left, -1 error.
  */
@@ -266,7 +295,9 @@ static void *prefetch_main(void *arg)
 		pf->head = (pf->head + 1) % pf->cap;
 		pf->n--;
 		pthread_mutex_unlock(&pf->mu);
-		r = read_chunk(c, pf->dctx, &c->nbuf, &c->nbuf_cap, &c->nbuf_len, &c->pf_err);
+		r = c->compressed ?
+			read_chunk(c, pf->dctx, &c->nbuf, &c->nbuf_cap, &c->nbuf_len, &c->pf_err) :
+			read_window(c, c->pf_pos, &c->nbuf, &c->nbuf_cap, &c->nbuf_len, &c->pf_err);
 		pthread_mutex_lock(&pf->mu);
 		c->pf_state = r > 0 ? TR_PF_READY : r == 0 ? TR_PF_END : TR_PF_FAILED;
 		pthread_cond_broadcast(&pf->done);
@@ -279,7 +310,7 @@ struct tr_prefetch *tr_prefetch_new(const struct tr_file *f, int nr_streams)
 {
 	struct tr_prefetch *pf;
 
-	if (f->compress == TR_COMPRESS_NONE || nr_streams <= 0)
+	if (nr_streams <= 0)
 		return NULL;
 	pf = calloc(1, sizeof(*pf));
 	if (!pf)
@@ -334,17 +365,21 @@ void tr_prefetch_free(struct tr_prefetch *pf)
 
 void tr_cpu_prefetch(struct tr_cpu *c, struct tr_prefetch *pf)
 {
-	if (c->compressed && !c->done)
+	if (!c->done)
 		c->pf = pf;
 }
 
-/* Ask for the chunk after the current one (the caller owns the stream). */
-static void prefetch_next(struct tr_cpu *c)
+/*
+ * Ask for the chunk after the current one, or the window at stream offset
+ * @pos (the caller owns the stream).
+ */
+static void prefetch_next(struct tr_cpu *c, uint64_t pos)
 {
 	struct tr_prefetch *pf = c->pf;
 
-	if (c->chunk_i >= c->nr_chunks)
+	if (c->compressed ? c->chunk_i >= c->nr_chunks : pos >= c->stream_size)
 		return;
+	c->pf_pos = pos;
 	pthread_mutex_lock(&pf->mu);
 	c->pf_state = TR_PF_QUEUED;
 	pf->queue[(pf->head + pf->n) % pf->cap] = c;
@@ -353,7 +388,7 @@ static void prefetch_next(struct tr_cpu *c)
 	pthread_mutex_unlock(&pf->mu);
 }
 
-/* The next chunk through the prefetcher: as read_chunk() into c->buf. */
+/* The next chunk or window through the prefetcher, into c->buf. */
 static int prefetched_chunk(struct tr_cpu *c, size_t *len, struct sr_error *err)
 {
 	struct tr_prefetch *pf = c->pf;
@@ -386,11 +421,13 @@ static int prefetched_chunk(struct tr_cpu *c, size_t *len, struct sr_error *err)
 		r = -1;
 		break;
 	default:                       /* nothing asked yet: the first chunk */
-		r = read_chunk(c, c->file->zstd_dctx, &c->buf, &c->buf_cap, len, err);
+		r = c->compressed ?
+			read_chunk(c, c->file->zstd_dctx, &c->buf, &c->buf_cap, len, err) :
+			read_window(c, c->next_read, &c->buf, &c->buf_cap, len, err);
 		break;
 	}
 	if (r > 0)
-		prefetch_next(c);
+		prefetch_next(c, c->next_read + *len);
 	return r;
 }
 
@@ -399,29 +436,20 @@ static int load_window(struct tr_cpu *c, struct sr_error *err)
 {
 	const struct tr_file *f = c->file;
 
-	if (!c->compressed) {
-		size_t n;
+	size_t len = 0;
+	int r;
 
-		if (c->next_read >= c->stream_size)
-			return 0;
-		n = c->stream_size - c->next_read < c->buf_cap ?
-			(size_t)(c->stream_size - c->next_read) : c->buf_cap;
-		if (tr_file_pread(f, c->buf, n, c->desc->offset + c->next_read, "CPU data", err))
-			return -1;
-		c->buf_stream_off = c->next_read;
-		c->buf_len = n;
-		c->next_read += n;
-	} else {
-		size_t len = 0;
-		int r = c->pf ? prefetched_chunk(c, &len, err) :
-			read_chunk(c, f->zstd_dctx, &c->buf, &c->buf_cap, &len, err);
-
-		if (r <= 0)
-			return r;
-		c->buf_stream_off = c->next_read;
-		c->buf_len = len;
-		c->next_read += len;
-	}
+	if (c->pf)
+		r = prefetched_chunk(c, &len, err);
+	else if (!c->compressed)
+		r = read_window(c, c->next_read, &c->buf, &c->buf_cap, &len, err);
+	else
+		r = read_chunk(c, f->zstd_dctx, &c->buf, &c->buf_cap, &len, err);
+	if (r <= 0)
+		return r;
+	c->buf_stream_off = c->next_read;
+	c->buf_len = len;
+	c->next_read += len;
 	c->page_pos = 0;
 	return 1;
 }

@@ -242,12 +242,14 @@ struct tr_cpu {
 	uint32_t nr_chunks, chunk_i;
 	uint64_t chunk_file_off;       /* next chunk header in the file */
 	/*
-	 * With a prefetcher (tr_cpu_prefetch()): the chunk after the current
-	 * one, decompressed by its thread. While pf_state is TR_PF_QUEUED the
-	 * thread owns nbuf, the compressed window and chunk_i/chunk_file_off.
+	 * With a prefetcher (tr_cpu_prefetch()): the chunk or window after the
+	 * current one, read (and decompressed) by its thread. While pf_state is
+	 * TR_PF_QUEUED the thread owns nbuf, the compressed window and
+	 * chunk_i/chunk_file_off.
 	 */
 	struct tr_prefetch *pf;
 	int pf_state;
+	uint64_t pf_pos;               /* uncompressed: stream offset being read ahead */
 	uint8_t *nbuf;
 	size_t nbuf_cap, nbuf_len;
 	struct sr_error pf_err;
@@ -274,9 +276,10 @@ struct tr_cpu {
 int tr_cpu_init(struct tr_cpu *c, const struct tr_file *f, const struct tr_buffer_desc *b,
 		int idx, int kernel_long_size, struct sr_error *err);
 /*
- * Decompression ahead of the reader: one thread per prefetcher decompresses
- * each compressed CPU stream's next chunk while the reader decodes the
- * current one (zstd was a quarter of a report's time on an extract file).
+ * Reading ahead of the reader: one thread per prefetcher reads (and
+ * decompresses) each CPU stream's next window or chunk while the reader
+ * decodes the current one (zstd was a quarter of a report's time on an
+ * extract file, the kernel's page-cache copy a tenth on uncompressed ones).
  * The records are the same, in the same order. tr_prefetch_new() returns
  * NULL if no thread can be started: the streams then read synchronously.
  * tr_prefetch_free() (NULL accepted) must come before tr_cpu_release() of

@@ -42,7 +42,7 @@ struct trace_reader {
 	struct tr_formats fm;
 	const struct tr_buffer_desc *buf;
 	struct tr_cpu *cpus;
-	struct tr_prefetch *pf;        /* compressed streams: decompression ahead */
+	struct tr_prefetch *pf;        /* reading (and decompression) ahead */
 	int nr_cpus;
 	int nr_cpu_ids;
 	int *heap;
@@ -381,8 +381,7 @@ static int open_native(struct trace_reader *r, uint64_t *first, uint64_t *last,
 {
 	struct tr_file *f = &r->file;
 
-	if (r->buf->compressed)
-		r->pf = tr_prefetch_new(f, r->nr_cpus);
+	r->pf = tr_prefetch_new(f, r->nr_cpus);
 	for (int i = 0; i < r->nr_cpus; i++) {
 		struct tr_cpu *c = &r->cpus[i];
 		uint64_t lts;
