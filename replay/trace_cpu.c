@@ -266,7 +266,14 @@ static int read_chunk(struct tr_cpu *c, void *dctx, uint8_t **buf, size_t *cap, 
 
 /* ---- the prefetcher ---------------------------------------------------- */
 
-enum { TR_PF_IDLE, TR_PF_QUEUED, TR_PF_READY, TR_PF_END, TR_PF_FAILED };
+/*
+ * A stream's request: QUEUED (listed, not started), BUSY (the thread reads
+ * it), then READY, END or FAILED. A reader that finds its request still
+ * QUEUED takes it back and reads the chunk itself: on a loaded machine the
+ * thread may not run for a while, and waiting for it would make the reader
+ * slower than reading synchronously.
+ */
+enum { TR_PF_IDLE, TR_PF_QUEUED, TR_PF_BUSY, TR_PF_READY, TR_PF_END, TR_PF_FAILED };
 
 struct tr_prefetch {
 	pthread_t thread;
@@ -294,6 +301,10 @@ static void *prefetch_main(void *arg)
 		c = pf->queue[pf->head];
 		pf->head = (pf->head + 1) % pf->cap;
 		pf->n--;
+		c->pf_listed = false;
+		if (c->pf_state != TR_PF_QUEUED)
+			continue;      /* taken back by the reader */
+		c->pf_state = TR_PF_BUSY;
 		pthread_mutex_unlock(&pf->mu);
 		r = c->compressed ?
 			read_chunk(c, pf->dctx, &c->nbuf, &c->nbuf_cap, &c->nbuf_len, &c->pf_err) :
@@ -382,9 +393,13 @@ static void prefetch_next(struct tr_cpu *c, uint64_t pos)
 	c->pf_pos = pos;
 	pthread_mutex_lock(&pf->mu);
 	c->pf_state = TR_PF_QUEUED;
-	pf->queue[(pf->head + pf->n) % pf->cap] = c;
-	pf->n++;
-	pthread_cond_signal(&pf->work);
+	/* an entry the reader took back may still be listed: it serves again */
+	if (!c->pf_listed) {
+		pf->queue[(pf->head + pf->n) % pf->cap] = c;
+		pf->n++;
+		c->pf_listed = true;
+		pthread_cond_signal(&pf->work);
+	}
 	pthread_mutex_unlock(&pf->mu);
 }
 
@@ -395,7 +410,9 @@ static int prefetched_chunk(struct tr_cpu *c, size_t *len, struct sr_error *err)
 	int st, r;
 
 	pthread_mutex_lock(&pf->mu);
-	while (c->pf_state == TR_PF_QUEUED)
+	if (c->pf_state == TR_PF_QUEUED)
+		c->pf_state = TR_PF_IDLE;
+	while (c->pf_state == TR_PF_BUSY)
 		pthread_cond_wait(&pf->done, &pf->mu);
 	st = c->pf_state;
 	c->pf_state = TR_PF_IDLE;
@@ -420,7 +437,7 @@ static int prefetched_chunk(struct tr_cpu *c, size_t *len, struct sr_error *err)
 		*err = c->pf_err;
 		r = -1;
 		break;
-	default:                       /* nothing asked yet: the first chunk */
+	default:                       /* the first chunk, or one taken back */
 		r = c->compressed ?
 			read_chunk(c, c->file->zstd_dctx, &c->buf, &c->buf_cap, len, err) :
 			read_window(c, c->next_read, &c->buf, &c->buf_cap, len, err);

@@ -244,11 +244,12 @@ struct tr_cpu {
 	/*
 	 * With a prefetcher (tr_cpu_prefetch()): the chunk or window after the
 	 * current one, read (and decompressed) by its thread. While pf_state is
-	 * TR_PF_QUEUED the thread owns nbuf, the compressed window and
-	 * chunk_i/chunk_file_off.
+	 * BUSY the thread owns nbuf, the compressed window and
+	 * chunk_i/chunk_file_off; pf_state and pf_listed are under its mutex.
 	 */
 	struct tr_prefetch *pf;
 	int pf_state;
+	bool pf_listed;                /* in the prefetcher's queue */
 	uint64_t pf_pos;               /* uncompressed: stream offset being read ahead */
 	uint8_t *nbuf;
 	size_t nbuf_cap, nbuf_len;
