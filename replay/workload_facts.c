@@ -176,32 +176,41 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char a[4096], b[4096];
+		char a[4096], b[4096], n[4096], extra;
 		long pid;
 		unsigned long shares;
 		char *end;
+		int k;
 
 		lineno++;
 		if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line))
 			continue;
-		if (sscanf(line, "shares %4095s %lu", a, &shares) == 2) {
-			void *p = realloc(map->shares, (map->nr_shares + 1) * sizeof(*map->shares));
+		/* every number checked whole: "%lu" took -1 as 2^64-1, strtol saturated */
+		k = sscanf(line, "shares %4095s %4095s %c", a, n, &extra);
+		if (k >= 2) {
+			void *p;
 
+			errno = 0;
+			shares = strtoul(n, &end, 10);
+			if (k == 3 || errno || *end || n[0] == '-' || shares < 2 || shares > 262144) {
+				sr_error_set(err, EINVAL, "%s:%u: shares must be one number in 2..262144 "
+					     "after the path", file, lineno);
+				goto fail;
+			}
+			p = realloc(map->shares, (map->nr_shares + 1) * sizeof(*map->shares));
 			if (!p)
 				goto oom;
 			map->shares = p;
-			if (shares < 2 || shares > 262144) {
-				sr_error_set(err, EINVAL, "%s:%u: shares %lu outside 2..262144", file,
-					     lineno, shares);
-				goto fail;
-			}
 			if (!(map->shares[map->nr_shares].path = strdup(a)))
 				goto oom;
 			map->shares[map->nr_shares++].shares = shares;
 			continue;
 		}
-		if (sscanf(line, "%4095s %4095s", a, b) != 2 || (pid = strtol(a, &end, 10)) <= 0 ||
-		    *end || b[0] != '/') {
+		errno = 0;
+		/* WL_PID_MAX_LIMIT: PID_MAX_LIMIT, the largest pid a kernel gives */
+		if (sscanf(line, "%4095s %4095s %c", a, b, &extra) != 2 ||
+		    (pid = strtol(a, &end, 10)) <= 0 || errno || *end || pid > 4 * 1024 * 1024 ||
+		    b[0] != '/') {
 			sr_error_set(err, EINVAL,
 				     "%s:%u: expected 'PID /cgroup/path' or 'shares /cgroup/path N'",
 				     file, lineno);
