@@ -984,19 +984,20 @@ static int next_repaired(struct trace_reader *r, struct trace_event *ev, struct 
 	int ret;
 
 	while (!(ret = tr_repair_pop(r->rp, ev, &r->lost_before))) {
-		struct trace_event in;
 		uint64_t lost = 0;
 
 		if (r->rp_input_done)
 			return 0;
-		ret = next_record(r, &in, &lost, err);
+		/* decoded into the caller's event: usually it passes straight on */
+		ret = next_record(r, ev, &lost, err);
 		if (ret < 0)
 			return -1;
 		if (ret == 0) {
 			r->rp_input_done = true;
 			ret = tr_repair_end(r->rp);
-		} else {
-			ret = tr_repair_push(r->rp, &in, lost);
+		} else if ((ret = tr_repair_pass(r->rp, ev, lost)) == 1) {
+			r->lost_before = lost;
+			return 1;
 		}
 		if (ret)
 			break;

@@ -398,17 +398,20 @@ static int resolve(struct tr_repair *rp, int c, uint64_t est, bool by_stat,
 	return 0;
 }
 
-/* Follow one input event (already held, in input order). */
-static int observe(struct tr_repair *rp, const struct rp_ent *e)
+/*
+ * Follow one input event, in input order: held already (@seq its place in the
+ * FIFO), or passing through (it opens no switch-in, so nothing refers to @seq).
+ */
+static int observe(struct tr_repair *rp, const struct trace_event *ev, uint64_t lost_before,
+		   uint64_t seq)
 {
-	const struct trace_event *ev = &e->ev;
 	struct rp_cpu *pc;
 	int c = ev->cpu;
 
 	if (c < 0 || c >= rp->nr_cpus)
 		return note_tasks(rp, ev);
 	pc = &rp->cpu[c];
-	if (e->lost_before) {
+	if (lost_before) {
 		/* whatever ran in the gap is unknown, and so is the current task */
 		if (pc->s.open && resolve(rp, c, 0, false, NULL))
 			return -1;
@@ -434,7 +437,7 @@ static int observe(struct tr_repair *rp, const struct rp_ent *e)
 		if (s->lo > ev->ts)
 			s->lo = ev->ts;
 		s->first = ev->ts;
-		s->first_seq = e->seq;
+		s->first_seq = seq;
 		s->first_offset = ev->offset;
 		s->first_offset_in_stream = ev->offset_in_stream;
 		pc->curr = ev->common_pid;
@@ -502,7 +505,9 @@ static int copy_string(struct rp_ent *e, const char *s, size_t len)
 	return 0;
 }
 
-int tr_repair_push(struct tr_repair *rp, const struct trace_event *ev, uint64_t lost_before)
+/* Copy @ev into the FIFO's next slot as input number @seq. */
+static int hold(struct tr_repair *rp, const struct trace_event *ev, uint64_t lost_before,
+		uint64_t seq)
 {
 	struct rp_ent *e;
 	char *str;
@@ -526,13 +531,23 @@ int tr_repair_push(struct tr_repair *rp, const struct trace_event *ev, uint64_t 
 			ev->u.cgroup_attach.dst_path ? ev->u.cgroup_attach.dst_path_len : 0))
 		return -1;
 	e->lost_before = lost_before;
-	e->seq = rp->next_seq++;
+	e->seq = seq;
 	rp->n++;
 	if (rp->n > rp->held_max)
 		rp->held_max = rp->n;
+	return 0;
+}
+
+int tr_repair_push(struct tr_repair *rp, const struct trace_event *ev, uint64_t lost_before)
+{
+	uint64_t seq = rp->next_seq;
+
+	if (hold(rp, ev, lost_before, seq))
+		return -1;
+	rp->next_seq++;
 	if (ev->ts > rp->newest_ts)
 		rp->newest_ts = ev->ts;
-	return observe(rp, e);
+	return observe(rp, &held(rp, rp->n - 1)->ev, lost_before, seq);
 }
 
 int tr_repair_end(struct tr_repair *rp)
@@ -573,6 +588,40 @@ static uint64_t safe_until(const struct tr_repair *rp)
 		}
 	}
 	return b;
+}
+
+/*
+ * The common case, without a copy in and out of the FIFO: nothing is held, so
+ * no switch is open and none waits; unless @ev reveals one (a task's event on
+ * a CPU that is idle per the stream), observing it cannot restore a switch,
+ * and it leaves at once if tr_repair_pop() would let it, which is decided by
+ * the same test. Else it is held as tr_repair_push() would.
+ */
+int tr_repair_pass(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_before)
+{
+	uint64_t seq = rp->next_seq;
+	int c = ev->cpu;
+
+	ev->synthetic = false;
+	if (rp->n || rp->nsyn ||
+	    ((rp->mode & TRACE_REPAIR_IDLE_EXIT) && c >= 0 && c < rp->nr_cpus && !lost_before &&
+	     rp->cpu[c].curr == 0 && ev->common_pid > 0))
+		return tr_repair_push(rp, ev, lost_before);
+	rp->next_seq++;
+	if (ev->ts > rp->newest_ts)
+		rp->newest_ts = ev->ts;
+	if (observe(rp, ev, lost_before, seq))
+		return -1;
+	/* tr_repair_pop()'s test with this event alone held */
+	if (!(rp->ended || 1 > rp->lim.hold_events ||
+	      (rp->newest_ts > ev->ts && rp->newest_ts - ev->ts > rp->lim.hold_ns)) &&
+	    ev->ts > safe_until(rp))
+		return hold(rp, ev, lost_before, seq);
+	if (!rp->held_max)
+		rp->held_max = 1;
+	if (ev->ts > rp->floor)
+		rp->floor = ev->ts;
+	return 1;
 }
 
 int tr_repair_pop(struct tr_repair *rp, struct trace_event *ev, uint64_t *lost_before)

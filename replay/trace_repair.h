@@ -42,6 +42,16 @@ void tr_repair_free(struct tr_repair *rp);
  */
 int tr_repair_push(struct tr_repair *rp, const struct trace_event *ev, uint64_t lost_before);
 
+/*
+ * tr_repair_push() of an event that may well leave at once: 1 when @ev, as it
+ * is (synthetic cleared), is the next event of the output, so the caller
+ * delivers it itself, with @lost_before; 0 when it was taken in (copied) and
+ * the output is asked for with tr_repair_pop(); -1 when memory runs out.
+ * Output and statistics are those of tr_repair_push() then tr_repair_pop():
+ * it saves copying the event into the FIFO and out again.
+ */
+int tr_repair_pass(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_before);
+
 /* The input is over: what is still held becomes deliverable. -1 on ENOMEM. */
 int tr_repair_end(struct tr_repair *rp);
 
