@@ -65,23 +65,47 @@ void sr_hist_release(struct sr_hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
-static int add_n(struct sr_hist *h, unsigned g, unsigned b, uint64_t n)
+static int alloc_group(struct sr_hist *h, unsigned g)
+{
+	if (h->have >> g & 1)
+		return 0;
+	if (!(h->group[g] = calloc(SR_HIST_SUB, sizeof(*h->group[g]))))
+		return -1;
+	h->have |= 1ull << g;
+	return 0;
+}
+
+static void count_n(struct sr_hist *h, unsigned g, unsigned b, uint64_t n)
 {
 	uint32_t *grp = h->group[g];
 
-	if (!grp) {
-		grp = calloc(SR_HIST_SUB, sizeof(*grp));
-		if (!grp)
-			return -1;
-		h->group[g] = grp;
-	}
 	if (n > UINT32_MAX - grp[b]) {
 		grp[b] = UINT32_MAX;
 		h->saturated = true;
 	} else {
 		grp[b] += (uint32_t)n;
 	}
+}
+
+static int add_n(struct sr_hist *h, unsigned g, unsigned b, uint64_t n)
+{
+	if (alloc_group(h, g))
+		return -1;
+	count_n(h, g, b, n);
 	return 0;
+}
+
+void sr_hist_settle(const struct sr_hist *ch)
+{
+	/* no histogram is defined const: the cast changes representation only */
+	struct sr_hist *h = (struct sr_hist *)ch;
+
+	for (unsigned i = 0; i < h->npend; i++) {
+		unsigned p = h->pend[i];
+
+		count_n(h, p >> SR_HIST_SUB_BITS, p & (SR_HIST_SUB - 1), 1);
+	}
+	h->npend = 0;
 }
 
 int sr_hist_add(struct sr_hist *h, uint64_t v)
@@ -89,8 +113,12 @@ int sr_hist_add(struct sr_hist *h, uint64_t v)
 	unsigned g, b;
 
 	locate(v, &g, &b);
-	if (add_n(h, g, b, 1))
+	/* its counters exist before it is noted: settling cannot fail */
+	if (alloc_group(h, g))
 		return -1;
+	if (h->npend == SR_HIST_PEND)
+		sr_hist_settle(h);
+	h->pend[h->npend++] = (uint16_t)(g << SR_HIST_SUB_BITS | b);
 	if (!h->count || v < h->min)
 		h->min = v;
 	if (!h->count || v > h->max)
@@ -104,6 +132,8 @@ int sr_hist_merge(struct sr_hist *dst, const struct sr_hist *src)
 {
 	if (!src->count)
 		return 0;
+	sr_hist_settle(src);
+	sr_hist_settle(dst);
 	for (unsigned g = 0; g < SR_HIST_GROUPS; g++) {
 		if (!src->group[g])
 			continue;
@@ -148,6 +178,7 @@ void sr_hist_percentiles(const struct sr_hist *h, const double *p, size_t n, uin
 	uint64_t cum = 0;
 	size_t i = 0;
 
+	sr_hist_settle(h);
 	if (!h->count) {
 		for (size_t j = 0; j < n; j++) {
 			out[j] = 0;

@@ -162,6 +162,7 @@ static int steps_from_hist(struct steps *s, const struct sr_hist *h)
 	size_t n = 0;
 
 	memset(s, 0, sizeof(*s));
+	sr_hist_settle(h);
 	s->value = malloc(SR_HIST_GROUPS * SR_HIST_SUB * sizeof(uint64_t));
 	s->cum = malloc(SR_HIST_GROUPS * SR_HIST_SUB * sizeof(uint64_t));
 	if (!s->value || !s->cum) {

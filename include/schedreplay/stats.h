@@ -12,6 +12,14 @@
  * first sample: memory depends on the spread of values, never on how many
  * there are (at most 58 x 512 bytes).
  *
+ * Batched counting. A task's counters are spread over kilobytes, so counting
+ * one sample is a cache miss, and the latency machine counts each sample in
+ * three or four histograms. sr_hist_add() therefore notes the sample's bucket
+ * in pend[], next to count, min and max, and counts the SR_HIST_PEND noted
+ * buckets in group[] in one go, where the misses overlap. Every function
+ * below counts the noted buckets first; code that reads group[] itself calls
+ * sr_hist_settle() before. count, min, max and sum are always current.
+ *
  * Percentile definition (nearest rank): the p-th percentile of n samples is
  * the smallest sample x such that at least p % of the samples are <= x, that
  * is the sample of rank ceil(p / 100 * n) (rank 1 for p = 0) in ascending
@@ -28,13 +36,17 @@
 #define SR_HIST_SUB_BITS 7
 #define SR_HIST_SUB (1u << SR_HIST_SUB_BITS)       /* buckets per power of two */
 #define SR_HIST_GROUPS (64 - SR_HIST_SUB_BITS + 1)  /* group 0: exact values < 128 */
+#define SR_HIST_PEND 16                             /* buckets noted, not yet counted */
 
 struct sr_hist {
 	uint64_t count;
 	uint64_t min, max;             /* exact; valid if count > 0 */
 	long double sum;               /* for the mean */
-	uint32_t *group[SR_HIST_GROUPS];
+	uint64_t have;                 /* bit g: group[g] is allocated */
+	uint8_t npend;
 	bool saturated;                /* a bucket reached UINT32_MAX */
+	uint16_t pend[SR_HIST_PEND];   /* (g << SR_HIST_SUB_BITS) | bucket, in group[] later */
+	uint32_t *group[SR_HIST_GROUPS];
 };
 
 /* The percentiles every report shows, in this order. */
@@ -47,6 +59,12 @@ void sr_hist_init(struct sr_hist *h);
 void sr_hist_release(struct sr_hist *h);
 /* Add one value (ns). Returns -1 only if memory runs out. */
 int sr_hist_add(struct sr_hist *h, uint64_t v);
+/*
+ * Count the noted buckets in group[] (see Batched counting). It changes how
+ * *h is stored, not what it describes, hence const; not concurrently with
+ * another call on the same histogram (the functions below call it).
+ */
+void sr_hist_settle(const struct sr_hist *h);
 /* dst += src. Returns -1 only if memory runs out. */
 int sr_hist_merge(struct sr_hist *dst, const struct sr_hist *src);
 
