@@ -6,6 +6,18 @@
 
 #include <schedreplay/error.h>
 
+/*
+ * Every message is one line (error.h): bytes of the input that reach a
+ * message (a name read from a damaged file) may hold newlines, escapes or
+ * other control characters; they become '?'.
+ */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 void sr_error_set(struct sr_error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -16,6 +28,7 @@ void sr_error_set(struct sr_error *err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	one_line(err->msg);
 }
 
 void sr_error_prefix(struct sr_error *err, const char *fmt, ...)
@@ -39,6 +52,7 @@ void sr_error_prefix(struct sr_error *err, const char *fmt, ...)
 		strncat(err->msg, ": ", room - 1);
 		strncat(err->msg, old, sizeof(err->msg) - strlen(err->msg) - 1);
 	}
+	one_line(err->msg);
 }
 
 void sr_error_clear(struct sr_error *err)

@@ -986,6 +986,46 @@ static bool skip_missing(const char *path)
 	return access(path, F_OK) && strstr(path, "zlib");
 }
 
+/*
+ * Every error is one line: bytes of a damaged input that reach a message
+ * (a BUFFER option's data taken as an instance name put 8 lines on stderr)
+ * come out as '?', through sr_error_set() and sr_error_prefix() alike.
+ */
+static int cmd_errline(void)
+{
+	static const struct {
+		const char *in, *want;
+	} t[] = {
+		{ "plain: 12 ok", "plain: 12 ok" },
+		{ "ntries: 0\noverrun: 0\r\n", "ntries: 0?overrun: 0??" },
+		{ "tab\there \x1b[31mred\x7f", "tab?here ?[31mred?" },
+		{ "utf-8 caf\xc3\xa9", "utf-8 caf\xc3\xa9" },
+	};
+	struct sr_error err;
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char want[SR_ERROR_MSG_MAX];
+
+		sr_error_set(&err, 1, "instance '%s'", t[i].in);
+		snprintf(want, sizeof(want), "instance '%s'", t[i].want);
+		if (strcmp(err.msg, want)) {
+			printf("FAIL sr_error_set: got \"%s\", want \"%s\"\n", err.msg, want);
+			bad++;
+		}
+		sr_error_set(&err, 1, "inner %d", (int)i);
+		sr_error_prefix(&err, "%s", t[i].in);
+		snprintf(want, sizeof(want), "%s: inner %d", t[i].want, (int)i);
+		if (strcmp(err.msg, want)) {
+			printf("FAIL sr_error_prefix: got \"%s\", want \"%s\"\n", err.msg, want);
+			bad++;
+		}
+	}
+	printf("%s: %zu messages, %d wrong\n", bad ? "FAIL" : "ok", 2 * (sizeof(t) / sizeof(t[0])),
+	       bad);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && strcmp(argv[1], "same") && skip_missing(argv[2])) {
@@ -1002,6 +1042,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "decompress"))
 		return cmd_decompress();
+	if (argc == 2 && !strcmp(argv[1], "errline"))
+		return cmd_errline();
 	if (argc == 4 && !strcmp(argv[1], "text"))
 		return cmd_text(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "backends"))
