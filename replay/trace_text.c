@@ -43,6 +43,8 @@
 #define MAX_BUFFERS 64
 #define MAX_FIELDS 24
 #define MAX_CPU 4095
+#define SR_STR_(x) #x
+#define SR_STR(x) SR_STR_(x)
 /* ftrace lines are short; a longer one is not ftrace text (and would make
  * the line pattern's matching slow) */
 #define MAX_LINE 8192
@@ -103,6 +105,7 @@ struct text_line {
 	uint64_t ts;
 	char *event;
 	char *rest;
+	const char *bad;               /* why parse_line() returned -1 */
 	bool drop;                     /* a lost-events line */
 	uint64_t drop_count;           /* TRACE_LOST_UNKNOWN if not printed */
 };
@@ -147,6 +150,23 @@ static bool parse_drop(const char *s, struct text_line *l)
 	return true;
 }
 
+/* Decimal digits at @s as a number <= @max: 0, or -1 if it is larger (or none). */
+static int parse_dec(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	int n = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++, n++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (max - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return n ? 0 : -1;
+}
+
 /*
  * Split one line. 1: an event or drop line (l filled), 0: a line that is no
  * event (header, comment, blank), -1: an event-looking line that is broken.
@@ -155,7 +175,7 @@ static int parse_line(struct tr_text *t, char *s, struct text_line *l)
 {
 	regmatch_t m[M_NR];
 	char *body = s;
-	uint64_t frac, sec;
+	uint64_t frac, sec, v;
 	size_t fl;
 
 	memset(l, 0, sizeof(*l));
@@ -188,14 +208,27 @@ static int parse_line(struct tr_text *t, char *s, struct text_line *l)
 	}
 	body[m[M_COMM].rm_eo] = '\0';
 	l->comm = body + m[M_COMM].rm_so;
-	l->pid = (int32_t)strtol(body + m[M_PID].rm_so, NULL, 10);
-	l->cpu = (int)strtol(body + m[M_CPU].rm_so, NULL, 10);
-	if (l->cpu > MAX_CPU)
+	/*
+	 * The pattern guarantees digits only; their value is checked whole: a
+	 * CPU of 2^31 wrapped to a negative index, a pid of 2^32 to 0 and
+	 * seconds beyond 2^64 ns to a small timestamp.
+	 */
+	l->bad = "the pid is above 2^31-1";
+	if (parse_dec(body + m[M_PID].rm_so, INT32_MAX, &v))
 		return -1;
-	sec = strtoull(body + m[M_SEC].rm_so, NULL, 10);
+	l->pid = (int32_t)v;
+	l->bad = "the CPU number is above " SR_STR(MAX_CPU);
+	if (parse_dec(body + m[M_CPU].rm_so, MAX_CPU, &v))
+		return -1;
+	l->cpu = (int)v;
+	l->bad = "the time stamp is beyond 2^64 ns";
+	if (parse_dec(body + m[M_SEC].rm_so, UINT64_MAX / 1000000000ull - 1, &sec))
+		return -1;
 	fl = (size_t)(m[M_FRAC].rm_eo - m[M_FRAC].rm_so);
+	l->bad = "more than 9 digits after the seconds' point";
 	if (fl > 9)
 		return -1;
+	l->bad = NULL;
 	frac = strtoull(body + m[M_FRAC].rm_so, NULL, 10);
 	for (size_t i = fl; i < 9; i++)
 		frac *= 10;
@@ -385,19 +418,28 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 	struct kv kv[MAX_FIELDS];
 	int n = split_fields(rest, kv, MAX_FIELDS);
 	int64_t a, b;
-	const char *s;
+	const char *s, *bad;
 
 #define NEED(key, var)                                                                    \
 	do {                                                                              \
 		if (!get_int(kv, n, key, &(var)))                                         \
 			goto missing;                                                     \
 	} while (0)
+	/* a pid beyond int32 would wrap (2^32 -> 0): the line is broken */
+#define NEED_PID(key, var)                                                                \
+	do {                                                                              \
+		NEED(key, var);                                                           \
+		if ((var) < 0 || (var) > INT32_MAX) {                                     \
+			bad = key;                                                        \
+			goto range;                                                       \
+		}                                                                         \
+	} while (0)
 	switch (ev->type) {
 	case TRACE_EV_SCHED_SWITCH: {
 		struct trace_sched_switch *w = &ev->u.sched_switch;
 
-		NEED("prev_pid", a);
-		NEED("next_pid", b);
+		NEED_PID("prev_pid", a);
+		NEED_PID("next_pid", b);
 		if (!(s = get(kv, n, "prev_state")) || !get(kv, n, "next_comm"))
 			goto missing;
 		w->prev_pid = (int32_t)a;
@@ -414,7 +456,7 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 	case TRACE_EV_SCHED_WAKEUP_NEW: {
 		struct trace_sched_wakeup *w = &ev->u.wakeup;
 
-		NEED("pid", a);
+		NEED_PID("pid", a);
 		w->pid = (int32_t)a;
 		put_comm(w->comm, get(kv, n, "comm"));
 		w->prio = opt_int(kv, n, "prio", 0);
@@ -425,7 +467,7 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 	case TRACE_EV_SCHED_MIGRATE_TASK: {
 		struct trace_sched_migrate_task *w = &ev->u.migrate;
 
-		NEED("pid", a);
+		NEED_PID("pid", a);
 		w->pid = (int32_t)a;
 		put_comm(w->comm, get(kv, n, "comm"));
 		w->prio = opt_int(kv, n, "prio", 0);
@@ -436,7 +478,7 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 	case TRACE_EV_SCHED_PROCESS_FORK: {
 		struct trace_sched_process_fork *w = &ev->u.fork;
 
-		NEED("child_pid", b);
+		NEED_PID("child_pid", b);
 		w->child_pid = (int32_t)b;
 		w->parent_pid = opt_int(kv, n, "pid", opt_int(kv, n, "parent_pid", 0));
 		put_comm(w->parent_comm, get(kv, n, "comm") ? get(kv, n, "comm") :
@@ -447,7 +489,7 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 	case TRACE_EV_SCHED_PROCESS_EXEC: {
 		struct trace_sched_process_exec *w = &ev->u.exec;
 
-		NEED("pid", a);
+		NEED_PID("pid", a);
 		w->pid = (int32_t)a;
 		w->old_pid = opt_int(kv, n, "old_pid", w->pid);
 		s = get(kv, n, "filename");
@@ -458,7 +500,7 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 	case TRACE_EV_SCHED_PROCESS_EXIT: {
 		struct trace_sched_process_exit *w = &ev->u.exit;
 
-		NEED("pid", a);
+		NEED_PID("pid", a);
 		w->pid = (int32_t)a;
 		put_comm(w->comm, get(kv, n, "comm"));
 		w->prio = opt_int(kv, n, "prio", 0);
@@ -469,7 +511,7 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 	case TRACE_EV_SCHED_STAT_RUNTIME: {
 		struct trace_sched_stat_runtime *w = &ev->u.stat_runtime;
 
-		NEED("pid", a);
+		NEED_PID("pid", a);
 		NEED("runtime", b);
 		w->pid = (int32_t)a;
 		w->runtime = (uint64_t)b;
@@ -481,7 +523,7 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 	case TRACE_EV_CGROUP_ATTACH_TASK: {
 		struct trace_cgroup_attach_task *w = &ev->u.cgroup_attach;
 
-		NEED("pid", a);
+		NEED_PID("pid", a);
 		NEED("dst_root", b);
 		w->pid = (int32_t)a;
 		w->dst_root = (int32_t)b;
@@ -496,8 +538,13 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 	default:
 		break;
 	}
+#undef NEED_PID
 #undef NEED
 	return 0;
+range:
+	sr_error_set(err, EINVAL, "line %" PRIu64 ": %s: %s is not a pid (0 to 2^31-1)",
+		     t->lineno, ev->name, bad);
+	return -1;
 missing:
 	sr_error_set(err, EINVAL, "line %" PRIu64 ": %s without the fields of the kernel's print "
 		     "format (plugin output of `trace-cmd report`? use `trace-cmd report -N`)",
@@ -576,8 +623,8 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 			t->info.cpus = atoi(strstr(t->line, "#P:") + 3);
 		r = parse_line(t, t->line, &l);
 		if (r < 0) {
-			sr_error_set(err, EINVAL, "line %" PRIu64 ": not an ftrace event line",
-				     t->lineno);
+			sr_error_set(err, EINVAL, "line %" PRIu64 ": not an ftrace event line%s%s",
+				     t->lineno, l.bad ? ": " : "", l.bad ? l.bad : "");
 			goto fail;
 		}
 		if (r == 0)
