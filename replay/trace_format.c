@@ -261,7 +261,9 @@ static void finish_fields(struct tr_formats *fm)
 	}
 }
 
-static int load_layout(struct tr_formats *fm, enum trace_event_type t, struct tep_event *ev)
+/* -1 with @missing = the name of a required field absent or unusable */
+static int load_layout(struct tr_formats *fm, enum trace_event_type t, struct tep_event *ev,
+		       const char **missing)
 {
 	struct tr_event_layout *l = &fm->ev[t];
 	const struct ev_spec *sp = &specs[t];
@@ -273,8 +275,10 @@ static int load_layout(struct tr_formats *fm, enum trace_event_type t, struct te
 
 		if (!tf || resolve_field(tf, &l->f[i])) {
 			memset(&l->f[i], 0, sizeof(l->f[i]));
-			if (sp->required & (1u << i))
+			if (sp->required & (1u << i)) {
+				*missing = sp->fields[i];
 				return -1;
+			}
 			continue;
 		}
 		if ((uint32_t)l->f[i].offset + l->f[i].size > l->min_size)
@@ -295,6 +299,132 @@ static int load_common(struct tr_formats *fm, struct tep_event *ev)
 			  &fm->common_preempt_count))
 		memset(&fm->common_preempt_count, 0, sizeof(fm->common_preempt_count));
 	return 0;
+}
+
+/*
+ * Is @name (@n bytes) one of the "field:TYPE NAME;" or "field:TYPE NAME[N];"
+ * lines in the first @len bytes of a format text?
+ */
+static bool has_field(const char *text, size_t len, const char *name, size_t n)
+{
+	const char *end = text + len, *p = text;
+
+	while ((p = find(p, (size_t)(end - p), "field:", 6))) {
+		const char *semi, *e;
+
+		p += 6;
+		semi = memchr(p, ';', (size_t)(end - p));
+		if (!semi)
+			break;
+		e = memchr(p, '[', (size_t)(semi - p));
+		if (!e)
+			e = semi;
+		while (e > p && e[-1] == ' ')
+			e--;
+		if ((size_t)(e - p) >= n && !memcmp(e - n, name, n) &&
+		    (e - n == p || *(e - n - 1) == ' ' || *(e - n - 1) == '*'))
+			return true;
+		p = semi;
+	}
+	return false;
+}
+
+/*
+ * The first "REC->x" of the print format naming no field of the format, in
+ * @bad (@bad_len bytes); false if there is none. libtraceevent 1.7.1's
+ * tep_parse_event() dereferences the NULL field of such a name (SEGV on a
+ * damaged sched_switch), in our parse and in libtracecmd's of every format.
+ */
+static bool print_fmt_bad_field(const char *text, size_t len, const char *pf,
+				const char **bad, size_t *bad_len)
+{
+	const char *end = text + len, *p = pf;
+
+	while ((p = find(p, (size_t)(end - p), "REC->", 5))) {
+		const char *q = p + 5;
+
+		while (q < end && (*q == '_' || (*q >= 'a' && *q <= 'z') ||
+				   (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9')))
+			q++;
+		if (!has_field(text, (size_t)(pf - text), p + 5, (size_t)(q - p - 5))) {
+			*bad = p + 5;
+			*bad_len = (size_t)(q - p - 5);
+			return true;
+		}
+		p = q;
+	}
+	return false;
+}
+
+/*
+ * Parse one decoded event's format with libtraceevent. Only sched_switch's
+ * print format is used (classify_prev_state()); the others get an empty
+ * one, which keeps libtraceevent's print-format parser (the crash surface
+ * on damaged texts) away from them. 0, or -1 with err.
+ */
+static int parse_format(struct tr_formats *fm, const struct tr_format_text *ft,
+			enum trace_event_type t, struct sr_error *err)
+{
+	static const char empty_pf[] = "print fmt: \"\"\n";
+	const char *pf = find(ft->text, ft->len, "print fmt:", 10);
+	const char *bad;
+	size_t bad_len;
+	char *copy = NULL;
+	int ret;
+
+	if (memchr(ft->text, '\0', ft->len)) {
+		sr_error_set(err, EINVAL, "corrupted event format %s:%s (id %ld): a NUL byte at "
+			     "offset %zu of its text", ft->system, specs[t].name, ft->id,
+			     (size_t)((const char *)memchr(ft->text, '\0', ft->len) - ft->text));
+		return -1;
+	}
+	if (!pf) {
+		sr_error_set(err, EINVAL, "corrupted event format %s:%s (id %ld): no print fmt "
+			     "line", ft->system, specs[t].name, ft->id);
+		return -1;
+	}
+	if (print_fmt_bad_field(ft->text, ft->len, pf, &bad, &bad_len)) {
+		sr_error_set(err, EINVAL, "corrupted event format %s:%s (id %ld): its print fmt "
+			     "uses REC->%.*s, which is no field of the format", ft->system,
+			     specs[t].name, ft->id, (int)(bad_len > 64 ? 64 : bad_len), bad);
+		return -1;
+	}
+	if (t == TRACE_EV_SCHED_SWITCH) {
+		ret = tep_parse_event(fm->tep, ft->text, ft->len, ft->system);
+	} else {
+		size_t head = (size_t)(pf - ft->text);
+
+		copy = malloc(head + sizeof(empty_pf));
+		if (!copy) {
+			sr_error_set(err, ENOMEM, "out of memory loading event formats");
+			return -1;
+		}
+		memcpy(copy, ft->text, head);
+		memcpy(copy + head, empty_pf, sizeof(empty_pf));
+		ret = tep_parse_event(fm->tep, copy, head + sizeof(empty_pf) - 1, ft->system);
+		free(copy);
+	}
+	if (ret) {
+		sr_error_set(err, EINVAL, "corrupted event format %s:%s (id %ld): libtraceevent "
+			     "cannot parse it", ft->system, specs[t].name, ft->id);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A decoded event whose format is in the file but unusable is an error, not
+ * "other": its records would silently drop out (a damaged sched_waking made
+ * latencies start at sched_wakeup, p50 25 -> 1.4 us, exit 0). An event the
+ * kernel does not have at all (no sched_waking before 4.3) stays tolerated
+ * and reported by the consumers.
+ */
+static void unusable(struct sr_error *err, const char *system, enum trace_event_type t, long id,
+		     const char *why, const char *field)
+{
+	sr_error_set(err, EINVAL, "corrupted event format %s:%s (id %ld): %s%s%s: its records "
+		     "cannot be decoded", system, specs[t].name, id, why, field ? " " : "",
+		     field ? field : "");
 }
 
 int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_error *err)
@@ -360,22 +490,34 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_er
 		/* the container kept the texts of the decoded events only */
 		for (int t = 1; ft->text && t < TRACE_EV_NR_TYPES; t++) {
 			struct tep_event *ev;
+			const char *missing = NULL;
 
 			if (strcmp(ft->system, specs[t].system) || strlen(specs[t].name) != nl ||
 			    memcmp(specs[t].name, name, nl))
 				continue;
-			if (tep_parse_event(fm->tep, ft->text, ft->len, ft->system))
-				break;  /* unparsable: counted as "other" */
+			if (fm->ev[t].present) {
+				unusable(err, ft->system, t, id, "a second format of the event", NULL);
+				return -1;
+			}
+			if (parse_format(fm, ft, (enum trace_event_type)t, err))
+				return -1;
 			ev = tep_find_event(fm->tep, (int)id);
-			if (!ev)
-				break;
+			if (!ev) {
+				unusable(err, ft->system, t, id, "libtraceevent did not keep it", NULL);
+				return -1;
+			}
 			if (!have_common) {
-				if (load_common(fm, ev))
-					break;
+				if (load_common(fm, ev)) {
+					unusable(err, ft->system, t, id, "no usable field",
+						 "common_type/common_pid");
+					return -1;
+				}
 				have_common = true;
 			}
-			if (load_layout(fm, (enum trace_event_type)t, ev))
-				break;  /* unknown layout: counted as "other" */
+			if (load_layout(fm, (enum trace_event_type)t, ev, &missing)) {
+				unusable(err, ft->system, t, id, "no usable field", missing);
+				return -1;
+			}
 			fm->ev[t].present = true;
 			fm->ev[t].id = (uint16_t)id;
 			fm->type_of_id[id] = (uint8_t)t;
@@ -440,20 +582,30 @@ int tr_formats_from_tep(struct tr_formats *fm, struct tep_handle *tep, bool big_
 		if (!ev || ev->id < 0 || ev->id > 65535 || !ev->name || !ev->name[0])
 			continue;
 		fm->name_of_id[ev->id] = ev->name;
-		/* as tr_formats_load(): a format whose parse failed is "other" */
-		if (ev->flags & TEP_EVENT_FL_FAILED)
-			continue;
 		for (int t = 1; t < TRACE_EV_NR_TYPES; t++) {
+			const char *missing = NULL;
+
 			if (!ev->system || strcmp(ev->system, specs[t].system) ||
 			    strcmp(ev->name, specs[t].name))
 				continue;
+			/* as tr_formats_load(): a decoded event's format must be usable */
+			if (ev->flags & TEP_EVENT_FL_FAILED) {
+				unusable(err, ev->system, t, ev->id, "libtraceevent cannot parse it",
+					 NULL);
+				return -1;
+			}
 			if (!have_common) {
-				if (load_common(fm, ev))
-					break;
+				if (load_common(fm, ev)) {
+					unusable(err, ev->system, t, ev->id, "no usable field",
+						 "common_type/common_pid");
+					return -1;
+				}
 				have_common = true;
 			}
-			if (load_layout(fm, (enum trace_event_type)t, ev))
-				break;
+			if (load_layout(fm, (enum trace_event_type)t, ev, &missing)) {
+				unusable(err, ev->system, t, ev->id, "no usable field", missing);
+				return -1;
+			}
 			fm->ev[t].present = true;
 			fm->ev[t].id = (uint16_t)ev->id;
 			fm->type_of_id[ev->id] = (uint8_t)t;
