@@ -592,6 +592,20 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 
 		if (mc_u64(&c, &off, "BUFFER offset") || !(name = mc_cstr(&c, "BUFFER name")))
 			return -1;
+		/*
+		 * An instance name is a tracefs directory name: no control
+		 * characters. Other data read as a BUFFER option (a damaged id)
+		 * would put its lines into every message naming the buffer.
+		 */
+		for (const char *q = name; *q; q++) {
+			if ((unsigned char)*q < 0x20 || *q == 0x7f) {
+				sr_error_set(err, EINVAL, "corrupted: BUFFER option at offset %" PRIu64
+					     ": the buffer name has a control character (0x%02x at "
+					     "byte %zu)", where, (unsigned)(unsigned char)*q,
+					     (size_t)(q - name));
+				return -1;
+			}
+		}
 		if (f->version < 7) {
 			size_t k = (size_t)ctx->v6_nr_buffers + 1;
 			uint64_t *n = realloc(ctx->v6_buffer_off, k * sizeof(*n));
@@ -1198,6 +1212,150 @@ static void describe_non_trace(const uint8_t *h, size_t n, struct sr_error *err)
 	sr_error_set(err, EINVAL, "not a trace.dat: %s", what);
 }
 
+/*
+ * The ring-buffer page size as header_page describes it: the offset of its
+ * "data" field plus its size (16 + 4080 on 64-bit kernels); 0 if the text
+ * has no such field (libtraceevent rejects it later).
+ */
+static uint64_t header_page_size(const struct tr_file *f)
+{
+	const char *s = f->header_page, *end = s + f->header_page_len, *p;
+	static const char key[] = "char data;";
+	uint64_t off = 0, size = 0;
+
+	for (p = s; p + sizeof(key) - 1 <= end; p++)
+		if (!memcmp(p, key, sizeof(key) - 1))
+			break;
+	if (p + sizeof(key) - 1 > end)
+		return 0;
+	for (; p < end && *p != '\n'; p++) {
+		uint64_t *v = NULL;
+
+		if (end - p > 7 && !memcmp(p, "offset:", 7)) {
+			v = &off;
+			p += 7;
+		} else if (end - p > 5 && !memcmp(p, "size:", 5)) {
+			v = &size;
+			p += 5;
+		}
+		for (; v && p < end && *p >= '0' && *p <= '9' && *v < (1ull << 40); p++)
+			*v = *v * 10 + (uint64_t)(*p - '0');
+	}
+	return off && size ? off + size : 0;
+}
+
+struct region {
+	uint64_t off, size;
+	const struct tr_buffer_desc *b;
+	int cpu;
+};
+
+static int region_cmp(const void *a, const void *b)
+{
+	const struct region *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* v6: the CPU regions with data, in file order, tile the end of the file. */
+static int check_v6_tiling(const struct tr_file *f, struct sr_error *err)
+{
+	struct region *r;
+	size_t n = 0, cap = 0;
+	int ret = 0;
+
+	for (int bi = 0; bi < f->nr_buffers; bi++)
+		cap += f->buffers[bi].latency ? 0 : (size_t)f->buffers[bi].nr_cpus;
+	if (!cap)
+		return 0;
+	r = malloc(cap * sizeof(*r));
+	if (!r) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	for (int bi = 0; bi < f->nr_buffers; bi++) {
+		const struct tr_buffer_desc *b = &f->buffers[bi];
+
+		for (int i = 0; !b->latency && i < b->nr_cpus; i++)
+			if (b->cpus[i].size)
+				r[n++] = (struct region){ b->cpus[i].offset, b->cpus[i].size, b,
+							  b->cpus[i].cpu };
+	}
+	qsort(r, n, sizeof(*r), region_cmp);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t end = r[i].off + r[i].size;
+		uint64_t next = i + 1 < n ? r[i + 1].off : f->file_size;
+		const char *bn = r[i].b->name;
+
+		if (end != next || end < r[i].off) {
+			sr_error_set(err, EINVAL, "corrupted: %s%s%sCPU %d data at offset %" PRIu64
+				     " is %" PRIu64 " bytes and ends at %" PRIu64 ", but %s at %" PRIu64
+				     " (v6 CPU data is back to back up to the end of the file)",
+				     bn[0] ? "buffer '" : "", bn, bn[0] ? "' " : "", r[i].cpu, r[i].off,
+				     r[i].size, end, i + 1 < n ? "the next CPU's data starts" :
+				     "the file ends", next);
+			ret = -1;
+			break;
+		}
+	}
+	free(r);
+	return ret;
+}
+
+/*
+ * Page sizes and CPU data sizes, before any page is read. A page size that
+ * is not the kernel's reads every page at the wrong place (12288 instead of
+ * 4096: two pages of three skipped, silently), so it must be a power of two
+ * of at least 4 KiB, and the file header's must be the one header_page
+ * describes. Uncompressed CPU data is whole pages (the kernel's ring buffer
+ * is read page by page). v6 writers put the CPU regions back to back up to
+ * the end of the file: a gap or an overlap is a damaged offset or size
+ * (a halved size read half of a CPU's pages, silently). Per buffer, at open:
+ * nothing on the read path.
+ */
+static int check_pages(const struct tr_file *f, struct sr_error *err)
+{
+	uint64_t hp = header_page_size(f);
+
+	if (hp && hp != f->page_size) {
+		sr_error_set(err, EINVAL, "corrupted: page size %" PRIu32 " in the file header, "
+			     "the page header (header_page) describes %" PRIu64 "-byte pages",
+			     f->page_size, hp);
+		return -1;
+	}
+	for (int bi = 0; bi < f->nr_buffers; bi++) {
+		const struct tr_buffer_desc *b = &f->buffers[bi];
+		uint32_t ps = b->page_size ? b->page_size : f->page_size;
+
+		if (b->latency || !b->nr_cpus)
+			continue;
+		if (ps < 4096 || (ps & (ps - 1))) {
+			sr_error_set(err, EINVAL, "corrupted: %s%s%s has a page size of %" PRIu32
+				     " bytes (not a power of two of at least 4096)",
+				     b->name[0] ? "buffer '" : "the top-level buffer",
+				     b->name[0] ? b->name : "", b->name[0] ? "'" : "", ps);
+			return -1;
+		}
+		if (b->compressed)
+			continue;
+		for (int i = 0; i < b->nr_cpus; i++) {
+			const struct tr_cpu_desc *d = &b->cpus[i];
+
+			if (d->size % ps) {
+				sr_error_set(err, EINVAL, "corrupted: %s%s%sCPU %d data at offset %"
+					     PRIu64 " is %" PRIu64 " bytes, not a whole number of %"
+					     PRIu32 "-byte pages", b->name[0] ? "buffer '" : "",
+					     b->name, b->name[0] ? "' " : "", d->cpu, d->offset, d->size,
+					     ps);
+				return -1;
+			}
+		}
+	}
+	if (f->version != 6)
+		return 0;
+	return check_v6_tiling(f, err);
+}
+
 int tr_file_open(struct tr_file *f, const char *path, struct sr_error *err)
 {
 	uint8_t h[64];
@@ -1258,6 +1416,8 @@ int tr_file_open(struct tr_file *f, const char *path, struct sr_error *err)
 			     !f->header_page ? "header_page" : "trace data buffer");
 		goto fail;
 	}
+	if (check_pages(f, err))
+		goto fail;
 	return 0;
 fail:
 	sr_error_prefix(err, "%s", path);
