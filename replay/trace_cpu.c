@@ -66,6 +66,26 @@ static int corrupt(struct tr_cpu *c, struct sr_error *err, uint64_t stream_off, 
 	return -1;
 }
 
+/*
+ * A CPU's own time going back: a damaged page time stamp, time extend or
+ * absolute stamp, or pages out of order. The merge by time would deliver the
+ * CPU's records out of order, silently (or simulate up to 2^64 ns). Checked
+ * per page and on the rare extended records, never per ordinary record: a
+ * record's delta only adds, so within a page time can only wrap past 2^64,
+ * which the page's end shows (its running time below the page's stamp).
+ */
+static int time_back(struct tr_cpu *c, struct sr_error *err, uint64_t stream_off,
+		     const char *what, uint64_t ts, uint64_t prev, const char *prev_what)
+{
+	uint64_t off = c->compressed ? stream_off : c->desc->offset + stream_off;
+
+	sr_error_set(err, EINVAL, "corrupted data: CPU %d, %s offset %" PRIu64 ": %s %" PRIu64
+		     " is before the %s %" PRIu64 " (the CPU's time goes back)", c->cpu,
+		     c->compressed ? "uncompressed stream" : "file", off, what, ts, prev_what,
+		     prev);
+	return -1;
+}
+
 int tr_cpu_init(struct tr_cpu *c, const struct tr_file *f, const struct tr_buffer_desc *b,
 		int idx, int kernel_long_size, struct sr_error *err)
 {
@@ -493,6 +513,10 @@ static int load_page(struct tr_cpu *c, struct sr_error *err)
 				       "the data ends inside a page header");
 		p = c->buf + c->page_pos;
 		c->ts = tr_u64(p, c->swap);
+		if (c->ts < c->ev_ts)
+			return time_back(c, err, c->buf_stream_off + c->page_pos, "page time stamp",
+					 c->ts, c->ev_ts, "previous record's");
+		c->page_ts = c->ts;
 		flags = c->long_size == 8 ? tr_u64(p + 8, c->swap) : tr_u32(p + 8, c->swap);
 		c->commit = (uint32_t)flags & RB_COMMIT_MASK;
 		if (c->commit > avail - c->hdr_size)
@@ -546,6 +570,10 @@ int tr_cpu_advance(struct tr_cpu *c, struct sr_error *err)
 			}
 		}
 		if (c->curr >= c->commit) {
+			if (c->ts < c->page_ts)
+				return time_back(c, err, c->buf_stream_off + c->page_pos,
+						 "running time (wrapped past 2^64)", c->ts,
+						 c->page_ts, "page's time stamp");
 			c->have_page = false;
 			c->page_pos += c->page_size;
 			continue;
@@ -582,10 +610,21 @@ int tr_cpu_advance(struct tr_cpu *c, struct sr_error *err)
 				return corrupt(c, err, c->buf_stream_off + c->page_pos + c->hdr_size +
 					       c->curr, "time extend runs past the page commit");
 			ext = ((uint64_t)tr_u32(data + c->curr + 4, c->swap) << RB_TS_SHIFT) + delta;
-			if (type_len == RB_TYPE_TIME_STAMP)
-				c->ts = ext | (c->ts & RB_TS_MSB);
-			else
+			if (type_len == RB_TYPE_TIME_STAMP) {
+				ext |= c->ts & RB_TS_MSB;
+				if (ext < c->ev_ts)
+					return time_back(c, err, c->buf_stream_off + c->page_pos +
+							 c->hdr_size + c->curr, "absolute time stamp",
+							 ext, c->ev_ts, "previous record's");
+				c->ts = ext;
+			} else {
+				if (c->ts + ext < c->ts)
+					return time_back(c, err, c->buf_stream_off + c->page_pos +
+							 c->hdr_size + c->curr, "time extend to",
+							 c->ts + ext, c->ts,
+							 "running time (wrapped past 2^64)");
 				c->ts += ext;
+			}
 			c->curr += 8;
 			break;
 		}

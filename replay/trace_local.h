@@ -260,6 +260,7 @@ struct tr_cpu {
 	uint32_t commit;               /* data bytes in the page */
 	uint32_t curr;                 /* next record, offset in page data */
 	uint64_t ts;                   /* running timestamp (raw) */
+	uint64_t page_ts;              /* the current page's time stamp */
 	bool have_page;
 
 	/* current record, valid while `ready` */
