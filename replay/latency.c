@@ -767,6 +767,23 @@ void lat_machine_lost(struct lat_machine *m, int cpu, uint64_t n)
 	}
 }
 
+/*
+ * Count every histogram's noted buckets (stats.h, "Batched counting") once the
+ * stream has ended, so that readers after this - the reports, what-if worker
+ * threads sharing the measured distributions - only read.
+ */
+static void settle_all(struct lat_machine *m)
+{
+	for (unsigned k = 0; k < LAT_NR_KINDS; k++) {
+		sr_hist_settle(&m->all[k]);
+		for (size_t i = 0; i < m->nr_tasks; i++)
+			sr_hist_settle(&m->tasks[i]->pub.lat[k]);
+		for (unsigned key = 0; key < LAT_NR_KEYS; key++)
+			for (size_t i = 0; i < m->groups[key].n; i++)
+				sr_hist_settle(&((struct lat_group *)m->groups[key].order[i])->lat[k]);
+	}
+}
+
 int lat_machine_finish(struct lat_machine *m, uint64_t end_ts)
 {
 	if (m->finished)
@@ -780,6 +797,7 @@ int lat_machine_finish(struct lat_machine *m, uint64_t end_ts)
 	}
 	if (m->mode == LAT_START_AUTO)
 		decide_wakeup(m);
+	settle_all(m);
 	return m->oom ? -1 : 0;
 }
 

@@ -100,6 +100,8 @@ void sr_hist_settle(const struct sr_hist *ch)
 	/* no histogram is defined const: the cast changes representation only */
 	struct sr_hist *h = (struct sr_hist *)ch;
 
+	if (!h->npend)
+		return;   /* settled: concurrent readers of a settled histogram only read */
 	for (unsigned i = 0; i < h->npend; i++) {
 		unsigned p = h->pend[i];
 
