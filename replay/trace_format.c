@@ -482,6 +482,18 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_er
 
 		if (!name)
 			continue;
+		/*
+		 * Two formats with one id: a damaged ID line (sched_process_exec's
+		 * 365 read as 343 gave its records to another event, silently).
+		 * The same name again is a repeated format, harmless.
+		 */
+		if (fm->name_of_id[id] && (strlen(fm->name_of_id[id]) != nl ||
+					   memcmp(fm->name_of_id[id], name, nl))) {
+			sr_error_set(err, EINVAL, "corrupted event formats: %s:%.*s and %s both have "
+				     "id %ld", ft->system, (int)(nl > 64 ? 64 : nl), name,
+				     fm->name_of_id[id], id);
+			return -1;
+		}
 		memcpy(fm->names + names_pos, name, nl);
 		fm->names[names_pos + nl] = '\0';
 		fm->name_of_id[id] = fm->names + names_pos;
