@@ -427,6 +427,17 @@ static void unusable(struct sr_error *err, const char *system, enum trace_event_
 		     field ? field : "");
 }
 
+/* The common header every ftrace event has had since 2.6.x (common_type, flags,
+ * preempt_count, pid), for files whose decoded events give no layout of it. */
+static void default_common_header(struct tr_formats *fm)
+{
+	fm->common_type = (struct tr_field){ .offset = 0, .size = 2, .flags = TR_F_PRESENT };
+	fm->common_flags = (struct tr_field){ .offset = 2, .size = 1, .flags = TR_F_PRESENT };
+	fm->common_preempt_count = (struct tr_field){ .offset = 3, .size = 1, .flags = TR_F_PRESENT };
+	fm->common_pid =
+		(struct tr_field){ .offset = 4, .size = 4, .flags = TR_F_PRESENT | TR_F_SIGNED };
+}
+
 int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_error *err)
 {
 	size_t names_len = 0, names_pos = 0;
@@ -536,15 +547,8 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_er
 			break;
 		}
 	}
-	if (!have_common) {
-		/* no decoded event: still count events with the standard header */
-		fm->common_type = (struct tr_field){ .offset = 0, .size = 2, .flags = TR_F_PRESENT };
-		fm->common_flags = (struct tr_field){ .offset = 2, .size = 1, .flags = TR_F_PRESENT };
-		fm->common_preempt_count =
-			(struct tr_field){ .offset = 3, .size = 1, .flags = TR_F_PRESENT };
-		fm->common_pid =
-			(struct tr_field){ .offset = 4, .size = 4, .flags = TR_F_PRESENT | TR_F_SIGNED };
-	}
+	if (!have_common)   /* no decoded event: still count events with the standard header */
+		default_common_header(fm);
 	if (fm->common_type.size != 2 && fm->common_type.size != 4) {
 		sr_error_set(err, EINVAL, "unsupported common_type of %u bytes",
 			     fm->common_type.size);
@@ -624,14 +628,8 @@ int tr_formats_from_tep(struct tr_formats *fm, struct tep_handle *tep, bool big_
 			break;
 		}
 	}
-	if (!have_common) {
-		fm->common_type = (struct tr_field){ .offset = 0, .size = 2, .flags = TR_F_PRESENT };
-		fm->common_flags = (struct tr_field){ .offset = 2, .size = 1, .flags = TR_F_PRESENT };
-		fm->common_preempt_count =
-			(struct tr_field){ .offset = 3, .size = 1, .flags = TR_F_PRESENT };
-		fm->common_pid =
-			(struct tr_field){ .offset = 4, .size = 4, .flags = TR_F_PRESENT | TR_F_SIGNED };
-	}
+	if (!have_common)
+		default_common_header(fm);
 	if (fm->common_type.size != 2 && fm->common_type.size != 4) {
 		sr_error_set(err, EINVAL, "unsupported common_type of %u bytes",
 			     fm->common_type.size);
