@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Assertions for the replay tests: a failed check prints the expression and
- * both values; main() returns non-zero if any failed.  And helpers that
- * build struct trace_event records by hand.
+ * The shared assertions (tests/common/check.h) under the names the replay
+ * tests use, and helpers that build struct trace_event records by hand.
  */
 #ifndef SCHEDREPLAY_TESTS_REPLAY_CHECK_H
 #define SCHEDREPLAY_TESTS_REPLAY_CHECK_H
@@ -13,30 +12,11 @@
 
 #include <schedreplay/trace.h>
 
-static int check_failures, check_count;
+#include "../common/check.h"
 
-#define CHECK_EQ(a, b) do {                                                     \
-	long long _a = (long long)(a), _b = (long long)(b);                     \
-	check_count++;                                                          \
-	if (_a != _b) {                                                         \
-		check_failures++;                                               \
-		fprintf(stderr, "%s:%d: %s == %s: got %lld, expected %lld\n",   \
-			__FILE__, __LINE__, #a, #b, _a, _b);                    \
-	}                                                                       \
-} while (0)
-
-#define CHECK(cond) do {                                                        \
-	check_count++;                                                          \
-	if (!(cond)) {                                                          \
-		check_failures++;                                               \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-	}                                                                       \
-} while (0)
-
-#define CHECK_DONE() do {                                                       \
-	fprintf(stderr, "%d checks, %d failed\n", check_count, check_failures); \
-	return check_failures ? 1 : 0;                                          \
-} while (0)
+/* the replay tests' names for the shared checks */
+#define CHECK_EQ(a, b) CHECK_EQ_S(a, b)
+#define CHECK_DONE() return check_done(__FILE__)
 
 /* ---- hand-built events ---------------------------------------------------- */
 
