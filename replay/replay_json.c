@@ -203,12 +203,7 @@ static json_t *calib_json(const struct wl_calib *cal, const struct wl_facts *f)
 		json_object_set_new(e, "by_waker_context", bx);
 		if (p == WL_PATH_IDLE)
 			json_object_set_new(e, "by_cpu", calib_idle_cpus_json(cal, f));
-		json_object_set_new(e, "samples", jint(cp->n));
-		json_object_set_new(e, "mean_us", cp->n ? jus(cp->mean) : json_null());
-		json_object_set_new(e, "p50_us", cp->n ? jus(cp->p50) : json_null());
-		json_object_set_new(e, "p90_us", cp->n ? jus(cp->p90) : json_null());
-		json_object_set_new(e, "p99_us", cp->n ? jus(cp->p99) : json_null());
-		json_object_set_new(e, "max_us", cp->n ? jus(cp->max) : json_null());
+		calib_dist_json(e, cp);
 		json_object_set_new(e, "mechanical", json_boolean(p != WL_PATH_QUEUED));
 		json_object_set_new(e, "borrowed_from",
 				    cp->fallback >= 0 ? json_string(wl_path_name(cp->fallback)) : json_null());
