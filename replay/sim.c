@@ -93,6 +93,29 @@ static bool cpu_busy(const struct sim_cpu *c)
 	return c->curr >= 0 || c->other >= 0;
 }
 
+/* Idle, and no reschedule pending that would end the idle. */
+static bool cpu_idle(const struct sim_cpu *c)
+{
+	return !cpu_busy(c) && c->resched_at == UINT64_MAX;
+}
+
+/*
+ * Where a placed task goes when the trace's balancer has pulled it
+ * (t->pull_cpu): there, if that CPU is idle already, else @cpu; the pull is
+ * used up either way once it has been honoured or placement agrees with it.
+ */
+static int take_traced_pull(struct sim *s, struct sim_task *t, int cpu)
+{
+	if (t->pull_cpu >= 0 && t->pull_cpu != cpu && cpu_idle(&s->cpus[t->pull_cpu])) {
+		cpu = t->pull_cpu;
+		t->pull_cpu = -1;
+		s->notes[SIM_NOTE_PULL_AT_PLACE]++;
+	} else if (t->pull_cpu == cpu) {
+		t->pull_cpu = -1;
+	}
+	return cpu;
+}
+
 static uint64_t next_tick(const struct sim *s, int cpu, uint64_t now)
 {
 	uint64_t p = s->tick_ns, ph = s->phase[cpu % 64] % p, t;
@@ -538,16 +561,8 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		return -1;
 	model_task_info(t->mt, &before);
 	cpu = placement_cpu(s, t, traced, wcpu, flags, now);
-	if (t->pull_cpu >= 0 && t->pull_cpu != cpu && !cpu_busy(&s->cpus[t->pull_cpu]) &&
-	    s->cpus[t->pull_cpu].resched_at == UINT64_MAX) {
-		/* the CPU the trace's balancer pulled it to is idle already */
-		cpu = t->pull_cpu;
-		t->pull_cpu = -1;
-		s->notes[SIM_NOTE_PULL_AT_PLACE]++;
-	} else if (t->pull_cpu == cpu) {
-		t->pull_cpu = -1;
-	}
-	was_idle = !cpu_busy(&s->cpus[cpu]) && s->cpus[cpu].resched_at == UINT64_MAX;
+	cpu = take_traced_pull(s, t, cpu);
+	was_idle = cpu_idle(&s->cpus[cpu]);
 	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags, now) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
 		return 0;
@@ -557,8 +572,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	    emit_migrate(s, ti, before.cpu, after.cpu, wcpu, now))
 		return -1;
 	if (after.cpu != cpu)        /* a delayed task requeues on its own CPU */
-		was_idle = !cpu_busy(&s->cpus[after.cpu]) &&
-			   s->cpus[after.cpu].resched_at == UINT64_MAX;
+		was_idle = cpu_idle(&s->cpus[after.cpu]);
 	t->st = SIM_QUEUED;
 	t->cpu = after.cpu;
 	t->waiting = WL_NONE;
@@ -663,16 +677,8 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	if (sim_emit(s, &ev))
 		return -1;
 	cpu = placement_cpu(s, c, wt->init_cpu, parent_cpu, MODEL_WF_FORK, now);
-	if (c->pull_cpu >= 0 && c->pull_cpu != cpu && !cpu_busy(&s->cpus[c->pull_cpu]) &&
-	    s->cpus[c->pull_cpu].resched_at == UINT64_MAX) {
-		/* the CPU the trace's balancer pulled it to is idle already */
-		cpu = c->pull_cpu;
-		c->pull_cpu = -1;
-		s->notes[SIM_NOTE_PULL_AT_PLACE]++;
-	} else if (c->pull_cpu == cpu) {
-		c->pull_cpu = -1;
-	}
-	was_idle = !cpu_busy(&s->cpus[cpu]) && s->cpus[cpu].resched_at == UINT64_MAX;
+	cpu = take_traced_pull(s, c, cpu);
+	was_idle = cpu_idle(&s->cpus[cpu]);
 	if (model_wake_up_new_task(s->m, c->mt, parent_cpu >= 0 ? parent_cpu : cpu, cpu, now))
 		return -1;
 	c->st = SIM_QUEUED;
@@ -916,7 +922,7 @@ static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, i
 	if (stopper >= s->nr_tasks || other_in(s, cpu, stopper, now))
 		return -1;
 	if (dst != cpu) {
-		was_idle = !cpu_busy(&s->cpus[dst]) && s->cpus[dst].resched_at == UINT64_MAX;
+		was_idle = cpu_idle(&s->cpus[dst]);
 		if (model_migrate_task(s->m, t->mt, dst, now) == 0) {
 			t->cpu = dst;
 			if (emit_migrate(s, ti, cpu, dst, cpu, now) ||
@@ -1057,7 +1063,7 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		from = info.cpu;
 		if (from == e->cpu || e->cpu < 0 || e->cpu >= s->nr_cpus)
 			return 0;
-		bool was_idle = !cpu_busy(&s->cpus[e->cpu]) && s->cpus[e->cpu].resched_at == UINT64_MAX;
+		bool was_idle = cpu_idle(&s->cpus[e->cpu]);
 
 		if (model_migrate_task(s->m, t->mt, e->cpu, now) < 0) {
 			s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
