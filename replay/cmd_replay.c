@@ -63,17 +63,6 @@ static void usage(FILE *f)
 "run, named as --variant gave it; 'schedreplay whatif' compares them with base.\n");
 }
 
-/* "what-if: 3/14 runs done" while several runs replay (terminal only). */
-static void runs_progress(void *ctx, unsigned int done, unsigned int total)
-{
-	const struct replay_progress *p = ctx;
-
-	if (!p->tty)
-		return;
-	fprintf(stderr, "\rreplaying: %u/%u runs done%s", done, total, done == total ? "\n" : "");
-	fflush(stderr);
-}
-
 static int print_json(const struct wl_workload *wl, const struct whatif_result *res,
 		      const struct replay_config *rc, const char *why)
 {
@@ -234,7 +223,7 @@ int cmd_replay(int argc, char **argv)
 	wc.sets = runs.sets;
 	wc.nr_sets = runs.n;
 	if (runs.n > 1) {
-		wc.progress = runs_progress;
+		wc.progress = replay_progress_runs;
 		wc.progress_ctx = &prog;
 	}
 	res = whatif_run(wl, &wc, &err);

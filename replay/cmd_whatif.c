@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <schedreplay/cli.h>
 #include <schedreplay/profile.h>
@@ -20,6 +19,7 @@
 #include <schedreplay/workload.h>
 
 #include "cmd_runs.h"
+#include "replay_progress.h"
 
 static void usage(FILE *f)
 {
@@ -51,20 +51,6 @@ static void usage(FILE *f)
 		"  --noise TRACE          another capture of the same workload (repeatable): mark\n"
 		"                         latency changes within the measured run-to-run spread\n"
 		"  --print-machine NAME   print a built-in machine file and exit\n");
-}
-
-struct progress_ctx {
-	bool tty;
-};
-
-static void progress(void *ctx, unsigned int done, unsigned int total)
-{
-	const struct progress_ctx *p = ctx;
-
-	if (!p->tty)
-		return;
-	fprintf(stderr, "\rwhat-if: %u/%u runs done%s", done, total, done == total ? "\n" : "");
-	fflush(stderr);
 }
 
 #define MAX_NOISE 64
@@ -109,7 +95,7 @@ int cmd_whatif(int argc, char **argv)
 	struct run_opts o;
 	struct whatif_config wc = { 0 };
 	struct cost_machine machine;
-	struct progress_ctx pc = { .tty = isatty(2) };
+	struct replay_progress pc;
 	struct sr_error err = { 0 };
 	struct wl_workload *wl = NULL;
 	struct whatif_result *res = NULL;
@@ -219,7 +205,8 @@ int cmd_whatif(int argc, char **argv)
 	wc.sets = runs.sets;
 	wc.nr_sets = runs.n;
 	wc.machine = &machine;
-	wc.progress = progress;
+	replay_progress_init(&pc, "what-if");
+	wc.progress = replay_progress_runs;
 	wc.progress_ctx = &pc;
 	res = whatif_run(wl, &wc, &err);
 	if (!res)

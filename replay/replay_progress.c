@@ -52,6 +52,17 @@ void replay_progress_sim(void *ctx, double fraction)
 	p->shown = true;
 }
 
+void replay_progress_runs(void *ctx, unsigned int done, unsigned int total)
+{
+	const struct replay_progress *p = ctx;
+
+	if (!p->tty)
+		return;
+	fprintf(stderr, "\r%s: %u/%u runs done%s", p->what, done, total,
+		done == total ? "\n" : "");
+	fflush(stderr);
+}
+
 void replay_progress_done(struct replay_progress *p)
 {
 	if (p->shown)
