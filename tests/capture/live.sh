@@ -203,8 +203,15 @@ strict)
 	[ "$before" = "$(host_state)" ] || fail "instance or cgroup left behind"
 	command -v trace-cmd >/dev/null && { trace-cmd report "$dir/lost.dat" >/dev/null 2>&1 ||
 		fail "trace-cmd report fails on the lossy trace"; }
-	run "$bin" capture -o "$dir/lost2.dat" -b 16 -g 'hb=hackbench -g 4 -f 10 -l 500'
-	expect 0 "LOST EVENTS"
+	# without --strict a loss is a warning and exit 0; whether a run loses
+	# events depends on scheduling, so up to three tries for one that does
+	for try in 1 2 3; do
+		run "$bin" capture -o "$dir/lost2.dat" -b 16 -g 'hb=hackbench -g 4 -f 10 -l 500'
+		grep -q '"any": true' "$dir/lost2.dat.json" && break
+		expect 0 "lost events: 0"
+	done
+	grep -q '"any": true' "$dir/lost2.dat.json" &&
+		expect 0 "LOST EVENTS"
 	;;
 kshark)
 	# KernelShark (libkshark) reads a fresh capture as trace-cmd and our
