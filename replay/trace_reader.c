@@ -375,13 +375,36 @@ static uint64_t conv_ts(const struct tr_file *f, uint64_t ts)
 
 /* ---- open/close ----------------------------------------------------------- */
 
+/*
+ * A thread reading ahead pays for itself by decompressing while the decoder
+ * works: on a compressed buffer of at least TRACE_PREFETCH_MIN_COMPRESSED
+ * bytes. Uncompressed data costs a page-cache copy per 64 KiB window, less
+ * than handing the window over between threads: the report of hackbench 8 s
+ * (v6, 15 MB) and of the v6/v7 extracts (17 MB) took as long or less
+ * without the thread, best of 40 (docs/report.md, "Speed"). Below the
+ * threshold the thread's start, wake-ups and join cost more than it saves
+ * (1 s of hackbench as v7 zstd, 0.4 MB: 8.9 ms with it, 8.4 ms without).
+ */
+static bool use_prefetch(const struct trace_reader *r, enum trace_prefetch mode)
+{
+	uint64_t bytes = 0;
+
+	if (mode != TRACE_PREFETCH_AUTO)
+		return mode == TRACE_PREFETCH_ALWAYS;
+	if (!r->buf->compressed)
+		return false;
+	for (int i = 0; i < r->nr_cpus; i++)
+		bytes += r->buf->cpus[i].size;
+	return bytes >= TRACE_PREFETCH_MIN_COMPRESSED;
+}
+
 /* Native streams of the chosen buffer, their heap, and the span. */
-static int open_native(struct trace_reader *r, uint64_t *first, uint64_t *last,
-		       struct sr_error *err)
+static int open_native(struct trace_reader *r, enum trace_prefetch prefetch, uint64_t *first,
+		       uint64_t *last, struct sr_error *err)
 {
 	struct tr_file *f = &r->file;
 
-	r->pf = tr_prefetch_new(f, r->nr_cpus);
+	r->pf = use_prefetch(r, prefetch) ? tr_prefetch_new(f, r->nr_cpus) : NULL;
 	for (int i = 0; i < r->nr_cpus; i++) {
 		struct tr_cpu *c = &r->cpus[i];
 		uint64_t lts;
@@ -589,7 +612,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 			r->nr_cpu_ids = cpu + 1;
 	}
 	if (r->backend == TRACE_BACKEND_LIBTRACECMD ? open_tracecmd(r, &first, &last, err) :
-	    open_native(r, &first, &last, err))
+	    open_native(r, opts ? opts->prefetch : TRACE_PREFETCH_AUTO, &first, &last, err))
 		goto fail;
 	r->counts = calloc((size_t)r->fm.max_id + 2, sizeof(*r->counts));
 	if (!r->counts) {

@@ -296,6 +296,17 @@ enum trace_repair {
 #define TRACE_REPAIR_HOLD_NS 50000000ull
 #define TRACE_REPAIR_HOLD_EVENTS 65536u
 
+/*
+ * Whether a thread reads (and decompresses) each CPU's next window or chunk
+ * ahead of the decoder (native backend). The events are the same either way.
+ */
+enum trace_prefetch {
+	TRACE_PREFETCH_AUTO = 0,       /* compressed CPU data >= TRACE_PREFETCH_MIN_COMPRESSED */
+	TRACE_PREFETCH_ALWAYS,
+	TRACE_PREFETCH_NEVER,
+};
+#define TRACE_PREFETCH_MIN_COMPRESSED (1u << 20)
+
 struct trace_open_opts {
 	/*
 	 * Buffer to read: NULL picks the one whose first pages hold the most
@@ -305,6 +316,7 @@ struct trace_open_opts {
 	const char *buffer;
 	enum trace_backend backend;    /* 0 = TRACE_BACKEND_NATIVE */
 	unsigned int repair;           /* enum trace_repair bits; 0 = the raw stream */
+	enum trace_prefetch prefetch;  /* 0 = TRACE_PREFETCH_AUTO */
 };
 
 /*

@@ -504,7 +504,9 @@ static int cmd_fuzz(const char *path, int iters, unsigned seed, enum trace_backe
 			FAIL("write %s", tmp);
 			break;
 		}
-		r = trace_open(tmp, &(struct trace_open_opts){ .backend = be }, &err);
+		/* both ways of reading the CPU data, with and without the thread */
+		r = trace_open(tmp, &(struct trace_open_opts){ .backend = be, .prefetch = it % 2 ?
+				TRACE_PREFETCH_NEVER : TRACE_PREFETCH_ALWAYS }, &err);
 		if (r) {
 			while ((ret = trace_next(r, &ev, &err)) == 1)
 				;
@@ -705,20 +707,23 @@ out:
 			a->name);
 }
 
-/* Both backends' streams of @path: 0 if equal event by event (failures counted). */
-static int same_streams(const char *path, uint64_t *events)
+/*
+ * The streams of @path read with @oa and @ob (labels @la, @lb): 0 if equal
+ * event by event, lost-event marks included (failures counted).
+ */
+static int same_streams_as(const char *path, const struct trace_open_opts *oa, const char *la,
+			   const struct trace_open_opts *ob, const char *lb, uint64_t *events)
 {
 	struct sr_error ea = { 0 }, eb = { 0 };
-	struct trace_reader *a = trace_open(path, &(struct trace_open_opts){ 0 }, &ea);
-	struct trace_reader *b = trace_open(path, &(struct trace_open_opts){
-					    .backend = TRACE_BACKEND_LIBTRACECMD }, &eb);
+	struct trace_reader *a = trace_open(path, oa, &ea);
+	struct trace_reader *b = trace_open(path, ob, &eb);
 	struct trace_event x, y;
 	int ra = 0, rb = 0, before = failures;
 
 	*events = 0;
 	if (!a || !b) {
 		if (a || b)
-			FAIL("%s: native %s, libtracecmd %s", path, a ? "opens" : ea.msg,
+			FAIL("%s: %s %s, %s %s", path, la, a ? "opens" : ea.msg, lb,
 			     b ? "opens" : eb.msg);
 		goto out;
 	}
@@ -732,12 +737,39 @@ static int same_streams(const char *path, uint64_t *events)
 		++*events;
 	}
 	if (failures == before && (ra != rb || (ra < 0 && strcmp(ea.msg, eb.msg))))
-		FAIL("after %" PRIu64 " events: native %d (%s), libtracecmd %d (%s)", *events, ra,
-		     ra < 0 ? ea.msg : "", rb, rb < 0 ? eb.msg : "");
+		FAIL("after %" PRIu64 " events: %s %d (%s), %s %d (%s)", *events, la, ra,
+		     ra < 0 ? ea.msg : "", lb, rb, rb < 0 ? eb.msg : "");
 out:
 	trace_close(a);
 	trace_close(b);
 	return failures != before;
+}
+
+/* Both backends' streams of @path: 0 if equal event by event (failures counted). */
+static int same_streams(const char *path, uint64_t *events)
+{
+	return same_streams_as(path, &(struct trace_open_opts){ 0 }, "native",
+			       &(struct trace_open_opts){ .backend = TRACE_BACKEND_LIBTRACECMD },
+			       "libtracecmd", events);
+}
+
+/*
+ * The native reader with and without its read-ahead thread gives the same
+ * events (and the same error on a damaged file), repaired or not.
+ */
+static int cmd_prefetch(const char *path)
+{
+	uint64_t n = 0;
+
+	for (unsigned repair = 0; repair <= TRACE_REPAIR_IDLE_EXIT; repair++)
+		same_streams_as(path, &(struct trace_open_opts){ .repair = repair,
+				.prefetch = TRACE_PREFETCH_ALWAYS }, "prefetch",
+				&(struct trace_open_opts){ .repair = repair,
+				.prefetch = TRACE_PREFETCH_NEVER }, "no prefetch", &n);
+	if (!n)
+		FAIL("%s: no events", path);
+	printf("%s: %" PRIu64 " events alike with and without the prefetch thread\n", path, n);
+	return failures ? 1 : 0;
 }
 
 /* The whole report as JSON and as text, with the reader's name masked. */
@@ -1048,6 +1080,8 @@ int main(int argc, char **argv)
 		return cmd_text(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "backends"))
 		return cmd_backends(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "prefetch"))
+		return cmd_prefetch(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "tracecmp"))
 		return cmd_tracecmp(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "same"))
