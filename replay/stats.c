@@ -60,11 +60,20 @@ void sr_hist_release(struct sr_hist *h)
 {
 	if (!h)
 		return;
-	for (unsigned g = 0; g < SR_HIST_GROUPS; g++)
-		free(h->group[g]);
+	if (h->group)
+		for (unsigned g = 0; g < SR_HIST_GROUPS; g++)
+			free(h->group[g]);
+	free(h->group);
+	free(h->ids);
 	memset(h, 0, sizeof(*h));
 }
 
+static inline unsigned id_of(unsigned g, unsigned b)
+{
+	return g << SR_HIST_SUB_BITS | b;
+}
+
+/* Dense: group g's counters exist (they do before a sample of it is noted). */
 static int alloc_group(struct sr_hist *h, unsigned g)
 {
 	if (h->have >> g & 1)
@@ -75,24 +84,136 @@ static int alloc_group(struct sr_hist *h, unsigned g)
 	return 0;
 }
 
-static void count_n(struct sr_hist *h, unsigned g, unsigned b, uint64_t n)
+static void count_n(struct sr_hist *h, unsigned id, uint64_t n)
 {
-	uint32_t *grp = h->group[g];
+	uint32_t *c = &h->group[id >> SR_HIST_SUB_BITS][id & (SR_HIST_SUB - 1)];
 
-	if (n > UINT32_MAX - grp[b]) {
-		grp[b] = UINT32_MAX;
+	if (n > UINT32_MAX - *c) {
+		*c = UINT32_MAX;
 		h->saturated = true;
 	} else {
-		grp[b] += (uint32_t)n;
+		*c += (uint32_t)n;
 	}
 }
 
-static int add_n(struct sr_hist *h, unsigned g, unsigned b, uint64_t n)
+/*
+ * The list's samples into counters: the dense form, with room for
+ * SR_HIST_PEND noted buckets. On failure nothing has changed.
+ */
+static int to_dense(struct sr_hist *h)
 {
-	if (alloc_group(h, g))
+	uint32_t **group = calloc(SR_HIST_GROUPS, sizeof(*group));
+	uint16_t *ids;
+
+	if (!group)
 		return -1;
-	count_n(h, g, b, n);
+	for (unsigned g = 0; g < SR_HIST_GROUPS; g++) {
+		if (!(h->have >> g & 1))
+			continue;
+		if (!(group[g] = calloc(SR_HIST_SUB, sizeof(*group[g])))) {
+			while (g--)
+				free(group[g]);
+			free(group);
+			return -1;
+		}
+	}
+	h->group = group;
+	for (uint32_t i = 0; i < h->nids; i++)
+		count_n(h, h->ids[i], 1);
+	h->nids = 0;
+	h->dense = true;
+	h->sorted = false;
+	/* the list was at least SR_HIST_PEND long, or is grown to it here */
+	ids = realloc(h->ids, SR_HIST_PEND * sizeof(*ids));
+	if (ids) {
+		h->ids = ids;
+		h->ids_cap = SR_HIST_PEND;
+	} else if (h->ids_cap < SR_HIST_PEND) {
+		h->ids_cap = 0;        /* no room to note: counted at once (add_dense) */
+	} else {
+		h->ids_cap = SR_HIST_PEND;
+	}
 	return 0;
+}
+
+/*
+ * Room for one more sample in the list (of group @g): doubled, as long as
+ * the list stays within the memory of the counters of the groups it has
+ * seen; beyond that the dense form. 0 list, 1 dense, -1 out of memory.
+ */
+static int list_room(struct sr_hist *h, unsigned g)
+{
+	uint64_t have = h->have | 1ull << g;
+	uint32_t cap = h->ids_cap ? h->ids_cap * 2 : 8;
+	uint16_t *ids;
+
+	if ((uint64_t)cap * sizeof(*ids) >
+	    (uint64_t)__builtin_popcountll(have) * SR_HIST_SUB * sizeof(uint32_t)) {
+		uint64_t old = h->have;
+
+		h->have = have;
+		if (to_dense(h)) {
+			h->have = old;
+			return -1;
+		}
+		return 1;
+	}
+	ids = realloc(h->ids, cap * sizeof(*ids));
+	if (!ids)
+		return -1;
+	h->ids = ids;
+	h->ids_cap = cap;
+	return 0;
+}
+
+/* The list in ascending order: bucket ids are below 2^13. */
+static void sort_ids(uint16_t *a, uint32_t n)
+{
+	uint16_t stack[1024], *tmp = n <= 1024 ? stack : malloc(n * sizeof(*tmp));
+	uint32_t lo[SR_HIST_SUB], hi[64];
+
+	if (n <= 32 || !tmp) {
+		/* short lists; or a long one without memory for the radix sort */
+		for (uint32_t i = 1; i < n; i++) {
+			uint16_t x = a[i];
+			uint32_t j = i;
+
+			for (; j && a[j - 1] > x; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+		if (tmp != stack)
+			free(tmp);
+		return;
+	}
+	/* two-digit LSD radix: the bucket (7 bits), then the group (6 bits) */
+	memset(lo, 0, sizeof(lo));
+	memset(hi, 0, sizeof(hi));
+	for (uint32_t i = 0; i < n; i++) {
+		lo[a[i] & (SR_HIST_SUB - 1)]++;
+		hi[a[i] >> SR_HIST_SUB_BITS]++;
+	}
+	for (uint32_t i = 0, s = 0, t; i < SR_HIST_SUB; i++) {
+		t = lo[i];
+		lo[i] = s;
+		s += t;
+	}
+	for (uint32_t i = 0, s = 0, t; i < 64; i++) {
+		t = hi[i];
+		hi[i] = s;
+		s += t;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		tmp[lo[a[i] & (SR_HIST_SUB - 1)]++] = a[i];
+	for (uint32_t i = 0; i < n; i++)
+		a[hi[tmp[i] >> SR_HIST_SUB_BITS]++] = tmp[i];
+	if (tmp != stack)
+		free(tmp);
+}
+
+static bool settled(const struct sr_hist *h)
+{
+	return h->dense ? !h->nids : h->sorted || h->nids < 2;
 }
 
 void sr_hist_settle(const struct sr_hist *ch)
@@ -100,14 +221,16 @@ void sr_hist_settle(const struct sr_hist *ch)
 	/* no histogram is defined const: the cast changes representation only */
 	struct sr_hist *h = (struct sr_hist *)ch;
 
-	if (!h->npend)
-		return;   /* settled: concurrent readers of a settled histogram only read */
-	for (unsigned i = 0; i < h->npend; i++) {
-		unsigned p = h->pend[i];
-
-		count_n(h, p >> SR_HIST_SUB_BITS, p & (SR_HIST_SUB - 1), 1);
+	if (settled(h))
+		return;   /* concurrent readers of a settled histogram only read */
+	if (!h->dense) {
+		sort_ids(h->ids, h->nids);
+		h->sorted = true;
+		return;
 	}
-	h->npend = 0;
+	for (uint32_t i = 0; i < h->nids; i++)
+		count_n(h, h->ids[i], 1);
+	h->nids = 0;
 }
 
 int sr_hist_add(struct sr_hist *h, uint64_t v)
@@ -115,12 +238,30 @@ int sr_hist_add(struct sr_hist *h, uint64_t v)
 	unsigned g, b;
 
 	locate(v, &g, &b);
-	/* its counters exist before it is noted: settling cannot fail */
+	if (!h->dense) {
+		int r = h->nids < h->ids_cap ? 0 : list_room(h, g);
+
+		if (r < 0)
+			return -1;
+		if (!r) {
+			h->have |= 1ull << g;
+			h->ids[h->nids++] = (uint16_t)id_of(g, b);
+			h->sorted = false;
+			goto stats;
+		}
+	}
+	/* dense: its counters exist before it is noted, so settling cannot fail */
 	if (alloc_group(h, g))
 		return -1;
-	if (h->npend == SR_HIST_PEND)
+	if (h->nids == h->ids_cap) {
 		sr_hist_settle(h);
-	h->pend[h->npend++] = (uint16_t)(g << SR_HIST_SUB_BITS | b);
+		if (!h->ids_cap) {
+			count_n(h, id_of(g, b), 1);
+			goto stats;
+		}
+	}
+	h->ids[h->nids++] = (uint16_t)id_of(g, b);
+stats:
 	if (!h->count || v < h->min)
 		h->min = v;
 	if (!h->count || v > h->max)
@@ -130,18 +271,60 @@ int sr_hist_add(struct sr_hist *h, uint64_t v)
 	return 0;
 }
 
+bool sr_hist_next_bucket(const struct sr_hist *h, size_t *pos, struct sr_hist_bucket *out)
+{
+	unsigned id;
+
+	if (!h->dense) {
+		size_t i = *pos, j;
+
+		if (i >= h->nids)
+			return false;
+		id = h->ids[i];
+		for (j = i + 1; j < h->nids && h->ids[j] == id; j++)
+			;
+		out->count = j - i;
+		*pos = j;
+	} else {
+		for (id = (unsigned)*pos; id < SR_HIST_GROUPS * SR_HIST_SUB; id++) {
+			unsigned g = id >> SR_HIST_SUB_BITS;
+
+			if (!(h->have >> g & 1)) {
+				id = id_of(g, SR_HIST_SUB - 1);   /* the next group */
+				continue;
+			}
+			if (h->group[g][id & (SR_HIST_SUB - 1)])
+				break;
+		}
+		if (id >= SR_HIST_GROUPS * SR_HIST_SUB)
+			return false;
+		out->count = h->group[id >> SR_HIST_SUB_BITS][id & (SR_HIST_SUB - 1)];
+		*pos = id + 1;
+	}
+	bounds(id >> SR_HIST_SUB_BITS, id & (SR_HIST_SUB - 1), &out->lo, &out->hi);
+	return true;
+}
+
 int sr_hist_merge(struct sr_hist *dst, const struct sr_hist *src)
 {
+	struct sr_hist_bucket bk;
+	size_t pos = 0;
+
 	if (!src->count)
 		return 0;
 	sr_hist_settle(src);
+	if (!dst->dense && to_dense(dst))
+		return -1;
 	sr_hist_settle(dst);
-	for (unsigned g = 0; g < SR_HIST_GROUPS; g++) {
-		if (!src->group[g])
-			continue;
-		for (unsigned b = 0; b < SR_HIST_SUB; b++)
-			if (src->group[g][b] && add_n(dst, g, b, src->group[g][b]))
-				return -1;
+	/* the groups first: a failure leaves dst as it was */
+	for (unsigned g = 0; g < SR_HIST_GROUPS; g++)
+		if ((src->have >> g & 1) && alloc_group(dst, g))
+			return -1;
+	while (sr_hist_next_bucket(src, &pos, &bk)) {
+		unsigned g, b;
+
+		locate(bk.lo, &g, &b);
+		count_n(dst, id_of(g, b), bk.count);
 	}
 	if (!dst->count || src->min < dst->min)
 		dst->min = src->min;
@@ -177,8 +360,9 @@ static uint64_t rank_of(double p, uint64_t n)
 void sr_hist_percentiles(const struct sr_hist *h, const double *p, size_t n, uint64_t *out,
 			 uint64_t *below)
 {
+	struct sr_hist_bucket bk;
 	uint64_t cum = 0;
-	size_t i = 0;
+	size_t i = 0, pos = 0;
 
 	sr_hist_settle(h);
 	if (!h->count) {
@@ -189,36 +373,27 @@ void sr_hist_percentiles(const struct sr_hist *h, const double *p, size_t n, uin
 		}
 		return;
 	}
-	for (unsigned g = 0; g < SR_HIST_GROUPS && i < n; g++) {
-		if (!h->group[g])
-			continue;
-		for (unsigned b = 0; b < SR_HIST_SUB && i < n; b++) {
-			uint64_t lo, hi, mid;
+	while (i < n && sr_hist_next_bucket(h, &pos, &bk)) {
+		cum += bk.count;
+		while (i < n && cum >= rank_of(p[i], h->count)) {
+			uint64_t rank = rank_of(p[i], h->count);
+			uint64_t mid = bk.lo + (bk.hi - bk.lo + 1) / 2;
 
-			if (!h->group[g][b])
-				continue;
-			cum += h->group[g][b];
-			while (i < n && cum >= rank_of(p[i], h->count)) {
-				uint64_t rank = rank_of(p[i], h->count);
-
-				bounds(g, b, &lo, &hi);
-				mid = lo + (hi - lo + 1) / 2;
-				if (g == 0)
-					mid = lo;
-				if (mid < h->min)
-					mid = h->min;
-				if (mid > h->max)
-					mid = h->max;
-				/* the first and last ranks are the exact extremes */
-				if (rank == 1)
-					mid = h->min;
-				if (rank == h->count)
-					mid = h->max;
-				out[i] = mid;
-				if (below)
-					below[i] = cum;
-				i++;
-			}
+			if (bk.lo < SR_HIST_SUB)
+				mid = bk.lo;
+			if (mid < h->min)
+				mid = h->min;
+			if (mid > h->max)
+				mid = h->max;
+			/* the first and last ranks are the exact extremes */
+			if (rank == 1)
+				mid = h->min;
+			if (rank == h->count)
+				mid = h->max;
+			out[i] = mid;
+			if (below)
+				below[i] = cum;
+			i++;
 		}
 	}
 	/* only reachable if counts saturated: report the maximum */

@@ -159,7 +159,7 @@ static uint64_t step_cum(const struct steps *s, size_t i)
  */
 static int steps_from_hist(struct steps *s, const struct sr_hist *h)
 {
-	size_t n = 0;
+	size_t n = 0, pos = 0;
 
 	memset(s, 0, sizeof(*s));
 	sr_hist_settle(h);
@@ -170,31 +170,17 @@ static int steps_from_hist(struct steps *s, const struct sr_hist *h)
 		free(s->cum);
 		return -1;
 	}
-	for (unsigned int g = 0; g < SR_HIST_GROUPS; g++) {
-		if (!h->group[g])
-			continue;
-		for (unsigned int b = 0; b < SR_HIST_SUB; b++) {
-			uint64_t lo, width, mid;
+	for (struct sr_hist_bucket bk; sr_hist_next_bucket(h, &pos, &bk);) {
+		uint64_t mid = bk.lo + (bk.hi - bk.lo + 1) / 2;   /* as sr_hist_percentile() */
 
-			if (!h->group[g][b])
-				continue;
-			if (g == 0) {
-				lo = b;
-				width = 1;
-			} else {
-				lo = (uint64_t)(SR_HIST_SUB + b) << (g - 1);
-				width = 1ull << (g - 1);
-			}
-			mid = lo + width / 2;   /* as sr_hist_percentile() */
-			/* the exact extremes, as the percentiles of stats.h do */
-			if (mid < h->min)
-				mid = h->min;
-			if (mid > h->max)
-				mid = h->max;
-			s->total += h->group[g][b];
-			s->value[n] = mid;
-			s->cum[n++] = s->total;
-		}
+		/* the exact extremes, as the percentiles of stats.h do */
+		if (mid < h->min)
+			mid = h->min;
+		if (mid > h->max)
+			mid = h->max;
+		s->total += bk.count;
+		s->value[n] = mid;
+		s->cum[n++] = s->total;
 	}
 	s->n = n;
 	return 0;

@@ -8,17 +8,29 @@
  * bucket [lo, lo + w) has w / lo <= 1/128. A percentile is reported as the
  * midpoint of its bucket, clamped to the exact minimum and maximum, which
  * bounds the relative error by 1/256 (0.39 %) -- and makes p0 and p100 exact.
- * The 128 counters of a power of two are allocated when it receives its
- * first sample: memory depends on the spread of values, never on how many
- * there are (at most 58 x 512 bytes).
  *
- * Batched counting. A task's counters are spread over kilobytes, so counting
- * one sample is a cache miss, and the latency machine counts each sample in
- * three or four histograms. sr_hist_add() therefore notes the sample's bucket
- * in pend[], next to count, min and max, and counts the SR_HIST_PEND noted
- * buckets in group[] in one go, where the misses overlap. Every function
- * below counts the noted buckets first; code that reads group[] itself calls
- * sr_hist_settle() before. count, min, max and sum are always current.
+ * Two forms, one set of buckets. A histogram starts as a list: the bucket
+ * (2 bytes) of each sample in ids[]. Once the list would take more memory
+ * than the counters of the powers of two it has seen (512 bytes each, 128
+ * 32-bit counters), it becomes dense: 128 counters per power of two in
+ * group[], allocated when the power receives its first sample. Memory
+ * therefore depends on the spread of the values, never on how many there
+ * are: at most 58 x 512 bytes of counters (+ 58 pointers, + 32 bytes of
+ * noted buckets). A task's distribution of a hundred samples spread over
+ * fifteen powers of two takes 200 bytes instead of 7.5 KiB: the report of
+ * a short trace touched 700 KiB of counters, 40 % of its page faults.
+ *
+ * Batched counting (dense form). A task's counters are spread over
+ * kilobytes, so counting one sample is a cache miss, and the latency machine
+ * counts each sample in three or four histograms. sr_hist_add() therefore
+ * notes the sample's bucket in ids[] and counts SR_HIST_PEND noted buckets
+ * in group[] in one go, where the misses overlap.
+ *
+ * Settling: sr_hist_settle() counts the noted buckets (dense) or sorts the
+ * list, and settling a settled histogram writes nothing, so that threads
+ * sharing a settled histogram only read it. Every function below settles
+ * first; code that walks the buckets itself uses sr_hist_next_bucket(), after
+ * sr_hist_settle(). count, min, max and sum are always current.
  *
  * Percentile definition (nearest rank): the p-th percentile of n samples is
  * the smallest sample x such that at least p % of the samples are <= x, that
@@ -36,17 +48,20 @@
 #define SR_HIST_SUB_BITS 7
 #define SR_HIST_SUB (1u << SR_HIST_SUB_BITS)       /* buckets per power of two */
 #define SR_HIST_GROUPS (64 - SR_HIST_SUB_BITS + 1)  /* group 0: exact values < 128 */
-#define SR_HIST_PEND 16                             /* buckets noted, not yet counted */
+#define SR_HIST_PEND 16                             /* dense: buckets noted, not yet counted */
 
 struct sr_hist {
 	uint64_t count;
 	uint64_t min, max;             /* exact; valid if count > 0 */
 	long double sum;               /* for the mean */
-	uint64_t have;                 /* bit g: group[g] is allocated */
-	uint8_t npend;
+	uint64_t have;                 /* bit g: a sample in group g (list), group[g] (dense) */
 	bool saturated;                /* a bucket reached UINT32_MAX */
-	uint16_t pend[SR_HIST_PEND];   /* (g << SR_HIST_SUB_BITS) | bucket, in group[] later */
-	uint32_t *group[SR_HIST_GROUPS];
+	bool dense;                    /* counters in group[]; else the list in ids[] */
+	bool sorted;                   /* list: ids[] ascending */
+	uint32_t nids, ids_cap;
+	/* (g << SR_HIST_SUB_BITS) | bucket: every sample (list), noted ones (dense) */
+	uint16_t *ids;
+	uint32_t **group;              /* dense: [SR_HIST_GROUPS], group[g] if bit g of have */
 };
 
 /* The percentiles every report shows, in this order. */
@@ -60,9 +75,10 @@ void sr_hist_release(struct sr_hist *h);
 /* Add one value (ns). Returns -1 only if memory runs out. */
 int sr_hist_add(struct sr_hist *h, uint64_t v);
 /*
- * Count the noted buckets in group[] (see Batched counting). It changes how
- * *h is stored, not what it describes, hence const; not concurrently with
- * another call on the same histogram (the functions below call it).
+ * Count the noted buckets in group[], or sort the list (see Settling). It
+ * changes how *h is stored, not what it describes, hence const; not
+ * concurrently with another call on the same histogram (the functions below
+ * call it).
  */
 void sr_hist_settle(const struct sr_hist *h);
 /* dst += src. Returns -1 only if memory runs out. */
@@ -91,6 +107,16 @@ uint64_t sr_percentile_sorted(const uint64_t *sorted, size_t n, double p);
  */
 struct json_t;
 struct json_t *sr_hist_json(const struct sr_hist *h);
+
+/*
+ * The non-empty buckets in ascending order, of a settled histogram: *@pos = 0
+ * before the first call; true while a bucket was stored in *@out.
+ */
+struct sr_hist_bucket {
+	uint64_t lo, hi;               /* the values it holds, inclusive */
+	uint64_t count;
+};
+bool sr_hist_next_bucket(const struct sr_hist *h, size_t *pos, struct sr_hist_bucket *out);
 
 /* Bucket bounds of value @v: [*lo, *hi]. Exposed for tests. */
 void sr_hist_bucket_bounds(uint64_t v, uint64_t *lo, uint64_t *hi);

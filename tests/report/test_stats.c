@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <schedreplay/stats.h>
 
@@ -33,6 +34,120 @@ static uint64_t rng(void)
 	rng_state ^= rng_state << 25;
 	rng_state ^= rng_state >> 27;
 	return rng_state * 2685821657736338717ull;
+}
+
+/*
+ * Two forms (stats.h): a list of buckets until it would outgrow the counters
+ * of the powers of two it has seen, then counters. Both give the same
+ * buckets, percentiles and "below" counts.
+ */
+static void check_buckets(const char *what, const struct sr_hist *h)
+{
+	struct sr_hist_bucket bk;
+	uint64_t total = 0, prev_hi = 0, first_lo = 0;
+	size_t pos = 0;
+	bool first = true;
+
+	sr_hist_settle(h);
+	while (sr_hist_next_bucket(h, &pos, &bk)) {
+		if (!bk.count || bk.hi < bk.lo || (!first && bk.lo <= prev_hi)) {
+			fprintf(stderr, "FAIL %s: bucket [%" PRIu64 ", %" PRIu64 "] x %" PRIu64
+				" after one ending at %" PRIu64 "\n", what, bk.lo, bk.hi, bk.count,
+				prev_hi);
+			failures++;
+		}
+		if (first)
+			first_lo = bk.lo;
+		first = false;
+		prev_hi = bk.hi;
+		total += bk.count;
+	}
+	EQ(what, total, h->count);
+	if (h->count) {
+		EQ("the first bucket holds min", first_lo <= h->min && sr_hist_percentile(h, 0) ==
+		   h->min, 1);
+		EQ("the last bucket holds max", h->max <= prev_hi, 1);
+	}
+}
+
+static void test_forms(void)
+{
+	struct sr_hist l, d, e;
+	uint64_t pl[SR_NR_STD_PCT], pd[SR_NR_STD_PCT], bl[SR_NR_STD_PCT], bd[SR_NR_STD_PCT];
+
+	/* one power of two [1024, 2048): 256 samples are a list, the 257th makes counters */
+	sr_hist_init(&l);
+	for (int i = 0; i < 256; i++)
+		sr_hist_add(&l, 1024 + (uint64_t)(i * 7 % 1024));
+	EQ("256 samples in one group: list", l.dense, 0);
+	EQ("list within one group's counters", l.ids_cap * sizeof(uint16_t) <= 512, 1);
+	sr_hist_add(&l, 1500);
+	EQ("257 samples in one group: dense", l.dense, 1);
+	check_buckets("dense after conversion", &l);
+	EQ("count after conversion", l.count, 257);
+	sr_hist_release(&l);
+
+	/* random spreads: the list of each size against the same samples as counters */
+	for (int round = 0; round < 200; round++) {
+		size_t n = 1 + rng() % (round < 100 ? 300 : 6000);
+		unsigned span = 1 + rng() % 34;
+
+		sr_hist_init(&l);
+		sr_hist_init(&d);
+		sr_hist_init(&e);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v = rng() % (1ull << span);
+
+			sr_hist_add(&l, v);
+			/* the list never takes more than the counters it stands for */
+			if (!l.dense && (uint64_t)l.ids_cap * sizeof(uint16_t) >
+			    (uint64_t)__builtin_popcountll(l.have) * SR_HIST_SUB * sizeof(uint32_t) &&
+			    l.ids_cap > 8) {
+				fprintf(stderr, "FAIL: list of %u ids for %d groups\n", l.ids_cap,
+					__builtin_popcountll(l.have));
+				failures++;
+			}
+		}
+		sr_hist_merge(&d, &l);          /* counters */
+		EQ("merge makes counters", d.dense, 1);
+		check_buckets("list", &l);
+		check_buckets("dense", &d);
+		sr_hist_percentiles(&l, sr_std_pct, SR_NR_STD_PCT, pl, bl);
+		sr_hist_percentiles(&d, sr_std_pct, SR_NR_STD_PCT, pd, bd);
+		for (int i = 0; i < SR_NR_STD_PCT; i++) {
+			EQ("list p == dense p", pl[i], pd[i]);
+			EQ("list below == dense below", bl[i], bd[i]);
+		}
+		/* settling a settled histogram writes nothing */
+		if (!l.dense && l.nids) {
+			uint16_t *copy = malloc(l.nids * sizeof(*copy));
+
+			memcpy(copy, l.ids, l.nids * sizeof(*copy));
+			e = l;
+			sr_hist_settle(&l);
+			EQ("settled twice: same list", e.ids == l.ids && e.nids == l.nids &&
+			   e.ids_cap == l.ids_cap && e.sorted == l.sorted, 1);
+			EQ("settled twice: same ids", memcmp(copy, l.ids, l.nids * sizeof(*copy)), 0);
+			for (uint32_t i = 1; i < l.nids; i++)
+				if (l.ids[i - 1] > l.ids[i]) {
+					fprintf(stderr, "FAIL: settled list not ascending at %u\n", i);
+					failures++;
+					break;
+				}
+			free(copy);
+			sr_hist_init(&e);
+		}
+		/* adding after settling: still the same distribution as the counters */
+		sr_hist_add(&l, 77);
+		sr_hist_add(&d, 77);
+		sr_hist_percentiles(&l, sr_std_pct, SR_NR_STD_PCT, pl, bl);
+		sr_hist_percentiles(&d, sr_std_pct, SR_NR_STD_PCT, pd, bd);
+		for (int i = 0; i < SR_NR_STD_PCT; i++)
+			EQ("after one more: list p == dense p", pl[i], pd[i]);
+		sr_hist_release(&l);
+		sr_hist_release(&d);
+		sr_hist_release(&e);
+	}
 }
 
 int main(void)
@@ -114,6 +229,7 @@ int main(void)
 		sr_hist_release(&a);
 		sr_hist_release(&b);
 	}
+	test_forms();
 	if (!failures)
 		printf("stats: all checks passed\n");
 	return failures ? 1 : 0;
