@@ -361,7 +361,7 @@ void sr_hist_percentiles(const struct sr_hist *h, const double *p, size_t n, uin
 			 uint64_t *below)
 {
 	struct sr_hist_bucket bk;
-	uint64_t cum = 0;
+	uint64_t cum = 0, rank;
 	size_t i = 0, pos = 0;
 
 	sr_hist_settle(h);
@@ -373,10 +373,11 @@ void sr_hist_percentiles(const struct sr_hist *h, const double *p, size_t n, uin
 		}
 		return;
 	}
+	/* once per percentile, not per bucket: rank_of() computes in long double */
+	rank = n ? rank_of(p[0], h->count) : 0;
 	while (i < n && sr_hist_next_bucket(h, &pos, &bk)) {
 		cum += bk.count;
-		while (i < n && cum >= rank_of(p[i], h->count)) {
-			uint64_t rank = rank_of(p[i], h->count);
+		while (i < n && cum >= rank) {
 			uint64_t mid = bk.lo + (bk.hi - bk.lo + 1) / 2;
 
 			if (bk.lo < SR_HIST_SUB)
@@ -393,7 +394,8 @@ void sr_hist_percentiles(const struct sr_hist *h, const double *p, size_t n, uin
 			out[i] = mid;
 			if (below)
 				below[i] = cum;
-			i++;
+			if (++i < n)
+				rank = rank_of(p[i], h->count);
 		}
 	}
 	/* only reachable if counts saturated: report the maximum */
