@@ -54,6 +54,7 @@ struct trace_reader {
 	uint64_t lost_before;
 	struct tr_repair *rp;          /* NULL: the raw stream */
 	bool rp_input_done;
+	bool rp_empty;                 /* the last event passed straight through */
 	struct trace_info info;
 	char reason[512];
 };
@@ -1006,9 +1007,11 @@ static int next_repaired(struct trace_reader *r, struct trace_event *ev, struct 
 {
 	int ret;
 
-	while (!(ret = tr_repair_pop(r->rp, ev, &r->lost_before))) {
+	/* after a pass-through nothing is held: no pop to ask (trace_repair.h) */
+	while (r->rp_empty || !(ret = tr_repair_pop(r->rp, ev, &r->lost_before))) {
 		uint64_t lost = 0;
 
+		r->rp_empty = false;
 		if (r->rp_input_done)
 			return 0;
 		/* decoded into the caller's event: usually it passes straight on */
@@ -1020,6 +1023,7 @@ static int next_repaired(struct trace_reader *r, struct trace_event *ev, struct 
 			ret = tr_repair_end(r->rp);
 		} else if ((ret = tr_repair_pass(r->rp, ev, lost)) == 1) {
 			r->lost_before = lost;
+			r->rp_empty = true;
 			return 1;
 		}
 		if (ret)

@@ -110,6 +110,7 @@ struct tr_repair {
 	struct rp_ent *ring;           /* held events, FIFO; cap is a power of two */
 	size_t cap, head, n, held_max;
 	int nr_open;                   /* CPUs with an open switch-in */
+	int nr_idle;                   /* CPUs seen, idle per the stream (curr 0) */
 	uint64_t next_seq;
 	uint64_t newest_ts;
 	uint64_t floor;                /* ts of the last event delivered */
@@ -407,10 +408,12 @@ static int observe(struct tr_repair *rp, const struct trace_event *ev, uint64_t 
 {
 	struct rp_cpu *pc;
 	int c = ev->cpu;
+	bool was_idle;
 
 	if (c < 0 || c >= rp->nr_cpus)
 		return note_tasks(rp, ev);
 	pc = &rp->cpu[c];
+	was_idle = pc->seen && pc->curr == 0;
 	if (lost_before) {
 		/* whatever ran in the gap is unknown, and so is the current task */
 		if (pc->s.open && resolve(rp, c, 0, false, NULL))
@@ -466,6 +469,7 @@ static int observe(struct tr_repair *rp, const struct trace_event *ev, uint64_t 
 	}
 	pc->last_ts = ev->ts;
 	pc->seen = true;
+	rp->nr_idle += (pc->curr == 0) - was_idle;
 	return 0;
 }
 
@@ -575,7 +579,7 @@ static uint64_t safe_until(const struct tr_repair *rp)
 {
 	uint64_t b = UINT64_MAX;
 
-	if (!(rp->mode & TRACE_REPAIR_IDLE_EXIT))
+	if (!(rp->mode & TRACE_REPAIR_IDLE_EXIT) || (!rp->nr_open && !rp->nr_idle))
 		return b;
 	for (int c = 0; c < rp->nr_cpus; c++) {
 		const struct rp_cpu *pc = &rp->cpu[c];

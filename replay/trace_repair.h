@@ -48,7 +48,8 @@ int tr_repair_push(struct tr_repair *rp, const struct trace_event *ev, uint64_t 
  * delivers it itself, with @lost_before; 0 when it was taken in (copied) and
  * the output is asked for with tr_repair_pop(); -1 when memory runs out.
  * Output and statistics are those of tr_repair_push() then tr_repair_pop():
- * it saves copying the event into the FIFO and out again.
+ * it saves copying the event into the FIFO and out again. After 1 nothing
+ * is held: tr_repair_pop() returns 0 until the next push or pass.
  */
 int tr_repair_pass(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_before);
 
