@@ -355,23 +355,28 @@ bool lat_filter_match(const struct lat_machine *m, const char *comm, int32_t pid
 	return true;
 }
 
-static struct cpu_state *get_cpu(struct lat_machine *m, int cpu)
+/* CPU @cpu's state, the array grown to hold it; NULL for a CPU beyond 65535. */
+static struct cpu_state *grow_cpus(struct lat_machine *m, int cpu)
 {
+	int n = cpu + 1 > m->nr_cpus * 2 ? cpu + 1 : m->nr_cpus * 2;
+	struct cpu_state *c;
+
 	if (cpu < 0 || cpu > 65535)
 		return NULL;
-	if (cpu >= m->nr_cpus) {
-		int n = cpu + 1 > m->nr_cpus * 2 ? cpu + 1 : m->nr_cpus * 2;
-		struct cpu_state *c = realloc(m->cpus, (size_t)n * sizeof(*c));
-
-		if (!c) {
-			m->oom = true;
-			return NULL;
-		}
-		memset(c + m->nr_cpus, 0, (size_t)(n - m->nr_cpus) * sizeof(*c));
-		m->cpus = c;
-		m->nr_cpus = n;
+	c = realloc(m->cpus, (size_t)n * sizeof(*c));
+	if (!c) {
+		m->oom = true;
+		return NULL;
 	}
+	memset(c + m->nr_cpus, 0, (size_t)(n - m->nr_cpus) * sizeof(*c));
+	m->cpus = c;
+	m->nr_cpus = n;
 	return &m->cpus[cpu];
+}
+
+static inline struct cpu_state *get_cpu(struct lat_machine *m, int cpu)
+{
+	return (unsigned)cpu < (unsigned)m->nr_cpus ? &m->cpus[cpu] : grow_cpus(m, cpu);
 }
 
 static void task_kill(struct task *t)
