@@ -4,7 +4,10 @@
  *
  *   bench_report SCHEDREPLAY TRACE...
  *
- * For each trace, best of RUNS runs (wall clock), each kind in turn so that
+ * For each trace, best of RUNS runs (wall clock), or RUNS_SHORT runs when
+ * trace-cmd reads the trace in under SHORT_S seconds (a 1 s trace: the
+ * report takes ~5 ms there, and 5 runs on a loaded 2-CPU machine left the
+ * ratio to trace-cmd anywhere between 8x and 12x); each kind in turn so that
  * load from other processes hits all of them alike:
  *   report      `schedreplay report TRACE > /dev/null` as a process: the number
  *               the goals refer to (>= 20x trace-cmd report, >= 3.5 M events/s)
@@ -16,6 +19,13 @@
  *   bare loop   libtracecmd: tracecmd_open + tracecmd_iterate_events reading
  *               one field (next_pid of sched_switch) per event
  *   trace-cmd   `trace-cmd report -i TRACE > /dev/null`
+ * Added columns (the goals' ratios above are unchanged):
+ *   cpu         the report process's user + system CPU time (best run), and
+ *   x tc cpu    trace-cmd's CPU time over it: less sensitive to other
+ *               processes' load than wall clock, and blind to idle waits
+ *   bare/p      the bare loop as a process (this program re-executed with
+ *               `bare TRACE BUFFER`): exec and dynamic linking included, as
+ *               they are in `report` and `trace-cmd`; x bare/p its ratio
  * and the peak RSS of the report process (getrusage of the child), which must
  * not grow with the trace's length: it is O(tasks + CPUs), so the number of
  * tasks in the trace is printed next to it.
@@ -36,6 +46,8 @@
 #include "report_local.h"
 
 #define RUNS 5
+#define RUNS_SHORT 30
+#define SHORT_S 0.2
 
 static double now(void)
 {
@@ -44,6 +56,8 @@ static double now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+static double cpu_s;               /* user + system seconds of the last run() */
 
 /* Run argv with stdout and stderr to /dev/null; wall seconds, peak RSS in KiB. */
 static double run(char *const argv[], long *maxrss_kb)
@@ -67,6 +81,8 @@ static double run(char *const argv[], long *maxrss_kb)
 		return -1;
 	if (maxrss_kb)
 		*maxrss_kb = ru.ru_maxrss;
+	cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		(double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127)
 		return -1;
 	return now() - t0;
@@ -148,8 +164,14 @@ static double best(double a, double b)
 
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "bare")) {
+		/* the bare loop as a process of its own (column bare/p) */
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		return bare_loop(argv[2], argv[3]) < 0;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench_report SCHEDREPLAY TRACE...\n");
+		fprintf(stderr, "usage: bench_report SCHEDREPLAY TRACE...\n"
+			"       bench_report bare TRACE BUFFER\n");
 		return 2;
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
@@ -169,9 +191,10 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("peak RSS of `schedreplay --version`: %ld KiB\n", base_rss);
-	printf("%-26s %9s %6s | %8s %8s %8s %8s %8s %8s | %6s %6s %6s | %8s %5s\n", "trace",
-	       "events", "MB", "report", "rep/tc", "reader", "rdr/tc", "bare", "trace-cmd", "x tc",
-	       "x bare", "tc/nat", "RSS KiB", "tasks");
+	printf("%-26s %9s %6s | %8s %8s %8s %8s %8s %8s | %6s %6s %6s | %8s %5s | %7s %8s %8s "
+	       "%8s\n", "trace", "events", "MB", "report", "rep/tc", "reader", "rdr/tc", "bare",
+	       "trace-cmd", "x tc", "x bare", "tc/nat", "RSS KiB", "tasks", "cpu", "x tc cpu",
+	       "bare/p", "x bare/p");
 	for (int i = 2; i < argc; i++) {
 		const char *path = argv[i];
 		char *rep[] = { argv[1], "report", "--allow-lost", (char *)path, NULL };
@@ -179,10 +202,13 @@ int main(int argc, char **argv)
 				   (char *)path, NULL };
 		char *tc[] = { "trace-cmd", "report", "-i", (char *)path, NULL };
 		double t_rep = -1, t_rep_tc = -1, t_rd = -1, t_rd_tc = -1, t_bare = -1, t_tc = -1;
+		double c_rep = -1, c_tc = -1, t_bare_p = -1;
+		int runs = RUNS;
 		long rss = 0, r;
 		struct sr_error err;
 		struct trace_reader *tr = trace_open(path, NULL, &err);
 		char buffer[256];
+		char *bare_p[] = { argv[0], "bare", (char *)path, NULL, NULL };
 		FILE *f = fopen(path, "rb");
 		double mb = 0, ev;
 		size_t tasks;
@@ -193,6 +219,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		snprintf(buffer, sizeof(buffer), "%s", trace_get_info(tr)->buffer);
+		bare_p[3] = buffer;
 		trace_close(tr);
 		if (f) {
 			fseek(f, 0, SEEK_END);
@@ -200,14 +227,20 @@ int main(int argc, char **argv)
 			fclose(f);
 		}
 		rss = i - 2 < 64 ? peak_rss[i - 2] : 0;
-		for (int k = 0; k < RUNS; k++) {
+		for (int k = 0; k < runs; k++) {
 			t_rep = best(t_rep, run(rep, &r));
+			c_rep = best(c_rep, cpu_s);
 			t_rep_tc = best(t_rep_tc, run(rep_tc, NULL));
 			t_rd_tc = best(t_rd_tc, reader_only(path, TRACE_BACKEND_LIBTRACECMD));
 			t_rd = best(t_rd, reader_only(path, TRACE_BACKEND_NATIVE));
 			t_bare = best(t_bare, bare_loop(path, buffer));
+			t_bare_p = best(t_bare_p, run(bare_p, NULL));
 			/* the ratio's denominator: as many runs as the numerator */
 			t_tc = best(t_tc, run(tc, NULL));
+			c_tc = best(c_tc, cpu_s);
+			/* a short trace: more runs against the noise of a few ms */
+			if (k == 0 && t_tc > 0 && t_tc < SHORT_S)
+				runs = RUNS_SHORT;
 		}
 		{
 			struct report_opts o;
@@ -221,14 +254,16 @@ int main(int argc, char **argv)
 		}
 		ev = (double)reader_events;
 		printf("%-26s %9" PRIu64 " %6.1f | %7.3fs %7.3fs %7.3fs %7.3fs %7.3fs %8.3fs | %5.1fx "
-		       "%5.2fx %5.2fx | %8ld %5zu\n",
+		       "%5.2fx %5.2fx | %8ld %5zu | %6.1fms %7.1fx %7.3fs %7.2fx\n",
 		       base ? base + 1 : path, reader_events, mb, t_rep, t_rep_tc, t_rd, t_rd_tc,
-		       t_bare, t_tc, t_tc / t_rep, t_bare / t_rep, t_rep_tc / t_rep, rss, tasks);
+		       t_bare, t_tc, t_tc / t_rep, t_bare / t_rep, t_rep_tc / t_rep, rss, tasks,
+		       c_rep * 1e3, c_tc / c_rep, t_bare_p, t_bare_p / t_rep);
 		printf("%-26s %9s %6s | %6.2fM %7.2fM %7.2fM %7.2fM %7.2fM %8.2fM   events/s\n", "",
 		       "", "", ev / t_rep / 1e6, ev / t_rep_tc / 1e6, ev / t_rd / 1e6,
 		       ev / t_rd_tc / 1e6, ev / t_bare / 1e6, ev / t_tc / 1e6);
 	}
 	printf("x tc: trace-cmd report time / report time; x bare: bare libtracecmd loop / report;\n"
-	       "tc/nat: report --reader libtracecmd / report (native)\n");
+	       "tc/nat: report --reader libtracecmd / report (native); cpu: report's user+sys;\n"
+	       "x tc cpu: trace-cmd's user+sys / report's; bare/p: the bare loop as a process\n");
 	return 0;
 }
