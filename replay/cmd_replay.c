@@ -54,6 +54,10 @@ static void usage(FILE *f)
 "                      (default: the task blocks and is woken at once)\n"
 "  --idle-pull         placement trace: a CPU the simulation (not the trace) leaves idle\n"
 "                      pulls a cache-cold waiting task (newidle balance)\n"
+"  --channel-wakes     a reader with several writers is woken by whichever writer\n"
+"                      comes first here, not the trace's (docs/replay.md)\n"
+"  --oneway-no-wait    a waker the model does not preempt in a one-way flow writes\n"
+"                      on instead of waiting for its wakee (docs/replay.md)\n"
 "  --settings          print every profile setting\n"
 "  --top N             groups shown per key in text output (default 10, 0 = all)\n"
 "  --dump-events FILE  write every simulated event as text (debugging; one run only)\n"
@@ -129,6 +133,8 @@ int cmd_replay(int argc, char **argv)
 		{ "no-costs", no_argument, NULL, 'C' },
 		{ "skip-early-blocks", no_argument, NULL, 'K' },
 		{ "idle-pull", no_argument, NULL, 'I' },
+		{ "channel-wakes", no_argument, NULL, 'W' },
+		{ "oneway-no-wait", no_argument, NULL, 'O' },
 		{ "settings", no_argument, NULL, 'T' },
 		{ "top", required_argument, NULL, 't' },
 		{ "dump-events", required_argument, NULL, 'D' },
@@ -157,6 +163,8 @@ int cmd_replay(int argc, char **argv)
 		case 'C': o.rc.no_costs = true; break;
 		case 'K': o.rc.skip_early_blocks = true; break;
 		case 'I': o.rc.idle_pull = true; break;
+		case 'W': o.rc.channel_wakes = true; break;
+		case 'O': o.rc.oneway_no_wait = true; break;
 		case 'T': to.show_settings = true; break;
 		case 't': {
 			char *end;

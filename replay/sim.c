@@ -619,6 +619,118 @@ static int handoff_release(struct sim *s, uint32_t yi, int cpu, bool reply, uint
 			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, false, now);
 }
 
+/* ---- readers with several writers (WL_WAKE_CHANNEL) ------------------- */
+
+/*
+ * replay_config.channel_wakes.  The kernel's reader sleeps on its channel
+ * and the first writer ends the sleep, whoever it is (pipe_read() waits on
+ * pipe->rd_wait, pipe_write() wakes it).  The trace pairs each sleep of the
+ * reader with the writer that came first on the hardware; the simulated
+ * writers come in their own order.  So channel wakes are paired again as
+ * they come: one that reaches its reader asleep on another channel wake's
+ * sleep ends that sleep (the two exchange sleeps), and a reader reaching a
+ * channel sleep while a channel wake for a later sleep is already there
+ * takes the oldest such wake (the message is in the pipe: the early-wake
+ * rules of run_ops() apply).  sim.block_wake and sim.wake_block hold the
+ * pairing; without the option they are not allocated and each BLOCK is
+ * ended by the trace's wake.
+ */
+static uint32_t block_wake(const struct sim *s, uint32_t ti, uint32_t k)
+{
+	uint32_t g = s->wt[ti].first_op + k;
+
+	return s->block_wake ? s->block_wake[g] : s->ops[g].arg;
+}
+
+/* Wakes @a and @b of task @ti end sleeps of one kind, both of a channel. */
+static bool chan_pairable(const struct sim *s, uint32_t ti, uint32_t a, uint32_t b)
+{
+	const struct wl_op *ops = &s->ops[s->wt[ti].first_op];
+	uint32_t ka, kb;
+
+	if (!s->block_wake || a == b || !(s->wakes[a].flags & WL_WAKE_CHANNEL) ||
+	    !(s->wakes[b].flags & WL_WAKE_CHANNEL))
+		return false;
+	ka = s->wake_block[a];
+	kb = s->wake_block[b];
+	return ka != WL_NONE && kb != WL_NONE && ops[ka].value == ops[kb].value &&
+	       ops[ka].aux == ops[kb].aux;
+}
+
+static void chan_exchange(struct sim *s, uint32_t ti, uint32_t a, uint32_t b)
+{
+	uint32_t first = s->wt[ti].first_op, ka = s->wake_block[a], kb = s->wake_block[b];
+
+	s->block_wake[first + ka] = b;
+	s->block_wake[first + kb] = a;
+	s->wake_block[a] = kb;
+	s->wake_block[b] = ka;
+	s->notes[SIM_NOTE_CHANNEL_REPAIRED]++;
+}
+
+/* Channel wake @wi came before its reader reached its sleep: queue it. */
+static void chan_push(struct sim *s, uint32_t wi)
+{
+	struct sim_task *t = &s->tasks[s->wakes[wi].target];
+
+	if (!s->block_wake || !(s->wakes[wi].flags & WL_WAKE_CHANNEL))
+		return;
+	s->chan_next[wi] = WL_NONE;
+	if (t->chan_tail == WL_NONE)
+		t->chan_head = wi;
+	else
+		s->chan_next[t->chan_tail] = wi;
+	t->chan_tail = wi;
+}
+
+/*
+ * Task @ti reaches its BLOCK @k, which wake @wi ends and which has not come
+ * yet: the oldest channel wake already there for a later sleep ends it
+ * instead.  Returns the wake that ends the block now.
+ */
+static uint32_t chan_take_early(struct sim *s, uint32_t ti, uint32_t k, uint32_t wi)
+{
+	struct sim_task *t = &s->tasks[ti];
+
+	if (!s->block_wake || !(s->wakes[wi].flags & WL_WAKE_CHANNEL))
+		return wi;
+	while (t->chan_head != WL_NONE) {
+		uint32_t e = t->chan_head;
+		bool stale = !s->early[e] || s->wake_block[e] <= k;   /* consumed meanwhile */
+
+		if (!stale && !chan_pairable(s, ti, wi, e))
+			return wi;
+		t->chan_head = s->chan_next[e];
+		if (t->chan_head == WL_NONE)
+			t->chan_tail = WL_NONE;
+		if (!stale) {
+			chan_exchange(s, ti, wi, e);
+			return e;
+		}
+	}
+	return wi;
+}
+
+/*
+ * Wake @wi reaches task @ti asleep on another wake's BLOCK (the one before
+ * its current op): a channel wake for a later sleep ends this one.
+ */
+static bool chan_wakes_sleeper(struct sim *s, uint32_t ti, uint32_t wi)
+{
+	struct sim_task *t = &s->tasks[ti];
+	uint32_t cur;
+
+	if (!s->block_wake || t->st != SIM_BLOCKED || t->waiting == WL_NONE ||
+	    s->early[t->waiting] || !chan_pairable(s, ti, wi, t->waiting))
+		return false;
+	cur = s->wake_block[t->waiting];
+	if (cur + 1 != t->op || s->wake_block[wi] <= cur)
+		return false;
+	chan_exchange(s, ti, wi, t->waiting);
+	t->waiting = wi;
+	return true;
+}
+
 /* A wake record reaches its target (from a WAKE op or at its trace time). */
 static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 {
@@ -644,10 +756,11 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 		return emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, t->cpu, t->cpu,
 				       cpu_pid(s, t->cpu), now);
 	}
-	if (t->st == SIM_BLOCKED && t->waiting == wi)
+	if ((t->st == SIM_BLOCKED && t->waiting == wi) || chan_wakes_sleeper(s, ti, wi))
 		return wake_now(s, wi, waker_cpu, false, now);
 	/* Not at that block yet: it will not sleep there (see run_ops). */
 	s->early[wi] = 1;
+	chan_push(s, wi);
 	s->notes[SIM_NOTE_EARLY_WAKE]++;
 	return 0;
 }
@@ -776,6 +889,16 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			sim_task_enter_op(s, ti);
 			if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD)
 				continue;      /* the wakee is past that block already */
+			if (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY) {
+				/*
+				 * Not preempted, in a one-way flow: nothing after
+				 * this point depends on the wakee's work (it never
+				 * answers), so the writer writes on, as the
+				 * kernel's does (replay_config.oneway_no_wait).
+				 */
+				s->notes[SIM_NOTE_HANDOFF_ONEWAY]++;
+				continue;
+			}
 			if (y->waiter != WL_NONE) {
 				s->notes[SIM_NOTE_HANDOFF_BUSY]++;
 				continue;
@@ -795,10 +918,12 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
 		}
 		case WL_OP_BLOCK: {
-			uint32_t wi = op->arg;
+			uint32_t wi = block_wake(s, ti, t->op);
 			enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
 				MODEL_PREV_SLEEP;
 
+			if (wi != WL_NONE && !s->early[wi])
+				wi = chan_take_early(s, ti, t->op, wi);
 			t->op++;
 			sim_task_enter_op(s, ti);
 			if (handoff_release(s, ti, cpu, false, now))

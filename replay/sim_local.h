@@ -36,6 +36,8 @@ struct sim_task {
 	uint32_t waiter;           /* a task sleeping in a hand-off WAIT for this one */
 	uint32_t waiter_op;        /* ... until this task has passed this op */
 	uint32_t released_block;   /* BLOCK before which it woke its waiter (its reply) */
+	uint32_t chan_head;        /* its channel wakes delivered early, oldest first */
+	uint32_t chan_tail;        /* (WL_WAKE_CHANNEL; linked by sim.chan_next) */
 	int pending_cpu;           /* a traced migration that found it running: at its next preemption */
 	int pull_cpu;              /* a traced pull of it before its fork/wakeup here: when that CPU idles */
 	uint32_t group;
@@ -88,6 +90,8 @@ enum sim_note_id {
 	SIM_NOTE_PULL_AT_PLACE,
 	SIM_NOTE_PULL_AT_IDLE,
 	SIM_NOTE_PULL_DROPPED,
+	SIM_NOTE_CHANNEL_REPAIRED,
+	SIM_NOTE_HANDOFF_ONEWAY,
 	SIM_NOTE_NR
 };
 
@@ -107,6 +111,15 @@ struct sim {
 	struct sim_task *tasks;
 	struct sim_cpu *cpus;
 	uint8_t *early;            /* per wake: delivered before its block */
+	/*
+	 * Which wake ends which BLOCK: the trace's pairing, except that
+	 * channel wakes (WL_WAKE_CHANNEL) of one reader are re-paired in the
+	 * order the simulated writers deliver them (chan_*() in sim.c).
+	 */
+	uint32_t *block_wake;      /* per op (global index): the wake ending that BLOCK;
+				      NULL without replay_config.channel_wakes */
+	uint32_t *wake_block;      /* per wake: the op (task-relative) of the BLOCK it ends */
+	uint32_t *chan_next;       /* per wake: the next in its target's chan_head list */
 	uint32_t *pulls;           /* tasks with a pull_cpu (may hold stale entries) */
 	uint32_t nr_pulls, cap_pulls;
 	uint32_t handoff_wakes;    /* hand-off wakeups so far (their cost draws) */

@@ -184,6 +184,39 @@ static void dump_stat_runtime(void *ctx, int cpu, uint32_t id, uint64_t runtime,
 
 /* ---- set-up ------------------------------------------------------------- */
 
+/* replay_config.channel_wakes: the trace's pairing of wakes and the BLOCKs they end. */
+static int sim_bind_blocks(struct sim *s)
+{
+	uint32_t nw = wl_nr_wakes(s->wl), nops = 0;
+
+	for (uint32_t i = 0; i < s->nr_tasks; i++)
+		if (s->wt[i].first_op + s->wt[i].nr_ops > nops)
+			nops = s->wt[i].first_op + s->wt[i].nr_ops;
+	s->block_wake = malloc((nops ? nops : 1) * sizeof(*s->block_wake));
+	s->wake_block = malloc((nw ? nw : 1) * sizeof(*s->wake_block));
+	s->chan_next = malloc((nw ? nw : 1) * sizeof(*s->chan_next));
+	if (!s->block_wake || !s->wake_block || !s->chan_next)
+		return -1;
+	for (uint32_t w = 0; w < nw; w++) {
+		s->wake_block[w] = WL_NONE;
+		s->chan_next[w] = WL_NONE;
+	}
+	for (uint32_t i = 0; i < s->nr_tasks; i++) {
+		const struct wl_task *t = &s->wt[i];
+
+		for (uint32_t k = 0; k < t->nr_ops; k++) {
+			const struct wl_op *op = &s->ops[t->first_op + k];
+
+			s->block_wake[t->first_op + k] = WL_NONE;
+			if (op->kind != WL_OP_BLOCK || op->arg >= nw)
+				continue;
+			s->block_wake[t->first_op + k] = op->arg;
+			s->wake_block[op->arg] = k;
+		}
+	}
+	return 0;
+}
+
 static int setup(struct sim *s, struct sr_error *err)
 {
 	const struct wl_workload *wl = s->wl;
@@ -226,7 +259,8 @@ static int setup(struct sim *s, struct sr_error *err)
 	if (!(s->groups = calloc(ng, sizeof(*s->groups))) ||
 	    !(s->tasks = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*s->tasks))) ||
 	    !(s->cpus = calloc((size_t)s->nr_cpus, sizeof(*s->cpus))) ||
-	    !(s->early = calloc(wl_nr_wakes(wl) + 1, 1)))
+	    !(s->early = calloc(wl_nr_wakes(wl) + 1, 1)) ||
+	    (s->cfg.channel_wakes && sim_bind_blocks(s)))
 		goto oom;
 	s->groups[0] = model_root_group(s->m);
 	for (uint32_t g = 1; g < ng; g++) {
@@ -253,6 +287,8 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->waiting = WL_NONE;
 		t->waiter = WL_NONE;
 		t->released_block = WL_NONE;
+		t->chan_head = WL_NONE;
+		t->chan_tail = WL_NONE;
 		t->pending_cpu = -1;
 		t->pull_cpu = -1;
 		t->st = SIM_UNBORN;
@@ -350,6 +386,9 @@ static void sim_release(struct sim *s)
 	free(s->tasks);
 	free(s->cpus);
 	free(s->early);
+	free(s->block_wake);
+	free(s->wake_block);
+	free(s->chan_next);
 	free(s->pulls);
 	free(s->heap);
 	free(s->samples);
@@ -457,6 +496,8 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_MOVE_FAILED] = "cgroup moves the model refused",
 	[SIM_NOTE_UNDELIVERED] = "wakes delivered early whose block the task never reached before the trace end",
 	[SIM_NOTE_OPS_DONE] = "tasks that did all their traced work before the trace end while the trace had them queued, not running, at its end: they sleep (their further demand is unknown)",
+	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",
+	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",
 	[SIM_NOTE_IDLE_PULL] = "queued tasks a CPU pulled when the simulation, unlike the trace, left it idle next to them (newidle balance; placement trace)",

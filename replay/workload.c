@@ -1896,6 +1896,72 @@ static int drop_oneoff_handoffs(struct wl_builder *b)
 }
 
 /*
+ * A reader with several writers: a task whose sleeps are ended by wakes from
+ * at least two tasks that each woke it WL_HANDOFF_MIN_PAIR times or more
+ * (hackbench's receivers: every sender writes to every receiver's pipe).  The
+ * kernel's reader sleeps on the channel (pipe_read() -> wait_event on
+ * pipe->rd_wait) and the first writer's pipe_write() ends the sleep, whoever
+ * it is; the trace only says who came first on the hardware.  Those wakes are
+ * marked WL_WAKE_CHANNEL: the simulation lets any of them end any of those
+ * sleeps, in the order the simulated writers reach them.
+ */
+static int mark_channel_wakes(struct wl_builder *b)
+{
+	uint64_t *keys = NULL;
+	uint32_t *nregular = NULL;
+	size_t n = 0;
+	int ret = -1;
+
+	if (!b->wakes.n)
+		return 0;
+	keys = malloc(b->wakes.n * sizeof(*keys));
+	nregular = calloc(b->tasks.n ? b->tasks.n : 1, sizeof(*nregular));
+	if (!keys || !nregular)
+		goto out;
+	for (uint32_t i = 0; i < b->wakes.n; i++) {
+		const struct wl_wake *w = &b->wakes.v[i];
+
+		if (w->src == WL_SRC_TASK && w->waker != WL_NONE && w->target < b->tasks.n &&
+		    (w->flags & WL_WAKE_ENDS_BLOCK) &&
+		    !(w->flags & (WL_WAKE_SPURIOUS | WL_WAKE_ON_CPU | WL_WAKE_NEW)))
+			keys[n++] = (uint64_t)w->target << 32 | w->waker;
+	}
+	qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (size_t i = 0, j; i < n; i = j) {       /* regular wakers per target */
+		for (j = i; j < n && keys[j] == keys[i]; j++)
+			;
+		if (j - i >= WL_HANDOFF_MIN_PAIR)
+			nregular[keys[i] >> 32]++;
+	}
+	for (uint32_t i = 0; i < b->wakes.n; i++) {
+		struct wl_wake *w = &b->wakes.v[i];
+		uint64_t key = (uint64_t)w->target << 32 | w->waker;
+		const uint64_t *hit;
+		size_t cnt = 0;
+
+		if (w->src != WL_SRC_TASK || w->waker == WL_NONE || w->target >= b->tasks.n ||
+		    !(w->flags & WL_WAKE_ENDS_BLOCK) ||
+		    (w->flags & (WL_WAKE_SPURIOUS | WL_WAKE_ON_CPU | WL_WAKE_NEW)) ||
+		    nregular[w->target] < 2)
+			continue;
+		hit = bsearch(&key, keys, n, sizeof(*keys), cmp_u64);
+		if (!hit)
+			continue;
+		while (hit > keys && hit[-1] == key)
+			hit--;
+		while (hit + cnt < keys + n && hit[cnt] == key)
+			cnt++;
+		if (cnt >= WL_HANDOFF_MIN_PAIR)
+			w->flags |= WL_WAKE_CHANNEL;
+	}
+	ret = 0;
+out:
+	free(keys);
+	free(nregular);
+	return ret;
+}
+
+/*
  * WF_SYNC is not in the trace.  A wake is replayed as sync when the waker
  * goes to sleep (a BLOCK) or hands off (a WAIT) right after it: no other
  * wake or fork in between and at most WL_SYNC_MAX_RUN_NS of its own CPU work
@@ -1938,6 +2004,69 @@ static void mark_sync_wakes(struct wl_builder *b, uint32_t t)
 	}
 }
 
+/*
+ * A hand-off in a one-way flow.  In a ping-pong the waker X sometimes sleeps
+ * for the answer: it wakes Y, sleeps right after (WL_SYNC_MAX_RUN_NS of its
+ * own work at most, no hand-off in between) and Y's wake ends that sleep - a
+ * reply.  A pair of which the trace shows no reply is one-way (hackbench's
+ * sender and receiver: the receiver's wakes of a sender, when its pipe was
+ * full, end sleeps that followed a write to another receiver): nothing X does
+ * after the wakeup depends on Y's work, the hand-off only says that the kernel
+ * let Y run first.  Its WAITs are marked WL_WAIT_ONEWAY
+ * (replay_config.oneway_no_wait, docs/replay.md).
+ */
+static int mark_oneway_handoffs(struct wl_builder *b)
+{
+	uint64_t *keys = NULL;
+	size_t n = 0;
+
+	if (b->wakes.n) {
+		keys = malloc(b->wakes.n * sizeof(*keys));
+		if (!keys)
+			return -1;
+	}
+	for (uint32_t x = 0; x < b->ts.n; x++) {       /* replies: (Y << 32 | X) */
+		const struct tstate *s = &b->ts.v[x];
+		uint32_t last = WL_NONE;                /* the wakee of X's last WAKE */
+		uint64_t run = 0;                       /* X's work since that WAKE */
+
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			const struct wl_op *o = &s->ops.v[i];
+
+			if (o->kind == WL_OP_RUN) {
+				run += o->value;
+			} else if (o->kind == WL_OP_WAKE) {
+				last = b->wakes.v[o->arg].target;
+				run = 0;
+			} else if (o->kind == WL_OP_BLOCK && last != WL_NONE && o->arg != WL_NONE &&
+				   run <= WL_SYNC_MAX_RUN_NS && b->wakes.v[o->arg].waker == last) {
+				keys[n++] = (uint64_t)last << 32 | x;   /* one per wake at most */
+				last = WL_NONE;
+			} else if (o->kind != WL_OP_COMM) {
+				last = WL_NONE;
+			}
+		}
+	}
+	if (n)
+		qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (uint32_t x = 0; x < b->ts.n; x++) {
+		struct tstate *s = &b->ts.v[x];
+
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			struct wl_op *o = &s->ops.v[i];
+			uint64_t reply;
+
+			if (o->kind != WL_OP_WAIT || o->arg == WL_NONE)
+				continue;
+			reply = (uint64_t)o->arg << 32 | x;
+			o->aux = n && bsearch(&reply, keys, n, sizeof(*keys), cmp_u64) ?
+				WL_WAIT_PINGPONG : WL_WAIT_ONEWAY;
+		}
+	}
+	free(keys);
+	return 0;
+}
+
 struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err)
 {
 	struct wl_workload *wl;
@@ -1957,7 +2086,7 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	}
 	if (lat_machine_finish(wl->measured, b->last_ts))
 		goto oom;
-	if (drop_oneoff_handoffs(b))
+	if (drop_oneoff_handoffs(b) || mark_oneway_handoffs(b) || mark_channel_wakes(b))
 		goto oom;
 	for (uint32_t t = 0; t < b->ts.n; t++) {
 		mark_sync_wakes(b, t);

@@ -78,6 +78,21 @@ struct replay_config {
 	 * previous CPU.  Off by default: see docs/validation.md for its effect.
 	 */
 	bool idle_pull;
+	/*
+	 * A reader with several writers (WL_WAKE_CHANNEL) is woken by
+	 * whichever simulated writer comes first, and a reader reaching a
+	 * sleep with another writer's message already there reads it: the
+	 * trace's pairing of each sleep with one writer is not kept.  Off by
+	 * default: see docs/validation.md ("Seventh pass").
+	 */
+	bool channel_wakes;
+	/*
+	 * A hand-off WAIT in a one-way flow (WL_WAIT_ONEWAY) is not slept
+	 * when the model did not preempt the waker: the waker goes on with its
+	 * work, as the kernel's writer does.  Off by default: see
+	 * docs/validation.md ("Seventh pass").
+	 */
+	bool oneway_no_wait;
 	bool keep_samples;             /* keep every "all" latency sample (replay_samples) */
 	/*
 	 * Called with every predicted latency sample once final (wakeup and

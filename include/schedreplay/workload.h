@@ -72,6 +72,9 @@ enum wl_op_kind {
 
 enum { WL_BLOCK_SLEEP = 0, WL_BLOCK_SPECIAL = 1 };
 
+/* WL_OP_WAIT aux: the wakee never wakes the waker in the whole trace (a one-way flow) */
+enum { WL_WAIT_PINGPONG = 0, WL_WAIT_ONEWAY = 1 };
+
 struct wl_op {
 	uint8_t kind;                  /* enum wl_op_kind */
 	uint8_t aux;
@@ -113,6 +116,10 @@ enum {
 				       kernel did not trace and the reader's repair
 				       restored (trace_event.synthetic): early by about
 				       the idle exit (docs/report.md) */
+	WL_WAKE_CHANNEL    = 0x80,  /* ends a sleep of a task that several tasks keep
+				       waking (a reader of a pipe or socket with several
+				       writers): any such wake may end any such sleep,
+				       in the order they come (docs/replay.md) */
 };
 
 struct wl_wake {

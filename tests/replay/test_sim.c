@@ -377,6 +377,138 @@ static void test_pull_before_fork(void)
 	wl_free(wl);
 }
 
+/*
+ * A reader with two writers (replay_config.channel_wakes).  Reader 60 sleeps
+ * on idle CPU 2; writer 61 runs on CPU 0 and writes (wakes 60) 300 us into
+ * each round; writer 62 is woken from a hardirq on idle CPU 1 at the start of
+ * the round, ran 500 us later on the hardware (its idle exit), works 10 us and
+ * writes.  The trace pairs 60's first sleep of a round with 61, its second
+ * with 62.  Without costs, 62 writes at 10 us: without the option 60 sleeps
+ * on until 61's write at 300 us (62's message waits, an early wake); with it
+ * 62's write ends the sleep and 61's the next.  Four rounds; in the first 60
+ * sleeps since before the trace (no BLOCK to pair): 3 re-paired sleeps.
+ */
+static struct replay_result *run_notes(const struct wl_workload *wl, bool channel, bool oneway)
+{
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+	struct replay_result *r;
+
+	replay_config_default(&rc);
+	rc.no_costs = true;
+	rc.channel_wakes = channel;
+	rc.oneway_no_wait = oneway;
+	r = replay_run(wl, &rc, &err);
+	if (!r)
+		fprintf(stderr, "replay: %s\n", err.msg);
+	return r;
+}
+
+static void test_channel_wakes(void)
+{
+	struct trace_event ev[256];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_result *r;
+
+	ev[n++] = ev_runtime(1 * MS, 0, 61, 1000);
+	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(1 * MS, 2, 0, 'R', 120, 0, 120);
+	for (int k = 0; k < 4; k++) {
+		uint64_t t = (uint64_t)(2 + k) * MS;
+
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 1, 0, 0x08, 62, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 1, 0, 0x08, 62, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 300 * US, 0, 61, 0, 60, 120, 2);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 300 * US, 0, 61, 0, 60, 120, 2);
+		ev[n++] = ev_switch(t + 302 * US, 2, 0, 'R', 120, 60, 120);
+		ev[n++] = ev_switch(t + 310 * US, 2, 60, 'S', 120, 0, 120);
+		ev[n++] = ev_switch(t + 500 * US, 1, 0, 'R', 120, 62, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 510 * US, 1, 62, 0, 60, 120, 2);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 510 * US, 1, 62, 0, 60, 120, 2);
+		ev[n++] = ev_switch(t + 512 * US, 2, 0, 'R', 120, 60, 120);
+		ev[n++] = ev_switch(t + 515 * US, 1, 62, 'S', 120, 0, 120);
+		ev[n++] = ev_switch(t + 520 * US, 2, 60, 'S', 120, 0, 120);
+	}
+	ev[n++] = ev_runtime(7 * MS, 0, 61, 1000);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	for (int on = 0; on < 2; on++) {
+		r = run_notes(wl, on, false);
+		CHECK(r != NULL);
+		if (!r)
+			break;
+		/*
+		 * Off: 62's four writes come early (the last three skip a
+		 * sync block of 60).  On: only the first, when 60 still
+		 * sleeps since before the trace; the other three end a sleep,
+		 * and 60 sleeps twice per round as in the trace (+2 switches
+		 * per round).  Every write still wakes or is read: the same
+		 * wakeup events.
+		 */
+		CHECK_EQ(note_count(r, "sleeps of a reader with several writers"), on ? 3 : 0);
+		CHECK_EQ(note_count(r, "wakes that reached their target before"), on ? 1 : 4);
+		CHECK_EQ(note_count(r, "blocks not slept because"), on ? 1 : 4);
+		CHECK_EQ(count(r, "sched_wakeup"), 12);
+		CHECK_EQ(count(r, "sched_switch"), on ? 23 : 17);
+		replay_result_free(r);
+	}
+	wl_free(wl);
+}
+
+/*
+ * A one-way hand-off (replay_config.oneway_no_wait): writer 70 runs on CPU 0
+ * and writes to reader 71 every 100 us; the kernel preempted 70 each time
+ * (71 ran 10 us and slept), and 71 never answers.  Where the model does not
+ * preempt 70, 70 sleeps at its WAIT until 71's block without the option, and
+ * writes on with it.
+ */
+static void test_oneway_no_wait(void)
+{
+	struct trace_event ev[256];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	uint64_t slept[2] = { 0 }, on_wait[2] = { 0 };
+
+	ev[n++] = ev_runtime(1 * MS, 0, 70, 1000);
+	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
+	for (int k = 0; k < 10; k++) {
+		uint64_t t = 2 * MS + (uint64_t)k * 100 * US;
+
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 0, 70, 0, 71, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 0, 70, 0, 71, 120, 0);
+		ev[n++] = ev_switch(t + 2 * US, 0, 70, 'R', 120, 71, 120);
+		ev[n++] = ev_switch(t + 12 * US, 0, 71, 'S', 120, 70, 120);
+	}
+	ev[n++] = ev_runtime(4 * MS, 0, 70, 1000);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	for (int on = 0; on < 2; on++) {
+		r = run_notes(wl, false, on);
+		CHECK(r != NULL);
+		if (!r)
+			break;
+		slept[on] = note_count(r, "hand-off waits slept");
+		on_wait[on] = note_count(r, "hand-off waits not slept: a one-way");
+		/*
+		 * Off: the model does not preempt 70 at the first write (70
+		 * runs alone, eligible and protected): 70 sleeps at its WAIT
+		 * until 71 blocks and 71 wakes it (a wakeup the trace does not
+		 * have); later the model preempts it but for one more WAIT.
+		 * On: 70 writes on; 71, queued behind it, is not woken again
+		 * (its messages are there when it runs) and 70's slice ends
+		 * only at the next tick, after the trace end (HZ 250).
+		 */
+		CHECK_EQ(slept[on], on ? 0 : 2);
+		CHECK_EQ(on_wait[on], on ? 10 : 0);
+		CHECK_EQ(count(r, "sched_wakeup"), on ? 1 : 12);
+		CHECK_EQ(count(r, "sched_switch"), on ? 2 : 21);
+		replay_result_free(r);
+	}
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -389,5 +521,7 @@ int main(int argc, char **argv)
 	test_ops_done_queued();
 	test_restored_idle_exits();
 	test_pull_before_fork();
+	test_channel_wakes();
+	test_oneway_no_wait();
 	CHECK_DONE();
 }

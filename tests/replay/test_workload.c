@@ -586,6 +586,8 @@ static void test_handoff_sync(void)
 	CHECK_EQ(op_of(wl, x, 3)->kind, WL_OP_WAIT);
 	CHECK_EQ(op_of(wl, x, 3)->arg, y);
 	CHECK_EQ(op_of(wl, x, 3)->value, 1);
+	/* 30 slept right after waking 31 at 4 ms and 31 ended that sleep: a reply */
+	CHECK_EQ(op_of(wl, x, 3)->aux, WL_WAIT_PINGPONG);
 	CHECK_EQ(op_of(wl, y, 1)->kind, WL_OP_BLOCK);
 	CHECK_EQ(op_of(wl, x, 4)->kind, WL_OP_RUN);
 	CHECK_EQ(op_of(wl, x, 4)->value, 1 * MS);
@@ -636,6 +638,94 @@ static void test_handoff_sync(void)
 	x = task_of(wl, 30, 0);
 	for (uint32_t k = 0; k < wl_task(wl, x)->nr_ops; k++)
 		CHECK(op_of(wl, x, k)->kind != WL_OP_WAIT);
+	wl_free(wl);
+}
+
+/*
+ * One-way hand-offs and readers with several writers.  Writer 30 (CPU 0)
+ * hands off to reader 31 three times; once it sleeps 30 us after a write to
+ * 32 and 31 wakes it (a full pipe's writer woken by another reader): no
+ * reply of 31, so 30's waits for 31 are one-way.  Reader 40 (CPU 2) is woken
+ * three times each by 41 (CPU 0) and 42 (CPU 1): a channel; reader 50 only
+ * by 51: not one.
+ */
+static void test_oneway_channel(void)
+{
+	struct wl_workload *wl;
+	uint32_t x, r, q, waits = 0;
+
+	start();
+	feed(ev_runtime(1 * MS, 0, 30, 1000));
+	for (int k = 0; k < 3; k++) {
+		uint64_t t = (uint64_t)(2 + k) * MS;
+
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, t, 0, 30, 0, 31, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, t, 0, 30, 0, 31, 120, 0));
+		feed(ev_switch(t + 2 * US, 0, 30, 'R', 120, 31, 120));
+		feed(ev_switch(t + 10 * US, 0, 31, 'S', 120, 30, 120));
+	}
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 6 * MS, 0, 30, 0, 32, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 6 * MS, 0, 30, 0, 32, 120, 1));
+	feed(ev_switch(6 * MS + 30 * US, 0, 30, 'S', 120, 31, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 6 * MS + 40 * US, 0, 31, 0, 30, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 6 * MS + 40 * US, 0, 31, 0, 30, 120, 0));
+	feed(ev_switch(6 * MS + 45 * US, 0, 31, 'S', 120, 30, 120));
+	wl = finish();
+	x = task_of(wl, 30, 0);
+	r = task_of(wl, 31, 0);
+	for (uint32_t k = 0; k < wl_task(wl, x)->nr_ops; k++)
+		if (op_of(wl, x, k)->kind == WL_OP_WAIT && op_of(wl, x, k)->arg == r) {
+			CHECK_EQ(op_of(wl, x, k)->aux, WL_WAIT_ONEWAY);
+			waits++;
+		}
+	CHECK_EQ(waits, 3);
+	/* 31 has one writer, 30 two wakers that woke it once each: no channel */
+	for (uint32_t w = 0; w < wl_nr_wakes(wl); w++)
+		CHECK(!(wl_wake(wl, w)->flags & WL_WAKE_CHANNEL));
+	wl_free(wl);
+
+	start();
+	feed(ev_runtime(1 * MS, 0, 41, 1000));
+	feed(ev_runtime(1 * MS, 1, 42, 1000));
+	feed(ev_runtime(1 * MS, 3, 51, 1000));
+	for (int k = 0; k < 4; k++) {
+		uint64_t t = (uint64_t)(2 + k) * MS;
+
+		if (k < 3) {
+			feed(ev_wake(TRACE_EV_SCHED_WAKING, t, 0, 41, 0, 40, 120, 2));
+			feed(ev_wake(TRACE_EV_SCHED_WAKEUP, t, 0, 41, 0, 40, 120, 2));
+			feed(ev_switch(t + 5 * US, 2, 0, 'R', 120, 40, 120));
+			feed(ev_switch(t + 10 * US, 2, 40, 'S', 120, 0, 120));
+		}
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, t + 100 * US, 3, 51, 0, 50, 120, 3));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, t + 100 * US, 3, 51, 0, 50, 120, 3));
+		feed(ev_switch(t + 102 * US, 3, 51, 'R', 120, 50, 120));
+		feed(ev_switch(t + 110 * US, 3, 50, 'S', 120, 51, 120));
+		if (k < 3) {
+			feed(ev_wake(TRACE_EV_SCHED_WAKING, t + 500 * US, 1, 42, 0, 40, 120, 2));
+			feed(ev_wake(TRACE_EV_SCHED_WAKEUP, t + 500 * US, 1, 42, 0, 40, 120, 2));
+			feed(ev_switch(t + 505 * US, 2, 0, 'R', 120, 40, 120));
+			feed(ev_switch(t + 510 * US, 2, 40, 'S', 120, 0, 120));
+		}
+	}
+	wl = finish();
+	r = task_of(wl, 40, 0);
+	q = task_of(wl, 50, 0);
+	{
+		unsigned int chan = 0, other = 0;
+
+		for (uint32_t w = 0; w < wl_nr_wakes(wl); w++) {
+			const struct wl_wake *wk = wl_wake(wl, w);
+
+			if (wk->target == r && (wk->flags & WL_WAKE_CHANNEL))
+				chan++;
+			if (wk->target == q && (wk->flags & WL_WAKE_CHANNEL))
+				other++;
+		}
+		/* all six of 41's and 42's (the first ends 40's sleep from before the trace) */
+		CHECK_EQ(chan, 6);
+		CHECK_EQ(other, 0);
+	}
 	wl_free(wl);
 }
 
@@ -828,6 +918,7 @@ int main(void)
 	test_restored();
 	test_exit_move_idle();
 	test_handoff_sync();
+	test_oneway_channel();
 	test_timing();
 	test_self_migrate();
 	test_self_migrate_wake();
