@@ -232,6 +232,15 @@ struct task {
 	uint8_t wake_ev;               /* enum trace_event_type that opened it */
 	bool runnable;                 /* preempted, waiting to run again */
 	uint64_t wake_ts, runnable_ts, run_start;
+	/*
+	 * The by-comm group of the task's last sample and that sample's comm
+	 * (NUL-padded): a task's samples nearly always carry one comm, and a
+	 * 16-byte compare replaces strlen(), the hash and strncmp() of the
+	 * group map per sample (1.2 M of the 48 M instructions of the report
+	 * of 1 s of hackbench).
+	 */
+	struct lat_group *comm_group;
+	char comm_group_key[TRACE_COMM_LEN];
 };
 
 struct cpu_state {
@@ -453,9 +462,26 @@ static void commit(struct lat_machine *m, const struct lat_sample *s)
 	if (sr_hist_add(&t->pub.lat[s->kind], s->latency_ns))
 		m->oom = true;
 	if (lat_filter_match(m, s->comm, s->pid)) {
+		size_t n = strnlen(s->comm, TRACE_COMM_LEN);
+
 		if (sr_hist_add(&m->all[s->kind], s->latency_ns))
 			m->oom = true;
-		add_group(m, LAT_BY_COMM, s->comm, s->kind, s->latency_ns);
+		if (n < TRACE_COMM_LEN && t->comm_group &&
+		    !memcmp(t->comm_group_key, s->comm, n + 1)) {
+			if (sr_hist_add(&t->comm_group->lat[s->kind], s->latency_ns))
+				m->oom = true;
+		} else {
+			struct lat_group *g = str_map_get(&m->groups[LAT_BY_COMM], s->comm,
+							  strlen(s->comm), group_make, NULL);
+
+			if (!g || sr_hist_add(&g->lat[s->kind], s->latency_ns))
+				m->oom = true;
+			t->comm_group = n < TRACE_COMM_LEN ? g : NULL;
+			if (t->comm_group) {
+				memset(t->comm_group_key, 0, TRACE_COMM_LEN);
+				memcpy(t->comm_group_key, s->comm, n);
+			}
+		}
 		if (m->cfg.group_by[LAT_BY_PID]) {
 			char b[16];
 

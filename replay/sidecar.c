@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
 #include <jansson.h>
 
 #include <schedreplay/sidecar.h>
+
+#include "sidecar_local.h"
 
 static char *dup_str(json_t *v)
 {
@@ -53,6 +56,254 @@ static long long get_int_in(json_t *o, const char *key, long long dflt, long lon
 	return dflt;
 }
 
+/*
+ * A faster parse of the common sidecar: plain ASCII strings (no escapes),
+ * integers of up to 18 digits, decimal reals, true/false/null, objects and
+ * arrays nested 64 deep, into the tree json_load_file() would build (same
+ * types and values, same key order; a repeated key replaces the value in
+ * place, as there). Anything else - an escape, a byte outside printable
+ * ASCII in a string, a longer number, any syntax error, a file that cannot be
+ * read whole - gives NULL, and jansson parses the file: its errors and its
+ * acceptance are unchanged. jansson reads the file with getc() and builds
+ * every token character by character: 0.3 of the 0.45 ms that loading the
+ * 19 KB sidecar of 1 s of hackbench cost the report.
+ */
+#define FAST_MAX_DEPTH 64
+#define FAST_MAX_BYTES (4u << 20)
+
+struct fast {
+	const char *p, *end;
+	int depth;
+};
+
+static void fast_ws(struct fast *s)
+{
+	while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\t' || *s->p == '\r'))
+		s->p++;
+}
+
+static bool fast_string(struct fast *s, const char **str, size_t *len)
+{
+	const char *q;
+
+	if (s->p == s->end || *s->p != '"')
+		return false;
+	for (q = s->p + 1; q < s->end && *q != '"'; q++)
+		if ((unsigned char)*q < 0x20 || (unsigned char)*q > 0x7e || *q == '\\')
+			return false;
+	if (q == s->end)
+		return false;
+	*str = s->p + 1;
+	*len = (size_t)(q - s->p - 1);
+	s->p = q + 1;
+	return true;
+}
+
+static bool fast_digit(const struct fast *s, const char *q)
+{
+	return q < s->end && *q >= '0' && *q <= '9';
+}
+
+/* jansson's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static json_t *fast_number(struct fast *s)
+{
+	const char *q = s->p, *digits;
+	bool real = false;
+	char tmp[64];
+	size_t n;
+
+	if (*q == '-')
+		q++;
+	digits = q;
+	if (!fast_digit(s, q))
+		return NULL;
+	if (*q == '0') {
+		if (fast_digit(s, ++q))
+			return NULL;
+	} else {
+		while (fast_digit(s, q))
+			q++;
+	}
+	if (q < s->end && *q == '.') {
+		real = true;
+		if (!fast_digit(s, ++q))
+			return NULL;
+		while (fast_digit(s, q))
+			q++;
+	}
+	if (q < s->end && (*q == 'e' || *q == 'E')) {
+		real = true;
+		q++;
+		if (q < s->end && (*q == '+' || *q == '-'))
+			q++;
+		if (!fast_digit(s, q))
+			return NULL;
+		while (fast_digit(s, q))
+			q++;
+	}
+	n = (size_t)(q - s->p);
+	if (n >= sizeof(tmp) || (!real && q - digits > 18))
+		return NULL;
+	memcpy(tmp, s->p, n);
+	tmp[n] = '\0';
+	s->p = q;
+	if (real) {
+		char *e;
+		double d;
+
+		errno = 0;
+		d = strtod(tmp, &e);
+		if (errno || *e)        /* overflow (jansson's error), underflow: jansson decides */
+			return NULL;
+		return json_real(d);
+	}
+	return json_integer(strtoll(tmp, NULL, 10));
+}
+
+static json_t *fast_value(struct fast *s);
+
+static json_t *fast_object(struct fast *s)
+{
+	json_t *o = json_object();
+	const char *k;
+	size_t kl;
+
+	if (!o)
+		return NULL;
+	s->p++;
+	fast_ws(s);
+	if (s->p < s->end && *s->p == '}') {
+		s->p++;
+		return o;
+	}
+	for (;;) {
+		json_t *v;
+
+		fast_ws(s);
+		if (!fast_string(s, &k, &kl))
+			break;
+		fast_ws(s);
+		if (s->p == s->end || *s->p++ != ':')
+			break;
+		fast_ws(s);
+		if (!(v = fast_value(s)) || json_object_setn_new_nocheck(o, k, kl, v))
+			break;
+		fast_ws(s);
+		if (s->p < s->end && *s->p == ',') {
+			s->p++;
+			continue;
+		}
+		if (s->p < s->end && *s->p == '}') {
+			s->p++;
+			return o;
+		}
+		break;
+	}
+	json_decref(o);
+	return NULL;
+}
+
+static json_t *fast_array(struct fast *s)
+{
+	json_t *a = json_array();
+
+	if (!a)
+		return NULL;
+	s->p++;
+	fast_ws(s);
+	if (s->p < s->end && *s->p == ']') {
+		s->p++;
+		return a;
+	}
+	for (;;) {
+		json_t *v;
+
+		fast_ws(s);
+		if (!(v = fast_value(s)) || json_array_append_new(a, v))
+			break;
+		fast_ws(s);
+		if (s->p < s->end && *s->p == ',') {
+			s->p++;
+			continue;
+		}
+		if (s->p < s->end && *s->p == ']') {
+			s->p++;
+			return a;
+		}
+		break;
+	}
+	json_decref(a);
+	return NULL;
+}
+
+static bool fast_word(struct fast *s, const char *w, size_t n)
+{
+	if ((size_t)(s->end - s->p) < n || memcmp(s->p, w, n))
+		return false;
+	s->p += n;
+	return true;
+}
+
+static json_t *fast_value(struct fast *s)
+{
+	const char *str;
+	size_t len;
+	json_t *v = NULL;
+
+	if (s->p == s->end)
+		return NULL;
+	switch (*s->p) {
+	case '{':
+	case '[':
+		if (++s->depth > FAST_MAX_DEPTH)
+			return NULL;
+		v = *s->p == '{' ? fast_object(s) : fast_array(s);
+		s->depth--;
+		return v;
+	case '"':
+		return fast_string(s, &str, &len) ? json_stringn_nocheck(str, len) : NULL;
+	case 't':
+		return fast_word(s, "true", 4) ? json_true() : NULL;
+	case 'f':
+		return fast_word(s, "false", 5) ? json_false() : NULL;
+	case 'n':
+		return fast_word(s, "null", 4) ? json_null() : NULL;
+	default:
+		return fast_number(s);
+	}
+}
+
+json_t *sidecar_json_fast(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct fast s = { 0 };
+	json_t *root = NULL;
+	char *buf = NULL;
+	long size;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) <= 0 || size > (long)FAST_MAX_BYTES ||
+	    fseek(f, 0, SEEK_SET) || !(buf = malloc((size_t)size)) ||
+	    fread(buf, 1, (size_t)size, f) != (size_t)size)
+		goto out;
+	s.p = buf;
+	s.end = buf + size;
+	fast_ws(&s);
+	/* a root that is no object is an error below: jansson's words for it */
+	if (s.p == s.end || *s.p != '{' || !(root = fast_value(&s)))
+		goto out;
+	fast_ws(&s);
+	if (s.p != s.end) {
+		json_decref(root);
+		root = NULL;
+	}
+out:
+	free(buf);
+	fclose(f);
+	return root;
+}
+
 static int cmp_task(const void *a, const void *b)
 {
 	const struct sidecar_task *x = a, *y = b;
@@ -82,7 +333,9 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 #define get_long(o, key, dflt) get_int_in(o, key, dflt, LONG_MIN, LONG_MAX, &bad)
 #define get_u63(o, key, dflt) get_int_in(o, key, dflt, 0, LLONG_MAX, &bad)
 
-	root = json_load_file(path, 0, &jerr);
+	root = sidecar_json_fast(path);
+	if (!root)
+		root = json_load_file(path, 0, &jerr);
 	if (!root) {
 		FILE *f = fopen(path, "r");
 

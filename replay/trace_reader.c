@@ -165,7 +165,8 @@ static inline bool rd_str(const uint8_t *d, uint32_t len, const struct tr_field 
  * one 16-byte store: strnlen() and a variable-length memcpy() (a `rep movsb`)
  * were a quarter of the reader's time.
  */
-static inline void comm16(const uint8_t *s, uint32_t limit, char out[TRACE_COMM_LEN])
+static inline __attribute__((always_inline)) void
+comm16(const uint8_t *s, uint32_t limit, char out[TRACE_COMM_LEN])
 {
 #if defined(__SSE2__) && TRACE_COMM_LEN == 16
 	const __m128i idx = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);

@@ -191,7 +191,7 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("peak RSS of `schedreplay --version`: %ld KiB\n", base_rss);
-	printf("%-26s %9s %6s | %8s %8s %8s %8s %8s %8s | %6s %6s %6s | %8s %5s | %7s %8s %8s "
+	printf("%-26s %9s %6s | %8s %8s %8s %8s %8s %9s | %6s %6s %6s | %8s %5s | %7s %8s %8s "
 	       "%8s\n", "trace", "events", "MB", "report", "rep/tc", "reader", "rdr/tc", "bare",
 	       "trace-cmd", "x tc", "x bare", "tc/nat", "RSS KiB", "tasks", "cpu", "x tc cpu",
 	       "bare/p", "x bare/p");
@@ -253,12 +253,12 @@ int main(int argc, char **argv)
 			report_data_release(&d);
 		}
 		ev = (double)reader_events;
-		printf("%-26s %9" PRIu64 " %6.1f | %7.3fs %7.3fs %7.3fs %7.3fs %7.3fs %8.3fs | %5.1fx "
-		       "%5.2fx %5.2fx | %8ld %5zu | %6.1fms %7.1fx %7.3fs %7.2fx\n",
+		printf("%-26s %9" PRIu64 " %6.1f | %7.4fs %7.4fs %7.4fs %7.4fs %7.4fs %8.4fs | %5.1fx "
+		       "%5.2fx %5.2fx | %8ld %5zu | %6.1fms %7.1fx %7.4fs %7.2fx\n",
 		       base ? base + 1 : path, reader_events, mb, t_rep, t_rep_tc, t_rd, t_rd_tc,
 		       t_bare, t_tc, t_tc / t_rep, t_bare / t_rep, t_rep_tc / t_rep, rss, tasks,
 		       c_rep * 1e3, c_tc / c_rep, t_bare_p, t_bare_p / t_rep);
-		printf("%-26s %9s %6s | %6.2fM %7.2fM %7.2fM %7.2fM %7.2fM %8.2fM   events/s\n", "",
+		printf("%-26s %9s %6s | %7.2fM %7.2fM %7.2fM %7.2fM %7.2fM %8.2fM   events/s\n", "",
 		       "", "", ev / t_rep / 1e6, ev / t_rep_tc / 1e6, ev / t_rd / 1e6,
 		       ev / t_rd_tc / 1e6, ev / t_bare / 1e6, ev / t_tc / 1e6);
 	}

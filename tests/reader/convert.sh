@@ -2,7 +2,8 @@
 # Test set-up: the v6, v7-uncompressed and v7-zlib conversions of each fixture
 # (the fixtures themselves are v7 zstd, as `trace-cmd extract` writes them),
 # and its ftrace text: `trace-cmd report -N -t` (the kernel's print formats,
-# prev_state as letters) and `-R -t` (raw fields, prev_state as a number).
+# prev_state as letters) and `-R -t` (raw fields, prev_state as a number),
+# whole and their first 3000 records (-head).
 # Debian 12's trace-cmd 3.1.6 is built without zlib ("trace-cmd list -c"):
 # then no zlib file is made and the tests that need one skip.
 #   convert.sh OUTDIR TRACE...
@@ -24,6 +25,10 @@ for t in "$@"; do
 	trace-cmd report -R -t -i "$t" > "$out/$n-raw.txt" 2> /dev/null
 	[ -s "$out/$n-text.txt" ] && [ -s "$out/$n-raw.txt" ] ||
 		{ echo "FAIL: trace-cmd report made no text of $n"; exit 1; }
+	# the header and the first 3000 records (the fuzz tests' inputs: the
+	# same grammar as the whole, an eighth to a fifteenth of the parsing)
+	head -n 3001 "$out/$n-text.txt" > "$out/$n-text-head.txt"
+	head -n 3001 "$out/$n-raw.txt" > "$out/$n-raw-head.txt"
 	for v in $vs; do
 		[ -s "$out/$n-$v.dat" ] || { echo "FAIL: trace-cmd convert made no $n-$v.dat"; exit 1; }
 	done

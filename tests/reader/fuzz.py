@@ -1019,10 +1019,11 @@ def gen_option_cases(rng, n):
 class Inputs:
     """The sources of every kind; conversions made in WORK when first used."""
 
-    def __init__(self, traces, work, repo):
+    def __init__(self, traces, work, repo, conv=None):
         self.traces, self.work, self.repo = traces, work, repo
         self.src = {}      # (kind, name) -> path (made on first use: see self.make)
         self.make = {}     # (kind, name) -> function that writes the path
+        self.slot_name = {}  # (kind, name) -> mutated copy's name, if not the source's
         os.makedirs(work, exist_ok=True)
         have_tc = shutil.which("trace-cmd") is not None
         for name in ("small-pipe", "small-hackbench"):
@@ -1032,12 +1033,26 @@ class Inputs:
             self.src[("v7zstd", name)] = t
             if not have_tc:
                 continue
-            for kind, args in (("v6", ["--file-version", "6"]),
-                               ("v7none", ["--file-version", "7", "--compression", "none"])):
+            # --conv: tests/reader/convert.sh's directory, made once per
+            # ctest run (the same `trace-cmd convert` and `report` commands,
+            # so the same bytes, and the text's same first 3000 records):
+            # its files are used, not made again in WORK
+            for kind, args, cname in (("v6", ["--file-version", "6"], "v6"),
+                                      ("v7none", ["--file-version", "7", "--compression",
+                                                  "none"], "v7-none")):
+                made = conv and os.path.join(conv, f"{name}-{cname}.dat")
+                if made and os.path.exists(made):
+                    self.src[(kind, name)] = made
+                    self.slot_name[(kind, name)] = f"{name}-{kind}.dat"
+                    continue
                 out = os.path.join(work, f"{name}-{kind}.dat")
                 self.src[(kind, name)] = out
                 self.make[(kind, name)] = lambda t=t, out=out, args=args: convert(t, out, args)
             for kind, flag in (("text", "-N"), ("raw", "-R")):
+                made = conv and os.path.join(conv, f"{name}-{kind}-head.txt")
+                if made and os.path.exists(made):
+                    self.src[("text", f"{name}-{kind}")] = made
+                    continue
                 out = os.path.join(work, f"{name}-{kind}.txt")
                 self.src[("text", f"{name}-{kind}")] = out
                 self.make[("text", f"{name}-{kind}")] = \
@@ -1198,7 +1213,8 @@ def commands_for_all(c, path, inp, slot):
 def input_path(c, slot, inp):
     kind, name = c["kind"], c["src"]
     if kind in ("v7zstd", "v7none", "v6"):
-        return os.path.join(slot, os.path.basename(inp.src[(kind, name)]))
+        return os.path.join(slot, inp.slot_name.get((kind, name),
+                                                    os.path.basename(inp.src[(kind, name)])))
     if kind == "text":
         return os.path.join(slot, name + ".txt")
     if kind == "sidecar":
@@ -1448,6 +1464,8 @@ def main():
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--expect-msg", help="case: a regex every run's stderr must match")
     ap.add_argument("--from", dest="from_file", help="rerun: the BUG cases of this --results file")
+    ap.add_argument("--conv", help="a directory of tests/reader/convert.sh: its v6, v7-none and "
+                    "text files are the sources (instead of converting them in --work)")
     a = ap.parse_intermixed_args()
     if a.mode != "list" and not a.sr:
         ap.error("--sr BIN is needed")
@@ -1457,7 +1475,8 @@ def main():
     if not shutil.which("zstd"):
         print("SKIP: no zstd command", file=sys.stderr)
         return 77
-    inp = Inputs(a.traces, os.path.join(a.work, "src"), repo)
+    inp = Inputs(a.traces, os.path.join(a.work, "src"), repo,
+                 os.path.abspath(a.conv) if a.conv else None)
     if a.sr:
         m = subprocess.run([a.sr, "whatif", "--print-machine", "one-socket"],
                            capture_output=True)
