@@ -440,11 +440,28 @@ void update_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 		__update_load_avg_se(m, now, cfs_rq, se);
 
 	decayed = update_cfs_rq_load_avg(m, now, cfs_rq);
+	/*
+	 * A group entity is attached once, with zero load, when its group
+	 * comes online (online_fair_sched_group() -> attach_entity_cfs_rq():
+	 * last_update_time and period_contrib copied from the parent queue),
+	 * so its first enqueue only ages it and takes the propagated load of
+	 * its queue; it is never attached again by DO_ATTACH.  The model
+	 * creates groups before its clock starts, so the online attach
+	 * happens here, at the entity's first PELT update: aging zero sums
+	 * from the creation time changes nothing, and an entity aged along
+	 * with its queue ends on the queue's clock and period boundary.
+	 * (Attaching it here instead added its propagated load to the parent
+	 * queue twice: once by update_tg_cfs_load(), once by the attach.)
+	 */
+	if (!entity_is_task(se) && !se->avg.last_update_time) {
+		se->avg.last_update_time = cfs_rq->avg.last_update_time;
+		se->avg.period_contrib = cfs_rq->avg.period_contrib;
+	}
 	decayed |= propagate_entity_load_avg(m, se);
 	if (decayed)
 		COUNT(m, update_load_avg_decayed);
 
-	if (!se->avg.last_update_time && (flags & DO_ATTACH)) {
+	if (!se->avg.last_update_time && (flags & DO_ATTACH) && entity_is_task(se)) {
 		attach_entity_load_avg(m, cfs_rq, se);
 		update_tg_load_avg(m, cfs_rq);
 	} else if (flags & DO_DETACH) {

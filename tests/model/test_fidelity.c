@@ -383,6 +383,49 @@ static void test_set_shares_levels(void)
 	model_free(m);
 }
 
+/*
+ * A group entity is attached, with zero load, when its group comes online
+ * (online_fair_sched_group() -> attach_entity_cfs_rq()), so its
+ * last_update_time is set long before its first enqueue.  At that enqueue
+ * update_load_avg(UPDATE_TG | DO_ATTACH) only ages it and pulls the load its
+ * queue propagates (update_tg_cfs_load(): the new task's load_sum, one full
+ * divider, times the entity's weight) - the DO_ATTACH branch does not run.
+ * The model created group entities unattached, so the first enqueue added
+ * the propagated load to the parent queue and then attached the entity's
+ * load a second time: a nice-0 task forked into /a/b made the root queue's
+ * load_avg 2048 and /a's 2048 (the kernel: 1024 each), inflating the
+ * parents' shares of tg->load_avg for some 100 ms.
+ *
+ * Expected: the task enters at 1024 (post_init + attach); every queue on
+ * CPU 0 was first updated at T0, so all share one divider and each level
+ * carries exactly 1024: se load_avg = 1024 x min(div + 0, div) / div.
+ */
+static void test_group_entity_online_attach(void)
+{
+	struct model *m = mk("6.18", 2, NULL);
+	struct model_group *a = model_group_new(m, NULL, 1024, "/a", NULL);
+	struct model_group *b = model_group_new(m, a, 1024, "/a/b", NULL);
+	struct task_group *ta = (struct task_group *)a, *tb = (struct task_group *)b;
+	struct model_task *t = model_task_new(m, b, 0, MODEL_POLICY_NORMAL, 1, NULL);
+
+	model_wake_up_new_task(m, t, 0, 0, T0);
+	CHECK_EQ_U(tb->cfs_rq[0]->avg.load_avg, 1024);
+	CHECK_EQ_U(tb->se[0]->avg.load_avg, 1024);
+	CHECK_EQ_U(ta->cfs_rq[0]->avg.load_avg, 1024);
+	CHECK_EQ_U(ta->se[0]->avg.load_avg, 1024);
+	CHECK_EQ_U(m->rqs[0].cfs.avg.load_avg, 1024);
+	/* on the queue's clock and period boundary, as if aged since creation */
+	CHECK_EQ_U(tb->se[0]->avg.last_update_time, ta->cfs_rq[0]->avg.last_update_time);
+	CHECK_EQ_U(tb->se[0]->avg.period_contrib, ta->cfs_rq[0]->avg.period_contrib);
+	/* tg->load_avg sees one task's worth at each level */
+	CHECK_EQ_S(tb->load_avg, 1024);
+	CHECK_EQ_S(ta->load_avg, 1024);
+	/* the second CPU's entities: untouched until their first enqueue */
+	CHECK_EQ_U(ta->se[1]->avg.last_update_time, 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_rd_overloaded_cleared();
@@ -395,5 +438,6 @@ int main(void)
 	test_cfs_idle_min_granularity();
 	test_set_same_nice();
 	test_set_shares_levels();
+	test_group_entity_online_attach();
 	return check_done("fidelity");
 }
