@@ -26,6 +26,9 @@
 
 #include "sched.h"
 
+/* sd_init(): imbalance_pct of a domain without SMT (MC, NUMA) */
+#define SD_IMBALANCE_PCT 117
+
 /* ---- leaf_cfs_rq_list ------------------------------------------------ */
 
 /*
@@ -426,6 +429,40 @@ static void update_rd_overloaded(struct model *m, struct sched_domain *sd)
 }
 
 /*
+ * update_idle_cpu_scan() (SIS_UTIL), from update_sd_lb_stats(): a periodic
+ * (not newidle) balance of the LLC domain sets how many CPUs
+ * select_idle_cpu() may scan, from the LLC's summed utilisation.  With x the
+ * mean utilisation per CPU (0..1024) and pct the domain's imbalance_pct
+ * (117), the share of the LLC scanned is 1 - (x * pct / 100 / 1024)^2: all of
+ * it when idle, none once x reaches 1024 * 100 / 117 (the utilisation at
+ * which the balancer calls a group overloaded).  The kernel's integer steps:
+ * tmp = x^2 pct^2 / (10000 * 1024) capped at 1024, nr = weight * (1024 -
+ * tmp) / 1024 rounded down; so on 2 CPUs nr = 2 only below x = 28, 1 up to
+ * x = 619, 0 from 620.  cpu_util_cfs() is the cfs_rq's util_avg capped at the
+ * capacity; the model has no util_est (UTIL_EST would take the larger).
+ */
+void update_idle_cpu_scan(struct model *m, const struct rq *this_rq,
+			  const struct sched_domain *sd, bool newly_idle)
+{
+	u64 sum_util = 0, x, tmp, y;
+	int i;
+
+	if (!sched_feat(m, SIS_UTIL) || newly_idle || sd->numa)
+		return;
+	for (i = 0; i < sd->span_weight; i++) {
+		unsigned long util = m->rqs[sd->span[i]].cfs.avg.util_avg;
+
+		sum_util += util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
+	}
+	x = sum_util / (u64)sd->span_weight;
+	tmp = x * x * SD_IMBALANCE_PCT * SD_IMBALANCE_PCT / (10000 * SCHED_CAPACITY_SCALE);
+	if (tmp > SCHED_CAPACITY_SCALE)
+		tmp = SCHED_CAPACITY_SCALE;
+	y = (SCHED_CAPACITY_SCALE - tmp) * (u64)sd->span_weight / SCHED_CAPACITY_SCALE;
+	m->nr_idle_scan[this_rq->node] = (int)y;
+}
+
+/*
  * sched_balance_rq(), simplified (see the top of the file): find the busiest
  * CPU of @sd and pull one task from it into @this_rq.  What the kernel does
  * around it is kept: only a CPU that should_we_balance() proceeds; the root
@@ -448,6 +485,7 @@ static int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_do
 		goto out_balanced;
 	if (sd->top)
 		update_rd_overloaded(m, sd);
+	update_idle_cpu_scan(m, this_rq, sd, newly_idle);
 
 	need = newly_idle ? 2 : this_rq->cfs.h_nr_queued + 2;
 	for (i = 0; i < sd->span_weight; i++) {
@@ -889,6 +927,55 @@ static unsigned long cpu_load(const struct model *m, int cpu)
 }
 
 /*
+ * record_wakee(): the waker (@curr, the task current on the waking CPU - in
+ * an interrupt the interrupted task, as in the kernel) counts how often it
+ * switches between wakees; the count halves once a second (HZ jiffies).
+ */
+static void record_wakee(struct model *m, struct model_task *curr, const struct model_task *p)
+{
+	if (!curr)
+		return;
+	if (time_after(m->jiffies, curr->wakee_flip_decay_ts + m->hz)) {
+		curr->wakee_flips >>= 1;
+		curr->wakee_flip_decay_ts = m->jiffies;
+	}
+	if (curr->last_wakee != p) {
+		curr->last_wakee = p;
+		curr->wakee_flips++;
+	}
+}
+
+/*
+ * wake_wide(): an M:N waker/wakee relation (the one that flips more does so
+ * at least llc_size times as often as the other, which flips at least
+ * llc_size times) spreads instead of pulling the wakee to the waker's LLC.
+ */
+static bool wake_wide(const struct model *m, const struct model_task *curr,
+		      const struct model_task *p, int llc_size)
+{
+	unsigned int master = curr ? curr->wakee_flips : 0, slave = p->wakee_flips;
+
+	(void)m;
+	if (master < slave) {
+		unsigned int t = master;
+
+		master = slave;
+		slave = t;
+	}
+	return !(slave < (unsigned int)llc_size || master < slave * (unsigned int)llc_size);
+}
+
+static int llc_size(const struct model *m, int cpu)
+{
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < m->nr_cpus; i++)
+		n += cpus_share_cache(m, cpu, (int)i);
+	return n;
+}
+
+/*
  * wake_affine(): WA_IDLE (an idle waker CPU sharing the cache wins, a sync
  * wakeup from a CPU running only the waker wins, an idle prev wins), then
  * WA_WEIGHT (compare the loads with the task moved, prev biased by half the
@@ -918,28 +1005,64 @@ static int wake_affine(struct model *m, struct model_task *p, int this_cpu, int 
 	if (prev_eff_load < 0)
 		prev_eff_load = 0;
 	this_eff_load *= 100;
-	prev_eff_load *= 100 + (117 - 100) / 2;
+	prev_eff_load *= 100 + (SD_IMBALANCE_PCT - 100) / 2;
 	if (sync)
 		prev_eff_load += 1;
 	return this_eff_load < prev_eff_load ? this_cpu : prev_cpu;
 }
 
-/* select_idle_sibling(): target, then prev, then any idle CPU of the LLC. */
-static int select_idle_sibling(struct model *m, int prev, int target)
+/*
+ * select_idle_cpu(): scan the LLC from target + 1 round to target for an idle
+ * CPU; with SIS_UTIL at most nr_idle_scan CPUs, none when it is 0 (the LLC
+ * is busy: "unlikely to have an idle CPU").  -1 if none was found.
+ */
+static int select_idle_cpu(struct model *m, const struct model_task *p, int target)
 {
+	int nr = INT32_MAX;
 	unsigned int i;
+
+	if (sched_feat(m, SIS_UTIL)) {
+		nr = m->nr_idle_scan[m->rqs[target].node] + 1;
+		if (nr == 1)
+			return -1;
+	}
+	for (i = 1; i <= m->nr_cpus; i++) {
+		int cpu = (int)(((unsigned int)target + i) % m->nr_cpus);
+
+		if (!cpus_share_cache(m, cpu, target) || (p->pinned && cpu != p->cpu))
+			continue;
+		if (--nr <= 0)
+			return -1;
+		if (available_idle_cpu(m, cpu))
+			return cpu;
+	}
+	return -1;
+}
+
+/*
+ * select_idle_sibling(): an idle target; an idle prev sharing its cache; the
+ * task's recent_used_cpu if idle and sharing the cache (the task's
+ * recent_used_cpu becomes prev on the way); then select_idle_cpu() over the
+ * LLC; else target.  No SMT (no idle-core search), no per-CPU-kthread
+ * stacking rule (the model does not know which wakers are kthreads), no
+ * asymmetric capacities.
+ */
+static int select_idle_sibling(struct model *m, struct model_task *p, int prev, int target)
+{
+	int recent, i;
 
 	if (available_idle_cpu(m, target))
 		return target;
 	if (prev != target && cpus_share_cache(m, prev, target) && available_idle_cpu(m, prev))
 		return prev;
-	for (i = 1; i < m->nr_cpus; i++) {
-		int cpu = (int)(((unsigned int)target + i) % m->nr_cpus);
-
-		if (cpus_share_cache(m, cpu, target) && available_idle_cpu(m, cpu))
-			return cpu;
-	}
-	return target;
+	recent = p->recent_used_cpu;
+	p->recent_used_cpu = prev;
+	if (recent >= 0 && (unsigned int)recent < m->nr_cpus && recent != prev &&
+	    recent != target && cpus_share_cache(m, recent, target) &&
+	    available_idle_cpu(m, recent) && !p->pinned)
+		return recent;
+	i = select_idle_cpu(m, p, target);
+	return i >= 0 ? i : target;
 }
 
 /* sched_balance_find_dst_cpu() for fork: an idle CPU, else the least loaded. */
@@ -964,10 +1087,21 @@ static int find_idlest_cpu(struct model *m, int this_cpu)
 	return best;
 }
 
+/*
+ * select_task_rq_fair() on the model's topology (one LLC per node): a fork
+ * takes the slow path (find_idlest_cpu above); a wakeup records the wakee
+ * for the task current on the waking CPU, then - unless wake_wide() - lets
+ * wake_affine() choose between the waking CPU and prev when both share a
+ * domain (always: the top domain spans every CPU), and select_idle_sibling()
+ * looks for an idle CPU around that choice.  A wake_wide() wakeup has no
+ * SD_BALANCE_WAKE domain to balance in either (sched_domain flags), so it
+ * takes the fast path from prev too.
+ */
 int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, int wake_flags,
 			 uint64_t now)
 {
 	int prev = p->cpu, new_cpu;
+	bool want_affine;
 
 	model_advance_time(m, now);
 	if (waker_cpu < 0 || (unsigned int)waker_cpu >= m->nr_cpus)
@@ -978,8 +1112,10 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
 		return p->cpu;
 	if (wake_flags & MODEL_WF_FORK)
 		return find_idlest_cpu(m, waker_cpu);
+	record_wakee(m, m->rqs[waker_cpu].curr, p);
+	want_affine = !wake_wide(m, m->rqs[waker_cpu].curr, p, llc_size(m, waker_cpu));
 	new_cpu = prev;
-	if (waker_cpu != prev)
+	if (want_affine && waker_cpu != prev)
 		new_cpu = wake_affine(m, p, waker_cpu, prev, wake_flags & MODEL_WF_SYNC);
-	return select_idle_sibling(m, prev, new_cpu);
+	return select_idle_sibling(m, p, prev, new_cpu);
 }
