@@ -54,6 +54,11 @@ static void usage(FILE *f)
 "                      (default: the task blocks and is woken at once)\n"
 "  --idle-pull         placement trace: a CPU the simulation (not the trace) leaves idle\n"
 "                      pulls a cache-cold waiting task (newidle balance)\n"
+"  --state-placement   placement trace: a wakeup or fork whose simulated CPUs are not\n"
+"                      idle/busy as the trace's were goes where the model's\n"
+"                      select_task_rq_fair() puts it (--state-placement-wakes: wakeups only)\n"
+"  --placement-check   placement trace: count how often the model's select_task_rq_fair()\n"
+"                      chooses the traced CPU where the simulated state is the trace's\n"
 "  --settings          print every profile setting\n"
 "  --top N             groups shown per key in text output (default 10, 0 = all)\n"
 "  --dump-events FILE  write every simulated event as text (debugging; one run only)\n"
@@ -129,6 +134,9 @@ int cmd_replay(int argc, char **argv)
 		{ "no-costs", no_argument, NULL, 'C' },
 		{ "skip-early-blocks", no_argument, NULL, 'K' },
 		{ "idle-pull", no_argument, NULL, 'I' },
+		{ "state-placement", no_argument, NULL, 'E' },
+		{ "state-placement-wakes", no_argument, NULL, 'W' },
+		{ "placement-check", no_argument, NULL, 'Q' },
 		{ "settings", no_argument, NULL, 'T' },
 		{ "top", required_argument, NULL, 't' },
 		{ "dump-events", required_argument, NULL, 'D' },
@@ -157,6 +165,9 @@ int cmd_replay(int argc, char **argv)
 		case 'C': o.rc.no_costs = true; break;
 		case 'K': o.rc.skip_early_blocks = true; break;
 		case 'I': o.rc.idle_pull = true; break;
+		case 'E': o.rc.state_placement = o.rc.state_placement_forks = true; break;
+		case 'W': o.rc.state_placement = true; break;
+		case 'Q': o.rc.placement_check = true; break;
 		case 'T': to.show_settings = true; break;
 		case 't': {
 			char *end;

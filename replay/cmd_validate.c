@@ -391,7 +391,7 @@ static void usage(FILE *f)
 
 "usage: schedreplay validate [--dir DIR] [--thresholds FILE] [--markdown|--suggest|--json]\n"
 "                            [--profile P] [--placement trace|model] [--seeds N] [--idle-pull]\n"
-"                            [--no-repair]\n"
+"                            [--no-repair] [--state-placement|--state-placement-wakes]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
@@ -400,7 +400,9 @@ static void usage(FILE *f)
 "entries (achieved error x 1.25 + 5%%) for the traces of DIR.  The prediction is the\n"
 "median of N replays with model seeds 1..N (default 5; the seeds' error range is shown).\n"
 "sched_switch counts the switches out of idle the kernel did not trace and the reader\n"
-"restored (shown as \"restored\"; --no-repair reads the raw stream).\n");
+"restored (shown as \"restored\"; --no-repair reads the raw stream).\n"
+"--idle-pull, --state-placement and --state-placement-wakes are the measured but not\n"
+"adopted placement rules of docs/validation.md (replay --help).\n");
 }
 
 int cmd_validate(int argc, char **argv)
@@ -415,6 +417,8 @@ int cmd_validate(int argc, char **argv)
 		{ "seeds", required_argument, NULL, 'S' },
 		{ "idle-pull", no_argument, NULL, 'I' },
 		{ "no-repair", no_argument, NULL, 'R' },
+		{ "state-placement", no_argument, NULL, 'E' },
+		{ "state-placement-wakes", no_argument, NULL, 'W' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -470,6 +474,8 @@ int cmd_validate(int argc, char **argv)
 		}
 		case 'I': rc.idle_pull = true; break;
 		case 'R': wo.no_repair = true; break;
+		case 'E': rc.state_placement = rc.state_placement_forks = true; break;
+		case 'W': rc.state_placement = true; break;
 		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
 		default:

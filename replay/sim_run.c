@@ -463,6 +463,18 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_PULL_AT_PLACE] = "traced balancer pulls of tasks not yet forked or woken here: placed at their fork or wakeup on the pulling CPU, idle here then (docs/replay.md)",
 	[SIM_NOTE_PULL_AT_IDLE] = "traced balancer pulls of tasks not yet forked or woken here: applied when the pulling CPU went idle while they waited",
 	[SIM_NOTE_PULL_DROPPED] = "traced balancer pulls of tasks not yet forked or woken here: they ran first (not applied)",
+	[SIM_NOTE_PC_WAKE_MATCH] = "placement check: traced wakeups whose simulated CPUs were idle/busy as the trace's at the decision",
+	[SIM_NOTE_PC_WAKE_AGREE] = "placement check: of them, the model's select_task_rq_fair() chose the traced CPU",
+	[SIM_NOTE_PC_WAKE_IDLE] = "placement check: of the matched wakeups, those with an idle CPU",
+	[SIM_NOTE_PC_WAKE_IDLE_KERNEL] = "placement check: of them, the traced kernel chose an idle CPU",
+	[SIM_NOTE_PC_WAKE_IDLE_MODEL] = "placement check: of them, the model chose an idle CPU",
+	[SIM_NOTE_PC_FORK_MATCH] = "placement check: traced forks whose simulated CPUs were idle/busy as the trace's at the decision",
+	[SIM_NOTE_PC_FORK_AGREE] = "placement check: of them, the model's select_task_rq_fair() chose the traced CPU",
+	[SIM_NOTE_PC_FORK_IDLE] = "placement check: of the matched forks, those with an idle CPU",
+	[SIM_NOTE_PC_FORK_IDLE_KERNEL] = "placement check: of them, the traced kernel chose an idle CPU",
+	[SIM_NOTE_PC_FORK_IDLE_MODEL] = "placement check: of them, the model chose an idle CPU",
+	[SIM_NOTE_PC_DIVERGED] = "traced wakeups and forks whose simulated idle/busy state differed from the trace's at the decision",
+	[SIM_NOTE_PC_MOVED] = "of them placed by the model's select_task_rq_fair() on another CPU than the traced one (state placement)",
 	[SIM_NOTE_HANDOFF_BUSY] = "hand-off waits not slept: another task already waited for the same wakee",
 };
 

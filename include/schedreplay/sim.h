@@ -78,6 +78,22 @@ struct replay_config {
 	 * previous CPU.  Off by default: see docs/validation.md for its effect.
 	 */
 	bool idle_pull;
+	/*
+	 * Under placement trace, a wakeup or fork whose simulated CPUs are not
+	 * idle and busy as the trace's were at that decision (its sched_waking
+	 * or sched_wakeup_new) goes where the model's select_task_rq_fair()
+	 * puts it on the simulated state; one whose state matches keeps the
+	 * traced CPU.  state_placement_forks: forks too (else wakeups only).
+	 * Off by default: docs/validation.md, "Seventh pass".
+	 */
+	bool state_placement;
+	bool state_placement_forks;
+	/*
+	 * Diagnostic (notes): at each traced wakeup and fork whose simulated
+	 * idle/busy state matches the trace's, whether the model's
+	 * select_task_rq_fair() on that state chooses the traced CPU.
+	 */
+	bool placement_check;
 	bool keep_samples;             /* keep every "all" latency sample (replay_samples) */
 	/*
 	 * Called with every predicted latency sample once final (wakeup and
