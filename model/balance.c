@@ -23,6 +23,7 @@
  * first, skipping delayed tasks - no group imbalance or capacity arithmetic.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sched.h"
 
@@ -1065,31 +1066,186 @@ static int select_idle_sibling(struct model *m, struct model_task *p, int prev, 
 	return i >= 0 ? i : target;
 }
 
-/* sched_balance_find_dst_cpu() for fork: an idle CPU, else the least loaded. */
-static int find_idlest_cpu(struct model *m, int this_cpu)
+/*
+ * The fork slow path, sched_balance_find_dst_cpu(): from the highest domain
+ * with SD_BALANCE_FORK (every domain) down, pick the least busy group
+ * (sched_balance_find_dst_group()), then a CPU in it
+ * (sched_balance_find_dst_group_cpu()), and continue below that CPU.  The
+ * model's groups are single CPUs in MC and nodes in NUMA.  Group statistics
+ * are update_sg_wakeup_stats()'s for a task not attached anywhere yet (a new
+ * child): load, util (capped per CPU) and runnable of the root cfs_rqs,
+ * nr_running, idle CPUs; classified as group_classify() does with
+ * imbalance_pct 117 (has spare capacity < fully busy < overloaded; no
+ * misfit, asym-packing, SMT or imbalanced groups here).
+ */
+enum fork_group_type { FG_HAS_SPARE, FG_FULLY_BUSY, FG_OVERLOADED };
+
+struct fork_sg_stats {
+	unsigned long load, util, runnable, capacity, avg_load;
+	unsigned int nr_running, idle_cpus, weight;
+	enum fork_group_type type;
+};
+
+static bool group_has_cpu(const struct model *m, const struct sched_domain *sd, int g, int cpu)
 {
-	unsigned long best_load = ~0UL;
-	int best = this_cpu;
-	unsigned int i;
+	return sd->numa ? m->rqs[cpu].node == g : cpu == g;
+}
 
-	for (i = 0; i < m->nr_cpus; i++) {
-		int cpu = (int)(((unsigned int)this_cpu + i) % m->nr_cpus);
-		unsigned long load;
+static void update_sg_wakeup_stats(const struct model *m, const struct sched_domain *sd, int g,
+				   struct fork_sg_stats *sgs)
+{
+	int i;
+	bool has_capacity;
 
-		if (available_idle_cpu(m, cpu))
-			return cpu;
-		load = cpu_load(m, cpu);
-		if (load < best_load) {
-			best_load = load;
-			best = cpu;
+	memset(sgs, 0, sizeof(*sgs));
+	for (i = 0; i < sd->span_weight; i++) {
+		const struct rq *rq = &m->rqs[sd->span[i]];
+		unsigned long util = rq->cfs.avg.util_avg;
+
+		if (!group_has_cpu(m, sd, g, sd->span[i]))
+			continue;
+		sgs->load += rq->cfs.avg.load_avg;
+		sgs->util += util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
+		sgs->runnable += rq->cfs.avg.runnable_avg;
+		sgs->nr_running += rq->nr_running;
+		if (!rq->nr_running && !rq->curr && !rq->other_class)
+			sgs->idle_cpus++;
+		sgs->capacity += SCHED_CAPACITY_SCALE;
+		sgs->weight++;
+	}
+	/* group_is_overloaded(), group_has_capacity() */
+	if (sgs->nr_running > sgs->weight &&
+	    (sgs->capacity * 100 < sgs->util * SD_IMBALANCE_PCT ||
+	     sgs->capacity * SD_IMBALANCE_PCT < sgs->runnable * 100))
+		sgs->type = FG_OVERLOADED;
+	else {
+		has_capacity = sgs->nr_running < sgs->weight ||
+			       (!(sgs->capacity * SD_IMBALANCE_PCT < sgs->runnable * 100) &&
+				sgs->capacity * 100 > sgs->util * SD_IMBALANCE_PCT);
+		sgs->type = has_capacity ? FG_HAS_SPARE : FG_FULLY_BUSY;
+	}
+	if (sgs->type != FG_HAS_SPARE)
+		sgs->avg_load = sgs->load * SCHED_CAPACITY_SCALE / sgs->capacity;
+}
+
+/* update_pick_idlest(): whether @sgs is idler than the idlest so far. */
+static bool update_pick_idlest(const struct fork_sg_stats *idlest, const struct fork_sg_stats *sgs)
+{
+	if (sgs->type != idlest->type)
+		return sgs->type < idlest->type;
+	if (sgs->type != FG_HAS_SPARE)
+		return idlest->avg_load > sgs->avg_load;
+	if (idlest->idle_cpus != sgs->idle_cpus)
+		return sgs->idle_cpus > idlest->idle_cpus;
+	return idlest->util > sgs->util;
+}
+
+/* sched_balance_find_dst_group(): the group to move to, -1 to stay local. */
+static int find_dst_group(const struct model *m, const struct sched_domain *sd, int this_cpu)
+{
+	struct fork_sg_stats local = { 0 }, idlest = { .avg_load = ~0UL, .type = FG_OVERLOADED };
+	struct fork_sg_stats sgs;
+	int g, nr_groups = sd->numa ? m->nr_nodes : (int)m->nr_cpus, best = -1;
+	unsigned long imbalance = SCHED_CAPACITY_SCALE * (SD_IMBALANCE_PCT - 100) / 100;
+
+	for (g = 0; g < nr_groups; g++) {
+		bool in_span = false;
+		int i;
+
+		for (i = 0; i < sd->span_weight; i++)
+			in_span = in_span || group_has_cpu(m, sd, g, sd->span[i]);
+		if (!in_span)
+			continue;
+		if (group_has_cpu(m, sd, g, this_cpu)) {
+			update_sg_wakeup_stats(m, sd, g, &local);
+			continue;
+		}
+		update_sg_wakeup_stats(m, sd, g, &sgs);
+		if (update_pick_idlest(&idlest, &sgs)) {
+			idlest = sgs;
+			best = g;
 		}
 	}
-	return best;
+	if (best < 0 || local.type < idlest.type)
+		return -1;
+	if (local.type > idlest.type)
+		return best;
+	if (local.type != FG_HAS_SPARE) {
+		if (sd->numa && idlest.avg_load + imbalance >= local.avg_load)
+			return -1;
+		if (idlest.avg_load >= local.avg_load + imbalance)
+			return -1;
+		if (100 * local.avg_load <= SD_IMBALANCE_PCT * idlest.avg_load)
+			return -1;
+		return best;
+	}
+	return local.idle_cpus >= idlest.idle_cpus ? -1 : best;
+}
+
+/*
+ * sched_balance_find_dst_group_cpu(): a single CPU; else the most recently
+ * idled idle CPU (no cpuidle exit latencies in the model), else the least
+ * loaded one.
+ */
+static int find_dst_group_cpu(const struct model *m, const struct sched_domain *sd, int g,
+			      int this_cpu)
+{
+	unsigned long min_load = ~0UL;
+	u64 latest = 0;
+	int i, least = this_cpu, shallowest = -1, n = 0, only = -1;
+
+	for (i = 0; i < sd->span_weight; i++) {
+		int cpu = sd->span[i];
+
+		if (!group_has_cpu(m, sd, g, cpu))
+			continue;
+		n++;
+		only = cpu;
+		if (available_idle_cpu(m, cpu)) {
+			if (shallowest < 0 || m->rqs[cpu].idle_stamp > latest) {
+				latest = m->rqs[cpu].idle_stamp;
+				shallowest = cpu;
+			}
+		} else if (shallowest < 0 && cpu_load(m, cpu) < min_load) {
+			min_load = cpu_load(m, cpu);
+			least = cpu;
+		}
+	}
+	if (n == 1)
+		return only;
+	return shallowest >= 0 ? shallowest : least;
+}
+
+static int find_idlest_cpu(struct model *m, int this_cpu)
+{
+	int level = m->rqs[this_cpu].nr_sd - 1, cpu = this_cpu, new_cpu = this_cpu;
+
+	while (level >= 0) {
+		const struct sched_domain *sd = &m->rqs[cpu].sd[level];
+		int g = find_dst_group(m, sd, cpu), weight;
+
+		if (g < 0) {
+			level--;
+			continue;
+		}
+		new_cpu = find_dst_group_cpu(m, sd, g, cpu);
+		if (new_cpu == cpu) {
+			level--;
+			continue;
+		}
+		/* continue in the largest domain of new_cpu below this one */
+		weight = sd->span_weight;
+		cpu = new_cpu;
+		for (level = m->rqs[cpu].nr_sd - 1; level >= 0; level--)
+			if (m->rqs[cpu].sd[level].span_weight < weight)
+				break;
+	}
+	return new_cpu;
 }
 
 /*
  * select_task_rq_fair() on the model's topology (one LLC per node): a fork
- * takes the slow path (find_idlest_cpu above); a wakeup records the wakee
+ * takes the slow path (find_idlest_cpu() above); a wakeup records the wakee
  * for the task current on the waking CPU, then - unless wake_wide() - lets
  * wake_affine() choose between the waking CPU and prev when both share a
  * domain (always: the top domain spans every CPU), and select_idle_sibling()

@@ -352,6 +352,52 @@ static void test_select_idle_sibling(void)
 	model_free(m);
 }
 
+/*
+ * The fork slow path (sched_balance_find_dst_cpu() over single-CPU MC
+ * groups), on states set directly: the child goes to the other CPU only when
+ * that group is of a lighter type (an idle CPU has spare capacity and one
+ * more idle CPU), or, both fully busy, when it is lighter by more than the
+ * imbalance margin (117 %).  Two busy CPUs that both
+ * have spare capacity keep the child local whatever their loads (the old
+ * model took the least loaded CPU).
+ */
+static void test_fork_slow_path(void)
+{
+	static const struct {
+		unsigned int nr0, nr1;
+		unsigned long util0, util1, load0, load1;
+		int cpu;
+	} cases[] = {
+		{ 1, 0, 300, 0, 1024, 0, 1 },          /* CPU 1 idle: more idle CPUs */
+		{ 1, 1, 300, 300, 3000, 100, 0 },      /* both spare, no idle CPU: local */
+		{ 2, 1, 1000, 300, 2048, 1024, 1 },    /* local overloaded, other spare */
+		{ 1, 2, 300, 1000, 1024, 2048, 0 },    /* local spare, other overloaded */
+		{ 1, 1, 950, 950, 2048, 1024, 1 },     /* both fully busy, 2048 > 1.17 x 1024 */
+		{ 1, 1, 950, 950, 2048, 1900, 0 },     /* within 117 % */
+		{ 1, 1, 950, 950, 1100, 1000, 0 },     /* 1100 <= 1.17 x 1000 */
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct model *m = mk("base", false);
+		struct model_task *c = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 9, NULL);
+
+		m->rqs[0].nr_running = cases[k].nr0;
+		m->rqs[1].nr_running = cases[k].nr1;
+		m->rqs[0].cfs.avg.util_avg = cases[k].util0;
+		m->rqs[1].cfs.avg.util_avg = cases[k].util1;
+		m->rqs[0].cfs.avg.runnable_avg = cases[k].util0;
+		m->rqs[1].cfs.avg.runnable_avg = cases[k].util1;
+		m->rqs[0].cfs.avg.load_avg = cases[k].load0;
+		m->rqs[1].cfs.avg.load_avg = cases[k].load1;
+		if (model_select_task_rq(m, c, 0, MODEL_WF_FORK, 1000000) != cases[k].cpu)
+			fprintf(stderr, "fork case %zu:\n", k);
+		CHECK_EQ_S(model_select_task_rq(m, c, 0, MODEL_WF_FORK, 1000000), cases[k].cpu);
+		m->rqs[0].nr_running = m->rqs[1].nr_running = 0;
+		model_free(m);
+	}
+}
+
 int main(void)
 {
 	test_newidle("base", false);
@@ -363,5 +409,6 @@ int main(void)
 	test_pull_cache_hot(true);
 	test_idle_cpu_scan();
 	test_select_idle_sibling();
+	test_fork_slow_path();
 	return check_done("balance");
 }
