@@ -23,8 +23,12 @@
  * first, skipping delayed tasks - no group imbalance or capacity arithmetic.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sched.h"
+
+/* sd_init(): imbalance_pct of a domain without SMT (MC, NUMA) */
+#define SD_IMBALANCE_PCT 117
 
 /* ---- leaf_cfs_rq_list ------------------------------------------------ */
 
@@ -426,6 +430,40 @@ static void update_rd_overloaded(struct model *m, struct sched_domain *sd)
 }
 
 /*
+ * update_idle_cpu_scan() (SIS_UTIL), from update_sd_lb_stats(): a periodic
+ * (not newidle) balance of the LLC domain sets how many CPUs
+ * select_idle_cpu() may scan, from the LLC's summed utilisation.  With x the
+ * mean utilisation per CPU (0..1024) and pct the domain's imbalance_pct
+ * (117), the share of the LLC scanned is 1 - (x * pct / 100 / 1024)^2: all of
+ * it when idle, none once x reaches 1024 * 100 / 117 (the utilisation at
+ * which the balancer calls a group overloaded).  The kernel's integer steps:
+ * tmp = x^2 pct^2 / (10000 * 1024) capped at 1024, nr = weight * (1024 -
+ * tmp) / 1024 rounded down; so on 2 CPUs nr = 2 only below x = 28, 1 up to
+ * x = 619, 0 from 620.  cpu_util_cfs() is the cfs_rq's util_avg capped at the
+ * capacity; the model has no util_est (UTIL_EST would take the larger).
+ */
+void update_idle_cpu_scan(struct model *m, const struct rq *this_rq,
+			  const struct sched_domain *sd, bool newly_idle)
+{
+	u64 sum_util = 0, x, tmp, y;
+	int i;
+
+	if (!sched_feat(m, SIS_UTIL) || newly_idle || sd->numa)
+		return;
+	for (i = 0; i < sd->span_weight; i++) {
+		unsigned long util = m->rqs[sd->span[i]].cfs.avg.util_avg;
+
+		sum_util += util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
+	}
+	x = sum_util / (u64)sd->span_weight;
+	tmp = x * x * SD_IMBALANCE_PCT * SD_IMBALANCE_PCT / (10000 * SCHED_CAPACITY_SCALE);
+	if (tmp > SCHED_CAPACITY_SCALE)
+		tmp = SCHED_CAPACITY_SCALE;
+	y = (SCHED_CAPACITY_SCALE - tmp) * (u64)sd->span_weight / SCHED_CAPACITY_SCALE;
+	m->nr_idle_scan[this_rq->node] = (int)y;
+}
+
+/*
  * sched_balance_rq(), simplified (see the top of the file): find the busiest
  * CPU of @sd and pull one task from it into @this_rq.  What the kernel does
  * around it is kept: only a CPU that should_we_balance() proceeds; the root
@@ -448,6 +486,7 @@ static int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_do
 		goto out_balanced;
 	if (sd->top)
 		update_rd_overloaded(m, sd);
+	update_idle_cpu_scan(m, this_rq, sd, newly_idle);
 
 	need = newly_idle ? 2 : this_rq->cfs.h_nr_queued + 2;
 	for (i = 0; i < sd->span_weight; i++) {
@@ -889,6 +928,55 @@ static unsigned long cpu_load(const struct model *m, int cpu)
 }
 
 /*
+ * record_wakee(): the waker (@curr, the task current on the waking CPU - in
+ * an interrupt the interrupted task, as in the kernel) counts how often it
+ * switches between wakees; the count halves once a second (HZ jiffies).
+ */
+static void record_wakee(struct model *m, struct model_task *curr, const struct model_task *p)
+{
+	if (!curr)
+		return;
+	if (time_after(m->jiffies, curr->wakee_flip_decay_ts + m->hz)) {
+		curr->wakee_flips >>= 1;
+		curr->wakee_flip_decay_ts = m->jiffies;
+	}
+	if (curr->last_wakee != p) {
+		curr->last_wakee = p;
+		curr->wakee_flips++;
+	}
+}
+
+/*
+ * wake_wide(): an M:N waker/wakee relation (the one that flips more does so
+ * at least llc_size times as often as the other, which flips at least
+ * llc_size times) spreads instead of pulling the wakee to the waker's LLC.
+ */
+static bool wake_wide(const struct model *m, const struct model_task *curr,
+		      const struct model_task *p, int llc_size)
+{
+	unsigned int master = curr ? curr->wakee_flips : 0, slave = p->wakee_flips;
+
+	(void)m;
+	if (master < slave) {
+		unsigned int t = master;
+
+		master = slave;
+		slave = t;
+	}
+	return !(slave < (unsigned int)llc_size || master < slave * (unsigned int)llc_size);
+}
+
+static int llc_size(const struct model *m, int cpu)
+{
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < m->nr_cpus; i++)
+		n += cpus_share_cache(m, cpu, (int)i);
+	return n;
+}
+
+/*
  * wake_affine(): WA_IDLE (an idle waker CPU sharing the cache wins, a sync
  * wakeup from a CPU running only the waker wins, an idle prev wins), then
  * WA_WEIGHT (compare the loads with the task moved, prev biased by half the
@@ -918,56 +1006,258 @@ static int wake_affine(struct model *m, struct model_task *p, int this_cpu, int 
 	if (prev_eff_load < 0)
 		prev_eff_load = 0;
 	this_eff_load *= 100;
-	prev_eff_load *= 100 + (117 - 100) / 2;
+	prev_eff_load *= 100 + (SD_IMBALANCE_PCT - 100) / 2;
 	if (sync)
 		prev_eff_load += 1;
 	return this_eff_load < prev_eff_load ? this_cpu : prev_cpu;
 }
 
-/* select_idle_sibling(): target, then prev, then any idle CPU of the LLC. */
-static int select_idle_sibling(struct model *m, int prev, int target)
+/*
+ * select_idle_cpu(): scan the LLC from target + 1 round to target for an idle
+ * CPU; with SIS_UTIL at most nr_idle_scan CPUs, none when it is 0 (the LLC
+ * is busy: "unlikely to have an idle CPU").  -1 if none was found.
+ */
+static int select_idle_cpu(struct model *m, const struct model_task *p, int target)
 {
+	int nr = INT32_MAX;
 	unsigned int i;
+
+	if (sched_feat(m, SIS_UTIL)) {
+		nr = m->nr_idle_scan[m->rqs[target].node] + 1;
+		if (nr == 1)
+			return -1;
+	}
+	for (i = 1; i <= m->nr_cpus; i++) {
+		int cpu = (int)(((unsigned int)target + i) % m->nr_cpus);
+
+		if (!cpus_share_cache(m, cpu, target) || (p->pinned && cpu != p->cpu))
+			continue;
+		if (--nr <= 0)
+			return -1;
+		if (available_idle_cpu(m, cpu))
+			return cpu;
+	}
+	return -1;
+}
+
+/*
+ * select_idle_sibling(): an idle target; an idle prev sharing its cache; the
+ * task's recent_used_cpu if idle and sharing the cache (the task's
+ * recent_used_cpu becomes prev on the way); then select_idle_cpu() over the
+ * LLC; else target.  No SMT (no idle-core search), no per-CPU-kthread
+ * stacking rule (the model does not know which wakers are kthreads), no
+ * asymmetric capacities.
+ */
+static int select_idle_sibling(struct model *m, struct model_task *p, int prev, int target)
+{
+	int recent, i;
 
 	if (available_idle_cpu(m, target))
 		return target;
 	if (prev != target && cpus_share_cache(m, prev, target) && available_idle_cpu(m, prev))
 		return prev;
-	for (i = 1; i < m->nr_cpus; i++) {
-		int cpu = (int)(((unsigned int)target + i) % m->nr_cpus);
-
-		if (cpus_share_cache(m, cpu, target) && available_idle_cpu(m, cpu))
-			return cpu;
-	}
-	return target;
+	recent = p->recent_used_cpu;
+	p->recent_used_cpu = prev;
+	if (recent >= 0 && (unsigned int)recent < m->nr_cpus && recent != prev &&
+	    recent != target && cpus_share_cache(m, recent, target) &&
+	    available_idle_cpu(m, recent) && !p->pinned)
+		return recent;
+	i = select_idle_cpu(m, p, target);
+	return i >= 0 ? i : target;
 }
 
-/* sched_balance_find_dst_cpu() for fork: an idle CPU, else the least loaded. */
-static int find_idlest_cpu(struct model *m, int this_cpu)
+/*
+ * The fork slow path, sched_balance_find_dst_cpu(): from the highest domain
+ * with SD_BALANCE_FORK (every domain) down, pick the least busy group
+ * (sched_balance_find_dst_group()), then a CPU in it
+ * (sched_balance_find_dst_group_cpu()), and continue below that CPU.  The
+ * model's groups are single CPUs in MC and nodes in NUMA.  Group statistics
+ * are update_sg_wakeup_stats()'s for a task not attached anywhere yet (a new
+ * child): load, util (capped per CPU) and runnable of the root cfs_rqs,
+ * nr_running, idle CPUs; classified as group_classify() does with
+ * imbalance_pct 117 (has spare capacity < fully busy < overloaded; no
+ * misfit, asym-packing, SMT or imbalanced groups here).
+ */
+enum fork_group_type { FG_HAS_SPARE, FG_FULLY_BUSY, FG_OVERLOADED };
+
+struct fork_sg_stats {
+	unsigned long load, util, runnable, capacity, avg_load;
+	unsigned int nr_running, idle_cpus, weight;
+	enum fork_group_type type;
+};
+
+static bool group_has_cpu(const struct model *m, const struct sched_domain *sd, int g, int cpu)
 {
-	unsigned long best_load = ~0UL;
-	int best = this_cpu;
-	unsigned int i;
+	return sd->numa ? m->rqs[cpu].node == g : cpu == g;
+}
 
-	for (i = 0; i < m->nr_cpus; i++) {
-		int cpu = (int)(((unsigned int)this_cpu + i) % m->nr_cpus);
-		unsigned long load;
+static void update_sg_wakeup_stats(const struct model *m, const struct sched_domain *sd, int g,
+				   struct fork_sg_stats *sgs)
+{
+	int i;
+	bool has_capacity;
 
-		if (available_idle_cpu(m, cpu))
-			return cpu;
-		load = cpu_load(m, cpu);
-		if (load < best_load) {
-			best_load = load;
-			best = cpu;
+	memset(sgs, 0, sizeof(*sgs));
+	for (i = 0; i < sd->span_weight; i++) {
+		const struct rq *rq = &m->rqs[sd->span[i]];
+		unsigned long util = rq->cfs.avg.util_avg;
+
+		if (!group_has_cpu(m, sd, g, sd->span[i]))
+			continue;
+		sgs->load += rq->cfs.avg.load_avg;
+		sgs->util += util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
+		sgs->runnable += rq->cfs.avg.runnable_avg;
+		sgs->nr_running += rq->nr_running;
+		if (!rq->nr_running && !rq->curr && !rq->other_class)
+			sgs->idle_cpus++;
+		sgs->capacity += SCHED_CAPACITY_SCALE;
+		sgs->weight++;
+	}
+	/* group_is_overloaded(), group_has_capacity() */
+	if (sgs->nr_running > sgs->weight &&
+	    (sgs->capacity * 100 < sgs->util * SD_IMBALANCE_PCT ||
+	     sgs->capacity * SD_IMBALANCE_PCT < sgs->runnable * 100))
+		sgs->type = FG_OVERLOADED;
+	else {
+		has_capacity = sgs->nr_running < sgs->weight ||
+			       (!(sgs->capacity * SD_IMBALANCE_PCT < sgs->runnable * 100) &&
+				sgs->capacity * 100 > sgs->util * SD_IMBALANCE_PCT);
+		sgs->type = has_capacity ? FG_HAS_SPARE : FG_FULLY_BUSY;
+	}
+	if (sgs->type != FG_HAS_SPARE)
+		sgs->avg_load = sgs->load * SCHED_CAPACITY_SCALE / sgs->capacity;
+}
+
+/* update_pick_idlest(): whether @sgs is idler than the idlest so far. */
+static bool update_pick_idlest(const struct fork_sg_stats *idlest, const struct fork_sg_stats *sgs)
+{
+	if (sgs->type != idlest->type)
+		return sgs->type < idlest->type;
+	if (sgs->type != FG_HAS_SPARE)
+		return idlest->avg_load > sgs->avg_load;
+	if (idlest->idle_cpus != sgs->idle_cpus)
+		return sgs->idle_cpus > idlest->idle_cpus;
+	return idlest->util > sgs->util;
+}
+
+/* sched_balance_find_dst_group(): the group to move to, -1 to stay local. */
+static int find_dst_group(const struct model *m, const struct sched_domain *sd, int this_cpu)
+{
+	struct fork_sg_stats local = { 0 }, idlest = { .avg_load = ~0UL, .type = FG_OVERLOADED };
+	struct fork_sg_stats sgs;
+	int g, nr_groups = sd->numa ? m->nr_nodes : (int)m->nr_cpus, best = -1;
+	unsigned long imbalance = SCHED_CAPACITY_SCALE * (SD_IMBALANCE_PCT - 100) / 100;
+
+	for (g = 0; g < nr_groups; g++) {
+		bool in_span = false;
+		int i;
+
+		for (i = 0; i < sd->span_weight; i++)
+			in_span = in_span || group_has_cpu(m, sd, g, sd->span[i]);
+		if (!in_span)
+			continue;
+		if (group_has_cpu(m, sd, g, this_cpu)) {
+			update_sg_wakeup_stats(m, sd, g, &local);
+			continue;
+		}
+		update_sg_wakeup_stats(m, sd, g, &sgs);
+		if (update_pick_idlest(&idlest, &sgs)) {
+			idlest = sgs;
+			best = g;
 		}
 	}
-	return best;
+	if (best < 0 || local.type < idlest.type)
+		return -1;
+	if (local.type > idlest.type)
+		return best;
+	if (local.type != FG_HAS_SPARE) {
+		if (sd->numa && idlest.avg_load + imbalance >= local.avg_load)
+			return -1;
+		if (idlest.avg_load >= local.avg_load + imbalance)
+			return -1;
+		if (100 * local.avg_load <= SD_IMBALANCE_PCT * idlest.avg_load)
+			return -1;
+		return best;
+	}
+	return local.idle_cpus >= idlest.idle_cpus ? -1 : best;
 }
 
+/*
+ * sched_balance_find_dst_group_cpu(): a single CPU; else the most recently
+ * idled idle CPU (no cpuidle exit latencies in the model), else the least
+ * loaded one.
+ */
+static int find_dst_group_cpu(const struct model *m, const struct sched_domain *sd, int g,
+			      int this_cpu)
+{
+	unsigned long min_load = ~0UL;
+	u64 latest = 0;
+	int i, least = this_cpu, shallowest = -1, n = 0, only = -1;
+
+	for (i = 0; i < sd->span_weight; i++) {
+		int cpu = sd->span[i];
+
+		if (!group_has_cpu(m, sd, g, cpu))
+			continue;
+		n++;
+		only = cpu;
+		if (available_idle_cpu(m, cpu)) {
+			if (shallowest < 0 || m->rqs[cpu].idle_stamp > latest) {
+				latest = m->rqs[cpu].idle_stamp;
+				shallowest = cpu;
+			}
+		} else if (shallowest < 0 && cpu_load(m, cpu) < min_load) {
+			min_load = cpu_load(m, cpu);
+			least = cpu;
+		}
+	}
+	if (n == 1)
+		return only;
+	return shallowest >= 0 ? shallowest : least;
+}
+
+static int find_idlest_cpu(struct model *m, int this_cpu)
+{
+	int level = m->rqs[this_cpu].nr_sd - 1, cpu = this_cpu, new_cpu = this_cpu;
+
+	while (level >= 0) {
+		const struct sched_domain *sd = &m->rqs[cpu].sd[level];
+		int g = find_dst_group(m, sd, cpu), weight;
+
+		if (g < 0) {
+			level--;
+			continue;
+		}
+		new_cpu = find_dst_group_cpu(m, sd, g, cpu);
+		if (new_cpu == cpu) {
+			level--;
+			continue;
+		}
+		/* continue in the largest domain of new_cpu below this one */
+		weight = sd->span_weight;
+		cpu = new_cpu;
+		for (level = m->rqs[cpu].nr_sd - 1; level >= 0; level--)
+			if (m->rqs[cpu].sd[level].span_weight < weight)
+				break;
+	}
+	return new_cpu;
+}
+
+/*
+ * select_task_rq_fair() on the model's topology (one LLC per node): a fork
+ * takes the slow path (find_idlest_cpu() above); a wakeup records the wakee
+ * for the task current on the waking CPU, then - unless wake_wide() - lets
+ * wake_affine() choose between the waking CPU and prev when both share a
+ * domain (always: the top domain spans every CPU), and select_idle_sibling()
+ * looks for an idle CPU around that choice.  A wake_wide() wakeup has no
+ * SD_BALANCE_WAKE domain to balance in either (sched_domain flags), so it
+ * takes the fast path from prev too.
+ */
 int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, int wake_flags,
 			 uint64_t now)
 {
 	int prev = p->cpu, new_cpu;
+	bool want_affine;
 
 	model_advance_time(m, now);
 	if (waker_cpu < 0 || (unsigned int)waker_cpu >= m->nr_cpus)
@@ -978,8 +1268,10 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
 		return p->cpu;
 	if (wake_flags & MODEL_WF_FORK)
 		return find_idlest_cpu(m, waker_cpu);
+	record_wakee(m, m->rqs[waker_cpu].curr, p);
+	want_affine = !wake_wide(m, m->rqs[waker_cpu].curr, p, llc_size(m, waker_cpu));
 	new_cpu = prev;
-	if (waker_cpu != prev)
+	if (want_affine && waker_cpu != prev)
 		new_cpu = wake_affine(m, p, waker_cpu, prev, wake_flags & MODEL_WF_SYNC);
-	return select_idle_sibling(m, prev, new_cpu);
+	return select_idle_sibling(m, p, prev, new_cpu);
 }

@@ -244,8 +244,10 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 
 	m->tl_rng = (cfg->seed ^ 0x9E3779B97F4A7C15ULL) | 1;
 	m->tg_writes_node = calloc((size_t)m->nr_nodes, sizeof(*m->tg_writes_node));
+	/* kzalloc()ed sched_domain_shared: no scan until the first periodic balance */
+	m->nr_idle_scan = calloc((size_t)m->nr_nodes, sizeof(*m->nr_idle_scan));
 	m->rqs = calloc(m->nr_cpus, sizeof(*m->rqs));
-	if (!m->tg_writes_node || !m->rqs)
+	if (!m->tg_writes_node || !m->nr_idle_scan || !m->rqs)
 		goto nomem;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
@@ -299,6 +301,7 @@ void model_free(struct model *m)
 	tg_free(m, &m->root_task_group);
 	free(m->rqs);
 	free(m->tg_writes_node);
+	free(m->nr_idle_scan);
 	free(m);
 }
 
@@ -448,6 +451,7 @@ struct model_task *model_task_new(struct model *m, struct model_group *g, int ni
 	p->nice = nice;
 	p->policy = policy;
 	p->cpu = -1;
+	p->recent_used_cpu = -1;
 	p->state = TS_NEW;
 	p->tg = g ? (struct task_group *)g : &m->root_task_group;
 	p->id = id;
@@ -576,6 +580,7 @@ int model_wake_up_new_task(struct model *m, struct model_task *p, int parent_cpu
 
 	/* wake_up_new_task() */
 	p->state = TS_RUNNING;
+	p->recent_used_cpu = parent_cpu;
 	p->cpu = cpu;                 /* __set_task_cpu(): no sched_migrate_task */
 	set_task_rq(p, cpu);
 	rq = &m->rqs[cpu];

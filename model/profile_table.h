@@ -48,6 +48,7 @@
 	F(WAKEUP_PREEMPTION,      1, 1, 1, 1, "wakeups may preempt (features.h)") \
 	F(CACHE_HOT_BUDDY,        1, 1, 1, 1, "the next buddy is cache hot for the balancer when the destination is busy (task_hot(), features.h)") \
 	F(ATTACH_AGE_LOAD,        1, 1, 1, 1, "attach_entity_cfs_rq ages the entity first (features.h)") \
+	F(SIS_UTIL,               1, 1, 1, 1, "select_idle_cpu() scans at most sd_llc_shared->nr_idle_scan CPUs, set by periodic balancing from the LLC's utilisation (70fb5ccf2ebb, 6.0; capture machine's sched_features bit 15 = 1)") \
 	F(NI_RANDOM,              1, 0, 1, 1, "proportional newidle (33cf66d88306, 6.19; backported to 6.1.192, 6.12.117)") \
 	F(TG_CONTRIB_NOT_DECAYED, 0, 0, 1, 1, "cfs_rq_is_decayed() checks tg_load_avg_contrib (ca125231dd29, Dec 2025)") \
 	F(CFS_GROUP_ALWAYS_REWEIGHT, 1, 1, 0, 0, "update_cfs_group() reweights even if unchanged (<= 6.5)") \

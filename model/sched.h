@@ -298,6 +298,10 @@ struct model_task {
 	bool first_enqueue;         /* not yet through its first update_load_avg */
 	bool pinned;                /* nr_cpus_allowed == 1: the balancer leaves it alone */
 	bool wake_migrated;         /* moved while asleep: next wakeup is ENQUEUE_MIGRATED */
+	int recent_used_cpu;        /* select_idle_sibling()'s candidate; -1: none yet */
+	unsigned int wakee_flips;   /* record_wakee() / wake_wide() */
+	unsigned long wakee_flip_decay_ts;   /* jiffies */
+	const struct model_task *last_wakee;
 	struct model_task *cfs_prev, *cfs_next;   /* rq->cfs_tasks, MRU first */
 	uint32_t id;
 	void *priv;
@@ -359,6 +363,7 @@ struct model {
 
 	u64 counters[NR_MODEL_COUNTERS];
 	u64 *tg_writes_node;        /* per node */
+	int *nr_idle_scan;          /* per node (the LLC): sd_llc_shared->nr_idle_scan */
 };
 
 /* ---- small helpers -------------------------------------------------- */
@@ -560,6 +565,9 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq);
 void sched_balance_update_blocked_averages(struct model *m, int cpu);
 void sched_balance_trigger(struct model *m, struct rq *rq);
 void nohz_balancer_kick(struct model *m, struct rq *rq);
+/* SIS_UTIL: m->nr_idle_scan of this_rq's LLC after a balance of @sd (tests call it directly). */
+void update_idle_cpu_scan(struct model *m, const struct rq *this_rq,
+			  const struct sched_domain *sd, bool newly_idle);
 void nohz_balance_enter_idle(struct model *m, struct rq *rq);
 void nohz_balance_exit_idle(struct model *m, struct rq *rq);
 void list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq);

@@ -58,6 +58,11 @@ static void usage(FILE *f)
 "                      comes first here, not the trace's (docs/replay.md)\n"
 "  --oneway-no-wait    a waker the model does not preempt in a one-way flow writes\n"
 "                      on instead of waiting for its wakee (docs/replay.md)\n"
+"  --state-placement   placement trace: a wakeup or fork whose simulated CPUs are not\n"
+"                      idle/busy as the trace's were goes where the model's\n"
+"                      select_task_rq_fair() puts it (--state-placement-wakes: wakeups only)\n"
+"  --placement-check   placement trace: count how often the model's select_task_rq_fair()\n"
+"                      chooses the traced CPU where the simulated state is the trace's\n"
 "  --settings          print every profile setting\n"
 "  --top N             groups shown per key in text output (default 10, 0 = all)\n"
 "  --dump-events FILE  write every simulated event as text (debugging; one run only)\n"
@@ -135,6 +140,9 @@ int cmd_replay(int argc, char **argv)
 		{ "idle-pull", no_argument, NULL, 'I' },
 		{ "channel-wakes", no_argument, NULL, 'W' },
 		{ "oneway-no-wait", no_argument, NULL, 'O' },
+		{ "state-placement", no_argument, NULL, 'E' },
+		{ "state-placement-wakes", no_argument, NULL, 'Y' },
+		{ "placement-check", no_argument, NULL, 'Q' },
 		{ "settings", no_argument, NULL, 'T' },
 		{ "top", required_argument, NULL, 't' },
 		{ "dump-events", required_argument, NULL, 'D' },
@@ -165,6 +173,9 @@ int cmd_replay(int argc, char **argv)
 		case 'I': o.rc.idle_pull = true; break;
 		case 'W': o.rc.channel_wakes = true; break;
 		case 'O': o.rc.oneway_no_wait = true; break;
+		case 'E': o.rc.state_placement = o.rc.state_placement_forks = true; break;
+		case 'Y': o.rc.state_placement = true; break;
+		case 'Q': o.rc.placement_check = true; break;
 		case 'T': to.show_settings = true; break;
 		case 't': {
 			char *end;

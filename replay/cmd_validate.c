@@ -392,6 +392,7 @@ static void usage(FILE *f)
 "usage: schedreplay validate [--dir DIR] [--thresholds FILE] [--markdown|--suggest|--json]\n"
 "                            [--profile P] [--placement trace|model] [--seeds N] [--idle-pull]\n"
 "                            [--no-repair] [--channel-wakes] [--oneway-no-wait]\n"
+"                            [--state-placement|--state-placement-wakes]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
@@ -401,7 +402,8 @@ static void usage(FILE *f)
 "median of N replays with model seeds 1..N (default 5; the seeds' error range is shown).\n"
 "sched_switch counts the switches out of idle the kernel did not trace and the reader\n"
 "restored (shown as \"restored\"; --no-repair reads the raw stream).  --idle-pull,\n"
-"--channel-wakes and --oneway-no-wait are replay's options (measured, not the default).\n");
+"--channel-wakes, --oneway-no-wait, --state-placement and --state-placement-wakes are\n"
+"replay's options: rules measured in docs/validation.md and not adopted (replay --help).\n");
 }
 
 int cmd_validate(int argc, char **argv)
@@ -418,6 +420,8 @@ int cmd_validate(int argc, char **argv)
 		{ "no-repair", no_argument, NULL, 'R' },
 		{ "channel-wakes", no_argument, NULL, 'W' },
 		{ "oneway-no-wait", no_argument, NULL, 'O' },
+		{ "state-placement", no_argument, NULL, 'E' },
+		{ "state-placement-wakes", no_argument, NULL, 'Y' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -475,6 +479,8 @@ int cmd_validate(int argc, char **argv)
 		case 'R': wo.no_repair = true; break;
 		case 'W': rc.channel_wakes = true; break;
 		case 'O': rc.oneway_no_wait = true; break;
+		case 'E': rc.state_placement = rc.state_placement_forks = true; break;
+		case 'Y': rc.state_placement = true; break;
 		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
 		default:

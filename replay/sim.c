@@ -194,11 +194,75 @@ static int arm_op_done(struct sim *s, int cpu, uint64_t now)
 	return heap_push(s, now + t->run_left, HEV_OP_DONE, cpu, c->gen_op);
 }
 
+/*
+ * Under placement trace with state_placement or placement_check: the traced
+ * decision @w (its trace time: sched_waking, or sched_wakeup_new for a
+ * fork), compared with the model's.  The model's
+ * select_task_rq_fair() runs for every traced decision, so that what the
+ * kernel's keeps per task (recent_used_cpu, the wakee flips) evolves as the
+ * kernel's did.  When every simulated CPU is idle or busy as the trace's
+ * was then, the traced CPU stands (and the model's choice is counted
+ * against it: placement_check); otherwise, with state_placement, the
+ * model's choice on the simulated state replaces it, and the task is marked
+ * displaced (traced_cpu(): later traced wakeups on its previous CPU keep
+ * the simulation's previous CPU).
+ */
+static int state_placement_cpu(struct sim *s, struct sim_task *t, int traced, int waker_cpu,
+			       int flags, const struct wl_wake *w, uint64_t now)
+{
+	bool fork = flags & MODEL_WF_FORK, same = true, any_idle = false;
+	int c, cpu;
+
+	cpu = model_select_task_rq(s->m, t->mt, waker_cpu >= 0 ? waker_cpu : traced, flags, now);
+	if (cpu < 0 || cpu >= s->nr_cpus)
+		cpu = traced;
+	for (c = 0; c < s->nr_cpus; c++) {
+		bool there = wl_cpu_idle_at_any(s->wl, c, w->ts);
+
+		same = same && cpu_idle(&s->cpus[c]) == there;
+		any_idle = any_idle || there;
+	}
+	if (same) {
+		enum sim_note_id base = fork ? SIM_NOTE_PC_FORK_MATCH : SIM_NOTE_PC_WAKE_MATCH;
+
+		s->notes[base]++;
+		s->notes[base + 1] += cpu == traced;
+		if (any_idle) {
+			s->notes[base + 2]++;
+			s->notes[base + 3] += cpu_idle(&s->cpus[traced]);
+			s->notes[base + 4] += cpu_idle(&s->cpus[cpu]);
+		}
+		/*
+		 * A non-sync wakeup of a task free to move whose previous CPU
+		 * was idle: wake_affine() returns prev or an idle waking CPU,
+		 * and select_idle_sibling() an idle target, so the kernel's
+		 * select_task_rq_fair() as written cannot choose a busy CPU.
+		 */
+		if (!fork && !(w->flags & WL_WAKE_SYNC) && s->wt[t - s->tasks].multi_cpu &&
+		    w->prev_cpu >= 0 && w->prev_cpu < s->nr_cpus &&
+		    cpu_idle(&s->cpus[w->prev_cpu])) {
+			s->notes[SIM_NOTE_PC_PREV_IDLE]++;
+			s->notes[SIM_NOTE_PC_PREV_IDLE_BUSY] += !cpu_idle(&s->cpus[traced]);
+		}
+		return traced;
+	}
+	s->notes[SIM_NOTE_PC_DIVERGED]++;
+	if (!s->cfg.state_placement || (fork && !s->cfg.state_placement_forks) || cpu == traced)
+		return traced;
+	s->notes[SIM_NOTE_PC_MOVED]++;
+	t->displaced = true;
+	return cpu;
+}
+
 static int placement_cpu(struct sim *s, struct sim_task *t, int traced, int waker_cpu,
-			 int flags, uint64_t now)
+			 int flags, const struct wl_wake *w, uint64_t now)
 {
 	int cpu;
 
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && w && t->mt &&
+	    traced >= 0 && traced < s->nr_cpus &&
+	    (s->cfg.state_placement || s->cfg.placement_check))
+		return state_placement_cpu(s, t, traced, waker_cpu, flags, w, now);
 	if (s->cfg.placement == REPLAY_PLACEMENT_MODEL) {
 		cpu = model_select_task_rq(s->m, t->mt, waker_cpu >= 0 ? waker_cpu : traced, flags,
 					   now);
@@ -549,7 +613,8 @@ static int32_t cpu_pid(const struct sim *s, int cpu)
  * trace's @traced CPU under --placement trace).  @seq draws the cost.
  */
 static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int wcpu, int flags,
-		     enum calib_ctx ctx, uint32_t seq, bool waking_emitted, uint64_t now)
+		     enum calib_ctx ctx, uint32_t seq, bool waking_emitted, const struct wl_wake *w,
+		     uint64_t now)
 {
 	struct sim_task *t = &s->tasks[ti];
 	struct model_task_info before, after;
@@ -560,7 +625,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
 		return -1;
 	model_task_info(t->mt, &before);
-	cpu = placement_cpu(s, t, traced, wcpu, flags, now);
+	cpu = placement_cpu(s, t, traced, wcpu, flags, w, now);
 	cpu = take_traced_pull(s, t, cpu);
 	was_idle = cpu_idle(&s->cpus[cpu]);
 	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags, now) < 0) {
@@ -592,7 +657,7 @@ static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, bool waking_emitt
 
 	return wake_task(s, w->target, traced_cpu(&s->tasks[w->target], w), waker_cpu,
 			 wcpu, flags,
-			 calib_ctx_of_wake(w), w->seq, waking_emitted, now);
+			 calib_ctx_of_wake(w), w->seq, waking_emitted, w, now);
 }
 
 /*
@@ -616,7 +681,7 @@ static int handoff_release(struct sim *s, uint32_t yi, int cpu, bool reply, uint
 	if (s->tasks[xi].st != SIM_BLOCKED || s->tasks[xi].waiting != WL_NONE)
 		return 0;
 	return wake_task(s, xi, s->tasks[xi].cpu, cpu, cpu, MODEL_WF_TTWU | MODEL_WF_SYNC,
-			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, false, now);
+			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, false, NULL, now);
 }
 
 /* ---- readers with several writers (WL_WAKE_CHANNEL) ------------------- */
@@ -789,7 +854,8 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	memcpy(ev.u.fork.child_comm, c->comm, TRACE_COMM_LEN);
 	if (sim_emit(s, &ev))
 		return -1;
-	cpu = placement_cpu(s, c, wt->init_cpu, parent_cpu, MODEL_WF_FORK, now);
+	cpu = placement_cpu(s, c, wt->init_cpu, parent_cpu, MODEL_WF_FORK,
+			    wt->init_wake != WL_NONE ? &s->wakes[wt->init_wake] : NULL, now);
 	cpu = take_traced_pull(s, c, cpu);
 	was_idle = cpu_idle(&s->cpus[cpu]);
 	if (model_wake_up_new_task(s->m, c->mt, parent_cpu >= 0 ? parent_cpu : cpu, cpu, now))

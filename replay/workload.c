@@ -2159,6 +2159,26 @@ bool wl_cpu_idle_at(const struct wl_workload *wl, int cpu, uint64_t ts, uint32_t
 	return i < end && wl->idle[i].start <= ts;
 }
 
+bool wl_cpu_idle_at_any(const struct wl_workload *wl, int cpu, uint64_t ts)
+{
+	uint32_t lo, hi;
+
+	if (cpu < 0 || !wl->idle_first || (unsigned int)cpu >= wl->facts.nr_cpus)
+		return false;
+	/* the first interval of @cpu that ends after @ts (intervals are ordered) */
+	lo = wl->idle_first[cpu];
+	hi = wl->idle_first[cpu + 1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (wl->idle[mid].end <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < wl->idle_first[cpu + 1] && wl->idle[lo].start <= ts;
+}
+
 void wl_free(struct wl_workload *wl)
 {
 	if (!wl)

@@ -273,9 +273,11 @@ int model_task_set_nice(struct model *m, struct model_task *t, int nice, uint64_
 /*
  * --placement model: the CPU select_task_rq_fair() would choose for @t,
  * woken (MODEL_WF_TTWU, optionally | MODEL_WF_SYNC) by a task on @waker_cpu,
- * or forked (MODEL_WF_FORK) by a task on @waker_cpu.  A documented
- * simplification of the kernel (docs/model.md: no wake_wide, no SMT, LLC =
- * NUMA node).
+ * or forked (MODEL_WF_FORK) by a task on @waker_cpu.  A wakeup records the
+ * wakee for the task current on @waker_cpu (record_wakee()) and updates
+ * @t's recent_used_cpu, as the kernel's does.  A documented simplification
+ * of the kernel (docs/model.md: SIS_UTIL without util_est, no SMT, LLC =
+ * NUMA node, no vcpu_is_preempted()).
  */
 int model_select_task_rq(struct model *m, struct model_task *t, int waker_cpu,
 			 int wake_flags, uint64_t now);

@@ -83,16 +83,32 @@ struct replay_config {
 	 * whichever simulated writer comes first, and a reader reaching a
 	 * sleep with another writer's message already there reads it: the
 	 * trace's pairing of each sleep with one writer is not kept.  Off by
-	 * default: see docs/validation.md ("Seventh pass").
+	 * default: see docs/validation.md ("Seventh pass (hackbench dependencies)").
 	 */
 	bool channel_wakes;
 	/*
 	 * A hand-off WAIT in a one-way flow (WL_WAIT_ONEWAY) is not slept
 	 * when the model did not preempt the waker: the waker goes on with its
 	 * work, as the kernel's writer does.  Off by default: see
-	 * docs/validation.md ("Seventh pass").
+	 * docs/validation.md ("Seventh pass (hackbench dependencies)").
 	 */
 	bool oneway_no_wait;
+	/*
+	 * Under placement trace, a wakeup or fork whose simulated CPUs are not
+	 * idle and busy as the trace's were at that decision (its sched_waking
+	 * or sched_wakeup_new) goes where the model's select_task_rq_fair()
+	 * puts it on the simulated state; one whose state matches keeps the
+	 * traced CPU.  state_placement_forks: forks too (else wakeups only).
+	 * Off by default: docs/validation.md, "Seventh pass (placement)".
+	 */
+	bool state_placement;
+	bool state_placement_forks;
+	/*
+	 * Diagnostic (notes): at each traced wakeup and fork whose simulated
+	 * idle/busy state matches the trace's, whether the model's
+	 * select_task_rq_fair() on that state chooses the traced CPU.
+	 */
+	bool placement_check;
 	bool keep_samples;             /* keep every "all" latency sample (replay_samples) */
 	/*
 	 * Called with every predicted latency sample once final (wakeup and

@@ -381,6 +381,8 @@ struct wl_idle {
  * context.
  */
 bool wl_cpu_idle_at(const struct wl_workload *wl, int cpu, uint64_t ts, uint32_t *cursor);
+/* The same for @ts in any order (a binary search). */
+bool wl_cpu_idle_at_any(const struct wl_workload *wl, int cpu, uint64_t ts);
 
 /* NUMA node of each CPU from the sidecar (nr_cpus entries), NULL if unknown. */
 const int *wl_cpu_nodes(const struct wl_workload *wl);

@@ -243,6 +243,161 @@ static void test_pull_cache_hot(bool pinned)
 	model_free(m);
 }
 
+/*
+ * SIS_UTIL (update_idle_cpu_scan()): the number of CPUs select_idle_cpu()
+ * may scan, from the LLC's mean utilisation x (util_avg capped at 1024):
+ * weight * (1024 - min(x^2 * 117^2 / (10000 * 1024), 1024)) / 1024.  On two
+ * CPUs: 2 up to x = 27, 1 from 28 to 619, 0 from 620.  Newidle balancing does
+ * not write it.
+ */
+static void test_idle_cpu_scan(void)
+{
+	static const struct {
+		unsigned int nr_cpus;
+		unsigned long util[4];
+		int nr;
+	} cases[] = {
+		{ 2, { 0, 0 }, 2 },       { 2, { 27, 27 }, 2 },     { 2, { 28, 28 }, 1 },
+		{ 2, { 619, 619 }, 1 },   { 2, { 620, 620 }, 0 },   { 2, { 1024, 0 }, 1 },
+		{ 2, { 2000, 200 }, 1 },  /* 2000 counts as 1024: x = 612 */
+		{ 4, { 300, 300, 300, 300 }, 3 }, { 4, { 1024, 1024, 1024, 0 }, 0 },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		static struct model_variant_set vs;
+		struct model_config cfg = { .nr_cpus = cases[k].nr_cpus, .hz = 250, .seed = 11 };
+		struct model *m;
+		unsigned int i;
+
+		model_variant_set_parse(&vs, "base", NULL);
+		cfg.profile = model_profile_find("6.18");
+		cfg.variants = &vs;
+		m = model_new(&cfg, NULL);
+		CHECK_EQ_S(m->nr_idle_scan[0], 0);     /* kzalloc()ed until the first balance */
+		for (i = 0; i < cases[k].nr_cpus; i++)
+			m->rqs[i].cfs.avg.util_avg = cases[k].util[i];
+		update_idle_cpu_scan(m, &m->rqs[0], &m->rqs[0].sd[0], true);
+		CHECK_EQ_S(m->nr_idle_scan[0], 0);
+		update_idle_cpu_scan(m, &m->rqs[0], &m->rqs[0].sd[0], false);
+		CHECK_EQ_S(m->nr_idle_scan[0], cases[k].nr);
+		model_free(m);
+	}
+}
+
+/*
+ * select_idle_sibling() as the kernel orders it, on two CPUs.  Task P last
+ * ran on CPU 0, where A (nice -20) now runs; CPU 1 is idle.  A wakes P:
+ * prev = target = 0 is busy, so only recent_used_cpu or select_idle_cpu()
+ * can find CPU 1 - and select_idle_cpu() scans nothing when nr_idle_scan is
+ * 0 (P stays beside the idle CPU, as the capture kernel kept xargs), the
+ * other CPU when it is 1.  recent_used_cpu (CPU 1) is taken once, then
+ * becomes prev.  An idle waking CPU wins (WA_IDLE).  wake_wide() (A flips
+ * between >= 2x as many wakees as P, P >= llc_size = 2) skips wake_affine():
+ * with B (nice 19) running on CPU 1, A's heavy CPU 0 loses the load
+ * comparison and P is pulled to the waker's CPU 1, unless wide.
+ */
+static void test_select_idle_sibling(void)
+{
+	struct model *m = mk("base", false);
+	struct model_task *p, *a, *b, *q;
+	uint64_t now = 1000000000ULL;
+
+	p = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 0, NULL);
+	a = model_task_new(m, NULL, -20, MODEL_POLICY_NORMAL, 1, NULL);
+	b = model_task_new(m, NULL, 19, MODEL_POLICY_NORMAL, 2, NULL);
+	q = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	model_wake_up_new_task(m, p, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	now += 100000;
+	model_schedule(m, 0, MODEL_PREV_SLEEP, now);           /* P sleeps, CPU 0 idle */
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	CHECK(model_curr(m, 0) != NULL);
+	CHECK_EQ_S(p->recent_used_cpu, 0);                  /* wake_up_new_task(): the parent's */
+
+	m->nr_idle_scan[0] = 0;
+	CHECK_EQ_S(model_select_task_rq(m, p, 0, MODEL_WF_TTWU, now), 0);
+	m->nr_idle_scan[0] = 1;
+	CHECK_EQ_S(model_select_task_rq(m, p, 0, MODEL_WF_TTWU, now), 1);
+	m->nr_idle_scan[0] = 0;
+	p->recent_used_cpu = 1;
+	CHECK_EQ_S(model_select_task_rq(m, p, 0, MODEL_WF_TTWU, now), 1);
+	CHECK_EQ_S(p->recent_used_cpu, 0);
+	CHECK_EQ_S(model_select_task_rq(m, p, 0, MODEL_WF_TTWU, now), 0);
+	/* record_wakee(): A switched wakees once (P), then once more (Q) */
+	CHECK_EQ_U(a->wakee_flips, 1);
+	CHECK_EQ_S(model_select_task_rq(m, q, 0, MODEL_WF_FORK, now), 1);
+	CHECK_EQ_U(a->wakee_flips, 1);                       /* forks are not wakeups */
+	/* an idle waking CPU (an interrupt on CPU 1) */
+	CHECK_EQ_S(model_select_task_rq(m, p, 1, MODEL_WF_TTWU, now), 1);
+
+	model_wake_up_new_task(m, b, 1, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	CHECK(model_curr(m, 1) != NULL);
+	p->recent_used_cpu = 0;
+	CHECK_EQ_S(model_select_task_rq(m, p, 1, MODEL_WF_TTWU, now), 1);
+	CHECK_EQ_U(b->wakee_flips, 1);
+	b->wakee_flips = 4;
+	p->wakee_flips = 2;
+	CHECK_EQ_S(model_select_task_rq(m, p, 1, MODEL_WF_TTWU, now), 0);
+	p->wakee_flips = 1;                                  /* P flips < llc_size: affine */
+	CHECK_EQ_S(model_select_task_rq(m, p, 1, MODEL_WF_TTWU, now), 1);
+	/* the flips halve once HZ jiffies have passed since the last decay */
+	now += 2000000000ULL;
+	b->wakee_flip_decay_ts = m->jiffies;
+	CHECK_EQ_S(model_select_task_rq(m, q, 1, MODEL_WF_TTWU, now), 1);
+	CHECK_EQ_U(b->wakee_flips, 3);                       /* 4 >> 1, + 1 for Q */
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * The fork slow path (sched_balance_find_dst_cpu() over single-CPU MC
+ * groups), on states set directly: the child goes to the other CPU only when
+ * that group is of a lighter type (an idle CPU has spare capacity and one
+ * more idle CPU), or, both fully busy, when it is lighter by more than the
+ * imbalance margin (117 %).  Two busy CPUs that both
+ * have spare capacity keep the child local whatever their loads (the old
+ * model took the least loaded CPU).
+ */
+static void test_fork_slow_path(void)
+{
+	static const struct {
+		unsigned int nr0, nr1;
+		unsigned long util0, util1, load0, load1;
+		int cpu;
+	} cases[] = {
+		{ 1, 0, 300, 0, 1024, 0, 1 },          /* CPU 1 idle: more idle CPUs */
+		{ 1, 1, 300, 300, 3000, 100, 0 },      /* both spare, no idle CPU: local */
+		{ 2, 1, 1000, 300, 2048, 1024, 1 },    /* local overloaded, other spare */
+		{ 1, 2, 300, 1000, 1024, 2048, 0 },    /* local spare, other overloaded */
+		{ 1, 1, 950, 950, 2048, 1024, 1 },     /* both fully busy, 2048 > 1.17 x 1024 */
+		{ 1, 1, 950, 950, 2048, 1900, 0 },     /* within 117 % */
+		{ 1, 1, 950, 950, 1100, 1000, 0 },     /* 1100 <= 1.17 x 1000 */
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct model *m = mk("base", false);
+		struct model_task *c = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 9, NULL);
+
+		m->rqs[0].nr_running = cases[k].nr0;
+		m->rqs[1].nr_running = cases[k].nr1;
+		m->rqs[0].cfs.avg.util_avg = cases[k].util0;
+		m->rqs[1].cfs.avg.util_avg = cases[k].util1;
+		m->rqs[0].cfs.avg.runnable_avg = cases[k].util0;
+		m->rqs[1].cfs.avg.runnable_avg = cases[k].util1;
+		m->rqs[0].cfs.avg.load_avg = cases[k].load0;
+		m->rqs[1].cfs.avg.load_avg = cases[k].load1;
+		if (model_select_task_rq(m, c, 0, MODEL_WF_FORK, 1000000) != cases[k].cpu)
+			fprintf(stderr, "fork case %zu:\n", k);
+		CHECK_EQ_S(model_select_task_rq(m, c, 0, MODEL_WF_FORK, 1000000), cases[k].cpu);
+		m->rqs[0].nr_running = m->rqs[1].nr_running = 0;
+		model_free(m);
+	}
+}
+
 int main(void)
 {
 	test_newidle("base", false);
@@ -252,5 +407,8 @@ int main(void)
 	test_pull();
 	test_pull_cache_hot(false);
 	test_pull_cache_hot(true);
+	test_idle_cpu_scan();
+	test_select_idle_sibling();
+	test_fork_slow_path();
 	return check_done("balance");
 }

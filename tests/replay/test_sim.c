@@ -509,6 +509,69 @@ static void test_oneway_no_wait(void)
 	wl_free(wl);
 }
 
+/*
+ * The placement check (replay_config.placement_check): task 53 runs on
+ * CPU 1 until 0.4 ms, then CPU 1 idles; task 51 runs on CPU 0 from 1 ms and
+ * wakes task 52 at 10 ms and task 53 at 50 ms, both of which the trace's
+ * kernel queues beside it on CPU 0 (they run when 51 sleeps at 52 ms).  The
+ * simulation reaches both wakeups in the trace's state (CPU 0 busy, CPU 1
+ * idle): two matched wakeups with an idle CPU, where the kernel chose the
+ * busy one both times.  The model keeps 52 on CPU 0 (the trace shows it on
+ * one CPU only: treated as pinned; and SIS_UTIL's nr_idle_scan is still the
+ * kzalloc()ed 0 at 10 ms, before the first periodic balance of the LLC) and
+ * sends 53 to its idle previous CPU 1 (wake_affine()'s WA_IDLE, then
+ * select_idle_sibling()'s idle target), where the capture kernel did not.
+ * 53's wakeup is also counted as one select_task_rq_fair() as written
+ * cannot make: not sync, a task seen on two CPUs, its previous CPU idle, a
+ * busy CPU chosen.  The traced CPU stands either way, with or without
+ * state_placement (the states match); without either, no such notes.
+ */
+static void test_placement_check(void)
+{
+	struct trace_event ev[16];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+
+	ev[n++] = ev_switch(200 * US, 1, 0, 'R', 120, 53, 120);
+	ev[n++] = ev_switch(400 * US, 1, 53, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 10 * MS, 0, 51, 0, 52, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 10 * MS, 0, 51, 0, 52, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 50 * MS, 0, 51, 0, 53, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 50 * MS, 0, 51, 0, 53, 120, 0);
+	ev[n++] = ev_switch(52 * MS, 0, 51, 'S', 120, 52, 120);
+	ev[n++] = ev_switch(53 * MS, 0, 52, 'S', 120, 53, 120);
+	ev[n++] = ev_switch(54 * MS, 0, 53, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	for (int mode = 0; mode < 3; mode++) {
+		struct replay_result *r;
+
+		replay_config_default(&rc);
+		rc.placement_check = mode == 1;
+		rc.state_placement = rc.state_placement_forks = mode == 2;
+		r = replay_run(wl, &rc, &err);
+		CHECK(r != NULL);
+		if (!r)
+			continue;
+		CHECK_EQ(note_count(r, "placement check: traced wakeups whose"), mode ? 2 : 0);
+		CHECK_EQ(note_count(r, "placement check: of them, the model's"), mode ? 1 : 0);
+		CHECK_EQ(note_count(r, "placement check: of the matched wakeups"), mode ? 2 : 0);
+		CHECK_EQ(note_count(r, "placement check: of them, the traced kernel chose an idle"), 0);
+		CHECK_EQ(note_count(r, "placement check: of them, the model chose an idle"), mode ? 1 : 0);
+		/* 53's wakeup contradicts select_task_rq_fair() as written */
+		CHECK_EQ(note_count(r, "placement check: matched non-sync wakeups"), mode ? 1 : 0);
+		CHECK_EQ(note_count(r, "placement check: of them, the traced kernel chose a busy"),
+			 mode ? 1 : 0);
+		CHECK_EQ(note_count(r, "traced wakeups and forks whose simulated"), 0);
+		CHECK_EQ(count(r, "sched_migrate_task"), 1);   /* 53: CPU 1 -> 0, as traced */
+		replay_result_free(r);
+	}
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -523,5 +586,6 @@ int main(int argc, char **argv)
 	test_pull_before_fork();
 	test_channel_wakes();
 	test_oneway_no_wait();
+	test_placement_check();
 	CHECK_DONE();
 }

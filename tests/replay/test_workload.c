@@ -902,6 +902,16 @@ static void test_exit_move_idle(void)
 	CHECK(!wl_cpu_idle_at(wl, 0, 3 * MS, &cur));
 	CHECK(wl_cpu_idle_at(wl, 0, 3 * MS + 80 * US, &cur));
 	CHECK(!wl_cpu_idle_at(wl, 0, 5 * MS, &cur));
+	/* the same answers in any order (binary search) */
+	CHECK(!wl_cpu_idle_at_any(wl, 0, 5 * MS));
+	CHECK(wl_cpu_idle_at_any(wl, 1, 5 * MS));
+	CHECK(!wl_cpu_idle_at_any(wl, 1, 1 * MS + 500 * US));
+	CHECK(wl_cpu_idle_at_any(wl, 0, 3 * MS + 80 * US));
+	CHECK(!wl_cpu_idle_at_any(wl, 1, 6 * MS));
+	CHECK(wl_cpu_idle_at_any(wl, 1, 2 * MS + 1));
+	CHECK(!wl_cpu_idle_at_any(wl, 0, 3 * MS));
+	CHECK(!wl_cpu_idle_at_any(wl, 2, 5 * MS));            /* no such CPU */
+	CHECK(!wl_cpu_idle_at_any(wl, -1, 5 * MS));
 	wl_free(wl);
 }
 
