@@ -9,7 +9,10 @@
 # (default 200); MODES a list of MODE:STYLE (default all of placement_probe.c's);
 # WORK_US the task's own run per wakeup (placement_probe -w, default 0).
 # PP_CGROUP=1 runs the probe in a cgroup-v1 cpu group of its own (as
-# `schedreplay capture -g` runs the traces' workloads).
+# `schedreplay capture -g` runs the traces' workloads).  PP_XS overrides the
+# list of idle times X (us); PP_LEAD=SECONDS traces that long before the probe
+# starts, so that placement_probe.py's utilisation estimates have converged
+# (0.3 s: ten PELT half-lives).
 # Traces sched_switch / sched_waking / sched_wakeup / sched_wakeup_new /
 # sched_migrate_task / sched_process_exit in a tracefs instance while the
 # probe runs, and writes OUTDIR/trace.txt, OUTDIR/samples.csv and
@@ -23,7 +26,7 @@ out=$2
 n=${3:-200}
 work=${5:-0}
 modes=${4:-"f:b f:s p:b p:s g:b g:s e:b e:s v:b v:s m:b m:s k:b k:s"}
-xs="10 30 60 100 130 160 200 300 500 1000 2000 5000 10000"
+xs=${PP_XS:-"10 30 60 100 130 160 200 300 500 1000 2000 5000 10000"}
 here=$(dirname "$0")
 tr=/sys/kernel/tracing
 [ -d $tr/events ] || mount -t tracefs nodev $tr
@@ -52,6 +55,7 @@ done
 } > "$out/summary.txt"
 echo > $inst/trace
 echo 1 > $inst/tracing_on
+sleep "${PP_LEAD:-0}"
 for m in $modes; do
 	# shellcheck disable=SC2086
 	if [ -n "$cg" ]; then
