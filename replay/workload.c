@@ -1826,6 +1826,24 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* How many of the @n sorted @keys equal @key. */
+static size_t count_key(const uint64_t *keys, size_t n, uint64_t key)
+{
+	size_t lo = 0, hi = n, cnt;
+
+	while (lo < hi) {               /* first index >= key */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (keys[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (cnt = 0; lo + cnt < n && keys[lo + cnt] == key; cnt++)
+		;
+	return cnt;
+}
+
 /*
  * A hand-off stands for a dependency only between tasks that keep handing
  * off to each other (a ping-pong, a producer and its consumer): a pair with
@@ -1868,24 +1886,10 @@ static int drop_oneoff_handoffs(struct wl_builder *b)
 
 		for (uint32_t i = 0; i < s->ops.n; i++) {
 			struct wl_op *o = &s->ops.v[i];
-			uint64_t key;
-			size_t lo = 0, hi = n, first, cnt;
 
 			if (o->kind != WL_OP_WAIT || o->arg == WL_NONE)
 				continue;
-			key = (uint64_t)x << 32 | o->arg;
-			while (lo < hi) {               /* first index >= key */
-				size_t mid = lo + (hi - lo) / 2;
-
-				if (keys[mid] < key)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			first = lo;
-			for (cnt = 0; first + cnt < n && keys[first + cnt] == key; cnt++)
-				;
-			if (cnt < WL_HANDOFF_MIN_PAIR) {
+			if (count_key(keys, n, (uint64_t)x << 32 | o->arg) < WL_HANDOFF_MIN_PAIR) {
 				o->arg = WL_NONE;
 				note(b, WL_NOTE_HANDOFF_ONEOFF);
 			}
@@ -1905,6 +1909,13 @@ static int drop_oneoff_handoffs(struct wl_builder *b)
  * marked WL_WAKE_CHANNEL: the simulation lets any of them end any of those
  * sleeps, in the order the simulated writers reach them.
  */
+static bool channel_candidate(const struct wl_builder *b, const struct wl_wake *w)
+{
+	return w->src == WL_SRC_TASK && w->waker != WL_NONE && w->target < b->tasks.n &&
+	       (w->flags & WL_WAKE_ENDS_BLOCK) &&
+	       !(w->flags & (WL_WAKE_SPURIOUS | WL_WAKE_ON_CPU | WL_WAKE_NEW));
+}
+
 static int mark_channel_wakes(struct wl_builder *b)
 {
 	uint64_t *keys = NULL;
@@ -1921,9 +1932,7 @@ static int mark_channel_wakes(struct wl_builder *b)
 	for (uint32_t i = 0; i < b->wakes.n; i++) {
 		const struct wl_wake *w = &b->wakes.v[i];
 
-		if (w->src == WL_SRC_TASK && w->waker != WL_NONE && w->target < b->tasks.n &&
-		    (w->flags & WL_WAKE_ENDS_BLOCK) &&
-		    !(w->flags & (WL_WAKE_SPURIOUS | WL_WAKE_ON_CPU | WL_WAKE_NEW)))
+		if (channel_candidate(b, w))
 			keys[n++] = (uint64_t)w->target << 32 | w->waker;
 	}
 	qsort(keys, n, sizeof(*keys), cmp_u64);
@@ -1935,23 +1944,9 @@ static int mark_channel_wakes(struct wl_builder *b)
 	}
 	for (uint32_t i = 0; i < b->wakes.n; i++) {
 		struct wl_wake *w = &b->wakes.v[i];
-		uint64_t key = (uint64_t)w->target << 32 | w->waker;
-		const uint64_t *hit;
-		size_t cnt = 0;
 
-		if (w->src != WL_SRC_TASK || w->waker == WL_NONE || w->target >= b->tasks.n ||
-		    !(w->flags & WL_WAKE_ENDS_BLOCK) ||
-		    (w->flags & (WL_WAKE_SPURIOUS | WL_WAKE_ON_CPU | WL_WAKE_NEW)) ||
-		    nregular[w->target] < 2)
-			continue;
-		hit = bsearch(&key, keys, n, sizeof(*keys), cmp_u64);
-		if (!hit)
-			continue;
-		while (hit > keys && hit[-1] == key)
-			hit--;
-		while (hit + cnt < keys + n && hit[cnt] == key)
-			cnt++;
-		if (cnt >= WL_HANDOFF_MIN_PAIR)
+		if (channel_candidate(b, w) && nregular[w->target] >= 2 &&
+		    count_key(keys, n, (uint64_t)w->target << 32 | w->waker) >= WL_HANDOFF_MIN_PAIR)
 			w->flags |= WL_WAKE_CHANNEL;
 	}
 	ret = 0;
