@@ -136,7 +136,7 @@ static void pin(unsigned mask)
 
 static void set_comm(const char *prefix)
 {
-	char name[16];
+	char name[48];          /* PR_SET_NAME keeps the first 15 bytes */
 
 	snprintf(name, sizeof(name), "%s%c%c%ld", prefix, mode, style, x_us);
 	prctl(PR_SET_NAME, name, 0, 0, 0);
