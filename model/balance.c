@@ -429,6 +429,14 @@ static void update_rd_overloaded(struct model *m, struct sched_domain *sd)
 	m->rd_overloaded = overloaded;
 }
 
+/* cpu_util_cfs(): the root cfs_rq's util_avg capped at the capacity (no util_est). */
+static unsigned long cpu_util_cfs(const struct model *m, int cpu)
+{
+	unsigned long util = m->rqs[cpu].cfs.avg.util_avg;
+
+	return util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
+}
+
 /*
  * update_idle_cpu_scan() (SIS_UTIL), from update_sd_lb_stats(): a periodic
  * (not newidle) balance of the LLC domain sets how many CPUs
@@ -439,8 +447,8 @@ static void update_rd_overloaded(struct model *m, struct sched_domain *sd)
  * which the balancer calls a group overloaded).  The kernel's integer steps:
  * tmp = x^2 pct^2 / (10000 * 1024) capped at 1024, nr = weight * (1024 -
  * tmp) / 1024 rounded down; so on 2 CPUs nr = 2 only below x = 28, 1 up to
- * x = 619, 0 from 620.  cpu_util_cfs() is the cfs_rq's util_avg capped at the
- * capacity; the model has no util_est (UTIL_EST would take the larger).
+ * x = 619, 0 from 620.  The model has no util_est in cpu_util_cfs()
+ * (UTIL_EST would take the larger).
  */
 void update_idle_cpu_scan(struct model *m, const struct rq *this_rq,
 			  const struct sched_domain *sd, bool newly_idle)
@@ -450,11 +458,8 @@ void update_idle_cpu_scan(struct model *m, const struct rq *this_rq,
 
 	if (!sched_feat(m, SIS_UTIL) || newly_idle || sd->numa)
 		return;
-	for (i = 0; i < sd->span_weight; i++) {
-		unsigned long util = m->rqs[sd->span[i]].cfs.avg.util_avg;
-
-		sum_util += util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
-	}
+	for (i = 0; i < sd->span_weight; i++)
+		sum_util += cpu_util_cfs(m, sd->span[i]);
 	x = sum_util / (u64)sd->span_weight;
 	tmp = x * x * SD_IMBALANCE_PCT * SD_IMBALANCE_PCT / (10000 * SCHED_CAPACITY_SCALE);
 	if (tmp > SCHED_CAPACITY_SCALE)
@@ -951,12 +956,10 @@ static void record_wakee(struct model *m, struct model_task *curr, const struct 
  * at least llc_size times as often as the other, which flips at least
  * llc_size times) spreads instead of pulling the wakee to the waker's LLC.
  */
-static bool wake_wide(const struct model *m, const struct model_task *curr,
-		      const struct model_task *p, int llc_size)
+static bool wake_wide(const struct model_task *curr, const struct model_task *p, int llc_size)
 {
 	unsigned int master = curr ? curr->wakee_flips : 0, slave = p->wakee_flips;
 
-	(void)m;
 	if (master < slave) {
 		unsigned int t = master;
 
@@ -1100,12 +1103,11 @@ static void update_sg_wakeup_stats(const struct model *m, const struct sched_dom
 	memset(sgs, 0, sizeof(*sgs));
 	for (i = 0; i < sd->span_weight; i++) {
 		const struct rq *rq = &m->rqs[sd->span[i]];
-		unsigned long util = rq->cfs.avg.util_avg;
 
 		if (!group_has_cpu(m, sd, g, sd->span[i]))
 			continue;
 		sgs->load += rq->cfs.avg.load_avg;
-		sgs->util += util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
+		sgs->util += cpu_util_cfs(m, sd->span[i]);
 		sgs->runnable += rq->cfs.avg.runnable_avg;
 		sgs->nr_running += rq->nr_running;
 		if (!rq->nr_running && !rq->curr && !rq->other_class)
@@ -1269,7 +1271,7 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
 	if (wake_flags & MODEL_WF_FORK)
 		return find_idlest_cpu(m, waker_cpu);
 	record_wakee(m, m->rqs[waker_cpu].curr, p);
-	want_affine = !wake_wide(m, m->rqs[waker_cpu].curr, p, llc_size(m, waker_cpu));
+	want_affine = !wake_wide(m->rqs[waker_cpu].curr, p, llc_size(m, waker_cpu));
 	new_cpu = prev;
 	if (want_affine && waker_cpu != prev)
 		new_cpu = wake_affine(m, p, waker_cpu, prev, wake_flags & MODEL_WF_SYNC);
