@@ -446,13 +446,37 @@ oom:
 	return NULL;
 }
 
+/* Count @v in group @g (NULL: its allocation failed). */
+static void group_add(struct lat_machine *m, struct lat_group *g, enum lat_kind kind, uint64_t v)
+{
+	if (!g || sr_hist_add(&g->lat[kind], v))
+		m->oom = true;
+}
+
 static void add_group(struct lat_machine *m, enum lat_group_key key, const char *k,
 		      enum lat_kind kind, uint64_t v)
 {
-	struct lat_group *g = str_map_get(&m->groups[key], k, strlen(k), group_make, NULL);
+	group_add(m, str_map_get(&m->groups[key], k, strlen(k), group_make, NULL), kind, v);
+}
 
-	if (!g || sr_hist_add(&g->lat[kind], v))
-		m->oom = true;
+/*
+ * The by-comm group of @comm, through @t's one-entry cache (struct task,
+ * comm_group): a task's samples nearly always carry one comm.
+ */
+static struct lat_group *comm_group(struct lat_machine *m, struct task *t, const char *comm)
+{
+	size_t n = strnlen(comm, TRACE_COMM_LEN);
+	struct lat_group *g;
+
+	if (n < TRACE_COMM_LEN && t->comm_group && !memcmp(t->comm_group_key, comm, n + 1))
+		return t->comm_group;
+	g = str_map_get(&m->groups[LAT_BY_COMM], comm, strlen(comm), group_make, NULL);
+	t->comm_group = n < TRACE_COMM_LEN ? g : NULL;
+	if (t->comm_group) {
+		memset(t->comm_group_key, 0, TRACE_COMM_LEN);
+		memcpy(t->comm_group_key, comm, n);
+	}
+	return g;
 }
 
 static void commit(struct lat_machine *m, const struct lat_sample *s)
@@ -462,26 +486,9 @@ static void commit(struct lat_machine *m, const struct lat_sample *s)
 	if (sr_hist_add(&t->pub.lat[s->kind], s->latency_ns))
 		m->oom = true;
 	if (lat_filter_match(m, s->comm, s->pid)) {
-		size_t n = strnlen(s->comm, TRACE_COMM_LEN);
-
 		if (sr_hist_add(&m->all[s->kind], s->latency_ns))
 			m->oom = true;
-		if (n < TRACE_COMM_LEN && t->comm_group &&
-		    !memcmp(t->comm_group_key, s->comm, n + 1)) {
-			if (sr_hist_add(&t->comm_group->lat[s->kind], s->latency_ns))
-				m->oom = true;
-		} else {
-			struct lat_group *g = str_map_get(&m->groups[LAT_BY_COMM], s->comm,
-							  strlen(s->comm), group_make, NULL);
-
-			if (!g || sr_hist_add(&g->lat[s->kind], s->latency_ns))
-				m->oom = true;
-			t->comm_group = n < TRACE_COMM_LEN ? g : NULL;
-			if (t->comm_group) {
-				memset(t->comm_group_key, 0, TRACE_COMM_LEN);
-				memcpy(t->comm_group_key, s->comm, n);
-			}
-		}
+		group_add(m, comm_group(m, t, s->comm), s->kind, s->latency_ns);
 		if (m->cfg.group_by[LAT_BY_PID]) {
 			char b[16];
 
