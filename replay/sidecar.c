@@ -82,6 +82,15 @@ static void fast_ws(struct fast *s)
 		s->p++;
 }
 
+/* Consume @c if it is next. */
+static bool fast_eat(struct fast *s, char c)
+{
+	if (s->p == s->end || *s->p != c)
+		return false;
+	s->p++;
+	return true;
+}
+
 static bool fast_string(struct fast *s, const char **str, size_t *len)
 {
 	const char *q;
@@ -172,10 +181,8 @@ static json_t *fast_object(struct fast *s)
 		return NULL;
 	s->p++;
 	fast_ws(s);
-	if (s->p < s->end && *s->p == '}') {
-		s->p++;
+	if (fast_eat(s, '}'))
 		return o;
-	}
 	for (;;) {
 		json_t *v;
 
@@ -183,20 +190,16 @@ static json_t *fast_object(struct fast *s)
 		if (!fast_string(s, &k, &kl))
 			break;
 		fast_ws(s);
-		if (s->p == s->end || *s->p++ != ':')
+		if (!fast_eat(s, ':'))
 			break;
 		fast_ws(s);
 		if (!(v = fast_value(s)) || json_object_setn_new_nocheck(o, k, kl, v))
 			break;
 		fast_ws(s);
-		if (s->p < s->end && *s->p == ',') {
-			s->p++;
+		if (fast_eat(s, ','))
 			continue;
-		}
-		if (s->p < s->end && *s->p == '}') {
-			s->p++;
+		if (fast_eat(s, '}'))
 			return o;
-		}
 		break;
 	}
 	json_decref(o);
@@ -211,10 +214,8 @@ static json_t *fast_array(struct fast *s)
 		return NULL;
 	s->p++;
 	fast_ws(s);
-	if (s->p < s->end && *s->p == ']') {
-		s->p++;
+	if (fast_eat(s, ']'))
 		return a;
-	}
 	for (;;) {
 		json_t *v;
 
@@ -222,14 +223,10 @@ static json_t *fast_array(struct fast *s)
 		if (!(v = fast_value(s)) || json_array_append_new(a, v))
 			break;
 		fast_ws(s);
-		if (s->p < s->end && *s->p == ',') {
-			s->p++;
+		if (fast_eat(s, ','))
 			continue;
-		}
-		if (s->p < s->end && *s->p == ']') {
-			s->p++;
+		if (fast_eat(s, ']'))
 			return a;
-		}
 		break;
 	}
 	json_decref(a);
