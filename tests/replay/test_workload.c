@@ -763,19 +763,14 @@ static void test_timing(void)
 }
 
 /*
- * Exec balancing: the stopper (RT, prio 0) preempts 50 on CPU 0 and moves
- * it to CPU 1.  The move is an op of 50 and the stopper's interval is tied
- * to it; no timed migration.
+ * At 2 ms the stopper (pid 60, RT) preempts task 50 on CPU 0, moves it to
+ * CPU 1 (its sched_migrate_task in the stopper's context) and sleeps; 50 runs
+ * on CPU 1 from 2.02 ms to 3 ms.
  */
-static void test_self_migrate(void)
+static void feed_stopper_move(void)
 {
-	struct wl_workload *wl;
 	struct trace_event e;
-	uint32_t t50, stop;
-	unsigned int tied = 0;
 
-	start();
-	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
 	feed(ev_switch(2 * MS, 0, 50, 'R', 120, 60, 0));
 	e = ev_migrate(2 * MS + 5 * US, 0, 50, 0, 1);
 	e.common_pid = 60;
@@ -783,6 +778,22 @@ static void test_self_migrate(void)
 	feed(ev_switch(2 * MS + 10 * US, 0, 60, 'S', 0, 0, 120));
 	feed(ev_switch(2 * MS + 20 * US, 1, 0, 'R', 120, 50, 120));
 	feed(ev_switch(3 * MS, 1, 50, 'S', 120, 0, 120));
+}
+
+/*
+ * Exec balancing: the stopper (RT, prio 0) preempts 50 on CPU 0 and moves
+ * it to CPU 1.  The move is an op of 50 and the stopper's interval is tied
+ * to it; no timed migration.
+ */
+static void test_self_migrate(void)
+{
+	struct wl_workload *wl;
+	uint32_t t50, stop;
+	unsigned int tied = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	feed_stopper_move();
 	wl = finish();
 	t50 = task_of(wl, 50, 0);
 	stop = task_of(wl, 60, 0);
@@ -814,7 +825,6 @@ static void test_self_migrate(void)
 static void test_self_migrate_wake(void)
 {
 	struct wl_workload *wl;
-	struct trace_event e;
 	uint32_t t50, stop;
 	unsigned int tied = 0;
 
@@ -822,13 +832,7 @@ static void test_self_migrate_wake(void)
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
 	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS - 4 * US, 0, 50, 0, 60, 0, 0));
 	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS - 3 * US, 0, 50, 0, 60, 0, 0));
-	feed(ev_switch(2 * MS, 0, 50, 'R', 120, 60, 0));
-	e = ev_migrate(2 * MS + 5 * US, 0, 50, 0, 1);
-	e.common_pid = 60;
-	feed(e);
-	feed(ev_switch(2 * MS + 10 * US, 0, 60, 'S', 0, 0, 120));
-	feed(ev_switch(2 * MS + 20 * US, 1, 0, 'R', 120, 50, 120));
-	feed(ev_switch(3 * MS, 1, 50, 'S', 120, 0, 120));
+	feed_stopper_move();
 	wl = finish();
 	t50 = task_of(wl, 50, 0);
 	stop = task_of(wl, 60, 0);
