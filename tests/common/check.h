@@ -38,6 +38,18 @@ static int check_count;
 	}                                                                       \
 } while (0)
 
+/* @got == @want as unsigned values; the failure is named by @what (a label
+ * where the expressions alone do not say which case of a loop failed) */
+#define CHECK_EQ_U_AS(what, got, want) do {                                     \
+	unsigned long long _g = (unsigned long long)(got), _w = (unsigned long long)(want); \
+	check_count++;                                                          \
+	if (_g != _w) {                                                         \
+		check_failures++;                                               \
+		fprintf(stderr, "%s:%d: %s: got %llu, expected %llu\n",        \
+			__FILE__, __LINE__, (what), _g, _w);                    \
+	}                                                                       \
+} while (0)
+
 #define CHECK(cond) do {                                                        \
 	check_count++;                                                          \
 	if (!(cond)) {                                                          \

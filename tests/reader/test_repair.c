@@ -17,26 +17,7 @@
 #include <schedreplay/trace.h>
 
 #include "trace_repair.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                  \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                  \
-		}                                                                    \
-	} while (0)
-
-#define CHECK_U64(what, got, want)                                                   \
-	do {                                                                         \
-		uint64_t g_ = (uint64_t)(got), w_ = (uint64_t)(want);                \
-		if (g_ != w_) {                                                      \
-			fprintf(stderr, "FAIL %s:%d: %s: got %" PRIu64 ", expected %" PRIu64 "\n", \
-				__FILE__, __LINE__, what, g_, w_);                   \
-			failures++;                                                  \
-		}                                                                    \
-	} while (0)
+#include "../common/check.h"
 
 /* ---- hand-built events ---------------------------------------------------- */
 
@@ -168,7 +149,7 @@ static void run(const struct trace_event *in, const uint64_t *lost, size_t n, in
 	}
 	CHECK(tr_repair_end(rp) == 0);
 	take(rp, o);
-	CHECK_U64("held at the end", tr_repair_held(rp), 0);
+	CHECK_EQ_U_AS("held at the end", tr_repair_held(rp), 0);
 	memcpy(o->st, tr_repair_stats(rp), (size_t)nr_cpus * sizeof(*o->st));
 	o->held_max = tr_repair_held_max(rp);
 	tr_repair_free(rp);
@@ -198,7 +179,7 @@ static void run_pass(const struct trace_event *in, const uint64_t *lost, size_t 
 			struct trace_event x;
 			uint64_t l;
 
-			CHECK_U64("held after a pass-through", tr_repair_held(rp), 0);
+			CHECK_EQ_U_AS("held after a pass-through", tr_repair_held(rp), 0);
 			CHECK(tr_repair_pop(rp, &x, &l) == 0);
 			if (o->n == MAX_OUT) {
 				CHECK(!"output too long");
@@ -246,7 +227,7 @@ static void expect(const char *name, const struct out *o, const struct want *w, 
 	}
 	if (ok)
 		return;
-	failures++;
+	check_failures++;
 	fprintf(stderr, "FAIL %s: output differs\n  got:     ", name);
 	for (size_t i = 0; i < o->n; i++)
 		fprintf(stderr, "%s%" PRIu64 "@%d%s", i ? " " : "", o->ev[i].ts, o->ev[i].cpu,
@@ -285,17 +266,17 @@ static void unit_stat_runtime(void)
 
 	run(in, NULL, N(in), 2, NULL, &o);
 	expect("stat_runtime", &o, w, N(w));
-	CHECK_U64("restored", o.st[1].restored, 1);
-	CHECK_U64("at_stat_runtime", o.st[1].at_stat_runtime, 1);
-	CHECK_U64("stat_before_bound", o.st[1].stat_before_bound, 0);
-	CHECK_U64("CPU 0 restored", o.st[0].restored, 0);
-	CHECK_U64("to idle", o.st[1].traced_to_idle, 2);
-	CHECK_U64("from idle", o.st[1].traced_from_idle, 0);
+	CHECK_EQ_U_AS("restored", o.st[1].restored, 1);
+	CHECK_EQ_U_AS("at_stat_runtime", o.st[1].at_stat_runtime, 1);
+	CHECK_EQ_U_AS("stat_before_bound", o.st[1].stat_before_bound, 0);
+	CHECK_EQ_U_AS("CPU 0 restored", o.st[0].restored, 0);
+	CHECK_EQ_U_AS("to idle", o.st[1].traced_to_idle, 2);
+	CHECK_EQ_U_AS("from idle", o.st[1].traced_from_idle, 0);
 	/* next_comm and next_prio: from its wakeup */
 	CHECK(!strcmp(o.ev[5].u.sched_switch.next_comm, "w8"));
-	CHECK_U64("next_prio", (uint64_t)o.ev[5].u.sched_switch.next_prio, 110);
+	CHECK_EQ_U_AS("next_prio", (uint64_t)o.ev[5].u.sched_switch.next_prio, 110);
 	CHECK(!strcmp(o.ev[5].u.sched_switch.prev_comm, "swapper/1"));
-	CHECK_U64("offset of the record it precedes", o.ev[5].offset, 1000);
+	CHECK_EQ_U_AS("offset of the record it precedes", o.ev[5].offset, 1000);
 }
 
 /* ts - runtime outside [max(wakeup, CPU's previous event), first event]. */
@@ -347,21 +328,21 @@ static void unit_clamp(void)
 
 	run(a, NULL, N(a), 2, NULL, &o);
 	expect("before the wakeup", &o, wa, N(wa));
-	CHECK_U64("stat_before_bound", o.st[1].stat_before_bound, 1);
-	CHECK_U64("at_lower_bound", o.st[1].at_lower_bound, 1);
-	CHECK_U64("at_stat_runtime", o.st[1].at_stat_runtime, 0);
+	CHECK_EQ_U_AS("stat_before_bound", o.st[1].stat_before_bound, 1);
+	CHECK_EQ_U_AS("at_lower_bound", o.st[1].at_lower_bound, 1);
+	CHECK_EQ_U_AS("at_stat_runtime", o.st[1].at_stat_runtime, 0);
 	run(b, NULL, N(b), 2, NULL, &o);
 	expect("before the CPU's previous event", &o, wb, N(wb));
-	CHECK_U64("stat_before_bound", o.st[1].stat_before_bound, 1);
+	CHECK_EQ_U_AS("stat_before_bound", o.st[1].stat_before_bound, 1);
 	run(c, NULL, N(c), 2, NULL, &o);
 	expect("after the first event", &o, wc, N(wc));
-	CHECK_U64("stat_after_first", o.st[1].stat_after_first, 1);
-	CHECK_U64("at_lower_bound", o.st[1].at_lower_bound, 1);
-	CHECK_U64("stat_before_bound", o.st[1].stat_before_bound, 0);
+	CHECK_EQ_U_AS("stat_after_first", o.st[1].stat_after_first, 1);
+	CHECK_EQ_U_AS("at_lower_bound", o.st[1].at_lower_bound, 1);
+	CHECK_EQ_U_AS("stat_before_bound", o.st[1].stat_before_bound, 0);
 	run(c2, NULL, N(c2), 2, NULL, &o);
 	expect("after the first event, no wakeup", &o, wc2, N(wc2));
-	CHECK_U64("stat_after_first", o.st[1].stat_after_first, 1);
-	CHECK_U64("at_first_event", o.st[1].at_first_event, 1);
+	CHECK_EQ_U_AS("stat_after_first", o.st[1].stat_after_first, 1);
+	CHECK_EQ_U_AS("at_first_event", o.st[1].at_first_event, 1);
 	run(d, NULL, N(d), 2, NULL, &o);
 	expect("runtime > ts", &o, wd, N(wd));
 }
@@ -410,11 +391,11 @@ static void unit_no_stat(void)
 
 	run(a, NULL, N(a), 2, NULL, &o);
 	expect("no stat, woken", &o, wa, N(wa));
-	CHECK_U64("at_lower_bound", o.st[1].at_lower_bound, 1);
-	CHECK_U64("at_stat_runtime", o.st[1].at_stat_runtime, 0);
+	CHECK_EQ_U_AS("at_lower_bound", o.st[1].at_lower_bound, 1);
+	CHECK_EQ_U_AS("at_stat_runtime", o.st[1].at_stat_runtime, 0);
 	run(a2, NULL, N(a2), 2, NULL, &o);
 	expect("no stat, not woken", &o, wa2, N(wa2));
-	CHECK_U64("at_first_event", o.st[1].at_first_event, 1);
+	CHECK_EQ_U_AS("at_first_event", o.st[1].at_first_event, 1);
 	run(b, NULL, N(b), 2, NULL, &o);
 	expect("first event = switch out", &o, wb, N(wb));
 	/* named as its wakeup named it */
@@ -434,7 +415,7 @@ static void unit_no_stat(void)
 	}
 	run(c, NULL, N(c), 2, NULL, &o);
 	expect("trace end", &o, wc, N(wc));
-	CHECK_U64("at_first_event", o.st[1].at_first_event, 1);
+	CHECK_EQ_U_AS("at_first_event", o.st[1].at_first_event, 1);
 }
 
 /* A traced switch out of idle (CPU 0 of the capture kernel): nothing to restore. */
@@ -453,8 +434,8 @@ static void unit_traced(void)
 
 	run(in, NULL, N(in), 3, NULL, &o);
 	expect("traced", &o, w, N(w));
-	CHECK_U64("restored", o.st[1].restored + o.st[2].restored, 0);
-	CHECK_U64("from idle", o.st[1].traced_from_idle, 1);
+	CHECK_EQ_U_AS("restored", o.st[1].restored + o.st[2].restored, 0);
+	CHECK_EQ_U_AS("from idle", o.st[1].traced_from_idle, 1);
 }
 
 /* Woken onto idle CPU 1, then pulled to CPU 0 before it ran: nothing on CPU 1. */
@@ -479,9 +460,9 @@ static void unit_migrate_away(void)
 
 	run(in, NULL, N(in), 2, NULL, &o);
 	expect("migrating away", &o, w, N(w));
-	CHECK_U64("CPU 0 restored", o.st[0].restored, 0);
-	CHECK_U64("CPU 1 restored", o.st[1].restored, 1);
-	CHECK_U64("put at the migration", o.st[1].stat_before_bound, 1);
+	CHECK_EQ_U_AS("CPU 0 restored", o.st[0].restored, 0);
+	CHECK_EQ_U_AS("CPU 1 restored", o.st[1].restored, 1);
+	CHECK_EQ_U_AS("put at the migration", o.st[1].stat_before_bound, 1);
 }
 
 /* A lost-events gap: the CPU's current task is unknown until its next switch. */
@@ -524,13 +505,13 @@ static void unit_lost(void)
 
 	run(a, la, N(a), 2, NULL, &o);
 	expect("lost before the first event", &o, wa, N(wa));
-	CHECK_U64("restored", o.st[1].restored, 1);
-	CHECK_U64("lost mark kept", o.lost[3], 12);
+	CHECK_EQ_U_AS("restored", o.st[1].restored, 1);
+	CHECK_EQ_U_AS("lost mark kept", o.lost[3], 12);
 	run(b, lb, N(b), 2, NULL, &o);
 	expect("lost while open", &o, wb, N(wb));
-	CHECK_U64("at_lower_bound", o.st[1].at_lower_bound, 1);
-	CHECK_U64("lost mark kept", o.lost[5], TRACE_LOST_UNKNOWN);
-	CHECK_U64("no mark on the synthetic", o.lost[3], 0);
+	CHECK_EQ_U_AS("at_lower_bound", o.st[1].at_lower_bound, 1);
+	CHECK_EQ_U_AS("lost mark kept", o.lost[5], TRACE_LOST_UNKNOWN);
+	CHECK_EQ_U_AS("no mark on the synthetic", o.lost[3], 0);
 	run(c, lc, N(c), 2, NULL, &o);
 	expect("lost on another CPU", &o, wc, N(wc));
 }
@@ -559,8 +540,8 @@ static void unit_two_cpus(void)
 
 	run(in, NULL, N(in), 3, NULL, &o);
 	expect("two CPUs", &o, w, N(w));
-	CHECK_U64("CPU 1", o.st[1].restored, 1);
-	CHECK_U64("CPU 2", o.st[2].restored, 1);
+	CHECK_EQ_U_AS("CPU 1", o.st[1].restored, 1);
+	CHECK_EQ_U_AS("CPU 2", o.st[2].restored, 1);
 	/* the same time on two CPUs: lower CPU first, both before the later event */
 	{
 		const struct trace_event t[] = {
@@ -598,9 +579,9 @@ static void unit_bounds(void)
 		in[n++] = other(0, 200 + 10 * (uint64_t)i, 5);
 	in[n++] = stat(1, 1000, 8, 840);                      /* 160: long delivered */
 	run(in, NULL, n, 2, &lim, &o);
-	CHECK_U64("events out", o.n, n + 1);
+	CHECK_EQ_U_AS("events out", o.n, n + 1);
 	CHECK(o.held_max <= 9);
-	CHECK_U64("clamped_to_window", o.st[1].clamped_to_window, 1);
+	CHECK_EQ_U_AS("clamped_to_window", o.st[1].clamped_to_window, 1);
 	for (size_t i = 1; i < o.n; i++)
 		sorted &= o.ev[i].ts >= o.ev[i - 1].ts;
 	CHECK(sorted);
@@ -625,8 +606,8 @@ static void unit_bounds(void)
 					  IN(160, 1), IN(200, 0), IN(300, 0), IN(400, 1) };
 
 		expect("hold_ns", &o, w, N(w));
-		CHECK_U64("at_lower_bound", o.st[1].at_lower_bound, 1);
-		CHECK_U64("at_stat_runtime", o.st[1].at_stat_runtime, 0);
+		CHECK_EQ_U_AS("at_lower_bound", o.st[1].at_lower_bound, 1);
+		CHECK_EQ_U_AS("at_stat_runtime", o.st[1].at_stat_runtime, 0);
 	}
 }
 
@@ -669,11 +650,11 @@ static int unit(void)
 	unit_two_cpus();
 	unit_bounds();
 	unit_strings();
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
+	if (check_failures)
+		fprintf(stderr, "%d check_failures\n", check_failures);
 	else
 		printf("repair unit: all cases pass\n");
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }
 
 /* ---- random streams -------------------------------------------------------- */
@@ -811,22 +792,22 @@ static int random_streams(void)
 		uint64_t woke[RT + 10] = { 0 };
 		size_t j = 0;
 		uint64_t restored = 0;
-		int before = failures;
+		int before = check_failures;
 
 		gen_stream(&g, gaps);
 		run_pass(g.ev, g.lost, g.n, RC, &p);
 		run(g.ev, g.lost, g.n, RC, NULL, &o);
 		/* the reader's path (pass) gives the stream of push and pop */
-		CHECK_U64("pass: events out", p.n, o.n);
-		for (size_t i = 0; i < o.n && i < p.n && failures == before; i++) {
-			CHECK_U64("pass: ts", p.ev[i].ts, o.ev[i].ts);
-			CHECK_U64("pass: cpu", (uint64_t)p.ev[i].cpu, (uint64_t)o.ev[i].cpu);
-			CHECK_U64("pass: offset", p.ev[i].offset, o.ev[i].offset);
-			CHECK_U64("pass: type", p.ev[i].type, o.ev[i].type);
-			CHECK_U64("pass: synthetic", p.ev[i].synthetic, o.ev[i].synthetic);
-			CHECK_U64("pass: lost", p.lost[i], o.lost[i]);
+		CHECK_EQ_U_AS("pass: events out", p.n, o.n);
+		for (size_t i = 0; i < o.n && i < p.n && check_failures == before; i++) {
+			CHECK_EQ_U_AS("pass: ts", p.ev[i].ts, o.ev[i].ts);
+			CHECK_EQ_U_AS("pass: cpu", (uint64_t)p.ev[i].cpu, (uint64_t)o.ev[i].cpu);
+			CHECK_EQ_U_AS("pass: offset", p.ev[i].offset, o.ev[i].offset);
+			CHECK_EQ_U_AS("pass: type", p.ev[i].type, o.ev[i].type);
+			CHECK_EQ_U_AS("pass: synthetic", p.ev[i].synthetic, o.ev[i].synthetic);
+			CHECK_EQ_U_AS("pass: lost", p.lost[i], o.lost[i]);
 			if (o.ev[i].type == TRACE_EV_SCHED_SWITCH)
-				CHECK_U64("pass: next_pid", (uint64_t)p.ev[i].u.sched_switch.next_pid,
+				CHECK_EQ_U_AS("pass: next_pid", (uint64_t)p.ev[i].u.sched_switch.next_pid,
 					  (uint64_t)o.ev[i].u.sched_switch.next_pid);
 		}
 		CHECK(!memcmp(p.st, o.st, RC * sizeof(p.st[0])));
@@ -858,8 +839,8 @@ static int random_streams(void)
 			      o.lost[i] == g.lost[j]);
 			j++;
 		}
-		CHECK_U64("input events out", j, g.n);
-		CHECK_U64("CPU 0 restored", o.st[0].restored, 0);
+		CHECK_EQ_U_AS("input events out", j, g.n);
+		CHECK_EQ_U_AS("CPU 0 restored", o.st[0].restored, 0);
 		/* every untraced exit is restored, but those while the CPU's task was unknown */
 		for (int c = 1; c < RC; c++) {
 			uint64_t want = g.exits_untraced[c] - g.exits_after_gap[c];
@@ -867,10 +848,10 @@ static int random_streams(void)
 			/* the trace may end before the task's first event */
 			CHECK(o.st[c].restored <= g.exits_untraced[c] && o.st[c].restored + 1 >= want);
 		}
-		CHECK_U64("restored", restored, o.st[1].restored + o.st[2].restored);
+		CHECK_EQ_U_AS("restored", restored, o.st[1].restored + o.st[2].restored);
 		/* the default window is far longer than these streams' idle spans */
-		CHECK_U64("clamped_to_window", o.st[1].clamped_to_window + o.st[2].clamped_to_window, 0);
-		if (failures != before) {
+		CHECK_EQ_U_AS("clamped_to_window", o.st[1].clamped_to_window + o.st[2].clamped_to_window, 0);
+		if (check_failures != before) {
 			fprintf(stderr, "round %d failed\n", round);
 			return 1;
 		}
@@ -936,13 +917,13 @@ static int real_trace(const char *path)
 		if (b.ts < last) {
 			fprintf(stderr, "FAIL: time goes back: %" PRIu64 " after %" PRIu64 "\n", b.ts,
 				last);
-			failures++;
+			check_failures++;
 		}
 		last = b.ts;
 		if (trace_lost_before(rep))
 			curr[c] = -1;
 		if (curr[c] == 0 && b.common_pid > 0) {
-			if (failures++ < 5)
+			if (check_failures++ < 5)
 				fprintf(stderr, "FAIL: CPU %d idle, event %s of pid %d at %" PRIu64 "\n",
 					c, b.name, b.common_pid, b.ts);
 		}
@@ -961,13 +942,13 @@ static int real_trace(const char *path)
 		    a.type != b.type || a.common_pid != b.common_pid ||
 		    trace_lost_before(raw) != trace_lost_before(rep)) {
 			fprintf(stderr, "FAIL: record %" PRIu64 " differs from the raw stream\n", nraw);
-			failures++;
+			check_failures++;
 			break;
 		}
 	}
 	if (rb < 0 || (ra == 1 && trace_next(raw, &a, &ea) != 0)) {
 		fprintf(stderr, "FAIL: %s\n", rb < 0 ? eb.msg : "raw stream longer");
-		failures++;
+		check_failures++;
 	}
 	in = trace_get_info(rep);
 	printf("%s: %" PRIu64 " records, %" PRIu64 " switches restored\n", path, nraw, nsyn);
@@ -982,12 +963,12 @@ static int real_trace(const char *path)
 		       PRIu64 "\n", c, r->traced_to_idle, r->traced_from_idle, r->restored,
 		       r->at_stat_runtime, r->at_lower_bound, r->at_first_event, r->stat_before_bound,
 		       r->stat_after_first, r->clamped_to_window, to[c], from[c]);
-		CHECK_U64("placements add up", r->at_stat_runtime + r->at_lower_bound +
+		CHECK_EQ_U_AS("placements add up", r->at_stat_runtime + r->at_lower_bound +
 			  r->at_first_event, r->restored);
 		if (d > 1 || d < -1) {
 			fprintf(stderr, "FAIL: CPU %d: %" PRIu64 " switches to idle, %" PRIu64
 				" from idle after repair\n", c, to[c], from[c]);
-			failures++;
+			check_failures++;
 		}
 	}
 	trace_close(raw);
@@ -995,7 +976,7 @@ static int real_trace(const char *path)
 	free(from);
 	free(to);
 	free(curr);
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }
 
 /*
@@ -1106,7 +1087,7 @@ static int truth(const char *path, int cpu, double max_p50_us, double max_p99_us
 	       "that were not hidden\n", path, cpu, nh, nr, nd, miss, unseen, extra);
 	if (miss || extra) {
 		fprintf(stderr, "FAIL: %zu not restored, %zu extra\n", miss, extra);
-		failures++;
+		check_failures++;
 	}
 	if (nd) {
 		double p1, p50, p99;
@@ -1119,7 +1100,7 @@ static int truth(const char *path, int cpu, double max_p50_us, double max_p99_us
 		if (p50 < -max_p50_us || p50 > max_p50_us || p1 < -max_p99_us || p99 > max_p99_us) {
 			fprintf(stderr, "FAIL: error p1 %.1f / p50 %.1f / p99 %.1f us beyond "
 				"+-%.1f (p50) / +-%.1f\n", p1, p50, p99, max_p50_us, max_p99_us);
-			failures++;
+			check_failures++;
 		}
 	}
 	free(hid);
@@ -1127,7 +1108,7 @@ static int truth(const char *path, int cpu, double max_p50_us, double max_p99_us
 	free(d);
 	tr_repair_free(rp);
 	trace_close(r);
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -7,17 +7,7 @@
 
 #include <schedreplay/stats.h>
 
-static int failures;
-
-#define EQ(what, got, want)                                                                \
-	do {                                                                               \
-		uint64_t g_ = (got), w_ = (want);                                          \
-		if (g_ != w_) {                                                            \
-			fprintf(stderr, "FAIL %s:%d: %s: got %" PRIu64 ", expected %" PRIu64 "\n", \
-				__FILE__, __LINE__, what, g_, w_);                         \
-			failures++;                                                        \
-		}                                                                          \
-	} while (0)
+#include "../common/check.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -54,7 +44,7 @@ static void check_buckets(const char *what, const struct sr_hist *h)
 			fprintf(stderr, "FAIL %s: bucket [%" PRIu64 ", %" PRIu64 "] x %" PRIu64
 				" after one ending at %" PRIu64 "\n", what, bk.lo, bk.hi, bk.count,
 				prev_hi);
-			failures++;
+			check_failures++;
 		}
 		if (first)
 			first_lo = bk.lo;
@@ -62,11 +52,11 @@ static void check_buckets(const char *what, const struct sr_hist *h)
 		prev_hi = bk.hi;
 		total += bk.count;
 	}
-	EQ(what, total, h->count);
+	CHECK_EQ_U_AS(what, total, h->count);
 	if (h->count) {
-		EQ("the first bucket holds min", first_lo <= h->min && sr_hist_percentile(h, 0) ==
+		CHECK_EQ_U_AS("the first bucket holds min", first_lo <= h->min && sr_hist_percentile(h, 0) ==
 		   h->min, 1);
-		EQ("the last bucket holds max", h->max <= prev_hi, 1);
+		CHECK_EQ_U_AS("the last bucket holds max", h->max <= prev_hi, 1);
 	}
 }
 
@@ -79,12 +69,12 @@ static void test_forms(void)
 	sr_hist_init(&l);
 	for (int i = 0; i < 256; i++)
 		sr_hist_add(&l, 1024 + (uint64_t)(i * 7 % 1024));
-	EQ("256 samples in one group: list", l.dense, 0);
-	EQ("list within one group's counters", l.ids_cap * sizeof(uint16_t) <= 512, 1);
+	CHECK_EQ_U_AS("256 samples in one group: list", l.dense, 0);
+	CHECK_EQ_U_AS("list within one group's counters", l.ids_cap * sizeof(uint16_t) <= 512, 1);
 	sr_hist_add(&l, 1500);
-	EQ("257 samples in one group: dense", l.dense, 1);
+	CHECK_EQ_U_AS("257 samples in one group: dense", l.dense, 1);
 	check_buckets("dense after conversion", &l);
-	EQ("count after conversion", l.count, 257);
+	CHECK_EQ_U_AS("count after conversion", l.count, 257);
 	sr_hist_release(&l);
 
 	/* random spreads: the list of each size against the same samples as counters */
@@ -105,18 +95,18 @@ static void test_forms(void)
 			    l.ids_cap > 8) {
 				fprintf(stderr, "FAIL: list of %u ids for %d groups\n", l.ids_cap,
 					__builtin_popcountll(l.have));
-				failures++;
+				check_failures++;
 			}
 		}
 		sr_hist_merge(&d, &l);          /* counters */
-		EQ("merge makes counters", d.dense, 1);
+		CHECK_EQ_U_AS("merge makes counters", d.dense, 1);
 		check_buckets("list", &l);
 		check_buckets("dense", &d);
 		sr_hist_percentiles(&l, sr_std_pct, SR_NR_STD_PCT, pl, bl);
 		sr_hist_percentiles(&d, sr_std_pct, SR_NR_STD_PCT, pd, bd);
 		for (int i = 0; i < SR_NR_STD_PCT; i++) {
-			EQ("list p == dense p", pl[i], pd[i]);
-			EQ("list below == dense below", bl[i], bd[i]);
+			CHECK_EQ_U_AS("list p == dense p", pl[i], pd[i]);
+			CHECK_EQ_U_AS("list below == dense below", bl[i], bd[i]);
 		}
 		/* settling a settled histogram writes nothing */
 		if (!l.dense && l.nids) {
@@ -125,13 +115,13 @@ static void test_forms(void)
 			memcpy(copy, l.ids, l.nids * sizeof(*copy));
 			e = l;
 			sr_hist_settle(&l);
-			EQ("settled twice: same list", e.ids == l.ids && e.nids == l.nids &&
+			CHECK_EQ_U_AS("settled twice: same list", e.ids == l.ids && e.nids == l.nids &&
 			   e.ids_cap == l.ids_cap && e.sorted == l.sorted, 1);
-			EQ("settled twice: same ids", memcmp(copy, l.ids, l.nids * sizeof(*copy)), 0);
+			CHECK_EQ_U_AS("settled twice: same ids", memcmp(copy, l.ids, l.nids * sizeof(*copy)), 0);
 			for (uint32_t i = 1; i < l.nids; i++)
 				if (l.ids[i - 1] > l.ids[i]) {
 					fprintf(stderr, "FAIL: settled list not ascending at %u\n", i);
-					failures++;
+					check_failures++;
 					break;
 				}
 			free(copy);
@@ -143,7 +133,7 @@ static void test_forms(void)
 		sr_hist_percentiles(&l, sr_std_pct, SR_NR_STD_PCT, pl, bl);
 		sr_hist_percentiles(&d, sr_std_pct, SR_NR_STD_PCT, pd, bd);
 		for (int i = 0; i < SR_NR_STD_PCT; i++)
-			EQ("after one more: list p == dense p", pl[i], pd[i]);
+			CHECK_EQ_U_AS("after one more: list p == dense p", pl[i], pd[i]);
 		sr_hist_release(&l);
 		sr_hist_release(&d);
 		sr_hist_release(&e);
@@ -157,41 +147,41 @@ int main(void)
 	uint64_t lo, hi;
 
 	/* nearest rank: rank ceil(p/100 * n) */
-	EQ("p0 of 1..10", sr_percentile_sorted(ten, 10, 0), 1);
-	EQ("p10 of 1..10", sr_percentile_sorted(ten, 10, 10), 1);
-	EQ("p11 of 1..10", sr_percentile_sorted(ten, 10, 11), 2);
-	EQ("p50 of 1..10", sr_percentile_sorted(ten, 10, 50), 5);
-	EQ("p90 of 1..10", sr_percentile_sorted(ten, 10, 90), 9);
-	EQ("p99 of 1..10", sr_percentile_sorted(ten, 10, 99), 10);
-	EQ("p100 of 1..10", sr_percentile_sorted(ten, 10, 100), 10);
-	EQ("p50 of nothing", sr_percentile_sorted(ten, 0, 50), 0);
+	CHECK_EQ_U_AS("p0 of 1..10", sr_percentile_sorted(ten, 10, 0), 1);
+	CHECK_EQ_U_AS("p10 of 1..10", sr_percentile_sorted(ten, 10, 10), 1);
+	CHECK_EQ_U_AS("p11 of 1..10", sr_percentile_sorted(ten, 10, 11), 2);
+	CHECK_EQ_U_AS("p50 of 1..10", sr_percentile_sorted(ten, 10, 50), 5);
+	CHECK_EQ_U_AS("p90 of 1..10", sr_percentile_sorted(ten, 10, 90), 9);
+	CHECK_EQ_U_AS("p99 of 1..10", sr_percentile_sorted(ten, 10, 99), 10);
+	CHECK_EQ_U_AS("p100 of 1..10", sr_percentile_sorted(ten, 10, 100), 10);
+	CHECK_EQ_U_AS("p50 of nothing", sr_percentile_sorted(ten, 0, 50), 0);
 
 	/* bucket layout: exact below 128, then 128 buckets per power of two */
 	sr_hist_bucket_bounds(127, &lo, &hi);
-	EQ("127 lo", lo, 127);
-	EQ("127 hi", hi, 127);
+	CHECK_EQ_U_AS("127 lo", lo, 127);
+	CHECK_EQ_U_AS("127 hi", hi, 127);
 	sr_hist_bucket_bounds(255, &lo, &hi);
-	EQ("255 lo", lo, 255);
-	EQ("255 hi", hi, 255);
+	CHECK_EQ_U_AS("255 lo", lo, 255);
+	CHECK_EQ_U_AS("255 hi", hi, 255);
 	sr_hist_bucket_bounds(256, &lo, &hi);
-	EQ("256 lo", lo, 256);
-	EQ("256 hi", hi, 257);
+	CHECK_EQ_U_AS("256 lo", lo, 256);
+	CHECK_EQ_U_AS("256 hi", hi, 257);
 	sr_hist_bucket_bounds(1003, &lo, &hi);
-	EQ("1003 lo", lo, 1000);
-	EQ("1003 hi", hi, 1003);
+	CHECK_EQ_U_AS("1003 lo", lo, 1000);
+	CHECK_EQ_U_AS("1003 hi", hi, 1003);
 	sr_hist_bucket_bounds(UINT64_MAX, &lo, &hi);
-	EQ("max hi", hi, UINT64_MAX);
+	CHECK_EQ_U_AS("max hi", hi, UINT64_MAX);
 
 	/* small values are exact: the histogram equals the definition */
 	sr_hist_init(&h);
 	for (int i = 0; i < 10; i++)
 		sr_hist_add(&h, ten[i]);
-	EQ("hist p50", sr_hist_percentile(&h, 50), 5);
-	EQ("hist p90", sr_hist_percentile(&h, 90), 9);
-	EQ("hist p99", sr_hist_percentile(&h, 99), 10);
-	EQ("hist min", h.min, 1);
-	EQ("hist max", h.max, 10);
-	EQ("hist count", h.count, 10);
+	CHECK_EQ_U_AS("hist p50", sr_hist_percentile(&h, 50), 5);
+	CHECK_EQ_U_AS("hist p90", sr_hist_percentile(&h, 90), 9);
+	CHECK_EQ_U_AS("hist p99", sr_hist_percentile(&h, 99), 10);
+	CHECK_EQ_U_AS("hist min", h.min, 1);
+	CHECK_EQ_U_AS("hist max", h.max, 10);
+	CHECK_EQ_U_AS("hist count", h.count, 10);
 	sr_hist_release(&h);
 
 	/* random spreads from 1 ns to 2^40 ns: error <= value / 256; min, max exact */
@@ -217,20 +207,20 @@ int main(void)
 			if (err * 256 > e) {
 				fprintf(stderr, "FAIL: n %zu p%.1f: histogram %" PRIu64 ", exact %" PRIu64
 					", error above 1/256\n", n, p, g, e);
-				failures++;
+				check_failures++;
 			}
-			EQ("merged == whole", sr_hist_percentile(&a, p), g);
+			CHECK_EQ_U_AS("merged == whole", sr_hist_percentile(&a, p), g);
 		}
-		EQ("min exact", sr_hist_percentile(&h, 0), v[0]);
-		EQ("max exact", sr_hist_percentile(&h, 100), v[n - 1]);
-		EQ("merged count", a.count, n);
+		CHECK_EQ_U_AS("min exact", sr_hist_percentile(&h, 0), v[0]);
+		CHECK_EQ_U_AS("max exact", sr_hist_percentile(&h, 100), v[n - 1]);
+		CHECK_EQ_U_AS("merged count", a.count, n);
 		free(v);
 		sr_hist_release(&h);
 		sr_hist_release(&a);
 		sr_hist_release(&b);
 	}
 	test_forms();
-	if (!failures)
+	if (!check_failures)
 		printf("stats: all checks passed\n");
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }
