@@ -105,6 +105,20 @@ const char *cost_function_name(enum cost_function f)
  */
 #define SRC_ARITH "ESTIMATE: the function body's arithmetic (fair.c/pelt.c instruction count at ~3 GHz, no cache misses)"
 
+/* The function bodies' own costs, the same on both machines. */
+#define CPU_LOCAL_NS                                                                  \
+	[COST_update_cfs_group] = 15, [COST_reweight_entity] = 40,                    \
+	[COST_update_load_avg] = 40, [COST_update_tg_load_avg] = 10,
+#define CPU_LOCAL_SOURCES                                                             \
+	[COST_update_cfs_group] = SRC_ARITH ": calc_group_shares() is ~10 loads and one 64-bit division (~25 cycles)", \
+	[COST_reweight_entity] = SRC_ARITH ": dequeue/enqueue of load sums, a division for load_avg, an rb-tree erase+insert when queued", \
+	[COST_update_load_avg] = SRC_ARITH ": up to three decay_load() multiply-shifts per sched_avg for the entity and its cfs_rq, two divisions", \
+	[COST_update_tg_load_avg] = SRC_ARITH ": the rate-limit clock read (sched_clock_cpu, rdtsc ~25 cycles) and the 1/64 test",
+
+#define BLOCKED_NS [COST_update_blocked_averages] = 400,
+#define BLOCKED_SOURCE                                                                \
+	[COST_update_blocked_averages] = "ESTIMATE: rq lock, clock update and a walk of ~4 leaf cfs_rqs with a decay each (~100 ns per cfs_rq incl. update_tg_load_avg)",
+
 static const struct cost_machine builtin_machines[] = {
 	{
 		.name = "one-socket",
@@ -112,28 +126,22 @@ static const struct cost_machine builtin_machines[] = {
 			       "cache-line transfers stay on one die/mesh",
 		.nodes = 1,
 		.ns = {
-			[COST_update_cfs_group] = 15,
-			[COST_reweight_entity] = 40,
-			[COST_update_load_avg] = 40,
-			[COST_update_tg_load_avg] = 10,
+			CPU_LOCAL_NS
 			[COST_tg_read_local] = 60,
 			[COST_tg_read_remote] = 60,
 			[COST_tg_write_local] = 70,
 			[COST_tg_write_remote] = 70,
 			[COST_tg_access_own] = 2,
-			[COST_update_blocked_averages] = 400,
+			BLOCKED_NS
 		},
 		.source = {
-			[COST_update_cfs_group] = SRC_ARITH ": calc_group_shares() is ~10 loads and one 64-bit division (~25 cycles)",
-			[COST_reweight_entity] = SRC_ARITH ": dequeue/enqueue of load sums, a division for load_avg, an rb-tree erase+insert when queued",
-			[COST_update_load_avg] = SRC_ARITH ": up to three decay_load() multiply-shifts per sched_avg for the entity and its cfs_rq, two divisions",
-			[COST_update_tg_load_avg] = SRC_ARITH ": the rate-limit clock read (sched_clock_cpu, rdtsc ~25 cycles) and the 1/64 test",
+			CPU_LOCAL_SOURCES
 			[COST_tg_read_local] = "ESTIMATE: intra-socket core-to-core cache-line transfer, 40-80 ns on current x86 servers (chipsandcheese.com, 'Core to Core Latency Data on Large Systems', Nov 2023); the cross-CPU figure of bench_cacheline measures it on this machine",
 			[COST_tg_read_remote] = "one node: no remote transfers (same as local)",
 			[COST_tg_write_local] = "ESTIMATE: a transfer (as a local read) plus the locked RMW (~10 ns)",
 			[COST_tg_write_remote] = "one node: no remote transfers (same as local)",
 			[COST_tg_access_own] = "ESTIMATE: L1/L2 hit plus a lock prefix when writing (~5 cycles); bench_cacheline's own-CPU figure measures it",
-			[COST_update_blocked_averages] = "ESTIMATE: rq lock, clock update and a walk of ~4 leaf cfs_rqs with a decay each (~100 ns per cfs_rq incl. update_tg_load_avg)",
+			BLOCKED_SOURCE
 		},
 	},
 	{
@@ -142,28 +150,22 @@ static const struct cost_machine builtin_machines[] = {
 			       "224 CPUs, 2 NUMA nodes): remote transfers cross the UPI link",
 		.nodes = 2,
 		.ns = {
-			[COST_update_cfs_group] = 15,
-			[COST_reweight_entity] = 40,
-			[COST_update_load_avg] = 40,
-			[COST_update_tg_load_avg] = 10,
+			CPU_LOCAL_NS
 			[COST_tg_read_local] = 80,
 			[COST_tg_read_remote] = 200,
 			[COST_tg_write_local] = 90,
 			[COST_tg_write_remote] = 220,
 			[COST_tg_access_own] = 2,
-			[COST_update_blocked_averages] = 400,
+			BLOCKED_NS
 		},
 		.source = {
-			[COST_update_cfs_group] = SRC_ARITH ": calc_group_shares() is ~10 loads and one 64-bit division (~25 cycles)",
-			[COST_reweight_entity] = SRC_ARITH ": dequeue/enqueue of load sums, a division for load_avg, an rb-tree erase+insert when queued",
-			[COST_update_load_avg] = SRC_ARITH ": up to three decay_load() multiply-shifts per sched_avg for the entity and its cfs_rq, two divisions",
-			[COST_update_tg_load_avg] = SRC_ARITH ": the rate-limit clock read (sched_clock_cpu, rdtsc ~25 cycles) and the 1/64 test",
+			CPU_LOCAL_SOURCES
 			[COST_tg_read_local] = "ESTIMATE: intra-socket core-to-core transfer on a 56-core Sapphire Rapids mesh, 60-100 ns (chipsandcheese.com, 'Core to Core Latency Data on Large Systems', Nov 2023)",
 			[COST_tg_read_remote] = "ESTIMATE: cross-socket transfer over UPI, 150-250 ns on two-socket Sapphire Rapids (same source); Aaron Lu's RFC (18 Jul 2023) attributes the update_cfs_group/update_load_avg profile to this line bouncing between the sockets",
 			[COST_tg_write_local] = "ESTIMATE: a local transfer plus the locked RMW (~10 ns)",
 			[COST_tg_write_remote] = "ESTIMATE: a remote transfer plus the locked RMW; with ~20% update_cfs_group and ~10% update_load_avg for netperf UDP_RR on 224 CPUs (the seed's perf profile) the line must cost ~100s of ns per access",
 			[COST_tg_access_own] = "ESTIMATE: L1/L2 hit plus a lock prefix when writing (~5 cycles)",
-			[COST_update_blocked_averages] = "ESTIMATE: rq lock, clock update and a walk of ~4 leaf cfs_rqs with a decay each (~100 ns per cfs_rq incl. update_tg_load_avg)",
+			BLOCKED_SOURCE
 		},
 	},
 };
