@@ -63,6 +63,9 @@ static void usage(FILE *f)
 "                      select_task_rq_fair() puts it (--state-placement-wakes: wakeups only)\n"
 "  --placement-check   placement trace: count how often the model's select_task_rq_fair()\n"
 "                      chooses the traced CPU where the simulated state is the trace's\n"
+"  --stop-at-end       stop at the trace end even if the traced work is not done (by\n"
+"                      default the simulation runs on until it is, and the duration\n"
+"                      row says how long that took; docs/replay.md)\n"
 "  --settings          print every profile setting\n"
 "  --top N             groups shown per key in text output (default 10, 0 = all)\n"
 "  --dump-events FILE  write every simulated event as text (debugging; one run only)\n"
@@ -143,6 +146,7 @@ int cmd_replay(int argc, char **argv)
 		{ "state-placement", no_argument, NULL, 'E' },
 		{ "state-placement-wakes", no_argument, NULL, 'Y' },
 		{ "placement-check", no_argument, NULL, 'Q' },
+		{ "stop-at-end", no_argument, NULL, 'Z' },
 		{ "settings", no_argument, NULL, 'T' },
 		{ "top", required_argument, NULL, 't' },
 		{ "dump-events", required_argument, NULL, 'D' },
@@ -176,6 +180,7 @@ int cmd_replay(int argc, char **argv)
 		case 'E': o.rc.state_placement = o.rc.state_placement_forks = true; break;
 		case 'Y': o.rc.state_placement = true; break;
 		case 'Q': o.rc.placement_check = true; break;
+		case 'Z': o.rc.stop_at_end = true; break;
 		case 'T': to.show_settings = true; break;
 		case 't': {
 			char *end;

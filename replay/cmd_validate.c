@@ -55,6 +55,12 @@ struct result {
 	 * (measured) and the simulation's counterpart (the median run's).
 	 */
 	double meas_restored, pred_restored;
+	/*
+	 * The traced work's duration in ms: the trace's span, and when the
+	 * simulation had done it (replay_end_ts(); median and range over the
+	 * seeds).  Shown, not held to a limit.
+	 */
+	double dur_meas, dur_pred, dur_lo, dur_hi;
 };
 
 static const struct sr_hist *find_hist(const struct lat_machine *lat, json_t *grp, char *label,
@@ -160,7 +166,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 	struct replay_config rc = *base;
 	json_t *lim = json_object_get(spec, "max_rel_error");
 	const struct sr_hist *mh, *ph;
-	double pred[NR_METRICS][MAX_SEEDS], restored[MAX_SEEDS];
+	double pred[NR_METRICS][MAX_SEEDS], restored[MAX_SEEDS], dur[MAX_SEEDS];
 	bool have_pred[NR_METRICS];
 
 	snprintf(r->name, sizeof(r->name), "%s", name);
@@ -208,6 +214,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 			replay_count_get(res, "sched_switch_restored", &p);
 			restored[sd] = (double)p;
 		}
+		dur[sd] = (double)(replay_end_ts(res) - wl_first_ts(wl)) / 1e6;
 		ph = find_hist(replay_latency(res), json_object_get(spec, "latency_group"), gl,
 			       sizeof(gl));
 		for (int k = 0; k < 3; k++) {
@@ -230,6 +237,11 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 			break;
 		}
 	}
+	r->dur_meas = (double)(wl_last_ts(wl) - wl_first_ts(wl)) / 1e6;
+	qsort(dur, seeds, sizeof(double), cmp_double);
+	r->dur_pred = dur[(seeds - 1) / 2];
+	r->dur_lo = dur[0];
+	r->dur_hi = dur[seeds - 1];
 	for (int i = 0; i < NR_METRICS; i++) {
 		json_t *l = json_object_get(lim, metric[i]);
 
@@ -246,6 +258,11 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 		r->over[i] = !isnan(r->limit[i]) && fabs(r->err[i]) > r->limit[i];
 	}
 	wl_free(wl);
+}
+
+static double rel(double pred, double meas)
+{
+	return meas > 0 ? (pred - meas) / meas : 0;
 }
 
 static void print_markdown(const struct result *r, size_t n, json_t *goal)
@@ -282,6 +299,9 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 			printf(json_is_number(g) ? " %.0f%% |\n" : " |\n",
 			       json_is_number(g) ? json_number_value(g) * 100 : 0);
 		}
+		printf("|  |  | duration (ms) | %.1f | %.1f | %+.1f%% | %+.0f..%+.0f%% | | |\n",
+		       r[t].dur_meas, r[t].dur_pred, rel(r[t].dur_pred, r[t].dur_meas) * 100,
+		       rel(r[t].dur_lo, r[t].dur_meas) * 100, rel(r[t].dur_hi, r[t].dur_meas) * 100);
 	}
 	/* run-to-run spread of repeated captures, next to the model's error */
 	printf("\nRun-to-run spread of the hardware (repeated captures of one workload) next to the "
@@ -329,7 +349,9 @@ static json_t *jnum(double v)
  * --json: {"ok": bool, "goal": {...}, "traces": {NAME: {"skipped"|"failed": why} |
  * {"latency_group", "series", "metrics": {metric: {measured, predicted, error,
  * seeds_error_min, seeds_error_max, limit, over}}, "sched_switch_restored":
- * {measured, predicted}}}}.
+ * {measured, predicted}, "duration_ms": {measured, predicted, seeds_min,
+ * seeds_max}}}}: duration is the trace's span and the simulation's time for
+ * the traced work (replay_end_ts()).
  */
 static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 {
@@ -376,6 +398,15 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 		json_object_set_new(rs, "measured", jnum(r[t].meas_restored));
 		json_object_set_new(rs, "predicted", jnum(r[t].pred_restored));
 		json_object_set_new(o, "sched_switch_restored", rs);
+		{
+			json_t *d = json_object();
+
+			json_object_set_new(d, "measured", jnum(r[t].dur_meas));
+			json_object_set_new(d, "predicted", jnum(r[t].dur_pred));
+			json_object_set_new(d, "seeds_min", jnum(r[t].dur_lo));
+			json_object_set_new(d, "seeds_max", jnum(r[t].dur_hi));
+			json_object_set_new(o, "duration_ms", d);
+		}
 		json_object_set_new(tr, r[t].name, o);
 	}
 	json_object_set_new(root, "traces", tr);
@@ -392,7 +423,7 @@ static void usage(FILE *f)
 "usage: schedreplay validate [--dir DIR] [--thresholds FILE] [--markdown|--suggest|--json]\n"
 "                            [--profile P] [--placement trace|model] [--seeds N] [--idle-pull]\n"
 "                            [--no-repair] [--channel-wakes] [--oneway-no-wait]\n"
-"                            [--state-placement|--state-placement-wakes]\n"
+"                            [--state-placement|--state-placement-wakes] [--stop-at-end]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
@@ -403,7 +434,10 @@ static void usage(FILE *f)
 "sched_switch counts the switches out of idle the kernel did not trace and the reader\n"
 "restored (shown as \"restored\"; --no-repair reads the raw stream).  --idle-pull,\n"
 "--channel-wakes, --oneway-no-wait, --state-placement and --state-placement-wakes are\n"
-"replay's options: rules measured in docs/validation.md and not adopted (replay --help).\n");
+"replay's options: rules measured in docs/validation.md and not adopted (replay --help).\n"
+"Each replay runs on past the trace end until the traced work is done (the duration row:\n"
+"the trace's span and the simulation's time for that work); --stop-at-end stops at the\n"
+"trace end instead, with the work not done by then missing from the counts.\n");
 }
 
 int cmd_validate(int argc, char **argv)
@@ -422,6 +456,7 @@ int cmd_validate(int argc, char **argv)
 		{ "oneway-no-wait", no_argument, NULL, 'O' },
 		{ "state-placement", no_argument, NULL, 'E' },
 		{ "state-placement-wakes", no_argument, NULL, 'Y' },
+		{ "stop-at-end", no_argument, NULL, 'Z' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -481,6 +516,7 @@ int cmd_validate(int argc, char **argv)
 		case 'O': rc.oneway_no_wait = true; break;
 		case 'E': rc.state_placement = rc.state_placement_forks = true; break;
 		case 'Y': rc.state_placement = true; break;
+		case 'Z': rc.stop_at_end = true; break;
 		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
 		default:

@@ -303,6 +303,21 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 			fputc('\n', out);
 		}
 	}
+	{
+		/* the traced work's duration: the trace's span, the simulation's time for it */
+		uint64_t first = wl_first_ts(wl), span = wl_last_ts(wl) - first;
+
+		fprintf(out, "  %-24s %10.1f", "duration (ms)", (double)span / 1e6);
+		for (unsigned int r = 0; r < nr; r++) {
+			double d = (double)(replay_end_ts(runs[r]) - first);
+
+			fprintf(out, " %14.1f", d / 1e6);
+			err_cell(out, d, (double)span);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "  (duration: predicted is when the simulation had done the traced work, run on "
+		"past the trace end when it was slower; never before the trace end)\n");
 	fprintf(out, "  (sched_stat_runtime: fair tasks only; the trace has %" PRIu64
 		" for all classes)\n", wl_counts(wl)->sched_stat_runtime);
 	if (wl_counts(wl)->sched_switch_restored)

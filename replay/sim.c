@@ -886,8 +886,13 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 		const struct wl_op *op = cur_op(s, t, ti);
 
 		if (!op) {
-			if (s->wt[ti].running_at_end) {
-				/* the trace ended while it ran: it runs on */
+			if (s->wt[ti].running_at_end && !s->past_end) {
+				/*
+				 * The trace ended while it ran: it runs on,
+				 * up to the trace end; past it (the others
+				 * finishing their traced work) its demand is
+				 * unknown, so it stops there.
+				 */
 				t->run_left = SIM_FOREVER;
 				return arm_op_done(s, cpu, now);
 			}
@@ -897,7 +902,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			 * queued, or a filtered capture never showed it leave):
 			 * no known demand is left.
 			 */
-			s->notes[SIM_NOTE_OPS_DONE]++;
+			if (!s->past_end)
+				s->notes[SIM_NOTE_OPS_DONE]++;
 			t->st = SIM_BLOCKED;
 			t->waiting = WL_NONE;
 			return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
@@ -1358,19 +1364,91 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 
 /* ---- the run ---------------------------------------------------------------- */
 
+/* A runnable task has traced work left (a scan of every task: once). */
+static bool traced_work_left(const struct sim *s)
+{
+	for (uint32_t i = 0; i < s->nr_tasks; i++) {
+		const struct sim_task *t = &s->tasks[i];
+
+		if ((t->st == SIM_QUEUED || t->st == SIM_RUNNING) && cur_op(s, t, i))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Past the trace end: something is left to run, a CPU running or about to
+ * run a fair task, or a queued one.  No timed event is left and tasks
+ * without traced work sleep when they get the CPU (run_ops()), so once every
+ * CPU is idle with nothing queued no event can make work again.
+ */
+static bool work_left(struct sim *s)
+{
+	for (int c = 0; c < s->nr_cpus; c++)
+		if (!cpu_idle(&s->cpus[c]) || model_nr_queued(s->m, c))
+			return true;
+	return false;
+}
+
+/*
+ * The loop reaches the trace end with work left: the tasks that ran on
+ * beyond their traced work (running at the trace end) stop there, at @end,
+ * and the others go on.  An RT/DL task holding a CPU at the trace end
+ * leaves it then too: its demand past the trace is as unknown.
+ */
+static int pass_end(struct sim *s, uint64_t end)
+{
+	s->past_end = true;
+	for (int c = 0; c < s->nr_cpus; c++)
+		if (s->cpus[c].other >= 0 &&
+		    other_out(s, c, (uint32_t)s->cpus[c].other, true, end, NULL))
+			return -1;
+	for (int c = 0; c < s->nr_cpus; c++) {
+		struct sim_cpu *cp = &s->cpus[c];
+
+		if (cp->curr < 0 || cp->other >= 0 || cur_op(s, &s->tasks[cp->curr],
+							     (uint32_t)cp->curr))
+			continue;
+		/* its OP_DONE event, at @end: run_ops() finds no op, it sleeps */
+		cp->gen_op++;
+		if (heap_push(s, end, HEV_OP_DONE, c, cp->gen_op))
+			return -1;
+	}
+	return 0;
+}
+
 int sim_loop(struct sim *s)
 {
 	uint32_t ti = 0, nt = wl_nr_timed(s->wl);
 	uint64_t end = wl_last_ts(s->wl), first = wl_first_ts(s->wl), steps = 0;
+	uint64_t limit = end + (end - first);   /* past the end: the span once more */
 	double span = end > first ? (double)(end - first) : 1;
 
+	s->end_ts = end;
 	while (1) {
 		const struct wl_timed *e = ti < nt ? wl_timed_at(s->wl, ti) : NULL;
 		bool heap = s->nheap > 0 && (!e || s->heap[0].t < e->ts);
 		uint64_t now = heap ? s->heap[0].t : e ? e->ts : UINT64_MAX;
 
-		if (now > end)
-			break;
+		if (now > end) {
+			if (s->cfg.stop_at_end || !work_left(s))
+				break;
+			if (!s->past_end) {
+				/* as the trace ends, with nothing of it left */
+				if (!traced_work_left(s))
+					break;
+				if (pass_end(s, end))
+					return -1;
+				continue;       /* what it did may end the work */
+			}
+			if (now > limit) {
+				s->notes[SIM_NOTE_WORK_CAPPED]++;
+				break;
+			}
+			if (s->end_ts == end)
+				s->notes[SIM_NOTE_RAN_PAST_END]++;
+			s->end_ts = now;
+		}
 		if (heap) {
 			struct sim_hev h = heap_pop(s);
 
@@ -1382,10 +1460,11 @@ int sim_loop(struct sim *s)
 				return -1;
 		}
 		if (s->cfg.progress && !(++steps & ((1u << 18) - 1)))
-			s->cfg.progress(s->cfg.progress_ctx, (double)(now - first) / span);
+			s->cfg.progress(s->cfg.progress_ctx,
+					(double)((now < end ? now : end) - first) / span);
 	}
 	for (int c = 0; c < s->nr_cpus; c++)
-		charge(s, c, end);
+		charge(s, c, s->end_ts);
 	return 0;
 }
 

@@ -83,6 +83,8 @@ enum sim_note_id {
 	SIM_NOTE_MOVE_FAILED,
 	SIM_NOTE_UNDELIVERED,
 	SIM_NOTE_OPS_DONE,
+	SIM_NOTE_RAN_PAST_END,
+	SIM_NOTE_WORK_CAPPED,
 	SIM_NOTE_HANDOFF_WAIT,
 	SIM_NOTE_HANDOFF_BUSY,
 	SIM_NOTE_HANDOFF_NO_BLOCK,
@@ -120,6 +122,8 @@ struct sim {
 	const struct wl_calib *calib;
 	uint32_t nr_tasks;
 	int nr_cpus;
+	bool past_end;             /* the loop has passed the trace's last timestamp */
+	uint64_t end_ts;           /* when the simulation ended (>= the trace's end) */
 
 	struct model *m;
 	struct model_group **groups;

@@ -28,6 +28,7 @@ struct replay_result {
 	struct replay_count *counts;
 	unsigned int nr_counts;
 	uint64_t busy_ns;
+	uint64_t end_ts;
 	unsigned int nr_cpus;
 	const struct model_profile *profile;
 	uint64_t events;
@@ -364,6 +365,7 @@ static int collect(struct sim *s, struct replay_result *r)
 			r->counts[r->nr_counts++] = (struct replay_count){ name, v };
 	}
 	r->busy_ns = s->busy_ns;
+	r->end_ts = s->end_ts;
 	r->nr_cpus = (unsigned int)s->nr_cpus;
 	r->events = s->events;
 	memcpy(r->notes, s->notes, sizeof(r->notes));
@@ -424,7 +426,7 @@ struct replay_result *replay_run(const struct wl_workload *wl, const struct repl
 		s.nr_cpus = MODEL_MAX_CPUS;
 	r->profile = replay_profile_for(wl, &s.cfg, NULL);
 	if (setup(&s, err) || sim_start(&s) || sim_loop(&s) || s.oom ||
-	    lat_machine_finish(s.lat, wl_last_ts(wl)) || collect(&s, r)) {
+	    lat_machine_finish(s.lat, s.end_ts) || collect(&s, r)) {
 		if (!err || !err->msg[0])
 			sr_error_set(err, ENOMEM, "replay: out of memory");
 		sim_release(&s);
@@ -449,6 +451,7 @@ void replay_result_free(struct replay_result *r)
 
 const struct lat_machine *replay_latency(const struct replay_result *r) { return r->lat; }
 uint64_t replay_busy_ns(const struct replay_result *r) { return r->busy_ns; }
+uint64_t replay_end_ts(const struct replay_result *r) { return r->end_ts; }
 unsigned int replay_nr_cpus(const struct replay_result *r) { return r->nr_cpus; }
 uint64_t replay_events(const struct replay_result *r) { return r->events; }
 double replay_seconds(const struct replay_result *r) { return r->seconds; }
@@ -496,6 +499,8 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_MOVE_FAILED] = "cgroup moves the model refused",
 	[SIM_NOTE_UNDELIVERED] = "wakes delivered early whose block the task never reached before the trace end",
 	[SIM_NOTE_OPS_DONE] = "tasks that did all their traced work before the trace end while the trace had them queued, not running, at its end: they sleep (their further demand is unknown)",
+	[SIM_NOTE_RAN_PAST_END] = "the traced work took longer than the trace: the simulation ran on past the trace end until it was done (the duration line; --stop-at-end stops at the trace end)",
+	[SIM_NOTE_WORK_CAPPED] = "the traced work was not done by twice the trace's span: the simulation stopped there with work left",
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",
 	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",

@@ -109,6 +109,16 @@ struct replay_config {
 	 * select_task_rq_fair() on that state chooses the traced CPU.
 	 */
 	bool placement_check;
+	/*
+	 * Stop at the trace's last timestamp with whatever traced work the
+	 * simulation has not done yet (the behaviour before 2026-11-30).  By
+	 * default the simulation runs on past the trace end until the traced
+	 * work is done (at most the trace's span again), so that counts and
+	 * latencies are those of the same work whether the simulated machine
+	 * is slower or faster than the traced one; replay_end_ts() says how
+	 * long that took.  docs/replay.md, "The end of a replay".
+	 */
+	bool stop_at_end;
 	bool keep_samples;             /* keep every "all" latency sample (replay_samples) */
 	/*
 	 * Called with every predicted latency sample once final (wakeup and
@@ -150,6 +160,12 @@ bool replay_count_next(const struct replay_result *r, unsigned int *iter, const 
 		       uint64_t *value);
 bool replay_count_get(const struct replay_result *r, const char *name, uint64_t *value);
 
+/*
+ * When the simulation ended: the trace's last timestamp, or later when the
+ * traced work took longer to do in the simulation (replay_config.stop_at_end
+ * off); the predicted duration is this minus the trace's first timestamp.
+ */
+uint64_t replay_end_ts(const struct replay_result *r);
 /* Time CPUs spent running fair tasks in the simulation, ns summed over CPUs. */
 uint64_t replay_busy_ns(const struct replay_result *r);
 unsigned int replay_nr_cpus(const struct replay_result *r);

@@ -388,7 +388,8 @@ static void test_pull_before_fork(void)
  * 62's write ends the sleep and 61's the next.  Four rounds; in the first 60
  * sleeps since before the trace (no BLOCK to pair): 3 re-paired sleeps.
  */
-static struct replay_result *run_notes(const struct wl_workload *wl, bool channel, bool oneway)
+static struct replay_result *run_notes(const struct wl_workload *wl, bool channel, bool oneway,
+					bool stop_at_end)
 {
 	struct replay_config rc;
 	struct sr_error err = { 0 };
@@ -398,6 +399,7 @@ static struct replay_result *run_notes(const struct wl_workload *wl, bool channe
 	rc.no_costs = true;
 	rc.channel_wakes = channel;
 	rc.oneway_no_wait = oneway;
+	rc.stop_at_end = stop_at_end;
 	r = replay_run(wl, &rc, &err);
 	if (!r)
 		fprintf(stderr, "replay: %s\n", err.msg);
@@ -434,7 +436,7 @@ static void test_channel_wakes(void)
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	for (int on = 0; on < 2; on++) {
-		r = run_notes(wl, on, false);
+		r = run_notes(wl, on, false, false);
 		CHECK(r != NULL);
 		if (!r)
 			break;
@@ -469,7 +471,7 @@ static void test_oneway_no_wait(void)
 	size_t n = 0;
 	struct wl_workload *wl;
 	struct replay_result *r;
-	uint64_t slept[2] = { 0 }, on_wait[2] = { 0 };
+	uint64_t slept[4] = { 0 }, on_wait[4] = { 0 };
 
 	ev[n++] = ev_runtime(1 * MS, 0, 70, 1000);
 	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
@@ -484,13 +486,15 @@ static void test_oneway_no_wait(void)
 	ev[n++] = ev_runtime(4 * MS, 0, 70, 1000);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
-	for (int on = 0; on < 2; on++) {
-		r = run_notes(wl, false, on);
+	for (int k = 0; k < 4; k++) {
+		bool on = k & 1, stop = k >> 1;
+
+		r = run_notes(wl, false, on, stop);
 		CHECK(r != NULL);
 		if (!r)
 			break;
-		slept[on] = note_count(r, "hand-off waits slept");
-		on_wait[on] = note_count(r, "hand-off waits not slept: a one-way");
+		slept[k] = note_count(r, "hand-off waits slept");
+		on_wait[k] = note_count(r, "hand-off waits not slept: a one-way");
 		/*
 		 * Off: the model does not preempt 70 at the first write (70
 		 * runs alone, eligible and protected): 70 sleeps at its WAIT
@@ -498,12 +502,68 @@ static void test_oneway_no_wait(void)
 		 * have); later the model preempts it but for one more WAIT.
 		 * On: 70 writes on; 71, queued behind it, is not woken again
 		 * (its messages are there when it runs) and 70's slice ends
-		 * only at the next tick, after the trace end (HZ 250).
+		 * only at the tick at the trace end (4 ms, HZ 250).  With
+		 * stop_at_end that is all; by default 71 then does its
+		 * traced work, 0.1 ms past the trace end: it reads the nine
+		 * messages queued for it (each block is slept and woken at
+		 * once: nine wakeups without switches), then 70, past its
+		 * traced work, sleeps.  Off, everything was done by the end.
 		 */
-		CHECK_EQ(slept[on], on ? 0 : 2);
-		CHECK_EQ(on_wait[on], on ? 10 : 0);
-		CHECK_EQ(count(r, "sched_wakeup"), on ? 1 : 12);
-		CHECK_EQ(count(r, "sched_switch"), on ? 2 : 21);
+		CHECK_EQ(slept[k], on ? 0 : 2);
+		CHECK_EQ(on_wait[k], on ? 10 : 0);
+		CHECK_EQ(count(r, "sched_wakeup"), on ? (stop ? 1 : 10) : 12);
+		CHECK_EQ(count(r, "sched_switch"), on ? (stop ? 2 : 4) : 21);
+		CHECK_EQ(replay_end_ts(r), on && !stop ? 4100 * US : 4 * MS);
+		CHECK_EQ(note_count(r, "the traced work took longer than the trace"), on && !stop);
+		replay_result_free(r);
+	}
+	wl_free(wl);
+}
+
+/*
+ * The end of a replay with an RT task holding a CPU over it
+ * (replay_config.stop_at_end off).  The one-way hand-off above with
+ * --oneway-no-wait, and an RT task (80, prio 49) that takes CPU 0 at
+ * 3.95 ms and holds it past the trace end (4 ms).  In the replay writer 70
+ * writes on, finishes its traced work at 3.85 ms and sleeps (the trace had
+ * it queued at the end), reader 71 reads its ten messages and is preempted
+ * by 80 at 3.95 ms right before its last sleep.  With stop_at_end that is
+ * all (3 switches).  By default 71's last sleep is traced work left: at the
+ * trace end 80 leaves CPU 0 (its demand past the trace is unknown) and 71
+ * sleeps, two more switches, both at 4 ms, so the replay ends there - not
+ * at the cap (8 ms) with 80 still ticking on CPU 0 and 71 queued.
+ */
+static void test_end_rt_hold(void)
+{
+	struct trace_event ev[256];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_result *r;
+
+	ev[n++] = ev_runtime(1 * MS, 0, 70, 1000);
+	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
+	for (int k = 0; k < 10; k++) {
+		uint64_t t = 2 * MS + (uint64_t)k * 100 * US;
+
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 0, 70, 0, 71, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 0, 70, 0, 71, 120, 0);
+		ev[n++] = ev_switch(t + 2 * US, 0, 70, 'R', 120, 71, 120);
+		ev[n++] = ev_switch(t + 12 * US, 0, 71, 'S', 120, 70, 120);
+	}
+	ev[n++] = ev_switch(3950 * US, 0, 70, 'R', 120, 80, 49);
+	ev[n++] = ev_switch(4 * MS, 1, 0, 'R', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	for (int stop = 0; stop < 2; stop++) {
+		r = run_notes(wl, false, true, stop);
+		CHECK(r != NULL);
+		if (!r)
+			break;
+		CHECK_EQ(note_count(r, "the traced work was not done by twice"), 0);
+		CHECK_EQ(note_count(r, "the traced work took longer than the trace"), 0);
+		CHECK_EQ(replay_end_ts(r), 4 * MS);
+		CHECK_EQ(count(r, "sched_wakeup"), 10);
+		CHECK_EQ(count(r, "sched_switch"), stop ? 3 : 5);
 		replay_result_free(r);
 	}
 	wl_free(wl);
@@ -586,6 +646,7 @@ int main(int argc, char **argv)
 	test_pull_before_fork();
 	test_channel_wakes();
 	test_oneway_no_wait();
+	test_end_rt_hold();
 	test_placement_check();
 	CHECK_DONE();
 }
