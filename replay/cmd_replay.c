@@ -92,12 +92,8 @@ static int print_json(const struct wl_workload *wl, const struct whatif_result *
 			    replay_json_profile(replay_result_profile(whatif_run_result(res, 0)), why));
 	json_object_set_new(root, "placement",
 			    json_string(rc->placement == REPLAY_PLACEMENT_TRACE ? "trace" : "model"));
-	if (replay_uses_model_placement(rc)) {
-		char pw[200];
-		bool on = replay_vcpu_pack_for(wl, rc, pw, sizeof(pw));
-
-		json_object_set_new(root, "vcpu_pack", json_pack("{s:b, s:s}", "on", on, "why", pw));
-	}
+	if (replay_uses_model_placement(rc))
+		json_object_set_new(root, "vcpu_pack", replay_json_vcpu_pack(wl, rc));
 	for (unsigned int i = 0; i < whatif_nr_runs(res); i++) {
 		const struct replay_result *run = whatif_run_result(res, i);
 

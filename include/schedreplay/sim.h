@@ -211,6 +211,8 @@ json_t *replay_json_measured(const struct wl_workload *wl);
 int replay_json_add_workload(json_t *root, const struct wl_workload *wl);
 /* {"name", "why", "settings": {NAME: value}} */
 json_t *replay_json_profile(const struct model_profile *p, const char *why);
+/* {"on", "why"}: replay_vcpu_pack_for() of @wl under @cfg */
+json_t *replay_json_vcpu_pack(const struct wl_workload *wl, const struct replay_config *cfg);
 /*
  * Relative errors (predicted - measured) / measured of a run against the
  * trace: {"counts": {name: e}, "wakeup_latency_us": {"all": {"p50": e, ...},
