@@ -223,6 +223,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->tick_nsec = (1000000000ULL + hz / 2) / hz;
 	m->balance_moves_tasks = cfg->balance_moves_tasks;
 	m->newidle_moves_tasks = cfg->newidle_moves_tasks;
+	m->vcpu_pack = cfg->vcpu_pack;
 	m->migrate_hook = cfg->migrate_hook;
 	m->stat_runtime_hook = cfg->stat_runtime_hook;
 	m->hook_ctx = cfg->hook_ctx;
@@ -340,6 +341,9 @@ void model_print_settings(const struct model *m, FILE *out)
 	fprintf(out, "variants: %s (flags 0x%x)\n", m->variants.n ? m->variants.name : "base",
 		m->b.vflags);
 	fprintf(out, "balancing %s tasks\n", m->balance_moves_tasks ? "moves" : "never moves");
+	if (m->vcpu_pack)
+		fprintf(out, "placement: the capture kernel's sched_vcpu_pack (vcpu_pack_room(), "
+			"measured; not mainline)\n");
 }
 
 /* ---- groups ---------------------------------------------------------- */
@@ -875,6 +879,7 @@ int model_task_exit_move(struct model *m, struct model_task *p, uint64_t now)
 	if (p->state == TS_DEAD || p->state == TS_NEW || p->cpu < 0)
 		return -1;
 	sched_move_task(m, p, p->tg, now);
+	p->exiting = true;
 	return 0;
 }
 

@@ -70,6 +70,8 @@
 	C(new_task_first_load_sum, "new_task_first_load.sum", "their load_avg right after it, summed (1024 each unless aged: 1002)") \
 	C(rd_overloaded_cleared, "rd_overloaded.cleared", "top-domain balances that cleared rd->overloaded (no CPU with nr_running > 1)") \
 	C(balance_interval_doubled, "sched_balance_rq.interval_doubled", "periodic balances that found the domain balanced (balance_interval *= 2)") \
-	C(balance_interval_reset, "sched_balance_rq.interval_reset", "balances that found an imbalance (balance_interval = min_interval)")
+	C(balance_interval_reset, "sched_balance_rq.interval_reset", "balances that found an imbalance (balance_interval = min_interval)") \
+	C(vcpu_pack_room,        "vcpu_pack_room",        "sched_vcpu_pack: placements beside an idle CPU asked whether the waker's CPU has room") \
+	C(vcpu_pack_room_packed, "vcpu_pack_room.packed", "... that kept the task on the waker's (parent's) CPU")
 
 #endif

@@ -298,6 +298,7 @@ struct model_task {
 	bool first_enqueue;         /* not yet through its first update_load_avg */
 	bool pinned;                /* nr_cpus_allowed == 1: the balancer leaves it alone */
 	bool wake_migrated;         /* moved while asleep: next wakeup is ENQUEUE_MIGRATED */
+	bool exiting;               /* past do_exit()'s sched_move_task() (PF_EXITING) */
 	int recent_used_cpu;        /* select_idle_sibling()'s candidate; -1: none yet */
 	unsigned int wakee_flips;   /* record_wakee() / wake_wide() */
 	unsigned long wakee_flip_decay_ts;   /* jiffies */
@@ -328,6 +329,7 @@ struct model {
 	u64 now;                    /* latest time seen */
 	bool balance_moves_tasks;
 	bool newidle_moves_tasks;
+	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
 	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);
 	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);
 	void *hook_ctx;

@@ -49,6 +49,9 @@ static void usage(FILE *f)
 "  --sidecar FILE      the capture sidecar (default: TRACE.dat.json if present)\n"
 "  --no-sidecar        ignore any sidecar\n"
 "  --seed N            the model's random seed (default 1)\n"
+"  --vcpu-pack, --no-vcpu-pack   the model's placement packs as the capture kernel's\n"
+"                      sched_vcpu_pack (docs/model.md); default: on when the sidecar's\n"
+"                      kernel cmdline has sched_vcpu_pack= and no --profile is given\n"
 "  --no-costs          ablation: no mechanical costs in the simulation\n"
 "  --skip-early-blocks a wake that arrives before its block skips the block\n"
 "                      (default: the task blocks and is woken at once)\n"
@@ -92,6 +95,8 @@ static int print_json(const struct wl_workload *wl, const struct whatif_result *
 			    replay_json_profile(replay_result_profile(whatif_run_result(res, 0)), why));
 	json_object_set_new(root, "placement",
 			    json_string(rc->placement == REPLAY_PLACEMENT_TRACE ? "trace" : "model"));
+	if (replay_uses_model_placement(rc))
+		json_object_set_new(root, "vcpu_pack", replay_json_vcpu_pack(wl, rc));
 	for (unsigned int i = 0; i < whatif_nr_runs(res); i++) {
 		const struct replay_result *run = whatif_run_result(res, i);
 
@@ -260,7 +265,14 @@ int cmd_replay(int argc, char **argv)
 		if (print_json(wl, res, &o.rc, why) < 0)
 			goto out;
 	} else {
+		char pw[200];
+		bool on = replay_vcpu_pack_for(wl, &o.rc, pw, sizeof(pw));
+
 		to.profile_why = why;
+		if (replay_uses_model_placement(&o.rc)) {
+			to.vcpu_pack_on = on;
+			to.vcpu_pack_why = pw;
+		}
 		print_text(wl, res, &to);
 	}
 	ret = fflush(stdout) ? SR_EXIT_FAIL : SR_EXIT_OK;

@@ -106,6 +106,10 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 	case RUN_OPT_NO_SIDECAR:
 		o->wo.no_sidecar = true;
 		return 1;
+	case RUN_OPT_VCPU_PACK:
+	case RUN_OPT_NO_VCPU_PACK:
+		o->rc.vcpu_pack = opt == RUN_OPT_VCPU_PACK ? REPLAY_VCPU_PACK_ON : REPLAY_VCPU_PACK_OFF;
+		return 1;
 	case RUN_OPT_SEED: {
 		char *end;
 

@@ -61,6 +61,9 @@ struct result {
 	 * seeds).  Shown, not held to a limit.
 	 */
 	double dur_meas, dur_pred, dur_lo, dur_hi;
+	/* the model's placement is consulted: whether it packs (sched_vcpu_pack), why */
+	bool pack_shown, pack_on;
+	char pack_why[200];
 };
 
 static const struct sr_hist *find_hist(const struct lat_machine *lat, json_t *grp, char *label,
@@ -186,6 +189,8 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 	}
 	mh = find_hist(wl_measured_latency(wl), json_object_get(spec, "latency_group"), r->group,
 		       sizeof(r->group));
+	r->pack_shown = replay_uses_model_placement(&rc);
+	r->pack_on = replay_vcpu_pack_for(wl, &rc, r->pack_why, sizeof(r->pack_why));
 	for (int i = 0; i < 4; i++)
 		r->meas[i] = (double)replay_measured_count(wl, metric[i]);
 	r->meas_restored = (double)replay_measured_count(wl, "sched_switch_restored");
@@ -407,6 +412,9 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 			json_object_set_new(d, "seeds_max", jnum(r[t].dur_hi));
 			json_object_set_new(o, "duration_ms", d);
 		}
+		if (r[t].pack_shown)
+			json_object_set_new(o, "vcpu_pack", json_pack("{s:b, s:s}", "on", r[t].pack_on,
+								      "why", r[t].pack_why));
 		json_object_set_new(tr, r[t].name, o);
 	}
 	json_object_set_new(root, "traces", tr);
@@ -424,6 +432,7 @@ static void usage(FILE *f)
 "                            [--profile P] [--placement trace|model] [--seeds N] [--idle-pull]\n"
 "                            [--no-repair] [--channel-wakes] [--oneway-no-wait]\n"
 "                            [--state-placement|--state-placement-wakes] [--stop-at-end]\n"
+"                            [--vcpu-pack|--no-vcpu-pack]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
@@ -437,7 +446,10 @@ static void usage(FILE *f)
 "replay's options: rules measured in docs/validation.md and not adopted (replay --help).\n"
 "Each replay runs on past the trace end until the traced work is done (the duration row:\n"
 "the trace's span and the simulation's time for that work); --stop-at-end stops at the\n"
-"trace end instead, with the work not done by then missing from the counts.\n");
+"trace end instead, with the work not done by then missing from the counts.\n"
+"Where the model's placement is used (--placement model, --state-placement*), it packs\n"
+"as the capture kernel's sched_vcpu_pack when the trace's sidecar says that kernel had\n"
+"it (--vcpu-pack / --no-vcpu-pack force it); each trace's output says which and why.\n");
 }
 
 int cmd_validate(int argc, char **argv)
@@ -457,6 +469,8 @@ int cmd_validate(int argc, char **argv)
 		{ "state-placement", no_argument, NULL, 'E' },
 		{ "state-placement-wakes", no_argument, NULL, 'Y' },
 		{ "stop-at-end", no_argument, NULL, 'Z' },
+		{ "vcpu-pack", no_argument, NULL, 'V' },
+		{ "no-vcpu-pack", no_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -517,6 +531,8 @@ int cmd_validate(int argc, char **argv)
 		case 'E': rc.state_placement = rc.state_placement_forks = true; break;
 		case 'Y': rc.state_placement = true; break;
 		case 'Z': rc.stop_at_end = true; break;
+		case 'V': rc.vcpu_pack = REPLAY_VCPU_PACK_ON; break;
+		case 'N': rc.vcpu_pack = REPLAY_VCPU_PACK_OFF; break;
 		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
 		default:
@@ -647,6 +663,9 @@ int cmd_validate(int argc, char **argv)
 				continue;
 			}
 			printf("%-28s %s\n", r->name, r->group);
+			if (r->pack_shown)
+				printf("  placement: vcpu_pack %s (%s)\n", r->pack_on ? "on" : "off",
+				       r->pack_why);
 			for (int k = 0; k < NR_METRICS; k++) {
 				if (!r->have[k])
 					continue;

@@ -40,6 +40,8 @@ static void usage(FILE *f)
 		"  --comm PREFIX          latency of comms starting with PREFIX only\n"
 		"  --hz N, --cgroup-map FILE, --sidecar FILE, --no-sidecar   machine facts\n"
 		"  --seed N               the model's random seed\n"
+		"  --vcpu-pack, --no-vcpu-pack   placement model: pack as the capture kernel's\n"
+		"                         sched_vcpu_pack (default: on if the sidecar's cmdline has it)\n"
 		"  --threads N            parallel runs (default: the CPUs available)\n"
 		"output\n"
 		"  --machine NAME|FILE    cost model: one-socket (default), two-socket or a JSON file\n"

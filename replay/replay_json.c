@@ -322,6 +322,14 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl)
 	return 0;
 }
 
+json_t *replay_json_vcpu_pack(const struct wl_workload *wl, const struct replay_config *cfg)
+{
+	char why[200];
+	bool on = replay_vcpu_pack_for(wl, cfg, why, sizeof(why));
+
+	return json_pack("{s:b, s:s}", "on", on, "why", why);
+}
+
 json_t *replay_json_profile(const struct model_profile *p, const char *why)
 {
 	json_t *o = json_object(), *s = json_object();

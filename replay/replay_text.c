@@ -271,6 +271,9 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 			o && o->profile_why ? o->profile_why : "", o && o->show_settings ? ":" : "");
 		if (o && o->show_settings)
 			model_profile_print(p, out);
+		if (o && o->vcpu_pack_why)
+			fprintf(out, "placement: vcpu_pack %s (%s)\n", o->vcpu_pack_on ? "on" : "off",
+				o->vcpu_pack_why);
 	}
 	fprintf(out, "\nCounts %28s", "measured");
 	for (unsigned int r = 0; r < nr; r++)

@@ -387,6 +387,7 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 	sc->kernel_release = dup_str(json_object_get(o, "release"));
 	sc->kernel_version = dup_str(json_object_get(o, "version"));
 	sc->machine = dup_str(json_object_get(o, "machine"));
+	sc->kernel_cmdline = dup_str(json_object_get(o, "cmdline"));
 	o = json_object_get(root, "config");
 	sc->hz = (int)get_int(o, "hz", 0);
 	if (sc->hz < 0 || sc->hz > 10000)
@@ -607,6 +608,7 @@ void sidecar_free(struct sidecar *sc)
 	free(sc->clock);
 	free(sc->kernel_release);
 	free(sc->kernel_version);
+	free(sc->kernel_cmdline);
 	free(sc->machine);
 	free(sc->no_hz);
 	free(sc->preempt);

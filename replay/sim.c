@@ -211,9 +211,13 @@ static int state_placement_cpu(struct sim *s, struct sim_task *t, int traced, in
 			       int flags, const struct wl_wake *w, uint64_t now)
 {
 	bool fork = flags & MODEL_WF_FORK, same = true, any_idle = false;
+	uint64_t asked0 = 0, asked1 = 0;
 	int c, cpu;
 
+	/* the capture kernel's packing step asked at this decision (sched_vcpu_pack) */
+	model_counter_get(s->m, "vcpu_pack_room", &asked0);
 	cpu = model_select_task_rq(s->m, t->mt, waker_cpu >= 0 ? waker_cpu : traced, flags, now);
+	model_counter_get(s->m, "vcpu_pack_room", &asked1);
 	if (cpu < 0 || cpu >= s->nr_cpus)
 		cpu = traced;
 	for (c = 0; c < s->nr_cpus; c++) {
@@ -231,6 +235,11 @@ static int state_placement_cpu(struct sim *s, struct sim_task *t, int traced, in
 			s->notes[base + 2]++;
 			s->notes[base + 3] += cpu_idle(&s->cpus[traced]);
 			s->notes[base + 4] += cpu_idle(&s->cpus[cpu]);
+			if (asked1 > asked0 && waker_cpu >= 0) {
+				s->notes[SIM_NOTE_PC_PACK_ASKED]++;
+				s->notes[SIM_NOTE_PC_PACK_KERNEL] += traced == waker_cpu;
+				s->notes[SIM_NOTE_PC_PACK_MODEL] += cpu == waker_cpu;
+			}
 		}
 		/*
 		 * A non-sync wakeup of a task free to move whose previous CPU

@@ -64,6 +64,41 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 	return model_profile_default();
 }
 
+bool replay_vcpu_pack_for(const struct wl_workload *wl, const struct replay_config *cfg,
+			  char *why, size_t len)
+{
+	const char *v = wl_facts(wl)->vcpu_pack;
+	bool on = false;
+	char buf[2];
+
+	if (!why) {
+		why = buf;
+		len = sizeof(buf);
+	}
+	if (cfg && cfg->vcpu_pack == REPLAY_VCPU_PACK_ON) {
+		on = true;
+		snprintf(why, len, "--vcpu-pack");
+	} else if (cfg && cfg->vcpu_pack == REPLAY_VCPU_PACK_OFF) {
+		snprintf(why, len, "--no-vcpu-pack");
+	} else if (!v) {
+		snprintf(why, len, "no sidecar kernel cmdline with sched_vcpu_pack=");
+	} else if (cfg && cfg->profile) {
+		snprintf(why, len, "the sidecar's kernel cmdline has sched_vcpu_pack=%.40s, but "
+			 "--profile chose a mainline kernel", v);
+	} else {
+		on = true;
+		snprintf(why, len, "the sidecar's kernel cmdline has sched_vcpu_pack=%.40s "
+			 "(the capture kernel's vendor packing, docs/model.md)", v);
+	}
+	return on;
+}
+
+bool replay_uses_model_placement(const struct replay_config *cfg)
+{
+	return cfg->placement == REPLAY_PLACEMENT_MODEL || cfg->state_placement ||
+	       cfg->placement_check;
+}
+
 /* ---- the event sink ----------------------------------------------------- */
 
 void sim_event_init(struct sim *s, struct trace_event *ev, enum trace_event_type type, int cpu,
@@ -234,6 +269,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.variants = s->cfg.variants;
 	mc.seed = s->cfg.seed;
 	mc.balance_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
+	mc.vcpu_pack = replay_vcpu_pack_for(wl, &s->cfg, NULL, 0);
 	mc.newidle_moves_tasks = false;      /* per __schedule(): sim_model_schedule() */
 	mc.migrate_hook = sim_model_migrated;
 	mc.hook_ctx = s;
@@ -521,6 +557,9 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_PC_FORK_IDLE_MODEL] = "placement check: of them, the model chose an idle CPU",
 	[SIM_NOTE_PC_PREV_IDLE] = "placement check: matched non-sync wakeups of tasks seen on several CPUs whose previous CPU was idle",
 	[SIM_NOTE_PC_PREV_IDLE_BUSY] = "placement check: of them, the traced kernel chose a busy CPU (select_task_rq_fair() as written chooses an idle one)",
+	[SIM_NOTE_PC_PACK_ASKED] = "placement check: matched wakeups and forks where mainline chose an idle CPU other than the waker's and the model's vcpu_pack_room() was asked (sched_vcpu_pack)",
+	[SIM_NOTE_PC_PACK_KERNEL] = "placement check: of them, the traced kernel kept the task on the waker's (parent's) CPU",
+	[SIM_NOTE_PC_PACK_MODEL] = "placement check: of them, vcpu_pack_room() kept it there",
 	[SIM_NOTE_PC_DIVERGED] = "traced wakeups and forks whose simulated idle/busy state differed from the trace's at the decision",
 	[SIM_NOTE_PC_MOVED] = "of them placed by the model's select_task_rq_fair() on another CPU than the traced one (state placement)",
 	[SIM_NOTE_HANDOFF_BUSY] = "hand-off waits not slept: another task already waited for the same wakee",

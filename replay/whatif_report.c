@@ -367,6 +367,12 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 		o && o->profile_why ? o->profile_why : "chosen explicitly",
 		cfg->placement == REPLAY_PLACEMENT_MODEL ? "model" : "trace",
 		replay_nr_cpus(ref), wl_facts(wl)->hz);
+	if (replay_uses_model_placement(cfg)) {
+		char why[200];
+		bool on = replay_vcpu_pack_for(wl, cfg, why, sizeof(why));
+
+		fprintf(out, "  placement: vcpu_pack %s (%s)\n", on ? "on" : "off", why);
+	}
 	if (cfg->comm_prefix)
 		fprintf(out, "  latency of comms starting with '%s' only\n", cfg->comm_prefix);
 	fprintf(out, "  %u runs in %u threads: %.2f s wall, %.2f M trace events/s "
@@ -517,6 +523,8 @@ int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct what
 								 o ? o->profile_why : NULL));
 	json_object_set_new(root, "placement",
 			    json_string(cfg->placement == REPLAY_PLACEMENT_MODEL ? "model" : "trace"));
+	if (replay_uses_model_placement(cfg))
+		json_object_set_new(root, "vcpu_pack", replay_json_vcpu_pack(wl, cfg));
 	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
 		const struct replay_result *res = whatif_run_result(r, i);
 		json_t *v = replay_json_variant(res);

@@ -1794,6 +1794,18 @@ static void facts_finish(struct wl_builder *b)
 		snprintf(f->release_how, sizeof(f->release_how),
 			 "unknown (no sidecar, no UNAME option)");
 	}
+	f->vcpu_pack = NULL;
+	if (b->sc && b->sc->kernel_cmdline) {
+		/* a word of the command line, not the tail of another option */
+		const char *cl = b->sc->kernel_cmdline, *o = cl;
+		static const char opt[] = "sched_vcpu_pack=";
+
+		while ((o = strstr(o, opt)) && o != cl && o[-1] != ' ')
+			o += sizeof(opt) - 1;
+		if (o && (b->wl->info_strs[7] = strndup(o + sizeof(opt) - 1,
+							strcspn(o + sizeof(opt) - 1, " "))))
+			f->vcpu_pack = b->wl->info_strs[7];
+	}
 	wl_hz_probe_decide(b->hz, b->opt.hz, sc_hz, f);
 	if (b->cgmap.n) {
 		f->groups_src = WL_FACT_OPTION;
@@ -2178,7 +2190,7 @@ void wl_free(struct wl_workload *wl)
 {
 	if (!wl)
 		return;
-	for (int k = 0; k < 7; k++)
+	for (size_t k = 0; k < sizeof(wl->info_strs) / sizeof(wl->info_strs[0]); k++)
 		free(wl->info_strs[k]);
 	for (size_t i = 0; i < wl->nr_funcs; i++)
 		free(wl->funcs[i].name);

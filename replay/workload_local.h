@@ -54,7 +54,8 @@ enum wl_note_id {
 
 struct wl_workload {
 	struct trace_info info;       /* strings owned by strs below */
-	char *info_strs[7];            /* [6]: kernel release from the sidecar */
+	char *info_strs[8];            /* [6]: kernel release from the sidecar, [7]: its
+					  sched_vcpu_pack= value */
 	struct wl_func { char *name; int64_t count; } *funcs; /* sidecar function counts */
 	size_t nr_funcs;
 	int *cpu_node;                 /* NUMA node per CPU (sidecar), NULL if unknown */

@@ -94,6 +94,15 @@ struct model_config {
 	 */
 	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);
 	void *hook_ctx;
+	/*
+	 * The capture kernel's vendor packing (boot option sched_vcpu_pack=,
+	 * not in mainline; docs/model.md "Placement on the capture kernel"):
+	 * model_select_task_rq() keeps a wakeup or fork on the waker's
+	 * (parent's) CPU instead of the idle CPU mainline chose when
+	 * vcpu_pack_room() says the waker's CPU has room.  false: mainline.
+	 * Only model_select_task_rq() reads it.
+	 */
+	bool vcpu_pack;
 };
 
 /* Create a machine; NULL on error (err filled). */
@@ -266,6 +275,7 @@ int model_task_move_group(struct model *m, struct model_task *t, struct model_gr
  * exiting task is dequeued (update_curr: a sched_stat_runtime), put, enqueued
  * and set again, and need_resched is set; its final __schedule() follows.
  */
+/* From then on the task is exiting (PF_EXITING): a wakeup it makes is do_notify_parent()'s. */
 int model_task_exit_move(struct model *m, struct model_task *t, uint64_t now);
 /* set_user_nice(). */
 int model_task_set_nice(struct model *m, struct model_task *t, int nice, uint64_t now);
@@ -277,7 +287,8 @@ int model_task_set_nice(struct model *m, struct model_task *t, int nice, uint64_
  * wakee for the task current on @waker_cpu (record_wakee()) and updates
  * @t's recent_used_cpu, as the kernel's does.  A documented simplification
  * of the kernel (docs/model.md: SIS_UTIL without util_est, no SMT, LLC =
- * NUMA node, no vcpu_is_preempted()).
+ * NUMA node, no vcpu_is_preempted()).  With model_config.vcpu_pack, the
+ * capture kernel's vcpu_pack_room() step follows mainline's choice.
  */
 int model_select_task_rq(struct model *m, struct model_task *t, int waker_cpu,
 			 int wake_flags, uint64_t now);

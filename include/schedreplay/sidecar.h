@@ -83,6 +83,7 @@ struct sidecar {
 
 	/* kernel */
 	char *kernel_release, *kernel_version, *machine;
+	char *kernel_cmdline;          /* the capture machine's /proc/cmdline; NULL if absent */
 	int hz;                        /* CONFIG_HZ, 0 if unknown */
 	char *no_hz;                   /* "idle", "full", "periodic"; NULL if unknown */
 	char *preempt;                 /* "none", "voluntary", "full", "lazy", "rt"; NULL */

@@ -55,11 +55,26 @@ enum replay_placement {
 	REPLAY_PLACEMENT_MODEL,
 };
 
+/*
+ * The capture kernel's vendor packing in the model's placement
+ * (model_config.vcpu_pack): AUTO is on when the sidecar's kernel cmdline has
+ * sched_vcpu_pack= and the profile comes from the trace (an explicit
+ * --profile is a mainline kernel: off).  It changes only what the model's
+ * select_task_rq_fair() chooses (placement model, state_placement,
+ * placement_check).
+ */
+enum replay_vcpu_pack {
+	REPLAY_VCPU_PACK_AUTO = 0,
+	REPLAY_VCPU_PACK_OFF,
+	REPLAY_VCPU_PACK_ON,
+};
+
 struct replay_config {
 	/* NULL: the profile for the trace's kernel release, else the default */
 	const struct model_profile *profile;
 	const struct model_variant_set *variants;  /* NULL: base */
 	enum replay_placement placement;
+	enum replay_vcpu_pack vcpu_pack;
 	const char *comm_prefix;       /* latency samples of these comms; NULL: all */
 	uint64_t seed;                 /* the model's RNG (NI_RANDOM, tree priorities) */
 	bool no_costs;                 /* ablation: zero mechanical costs */
@@ -139,6 +154,16 @@ void replay_config_default(struct replay_config *cfg);
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 					       const struct replay_config *cfg, const char **why);
 
+/*
+ * Whether the model's placement packs as the capture kernel's sched_vcpu_pack
+ * does for @wl under @cfg, and why (one sentence into @why, @len bytes; may
+ * be NULL).
+ */
+bool replay_vcpu_pack_for(const struct wl_workload *wl, const struct replay_config *cfg,
+			  char *why, size_t len);
+/* Whether @cfg consults the model's select_task_rq_fair() at all. */
+bool replay_uses_model_placement(const struct replay_config *cfg);
+
 struct replay_result;
 
 /* Replay @wl once.  NULL on error (err filled). */
@@ -202,6 +227,8 @@ json_t *replay_json_measured(const struct wl_workload *wl);
 int replay_json_add_workload(json_t *root, const struct wl_workload *wl);
 /* {"name", "why", "settings": {NAME: value}} */
 json_t *replay_json_profile(const struct model_profile *p, const char *why);
+/* {"on", "why"}: replay_vcpu_pack_for() of @wl under @cfg */
+json_t *replay_json_vcpu_pack(const struct wl_workload *wl, const struct replay_config *cfg);
 /*
  * Relative errors (predicted - measured) / measured of a run against the
  * trace: {"counts": {name: e}, "wakeup_latency_us": {"all": {"p50": e, ...},
@@ -218,6 +245,9 @@ uint64_t replay_measured_count(const struct wl_workload *wl, const char *name);
 /* Text report of one or more runs of one workload next to the measurement. */
 struct replay_text_opts {
 	const char *profile_why;
+	/* with vcpu_pack_why: the model's placement packs (sched_vcpu_pack) or not, and why */
+	bool vcpu_pack_on;
+	const char *vcpu_pack_why;
 	bool show_settings;
 	int top;                       /* groups shown per key; 0 = all */
 };

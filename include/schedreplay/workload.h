@@ -218,6 +218,13 @@ struct wl_facts {
 	const char *release;   /* kernel release (uname), NULL if unknown */
 	enum wl_fact_source release_src;
 	char release_how[160];
+	/*
+	 * The value of the capture kernel's boot option sched_vcpu_pack= (the
+	 * vendor packing, docs/model.md "Placement on the capture kernel") in
+	 * the sidecar's kernel.cmdline, e.g. "15"; NULL if the sidecar has no
+	 * cmdline or the option is not in it.
+	 */
+	const char *vcpu_pack;
 	uint64_t tick_phase_ns[64]; /* per CPU (< 64): ticks fire at phase + k / HZ */
 	bool tick_phase_known;
 	enum wl_fact_source groups_src;

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "sched.h"
 
-static struct model *mk(const char *variants, bool moves)
+static struct model *mk_pack(const char *variants, bool moves, bool vcpu_pack)
 {
 	static struct model_variant_set vs;
 	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 11 };
@@ -17,7 +17,13 @@ static struct model *mk(const char *variants, bool moves)
 	cfg.profile = model_profile_find("6.18");
 	cfg.variants = &vs;
 	cfg.balance_moves_tasks = moves;
+	cfg.vcpu_pack = vcpu_pack;
 	return model_new(&cfg, NULL);
+}
+
+static struct model *mk(const char *variants, bool moves)
+{
+	return mk_pack(variants, moves, false);
 }
 
 /*
@@ -398,6 +404,122 @@ static void test_fork_slow_path(void)
 	}
 }
 
+/*
+ * The capture kernel's sched_vcpu_pack step (vcpu_pack_room(), docs/model.md
+ * "The sweep"), at cells of the measured table: P last ran on CPU 0, which
+ * went idle (newidle: idle_stamp) X before the wakeup; the waker W runs on
+ * CPU 1 with CPU 1's utilisation set to the cell's; P's own util_avg is 4
+ * (the probe's wakee: a few units).  Packed (1) when W's CPU runs only W and
+ * util + 4 < U(X): U = 355 at 1 ms, 533 at 2 ms, 594 at 3 ms, 680 from 5 ms,
+ * 0 up to 100 us, linear in between.  Expected outcome next to what the
+ * capture kernel did in that cell (idle prev chosen / wakeups).
+ */
+enum pack_beside { PACK_ALONE, PACK_QUEUED, PACK_DELAYED, PACK_EXITING };
+
+static int pack_case(bool vcpu_pack, uint64_t idle_ns, unsigned long util1,
+		     enum pack_beside beside, int flags)
+{
+	struct model *m = mk_pack("base", false, vcpu_pack);
+	struct model_task *p = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct model_task *w = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	struct model_task *q = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	struct model_task *c = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 4, NULL);
+	uint64_t now = 1000000000ULL, t0;
+	int cpu;
+
+	model_wake_up_new_task(m, p, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	model_wake_up_new_task(m, w, 1, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	t0 = now + 50000;
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, t0) == NULL);   /* P blocks, CPU 0 idles */
+	CHECK_EQ_U(m->rqs[0].idle_stamp, t0);
+	if (beside == PACK_QUEUED)
+		model_wake_up_new_task(m, q, 1, 1, t0);                  /* waits behind W */
+	if (beside == PACK_EXITING)
+		CHECK(model_task_exit_move(m, w, t0) == 0);              /* do_exit() */
+	CHECK_EQ_U(m->rqs[1].nr_running, beside == PACK_QUEUED ? 2 : 1);
+	if (beside == PACK_DELAYED) {
+		/* a sleeper kept queued by DELAY_DEQUEUE: queued, not runnable */
+		m->rqs[1].nr_running++;
+		m->rqs[1].cfs.h_nr_queued++;
+		m->rqs[1].cfs.h_nr_delayed++;
+	}
+	m->rqs[1].cfs.avg.util_avg = util1;
+	p->se.avg.util_avg = 4;
+	cpu = model_select_task_rq(m, flags & MODEL_WF_FORK ? c : p, 1, flags, t0 + idle_ns);
+	if (vcpu_pack)
+		CHECK_EQ_U(m->counters[MC_vcpu_pack_room], 1);
+	CHECK_EQ_U(m->counters[MC_vcpu_pack_room_packed], cpu == 1);
+	if (beside == PACK_DELAYED) {
+		m->rqs[1].nr_running--;
+		m->rqs[1].cfs.h_nr_queued--;
+		m->rqs[1].cfs.h_nr_delayed--;
+	}
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+	return cpu == 1;
+}
+
+static void test_vcpu_pack_room(void)
+{
+	static const struct {
+		uint64_t idle_us;
+		unsigned long util1;
+		int packed;
+		const char *kernel;   /* the sweep's cell: idle prev chosen / wakeups */
+	} cells[] = {
+		{ 1000, 125, 1, "6/79" },      { 1000, 375, 0, "52/97" },
+		{ 1000, 575, 0, "57/57" },
+		{ 2000, 125, 1, "166/1914" },  { 2000, 375, 1, "237/931" },
+		{ 2000, 575, 0, "138/244" },   { 2000, 675, 0, "164/182" },
+		{ 3000, 375, 1, "4/69" },      { 3000, 575, 1, "20/51" },
+		{ 3000, 675, 0, "22/23" },
+		{ 5000, 375, 1, "9/752" },     { 5000, 575, 1, "33/214" },
+		{ 5000, 675, 1, "56/130" },    { 5000, 720, 0, "168/169" },
+		{ 10000, 575, 1, "6/50" },     { 10000, 720, 0, "2/3" },
+		{ 50, 0, 0, "11:05 g/s < 100 us: 88/95" },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cells) / sizeof(cells[0]); k++) {
+		int got = pack_case(true, cells[k].idle_us * 1000, cells[k].util1, PACK_ALONE,
+				    MODEL_WF_TTWU);
+
+		if (got != cells[k].packed)
+			fprintf(stderr, "vcpu_pack cell %zu: idle %llu us, util %lu (kernel %s)\n", k,
+				(unsigned long long)cells[k].idle_us, cells[k].util1, cells[k].kernel);
+		CHECK_EQ_S(got, cells[k].packed);
+		/* mainline (the option off) takes the idle prev in every cell */
+		CHECK_EQ_S(pack_case(false, cells[k].idle_us * 1000, cells[k].util1, PACK_ALONE,
+				     MODEL_WF_TTWU), 0);
+	}
+	/* the cut, exactly: U(1.5 ms) = 355 + (533 - 355) / 2 = 444; util + 4 < U */
+	CHECK_EQ_S(pack_case(true, 1500000, 439, PACK_ALONE, MODEL_WF_TTWU), 1);
+	CHECK_EQ_S(pack_case(true, 1500000, 440, PACK_ALONE, MODEL_WF_TTWU), 0);
+	/* U(550 us) = 355 x 450 / 900 = 177 */
+	CHECK_EQ_S(pack_case(true, 550000, 172, PACK_ALONE, MODEL_WF_TTWU), 1);
+	CHECK_EQ_S(pack_case(true, 550000, 173, PACK_ALONE, MODEL_WF_TTWU), 0);
+	/* another task queued beside the waker: mainline (3 035 of 3 071) */
+	CHECK_EQ_S(pack_case(true, 5000000, 125, PACK_QUEUED, MODEL_WF_TTWU), 0);
+	/* a delayed sleeper beside the waker does not count; an exiting waker
+	 * (do_notify_parent(): 361 of 388 to the idle prev) does not pack */
+	CHECK_EQ_S(pack_case(true, 5000000, 125, PACK_DELAYED, MODEL_WF_TTWU), 1);
+	CHECK_EQ_S(pack_case(true, 5000000, 125, PACK_EXITING, MODEL_WF_TTWU | MODEL_WF_SYNC), 0);
+	/* sync wakeups too (pipe writes were packed) */
+	CHECK_EQ_S(pack_case(true, 5000000, 125, PACK_ALONE, MODEL_WF_TTWU | MODEL_WF_SYNC), 1);
+	/*
+	 * Forks from W on CPU 1 (mode k, CPU 0 idle 2-5 ms): not queued, util
+	 * < 700 stays (5 of 750 to the idle CPU), >= 700 goes (47 of 59);
+	 * queued goes (65 of 65).  The child's util_avg is 0 at the choice.
+	 */
+	CHECK_EQ_S(pack_case(true, 3000000, 125, PACK_ALONE, MODEL_WF_FORK), 1);
+	CHECK_EQ_S(pack_case(true, 5000000, 675, PACK_ALONE, MODEL_WF_FORK), 1);
+	CHECK_EQ_S(pack_case(true, 5000000, 720, PACK_ALONE, MODEL_WF_FORK), 0);
+	CHECK_EQ_S(pack_case(true, 3000000, 125, PACK_QUEUED, MODEL_WF_FORK), 0);
+	CHECK_EQ_S(pack_case(false, 3000000, 125, PACK_ALONE, MODEL_WF_FORK), 0);
+}
+
 int main(void)
 {
 	test_newidle("base", false);
@@ -410,5 +532,6 @@ int main(void)
 	test_idle_cpu_scan();
 	test_select_idle_sibling();
 	test_fork_slow_path();
+	test_vcpu_pack_room();
 	return check_done("balance");
 }

@@ -5,6 +5,9 @@
  * the machine), identical results for identical input, and a trace replayed
  * twice giving byte-identical JSON.
  */
+#include <string.h>
+
+#include <schedreplay/sidecar.h>
 #include <schedreplay/sim.h>
 #include <schedreplay/workload.h>
 
@@ -13,10 +16,11 @@
 #define MS 1000000ull
 #define US 1000ull
 
-static struct wl_workload *build(const struct trace_event *ev, size_t n)
+static struct wl_workload *build_sc(const struct trace_event *ev, size_t n,
+				    const struct sidecar *sc)
 {
 	struct sr_error err = { 0 };
-	struct wl_builder *b = wl_builder_new(NULL, NULL, NULL, &err);
+	struct wl_builder *b = wl_builder_new(NULL, sc, NULL, &err);
 
 	if (!b)
 		fprintf(stderr, "%s\n", err.msg), exit(2);
@@ -24,6 +28,11 @@ static struct wl_workload *build(const struct trace_event *ev, size_t n)
 		if (wl_builder_event(b, &ev[i], 0, &err))
 			fprintf(stderr, "%s\n", err.msg), exit(2);
 	return wl_builder_finish(b, &err);
+}
+
+static struct wl_workload *build(const struct trace_event *ev, size_t n)
+{
+	return build_sc(ev, n, NULL);
 }
 
 static uint64_t count(const struct replay_result *r, const char *name)
@@ -569,6 +578,24 @@ static void test_end_rt_hold(void)
 	wl_free(wl);
 }
 
+/* The events of test_placement_check() (described there) and test_vcpu_pack(). */
+static size_t placement_events(struct trace_event *ev)
+{
+	size_t n = 0;
+
+	ev[n++] = ev_switch(200 * US, 1, 0, 'R', 120, 53, 120);
+	ev[n++] = ev_switch(400 * US, 1, 53, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 10 * MS, 0, 51, 0, 52, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 10 * MS, 0, 51, 0, 52, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 50 * MS, 0, 51, 0, 53, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 50 * MS, 0, 51, 0, 53, 120, 0);
+	ev[n++] = ev_switch(52 * MS, 0, 51, 'S', 120, 52, 120);
+	ev[n++] = ev_switch(53 * MS, 0, 52, 'S', 120, 53, 120);
+	ev[n++] = ev_switch(54 * MS, 0, 53, 'S', 120, 0, 120);
+	return n;
+}
+
 /*
  * The placement check (replay_config.placement_check): task 53 runs on
  * CPU 1 until 0.4 ms, then CPU 1 idles; task 51 runs on CPU 0 from 1 ms and
@@ -589,21 +616,12 @@ static void test_end_rt_hold(void)
 static void test_placement_check(void)
 {
 	struct trace_event ev[16];
-	size_t n = 0;
+	size_t n;
 	struct wl_workload *wl;
 	struct replay_config rc;
 	struct sr_error err = { 0 };
 
-	ev[n++] = ev_switch(200 * US, 1, 0, 'R', 120, 53, 120);
-	ev[n++] = ev_switch(400 * US, 1, 53, 'S', 120, 0, 120);
-	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 51, 120);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 10 * MS, 0, 51, 0, 52, 120, 0);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 10 * MS, 0, 51, 0, 52, 120, 0);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 50 * MS, 0, 51, 0, 53, 120, 0);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 50 * MS, 0, 51, 0, 53, 120, 0);
-	ev[n++] = ev_switch(52 * MS, 0, 51, 'S', 120, 52, 120);
-	ev[n++] = ev_switch(53 * MS, 0, 52, 'S', 120, 53, 120);
-	ev[n++] = ev_switch(54 * MS, 0, 53, 'S', 120, 0, 120);
+	n = placement_events(ev);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	for (int mode = 0; mode < 3; mode++) {
@@ -632,6 +650,94 @@ static void test_placement_check(void)
 	wl_free(wl);
 }
 
+/*
+ * The capture kernel's sched_vcpu_pack in the model's placement: on by
+ * default when the sidecar's kernel cmdline has the option as a word and the
+ * profile comes from the trace; forced by replay_config.vcpu_pack.  Where the
+ * model's placement is consulted, the room test is asked at a decision
+ * beside an idle CPU (placement_events()' second wakeup: 53's previous CPU 1
+ * idle, the waker 51 alone on CPU 0), and never when off.
+ */
+static void test_vcpu_pack(void)
+{
+	static const struct {
+		const char *cmdline;
+		const char *value;
+	} cl[] = {
+		{ "quiet sched_vcpu_pack=15 rdinit=/process_api", "15" },
+		{ "sched_vcpu_pack=3", "3" },
+		{ "quiet nosched_vcpu_pack=15", NULL },
+		{ "quiet", NULL },
+		{ NULL, NULL },
+	};
+	struct trace_event ev[16];
+	size_t n;
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+	char why[200];
+
+	n = placement_events(ev);
+	for (size_t k = 0; k < sizeof(cl) / sizeof(cl[0]); k++) {
+		struct sidecar sc = { 0 };
+		struct wl_workload *wl;
+		const char *v;
+
+		sc.kernel_release = (char *)"6.18.44-fc-v857";
+		sc.kernel_cmdline = (char *)cl[k].cmdline;
+		wl = build_sc(ev, n, &sc);
+		CHECK(wl != NULL);
+		if (!wl)
+			continue;
+		v = wl_facts(wl)->vcpu_pack;
+		CHECK((v == NULL) == (cl[k].value == NULL));
+		if (v && cl[k].value)
+			CHECK(!strcmp(v, cl[k].value));
+		replay_config_default(&rc);
+		CHECK(replay_vcpu_pack_for(wl, &rc, why, sizeof(why)) == (cl[k].value != NULL));
+		if (cl[k].value)
+			CHECK(strstr(why, "sched_vcpu_pack=") != NULL);
+		rc.profile = model_profile_find("6.18");      /* a mainline kernel chosen */
+		CHECK(!replay_vcpu_pack_for(wl, &rc, why, sizeof(why)));
+		rc.vcpu_pack = REPLAY_VCPU_PACK_ON;
+		CHECK(replay_vcpu_pack_for(wl, &rc, NULL, 0));
+		rc.vcpu_pack = REPLAY_VCPU_PACK_OFF;
+		rc.profile = NULL;
+		CHECK(!replay_vcpu_pack_for(wl, &rc, why, sizeof(why)));
+		CHECK(!strcmp(why, "--no-vcpu-pack"));
+		if (k == 0) {
+			for (int on = 0; on < 2; on++) {
+				struct replay_result *r;
+
+				replay_config_default(&rc);
+				rc.placement_check = true;
+				rc.vcpu_pack = on ? REPLAY_VCPU_PACK_AUTO : REPLAY_VCPU_PACK_OFF;
+				CHECK(replay_uses_model_placement(&rc));
+				r = replay_run(wl, &rc, &err);
+				CHECK(r != NULL);
+				if (!r)
+					continue;
+				CHECK_EQ(count(r, "vcpu_pack_room"), on ? 1 : 0);
+				/* matched, beside the idle CPU 1: the trace kept 53 on the
+				 * waker's CPU 0, and so does the rule (51 has run 49 ms
+				 * there, util ~670, 53 ran 200 us: below U = 680 for
+				 * CPU 1's 49.6 ms of idle) */
+				CHECK_EQ(note_count(r, "placement check: matched wakeups and forks where"),
+					 on ? 1 : 0);
+				CHECK_EQ(note_count(r, "placement check: of them, the traced kernel kept"),
+					 on ? 1 : 0);
+				CHECK_EQ(note_count(r, "placement check: of them, vcpu_pack_room() kept"),
+					 on ? 1 : 0);
+				/* traced placement: the decisions themselves are the trace's */
+				CHECK_EQ(count(r, "sched_migrate_task"), 1);
+				replay_result_free(r);
+			}
+			replay_config_default(&rc);
+			CHECK(!replay_uses_model_placement(&rc));
+		}
+		wl_free(wl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -648,5 +754,6 @@ int main(int argc, char **argv)
 	test_oneway_no_wait();
 	test_end_rt_hold();
 	test_placement_check();
+	test_vcpu_pack();
 	CHECK_DONE();
 }

@@ -287,6 +287,9 @@ static int run_config(const struct wl_workload *wl, const struct model_variant_s
 		replay_config_default(&rc);
 		rc.profile = prof == 0 ? model_profile_find("6.5") : NULL;
 		rc.placement = pl ? REPLAY_PLACEMENT_TRACE : REPLAY_PLACEMENT_MODEL;
+		/* the claims are about mainline placement: not the capture
+		 * kernel's sched_vcpu_pack, which the sidecar would turn on */
+		rc.vcpu_pack = REPLAY_VCPU_PACK_OFF;
 		rc.seed = (uint64_t)sd + 1;
 		r = whatif_run(wl, &wc, &err);
 		if (!r) {
