@@ -1049,13 +1049,18 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 						return -1;
 					return 0;
 				}
-				/* The condition was true before it slept: no sleep. */
+				/*
+				 * The condition was true before it slept: no
+				 * sleep, and no wakeup either.  The kernel's
+				 * waker wakes only tasks on the wait queue
+				 * (__wake_up_common(): pipe_write() on
+				 * pipe->rd_wait, sock_def_readable(),
+				 * futex_wake()), and a reader that finds its
+				 * data (pipe_read() with the pipe not empty)
+				 * never joins it: no try_to_wake_up(), no
+				 * sched_waking or sched_wakeup.
+				 */
 				s->notes[SIM_NOTE_BLOCK_SKIPPED]++;
-				if (emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, cpu, cpu,
-						    s->wt[ti].pid, now) ||
-				    emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, cpu, cpu,
-						    s->wt[ti].pid, now))
-					return -1;
 				continue;
 			}
 			t->st = SIM_BLOCKED;

@@ -526,7 +526,7 @@ bool replay_count_get(const struct replay_result *r, const char *name, uint64_t 
 
 static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_EARLY_WAKE] = "wakes that reached their target before it reached the block they end (delivered at the block)",
-	[SIM_NOTE_BLOCK_SKIPPED] = "blocks not slept because their wake had already arrived",
+	[SIM_NOTE_BLOCK_SKIPPED] = "blocks not slept because their wake had already arrived (no wakeup: nobody waited)",
 	[SIM_NOTE_SPURIOUS_DROPPED] = "wakes of a running task in the trace that found the task asleep in the simulation: dropped",
 	[SIM_NOTE_MIGRATE_DEFERRED] = "traced migrations of queued tasks that the simulation had running: applied at the task's next preemption",
 	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",
