@@ -25,7 +25,7 @@ static inline size_t pid_hash(int32_t pid, size_t cap)
 	return ((uint32_t)pid * 2654435761u) & (cap - 1);
 }
 
-static void *pid_map_get(const struct pid_map *m, int32_t pid)
+static inline void *pid_map_get(const struct pid_map *m, int32_t pid)
 {
 	size_t i;
 
@@ -396,54 +396,61 @@ static void task_kill(struct task *t)
 	t->runnable = false;
 }
 
-/*
- * The live task of @pid, created if the pid is new or its last task died
- * (pid reuse). @comm may be NULL.
- */
-static struct task *get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
+/* A new task for @pid, replacing @old (NULL, or dead: the pid was reused). */
+static __attribute__((noinline)) struct task *new_task(struct lat_machine *m, int32_t pid,
+							 struct task *old, uint64_t ts)
 {
-	struct task *t = pid_map_get(&m->live, pid);
+	struct task *n = calloc(1, sizeof(*n));
 
-	if (!t || t->dead) {
-		struct task *n = calloc(1, sizeof(*n));
+	if (!n)
+		goto oom;
+	if (m->nr_tasks == m->tasks_cap) {
+		size_t cap = m->tasks_cap ? m->tasks_cap * 2 : 256;
+		struct task **a = realloc(m->tasks, cap * sizeof(*a));
 
-		if (!n)
-			goto oom;
-		if (m->nr_tasks == m->tasks_cap) {
-			size_t cap = m->tasks_cap ? m->tasks_cap * 2 : 256;
-			struct task **a = realloc(m->tasks, cap * sizeof(*a));
-
-			if (!a) {
-				free(n);
-				goto oom;
-			}
-			m->tasks = a;
-			m->tasks_cap = cap;
-		}
-		if (pid_map_put(&m->live, pid, n)) {
+		if (!a) {
 			free(n);
 			goto oom;
 		}
-		if (t)
-			t->pub.reused = true;
-		n->pub.pid = pid;
-		n->pub.first_ts = ts;
-		n->pub.cgroup = pid_map_get(&m->cg_seed, pid);
-		for (int k = 0; k < LAT_NR_KINDS; k++)
-			sr_hist_init(&n->pub.lat[k]);
-		n->on_cpu = -1;
-		m->tasks[m->nr_tasks++] = n;
-		t = n;
+		m->tasks = a;
+		m->tasks_cap = cap;
 	}
+	if (pid_map_put(&m->live, pid, n)) {
+		free(n);
+		goto oom;
+	}
+	if (old)
+		old->pub.reused = true;
+	n->pub.pid = pid;
+	n->pub.first_ts = ts;
+	n->pub.cgroup = pid_map_get(&m->cg_seed, pid);
+	for (int k = 0; k < LAT_NR_KINDS; k++)
+		sr_hist_init(&n->pub.lat[k]);
+	n->on_cpu = -1;
+	m->tasks[m->nr_tasks++] = n;
+	return n;
+oom:
+	m->oom = true;
+	return NULL;
+}
+
+/*
+ * The live task of @pid, created if the pid is new or its last task died
+ * (pid reuse). @comm may be NULL. Inlined: one or two per event.
+ */
+static inline __attribute__((always_inline)) struct task *
+get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
+{
+	struct task *t = pid_map_get(&m->live, pid);
+
+	if ((!t || t->dead) && !(t = new_task(m, pid, t, ts)))
+		return NULL;
 	if (comm && comm[0]) {
 		memcpy(t->pub.comm, comm, TRACE_COMM_LEN);
 		t->pub.comm[TRACE_COMM_LEN - 1] = '\0';
 	}
 	t->pub.last_ts = ts;
 	return t;
-oom:
-	m->oom = true;
-	return NULL;
 }
 
 /* Count @v in group @g (NULL: its allocation failed). */
