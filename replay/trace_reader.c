@@ -964,10 +964,21 @@ static int next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_err
 			r->heap[0] = r->heap[--r->heap_n];
 		else
 			r->heap[0].ts = r->heap[0].c->ev_ts;
-		/* the same CPU usually stays first: test before the call */
-		if (r->heap_n > 1 && (ret == 0 || !cpu_before(&r->heap[0], &r->heap[1]) ||
-				      (r->heap_n > 2 && !cpu_before(&r->heap[0], &r->heap[2]))))
+		/*
+		 * The same CPU usually stays first: test before the call. With
+		 * two streams (a 2-CPU machine) the heap is a pair: swapped here.
+		 */
+		if (r->heap_n == 2) {
+			if (!cpu_before(&r->heap[0], &r->heap[1])) {
+				struct heap_ent t = r->heap[0];
+
+				r->heap[0] = r->heap[1];
+				r->heap[1] = t;
+			}
+		} else if (r->heap_n > 2 && (ret == 0 || !cpu_before(&r->heap[0], &r->heap[1]) ||
+					     !cpu_before(&r->heap[0], &r->heap[2]))) {
 			sift_down(r, 0);
+		}
 	}
 	if (!r->heap_n)
 		return 0;
