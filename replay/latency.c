@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <schedreplay/latency.h>
 
 /* ---- small maps ------------------------------------------------------------ */
@@ -355,13 +359,19 @@ int lat_cgroup_seed(struct lat_machine *m, int32_t pid, const char *path)
 	return 0;
 }
 
-bool lat_filter_match(const struct lat_machine *m, const char *comm, int32_t pid)
+/* lat_filter_match(), inlined into commit(): once per sample */
+static inline bool filter_match(const struct lat_machine *m, const char *comm, int32_t pid)
 {
 	if (m->cfg.pid >= 0 && pid != m->cfg.pid)
 		return false;
 	if (m->comm_prefix_len && strncmp(comm, m->cfg.comm_prefix, m->comm_prefix_len))
 		return false;
 	return true;
+}
+
+bool lat_filter_match(const struct lat_machine *m, const char *comm, int32_t pid)
+{
+	return filter_match(m, comm, pid);
 }
 
 /* CPU @cpu's state, the array grown to hold it; NULL for a CPU beyond 65535. */
@@ -472,11 +482,31 @@ static void add_group(struct lat_machine *m, enum lat_group_key key, const char 
  */
 static struct lat_group *comm_group(struct lat_machine *m, struct task *t, const char *comm)
 {
-	size_t n = strnlen(comm, TRACE_COMM_LEN);
 	struct lat_group *g;
+	size_t n;
 
+#if defined(__SSE2__) && TRACE_COMM_LEN == 16
+	/*
+	 * @comm is an event's or a held sample's 16-byte comm: one vector
+	 * compare with the NUL-padded key, its bytes from the NUL on cleared
+	 * (strnlen() and memcmp() were two calls per sample).
+	 */
+	const __m128i idx = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)comm);
+	unsigned nul = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+
+	n = nul ? (size_t)__builtin_ctz(nul) : TRACE_COMM_LEN;
+	if (nul && t->comm_group) {
+		v = _mm_and_si128(v, _mm_cmplt_epi8(idx, _mm_set1_epi8((char)n)));
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_loadu_si128((const __m128i *)(const void *)
+									  t->comm_group_key))) == 0xffff)
+			return t->comm_group;
+	}
+#else
+	n = strnlen(comm, TRACE_COMM_LEN);
 	if (n < TRACE_COMM_LEN && t->comm_group && !memcmp(t->comm_group_key, comm, n + 1))
 		return t->comm_group;
+#endif
 	g = str_map_get(&m->groups[LAT_BY_COMM], comm, strlen(comm), group_make, NULL);
 	t->comm_group = n < TRACE_COMM_LEN ? g : NULL;
 	if (t->comm_group) {
@@ -492,7 +522,7 @@ static void commit(struct lat_machine *m, const struct lat_sample *s)
 
 	if (sr_hist_add(&t->pub.lat[s->kind], s->latency_ns))
 		m->oom = true;
-	if (lat_filter_match(m, s->comm, s->pid)) {
+	if (filter_match(m, s->comm, s->pid)) {
 		if (sr_hist_add(&m->all[s->kind], s->latency_ns))
 			m->oom = true;
 		group_add(m, comm_group(m, t, s->comm), s->kind, s->latency_ns);

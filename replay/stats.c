@@ -242,12 +242,7 @@ int sr_hist_add_grow(struct sr_hist *h, uint64_t v)
 	}
 	h->ids[h->nids++] = (uint16_t)id_of(g, b);
 stats:
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (!h->count || v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
+	sr_hist_add_value(h, v);
 	return 0;
 }
 

@@ -92,6 +92,17 @@ static inline void sr_hist_locate(uint64_t v, unsigned *g, unsigned *b)
 	*b = (unsigned)(v >> shift) - SR_HIST_SUB;
 }
 
+/* count, min, max and sum of sr_hist_add(h, v) */
+static inline void sr_hist_add_value(struct sr_hist *h, uint64_t v)
+{
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (!h->count || v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+}
+
 /* sr_hist_add() when a list must grow or a group's counters be allocated. */
 int sr_hist_add_grow(struct sr_hist *h, uint64_t v);
 
@@ -112,12 +123,7 @@ static inline int sr_hist_add(struct sr_hist *h, uint64_t v)
 		h->sorted = false;
 	}
 	h->ids[h->nids++] = (uint16_t)(g << SR_HIST_SUB_BITS | b);
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (!h->count || v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
+	sr_hist_add_value(h, v);
 	return 0;
 }
 /*
