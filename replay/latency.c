@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <schedreplay/latency.h>
 
 /* ---- small maps ------------------------------------------------------------ */
@@ -25,7 +29,7 @@ static inline size_t pid_hash(int32_t pid, size_t cap)
 	return ((uint32_t)pid * 2654435761u) & (cap - 1);
 }
 
-static void *pid_map_get(const struct pid_map *m, int32_t pid)
+static inline void *pid_map_get(const struct pid_map *m, int32_t pid)
 {
 	size_t i;
 
@@ -355,13 +359,19 @@ int lat_cgroup_seed(struct lat_machine *m, int32_t pid, const char *path)
 	return 0;
 }
 
-bool lat_filter_match(const struct lat_machine *m, const char *comm, int32_t pid)
+/* lat_filter_match(), inlined into commit(): once per sample */
+static inline bool filter_match(const struct lat_machine *m, const char *comm, int32_t pid)
 {
 	if (m->cfg.pid >= 0 && pid != m->cfg.pid)
 		return false;
 	if (m->comm_prefix_len && strncmp(comm, m->cfg.comm_prefix, m->comm_prefix_len))
 		return false;
 	return true;
+}
+
+bool lat_filter_match(const struct lat_machine *m, const char *comm, int32_t pid)
+{
+	return filter_match(m, comm, pid);
 }
 
 /* CPU @cpu's state, the array grown to hold it; NULL for a CPU beyond 65535. */
@@ -396,54 +406,61 @@ static void task_kill(struct task *t)
 	t->runnable = false;
 }
 
-/*
- * The live task of @pid, created if the pid is new or its last task died
- * (pid reuse). @comm may be NULL.
- */
-static struct task *get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
+/* A new task for @pid, replacing @old (NULL, or dead: the pid was reused). */
+static __attribute__((noinline)) struct task *new_task(struct lat_machine *m, int32_t pid,
+							 struct task *old, uint64_t ts)
 {
-	struct task *t = pid_map_get(&m->live, pid);
+	struct task *n = calloc(1, sizeof(*n));
 
-	if (!t || t->dead) {
-		struct task *n = calloc(1, sizeof(*n));
+	if (!n)
+		goto oom;
+	if (m->nr_tasks == m->tasks_cap) {
+		size_t cap = m->tasks_cap ? m->tasks_cap * 2 : 256;
+		struct task **a = realloc(m->tasks, cap * sizeof(*a));
 
-		if (!n)
-			goto oom;
-		if (m->nr_tasks == m->tasks_cap) {
-			size_t cap = m->tasks_cap ? m->tasks_cap * 2 : 256;
-			struct task **a = realloc(m->tasks, cap * sizeof(*a));
-
-			if (!a) {
-				free(n);
-				goto oom;
-			}
-			m->tasks = a;
-			m->tasks_cap = cap;
-		}
-		if (pid_map_put(&m->live, pid, n)) {
+		if (!a) {
 			free(n);
 			goto oom;
 		}
-		if (t)
-			t->pub.reused = true;
-		n->pub.pid = pid;
-		n->pub.first_ts = ts;
-		n->pub.cgroup = pid_map_get(&m->cg_seed, pid);
-		for (int k = 0; k < LAT_NR_KINDS; k++)
-			sr_hist_init(&n->pub.lat[k]);
-		n->on_cpu = -1;
-		m->tasks[m->nr_tasks++] = n;
-		t = n;
+		m->tasks = a;
+		m->tasks_cap = cap;
 	}
+	if (pid_map_put(&m->live, pid, n)) {
+		free(n);
+		goto oom;
+	}
+	if (old)
+		old->pub.reused = true;
+	n->pub.pid = pid;
+	n->pub.first_ts = ts;
+	n->pub.cgroup = pid_map_get(&m->cg_seed, pid);
+	for (int k = 0; k < LAT_NR_KINDS; k++)
+		sr_hist_init(&n->pub.lat[k]);
+	n->on_cpu = -1;
+	m->tasks[m->nr_tasks++] = n;
+	return n;
+oom:
+	m->oom = true;
+	return NULL;
+}
+
+/*
+ * The live task of @pid, created if the pid is new or its last task died
+ * (pid reuse). @comm may be NULL. Inlined: one or two per event.
+ */
+static inline __attribute__((always_inline)) struct task *
+get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
+{
+	struct task *t = pid_map_get(&m->live, pid);
+
+	if ((!t || t->dead) && !(t = new_task(m, pid, t, ts)))
+		return NULL;
 	if (comm && comm[0]) {
 		memcpy(t->pub.comm, comm, TRACE_COMM_LEN);
 		t->pub.comm[TRACE_COMM_LEN - 1] = '\0';
 	}
 	t->pub.last_ts = ts;
 	return t;
-oom:
-	m->oom = true;
-	return NULL;
 }
 
 /* Count @v in group @g (NULL: its allocation failed). */
@@ -465,11 +482,31 @@ static void add_group(struct lat_machine *m, enum lat_group_key key, const char 
  */
 static struct lat_group *comm_group(struct lat_machine *m, struct task *t, const char *comm)
 {
-	size_t n = strnlen(comm, TRACE_COMM_LEN);
 	struct lat_group *g;
+	size_t n;
 
+#if defined(__SSE2__) && TRACE_COMM_LEN == 16
+	/*
+	 * @comm is an event's or a held sample's 16-byte comm: one vector
+	 * compare with the NUL-padded key, its bytes from the NUL on cleared
+	 * (strnlen() and memcmp() were two calls per sample).
+	 */
+	const __m128i idx = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)comm);
+	unsigned nul = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+
+	n = nul ? (size_t)__builtin_ctz(nul) : TRACE_COMM_LEN;
+	if (nul && t->comm_group) {
+		v = _mm_and_si128(v, _mm_cmplt_epi8(idx, _mm_set1_epi8((char)n)));
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_loadu_si128((const __m128i *)(const void *)
+									  t->comm_group_key))) == 0xffff)
+			return t->comm_group;
+	}
+#else
+	n = strnlen(comm, TRACE_COMM_LEN);
 	if (n < TRACE_COMM_LEN && t->comm_group && !memcmp(t->comm_group_key, comm, n + 1))
 		return t->comm_group;
+#endif
 	g = str_map_get(&m->groups[LAT_BY_COMM], comm, strlen(comm), group_make, NULL);
 	t->comm_group = n < TRACE_COMM_LEN ? g : NULL;
 	if (t->comm_group) {
@@ -485,7 +522,7 @@ static void commit(struct lat_machine *m, const struct lat_sample *s)
 
 	if (sr_hist_add(&t->pub.lat[s->kind], s->latency_ns))
 		m->oom = true;
-	if (lat_filter_match(m, s->comm, s->pid)) {
+	if (filter_match(m, s->comm, s->pid)) {
 		if (sr_hist_add(&m->all[s->kind], s->latency_ns))
 			m->oom = true;
 		group_add(m, comm_group(m, t, s->comm), s->kind, s->latency_ns);

@@ -15,10 +15,50 @@ static double us(uint64_t ns)
 	return (double)ns / 1000.0;
 }
 
+/*
+ * "%.1f" of us(@ns) in @buf (at least 24 bytes), without printf's
+ * arbitrary-precision path for doubles (two thirds of the text output's
+ * instructions). The tenths are ns / 100 rounded: printf rounds the double
+ * ns / 1000.0, which is within half an ulp of the exact quotient, and that
+ * is less than the 1 ns between the quotient and a rounding tie unless ns
+ * ends in 50 (a tie, which printf resolves on the double's binary value) or
+ * ns / 1000 reaches 2^42 (ulps of 2^-10 us): those two go to snprintf().
+ */
+static const char *us1(uint64_t ns, char *buf, size_t size)
+{
+	uint64_t tenths = ns / 100 + (ns % 100 > 50);
+	char *p = buf + size;
+
+	if (ns % 100 == 50 || ns >= (1ull << 52)) {
+		snprintf(buf, size, "%.1f", us(ns));
+		return buf;
+	}
+	*--p = '\0';
+	*--p = (char)('0' + tenths % 10);
+	*--p = '.';
+	tenths /= 10;
+	do {
+		*--p = (char)('0' + tenths % 10);
+		tenths /= 10;
+	} while (tenths);
+	return p;
+}
+
+/* sr_std_pct[i] as "%5.1f" prints it, formatted once */
+static const char *pct_label(int i)
+{
+	static char label[SR_NR_STD_PCT][16];
+
+	if (!label[i][0])
+		snprintf(label[i], sizeof(label[i]), "%5.1f", sr_std_pct[i]);
+	return label[i];
+}
+
 static void print_block(FILE *out, const char *what, const char *label, const struct sr_hist *h)
 {
 	uint64_t v[SR_NR_STD_PCT], below[SR_NR_STD_PCT];
 	uint64_t prev = 0;
+	char a[24], b[24];
 
 	fprintf(out, "%s percentiles (usec) %s (%" PRIu64 " total samples)\n", what, label,
 		h->count);
@@ -26,11 +66,12 @@ static void print_block(FILE *out, const char *what, const char *label, const st
 		return;
 	sr_hist_percentiles(h, sr_std_pct, SR_NR_STD_PCT, v, below);
 	for (int i = 0; i < SR_NR_STD_PCT; i++) {
-		fprintf(out, "\t%s%5.1fth: %-10.1f (%" PRIu64 " samples)\n",
-			sr_std_pct[i] == 99 ? "* " : "  ", sr_std_pct[i], us(v[i]), below[i] - prev);
+		fprintf(out, "\t%s%sth: %-10s (%" PRIu64 " samples)\n",
+			sr_std_pct[i] == 99 ? "* " : "  ", pct_label(i), us1(v[i], a, sizeof(a)),
+			below[i] - prev);
 		prev = below[i];
 	}
-	fprintf(out, "\t  min=%.1f, max=%.1f\n", us(h->min), us(h->max));
+	fprintf(out, "\t  min=%s, max=%s\n", us1(h->min, a, sizeof(a)), us1(h->max, b, sizeof(b)));
 }
 
 static int cmp_group(const void *a, const void *b)

@@ -10,26 +10,6 @@ const double sr_std_pct[SR_NR_STD_PCT] = { 50, 75, 90, 95, 99, 99.5, 99.9 };
 const char *const sr_std_pct_key[SR_NR_STD_PCT] = { "p50", "p75", "p90", "p95", "p99",
 						    "p99_5", "p99_9" };
 
-/*
- * Group g = 0 holds values 0..127 one per bucket. For v >= 128 with
- * k = floor(log2 v), group g = k - 6 holds [2^k, 2^(k+1)) in 128 buckets of
- * width 2^(k-7): bucket (v >> (k - 7)) - 128.
- */
-static inline void locate(uint64_t v, unsigned *g, unsigned *b)
-{
-	unsigned k, shift;
-
-	if (v < SR_HIST_SUB) {
-		*g = 0;
-		*b = (unsigned)v;
-		return;
-	}
-	k = 63u - (unsigned)__builtin_clzll(v);
-	shift = k - SR_HIST_SUB_BITS;
-	*g = shift + 1;
-	*b = (unsigned)(v >> shift) - SR_HIST_SUB;
-}
-
 static inline void bounds(unsigned g, unsigned b, uint64_t *lo, uint64_t *hi)
 {
 	unsigned shift;
@@ -47,7 +27,7 @@ void sr_hist_bucket_bounds(uint64_t v, uint64_t *lo, uint64_t *hi)
 {
 	unsigned g, b;
 
-	locate(v, &g, &b);
+	sr_hist_locate(v, &g, &b);
 	bounds(g, b, lo, hi);
 }
 
@@ -233,11 +213,11 @@ void sr_hist_settle(const struct sr_hist *ch)
 	h->nids = 0;
 }
 
-int sr_hist_add(struct sr_hist *h, uint64_t v)
+int sr_hist_add_grow(struct sr_hist *h, uint64_t v)
 {
 	unsigned g, b;
 
-	locate(v, &g, &b);
+	sr_hist_locate(v, &g, &b);
 	if (!h->dense) {
 		int r = h->nids < h->ids_cap ? 0 : list_room(h, g);
 
@@ -262,12 +242,7 @@ int sr_hist_add(struct sr_hist *h, uint64_t v)
 	}
 	h->ids[h->nids++] = (uint16_t)id_of(g, b);
 stats:
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (!h->count || v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
+	sr_hist_add_value(h, v);
 	return 0;
 }
 
@@ -323,7 +298,7 @@ int sr_hist_merge(struct sr_hist *dst, const struct sr_hist *src)
 	while (sr_hist_next_bucket(src, &pos, &bk)) {
 		unsigned g, b;
 
-		locate(bk.lo, &g, &b);
+		sr_hist_locate(bk.lo, &g, &b);
 		count_n(dst, id_of(g, b), bk.count);
 	}
 	if (!dst->count || src->min < dst->min)

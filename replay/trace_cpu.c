@@ -96,6 +96,7 @@ int tr_cpu_init(struct tr_cpu *c, const struct tr_file *f, const struct tr_buffe
 	c->file = f;
 	c->desc = d;
 	c->compressed = b->compressed;
+	c->off_base = b->compressed ? 0 : d->offset;
 	c->swap = f->swap;
 	c->big = f->big_endian;
 	c->long_size = kernel_long_size;
@@ -544,6 +545,8 @@ static int load_page(struct tr_cpu *c, struct sr_error *err)
 		}
 		c->curr = 0;
 		c->have_page = true;
+		c->pg = p + c->hdr_size;
+		c->pg_off = c->buf_stream_off + c->page_pos + c->hdr_size;
 		return 1;
 	}
 }

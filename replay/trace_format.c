@@ -247,6 +247,11 @@ static void finish_field(struct tr_field *f, uint32_t *load_size)
 		*load_size = (uint32_t)f->offset + 8;
 }
 
+static bool is_at(const struct tr_field *f, unsigned offset, unsigned size)
+{
+	return (f->flags & TR_F_PRESENT) && f->offset == offset && f->size == size;
+}
+
 static void finish_fields(struct tr_formats *fm)
 {
 	fm->common_load_size = 0;
@@ -255,10 +260,12 @@ static void finish_fields(struct tr_formats *fm)
 	finish_field(&fm->common_preempt_count, &fm->common_load_size);
 	finish_field(&fm->common_pid, &fm->common_load_size);
 	for (int t = 0; t < TRACE_EV_NR_TYPES; t++) {
-		fm->ev[t].load_size = 0;
+		fm->ev[t].load_size = fm->common_load_size;
 		for (int i = 0; i < TR_MAX_FIELDS; i++)
 			finish_field(&fm->ev[t].f[i], &fm->ev[t].load_size);
 	}
+	fm->std_common = is_at(&fm->common_type, 0, 2) && is_at(&fm->common_flags, 2, 1) &&
+		is_at(&fm->common_preempt_count, 3, 1) && is_at(&fm->common_pid, 4, 4);
 }
 
 /* -1 with @missing = the name of a required field absent or unusable */

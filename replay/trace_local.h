@@ -168,7 +168,7 @@ struct tr_event_layout {
 	bool present;
 	uint16_t id;
 	uint32_t min_size;             /* record bytes the fixed fields need */
-	uint32_t load_size;            /* bytes the 8-byte loads of its fields span */
+	uint32_t load_size;            /* bytes the 8-byte loads of its and the common fields span */
 	struct tr_field f[TR_MAX_FIELDS];
 };
 
@@ -181,7 +181,13 @@ struct tr_formats {
 	char *names;                   /* storage of the names */
 	struct tr_event_layout ev[TRACE_EV_NR_TYPES];
 	struct tr_field common_type, common_flags, common_preempt_count, common_pid;
-	uint32_t common_load_size;     /* as tr_event_layout.load_size */
+	uint32_t common_load_size;     /* as tr_event_layout.load_size, the common fields' */
+	/*
+	 * The common header of every kernel since 2.6.x: common_type u16 at 0,
+	 * common_flags u8 at 2, common_preempt_count u8 at 3, common_pid 4
+	 * bytes at 4. The decoder reads it with one 8-byte load.
+	 */
+	bool std_common;
 	/* prev_state classification, from the file's own print format */
 	uint64_t state_preempt_mask;   /* bits printed as the "+" of "R+" */
 	uint64_t state_sleep_mask;     /* bits printed as S, D, I, T, ... */
@@ -262,6 +268,8 @@ struct tr_cpu {
 	uint64_t ts;                   /* running timestamp (raw) */
 	uint64_t page_ts;              /* the current page's time stamp */
 	bool have_page;
+	const uint8_t *pg;             /* the current page's data (after its header) */
+	uint64_t pg_off;               /* its stream offset */
 
 	/* current record, valid while `ready` */
 	bool ready, done;
@@ -269,6 +277,7 @@ struct tr_cpu {
 	const uint8_t *ev_data;
 	uint32_t ev_len;
 	uint64_t ev_off;               /* stream offset of the record header */
+	uint64_t off_base;             /* + ev_off: trace_event.offset (file offset if uncompressed) */
 	uint64_t ev_lost;              /* lost before this record (0, n, UNKNOWN) */
 
 	uint64_t lost;                 /* total, unknown gaps count 1 */
@@ -296,24 +305,27 @@ void tr_cpu_release(struct tr_cpu *c);
 int tr_cpu_advance(struct tr_cpu *c, struct sr_error *err);
 /*
  * tr_cpu_advance() inlined for the usual case, a data record of 4..112 bytes
- * (type_len 1..28) following the last one in the same page: the same
- * checks and the same result; anything else takes tr_cpu_advance().
+ * (type_len 1..28) of a little-endian file on a little-endian host, following
+ * the last one in the same page: the same checks and the same result;
+ * anything else takes tr_cpu_advance(). (curr and commit are below the page
+ * size: curr + 4 cannot wrap.)
  */
 static inline int tr_cpu_next(struct tr_cpu *c, struct sr_error *err)
 {
-	if (c->ready && c->have_page && c->commit >= 4 && c->curr <= c->commit - 4) {
-		const uint8_t *data = c->buf + c->page_pos + c->hdr_size + c->curr;
-		uint32_t w = tr_u32(data, c->swap);
-		uint32_t type_len = c->big ? w >> 27 : w & 0x1f;
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !c->swap && c->ready && c->have_page &&
+	    c->curr + 4 <= c->commit) {
+		const uint8_t *data = c->pg + c->curr;
+		uint32_t w = tr_u32(data, false);
+		uint32_t type_len = w & 0x1f;
 		uint32_t len = type_len * 4;
 
 		if (type_len - 1 < 28 && len <= c->commit - c->curr - 4) {
 			c->ev_lost = 0;
-			c->ts += c->big ? w & ((1u << 27) - 1) : w >> 5;
+			c->ts += w >> 5;
 			c->ev_ts = c->ts;
 			c->ev_data = data + 4;
 			c->ev_len = len;
-			c->ev_off = c->buf_stream_off + c->page_pos + c->hdr_size + c->curr;
+			c->ev_off = c->pg_off + c->curr;
 			c->curr += 4 + len;
 			return 1;
 		}

@@ -34,6 +34,13 @@
 /* Records decoded per CPU of each buffer when choosing the buffer. */
 #define SAMPLE_RECORDS 2000
 
+/* A CPU stream in the merge heap, with its next record's raw timestamp. */
+struct heap_ent {
+	uint64_t ts;
+	int idx;                       /* in trace_reader.cpus */
+	struct tr_cpu *c;              /* &cpus[idx] */
+};
+
 struct trace_reader {
 	enum trace_backend backend;
 	struct tr_tc *tc;              /* libtracecmd backend */
@@ -45,9 +52,9 @@ struct trace_reader {
 	struct tr_prefetch *pf;        /* reading (and decompression) ahead */
 	int nr_cpus;
 	int nr_cpu_ids;
-	int *heap;
+	struct heap_ent *heap;
 	int heap_n;
-	int pending;                   /* CPU index to advance at the next call, or -1 */
+	bool pending;                  /* advance heap[0]'s CPU at the next call */
 	bool failed;
 	uint64_t *counts;              /* [max_id + 2]; the last one is "unknown id" */
 	uint64_t nread;
@@ -252,7 +259,7 @@ static int sample_buffer(struct trace_reader *r, const struct tr_buffer_desc *b,
 
 		if (tr_cpu_init(&c, &r->file, b, i, r->fm.kernel_long_size, err))
 			return -1;
-		while (n < SAMPLE_RECORDS && (ret = tr_cpu_advance(&c, err)) == 1) {
+		while (n < SAMPLE_RECORDS && (ret = tr_cpu_next(&c, err)) == 1) {
 			uint32_t id = rec_id(&r->fm, c.ev_data, c.ev_len, c.swap);
 
 			n++;
@@ -337,11 +344,9 @@ static int choose_buffer(struct trace_reader *r, const char *want, struct sr_err
 
 /* ---- merge ---------------------------------------------------------------- */
 
-static inline bool cpu_before(const struct trace_reader *r, int a, int b)
+static inline bool cpu_before(const struct heap_ent *x, const struct heap_ent *y)
 {
-	const struct tr_cpu *x = &r->cpus[a], *y = &r->cpus[b];
-
-	return x->ev_ts < y->ev_ts || (x->ev_ts == y->ev_ts && a < b);
+	return x->ts < y->ts || (x->ts == y->ts && x->idx < y->idx);
 }
 
 static void sift_down(struct trace_reader *r, int i)
@@ -349,13 +354,13 @@ static void sift_down(struct trace_reader *r, int i)
 	for (;;) {
 		int l = 2 * i + 1, m = i;
 
-		if (l < r->heap_n && cpu_before(r, r->heap[l], r->heap[m]))
+		if (l < r->heap_n && cpu_before(&r->heap[l], &r->heap[m]))
 			m = l;
-		if (l + 1 < r->heap_n && cpu_before(r, r->heap[l + 1], r->heap[m]))
+		if (l + 1 < r->heap_n && cpu_before(&r->heap[l + 1], &r->heap[m]))
 			m = l + 1;
 		if (m == i)
 			return;
-		int t = r->heap[i];
+		struct heap_ent t = r->heap[i];
 
 		r->heap[i] = r->heap[m];
 		r->heap[m] = t;
@@ -421,7 +426,7 @@ static int open_native(struct trace_reader *r, enum trace_prefetch prefetch, uin
 			return -1;
 		if (ret == 0)
 			continue;
-		r->heap[r->heap_n++] = i;
+		r->heap[r->heap_n++] = (struct heap_ent){ c->ev_ts, i, c };
 		if (conv_ts(f, c->ev_ts) < *first)
 			*first = conv_ts(f, c->ev_ts);
 		if (tr_cpu_last_ts(f, r->buf, i, r->fm.kernel_long_size, &lts, err))
@@ -453,7 +458,7 @@ static int validate_data(struct trace_reader *r, struct tr_tc_expect *ex, uint64
 			return -1;
 		while ((ret = tr_cpu_advance(&c, err)) == 1)
 			if (!ex[i].records++)
-				ex[i].first_offset = c.compressed ? c.ev_off : c.desc->offset + c.ev_off;
+				ex[i].first_offset = c.off_base + c.ev_off;
 		if (ex[i].records && conv_ts(&r->file, c.ev_ts) > *last)
 			*last = conv_ts(&r->file, c.ev_ts);
 		tr_cpu_release(&c);
@@ -576,7 +581,6 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 	}
 	if (looks_like_text(path))
 		return open_text(r, path, opts, err);
-	r->pending = -1;
 	r->backend = opts ? opts->backend : TRACE_BACKEND_NATIVE;
 	if (r->backend != TRACE_BACKEND_NATIVE && r->backend != TRACE_BACKEND_LIBTRACECMD) {
 		sr_error_set(err, EINVAL, "%s: unknown reader backend %d", path, (int)r->backend);
@@ -758,31 +762,41 @@ static inline uint64_t ld64(const uint8_t *p)
 
 static inline __attribute__((always_inline)) int
 decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev, uint32_t id,
-	  struct sr_error *err, const bool sw, const bool fast)
+	  enum trace_event_type t, uint64_t hdr, struct sr_error *err, const bool sw,
+	  const bool fast)
 {
 	const struct tr_formats *fm = &r->fm;
 	const uint8_t *d = c->data;
 	const uint32_t len = c->len;
 	const uint32_t avail = c->avail;
 	const struct tr_event_layout *l;
-	enum trace_event_type t;
 	bool ok = true;
 
 	ev->cpu = c->cpu;
 	ev->ts = c->ts;
 	ev->offset_in_stream = c->offset_in_stream;
 	ev->offset = c->offset;
-	if (id == UINT32_MAX || len < (uint32_t)fm->common_pid.offset + fm->common_pid.size) {
-		sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
-			     " (timestamp %" PRIu64 "): record of %u bytes has no event header",
-			     c->cpu, ev->offset, ev->ts, len);
-		return -1;
+	if (fast) {
+		/* fm->std_common, and decode() saw the record's first 8 bytes in @hdr */
+		ev->common_pid = (int32_t)(hdr >> 32);
+		ev->common_flags = (uint8_t)(hdr >> 16);
+		ev->common_preempt_count = (uint8_t)(hdr >> 24);
+	} else {
+		if (id == UINT32_MAX ||
+		    len < (uint32_t)fm->common_pid.offset + fm->common_pid.size) {
+			sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
+				     " (timestamp %" PRIu64 "): record of %u bytes has no event "
+				     "header", c->cpu, ev->offset, ev->ts, len);
+			return -1;
+		}
+		ev->common_pid = (int32_t)rd_s(d, &fm->common_pid, sw);
+		ev->common_flags = fm->common_flags.size ? (uint8_t)rd_u(d, &fm->common_flags, sw) :
+			0;
+		ev->common_preempt_count = fm->common_preempt_count.size ?
+			(uint8_t)rd_u(d, &fm->common_preempt_count, sw) : 0;
 	}
-	ev->common_pid = (int32_t)RS(&fm->common_pid);
-	ev->common_flags = fm->common_flags.size ? (uint8_t)RU(&fm->common_flags) : 0;
-	ev->common_preempt_count = fm->common_preempt_count.size ?
-		(uint8_t)RU(&fm->common_preempt_count) : 0;
-	if (id > fm->max_id || !fm->name_of_id[id]) {
+	/* with @fast, decode() looked @t up: a decoded event's id has a name */
+	if ((!fast || t == TRACE_EV_OTHER) && (id > fm->max_id || !fm->name_of_id[id])) {
 		r->counts[(uint32_t)fm->max_id + 1]++;
 		ev->type = TRACE_EV_OTHER;
 		ev->id = (uint16_t)id;
@@ -792,7 +806,8 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 	r->counts[id]++;
 	ev->id = (uint16_t)id;
 	ev->name = fm->name_of_id[id];
-	t = (enum trace_event_type)fm->type_of_id[id];
+	if (!fast)
+		t = (enum trace_event_type)fm->type_of_id[id];
 	ev->type = t;
 	if (t == TRACE_EV_OTHER)
 		return 0;
@@ -908,29 +923,30 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 #undef RU
 #undef RS
 
-static int decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev,
-		  struct sr_error *err)
+static inline __attribute__((always_inline)) int
+decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev, struct sr_error *err)
 {
 	const struct tr_formats *fm = &r->fm;
 	const bool sw = r->file.swap;
-	uint32_t id = rec_id(fm, c->data, c->len, sw);
 
 	/*
-	 * 8-byte loads when file and host are little-endian and every field's
-	 * load stays within the bytes readable at the record (the page window
-	 * continues past it: only a record at the window's end takes the slow
-	 * path). The values are the same: masked to the field's size.
+	 * 8-byte loads when file and host are little-endian, the common header
+	 * is the standard one and every field's load stays within the bytes
+	 * readable at the record (the page window continues past it: only a
+	 * record at the window's end takes the slow path). The values are the
+	 * same: masked to the field's size.
 	 */
-	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !sw) {
-		uint32_t need = fm->common_load_size;
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !sw && fm->std_common && c->len >= 8) {
+		uint64_t hdr = ld64(c->data);
+		uint32_t id = (uint16_t)hdr;
+		enum trace_event_type t = id <= fm->max_id ?
+			(enum trace_event_type)fm->type_of_id[id] : TRACE_EV_OTHER;
 
-		if (id <= fm->max_id && fm->type_of_id[id] != TRACE_EV_OTHER &&
-		    fm->ev[fm->type_of_id[id]].load_size > need)
-			need = fm->ev[fm->type_of_id[id]].load_size;
-		if (c->avail >= need)
-			return decode_as(r, c, ev, id, err, false, true);
+		if (c->avail >= fm->ev[t].load_size)
+			return decode_as(r, c, ev, id, t, hdr, err, false, true);
 	}
-	return decode_as(r, c, ev, id, err, sw, false);
+	return decode_as(r, c, ev, rec_id(fm, c->data, c->len, sw), TRACE_EV_OTHER, 0, err, sw,
+			 false);
 }
 
 /* The next record of the native streams: 1, 0 at the end, -1 on error. */
@@ -938,36 +954,53 @@ static int next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_err
 {
 	const struct tr_cpu *c;
 
-	if (r->pending >= 0) {
-		int ret = tr_cpu_next(&r->cpus[r->pending], err);
+	if (r->pending) {
+		int ret = tr_cpu_next(r->heap[0].c, err);
 
-		r->pending = -1;
+		r->pending = false;
 		if (ret < 0)
 			return -1;
 		if (ret == 0)
 			r->heap[0] = r->heap[--r->heap_n];
-		/* the same CPU usually stays first: test before the call */
-		if (r->heap_n > 1 && (ret == 0 || !cpu_before(r, r->heap[0], r->heap[1]) ||
-				      (r->heap_n > 2 && !cpu_before(r, r->heap[0], r->heap[2]))))
+		else
+			r->heap[0].ts = r->heap[0].c->ev_ts;
+		/*
+		 * The same CPU usually stays first: test before the call. With
+		 * two streams (a 2-CPU machine) the heap is a pair: swapped here.
+		 */
+		if (r->heap_n == 2) {
+			if (!cpu_before(&r->heap[0], &r->heap[1])) {
+				struct heap_ent t = r->heap[0];
+
+				r->heap[0] = r->heap[1];
+				r->heap[1] = t;
+			}
+		} else if (r->heap_n > 2 && (ret == 0 || !cpu_before(&r->heap[0], &r->heap[1]) ||
+					     !cpu_before(&r->heap[0], &r->heap[2]))) {
 			sift_down(r, 0);
+		}
 	}
 	if (!r->heap_n)
 		return 0;
-	c = &r->cpus[r->heap[0]];
+	c = r->heap[0].c;
 	rec->data = c->ev_data;
 	rec->len = c->ev_len;
 	rec->avail = (uint32_t)(c->buf + c->buf_len - c->ev_data);
 	rec->cpu = c->cpu;
 	rec->ts = conv_ts(&r->file, c->ev_ts);
 	rec->offset_in_stream = c->compressed;
-	rec->offset = c->compressed ? c->ev_off : c->desc->offset + c->ev_off;
+	rec->offset = c->off_base + c->ev_off;
 	rec->lost_before = c->ev_lost;
-	r->pending = r->heap[0];
+	r->pending = true;
 	return 1;
 }
 
-/* The next record of the file, decoded: 1, 0 at the end, -1 on error. */
-static int next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
+/*
+ * The next record of the file, decoded: 1, 0 at the end, -1 on error. One
+ * function with the decoder and the merge inlined, called from one place in
+ * each of trace_next()'s two paths (a copy in each cost more than the call).
+ */
+static __attribute__((noinline)) int next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
 		       struct sr_error *err)
 {
 	struct tr_rec rec;

@@ -194,28 +194,37 @@ static struct rp_task *task_find(const struct tr_repair *rp, int32_t pid)
 	return rp->tasks[i].pid == pid ? &rp->tasks[i] : NULL;
 }
 
-static struct rp_task *task_get(struct tr_repair *rp, int32_t pid)
+/* The table doubled: -1 if memory runs out (the table is unchanged then). */
+static __attribute__((noinline)) int tasks_grow(struct tr_repair *rp)
 {
-	size_t i;
+	size_t cap = rp->tasks_cap ? rp->tasks_cap * 2 : 256;
+	struct rp_task *old = rp->tasks, *t = malloc(cap * sizeof(*t));
+	size_t old_cap = rp->tasks_cap;
 
-	if ((rp->nr_tasks + 1) * 2 > rp->tasks_cap) {
-		size_t cap = rp->tasks_cap ? rp->tasks_cap * 2 : 256;
-		struct rp_task *old = rp->tasks, *t = malloc(cap * sizeof(*t));
-		size_t old_cap = rp->tasks_cap;
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < cap; i++)
+		t[i].pid = INT32_MIN;
+	rp->tasks = t;
+	rp->tasks_cap = cap;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].pid != INT32_MIN)
+			rp->tasks[task_slot(rp, old[i].pid)] = old[i];
+	free(old);
+	return 0;
+}
 
-		if (!t)
-			return NULL;
-		for (i = 0; i < cap; i++)
-			t[i].pid = INT32_MIN;
-		rp->tasks = t;
-		rp->tasks_cap = cap;
-		for (i = 0; i < old_cap; i++)
-			if (old[i].pid != INT32_MIN)
-				rp->tasks[task_slot(rp, old[i].pid)] = old[i];
-		free(old);
-	}
-	i = task_slot(rp, pid);
-	if (rp->tasks[i].pid != pid) {
+static inline struct rp_task *task_get(struct tr_repair *rp, int32_t pid)
+{
+	size_t i = rp->tasks_cap ? task_slot(rp, pid) : 0;
+
+	if (!rp->tasks_cap || rp->tasks[i].pid != pid) {
+		/* a new task: room first (the table stays at most half full) */
+		if ((rp->nr_tasks + 1) * 2 > rp->tasks_cap) {
+			if (tasks_grow(rp))
+				return NULL;
+			i = task_slot(rp, pid);
+		}
 		memset(&rp->tasks[i], 0, sizeof(rp->tasks[i]));
 		rp->tasks[i].pid = pid;
 		rp->nr_tasks++;
@@ -223,8 +232,11 @@ static struct rp_task *task_get(struct tr_repair *rp, int32_t pid)
 	return &rp->tasks[i];
 }
 
-/* Remember @pid's comm (and prio if @prio_known); a wakeup at @wake_ts if set. */
-static int task_note(struct tr_repair *rp, int32_t pid, const char *comm, bool prio_known,
+/*
+ * Remember @pid's comm (and prio if @prio_known); a wakeup at @wake_ts if set.
+ * Inlined: one or two calls per event, whose arguments are mostly constants.
+ */
+static inline __attribute__((always_inline)) int task_note(struct tr_repair *rp, int32_t pid, const char *comm, bool prio_known,
 		     int32_t prio, bool wake, uint64_t wake_ts)
 {
 	struct rp_task *t;
