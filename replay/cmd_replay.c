@@ -51,7 +51,9 @@ static void usage(FILE *f)
 "  --seed N            the model's random seed (default 1)\n"
 "  --vcpu-pack, --no-vcpu-pack   the model's placement packs as the capture kernel's\n"
 "                      sched_vcpu_pack (docs/model.md); default: on when the sidecar's\n"
-"                      kernel cmdline has sched_vcpu_pack= and no --profile is given\n"
+"                      kernel cmdline has sched_vcpu_pack= and no --profile is given;\n"
+"                      only where the model places tasks (--placement model,\n"
+"                      --state-placement*, --placement-check): no effect otherwise\n"
 "  --no-costs          ablation: no mechanical costs in the simulation\n"
 "  --skip-early-blocks a wake that arrives before its block skips the block\n"
 "                      (default: the task blocks and is woken at once)\n"
@@ -151,7 +153,6 @@ int cmd_replay(int argc, char **argv)
 		{ "state-placement", no_argument, NULL, 'E' },
 		{ "state-placement-wakes", no_argument, NULL, 'Y' },
 		{ "placement-check", no_argument, NULL, 'Q' },
-		{ "stop-at-end", no_argument, NULL, 'Z' },
 		{ "settings", no_argument, NULL, 'T' },
 		{ "top", required_argument, NULL, 't' },
 		{ "dump-events", required_argument, NULL, 'D' },
@@ -185,7 +186,6 @@ int cmd_replay(int argc, char **argv)
 		case 'E': o.rc.state_placement = o.rc.state_placement_forks = true; break;
 		case 'Y': o.rc.state_placement = true; break;
 		case 'Q': o.rc.placement_check = true; break;
-		case 'Z': o.rc.stop_at_end = true; break;
 		case 'T': to.show_settings = true; break;
 		case 't': {
 			char *end;

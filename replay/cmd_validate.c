@@ -61,6 +61,7 @@ struct result {
 	 * seeds).  Shown, not held to a limit.
 	 */
 	double dur_meas, dur_pred, dur_lo, dur_hi;
+	unsigned int dur_unfinished;   /* seeds whose run stopped with work left */
 	/* the model's placement is consulted: whether it packs (sched_vcpu_pack), why */
 	bool pack_shown, pack_on;
 	char pack_why[200];
@@ -220,6 +221,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 			restored[sd] = (double)p;
 		}
 		dur[sd] = (double)(replay_end_ts(res) - wl_first_ts(wl)) / 1e6;
+		r->dur_unfinished += replay_work_unfinished(res);
 		ph = find_hist(replay_latency(res), json_object_get(spec, "latency_group"), gl,
 			       sizeof(gl));
 		for (int k = 0; k < 3; k++) {
@@ -304,9 +306,12 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 			printf(json_is_number(g) ? " %.0f%% |\n" : " |\n",
 			       json_is_number(g) ? json_number_value(g) * 100 : 0);
 		}
-		printf("|  |  | duration (ms) | %.1f | %.1f | %+.1f%% | %+.0f..%+.0f%% | | |\n",
+		printf("|  |  | duration (ms) | %.1f | %.1f | %+.1f%% | %+.0f..%+.0f%% | | |",
 		       r[t].dur_meas, r[t].dur_pred, rel(r[t].dur_pred, r[t].dur_meas) * 100,
 		       rel(r[t].dur_lo, r[t].dur_meas) * 100, rel(r[t].dur_hi, r[t].dur_meas) * 100);
+		if (r[t].dur_unfinished)
+			printf(" %u of the seeds' runs stopped with work left |", r[t].dur_unfinished);
+		putchar('\n');
 	}
 	/* run-to-run spread of repeated captures, next to the model's error */
 	printf("\nRun-to-run spread of the hardware (repeated captures of one workload) next to the "
@@ -355,8 +360,9 @@ static json_t *jnum(double v)
  * {"latency_group", "series", "metrics": {metric: {measured, predicted, error,
  * seeds_error_min, seeds_error_max, limit, over}}, "sched_switch_restored":
  * {measured, predicted}, "duration_ms": {measured, predicted, seeds_min,
- * seeds_max}}}}: duration is the trace's span and the simulation's time for
- * the traced work (replay_end_ts()).
+ * seeds_max, runs_unfinished}}}}: duration is the trace's span and the
+ * simulation's time for the traced work (replay_end_ts()); runs_unfinished
+ * counts the seeds' runs that stopped with work left (replay_work_unfinished()).
  */
 static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 {
@@ -410,6 +416,7 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 			json_object_set_new(d, "predicted", jnum(r[t].dur_pred));
 			json_object_set_new(d, "seeds_min", jnum(r[t].dur_lo));
 			json_object_set_new(d, "seeds_max", jnum(r[t].dur_hi));
+			json_object_set_new(d, "runs_unfinished", json_integer(r[t].dur_unfinished));
 			json_object_set_new(o, "duration_ms", d);
 		}
 		if (r[t].pack_shown)
@@ -444,12 +451,13 @@ static void usage(FILE *f)
 "restored (shown as \"restored\"; --no-repair reads the raw stream).  --idle-pull,\n"
 "--channel-wakes, --oneway-no-wait, --state-placement and --state-placement-wakes are\n"
 "replay's options: rules measured in docs/validation.md and not adopted (replay --help).\n"
-"Each replay runs on past the trace end until the traced work is done (the duration row:\n"
-"the trace's span and the simulation's time for that work); --stop-at-end stops at the\n"
-"trace end instead, with the work not done by then missing from the counts.\n"
+"Each replay runs on past the trace end until the traced work is done (--markdown's\n"
+"duration row and --json's duration_ms: the trace's span and the simulation's time for\n"
+"that work); --stop-at-end stops at the trace end instead, with the work not done by\n"
+"then missing from the counts.\n"
 "Where the model's placement is used (--placement model, --state-placement*), it packs\n"
 "as the capture kernel's sched_vcpu_pack when the trace's sidecar says that kernel had\n"
-"it (--vcpu-pack / --no-vcpu-pack force it); each trace's output says which and why.\n");
+"it (--vcpu-pack / --no-vcpu-pack force it); the text output and --json say which and why.\n");
 }
 
 int cmd_validate(int argc, char **argv)

@@ -98,6 +98,7 @@ json_t *replay_json_variant(const struct replay_result *r)
 	json_object_set_new(sim, "events", jint(replay_events(r)));
 	json_object_set_new(sim, "busy_ns", jint(replay_busy_ns(r)));
 	json_object_set_new(sim, "end_ts_ns", jint(replay_end_ts(r)));
+	json_object_set_new(sim, "work_unfinished", json_boolean(replay_work_unfinished(r)));
 	it = 0;
 	while (replay_note_next(r, &it, &text, &v)) {
 		json_t *n = json_object();

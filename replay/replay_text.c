@@ -316,6 +316,8 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 
 			fprintf(out, " %14.1f", d / 1e6);
 			err_cell(out, d, (double)span);
+			if (replay_work_unfinished(runs[r]))
+				fprintf(out, " (%s: work left)", names[r]);
 		}
 		fputc('\n', out);
 	}

@@ -1216,6 +1216,16 @@ void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
 	}
 	if (emit_migrate(s, id, from, to, to, now))
 		s->oom = true;
+	/*
+	 * attach_task() ends in wakeup_preempt(): the destination's resched
+	 * (an idle CPU pulled for by another CPU's nohz balance is kicked and
+	 * leaves idle).  Without this a task pulled onto an idle CPU stayed
+	 * queued there until something else scheduled that CPU.
+	 */
+	if (to >= 0 && to < s->nr_cpus && s->cpus[to].other < 0 &&
+	    resched_after(s, to, cpu_idle(&s->cpus[to]), from, CALIB_CTX_TASK, id,
+			  0x40000000u | s->tasks[id].op, now))
+		s->oom = true;
 }
 
 /* ---- timed events --------------------------------------------------------- */
@@ -1435,7 +1445,8 @@ int sim_loop(struct sim *s)
 {
 	uint32_t ti = 0, nt = wl_nr_timed(s->wl);
 	uint64_t end = wl_last_ts(s->wl), first = wl_first_ts(s->wl), steps = 0;
-	uint64_t limit = end + (end - first);   /* past the end: the span once more */
+	/* past the end: the span once more (saturating: timestamps near 2^64) */
+	uint64_t limit = end - first > UINT64_MAX - end ? UINT64_MAX : end + (end - first);
 	double span = end > first ? (double)(end - first) : 1;
 
 	s->end_ts = end;
@@ -1454,6 +1465,11 @@ int sim_loop(struct sim *s)
 				if (pass_end(s, end))
 					return -1;
 				continue;       /* what it did may end the work */
+			}
+			if (now == UINT64_MAX) {
+				/* runnable work and no event that would run it */
+				s->notes[SIM_NOTE_WORK_STUCK]++;
+				break;
 			}
 			if (now > limit) {
 				s->notes[SIM_NOTE_WORK_CAPPED]++;

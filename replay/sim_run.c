@@ -488,6 +488,10 @@ void replay_result_free(struct replay_result *r)
 const struct lat_machine *replay_latency(const struct replay_result *r) { return r->lat; }
 uint64_t replay_busy_ns(const struct replay_result *r) { return r->busy_ns; }
 uint64_t replay_end_ts(const struct replay_result *r) { return r->end_ts; }
+bool replay_work_unfinished(const struct replay_result *r)
+{
+	return r->notes[SIM_NOTE_WORK_CAPPED] || r->notes[SIM_NOTE_WORK_STUCK];
+}
 unsigned int replay_nr_cpus(const struct replay_result *r) { return r->nr_cpus; }
 uint64_t replay_events(const struct replay_result *r) { return r->events; }
 double replay_seconds(const struct replay_result *r) { return r->seconds; }
@@ -537,6 +541,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_OPS_DONE] = "tasks that did all their traced work before the trace end while the trace had them queued, not running, at its end: they sleep (their further demand is unknown)",
 	[SIM_NOTE_RAN_PAST_END] = "the traced work took longer than the trace: the simulation ran on past the trace end until it was done (the duration line; --stop-at-end stops at the trace end)",
 	[SIM_NOTE_WORK_CAPPED] = "the traced work was not done by twice the trace's span: the simulation stopped there with work left",
+	[SIM_NOTE_WORK_STUCK] = "past the trace end, tasks were runnable with no event left to run them: the simulation stopped there with work left (a simulation bug: please report it)",
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",
 	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",

@@ -1728,7 +1728,7 @@ static uint64_t hist_median(const uint32_t *hist, uint32_t *samples)
 	return 0;
 }
 
-static void facts_finish(struct wl_builder *b)
+static int facts_finish(struct wl_builder *b)
 {
 	struct wl_facts *f = &b->wl->facts;
 	const struct trace_info *i = &b->wl->info;
@@ -1796,15 +1796,28 @@ static void facts_finish(struct wl_builder *b)
 	}
 	f->vcpu_pack = NULL;
 	if (b->sc && b->sc->kernel_cmdline) {
-		/* a word of the command line, not the tail of another option */
-		const char *cl = b->sc->kernel_cmdline, *o = cl;
+		/*
+		 * A word of the kernel's part of the command line: not the
+		 * tail of another option, not after " -- " (parse_args()
+		 * hands the rest to init).  "=0" is taken as off: the value's
+		 * meaning is not known (docs/model.md), but a zero boot option
+		 * conventionally disables.
+		 */
+		const char *cl = b->sc->kernel_cmdline, *o = cl, *init = strstr(cl, " -- ");
 		static const char opt[] = "sched_vcpu_pack=";
+		size_t len;
 
 		while ((o = strstr(o, opt)) && o != cl && o[-1] != ' ')
 			o += sizeof(opt) - 1;
-		if (o && (b->wl->info_strs[7] = strndup(o + sizeof(opt) - 1,
-							strcspn(o + sizeof(opt) - 1, " "))))
-			f->vcpu_pack = b->wl->info_strs[7];
+		if (o && (!init || o < init)) {
+			o += sizeof(opt) - 1;
+			len = strcspn(o, " ");
+			if (strspn(o, "0") < len || !len) {
+				if (!(b->wl->info_strs[7] = strndup(o, len)))
+					return -1;
+				f->vcpu_pack = b->wl->info_strs[7];
+			}
+		}
 	}
 	wl_hz_probe_decide(b->hz, b->opt.hz, sc_hz, f);
 	if (b->cgmap.n) {
@@ -1829,6 +1842,7 @@ static void facts_finish(struct wl_builder *b)
 		b->wl->notes[WL_NOTE_NO_WAKING]++;
 	if (!f->has_stat_runtime)
 		b->wl->notes[WL_NOTE_NO_STAT_RUNTIME]++;
+	return 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -2135,8 +2149,7 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	wl->nr_strings = b->strings.n;
 	b->strings.v = NULL;
 	b->strings.n = 0;
-	facts_finish(b);
-	if (idle_finish(b) || sidecar_copy(b))
+	if (facts_finish(b) || idle_finish(b) || sidecar_copy(b))
 		goto oom;
 	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes, wl->facts.nr_cpus))
 		goto oom;

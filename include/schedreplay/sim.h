@@ -126,7 +126,7 @@ struct replay_config {
 	bool placement_check;
 	/*
 	 * Stop at the trace's last timestamp with whatever traced work the
-	 * simulation has not done yet (the behaviour before 2026-11-30).  By
+	 * simulation has not done yet (as replays did before 2026-11-30).  By
 	 * default the simulation runs on past the trace end until the traced
 	 * work is done (at most the trace's span again), so that counts and
 	 * latencies are those of the same work whether the simulated machine
@@ -191,6 +191,12 @@ bool replay_count_get(const struct replay_result *r, const char *name, uint64_t 
  * off); the predicted duration is this minus the trace's first timestamp.
  */
 uint64_t replay_end_ts(const struct replay_result *r);
+/*
+ * The simulation stopped with traced work left (at twice the trace's span,
+ * or with runnable tasks and no event to run them): replay_end_ts() is then
+ * where it stopped, not when the work was done.  Never with stop_at_end.
+ */
+bool replay_work_unfinished(const struct replay_result *r);
 /* Time CPUs spent running fair tasks in the simulation, ns summed over CPUs. */
 uint64_t replay_busy_ns(const struct replay_result *r);
 unsigned int replay_nr_cpus(const struct replay_result *r);

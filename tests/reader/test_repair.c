@@ -651,7 +651,7 @@ static int unit(void)
 	unit_bounds();
 	unit_strings();
 	if (check_failures)
-		fprintf(stderr, "%d check_failures\n", check_failures);
+		fprintf(stderr, "%d failed checks\n", check_failures);
 	else
 		printf("repair unit: all cases pass\n");
 	return check_failures ? 1 : 0;

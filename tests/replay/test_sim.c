@@ -470,19 +470,13 @@ static void test_channel_wakes(void)
 }
 
 /*
- * A one-way hand-off (replay_config.oneway_no_wait): writer 70 runs on CPU 0
- * and writes to reader 71 every 100 us; the kernel preempted 70 each time
- * (71 ran 10 us and slept), and 71 never answers.  Where the model does not
- * preempt 70, 70 sleeps at its WAIT until 71's block without the option, and
- * writes on with it.
+ * The writes of test_oneway_no_wait() and test_end_rt_hold(): writer 70 on
+ * CPU 0 (CPU 1 idle) wakes reader 71 every 100 us from 2 ms; the kernel
+ * preempted 70 each time, 71 ran 10 us and slept.
  */
-static void test_oneway_no_wait(void)
+static size_t oneway_events(struct trace_event *ev)
 {
-	struct trace_event ev[256];
 	size_t n = 0;
-	struct wl_workload *wl;
-	struct replay_result *r;
-	uint64_t slept[4] = { 0 }, on_wait[4] = { 0 };
 
 	ev[n++] = ev_runtime(1 * MS, 0, 70, 1000);
 	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
@@ -494,6 +488,25 @@ static void test_oneway_no_wait(void)
 		ev[n++] = ev_switch(t + 2 * US, 0, 70, 'R', 120, 71, 120);
 		ev[n++] = ev_switch(t + 12 * US, 0, 71, 'S', 120, 70, 120);
 	}
+	return n;
+}
+
+/*
+ * A one-way hand-off (replay_config.oneway_no_wait): writer 70 runs on CPU 0
+ * and writes to reader 71 every 100 us; the kernel preempted 70 each time
+ * (71 ran 10 us and slept), and 71 never answers.  Where the model does not
+ * preempt 70, 70 sleeps at its WAIT until 71's block without the option, and
+ * writes on with it.
+ */
+static void test_oneway_no_wait(void)
+{
+	struct trace_event ev[256];
+	size_t n;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	uint64_t slept[4] = { 0 }, on_wait[4] = { 0 };
+
+	n = oneway_events(ev);
 	ev[n++] = ev_runtime(4 * MS, 0, 70, 1000);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
@@ -549,20 +562,11 @@ static void test_oneway_no_wait(void)
 static void test_end_rt_hold(void)
 {
 	struct trace_event ev[256];
-	size_t n = 0;
+	size_t n;
 	struct wl_workload *wl;
 	struct replay_result *r;
 
-	ev[n++] = ev_runtime(1 * MS, 0, 70, 1000);
-	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
-	for (int k = 0; k < 10; k++) {
-		uint64_t t = 2 * MS + (uint64_t)k * 100 * US;
-
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 0, 70, 0, 71, 120, 0);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 0, 70, 0, 71, 120, 0);
-		ev[n++] = ev_switch(t + 2 * US, 0, 70, 'R', 120, 71, 120);
-		ev[n++] = ev_switch(t + 12 * US, 0, 71, 'S', 120, 70, 120);
-	}
+	n = oneway_events(ev);
 	ev[n++] = ev_switch(3950 * US, 0, 70, 'R', 120, 80, 49);
 	ev[n++] = ev_switch(4 * MS, 1, 0, 'R', 120, 0, 120);
 	wl = build(ev, n);
@@ -671,6 +675,9 @@ static void test_vcpu_pack(void)
 		{ "quiet sched_vcpu_pack=15 rdinit=/process_api", "15" },
 		{ "sched_vcpu_pack=3", "3" },
 		{ "quiet nosched_vcpu_pack=15", NULL },
+		{ "quiet sched_vcpu_pack=0", NULL },            /* zero: off */
+		{ "quiet -- sched_vcpu_pack=15", NULL },        /* init's arguments */
+		{ "sched_vcpu_pack=7 -- x", "7" },
 		{ "quiet", NULL },
 		{ NULL, NULL },
 	};
@@ -693,9 +700,9 @@ static void test_vcpu_pack(void)
 		if (!wl)
 			continue;
 		v = wl_facts(wl)->vcpu_pack;
-		CHECK((v == NULL) == (cl[k].value == NULL));
-		if (v && cl[k].value)
-			CHECK(!strcmp(v, cl[k].value));
+		CHECK_MSG(v == cl[k].value || (v && cl[k].value && !strcmp(v, cl[k].value)),
+			  "cmdline \"%s\": got %s, expected %s", cl[k].cmdline ? cl[k].cmdline : "(none)",
+			  v ? v : "(none)", cl[k].value ? cl[k].value : "(none)");
 		replay_config_default(&rc);
 		CHECK(replay_vcpu_pack_for(wl, &rc, why, sizeof(why)) == (cl[k].value != NULL));
 		if (cl[k].value)
