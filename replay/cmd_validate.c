@@ -451,9 +451,9 @@ static void usage(FILE *f)
 "restored (shown as \"restored\"; --no-repair reads the raw stream).  --idle-pull,\n"
 "--channel-wakes, --oneway-no-wait, --state-placement and --state-placement-wakes are\n"
 "replay's options: rules measured in docs/validation.md and not adopted (replay --help).\n"
-"Each replay runs on past the trace end until the traced work is done (--markdown's\n"
-"duration row and --json's duration_ms: the trace's span and the simulation's time for\n"
-"that work); --stop-at-end stops at the trace end instead, with the work not done by\n"
+"Each replay runs on past the trace end until the traced work is done (the duration\n"
+"row, --json's duration_ms: the trace's span and the simulation's time for that\n"
+"work); --stop-at-end stops at the trace end instead, with the work not done by\n"
 "then missing from the counts.\n"
 "Where the model's placement is used (--placement model, --state-placement*), it packs\n"
 "as the capture kernel's sched_vcpu_pack when the trace's sidecar says that kernel had\n"
@@ -686,6 +686,10 @@ int cmd_validate(int argc, char **argv)
 					       "the kernel did not trace, restored by the reader)\n",
 					       "of them restored", r->meas_restored, r->pred_restored);
 			}
+			printf("  %-20s measured %12.1f predicted %12.1f error %+8.1f%%  (no limit: the "
+			       "simulation's time for the traced work)%s\n", "duration (ms)", r->dur_meas,
+			       r->dur_pred, rel(r->dur_pred, r->dur_meas) * 100,
+			       r->dur_unfinished ? "  WORK LEFT in some seeds' runs" : "");
 		}
 		printf("%s\n", ret ? "validate: FAILED" : "validate: all within thresholds");
 	}
