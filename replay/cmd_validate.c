@@ -67,6 +67,12 @@ struct result {
 	char pack_why[200];
 };
 
+/* (predicted - measured) / measured; 0 for nothing measured */
+static double rel(double pred, double meas)
+{
+	return meas > 0 ? (pred - meas) / meas : 0;
+}
+
 static const struct sr_hist *find_hist(const struct lat_machine *lat, json_t *grp, char *label,
 				       size_t n)
 {
@@ -259,17 +265,12 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 		qsort(pred[i], seeds, sizeof(double), cmp_double);
 		/* the median run (the lower middle one for an even count) */
 		r->pred[i] = pred[i][(seeds - 1) / 2];
-		r->err[i] = (r->pred[i] - r->meas[i]) / r->meas[i];
-		r->err_lo[i] = (pred[i][0] - r->meas[i]) / r->meas[i];
-		r->err_hi[i] = (pred[i][seeds - 1] - r->meas[i]) / r->meas[i];
+		r->err[i] = rel(r->pred[i], r->meas[i]);
+		r->err_lo[i] = rel(pred[i][0], r->meas[i]);
+		r->err_hi[i] = rel(pred[i][seeds - 1], r->meas[i]);
 		r->over[i] = !isnan(r->limit[i]) && fabs(r->err[i]) > r->limit[i];
 	}
 	wl_free(wl);
-}
-
-static double rel(double pred, double meas)
-{
-	return meas > 0 ? (pred - meas) / meas : 0;
 }
 
 static void print_markdown(const struct result *r, size_t n, json_t *goal)
