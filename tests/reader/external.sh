@@ -18,7 +18,14 @@ trap 'rm -rf "$tmp"' EXIT
 for f in $(find "$dir" -type f ! -name '*.md' ! -name '*.json' | sort); do
 	n=$((n + 1))
 	if [ "$(head -c 3 "$f" | od -An -tx1 | tr -d ' ')" = "170844" ]; then
-		trace-cmd report -N -t -i "$f" > "$tmp/text.txt" 2> /dev/null
+		# trace-cmd 3.1.6 prints raw timestamps ("[CPU]TS:") in about 0.4 % of
+		# its runs on arm-lisa/example_rtapp (a read past a 0-byte buffer when
+		# it parses the file's trace clock; test_reader.c): the text reader
+		# wants -t's "S.NNNNNNNNN", so such a run is done again
+		for try in 1 2 3 4 5; do
+			trace-cmd report -N -t -i "$f" > "$tmp/text.txt" 2> /dev/null
+			head -n 50 "$tmp/text.txt" | grep -qE -- '-[0-9]+ +\[[0-9]+\] *[0-9]+: ' || break
+		done
 		if "$tr" tracecmp "$f" && "$tr" backends "$f" && "$tr" text "$f" "$tmp/text.txt"; then
 			"$sr" report --allow-lost "$f" > /dev/null 2>&1 ||
 				{ echo "FAIL: report $f failed"; fails=$((fails + 1)); }
