@@ -834,6 +834,73 @@ static void test_handoff_model(void)
 	}
 }
 
+/*
+ * replay_config.handoff on the writes of oneway_events() (without
+ * oneway_no_wait: the waits are kept).  The model does not preempt writer 70
+ * at its first write (it runs alone, eligible and protected) nor at its last;
+ * it preempts it at the others.  sleep (the default): at those two WAITs 70
+ * sleeps ("S") until 71 blocks and 71 wakes it, two wakeups the trace does
+ * not have (test_oneway_no_wait()).  preempt and yield: 71 is queued behind
+ * 70 on CPU 0, so 70 leaves runnable ("R+", the switch the trace has, 2 us
+ * after the wakeup where the trace switched it out) and 71 runs; no sleep,
+ * no wakeup of 70; when 70 runs again 71 has slept and its WAIT is passed.
+ * The model side (vruntime and deadline kept or the request given up, no
+ * placement) is test_handoff_model()'s.
+ */
+static void test_handoff_modes(void)
+{
+	static const char first_wait[] = "[000] 0.002002000: sched_switch: task70:70 [120] ";
+	static const char last_wait[] = "[000] 0.002902000: sched_switch: task70:70 [120] ";
+	struct trace_event ev[256];
+	size_t n;
+	struct wl_workload *wl;
+
+	n = oneway_events(ev);
+	ev[n++] = ev_runtime(4 * MS, 0, 70, 1000);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	for (int mode = REPLAY_HANDOFF_SLEEP; wl && mode <= REPLAY_HANDOFF_YIELD; mode++) {
+		struct replay_config rc;
+		struct sr_error err = { 0 };
+		struct replay_result *r;
+		char *dump = NULL, *p;
+		size_t dump_len = 0;
+		bool on = mode != REPLAY_HANDOFF_SLEEP;
+		const char *want = on ? "R+ ==> task71:71" : "S ==> task71:71";
+
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		rc.handoff = (enum replay_handoff)mode;
+		rc.dump = open_memstream(&dump, &dump_len);
+		CHECK(rc.dump != NULL);
+		if (!rc.dump)
+			break;
+		r = replay_run(wl, &rc, &err);
+		fclose(rc.dump);
+		CHECK_MSG(r != NULL, "replay: %s", err.msg);
+		if (!r) {
+			free(dump);
+			break;
+		}
+		CHECK_EQ(note_count(r, "hand-off waits slept"), on ? 0 : 2);
+		CHECK_EQ(note_count(r, "hand-off waits not slept: the waker, not preempted"),
+			 on ? 2 : 0);
+		CHECK_EQ(note_count(r, "hand-offs left runnable, then slept"), 0);
+		CHECK_EQ(count(r, "sched_wakeup"), on ? 10 : 12);
+		CHECK_EQ(count(r, "sched_switch"), 21);
+		p = strstr(dump, first_wait);
+		CHECK_MSG(p && !strncmp(p + strlen(first_wait), want, strlen(want)),
+			  "mode %d: the first WAIT's switch: %.60s", mode, p ? p : "(none)");
+		p = strstr(dump, last_wait);
+		CHECK_MSG(p && !strncmp(p + strlen(last_wait), want, strlen(want)),
+			  "mode %d: the last WAIT's switch: %.60s", mode, p ? p : "(none)");
+		CHECK_EQ(strstr(dump, "sched_waking: task70:70") != NULL, !on);
+		replay_result_free(r);
+		free(dump);
+	}
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -849,6 +916,7 @@ int main(int argc, char **argv)
 	test_channel_wakes();
 	test_oneway_no_wait();
 	test_handoff_model();
+	test_handoff_modes();
 	test_end_rt_hold();
 	test_placement_check();
 	test_vcpu_pack();
