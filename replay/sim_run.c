@@ -43,6 +43,7 @@ void replay_config_default(struct replay_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->placement = REPLAY_PLACEMENT_TRACE;
+	cfg->handoff = REPLAY_HANDOFF_PREEMPT;
 	cfg->seed = 1;
 }
 

@@ -117,12 +117,13 @@ struct replay_config {
 	bool oneway_no_wait;
 	/*
 	 * A hand-off WAIT the model did not preempt the waker at, with the
-	 * wakee queued behind it on its CPU: REPLAY_HANDOFF_SLEEP (default)
-	 * the waker sleeps until the wakee passed the block and wakes it;
-	 * REPLAY_HANDOFF_PREEMPT the wakee preempts the waker there
-	 * (model_preempt_for(): the waker stays queued with its vruntime and
-	 * deadline); REPLAY_HANDOFF_YIELD the waker yields to it
-	 * (model_yield_to(): its request given up).  See docs/replay.md
+	 * wakee queued behind it on its CPU: REPLAY_HANDOFF_PREEMPT (the
+	 * default of replay_config_default()) the wakee preempts the waker
+	 * there (model_preempt_for(): the waker stays queued with its
+	 * vruntime and deadline); REPLAY_HANDOFF_YIELD the waker yields to it
+	 * (model_yield_to(): its request given up); REPLAY_HANDOFF_SLEEP the
+	 * waker sleeps until the wakee passed the block and wakes it (the
+	 * behaviour before the tenth pass).  See docs/replay.md
 	 * ("Hand-offs") and docs/validation.md ("Tenth pass").
 	 */
 	enum replay_handoff handoff;

@@ -410,6 +410,8 @@ static struct replay_result *run_notes(const struct wl_workload *wl, bool channe
 	rc.channel_wakes = channel;
 	rc.oneway_no_wait = oneway;
 	rc.stop_at_end = stop_at_end;
+	/* the waits these tests count are slept (test_handoff_modes() has the others) */
+	rc.handoff = REPLAY_HANDOFF_SLEEP;
 	r = replay_run(wl, &rc, &err);
 	if (!r)
 		fprintf(stderr, "replay: %s\n", err.msg);
