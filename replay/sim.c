@@ -893,28 +893,28 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
  * (model_preempt_for(): Y the next buddy, its state kept),
  * REPLAY_HANDOFF_YIELD as the kernel's yield_to() (model_yield_to(): Y the
  * next buddy, the rest of its request given up).  Only with Y queued, not
- * running, on the same CPU, and once per WAIT (yielded_op): if it runs
+ * running, on the same CPU, and once per WAIT (handed_op): if it runs
  * again before Y passed its block (Y not eligible, so not the pick; Y
  * preempted or moved), the old sleep follows; so does it when Y runs on
  * another CPU or sleeps.  1: done (the caller schedules), 0: not.
  */
-static int handoff_yield(struct sim *s, uint32_t ti, const struct wl_op *op, int cpu, uint64_t now)
+static int handoff_over(struct sim *s, uint32_t ti, const struct wl_op *op, int cpu, uint64_t now)
 {
 	struct sim_task *t = &s->tasks[ti];
 	uint32_t yi = op->arg;
 	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
 	int r;
 
-	if (s->cfg.handoff == REPLAY_HANDOFF_SLEEP || !y || y->op > op->value || t->yielded_op == t->op ||
-	    y->st != SIM_QUEUED || y->cpu != cpu || !y->mt || y->waiter != WL_NONE ||
-	    (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY))
+	if (s->cfg.handoff == REPLAY_HANDOFF_SLEEP || !y || y->op > op->value ||
+	    t->handed_op == t->op || y->st != SIM_QUEUED || y->cpu != cpu || !y->mt ||
+	    y->waiter != WL_NONE || (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY))
 		return 0;
 	r = s->cfg.handoff == REPLAY_HANDOFF_YIELD ? model_yield_to(s->m, cpu, y->mt, now) :
 		model_preempt_for(s->m, cpu, y->mt, now);
 	if (r <= 0)
 		return r;
-	t->yielded_op = t->op;
-	s->notes[SIM_NOTE_HANDOFF_YIELD]++;
+	t->handed_op = t->op;
+	s->notes[SIM_NOTE_HANDOFF_OVER]++;
 	return 1;
 }
 
@@ -1003,7 +1003,7 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				 */
 				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 			}
-			switch (handoff_yield(s, ti, op, cpu, now)) {
+			switch (handoff_over(s, ti, op, cpu, now)) {
 			case -1:
 				return -1;
 			case 1:
@@ -1012,8 +1012,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			default:
 				break;
 			}
-			if (t->yielded_op == t->op && y && y->op <= op->value)
-				s->notes[SIM_NOTE_HANDOFF_YIELD_SLEPT]++;
+			if (t->handed_op == t->op && y && y->op <= op->value)
+				s->notes[SIM_NOTE_HANDOFF_OVER_SLEPT]++;
 			t->op++;
 			sim_task_enter_op(s, ti);
 			if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD)
