@@ -712,6 +712,60 @@ struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev
 	return next;
 }
 
+/*
+ * yield_to(p, preempt) (kernel/sched/syscalls.c, 6.12) for a @p queued on
+ * the yielder's own CPU: the fair class's yield_to_task_fair() makes @p the
+ * next buddy and yields curr; schedule() is the caller's model_schedule()
+ * with MODEL_PREV_RUNNABLE.  Not done (0, nothing changed): @p running,
+ * asleep or delayed (!task_is_running()), on another CPU, a non-fair task
+ * holding the CPU, curr the only task (-ESRCH), or a CFS profile (6.1's
+ * yield sets the skip buddy, which the model's CFS pick does not have).
+ */
+int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
+{
+	struct rq *rq;
+
+	if (check_cpu(m, cpu, "yield_to", NULL))
+		return -1;
+	rq = &m->rqs[cpu];
+	if (!sched_feat(m, EEVDF) || rq->other_class || !rq->curr || rq->curr == p)
+		return 0;
+	if (p->cpu != cpu || p->on_rq != TASK_ON_RQ_QUEUED || p->se.sched_delayed ||
+	    p->state != TS_RUNNING || rq->nr_running == 1)
+		return 0;
+	update_rq_clock(m, rq, now);
+	return yield_to_task_fair(m, rq, p) ? 1 : 0;
+}
+
+/*
+ * The outcome of check_preempt_wakeup_fair() with NEXT_BUDDY for @p queued
+ * on @cpu: curr is charged (update_curr() of its queue), @p is the next
+ * buddy at every level (set_next_buddy()) and curr is rescheduled
+ * (resched_curr(), rq_clock_skip_update() as in wakeup_preempt()).  curr's
+ * vruntime and deadline are those update_curr() leaves.  Conditions and
+ * return values as model_yield_to().
+ */
+int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now)
+{
+	struct rq *rq;
+
+	if (check_cpu(m, cpu, "preempt_for", NULL))
+		return -1;
+	rq = &m->rqs[cpu];
+	if (!sched_feat(m, EEVDF) || rq->other_class || !rq->curr || rq->curr == p)
+		return 0;
+	if (p->cpu != cpu || p->on_rq != TASK_ON_RQ_QUEUED || p->se.sched_delayed ||
+	    p->state != TS_RUNNING)
+		return 0;
+	update_rq_clock(m, rq, now);
+	update_curr(m, cfs_rq_of(&rq->curr->se));
+	set_next_buddy(&p->se);
+	resched_curr(m, rq);
+	if (sched_feat(m, CLOCK_SKIP_UPDATE))
+		rq->clock_skip_req = true;
+	return 1;
+}
+
 bool model_need_resched(const struct model *m, int cpu)
 {
 	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)

@@ -134,6 +134,50 @@ void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	}
 }
 
+/* ---- yield ----------------------------------------------------------- */
+
+/*
+ * yield_task_fair() (6.12, EEVDF): curr gives up the rest of its request.
+ * Only while eligible (v <= V): its vruntime jumps to its deadline and
+ * update_deadline() starts a new request, vd' = vd + r / w (r = base slice,
+ * w = its weight), so it stays queued with its lag lowered by vd - v and an
+ * earlier-deadline entity picked before it.  An ineligible curr keeps
+ * everything (the kernel's guard against a vruntime running away when it is
+ * picked anyway).  The task's own entity only: its groups keep theirs.  The
+ * clock update __schedule() would make is skipped (rq_clock_skip_update()).
+ */
+void yield_task_fair(struct model *m, struct rq *rq)
+{
+	struct model_task *curr = rq->curr;
+	struct sched_entity *se = &curr->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+	if (rq->nr_running == 1)
+		return;
+	clear_buddies(cfs_rq, se);
+	update_curr(m, cfs_rq);
+	if (sched_feat(m, CLOCK_SKIP_UPDATE))
+		rq->clock_skip_req = true;
+	if (entity_eligible(cfs_rq, se)) {
+		se->vruntime = se->deadline;
+		update_deadline(m, cfs_rq, se);
+	}
+}
+
+/*
+ * yield_to_task_fair() (6.12): @p becomes the next buddy at every level
+ * (pick_next_entity() takes it where it is eligible), then curr yields.
+ * False if @p is not queued.
+ */
+bool yield_to_task_fair(struct model *m, struct rq *rq, struct model_task *p)
+{
+	if (!p->se.on_rq)
+		return false;
+	set_next_buddy(&p->se);
+	yield_task_fair(m, rq);
+	return true;
+}
+
 /* ---- new tasks ------------------------------------------------------- */
 
 /*

@@ -113,6 +113,10 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 	case RUN_OPT_STOP_AT_END:
 		o->rc.stop_at_end = true;
 		return 1;
+	case RUN_OPT_HANDOFF:
+		if (replay_handoff_parse(arg, &o->rc.handoff) < 0)
+			return bad(o, "--handoff takes sleep, preempt or yield", arg);
+		return 1;
 	case RUN_OPT_SEED: {
 		char *end;
 

@@ -440,7 +440,7 @@ static void usage(FILE *f)
 "                            [--profile P] [--placement trace|model] [--seeds N] [--idle-pull]\n"
 "                            [--no-repair] [--channel-wakes] [--oneway-no-wait]\n"
 "                            [--state-placement|--state-placement-wakes] [--stop-at-end]\n"
-"                            [--vcpu-pack|--no-vcpu-pack]\n"
+"                            [--vcpu-pack|--no-vcpu-pack] [--handoff preempt|yield|sleep]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
@@ -451,7 +451,9 @@ static void usage(FILE *f)
 "sched_switch counts the switches out of idle the kernel did not trace and the reader\n"
 "restored (shown as \"restored\"; --no-repair reads the raw stream).  --idle-pull,\n"
 "--channel-wakes, --oneway-no-wait, --state-placement and --state-placement-wakes are\n"
-"replay's options: rules measured in docs/validation.md and not adopted (replay --help).\n"
+"replay's options: rules measured in docs/validation.md and not adopted (replay --help);\n"
+"--handoff yield|sleep are the alternatives to the default preempt (docs/validation.md,\n"
+"\"Tenth pass\").\n"
 "Each replay runs on past the trace end until the traced work is done (the duration\n"
 "row, --json's duration_ms: the trace's span and the simulation's time for that\n"
 "work); --stop-at-end stops at the trace end instead, with the work not done by\n"
@@ -480,6 +482,7 @@ int cmd_validate(int argc, char **argv)
 		{ "stop-at-end", no_argument, NULL, 'Z' },
 		{ "vcpu-pack", no_argument, NULL, 'V' },
 		{ "no-vcpu-pack", no_argument, NULL, 'N' },
+		{ "handoff", required_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -542,6 +545,13 @@ int cmd_validate(int argc, char **argv)
 		case 'Z': rc.stop_at_end = true; break;
 		case 'V': rc.vcpu_pack = REPLAY_VCPU_PACK_ON; break;
 		case 'N': rc.vcpu_pack = REPLAY_VCPU_PACK_OFF; break;
+		case 'H':
+			if (replay_handoff_parse(optarg, &rc.handoff) < 0) {
+				fprintf(stderr, "schedreplay validate: --handoff takes sleep, preempt or "
+					"yield, not '%s'\n", optarg);
+				return SR_EXIT_USAGE;
+			}
+			break;
 		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
 		default:

@@ -45,6 +45,8 @@ static void usage(FILE *f)
 		"                         no effect under placement trace)\n"
 		"  --stop-at-end          stop each run at the trace end (default: run until the\n"
 		"                         traced work is done, so every variant does the same work)\n"
+		"  --handoff preempt|yield|sleep   a waker the model did not preempt at its\n"
+		"                         hand-off (default preempt; docs/replay.md, \"Hand-offs\")\n"
 		"  --threads N            parallel runs (default: the CPUs available)\n"
 		"output\n"
 		"  --machine NAME|FILE    cost model: one-socket (default), two-socket or a JSON file\n"

@@ -882,6 +882,43 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 /* ---- a task's own work ----------------------------------------------------- */
 
 /*
+ * replay_config.handoff.  Task @ti, running on @cpu, has reached hand-off WAIT
+ * @op (the point where the trace switched it out runnable after waking its
+ * wakee Y) and the model did not preempt it at that wakeup.  The kernel had:
+ * Y preempted it there, it stayed queued with its vruntime and deadline, Y
+ * ran, read and slept, and it ran on.  Rather than a sleep that Y ends (a
+ * sleep and a wakeup the kernel did not have, and a placement that clips its
+ * lag and gives it a fresh deadline), it leaves runnable for Y, the switch
+ * the trace shows: REPLAY_HANDOFF_PREEMPT as if the wakeup had preempted it
+ * (model_preempt_for(): Y the next buddy, its state kept),
+ * REPLAY_HANDOFF_YIELD as the kernel's yield_to() (model_yield_to(): Y the
+ * next buddy, the rest of its request given up).  Only with Y queued, not
+ * running, on the same CPU, and once per WAIT (handed_op): if it runs
+ * again before Y passed its block (Y not eligible, so not the pick; Y
+ * preempted or moved), the old sleep follows; so does it when Y runs on
+ * another CPU or sleeps.  1: done (the caller schedules), 0: not.
+ */
+static int handoff_over(struct sim *s, uint32_t ti, const struct wl_op *op, int cpu, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	uint32_t yi = op->arg;
+	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
+	int r;
+
+	if (s->cfg.handoff == REPLAY_HANDOFF_SLEEP || !y || y->op > op->value ||
+	    t->handed_op == t->op || y->st != SIM_QUEUED || y->cpu != cpu || !y->mt ||
+	    y->waiter != WL_NONE || (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY))
+		return 0;
+	r = s->cfg.handoff == REPLAY_HANDOFF_YIELD ? model_yield_to(s->m, cpu, y->mt, now) :
+		model_preempt_for(s->m, cpu, y->mt, now);
+	if (r <= 0)
+		return r;
+	t->handed_op = t->op;
+	s->notes[SIM_NOTE_HANDOFF_OVER]++;
+	return 1;
+}
+
+/*
  * The current task of @cpu executes its ops from where it is, until a RUN op
  * with time left (then its completion is armed), a block or an exit.
  */
@@ -966,6 +1003,17 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				 */
 				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 			}
+			switch (handoff_over(s, ti, op, cpu, now)) {
+			case -1:
+				return -1;
+			case 1:
+				/* the wait is checked again when it runs next */
+				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+			default:
+				break;
+			}
+			if (t->handed_op == t->op && y && y->op <= op->value)
+				s->notes[SIM_NOTE_HANDOFF_OVER_SLEPT]++;
 			t->op++;
 			sim_task_enter_op(s, ti);
 			if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD)

@@ -36,6 +36,7 @@ struct sim_task {
 	uint32_t waiter;           /* a task sleeping in a hand-off WAIT for this one */
 	uint32_t waiter_op;        /* ... until this task has passed this op */
 	uint32_t released_block;   /* BLOCK before which it woke its waiter (its reply) */
+	uint32_t handed_op;        /* the hand-off WAIT at which it left the CPU to its wakee */
 	uint32_t chan_head;        /* its channel wakes delivered early, oldest first */
 	uint32_t chan_tail;        /* (WL_WAKE_CHANNEL; linked by sim.chan_next) */
 	int pending_cpu;           /* a traced migration that found it running: at its next preemption */
@@ -95,6 +96,8 @@ enum sim_note_id {
 	SIM_NOTE_PULL_DROPPED,
 	SIM_NOTE_CHANNEL_REPAIRED,
 	SIM_NOTE_HANDOFF_ONEWAY,
+	SIM_NOTE_HANDOFF_OVER,
+	SIM_NOTE_HANDOFF_OVER_SLEPT,
 	/* placement_check / state_placement: wakeups, then forks (same order) */
 	SIM_NOTE_PC_WAKE_MATCH,
 	SIM_NOTE_PC_WAKE_AGREE,

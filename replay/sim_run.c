@@ -43,7 +43,25 @@ void replay_config_default(struct replay_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->placement = REPLAY_PLACEMENT_TRACE;
+	cfg->handoff = REPLAY_HANDOFF_PREEMPT;
 	cfg->seed = 1;
+}
+
+int replay_handoff_parse(const char *name, enum replay_handoff *out)
+{
+	static const char *const names[] = {
+		[REPLAY_HANDOFF_SLEEP] = "sleep",
+		[REPLAY_HANDOFF_PREEMPT] = "preempt",
+		[REPLAY_HANDOFF_YIELD] = "yield",
+	};
+
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(name, names[i])) {
+			*out = (enum replay_handoff)i;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,
@@ -324,6 +342,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->waiting = WL_NONE;
 		t->waiter = WL_NONE;
 		t->released_block = WL_NONE;
+		t->handed_op = WL_NONE;
 		t->chan_head = WL_NONE;
 		t->chan_tail = WL_NONE;
 		t->pending_cpu = -1;
@@ -544,6 +563,8 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_WORK_STUCK] = "past the trace end, tasks were runnable with no event left to run them: the simulation stopped there with work left (a simulation bug: please report it)",
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",
 	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",
+	[SIM_NOTE_HANDOFF_OVER] = "hand-off waits not slept: the waker, not preempted, left runnable for its wakee queued behind it on its CPU (--handoff preempt|yield)",
+	[SIM_NOTE_HANDOFF_OVER_SLEPT] = "hand-offs left runnable, then slept: the waker ran again before its wakee had passed the block it waits for (--handoff preempt|yield)",
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",
 	[SIM_NOTE_IDLE_PULL] = "queued tasks a CPU pulled when the simulation, unlike the trace, left it idle next to them (newidle balance; placement trace)",

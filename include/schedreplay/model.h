@@ -229,6 +229,26 @@ enum model_prev {
  */
 struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev, uint64_t now);
 
+/*
+ * yield_to() of the current fair task on @cpu in favour of @p, queued on
+ * @cpu and not running: @p becomes the next buddy and curr gives up the
+ * rest of its request (yield_to_task_fair(), EEVDF profiles only).  Returns
+ * 1 if it yielded (call model_schedule(MODEL_PREV_RUNNABLE) next: @p runs
+ * if eligible, else the EEVDF pick, which may be curr again), 0 if nothing
+ * was done, -1 on a bad CPU.
+ */
+int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now);
+
+/*
+ * A preemption of the current fair task on @cpu by @p (queued on @cpu, not
+ * running) that the model's own check did not decide: curr is charged, @p
+ * becomes the next buddy (pick_next_entity() takes it if eligible) and
+ * need_resched is set, as check_preempt_wakeup_fair() with NEXT_BUDDY does
+ * when it preempts.  curr keeps its vruntime and deadline.  Returns as
+ * model_yield_to().
+ */
+int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now);
+
 /* TIF_NEED_RESCHED on @cpu, as set by the model. */
 bool model_need_resched(const struct model *m, int cpu);
 /* The current fair task on @cpu, NULL if idle or a non-fair task runs. */

@@ -69,6 +69,13 @@ enum replay_vcpu_pack {
 	REPLAY_VCPU_PACK_ON,
 };
 
+/* replay_config.handoff: what a hand-off WAIT the model did not preempt at becomes. */
+enum replay_handoff {
+	REPLAY_HANDOFF_SLEEP = 0,
+	REPLAY_HANDOFF_PREEMPT,
+	REPLAY_HANDOFF_YIELD,
+};
+
 struct replay_config {
 	/* NULL: the profile for the trace's kernel release, else the default */
 	const struct model_profile *profile;
@@ -108,6 +115,18 @@ struct replay_config {
 	 * docs/validation.md ("Seventh pass (hackbench dependencies)").
 	 */
 	bool oneway_no_wait;
+	/*
+	 * A hand-off WAIT the model did not preempt the waker at, with the
+	 * wakee queued behind it on its CPU: REPLAY_HANDOFF_PREEMPT (the
+	 * default of replay_config_default()) the wakee preempts the waker
+	 * there (model_preempt_for(): the waker stays queued with its
+	 * vruntime and deadline); REPLAY_HANDOFF_YIELD the waker yields to it
+	 * (model_yield_to(): its request given up); REPLAY_HANDOFF_SLEEP the
+	 * waker sleeps until the wakee passed the block and wakes it (the
+	 * behaviour before the tenth pass).  See docs/replay.md
+	 * ("Hand-offs") and docs/validation.md ("Tenth pass").
+	 */
+	enum replay_handoff handoff;
 	/*
 	 * Under placement trace, a wakeup or fork whose simulated CPUs are not
 	 * idle and busy as the trace's were at that decision (its sched_waking
@@ -149,6 +168,8 @@ struct replay_config {
 };
 
 void replay_config_default(struct replay_config *cfg);
+/* "sleep", "preempt", "yield" -> *out; -1 (out unchanged) for anything else. */
+int replay_handoff_parse(const char *name, enum replay_handoff *out);
 
 /* The profile a configuration resolves to for @wl, and why (static text). */
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include <schedreplay/model.h>
 #include <schedreplay/sidecar.h>
 #include <schedreplay/sim.h>
 #include <schedreplay/workload.h>
@@ -409,6 +410,8 @@ static struct replay_result *run_notes(const struct wl_workload *wl, bool channe
 	rc.channel_wakes = channel;
 	rc.oneway_no_wait = oneway;
 	rc.stop_at_end = stop_at_end;
+	/* the waits these tests count are slept (test_handoff_modes() has the others) */
+	rc.handoff = REPLAY_HANDOFF_SLEEP;
 	r = replay_run(wl, &rc, &err);
 	if (!r)
 		fprintf(stderr, "replay: %s\n", err.msg);
@@ -749,6 +752,157 @@ static void test_vcpu_pack(void)
 	}
 }
 
+/*
+ * The two hand-overs of replay_config.handoff on the model alone, one CPU
+ * (base slice 0.70 ms x 1, 6.18 profile).  W and X start runnable; W runs
+ * first and its slice ends at the tick (4 ms); X runs, 100 us later wakes Y
+ * (asleep, lag 0) without being preempted (X is protected, Y's deadline is
+ * later).  Then model_preempt_for(Y): X is charged and keeps its deadline,
+ * Y is picked, nobody is placed.  model_yield_to(Y): X, eligible (W ran
+ * 4 ms ahead of it), gives up its request: vruntime = its deadline, deadline
+ * one more slice (0.70 ms at nice 0) later; Y is picked.
+ */
+static void handoff_model_setup(struct model **mp, struct model_task *t[3], uint64_t *now)
+{
+	struct model_config cfg = { .nr_cpus = 1 };
+	struct model *m = model_new(&cfg, NULL);
+	struct model_task *first;
+
+	*mp = m;
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	for (uint32_t i = 0; i < 3; i++)
+		t[i] = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, i, NULL);
+	*now = 1 * MS;
+	CHECK_EQ(model_task_start_runnable(m, t[0], 0, *now), 0);
+	CHECK_EQ(model_task_start_runnable(m, t[1], 0, *now), 0);
+	CHECK_EQ(model_task_start_sleeping(m, t[2], 0), 0);
+	first = model_schedule(m, 0, MODEL_PREV_RUNNABLE, *now);
+	if (first == t[1]) {           /* W is whichever runs first */
+		t[1] = t[0];
+		t[0] = first;
+	}
+	*now = 4 * MS;
+	model_tick(m, 0, *now);
+	CHECK(model_need_resched(m, 0));
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, *now) == t[1]);
+	*now += 100 * US;
+	CHECK_EQ(model_try_to_wake_up(m, t[2], 0, 0, MODEL_WF_TTWU | MODEL_WF_SYNC, *now), 1);
+	CHECK(!model_need_resched(m, 0));
+	*now += 2 * US;
+}
+
+static void test_handoff_model(void)
+{
+	for (int yield = 0; yield < 2; yield++) {
+		struct model *m;
+		struct model_task *t[3];
+		struct model_task_info before, after;
+		uint64_t now, placed0, placed1, sw0, sw1;
+
+		handoff_model_setup(&m, t, &now);
+		if (!m)
+			return;
+		model_task_info(t[1], &before);
+		CHECK(model_counter_get(m, "place_entity", &placed0));
+		CHECK(model_counter_get(m, "sched_switch", &sw0));
+		/* X ran 102 us since its last update_curr() (the wakeup's) */
+		CHECK_EQ(yield ? model_yield_to(m, 0, t[2], now) : model_preempt_for(m, 0, t[2], now), 1);
+		model_task_info(t[1], &after);
+		if (yield) {
+			CHECK_EQ(after.vruntime, before.deadline);
+			CHECK_EQ(after.deadline, before.deadline + 700 * US);
+			CHECK(!model_need_resched(m, 0));   /* yield_to() calls schedule() */
+		} else {
+			CHECK_EQ(after.vruntime, before.vruntime + 2 * US);
+			CHECK_EQ(after.deadline, before.deadline);
+			CHECK(model_need_resched(m, 0));
+		}
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == t[2]);
+		model_task_info(t[1], &after);
+		CHECK(after.state == MODEL_TASK_QUEUED && !after.running);
+		CHECK_EQ(after.sum_exec_runtime, before.sum_exec_runtime + 2 * US);
+		CHECK(model_counter_get(m, "place_entity", &placed1));
+		CHECK(model_counter_get(m, "sched_switch", &sw1));
+		CHECK_EQ(placed1, placed0);
+		CHECK_EQ(sw1, sw0 + 1);
+		/* not for a running task, the current one, or on another CPU */
+		CHECK_EQ(model_preempt_for(m, 0, t[2], now), 0);
+		CHECK_EQ(model_yield_to(m, 0, t[2], now), 0);
+		CHECK_EQ(model_yield_to(m, 1, t[1], now), -1);
+		CHECK_EQ(model_check_invariants(m, NULL), 0);
+		model_free(m);
+	}
+}
+
+/*
+ * replay_config.handoff on the writes of oneway_events() (without
+ * oneway_no_wait: the waits are kept).  The model does not preempt writer 70
+ * at its first write (it runs alone, eligible and protected) nor at its last;
+ * it preempts it at the others.  sleep (the default): at those two WAITs 70
+ * sleeps ("S") until 71 blocks and 71 wakes it, two wakeups the trace does
+ * not have (test_oneway_no_wait()).  preempt and yield: 71 is queued behind
+ * 70 on CPU 0, so 70 leaves runnable ("R+", the switch the trace has, 2 us
+ * after the wakeup where the trace switched it out) and 71 runs; no sleep,
+ * no wakeup of 70; when 70 runs again 71 has slept and its WAIT is passed.
+ * The model side (vruntime and deadline kept or the request given up, no
+ * placement) is test_handoff_model()'s.
+ */
+static void test_handoff_modes(void)
+{
+	static const char first_wait[] = "[000] 0.002002000: sched_switch: task70:70 [120] ";
+	static const char last_wait[] = "[000] 0.002902000: sched_switch: task70:70 [120] ";
+	struct trace_event ev[256];
+	size_t n;
+	struct wl_workload *wl;
+
+	n = oneway_events(ev);
+	ev[n++] = ev_runtime(4 * MS, 0, 70, 1000);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	for (int mode = REPLAY_HANDOFF_SLEEP; wl && mode <= REPLAY_HANDOFF_YIELD; mode++) {
+		struct replay_config rc;
+		struct sr_error err = { 0 };
+		struct replay_result *r;
+		char *dump = NULL, *p;
+		size_t dump_len = 0;
+		bool on = mode != REPLAY_HANDOFF_SLEEP;
+		const char *want = on ? "R+ ==> task71:71" : "S ==> task71:71";
+
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		rc.handoff = (enum replay_handoff)mode;
+		rc.dump = open_memstream(&dump, &dump_len);
+		CHECK(rc.dump != NULL);
+		if (!rc.dump)
+			break;
+		r = replay_run(wl, &rc, &err);
+		fclose(rc.dump);
+		CHECK_MSG(r != NULL, "replay: %s", err.msg);
+		if (!r) {
+			free(dump);
+			break;
+		}
+		CHECK_EQ(note_count(r, "hand-off waits slept"), on ? 0 : 2);
+		CHECK_EQ(note_count(r, "hand-off waits not slept: the waker, not preempted"),
+			 on ? 2 : 0);
+		CHECK_EQ(note_count(r, "hand-offs left runnable, then slept"), 0);
+		CHECK_EQ(count(r, "sched_wakeup"), on ? 10 : 12);
+		CHECK_EQ(count(r, "sched_switch"), 21);
+		p = strstr(dump, first_wait);
+		CHECK_MSG(p && !strncmp(p + strlen(first_wait), want, strlen(want)),
+			  "mode %d: the first WAIT's switch: %.60s", mode, p ? p : "(none)");
+		p = strstr(dump, last_wait);
+		CHECK_MSG(p && !strncmp(p + strlen(last_wait), want, strlen(want)),
+			  "mode %d: the last WAIT's switch: %.60s", mode, p ? p : "(none)");
+		CHECK_EQ(strstr(dump, "sched_waking: task70:70") != NULL, !on);
+		replay_result_free(r);
+		free(dump);
+	}
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -763,6 +917,8 @@ int main(int argc, char **argv)
 	test_pull_before_fork();
 	test_channel_wakes();
 	test_oneway_no_wait();
+	test_handoff_model();
+	test_handoff_modes();
 	test_end_rt_hold();
 	test_placement_check();
 	test_vcpu_pack();
