@@ -23,8 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <trace-cmd.h>
-#include <tracefs.h>
+#include <schedreplay/tracelibs.h>
 
 #include "cap_local.h"
 
@@ -197,7 +196,7 @@ static int count_record(struct tracecmd_input *handle, struct tep_record *record
 			void *data)
 {
 	struct count_ctx *c = data;
-	struct tep_handle *tep = tracecmd_get_tep(handle);
+	struct tep_handle *tep = sr_tracecmd->get_tep(handle);
 	struct tep_event *ev = tep_find_event_by_record(tep, record);
 	unsigned long long ip;
 
@@ -258,16 +257,16 @@ json_t *cap_funcs_finish(struct cap_funcs *f)
 	for (cpu = 0; cpu < n; cpu++)
 		files[cpu] = cap_trace_cpu_file(f->t, cpu);
 	memset(&td, 0, sizeof(td));
-	td.tracing_dir = tracefs_tracing_dir();
+	td.tracing_dir = sr_tracefs->tracing_dir();
 	td.nr_cpus = n;
 	td.cpu_files = files;
 	td.page_size = cap_trace_page_size(f->t);
 	h = NULL;
-	if (cap_tracedat_write(dat, &td, &err) == 0)
-		h = tracecmd_open(dat, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (cap_tracedat_write(dat, &td, &err) == 0 && sr_tracecmd_load(&err))
+		h = sr_tracecmd->open(dat, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (h) {
-		tracecmd_iterate_events(h, NULL, 0, count_record, &c);
-		tracecmd_close(h);
+		sr_tracecmd->iterate_events(h, NULL, 0, count_record, &c);
+		sr_tracecmd->close(h);
 	}
 	unlink(dat);
 	cap_trace_unlink_files(f->t);

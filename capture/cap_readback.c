@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <trace-cmd.h>
+#include <schedreplay/tracelibs.h>
 
 #include "cap_local.h"
 
@@ -210,7 +210,7 @@ static int rb_record(struct tracecmd_input *handle, struct tep_record *record, i
 		     void *data)
 {
 	struct rb_ctx *c = data;
-	struct tep_handle *tep = tracecmd_get_tep(handle);
+	struct tep_handle *tep = sr_tracecmd->get_tep(handle);
 	struct tep_event *event = tep_find_event_by_record(tep, record);
 	json_t *n;
 
@@ -267,12 +267,14 @@ int cap_readback(const char *path, int nr_cpus, const char *start_mark, const ch
 	int ret;
 
 	memset(rb, 0, sizeof(*rb));
+	if (!sr_tracecmd_load(err))
+		return -1;
 	rb->per_event = json_object();
 	if (!rb->per_event) {
 		sr_error_set(err, ENOMEM, "out of memory");
 		return -1;
 	}
-	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	handle = sr_tracecmd->open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!handle) {
 		sr_error_set(err, errno ? errno : EINVAL,
 			     "%s: the written trace.dat does not read back with libtracecmd", path);
@@ -282,19 +284,19 @@ int cap_readback(const char *path, int nr_cpus, const char *start_mark, const ch
 	rb->from_idle = calloc(rb->nr_cpus > 0 ? rb->nr_cpus : 1, sizeof(uint64_t));
 	rb->to_idle = calloc(rb->nr_cpus > 0 ? rb->nr_cpus : 1, sizeof(uint64_t));
 	if (!rb->from_idle || !rb->to_idle) {
-		tracecmd_close(handle);
+		sr_tracecmd->close(handle);
 		sr_error_set(err, ENOMEM, "out of memory");
 		return -1;
 	}
-	if (tracecmd_iterate_events(handle, NULL, 0, rb_record, &c) < 0 || c.failed) {
-		tracecmd_close(handle);
+	if (sr_tracecmd->iterate_events(handle, NULL, 0, rb_record, &c) < 0 || c.failed) {
+		sr_tracecmd->close(handle);
 		free(c.comms);
 		free(c.fields);
 		sr_error_set(err, EINVAL, "%s: reading the written records back failed", path);
 		return -1;
 	}
-	ret = missing_cmdlines(&c, tracecmd_get_tep(handle), &rb->missing_cmdlines);
-	tracecmd_close(handle);
+	ret = missing_cmdlines(&c, sr_tracecmd->get_tep(handle), &rb->missing_cmdlines);
+	sr_tracecmd->close(handle);
 	free(c.comms);
 	free(c.fields);
 	if (ret < 0) {

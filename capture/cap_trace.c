@@ -22,7 +22,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include <tracefs.h>
+#include <schedreplay/tracelibs.h>
 
 #include "cap_local.h"
 
@@ -113,15 +113,15 @@ static int check_tracing_dir(const char *dir, struct sr_error *err)
  * (libtracefs mounts it at /sys/kernel/tracing if it is not). */
 static int resolve_tracing_dir(const char *tracing_dir, struct sr_error *err)
 {
-	const char *dir = tracefs_tracing_dir();
+	const char *dir = sr_tracefs->tracing_dir();
 
 	/* (comparing first: the library frees its copy before duplicating) */
 	if (tracing_dir && (!dir || strcmp(dir, tracing_dir))) {
-		if (tracefs_set_tracing_dir((char *)tracing_dir) < 0) {
+		if (sr_tracefs->set_tracing_dir((char *)tracing_dir) < 0) {
 			sr_error_set(err, errno, "cannot use tracing directory %s", tracing_dir);
 			return -1;
 		}
-		dir = tracefs_tracing_dir();
+		dir = sr_tracefs->tracing_dir();
 	}
 	/* tracefs_tracing_dir() mounts tracefs at /sys/kernel/tracing if needed */
 	if (!dir) {
@@ -137,7 +137,7 @@ struct cap_trace *cap_trace_create(const char *name, const char *tracing_dir,
 {
 	struct cap_trace *t;
 
-	if (resolve_tracing_dir(tracing_dir, err) < 0)
+	if (!sr_tracefs_load(err) || resolve_tracing_dir(tracing_dir, err) < 0)
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t) {
@@ -148,17 +148,17 @@ struct cap_trace *cap_trace_create(const char *name, const char *tracing_dir,
 	t->name = strdup(name);
 	if (!t->name)
 		goto nomem;
-	if (tracefs_instance_exists(name)) {
+	if (sr_tracefs->instance_exists(name)) {
 		sr_error_set(err, EEXIST, "tracefs instance %s already exists", name);
 		goto fail;
 	}
-	t->inst = tracefs_instance_create(name);
+	t->inst = sr_tracefs->instance_create(name);
 	if (!t->inst) {
 		sr_error_set(err, errno, "cannot create tracefs instance %s: %s", name,
 			     strerror(errno));
 		goto fail;
 	}
-	t->dir = tracefs_instance_get_dir(t->inst);
+	t->dir = sr_tracefs->instance_get_dir(t->inst);
 	if (!t->dir)
 		goto nomem;
 	t->nr_cpus = count_cpus(t->dir);
@@ -198,17 +198,17 @@ int cap_trace_page_size(const struct cap_trace *t)
 int cap_trace_setup(struct cap_trace *t, unsigned long buffer_kb, const char *clock,
 		    struct sr_error *err)
 {
-	if (tracefs_trace_off(t->inst) < 0) {
+	if (sr_tracefs->trace_off(t->inst) < 0) {
 		sr_error_set(err, errno, "%s: cannot turn tracing off: %s", t->name,
 			     strerror(errno));
 		return -1;
 	}
-	if (buffer_kb && tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1) < 0) {
+	if (buffer_kb && sr_tracefs->instance_set_buffer_size(t->inst, buffer_kb, -1) < 0) {
 		sr_error_set(err, errno, "%s: cannot set buffer_size_kb to %lu: %s", t->name,
 			     buffer_kb, strerror(errno));
 		return -1;
 	}
-	if (clock && tracefs_instance_file_write(t->inst, "trace_clock", clock) < 0) {
+	if (clock && sr_tracefs->instance_file_write(t->inst, "trace_clock", clock) < 0) {
 		sr_error_set(err, errno, "%s: trace clock '%s' not available: %s", t->name,
 			     clock, strerror(errno));
 		return -1;
@@ -222,22 +222,22 @@ int cap_trace_enable(struct cap_trace *t, const char *system, const char *event)
 
 	/* tracefs_event_enable() matches regexes; check the exact event exists. */
 	snprintf(path, sizeof(path), "events/%s/%s/enable", system, event);
-	if (!tracefs_file_exists(t->inst, path)) {
+	if (!sr_tracefs->file_exists(t->inst, path)) {
 		errno = ENOENT;
 		return -1;
 	}
-	return tracefs_instance_file_write(t->inst, path, "1") < 0 ? -1 : 0;
+	return sr_tracefs->instance_file_write(t->inst, path, "1") < 0 ? -1 : 0;
 }
 
 int cap_trace_set_tracer(struct cap_trace *t, const char *tracer, const char *filter,
 			 struct sr_error *err)
 {
-	if (filter && tracefs_instance_file_write(t->inst, "set_ftrace_filter", filter) < 0) {
+	if (filter && sr_tracefs->instance_file_write(t->inst, "set_ftrace_filter", filter) < 0) {
 		sr_error_set(err, errno, "writing %s/set_ftrace_filter: %s", t->name,
 			     strerror(errno));
 		return -1;
 	}
-	if (tracefs_instance_file_write(t->inst, "current_tracer", tracer) < 0) {
+	if (sr_tracefs->instance_file_write(t->inst, "current_tracer", tracer) < 0) {
 		sr_error_set(err, errno, "writing %s/current_tracer: %s", t->name,
 			     strerror(errno));
 		return -1;
@@ -247,7 +247,7 @@ int cap_trace_set_tracer(struct cap_trace *t, const char *tracer, const char *fi
 
 char *cap_trace_clock(struct cap_trace *t)
 {
-	char *text = tracefs_instance_file_read(t->inst, "trace_clock", NULL);
+	char *text = sr_tracefs->instance_file_read(t->inst, "trace_clock", NULL);
 	char *open, *close;
 	char *name;
 
@@ -283,7 +283,7 @@ static void *stream_main(void *arg)
 		return NULL;
 	}
 	while (!atomic_load(&s->t->stop)) {
-		r = tracefs_cpu_read(s->tcpu, buf, false);
+		r = sr_tracefs->cpu_read(s->tcpu, buf, false);
 		if (r < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (r < 0) {
@@ -303,7 +303,7 @@ static void *stream_main(void *arg)
 	/* Drain: after tracefs_cpu_stop() the reads no longer block, and a
 	 * partly filled last page comes out too. */
 	while (!s->error) {
-		r = tracefs_cpu_flush(s->tcpu, buf);
+		r = sr_tracefs->cpu_flush(s->tcpu, buf);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -347,14 +347,14 @@ int cap_trace_start_streams(struct cap_trace *t, const char *prefix, struct sr_e
 			sr_error_set(err, errno, "%s: %s", s->path, strerror(errno));
 			return -1;
 		}
-		s->tcpu = tracefs_cpu_open(t->inst, cpu, false);
+		s->tcpu = sr_tracefs->cpu_open(t->inst, cpu, false);
 		if (!s->tcpu) {
 			sr_error_set(err, errno, "%s: cannot open per_cpu/cpu%d/trace_pipe_raw: %s",
 				     t->name, cpu, strerror(errno));
 			return -1;
 		}
-		if (tracefs_cpu_read_size(s->tcpu) > 0)
-			t->page_size = tracefs_cpu_read_size(s->tcpu);
+		if (sr_tracefs->cpu_read_size(s->tcpu) > 0)
+			t->page_size = sr_tracefs->cpu_read_size(s->tcpu);
 	}
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		struct cap_stream *s = &t->streams[cpu];
@@ -371,7 +371,7 @@ int cap_trace_start_streams(struct cap_trace *t, const char *prefix, struct sr_e
 
 int cap_trace_on(struct cap_trace *t, bool on)
 {
-	int ret = on ? tracefs_trace_on(t->inst) : tracefs_trace_off(t->inst);
+	int ret = on ? sr_tracefs->trace_on(t->inst) : sr_tracefs->trace_off(t->inst);
 
 	if (!ret)
 		t->on = on;
@@ -381,7 +381,7 @@ int cap_trace_on(struct cap_trace *t, bool on)
 int cap_trace_mark(struct cap_trace *t, const char *text)
 {
 	if (t->marker_fd < 0)
-		t->marker_fd = tracefs_instance_file_open(t->inst, "trace_marker", O_WRONLY);
+		t->marker_fd = sr_tracefs->instance_file_open(t->inst, "trace_marker", O_WRONLY);
 	if (t->marker_fd < 0)
 		return -1;
 	return cap_write_all(t->marker_fd, text, strlen(text));
@@ -396,7 +396,7 @@ int cap_trace_stop_streams(struct cap_trace *t, struct sr_error *err)
 	atomic_store(&t->stop, true);
 	for (cpu = 0; cpu < t->nr_cpus; cpu++)
 		if (t->streams[cpu].tcpu && t->streams[cpu].started)
-			tracefs_cpu_stop(t->streams[cpu].tcpu);
+			sr_tracefs->cpu_stop(t->streams[cpu].tcpu);
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		struct cap_stream *s = &t->streams[cpu];
 
@@ -405,7 +405,7 @@ int cap_trace_stop_streams(struct cap_trace *t, struct sr_error *err)
 			s->started = false;
 		}
 		if (s->tcpu) {
-			tracefs_cpu_close(s->tcpu);
+			sr_tracefs->cpu_close(s->tcpu);
 			s->tcpu = NULL;
 		}
 		if (s->fd >= 0) {
@@ -470,7 +470,7 @@ int cap_trace_read_stats(struct cap_trace *t, struct cap_cpu_stats *stats, struc
 		memset(s, 0, sizeof(*s));
 		s->cpu = cpu;
 		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
-		text = tracefs_instance_file_read(t->inst, path, NULL);
+		text = sr_tracefs->instance_file_read(t->inst, path, NULL);
 		if (!text) {
 			sr_error_set(err, errno, "%s: cannot read %s: %s", t->name, path,
 				     strerror(errno));
@@ -519,12 +519,12 @@ void cap_trace_destroy(struct cap_trace *t)
 	if (t->marker_fd >= 0)
 		close(t->marker_fd);
 	if (t->inst) {
-		tracefs_trace_off(t->inst);
+		sr_tracefs->trace_off(t->inst);
 		/* Removing the instance disables its events and frees its buffers. */
-		tracefs_instance_destroy(t->inst);
-		tracefs_instance_free(t->inst);
+		sr_tracefs->instance_destroy(t->inst);
+		sr_tracefs->instance_free(t->inst);
 	}
-	tracefs_put_tracing_file(t->dir);
+	sr_tracefs->put_tracing_file(t->dir);
 	free(t->name);
 	free(t);
 }

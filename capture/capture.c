@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <tracefs.h>
+#include <schedreplay/tracelibs.h>
 
 #include "cap_local.h"
 
@@ -336,7 +336,7 @@ static int enable_events(struct session *s, struct sr_error *err)
 		snprintf(ev, sizeof(ev), "%s", colon + 1);
 		if (cap_trace_enable(s->t, sys, ev) < 0) {
 			sr_error_set(err, errno, "--event %s: no such event in %s/events", e,
-				     tracefs_tracing_dir());
+				     sr_tracefs->tracing_dir());
 			return -1;
 		}
 		json_array_append_new(s->events, json_string(e));
@@ -708,7 +708,7 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	}
 	for (int cpu = 0; cpu < n; cpu++)
 		files[cpu] = cap_trace_cpu_file(s->t, cpu);
-	saved = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+	saved = sr_tracefs->instance_file_read(NULL, "saved_cmdlines", NULL);
 	cmdlines = cap_machine_cmdlines(saved, s->tasks);
 	uname_s = cap_machine_uname_string();
 	{
@@ -726,7 +726,7 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 		free(c);
 	}
 	memset(&td, 0, sizeof(td));
-	td.tracing_dir = tracefs_tracing_dir();
+	td.tracing_dir = sr_tracefs->tracing_dir();
 	td.nr_systems = event_systems(s->events, systems, 64, sysbuf, sizeof(sysbuf));
 	td.systems = systems;
 	td.cmdlines = cmdlines;
@@ -877,6 +877,9 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	memset(res, 0, sizeof(*res));
 	if (cap_validate(opt, err) < 0)
 		return -1;
+	/* capture's two libraries, before anything is touched */
+	if (!sr_tracefs_load(err) || !sr_tracecmd_load(err))
+		return -1;
 	if (geteuid() != 0) {
 		sr_error_set(err, EPERM, "capture needs root (it creates a tracefs instance and "
 			     "cgroups); run it as root or with sudo");
@@ -892,7 +895,7 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	s.t = cap_trace_create(s.run, opt->tracing_dir, err);
 	if (!s.t)
 		goto out;
-	cap_trace_cleanup_leftovers(tracefs_tracing_dir(), opt);
+	cap_trace_cleanup_leftovers(sr_tracefs->tracing_dir(), opt);
 	cap_cgroup_cleanup_leftovers(opt);
 	remove_stale_scratch(opt);
 	if (getrandom(&s.trace_id, sizeof(s.trace_id), 0) != sizeof(s.trace_id))
@@ -911,7 +914,7 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 		char fn_prefix[4200];
 
 		snprintf(fn_prefix, sizeof(fn_prefix), "%s.fn", s.tmp_prefix);
-		s.funcs = cap_funcs_start(s.run, tracefs_tracing_dir(), fn_prefix, opt);
+		s.funcs = cap_funcs_start(s.run, sr_tracefs->tracing_dir(), fn_prefix, opt);
 	}
 	if (cap_trace_start_streams(s.t, s.tmp_prefix, err) < 0)
 		goto out;
@@ -993,12 +996,14 @@ int cap_cleanup_leftovers(const char *tracing_dir,
 	const char *dir;
 	int n;
 
-	if (tracing_dir && (!tracefs_tracing_dir() || strcmp(tracefs_tracing_dir(), tracing_dir)) &&
-	    tracefs_set_tracing_dir((char *)tracing_dir) < 0) {
+	if (!sr_tracefs_load(err))
+		return -1;
+	if (tracing_dir && (!sr_tracefs->tracing_dir() || strcmp(sr_tracefs->tracing_dir(), tracing_dir)) &&
+	    sr_tracefs->set_tracing_dir((char *)tracing_dir) < 0) {
 		sr_error_set(err, errno, "cannot use tracing directory %s", tracing_dir);
 		return -1;
 	}
-	dir = tracefs_tracing_dir();
+	dir = sr_tracefs->tracing_dir();
 	if (!dir) {
 		sr_error_set(err, ENODEV, "no tracefs found");
 		return -1;

@@ -24,6 +24,8 @@
 
 #include "trace_local.h"
 
+bool tr_formats_tep_only;
+
 struct ev_spec {
 	const char *system;
 	const char *name;
@@ -113,23 +115,33 @@ bool tr_format_decoded(const char *system, const char *name, size_t name_len)
 	return false;
 }
 
-static int resolve_field(struct tep_format_field *tf, struct tr_field *out)
+/* @flags: TR_F_DYNAMIC, TR_F_RELATIVE, TR_F_SIGNED as the format says */
+static int resolve(long offset, long size, uint8_t flags, struct tr_field *out)
 {
-	if (!tf || tf->offset < 0 || tf->size <= 0 || tf->offset > 65535 || tf->size > 65535)
+	if (offset < 0 || size <= 0 || offset > 65535 || size > 65535)
 		return -1;
-	out->offset = (uint16_t)tf->offset;
-	out->size = (uint16_t)tf->size;
-	out->flags = TR_F_PRESENT;
-	if (tf->flags & TEP_FIELD_IS_DYNAMIC)
-		out->flags |= TR_F_DYNAMIC;
-	if (tf->flags & TEP_FIELD_IS_RELATIVE)
-		out->flags |= TR_F_RELATIVE;
-	if (tf->flags & TEP_FIELD_IS_SIGNED)
-		out->flags |= TR_F_SIGNED;
+	out->offset = (uint16_t)offset;
+	out->size = (uint16_t)size;
+	out->flags = TR_F_PRESENT | flags;
 	/* numbers are 1..8 bytes; strings are arrays or 4-byte locators */
 	if ((out->flags & TR_F_DYNAMIC) && out->size != 4)
 		return -1;
 	return 0;
+}
+
+static int resolve_field(struct tep_format_field *tf, struct tr_field *out)
+{
+	uint8_t flags = 0;
+
+	if (!tf)
+		return -1;
+	if (tf->flags & TEP_FIELD_IS_DYNAMIC)
+		flags |= TR_F_DYNAMIC;
+	if (tf->flags & TEP_FIELD_IS_RELATIVE)
+		flags |= TR_F_RELATIVE;
+	if (tf->flags & TEP_FIELD_IS_SIGNED)
+		flags |= TR_F_SIGNED;
+	return resolve(tf->offset, tf->size, flags, out);
 }
 
 static void put_number(uint8_t *rec, const struct tr_field *f, uint64_t v, bool big)
@@ -142,20 +154,46 @@ static void put_number(uint8_t *rec, const struct tr_field *f, uint64_t v, bool 
 }
 
 /*
- * Evaluate sched_switch's print format with prev_state = 1 << bit and return
- * what it prints for prev_state ("S", "R+", ...) in @out.
+ * What @line (the print format's output) says of prev_state ("S", "R+",
+ * ...), in @out: 0, or -1 if it says nothing usable.
  */
-static int print_prev_state(struct tr_formats *fm, struct tep_event *ev, bool big,
-			    uint64_t value, char *out, size_t outlen)
+static int letters_of(const char *line, char *out, size_t outlen)
+{
+	const char *p = line ? strstr(line, "prev_state=") : NULL;
+	size_t n;
+
+	if (!p) {
+		/* older plugin-style output: "prev_comm:pid [prio] S ==>" */
+		p = line ? strstr(line, "] ") : NULL;
+		if (!p || !strstr(p, "==>"))
+			return -1;
+		p += 2;
+	} else {
+		p += strlen("prev_state=");
+	}
+	n = strcspn(p, " ");
+	if (n == 0 || n >= outlen)
+		return -1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* How prev_state = @value prints: letters_of() its line, or -2 (cannot tell). */
+typedef int (*state_printer)(struct tr_formats *fm, bool big, uint64_t value, char *out,
+			     size_t outlen);
+
+/* ... by libtraceevent: sched_switch's print format on a synthetic record */
+static int print_prev_state(struct tr_formats *fm, bool big, uint64_t value, char *out,
+			    size_t outlen)
 {
 	const struct tr_event_layout *l = &fm->ev[TRACE_EV_SCHED_SWITCH];
 	uint8_t rec[512];
 	struct tep_record r;
 	struct trace_seq s;
-	const char *p;
-	size_t n;
+	int ret;
 
-	if (l->min_size > sizeof(rec))
+	if (!tep_find_event(fm->tep, l->id))
 		return -1;
 	memset(rec, 0, sizeof(rec));
 	put_number(rec, &fm->common_type, l->id, big);
@@ -167,53 +205,58 @@ static int print_prev_state(struct tr_formats *fm, struct tep_event *ev, bool bi
 	trace_seq_init(&s);
 	tep_print_event(fm->tep, &s, &r, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&s);
-	p = s.buffer ? strstr(s.buffer, "prev_state=") : NULL;
-	if (!p) {
-		/* older plugin-style output: "prev_comm:pid [prio] S ==>" */
-		p = s.buffer ? strstr(s.buffer, "] ") : NULL;
-		if (!p || !strstr(p, "==>")) {
-			trace_seq_destroy(&s);
-			(void)ev;
-			return -1;
-		}
-		p += 2;
-	} else {
-		p += strlen("prev_state=");
-	}
-	n = strcspn(p, " ");
-	if (n == 0 || n >= outlen) {
-		trace_seq_destroy(&s);
-		return -1;
-	}
-	memcpy(out, p, n);
-	out[n] = '\0';
+	ret = letters_of(s.buffer, out, outlen);
 	trace_seq_destroy(&s);
-	return 0;
+	return ret;
 }
 
-static void classify_prev_state(struct tr_formats *fm, bool big)
+/* ... by trace_prev_state.c (the record is zero but for prev_state there too) */
+static int print_prev_state_fast(struct tr_formats *fm, bool big, uint64_t value, char *out,
+				 size_t outlen)
 {
-	struct tep_event *ev = tep_find_event(fm->tep, fm->ev[TRACE_EV_SCHED_SWITCH].id);
+	char line[1024];
+
+	(void)big;
+	/*
+	 * libtraceevent reads 4 and 8 bytes as numbers (others as 0, and it may
+	 * sign-extend a narrow field whose top bit is set)
+	 */
+	if ((fm->ev[TRACE_EV_SCHED_SWITCH].f[SW_PREV_STATE].size != 4 &&
+	     fm->ev[TRACE_EV_SCHED_SWITCH].f[SW_PREV_STATE].size != 8) ||
+	    tr_pstate_print(fm->pstate, value, line, sizeof(line)))
+		return -2;
+	return letters_of(line, out, outlen);
+}
+
+/*
+ * Each bit of prev_state printed alone: "+" is a preemption, "R" a bit the
+ * format masks out, X, Z or x a dead task, other letters a sleep. Nothing
+ * usable keeps the 4.14+ defaults. 0, or -2 if @print cannot tell.
+ */
+static int classify_prev_state(struct tr_formats *fm, bool big, state_printer print)
+{
+	const struct tr_event_layout *l = &fm->ev[TRACE_EV_SCHED_SWITCH];
 	uint64_t preempt = 0, sleep = 0, dead = 0;
 	char letters[64];
-	unsigned bits = fm->ev[TRACE_EV_SCHED_SWITCH].f[SW_PREV_STATE].size * 8;
+	unsigned bits = l->f[SW_PREV_STATE].size * 8;
+	int ret;
 
 	/* 4.14+ defaults: S D T t X Z P I, and TASK_REPORT_MAX = 0x100 ("R+") */
 	fm->state_preempt_mask = 0x100;
 	fm->state_sleep_mask = 0x01 | 0x02 | 0x04 | 0x08 | 0x40 | 0x80;
 	fm->state_dead_mask = 0x10 | 0x20;
 	fm->state_from_print_fmt = false;
-	if (!ev)
-		return;
-	if (print_prev_state(fm, ev, big, 0, letters, sizeof(letters)) || strcmp(letters, "R"))
-		return;
+	if (l->min_size > 512)
+		return 0;               /* the synthetic record's size */
+	if ((ret = print(fm, big, 0, letters, sizeof(letters))) || strcmp(letters, "R"))
+		return ret == -2 ? -2 : 0;
 	if (bits > 24)
 		bits = 24;              /* no kernel uses more; keeps the loop short */
 	for (unsigned b = 0; b < bits; b++) {
 		uint64_t bit = 1ULL << b;
 
-		if (print_prev_state(fm, ev, big, bit, letters, sizeof(letters)))
-			return;
+		if ((ret = print(fm, big, bit, letters, sizeof(letters))))
+			return ret == -2 ? -2 : 0;
 		if (strchr(letters, '+'))
 			preempt |= bit;
 		else if (!strcmp(letters, "R"))
@@ -224,11 +267,12 @@ static void classify_prev_state(struct tr_formats *fm, bool big)
 			sleep |= bit;
 	}
 	if (!preempt && !sleep)
-		return;
+		return 0;
 	fm->state_preempt_mask = preempt;
 	fm->state_sleep_mask = sleep;
 	fm->state_dead_mask = dead;
 	fm->state_from_print_fmt = true;
+	return 0;
 }
 
 /* mask, sext and load sizes for the decoder's 8-byte loads */
@@ -268,20 +312,19 @@ static void finish_fields(struct tr_formats *fm)
 		is_at(&fm->common_preempt_count, 3, 1) && is_at(&fm->common_pid, 4, 4);
 }
 
-/* -1 with @missing = the name of a required field absent or unusable */
-static int load_layout(struct tr_formats *fm, enum trace_event_type t, struct tep_event *ev,
-		       const char **missing)
+/*
+ * @t's fields resolved in fm->ev[t].f (absent or unusable ones zero): the
+ * bytes they span, or -1 with @missing = the name of a required field
+ * absent or unusable.
+ */
+static int finish_layout(struct tr_formats *fm, enum trace_event_type t, const char **missing)
 {
 	struct tr_event_layout *l = &fm->ev[t];
 	const struct ev_spec *sp = &specs[t];
 
-	memset(l->f, 0, sizeof(l->f));
 	l->min_size = 0;
 	for (int i = 0; i < TR_MAX_FIELDS && sp->fields[i]; i++) {
-		struct tep_format_field *tf = tep_find_field(ev, sp->fields[i]);
-
-		if (!tf || resolve_field(tf, &l->f[i])) {
-			memset(&l->f[i], 0, sizeof(l->f[i]));
+		if (!(l->f[i].flags & TR_F_PRESENT)) {
 			if (sp->required & (1u << i)) {
 				*missing = sp->fields[i];
 				return -1;
@@ -292,6 +335,20 @@ static int load_layout(struct tr_formats *fm, enum trace_event_type t, struct te
 			l->min_size = (uint32_t)l->f[i].offset + l->f[i].size;
 	}
 	return 0;
+}
+
+/* -1 with @missing = the name of a required field absent or unusable */
+static int load_layout(struct tr_formats *fm, enum trace_event_type t, struct tep_event *ev,
+		       const char **missing)
+{
+	struct tr_event_layout *l = &fm->ev[t];
+	const struct ev_spec *sp = &specs[t];
+
+	memset(l->f, 0, sizeof(l->f));
+	for (int i = 0; i < TR_MAX_FIELDS && sp->fields[i]; i++)
+		if (resolve_field(tep_find_field(ev, sp->fields[i]), &l->f[i]))
+			memset(&l->f[i], 0, sizeof(l->f[i]));
+	return finish_layout(fm, t, missing);
 }
 
 static int load_common(struct tr_formats *fm, struct tep_event *ev)
@@ -363,21 +420,286 @@ static bool print_fmt_bad_field(const char *text, size_t len, const char *pf,
 	return false;
 }
 
+/* ---- the fields of a format text, read without libtraceevent ----------- */
+
 /*
- * Parse one decoded event's format with libtraceevent. Only sched_switch's
- * print format is used (classify_prev_state()); the others get an empty
- * one, which keeps libtraceevent's print-format parser (the crash surface
- * on damaged texts) away from them. 0, or -1 with err.
+ * libtraceevent's tep_parse_event() tokenizes a format byte by byte into
+ * malloc()ed tokens: ~150 k instructions per decoded format even with its
+ * print format emptied, 1.4 M of the 1 s report's 34 M for nine formats.
+ * The decoder needs only each field's name, offset, size, signedness and
+ * __data_loc/__rel_loc flag, so formats of the shape every kernel writes
+ *
+ *   name: NAME\n ID: N\n format:\n
+ *   \tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:0|1;\n ...   (common fields)
+ *   \n
+ *   \tfield:... \n ...                                          (the event's)
+ *   \n
+ *   print fmt: ...
+ *
+ * are read here; a text that strays from that shape in any way (other
+ * spacing inside a keyword, octal or hex numbers, attributes, a second
+ * bracket group, no "signed:" is fine) goes to libtraceevent as before, so
+ * everything accepted here is accepted by libtraceevent with the same
+ * fields (tests/reader/test_formats.c compares the two on every trace), and
+ * damaged texts keep libtraceevent's verdict and message. The rules mirror
+ * libtraceevent 1.7's event_read_fields(): the name is the last word before
+ * ';' or '[' (or the word after "[]" in "__data_loc char[] NAME"), the
+ * type the words before it; __data_loc / __rel_loc as the type's first word
+ * make a field dynamic / relative; signed:N non-zero makes it signed.
  */
-static int parse_format(struct tr_formats *fm, const struct tr_format_text *ft,
-			enum trace_event_type t, struct sr_error *err)
+struct fmt_cursor {
+	const char *p, *end;
+};
+
+static void skip_blanks(struct fmt_cursor *c)
 {
-	static const char empty_pf[] = "print fmt: \"\"\n";
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t'))
+		c->p++;
+}
+
+static bool take(struct fmt_cursor *c, const char *lit, size_t n)
+{
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, lit, n))
+		return false;
+	c->p += n;
+	return true;
+}
+
+#define TAKE(c, lit) take(c, lit, sizeof(lit) - 1)
+
+static bool is_word(char ch)
+{
+	return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9');
+}
+
+/*
+ * A decimal number as strtoul(.., 0) reads it: no leading zero (octal) and
+ * at most 9 digits (libtraceevent keeps offsets and sizes in an int); the
+ * next byte must not continue the word (libtraceevent's token would).
+ */
+static bool take_number(struct fmt_cursor *c, long *v)
+{
+	const char *s = c->p;
+	long x = 0;
+
+	while (c->p < c->end && *c->p >= '0' && *c->p <= '9' && c->p - s < 10)
+		x = x * 10 + (*c->p++ - '0');
+	if (c->p == s || c->p - s > 9 || (*s == '0' && c->p - s > 1) ||
+	    (c->p < c->end && is_word(*c->p)))
+		return false;
+	*v = x;
+	return true;
+}
+
+struct fmt_decl {
+	const char *name;
+	size_t name_len;
+	uint8_t flags;                 /* TR_F_DYNAMIC, TR_F_RELATIVE */
+	bool array;                    /* NAME[N] or TYPE[] NAME */
+};
+
+/*
+ * "TYPE NAME", "TYPE NAME[N]" or "TYPE[] NAME" up to (not including) the
+ * ';' at @semi: words of [A-Za-z0-9_], '*', blanks and one bracket group.
+ */
+static bool parse_decl(const char *s, const char *semi, struct fmt_decl *d)
+{
+	const char *words[32], *ends[32];
+	int n = 0, before_bracket = -1;
+	const char *p = s;
+
+	while (p < semi) {
+		if (*p == ' ' || *p == '\t') {
+			p++;
+		} else if (*p == '*') {
+			if (n == 32)
+				return false;
+			words[n] = p;
+			ends[n++] = ++p;
+		} else if (is_word(*p)) {
+			if (n == 32)
+				return false;
+			words[n] = p;
+			while (p < semi && is_word(*p))
+				p++;
+			ends[n++] = p;
+		} else if (*p == '[' && before_bracket < 0) {
+			before_bracket = n;
+			p++;
+			while (p < semi && is_word(*p))
+				p++;
+			if (p == semi || *p != ']')
+				return false;
+			p++;
+		} else {
+			return false;
+		}
+	}
+	/* the first word is a type word, never '*'; NAME is a word */
+	if (n < 2 || *words[0] == '*')
+		return false;
+	if (before_bracket < 0 || before_bracket == n) {
+		d->name = words[n - 1];                   /* TYPE NAME or TYPE NAME[N] */
+	} else if (before_bracket == n - 1 && before_bracket >= 2 &&
+		   *words[n - 2] != '*') {
+		d->name = words[n - 1];                   /* TYPE WORD[] NAME */
+	} else {
+		return false;
+	}
+	if (*d->name == '*' || (d->name[0] >= '0' && d->name[0] <= '9'))
+		return false;
+	d->name_len = (size_t)(ends[n - 1] - d->name);
+	d->array = before_bracket >= 0;
+	d->flags = 0;
+	if (ends[0] - words[0] >= 10 && !memcmp(words[0], "__data_loc", 10))
+		d->flags = TR_F_DYNAMIC;
+	else if (ends[0] - words[0] >= 9 && !memcmp(words[0], "__rel_loc", 9))
+		d->flags = TR_F_DYNAMIC | TR_F_RELATIVE;
+	return true;
+}
+
+/* The fields a fast parse looks for, and what it found (first of each name). */
+struct fmt_want {
+	const char *const *names;
+	int nr;
+	struct tr_field *out;          /* [nr] */
+	unsigned found;                /* bit i: names[i] seen */
+	unsigned bad;                  /* bit i: its first occurrence is unusable */
+	unsigned arrays;               /* bit i: its first occurrence is an array */
+};
+
+/*
+ * One block of field lines up to and including its blank line. false: the
+ * text is not of the common shape (libtraceevent decides).
+ */
+static bool parse_block(struct fmt_cursor *c, struct fmt_want *w)
+{
+	for (;;) {
+		struct fmt_decl d;
+		const char *semi;
+		long offset, size, sign = 0;
+
+		skip_blanks(c);
+		if (c->p < c->end && *c->p == '\n') {
+			c->p++;
+			return true;
+		}
+		if (!TAKE(c, "field:"))
+			return false;
+		semi = memchr(c->p, ';', (size_t)(c->end - c->p));
+		if (!semi || !parse_decl(c->p, semi, &d))
+			return false;
+		c->p = semi + 1;
+		skip_blanks(c);
+		if (!TAKE(c, "offset:"))
+			return false;
+		skip_blanks(c);
+		if (!take_number(c, &offset))
+			return false;
+		skip_blanks(c);
+		if (!TAKE(c, ";"))
+			return false;
+		skip_blanks(c);
+		if (!TAKE(c, "size:"))
+			return false;
+		skip_blanks(c);
+		if (!take_number(c, &size))
+			return false;
+		skip_blanks(c);
+		if (!TAKE(c, ";"))
+			return false;
+		skip_blanks(c);
+		if (TAKE(c, "signed:")) {
+			skip_blanks(c);
+			if (!take_number(c, &sign) || sign > 1)
+				return false;
+			skip_blanks(c);
+			if (!TAKE(c, ";"))
+				return false;
+			skip_blanks(c);
+		}
+		if (!TAKE(c, "\n"))
+			return false;
+		for (int i = 0; i < w->nr; i++) {
+			if ((w->found & (1u << i)) || strlen(w->names[i]) != d.name_len ||
+			    memcmp(w->names[i], d.name, d.name_len))
+				continue;
+			w->found |= 1u << i;
+			if (d.array)
+				w->arrays |= 1u << i;
+			if (resolve(offset, size, (uint8_t)(d.flags | (sign ? TR_F_SIGNED : 0)),
+				    &w->out[i]))
+				w->bad |= 1u << i;
+			break;
+		}
+	}
+}
+
+static const char *const common_names[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+};
+
+/*
+ * The common fields (common[4], in common_names' order) and @t's fields
+ * (@l->f) of @ft, when its text is of the kernel's shape (above); false
+ * when it is not, and libtraceevent is to parse it. Absent or unusable
+ * fields are left zero, as resolve_field() leaves them.
+ */
+static bool fast_fields(const struct tr_format_text *ft, const char *pf, enum trace_event_type t,
+			struct tr_field common[4], struct tr_event_layout *l, unsigned *arrays)
+{
+	struct fmt_cursor c = { ft->text, pf };
+	struct fmt_want cw = { common_names, 4, common, 0, 0, 0 };
+	struct fmt_want ew = { specs[t].fields, 0, l->f, 0, 0, 0 };
+	long id;
+
+	while (ew.nr < TR_MAX_FIELDS && specs[t].fields[ew.nr])
+		ew.nr++;
+	memset(common, 0, 4 * sizeof(*common));
+	memset(l->f, 0, sizeof(l->f));
+	if (!TAKE(&c, "name:"))
+		return false;
+	skip_blanks(&c);
+	if (!take(&c, ft->name, ft->name_len) || (c.p < c.end && is_word(*c.p)))
+		return false;
+	skip_blanks(&c);
+	if (!TAKE(&c, "\nID:"))
+		return false;
+	skip_blanks(&c);
+	if (!take_number(&c, &id) || id != ft->id)
+		return false;
+	skip_blanks(&c);
+	if (!TAKE(&c, "\nformat:"))
+		return false;
+	skip_blanks(&c);
+	if (!TAKE(&c, "\n") || !parse_block(&c, &cw) || !parse_block(&c, &ew))
+		return false;
+	while (c.p < c.end && (*c.p == ' ' || *c.p == '\t' || *c.p == '\n'))
+		c.p++;
+	if (c.p != pf)
+		return false;
+	for (int i = 0; i < 4; i++)
+		if (cw.bad & (1u << i))
+			memset(&common[i], 0, sizeof(common[i]));
+	for (int i = 0; i < ew.nr; i++)
+		if (ew.bad & (1u << i))
+			memset(&l->f[i], 0, sizeof(l->f[i]));
+	*arrays = ew.arrays;
+	return true;
+}
+
+/*
+ * What every decoded event's format must pass, however it is parsed: no NUL
+ * byte, a print format, and no REC->x in it naming no field. 0 with @pf =
+ * its "print fmt:", or -1 with err.
+ */
+static int check_format(const struct tr_format_text *ft, enum trace_event_type t,
+			const char **pf_out, struct sr_error *err)
+{
 	const char *pf = find(ft->text, ft->len, "print fmt:", 10);
 	const char *bad;
 	size_t bad_len;
-	char *copy = NULL;
-	int ret;
 
 	if (memchr(ft->text, '\0', ft->len)) {
 		sr_error_set(err, EINVAL, "corrupted event format %s:%s (id %ld): a NUL byte at "
@@ -396,20 +718,118 @@ static int parse_format(struct tr_formats *fm, const struct tr_format_text *ft,
 			     specs[t].name, ft->id, (int)(bad_len > 64 ? 64 : bad_len), bad);
 		return -1;
 	}
-	if (t == TRACE_EV_SCHED_SWITCH) {
-		ret = tep_parse_event(fm->tep, ft->text, ft->len, ft->system);
-	} else {
-		size_t head = (size_t)(pf - ft->text);
+	*pf_out = pf;
+	return 0;
+}
 
-		copy = malloc(head + sizeof(empty_pf));
-		if (!copy) {
-			sr_error_set(err, ENOMEM, "out of memory loading event formats");
+/*
+ * A tep handle set up for @f (byte orders, long and page size, CPUs) with
+ * its ring-buffer page header parsed (@header_ok false if that failed or
+ * is pre-2.6.31's); NULL if out of memory.
+ */
+static struct tep_handle *file_tep(const struct tr_file *f, bool *header_ok)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep)
+		return NULL;
+	tep_set_file_bigendian(tep, f->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
+				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, f->user_long_size);
+	tep_set_page_size(tep, (int)f->page_size);
+	tep_set_cpus(tep, f->cpus);
+	*header_ok = !tep_parse_header_page(tep, f->header_page, f->header_page_len,
+					    f->user_long_size) && !tep_is_old_format(tep);
+	return tep;
+}
+
+/*
+ * Parse one decoded event's format with libtraceevent (@pf: its "print
+ * fmt:"). Only sched_switch's print format is used (classify_prev_state());
+ * the others get an empty one, which keeps libtraceevent's print-format
+ * parser (the crash surface on damaged texts) away from them. 0, or -1
+ * with err.
+ */
+static int parse_format(struct tr_formats *fm, const struct tr_file *f,
+			const struct tr_format_text *ft, enum trace_event_type t, const char *pf,
+			struct sr_error *err)
+{
+	static const char empty_pf[] = "print fmt: \"\"\n";
+	size_t head = (size_t)(pf - ft->text);
+	struct tep_handle *tep = t == TRACE_EV_SCHED_SWITCH ? NULL : fm->tep_others;
+	const char *end = ft->text + ft->len, *p = pf, *bad = NULL;
+	struct tep_event *ev;
+	char *copy;
+	bool header_ok;
+	int ret;
+
+	/*
+	 * The fields alone first, with an empty print format: sched_switch's
+	 * into a scratch handle, the others into tep_others for good
+	 */
+	if (!tep)
+		tep = file_tep(f, &header_ok);
+	if (t != TRACE_EV_SCHED_SWITCH)
+		fm->tep_others = tep;
+	copy = malloc(head + sizeof(empty_pf));
+	if (!copy || !tep) {
+		free(copy);
+		if (tep && t == TRACE_EV_SCHED_SWITCH)
+			tep_free(tep);
+		sr_error_set(err, ENOMEM, "out of memory loading event formats");
+		return -1;
+	}
+	memcpy(copy, ft->text, head);
+	memcpy(copy + head, empty_pf, sizeof(empty_pf));
+	ret = tep_parse_event(tep, copy, head + sizeof(empty_pf) - 1, ft->system);
+	free(copy);
+	/*
+	 * libtraceevent 1.7 dereferences the field of each REC->x in a
+	 * __print_flags() as it read the fields: one its reading lost (a field
+	 * line "char prev_comm[16;" swallows the lines after it) crashed the
+	 * parse of sched_switch's print format. Every REC->x must be a field it
+	 * read.
+	 */
+	if (!ret && t == TRACE_EV_SCHED_SWITCH) {
+		ev = tep_find_event(tep, (int)ft->id);
+		while (ev && (p = find(p, (size_t)(end - p), "REC->", 5))) {
+			char name[128];
+			size_t n = 0;
+
+			p += 5;
+			while (p + n < end && n < sizeof(name) - 1 &&
+			       (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') ||
+				(p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= '0' && p[n] <= '9'))) {
+				name[n] = p[n];
+				n++;
+			}
+			name[n] = '\0';
+			if (!tep_find_any_field(ev, name)) {
+				bad = p;
+				break;
+			}
+		}
+		tep_free(tep);
+		if (!ev) {
+			sr_error_set(err, EINVAL, "corrupted event format %s:%s (id %ld): libtraceevent "
+				     "did not keep it", ft->system, specs[t].name, ft->id);
 			return -1;
 		}
-		memcpy(copy, ft->text, head);
-		memcpy(copy + head, empty_pf, sizeof(empty_pf));
-		ret = tep_parse_event(fm->tep, copy, head + sizeof(empty_pf) - 1, ft->system);
-		free(copy);
+		if (bad) {
+			size_t n = 0;
+
+			while (bad + n < end && n < 64 && bad[n] != ',' && bad[n] != ' ' &&
+			       bad[n] != ')' && bad[n] != '\n')
+				n++;
+			sr_error_set(err, EINVAL, "corrupted event format %s:%s (id %ld): its print "
+				     "fmt uses REC->%.*s, which is no field libtraceevent read",
+				     ft->system, specs[t].name, ft->id, (int)n, bad);
+			return -1;
+		}
+		ret = tep_parse_event(fm->tep, ft->text, ft->len, ft->system);
+	} else if (t == TRACE_EV_SCHED_SWITCH) {
+		tep_free(tep);
 	}
 	if (ret) {
 		sr_error_set(err, EINVAL, "corrupted event format %s:%s (id %ld): libtraceevent "
@@ -448,21 +868,17 @@ static void default_common_header(struct tr_formats *fm)
 int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_error *err)
 {
 	size_t names_len = 0, names_pos = 0;
-	bool have_common = false;
+	bool have_common = false, header_ok;
+	const struct tr_format_text *switch_text = NULL;
+	const char *switch_pf = NULL;
+	struct tr_field switch_type = { 0 };
 
 	memset(fm, 0, sizeof(*fm));
 	tep_set_loglevel(TEP_LOG_NONE);
-	fm->tep = tep_alloc();
+	fm->tep = file_tep(f, &header_ok);
 	if (!fm->tep)
 		goto nomem;
-	tep_set_file_bigendian(fm->tep, f->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(fm->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
-				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(fm->tep, f->user_long_size);
-	tep_set_page_size(fm->tep, (int)f->page_size);
-	tep_set_cpus(fm->tep, f->cpus);
-	if (tep_parse_header_page(fm->tep, f->header_page, f->header_page_len,
-				  f->user_long_size) || tep_is_old_format(fm->tep)) {
+	if (!header_ok) {
 		sr_error_set(err, EINVAL, "unsupported ring-buffer page header (pre-2.6.31 kernel?)");
 		return -1;
 	}
@@ -519,8 +935,11 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_er
 
 		/* the container kept the texts of the decoded events only */
 		for (int t = 1; ft->text && t < TRACE_EV_NR_TYPES; t++) {
+			struct tr_field common[4];
 			struct tep_event *ev;
 			const char *missing = NULL;
+			const char *pf;
+			unsigned arrays;
 
 			if (strcmp(ft->system, specs[t].system) || strlen(specs[t].name) != nl ||
 			    memcmp(specs[t].name, name, nl))
@@ -529,9 +948,48 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_er
 				unusable(err, ft->system, t, id, "a second format of the event", NULL);
 				return -1;
 			}
-			if (parse_format(fm, ft, (enum trace_event_type)t, err))
+			if (check_format(ft, (enum trace_event_type)t, &pf, err))
 				return -1;
-			ev = tep_find_event(fm->tep, (int)id);
+			/*
+			 * sched_switch's print format classifies prev_state: read
+			 * here too when it is of the kernels' shape, else the whole
+			 * format goes to libtraceevent
+			 */
+			if (!tr_formats_tep_only &&
+			    fast_fields(ft, pf, (enum trace_event_type)t, common, &fm->ev[t],
+					&arrays) &&
+			    (t != TRACE_EV_SCHED_SWITCH ||
+			     (fm->pstate = tr_pstate_parse(pf, ft->text + ft->len, specs[t].fields,
+							   fm->ev[t].f, arrays, SW_PREV_STATE)))) {
+				if (t == TRACE_EV_SCHED_SWITCH) {
+					switch_text = ft;
+					switch_pf = pf;
+					switch_type = common[0];
+				}
+				if (!have_common) {
+					if (!(common[0].flags & TR_F_PRESENT) ||
+					    !(common[3].flags & TR_F_PRESENT)) {
+						unusable(err, ft->system, t, id, "no usable field",
+							 "common_type/common_pid");
+						return -1;
+					}
+					/* flags and preempt_count may be absent (very old kernels) */
+					fm->common_type = common[0];
+					fm->common_flags = common[1];
+					fm->common_preempt_count = common[2];
+					fm->common_pid = common[3];
+					have_common = true;
+				}
+				if (finish_layout(fm, (enum trace_event_type)t, &missing)) {
+					unusable(err, ft->system, t, id, "no usable field", missing);
+					return -1;
+				}
+				goto decoded;
+			}
+			if (parse_format(fm, f, ft, (enum trace_event_type)t, pf, err))
+				return -1;
+			ev = tep_find_event(t == TRACE_EV_SCHED_SWITCH ? fm->tep : fm->tep_others,
+					    (int)id);
 			if (!ev) {
 				unusable(err, ft->system, t, id, "libtraceevent did not keep it", NULL);
 				return -1;
@@ -548,6 +1006,7 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_er
 				unusable(err, ft->system, t, id, "no usable field", missing);
 				return -1;
 			}
+decoded:
 			fm->ev[t].present = true;
 			fm->ev[t].id = (uint16_t)id;
 			fm->type_of_id[id] = (uint8_t)t;
@@ -562,8 +1021,33 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_er
 		return -1;
 	}
 	finish_fields(fm);
-	if (fm->ev[TRACE_EV_SCHED_SWITCH].present)
-		classify_prev_state(fm, f->big_endian);
+	/*
+	 * libtraceevent finds the synthetic record's event by sched_switch's
+	 * own common_type: where that is not the loader's (a damaged format),
+	 * it is libtraceevent's call
+	 */
+	if (fm->ev[TRACE_EV_SCHED_SWITCH].present && fm->pstate &&
+	    (!(switch_type.flags & TR_F_PRESENT) ||
+	     switch_type.offset != fm->common_type.offset ||
+	     switch_type.size != fm->common_type.size ||
+	     classify_prev_state(fm, f->big_endian, print_prev_state_fast) == -2)) {
+		/* outside trace_prev_state.c's subset after all: libtraceevent prints */
+		long id = fm->ev[TRACE_EV_SCHED_SWITCH].id;
+
+		tr_pstate_free(fm->pstate);
+		fm->pstate = NULL;
+		if (parse_format(fm, f, switch_text, TRACE_EV_SCHED_SWITCH, switch_pf, err))
+			return -1;
+		if (!tep_find_event(fm->tep, (int)id)) {
+			unusable(err, switch_text->system, TRACE_EV_SCHED_SWITCH, id,
+				 "libtraceevent did not keep it", NULL);
+			return -1;
+		}
+	}
+	if (fm->ev[TRACE_EV_SCHED_SWITCH].present && !fm->pstate)
+		classify_prev_state(fm, f->big_endian, print_prev_state);
+	tr_pstate_free(fm->pstate);
+	fm->pstate = NULL;
 	return 0;
 nomem:
 	sr_error_set(err, ENOMEM, "out of memory loading event formats");
@@ -644,7 +1128,7 @@ int tr_formats_from_tep(struct tr_formats *fm, struct tep_handle *tep, bool big_
 	}
 	finish_fields(fm);
 	if (fm->ev[TRACE_EV_SCHED_SWITCH].present)
-		classify_prev_state(fm, big_endian);
+		classify_prev_state(fm, big_endian, print_prev_state);
 	return 0;
 }
 
@@ -654,6 +1138,9 @@ void tr_formats_release(struct tr_formats *fm)
 		return;
 	if (fm->tep && !fm->tep_borrowed)
 		tep_free(fm->tep);
+	if (fm->tep_others)
+		tep_free(fm->tep_others);
+	tr_pstate_free(fm->pstate);
 	free(fm->type_of_id);
 	free(fm->name_of_id);
 	free(fm->names);

@@ -173,7 +173,14 @@ struct tr_event_layout {
 };
 
 struct tr_formats {
+	/*
+	 * tep: sched_switch's format alone (its print format classifies
+	 * prev_state, whatever the other formats hold), or libtracecmd's;
+	 * tep_others: the other decoded formats that needed libtraceevent
+	 * (not of the kernel's common shape), NULL if none did.
+	 */
 	struct tep_handle *tep;
+	struct tep_handle *tep_others;
 	int kernel_long_size;          /* from header_page's commit field */
 	uint16_t max_id;
 	uint8_t *type_of_id;           /* [max_id + 1]: enum trace_event_type */
@@ -194,9 +201,15 @@ struct tr_formats {
 	uint64_t state_dead_mask;      /* bits printed as X, Z, x */
 	bool state_from_print_fmt;     /* false: default 6.x table used */
 	bool tep_borrowed;             /* tep belongs to libtracecmd: not freed here */
+	struct tr_pstate *pstate;      /* sched_switch's print format, read without tep */
 };
 
 int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_error *err);
+/*
+ * Tests only: true makes tr_formats_load() parse every decoded format with
+ * libtraceevent, as it does the formats not of the kernel's common shape.
+ */
+extern bool tr_formats_tep_only;
 /* A format text's name and id ("name: X\nID: N"): 0, or -1 if it has none. */
 int tr_format_scan(const char *text, size_t len, const char **name, size_t *name_len,
 		   long *id);
@@ -210,6 +223,20 @@ bool tr_format_decoded(const char *system, const char *name, size_t name_len);
 int tr_formats_from_tep(struct tr_formats *fm, struct tep_handle *tep, bool big_endian,
 			struct sr_error *err);
 void tr_formats_release(struct tr_formats *fm);
+
+/*
+ * sched_switch's print format read without libtraceevent (trace_prev_state.c):
+ * @pf its "print fmt:", @end the text's end, @names/@fields the decoded
+ * fields (@arrays: bit i = fields[i] is a char array), @state prev_state's
+ * index. NULL if the format is outside the subset read there (or no memory):
+ * libtraceevent is to print it.
+ */
+struct tr_pstate;
+struct tr_pstate *tr_pstate_parse(const char *pf, const char *end, const char *const *names,
+				  const struct tr_field *fields, unsigned arrays, int state);
+/* The line it prints for prev_state = @state, in @out: 0, or -1 if outside the subset. */
+int tr_pstate_print(const struct tr_pstate *ps, uint64_t state, char *out, size_t outlen);
+void tr_pstate_free(struct tr_pstate *ps);
 
 /* Field index names per type, shared by the loader and the decoder. */
 enum { SW_PREV_COMM, SW_PREV_PID, SW_PREV_PRIO, SW_PREV_STATE, SW_NEXT_COMM, SW_NEXT_PID,

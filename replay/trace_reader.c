@@ -19,10 +19,12 @@
  * stage (trace_repair.c) between the merge and the caller.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -495,17 +497,31 @@ out:
 	return ret;
 }
 
-/* ftrace text instead of a trace.dat? (the magic is checked by tr_file_open) */
+/*
+ * ftrace text instead of a trace.dat? (the magic is checked by tr_file_open)
+ * A trace.dat is told by its first 3 bytes, without stdio's buffer or the
+ * 16 KiB the text sniffer looks at.
+ */
 static bool looks_like_text(const char *path)
 {
 	char buf[16384];
-	size_t n;
-	FILE *f = fopen(path, "rb");
+	size_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (!f)
+	if (fd < 0)
 		return false;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
+	while (n < sizeof(buf)) {
+		ssize_t got = read(fd, buf + n, n < 3 ? 3 - n : sizeof(buf) - n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+		if (n == 3 && !memcmp(buf, "\027\010\104", 3))
+			break;
+	}
+	close(fd);
 	if (n >= 3 && !memcmp(buf, "\027\010\104", 3))
 		return false;
 	return tr_text_sniff(buf, n);

@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <trace-cmd/trace-cmd.h>
+#include <schedreplay/tracelibs.h>
 
 #include "trace_local.h"
 
@@ -91,7 +91,7 @@ static int pull(struct tr_tc *tc, int i, struct sr_error *err)
 {
 	struct tc_stream *s = &tc->s[i];
 
-	s->head = tracecmd_read_data(tc->h, i);
+	s->head = sr_tracecmd->read_data(tc->h, i);
 	if (!s->head) {
 		if (s->read != s->expect) {
 			sr_error_set(err, EIO, "libtracecmd ended stream %d (CPU %d) after %" PRIu64
@@ -128,10 +128,12 @@ struct tr_tc *tr_tc_open(const char *path, const char *buffer, int nr_idx,
 	}
 	tc->path = path;
 	tc->delivered_idx = -1;
+	if (!sr_tracecmd_load(err))
+		goto fail;
 	/* libtracecmd would print its parse warnings on stderr; errors are ours to report */
-	tracecmd_set_loglevel(TEP_LOG_NONE);
+	sr_tracecmd->set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	tc->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	tc->top = sr_tracecmd->open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!tc->top) {
 		sr_error_set(err, errno ? errno : EINVAL, "libtracecmd cannot open the file (%s)",
 			     errno ? strerror(errno) : "tracecmd_open failed");
@@ -139,14 +141,14 @@ struct tr_tc *tr_tc_open(const char *path, const char *buffer, int nr_idx,
 	}
 	tc->h = tc->top;
 	if (buffer[0]) {
-		int n = tracecmd_buffer_instances(tc->top);
+		int n = sr_tracecmd->buffer_instances(tc->top);
 
 		tc->h = NULL;
 		for (int i = 0; i < n; i++) {
-			const char *name = tracecmd_buffer_instance_name(tc->top, i);
+			const char *name = sr_tracecmd->buffer_instance_name(tc->top, i);
 
 			if (name && !strcmp(name, buffer)) {
-				tc->h = tracecmd_buffer_instance_handle(tc->top, i);
+				tc->h = sr_tracecmd->buffer_instance_handle(tc->top, i);
 				if (!tc->h) {
 					sr_error_set(err, EIO, "libtracecmd cannot open buffer '%s'",
 						     buffer);
@@ -185,8 +187,8 @@ struct tr_tc *tr_tc_open(const char *path, const char *buffer, int nr_idx,
 		tc->heap[tc->heap_n++] = i;
 	}
 	/* a stream libtracecmd has beyond the ones the container lists */
-	if ((extra = tracecmd_read_data(tc->h, nr_idx))) {
-		tracecmd_free_record(extra);
+	if ((extra = sr_tracecmd->read_data(tc->h, nr_idx))) {
+		sr_tracecmd->free_record(extra);
 		sr_error_set(err, EIO, "libtracecmd has more CPU streams than the %d of the file",
 			     nr_idx);
 		goto fail;
@@ -204,14 +206,14 @@ void tr_tc_close(struct tr_tc *tc)
 	if (!tc)
 		return;
 	if (tc->delivered)
-		tracecmd_free_record(tc->delivered);
+		sr_tracecmd->free_record(tc->delivered);
 	for (int i = 0; tc->s && i < tc->nr; i++)
 		if (tc->s[i].head)
-			tracecmd_free_record(tc->s[i].head);
+			sr_tracecmd->free_record(tc->s[i].head);
 	if (tc->h && tc->h != tc->top)
-		tracecmd_close(tc->h);
+		sr_tracecmd->close(tc->h);
 	if (tc->top)
-		tracecmd_close(tc->top);
+		sr_tracecmd->close(tc->top);
 	free(tc->s);
 	free(tc->heap);
 	free(tc);
@@ -219,7 +221,7 @@ void tr_tc_close(struct tr_tc *tc)
 
 struct tep_handle *tr_tc_tep(struct tr_tc *tc)
 {
-	return tracecmd_get_tep(tc->h);
+	return sr_tracecmd->get_tep(tc->h);
 }
 
 uint64_t tr_tc_first_ts(const struct tr_tc *tc)
@@ -249,7 +251,7 @@ int tr_tc_next(struct tr_tc *tc, struct tr_rec *rec, struct sr_error *err)
 	int i;
 
 	if (tc->delivered) {
-		tracecmd_free_record(tc->delivered);
+		sr_tracecmd->free_record(tc->delivered);
 		tc->delivered = NULL;
 	}
 	if (tc->delivered_idx >= 0) {

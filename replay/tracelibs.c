@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlopen() of libtracecmd and libtracefs for the few paths that use them
+ * (include/schedreplay/tracelibs.h says why).
+ *
+ * RTLD_NOW: a symbol missing from an older or newer library fails the load,
+ * with its name, rather than the first call. RTLD_LOCAL: their symbols stay
+ * out of the global scope; libtraceevent, which both need and the native
+ * reader links, is found already loaded.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+
+#include <schedreplay/tracelibs.h>
+
+const struct sr_tracecmd_fns *sr_tracecmd;
+const struct sr_tracefs_fns *sr_tracefs;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* @soname's handle, or NULL with @err */
+static void *open_lib(const char *soname, const char *package, struct sr_error *err)
+{
+	void *h;
+
+	dlerror();
+	h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *why = dlerror();
+
+		sr_error_set(err, ENOENT, "cannot load %s: %s (apt-get install %s)", soname,
+			     why ? why : "unknown dlopen error", package);
+	}
+	return h;
+}
+
+static void missing_symbol(void *h, const char *soname, const char *package,
+			   struct sr_error *err)
+{
+	const char *why = dlerror();
+
+	sr_error_set(err, ENOENT, "cannot load %s: %s (apt-get install %s)", soname,
+		     why ? why : "a symbol is missing", package);
+	dlclose(h);
+}
+
+/* table.member = prefix##member of @h, or jump to @fail */
+#define GET(h, table, prefix, member, fail)                                              \
+	do {                                                                              \
+		if (!((table).member = (__typeof__((table).member))dlsym(h, #prefix #member))) \
+			goto fail;                                                        \
+	} while (0)
+
+const struct sr_tracecmd_fns *sr_tracecmd_load(struct sr_error *err)
+{
+	static const char soname[] = "libtracecmd.so.1", package[] = "libtracecmd1";
+	static struct sr_tracecmd_fns fns;
+	void *h;
+
+	pthread_mutex_lock(&lock);
+	if (sr_tracecmd || !(h = open_lib(soname, package, err)))
+		goto out;
+	GET(h, fns, tracecmd_, open, missing);
+	GET(h, fns, tracecmd_, close, missing);
+	GET(h, fns, tracecmd_, get_tep, missing);
+	GET(h, fns, tracecmd_, iterate_events, missing);
+	GET(h, fns, tracecmd_, read_data, missing);
+	GET(h, fns, tracecmd_, free_record, missing);
+	GET(h, fns, tracecmd_, buffer_instances, missing);
+	GET(h, fns, tracecmd_, buffer_instance_name, missing);
+	GET(h, fns, tracecmd_, buffer_instance_handle, missing);
+	GET(h, fns, tracecmd_, set_loglevel, missing);
+	sr_tracecmd = &fns;
+	goto out;
+missing:
+	missing_symbol(h, soname, package, err);
+out:
+	pthread_mutex_unlock(&lock);
+	return sr_tracecmd;
+}
+
+const struct sr_tracefs_fns *sr_tracefs_load(struct sr_error *err)
+{
+	static const char soname[] = "libtracefs.so.1", package[] = "libtracefs1";
+	static struct sr_tracefs_fns fns;
+	void *h;
+
+	pthread_mutex_lock(&lock);
+	if (sr_tracefs || !(h = open_lib(soname, package, err)))
+		goto out;
+	GET(h, fns, tracefs_, tracing_dir, missing);
+	GET(h, fns, tracefs_, set_tracing_dir, missing);
+	GET(h, fns, tracefs_, put_tracing_file, missing);
+	GET(h, fns, tracefs_, file_exists, missing);
+	GET(h, fns, tracefs_, instance_exists, missing);
+	GET(h, fns, tracefs_, instance_create, missing);
+	GET(h, fns, tracefs_, instance_destroy, missing);
+	GET(h, fns, tracefs_, instance_free, missing);
+	GET(h, fns, tracefs_, instance_get_dir, missing);
+	GET(h, fns, tracefs_, instance_set_buffer_size, missing);
+	GET(h, fns, tracefs_, instance_file_open, missing);
+	GET(h, fns, tracefs_, instance_file_read, missing);
+	GET(h, fns, tracefs_, instance_file_write, missing);
+	GET(h, fns, tracefs_, event_enable, missing);
+	GET(h, fns, tracefs_, trace_on, missing);
+	GET(h, fns, tracefs_, trace_off, missing);
+	GET(h, fns, tracefs_, cpu_open, missing);
+	GET(h, fns, tracefs_, cpu_close, missing);
+	GET(h, fns, tracefs_, cpu_read, missing);
+	GET(h, fns, tracefs_, cpu_read_size, missing);
+	GET(h, fns, tracefs_, cpu_flush, missing);
+	GET(h, fns, tracefs_, cpu_stop, missing);
+	sr_tracefs = &fns;
+	goto out;
+missing:
+	missing_symbol(h, soname, package, err);
+out:
+	pthread_mutex_unlock(&lock);
+	return sr_tracefs;
+}
