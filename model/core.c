@@ -713,6 +713,19 @@ struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev
 }
 
 /*
+ * What model_yield_to() and model_preempt_for() need: an EEVDF profile, a
+ * fair curr on @cpu other than @p, and @p queued there, runnable, not
+ * delayed (yield_to()'s task_is_running(), same rq).
+ */
+static bool hand_over_possible(const struct model *m, const struct rq *rq, int cpu,
+			       const struct model_task *p)
+{
+	return sched_feat(m, EEVDF) && !rq->other_class && rq->curr && rq->curr != p &&
+	       p->cpu == cpu && p->on_rq == TASK_ON_RQ_QUEUED && !p->se.sched_delayed &&
+	       p->state == TS_RUNNING;
+}
+
+/*
  * yield_to(p, preempt) (kernel/sched/syscalls.c, 6.12) for a @p queued on
  * the yielder's own CPU: the fair class's yield_to_task_fair() makes @p the
  * next buddy and yields curr; schedule() is the caller's model_schedule()
@@ -728,10 +741,7 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
 	if (check_cpu(m, cpu, "yield_to", NULL))
 		return -1;
 	rq = &m->rqs[cpu];
-	if (!sched_feat(m, EEVDF) || rq->other_class || !rq->curr || rq->curr == p)
-		return 0;
-	if (p->cpu != cpu || p->on_rq != TASK_ON_RQ_QUEUED || p->se.sched_delayed ||
-	    p->state != TS_RUNNING || rq->nr_running == 1)
+	if (!hand_over_possible(m, rq, cpu, p) || rq->nr_running == 1)
 		return 0;
 	update_rq_clock(m, rq, now);
 	return yield_to_task_fair(m, rq, p) ? 1 : 0;
@@ -752,10 +762,7 @@ int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t n
 	if (check_cpu(m, cpu, "preempt_for", NULL))
 		return -1;
 	rq = &m->rqs[cpu];
-	if (!sched_feat(m, EEVDF) || rq->other_class || !rq->curr || rq->curr == p)
-		return 0;
-	if (p->cpu != cpu || p->on_rq != TASK_ON_RQ_QUEUED || p->se.sched_delayed ||
-	    p->state != TS_RUNNING)
+	if (!hand_over_possible(m, rq, cpu, p))
 		return 0;
 	update_rq_clock(m, rq, now);
 	update_curr(m, cfs_rq_of(&rq->curr->se));
