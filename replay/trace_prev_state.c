@@ -13,8 +13,9 @@
  * libtraceevent 1.7's print_str_arg() and eval_num_arg() do:
  *   - __print_flags(v, "|", {f, "S"}, ...): each non-zero f with v & f == f
  *     printed in table order, joined by the delimiter, its bits cleared; a
- *     rest printed as 0x%llx after the delimiter; a flag value that
- *     evaluates negative counts as 0 (its "%lld" text is not a number);
+ *     rest printed as 0x%llx after the delimiter (a flag value that
+ *     evaluates negative is refused: libtraceevent prints it once the
+ *     value left is 0);
  *   - c ? a : b evaluates c as an unsigned 64-bit integer;
  *   - the record is zero but for prev_state: a char array prints as "",
  *     any other field as 0.
@@ -170,7 +171,8 @@ static void next(struct ps_lex *x)
 		if (p + 1 < x->end && ((p[0] == '-' && p[1] == '>') || (p[0] == '<' && p[1] == '<') ||
 				       (p[0] == '>' && p[1] == '>')))
 			x->len = 2;
-		else if (p + 1 < x->end && strchr("<>=!&|+-", p[0]) && strchr("<>=!&|+-", p[1]))
+		else if (p + 1 < x->end && p[0] && p[1] && strchr("<>=!&|+-", p[0]) &&
+			 strchr("<>=!&|+-", p[1]))
 			x->t = T_BAD;   /* ==, &&, ++, ...: not in the subset */
 		p += x->len;
 	}
@@ -260,17 +262,18 @@ static int parse_flags(struct ps_prog *pg, struct ps_lex *x, int depth)
 			return -1;
 		/*
 		 * libtraceevent keeps the value as text: an atom as written
-		 * (strtoull'ed), an expression as its "%lld" (not a number when
-		 * negative: 0)
+		 * (strtoull'ed), an expression as its "%lld".  A negative one
+		 * it prints once the value left is 0 (print_str_arg()'s
+		 * "!val && fval < 0"): refused here, libtraceevent decides
 		 */
 		if (pg->n[e].kind == PS_NUM) {
 			fl->value = pg->n[e].num;
 		} else {
 			int64_t sv;
 
-			if (const_eval(pg, e, &sv))
+			if (const_eval(pg, e, &sv) || sv < 0)
 				return -1;
-			fl->value = sv < 0 ? 0 : (uint64_t)sv;
+			fl->value = (uint64_t)sv;
 		}
 		fl->s = x->s;
 		fl->len = x->len;
@@ -344,7 +347,7 @@ static char bin_op(const struct ps_lex *x)
 		return 0;
 	if (x->len == 2)
 		return x->s[0] == '<' ? '<' : x->s[0] == '>' ? '>' : 0;   /* << >> */
-	return strchr("|&+-", x->s[0]) ? x->s[0] : 0;
+	return x->s[0] && strchr("|&+-", x->s[0]) ? x->s[0] : 0;
 }
 
 /* operands joined by one operator; | & + may repeat (associative), - << >> not */
@@ -518,7 +521,7 @@ static int render(const struct ps_prog *pg, uint64_t state, struct ps_out *o)
 		if (*c == 's' && !l) {
 			if (print_str(pg, pg->args[arg], state, o))
 				return -1;
-		} else if (strchr("diux", *c)) {
+		} else if (*c && strchr("diux", *c)) {
 			/* a field other than prev_state: the zeroed record's 0 */
 			const struct ps_node *n = &pg->n[pg->args[arg]];
 

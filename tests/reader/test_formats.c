@@ -23,6 +23,7 @@
  *
  * Exit 0 pass, 1 fail (both sides printed), 77 skip (no trace.dat found).
  */
+#include <errno.h>
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -170,12 +171,42 @@ static int check(const struct tr_file *f, const char *label, const struct tr_for
  */
 static int nr_tep_crashes;
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SR_TEST_LSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define SR_TEST_LSAN 1
+#endif
+#ifdef SR_TEST_LSAN
+int __lsan_do_recoverable_leak_check(void);
+#endif
+
+/* Under ASan: did this process leak (LeakSanitizer prints what)? */
+static bool leaked(void)
+{
+#ifdef SR_TEST_LSAN
+	return __lsan_do_recoverable_leak_check() != 0;
+#else
+	return false;
+#endif
+}
+
 static int child_status(pid_t pid)
 {
 	int st;
 
-	while (waitpid(pid, &st, 0) < 0)
-		;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR) {
+			perror("waitpid");
+			exit(1);
+		}
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 4) {
+		fprintf(stderr, "FAIL: a child leaked (LeakSanitizer's report above)\n");
+		exit(1);
+	}
 	return WIFEXITED(st) && (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 3) ?
 		WEXITSTATUS(st) : -1;
 }
@@ -188,8 +219,12 @@ static int check_isolated(const struct tr_file *f, const char *label,
 
 	fflush(NULL);
 	pid = fork();
-	if (pid == 0)
-		_exit(check(f, label, ref) ? 3 : 0);
+	if (pid == 0) {
+		int r = check(f, label, ref) ? 3 : 0;
+
+		/* _exit() skips LeakSanitizer's check at exit: run it here */
+		_exit(leaked() ? 4 : r);
+	}
 	if (pid < 0) {
 		perror("fork");
 		exit(1);
