@@ -748,12 +748,15 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
 }
 
 /*
- * The outcome of check_preempt_wakeup_fair() with NEXT_BUDDY for @p queued
- * on @cpu: curr is charged (update_curr() of its queue), @p is the next
- * buddy at every level (set_next_buddy()) and curr is rescheduled
- * (resched_curr(), rq_clock_skip_update() as in wakeup_preempt()).  curr's
- * vruntime and deadline are those update_curr() leaves.  Conditions and
- * return values as model_yield_to().
+ * The trace's decision imposed on the model, not one of its own: @p queued
+ * on @cpu is to run next, as if the wakeup had preempted curr.  curr is
+ * charged (update_curr() of its queue), @p is made the next buddy at every
+ * level (set_next_buddy(), which the profiles' wakeup path never does:
+ * NEXT_BUDDY is off through 6.18) and curr is rescheduled (resched_curr(),
+ * rq_clock_skip_update() as in wakeup_preempt()).  pick_next_entity() then
+ * takes @p if eligible (PICK_BUDDY), else pick_eevdf() decides - curr
+ * again, or a third task.  curr's vruntime and deadline are those
+ * update_curr() leaves.  Conditions and return values as model_yield_to().
  */
 int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now)
 {

@@ -481,9 +481,15 @@ static int pull_waiting(struct sim *s, int cpu, uint64_t now)
 	return ret < 0 ? -1 : 0;
 }
 
+/* schedule_ex()'s @block_state of a RUNNABLE that is a yield, not a preemption */
+#define SIM_STATE_YIELD INT64_MIN
+
 /*
  * __schedule() on @cpu: the current fair task leaves as @how says, the model
- * picks the next one.  @block_state is the raw prev_state for SLEEP/DEAD.
+ * picks the next one.  @block_state is the raw prev_state for SLEEP/DEAD;
+ * for RUNNABLE, SIM_STATE_YIELD makes the switch a voluntary one (yield_to()
+ * calls schedule() with the task running: prev_state 0, "R", not the
+ * preemption's "R+").
  */
 static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
 		       uint64_t now)
@@ -527,8 +533,10 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 		if (prev >= 0) {
 			switch (how) {
 			case MODEL_PREV_RUNNABLE:
-				state = s->facts->preempt_state;
-				preempt = true;
+				if (block_state != SIM_STATE_YIELD) {
+					state = s->facts->preempt_state;
+					preempt = true;
+				}
 				break;
 			case MODEL_PREV_SLEEP:
 			case MODEL_PREV_SPECIAL:
@@ -1008,12 +1016,12 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				return -1;
 			case 1:
 				/* the wait is checked again when it runs next */
-				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+				return schedule_ex(s, cpu, MODEL_PREV_RUNNABLE,
+						   s->cfg.handoff == REPLAY_HANDOFF_YIELD ?
+						   SIM_STATE_YIELD : 0, now);
 			default:
 				break;
 			}
-			if (t->handed_op == t->op && y && y->op <= op->value)
-				s->notes[SIM_NOTE_HANDOFF_OVER_SLEPT]++;
 			t->op++;
 			sim_task_enter_op(s, ti);
 			if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD)
@@ -1033,6 +1041,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				continue;
 			}
 			s->notes[SIM_NOTE_HANDOFF_WAIT]++;
+			if (t->handed_op == t->op - 1)
+				s->notes[SIM_NOTE_HANDOFF_OVER_SLEPT]++;
 			y->waiter = ti;
 			y->waiter_op = (uint32_t)op->value;
 			t->st = SIM_BLOCKED;

@@ -241,11 +241,11 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
 
 /*
  * A preemption of the current fair task on @cpu by @p (queued on @cpu, not
- * running) that the model's own check did not decide: curr is charged, @p
- * becomes the next buddy (pick_next_entity() takes it if eligible) and
- * need_resched is set, as check_preempt_wakeup_fair() with NEXT_BUDDY does
- * when it preempts.  curr keeps its vruntime and deadline.  Returns as
- * model_yield_to().
+ * running) that the model's own check did not decide - a decision imposed
+ * from outside (the trace's): curr is charged, @p becomes the next buddy
+ * (which no profile's wakeup path sets: NEXT_BUDDY is off; pick_next_entity()
+ * takes it if eligible, else pick_eevdf() decides) and need_resched is set.
+ * curr keeps its vruntime and deadline.  Returns as model_yield_to().
  */
 int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now);
 

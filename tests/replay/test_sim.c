@@ -868,7 +868,9 @@ static void test_handoff_modes(void)
 		char *dump = NULL, *p;
 		size_t dump_len = 0;
 		bool on = mode != REPLAY_HANDOFF_SLEEP;
-		const char *want = on ? "R+ ==> task71:71" : "S ==> task71:71";
+		/* yield_to() schedules voluntarily: "R"; the preemption's "R+" */
+		const char *want = mode == REPLAY_HANDOFF_YIELD ? "R ==> task71:71" :
+			on ? "R+ ==> task71:71" : "S ==> task71:71";
 
 		replay_config_default(&rc);
 		rc.no_costs = true;
