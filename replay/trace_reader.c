@@ -760,10 +760,16 @@ static inline uint64_t ld64(const uint8_t *p)
 	return v;
 }
 
+/*
+ * Decode the record: 0, or -1 when it is corrupt. With @rp (a repairing
+ * reader) the decoded event also goes through the repair stage, its result
+ * in *@rp_ret: from the case of its type, with the stage's function for
+ * that type, so that the event is dispatched on its type once.
+ */
 static inline __attribute__((always_inline)) int
 decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev, uint32_t id,
-	  enum trace_event_type t, uint64_t hdr, struct sr_error *err, const bool sw,
-	  const bool fast)
+	  enum trace_event_type t, uint64_t hdr, struct tr_repair *rp, int *rp_ret,
+	  struct sr_error *err, const bool sw, const bool fast)
 {
 	const struct tr_formats *fm = &r->fm;
 	const uint8_t *d = c->data;
@@ -801,7 +807,7 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		ev->type = TRACE_EV_OTHER;
 		ev->id = (uint16_t)id;
 		ev->name = "[unknown event id]";
-		return 0;
+		goto pass;
 	}
 	r->counts[id]++;
 	ev->id = (uint16_t)id;
@@ -810,7 +816,7 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		t = (enum trace_event_type)fm->type_of_id[id];
 	ev->type = t;
 	if (t == TRACE_EV_OTHER)
-		return 0;
+		goto pass;
 	l = &fm->ev[t];
 	if (len < l->min_size) {
 		sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
@@ -834,7 +840,11 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		s->prev_preempt = (st & fm->state_preempt_mask) != 0;
 		s->prev_run = (st & fm->state_dead_mask) ? TRACE_STATE_DEAD :
 			(st & fm->state_sleep_mask) ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING;
-		break;
+		if (!ok)
+			goto bad_string;
+		if (rp)
+			*rp_ret = tr_repair_pass_switch(rp, ev, c->lost_before);
+		return 0;
 	}
 	case TRACE_EV_SCHED_WAKING:
 	case TRACE_EV_SCHED_WAKEUP:
@@ -847,7 +857,11 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		w->target_cpu = l->f[WK_TARGET_CPU].size ?
 			(int32_t)RS(&l->f[WK_TARGET_CPU]) : -1;
 		w->success = l->f[WK_SUCCESS].size ? (int32_t)RS(&l->f[WK_SUCCESS]) : 1;
-		break;
+		if (!ok)
+			goto bad_string;
+		if (rp)
+			*rp_ret = tr_repair_pass_wakeup(rp, ev, c->lost_before);
+		return 0;
 	}
 	case TRACE_EV_SCHED_MIGRATE_TASK: {
 		struct trace_sched_migrate_task *m = &ev->u.migrate;
@@ -895,7 +909,11 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		s->runtime = RU(&l->f[RT_RUNTIME]);
 		s->has_vruntime = l->f[RT_VRUNTIME].size != 0;
 		s->vruntime = s->has_vruntime ? RU(&l->f[RT_VRUNTIME]) : 0;
-		break;
+		if (!ok)
+			goto bad_string;
+		if (rp)
+			*rp_ret = tr_repair_pass_stat_runtime(rp, ev, c->lost_before);
+		return 0;
 	}
 	case TRACE_EV_CGROUP_ATTACH_TASK: {
 		struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;
@@ -911,20 +929,25 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 	default:
 		break;
 	}
-	if (!ok) {
-		sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
-			     " (timestamp %" PRIu64 "): %s string field points outside the record",
-			     c->cpu, ev->offset, ev->ts, ev->name);
-		return -1;
-	}
+	if (!ok)
+		goto bad_string;
+pass:
+	if (rp)
+		*rp_ret = tr_repair_pass(rp, ev, c->lost_before);
 	return 0;
+bad_string:
+	sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
+		     " (timestamp %" PRIu64 "): %s string field points outside the record",
+		     c->cpu, ev->offset, ev->ts, ev->name);
+	return -1;
 }
 
 #undef RU
 #undef RS
 
 static inline __attribute__((always_inline)) int
-decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev, struct sr_error *err)
+decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev,
+       struct tr_repair *rp, int *rp_ret, struct sr_error *err)
 {
 	const struct tr_formats *fm = &r->fm;
 	const bool sw = r->file.swap;
@@ -943,10 +966,10 @@ decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev, s
 			(enum trace_event_type)fm->type_of_id[id] : TRACE_EV_OTHER;
 
 		if (c->avail >= fm->ev[t].load_size)
-			return decode_as(r, c, ev, id, t, hdr, err, false, true);
+			return decode_as(r, c, ev, id, t, hdr, rp, rp_ret, err, false, true);
 	}
-	return decode_as(r, c, ev, rec_id(fm, c->data, c->len, sw), TRACE_EV_OTHER, 0, err, sw,
-			 false);
+	return decode_as(r, c, ev, rec_id(fm, c->data, c->len, sw), TRACE_EV_OTHER, 0, rp, rp_ret,
+			 err, sw, false);
 }
 
 /* The next record of the native streams: 1, 0 at the end, -1 on error. */
@@ -999,9 +1022,12 @@ static int next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_err
  * The next record of the file, decoded: 1, 0 at the end, -1 on error. One
  * function with the decoder and the merge inlined, called from one place in
  * each of trace_next()'s two paths (a copy in each cost more than the call).
+ * With @rp, a decoded record also went through tr_repair_pass() (or its
+ * typed form), whose result is *@rp_ret.
  */
-static __attribute__((noinline)) int next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
-		       struct sr_error *err)
+static __attribute__((noinline)) int
+next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
+	    struct tr_repair *rp, int *rp_ret, struct sr_error *err)
 {
 	struct tr_rec rec;
 	int ret;
@@ -1014,6 +1040,8 @@ static __attribute__((noinline)) int next_record(struct trace_reader *r, struct 
 			sr_error_prefix(err, "%s", r->info.path);
 		}
 		r->nread += ret == 1;
+		if (ret == 1 && rp)
+			*rp_ret = tr_repair_pass(rp, ev, *lost_before);
 		return ret;
 	}
 	ret = r->tc ? tr_tc_next(r->tc, &rec, err) : next_native(r, &rec, err);
@@ -1025,7 +1053,7 @@ static __attribute__((noinline)) int next_record(struct trace_reader *r, struct 
 		rec.offset_in_stream = r->buf->compressed;
 		rec.avail = rec.len;
 	}
-	if (decode(r, &rec, ev, err))
+	if (decode(r, &rec, ev, rp, rp_ret, err))
 		goto fail;
 	*lost_before = rec.lost_before;
 	r->nread++;
@@ -1044,18 +1072,22 @@ static int next_repaired(struct trace_reader *r, struct trace_event *ev, struct 
 	/* after a pass-through nothing is held: no pop to ask (trace_repair.h) */
 	while (r->rp_empty || !(ret = tr_repair_pop(r->rp, ev, &r->lost_before))) {
 		uint64_t lost = 0;
+		int rp_ret = 0;
 
 		r->rp_empty = false;
 		if (r->rp_input_done)
 			return 0;
-		/* decoded into the caller's event: usually it passes straight on */
-		ret = next_record(r, ev, &lost, err);
+		/*
+		 * Decoded into the caller's event and passed to the repair stage:
+		 * usually it passes straight on.
+		 */
+		ret = next_record(r, ev, &lost, r->rp, &rp_ret, err);
 		if (ret < 0)
 			return -1;
 		if (ret == 0) {
 			r->rp_input_done = true;
 			ret = tr_repair_end(r->rp);
-		} else if ((ret = tr_repair_pass(r->rp, ev, lost)) == 1) {
+		} else if ((ret = rp_ret) == 1) {
 			r->lost_before = lost;
 			r->rp_empty = true;
 			return 1;
@@ -1079,5 +1111,5 @@ int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *
 	}
 	if (r->rp)
 		return next_repaired(r, ev, err);
-	return next_record(r, ev, &r->lost_before, err);
+	return next_record(r, ev, &r->lost_before, NULL, NULL, err);
 }
