@@ -973,7 +973,8 @@ decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev,
 }
 
 /* The next record of the native streams: 1, 0 at the end, -1 on error. */
-static int next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_error *err)
+static inline __attribute__((always_inline)) int
+next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_error *err)
 {
 	const struct tr_cpu *c;
 
@@ -1019,13 +1020,13 @@ static int next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_err
 }
 
 /*
- * The next record of the file, decoded: 1, 0 at the end, -1 on error. One
- * function with the decoder and the merge inlined, called from one place in
- * each of trace_next()'s two paths (a copy in each cost more than the call).
- * With @rp, a decoded record also went through tr_repair_pass() (or its
- * typed form), whose result is *@rp_ret.
+ * The next record of the file, decoded: 1, 0 at the end, -1 on error. With
+ * @rp, a decoded record also went through tr_repair_pass() (or its typed
+ * form), whose result is *@rp_ret. Inlined into one function per path of
+ * trace_next() (next_raw(), next_repaired()), each called once per event:
+ * one function entry per event instead of two.
  */
-static __attribute__((noinline)) int
+static inline __attribute__((always_inline)) int
 next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
 	    struct tr_repair *rp, int *rp_ret, struct sr_error *err)
 {
@@ -1065,7 +1066,8 @@ fail:
 }
 
 /* Records through the repair stage until it can deliver an event. */
-static int next_repaired(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
+static __attribute__((noinline)) int
+next_repaired(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
 {
 	int ret;
 
@@ -1103,6 +1105,13 @@ static int next_repaired(struct trace_reader *r, struct trace_event *ev, struct 
 	return 1;
 }
 
+/* The raw stream: each record as decoded. */
+static __attribute__((noinline)) int
+next_raw(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
+{
+	return next_record(r, ev, &r->lost_before, NULL, NULL, err);
+}
+
 int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
 {
 	if (r->failed) {
@@ -1111,5 +1120,5 @@ int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *
 	}
 	if (r->rp)
 		return next_repaired(r, ev, err);
-	return next_record(r, ev, &r->lost_before, NULL, NULL, err);
+	return next_raw(r, ev, err);
 }
