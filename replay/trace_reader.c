@@ -1045,14 +1045,28 @@ next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_befor
 			*rp_ret = tr_repair_pass(rp, ev, *lost_before);
 		return ret;
 	}
-	ret = r->tc ? tr_tc_next(r->tc, &rec, err) : next_native(r, &rec, err);
-	if (ret < 0)
-		goto fail;
-	if (ret == 0)
-		return 0;
 	if (r->tc) {
-		rec.offset_in_stream = r->buf->compressed;
-		rec.avail = rec.len;
+		/*
+		 * Through a copy: @rec's address does not escape, so the native
+		 * path keeps its fields in registers instead of storing each
+		 * record's description and reading it back (~20 instructions).
+		 */
+		struct tr_rec t;
+
+		ret = tr_tc_next(r->tc, &t, err);
+		if (ret < 0)
+			goto fail;
+		if (ret == 0)
+			return 0;
+		t.offset_in_stream = r->buf->compressed;
+		t.avail = t.len;
+		rec = t;
+	} else {
+		ret = next_native(r, &rec, err);
+		if (ret < 0)
+			goto fail;
+		if (ret == 0)
+			return 0;
 	}
 	if (decode(r, &rec, ev, rp, rp_ret, err))
 		goto fail;
