@@ -60,6 +60,12 @@ struct trace_reader {
 	uint64_t nread;
 	uint64_t lost_before;
 	struct tr_repair *rp;          /* NULL: the raw stream */
+	/*
+	 * The event type's fields are where every 64-bit kernel since 4.x puts
+	 * them (std_layout_of()): the decoder's 8-byte-load path reads them at
+	 * constant offsets instead of through the layout table.
+	 */
+	bool std_layout[TRACE_EV_NR_TYPES];
 	bool rp_input_done;
 	bool rp_empty;                 /* the last event passed straight through */
 	struct trace_info info;
@@ -382,6 +388,44 @@ static uint64_t conv_ts(const struct tr_file *f, uint64_t ts)
 
 /* ---- open/close ----------------------------------------------------------- */
 
+/* A fixed-size field at @offset of @size bytes (not __data_loc). */
+static bool field_at(const struct tr_field *f, unsigned offset, unsigned size)
+{
+	return (f->flags & (TR_F_PRESENT | TR_F_DYNAMIC | TR_F_RELATIVE)) == TR_F_PRESENT &&
+		f->offset == offset && f->size == size;
+}
+
+/*
+ * The layouts of include/trace/events/sched.h on 64-bit kernels since 4.x
+ * (the common header is 8 bytes): sched_switch prev_comm[16] at 8, prev_pid
+ * 24, prev_prio 28, long prev_state 32, next_comm[16] 40, next_pid 56,
+ * next_prio 60; sched_waking/wakeup/wakeup_new comm[16] at 8, pid 24, prio
+ * 28, target_cpu 32, no success. Anything else keeps the table-driven reads.
+ */
+static void find_std_layouts(struct trace_reader *r)
+{
+	const struct tr_formats *fm = &r->fm;
+	const struct tr_field *f;
+
+	memset(r->std_layout, 0, sizeof(r->std_layout));
+	if (!fm->std_common)
+		return;
+	f = fm->ev[TRACE_EV_SCHED_SWITCH].f;
+	r->std_layout[TRACE_EV_SCHED_SWITCH] =
+		fm->ev[TRACE_EV_SCHED_SWITCH].present &&
+		field_at(&f[SW_PREV_COMM], 8, TRACE_COMM_LEN) && field_at(&f[SW_PREV_PID], 24, 4) &&
+		field_at(&f[SW_PREV_PRIO], 28, 4) && field_at(&f[SW_PREV_STATE], 32, 8) &&
+		field_at(&f[SW_NEXT_COMM], 40, TRACE_COMM_LEN) && field_at(&f[SW_NEXT_PID], 56, 4) &&
+		field_at(&f[SW_NEXT_PRIO], 60, 4);
+	for (int t = TRACE_EV_SCHED_WAKING; t <= TRACE_EV_SCHED_WAKEUP_NEW; t++) {
+		f = fm->ev[t].f;
+		r->std_layout[t] = fm->ev[t].present &&
+			field_at(&f[WK_COMM], 8, TRACE_COMM_LEN) && field_at(&f[WK_PID], 24, 4) &&
+			field_at(&f[WK_PRIO], 28, 4) && field_at(&f[WK_TARGET_CPU], 32, 4) &&
+			f[WK_SUCCESS].size == 0;
+	}
+}
+
 /*
  * A thread reading ahead pays for itself by decompressing while the decoder
  * works: on a compressed buffer of at least TRACE_PREFETCH_MIN_COMPRESSED
@@ -620,6 +664,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 	if (r->backend == TRACE_BACKEND_LIBTRACECMD ? open_tracecmd(r, &first, &last, err) :
 	    open_native(r, opts ? opts->prefetch : TRACE_PREFETCH_AUTO, &first, &last, err))
 		goto fail;
+	find_std_layouts(r);
 	r->counts = calloc((size_t)r->fm.max_id + 2, sizeof(*r->counts));
 	if (!r->counts) {
 		sr_error_set(err, ENOMEM, "out of memory");
@@ -760,6 +805,14 @@ static inline uint64_t ld64(const uint8_t *p)
 	return v;
 }
 
+static inline int32_t ld_s32(const uint8_t *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 /*
  * Decode the record: 0, or -1 when it is corrupt. With @rp (a repairing
  * reader) the decoded event also goes through the repair stage, its result
@@ -829,13 +882,24 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		struct trace_sched_switch *s = &ev->u.sched_switch;
 		uint64_t st;
 
-		ok &= rd_comm(d, len, avail, &l->f[SW_PREV_COMM], sw, s->prev_comm);
-		ok &= rd_comm(d, len, avail, &l->f[SW_NEXT_COMM], sw, s->next_comm);
-		s->prev_pid = (int32_t)RS(&l->f[SW_PREV_PID]);
-		s->prev_prio = (int32_t)RS(&l->f[SW_PREV_PRIO]);
-		s->prev_state = RS(&l->f[SW_PREV_STATE]);
-		s->next_pid = (int32_t)RS(&l->f[SW_NEXT_PID]);
-		s->next_prio = (int32_t)RS(&l->f[SW_NEXT_PRIO]);
+		if (fast && r->std_layout[TRACE_EV_SCHED_SWITCH]) {
+			/* the same values as below: find_std_layouts() */
+			comm16(d + 8, TRACE_COMM_LEN, s->prev_comm);
+			comm16(d + 40, TRACE_COMM_LEN, s->next_comm);
+			s->prev_pid = ld_s32(d + 24);
+			s->prev_prio = ld_s32(d + 28);
+			s->prev_state = (int64_t)ld64(d + 32);
+			s->next_pid = ld_s32(d + 56);
+			s->next_prio = ld_s32(d + 60);
+		} else {
+			ok &= rd_comm(d, len, avail, &l->f[SW_PREV_COMM], sw, s->prev_comm);
+			ok &= rd_comm(d, len, avail, &l->f[SW_NEXT_COMM], sw, s->next_comm);
+			s->prev_pid = (int32_t)RS(&l->f[SW_PREV_PID]);
+			s->prev_prio = (int32_t)RS(&l->f[SW_PREV_PRIO]);
+			s->prev_state = RS(&l->f[SW_PREV_STATE]);
+			s->next_pid = (int32_t)RS(&l->f[SW_NEXT_PID]);
+			s->next_prio = (int32_t)RS(&l->f[SW_NEXT_PRIO]);
+		}
 		st = (uint64_t)s->prev_state;
 		s->prev_preempt = (st & fm->state_preempt_mask) != 0;
 		s->prev_run = (st & fm->state_dead_mask) ? TRACE_STATE_DEAD :
@@ -851,12 +915,20 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 	case TRACE_EV_SCHED_WAKEUP_NEW: {
 		struct trace_sched_wakeup *w = &ev->u.wakeup;
 
-		ok &= rd_comm(d, len, avail, &l->f[WK_COMM], sw, w->comm);
-		w->pid = (int32_t)RS(&l->f[WK_PID]);
-		w->prio = l->f[WK_PRIO].size ? (int32_t)RS(&l->f[WK_PRIO]) : 0;
-		w->target_cpu = l->f[WK_TARGET_CPU].size ?
-			(int32_t)RS(&l->f[WK_TARGET_CPU]) : -1;
-		w->success = l->f[WK_SUCCESS].size ? (int32_t)RS(&l->f[WK_SUCCESS]) : 1;
+		if (fast && r->std_layout[t]) {
+			comm16(d + 8, TRACE_COMM_LEN, w->comm);
+			w->pid = ld_s32(d + 24);
+			w->prio = ld_s32(d + 28);
+			w->target_cpu = ld_s32(d + 32);
+			w->success = 1;
+		} else {
+			ok &= rd_comm(d, len, avail, &l->f[WK_COMM], sw, w->comm);
+			w->pid = (int32_t)RS(&l->f[WK_PID]);
+			w->prio = l->f[WK_PRIO].size ? (int32_t)RS(&l->f[WK_PRIO]) : 0;
+			w->target_cpu = l->f[WK_TARGET_CPU].size ?
+				(int32_t)RS(&l->f[WK_TARGET_CPU]) : -1;
+			w->success = l->f[WK_SUCCESS].size ? (int32_t)RS(&l->f[WK_SUCCESS]) : 1;
+		}
 		if (!ok)
 			goto bad_string;
 		if (rp)
