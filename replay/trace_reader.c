@@ -400,7 +400,9 @@ static bool field_at(const struct tr_field *f, unsigned offset, unsigned size)
  * (the common header is 8 bytes): sched_switch prev_comm[16] at 8, prev_pid
  * 24, prev_prio 28, long prev_state 32, next_comm[16] 40, next_pid 56,
  * next_prio 60; sched_waking/wakeup/wakeup_new comm[16] at 8, pid 24, prio
- * 28, target_cpu 32, no success. Anything else keeps the table-driven reads.
+ * 28, target_cpu 32, no success; and since 6.8 sched_stat_runtime
+ * __data_loc comm at 8, pid 12, u64 runtime 16, no vruntime. Anything else
+ * keeps the table-driven reads.
  */
 static void find_std_layouts(struct trace_reader *r)
 {
@@ -424,6 +426,13 @@ static void find_std_layouts(struct trace_reader *r)
 			field_at(&f[WK_PRIO], 28, 4) && field_at(&f[WK_TARGET_CPU], 32, 4) &&
 			f[WK_SUCCESS].size == 0;
 	}
+	f = fm->ev[TRACE_EV_SCHED_STAT_RUNTIME].f;
+	r->std_layout[TRACE_EV_SCHED_STAT_RUNTIME] =
+		fm->ev[TRACE_EV_SCHED_STAT_RUNTIME].present &&
+		(f[RT_COMM].flags & (TR_F_PRESENT | TR_F_DYNAMIC | TR_F_RELATIVE)) ==
+		(TR_F_PRESENT | TR_F_DYNAMIC) && f[RT_COMM].offset == 8 && f[RT_COMM].size == 4 &&
+		field_at(&f[RT_PID], 12, 4) && field_at(&f[RT_RUNTIME], 16, 8) &&
+		f[RT_VRUNTIME].size == 0;
 }
 
 /*
@@ -976,11 +985,27 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 	case TRACE_EV_SCHED_STAT_RUNTIME: {
 		struct trace_sched_stat_runtime *s = &ev->u.stat_runtime;
 
-		ok &= rd_comm(d, len, avail, &l->f[RT_COMM], sw, s->comm);
-		s->pid = (int32_t)RS(&l->f[RT_PID]);
-		s->runtime = RU(&l->f[RT_RUNTIME]);
-		s->has_vruntime = l->f[RT_VRUNTIME].size != 0;
-		s->vruntime = s->has_vruntime ? RU(&l->f[RT_VRUNTIME]) : 0;
+		if (fast && r->std_layout[TRACE_EV_SCHED_STAT_RUNTIME]) {
+			/* rd_comm() of the __data_loc comm at 8, its usual case inline */
+			uint32_t loc = (uint32_t)ld64(d + 8), off = loc & 0xffff, n = loc >> 16;
+
+			if (off > len || n > len - off)
+				ok = false;
+			else if (avail - off >= TRACE_COMM_LEN)
+				comm16(d + off, n, s->comm);
+			else
+				ok &= rd_comm(d, len, avail, &l->f[RT_COMM], sw, s->comm);
+			s->pid = ld_s32(d + 12);
+			s->runtime = ld64(d + 16);
+			s->has_vruntime = false;
+			s->vruntime = 0;
+		} else {
+			ok &= rd_comm(d, len, avail, &l->f[RT_COMM], sw, s->comm);
+			s->pid = (int32_t)RS(&l->f[RT_PID]);
+			s->runtime = RU(&l->f[RT_RUNTIME]);
+			s->has_vruntime = l->f[RT_VRUNTIME].size != 0;
+			s->vruntime = s->has_vruntime ? RU(&l->f[RT_VRUNTIME]) : 0;
+		}
 		if (!ok)
 			goto bad_string;
 		if (rp)
