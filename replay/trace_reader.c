@@ -62,6 +62,12 @@ struct trace_reader {
 	uint64_t nread;
 	uint64_t lost_before;
 	struct tr_repair *rp;          /* NULL: the raw stream */
+	/*
+	 * The event type's fields are where every 64-bit kernel since 4.x puts
+	 * them (std_layout_of()): the decoder's 8-byte-load path reads them at
+	 * constant offsets instead of through the layout table.
+	 */
+	bool std_layout[TRACE_EV_NR_TYPES];
 	bool rp_input_done;
 	bool rp_empty;                 /* the last event passed straight through */
 	struct trace_info info;
@@ -384,6 +390,53 @@ static uint64_t conv_ts(const struct tr_file *f, uint64_t ts)
 
 /* ---- open/close ----------------------------------------------------------- */
 
+/* A fixed-size field at @offset of @size bytes (not __data_loc). */
+static bool field_at(const struct tr_field *f, unsigned offset, unsigned size)
+{
+	return (f->flags & (TR_F_PRESENT | TR_F_DYNAMIC | TR_F_RELATIVE)) == TR_F_PRESENT &&
+		f->offset == offset && f->size == size;
+}
+
+/*
+ * The layouts of include/trace/events/sched.h on 64-bit kernels since 4.x
+ * (the common header is 8 bytes): sched_switch prev_comm[16] at 8, prev_pid
+ * 24, prev_prio 28, long prev_state 32, next_comm[16] 40, next_pid 56,
+ * next_prio 60; sched_waking/wakeup/wakeup_new comm[16] at 8, pid 24, prio
+ * 28, target_cpu 32, no success; and since 6.8 sched_stat_runtime
+ * __data_loc comm at 8, pid 12, u64 runtime 16, no vruntime. Anything else
+ * keeps the table-driven reads.
+ */
+static void find_std_layouts(struct trace_reader *r)
+{
+	const struct tr_formats *fm = &r->fm;
+	const struct tr_field *f;
+
+	memset(r->std_layout, 0, sizeof(r->std_layout));
+	if (!fm->std_common)
+		return;
+	f = fm->ev[TRACE_EV_SCHED_SWITCH].f;
+	r->std_layout[TRACE_EV_SCHED_SWITCH] =
+		fm->ev[TRACE_EV_SCHED_SWITCH].present &&
+		field_at(&f[SW_PREV_COMM], 8, TRACE_COMM_LEN) && field_at(&f[SW_PREV_PID], 24, 4) &&
+		field_at(&f[SW_PREV_PRIO], 28, 4) && field_at(&f[SW_PREV_STATE], 32, 8) &&
+		field_at(&f[SW_NEXT_COMM], 40, TRACE_COMM_LEN) && field_at(&f[SW_NEXT_PID], 56, 4) &&
+		field_at(&f[SW_NEXT_PRIO], 60, 4);
+	for (int t = TRACE_EV_SCHED_WAKING; t <= TRACE_EV_SCHED_WAKEUP_NEW; t++) {
+		f = fm->ev[t].f;
+		r->std_layout[t] = fm->ev[t].present &&
+			field_at(&f[WK_COMM], 8, TRACE_COMM_LEN) && field_at(&f[WK_PID], 24, 4) &&
+			field_at(&f[WK_PRIO], 28, 4) && field_at(&f[WK_TARGET_CPU], 32, 4) &&
+			f[WK_SUCCESS].size == 0;
+	}
+	f = fm->ev[TRACE_EV_SCHED_STAT_RUNTIME].f;
+	r->std_layout[TRACE_EV_SCHED_STAT_RUNTIME] =
+		fm->ev[TRACE_EV_SCHED_STAT_RUNTIME].present &&
+		(f[RT_COMM].flags & (TR_F_PRESENT | TR_F_DYNAMIC | TR_F_RELATIVE)) ==
+		(TR_F_PRESENT | TR_F_DYNAMIC) && f[RT_COMM].offset == 8 && f[RT_COMM].size == 4 &&
+		field_at(&f[RT_PID], 12, 4) && field_at(&f[RT_RUNTIME], 16, 8) &&
+		f[RT_VRUNTIME].size == 0;
+}
+
 /*
  * A thread reading ahead pays for itself by decompressing while the decoder
  * works: on a compressed buffer of at least TRACE_PREFETCH_MIN_COMPRESSED
@@ -636,6 +689,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 	if (r->backend == TRACE_BACKEND_LIBTRACECMD ? open_tracecmd(r, &first, &last, err) :
 	    open_native(r, opts ? opts->prefetch : TRACE_PREFETCH_AUTO, &first, &last, err))
 		goto fail;
+	find_std_layouts(r);
 	r->counts = calloc((size_t)r->fm.max_id + 2, sizeof(*r->counts));
 	if (!r->counts) {
 		sr_error_set(err, ENOMEM, "out of memory");
@@ -776,10 +830,24 @@ static inline uint64_t ld64(const uint8_t *p)
 	return v;
 }
 
+static inline int32_t ld_s32(const uint8_t *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/*
+ * Decode the record: 0, or -1 when it is corrupt. With @rp (a repairing
+ * reader) the decoded event also goes through the repair stage, its result
+ * in *@rp_ret: from the case of its type, with the stage's function for
+ * that type, so that the event is dispatched on its type once.
+ */
 static inline __attribute__((always_inline)) int
 decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev, uint32_t id,
-	  enum trace_event_type t, uint64_t hdr, struct sr_error *err, const bool sw,
-	  const bool fast)
+	  enum trace_event_type t, uint64_t hdr, struct tr_repair *rp, int *rp_ret,
+	  struct sr_error *err, const bool sw, const bool fast)
 {
 	const struct tr_formats *fm = &r->fm;
 	const uint8_t *d = c->data;
@@ -817,7 +885,7 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		ev->type = TRACE_EV_OTHER;
 		ev->id = (uint16_t)id;
 		ev->name = "[unknown event id]";
-		return 0;
+		goto pass;
 	}
 	r->counts[id]++;
 	ev->id = (uint16_t)id;
@@ -826,7 +894,7 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		t = (enum trace_event_type)fm->type_of_id[id];
 	ev->type = t;
 	if (t == TRACE_EV_OTHER)
-		return 0;
+		goto pass;
 	l = &fm->ev[t];
 	if (len < l->min_size) {
 		sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
@@ -839,31 +907,58 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		struct trace_sched_switch *s = &ev->u.sched_switch;
 		uint64_t st;
 
-		ok &= rd_comm(d, len, avail, &l->f[SW_PREV_COMM], sw, s->prev_comm);
-		ok &= rd_comm(d, len, avail, &l->f[SW_NEXT_COMM], sw, s->next_comm);
-		s->prev_pid = (int32_t)RS(&l->f[SW_PREV_PID]);
-		s->prev_prio = (int32_t)RS(&l->f[SW_PREV_PRIO]);
-		s->prev_state = RS(&l->f[SW_PREV_STATE]);
-		s->next_pid = (int32_t)RS(&l->f[SW_NEXT_PID]);
-		s->next_prio = (int32_t)RS(&l->f[SW_NEXT_PRIO]);
+		if (fast && r->std_layout[TRACE_EV_SCHED_SWITCH]) {
+			/* the same values as below: find_std_layouts() */
+			comm16(d + 8, TRACE_COMM_LEN, s->prev_comm);
+			comm16(d + 40, TRACE_COMM_LEN, s->next_comm);
+			s->prev_pid = ld_s32(d + 24);
+			s->prev_prio = ld_s32(d + 28);
+			s->prev_state = (int64_t)ld64(d + 32);
+			s->next_pid = ld_s32(d + 56);
+			s->next_prio = ld_s32(d + 60);
+		} else {
+			ok &= rd_comm(d, len, avail, &l->f[SW_PREV_COMM], sw, s->prev_comm);
+			ok &= rd_comm(d, len, avail, &l->f[SW_NEXT_COMM], sw, s->next_comm);
+			s->prev_pid = (int32_t)RS(&l->f[SW_PREV_PID]);
+			s->prev_prio = (int32_t)RS(&l->f[SW_PREV_PRIO]);
+			s->prev_state = RS(&l->f[SW_PREV_STATE]);
+			s->next_pid = (int32_t)RS(&l->f[SW_NEXT_PID]);
+			s->next_prio = (int32_t)RS(&l->f[SW_NEXT_PRIO]);
+		}
 		st = (uint64_t)s->prev_state;
 		s->prev_preempt = (st & fm->state_preempt_mask) != 0;
 		s->prev_run = (st & fm->state_dead_mask) ? TRACE_STATE_DEAD :
 			(st & fm->state_sleep_mask) ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING;
-		break;
+		if (!ok)
+			goto bad_string;
+		if (rp)
+			*rp_ret = tr_repair_pass_switch(rp, ev, c->lost_before);
+		return 0;
 	}
 	case TRACE_EV_SCHED_WAKING:
 	case TRACE_EV_SCHED_WAKEUP:
 	case TRACE_EV_SCHED_WAKEUP_NEW: {
 		struct trace_sched_wakeup *w = &ev->u.wakeup;
 
-		ok &= rd_comm(d, len, avail, &l->f[WK_COMM], sw, w->comm);
-		w->pid = (int32_t)RS(&l->f[WK_PID]);
-		w->prio = l->f[WK_PRIO].size ? (int32_t)RS(&l->f[WK_PRIO]) : 0;
-		w->target_cpu = l->f[WK_TARGET_CPU].size ?
-			(int32_t)RS(&l->f[WK_TARGET_CPU]) : -1;
-		w->success = l->f[WK_SUCCESS].size ? (int32_t)RS(&l->f[WK_SUCCESS]) : 1;
-		break;
+		if (fast && r->std_layout[t]) {
+			comm16(d + 8, TRACE_COMM_LEN, w->comm);
+			w->pid = ld_s32(d + 24);
+			w->prio = ld_s32(d + 28);
+			w->target_cpu = ld_s32(d + 32);
+			w->success = 1;
+		} else {
+			ok &= rd_comm(d, len, avail, &l->f[WK_COMM], sw, w->comm);
+			w->pid = (int32_t)RS(&l->f[WK_PID]);
+			w->prio = l->f[WK_PRIO].size ? (int32_t)RS(&l->f[WK_PRIO]) : 0;
+			w->target_cpu = l->f[WK_TARGET_CPU].size ?
+				(int32_t)RS(&l->f[WK_TARGET_CPU]) : -1;
+			w->success = l->f[WK_SUCCESS].size ? (int32_t)RS(&l->f[WK_SUCCESS]) : 1;
+		}
+		if (!ok)
+			goto bad_string;
+		if (rp)
+			*rp_ret = tr_repair_pass_wakeup(rp, ev, c->lost_before);
+		return 0;
 	}
 	case TRACE_EV_SCHED_MIGRATE_TASK: {
 		struct trace_sched_migrate_task *m = &ev->u.migrate;
@@ -906,12 +1001,32 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 	case TRACE_EV_SCHED_STAT_RUNTIME: {
 		struct trace_sched_stat_runtime *s = &ev->u.stat_runtime;
 
-		ok &= rd_comm(d, len, avail, &l->f[RT_COMM], sw, s->comm);
-		s->pid = (int32_t)RS(&l->f[RT_PID]);
-		s->runtime = RU(&l->f[RT_RUNTIME]);
-		s->has_vruntime = l->f[RT_VRUNTIME].size != 0;
-		s->vruntime = s->has_vruntime ? RU(&l->f[RT_VRUNTIME]) : 0;
-		break;
+		if (fast && r->std_layout[TRACE_EV_SCHED_STAT_RUNTIME]) {
+			/* rd_comm() of the __data_loc comm at 8, its usual case inline */
+			uint32_t loc = (uint32_t)ld64(d + 8), off = loc & 0xffff, n = loc >> 16;
+
+			if (off > len || n > len - off)
+				ok = false;
+			else if (avail - off >= TRACE_COMM_LEN)
+				comm16(d + off, n, s->comm);
+			else
+				ok &= rd_comm(d, len, avail, &l->f[RT_COMM], sw, s->comm);
+			s->pid = ld_s32(d + 12);
+			s->runtime = ld64(d + 16);
+			s->has_vruntime = false;
+			s->vruntime = 0;
+		} else {
+			ok &= rd_comm(d, len, avail, &l->f[RT_COMM], sw, s->comm);
+			s->pid = (int32_t)RS(&l->f[RT_PID]);
+			s->runtime = RU(&l->f[RT_RUNTIME]);
+			s->has_vruntime = l->f[RT_VRUNTIME].size != 0;
+			s->vruntime = s->has_vruntime ? RU(&l->f[RT_VRUNTIME]) : 0;
+		}
+		if (!ok)
+			goto bad_string;
+		if (rp)
+			*rp_ret = tr_repair_pass_stat_runtime(rp, ev, c->lost_before);
+		return 0;
 	}
 	case TRACE_EV_CGROUP_ATTACH_TASK: {
 		struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;
@@ -927,20 +1042,25 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 	default:
 		break;
 	}
-	if (!ok) {
-		sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
-			     " (timestamp %" PRIu64 "): %s string field points outside the record",
-			     c->cpu, ev->offset, ev->ts, ev->name);
-		return -1;
-	}
+	if (!ok)
+		goto bad_string;
+pass:
+	if (rp)
+		*rp_ret = tr_repair_pass(rp, ev, c->lost_before);
 	return 0;
+bad_string:
+	sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
+		     " (timestamp %" PRIu64 "): %s string field points outside the record",
+		     c->cpu, ev->offset, ev->ts, ev->name);
+	return -1;
 }
 
 #undef RU
 #undef RS
 
 static inline __attribute__((always_inline)) int
-decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev, struct sr_error *err)
+decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev,
+       struct tr_repair *rp, int *rp_ret, struct sr_error *err)
 {
 	const struct tr_formats *fm = &r->fm;
 	const bool sw = r->file.swap;
@@ -959,14 +1079,15 @@ decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev, s
 			(enum trace_event_type)fm->type_of_id[id] : TRACE_EV_OTHER;
 
 		if (c->avail >= fm->ev[t].load_size)
-			return decode_as(r, c, ev, id, t, hdr, err, false, true);
+			return decode_as(r, c, ev, id, t, hdr, rp, rp_ret, err, false, true);
 	}
-	return decode_as(r, c, ev, rec_id(fm, c->data, c->len, sw), TRACE_EV_OTHER, 0, err, sw,
-			 false);
+	return decode_as(r, c, ev, rec_id(fm, c->data, c->len, sw), TRACE_EV_OTHER, 0, rp, rp_ret,
+			 err, sw, false);
 }
 
 /* The next record of the native streams: 1, 0 at the end, -1 on error. */
-static int next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_error *err)
+static inline __attribute__((always_inline)) int
+next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_error *err)
 {
 	const struct tr_cpu *c;
 
@@ -1012,12 +1133,15 @@ static int next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_err
 }
 
 /*
- * The next record of the file, decoded: 1, 0 at the end, -1 on error. One
- * function with the decoder and the merge inlined, called from one place in
- * each of trace_next()'s two paths (a copy in each cost more than the call).
+ * The next record of the file, decoded: 1, 0 at the end, -1 on error. With
+ * @rp, a decoded record also went through tr_repair_pass() (or its typed
+ * form), whose result is *@rp_ret. Inlined into one function per path of
+ * trace_next() (next_raw(), next_repaired()), each called once per event:
+ * one function entry per event instead of two.
  */
-static __attribute__((noinline)) int next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
-		       struct sr_error *err)
+static inline __attribute__((always_inline)) int
+next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
+	    struct tr_repair *rp, int *rp_ret, struct sr_error *err)
 {
 	struct tr_rec rec;
 	int ret;
@@ -1030,18 +1154,34 @@ static __attribute__((noinline)) int next_record(struct trace_reader *r, struct 
 			sr_error_prefix(err, "%s", r->info.path);
 		}
 		r->nread += ret == 1;
+		if (ret == 1 && rp)
+			*rp_ret = tr_repair_pass(rp, ev, *lost_before);
 		return ret;
 	}
-	ret = r->tc ? tr_tc_next(r->tc, &rec, err) : next_native(r, &rec, err);
-	if (ret < 0)
-		goto fail;
-	if (ret == 0)
-		return 0;
 	if (r->tc) {
-		rec.offset_in_stream = r->buf->compressed;
-		rec.avail = rec.len;
+		/*
+		 * Through a copy: @rec's address does not escape, so the native
+		 * path keeps its fields in registers instead of storing each
+		 * record's description and reading it back (~20 instructions).
+		 */
+		struct tr_rec t;
+
+		ret = tr_tc_next(r->tc, &t, err);
+		if (ret < 0)
+			goto fail;
+		if (ret == 0)
+			return 0;
+		t.offset_in_stream = r->buf->compressed;
+		t.avail = t.len;
+		rec = t;
+	} else {
+		ret = next_native(r, &rec, err);
+		if (ret < 0)
+			goto fail;
+		if (ret == 0)
+			return 0;
 	}
-	if (decode(r, &rec, ev, err))
+	if (decode(r, &rec, ev, rp, rp_ret, err))
 		goto fail;
 	*lost_before = rec.lost_before;
 	r->nread++;
@@ -1053,25 +1193,30 @@ fail:
 }
 
 /* Records through the repair stage until it can deliver an event. */
-static int next_repaired(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
+static __attribute__((noinline)) int
+next_repaired(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
 {
 	int ret;
 
 	/* after a pass-through nothing is held: no pop to ask (trace_repair.h) */
 	while (r->rp_empty || !(ret = tr_repair_pop(r->rp, ev, &r->lost_before))) {
 		uint64_t lost = 0;
+		int rp_ret = 0;
 
 		r->rp_empty = false;
 		if (r->rp_input_done)
 			return 0;
-		/* decoded into the caller's event: usually it passes straight on */
-		ret = next_record(r, ev, &lost, err);
+		/*
+		 * Decoded into the caller's event and passed to the repair stage:
+		 * usually it passes straight on.
+		 */
+		ret = next_record(r, ev, &lost, r->rp, &rp_ret, err);
 		if (ret < 0)
 			return -1;
 		if (ret == 0) {
 			r->rp_input_done = true;
 			ret = tr_repair_end(r->rp);
-		} else if ((ret = tr_repair_pass(r->rp, ev, lost)) == 1) {
+		} else if ((ret = rp_ret) == 1) {
 			r->lost_before = lost;
 			r->rp_empty = true;
 			return 1;
@@ -1087,6 +1232,13 @@ static int next_repaired(struct trace_reader *r, struct trace_event *ev, struct 
 	return 1;
 }
 
+/* The raw stream: each record as decoded. */
+static __attribute__((noinline)) int
+next_raw(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
+{
+	return next_record(r, ev, &r->lost_before, NULL, NULL, err);
+}
+
 int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
 {
 	if (r->failed) {
@@ -1095,5 +1247,5 @@ int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *
 	}
 	if (r->rp)
 		return next_repaired(r, ev, err);
-	return next_record(r, ev, &r->lost_before, err);
+	return next_raw(r, ev, err);
 }

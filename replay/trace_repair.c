@@ -261,9 +261,14 @@ static inline __attribute__((always_inline)) int task_note(struct tr_repair *rp,
 	return 0;
 }
 
-static int note_tasks(struct tr_repair *rp, const struct trace_event *ev)
+/*
+ * @type is ev->type: a constant where the caller knows it (the typed
+ * tr_repair_pass_*() below), which folds this switch away.
+ */
+static inline __attribute__((always_inline)) int
+note_tasks(struct tr_repair *rp, const struct trace_event *ev, enum trace_event_type type)
 {
-	switch (ev->type) {
+	switch (type) {
 	case TRACE_EV_SCHED_WAKING:
 	case TRACE_EV_SCHED_WAKEUP:
 	case TRACE_EV_SCHED_WAKEUP_NEW:
@@ -413,26 +418,31 @@ static int resolve(struct tr_repair *rp, int c, uint64_t est, bool by_stat,
 
 /*
  * Follow one input event, in input order: held already (@seq its place in the
- * FIFO), or passing through (it opens no switch-in, so nothing refers to @seq).
+ * FIFO), or passing through (@passing: it opens no switch-in, so nothing
+ * refers to @seq). A passing event comes while nothing is held, so no CPU
+ * has an open switch-in either (the event that opened one is held until it
+ * is resolved): the tests of open switch-ins are compiled out then.
  */
-static int observe(struct tr_repair *rp, const struct trace_event *ev, uint64_t lost_before,
-		   uint64_t seq)
+static inline __attribute__((always_inline)) int
+observe(struct tr_repair *rp, const struct trace_event *ev, uint64_t lost_before, uint64_t seq,
+	enum trace_event_type type, const bool passing)
 {
 	struct rp_cpu *pc;
 	int c = ev->cpu;
 	bool was_idle;
 
 	if (c < 0 || c >= rp->nr_cpus)
-		return note_tasks(rp, ev);
+		return note_tasks(rp, ev, type);
 	pc = &rp->cpu[c];
 	was_idle = pc->seen && pc->curr == 0;
 	if (lost_before) {
 		/* whatever ran in the gap is unknown, and so is the current task */
-		if (pc->s.open && resolve(rp, c, 0, false, NULL))
+		if (!passing && pc->s.open && resolve(rp, c, 0, false, NULL))
 			return -1;
 		pc->curr = -1;
 	}
-	if ((rp->mode & TRACE_REPAIR_IDLE_EXIT) && pc->curr == 0 && ev->common_pid > 0) {
+	if (!passing && (rp->mode & TRACE_REPAIR_IDLE_EXIT) && pc->curr == 0 &&
+	    ev->common_pid > 0) {
 		const struct rp_task *t = task_find(rp, ev->common_pid);
 		struct rp_open *s = &pc->s;
 
@@ -458,21 +468,21 @@ static int observe(struct tr_repair *rp, const struct trace_event *ev, uint64_t 
 		pc->curr = ev->common_pid;
 	}
 	/* after the snapshot: T's name as it was before it ran (an exec renames it) */
-	if (note_tasks(rp, ev))
+	if (note_tasks(rp, ev, type))
 		return -1;
-	if (pc->s.open) {
-		if (ev->type == TRACE_EV_SCHED_STAT_RUNTIME && ev->u.stat_runtime.pid == pc->s.pid) {
+	if (!passing && pc->s.open) {
+		if (type == TRACE_EV_SCHED_STAT_RUNTIME && ev->u.stat_runtime.pid == pc->s.pid) {
 			uint64_t rt = ev->u.stat_runtime.runtime;
 
 			if (resolve(rp, c, rt <= ev->ts ? ev->ts - rt : 0, true, ev))
 				return -1;
-		} else if (ev->type == TRACE_EV_SCHED_SWITCH) {
+		} else if (type == TRACE_EV_SCHED_SWITCH) {
 			/* it leaves the CPU without having reported its run time */
 			if (resolve(rp, c, 0, false, ev))
 				return -1;
 		}
 	}
-	if (ev->type == TRACE_EV_SCHED_SWITCH) {
+	if (type == TRACE_EV_SCHED_SWITCH) {
 		rp->st[c].traced_to_idle += ev->u.sched_switch.next_pid == 0;
 		rp->st[c].traced_from_idle += ev->u.sched_switch.prev_pid == 0;
 		pc->curr = ev->u.sched_switch.next_pid;
@@ -563,7 +573,9 @@ int tr_repair_push(struct tr_repair *rp, const struct trace_event *ev, uint64_t 
 	rp->next_seq++;
 	if (ev->ts > rp->newest_ts)
 		rp->newest_ts = ev->ts;
-	return observe(rp, &held(rp, rp->n - 1)->ev, lost_before, seq);
+	const struct trace_event *h = &held(rp, rp->n - 1)->ev;
+
+	return observe(rp, h, lost_before, seq, h->type, false);
 }
 
 int tr_repair_end(struct tr_repair *rp)
@@ -613,7 +625,9 @@ static uint64_t safe_until(const struct tr_repair *rp)
  * and it leaves at once if tr_repair_pop() would let it, which is decided by
  * the same test. Else it is held as tr_repair_push() would.
  */
-int tr_repair_pass(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_before)
+static inline __attribute__((always_inline)) int
+repair_pass(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_before,
+	    enum trace_event_type type)
 {
 	uint64_t seq = rp->next_seq;
 	int c = ev->cpu;
@@ -626,7 +640,7 @@ int tr_repair_pass(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_b
 	rp->next_seq++;
 	if (ev->ts > rp->newest_ts)
 		rp->newest_ts = ev->ts;
-	if (observe(rp, ev, lost_before, seq))
+	if (observe(rp, ev, lost_before, seq, type, true))
 		return -1;
 	/* tr_repair_pop()'s test with this event alone held */
 	if (!(rp->ended || 1 > rp->lim.hold_events ||
@@ -638,6 +652,28 @@ int tr_repair_pass(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_b
 	if (ev->ts > rp->floor)
 		rp->floor = ev->ts;
 	return 1;
+}
+
+int tr_repair_pass(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_before)
+{
+	return repair_pass(rp, ev, lost_before, ev->type);
+}
+
+int tr_repair_pass_switch(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_before)
+{
+	return repair_pass(rp, ev, lost_before, TRACE_EV_SCHED_SWITCH);
+}
+
+/* sched_waking, sched_wakeup and sched_wakeup_new are noted alike */
+int tr_repair_pass_wakeup(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_before)
+{
+	return repair_pass(rp, ev, lost_before, TRACE_EV_SCHED_WAKEUP);
+}
+
+int tr_repair_pass_stat_runtime(struct tr_repair *rp, struct trace_event *ev,
+				uint64_t lost_before)
+{
+	return repair_pass(rp, ev, lost_before, TRACE_EV_SCHED_STAT_RUNTIME);
 }
 
 int tr_repair_pop(struct tr_repair *rp, struct trace_event *ev, uint64_t *lost_before)

@@ -53,6 +53,18 @@ int tr_repair_push(struct tr_repair *rp, const struct trace_event *ev, uint64_t 
  */
 int tr_repair_pass(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_before);
 
+/*
+ * tr_repair_pass() of an event whose type the caller has already dispatched
+ * on (the reader's decoder): _switch for sched_switch, _wakeup for
+ * sched_waking, sched_wakeup and sched_wakeup_new, _stat_runtime for
+ * sched_stat_runtime. The same result; the stage's own switch on ev->type is
+ * compiled away, so a decoded event is dispatched on its type once.
+ */
+int tr_repair_pass_switch(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_before);
+int tr_repair_pass_wakeup(struct tr_repair *rp, struct trace_event *ev, uint64_t lost_before);
+int tr_repair_pass_stat_runtime(struct tr_repair *rp, struct trace_event *ev,
+				uint64_t lost_before);
+
 /* The input is over: what is still held becomes deliverable. -1 on ENOMEM. */
 int tr_repair_end(struct tr_repair *rp);
 
