@@ -724,45 +724,108 @@ static void on_switch(struct lat_machine *m, const struct trace_event *ev, struc
 	c->guessed = false;
 }
 
-int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
+/*
+ * What every event does before its type's part: the CPU's state (NULL when
+ * @ev's CPU is out of range or memory ran out), its first timestamp, and a
+ * guess of its current task when unknown (a switch names it instead).
+ */
+static inline __attribute__((always_inline)) struct cpu_state *
+feed_cpu(struct lat_machine *m, const struct trace_event *ev, bool is_switch)
 {
 	struct cpu_state *c = get_cpu(m, ev->cpu);
-	struct task *t;
 
 	if (!c)
-		return m->oom ? -1 : 0;
+		return NULL;
 	m->sum.events++;
 	if (!c->seen) {
 		c->seen = true;
 		c->first_ts = ev->ts;
 	}
-	if (!c->known && ev->type != TRACE_EV_SCHED_SWITCH)
+	if (!c->known && !is_switch)
 		guess_current(m, c, ev->cpu, ev->common_pid, ev->ts);
+	return c;
+}
 
+/* sched_waking, sched_wakeup or sched_wakeup_new (@type, ev->type) */
+static inline __attribute__((always_inline)) void
+on_wakeup(struct lat_machine *m, const struct trace_event *ev, enum trace_event_type type)
+{
+	struct task *t;
+
+	if (type == TRACE_EV_SCHED_WAKING) {
+		if (m->mode == LAT_START_WAKEUP)
+			return;
+		if (m->mode == LAT_START_AUTO)
+			decide_waking(m);
+	} else if (type == TRACE_EV_SCHED_WAKEUP) {
+		if (m->mode == LAT_START_WAKING || !ev->u.wakeup.success)
+			return;
+	}
+	if (ev->u.wakeup.pid > 0 &&
+	    (t = get_task(m, ev->u.wakeup.pid, ev->u.wakeup.comm, ev->ts)))
+		start_interval(m, t, ev->ts, type);
+}
+
+static inline __attribute__((always_inline)) void
+on_stat_runtime(struct lat_machine *m, const struct trace_event *ev)
+{
+	struct task *t;
+
+	if (ev->u.stat_runtime.pid > 0 &&
+	    (t = get_task(m, ev->u.stat_runtime.pid, ev->u.stat_runtime.comm, ev->ts))) {
+		t->pub.stat_runtime_ns += ev->u.stat_runtime.runtime;
+		t->pub.nr_stat_runtime++;
+	}
+}
+
+int lat_machine_feed_switch(struct lat_machine *m, const struct trace_event *ev)
+{
+	struct cpu_state *c = feed_cpu(m, ev, true);
+
+	if (c)
+		on_switch(m, ev, c);
+	return m->oom ? -1 : 0;
+}
+
+int lat_machine_feed_wakeup(struct lat_machine *m, const struct trace_event *ev)
+{
+	if (feed_cpu(m, ev, false)) {
+		if (ev->type == TRACE_EV_SCHED_WAKING)
+			on_wakeup(m, ev, TRACE_EV_SCHED_WAKING);
+		else if (ev->type == TRACE_EV_SCHED_WAKEUP)
+			on_wakeup(m, ev, TRACE_EV_SCHED_WAKEUP);
+		else
+			on_wakeup(m, ev, TRACE_EV_SCHED_WAKEUP_NEW);
+	}
+	return m->oom ? -1 : 0;
+}
+
+int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_event *ev)
+{
+	if (feed_cpu(m, ev, false))
+		on_stat_runtime(m, ev);
+	return m->oom ? -1 : 0;
+}
+
+int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
+{
+	struct cpu_state *c = feed_cpu(m, ev, ev->type == TRACE_EV_SCHED_SWITCH);
+	struct task *t;
+
+	if (!c)
+		return m->oom ? -1 : 0;
 	switch (ev->type) {
 	case TRACE_EV_SCHED_SWITCH:
 		on_switch(m, ev, c);
 		break;
 	case TRACE_EV_SCHED_WAKING:
-		if (m->mode == LAT_START_WAKEUP)
-			break;
-		if (m->mode == LAT_START_AUTO)
-			decide_waking(m);
-		if (ev->u.wakeup.pid > 0 &&
-		    (t = get_task(m, ev->u.wakeup.pid, ev->u.wakeup.comm, ev->ts)))
-			start_interval(m, t, ev->ts, TRACE_EV_SCHED_WAKING);
+		on_wakeup(m, ev, TRACE_EV_SCHED_WAKING);
 		break;
 	case TRACE_EV_SCHED_WAKEUP:
-		if (m->mode == LAT_START_WAKING || !ev->u.wakeup.success)
-			break;
-		if (ev->u.wakeup.pid > 0 &&
-		    (t = get_task(m, ev->u.wakeup.pid, ev->u.wakeup.comm, ev->ts)))
-			start_interval(m, t, ev->ts, TRACE_EV_SCHED_WAKEUP);
+		on_wakeup(m, ev, TRACE_EV_SCHED_WAKEUP);
 		break;
 	case TRACE_EV_SCHED_WAKEUP_NEW:
-		if (ev->u.wakeup.pid > 0 &&
-		    (t = get_task(m, ev->u.wakeup.pid, ev->u.wakeup.comm, ev->ts)))
-			start_interval(m, t, ev->ts, TRACE_EV_SCHED_WAKEUP_NEW);
+		on_wakeup(m, ev, TRACE_EV_SCHED_WAKEUP_NEW);
 		break;
 	case TRACE_EV_SCHED_MIGRATE_TASK:
 		if (ev->u.migrate.pid > 0 &&
@@ -789,11 +852,7 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 			get_task(m, ev->u.exit.pid, ev->u.exit.comm, ev->ts);
 		break;
 	case TRACE_EV_SCHED_STAT_RUNTIME:
-		if (ev->u.stat_runtime.pid > 0 &&
-		    (t = get_task(m, ev->u.stat_runtime.pid, ev->u.stat_runtime.comm, ev->ts))) {
-			t->pub.stat_runtime_ns += ev->u.stat_runtime.runtime;
-			t->pub.nr_stat_runtime++;
-		}
+		on_stat_runtime(m, ev);
 		break;
 	case TRACE_EV_CGROUP_ATTACH_TASK: {
 		const struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;

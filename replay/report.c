@@ -250,8 +250,10 @@ static const char *event_where(const struct trace_event *ev, char *buf, size_t s
 	return buf;
 }
 
-static void time_goes_back(const char *path, const struct trace_event *ev, int prev_cpu,
-			   uint64_t prev_ts, struct sr_error *err)
+/* cold and apart: the per-event callbacks below then need no saved registers */
+static __attribute__((cold, noinline)) void
+time_goes_back(const char *path, const struct trace_event *ev, int prev_cpu, uint64_t prev_ts,
+	       struct sr_error *err)
 {
 	char where[64];
 
@@ -270,8 +272,9 @@ static void time_goes_back(const char *path, const struct trace_event *ev, int p
  */
 #define REPORT_MAX_GAP_NS (86400ull * 1000000000)
 
-static void gap_too_long(const char *path, const struct trace_event *ev, uint64_t prev_ts,
-			 struct sr_error *err)
+static __attribute__((cold, noinline)) void
+gap_too_long(const char *path, const struct trace_event *ev, uint64_t prev_ts,
+	     struct sr_error *err)
 {
 	char where[64];
 
@@ -281,14 +284,99 @@ static void gap_too_long(const char *path, const struct trace_event *ev, uint64_
 		     ev->ts / 1000000000, ev->ts % 1000000000, (ev->ts - prev_ts) / 1000000000);
 }
 
+/* The state of the pass over the events: trace_consume()'s context. */
+struct pass {
+	const struct report_opts *o;
+	struct report_data *d;
+	struct sr_error *err;
+	uint64_t prev_ts;
+	int prev_cpu;
+};
+
+/* What every event gets: the order and gap checks, a loss before it. */
+static inline __attribute__((always_inline)) int
+pass_event(struct pass *p, const struct trace_event *ev, uint64_t lost)
+{
+	if (ev->ts < p->prev_ts) {
+		time_goes_back(p->o->path, ev, p->prev_cpu, p->prev_ts, p->err);
+		return -1;
+	}
+	if (p->prev_ts && ev->ts - p->prev_ts > REPORT_MAX_GAP_NS) {
+		gap_too_long(p->o->path, ev, p->prev_ts, p->err);
+		return -1;
+	}
+	p->prev_ts = ev->ts;
+	p->prev_cpu = ev->cpu;
+	if (lost)
+		lat_machine_lost(p->d->lat, ev->cpu, lost);
+	return 0;
+}
+
+static __attribute__((cold, noinline)) int pass_oom(struct pass *p)
+{
+	sr_error_set(p->err, ENOMEM, "%s: out of memory", p->o->path);
+	return -1;
+}
+
+/*
+ * The latency machine's entry for the type: the reader's decoder has already
+ * dispatched on it (trace_consume()).
+ */
+static int pass_switch(void *ctx, const struct trace_event *ev, uint64_t lost)
+{
+	struct pass *p = ctx;
+
+	if (pass_event(p, ev, lost))
+		return -1;
+	p->d->sched_events++;
+	return lat_machine_feed_switch(p->d->lat, ev) ? pass_oom(p) : 0;
+}
+
+static int pass_wakeup(void *ctx, const struct trace_event *ev, uint64_t lost)
+{
+	struct pass *p = ctx;
+
+	if (pass_event(p, ev, lost))
+		return -1;
+	p->d->sched_events++;
+	return lat_machine_feed_wakeup(p->d->lat, ev) ? pass_oom(p) : 0;
+}
+
+static int pass_stat_runtime(void *ctx, const struct trace_event *ev, uint64_t lost)
+{
+	struct pass *p = ctx;
+
+	if (pass_event(p, ev, lost))
+		return -1;
+	p->d->sched_events++;
+	return lat_machine_feed_stat_runtime(p->d->lat, ev) ? pass_oom(p) : 0;
+}
+
+static int pass_other(void *ctx, const struct trace_event *ev, uint64_t lost)
+{
+	struct pass *p = ctx;
+
+	if (pass_event(p, ev, lost))
+		return -1;
+	if (ev->type == TRACE_EV_OTHER)
+		return 0;
+	p->d->sched_events++;
+	return lat_machine_feed(p->d->lat, ev) ? pass_oom(p) : 0;
+}
+
 int report_collect(const struct report_opts *o, struct report_data *d, struct sr_error *err)
 {
 	struct trace_open_opts topts = { .buffer = o->buffer, .backend = o->backend,
 					 .repair = o->repair };
 	struct lat_config cfg;
-	struct trace_event ev;
-	uint64_t prev_ts = 0;
-	int prev_cpu = 0;
+	struct pass p = { .o = o, .d = d, .err = err };
+	const struct trace_consumer cons = {
+		.sched_switch = pass_switch,
+		.sched_wakeup = pass_wakeup,
+		.sched_stat_runtime = pass_stat_runtime,
+		.other = pass_other,
+		.ctx = &p,
+	};
 	struct timespec t0, t1;
 	const char *name;
 	uint64_t count;
@@ -329,29 +417,7 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 		return -1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while ((ret = trace_next(d->reader, &ev, err)) == 1) {
-		uint64_t lost = trace_lost_before(d->reader);
-
-		if (ev.ts < prev_ts) {
-			time_goes_back(o->path, &ev, prev_cpu, prev_ts, err);
-			return -1;
-		}
-		if (prev_ts && ev.ts - prev_ts > REPORT_MAX_GAP_NS) {
-			gap_too_long(o->path, &ev, prev_ts, err);
-			return -1;
-		}
-		prev_ts = ev.ts;
-		prev_cpu = ev.cpu;
-		if (lost)
-			lat_machine_lost(d->lat, ev.cpu, lost);
-		if (ev.type != TRACE_EV_OTHER) {
-			d->sched_events++;
-			if (lat_machine_feed(d->lat, &ev)) {
-				sr_error_set(err, ENOMEM, "%s: out of memory", o->path);
-				return -1;
-			}
-		}
-	}
+	ret = trace_consume(d->reader, &cons, err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	d->read_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (ret < 0)

@@ -847,7 +847,8 @@ static inline int32_t ld_s32(const uint8_t *p)
 static inline __attribute__((always_inline)) int
 decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev, uint32_t id,
 	  enum trace_event_type t, uint64_t hdr, struct tr_repair *rp, int *rp_ret,
-	  struct sr_error *err, const bool sw, const bool fast)
+	  const struct trace_consumer *cs, int *cs_ret, struct sr_error *err, const bool sw,
+	  const bool fast)
 {
 	const struct tr_formats *fm = &r->fm;
 	const uint8_t *d = c->data;
@@ -933,6 +934,8 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 			goto bad_string;
 		if (rp)
 			*rp_ret = tr_repair_pass_switch(rp, ev, c->lost_before);
+		if (cs && (!rp || *rp_ret == 1))
+			*cs_ret = cs->sched_switch(cs->ctx, ev, c->lost_before);
 		return 0;
 	}
 	case TRACE_EV_SCHED_WAKING:
@@ -958,6 +961,8 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 			goto bad_string;
 		if (rp)
 			*rp_ret = tr_repair_pass_wakeup(rp, ev, c->lost_before);
+		if (cs && (!rp || *rp_ret == 1))
+			*cs_ret = cs->sched_wakeup(cs->ctx, ev, c->lost_before);
 		return 0;
 	}
 	case TRACE_EV_SCHED_MIGRATE_TASK: {
@@ -1026,6 +1031,8 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 			goto bad_string;
 		if (rp)
 			*rp_ret = tr_repair_pass_stat_runtime(rp, ev, c->lost_before);
+		if (cs && (!rp || *rp_ret == 1))
+			*cs_ret = cs->sched_stat_runtime(cs->ctx, ev, c->lost_before);
 		return 0;
 	}
 	case TRACE_EV_CGROUP_ATTACH_TASK: {
@@ -1047,6 +1054,8 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 pass:
 	if (rp)
 		*rp_ret = tr_repair_pass(rp, ev, c->lost_before);
+	if (cs && (!rp || *rp_ret == 1))
+		*cs_ret = cs->other(cs->ctx, ev, c->lost_before);
 	return 0;
 bad_string:
 	sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
@@ -1060,7 +1069,8 @@ bad_string:
 
 static inline __attribute__((always_inline)) int
 decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev,
-       struct tr_repair *rp, int *rp_ret, struct sr_error *err)
+       struct tr_repair *rp, int *rp_ret, const struct trace_consumer *cs, int *cs_ret,
+       struct sr_error *err)
 {
 	const struct tr_formats *fm = &r->fm;
 	const bool sw = r->file.swap;
@@ -1079,10 +1089,11 @@ decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev,
 			(enum trace_event_type)fm->type_of_id[id] : TRACE_EV_OTHER;
 
 		if (c->avail >= fm->ev[t].load_size)
-			return decode_as(r, c, ev, id, t, hdr, rp, rp_ret, err, false, true);
+			return decode_as(r, c, ev, id, t, hdr, rp, rp_ret, cs, cs_ret, err, false,
+					 true);
 	}
 	return decode_as(r, c, ev, rec_id(fm, c->data, c->len, sw), TRACE_EV_OTHER, 0, rp, rp_ret,
-			 err, sw, false);
+			 cs, cs_ret, err, sw, false);
 }
 
 /* The next record of the native streams: 1, 0 at the end, -1 on error. */
@@ -1132,16 +1143,37 @@ next_native(struct trace_reader *r, struct tr_rec *rec, struct sr_error *err)
 	return 1;
 }
 
+/* A trace_consumer's callback for @ev's type. */
+static int consume_one(const struct trace_consumer *cs, const struct trace_event *ev,
+		       uint64_t lost_before)
+{
+	switch (ev->type) {
+	case TRACE_EV_SCHED_SWITCH:
+		return cs->sched_switch(cs->ctx, ev, lost_before);
+	case TRACE_EV_SCHED_WAKING:
+	case TRACE_EV_SCHED_WAKEUP:
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		return cs->sched_wakeup(cs->ctx, ev, lost_before);
+	case TRACE_EV_SCHED_STAT_RUNTIME:
+		return cs->sched_stat_runtime(cs->ctx, ev, lost_before);
+	default:
+		return cs->other(cs->ctx, ev, lost_before);
+	}
+}
+
 /*
  * The next record of the file, decoded: 1, 0 at the end, -1 on error. With
  * @rp, a decoded record also went through tr_repair_pass() (or its typed
  * form), whose result is *@rp_ret. Inlined into one function per path of
  * trace_next() (next_raw(), next_repaired()), each called once per event:
- * one function entry per event instead of two.
+ * one function entry per event instead of two. With @cs (trace_consume()),
+ * a decoded record that the repair stage, if any, passed on (*@rp_ret 1) has
+ * also gone to @cs's callback for its type, whose result is *@cs_ret.
  */
 static inline __attribute__((always_inline)) int
 next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
-	    struct tr_repair *rp, int *rp_ret, struct sr_error *err)
+	    struct tr_repair *rp, int *rp_ret, const struct trace_consumer *cs, int *cs_ret,
+	    struct sr_error *err)
 {
 	struct tr_rec rec;
 	int ret;
@@ -1156,6 +1188,8 @@ next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_befor
 		r->nread += ret == 1;
 		if (ret == 1 && rp)
 			*rp_ret = tr_repair_pass(rp, ev, *lost_before);
+		if (ret == 1 && cs && (!rp || *rp_ret == 1))
+			*cs_ret = consume_one(cs, ev, *lost_before);
 		return ret;
 	}
 	if (r->tc) {
@@ -1181,7 +1215,7 @@ next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_befor
 		if (ret == 0)
 			return 0;
 	}
-	if (decode(r, &rec, ev, rp, rp_ret, err))
+	if (decode(r, &rec, ev, rp, rp_ret, cs, cs_ret, err))
 		goto fail;
 	*lost_before = rec.lost_before;
 	r->nread++;
@@ -1210,7 +1244,7 @@ next_repaired(struct trace_reader *r, struct trace_event *ev, struct sr_error *e
 		 * Decoded into the caller's event and passed to the repair stage:
 		 * usually it passes straight on.
 		 */
-		ret = next_record(r, ev, &lost, r->rp, &rp_ret, err);
+		ret = next_record(r, ev, &lost, r->rp, &rp_ret, NULL, NULL, err);
 		if (ret < 0)
 			return -1;
 		if (ret == 0) {
@@ -1236,7 +1270,7 @@ next_repaired(struct trace_reader *r, struct trace_event *ev, struct sr_error *e
 static __attribute__((noinline)) int
 next_raw(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
 {
-	return next_record(r, ev, &r->lost_before, NULL, NULL, err);
+	return next_record(r, ev, &r->lost_before, NULL, NULL, NULL, NULL, err);
 }
 
 int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
@@ -1248,4 +1282,75 @@ int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *
 	if (r->rp)
 		return next_repaired(r, ev, err);
 	return next_raw(r, ev, err);
+}
+
+/*
+ * trace_consume() through the repair stage: next_repaired()'s loop, with an
+ * event that passes straight through consumed in the decoder's case of its
+ * type and one the stage held consumed when it is popped.
+ */
+static __attribute__((noinline)) int
+consume_repaired(struct trace_reader *r, const struct trace_consumer *cs, struct sr_error *err)
+{
+	struct trace_event ev;
+
+	for (;;) {
+		uint64_t lost = 0;
+		int ret, rp_ret = 0, cs_ret = 0;
+
+		if (!r->rp_empty && (ret = tr_repair_pop(r->rp, &ev, &r->lost_before))) {
+			if (ret < 0)
+				break;
+			if (consume_one(cs, &ev, r->lost_before))
+				return -1;
+			continue;
+		}
+		r->rp_empty = false;
+		if (r->rp_input_done)
+			return 0;
+		ret = next_record(r, &ev, &lost, r->rp, &rp_ret, cs, &cs_ret, err);
+		if (ret < 0)
+			return -1;
+		if (ret == 0) {
+			r->rp_input_done = true;
+			if (tr_repair_end(r->rp) < 0)
+				break;
+		} else if (rp_ret == 1) {
+			r->lost_before = lost;
+			r->rp_empty = true;
+			if (cs_ret)
+				return -1;
+		} else if (rp_ret < 0) {
+			break;
+		}
+	}
+	sr_error_set(err, ENOMEM, "%s: out of memory (repair stage)", r->info.path);
+	return -1;
+}
+
+/* trace_consume() of the raw stream: each record consumed as decoded. */
+static __attribute__((noinline)) int
+consume_raw(struct trace_reader *r, const struct trace_consumer *cs, struct sr_error *err)
+{
+	struct trace_event ev;
+	int ret, cs_ret = 0;
+
+	while ((ret = next_record(r, &ev, &r->lost_before, NULL, NULL, cs, &cs_ret, err)) == 1)
+		if (cs_ret)
+			return -1;
+	return ret;
+}
+
+int trace_consume(struct trace_reader *r, const struct trace_consumer *c, struct sr_error *err)
+{
+	int ret;
+
+	if (r->failed) {
+		sr_error_set(err, EINVAL, "%s: reader used after an error", r->info.path);
+		return -1;
+	}
+	ret = r->rp ? consume_repaired(r, c, err) : consume_raw(r, c, err);
+	if (ret < 0)
+		r->failed = true;
+	return ret;
 }

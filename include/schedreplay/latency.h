@@ -151,6 +151,15 @@ int lat_cgroup_seed(struct lat_machine *m, int32_t pid, const char *path);
 int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev);
 
 /*
+ * lat_machine_feed() of an event whose type the caller has already
+ * dispatched: sched_switch; sched_waking, sched_wakeup or sched_wakeup_new;
+ * sched_stat_runtime (e.g. from a trace_consumer's callbacks).
+ */
+int lat_machine_feed_switch(struct lat_machine *m, const struct trace_event *ev);
+int lat_machine_feed_wakeup(struct lat_machine *m, const struct trace_event *ev);
+int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_event *ev);
+
+/*
  * @n events (TRACE_LOST_UNKNOWN: unknown) were lost on @cpu before the next
  * event: every pending interval is dropped (its start or end may be in the
  * gap) and the CPU's current task becomes unknown.

@@ -341,6 +341,31 @@ const struct trace_info *trace_get_info(const struct trace_reader *r);
 int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *err);
 
 /*
+ * A consumer of the events trace_next() would deliver, called by the reader
+ * from its decoder's case of the event's type, so that a consumer that
+ * handles a few types does not dispatch on the type again. Each callback
+ * gets the event (valid for the call) and trace_lost_before()'s value for
+ * it; a non-zero return stops trace_consume(), which returns -1 with @err as
+ * the callback set it. @sched_wakeup takes sched_waking, sched_wakeup and
+ * sched_wakeup_new; @other every other type, TRACE_EV_OTHER included.
+ */
+struct trace_consumer {
+	int (*sched_switch)(void *ctx, const struct trace_event *ev, uint64_t lost_before);
+	int (*sched_wakeup)(void *ctx, const struct trace_event *ev, uint64_t lost_before);
+	int (*sched_stat_runtime)(void *ctx, const struct trace_event *ev, uint64_t lost_before);
+	int (*other)(void *ctx, const struct trace_event *ev, uint64_t lost_before);
+	void *ctx;
+};
+
+/*
+ * Every remaining event, in trace_next()'s order, to @c's callbacks: 0 at
+ * the end of the trace, -1 on a decoding error (as trace_next()) or when a
+ * callback returned non-zero. The reader's counts are those of trace_next()
+ * afterwards; it must not be used further after -1 except for trace_close().
+ */
+int trace_consume(struct trace_reader *r, const struct trace_consumer *c, struct sr_error *err);
+
+/*
  * Events the kernel dropped before a record (ring-buffer overrun). Set on
  * the event that follows the gap, for one trace_next() call: the count, or
  * TRACE_LOST_UNKNOWN if the kernel did not store how many. 0 otherwise.

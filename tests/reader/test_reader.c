@@ -782,6 +782,133 @@ static int cmd_prefetch(const char *path)
 	return failures ? 1 : 0;
 }
 
+/* ---- consume ---------------------------------------------------------------- */
+
+/*
+ * trace_consume() against trace_next(): each callback compares its event
+ * with the next one of a second reader of the same file and options.
+ */
+struct consume_check {
+	struct trace_reader *ref;
+	uint64_t n;
+	uint64_t stop_at;       /* the callback of event @stop_at returns 1 */
+	int before;             /* failures before this stream */
+};
+
+static int consume_cmp(struct consume_check *k, const struct trace_event *ev, uint64_t lost,
+		       bool typed, enum trace_event_type lo, enum trace_event_type hi)
+{
+	struct sr_error e = { 0 };
+	struct trace_event want;
+	int ret = trace_next(k->ref, &want, &e);
+
+	if (failures - k->before >= 10)
+		return 1;
+	if (ret != 1) {
+		FAIL("event %" PRIu64 ": consumed, trace_next() returned %d (%s)", k->n, ret,
+		     ret < 0 ? e.msg : "");
+		return 1;
+	}
+	cmp_event(k->n, ev, &want);
+	CHECK_U64("lost before", lost, trace_lost_before(k->ref));
+	if (typed && (ev->type < lo || ev->type > hi))
+		FAIL("event %" PRIu64 ": %s given to the callback of types %s..%s", k->n,
+		     trace_event_type_name(ev->type), trace_event_type_name(lo),
+		     trace_event_type_name(hi));
+	if (!typed && ((ev->type >= TRACE_EV_SCHED_SWITCH &&
+			ev->type <= TRACE_EV_SCHED_WAKEUP_NEW) ||
+		       ev->type == TRACE_EV_SCHED_STAT_RUNTIME))
+		FAIL("event %" PRIu64 ": %s given to the other callback", k->n,
+		     trace_event_type_name(ev->type));
+	return k->n++ == k->stop_at;
+}
+
+static int consume_switch(void *ctx, const struct trace_event *ev, uint64_t lost)
+{
+	return consume_cmp(ctx, ev, lost, true, TRACE_EV_SCHED_SWITCH, TRACE_EV_SCHED_SWITCH);
+}
+
+static int consume_wakeup(void *ctx, const struct trace_event *ev, uint64_t lost)
+{
+	return consume_cmp(ctx, ev, lost, true, TRACE_EV_SCHED_WAKING,
+			   TRACE_EV_SCHED_WAKEUP_NEW);
+}
+
+static int consume_stat_runtime(void *ctx, const struct trace_event *ev, uint64_t lost)
+{
+	return consume_cmp(ctx, ev, lost, true, TRACE_EV_SCHED_STAT_RUNTIME,
+			   TRACE_EV_SCHED_STAT_RUNTIME);
+}
+
+static int consume_other(void *ctx, const struct trace_event *ev, uint64_t lost)
+{
+	return consume_cmp(ctx, ev, lost, false, TRACE_EV_OTHER, TRACE_EV_OTHER);
+}
+
+/* The events consumed of @path with @o, up to @stop_at's (UINT64_MAX: all). */
+static uint64_t consume_as(const char *path, const struct trace_open_opts *o, uint64_t stop_at)
+{
+	struct sr_error ea = { 0 }, eb = { 0 };
+	struct consume_check k = { .stop_at = stop_at, .before = failures };
+	const struct trace_consumer cs = { consume_switch, consume_wakeup, consume_stat_runtime,
+					   consume_other, &k };
+	struct trace_reader *r = trace_open(path, o, &ea);
+	struct trace_event ev;
+	int ret, rn;
+
+	k.ref = trace_open(path, o, &eb);
+	if (!r || !k.ref) {
+		FAIL("%s: %s", path, r ? eb.msg : ea.msg);
+		goto out;
+	}
+	ret = trace_consume(r, &cs, &ea);
+	if (failures != k.before)
+		goto out;
+	if (stop_at != UINT64_MAX && k.n == stop_at + 1) {
+		/* stopped by the callback: -1, and the reader refuses to go on */
+		CHECK_U64("trace_consume() after a callback's stop", (uint64_t)(ret == -1), 1);
+		CHECK_U64("trace_next() after the stop", (uint64_t)(trace_next(r, &ev, &ea) == -1),
+			  1);
+		goto out;
+	}
+	rn = trace_next(k.ref, &ev, &eb);
+	if (ret != rn || (ret < 0 && strcmp(ea.msg, eb.msg)))
+		FAIL("%s, after %" PRIu64 " events: trace_consume() %d (%s), trace_next() %d (%s)",
+		     path, k.n, ret, ret < 0 ? ea.msg : "", rn, rn < 0 ? eb.msg : "");
+	else if (!ret)
+		CHECK_U64("events read", trace_events_read(r), trace_events_read(k.ref));
+out:
+	trace_close(r);
+	trace_close(k.ref);
+	return k.n;
+}
+
+/*
+ * trace_consume() gives trace_next()'s events, lost-event marks and errors,
+ * each to the callback of its type, with both backends, repaired or not; a
+ * callback's non-zero return stops it.
+ */
+static int cmd_consume(const char *path)
+{
+	static const enum trace_backend be[] = { TRACE_BACKEND_NATIVE,
+						 TRACE_BACKEND_LIBTRACECMD };
+	uint64_t n = 0;
+
+	for (unsigned repair = 0; repair <= TRACE_REPAIR_IDLE_EXIT; repair++)
+		for (size_t b = 0; b < sizeof(be) / sizeof(be[0]); b++) {
+			struct trace_open_opts o = { .repair = repair, .backend = be[b] };
+
+			n = consume_as(path, &o, UINT64_MAX);
+			if (n > 1)
+				CHECK_U64("events consumed before the stop",
+					  consume_as(path, &o, n / 2), n / 2 + 1);
+		}
+	if (!n)
+		FAIL("%s: no events", path);
+	printf("%s: %" PRIu64 " events consumed as trace_next() delivers them\n", path, n);
+	return failures ? 1 : 0;
+}
+
 /* The whole report as JSON and as text, with the reader's name masked. */
 static char *report_bytes(const char *path, enum trace_backend be, bool json, size_t *len,
 			  int *rc)
@@ -1092,6 +1219,8 @@ int main(int argc, char **argv)
 		return cmd_backends(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "prefetch"))
 		return cmd_prefetch(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "consume"))
+		return cmd_consume(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "tracecmp"))
 		return cmd_tracecmp(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "same"))
