@@ -312,15 +312,11 @@ pass_event(struct pass *p, const struct trace_event *ev, uint64_t lost)
 	return 0;
 }
 
-static __attribute__((cold, noinline)) int pass_oom(struct pass *p)
-{
-	sr_error_set(p->err, ENOMEM, "%s: out of memory", p->o->path);
-	return -1;
-}
-
 /*
  * The latency machine's entry for the type: the reader's decoder has already
- * dispatched on it (trace_consume()).
+ * dispatched on it (trace_consume()). Its -1 (out of memory) returns as it
+ * is, a tail call: report_collect() names the error, the only one a
+ * callback returns without setting it.
  */
 static int pass_switch(void *ctx, const struct trace_event *ev, uint64_t lost)
 {
@@ -329,7 +325,7 @@ static int pass_switch(void *ctx, const struct trace_event *ev, uint64_t lost)
 	if (pass_event(p, ev, lost))
 		return -1;
 	p->d->sched_events++;
-	return lat_machine_feed_switch(p->d->lat, ev) ? pass_oom(p) : 0;
+	return lat_machine_feed_switch(p->d->lat, ev);
 }
 
 static int pass_wakeup(void *ctx, const struct trace_event *ev, uint64_t lost)
@@ -339,7 +335,7 @@ static int pass_wakeup(void *ctx, const struct trace_event *ev, uint64_t lost)
 	if (pass_event(p, ev, lost))
 		return -1;
 	p->d->sched_events++;
-	return lat_machine_feed_wakeup(p->d->lat, ev) ? pass_oom(p) : 0;
+	return lat_machine_feed_wakeup(p->d->lat, ev);
 }
 
 static int pass_stat_runtime(void *ctx, const struct trace_event *ev, uint64_t lost)
@@ -349,7 +345,7 @@ static int pass_stat_runtime(void *ctx, const struct trace_event *ev, uint64_t l
 	if (pass_event(p, ev, lost))
 		return -1;
 	p->d->sched_events++;
-	return lat_machine_feed_stat_runtime(p->d->lat, ev) ? pass_oom(p) : 0;
+	return lat_machine_feed_stat_runtime(p->d->lat, ev);
 }
 
 static int pass_other(void *ctx, const struct trace_event *ev, uint64_t lost)
@@ -361,7 +357,7 @@ static int pass_other(void *ctx, const struct trace_event *ev, uint64_t lost)
 	if (ev->type == TRACE_EV_OTHER)
 		return 0;
 	p->d->sched_events++;
-	return lat_machine_feed(p->d->lat, ev) ? pass_oom(p) : 0;
+	return lat_machine_feed(p->d->lat, ev);
 }
 
 int report_collect(const struct report_opts *o, struct report_data *d, struct sr_error *err)
@@ -369,7 +365,8 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 	struct trace_open_opts topts = { .buffer = o->buffer, .backend = o->backend,
 					 .repair = o->repair };
 	struct lat_config cfg;
-	struct pass p = { .o = o, .d = d, .err = err };
+	struct sr_error perr = { 0 };
+	struct pass p = { .o = o, .d = d, .err = &perr };
 	const struct trace_consumer cons = {
 		.sched_switch = pass_switch,
 		.sched_wakeup = pass_wakeup,
@@ -417,11 +414,16 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 		return -1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = trace_consume(d->reader, &cons, err);
+	ret = trace_consume(d->reader, &cons, &perr);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	d->read_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	if (ret < 0)
+	if (ret < 0) {
+		if (perr.msg[0] && err)
+			*err = perr;
+		else
+			sr_error_set(err, ENOMEM, "%s: out of memory", o->path);
 		return -1;
+	}
 	if (lat_machine_finish(d->lat, d->info->last_ts)) {
 		sr_error_set(err, ENOMEM, "%s: out of memory", o->path);
 		return -1;
