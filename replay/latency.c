@@ -663,7 +663,9 @@ static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, i
 	}
 }
 
-static inline __attribute__((always_inline)) void on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state *c)
+/* inlined into both entries: a call and return per sched_switch cost ~2 % of the report */
+static inline __attribute__((always_inline)) void
+on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state *c)
 {
 	const struct trace_sched_switch *s = &ev->u.sched_switch;
 	struct task *t;
