@@ -318,35 +318,19 @@ pass_event(struct pass *p, const struct trace_event *ev, uint64_t lost)
  * is, a tail call: report_collect() names the error, the only one a
  * callback returns without setting it.
  */
-static int pass_switch(void *ctx, const struct trace_event *ev, uint64_t lost)
-{
-	struct pass *p = ctx;
-
-	if (pass_event(p, ev, lost))
-		return -1;
-	p->d->sched_events++;
-	return lat_machine_feed_switch(p->d->lat, ev);
-}
-
-static int pass_wakeup(void *ctx, const struct trace_event *ev, uint64_t lost)
-{
-	struct pass *p = ctx;
-
-	if (pass_event(p, ev, lost))
-		return -1;
-	p->d->sched_events++;
-	return lat_machine_feed_wakeup(p->d->lat, ev);
-}
-
-static int pass_stat_runtime(void *ctx, const struct trace_event *ev, uint64_t lost)
-{
-	struct pass *p = ctx;
-
-	if (pass_event(p, ev, lost))
-		return -1;
-	p->d->sched_events++;
-	return lat_machine_feed_stat_runtime(p->d->lat, ev);
-}
+#define PASS_TYPED(name, feed)                                                  \
+	static int name(void *ctx, const struct trace_event *ev, uint64_t lost) \
+	{                                                                       \
+		struct pass *p = ctx;                                           \
+                                                                                \
+		if (pass_event(p, ev, lost))                                    \
+			return -1;                                              \
+		p->d->sched_events++;                                           \
+		return feed(p->d->lat, ev);                                     \
+	}
+PASS_TYPED(pass_switch, lat_machine_feed_switch)
+PASS_TYPED(pass_wakeup, lat_machine_feed_wakeup)
+PASS_TYPED(pass_stat_runtime, lat_machine_feed_stat_runtime)
 
 static int pass_other(void *ctx, const struct trace_event *ev, uint64_t lost)
 {
