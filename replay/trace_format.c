@@ -569,6 +569,19 @@ struct fmt_want {
 	unsigned arrays;               /* bit i: its first occurrence is an array */
 };
 
+/* " N ; " after an attribute's key ("offset:", "size:", "signed:") */
+static bool take_attr_value(struct fmt_cursor *c, long *v)
+{
+	skip_blanks(c);
+	if (!take_number(c, v))
+		return false;
+	skip_blanks(c);
+	if (!TAKE(c, ";"))
+		return false;
+	skip_blanks(c);
+	return true;
+}
+
 /*
  * One block of field lines up to and including its blank line. false: the
  * text is not of the common shape (libtraceevent decides).
@@ -592,34 +605,10 @@ static bool parse_block(struct fmt_cursor *c, struct fmt_want *w)
 			return false;
 		c->p = semi + 1;
 		skip_blanks(c);
-		if (!TAKE(c, "offset:"))
-			return false;
-		skip_blanks(c);
-		if (!take_number(c, &offset))
-			return false;
-		skip_blanks(c);
-		if (!TAKE(c, ";"))
-			return false;
-		skip_blanks(c);
-		if (!TAKE(c, "size:"))
-			return false;
-		skip_blanks(c);
-		if (!take_number(c, &size))
-			return false;
-		skip_blanks(c);
-		if (!TAKE(c, ";"))
-			return false;
-		skip_blanks(c);
-		if (TAKE(c, "signed:")) {
-			skip_blanks(c);
-			if (!take_number(c, &sign) || sign > 1)
-				return false;
-			skip_blanks(c);
-			if (!TAKE(c, ";"))
-				return false;
-			skip_blanks(c);
-		}
-		if (!TAKE(c, "\n"))
+		if (!TAKE(c, "offset:") || !take_attr_value(c, &offset) ||
+		    !TAKE(c, "size:") || !take_attr_value(c, &size) ||
+		    (TAKE(c, "signed:") && (!take_attr_value(c, &sign) || sign > 1)) ||
+		    !TAKE(c, "\n"))
 			return false;
 		for (int i = 0; i < w->nr; i++) {
 			if ((w->found & (1u << i)) || strlen(w->names[i]) != d.name_len ||
