@@ -1273,12 +1273,19 @@ next_raw(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
 	return next_record(r, ev, &r->lost_before, NULL, NULL, NULL, NULL, err);
 }
 
+/* trace_next() and trace_consume() refuse a reader that already failed. */
+static inline bool used_after_error(const struct trace_reader *r, struct sr_error *err)
+{
+	if (!r->failed)
+		return false;
+	sr_error_set(err, EINVAL, "%s: reader used after an error", r->info.path);
+	return true;
+}
+
 int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *err)
 {
-	if (r->failed) {
-		sr_error_set(err, EINVAL, "%s: reader used after an error", r->info.path);
+	if (used_after_error(r, err))
 		return -1;
-	}
 	if (r->rp)
 		return next_repaired(r, ev, err);
 	return next_raw(r, ev, err);
@@ -1345,10 +1352,8 @@ int trace_consume(struct trace_reader *r, const struct trace_consumer *c, struct
 {
 	int ret;
 
-	if (r->failed) {
-		sr_error_set(err, EINVAL, "%s: reader used after an error", r->info.path);
+	if (used_after_error(r, err))
 		return -1;
-	}
 	ret = r->rp ? consume_repaired(r, c, err) : consume_raw(r, c, err);
 	if (ret < 0)
 		r->failed = true;
