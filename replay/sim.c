@@ -701,6 +701,105 @@ static int handoff_release(struct sim *s, uint32_t yi, int cpu, bool reply, uint
 			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, false, NULL, now);
 }
 
+/* ---- channels (WL_OP_READ / WL_OP_WRITE, sim_chan.h) ---------------- */
+
+/*
+ * A task that sleeps in a channel READ or WRITE has blocked: a task asleep
+ * in a hand-off WAIT for it (the block the trace showed it reach) goes on.
+ * Kept asleep, the waiter could be the writer the channel waits for.
+ */
+static int chan_release_waiter(struct sim *s, uint32_t yi, int cpu, uint64_t now)
+{
+	struct sim_task *y = &s->tasks[yi];
+	uint32_t xi = y->waiter;
+
+	if (xi == WL_NONE)
+		return 0;
+	y->waiter = WL_NONE;
+	if (s->tasks[xi].st != SIM_BLOCKED || s->tasks[xi].waiting != WL_NONE ||
+	    s->tasks[xi].chan_asleep)
+		return 0;
+	s->notes[SIM_NOTE_CHAN_WAIT_RELEASED]++;
+	return wake_task(s, xi, s->tasks[xi].cpu, cpu, cpu, MODEL_WF_TTWU | MODEL_WF_SYNC,
+			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, false, NULL, now);
+}
+
+/* Task @ti, current on @cpu, sleeps in its channel op (retried when it runs again). */
+static int chan_sleep(struct sim *s, int cpu, uint32_t ti, enum sim_note_id why, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+
+	s->notes[why]++;
+	t->st = SIM_BLOCKED;
+	t->waiting = WL_NONE;
+	t->chan_asleep = true;
+	if (chan_release_waiter(s, ti, cpu, now))
+		return -1;
+	return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S: TASK_INTERRUPTIBLE */, now);
+}
+
+/*
+ * A channel op of the task on @cpu wakes task @ti asleep on the channel
+ * (WF_SYNC: wake_up_interruptible_sync_poll() in pipe_write()/pipe_read(),
+ * sock_def_readable(), unix_write_space()).  With the trace's own wake of it
+ * inside this write (@wi), that wake's CPU, cost draw and context; else the
+ * task's previous CPU, as the hand-off wakeups.
+ */
+static int chan_wake(struct sim *s, uint32_t ti, uint32_t wi, int cpu, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	int flags = MODEL_WF_TTWU | MODEL_WF_SYNC;
+
+	t->chan_asleep = false;
+	if (wi != WL_NONE && s->wakes[wi].target == ti) {
+		const struct wl_wake *w = &s->wakes[wi];
+
+		return wake_task(s, ti, traced_cpu(t, w), cpu, cpu, flags, calib_ctx_of_wake(w),
+				 w->seq, false, w, now);
+	}
+	return wake_task(s, ti, t->cpu, cpu, cpu, flags, CALIB_CTX_TASK,
+			 0x50000000u | s->chan_wakes++, false, NULL, now);
+}
+
+/*
+ * WL_OP_READ / WL_OP_WRITE of task @ti on @cpu: 1 done (the caller goes to
+ * the next op), 0 asleep on the channel (the op is retried when it runs
+ * again), -1 on error.
+ */
+static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+{
+	const struct wl_chan_op *co = wl_chan_op(s->wl, op->arg);
+	uint32_t ci = co->chan, wk;
+
+	if (ci >= s->chans.nr)
+		return 1;
+	if (op->kind == WL_OP_READ) {
+		uint64_t room;
+
+		if (!sim_chan_read(&s->chans, ci, ti, co->bytes ? co->bytes : 1))
+			return chan_sleep(s, cpu, ti, SIM_NOTE_CHAN_READ_SLEPT, now) ? -1 : 0;
+		s->tasks[ti].op++;
+		sim_task_enter_op(s, ti);
+		room = sim_chan_room(&s->chans, ci);
+		while ((wk = sim_chan_writer_to_wake(&s->chans, ci, &room)) != WL_NONE) {
+			s->notes[SIM_NOTE_CHAN_WAKE_WRITER]++;
+			if (chan_wake(s, wk, WL_NONE, cpu, now))
+				return -1;
+		}
+		return 1;
+	}
+	if (!sim_chan_write(&s->chans, ci, ti, co->bytes))
+		return chan_sleep(s, cpu, ti, SIM_NOTE_CHAN_WRITE_SLEPT, now) ? -1 : 0;
+	s->tasks[ti].op++;
+	sim_task_enter_op(s, ti);
+	if ((wk = sim_chan_reader_to_wake(&s->chans, ci)) != WL_NONE) {
+		s->notes[SIM_NOTE_CHAN_WAKE_READER]++;
+		if (chan_wake(s, wk, co->wake, cpu, now))
+			return -1;
+	}
+	return 1;
+}
+
 /* ---- readers with several writers (WL_WAKE_CHANNEL) ------------------- */
 
 /*
@@ -972,6 +1071,16 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			if (t->run_left > 0)
 				goto armed;
 			break;
+		case WL_OP_READ:
+		case WL_OP_WRITE:
+			switch (chan_op(s, cpu, ti, op, now)) {
+			case -1:
+				return -1;
+			case 0:
+				return 0;
+			default:
+				continue;
+			}
 		case WL_OP_WAKE:
 			t->op++;
 			sim_task_enter_op(s, ti);
@@ -1026,6 +1135,11 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			sim_task_enter_op(s, ti);
 			if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD)
 				continue;      /* the wakee is past that block already */
+			if (y->st == SIM_BLOCKED && y->chan_asleep) {
+				/* it sleeps in a channel op: the block the wait stands for */
+				s->notes[SIM_NOTE_CHAN_WAIT_RELEASED]++;
+				continue;
+			}
 			if (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY) {
 				/*
 				 * Not preempted, in a one-way flow: nothing after
@@ -1057,9 +1171,24 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
 		}
 		case WL_OP_BLOCK: {
-			uint32_t wi = block_wake(s, ti, t->op);
+			uint32_t wi;
 			enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
 				MODEL_PREV_SLEEP;
+
+			if (op->aux & WL_BLOCK_CHANNEL) {
+				/*
+				 * A sleep in a channel op, ended in the trace by
+				 * the channel's other end: the READ/WRITE that
+				 * follows sleeps if the channel says so.  Passed
+				 * here (a hand-off waiter for it goes on).
+				 */
+				t->op++;
+				sim_task_enter_op(s, ti);
+				if (handoff_release(s, ti, cpu, false, now))
+					return -1;
+				continue;
+			}
+			wi = block_wake(s, ti, t->op);
 
 			if (wi != WL_NONE && !s->early[wi])
 				wi = chan_take_early(s, ti, t->op, wi);

@@ -16,6 +16,8 @@
 #include <schedreplay/sim.h>
 #include <schedreplay/workload.h>
 
+#include "sim_chan.h"
+
 struct wl_calib;
 
 #define SIM_FOREVER UINT64_MAX
@@ -46,6 +48,7 @@ struct sim_task {
 	uint8_t st;                /* enum sim_task_state */
 	bool exiting;              /* past its EXIT_MOVE: the resched it set waits for its EXIT */
 	bool displaced;            /* moved by the simulation's newidle pull (traced_cpu()) */
+	bool chan_asleep;          /* BLOCKED in a READ or WRITE of a channel (sim_chan.h) */
 	char comm[TRACE_COMM_LEN];
 };
 
@@ -98,6 +101,11 @@ enum sim_note_id {
 	SIM_NOTE_HANDOFF_ONEWAY,
 	SIM_NOTE_HANDOFF_OVER,
 	SIM_NOTE_HANDOFF_OVER_SLEPT,
+	SIM_NOTE_CHAN_READ_SLEPT,
+	SIM_NOTE_CHAN_WRITE_SLEPT,
+	SIM_NOTE_CHAN_WAKE_READER,
+	SIM_NOTE_CHAN_WAKE_WRITER,
+	SIM_NOTE_CHAN_WAIT_RELEASED,
 	/* placement_check / state_placement: wakeups, then forks (same order) */
 	SIM_NOTE_PC_WAKE_MATCH,
 	SIM_NOTE_PC_WAKE_AGREE,
@@ -149,6 +157,8 @@ struct sim {
 	uint32_t *pulls;           /* tasks with a pull_cpu (may hold stale entries) */
 	uint32_t nr_pulls, cap_pulls;
 	uint32_t handoff_wakes;    /* hand-off wakeups so far (their cost draws) */
+	struct sim_chans chans;    /* the workload's channels (none: nr 0) */
+	uint32_t chan_wakes;       /* channel wakeups without a traced wake so far (cost draws) */
 
 	struct sim_hev *heap;
 	size_t nheap, heap_cap;

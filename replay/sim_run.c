@@ -315,8 +315,13 @@ static int setup(struct sim *s, struct sr_error *err)
 	    !(s->tasks = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*s->tasks))) ||
 	    !(s->cpus = calloc((size_t)s->nr_cpus, sizeof(*s->cpus))) ||
 	    !(s->early = calloc(wl_nr_wakes(wl) + 1, 1)) ||
-	    (s->cfg.channel_wakes && sim_bind_blocks(s)))
+	    (s->cfg.channel_wakes && sim_bind_blocks(s)) ||
+	    sim_chans_init(&s->chans, wl_nr_channels(wl), s->nr_tasks))
 		goto oom;
+	for (uint32_t i = 0; i < s->chans.nr; i++) {
+		s->chans.c[i].cap = wl_channel(wl, i)->capacity;
+		s->chans.c[i].fill = wl_channel(wl, i)->init_fill;
+	}
 	s->groups[0] = model_root_group(s->m);
 	for (uint32_t g = 1; g < ng; g++) {
 		const struct wl_group *wg = wl_group(wl, g);
@@ -446,6 +451,7 @@ static void sim_release(struct sim *s)
 	free(s->block_wake);
 	free(s->wake_block);
 	free(s->chan_next);
+	sim_chans_release(&s->chans);
 	free(s->pulls);
 	free(s->heap);
 	free(s->samples);
@@ -567,6 +573,11 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_HANDOFF_OVER_SLEPT] = "hand-offs left runnable, then slept: the waker ran again before its wakee had passed the block it waits for (--handoff preempt|yield)",
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",
+	[SIM_NOTE_CHAN_READ_SLEPT] = "channel reads that found their channel empty and slept until a write (docs/replay.md, \"Channels\")",
+	[SIM_NOTE_CHAN_WRITE_SLEPT] = "channel writes that found their channel full and slept until a read made room",
+	[SIM_NOTE_CHAN_WAKE_READER] = "channel wakeups of a reader by a write (WF_SYNC: pipe_write(), sock_def_readable())",
+	[SIM_NOTE_CHAN_WAKE_WRITER] = "channel wakeups of a writer by a read that made room (WF_SYNC: pipe_read(), unix_write_space())",
+	[SIM_NOTE_CHAN_WAIT_RELEASED] = "hand-off waits ended because the wakee slept in a channel read or write (the block the wait stood for)",
 	[SIM_NOTE_IDLE_PULL] = "queued tasks a CPU pulled when the simulation, unlike the trace, left it idle next to them (newidle balance; placement trace)",
 	[SIM_NOTE_PULL_AT_PLACE] = "traced balancer pulls of tasks not yet forked or woken here: placed at their fork or wakeup on the pulling CPU, idle here then (docs/replay.md)",
 	[SIM_NOTE_PULL_AT_IDLE] = "traced balancer pulls of tasks not yet forked or woken here: applied when the pulling CPU went idle while they waited",

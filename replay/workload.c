@@ -2218,6 +2218,8 @@ void wl_free(struct wl_workload *wl)
 	free(wl->idle_first);
 	free(wl->repair);
 	free(wl->groups);
+	free(wl->channels);
+	free(wl->chan_ops);
 	for (uint32_t i = 0; i < wl->nr_strings; i++)
 		free(wl->strings[i]);
 	free(wl->strings);
@@ -2246,6 +2248,29 @@ uint32_t wl_nr_timed(const struct wl_workload *wl) { return wl->nr_timed; }
 const struct wl_timed *wl_timed_at(const struct wl_workload *wl, uint32_t i)
 {
 	return &wl->timed[i];
+}
+
+uint32_t wl_nr_channels(const struct wl_workload *wl) { return wl->nr_channels; }
+
+const struct wl_channel *wl_channel(const struct wl_workload *wl, uint32_t i)
+{
+	return &wl->channels[i];
+}
+
+const struct wl_chan_op *wl_chan_op(const struct wl_workload *wl, uint32_t i)
+{
+	return &wl->chan_ops[i];
+}
+
+int wl_channels_parse(const char *name, enum wl_channels *out)
+{
+	if (name && !strcmp(name, "auto"))
+		*out = WL_CHANNELS_AUTO;
+	else if (name && !strcmp(name, "off"))
+		*out = WL_CHANNELS_OFF;
+	else
+		return -1;
+	return 0;
 }
 
 uint32_t wl_nr_groups(const struct wl_workload *wl) { return wl->nr_groups; }

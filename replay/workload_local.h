@@ -74,6 +74,10 @@ struct wl_workload {
 	uint32_t nr_timed;
 	struct wl_group *groups;
 	uint32_t nr_groups;
+	struct wl_channel *channels;   /* docs/replay.md, "Channels" */
+	uint32_t nr_channels;
+	struct wl_chan_op *chan_ops;
+	uint32_t nr_chan_ops;
 	char **strings;
 	uint32_t nr_strings;
 

@@ -15,6 +15,11 @@
  *   COMM(s)      exec changed the task's comm
  *   EXIT         the task died (its last sched_switch showed X or Z)
  *   EXIT_MOVE    do_exit() re-set its task group (sched_move_task())
+ *   READ(c, n)   it read up to n bytes from channel c (a pipe or socket whose
+ *                writers the trace links to it: syscall events); with the
+ *                channel empty it sleeps until a WRITE
+ *   WRITE(c, n)  it wrote n bytes into channel c, waking a reader asleep in a
+ *                READ of c; with c full it sleeps until a READ makes room
  *
  * What ends a block is a wake record: either a WAKE op of another fair task
  * (the waking ran in that task's own context: common_pid = that task, it was
@@ -68,9 +73,19 @@ enum wl_op_kind {
 			     the stopper of a WL_OP_MIGRATE that follows (sched_exec():
 			     stop_one_cpu()); value & 1: its sched_waking, & 2: its
 			     sched_wakeup (WL_T_OTHER_WAKE entries with WL_T_WAKE_TIED) */
+	WL_OP_READ,       /* arg = channel op index (wl_chan_op()): read from a channel */
+	WL_OP_WRITE,      /* arg = channel op index: write into a channel */
 };
 
 enum { WL_BLOCK_SLEEP = 0, WL_BLOCK_SPECIAL = 1 };
+/*
+ * WL_OP_BLOCK aux flag: the sleep was inside a read or write of a modelled
+ * channel and the wake that ended it came from the channel's other end (a
+ * write for a reader, a read for a writer): the READ/WRITE op that follows
+ * decides whether the task sleeps; the BLOCK itself is only a position
+ * (hand-off WAITs count it as passed).
+ */
+#define WL_BLOCK_CHANNEL 0x2
 
 /* WL_OP_WAIT aux: the wakee never wakes the waker in the whole trace (a one-way flow) */
 enum { WL_WAIT_PINGPONG = 0, WL_WAIT_ONEWAY = 1 };
@@ -172,6 +187,49 @@ struct wl_group {
 	uint32_t parent;       /* WL_NONE for the root */
 	unsigned long shares;  /* cgroup v1 cpu.shares (1024 default) */
 	bool autogroup;
+};
+
+/*
+ * A channel: a pipe or unix stream socket the syscall events let the
+ * extraction follow (docs/replay.md, "Channels").  Its read end is one task's
+ * fd; its writers' fds are linked to it by the wakes the trace shows inside
+ * their writes (a sched_waking by the writer between its sys_enter_write and
+ * sys_exit_write of a task asleep in a read of the channel), and, for writes
+ * that wake nobody, by the same fd in the same writer or in a task of the same
+ * fork lineage (fd tables are copied at fork).
+ */
+struct wl_channel {
+	uint32_t reader;       /* task index of the read end */
+	int64_t rfd;           /* its fd */
+	uint64_t capacity;     /* bytes: the fill at which a traced write blocked (the
+				  largest such); UINT64_MAX when no write blocked */
+	uint64_t init_fill;    /* bytes in it at the trace start: what the trace's reads
+				  took before its writes had put it there */
+	uint32_t nr_writers;   /* tasks whose writes feed it */
+	uint64_t bytes;        /* written in the trace */
+};
+
+/* The operand of a WL_OP_READ / WL_OP_WRITE. */
+struct wl_chan_op {
+	uint32_t chan;         /* channel index */
+	uint32_t wake;         /* WRITE: the trace's wake of the reader inside this
+				  write (its placement, cost draw and latency sample
+				  when the simulated reader is asleep too), else WL_NONE */
+	uint64_t bytes;        /* moved in the trace (the syscall's return value) */
+};
+
+/* Channel extraction (wl_options.channels), counts for the facts. */
+struct wl_chan_stats {
+	bool syscalls;         /* the trace has the four syscalls:sys_{enter,exit}_{read,write} */
+	bool modelled;         /* channels were extracted (syscalls, and not --channels off) */
+	uint32_t channels;     /* channels modelled */
+	uint32_t unlinked_channels; /* read ends linked to writers but not modelled (reads
+				       the linked writes cannot explain, or writers
+				       linked to several read ends) */
+	uint64_t reads, writes;     /* syscalls of fair tasks with bytes moved */
+	uint64_t reads_modelled, writes_modelled; /* of them, READ / WRITE ops */
+	uint64_t wakes_explained;   /* traced wakes now made by a WRITE or READ op */
+	uint64_t blocks_explained;  /* traced sleeps now decided by a READ or WRITE op */
 };
 
 enum wl_timed_kind {
@@ -277,6 +335,7 @@ struct wl_facts {
 	bool has_sched_waking;
 	bool has_stat_runtime;
 	bool has_cgroup_attach;
+	struct wl_chan_stats chan;
 };
 
 /* Trace-visible counts, measured. */
@@ -314,6 +373,13 @@ struct wl_options {
 	 * default; see docs/replay.md, "Untraced idle exits").
 	 */
 	bool no_repair;
+	/*
+	 * Pipes and sockets from the syscall events (docs/replay.md,
+	 * "Channels"): WL_CHANNELS_AUTO (default) extracts them when the trace
+	 * has sys_{enter,exit}_{read,write}; WL_CHANNELS_OFF ignores those
+	 * events (the workload of a trace without them).
+	 */
+	enum wl_channels { WL_CHANNELS_AUTO = 0, WL_CHANNELS_OFF } channels;
 	/* Progress: called about every 2^18 events with the fraction of the
 	 * trace's time span done; may be NULL. */
 	void (*progress)(void *ctx, uint64_t events_done, double fraction);
@@ -370,6 +436,12 @@ const struct wl_wake *wl_wake(const struct wl_workload *wl, uint32_t i);
 
 uint32_t wl_nr_timed(const struct wl_workload *wl);
 const struct wl_timed *wl_timed_at(const struct wl_workload *wl, uint32_t i);
+
+uint32_t wl_nr_channels(const struct wl_workload *wl);
+const struct wl_channel *wl_channel(const struct wl_workload *wl, uint32_t i);
+const struct wl_chan_op *wl_chan_op(const struct wl_workload *wl, uint32_t i);
+/* "auto", "off" -> *out; -1 (out unchanged) for anything else. */
+int wl_channels_parse(const char *name, enum wl_channels *out);
 
 uint32_t wl_nr_groups(const struct wl_workload *wl);
 const struct wl_group *wl_group(const struct wl_workload *wl, uint32_t i);

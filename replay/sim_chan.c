@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The simulation's channel state: see sim_chan.h. */
+#include <stdlib.h>
+
+#include "sim_chan.h"
+
+#define NONE UINT32_MAX
+
+int sim_chans_init(struct sim_chans *cs, uint32_t nr, uint32_t nr_tasks)
+{
+	cs->nr = nr;
+	cs->nr_tasks = nr_tasks;
+	cs->c = calloc(nr ? nr : 1, sizeof(*cs->c));
+	cs->next = malloc((nr_tasks ? nr_tasks : 1) * sizeof(*cs->next));
+	cs->want = calloc(nr_tasks ? nr_tasks : 1, sizeof(*cs->want));
+	if (!cs->c || !cs->next || !cs->want) {
+		sim_chans_release(cs);
+		return -1;
+	}
+	for (uint32_t i = 0; i < nr; i++)
+		cs->c[i] = (struct sim_chan){ .cap = UINT64_MAX, .rd_head = NONE, .rd_tail = NONE,
+					      .wr_head = NONE, .wr_tail = NONE };
+	for (uint32_t t = 0; t < nr_tasks; t++)
+		cs->next[t] = NONE;
+	return 0;
+}
+
+void sim_chans_release(struct sim_chans *cs)
+{
+	if (!cs)
+		return;
+	free(cs->c);
+	free(cs->next);
+	free(cs->want);
+	cs->c = NULL;
+	cs->next = NULL;
+	cs->want = NULL;
+	cs->nr = 0;
+}
+
+static void enqueue(struct sim_chans *cs, uint32_t *head, uint32_t *tail, uint32_t task)
+{
+	cs->next[task] = NONE;
+	if (*tail == NONE)
+		*head = task;
+	else
+		cs->next[*tail] = task;
+	*tail = task;
+}
+
+static uint32_t dequeue(struct sim_chans *cs, uint32_t *head, uint32_t *tail)
+{
+	uint32_t t = *head;
+
+	if (t == NONE)
+		return NONE;
+	*head = cs->next[t];
+	if (*head == NONE)
+		*tail = NONE;
+	cs->next[t] = NONE;
+	return t;
+}
+
+uint64_t sim_chan_read(struct sim_chans *cs, uint32_t ci, uint32_t task, uint64_t want)
+{
+	struct sim_chan *c = &cs->c[ci];
+	uint64_t got;
+
+	if (!c->fill) {
+		enqueue(cs, &c->rd_head, &c->rd_tail, task);
+		return 0;
+	}
+	got = want && want < c->fill ? want : c->fill;
+	c->fill -= got;
+	return got;
+}
+
+bool sim_chan_write(struct sim_chans *cs, uint32_t ci, uint32_t task, uint64_t bytes)
+{
+	struct sim_chan *c = &cs->c[ci];
+
+	/*
+	 * A write into an empty channel always goes in (the kernel's writes
+	 * what fits and sleeps for the rest; a message larger than the whole
+	 * channel is not modelled in parts).
+	 */
+	if (c->fill && (c->cap < bytes || c->fill > c->cap - bytes)) {
+		cs->want[task] = bytes;
+		enqueue(cs, &c->wr_head, &c->wr_tail, task);
+		return false;
+	}
+	c->fill = UINT64_MAX - c->fill < bytes ? UINT64_MAX : c->fill + bytes;
+	return true;
+}
+
+uint32_t sim_chan_reader_to_wake(struct sim_chans *cs, uint32_t ci)
+{
+	struct sim_chan *c = &cs->c[ci];
+
+	if (!c->fill)
+		return NONE;
+	return dequeue(cs, &c->rd_head, &c->rd_tail);
+}
+
+uint64_t sim_chan_room(const struct sim_chans *cs, uint32_t ci)
+{
+	const struct sim_chan *c = &cs->c[ci];
+
+	return c->cap == UINT64_MAX ? UINT64_MAX : c->fill >= c->cap ? 0 : c->cap - c->fill;
+}
+
+uint32_t sim_chan_writer_to_wake(struct sim_chans *cs, uint32_t ci, uint64_t *room)
+{
+	struct sim_chan *c = &cs->c[ci];
+	bool empty = c->fill == 0 && *room == sim_chan_room(cs, ci);
+
+	/*
+	 * The first in sleep order whose write fits (an empty channel takes any
+	 * write: sim_chan_write()); one that does not fit does not hold back
+	 * the others (each woken kernel writer re-checks pipe_writable()).
+	 */
+	for (uint32_t t = c->wr_head, prev = NONE; t != NONE; prev = t, t = cs->next[t]) {
+		if (cs->want[t] > *room && !empty)
+			continue;
+		*room = cs->want[t] > *room ? 0 : *room - cs->want[t];
+		if (prev == NONE)
+			c->wr_head = cs->next[t];
+		else
+			cs->next[prev] = cs->next[t];
+		if (c->wr_tail == t)
+			c->wr_tail = prev;
+		cs->next[t] = NONE;
+		return t;
+	}
+	return NONE;
+}
+
+bool sim_chan_has_sleeper(const struct sim_chans *cs, uint32_t ci, uint32_t task)
+{
+	const struct sim_chan *c = &cs->c[ci];
+
+	for (uint32_t t = c->rd_head; t != NONE; t = cs->next[t])
+		if (t == task)
+			return true;
+	for (uint32_t t = c->wr_head; t != NONE; t = cs->next[t])
+		if (t == task)
+			return true;
+	return false;
+}
