@@ -338,7 +338,8 @@ static int pass_other(void *ctx, const struct trace_event *ev, uint64_t lost)
 
 	if (pass_event(p, ev, lost))
 		return -1;
-	if (ev->type == TRACE_EV_OTHER)
+	/* the syscall events are counted by name only, as any other event */
+	if (ev->type == TRACE_EV_OTHER || trace_event_is_syscall(ev->type))
 		return 0;
 	p->d->sched_events++;
 	return lat_machine_feed(p->d->lat, ev);

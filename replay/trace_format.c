@@ -56,6 +56,15 @@ static const struct ev_spec specs[TRACE_EV_NR_TYPES] = {
 		{ "comm", "pid", "runtime", "vruntime" }, 0x07 },
 	[TRACE_EV_CGROUP_ATTACH_TASK] = { "cgroup", "cgroup_attach_task",
 		{ "dst_root", "dst_level", "dst_id", "pid", "dst_path", "comm" }, 0x39 },
+	/*
+	 * kernel/trace/trace_syscalls.c: the arguments of SYSCALL_DEFINE3(read,
+	 * ...) and (write, ...) as unsigned longs after an int __syscall_nr
+	 * ("nr" before 4.x); the exit's long ret
+	 */
+	[TRACE_EV_SYS_ENTER_READ] = { "syscalls", "sys_enter_read", { "fd", "count" }, 0x03 },
+	[TRACE_EV_SYS_EXIT_READ] = { "syscalls", "sys_exit_read", { "ret" }, 0x01 },
+	[TRACE_EV_SYS_ENTER_WRITE] = { "syscalls", "sys_enter_write", { "fd", "count" }, 0x03 },
+	[TRACE_EV_SYS_EXIT_WRITE] = { "syscalls", "sys_exit_write", { "ret" }, 0x01 },
 };
 
 /*

@@ -248,6 +248,8 @@ enum { EX_FILENAME, EX_PID, EX_OLD_PID };
 enum { XT_COMM, XT_PID, XT_PRIO, XT_GROUP_DEAD };
 enum { RT_COMM, RT_PID, RT_RUNTIME, RT_VRUNTIME };
 enum { CG_DST_ROOT, CG_DST_LEVEL, CG_DST_ID, CG_PID, CG_DST_PATH, CG_COMM };
+enum { SC_FD, SC_COUNT };              /* sys_enter_read, sys_enter_write */
+enum { SC_RET };                       /* sys_exit_read, sys_exit_write */
 
 /* ---- one CPU's stream (trace_cpu.c) ------------------------------------ */
 

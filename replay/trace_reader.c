@@ -86,6 +86,10 @@ static const char *const type_names[TRACE_EV_NR_TYPES] = {
 	[TRACE_EV_SCHED_PROCESS_EXIT] = "sched_process_exit",
 	[TRACE_EV_SCHED_STAT_RUNTIME] = "sched_stat_runtime",
 	[TRACE_EV_CGROUP_ATTACH_TASK] = "cgroup_attach_task",
+	[TRACE_EV_SYS_ENTER_READ] = "sys_enter_read",
+	[TRACE_EV_SYS_EXIT_READ] = "sys_exit_read",
+	[TRACE_EV_SYS_ENTER_WRITE] = "sys_enter_write",
+	[TRACE_EV_SYS_EXIT_WRITE] = "sys_exit_write",
 };
 
 const char *trace_event_type_name(enum trace_event_type type)
@@ -269,9 +273,13 @@ static int sample_buffer(struct trace_reader *r, const struct tr_buffer_desc *b,
 			return -1;
 		while (n < SAMPLE_RECORDS && (ret = tr_cpu_next(&c, err)) == 1) {
 			uint32_t id = rec_id(&r->fm, c.ev_data, c.ev_len, c.swap);
+			enum trace_event_type t;
 
 			n++;
-			if (id <= r->fm.max_id && r->fm.type_of_id[id] != TRACE_EV_OTHER)
+			if (id > r->fm.max_id)
+				continue;
+			t = (enum trace_event_type)r->fm.type_of_id[id];
+			if (t != TRACE_EV_OTHER && !trace_event_is_syscall(t))
 				s->sched++;
 		}
 		tr_cpu_release(&c);
@@ -402,9 +410,11 @@ static bool field_at(const struct tr_field *f, unsigned offset, unsigned size)
  * (the common header is 8 bytes): sched_switch prev_comm[16] at 8, prev_pid
  * 24, prev_prio 28, long prev_state 32, next_comm[16] 40, next_pid 56,
  * next_prio 60; sched_waking/wakeup/wakeup_new comm[16] at 8, pid 24, prio
- * 28, target_cpu 32, no success; and since 6.8 sched_stat_runtime
- * __data_loc comm at 8, pid 12, u64 runtime 16, no vruntime. Anything else
- * keeps the table-driven reads.
+ * 28, target_cpu 32, no success; since 6.8 sched_stat_runtime __data_loc
+ * comm at 8, pid 12, u64 runtime 16, no vruntime; sys_enter_read/write
+ * unsigned long fd at 16, count 32 (after __syscall_nr at 8 and buf at 24),
+ * sys_exit_read/write long ret at 16. Anything else keeps the table-driven
+ * reads.
  */
 static void find_std_layouts(struct trace_reader *r)
 {
@@ -435,6 +445,14 @@ static void find_std_layouts(struct trace_reader *r)
 		(TR_F_PRESENT | TR_F_DYNAMIC) && f[RT_COMM].offset == 8 && f[RT_COMM].size == 4 &&
 		field_at(&f[RT_PID], 12, 4) && field_at(&f[RT_RUNTIME], 16, 8) &&
 		f[RT_VRUNTIME].size == 0;
+	for (int t = TRACE_EV_SYS_ENTER_READ; t <= TRACE_EV_SYS_EXIT_WRITE; t++) {
+		bool enter = t == TRACE_EV_SYS_ENTER_READ || t == TRACE_EV_SYS_ENTER_WRITE;
+
+		f = fm->ev[t].f;
+		r->std_layout[t] = fm->ev[t].present &&
+			(enter ? field_at(&f[SC_FD], 16, 8) && field_at(&f[SC_COUNT], 32, 8) :
+			 field_at(&f[SC_RET], 16, 8));
+	}
 }
 
 /*
@@ -821,6 +839,8 @@ bool trace_event_count_at(const struct trace_reader *r, size_t i, const char **n
 #define RU(f) (fast ? (ld64(d + (f)->offset) & (f)->mask) : rd_u(d, (f), sw))
 #define RS(f) (fast ? (int64_t)((ld64(d + (f)->offset) & (f)->mask) << (f)->sext) >> (f)->sext \
 		    : rd_s(d, (f), sw))
+/* as the format says: signed, or unsigned (a 4-byte unsigned long stays positive) */
+#define RN(f) (((f)->flags & TR_F_SIGNED) ? RS(f) : (int64_t)RU(f))
 
 static inline uint64_t ld64(const uint8_t *p)
 {
@@ -1046,6 +1066,29 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		ok &= rd_comm(d, len, avail, &l->f[CG_COMM], sw, g->comm);
 		break;
 	}
+	case TRACE_EV_SYS_ENTER_READ:
+	case TRACE_EV_SYS_ENTER_WRITE: {
+		struct trace_syscall *s = &ev->u.syscall;
+
+		if (fast && r->std_layout[t]) {
+			s->fd = (int64_t)ld64(d + 16);
+			s->count = ld64(d + 32);
+		} else {
+			s->fd = RN(&l->f[SC_FD]);
+			s->count = (uint64_t)RN(&l->f[SC_COUNT]);
+		}
+		s->ret = 0;
+		break;
+	}
+	case TRACE_EV_SYS_EXIT_READ:
+	case TRACE_EV_SYS_EXIT_WRITE: {
+		struct trace_syscall *s = &ev->u.syscall;
+
+		s->ret = fast && r->std_layout[t] ? (int64_t)ld64(d + 16) : RN(&l->f[SC_RET]);
+		s->fd = 0;
+		s->count = 0;
+		break;
+	}
 	default:
 		break;
 	}
@@ -1066,6 +1109,7 @@ bad_string:
 
 #undef RU
 #undef RS
+#undef RN
 
 static inline __attribute__((always_inline)) int
 decode(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev,

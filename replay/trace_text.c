@@ -276,7 +276,8 @@ static int buffer_of(struct tr_text *t, const char *name, size_t len, struct sr_
 static bool is_sched_name(const char *name)
 {
 	for (int k = 1; k < TRACE_EV_NR_TYPES; k++)
-		if (!strcmp(trace_event_type_name((enum trace_event_type)k), name))
+		if (!trace_event_is_syscall((enum trace_event_type)k) &&
+		    !strcmp(trace_event_type_name((enum trace_event_type)k), name))
 			return true;
 	return false;
 }
@@ -412,13 +413,111 @@ static void classify_state(struct tr_text *t, const char *s, struct trace_sched_
 		sw->prev_run = TRACE_STATE_SLEEPING;
 }
 
+/*
+ * A number of a syscall event's line after "KEY=" (trace-cmd report -R) or
+ * "KEY: " (its print format, trace-cmd report -N: "fd: 0x00000003, buf:
+ * ..."; tracefs: "sys_read(fd: 3, buf: ...)", with the argument's type
+ * before KEY in verbose mode), read in @base (0: as C). false if absent.
+ */
+static bool syscall_arg(const char *rest, const char *key, int base, uint64_t *out)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = rest; (p = strstr(p, key)); p += kl) {
+		const char *v = p + kl;
+		char *end;
+
+		if (p != rest && p[-1] != ' ' && p[-1] != '(')
+			continue;
+		if (*v == '=')
+			v++;
+		else if (v[0] == ':' && v[1] == ' ')
+			v += 2;
+		else
+			continue;
+		errno = 0;
+		*out = strtoull(v, &end, base);
+		return !errno && end != v && (!*end || *end == ',' || *end == ' ' || *end == ')');
+	}
+	return false;
+}
+
+/*
+ * The tracefs form of a syscall line: "sys_read(fd: 3, buf: ..., count: 64)"
+ * for the entry and "sys_read -> 0x64" for the exit (the kernel's
+ * print_syscall_enter() / print_syscall_exit(), not the print format):
+ * its type, or TRACE_EV_OTHER.
+ */
+static enum trace_event_type tracefs_syscall(const char *event, const char *rest)
+{
+	bool rd = !strcmp(event, "sys_read"), wr = !strcmp(event, "sys_write");
+	size_t n = strlen(rest);
+
+	if (!rd && !wr)
+		return TRACE_EV_OTHER;
+	if (!strncmp(rest, "-> ", 3))
+		return rd ? TRACE_EV_SYS_EXIT_READ : TRACE_EV_SYS_EXIT_WRITE;
+	if (n && rest[n - 1] == ')')
+		return rd ? TRACE_EV_SYS_ENTER_READ : TRACE_EV_SYS_ENTER_WRITE;
+	return TRACE_EV_OTHER;
+}
+
+/* A syscall event's fields (trace_event_is_syscall()); -1 with err if absent. */
+static int decode_syscall(struct tr_text *t, struct trace_event *ev, const char *rest,
+			  bool tracefs, struct sr_error *err)
+{
+	struct trace_syscall *s = &ev->u.syscall;
+	int base = tracefs ? 16 : 0;
+	uint64_t v;
+	char *end;
+
+	/*
+	 * tracefs printed every argument as "%lx" (6.12's print_syscall_enter();
+	 * "count: 340" is 0x340); 6.18 prints a value below 10 as it is and
+	 * the others with 0x ("fd: 3, buf: 0x7ffc74ad1018, count: 0x340",
+	 * "fd: 0xff"): a line with a 0x is read in C's bases (a line without
+	 * one has only values below 10, the same in both)
+	 */
+	if (tracefs && strstr(rest, ": 0x"))
+		base = 0;
+	memset(s, 0, sizeof(*s));
+	if (ev->type == TRACE_EV_SYS_ENTER_READ || ev->type == TRACE_EV_SYS_ENTER_WRITE) {
+		if (!syscall_arg(rest, "fd", base, &v))
+			goto missing;
+		s->fd = (int64_t)v;
+		if (!syscall_arg(rest, "count", base, &v))
+			goto missing;
+		s->count = v;
+		return 0;
+	}
+	/* "ret=0x40" (-R), "0x40" (-N: the print format is "0x%lx"), "-> 0x40" (tracefs) */
+	if (!syscall_arg(rest, "ret", 0, &v)) {
+		const char *p = tracefs ? rest + 3 : rest;
+
+		errno = 0;
+		v = strtoull(p, &end, 0);
+		if (errno || end == p || *end)
+			goto missing;
+	}
+	s->ret = (int64_t)v;
+	return 0;
+missing:
+	sr_error_set(err, EINVAL, "line %" PRIu64 ": %s without the fields of the kernel's print "
+		     "format", t->lineno, ev->name);
+	return -1;
+}
+
 /* Decode the fields of a sched event; -1 (with err) if a required one is missing. */
 static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct sr_error *err)
 {
 	struct kv kv[MAX_FIELDS];
-	int n = split_fields(rest, kv, MAX_FIELDS);
+	int n;
 	int64_t a, b;
 	const char *s, *bad;
+
+	if (trace_event_is_syscall(ev->type))
+		return decode_syscall(t, ev, rest, false, err);
+	n = split_fields(rest, kv, MAX_FIELDS);
 
 #define NEED(key, var)                                                                    \
 	do {                                                                              \
@@ -749,6 +848,7 @@ int tr_text_next(struct tr_text *t, struct trace_event *ev, uint64_t *lost_befor
 		 struct sr_error *err)
 {
 	struct text_line l;
+	enum trace_event_type sc;
 	int r, id;
 
 	while (read_line(t)) {
@@ -780,6 +880,12 @@ int tr_text_next(struct tr_text *t, struct trace_event *ev, uint64_t *lost_befor
 			}
 			continue;
 		}
+		/*
+		 * tracefs names a syscall line by the syscall ("sys_read" for
+		 * both events): typed, the name kept as every other syscall's
+		 * line keeps it (the counts of report stay those of the text)
+		 */
+		sc = tracefs_syscall(l.event, l.rest);
 		id = name_id(t, l.event, err);
 		if (id < 0)
 			return -1;
@@ -789,11 +895,12 @@ int tr_text_next(struct tr_text *t, struct trace_event *ev, uint64_t *lost_befor
 		ev->common_pid = l.pid;
 		ev->id = (uint16_t)id;
 		ev->name = t->names[id];
-		ev->type = TRACE_EV_OTHER;
-		for (int k = 1; k < TRACE_EV_NR_TYPES; k++)
+		ev->type = sc;
+		for (int k = 1; sc == TRACE_EV_OTHER && k < TRACE_EV_NR_TYPES; k++)
 			if (!strcmp(trace_event_type_name((enum trace_event_type)k), l.event))
 				ev->type = (enum trace_event_type)k;
-		if (ev->type != TRACE_EV_OTHER && decode(t, ev, l.rest, err))
+		if (sc != TRACE_EV_OTHER ? decode_syscall(t, ev, l.rest, true, err) :
+		    ev->type != TRACE_EV_OTHER && decode(t, ev, l.rest, err))
 			return -1;
 		t->counts[id]++;
 		*lost_before = t->pending_lost[l.cpu];

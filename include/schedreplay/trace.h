@@ -19,6 +19,9 @@
  *     char[16] comms are both handled.
  *   - Memory is O(CPUs): one page window (or one decompressed chunk) per CPU.
  *     Nothing is kept per event.
+ *   - Besides the sched events, syscalls:sys_{enter,exit}_{read,write}
+ *     (struct trace_syscall): the bytes a task moves through pipes and
+ *     sockets, which no sched event shows.
  *   - ftrace text (tracefs `trace`, `trace-cmd report -N` or `-R`) is read
  *     too, into the same events (format "text"; see replay/trace_text.c).
  *   - Repair (trace_open_opts.repair, off by default): switches the kernel
@@ -54,7 +57,10 @@
 
 /*
  * The event kinds the reader decodes. TRACE_EV_OTHER is any other event of
- * the buffer; it carries only the common fields and its name.
+ * the buffer; it carries only the common fields and its name. The four
+ * syscalls:sys_{enter,exit}_{read,write} events are not scheduler events:
+ * trace_event_is_syscall() tells them apart (trace_consume() gives them to
+ * its @other callback).
  */
 enum trace_event_type {
 	TRACE_EV_OTHER = 0,
@@ -68,10 +74,20 @@ enum trace_event_type {
 	TRACE_EV_SCHED_PROCESS_EXIT,
 	TRACE_EV_SCHED_STAT_RUNTIME,
 	TRACE_EV_CGROUP_ATTACH_TASK,
+	TRACE_EV_SYS_ENTER_READ,       /* u.syscall: fd, count */
+	TRACE_EV_SYS_EXIT_READ,        /* u.syscall: ret */
+	TRACE_EV_SYS_ENTER_WRITE,      /* u.syscall: fd, count */
+	TRACE_EV_SYS_EXIT_WRITE,       /* u.syscall: ret */
 	TRACE_EV_NR_TYPES
 };
 
-/* "sched_switch", ... ; "other" for TRACE_EV_OTHER. */
+/* One of the four syscall events (TRACE_EV_SYS_ENTER_READ .. _EXIT_WRITE). */
+static inline bool trace_event_is_syscall(enum trace_event_type type)
+{
+	return type >= TRACE_EV_SYS_ENTER_READ && type <= TRACE_EV_SYS_EXIT_WRITE;
+}
+
+/* "sched_switch", ..., "sys_exit_write"; "other" for TRACE_EV_OTHER. */
 const char *trace_event_type_name(enum trace_event_type type);
 
 /*
@@ -153,6 +169,19 @@ struct trace_cgroup_attach_task {
 	char comm[TRACE_COMM_LEN];
 };
 
+/*
+ * syscalls:sys_enter_read / sys_enter_write: fd and count (bytes asked for),
+ * ret 0; sys_exit_read / sys_exit_write: ret (bytes moved, or -errno), fd
+ * and count 0. The task is the event's common_pid. Values as the kernel
+ * stored them: the syscall's argument registers, unsigned longs (an fd of
+ * -1 passed to read(2) may read as 4294967295).
+ */
+struct trace_syscall {
+	int64_t fd;
+	uint64_t count;
+	int64_t ret;
+};
+
 struct trace_event {
 	enum trace_event_type type;
 	int cpu;
@@ -184,6 +213,7 @@ struct trace_event {
 		struct trace_sched_process_exit exit;
 		struct trace_sched_stat_runtime stat_runtime;
 		struct trace_cgroup_attach_task cgroup_attach;
+		struct trace_syscall syscall; /* SYS_ENTER_READ .. SYS_EXIT_WRITE */
 	} u;
 };
 

@@ -20,6 +20,9 @@
  *                                  (all but offsets, ids, flags and the raw prev_state
  *                                  of -N) and the same report sections (events,
  *                                  latency, run-queue waits, tasks, lost events)
+ *   test_reader syscall-text DIR   hand-written syscall lines of each text form
+ *                                  (tracefs old and new, trace-cmd -N and -R) read
+ *                                  with the values they state
  *   test_reader backends TRACE     the native and the libtracecmd backends give the
  *                                  same trace_info, the same events (every field,
  *                                  offsets and lost-event marks included), the same
@@ -85,8 +88,11 @@ static struct name_count *name_slot(const char *n)
 	return &names[nr_names++];
 }
 
-/* The "k=v" fields our decoder produced, as trace-cmd -R prints them. */
-static int format_fields(const struct trace_event *ev, char out[][96], int max)
+/*
+ * The "k=v" fields our decoder produced, as trace-cmd -R prints them;
+ * @long_mask: the kernel long's bits.
+ */
+static int format_fields(const struct trace_event *ev, uint64_t long_mask, char out[][96], int max)
 {
 	int n = 0;
 #define F(...) do { if (n < max) snprintf(out[n++], 96, __VA_ARGS__); } while (0)
@@ -145,6 +151,20 @@ static int format_fields(const struct trace_event *ev, char out[][96], int max)
 		F("dst_path=%.*s ", (int)ev->u.cgroup_attach.dst_path_len,
 		  ev->u.cgroup_attach.dst_path);
 		F("comm=%s", ev->u.cgroup_attach.comm);
+		break;
+	/*
+	 * trace-cmd -R prints the syscall arguments with their print format's
+	 * conversions: "fd: 0x%08lx", "count: 0x%08lx", ret "0x%lx" (a kernel
+	 * long: 8 hex digits of a negative ret on a 32-bit kernel)
+	 */
+	case TRACE_EV_SYS_ENTER_READ:
+	case TRACE_EV_SYS_ENTER_WRITE:
+		F("fd=0x%08" PRIx64 " ", (uint64_t)ev->u.syscall.fd & long_mask);
+		F("count=0x%08" PRIx64, ev->u.syscall.count & long_mask);
+		break;
+	case TRACE_EV_SYS_EXIT_READ:
+	case TRACE_EV_SYS_EXIT_WRITE:
+		F("ret=0x%" PRIx64, (uint64_t)ev->u.syscall.ret & long_mask);
 		break;
 	default:
 		break;
@@ -302,7 +322,8 @@ static int cmd_tracecmp(const char *path)
 				FAIL("record %" PRIu64 ": ours cpu %d ts %" PRIu64 " %s, trace-cmd: %s",
 				     n, ev.cpu, ev.ts, ev.name, line);
 		} else {
-			nf = format_fields(&ev, fields, 8);
+			nf = format_fields(&ev, in->long_size == 4 ? UINT32_MAX : UINT64_MAX,
+					   fields, 8);
 			for (int i = 0; i < nf; i++) {
 				/* the last field may end the line */
 				size_t fl = strlen(fields[i]);
@@ -707,6 +728,14 @@ static void cmp_event(uint64_t n, const struct trace_event *a, const struct trac
 		CMP_EV(n, u.cgroup_attach.dst_level);
 		CMP_EV(n, u.cgroup_attach.dst_id);
 		CMP_EV(n, u.cgroup_attach.pid);
+		break;
+	case TRACE_EV_SYS_ENTER_READ:
+	case TRACE_EV_SYS_EXIT_READ:
+	case TRACE_EV_SYS_ENTER_WRITE:
+	case TRACE_EV_SYS_EXIT_WRITE:
+		CMP_EV(n, u.syscall.fd);
+		CMP_EV(n, u.syscall.count);
+		CMP_EV(n, u.syscall.ret);
 		break;
 	default:
 		break;
@@ -1149,6 +1178,111 @@ static int cmd_text(const char *bin, const char *text)
 	return 0;
 }
 
+/*
+ * The syscall events of ftrace text in its four spellings, with the values
+ * each line states: tracefs of 6.18 ("fd: 3, buf: 0x.., count: 0x340": 0x
+ * but below 10) and its verbose mode (types before the names), tracefs of
+ * 6.12 and older (every argument "%lx", no 0x), trace-cmd report -N (the
+ * print format) and -R (raw fields); the exits "sys_read -> 0x340", "0x340"
+ * and "ret=0x340", -errno as the kernel's unsigned long.
+ */
+static int cmd_syscall_text(const char *dir)
+{
+	static const char *const files[][2] = {
+		{ "tracefs.txt",
+		  "# tracer: nop\n#\n"
+		  "            head-4863    [001] ..... 47795.275406: sys_read(fd: 3, buf: 0x7ffc74ad1018, count: 0x340)\n"
+		  "            head-4863    [001] ..... 47795.275408: sys_read -> 0x340\n"
+		  "            head-4863    [000] ..... 47795.275409: sys_write(unsigned int fd: 0xc, const char * buf: 0x7ffc74ad1018, size_t count: 0x20)\n"
+		  "            head-4863    [000] ..... 47795.275410: sys_write -> 0xfffffffffffffff5\n"
+		  "            head-4863    [000] ..... 47795.275411: sys_read(fd: 1f, buf: 7ffc74ad1018, count: 340)\n"
+		  "            head-4863    [000] ..... 47795.275412: sys_read -> 0\n" },
+		{ "tracecmd-N.txt",
+		  "version = 7\ncpus=2\n"
+		  "            head-4863  [001] 47795.275406000: sys_enter_read:       fd: 0x00000003, buf: 0x7ffc74ad1018, count: 0x00000340\n"
+		  "            head-4863  [001] 47795.275408000: sys_exit_read:        0x340\n"
+		  "            head-4863  [000] 47795.275409000: sys_enter_write:      fd: 0x0000000c, buf: 0x7ffc74ad1018, count: 0x00000020\n"
+		  "            head-4863  [000] 47795.275410000: sys_exit_write:       0xfffffffffffffff5\n"
+		  "            head-4863  [000] 47795.275411000: sys_enter_read:       fd: 0x0000001f, buf: 0x7ffc74ad1018, count: 0x00000340\n"
+		  "            head-4863  [000] 47795.275412000: sys_exit_read:        0x0\n" },
+		{ "tracecmd-R.txt",
+		  "version = 7\ncpus=2\n"
+		  "            head-4863  [001] 47795.275406000: sys_enter_read:        __syscall_nr=0 fd=0x00000003 buf=0x7ffc74ad1018 count=0x00000340\n"
+		  "            head-4863  [001] 47795.275408000: sys_exit_read:         __syscall_nr=0 ret=0x340\n"
+		  "            head-4863  [000] 47795.275409000: sys_enter_write:       __syscall_nr=1 fd=0x0000000c buf=0x7ffc74ad1018 count=0x00000020\n"
+		  "            head-4863  [000] 47795.275410000: sys_exit_write:        __syscall_nr=1 ret=0xfffffffffffffff5\n"
+		  "            head-4863  [000] 47795.275411000: sys_enter_read:        __syscall_nr=0 fd=0x0000001f buf=0x7ffc74ad1018 count=0x00000340\n"
+		  "            head-4863  [000] 47795.275412000: sys_exit_read:         __syscall_nr=0 ret=0x0\n" },
+	};
+	static const struct {
+		enum trace_event_type type;
+		int cpu;
+		int64_t fd;
+		uint64_t count;
+		int64_t ret;
+	} want[] = {
+		{ TRACE_EV_SYS_ENTER_READ, 1, 3, 0x340, 0 },
+		{ TRACE_EV_SYS_EXIT_READ, 1, 0, 0, 0x340 },
+		{ TRACE_EV_SYS_ENTER_WRITE, 0, 12, 0x20, 0 },
+		{ TRACE_EV_SYS_EXIT_WRITE, 0, 0, 0, -11 },
+		{ TRACE_EV_SYS_ENTER_READ, 0, 0x1f, 0x340, 0 },
+		{ TRACE_EV_SYS_EXIT_READ, 0, 0, 0, 0 },
+	};
+	const size_t nw = sizeof(want) / sizeof(want[0]);
+
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		char path[4096], name[64];
+		struct sr_error err = { 0 };
+		struct trace_reader *r;
+		struct trace_event ev;
+		size_t n = 0;
+		FILE *o;
+		int ret;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[f][0]);
+		o = fopen(path, "w");
+		if (!o || fputs(files[f][1], o) < 0 || fclose(o)) {
+			FAIL("%s: cannot write: %s", path, strerror(errno));
+			return 1;
+		}
+		r = trace_open(path, NULL, &err);
+		if (!r) {
+			FAIL("%s: %s", path, err.msg);
+			continue;
+		}
+		while ((ret = trace_next(r, &ev, &err)) == 1) {
+			if (n >= nw) {
+				FAIL("%s: event %zu beyond the %zu written", path, n, nw);
+				break;
+			}
+			/* tracefs names both events by the syscall: "sys_read" */
+			snprintf(name, sizeof(name), "%s", trace_event_type_name(want[n].type));
+			if (f == 0)
+				snprintf(name, sizeof(name), "sys_%s", strrchr(
+					 trace_event_type_name(want[n].type), '_') + 1);
+			if (ev.type != want[n].type || strcmp(ev.name, name))
+				FAIL("%s: event %zu: type %s (name %s), expected %s (name %s)", path,
+				     n, trace_event_type_name(ev.type), ev.name,
+				     trace_event_type_name(want[n].type), name);
+			CHECK_U64("cpu", (uint64_t)ev.cpu, (uint64_t)want[n].cpu);
+			CHECK_U64("common_pid", (uint64_t)ev.common_pid, 4863);
+			CHECK_U64("fd", (uint64_t)ev.u.syscall.fd, (uint64_t)want[n].fd);
+			CHECK_U64("count", ev.u.syscall.count, want[n].count);
+			CHECK_U64("ret", (uint64_t)ev.u.syscall.ret, (uint64_t)want[n].ret);
+			n++;
+		}
+		if (ret < 0)
+			FAIL("%s: %s", path, err.msg);
+		CHECK_U64("events", n, nw);
+		trace_close(r);
+	}
+	if (failures)
+		return 1;
+	printf("syscall events of ftrace text: %zu files, each %zu events with their values\n",
+	       sizeof(files) / sizeof(files[0]), nw);
+	return 0;
+}
+
 /* The zlib conversions exist only if trace-cmd was built with zlib. */
 static bool skip_missing(const char *path)
 {
@@ -1215,6 +1349,8 @@ int main(int argc, char **argv)
 		return cmd_errline();
 	if (argc == 4 && !strcmp(argv[1], "text"))
 		return cmd_text(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "syscall-text"))
+		return cmd_syscall_text(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "backends"))
 		return cmd_backends(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "prefetch"))
