@@ -25,7 +25,7 @@ enum {
 	RUN_OPT_VARIANT = 1000, RUN_OPT_ALL, RUN_OPT_PLUGIN, RUN_OPT_VFILE, RUN_OPT_THREADS,
 	RUN_OPT_PROFILE, RUN_OPT_PLACEMENT, RUN_OPT_COMM, RUN_OPT_HZ, RUN_OPT_CGMAP,
 	RUN_OPT_SIDECAR, RUN_OPT_NO_SIDECAR, RUN_OPT_SEED, RUN_OPT_VCPU_PACK, RUN_OPT_NO_VCPU_PACK,
-	RUN_OPT_STOP_AT_END, RUN_OPT_HANDOFF,
+	RUN_OPT_STOP_AT_END, RUN_OPT_HANDOFF, RUN_OPT_CHANNELS,
 };
 
 #define RUN_OPTS_LONG                                                            \
@@ -45,7 +45,8 @@ enum {
 	{ "vcpu-pack", no_argument, NULL, RUN_OPT_VCPU_PACK },                   \
 	{ "no-vcpu-pack", no_argument, NULL, RUN_OPT_NO_VCPU_PACK },             \
 	{ "stop-at-end", no_argument, NULL, RUN_OPT_STOP_AT_END },               \
-	{ "handoff", required_argument, NULL, RUN_OPT_HANDOFF }
+	{ "handoff", required_argument, NULL, RUN_OPT_HANDOFF },               \
+	{ "channels", required_argument, NULL, RUN_OPT_CHANNELS }
 
 struct run_opts {
 	const char *cmd;                 /* "replay", "whatif": for messages */

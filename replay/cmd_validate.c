@@ -441,6 +441,7 @@ static void usage(FILE *f)
 "                            [--no-repair] [--channel-wakes] [--oneway-no-wait]\n"
 "                            [--state-placement|--state-placement-wakes] [--stop-at-end]\n"
 "                            [--vcpu-pack|--no-vcpu-pack] [--handoff preempt|yield|sleep]\n"
+"                            [--channels auto|off|strict]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
@@ -453,7 +454,9 @@ static void usage(FILE *f)
 "--channel-wakes, --oneway-no-wait, --state-placement and --state-placement-wakes are\n"
 "replay's options: rules measured in docs/validation.md and not adopted (replay --help);\n"
 "--handoff yield|sleep are the alternatives to the default preempt (docs/validation.md,\n"
-"\"Tenth pass\").\n"
+"\"Tenth pass\").  --channels: pipes and sockets from the syscall events where a trace\n"
+"has them (auto, the default; strict: every read of an empty channel sleeps; off:\n"
+"ignored; docs/replay.md, \"Channels\").\n"
 "Each replay runs on past the trace end until the traced work is done (the duration\n"
 "row, --json's duration_ms: the trace's span and the simulation's time for that\n"
 "work); --stop-at-end stops at the trace end instead, with the work not done by\n"
@@ -483,6 +486,7 @@ int cmd_validate(int argc, char **argv)
 		{ "vcpu-pack", no_argument, NULL, 'V' },
 		{ "no-vcpu-pack", no_argument, NULL, 'N' },
 		{ "handoff", required_argument, NULL, 'H' },
+		{ "channels", required_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -549,6 +553,13 @@ int cmd_validate(int argc, char **argv)
 			if (replay_handoff_parse(optarg, &rc.handoff) < 0) {
 				fprintf(stderr, "schedreplay validate: --handoff takes sleep, preempt or "
 					"yield, not '%s'\n", optarg);
+				return SR_EXIT_USAGE;
+			}
+			break;
+		case 'C':
+			if (replay_channels_parse(optarg, &wo.channels, &rc.channel_strict) < 0) {
+				fprintf(stderr, "schedreplay validate: --channels takes auto, off or "
+					"strict, not '%s'\n", optarg);
 				return SR_EXIT_USAGE;
 			}
 			break;

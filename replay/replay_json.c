@@ -310,6 +310,20 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl)
 	json_object_set_new(fa, "timing", rel);
 	json_object_set_new(fa, "has_sched_waking", json_boolean(f->has_sched_waking));
 	json_object_set_new(fa, "has_sched_stat_runtime", json_boolean(f->has_stat_runtime));
+	if (f->chan.syscalls) {
+		/* only with the syscall events: other traces' JSON unchanged */
+		rel = json_object();
+		json_object_set_new(rel, "modelled", json_boolean(f->chan.modelled));
+		json_object_set_new(rel, "channels", jint(f->chan.channels));
+		json_object_set_new(rel, "not_modelled", jint(f->chan.unlinked_channels));
+		json_object_set_new(rel, "reads", jint(f->chan.reads));
+		json_object_set_new(rel, "reads_modelled", jint(f->chan.reads_modelled));
+		json_object_set_new(rel, "writes", jint(f->chan.writes));
+		json_object_set_new(rel, "writes_modelled", jint(f->chan.writes_modelled));
+		json_object_set_new(rel, "wakes_explained", jint(f->chan.wakes_explained));
+		json_object_set_new(rel, "sleeps_explained", jint(f->chan.blocks_explained));
+		json_object_set_new(fa, "channels", rel);
+	}
 	json_object_set_new(root, "facts", fa);
 	json_object_set_new(root, "calibration", calib_json(wl_calibration(wl), f));
 	while (wl_note_at(wl, &it, &text, &v)) {

@@ -20,6 +20,27 @@ static void err_cell(FILE *out, double pred, double meas)
 }
 
 /* What the reader's repair restored, and where the simulation emits its counterpart. */
+/*
+ * Channels (docs/replay.md, "Channels"): only for a trace with the syscall
+ * events, so that other traces' reports are unchanged.
+ */
+static void print_channels(FILE *out, const struct wl_workload *wl)
+{
+	const struct wl_chan_stats *c = &wl_facts(wl)->chan;
+
+	if (!c->syscalls)
+		return;
+	if (!c->modelled) {
+		fprintf(out, "channels:  off (--channels off; the trace has read/write syscall events)\n");
+		return;
+	}
+	fprintf(out, "channels:  %u modelled, %u not (reads their linked writes cannot explain); "
+		"reads %" PRIu64 " of %" PRIu64 ", writes %" PRIu64 " of %" PRIu64 " as channel ops; "
+		"%" PRIu64 " traced wakes and %" PRIu64 " sleeps now the channels'  [trace: syscalls]\n",
+		c->channels, c->unlinked_channels, c->reads_modelled, c->reads, c->writes_modelled,
+		c->writes, c->wakes_explained, c->blocks_explained);
+}
+
 static void print_repair(FILE *out, const struct wl_workload *wl)
 {
 	const struct trace_info *in = wl_trace_info(wl);
@@ -71,6 +92,7 @@ static void print_facts(FILE *out, const struct wl_workload *wl)
 		"tick to switch %" PRIu64 " ns (%u), sync tail %" PRIu64 " ns (%u)  [trace]\n",
 		f->switch_lead_ns, f->switch_lead_samples, f->tick_switch_ns, f->tick_switch_samples,
 		f->sync_tail_ns, f->sync_tail_samples);
+	print_channels(out, wl);
 }
 
 static void calib_row(FILE *out, const char *label, const struct calib_path *cp,

@@ -762,6 +762,30 @@ static int chan_wake(struct sim *s, uint32_t ti, uint32_t wi, int cpu, uint64_t 
 }
 
 /*
+ * Trace-paced channels: task @ti on @cpu has passed a BLOCK the trace shows
+ * inside a channel read or write (WL_BLOCK_CHANNEL; its READ/WRITE op
+ * follows): it sleeps there only if the channel is still empty (full), until
+ * a write (read) changes that.  1: go on, 0: asleep, -1: error.
+ */
+static int chan_wait(struct sim *s, int cpu, uint32_t ti, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	const struct wl_op *op = cur_op(s, t, ti);
+	const struct wl_chan_op *co;
+
+	if (s->cfg.channel_strict || !op || (op->kind != WL_OP_READ && op->kind != WL_OP_WRITE))
+		return 1;
+	co = wl_chan_op(s->wl, op->arg);
+	if (co->chan >= s->chans.nr)
+		return 1;
+	if (op->kind == WL_OP_READ ? sim_chan_wait_read(&s->chans, co->chan, ti) :
+	    sim_chan_wait_write(&s->chans, co->chan, ti, co->bytes))
+		return chan_sleep(s, cpu, ti, op->kind == WL_OP_READ ? SIM_NOTE_CHAN_READ_SLEPT :
+				  SIM_NOTE_CHAN_WRITE_SLEPT, now) ? -1 : 0;
+	return 1;
+}
+
+/*
  * WL_OP_READ / WL_OP_WRITE of task @ti on @cpu: 1 done (the caller goes to
  * the next op), 0 asleep on the channel (the op is retried when it runs
  * again), -1 on error.
@@ -776,7 +800,9 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 	if (op->kind == WL_OP_READ) {
 		uint64_t room;
 
-		if (!sim_chan_read(&s->chans, ci, ti, co->bytes ? co->bytes : 1))
+		if (!s->cfg.channel_strict)
+			sim_chan_take(&s->chans, ci, co->bytes);
+		else if (!sim_chan_read(&s->chans, ci, ti, co->bytes ? co->bytes : 1))
 			return chan_sleep(s, cpu, ti, SIM_NOTE_CHAN_READ_SLEPT, now) ? -1 : 0;
 		s->tasks[ti].op++;
 		sim_task_enter_op(s, ti);
@@ -788,7 +814,9 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 		}
 		return 1;
 	}
-	if (!sim_chan_write(&s->chans, ci, ti, co->bytes))
+	if (!s->cfg.channel_strict)
+		sim_chan_put(&s->chans, ci, co->bytes);
+	else if (!sim_chan_write(&s->chans, ci, ti, co->bytes))
 		return chan_sleep(s, cpu, ti, SIM_NOTE_CHAN_WRITE_SLEPT, now) ? -1 : 0;
 	s->tasks[ti].op++;
 	sim_task_enter_op(s, ti);
@@ -1186,7 +1214,14 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				sim_task_enter_op(s, ti);
 				if (handoff_release(s, ti, cpu, false, now))
 					return -1;
-				continue;
+				switch (chan_wait(s, cpu, ti, now)) {
+				case -1:
+					return -1;
+				case 0:
+					return 0;
+				default:
+					continue;
+				}
 			}
 			wi = block_wake(s, ti, t->op);
 

@@ -61,17 +61,28 @@ static uint32_t dequeue(struct sim_chans *cs, uint32_t *head, uint32_t *tail)
 	return t;
 }
 
+/* A write of @bytes does not fit: the channel holds bytes and they would exceed its capacity. */
+static bool full_for(const struct sim_chan *c, uint64_t bytes)
+{
+	return c->fill > 0 && (c->cap < bytes || (uint64_t)c->fill > c->cap - bytes);
+}
+
+static int64_t add_sat(int64_t a, uint64_t b)
+{
+	return b > (uint64_t)(INT64_MAX - (a > 0 ? a : 0)) ? INT64_MAX : a + (int64_t)b;
+}
+
 uint64_t sim_chan_read(struct sim_chans *cs, uint32_t ci, uint32_t task, uint64_t want)
 {
 	struct sim_chan *c = &cs->c[ci];
 	uint64_t got;
 
-	if (!c->fill) {
+	if (c->fill <= 0) {
 		enqueue(cs, &c->rd_head, &c->rd_tail, task);
 		return 0;
 	}
-	got = want && want < c->fill ? want : c->fill;
-	c->fill -= got;
+	got = want && want < (uint64_t)c->fill ? want : (uint64_t)c->fill;
+	c->fill -= (int64_t)got;
 	return got;
 }
 
@@ -84,12 +95,46 @@ bool sim_chan_write(struct sim_chans *cs, uint32_t ci, uint32_t task, uint64_t b
 	 * what fits and sleeps for the rest; a message larger than the whole
 	 * channel is not modelled in parts).
 	 */
-	if (c->fill && (c->cap < bytes || c->fill > c->cap - bytes)) {
+	if (full_for(c, bytes)) {
 		cs->want[task] = bytes;
 		enqueue(cs, &c->wr_head, &c->wr_tail, task);
 		return false;
 	}
-	c->fill = UINT64_MAX - c->fill < bytes ? UINT64_MAX : c->fill + bytes;
+	c->fill = add_sat(c->fill, bytes);
+	return true;
+}
+
+void sim_chan_take(struct sim_chans *cs, uint32_t ci, uint64_t bytes)
+{
+	struct sim_chan *c = &cs->c[ci];
+
+	c->fill = bytes > (uint64_t)INT64_MAX || c->fill < INT64_MIN + (int64_t)bytes ?
+		INT64_MIN : c->fill - (int64_t)bytes;
+}
+
+void sim_chan_put(struct sim_chans *cs, uint32_t ci, uint64_t bytes)
+{
+	cs->c[ci].fill = add_sat(cs->c[ci].fill, bytes);
+}
+
+bool sim_chan_wait_read(struct sim_chans *cs, uint32_t ci, uint32_t task)
+{
+	struct sim_chan *c = &cs->c[ci];
+
+	if (c->fill > 0)
+		return false;
+	enqueue(cs, &c->rd_head, &c->rd_tail, task);
+	return true;
+}
+
+bool sim_chan_wait_write(struct sim_chans *cs, uint32_t ci, uint32_t task, uint64_t bytes)
+{
+	struct sim_chan *c = &cs->c[ci];
+
+	if (!full_for(c, bytes))
+		return false;
+	cs->want[task] = bytes;
+	enqueue(cs, &c->wr_head, &c->wr_tail, task);
 	return true;
 }
 
@@ -97,7 +142,7 @@ uint32_t sim_chan_reader_to_wake(struct sim_chans *cs, uint32_t ci)
 {
 	struct sim_chan *c = &cs->c[ci];
 
-	if (!c->fill)
+	if (c->fill <= 0)
 		return NONE;
 	return dequeue(cs, &c->rd_head, &c->rd_tail);
 }
@@ -106,13 +151,17 @@ uint64_t sim_chan_room(const struct sim_chans *cs, uint32_t ci)
 {
 	const struct sim_chan *c = &cs->c[ci];
 
-	return c->cap == UINT64_MAX ? UINT64_MAX : c->fill >= c->cap ? 0 : c->cap - c->fill;
+	if (c->cap == UINT64_MAX)
+		return UINT64_MAX;
+	if (c->fill <= 0)
+		return c->cap;
+	return (uint64_t)c->fill >= c->cap ? 0 : c->cap - (uint64_t)c->fill;
 }
 
 uint32_t sim_chan_writer_to_wake(struct sim_chans *cs, uint32_t ci, uint64_t *room)
 {
 	struct sim_chan *c = &cs->c[ci];
-	bool empty = c->fill == 0 && *room == sim_chan_room(cs, ci);
+	bool empty = c->fill <= 0 && *room == sim_chan_room(cs, ci);
 
 	/*
 	 * The first in sleep order whose write fits (an empty channel takes any

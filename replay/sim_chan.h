@@ -31,7 +31,12 @@
 #include <stdint.h>
 
 struct sim_chan {
-	uint64_t fill;         /* bytes in the channel */
+	/*
+	 * Bytes in the channel.  Negative only in the trace-paced mode
+	 * (sim_chan_take()): reads the simulated reader did ahead of the
+	 * writes that feed them, owed by the writers.
+	 */
+	int64_t fill;
 	uint64_t cap;          /* capacity in bytes, UINT64_MAX unbounded */
 	uint32_t rd_head, rd_tail;   /* readers asleep in a READ */
 	uint32_t wr_head, wr_tail;   /* writers asleep in a WRITE */
@@ -73,6 +78,24 @@ uint32_t sim_chan_reader_to_wake(struct sim_chans *cs, uint32_t ci);
  */
 uint32_t sim_chan_writer_to_wake(struct sim_chans *cs, uint32_t ci, uint64_t *room);
 uint64_t sim_chan_room(const struct sim_chans *cs, uint32_t ci);
+
+/*
+ * The trace-paced mode (docs/replay.md, "Channels"): reads and writes never
+ * sleep by themselves; only where the trace shows a sleep inside one does the
+ * channel decide whether it is slept.
+ *   sim_chan_take(): a READ's bytes leave (the fill may go negative: read
+ *     ahead of writes that have not come yet in the simulation);
+ *   sim_chan_put(): a WRITE's bytes arrive;
+ *   sim_chan_wait_read(): at a traced sleep inside a read: true (@task now
+ *     sleeps on the channel) unless bytes are there;
+ *   sim_chan_wait_write(): at a traced sleep inside a write of @bytes: true
+ *     (@task now sleeps) while they do not fit.
+ * sim_chan_reader_to_wake() / sim_chan_writer_to_wake() wake them.
+ */
+void sim_chan_take(struct sim_chans *cs, uint32_t ci, uint64_t bytes);
+void sim_chan_put(struct sim_chans *cs, uint32_t ci, uint64_t bytes);
+bool sim_chan_wait_read(struct sim_chans *cs, uint32_t ci, uint32_t task);
+bool sim_chan_wait_write(struct sim_chans *cs, uint32_t ci, uint32_t task, uint64_t bytes);
 
 /* Whether @task sleeps on channel @ci (as a reader or writer). */
 bool sim_chan_has_sleeper(const struct sim_chans *cs, uint32_t ci, uint32_t task);

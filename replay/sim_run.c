@@ -47,6 +47,19 @@ void replay_config_default(struct replay_config *cfg)
 	cfg->seed = 1;
 }
 
+int replay_channels_parse(const char *name, enum wl_channels *wl, bool *strict)
+{
+	if (name && !strcmp(name, "strict")) {
+		*wl = WL_CHANNELS_AUTO;
+		*strict = true;
+		return 0;
+	}
+	if (wl_channels_parse(name, wl) < 0)
+		return -1;
+	*strict = false;
+	return 0;
+}
+
 int replay_handoff_parse(const char *name, enum replay_handoff *out)
 {
 	static const char *const names[] = {

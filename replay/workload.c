@@ -98,6 +98,7 @@ struct wl_builder {
 	int nr_cpus;
 
 	struct wl_hz_probe *hz;
+	struct wl_chanb *chan;       /* channels (workload_chan.c), NULL: --channels off */
 	struct wl_cgmap cgmap;
 	int cg_root;                 /* cpu hierarchy id of cgroup_attach_task, -1 undecided */
 	bool started;
@@ -345,6 +346,9 @@ fail:
 }
 
 static int flush_run(struct wl_builder *b, uint32_t t, uint64_t ts);
+static int chan_block(struct wl_builder *b, uint32_t t, uint32_t block_op, uint64_t ts);
+static int on_syscall(struct wl_builder *b, const struct trace_event *ev, enum wl_sys_kind kind,
+		      bool enter);
 
 /* CPU @cpu (track @c) stops being idle at @ts: close its idle interval. */
 static int idle_end(struct wl_builder *b, struct cpu_track *c, int cpu, uint64_t ts)
@@ -745,6 +749,8 @@ static uint32_t wake_new(struct wl_builder *b, const struct trace_event *ev, uin
 	if (waker != WL_NONE) {
 		if (flush_run(b, waker, ev->ts) || push_op(b, waker, WL_OP_WAKE, 0, wi, 0))
 			goto oom;
+		if (b->chan && wl_chanb_wake(b->chan, waker, wi, b->ts.v[waker].ops.n - 1, ev->ts))
+			goto oom;
 		if (b->ts.v[t].st == TS_BLOCKED)
 			b->ts.v[waker].run_wakee = t;
 	} else if (push_timed(b, ev->ts, WL_T_EXT_WAKE, t, ev->cpu, wi, 0)) {
@@ -1046,6 +1052,9 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 					return -1;
 			}
 			if (handoff_block(b, p, b->ts.v[p].block_op))
+				return -1;
+			if (b->chan && b->tasks.v[p].cls == WL_CLASS_FAIR &&
+			    chan_block(b, p, s->block_op, ev->ts))
 				return -1;
 			if (s->waking != WL_NONE) {
 				/* Woken before it got off the CPU: the wakeup
@@ -1391,6 +1400,8 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 		goto oom;
 	if (opt)
 		b->opt = *opt;
+	if (b->opt.channels != WL_CHANNELS_OFF && !(b->chan = wl_chanb_new()))
+		goto oom;
 	b->sc = sc;
 	b->cg_root = -1;
 	if (b->opt.cgroup_map && wl_cgmap_load(b->opt.cgroup_map, &b->cgmap, err))
@@ -1527,6 +1538,8 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		if (c && idle_end(b, c, ev->cpu, ev->ts))      /* what the gap held is unknown */
 			goto oom;
 		lat_machine_lost(b->wl->measured, ev->cpu, lost_before);
+		if (b->chan)
+			wl_chanb_lost(b->chan);
 		if (c && c->curr >= 0) {
 			/* what ran in the gap is unknown: the next event says */
 			struct tstate *o = &b->ts.v[c->curr];
@@ -1598,6 +1611,14 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		b->wl->facts.has_cgroup_attach = true;
 		r = on_cgroup_attach(b, ev);
 		break;
+	case TRACE_EV_SYS_ENTER_READ:
+	case TRACE_EV_SYS_EXIT_READ:
+	case TRACE_EV_SYS_ENTER_WRITE:
+	case TRACE_EV_SYS_EXIT_WRITE:
+		r = on_syscall(b, ev, ev->type == TRACE_EV_SYS_ENTER_READ ||
+				      ev->type == TRACE_EV_SYS_EXIT_READ ? WL_SYS_READ : WL_SYS_WRITE,
+			       ev->type == TRACE_EV_SYS_ENTER_READ || ev->type == TRACE_EV_SYS_ENTER_WRITE);
+		break;
 	default:
 		break;
 	}
@@ -1633,6 +1654,7 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->pid_map);
 	free(b->cpus);
 	wl_hz_probe_free(b->hz);
+	wl_chanb_free(b->chan);
 	wl_cgmap_release(&b->cgmap);
 	wl_free(b->wl);
 	free(b);
@@ -1871,6 +1893,119 @@ static size_t count_key(const uint64_t *keys, size_t n, uint64_t key)
 }
 
 /*
+ * Ops that take no time and decide nothing about sleeping here: a COMM, a
+ * channel op (or its placeholder: in the pass, where a read or write moves
+ * its bytes).  The WF_SYNC and one-way rules look through them, so that a
+ * trace with syscall events gets the same marks as without.
+ */
+static bool zero_time_op(uint8_t kind)
+{
+	return kind == WL_OP_COMM || kind == WL_OP_READ || kind == WL_OP_WRITE;
+}
+
+/* ---- channels (workload_chan.c) ------------------------------------------ */
+
+/* A placeholder op of record @rec of running task @t, here (its exit). */
+static int chan_place(struct wl_builder *b, uint32_t t, uint32_t rec)
+{
+	uint8_t kind = wl_chanb_kind(b->chan, rec) == WL_SYS_READ ? WL_OP_READ : WL_OP_WRITE;
+
+	wl_chanb_set_op(b->chan, rec, b->ts.v[t].ops.n);
+	return push_op(b, t, kind, 0, rec, 0);
+}
+
+/* Fair task @t just slept (its BLOCK at @block_op): inside a read or write? */
+static int chan_block(struct wl_builder *b, uint32_t t, uint32_t block_op, uint64_t ts)
+{
+	uint32_t rec = wl_chanb_block(b->chan, t, block_op, ts);
+
+	return rec == WL_NONE ? 0 : chan_place(b, t, rec);
+}
+
+/*
+ * syscalls:sys_{enter,exit}_{read,write} of the CPU's current task (the
+ * builder has made common_pid current): records for workload_chan.c.
+ */
+static int on_syscall(struct wl_builder *b, const struct trace_event *ev, enum wl_sys_kind kind,
+		      bool enter)
+{
+	uint32_t t = ev->common_pid > 0 ? lookup(b, ev->common_pid) : WL_NONE, rec;
+	bool need_op;
+
+	b->wl->facts.chan.syscalls = true;
+	if (!b->chan || t == WL_NONE || b->tasks.v[t].cls != WL_CLASS_FAIR ||
+	    b->ts.v[t].st != TS_RUNNING || b->ts.v[t].cpu != ev->cpu ||
+	    (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI)))
+		return 0;
+	if (enter)
+		return wl_chanb_enter(b->chan, t, kind, ev->u.syscall.fd);
+	rec = wl_chanb_exit(b->chan, t, kind, ev->u.syscall.ret, ev->ts, &need_op);
+	if (rec == WL_NONE || !need_op)
+		return 0;
+	return flush_run(b, t, ev->ts) || chan_place(b, t, rec) ? -1 : 0;
+}
+
+/*
+ * Resolve the channels, then drop the dead placeholders (kind 0) and merge
+ * the RUNs they separated; hand-off WAITs name BLOCK ops by index: renumbered.
+ */
+static int chan_finish(struct wl_builder *b)
+{
+	struct wl_chanb_task *tt = calloc(b->ts.n ? b->ts.n : 1, sizeof(*tt));
+	uint32_t **map = calloc(b->ts.n ? b->ts.n : 1, sizeof(*map));
+	int ret = -1;
+
+	if (!tt || !map)
+		goto out;
+	for (uint32_t t = 0; t < b->ts.n; t++)
+		tt[t] = (struct wl_chanb_task){ .ops = b->ts.v[t].ops.v, .nr_ops = b->ts.v[t].ops.n,
+						.parent = b->tasks.v[t].parent, .cls = b->tasks.v[t].cls };
+	if (wl_chanb_finish(b->chan, tt, b->ts.n, b->wakes.n, b->wl))
+		goto out;
+	for (uint32_t t = 0; t < b->ts.n; t++) {
+		struct tstate *s = &b->ts.v[t];
+		uint32_t k = 0;
+
+		if (s->ops.n && !(map[t] = malloc(s->ops.n * sizeof(**map))))
+			goto out;
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			struct wl_op o = s->ops.v[i];
+
+			if (o.kind == 0) {
+				map[t][i] = k;          /* the op that follows */
+				continue;
+			}
+			if (o.kind == WL_OP_RUN && k && s->ops.v[k - 1].kind == WL_OP_RUN) {
+				s->ops.v[k - 1].value += o.value;
+				map[t][i] = k - 1;
+				continue;
+			}
+			map[t][i] = k;
+			s->ops.v[k++] = o;
+		}
+		s->ops.n = k;
+	}
+	for (uint32_t t = 0; t < b->ts.n; t++) {
+		struct tstate *s = &b->ts.v[t];
+
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			struct wl_op *o = &s->ops.v[i];
+
+			if (o->kind == WL_OP_WAIT && o->arg < b->ts.n && map[o->arg] &&
+			    o->value < tt[o->arg].nr_ops)
+				o->value = map[o->arg][o->value];
+		}
+	}
+	ret = 0;
+out:
+	for (uint32_t t = 0; map && t < b->ts.n; t++)
+		free(map[t]);
+	free(map);
+	free(tt);
+	return ret;
+}
+
+/*
  * A hand-off stands for a dependency only between tasks that keep handing
  * off to each other (a ping-pong, a producer and its consumer): a pair with
  * fewer than WL_HANDOFF_MIN_PAIR hand-offs in the whole trace loses its
@@ -2011,7 +2146,7 @@ static void mark_sync_wakes(struct wl_builder *b, uint32_t t)
 
 			if (k == WL_OP_RUN)
 				run += s->ops.v[j].value;
-			else if (k != WL_OP_COMM)
+			else if (!zero_time_op(k))
 				break;
 		}
 		if (j < s->ops.n && run <= WL_SYNC_MAX_RUN_NS &&
@@ -2063,7 +2198,7 @@ static int mark_oneway_handoffs(struct wl_builder *b)
 				   run <= WL_SYNC_MAX_RUN_NS && b->wakes.v[o->arg].waker == last) {
 				keys[n++] = (uint64_t)last << 32 | x;   /* one per wake at most */
 				last = WL_NONE;
-			} else if (o->kind != WL_OP_COMM) {
+			} else if (!zero_time_op(o->kind)) {
 				last = WL_NONE;
 			}
 		}
@@ -2109,10 +2244,12 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 		goto oom;
 	if (drop_oneoff_handoffs(b) || mark_oneway_handoffs(b) || mark_channel_wakes(b))
 		goto oom;
-	for (uint32_t t = 0; t < b->ts.n; t++) {
+	for (uint32_t t = 0; t < b->ts.n; t++)
 		mark_sync_wakes(b, t);
+	if (b->chan && wl_chanb_seen(b->chan) && chan_finish(b))
+		goto oom;
+	for (uint32_t t = 0; t < b->ts.n; t++)
 		total += b->ts.v[t].ops.n;
-	}
 	if (total > UINT32_MAX - 1) {
 		sr_error_set(err, EFBIG, "%s: more than 2^32 workload operations",
 			     wl->info.path ? wl->info.path : "trace");

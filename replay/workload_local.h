@@ -122,6 +122,48 @@ struct wl_cgmap {
 int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err);
 void wl_cgmap_release(struct wl_cgmap *map);
 
+/*
+ * workload_chan.c: channels from the syscall events (docs/replay.md,
+ * "Channels").  The builder calls the hooks during the pass; placeholder ops
+ * (WL_OP_READ / WL_OP_WRITE, arg = record) mark where each read's or write's
+ * bytes move; wl_chanb_finish() turns them into the workload's channel ops or
+ * kind 0 (dropped by the builder's compaction).
+ */
+enum wl_sys_kind { WL_SYS_READ = 0, WL_SYS_WRITE = 1 };
+struct wl_chanb;
+struct wl_chanb *wl_chanb_new(void);
+void wl_chanb_free(struct wl_chanb *cb);
+/* sys_enter_read/write of task @t (a fair task current on its CPU) */
+int wl_chanb_enter(struct wl_chanb *cb, uint32_t t, enum wl_sys_kind kind, int64_t fd);
+/*
+ * Its sys_exit: the record, or WL_NONE; *need_op when the caller must place
+ * the record's placeholder op here (wl_chanb_set_op()).
+ */
+uint32_t wl_chanb_exit(struct wl_chanb *cb, uint32_t t, enum wl_sys_kind kind, int64_t ret,
+		       uint64_t ts, bool *need_op);
+/*
+ * Task @t sleeps (its BLOCK op at @block_op): the record it sleeps inside,
+ * the first time, else WL_NONE; the caller places the placeholder after it.
+ */
+uint32_t wl_chanb_block(struct wl_chanb *cb, uint32_t t, uint32_t block_op, uint64_t ts);
+void wl_chanb_set_op(struct wl_chanb *cb, uint32_t rec, uint32_t op);
+enum wl_sys_kind wl_chanb_kind(const struct wl_chanb *cb, uint32_t rec);
+/* @waker's WAKE op @wake_op (wake record @wake) at @ts, inside its open record if any */
+int wl_chanb_wake(struct wl_chanb *cb, uint32_t waker, uint32_t wake, uint32_t wake_op, uint64_t ts);
+/* lost events: the records in progress are unreliable */
+void wl_chanb_lost(struct wl_chanb *cb);
+/* a syscall event was seen */
+bool wl_chanb_seen(const struct wl_chanb *cb);
+struct wl_chanb_task {
+	struct wl_op *ops;
+	uint32_t nr_ops;
+	uint32_t parent;
+	uint8_t cls;
+};
+/* Resolve (see workload_chan.c); sets wl->channels, chan_ops, facts.chan.  -1 on ENOMEM. */
+int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t nr_tasks,
+		    uint32_t nr_wakes, struct wl_workload *wl);
+
 /* "CPU n, file offset x" (or "stream offset"; ftrace text has none) for errors. */
 const char *wl_event_where(const struct trace_event *ev, char *buf, size_t size);
 

@@ -128,6 +128,15 @@ struct replay_config {
 	 */
 	enum replay_handoff handoff;
 	/*
+	 * Channels (the workload's WL_OP_READ/WL_OP_WRITE, docs/replay.md
+	 * "Channels"): false (default, trace-paced) a task sleeps in a channel
+	 * op only where the trace shows it slept inside that read or write, and
+	 * only if the channel is still empty (full) there; true (strict) every
+	 * read of an empty channel and every write to a full one sleeps, as in
+	 * the kernel.
+	 */
+	bool channel_strict;
+	/*
 	 * Under placement trace, a wakeup or fork whose simulated CPUs are not
 	 * idle and busy as the trace's were at that decision (its sched_waking
 	 * or sched_wakeup_new) goes where the model's select_task_rq_fair()
@@ -168,6 +177,12 @@ struct replay_config {
 };
 
 void replay_config_default(struct replay_config *cfg);
+/*
+ * --channels: "auto" (channels from the syscall events, trace-paced), "strict"
+ * (the same, replay_config.channel_strict), "off" (wl_options.channels off):
+ * -1 (outputs unchanged) for anything else.
+ */
+int replay_channels_parse(const char *name, enum wl_channels *wl, bool *strict);
 /* "sleep", "preempt", "yield" -> *out; -1 (out unchanged) for anything else. */
 int replay_handoff_parse(const char *name, enum replay_handoff *out);
 

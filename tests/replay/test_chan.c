@@ -34,7 +34,7 @@ static void test_read_empty_sleeps(void)
 	CHECK(!sim_chan_has_sleeper(&cs, 0, 1));
 	/* its retried READ takes the message */
 	CHECK_EQ(sim_chan_read(&cs, 0, 1, 100), 100u);
-	CHECK_EQ(cs.c[0].fill, 0u);
+	CHECK_EQ((uint64_t)cs.c[0].fill, 0u);
 	sim_chans_release(&cs);
 }
 
@@ -46,13 +46,13 @@ static void test_read_takes_what_is_there(void)
 	CHECK(sim_chan_write(&cs, 0, 0, 100));
 	CHECK(sim_chan_write(&cs, 0, 0, 100));
 	CHECK(sim_chan_write(&cs, 0, 0, 50));
-	CHECK_EQ(cs.c[0].fill, 250u);
+	CHECK_EQ((uint64_t)cs.c[0].fill, 250u);
 	/* hackbench reads a 100-byte message: one read, 100 bytes */
 	CHECK_EQ(sim_chan_read(&cs, 0, 1, 100), 100u);
 	CHECK_EQ(sim_chan_read(&cs, 0, 1, 100), 100u);
 	/* a short read: only 50 left */
 	CHECK_EQ(sim_chan_read(&cs, 0, 1, 100), 50u);
-	CHECK_EQ(cs.c[0].fill, 0u);
+	CHECK_EQ((uint64_t)cs.c[0].fill, 0u);
 	CHECK_EQ(sim_chan_read(&cs, 0, 1, 100), 0u);
 	sim_chans_release(&cs);
 }
@@ -70,7 +70,7 @@ static void test_capacity(void)
 	CHECK(!sim_chan_write(&cs, 0, 1, 100));
 	CHECK(!sim_chan_write(&cs, 0, 2, 60));
 	CHECK(sim_chan_has_sleeper(&cs, 0, 1) && sim_chan_has_sleeper(&cs, 0, 2));
-	CHECK_EQ(cs.c[0].fill, 200u);
+	CHECK_EQ((uint64_t)cs.c[0].fill, 200u);
 	/* a read of 40 bytes: 90 free: not writer 1's 100, but writer 2's 60 */
 	CHECK_EQ(sim_chan_read(&cs, 0, 3, 40), 40u);
 	room = sim_chan_room(&cs, 0);
@@ -79,7 +79,7 @@ static void test_capacity(void)
 	CHECK_EQ(room, 30u);
 	CHECK_EQ(sim_chan_writer_to_wake(&cs, 0, &room), NONE);
 	CHECK(sim_chan_write(&cs, 0, 2, 60));
-	CHECK_EQ(cs.c[0].fill, 220u);
+	CHECK_EQ((uint64_t)cs.c[0].fill, 220u);
 	CHECK(sim_chan_has_sleeper(&cs, 0, 1) && !sim_chan_has_sleeper(&cs, 0, 2));
 	/* 100 more read: 130 free: writer 1 */
 	CHECK_EQ(sim_chan_read(&cs, 0, 3, 100), 100u);
@@ -89,11 +89,11 @@ static void test_capacity(void)
 	CHECK_EQ(room, 30u);
 	CHECK_EQ(sim_chan_writer_to_wake(&cs, 0, &room), NONE);
 	CHECK(sim_chan_write(&cs, 0, 1, 100));
-	CHECK_EQ(cs.c[0].fill, 220u);
+	CHECK_EQ((uint64_t)cs.c[0].fill, 220u);
 	/* a write into an empty channel goes in whatever its size */
 	CHECK_EQ(sim_chan_read(&cs, 0, 3, 1000), 220u);
 	CHECK(sim_chan_write(&cs, 0, 1, 1000));
-	CHECK_EQ(cs.c[0].fill, 1000u);
+	CHECK_EQ((uint64_t)cs.c[0].fill, 1000u);
 	/* unbounded: never sleeps */
 	cs.c[0].cap = UINT64_MAX;
 	CHECK(sim_chan_write(&cs, 0, 1, UINT64_MAX / 2));
@@ -192,17 +192,17 @@ static void test_random_invariants(void)
 			}
 		}
 		for (int c = 0; c < NCH; c++) {
-			if (wrote[c] != read[c] + cs.c[c].fill)
+			if (wrote[c] != read[c] + (uint64_t)cs.c[c].fill)
 				bad++;
 			for (int k = 0; k < NT; k++) {
 				if (asleep[k] != c)
 					continue;
 				if (!sim_chan_has_sleeper(&cs, (uint32_t)c, (uint32_t)k))
 					bad++;
-				if (!writer[k] && cs.c[c].fill)
+				if (!writer[k] && (uint64_t)cs.c[c].fill)
 					bad++;    /* a reader asleep next to bytes */
-				if (writer[k] && (!cs.c[c].fill ||
-						  cs.c[c].fill + bytes[k] <= cs.c[c].cap))
+				if (writer[k] && (!(uint64_t)cs.c[c].fill ||
+						  (uint64_t)cs.c[c].fill + bytes[k] <= cs.c[c].cap))
 					bad++;    /* a writer asleep with room */
 			}
 		}
