@@ -48,7 +48,7 @@ static void usage(FILE *f)
 		"  --handoff preempt|yield|sleep   a waker the model did not preempt at its\n"
 		"                         hand-off (default preempt; docs/replay.md, \"Hand-offs\")\n"
 		"  --channels auto|off|strict   pipes and sockets from the syscall events\n"
-		"                         (default auto; docs/replay.md, \"Channels\")\n"
+		"                         (default off; docs/replay.md, \"Channels\")\n"
 		"  --threads N            parallel runs (default: the CPUs available)\n"
 		"output\n"
 		"  --machine NAME|FILE    cost model: one-socket (default), two-socket or a JSON file\n"

@@ -31,7 +31,8 @@ static void print_channels(FILE *out, const struct wl_workload *wl)
 	if (!c->syscalls)
 		return;
 	if (!c->modelled) {
-		fprintf(out, "channels:  off (--channels off; the trace has read/write syscall events)\n");
+		fprintf(out, "channels:  not modelled (the trace has read/write syscall events: "
+			"--channels auto models its pipes and sockets)\n");
 		return;
 	}
 	fprintf(out, "channels:  %u modelled, %u not (reads their linked writes cannot explain); "

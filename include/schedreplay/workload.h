@@ -375,11 +375,13 @@ struct wl_options {
 	bool no_repair;
 	/*
 	 * Pipes and sockets from the syscall events (docs/replay.md,
-	 * "Channels"): WL_CHANNELS_AUTO (default) extracts them when the trace
-	 * has sys_{enter,exit}_{read,write}; WL_CHANNELS_OFF ignores those
-	 * events (the workload of a trace without them).
+	 * "Channels"): WL_CHANNELS_OFF (default: measured worse on the
+	 * hackbench captures, docs/validation.md "Eleventh pass") ignores
+	 * those events (the workload of a trace without them);
+	 * WL_CHANNELS_AUTO extracts them when the trace has
+	 * sys_{enter,exit}_{read,write}.
 	 */
-	enum wl_channels { WL_CHANNELS_AUTO = 0, WL_CHANNELS_OFF } channels;
+	enum wl_channels { WL_CHANNELS_OFF = 0, WL_CHANNELS_AUTO } channels;
 	/* Progress: called about every 2^18 events with the fraction of the
 	 * trace's time span done; may be NULL. */
 	void (*progress)(void *ctx, uint64_t events_done, double fraction);

@@ -8,6 +8,9 @@
  */
 #include <stdint.h>
 
+#include <schedreplay/sim.h>
+#include <schedreplay/workload.h>
+
 #include "check_replay.h"
 #include "sim_chan.h"
 
@@ -212,6 +215,235 @@ static void test_random_invariants(void)
 	sim_chans_release(&cs);
 }
 
+/* ---- extraction and replay of a hand-built trace with syscall events ---- */
+
+#define MS 1000000ull
+#define US 1000ull
+
+static struct trace_event ev_sys(enum trace_event_type type, uint64_t ts, int cpu, int pid,
+				 int64_t fd, int64_t ret)
+{
+	struct trace_event e = ev_base(type, ts, cpu, pid);
+
+	e.u.syscall.fd = fd;
+	e.u.syscall.count = fd >= 0 && (type == TRACE_EV_SYS_ENTER_READ ||
+					type == TRACE_EV_SYS_ENTER_WRITE) ? 100 : 0;
+	e.u.syscall.ret = ret;
+	return e;
+}
+
+/*
+ * Parent 100 forks reader 200 (CPU 1) and writers 201, 202 (CPU 0).  The
+ * reader's first read of fd 3 sleeps; 201's write to fd 4 wakes it (the
+ * link); 202's write to fd 4 wakes nobody (linked through the fork lineage:
+ * the parent's fd table); 202's write to fd 9 goes nowhere known; the
+ * reader's second read takes 202's message without sleeping; a read that
+ * fails (EAGAIN) moves nothing.
+ */
+static size_t chan_events(struct trace_event *ev)
+{
+	size_t n = 0;
+	uint64_t t = 1 * MS;
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 100, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_fork(t + 10 * US, 0, 100, 200);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t + 11 * US, 0, 100, 0, 200, 120, 1);
+	ev[n++] = ev_fork(t + 20 * US, 0, 100, 201);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t + 21 * US, 0, 100, 0, 201, 120, 0);
+	ev[n++] = ev_fork(t + 30 * US, 0, 100, 202);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t + 31 * US, 0, 100, 0, 202, 120, 0);
+	ev[n++] = ev_switch(t + 50 * US, 1, 0, 'R', 120, 200, 120);
+	ev[n++] = ev_switch(t + 60 * US, 0, 100, 'S', 120, 201, 120);
+	/* the reader sleeps in its read */
+	ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 100 * US, 1, 200, 3, 0);
+	ev[n++] = ev_switch(t + 110 * US, 1, 200, 'S', 120, 0, 120);
+	/* writer 201 writes and wakes it */
+	ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, t + 200 * US, 0, 201, 4, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 201 * US, 0, 201, 0, 200, 120, 1);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 202 * US, 1, 0, 0x08, 200, 120, 1);
+	ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, t + 203 * US, 0, 201, -1, 100);
+	ev[n++] = ev_switch(t + 210 * US, 1, 0, 'R', 120, 200, 120);
+	ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_READ, t + 211 * US, 1, 200, -1, 100);
+	ev[n++] = ev_switch(t + 220 * US, 0, 201, 'S', 120, 202, 120);
+	/* writer 202: fd 4 (nobody woken), then fd 9 (unknown) */
+	ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, t + 300 * US, 0, 202, 4, 0);
+	ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, t + 301 * US, 0, 202, -1, 100);
+	ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, t + 310 * US, 0, 202, 9, 0);
+	ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, t + 311 * US, 0, 202, -1, 100);
+	/* the reader's second read finds the message; a third fails */
+	ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 400 * US, 1, 200, 3, 0);
+	ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_READ, t + 401 * US, 1, 200, -1, 100);
+	ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 500 * US, 1, 200, 3, 0);
+	ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_READ, t + 501 * US, 1, 200, -1, -11);
+	ev[n++] = ev_runtime(t + 1000 * US, 1, 200, 1000);
+	ev[n++] = ev_runtime(t + 1000 * US, 0, 202, 1000);
+	return n;
+}
+
+static struct wl_workload *chan_workload(enum wl_channels mode)
+{
+	struct trace_event ev[64];
+	size_t n = chan_events(ev);
+	struct wl_options o = { .channels = mode };
+	struct sr_error err = { 0 };
+	struct wl_builder *b = wl_builder_new(NULL, NULL, &o, &err);
+	struct wl_workload *wl;
+
+	if (!b)
+		fprintf(stderr, "%s\n", err.msg), exit(2);
+	for (size_t i = 0; i < n; i++)
+		if (wl_builder_event(b, &ev[i], 0, &err))
+			fprintf(stderr, "%s\n", err.msg), exit(2);
+	if (!(wl = wl_builder_finish(b, &err)))
+		fprintf(stderr, "%s\n", err.msg), exit(2);
+	return wl;
+}
+
+static uint32_t task_of(const struct wl_workload *wl, int32_t pid)
+{
+	for (uint32_t i = 0; i < wl_nr_tasks(wl); i++)
+		if (wl_task(wl, i)->pid == pid)
+			return i;
+	return NONE;
+}
+
+/* How many ops of @kind task @pid has; *first: the index of the first. */
+static unsigned int ops_of(const struct wl_workload *wl, int32_t pid, uint8_t kind, uint32_t *first)
+{
+	uint32_t t = task_of(wl, pid);
+	unsigned int n = 0;
+
+	*first = NONE;
+	if (t == NONE)
+		return 0;
+	for (uint32_t k = 0; k < wl_task(wl, t)->nr_ops; k++) {
+		if (wl_task_ops(wl, t)[k].kind != kind)
+			continue;
+		if (!n++)
+			*first = k;
+	}
+	return n;
+}
+
+static void test_extract(void)
+{
+	struct wl_workload *wl = chan_workload(WL_CHANNELS_AUTO), *off;
+	const struct wl_chan_stats *st = &wl_facts(wl)->chan;
+	const struct wl_op *ops;
+	const struct wl_channel *c;
+	uint32_t k, r = task_of(wl, 200), wake = NONE;
+
+	CHECK(st->syscalls && st->modelled);
+	CHECK_EQ(st->channels, 1u);
+	CHECK_EQ(st->unlinked_channels, 0u);
+	CHECK_EQ(st->reads, 2u);            /* the EAGAIN one moved nothing */
+	CHECK_EQ(st->writes, 3u);
+	CHECK_EQ(st->reads_modelled, 2u);
+	CHECK_EQ(st->writes_modelled, 2u);  /* fd 9 is linked to nothing */
+	CHECK_EQ(st->wakes_explained, 1u);
+	CHECK_EQ(st->blocks_explained, 1u);
+	CHECK_EQ(wl_nr_channels(wl), 1u);
+	c = wl_channel(wl, 0);
+	CHECK_EQ(c->reader, r);
+	CHECK_EQ(c->rfd, 3);
+	CHECK_EQ(c->nr_writers, 2u);
+	CHECK_EQ(c->bytes, 200u);
+	CHECK_EQ(c->init_fill, 0u);
+	CHECK_EQ(c->capacity, UINT64_MAX);  /* no write slept */
+
+	/* reader: BLOCK (the channel's) then READ; a second READ; no placeholder left */
+	CHECK_EQ(ops_of(wl, 200, WL_OP_READ, &k), 2u);
+	ops = wl_task_ops(wl, r);
+	CHECK(k > 0 && ops[k - 1].kind == WL_OP_BLOCK && (ops[k - 1].aux & WL_BLOCK_CHANNEL));
+	CHECK_EQ(wl_chan_op(wl, ops[k].arg)->chan, 0u);
+	CHECK_EQ(wl_chan_op(wl, ops[k].arg)->bytes, 100u);
+	CHECK_EQ(wl_chan_op(wl, ops[k].arg)->wake, NONE);
+	if (k > 0)
+		wake = ops[k - 1].arg;              /* the trace's wake of that sleep */
+	/* writer 201: its WAKE is now the WRITE, carrying that wake */
+	CHECK_EQ(ops_of(wl, 201, WL_OP_WAKE, &k), 0u);
+	CHECK_EQ(ops_of(wl, 201, WL_OP_WRITE, &k), 1u);
+	ops = wl_task_ops(wl, task_of(wl, 201));
+	CHECK_EQ(wl_chan_op(wl, ops[k].arg)->wake, wake);
+	CHECK(wake != NONE && wl_wake(wl, wake)->target == r);
+	/* writer 202: one WRITE (fd 4, lineage), none for fd 9, its RUNs merged */
+	CHECK_EQ(ops_of(wl, 202, WL_OP_WRITE, &k), 1u);
+	ops = wl_task_ops(wl, task_of(wl, 202));
+	CHECK_EQ(wl_chan_op(wl, ops[k].arg)->wake, NONE);
+	CHECK(k > 0 && ops[k - 1].kind == WL_OP_RUN);
+	CHECK(ops[k + 1].kind == WL_OP_RUN && (k + 2 >= wl_task(wl, task_of(wl, 202))->nr_ops ||
+					       ops[k + 2].kind != WL_OP_RUN));
+
+	/* --channels off: the workload of a trace without syscall events */
+	off = chan_workload(WL_CHANNELS_OFF);
+	CHECK(wl_facts(off)->chan.syscalls && !wl_facts(off)->chan.modelled);
+	CHECK_EQ(wl_nr_channels(off), 0u);
+	CHECK_EQ(ops_of(off, 200, WL_OP_READ, &k), 0u);
+	CHECK_EQ(ops_of(off, 201, WL_OP_WRITE, &k), 0u);
+	CHECK_EQ(ops_of(off, 201, WL_OP_WAKE, &k), 1u);
+	r = task_of(off, 200);
+	CHECK_EQ(ops_of(off, 200, WL_OP_BLOCK, &k), 1u);
+	CHECK(!(wl_task_ops(off, r)[k].aux & WL_BLOCK_CHANNEL));
+	wl_free(off);
+	wl_free(wl);
+}
+
+static uint64_t count_of(const struct replay_result *res, const char *name)
+{
+	uint64_t v = 0;
+
+	CHECK(replay_count_get(res, name, &v));
+	return v;
+}
+
+static uint64_t note_of(const struct replay_result *res, const char *prefix)
+{
+	unsigned int it = 0;
+	const char *text;
+	uint64_t v;
+
+	while (replay_note_next(res, &it, &text, &v))
+		if (!strncmp(text, prefix, strlen(prefix)))
+			return v;
+	return 0;
+}
+
+/*
+ * The replay of that trace, in each mode: the reader sleeps once and the
+ * channel's write wakes it (auto, strict), or the trace's wake does (off);
+ * the same events either way, as the simulated timing is the trace's.
+ */
+static void test_replay_modes(void)
+{
+	struct wl_workload *wl = chan_workload(WL_CHANNELS_AUTO), *off = chan_workload(WL_CHANNELS_OFF);
+	struct replay_config rc;
+	struct replay_result *res[3];
+	struct sr_error err = { 0 };
+
+	replay_config_default(&rc);
+	res[0] = replay_run(off, &rc, &err);
+	res[1] = replay_run(wl, &rc, &err);
+	rc.channel_strict = true;
+	res[2] = replay_run(wl, &rc, &err);
+	for (int m = 0; m < 3; m++) {
+		CHECK(res[m] != NULL);
+		if (!res[m])
+			continue;
+		CHECK_EQ(count_of(res[m], "sched_wakeup"), 1u);
+		CHECK_EQ(count_of(res[m], "sched_wakeup_new"), 3u);
+		CHECK_EQ(note_of(res[m], "wakes that reached their target before"), 0u);
+		CHECK_EQ(note_of(res[m], "channel reads that found their channel empty"), m ? 1u : 0u);
+		CHECK_EQ(note_of(res[m], "channel wakeups of a reader"), m ? 1u : 0u);
+	}
+	CHECK_EQ(count_of(res[1], "sched_switch"), count_of(res[0], "sched_switch"));
+	CHECK_EQ(count_of(res[2], "sched_switch"), count_of(res[0], "sched_switch"));
+	for (int m = 0; m < 3; m++)
+		replay_result_free(res[m]);
+	wl_free(wl);
+	wl_free(off);
+}
+
 int main(void)
 {
 	test_read_empty_sleeps();
@@ -219,5 +451,7 @@ int main(void)
 	test_capacity();
 	test_readers_fifo();
 	test_random_invariants();
+	test_extract();
+	test_replay_modes();
 	CHECK_DONE();
 }
