@@ -389,6 +389,60 @@ static void test_extract(void)
 	wl_free(wl);
 }
 
+/*
+ * Writer 201 wakes reader 200 (fd 3) and reader 203 (fd 3) through the same
+ * fd 4: one fd cannot feed two read ends (a pipe read by two tasks is not
+ * modelled), so its writes link nowhere, and both read ends, left with reads
+ * and no writes, are not modelled either: the trace's wakes stay.
+ */
+static void test_extract_ambiguous(void)
+{
+	struct trace_event ev[64];
+	size_t n = 0;
+	uint64_t t = 1 * MS;
+	struct wl_options o = { .channels = WL_CHANNELS_AUTO };
+	struct sr_error err = { 0 };
+	struct wl_builder *b = wl_builder_new(NULL, NULL, &o, &err);
+	struct wl_workload *wl;
+	uint32_t k;
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 201, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 200, 120);
+	ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 10 * US, 1, 200, 3, 0);
+	ev[n++] = ev_switch(t + 11 * US, 1, 200, 'S', 120, 203, 120);
+	ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 20 * US, 1, 203, 3, 0);
+	ev[n++] = ev_switch(t + 21 * US, 1, 203, 'S', 120, 0, 120);
+	for (int i = 0; i < 2; i++) {
+		int r = i ? 203 : 200;
+		uint64_t u = t + (100 + 100 * (uint64_t)i) * US;
+
+		ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, u, 0, 201, 4, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, u + 1 * US, 0, 201, 0, r, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, u + 2 * US, 1, 0, 0x08, r, 120, 1);
+		ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, u + 3 * US, 0, 201, -1, 100);
+		ev[n++] = ev_switch(u + 10 * US, 1, 0, 'R', 120, r, 120);
+		ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_READ, u + 11 * US, 1, r, -1, 100);
+		ev[n++] = ev_switch(u + 20 * US, 1, r, 'S', 120, 0, 120);
+	}
+	ev[n++] = ev_runtime(t + 1000 * US, 0, 201, 1000);
+	CHECK(b != NULL);
+	for (size_t i = 0; b && i < n; i++)
+		CHECK(wl_builder_event(b, &ev[i], 0, &err) == 0);
+	wl = wl_builder_finish(b, &err);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	CHECK_EQ(wl_facts(wl)->chan.channels, 0u);
+	CHECK_EQ(wl_facts(wl)->chan.unlinked_channels, 2u);
+	CHECK_EQ(wl_facts(wl)->chan.writes, 2u);
+	CHECK_EQ(wl_facts(wl)->chan.writes_modelled, 0u);
+	CHECK_EQ(wl_facts(wl)->chan.reads_modelled, 0u);
+	CHECK_EQ(ops_of(wl, 201, WL_OP_WAKE, &k), 2u);
+	CHECK_EQ(ops_of(wl, 201, WL_OP_WRITE, &k), 0u);
+	CHECK_EQ(ops_of(wl, 200, WL_OP_READ, &k), 0u);
+	wl_free(wl);
+}
+
 static uint64_t count_of(const struct replay_result *res, const char *name)
 {
 	uint64_t v = 0;
@@ -452,6 +506,7 @@ int main(void)
 	test_readers_fifo();
 	test_random_invariants();
 	test_extract();
+	test_extract_ambiguous();
 	test_replay_modes();
 	CHECK_DONE();
 }
