@@ -498,6 +498,98 @@ static void test_replay_modes(void)
 	wl_free(off);
 }
 
+/*
+ * Random event streams with syscall events (switches, wakes, reads and
+ * writes in any order, failed and unfinished syscalls): the extraction
+ * repairs what it must, and every mode replays them to the end, the same
+ * way twice, with the fill bookkeeping never reading more than was written
+ * plus the initial fill (strict mode).
+ */
+static void test_random_streams(void)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	unsigned int failed = 0, differ = 0, runs = 0, with_chan = 0;
+
+	for (int round = 0; round < 60; round++) {
+		struct trace_event ev[400];
+		size_t n = 0;
+		uint64_t t = 1 * MS;
+		int cur[2] = { 0, 0 };
+
+		ev[n++] = ev_switch(t, 0, 0, 'R', 120, 300, 120);
+		ev[n++] = ev_switch(t, 1, 0, 'R', 120, 301, 120);
+		cur[0] = 300;
+		cur[1] = 301;
+		while (n < 380) {
+			int cpu = (int)(rng(&x) & 1), pid = 300 + (int)(rng(&x) % 6), r = (int)(rng(&x) % 10);
+
+			t += 1 + rng(&x) % (20 * US);
+			if (r < 3 && cur[cpu]) {
+				enum trace_event_type ty = TRACE_EV_SYS_ENTER_READ + (int)(rng(&x) % 4);
+
+				ev[n++] = ev_sys(ty, t, cpu, cur[cpu], (int64_t)(3 + rng(&x) % 3),
+						 (int64_t)(rng(&x) % 5) * 50 - 50);
+			} else if (r < 6) {
+				char st = "RSSD"[rng(&x) % 4];
+
+				ev[n++] = ev_switch(t, cpu, cur[cpu], cur[cpu] ? st : 'R', 120,
+						    pid == cur[cpu ^ 1] ? 0 : pid, 120);
+				cur[cpu] = pid == cur[cpu ^ 1] ? 0 : pid;
+			} else if (r < 8 && cur[cpu]) {
+				ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, cpu, cur[cpu], 0, pid, 120,
+						  (int)(rng(&x) & 1));
+			} else {
+				ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, cpu, cur[cpu], 0, pid, 120, cpu);
+			}
+		}
+		for (int mode = 0; mode < 2; mode++) {
+			struct wl_options o = { .channels = WL_CHANNELS_AUTO };
+			struct sr_error err = { 0 };
+			struct wl_builder *b = wl_builder_new(NULL, NULL, &o, &err);
+			struct wl_workload *wl;
+			struct replay_config rc;
+			struct replay_result *a, *c;
+			uint64_t va, vc;
+
+			for (size_t i = 0; b && i < n; i++)
+				if (wl_builder_event(b, &ev[i], 0, &err))
+					failed++;
+			if (!b || !(wl = wl_builder_finish(b, &err))) {
+				failed++;
+				continue;
+			}
+			with_chan += wl_nr_channels(wl) > 0 && !mode;
+			replay_config_default(&rc);
+			rc.channel_strict = mode;
+			a = replay_run(wl, &rc, &err);
+			c = replay_run(wl, &rc, &err);
+			runs++;
+			if (!a || !c) {
+				failed++;
+			} else {
+				const char *names[] = { "sched_switch", "sched_wakeup", "sched_stat_runtime" };
+
+				for (int k = 0; k < 3; k++) {
+					va = vc = 0;
+					replay_count_get(a, names[k], &va);
+					replay_count_get(c, names[k], &vc);
+					differ += va != vc;
+				}
+				failed += replay_work_unfinished(a);
+			}
+			replay_result_free(a);
+			replay_result_free(c);
+			wl_free(wl);
+		}
+	}
+	CHECK_EQ(runs, 120u);
+	if (with_chan < 10)
+		fprintf(stderr, "random streams with channels: %u of 60\n", with_chan);
+	CHECK(with_chan >= 10);
+	CHECK_EQ(failed, 0u);
+	CHECK_EQ(differ, 0u);
+}
+
 int main(void)
 {
 	test_read_empty_sleeps();
@@ -508,5 +600,6 @@ int main(void)
 	test_extract();
 	test_extract_ambiguous();
 	test_replay_modes();
+	test_random_streams();
 	CHECK_DONE();
 }
