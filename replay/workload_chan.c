@@ -214,6 +214,16 @@ bool wl_chanb_seen(const struct wl_chanb *cb)
 
 /* ---- finish ----------------------------------------------------------- */
 
+/* by record, then trace order (a record's wakes are pushed in trace order: by op index) */
+static int cmp_win(const void *a, const void *b)
+{
+	const struct wake_in *x = a, *y = b;
+
+	if (x->rec != y->rec)
+		return x->rec < y->rec ? -1 : 1;
+	return x->op < y->op ? -1 : x->op > y->op;
+}
+
 static int cmp_link(const void *a, const void *b)
 {
 	const struct link *x = a, *y = b;
@@ -507,7 +517,10 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 		if (wi < nr_wakes)
 			wop[wi] = i;
 	}
-	for (uint32_t i = 0; i < cb->recs.n; i++) {
+	/* the wakes made inside each record, in trace order: by record */
+	if (cb->wins.n)
+		qsort(cb->wins.v, cb->wins.n, sizeof(*cb->wins.v), cmp_win);
+	for (uint32_t i = 0, wk = 0; i < cb->recs.n; i++) {
 		struct rec *r = &cb->recs.v[i];
 		struct wl_op *ops;
 		uint32_t wi, oi, at = r->op, wake = WL_NONE;
@@ -534,10 +547,12 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 		 * at the trace's point), a read's (a writer it made room for)
 		 * are the read's.
 		 */
-		for (uint32_t k = 0; k < cb->wins.n; k++) {
+		for (; wk < cb->wins.n && cb->wins.v[wk].rec < i; wk++)
+			;
+		for (uint32_t k = wk; k < cb->wins.n && cb->wins.v[k].rec == i; k++) {
 			const struct wake_in *x = &cb->wins.v[k];
 
-			if (x->rec != i || (oi = wop[x->wake]) == WL_NONE || !chan_pair(cb, dead, r, oi))
+			if ((oi = wop[x->wake]) == WL_NONE || !chan_pair(cb, dead, r, oi))
 				continue;
 			if (r->kind == WL_SYS_WRITE && wake == WL_NONE) {
 				wake = x->wake;
