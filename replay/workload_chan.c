@@ -337,7 +337,7 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 	struct move *mv = NULL;
 	size_t nlinks = 0, nmv = 0;
 	uint64_t *init = NULL, *cap = NULL, *bytes = NULL;
-	bool *dead = NULL;
+	bool *dead = NULL, *woke = NULL;
 	int ret = -1;
 
 	st->syscalls = cb->seen;
@@ -520,6 +520,23 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 	/* the wakes made inside each record, in trace order: by record */
 	if (cb->wins.n)
 		qsort(cb->wins.v, cb->wins.n, sizeof(*cb->wins.v), cmp_win);
+	/*
+	 * Writes that woke a sleeping reader of their channel: their bytes
+	 * move at that wake (the WRITE op goes there), so a sleep later in the
+	 * same write (the channel filled meanwhile) is not the write's own
+	 * position: it stays an ordinary sleep with its traced wake.
+	 */
+	if (!(woke = calloc(cb->recs.n ? cb->recs.n : 1, sizeof(*woke))))
+		goto out;
+	for (uint32_t k = 0; k < cb->wins.n; k++) {
+		const struct wake_in *x = &cb->wins.v[k];
+		const struct rec *r = &cb->recs.v[x->rec];
+		uint32_t oi = wop[x->wake];
+
+		if (r->kind == WL_SYS_WRITE && r->chan != WL_NONE && oi != WL_NONE &&
+		    chan_pair(cb, dead, r, oi))
+			woke[x->rec] = true;
+	}
 	for (uint32_t i = 0, wk = 0; i < cb->recs.n; i++) {
 		struct rec *r = &cb->recs.v[i];
 		struct wl_op *ops;
@@ -537,7 +554,8 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 		}
 		/* its sleep, ended by the other end of the same channel */
 		wi = block_wake_of(tasks, r->task, r->block_op);
-		if (wi < nr_wakes && (oi = wrec[wi]) != WL_NONE && chan_pair(cb, dead, r, oi)) {
+		if (wi < nr_wakes && (oi = wrec[wi]) != WL_NONE && chan_pair(cb, dead, r, oi) &&
+		    !woke[i]) {
 			ops[r->block_op].aux |= WL_BLOCK_CHANNEL;
 			st->blocks_explained++;
 		}
@@ -552,7 +570,7 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 		for (uint32_t k = wk; k < cb->wins.n && cb->wins.v[k].rec == i; k++) {
 			const struct wake_in *x = &cb->wins.v[k];
 
-			if ((oi = wop[x->wake]) == WL_NONE || !chan_pair(cb, dead, r, oi))
+			if ((oi = wop[x->wake]) == WL_NONE || !chan_pair(cb, dead, r, oi) || woke[oi])
 				continue;
 			if (r->kind == WL_SYS_WRITE && wake == WL_NONE) {
 				wake = x->wake;
@@ -604,5 +622,6 @@ out:
 	free(cap);
 	free(bytes);
 	free(dead);
+	free(woke);
 	return ret;
 }

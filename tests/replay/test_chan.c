@@ -7,6 +7,7 @@
  * conserved and no task sleeps on a channel that could serve it.
  */
 #include <stdint.h>
+#include <unistd.h>
 
 #include <schedreplay/sim.h>
 #include <schedreplay/workload.h>
@@ -590,8 +591,77 @@ static void test_random_streams(void)
 	CHECK_EQ(differ, 0u);
 }
 
-int main(void)
+/*
+ * A real capture with the syscall events (traces/small-chan.dat when it is
+ * there): channels found, every channel op naming a channel and moving
+ * bytes, every channel sleep followed by its READ/WRITE, and both modes
+ * replaying the whole traced work.  77 (skipped) when the file is absent.
+ */
+static int test_trace(const char *path)
 {
+	struct wl_options o = { .channels = WL_CHANNELS_AUTO };
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	unsigned int bad = 0, blocks = 0, nops = 0;
+
+	if (access(path, R_OK)) {
+		printf("skip: %s absent\n", path);
+		return 77;
+	}
+	if (!(wl = wl_extract(path, &o, &err))) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	CHECK(wl_facts(wl)->chan.syscalls && wl_facts(wl)->chan.modelled);
+	CHECK(wl_facts(wl)->chan.channels > 0);
+	CHECK(wl_facts(wl)->chan.reads_modelled > 0 && wl_facts(wl)->chan.writes_modelled > 0);
+	CHECK(wl_facts(wl)->chan.reads_modelled <= wl_facts(wl)->chan.reads);
+	CHECK(wl_facts(wl)->chan.writes_modelled <= wl_facts(wl)->chan.writes);
+	for (uint32_t t = 0; t < wl_nr_tasks(wl); t++) {
+		const struct wl_op *ops = wl_task_ops(wl, t);
+		uint32_t n = wl_task(wl, t)->nr_ops;
+
+		for (uint32_t k = 0; k < n; k++) {
+			if (ops[k].kind == WL_OP_READ || ops[k].kind == WL_OP_WRITE) {
+				const struct wl_chan_op *co = wl_chan_op(wl, ops[k].arg);
+
+				nops++;
+				bad += co->chan >= wl_nr_channels(wl) || !co->bytes;
+				bad += ops[k].kind == WL_OP_READ && wl_channel(wl, co->chan)->reader != t;
+			}
+			if (ops[k].kind == WL_OP_BLOCK && (ops[k].aux & WL_BLOCK_CHANNEL)) {
+				blocks++;
+				bad += k + 1 >= n || (ops[k + 1].kind != WL_OP_READ &&
+						      ops[k + 1].kind != WL_OP_WRITE);
+			}
+			bad += ops[k].kind == 0 || (k && ops[k].kind == WL_OP_RUN &&
+						    ops[k - 1].kind == WL_OP_RUN);
+		}
+	}
+	CHECK_EQ(bad, 0u);
+	CHECK_EQ(nops, (unsigned int)(wl_facts(wl)->chan.reads_modelled +
+				      wl_facts(wl)->chan.writes_modelled));
+	CHECK_EQ(blocks, (unsigned int)wl_facts(wl)->chan.blocks_explained);
+	for (int strict = 0; strict < 2; strict++) {
+		struct replay_config rc;
+		struct replay_result *res;
+
+		replay_config_default(&rc);
+		rc.channel_strict = strict;
+		res = replay_run(wl, &rc, &err);
+		CHECK(res != NULL);
+		if (res)
+			CHECK(!replay_work_unfinished(res));
+		replay_result_free(res);
+	}
+	wl_free(wl);
+	CHECK_DONE();
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		return test_trace(argv[1]);
 	test_read_empty_sleeps();
 	test_read_takes_what_is_there();
 	test_capacity();
