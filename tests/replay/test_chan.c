@@ -642,6 +642,36 @@ static int test_trace(const char *path)
 	CHECK_EQ(nops, (unsigned int)(wl_facts(wl)->chan.reads_modelled +
 				      wl_facts(wl)->chan.writes_modelled));
 	CHECK_EQ(blocks, (unsigned int)wl_facts(wl)->chan.blocks_explained);
+	{
+		/*
+		 * Against the workload without channels: the same tasks, the
+		 * same CPU work per task, the same sleeps and hand-off waits
+		 * (a channel only decides who sleeps where and who wakes whom).
+		 */
+		struct wl_options oo = { .channels = WL_CHANNELS_OFF };
+		struct wl_workload *off = wl_extract(path, &oo, &err);
+		unsigned int differ = 0;
+
+		CHECK(off != NULL);
+		CHECK(off && wl_nr_tasks(off) == wl_nr_tasks(wl));
+		for (uint32_t t = 0; off && t < wl_nr_tasks(wl) && t < wl_nr_tasks(off); t++) {
+			uint64_t run[2] = { 0, 0 }, blk[2] = { 0, 0 }, wait[2] = { 0, 0 };
+
+			for (int m = 0; m < 2; m++) {
+				const struct wl_workload *w = m ? off : wl;
+				const struct wl_op *ops = wl_task_ops(w, t);
+
+				for (uint32_t k = 0; k < wl_task(w, t)->nr_ops; k++) {
+					run[m] += ops[k].kind == WL_OP_RUN ? ops[k].value : 0;
+					blk[m] += ops[k].kind == WL_OP_BLOCK;
+					wait[m] += ops[k].kind == WL_OP_WAIT;
+				}
+			}
+			differ += run[0] != run[1] || blk[0] != blk[1] || wait[0] != wait[1];
+		}
+		CHECK_EQ(differ, 0u);
+		wl_free(off);
+	}
 	for (int strict = 0; strict < 2; strict++) {
 		struct replay_config rc;
 		struct replay_result *res;
