@@ -273,13 +273,11 @@ static int sample_buffer(struct trace_reader *r, const struct tr_buffer_desc *b,
 			return -1;
 		while (n < SAMPLE_RECORDS && (ret = tr_cpu_next(&c, err)) == 1) {
 			uint32_t id = rec_id(&r->fm, c.ev_data, c.ev_len, c.swap);
-			enum trace_event_type t;
 
 			n++;
-			if (id > r->fm.max_id)
-				continue;
-			t = (enum trace_event_type)r->fm.type_of_id[id];
-			if (t != TRACE_EV_OTHER && !trace_event_is_syscall(t))
+			/* a decoded type before the syscall ones (one compare: OTHER is 0) */
+			if (id <= r->fm.max_id &&
+			    r->fm.type_of_id[id] - 1u < (unsigned)TRACE_EV_SYS_ENTER_READ - 1u)
 				s->sched++;
 		}
 		tr_cpu_release(&c);

@@ -68,6 +68,30 @@ for run in hackbench-shares hackbench-shares-run2 hackbench-shares-run3; do
 			-g "socket:shares=512=hackbench -g 1 -f 10 -l 1200"
 	fi
 done
+# the channel fixtures (issue 5, docs/validation.md "Eleventh pass"): workload
+# (2) with the read/write syscall events, which show each message a task
+# writes or reads. Every message is four more records (~150 bytes in the
+# file), so a capture under 5 MB holds ~20 000 messages, a twelfth of
+# workload (2)'s. 5 senders x 5 receivers per group, 400 messages each: at
+# 10 x 10 with 80 (the same messages) the 10-30 ms runs spent much of their
+# time forking 40 tasks (traces/README.md, "Channel captures", has the trials).
+# small-chan.dat (the reader's fixture, <= 1.5 MB): 5 x 5 with 100. 16 MB per
+# CPU holds a whole capture: nothing depends on the streaming keeping up with
+# ~2 M records/s.
+SYSCALLS="-e syscalls:sys_enter_read -e syscalls:sys_exit_read
+	-e syscalls:sys_enter_write -e syscalls:sys_exit_write"
+if want small-chan; then
+	cap small-chan -d 4 -b 16384 --strict $SYSCALLS \
+		-g "pipe:shares=2048=hackbench -p -g 1 -f 5 -l 100" \
+		-g "socket:shares=512=hackbench -g 1 -f 5 -l 100"
+fi
+for run in hackbench-chan hackbench-chan-run2 hackbench-chan-run3; do
+	if want $run; then
+		cap $run -d 4 -b 16384 --strict $SYSCALLS \
+			-g "pipe:shares=2048=hackbench -p -g 1 -f 5 -l 400" \
+			-g "socket:shares=512=hackbench -g 1 -f 5 -l 400"
+	fi
+done
 if want forkexec; then
 	cap forkexec -d 3 -g "forkexec=sh -c 'seq 3000 | xargs -P 4 -n 1 /bin/true'"
 fi

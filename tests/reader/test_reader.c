@@ -5,7 +5,8 @@
  *   test_reader tracecmp TRACE     every record equals `trace-cmd report -R -t`'s:
  *                                  same order, CPU, timestamp (ns), event name,
  *                                  and each decoded field as "name=value" in its
- *                                  raw line; per-name counts equal.
+ *                                  raw line (a decoded event's name must come with
+ *                                  its type); per-name counts equal.
  *   test_reader same A B ...       the conversions of one trace give the same
  *                                  report: counts, span, lost, every
  *                                  distribution, every task.
@@ -19,7 +20,8 @@
  *                                  gives TRACE's events in every field the text carries
  *                                  (all but offsets, ids, flags and the raw prev_state
  *                                  of -N) and the same report sections (events,
- *                                  latency, run-queue waits, tasks, lost events)
+ *                                  latency, run-queue waits, tasks, lost events), with
+ *                                  TRACE's capture sidecar (TRACE.json) if it has one
  *   test_reader syscall-text DIR   hand-written syscall lines of each text form
  *                                  (tracefs old and new, trace-cmd -N and -R) read
  *                                  with the values they state
@@ -322,6 +324,12 @@ static int cmd_tracecmp(const char *path)
 				FAIL("record %" PRIu64 ": ours cpu %d ts %" PRIu64 " %s, trace-cmd: %s",
 				     n, ev.cpu, ev.ts, ev.name, line);
 		} else {
+			/* an event the reader decodes is typed (its fields are compared) */
+			for (int k = 1; k < TRACE_EV_NR_TYPES; k++)
+				if (!strcmp(ev.name, trace_event_type_name((enum trace_event_type)k)) &&
+				    ev.type != (enum trace_event_type)k && mismatched++ < 5)
+					FAIL("record %" PRIu64 ": %s decoded as type %s", n, ev.name,
+					     trace_event_type_name(ev.type));
 			nf = format_fields(&ev, in->long_size == 4 ? UINT32_MAX : UINT64_MAX,
 					   fields, 8);
 			for (int i = 0; i < nf; i++) {
@@ -939,8 +947,9 @@ static int cmd_consume(const char *path)
 }
 
 /* The whole report as JSON and as text, with the reader's name masked. */
-static char *report_bytes(const char *path, enum trace_backend be, bool json, size_t *len,
-			  int *rc)
+/* @sidecar: the capture sidecar to use, NULL for the report's default (TRACE.json) */
+static char *report_bytes(const char *path, const char *sidecar, enum trace_backend be, bool json,
+			  size_t *len, int *rc)
 {
 	struct report_opts o;
 	struct report_data d;
@@ -950,6 +959,7 @@ static char *report_bytes(const char *path, enum trace_backend be, bool json, si
 
 	report_opts_default(&o);
 	o.path = path;
+	o.sidecar = sidecar;
 	o.backend = be;
 	o.by[LAT_BY_PID] = o.by[LAT_BY_CGROUP] = true;
 	o.top = 0;
@@ -1052,8 +1062,8 @@ static int cmd_backends(const char *path)
 	for (int json = 0; json < 2; json++) {
 		size_t la = 0, lb = 0;
 		int rca = 0, rcb = 0;
-		char *ja = report_bytes(path, TRACE_BACKEND_NATIVE, json, &la, &rca);
-		char *jb = report_bytes(path, TRACE_BACKEND_LIBTRACECMD, json, &lb, &rcb);
+		char *ja = report_bytes(path, NULL, TRACE_BACKEND_NATIVE, json, &la, &rca);
+		char *jb = report_bytes(path, NULL, TRACE_BACKEND_LIBTRACECMD, json, &lb, &rcb);
 
 		if (!ja || !jb || rca != rcb || la != lb || memcmp(ja, jb, la)) {
 			size_t k = 0;
@@ -1077,10 +1087,10 @@ static int cmd_backends(const char *path)
 /* ---- text ------------------------------------------------------------------ */
 
 /* A report as a JSON object (NULL if it fails; *rc its status). */
-static json_t *report_object(const char *path, int *rc)
+static json_t *report_object(const char *path, const char *sidecar, int *rc)
 {
 	size_t len = 0;
-	char *buf = report_bytes(path, TRACE_BACKEND_NATIVE, true, &len, rc);
+	char *buf = report_bytes(path, sidecar, TRACE_BACKEND_NATIVE, true, &len, rc);
 	json_t *j = buf && !*rc ? json_loadb(buf, len, 0, NULL) : NULL;
 
 	free(buf);
@@ -1096,6 +1106,7 @@ static int cmd_text(const char *bin, const char *text)
 	uint64_t n = 0;
 	int ra, rb, rca = 0, rcb = 0;
 	json_t *ja, *jb;
+	char sidecar[4096];
 	static const char *const sections[] = { "events", "wakeup_latency_us",
 						"runqueue_wait_us", "tasks" };
 
@@ -1151,8 +1162,13 @@ static int cmd_text(const char *bin, const char *text)
 	trace_close(a);
 	trace_close(b);
 
-	ja = report_object(bin, &rca);
-	jb = report_object(text, &rcb);
+	/*
+	 * a capture's sidecar (TRACE.json) seeds the tasks' cgroups: the text's
+	 * report gets it too (text has no TRACEID to check it against)
+	 */
+	snprintf(sidecar, sizeof(sidecar), "%s.json", bin);
+	ja = report_object(bin, NULL, &rca);
+	jb = report_object(text, access(sidecar, R_OK) ? NULL : sidecar, &rcb);
 	CHECK_U64("report status", (uint64_t)rcb, (uint64_t)rca);
 	if (ja && jb) {
 		json_t *ta = json_object_get(ja, "trace"), *tb = json_object_get(jb, "trace");
