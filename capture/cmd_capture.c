@@ -35,6 +35,11 @@ static void usage(FILE *f)
 "                           blanks, or run with /bin/sh -c if it has shell syntax.\n"
 "                           Repeatable.\n"
 "  -e, --event SYSTEM:EVENT record this event too (repeatable)\n"
+"      --syscalls           record the read/write system calls too (sys_enter_read,\n"
+"                           sys_exit_read, sys_enter_write, sys_exit_write: fd,\n"
+"                           bytes asked and done), which replay's channel model\n"
+"                           reads (--channels, docs/replay.md); every task's,\n"
+"                           so the trace grows by ~4 records per read+write pair\n"
 "      --strict             fail (exit 1) if any event was lost\n"
 "      --clock NAME         trace clock (default local)\n"
 "      --tracing-dir DIR    tracefs mount to use (default: the mounted one)\n"
@@ -45,6 +50,31 @@ static void usage(FILE *f)
 "Always recorded: sched_switch, sched_waking, sched_wakeup, sched_wakeup_new,\n"
 "sched_process_fork, sched_process_exec, sched_process_exit, sched_migrate_task,\n"
 "sched_stat_runtime, cgroup_attach_task.\n");
+}
+
+/*
+ * --syscalls: the system calls whose records give a pipe's or socket's fill
+ * level (docs/replay.md, "Channels"): what a task asked to read or write
+ * (fd, count) and what it did (ret).
+ */
+static const char *const syscall_events[] = {
+	"syscalls:sys_enter_read", "syscalls:sys_exit_read",
+	"syscalls:sys_enter_write", "syscalls:sys_exit_write",
+};
+#define NR_SYSCALL_EVENTS (sizeof(syscall_events) / sizeof(syscall_events[0]))
+
+/* Append the --syscalls events not already given with -e. */
+static void add_syscall_events(struct cap_options *opt)
+{
+	for (size_t i = 0; i < NR_SYSCALL_EVENTS; i++) {
+		size_t j;
+
+		for (j = 0; j < opt->nr_events; j++)
+			if (!strcmp(opt->events[j], syscall_events[i]))
+				break;
+		if (j == opt->nr_events)
+			opt->events[opt->nr_events++] = (char *)syscall_events[i];
+	}
 }
 
 static void print_log(void *ctx, bool warning, const char *line)
@@ -58,13 +88,14 @@ static void print_log(void *ctx, bool warning, const char *line)
 
 int cmd_capture(int argc, char **argv)
 {
-	enum { OPT_STRICT = 256, OPT_CLOCK, OPT_TRACING_DIR, OPT_CLEANUP };
+	enum { OPT_STRICT = 256, OPT_CLOCK, OPT_TRACING_DIR, OPT_CLEANUP, OPT_SYSCALLS };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "buffer-kb", required_argument, NULL, 'b' },
 		{ "group", required_argument, NULL, 'g' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "tracing-dir", required_argument, NULL, OPT_TRACING_DIR },
@@ -78,11 +109,12 @@ int cmd_capture(int argc, char **argv)
 	struct cap_result res;
 	struct sr_error err = { 0 };
 	sigset_t block, old;
-	bool quiet = false, cleanup = false;
+	bool quiet = false, cleanup = false, syscalls = false;
 	int c, ret = SR_EXIT_USAGE;
 	size_t i;
 
-	opt.events = calloc((size_t)argc + 1, sizeof(char *));
+	/* each -e takes an argument; --syscalls adds its events once */
+	opt.events = calloc((size_t)argc + NR_SYSCALL_EVENTS + 1, sizeof(char *));
 	groups = calloc((size_t)argc + 1, sizeof(*groups));
 	if (!opt.events || !groups) {
 		fprintf(stderr, "schedreplay capture: out of memory\n");
@@ -132,6 +164,9 @@ int cmd_capture(int argc, char **argv)
 		case 'e':
 			opt.events[opt.nr_events++] = optarg;
 			break;
+		case OPT_SYSCALLS:
+			syscalls = true;
+			break;
 		case OPT_STRICT:
 			opt.strict = true;
 			break;
@@ -156,6 +191,8 @@ int cmd_capture(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (syscalls)
+		add_syscall_events(&opt);
 	if (optind < argc) {
 		/* "-- CMD ARGS" (getopt consumed the "--") or a bare CMD */
 		opt.argv = &argv[optind];

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Capture tests that run the schedreplay binary: error paths (no root, no
 # tracefs, bad group spec, command not found, zero duration) and live captures
-# (normal end, SIGINT, cleanup of a SIGKILLed run, lost events with --strict,
+# (normal end, --syscalls, SIGINT, cleanup of a SIGKILLed run, lost events with --strict,
 # a workload whose exec fails after everything was set up, KernelShark
 # reading a fresh capture). Live modes need root and
 # tracefs with the sched events; elsewhere they exit 77 (ctest: skipped) with
@@ -128,6 +128,29 @@ basic)
 		grep -q 'schedreplay-capture: start' "$dir/report" || fail "no start marker in the report"
 	fi
 	ls "$dir" | grep -q 'tmp-' && fail "scratch files left: $(ls "$dir")"
+	;;
+syscalls)
+	# --syscalls records the read/write system calls (the channel model's
+	# input): a pipe of 100-byte writes shows them, with fd and bytes, and a
+	# -e that names one of them again is not an error (nor recorded twice)
+	need_live
+	[ -e $tracing/events/syscalls/sys_enter_read/enable ] ||
+		skip "no syscalls:sys_enter_read in $tracing/events"
+	before=$(host_state)
+	run "$bin" capture -q -o "$dir/sys.dat" --syscalls -e syscalls:sys_exit_read -- \
+		sh -c 'dd if=/dev/zero bs=100 count=50 2>/dev/null | cat > /dev/null'
+	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "exit code $rc"; }
+	"$bin" report --json "$dir/sys.dat" >"$dir/sys.json" 2>"$dir/sys.err" ||
+		fail "report failed: $(cat "$dir/sys.err")"
+	for e in sys_enter_read sys_exit_read sys_enter_write sys_exit_write; do
+		n=$(sed -n "s/.*\"$e\": *\([0-9]*\).*/\1/p" "$dir/sys.json" | head -1)
+		[ "${n:-0}" -ge 50 ] || fail "$e: ${n:-no} records, expected >= 50 (dd's writes)"
+	done
+	if command -v trace-cmd >/dev/null; then
+		trace-cmd report -R "$dir/sys.dat" 2>/dev/null | grep -q 'sys_enter_write:.*count=0x0*64$' ||
+			fail "trace-cmd shows no 100-byte sys_enter_write"
+	fi
+	[ "$(host_state)" = "$before" ] || fail "left behind: $(host_state)"
 	;;
 sigint)
 	need_live
