@@ -518,23 +518,28 @@ static struct lat_group *comm_group(struct lat_machine *m, struct task *t, const
 
 static void commit(struct lat_machine *m, const struct lat_sample *s)
 {
+	/*
+	 * In locals: a histogram's 32-bit counters may alias the sample's
+	 * kind (an enum), so each add would load it and the value again.
+	 */
 	struct task *t = (struct task *)s->task;
+	const enum lat_kind kind = s->kind;
+	const uint64_t v = s->latency_ns;
 
-	if (sr_hist_add(&t->pub.lat[s->kind], s->latency_ns))
+	if (sr_hist_add(&t->pub.lat[kind], v))
 		m->oom = true;
 	if (filter_match(m, s->comm, s->pid)) {
-		if (sr_hist_add(&m->all[s->kind], s->latency_ns))
+		if (sr_hist_add(&m->all[kind], v))
 			m->oom = true;
-		group_add(m, comm_group(m, t, s->comm), s->kind, s->latency_ns);
+		group_add(m, comm_group(m, t, s->comm), kind, v);
 		if (m->cfg.group_by[LAT_BY_PID]) {
 			char b[16];
 
 			snprintf(b, sizeof(b), "%d", (int)s->pid);
-			add_group(m, LAT_BY_PID, b, s->kind, s->latency_ns);
+			add_group(m, LAT_BY_PID, b, kind, v);
 		}
 		if (m->cfg.group_by[LAT_BY_CGROUP])
-			add_group(m, LAT_BY_CGROUP, s->cgroup ? s->cgroup : "(unknown)", s->kind,
-				  s->latency_ns);
+			add_group(m, LAT_BY_CGROUP, s->cgroup ? s->cgroup : "(unknown)", kind, v);
 	}
 	if (m->cfg.sink)
 		m->cfg.sink(m->cfg.sink_ctx, s);

@@ -53,7 +53,17 @@
 struct sr_hist {
 	uint64_t count;
 	uint64_t min, max;             /* exact; valid if count > 0 */
-	long double sum;               /* for the mean */
+	/*
+	 * The sum of the values, for the mean: exact in @sum while it fits in
+	 * 64 bits, as the long double sum it stands for is (a long double holds
+	 * every integer below 2^64); once a value carries it past that,
+	 * @sum_big is set and the sum continues, rounded, in @sum_ld. So the
+	 * result is that of a long double sum throughout, with an integer add
+	 * per value instead of an x87 load, add and store.
+	 */
+	uint64_t sum;
+	bool sum_big;
+	long double sum_ld;
 	uint64_t have;                 /* bit g: a sample in group g (list), group[g] (dense) */
 	bool saturated;                /* a bucket reached UINT32_MAX */
 	bool dense;                    /* counters in group[]; else the list in ids[] */
@@ -92,6 +102,17 @@ static inline void sr_hist_locate(uint64_t v, unsigned *g, unsigned *b)
 	*b = (unsigned)(v >> shift) - SR_HIST_SUB;
 }
 
+/*
+ * The sum past 2^64 - 1 (see struct sr_hist): @v was added with wrap-around
+ * to @h->sum already.
+ */
+void sr_hist_sum_big(struct sr_hist *h, uint64_t v);
+/* The sum of the values (see struct sr_hist). */
+static inline long double sr_hist_sum(const struct sr_hist *h)
+{
+	return h->sum_big ? h->sum_ld : (long double)h->sum;
+}
+
 /* count, min, max and sum of sr_hist_add(h, v) */
 static inline void sr_hist_add_value(struct sr_hist *h, uint64_t v)
 {
@@ -100,7 +121,8 @@ static inline void sr_hist_add_value(struct sr_hist *h, uint64_t v)
 	if (!h->count || v > h->max)
 		h->max = v;
 	h->count++;
-	h->sum += v;
+	if (__builtin_expect(__builtin_add_overflow(h->sum, v, &h->sum) || h->sum_big, 0))
+		sr_hist_sum_big(h, v);
 }
 
 /* sr_hist_add() when a list must grow or a group's counters be allocated. */
