@@ -221,14 +221,26 @@ void sr_hist_settle(const struct sr_hist *ch)
 	h->nids = 0;
 }
 
-void sr_hist_sum_big(struct sr_hist *h, uint64_t v)
+void sr_sum_big(struct sr_sum *s, uint64_t v)
 {
-	if (!h->sum_big) {
+	if (!s->big) {
 		/* the first sum past 2^64 - 1: the one before it was exact */
-		h->sum_ld = (long double)(h->sum - v) + (long double)v;
-		h->sum_big = true;
+		s->ld = (long double)(s->sum - v) + (long double)v;
+		s->big = true;
 	} else {
-		h->sum_ld += v;
+		s->ld += v;
+	}
+}
+
+void sr_sum_merge(struct sr_sum *dst, const struct sr_sum *src)
+{
+	uint64_t sum;
+
+	if (!dst->big && !src->big && !__builtin_add_overflow(dst->sum, src->sum, &sum)) {
+		dst->sum = sum;
+	} else {
+		dst->ld = sr_sum_value(dst) + sr_sum_value(src);
+		dst->big = true;
 	}
 }
 
@@ -303,7 +315,6 @@ int sr_hist_merge(struct sr_hist *dst, const struct sr_hist *src)
 {
 	struct sr_hist_bucket bk;
 	size_t pos = 0;
-	uint64_t sum;
 
 	if (!src->count)
 		return 0;
@@ -326,12 +337,7 @@ int sr_hist_merge(struct sr_hist *dst, const struct sr_hist *src)
 	if (!dst->count || src->max > dst->max)
 		dst->max = src->max;
 	dst->count += src->count;
-	if (!dst->sum_big && !src->sum_big && !__builtin_add_overflow(dst->sum, src->sum, &sum)) {
-		dst->sum = sum;
-	} else {
-		dst->sum_ld = sr_hist_sum(dst) + sr_hist_sum(src);
-		dst->sum_big = true;
-	}
+	sr_sum_merge(&dst->sum, &src->sum);
 	dst->saturated |= src->saturated;
 	return 0;
 }
@@ -416,7 +422,7 @@ uint64_t sr_hist_percentile(const struct sr_hist *h, double p)
 
 double sr_hist_mean(const struct sr_hist *h)
 {
-	return h->count ? (double)(sr_hist_sum(h) / (long double)h->count) : 0.0;
+	return h->count ? (double)(sr_sum_value(&h->sum) / (long double)h->count) : 0.0;
 }
 
 uint64_t sr_percentile_sorted(const uint64_t *sorted, size_t n, double p)

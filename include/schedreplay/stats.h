@@ -50,20 +50,41 @@
 #define SR_HIST_GROUPS (64 - SR_HIST_SUB_BITS + 1)  /* group 0: exact values < 128 */
 #define SR_HIST_PEND 16                             /* dense: buckets noted, not yet counted */
 
+/*
+ * A sum of values (ns) as a long double sum of them in their order gives it:
+ * exact in @sum while it fits in 64 bits, as the long double sum is (a long
+ * double holds every integer below 2^64); once a value carries it past that,
+ * @big is set and the sum continues, rounded, in @ld. So the result is that
+ * of the long double sum throughout, with an integer add per value instead
+ * of an x87 load, add and store.
+ */
+struct sr_sum {
+	uint64_t sum;
+	bool big;
+	long double ld;
+};
+
+/* The sum past 2^64 - 1: @v was added to @s->sum with wrap-around already. */
+void sr_sum_big(struct sr_sum *s, uint64_t v);
+
+static inline void sr_sum_add(struct sr_sum *s, uint64_t v)
+{
+	if (__builtin_expect(__builtin_add_overflow(s->sum, v, &s->sum) || s->big, 0))
+		sr_sum_big(s, v);
+}
+
+static inline long double sr_sum_value(const struct sr_sum *s)
+{
+	return s->big ? s->ld : (long double)s->sum;
+}
+
+/* @dst += @src, as the long double sum of both parts. */
+void sr_sum_merge(struct sr_sum *dst, const struct sr_sum *src);
+
 struct sr_hist {
 	uint64_t count;
 	uint64_t min, max;             /* exact; valid if count > 0 */
-	/*
-	 * The sum of the values, for the mean: exact in @sum while it fits in
-	 * 64 bits, as the long double sum it stands for is (a long double holds
-	 * every integer below 2^64); once a value carries it past that,
-	 * @sum_big is set and the sum continues, rounded, in @sum_ld. So the
-	 * result is that of a long double sum throughout, with an integer add
-	 * per value instead of an x87 load, add and store.
-	 */
-	uint64_t sum;
-	bool sum_big;
-	long double sum_ld;
+	struct sr_sum sum;             /* for the mean */
 	uint64_t have;                 /* bit g: a sample in group g (list), group[g] (dense) */
 	bool saturated;                /* a bucket reached UINT32_MAX */
 	bool dense;                    /* counters in group[]; else the list in ids[] */
@@ -102,17 +123,6 @@ static inline void sr_hist_locate(uint64_t v, unsigned *g, unsigned *b)
 	*b = (unsigned)(v >> shift) - SR_HIST_SUB;
 }
 
-/*
- * The sum past 2^64 - 1 (see struct sr_hist): @v was added with wrap-around
- * to @h->sum already.
- */
-void sr_hist_sum_big(struct sr_hist *h, uint64_t v);
-/* The sum of the values (see struct sr_hist). */
-static inline long double sr_hist_sum(const struct sr_hist *h)
-{
-	return h->sum_big ? h->sum_ld : (long double)h->sum;
-}
-
 /* count, min, max and sum of sr_hist_add(h, v) */
 static inline void sr_hist_add_value(struct sr_hist *h, uint64_t v)
 {
@@ -121,8 +131,7 @@ static inline void sr_hist_add_value(struct sr_hist *h, uint64_t v)
 	if (!h->count || v > h->max)
 		h->max = v;
 	h->count++;
-	if (__builtin_expect(__builtin_add_overflow(h->sum, v, &h->sum) || h->sum_big, 0))
-		sr_hist_sum_big(h, v);
+	sr_sum_add(&h->sum, v);
 }
 
 /* sr_hist_add() when a list must grow or a group's counters be allocated. */

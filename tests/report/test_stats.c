@@ -142,7 +142,7 @@ static void test_forms(void)
 
 /*
  * The mean is that of a long double sum of the values in the order they came
- * (struct sr_hist: an integer sum until 2^64, then long double): below,
+ * (struct sr_sum: an integer sum until 2^64, then long double): below,
  * across and far above 2^64, added one by one and merged. The reference is
  * the long double sum itself; the means must be equal, not close.
  */
@@ -175,7 +175,7 @@ static void test_sum(void)
 		CHECK_EQ_U_AS("merged mean: a's sum + b's sum in long double",
 			      sr_hist_mean(&a) == (double)((ref_a + ref_b) / n), 1);
 		if (round % 4 == 0)
-			CHECK_EQ_U_AS("small values: the integer sum", h.sum_big, 0);
+			CHECK_EQ_U_AS("small values: the integer sum", h.sum.big, 0);
 		sr_hist_release(&h);
 		sr_hist_release(&a);
 		sr_hist_release(&b);
