@@ -249,6 +249,14 @@ struct task {
 
 struct cpu_state {
 	int32_t curr;
+	/*
+	 * The task last switched in (or guessed) here, a hint for get_task():
+	 * a CPU's sched_stat_runtime and its next switch out name its current
+	 * task, so two of every three look-ups need no hash probe (and touch
+	 * neither of the map's arrays). Used only after checking its pid and
+	 * that it is alive, which makes it the live task of that pid.
+	 */
+	struct task *curr_t;
 	bool known;                    /* curr from a sched_switch */
 	bool guessed;                  /* curr from common_pid before any switch */
 	bool seen;
@@ -454,9 +462,16 @@ oom:
  * (pid reuse). @comm may be NULL. Inlined: one or two per event.
  */
 static inline __attribute__((always_inline)) struct task *
-get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
+get_task_hint(struct lat_machine *m, struct task *hint, int32_t pid, const char *comm,
+	      uint64_t ts)
 {
-	struct task *t = pid_map_get(&m->live, pid);
+	/*
+	 * A task is created (new_task()) only when the pid has none or a dead
+	 * one, and never revives: the one task of @pid that is not dead is the
+	 * map's.
+	 */
+	struct task *t = hint && hint->pub.pid == pid && !hint->dead ? hint :
+		pid_map_get(&m->live, pid);
 
 	if ((!t || t->dead) && !(t = new_task(m, pid, t, ts)))
 		return NULL;
@@ -466,6 +481,12 @@ get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
 	}
 	t->pub.last_ts = ts;
 	return t;
+}
+
+static inline __attribute__((always_inline)) struct task *
+get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
+{
+	return get_task_hint(m, NULL, pid, comm, ts);
 }
 
 /* Count @v in group @g (NULL: its allocation failed). */
@@ -664,9 +685,11 @@ static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, i
 	}
 	c->guessed = true;
 	c->curr = pid;
+	c->curr_t = NULL;
 	if (pid <= 0)
 		return;
 	t = get_task(m, pid, NULL, ts);
+	c->curr_t = t;
 	if (t && t->on_cpu < 0) {
 		t->on_cpu = cpu;
 		t->run_start = c->first_ts;
@@ -687,7 +710,8 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		if (old && old->on_cpu == ev->cpu)
 			old->on_cpu = -1;
 	}
-	if (s->prev_pid > 0 && (t = get_task(m, s->prev_pid, s->prev_comm, ev->ts))) {
+	if (s->prev_pid > 0 &&
+	    (t = get_task_hint(m, c->curr_t, s->prev_pid, s->prev_comm, ev->ts))) {
 		if (t->on_cpu == ev->cpu)
 			t->pub.runtime_ns += ev->ts - t->run_start;
 		else if (!c->known && !c->guessed && t->on_cpu < 0)
@@ -707,6 +731,7 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 			break;
 		}
 	}
+	c->curr_t = NULL;
 	if (s->next_pid > 0 && (t = get_task(m, s->next_pid, s->next_comm, ev->ts))) {
 		if (t->on_cpu >= 0 && t->on_cpu != ev->cpu) {
 			/* its switch out of the other CPU is missing */
@@ -730,6 +755,7 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		t->pub.switches++;
 		t->on_cpu = ev->cpu;
 		t->run_start = ev->ts;
+		c->curr_t = t;
 	}
 	c->curr = s->next_pid;
 	c->known = true;
@@ -779,12 +805,13 @@ on_wakeup(struct lat_machine *m, const struct trace_event *ev, enum trace_event_
 }
 
 static inline __attribute__((always_inline)) void
-on_stat_runtime(struct lat_machine *m, const struct trace_event *ev)
+on_stat_runtime(struct lat_machine *m, const struct trace_event *ev, struct cpu_state *c)
 {
 	struct task *t;
 
 	if (ev->u.stat_runtime.pid > 0 &&
-	    (t = get_task(m, ev->u.stat_runtime.pid, ev->u.stat_runtime.comm, ev->ts))) {
+	    (t = get_task_hint(m, c->curr_t, ev->u.stat_runtime.pid, ev->u.stat_runtime.comm,
+			       ev->ts))) {
 		t->pub.stat_runtime_ns += ev->u.stat_runtime.runtime;
 		t->pub.nr_stat_runtime++;
 	}
@@ -814,8 +841,10 @@ int lat_machine_feed_wakeup(struct lat_machine *m, const struct trace_event *ev)
 
 int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_event *ev)
 {
-	if (feed_cpu(m, ev, false))
-		on_stat_runtime(m, ev);
+	struct cpu_state *c = feed_cpu(m, ev, false);
+
+	if (c)
+		on_stat_runtime(m, ev, c);
 	return m->oom ? -1 : 0;
 }
 
@@ -864,7 +893,7 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 			get_task(m, ev->u.exit.pid, ev->u.exit.comm, ev->ts);
 		break;
 	case TRACE_EV_SCHED_STAT_RUNTIME:
-		on_stat_runtime(m, ev);
+		on_stat_runtime(m, ev, c);
 		break;
 	case TRACE_EV_CGROUP_ATTACH_TASK: {
 		const struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;
@@ -934,10 +963,10 @@ static void settle_all(struct lat_machine *m)
  * The total distribution of each kind. Every sample that passes the filter is
  * counted in exactly one by-comm group (commit(): the grouping by comm is
  * always on), so the total is the merge of those groups: the same buckets,
- * count, minimum and maximum as adding each sample to it too, which was a
- * fourth histogram add per sample (commit() is a tenth of the report's
- * instructions). The sum is the one kept in the samples' order (all_sum),
- * so the mean is that of adding them one by one.
+ * count, minimum and maximum as adding each sample to it too, which was one
+ * of the three histogram adds per sample (commit() was a tenth of the
+ * report's instructions). The sum is the one kept in the samples' order
+ * (all_sum), so the mean is that of adding them one by one.
  */
 static void build_all(struct lat_machine *m)
 {
