@@ -506,9 +506,12 @@ static void add_group(struct lat_machine *m, enum lat_group_key key, const char 
  * The by-comm group of @comm, through @t's one-entry cache (struct task,
  * comm_group): a task's samples nearly always carry one comm.
  */
-static struct lat_group *comm_group(struct lat_machine *m, struct task *t, const char *comm)
+static __attribute__((noinline)) struct lat_group *
+comm_group_find(struct lat_machine *m, struct task *t, const char *comm, size_t n);
+
+static inline __attribute__((always_inline)) struct lat_group *
+comm_group(struct lat_machine *m, struct task *t, const char *comm)
 {
-	struct lat_group *g;
 	size_t n;
 
 #if defined(__SSE2__) && TRACE_COMM_LEN == 16
@@ -533,6 +536,15 @@ static struct lat_group *comm_group(struct lat_machine *m, struct task *t, const
 	if (n < TRACE_COMM_LEN && t->comm_group && !memcmp(t->comm_group_key, comm, n + 1))
 		return t->comm_group;
 #endif
+	return comm_group_find(m, t, comm, n);
+}
+
+/* comm_group() when @t's cache does not hold @comm (of length @n, 16: none). */
+static struct lat_group *comm_group_find(struct lat_machine *m, struct task *t, const char *comm,
+					 size_t n)
+{
+	struct lat_group *g;
+
 	g = str_map_get(&m->groups[LAT_BY_COMM], comm, strlen(comm), group_make, NULL);
 	t->comm_group = n < TRACE_COMM_LEN ? g : NULL;
 	if (t->comm_group) {
@@ -542,48 +554,60 @@ static struct lat_group *comm_group(struct lat_machine *m, struct task *t, const
 	return g;
 }
 
-static void commit(struct lat_machine *m, const struct lat_sample *s)
+/* The --samples sink's sample: out of the per-sample path. */
+static __attribute__((noinline)) void
+to_sink(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *comm,
+	const char *cgroup, int cpu, uint64_t start, uint64_t end, uint64_t v,
+	enum trace_event_type start_ev)
 {
-	/*
-	 * In locals: a histogram's 32-bit counters may alias the sample's
-	 * kind (an enum), so each add would load it and the value again.
-	 */
-	struct task *t = (struct task *)s->task;
-	const enum lat_kind kind = s->kind;
-	const uint64_t v = s->latency_ns;
+	struct lat_sample s = {
+		.kind = kind, .task = &t->pub, .pid = t->pub.pid, .comm = comm, .cgroup = cgroup,
+		.cpu = cpu, .start_ts = start, .end_ts = end, .latency_ns = v,
+		.start_event = start_ev,
+	};
 
+	m->cfg.sink(m->cfg.sink_ctx, &s);
+}
+
+/*
+ * A final sample of latency @v (struct lat_sample's fields, @cgroup the
+ * task's when it was emitted): into the task's histogram, and if it passes
+ * the filter into its groups. Inlined into emit() with the fields as
+ * arguments: building a struct lat_sample for it was ten stores and a call
+ * per sample, and a histogram's 32-bit counters may alias such a struct's
+ * kind (an enum), so each add loaded the kind and the value again.
+ */
+static inline __attribute__((always_inline)) void
+commit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *comm,
+       const char *cgroup, int cpu, uint64_t start, uint64_t end, uint64_t v,
+       enum trace_event_type start_ev)
+{
 	if (sr_hist_add(&t->pub.lat[kind], v))
 		m->oom = true;
-	if (filter_match(m, s->comm, s->pid)) {
+	if (filter_match(m, comm, t->pub.pid)) {
 		/* the total is built from the by-comm groups (build_all()) */
 		sr_sum_add(&m->all_sum[kind], v);
-		group_add(m, comm_group(m, t, s->comm), kind, v);
+		group_add(m, comm_group(m, t, comm), kind, v);
 		if (m->cfg.group_by[LAT_BY_PID]) {
 			char b[16];
 
-			snprintf(b, sizeof(b), "%d", (int)s->pid);
+			snprintf(b, sizeof(b), "%d", (int)t->pub.pid);
 			add_group(m, LAT_BY_PID, b, kind, v);
 		}
 		if (m->cfg.group_by[LAT_BY_CGROUP])
-			add_group(m, LAT_BY_CGROUP, s->cgroup ? s->cgroup : "(unknown)", kind, v);
+			add_group(m, LAT_BY_CGROUP, cgroup ? cgroup : "(unknown)", kind, v);
 	}
 	if (m->cfg.sink)
-		m->cfg.sink(m->cfg.sink_ctx, s);
+		to_sink(m, kind, t, comm, cgroup, cpu, start, end, v, start_ev);
 }
 
 static void flush_provisional(struct lat_machine *m)
 {
 	for (size_t i = 0; i < m->nr_prov; i++) {
 		struct prov_sample *p = &m->prov[i];
-		struct lat_sample s = {
-			.kind = LAT_WAKEUP, .task = &p->task->pub, .pid = p->task->pub.pid,
-			.comm = p->comm, .cgroup = p->cgroup, .cpu = p->cpu,
-			.start_ts = p->start_ts, .end_ts = p->end_ts,
-			.latency_ns = p->end_ts - p->start_ts,
-			.start_event = TRACE_EV_SCHED_WAKEUP,
-		};
 
-		commit(m, &s);
+		commit(m, LAT_WAKEUP, p->task, p->comm, p->cgroup, p->cpu, p->start_ts, p->end_ts,
+		       p->end_ts - p->start_ts, TRACE_EV_SCHED_WAKEUP);
 	}
 	m->nr_prov = 0;
 }
@@ -620,12 +644,6 @@ static void decide_waking(struct lat_machine *m)
 static void emit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *comm,
 		 int cpu, uint64_t start, uint64_t end, enum trace_event_type start_ev)
 {
-	struct lat_sample s = {
-		.kind = kind, .task = &t->pub, .pid = t->pub.pid, .comm = comm,
-		.cgroup = t->pub.cgroup, .cpu = cpu, .start_ts = start, .end_ts = end,
-		.latency_ns = end >= start ? end - start : 0, .start_event = start_ev,
-	};
-
 	if (kind == LAT_WAKEUP && start_ev == TRACE_EV_SCHED_WAKEUP && m->mode == LAT_START_AUTO) {
 		struct prov_sample *p;
 
@@ -648,7 +666,8 @@ static void emit(struct lat_machine *m, enum lat_kind kind, struct task *t, cons
 			decide_wakeup(m);
 		return;
 	}
-	commit(m, &s);
+	commit(m, kind, t, comm, t->pub.cgroup, cpu, start, end, end >= start ? end - start : 0,
+	       start_ev);
 }
 
 static void start_interval(struct lat_machine *m, struct task *t, uint64_t ts,
