@@ -1013,7 +1013,8 @@ int lat_machine_finish(struct lat_machine *m, uint64_t end_ts)
 	if (m->mode == LAT_START_AUTO)
 		decide_wakeup(m);
 	build_all(m);
-	settle_all(m);
+	if (!m->cfg.settle_when_read)
+		settle_all(m);
 	return m->oom ? -1 : 0;
 }
 

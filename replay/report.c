@@ -377,6 +377,8 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 	cgroup_policy(o, d, &cfg);
 	for (int k = 0; k < LAT_NR_KEYS; k++)
 		cfg.group_by[k] = o->by[k];
+	/* the output reads the distributions in this thread, and few of them */
+	cfg.settle_when_read = true;
 	if (o->samples_path) {
 		d->samples = fopen(o->samples_path, "w");
 		if (!d->samples) {
