@@ -48,7 +48,12 @@ static int pid_map_grow(struct pid_map *m)
 {
 	struct pid_map n = { 0 };
 
-	n.cap = m->cap ? m->cap * 2 : 1024;
+	/*
+	 * 128 slots first, doubled at half full: the map is probed for most
+	 * events, and 1,024 slots (12 KiB for a hundred tasks) spread its
+	 * entries over lines the streamed trace data keeps evicting.
+	 */
+	n.cap = m->cap ? m->cap * 2 : 128;
 	n.keys = malloc(n.cap * sizeof(*n.keys));
 	n.vals = calloc(n.cap, sizeof(*n.vals));
 	if (!n.keys || !n.vals) {
@@ -228,8 +233,14 @@ static void group_free(void *p)
 
 /* ---- machine --------------------------------------------------------------- */
 
+/*
+ * The machine's state of the task first, then its public part: an event
+ * naming the task reads or writes both the state and the first fields of
+ * lat_task (pid, comm, last_ts, the run-time counters), which then share two
+ * or three cache lines; after lat_task, whose two histograms come last, the
+ * state was three lines away from them.
+ */
 struct task {
-	struct lat_task pub;
 	int on_cpu;                    /* -1: not on a CPU (as far as known) */
 	bool dead;
 	bool pending;                  /* a wakeup interval is open */
@@ -245,6 +256,7 @@ struct task {
 	 */
 	struct lat_group *comm_group;
 	char comm_group_key[TRACE_COMM_LEN];
+	struct lat_task pub;
 };
 
 struct cpu_state {
