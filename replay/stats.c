@@ -221,27 +221,28 @@ void sr_hist_settle(const struct sr_hist *ch)
 	h->nids = 0;
 }
 
+/* @s's long double sum is @ld from now on */
+static void sum_set_big(struct sr_sum *s, long double ld)
+{
+	memcpy(s->ld, &ld, sizeof(ld));
+	s->big = true;
+	s->sum = UINT64_MAX;
+}
+
 void sr_sum_big(struct sr_sum *s, uint64_t v)
 {
-	if (!s->big) {
-		/* the first sum past 2^64 - 1: the one before it was exact */
-		s->ld = (long double)(s->sum - v) + (long double)v;
-		s->big = true;
-	} else {
-		s->ld += v;
-	}
+	/* the first sum past 2^64 - 1 (the one before it was exact), or a later one */
+	sum_set_big(s, s->big ? sr_sum_value(s) + v : (long double)(s->sum - v) + (long double)v);
 }
 
 void sr_sum_merge(struct sr_sum *dst, const struct sr_sum *src)
 {
 	uint64_t sum;
 
-	if (!dst->big && !src->big && !__builtin_add_overflow(dst->sum, src->sum, &sum)) {
+	if (!dst->big && !src->big && !__builtin_add_overflow(dst->sum, src->sum, &sum))
 		dst->sum = sum;
-	} else {
-		dst->ld = sr_sum_value(dst) + sr_sum_value(src);
-		dst->big = true;
-	}
+	else
+		sum_set_big(dst, sr_sum_value(dst) + sr_sum_value(src));
 }
 
 int sr_hist_add_grow(struct sr_hist *h, uint64_t v)

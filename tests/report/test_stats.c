@@ -149,7 +149,7 @@ static void test_forms(void)
 static void test_sum(void)
 {
 	static const uint64_t big[] = { UINT64_MAX / 3, UINT64_MAX / 3, UINT64_MAX / 3 + 7,
-					1, 12345, UINT64_MAX, 3, UINT64_MAX - 1, 999999937 };
+					1, 12345, UINT64_MAX, 3, UINT64_MAX - 1, 999999937, 0 };
 	const size_t nb = sizeof(big) / sizeof(big[0]);
 
 	for (int round = 0; round < 200; round++) {
