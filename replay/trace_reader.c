@@ -1173,7 +1173,7 @@ static int consume_one(const struct trace_consumer *cs, const struct trace_event
 static inline __attribute__((always_inline)) int
 next_record_from(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
 		 struct tr_repair *rp, int *rp_ret, const struct trace_consumer *cs, int *cs_ret,
-		 struct sr_error *err, const bool native)
+		 struct sr_error *err, const bool native, uint64_t *nread)
 {
 	struct tr_rec rec;
 	int ret;
@@ -1185,7 +1185,7 @@ next_record_from(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_
 			r->failed = true;
 			sr_error_prefix(err, "%s", r->info.path);
 		}
-		r->nread += ret == 1;
+		*nread += ret == 1;
 		if (ret == 1 && rp)
 			*rp_ret = tr_repair_pass(rp, ev, *lost_before);
 		if (ret == 1 && cs && (!rp || *rp_ret == 1))
@@ -1218,7 +1218,7 @@ next_record_from(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_
 	if (decode(r, &rec, ev, rp, rp_ret, cs, cs_ret, err))
 		goto fail;
 	*lost_before = rec.lost_before;
-	r->nread++;
+	++*nread;
 	return 1;
 fail:
 	r->failed = true;
@@ -1232,7 +1232,7 @@ next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_befor
 	    struct tr_repair *rp, int *rp_ret, const struct trace_consumer *cs, int *cs_ret,
 	    struct sr_error *err)
 {
-	return next_record_from(r, ev, lost_before, rp, rp_ret, cs, cs_ret, err, false);
+	return next_record_from(r, ev, lost_before, rp, rp_ret, cs, cs_ret, err, false, &r->nread);
 }
 
 /* Records through the repair stage until it can deliver an event. */
@@ -1311,8 +1311,13 @@ consume_repaired_from(struct trace_reader *r, const struct trace_consumer *cs,
 {
 	struct trace_event ev;
 	struct tr_repair *const rp = r->rp;
-	/* in registers for the loop (stores through the event may alias r's) */
+	/*
+	 * In registers for the loop (stores through the event may alias r's):
+	 * written back on return, and trace.h gives the counts after
+	 * trace_consume(), not during its callbacks.
+	 */
 	bool empty = r->rp_empty, input_done = r->rp_input_done;
+	uint64_t nread = r->nread;
 	int ret;
 
 	for (;;) {
@@ -1333,7 +1338,7 @@ consume_repaired_from(struct trace_reader *r, const struct trace_consumer *cs,
 			ret = 0;
 			goto out;
 		}
-		ret = next_record_from(r, &ev, &lost, rp, &rp_ret, cs, &cs_ret, err, native);
+		ret = next_record_from(r, &ev, &lost, rp, &rp_ret, cs, &cs_ret, err, native, &nread);
 		if (ret < 0)
 			goto out;
 		if (ret == 0) {
@@ -1356,6 +1361,7 @@ consume_repaired_from(struct trace_reader *r, const struct trace_consumer *cs,
 out:
 	r->rp_empty = empty;
 	r->rp_input_done = input_done;
+	r->nread = nread;
 	return ret;
 }
 
