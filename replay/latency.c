@@ -870,12 +870,45 @@ int lat_machine_feed_wakeup(struct lat_machine *m, const struct trace_event *ev)
 	return m->oom ? -1 : 0;
 }
 
-int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_event *ev)
+/* lat_machine_feed_stat_runtime() in general: the out-of-line part */
+static __attribute__((noinline)) int feed_stat_runtime(struct lat_machine *m,
+							const struct trace_event *ev)
 {
 	struct cpu_state *c = feed_cpu(m, ev, false);
 
 	if (c)
 		on_stat_runtime(m, ev, c);
+	return m->oom ? -1 : 0;
+}
+
+/*
+ * A CPU's sched_stat_runtime nearly always names the task its last switch
+ * put there: with the CPU's current task known from a switch and the hint
+ * that task, the event is counted here without a call (feed_cpu() and
+ * get_task_hint() would do the same: the CPU is seen and known, so no guess,
+ * and the hint is the live task of the pid), and the function saves no
+ * registers. Anything else goes to feed_stat_runtime().
+ */
+int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_event *ev)
+{
+	struct cpu_state *c;
+	struct task *t;
+
+	if ((unsigned)ev->cpu >= (unsigned)m->nr_cpus)
+		return feed_stat_runtime(m, ev);
+	c = &m->cpus[ev->cpu];
+	t = c->curr_t;
+	if (!c->seen || !c->known || ev->u.stat_runtime.pid <= 0 || !t ||
+	    t->pub.pid != ev->u.stat_runtime.pid || t->dead)
+		return feed_stat_runtime(m, ev);
+	m->sum.events++;
+	if (ev->u.stat_runtime.comm[0]) {
+		memcpy(t->pub.comm, ev->u.stat_runtime.comm, TRACE_COMM_LEN);
+		t->pub.comm[TRACE_COMM_LEN - 1] = '\0';
+	}
+	t->pub.last_ts = ev->ts;
+	t->pub.stat_runtime_ns += ev->u.stat_runtime.runtime;
+	t->pub.nr_stat_runtime++;
 	return m->oom ? -1 : 0;
 }
 
