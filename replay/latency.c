@@ -48,7 +48,12 @@ static int pid_map_grow(struct pid_map *m)
 {
 	struct pid_map n = { 0 };
 
-	n.cap = m->cap ? m->cap * 2 : 1024;
+	/*
+	 * 128 slots first, doubled at half full: the map is probed for most
+	 * events, and 1,024 slots (12 KiB for a hundred tasks) spread its
+	 * entries over lines the streamed trace data keeps evicting.
+	 */
+	n.cap = m->cap ? m->cap * 2 : 128;
 	n.keys = malloc(n.cap * sizeof(*n.keys));
 	n.vals = calloc(n.cap, sizeof(*n.vals));
 	if (!n.keys || !n.vals) {
@@ -228,8 +233,14 @@ static void group_free(void *p)
 
 /* ---- machine --------------------------------------------------------------- */
 
+/*
+ * The machine's state of the task first, then its public part: an event
+ * naming the task reads or writes both the state and the first fields of
+ * lat_task (pid, comm, last_ts, the run-time counters), which then share two
+ * or three cache lines; after lat_task, whose two histograms come last, the
+ * state was three lines away from them.
+ */
 struct task {
-	struct lat_task pub;
 	int on_cpu;                    /* -1: not on a CPU (as far as known) */
 	bool dead;
 	bool pending;                  /* a wakeup interval is open */
@@ -245,10 +256,19 @@ struct task {
 	 */
 	struct lat_group *comm_group;
 	char comm_group_key[TRACE_COMM_LEN];
+	struct lat_task pub;
 };
 
 struct cpu_state {
 	int32_t curr;
+	/*
+	 * The task last switched in (or guessed) here, a hint for get_task():
+	 * a CPU's sched_stat_runtime and its next switch out name its current
+	 * task, so two of every three look-ups need no hash probe (and touch
+	 * neither of the map's arrays). Used only after checking its pid and
+	 * that it is alive, which makes it the live task of that pid.
+	 */
+	struct task *curr_t;
 	bool known;                    /* curr from a sched_switch */
 	bool guessed;                  /* curr from common_pid before any switch */
 	bool seen;
@@ -274,7 +294,12 @@ struct lat_machine {
 	struct pid_map cg_seed;        /* pid -> interned path, before a task exists */
 	struct str_map cgroups;        /* interned paths */
 	struct str_map groups[LAT_NR_KEYS];
+	/*
+	 * The total distribution, built at lat_machine_finish() (build_all()),
+	 * and the sum of its samples, kept as they come.
+	 */
 	struct sr_hist all[LAT_NR_KINDS];
+	struct sr_sum all_sum[LAT_NR_KINDS];
 	struct cpu_state *cpus;
 	int nr_cpus;
 	struct prov_sample *prov;
@@ -449,9 +474,16 @@ oom:
  * (pid reuse). @comm may be NULL. Inlined: one or two per event.
  */
 static inline __attribute__((always_inline)) struct task *
-get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
+get_task_hint(struct lat_machine *m, struct task *hint, int32_t pid, const char *comm,
+	      uint64_t ts)
 {
-	struct task *t = pid_map_get(&m->live, pid);
+	/*
+	 * A task is created (new_task()) only when the pid has none or a dead
+	 * one, and never revives: the one task of @pid that is not dead is the
+	 * map's.
+	 */
+	struct task *t = hint && hint->pub.pid == pid && !hint->dead ? hint :
+		pid_map_get(&m->live, pid);
 
 	if ((!t || t->dead) && !(t = new_task(m, pid, t, ts)))
 		return NULL;
@@ -461,6 +493,12 @@ get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
 	}
 	t->pub.last_ts = ts;
 	return t;
+}
+
+static inline __attribute__((always_inline)) struct task *
+get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
+{
+	return get_task_hint(m, NULL, pid, comm, ts);
 }
 
 /* Count @v in group @g (NULL: its allocation failed). */
@@ -480,9 +518,12 @@ static void add_group(struct lat_machine *m, enum lat_group_key key, const char 
  * The by-comm group of @comm, through @t's one-entry cache (struct task,
  * comm_group): a task's samples nearly always carry one comm.
  */
-static struct lat_group *comm_group(struct lat_machine *m, struct task *t, const char *comm)
+static __attribute__((noinline)) struct lat_group *
+comm_group_find(struct lat_machine *m, struct task *t, const char *comm, size_t n);
+
+static inline __attribute__((always_inline)) struct lat_group *
+comm_group(struct lat_machine *m, struct task *t, const char *comm)
 {
-	struct lat_group *g;
 	size_t n;
 
 #if defined(__SSE2__) && TRACE_COMM_LEN == 16
@@ -507,6 +548,15 @@ static struct lat_group *comm_group(struct lat_machine *m, struct task *t, const
 	if (n < TRACE_COMM_LEN && t->comm_group && !memcmp(t->comm_group_key, comm, n + 1))
 		return t->comm_group;
 #endif
+	return comm_group_find(m, t, comm, n);
+}
+
+/* comm_group() when @t's cache does not hold @comm (of length @n, 16: none). */
+static struct lat_group *comm_group_find(struct lat_machine *m, struct task *t, const char *comm,
+					 size_t n)
+{
+	struct lat_group *g;
+
 	g = str_map_get(&m->groups[LAT_BY_COMM], comm, strlen(comm), group_make, NULL);
 	t->comm_group = n < TRACE_COMM_LEN ? g : NULL;
 	if (t->comm_group) {
@@ -516,43 +566,60 @@ static struct lat_group *comm_group(struct lat_machine *m, struct task *t, const
 	return g;
 }
 
-static void commit(struct lat_machine *m, const struct lat_sample *s)
+/* The --samples sink's sample: out of the per-sample path. */
+static __attribute__((noinline)) void
+to_sink(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *comm,
+	const char *cgroup, int cpu, uint64_t start, uint64_t end, uint64_t v,
+	enum trace_event_type start_ev)
 {
-	struct task *t = (struct task *)s->task;
+	struct lat_sample s = {
+		.kind = kind, .task = &t->pub, .pid = t->pub.pid, .comm = comm, .cgroup = cgroup,
+		.cpu = cpu, .start_ts = start, .end_ts = end, .latency_ns = v,
+		.start_event = start_ev,
+	};
 
-	if (sr_hist_add(&t->pub.lat[s->kind], s->latency_ns))
+	m->cfg.sink(m->cfg.sink_ctx, &s);
+}
+
+/*
+ * A final sample of latency @v (struct lat_sample's fields, @cgroup the
+ * task's when it was emitted): into the task's histogram, and if it passes
+ * the filter into its groups. Inlined into emit() with the fields as
+ * arguments: building a struct lat_sample for it was ten stores and a call
+ * per sample, and a histogram's 32-bit counters may alias such a struct's
+ * kind (an enum), so each add loaded the kind and the value again.
+ */
+static inline __attribute__((always_inline)) void
+commit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *comm,
+       const char *cgroup, int cpu, uint64_t start, uint64_t end, uint64_t v,
+       enum trace_event_type start_ev)
+{
+	if (sr_hist_add(&t->pub.lat[kind], v))
 		m->oom = true;
-	if (filter_match(m, s->comm, s->pid)) {
-		if (sr_hist_add(&m->all[s->kind], s->latency_ns))
-			m->oom = true;
-		group_add(m, comm_group(m, t, s->comm), s->kind, s->latency_ns);
+	if (filter_match(m, comm, t->pub.pid)) {
+		/* the total is built from the by-comm groups (build_all()) */
+		sr_sum_add(&m->all_sum[kind], v);
+		group_add(m, comm_group(m, t, comm), kind, v);
 		if (m->cfg.group_by[LAT_BY_PID]) {
 			char b[16];
 
-			snprintf(b, sizeof(b), "%d", (int)s->pid);
-			add_group(m, LAT_BY_PID, b, s->kind, s->latency_ns);
+			snprintf(b, sizeof(b), "%d", (int)t->pub.pid);
+			add_group(m, LAT_BY_PID, b, kind, v);
 		}
 		if (m->cfg.group_by[LAT_BY_CGROUP])
-			add_group(m, LAT_BY_CGROUP, s->cgroup ? s->cgroup : "(unknown)", s->kind,
-				  s->latency_ns);
+			add_group(m, LAT_BY_CGROUP, cgroup ? cgroup : "(unknown)", kind, v);
 	}
 	if (m->cfg.sink)
-		m->cfg.sink(m->cfg.sink_ctx, s);
+		to_sink(m, kind, t, comm, cgroup, cpu, start, end, v, start_ev);
 }
 
 static void flush_provisional(struct lat_machine *m)
 {
 	for (size_t i = 0; i < m->nr_prov; i++) {
 		struct prov_sample *p = &m->prov[i];
-		struct lat_sample s = {
-			.kind = LAT_WAKEUP, .task = &p->task->pub, .pid = p->task->pub.pid,
-			.comm = p->comm, .cgroup = p->cgroup, .cpu = p->cpu,
-			.start_ts = p->start_ts, .end_ts = p->end_ts,
-			.latency_ns = p->end_ts - p->start_ts,
-			.start_event = TRACE_EV_SCHED_WAKEUP,
-		};
 
-		commit(m, &s);
+		commit(m, LAT_WAKEUP, p->task, p->comm, p->cgroup, p->cpu, p->start_ts, p->end_ts,
+		       p->end_ts - p->start_ts, TRACE_EV_SCHED_WAKEUP);
 	}
 	m->nr_prov = 0;
 }
@@ -589,12 +656,6 @@ static void decide_waking(struct lat_machine *m)
 static void emit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *comm,
 		 int cpu, uint64_t start, uint64_t end, enum trace_event_type start_ev)
 {
-	struct lat_sample s = {
-		.kind = kind, .task = &t->pub, .pid = t->pub.pid, .comm = comm,
-		.cgroup = t->pub.cgroup, .cpu = cpu, .start_ts = start, .end_ts = end,
-		.latency_ns = end >= start ? end - start : 0, .start_event = start_ev,
-	};
-
 	if (kind == LAT_WAKEUP && start_ev == TRACE_EV_SCHED_WAKEUP && m->mode == LAT_START_AUTO) {
 		struct prov_sample *p;
 
@@ -617,7 +678,8 @@ static void emit(struct lat_machine *m, enum lat_kind kind, struct task *t, cons
 			decide_wakeup(m);
 		return;
 	}
-	commit(m, &s);
+	commit(m, kind, t, comm, t->pub.cgroup, cpu, start, end, end >= start ? end - start : 0,
+	       start_ev);
 }
 
 static void start_interval(struct lat_machine *m, struct task *t, uint64_t ts,
@@ -654,9 +716,11 @@ static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, i
 	}
 	c->guessed = true;
 	c->curr = pid;
+	c->curr_t = NULL;
 	if (pid <= 0)
 		return;
 	t = get_task(m, pid, NULL, ts);
+	c->curr_t = t;
 	if (t && t->on_cpu < 0) {
 		t->on_cpu = cpu;
 		t->run_start = c->first_ts;
@@ -677,7 +741,8 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		if (old && old->on_cpu == ev->cpu)
 			old->on_cpu = -1;
 	}
-	if (s->prev_pid > 0 && (t = get_task(m, s->prev_pid, s->prev_comm, ev->ts))) {
+	if (s->prev_pid > 0 &&
+	    (t = get_task_hint(m, c->curr_t, s->prev_pid, s->prev_comm, ev->ts))) {
 		if (t->on_cpu == ev->cpu)
 			t->pub.runtime_ns += ev->ts - t->run_start;
 		else if (!c->known && !c->guessed && t->on_cpu < 0)
@@ -697,6 +762,7 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 			break;
 		}
 	}
+	c->curr_t = NULL;
 	if (s->next_pid > 0 && (t = get_task(m, s->next_pid, s->next_comm, ev->ts))) {
 		if (t->on_cpu >= 0 && t->on_cpu != ev->cpu) {
 			/* its switch out of the other CPU is missing */
@@ -720,6 +786,7 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		t->pub.switches++;
 		t->on_cpu = ev->cpu;
 		t->run_start = ev->ts;
+		c->curr_t = t;
 	}
 	c->curr = s->next_pid;
 	c->known = true;
@@ -769,12 +836,13 @@ on_wakeup(struct lat_machine *m, const struct trace_event *ev, enum trace_event_
 }
 
 static inline __attribute__((always_inline)) void
-on_stat_runtime(struct lat_machine *m, const struct trace_event *ev)
+on_stat_runtime(struct lat_machine *m, const struct trace_event *ev, struct cpu_state *c)
 {
 	struct task *t;
 
 	if (ev->u.stat_runtime.pid > 0 &&
-	    (t = get_task(m, ev->u.stat_runtime.pid, ev->u.stat_runtime.comm, ev->ts))) {
+	    (t = get_task_hint(m, c->curr_t, ev->u.stat_runtime.pid, ev->u.stat_runtime.comm,
+			       ev->ts))) {
 		t->pub.stat_runtime_ns += ev->u.stat_runtime.runtime;
 		t->pub.nr_stat_runtime++;
 	}
@@ -802,10 +870,45 @@ int lat_machine_feed_wakeup(struct lat_machine *m, const struct trace_event *ev)
 	return m->oom ? -1 : 0;
 }
 
+/* lat_machine_feed_stat_runtime() in general: the out-of-line part */
+static __attribute__((noinline)) int feed_stat_runtime(struct lat_machine *m,
+							const struct trace_event *ev)
+{
+	struct cpu_state *c = feed_cpu(m, ev, false);
+
+	if (c)
+		on_stat_runtime(m, ev, c);
+	return m->oom ? -1 : 0;
+}
+
+/*
+ * A CPU's sched_stat_runtime nearly always names the task its last switch
+ * put there: with the CPU's current task known from a switch and the hint
+ * that task, the event is counted here without a call (feed_cpu() and
+ * get_task_hint() would do the same: the CPU is seen and known, so no guess,
+ * and the hint is the live task of the pid), and the function saves no
+ * registers. Anything else goes to feed_stat_runtime().
+ */
 int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_event *ev)
 {
-	if (feed_cpu(m, ev, false))
-		on_stat_runtime(m, ev);
+	struct cpu_state *c;
+	struct task *t;
+
+	if ((unsigned)ev->cpu >= (unsigned)m->nr_cpus)
+		return feed_stat_runtime(m, ev);
+	c = &m->cpus[ev->cpu];
+	t = c->curr_t;
+	if (!c->seen || !c->known || ev->u.stat_runtime.pid <= 0 || !t ||
+	    t->pub.pid != ev->u.stat_runtime.pid || t->dead)
+		return feed_stat_runtime(m, ev);
+	m->sum.events++;
+	if (ev->u.stat_runtime.comm[0]) {
+		memcpy(t->pub.comm, ev->u.stat_runtime.comm, TRACE_COMM_LEN);
+		t->pub.comm[TRACE_COMM_LEN - 1] = '\0';
+	}
+	t->pub.last_ts = ev->ts;
+	t->pub.stat_runtime_ns += ev->u.stat_runtime.runtime;
+	t->pub.nr_stat_runtime++;
 	return m->oom ? -1 : 0;
 }
 
@@ -854,7 +957,7 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 			get_task(m, ev->u.exit.pid, ev->u.exit.comm, ev->ts);
 		break;
 	case TRACE_EV_SCHED_STAT_RUNTIME:
-		on_stat_runtime(m, ev);
+		on_stat_runtime(m, ev, c);
 		break;
 	case TRACE_EV_CGROUP_ATTACH_TASK: {
 		const struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;
@@ -920,6 +1023,27 @@ static void settle_all(struct lat_machine *m)
 	}
 }
 
+/*
+ * The total distribution of each kind. Every sample that passes the filter is
+ * counted in exactly one by-comm group (commit(): the grouping by comm is
+ * always on), so the total is the merge of those groups: the same buckets,
+ * count, minimum and maximum as adding each sample to it too, which was one
+ * of the three histogram adds per sample (commit() was a tenth of the
+ * report's instructions). The sum is the one kept in the samples' order
+ * (all_sum), so the mean is that of adding them one by one.
+ */
+static void build_all(struct lat_machine *m)
+{
+	const struct str_map *by_comm = &m->groups[LAT_BY_COMM];
+
+	for (unsigned k = 0; k < LAT_NR_KINDS; k++) {
+		for (size_t i = 0; i < by_comm->n; i++)
+			if (sr_hist_merge(&m->all[k], &((struct lat_group *)by_comm->order[i])->lat[k]))
+				m->oom = true;
+		m->all[k].sum = m->all_sum[k];
+	}
+}
+
 int lat_machine_finish(struct lat_machine *m, uint64_t end_ts)
 {
 	if (m->finished)
@@ -933,7 +1057,9 @@ int lat_machine_finish(struct lat_machine *m, uint64_t end_ts)
 	}
 	if (m->mode == LAT_START_AUTO)
 		decide_wakeup(m);
-	settle_all(m);
+	build_all(m);
+	if (!m->cfg.settle_when_read)
+		settle_all(m);
 	return m->oom ? -1 : 0;
 }
 

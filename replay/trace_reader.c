@@ -1213,28 +1213,28 @@ static int consume_one(const struct trace_consumer *cs, const struct trace_event
  * also gone to @cs's callback for its type, whose result is *@cs_ret.
  */
 static inline __attribute__((always_inline)) int
-next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
-	    struct tr_repair *rp, int *rp_ret, const struct trace_consumer *cs, int *cs_ret,
-	    struct sr_error *err)
+next_record_from(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
+		 struct tr_repair *rp, int *rp_ret, const struct trace_consumer *cs, int *cs_ret,
+		 struct sr_error *err, const bool native, uint64_t *nread)
 {
 	struct tr_rec rec;
 	int ret;
 
 	ev->synthetic = false;
-	if (r->txt) {
+	if (!native && r->txt) {
 		ret = tr_text_next(r->txt, ev, lost_before, err);
 		if (ret < 0) {
 			r->failed = true;
 			sr_error_prefix(err, "%s", r->info.path);
 		}
-		r->nread += ret == 1;
+		*nread += ret == 1;
 		if (ret == 1 && rp)
 			*rp_ret = tr_repair_pass(rp, ev, *lost_before);
 		if (ret == 1 && cs && (!rp || *rp_ret == 1))
 			*cs_ret = consume_one(cs, ev, *lost_before);
 		return ret;
 	}
-	if (r->tc) {
+	if (!native && r->tc) {
 		/*
 		 * Through a copy: @rec's address does not escape, so the native
 		 * path keeps its fields in registers instead of storing each
@@ -1260,12 +1260,21 @@ next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_befor
 	if (decode(r, &rec, ev, rp, rp_ret, cs, cs_ret, err))
 		goto fail;
 	*lost_before = rec.lost_before;
-	r->nread++;
+	++*nread;
 	return 1;
 fail:
 	r->failed = true;
 	sr_error_prefix(err, "%s", r->file.path);
 	return -1;
+}
+
+/* next_record_from() of any source. */
+static inline __attribute__((always_inline)) int
+next_record(struct trace_reader *r, struct trace_event *ev, uint64_t *lost_before,
+	    struct tr_repair *rp, int *rp_ret, const struct trace_consumer *cs, int *cs_ret,
+	    struct sr_error *err)
+{
+	return next_record_from(r, ev, lost_before, rp, rp_ret, cs, cs_ret, err, false, &r->nread);
 }
 
 /* Records through the repair stage until it can deliver an event. */
@@ -1338,43 +1347,84 @@ int trace_next(struct trace_reader *r, struct trace_event *ev, struct sr_error *
  * event that passes straight through consumed in the decoder's case of its
  * type and one the stage held consumed when it is popped.
  */
-static __attribute__((noinline)) int
-consume_repaired(struct trace_reader *r, const struct trace_consumer *cs, struct sr_error *err)
+static inline __attribute__((always_inline)) int
+consume_repaired_from(struct trace_reader *r, const struct trace_consumer *cs,
+		      struct sr_error *err, const bool native)
 {
 	struct trace_event ev;
+	struct tr_repair *const rp = r->rp;
+	/*
+	 * In registers for the loop (stores through the event may alias r's):
+	 * written back on return, and trace.h gives the counts after
+	 * trace_consume(), not during its callbacks.
+	 */
+	bool empty = r->rp_empty, input_done = r->rp_input_done;
+	uint64_t nread = r->nread;
+	int ret;
 
 	for (;;) {
 		uint64_t lost = 0;
-		int ret, rp_ret = 0, cs_ret = 0;
+		int rp_ret = 0, cs_ret = 0;
 
-		if (!r->rp_empty && (ret = tr_repair_pop(r->rp, &ev, &r->lost_before))) {
+		if (!empty && (ret = tr_repair_pop(rp, &ev, &r->lost_before))) {
 			if (ret < 0)
 				break;
-			if (consume_one(cs, &ev, r->lost_before))
-				return -1;
+			if (consume_one(cs, &ev, r->lost_before)) {
+				ret = -1;
+				goto out;
+			}
 			continue;
 		}
-		r->rp_empty = false;
-		if (r->rp_input_done)
-			return 0;
-		ret = next_record(r, &ev, &lost, r->rp, &rp_ret, cs, &cs_ret, err);
+		empty = false;
+		if (input_done) {
+			ret = 0;
+			goto out;
+		}
+		ret = next_record_from(r, &ev, &lost, rp, &rp_ret, cs, &cs_ret, err, native, &nread);
 		if (ret < 0)
-			return -1;
+			goto out;
 		if (ret == 0) {
-			r->rp_input_done = true;
-			if (tr_repair_end(r->rp) < 0)
+			input_done = true;
+			if (tr_repair_end(rp) < 0)
 				break;
 		} else if (rp_ret == 1) {
 			r->lost_before = lost;
-			r->rp_empty = true;
-			if (cs_ret)
-				return -1;
+			empty = true;
+			if (cs_ret) {
+				ret = -1;
+				goto out;
+			}
 		} else if (rp_ret < 0) {
 			break;
 		}
 	}
 	sr_error_set(err, ENOMEM, "%s: out of memory (repair stage)", r->info.path);
-	return -1;
+	ret = -1;
+out:
+	r->rp_empty = empty;
+	r->rp_input_done = input_done;
+	r->nread = nread;
+	return ret;
+}
+
+/*
+ * Two instances: the native streams' (the report's usual case), in which the
+ * tests of the other sources are compiled out of the per-event loop (r->txt
+ * and r->tc were loaded and tested for every event), and any source's.
+ */
+static __attribute__((noinline)) int
+consume_repaired_native(struct trace_reader *r, const struct trace_consumer *cs,
+			struct sr_error *err)
+{
+	return consume_repaired_from(r, cs, err, true);
+}
+
+static __attribute__((noinline)) int
+consume_repaired(struct trace_reader *r, const struct trace_consumer *cs, struct sr_error *err)
+{
+	if (!r->txt && !r->tc)
+		return consume_repaired_native(r, cs, err);
+	return consume_repaired_from(r, cs, err, false);
 }
 
 /* trace_consume() of the raw stream: each record consumed as decoded. */

@@ -44,23 +44,64 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SR_HIST_SUB_BITS 7
 #define SR_HIST_SUB (1u << SR_HIST_SUB_BITS)       /* buckets per power of two */
 #define SR_HIST_GROUPS (64 - SR_HIST_SUB_BITS + 1)  /* group 0: exact values < 128 */
 #define SR_HIST_PEND 16                             /* dense: buckets noted, not yet counted */
 
+/*
+ * A sum of values (ns) as a long double sum of them in their order gives it:
+ * exact in @sum while it fits in 64 bits, as the long double sum is (a long
+ * double holds every integer below 2^64); once a value carries it past that,
+ * @big is set and the sum continues, rounded, in @ld. So the result is that
+ * of the long double sum throughout, with an integer add per value instead
+ * of an x87 load, add and store. Once @big, @sum stays UINT64_MAX, so that
+ * every value but 0 (which changes no long double sum) overflows it and the
+ * add needs no other field; @ld is bytes, so that the struct is 8-aligned
+ * and @sum can share a cache line with the histogram's other fields.
+ */
+struct sr_sum {
+	uint64_t sum;
+	bool big;
+	unsigned char ld[sizeof(long double)];
+};
+
+/* The sum past 2^64 - 1: @v was added to @s->sum with wrap-around already. */
+void sr_sum_big(struct sr_sum *s, uint64_t v);
+
+static inline void sr_sum_add(struct sr_sum *s, uint64_t v)
+{
+	if (__builtin_expect(__builtin_add_overflow(s->sum, v, &s->sum), 0))
+		sr_sum_big(s, v);
+}
+
+static inline long double sr_sum_value(const struct sr_sum *s)
+{
+	long double ld;
+
+	if (!s->big)
+		return (long double)s->sum;
+	memcpy(&ld, s->ld, sizeof(ld));
+	return ld;
+}
+
+/* @dst += @src, as the long double sum of both parts. */
+void sr_sum_merge(struct sr_sum *dst, const struct sr_sum *src);
+
+/* What sr_hist_add() reads and writes comes first: the first 64 bytes. */
 struct sr_hist {
 	uint64_t count;
 	uint64_t min, max;             /* exact; valid if count > 0 */
-	long double sum;               /* for the mean */
 	uint64_t have;                 /* bit g: a sample in group g (list), group[g] (dense) */
+	/* (g << SR_HIST_SUB_BITS) | bucket: every sample (list), noted ones (dense) */
+	uint16_t *ids;
+	uint32_t nids, ids_cap;
 	bool saturated;                /* a bucket reached UINT32_MAX */
 	bool dense;                    /* counters in group[]; else the list in ids[] */
 	bool sorted;                   /* list: ids[] ascending */
-	uint32_t nids, ids_cap;
-	/* (g << SR_HIST_SUB_BITS) | bucket: every sample (list), noted ones (dense) */
-	uint16_t *ids;
+	struct sr_sum sum;             /* for the mean */
 	uint32_t **group;              /* dense: [SR_HIST_GROUPS], group[g] if bit g of have */
 };
 
@@ -100,7 +141,7 @@ static inline void sr_hist_add_value(struct sr_hist *h, uint64_t v)
 	if (!h->count || v > h->max)
 		h->max = v;
 	h->count++;
-	h->sum += v;
+	sr_sum_add(&h->sum, v);
 }
 
 /* sr_hist_add() when a list must grow or a group's counters be allocated. */

@@ -140,6 +140,48 @@ static void test_forms(void)
 	}
 }
 
+/*
+ * The mean is that of a long double sum of the values in the order they came
+ * (struct sr_sum: an integer sum until 2^64, then long double): below,
+ * across and far above 2^64, added one by one and merged. The reference is
+ * the long double sum itself; the means must be equal, not close.
+ */
+static void test_sum(void)
+{
+	static const uint64_t big[] = { UINT64_MAX / 3, UINT64_MAX / 3, UINT64_MAX / 3 + 7,
+					1, 12345, UINT64_MAX, 3, UINT64_MAX - 1, 999999937, 0 };
+	const size_t nb = sizeof(big) / sizeof(big[0]);
+
+	for (int round = 0; round < 200; round++) {
+		struct sr_hist h, a, b;
+		long double ref = 0, ref_a = 0, ref_b = 0;
+		size_t n = 1 + rng() % 40;
+
+		sr_hist_init(&h);
+		sr_hist_init(&a);
+		sr_hist_init(&b);
+		for (size_t i = 0; i < n; i++) {
+			/* mostly huge values, so that most rounds pass 2^64 at some point */
+			uint64_t v = round % 4 == 0 ? rng() % 1000000 : rng() % 3 ? big[rng() % nb] :
+				rng();
+
+			sr_hist_add(&h, v);
+			ref += v;
+			sr_hist_add(i < n / 2 ? &a : &b, v);
+			*(i < n / 2 ? &ref_a : &ref_b) += v;
+		}
+		CHECK_EQ_U_AS("mean of the long double sum", sr_hist_mean(&h) == (double)(ref / n), 1);
+		sr_hist_merge(&a, &b);
+		CHECK_EQ_U_AS("merged mean: a's sum + b's sum in long double",
+			      sr_hist_mean(&a) == (double)((ref_a + ref_b) / n), 1);
+		if (round % 4 == 0)
+			CHECK_EQ_U_AS("small values: the integer sum", h.sum.big, 0);
+		sr_hist_release(&h);
+		sr_hist_release(&a);
+		sr_hist_release(&b);
+	}
+}
+
 int main(void)
 {
 	static const uint64_t ten[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
@@ -220,6 +262,7 @@ int main(void)
 		sr_hist_release(&b);
 	}
 	test_forms();
+	test_sum();
 	if (!check_failures)
 		printf("stats: all checks passed\n");
 	return check_failures ? 1 : 0;
