@@ -223,13 +223,18 @@ struct wl_chan_stats {
 	bool syscalls;         /* the trace has the four syscalls:sys_{enter,exit}_{read,write} */
 	bool modelled;         /* channels were extracted (syscalls, and not --channels off) */
 	uint32_t channels;     /* channels modelled */
-	uint32_t unlinked_channels; /* read ends linked to writers but not modelled (reads
-				       the linked writes cannot explain, or writers
-				       linked to several read ends) */
+	uint32_t unlinked_channels; /* read ends linked to a writer but not modelled: the
+				       reads take more than the linked writes put there
+				       (by more than a default pipe's capacity), or no
+				       write resolves to them (a write whose (writer or
+				       sibling, fd) is linked to several read ends is
+				       left out, write by write) */
 	uint64_t reads, writes;     /* syscalls of fair tasks with bytes moved */
 	uint64_t reads_modelled, writes_modelled; /* of them, READ / WRITE ops */
 	uint64_t wakes_explained;   /* traced wakes now made by a WRITE or READ op */
 	uint64_t blocks_explained;  /* traced sleeps now decided by a READ or WRITE op */
+	uint64_t damaged;           /* reads/writes left out: ret larger than their count
+				       (or than MAX_RW_COUNT): a damaged trace */
 };
 
 enum wl_timed_kind {

@@ -241,7 +241,7 @@ static struct trace_event ev_sys(enum trace_event_type type, uint64_t ts, int cp
  * reader's second read takes 202's message without sleeping; a read that
  * fails (EAGAIN) moves nothing.
  */
-static size_t chan_events(struct trace_event *ev)
+static size_t chan_events(struct trace_event *ev, int64_t ret202)
 {
 	size_t n = 0;
 	uint64_t t = 1 * MS;
@@ -269,7 +269,7 @@ static size_t chan_events(struct trace_event *ev)
 	ev[n++] = ev_switch(t + 220 * US, 0, 201, 'S', 120, 202, 120);
 	/* writer 202: fd 4 (nobody woken), then fd 9 (unknown) */
 	ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, t + 300 * US, 0, 202, 4, 0);
-	ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, t + 301 * US, 0, 202, -1, 100);
+	ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, t + 301 * US, 0, 202, -1, ret202);
 	ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, t + 310 * US, 0, 202, 9, 0);
 	ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, t + 311 * US, 0, 202, -1, 100);
 	/* the reader's second read finds the message; a third fails */
@@ -282,10 +282,10 @@ static size_t chan_events(struct trace_event *ev)
 	return n;
 }
 
-static struct wl_workload *chan_workload(enum wl_channels mode)
+/* The workload of @n events @ev (exit 2 on an error). */
+static struct wl_workload *events_workload(const struct trace_event *ev, size_t n,
+					   enum wl_channels mode)
 {
-	struct trace_event ev[64];
-	size_t n = chan_events(ev);
 	struct wl_options o = { .channels = mode };
 	struct sr_error err = { 0 };
 	struct wl_builder *b = wl_builder_new(NULL, NULL, &o, &err);
@@ -299,6 +299,13 @@ static struct wl_workload *chan_workload(enum wl_channels mode)
 	if (!(wl = wl_builder_finish(b, &err)))
 		fprintf(stderr, "%s\n", err.msg), exit(2);
 	return wl;
+}
+
+static struct wl_workload *chan_workload(enum wl_channels mode)
+{
+	struct trace_event ev[64];
+
+	return events_workload(ev, chan_events(ev, 100), mode);
 }
 
 static uint32_t task_of(const struct wl_workload *wl, int32_t pid)
@@ -388,6 +395,141 @@ static void test_extract(void)
 	CHECK(!(wl_task_ops(off, r)[k].aux & WL_BLOCK_CHANNEL));
 	wl_free(off);
 	wl_free(wl);
+}
+
+/*
+ * A damaged trace: 202's write returns more than its count (100) - by one
+ * byte, or INT64_MAX (a fill sum that overflows).  The kernel never returns
+ * more than it was asked to move: the record is left out and counted, the
+ * rest of the channel is as before, with the reader's second read now taken
+ * from the initial fill.
+ */
+static void test_extract_damaged(void)
+{
+	const int64_t rets[] = { 101, INT64_MAX };
+
+	for (int i = 0; i < 2; i++) {
+		struct trace_event ev[64];
+		struct wl_workload *wl = events_workload(ev, chan_events(ev, rets[i]),
+							 WL_CHANNELS_AUTO);
+		const struct wl_chan_stats *st = &wl_facts(wl)->chan;
+		struct replay_config rc;
+		struct replay_result *res;
+		struct sr_error err = { 0 };
+		unsigned int big = 0;
+
+		CHECK(st->syscalls && st->modelled);
+		CHECK_EQ(st->damaged, 1u);
+		CHECK_EQ(st->channels, 1u);
+		CHECK_EQ(st->writes, 2u);           /* 201's, and 202's to fd 9 */
+		CHECK_EQ(st->writes_modelled, 1u);
+		CHECK_EQ(st->reads_modelled, 2u);
+		CHECK_EQ(wl_nr_channels(wl), 1u);
+		if (wl_nr_channels(wl) != 1) {
+			wl_free(wl);
+			continue;
+		}
+		CHECK_EQ(wl_channel(wl, 0)->bytes, 100u);
+		CHECK_EQ(wl_channel(wl, 0)->init_fill, 100u);
+		CHECK_EQ(wl_channel(wl, 0)->nr_writers, 1u);
+		for (uint32_t k = 0; k < st->reads_modelled + st->writes_modelled; k++)
+			big += wl_chan_op(wl, k)->bytes != 100;
+		CHECK_EQ(big, 0u);
+		replay_config_default(&rc);
+		for (int strict = 0; strict < 2; strict++) {
+			rc.channel_strict = strict;
+			res = replay_run(wl, &rc, &err);
+			CHECK(res != NULL);
+			if (res)
+				CHECK(!replay_work_unfinished(res));
+			replay_result_free(res);
+		}
+		wl_free(wl);
+	}
+}
+
+/*
+ * Only some of the four syscall events (here the writes'): no channel can
+ * be followed; nothing is modelled, the facts do not claim the syscall
+ * events, and no placeholder op is left (the writer keeps its WAKE).
+ */
+static void test_extract_partial_events(void)
+{
+	struct trace_event ev[64], w[64];
+	size_t n = chan_events(ev, 100), m = 0;
+	struct wl_workload *wl;
+	unsigned int bad = 0;
+	uint32_t k;
+
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].type != TRACE_EV_SYS_ENTER_READ && ev[i].type != TRACE_EV_SYS_EXIT_READ)
+			w[m++] = ev[i];
+	CHECK(m < n);
+	wl = events_workload(w, m, WL_CHANNELS_AUTO);
+	CHECK(!wl_facts(wl)->chan.syscalls && !wl_facts(wl)->chan.modelled);
+	CHECK_EQ(wl_facts(wl)->chan.channels, 0u);
+	CHECK_EQ(wl_facts(wl)->chan.writes, 0u);
+	CHECK_EQ(wl_nr_channels(wl), 0u);
+	CHECK_EQ(ops_of(wl, 201, WL_OP_WAKE, &k), 1u);
+	for (uint32_t t = 0; t < wl_nr_tasks(wl); t++)
+		for (uint32_t j = 0; j < wl_task(wl, t)->nr_ops; j++) {
+			uint8_t kd = wl_task_ops(wl, t)[j].kind;
+
+			bad += kd == 0 || kd == WL_OP_READ || kd == WL_OP_WRITE;
+		}
+	CHECK_EQ(bad, 0u);
+	wl_free(wl);
+}
+
+/*
+ * Capacity and initial fill from a write that sleeps: reader 200 (fd 3)
+ * reads 100 bytes nobody wrote in the trace, writer 201 (fd 4) sleeps in its
+ * write, the reader's next read wakes it (the link), 201's write completes,
+ * the reader reads it.  A @wbytes = 100 write moved nothing before its sleep
+ * (at most a page: pipe_write() sleeps before copying): fill then 100 of an
+ * initial 200, capacity 100.  A @wbytes = 8192 write had filled the pipe
+ * before sleeping: its bytes count at the sleep, initial fill 100, capacity
+ * 8192.  Before, a sleep at a fill below the start's was ignored (capacity
+ * unbounded).
+ */
+static void test_extract_capacity(void)
+{
+	const int64_t wbytes[] = { 100, 8192 };
+	const uint64_t init[] = { 200, 100 }, cap[] = { 100, 8192 };
+
+	for (int i = 0; i < 2; i++) {
+		struct trace_event ev[32];
+		size_t n = 0;
+		uint64_t t = 1 * MS;
+		struct wl_workload *wl;
+
+		ev[n++] = ev_switch(t, 0, 0, 'R', 120, 201, 120);
+		ev[n++] = ev_switch(t, 1, 0, 'R', 120, 200, 120);
+		ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 10 * US, 1, 200, 3, 0);
+		ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_READ, t + 11 * US, 1, 200, -1, 100);
+		ev[n] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, t + 20 * US, 0, 201, 4, 0);
+		ev[n++].u.syscall.count = (uint64_t)wbytes[i];
+		ev[n++] = ev_switch(t + 21 * US, 0, 201, 'S', 120, 0, 120);
+		ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 30 * US, 1, 200, 3, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 31 * US, 1, 200, 0, 201, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 32 * US, 0, 0, 0x08, 201, 120, 0);
+		ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_READ, t + 33 * US, 1, 200, -1, 100);
+		ev[n++] = ev_switch(t + 40 * US, 0, 0, 'R', 120, 201, 120);
+		ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, t + 41 * US, 0, 201, -1, wbytes[i]);
+		ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 50 * US, 1, 200, 3, 0);
+		ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_READ, t + 51 * US, 1, 200, -1, 100);
+		ev[n++] = ev_runtime(t + 100 * US, 1, 200, 100 * US);
+		ev[n++] = ev_runtime(t + 100 * US, 0, 201, 50 * US);
+		wl = events_workload(ev, n, WL_CHANNELS_AUTO);
+		CHECK_EQ(wl_facts(wl)->chan.channels, 1u);
+		CHECK_EQ(wl_nr_channels(wl), 1u);
+		if (wl_nr_channels(wl) == 1) {
+			CHECK_EQ(wl_channel(wl, 0)->init_fill, init[i]);
+			CHECK_EQ(wl_channel(wl, 0)->capacity, cap[i]);
+			CHECK_EQ(wl_channel(wl, 0)->bytes, (uint64_t)wbytes[i]);
+		}
+		wl_free(wl);
+	}
 }
 
 /*
@@ -503,8 +645,7 @@ static void test_replay_modes(void)
  * Random event streams with syscall events (switches, wakes, reads and
  * writes in any order, failed and unfinished syscalls): the extraction
  * repairs what it must, and every mode replays them to the end, the same
- * way twice, with the fill bookkeeping never reading more than was written
- * plus the initial fill (strict mode).
+ * way twice (the fill bookkeeping is checked by test_random_invariants).
  */
 static void test_random_streams(void)
 {
@@ -699,6 +840,9 @@ int main(int argc, char **argv)
 	test_random_invariants();
 	test_extract();
 	test_extract_ambiguous();
+	test_extract_damaged();
+	test_extract_partial_events();
+	test_extract_capacity();
 	test_replay_modes();
 	test_random_streams();
 	CHECK_DONE();
