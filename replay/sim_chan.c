@@ -13,7 +13,8 @@ int sim_chans_init(struct sim_chans *cs, uint32_t nr, uint32_t nr_tasks)
 	cs->c = calloc(nr ? nr : 1, sizeof(*cs->c));
 	cs->next = malloc((nr_tasks ? nr_tasks : 1) * sizeof(*cs->next));
 	cs->want = calloc(nr_tasks ? nr_tasks : 1, sizeof(*cs->want));
-	if (!cs->c || !cs->next || !cs->want) {
+	cs->woken_writer = calloc(nr_tasks ? nr_tasks : 1, sizeof(*cs->woken_writer));
+	if (!cs->c || !cs->next || !cs->want || !cs->woken_writer) {
 		sim_chans_release(cs);
 		return -1;
 	}
@@ -32,6 +33,8 @@ void sim_chans_release(struct sim_chans *cs)
 	free(cs->c);
 	free(cs->next);
 	free(cs->want);
+	free(cs->woken_writer);
+	cs->woken_writer = NULL;
 	cs->c = NULL;
 	cs->next = NULL;
 	cs->want = NULL;
@@ -195,4 +198,46 @@ bool sim_chan_has_sleeper(const struct sim_chans *cs, uint32_t ci, uint32_t task
 		if (t == task)
 			return true;
 	return false;
+}
+
+bool sim_chan_was_full(const struct sim_chans *cs, uint32_t ci)
+{
+	const struct sim_chan *c = &cs->c[ci];
+
+	return c->wr_head != NONE && full_for(c, cs->want[c->wr_head]);
+}
+
+/* Dequeue the first sleeping writer if its write fits now. */
+static uint32_t head_if_fits(struct sim_chans *cs, struct sim_chan *c)
+{
+	uint32_t t = c->wr_head;
+
+	if (t == NONE || full_for(c, cs->want[t]))
+		return NONE;
+	dequeue(cs, &c->wr_head, &c->wr_tail);
+	cs->woken_writer[t] = true;
+	return t;
+}
+
+uint32_t sim_chan_read_wakes(struct sim_chans *cs, uint32_t ci, bool was_full, unsigned int nth,
+			     uint64_t *room)
+{
+	struct sim_chan *c = &cs->c[ci];
+
+	if (c->kind == SIM_CHAN_PIPE)
+		return was_full && !nth ? head_if_fits(cs, c) : NONE;
+	if (c->fill > 0 && (uint64_t)c->fill > c->wake_fill)
+		return NONE;
+	return sim_chan_writer_to_wake(cs, ci, room);
+}
+
+uint32_t sim_chan_write_done(struct sim_chans *cs, uint32_t ci, uint32_t task)
+{
+	struct sim_chan *c = &cs->c[ci];
+	bool next = cs->woken_writer[task];
+
+	cs->woken_writer[task] = false;
+	if (!next || c->kind != SIM_CHAN_PIPE)
+		return NONE;
+	return head_if_fits(cs, c);
 }

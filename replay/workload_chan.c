@@ -293,7 +293,7 @@ static uint32_t rend_find(const struct rend *e, uint32_t n, uint32_t task, int64
 /* a byte movement of a channel in trace order (fill replay) */
 struct move {
 	uint32_t chan;
-	uint8_t kind;          /* 0 write, 1 read, 2 a write's sleep */
+	uint8_t kind;          /* 0 write, 1 read, 2 a write's sleep, 3 a read that woke a writer */
 	uint64_t ts;
 	uint64_t bytes;
 };
@@ -348,8 +348,8 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 	struct rend *rends = NULL;
 	struct move *mv = NULL;
 	size_t nlinks = 0, nmv = 0;
-	uint64_t *init = NULL, *cap = NULL, *bytes = NULL;
-	bool *dead = NULL, *woke = NULL;
+	uint64_t *init = NULL, *cap = NULL, *bytes = NULL, *wfill = NULL;
+	bool *dead = NULL, *woke = NULL, *rwoke = NULL;
 	int ret = -1;
 
 	st->damaged = cb->damaged;
@@ -472,7 +472,25 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 	 * bytes count at the sleep (all of them: the capacity is then at most
 	 * that write's tail too large, never too small).
 	 */
+	/*
+	 * The reads that woke a writer asleep in a write of their channel
+	 * (the wake ended the write's first sleep): the fill they left shows
+	 * when the channel lets its writers go on (sim_chan.h).
+	 */
+	if (!(rwoke = calloc(cb->recs.n ? cb->recs.n : 1, sizeof(*rwoke))))
+		goto out;
+	for (uint32_t i = 0; i < cb->recs.n; i++) {
+		const struct rec *w = &cb->recs.v[i];
+		uint32_t wi = block_wake_of(tasks, w->task, w->block_op), ri;
+
+		if (w->flags & REC_VOID || w->kind != WL_SYS_WRITE || w->chan == WL_NONE ||
+		    wi >= nr_wakes || (ri = wrec[wi]) == WL_NONE)
+			continue;
+		if (cb->recs.v[ri].kind == WL_SYS_READ && cb->recs.v[ri].chan == w->chan)
+			rwoke[ri] = true;
+	}
 	if (!(mv = malloc((2 * (size_t)cb->recs.n + 1) * sizeof(*mv))) ||
+	    !(wfill = calloc(nrend + 1, sizeof(*wfill))) ||
 	    !(init = calloc(nrend + 1, sizeof(*init))) || !(cap = calloc(nrend + 1, sizeof(*cap))) ||
 	    !(bytes = calloc(nrend + 1, sizeof(*bytes))) ||
 	    !(dead = calloc(nrend + 1, sizeof(*dead))))
@@ -483,7 +501,8 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 		if (r->chan == WL_NONE)
 			continue;
 		if (r->kind == WL_SYS_READ) {
-			mv[nmv++] = (struct move){ r->chan, 1, r->ts_exit, (uint64_t)r->ret };
+			mv[nmv++] = (struct move){ r->chan, rwoke[i] ? 3 : 1, r->ts_exit,
+						   (uint64_t)r->ret };
 			continue;
 		}
 		mv[nmv++] = (struct move){ r->chan, 0,
@@ -496,16 +515,18 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 	if (nmv)
 		qsort(mv, nmv, sizeof(*mv), cmp_move);
 	for (size_t i = 0, j; i < nmv; i = j) {
-		int64_t fill = 0, low = 0, high = INT64_MIN;
+		int64_t fill = 0, low = 0, high = INT64_MIN, wake = INT64_MIN;
 		uint32_t c = mv[i].chan;
 
 		for (j = i; j < nmv && mv[j].chan == c; j++) {
 			if (mv[j].kind == 0) {
 				fill += (int64_t)mv[j].bytes;
 				bytes[c] += mv[j].bytes;
-			} else if (mv[j].kind == 1) {
+			} else if (mv[j].kind == 1 || mv[j].kind == 3) {
 				fill -= (int64_t)mv[j].bytes;
 				low = fill < low ? fill : low;
+				if (mv[j].kind == 3 && fill > wake)
+					wake = fill;
 			} else if (fill > high) {
 				high = fill;
 			}
@@ -513,6 +534,7 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 		/* |fill| < 2^63: rets < 2^31 (wl_chanb_exit()), < 2^32 records */
 		init[c] = (uint64_t)-low;
 		cap[c] = high != INT64_MIN ? (uint64_t)(high - low) : UINT64_MAX;
+		wfill[c] = wake != INT64_MIN ? (uint64_t)(wake - low) : UINT64_MAX;
 		dead[c] = init[c] > WL_CHAN_MAX_INIT_FILL || !bytes[c];
 	}
 
@@ -522,7 +544,8 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 	wl->nr_channels = nrend;
 	for (uint32_t c = 0; c < nrend; c++) {
 		wl->channels[c] = (struct wl_channel){ .reader = rends[c].task, .rfd = rends[c].fd,
-			.capacity = cap[c], .init_fill = init[c], .bytes = bytes[c] };
+			.capacity = cap[c], .init_fill = init[c], .bytes = bytes[c],
+			.wake_fill = wfill[c] };
 		if (dead[c])
 			st->unlinked_channels++;
 		else
@@ -651,6 +674,8 @@ out:
 	free(mv);
 	free(init);
 	free(cap);
+	free(wfill);
+	free(rwoke);
 	free(bytes);
 	free(dead);
 	free(woke);

@@ -207,6 +207,9 @@ struct wl_channel {
 				  took before its writes had put it there */
 	uint32_t nr_writers;   /* tasks whose writes feed it */
 	uint64_t bytes;        /* written in the trace */
+	uint64_t wake_fill;    /* bytes: the fill a traced read left when it woke a writer
+				  asleep in a write of the channel (the largest such);
+				  UINT64_MAX when no read did */
 };
 
 /* The operand of a WL_OP_READ / WL_OP_WRITE. */

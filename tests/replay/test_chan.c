@@ -104,6 +104,98 @@ static void test_capacity(void)
 	sim_chans_release(&cs);
 }
 
+/*
+ * A pipe's writer wakes (pipe_read(), pipe_write(), 6.12): writers sleep
+ * exclusively; a read wakes one, and only if the pipe was full when it
+ * started; a woken writer that completes its write wakes the next if its
+ * write fits.
+ */
+static void test_pipe_writer_wakes(void)
+{
+	struct sim_chans cs;
+	uint64_t room;
+	bool full;
+
+	CHECK(sim_chans_init(&cs, 1, 5) == 0);
+	cs.c[0].cap = 300;
+	CHECK_EQ(cs.c[0].kind, (uint8_t)SIM_CHAN_PIPE);
+	CHECK(sim_chan_write(&cs, 0, 1, 100) && sim_chan_write(&cs, 0, 1, 100));
+	CHECK(sim_chan_write(&cs, 0, 1, 100));
+	/* full: writers 1, 2, 3 sleep in that order */
+	CHECK(!sim_chan_write(&cs, 0, 1, 100));
+	CHECK(!sim_chan_write(&cs, 0, 2, 100));
+	CHECK(!sim_chan_write(&cs, 0, 3, 100));
+	/* a read of 200 from the full pipe: room for two, but one writer woken */
+	full = sim_chan_was_full(&cs, 0);
+	CHECK(full);
+	CHECK_EQ(sim_chan_read(&cs, 0, 4, 200), 200u);
+	room = sim_chan_room(&cs, 0);
+	CHECK_EQ(sim_chan_read_wakes(&cs, 0, full, 0, &room), 1u);
+	CHECK_EQ(sim_chan_read_wakes(&cs, 0, full, 1, &room), NONE);
+	/* the next read did not start full (room 200): it wakes nobody */
+	full = sim_chan_was_full(&cs, 0);
+	CHECK(!full);
+	CHECK_EQ(sim_chan_read(&cs, 0, 4, 50), 50u);
+	room = sim_chan_room(&cs, 0);
+	CHECK_EQ(sim_chan_read_wakes(&cs, 0, full, 0, &room), NONE);
+	CHECK(sim_chan_has_sleeper(&cs, 0, 2) && sim_chan_has_sleeper(&cs, 0, 3));
+	/* writer 1 completes (fill 150): room left: it wakes writer 2 */
+	CHECK(sim_chan_write(&cs, 0, 1, 100));
+	CHECK_EQ(sim_chan_write_done(&cs, 0, 1), 2u);
+	/* writer 2 completes (fill 250): 3's write does not fit: nobody */
+	CHECK(sim_chan_write(&cs, 0, 2, 100));
+	CHECK_EQ(sim_chan_write_done(&cs, 0, 2), NONE);
+	CHECK(sim_chan_has_sleeper(&cs, 0, 3));
+	/* a writer that never slept wakes nobody, whatever the room */
+	CHECK_EQ(sim_chan_read(&cs, 0, 4, 250), 250u);
+	CHECK(sim_chan_write(&cs, 0, 4, 10));
+	CHECK_EQ(sim_chan_write_done(&cs, 0, 4), NONE);
+	CHECK(sim_chan_has_sleeper(&cs, 0, 3));
+	sim_chans_release(&cs);
+}
+
+/*
+ * A unix stream socket's writer wakes (unix_write_space(), 6.12): after a
+ * read, only once the fill is at most the wake fill (a quarter of sk_sndbuf
+ * in flight in the kernel); then every sleeping writer whose write fits.
+ */
+static void test_socket_writer_wakes(void)
+{
+	struct sim_chans cs;
+	uint64_t room;
+	bool full;
+
+	CHECK(sim_chans_init(&cs, 1, 4) == 0);
+	cs.c[0].cap = 400;
+	cs.c[0].kind = SIM_CHAN_SOCKET;
+	cs.c[0].wake_fill = 100;
+	for (int i = 0; i < 4; i++)
+		CHECK(sim_chan_write(&cs, 0, 0, 100));
+	CHECK(!sim_chan_write(&cs, 0, 1, 100));
+	CHECK(!sim_chan_write(&cs, 0, 2, 100));
+	/* reads down to 300 and 200: room for both, but above the wake fill */
+	for (int i = 0; i < 2; i++) {
+		full = sim_chan_was_full(&cs, 0);
+		CHECK_EQ(sim_chan_read(&cs, 0, 3, 100), 100u);
+		room = sim_chan_room(&cs, 0);
+		CHECK_EQ(sim_chan_read_wakes(&cs, 0, full, 0, &room), NONE);
+	}
+	/* down to 100: both writers, in sleep order */
+	full = sim_chan_was_full(&cs, 0);
+	CHECK(!full);
+	CHECK_EQ(sim_chan_read(&cs, 0, 3, 100), 100u);
+	room = sim_chan_room(&cs, 0);
+	CHECK_EQ(room, 300u);
+	CHECK_EQ(sim_chan_read_wakes(&cs, 0, full, 0, &room), 1u);
+	CHECK_EQ(sim_chan_read_wakes(&cs, 0, full, 1, &room), 2u);
+	CHECK_EQ(sim_chan_read_wakes(&cs, 0, full, 2, &room), NONE);
+	CHECK_EQ(room, 100u);
+	/* no chain between socket writers */
+	CHECK(sim_chan_write(&cs, 0, 1, 100));
+	CHECK_EQ(sim_chan_write_done(&cs, 0, 1), NONE);
+	sim_chans_release(&cs);
+}
+
 /* a reader woken only when bytes are there; FIFO among readers */
 static void test_readers_fifo(void)
 {
@@ -359,6 +451,7 @@ static void test_extract(void)
 	CHECK_EQ(c->bytes, 200u);
 	CHECK_EQ(c->init_fill, 0u);
 	CHECK_EQ(c->capacity, UINT64_MAX);  /* no write slept */
+	CHECK_EQ(c->wake_fill, UINT64_MAX); /* nor did a read wake a writer */
 
 	/* reader: BLOCK (the channel's) then READ; a second READ; no placeholder left */
 	CHECK_EQ(ops_of(wl, 200, WL_OP_READ, &k), 2u);
@@ -490,12 +583,12 @@ static void test_extract_partial_events(void)
  * initial 200, capacity 100.  A @wbytes = 8192 write had filled the pipe
  * before sleeping: its bytes count at the sleep, initial fill 100, capacity
  * 8192.  Before, a sleep at a fill below the start's was ignored (capacity
- * unbounded).
+ * unbounded).  The read that woke 201 left 0 (8092) bytes: the wake fill.
  */
 static void test_extract_capacity(void)
 {
 	const int64_t wbytes[] = { 100, 8192 };
-	const uint64_t init[] = { 200, 100 }, cap[] = { 100, 8192 };
+	const uint64_t init[] = { 200, 100 }, cap[] = { 100, 8192 }, wake[] = { 0, 8092 };
 
 	for (int i = 0; i < 2; i++) {
 		struct trace_event ev[32];
@@ -526,6 +619,8 @@ static void test_extract_capacity(void)
 		if (wl_nr_channels(wl) == 1) {
 			CHECK_EQ(wl_channel(wl, 0)->init_fill, init[i]);
 			CHECK_EQ(wl_channel(wl, 0)->capacity, cap[i]);
+			/* the fill the read that woke 201 left */
+			CHECK_EQ(wl_channel(wl, 0)->wake_fill, wake[i]);
 			CHECK_EQ(wl_channel(wl, 0)->bytes, (uint64_t)wbytes[i]);
 		}
 		wl_free(wl);
@@ -837,6 +932,8 @@ int main(int argc, char **argv)
 	test_read_takes_what_is_there();
 	test_capacity();
 	test_readers_fifo();
+	test_pipe_writer_wakes();
+	test_socket_writer_wakes();
 	test_random_invariants();
 	test_extract();
 	test_extract_ambiguous();
