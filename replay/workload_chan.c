@@ -17,8 +17,9 @@
  *   - a wake by a reader inside its read that ended a sleep inside a write
  *     links the same way (pipe_read() waking wr_wait, unix_write_space());
  *   - a write that wakes nobody goes where the same fd of the same writer
- *     goes, else where the same fd of a task of the same fork lineage (the
- *     forking task's fd table, copied at fork) goes, if that is one place.
+ *     goes, else where the same fd of a sibling goes (a task forked by the
+ *     same task: a copy of the same fd table; the key is the immediate
+ *     parent, not older ancestors), if that is one place.
  * A read end that no write feeds, or that its linked writes cannot explain
  * (reads taking bytes the writes have not put there by more than a default
  * pipe's capacity), is not modelled: its tasks keep their wake records.
@@ -61,7 +62,7 @@ struct wake_in {
 
 /* a link: writer's fd -> read end */
 struct link {
-	uint32_t key;          /* the writer task, or its lineage */
+	uint32_t key;          /* the writer task, or its parent (siblings) */
 	uint32_t chan;
 	int64_t fd;
 };

@@ -195,8 +195,8 @@ struct wl_group {
  * fd; its writers' fds are linked to it by the wakes the trace shows inside
  * their writes (a sched_waking by the writer between its sys_enter_write and
  * sys_exit_write of a task asleep in a read of the channel), and, for writes
- * that wake nobody, by the same fd in the same writer or in a task of the same
- * fork lineage (fd tables are copied at fork).
+ * that wake nobody, by the same fd in the same writer or in a sibling (a task
+ * forked by the same task: fd tables are copied at fork).
  */
 struct wl_channel {
 	uint32_t reader;       /* task index of the read end */

@@ -328,7 +328,7 @@ static struct trace_event ev_sys(enum trace_event_type type, uint64_t ts, int cp
 /*
  * Parent 100 forks reader 200 (CPU 1) and writers 201, 202 (CPU 0).  The
  * reader's first read of fd 3 sleeps; 201's write to fd 4 wakes it (the
- * link); 202's write to fd 4 wakes nobody (linked through the fork lineage:
+ * link); 202's write to fd 4 wakes nobody (linked through its sibling 201:
  * the parent's fd table); 202's write to fd 9 goes nowhere known; the
  * reader's second read takes 202's message without sleeping; a read that
  * fails (EAGAIN) moves nothing.
@@ -468,7 +468,7 @@ static void test_extract(void)
 	ops = wl_task_ops(wl, task_of(wl, 201));
 	CHECK_EQ(wl_chan_op(wl, ops[k].arg)->wake, wake);
 	CHECK(wake != NONE && wl_wake(wl, wake)->target == r);
-	/* writer 202: one WRITE (fd 4, lineage), none for fd 9, its RUNs merged */
+	/* writer 202: one WRITE (fd 4, through the sibling), none for fd 9, its RUNs merged */
 	CHECK_EQ(ops_of(wl, 202, WL_OP_WRITE, &k), 1u);
 	ops = wl_task_ops(wl, task_of(wl, 202));
 	CHECK_EQ(wl_chan_op(wl, ops[k].arg)->wake, NONE);
