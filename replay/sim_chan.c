@@ -70,6 +70,15 @@ static bool full_for(const struct sim_chan *c, uint64_t bytes)
 	return c->fill > 0 && (c->cap < bytes || (uint64_t)c->fill > c->cap - bytes);
 }
 
+/* @task sleeps in its WRITE of @bytes; a woken pipe writer sleeping again is no longer on its way */
+static void writer_sleeps(struct sim_chans *cs, struct sim_chan *c, uint32_t task, uint64_t bytes)
+{
+	if (cs->woken_writer[task] && c->kind == SIM_CHAN_PIPE && c->woken)
+		c->woken--;
+	cs->want[task] = bytes;
+	enqueue(cs, &c->wr_head, &c->wr_tail, task);
+}
+
 static int64_t add_sat(int64_t a, uint64_t b)
 {
 	return b > (uint64_t)(INT64_MAX - (a > 0 ? a : 0)) ? INT64_MAX : a + (int64_t)b;
@@ -99,8 +108,7 @@ bool sim_chan_write(struct sim_chans *cs, uint32_t ci, uint32_t task, uint64_t b
 	 * channel is not modelled in parts).
 	 */
 	if (full_for(c, bytes)) {
-		cs->want[task] = bytes;
-		enqueue(cs, &c->wr_head, &c->wr_tail, task);
+		writer_sleeps(cs, c, task, bytes);
 		return false;
 	}
 	c->fill = add_sat(c->fill, bytes);
@@ -136,8 +144,7 @@ bool sim_chan_wait_write(struct sim_chans *cs, uint32_t ci, uint32_t task, uint6
 
 	if (!full_for(c, bytes))
 		return false;
-	cs->want[task] = bytes;
-	enqueue(cs, &c->wr_head, &c->wr_tail, task);
+	writer_sleeps(cs, c, task, bytes);
 	return true;
 }
 
@@ -204,7 +211,9 @@ bool sim_chan_was_full(const struct sim_chans *cs, uint32_t ci)
 {
 	const struct sim_chan *c = &cs->c[ci];
 
-	return c->wr_head != NONE && full_for(c, cs->want[c->wr_head]);
+	if (c->wr_head == NONE)
+		return false;
+	return full_for(c, cs->want[c->wr_head]) || (c->kind == SIM_CHAN_PIPE && !c->woken);
 }
 
 /* Dequeue the first sleeping writer if its write fits now. */
@@ -216,6 +225,7 @@ static uint32_t head_if_fits(struct sim_chans *cs, struct sim_chan *c)
 		return NONE;
 	dequeue(cs, &c->wr_head, &c->wr_tail);
 	cs->woken_writer[t] = true;
+	c->woken++;
 	return t;
 }
 
@@ -239,5 +249,7 @@ uint32_t sim_chan_write_done(struct sim_chans *cs, uint32_t ci, uint32_t task)
 	cs->woken_writer[task] = false;
 	if (!next || c->kind != SIM_CHAN_PIPE)
 		return NONE;
+	if (c->woken)
+		c->woken--;
 	return head_if_fits(cs, c);
 }

@@ -52,6 +52,8 @@ struct sim_chan {
 	int64_t fill;
 	uint64_t cap;          /* capacity in bytes, UINT64_MAX unbounded */
 	uint64_t wake_fill;    /* SIM_CHAN_SOCKET: writers go on at this fill or less */
+	uint32_t woken;        /* SIM_CHAN_PIPE: writers woken that have neither written
+				  nor slept again (each will pass the wake on) */
 	uint8_t kind;          /* enum sim_chan_kind */
 	uint32_t rd_head, rd_tail;   /* readers asleep in a READ */
 	uint32_t wr_head, wr_tail;   /* writers asleep in a WRITE */
@@ -99,7 +101,11 @@ uint64_t sim_chan_room(const struct sim_chans *cs, uint32_t ci);
 /*
  * The channel's own writer wakes (the rules above):
  *   sim_chan_was_full(): before a READ: a writer sleeps and its write does
- *     not fit (pass the result to sim_chan_read_wakes());
+ *     not fit, or (a pipe) it fits but no woken writer is on its way to pass
+ *     the wake on - the kernel's writer sleeps only on a full pipe, and with
+ *     writes of several sizes a byte count can let a smaller one fit where
+ *     the kernel's pipe is still full (pass the result to
+ *     sim_chan_read_wakes());
  *   sim_chan_read_wakes(): after that READ, @nth = the writers it woke so
  *     far, *@room = sim_chan_room() after the read before the first call:
  *     the next writer it wakes (dequeued), UINT32_MAX when none; call until

@@ -152,6 +152,33 @@ static void test_pipe_writer_wakes(void)
 	CHECK_EQ(sim_chan_write_done(&cs, 0, 4), NONE);
 	CHECK(sim_chan_has_sleeper(&cs, 0, 3));
 	sim_chans_release(&cs);
+
+	/*
+	 * Writes of two sizes: writer 1 (100 bytes) is woken, another write
+	 * comes first, 1 sleeps again; writer 2's 50 bytes fit now, with no
+	 * woken writer on its way to pass the wake on: the next read wakes it
+	 * (the kernel's pipe, slot-counted, is still full there).
+	 */
+	CHECK(sim_chans_init(&cs, 1, 5) == 0);
+	cs.c[0].cap = 300;
+	for (int i = 0; i < 3; i++)
+		CHECK(sim_chan_write(&cs, 0, 0, 100));
+	CHECK(!sim_chan_write(&cs, 0, 1, 100));
+	CHECK(!sim_chan_write(&cs, 0, 2, 50));
+	full = sim_chan_was_full(&cs, 0);
+	CHECK_EQ(sim_chan_read(&cs, 0, 4, 100), 100u);
+	room = sim_chan_room(&cs, 0);
+	CHECK_EQ(sim_chan_read_wakes(&cs, 0, full, 0, &room), 1u);
+	CHECK_EQ(cs.c[0].woken, 1u);
+	CHECK(sim_chan_write(&cs, 0, 0, 10));           /* fill 210 */
+	CHECK(!sim_chan_write(&cs, 0, 1, 100));         /* 310 > 300: sleeps again */
+	CHECK_EQ(cs.c[0].woken, 0u);
+	full = sim_chan_was_full(&cs, 0);
+	CHECK(full);
+	CHECK_EQ(sim_chan_read(&cs, 0, 4, 10), 10u);
+	room = sim_chan_room(&cs, 0);
+	CHECK_EQ(sim_chan_read_wakes(&cs, 0, full, 0, &room), 2u);
+	sim_chans_release(&cs);
 }
 
 /*
