@@ -42,8 +42,8 @@ static void print_channels(FILE *out, const struct wl_workload *wl)
 		c->channels, c->unlinked_channels, c->reads_modelled, c->reads, c->writes_modelled,
 		c->writes, c->wakes_explained, c->blocks_explained);
 	if (c->damaged)
-		fprintf(out, "channels:  %" PRIu64 " reads/writes left out: their ret exceeds their "
-			"count (a damaged trace)  [trace: syscalls]\n", c->damaged);
+		fprintf(out, "channels:  %" PRIu64 " reads/writes left out: their ret exceeds "
+			"their count (a damaged trace)  [trace: syscalls]\n", c->damaged);
 }
 
 static void print_repair(FILE *out, const struct wl_workload *wl)

@@ -809,7 +809,8 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 		s->tasks[ti].op++;
 		sim_task_enter_op(s, ti);
 		room = sim_chan_room(&s->chans, ci);
-		while ((wk = sim_chan_read_wakes(&s->chans, ci, was_full, nth++, &room)) != WL_NONE) {
+		while ((wk = sim_chan_read_wakes(&s->chans, ci, was_full, nth++, &room)) !=
+		       WL_NONE) {
 			s->notes[SIM_NOTE_CHAN_WAKE_WRITER]++;
 			if (chan_wake(s, wk, WL_NONE, cpu, now))
 				return -1;

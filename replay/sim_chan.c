@@ -70,7 +70,10 @@ static bool full_for(const struct sim_chan *c, uint64_t bytes)
 	return c->fill > 0 && (c->cap < bytes || (uint64_t)c->fill > c->cap - bytes);
 }
 
-/* @task sleeps in its WRITE of @bytes; a woken pipe writer sleeping again is no longer on its way */
+/*
+ * @task sleeps in its WRITE of @bytes; a woken pipe writer that sleeps again
+ * is no longer on its way to pass the wake on.
+ */
 static void writer_sleeps(struct sim_chans *cs, struct sim_chan *c, uint32_t task, uint64_t bytes)
 {
 	if (cs->woken_writer[task] && c->kind == SIM_CHAN_PIPE && c->woken)

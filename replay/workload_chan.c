@@ -508,8 +508,8 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 		}
 		mv[nmv++] = (struct move){ r->chan, 0,
 					   r->ts_wake ? r->ts_wake :
-					   r->block_op != WL_NONE && r->ret > WL_CHAN_PAGE ? r->ts_block :
-					   r->ts_exit, (uint64_t)r->ret };
+					   r->block_op != WL_NONE && r->ret > WL_CHAN_PAGE ?
+					   r->ts_block : r->ts_exit, (uint64_t)r->ret };
 		if (r->block_op != WL_NONE)
 			mv[nmv++] = (struct move){ r->chan, 2, r->ts_block, 0 };
 	}

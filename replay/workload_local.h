@@ -138,8 +138,9 @@ int wl_chanb_enter(struct wl_chanb *cb, uint32_t t, enum wl_sys_kind kind, int64
 		   uint64_t count);
 /*
  * Its sys_exit: the record, or WL_NONE (also when @ret exceeds the enter's
- * count: a damaged record, void, counted in facts.chan.damaged); *need_op when the caller must place
- * the record's placeholder op here (wl_chanb_set_op()).
+ * count: a damaged record, void, counted in facts.chan.damaged); *need_op
+ * when the caller must place the record's placeholder op here
+ * (wl_chanb_set_op()).
  */
 uint32_t wl_chanb_exit(struct wl_chanb *cb, uint32_t t, enum wl_sys_kind kind, int64_t ret,
 		       uint64_t ts, bool *need_op);

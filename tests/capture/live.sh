@@ -152,7 +152,8 @@ syscalls)
 	# them: the slack): sys_exit_read, named twice, recorded twice would
 	# count about twice sys_enter_read (>= 100: dd's and cat's reads)
 	[ $((n_sys_exit_read)) -le $((n_sys_enter_read * 3 / 2 + 10)) ] ||
-		fail "sys_exit_read: $n_sys_exit_read records for $n_sys_enter_read sys_enter_read (recorded twice?)"
+		fail "sys_exit_read: $n_sys_exit_read records for $n_sys_enter_read" \
+			"sys_enter_read (recorded twice?)"
 	if command -v trace-cmd >/dev/null; then
 		trace-cmd report -R "$dir/sys.dat" 2>/dev/null | grep -q 'sys_enter_write:.*count=0x0*64$' ||
 			fail "trace-cmd shows no 100-byte sys_enter_write"
