@@ -322,6 +322,8 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl)
 		json_object_set_new(rel, "writes_modelled", jint(f->chan.writes_modelled));
 		json_object_set_new(rel, "wakes_explained", jint(f->chan.wakes_explained));
 		json_object_set_new(rel, "sleeps_explained", jint(f->chan.blocks_explained));
+		if (f->chan.damaged)
+			json_object_set_new(rel, "damaged", jint(f->chan.damaged));
 		json_object_set_new(fa, "channels", rel);
 	}
 	json_object_set_new(root, "facts", fa);

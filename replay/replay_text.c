@@ -35,11 +35,15 @@ static void print_channels(FILE *out, const struct wl_workload *wl)
 			"--channels auto models its pipes and sockets)\n");
 		return;
 	}
-	fprintf(out, "channels:  %u modelled, %u not (reads their linked writes cannot explain); "
+	fprintf(out, "channels:  %u modelled, %u not (reads their linked writes cannot explain, "
+		"or no write resolved to them); "
 		"reads %" PRIu64 " of %" PRIu64 ", writes %" PRIu64 " of %" PRIu64 " as channel ops; "
 		"%" PRIu64 " traced wakes and %" PRIu64 " sleeps now the channels'  [trace: syscalls]\n",
 		c->channels, c->unlinked_channels, c->reads_modelled, c->reads, c->writes_modelled,
 		c->writes, c->wakes_explained, c->blocks_explained);
+	if (c->damaged)
+		fprintf(out, "channels:  %" PRIu64 " reads/writes left out: their ret exceeds "
+			"their count (a damaged trace)  [trace: syscalls]\n", c->damaged);
 }
 
 static void print_repair(FILE *out, const struct wl_workload *wl)

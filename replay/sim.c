@@ -798,6 +798,8 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 	if (ci >= s->chans.nr)
 		return 1;
 	if (op->kind == WL_OP_READ) {
+		bool was_full = sim_chan_was_full(&s->chans, ci);
+		unsigned int nth = 0;
 		uint64_t room;
 
 		if (!s->cfg.channel_strict)
@@ -807,7 +809,8 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 		s->tasks[ti].op++;
 		sim_task_enter_op(s, ti);
 		room = sim_chan_room(&s->chans, ci);
-		while ((wk = sim_chan_writer_to_wake(&s->chans, ci, &room)) != WL_NONE) {
+		while ((wk = sim_chan_read_wakes(&s->chans, ci, was_full, nth++, &room)) !=
+		       WL_NONE) {
 			s->notes[SIM_NOTE_CHAN_WAKE_WRITER]++;
 			if (chan_wake(s, wk, WL_NONE, cpu, now))
 				return -1;
@@ -823,6 +826,12 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 	if ((wk = sim_chan_reader_to_wake(&s->chans, ci)) != WL_NONE) {
 		s->notes[SIM_NOTE_CHAN_WAKE_READER]++;
 		if (chan_wake(s, wk, co->wake, cpu, now))
+			return -1;
+	}
+	/* a pipe writer that slept in this write wakes the next one (sim_chan.h) */
+	if ((wk = sim_chan_write_done(&s->chans, ci, ti)) != WL_NONE) {
+		s->notes[SIM_NOTE_CHAN_WAKE_WRITER]++;
+		if (chan_wake(s, wk, WL_NONE, cpu, now))
 			return -1;
 	}
 	return 1;

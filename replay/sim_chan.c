@@ -13,7 +13,8 @@ int sim_chans_init(struct sim_chans *cs, uint32_t nr, uint32_t nr_tasks)
 	cs->c = calloc(nr ? nr : 1, sizeof(*cs->c));
 	cs->next = malloc((nr_tasks ? nr_tasks : 1) * sizeof(*cs->next));
 	cs->want = calloc(nr_tasks ? nr_tasks : 1, sizeof(*cs->want));
-	if (!cs->c || !cs->next || !cs->want) {
+	cs->woken_writer = calloc(nr_tasks ? nr_tasks : 1, sizeof(*cs->woken_writer));
+	if (!cs->c || !cs->next || !cs->want || !cs->woken_writer) {
 		sim_chans_release(cs);
 		return -1;
 	}
@@ -32,6 +33,8 @@ void sim_chans_release(struct sim_chans *cs)
 	free(cs->c);
 	free(cs->next);
 	free(cs->want);
+	free(cs->woken_writer);
+	cs->woken_writer = NULL;
 	cs->c = NULL;
 	cs->next = NULL;
 	cs->want = NULL;
@@ -67,6 +70,18 @@ static bool full_for(const struct sim_chan *c, uint64_t bytes)
 	return c->fill > 0 && (c->cap < bytes || (uint64_t)c->fill > c->cap - bytes);
 }
 
+/*
+ * @task sleeps in its WRITE of @bytes; a woken pipe writer that sleeps again
+ * is no longer on its way to pass the wake on.
+ */
+static void writer_sleeps(struct sim_chans *cs, struct sim_chan *c, uint32_t task, uint64_t bytes)
+{
+	if (cs->woken_writer[task] && c->kind == SIM_CHAN_PIPE && c->woken)
+		c->woken--;
+	cs->want[task] = bytes;
+	enqueue(cs, &c->wr_head, &c->wr_tail, task);
+}
+
 static int64_t add_sat(int64_t a, uint64_t b)
 {
 	return b > (uint64_t)(INT64_MAX - (a > 0 ? a : 0)) ? INT64_MAX : a + (int64_t)b;
@@ -96,8 +111,7 @@ bool sim_chan_write(struct sim_chans *cs, uint32_t ci, uint32_t task, uint64_t b
 	 * channel is not modelled in parts).
 	 */
 	if (full_for(c, bytes)) {
-		cs->want[task] = bytes;
-		enqueue(cs, &c->wr_head, &c->wr_tail, task);
+		writer_sleeps(cs, c, task, bytes);
 		return false;
 	}
 	c->fill = add_sat(c->fill, bytes);
@@ -133,8 +147,7 @@ bool sim_chan_wait_write(struct sim_chans *cs, uint32_t ci, uint32_t task, uint6
 
 	if (!full_for(c, bytes))
 		return false;
-	cs->want[task] = bytes;
-	enqueue(cs, &c->wr_head, &c->wr_tail, task);
+	writer_sleeps(cs, c, task, bytes);
 	return true;
 }
 
@@ -195,4 +208,51 @@ bool sim_chan_has_sleeper(const struct sim_chans *cs, uint32_t ci, uint32_t task
 		if (t == task)
 			return true;
 	return false;
+}
+
+bool sim_chan_was_full(const struct sim_chans *cs, uint32_t ci)
+{
+	const struct sim_chan *c = &cs->c[ci];
+
+	if (c->wr_head == NONE)
+		return false;
+	return full_for(c, cs->want[c->wr_head]) || (c->kind == SIM_CHAN_PIPE && !c->woken);
+}
+
+/* Dequeue the first sleeping writer if its write fits now. */
+static uint32_t head_if_fits(struct sim_chans *cs, struct sim_chan *c)
+{
+	uint32_t t = c->wr_head;
+
+	if (t == NONE || full_for(c, cs->want[t]))
+		return NONE;
+	dequeue(cs, &c->wr_head, &c->wr_tail);
+	cs->woken_writer[t] = true;
+	c->woken++;
+	return t;
+}
+
+uint32_t sim_chan_read_wakes(struct sim_chans *cs, uint32_t ci, bool was_full, unsigned int nth,
+			     uint64_t *room)
+{
+	struct sim_chan *c = &cs->c[ci];
+
+	if (c->kind == SIM_CHAN_PIPE)
+		return was_full && !nth ? head_if_fits(cs, c) : NONE;
+	if (c->fill > 0 && (uint64_t)c->fill > c->wake_fill)
+		return NONE;
+	return sim_chan_writer_to_wake(cs, ci, room);
+}
+
+uint32_t sim_chan_write_done(struct sim_chans *cs, uint32_t ci, uint32_t task)
+{
+	struct sim_chan *c = &cs->c[ci];
+	bool next = cs->woken_writer[task];
+
+	cs->woken_writer[task] = false;
+	if (!next || c->kind != SIM_CHAN_PIPE)
+		return NONE;
+	if (c->woken)
+		c->woken--;
+	return head_if_fits(cs, c);
 }

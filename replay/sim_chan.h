@@ -17,10 +17,21 @@
  *     wake whenever a reader waits);
  *   - a WRITE that does not fit (fill + bytes > capacity, the channel not
  *     empty) sleeps until a READ makes room (pipe_write(): wait_event on
- *     pipe->wr_wait; unix: sock_alloc_send_pskb() waiting for sndbuf), and a
- *     READ wakes the sleeping writers whose writes now fit, in the order they
- *     slept (pipe_read(): a sync wake of wr_wait when the pipe was full, each
- *     woken writer waking the next while there is room; unix_write_space()).
+ *     pipe->wr_wait; unix: sock_alloc_send_pskb() waiting for sndbuf);
+ *   - which READ wakes which sleeping writer depends on the channel:
+ *     a pipe (SIM_CHAN_PIPE): writers sleep exclusively
+ *     (wait_event_interruptible_exclusive(pipe->wr_wait) in pipe_write());
+ *     a READ wakes ONE writer, and only if the pipe was full when the read
+ *     started (pipe_read(): was_full) - in bytes: the first sleeping
+ *     writer's write did not fit then - and it wakes it only if its write
+ *     fits now (the kernel's would find the pipe still full and sleep
+ *     again); a writer that slept in its write and completes it with room
+ *     left wakes the next (pipe_write(): wake_next_writer);
+ *     a socket (SIM_CHAN_SOCKET): a READ wakes the sleeping writers (all
+ *     that fit, in sleep order) only when the fill it leaves is at most the
+ *     channel's wake fill (unix_write_space() wakes when unix_writable():
+ *     a quarter of sk_sndbuf or less in flight; the wake fill is the
+ *     trace's, see sim_run.c).
  * Sleepers are kept in FIFO order per channel, linked through a per-task
  * array: a task sleeps on one channel at a time.
  */
@@ -30,6 +41,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+enum sim_chan_kind { SIM_CHAN_PIPE = 0, SIM_CHAN_SOCKET };
+
 struct sim_chan {
 	/*
 	 * Bytes in the channel.  Negative only in the trace-paced mode
@@ -38,6 +51,10 @@ struct sim_chan {
 	 */
 	int64_t fill;
 	uint64_t cap;          /* capacity in bytes, UINT64_MAX unbounded */
+	uint64_t wake_fill;    /* SIM_CHAN_SOCKET: writers go on at this fill or less */
+	uint32_t woken;        /* SIM_CHAN_PIPE: writers woken that have neither written
+				  nor slept again (each will pass the wake on) */
+	uint8_t kind;          /* enum sim_chan_kind */
 	uint32_t rd_head, rd_tail;   /* readers asleep in a READ */
 	uint32_t wr_head, wr_tail;   /* writers asleep in a WRITE */
 };
@@ -48,6 +65,8 @@ struct sim_chans {
 	uint32_t nr_tasks;
 	uint32_t *next;        /* per task: the next sleeper on its channel */
 	uint64_t *want;        /* per task: the bytes of the WRITE it sleeps in */
+	bool *woken_writer;    /* per task: woken from a sleep in its WRITE (pipe_write()'s
+				  wake_next_writer), until that WRITE completes */
 };
 
 /* @nr channels (capacity unbounded, empty) for @nr_tasks tasks; -1 on ENOMEM. */
@@ -78,6 +97,26 @@ uint32_t sim_chan_reader_to_wake(struct sim_chans *cs, uint32_t ci);
  */
 uint32_t sim_chan_writer_to_wake(struct sim_chans *cs, uint32_t ci, uint64_t *room);
 uint64_t sim_chan_room(const struct sim_chans *cs, uint32_t ci);
+
+/*
+ * The channel's own writer wakes (the rules above):
+ *   sim_chan_was_full(): before a READ: a writer sleeps and its write does
+ *     not fit, or (a pipe) it fits but no woken writer is on its way to pass
+ *     the wake on - the kernel's writer sleeps only on a full pipe, and with
+ *     writes of several sizes a byte count can let a smaller one fit where
+ *     the kernel's pipe is still full (pass the result to
+ *     sim_chan_read_wakes());
+ *   sim_chan_read_wakes(): after that READ, @nth = the writers it woke so
+ *     far, *@room = sim_chan_room() after the read before the first call:
+ *     the next writer it wakes (dequeued), UINT32_MAX when none; call until
+ *     UINT32_MAX (a pipe's read wakes at most one);
+ *   sim_chan_write_done(): @task's WRITE went in: the writer it wakes in
+ *     turn (a pipe's woken writer waking the next), UINT32_MAX when none.
+ */
+bool sim_chan_was_full(const struct sim_chans *cs, uint32_t ci);
+uint32_t sim_chan_read_wakes(struct sim_chans *cs, uint32_t ci, bool was_full, unsigned int nth,
+			     uint64_t *room);
+uint32_t sim_chan_write_done(struct sim_chans *cs, uint32_t ci, uint32_t task);
 
 /*
  * The trace-paced mode (docs/replay.md, "Channels"): reads and writes never

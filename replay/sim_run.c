@@ -332,8 +332,26 @@ static int setup(struct sim *s, struct sr_error *err)
 	    sim_chans_init(&s->chans, wl_nr_channels(wl), s->nr_tasks))
 		goto oom;
 	for (uint32_t i = 0; i < s->chans.nr; i++) {
-		s->chans.c[i].cap = wl_channel(wl, i)->capacity;
-		s->chans.c[i].fill = wl_channel(wl, i)->init_fill;
+		const struct wl_channel *wc = wl_channel(wl, i);
+
+		s->chans.c[i].cap = wc->capacity;
+		s->chans.c[i].fill = wc->init_fill;
+		/*
+		 * Pipe or socket, from when the trace's reads let writers go on
+		 * (the trace does not say which an fd is): a pipe's read wakes
+		 * a writer only when the pipe was full (pipe_read(): was_full),
+		 * so at a fill near the capacity; a unix socket's once at most
+		 * a quarter of sk_sndbuf is in flight (unix_write_space(),
+		 * unix_writable()), a quarter of the capacity if the sk_buff
+		 * overhead per byte is the same for every message.  Half the
+		 * capacity tells them apart; the socket's writers go on at the
+		 * trace's fill.  Without such a wake: a pipe.
+		 */
+		if (wc->wake_fill != UINT64_MAX && wc->capacity != UINT64_MAX &&
+		    wc->wake_fill <= wc->capacity / 2) {
+			s->chans.c[i].kind = SIM_CHAN_SOCKET;
+			s->chans.c[i].wake_fill = wc->wake_fill;
+		}
 	}
 	s->groups[0] = model_root_group(s->m);
 	for (uint32_t g = 1; g < ng; g++) {

@@ -99,6 +99,7 @@ struct wl_builder {
 
 	struct wl_hz_probe *hz;
 	struct wl_chanb *chan;       /* channels (workload_chan.c), NULL: --channels off */
+	uint8_t sys_seen;            /* bit per syscall event type seen (1 << enter + 2 * kind) */
 	struct wl_cgmap cgmap;
 	int cg_root;                 /* cpu hierarchy id of cgroup_attach_task, -1 undecided */
 	bool started;
@@ -1932,13 +1933,13 @@ static int on_syscall(struct wl_builder *b, const struct trace_event *ev, enum w
 	uint32_t t = ev->common_pid > 0 ? lookup(b, ev->common_pid) : WL_NONE, rec;
 	bool need_op;
 
-	b->wl->facts.chan.syscalls = true;
+	b->sys_seen |= (uint8_t)(1u << (!enter + 2 * kind));
 	if (!b->chan || t == WL_NONE || b->tasks.v[t].cls != WL_CLASS_FAIR ||
 	    b->ts.v[t].st != TS_RUNNING || b->ts.v[t].cpu != ev->cpu ||
 	    (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI)))
 		return 0;
 	if (enter)
-		return wl_chanb_enter(b->chan, t, kind, ev->u.syscall.fd);
+		return wl_chanb_enter(b->chan, t, kind, ev->u.syscall.fd, ev->u.syscall.count);
 	rec = wl_chanb_exit(b->chan, t, kind, ev->u.syscall.ret, ev->ts, &need_op);
 	if (rec == WL_NONE || !need_op)
 		return 0;
@@ -2246,7 +2247,13 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 		goto oom;
 	for (uint32_t t = 0; t < b->ts.n; t++)
 		mark_sync_wakes(b, t);
-	if (b->chan && wl_chanb_seen(b->chan) && chan_finish(b))
+	/*
+	 * Channels need all four of syscalls:sys_{enter,exit}_{read,write}: a
+	 * trace with only some has its records dropped (chan_finish() still
+	 * runs when any was seen, to remove their placeholders).
+	 */
+	wl->facts.chan.syscalls = b->sys_seen == 0xf;
+	if (b->chan && b->sys_seen && chan_finish(b))
 		goto oom;
 	for (uint32_t t = 0; t < b->ts.n; t++)
 		total += b->ts.v[t].ops.n;

@@ -17,8 +17,9 @@
  *   - a wake by a reader inside its read that ended a sleep inside a write
  *     links the same way (pipe_read() waking wr_wait, unix_write_space());
  *   - a write that wakes nobody goes where the same fd of the same writer
- *     goes, else where the same fd of a task of the same fork lineage (the
- *     forking task's fd table, copied at fork) goes, if that is one place.
+ *     goes, else where the same fd of a sibling goes (a task forked by the
+ *     same task: a copy of the same fd table; the key is the immediate
+ *     parent, not older ancestors), if that is one place.
  * A read end that no write feeds, or that its linked writes cannot explain
  * (reads taking bytes the writes have not put there by more than a default
  * pipe's capacity), is not modelled: its tasks keep their wake records.
@@ -44,6 +45,7 @@ struct rec {
 	uint64_t ts_wake;      /* the first wake by the task inside it, 0 none */
 	uint64_t ts_block;     /* its first sleep, 0 none */
 	int64_t fd;
+	uint64_t count;        /* sys_enter's count: the most the syscall can move */
 	int64_t ret;
 	uint32_t task;
 	uint32_t op;           /* the placeholder op, WL_NONE */
@@ -60,7 +62,7 @@ struct wake_in {
 
 /* a link: writer's fd -> read end */
 struct link {
-	uint32_t key;          /* the writer task, or its lineage */
+	uint32_t key;          /* the writer task, or its parent (siblings) */
 	uint32_t chan;
 	int64_t fd;
 };
@@ -70,7 +72,7 @@ struct wl_chanb {
 	WL_VEC(struct wake_in) wins;
 	uint32_t *open;        /* per task: its record in progress, WL_NONE */
 	uint32_t nr_open;
-	bool seen;             /* any syscall event */
+	uint64_t damaged;      /* exits whose ret exceeds what the syscall could move */
 };
 
 struct wl_chanb *wl_chanb_new(void)
@@ -112,18 +114,19 @@ static int set_open(struct wl_chanb *cb, uint32_t t, uint32_t r)
 	return 0;
 }
 
-int wl_chanb_enter(struct wl_chanb *cb, uint32_t t, enum wl_sys_kind kind, int64_t fd)
+int wl_chanb_enter(struct wl_chanb *cb, uint32_t t, enum wl_sys_kind kind, int64_t fd,
+		   uint64_t count)
 {
 	uint32_t o = open_of(cb, t);
 	struct rec *r;
 
-	cb->seen = true;
 	if (o != WL_NONE)
 		cb->recs.v[o].flags |= REC_VOID;    /* its exit was lost */
 	WL_VEC_PUSH(cb->recs, oom);
 	r = &cb->recs.v[cb->recs.n];
 	memset(r, 0, sizeof(*r));
 	r->fd = fd;
+	r->count = count;
 	r->task = t;
 	r->op = r->block_op = r->chan = WL_NONE;
 	r->kind = (uint8_t)kind;
@@ -141,7 +144,6 @@ uint32_t wl_chanb_exit(struct wl_chanb *cb, uint32_t t, enum wl_sys_kind kind, i
 	uint32_t o = open_of(cb, t);
 	struct rec *r;
 
-	cb->seen = true;
 	*need_op = false;
 	if (o == WL_NONE)
 		return WL_NONE;
@@ -149,6 +151,19 @@ uint32_t wl_chanb_exit(struct wl_chanb *cb, uint32_t t, enum wl_sys_kind kind, i
 	r = &cb->recs.v[o];
 	if (r->kind != kind) {
 		r->flags |= REC_VOID;
+		return WL_NONE;
+	}
+	/*
+	 * A read or write moves at most its count, and the VFS caps count at
+	 * MAX_RW_COUNT (INT_MAX & PAGE_MASK: rw_verify_area() callers in
+	 * vfs_read()/vfs_write()), below 2^31: a larger ret is a damaged
+	 * record.  It moves no bytes here (the record is void, counted in the
+	 * facts); every ret kept is then < 2^31, so the fill sums of
+	 * wl_chanb_finish() (fewer than 2^32 records) stay below 2^63.
+	 */
+	if (ret > 0 && ((uint64_t)ret > r->count || ret > INT32_MAX)) {
+		r->flags |= REC_VOID;
+		cb->damaged++;
 		return WL_NONE;
 	}
 	r->flags |= REC_EXITED;
@@ -207,10 +222,6 @@ void wl_chanb_lost(struct wl_chanb *cb)
 	}
 }
 
-bool wl_chanb_seen(const struct wl_chanb *cb)
-{
-	return cb && cb->seen;
-}
 
 /* ---- finish ----------------------------------------------------------- */
 
@@ -283,7 +294,7 @@ static uint32_t rend_find(const struct rend *e, uint32_t n, uint32_t task, int64
 /* a byte movement of a channel in trace order (fill replay) */
 struct move {
 	uint32_t chan;
-	uint8_t kind;          /* 0 write, 1 read, 2 a write's sleep */
+	uint8_t kind;          /* 0 write, 1 read, 2 a write's sleep, 3 a read that woke a writer */
 	uint64_t ts;
 	uint64_t bytes;
 };
@@ -305,6 +316,8 @@ static int cmp_move(const void *a, const void *b)
  * not modelled.  The default pipe capacity (PIPE_DEF_BUFFERS pages).
  */
 #define WL_CHAN_MAX_INIT_FILL (16u * 4096u)
+/* a page: pipe_write() copies at most this much into one slot */
+#define WL_CHAN_PAGE 4096
 
 /* The wake that ended the BLOCK at @op of task @t, WL_NONE. */
 static uint32_t block_wake_of(const struct wl_chanb_task *tasks, uint32_t t, uint32_t op)
@@ -336,12 +349,20 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 	struct rend *rends = NULL;
 	struct move *mv = NULL;
 	size_t nlinks = 0, nmv = 0;
-	uint64_t *init = NULL, *cap = NULL, *bytes = NULL;
-	bool *dead = NULL, *woke = NULL;
+	uint64_t *init = NULL, *cap = NULL, *bytes = NULL, *wfill = NULL;
+	bool *dead = NULL, *woke = NULL, *rwoke = NULL;
 	int ret = -1;
 
-	st->syscalls = cb->seen;
-	st->modelled = true;
+	st->damaged = cb->damaged;
+	/*
+	 * Without all four syscall events (st->syscalls, set by the builder)
+	 * no channel can be followed: every record is void, every placeholder
+	 * dropped, nothing modelled.
+	 */
+	st->modelled = st->syscalls;
+	if (!st->syscalls)
+		for (uint32_t i = 0; i < cb->recs.n; i++)
+			cb->recs.v[i].flags |= REC_VOID;
 	if (!(wrec = malloc((nr_wakes ? nr_wakes : 1) * sizeof(*wrec))) ||
 	    !(wop = malloc((nr_wakes ? nr_wakes : 1) * sizeof(*wop))) ||
 	    !(own = malloc((cb->recs.n ? cb->recs.n : 1) * sizeof(*own))) ||
@@ -442,9 +463,35 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 	 * Fill replay in trace order: a write's bytes are there at its wake
 	 * (pipe_write() copies before it wakes), else at its exit; a read's
 	 * are gone at its exit.  The deficit is the initial fill; a write's
-	 * sleep shows the capacity.
+	 * sleep shows the capacity: the fill then, relative to the start,
+	 * plus the initial fill.  A write that sleeps before any wake moved
+	 * nothing yet if it is at most a page (pipe_write() merges it into
+	 * the last buffer or takes a whole slot, and sleeps before copying
+	 * when neither is free; unix_stream_sendmsg() allocates a message's
+	 * skb before copying, and sleeps there): its bytes at its exit.  A
+	 * larger one had filled the pipe page by page before it slept: its
+	 * bytes count at the sleep (all of them: the capacity is then at most
+	 * that write's tail too large, never too small).
 	 */
+	/*
+	 * The reads that woke a writer asleep in a write of their channel
+	 * (the wake ended the write's first sleep): the fill they left shows
+	 * when the channel lets its writers go on (sim_chan.h).
+	 */
+	if (!(rwoke = calloc(cb->recs.n ? cb->recs.n : 1, sizeof(*rwoke))))
+		goto out;
+	for (uint32_t i = 0; i < cb->recs.n; i++) {
+		const struct rec *w = &cb->recs.v[i];
+		uint32_t wi = block_wake_of(tasks, w->task, w->block_op), ri;
+
+		if (w->flags & REC_VOID || w->kind != WL_SYS_WRITE || w->chan == WL_NONE ||
+		    wi >= nr_wakes || (ri = wrec[wi]) == WL_NONE)
+			continue;
+		if (cb->recs.v[ri].kind == WL_SYS_READ && cb->recs.v[ri].chan == w->chan)
+			rwoke[ri] = true;
+	}
 	if (!(mv = malloc((2 * (size_t)cb->recs.n + 1) * sizeof(*mv))) ||
+	    !(wfill = calloc(nrend + 1, sizeof(*wfill))) ||
 	    !(init = calloc(nrend + 1, sizeof(*init))) || !(cap = calloc(nrend + 1, sizeof(*cap))) ||
 	    !(bytes = calloc(nrend + 1, sizeof(*bytes))) ||
 	    !(dead = calloc(nrend + 1, sizeof(*dead))))
@@ -455,33 +502,40 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 		if (r->chan == WL_NONE)
 			continue;
 		if (r->kind == WL_SYS_READ) {
-			mv[nmv++] = (struct move){ r->chan, 1, r->ts_exit, (uint64_t)r->ret };
+			mv[nmv++] = (struct move){ r->chan, rwoke[i] ? 3 : 1, r->ts_exit,
+						   (uint64_t)r->ret };
 			continue;
 		}
-		mv[nmv++] = (struct move){ r->chan, 0, r->ts_wake ? r->ts_wake : r->ts_exit,
-					   (uint64_t)r->ret };
+		mv[nmv++] = (struct move){ r->chan, 0,
+					   r->ts_wake ? r->ts_wake :
+					   r->block_op != WL_NONE && r->ret > WL_CHAN_PAGE ?
+					   r->ts_block : r->ts_exit, (uint64_t)r->ret };
 		if (r->block_op != WL_NONE)
 			mv[nmv++] = (struct move){ r->chan, 2, r->ts_block, 0 };
 	}
 	if (nmv)
 		qsort(mv, nmv, sizeof(*mv), cmp_move);
 	for (size_t i = 0, j; i < nmv; i = j) {
-		int64_t fill = 0, low = 0, high = -1;
+		int64_t fill = 0, low = 0, high = INT64_MIN, wake = INT64_MIN;
 		uint32_t c = mv[i].chan;
 
 		for (j = i; j < nmv && mv[j].chan == c; j++) {
 			if (mv[j].kind == 0) {
 				fill += (int64_t)mv[j].bytes;
 				bytes[c] += mv[j].bytes;
-			} else if (mv[j].kind == 1) {
+			} else if (mv[j].kind == 1 || mv[j].kind == 3) {
 				fill -= (int64_t)mv[j].bytes;
 				low = fill < low ? fill : low;
+				if (mv[j].kind == 3 && fill > wake)
+					wake = fill;
 			} else if (fill > high) {
 				high = fill;
 			}
 		}
+		/* |fill| < 2^63: rets < 2^31 (wl_chanb_exit()), < 2^32 records */
 		init[c] = (uint64_t)-low;
-		cap[c] = high >= 0 ? (uint64_t)(high + -low) : UINT64_MAX;
+		cap[c] = high != INT64_MIN ? (uint64_t)(high - low) : UINT64_MAX;
+		wfill[c] = wake != INT64_MIN ? (uint64_t)(wake - low) : UINT64_MAX;
 		dead[c] = init[c] > WL_CHAN_MAX_INIT_FILL || !bytes[c];
 	}
 
@@ -491,7 +545,8 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 	wl->nr_channels = nrend;
 	for (uint32_t c = 0; c < nrend; c++) {
 		wl->channels[c] = (struct wl_channel){ .reader = rends[c].task, .rfd = rends[c].fd,
-			.capacity = cap[c], .init_fill = init[c], .bytes = bytes[c] };
+			.capacity = cap[c], .init_fill = init[c], .bytes = bytes[c],
+			.wake_fill = wfill[c] };
 		if (dead[c])
 			st->unlinked_channels++;
 		else
@@ -620,6 +675,8 @@ out:
 	free(mv);
 	free(init);
 	free(cap);
+	free(wfill);
+	free(rwoke);
 	free(bytes);
 	free(dead);
 	free(woke);

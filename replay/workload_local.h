@@ -133,11 +133,14 @@ enum wl_sys_kind { WL_SYS_READ = 0, WL_SYS_WRITE = 1 };
 struct wl_chanb;
 struct wl_chanb *wl_chanb_new(void);
 void wl_chanb_free(struct wl_chanb *cb);
-/* sys_enter_read/write of task @t (a fair task current on its CPU) */
-int wl_chanb_enter(struct wl_chanb *cb, uint32_t t, enum wl_sys_kind kind, int64_t fd);
+/* sys_enter_read/write of task @t (a fair task current on its CPU), its fd and count */
+int wl_chanb_enter(struct wl_chanb *cb, uint32_t t, enum wl_sys_kind kind, int64_t fd,
+		   uint64_t count);
 /*
- * Its sys_exit: the record, or WL_NONE; *need_op when the caller must place
- * the record's placeholder op here (wl_chanb_set_op()).
+ * Its sys_exit: the record, or WL_NONE (also when @ret exceeds the enter's
+ * count: a damaged record, void, counted in facts.chan.damaged); *need_op
+ * when the caller must place the record's placeholder op here
+ * (wl_chanb_set_op()).
  */
 uint32_t wl_chanb_exit(struct wl_chanb *cb, uint32_t t, enum wl_sys_kind kind, int64_t ret,
 		       uint64_t ts, bool *need_op);
@@ -152,15 +155,17 @@ enum wl_sys_kind wl_chanb_kind(const struct wl_chanb *cb, uint32_t rec);
 int wl_chanb_wake(struct wl_chanb *cb, uint32_t waker, uint32_t wake, uint32_t wake_op, uint64_t ts);
 /* lost events: the records in progress are unreliable */
 void wl_chanb_lost(struct wl_chanb *cb);
-/* a syscall event was seen */
-bool wl_chanb_seen(const struct wl_chanb *cb);
 struct wl_chanb_task {
 	struct wl_op *ops;
 	uint32_t nr_ops;
 	uint32_t parent;
 	uint8_t cls;
 };
-/* Resolve (see workload_chan.c); sets wl->channels, chan_ops, facts.chan.  -1 on ENOMEM. */
+/*
+ * Resolve (see workload_chan.c); sets wl->channels, chan_ops, facts.chan
+ * (facts.chan.syscalls, set by the caller, says whether all four syscall
+ * events occur: without them every record is dropped).  -1 on ENOMEM.
+ */
 int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t nr_tasks,
 		    uint32_t nr_wakes, struct wl_workload *wl);
 

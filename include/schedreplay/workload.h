@@ -195,8 +195,8 @@ struct wl_group {
  * fd; its writers' fds are linked to it by the wakes the trace shows inside
  * their writes (a sched_waking by the writer between its sys_enter_write and
  * sys_exit_write of a task asleep in a read of the channel), and, for writes
- * that wake nobody, by the same fd in the same writer or in a task of the same
- * fork lineage (fd tables are copied at fork).
+ * that wake nobody, by the same fd in the same writer or in a sibling (a task
+ * forked by the same task: fd tables are copied at fork).
  */
 struct wl_channel {
 	uint32_t reader;       /* task index of the read end */
@@ -207,6 +207,9 @@ struct wl_channel {
 				  took before its writes had put it there */
 	uint32_t nr_writers;   /* tasks whose writes feed it */
 	uint64_t bytes;        /* written in the trace */
+	uint64_t wake_fill;    /* bytes: the fill a traced read left when it woke a writer
+				  asleep in a write of the channel (the largest such);
+				  UINT64_MAX when no read did */
 };
 
 /* The operand of a WL_OP_READ / WL_OP_WRITE. */
@@ -223,13 +226,18 @@ struct wl_chan_stats {
 	bool syscalls;         /* the trace has the four syscalls:sys_{enter,exit}_{read,write} */
 	bool modelled;         /* channels were extracted (syscalls, and not --channels off) */
 	uint32_t channels;     /* channels modelled */
-	uint32_t unlinked_channels; /* read ends linked to writers but not modelled (reads
-				       the linked writes cannot explain, or writers
-				       linked to several read ends) */
+	uint32_t unlinked_channels; /* read ends linked to a writer but not modelled: the
+				       reads take more than the linked writes put there
+				       (by more than a default pipe's capacity), or no
+				       write resolves to them (a write whose (writer or
+				       sibling, fd) is linked to several read ends is
+				       left out, write by write) */
 	uint64_t reads, writes;     /* syscalls of fair tasks with bytes moved */
 	uint64_t reads_modelled, writes_modelled; /* of them, READ / WRITE ops */
 	uint64_t wakes_explained;   /* traced wakes now made by a WRITE or READ op */
 	uint64_t blocks_explained;  /* traced sleeps now decided by a READ or WRITE op */
+	uint64_t damaged;           /* reads/writes left out: ret larger than their count
+				       (or than MAX_RW_COUNT): a damaged trace */
 };
 
 enum wl_timed_kind {
