@@ -1069,6 +1069,7 @@ static int handoff_over(struct sim *s, uint32_t ti, const struct wl_op *op, int 
 static int run_ops(struct sim *s, int cpu, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+	int r;
 
 	while (c->curr >= 0 && c->other < 0) {
 		uint32_t ti = (uint32_t)c->curr;
@@ -1110,14 +1111,10 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			break;
 		case WL_OP_READ:
 		case WL_OP_WRITE:
-			switch (chan_op(s, cpu, ti, op, now)) {
-			case -1:
-				return -1;
-			case 0:
-				return 0;
-			default:
-				continue;
-			}
+			/* -1 error, 0 asleep on the channel, 1 done: the next op */
+			if ((r = chan_op(s, cpu, ti, op, now)) <= 0)
+				return r;
+			continue;
 		case WL_OP_WAKE:
 			t->op++;
 			sim_task_enter_op(s, ti);
@@ -1223,14 +1220,10 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				sim_task_enter_op(s, ti);
 				if (handoff_release(s, ti, cpu, false, now))
 					return -1;
-				switch (chan_wait(s, cpu, ti, now)) {
-				case -1:
-					return -1;
-				case 0:
-					return 0;
-				default:
-					continue;
-				}
+				/* -1 error, 0 asleep, 1 the channel let it go on */
+				if ((r = chan_wait(s, cpu, ti, now)) <= 0)
+					return r;
+				continue;
 			}
 			wi = block_wake(s, ti, t->op);
 
