@@ -727,12 +727,13 @@ static void put_prev_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched
 }
 
 /*
- * pick_next_entity() (6.12): the next buddy if eligible, else pick_eevdf();
- * a delayed entity that wins the pick is dequeued for good (NULL: pick
- * again).
+ * pick_next_entity() (6.12): the next buddy if eligible, else pick_eevdf()
+ * (@protect: curr's slice protection holds); a delayed entity that wins the
+ * pick is dequeued for good (NULL: pick again).  6.18.33+ calls it from the
+ * wakeup-preemption check as well (WAKEUP_PICK_NEXT).
  */
 static struct sched_entity *pick_next_entity(struct model *m, struct rq *rq,
-					     struct cfs_rq *cfs_rq)
+					     struct cfs_rq *cfs_rq, bool protect)
 {
 	struct sched_entity *se;
 
@@ -741,7 +742,7 @@ static struct sched_entity *pick_next_entity(struct model *m, struct rq *rq,
 		COUNT(m, pick_buddy);
 		return cfs_rq->next;
 	}
-	se = pick_eevdf(m, cfs_rq);
+	se = __pick_eevdf(m, cfs_rq, protect);
 	if (se && se->sched_delayed) {
 		dequeue_entities(m, rq, se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
 		return NULL;
@@ -771,7 +772,8 @@ again:
 		else
 			curr = NULL;
 		if (sched_feat(m, EEVDF)) {
-			se = pick_next_entity(m, rq, cfs_rq);
+			se = pick_next_entity(m, rq, cfs_rq,
+					      sched_feat(m, PROTECT_VPROT) || sched_feat(m, RUN_TO_PARITY));
 			if (!se)
 				goto again;
 		} else {
@@ -940,6 +942,48 @@ static bool do_preempt_short(struct model *m, struct cfs_rq *cfs_rq, struct sche
 }
 
 /*
+ * The 6.18.33+ decision after update_curr() (check_preempt_wakeup_fair() of
+ * 6.18.35, see below): true if @pse preempts @se; *@short_pre tells whether
+ * curr's protection is to be cancelled.
+ */
+static bool preempt_wakeup_pick(struct model *m, struct rq *rq, struct cfs_rq *cfs_rq,
+				struct sched_entity *se, struct sched_entity *pse,
+				int wake_flags, bool *short_pre)
+{
+	struct sched_entity *nse;
+	int guard = 0;
+
+	*short_pre = sched_feat(m, PREEMPT_SHORT) && pse->slice < se->slice;
+	if (!*short_pre) {
+		/* exec often follows fork; a delayed task is not eligible */
+		if ((wake_flags & MODEL_WF_FORK) || pse->sched_delayed)
+			return false;
+		/* set_preempt_buddy(): keep an earlier-deadline buddy */
+		if (sched_feat(m, NEXT_BUDDY) &&
+		    !(cfs_rq->next && entity_before(m, cfs_rq->next, pse))) {
+			set_next_buddy(pse);
+			if (wake_flags & MODEL_WF_SYNC) {
+				/* preempt_sync() */
+				u64 threshold = m->sysctl_sched_migration_cost >> 2;
+				s64 delta = (s64)(rq->clock_task - se->exec_start);
+
+				if (delta < 0)
+					delta = 0;
+				return entity_before(m, pse, se) && (u64)delta >= threshold;
+			}
+		}
+	}
+	do {
+		nse = pick_next_entity(m, rq, cfs_rq, !*short_pre);
+		if (nse == pse)
+			return true;
+	} while (!nse && cfs_rq->nr_running && ++guard < 1000000);
+	if (sched_feat(m, RUN_TO_PARITY) && sched_feat(m, PROTECT_VPROT))
+		update_protect_slice(m, cfs_rq, se);
+	return false;
+}
+
+/*
  * check_preempt_wakeup_fair(): at the level where the woken task's and
  * curr's hierarchies meet, charge curr's runtime and preempt if EEVDF would
  * now pick the woken side.
@@ -949,8 +993,18 @@ static bool do_preempt_short(struct model *m, struct cfs_rq *cfs_rq, struct sche
  * shorter-slice wakee makes the pick ignore the protection
  * (__pick_eevdf(!do_preempt_short)); if it still does not win, curr's
  * protection shrinks to the shortest slice (update_protect_slice()); if it
- * wins, the protection is cancelled.  WF_SYNC plays no part in either (the
- * 6.19 NEXT_BUDDY rework's preempt_sync() is not in 6.18).
+ * wins, the protection is cancelled.
+ *
+ * 6.18.33+ (WAKEUP_PICK_NEXT, the stable backport of e837456fdca8
+ * "sched/fair: Reimplement NEXT_BUDDY to align with EEVDF goals" with its
+ * fixes; 6.18.35 fair.c): a forked or delayed wakee never preempts unless
+ * its slice is shorter; the decision is pick_next_entity() itself (the
+ * eligible next buddy first; a delayed winner is dequeued and the pick
+ * repeated); any wakeup that does not preempt shrinks curr's protection.
+ * With NEXT_BUDDY the wakee becomes the buddy unless an earlier-deadline
+ * buddy is set, and a WF_SYNC wakeup preempts only once curr has run
+ * migration_cost / 4 (preempt_sync(); WF_RQ_SELECTED taken as set, as
+ * select_task_rq() sets it for every task allowed on several CPUs).
  */
 void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task *p, int wake_flags)
 {
@@ -965,7 +1019,8 @@ void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task
 	}
 	if (se == pse)
 		return;
-	if (sched_feat(m, NEXT_BUDDY) && !(wake_flags & MODEL_WF_FORK) && !pse->sched_delayed)
+	if (sched_feat(m, NEXT_BUDDY) && !sched_feat(m, WAKEUP_PICK_NEXT) &&
+	    !(wake_flags & MODEL_WF_FORK) && !pse->sched_delayed)
 		set_next_buddy(pse);
 	if (rq->need_resched)
 		return;
@@ -988,6 +1043,11 @@ void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task
 
 	cfs_rq = cfs_rq_of(se);
 	update_curr(m, cfs_rq);
+	if (sched_feat(m, WAKEUP_PICK_NEXT)) {
+		if (preempt_wakeup_pick(m, rq, cfs_rq, se, pse, wake_flags, &preempt_short))
+			goto preempt;
+		return;
+	}
 	if (sched_feat(m, PROTECT_VPROT)) {
 		preempt_short = sched_feat(m, PREEMPT_SHORT) && pse->slice < se->slice;
 		if (__pick_eevdf(m, cfs_rq, !preempt_short) == pse)

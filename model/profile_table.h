@@ -9,8 +9,10 @@
  * text of ../shared/model-spec.md); 6.18 = the capture kernel of this
  * project's machines (6.18.44): 6.12.117 plus the 6.17 slice-protection and
  * lag-clamp rework (PROTECT_VPROT, RESCHED_UNPROTECTED, LAG_CLAMP_MAX_SLICE),
- * read in a 6.18.26 stable fair.c and checked on captures (docs/model.md,
- * "Wakeup preemption on the capture kernel").  Checked on
+ * read in a 6.18.26 stable fair.c, plus the 6.18.33 stable backport of the
+ * 6.19 wakeup-preemption rework (WAKEUP_PICK_NEXT), read in a 6.18.35 stable
+ * fair.c, checked on captures (docs/model.md, "Wakeup preemption on the
+ * capture kernel").  Checked on
  * the capture machine (6.18.44, /sys/kernel/debug/sched/debug): cfs_rq
  * prints zero_vruntime and h_nr_runnable, sysctl_sched_base_slice is
  * 1.400000 ms on 2 CPUs (0.70 ms x factor 2), and sysctl_sched_features
@@ -32,6 +34,7 @@
 	F(RUN_TO_PARITY,          0, 0, 1, 1, "EEVDF: curr keeps the CPU until its deadline (6.6+); 6.17+: or the shortest queued slice") \
 	F(PROTECT_VPROT,          0, 0, 0, 1, "slice protection is se->vprot, ends at min(deadline, shortest queued slice); update_protect_slice() on a non-preempting shorter-slice wakeup; check_preempt uses __pick_eevdf(!preempt_short) (6.17 Guittot 'Limit run to parity to the min slice'; 6.18.26 fair.c)") \
 	F(RESCHED_UNPROTECTED,    0, 0, 0, 1, "update_curr() reschedules once curr's protection ended, eligible or not (6.17 'resched || !protect_slice(curr)'; 6.12: only PREEMPT_SHORT + ineligible)") \
+	F(WAKEUP_PICK_NEXT,       0, 0, 0, 1, "wakeup preemption: no preemption by a forked or delayed wakee (unless its slice is shorter), the decision is pick_next_entity() (next buddy first, a delayed winner dequeued and the pick repeated), every non-preempting wakeup shrinks curr's protection (6.18.33 stable: e837456fdca8 'Reimplement NEXT_BUDDY to align with EEVDF goals' + 'Revert force wakeup preemption' + 'Fix wakeup_preempt_fair() vs delayed dequeue'; 6.18.35 fair.c; the capture kernel is 6.18.44)") \
 	F(REWEIGHT_PLACE,         0, 0, 0, 1, "reweight_entity() keeps the lag (update_entity_lag) and relative deadline and re-places the entity with place_entity() (6.18.26 fair.c; 6.12: reweight_eevdf() arithmetic)") \
 	F(LAG_CLAMP_MAX_SLICE,    0, 0, 0, 1, "lag clamp = longest queued slice + TICK_NSEC (6.17 'Increase max lag clamping'; 6.12: max(2 slices, tick))") \
 	F(PREEMPT_SHORT,          0, 0, 1, 1, "EEVDF: shorter slices may preempt (6.12)") \
@@ -43,7 +46,7 @@
 	F(START_DEBIT,            1, 1, 0, 0, "CFS: a forked task starts one vslice late (features.h <= 6.5)") \
 	F(GENTLE_FAIR_SLEEPERS,   1, 1, 0, 0, "CFS: sleeper credit is half a latency (features.h <= 6.5)") \
 	F(LAST_BUDDY,             1, 1, 0, 0, "CFS: preempted task is the last buddy (features.h <= 6.5)") \
-	F(NEXT_BUDDY,             0, 0, 0, 0, "off (features.h <= 6.18; capture machine's sched_features bit 5 = 0: no 6.19 NEXT_BUDDY/preempt_sync rework)") \
+	F(NEXT_BUDDY,             0, 0, 0, 0, "off (features.h <= 6.18; capture machine's sched_features bit 5 = 0: 'Enable scheduler feature NEXT_BUDDY' (6.19) is not in 6.18.y, so the 6.18.33 rework's set_preempt_buddy()/preempt_sync() do not run)") \
 	F(CLOCK_SKIP_UPDATE,      1, 1, 1, 1, "a preempting wakeup sets RQCF_REQ_SKIP: the next __schedule() keeps the wakeup's rq clock, prev gets no sched_stat_runtime and next is charged the gap (check_preempt_curr/wakeup_preempt, all versions)") \
 	F(WAKEUP_PREEMPTION,      1, 1, 1, 1, "wakeups may preempt (features.h)") \
 	F(CACHE_HOT_BUDDY,        1, 1, 1, 1, "the next buddy is cache hot for the balancer when the destination is busy (task_hot(), features.h)") \
