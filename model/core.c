@@ -752,7 +752,8 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
  * on @cpu is to run next, as if the wakeup had preempted curr.  curr is
  * charged (update_curr() of its queue), @p is made the next buddy at every
  * level (set_next_buddy(), which the profiles' wakeup path never does:
- * NEXT_BUDDY is off through 6.18) and curr is rescheduled (resched_curr(),
+ * NEXT_BUDDY is off through 6.18; marked handoff_buddy, so that 6.18.33's
+ * wakeup check, which reads buddies, passes it over) and curr is rescheduled (resched_curr(),
  * rq_clock_skip_update() as in wakeup_preempt()).  pick_next_entity() then
  * takes @p if eligible (PICK_BUDDY), else pick_eevdf() decides - curr
  * again, or a third task.  curr's vruntime and deadline are those
@@ -770,6 +771,10 @@ int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t n
 	update_rq_clock(m, rq, now);
 	update_curr(m, cfs_rq_of(&rq->curr->se));
 	set_next_buddy(&p->se);
+	for (struct sched_entity *se = &p->se; se; se = se->parent) {
+		if (cfs_rq_of(se)->next == se)
+			se->handoff_buddy = 1;
+	}
 	resched_curr(m, rq);
 	if (sched_feat(m, CLOCK_SKIP_UPDATE))
 		rq->clock_skip_req = true;

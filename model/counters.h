@@ -52,7 +52,7 @@
 	C(periodic_balance,      "sched_balance_domains", "periodic load balance passes (SCHED_SOFTIRQ)") \
 	C(load_balance_moved,    "load_balance.moved",    "tasks moved by the model's balancing") \
 	C(load_balance_hot,      "load_balance.hot",      "queued tasks the balancer left as cache hot (task_hot())") \
-	C(pick_next_entity,      "pick_next_entity",      "pick_next_entity() calls") \
+	C(pick_next_entity,      "pick_next_entity",      "pick_next_entity() calls (6.18.33+: the wakeup-preemption check's too)") \
 	C(pick_next_task_fair,   "pick_next_task_fair",   "pick_next_task_fair() calls") \
 	C(pick_buddy,            "pick_next_entity.buddy", "picks that took cfs_rq->next or ->last") \
 	C(set_next_entity,       "set_next_entity",       "set_next_entity() calls") \

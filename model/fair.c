@@ -111,6 +111,7 @@ void set_next_buddy(struct sched_entity *se)
 		if (se->task && se->task->policy == MODEL_POLICY_IDLE)
 			return;
 		cfs_rq_of(se)->next = se;
+		se->handoff_buddy = 0;
 	}
 }
 
@@ -730,15 +731,19 @@ static void put_prev_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched
  * pick_next_entity() (6.12): the next buddy if eligible, else pick_eevdf()
  * (@protect: curr's slice protection holds); a delayed entity that wins the
  * pick is dequeued for good (NULL: pick again).  6.18.33+ calls it from the
- * wakeup-preemption check as well (WAKEUP_PICK_NEXT).
+ * wakeup-preemption check as well (WAKEUP_PICK_NEXT, @wakeup): there a
+ * buddy that only model_preempt_for() set is not one the kernel had (its
+ * traced hand-off was a preemption, which leaves no buddy), so it is
+ * passed over.
  */
 static struct sched_entity *pick_next_entity(struct model *m, struct rq *rq,
-					     struct cfs_rq *cfs_rq, bool protect)
+					     struct cfs_rq *cfs_rq, bool protect, bool wakeup)
 {
 	struct sched_entity *se;
 
 	COUNT(m, pick_next_entity);
-	if (sched_feat(m, PICK_BUDDY) && cfs_rq->next && entity_eligible(cfs_rq, cfs_rq->next)) {
+	if (sched_feat(m, PICK_BUDDY) && cfs_rq->next && entity_eligible(cfs_rq, cfs_rq->next) &&
+	    !(wakeup && cfs_rq->next->handoff_buddy)) {
 		COUNT(m, pick_buddy);
 		return cfs_rq->next;
 	}
@@ -773,7 +778,8 @@ again:
 			curr = NULL;
 		if (sched_feat(m, EEVDF)) {
 			se = pick_next_entity(m, rq, cfs_rq,
-					      sched_feat(m, PROTECT_VPROT) || sched_feat(m, RUN_TO_PARITY));
+					      sched_feat(m, PROTECT_VPROT) || sched_feat(m, RUN_TO_PARITY),
+					      false);
 			if (!se)
 				goto again;
 		} else {
@@ -948,7 +954,7 @@ static bool do_preempt_short(struct model *m, struct cfs_rq *cfs_rq, struct sche
  */
 static bool preempt_wakeup_pick(struct model *m, struct rq *rq, struct cfs_rq *cfs_rq,
 				struct sched_entity *se, struct sched_entity *pse,
-				int wake_flags, bool *short_pre)
+				const struct model_task *p, int wake_flags, bool *short_pre)
 {
 	struct sched_entity *nse;
 	int guard = 0;
@@ -964,17 +970,19 @@ static bool preempt_wakeup_pick(struct model *m, struct rq *rq, struct cfs_rq *c
 			set_next_buddy(pse);
 			if (wake_flags & MODEL_WF_SYNC) {
 				/* preempt_sync() */
-				u64 threshold = m->sysctl_sched_migration_cost >> 2;
+				u64 threshold = m->sysctl_sched_migration_cost;
 				s64 delta = (s64)(rq->clock_task - se->exec_start);
 
 				if (delta < 0)
 					delta = 0;
+				if (m->nr_cpus > 1 && !p->pinned)
+					threshold >>= 2;   /* WF_RQ_SELECTED */
 				return entity_before(m, pse, se) && (u64)delta >= threshold;
 			}
 		}
 	}
 	do {
-		nse = pick_next_entity(m, rq, cfs_rq, !*short_pre);
+		nse = pick_next_entity(m, rq, cfs_rq, !*short_pre, true);
 		if (nse == pse)
 			return true;
 	} while (!nse && cfs_rq->nr_running && ++guard < 1000000);
@@ -1001,10 +1009,14 @@ static bool preempt_wakeup_pick(struct model *m, struct rq *rq, struct cfs_rq *c
  * its slice is shorter; the decision is pick_next_entity() itself (the
  * eligible next buddy first; a delayed winner is dequeued and the pick
  * repeated); any wakeup that does not preempt shrinks curr's protection.
- * With NEXT_BUDDY the wakee becomes the buddy unless an earlier-deadline
- * buddy is set, and a WF_SYNC wakeup preempts only once curr has run
- * migration_cost / 4 (preempt_sync(); WF_RQ_SELECTED taken as set, as
- * select_task_rq() sets it for every task allowed on several CPUs).
+ * With NEXT_BUDDY (off in every profile: capture machine's sched_features)
+ * the wakee becomes the buddy unless an earlier-deadline buddy is set, and a
+ * WF_SYNC wakeup that made it the buddy is decided by preempt_sync(): curr's
+ * runtime since exec_start against migration_cost (quartered with
+ * WF_RQ_SELECTED, which select_task_rq() sets for a task allowed on several
+ * CPUs).  update_curr() has just
+ * reset exec_start, so that runtime is 0 and such a wakeup never preempts,
+ * in the kernel as here.
  */
 void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task *p, int wake_flags)
 {
@@ -1044,7 +1056,7 @@ void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task
 	cfs_rq = cfs_rq_of(se);
 	update_curr(m, cfs_rq);
 	if (sched_feat(m, WAKEUP_PICK_NEXT)) {
-		if (preempt_wakeup_pick(m, rq, cfs_rq, se, pse, wake_flags, &preempt_short))
+		if (preempt_wakeup_pick(m, rq, cfs_rq, se, pse, p, wake_flags, &preempt_short))
 			goto preempt;
 		return;
 	}

@@ -154,6 +154,7 @@ struct sched_entity {
 	unsigned char on_rq;
 	unsigned char sched_delayed;
 	unsigned char rel_deadline;
+	unsigned char handoff_buddy;    /* cfs_rq->next by model_preempt_for() (the trace's decision), not by a kernel path */
 	unsigned char custom_slice;
 
 	int depth;

@@ -244,7 +244,8 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
  * running) that the model's own check did not decide - a decision imposed
  * from outside (the trace's): curr is charged, @p becomes the next buddy
  * (which no profile's wakeup path sets: NEXT_BUDDY is off; pick_next_entity()
- * takes it if eligible, else pick_eevdf() decides) and need_resched is set.
+ * takes it if eligible, else pick_eevdf() decides; the wakeup-preemption
+ * check of 6.18.33+ ignores it) and need_resched is set.
  * curr keeps its vruntime and deadline.  Returns as model_yield_to().
  */
 int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now);
