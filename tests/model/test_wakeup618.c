@@ -4,7 +4,11 @@
  * 6.18: PROTECT_VPROT, RESCHED_UNPROTECTED, LAG_CLAMP_MAX_SLICE) against
  * 6.12, and rq_clock_skip_update() after a preempting wakeup
  * (CLOCK_SKIP_UPDATE, every profile).  Expected values follow from the
- * 6.18 fair.c rules written out in docs/model.md.
+ * 6.18 fair.c rules written out in docs/model.md.  The 6.18.33+ wakeup
+ * decision (WAKEUP_PICK_NEXT, check_preempt_wakeup_fair() of a 6.18.35
+ * fair.c), the NEXT_BUDDY what-if of that code, and REWEIGHT_PLACE's
+ * re-placement of a running entity are pinned one rule per test, each with
+ * a state where removing or inverting the rule changes the outcome.
  */
 #include <string.h>
 
@@ -624,6 +628,68 @@ static void test_reweight_curr(void)
 	}
 }
 
+/*
+ * Rule (d), a what-if (NEXT_BUDDY is off in every profile: the capture
+ * kernel's sched_features bit 5 is 0), switched on in a 6.18 model.  Nice
+ * 0: curr A (v +0.6 ms, d +2 ms, protected to v + 5 ms, not eligible), the
+ * wakee B (v 0, d +1.4 ms), C (v +0.1 ms) the buddy already set.
+ *  - C's deadline +1.3 ms is before B's: set_preempt_buddy() keeps it
+ *    ("if (cfs_rq->next && entity_before(cfs_rq->next, pse)) return
+ *    false"), the pick takes C: no preemption, vprot -> v + 1.4 ms.
+ *  - C's deadline +1.5 ms: B becomes the buddy and wins the pick: preemption.
+ *  - as the second, with WF_SYNC and A charged 1 ms by this check's
+ *    update_curr(): preempt_sync() measures rq_clock_task - se->exec_start
+ *    after update_curr() (update_se()) set exec_start to that clock, so
+ *    delta is 0 < migration_cost / 4 = 125 us and it returns
+ *    PREEMPT_WAKEUP_NONE whatever curr ran: no preemption, no pick, vprot
+ *    untouched, B stays the buddy.  (The kernel's arithmetic, 6.18.35 and
+ *    mainline alike; NEXT_BUDDY off makes it moot on the capture kernel.)
+ */
+static void test_next_buddy_whatif(void)
+{
+	const s64 cdl[3] = { 1300000, 1500000, 1500000 };
+	const int flags[3] = { MODEL_WF_TTWU, MODEL_WF_TTWU, MODEL_WF_TTWU | MODEL_WF_SYNC };
+	const bool want[3] = { false, true, false };
+	const int nices[3] = { 0, 0, 0 };
+
+	for (int k = 0; k < 3; k++) {
+		struct rig r;
+		struct sched_entity *a, *bse, *cse;
+		u64 vprot;
+
+		if (!rig_new(&r, "6.18", 3, nices)) {
+			CHECK(0);
+			model_free(r.m);
+			continue;
+		}
+		r.m->prof.feat[FEAT_NEXT_BUDDY] = 1;
+		a = &r.t[0]->se;
+		bse = &r.t[1]->se;
+		cse = &r.t[2]->se;
+		rig_set(&r, r.t[0], 600000, 2000000, BASE_SLICE);
+		rig_set(&r, r.t[1], 0, 1400000, BASE_SLICE);
+		rig_set(&r, r.t[2], 100000, cdl[k], BASE_SLICE);
+		a->vprot = a->vruntime + 5000000;
+		r.cfs_rq->next = cse;
+		if (k == 2)
+			a->exec_start = r.rq->clock_task - 1000000;
+		CHECK(!entity_eligible(r.cfs_rq, a));
+		rig_check(&r, r.t[1], flags[k]);
+		CHECK_MSG(r.rq->need_resched == want[k], "case %d: resched %d", k, r.rq->need_resched);
+		CHECK_EQ_U(MC(&r, wakeup_preempt), want[k]);
+		CHECK(r.cfs_rq->next == (k == 0 ? cse : bse));
+		CHECK_EQ_U(MC(&r, pick_next_entity), k == 2 ? 0 : 1);
+		vprot = a->vprot - a->vruntime;
+		if (k == 0)
+			CHECK_EQ_U(vprot, 1400000);
+		if (k == 2) {
+			CHECK_EQ_U(a->exec_start, r.rq->clock_task);
+			CHECK_EQ_U(vprot, 4000000);   /* 5 ms less the 1 ms A was charged */
+		}
+		model_free(r.m);
+	}
+}
+
 int main(void)
 {
 	test_protect_min_slice();
@@ -636,5 +702,6 @@ int main(void)
 	test_delayed_winner();
 	test_protect_shrinks_on_wakeup();
 	test_reweight_curr();
+	test_next_buddy_whatif();
 	return check_done("wakeup618");
 }
