@@ -448,7 +448,10 @@ static void test_buddy_wins_pick(void)
  * two pick_next_entity() calls.  6.12: pick_eevdf() returns D, not W: no
  * preemption, D stays queued and delayed.
  * The same state with D itself as the wakee (rule a, "pse->sched_delayed"):
- * 6.18 returns before any pick, D stays queued.
+ * 6.18 returns before any pick, D stays queued.  (try_to_wake_up() requeues
+ * a delayed task before the check, so only a check reached otherwise - a
+ * migration's or a renice's wakeup_preempt() - meets a delayed wakee; the
+ * test calls the check directly.)
  */
 static void test_delayed_winner(void)
 {
