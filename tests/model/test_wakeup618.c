@@ -4,7 +4,11 @@
  * 6.18: PROTECT_VPROT, RESCHED_UNPROTECTED, LAG_CLAMP_MAX_SLICE) against
  * 6.12, and rq_clock_skip_update() after a preempting wakeup
  * (CLOCK_SKIP_UPDATE, every profile).  Expected values follow from the
- * 6.18 fair.c rules written out in docs/model.md.
+ * 6.18 fair.c rules written out in docs/model.md.  The 6.18.33+ wakeup
+ * decision (WAKEUP_PICK_NEXT, check_preempt_wakeup_fair() of a 6.18.35
+ * fair.c), the NEXT_BUDDY what-if of that code, and REWEIGHT_PLACE's
+ * re-placement of a running entity are pinned one rule per test, each with
+ * a state where removing or inverting the rule changes the outcome.
  */
 #include <string.h>
 
@@ -204,11 +208,503 @@ static void test_resched_unprotected(void)
 	}
 }
 
+/* ---- the 6.18.33+ wakeup decision (WAKEUP_PICK_NEXT) ------------------- */
+
+/*
+ * A CPU-0 queue of real tasks (nice @nices[i]) built through the public API:
+ * t[0] is picked and runs, the others are queued behind it.  The tests then
+ * rewrite the entities' vruntimes and deadlines (a queued entity leaves and
+ * re-enters the tree around the change, so the sums and the augmented tree
+ * stay right) and call check_preempt_wakeup_fair() for a queued wakee, as
+ * the kernel does right after the wakeup's enqueue.  The rq clock is at
+ * curr's exec_start, so the update_curr() of the check charges nothing.
+ */
+struct rig {
+	struct model *m;
+	struct rq *rq;
+	struct cfs_rq *cfs_rq;
+	struct model_task *t[4];
+	u64 now;
+};
+
+static bool rig_new(struct rig *r, const char *profile, int n, const int *nices)
+{
+	memset(r, 0, sizeof(*r));
+	r->m = mk(profile);
+	if (!r->m)
+		return false;
+	r->rq = &r->m->rqs[0];
+	r->cfs_rq = &r->rq->cfs;
+	r->now = 1000000;
+	for (int i = 0; i < n; i++) {
+		r->t[i] = model_task_new(r->m, model_root_group(r->m), nices[i],
+					 MODEL_POLICY_NORMAL, 10 + (uint32_t)i, NULL);
+		if (!r->t[i])
+			return false;
+	}
+	CHECK_EQ_S(model_task_start_runnable(r->m, r->t[0], 0, r->now), 0);
+	CHECK(model_schedule(r->m, 0, MODEL_PREV_RUNNABLE, r->now) == r->t[0]);
+	for (int i = 1; i < n; i++)
+		CHECK_EQ_S(model_task_start_runnable(r->m, r->t[i], 0, r->now), 0);
+	CHECK_EQ_U(r->cfs_rq->nr_running, n);
+	r->rq->need_resched = false;
+	return true;
+}
+
+/*
+ * Put @se at vruntime b + @v, deadline b + @d, slice @slice (custom if it is
+ * not the base slice), b = the queue's origin.  curr is not in the tree.
+ */
+static void rig_set(struct rig *r, struct model_task *p, s64 v, s64 d, u64 slice)
+{
+	struct sched_entity *se = &p->se;
+	u64 b = cfs_rq_origin(r->m, r->cfs_rq);
+	bool queued = se->on_rq && r->cfs_rq->curr != se;
+
+	if (queued)
+		__dequeue_entity(r->m, r->cfs_rq, se);
+	se->vruntime = b + (u64)v;
+	se->deadline = b + (u64)d;
+	se->slice = slice;
+	se->custom_slice = slice != r->m->sysctl_sched_base_slice;
+	if (queued)
+		__enqueue_entity(r->m, r->cfs_rq, se);
+}
+
+static void rig_check(struct rig *r, struct model_task *p, int wake_flags)
+{
+	model_counters_reset(r->m);
+	r->rq->need_resched = false;
+	check_preempt_wakeup_fair(r->m, r->rq, p, wake_flags);
+}
+
+#define MC(r, c) ((r)->m->counters[MC_##c])
+#define BASE_SLICE 1400000   /* sysctl_sched_base_slice: 0.7 ms x (1 + ilog2(2 CPUs)) */
+
+/*
+ * Rule (a), check_preempt_wakeup_fair() of 6.18.35: "if ((wake_flags &
+ * WF_FORK) || pse->sched_delayed) return;" before the pick.  curr A (v +0.5
+ * ms, d +1.9 ms) against the wakee B (v 0, d +1.4 ms), nice 0: V = +0.25 ms,
+ * A is not eligible, so every pick is B's.  Forked: 6.18 returns before the
+ * pick (no pick_next_entity() call, A's vprot not touched by
+ * update_protect_slice()); 6.12 preempts.  Woken (WF_TTWU): both preempt.
+ */
+static void test_fork_no_preempt(void)
+{
+	const char *names[2] = { "6.18", "6.12" };
+	const int nices[2] = { 0, 0 };
+
+	for (int k = 0; k < 2; k++) {
+		for (int fork = 0; fork < 2; fork++) {
+			struct rig r;
+			struct sched_entity *a;
+			bool want = !(k == 0 && fork);
+			u64 vprot;
+
+			if (!rig_new(&r, names[k], 2, nices)) {
+				CHECK(0);
+				model_free(r.m);
+				continue;
+			}
+			a = &r.t[0]->se;
+			rig_set(&r, r.t[0], 500000, 1900000, BASE_SLICE);
+			rig_set(&r, r.t[1], 0, 1400000, BASE_SLICE);
+			a->vprot = a->vruntime + 5000000;
+			vprot = a->vprot;
+			CHECK(!entity_eligible(r.cfs_rq, a));
+			CHECK(entity_eligible(r.cfs_rq, &r.t[1]->se));
+			rig_check(&r, r.t[1], fork ? MODEL_WF_FORK : MODEL_WF_TTWU);
+			CHECK_MSG(r.rq->need_resched == want, "%s fork=%d: resched %d",
+				  names[k], fork, r.rq->need_resched);
+			CHECK_EQ_U(MC(&r, wakeup_preempt), want);
+			CHECK_EQ_U(MC(&r, wakeup_preempt_check), 1);
+			if (k == 0) {
+				/* the fork return comes before the pick and update_protect_slice() */
+				CHECK_EQ_U(MC(&r, pick_next_entity), fork ? 0 : 1);
+				CHECK_EQ_U(a->vprot, vprot);
+			}
+			model_free(r.m);
+		}
+	}
+}
+
+/*
+ * Rule (a)'s exception: "if (sched_feat(PREEMPT_SHORT) && (pse->slice <
+ * se->slice)) { preempt_action = PREEMPT_WAKEUP_SHORT; goto pick; }" comes
+ * before the fork return, and that pick is pick_next_entity(protect=false).
+ * curr A (nice 0, v 0, d +1.4 ms) is protected to its deadline; the forked
+ * wakee B asks for 0.3 ms.
+ *  - B at v 0, d +0.3 ms: both eligible (V = 0); with protection A would
+ *    keep the CPU, without it B's earlier deadline wins: preemption, and
+ *    A's protection is cancelled (cancel_protect_slice(): vprot = v).
+ *  - B at v +0.6 ms, d +0.9 ms: V = +0.3 ms, B is not eligible, A wins the
+ *    unprotected pick: no preemption, and update_protect_slice() shrinks
+ *    A's vprot from +1.4 ms to v + calc_delta_fair(0.3 ms, A) = +0.3 ms
+ *    (the shortest queued slice; nice 0: virtual = real).
+ */
+static void test_fork_short_slice(void)
+{
+	const int nices[2] = { 0, 0 };
+
+	for (int c = 0; c < 2; c++) {
+		struct rig r;
+		struct sched_entity *a;
+		u64 b;
+
+		if (!rig_new(&r, "6.18", 2, nices)) {
+			CHECK(0);
+			model_free(r.m);
+			continue;
+		}
+		a = &r.t[0]->se;
+		rig_set(&r, r.t[0], 0, 1400000, BASE_SLICE);
+		if (c == 0)
+			rig_set(&r, r.t[1], 0, 300000, 300000);
+		else
+			rig_set(&r, r.t[1], 600000, 900000, 300000);
+		a->vprot = a->deadline;
+		CHECK(protect_slice(r.m, a));
+		CHECK(__pick_eevdf(r.m, r.cfs_rq, true) == a);
+		rig_check(&r, r.t[1], MODEL_WF_FORK);
+		b = cfs_rq_origin(r.m, r.cfs_rq);
+		CHECK_EQ_U(MC(&r, pick_next_entity), 1);
+		if (c == 0) {
+			CHECK(r.rq->need_resched);
+			CHECK_EQ_U(MC(&r, wakeup_preempt), 1);
+			CHECK_EQ_S((s64)(a->vprot - b), 0);       /* = v: cancelled */
+			CHECK_EQ_S((s64)(a->vruntime - b), 0);
+		} else {
+			CHECK(!r.rq->need_resched);
+			CHECK_EQ_U(MC(&r, wakeup_preempt), 0);
+			CHECK_EQ_S((s64)(a->vprot - b), 300000);
+			CHECK_EQ_S((s64)(a->vruntime - b), 0);
+		}
+		model_free(r.m);
+	}
+}
+
+/*
+ * Rule (b), the buddy: 6.18.35's check decides with pick_next_entity(),
+ * whose pick_eevdf() returns an eligible cfs_rq->next first; 6.12's with
+ * pick_eevdf(), no buddy.  Nice 0: curr A (v +0.6 ms, d +2 ms), wakee B (v 0,
+ * d +1.4 ms), C (v +0.1 ms, d +1.5 ms) the next buddy.  V = (0.6 + 0 + 0.1) /
+ * 3 ms = +0.233 ms: B and C eligible, A not; __pick_eevdf() is B (earliest
+ * deadline), pick_next_entity() is C.  6.18: no preemption, the buddy stays,
+ * and (rule c, every non-preempting wakeup, equal slices too) A's vprot
+ * shrinks from v + 5 ms to v + calc_delta_fair(1.4 ms) = v + 1.4 ms.  6.12
+ * preempts.  Without the buddy 6.18 preempts too (B wins).
+ */
+static void test_buddy_wins_pick(void)
+{
+	const char *names[3] = { "6.18", "6.12", "6.18" };
+	const bool buddy[3] = { true, true, false };
+	const bool want[3] = { false, true, true };
+	const int nices[3] = { 0, 0, 0 };
+
+	for (int k = 0; k < 3; k++) {
+		struct rig r;
+		struct sched_entity *a, *bse, *cse;
+
+		if (!rig_new(&r, names[k], 3, nices)) {
+			CHECK(0);
+			model_free(r.m);
+			continue;
+		}
+		a = &r.t[0]->se;
+		bse = &r.t[1]->se;
+		cse = &r.t[2]->se;
+		rig_set(&r, r.t[0], 600000, 2000000, BASE_SLICE);
+		rig_set(&r, r.t[1], 0, 1400000, BASE_SLICE);
+		rig_set(&r, r.t[2], 100000, 1500000, BASE_SLICE);
+		a->vprot = a->vruntime + 5000000;
+		r.cfs_rq->next = buddy[k] ? cse : NULL;
+		CHECK(!entity_eligible(r.cfs_rq, a));
+		CHECK(entity_eligible(r.cfs_rq, bse) && entity_eligible(r.cfs_rq, cse));
+		CHECK(__pick_eevdf(r.m, r.cfs_rq, true) == bse);
+		rig_check(&r, r.t[1], MODEL_WF_TTWU);
+		CHECK_MSG(r.rq->need_resched == want[k], "%s buddy=%d: resched %d",
+			  names[k], buddy[k], r.rq->need_resched);
+		CHECK_EQ_U(MC(&r, wakeup_preempt), want[k]);
+		if (k == 0) {
+			CHECK_EQ_U(MC(&r, pick_buddy), 1);
+			CHECK(r.cfs_rq->next == cse);
+			CHECK_EQ_U(a->vprot - a->vruntime, 1400000);
+		}
+		if (k == 1)
+			CHECK_EQ_U(MC(&r, pick_next_entity), 0);   /* 6.12: pick_eevdf() only */
+		model_free(r.m);
+	}
+}
+
+/*
+ * Rule (b), a delayed winner: "if (!nse && cfs_rq->nr_queued) goto pick;"
+ * after pick_next_entity() dequeued it (dequeue_entities(DEQUEUE_SLEEP |
+ * DEQUEUE_DELAYED)).  D runs 2 ms past the others and blocks: DELAY_DEQUEUE
+ * keeps it queued (negative lag).  Then, nice 0: curr A (v +0.6 ms, d +2
+ * ms), D (v 0, d +1 ms), wakee W (v +0.1 ms, d +1.5 ms).  V = +0.233 ms: D
+ * and W eligible, A not, D has the earliest deadline.  6.18: the pick takes
+ * D, dequeues it (on_rq 0, no longer delayed, the queue 3 -> 2, the task
+ * asleep), picks again among A and W (V = +0.35 ms, W wins): preemption,
+ * two pick_next_entity() calls.  6.12: pick_eevdf() returns D, not W: no
+ * preemption, D stays queued and delayed.
+ * The same state with D itself as the wakee (rule a, "pse->sched_delayed"):
+ * 6.18 returns before any pick, D stays queued.  (try_to_wake_up() requeues
+ * a delayed task before the check, so only a check reached otherwise - a
+ * migration's or a renice's wakeup_preempt() - meets a delayed wakee; the
+ * test calls the check directly.)
+ */
+static void test_delayed_winner(void)
+{
+	const char *names[3] = { "6.18", "6.12", "6.18" };
+	const int nices[3] = { 0, 0, 0 };
+
+	for (int k = 0; k < 3; k++) {
+		struct rig r;
+		struct model_task *d, *a, *w;
+		struct model_task_info info;
+		bool dequeued = k == 0;
+
+		if (!rig_new(&r, names[k], 3, nices)) {
+			CHECK(0);
+			model_free(r.m);
+			continue;
+		}
+		d = r.t[0];
+		r.now += 2000000;
+		a = model_schedule(r.m, 0, MODEL_PREV_SLEEP, r.now);
+		CHECK(a == r.t[1] || a == r.t[2]);
+		if (a != r.t[1] && a != r.t[2]) {
+			model_free(r.m);
+			continue;
+		}
+		w = a == r.t[1] ? r.t[2] : r.t[1];
+		CHECK(d->se.on_rq && d->se.sched_delayed);
+		model_task_info(d, &info);
+		CHECK_EQ_U(info.state, MODEL_TASK_DELAYED);
+		CHECK_EQ_U(r.cfs_rq->nr_running, 3);
+
+		rig_set(&r, a, 600000, 2000000, BASE_SLICE);
+		rig_set(&r, d, 0, 1000000, BASE_SLICE);
+		rig_set(&r, w, 100000, 1500000, BASE_SLICE);
+		a->se.vprot = a->se.vruntime;
+		CHECK(!entity_eligible(r.cfs_rq, &a->se));
+		CHECK(__pick_eevdf(r.m, r.cfs_rq, true) == &d->se);
+		rig_check(&r, k == 2 ? d : w, MODEL_WF_TTWU);
+		CHECK_MSG(r.rq->need_resched == (k == 0), "%s wakee %s: resched %d",
+			  names[k], k == 2 ? "D" : "W", r.rq->need_resched);
+		CHECK_EQ_U(MC(&r, wakeup_preempt), k == 0);
+		CHECK_EQ_U(d->se.on_rq, !dequeued);
+		CHECK_EQ_U(d->se.sched_delayed, !dequeued);
+		CHECK_EQ_U(r.cfs_rq->nr_running, dequeued ? 2 : 3);
+		CHECK_EQ_U(model_nr_queued(r.m, 0), dequeued ? 2 : 3);
+		model_task_info(d, &info);
+		CHECK_EQ_U(info.state, dequeued ? MODEL_TASK_SLEEPING : MODEL_TASK_DELAYED);
+		if (k == 0)
+			CHECK_EQ_U(MC(&r, pick_next_entity), 2);
+		if (k == 2)
+			CHECK_EQ_U(MC(&r, pick_next_entity), 0);
+		model_free(r.m);
+	}
+}
+
+/*
+ * Rule (c): "if (sched_feat(RUN_TO_PARITY)) update_protect_slice(cfs_rq, se);"
+ * after a pick that curr won - for any wakee, not only a shorter-slice one
+ * (6.18.26 shrank it only then).  curr A is nice 5 (weight 335, inv_weight
+ * sched_prio_to_wmult[25] = 12820798), v 0, d +4 ms, protected to its
+ * deadline; queued C asks for 0.3 ms (v 0, d +0.3 ms); the wakee B (nice 0,
+ * v 0, d +1.4 ms) has the base slice, as A: no PREEMPT_SHORT, the protected
+ * pick keeps A.  6.18: vprot' = v + calc_delta_fair(0.3 ms, A), and
+ * __calc_delta(300000, NICE_0_LOAD, A's load) is
+ *   fact = 1024 * 12820798 = 13128497152 = 0x3_0E3A_DC00, fact_hi = 3,
+ *   fls(3) = 2: shift = 32 - 2 = 30, fact = 13128497152 >> 2 = 3282124288;
+ *   300000 * 3282124288 >> 30 = 984637286400000 / 1073741824 = 917014 ns
+ * (virtual; 300000 * 1024 / 335 = 917014.9 exactly).  6.12: no vprot;
+ * curr's protection (vlag == deadline) holds and nothing changes.
+ */
+static void test_protect_shrinks_on_wakeup(void)
+{
+	const char *names[2] = { "6.18", "6.12" };
+	const int nices[3] = { 5, 0, 0 };
+
+	for (int k = 0; k < 2; k++) {
+		struct rig r;
+		struct sched_entity *a;
+		u64 b;
+
+		if (!rig_new(&r, names[k], 3, nices)) {
+			CHECK(0);
+			model_free(r.m);
+			continue;
+		}
+		a = &r.t[0]->se;
+		CHECK_EQ_U(a->load.weight, 335UL << 10);
+		rig_set(&r, r.t[0], 0, 4000000, BASE_SLICE);
+		rig_set(&r, r.t[1], 0, 1400000, BASE_SLICE);
+		rig_set(&r, r.t[2], 0, 300000, 300000);
+		a->vprot = a->deadline;
+		a->vlag = (s64)a->deadline;      /* 6.12's protection mark */
+		CHECK(protect_slice(r.m, a));
+		rig_check(&r, r.t[1], MODEL_WF_TTWU);
+		b = cfs_rq_origin(r.m, r.cfs_rq);
+		CHECK(!r.rq->need_resched);
+		CHECK_EQ_U(MC(&r, wakeup_preempt), 0);
+		CHECK_EQ_S((s64)(a->vruntime - b), 0);
+		if (k == 0) {
+			CHECK_EQ_U(calc_delta_fair(300000, a), 917014);
+			CHECK_EQ_S((s64)(a->vprot - b), 917014);
+		} else {
+			CHECK_EQ_S(a->vlag, (s64)a->deadline);
+			CHECK_EQ_S((s64)(a->vprot - b), 4000000);
+		}
+		model_free(r.m);
+	}
+}
+
+/*
+ * REWEIGHT_PLACE: reweight_entity() of the running entity.  Plain entities
+ * on CPU 0's root queue (units: ns of virtual time relative to the origin
+ * v0; weights scaled down, nice 0 = 1024; full resolution = << 10):
+ *   curr: w 2048 -> 1536, v = -300004, d = +1100002, slice 1.4 ms, unprotected
+ *   Q:    w 1024,          v = +600000, d = +2000000, slice 1.4 ms
+ *
+ * 6.18 (reweight_entity() + place_entity() of 6.18.26 = 6.18.35):
+ *   update_curr(): no time has passed.
+ *   update_entity_lag(): avg_vruntime(): sum_w_vruntime = 600000 * 1024 =
+ *     614400000, + curr -300004 * 2048 = -614408192 -> -8192 < 0, biased
+ *     to -8192 - (3072 - 1) = -11263; div_s64(-11263, 3072) = -3 (floor;
+ *     unbiased truncation would give -2): V = v0 - 3 (the origin moves
+ *     there).  vlag = V - v = 300001; the clamp calc_delta_fair(max_slice
+ *     1.4 ms + TICK_NSEC 4 ms, w 2048) = 2.7 ms does not bite.  Relative
+ *     deadline d - v = 1100002 + 300004 = 1400006.
+ *   vlag = div_s64(300001 * 2097152, 1572864) = 400001 (400001.33)
+ *   rel d = div_s64(1400006 * 2097152, 1572864) = 1866674 (1866674.67)
+ *   place_entity(): avg_vruntime() with curr at its old v but its new
+ *     weight: origin v0 - 3, Q key 600003 * 1024 = 614403072, curr key
+ *     -300001 * 1536 = -460801536; 153601536 / 2560 = 60000 (60000.6):
+ *     V = v0 + 59997.  load = sum_weight 1024 + curr 1536 (curr->on_rq) =
+ *     2560, times (load + the entity's own 1536 again):
+ *     lag = div_s64(400001 * (2560 + 1536), 2560) = 640001 (640001.6).
+ *     v' = V - lag = v0 - 580004;  d' = v' + 1866674 = v0 + 1286670.
+ * 6.12 (reweight_eevdf() at V = avg_vruntime() = v0 - 3 as above):
+ *   vlag = 300001 (clamp max(2 slices, tick) = 4 ms -> 2 ms virtual: none);
+ *   div_s64(300001 * 2097152, 1572864) = 400001: v' = V - 400001 = v0 - 400004;
+ *   vslice = d - V = 1100005, div_s64(1100005 * 2097152, 1572864) = 1466673
+ *   (1466673.33): d' = V + 1466673 = v0 + 1466670.
+ */
+static void test_reweight_curr(void)
+{
+	const char *names[2] = { "6.18", "6.12" };
+	const s64 want_v[2] = { -580004, -400004 };
+	const s64 want_d[2] = { 1286670, 1466670 };
+
+	for (int k = 0; k < 2; k++) {
+		struct model *m = mk(names[k]);
+		struct cfs_rq *cfs_rq = &m->rqs[0].cfs;
+		struct sched_entity curr, q;
+		u64 v0 = cfs_rq_origin(m, cfs_rq);
+
+		mkse(&curr, cfs_rq, v0, -300004, 1100002, 1400000);
+		curr.load.weight = 2048UL << 10;
+		curr.vprot = curr.vruntime;
+		mkse(&q, cfs_rq, v0, 600000, 2000000, 1400000);
+		__enqueue_entity(m, cfs_rq, &q);
+		cfs_rq->curr = &curr;
+		cfs_rq->nr_running = 2;
+		update_load_set(&cfs_rq->load, curr.load.weight + q.load.weight);
+		CHECK_EQ_U(m->sysctl_sched_base_slice, 1400000);
+		CHECK_EQ_U(m->tick_nsec, 4000000);
+
+		reweight_entity(m, cfs_rq, &curr, 1536UL << 10);
+		CHECK_EQ_U(curr.load.weight, 1536UL << 10);
+		CHECK_EQ_U(cfs_rq->nr_running, 2);
+		CHECK_EQ_U(cfs_rq->load.weight, (1536UL + 1024) << 10);
+		CHECK_MSG((s64)(curr.vruntime - v0) == want_v[k], "%s: v' - v0 = %lld, want %lld",
+			  names[k], (long long)(s64)(curr.vruntime - v0), (long long)want_v[k]);
+		CHECK_MSG((s64)(curr.deadline - v0) == want_d[k], "%s: d' - v0 = %lld, want %lld",
+			  names[k], (long long)(s64)(curr.deadline - v0), (long long)want_d[k]);
+		CHECK_EQ_U(curr.rel_deadline, 0);
+		__dequeue_entity(m, cfs_rq, &q);
+		cfs_rq->curr = NULL;
+		cfs_rq->nr_running = 0;
+		model_free(m);
+	}
+}
+
+/*
+ * Rule (d), a what-if (NEXT_BUDDY is off in every profile: the capture
+ * kernel's sched_features bit 5 is 0), switched on in a 6.18 model.  Nice
+ * 0: curr A (v +0.6 ms, d +2 ms, protected to v + 5 ms, not eligible), the
+ * wakee B (v 0, d +1.4 ms), C (v +0.1 ms) the buddy already set.
+ *  - C's deadline +1.3 ms is before B's: set_preempt_buddy() keeps it
+ *    ("if (cfs_rq->next && entity_before(cfs_rq->next, pse)) return
+ *    false"), the pick takes C: no preemption, vprot -> v + 1.4 ms.
+ *  - C's deadline +1.5 ms: B becomes the buddy and wins the pick: preemption.
+ *  - as the second, with WF_SYNC and A charged 1 ms by this check's
+ *    update_curr(): preempt_sync() measures rq_clock_task - se->exec_start
+ *    after update_curr() (update_se()) set exec_start to that clock, so
+ *    delta is 0 < migration_cost / 4 = 125 us and it returns
+ *    PREEMPT_WAKEUP_NONE whatever curr ran: no preemption, no pick, vprot
+ *    untouched, B stays the buddy.  (The kernel's arithmetic, 6.18.35 and
+ *    mainline alike; NEXT_BUDDY off makes it moot on the capture kernel.)
+ */
+static void test_next_buddy_whatif(void)
+{
+	const s64 cdl[3] = { 1300000, 1500000, 1500000 };
+	const int flags[3] = { MODEL_WF_TTWU, MODEL_WF_TTWU, MODEL_WF_TTWU | MODEL_WF_SYNC };
+	const bool want[3] = { false, true, false };
+	const int nices[3] = { 0, 0, 0 };
+
+	for (int k = 0; k < 3; k++) {
+		struct rig r;
+		struct sched_entity *a, *bse, *cse;
+		u64 vprot;
+
+		if (!rig_new(&r, "6.18", 3, nices)) {
+			CHECK(0);
+			model_free(r.m);
+			continue;
+		}
+		r.m->prof.feat[FEAT_NEXT_BUDDY] = 1;
+		a = &r.t[0]->se;
+		bse = &r.t[1]->se;
+		cse = &r.t[2]->se;
+		rig_set(&r, r.t[0], 600000, 2000000, BASE_SLICE);
+		rig_set(&r, r.t[1], 0, 1400000, BASE_SLICE);
+		rig_set(&r, r.t[2], 100000, cdl[k], BASE_SLICE);
+		a->vprot = a->vruntime + 5000000;
+		r.cfs_rq->next = cse;
+		if (k == 2)
+			a->exec_start = r.rq->clock_task - 1000000;
+		CHECK(!entity_eligible(r.cfs_rq, a));
+		rig_check(&r, r.t[1], flags[k]);
+		CHECK_MSG(r.rq->need_resched == want[k], "case %d: resched %d", k, r.rq->need_resched);
+		CHECK_EQ_U(MC(&r, wakeup_preempt), want[k]);
+		CHECK(r.cfs_rq->next == (k == 0 ? cse : bse));
+		CHECK_EQ_U(MC(&r, pick_next_entity), k == 2 ? 0 : 1);
+		vprot = a->vprot - a->vruntime;
+		if (k == 0)
+			CHECK_EQ_U(vprot, 1400000);
+		if (k == 2) {
+			CHECK_EQ_U(a->exec_start, r.rq->clock_task);
+			CHECK_EQ_U(vprot, 4000000);   /* 5 ms less the 1 ms A was charged */
+		}
+		model_free(r.m);
+	}
+}
+
 int main(void)
 {
 	test_protect_min_slice();
 	test_lag_clamp();
 	test_pipe_pingpong();
 	test_resched_unprotected();
+	test_fork_no_preempt();
+	test_fork_short_slice();
+	test_buddy_wins_pick();
+	test_delayed_winner();
+	test_protect_shrinks_on_wakeup();
+	test_reweight_curr();
+	test_next_buddy_whatif();
 	return check_done("wakeup618");
 }
