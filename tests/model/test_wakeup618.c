@@ -437,6 +437,43 @@ static void test_buddy_wins_pick(void)
 }
 
 /*
+ * The replay's imposed hand-off (model_preempt_for(): the trace shows curr
+ * preempted for C, so C is made the next buddy) is not a kernel buddy: in
+ * the kernel that hand-off was a wakeup preemption, which leaves no
+ * cfs_rq->next.  So 6.18's wakeup check passes over it (handoff_buddy): with
+ * the state of test_buddy_wins_pick(), B preempts where a kernel buddy C
+ * kept it out.  The pick that follows still takes C (the hand-off itself).
+ */
+static void test_handoff_buddy_ignored(void)
+{
+	const int nices[3] = { 0, 0, 0 };
+	struct sched_entity *a, *cse;
+	struct rig r;
+
+	if (!rig_new(&r, "6.18", 3, nices)) {
+		CHECK(0);
+		model_free(r.m);
+		return;
+	}
+	a = &r.t[0]->se;
+	cse = &r.t[2]->se;
+	CHECK_EQ_S(model_preempt_for(r.m, 0, r.t[2], r.now), 1);
+	CHECK(r.cfs_rq->next == cse && cse->handoff_buddy);
+	rig_set(&r, r.t[0], 600000, 2000000, BASE_SLICE);
+	rig_set(&r, r.t[1], 0, 1400000, BASE_SLICE);
+	rig_set(&r, r.t[2], 100000, 1500000, BASE_SLICE);
+	a->vprot = a->vruntime + 5000000;
+	CHECK(entity_eligible(r.cfs_rq, cse));
+	rig_check(&r, r.t[1], MODEL_WF_TTWU);
+	CHECK(r.rq->need_resched);
+	CHECK_EQ_U(MC(&r, wakeup_preempt), 1);
+	CHECK_EQ_U(MC(&r, pick_buddy), 0);
+	CHECK(r.cfs_rq->next == cse);
+	CHECK(model_schedule(r.m, 0, MODEL_PREV_RUNNABLE, r.now) == r.t[2]);
+	model_free(r.m);
+}
+
+/*
  * Rule (b), a delayed winner: "if (!nse && cfs_rq->nr_queued) goto pick;"
  * after pick_next_entity() dequeued it (dequeue_entities(DEQUEUE_SLEEP |
  * DEQUEUE_DELAYED)).  D runs 2 ms past the others and blocks: DELAY_DEQUEUE
@@ -702,6 +739,7 @@ int main(void)
 	test_fork_no_preempt();
 	test_fork_short_slice();
 	test_buddy_wins_pick();
+	test_handoff_buddy_ignored();
 	test_delayed_winner();
 	test_protect_shrinks_on_wakeup();
 	test_reweight_curr();
