@@ -367,6 +367,11 @@ static void rq_print_group(FILE *out, const struct wl_workload *wl, enum lat_gro
 {
 	struct rq_row m = rq_row_of(wl_measured_latency(wl), key, k);
 
+	/* a long cgroup path on a line of its own: cut, pipe and socket groups look alike */
+	if (strlen(label) > 28) {
+		fprintf(out, "  %s\n", label);
+		label = "";
+	}
 	rq_print_row(out, label, "measured", &m);
 	for (unsigned int r = 0; r < nr; r++) {
 		struct rq_row p = rq_row_of(replay_latency(runs[r]), key, k);
