@@ -30,8 +30,9 @@ static void usage(FILE *f)
 "usage: schedreplay replay [options] TRACE.dat\n"
 "\n"
 "Extract each task's behaviour from the trace, replay it through the model of\n"
-"the fair scheduler on the trace's CPUs, and print the predicted event counts\n"
-"and wakeup-latency percentiles next to the measured ones, with relative errors.\n"
+"the fair scheduler on the trace's CPUs, and print the predicted event counts,\n"
+"wakeup-latency and run-queue-wait percentiles next to the measured ones, with\n"
+"relative errors.\n"
 "\n"
 "  --variant SPEC      a run under SPEC: base (default), aaron-skip, or a composition\n"
 "                      aaron-skip,no-tg-ratelimit; repeatable: one run each\n"
@@ -84,7 +85,8 @@ static void usage(FILE *f)
 "  --top N             groups shown per key in text output (default 10, 0 = all)\n"
 "  --dump-events FILE  write every simulated event as text (debugging; one run only)\n"
 "\n"
-"Wakeup latency has the definition of 'schedreplay report' for both sides.\n"
+"Wakeup latency and run-queue wait have the definitions of 'schedreplay report'\n"
+"for both sides (docs/report.md, \"Definitions\").\n"
 "Several runs: the JSON 'variants' and 'relative_errors' maps have one entry per\n"
 "run, named as --variant gave it; 'schedreplay whatif' compares them with base.\n");
 }

@@ -41,6 +41,21 @@ static const char *const metric[NR_METRICS] = {
 };
 static const double pct_of[3] = { 50, 95, 99 };
 
+/*
+ * Informational rows, never held to a limit (like the duration): the latency
+ * group's run-queue wait p50, p95, p99 (us), its samples over LAT_LONG_NS,
+ * and its wakeup latencies over LAT_LONG_NS, where starvation shows.
+ */
+enum { RQ_P50, RQ_P95, RQ_P99, RQ_LONG, WAKE_LONG, NR_RQ };
+static const char *const rq_row[NR_RQ] = {
+	"rq wait p50 (us)", "rq wait p95 (us)", "rq wait p99 (us)", "rq waits > 10 ms",
+	"wakeups > 10 ms",
+};
+/* --json: runqueue_wait_us.KEY, the last one beside it */
+static const char *const rq_key[NR_RQ] = {
+	"p50", "p95", "p99", "over_10ms", "wakeup_latency_over_10ms",
+};
+
 struct result {
 	char name[256];
 	char series[64];
@@ -62,6 +77,14 @@ struct result {
 	 */
 	double dur_meas, dur_pred, dur_lo, dur_hi;
 	unsigned int dur_unfinished;   /* seeds whose run stopped with work left */
+	/*
+	 * rq_row[]: measured, the seeds' median, min and max; rq_have: measured
+	 * and predicted samples (p50..p99), always (the counts).  Run-queue wait
+	 * samples of the group, measured and the median seed's.
+	 */
+	double rq_meas[NR_RQ], rq_pred[NR_RQ], rq_lo[NR_RQ], rq_hi[NR_RQ];
+	bool rq_have[NR_RQ];
+	double rq_samples_meas, rq_samples_pred;
 	/* the model's placement is consulted: whether it packs (sched_vcpu_pack), why */
 	bool pack_shown, pack_on;
 	char pack_why[200];
@@ -73,8 +96,12 @@ static double rel(double pred, double meas)
 	return meas > 0 ? (pred - meas) / meas : 0;
 }
 
+/*
+ * The latency group's distribution of @kind, and its samples over
+ * LAT_LONG_NS in @over_long (NULL: not wanted).
+ */
 static const struct sr_hist *find_hist(const struct lat_machine *lat, json_t *grp, char *label,
-				       size_t n)
+				       size_t n, enum lat_kind kind, uint64_t *over_long)
 {
 	const char *suffix = json_string_value(json_object_get(grp, "cgroup_suffix"));
 	const char *comm = json_string_value(json_object_get(grp, "comm"));
@@ -82,7 +109,9 @@ static const struct sr_hist *find_hist(const struct lat_machine *lat, json_t *gr
 
 	if (!suffix && !comm) {
 		snprintf(label, n, "all");
-		return lat_get_all(lat, LAT_WAKEUP);
+		if (over_long)
+			*over_long = lat_get_all_over_long(lat, kind);
+		return lat_get_all(lat, kind);
 	}
 	for (size_t i = 0; i < lat_nr_groups(lat, key); i++) {
 		const struct lat_group *g = lat_group_at(lat, key, i);
@@ -91,10 +120,14 @@ static const struct sr_hist *find_hist(const struct lat_machine *lat, json_t *gr
 		if (suffix ? (kl >= strlen(suffix) && !strcmp(g->key + kl - strlen(suffix), suffix)) :
 			     !strncmp(g->key, comm, strlen(comm))) {
 			snprintf(label, n, "%s=%s", suffix ? "cgroup" : "comm", g->key);
-			return &g->lat[LAT_WAKEUP];
+			if (over_long)
+				*over_long = g->over_long[kind];
+			return &g->lat[kind];
 		}
 	}
 	snprintf(label, n, "%s %s (absent)", suffix ? "cgroup *" : "comm", suffix ? suffix : comm);
+	if (over_long)
+		*over_long = 0;
 	return NULL;
 }
 
@@ -175,9 +208,11 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 	struct replay_result *res = NULL;
 	struct replay_config rc = *base;
 	json_t *lim = json_object_get(spec, "max_rel_error");
-	const struct sr_hist *mh, *ph;
+	const struct sr_hist *mh, *ph, *mrq, *prq;
 	double pred[NR_METRICS][MAX_SEEDS], restored[MAX_SEEDS], dur[MAX_SEEDS];
+	double rq[NR_RQ][MAX_SEEDS], rq_samples[MAX_SEEDS];
 	bool have_pred[NR_METRICS];
+	uint64_t long_rq, long_wake;
 
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	snprintf(r->series, sizeof(r->series), "%s",
@@ -195,7 +230,16 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 		return;
 	}
 	mh = find_hist(wl_measured_latency(wl), json_object_get(spec, "latency_group"), r->group,
-		       sizeof(r->group));
+		       sizeof(r->group), LAT_WAKEUP, &long_wake);
+	mrq = find_hist(wl_measured_latency(wl), json_object_get(spec, "latency_group"), gl,
+			sizeof(gl), LAT_RUNQ_WAIT, &long_rq);
+	for (int k = 0; k < 3; k++)
+		r->rq_meas[k] = mrq && mrq->count ? (double)sr_hist_percentile(mrq, pct_of[k]) / 1e3 : 0;
+	r->rq_meas[RQ_LONG] = (double)long_rq;
+	r->rq_meas[WAKE_LONG] = (double)long_wake;
+	r->rq_samples_meas = mrq ? (double)mrq->count : 0;
+	for (int k = 0; k < NR_RQ; k++)
+		r->rq_have[k] = k >= RQ_LONG || (mrq && mrq->count);
 	r->pack_shown = replay_uses_model_placement(&rc);
 	r->pack_on = replay_vcpu_pack_for(wl, &rc, r->pack_why, sizeof(r->pack_why));
 	for (int i = 0; i < 4; i++)
@@ -229,7 +273,17 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 		dur[sd] = (double)(replay_end_ts(res) - wl_first_ts(wl)) / 1e6;
 		r->dur_unfinished += replay_work_unfinished(res);
 		ph = find_hist(replay_latency(res), json_object_get(spec, "latency_group"), gl,
-			       sizeof(gl));
+			       sizeof(gl), LAT_WAKEUP, &long_wake);
+		prq = find_hist(replay_latency(res), json_object_get(spec, "latency_group"), gl,
+				sizeof(gl), LAT_RUNQ_WAIT, &long_rq);
+		for (int k = 0; k < 3; k++) {
+			r->rq_have[k] &= prq && prq->count;
+			rq[k][sd] = prq && prq->count ?
+				(double)sr_hist_percentile(prq, pct_of[k]) / 1e3 : 0;
+		}
+		rq[RQ_LONG][sd] = (double)long_rq;
+		rq[WAKE_LONG][sd] = (double)long_wake;
+		rq_samples[sd] = prq ? (double)prq->count : 0;
 		for (int k = 0; k < 3; k++) {
 			have_pred[4 + k] &= ph && ph->count;
 			pred[4 + k][sd] = ph && ph->count ?
@@ -250,6 +304,14 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 			break;
 		}
 	}
+	for (int k = 0; k < NR_RQ; k++) {
+		qsort(rq[k], seeds, sizeof(double), cmp_double);
+		r->rq_pred[k] = rq[k][(seeds - 1) / 2];
+		r->rq_lo[k] = rq[k][0];
+		r->rq_hi[k] = rq[k][seeds - 1];
+	}
+	qsort(rq_samples, seeds, sizeof(double), cmp_double);
+	r->rq_samples_pred = rq_samples[(seeds - 1) / 2];
 	r->dur_meas = (double)(wl_last_ts(wl) - wl_first_ts(wl)) / 1e6;
 	qsort(dur, seeds, sizeof(double), cmp_double);
 	r->dur_pred = dur[(seeds - 1) / 2];
@@ -271,6 +333,28 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 		r->over[i] = !isnan(r->limit[i]) && fabs(r->err[i]) > r->limit[i];
 	}
 	wl_free(wl);
+}
+
+/*
+ * The informational rows (rq_row[]): measured, median, error, the seeds'
+ * range; no threshold, no goal.  A count with nothing measured has no
+ * relative error: the seeds' range of the count instead.
+ */
+static void print_rq_rows(const struct result *r)
+{
+	for (int k = 0; k < NR_RQ; k++) {
+		printf("|  |  | %s |", rq_row[k]);
+		if (!r->rq_have[k]) {
+			printf(" %s | - | - | | | |\n", r->rq_samples_meas ? "-" : "0 samples");
+			continue;
+		}
+		printf(k < RQ_LONG ? " %.1f | %.1f |" : " %.0f | %.0f |", r->rq_meas[k], r->rq_pred[k]);
+		if (r->rq_meas[k] > 0)
+			printf(" %+.1f%% | %+.0f..%+.0f%% | | |\n", rel(r->rq_pred[k], r->rq_meas[k]) * 100,
+			       rel(r->rq_lo[k], r->rq_meas[k]) * 100, rel(r->rq_hi[k], r->rq_meas[k]) * 100);
+		else
+			printf(" - | %.0f..%.0f | | |\n", r->rq_lo[k], r->rq_hi[k]);
+	}
 }
 
 static void print_markdown(const struct result *r, size_t n, json_t *goal)
@@ -313,6 +397,7 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 		if (r[t].dur_unfinished)
 			printf(" %u of the seeds' runs stopped with work left |", r[t].dur_unfinished);
 		putchar('\n');
+		print_rq_rows(&r[t]);
 	}
 	/* run-to-run spread of repeated captures, next to the model's error */
 	printf("\nRun-to-run spread of the hardware (repeated captures of one workload) next to the "
@@ -361,7 +446,9 @@ static json_t *jnum(double v)
  * {"latency_group", "series", "metrics": {metric: {measured, predicted, error,
  * seeds_error_min, seeds_error_max, limit, over}}, "sched_switch_restored":
  * {measured, predicted}, "duration_ms": {measured, predicted, seeds_min,
- * seeds_max, runs_unfinished}}}}: duration is the trace's span and the
+ * seeds_max, runs_unfinished}, "runqueue_wait_us": {"p50"|"p95"|"p99"|"over_10ms":
+ * {measured, predicted, error, seeds_min, seeds_max} | null, "samples": {measured,
+ * predicted}}, "wakeup_latency_over_10ms": {...}}}}: duration is the trace's span and the
  * simulation's time for the traced work (replay_end_ts()); runs_unfinished
  * counts the seeds' runs that stopped with work left (replay_work_unfinished()).
  */
@@ -420,6 +507,30 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 			json_object_set_new(d, "runs_unfinished", json_integer(r[t].dur_unfinished));
 			json_object_set_new(o, "duration_ms", d);
 		}
+		{
+			json_t *q = json_object(), *sm = json_object();
+
+			for (int k = 0; k < NR_RQ; k++) {
+				json_t *e = json_object();
+
+				if (!r[t].rq_have[k]) {
+					json_object_set_new(k == WAKE_LONG ? o : q, rq_key[k], json_null());
+					json_decref(e);
+					continue;
+				}
+				json_object_set_new(e, "measured", jnum(r[t].rq_meas[k]));
+				json_object_set_new(e, "predicted", jnum(r[t].rq_pred[k]));
+				json_object_set_new(e, "error", r[t].rq_meas[k] > 0 ?
+						    jnum(rel(r[t].rq_pred[k], r[t].rq_meas[k])) : json_null());
+				json_object_set_new(e, "seeds_min", jnum(r[t].rq_lo[k]));
+				json_object_set_new(e, "seeds_max", jnum(r[t].rq_hi[k]));
+				json_object_set_new(k == WAKE_LONG ? o : q, rq_key[k], e);
+			}
+			json_object_set_new(sm, "measured", jnum(r[t].rq_samples_meas));
+			json_object_set_new(sm, "predicted", jnum(r[t].rq_samples_pred));
+			json_object_set_new(q, "samples", sm);
+			json_object_set_new(o, "runqueue_wait_us", q);
+		}
 		if (r[t].pack_shown)
 			json_object_set_new(o, "vcpu_pack", json_pack("{s:b, s:s}", "on", r[t].pack_on,
 								      "why", r[t].pack_why));
@@ -461,6 +572,9 @@ static void usage(FILE *f)
 "row, --json's duration_ms: the trace's span and the simulation's time for that\n"
 "work); --stop-at-end stops at the trace end instead, with the work not done by\n"
 "then missing from the counts.\n"
+"The latency group's run-queue wait p50/p95/p99 and its run-queue waits and wakeup\n"
+"latencies over 10 ms are shown beside (--json: runqueue_wait_us,\n"
+"wakeup_latency_over_10ms), never held to a limit, never in --suggest.\n"
 "Where the model's placement is used (--placement model, --state-placement*), it packs\n"
 "as the capture kernel's sched_vcpu_pack when the trace's sidecar says that kernel had\n"
 "it (--vcpu-pack / --no-vcpu-pack force it); the text output and --json say which and why.\n");
@@ -712,6 +826,17 @@ int cmd_validate(int argc, char **argv)
 			       "simulation's time for the traced work)%s\n", "duration (ms)", r->dur_meas,
 			       r->dur_pred, rel(r->dur_pred, r->dur_meas) * 100,
 			       r->dur_unfinished ? "  WORK LEFT in some seeds' runs" : "");
+			for (int k = 0; k < NR_RQ; k++) {
+				if (!r->rq_have[k])
+					continue;
+				printf("  %-20s measured %12.1f predicted %12.1f ", rq_row[k],
+				       r->rq_meas[k], r->rq_pred[k]);
+				if (r->rq_meas[k] > 0)
+					printf("error %+8.1f%%", rel(r->rq_pred[k], r->rq_meas[k]) * 100);
+				else
+					printf("%15s", "");
+				printf("  (no limit)\n");
+			}
 		}
 		printf("%s\n", ret ? "validate: FAILED" : "validate: all within thresholds");
 	}

@@ -300,6 +300,7 @@ struct lat_machine {
 	 */
 	struct sr_hist all[LAT_NR_KINDS];
 	struct sr_sum all_sum[LAT_NR_KINDS];
+	uint64_t all_over_long[LAT_NR_KINDS];  /* built with all[] */
 	struct cpu_state *cpus;
 	int nr_cpus;
 	struct prov_sample *prov;
@@ -506,6 +507,8 @@ static void group_add(struct lat_machine *m, struct lat_group *g, enum lat_kind 
 {
 	if (!g || sr_hist_add(&g->lat[kind], v))
 		m->oom = true;
+	else
+		g->over_long[kind] += v > LAT_LONG_NS;
 }
 
 static void add_group(struct lat_machine *m, enum lat_group_key key, const char *k,
@@ -1037,9 +1040,13 @@ static void build_all(struct lat_machine *m)
 	const struct str_map *by_comm = &m->groups[LAT_BY_COMM];
 
 	for (unsigned k = 0; k < LAT_NR_KINDS; k++) {
-		for (size_t i = 0; i < by_comm->n; i++)
-			if (sr_hist_merge(&m->all[k], &((struct lat_group *)by_comm->order[i])->lat[k]))
+		for (size_t i = 0; i < by_comm->n; i++) {
+			const struct lat_group *g = by_comm->order[i];
+
+			if (sr_hist_merge(&m->all[k], &g->lat[k]))
 				m->oom = true;
+			m->all_over_long[k] += g->over_long[k];
+		}
 		m->all[k].sum = m->all_sum[k];
 	}
 }
@@ -1071,6 +1078,11 @@ const struct lat_summary *lat_get_summary(const struct lat_machine *m)
 const struct sr_hist *lat_get_all(const struct lat_machine *m, enum lat_kind kind)
 {
 	return &m->all[kind];
+}
+
+uint64_t lat_get_all_over_long(const struct lat_machine *m, enum lat_kind kind)
+{
+	return m->all_over_long[kind];
 }
 
 size_t lat_nr_tasks(const struct lat_machine *m)

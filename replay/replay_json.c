@@ -52,28 +52,63 @@ json_t *replay_json_dist(const struct sr_hist *h)
 	return sr_hist_json(h);
 }
 
-static json_t *groups_json(const struct lat_machine *lat, enum lat_group_key key)
+static json_t *groups_json(const struct lat_machine *lat, enum lat_group_key key,
+			   enum lat_kind kind)
 {
 	json_t *o = json_object();
 
 	for (size_t i = 0; o && i < lat_nr_groups(lat, key); i++) {
 		const struct lat_group *g = lat_group_at(lat, key, i);
 
-		if (g->lat[LAT_WAKEUP].count)
-			json_object_set_new(o, g->key[0] ? g->key : "?", replay_json_dist(&g->lat[LAT_WAKEUP]));
+		if (g->lat[kind].count)
+			json_object_set_new(o, g->key[0] ? g->key : "?", replay_json_dist(&g->lat[kind]));
 	}
 	return o;
 }
 
-json_t *replay_json_latency(const struct lat_machine *lat)
+json_t *replay_json_latency(const struct lat_machine *lat, enum lat_kind kind)
 {
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "all", replay_json_dist(lat_get_all(lat, LAT_WAKEUP)));
-	json_object_set_new(o, "by_comm", groups_json(lat, LAT_BY_COMM));
-	json_object_set_new(o, "by_cgroup", groups_json(lat, LAT_BY_CGROUP));
+	json_object_set_new(o, "all", replay_json_dist(lat_get_all(lat, kind)));
+	json_object_set_new(o, "by_comm", groups_json(lat, LAT_BY_COMM, kind));
+	json_object_set_new(o, "by_cgroup", groups_json(lat, LAT_BY_CGROUP, kind));
+	return o;
+}
+
+/* {group: samples over LAT_LONG_NS}, for the groups of groups_json() */
+static json_t *long_groups_json(const struct lat_machine *lat, enum lat_group_key key,
+				enum lat_kind kind)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < lat_nr_groups(lat, key); i++) {
+		const struct lat_group *g = lat_group_at(lat, key, i);
+
+		if (g->lat[kind].count)
+			json_object_set_new(o, g->key[0] ? g->key : "?", jint(g->over_long[kind]));
+	}
+	return o;
+}
+
+json_t *replay_json_long_waits(const struct lat_machine *lat)
+{
+	static const char *const name[LAT_NR_KINDS] = { "wakeup_latency", "runqueue_wait" };
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "over_us", jint(LAT_LONG_NS / 1000));
+	for (int k = 0; k < LAT_NR_KINDS; k++) {
+		json_t *e = json_object();
+
+		json_object_set_new(e, "all", jint(lat_get_all_over_long(lat, k)));
+		json_object_set_new(e, "by_comm", long_groups_json(lat, LAT_BY_COMM, k));
+		json_object_set_new(e, "by_cgroup", long_groups_json(lat, LAT_BY_CGROUP, k));
+		json_object_set_new(o, name[k], e);
+	}
 	return o;
 }
 
@@ -94,7 +129,9 @@ json_t *replay_json_variant(const struct replay_result *r)
 	while (replay_count_next(r, &it, &name, &v))
 		json_object_set_new(c, name, jint(v));
 	json_object_set_new(o, "counts", c);
-	json_object_set_new(o, "wakeup_latency_us", replay_json_latency(replay_latency(r)));
+	json_object_set_new(o, "wakeup_latency_us", replay_json_latency(replay_latency(r), LAT_WAKEUP));
+	json_object_set_new(o, "runqueue_wait_us", replay_json_latency(replay_latency(r), LAT_RUNQ_WAIT));
+	json_object_set_new(o, "long_waits", replay_json_long_waits(replay_latency(r)));
 	json_object_set_new(sim, "events", jint(replay_events(r)));
 	json_object_set_new(sim, "busy_ns", jint(replay_busy_ns(r)));
 	json_object_set_new(sim, "end_ts_ns", jint(replay_end_ts(r)));
@@ -139,7 +176,10 @@ json_t *replay_json_measured(const struct wl_workload *wl)
 		if (!json_object_get(c, name))
 			json_object_set_new(c, name, json_integer(v));
 	json_object_set_new(o, "counts", c);
-	json_object_set_new(o, "wakeup_latency_us", replay_json_latency(wl_measured_latency(wl)));
+	json_object_set_new(o, "wakeup_latency_us", replay_json_latency(wl_measured_latency(wl), LAT_WAKEUP));
+	json_object_set_new(o, "runqueue_wait_us",
+			    replay_json_latency(wl_measured_latency(wl), LAT_RUNQ_WAIT));
+	json_object_set_new(o, "long_waits", replay_json_long_waits(wl_measured_latency(wl)));
 	return o;
 }
 
@@ -388,20 +428,46 @@ static json_t *dist_err(const struct sr_hist *pred, const struct sr_hist *meas)
 }
 
 static const struct sr_hist *find_group(const struct lat_machine *lat, enum lat_group_key key,
-					const char *k)
+					const char *k, enum lat_kind kind)
 {
 	for (size_t i = 0; i < lat_nr_groups(lat, key); i++)
 		if (!strcmp(lat_group_at(lat, key, i)->key, k))
-			return &lat_group_at(lat, key, i)->lat[LAT_WAKEUP];
+			return &lat_group_at(lat, key, i)->lat[kind];
 	return NULL;
+}
+
+/* {"all": {p50..: e}, "by_comm": .., "by_cgroup": ..}: the measured groups of @kind */
+static json_t *latency_errors(const struct lat_machine *ml, const struct lat_machine *pl,
+			      enum lat_kind kind)
+{
+	static const enum lat_group_key keys[2] = { LAT_BY_COMM, LAT_BY_CGROUP };
+	static const char *const names[2] = { "by_comm", "by_cgroup" };
+	json_t *l = json_object();
+
+	json_object_set_new(l, "all", dist_err(lat_get_all(pl, kind), lat_get_all(ml, kind)));
+	for (int k = 0; k < 2; k++) {
+		json_t *g = json_object();
+
+		for (size_t i = 0; i < lat_nr_groups(ml, keys[k]); i++) {
+			const struct lat_group *mg = lat_group_at(ml, keys[k], i);
+			const struct sr_hist *ph = find_group(pl, keys[k], mg->key, kind);
+			struct sr_hist empty;
+
+			if (!mg->lat[kind].count)
+				continue;
+			sr_hist_init(&empty);
+			json_object_set_new(g, mg->key[0] ? mg->key : "?",
+					    dist_err(ph ? ph : &empty, &mg->lat[kind]));
+		}
+		json_object_set_new(l, names[k], g);
+	}
+	return l;
 }
 
 json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_result *r)
 {
 	const struct lat_machine *ml = wl_measured_latency(wl), *pl = replay_latency(r);
-	json_t *o = json_object(), *c = json_object(), *l = json_object();
-	static const enum lat_group_key keys[2] = { LAT_BY_COMM, LAT_BY_CGROUP };
-	static const char *const names[2] = { "by_comm", "by_cgroup" };
+	json_t *o = json_object(), *c = json_object();
 	uint64_t pv_restored = 0;
 
 	for (int i = 0; i < REPLAY_NR_COMPARED; i++) {
@@ -415,23 +481,7 @@ json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_res
 		(double)(replay_count_get(r, "sched_switch_restored", &pv_restored) ? pv_restored : 0),
 		(double)replay_measured_count(wl, "sched_switch_restored")));
 	json_object_set_new(o, "counts", c);
-	json_object_set_new(l, "all", dist_err(lat_get_all(pl, LAT_WAKEUP), lat_get_all(ml, LAT_WAKEUP)));
-	for (int k = 0; k < 2; k++) {
-		json_t *g = json_object();
-
-		for (size_t i = 0; i < lat_nr_groups(ml, keys[k]); i++) {
-			const struct lat_group *mg = lat_group_at(ml, keys[k], i);
-			const struct sr_hist *ph = find_group(pl, keys[k], mg->key);
-			struct sr_hist empty;
-
-			if (!mg->lat[LAT_WAKEUP].count)
-				continue;
-			sr_hist_init(&empty);
-			json_object_set_new(g, mg->key[0] ? mg->key : "?",
-					    dist_err(ph ? ph : &empty, &mg->lat[LAT_WAKEUP]));
-		}
-		json_object_set_new(l, names[k], g);
-	}
-	json_object_set_new(o, "wakeup_latency_us", l);
+	json_object_set_new(o, "wakeup_latency_us", latency_errors(ml, pl, LAT_WAKEUP));
+	json_object_set_new(o, "runqueue_wait_us", latency_errors(ml, pl, LAT_RUNQ_WAIT));
 	return o;
 }

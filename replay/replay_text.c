@@ -280,6 +280,145 @@ static void print_groups(FILE *out, const struct wl_workload *wl, enum lat_group
 	free(g);
 }
 
+/*
+ * The run-queue wait section: one block per group (all, then the cgroups and
+ * the comms with measured run-queue waits, most first, --top of each), the
+ * measured row, then each run's row and its error.  Long: samples over
+ * LAT_LONG_NS, of the run-queue wait and, for the same group, of the wakeup
+ * latency (where starvation shows).
+ */
+struct rq_row {
+	const struct sr_hist *h;
+	uint64_t long_rq, long_wake;
+};
+
+static struct rq_row rq_row_of(const struct lat_machine *lat, enum lat_group_key key,
+			       const char *k)
+{
+	struct rq_row r = { 0 };
+
+	if (!k) {
+		r.h = lat_get_all(lat, LAT_RUNQ_WAIT);
+		r.long_rq = lat_get_all_over_long(lat, LAT_RUNQ_WAIT);
+		r.long_wake = lat_get_all_over_long(lat, LAT_WAKEUP);
+		return r;
+	}
+	for (size_t i = 0; i < lat_nr_groups(lat, key); i++) {
+		const struct lat_group *g = lat_group_at(lat, key, i);
+
+		if (!strcmp(g->key, k)) {
+			r.h = &g->lat[LAT_RUNQ_WAIT];
+			r.long_rq = g->over_long[LAT_RUNQ_WAIT];
+			r.long_wake = g->over_long[LAT_WAKEUP];
+			break;
+		}
+	}
+	return r;
+}
+
+/* p50, p95, p99 (of sr_std_pct) and max of @h, in ns */
+static void rq_figures(const struct sr_hist *h, uint64_t f[4])
+{
+	uint64_t p[SR_NR_STD_PCT];
+
+	sr_hist_percentiles(h, sr_std_pct, SR_NR_STD_PCT, p, NULL);
+	f[0] = p[0];
+	f[1] = p[3];
+	f[2] = p[4];
+	f[3] = h->max;
+}
+
+static void rq_print_row(FILE *out, const char *label, const char *side, const struct rq_row *r)
+{
+	uint64_t f[4];
+
+	fprintf(out, "  %-28.28s %-14.14s %9" PRIu64, label, side, r->h ? r->h->count : 0);
+	if (r->h && r->h->count) {
+		rq_figures(r->h, f);
+		for (int i = 0; i < 4; i++)
+			fprintf(out, " %10.1f", f[i] / 1e3);
+	} else {
+		fprintf(out, " %10s %10s %10s %10s", "-", "-", "-", "-");
+	}
+	fprintf(out, " %8" PRIu64 " %11" PRIu64 "\n", r->long_rq, r->long_wake);
+}
+
+static void rq_print_error(FILE *out, const struct rq_row *m, const struct rq_row *p)
+{
+	uint64_t fm[4], fp[4];
+
+	if (!m->h || !m->h->count || !p->h || !p->h->count)
+		return;
+	rq_figures(m->h, fm);
+	rq_figures(p->h, fp);
+	fprintf(out, "  %-28s %-14s", "", "  error");
+	err_cell(out, (double)p->h->count, (double)m->h->count);
+	for (int i = 0; i < 4; i++)
+		if (fm[i])
+			fprintf(out, " %+9.1f%%", ((double)fp[i] - (double)fm[i]) / (double)fm[i] * 100.0);
+		else
+			fprintf(out, " %10s", "-");
+	fputc('\n', out);
+}
+
+static void rq_print_group(FILE *out, const struct wl_workload *wl, enum lat_group_key key,
+			   const char *k, const char *label, const char *const *names,
+			   const struct replay_result *const *runs, unsigned int nr)
+{
+	struct rq_row m = rq_row_of(wl_measured_latency(wl), key, k);
+
+	/* a long cgroup path on a line of its own: cut, pipe and socket groups look alike */
+	if (strlen(label) > 28) {
+		fprintf(out, "  %s\n", label);
+		label = "";
+	}
+	rq_print_row(out, label, "measured", &m);
+	for (unsigned int r = 0; r < nr; r++) {
+		struct rq_row p = rq_row_of(replay_latency(runs[r]), key, k);
+
+		rq_print_row(out, "", names[r], &p);
+		rq_print_error(out, &m, &p);
+	}
+}
+
+static void print_runq(FILE *out, const struct wl_workload *wl, const char *const *names,
+		       const struct replay_result *const *runs, unsigned int nr, int top)
+{
+	static const enum lat_group_key keys[2] = { LAT_BY_CGROUP, LAT_BY_COMM };
+	static const char *const what[2] = { "cgroup", "comm" };
+	const struct lat_machine *ml = wl_measured_latency(wl);
+
+	fprintf(out, "\nRun-queue wait (from a preemption, prev_state R/R+, to the next switch-in; "
+		"us; >10ms: samples over 10 ms, of the run-queue wait and of the wakeup latency)\n");
+	fprintf(out, "  %-28s %-14s %9s %10s %10s %10s %10s %8s %11s\n", "group", "", "samples",
+		"p50", "p95", "p99", "max", ">10ms", "wake >10ms");
+	rq_print_group(out, wl, LAT_BY_COMM, NULL, "all", names, runs, nr);
+	for (int kk = 0; kk < 2; kk++) {
+		size_t ng = lat_nr_groups(ml, keys[kk]), k = 0;
+		struct gref *g = calloc(ng ? ng : 1, sizeof(*g));
+
+		if (!g)
+			return;
+		for (size_t i = 0; i < ng; i++) {
+			const struct lat_group *lg = lat_group_at(ml, keys[kk], i);
+
+			if (lg->lat[LAT_RUNQ_WAIT].count)
+				g[k++] = (struct gref){ lg->key, lg->lat[LAT_RUNQ_WAIT].count };
+		}
+		qsort(g, k, sizeof(*g), cmp_gref);
+		for (size_t i = 0; i < k && (top <= 0 || i < (size_t)top); i++) {
+			char label[256];
+
+			snprintf(label, sizeof(label), "%s=%s", what[kk], g[i].key[0] ? g[i].key : "?");
+			rq_print_group(out, wl, keys[kk], g[i].key, label, names, runs, nr);
+		}
+		if (top > 0 && k > (size_t)top)
+			fprintf(out, "  (%zu more %s groups; --top 0 shows all)\n", k - (size_t)top,
+				what[kk]);
+		free(g);
+	}
+}
+
 void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
 		       const struct replay_result *const *runs, unsigned int nr_runs,
 		       const struct replay_text_opts *o)
@@ -379,6 +518,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 			pred, names, nr);
 	print_groups(out, wl, LAT_BY_CGROUP, "cgroup", names, runs, nr, o ? o->top : 10);
 	print_groups(out, wl, LAT_BY_COMM, "comm", names, runs, nr, o ? o->top : 10);
+	print_runq(out, wl, names, runs, nr, o ? o->top : 10);
 
 	fprintf(out, "\nApproximations (extraction)\n");
 	it = 0;

@@ -128,9 +128,18 @@ struct lat_config {
 /* Fill @cfg with the defaults (AUTO, by comm, no filter, any root). */
 void lat_config_default(struct lat_config *cfg);
 
+/*
+ * A long wait: a sample over LAT_LONG_NS (10 ms, 2.5 ticks at HZ=250), where
+ * starvation shows.  Counted exactly as the samples come (lat_group.over_long,
+ * lat_get_all_over_long()): 10 ms falls inside a histogram bucket, so the
+ * histogram could only bound the count.
+ */
+#define LAT_LONG_NS 10000000ull
+
 struct lat_group {
 	const char *key;
 	struct sr_hist lat[LAT_NR_KINDS];
+	uint64_t over_long[LAT_NR_KINDS];   /* samples > LAT_LONG_NS */
 };
 
 struct lat_summary {
@@ -182,6 +191,8 @@ int lat_machine_finish(struct lat_machine *m, uint64_t end_ts);
 /* Results, valid after lat_machine_finish() until lat_machine_free(). */
 const struct lat_summary *lat_get_summary(const struct lat_machine *m);
 const struct sr_hist *lat_get_all(const struct lat_machine *m, enum lat_kind kind);
+/* Samples of lat_get_all(@kind) over LAT_LONG_NS. */
+uint64_t lat_get_all_over_long(const struct lat_machine *m, enum lat_kind kind);
 size_t lat_nr_tasks(const struct lat_machine *m);
 const struct lat_task *lat_task_at(const struct lat_machine *m, size_t i); /* creation order */
 size_t lat_nr_groups(const struct lat_machine *m, enum lat_group_key key);

@@ -259,11 +259,20 @@ bool replay_note_next(const struct replay_result *r, unsigned int *iter, const c
  */
 /* S = {"samples", "min", "p50", "p75", "p90", "p95", "p99", "p99_5", "p99_9", "max", "mean"} (µs) */
 json_t *replay_json_dist(const struct sr_hist *h);
-/* {"all": S, "by_comm": {comm: S}, "by_cgroup": {path: S}} */
-json_t *replay_json_latency(const struct lat_machine *lat);
-/* {"counts": {...}, "wakeup_latency_us": {...}, "simulation": {...}} of one run */
+/* {"all": S, "by_comm": {comm: S}, "by_cgroup": {path: S}} of @kind's samples */
+json_t *replay_json_latency(const struct lat_machine *lat, enum lat_kind kind);
+/*
+ * {"over_us": 10000, "wakeup_latency"|"runqueue_wait": {"all": n, "by_comm":
+ * {comm: n}, "by_cgroup": {path: n}}}: samples over LAT_LONG_NS, for the
+ * groups replay_json_latency() shows
+ */
+json_t *replay_json_long_waits(const struct lat_machine *lat);
+/*
+ * {"counts": {...}, "wakeup_latency_us": {...}, "runqueue_wait_us": {...},
+ * "long_waits": {...}, "simulation": {...}} of one run
+ */
 json_t *replay_json_variant(const struct replay_result *r);
-/* {"counts": {...}, "wakeup_latency_us": {...}} measured by the trace */
+/* {"counts": {...}, "wakeup_latency_us", "runqueue_wait_us", "long_waits"} measured by the trace */
 json_t *replay_json_measured(const struct wl_workload *wl);
 /* {"trace": {...}, "facts": {...}, "calibration": {...}, "approximations": [...]} members */
 int replay_json_add_workload(json_t *root, const struct wl_workload *wl);

@@ -343,7 +343,7 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 /*
  * JSON: the members of `schedreplay replay --json` ("trace", "facts",
  * "profile", "variants": {name: {"counts", "wakeup_latency_us",
- * "simulation"}}, "measured") plus, per variant, "cpu_share" (cost model) and
+ * "runqueue_wait_us", "long_waits", "simulation"}}, "measured") plus, per variant, "cpu_share" (cost model) and
  * "change_pct" against the reference, and "whatif": {machine, threads, ...}.
  */
 int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,

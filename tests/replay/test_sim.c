@@ -5,6 +5,7 @@
  * the machine), identical results for identical input, and a trace replayed
  * twice giving byte-identical JSON.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include <schedreplay/model.h>
@@ -905,6 +906,114 @@ static void test_handoff_modes(void)
 	wl_free(wl);
 }
 
+/* The JSON distribution at @path ("runqueue_wait_us", "all", ...; NULL-ended), or NULL. */
+static json_t *jget(json_t *o, ...)
+{
+	va_list ap;
+	const char *k;
+
+	va_start(ap, o);
+	while (o && (k = va_arg(ap, const char *)))
+		o = json_object_get(o, k);
+	va_end(ap);
+	return o;
+}
+
+/*
+ * The run-queue wait, predicted: fair hog 100 runs on the one CPU from 1 ms
+ * to 121 ms.  Every 10 ms from 10 ms an interrupt wakes fair task 101, which
+ * runs 300 us and sleeps; at 105 ms RT task 80 takes the CPU for 12 ms.
+ * Whether the model preempts 100 at 101's wakeup or at the next tick, 101
+ * then runs its 300 us (less than a slice) and sleeps, so each of 100's
+ * run-queue waits is 101's run time, 300 us, and the RT interval, replayed at
+ * its trace time, is one wait of 12 ms: 10 waits of 300 us and one of 12 ms,
+ * measured and predicted (the sum pins every value: ten waits >= 300 us that
+ * sum to 3 ms), one of them over 10 ms.  A model that preempted 101 early, or
+ * a replay that lost the preemption's prev_state R, changes count or sum.
+ */
+static void test_runq_wait(void)
+{
+	struct trace_event ev[64];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 100, 120);
+	for (int i = 1; i <= 10; i++) {
+		uint64_t t = (uint64_t)i * 10 * MS;
+
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 0, 100, 0x08, 101, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 2 * US, 0, 100, 0x08, 101, 120, 0);
+		ev[n++] = ev_switch(t + 4 * US, 0, 100, 'R', 120, 101, 120);
+		ev[n++] = ev_switch(t + 304 * US, 0, 101, 'S', 120, 100, 120);
+		if (i == 10) {
+			ev[n++] = ev_switch(105 * MS, 0, 100, 'R', 120, 80, 49);
+			ev[n++] = ev_switch(117 * MS, 0, 80, 'S', 49, 100, 120);
+		}
+	}
+	ev[n++] = ev_runtime(121 * MS, 0, 100, 4 * MS);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	replay_config_default(&rc);
+	r = replay_run(wl, &rc, &err);
+	CHECK(r != NULL);
+	if (!r) {
+		fprintf(stderr, "replay: %s\n", err.msg);
+		wl_free(wl);
+		return;
+	}
+	for (int side = 0; side < 2; side++) {
+		const struct lat_machine *lat = side ? replay_latency(r) : wl_measured_latency(wl);
+		const struct sr_hist *h = lat_get_all(lat, LAT_RUNQ_WAIT);
+
+		CHECK_EQ(h->count, 11);
+		CHECK_EQ(h->min, 300 * US);
+		CHECK_EQ(h->max, 12 * MS);
+		CHECK_EQ(h->sum.sum, 10 * 300 * US + 12 * MS);
+		CHECK_EQ(lat_get_all_over_long(lat, LAT_RUNQ_WAIT), 1);
+		CHECK_EQ(lat_get_all_over_long(lat, LAT_WAKEUP), 0);
+		if (h->count != 11 || h->sum.sum != 10 * 300 * US + 12 * MS)
+			fprintf(stderr, "%s run-queue wait: %llu samples, min %llu max %llu sum %llu ns\n",
+				side ? "predicted" : "measured", (unsigned long long)h->count,
+				(unsigned long long)h->min, (unsigned long long)h->max,
+				(unsigned long long)h->sum.sum);
+	}
+	/* the JSON: runqueue_wait_us and long_waits beside wakeup_latency_us, both sides */
+	{
+		json_t *v = replay_json_variant(r), *m = replay_json_measured(wl);
+		json_t *e = replay_json_errors(wl, r);
+
+		for (int side = 0; side < 2; side++) {
+			json_t *o = side ? v : m;
+
+			CHECK_EQ(json_integer_value(jget(o, "runqueue_wait_us", "all", "samples", NULL)), 11);
+			CHECK(json_real_value(jget(o, "runqueue_wait_us", "all", "max", NULL)) == 12000.0);
+			CHECK_EQ(json_integer_value(jget(o, "runqueue_wait_us", "by_comm", "task100",
+							 "samples", NULL)), 11);
+			CHECK(jget(o, "runqueue_wait_us", "by_cgroup", NULL) != NULL);
+			CHECK(jget(o, "wakeup_latency_us", "all", "p99", NULL) != NULL);
+			CHECK_EQ(json_integer_value(jget(o, "long_waits", "over_us", NULL)), 10000);
+			CHECK_EQ(json_integer_value(jget(o, "long_waits", "runqueue_wait", "all", NULL)), 1);
+			CHECK_EQ(json_integer_value(jget(o, "long_waits", "runqueue_wait", "by_comm",
+							 "task100", NULL)), 1);
+			CHECK_EQ(json_integer_value(jget(o, "long_waits", "wakeup_latency", "by_comm",
+							 "task101", NULL)), 0);
+			CHECK(json_is_integer(jget(o, "long_waits", "wakeup_latency", "all", NULL)));
+		}
+		CHECK(json_real_value(jget(e, "runqueue_wait_us", "all", "samples", NULL)) == 0.0);
+		CHECK(json_is_real(jget(e, "runqueue_wait_us", "by_comm", "task100", "p99", NULL)));
+		json_decref(v);
+		json_decref(m);
+		json_decref(e);
+	}
+	replay_result_free(r);
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -924,5 +1033,6 @@ int main(int argc, char **argv)
 	test_end_rt_hold();
 	test_placement_check();
 	test_vcpu_pack();
+	test_runq_wait();
 	CHECK_DONE();
 }

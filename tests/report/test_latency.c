@@ -290,6 +290,34 @@ int main(void)
 	EQ("runq", lat_get_all(m, LAT_RUNQ_WAIT)->count, 1);
 	lat_machine_free(m);
 
+	/*
+	 * Long waits (LAT_LONG_NS): strictly over 10 ms, of each kind, per group
+	 * and in total.  100 waits exactly 10 ms (not long), 101 waits 10 ms + 1 ns
+	 * runnable, then 100 waits 10 ms + 1 ns for its wakeup.
+	 */
+	begin("long waits: over 10 ms, per kind and group", LAT_START_AUTO);
+	sw(0, 0, 0, S, 100, "a");
+	sw(10, 0, 100, R, 101, "b");
+	sw(10 + LAT_LONG_NS, 0, 101, R, 100, "a");
+	sw(10 + 2 * LAT_LONG_NS + 1, 0, 100, S, 101, "b");
+	wake(W, 3 * LAT_LONG_NS, 1, 7, 100);
+	sw(4 * LAT_LONG_NS + 1, 0, 101, S, 100, "a");
+	end(5 * LAT_LONG_NS);
+	EQ("runq samples", lat_get_all(m, LAT_RUNQ_WAIT)->count, 2);
+	EQ("runq over 10 ms", lat_get_all_over_long(m, LAT_RUNQ_WAIT), 1);
+	EQ("wakeup over 10 ms", lat_get_all_over_long(m, LAT_WAKEUP), 1);
+	for (size_t i = 0; i < lat_nr_groups(m, LAT_BY_COMM); i++) {
+		const struct lat_group *g = lat_group_at(m, LAT_BY_COMM, i);
+		bool a = !strcmp(g->key, "a");
+
+		EQ(a ? "a: runq over 10 ms" : "b: runq over 10 ms", g->over_long[LAT_RUNQ_WAIT], !a);
+		EQ(a ? "a: wakeup over 10 ms" : "b: wakeup over 10 ms", g->over_long[LAT_WAKEUP], a);
+	}
+	EQ("comm groups", lat_nr_groups(m, LAT_BY_COMM), 2);
+	EQ("cgroup groups", lat_nr_groups(m, LAT_BY_CGROUP), 1);
+	EQ("cgroup runq over 10 ms", lat_group_at(m, LAT_BY_CGROUP, 0)->over_long[LAT_RUNQ_WAIT], 1);
+	lat_machine_free(m);
+
 	begin("a task running before the trace, seen through common_pid", LAT_START_AUTO);
 	wake(W, 5, 1, 700, 800);           /* 700 runs on CPU 1 */
 	wake(W, 7, 0, 9, 700);             /* so waking it starts nothing */
