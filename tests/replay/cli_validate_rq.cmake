@@ -3,12 +3,7 @@
 # no goal, --json has the measured figures of small-hackbench.dat (facts of
 # the trace, whatever the model does) and --suggest names none of them.
 # Needs SCHEDREPLAY and DIR.
-function(expect cond msg)
-  separate_arguments(c UNIX_COMMAND "${cond}")
-  if(NOT (${c}))
-    message(FATAL_ERROR "${msg}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
 function(run out)
   execute_process(COMMAND ${SCHEDREPLAY} validate --dir ${DIR} --seeds 1 ${ARGN}

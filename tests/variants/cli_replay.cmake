@@ -3,12 +3,7 @@
 # JSON file), and each run's numbers are those of the same run of
 # `schedreplay whatif` (one runner).  Needs SCHEDREPLAY, TRACE, PLUGIN,
 # BAD_PLUGIN, DATA.
-function(expect cond msg)
-  separate_arguments(c UNIX_COMMAND "${cond}")
-  if(NOT (${c}))
-    message(FATAL_ERROR "${msg}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
 # every count and the latency percentiles of run NAME agree between two
 # outputs (the run objects are taken out first: string(JSON) reparses its

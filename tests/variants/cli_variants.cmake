@@ -2,12 +2,7 @@
 # plugin and JSON-file variants are marked as such), the text form, and the
 # errors a user sees.  Run with cmake -P; needs SCHEDREPLAY, PLUGIN,
 # BAD_PLUGIN, DATA.
-function(expect cond msg)
-  separate_arguments(c UNIX_COMMAND "${cond}")
-  if(NOT (${c}))
-    message(FATAL_ERROR "${msg}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
 execute_process(COMMAND ${SCHEDREPLAY} variants --json --plugin ${PLUGIN}
                         --variants-file ${DATA}/good.json

@@ -2,12 +2,7 @@
 # "variants" map (the base run of `replay --json` and of `whatif --json` are
 # the same numbers), the SVG is written, bad input gives one line and the
 # documented exit code.  Needs SCHEDREPLAY, TRACE, MACHINES, WORK.
-function(expect cond msg)
-  separate_arguments(c UNIX_COMMAND "${cond}")
-  if(NOT (${c}))
-    message(FATAL_ERROR "${msg}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
 execute_process(COMMAND ${SCHEDREPLAY} whatif --json --variant aaron-skip
                         --variant cfs-group-tick-only,no-tg-ratelimit --svg ${WORK}/whatif.svg
