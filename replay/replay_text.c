@@ -179,13 +179,13 @@ static void print_calib(FILE *out, const struct wl_workload *wl)
 	}
 }
 
+/* The wakeup latency of the group of @key named @k, or NULL */
 static const struct sr_hist *group_hist(const struct lat_machine *lat, enum lat_group_key key,
 					const char *k)
 {
-	for (size_t i = 0; i < lat_nr_groups(lat, key); i++)
-		if (!strcmp(lat_group_at(lat, key, i)->key, k))
-			return &lat_group_at(lat, key, i)->lat[LAT_WAKEUP];
-	return NULL;
+	const struct lat_group *g = lat_group_find(lat, key, k);
+
+	return g ? &g->lat[LAT_WAKEUP] : NULL;
 }
 
 static void print_dist_rows(FILE *out, const char *title, const struct sr_hist *meas,
@@ -296,22 +296,16 @@ static struct rq_row rq_row_of(const struct lat_machine *lat, enum lat_group_key
 			       const char *k)
 {
 	struct rq_row r = { 0 };
+	const struct lat_group *g;
 
 	if (!k) {
 		r.h = lat_get_all(lat, LAT_RUNQ_WAIT);
 		r.long_rq = lat_get_all_over_long(lat, LAT_RUNQ_WAIT);
 		r.long_wake = lat_get_all_over_long(lat, LAT_WAKEUP);
-		return r;
-	}
-	for (size_t i = 0; i < lat_nr_groups(lat, key); i++) {
-		const struct lat_group *g = lat_group_at(lat, key, i);
-
-		if (!strcmp(g->key, k)) {
-			r.h = &g->lat[LAT_RUNQ_WAIT];
-			r.long_rq = g->over_long[LAT_RUNQ_WAIT];
-			r.long_wake = g->over_long[LAT_WAKEUP];
-			break;
-		}
+	} else if ((g = lat_group_find(lat, key, k))) {
+		r.h = &g->lat[LAT_RUNQ_WAIT];
+		r.long_rq = g->over_long[LAT_RUNQ_WAIT];
+		r.long_wake = g->over_long[LAT_WAKEUP];
 	}
 	return r;
 }
