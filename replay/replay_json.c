@@ -412,6 +412,8 @@ static json_t *dist_err(const struct sr_hist *pred, const struct sr_hist *meas)
 	json_t *o = json_object();
 	uint64_t p[SR_NR_STD_PCT], m[SR_NR_STD_PCT];
 
+	/* always: a model that has none of the measured samples is -1.0, not missing */
+	json_object_set_new(o, "samples", rel_err((double)pred->count, (double)meas->count));
 	if (!pred->count || !meas->count) {
 		for (int i = 0; i < SR_NR_STD_PCT; i++)
 			json_object_set_new(o, sr_std_pct_key[i], json_null());
@@ -421,7 +423,6 @@ static json_t *dist_err(const struct sr_hist *pred, const struct sr_hist *meas)
 	sr_hist_percentiles(meas, sr_std_pct, SR_NR_STD_PCT, m, NULL);
 	for (int i = 0; i < SR_NR_STD_PCT; i++)
 		json_object_set_new(o, sr_std_pct_key[i], rel_err((double)p[i], (double)m[i]));
-	json_object_set_new(o, "samples", rel_err((double)pred->count, (double)meas->count));
 	return o;
 }
 
