@@ -50,11 +50,9 @@ expect("none GREATER 0" "small-pipe: no measured group without predicted samples
 
 # --- text: the error row of a group the model never preempts
 run(tx ${DIR}/small-pipe.dat)
-string(REGEX MATCH "  comm=perf +measured +2 [^\n]*\n +base +0 +- +- +- +- +0 +0\n +error +-100\\.0% +- +- +- +-\n"
-       blk "${tx}")
-if(blk STREQUAL "")
-  message(FATAL_ERROR "small-pipe text: comm=perf's block has no -100.0% error row:\n${tx}")
-endif()
+expect_match("  comm=perf +measured +2 [^\n]*\n +base +0 +- +- +- +- +0 +0\n +error +-100\\.0% +- +- +- +-\n"
+             "${tx}"
+             "small-pipe text: comm=perf's block has no -100.0% error row:\n${tx}")
 
 # --- text: long labels and run names whole, on lines of their own
 if(EXISTS ${DIR}/forkexec.dat)
@@ -72,15 +70,13 @@ if(EXISTS ${DIR}/forkexec.dat)
   string(REPEAT " " 15 side)  # the 14-character run name column and its space
   string(REPEAT " " 22 label) # the wakeup latency rows' label column
   # a 34-character cgroup label on its own line, then the measured row
-  string(REGEX MATCH "\n  cgroup=/schedreplay-19114/forkexec\n  ${col} measured +[0-9]+ " m "${rq}")
-  if(m STREQUAL "")
-    message(FATAL_ERROR "forkexec text: the long cgroup label is not on a line of its own:\n${rq}")
-  endif()
+  expect_match("\n  cgroup=/schedreplay-19114/forkexec\n  ${col} measured +[0-9]+ "
+               "${rq}"
+               "forkexec text: the long cgroup label is not on a line of its own:\n${rq}")
   # a label that fits stays on its row
-  string(REGEX MATCH "\n  all                          measured +[0-9]+ " m "${rq}")
-  if(m STREQUAL "")
-    message(FATAL_ERROR "forkexec text: 'all' is not on its measured row:\n${rq}")
-  endif()
+  expect_match("\n  all                          measured +[0-9]+ "
+               "${rq}"
+               "forkexec text: 'all' is not on its measured row:\n${rq}")
   foreach(name aaron-skip,no-tg-ratelimit aaron-skip,tg-ratelimit)
     # each run's name whole, on its own line, then the row with an empty name
     string(REGEX MATCHALL "\n  ${col} ${name}\n  ${col}${side} *[0-9]+ " rows "${rq}")

@@ -33,11 +33,9 @@ foreach(row "rq wait p50 \\(us\\)" "rq wait p95 \\(us\\)" "rq wait p99 \\(us\\)"
   expect("n GREATER 0" "--markdown: no '${row}' row")
 endforeach()
 # the rows follow the duration row, in their order
-string(REGEX MATCH "duration \\(ms\\) [^\n]*\n[^\n]*rq wait p50[^\n]*\n[^\n]*rq wait p95[^\n]*\n[^\n]*rq wait p99[^\n]*\n[^\n]*rq waits > 10 ms[^\n]*\n[^\n]*wakeups > 10 ms"
-       seq "${md}")
-if(seq STREQUAL "")
-  message(FATAL_ERROR "--markdown: the rows are not after the duration row in order")
-endif()
+expect_match("duration \\(ms\\) [^\n]*\n[^\n]*rq wait p50[^\n]*\n[^\n]*rq wait p95[^\n]*\n[^\n]*rq wait p99[^\n]*\n[^\n]*rq waits > 10 ms[^\n]*\n[^\n]*wakeups > 10 ms"
+             "${md}"
+             "--markdown: the rows are not after the duration row in order")
 
 run(js --json)
 expect("js_rc EQUAL 0 OR js_rc EQUAL 1" "--json: exit ${js_rc}: ${js_err}")
@@ -123,18 +121,16 @@ string(FIND "${md}" "| small-pipe.dat | comm=perf |" at)
 expect("at GREATER -1" "--markdown (own): no small-pipe comm=perf block:\n${md}")
 string(SUBSTRING "${md}" ${at} -1 pipe)
 # the trace's figure, then no prediction (a seed has none of perf's waits)
-string(REGEX MATCH "\\| rq wait p50 \\(us\\) \\| 5\\.4 \\| - \\| - \\| \\| \\| \\|\n" m "${pipe}")
-if(m STREQUAL "")
-  message(FATAL_ERROR "--markdown (own): perf's rq wait p50 row does not show the measured 5.4 us:\n${pipe}")
-endif()
+expect_match("\\| rq wait p50 \\(us\\) \\| 5\\.4 \\| - \\| - \\| \\| \\| \\|\n"
+             "${pipe}"
+             "--markdown (own): perf's rq wait p50 row does not show the measured 5.4 us:\n${pipe}")
 string(FIND "${md}" "| small-hackbench.dat | comm no-such-comm (absent) |" at)
 expect("at GREATER -1" "--markdown (own): no absent group row:\n${md}")
 string(SUBSTRING "${md}" ${at} -1 absent)
 foreach(row "rq wait p50 \\(us\\)" "rq wait p99 \\(us\\)" "rq waits > 10 ms" "wakeups > 10 ms")
-  string(REGEX MATCH "\\| ${row} \\| - \\| - \\| - \\| \\| \\| \\|\n" m "${absent}")
-  if(m STREQUAL "")
-    message(FATAL_ERROR "--markdown (own): the absent group's '${row}' row is not '- | - | -':\n${absent}")
-  endif()
+  expect_match("\\| ${row} \\| - \\| - \\| - \\| \\| \\| \\|\n"
+               "${absent}"
+               "--markdown (own): the absent group's '${row}' row is not '- | - | -':\n${absent}")
 endforeach()
 run_own(js --json)
 string(JSON v GET "${js}" traces small-pipe.dat runqueue_wait_us p50 measured)
@@ -150,11 +146,9 @@ foreach(path "runqueue_wait_us p50" "runqueue_wait_us samples" "long_waits runqu
 endforeach()
 run_own(tx)
 # counts as integers, as --markdown has them
-string(REGEX MATCH "  rq waits > 10 ms +measured +0 predicted +0 " m "${tx}")
-if(m STREQUAL "")
-  message(FATAL_ERROR "text (own): perf's 'rq waits > 10 ms' is not printed as integers:\n${tx}")
-endif()
-string(REGEX MATCH "  rq wait p50 \\(us\\) +measured +5\\.4 predicted +- " m "${tx}")
-if(m STREQUAL "")
-  message(FATAL_ERROR "text (own): perf's 'rq wait p50' does not show the measured 5.4 us:\n${tx}")
-endif()
+expect_match("  rq waits > 10 ms +measured +0 predicted +0 "
+             "${tx}"
+             "text (own): perf's 'rq waits > 10 ms' is not printed as integers:\n${tx}")
+expect_match("  rq wait p50 \\(us\\) +measured +5\\.4 predicted +- "
+             "${tx}"
+             "text (own): perf's 'rq wait p50' does not show the measured 5.4 us:\n${tx}")
