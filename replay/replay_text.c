@@ -10,13 +10,9 @@
 #include <schedreplay/sim.h>
 
 #include "calib.h"
+#include "text_cell.h"
 
-/*
- * A signed percentage in a cell of @width characters (a space, the figure,
- * '%'): with one decimal where that fits, else in exponent notation, so that
- * an error of millions of per cent keeps the columns aligned.
- */
-static void pct_cell(FILE *out, int width, double pct)
+void replay_text_pct_cell(FILE *out, int width, double pct)
 {
 	char b[64];
 
@@ -31,7 +27,7 @@ static void err_cell(FILE *out, double pred, double meas)
 	if (meas == 0)
 		fprintf(out, " %9s", "-");
 	else
-		pct_cell(out, 9, (pred - meas) / meas * 100.0);
+		replay_text_pct_cell(out, 9, (pred - meas) / meas * 100.0);
 }
 
 /* What the reader's repair restored, and where the simulation emits its counterpart. */
@@ -256,11 +252,11 @@ static void print_dist_rows(FILE *out, const char *title, const struct sr_hist *
 		fprintf(out, "  %-22s", "  error");
 		for (unsigned int k = 0; k < sizeof(show) / sizeof(show[0]); k++)
 			if (m[show[k]])     /* a measured 0.0 us percentile has no relative error */
-				pct_cell(out, 10, ((double)p[show[k]] - (double)m[show[k]]) /
+				replay_text_pct_cell(out, 10, ((double)p[show[k]] - (double)m[show[k]]) /
 					 (double)m[show[k]] * 100.0);
 			else
 				fprintf(out, " %10s", "-");
-		pct_cell(out, 10, ((double)pred[r]->count - (double)meas->count) /
+		replay_text_pct_cell(out, 10, ((double)pred[r]->count - (double)meas->count) /
 			 (double)meas->count * 100.0);
 		fputc('\n', out);
 	}
@@ -421,7 +417,7 @@ static void rq_print_error(FILE *out, const struct rq_row *m, const struct rq_ro
 	err_cell(out, (double)pn, (double)m->h->count);
 	for (int i = 0; i < RQ_NR_FIG; i++)
 		if (pn && fm[i])
-			pct_cell(out, 10, ((double)fp[i] - (double)fm[i]) / (double)fm[i] * 100.0);
+			replay_text_pct_cell(out, 10, ((double)fp[i] - (double)fm[i]) / (double)fm[i] * 100.0);
 		else
 			fprintf(out, " %10s", "-");
 	fputc('\n', out);

@@ -14,6 +14,7 @@
 #include <schedreplay/workload.h>
 
 #include "check_replay.h"
+#include "text_cell.h"
 
 #define MS 1000000ull
 #define US 1000ull
@@ -1084,6 +1085,37 @@ static void test_long_waits_by_group(void)
 	wl_free(wl);
 }
 
+/*
+ * The text report's percentage cells keep their width whatever the error: one
+ * decimal where it fits, an exponent where %+.1f would not (an error of
+ * +12 345 678.9 % pushed every later column right).
+ */
+static void test_pct_cell(void)
+{
+	static const struct { int width; double pct; const char *want; } c[] = {
+		{ 10, 12.34, "     +12.3%" },
+		{ 10, -100.0, "    -100.0%" },
+		{ 10, 999999.94, " +999999.9%" },
+		{ 10, 999999.96, " +1.00e+06%" },
+		{ 10, 12345678.9, " +1.23e+07%" },
+		{ 9, 99999.9, " +99999.9%" },
+		{ 9, 123456.0, " +1.2e+05%" },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char buf[64] = "";
+		FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+		CHECK(f != NULL);
+		if (!f)
+			return;
+		replay_text_pct_cell(f, c[i].width, c[i].pct);
+		fclose(f);
+		CHECK_MSG(!strcmp(buf, c[i].want), "width %d, %g %%: '%s', expected '%s'", c[i].width,
+			  c[i].pct, buf, c[i].want);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -1105,5 +1137,6 @@ int main(int argc, char **argv)
 	test_vcpu_pack();
 	test_runq_wait();
 	test_long_waits_by_group();
+	test_pct_cell();
 	CHECK_DONE();
 }
