@@ -51,9 +51,12 @@ static const char *const rq_row[NR_RQ] = {
 	"rq wait p50 (us)", "rq wait p95 (us)", "rq wait p99 (us)", "rq waits > 10 ms",
 	"wakeups > 10 ms",
 };
-/* --json: runqueue_wait_us.KEY, the last one beside it */
+/*
+ * --json: runqueue_wait_us.KEY for the percentiles, long_waits.KEY for the
+ * counts (the replay's JSON names: sim.h, replay_json_long_waits())
+ */
 static const char *const rq_key[NR_RQ] = {
-	"p50", "p95", "p99", "over_10ms", "wakeup_latency_over_10ms",
+	"p50", "p95", "p99", "runqueue_wait", "wakeup_latency",
 };
 
 struct result {
@@ -78,13 +81,15 @@ struct result {
 	double dur_meas, dur_pred, dur_lo, dur_hi;
 	unsigned int dur_unfinished;   /* seeds whose run stopped with work left */
 	/*
-	 * rq_row[]: measured, the seeds' median, min and max; rq_have: measured
-	 * and predicted samples (p50..p99), always (the counts).  Run-queue wait
-	 * samples of the group, measured and the median seed's.
+	 * rq_row[]: measured, the seeds' median, min and max; rq_meas_have: the
+	 * trace has the figure (p50..p99: run-queue wait samples; the counts:
+	 * always); rq_have: so has every seed's run.  Run-queue wait samples of
+	 * the group, measured and the seeds' median, min and max.  rq_absent:
+	 * the latency group is not in the trace (no row has a figure).
 	 */
 	double rq_meas[NR_RQ], rq_pred[NR_RQ], rq_lo[NR_RQ], rq_hi[NR_RQ];
-	bool rq_have[NR_RQ];
-	double rq_samples_meas, rq_samples_pred;
+	bool rq_meas_have[NR_RQ], rq_have[NR_RQ], rq_absent;
+	double rq_samples_meas, rq_samples_pred, rq_samples_lo, rq_samples_hi;
 	/* the model's placement is consulted: whether it packs (sched_vcpu_pack), why */
 	bool pack_shown, pack_on;
 	char pack_why[200];
@@ -238,8 +243,9 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 	r->rq_meas[RQ_LONG] = (double)long_rq;
 	r->rq_meas[WAKE_LONG] = (double)long_wake;
 	r->rq_samples_meas = mrq ? (double)mrq->count : 0;
+	r->rq_absent = !mrq;
 	for (int k = 0; k < NR_RQ; k++)
-		r->rq_have[k] = k >= RQ_LONG || (mrq && mrq->count);
+		r->rq_have[k] = r->rq_meas_have[k] = mrq && (k >= RQ_LONG || mrq->count);
 	r->pack_shown = replay_uses_model_placement(&rc);
 	r->pack_on = replay_vcpu_pack_for(wl, &rc, r->pack_why, sizeof(r->pack_why));
 	for (int i = 0; i < 4; i++)
@@ -312,6 +318,8 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 	}
 	qsort(rq_samples, seeds, sizeof(double), cmp_double);
 	r->rq_samples_pred = rq_samples[(seeds - 1) / 2];
+	r->rq_samples_lo = rq_samples[0];
+	r->rq_samples_hi = rq_samples[seeds - 1];
 	r->dur_meas = (double)(wl_last_ts(wl) - wl_first_ts(wl)) / 1e6;
 	qsort(dur, seeds, sizeof(double), cmp_double);
 	r->dur_pred = dur[(seeds - 1) / 2];
@@ -344,8 +352,18 @@ static void print_rq_rows(const struct result *r)
 {
 	for (int k = 0; k < NR_RQ; k++) {
 		printf("|  |  | %s |", rq_row[k]);
+		if (r->rq_absent) {
+			/* the latency group's "(absent)": no figure, as its held rows */
+			printf(" - | - | - | | | |\n");
+			continue;
+		}
+		if (!r->rq_meas_have[k]) {
+			printf(" 0 samples | - | - | | | |\n");
+			continue;
+		}
 		if (!r->rq_have[k]) {
-			printf(" %s | - | - | | | |\n", r->rq_samples_meas ? "-" : "0 samples");
+			/* a seed's run has none of the group's waits: no median, the trace's figure */
+			printf(" %.1f | - | - | | | |\n", r->rq_meas[k]);
 			continue;
 		}
 		printf(k < RQ_LONG ? " %.1f | %.1f |" : " %.0f | %.0f |", r->rq_meas[k], r->rq_pred[k]);
@@ -442,13 +460,35 @@ static json_t *jnum(double v)
 }
 
 /*
+ * An informational figure in --json, with the held metrics' field names:
+ * {measured, predicted (the seeds' median), error, seeds_error_min,
+ * seeds_error_max}; the errors are null where nothing was measured (a count
+ * of 0), all but measured where a seed's run has no figure (@pred NAN).
+ */
+static json_t *info_json(double meas, double pred, double lo, double hi)
+{
+	json_t *e = json_object();
+	bool rel_ok = meas > 0 && !isnan(pred);
+
+	json_object_set_new(e, "measured", jnum(meas));
+	json_object_set_new(e, "predicted", jnum(pred));
+	json_object_set_new(e, "error", rel_ok ? jnum(rel(pred, meas)) : json_null());
+	json_object_set_new(e, "seeds_error_min", rel_ok ? jnum(rel(lo, meas)) : json_null());
+	json_object_set_new(e, "seeds_error_max", rel_ok ? jnum(rel(hi, meas)) : json_null());
+	return e;
+}
+
+/*
  * --json: {"ok": bool, "goal": {...}, "traces": {NAME: {"skipped"|"failed": why} |
  * {"latency_group", "series", "metrics": {metric: {measured, predicted, error,
  * seeds_error_min, seeds_error_max, limit, over}}, "sched_switch_restored":
  * {measured, predicted}, "duration_ms": {measured, predicted, seeds_min,
- * seeds_max, runs_unfinished}, "runqueue_wait_us": {"p50"|"p95"|"p99"|"over_10ms":
- * {measured, predicted, error, seeds_min, seeds_max} | null, "samples": {measured,
- * predicted}}, "wakeup_latency_over_10ms": {...}}}}: duration is the trace's span and the
+ * seeds_max, runs_unfinished}, "runqueue_wait_us": {"p50"|"p95"|"p99"|"samples": I |
+ * null}, "long_waits": {"over_us": 10000, "runqueue_wait"|"wakeup_latency": I |
+ * null}}}}, I = {measured, predicted, error, seeds_error_min, seeds_error_max}
+ * (info_json(); the latency group's, never held to a limit, null where the
+ * group is absent; long_waits: its samples over LAT_LONG_NS, as the replay's
+ * long_waits): duration is the trace's span and the
  * simulation's time for the traced work (replay_end_ts()); runs_unfinished
  * counts the seeds' runs that stopped with work left (replay_work_unfinished()).
  */
@@ -508,28 +548,21 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 			json_object_set_new(o, "duration_ms", d);
 		}
 		{
-			json_t *q = json_object(), *sm = json_object();
+			json_t *q = json_object(), *lw = json_object();
 
-			for (int k = 0; k < NR_RQ; k++) {
-				json_t *e = json_object();
-
-				if (!r[t].rq_have[k]) {
-					json_object_set_new(k == WAKE_LONG ? o : q, rq_key[k], json_null());
-					json_decref(e);
-					continue;
-				}
-				json_object_set_new(e, "measured", jnum(r[t].rq_meas[k]));
-				json_object_set_new(e, "predicted", jnum(r[t].rq_pred[k]));
-				json_object_set_new(e, "error", r[t].rq_meas[k] > 0 ?
-						    jnum(rel(r[t].rq_pred[k], r[t].rq_meas[k])) : json_null());
-				json_object_set_new(e, "seeds_min", jnum(r[t].rq_lo[k]));
-				json_object_set_new(e, "seeds_max", jnum(r[t].rq_hi[k]));
-				json_object_set_new(k == WAKE_LONG ? o : q, rq_key[k], e);
-			}
-			json_object_set_new(sm, "measured", jnum(r[t].rq_samples_meas));
-			json_object_set_new(sm, "predicted", jnum(r[t].rq_samples_pred));
-			json_object_set_new(q, "samples", sm);
+			for (int k = 0; k < NR_RQ; k++)
+				json_object_set_new(k < RQ_LONG ? q : lw, rq_key[k],
+						    !r[t].rq_meas_have[k] ? json_null() :
+						    r[t].rq_have[k] ?
+						    info_json(r[t].rq_meas[k], r[t].rq_pred[k], r[t].rq_lo[k],
+							      r[t].rq_hi[k]) :
+						    info_json(r[t].rq_meas[k], NAN, NAN, NAN));
+			json_object_set_new(q, "samples", r[t].rq_absent ? json_null() :
+					    info_json(r[t].rq_samples_meas, r[t].rq_samples_pred,
+						      r[t].rq_samples_lo, r[t].rq_samples_hi));
 			json_object_set_new(o, "runqueue_wait_us", q);
+			json_object_set_new(lw, "over_us", json_integer(LAT_LONG_NS / 1000));
+			json_object_set_new(o, "long_waits", lw);
 		}
 		if (r[t].pack_shown)
 			json_object_set_new(o, "vcpu_pack", json_pack("{s:b, s:s}", "on", r[t].pack_on,
@@ -573,8 +606,9 @@ static void usage(FILE *f)
 "work); --stop-at-end stops at the trace end instead, with the work not done by\n"
 "then missing from the counts.\n"
 "The latency group's run-queue wait p50/p95/p99 and its run-queue waits and wakeup\n"
-"latencies over 10 ms are shown beside (--json: runqueue_wait_us,\n"
-"wakeup_latency_over_10ms), never held to a limit, never in --suggest.\n"
+"latencies over 10 ms are shown beside (--json: runqueue_wait_us {p50, p95, p99,\n"
+"samples}, long_waits {over_us, runqueue_wait, wakeup_latency}), never held to a\n"
+"limit, never in --suggest.\n"
 "Where the model's placement is used (--placement model, --state-placement*), it packs\n"
 "as the capture kernel's sched_vcpu_pack when the trace's sidecar says that kernel had\n"
 "it (--vcpu-pack / --no-vcpu-pack force it); the text output and --json say which and why.\n");
@@ -827,9 +861,17 @@ int cmd_validate(int argc, char **argv)
 			       r->dur_pred, rel(r->dur_pred, r->dur_meas) * 100,
 			       r->dur_unfinished ? "  WORK LEFT in some seeds' runs" : "");
 			for (int k = 0; k < NR_RQ; k++) {
-				if (!r->rq_have[k])
+				if (!r->rq_meas_have[k])
 					continue;
-				printf("  %-20s measured %12.1f predicted %12.1f ", rq_row[k],
+				if (!r->rq_have[k]) {
+					/* a seed's run has none of the group's waits */
+					printf("  %-20s measured %12.1f predicted %12s %15s  (no limit)\n",
+					       rq_row[k], r->rq_meas[k], "-", "");
+					continue;
+				}
+				/* the counts as integers, as --markdown has them */
+				printf(k < RQ_LONG ? "  %-20s measured %12.1f predicted %12.1f " :
+				       "  %-20s measured %12.0f predicted %12.0f ", rq_row[k],
 				       r->rq_meas[k], r->rq_pred[k]);
 				if (r->rq_meas[k] > 0)
 					printf("error %+8.1f%%", rel(r->rq_pred[k], r->rq_meas[k]) * 100);

@@ -155,21 +155,24 @@ static int str_map_grow(struct str_map *m)
 }
 
 /* Find @s[0..len) ; with @make, insert it with make(key) as value. */
+/* The value of the @len bytes at @s, or NULL */
+static void *str_map_find(const struct str_map *m, const char *s, size_t len)
+{
+	if (m->cap)
+		for (size_t i = str_hash(s, len) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+			if (!strncmp(m->keys[i], s, len) && m->keys[i][len] == '\0')
+				return m->vals[i];
+	return NULL;
+}
+
 static void *str_map_get(struct str_map *m, const char *s, size_t len,
 			 void *(*make)(const char *key, void *ctx), void *ctx)
 {
+	void *v = str_map_find(m, s, len);
 	size_t i;
 
-	if (m->cap) {
-		i = str_hash(s, len) & (m->cap - 1);
-		while (m->keys[i]) {
-			if (!strncmp(m->keys[i], s, len) && m->keys[i][len] == '\0')
-				return m->vals[i];
-			i = (i + 1) & (m->cap - 1);
-		}
-	}
-	if (!make)
-		return NULL;
+	if (v || !make)
+		return v;
 	if ((m->n + 1) * 2 > m->cap && str_map_grow(m))
 		return NULL;
 	i = str_hash(s, len) & (m->cap - 1);
@@ -1104,4 +1107,10 @@ const struct lat_group *lat_group_at(const struct lat_machine *m, enum lat_group
 				     size_t i)
 {
 	return i < m->groups[key].n ? m->groups[key].order[i] : NULL;
+}
+
+const struct lat_group *lat_group_find(const struct lat_machine *m, enum lat_group_key key,
+				       const char *k)
+{
+	return str_map_find(&m->groups[key], k, strlen(k));
 }

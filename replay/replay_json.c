@@ -52,8 +52,21 @@ json_t *replay_json_dist(const struct sr_hist *h)
 	return sr_hist_json(h);
 }
 
+/* A group's member in groups_json(): its distribution of @kind, or its samples over LAT_LONG_NS */
+static json_t *group_dist(const struct lat_group *g, enum lat_kind kind)
+{
+	return replay_json_dist(&g->lat[kind]);
+}
+
+static json_t *group_over_long(const struct lat_group *g, enum lat_kind kind)
+{
+	return jint(g->over_long[kind]);
+}
+
+/* {group: value(g, @kind)} for the groups of @key with samples of @kind */
 static json_t *groups_json(const struct lat_machine *lat, enum lat_group_key key,
-			   enum lat_kind kind)
+			   enum lat_kind kind,
+			   json_t *(*value)(const struct lat_group *g, enum lat_kind kind))
 {
 	json_t *o = json_object();
 
@@ -61,7 +74,7 @@ static json_t *groups_json(const struct lat_machine *lat, enum lat_group_key key
 		const struct lat_group *g = lat_group_at(lat, key, i);
 
 		if (g->lat[kind].count)
-			json_object_set_new(o, g->key[0] ? g->key : "?", replay_json_dist(&g->lat[kind]));
+			json_object_set_new(o, g->key[0] ? g->key : "?", value(g, kind));
 	}
 	return o;
 }
@@ -73,23 +86,8 @@ json_t *replay_json_latency(const struct lat_machine *lat, enum lat_kind kind)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "all", replay_json_dist(lat_get_all(lat, kind)));
-	json_object_set_new(o, "by_comm", groups_json(lat, LAT_BY_COMM, kind));
-	json_object_set_new(o, "by_cgroup", groups_json(lat, LAT_BY_CGROUP, kind));
-	return o;
-}
-
-/* {group: samples over LAT_LONG_NS}, for the groups of groups_json() */
-static json_t *long_groups_json(const struct lat_machine *lat, enum lat_group_key key,
-				enum lat_kind kind)
-{
-	json_t *o = json_object();
-
-	for (size_t i = 0; o && i < lat_nr_groups(lat, key); i++) {
-		const struct lat_group *g = lat_group_at(lat, key, i);
-
-		if (g->lat[kind].count)
-			json_object_set_new(o, g->key[0] ? g->key : "?", jint(g->over_long[kind]));
-	}
+	json_object_set_new(o, "by_comm", groups_json(lat, LAT_BY_COMM, kind, group_dist));
+	json_object_set_new(o, "by_cgroup", groups_json(lat, LAT_BY_CGROUP, kind, group_dist));
 	return o;
 }
 
@@ -105,8 +103,8 @@ json_t *replay_json_long_waits(const struct lat_machine *lat)
 		json_t *e = json_object();
 
 		json_object_set_new(e, "all", jint(lat_get_all_over_long(lat, k)));
-		json_object_set_new(e, "by_comm", long_groups_json(lat, LAT_BY_COMM, k));
-		json_object_set_new(e, "by_cgroup", long_groups_json(lat, LAT_BY_CGROUP, k));
+		json_object_set_new(e, "by_comm", groups_json(lat, LAT_BY_COMM, k, group_over_long));
+		json_object_set_new(e, "by_cgroup", groups_json(lat, LAT_BY_CGROUP, k, group_over_long));
 		json_object_set_new(o, name[k], e);
 	}
 	return o;
@@ -414,6 +412,8 @@ static json_t *dist_err(const struct sr_hist *pred, const struct sr_hist *meas)
 	json_t *o = json_object();
 	uint64_t p[SR_NR_STD_PCT], m[SR_NR_STD_PCT];
 
+	/* always: a model that has none of the measured samples is -1.0, not missing */
+	json_object_set_new(o, "samples", rel_err((double)pred->count, (double)meas->count));
 	if (!pred->count || !meas->count) {
 		for (int i = 0; i < SR_NR_STD_PCT; i++)
 			json_object_set_new(o, sr_std_pct_key[i], json_null());
@@ -423,17 +423,7 @@ static json_t *dist_err(const struct sr_hist *pred, const struct sr_hist *meas)
 	sr_hist_percentiles(meas, sr_std_pct, SR_NR_STD_PCT, m, NULL);
 	for (int i = 0; i < SR_NR_STD_PCT; i++)
 		json_object_set_new(o, sr_std_pct_key[i], rel_err((double)p[i], (double)m[i]));
-	json_object_set_new(o, "samples", rel_err((double)pred->count, (double)meas->count));
 	return o;
-}
-
-static const struct sr_hist *find_group(const struct lat_machine *lat, enum lat_group_key key,
-					const char *k, enum lat_kind kind)
-{
-	for (size_t i = 0; i < lat_nr_groups(lat, key); i++)
-		if (!strcmp(lat_group_at(lat, key, i)->key, k))
-			return &lat_group_at(lat, key, i)->lat[kind];
-	return NULL;
 }
 
 /* {"all": {p50..: e}, "by_comm": .., "by_cgroup": ..}: the measured groups of @kind */
@@ -450,14 +440,14 @@ static json_t *latency_errors(const struct lat_machine *ml, const struct lat_mac
 
 		for (size_t i = 0; i < lat_nr_groups(ml, keys[k]); i++) {
 			const struct lat_group *mg = lat_group_at(ml, keys[k], i);
-			const struct sr_hist *ph = find_group(pl, keys[k], mg->key, kind);
+			const struct lat_group *pg = lat_group_find(pl, keys[k], mg->key);
 			struct sr_hist empty;
 
 			if (!mg->lat[kind].count)
 				continue;
 			sr_hist_init(&empty);
 			json_object_set_new(g, mg->key[0] ? mg->key : "?",
-					    dist_err(ph ? ph : &empty, &mg->lat[kind]));
+					    dist_err(pg ? &pg->lat[kind] : &empty, &mg->lat[kind]));
 		}
 		json_object_set_new(l, names[k], g);
 	}

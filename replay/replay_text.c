@@ -10,13 +10,24 @@
 #include <schedreplay/sim.h>
 
 #include "calib.h"
+#include "text_cell.h"
+
+void replay_text_pct_cell(FILE *out, int width, double pct)
+{
+	char b[64];
+
+	snprintf(b, sizeof(b), "%+.1f", pct);
+	if ((int)strlen(b) > width - 1)
+		snprintf(b, sizeof(b), "%+.*e", width - 8 > 0 ? width - 8 : 0, pct);
+	fprintf(out, " %*s%%", width - 1, b);
+}
 
 static void err_cell(FILE *out, double pred, double meas)
 {
 	if (meas == 0)
 		fprintf(out, " %9s", "-");
 	else
-		fprintf(out, " %+8.1f%%", (pred - meas) / meas * 100.0);
+		replay_text_pct_cell(out, 9, (pred - meas) / meas * 100.0);
 }
 
 /* What the reader's repair restored, and where the simulation emits its counterpart. */
@@ -179,13 +190,27 @@ static void print_calib(FILE *out, const struct wl_workload *wl)
 	}
 }
 
+/* The wakeup latency of the group of @key named @k, or NULL */
 static const struct sr_hist *group_hist(const struct lat_machine *lat, enum lat_group_key key,
 					const char *k)
 {
-	for (size_t i = 0; i < lat_nr_groups(lat, key); i++)
-		if (!strcmp(lat_group_at(lat, key, i)->key, k))
-			return &lat_group_at(lat, key, i)->lat[LAT_WAKEUP];
-	return NULL;
+	const struct lat_group *g = lat_group_find(lat, key, k);
+
+	return g ? &g->lat[LAT_WAKEUP] : NULL;
+}
+
+/*
+ * A run's name as a row label of @width characters: a longer one goes on a
+ * line of its own first, after @indent spaces, and the row's label is empty
+ * (cut, "aaron-skip,no-tg-ratelimit" and "aaron-skip,tg-ratelimit" read
+ * alike).
+ */
+static const char *run_label(FILE *out, int indent, const char *name, size_t width)
+{
+	if (strlen(name) <= width)
+		return name;
+	fprintf(out, "%*s%s\n", indent, "", name);
+	return "";
 }
 
 static void print_dist_rows(FILE *out, const char *title, const struct sr_hist *meas,
@@ -210,10 +235,10 @@ static void print_dist_rows(FILE *out, const char *title, const struct sr_hist *
 			fprintf(out, " %10s", "-");
 	fprintf(out, " %10" PRIu64 "\n", meas ? meas->count : 0);
 	for (unsigned int r = 0; r < nr; r++) {
-		char label[64];
+		char label[300];
 
 		snprintf(label, sizeof(label), "%s (us)", names[r]);
-		fprintf(out, "  %-22.22s", label);
+		fprintf(out, "  %-22.22s", run_label(out, 2, label, 22));
 		if (pred[r] && pred[r]->count)
 			sr_hist_percentiles(pred[r], sr_std_pct, SR_NR_STD_PCT, p, NULL);
 		for (unsigned int k = 0; k < sizeof(show) / sizeof(show[0]); k++)
@@ -224,16 +249,16 @@ static void print_dist_rows(FILE *out, const char *title, const struct sr_hist *
 		fprintf(out, " %10" PRIu64 "\n", pred[r] ? pred[r]->count : 0);
 		if (!meas || !meas->count || !pred[r] || !pred[r]->count)
 			continue;
-		snprintf(label, sizeof(label), "  error");
-		fprintf(out, "  %-22s", label);
+		fprintf(out, "  %-22s", "  error");
 		for (unsigned int k = 0; k < sizeof(show) / sizeof(show[0]); k++)
 			if (m[show[k]])     /* a measured 0.0 us percentile has no relative error */
-				fprintf(out, " %+9.1f%%", ((double)p[show[k]] - (double)m[show[k]]) /
-					(double)m[show[k]] * 100.0);
+				replay_text_pct_cell(out, 10, ((double)p[show[k]] - (double)m[show[k]]) /
+					 (double)m[show[k]] * 100.0);
 			else
 				fprintf(out, " %10s", "-");
-		fprintf(out, " %+9.1f%%\n", ((double)pred[r]->count - (double)meas->count) /
-			(double)meas->count * 100.0);
+		replay_text_pct_cell(out, 10, ((double)pred[r]->count - (double)meas->count) /
+			 (double)meas->count * 100.0);
+		fputc('\n', out);
 	}
 }
 
@@ -249,35 +274,66 @@ static int cmp_gref(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-static void print_groups(FILE *out, const struct wl_workload *wl, enum lat_group_key key,
-			 const char *what, const char *const *names,
-			 const struct replay_result *const *runs, unsigned int nr, int top)
+/* What a group's block needs: the runs and the key of the groups shown */
+struct group_ctx {
+	FILE *out;
+	const struct wl_workload *wl;
+	const char *const *names;
+	const struct replay_result *const *runs;
+	unsigned int nr;
+	enum lat_group_key key;
+	const char *what;                     /* "cgroup", "comm" */
+};
+
+/*
+ * The measured groups of c->key with samples of @kind, most first: @show for
+ * each of the first @top (<= 0: all), then how many more there are, after
+ * @more_indent.
+ */
+static void for_top_groups(const struct group_ctx *c, enum lat_kind kind, int top,
+			   const char *more_indent,
+			   void (*show)(const struct group_ctx *c, const char *key))
 {
-	const struct lat_machine *ml = wl_measured_latency(wl);
-	size_t ng = lat_nr_groups(ml, key), k = 0;
+	const struct lat_machine *ml = wl_measured_latency(c->wl);
+	size_t ng = lat_nr_groups(ml, c->key), k = 0;
 	struct gref *g = calloc(ng ? ng : 1, sizeof(*g));
-	const struct sr_hist *pred[16];
 
 	if (!g)
 		return;
 	for (size_t i = 0; i < ng; i++) {
-		const struct lat_group *lg = lat_group_at(ml, key, i);
+		const struct lat_group *lg = lat_group_at(ml, c->key, i);
 
-		if (lg->lat[LAT_WAKEUP].count)
-			g[k++] = (struct gref){ lg->key, lg->lat[LAT_WAKEUP].count };
+		if (lg->lat[kind].count)
+			g[k++] = (struct gref){ lg->key, lg->lat[kind].count };
 	}
 	qsort(g, k, sizeof(*g), cmp_gref);
-	for (size_t i = 0; i < k && (top <= 0 || i < (size_t)top); i++) {
-		char title[256];
-
-		snprintf(title, sizeof(title), "Wakeup latency, %s=%s", what, g[i].key[0] ? g[i].key : "?");
-		for (unsigned int r = 0; r < nr && r < 16; r++)
-			pred[r] = group_hist(replay_latency(runs[r]), key, g[i].key);
-		print_dist_rows(out, title, group_hist(ml, key, g[i].key), pred, names, nr < 16 ? nr : 16);
-	}
+	for (size_t i = 0; i < k && (top <= 0 || i < (size_t)top); i++)
+		show(c, g[i].key);
 	if (top > 0 && k > (size_t)top)
-		fprintf(out, "\n(%zu more %s groups; --top 0 shows all)\n", k - (size_t)top, what);
+		fprintf(c->out, "%s(%zu more %s groups; --top 0 shows all)\n", more_indent,
+			k - (size_t)top, c->what);
 	free(g);
+}
+
+static void print_group(const struct group_ctx *c, const char *key)
+{
+	const struct sr_hist *pred[16];
+	char title[256];
+
+	snprintf(title, sizeof(title), "Wakeup latency, %s=%s", c->what, key[0] ? key : "?");
+	for (unsigned int r = 0; r < c->nr && r < 16; r++)
+		pred[r] = group_hist(replay_latency(c->runs[r]), c->key, key);
+	print_dist_rows(c->out, title, group_hist(wl_measured_latency(c->wl), c->key, key), pred,
+			c->names, c->nr < 16 ? c->nr : 16);
+}
+
+static void print_groups(FILE *out, const struct wl_workload *wl, enum lat_group_key key,
+			 const char *what, const char *const *names,
+			 const struct replay_result *const *runs, unsigned int nr, int top)
+{
+	const struct group_ctx c = { out, wl, names, runs, nr, key, what };
+
+	for_top_groups(&c, LAT_WAKEUP, top, "\n", print_group);
 }
 
 /*
@@ -292,50 +348,49 @@ struct rq_row {
 	uint64_t long_rq, long_wake;
 };
 
+/* The row of the group of @key named @k; @k NULL: all */
 static struct rq_row rq_row_of(const struct lat_machine *lat, enum lat_group_key key,
 			       const char *k)
 {
 	struct rq_row r = { 0 };
+	const struct lat_group *g;
 
 	if (!k) {
 		r.h = lat_get_all(lat, LAT_RUNQ_WAIT);
 		r.long_rq = lat_get_all_over_long(lat, LAT_RUNQ_WAIT);
 		r.long_wake = lat_get_all_over_long(lat, LAT_WAKEUP);
-		return r;
-	}
-	for (size_t i = 0; i < lat_nr_groups(lat, key); i++) {
-		const struct lat_group *g = lat_group_at(lat, key, i);
-
-		if (!strcmp(g->key, k)) {
-			r.h = &g->lat[LAT_RUNQ_WAIT];
-			r.long_rq = g->over_long[LAT_RUNQ_WAIT];
-			r.long_wake = g->over_long[LAT_WAKEUP];
-			break;
-		}
+	} else if ((g = lat_group_find(lat, key, k))) {
+		r.h = &g->lat[LAT_RUNQ_WAIT];
+		r.long_rq = g->over_long[LAT_RUNQ_WAIT];
+		r.long_wake = g->over_long[LAT_WAKEUP];
 	}
 	return r;
 }
 
-/* p50, p95, p99 (of sr_std_pct) and max of @h, in ns */
-static void rq_figures(const struct sr_hist *h, uint64_t f[4])
+/* The section's figures, and where p50, p95, p99 are in sr_std_pct[] */
+enum { RQ_P50, RQ_P95, RQ_P99, RQ_MAX, RQ_NR_FIG };
+enum { STD_P50 = 0, STD_P95 = 3, STD_P99 = 4 };
+
+/* p50, p95, p99 and max of @h, in ns */
+static void rq_figures(const struct sr_hist *h, uint64_t f[RQ_NR_FIG])
 {
 	uint64_t p[SR_NR_STD_PCT];
 
 	sr_hist_percentiles(h, sr_std_pct, SR_NR_STD_PCT, p, NULL);
-	f[0] = p[0];
-	f[1] = p[3];
-	f[2] = p[4];
-	f[3] = h->max;
+	f[RQ_P50] = p[STD_P50];
+	f[RQ_P95] = p[STD_P95];
+	f[RQ_P99] = p[STD_P99];
+	f[RQ_MAX] = h->max;
 }
 
 static void rq_print_row(FILE *out, const char *label, const char *side, const struct rq_row *r)
 {
-	uint64_t f[4];
+	uint64_t f[RQ_NR_FIG];
 
 	fprintf(out, "  %-28.28s %-14.14s %9" PRIu64, label, side, r->h ? r->h->count : 0);
 	if (r->h && r->h->count) {
 		rq_figures(r->h, f);
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < RQ_NR_FIG; i++)
 			fprintf(out, " %10.1f", f[i] / 1e3);
 	} else {
 		fprintf(out, " %10s %10s %10s %10s", "-", "-", "-", "-");
@@ -343,42 +398,55 @@ static void rq_print_row(FILE *out, const char *label, const char *side, const s
 	fprintf(out, " %8" PRIu64 " %11" PRIu64 "\n", r->long_rq, r->long_wake);
 }
 
+/*
+ * The relative errors of a run's row, where something was measured: of the
+ * samples always (-100 % where the model has none), of a figure where both
+ * sides have one.
+ */
 static void rq_print_error(FILE *out, const struct rq_row *m, const struct rq_row *p)
 {
-	uint64_t fm[4], fp[4];
+	uint64_t fm[RQ_NR_FIG], fp[RQ_NR_FIG];
+	uint64_t pn = p->h ? p->h->count : 0;
 
-	if (!m->h || !m->h->count || !p->h || !p->h->count)
+	if (!m->h || !m->h->count)
 		return;
 	rq_figures(m->h, fm);
-	rq_figures(p->h, fp);
+	if (pn)
+		rq_figures(p->h, fp);
 	fprintf(out, "  %-28s %-14s", "", "  error");
-	err_cell(out, (double)p->h->count, (double)m->h->count);
-	for (int i = 0; i < 4; i++)
-		if (fm[i])
-			fprintf(out, " %+9.1f%%", ((double)fp[i] - (double)fm[i]) / (double)fm[i] * 100.0);
+	err_cell(out, (double)pn, (double)m->h->count);
+	for (int i = 0; i < RQ_NR_FIG; i++)
+		if (pn && fm[i])
+			replay_text_pct_cell(out, 10, ((double)fp[i] - (double)fm[i]) / (double)fm[i] * 100.0);
 		else
 			fprintf(out, " %10s", "-");
 	fputc('\n', out);
 }
 
-static void rq_print_group(FILE *out, const struct wl_workload *wl, enum lat_group_key key,
-			   const char *k, const char *label, const char *const *names,
-			   const struct replay_result *const *runs, unsigned int nr)
+static void rq_print_group(const struct group_ctx *c, const char *k, const char *label)
 {
-	struct rq_row m = rq_row_of(wl_measured_latency(wl), key, k);
+	struct rq_row m = rq_row_of(wl_measured_latency(c->wl), c->key, k);
 
 	/* a long cgroup path on a line of its own: cut, pipe and socket groups look alike */
 	if (strlen(label) > 28) {
-		fprintf(out, "  %s\n", label);
+		fprintf(c->out, "  %s\n", label);
 		label = "";
 	}
-	rq_print_row(out, label, "measured", &m);
-	for (unsigned int r = 0; r < nr; r++) {
-		struct rq_row p = rq_row_of(replay_latency(runs[r]), key, k);
+	rq_print_row(c->out, label, "measured", &m);
+	for (unsigned int r = 0; r < c->nr; r++) {
+		struct rq_row p = rq_row_of(replay_latency(c->runs[r]), c->key, k);
 
-		rq_print_row(out, "", names[r], &p);
-		rq_print_error(out, &m, &p);
+		rq_print_row(c->out, "", run_label(c->out, 2 + 28 + 1, c->names[r], 14), &p);
+		rq_print_error(c->out, &m, &p);
 	}
+}
+
+static void rq_print_named_group(const struct group_ctx *c, const char *key)
+{
+	char label[300];
+
+	snprintf(label, sizeof(label), "%s=%s", c->what, key[0] ? key : "?");
+	rq_print_group(c, key, label);
 }
 
 static void print_runq(FILE *out, const struct wl_workload *wl, const char *const *names,
@@ -386,36 +454,17 @@ static void print_runq(FILE *out, const struct wl_workload *wl, const char *cons
 {
 	static const enum lat_group_key keys[2] = { LAT_BY_CGROUP, LAT_BY_COMM };
 	static const char *const what[2] = { "cgroup", "comm" };
-	const struct lat_machine *ml = wl_measured_latency(wl);
+	struct group_ctx c = { out, wl, names, runs, nr, LAT_BY_COMM, NULL };
 
 	fprintf(out, "\nRun-queue wait (from a preemption, prev_state R/R+, to the next switch-in; "
 		"us; >10ms: samples over 10 ms, of the run-queue wait and of the wakeup latency)\n");
 	fprintf(out, "  %-28s %-14s %9s %10s %10s %10s %10s %8s %11s\n", "group", "", "samples",
 		"p50", "p95", "p99", "max", ">10ms", "wake >10ms");
-	rq_print_group(out, wl, LAT_BY_COMM, NULL, "all", names, runs, nr);
+	rq_print_group(&c, NULL, "all");
 	for (int kk = 0; kk < 2; kk++) {
-		size_t ng = lat_nr_groups(ml, keys[kk]), k = 0;
-		struct gref *g = calloc(ng ? ng : 1, sizeof(*g));
-
-		if (!g)
-			return;
-		for (size_t i = 0; i < ng; i++) {
-			const struct lat_group *lg = lat_group_at(ml, keys[kk], i);
-
-			if (lg->lat[LAT_RUNQ_WAIT].count)
-				g[k++] = (struct gref){ lg->key, lg->lat[LAT_RUNQ_WAIT].count };
-		}
-		qsort(g, k, sizeof(*g), cmp_gref);
-		for (size_t i = 0; i < k && (top <= 0 || i < (size_t)top); i++) {
-			char label[256];
-
-			snprintf(label, sizeof(label), "%s=%s", what[kk], g[i].key[0] ? g[i].key : "?");
-			rq_print_group(out, wl, keys[kk], g[i].key, label, names, runs, nr);
-		}
-		if (top > 0 && k > (size_t)top)
-			fprintf(out, "  (%zu more %s groups; --top 0 shows all)\n", k - (size_t)top,
-				what[kk]);
-		free(g);
+		c.key = keys[kk];
+		c.what = what[kk];
+		for_top_groups(&c, LAT_RUNQ_WAIT, top, "  ", rq_print_named_group);
 	}
 }
 

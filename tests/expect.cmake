@@ -7,3 +7,11 @@ function(expect cond msg)
     message(FATAL_ERROR "${msg}")
   endif()
 endfunction()
+
+# expect_match(REGEX TEXT MSG): fail with MSG unless TEXT matches REGEX.
+function(expect_match re text msg)
+  string(REGEX MATCH "${re}" m "${text}")
+  if(m STREQUAL "")
+    message(FATAL_ERROR "${msg}")
+  endif()
+endfunction()

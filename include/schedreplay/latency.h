@@ -198,6 +198,9 @@ const struct lat_task *lat_task_at(const struct lat_machine *m, size_t i); /* cr
 size_t lat_nr_groups(const struct lat_machine *m, enum lat_group_key key);
 const struct lat_group *lat_group_at(const struct lat_machine *m, enum lat_group_key key,
 				     size_t i);
+/* The group of @key named @k (a comm or a cgroup path), or NULL */
+const struct lat_group *lat_group_find(const struct lat_machine *m, enum lat_group_key key,
+				       const char *k);
 /* Does a sample of this comm/pid pass the configured filter? */
 bool lat_filter_match(const struct lat_machine *m, const char *comm, int32_t pid);
 

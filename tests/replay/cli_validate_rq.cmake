@@ -1,18 +1,26 @@
 # `schedreplay validate`'s run-queue wait rows are shown and never judged:
 # --markdown has them after each trace's duration row with no threshold and
 # no goal, --json has the measured figures of small-hackbench.dat (facts of
-# the trace, whatever the model does) and --suggest names none of them.
-# Needs SCHEDREPLAY and DIR.
+# the trace, whatever the model does) under runqueue_wait_us and long_waits
+# with the held metrics' field names, and --suggest's limits name none of them.
+# With a thresholds file of our own: a latency group the model never preempts
+# (small-pipe's perf) shows the trace's figures and no prediction; a group not
+# in the trace shows "-" as its held rows; plain text prints counts as integers.
+# Needs SCHEDREPLAY, DIR and WORK (a scratch directory).
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
 function(run out)
   execute_process(COMMAND ${SCHEDREPLAY} validate --dir ${DIR} --seeds 1 ${ARGN}
-                  OUTPUT_VARIABLE o RESULT_VARIABLE rc)
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
   set(${out} "${o}" PARENT_SCOPE)
   set(${out}_rc "${rc}" PARENT_SCOPE)
+  set(${out}_err "${e}" PARENT_SCOPE)
 endfunction()
 
 run(md --markdown)
+# 0: every trace within its thresholds, 1: one over (the model's business);
+# anything else (usage, an unreadable file, a crash) is this test's
+expect("md_rc EQUAL 0 OR md_rc EQUAL 1" "--markdown: exit ${md_rc}: ${md_err}")
 foreach(row "rq wait p50 \\(us\\)" "rq wait p95 \\(us\\)" "rq wait p99 \\(us\\)"
             "rq waits > 10 ms" "wakeups > 10 ms")
   # |  |  | ROW | measured | predicted | error | seeds | (no threshold) | (no goal) |
@@ -25,34 +33,122 @@ foreach(row "rq wait p50 \\(us\\)" "rq wait p95 \\(us\\)" "rq wait p99 \\(us\\)"
   expect("n GREATER 0" "--markdown: no '${row}' row")
 endforeach()
 # the rows follow the duration row, in their order
-string(REGEX MATCH "duration \\(ms\\) [^\n]*\n[^\n]*rq wait p50[^\n]*\n[^\n]*rq wait p95[^\n]*\n[^\n]*rq wait p99[^\n]*\n[^\n]*rq waits > 10 ms[^\n]*\n[^\n]*wakeups > 10 ms"
-       seq "${md}")
-if(seq STREQUAL "")
-  message(FATAL_ERROR "--markdown: the rows are not after the duration row in order")
-endif()
+expect_match("duration \\(ms\\) [^\n]*\n[^\n]*rq wait p50[^\n]*\n[^\n]*rq wait p95[^\n]*\n[^\n]*rq wait p99[^\n]*\n[^\n]*rq waits > 10 ms[^\n]*\n[^\n]*wakeups > 10 ms"
+             "${md}"
+             "--markdown: the rows are not after the duration row in order")
 
 run(js --json)
+expect("js_rc EQUAL 0 OR js_rc EQUAL 1" "--json: exit ${js_rc}: ${js_err}")
 string(JSON t GET "${js}" traces small-hackbench.dat)
 string(JSON v GET "${t}" runqueue_wait_us samples measured)
 expect("v EQUAL 766" "--json: small-hackbench run-queue waits measured ${v}, expected 766")
-string(JSON v GET "${t}" runqueue_wait_us over_10ms measured)
+string(JSON v GET "${t}" long_waits over_us)
+expect("v EQUAL 10000" "--json: long_waits.over_us ${v}, expected 10000")
+string(JSON v GET "${t}" long_waits runqueue_wait measured)
 expect("v EQUAL 1" "--json: small-hackbench run-queue waits over 10 ms measured ${v}, expected 1")
-string(JSON v GET "${t}" wakeup_latency_over_10ms measured)
+string(JSON v GET "${t}" long_waits wakeup_latency measured)
 expect("v EQUAL 4" "--json: small-hackbench wakeups over 10 ms measured ${v}, expected 4")
 string(JSON v GET "${t}" runqueue_wait_us p99 measured)
 expect("v EQUAL 3842.048" "--json: small-hackbench run-queue wait p99 measured ${v}, expected 3842.048")
-foreach(k p50 p95 p99 over_10ms)
-  string(JSON p GET "${t}" runqueue_wait_us ${k} predicted)
-  string(JSON l ERROR_VARIABLE e GET "${t}" runqueue_wait_us ${k} limit)
-  expect("NOT e STREQUAL NOTFOUND" "--json: runqueue_wait_us.${k} has a limit")
+# the held metrics' field names, no limit, and not the old keys
+set(fields error measured predicted seeds_error_max seeds_error_min)
+foreach(path "runqueue_wait_us p50" "runqueue_wait_us p95" "runqueue_wait_us p99"
+             "runqueue_wait_us samples" "long_waits runqueue_wait" "long_waits wakeup_latency")
+  separate_arguments(path)
+  string(JSON e GET "${t}" ${path})
+  string(JSON n LENGTH "${e}")
+  set(got "")
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON k MEMBER "${e}" ${i})
+    list(APPEND got ${k})
+  endforeach()
+  list(SORT got)
+  expect("got STREQUAL fields" "--json: ${path} has fields '${got}', expected '${fields}'")
+endforeach()
+foreach(old "runqueue_wait_us over_10ms" "wakeup_latency_over_10ms")
+  separate_arguments(old)
+  string(JSON v ERROR_VARIABLE e GET "${t}" ${old})
+  expect("NOT e STREQUAL NOTFOUND" "--json: the old key ${old} is still there")
 endforeach()
 # the held metrics are still the seven
 string(JSON m GET "${t}" metrics)
 string(JSON n LENGTH "${m}")
 expect("n EQUAL 7" "--json: ${n} held metrics, expected 7")
 
+# --suggest: the limits it proposes name the seven held metrics only
 run(sg --suggest)
-foreach(k rq over_10ms runqueue)
-  string(FIND "${sg}" "${k}" at)
-  expect("at EQUAL -1" "--suggest names '${k}'")
+expect("sg_rc EQUAL 0" "--suggest: exit ${sg_rc}: ${sg_err}")
+string(JSON nt LENGTH "${sg}")
+expect("nt GREATER 0" "--suggest: no trace")
+math(EXPR last "${nt} - 1")
+set(seen 0)
+set(held sched_switch sched_stat_runtime sched_wakeup sched_migrate_task p50 p95 p99)
+foreach(i RANGE ${last})
+  string(JSON name MEMBER "${sg}" ${i})
+  string(JSON lim ERROR_VARIABLE e GET "${sg}" "${name}" max_rel_error)
+  if(NOT e STREQUAL NOTFOUND)
+    continue()   # a skipped trace
+  endif()
+  string(JSON nk LENGTH "${lim}")
+  math(EXPR lk "${nk} - 1")
+  foreach(j RANGE ${lk})
+    string(JSON k MEMBER "${lim}" ${j})
+    list(FIND held "${k}" at)
+    expect("at GREATER -1" "--suggest: ${name}: max_rel_error.${k} is not a held metric")
+    math(EXPR seen "${seen} + 1")
+  endforeach()
 endforeach()
+expect("seen GREATER 0" "--suggest: no max_rel_error key at all")
+
+# --- presentation, with a thresholds file of our own: small-pipe's perf (the
+# model never preempts it: 2 run-queue waits measured, none predicted) and a
+# comm that is not in the trace
+file(MAKE_DIRECTORY ${WORK})
+file(WRITE ${WORK}/thresholds.json [=[
+{"schema": "schedreplay-thresholds", "version": 1, "traces": {
+  "small-pipe.dat": {"latency_group": {"comm": "perf"}},
+  "small-hackbench.dat": {"latency_group": {"comm": "no-such-comm"}}}}
+]=])
+function(run_own out)
+  run(o --thresholds ${WORK}/thresholds.json ${ARGN})
+  # 1: the other traces have no entry here
+  expect("o_rc EQUAL 1" "validate --thresholds (own) ${ARGN}: exit ${o_rc}: ${o_err}")
+  set(${out} "${o}" PARENT_SCOPE)
+endfunction()
+run_own(md --markdown)
+string(FIND "${md}" "| small-pipe.dat | comm=perf |" at)
+expect("at GREATER -1" "--markdown (own): no small-pipe comm=perf block:\n${md}")
+string(SUBSTRING "${md}" ${at} -1 pipe)
+# the trace's figure, then no prediction (a seed has none of perf's waits)
+expect_match("\\| rq wait p50 \\(us\\) \\| 5\\.4 \\| - \\| - \\| \\| \\| \\|\n"
+             "${pipe}"
+             "--markdown (own): perf's rq wait p50 row does not show the measured 5.4 us:\n${pipe}")
+string(FIND "${md}" "| small-hackbench.dat | comm no-such-comm (absent) |" at)
+expect("at GREATER -1" "--markdown (own): no absent group row:\n${md}")
+string(SUBSTRING "${md}" ${at} -1 absent)
+foreach(row "rq wait p50 \\(us\\)" "rq wait p99 \\(us\\)" "rq waits > 10 ms" "wakeups > 10 ms")
+  expect_match("\\| ${row} \\| - \\| - \\| - \\| \\| \\| \\|\n"
+               "${absent}"
+               "--markdown (own): the absent group's '${row}' row is not '- | - | -':\n${absent}")
+endforeach()
+run_own(js --json)
+string(JSON v GET "${js}" traces small-pipe.dat runqueue_wait_us p50 measured)
+expect("v EQUAL 5.428" "--json (own): perf's measured p50 ${v}, expected 5.428")
+string(JSON v TYPE "${js}" traces small-pipe.dat runqueue_wait_us p50 predicted)
+expect("v STREQUAL NULL" "--json (own): perf's predicted p50 is ${v}, expected null")
+string(JSON v GET "${js}" traces small-pipe.dat runqueue_wait_us samples error)
+expect("v EQUAL -1" "--json (own): perf's samples error ${v}, expected -1.0")
+foreach(path "runqueue_wait_us p50" "runqueue_wait_us samples" "long_waits runqueue_wait")
+  separate_arguments(path)
+  string(JSON v TYPE "${js}" traces small-hackbench.dat ${path})
+  expect("v STREQUAL NULL" "--json (own): the absent group's ${path} is ${v}, expected null")
+endforeach()
+run_own(tx)
+# counts as integers, as --markdown has them
+expect_match("  rq waits > 10 ms +measured +0 predicted +0 "
+             "${tx}"
+             "text (own): perf's 'rq waits > 10 ms' is not printed as integers:\n${tx}")
+expect_match("  rq wait p50 \\(us\\) +measured +5\\.4 predicted +- "
+             "${tx}"
+             "text (own): perf's 'rq wait p50' does not show the measured 5.4 us:\n${tx}")

@@ -14,6 +14,7 @@
 #include <schedreplay/workload.h>
 
 #include "check_replay.h"
+#include "text_cell.h"
 
 #define MS 1000000ull
 #define US 1000ull
@@ -1000,10 +1001,15 @@ static void test_runq_wait(void)
 			CHECK_EQ(json_integer_value(jget(o, "long_waits", "runqueue_wait", "all", NULL)), 1);
 			CHECK_EQ(json_integer_value(jget(o, "long_waits", "runqueue_wait", "by_comm",
 							 "task100", NULL)), 1);
+			/* a missing key reads as 0: that it is there first */
+			CHECK(json_is_integer(jget(o, "long_waits", "wakeup_latency", "by_comm",
+						   "task101", NULL)));
 			CHECK_EQ(json_integer_value(jget(o, "long_waits", "wakeup_latency", "by_comm",
 							 "task101", NULL)), 0);
 			CHECK(json_is_integer(jget(o, "long_waits", "wakeup_latency", "all", NULL)));
+			CHECK_EQ(json_integer_value(jget(o, "long_waits", "wakeup_latency", "all", NULL)), 0);
 		}
+		CHECK(json_is_real(jget(e, "runqueue_wait_us", "all", "samples", NULL)));
 		CHECK(json_real_value(jget(e, "runqueue_wait_us", "all", "samples", NULL)) == 0.0);
 		CHECK(json_is_real(jget(e, "runqueue_wait_us", "by_comm", "task100", "p99", NULL)));
 		json_decref(v);
@@ -1012,6 +1018,102 @@ static void test_runq_wait(void)
 	}
 	replay_result_free(r);
 	wl_free(wl);
+}
+
+/*
+ * long_waits per group, of each kind: task 100 runs from 1 ms; at 2 ms it
+ * wakes task 101, which the trace switches in only at 14 ms, preempting 100
+ * (a wakeup latency of 12 ms - 2 us, over 10 ms), and 101 sleeps at 14.3 ms
+ * (100's run-queue wait: 300 us, not over).  Measured: the wakeup latency's
+ * long count is 101's 1, the run-queue wait's is 100's 0, in each group and
+ * in all; a JSON that gave one kind's counts for the other fails.
+ */
+static void test_long_waits_by_group(void)
+{
+	struct trace_event ev[8];
+	size_t n = 0;
+	struct wl_workload *wl;
+	json_t *m, *cg;
+	const char *key;
+	json_t *v;
+	int ncg = 0;
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 100, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 100, 0, 101, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 2 * US, 0, 100, 0, 101, 120, 0);
+	ev[n++] = ev_switch(14 * MS, 0, 100, 'R', 120, 101, 120);
+	ev[n++] = ev_switch(14 * MS + 300 * US, 0, 101, 'S', 120, 100, 120);
+	ev[n++] = ev_runtime(20 * MS, 0, 100, 5 * MS);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	m = replay_json_measured(wl);
+	CHECK(m != NULL);
+	if (!m) {
+		wl_free(wl);
+		return;
+	}
+	CHECK(json_is_integer(jget(m, "long_waits", "wakeup_latency", "by_comm", "task101", NULL)));
+	CHECK_EQ(json_integer_value(jget(m, "long_waits", "wakeup_latency", "by_comm", "task101",
+					 NULL)), 1);
+	CHECK(json_is_integer(jget(m, "long_waits", "runqueue_wait", "by_comm", "task100", NULL)));
+	CHECK_EQ(json_integer_value(jget(m, "long_waits", "runqueue_wait", "by_comm", "task100",
+					 NULL)), 0);
+	CHECK_EQ(json_integer_value(jget(m, "long_waits", "wakeup_latency", "all", NULL)), 1);
+	CHECK(json_is_integer(jget(m, "long_waits", "runqueue_wait", "all", NULL)));
+	CHECK_EQ(json_integer_value(jget(m, "long_waits", "runqueue_wait", "all", NULL)), 0);
+	/* both tasks in one cgroup (the root): 1 long wakeup latency, 0 long run-queue waits */
+	for (int k = 0; k < 2; k++) {
+		cg = jget(m, "long_waits", k ? "runqueue_wait" : "wakeup_latency", "by_cgroup", NULL);
+		CHECK(json_is_object(cg));
+		ncg = 0;
+		json_object_foreach(cg, key, v) {
+			ncg++;
+			CHECK(json_is_integer(v));
+			CHECK_MSG(json_integer_value(v) == (k ? 0 : 1), "%s cgroup %s: %lld",
+				  k ? "runqueue_wait" : "wakeup_latency", key,
+				  (long long)json_integer_value(v));
+		}
+		CHECK_EQ(ncg, 1);
+	}
+	CHECK_EQ(json_integer_value(jget(m, "runqueue_wait_us", "by_comm", "task100", "samples",
+					 NULL)), 1);
+	CHECK_EQ(json_integer_value(jget(m, "wakeup_latency_us", "by_comm", "task101", "samples",
+					 NULL)), 1);
+	json_decref(m);
+	wl_free(wl);
+}
+
+/*
+ * The text report's percentage cells keep their width whatever the error: one
+ * decimal where it fits, an exponent where %+.1f would not (an error of
+ * +12 345 678.9 % pushed every later column right).
+ */
+static void test_pct_cell(void)
+{
+	static const struct { int width; double pct; const char *want; } c[] = {
+		{ 10, 12.34, "     +12.3%" },
+		{ 10, -100.0, "    -100.0%" },
+		{ 10, 999999.94, " +999999.9%" },
+		{ 10, 999999.96, " +1.00e+06%" },
+		{ 10, 12345678.9, " +1.23e+07%" },
+		{ 9, 99999.9, " +99999.9%" },
+		{ 9, 123456.0, " +1.2e+05%" },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char buf[64] = "";
+		FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+		CHECK(f != NULL);
+		if (!f)
+			return;
+		replay_text_pct_cell(f, c[i].width, c[i].pct);
+		fclose(f);
+		CHECK_MSG(!strcmp(buf, c[i].want), "width %d, %g %%: '%s', expected '%s'", c[i].width,
+			  c[i].pct, buf, c[i].want);
+	}
 }
 
 int main(int argc, char **argv)
@@ -1034,5 +1136,7 @@ int main(int argc, char **argv)
 	test_placement_check();
 	test_vcpu_pack();
 	test_runq_wait();
+	test_long_waits_by_group();
+	test_pct_cell();
 	CHECK_DONE();
 }
