@@ -112,7 +112,7 @@ const struct model_profile *model_profile_for_release(const char *release, const
 		return model_profile_find("6.12");
 	}
 	if (why)
-		*why = "kernel 6.13 or later: profile 6.18 (6.12.117 + 6.17/6.18 protection, lag clamp, reweight)";
+		*why = "kernel 6.13 or later: profile 6.18 (6.12.117 + 6.17/6.18 protection, lag clamp, reweight, 6.18.33 wakeup check)";
 	return model_profile_find("6.18");
 }
 

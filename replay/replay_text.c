@@ -490,9 +490,21 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 			fprintf(out, "placement: vcpu_pack %s (%s)\n", o->vcpu_pack_on ? "on" : "off",
 				o->vcpu_pack_why);
 	}
+	/* a run name wider than its column is headed "run N" and named in full above */
+	for (unsigned int r = 0, shown = 0; r < nr; r++) {
+		if (strlen(names[r]) > 14)
+			fprintf(out, "%s run %u = %s", shown++ ? "," : "\nruns:     ", r + 1, names[r]);
+	}
 	fprintf(out, "\nCounts %28s", "measured");
-	for (unsigned int r = 0; r < nr; r++)
-		fprintf(out, " %14.14s %9s", names[r], "error");
+	for (unsigned int r = 0; r < nr; r++) {
+		char head[16];
+
+		if (strlen(names[r]) > 14)
+			snprintf(head, sizeof(head), "run %u", r + 1);
+		else
+			snprintf(head, sizeof(head), "%s", names[r]);
+		fprintf(out, " %14s %9s", head, "error");
+	}
 	fputc('\n', out);
 	for (int i = 0; i < REPLAY_NR_COMPARED; i++) {
 		const char *name = replay_compared_counts[i];

@@ -91,8 +91,11 @@ if(EXISTS ${DIR}/forkexec.dat)
     expect("n EQUAL nb" "forkexec text: ${n} wakeup latency rows under the whole name ${name}, ${nb} groups")
   endforeach()
   foreach(cut "aaron-skip,no- " "aaron-skip,tg- " "aaron-skip,no-tg-ratel " "aaron-skip,tg-ratelimi ")
-    # (the counts table's column heads are still cut: not these sections)
-    string(FIND "${wake}${rq}" "${cut}" at)
-    expect("at EQUAL -1" "forkexec text: a latency row's run name cut to '${cut}'")
+    string(FIND "${tx}" "${cut}" at)
+    expect("at EQUAL -1" "forkexec text: a run name cut to '${cut}'")
   endforeach()
+  # the counts table heads a name wider than its column "run N" and names it above
+  expect_match("\nruns: +run 1 = aaron-skip,no-tg-ratelimit, run 2 = aaron-skip,tg-ratelimit\nCounts +measured +run 1 +error +run 2 +error\n"
+               "${tx}"
+               "forkexec text: the counts table's heads are not 'run N' with the names above:\n${tx}")
 endif()
