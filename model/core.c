@@ -761,6 +761,7 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
  */
 int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now)
 {
+	struct sched_entity *se = &p->se;
 	struct rq *rq;
 
 	if (check_cpu(m, cpu, "preempt_for", NULL))
@@ -771,8 +772,8 @@ int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t n
 	update_rq_clock(m, rq, now);
 	update_curr(m, cfs_rq_of(&rq->curr->se));
 	set_next_buddy(&p->se);
-	for (struct sched_entity *se = &p->se; se; se = se->parent) {
-		if (cfs_rq_of(se)->next == se)
+	for_each_sched_entity(se) {
+		if (cfs_rq_of(se)->next == se)    /* the levels set_next_buddy() set */
 			se->handoff_buddy = 1;
 	}
 	resched_curr(m, rq);

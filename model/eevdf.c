@@ -318,9 +318,14 @@ found:
  * a pick: 6.17+ always (protect_slice() is also the NO_RUN_TO_PARITY minimum
  * quantum), before only with RUN_TO_PARITY.
  */
+bool pick_protects(const struct model *m)
+{
+	return sched_feat(m, PROTECT_VPROT) || sched_feat(m, RUN_TO_PARITY);
+}
+
 struct sched_entity *pick_eevdf(struct model *m, struct cfs_rq *cfs_rq)
 {
-	return __pick_eevdf(m, cfs_rq, sched_feat(m, PROTECT_VPROT) || sched_feat(m, RUN_TO_PARITY));
+	return __pick_eevdf(m, cfs_rq, pick_protects(m));
 }
 
 /*

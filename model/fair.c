@@ -777,9 +777,7 @@ again:
 		else
 			curr = NULL;
 		if (sched_feat(m, EEVDF)) {
-			se = pick_next_entity(m, rq, cfs_rq,
-					      sched_feat(m, PROTECT_VPROT) || sched_feat(m, RUN_TO_PARITY),
-					      false);
+			se = pick_next_entity(m, rq, cfs_rq, pick_protects(m), false);
 			if (!se)
 				goto again;
 		} else {
@@ -1005,18 +1003,19 @@ static bool preempt_wakeup_pick(struct model *m, struct rq *rq, struct cfs_rq *c
  *
  * 6.18.33+ (WAKEUP_PICK_NEXT, the stable backport of e837456fdca8
  * "sched/fair: Reimplement NEXT_BUDDY to align with EEVDF goals" with its
- * fixes; 6.18.35 fair.c): a forked or delayed wakee never preempts unless
- * its slice is shorter; the decision is pick_next_entity() itself (the
- * eligible next buddy first; a delayed winner is dequeued and the pick
- * repeated); any wakeup that does not preempt shrinks curr's protection.
+ * fixes; 6.18.35 fair.c): a forked wakee, or one still delayed at the check
+ * (migrated or reniced; try_to_wake_up() requeues a delayed task first),
+ * never preempts unless its slice is shorter; otherwise the decision is
+ * pick_next_entity() itself (the eligible next buddy first; a delayed winner
+ * is dequeued and the pick repeated), and a pick that does not give the
+ * wakee shrinks curr's protection.
  * With NEXT_BUDDY (off in every profile: capture machine's sched_features)
  * the wakee becomes the buddy unless an earlier-deadline buddy is set, and a
  * WF_SYNC wakeup that made it the buddy is decided by preempt_sync(): curr's
  * runtime since exec_start against migration_cost (quartered with
  * WF_RQ_SELECTED, which select_task_rq() sets for a task allowed on several
- * CPUs).  update_curr() has just
- * reset exec_start, so that runtime is 0 and such a wakeup never preempts,
- * in the kernel as here.
+ * CPUs).  update_curr() has just reset exec_start, so that runtime is 0 and
+ * such a wakeup never preempts, in the kernel as here.
  */
 void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task *p, int wake_flags)
 {

@@ -503,6 +503,8 @@ int vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime);
 int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
 u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq);
 struct sched_entity *pick_eevdf(struct model *m, struct cfs_rq *cfs_rq);
+/* Whether a pick (pick_eevdf(), pick_task_fair()) honours curr's slice protection */
+bool pick_protects(const struct model *m);
 bool update_deadline(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
 void place_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 void reweight_eevdf(struct model *m, struct sched_entity *se, u64 avruntime, unsigned long weight);
