@@ -154,7 +154,6 @@ static int str_map_grow(struct str_map *m)
 	return 0;
 }
 
-/* Find @s[0..len) ; with @make, insert it with make(key) as value. */
 /* The value of the @len bytes at @s, or NULL */
 static void *str_map_find(const struct str_map *m, const char *s, size_t len)
 {
@@ -165,6 +164,7 @@ static void *str_map_find(const struct str_map *m, const char *s, size_t len)
 	return NULL;
 }
 
+/* Find @s[0..len) ; with @make, insert it with make(key) as value. */
 static void *str_map_get(struct str_map *m, const char *s, size_t len,
 			 void *(*make)(const char *key, void *ctx), void *ctx)
 {

@@ -200,12 +200,12 @@ static const struct sr_hist *group_hist(const struct lat_machine *lat, enum lat_
 }
 
 /*
- * A run's name as a row label of @width characters: a longer one goes on a
- * line of its own first, after @indent spaces, and the row's label is empty
- * (cut, "aaron-skip,no-tg-ratelimit" and "aaron-skip,tg-ratelimit" read
- * alike).
+ * A run's or a group's name as a row label of @width characters: a longer
+ * one goes on a line of its own first, after @indent spaces, and the row's
+ * label is empty (cut, "aaron-skip,no-tg-ratelimit" and
+ * "aaron-skip,tg-ratelimit" read alike, and so do hackbench's cgroups).
  */
-static const char *run_label(FILE *out, int indent, const char *name, size_t width)
+static const char *row_label(FILE *out, int indent, const char *name, size_t width)
 {
 	if (strlen(name) <= width)
 		return name;
@@ -238,7 +238,7 @@ static void print_dist_rows(FILE *out, const char *title, const struct sr_hist *
 		char label[300];
 
 		snprintf(label, sizeof(label), "%s (us)", names[r]);
-		fprintf(out, "  %-22.22s", run_label(out, 2, label, 22));
+		fprintf(out, "  %-22.22s", row_label(out, 2, label, 22));
 		if (pred[r] && pred[r]->count)
 			sr_hist_percentiles(pred[r], sr_std_pct, SR_NR_STD_PCT, p, NULL);
 		for (unsigned int k = 0; k < sizeof(show) / sizeof(show[0]); k++)
@@ -428,15 +428,11 @@ static void rq_print_group(const struct group_ctx *c, const char *k, const char 
 	struct rq_row m = rq_row_of(wl_measured_latency(c->wl), c->key, k);
 
 	/* a long cgroup path on a line of its own: cut, pipe and socket groups look alike */
-	if (strlen(label) > 28) {
-		fprintf(c->out, "  %s\n", label);
-		label = "";
-	}
-	rq_print_row(c->out, label, "measured", &m);
+	rq_print_row(c->out, row_label(c->out, 2, label, 28), "measured", &m);
 	for (unsigned int r = 0; r < c->nr; r++) {
 		struct rq_row p = rq_row_of(replay_latency(c->runs[r]), c->key, k);
 
-		rq_print_row(c->out, "", run_label(c->out, 2 + 28 + 1, c->names[r], 14), &p);
+		rq_print_row(c->out, "", row_label(c->out, 2 + 28 + 1, c->names[r], 14), &p);
 		rq_print_error(c->out, &m, &p);
 	}
 }
