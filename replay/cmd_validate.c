@@ -101,22 +101,27 @@ static double rel(double pred, double meas)
 	return meas > 0 ? (pred - meas) / meas : 0;
 }
 
-/*
- * The latency group's distribution of @kind, and its samples over
- * LAT_LONG_NS in @over_long (NULL: not wanted).
- */
-static const struct sr_hist *find_hist(const struct lat_machine *lat, json_t *grp, char *label,
-				       size_t n, enum lat_kind kind, uint64_t *over_long)
+/* The latency group on one side: each kind's distribution (NULL: absent) and samples over LAT_LONG_NS */
+struct lgroup {
+	const struct sr_hist *h[LAT_NR_KINDS];
+	uint64_t over_long[LAT_NR_KINDS];
+};
+
+static struct lgroup find_group(const struct lat_machine *lat, json_t *grp, char *label, size_t n)
 {
 	const char *suffix = json_string_value(json_object_get(grp, "cgroup_suffix"));
 	const char *comm = json_string_value(json_object_get(grp, "comm"));
 	enum lat_group_key key = suffix ? LAT_BY_CGROUP : LAT_BY_COMM;
+	struct lgroup lg;
 
+	memset(&lg, 0, sizeof(lg));
 	if (!suffix && !comm) {
 		snprintf(label, n, "all");
-		if (over_long)
-			*over_long = lat_get_all_over_long(lat, kind);
-		return lat_get_all(lat, kind);
+		for (int k = 0; k < LAT_NR_KINDS; k++) {
+			lg.h[k] = lat_get_all(lat, k);
+			lg.over_long[k] = lat_get_all_over_long(lat, k);
+		}
+		return lg;
 	}
 	for (size_t i = 0; i < lat_nr_groups(lat, key); i++) {
 		const struct lat_group *g = lat_group_at(lat, key, i);
@@ -125,15 +130,21 @@ static const struct sr_hist *find_hist(const struct lat_machine *lat, json_t *gr
 		if (suffix ? (kl >= strlen(suffix) && !strcmp(g->key + kl - strlen(suffix), suffix)) :
 			     !strncmp(g->key, comm, strlen(comm))) {
 			snprintf(label, n, "%s=%s", suffix ? "cgroup" : "comm", g->key);
-			if (over_long)
-				*over_long = g->over_long[kind];
-			return &g->lat[kind];
+			for (int k = 0; k < LAT_NR_KINDS; k++) {
+				lg.h[k] = &g->lat[k];
+				lg.over_long[k] = g->over_long[k];
+			}
+			return lg;
 		}
 	}
 	snprintf(label, n, "%s %s (absent)", suffix ? "cgroup *" : "comm", suffix ? suffix : comm);
-	if (over_long)
-		*over_long = 0;
-	return NULL;
+	return lg;
+}
+
+/* pct_of[@k] of @h in us; 0 without samples */
+static double pct_us(const struct sr_hist *h, int k)
+{
+	return h && h->count ? (double)sr_hist_percentile(h, pct_of[k]) / 1e3 : 0;
 }
 
 #define MAX_SEEDS 15
@@ -204,6 +215,15 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Sort the seeds' figures @v[0..n): their median (the lower middle one for an even n), min, max */
+static double seeds_median(double *v, unsigned int n, double *lo, double *hi)
+{
+	qsort(v, n, sizeof(double), cmp_double);
+	*lo = v[0];
+	*hi = v[n - 1];
+	return v[(n - 1) / 2];
+}
+
 static void run_one(const char *dir, const char *name, json_t *spec, const struct replay_config *base,
 		    const struct wl_options *wo, unsigned int seeds, struct result *r)
 {
@@ -213,11 +233,12 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 	struct replay_result *res = NULL;
 	struct replay_config rc = *base;
 	json_t *lim = json_object_get(spec, "max_rel_error");
+	json_t *grp = json_object_get(spec, "latency_group");
+	struct lgroup mg, pg;
 	const struct sr_hist *mh, *ph, *mrq, *prq;
 	double pred[NR_METRICS][MAX_SEEDS], restored[MAX_SEEDS], dur[MAX_SEEDS];
 	double rq[NR_RQ][MAX_SEEDS], rq_samples[MAX_SEEDS];
 	bool have_pred[NR_METRICS];
-	uint64_t long_rq, long_wake;
 
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	snprintf(r->series, sizeof(r->series), "%s",
@@ -234,14 +255,13 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 		snprintf(r->why, sizeof(r->why), "%.500s", err.msg);
 		return;
 	}
-	mh = find_hist(wl_measured_latency(wl), json_object_get(spec, "latency_group"), r->group,
-		       sizeof(r->group), LAT_WAKEUP, &long_wake);
-	mrq = find_hist(wl_measured_latency(wl), json_object_get(spec, "latency_group"), gl,
-			sizeof(gl), LAT_RUNQ_WAIT, &long_rq);
+	mg = find_group(wl_measured_latency(wl), grp, r->group, sizeof(r->group));
+	mh = mg.h[LAT_WAKEUP];
+	mrq = mg.h[LAT_RUNQ_WAIT];
 	for (int k = 0; k < 3; k++)
-		r->rq_meas[k] = mrq && mrq->count ? (double)sr_hist_percentile(mrq, pct_of[k]) / 1e3 : 0;
-	r->rq_meas[RQ_LONG] = (double)long_rq;
-	r->rq_meas[WAKE_LONG] = (double)long_wake;
+		r->rq_meas[k] = pct_us(mrq, k);
+	r->rq_meas[RQ_LONG] = (double)mg.over_long[LAT_RUNQ_WAIT];
+	r->rq_meas[WAKE_LONG] = (double)mg.over_long[LAT_WAKEUP];
 	r->rq_samples_meas = mrq ? (double)mrq->count : 0;
 	r->rq_absent = !mrq;
 	for (int k = 0; k < NR_RQ; k++)
@@ -252,8 +272,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 		r->meas[i] = (double)replay_measured_count(wl, metric[i]);
 	r->meas_restored = (double)replay_measured_count(wl, "sched_switch_restored");
 	for (int k = 0; k < 3; k++)
-		if (mh && mh->count)
-			r->meas[4 + k] = (double)sr_hist_percentile(mh, pct_of[k]) / 1e3;
+		r->meas[4 + k] = pct_us(mh, k);
 	for (int i = 0; i < NR_METRICS; i++)
 		have_pred[i] = true;
 	for (unsigned int sd = 0; sd < seeds; sd++) {
@@ -278,22 +297,19 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 		}
 		dur[sd] = (double)(replay_end_ts(res) - wl_first_ts(wl)) / 1e6;
 		r->dur_unfinished += replay_work_unfinished(res);
-		ph = find_hist(replay_latency(res), json_object_get(spec, "latency_group"), gl,
-			       sizeof(gl), LAT_WAKEUP, &long_wake);
-		prq = find_hist(replay_latency(res), json_object_get(spec, "latency_group"), gl,
-				sizeof(gl), LAT_RUNQ_WAIT, &long_rq);
+		pg = find_group(replay_latency(res), grp, gl, sizeof(gl));
+		ph = pg.h[LAT_WAKEUP];
+		prq = pg.h[LAT_RUNQ_WAIT];
 		for (int k = 0; k < 3; k++) {
 			r->rq_have[k] &= prq && prq->count;
-			rq[k][sd] = prq && prq->count ?
-				(double)sr_hist_percentile(prq, pct_of[k]) / 1e3 : 0;
+			rq[k][sd] = pct_us(prq, k);
 		}
-		rq[RQ_LONG][sd] = (double)long_rq;
-		rq[WAKE_LONG][sd] = (double)long_wake;
+		rq[RQ_LONG][sd] = (double)pg.over_long[LAT_RUNQ_WAIT];
+		rq[WAKE_LONG][sd] = (double)pg.over_long[LAT_WAKEUP];
 		rq_samples[sd] = prq ? (double)prq->count : 0;
 		for (int k = 0; k < 3; k++) {
 			have_pred[4 + k] &= ph && ph->count;
-			pred[4 + k][sd] = ph && ph->count ?
-				(double)sr_hist_percentile(ph, pct_of[k]) / 1e3 : 0;
+			pred[4 + k][sd] = pct_us(ph, k);
 		}
 		replay_result_free(res);
 	}
@@ -310,34 +326,23 @@ static void run_one(const char *dir, const char *name, json_t *spec, const struc
 			break;
 		}
 	}
-	for (int k = 0; k < NR_RQ; k++) {
-		qsort(rq[k], seeds, sizeof(double), cmp_double);
-		r->rq_pred[k] = rq[k][(seeds - 1) / 2];
-		r->rq_lo[k] = rq[k][0];
-		r->rq_hi[k] = rq[k][seeds - 1];
-	}
-	qsort(rq_samples, seeds, sizeof(double), cmp_double);
-	r->rq_samples_pred = rq_samples[(seeds - 1) / 2];
-	r->rq_samples_lo = rq_samples[0];
-	r->rq_samples_hi = rq_samples[seeds - 1];
+	for (int k = 0; k < NR_RQ; k++)
+		r->rq_pred[k] = seeds_median(rq[k], seeds, &r->rq_lo[k], &r->rq_hi[k]);
+	r->rq_samples_pred = seeds_median(rq_samples, seeds, &r->rq_samples_lo, &r->rq_samples_hi);
 	r->dur_meas = (double)(wl_last_ts(wl) - wl_first_ts(wl)) / 1e6;
-	qsort(dur, seeds, sizeof(double), cmp_double);
-	r->dur_pred = dur[(seeds - 1) / 2];
-	r->dur_lo = dur[0];
-	r->dur_hi = dur[seeds - 1];
+	r->dur_pred = seeds_median(dur, seeds, &r->dur_lo, &r->dur_hi);
 	for (int i = 0; i < NR_METRICS; i++) {
 		json_t *l = json_object_get(lim, metric[i]);
+		double lo, hi;
 
 		r->limit[i] = json_is_number(l) ? json_number_value(l) : NAN;
 		r->have[i] = r->meas[i] > 0 && have_pred[i] && (i < 4 || (mh && mh->count));
 		if (!r->have[i])
 			continue;
-		qsort(pred[i], seeds, sizeof(double), cmp_double);
-		/* the median run (the lower middle one for an even count) */
-		r->pred[i] = pred[i][(seeds - 1) / 2];
+		r->pred[i] = seeds_median(pred[i], seeds, &lo, &hi);
 		r->err[i] = rel(r->pred[i], r->meas[i]);
-		r->err_lo[i] = rel(pred[i][0], r->meas[i]);
-		r->err_hi[i] = rel(pred[i][seeds - 1], r->meas[i]);
+		r->err_lo[i] = rel(lo, r->meas[i]);
+		r->err_hi[i] = rel(hi, r->meas[i]);
 		r->over[i] = !isnan(r->limit[i]) && fabs(r->err[i]) > r->limit[i];
 	}
 	wl_free(wl);
