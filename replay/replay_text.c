@@ -89,9 +89,15 @@ static void print_facts(FILE *out, const struct wl_workload *wl)
 	const struct wl_counts *n = wl_counts(wl);
 	uint64_t span = wl_last_ts(wl) - wl_first_ts(wl);
 
-	fprintf(out, "trace:     %s (trace.dat v%d, %" PRIu64 " events, %.6f s, %" PRIu64
-		" lost)\n", i->path ? i->path : "?", i->file_version, n->events, (double)span / 1e9,
-		n->lost_events);
+	char format[32];
+
+	/* report_print_text()'s names: a text trace has no trace.dat version */
+	if (i->format && !strcmp(i->format, "text"))
+		snprintf(format, sizeof(format), "ftrace text");
+	else
+		snprintf(format, sizeof(format), "trace.dat v%d", i->file_version);
+	fprintf(out, "trace:     %s (%s, %" PRIu64 " events, %.6f s, %" PRIu64 " lost)\n",
+		i->path ? i->path : "?", format, n->events, (double)span / 1e9, n->lost_events);
 	if (wl_sidecar_path(wl))
 		fprintf(out, "sidecar:   %s\n", wl_sidecar_path(wl));
 	fprintf(out, "kernel:    %s  [%s: %s]\n", f->release ? f->release : "unknown",
