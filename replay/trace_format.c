@@ -24,8 +24,6 @@
 
 #include "trace_local.h"
 
-bool tr_formats_tep_only;
-
 struct ev_spec {
 	const char *system;
 	const char *name;
@@ -863,7 +861,8 @@ static void default_common_header(struct tr_formats *fm)
 		(struct tr_field){ .offset = 4, .size = 4, .flags = TR_F_PRESENT | TR_F_SIGNED };
 }
 
-int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_error *err)
+int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, bool tep_only,
+		    struct sr_error *err)
 {
 	size_t names_len = 0, names_pos = 0;
 	bool have_common = false, header_ok;
@@ -953,7 +952,7 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_er
 			 * here too when it is of the kernels' shape, else the whole
 			 * format goes to libtraceevent
 			 */
-			if (!tr_formats_tep_only &&
+			if (!tep_only &&
 			    fast_fields(ft, pf, (enum trace_event_type)t, common, &fm->ev[t],
 					&arrays) &&
 			    (t != TRACE_EV_SCHED_SWITCH ||

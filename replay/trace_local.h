@@ -204,12 +204,14 @@ struct tr_formats {
 	struct tr_pstate *pstate;      /* sched_switch's print format, read without tep */
 };
 
-int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, struct sr_error *err);
 /*
- * Tests only: true makes tr_formats_load() parse every decoded format with
- * libtraceevent, as it does the formats not of the kernel's common shape.
+ * Index the file's event formats.  @tep_only (tests only; the reader passes
+ * false) parses every decoded format with libtraceevent, as is done for the
+ * formats not of the kernel's common shape, instead of reading the fields
+ * directly.
  */
-extern bool tr_formats_tep_only;
+int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, bool tep_only,
+		    struct sr_error *err);
 /* A format text's name and id ("name: X\nID: N"): 0, or -1 if it has none. */
 int tr_format_scan(const char *text, size_t len, const char **name, size_t *name_len,
 		   long *id);

@@ -677,7 +677,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 		return NULL;
 	}
 	f = &r->file;
-	if (tr_formats_load(&r->fm, f, err))
+	if (tr_formats_load(&r->fm, f, false, err))
 		goto fail;
 	/* indexed and the decoded ones parsed: the texts (~2 MB in an extract) go */
 	tr_file_drop_formats(f);

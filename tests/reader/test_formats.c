@@ -46,9 +46,7 @@ struct load {
 static void load(struct load *l, const struct tr_file *f, bool tep_only)
 {
 	memset(l, 0, sizeof(*l));
-	tr_formats_tep_only = tep_only;
-	l->ret = tr_formats_load(&l->fm, f, &l->err);
-	tr_formats_tep_only = false;
+	l->ret = tr_formats_load(&l->fm, f, tep_only, &l->err);
 }
 
 static int field_diff(const char *what, const struct tr_field *a, const struct tr_field *b)
