@@ -2,7 +2,8 @@
 /*
  * Balancing and blocked load (kernel/sched/fair.c: sched_balance_newidle(),
  * sched_balance_update_blocked_averages() / __update_blocked_fair(),
- * update_newidle_cost(), sched_balance_domains(), sched_balance_trigger(),
+ * update_newidle_cost(), sched_balance_domains(), sched_balance_rq() with
+ * its helpers (6.1: load_balance()), sched_balance_trigger(),
  * nohz_balancer_kick(), _nohz_idle_balance(), update_nohz_stats(),
  * nohz_newidle_balance(), nohz_balance_{enter,exit}_idle(),
  * list_add_leaf_cfs_rq(); kernel/sched/core.c ttwu_do_activate()'s avg_idle;
@@ -17,10 +18,23 @@
  * node (all CPUs of the node share the LLC; no SMT level) plus one NUMA
  * domain over all CPUs; the cost of a newidle pass is the profile's estimate
  * (a per-domain constant plus a per-cfs_rq cost for the blocked update), not
- * sched_clock; and the task-moving part of sched_balance_rq() pulls one
- * queued task from the CPU with the most queued fair tasks when it has at
- * least two more than this one (newidle: at least two), least recently run
- * first, skipping delayed tasks - no group imbalance or capacity arithmetic.
+ * sched_clock.
+ *
+ * sched_balance_rq() (load_balance() in 6.1) is the kernel's arithmetic on
+ * that topology: group statistics and group_classify() (has_spare,
+ * fully_busy, overloaded), sched_balance_find_src_group()'s decision tree
+ * with imbalance_pct, prefer-sibling and the NUMA allowance,
+ * calculate_imbalance()'s migrate_task / migrate_util / migrate_load,
+ * sched_balance_find_src_rq(), detach_tasks() with task_h_load() and
+ * shr_bound(), can_migrate_task() per profile (LB_* flags), and the
+ * nr_balance_failed / balance_interval outcomes.  Not modelled: CPU
+ * capacities other than 1024 (no RT/IRQ pressure, no asymmetry: no misfit,
+ * asym-packing or reduced-capacity cases), SMT, affinity masks other than
+ * "one CPU" (pinned; so no LBF_DST_PINNED retry and no group_imbalanced),
+ * util_est, NUMA balancing (fbq types, locality), and the active balance
+ * push (need_active_balance() is evaluated and counted, the stopper does not
+ * run).  Under --placement trace periodic passes are dry runs: the same
+ * decisions without moving anything.
  */
 #include <stdlib.h>
 #include <string.h>
