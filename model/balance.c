@@ -771,10 +771,13 @@ static void update_sg_lb_stats(struct model *m, struct lb_env *env, int g, struc
  * wins; overloaded: the higher avg_load; fully busy: an avg_load at least as
  * high (not computed for these: 0, so the last one examined - the comment
  * in the kernel says the first, its code keeps the later on a tie without
- * SMT); spare: fewer idle CPUs, then more tasks.  The first candidate is
+ * SMT since the v6.6 SMT-balance series that also brought
+ * sibling_imbalance(), hence keyed on LB_SIBLING_IMBALANCE; 6.1 keeps the
+ * first); spare: fewer idle CPUs, then more tasks.  The first candidate is
  * compared with init_sd_lb_stats()'s (spare, UINT_MAX idle CPUs).
  */
-static bool update_sd_pick_busiest(const struct sg_lb_stats *busiest, const struct sg_lb_stats *sgs)
+static bool update_sd_pick_busiest(const struct model *m, const struct sg_lb_stats *busiest,
+				   const struct sg_lb_stats *sgs)
 {
 	if (!sgs->sum_h_nr_running)
 		return false;
@@ -784,6 +787,8 @@ static bool update_sd_pick_busiest(const struct sg_lb_stats *busiest, const stru
 	case group_overloaded:
 		return sgs->avg_load > busiest->avg_load;
 	case group_fully_busy:
+		if (!sched_feat(m, LB_SIBLING_IMBALANCE))
+			return sgs->avg_load > busiest->avg_load;   /* 6.1: the first stays */
 		return sgs->avg_load >= busiest->avg_load;
 	case group_has_spare:
 		if (sgs->idle_cpus > busiest->idle_cpus)
@@ -869,7 +874,7 @@ static void update_sd_lb_stats(struct model *m, struct lb_env *env)
 			continue;
 		st = g == local_g ? &env->local_stat : &sgs;
 		update_sg_lb_stats(m, env, g, st, &overloaded);
-		if (g != local_g && update_sd_pick_busiest(&env->busiest_stat, &sgs)) {
+		if (g != local_g && update_sd_pick_busiest(m, &env->busiest_stat, &sgs)) {
 			env->busiest_stat = sgs;
 			env->busiest_group = g;
 		}

@@ -675,6 +675,37 @@ static void test_dry_run(bool hot)
 	model_free(m);
 }
 
+/*
+ * Ties between fully busy groups (update_sd_pick_busiest()): 3 CPUs on 3
+ * nodes (single-CPU nodes: no MC domain, the NUMA domain's groups are
+ * CPUs), CPU 0 idle, CPUs 1 and 2 running one task each at util 950 (one
+ * task per CPU, 1024 x 100 < 950 x 117: fully busy; avg_load not computed:
+ * 0 for both).  Groups are visited 0, 1, 2: 6.12+ keeps the later one on a
+ * tie (CPU 2), 6.1 the first (CPU 1).  Then a busiest group with a single
+ * fair task is balanced.
+ */
+static void test_fully_busy_tie(const char *profile, int want)
+{
+	static const int nodes[3] = { 0, 1, 2 };
+	struct model *m = mk(profile, 3, nodes, true);
+	struct lb_env env;
+	uint64_t now = T0;
+
+	CHECK_EQ_S(m->rqs[0].nr_sd, 1);
+	fork_on(m, 1, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 2, 2, now);
+	model_schedule(m, 2, MODEL_PREV_RUNNABLE, now);
+	model_advance_time(m, now + 2000000);
+	set_cpu(m, 1, 1000, 950, 950);
+	set_cpu(m, 2, 1000, 950, 950);
+	CHECK_EQ_S(sched_balance_rq(m, &m->rqs[0], &m->rqs[0].sd[0], CPU_IDLE, &env), 0);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_fully_busy);
+	CHECK_EQ_S(env.busiest_group, want);
+	CHECK_EQ_S(env.imbalance_found, 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_newidle_migrate_task("6.18", 900);
@@ -699,5 +730,7 @@ int main(void)
 	test_active_balance_needed();
 	test_dry_run(false);
 	test_dry_run(true);
+	test_fully_busy_tie("6.18", 2);
+	test_fully_busy_tie("6.1", 1);
 	return check_done("load_balance");
 }
