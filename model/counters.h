@@ -71,6 +71,12 @@
 	C(rd_overloaded_cleared, "rd_overloaded.cleared", "top-domain balances that cleared rd->overloaded (no CPU with nr_running > 1)") \
 	C(balance_interval_doubled, "sched_balance_rq.interval_doubled", "periodic balances that found the domain balanced (balance_interval *= 2)") \
 	C(balance_interval_reset, "sched_balance_rq.interval_reset", "balances that found an imbalance (balance_interval = min_interval)") \
+	C(lb_migrate_load,       "sched_balance_rq.migrate_load", "balances that found a load imbalance (calculate_imbalance(): migrate_load)") \
+	C(lb_migrate_util,       "sched_balance_rq.migrate_util", "... a utilisation imbalance (migrate_util: fill the local group's spare capacity)") \
+	C(lb_migrate_task,       "sched_balance_rq.migrate_task", "... a task-count imbalance (migrate_task)") \
+	C(lb_failed,             "sched_balance_rq.failed", "balances that found an imbalance and (would have) moved nothing") \
+	C(lb_all_pinned,         "sched_balance_rq.all_pinned", "balances whose every candidate was refused before the affinity test (LBF_ALL_PINNED)") \
+	C(lb_active_needed,      "sched_balance_rq.active_needed", "failed balances where the kernel would push the running task (need_active_balance(); not modelled)") \
 	C(vcpu_pack_room,        "vcpu_pack_room",        "sched_vcpu_pack: placements beside an idle CPU asked whether the waker's CPU has room") \
 	C(vcpu_pack_room_packed, "vcpu_pack_room.packed", "... that kept the task on the waker's (parent's) CPU")
 

@@ -58,7 +58,12 @@
 	F(CFS_GROUP_KEEP_EMPTY,   0, 0, 1, 1, "update_cfs_group() keeps an emptied group's weight (6.12, DELAY_DEQUEUE)") \
 	F(REWEIGHT_UPDATE_CURR_ALWAYS, 0, 0, 1, 1, "reweight_entity() update_curr() even for a non-curr se (6.12)") \
 	F(POST_INIT_UTIL_FULL_WEIGHT, 1, 1, 0, 0, "post_init_entity_util_avg() multiplies by se->load.weight (6.1 source)") \
-	F(STAT_RUNTIME_OTHER_CLASS, 0, 0, 1, 1, "RT/DL tasks emit sched_stat_runtime too (5d69eca542ee, 6.8)")
+	F(STAT_RUNTIME_OTHER_CLASS, 0, 0, 1, 1, "RT/DL tasks emit sched_stat_runtime too (5d69eca542ee, 6.8)") \
+	F(LB_SIBLING_IMBALANCE,   0, 0, 1, 1, "load balance: sibling_imbalance() spreads tasks by group cores, 0 for a busy dst CPU (v6.6 'Implement prefer sibling imbalance calculation between asymmetric groups'; 6.1: busiest - local nr_running); the same v6.6 SMT-balance series keeps the later of equal fully-busy groups as busiest (6.1: the first)") \
+	F(LB_UTIL_BOOST,          0, 1, 1, 1, "load balance: migrate_util picks the CPU with the highest max(util_avg, runnable_avg) (cpu_util_cfs_boost(), 7d0583cf9ec7 runnable boosting, v6.5)") \
+	F(LB_RUNNABLE_COUNTS,     0, 0, 0, 1, "load balance counts h_nr_runnable (delayed tasks excluded) for busiest group/queue (1a49104496d3, v6.14; 6.12.117: h_nr_queued)") \
+	F(LB_DELAYED_LOAD_ONLY,   0, 0, 0, 1, "can_migrate_task(): a delayed (DELAY_DEQUEUE) task moves only under migrate_load (61b82dfb6b7e, v6.14; 6.12.117 moves it like any task)") \
+	F(LB_INELIGIBLE_SOFT_LIMIT, 0, 0, 0, 1, "can_migrate_task(): a task not eligible on its queue does not move to a CPU with queued tasks of its group until the domain failed a balance (873199d27bb2 'Prioritize migrating eligible tasks in sched_balance_rq()'; 6.18.35 fair.c)")
 
 #define MODEL_PROFILE_TUNABLES(T)                                                  \
 	T(base_slice_ns,         "ns", 0, 0, 700000, 700000, "normalized; EEVDF 0.70 ms since 2ae891b82695 (6.15, in 6.12.117)") \

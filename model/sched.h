@@ -231,6 +231,9 @@ struct sched_domain {
 	unsigned int newidle_call, newidle_success, newidle_ratio;
 	unsigned int nr_balance_failed;  /* periodic balances in a row that moved nothing */
 	unsigned int cache_nice_tries;   /* sd_init(): 1 (LLC), 2 (NUMA) */
+	unsigned int imbalance_pct;      /* sd_init(): 117 (no SMT level) */
+	unsigned int imb_numa_nr;        /* NUMA: tasks allowed before balancing nodes */
+	bool share_llc;                  /* SD_SHARE_LLC (MC) */
 };
 
 struct rq {
@@ -367,6 +370,7 @@ struct model {
 	u64 counters[NR_MODEL_COUNTERS];
 	u64 *tg_writes_node;        /* per node */
 	int *nr_idle_scan;          /* per node (the LLC): sd_llc_shared->nr_idle_scan */
+	unsigned char *lb_cpus;     /* sched_balance_rq()'s env->cpus, per CPU */
 };
 
 /* ---- small helpers -------------------------------------------------- */
@@ -567,7 +571,76 @@ int tg_alloc_percpu(struct model *m, struct task_group *tg, struct sr_error *err
 void tg_free(struct model *m, struct task_group *tg);
 void init_cfs_rq(struct model *m, struct cfs_rq *cfs_rq, struct rq *rq, struct task_group *tg);
 
+/*
+ * balance.c: sched_balance_rq()'s environment (kernel/sched/fair.c struct
+ * lb_env, sg_lb_stats, the group and migration types).  The types the model
+ * cannot produce (misfit, SMT balance, asym packing, imbalanced groups and
+ * migrate_misfit) are left out; the order of those kept is the kernel's, so
+ * comparisons between group types mean the same.
+ */
+enum cpu_idle_type {
+	CPU_NOT_IDLE,               /* __CPU_NOT_IDLE (6.12); CPU_NOT_IDLE (6.1) */
+	CPU_IDLE,
+	CPU_NEWLY_IDLE,
+};
+
+enum group_type {
+	group_has_spare,
+	group_fully_busy,
+	group_overloaded,
+};
+
+enum migration_type {
+	migrate_load,
+	migrate_util,
+	migrate_task,
+};
+
+#define LBF_ALL_PINNED  0x01
+#define LBF_NEED_BREAK  0x02
+#define LBF_SOME_PINNED 0x08
+
+/* sysctl_sched_nr_migrate = SCHED_NR_MIGRATE_BREAK (32 without PREEMPT_RT) */
+#define SCHED_NR_MIGRATE_BREAK 32
+
+struct sg_lb_stats {
+	unsigned long avg_load;         /* group_load * 1024 / group_capacity, when computed */
+	unsigned long group_load;       /* sum of cpu_load(): root cfs_rq load_avg */
+	unsigned long group_capacity;   /* 1024 per CPU: the model has no RT/IRQ pressure */
+	unsigned long group_util;       /* sum of cpu_util_cfs() */
+	unsigned long group_runnable;   /* sum of the root cfs_rq runnable_avg */
+	unsigned int sum_nr_running;    /* rq->nr_running */
+	unsigned int sum_h_nr_running;  /* fair: h_nr_queued (<= 6.13) or h_nr_runnable */
+	unsigned int idle_cpus;
+	unsigned int group_weight;
+	enum group_type group_type;
+};
+
+struct lb_env {
+	struct sched_domain *sd;
+	struct rq *src_rq, *dst_rq;
+	enum cpu_idle_type idle;
+	long imbalance;
+	unsigned int flags;
+	unsigned int loop, loop_break, loop_max;
+	enum migration_type migration_type;
+	bool dry_run;               /* decide as the kernel would, move nothing */
+	bool continue_balancing;    /* false: should_we_balance() said no, stop going up */
+
+	/* what the pass found (sched_balance_find_src_group()), kept for tests */
+	bool have_stats;            /* update_sd_lb_stats() ran */
+	struct sg_lb_stats local_stat, busiest_stat;
+	int busiest_group;          /* MC: its CPU; NUMA: its node; -1: none */
+	unsigned long total_load, total_capacity, sds_avg_load;
+	long imbalance_found;       /* calculate_imbalance()'s value, before detaching */
+	unsigned int detached;      /* tasks detached (or, dry, that would have been) */
+	bool need_active_balance;
+};
+
 /* balance.c: newidle, blocked load, nohz, periodic balance, placement */
+int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_domain *sd,
+		     enum cpu_idle_type idle, struct lb_env *env);
+unsigned long task_h_load(struct model *m, struct model_task *p);
 int sched_balance_newidle(struct model *m, struct rq *this_rq);
 void sched_balance_update_blocked_averages(struct model *m, int cpu);
 void sched_balance_trigger(struct model *m, struct rq *rq);

@@ -1,0 +1,736 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_balance_rq()'s arithmetic (model/balance.c) on small constructed
+ * states: group types, the migration type and imbalance of
+ * calculate_imbalance(), the queue sched_balance_find_src_rq() picks, which
+ * tasks detach_tasks() takes, can_migrate_task() per profile, and the
+ * nr_balance_failed / balance_interval outcomes.  Every expected value is
+ * derived in the comment from the kernel's formulas (kernel/sched/fair.c,
+ * 6.12.117 and 6.18.35).
+ *
+ * States are built with the model's API (forks, schedules), then the PELT
+ * averages the balancer reads are set directly (root cfs_rq load/util/
+ * runnable, a task's load_avg/util_avg) so that the arithmetic has round
+ * numbers.  Time then advances past sysctl_sched_migration_cost (500 us) so
+ * that queued tasks are cache cold unless a case wants them hot.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "sched.h"
+
+#define T0 1000000000ULL
+
+static struct model *mk(const char *profile, unsigned int nr_cpus, const int *nodes, bool moves)
+{
+	struct model_config cfg = { .nr_cpus = nr_cpus, .cpu_node = nodes, .hz = 250, .seed = 3 };
+
+	cfg.profile = model_profile_find(profile);
+	cfg.balance_moves_tasks = moves;
+	return model_new(&cfg, NULL);
+}
+
+static struct model_task *fork_on(struct model *m, uint32_t id, int cpu, uint64_t now)
+{
+	struct model_task *t = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, id, NULL);
+
+	model_wake_up_new_task(m, t, cpu, cpu, now);
+	return t;
+}
+
+static void set_cpu(struct model *m, int cpu, unsigned long load, unsigned long util,
+		    unsigned long runnable)
+{
+	m->rqs[cpu].cfs.avg.load_avg = load;
+	m->rqs[cpu].cfs.avg.util_avg = util;
+	m->rqs[cpu].cfs.avg.runnable_avg = runnable;
+}
+
+/* The first queued task of @cpu that is not running, from the tail of cfs_tasks. */
+static struct model_task *tail_queued(struct model *m, int cpu)
+{
+	struct model_task *p;
+
+	for (p = m->rqs[cpu].cfs_tasks_tail; p; p = p->cfs_prev)
+		if (p != m->rqs[cpu].curr)
+			return p;
+	return NULL;
+}
+
+/*
+ * Newly idle CPU 1 beside CPU 0 running A with B, C queued (2 CPUs, one MC
+ * domain of single-CPU groups, imbalance_pct 117).
+ * Local (CPU 1): nr_running 0 < weight 1: has_spare, 1 idle CPU.
+ * Busiest (CPU 0): nr_running 3 > 1 and util 900 x 117 = 105300 > 1024 x
+ * 100: overloaded (with util 800: 93600 < 102400 and runnable 800 x 100 <
+ * 1024 x 117: has_spare - still a busiest group: it has fair tasks).
+ * find_src_group(): local not busier, busiest overloaded (or spare with 3
+ * fair tasks and an idle destination): calculate_imbalance().  Local has
+ * spare, the domain is the LLC (no migrate_util), busiest is one CPU:
+ * migrate_task, sibling_imbalance() = 3 - 0 = 3, >> 1 = 1.
+ * find_src_rq(): CPU 0.  detach_tasks(): the tail of cfs_tasks first - the
+ * least recently run queued task - and a newly idle pass stops after one.
+ */
+static void test_newidle_migrate_task(const char *profile, unsigned long util)
+{
+	struct model *m = mk(profile, 2, NULL, true);
+	struct model_task *a, *b, *c, *want;
+	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	a = fork_on(m, 1, 0, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+	b = fork_on(m, 2, 0, now + 100000);
+	c = fork_on(m, 3, 0, now + 200000);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 3000, util, util);
+	want = tail_queued(m, 0);
+	CHECK(want == b || want == c);
+
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NEWLY_IDLE, &env), 1);
+	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.local_stat.idle_cpus, 1);
+	CHECK_EQ_U(env.busiest_stat.group_type, util >= 900 ? group_overloaded : group_has_spare);
+	CHECK_EQ_U(env.busiest_stat.sum_nr_running, 3);
+	CHECK_EQ_U(env.busiest_stat.sum_h_nr_running, 3);
+	CHECK_EQ_S(env.busiest_group, 0);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_S(env.imbalance_found, 1);
+	CHECK(env.src_rq == rq0);
+	CHECK_EQ_U(env.detached, 1);
+	CHECK_EQ_S(want->cpu, 1);
+	CHECK_EQ_U(model_nr_queued(m, 0), 2);
+	CHECK_EQ_U(model_nr_queued(m, 1), 1);
+	CHECK_EQ_U(m->counters[MC_lb_migrate_task], 1);
+	CHECK_EQ_U(m->counters[MC_load_balance_moved], 1);
+	/* newidle leaves the interval and the failure count alone */
+	CHECK_EQ_U(rq1->sd[0].balance_interval, rq1->sd[0].min_interval);
+	CHECK_EQ_U(rq1->sd[0].nr_balance_failed, 0);
+	(void)c;
+	model_free(m);
+}
+
+/*
+ * A busy destination (CPU_NOT_IDLE: CPU 1 runs one task, util 300: has
+ * spare) against overloaded CPU 0 (three tasks, util 1000).  6.6+
+ * sibling_imbalance() is 0 for a busy destination: imbalance 0, balanced
+ * (nr_balance_failed 0, interval doubled 2 -> 4 ms).  6.1 takes busiest -
+ * local nr_running = 3 - 1 = 2, >> 1 = 1: migrate_task, imbalance found
+ * (interval back to min 2 ms), and one queued task moves.
+ */
+static void test_busy_dst_sibling(const char *profile, bool imbalanced)
+{
+	struct model *m = mk(profile, 2, NULL, true);
+	struct rq *rq1 = &m->rqs[1];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 2, 0, now);
+	fork_on(m, 3, 0, now);
+	fork_on(m, 4, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 3000, 1000, 1000);
+	set_cpu(m, 1, 1000, 300, 300);
+	rq1->sd[0].balance_interval = 2;
+
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NOT_IDLE, &env), imbalanced ? 1 : 0);
+	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_overloaded);
+	CHECK_EQ_S(env.imbalance_found, imbalanced ? 1 : 0);
+	CHECK_EQ_U(rq1->sd[0].balance_interval, imbalanced ? 2 : 4);
+	CHECK_EQ_U(m->counters[MC_balance_interval_doubled], imbalanced ? 0 : 1);
+	CHECK_EQ_U(m->counters[MC_balance_interval_reset], imbalanced ? 1 : 0);
+	CHECK_EQ_U(model_nr_queued(m, 1), imbalanced ? 2 : 1);
+	model_free(m);
+}
+
+/*
+ * migrate_load between two overloaded CPUs, periodic, busy destination.
+ * CPU 0: A running, B and C queued, load 3000, util 1000; CPU 1: D running,
+ * E queued, load 2000, util 1000.  Both overloaded (2-3 tasks > 1 CPU,
+ * 1000 x 117 > 102400): avg_load = load x 1024 / 1024: 3000 and 2000.
+ * find_src_group(): local < busiest, local 2000 < domain (5000 x 1024 /
+ * 2048 = 2500), 100 x 3000 = 300000 > 117 x 2000 = 234000: imbalanced.
+ * calculate_imbalance(): migrate_load, min((3000 - 2500) x 1024,
+ * (2500 - 2000) x 1024) / 1024 = 500 (load units).
+ * find_src_rq(): CPU 0 (3 fair tasks, so not the single-task skip).
+ * detach_tasks(): B and C have load_avg 1000: task_h_load = 1000 x 3000 /
+ * 3001 = 999 (root group: h_load is the root load 3000).  Pass 1
+ * (nr_balance_failed 0): shr_bound(999, 0) = 999 > 500 for both, nothing
+ * moves: failed, nr_balance_failed 1, interval reset.  Pass 2:
+ * shr_bound(999, 1) = 499 <= 500: the tail task moves, 500 - 999 < 0 stops.
+ */
+static void test_migrate_load_shr_bound(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct model_task *a, *b, *c, *want;
+	struct rq *rq1 = &m->rqs[1];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	a = fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	b = fork_on(m, 2, 0, now);
+	c = fork_on(m, 3, 0, now);
+	fork_on(m, 4, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 5, 1, now);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 3000, 1000, 1000);
+	set_cpu(m, 1, 2000, 1000, 1000);
+	b->se.avg.load_avg = 1000;
+	c->se.avg.load_avg = 1000;
+	CHECK(model_curr(m, 0) == a);
+	CHECK_EQ_U(task_h_load(m, b), 999);
+
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NOT_IDLE, &env), 0);
+	CHECK_EQ_U(env.local_stat.group_type, group_overloaded);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_overloaded);
+	CHECK_EQ_U(env.local_stat.avg_load, 2000);
+	CHECK_EQ_U(env.busiest_stat.avg_load, 3000);
+	CHECK_EQ_U(env.sds_avg_load, 2500);
+	CHECK_EQ_U(env.migration_type, migrate_load);
+	CHECK_EQ_S(env.imbalance_found, 500);
+	CHECK_EQ_U(env.detached, 0);
+	CHECK_EQ_U(rq1->sd[0].nr_balance_failed, 1);
+	CHECK_EQ_U(rq1->sd[0].balance_interval, rq1->sd[0].min_interval);
+	CHECK_EQ_U(m->counters[MC_lb_failed], 1);
+	CHECK_EQ_U(m->counters[MC_balance_interval_reset], 1);
+
+	want = tail_queued(m, 0);
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NOT_IDLE, &env), 1);
+	CHECK_EQ_S(env.imbalance_found, 500);
+	CHECK_EQ_S(env.imbalance, 500 - 999);
+	CHECK_EQ_S(want->cpu, 1);
+	CHECK_EQ_U(rq1->sd[0].nr_balance_failed, 0);
+	CHECK_EQ_U(m->counters[MC_lb_migrate_load], 2);
+	model_free(m);
+}
+
+/*
+ * Two overloaded CPUs within imbalance_pct: local load 2000, busiest 2300.
+ * 100 x 2300 = 230000 <= 117 x 2000 = 234000: balanced, nothing computed,
+ * nr_balance_failed back to 0, interval doubled (2 -> 4 ms).
+ */
+static void test_within_imbalance_pct(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct rq *rq1 = &m->rqs[1];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 2, 0, now);
+	fork_on(m, 3, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 4, 1, now);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 2300, 1000, 1000);
+	set_cpu(m, 1, 2000, 1000, 1000);
+	rq1->sd[0].nr_balance_failed = 1;
+	rq1->sd[0].balance_interval = 2;
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NOT_IDLE, &env), 0);
+	CHECK(env.have_stats);
+	CHECK_EQ_S(env.busiest_group, 0);
+	CHECK_EQ_S(env.imbalance_found, 0);
+	CHECK_EQ_U(rq1->sd[0].nr_balance_failed, 0);
+	CHECK_EQ_U(rq1->sd[0].balance_interval, 4);
+	/* 2400: 240000 > 234000 - imbalanced */
+	set_cpu(m, 0, 2400, 1000, 1000);
+	sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NOT_IDLE, &env);
+	CHECK_EQ_U(env.migration_type, migrate_load);
+	/* min((2400 - 2200) x 1024, (2200 - 2000) x 1024) / 1024 = 200 */
+	CHECK_EQ_S(env.imbalance_found, 200);
+	CHECK_EQ_U(rq1->sd[0].balance_interval, 2);
+	model_free(m);
+}
+
+/*
+ * NUMA: 4 CPUs, nodes {0, 0, 1, 1}; the NUMA domain's groups are the nodes,
+ * imb_numa_nr = 4 CPUs / 2 per LLC = 2.  CPU 2 (idle, first idle CPU of
+ * node 1: should_we_balance() lets it) balances the NUMA domain.
+ *
+ * (a) Node 0 overloaded: CPU 0 runs A with B, C queued, CPU 1 runs D with E
+ * queued; util 1000 and 1010: 5 tasks > 2 CPUs, 2048 x 100 < 2010 x 117.  Node
+ * 1: CPU 3 runs F, util 300: 1 task < 2 CPUs, has spare, 1 idle CPU.  Node 0
+ * has an MC domain (2 CPUs): prefer-sibling; sibling_imbalance() = 5 - 1 = 4
+ * > 1: force.  calculate_imbalance(): local spare, busiest overloaded, not
+ * an LLC: migrate_util, max(2048, 300) - 300 = 1748.  find_src_rq()
+ * (migrate_util): max(util, runnable) capped at 1024: CPU 0 (util 1000,
+ * runnable 1500) -> 1024 beats CPU 1's 1010 (6.1's util alone: CPU 1).  detach_tasks(): util 400 each: B and C
+ * (1748 - 800 = 948 left), then CPU 0 has one task: an idle destination
+ * does not steal the last one.  Two tasks move to CPU 2.  Newly idle, the
+ * pass stops after the first task (CONFIG_PREEMPTION): 1748 - 400 = 1348.
+ *
+ * (b) Node 0 has spare capacity: CPU 0 runs A with B queued, util 150, CPU
+ * 1 idle (2 tasks = 2 CPUs, util 150 x 117 < 204800).  Node 1 all idle.
+ * sibling_imbalance() = 2 - 0 = 2 > 1: force; migrate_task 2, then
+ * adjust_numa_imbalance(2, 0 + 1 tasks, imb_numa_nr 2): 1 <= 2 and 2 <=
+ * NUMA_IMBALANCE_MIN: 0 - the pair stays together: balanced.  With a third
+ * task on CPU 1: 3 - 0 = 3 > 2 stays, >> 1 = 1: migrate_task 1.
+ */
+static const int numa_nodes[4] = { 0, 0, 1, 1 };
+
+static void test_numa_migrate_util(enum cpu_idle_type idle)
+{
+	bool newidle = idle == CPU_NEWLY_IDLE;
+	struct model *m = mk("6.18", 4, numa_nodes, true);
+	struct model_task *b, *c;
+	struct rq *rq2 = &m->rqs[2];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	CHECK_EQ_S(rq2->nr_sd, 2);
+	CHECK_EQ_U(rq2->sd[1].imb_numa_nr, 2);
+	fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	b = fork_on(m, 2, 0, now);
+	c = fork_on(m, 3, 0, now);
+	fork_on(m, 4, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 5, 1, now);
+	fork_on(m, 6, 3, now);
+	model_schedule(m, 3, MODEL_PREV_RUNNABLE, now);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 3000, 1000, 1500);
+	set_cpu(m, 1, 2000, 1010, 1010);
+	set_cpu(m, 2, 0, 0, 0);
+	set_cpu(m, 3, 1000, 300, 300);
+	b->se.avg.util_avg = 400;
+	c->se.avg.util_avg = 400;
+
+	CHECK_EQ_S(sched_balance_rq(m, rq2, &rq2->sd[1], idle, &env), newidle ? 1 : 2);
+	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.local_stat.group_weight, 2);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_overloaded);
+	CHECK_EQ_S(env.busiest_group, 0);
+	CHECK_EQ_U(env.migration_type, migrate_util);
+	CHECK_EQ_S(env.imbalance_found, 1748);
+	CHECK_EQ_S(env.imbalance, newidle ? 1348 : 948);
+	CHECK(env.src_rq == &m->rqs[0]);
+	CHECK_EQ_S((b->cpu == 2) + (c->cpu == 2), newidle ? 1 : 2);
+	CHECK_EQ_U(model_nr_queued(m, 0), newidle ? 2 : 1);
+	CHECK_EQ_U(m->counters[MC_lb_migrate_util], 1);
+	/* CPU 3 is busy and not the first idle CPU of node 1: another CPU balances */
+	sched_balance_rq(m, &m->rqs[3], &m->rqs[3].sd[1], CPU_NOT_IDLE, &env);
+	CHECK(!env.continue_balancing);
+	CHECK(!env.have_stats);
+	model_free(m);
+}
+
+static void test_numa_allowance(bool third)
+{
+	struct model *m = mk("6.18", 4, numa_nodes, true);
+	struct rq *rq2 = &m->rqs[2];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 2, 0, now);
+	if (third) {
+		fork_on(m, 3, 1, now);
+		model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	}
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 2000, 150, 150);
+	set_cpu(m, 1, third ? 1000 : 0, third ? 50 : 0, third ? 50 : 0);
+	set_cpu(m, 2, 0, 0, 0);
+	set_cpu(m, 3, 0, 0, 0);
+	sched_balance_rq(m, rq2, &rq2->sd[1], CPU_IDLE, &env);
+	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.busiest_stat.sum_nr_running, third ? 3 : 2);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_S(env.imbalance_found, third ? 1 : 0);
+	CHECK_EQ_U(model_nr_queued(m, 2) + model_nr_queued(m, 3), third ? 1 : 0);
+	model_free(m);
+}
+
+/*
+ * task_h_load() through a group: root load 2000, the group's entity 1000,
+ * the group's queue 1000, the task 500.  h_load(root) = 2000; h_load(/g) =
+ * 2000 x 1000 / (2000 + 1) = 999; task = 500 x 999 / (1000 + 1) = 499.
+ * The queues' h_load is cached for the jiffy: a new root load in the same
+ * jiffy changes nothing but the task's own share; the next jiffy
+ * recomputes (root 4000: h(/g) = 4000 x 1000 / 4001 = 999 -> 499 still;
+ * gse 2000: 4000 x 2000 / 4001 = 1999, task 500 x 1999 / 1001 = 998).
+ */
+static void test_task_h_load(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct model_group *g = model_group_new(m, NULL, 1024, "/g", NULL);
+	struct model_task *p = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct task_group *tg = (struct task_group *)g;
+	uint64_t now = T0;
+
+	model_wake_up_new_task(m, p, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	m->rqs[0].cfs.avg.load_avg = 2000;
+	tg->se[0]->avg.load_avg = 1000;
+	tg->cfs_rq[0]->avg.load_avg = 1000;
+	p->se.avg.load_avg = 500;
+	CHECK_EQ_U(task_h_load(m, p), 499);
+	CHECK_EQ_U(tg->cfs_rq[0]->h_load, 999);
+	tg->se[0]->avg.load_avg = 2000;
+	CHECK_EQ_U(task_h_load(m, p), 499);            /* cached this jiffy */
+	p->se.avg.load_avg = 1000;
+	CHECK_EQ_U(task_h_load(m, p), 1000 * 999 / 1001);
+	p->se.avg.load_avg = 500;
+	m->rqs[0].cfs.avg.load_avg = 4000;
+	model_advance_time(m, now + 4000000);          /* next jiffy */
+	CHECK_EQ_U(task_h_load(m, p), 998);
+	model_free(m);
+}
+
+/*
+ * DELAY_DEQUEUE and can_migrate_task().  CPU 0: X ran 2 ms ahead of the
+ * other two and sleeps: not eligible, it stays queued, delayed; Y runs, Z
+ * is queued and pinned.  CPU 1 newly idle, CPU 0's util 1000: overloaded
+ * (3 queued > 1 CPU), migrate_task (sibling 3 - 0 = 3 >> 1 = 1).
+ * 6.12.117 has no delayed test: X (cold, 1 ms after it stopped) moves, still
+ * delayed, to CPU 1 (dequeued without DEQUEUE_SLEEP: the entity leaves, the
+ * flag stays; enqueued as a new task: h_nr_delayed there).  6.18: a delayed
+ * task moves only under migrate_load: nothing can move (Z pinned, Y
+ * running): failed.  6.18 also counts only runnable tasks (h_nr_runnable
+ * 2: X excluded).
+ */
+static struct model_task *delayed_rig(struct model *m, struct model_task **y, struct model_task **z,
+				      uint64_t *now)
+{
+	struct model_task *t[3], *x, *next;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		t[i] = fork_on(m, (uint32_t)(i + 1), 0, *now);
+	x = model_schedule(m, 0, MODEL_PREV_RUNNABLE, *now);
+	*now += 2000000;
+	next = model_schedule(m, 0, MODEL_PREV_SLEEP, *now);
+	CHECK(x && x->se.sched_delayed && x->se.on_rq);
+	*y = next;
+	*z = NULL;
+	for (i = 0; i < 3; i++)
+		if (t[i] != x && t[i] != next)
+			*z = t[i];
+	model_task_set_pinned(*z, true);
+	*now += 1000000;
+	model_advance_time(m, *now);
+	return x;
+}
+
+static void test_delayed_migrate_task(const char *profile, bool moves_delayed)
+{
+	struct model *m = mk(profile, 2, NULL, true);
+	struct model_task *x, *y, *z;
+	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	x = delayed_rig(m, &y, &z, &now);
+	CHECK_EQ_U(rq0->cfs.h_nr_delayed, 1);
+	set_cpu(m, 0, 3000, 1000, 1000);
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NEWLY_IDLE, &env), moves_delayed ? 1 : 0);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_U(env.busiest_stat.sum_h_nr_running, moves_delayed ? 3 : 2);
+	CHECK_EQ_S(x->cpu, moves_delayed ? 1 : 0);
+	CHECK(x->se.sched_delayed);
+	CHECK_EQ_U(rq1->cfs.h_nr_delayed, moves_delayed ? 1 : 0);
+	CHECK_EQ_U(rq0->cfs.h_nr_delayed, moves_delayed ? 0 : 1);
+	CHECK_EQ_U(rq1->cfs.h_nr_runnable, 0);
+	CHECK_EQ_S(y->cpu, 0);
+	CHECK_EQ_S(z->cpu, 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	if (moves_delayed) {
+		/* CPU 1 picks it: the delayed dequeue completes there, nothing runs */
+		CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, now) == NULL);
+		CHECK(!x->se.on_rq && !x->se.sched_delayed);
+		CHECK_EQ_U(model_nr_queued(m, 1), 0);
+	}
+	model_free(m);
+}
+
+/*
+ * 6.18, migrate_load: the same CPU 0 (Y running, Z pinned, X delayed with
+ * load 400) against CPU 1 running two tasks; loads 3000 / 2000, util 1000
+ * each: imbalance 500 as in test_migrate_load_shr_bound().  CPU 0 has two
+ * runnable tasks, so find_src_rq() does not skip it; the walk refuses Z
+ * (pinned) and Y (running).  X, delayed because it was not eligible, meets
+ * the ineligible soft limit first (CPU 1's queue has entities, the domain
+ * has not failed): pass 1 fails (nr_balance_failed 1); pass 2 takes X:
+ * task_h_load = 400 x 3000 / 3001 = 399, shr_bound(399, 1) = 199 <= 500,
+ * 500 - 399 = 101 left.  X arrives on CPU 1 still delayed; attach_task()'s
+ * wakeup check does not preempt for a delayed task (WAKEUP_PICK_NEXT).
+ */
+static void test_delayed_migrate_load(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct model_task *x, *y, *z;
+	struct rq *rq1 = &m->rqs[1];
+	struct lb_env env;
+	uint64_t now = T0, preempt0;
+
+	fork_on(m, 10, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 11, 1, now);
+	x = delayed_rig(m, &y, &z, &now);
+	set_cpu(m, 0, 3000, 1000, 1000);
+	set_cpu(m, 1, 2000, 1000, 1000);
+	x->se.avg.load_avg = 400;
+	/* pass 1: X is not eligible (that is why it was delayed) and CPU 1's
+	 * queue has entities: the soft limit holds it while nothing failed */
+	CHECK(!entity_eligible(cfs_rq_of(&x->se), &x->se));
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NOT_IDLE, &env), 0);
+	CHECK_EQ_S(x->cpu, 0);
+	CHECK_EQ_U(rq1->sd[0].nr_balance_failed, 1);
+	preempt0 = m->counters[MC_wakeup_preempt];
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NOT_IDLE, &env), 1);
+	CHECK_EQ_U(env.migration_type, migrate_load);
+	CHECK_EQ_S(env.imbalance_found, 500);
+	CHECK_EQ_S(env.imbalance, 500 - 399);
+	CHECK_EQ_S(x->cpu, 1);
+	CHECK(x->se.sched_delayed && x->se.on_rq);
+	CHECK_EQ_U(rq1->cfs.h_nr_delayed, 1);
+	CHECK_EQ_U(m->counters[MC_wakeup_preempt], preempt0);
+	CHECK_EQ_S(y->cpu, 0);
+	CHECK_EQ_S(z->cpu, 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * The ineligible soft limit (6.18: task_is_ineligible_on_dst_cpu()).  CPU
+ * 0: E ran 2 ms, was preempted, and is queued ahead of the average
+ * (ineligible); A runs.  CPU 1 runs two tasks (its queue has entities).
+ * Loads 3000 / 2000, util 1000: migrate_load 500; E's load 400 -> 399.
+ * 6.18 pass 1 (nr_balance_failed 0): E refused; nothing else movable (A
+ * runs): failed, nr_balance_failed 1.  Pass 2: E moves.  6.12: E moves at
+ * pass 1.
+ */
+static void test_ineligible_soft_limit(const char *profile, bool soft_limit)
+{
+	struct model *m = mk(profile, 2, NULL, true);
+	struct model_task *e, *a, *t1, *t2;
+	struct rq *rq1 = &m->rqs[1];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	fork_on(m, 10, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 11, 1, now);
+	t1 = fork_on(m, 1, 0, now);
+	t2 = fork_on(m, 2, 0, now);
+	e = model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	now += 2000000;
+	a = model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	CHECK(a != e && (a == t1 || a == t2));
+	CHECK(!entity_eligible(cfs_rq_of(&e->se), &e->se));
+	now += 1000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 3000, 1000, 1000);
+	set_cpu(m, 1, 2000, 1000, 1000);
+	e->se.avg.load_avg = 400;
+
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NOT_IDLE, &env), soft_limit ? 0 : 1);
+	CHECK_EQ_S(env.imbalance_found, 500);
+	CHECK_EQ_S(e->cpu, soft_limit ? 0 : 1);
+	CHECK_EQ_U(rq1->sd[0].nr_balance_failed, soft_limit ? 1 : 0);
+	if (soft_limit) {
+		CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NOT_IDLE, &env), 1);
+		CHECK_EQ_S(e->cpu, 1);
+		CHECK_EQ_U(rq1->sd[0].nr_balance_failed, 0);
+	}
+	model_free(m);
+}
+
+/*
+ * Every candidate pinned (LBF_ALL_PINNED): CPU 0 runs A with B queued, both
+ * pinned; CPU 1 idle (periodic, CPU_IDLE): migrate_task 1, no task passes
+ * the affinity test; CPU 0 leaves env->cpus, only the local CPU remains:
+ * out_all_pinned - nr_balance_failed 0, and the interval doubles past
+ * max_interval (4 ms) up to MAX_PINNED_INTERVAL (512): 4 -> 8.
+ * Then the cache-hot case: B not pinned but ran 100 us ago (hot, nr_balance
+ * _failed 0 <= cache_nice_tries 1): failed, nr_balance_failed 1, interval
+ * back to min 2 ms; again: 2 > 1 ... not yet (1 <= 1): failed, 2; the third
+ * pass (2 > 1) moves the hot task.
+ */
+static void test_pinned_and_hot(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct model_task *a, *b;
+	struct rq *rq1 = &m->rqs[1];
+	struct sched_domain *sd = &rq1->sd[0];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	b = fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	a = fork_on(m, 2, 0, now);
+	now += 400000;
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);   /* B queued, ran until now */
+	model_task_set_pinned(a, true);
+	model_task_set_pinned(b, true);
+	now += 100000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 2000, 1000, 1000);
+	sd->balance_interval = sd->max_interval;
+	CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK(env.flags & LBF_ALL_PINNED);
+	CHECK_EQ_U(m->counters[MC_lb_all_pinned], 1);
+	CHECK_EQ_U(sd->nr_balance_failed, 0);
+	CHECK_EQ_U(sd->balance_interval, 8);
+
+	model_task_set_pinned(b, false);
+	CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
+	CHECK_EQ_U(sd->nr_balance_failed, 1);
+	CHECK_EQ_U(sd->balance_interval, sd->min_interval);
+	CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
+	CHECK_EQ_U(sd->nr_balance_failed, 2);
+	CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 1);
+	CHECK_EQ_S(b->cpu, 1);
+	CHECK_EQ_U(sd->nr_balance_failed, 0);
+	CHECK_EQ_U(m->counters[MC_load_balance_hot], 2);
+	model_free(m);
+}
+
+/*
+ * need_active_balance(): a task-count imbalance that failed more than
+ * cache_nice_tries + 2 = 3 times in a row.  CPU 0 runs A with B queued and
+ * pinned; A may run on CPU 1: each periodic pass fails (B pinned, A
+ * running), nr_balance_failed 1, 2, 3, 4; at 4 the kernel would kick the
+ * stopper (counted, not modelled) and still reset the interval.  With A
+ * pinned too, every pass is all-pinned instead (never failed).
+ */
+static void test_active_balance_needed(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct model_task *a, *b;
+	struct rq *rq1 = &m->rqs[1];
+	struct sched_domain *sd = &rq1->sd[0];
+	struct lb_env env;
+	uint64_t now = T0;
+	int i;
+
+	a = fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	b = fork_on(m, 2, 0, now);
+	model_task_set_pinned(b, true);
+	now += 2000000;
+	model_advance_time(m, now);
+	CHECK(model_curr(m, 0) == a);
+	set_cpu(m, 0, 2000, 1000, 1000);
+	for (i = 1; i <= 4; i++) {
+		sched_balance_rq(m, rq1, sd, CPU_IDLE, &env);
+		CHECK_EQ_U(sd->nr_balance_failed, (unsigned int)i);
+		CHECK_EQ_U(env.need_active_balance, i == 4);
+		CHECK_EQ_U(sd->balance_interval, sd->min_interval);
+	}
+	CHECK_EQ_U(m->counters[MC_lb_active_needed], 1);
+	model_free(m);
+}
+
+/*
+ * Dry run (--placement trace): the periodic pass decides as the kernel
+ * would and moves nothing.  test_newidle_migrate_task()'s state, periodic
+ * (CPU_IDLE): a cold task would move -> nr_balance_failed 0, reported as
+ * detached, nothing moved, 0 returned, interval reset.  With the queued
+ * tasks hot: nr_balance_failed 1.
+ */
+static void test_dry_run(bool hot)
+{
+	struct model *m = mk("6.18", 2, NULL, false);
+	struct rq *rq1 = &m->rqs[1];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 2, 0, now);
+	now += 300000;
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);   /* the other runs, one queued */
+	now += hot ? 100000 : 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 2000, 1000, 1000);
+	rq1->sd[0].nr_balance_failed = 1;
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_IDLE, &env), 0);
+	CHECK(env.dry_run);
+	CHECK_EQ_S(env.imbalance_found, 1);
+	CHECK_EQ_U(env.detached, hot ? 0 : 1);
+	CHECK_EQ_U(rq1->sd[0].nr_balance_failed, hot ? 2 : 0);
+	CHECK_EQ_U(model_nr_queued(m, 0), 2);
+	CHECK_EQ_U(m->counters[MC_load_balance_moved], 0);
+	CHECK_EQ_U(m->counters[MC_sched_migrate_task], 0);
+	CHECK_EQ_U(rq1->sd[0].balance_interval, rq1->sd[0].min_interval);
+	model_free(m);
+}
+
+/*
+ * Ties between fully busy groups (update_sd_pick_busiest()): 3 CPUs on 3
+ * nodes (single-CPU nodes: no MC domain, the NUMA domain's groups are
+ * CPUs), CPU 0 idle, CPUs 1 and 2 running one task each at util 950 (one
+ * task per CPU, 1024 x 100 < 950 x 117: fully busy; avg_load not computed:
+ * 0 for both).  Groups are visited 0, 1, 2: 6.12+ keeps the later one on a
+ * tie (CPU 2), 6.1 the first (CPU 1).  Then a busiest group with a single
+ * fair task is balanced.
+ */
+static void test_fully_busy_tie(const char *profile, int want)
+{
+	static const int nodes[3] = { 0, 1, 2 };
+	struct model *m = mk(profile, 3, nodes, true);
+	struct lb_env env;
+	uint64_t now = T0;
+
+	CHECK_EQ_S(m->rqs[0].nr_sd, 1);
+	fork_on(m, 1, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 2, 2, now);
+	model_schedule(m, 2, MODEL_PREV_RUNNABLE, now);
+	model_advance_time(m, now + 2000000);
+	set_cpu(m, 1, 1000, 950, 950);
+	set_cpu(m, 2, 1000, 950, 950);
+	CHECK_EQ_S(sched_balance_rq(m, &m->rqs[0], &m->rqs[0].sd[0], CPU_IDLE, &env), 0);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_fully_busy);
+	CHECK_EQ_S(env.busiest_group, want);
+	CHECK_EQ_S(env.imbalance_found, 0);
+	model_free(m);
+}
+
+int main(void)
+{
+	test_newidle_migrate_task("6.18", 900);
+	test_newidle_migrate_task("6.18", 800);
+	test_newidle_migrate_task("6.12", 900);
+	test_busy_dst_sibling("6.18", false);
+	test_busy_dst_sibling("6.12", false);
+	test_busy_dst_sibling("6.1", true);
+	test_migrate_load_shr_bound();
+	test_within_imbalance_pct();
+	test_numa_migrate_util(CPU_IDLE);
+	test_numa_migrate_util(CPU_NEWLY_IDLE);
+	test_numa_allowance(false);
+	test_numa_allowance(true);
+	test_task_h_load();
+	test_delayed_migrate_task("6.12", true);
+	test_delayed_migrate_task("6.18", false);
+	test_delayed_migrate_load();
+	test_ineligible_soft_limit("6.18", true);
+	test_ineligible_soft_limit("6.12", false);
+	test_pinned_and_hot();
+	test_active_balance_needed();
+	test_dry_run(false);
+	test_dry_run(true);
+	test_fully_busy_tie("6.18", 2);
+	test_fully_busy_tie("6.1", 1);
+	return check_done("load_balance");
+}
