@@ -82,6 +82,23 @@ static void print_repair(FILE *out, const struct wl_workload *wl)
 	fputc('\n', out);
 }
 
+/*
+ * CPU bandwidth limits (cfs_quota_us) of the replay's groups: only when a
+ * group has one, so that other traces' reports are unchanged.
+ */
+static void print_bandwidth(FILE *out, const struct wl_workload *wl)
+{
+	for (uint32_t g = 0; g < wl_nr_groups(wl); g++) {
+		const struct wl_group *wg = wl_group(wl, g);
+
+		if (wg->quota_us <= 0)
+			continue;
+		fprintf(out, "bandwidth: %s quota %ld us per period %ld us: %s  [%s]\n", wg->path,
+			wg->quota_us, wg->period_us, replay_bandwidth_status(),
+			wl_fact_source_name(wg->bw_src));
+	}
+}
+
 static void print_facts(FILE *out, const struct wl_workload *wl)
 {
 	const struct trace_info *i = wl_trace_info(wl);
@@ -108,6 +125,7 @@ static void print_facts(FILE *out, const struct wl_workload *wl)
 		f->tick_phase_known ? "" : " (tick phase unknown: 0)");
 	fprintf(out, "groups:    %u  [%s: %s]\n", wl_nr_groups(wl), wl_fact_source_name(f->groups_src),
 		f->groups_how);
+	print_bandwidth(out, wl);
 	print_repair(out, wl);
 	fprintf(out, "workload:  %u tasks, %u wakes\n", wl_nr_tasks(wl), wl_nr_wakes(wl));
 	fprintf(out, "timing:    __schedule clock %" PRIu64 " ns before the switch (%u samples), "

@@ -95,6 +95,16 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 	return model_profile_default();
 }
 
+bool replay_bandwidth_modelled(void)
+{
+	return false;
+}
+
+const char *replay_bandwidth_status(void)
+{
+	return "NOT MODELLED: the group is replayed unthrottled";
+}
+
 bool replay_vcpu_pack_for(const struct wl_workload *wl, const struct replay_config *cfg,
 			  char *why, size_t len)
 {

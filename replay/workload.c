@@ -167,6 +167,29 @@ static unsigned long shares_of(struct wl_builder *b, const char *path)
 	return 1024;
 }
 
+/* The bandwidth limit of cgroup @path: --cgroup-map, then the sidecar. */
+static void bandwidth_of(struct wl_builder *b, struct wl_group *g)
+{
+	const struct sidecar_cgroup *cg;
+
+	g->quota_us = g->period_us = -1;
+	g->bw_src = WL_FACT_DEFAULT;
+	for (size_t i = 0; i < b->cgmap.nr_quota; i++)
+		if (!strcmp(b->cgmap.quota[i].path, g->path)) {
+			g->quota_us = b->cgmap.quota[i].quota_us;
+			g->period_us = b->cgmap.quota[i].period_us;
+			g->bw_src = WL_FACT_OPTION;
+		}
+	if (g->bw_src == WL_FACT_DEFAULT && b->sc && (cg = sidecar_find_cgroup(b->sc, g->path)) &&
+	    cg->quota_us > 0 && cg->period_us > 0) {
+		g->quota_us = cg->quota_us;
+		g->period_us = cg->period_us;
+		g->bw_src = WL_FACT_SIDECAR;
+	}
+	if (g->quota_us <= 0)
+		g->quota_us = g->period_us = -1;
+}
+
 /* The group of cgroup @path (created with its ancestors); WL_NONE on ENOMEM. */
 static uint32_t group_get(struct wl_builder *b, const char *path, size_t len, bool autogroup)
 {
@@ -199,6 +222,10 @@ static uint32_t group_get(struct wl_builder *b, const char *path, size_t len, bo
 	g->parent = parent;
 	g->autogroup = autogroup;
 	g->shares = autogroup ? 1024 : shares_of(b, g->path);
+	g->quota_us = g->period_us = -1;
+	g->bw_src = WL_FACT_DEFAULT;
+	if (!autogroup)
+		bandwidth_of(b, g);
 	return b->groups.n++;
 fail:
 	return WL_NONE;
@@ -1432,7 +1459,7 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	if (intern_string(b, "/", 1) == WL_NONE)
 		goto oom;
 	b->groups.v[0] = (struct wl_group){ .path = b->strings.v[0], .parent = WL_NONE,
-					    .shares = 1024 };
+					    .shares = 1024, .quota_us = -1, .period_us = -1 };
 	b->groups.n = 1;
 	b->wl->facts.preempt_state = 0x100;
 
@@ -1865,6 +1892,9 @@ static int facts_finish(struct wl_builder *b)
 		b->wl->notes[WL_NOTE_NO_WAKING]++;
 	if (!f->has_stat_runtime)
 		b->wl->notes[WL_NOTE_NO_STAT_RUNTIME]++;
+	for (uint32_t g = 0; g < b->wl->nr_groups; g++)   /* moved to the workload already */
+		if (b->wl->groups[g].quota_us > 0)
+			b->wl->notes[WL_NOTE_BANDWIDTH]++;
 	return 0;
 }
 
@@ -2470,6 +2500,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",
 	[WL_NOTE_CGROUP_OTHER_ROOT] = "cgroup_attach_task events of hierarchies other than the cpu controller's: ignored",
 	[WL_NOTE_WAKING_NO_WAKEUP] = "switch-ins of tasks whose sched_waking was traced but not their sched_wakeup: that waking ended the sleep, on the CPU they ran on",
+	[WL_NOTE_BANDWIDTH] = "task groups with a CPU bandwidth limit (cfs_quota_us): throttling NOT modelled, replayed unthrottled (facts: bandwidth)",
 	[WL_NOTE_RACE_WAKE] = "wakings that reached a task still on its CPU before it blocked (waker and sleeper racing): replayed as block + immediate wake",
 };
 

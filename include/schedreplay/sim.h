@@ -195,6 +195,13 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
  * does for @wl under @cfg, and why (one sentence into @why, @len bytes; may
  * be NULL).
  */
+/*
+ * CPU bandwidth limits (wl_group.quota_us): whether the simulation models
+ * them, and one phrase saying how (the facts' "bandwidth:" lines).
+ */
+bool replay_bandwidth_modelled(void);
+const char *replay_bandwidth_status(void);
+
 bool replay_vcpu_pack_for(const struct wl_workload *wl, const struct replay_config *cfg,
 			  char *why, size_t len);
 /* Whether @cfg consults the model's select_task_rq_fair() at all. */

@@ -182,11 +182,27 @@ struct wl_task {
 				  pinned: the simulation's balancer leaves it alone) */
 };
 
+/* How a machine fact was found. */
+enum wl_fact_source {
+	WL_FACT_DEFAULT = 0,   /* nothing said; a default was used */
+	WL_FACT_TRACE,         /* read or inferred from the trace */
+	WL_FACT_SIDECAR,       /* the capture's sidecar */
+	WL_FACT_OPTION,        /* the command line */
+};
+
 struct wl_group {
 	const char *path;      /* "/" root, "/a/b", "autogroup-N" */
 	uint32_t parent;       /* WL_NONE for the root */
 	unsigned long shares;  /* cgroup v1 cpu.shares (1024 default) */
 	bool autogroup;
+	/*
+	 * CPU bandwidth limit (cgroup v1 cpu.cfs_quota_us / cpu.cfs_period_us,
+	 * v2 cpu.max): quota_us > 0 and period_us > 0, else -1 (none).  From
+	 * --cgroup-map ("quota /path Q P"; Q = -1 removes a sidecar's limit),
+	 * else the sidecar; bw_src says which (WL_FACT_DEFAULT: none).
+	 */
+	long quota_us, period_us;
+	enum wl_fact_source bw_src;
 };
 
 /*
@@ -266,13 +282,6 @@ struct wl_timed {
 	uint8_t aux;
 };
 
-/* How a machine fact was found. */
-enum wl_fact_source {
-	WL_FACT_DEFAULT = 0,   /* nothing said; a default was used */
-	WL_FACT_TRACE,         /* read or inferred from the trace */
-	WL_FACT_SIDECAR,       /* the capture's sidecar */
-	WL_FACT_OPTION,        /* the command line */
-};
 
 struct wl_facts {
 	unsigned int nr_cpus;
