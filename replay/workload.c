@@ -19,6 +19,7 @@
  * replays as "blocked and woken at once" when its waker is early.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ struct tstate {
 	int32_t lat_curr;            /* target CPU's current at sched_wakeup */
 	uint32_t lat_switches;       /* the target CPU's switch count then */
 	uint64_t mark;               /* RUNNING: end of the last op cut */
+	uint64_t runnable_since;     /* QUEUED by a switch-out while runnable: its time */
 	uint32_t run_wakee;          /* RUNNING: last sleeper it woke since its switch-in */
 	uint32_t handoff_to;         /* QUEUED: preempted by run_wakee (a hand-off) */
 	uint32_t handoff_from;       /* the task that handed off to this one */
@@ -90,6 +92,9 @@ struct wl_builder {
 	WL_VEC(struct wl_timed) timed;
 	WL_VEC(struct wl_idle) idle;
 	WL_VEC(struct wl_group) groups;
+	/* per group: trace-clock offsets in its period of throttle-ending switch-ins */
+	struct { uint64_t *v; uint32_t n, cap; } *bw_unthrottle;
+	uint32_t bw_unthrottle_n;
 	WL_VEC(char *) strings;
 
 	uint32_t *pid_map;           /* pid -> task index + 1; 0 = none */
@@ -1002,6 +1007,103 @@ static uint8_t classify_path(int32_t lat_curr, int32_t prev, bool prev_runnable,
 	return WL_PATH_QUEUED;
 }
 
+/*
+ * CPU bandwidth: task @t is switched in at @ts after waiting runnable since
+ * its runnable_since.  If it is in a limited group (or below one) and waited
+ * over a quarter of that group's period, the wait was (most likely) a
+ * throttle and @ts is just after a period boundary: keep @ts mod period.
+ */
+static int bw_unthrottle_seen(struct wl_builder *b, uint32_t t, uint64_t ts)
+{
+	uint32_t g = b->ts.v[t].group;
+	uint64_t period;
+
+	while (g != WL_NONE && g < b->groups.n && b->groups.v[g].quota_us <= 0)
+		g = b->groups.v[g].parent;
+	if (g == WL_NONE || g >= b->groups.n)
+		return 0;
+	period = (uint64_t)b->groups.v[g].period_us * 1000;
+	if (ts - b->ts.v[t].runnable_since <= period / 4)
+		return 0;
+	if (g >= b->bw_unthrottle_n) {
+		uint32_t nn = b->groups.n;
+		void *p = realloc(b->bw_unthrottle, nn * sizeof(*b->bw_unthrottle));
+
+		if (!p)
+			return -1;
+		b->bw_unthrottle = p;
+		memset(b->bw_unthrottle + b->bw_unthrottle_n, 0,
+		       (nn - b->bw_unthrottle_n) * sizeof(*b->bw_unthrottle));
+		b->bw_unthrottle_n = nn;
+	}
+	if (b->bw_unthrottle[g].n == b->bw_unthrottle[g].cap) {
+		uint32_t nc = b->bw_unthrottle[g].cap ? 2 * b->bw_unthrottle[g].cap : 32;
+		uint64_t *p = realloc(b->bw_unthrottle[g].v, nc * sizeof(*p));
+
+		if (!p)
+			return -1;
+		b->bw_unthrottle[g].v = p;
+		b->bw_unthrottle[g].cap = nc;
+	}
+	b->bw_unthrottle[g].v[b->bw_unthrottle[g].n++] = ts % period;
+	return 0;
+}
+
+#define WL_TWO_PI 6.283185307179586
+
+static int cmp_s64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The period phase of group @g from its throttle-ending switch-ins: their
+ * circular mean, then the 10th percentile of the offsets within a quarter
+ * period of it (a switch-in on a busy CPU waits for a reschedule point; on
+ * an idle one it follows the boundary within microseconds).
+ */
+static void bw_phase_finish(struct wl_builder *b, struct wl_group *g, uint32_t gi)
+{
+	uint64_t period = (uint64_t)g->period_us * 1000, *v;
+	double cs = 0, sn = 0, mean;
+	int64_t *d;
+	uint32_t n, k = 0;
+
+	g->bw_phase_ns = -1;
+	g->bw_phase_samples = 0;
+	if (g->quota_us <= 0 || gi >= b->bw_unthrottle_n || b->bw_unthrottle[gi].n < 3)
+		return;
+	v = b->bw_unthrottle[gi].v;
+	n = b->bw_unthrottle[gi].n;
+	for (uint32_t i = 0; i < n; i++) {
+		double a = WL_TWO_PI * (double)v[i] / (double)period;
+
+		cs += cos(a);
+		sn += sin(a);
+	}
+	mean = atan2(sn, cs) / (WL_TWO_PI) * (double)period;
+	if (mean < 0)
+		mean += (double)period;
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t x = (int64_t)v[i] - (int64_t)mean, half = (int64_t)period / 2;
+
+		x = ((x % (int64_t)period) + (int64_t)period + half) % (int64_t)period - half;
+		if (x > -(int64_t)period / 4 && x < (int64_t)period / 4)
+			d[k++] = x;
+	}
+	if (k >= 3) {
+		qsort(d, k, sizeof(*d), cmp_s64);
+		g->bw_phase_ns = ((int64_t)mean + d[k / 10] + (int64_t)period) % (int64_t)period;
+		g->bw_phase_samples = k;
+	}
+	free(d);
+}
+
 static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_switch *sw = &ev->u.sched_switch;
@@ -1054,6 +1156,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		switch (sw->prev_run) {
 		case TRACE_STATE_RUNNING:
 			s->st = TS_QUEUED;
+			s->runnable_since = ev->ts;
 			if (sw->prev_preempt) {
 				b->wl->facts.preempt_state = sw->prev_state;
 				b->saw_r_plus = true;
@@ -1153,6 +1256,9 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		b->ts.v[n].st = TS_QUEUED;
 		b->tasks.v[n].init_cpu = (int16_t)ev->cpu;
 	}
+	if (b->ts.v[n].runnable_since && bw_unthrottle_seen(b, n, ev->ts))
+		return -1;
+	b->ts.v[n].runnable_since = 0;
 	if (make_current(b, c, ev->cpu, n, ev->ts, true, true))
 		return -1;
 	if (b->tasks.v[n].cls != WL_CLASS_FAIR) {
@@ -1676,6 +1782,9 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->timed.v);
 	free(b->idle.v);
 	free(b->groups.v);
+	for (uint32_t g = 0; g < b->bw_unthrottle_n; g++)
+		free(b->bw_unthrottle[g].v);
+	free(b->bw_unthrottle);
 	for (uint32_t i = 0; i < b->strings.n; i++)
 		free(b->strings.v[i]);
 	free(b->strings.v);
@@ -1892,9 +2001,6 @@ static int facts_finish(struct wl_builder *b)
 		b->wl->notes[WL_NOTE_NO_WAKING]++;
 	if (!f->has_stat_runtime)
 		b->wl->notes[WL_NOTE_NO_STAT_RUNTIME]++;
-	for (uint32_t g = 0; g < b->wl->nr_groups; g++)   /* moved to the workload already */
-		if (b->wl->groups[g].quota_us > 0)
-			b->wl->notes[WL_NOTE_BANDWIDTH]++;
 	return 0;
 }
 
@@ -2316,6 +2422,8 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	wl->timed = b->timed.v;
 	wl->nr_timed = b->timed.n;
 	b->timed.v = NULL;
+	for (uint32_t g = 0; g < b->groups.n; g++)
+		bw_phase_finish(b, &b->groups.v[g], g);
 	wl->groups = b->groups.v;
 	wl->nr_groups = b->groups.n;
 	b->groups.v = NULL;
@@ -2500,7 +2608,6 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",
 	[WL_NOTE_CGROUP_OTHER_ROOT] = "cgroup_attach_task events of hierarchies other than the cpu controller's: ignored",
 	[WL_NOTE_WAKING_NO_WAKEUP] = "switch-ins of tasks whose sched_waking was traced but not their sched_wakeup: that waking ended the sleep, on the CPU they ran on",
-	[WL_NOTE_BANDWIDTH] = "task groups with a CPU bandwidth limit (cfs_quota_us): throttling NOT modelled, replayed unthrottled (facts: bandwidth)",
 	[WL_NOTE_RACE_WAKE] = "wakings that reached a task still on its CPU before it blocked (waker and sleeper racing): replayed as block + immediate wake",
 };
 

@@ -203,6 +203,17 @@ struct wl_group {
 	 */
 	long quota_us, period_us;
 	enum wl_fact_source bw_src;
+	/*
+	 * Where the trace shows the group's period boundaries: the trace-clock
+	 * phase (0..period) of the switch-ins that end its tasks' throttled
+	 * waits (a wait runnable of over a quarter period; at a boundary the
+	 * period timer unthrottles them all at once), -1 if fewer than 3 (then
+	 * the simulation assumes 0); from the lower tail of those switch-ins,
+	 * which come late on a busy CPU.  Counted for the group with the
+	 * quota (a task's nearest limited ancestor).
+	 */
+	int64_t bw_phase_ns;
+	uint32_t bw_phase_samples;
 };
 
 /*
