@@ -265,6 +265,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	}
 
 	m->root_task_group.shares = NICE_0_LOAD;   /* ROOT_TASK_GROUP_LOAD */
+	init_cfs_bandwidth(&m->root_task_group.cfs_bandwidth);
 	if (tg_alloc_percpu(m, &m->root_task_group, err))
 		goto fail;
 	m->root_task_group.name = strdup("/");
@@ -382,6 +383,7 @@ struct model_group *model_group_new(struct model *m, struct model_group *parent,
 	}
 	tg->parent = parent ? (struct task_group *)parent : &m->root_task_group;
 	tg->depth = tg->parent->depth + 1;
+	init_cfs_bandwidth(&tg->cfs_bandwidth);
 	tg->shares = scale_load(shares);
 	tg->name = strdup(name ? name : "");
 	if (!tg->name || tg_alloc_percpu(m, tg, err)) {
@@ -393,6 +395,9 @@ struct model_group *model_group_new(struct model *m, struct model_group *parent,
 	}
 	tg->next_alloc = m->groups;
 	m->groups = tg;
+	/* list_add_rcu(&tg->siblings, &parent->children): newest first */
+	tg->sibling = tg->parent->children;
+	tg->parent->children = tg;
 	return (struct model_group *)tg;
 }
 
@@ -515,6 +520,7 @@ void model_task_info(const struct model_task *t, struct model_task_info *out)
 	out->period_contrib = t->se.avg.period_contrib;
 	out->last_update_time = t->se.avg.last_update_time;
 	out->group = (const struct model_group *)t->tg;
+	out->throttled = t->throttled;
 }
 
 static int check_cpu(const struct model *m, int cpu, const char *what, struct sr_error *err)
@@ -681,6 +687,19 @@ struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev
 		return NULL;
 	}
 
+	/*
+	 * 6.18's throttle: a task picked from a throttled hierarchy is
+	 * dequeued on its return to user space (throttle_cfs_rq_work()), which
+	 * the model puts at this, its next __schedule() (bandwidth.c).  A task
+	 * that blocks first takes its work along: the pick that runs it next
+	 * sets it again if its hierarchy is still throttled.
+	 */
+	if (prev && prev->throttle_work) {
+		if (prev_mode == MODEL_PREV_RUNNABLE)
+			throttle_cfs_rq_work(m, prev);
+		prev->throttle_work = false;
+	}
+
 	if (prev && prev_mode != MODEL_PREV_RUNNABLE) {
 		int flags = DEQUEUE_SLEEP | DEQUEUE_NOCLOCK;
 
@@ -694,7 +713,8 @@ struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev
 	next = pick_next_task_fair(m, rq, prev, prev != NULL);
 	if (!next && prev)
 		put_prev_task_fair(m, rq, prev);   /* put_prev_set_next_task(prev, idle) */
-	rq->need_resched = false;
+	/* a throttled pick runs only until its throttle work (above) */
+	rq->need_resched = next && next->throttle_work;
 
 	if (next != prev || rq->switch_pending)
 		COUNT(m, sched_switch);

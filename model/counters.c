@@ -11,6 +11,12 @@ static const char *const counter_names[NR_MODEL_COUNTERS] = {
 #undef C
 };
 
+static const char *const bw_counter_names[NR_MODEL_BW_COUNTERS] = {
+#define C(id, name, what) name,
+	MODEL_BW_COUNTERS(C)
+#undef C
+};
+
 /* "tg_load_avg_writes.node%d" for nodes 0..15; more nodes are summed only. */
 #define MAX_NODE_NAMES 16
 static const char *const node_names[MAX_NODE_NAMES] = {
@@ -41,6 +47,14 @@ bool model_counter_next(const struct model *m, unsigned int *iter, const char **
 		(*iter)++;
 		return true;
 	}
+	i -= (unsigned int)nodes;
+	/* the bandwidth counters only while a group has a quota (the static key) */
+	if (cfs_bandwidth_used(m) && i < NR_MODEL_BW_COUNTERS) {
+		*name = bw_counter_names[i];
+		*value = m->bw_counters[i];
+		(*iter)++;
+		return true;
+	}
 	return false;
 }
 
@@ -62,5 +76,6 @@ bool model_counter_get(const struct model *m, const char *name, uint64_t *value)
 void model_counters_reset(struct model *m)
 {
 	memset(m->counters, 0, sizeof(m->counters));
+	memset(m->bw_counters, 0, sizeof(m->bw_counters));
 	memset(m->tg_writes_node, 0, sizeof(*m->tg_writes_node) * (size_t)m->nr_nodes);
 }

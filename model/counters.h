@@ -80,4 +80,18 @@
 	C(vcpu_pack_room,        "vcpu_pack_room",        "sched_vcpu_pack: placements beside an idle CPU asked whether the waker's CPU has room") \
 	C(vcpu_pack_room_packed, "vcpu_pack_room.packed", "... that kept the task on the waker's (parent's) CPU")
 
+/*
+ * CFS bandwidth counters: listed after the others, and only when a group has
+ * a quota (cfs_bandwidth_used()), so that a replay without one is unchanged.
+ */
+#define MODEL_BW_COUNTERS(C) \
+	C(throttle_cfs_rq,       "throttle_cfs_rq",       "cfs_rqs throttled (throttle_cfs_rq() that found no runtime)") \
+	C(unthrottle_cfs_rq,     "unthrottle_cfs_rq",     "cfs_rqs unthrottled (unthrottle_cfs_rq() that did)") \
+	C(throttle_cfs_rq_work,  "throttle_cfs_rq_work",  "tasks dequeued to a throttled_limbo_list (6.18 task-based throttle)") \
+	C(assign_cfs_rq_runtime, "assign_cfs_rq_runtime", "__assign_cfs_rq_runtime() calls (slices asked of the pool)") \
+	C(sched_cfs_period_timer, "sched_cfs_period_timer", "period timer expiries (do_sched_cfs_period_timer())") \
+	C(distribute_cfs_runtime, "distribute_cfs_runtime", "distribute_cfs_runtime() passes") \
+	C(return_cfs_rq_runtime, "return_cfs_rq_runtime", "slack returned to the pool (__return_cfs_rq_runtime() with slack)") \
+	C(sched_cfs_slack_timer, "sched_cfs_slack_timer", "slack timer expiries")
+
 #endif

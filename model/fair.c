@@ -89,6 +89,7 @@ void update_curr(struct model *m, struct cfs_rq *cfs_rq)
 			m->stat_runtime_hook(m->hook_ctx, rq->cpu, task_of(curr)->id,
 					     (u64)delta_exec, rq->clock_task);
 	}
+	account_cfs_rq_runtime(m, cfs_rq, (u64)delta_exec);
 
 	if (!sched_feat(m, EEVDF))
 		return;
@@ -325,8 +326,13 @@ static void enqueue_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct 
 		__enqueue_entity(m, cfs_rq, se);
 	se->on_rq = 1;
 
-	if (cfs_rq->nr_running == 1)
+	if (cfs_rq->nr_running == 1) {
+		if (cfs_bandwidth_used(m))
+			check_enqueue_throttle(m, cfs_rq);
 		list_add_leaf_cfs_rq(cfs_rq);
+		if (cfs_rq->pelt_clock_throttled)
+			throttled_cfs_rq_filled(cfs_rq);
+	}
 }
 
 /*
@@ -362,8 +368,13 @@ static void enqueue_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sc
 		__enqueue_entity(m, cfs_rq, se);
 	se->on_rq = 1;
 
-	if (cfs_rq->nr_running == 1)
+	if (cfs_rq->nr_running == 1) {
+		if (cfs_bandwidth_used(m))
+			check_enqueue_throttle(m, cfs_rq);
 		list_add_leaf_cfs_rq(cfs_rq);
+		if (cfs_rq->pelt_clock_throttled)
+			throttled_cfs_rq_filled(cfs_rq);
+	}
 }
 
 static void enqueue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
@@ -446,6 +457,8 @@ void enqueue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int
 	u64 slice = 0;
 	bool eevdf = sched_feat(m, EEVDF);
 
+	if (task_is_throttled(m, p) && enqueue_throttled_task(m, p))
+		return;
 	COUNT(m, enqueue_task_fair);
 	if (flags & ENQUEUE_DELAYED) {
 		requeue_delayed_entity(m, se);
@@ -527,7 +540,7 @@ static bool dequeue_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct 
 	clear_buddies(cfs_rq, se);
 
 	if (!(flags & DEQUEUE_DELAYED)) {
-		bool delay = sleep && !(flags & DEQUEUE_SPECIAL);
+		bool delay = sleep && !(flags & (DEQUEUE_SPECIAL | DEQUEUE_THROTTLE));
 
 		if (sched_feat(m, DELAY_DEQUEUE) && delay && !entity_eligible(cfs_rq, se)) {
 			update_load_avg(m, cfs_rq, se, 0);
@@ -551,6 +564,8 @@ static bool dequeue_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct 
 		__dequeue_entity(m, cfs_rq, se);
 	se->on_rq = 0;
 	account_entity_dequeue(cfs_rq, se);
+	/* return excess runtime on last dequeue */
+	return_cfs_rq_runtime(m, cfs_rq);
 
 	update_cfs_group(m, se, MODEL_SITE_DEQUEUE_ENTITY, cfs_rq->nr_running);
 
@@ -559,6 +574,8 @@ static bool dequeue_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct 
 	if (!sched_feat(m, ZERO_VRUNTIME) &&
 	    (flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
 		update_min_vruntime(m, cfs_rq);
+	if (!cfs_rq->nr_running && throttled_hierarchy(m, cfs_rq))
+		throttled_cfs_rq_emptied(m, cfs_rq);
 	return true;
 }
 
@@ -582,10 +599,13 @@ static bool dequeue_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sc
 	account_entity_dequeue(cfs_rq, se);
 	if (!(flags & DEQUEUE_SLEEP))
 		se->vruntime -= cfs_rq->min_vruntime;
+	return_cfs_rq_runtime(m, cfs_rq);
 
 	update_cfs_group(m, se, MODEL_SITE_DEQUEUE_ENTITY, cfs_rq->nr_running);
 	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
 		update_min_vruntime(m, cfs_rq);
+	if (!cfs_rq->nr_running && throttled_hierarchy(m, cfs_rq))
+		throttled_cfs_rq_emptied(m, cfs_rq);
 	return true;
 }
 
@@ -608,6 +628,7 @@ int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, in
 {
 	bool task_sleep = flags & DEQUEUE_SLEEP;
 	bool task_delayed = flags & DEQUEUE_DELAYED;
+	bool task_throttled = flags & DEQUEUE_THROTTLE;
 	struct model_task *p = NULL;
 	unsigned int idle_h_nr_running = 0;
 	unsigned int h_nr_queued = 0;
@@ -640,6 +661,8 @@ int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, in
 		cfs_rq->h_nr_queued -= h_nr_queued;
 		cfs_rq->idle_h_nr_running -= idle_h_nr_running;
 		cfs_rq->h_nr_delayed -= h_nr_delayed;
+		if (task_throttled && throttled_hierarchy(m, cfs_rq))
+			record_throttle_clock(cfs_rq);
 
 		if (cfs_rq->load.weight) {
 			if (eevdf)
@@ -673,6 +696,8 @@ int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, in
 		cfs_rq->h_nr_queued -= h_nr_queued;
 		cfs_rq->idle_h_nr_running -= idle_h_nr_running;
 		cfs_rq->h_nr_delayed -= h_nr_delayed;
+		if (task_throttled && throttled_hierarchy(m, cfs_rq))
+			record_throttle_clock(cfs_rq);
 	}
 
 	sub_nr_running(m, rq, h_nr_queued);
@@ -687,6 +712,10 @@ int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, in
 /* dequeue_task_fair(): false if the task stays queued (delayed). */
 bool dequeue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int flags)
 {
+	if (task_is_throttled(m, p)) {
+		dequeue_throttled_task(m, p, flags);
+		return true;
+	}
 	return dequeue_entities(m, rq, &p->se, flags) >= 0;
 }
 
@@ -720,6 +749,8 @@ static void put_prev_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched
 	COUNT(m, put_prev_entity);
 	if (prev->on_rq)
 		update_curr(m, cfs_rq);
+	/* throttle cfs_rqs exceeding runtime */
+	check_cfs_rq_runtime(m, cfs_rq);
 	if (prev->on_rq) {
 		__enqueue_entity(m, cfs_rq, prev);
 		update_load_avg(m, cfs_rq, prev, 0);
@@ -761,6 +792,7 @@ static struct model_task *pick_task_fair(struct model *m, struct rq *rq)
 	struct sched_entity *se;
 	struct cfs_rq *cfs_rq;
 	int guard = 0;
+	bool throttled;
 
 again:
 	cfs_rq = &rq->cfs;
@@ -768,6 +800,7 @@ again:
 		return NULL;
 	if (++guard > 1000000)
 		return NULL;   /* cannot happen: every retry dequeues a delayed entity */
+	throttled = false;
 
 	do {
 		struct sched_entity *curr = cfs_rq->curr;
@@ -776,6 +809,7 @@ again:
 			update_curr(m, cfs_rq);
 		else
 			curr = NULL;
+		throttled |= check_cfs_rq_runtime(m, cfs_rq);
 		if (sched_feat(m, EEVDF)) {
 			se = pick_next_entity(m, rq, cfs_rq, pick_protects(m), false);
 			if (!se)
@@ -787,6 +821,8 @@ again:
 		cfs_rq = group_cfs_rq(se);
 	} while (cfs_rq);
 
+	if (throttled)
+		task_throttle_setup_work(m, task_of(se));
 	return task_of(se);
 }
 
@@ -1029,6 +1065,9 @@ void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task
 		return;
 	}
 	if (se == pse)
+		return;
+	/* attach_tasks() and the like enqueue and then check: a throttled task cannot run */
+	if (task_is_throttled(m, p))
 		return;
 	if (sched_feat(m, NEXT_BUDDY) && !sched_feat(m, WAKEUP_PICK_NEXT) &&
 	    !(wake_flags & MODEL_WF_FORK) && !pse->sched_delayed)

@@ -53,6 +53,53 @@ static int tl_visit(struct sched_entity *se, void *arg)
 
 #define BAD(...) do { model_err(err, 5, __VA_ARGS__); return -1; } while (0)
 
+/*
+ * CFS bandwidth: a throttled queue is on its pool's throttled list with no
+ * runtime left; throttle_count counts the throttled queues from it up to the
+ * root; a throttled, empty queue has its PELT clock stopped and is off the
+ * leaf list; limbo tasks are dequeued tasks of a throttled hierarchy.
+ */
+static int check_bandwidth(const struct model *m, const struct cfs_rq *cfs_rq, const char *gname,
+			   struct sr_error *err)
+{
+	const struct cfs_rq *q;
+	const struct sched_entity *se;
+	const struct model_task *p;
+	int cpu = cfs_rq->rq->cpu, count = cfs_rq->throttled;
+	bool listed = false;
+
+	if (!cfs_bandwidth_used(m) && (cfs_rq->throttle_count || cfs_rq->limbo_head))
+		BAD("cpu %d group %s: throttled with no quota anywhere", cpu, gname);
+	for (se = cfs_rq->se; se; se = se->parent)
+		count += cfs_rq_of(se)->throttled;
+	if (count != cfs_rq->throttle_count)
+		BAD("cpu %d group %s: throttle_count %d, %d throttled queues at or above it", cpu,
+		    gname, cfs_rq->throttle_count, count);
+	if (cfs_rq->throttled) {
+		for (q = cfs_rq->tg->cfs_bandwidth.throttled_head; q; q = q->throttled_next)
+			listed |= q == cfs_rq;
+		if (!listed)
+			BAD("cpu %d group %s: throttled but not on the throttled list", cpu, gname);
+		if (cfs_rq->runtime_remaining > 0)
+			BAD("cpu %d group %s: throttled with %lld ns of runtime", cpu, gname,
+			    (long long)cfs_rq->runtime_remaining);
+	}
+	if (cfs_rq->throttle_count && !cfs_rq->nr_running &&
+	    (cfs_rq->on_list || !cfs_rq->pelt_clock_throttled))
+		BAD("cpu %d group %s: throttled and empty but %s", cpu, gname,
+		    cfs_rq->on_list ? "on the leaf list" : "its PELT clock runs");
+	for (p = cfs_rq->limbo_head; p; p = p->limbo_next) {
+		if (!p->throttled || p->se.on_rq || p->on_rq != TASK_ON_RQ_QUEUED ||
+		    cfs_rq_of(&p->se) != cfs_rq)
+			BAD("cpu %d group %s: limbo task %u: throttled %d, se queued %d, on_rq %d", cpu,
+			    gname, p->id, p->throttled, p->se.on_rq, p->on_rq);
+		if (!cfs_rq->throttle_count)
+			BAD("cpu %d group %s: limbo task %u in a hierarchy not throttled", cpu, gname,
+			    p->id);
+	}
+	return 0;
+}
+
 static int check_cfs_rq(const struct model *m, struct cfs_rq *cfs_rq, const char *gname,
 			struct sr_error *err)
 {
@@ -100,6 +147,8 @@ static int check_cfs_rq(const struct model *m, struct cfs_rq *cfs_rq, const char
 		    cfs_rq->avg.load_avg);
 	if (cfs_rq->nr_running && !cfs_rq->on_list)
 		BAD("cpu %d group %s: non-empty cfs_rq not on leaf_cfs_rq_list", cpu, gname);
+	if (check_bandwidth(m, cfs_rq, gname, err))
+		return -1;
 	if (cfs_rq->se) {
 		struct sched_entity *gse = cfs_rq->se;
 
@@ -123,7 +172,7 @@ static unsigned int tasks_below(const struct model *m, const struct cfs_rq *cfs_
 	for (p = m->tasks; p; p = p->next_alloc) {
 		const struct sched_entity *se = &p->se;
 
-		if (!p->on_rq || p->cpu != cfs_rq->rq->cpu)
+		if (!p->on_rq || p->throttled || p->cpu != cfs_rq->rq->cpu)
 			continue;
 		for (; se; se = se->parent)
 			if (cfs_rq_of(se) == cfs_rq)

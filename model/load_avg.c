@@ -26,11 +26,16 @@ static inline u32 pelt_divider(const struct model *m, const struct sched_avg *sa
 	return get_pelt_divider_model(sa, vflag(m, V48_ATTACH));
 }
 
-/* cfs_rq_clock_pelt(): the model has no bandwidth throttling and no
- * capacity or frequency invariance, so PELT time is the rq's task clock. */
+/*
+ * cfs_rq_clock_pelt(): no capacity or frequency invariance, so PELT time is
+ * the rq's task clock, less the time the queue spent throttled and empty
+ * (6.18: its clock stops then, pelt_clock_throttled).
+ */
 u64 cfs_rq_clock_pelt(const struct cfs_rq *cfs_rq)
 {
-	return cfs_rq->rq->clock_pelt;
+	if (cfs_rq->pelt_clock_throttled)
+		return cfs_rq->throttled_clock_pelt - cfs_rq->throttled_clock_pelt_time;
+	return cfs_rq->rq->clock_pelt - cfs_rq->throttled_clock_pelt_time;
 }
 
 /* Unsigned subtract clamped at 0 (sub_positive()). */
@@ -535,12 +540,15 @@ void propagate_entity_cfs_rq(struct model *m, struct sched_entity *se)
 {
 	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 
-	list_add_leaf_cfs_rq(cfs_rq);
+	/* 6.18: a throttled, empty queue (PELT clock stopped) stays off the list */
+	if (!cfs_rq->pelt_clock_throttled)
+		list_add_leaf_cfs_rq(cfs_rq);
 	se = se->parent;
 	for_each_sched_entity(se) {
 		cfs_rq = cfs_rq_of(se);
 		update_load_avg(m, cfs_rq, se, UPDATE_TG);
-		list_add_leaf_cfs_rq(cfs_rq);
+		if (!cfs_rq->pelt_clock_throttled)
+			list_add_leaf_cfs_rq(cfs_rq);
 	}
 }
 

@@ -77,6 +77,7 @@ extern const u32 sched_prio_to_wmult[40];
 #define DEQUEUE_SPECIAL   0x10
 #define DEQUEUE_MIGRATING 0x100
 #define DEQUEUE_DELAYED   0x200
+#define DEQUEUE_THROTTLE  0x800   /* 6.18: throttle_cfs_rq_work() */
 
 #define ENQUEUE_WAKEUP    0x01
 #define ENQUEUE_RESTORE   0x02
@@ -98,6 +99,14 @@ enum model_counter {
 };
 
 /* ---- kernel profile ------------------------------------------------- */
+
+enum model_bw_counter {
+#define C(id, name, what) MBC_##id,
+	MODEL_BW_COUNTERS(C)
+#undef C
+	NR_MODEL_BW_COUNTERS
+};
+#define BW_COUNT(m, c) ((m)->bw_counters[MBC_##c]++)
 
 enum model_feat {
 #define F(name, a, b, c, d, why) FEAT_##name,
@@ -211,6 +220,18 @@ struct cfs_rq {
 	bool on_list;
 	int nr_children_on_list;
 	struct cfs_rq *leaf_prev, *leaf_next;
+
+	/* CFS bandwidth (bandwidth.c; CONFIG_CFS_BANDWIDTH) */
+	int runtime_enabled;
+	s64 runtime_remaining;      /* ns this queue may still run before asking its tg */
+	int throttled;              /* this queue is throttled (on cfs_b's throttled list) */
+	int throttle_count;         /* throttled queues among it and its ancestors */
+	bool pelt_clock_throttled;  /* PELT clock stopped: throttled and empty */
+	u64 throttled_clock;        /* rq clock at the first throttled dequeue, 0: none */
+	u64 throttled_clock_self, throttled_clock_self_time;
+	u64 throttled_clock_pelt, throttled_clock_pelt_time;
+	struct cfs_rq *throttled_prev, *throttled_next;   /* cfs_b->throttled_cfs_rq */
+	struct model_task *limbo_head;   /* throttled_limbo_list: tasks dequeued by throttling */
 };
 
 #define MODEL_MAX_DOMAINS 2
@@ -271,8 +292,32 @@ struct rq {
 	u64 rnd_state;              /* sched_rng() */
 };
 
+/*
+ * struct cfs_bandwidth (kernel/sched/sched.h): a task group's CPU bandwidth
+ * pool, refilled to quota every period by the period timer.  Times in ns.
+ * The two hrtimers are expiry times the caller's event loop runs
+ * (model_next_timer() / model_run_timers()).
+ */
+#define RUNTIME_INF ((u64)~0ULL)
+struct cfs_bandwidth {
+	u64 period;
+	u64 quota;                  /* RUNTIME_INF: no limit */
+	u64 burst;                  /* cpu.cfs_burst_us: always 0 in the model */
+	u64 runtime;                /* left in the pool this period */
+	u64 runtime_snap;
+	bool idle;                  /* no runtime handed out since the last period */
+	bool period_active;         /* the period timer is armed */
+	bool slack_started;         /* the slack timer is armed */
+	u64 period_expires;         /* the period timer's expiry (its grid: expires + k * period) */
+	u64 slack_expires;
+	struct cfs_rq *throttled_head, *throttled_tail;   /* throttled_cfs_rq, in throttle order */
+	u64 nr_periods, nr_throttled, throttled_time;     /* cpu.stat */
+};
+
 struct task_group {
 	struct task_group *parent;
+	struct task_group *children, *sibling;   /* tg->children: newest first */
+	struct cfs_bandwidth cfs_bandwidth;
 	unsigned long shares;       /* scaled: scale_load(cpu.shares) */
 	long load_avg;              /* atomic_long_t tg->load_avg */
 	long *node_load_avg;        /* MODEL_V_TG_LOAD_PER_NODE: per node */
@@ -303,6 +348,9 @@ struct model_task {
 	bool pinned;                /* nr_cpus_allowed == 1: the balancer leaves it alone */
 	bool wake_migrated;         /* moved while asleep: next wakeup is ENQUEUE_MIGRATED */
 	bool exiting;               /* past do_exit()'s sched_move_task() (PF_EXITING) */
+	bool throttled;             /* on a throttled_limbo_list: dequeued, p->on_rq kept */
+	bool throttle_work;         /* sched_throttle_work queued: runs at its next reschedule */
+	struct model_task *limbo_prev, *limbo_next;
 	int recent_used_cpu;        /* select_idle_sibling()'s candidate; -1: none yet */
 	unsigned int wakee_flips;   /* record_wakee() / wake_wide() */
 	unsigned long wakee_flip_decay_ts;   /* jiffies */
@@ -366,6 +414,9 @@ struct model {
 	bool rd_overloaded;
 
 	u64 tl_rng;                 /* treap priorities */
+	unsigned int cfs_bandwidth_used;   /* groups with a quota: the kernel's static key */
+	unsigned int nr_throttled_tasks;   /* on limbo lists */
+	u64 bw_counters[NR_MODEL_BW_COUNTERS];
 
 	u64 counters[NR_MODEL_COUNTERS];
 	u64 *tg_writes_node;        /* per node */
@@ -659,6 +710,68 @@ void cfs_tasks_add(struct rq *rq, struct model_task *p);
 void cfs_tasks_del(struct rq *rq, struct model_task *p);
 void cfs_tasks_move_front(struct rq *rq, struct model_task *p);
 void fold_removed_propagate(struct model *m, struct cfs_rq *cfs_rq);
+
+/* bandwidth.c: CFS bandwidth control (kernel/sched/fair.c, CONFIG_CFS_BANDWIDTH) */
+static inline bool cfs_bandwidth_used(const struct model *m)
+{
+	return m->cfs_bandwidth_used != 0;
+}
+static inline bool cfs_rq_throttled(const struct model *m, const struct cfs_rq *cfs_rq)
+{
+	return cfs_bandwidth_used(m) && cfs_rq->throttled;
+}
+static inline bool throttled_hierarchy(const struct model *m, const struct cfs_rq *cfs_rq)
+{
+	return cfs_bandwidth_used(m) && cfs_rq->throttle_count;
+}
+static inline bool task_is_throttled(const struct model *m, const struct model_task *p)
+{
+	return cfs_bandwidth_used(m) && p->throttled;
+}
+void init_cfs_bandwidth(struct cfs_bandwidth *cfs_b);
+void __account_cfs_rq_runtime(struct model *m, struct cfs_rq *cfs_rq, u64 delta_exec);
+bool throttle_cfs_rq(struct model *m, struct cfs_rq *cfs_rq);
+void check_enqueue_throttle(struct model *m, struct cfs_rq *cfs_rq);
+void __return_cfs_rq_runtime(struct model *m, struct cfs_rq *cfs_rq);
+void record_throttle_clock(struct cfs_rq *cfs_rq);
+void throttled_cfs_rq_emptied(struct model *m, struct cfs_rq *cfs_rq);
+void throttled_cfs_rq_filled(struct cfs_rq *cfs_rq);
+
+/* The hot paths' tests inline (update_curr(), put_prev, pick, dequeue): nothing without a quota. */
+static inline void account_cfs_rq_runtime(struct model *m, struct cfs_rq *cfs_rq, u64 delta_exec)
+{
+	if (!cfs_bandwidth_used(m) || !cfs_rq->runtime_enabled)
+		return;
+	__account_cfs_rq_runtime(m, cfs_rq, delta_exec);
+}
+
+/*
+ * check_cfs_rq_runtime(), from put_prev_entity() and pick_task_fair(): a
+ * queue out of runtime is throttled; true if it is throttled.
+ */
+static inline bool check_cfs_rq_runtime(struct model *m, struct cfs_rq *cfs_rq)
+{
+	if (!cfs_bandwidth_used(m))
+		return false;
+	if (!cfs_rq->runtime_enabled || cfs_rq->runtime_remaining > 0)
+		return false;
+	/* a throttled entity forced into a running state (set_curr_task): done */
+	if (cfs_rq_throttled(m, cfs_rq))
+		return true;
+	return throttle_cfs_rq(m, cfs_rq);
+}
+
+/* return_cfs_rq_runtime(), from dequeue_entity() when the queue empties */
+static inline void return_cfs_rq_runtime(struct model *m, struct cfs_rq *cfs_rq)
+{
+	if (!cfs_bandwidth_used(m) || !cfs_rq->runtime_enabled || cfs_rq->nr_running)
+		return;
+	__return_cfs_rq_runtime(m, cfs_rq);
+}
+void task_throttle_setup_work(struct model *m, struct model_task *p);
+void throttle_cfs_rq_work(struct model *m, struct model_task *p);
+void dequeue_throttled_task(struct model *m, struct model_task *p, int flags);
+bool enqueue_throttled_task(struct model *m, struct model_task *p);
 
 /* core.c */
 void update_rq_clock(struct model *m, struct rq *rq, u64 now);

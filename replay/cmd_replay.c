@@ -46,7 +46,9 @@ static void usage(FILE *f)
 "  --json              JSON output (schema in docs/replay.md)\n"
 "  --comm PREFIX       latency samples of comms starting with PREFIX only\n"
 "  --hz N              CONFIG_HZ of the traced machine (else sidecar, else inferred)\n"
-"  --cgroup-map FILE   task groups: lines 'PID /cgroup/path' and 'shares /path N'\n"
+"  --cgroup-map FILE   task groups: lines 'PID /cgroup/path', 'shares /path N' and\n"
+"                      'quota /path QUOTA_US [PERIOD_US]' (CPU bandwidth limit, period\n"
+"                      100000 by default; QUOTA_US -1: none, overriding the sidecar's)\n"
 "  --sidecar FILE      the capture sidecar (default: TRACE.dat.json if present)\n"
 "  --no-sidecar        ignore any sidecar\n"
 "  --seed N            the model's random seed (default 1)\n"
@@ -56,6 +58,8 @@ static void usage(FILE *f)
 "                      only where the model places tasks (--placement model,\n"
 "                      --state-placement*, --placement-check): no effect otherwise\n"
 "  --no-costs          ablation: no mechanical costs in the simulation\n"
+"  --no-bandwidth      ablation: groups with a CPU bandwidth limit (sidecar or\n"
+"                      --cgroup-map quota) run unthrottled (default: modelled)\n"
 "  --skip-early-blocks a wake that arrives before its block skips the block\n"
 "                      (default: the task blocks and is woken at once)\n"
 "  --idle-pull         placement trace: a CPU the simulation (not the trace) leaves idle\n"
@@ -97,7 +101,7 @@ static int print_json(const struct wl_workload *wl, const struct whatif_result *
 	json_t *root = json_object(), *vars = json_object(), *errs = json_object();
 	int ret = -1;
 
-	if (!root || !vars || !errs || replay_json_add_workload(root, wl)) {
+	if (!root || !vars || !errs || replay_json_add_workload(root, wl, rc)) {
 		fprintf(stderr, "schedreplay replay: out of memory\n");
 		json_decref(root);
 		json_decref(vars);
@@ -280,6 +284,7 @@ int cmd_replay(int argc, char **argv)
 		bool on = replay_vcpu_pack_for(wl, &o.rc, pw, sizeof(pw));
 
 		to.profile_why = why;
+		to.no_bandwidth = o.rc.no_bandwidth;
 		if (replay_uses_model_placement(&o.rc)) {
 			to.vcpu_pack_on = on;
 			to.vcpu_pack_why = pw;

@@ -110,6 +110,9 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 	case RUN_OPT_NO_VCPU_PACK:
 		o->rc.vcpu_pack = opt == RUN_OPT_VCPU_PACK ? REPLAY_VCPU_PACK_ON : REPLAY_VCPU_PACK_OFF;
 		return 1;
+	case RUN_OPT_NO_BANDWIDTH:
+		o->rc.no_bandwidth = true;
+		return 1;
 	case RUN_OPT_STOP_AT_END:
 		o->rc.stop_at_end = true;
 		return 1;

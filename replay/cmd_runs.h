@@ -25,7 +25,7 @@ enum {
 	RUN_OPT_VARIANT = 1000, RUN_OPT_ALL, RUN_OPT_PLUGIN, RUN_OPT_VFILE, RUN_OPT_THREADS,
 	RUN_OPT_PROFILE, RUN_OPT_PLACEMENT, RUN_OPT_COMM, RUN_OPT_HZ, RUN_OPT_CGMAP,
 	RUN_OPT_SIDECAR, RUN_OPT_NO_SIDECAR, RUN_OPT_SEED, RUN_OPT_VCPU_PACK, RUN_OPT_NO_VCPU_PACK,
-	RUN_OPT_STOP_AT_END, RUN_OPT_HANDOFF, RUN_OPT_CHANNELS,
+	RUN_OPT_STOP_AT_END, RUN_OPT_HANDOFF, RUN_OPT_CHANNELS, RUN_OPT_NO_BANDWIDTH,
 };
 
 #define RUN_OPTS_LONG                                                            \
@@ -45,6 +45,7 @@ enum {
 	{ "vcpu-pack", no_argument, NULL, RUN_OPT_VCPU_PACK },                   \
 	{ "no-vcpu-pack", no_argument, NULL, RUN_OPT_NO_VCPU_PACK },             \
 	{ "stop-at-end", no_argument, NULL, RUN_OPT_STOP_AT_END },               \
+	{ "no-bandwidth", no_argument, NULL, RUN_OPT_NO_BANDWIDTH },             \
 	{ "handoff", required_argument, NULL, RUN_OPT_HANDOFF },               \
 	{ "channels", required_argument, NULL, RUN_OPT_CHANNELS }
 

@@ -590,7 +590,7 @@ static void usage(FILE *f)
 "                            [--no-repair] [--channel-wakes] [--oneway-no-wait]\n"
 "                            [--state-placement|--state-placement-wakes] [--stop-at-end]\n"
 "                            [--vcpu-pack|--no-vcpu-pack] [--handoff preempt|yield|sleep]\n"
-"                            [--channels auto|off|strict]\n"
+"                            [--channels auto|off|strict] [--no-bandwidth]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
@@ -609,7 +609,8 @@ static void usage(FILE *f)
 "Each replay runs on past the trace end until the traced work is done (the duration\n"
 "row, --json's duration_ms: the trace's span and the simulation's time for that\n"
 "work); --stop-at-end stops at the trace end instead, with the work not done by\n"
-"then missing from the counts.\n"
+"then missing from the counts.  --no-bandwidth replays groups with a CPU bandwidth\n"
+"limit unthrottled (docs/replay.md, \"CPU bandwidth\").\n"
 "The latency group's run-queue wait p50/p95/p99 and its run-queue waits and wakeup\n"
 "latencies over 10 ms are shown beside (--json: runqueue_wait_us {p50, p95, p99,\n"
 "samples}, long_waits {over_us, runqueue_wait, wakeup_latency}), never held to a\n"
@@ -640,6 +641,7 @@ int cmd_validate(int argc, char **argv)
 		{ "no-vcpu-pack", no_argument, NULL, 'N' },
 		{ "handoff", required_argument, NULL, 'H' },
 		{ "channels", required_argument, NULL, 'C' },
+		{ "no-bandwidth", no_argument, NULL, 'B' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -700,6 +702,7 @@ int cmd_validate(int argc, char **argv)
 		case 'E': rc.state_placement = rc.state_placement_forks = true; break;
 		case 'Y': rc.state_placement = true; break;
 		case 'Z': rc.stop_at_end = true; break;
+		case 'B': rc.no_bandwidth = true; break;
 		case 'V': rc.vcpu_pack = REPLAY_VCPU_PACK_ON; break;
 		case 'N': rc.vcpu_pack = REPLAY_VCPU_PACK_OFF; break;
 		case 'H':

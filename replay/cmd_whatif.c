@@ -43,6 +43,7 @@ static void usage(FILE *f)
 		"  --vcpu-pack, --no-vcpu-pack   placement model: pack as the capture kernel's\n"
 		"                         sched_vcpu_pack (default: on if the sidecar's cmdline has it;\n"
 		"                         no effect under placement trace)\n"
+		"  --no-bandwidth         groups with a CPU bandwidth limit run unthrottled\n"
 		"  --stop-at-end          stop each run at the trace end (default: run until the\n"
 		"                         traced work is done, so every variant does the same work)\n"
 		"  --handoff preempt|yield|sleep   a waker the model did not preempt at its\n"

@@ -295,7 +295,37 @@ static json_t *fact(unsigned long long v, enum wl_fact_source src, const char *h
 	return o;
 }
 
-int replay_json_add_workload(json_t *root, const struct wl_workload *wl)
+/*
+ * [{group, quota_us, period_us, source, modelled, how}] of the groups with a
+ * CPU bandwidth limit; NULL when none has one (other traces' JSON unchanged).
+ */
+static json_t *bandwidth_json(const struct wl_workload *wl, const struct replay_config *cfg)
+{
+	json_t *a = NULL;
+
+	for (uint32_t g = 0; g < wl_nr_groups(wl); g++) {
+		const struct wl_group *wg = wl_group(wl, g);
+
+		if (wg->quota_us <= 0)
+			continue;
+		if (!a)
+			a = json_array();
+		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:s, s:b, s:s, s:o, s:I}",
+						   "group", wg->path,
+						   "quota_us", (json_int_t)wg->quota_us,
+						   "period_us", (json_int_t)wg->period_us,
+						   "source", wl_fact_source_name(wg->bw_src),
+						   "modelled", replay_bandwidth_modelled(cfg),
+						   "how", replay_bandwidth_status(cfg),
+						   "phase_ns", wg->bw_phase_ns >= 0 ?
+						   json_integer((json_int_t)wg->bw_phase_ns) : json_null(),
+						   "phase_samples", (json_int_t)wg->bw_phase_samples));
+	}
+	return a;
+}
+
+int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
+			     const struct replay_config *cfg)
 {
 	const struct trace_info *i = wl_trace_info(wl);
 	const struct wl_facts *f = wl_facts(wl);
@@ -364,6 +394,9 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl)
 			json_object_set_new(rel, "damaged", jint(f->chan.damaged));
 		json_object_set_new(fa, "channels", rel);
 	}
+	rel = bandwidth_json(wl, cfg);
+	if (rel)
+		json_object_set_new(fa, "bandwidth", rel);
 	json_object_set_new(root, "facts", fa);
 	json_object_set_new(root, "calibration", calib_json(wl_calibration(wl), f));
 	while (wl_note_at(wl, &it, &text, &v)) {

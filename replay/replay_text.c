@@ -82,7 +82,34 @@ static void print_repair(FILE *out, const struct wl_workload *wl)
 	fputc('\n', out);
 }
 
-static void print_facts(FILE *out, const struct wl_workload *wl)
+/*
+ * CPU bandwidth limits (cfs_quota_us) of the replay's groups: only when a
+ * group has one, so that other traces' reports are unchanged.
+ */
+static void print_bandwidth(FILE *out, const struct wl_workload *wl, bool off)
+{
+	struct replay_config rc = { .no_bandwidth = off };
+
+	for (uint32_t g = 0; g < wl_nr_groups(wl); g++) {
+		const struct wl_group *wg = wl_group(wl, g);
+
+		if (wg->quota_us <= 0)
+			continue;
+		fprintf(out, "bandwidth: %s quota %ld us per period %ld us: %s  [%s]\n", wg->path,
+			wg->quota_us, wg->period_us, replay_bandwidth_status(&rc),
+			wl_fact_source_name(wg->bw_src));
+		if (wg->bw_phase_ns >= 0)
+			fprintf(out, "bandwidth: %s period boundaries at %.1f us + k x %ld us (trace "
+				"clock; from %u switch-ins ending throttled waits)  [trace]\n", wg->path,
+				(double)wg->bw_phase_ns / 1e3, wg->period_us, wg->bw_phase_samples);
+		else
+			fprintf(out, "bandwidth: %s period boundaries assumed at k x %ld us of the "
+				"trace clock (the trace shows no throttled wait ending)  [default]\n",
+				wg->path, wg->period_us);
+	}
+}
+
+static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwidth)
 {
 	const struct trace_info *i = wl_trace_info(wl);
 	const struct wl_facts *f = wl_facts(wl);
@@ -108,6 +135,7 @@ static void print_facts(FILE *out, const struct wl_workload *wl)
 		f->tick_phase_known ? "" : " (tick phase unknown: 0)");
 	fprintf(out, "groups:    %u  [%s: %s]\n", wl_nr_groups(wl), wl_fact_source_name(f->groups_src),
 		f->groups_how);
+	print_bandwidth(out, wl, no_bandwidth);
 	print_repair(out, wl);
 	fprintf(out, "workload:  %u tasks, %u wakes\n", wl_nr_tasks(wl), wl_nr_wakes(wl));
 	fprintf(out, "timing:    __schedule clock %" PRIu64 " ns before the switch (%u samples), "
@@ -480,7 +508,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	const char *text;
 	uint64_t v;
 
-	print_facts(out, wl);
+	print_facts(out, wl, o && o->no_bandwidth);
 	if (nr_runs) {
 		const struct model_profile *p = replay_result_profile(runs[0]);
 

@@ -565,6 +565,18 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 		}
 	}
 	c->run_start = now;
+	if (c->curr >= 0 && model_need_resched(s->m, cpu) && c->resched_at == UINT64_MAX) {
+		/*
+		 * Picked from a throttled hierarchy (CPU bandwidth): the task
+		 * runs until its return to user space, where its throttle work
+		 * dequeues it; that is its next __schedule() here, after the
+		 * local preemption path's cost.
+		 */
+		s->notes[SIM_NOTE_BW_THROTTLE_PICKS]++;
+		if (arm_resched(s, cpu, now + cost(s, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, cpu,
+						   (uint32_t)c->curr, s->tasks[c->curr].op)))
+			return -1;
+	}
 	if (prev >= 0 && prev != next && s->tasks[prev].st == SIM_QUEUED &&
 	    s->tasks[prev].pending_cpu >= 0 && apply_pending_migration(s, (uint32_t)prev, now))
 		return -1;
@@ -1567,6 +1579,51 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 	}
 }
 
+/* ---- CPU bandwidth timers ---------------------------------------------- */
+
+/* One heap event at the model's earliest bandwidth timer (none without a limit). */
+static int bw_arm(struct sim *s)
+{
+	uint64_t t;
+
+	if (!s->bw_groups)
+		return 0;
+	t = model_next_timer(s->m);
+	if (t >= s->bw_armed)
+		return 0;
+	s->bw_armed = t;
+	return heap_push(s, t, HEV_BW_TIMER, 0, 0);
+}
+
+/*
+ * The period and slack timers due at @now: refill, distribute, unthrottle.
+ * An idle CPU that got tasks back reschedules after the idle path's cost
+ * (the kernel's unthrottle of a remote CPU is an IPI, done synchronously
+ * here); a busy one at its next reschedule point.
+ */
+static int bw_timer(struct sim *s, uint64_t now)
+{
+	if (now != s->bw_armed)
+		return 0;              /* a stale event: a newer one is armed */
+	s->bw_armed = UINT64_MAX;
+	model_run_timers(s->m, now);
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct sim_cpu *c = &s->cpus[cpu];
+
+		if (!model_need_resched(s->m, cpu) || c->other >= 0)
+			continue;
+		if (cpu_busy(c)) {
+			if (arm_resched(s, cpu, now))
+				return -1;
+		} else if (arm_resched(s, cpu, now + cost(s, WL_PATH_IDLE, CALIB_CTX_HARDIRQ, cpu,
+							 0x30000000u | (uint32_t)cpu,
+							 (uint32_t)(now / 1000)))) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* ---- heap events ---------------------------------------------------------- */
 
 static int heap_event(struct sim *s, const struct sim_hev *h)
@@ -1598,6 +1655,8 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		if (model_need_resched(s->m, cpu) && c->other < 0)
 			return arm_resched(s, cpu, h->t + s->facts->tick_switch_ns);
 		return 0;
+	case HEV_BW_TIMER:
+		return bw_timer(s, h->t);
 	case HEV_RESCHED:
 		if (h->gen != c->gen_resched)
 			return 0;
@@ -1635,7 +1694,8 @@ static bool work_left(struct sim *s)
 	for (int c = 0; c < s->nr_cpus; c++)
 		if (!cpu_idle(&s->cpus[c]) || model_nr_queued(s->m, c))
 			return true;
-	return false;
+	/* tasks throttled by CPU bandwidth come back at a period timer */
+	return s->bw_groups && model_nr_throttled(s->m);
 }
 
 /*
@@ -1713,6 +1773,8 @@ int sim_loop(struct sim *s)
 			if (timed(s, e, ti < nt ? wl_timed_at(s->wl, ti) : NULL))
 				return -1;
 		}
+		if (bw_arm(s))
+			return -1;
 		if (s->cfg.progress && !(++steps & ((1u << 18) - 1)))
 			s->cfg.progress(s->cfg.progress_ctx,
 					(double)((now < end ? now : end) - first) / span);
@@ -1749,6 +1811,8 @@ int sim_start(struct sim *s)
 		}
 	}
 	free(decided);
+	if (bw_arm(s))
+		return -1;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		if (s->cpus[c].other >= 0) {
 			if (arm_tick(s, c, first))

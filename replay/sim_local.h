@@ -61,7 +61,7 @@ struct sim_cpu {
 	bool tick_armed;
 };
 
-enum { HEV_OP_DONE = 1, HEV_TICK, HEV_RESCHED };
+enum { HEV_OP_DONE = 1, HEV_TICK, HEV_RESCHED, HEV_BW_TIMER };
 
 struct sim_hev {
 	uint64_t t;
@@ -124,6 +124,9 @@ enum sim_note_id {
 	SIM_NOTE_PC_PACK_MODEL,
 	SIM_NOTE_PC_DIVERGED,
 	SIM_NOTE_PC_MOVED,
+	SIM_NOTE_BW_GROUPS,
+	SIM_NOTE_BW_OFF,
+	SIM_NOTE_BW_THROTTLE_PICKS,
 	SIM_NOTE_NR
 };
 
@@ -163,6 +166,10 @@ struct sim {
 	struct sim_hev *heap;
 	size_t nheap, heap_cap;
 	uint64_t heap_seq;
+
+	/* CPU bandwidth: groups with a limit in the model; the timer event armed (UINT64_MAX: none) */
+	uint32_t bw_groups;
+	uint64_t bw_armed;
 
 	uint64_t tick_ns;
 	uint64_t phase[64];

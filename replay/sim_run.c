@@ -95,6 +95,18 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 	return model_profile_default();
 }
 
+bool replay_bandwidth_modelled(const struct replay_config *cfg)
+{
+	return !cfg || !cfg->no_bandwidth;
+}
+
+const char *replay_bandwidth_status(const struct replay_config *cfg)
+{
+	if (!replay_bandwidth_modelled(cfg))
+		return "NOT MODELLED (--no-bandwidth): the group is replayed unthrottled";
+	return "modelled (6.18 task-based throttle; docs/model.md \"CFS bandwidth\")";
+}
+
 bool replay_vcpu_pack_for(const struct wl_workload *wl, const struct replay_config *cfg,
 			  char *why, size_t len)
 {
@@ -361,6 +373,30 @@ static int setup(struct sim *s, struct sr_error *err)
 		if (!(s->groups[g] = model_group_new(s->m, parent, wg->shares, wg->path, err)))
 			return -1;
 	}
+	/*
+	 * CPU bandwidth limits (tg_set_cfs_bandwidth() long before the trace):
+	 * the pool full, every queue at zero runtime, the period timer on the
+	 * grid the trace shows (wl_group.bw_phase_ns: where throttled tasks
+	 * came back), else on multiples of the period in the trace clock.
+	 */
+	s->bw_armed = UINT64_MAX;
+	for (uint32_t g = 1; g < ng; g++) {
+		const struct wl_group *wg = wl_group(wl, g);
+
+		if (wg->quota_us <= 0)
+			continue;
+		if (s->cfg.no_bandwidth) {
+			s->notes[SIM_NOTE_BW_OFF]++;
+			continue;
+		}
+		if (model_group_set_bandwidth(s->m, s->groups[g], (uint64_t)wg->quota_us * 1000,
+					      (uint64_t)wg->period_us * 1000,
+					      wg->bw_phase_ns > 0 ? (uint64_t)wg->bw_phase_ns : 0, first,
+					      err))
+			return -1;
+		s->bw_groups++;
+	}
+	s->notes[SIM_NOTE_BW_GROUPS] = s->bw_groups;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		s->cpus[c].curr = -1;
 		s->cpus[c].other = -1;
@@ -597,6 +633,9 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_OPS_DONE] = "tasks that did all their traced work before the trace end while the trace had them queued, not running, at its end: they sleep (their further demand is unknown)",
 	[SIM_NOTE_RAN_PAST_END] = "the traced work took longer than the trace: the simulation ran on past the trace end until it was done (the duration line; --stop-at-end stops at the trace end)",
 	[SIM_NOTE_WORK_CAPPED] = "the traced work was not done by twice the trace's span: the simulation stopped there with work left",
+	[SIM_NOTE_BW_GROUPS] = "groups with a CPU bandwidth limit throttled by the model (6.18 task-based throttle for every profile; the state at the trace start: pool full, no queue throttled; period boundaries where the trace's throttled tasks came back, else at multiples of the period in the trace clock: facts, bandwidth; docs/model.md \"CFS bandwidth\")",
+	[SIM_NOTE_BW_OFF] = "groups with a CPU bandwidth limit NOT throttled (--no-bandwidth): replayed as if unlimited",
+	[SIM_NOTE_BW_THROTTLE_PICKS] = "picks of a task from a throttled hierarchy: it runs until its next reschedule (the kernel: until its return to user space), then waits in limbo for the unthrottle",
 	[SIM_NOTE_WORK_STUCK] = "past the trace end, tasks were runnable with no event left to run them: the simulation stopped there with work left (a simulation bug: please report it)",
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",
 	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",

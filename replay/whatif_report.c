@@ -517,7 +517,7 @@ int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct what
 
 	if (!root || !vars || !w || !order)
 		goto nomem;
-	if (replay_json_add_workload(root, wl) < 0)
+	if (replay_json_add_workload(root, wl, cfg) < 0)
 		goto nomem;
 	json_object_set_new(root, "profile", replay_json_profile(replay_result_profile(ref),
 								 o ? o->profile_why : NULL));

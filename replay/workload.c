@@ -19,6 +19,7 @@
  * replays as "blocked and woken at once" when its waker is early.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ struct tstate {
 	int32_t lat_curr;            /* target CPU's current at sched_wakeup */
 	uint32_t lat_switches;       /* the target CPU's switch count then */
 	uint64_t mark;               /* RUNNING: end of the last op cut */
+	uint64_t runnable_since;     /* QUEUED by a switch-out while runnable: its time */
 	uint32_t run_wakee;          /* RUNNING: last sleeper it woke since its switch-in */
 	uint32_t handoff_to;         /* QUEUED: preempted by run_wakee (a hand-off) */
 	uint32_t handoff_from;       /* the task that handed off to this one */
@@ -90,6 +92,9 @@ struct wl_builder {
 	WL_VEC(struct wl_timed) timed;
 	WL_VEC(struct wl_idle) idle;
 	WL_VEC(struct wl_group) groups;
+	/* per group: trace-clock offsets in its period of throttle-ending switch-ins */
+	struct { uint64_t *v; uint32_t n, cap; } *bw_unthrottle;
+	uint32_t bw_unthrottle_n;
 	WL_VEC(char *) strings;
 
 	uint32_t *pid_map;           /* pid -> task index + 1; 0 = none */
@@ -167,6 +172,29 @@ static unsigned long shares_of(struct wl_builder *b, const char *path)
 	return 1024;
 }
 
+/* The bandwidth limit of cgroup @path: --cgroup-map, then the sidecar. */
+static void bandwidth_of(struct wl_builder *b, struct wl_group *g)
+{
+	const struct sidecar_cgroup *cg;
+
+	g->quota_us = g->period_us = -1;
+	g->bw_src = WL_FACT_DEFAULT;
+	for (size_t i = 0; i < b->cgmap.nr_quota; i++)
+		if (!strcmp(b->cgmap.quota[i].path, g->path)) {
+			g->quota_us = b->cgmap.quota[i].quota_us;
+			g->period_us = b->cgmap.quota[i].period_us;
+			g->bw_src = WL_FACT_OPTION;
+		}
+	if (g->bw_src == WL_FACT_DEFAULT && b->sc && (cg = sidecar_find_cgroup(b->sc, g->path)) &&
+	    cg->quota_us > 0 && cg->period_us > 0) {
+		g->quota_us = cg->quota_us;
+		g->period_us = cg->period_us;
+		g->bw_src = WL_FACT_SIDECAR;
+	}
+	if (g->quota_us <= 0)
+		g->quota_us = g->period_us = -1;
+}
+
 /* The group of cgroup @path (created with its ancestors); WL_NONE on ENOMEM. */
 static uint32_t group_get(struct wl_builder *b, const char *path, size_t len, bool autogroup)
 {
@@ -199,6 +227,10 @@ static uint32_t group_get(struct wl_builder *b, const char *path, size_t len, bo
 	g->parent = parent;
 	g->autogroup = autogroup;
 	g->shares = autogroup ? 1024 : shares_of(b, g->path);
+	g->quota_us = g->period_us = -1;
+	g->bw_src = WL_FACT_DEFAULT;
+	if (!autogroup)
+		bandwidth_of(b, g);
 	return b->groups.n++;
 fail:
 	return WL_NONE;
@@ -975,6 +1007,103 @@ static uint8_t classify_path(int32_t lat_curr, int32_t prev, bool prev_runnable,
 	return WL_PATH_QUEUED;
 }
 
+/*
+ * CPU bandwidth: task @t is switched in at @ts after waiting runnable since
+ * its runnable_since.  If it is in a limited group (or below one) and waited
+ * over a quarter of that group's period, the wait was (most likely) a
+ * throttle and @ts is just after a period boundary: keep @ts mod period.
+ */
+static int bw_unthrottle_seen(struct wl_builder *b, uint32_t t, uint64_t ts)
+{
+	uint32_t g = b->ts.v[t].group;
+	uint64_t period;
+
+	while (g != WL_NONE && g < b->groups.n && b->groups.v[g].quota_us <= 0)
+		g = b->groups.v[g].parent;
+	if (g == WL_NONE || g >= b->groups.n)
+		return 0;
+	period = (uint64_t)b->groups.v[g].period_us * 1000;
+	if (ts - b->ts.v[t].runnable_since <= period / 4)
+		return 0;
+	if (g >= b->bw_unthrottle_n) {
+		uint32_t nn = b->groups.n;
+		void *p = realloc(b->bw_unthrottle, nn * sizeof(*b->bw_unthrottle));
+
+		if (!p)
+			return -1;
+		b->bw_unthrottle = p;
+		memset(b->bw_unthrottle + b->bw_unthrottle_n, 0,
+		       (nn - b->bw_unthrottle_n) * sizeof(*b->bw_unthrottle));
+		b->bw_unthrottle_n = nn;
+	}
+	if (b->bw_unthrottle[g].n == b->bw_unthrottle[g].cap) {
+		uint32_t nc = b->bw_unthrottle[g].cap ? 2 * b->bw_unthrottle[g].cap : 32;
+		uint64_t *p = realloc(b->bw_unthrottle[g].v, nc * sizeof(*p));
+
+		if (!p)
+			return -1;
+		b->bw_unthrottle[g].v = p;
+		b->bw_unthrottle[g].cap = nc;
+	}
+	b->bw_unthrottle[g].v[b->bw_unthrottle[g].n++] = ts % period;
+	return 0;
+}
+
+#define WL_TWO_PI 6.283185307179586
+
+static int cmp_s64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The period phase of group @g from its throttle-ending switch-ins: their
+ * circular mean, then the 10th percentile of the offsets within a quarter
+ * period of it (a switch-in on a busy CPU waits for a reschedule point; on
+ * an idle one it follows the boundary within microseconds).
+ */
+static void bw_phase_finish(struct wl_builder *b, struct wl_group *g, uint32_t gi)
+{
+	uint64_t period = (uint64_t)g->period_us * 1000, *v;
+	double cs = 0, sn = 0, mean;
+	int64_t *d;
+	uint32_t n, k = 0;
+
+	g->bw_phase_ns = -1;
+	g->bw_phase_samples = 0;
+	if (g->quota_us <= 0 || gi >= b->bw_unthrottle_n || b->bw_unthrottle[gi].n < 3)
+		return;
+	v = b->bw_unthrottle[gi].v;
+	n = b->bw_unthrottle[gi].n;
+	for (uint32_t i = 0; i < n; i++) {
+		double a = WL_TWO_PI * (double)v[i] / (double)period;
+
+		cs += cos(a);
+		sn += sin(a);
+	}
+	mean = atan2(sn, cs) / (WL_TWO_PI) * (double)period;
+	if (mean < 0)
+		mean += (double)period;
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t x = (int64_t)v[i] - (int64_t)mean, half = (int64_t)period / 2;
+
+		x = ((x % (int64_t)period) + (int64_t)period + half) % (int64_t)period - half;
+		if (x > -(int64_t)period / 4 && x < (int64_t)period / 4)
+			d[k++] = x;
+	}
+	if (k >= 3) {
+		qsort(d, k, sizeof(*d), cmp_s64);
+		g->bw_phase_ns = ((int64_t)mean + d[k / 10] + (int64_t)period) % (int64_t)period;
+		g->bw_phase_samples = k;
+	}
+	free(d);
+}
+
 static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_switch *sw = &ev->u.sched_switch;
@@ -1027,6 +1156,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		switch (sw->prev_run) {
 		case TRACE_STATE_RUNNING:
 			s->st = TS_QUEUED;
+			s->runnable_since = ev->ts;
 			if (sw->prev_preempt) {
 				b->wl->facts.preempt_state = sw->prev_state;
 				b->saw_r_plus = true;
@@ -1126,6 +1256,9 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		b->ts.v[n].st = TS_QUEUED;
 		b->tasks.v[n].init_cpu = (int16_t)ev->cpu;
 	}
+	if (b->ts.v[n].runnable_since && bw_unthrottle_seen(b, n, ev->ts))
+		return -1;
+	b->ts.v[n].runnable_since = 0;
 	if (make_current(b, c, ev->cpu, n, ev->ts, true, true))
 		return -1;
 	if (b->tasks.v[n].cls != WL_CLASS_FAIR) {
@@ -1432,7 +1565,7 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	if (intern_string(b, "/", 1) == WL_NONE)
 		goto oom;
 	b->groups.v[0] = (struct wl_group){ .path = b->strings.v[0], .parent = WL_NONE,
-					    .shares = 1024 };
+					    .shares = 1024, .quota_us = -1, .period_us = -1 };
 	b->groups.n = 1;
 	b->wl->facts.preempt_state = 0x100;
 
@@ -1649,6 +1782,9 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->timed.v);
 	free(b->idle.v);
 	free(b->groups.v);
+	for (uint32_t g = 0; g < b->bw_unthrottle_n; g++)
+		free(b->bw_unthrottle[g].v);
+	free(b->bw_unthrottle);
 	for (uint32_t i = 0; i < b->strings.n; i++)
 		free(b->strings.v[i]);
 	free(b->strings.v);
@@ -2286,6 +2422,8 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	wl->timed = b->timed.v;
 	wl->nr_timed = b->timed.n;
 	b->timed.v = NULL;
+	for (uint32_t g = 0; g < b->groups.n; g++)
+		bw_phase_finish(b, &b->groups.v[g], g);
 	wl->groups = b->groups.v;
 	wl->nr_groups = b->groups.n;
 	b->groups.v = NULL;

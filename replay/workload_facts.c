@@ -206,13 +206,51 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 			map->shares[map->nr_shares++].shares = shares;
 			continue;
 		}
+		k = sscanf(line, "quota %4095s %4095s %4095s %c", a, n, b, &extra);
+		if (k >= 2) {
+			long q, per = 100000;
+			void *p;
+
+			/* tg_set_cfs_bandwidth(): period 1 ms..1 s, quota >= 1 ms or -1 */
+			errno = 0;
+			q = strtol(n, &end, 10);
+			if (k == 4 || errno || *end || (q != -1 && (q < 1000 || q > 1000000000L))) {
+				sr_error_set(err, EINVAL, "%s:%u: quota must be -1 (no limit) or "
+					     "1000..1000000000 us after the path", file, lineno);
+				goto fail;
+			}
+			if (k == 3) {
+				errno = 0;
+				per = strtol(b, &end, 10);
+				if (errno || *end || per < 1000 || per > 1000000) {
+					sr_error_set(err, EINVAL, "%s:%u: period must be 1000..1000000 us "
+						     "after the quota", file, lineno);
+					goto fail;
+				}
+			}
+			if (a[0] != '/') {
+				sr_error_set(err, EINVAL, "%s:%u: expected 'quota /cgroup/path QUOTA_US "
+					     "[PERIOD_US]'", file, lineno);
+				goto fail;
+			}
+			p = realloc(map->quota, (map->nr_quota + 1) * sizeof(*map->quota));
+			if (!p)
+				goto oom;
+			map->quota = p;
+			if (!(map->quota[map->nr_quota].path = strdup(a)))
+				goto oom;
+			map->quota[map->nr_quota].quota_us = q;
+			map->quota[map->nr_quota++].period_us = q < 0 ? -1 : per;
+			continue;
+		}
 		errno = 0;
 		/* WL_PID_MAX_LIMIT: PID_MAX_LIMIT, the largest pid a kernel gives */
 		if (sscanf(line, "%4095s %4095s %c", a, b, &extra) != 2 ||
 		    (pid = strtol(a, &end, 10)) <= 0 || errno || *end || pid > 4 * 1024 * 1024 ||
 		    b[0] != '/') {
 			sr_error_set(err, EINVAL,
-				     "%s:%u: expected 'PID /cgroup/path' or 'shares /cgroup/path N'",
+				     "%s:%u: expected 'PID /cgroup/path', 'shares /cgroup/path N' or "
+				     "'quota /cgroup/path QUOTA_US [PERIOD_US]'",
 				     file, lineno);
 			goto fail;
 		}
@@ -242,7 +280,10 @@ void wl_cgmap_release(struct wl_cgmap *map)
 		free(map->e[i].path);
 	for (size_t i = 0; i < map->nr_shares; i++)
 		free(map->shares[i].path);
+	for (size_t i = 0; i < map->nr_quota; i++)
+		free(map->quota[i].path);
 	free(map->e);
 	free(map->shares);
+	free(map->quota);
 	memset(map, 0, sizeof(*map));
 }

@@ -118,6 +118,9 @@ struct wl_cgmap {
 	size_t n;
 	struct { char *path; unsigned long shares; } *shares;
 	size_t nr_shares;
+	/* "quota /path Q P": quota_us -1 = no limit (overrides the sidecar's) */
+	struct { char *path; long quota_us, period_us; } *quota;
+	size_t nr_quota;
 };
 int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err);
 void wl_cgmap_release(struct wl_cgmap *map);

@@ -133,6 +133,54 @@ int model_group_set_shares(struct model *m, struct model_group *g, unsigned long
 			   uint64_t now, struct sr_error *err);
 const char *model_group_name(const struct model_group *g);
 
+/*
+ * CPU bandwidth control (CONFIG_CFS_BANDWIDTH; docs/model.md "CFS
+ * bandwidth"): tg_set_cfs_bandwidth() at @now.  @quota_ns per @period_ns
+ * (cgroup v1 cpu.cfs_quota_us / cfs_period_us, x 1000; the kernel's limits:
+ * period 1 ms..1 s, quota >= 1 ms); @quota_ns 0 removes the limit.  Burst 0.
+ * The period timer runs on the grid @timer_phase_ns + k * @period_ns of the
+ * caller's clock (the kernel's hrtimer keeps the grid it had when the quota
+ * was set; the caller says where that is).  The pool starts full, every
+ * queue with no runtime and not throttled.
+ */
+int model_group_set_bandwidth(struct model *m, struct model_group *g, uint64_t quota_ns,
+			      uint64_t period_ns, uint64_t timer_phase_ns, uint64_t now,
+			      struct sr_error *err);
+
+struct model_bandwidth_info {
+	uint64_t quota_ns, period_ns;  /* quota 0: no limit */
+	uint64_t runtime_ns;           /* cfs_b->runtime: left in the pool */
+	bool period_active;
+	uint64_t period_expires;       /* next period timer expiry (valid if active) */
+	uint64_t nr_periods, nr_throttled, throttled_time_ns;   /* cpu.stat */
+};
+/* The group's pool; -1 for the root group. */
+int model_group_bandwidth(const struct model_group *g, struct model_bandwidth_info *out);
+
+struct model_cfs_rq_info {
+	unsigned int nr_running, h_nr_queued;
+	unsigned long load_weight;
+	int64_t runtime_remaining;     /* ns */
+	bool runtime_enabled, throttled, on_list, pelt_clock_throttled;
+	int throttle_count;
+	bool group_se_queued;          /* its group entity is on the parent's queue */
+};
+/* The group's queue on @cpu; -1 on a bad CPU. */
+int model_group_cfs_rq_info(const struct model *m, const struct model_group *g, int cpu,
+			    struct model_cfs_rq_info *out);
+
+/*
+ * The bandwidth timers (period and slack, hrtimers in the kernel) are
+ * events of the caller's loop: model_next_timer() is the earliest pending
+ * expiry (UINT64_MAX: none; it changes after any call), model_run_timers()
+ * runs those due at or before @now (refill, distribute, unthrottle), after
+ * which need_resched may be set on any CPU.
+ */
+uint64_t model_next_timer(const struct model *m);
+void model_run_timers(struct model *m, uint64_t now);
+/* Tasks dequeued by throttling (on a throttled_limbo_list), all CPUs. */
+unsigned int model_nr_throttled(const struct model *m);
+
 /* ---- tasks ------------------------------------------------------------ */
 
 enum model_policy {
@@ -176,6 +224,7 @@ struct model_task_info {
 	uint32_t period_contrib;
 	uint64_t last_update_time;
 	const struct model_group *group;
+	bool throttled;                /* in its group's throttled_limbo_list (state QUEUED) */
 };
 void model_task_info(const struct model_task *t, struct model_task_info *out);
 

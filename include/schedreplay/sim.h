@@ -86,6 +86,12 @@ struct replay_config {
 	uint64_t seed;                 /* the model's RNG (NI_RANDOM, tree priorities) */
 	bool no_costs;                 /* ablation: zero mechanical costs */
 	/*
+	 * Ablation: groups with a CPU bandwidth limit (wl_group.quota_us) are
+	 * replayed unthrottled (--no-bandwidth); by default the model throttles
+	 * them (model_group_set_bandwidth(), docs/model.md "CFS bandwidth").
+	 */
+	bool no_bandwidth;
+	/*
 	 * A wake that reaches its target before the target reached the block
 	 * it ends: false (default) = the target still blocks there and is
 	 * woken at once; true = the block is skipped (the condition was
@@ -195,6 +201,13 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
  * does for @wl under @cfg, and why (one sentence into @why, @len bytes; may
  * be NULL).
  */
+/*
+ * CPU bandwidth limits (wl_group.quota_us): whether the simulation models
+ * them, and one phrase saying how (the facts' "bandwidth:" lines).
+ */
+bool replay_bandwidth_modelled(const struct replay_config *cfg);
+const char *replay_bandwidth_status(const struct replay_config *cfg);
+
 bool replay_vcpu_pack_for(const struct wl_workload *wl, const struct replay_config *cfg,
 			  char *why, size_t len);
 /* Whether @cfg consults the model's select_task_rq_fair() at all. */
@@ -275,7 +288,9 @@ json_t *replay_json_variant(const struct replay_result *r);
 /* {"counts": {...}, "wakeup_latency_us", "runqueue_wait_us", "long_waits"} measured by the trace */
 json_t *replay_json_measured(const struct wl_workload *wl);
 /* {"trace": {...}, "facts": {...}, "calibration": {...}, "approximations": [...]} members */
-int replay_json_add_workload(json_t *root, const struct wl_workload *wl);
+/* @cfg (may be NULL: the defaults) says whether CPU bandwidth limits are modelled */
+int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
+			     const struct replay_config *cfg);
 /* {"name", "why", "settings": {NAME: value}} */
 json_t *replay_json_profile(const struct model_profile *p, const char *why);
 /* {"on", "why"}: replay_vcpu_pack_for() of @wl under @cfg */
@@ -301,6 +316,7 @@ struct replay_text_opts {
 	const char *vcpu_pack_why;
 	bool show_settings;
 	int top;                       /* groups shown per key; 0 = all */
+	bool no_bandwidth;             /* replay_config.no_bandwidth: the facts say so */
 };
 void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
 		       const struct replay_result *const *runs, unsigned int nr_runs,

@@ -182,11 +182,38 @@ struct wl_task {
 				  pinned: the simulation's balancer leaves it alone) */
 };
 
+/* How a machine fact was found. */
+enum wl_fact_source {
+	WL_FACT_DEFAULT = 0,   /* nothing said; a default was used */
+	WL_FACT_TRACE,         /* read or inferred from the trace */
+	WL_FACT_SIDECAR,       /* the capture's sidecar */
+	WL_FACT_OPTION,        /* the command line */
+};
+
 struct wl_group {
 	const char *path;      /* "/" root, "/a/b", "autogroup-N" */
 	uint32_t parent;       /* WL_NONE for the root */
 	unsigned long shares;  /* cgroup v1 cpu.shares (1024 default) */
 	bool autogroup;
+	/*
+	 * CPU bandwidth limit (cgroup v1 cpu.cfs_quota_us / cpu.cfs_period_us,
+	 * v2 cpu.max): quota_us > 0 and period_us > 0, else -1 (none).  From
+	 * --cgroup-map ("quota /path Q P"; Q = -1 removes a sidecar's limit),
+	 * else the sidecar; bw_src says which (WL_FACT_DEFAULT: none).
+	 */
+	long quota_us, period_us;
+	enum wl_fact_source bw_src;
+	/*
+	 * Where the trace shows the group's period boundaries: the trace-clock
+	 * phase (0..period) of the switch-ins that end its tasks' throttled
+	 * waits (a wait runnable of over a quarter period; at a boundary the
+	 * period timer unthrottles them all at once), -1 if fewer than 3 (then
+	 * the simulation assumes 0); from the lower tail of those switch-ins,
+	 * which come late on a busy CPU.  Counted for the group with the
+	 * quota (a task's nearest limited ancestor).
+	 */
+	int64_t bw_phase_ns;
+	uint32_t bw_phase_samples;
 };
 
 /*
@@ -266,13 +293,6 @@ struct wl_timed {
 	uint8_t aux;
 };
 
-/* How a machine fact was found. */
-enum wl_fact_source {
-	WL_FACT_DEFAULT = 0,   /* nothing said; a default was used */
-	WL_FACT_TRACE,         /* read or inferred from the trace */
-	WL_FACT_SIDECAR,       /* the capture's sidecar */
-	WL_FACT_OPTION,        /* the command line */
-};
 
 struct wl_facts {
 	unsigned int nr_cpus;

@@ -29,7 +29,13 @@ static uint32_t rnd(uint32_t n)
 	return (uint32_t)((rng_state >> 11) % n);
 }
 
-static int run(const char *profile, const char *variants, uint64_t seed, int steps)
+/*
+ * @bw: CPU bandwidth limits on /a (8 ms per 20 ms: its subtree throttles
+ * with it), /a/b/c (3 ms per 10 ms) and /d (5 ms per 50 ms), changed now and
+ * then (removed, other quotas); the period and slack timers run in time
+ * order with the ticks.
+ */
+static int run(const char *profile, const char *variants, uint64_t seed, int steps, bool bw)
 {
 	static const int nodes[NR_CPUS] = { 0, 0, 1, 1 };
 	struct model_variant_set vs;
@@ -57,6 +63,11 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 	g[2] = model_group_new(m, g[1], 512, "/a/b", &err);
 	g[3] = model_group_new(m, g[2], 2048, "/a/b/c", &err);
 	g[4] = model_group_new(m, g[0], 100, "/d", &err);
+	if (bw) {
+		CHECK(model_group_set_bandwidth(m, g[1], 8000000, 20000000, 0, now, &err) == 0);
+		CHECK(model_group_set_bandwidth(m, g[3], 3000000, 10000000, 0, now, &err) == 0);
+		CHECK(model_group_set_bandwidth(m, g[4], 5000000, 50000000, 0, now, &err) == 0);
+	}
 	for (i = 0; i < NR_TASKS; i++)
 		t[i] = model_task_new(m, g[rnd(5)], (int)rnd(11) - 5, rnd(8) ? MODEL_POLICY_NORMAL :
 				      MODEL_POLICY_BATCH, (uint32_t)i, &err);
@@ -67,7 +78,13 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 		uint32_t op = rnd(100);
 
 		now += 1 + rnd(1500000);
-		while (next_tick <= now) {
+		while (next_tick <= now || model_next_timer(m) <= now) {
+			uint64_t tm = model_next_timer(m);
+
+			if (tm < next_tick) {
+				model_run_timers(m, tm);
+				continue;
+			}
 			for (cpu = 0; cpu < NR_CPUS; cpu++)
 				if (model_curr(m, cpu))
 					model_tick(m, cpu, next_tick);
@@ -99,6 +116,11 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 			model_other_class(m, cpu, rnd(2), now);
 		} else if (op < 96) {
 			model_group_set_shares(m, g[1 + rnd(4)], 2 + rnd(4000), now, NULL);
+		} else if (op < 97 && bw) {
+			uint64_t period = 1000000ULL * (1 + rnd(60));
+
+			model_group_set_bandwidth(m, g[1 + rnd(4)], rnd(3) ? 1000000ULL * (1 + rnd(30)) :
+						  0, period, rnd(2) ? 0 : rnd(1000000), now, NULL);
 		}
 		for (cpu = 0; cpu < NR_CPUS; cpu++)
 			if (model_need_resched(m, cpu) || (!model_curr(m, cpu) && model_nr_queued(m, cpu)))
@@ -116,6 +138,16 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 
 		CHECK(model_counter_get(m, "sched_switch", &sw) && sw > 0);
 		CHECK(model_counter_get(m, "update_load_avg", &ua) && ua > 0);
+		if (bw) {
+			/* the limits bit: queues throttled, tasks in limbo, both given back */
+			/* (read directly: the counters are not listed once every limit is removed) */
+			static const int used[] = { MBC_throttle_cfs_rq, MBC_throttle_cfs_rq_work,
+				MBC_unthrottle_cfs_rq, MBC_sched_cfs_period_timer };
+
+			for (i = 0; i < 4; i++)
+				CHECK_MSG(m->bw_counters[used[i]] > 0, "%s seed %llu: bandwidth counter %d "
+					  "is 0", profile, (unsigned long long)seed, used[i]);
+		}
 	}
 	model_free(m);
 	return failed;
@@ -137,6 +169,10 @@ int main(void)
 	for (p = 0; p < 5; p++)
 		for (v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
 			for (seed = 1; seed <= 3; seed++)
-				run(profiles[p], variants[v], seed + p * 100 + v * 10, 4000);
+				run(profiles[p], variants[v], seed + p * 100 + v * 10, 4000, false);
+	/* CPU bandwidth: every profile (the 6.18 throttle model for all) */
+	for (p = 0; p < 5; p++)
+		for (seed = 1; seed <= 6; seed++)
+			run(profiles[p], seed & 1 ? "base" : "aaron-series", seed + p * 100 + 7, 6000, true);
 	return check_done("invariants");
 }

@@ -3,6 +3,10 @@
  * Workload extraction on hand-built event sequences: every op, wake record,
  * timed event and calibration sample is checked with its exact value.
  */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include <schedreplay/workload.h>
 
 #include "check_replay.h"
@@ -919,6 +923,77 @@ static void test_exit_move_idle(void)
 	wl_free(wl);
 }
 
+/*
+ * The period grid of a group with a CPU bandwidth limit, from the trace:
+ * /lim (20 ms per 100 ms, from a --cgroup-map) has tasks 20 and 21; the
+ * boundaries are at 37 ms + k x 100 ms.  In each of 4 periods, 20 waits
+ * runnable 85 ms (throttled) and comes back 15 us after the boundary on an
+ * idle CPU, 21 waits 82 ms and comes back 2 ms after it (a busy CPU); 20
+ * also waits 10 ms (a quarter period or less: not a throttle) and 30 (root
+ * group) waits 85 ms: neither counts.  8 samples: circular mean 1.0075 ms
+ * after the boundary, 10th percentile of the offsets the 15 us ones: the
+ * phase is exactly 37.015 ms (the mean alone would say 38.0075).  Without
+ * the quota line nothing is estimated.
+ */
+static void test_bandwidth_phase(void)
+{
+	char path[] = "/tmp/sr-bwmap-XXXXXX";
+	struct wl_options opt = { 0 };
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "w");
+	fprintf(f, "20 /lim\n21 /lim\nquota /lim 20000 100000\n");
+	fclose(f);
+	for (int quota = 1; quota >= 0; quota--) {
+		if (!quota) {
+			f = fopen(path, "w");
+			fprintf(f, "20 /lim\n21 /lim\n");
+			fclose(f);
+		}
+		opt.cgroup_map = path;
+		B = wl_builder_new(NULL, NULL, &opt, &err);
+		CHECK(B != NULL);
+		if (!B)
+			break;
+		feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
+		feed(ev_switch(1 * MS, 1, 0, 'R', 120, 21, 120));
+		feed(ev_switch(1 * MS, 2, 0, 'R', 120, 30, 120));
+		for (uint64_t k = 1; k <= 4; k++) {
+			uint64_t b = 37 * MS + k * 100 * MS;
+
+			feed(ev_switch(b - 85 * MS, 0, 20, 'R', 120, 0, 120));
+			feed(ev_switch(b - 85 * MS, 2, 30, 'R', 120, 0, 120));
+			feed(ev_switch(b - 82 * MS, 1, 21, 'R', 120, 0, 120));
+			feed(ev_switch(b + 15 * US, 0, 0, 'R', 120, 20, 120));
+			feed(ev_switch(b + 15 * US, 2, 0, 'R', 120, 30, 120));
+			feed(ev_switch(b + 2 * MS, 1, 0, 'R', 120, 21, 120));
+			feed(ev_switch(b + 30 * MS, 0, 20, 'R', 120, 0, 120));
+			feed(ev_switch(b + 40 * MS, 0, 0, 'R', 120, 20, 120));
+		}
+		wl = finish();
+		for (uint32_t g = 0; g < wl_nr_groups(wl); g++) {
+			const struct wl_group *wg = wl_group(wl, g);
+
+			if (strcmp(wg->path, "/lim")) {
+				CHECK_EQ(wg->bw_phase_ns, -1);
+				continue;
+			}
+			CHECK_EQ(wg->quota_us, quota ? 20000 : -1);
+			CHECK_EQ(wg->bw_src, quota ? WL_FACT_OPTION : WL_FACT_DEFAULT);
+			CHECK_EQ(wg->bw_phase_ns, quota ? (int64_t)(37 * MS + 15 * US) : -1);
+			CHECK_EQ(wg->bw_phase_samples, quota ? 8 : 0);
+		}
+		wl_free(wl);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	test_basic();
@@ -936,5 +1011,6 @@ int main(void)
 	test_timing();
 	test_self_migrate();
 	test_self_migrate_wake();
+	test_bandwidth_phase();
 	CHECK_DONE();
 }
