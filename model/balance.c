@@ -475,8 +475,8 @@ static bool task_is_ineligible_on_dst_cpu(struct model *m, struct model_task *p,
  * cache cold - or hot but the domain has failed more than cache_nice_tries
  * balances in a row.  LBF_ALL_PINNED is cleared only by a task that passes
  * the affinity test, so a pass whose candidates were all delayed or
- * ineligible counts as "all pinned", as in the kernel.  No throttling, no
- * per-CPU kthreads, no proxy execution, no NUMA locality in the model.
+ * ineligible counts as "all pinned", as in the kernel.  No per-CPU kthreads,
+ * no proxy execution, no NUMA locality in the model.
  */
 static bool can_migrate_task(struct model *m, struct model_task *p, struct lb_env *env)
 {
@@ -484,6 +484,15 @@ static bool can_migrate_task(struct model *m, struct model_task *p, struct lb_en
 
 	if (p->se.sched_delayed && sched_feat(m, LB_DELAYED_LOAD_ONLY) &&
 	    env->migration_type != migrate_load)
+		return false;
+	/*
+	 * lb_throttled_hierarchy(): never onto a CPU where the task's group is
+	 * throttled (CFS bandwidth).  The model throttles as 6.18 does
+	 * (model/bandwidth.c), so 6.18's destination-only test is used for
+	 * every profile; 6.12's throttled_lb_pair() also refused a throttled
+	 * source, whose tasks 6.18 keeps runnable until they leave for limbo.
+	 */
+	if (throttled_hierarchy(m, p->tg->cfs_rq[env->dst_rq->cpu]))
 		return false;
 	if (sched_feat(m, LB_INELIGIBLE_SOFT_LIMIT) && !sd->nr_balance_failed &&
 	    task_is_ineligible_on_dst_cpu(m, p, env->dst_rq->cpu))

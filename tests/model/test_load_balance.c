@@ -509,6 +509,52 @@ static void test_delayed_migrate_load(void)
 }
 
 /*
+ * lb_throttled_hierarchy() (6.18 can_migrate_task()): the state of
+ * test_newidle_migrate_task() with A, B, C in group /a (quota 10 ms per
+ * 100 ms) and /a's queue on CPU 1 throttled (the pool emptied, then
+ * throttle_cfs_rq(), which asks for 1 ns first and gets none).  The walk
+ * refuses B and C before the affinity test, so nothing moves and the pass
+ * counts as all pinned; with /a unthrottled on CPU 1 the same pass moves one
+ * task (test_newidle_migrate_task()).
+ */
+static void test_throttled_dst(bool throttled)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct model_group *g = model_group_new(m, model_root_group(m), 1024, "a", NULL);
+	struct task_group *tg = (struct task_group *)g;
+	struct model_task *a, *b, *c;
+	struct rq *rq1 = &m->rqs[1];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	CHECK(g != NULL);
+	CHECK(model_group_set_bandwidth(m, g, 10000000, 100000000, 0, now, NULL) == 0);
+	a = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	b = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	c = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	model_wake_up_new_task(m, a, 0, 0, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+	model_wake_up_new_task(m, b, 0, 0, now + 100000);
+	model_wake_up_new_task(m, c, 0, 0, now + 200000);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 3000, 900, 900);
+	if (throttled) {
+		tg->cfs_bandwidth.runtime = 0;
+		CHECK(throttle_cfs_rq(m, tg->cfs_rq[1]));
+		CHECK(throttled_hierarchy(m, tg->cfs_rq[1]));
+		CHECK(!throttled_hierarchy(m, tg->cfs_rq[0]));
+	}
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NEWLY_IDLE, &env), throttled ? 0 : 1);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_U(env.detached, throttled ? 0 : 1);
+	CHECK_EQ_U(m->counters[MC_lb_all_pinned], throttled ? 1 : 0);
+	CHECK_EQ_U(model_nr_queued(m, 1), throttled ? 0 : 1);
+	CHECK_EQ_S(b->cpu + c->cpu, throttled ? 0 : 1);
+	model_free(m);
+}
+
+/*
  * The ineligible soft limit (6.18: task_is_ineligible_on_dst_cpu()).  CPU
  * 0: E ran 2 ms, was preempted, and is queued ahead of the average
  * (ineligible); A runs.  CPU 1 runs two tasks (its queue has entities).
@@ -726,6 +772,8 @@ int main(void)
 	test_delayed_migrate_load();
 	test_ineligible_soft_limit("6.18", true);
 	test_ineligible_soft_limit("6.12", false);
+	test_throttled_dst(false);
+	test_throttled_dst(true);
 	test_pinned_and_hot();
 	test_active_balance_needed();
 	test_dry_run(false);
