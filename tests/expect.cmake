@@ -15,3 +15,13 @@ function(expect_match re text msg)
     message(FATAL_ERROR "${msg}")
   endif()
 endfunction()
+
+# replay_run(OUT ARGS...): `schedreplay replay ARGS`; its standard output in
+# OUT, and the script fails with its standard error unless it exits 0.
+# Needs SCHEDREPLAY.
+function(replay_run out)
+  execute_process(COMMAND ${SCHEDREPLAY} replay ${ARGN}
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  expect("rc EQUAL 0" "replay ${ARGN}: exit ${rc}: ${e}")
+  set(${out} "${o}" PARENT_SCOPE)
+endfunction()

@@ -8,12 +8,6 @@
 # Needs SCHEDREPLAY, DIR (the traces) and WORK (a scratch directory).
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-function(run out)
-  execute_process(COMMAND ${SCHEDREPLAY} replay ${ARGN}
-                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
-  expect("rc EQUAL 0" "replay ${ARGN}: exit ${rc}: ${e}")
-  set(${out} "${o}" PARENT_SCOPE)
-endfunction()
 
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -35,20 +29,20 @@ string(JSON sc SET "${sc}" cgroup groups ${found} period_us 100000)
 file(WRITE ${WORK}/small-chan.dat.json "${sc}")
 
 # --- no limit anywhere: nothing said
-run(tx ${DIR}/small-chan.dat)
+replay_run(tx ${DIR}/small-chan.dat)
 string(FIND "${tx}" "bandwidth:" at)
 expect("at EQUAL -1" "small-chan without a quota prints a bandwidth line:\n${tx}")
-run(js --json ${DIR}/small-chan.dat)
+replay_run(js --json ${DIR}/small-chan.dat)
 string(JSON b ERROR_VARIABLE err GET "${js}" facts bandwidth)
 expect("NOT err STREQUAL NOTFOUND" "small-chan without a quota has facts.bandwidth: ${b}")
 
 # --- the sidecar's limit
-run(tx ${WORK}/small-chan.dat)
+replay_run(tx ${WORK}/small-chan.dat)
 expect_match("\nbandwidth: /schedreplay-8032/pipe quota 20000 us per period 100000 us: ${STATUS_RE}  \\[sidecar\\]\n"
              "${tx}" "the sidecar's quota is not in the facts:\n${tx}")
 expect_match("\n +1  groups with a CPU bandwidth limit throttled by the model"
              "${tx}" "the sidecar's quota is not in the simulation's approximations:\n${tx}")
-run(js --json ${WORK}/small-chan.dat)
+replay_run(js --json ${WORK}/small-chan.dat)
 string(JSON n LENGTH "${js}" facts bandwidth)
 expect("n EQUAL 1" "facts.bandwidth has ${n} entries, expected 1")
 foreach(kv "group;${pipe}" "quota_us;20000" "period_us;100000" "source;sidecar" "modelled;${MODELLED}")
@@ -59,29 +53,29 @@ foreach(kv "group;${pipe}" "quota_us;20000" "period_us;100000" "source;sidecar" 
 endforeach()
 
 # --- --no-bandwidth: said in the facts and the approximations
-run(tx --no-bandwidth ${WORK}/small-chan.dat)
+replay_run(tx --no-bandwidth ${WORK}/small-chan.dat)
 expect_match("\nbandwidth: /schedreplay-8032/pipe quota 20000 us per period 100000 us: NOT MODELLED \\(--no-bandwidth\\)"
              "${tx}" "--no-bandwidth is not in the facts:\n${tx}")
 expect_match("\n +1  groups with a CPU bandwidth limit NOT throttled \\(--no-bandwidth\\)"
              "${tx}" "--no-bandwidth is not in the approximations:\n${tx}")
-run(js --json --no-bandwidth ${WORK}/small-chan.dat)
+replay_run(js --json --no-bandwidth ${WORK}/small-chan.dat)
 string(JSON got GET "${js}" facts bandwidth 0 modelled)
 expect("got STREQUAL OFF" "--no-bandwidth: facts.bandwidth[0].modelled is ${got}")
 
 # --- a --cgroup-map quota line overrides it; -1 removes it
 file(WRITE ${WORK}/map "quota ${pipe} 30000 50000\n")
-run(js --json --cgroup-map ${WORK}/map ${WORK}/small-chan.dat)
+replay_run(js --json --cgroup-map ${WORK}/map ${WORK}/small-chan.dat)
 string(JSON q GET "${js}" facts bandwidth 0 quota_us)
 string(JSON p GET "${js}" facts bandwidth 0 period_us)
 string(JSON s GET "${js}" facts bandwidth 0 source)
 expect("q EQUAL 30000 AND p EQUAL 50000 AND s STREQUAL option"
        "--cgroup-map quota: ${q} per ${p} from ${s}, expected 30000 per 50000 from option")
 file(WRITE ${WORK}/map "# default period\nquota ${pipe} 25000\n")
-run(js --json --cgroup-map ${WORK}/map ${WORK}/small-chan.dat)
+replay_run(js --json --cgroup-map ${WORK}/map ${WORK}/small-chan.dat)
 string(JSON p GET "${js}" facts bandwidth 0 period_us)
 expect("p EQUAL 100000" "--cgroup-map quota without a period: period ${p}, expected 100000")
 file(WRITE ${WORK}/map "quota ${pipe} -1\n")
-run(tx --cgroup-map ${WORK}/map ${WORK}/small-chan.dat)
+replay_run(tx --cgroup-map ${WORK}/map ${WORK}/small-chan.dat)
 string(FIND "${tx}" "bandwidth:" at)
 expect("at EQUAL -1" "--cgroup-map 'quota PATH -1' left the sidecar's limit:\n${tx}")
 
@@ -100,7 +94,7 @@ endforeach()
 # and p99 with the model, off by more than 90 % without it (--no-bandwidth):
 # the evidence that the model, not luck, gives the figure.
 if(EXISTS ${DIR}/bw-hogs.dat)
-  run(js --json ${DIR}/bw-hogs.dat)
+  replay_run(js --json ${DIR}/bw-hogs.dat)
   string(JSON g GET "${js}" facts bandwidth 0 group)
   string(JSON ph GET "${js}" facts bandwidth 0 phase_samples)
   expect("g STREQUAL /srbw AND ph GREATER 20"
@@ -113,7 +107,7 @@ if(EXISTS ${DIR}/bw-hogs.dat)
     if(nobw STREQUAL "")
       set(j "${js}")
     else()
-      run(j --json ${nobw} ${DIR}/bw-hogs.dat)
+      replay_run(j --json ${nobw} ${DIR}/bw-hogs.dat)
     endif()
     foreach(p p95 p99)
       string(JSON meas GET "${j}" measured runqueue_wait_us by_cgroup /srbw ${p})

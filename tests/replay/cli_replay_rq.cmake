@@ -11,15 +11,9 @@
 # Needs SCHEDREPLAY and DIR.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-function(run out)
-  execute_process(COMMAND ${SCHEDREPLAY} replay ${ARGN}
-                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
-  expect("rc EQUAL 0" "replay ${ARGN}: exit ${rc}: ${e}")
-  set(${out} "${o}" PARENT_SCOPE)
-endfunction()
 
 # --- JSON: samples always there, -1.0 where nothing is predicted
-run(js --json ${DIR}/small-pipe.dat)
+replay_run(js --json ${DIR}/small-pipe.dat)
 set(none 0)
 foreach(kind runqueue_wait_us wakeup_latency_us)
   foreach(by by_comm by_cgroup)
@@ -49,14 +43,14 @@ expect("s EQUAL -1" "small-pipe: perf's run-queue wait samples error ${s}, expec
 expect("none GREATER 0" "small-pipe: no measured group without predicted samples")
 
 # --- text: the error row of a group the model never preempts
-run(tx ${DIR}/small-pipe.dat)
+replay_run(tx ${DIR}/small-pipe.dat)
 expect_match("  comm=perf +measured +2 [^\n]*\n +base +0 +- +- +- +- +0 +0\n +error +-100\\.0% +- +- +- +-\n"
              "${tx}"
              "small-pipe text: comm=perf's block has no -100.0% error row:\n${tx}")
 
 # --- text: long labels and run names whole, on lines of their own
 if(EXISTS ${DIR}/forkexec.dat)
-  run(tx --variant aaron-skip,no-tg-ratelimit --variant aaron-skip,tg-ratelimit ${DIR}/forkexec.dat)
+  replay_run(tx --variant aaron-skip,no-tg-ratelimit --variant aaron-skip,tg-ratelimit ${DIR}/forkexec.dat)
   string(FIND "${tx}" "\nRun-queue wait (" at)
   expect("at GREATER -1" "forkexec text: no run-queue wait section")
   string(SUBSTRING "${tx}" ${at} -1 rq)
