@@ -611,6 +611,22 @@ int model_wake_up_new_task(struct model *m, struct model_task *p, int parent_cpu
 
 /* ttwu_update_avg_idle() lives in balance.c with the rest of avg_idle. */
 
+int model_finish_delayed_dequeue(struct model *m, struct model_task *p, uint64_t now)
+{
+	struct rq *rq;
+
+	if (p->state == TS_NEW || p->state == TS_DEAD || p->cpu < 0)
+		return -1;
+	rq = &m->rqs[p->cpu];
+	if (rq->curr == p)
+		return -1;
+	if (!p->on_rq || !p->se.sched_delayed)
+		return 0;
+	update_rq_clock(m, rq, now);
+	dequeue_entities(m, rq, &p->se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+	return 1;
+}
+
 int model_try_to_wake_up(struct model *m, struct model_task *p, int cpu, int waker_cpu,
 			 int wake_flags, uint64_t now)
 {

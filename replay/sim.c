@@ -656,6 +656,18 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	model_task_info(t->mt, &before);
 	cpu = placement_cpu(s, t, traced, wcpu, flags, w, now);
 	cpu = take_traced_pull(s, t, cpu);
+	/*
+	 * --placement trace: the trace wakes the task on another CPU than the
+	 * model's, where the model still has it delayed (DELAY_DEQUEUE).  A
+	 * task still queued is requeued in place (ttwu_runnable()), so the
+	 * kernel's had left its queue - picked as delayed, or its lag spent -
+	 * before this wakeup: complete that dequeue, and the wakeup goes where
+	 * the trace sent it instead of silently keeping the model's CPU.
+	 */
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && before.state == MODEL_TASK_DELAYED &&
+	    before.cpu >= 0 && cpu != before.cpu && w && w->prev_cpu >= 0 && w->prev_cpu != traced &&
+	    model_finish_delayed_dequeue(s->m, t->mt, now) == 1)
+		s->notes[SIM_NOTE_DELAYED_MOVED]++;
 	was_idle = cpu_idle(&s->cpus[cpu]);
 	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags, now) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;

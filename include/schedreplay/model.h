@@ -261,6 +261,16 @@ int model_wake_up_new_task(struct model *m, struct model_task *t, int parent_cpu
  */
 int model_try_to_wake_up(struct model *m, struct model_task *t, int cpu, int waker_cpu,
 			 int wake_flags, uint64_t now);
+/*
+ * The dequeue of a delayed (DELAY_DEQUEUE) sleeper completed at @now, as
+ * the kernel completes it when the entity is picked or its lag is spent
+ * (dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED) -> __block_task()):
+ * for a caller that knows the kernel had done so - a trace that moves the
+ * task at its wakeup, which ttwu_runnable() never does for a queued task.
+ * Returns 1 if the task was delayed and is now off its queue, 0 if it was
+ * not delayed (nothing done), -1 if it is running or not a live task.
+ */
+int model_finish_delayed_dequeue(struct model *m, struct model_task *t, uint64_t now);
 
 /* How the previous task leaves the CPU in __schedule(). */
 enum model_prev {

@@ -190,11 +190,65 @@ static void test_exit_move(void)
 	model_free(m);
 }
 
+/*
+ * model_finish_delayed_dequeue(): X ran 2 ms ahead of Y and Z on CPU 0 and
+ * sleeps ineligible, so it stays queued, delayed (6.18 DELAY_DEQUEUE).  A
+ * wakeup onto CPU 1 then requeues it on CPU 0 (ttwu_runnable(): a queued
+ * task is not moved) - what a trace that shows it moving at that wakeup
+ * contradicts.  Finishing the dequeue first (as the kernel does when the
+ * entity is picked) takes it off CPU 0's queue (2 queued left) and the
+ * wakeup then migrates it to CPU 1.  A running task: -1; a task not delayed:
+ * 0, nothing done.
+ */
+static void test_finish_delayed(bool finish)
+{
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+	struct model *m = model_new(&cfg, NULL);
+	struct model_task *t[3], *x, *y;
+	struct model_task_info info;
+	uint64_t now = 1000000000ULL;
+	int i;
+
+	CHECK(m != NULL);
+	for (i = 0; i < 3; i++) {
+		t[i] = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, (uint32_t)(i + 1), NULL);
+		CHECK(model_wake_up_new_task(m, t[i], 0, 0, now) == 0);
+	}
+	x = model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	CHECK(model_finish_delayed_dequeue(m, x, now) == -1);     /* running */
+	now += 2000000;
+	y = model_schedule(m, 0, MODEL_PREV_SLEEP, now);
+	CHECK(y != NULL && y != x);
+	CHECK(model_finish_delayed_dequeue(m, y, now) == -1);     /* running */
+	model_task_info(x, &info);
+	CHECK_EQ_U(info.state, MODEL_TASK_DELAYED);
+	CHECK_EQ_U(model_nr_queued(m, 0), 3);
+	now += 1000000;
+	if (finish) {
+		CHECK(model_finish_delayed_dequeue(m, x, now) == 1);
+		model_task_info(x, &info);
+		CHECK_EQ_U(info.state, MODEL_TASK_SLEEPING);
+		CHECK_EQ_U(model_nr_queued(m, 0), 2);
+		CHECK(model_finish_delayed_dequeue(m, x, now) == 0);  /* no longer delayed */
+		CHECK(model_check_invariants(m, NULL) == 0);
+	}
+	CHECK(model_try_to_wake_up(m, x, 1, -1, 0, now) == (finish ? 1 : 0));
+	model_task_info(x, &info);
+	CHECK_EQ_S(info.cpu, finish ? 1 : 0);
+	CHECK_EQ_U(info.state, MODEL_TASK_QUEUED);
+	CHECK_EQ_U(model_nr_queued(m, 0), finish ? 2 : 3);
+	CHECK_EQ_U(model_nr_queued(m, 1), finish ? 1 : 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_errors();
 	test_counters();
 	test_deterministic();
 	test_exit_move();
+	test_finish_delayed(false);
+	test_finish_delayed(true);
 	return check_done("model_api");
 }
