@@ -153,29 +153,29 @@ void cfs_tasks_move_front(struct rq *rq, struct model_task *p)
 /* ---- topology -------------------------------------------------------- */
 
 /*
- * build_sched_domains()'s imb_numa_nr, for the first domain above the LLC
- * (the model's NUMA domain, whose child is the node's MC domain): the number
- * of LLCs it spans, span / LLC size (the LLC of a one-CPU node counts as one
- * CPU: the kernel computes this before dropping degenerate domains); with a
- * single LLC 1/8 of the span; at least 1.
+ * build_sched_domains()'s imb_numa_nr (topology.c), computed before
+ * degenerate domains are dropped.  The first domain above the LLC is not the
+ * model's NUMA domain but the NODE level sched_init_numa() always adds (6.1:
+ * also DIE/PKG), which spans the CPU's node: with the node as the LLC,
+ * nr_llcs = node span / LLC span = 1, so imb = max(1, node CPUs >> 3)
+ * (12.5% of the node).  Every domain above it gets imb x max(1, span /
+ * span of the first NUMA domain); the model's one NUMA domain is that first
+ * NUMA domain, factor 1.  So: max(1, CPUs of this CPU's node / 8), not the
+ * number of nodes.
  */
 static void set_imb_numa_nr(struct model *m, struct rq *rq)
 {
-	unsigned int cpu, llc = 0, imb;
+	unsigned int cpu, node_cpus = 0, imb;
 	int i;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++)
-		llc += m->rqs[cpu].node == rq->node;
-	for (i = 0; i < rq->nr_sd; i++) {
-		struct sched_domain *sd = &rq->sd[i];
-		unsigned int nr_llcs;
-
-		if (!sd->numa)
-			continue;
-		nr_llcs = (unsigned int)sd->span_weight / llc;
-		imb = nr_llcs == 1 ? (unsigned int)sd->span_weight >> 3 : nr_llcs;
-		sd->imb_numa_nr = imb ? imb : 1;
-	}
+		node_cpus += m->rqs[cpu].node == rq->node;
+	imb = node_cpus >> 3;
+	if (!imb)
+		imb = 1;
+	for (i = 0; i < rq->nr_sd; i++)
+		if (rq->sd[i].numa)
+			rq->sd[i].imb_numa_nr = imb;
 }
 
 int build_sched_domains(struct model *m, struct sr_error *err)

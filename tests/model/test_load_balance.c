@@ -256,7 +256,8 @@ static void test_within_imbalance_pct(void)
 
 /*
  * NUMA: 4 CPUs, nodes {0, 0, 1, 1}; the NUMA domain's groups are the nodes,
- * imb_numa_nr = 4 CPUs / 2 per LLC = 2.  CPU 2 (idle, first idle CPU of
+ * imb_numa_nr = max(1, 2 CPUs per node >> 3) = 1 (computed on the NODE level,
+ * one LLC, factor 1 for the NUMA level).  CPU 2 (idle, first idle CPU of
  * node 1: should_we_balance() lets it) balances the NUMA domain.
  *
  * (a) Node 0 overloaded: CPU 0 runs A with B, C queued, CPU 1 runs D with E
@@ -274,9 +275,17 @@ static void test_within_imbalance_pct(void)
  * (b) Node 0 has spare capacity: CPU 0 runs A with B queued, util 150, CPU
  * 1 idle (2 tasks = 2 CPUs, util 150 x 117 < 204800).  Node 1 all idle.
  * sibling_imbalance() = 2 - 0 = 2 > 1: force; migrate_task 2, then
- * adjust_numa_imbalance(2, 0 + 1 tasks, imb_numa_nr 2): 1 <= 2 and 2 <=
+ * adjust_numa_imbalance(2, 0 + 1 tasks, imb_numa_nr 1): 1 <= 1 and 2 <=
  * NUMA_IMBALANCE_MIN: 0 - the pair stays together: balanced.  With a third
  * task on CPU 1: 3 - 0 = 3 > 2 stays, >> 1 = 1: migrate_task 1.
+ *
+ * (c) The case that tells imb_numa_nr 1 from 2: node 1 already runs one task
+ * (CPU 3), node 0 three light tasks (CPU 0: A + B queued, CPU 1: C; 3 > 2
+ * CPUs but util 100 + 50 and runnable below the limits: has spare).
+ * sibling_imbalance() = 3 - 1 = 2 > 1: force; adjust_numa_imbalance(2, 1 +
+ * 1, imb_numa_nr 1): 2 > 1, the imbalance stays 2, >> 1 = 1: migrate_task
+ * 1, B moves to CPU 2.  (With imb_numa_nr 2, the node count, it would be 0:
+ * balanced.)
  */
 static const int numa_nodes[4] = { 0, 0, 1, 1 };
 
@@ -290,7 +299,8 @@ static void test_numa_migrate_util(enum cpu_idle_type idle)
 	uint64_t now = T0;
 
 	CHECK_EQ_S(rq2->nr_sd, 2);
-	CHECK_EQ_U(rq2->sd[1].imb_numa_nr, 2);
+	CHECK_EQ_U(rq2->sd[1].imb_numa_nr, 1);
+	CHECK_EQ_U(rq2->sd[0].imb_numa_nr, 0);   /* MC: not a NUMA domain */
 	fork_on(m, 1, 0, now);
 	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
 	b = fork_on(m, 2, 0, now);
@@ -328,33 +338,45 @@ static void test_numa_migrate_util(enum cpu_idle_type idle)
 	model_free(m);
 }
 
-static void test_numa_allowance(bool third)
+enum numa_case { NUMA_PAIR, NUMA_THIRD, NUMA_LOCAL_BUSY };
+
+static void test_numa_allowance(const char *profile, enum numa_case nc)
 {
-	struct model *m = mk("6.18", 4, numa_nodes, true);
+	struct model *m = mk(profile, 4, numa_nodes, true);
+	struct model_task *b;
 	struct rq *rq2 = &m->rqs[2];
 	struct lb_env env;
+	bool third = nc != NUMA_PAIR, local_busy = nc == NUMA_LOCAL_BUSY;
 	uint64_t now = T0;
 
+	CHECK_EQ_U(rq2->sd[1].imb_numa_nr, 1);
 	fork_on(m, 1, 0, now);
 	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
-	fork_on(m, 2, 0, now);
+	b = fork_on(m, 2, 0, now);
 	if (third) {
 		fork_on(m, 3, 1, now);
 		model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
 	}
+	if (local_busy) {
+		fork_on(m, 4, 3, now);
+		model_schedule(m, 3, MODEL_PREV_RUNNABLE, now);
+	}
 	now += 2000000;
 	model_advance_time(m, now);
-	set_cpu(m, 0, 2000, 150, 150);
+	set_cpu(m, 0, 2000, local_busy ? 100 : 150, local_busy ? 100 : 150);
 	set_cpu(m, 1, third ? 1000 : 0, third ? 50 : 0, third ? 50 : 0);
 	set_cpu(m, 2, 0, 0, 0);
-	set_cpu(m, 3, 0, 0, 0);
+	set_cpu(m, 3, local_busy ? 1000 : 0, local_busy ? 50 : 0, local_busy ? 50 : 0);
 	sched_balance_rq(m, rq2, &rq2->sd[1], CPU_IDLE, &env);
 	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.local_stat.sum_nr_running, local_busy ? 1 : 0);
 	CHECK_EQ_U(env.busiest_stat.group_type, group_has_spare);
 	CHECK_EQ_U(env.busiest_stat.sum_nr_running, third ? 3 : 2);
 	CHECK_EQ_U(env.migration_type, migrate_task);
 	CHECK_EQ_S(env.imbalance_found, third ? 1 : 0);
-	CHECK_EQ_U(model_nr_queued(m, 2) + model_nr_queued(m, 3), third ? 1 : 0);
+	CHECK_EQ_U(model_nr_queued(m, 2), third ? 1 : 0);
+	if (local_busy)
+		CHECK_EQ_S(b->cpu, 2);
 	model_free(m);
 }
 
@@ -718,8 +740,10 @@ int main(void)
 	test_within_imbalance_pct();
 	test_numa_migrate_util(CPU_IDLE);
 	test_numa_migrate_util(CPU_NEWLY_IDLE);
-	test_numa_allowance(false);
-	test_numa_allowance(true);
+	test_numa_allowance("6.18", NUMA_PAIR);
+	test_numa_allowance("6.18", NUMA_THIRD);
+	test_numa_allowance("6.18", NUMA_LOCAL_BUSY);
+	test_numa_allowance("6.1", NUMA_LOCAL_BUSY);
 	test_task_h_load();
 	test_delayed_migrate_task("6.12", true);
 	test_delayed_migrate_task("6.18", false);
