@@ -33,8 +33,10 @@
  * "one CPU" (pinned; so no LBF_DST_PINNED retry and no group_imbalanced),
  * util_est, NUMA balancing (fbq types, locality), and the active balance
  * push (need_active_balance() is evaluated and counted, the stopper does not
- * run).  Under --placement trace periodic passes are dry runs: the same
- * decisions without moving anything.
+ * run).  Under --placement trace periodic passes, and newidle passes
+ * unless the replay asks for a pull (idle_pull), are dry runs: the same
+ * decisions without moving anything; a dry newidle pass that would have
+ * pulled still ends the domain walk and counts as a success for NI_RANDOM.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -1177,8 +1179,8 @@ static bool lb_cpus_in_local_group(const struct model *m, const struct lb_env *e
  *   sched_balance_rq.active_needed), so nr_balance_failed, which the
  *   stopper would reset after a push, keeps growing.
  *
- * Without task moves (--placement trace for periodic balancing) the pass
- * is a dry run: the same decisions, nr_balance_failed and interval updates,
+ * Without task moves (--placement trace: periodic balancing, and newidle
+ * balancing unless newidle_moves_tasks is set) the pass is a dry run: the same decisions, nr_balance_failed and interval updates,
  * nothing moved, 0 returned.  Returns the number of tasks moved.
  */
 int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_domain *sd,
@@ -1362,6 +1364,7 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 	bool blocked_done = false;
 	struct lb_env env;
 	int pulled_task = 0;
+	bool would_pull;
 	int i;
 
 	COUNT(m, newidle_balance);
@@ -1421,11 +1424,18 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 		}
 		COUNT(m, newidle_balance_domains);
 		pulled_task = sched_balance_rq(m, this_rq, sd, CPU_NEWLY_IDLE, &env);
+		/*
+		 * A dry run (--placement trace) moves nothing and returns 0, but
+		 * the kernel would have pulled env.detached tasks: its success
+		 * feeds NI_RANDOM's newidle_ratio and stops the domain walk as a
+		 * real pull would; the caller still gets 0 (nothing is queued).
+		 */
+		would_pull = env.dry_run ? env.detached > 0 : pulled_task > 0;
 		domain_cost = pending_cost + m->newidle_domain_cost_ns;
 		pending_cost = 0;
 		curr_cost += domain_cost;
-		update_newidle_cost(m, sd, domain_cost, weight * !!pulled_task);
-		if (pulled_task || !env.continue_balancing)
+		update_newidle_cost(m, sd, domain_cost, weight * would_pull);
+		if (would_pull || !env.continue_balancing)
 			break;
 	}
 

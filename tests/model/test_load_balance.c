@@ -381,6 +381,44 @@ static void test_numa_allowance(const char *profile, enum numa_case nc)
 }
 
 /*
+ * A dry newidle pass (--placement trace: the model moves nothing) still
+ * counts what the kernel would have done.  4 CPUs, nodes {0, 0, 1, 1},
+ * profile 6.5 (NI_RANDOM off: weight 1, no die).  CPU 3 runs F with G, H
+ * queued, util 1000: overloaded; CPU 2 goes newly idle, rd overloaded and
+ * avg_idle 10 ms above every cost.  MC domain (CPUs 2-3): migrate_task,
+ * 6.1-style sibling difference (LB_SIBLING_IMBALANCE off in 6.5) 3 - 0 =
+ * 3 >> 1 = 1: the kernel pulls one task, so update_newidle_cost() records a
+ * success (one more call and one more success) and the walk stops before the NUMA
+ * domain (no call there).  Nothing moved: CPU 2 stays empty, 0 returned.
+ */
+static void test_newidle_dry_success(void)
+{
+	struct model *m = mk("6.5", 4, numa_nodes, false);
+	struct rq *rq2 = &m->rqs[2];
+	uint64_t now = T0;
+
+	fork_on(m, 1, 3, now);
+	model_schedule(m, 3, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 2, 3, now);
+	fork_on(m, 3, 3, now);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 3, 3000, 1000, 1000);
+	m->rd_overloaded = true;
+	rq2->avg_idle = 10000000;
+	/* sd_init() starts every domain at 512 calls, 256 successes */
+	CHECK_EQ_U(rq2->sd[0].newidle_call, 512);
+	CHECK_EQ_S(sched_balance_newidle(m, rq2), 0);
+	CHECK_EQ_U(rq2->sd[0].newidle_call, 513);
+	CHECK_EQ_U(rq2->sd[0].newidle_success, 257);
+	CHECK_EQ_U(rq2->sd[1].newidle_call, 512);
+	CHECK_EQ_U(model_nr_queued(m, 2), 0);
+	CHECK_EQ_U(model_nr_queued(m, 3), 3);
+	CHECK_EQ_U(m->counters[MC_lb_migrate_task], 1);
+	model_free(m);
+}
+
+/*
  * task_h_load() through a group: root load 2000, the group's entity 1000,
  * the group's queue 1000, the task 500.  h_load(root) = 2000; h_load(/g) =
  * 2000 x 1000 / (2000 + 1) = 999; task = 500 x 999 / (1000 + 1) = 499.
@@ -744,6 +782,7 @@ int main(void)
 	test_numa_allowance("6.18", NUMA_THIRD);
 	test_numa_allowance("6.18", NUMA_LOCAL_BUSY);
 	test_numa_allowance("6.1", NUMA_LOCAL_BUSY);
+	test_newidle_dry_success();
 	test_task_h_load();
 	test_delayed_migrate_task("6.12", true);
 	test_delayed_migrate_task("6.18", false);
