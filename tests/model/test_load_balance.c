@@ -455,6 +455,26 @@ static void test_task_h_load(void)
 }
 
 /*
+ * task_h_load() in the first jiffy (now 1 ms: jiffy 0): a fresh cfs_rq has
+ * not computed h_load yet, so the root's h_load is its load 2000 and the
+ * task's 500 x 2000 / 2001 = 499 - not 0, as it would be if a calloc'd
+ * last_h_load_update of 0 read as "computed this jiffy".
+ */
+static void test_task_h_load_first_jiffy(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct model_task *p = fork_on(m, 1, 0, 1000000);
+
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, 1000000);
+	CHECK_EQ_U(m->jiffies, 0);
+	m->rqs[0].cfs.avg.load_avg = 2000;
+	p->se.avg.load_avg = 500;
+	CHECK_EQ_U(task_h_load(m, p), 499);
+	CHECK_EQ_U(m->rqs[0].cfs.h_load, 2000);
+	model_free(m);
+}
+
+/*
  * DELAY_DEQUEUE and can_migrate_task().  CPU 0: X ran 2 ms ahead of the
  * other two and sleeps: not eligible, it stays queued, delayed; Y runs, Z
  * is queued and pinned.  CPU 1 newly idle, CPU 0's util 1000: overloaded
@@ -783,6 +803,7 @@ int main(void)
 	test_numa_allowance("6.18", NUMA_LOCAL_BUSY);
 	test_numa_allowance("6.1", NUMA_LOCAL_BUSY);
 	test_newidle_dry_success();
+	test_task_h_load_first_jiffy();
 	test_task_h_load();
 	test_delayed_migrate_task("6.12", true);
 	test_delayed_migrate_task("6.18", false);
