@@ -692,17 +692,6 @@ static int group_of(const struct model *m, const struct sched_domain *sd, int cp
 	return sd->numa ? m->rqs[cpu].node : cpu;
 }
 
-/* group_weight (CPUs of the group in the domain) and its capacity. */
-static unsigned int group_weight(const struct model *m, const struct sched_domain *sd, int g)
-{
-	unsigned int n = 0;
-	int i;
-
-	for (i = 0; i < sd->span_weight; i++)
-		n += group_has_cpu(m, sd, g, sd->span[i]);
-	return n;
-}
-
 /*
  * group_is_overloaded() / group_has_capacity() / group_classify(): more
  * tasks than CPUs and utilisation or runnable beyond the capacity (with the
@@ -772,10 +761,10 @@ static void update_sg_lb_stats(struct model *m, struct lb_env *env, int g, struc
  * update_sd_pick_busiest(): a group with fair tasks to pull; a heavier type
  * wins; overloaded: the higher avg_load; fully busy: an avg_load at least as
  * high (not computed for these: 0, so the last one examined - the comment
- * in the kernel says the first, its code keeps the later on a tie without
- * SMT since the v6.6 SMT-balance series that also brought
- * sibling_imbalance(), hence keyed on LB_SIBLING_IMBALANCE; 6.1 keeps the
- * first); spare: fewer idle CPUs, then more tasks.  The first candidate is
+ * in the kernel says the first, its code keeps the later on a tie since
+ * 5fd6d7f43958 "Keep a fully_busy SMT sched group as busiest" (v6.5-rc1),
+ * LB_FULLY_BUSY_LAST; 6.1 keeps the first); spare: fewer idle CPUs, then
+ * more tasks.  The first candidate is
  * compared with init_sd_lb_stats()'s (spare, UINT_MAX idle CPUs).
  */
 static bool update_sd_pick_busiest(const struct model *m, const struct sg_lb_stats *busiest,
@@ -789,7 +778,7 @@ static bool update_sd_pick_busiest(const struct model *m, const struct sg_lb_sta
 	case group_overloaded:
 		return sgs->avg_load > busiest->avg_load;
 	case group_fully_busy:
-		if (!sched_feat(m, LB_SIBLING_IMBALANCE))
+		if (!sched_feat(m, LB_FULLY_BUSY_LAST))
 			return sgs->avg_load > busiest->avg_load;   /* 6.1: the first stays */
 		return sgs->avg_load >= busiest->avg_load;
 	case group_has_spare:
@@ -892,15 +881,24 @@ static void update_sd_lb_stats(struct model *m, struct lb_env *env)
 }
 
 /*
- * SD_PREFER_SIBLING of the busiest group (a group carries its child
- * domain's flags): the NUMA level's groups are nodes whose MC domain has
- * it; a node of one CPU has no MC domain (degenerate, destroyed with its
- * flags); the MC level's single-CPU groups have no child.
+ * sds->prefer_sibling.  Since 43726bdedd29 (v6.5-rc1,
+ * LB_PREFER_SIBLING_BUSIEST) it is the busiest group's SD_PREFER_SIBLING:
+ * at the NUMA level every non-local node group carries it, a one-CPU node
+ * included: build_group_from_child_sched_domain() copies the flags of the
+ * sibling's child domain before degenerate domains are dropped, and
+ * cpu_attach_domain()'s clearing loop for a destroyed bottom domain clears
+ * only the first (local) group.  The MC level's single-CPU groups have no
+ * child, so no flag.  6.1 reads the
+ * balancing domain's child instead: the NUMA domain's child is the local
+ * node's MC domain, which exists only when the local node has 2 CPUs or more.
  */
 static bool prefer_sibling(const struct model *m, const struct lb_env *env)
 {
-	return env->sd->numa && env->busiest_group >= 0 &&
-	       group_weight(m, env->sd, env->busiest_group) > 1;
+	if (!env->sd->numa || env->busiest_group < 0)
+		return false;
+	if (sched_feat(m, LB_PREFER_SIBLING_BUSIEST))
+		return true;
+	return env->local_stat.group_weight > 1;
 }
 
 /*

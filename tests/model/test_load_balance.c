@@ -419,6 +419,88 @@ static void test_newidle_dry_success(void)
 }
 
 /*
+ * prefer_sibling from a one-CPU busiest node: nodes {0, 1, 1}.  CPU 0 runs
+ * an RT task (model_other_class()) with fair task A queued: nr_running 2,
+ * one fair task; CPUs 1 and 2 idle, CPU 1 balances the NUMA domain.
+ * 6.18 (and 6.5+): the busiest node group carries SD_PREFER_SIBLING, one CPU
+ * or not; sibling_imbalance() with unequal groups (local 2 CPUs, busiest 1):
+ * (2 x (2 x 2 - 1 x 0) + 2 + 1) / 3 = 3 > 1: force; calculate_imbalance():
+ * busiest has spare (2 tasks > 1 CPU but util 100), migrate_task
+ * 3, adjust_numa_imbalance(3, 0 + 1, 1) = 3 (> NUMA_IMBALANCE_MIN), >> 1 =
+ * 1: A moves to CPU 1.  (Without the flag: busiest not overloaded with a
+ * single fair task: balanced.)  6.1: prefer_sibling from the NUMA domain's
+ * child, the local node's MC (2 CPUs): also set; force as 2 > 0 + 1; but
+ * the 6.1 difference 2 - 0 = 2 is allowed by adjust_numa_imbalance(2, 1,
+ * 1) = 0: balanced.  6.5 has the flag but 6.1's difference: balanced too.
+ */
+static const int numa_nodes_1_2[3] = { 0, 1, 1 };
+
+static void test_prefer_sibling_one_cpu_node(const char *profile, bool moves)
+{
+	struct model *m = mk(profile, 3, numa_nodes_1_2, true);
+	struct model_task *a;
+	struct rq *rq1 = &m->rqs[1];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	a = fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	model_other_class(m, 0, true, now + 100000);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 1000, 100, 100);
+	set_cpu(m, 1, 0, 0, 0);
+	set_cpu(m, 2, 0, 0, 0);
+	CHECK_EQ_S(rq1->nr_sd, 2);
+	sched_balance_rq(m, rq1, &rq1->sd[1], CPU_IDLE, &env);
+	CHECK_EQ_U(env.busiest_stat.sum_nr_running, 2);
+	CHECK_EQ_U(env.busiest_stat.sum_h_nr_running, 1);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_S(env.imbalance_found, moves ? 1 : 0);
+	CHECK_EQ_S(a->cpu, moves ? 1 : 0);
+	model_free(m);
+}
+
+/*
+ * The 6.1 / 6.5 difference: nodes {0, 0, 1}, destination CPU 2 alone on
+ * node 1 (its MC domain degenerate: 6.1's NUMA domain has no child, so no
+ * prefer_sibling; 6.5 takes the busiest group's flag: set).  Node 0: CPU 0
+ * runs A with B queued, CPU 1 runs C; util 100 + 50: has spare, 0 idle CPUs.
+ * 6.5: 3 > 0 + 1 forces; migrate_task 3 - 0 = 3, adjust_numa_imbalance(3,
+ * 1, 1) = 3, >> 1 = 1: B moves to CPU 2.  6.1: busiest has spare and 2
+ * CPUs, local idle CPUs 1 <= 0 + 1: balanced.
+ */
+static const int numa_nodes_2_1[3] = { 0, 0, 1 };
+
+static void test_prefer_sibling_one_cpu_local(const char *profile, bool moves)
+{
+	struct model *m = mk(profile, 3, numa_nodes_2_1, true);
+	struct model_task *b;
+	struct rq *rq2 = &m->rqs[2];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	b = fork_on(m, 2, 0, now);
+	fork_on(m, 3, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 2000, 100, 100);
+	set_cpu(m, 1, 1000, 50, 50);
+	set_cpu(m, 2, 0, 0, 0);
+	CHECK_EQ_S(rq2->nr_sd, 1);
+	sched_balance_rq(m, rq2, &rq2->sd[0], CPU_IDLE, &env);
+	CHECK_EQ_U(env.busiest_stat.sum_nr_running, 3);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_has_spare);
+	CHECK_EQ_S(env.imbalance_found, moves ? 1 : 0);
+	CHECK_EQ_S(b->cpu, moves ? 2 : 0);
+	model_free(m);
+}
+
+/*
  * task_h_load() through a group: root load 2000, the group's entity 1000,
  * the group's queue 1000, the task 500.  h_load(root) = 2000; h_load(/g) =
  * 2000 x 1000 / (2000 + 1) = 999; task = 500 x 999 / (1000 + 1) = 499.
@@ -760,8 +842,9 @@ static void test_dry_run(bool hot)
  * nodes (single-CPU nodes: no MC domain, the NUMA domain's groups are
  * CPUs), CPU 0 idle, CPUs 1 and 2 running one task each at util 950 (one
  * task per CPU, 1024 x 100 < 950 x 117: fully busy; avg_load not computed:
- * 0 for both).  Groups are visited 0, 1, 2: 6.12+ keeps the later one on a
- * tie (CPU 2), 6.1 the first (CPU 1).  Then a busiest group with a single
+ * 0 for both).  Groups are visited 0, 1, 2: since 5fd6d7f43958 (v6.5-rc1;
+ * profiles 6.5, 6.12, 6.18) the later one stays on a tie (CPU 2), 6.1 keeps
+ * the first (CPU 1).  Then a busiest group with a single
  * fair task is balanced.
  */
 static void test_fully_busy_tie(const char *profile, int want)
@@ -804,6 +887,12 @@ int main(void)
 	test_numa_allowance("6.1", NUMA_LOCAL_BUSY);
 	test_newidle_dry_success();
 	test_task_h_load_first_jiffy();
+	test_prefer_sibling_one_cpu_node("6.18", true);
+	test_prefer_sibling_one_cpu_node("6.5", false);
+	test_prefer_sibling_one_cpu_node("6.1", false);
+	test_prefer_sibling_one_cpu_local("6.5", true);
+	test_prefer_sibling_one_cpu_local("6.18", true);
+	test_prefer_sibling_one_cpu_local("6.1", false);
 	test_task_h_load();
 	test_delayed_migrate_task("6.12", true);
 	test_delayed_migrate_task("6.18", false);
@@ -816,5 +905,6 @@ int main(void)
 	test_dry_run(true);
 	test_fully_busy_tie("6.18", 2);
 	test_fully_busy_tie("6.1", 1);
+	test_fully_busy_tie("6.5", 2);
 	return check_done("load_balance");
 }
