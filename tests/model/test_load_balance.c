@@ -88,6 +88,7 @@ static void test_newidle_migrate_task(const char *profile, unsigned long util)
 	set_cpu(m, 0, 3000, util, util);
 	want = tail_queued(m, 0);
 	CHECK(want == b || want == c);
+	rq1->sd[0].balance_interval = 4;
 
 	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NEWLY_IDLE, &env), 1);
 	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
@@ -105,8 +106,12 @@ static void test_newidle_migrate_task(const char *profile, unsigned long util)
 	CHECK_EQ_U(model_nr_queued(m, 1), 1);
 	CHECK_EQ_U(m->counters[MC_lb_migrate_task], 1);
 	CHECK_EQ_U(m->counters[MC_load_balance_moved], 1);
-	/* newidle leaves the interval and the failure count alone */
-	CHECK_EQ_U(rq1->sd[0].balance_interval, rq1->sd[0].min_interval);
+	/*
+	 * "We were unbalanced, so reset the balancing interval": newidle too
+	 * (4 -> min_interval 2 ms); only nr_balance_failed is periodic-only.
+	 */
+	CHECK_EQ_U(rq1->sd[0].min_interval, 2);
+	CHECK_EQ_U(rq1->sd[0].balance_interval, 2);
 	CHECK_EQ_U(rq1->sd[0].nr_balance_failed, 0);
 	(void)c;
 	model_free(m);
@@ -289,11 +294,11 @@ static void test_within_imbalance_pct(void)
  */
 static const int numa_nodes[4] = { 0, 0, 1, 1 };
 
-static void test_numa_migrate_util(enum cpu_idle_type idle)
+static void test_numa_migrate_util(const char *profile, enum cpu_idle_type idle)
 {
-	bool newidle = idle == CPU_NEWLY_IDLE;
-	struct model *m = mk("6.18", 4, numa_nodes, true);
-	struct model_task *b, *c;
+	bool newidle = idle == CPU_NEWLY_IDLE, v61 = !strcmp(profile, "6.1");
+	struct model *m = mk(profile, 4, numa_nodes, true);
+	struct model_task *b, *c, *e;
 	struct rq *rq2 = &m->rqs[2];
 	struct lb_env env;
 	uint64_t now = T0;
@@ -307,7 +312,7 @@ static void test_numa_migrate_util(enum cpu_idle_type idle)
 	c = fork_on(m, 3, 0, now);
 	fork_on(m, 4, 1, now);
 	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
-	fork_on(m, 5, 1, now);
+	e = fork_on(m, 5, 1, now);
 	fork_on(m, 6, 3, now);
 	model_schedule(m, 3, MODEL_PREV_RUNNABLE, now);
 	now += 2000000;
@@ -318,7 +323,24 @@ static void test_numa_migrate_util(enum cpu_idle_type idle)
 	set_cpu(m, 3, 1000, 300, 300);
 	b->se.avg.util_avg = 400;
 	c->se.avg.util_avg = 400;
+	e->se.avg.util_avg = 400;
 
+	if (v61) {
+		/*
+		 * 6.1 (no LB_UTIL_BOOST): find_src_rq() by util alone picks CPU 1
+		 * (1010 > 1000); E (util 400) moves, 1748 - 400 = 1348, then CPU 1
+		 * has one task left: an idle destination does not take it.
+		 */
+		CHECK_EQ_S(sched_balance_rq(m, rq2, &rq2->sd[1], idle, &env), 1);
+		CHECK_EQ_U(env.migration_type, migrate_util);
+		CHECK_EQ_S(env.imbalance_found, 1748);
+		CHECK_EQ_S(env.imbalance, 1348);
+		CHECK(env.src_rq == &m->rqs[1]);
+		CHECK_EQ_S(e->cpu, 2);
+		CHECK_EQ_U(model_nr_queued(m, 0), 3);
+		model_free(m);
+		return;
+	}
 	CHECK_EQ_S(sched_balance_rq(m, rq2, &rq2->sd[1], idle, &env), newidle ? 1 : 2);
 	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
 	CHECK_EQ_U(env.local_stat.group_weight, 2);
@@ -805,9 +827,11 @@ static void test_active_balance_needed(void)
 /*
  * Dry run (--placement trace): the periodic pass decides as the kernel
  * would and moves nothing.  test_newidle_migrate_task()'s state, periodic
- * (CPU_IDLE): a cold task would move -> nr_balance_failed 0, reported as
- * detached, nothing moved, 0 returned, interval reset.  With the queued
- * tasks hot: nr_balance_failed 1.
+ * (CPU_IDLE), from nr_balance_failed 1: a cold task would move ->
+ * nr_balance_failed 0, reported as detached, nothing moved, 0 returned,
+ * interval reset.  With the queued tasks hot (task_hot() is overridden only
+ * once nr_balance_failed 1 exceeds cache_nice_tries 1, which it does not):
+ * nothing would move, failed again, nr_balance_failed 2.
  */
 static void test_dry_run(bool hot)
 {
@@ -879,8 +903,9 @@ int main(void)
 	test_busy_dst_sibling("6.1", true);
 	test_migrate_load_shr_bound();
 	test_within_imbalance_pct();
-	test_numa_migrate_util(CPU_IDLE);
-	test_numa_migrate_util(CPU_NEWLY_IDLE);
+	test_numa_migrate_util("6.18", CPU_IDLE);
+	test_numa_migrate_util("6.18", CPU_NEWLY_IDLE);
+	test_numa_migrate_util("6.1", CPU_IDLE);
 	test_numa_allowance("6.18", NUMA_PAIR);
 	test_numa_allowance("6.18", NUMA_THIRD);
 	test_numa_allowance("6.18", NUMA_LOCAL_BUSY);
