@@ -33,8 +33,10 @@
  * "one CPU" (pinned; so no LBF_DST_PINNED retry and no group_imbalanced),
  * util_est, NUMA balancing (fbq types, locality), and the active balance
  * push (need_active_balance() is evaluated and counted, the stopper does not
- * run).  Under --placement trace periodic passes are dry runs: the same
- * decisions without moving anything.
+ * run).  Under --placement trace periodic passes, and newidle passes
+ * unless the replay asks for a pull (idle_pull), are dry runs: the same
+ * decisions without moving anything; a dry newidle pass that would have
+ * pulled still ends the domain walk and counts as a success for NI_RANDOM.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -153,29 +155,29 @@ void cfs_tasks_move_front(struct rq *rq, struct model_task *p)
 /* ---- topology -------------------------------------------------------- */
 
 /*
- * build_sched_domains()'s imb_numa_nr, for the first domain above the LLC
- * (the model's NUMA domain, whose child is the node's MC domain): the number
- * of LLCs it spans, span / LLC size (the LLC of a one-CPU node counts as one
- * CPU: the kernel computes this before dropping degenerate domains); with a
- * single LLC 1/8 of the span; at least 1.
+ * build_sched_domains()'s imb_numa_nr (topology.c), computed before
+ * degenerate domains are dropped.  The first domain above the LLC is not the
+ * model's NUMA domain but the NODE level sched_init_numa() always adds (6.1:
+ * also DIE/PKG), which spans the CPU's node: with the node as the LLC,
+ * nr_llcs = node span / LLC span = 1, so imb = max(1, node CPUs >> 3)
+ * (12.5% of the node).  Every domain above it gets imb x max(1, span /
+ * span of the first NUMA domain); the model's one NUMA domain is that first
+ * NUMA domain, factor 1.  So: max(1, CPUs of this CPU's node / 8), not the
+ * number of nodes.
  */
 static void set_imb_numa_nr(struct model *m, struct rq *rq)
 {
-	unsigned int cpu, llc = 0, imb;
+	unsigned int cpu, node_cpus = 0, imb;
 	int i;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++)
-		llc += m->rqs[cpu].node == rq->node;
-	for (i = 0; i < rq->nr_sd; i++) {
-		struct sched_domain *sd = &rq->sd[i];
-		unsigned int nr_llcs;
-
-		if (!sd->numa)
-			continue;
-		nr_llcs = (unsigned int)sd->span_weight / llc;
-		imb = nr_llcs == 1 ? (unsigned int)sd->span_weight >> 3 : nr_llcs;
-		sd->imb_numa_nr = imb ? imb : 1;
-	}
+		node_cpus += m->rqs[cpu].node == rq->node;
+	imb = node_cpus >> 3;
+	if (!imb)
+		imb = 1;
+	for (i = 0; i < rq->nr_sd; i++)
+		if (rq->sd[i].numa)
+			rq->sd[i].imb_numa_nr = imb;
 }
 
 int build_sched_domains(struct model *m, struct sr_error *err)
@@ -699,17 +701,6 @@ static int group_of(const struct model *m, const struct sched_domain *sd, int cp
 	return sd->numa ? m->rqs[cpu].node : cpu;
 }
 
-/* group_weight (CPUs of the group in the domain) and its capacity. */
-static unsigned int group_weight(const struct model *m, const struct sched_domain *sd, int g)
-{
-	unsigned int n = 0;
-	int i;
-
-	for (i = 0; i < sd->span_weight; i++)
-		n += group_has_cpu(m, sd, g, sd->span[i]);
-	return n;
-}
-
 /*
  * group_is_overloaded() / group_has_capacity() / group_classify(): more
  * tasks than CPUs and utilisation or runnable beyond the capacity (with the
@@ -779,10 +770,10 @@ static void update_sg_lb_stats(struct model *m, struct lb_env *env, int g, struc
  * update_sd_pick_busiest(): a group with fair tasks to pull; a heavier type
  * wins; overloaded: the higher avg_load; fully busy: an avg_load at least as
  * high (not computed for these: 0, so the last one examined - the comment
- * in the kernel says the first, its code keeps the later on a tie without
- * SMT since the v6.6 SMT-balance series that also brought
- * sibling_imbalance(), hence keyed on LB_SIBLING_IMBALANCE; 6.1 keeps the
- * first); spare: fewer idle CPUs, then more tasks.  The first candidate is
+ * in the kernel says the first, its code keeps the later on a tie since
+ * 5fd6d7f43958 "Keep a fully_busy SMT sched group as busiest" (v6.5-rc1),
+ * LB_FULLY_BUSY_LAST; 6.1 keeps the first); spare: fewer idle CPUs, then
+ * more tasks.  The first candidate is
  * compared with init_sd_lb_stats()'s (spare, UINT_MAX idle CPUs).
  */
 static bool update_sd_pick_busiest(const struct model *m, const struct sg_lb_stats *busiest,
@@ -796,7 +787,7 @@ static bool update_sd_pick_busiest(const struct model *m, const struct sg_lb_sta
 	case group_overloaded:
 		return sgs->avg_load > busiest->avg_load;
 	case group_fully_busy:
-		if (!sched_feat(m, LB_SIBLING_IMBALANCE))
+		if (!sched_feat(m, LB_FULLY_BUSY_LAST))
 			return sgs->avg_load > busiest->avg_load;   /* 6.1: the first stays */
 		return sgs->avg_load >= busiest->avg_load;
 	case group_has_spare:
@@ -899,15 +890,24 @@ static void update_sd_lb_stats(struct model *m, struct lb_env *env)
 }
 
 /*
- * SD_PREFER_SIBLING of the busiest group (a group carries its child
- * domain's flags): the NUMA level's groups are nodes whose MC domain has
- * it; a node of one CPU has no MC domain (degenerate, destroyed with its
- * flags); the MC level's single-CPU groups have no child.
+ * sds->prefer_sibling.  Since 43726bdedd29 (v6.5-rc1,
+ * LB_PREFER_SIBLING_BUSIEST) it is the busiest group's SD_PREFER_SIBLING:
+ * at the NUMA level every non-local node group carries it, a one-CPU node
+ * included: build_group_from_child_sched_domain() copies the flags of the
+ * sibling's child domain before degenerate domains are dropped, and
+ * cpu_attach_domain()'s clearing loop for a destroyed bottom domain clears
+ * only the first (local) group.  The MC level's single-CPU groups have no
+ * child, so no flag.  6.1 reads the
+ * balancing domain's child instead: the NUMA domain's child is the local
+ * node's MC domain, which exists only when the local node has 2 CPUs or more.
  */
 static bool prefer_sibling(const struct model *m, const struct lb_env *env)
 {
-	return env->sd->numa && env->busiest_group >= 0 &&
-	       group_weight(m, env->sd, env->busiest_group) > 1;
+	if (!env->sd->numa || env->busiest_group < 0)
+		return false;
+	if (sched_feat(m, LB_PREFER_SIBLING_BUSIEST))
+		return true;
+	return env->local_stat.group_weight > 1;
 }
 
 /*
@@ -1186,8 +1186,8 @@ static bool lb_cpus_in_local_group(const struct model *m, const struct lb_env *e
  *   sched_balance_rq.active_needed), so nr_balance_failed, which the
  *   stopper would reset after a push, keeps growing.
  *
- * Without task moves (--placement trace for periodic balancing) the pass
- * is a dry run: the same decisions, nr_balance_failed and interval updates,
+ * Without task moves (--placement trace: periodic balancing, and newidle
+ * balancing unless newidle_moves_tasks is set) the pass is a dry run: the same decisions, nr_balance_failed and interval updates,
  * nothing moved, 0 returned.  Returns the number of tasks moved.
  */
 int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_domain *sd,
@@ -1371,6 +1371,7 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 	bool blocked_done = false;
 	struct lb_env env;
 	int pulled_task = 0;
+	bool would_pull;
 	int i;
 
 	COUNT(m, newidle_balance);
@@ -1430,11 +1431,18 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 		}
 		COUNT(m, newidle_balance_domains);
 		pulled_task = sched_balance_rq(m, this_rq, sd, CPU_NEWLY_IDLE, &env);
+		/*
+		 * A dry run (--placement trace) moves nothing and returns 0, but
+		 * the kernel would have pulled env.detached tasks: its success
+		 * feeds NI_RANDOM's newidle_ratio and stops the domain walk as a
+		 * real pull would; the caller still gets 0 (nothing is queued).
+		 */
+		would_pull = env.dry_run ? env.detached > 0 : pulled_task > 0;
 		domain_cost = pending_cost + m->newidle_domain_cost_ns;
 		pending_cost = 0;
 		curr_cost += domain_cost;
-		update_newidle_cost(m, sd, domain_cost, weight * !!pulled_task);
-		if (pulled_task || !env.continue_balancing)
+		update_newidle_cost(m, sd, domain_cost, weight * would_pull);
+		if (would_pull || !env.continue_balancing)
 			break;
 	}
 

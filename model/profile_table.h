@@ -59,7 +59,9 @@
 	F(REWEIGHT_UPDATE_CURR_ALWAYS, 0, 0, 1, 1, "reweight_entity() update_curr() even for a non-curr se (6.12)") \
 	F(POST_INIT_UTIL_FULL_WEIGHT, 1, 1, 0, 0, "post_init_entity_util_avg() multiplies by se->load.weight (6.1 source)") \
 	F(STAT_RUNTIME_OTHER_CLASS, 0, 0, 1, 1, "RT/DL tasks emit sched_stat_runtime too (5d69eca542ee, 6.8)") \
-	F(LB_SIBLING_IMBALANCE,   0, 0, 1, 1, "load balance: sibling_imbalance() spreads tasks by group cores, 0 for a busy dst CPU (v6.6 'Implement prefer sibling imbalance calculation between asymmetric groups'; 6.1: busiest - local nr_running); the same v6.6 SMT-balance series keeps the later of equal fully-busy groups as busiest (6.1: the first)") \
+	F(LB_SIBLING_IMBALANCE,   0, 0, 1, 1, "load balance: sibling_imbalance() spreads tasks by group cores, 0 for a busy dst CPU (v6.6 'Implement prefer sibling imbalance calculation between asymmetric groups'; 6.1: busiest - local nr_running)") \
+	F(LB_FULLY_BUSY_LAST,     0, 1, 1, 1, "update_sd_pick_busiest(): of equal fully-busy groups the later one examined stays busiest (5fd6d7f43958 'Keep a fully_busy SMT sched group as busiest', v6.5-rc1; 6.1: the first)") \
+	F(LB_PREFER_SIBLING_BUSIEST, 0, 1, 1, 1, "prefer_sibling is the busiest group's SD_PREFER_SIBLING: every node group at the NUMA level, a one-CPU node too (43726bdedd29, v6.5-rc1; 6.1: the balancing domain's child, i.e. the local node has an MC domain)") \
 	F(LB_UTIL_BOOST,          0, 1, 1, 1, "load balance: migrate_util picks the CPU with the highest max(util_avg, runnable_avg) (cpu_util_cfs_boost(), 7d0583cf9ec7 runnable boosting, v6.5)") \
 	F(LB_RUNNABLE_COUNTS,     0, 0, 0, 1, "load balance counts h_nr_runnable (delayed tasks excluded) for busiest group/queue (1a49104496d3, v6.14; 6.12.117: h_nr_queued)") \
 	F(LB_DELAYED_LOAD_ONLY,   0, 0, 0, 1, "can_migrate_task(): a delayed (DELAY_DEQUEUE) task moves only under migrate_load (61b82dfb6b7e, v6.14; 6.12.117 moves it like any task)") \

@@ -273,6 +273,13 @@ void init_cfs_rq(struct model *m, struct cfs_rq *cfs_rq, struct rq *rq, struct t
 	/* init_cfs_rq(): both origins start just below the wrap point */
 	cfs_rq->zero_vruntime = (u64)(-(1LL << 20));
 	cfs_rq->min_vruntime = (u64)(-(1LL << 20));
+	/*
+	 * No h_load computed yet.  The model's jiffies start at 0, so 0 would
+	 * read as "computed this jiffy" during the first tick and task_h_load()
+	 * would see h_load 0; the kernel avoids it because jiffies start at
+	 * INITIAL_JIFFIES, never 0 at boot.  -1 is a jiffy the model never reaches.
+	 */
+	cfs_rq->last_h_load_update = (unsigned long)-1;
 }
 
 /*

@@ -88,6 +88,7 @@ static void test_newidle_migrate_task(const char *profile, unsigned long util)
 	set_cpu(m, 0, 3000, util, util);
 	want = tail_queued(m, 0);
 	CHECK(want == b || want == c);
+	rq1->sd[0].balance_interval = 4;
 
 	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_NEWLY_IDLE, &env), 1);
 	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
@@ -105,8 +106,12 @@ static void test_newidle_migrate_task(const char *profile, unsigned long util)
 	CHECK_EQ_U(model_nr_queued(m, 1), 1);
 	CHECK_EQ_U(m->counters[MC_lb_migrate_task], 1);
 	CHECK_EQ_U(m->counters[MC_load_balance_moved], 1);
-	/* newidle leaves the interval and the failure count alone */
-	CHECK_EQ_U(rq1->sd[0].balance_interval, rq1->sd[0].min_interval);
+	/*
+	 * "We were unbalanced, so reset the balancing interval": newidle too
+	 * (4 -> min_interval 2 ms); only nr_balance_failed is periodic-only.
+	 */
+	CHECK_EQ_U(rq1->sd[0].min_interval, 2);
+	CHECK_EQ_U(rq1->sd[0].balance_interval, 2);
 	CHECK_EQ_U(rq1->sd[0].nr_balance_failed, 0);
 	(void)c;
 	model_free(m);
@@ -256,7 +261,8 @@ static void test_within_imbalance_pct(void)
 
 /*
  * NUMA: 4 CPUs, nodes {0, 0, 1, 1}; the NUMA domain's groups are the nodes,
- * imb_numa_nr = 4 CPUs / 2 per LLC = 2.  CPU 2 (idle, first idle CPU of
+ * imb_numa_nr = max(1, 2 CPUs per node >> 3) = 1 (computed on the NODE level,
+ * one LLC, factor 1 for the NUMA level).  CPU 2 (idle, first idle CPU of
  * node 1: should_we_balance() lets it) balances the NUMA domain.
  *
  * (a) Node 0 overloaded: CPU 0 runs A with B, C queued, CPU 1 runs D with E
@@ -274,30 +280,39 @@ static void test_within_imbalance_pct(void)
  * (b) Node 0 has spare capacity: CPU 0 runs A with B queued, util 150, CPU
  * 1 idle (2 tasks = 2 CPUs, util 150 x 117 < 204800).  Node 1 all idle.
  * sibling_imbalance() = 2 - 0 = 2 > 1: force; migrate_task 2, then
- * adjust_numa_imbalance(2, 0 + 1 tasks, imb_numa_nr 2): 1 <= 2 and 2 <=
+ * adjust_numa_imbalance(2, 0 + 1 tasks, imb_numa_nr 1): 1 <= 1 and 2 <=
  * NUMA_IMBALANCE_MIN: 0 - the pair stays together: balanced.  With a third
  * task on CPU 1: 3 - 0 = 3 > 2 stays, >> 1 = 1: migrate_task 1.
+ *
+ * (c) The case that tells imb_numa_nr 1 from 2: node 1 already runs one task
+ * (CPU 3), node 0 three light tasks (CPU 0: A + B queued, CPU 1: C; 3 > 2
+ * CPUs but util 100 + 50 and runnable below the limits: has spare).
+ * sibling_imbalance() = 3 - 1 = 2 > 1: force; adjust_numa_imbalance(2, 1 +
+ * 1, imb_numa_nr 1): 2 > 1, the imbalance stays 2, >> 1 = 1: migrate_task
+ * 1, B moves to CPU 2.  (With imb_numa_nr 2, the node count, it would be 0:
+ * balanced.)
  */
 static const int numa_nodes[4] = { 0, 0, 1, 1 };
 
-static void test_numa_migrate_util(enum cpu_idle_type idle)
+static void test_numa_migrate_util(const char *profile, enum cpu_idle_type idle)
 {
-	bool newidle = idle == CPU_NEWLY_IDLE;
-	struct model *m = mk("6.18", 4, numa_nodes, true);
-	struct model_task *b, *c;
+	bool newidle = idle == CPU_NEWLY_IDLE, v61 = !strcmp(profile, "6.1");
+	struct model *m = mk(profile, 4, numa_nodes, true);
+	struct model_task *b, *c, *e;
 	struct rq *rq2 = &m->rqs[2];
 	struct lb_env env;
 	uint64_t now = T0;
 
 	CHECK_EQ_S(rq2->nr_sd, 2);
-	CHECK_EQ_U(rq2->sd[1].imb_numa_nr, 2);
+	CHECK_EQ_U(rq2->sd[1].imb_numa_nr, 1);
+	CHECK_EQ_U(rq2->sd[0].imb_numa_nr, 0);   /* MC: not a NUMA domain */
 	fork_on(m, 1, 0, now);
 	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
 	b = fork_on(m, 2, 0, now);
 	c = fork_on(m, 3, 0, now);
 	fork_on(m, 4, 1, now);
 	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
-	fork_on(m, 5, 1, now);
+	e = fork_on(m, 5, 1, now);
 	fork_on(m, 6, 3, now);
 	model_schedule(m, 3, MODEL_PREV_RUNNABLE, now);
 	now += 2000000;
@@ -308,7 +323,24 @@ static void test_numa_migrate_util(enum cpu_idle_type idle)
 	set_cpu(m, 3, 1000, 300, 300);
 	b->se.avg.util_avg = 400;
 	c->se.avg.util_avg = 400;
+	e->se.avg.util_avg = 400;
 
+	if (v61) {
+		/*
+		 * 6.1 (no LB_UTIL_BOOST): find_src_rq() by util alone picks CPU 1
+		 * (1010 > 1000); E (util 400) moves, 1748 - 400 = 1348, then CPU 1
+		 * has one task left: an idle destination does not take it.
+		 */
+		CHECK_EQ_S(sched_balance_rq(m, rq2, &rq2->sd[1], idle, &env), 1);
+		CHECK_EQ_U(env.migration_type, migrate_util);
+		CHECK_EQ_S(env.imbalance_found, 1748);
+		CHECK_EQ_S(env.imbalance, 1348);
+		CHECK(env.src_rq == &m->rqs[1]);
+		CHECK_EQ_S(e->cpu, 2);
+		CHECK_EQ_U(model_nr_queued(m, 0), 3);
+		model_free(m);
+		return;
+	}
 	CHECK_EQ_S(sched_balance_rq(m, rq2, &rq2->sd[1], idle, &env), newidle ? 1 : 2);
 	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
 	CHECK_EQ_U(env.local_stat.group_weight, 2);
@@ -328,33 +360,165 @@ static void test_numa_migrate_util(enum cpu_idle_type idle)
 	model_free(m);
 }
 
-static void test_numa_allowance(bool third)
+enum numa_case { NUMA_PAIR, NUMA_THIRD, NUMA_LOCAL_BUSY };
+
+static void test_numa_allowance(const char *profile, enum numa_case nc)
 {
-	struct model *m = mk("6.18", 4, numa_nodes, true);
+	struct model *m = mk(profile, 4, numa_nodes, true);
+	struct model_task *b;
+	struct rq *rq2 = &m->rqs[2];
+	struct lb_env env;
+	bool third = nc != NUMA_PAIR, local_busy = nc == NUMA_LOCAL_BUSY;
+	uint64_t now = T0;
+
+	CHECK_EQ_U(rq2->sd[1].imb_numa_nr, 1);
+	fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	b = fork_on(m, 2, 0, now);
+	if (third) {
+		fork_on(m, 3, 1, now);
+		model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	}
+	if (local_busy) {
+		fork_on(m, 4, 3, now);
+		model_schedule(m, 3, MODEL_PREV_RUNNABLE, now);
+	}
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 2000, local_busy ? 100 : 150, local_busy ? 100 : 150);
+	set_cpu(m, 1, third ? 1000 : 0, third ? 50 : 0, third ? 50 : 0);
+	set_cpu(m, 2, 0, 0, 0);
+	set_cpu(m, 3, local_busy ? 1000 : 0, local_busy ? 50 : 0, local_busy ? 50 : 0);
+	sched_balance_rq(m, rq2, &rq2->sd[1], CPU_IDLE, &env);
+	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.local_stat.sum_nr_running, local_busy ? 1 : 0);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.busiest_stat.sum_nr_running, third ? 3 : 2);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_S(env.imbalance_found, third ? 1 : 0);
+	CHECK_EQ_U(model_nr_queued(m, 2), third ? 1 : 0);
+	if (local_busy)
+		CHECK_EQ_S(b->cpu, 2);
+	model_free(m);
+}
+
+/*
+ * A dry newidle pass (--placement trace: the model moves nothing) still
+ * counts what the kernel would have done.  4 CPUs, nodes {0, 0, 1, 1},
+ * profile 6.5 (NI_RANDOM off: weight 1, no die).  CPU 3 runs F with G, H
+ * queued, util 1000: overloaded; CPU 2 goes newly idle, rd overloaded and
+ * avg_idle 10 ms above every cost.  MC domain (CPUs 2-3): migrate_task,
+ * 6.1-style sibling difference (LB_SIBLING_IMBALANCE off in 6.5) 3 - 0 =
+ * 3 >> 1 = 1: the kernel pulls one task, so update_newidle_cost() records a
+ * success (one more call and one more success) and the walk stops before the NUMA
+ * domain (no call there).  Nothing moved: CPU 2 stays empty, 0 returned.
+ */
+static void test_newidle_dry_success(void)
+{
+	struct model *m = mk("6.5", 4, numa_nodes, false);
+	struct rq *rq2 = &m->rqs[2];
+	uint64_t now = T0;
+
+	fork_on(m, 1, 3, now);
+	model_schedule(m, 3, MODEL_PREV_RUNNABLE, now);
+	fork_on(m, 2, 3, now);
+	fork_on(m, 3, 3, now);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 3, 3000, 1000, 1000);
+	m->rd_overloaded = true;
+	rq2->avg_idle = 10000000;
+	/* sd_init() starts every domain at 512 calls, 256 successes */
+	CHECK_EQ_U(rq2->sd[0].newidle_call, 512);
+	CHECK_EQ_S(sched_balance_newidle(m, rq2), 0);
+	CHECK_EQ_U(rq2->sd[0].newidle_call, 513);
+	CHECK_EQ_U(rq2->sd[0].newidle_success, 257);
+	CHECK_EQ_U(rq2->sd[1].newidle_call, 512);
+	CHECK_EQ_U(model_nr_queued(m, 2), 0);
+	CHECK_EQ_U(model_nr_queued(m, 3), 3);
+	CHECK_EQ_U(m->counters[MC_lb_migrate_task], 1);
+	model_free(m);
+}
+
+/*
+ * prefer_sibling from a one-CPU busiest node: nodes {0, 1, 1}.  CPU 0 runs
+ * an RT task (model_other_class()) with fair task A queued: nr_running 2,
+ * one fair task; CPUs 1 and 2 idle, CPU 1 balances the NUMA domain.
+ * 6.18 (and 6.5+): the busiest node group carries SD_PREFER_SIBLING, one CPU
+ * or not; sibling_imbalance() with unequal groups (local 2 CPUs, busiest 1):
+ * (2 x (2 x 2 - 1 x 0) + 2 + 1) / 3 = 3 > 1: force; calculate_imbalance():
+ * busiest has spare (2 tasks > 1 CPU but util 100), migrate_task
+ * 3, adjust_numa_imbalance(3, 0 + 1, 1) = 3 (> NUMA_IMBALANCE_MIN), >> 1 =
+ * 1: A moves to CPU 1.  (Without the flag: busiest not overloaded with a
+ * single fair task: balanced.)  6.1: prefer_sibling from the NUMA domain's
+ * child, the local node's MC (2 CPUs): also set; force as 2 > 0 + 1; but
+ * the 6.1 difference 2 - 0 = 2 is allowed by adjust_numa_imbalance(2, 1,
+ * 1) = 0: balanced.  6.5 has the flag but 6.1's difference: balanced too.
+ */
+static const int numa_nodes_1_2[3] = { 0, 1, 1 };
+
+static void test_prefer_sibling_one_cpu_node(const char *profile, bool moves)
+{
+	struct model *m = mk(profile, 3, numa_nodes_1_2, true);
+	struct model_task *a;
+	struct rq *rq1 = &m->rqs[1];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	a = fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	model_other_class(m, 0, true, now + 100000);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 1000, 100, 100);
+	set_cpu(m, 1, 0, 0, 0);
+	set_cpu(m, 2, 0, 0, 0);
+	CHECK_EQ_S(rq1->nr_sd, 2);
+	sched_balance_rq(m, rq1, &rq1->sd[1], CPU_IDLE, &env);
+	CHECK_EQ_U(env.busiest_stat.sum_nr_running, 2);
+	CHECK_EQ_U(env.busiest_stat.sum_h_nr_running, 1);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_S(env.imbalance_found, moves ? 1 : 0);
+	CHECK_EQ_S(a->cpu, moves ? 1 : 0);
+	model_free(m);
+}
+
+/*
+ * The 6.1 / 6.5 difference: nodes {0, 0, 1}, destination CPU 2 alone on
+ * node 1 (its MC domain degenerate: 6.1's NUMA domain has no child, so no
+ * prefer_sibling; 6.5 takes the busiest group's flag: set).  Node 0: CPU 0
+ * runs A with B queued, CPU 1 runs C; util 100 + 50: has spare, 0 idle CPUs.
+ * 6.5: 3 > 0 + 1 forces; migrate_task 3 - 0 = 3, adjust_numa_imbalance(3,
+ * 1, 1) = 3, >> 1 = 1: B moves to CPU 2.  6.1: busiest has spare and 2
+ * CPUs, local idle CPUs 1 <= 0 + 1: balanced.
+ */
+static const int numa_nodes_2_1[3] = { 0, 0, 1 };
+
+static void test_prefer_sibling_one_cpu_local(const char *profile, bool moves)
+{
+	struct model *m = mk(profile, 3, numa_nodes_2_1, true);
+	struct model_task *b;
 	struct rq *rq2 = &m->rqs[2];
 	struct lb_env env;
 	uint64_t now = T0;
 
 	fork_on(m, 1, 0, now);
 	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
-	fork_on(m, 2, 0, now);
-	if (third) {
-		fork_on(m, 3, 1, now);
-		model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
-	}
+	b = fork_on(m, 2, 0, now);
+	fork_on(m, 3, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
 	now += 2000000;
 	model_advance_time(m, now);
-	set_cpu(m, 0, 2000, 150, 150);
-	set_cpu(m, 1, third ? 1000 : 0, third ? 50 : 0, third ? 50 : 0);
+	set_cpu(m, 0, 2000, 100, 100);
+	set_cpu(m, 1, 1000, 50, 50);
 	set_cpu(m, 2, 0, 0, 0);
-	set_cpu(m, 3, 0, 0, 0);
-	sched_balance_rq(m, rq2, &rq2->sd[1], CPU_IDLE, &env);
-	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
+	CHECK_EQ_S(rq2->nr_sd, 1);
+	sched_balance_rq(m, rq2, &rq2->sd[0], CPU_IDLE, &env);
+	CHECK_EQ_U(env.busiest_stat.sum_nr_running, 3);
 	CHECK_EQ_U(env.busiest_stat.group_type, group_has_spare);
-	CHECK_EQ_U(env.busiest_stat.sum_nr_running, third ? 3 : 2);
-	CHECK_EQ_U(env.migration_type, migrate_task);
-	CHECK_EQ_S(env.imbalance_found, third ? 1 : 0);
-	CHECK_EQ_U(model_nr_queued(m, 2) + model_nr_queued(m, 3), third ? 1 : 0);
+	CHECK_EQ_S(env.imbalance_found, moves ? 1 : 0);
+	CHECK_EQ_S(b->cpu, moves ? 2 : 0);
 	model_free(m);
 }
 
@@ -391,6 +555,26 @@ static void test_task_h_load(void)
 	m->rqs[0].cfs.avg.load_avg = 4000;
 	model_advance_time(m, now + 4000000);          /* next jiffy */
 	CHECK_EQ_U(task_h_load(m, p), 998);
+	model_free(m);
+}
+
+/*
+ * task_h_load() in the first jiffy (now 1 ms: jiffy 0): a fresh cfs_rq has
+ * not computed h_load yet, so the root's h_load is its load 2000 and the
+ * task's 500 x 2000 / 2001 = 499 - not 0, as it would be if a calloc'd
+ * last_h_load_update of 0 read as "computed this jiffy".
+ */
+static void test_task_h_load_first_jiffy(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct model_task *p = fork_on(m, 1, 0, 1000000);
+
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, 1000000);
+	CHECK_EQ_U(m->jiffies, 0);
+	m->rqs[0].cfs.avg.load_avg = 2000;
+	p->se.avg.load_avg = 500;
+	CHECK_EQ_U(task_h_load(m, p), 499);
+	CHECK_EQ_U(m->rqs[0].cfs.h_load, 2000);
 	model_free(m);
 }
 
@@ -689,9 +873,11 @@ static void test_active_balance_needed(void)
 /*
  * Dry run (--placement trace): the periodic pass decides as the kernel
  * would and moves nothing.  test_newidle_migrate_task()'s state, periodic
- * (CPU_IDLE): a cold task would move -> nr_balance_failed 0, reported as
- * detached, nothing moved, 0 returned, interval reset.  With the queued
- * tasks hot: nr_balance_failed 1.
+ * (CPU_IDLE), from nr_balance_failed 1: a cold task would move ->
+ * nr_balance_failed 0, reported as detached, nothing moved, 0 returned,
+ * interval reset.  With the queued tasks hot (task_hot() is overridden only
+ * once nr_balance_failed 1 exceeds cache_nice_tries 1, which it does not):
+ * nothing would move, failed again, nr_balance_failed 2.
  */
 static void test_dry_run(bool hot)
 {
@@ -726,8 +912,9 @@ static void test_dry_run(bool hot)
  * nodes (single-CPU nodes: no MC domain, the NUMA domain's groups are
  * CPUs), CPU 0 idle, CPUs 1 and 2 running one task each at util 950 (one
  * task per CPU, 1024 x 100 < 950 x 117: fully busy; avg_load not computed:
- * 0 for both).  Groups are visited 0, 1, 2: 6.12+ keeps the later one on a
- * tie (CPU 2), 6.1 the first (CPU 1).  Then a busiest group with a single
+ * 0 for both).  Groups are visited 0, 1, 2: since 5fd6d7f43958 (v6.5-rc1;
+ * profiles 6.5, 6.12, 6.18) the later one stays on a tie (CPU 2), 6.1 keeps
+ * the first (CPU 1).  Then a busiest group with a single
  * fair task is balanced.
  */
 static void test_fully_busy_tie(const char *profile, int want)
@@ -762,10 +949,21 @@ int main(void)
 	test_busy_dst_sibling("6.1", true);
 	test_migrate_load_shr_bound();
 	test_within_imbalance_pct();
-	test_numa_migrate_util(CPU_IDLE);
-	test_numa_migrate_util(CPU_NEWLY_IDLE);
-	test_numa_allowance(false);
-	test_numa_allowance(true);
+	test_numa_migrate_util("6.18", CPU_IDLE);
+	test_numa_migrate_util("6.18", CPU_NEWLY_IDLE);
+	test_numa_migrate_util("6.1", CPU_IDLE);
+	test_numa_allowance("6.18", NUMA_PAIR);
+	test_numa_allowance("6.18", NUMA_THIRD);
+	test_numa_allowance("6.18", NUMA_LOCAL_BUSY);
+	test_numa_allowance("6.1", NUMA_LOCAL_BUSY);
+	test_newidle_dry_success();
+	test_task_h_load_first_jiffy();
+	test_prefer_sibling_one_cpu_node("6.18", true);
+	test_prefer_sibling_one_cpu_node("6.5", false);
+	test_prefer_sibling_one_cpu_node("6.1", false);
+	test_prefer_sibling_one_cpu_local("6.5", true);
+	test_prefer_sibling_one_cpu_local("6.18", true);
+	test_prefer_sibling_one_cpu_local("6.1", false);
 	test_task_h_load();
 	test_delayed_migrate_task("6.12", true);
 	test_delayed_migrate_task("6.18", false);
@@ -780,5 +978,6 @@ int main(void)
 	test_dry_run(true);
 	test_fully_busy_tie("6.18", 2);
 	test_fully_busy_tie("6.1", 1);
+	test_fully_busy_tie("6.5", 2);
 	return check_done("load_balance");
 }
