@@ -93,7 +93,7 @@ struct wl_builder {
 	WL_VEC(struct wl_idle) idle;
 	WL_VEC(struct wl_group) groups;
 	/* per group: trace-clock offsets in its period of throttle-ending switch-ins */
-	struct { uint64_t *v; uint32_t n, cap; } *bw_unthrottle;
+	WL_VEC(uint64_t) *bw_unthrottle;
 	uint32_t bw_unthrottle_n;
 	WL_VEC(char *) strings;
 
@@ -177,8 +177,7 @@ static void bandwidth_of(struct wl_builder *b, struct wl_group *g)
 {
 	const struct sidecar_cgroup *cg;
 
-	g->quota_us = g->period_us = -1;
-	g->bw_src = WL_FACT_DEFAULT;
+	/* group_get() set the defaults: no limit, WL_FACT_DEFAULT */
 	for (size_t i = 0; i < b->cgmap.nr_quota; i++)
 		if (!strcmp(b->cgmap.quota[i].path, g->path)) {
 			g->quota_us = b->cgmap.quota[i].quota_us;
@@ -1036,17 +1035,11 @@ static int bw_unthrottle_seen(struct wl_builder *b, uint32_t t, uint64_t ts)
 		       (nn - b->bw_unthrottle_n) * sizeof(*b->bw_unthrottle));
 		b->bw_unthrottle_n = nn;
 	}
-	if (b->bw_unthrottle[g].n == b->bw_unthrottle[g].cap) {
-		uint32_t nc = b->bw_unthrottle[g].cap ? 2 * b->bw_unthrottle[g].cap : 32;
-		uint64_t *p = realloc(b->bw_unthrottle[g].v, nc * sizeof(*p));
-
-		if (!p)
-			return -1;
-		b->bw_unthrottle[g].v = p;
-		b->bw_unthrottle[g].cap = nc;
-	}
+	WL_VEC_PUSH(b->bw_unthrottle[g], oom);
 	b->bw_unthrottle[g].v[b->bw_unthrottle[g].n++] = ts % period;
 	return 0;
+oom:
+	return -1;
 }
 
 #define WL_TWO_PI 6.283185307179586
