@@ -296,6 +296,20 @@ static void place_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_en
 }
 
 /*
+ * enqueue_entity()'s "nr_queued == 1" block, shared by both policies: a
+ * queue's first entity checks its bandwidth (check_enqueue_throttle()), puts
+ * the queue on the leaf list, and restarts a PELT clock a throttle stopped.
+ */
+static void enqueue_first_entity(struct model *m, struct cfs_rq *cfs_rq)
+{
+	if (cfs_bandwidth_used(m))
+		check_enqueue_throttle(m, cfs_rq);
+	list_add_leaf_cfs_rq(cfs_rq);
+	if (cfs_rq->pelt_clock_throttled)
+		throttled_cfs_rq_filled(cfs_rq);
+}
+
+/*
  * enqueue_entity() (6.12): curr is placed before update_curr() (so the
  * time it ran is not charged against its new position), everyone else after
  * the load and weight updates, because the weight sets the virtual slice.
@@ -326,13 +340,8 @@ static void enqueue_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct 
 		__enqueue_entity(m, cfs_rq, se);
 	se->on_rq = 1;
 
-	if (cfs_rq->nr_running == 1) {
-		if (cfs_bandwidth_used(m))
-			check_enqueue_throttle(m, cfs_rq);
-		list_add_leaf_cfs_rq(cfs_rq);
-		if (cfs_rq->pelt_clock_throttled)
-			throttled_cfs_rq_filled(cfs_rq);
-	}
+	if (cfs_rq->nr_running == 1)
+		enqueue_first_entity(m, cfs_rq);
 }
 
 /*
@@ -368,13 +377,8 @@ static void enqueue_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sc
 		__enqueue_entity(m, cfs_rq, se);
 	se->on_rq = 1;
 
-	if (cfs_rq->nr_running == 1) {
-		if (cfs_bandwidth_used(m))
-			check_enqueue_throttle(m, cfs_rq);
-		list_add_leaf_cfs_rq(cfs_rq);
-		if (cfs_rq->pelt_clock_throttled)
-			throttled_cfs_rq_filled(cfs_rq);
-	}
+	if (cfs_rq->nr_running == 1)
+		enqueue_first_entity(m, cfs_rq);
 }
 
 static void enqueue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
