@@ -599,13 +599,12 @@ void model_run_timers(struct model *m, uint64_t now)
 {
 	struct task_group *tg;
 	int guard = 0;
+	u64 t;
 
 	if (!cfs_bandwidth_used(m))
 		return;
 	model_advance_time(m, now);
-	while (model_next_timer(m) <= now && ++guard < 1000000) {
-		u64 t = model_next_timer(m);
-
+	while ((t = model_next_timer(m)) <= now && ++guard < 1000000) {
 		for (tg = m->groups; tg; tg = tg->next_alloc) {
 			struct cfs_bandwidth *cfs_b = &tg->cfs_bandwidth;
 
