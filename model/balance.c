@@ -710,17 +710,18 @@ static int group_of(const struct model *m, const struct sched_domain *sd, int cp
  * misfit types need CPU affinity masks wider than one CPU, asymmetric CPUs
  * or SMT, which the model does not have.
  */
-static enum group_type group_classify(unsigned int pct, const struct sg_lb_stats *sgs)
+static enum group_type group_classify(unsigned int pct, unsigned int nr_running,
+				      unsigned int weight, unsigned long capacity,
+				      unsigned long util, unsigned long runnable)
 {
-	if (sgs->sum_nr_running > sgs->group_weight &&
-	    (sgs->group_capacity * 100 < sgs->group_util * pct ||
-	     sgs->group_capacity * pct < sgs->group_runnable * 100))
+	if (nr_running > weight &&
+	    (capacity * 100 < util * pct || capacity * pct < runnable * 100))
 		return group_overloaded;
-	if (sgs->sum_nr_running < sgs->group_weight)
+	if (nr_running < weight)
 		return group_has_spare;
-	if (sgs->group_capacity * pct < sgs->group_runnable * 100)
+	if (capacity * pct < runnable * 100)
 		return group_fully_busy;
-	if (sgs->group_capacity * 100 > sgs->group_util * pct)
+	if (capacity * 100 > util * pct)
 		return group_has_spare;
 	return group_fully_busy;
 }
@@ -761,7 +762,8 @@ static void update_sg_lb_stats(struct model *m, struct lb_env *env, int g, struc
 			*overloaded = true;
 	}
 	sgs->group_capacity = (unsigned long)sgs->group_weight * SCHED_CAPACITY_SCALE;
-	sgs->group_type = group_classify(sd->imbalance_pct, sgs);
+	sgs->group_type = group_classify(sd->imbalance_pct, sgs->sum_nr_running, sgs->group_weight,
+					 sgs->group_capacity, sgs->group_util, sgs->group_runnable);
 	if (sgs->group_type == group_overloaded)
 		sgs->avg_load = sgs->group_load * SCHED_CAPACITY_SCALE / sgs->group_capacity;
 }
@@ -1845,16 +1847,14 @@ static int select_idle_sibling(struct model *m, struct model_task *p, int prev, 
  * model's groups are single CPUs in MC and nodes in NUMA.  Group statistics
  * are update_sg_wakeup_stats()'s for a task not attached anywhere yet (a new
  * child): load, util (capped per CPU) and runnable of the root cfs_rqs,
- * nr_running, idle CPUs; classified as group_classify() does with
+ * nr_running, idle CPUs; classified by group_classify() with
  * imbalance_pct 117 (has spare capacity < fully busy < overloaded; no
  * misfit, asym-packing, SMT or imbalanced groups here).
  */
-enum fork_group_type { FG_HAS_SPARE, FG_FULLY_BUSY, FG_OVERLOADED };
-
 struct fork_sg_stats {
 	unsigned long load, util, runnable, capacity, avg_load;
 	unsigned int nr_running, idle_cpus, weight;
-	enum fork_group_type type;
+	enum group_type type;
 };
 
 static bool group_has_cpu(const struct model *m, const struct sched_domain *sd, int g, int cpu)
@@ -1866,7 +1866,6 @@ static void update_sg_wakeup_stats(const struct model *m, const struct sched_dom
 				   struct fork_sg_stats *sgs)
 {
 	int i;
-	bool has_capacity;
 
 	memset(sgs, 0, sizeof(*sgs));
 	for (i = 0; i < sd->span_weight; i++) {
@@ -1883,18 +1882,9 @@ static void update_sg_wakeup_stats(const struct model *m, const struct sched_dom
 		sgs->capacity += SCHED_CAPACITY_SCALE;
 		sgs->weight++;
 	}
-	/* group_is_overloaded(), group_has_capacity() */
-	if (sgs->nr_running > sgs->weight &&
-	    (sgs->capacity * 100 < sgs->util * SD_IMBALANCE_PCT ||
-	     sgs->capacity * SD_IMBALANCE_PCT < sgs->runnable * 100))
-		sgs->type = FG_OVERLOADED;
-	else {
-		has_capacity = sgs->nr_running < sgs->weight ||
-			       (!(sgs->capacity * SD_IMBALANCE_PCT < sgs->runnable * 100) &&
-				sgs->capacity * 100 > sgs->util * SD_IMBALANCE_PCT);
-		sgs->type = has_capacity ? FG_HAS_SPARE : FG_FULLY_BUSY;
-	}
-	if (sgs->type != FG_HAS_SPARE)
+	sgs->type = group_classify(SD_IMBALANCE_PCT, sgs->nr_running, sgs->weight, sgs->capacity,
+				   sgs->util, sgs->runnable);
+	if (sgs->type != group_has_spare)
 		sgs->avg_load = sgs->load * SCHED_CAPACITY_SCALE / sgs->capacity;
 }
 
@@ -1903,7 +1893,7 @@ static bool update_pick_idlest(const struct fork_sg_stats *idlest, const struct 
 {
 	if (sgs->type != idlest->type)
 		return sgs->type < idlest->type;
-	if (sgs->type != FG_HAS_SPARE)
+	if (sgs->type != group_has_spare)
 		return idlest->avg_load > sgs->avg_load;
 	if (idlest->idle_cpus != sgs->idle_cpus)
 		return sgs->idle_cpus > idlest->idle_cpus;
@@ -1913,7 +1903,7 @@ static bool update_pick_idlest(const struct fork_sg_stats *idlest, const struct 
 /* sched_balance_find_dst_group(): the group to move to, -1 to stay local. */
 static int find_dst_group(const struct model *m, const struct sched_domain *sd, int this_cpu)
 {
-	struct fork_sg_stats local = { 0 }, idlest = { .avg_load = ~0UL, .type = FG_OVERLOADED };
+	struct fork_sg_stats local = { 0 }, idlest = { .avg_load = ~0UL, .type = group_overloaded };
 	struct fork_sg_stats sgs;
 	int g, nr_groups = sd->numa ? m->nr_nodes : (int)m->nr_cpus, best = -1;
 	unsigned long imbalance = SCHED_CAPACITY_SCALE * (SD_IMBALANCE_PCT - 100) / 100;
@@ -1940,7 +1930,7 @@ static int find_dst_group(const struct model *m, const struct sched_domain *sd, 
 		return -1;
 	if (local.type > idlest.type)
 		return best;
-	if (local.type != FG_HAS_SPARE) {
+	if (local.type != group_has_spare) {
 		if (sd->numa && idlest.avg_load + imbalance >= local.avg_load)
 			return -1;
 		if (idlest.avg_load >= local.avg_load + imbalance)
