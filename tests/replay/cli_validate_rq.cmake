@@ -76,6 +76,57 @@ string(JSON m GET "${t}" metrics)
 string(JSON n LENGTH "${m}")
 expect("n EQUAL 7" "--json: ${n} held metrics, expected 7")
 
+# The latency percentiles on the measured distribution.  small-hackbench's
+# p50 goal band (18.0 us x (1 -/+ 0.20), the goal of thresholds.json) holds 177
+# of its 1778 measured samples: a fact of the trace and the goal, whatever the
+# model does.  For every held percentile of every trace: a prediction within
+# the goal lies inside the band on the measured distribution (0 samples from
+# it), one outside lies outside (or on its edge, at the histogram's
+# resolution), and --markdown's table lists exactly the
+# percentiles that miss their goal.
+string(JSON v GET "${t}" metrics p50 goal_band samples)
+expect("v EQUAL 177" "--json: small-hackbench p50 goal band holds ${v} samples, expected 177")
+string(JSON v GET "${t}" metrics p50 goal_band of)
+expect("v EQUAL 1778" "--json: small-hackbench p50 goal band of ${v} samples, expected 1778")
+string(JSON goal GET "${js}" goal)
+string(JSON ntr LENGTH "${js}" traces)
+math(EXPR lt "${ntr} - 1")
+set(nmiss 0)
+foreach(i RANGE ${lt})
+  string(JSON name MEMBER "${js}" traces ${i})
+  foreach(pc p50 p95 p99)
+    string(JSON e ERROR_VARIABLE err GET "${js}" traces "${name}" metrics ${pc})
+    if(NOT err STREQUAL NOTFOUND OR e STREQUAL "null")
+      continue()
+    endif()
+    string(JSON err_v GET "${e}" error)
+    string(JSON g GET "${goal}" ${pc})
+    string(JSON q GET "${e}" predicted_at_measured_pct)
+    string(JSON lo GET "${e}" goal_band measured_pct_lo)
+    string(JSON hi GET "${e}" goal_band measured_pct_hi)
+    string(JSON off GET "${e}" goal_band samples_from_predicted)
+    # if() compares reals
+    if(err_v LESS 0)
+      string(SUBSTRING "${err_v}" 1 -1 err_v)
+    endif()
+    if(err_v GREATER g)
+      math(EXPR nmiss "${nmiss} + 1")
+      # outside the band, or on its edge at the histogram's resolution
+      expect("NOT q GREATER lo OR NOT q LESS hi"
+             "--json: ${name} ${pc} error ${err_v} misses the goal ${g}, but the prediction is at ${q} % of the measured samples, inside the band ${lo}..${hi} %")
+    else()
+      expect("NOT q LESS lo AND NOT q GREATER hi AND off EQUAL 0"
+             "--json: ${name} ${pc} error ${err_v} within the goal ${g}, but the prediction is at ${q} % of the measured samples, outside the band ${lo}..${hi} % (${off} samples)")
+    endif()
+  endforeach()
+endforeach()
+string(FIND "${md}" "miss their goal, on the measured distribution" at)
+expect("at GREATER -1" "--markdown: no table of the percentiles that miss their goal")
+string(SUBSTRING "${md}" ${at} -1 band)
+string(REGEX MATCHALL "\n\\| [^|\n]+\\.dat \\| p(50|95|99) \\|" rows "${band}")
+list(LENGTH rows nrows)
+expect("nrows EQUAL nmiss" "--markdown: ${nrows} rows in the table of missed percentiles, ${nmiss} missed in --json")
+
 # --suggest: the limits it proposes name the seven held metrics only
 run(sg --suggest)
 expect("sg_rc EQUAL 0" "--suggest: exit ${sg_rc}: ${sg_err}")
