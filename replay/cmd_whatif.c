@@ -39,7 +39,12 @@ static void usage(FILE *f)
 		"  --placement trace|model  (default trace)\n"
 		"  --comm PREFIX          latency of comms starting with PREFIX only\n"
 		"  --hz N, --cgroup-map FILE, --sidecar FILE, --no-sidecar   machine facts\n"
-		"  --seed N               the model's random seed\n"
+		"  --seed N               the model's random seed (default 1)\n"
+		"  --seeds N              replay every variant with seeds S..S+N-1 (S = --seed; 1..15,\n"
+		"                         default 1): every figure is the median over the seeds (the\n"
+		"                         lower middle one for an even N), a change whose seed range\n"
+		"                         overlaps base's is marked ~ (the replay's own chaos); the\n"
+		"                         SVG draws, per run, the seed whose p99 is the median\n"
 		"  --vcpu-pack, --no-vcpu-pack   placement model: pack as the capture kernel's\n"
 		"                         sched_vcpu_pack (default: on if the sidecar's cmdline has it;\n"
 		"                         no effect under placement trace)\n"
@@ -81,7 +86,7 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *out)
 int cmd_whatif(int argc, char **argv)
 {
 	enum { O_MACHINE = 256, O_JSON, O_SVG, O_SVG_CGROUP, O_SVG_COMM, O_TOP, O_PRINT_MACHINE,
-	       O_NOISE };
+	       O_NOISE, O_SEEDS };
 	static const struct option opts[] = {
 		RUN_OPTS_LONG,
 		{ "machine", required_argument, NULL, O_MACHINE },
@@ -92,13 +97,14 @@ int cmd_whatif(int argc, char **argv)
 		{ "top", required_argument, NULL, O_TOP },
 		{ "print-machine", required_argument, NULL, O_PRINT_MACHINE },
 		{ "noise", required_argument, NULL, O_NOISE },
+		{ "seeds", required_argument, NULL, O_SEEDS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *noise_paths[MAX_NOISE];
 	struct wl_workload *noise_wl[MAX_NOISE] = { NULL };
 	const struct lat_machine *noise_lat[MAX_NOISE];
-	unsigned int nr_noise = 0;
+	unsigned int nr_noise = 0, seeds = 1;
 	bool json = false;
 	const char *svg = NULL, *machine_name = "one-socket";
 	struct whatif_report_opts ro = { .top = 6 };
@@ -158,6 +164,14 @@ int cmd_whatif(int argc, char **argv)
 			}
 			noise_paths[nr_noise++] = optarg;
 			break;
+		case O_SEEDS:
+			if (parse_uint(optarg, WHATIF_MAX_SEEDS, &v) < 0 || v < 1) {
+				fprintf(stderr, "schedreplay whatif: --seeds takes 1..%d, not '%s'\n",
+					WHATIF_MAX_SEEDS, optarg);
+				goto usage_fail;
+			}
+			seeds = (unsigned int)v;
+			break;
 		case 'h':
 			usage(stdout);
 			run_opts_release(&o);
@@ -214,6 +228,7 @@ int cmd_whatif(int argc, char **argv)
 	wc.threads = o.threads;
 	wc.sets = runs.sets;
 	wc.nr_sets = runs.n;
+	wc.seeds = seeds;
 	wc.machine = &machine;
 	replay_progress_init(&pc, "what-if");
 	wc.progress = replay_progress_runs;

@@ -3,8 +3,8 @@
  * The what-if run: one extracted workload, many variants, in parallel.
  *
  * replay_run() (sim.h) reads the workload and nothing global, so the runs
- * are independent: a small pool of threads takes the next variant from an
- * atomic counter and writes its result into its own slot.  The results do
+ * are independent: a small pool of threads takes the next (variant, seed)
+ * job from an atomic counter and writes its result into its own slot.  The results do
  * not depend on the number of threads or their interleaving, only the wall
  * time does.  The cost model is applied afterwards, per run, from the run's
  * counters and simulated busy time.
@@ -21,16 +21,18 @@
 #include <schedreplay/sim.h>
 #include <schedreplay/whatif.h>
 
+/* One variant's runs, one per model seed (seed - first seed = index). */
 struct whatif_run {
 	const struct model_variant_set *set;
-	struct replay_result *res;
-	struct sr_error err;
-	struct cost_estimate cost;
+	struct replay_result *res[WHATIF_MAX_SEEDS];
+	struct sr_error err[WHATIF_MAX_SEEDS];
+	struct cost_estimate cost[WHATIF_MAX_SEEDS];
 };
 
 struct whatif_result {
 	struct whatif_run *runs;
 	unsigned int nr;
+	unsigned int seeds;
 	unsigned int threads;
 	double wall_seconds;
 	uint64_t trace_events;
@@ -42,7 +44,7 @@ struct pool {
 	const struct wl_workload *wl;
 	struct replay_config cfg;           /* shared template (read-only) */
 	struct whatif_run *runs;
-	unsigned int nr;
+	unsigned int nr, seeds;             /* jobs: nr x seeds */
 	atomic_uint next;
 	atomic_bool failed;
 	pthread_mutex_t lock;               /* serialises progress */
@@ -64,20 +66,22 @@ static void *worker(void *arg)
 	struct pool *p = arg;
 	unsigned int i;
 
-	while ((i = atomic_fetch_add(&p->next, 1)) < p->nr) {
+	while ((i = atomic_fetch_add(&p->next, 1)) < p->nr * p->seeds) {
 		struct replay_config cfg = p->cfg;
-		struct whatif_run *run = &p->runs[i];
+		struct whatif_run *run = &p->runs[i / p->seeds];
+		unsigned int s = i % p->seeds;
 
 		if (atomic_load(&p->failed))
 			break;
 		cfg.variants = run->set;
-		run->res = replay_run(p->wl, &cfg, &run->err);
-		if (!run->res)
+		cfg.seed = p->cfg.seed + s;
+		run->res[s] = replay_run(p->wl, &cfg, &run->err[s]);
+		if (!run->res[s])
 			atomic_store(&p->failed, true);
 		pthread_mutex_lock(&p->lock);
 		p->done++;
 		if (p->progress)
-			p->progress(p->progress_ctx, p->done, p->nr);
+			p->progress(p->progress_ctx, p->done, p->nr * p->seeds);
 		pthread_mutex_unlock(&p->lock);
 	}
 	return NULL;
@@ -129,6 +133,11 @@ struct whatif_result *whatif_run(const struct wl_workload *wl, const struct what
 		sr_error_set(err, EINVAL, "what-if: no variants to run");
 		return NULL;
 	}
+	if (cfg->seeds > WHATIF_MAX_SEEDS) {
+		sr_error_set(err, EINVAL, "what-if: %u seeds, at most %d", cfg->seeds,
+			     WHATIF_MAX_SEEDS);
+		return NULL;
+	}
 	r = calloc(1, sizeof(*r));
 	if (!r || !(r->runs = calloc(cfg->nr_sets, sizeof(*r->runs)))) {
 		free(r);
@@ -136,6 +145,7 @@ struct whatif_result *whatif_run(const struct wl_workload *wl, const struct what
 		return NULL;
 	}
 	r->nr = cfg->nr_sets;
+	r->seeds = cfg->seeds ? cfg->seeds : 1;
 	r->machine = cfg->machine ? *cfg->machine : *cost_machine_builtin("one-socket");
 	r->trace_events = wl_counts(wl)->events;
 	for (unsigned int i = 0; i < r->nr; i++)
@@ -149,13 +159,14 @@ struct whatif_result *whatif_run(const struct wl_workload *wl, const struct what
 		replay_config_default(&p.cfg);
 	/* per-run progress and dumps would interleave between threads; one
 	 * run is replayed in this thread (nthreads = min(threads, runs)) */
-	if (r->nr > 1) {
+	if (r->nr * r->seeds > 1) {
 		p.cfg.progress = NULL;
 		p.cfg.progress_ctx = NULL;
 		p.cfg.dump = NULL;
 	}
 	p.runs = r->runs;
 	p.nr = r->nr;
+	p.seeds = r->seeds;
 	p.progress = cfg->progress;
 	p.progress_ctx = cfg->progress_ctx;
 	atomic_init(&p.next, 0);
@@ -168,8 +179,8 @@ struct whatif_result *whatif_run(const struct wl_workload *wl, const struct what
 	r->cfg.dump = NULL;
 
 	nthreads = cfg->threads ? cfg->threads : usable_cpus();
-	if (nthreads > r->nr)
-		nthreads = r->nr;
+	if (nthreads > r->nr * r->seeds)
+		nthreads = r->nr * r->seeds;
 	t0 = now_seconds();
 	if (nthreads > 1)
 		tids = calloc(nthreads - 1, sizeof(*tids));
@@ -189,10 +200,18 @@ struct whatif_result *whatif_run(const struct wl_workload *wl, const struct what
 	if (atomic_load(&p.failed)) {
 		/* report the run that failed, not one that was cancelled after it */
 		sr_error_set(err, EIO, "what-if: a replay failed without a message");
-		for (unsigned int i = 0; i < r->nr; i++) {
-			if (!r->runs[i].res && r->runs[i].err.msg[0]) {
-				*err = r->runs[i].err;
-				sr_error_prefix(err, "variant %s", whatif_run_name(r, i));
+		for (unsigned int j = 0; j < r->nr * r->seeds; j++) {
+			const struct whatif_run *run = &r->runs[j / r->seeds];
+			unsigned int s = j % r->seeds;
+
+			if (!run->res[s] && run->err[s].msg[0]) {
+				*err = run->err[s];
+				if (r->seeds > 1)
+					sr_error_prefix(err, "variant %s, seed %llu",
+							whatif_run_name(r, j / r->seeds),
+							(unsigned long long)(r->cfg.seed + s));
+				else
+					sr_error_prefix(err, "variant %s", whatif_run_name(r, j / r->seeds));
 				break;
 			}
 		}
@@ -202,11 +221,12 @@ struct whatif_result *whatif_run(const struct wl_workload *wl, const struct what
 	for (unsigned int i = 0; i < r->nr; i++) {
 		struct whatif_run *run = &r->runs[i];
 
-		cost_estimate_for(&r->machine, count_of, run->res, replay_busy_ns(run->res),
-				  replay_nr_cpus(run->res),
-				  model_nodes(wl, replay_nr_cpus(run->res)),
-				  model_variant_set_flags(run->set) & MODEL_V_TG_LOAD_PER_NODE,
-				  &run->cost);
+		for (unsigned int s = 0; s < r->seeds; s++)
+			cost_estimate_for(&r->machine, count_of, run->res[s],
+					  replay_busy_ns(run->res[s]), replay_nr_cpus(run->res[s]),
+					  model_nodes(wl, replay_nr_cpus(run->res[s])),
+					  model_variant_set_flags(run->set) & MODEL_V_TG_LOAD_PER_NODE,
+					  &run->cost[s]);
 	}
 	return r;
 }
@@ -216,7 +236,8 @@ void whatif_result_free(struct whatif_result *r)
 	if (!r)
 		return;
 	for (unsigned int i = 0; i < r->nr; i++)
-		replay_result_free(r->runs[i].res);
+		for (unsigned int s = 0; s < r->seeds; s++)
+			replay_result_free(r->runs[i].res[s]);
 	free(r->runs);
 	free(r);
 }
@@ -240,12 +261,29 @@ const struct model_variant_set *whatif_run_set(const struct whatif_result *r, un
 
 const struct replay_result *whatif_run_result(const struct whatif_result *r, unsigned int i)
 {
-	return r->runs[i].res;
+	return r->runs[i].res[0];
 }
 
 const struct cost_estimate *whatif_run_cost(const struct whatif_result *r, unsigned int i)
 {
-	return &r->runs[i].cost;
+	return &r->runs[i].cost[0];
+}
+
+unsigned int whatif_nr_seeds(const struct whatif_result *r)
+{
+	return r->seeds;
+}
+
+const struct replay_result *whatif_seed_result(const struct whatif_result *r, unsigned int i,
+					       unsigned int s)
+{
+	return r->runs[i].res[s];
+}
+
+const struct cost_estimate *whatif_seed_cost(const struct whatif_result *r, unsigned int i,
+					     unsigned int s)
+{
+	return &r->runs[i].cost[s];
 }
 
 const struct cost_machine *whatif_machine(const struct whatif_result *r)

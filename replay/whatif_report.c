@@ -8,6 +8,11 @@
  * shows; the reference row (base) carries its error against the measurement
  * in brackets, every other row its change against the reference.  Latencies
  * are nearest-rank percentiles from the histograms of stats.h, in µs.
+ *
+ * With several model seeds (whatif_config.seeds) every figure is the seeds'
+ * median (whatif_seeds.c) and a change whose seed range overlaps base's is
+ * marked "~" after its bracket; the JSON adds the seeds' min and max trees
+ * and, per change, whether it is within base's seed range.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,6 +27,8 @@
 #include <schedreplay/sim.h>
 #include <schedreplay/stats.h>
 #include <schedreplay/whatif.h>
+
+#include "whatif_seeds.h"
 
 #define CELL 21   /* "1234567890 (+12.3%)" */
 
@@ -58,22 +65,71 @@ static int label_width(const struct whatif_result *r)
 	return (int)w;
 }
 
-static void put_cell(FILE *out, const char *value, double pct)
+/*
+ * A cell: @value, its change @pct (none if NAN) and @mark after it: with
+ * several seeds "~" (within base's seed range) or " ", so that the columns
+ * stay aligned; "" with one seed.
+ */
+static void put_cell(FILE *out, const char *value, double pct, const char *mark)
 {
 	char buf[64], p[24] = "";
 
 	if (!isnan(pct))
 		snprintf(p, sizeof(p), " (%+.1f%%)", pct);
-	snprintf(buf, sizeof(buf), "%s%s", value, p);
+	snprintf(buf, sizeof(buf), "%s%s%s", value, p, mark);
 	fprintf(out, "  %*s", CELL - 2, buf);
 }
 
-static void put_u64(FILE *out, uint64_t v, double pct)
+static void put_u64(FILE *out, uint64_t v, double pct, const char *mark)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	put_cell(out, buf, pct);
+	put_cell(out, buf, pct, mark);
+}
+
+/* The mark after a change (put_cell()); @within: whatif_figure_within_seeds(). */
+static const char *seed_mark(const struct whatif_result *r, bool within)
+{
+	return whatif_nr_seeds(r) < 2 ? "" : within ? "~" : " ";
+}
+
+/* ---- figures of one seed's run (whatif_figure_fn) ------------------------ */
+
+static double fig_count(const struct whatif_result *r, unsigned int i, unsigned int s,
+			const void *name)
+{
+	return (double)count(whatif_seed_result(r, i, s), name);
+}
+
+/* The forks' mean first load; NAN without forks. */
+static double fig_first_load(const struct whatif_result *r, unsigned int i, unsigned int s,
+			     const void *unused)
+{
+	const struct replay_result *res = whatif_seed_result(r, i, s);
+	uint64_t n = count(res, "new_task_first_load.count");
+
+	(void)unused;
+	return n ? (double)count(res, "new_task_first_load.sum") / n : NAN;
+}
+
+/* The cost estimate: fn_ns[f], fn_share[f] (f = COST_NR_FUNCTIONS: the total), tg remote fraction. */
+struct cost_fig {
+	int f;
+	enum { COST_FIG_NS, COST_FIG_SHARE, COST_FIG_REMOTE } what;
+};
+
+static double fig_cost(const struct whatif_result *r, unsigned int i, unsigned int s,
+		       const void *ctx)
+{
+	const struct cost_fig *c = ctx;
+	const struct cost_estimate *e = whatif_seed_cost(r, i, s);
+
+	if (c->what == COST_FIG_REMOTE)
+		return e->tg_remote_fraction;
+	if (c->what == COST_FIG_NS)
+		return c->f < COST_NR_FUNCTIONS ? e->fn_ns[c->f] : e->total_ns;
+	return c->f < COST_NR_FUNCTIONS ? e->fn_share[c->f] : e->total_share;
 }
 
 static void header(FILE *out, int lw, const char *title, const char *const *cols, int n)
@@ -87,26 +143,26 @@ static void header(FILE *out, int lw, const char *title, const char *const *cols
 static void count_table(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
 			int lw, const char *title, const char *const *names, int n, bool measured)
 {
-	const struct replay_result *ref = whatif_run_result(r, 0);
-
 	header(out, lw, title, names, n);
 	if (measured) {
 		fprintf(out, "%-*s", lw, "measured");
 		for (int k = 0; k < n; k++)
-			put_u64(out, replay_measured_count(wl, names[k]), NAN);
+			put_u64(out, replay_measured_count(wl, names[k]), NAN, seed_mark(r, false));
 		fputc('\n', out);
 	}
 	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
-		const struct replay_result *res = whatif_run_result(r, i);
-
 		fprintf(out, "%-*s", lw, whatif_run_name(r, i));
 		for (int k = 0; k < n; k++) {
-			double v = (double)count(res, names[k]);
-			double against = i == 0 ? (measured ? (double)replay_measured_count(wl, names[k]) : NAN) :
-						  (double)count(ref, names[k]);
+			struct whatif_figure v, b;
+			double against, pct;
 
-			put_u64(out, count(res, names[k]),
-				isnan(against) ? NAN : whatif_change_pct(v, against));
+			whatif_figure_get(r, i, fig_count, names[k], &v);
+			whatif_figure_get(r, 0, fig_count, names[k], &b);
+			against = i == 0 ? (measured ? (double)replay_measured_count(wl, names[k]) : NAN) :
+					   b.median;
+			pct = isnan(against) ? NAN : whatif_change_pct(v.median, against);
+			put_u64(out, (uint64_t)v.median, pct,
+				seed_mark(r, i && !isnan(pct) && whatif_figure_within_seeds(r, &v, &b)));
 		}
 		fputc('\n', out);
 	}
@@ -184,35 +240,50 @@ double whatif_noise_spread(const struct lat_machine *measured, const struct what
 	return v[n / 2] ? (double)(v[n - 1] - v[0]) / (double)v[n / 2] : NAN;
 }
 
-/*
- * A latency row: samples and percentiles, each with its change against
- * @against; @spread (may be NULL) marks changes within the run-to-run
- * spread with "~".
- */
-static void lat_row(FILE *out, int lw, const char *label, const struct sr_hist *h,
-		    const struct sr_hist *against, const double *spread)
-{
-	uint64_t v[NR_LAT_PCT], a[NR_LAT_PCT];
-	bool have = h && h->count, have_a = against && against->count;
+/* Percentile @pct of a latency group's wakeups (NAN: no samples), or its samples (@pct < 0). */
+struct lat_fig {
+	enum lat_group_key key;
+	const char *name;
+	double pct;
+};
 
+static double fig_lat(const struct whatif_result *r, unsigned int i, unsigned int s,
+		      const void *ctx)
+{
+	const struct lat_fig *f = ctx;
+	const struct sr_hist *h = group_hist(replay_latency(whatif_seed_result(r, i, s)), f->key,
+					     f->name);
+
+	if (f->pct < 0)
+		return h ? (double)h->count : 0;
+	return h && h->count ? (double)sr_hist_percentile(h, f->pct) : NAN;
+}
+
+/*
+ * A latency row: samples and the percentiles @v (ns; NAN: "-"), each with
+ * its change against @a (NAN: none); @spread (may be NULL) marks changes
+ * within the run-to-run spread with "~" inside the bracket, @within (may be
+ * NULL) those within base's seed range with "~" after it.
+ */
+static void lat_row(FILE *out, const struct whatif_result *r, int lw, const char *label,
+		    double samples, const double *v, const double *a, const double *spread,
+		    const bool *within)
+{
 	fprintf(out, "%-*s", lw, label);
-	if (have)
-		sr_hist_percentiles(h, lat_pct, NR_LAT_PCT, v, NULL);
-	if (have_a)
-		sr_hist_percentiles(against, lat_pct, NR_LAT_PCT, a, NULL);
-	put_u64(out, have ? h->count : 0, NAN);
+	put_u64(out, (uint64_t)samples, NAN, seed_mark(r, false));
 	for (int k = 0; k < NR_LAT_PCT; k++) {
-		double pct = have && have_a ? whatif_change_pct((double)v[k], (double)a[k]) : NAN;
+		double pct = !isnan(v[k]) && !isnan(a[k]) ? whatif_change_pct(v[k], a[k]) : NAN;
 		char buf[48], p[24] = "";
 
-		if (!have) {
-			put_cell(out, "-", NAN);
+		if (isnan(v[k])) {
+			put_cell(out, "-", NAN, seed_mark(r, false));
 			continue;
 		}
 		if (!isnan(pct))
 			snprintf(p, sizeof(p), " (%+.1f%%%s)", pct,
 				 spread && !isnan(spread[k]) && fabs(pct) <= 100 * spread[k] ? "~" : "");
-		snprintf(buf, sizeof(buf), "%.1f%s", v[k] / 1000.0, p);
+		snprintf(buf, sizeof(buf), "%.1f%s%s", v[k] / 1000.0, p,
+			 seed_mark(r, within && within[k] && !isnan(pct)));
 		fprintf(out, "  %*s", CELL - 2, buf);
 	}
 	fputc('\n', out);
@@ -224,16 +295,21 @@ static void lat_table(FILE *out, const struct wl_workload *wl, const struct what
 {
 	static const char *const cols[] = { "samples", "p50 us", "p95 us", "p99 us", "p99.9 us" };
 	const struct sr_hist *meas = group_hist(wl_measured_latency(wl), key, name);
-	const struct sr_hist *ref = group_hist(replay_latency(whatif_run_result(r, 0)), key, name);
-	double spread[NR_LAT_PCT];
+	struct whatif_figure base[NR_LAT_PCT];
+	double spread[NR_LAT_PCT], mv[NR_LAT_PCT], none[NR_LAT_PCT];
 	bool any = false;
 
 	for (int k = 0; k < NR_LAT_PCT; k++) {
+		struct lat_fig f = { key, name, lat_pct[k] };
+
 		spread[k] = whatif_noise_spread(wl_measured_latency(wl), o, key, name, lat_pct[k]);
 		any |= !isnan(spread[k]);
+		mv[k] = meas && meas->count ? (double)sr_hist_percentile(meas, lat_pct[k]) : NAN;
+		none[k] = NAN;
+		whatif_figure_get(r, 0, fig_lat, &f, &base[k]);
 	}
 	header(out, lw, title, cols, 5);
-	lat_row(out, lw, "measured", meas, NULL, NULL);
+	lat_row(out, r, lw, "measured", meas ? (double)meas->count : 0, mv, none, NULL, NULL);
 	if (any) {
 		fprintf(out, "%-*s  %*s", lw, "run-to-run spread", CELL - 2, "");
 		for (int k = 0; k < NR_LAT_PCT; k++) {
@@ -245,9 +321,23 @@ static void lat_table(FILE *out, const struct wl_workload *wl, const struct what
 		fputc('\n', out);
 	}
 	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
-		const struct sr_hist *h = group_hist(replay_latency(whatif_run_result(r, i)), key, name);
+		struct lat_fig fs = { key, name, -1 };
+		struct whatif_figure samples;
+		double v[NR_LAT_PCT], a[NR_LAT_PCT];
+		bool within[NR_LAT_PCT];
 
-		lat_row(out, lw, whatif_run_name(r, i), h, i == 0 ? meas : ref, i ? spread : NULL);
+		for (int k = 0; k < NR_LAT_PCT; k++) {
+			struct lat_fig f = { key, name, lat_pct[k] };
+			struct whatif_figure fig;
+
+			whatif_figure_get(r, i, fig_lat, &f, &fig);
+			v[k] = fig.median;
+			a[k] = i == 0 ? mv[k] : base[k].median;
+			within[k] = i && whatif_figure_within_seeds(r, &fig, &base[k]);
+		}
+		whatif_figure_get(r, i, fig_lat, &fs, &samples);
+		lat_row(out, r, lw, whatif_run_name(r, i), samples.median, v, a, i ? spread : NULL,
+			within);
 	}
 }
 
@@ -303,23 +393,42 @@ static void group_tables(FILE *out, const struct wl_workload *wl, const struct w
 static void new_task_table(FILE *out, const struct whatif_result *r, int lw)
 {
 	static const char *const cols[] = { "forks", "mean first load" };
-	double ref_mean = NAN;
+	struct whatif_figure ref;
 
+	whatif_figure_get(r, 0, fig_first_load, NULL, &ref);
 	header(out, lw, "new tasks (model)", cols, 2);
 	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
-		const struct replay_result *res = whatif_run_result(r, i);
-		uint64_t n = count(res, "new_task_first_load.count");
-		double mean = n ? (double)count(res, "new_task_first_load.sum") / n : NAN;
+		struct whatif_figure n, mean;
+		double pct;
 		char buf[32];
 
-		if (i == 0)
-			ref_mean = mean;
+		whatif_figure_get(r, i, fig_count, "new_task_first_load.count", &n);
+		whatif_figure_get(r, i, fig_first_load, NULL, &mean);
+		pct = i && !isnan(mean.median) && !isnan(ref.median) ?
+		      whatif_change_pct(mean.median, ref.median) : NAN;
 		fprintf(out, "%-*s", lw, whatif_run_name(r, i));
-		put_u64(out, n, NAN);
-		snprintf(buf, sizeof(buf), n ? "%.1f" : "-", mean);
-		put_cell(out, buf, i && n && !isnan(ref_mean) ? whatif_change_pct(mean, ref_mean) : NAN);
+		put_u64(out, (uint64_t)n.median, NAN, seed_mark(r, false));
+		snprintf(buf, sizeof(buf), isnan(mean.median) ? "-" : "%.1f", mean.median);
+		put_cell(out, buf, pct, seed_mark(r, !isnan(pct) &&
+					     whatif_figure_within_seeds(r, &mean, &ref)));
 		fputc('\n', out);
 	}
+}
+
+/* One cell of the cost table: the median share, the change of the median ns. */
+static void cost_cell(FILE *out, const struct whatif_result *r, unsigned int i, int f)
+{
+	struct cost_fig ns = { f, COST_FIG_NS }, share = { f, COST_FIG_SHARE };
+	struct whatif_figure v, b, sh;
+	double pct;
+	char buf[32];
+
+	whatif_figure_get(r, i, fig_cost, &ns, &v);
+	whatif_figure_get(r, 0, fig_cost, &ns, &b);
+	whatif_figure_get(r, i, fig_cost, &share, &sh);
+	pct = i ? whatif_change_pct(v.median, b.median) : NAN;
+	snprintf(buf, sizeof(buf), "%.3g%%", 100 * sh.median);
+	put_cell(out, buf, pct, seed_mark(r, !isnan(pct) && whatif_figure_within_seeds(r, &v, &b)));
 }
 
 static void cost_table(FILE *out, const struct whatif_result *r, int lw)
@@ -328,6 +437,7 @@ static void cost_table(FILE *out, const struct whatif_result *r, int lw)
 					    "update_blocked_avg", "total", "tg line remote" };
 	const struct cost_machine *m = whatif_machine(r);
 	const struct cost_estimate *ref = whatif_run_cost(r, 0);
+	struct cost_fig remote = { 0, COST_FIG_REMOTE };
 
 	fprintf(out, "\npredicted CPU share of the bookkeeping on machine '%s' (%u node%s)%s\n",
 		m->name, m->nodes, m->nodes == 1 ? "" : "s",
@@ -335,18 +445,15 @@ static void cost_table(FILE *out, const struct whatif_result *r, int lw)
 				      "evenly over the machine's" : "");
 	header(out, lw, "% of CPU time", cols, 5);
 	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
-		const struct cost_estimate *e = whatif_run_cost(r, i);
+		struct whatif_figure rf;
 		char buf[32];
 
 		fprintf(out, "%-*s", lw, whatif_run_name(r, i));
-		for (int f = 0; f < COST_NR_FUNCTIONS; f++) {
-			snprintf(buf, sizeof(buf), "%.3g%%", 100 * e->fn_share[f]);
-			put_cell(out, buf, i ? whatif_change_pct(e->fn_ns[f], ref->fn_ns[f]) : NAN);
-		}
-		snprintf(buf, sizeof(buf), "%.3g%%", 100 * e->total_share);
-		put_cell(out, buf, i ? whatif_change_pct(e->total_ns, ref->total_ns) : NAN);
-		snprintf(buf, sizeof(buf), "%.0f%%", 100 * e->tg_remote_fraction);
-		put_cell(out, buf, NAN);
+		for (int f = 0; f <= COST_NR_FUNCTIONS; f++)     /* COST_NR_FUNCTIONS: the total */
+			cost_cell(out, r, i, f);
+		whatif_figure_get(r, i, fig_cost, &remote, &rf);
+		snprintf(buf, sizeof(buf), "%.0f%%", 100 * rf.median);
+		put_cell(out, buf, NAN, seed_mark(r, false));
 		fputc('\n', out);
 	}
 }
@@ -358,8 +465,10 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 	const struct replay_config *cfg = whatif_replay_config(r);
 	const struct trace_info *ti = wl_trace_info(wl);
 	int lw = label_width(r);
+	unsigned int seeds = whatif_nr_seeds(r);
 	double evps = whatif_wall_seconds(r) > 0 ?
-		      (double)whatif_trace_events(r) * whatif_nr_runs(r) / whatif_wall_seconds(r) : 0;
+		      (double)whatif_trace_events(r) * whatif_nr_runs(r) * seeds /
+		      whatif_wall_seconds(r) : 0;
 
 	fprintf(out, "schedreplay what-if: %s\n", ti && ti->path ? ti->path : "?");
 	fprintf(out, "  profile %s (%s)\n  placement %s, %u CPUs, HZ %u\n",
@@ -375,9 +484,20 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 	}
 	if (cfg->comm_prefix)
 		fprintf(out, "  latency of comms starting with '%s' only\n", cfg->comm_prefix);
-	fprintf(out, "  %u runs in %u threads: %.2f s wall, %.2f M trace events/s "
-		     "(variants x events / wall time)\n",
-		whatif_nr_runs(r), whatif_threads(r), whatif_wall_seconds(r), evps / 1e6);
+	if (seeds > 1) {
+		fprintf(out, "  %u runs x %u seeds in %u threads: %.2f s wall, %.2f M trace events/s "
+			     "(runs x seeds x events / wall time)\n",
+			whatif_nr_runs(r), seeds, whatif_threads(r), whatif_wall_seconds(r), evps / 1e6);
+		fprintf(out, "  every figure: the median over model seeds %llu..%llu%s; ~ after a "
+			     "change: its seed range [min, max]\n  overlaps base's, not "
+			     "distinguishable from the replay's own chaos at %u seeds\n",
+			(unsigned long long)cfg->seed, (unsigned long long)(cfg->seed + seeds - 1),
+			seeds % 2 ? "" : " (the lower middle one)", seeds);
+	} else {
+		fprintf(out, "  %u runs in %u threads: %.2f s wall, %.2f M trace events/s "
+			     "(variants x events / wall time)\n",
+			whatif_nr_runs(r), whatif_threads(r), whatif_wall_seconds(r), evps / 1e6);
+	}
 	fprintf(out, "  reference: %s (its brackets: error against the measurement; "
 		     "every other row: change against it)\n", whatif_run_name(r, 0));
 
@@ -387,8 +507,9 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 			    4, false);
 	new_task_table(out, r, lw);
 	if (o && o->nr_noise)
-		fprintf(out, "\n(~: a change within the run-to-run spread of that measured percentile "
-			     "over this trace and %u other capture%s)\n", o->nr_noise,
+		fprintf(out, "\n(~%s: a change within the run-to-run spread of that measured percentile "
+			     "over this trace and %u other capture%s)\n",
+			seeds > 1 ? " inside a latency change's bracket" : "", o->nr_noise,
 			o->nr_noise == 1 ? "" : "s");
 	lat_table(out, wl, r, lw, LAT_BY_COMM, NULL, "wakeup latency, all", o);
 	group_tables(out, wl, r, lw, LAT_BY_CGROUP, "cgroup", o ? o->top : 0, o);
@@ -404,39 +525,58 @@ static json_t *jpct(double pct)
 	return isnan(pct) ? json_null() : json_real(round(pct * 1e4) / 1e4);
 }
 
-static json_t *dist_change(const struct sr_hist *h, const struct sr_hist *ref)
+/*
+ * What change_pct and change_within_seed_range hold for one figure: the
+ * change of run @i's median against base's (null if base's is 0 or a
+ * median is missing), or whether run @i's seed range overlaps base's (null
+ * where there is no change).
+ */
+static json_t *change_leaf(const struct whatif_result *r, unsigned int i, whatif_figure_fn fn,
+			   const void *ctx, bool within)
+{
+	struct whatif_figure v, b;
+	double pct;
+
+	whatif_figure_get(r, i, fn, ctx, &v);
+	whatif_figure_get(r, 0, fn, ctx, &b);
+	pct = isnan(v.median) || isnan(b.median) ? NAN : whatif_change_pct(v.median, b.median);
+	if (!within)
+		return jpct(pct);
+	return isnan(pct) ? json_null() : json_boolean(whatif_figure_within_seeds(r, &v, &b));
+}
+
+static json_t *dist_change(const struct whatif_result *r, unsigned int i, enum lat_group_key key,
+			   const char *name, bool within)
 {
 	json_t *o = json_object();
-	uint64_t v[SR_NR_STD_PCT], a[SR_NR_STD_PCT];
-	bool ok = h && ref && h->count && ref->count;
 
-	if (ok) {
-		sr_hist_percentiles(h, sr_std_pct, SR_NR_STD_PCT, v, NULL);
-		sr_hist_percentiles(ref, sr_std_pct, SR_NR_STD_PCT, a, NULL);
+	for (int k = 0; o && k < SR_NR_STD_PCT; k++) {
+		struct lat_fig f = { key, name, sr_std_pct[k] };
+
+		json_object_set_new(o, sr_std_pct_key[k], change_leaf(r, i, fig_lat, &f, within));
 	}
-	for (int i = 0; o && i < SR_NR_STD_PCT; i++)
-		json_object_set_new(o, sr_std_pct_key[i],
-				    ok ? jpct(whatif_change_pct((double)v[i], (double)a[i])) : json_null());
 	return o;
 }
 
-static json_t *groups_change(const struct lat_machine *lat, const struct lat_machine *ref,
-			     enum lat_group_key key)
+/* The groups of run @i's first seed that have wakeups. */
+static json_t *groups_change(const struct whatif_result *r, unsigned int i, enum lat_group_key key,
+			     bool within)
 {
+	const struct lat_machine *lat = replay_latency(whatif_run_result(r, i));
 	json_t *o = json_object();
 
-	for (size_t i = 0; o && i < lat_nr_groups(lat, key); i++) {
-		const struct lat_group *g = lat_group_at(lat, key, i);
+	for (size_t g = 0; o && g < lat_nr_groups(lat, key); g++) {
+		const struct lat_group *lg = lat_group_at(lat, key, g);
 
-		if (g->lat[LAT_WAKEUP].count)
-			json_object_set_new(o, g->key[0] ? g->key : "?",
-					    dist_change(&g->lat[LAT_WAKEUP],
-							group_hist(ref, key, g->key)));
+		if (lg->lat[LAT_WAKEUP].count)
+			json_object_set_new(o, lg->key[0] ? lg->key : "?",
+					    dist_change(r, i, key, lg->key, within));
 	}
 	return o;
 }
 
-static json_t *change_json(const struct replay_result *res, const struct replay_result *ref)
+/* "change_pct" (@within false) or "change_within_seed_range" of run @i. */
+static json_t *change_json(const struct whatif_result *r, unsigned int i, bool within)
 {
 	json_t *o = json_object(), *c = json_object(), *l = json_object();
 	unsigned int it = 0;
@@ -449,15 +589,12 @@ static json_t *change_json(const struct replay_result *res, const struct replay_
 		json_decref(l);
 		return NULL;
 	}
-	while (replay_count_next(res, &it, &name, &v))
-		json_object_set_new(c, name, jpct(whatif_change_pct((double)v, (double)count(ref, name))));
+	while (replay_count_next(whatif_run_result(r, i), &it, &name, &v))
+		json_object_set_new(c, name, change_leaf(r, i, fig_count, name, within));
 	json_object_set_new(o, "counts", c);
-	json_object_set_new(l, "all", dist_change(lat_get_all(replay_latency(res), LAT_WAKEUP),
-						  lat_get_all(replay_latency(ref), LAT_WAKEUP)));
-	json_object_set_new(l, "by_comm", groups_change(replay_latency(res), replay_latency(ref),
-							LAT_BY_COMM));
-	json_object_set_new(l, "by_cgroup", groups_change(replay_latency(res), replay_latency(ref),
-							  LAT_BY_CGROUP));
+	json_object_set_new(l, "all", dist_change(r, i, LAT_BY_COMM, NULL, within));
+	json_object_set_new(l, "by_comm", groups_change(r, i, LAT_BY_COMM, within));
+	json_object_set_new(l, "by_cgroup", groups_change(r, i, LAT_BY_CGROUP, within));
 	json_object_set_new(o, "wakeup_latency_us", l);
 	return o;
 }
@@ -507,6 +644,45 @@ static json_t *machine_json(const struct cost_machine *m)
 	return o;
 }
 
+/*
+ * A run's figures as `replay --json` has them plus cpu_share and errors; with
+ * several seeds each number is the seeds' median and "seeds_min",
+ * "seeds_max" carry the same members with the seeds' min and max.
+ */
+static json_t *variant_json(const struct wl_workload *wl, const struct whatif_result *r,
+			    unsigned int i)
+{
+	json_t *t[WHATIF_MAX_SEEDS] = { NULL }, *v = NULL, *lo, *hi;
+	unsigned int n = whatif_nr_seeds(r);
+
+	for (unsigned int s = 0; s < n; s++) {
+		const struct replay_result *res = whatif_seed_result(r, i, s);
+
+		if (!(t[s] = replay_json_variant(res)))
+			goto out;
+		json_object_set_new(t[s], "cpu_share", cost_json(whatif_seed_cost(r, i, s)));
+		json_object_set_new(t[s], "errors", replay_json_errors(wl, res));
+	}
+	if (n == 1)
+		return t[0];
+	v = whatif_json_seeds(t, n, WHATIF_SEEDS_MEDIAN);
+	lo = whatif_json_seeds(t, n, WHATIF_SEEDS_MIN);
+	hi = whatif_json_seeds(t, n, WHATIF_SEEDS_MAX);
+	if (!v || !lo || !hi) {
+		json_decref(v);
+		json_decref(lo);
+		json_decref(hi);
+		v = NULL;
+		goto out;
+	}
+	json_object_set_new(v, "seeds_min", lo);
+	json_object_set_new(v, "seeds_max", hi);
+out:
+	for (unsigned int s = 0; s < n; s++)
+		json_decref(t[s]);
+	return v;
+}
+
 int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
 		      const struct whatif_report_opts *o, struct sr_error *err)
 {
@@ -526,14 +702,13 @@ int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct what
 	if (replay_uses_model_placement(cfg))
 		json_object_set_new(root, "vcpu_pack", replay_json_vcpu_pack(wl, cfg));
 	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
-		const struct replay_result *res = whatif_run_result(r, i);
-		json_t *v = replay_json_variant(res);
+		json_t *v = variant_json(wl, r, i);
 
 		if (!v)
 			goto nomem;
-		json_object_set_new(v, "cpu_share", cost_json(whatif_run_cost(r, i)));
-		json_object_set_new(v, "change_pct", change_json(res, ref));
-		json_object_set_new(v, "errors", replay_json_errors(wl, res));
+		json_object_set_new(v, "change_pct", change_json(r, i, false));
+		if (whatif_nr_seeds(r) > 1)
+			json_object_set_new(v, "change_within_seed_range", change_json(r, i, true));
 		json_object_set_new(vars, whatif_run_name(r, i), v);
 		json_array_append_new(order, json_string(whatif_run_name(r, i)));
 	}
@@ -581,6 +756,18 @@ int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct what
 	json_object_set_new(w, "runs", json_integer(whatif_nr_runs(r)));
 	json_object_set_new(w, "wall_seconds", json_real(whatif_wall_seconds(r)));
 	json_object_set_new(w, "trace_events", json_integer((json_int_t)whatif_trace_events(r)));
+	if (whatif_nr_seeds(r) > 1) {
+		json_t *sd = json_object();
+
+		json_object_set_new(sd, "first", json_integer((json_int_t)cfg->seed));
+		json_object_set_new(sd, "count", json_integer(whatif_nr_seeds(r)));
+		json_object_set_new(sd, "definition", json_string(
+			"every figure of a variant is the median over the seeds (the lower middle one "
+			"for an even count); seeds_min and seeds_max hold the seeds' range; "
+			"change_pct is the change of the medians; change_within_seed_range: the "
+			"variant's seed range [min, max] overlaps base's"));
+		json_object_set_new(w, "seeds", sd);
+	}
 	json_object_set_new(root, "whatif", w);
 	w = NULL;
 	/* the flags of `schedreplay replay --json`: the same text for the same numbers */
@@ -632,8 +819,16 @@ int whatif_write_svg(FILE *out, const struct wl_workload *wl, const struct whati
 	c[0].measured = true;
 	c[0].hist = group_hist(wl_measured_latency(wl), key, name);
 	for (unsigned int i = 0; i < n; i++) {
+		/*
+		 * With several seeds, the run of the seed whose p99 is the median:
+		 * a curve one run drew (percentile-wise medians need not be one
+		 * distribution), and the legend's p99 is the table's.
+		 */
+		struct lat_fig p99 = { key, name, 99 };
+		unsigned int s = whatif_figure_median_seed(r, i, fig_lat, &p99);
+
 		c[i + 1].label = whatif_run_name(r, i);
-		c[i + 1].hist = group_hist(replay_latency(whatif_run_result(r, i)), key, name);
+		c[i + 1].hist = group_hist(replay_latency(whatif_seed_result(r, i, s)), key, name);
 	}
 	/* a group no run has is an empty curve ("no samples"), not an error */
 	for (unsigned int i = 0; i <= n; i++)

@@ -258,6 +258,9 @@ struct wl_workload;      /* workload.h */
 struct replay_config;    /* sim.h */
 struct replay_result;
 
+/* Model seeds per variant at most (as `schedreplay validate --seeds`). */
+#define WHATIF_MAX_SEEDS 15
+
 struct whatif_config {
 	/* profile, placement, comm filter, seed, costs: as for one replay
 	 * (its .variants is ignored; .progress and .dump are used only when
@@ -267,6 +270,13 @@ struct whatif_config {
 	/* the runs, in report order; runs[0] is the reference ("base") */
 	const struct model_variant_set *sets;
 	unsigned int nr_sets;
+	/*
+	 * Model seeds per set: each set is replayed with seeds replay->seed ..
+	 * replay->seed + seeds - 1 (0 or 1: once, with replay->seed), every
+	 * (set, seed) run a job of the same thread pool.  At most
+	 * WHATIF_MAX_SEEDS.
+	 */
+	unsigned int seeds;
 	unsigned int threads;                /* 0: the CPUs this process may use */
 	const struct cost_machine *machine;  /* NULL: "one-socket" */
 	/* called after each run completes (from a worker thread, serialised) */
@@ -277,9 +287,9 @@ struct whatif_config {
 struct whatif_result;
 
 /*
- * Replay @wl once per variant set, in parallel threads (replay_run() reads
- * the workload only and has no global state).  The result does not depend on
- * the number of threads.  NULL on error: the first failing run's message,
+ * Replay @wl once per variant set and seed, in parallel threads (replay_run()
+ * reads the workload only and has no global state).  The result does not
+ * depend on the number of threads.  NULL on error: the first failing run's message,
  * prefixed with its variant name.  The result refers to @wl, @cfg->sets and
  * their variants (plugins stay loaded): they must outlive it.
  */
@@ -291,9 +301,17 @@ unsigned int whatif_nr_runs(const struct whatif_result *r);
 /* "base", "aaron-skip", "aaron-skip,no-tg-ratelimit", ... */
 const char *whatif_run_name(const struct whatif_result *r, unsigned int i);
 const struct model_variant_set *whatif_run_set(const struct whatif_result *r, unsigned int i);
+/* Run @i's replay with the first seed (whatif_replay_config()->seed). */
 const struct replay_result *whatif_run_result(const struct whatif_result *r, unsigned int i);
-/* The cost model's estimate for run @i (whatif_config.machine). */
+/* The cost model's estimate for run @i, first seed (whatif_config.machine). */
 const struct cost_estimate *whatif_run_cost(const struct whatif_result *r, unsigned int i);
+/* Seeds per run (1 or more) and run @i's replay and estimate with the first
+ * seed + @s, @s < whatif_nr_seeds(). */
+unsigned int whatif_nr_seeds(const struct whatif_result *r);
+const struct replay_result *whatif_seed_result(const struct whatif_result *r, unsigned int i,
+					       unsigned int s);
+const struct cost_estimate *whatif_seed_cost(const struct whatif_result *r, unsigned int i,
+					     unsigned int s);
 const struct cost_machine *whatif_machine(const struct whatif_result *r);
 /* Wall time of all runs together, threads used, and trace events replayed
  * per run (the workload's event count). */
@@ -306,6 +324,34 @@ const struct replay_config *whatif_replay_config(const struct whatif_result *r);
 
 /* Relative change of @v against @base in %, NAN if base is 0. */
 double whatif_change_pct(double v, double base);
+
+/*
+ * One figure of one run over its seeds (whatif_seeds.c): the median (the
+ * lower middle one for an even number of seeds, as `schedreplay validate`),
+ * min and max of @fn over the run's seeds.  @fn returns the figure of run
+ * @i's seed @s, NAN when that run has none (a latency group without
+ * samples); then the figure is NAN: a median needs every seed.
+ */
+typedef double (*whatif_figure_fn)(const struct whatif_result *r, unsigned int i,
+				   unsigned int s, const void *ctx);
+struct whatif_figure {
+	double median, min, max;
+};
+void whatif_figure_get(const struct whatif_result *r, unsigned int i, whatif_figure_fn fn,
+		       const void *ctx, struct whatif_figure *out);
+/*
+ * Whether a variant's figure is not distinguishable from base's by the
+ * replay's own chaos: with more than one seed, its seed range [min, max]
+ * overlaps base's.  False with one seed (nothing to tell).
+ */
+bool whatif_figure_within_seeds(const struct whatif_result *r, const struct whatif_figure *v,
+				const struct whatif_figure *base);
+/*
+ * The seed whose figure is the median (the first such seed), e.g. the run
+ * the SVG plots; 0 with one seed.
+ */
+unsigned int whatif_figure_median_seed(const struct whatif_result *r, unsigned int i,
+				       whatif_figure_fn fn, const void *ctx);
 
 struct whatif_report_opts {
 	const char *profile_why;     /* how the profile was chosen (sim.h) */
