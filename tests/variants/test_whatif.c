@@ -21,6 +21,7 @@
 #include <schedreplay/workload.h>
 
 #include "check.h"
+#include "whatif_fixture.h"
 
 static const char *const specs[] = {
 	"base", "aaron-skip", "cfs-group-tick-only", "aaron-skip,no-tg-ratelimit",
@@ -151,7 +152,6 @@ static void test_svg(const struct wl_workload *wl, const struct whatif_result *r
 int main(int argc, char **argv)
 {
 	struct sr_error err = { 0 };
-	struct wl_options wo = { 0 };
 	struct model_variant_set sets[NR_SPECS];
 	struct variant_catalog *cat;
 	struct whatif_result *r1, *r3;
@@ -174,11 +174,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
-	for (size_t i = 0; i < NR_SPECS; i++)
-		CHECK_EQ_S(variant_catalog_parse_set(cat, &sets[i], specs[i], &err), 0);
-	wl = wl_extract(argv[1], &wo, &err);
+	wl = whatif_fixture(cat, specs, NR_SPECS, sets, argv[1]);
 	if (!wl) {
-		fprintf(stderr, "%s\n", err.msg);
 		variant_catalog_free(cat);
 		return 1;
 	}

@@ -27,6 +27,7 @@
 #include <schedreplay/workload.h>
 
 #include "check.h"
+#include "whatif_fixture.h"
 
 static const char *const specs[] = { "base", "tg-ratelimit", "lazy-blocked-update", "aaron-skip" };
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
@@ -257,7 +258,6 @@ static const char *text_row(const char *text, const char *column, const char *va
 int main(int argc, char **argv)
 {
 	struct sr_error err = { 0 };
-	struct wl_options wo = { 0 };
 	struct model_variant_set sets[NR_SPECS];
 	struct variant_catalog *cat;
 	struct whatif_result *r3, *r2, *one[3];
@@ -271,15 +271,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cat = variant_catalog_new(&err);
-	if (!cat) {
+	if (!cat)
 		fprintf(stderr, "%s\n", err.msg);
-		return 1;
-	}
-	for (size_t i = 0; i < NR_SPECS; i++)
-		CHECK_EQ_S(variant_catalog_parse_set(cat, &sets[i], specs[i], &err), 0);
-	wl = wl_extract(argv[1], &wo, &err);
+	wl = cat ? whatif_fixture(cat, specs, NR_SPECS, sets, argv[1]) : NULL;
 	if (!wl) {
-		fprintf(stderr, "%s\n", err.msg);
 		variant_catalog_free(cat);
 		return 1;
 	}
