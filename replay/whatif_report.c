@@ -316,7 +316,7 @@ static void lat_table(FILE *out, const struct wl_workload *wl, const struct what
 			char buf[24];
 
 			snprintf(buf, sizeof(buf), isnan(spread[k]) ? "-" : "%.0f%%", 100 * spread[k]);
-			fprintf(out, "  %*s", CELL - 2, buf);
+			put_cell(out, buf, NAN, seed_mark(r, false));
 		}
 		fputc('\n', out);
 	}
@@ -488,9 +488,9 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 		fprintf(out, "  %u runs x %u seeds in %u threads: %.2f s wall, %.2f M trace events/s "
 			     "(runs x seeds x events / wall time)\n",
 			whatif_nr_runs(r), seeds, whatif_threads(r), whatif_wall_seconds(r), evps / 1e6);
-		fprintf(out, "  every figure: the median over model seeds %llu..%llu%s; ~ after a "
-			     "change: its seed range [min, max]\n  overlaps base's, not "
-			     "distinguishable from the replay's own chaos at %u seeds\n",
+		fprintf(out, "  every figure: the median over model seeds %llu..%llu%s\n"
+			     "  ~ after a change: its seed range [min, max] overlaps base's (not "
+			     "distinguishable from the replay's own chaos at %u seeds)\n",
 			(unsigned long long)cfg->seed, (unsigned long long)(cfg->seed + seeds - 1),
 			seeds % 2 ? "" : " (the lower middle one)", seeds);
 	} else {
