@@ -391,10 +391,15 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
  * "profile", "variants": {name: {"counts", "wakeup_latency_us",
  * "runqueue_wait_us", "long_waits", "simulation"}}, "measured") plus, per variant, "cpu_share" (cost model) and
  * "change_pct" against the reference, and "whatif": {machine, threads, ...}.
+ * With several seeds every number under a variant is the seeds' median, and
+ * each variant adds "seeds_min", "seeds_max" (the same members) and
+ * "change_within_seed_range" (the shape of change_pct, booleans);
+ * "whatif" adds "seeds": {first, count, definition}.  docs/variants.md.
  */
 int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
 		      const struct whatif_report_opts *o, struct sr_error *err);
-/* The latency CDF of every run plus the measured one (svg_cdf_write). */
+/* The latency CDF of every run plus the measured one (svg_cdf_write); with
+ * several seeds, per run the seed whose p99 of the plotted group is the median. */
 int whatif_write_svg(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
 		     const struct whatif_report_opts *o, struct sr_error *err);
 
