@@ -103,46 +103,64 @@ static bool valid_name(const char *s, size_t len)
 #define CAP_BW_MAX_QUOTA_US ((1ULL << 44) - 1)
 
 /*
+ * A number of us at *@pp, ended by one of @stops (or the string's end):
+ * 0 and *@pp moved past it if it is in lo..hi, 1 if it is not (overflow
+ * included), -1 if it is no plain decimal number.
+ */
+static int parse_us(const char **pp, const char *stops, unsigned long long lo,
+		    unsigned long long hi, unsigned long long *out)
+{
+	const char *p = *pp;
+	char *end;
+
+	errno = 0;
+	*out = strtoull(p, &end, 10);
+	if (end == p || (errno && errno != ERANGE) || !isdigit((unsigned char)*p) ||
+	    (*end && !strchr(stops, *end)))
+		return -1;
+	if (errno == ERANGE || *out < lo || *out > hi)
+		return 1;
+	*pp = end;
+	return 0;
+}
+
+/*
  * quota=QUOTA_US[/PERIOD_US], QUOTA_US also -1 or max (no limit); *endp is
  * set after the value. Returns 0, or -1 with @err set.
  */
 static int parse_quota(const char *spec, const char *val, const char **endp,
 		       struct cap_group *g, struct sr_error *err)
 {
-	unsigned long long q, per = 0;
+	unsigned long long q, per;
 	const char *p = val;
-	char *end;
+	int r;
 
 	if (!strncmp(p, "max", 3) || !strncmp(p, "-1", 2)) {
 		g->quota_us = -1;
 		p += p[0] == 'm' ? 3 : 2;
 	} else {
-		errno = 0;
-		q = strtoull(p, &end, 10);
-		if (end == p || errno || *p == '-' || *p == '+' || *p == ' ' || !strchr("/=,", *end))
+		r = parse_us(&p, "/=,", CAP_BW_MIN_US, CAP_BW_MAX_QUOTA_US, &q);
+		if (r < 0)
 			goto syntax;
-		if (q < CAP_BW_MIN_US || q > CAP_BW_MAX_QUOTA_US) {
+		if (r > 0) {
 			sr_error_set(err, ERANGE, "--group '%s': quota must be 1000..%llu us "
 				     "(1 ms or more), or -1 or max for no limit", spec,
 				     CAP_BW_MAX_QUOTA_US);
 			return -1;
 		}
 		g->quota_us = (long long)q;
-		p = end;
 	}
 	if (*p == '/') {
 		p++;
-		errno = 0;
-		per = strtoull(p, &end, 10);
-		if (end == p || errno || *p == '-' || *p == '+' || *p == ' ' || !strchr("=,", *end))
+		r = parse_us(&p, "=,", CAP_BW_MIN_US, CAP_BW_MAX_PERIOD_US, &per);
+		if (r < 0)
 			goto syntax;
-		if (per < CAP_BW_MIN_US || per > CAP_BW_MAX_PERIOD_US) {
+		if (r > 0) {
 			sr_error_set(err, ERANGE, "--group '%s': the quota period must be "
 				     "1000..1000000 us (1 ms to 1 s)", spec);
 			return -1;
 		}
 		g->period_us = (unsigned long)per;
-		p = end;
 	}
 	if (*p != '=' && *p != ',')
 		goto syntax;
@@ -313,6 +331,18 @@ int cap_validate(const struct cap_options *opt, struct sr_error *err)
 		char **argv;
 		int ret;
 
+		/* a library caller's group does not come through cap_group_parse */
+		if ((g->quota_us != 0 && g->quota_us != -1 &&
+		     (g->quota_us < (long long)CAP_BW_MIN_US ||
+		      (unsigned long long)g->quota_us > CAP_BW_MAX_QUOTA_US)) ||
+		    (g->period_us && (g->period_us < CAP_BW_MIN_US ||
+				      g->period_us > CAP_BW_MAX_PERIOD_US))) {
+			sr_error_set(err, ERANGE, "--group %s: quota %lld us per period %lu us is "
+				     "outside the kernel's limits (quota 1000..%llu or -1, period "
+				     "1000..1000000)", g->name, g->quota_us, g->period_us,
+				     CAP_BW_MAX_QUOTA_US);
+			return -1;
+		}
 		for (j = 0; j < i; j++)
 			if (!strcmp(opt->groups[j].name, g->name)) {
 				sr_error_set(err, EINVAL, "--group name '%s' given twice", g->name);

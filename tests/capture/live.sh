@@ -44,6 +44,24 @@ host_state() {
 	[ -n "$cg" ] && ls "$cg" | grep '^schedreplay-' || true
 }
 
+# SIGKILL capture $pid, then `capture --cleanup`: its instance, its cgroup
+# $cg/schedreplay-$pid and the tasks that were in group $1 must all go.
+kill_then_cleanup() {
+	victims=$(cat "$cg/schedreplay-$pid/$1/cgroup.procs" 2>/dev/null)
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	[ -n "$victims" ] || fail "no workload found in $cg/schedreplay-$pid/$1"
+	run "$bin" capture --cleanup
+	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "--cleanup exit code $rc"; }
+	[ ! -d $tracing/instances/schedreplay-$pid ] || fail "instance schedreplay-$pid left"
+	[ ! -d "$cg/schedreplay-$pid" ] || fail "cgroup $cg/schedreplay-$pid left"
+	sleep 0.2
+	for v in $victims; do
+		state=$(awk '{ print $3 }' /proc/$v/stat 2>/dev/null)
+		[ -z "$state" ] || [ "$state" = Z ] || fail "workload $v still running ($state)"
+	done
+}
+
 # Run the binary, keep stdout+stderr in $dir/out, the exit code in $rc.
 run() {
 	"$@" >"$dir/out" 2>&1
@@ -242,19 +260,7 @@ quotaleft)
 		>"$dir/out" 2>&1 &
 	pid=$!
 	sleep 1.5
-	victims=$(cat "$cg/schedreplay-$pid/bw/cgroup.procs" 2>/dev/null)
-	kill -KILL $pid
-	wait $pid 2>/dev/null
-	[ -n "$victims" ] || fail "no workload found in $cg/schedreplay-$pid/bw"
-	run "$bin" capture --cleanup
-	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "--cleanup exit code $rc"; }
-	[ ! -d "$cg/schedreplay-$pid" ] || fail "cgroup $cg/schedreplay-$pid left after --cleanup"
-	[ ! -d "$tracing/instances/schedreplay-$pid" ] || fail "instance left after --cleanup"
-	sleep 0.2
-	for v in $victims; do
-		state=$(awk '{ print $3 }' /proc/$v/stat 2>/dev/null)
-		[ -z "$state" ] || [ "$state" = Z ] || fail "workload $v still running ($state)"
-	done
+	kill_then_cleanup bw
 	;;
 sigint)
 	need_live
@@ -280,19 +286,7 @@ leftover)
 	[ -d $tracing/instances/schedreplay-$pid ] || fail "the capture never started"
 	sleep 0.5
 	cg=$(cpu_cgroup_root)
-	victims=$(cat "$cg/schedreplay-$pid/a/cgroup.procs" 2>/dev/null)
-	kill -KILL $pid
-	wait $pid 2>/dev/null
-	[ -n "$victims" ] || fail "no workload found in $cg/schedreplay-$pid/a"
-	run "$bin" capture --cleanup
-	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "--cleanup exit code $rc"; }
-	[ ! -d $tracing/instances/schedreplay-$pid ] || fail "instance schedreplay-$pid left"
-	[ ! -d "$cg/schedreplay-$pid" ] || fail "cgroup $cg/schedreplay-$pid left"
-	sleep 0.2
-	for v in $victims; do
-		state=$(awk '{ print $3 }' /proc/$v/stat 2>/dev/null)
-		[ -z "$state" ] || [ "$state" = Z ] || fail "workload $v still running ($state)"
-	done
+	kill_then_cleanup a
 	# a later capture removes the killed run's scratch files
 	run "$bin" capture -o "$dir/killed.dat" -d 0.2 -q
 	expect 0 ""

@@ -173,6 +173,9 @@ static void test_group_parse_quota(void)
 		  "followed by =CMD" },
 		{ "a:shares=512,quota",
 		  "--group 'a:shares=512,quota': expected KEY=VALUE after 'a:shares=512,'" },
+		{ "a:quota=99999999999999999999999=sleep 1",
+		  "--group 'a:quota=99999999999999999999999=sleep 1': quota must be "
+		  "1000..17592186044415 us (1 ms or more), or -1 or max for no limit" },
 	};
 	struct sr_error err;
 	struct cap_group g;
@@ -413,6 +416,17 @@ static void test_commands(void)
 	opt.nr_groups = 1;
 	CHECK_INT(cap_validate(&opt, &err), -1);
 	CHECK(strstr(err.msg, "not found") != NULL);
+	/* a limit outside the kernel's range, from a caller that did not parse */
+	g.quota_us = 500;
+	CHECK_INT(cap_validate(&opt, &err), -1);
+	CHECK_STR(err.msg, "--group a: quota 500 us per period 0 us is outside the kernel's "
+		  "limits (quota 1000..17592186044415 or -1, period 1000..1000000)");
+	g.quota_us = 20000;
+	g.period_us = 2000000;
+	CHECK_INT(cap_validate(&opt, &err), -1);
+	CHECK(strstr(err.msg, "outside the kernel's limits") != NULL);
+	g.quota_us = 0;
+	g.period_us = 0;
 	opt.nr_groups = 0;
 	opt.output = "/nonexistent-dir/x.dat";
 	CHECK_INT(cap_validate(&opt, &err), -1);
