@@ -37,11 +37,17 @@ need_live() {
 		skip "no cgroup hierarchy with the cpu controller"
 }
 
-# What a capture could leave on the host: our instances, cgroups, processes.
+# What a capture could leave on the host: instances and cgroups of captures
+# that no longer run. Those of running captures are left out: other captures
+# (another build's tests) may start and end on the machine meanwhile.
 host_state() {
-	ls $tracing/instances 2>/dev/null | grep '^schedreplay-' || true
-	cg=$(cpu_cgroup_root)
-	[ -n "$cg" ] && ls "$cg" | grep '^schedreplay-' || true
+	{
+		ls $tracing/instances 2>/dev/null
+		cg=$(cpu_cgroup_root)
+		[ -n "$cg" ] && ls "$cg"
+	} | grep '^schedreplay-[0-9]*$' | while read -r name; do
+		[ -d "/proc/${name#schedreplay-}" ] || echo "$name"
+	done
 }
 
 # SIGKILL capture $pid, then `capture --cleanup`: its instance, its cgroup
