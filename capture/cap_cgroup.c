@@ -9,6 +9,14 @@
  * closest), so weight 100 = shares 1024. A spec given in the other unit is
  * converted with that rule and the sidecar records both numbers.
  *
+ * A --group quota= becomes the group's CPU bandwidth limit: v1
+ * cpu.cfs_period_us then cpu.cfs_quota_us, v2 cpu.max "QUOTA PERIOD" (both
+ * in us). Only the group's own directory gets it: the run directory above
+ * stays unlimited, so nothing else (the capture, other groups) shares it,
+ * and the kernel checks a v1 child's limit against its parent's
+ * (__cfs_schedulable), which an unlimited parent always passes. The
+ * sidecar's cgroup section reads it back from the same files.
+ *
  * Layout: <root>/schedreplay-<pid>/<group>. The run directory holds no tasks
  * (v2's no-internal-process rule); removing it kills what is still inside.
  */
@@ -138,9 +146,88 @@ int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run, struct sr_
 	return 0;
 }
 
+/*
+ * Why a limit can be refused before the kernel sees it: the kernel without
+ * CONFIG_CFS_BANDWIDTH has no bandwidth files at all, which a write would
+ * only report as ENOENT on a path the user never named.
+ */
+static int bandwidth_file(const char *dir, const char *file, const struct cap_group *g,
+			  char *path, size_t size, struct sr_error *err)
+{
+	snprintf(path, size, "%s/%s", dir, file);
+	if (access(path, F_OK) == 0)
+		return 0;
+	sr_error_set(err, ENOTSUP, "--group %s: quota needs CPU bandwidth control, which this "
+		     "kernel lacks (no %s: CONFIG_CFS_BANDWIDTH is off); drop quota= from --group",
+		     g->name, path);
+	return -1;
+}
+
+int cap_cgroup_set_bandwidth(int version, const char *dir, const struct cap_group *g,
+			     struct cap_cgroup_set *set, struct sr_error *err)
+{
+	char qpath[4096 + 64], ppath[4096 + 64], val[128];
+	long long q = -1, p = -1;
+
+	set->quota_us = set->period_us = -1;
+	if (!g->quota_us && !g->period_us)
+		return 0;
+	if (version == 1) {
+		/*
+		 * tg_set_cfs_bandwidth() checks quota and period each on its own
+		 * (>= 1 ms, period <= 1 s), so the order of the two writes does
+		 * not matter; the period first keeps the limit at its final
+		 * rate from the moment it exists.
+		 */
+		if (bandwidth_file(dir, "cpu.cfs_quota_us", g, qpath, sizeof(qpath), err) < 0 ||
+		    bandwidth_file(dir, "cpu.cfs_period_us", g, ppath, sizeof(ppath), err) < 0)
+			return -1;
+		if (g->period_us) {
+			snprintf(val, sizeof(val), "%lu", g->period_us);
+			if (cap_write_file(ppath, val) < 0)
+				goto write_err_p;
+		}
+		snprintf(val, sizeof(val), "%lld", g->quota_us ? g->quota_us : -1);
+		if (cap_write_file(qpath, val) < 0)
+			goto write_err_q;
+		if (cap_read_line(qpath, val, sizeof(val)) == 0)
+			q = strtoll(val, NULL, 10);
+		if (cap_read_line(ppath, val, sizeof(val)) == 0)
+			p = strtoll(val, NULL, 10);
+	} else {
+		/* cpu.max "QUOTA PERIOD", QUOTA "max" for none (cpu_period_quota_parse) */
+		if (bandwidth_file(dir, "cpu.max", g, qpath, sizeof(qpath), err) < 0)
+			return -1;
+		if (g->quota_us > 0)
+			snprintf(val, sizeof(val), "%lld %lu", g->quota_us,
+				 g->period_us ? g->period_us : 100000UL);
+		else
+			snprintf(val, sizeof(val), "max %lu", g->period_us ? g->period_us : 100000UL);
+		if (cap_write_file(qpath, val) < 0)
+			goto write_err_q;
+		if (cap_read_line(qpath, val, sizeof(val)) == 0) {
+			char tok[32];
+
+			if (sscanf(val, "%31s %lld", tok, &p) == 2)
+				q = strcmp(tok, "max") ? strtoll(tok, NULL, 10) : -1;
+		}
+	}
+	if (q > 0) {
+		set->quota_us = q;
+		set->period_us = p;
+	}
+	return 0;
+write_err_p:
+	snprintf(qpath, sizeof(qpath), "%s", ppath);
+write_err_q:
+	sr_error_set(err, errno, "--group %s: cannot write %s to %s: %s", g->name, val, qpath,
+		     strerror(errno));
+	return -1;
+}
+
 int cap_cgroup_create_group(struct cap_cgroup_host *h, const char *run,
-			    const struct cap_group *g, unsigned long *shares_out,
-			    unsigned long *weight_out, struct sr_error *err)
+			    const struct cap_group *g, struct cap_cgroup_set *set,
+			    struct sr_error *err)
 {
 	char path[4096 + 400], val[64];
 	const char *file;
@@ -168,13 +255,14 @@ int cap_cgroup_create_group(struct cap_cgroup_host *h, const char *run,
 	if (cap_read_line(path, val, sizeof(val)) == 0)
 		v = strtoul(val, NULL, 10);
 	if (h->version == 1) {
-		*shares_out = v;
-		*weight_out = weight_from_shares(v);
+		set->shares = v;
+		set->weight = weight_from_shares(v);
 	} else {
-		*weight_out = v;
-		*shares_out = shares_from_weight(v);
+		set->weight = v;
+		set->shares = shares_from_weight(v);
 	}
-	return 0;
+	snprintf(path, sizeof(path), "%s/%s/%s", h->root, run, g->name);
+	return cap_cgroup_set_bandwidth(h->version, path, g, set, err);
 }
 
 int cap_cgroup_attach(const struct cap_cgroup_host *h, const char *run, const char *group,
@@ -219,11 +307,33 @@ static int kill_cgroup_tasks(const char *dir)
 	return n;
 }
 
+/*
+ * Lift a group's bandwidth limit: a SIGKILLed task of a throttled group only
+ * exits once the group runs again, up to a period (1 s at most) later, and
+ * the limit dies with the directory anyway. Errors are ignored: no such file
+ * means no limit.
+ */
+static void lift_bandwidth_limit(const char *dir)
+{
+	char path[4096 + 32];
+
+	snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", dir);
+	if (access(path, F_OK) == 0) {
+		cap_write_file(path, "-1");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/cpu.max", dir);
+	if (access(path, F_OK) == 0)
+		cap_write_file(path, "max");
+}
+
 /* Remove one group directory, killing its tasks and waiting for them to leave. */
 static int remove_group_dir(const char *dir, const struct cap_options *logopt)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	int tries, killed = 0;
+
+	lift_bandwidth_limit(dir);
 
 	for (tries = 0; tries < 300; tries++) {   /* up to 3 s */
 		int n = kill_cgroup_tasks(dir);

@@ -6,7 +6,8 @@
  *   cap_tracedat.c  assembling a trace.dat (v6) from the streamed pages
  *   cap_readback.c  reading the written file back (counts, start/end markers,
  *                   comms missing from the cmdlines)
- *   cap_cgroup.c  cpu cgroups (v1 cpu.shares or v2 cpu.weight), leftovers
+ *   cap_cgroup.c  cpu cgroups (v1 cpu.shares or v2 cpu.weight, bandwidth
+ *                 limits), leftovers
  *   cap_workload.c  the workloads: spawn held, release, wait, kill by group
  *   cap_machine.c the sidecar's machine metadata (kernel, topology, tasks ...)
  *   cap_funcs.c   bookkeeping-function call counts when the host allows them
@@ -130,11 +131,26 @@ struct cap_cgroup_host {
 	bool enabled_root_cpu;     /* v2: we enabled +cpu in the root's subtree_control */
 };
 int cap_cgroup_detect(struct cap_cgroup_host *h, struct sr_error *err);
-/* Create ROOT/<run>/ and ROOT/<run>/<group> with the group's weight. */
+/* What the kernel kept of a group's settings (it clamps and rounds). */
+struct cap_cgroup_set {
+	unsigned long shares, weight;
+	long long quota_us, period_us;   /* -1: no bandwidth limit */
+};
+/* Create ROOT/<run>/ and ROOT/<run>/<group> with the group's weight and
+ * bandwidth limit. */
 int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run, struct sr_error *err);
 int cap_cgroup_create_group(struct cap_cgroup_host *h, const char *run,
-			    const struct cap_group *g, unsigned long *shares_out,
-			    unsigned long *weight_out, struct sr_error *err);
+			    const struct cap_group *g, struct cap_cgroup_set *set,
+			    struct sr_error *err);
+/*
+ * Write @g's bandwidth limit (quota_us, period_us) into the cgroup directory
+ * @dir of a cgroup-v@version hierarchy and read back what the kernel kept
+ * into @set; nothing is touched when @g gives neither. Fails with ENOTSUP
+ * when the kernel has no CPU bandwidth control (CONFIG_CFS_BANDWIDTH: no
+ * cpu.cfs_quota_us / cpu.max file). Returns 0, or -1 with @err set.
+ */
+int cap_cgroup_set_bandwidth(int version, const char *dir, const struct cap_group *g,
+			     struct cap_cgroup_set *set, struct sr_error *err);
 int cap_cgroup_attach(const struct cap_cgroup_host *h, const char *run, const char *group,
 		      pid_t pid, struct sr_error *err);
 /* Kill what is left in the run's groups and remove them. Returns 0 or -1. */

@@ -92,6 +92,86 @@ static bool valid_name(const char *s, size_t len)
 	return true;
 }
 
+/*
+ * The kernel's limits on a CPU bandwidth limit (tg_set_cfs_bandwidth(), the
+ * same for v1 cpu.cfs_quota_us/cpu.cfs_period_us and v2 cpu.max): period
+ * 1 ms..1 s, quota at least 1 ms and at most max_cfs_runtime = MAX_BW us
+ * (2^(64 - BW_SHIFT) - 1, BW_SHIFT 20), or none (-1 on v1, "max" on v2).
+ */
+#define CAP_BW_MIN_US 1000ULL
+#define CAP_BW_MAX_PERIOD_US 1000000ULL
+#define CAP_BW_MAX_QUOTA_US ((1ULL << 44) - 1)
+
+/*
+ * A number of us at *@pp, ended by one of @stops (or the string's end):
+ * 0 and *@pp moved past it if it is in lo..hi, 1 if it is not (overflow
+ * included), -1 if it is no plain decimal number.
+ */
+static int parse_us(const char **pp, const char *stops, unsigned long long lo,
+		    unsigned long long hi, unsigned long long *out)
+{
+	const char *p = *pp;
+	char *end;
+
+	errno = 0;
+	*out = strtoull(p, &end, 10);
+	if (end == p || (errno && errno != ERANGE) || !isdigit((unsigned char)*p) ||
+	    (*end && !strchr(stops, *end)))
+		return -1;
+	if (errno == ERANGE || *out < lo || *out > hi)
+		return 1;
+	*pp = end;
+	return 0;
+}
+
+/*
+ * quota=QUOTA_US[/PERIOD_US], QUOTA_US also -1 or max (no limit); *endp is
+ * set after the value. Returns 0, or -1 with @err set.
+ */
+static int parse_quota(const char *spec, const char *val, const char **endp,
+		       struct cap_group *g, struct sr_error *err)
+{
+	unsigned long long q, per;
+	const char *p = val;
+	int r;
+
+	if (!strncmp(p, "max", 3) || !strncmp(p, "-1", 2)) {
+		g->quota_us = -1;
+		p += p[0] == 'm' ? 3 : 2;
+	} else {
+		r = parse_us(&p, "/=,", CAP_BW_MIN_US, CAP_BW_MAX_QUOTA_US, &q);
+		if (r < 0)
+			goto syntax;
+		if (r > 0) {
+			sr_error_set(err, ERANGE, "--group '%s': quota must be 1000..%llu us "
+				     "(1 ms or more), or -1 or max for no limit", spec,
+				     CAP_BW_MAX_QUOTA_US);
+			return -1;
+		}
+		g->quota_us = (long long)q;
+	}
+	if (*p == '/') {
+		p++;
+		r = parse_us(&p, "=,", CAP_BW_MIN_US, CAP_BW_MAX_PERIOD_US, &per);
+		if (r < 0)
+			goto syntax;
+		if (r > 0) {
+			sr_error_set(err, ERANGE, "--group '%s': the quota period must be "
+				     "1000..1000000 us (1 ms to 1 s)", spec);
+			return -1;
+		}
+		g->period_us = (unsigned long)per;
+	}
+	if (*p != '=' && *p != ',')
+		goto syntax;
+	*endp = p;
+	return 0;
+syntax:
+	sr_error_set(err, EINVAL, "--group '%s': expected quota=QUOTA_US[/PERIOD_US] (or -1 or "
+		     "max) followed by =CMD, e.g. quota=20000/100000=CMD", spec);
+	return -1;
+}
+
 int cap_group_parse(const char *spec, struct cap_group *g, struct sr_error *err)
 {
 	const char *colon = strchr(spec, ':');
@@ -101,41 +181,80 @@ int cap_group_parse(const char *spec, struct cap_group *g, struct sr_error *err)
 	memset(g, 0, sizeof(*g));
 	if (!eq) {
 		sr_error_set(err, EINVAL, "--group '%s': expected NAME:shares=N=CMD, "
-			     "NAME:weight=N=CMD or NAME=CMD", spec);
+			     "NAME:weight=N=CMD, NAME:quota=Q[/P]=CMD or NAME=CMD", spec);
 		return -1;
 	}
 	if (colon && colon < eq) {
-		const char *val = eq + 1;
-		char *end;
-		unsigned long v;
-		size_t klen = (size_t)(eq - colon - 1);
+		/* NAME:KEY=VALUE[,KEY=VALUE...]=CMD: the first '=' after a value
+		 * starts the command, a ',' the next key */
+		const char *key = colon + 1;
+		bool seen_quota = false;
 
 		name_end = colon;
-		errno = 0;
-		v = strtoul(val, &end, 10);
-		if (end == val || *end != '=' || errno || *val == '-') {
-			sr_error_set(err, EINVAL, "--group '%s': the value after %.*s= must be a "
-				     "number followed by =CMD", spec, (int)klen, colon + 1);
-			return -1;
-		}
-		if (klen == 6 && !strncmp(colon + 1, "shares", 6)) {
-			if (v < 2 || v > 262144) {
-				sr_error_set(err, ERANGE, "--group '%s': shares must be 2..262144", spec);
+		for (;;) {
+			const char *keq = strchr(key, '='), *val;
+			size_t klen;
+
+			if (!keq) {
+				sr_error_set(err, EINVAL, "--group '%s': expected KEY=VALUE after '%.*s'",
+					     spec, (int)(key - spec), spec);
 				return -1;
 			}
-			g->shares = v;
-		} else if (klen == 6 && !strncmp(colon + 1, "weight", 6)) {
-			if (v < 1 || v > 10000) {
-				sr_error_set(err, ERANGE, "--group '%s': weight must be 1..10000", spec);
+			klen = (size_t)(keq - key);
+			val = keq + 1;
+			if (klen == 5 && !strncmp(key, "quota", 5)) {
+				if (seen_quota) {
+					sr_error_set(err, EINVAL, "--group '%s': quota given twice", spec);
+					return -1;
+				}
+				seen_quota = true;
+				if (parse_quota(spec, val, &val, g, err) < 0)
+					return -1;
+			} else if (klen == 6 && (!strncmp(key, "shares", 6) ||
+						 !strncmp(key, "weight", 6))) {
+				bool is_shares = key[0] == 's';
+				unsigned long v;
+				char *end;
+
+				errno = 0;
+				v = strtoul(val, &end, 10);
+				if (end == val || (*end != '=' && *end != ',') || errno || *val == '-') {
+					sr_error_set(err, EINVAL, "--group '%s': the value after %.*s= must "
+						     "be a number followed by =CMD", spec, (int)klen, key);
+					return -1;
+				}
+				if (g->shares || g->weight) {
+					sr_error_set(err, EINVAL, "--group '%s': give one of shares or "
+						     "weight, once", spec);
+					return -1;
+				}
+				if (is_shares) {
+					if (v < 2 || v > 262144) {
+						sr_error_set(err, ERANGE, "--group '%s': shares must be "
+							     "2..262144", spec);
+						return -1;
+					}
+					g->shares = v;
+				} else {
+					if (v < 1 || v > 10000) {
+						sr_error_set(err, ERANGE, "--group '%s': weight must be "
+							     "1..10000", spec);
+						return -1;
+					}
+					g->weight = v;
+				}
+				val = end;
+			} else {
+				sr_error_set(err, EINVAL, "--group '%s': unknown key '%.*s' (shares, weight "
+					     "or quota)", spec, (int)klen, key);
 				return -1;
 			}
-			g->weight = v;
-		} else {
-			sr_error_set(err, EINVAL, "--group '%s': unknown key '%.*s' (shares or weight)",
-				     spec, (int)klen, colon + 1);
-			return -1;
+			if (*val == '=') {
+				cmd = val + 1;
+				break;
+			}
+			key = val + 1;   /* after the ',' */
 		}
-		cmd = end + 1;
 	} else {
 		name_end = eq;
 		cmd = eq + 1;
@@ -212,6 +331,18 @@ int cap_validate(const struct cap_options *opt, struct sr_error *err)
 		char **argv;
 		int ret;
 
+		/* a library caller's group does not come through cap_group_parse */
+		if ((g->quota_us != 0 && g->quota_us != -1 &&
+		     (g->quota_us < (long long)CAP_BW_MIN_US ||
+		      (unsigned long long)g->quota_us > CAP_BW_MAX_QUOTA_US)) ||
+		    (g->period_us && (g->period_us < CAP_BW_MIN_US ||
+				      g->period_us > CAP_BW_MAX_PERIOD_US))) {
+			sr_error_set(err, ERANGE, "--group %s: quota %lld us per period %lu us is "
+				     "outside the kernel's limits (quota 1000..%llu or -1, period "
+				     "1000..1000000)", g->name, g->quota_us, g->period_us,
+				     CAP_BW_MAX_QUOTA_US);
+			return -1;
+		}
 		for (j = 0; j < i; j++)
 			if (!strcmp(opt->groups[j].name, g->name)) {
 				sr_error_set(err, EINVAL, "--group name '%s' given twice", g->name);
@@ -252,7 +383,7 @@ struct session {
 	bool cg_created;
 	struct cap_proc *procs;
 	size_t nr_procs;
-	unsigned long *shares, *weights;
+	struct cap_cgroup_set *set;   /* per group: what the kernel kept */
 	struct cap_cpu_stats *stats;
 	json_t *side;              /* the sidecar under construction */
 	json_t *tasks;
@@ -295,9 +426,8 @@ static void session_cleanup(struct session *s)
 	}
 	free(s->tmp_prefix);
 	s->tmp_prefix = NULL;
-	free(s->shares);
-	free(s->weights);
-	s->shares = s->weights = NULL;
+	free(s->set);
+	s->set = NULL;
 	json_decref(s->side);
 	json_decref(s->tasks);
 	json_decref(s->events);
@@ -350,9 +480,8 @@ static int setup_procs(struct session *s, struct sr_error *err)
 	size_t i, n = opt->nr_groups + (opt->argv ? 1 : 0);
 
 	s->procs = calloc(n ? n : 1, sizeof(*s->procs));
-	s->shares = calloc(opt->nr_groups + 1, sizeof(*s->shares));
-	s->weights = calloc(opt->nr_groups + 1, sizeof(*s->weights));
-	if (!s->procs || !s->shares || !s->weights) {
+	s->set = calloc(opt->nr_groups + 1, sizeof(*s->set));
+	if (!s->procs || !s->set) {
 		sr_error_set(err, ENOMEM, "out of memory");
 		return -1;
 	}
@@ -367,8 +496,8 @@ static int setup_procs(struct session *s, struct sr_error *err)
 		}
 		s->cg_created = true;
 		for (i = 0; i < opt->nr_groups; i++)
-			if (cap_cgroup_create_group(&s->cg, s->run, &opt->groups[i], &s->shares[i],
-						    &s->weights[i], err) < 0)
+			if (cap_cgroup_create_group(&s->cg, s->run, &opt->groups[i], &s->set[i],
+						    err) < 0)
 				return -1;
 	} else {
 		/* still record which cgroup every task is in */
@@ -479,8 +608,13 @@ static json_t *proc_json(const struct session *s, size_t i)
 
 		snprintf(path, sizeof(path), "/%s/%s", s->run, p->group);
 		json_object_set_new(o, "cgroup", json_string(path));
-		json_object_set_new(o, "shares", json_integer((json_int_t)s->shares[i]));
-		json_object_set_new(o, "weight", json_integer((json_int_t)s->weights[i]));
+		json_object_set_new(o, "shares", json_integer((json_int_t)s->set[i].shares));
+		json_object_set_new(o, "weight", json_integer((json_int_t)s->set[i].weight));
+		/* as in the cgroup section, which the replay reads */
+		if (s->set[i].quota_us > 0) {
+			json_object_set_new(o, "quota_us", json_integer(s->set[i].quota_us));
+			json_object_set_new(o, "period_us", json_integer(s->set[i].period_us));
+		}
 		json_object_set_new(o, "command", json_string(opt->groups[i].command));
 	} else {
 		json_object_set_new(o, "cgroup", json_null());

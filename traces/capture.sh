@@ -101,23 +101,15 @@ if want hog-timer; then
 		-g "timer:shares=1024=$probe -m 1 -t 1 -i 1000 -w 20 -r 60 --json -o $here/hog-timer.probe.json"
 fi
 # CPU bandwidth (docs/replay.md, "CPU bandwidth"): two CPU hogs and a latency
-# probe in cgroup /srbw limited to 20 ms per 100 ms (cpu.cfs_quota_us 20000),
-# a second probe in a group of its own, unlimited.  `schedreplay capture`
-# cannot set a quota, so /srbw is made beforehand (the sidecar records every
-# cgroup of the hierarchy with its quota) and the command moves itself there
-# (a cgroup_attach_task in the trace); the hogs and the probe inherit it.
+# probe in group `limited` with a CPU bandwidth limit of 20 ms per 100 ms
+# (-g ...:quota=20000/100000: cpu.cfs_quota_us 20000, cpu.cfs_period_us
+# 100000, recorded in the sidecar's cgroup section, which the replay reads),
+# a second probe in a group of its own, unlimited.  The committed bw-hogs.dat
+# predates quota= and used a hand-made cgroup /srbw (traces/README.md).
 if want bw-hogs; then
-	bw=/sys/fs/cgroup/cpu/srbw
-	mkdir -p $bw
-	echo 100000 > $bw/cpu.cfs_period_us
-	echo 20000 > $bw/cpu.cfs_quota_us
 	cap bw-hogs -d 1.5 \
 		-g "free:shares=1024=$probe -m 1 -t 1 -i 2000 -w 50 -r 60 --json -o $here/bw-hogs.free.probe.json" \
-		-- /bin/sh -c "echo \$\$ > $bw/tasks && { stress-ng --cpu 2 --cpu-method int64 --timeout 60 --quiet & exec $probe -m 1 -t 1 -i 2000 -w 50 -r 60 --json -o $here/bw-hogs.limited.probe.json; }"
-	# the workload's stragglers, then the group
-	for t in $(cat $bw/tasks); do kill -9 $t 2>/dev/null || true; done
-	sleep 0.5
-	rmdir $bw
+		-g "limited:shares=1024,quota=20000/100000=stress-ng --cpu 2 --cpu-method int64 --timeout 60 --quiet & exec $probe -m 1 -t 1 -i 2000 -w 50 -r 60 --json -o $here/bw-hogs.limited.probe.json"
 fi
 if want idle-io; then
 	cap idle-io -d 2 \

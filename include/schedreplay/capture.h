@@ -26,11 +26,22 @@
 /* Prefix of every tracefs instance and cgroup a capture creates. */
 #define CAP_NAME_PREFIX "schedreplay-"
 
-/* One --group NAME:shares=N=CMD (or NAME:weight=N=CMD, or NAME=CMD). */
+/*
+ * One --group NAME:KEY=VALUE[,KEY=VALUE]=CMD (keys shares or weight, and
+ * quota), or NAME=CMD.
+ */
 struct cap_group {
 	char *name;           /* [A-Za-z0-9_.-]{1,64} */
 	unsigned long shares; /* cgroup v1 cpu.shares, 0 if given as weight */
 	unsigned long weight; /* cgroup v2 cpu.weight, 0 if given as shares */
+	/*
+	 * CPU bandwidth limit (v1 cpu.cfs_quota_us / cpu.cfs_period_us, v2
+	 * cpu.max), in us: quota_us 0 = not given (the bandwidth files are not
+	 * touched), -1 = no limit ("max"), else 1000..2^44-1; period_us 0 = not
+	 * given (the kernel's default, 100000), else 1000..1000000.
+	 */
+	long long quota_us;
+	unsigned long period_us;
 	char *command;        /* as given; run by execvp or /bin/sh -c */
 };
 

@@ -23,14 +23,7 @@
 
 #include <schedreplay/sidecar.h>
 
-static int failures;
-
-#define FAILF(...)                                      \
-	do {                                            \
-		fprintf(stderr, "FAIL: " __VA_ARGS__);  \
-		fputc('\n', stderr);                    \
-		failures++;                             \
-	} while (0)
+#include "check_fail.h"
 
 struct counts {
 	long switches, stat_runtime, wakeups, prints;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Capture tests that run the schedreplay binary: error paths (no root, no
-# tracefs, bad group spec, command not found, zero duration) and live captures
-# (normal end, --syscalls, SIGINT, cleanup of a SIGKILLed run, lost events with --strict,
+# tracefs, bad group spec, bad quota, command not found, zero duration) and
+# live captures (normal end, --syscalls, SIGINT, cleanup of a SIGKILLed run,
+# a group with a CPU bandwidth limit, lost events with --strict,
 # a workload whose exec fails after everything was set up, KernelShark
 # reading a fresh capture). Live modes need root and
 # tracefs with the sched events; elsewhere they exit 77 (ctest: skipped) with
@@ -36,11 +37,35 @@ need_live() {
 		skip "no cgroup hierarchy with the cpu controller"
 }
 
-# What a capture could leave on the host: our instances, cgroups, processes.
+# What a capture could leave on the host: instances and cgroups of captures
+# that no longer run. Those of running captures are left out: other captures
+# (another build's tests) may start and end on the machine meanwhile.
 host_state() {
-	ls $tracing/instances 2>/dev/null | grep '^schedreplay-' || true
-	cg=$(cpu_cgroup_root)
-	[ -n "$cg" ] && ls "$cg" | grep '^schedreplay-' || true
+	{
+		ls $tracing/instances 2>/dev/null
+		cg=$(cpu_cgroup_root)
+		[ -n "$cg" ] && ls "$cg"
+	} | grep '^schedreplay-[0-9]*$' | while read -r name; do
+		[ -d "/proc/${name#schedreplay-}" ] || echo "$name"
+	done
+}
+
+# SIGKILL capture $pid, then `capture --cleanup`: its instance, its cgroup
+# $cg/schedreplay-$pid and the tasks that were in group $1 must all go.
+kill_then_cleanup() {
+	victims=$(cat "$cg/schedreplay-$pid/$1/cgroup.procs" 2>/dev/null)
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	[ -n "$victims" ] || fail "no workload found in $cg/schedreplay-$pid/$1"
+	run "$bin" capture --cleanup
+	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "--cleanup exit code $rc"; }
+	[ ! -d $tracing/instances/schedreplay-$pid ] || fail "instance schedreplay-$pid left"
+	[ ! -d "$cg/schedreplay-$pid" ] || fail "cgroup $cg/schedreplay-$pid left"
+	sleep 0.2
+	for v in $victims; do
+		state=$(awk '{ print $3 }' /proc/$v/stat 2>/dev/null)
+		[ -z "$state" ] || [ "$state" = Z ] || fail "workload $v still running ($state)"
+	done
 }
 
 # Run the binary, keep stdout+stderr in $dir/out, the exit code in $rc.
@@ -63,6 +88,19 @@ badgroup)
 	expect 2 "expected NAME:shares=N=CMD"
 	run "$bin" capture -o "$dir/x.dat" -g 'a=true' -g 'a=true'
 	expect 2 "given twice"
+	[ ! -e "$dir/x.dat" ] || fail "an output file was written"
+	[ "$before" = "$(host_state)" ] || fail "the host changed"
+	;;
+badquota)
+	# a bad quota= is refused with the kernel's range before anything exists
+	before=$(host_state)
+	run "$bin" capture -o "$dir/x.dat" -g 'bw:quota=999=true'
+	expect 2 "^schedreplay capture: --group 'bw:quota=999=true': quota must be 1000..17592186044415 us (1 ms or more), or -1 or max for no limit$"
+	[ "$(wc -l < "$dir/out")" = 1 ] || { cat "$dir/out" >&2; fail "more than one line"; }
+	run "$bin" capture -o "$dir/x.dat" -g 'bw:shares=512,quota=20000/2000000=true'
+	expect 2 "^schedreplay capture: --group 'bw:shares=512,quota=20000/2000000=true': the quota period must be 1000..1000000 us (1 ms to 1 s)$"
+	run "$bin" capture -o "$dir/x.dat" --group 'bw:quota=20%=true'
+	expect 2 "^schedreplay capture: --group 'bw:quota=20%=true': expected quota=QUOTA_US\[/PERIOD_US\] (or -1 or max) followed by =CMD, e.g. quota=20000/100000=CMD$"
 	[ ! -e "$dir/x.dat" ] || fail "an output file was written"
 	[ "$before" = "$(host_state)" ] || fail "the host changed"
 	;;
@@ -160,6 +198,76 @@ syscalls)
 	fi
 	[ "$(host_state)" = "$before" ] || fail "left behind: $(host_state)"
 	;;
+quota)
+	# A group limited to 20 ms per 100 ms runs two busy loops (they want 2
+	# CPUs) for 1 s: the sidecar records the limit where the replay reads it,
+	# the replay models it, and the trace shows the group held to its quota
+	# (capture_bw_check: the bounds and why). A sibling group without a
+	# limit shows the limit stays on its own cgroup.
+	need_live
+	[ -e "$(cpu_cgroup_root)/cpu.cfs_quota_us" ] || [ -e /sys/fs/cgroup/cpu.stat ] ||
+		skip "no CPU bandwidth control (CONFIG_CFS_BANDWIDTH)"
+	bwcheck=$(dirname "$check")/capture_bw_check
+	run "$bin" capture -o "$dir/bw.dat" -d 1 \
+		-g 'bw:quota=20000/100000=sh -c "while :; do :; done & while :; do :; done"' \
+		-g 'free:shares=2048=sleep 30.3'
+	expect 0 "wrote $dir/bw.dat"
+	# this capture's objects only: others may capture at the same time
+	run_name=$(sed -n 's/.*"instance": "\(schedreplay-[0-9]*\)".*/\1/p' "$dir/bw.dat.json")
+	[ -n "$run_name" ] || fail "no trace.instance in the sidecar"
+	[ ! -d "$tracing/instances/$run_name" ] || fail "instance $run_name left"
+	[ -z "$(cpu_cgroup_root)" ] || [ ! -d "$(cpu_cgroup_root)/$run_name" ] ||
+		fail "cgroup $(cpu_cgroup_root)/$run_name left"
+	[ ! -d "/sys/fs/cgroup/$run_name" ] || fail "cgroup /sys/fs/cgroup/$run_name left"
+	pgrep -f '^sleep 30.3$' >/dev/null && fail "the 'free' workload is still running"
+	pgrep -f 'while :; do :; done & while' >/dev/null && fail "the 'bw' workload is still running"
+	"$bin" report --json "$dir/bw.dat" >"$dir/bw.report.json" 2>"$dir/report.err" ||
+		fail "report failed: $(cat "$dir/report.err")"
+	"$bwcheck" "$dir/bw.dat.json" "$dir/bw.report.json" bw 20000 100000 ||
+		fail "capture_bw_check"
+	"$bin" replay "$dir/bw.dat" >"$dir/replay" 2>&1 ||
+		{ cat "$dir/replay" >&2; fail "replay failed"; }
+	cg=$(sed -n 's/.*"cgroup": "\(\/schedreplay-[0-9]*\/bw\)".*/\1/p' "$dir/bw.dat.json" | head -1)
+	[ -n "$cg" ] || fail "no cgroup of group bw in the sidecar"
+	grep -q "^bandwidth: $cg quota 20000 us per period 100000 us: modelled" "$dir/replay" ||
+		{ grep '^bandwidth' "$dir/replay" >&2; fail "replay prints no modelled limit for $cg"; }
+	# the replay found the trace's throttled tasks coming back at period boundaries
+	grep -q "^bandwidth: $cg period boundaries at .* from [0-9]* switch-ins ending throttled waits" \
+		"$dir/replay" ||
+		{ grep '^bandwidth' "$dir/replay" >&2; fail "replay saw no throttled wait of $cg"; }
+	;;
+quotaleft)
+	# A limited group goes with its capture on SIGINT, and --cleanup removes
+	# the group of a SIGKILLed capture and its throttled tasks. While the
+	# capture runs, the limit is on the group only, not on the run above it.
+	need_live
+	cg=$(cpu_cgroup_root)
+	if [ -n "$cg" ]; then
+		[ -e "$cg/cpu.cfs_quota_us" ] || skip "no CPU bandwidth control (CONFIG_CFS_BANDWIDTH)"
+		qfile=cpu.cfs_quota_us want=1000 runwant=-1
+	else
+		cg=/sys/fs/cgroup qfile=cpu.max want="1000 1000000" runwant="max 100000"
+	fi
+	"$bin" capture -o "$dir/int.dat" -d 60 -g 'bw:quota=1000/1000000=while :; do :; done' \
+		>"$dir/out" 2>&1 &
+	pid=$!
+	sleep 1.5
+	q=$(cat "$cg/schedreplay-$pid/bw/$qfile" 2>/dev/null)
+	[ "$q" = "$want" ] || fail "$qfile of the running group: '$q', expected '$want'"
+	q=$(cat "$cg/schedreplay-$pid/$qfile" 2>/dev/null)
+	[ "$q" = "$runwant" ] || fail "$qfile of the run's cgroup: '$q', expected '$runwant'"
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	expect 0 "interrupted"
+	[ ! -d "$tracing/instances/schedreplay-$pid" ] || fail "instance left after SIGINT"
+	[ ! -d "$cg/schedreplay-$pid" ] || fail "cgroup $cg/schedreplay-$pid left after SIGINT"
+	"$bin" capture -o "$dir/killed.dat" -d 60 -g 'bw:quota=1000/1000000=while :; do :; done' \
+		>"$dir/out" 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill_then_cleanup bw
+	;;
 sigint)
 	need_live
 	"$bin" capture -o "$dir/int.dat" -d 60 -g 'a=sleep 100' >"$dir/out" 2>&1 &
@@ -184,19 +292,7 @@ leftover)
 	[ -d $tracing/instances/schedreplay-$pid ] || fail "the capture never started"
 	sleep 0.5
 	cg=$(cpu_cgroup_root)
-	victims=$(cat "$cg/schedreplay-$pid/a/cgroup.procs" 2>/dev/null)
-	kill -KILL $pid
-	wait $pid 2>/dev/null
-	[ -n "$victims" ] || fail "no workload found in $cg/schedreplay-$pid/a"
-	run "$bin" capture --cleanup
-	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "--cleanup exit code $rc"; }
-	[ ! -d $tracing/instances/schedreplay-$pid ] || fail "instance schedreplay-$pid left"
-	[ ! -d "$cg/schedreplay-$pid" ] || fail "cgroup $cg/schedreplay-$pid left"
-	sleep 0.2
-	for v in $victims; do
-		state=$(awk '{ print $3 }' /proc/$v/stat 2>/dev/null)
-		[ -z "$state" ] || [ "$state" = Z ] || fail "workload $v still running ($state)"
-	done
+	kill_then_cleanup a
 	# a later capture removes the killed run's scratch files
 	run "$bin" capture -o "$dir/killed.dat" -d 0.2 -q
 	expect 0 ""

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Capture unit tests that need neither root nor tracefs:
- *   - --group parsing (accepted forms, every rejection),
+ *   - --group parsing (accepted forms, every rejection), bandwidth limits
+ *     included, and writing a limit into v1/v2 cgroup files,
  *   - command splitting (exec vs /bin/sh -c) and validation,
  *   - the trace.dat writer: ring-buffer pages built by hand, written with
  *     cap_tracedat_write, read back with libtracecmd (records, CPUs,
@@ -114,6 +115,248 @@ static void test_group_parse(void)
 	}
 }
 
+/*
+ * --group with a CPU bandwidth limit: accepted forms (alone, with a period,
+ * "no limit", combined with shares or weight in either order), and every
+ * rejection with its exact message: the kernel's ranges (tg_set_cfs_bandwidth:
+ * period 1 ms..1 s, quota >= 1 ms and <= 2^44 - 1 us) are refused here, before
+ * anything is created.
+ */
+static void test_group_parse_quota(void)
+{
+	static const struct {
+		const char *spec, *msg;
+	} bad[] = {
+		{ "a:quota=999=sleep 1",
+		  "--group 'a:quota=999=sleep 1': quota must be 1000..17592186044415 us (1 ms or "
+		  "more), or -1 or max for no limit" },
+		{ "a:quota=17592186044416=sleep 1",
+		  "--group 'a:quota=17592186044416=sleep 1': quota must be 1000..17592186044415 us "
+		  "(1 ms or more), or -1 or max for no limit" },
+		{ "a:quota=0=sleep 1",
+		  "--group 'a:quota=0=sleep 1': quota must be 1000..17592186044415 us (1 ms or more), "
+		  "or -1 or max for no limit" },
+		{ "a:quota=20000/999=sleep 1",
+		  "--group 'a:quota=20000/999=sleep 1': the quota period must be 1000..1000000 us "
+		  "(1 ms to 1 s)" },
+		{ "a:quota=20000/1000001=sleep 1",
+		  "--group 'a:quota=20000/1000001=sleep 1': the quota period must be 1000..1000000 us "
+		  "(1 ms to 1 s)" },
+		{ "a:quota=-5=sleep 1",
+		  "--group 'a:quota=-5=sleep 1': expected quota=QUOTA_US[/PERIOD_US] (or -1 or max) "
+		  "followed by =CMD, e.g. quota=20000/100000=CMD" },
+		{ "a:quota=20ms=sleep 1",
+		  "--group 'a:quota=20ms=sleep 1': expected quota=QUOTA_US[/PERIOD_US] (or -1 or max) "
+		  "followed by =CMD, e.g. quota=20000/100000=CMD" },
+		{ "a:quota=20000/=sleep 1",
+		  "--group 'a:quota=20000/=sleep 1': expected quota=QUOTA_US[/PERIOD_US] (or -1 or "
+		  "max) followed by =CMD, e.g. quota=20000/100000=CMD" },
+		{ "a:quota=20000",
+		  "--group 'a:quota=20000': expected quota=QUOTA_US[/PERIOD_US] (or -1 or max) "
+		  "followed by =CMD, e.g. quota=20000/100000=CMD" },
+		{ "a:quota=maximum=sleep 1",
+		  "--group 'a:quota=maximum=sleep 1': expected quota=QUOTA_US[/PERIOD_US] (or -1 or "
+		  "max) followed by =CMD, e.g. quota=20000/100000=CMD" },
+		{ "a:quota=20000,quota=30000=sleep 1",
+		  "--group 'a:quota=20000,quota=30000=sleep 1': quota given twice" },
+		{ "a:shares=512,weight=50=sleep 1",
+		  "--group 'a:shares=512,weight=50=sleep 1': give one of shares or weight, once" },
+		{ "a:shares=512,shares=50=sleep 1",
+		  "--group 'a:shares=512,shares=50=sleep 1': give one of shares or weight, once" },
+		{ "a:shares=512,cpus=2=sleep 1",
+		  "--group 'a:shares=512,cpus=2=sleep 1': unknown key 'cpus' (shares, weight or "
+		  "quota)" },
+		{ "a:shares=1,quota=20000=sleep 1",
+		  "--group 'a:shares=1,quota=20000=sleep 1': shares must be 2..262144" },
+		{ "a:quota=20000,shares=512",
+		  "--group 'a:quota=20000,shares=512': the value after shares= must be a number "
+		  "followed by =CMD" },
+		{ "a:shares=512,quota",
+		  "--group 'a:shares=512,quota': expected KEY=VALUE after 'a:shares=512,'" },
+		{ "a:quota=99999999999999999999999=sleep 1",
+		  "--group 'a:quota=99999999999999999999999=sleep 1': quota must be "
+		  "1000..17592186044415 us (1 ms or more), or -1 or max for no limit" },
+	};
+	struct sr_error err;
+	struct cap_group g;
+
+	CHECK_INT(cap_group_parse("bw:quota=20000=stress-ng --cpu 2", &g, &err), 0);
+	CHECK_STR(g.name, "bw");
+	CHECK_INT(g.quota_us, 20000);
+	CHECK_INT(g.period_us, 0);          /* the kernel's default period */
+	CHECK_INT(g.shares, 0);
+	CHECK_INT(g.weight, 0);
+	CHECK_STR(g.command, "stress-ng --cpu 2");
+	cap_group_release(&g);
+
+	CHECK_INT(cap_group_parse("bw:quota=20000/100000=sh -c 'x=1; y=2'", &g, &err), 0);
+	CHECK_INT(g.quota_us, 20000);
+	CHECK_INT(g.period_us, 100000);
+	CHECK_STR(g.command, "sh -c 'x=1; y=2'");
+	cap_group_release(&g);
+
+	/* the kernel's bounds are accepted */
+	CHECK_INT(cap_group_parse("b:quota=1000/1000=true", &g, &err), 0);
+	CHECK_INT(g.quota_us, 1000);
+	CHECK_INT(g.period_us, 1000);
+	cap_group_release(&g);
+	CHECK_INT(cap_group_parse("b:quota=17592186044415/1000000=true", &g, &err), 0);
+	CHECK_INT(g.quota_us, 17592186044415LL);
+	CHECK_INT(g.period_us, 1000000);
+	cap_group_release(&g);
+
+	/* no limit, written as v1 (-1) or v2 (max) spells it, period kept */
+	CHECK_INT(cap_group_parse("c:quota=-1=true", &g, &err), 0);
+	CHECK_INT(g.quota_us, -1);
+	CHECK_INT(g.period_us, 0);
+	cap_group_release(&g);
+	CHECK_INT(cap_group_parse("c:quota=max/50000=true", &g, &err), 0);
+	CHECK_INT(g.quota_us, -1);
+	CHECK_INT(g.period_us, 50000);
+	cap_group_release(&g);
+
+	/* combined with shares or weight, in either order */
+	CHECK_INT(cap_group_parse("d:shares=512,quota=20000=make -j2", &g, &err), 0);
+	CHECK_STR(g.name, "d");
+	CHECK_INT(g.shares, 512);
+	CHECK_INT(g.weight, 0);
+	CHECK_INT(g.quota_us, 20000);
+	CHECK_STR(g.command, "make -j2");
+	cap_group_release(&g);
+	CHECK_INT(cap_group_parse("e:quota=50000/200000,weight=300=probe -r 5", &g, &err), 0);
+	CHECK_INT(g.weight, 300);
+	CHECK_INT(g.shares, 0);
+	CHECK_INT(g.quota_us, 50000);
+	CHECK_INT(g.period_us, 200000);
+	CHECK_STR(g.command, "probe -r 5");
+	cap_group_release(&g);
+
+	/* the old forms set no limit */
+	CHECK_INT(cap_group_parse("f:shares=2048=true", &g, &err), 0);
+	CHECK_INT(g.quota_us, 0);
+	CHECK_INT(g.period_us, 0);
+	cap_group_release(&g);
+	CHECK_INT(cap_group_parse("f=env quota=1 true", &g, &err), 0);
+	CHECK_INT(g.quota_us, 0);
+	CHECK_STR(g.command, "env quota=1 true");
+	cap_group_release(&g);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&err, 0, sizeof(err));
+		if (cap_group_parse(bad[i].spec, &g, &err) == 0) {
+			fprintf(stderr, "accepted bad --group '%s'\n", bad[i].spec);
+			failures++;
+			cap_group_release(&g);
+			continue;
+		}
+		CHECK_STR(err.msg, bad[i].msg);
+	}
+}
+
+/* Create @dir/@file with @text (a cgroup file as the kernel shows it). */
+static void put_file(const char *dir, const char *file, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void get_file(const char *dir, const char *file, char *buf, size_t size)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	buf[0] = '\0';
+	CHECK_INT(cap_read_line(path, buf, size), 0);
+}
+
+/*
+ * Writing a limit, on directories that stand in for cgroups (regular files
+ * take the writes, nothing checks them, so what is read back is what was
+ * written): v1 writes cpu.cfs_period_us and cpu.cfs_quota_us, v2 writes
+ * cpu.max "QUOTA PERIOD"; a group without a limit touches neither; a
+ * directory without the files (a kernel without CONFIG_CFS_BANDWIDTH) fails
+ * with one line that says so.
+ */
+static void test_cgroup_bandwidth(void)
+{
+	struct cap_group g = { .name = "bw", .quota_us = 20000, .period_us = 50000 };
+	struct cap_cgroup_set set;
+	struct sr_error err = { 0 };
+	char v1[4096], v2[4096], none[4096], buf[128], msg[8192];
+
+	snprintf(v1, sizeof(v1), "%s/cg-v1", scratch);
+	snprintf(v2, sizeof(v2), "%s/cg-v2", scratch);
+	snprintf(none, sizeof(none), "%s/cg-nobw", scratch);
+	mkdir(v1, 0755);
+	mkdir(v2, 0755);
+	mkdir(none, 0755);
+
+	/* v1: both files; the period first (the quota as given) */
+	put_file(v1, "cpu.cfs_quota_us", "");
+	put_file(v1, "cpu.cfs_period_us", "");
+	CHECK_INT(cap_cgroup_set_bandwidth(1, v1, &g, &set, &err), 0);
+	get_file(v1, "cpu.cfs_quota_us", buf, sizeof(buf));
+	CHECK_STR(buf, "20000");
+	get_file(v1, "cpu.cfs_period_us", buf, sizeof(buf));
+	CHECK_STR(buf, "50000");
+	CHECK_INT(set.quota_us, 20000);
+	CHECK_INT(set.period_us, 50000);
+
+	/* v1, no period given: only the quota is written */
+	put_file(v1, "cpu.cfs_quota_us", "");
+	put_file(v1, "cpu.cfs_period_us", "100000");
+	g.period_us = 0;
+	CHECK_INT(cap_cgroup_set_bandwidth(1, v1, &g, &set, &err), 0);
+	get_file(v1, "cpu.cfs_quota_us", buf, sizeof(buf));
+	CHECK_STR(buf, "20000");
+	CHECK_INT(set.quota_us, 20000);
+	CHECK_INT(set.period_us, 100000);
+
+	/* v2: one cpu.max line, the default period spelt out */
+	put_file(v2, "cpu.max", "");
+	CHECK_INT(cap_cgroup_set_bandwidth(2, v2, &g, &set, &err), 0);
+	get_file(v2, "cpu.max", buf, sizeof(buf));
+	CHECK_STR(buf, "20000 100000");
+	CHECK_INT(set.quota_us, 20000);
+	CHECK_INT(set.period_us, 100000);
+	g.quota_us = -1;
+	g.period_us = 40000;
+	put_file(v2, "cpu.max", "");
+	CHECK_INT(cap_cgroup_set_bandwidth(2, v2, &g, &set, &err), 0);
+	get_file(v2, "cpu.max", buf, sizeof(buf));
+	CHECK_STR(buf, "max 40000");
+	CHECK_INT(set.quota_us, -1);         /* no limit: the sidecar records none */
+
+	/* no limit asked: nothing touched, even where the files are missing */
+	g.quota_us = 0;
+	g.period_us = 0;
+	CHECK_INT(cap_cgroup_set_bandwidth(1, none, &g, &set, &err), 0);
+	CHECK_INT(cap_cgroup_set_bandwidth(2, none, &g, &set, &err), 0);
+	CHECK_INT(set.quota_us, -1);
+
+	/* no CONFIG_CFS_BANDWIDTH */
+	g.quota_us = 20000;
+	CHECK_INT(cap_cgroup_set_bandwidth(1, none, &g, &set, &err), -1);
+	snprintf(msg, sizeof(msg), "--group bw: quota needs CPU bandwidth control, which this "
+		 "kernel lacks (no %s/cpu.cfs_quota_us: CONFIG_CFS_BANDWIDTH is off); drop quota= "
+		 "from --group", none);
+	CHECK_STR(err.msg, msg);
+	CHECK_INT(err.code, ENOTSUP);
+	CHECK_INT(cap_cgroup_set_bandwidth(2, none, &g, &set, &err), -1);
+	snprintf(msg, sizeof(msg), "--group bw: quota needs CPU bandwidth control, which this "
+		 "kernel lacks (no %s/cpu.max: CONFIG_CFS_BANDWIDTH is off); drop quota= from "
+		 "--group", none);
+	CHECK_STR(err.msg, msg);
+}
+
 /* ---- commands and validation ---- */
 
 static void test_commands(void)
@@ -173,6 +416,17 @@ static void test_commands(void)
 	opt.nr_groups = 1;
 	CHECK_INT(cap_validate(&opt, &err), -1);
 	CHECK(strstr(err.msg, "not found") != NULL);
+	/* a limit outside the kernel's range, from a caller that did not parse */
+	g.quota_us = 500;
+	CHECK_INT(cap_validate(&opt, &err), -1);
+	CHECK_STR(err.msg, "--group a: quota 500 us per period 0 us is outside the kernel's "
+		  "limits (quota 1000..17592186044415 or -1, period 1000..1000000)");
+	g.quota_us = 20000;
+	g.period_us = 2000000;
+	CHECK_INT(cap_validate(&opt, &err), -1);
+	CHECK(strstr(err.msg, "outside the kernel's limits") != NULL);
+	g.quota_us = 0;
+	g.period_us = 0;
 	opt.nr_groups = 0;
 	opt.output = "/nonexistent-dir/x.dat";
 	CHECK_INT(cap_validate(&opt, &err), -1);
@@ -596,6 +850,8 @@ int main(int argc, char **argv)
 		mkdir(dir, 0700);
 	}
 	test_group_parse();
+	test_group_parse_quota();
+	test_cgroup_bandwidth();
 	test_commands();
 	test_tracedat();
 	test_tracedat_comms();
