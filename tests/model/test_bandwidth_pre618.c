@@ -28,22 +28,42 @@
 static const char *profile;
 static bool is_61;       /* CFS, throttled time from the throttle on */
 
-static struct model *mk(void)
+static struct model_profile prof_copy;
+
+/* @lb: newidle balance always runs (no NI_RANDOM die) and moves tasks */
+static struct model *mk_cpus(unsigned int nr_cpus, bool lb)
 {
-	struct model_config cfg = { .nr_cpus = 1, .hz = 250, .seed = 3 };
+	struct model_config cfg = { .nr_cpus = nr_cpus, .hz = 250, .seed = 3 };
 
 	cfg.profile = model_profile_find(profile);
 	CHECK(cfg.profile != NULL);
+	if (lb) {
+		cfg.balance_moves_tasks = true;
+		prof_copy = *cfg.profile;
+		prof_copy.feat[FEAT_NI_RANDOM] = 0;
+		cfg.profile = &prof_copy;
+	}
 	return model_new(&cfg, NULL);
+}
+
+static struct model *mk(void)
+{
+	return mk_cpus(1, false);
+}
+
+static struct model_task *fork_on(struct model *m, struct model_group *g, uint32_t id, int cpu,
+				  uint64_t now)
+{
+	struct model_task *t = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, id, NULL);
+
+	CHECK(model_wake_up_new_task(m, t, cpu, cpu, now) == 0);
+	return t;
 }
 
 static struct model_task *fork_in(struct model *m, struct model_group *g, uint32_t id,
 				  uint64_t now)
 {
-	struct model_task *t = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, id, NULL);
-
-	CHECK(model_wake_up_new_task(m, t, 0, 0, now) == 0);
-	return t;
+	return fork_on(m, g, id, 0, now);
 }
 
 static struct cfs_rq *q(struct model_group *g)
@@ -62,6 +82,24 @@ static uint64_t counter(struct model *m, const char *name)
 
 	CHECK_MSG(model_counter_get(m, name, &v), "%s: no counter %s", profile, name);
 	return v;
+}
+
+/*
+ * The common start: @g limited to 10 ms per 100 ms, task 1 forked into it
+ * at T0 and run (slices at the fork and at the T0 + 5 ms tick, pool 0);
+ * the T0 + 10 ms tick leaves its queue with no runtime and asks for a
+ * reschedule.
+ */
+static struct model_task *run_dry(struct model *m, struct model_group *g)
+{
+	struct model_task *t;
+
+	CHECK(model_group_set_bandwidth(m, g, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
+	t = fork_in(m, g, 1, T0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
+	model_tick(m, 0, T0 + 5 * MS);
+	model_tick(m, 0, T0 + 10 * MS);
+	return t;
 }
 
 /* nr_running and h_nr_queued of one queue, and whether its group entity is queued */
@@ -111,12 +149,8 @@ static void test_one_task(void)
 	struct model_task *t;
 	uint64_t uc, ula, ucg, rw, de, ee, tgw;
 
-	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
-	t = fork_in(m, a, 1, T0);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
-	model_tick(m, 0, T0 + 5 * MS);
+	t = run_dry(m, a);
 	CHECK_EQ_U(pool(a)->runtime, 0);
-	model_tick(m, 0, T0 + 10 * MS);
 	CHECK_EQ_S(q(a)->runtime_remaining, 0);
 	CHECK(model_need_resched(m, 0) && !q(a)->throttled);
 
@@ -209,11 +243,7 @@ static void test_sleep_in_throttled(void)
 	struct model_bandwidth_info bi;
 	struct model_task *t;
 
-	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
-	t = fork_in(m, a, 1, T0);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
-	model_tick(m, 0, T0 + 5 * MS);
-	model_tick(m, 0, T0 + 10 * MS);
+	t = run_dry(m, a);
 	CHECK(check_cfs_rq_runtime(m, q(a)));
 	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 10 * MS + 5 * US) == NULL);
 	CHECK(!t->se.on_rq && !t->on_rq);
@@ -264,11 +294,7 @@ static void test_child_limit(void)
 	struct rq *rq = &m->rqs[0];
 	struct model_task *t, *u;
 
-	CHECK(model_group_set_bandwidth(m, c, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
-	t = fork_in(m, c, 1, T0);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
-	model_tick(m, 0, T0 + 5 * MS);
-	model_tick(m, 0, T0 + 10 * MS);
+	t = run_dry(m, c);
 	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS) == NULL);
 	CHECK(q(c)->throttled && !q(p)->throttled);
 	CHECK_EQ_S(q(c)->throttle_count, 1);
@@ -327,11 +353,7 @@ static void test_child_limit_sibling(void)
 	struct model_task *t, *u;
 	uint64_t ula, ucg;
 
-	CHECK(model_group_set_bandwidth(m, c, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
-	t = fork_in(m, c, 1, T0);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
-	model_tick(m, 0, T0 + 5 * MS);
-	model_tick(m, 0, T0 + 10 * MS);
+	t = run_dry(m, c);
 	u = fork_in(m, p, 2, T0 + 10 * MS);
 	CHECK_Q(q(p), 2, 2);
 	CHECK_Q(&rq->cfs, 1, 2);
@@ -351,7 +373,7 @@ static void test_child_limit_sibling(void)
 	CHECK(!q(c)->on_list && q(p)->on_list);
 
 	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS) == u);
-	CHECK(q(p)->curr == &u->se && q(c)->curr == NULL);
+	CHECK(q(p)->curr == &u->se && q(c)->curr == NULL && t->se.on_rq);
 	CHECK(model_check_invariants(m, NULL) == 0);
 	model_free(m);
 }
@@ -419,6 +441,168 @@ static void test_wake_into_throttled(void)
 	model_free(m);
 }
 
+/*
+ * A wakee below a throttled queue does not preempt (the early return of
+ * check_preempt_wakeup_fair()/check_preempt_wakeup(): no preemption check
+ * is counted): /a is throttled empty as above, a root task r runs from
+ * T0 + 15 ms, and t's wakeup at T0 + 20 ms leaves r running, the rq
+ * counting r only.
+ */
+static void test_wakee_no_preempt(void)
+{
+	struct model *m = mk();
+	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
+	struct model_task *t, *r;
+	uint64_t checks;
+
+	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
+	t = fork_in(m, a, 1, T0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
+	model_tick(m, 0, T0 + 5 * MS);
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 10 * MS) == NULL);
+	CHECK(q(a)->throttled);
+	r = fork_in(m, model_root_group(m), 2, T0 + 15 * MS);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 15 * MS) == r);
+	checks = counter(m, "check_preempt_wakeup_fair");
+	CHECK(model_try_to_wake_up(m, t, 0, -1, MODEL_WF_TTWU, T0 + 20 * MS) == 1);
+	CHECK_EQ_U(counter(m, "check_preempt_wakeup_fair") - checks, 0);
+	CHECK(!model_need_resched(m, 0));
+	CHECK_EQ_U(m->rqs[0].nr_running, 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * The balancer leaves a throttled source alone (throttled_lb_pair()): on
+ * CPU 0, /a is throttled with t (run_dry()) and a second task a2 forked
+ * into it at T0 + 20 ms, both queued below the throttled queue and so on
+ * CPU 0's cfs_tasks list, though not counted by its rq; root tasks r1 and
+ * r2 are forked there at T0 + 20 ms and one of them runs.  CPU 1, idle,
+ * balances at its __schedule() (newidle, moving tasks, NI_RANDOM off so
+ * that it does):
+ * detach_tasks() looks at most at as many tasks as CPU 0 has runnable (2)
+ * from the list's tail, and of those only a root task that is not running
+ * may move; t and a2 are refused, and nothing moves (no sched_migrate_task):
+ * CPU 1 stays idle, the throttled tasks stay on CPU 0 (6.18 would refuse
+ * only a destination where /a is throttled).
+ */
+static void test_lb_throttled_source(void)
+{
+	struct model *m = mk_cpus(2, true);
+	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
+	struct model_task *t, *a2, *r1, *r2, *run;
+	uint64_t mig;
+
+	t = run_dry(m, a);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS) == NULL);
+	a2 = fork_on(m, a, 2, 0, T0 + 20 * MS);
+	r1 = fork_on(m, model_root_group(m), 3, 0, T0 + 50 * MS);
+	r2 = fork_on(m, model_root_group(m), 4, 0, T0 + 50 * MS);
+	run = model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 50 * MS);
+	CHECK(run == r1 || run == r2);
+	CHECK_EQ_U(m->rqs[0].nr_running, 2);
+	CHECK_Q(q(a), 2, 2);
+	mig = counter(m, "sched_migrate_task");
+	CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, T0 + 50 * MS) == NULL);
+	CHECK_EQ_U(counter(m, "newidle_balance.domains"), 1);
+	CHECK_EQ_U(counter(m, "sched_migrate_task") - mig, 0);
+	CHECK_EQ_U(t->cpu, 0);
+	CHECK_EQ_U(a2->cpu, 0);
+	CHECK_EQ_U(m->rqs[0].nr_running, 2);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * 6.12 only (DELAY_DEQUEUE): a delayed task in a queue that is throttled.
+ * t1 and t2 are forked into /a at T0 (10 ms per 100 ms; the first fork's
+ * slice, 5 ms, serves both); the one picked, x, sleeps at T0 + 4 ms having
+ * run 4 ms ahead of the other: its lag is negative, it is not eligible, so
+ * it stays queued, delayed (/a: 2 queued, 1 runnable, 1 delayed).  y runs;
+ * ticks at T0 + 5 ms (a second slice, pool 0) and T0 + 10 ms (runtime
+ * spent) and the __schedule() at T0 + 10 ms throttles /a: the root loses
+ * its 2 queued, 1 runnable, 1 delayed.  x's wakeup at T0 + 20 ms requeues
+ * it (requeue_delayed_entity() -> clear_delayed()): /a 2 runnable, 0
+ * delayed, and the walk stops at the throttled /a, so the root stays at 0
+ * runnable, 0 delayed.
+ */
+static void test_delayed_in_throttled(void)
+{
+	struct model *m = mk();
+	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
+	struct rq *rq = &m->rqs[0];
+	struct model_task *t1, *t2, *x, *y;
+
+	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
+	t1 = fork_in(m, a, 1, T0);
+	t2 = fork_in(m, a, 2, T0);
+	x = model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0);
+	CHECK(x == t1 || x == t2);
+	y = x == t1 ? t2 : t1;
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 4 * MS) == y);
+	CHECK(x->se.sched_delayed && x->se.on_rq);
+	CHECK_EQ_U(q(a)->h_nr_queued, 2);
+	CHECK_EQ_U(q(a)->h_nr_runnable, 1);
+	CHECK_EQ_U(q(a)->h_nr_delayed, 1);
+	model_tick(m, 0, T0 + 5 * MS);
+	model_tick(m, 0, T0 + 10 * MS);
+	CHECK_EQ_U(pool(a)->runtime, 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS) == NULL);
+	CHECK(q(a)->throttled && !q(a)->se->on_rq);
+	CHECK_EQ_U(rq->cfs.h_nr_queued, 0);
+	CHECK_EQ_U(rq->cfs.h_nr_runnable, 0);
+	CHECK_EQ_U(rq->cfs.h_nr_delayed, 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+
+	model_try_to_wake_up(m, x, 0, -1, MODEL_WF_TTWU, T0 + 20 * MS);
+	CHECK(!x->se.sched_delayed && x->se.on_rq);
+	CHECK_EQ_U(q(a)->h_nr_queued, 2);
+	CHECK_EQ_U(q(a)->h_nr_runnable, 2);
+	CHECK_EQ_U(q(a)->h_nr_delayed, 0);
+	CHECK_EQ_U(rq->cfs.h_nr_queued, 0);
+	CHECK_EQ_U(rq->cfs.h_nr_runnable, 0);
+	CHECK_EQ_U(rq->cfs.h_nr_delayed, 0);
+	CHECK_EQ_U(rq->nr_running, 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * 6.12 only: a task delayed in a throttled queue by its own sleep.  t1 and
+ * t2 in /a (10 ms per 100 ms); x, picked at T0, runs alone 10 ms (ticks at
+ * T0 + 5 and 10 ms: pool 0, runtime spent), /a is throttled with x still
+ * running (check_cfs_rq_runtime()), then x sleeps at T0 + 10 ms: 10 ms
+ * ahead of y it is not eligible and is delayed (set_delayed(): /a 1
+ * runnable, 1 delayed), the walk stopping at the throttled /a: the root,
+ * which no longer counts /a, stays at 0 runnable, 0 delayed.
+ */
+static void test_delayed_sleep_in_throttled(void)
+{
+	struct model *m = mk();
+	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
+	struct rq *rq = &m->rqs[0];
+	struct model_task *t1, *t2, *x;
+
+	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
+	t1 = fork_in(m, a, 1, T0);
+	t2 = fork_in(m, a, 2, T0);
+	x = model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0);
+	CHECK(x == t1 || x == t2);
+	model_tick(m, 0, T0 + 5 * MS);
+	model_tick(m, 0, T0 + 10 * MS);
+	CHECK(check_cfs_rq_runtime(m, q(a)));
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 10 * MS) == NULL);
+	CHECK(x->se.sched_delayed && x->se.on_rq);
+	CHECK_EQ_U(q(a)->h_nr_queued, 2);
+	CHECK_EQ_U(q(a)->h_nr_runnable, 1);
+	CHECK_EQ_U(q(a)->h_nr_delayed, 1);
+	CHECK_EQ_U(rq->cfs.h_nr_queued, 0);
+	CHECK_EQ_U(rq->cfs.h_nr_runnable, 0);
+	CHECK_EQ_U(rq->cfs.h_nr_delayed, 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	static const char *profiles[] = { "6.12", "6.1" };
@@ -434,6 +618,12 @@ int main(void)
 		test_child_limit();
 		test_child_limit_sibling();
 		test_wake_into_throttled();
+		test_wakee_no_preempt();
+		test_lb_throttled_source();
+		if (!is_61) {
+			test_delayed_in_throttled();
+			test_delayed_sleep_in_throttled();
+		}
 		if (check_failures != before)
 			fprintf(stderr, "(the %d failures above: profile %s)\n",
 				check_failures - before, profile);
