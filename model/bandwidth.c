@@ -766,8 +766,8 @@ static void bw_timer_min(const struct task_group *tg, u64 *t)
 
 /*
  * Tasks a throttle keeps from running: 6.18, those on limbo lists; before,
- * those queued below the topmost throttled queue of each branch (its
- * h_nr_queued: the levels above do not count them).
+ * the sum of every throttled queue's h_nr_queued (a throttled queue below
+ * another has its group entity off that one, so no task counts twice).
  */
 unsigned int model_nr_throttled(const struct model *m)
 {
@@ -782,7 +782,7 @@ unsigned int model_nr_throttled(const struct model *m)
 		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 			const struct cfs_rq *cfs_rq = tg->cfs_rq[cpu];
 
-			if (cfs_rq->throttled && cfs_rq->throttle_count == 1)
+			if (cfs_rq->throttled)
 				n += cfs_rq->h_nr_queued;
 		}
 	return n;

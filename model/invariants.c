@@ -207,10 +207,32 @@ static unsigned int tasks_below(const struct model *m, const struct cfs_rq *cfs_
 	return n;
 }
 
+/* Before 6.18: tasks queued on their own queue below a group entity that is off. */
+static unsigned int tasks_hidden(const struct model *m)
+{
+	const struct model_task *p;
+	unsigned int n = 0;
+
+	for (p = m->tasks; p; p = p->next_alloc) {
+		const struct sched_entity *se = &p->se;
+
+		if (!p->on_rq || !se->on_rq)
+			continue;
+		while (se && se->on_rq)
+			se = se->parent;
+		n += se != NULL;
+	}
+	return n;
+}
+
 int model_check_invariants(const struct model *m, struct sr_error *err)
 {
 	const struct task_group *tg;
 	unsigned int cpu;
+
+	if (!sched_feat(m, TASK_BASED_THROTTLE) && model_nr_throttled(m) != tasks_hidden(m))
+		BAD("%u tasks queued below a dequeued group entity, model_nr_throttled() %u",
+		    tasks_hidden(m), model_nr_throttled(m));
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct rq *rq = &m->rqs[cpu];
