@@ -488,13 +488,16 @@ static bool can_migrate_task(struct model *m, struct model_task *p, struct lb_en
 	    env->migration_type != migrate_load)
 		return false;
 	/*
-	 * lb_throttled_hierarchy(): never onto a CPU where the task's group is
-	 * throttled (CFS bandwidth).  The model throttles as 6.18 does
-	 * (model/bandwidth.c), so 6.18's destination-only test is used for
-	 * every profile; 6.12's throttled_lb_pair() also refused a throttled
-	 * source, whose tasks 6.18 keeps runnable until they leave for limbo.
+	 * lb_throttled_hierarchy() (6.18): never onto a CPU where the task's
+	 * group is throttled (CFS bandwidth).  Before 6.18 throttled_lb_pair()
+	 * also refuses a throttled source: its tasks are off the rq with their
+	 * group entity, while 6.18 keeps them runnable until they leave for
+	 * limbo.
 	 */
 	if (throttled_hierarchy(m, p->tg->cfs_rq[env->dst_rq->cpu]))
+		return false;
+	if (!sched_feat(m, TASK_BASED_THROTTLE) &&
+	    throttled_hierarchy(m, p->tg->cfs_rq[env->src_rq->cpu]))
 		return false;
 	if (sched_feat(m, LB_INELIGIBLE_SOFT_LIMIT) && !sd->nr_balance_failed &&
 	    task_is_ineligible_on_dst_cpu(m, p, env->dst_rq->cpu))

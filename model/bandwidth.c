@@ -24,6 +24,16 @@
  * task's next __schedule() (model_schedule()), which the pick that set it
  * requests at once (need_resched) - see docs/model.md, "CFS bandwidth".
  *
+ * Before 6.18 (profiles 6.1, 6.5, 6.12: !TASK_BASED_THROTTLE) the queue
+ * itself leaves: throttle_cfs_rq() dequeues its group entity, and the
+ * ancestors' entities the dequeue empties, taking its h_nr_* counts off
+ * every level above and its tasks off rq->nr_running; tg_throttle_down()
+ * stops the PELT clock of the whole subtree at once; enqueue_task_fair() and
+ * dequeue_entities() stop at a throttled queue; unthrottle_cfs_rq() enqueues
+ * the group entity again (throttle_cfs_rq_pre618(),
+ * unthrottle_cfs_rq_pre618() below).  The tasks stay queued on their own
+ * queues throughout; none is ever in limbo.
+ *
  * Timers are the caller's events (model_next_timer(), model_run_timers()).
  * Remote unthrottles, IPIs in the kernel (unthrottle_cfs_rq_async()), are
  * done synchronously at the timer's time.
@@ -176,15 +186,39 @@ static void walk_tg_tree_from(struct task_group *tg, int cpu,
 }
 
 /*
+ * tg_throttle_down() before 6.18, at throttle_count 0 -> 1: the subtree
+ * leaves the hierarchy with the throttled queue, so every queue in it stops
+ * its PELT clock now, queued entities or not (cfs_rq_clock_pelt() tests
+ * throttle_count in 6.1/6.12 pelt.h; the model's pelt_clock_throttled is
+ * then exactly throttle_count != 0), and leaves the leaf list
+ * (update_blocked_averages() does not decay it).  6.5+: a queue with
+ * entities starts its own throttled-time clock (throttled_clock_self, ns of
+ * rq clock).
+ */
+static void tg_throttle_down_pre618(struct model *m, struct cfs_rq *cfs_rq)
+{
+	struct rq *rq = rq_of(cfs_rq);
+
+	cfs_rq->throttled_clock_pelt = rq->clock_pelt;
+	cfs_rq->pelt_clock_throttled = true;
+	list_del_leaf_cfs_rq(cfs_rq);
+	if (sched_feat(m, THROTTLED_TIME_NONEMPTY) && cfs_rq->nr_running)
+		cfs_rq->throttled_clock_self = rq->clock;
+}
+
+/*
  * tg_throttle_down(): one more throttled queue above (or at) this one.  A
  * queue with nothing queued stops its PELT clock now and leaves the leaf
  * list; one with entities does so when the last leaves (dequeue_entity()).
  */
 static void tg_throttle_down(struct model *m, struct cfs_rq *cfs_rq)
 {
-	(void)m;
 	if (cfs_rq->throttle_count++)
 		return;
+	if (!sched_feat(m, TASK_BASED_THROTTLE)) {
+		tg_throttle_down_pre618(m, cfs_rq);
+		return;
+	}
 	if (!cfs_rq->nr_running) {
 		list_del_leaf_cfs_rq(cfs_rq);
 		cfs_rq->throttled_clock_pelt = rq_of(cfs_rq)->clock_pelt;
@@ -192,7 +226,12 @@ static void tg_throttle_down(struct model *m, struct cfs_rq *cfs_rq)
 	}
 }
 
-/* record_throttle_clock(): a task of a throttled hierarchy left (dequeue_entities()). */
+/*
+ * record_throttle_clock(): 6.18, a task of a throttled hierarchy left
+ * (dequeue_entities()); 6.5/6.12, a queue of a throttled hierarchy got its
+ * first entity (enqueue_entity()): cpu.stat's throttled time, and the
+ * queue's own, start now (rq clock, ns).
+ */
 void record_throttle_clock(struct cfs_rq *cfs_rq)
 {
 	u64 clock = rq_of(cfs_rq)->clock;
@@ -247,11 +286,102 @@ static void throttled_list_del(struct cfs_bandwidth *cfs_b, struct cfs_rq *cfs_r
 	cfs_rq->throttled_prev = cfs_rq->throttled_next = NULL;
 }
 
+/* the hierarchical counts a throttled queue takes off (or puts back on) the levels above */
+struct h_nr_delta {
+	unsigned int queued, runnable, idle, delayed;
+};
+
+static struct h_nr_delta h_nr_delta_of(const struct cfs_rq *cfs_rq)
+{
+	struct h_nr_delta d = {
+		.queued = cfs_rq->h_nr_queued, .runnable = cfs_rq->h_nr_runnable,
+		.idle = cfs_rq->idle_h_nr_running, .delayed = cfs_rq->h_nr_delayed,
+	};
+	return d;
+}
+
+static void h_nr_sub(struct cfs_rq *qcfs_rq, const struct h_nr_delta *d)
+{
+	qcfs_rq->h_nr_queued -= d->queued;
+	qcfs_rq->h_nr_runnable -= d->runnable;
+	qcfs_rq->idle_h_nr_running -= d->idle;
+	qcfs_rq->h_nr_delayed -= d->delayed;
+}
+
+static void h_nr_add(struct cfs_rq *qcfs_rq, const struct h_nr_delta *d)
+{
+	qcfs_rq->h_nr_queued += d->queued;
+	qcfs_rq->h_nr_runnable += d->runnable;
+	qcfs_rq->idle_h_nr_running += d->idle;
+	qcfs_rq->h_nr_delayed += d->delayed;
+}
+
+/*
+ * The dequeue half of throttle_cfs_rq() before 6.18 (6.1.192 and 6.12.117
+ * fair.c): the queue's group entity is dequeued as a sleeper, and each
+ * ancestor's entity while the queue it leaves is empty (loop 1); the levels
+ * above get their load and runnable refreshed (update_load_avg() without
+ * UPDATE_TG, so no tg->load_avg write; loop 2).  Every level loses the
+ * queue's h_nr_queued (the kernel's h_nr_running in 6.1/6.5), h_nr_runnable
+ * and h_nr_delayed (6.12.117 has both), idle_h_nr_running; the rq its
+ * h_nr_queued tasks (sub_nr_running()).  An entity already off its queue
+ * (throttled on deactivation: the dequeue that emptied the queue came
+ * first) ends the walk: the levels above never counted the queue.
+ *
+ * 6.12 passes DEQUEUE_SPECIAL so that the entity is not delayed
+ * (DELAY_DEQUEUE), and DEQUEUE_DELAYED for one that already is, finishing
+ * its delayed dequeue; 6.1/6.5 pass DEQUEUE_SLEEP alone, the same thing
+ * without delayed entities.  The kernel's cfs_rq_is_idle() promotion of
+ * idle_h_nr_running is left out, as in the model's enqueue/dequeue paths
+ * (the model has no SCHED_IDLE groups).
+ */
+static void throttle_cfs_rq_pre618(struct model *m, struct cfs_rq *cfs_rq)
+{
+	struct rq *rq = rq_of(cfs_rq);
+	struct sched_entity *se = cfs_rq->se;
+	struct h_nr_delta d = h_nr_delta_of(cfs_rq);
+
+	for_each_sched_entity(se) {
+		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
+		int flags = DEQUEUE_SLEEP | DEQUEUE_SPECIAL;
+
+		if (!se->on_rq)
+			goto done;
+		if (se->sched_delayed)
+			flags |= DEQUEUE_DELAYED;
+		dequeue_entity(m, qcfs_rq, se, flags);
+		h_nr_sub(qcfs_rq, &d);
+		if (qcfs_rq->load.weight) {
+			se = se->parent;
+			break;
+		}
+	}
+	for_each_sched_entity(se) {
+		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
+
+		if (!se->on_rq)
+			goto done;
+		update_load_avg(m, qcfs_rq, se, 0);
+		se_update_runnable(se);
+		h_nr_sub(qcfs_rq, &d);
+	}
+	sub_nr_running(m, rq, d.queued);
+done:
+	/*
+	 * cpu.stat's throttled time starts now; 6.5+ only if the queue has
+	 * entities (an empty one starts it at its first enqueue:
+	 * record_throttle_clock() from enqueue_entity()).
+	 */
+	if (!sched_feat(m, THROTTLED_TIME_NONEMPTY) || cfs_rq->nr_running)
+		cfs_rq->throttled_clock = rq->clock;
+}
+
 /*
  * throttle_cfs_rq(): ask for 1 ns first (the pool may have been refilled
  * since the queue ran dry); if there is none, the queue goes on the pool's
  * throttled list and its subtree counts it (tg_throttle_down()).  6.18: no
- * entity is dequeued here.  Returns whether it throttled.
+ * entity is dequeued here; before: the group entity is
+ * (throttle_cfs_rq_pre618()).  Returns whether it throttled.
  */
 bool throttle_cfs_rq(struct model *m, struct cfs_rq *cfs_rq)
 {
@@ -261,6 +391,8 @@ bool throttle_cfs_rq(struct model *m, struct cfs_rq *cfs_rq)
 		return false;
 	throttled_list_add_tail(cfs_b, cfs_rq);
 	walk_tg_tree_from(cfs_rq->tg, rq_of(cfs_rq)->cpu, tg_throttle_down, NULL, m);
+	if (!sched_feat(m, TASK_BASED_THROTTLE))
+		throttle_cfs_rq_pre618(m, cfs_rq);
 	cfs_rq->throttled = 1;
 	BW_COUNT(m, throttle_cfs_rq);
 	return true;
@@ -406,6 +538,63 @@ static void tg_unthrottle_up(struct model *m, struct cfs_rq *cfs_rq)
 }
 
 /*
+ * The enqueue half of unthrottle_cfs_rq() before 6.18, after the subtree's
+ * throttle_count went down (tg_unthrottle_up(), which also restarted the
+ * PELT clocks: the throttled time, in rq_clock_pelt() ns, is added to
+ * throttled_clock_pelt_time and so cut out of cfs_rq_clock_pelt()).
+ *
+ * An empty queue has no entity to enqueue; if it is on the leaf list (load
+ * left to decay) its branch is completed.  Otherwise its group entity is
+ * enqueued as a wakeup (ENQUEUE_WAKEUP: CFS places it with the sleeper
+ * credit, EEVDF with its lag), and each ancestor's entity that is not queued
+ * (loop 1); 6.12 first finishes the delayed dequeue of an entity still
+ * delayed.  Every level gets the queue's h_nr_* counts back; the walk ends
+ * at a queue that is itself throttled (its own group entity stays off, and
+ * the levels above it never see the tasks: no add_nr_running()).  The
+ * levels above the enqueued ones are refreshed with UPDATE_TG (loop 2).
+ * Returns false when the kernel returns before its idle-CPU resched check
+ * (the empty queue that is off the leaf list).
+ */
+static bool unthrottle_cfs_rq_pre618(struct model *m, struct cfs_rq *cfs_rq)
+{
+	struct rq *rq = rq_of(cfs_rq);
+	struct sched_entity *se = cfs_rq->se;
+	struct h_nr_delta d;
+
+	if (!cfs_rq->load.weight) {
+		if (!cfs_rq->on_list)
+			return false;
+		/* the model's list_add_leaf_cfs_rq() adds the missing ancestors itself */
+		list_add_leaf_cfs_rq(cfs_rq);
+		return true;
+	}
+	d = h_nr_delta_of(cfs_rq);
+	for_each_sched_entity(se) {
+		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
+
+		if (se->sched_delayed)
+			dequeue_entity(m, qcfs_rq, se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+		else if (se->on_rq)
+			break;
+		enqueue_entity(m, qcfs_rq, se, ENQUEUE_WAKEUP);
+		h_nr_add(qcfs_rq, &d);
+		if (cfs_rq_throttled(m, qcfs_rq))
+			return true;
+	}
+	for_each_sched_entity(se) {
+		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
+
+		update_load_avg(m, qcfs_rq, se, UPDATE_TG);
+		se_update_runnable(se);
+		h_nr_add(qcfs_rq, &d);
+		if (cfs_rq_throttled(m, qcfs_rq))
+			return true;
+	}
+	add_nr_running(m, rq, d.queued);
+	return true;
+}
+
+/*
  * unthrottle_cfs_rq(): only with runtime; off the throttled list (its
  * throttled time into cpu.stat), the subtree counts down
  * (tg_unthrottle_up()); an idle CPU that now has tasks reschedules.
@@ -426,6 +615,8 @@ static void unthrottle_cfs_rq(struct model *m, struct cfs_rq *cfs_rq, u64 now)
 	throttled_list_del(cfs_b, cfs_rq);
 	BW_COUNT(m, unthrottle_cfs_rq);
 	walk_tg_tree_from(cfs_rq->tg, rq->cpu, NULL, tg_unthrottle_up, m);
+	if (!sched_feat(m, TASK_BASED_THROTTLE) && !unthrottle_cfs_rq_pre618(m, cfs_rq))
+		return;
 	if (!rq->curr && !rq->other_class && rq->cfs.nr_running)
 		resched_curr(m, rq);
 }
@@ -573,9 +764,28 @@ static void bw_timer_min(const struct task_group *tg, u64 *t)
 		*t = cfs_b->slack_expires;
 }
 
+/*
+ * Tasks a throttle keeps from running: 6.18, those on limbo lists; before,
+ * the sum of every throttled queue's h_nr_queued (a throttled queue below
+ * another has its group entity off that one, so no task counts twice).
+ */
 unsigned int model_nr_throttled(const struct model *m)
 {
-	return m->nr_throttled_tasks;
+	const struct task_group *tg;
+	unsigned int cpu, n = 0;
+
+	if (sched_feat(m, TASK_BASED_THROTTLE))
+		return m->nr_throttled_tasks;
+	if (!cfs_bandwidth_used(m))
+		return 0;
+	for (tg = m->groups; tg; tg = tg->next_alloc)
+		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+			const struct cfs_rq *cfs_rq = tg->cfs_rq[cpu];
+
+			if (cfs_rq->throttled)
+				n += cfs_rq->h_nr_queued;
+		}
+	return n;
 }
 
 uint64_t model_next_timer(const struct model *m)

@@ -298,12 +298,25 @@ static void place_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_en
 /*
  * enqueue_entity()'s "nr_queued == 1" block, shared by both policies: a
  * queue's first entity checks its bandwidth (check_enqueue_throttle()), puts
- * the queue on the leaf list, and restarts a PELT clock a throttle stopped.
+ * the queue on the leaf list, and (6.18) restarts a PELT clock a throttle
+ * stopped.
  */
 static void enqueue_first_entity(struct model *m, struct cfs_rq *cfs_rq)
 {
 	if (cfs_bandwidth_used(m))
 		check_enqueue_throttle(m, cfs_rq);
+	if (!sched_feat(m, TASK_BASED_THROTTLE)) {
+		/*
+		 * Before 6.18 a throttled hierarchy stays off the leaf list
+		 * (its PELT clock is stopped); 6.5+ starts the throttled-time
+		 * clocks of a queue that was throttled empty.
+		 */
+		if (!throttled_hierarchy(m, cfs_rq))
+			list_add_leaf_cfs_rq(cfs_rq);
+		else if (sched_feat(m, THROTTLED_TIME_NONEMPTY))
+			record_throttle_clock(cfs_rq);
+		return;
+	}
 	list_add_leaf_cfs_rq(cfs_rq);
 	if (cfs_rq->pelt_clock_throttled)
 		throttled_cfs_rq_filled(cfs_rq);
@@ -381,8 +394,7 @@ static void enqueue_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sc
 		enqueue_first_entity(m, cfs_rq);
 }
 
-static void enqueue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
-			   int flags)
+void enqueue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
 	COUNT(m, enqueue_entity);
 	if (sched_feat(m, EEVDF))
@@ -392,8 +404,14 @@ static void enqueue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_
 }
 
 /* set_delayed() / clear_delayed(): a delayed task is queued but not runnable
- * at every level above it. */
-static void set_delayed(struct sched_entity *se)
+ * at every level above it - up to a throttled queue before 6.18 (6.12.117:
+ * the levels above it do not count the throttled queue's tasks). */
+static bool stops_at_throttled(struct model *m, struct cfs_rq *cfs_rq)
+{
+	return !sched_feat(m, TASK_BASED_THROTTLE) && cfs_rq_throttled(m, cfs_rq);
+}
+
+static void set_delayed(struct model *m, struct sched_entity *se)
 {
 	se->sched_delayed = 1;
 	if (!entity_is_task(se))
@@ -403,10 +421,12 @@ static void set_delayed(struct sched_entity *se)
 
 		cfs_rq->h_nr_runnable--;
 		cfs_rq->h_nr_delayed++;
+		if (stops_at_throttled(m, cfs_rq))
+			break;
 	}
 }
 
-static void clear_delayed(struct sched_entity *se)
+static void clear_delayed(struct model *m, struct sched_entity *se)
 {
 	se->sched_delayed = 0;
 	if (!entity_is_task(se))
@@ -416,6 +436,8 @@ static void clear_delayed(struct sched_entity *se)
 
 		cfs_rq->h_nr_runnable++;
 		cfs_rq->h_nr_delayed--;
+		if (stops_at_throttled(m, cfs_rq))
+			break;
 	}
 }
 
@@ -443,13 +465,15 @@ static void requeue_delayed_entity(struct model *m, struct sched_entity *se)
 		}
 	}
 	update_load_avg(m, cfs_rq, se, 0);
-	clear_delayed(se);
+	clear_delayed(m, se);
 }
 
 /*
  * enqueue_task_fair(): enqueue the entities that are not queued yet, bottom
  * up (loop 1); the ancestors that already were get their load, runnable
- * count and weight refreshed (loop 2, no update_curr()).
+ * count and weight refreshed (loop 2, no update_curr()).  Before 6.18 both
+ * loops end at a throttled queue (enqueue_throttle: the rq's nr_running
+ * does not count the task until unthrottle_cfs_rq()).
  */
 void enqueue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int flags)
 {
@@ -491,6 +515,9 @@ void enqueue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int
 		cfs_rq->h_nr_queued++;
 		cfs_rq->idle_h_nr_running += idle_h_nr_running;
 		cfs_rq->h_nr_delayed += h_nr_delayed;
+		/* before 6.18: end at a throttled queue, its entity is off */
+		if (stops_at_throttled(m, cfs_rq))
+			return;
 		flags = ENQUEUE_WAKEUP;
 	}
 
@@ -514,6 +541,8 @@ void enqueue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int
 		cfs_rq->h_nr_queued++;
 		cfs_rq->idle_h_nr_running += idle_h_nr_running;
 		cfs_rq->h_nr_delayed += h_nr_delayed;
+		if (stops_at_throttled(m, cfs_rq))
+			return;
 	}
 
 	add_nr_running(m, rq, 1);
@@ -523,7 +552,7 @@ void enqueue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int
 
 static void finish_delayed_dequeue_entity(struct model *m, struct sched_entity *se)
 {
-	clear_delayed(se);
+	clear_delayed(m, se);
 	if (sched_feat(m, DELAY_ZERO) && se->vlag > 0)
 		se->vlag = 0;
 }
@@ -548,7 +577,7 @@ static bool dequeue_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct 
 
 		if (sched_feat(m, DELAY_DEQUEUE) && delay && !entity_eligible(cfs_rq, se)) {
 			update_load_avg(m, cfs_rq, se, 0);
-			set_delayed(se);
+			set_delayed(m, se);
 			COUNT(m, delayed_dequeue);
 			return false;
 		}
@@ -578,7 +607,8 @@ static bool dequeue_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct 
 	if (!sched_feat(m, ZERO_VRUNTIME) &&
 	    (flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
 		update_min_vruntime(m, cfs_rq);
-	if (!cfs_rq->nr_running && throttled_hierarchy(m, cfs_rq))
+	if (!cfs_rq->nr_running && throttled_hierarchy(m, cfs_rq) &&
+	    sched_feat(m, TASK_BASED_THROTTLE))
 		throttled_cfs_rq_emptied(m, cfs_rq);
 	return true;
 }
@@ -608,13 +638,13 @@ static bool dequeue_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sc
 	update_cfs_group(m, se, MODEL_SITE_DEQUEUE_ENTITY, cfs_rq->nr_running);
 	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
 		update_min_vruntime(m, cfs_rq);
-	if (!cfs_rq->nr_running && throttled_hierarchy(m, cfs_rq))
+	if (!cfs_rq->nr_running && throttled_hierarchy(m, cfs_rq) &&
+	    sched_feat(m, TASK_BASED_THROTTLE))
 		throttled_cfs_rq_emptied(m, cfs_rq);
 	return true;
 }
 
-static bool dequeue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
-			   int flags)
+bool dequeue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
 	COUNT(m, dequeue_entity);
 	if (sched_feat(m, EEVDF))
@@ -626,7 +656,9 @@ static bool dequeue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_
  * dequeue_entities(): dequeue bottom up while the queue left behind is
  * empty (loop 1), then refresh the ancestors (loop 2).  A sleeping task
  * whose siblings remain nominates its parent as next buddy.
- * Returns -1 if the task was delayed (it stays queued), 1 when dequeued.
+ * Returns -1 if the task was delayed (it stays queued), 1 when dequeued,
+ * 0 when the walk ended at a throttled queue (before 6.18: the levels above
+ * and the rq never counted the task).
  */
 int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, int flags)
 {
@@ -640,6 +672,7 @@ int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, in
 	struct cfs_rq *cfs_rq;
 	u64 slice = 0;
 	bool eevdf = sched_feat(m, EEVDF);
+	int ret = 0;
 
 	COUNT(m, dequeue_task_fair);
 	if (entity_is_task(se)) {
@@ -667,12 +700,16 @@ int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, in
 		cfs_rq->h_nr_delayed -= h_nr_delayed;
 		if (task_throttled && throttled_hierarchy(m, cfs_rq))
 			record_throttle_clock(cfs_rq);
+		if (stops_at_throttled(m, cfs_rq))
+			goto out;
 
 		if (cfs_rq->load.weight) {
 			if (eevdf)
 				slice = cfs_rq_min_slice(cfs_rq);
 			se = se->parent;
-			if (task_sleep && se)
+			/* before 6.18: no buddy inside a throttled hierarchy */
+			if (task_sleep && se &&
+			    (sched_feat(m, TASK_BASED_THROTTLE) || !throttled_hierarchy(m, cfs_rq)))
 				set_next_buddy(se);
 			break;
 		}
@@ -702,15 +739,18 @@ int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, in
 		cfs_rq->h_nr_delayed -= h_nr_delayed;
 		if (task_throttled && throttled_hierarchy(m, cfs_rq))
 			record_throttle_clock(cfs_rq);
+		if (stops_at_throttled(m, cfs_rq))
+			goto out;
 	}
 
 	sub_nr_running(m, rq, h_nr_queued);
-
+	ret = 1;
+out:
 	if (p && task_delayed) {
 		/* __block_task(): the delayed task is finally off the queue */
 		p->on_rq = 0;
 	}
-	return 1;
+	return ret;
 }
 
 /* dequeue_task_fair(): false if the task stays queued (delayed). */
@@ -790,7 +830,15 @@ static struct sched_entity *pick_next_entity(struct model *m, struct rq *rq,
 	return se;
 }
 
-/* pick_task_fair(): descend from the root queue, picking at every level. */
+/*
+ * pick_task_fair(): descend from the root queue, picking at every level.  A
+ * queue out of runtime is throttled on the way (check_cfs_rq_runtime()):
+ * 6.18 picks on and gives the task its throttle work; before 6.18 the
+ * throttle took the queue's entity off and the pick starts again from the
+ * root (6.12.117 'goto again'; 6.1's pick_next_task_fair() checks only the
+ * levels with a curr and falls back to its 'simple' pick, the same choice
+ * once the entity is off).
+ */
 static struct model_task *pick_task_fair(struct model *m, struct rq *rq)
 {
 	struct sched_entity *se;
@@ -813,7 +861,13 @@ again:
 			update_curr(m, cfs_rq);
 		else
 			curr = NULL;
-		throttled |= check_cfs_rq_runtime(m, cfs_rq);
+		if (!sched_feat(m, TASK_BASED_THROTTLE)) {
+			/* before 6.18 the throttle dequeued a group entity: pick again */
+			if (check_cfs_rq_runtime(m, cfs_rq))
+				goto again;
+		} else {
+			throttled |= check_cfs_rq_runtime(m, cfs_rq);
+		}
 		if (sched_feat(m, EEVDF)) {
 			se = pick_next_entity(m, rq, cfs_rq, pick_protects(m), false);
 			if (!se)
@@ -1057,6 +1111,16 @@ static bool preempt_wakeup_pick(struct model *m, struct rq *rq, struct cfs_rq *c
  * CPUs).  update_curr() has just reset exec_start, so that runtime is 0 and
  * such a wakeup never preempts, in the kernel as here.
  */
+/*
+ * Before 6.18 a task enqueued below a throttled queue is not on the rq
+ * (check_preempt_wakeup_fair() of 6.12, check_preempt_wakeup() of 6.1:
+ * 'throttled_hierarchy(cfs_rq_of(pse))'); 6.18 tests the task itself.
+ */
+bool wakee_throttled_pre618(struct model *m, struct sched_entity *pse)
+{
+	return !sched_feat(m, TASK_BASED_THROTTLE) && throttled_hierarchy(m, cfs_rq_of(pse));
+}
+
 void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task *p, int wake_flags)
 {
 	struct model_task *curr = rq->curr;
@@ -1071,7 +1135,7 @@ void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task
 	if (se == pse)
 		return;
 	/* attach_tasks() and the like enqueue and then check: a throttled task cannot run */
-	if (task_is_throttled(m, p))
+	if (task_is_throttled(m, p) || wakee_throttled_pre618(m, pse))
 		return;
 	if (sched_feat(m, NEXT_BUDDY) && !sched_feat(m, WAKEUP_PICK_NEXT) &&
 	    !(wake_flags & MODEL_WF_FORK) && !pse->sched_delayed)

@@ -145,22 +145,46 @@ static int check_cfs_rq(const struct model *m, struct cfs_rq *cfs_rq, const char
 	    cfs_rq->avg.load_sum > (1ULL << 60) || cfs_rq->avg.runnable_sum > (1ULL << 60))
 		BAD("cpu %d group %s: load sums wrapped below zero (load_avg %lu)", cpu, gname,
 		    cfs_rq->avg.load_avg);
-	if (cfs_rq->nr_running && !cfs_rq->on_list)
+	/* before 6.18 a throttled hierarchy is off the list, queued or not */
+	if (cfs_rq->nr_running && !cfs_rq->on_list &&
+	    (sched_feat(m, TASK_BASED_THROTTLE) || !throttled_hierarchy(m, cfs_rq)))
 		BAD("cpu %d group %s: non-empty cfs_rq not on leaf_cfs_rq_list", cpu, gname);
 	if (check_bandwidth(m, cfs_rq, gname, err))
 		return -1;
 	if (cfs_rq->se) {
 		struct sched_entity *gse = cfs_rq->se;
 
-		if (cfs_rq->nr_running && !gse->on_rq)
+		/* before 6.18 the throttle dequeued it (throttle_cfs_rq()) */
+		if (cfs_rq->nr_running && !gse->on_rq &&
+		    (sched_feat(m, TASK_BASED_THROTTLE) || !cfs_rq_throttled(m, cfs_rq)))
 			BAD("cpu %d group %s: queue has %u entities but its group entity is not queued",
 			    cpu, gname, cfs_rq->nr_running);
+		if (!sched_feat(m, TASK_BASED_THROTTLE) && cfs_rq_throttled(m, cfs_rq) &&
+		    gse->on_rq)
+			BAD("cpu %d group %s: throttled (before 6.18) with its group entity queued",
+			    cpu, gname);
+		if (!sched_feat(m, TASK_BASED_THROTTLE) && throttled_hierarchy(m, cfs_rq) &&
+		    !cfs_rq->pelt_clock_throttled)
+			BAD("cpu %d group %s: throttled hierarchy (before 6.18) with its PELT clock running",
+			    cpu, gname);
 		if (gse->on_rq && !cfs_rq->nr_running && !gse->sched_delayed)
 			BAD("cpu %d group %s: group entity queued over an empty queue", cpu, gname);
 		if (cfs_rq->on_list && !cfs_rq_of(gse)->on_list)
 			BAD("cpu %d group %s: on leaf list without its parent", cpu, gname);
 	}
 	return 0;
+}
+
+/* Tasks whose own entity is queued on @cpu: rq->cfs_tasks. */
+static unsigned int tasks_on_cpu(const struct model *m, int cpu)
+{
+	const struct model_task *p;
+	unsigned int n = 0;
+
+	for (p = m->tasks; p; p = p->next_alloc)
+		if (p->se.on_rq && p->cpu == cpu)
+			n++;
+	return n;
 }
 
 /* Tasks queued below each cfs_rq, computed from the tasks themselves. */
@@ -174,9 +198,29 @@ static unsigned int tasks_below(const struct model *m, const struct cfs_rq *cfs_
 
 		if (!p->on_rq || p->throttled || p->cpu != cfs_rq->rq->cpu)
 			continue;
-		for (; se; se = se->parent)
+		/* up to an entity that is off its queue: a group entity
+		 * dequeued by a throttle before 6.18 hides the tasks below it */
+		for (; se && se->on_rq; se = se->parent)
 			if (cfs_rq_of(se) == cfs_rq)
 				n++;
+	}
+	return n;
+}
+
+/* Before 6.18: tasks queued on their own queue below a group entity that is off. */
+static unsigned int tasks_hidden(const struct model *m)
+{
+	const struct model_task *p;
+	unsigned int n = 0;
+
+	for (p = m->tasks; p; p = p->next_alloc) {
+		const struct sched_entity *se = &p->se;
+
+		if (!p->on_rq || !se->on_rq)
+			continue;
+		while (se && se->on_rq)
+			se = se->parent;
+		n += se != NULL;
 	}
 	return n;
 }
@@ -185,6 +229,10 @@ int model_check_invariants(const struct model *m, struct sr_error *err)
 {
 	const struct task_group *tg;
 	unsigned int cpu;
+
+	if (!sched_feat(m, TASK_BASED_THROTTLE) && model_nr_throttled(m) != tasks_hidden(m))
+		BAD("%u tasks queued below a dequeued group entity, model_nr_throttled() %u",
+		    tasks_hidden(m), model_nr_throttled(m));
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct rq *rq = &m->rqs[cpu];
@@ -203,9 +251,10 @@ int model_check_invariants(const struct model *m, struct sr_error *err)
 			    rq->cfs.h_nr_queued);
 		for (p = rq->cfs_tasks_head; p; p = p->cfs_next)
 			listed++;
-		if (listed != rq->cfs.h_nr_queued)
-			BAD("cpu %u: cfs_tasks has %u tasks, h_nr_queued %u", cpu, listed,
-			    rq->cfs.h_nr_queued);
+		/* before 6.18 tasks below a throttled queue stay on cfs_tasks */
+		if (listed != tasks_on_cpu(m, (int)cpu))
+			BAD("cpu %u: cfs_tasks has %u tasks, %u queued", cpu, listed,
+			    tasks_on_cpu(m, (int)cpu));
 		if (rq->curr) {
 			for (se = &rq->curr->se; se; se = se->parent)
 				if (cfs_rq_of(se)->curr != se)

@@ -527,6 +527,9 @@ void update_curr(struct model *m, struct cfs_rq *cfs_rq);
 void enqueue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int flags);
 bool dequeue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int flags);
 int dequeue_entities(struct model *m, struct rq *rq, struct sched_entity *se, int flags);
+/* enqueue_entity() / dequeue_entity(): one entity on one queue (fair.c; the pre-6.18 throttle's group entity) */
+void enqueue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+bool dequeue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 struct model_task *pick_next_task_fair(struct model *m, struct rq *rq, struct model_task *prev,
 				       bool prev_fair);
 void put_prev_task_fair(struct model *m, struct rq *rq, struct model_task *prev);
@@ -769,6 +772,7 @@ static inline void return_cfs_rq_runtime(struct model *m, struct cfs_rq *cfs_rq)
 	__return_cfs_rq_runtime(m, cfs_rq);
 }
 void task_throttle_setup_work(struct model *m, struct model_task *p);
+bool wakee_throttled_pre618(struct model *m, struct sched_entity *pse);
 void throttle_cfs_rq_work(struct model *m, struct model_task *p);
 void dequeue_throttled_task(struct model *m, struct model_task *p, int flags);
 bool enqueue_throttled_task(struct model *m, struct model_task *p);

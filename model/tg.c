@@ -174,6 +174,9 @@ void update_cfs_group(struct model *m, struct sched_entity *se, enum model_cfs_g
 	COUNT(m, update_cfs_group);
 	if (sched_feat(m, CFS_GROUP_KEEP_EMPTY) && !gcfs_rq->load.weight)
 		return;
+	/* before 6.18 a throttled hierarchy keeps its weight (6.18 dropped the test) */
+	if (!sched_feat(m, TASK_BASED_THROTTLE) && throttled_hierarchy(m, gcfs_rq))
+		return;
 
 	shares = calc_group_shares(m, gcfs_rq);
 	if (sched_feat(m, CFS_GROUP_ALWAYS_REWEIGHT) || se->load.weight != (unsigned long)shares) {

@@ -104,7 +104,8 @@ const char *replay_bandwidth_status(const struct replay_config *cfg)
 {
 	if (!replay_bandwidth_modelled(cfg))
 		return "NOT MODELLED (--no-bandwidth): the group is replayed unthrottled";
-	return "modelled (6.18 task-based throttle; docs/model.md \"CFS bandwidth\")";
+	return "modelled (6.18 task-based throttle; profiles 6.1, 6.5, 6.12: the throttled "
+	       "queue's group entity dequeued; docs/model.md \"CFS bandwidth\")";
 }
 
 bool replay_vcpu_pack_for(const struct wl_workload *wl, const struct replay_config *cfg,
@@ -634,7 +635,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_OPS_DONE] = "tasks that did all their traced work before the trace end while the trace had them queued, not running, at its end: they sleep (their further demand is unknown)",
 	[SIM_NOTE_RAN_PAST_END] = "the traced work took longer than the trace: the simulation ran on past the trace end until it was done (the duration line; --stop-at-end stops at the trace end)",
 	[SIM_NOTE_WORK_CAPPED] = "the traced work was not done by twice the trace's span: the simulation stopped there with work left",
-	[SIM_NOTE_BW_GROUPS] = "groups with a CPU bandwidth limit throttled by the model (6.18 task-based throttle for every profile; the state at the trace start: pool full, no queue throttled; period boundaries where the trace's throttled tasks came back, else at multiples of the period in the trace clock: facts, bandwidth; docs/model.md \"CFS bandwidth\")",
+	[SIM_NOTE_BW_GROUPS] = "groups with a CPU bandwidth limit throttled by the model (6.18 task-based throttle, profiles 6.1, 6.5, 6.12 dequeue the throttled queue's group entity; the state at the trace start: pool full, no queue throttled; period boundaries where the trace's throttled tasks came back, else at multiples of the period in the trace clock: facts, bandwidth; docs/model.md \"CFS bandwidth\")",
 	[SIM_NOTE_BW_OFF] = "groups with a CPU bandwidth limit NOT throttled (--no-bandwidth): replayed as if unlimited",
 	[SIM_NOTE_BW_THROTTLE_PICKS] = "picks of a task from a throttled hierarchy: it runs until its next reschedule (the kernel: until its return to user space), then waits in limbo for the unthrottle",
 	[SIM_NOTE_WORK_STUCK] = "past the trace end, tasks were runnable with no event left to run them: the simulation stopped there with work left (a simulation bug: please report it)",

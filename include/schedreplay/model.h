@@ -178,7 +178,8 @@ int model_group_cfs_rq_info(const struct model *m, const struct model_group *g, 
  */
 uint64_t model_next_timer(const struct model *m);
 void model_run_timers(struct model *m, uint64_t now);
-/* Tasks dequeued by throttling (on a throttled_limbo_list), all CPUs. */
+/* Tasks kept from running by CPU bandwidth throttling, all CPUs: 6.18, on a
+ * throttled_limbo_list; before 6.18, queued below a throttled queue. */
 unsigned int model_nr_throttled(const struct model *m);
 
 /* ---- tasks ------------------------------------------------------------ */

@@ -141,10 +141,12 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 		if (bw) {
 			/* the limits bit: queues throttled, tasks in limbo, both given back */
 			/* (read directly: the counters are not listed once every limit is removed) */
-			static const int used[] = { MBC_throttle_cfs_rq, MBC_throttle_cfs_rq_work,
-				MBC_unthrottle_cfs_rq, MBC_sched_cfs_period_timer };
+			static const int used[] = { MBC_throttle_cfs_rq, MBC_unthrottle_cfs_rq,
+				MBC_sched_cfs_period_timer, MBC_throttle_cfs_rq_work };
+			/* limbo exists only with 6.18's task-based throttle */
+			int nr_used = sched_feat(m, TASK_BASED_THROTTLE) ? 4 : 3;
 
-			for (i = 0; i < 4; i++)
+			for (i = 0; i < nr_used; i++)
 				CHECK_MSG(m->bw_counters[used[i]] > 0, "%s seed %llu: bandwidth counter %d "
 					  "is 0", profile, (unsigned long long)seed, used[i]);
 		}
@@ -170,7 +172,8 @@ int main(void)
 		for (v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
 			for (seed = 1; seed <= 3; seed++)
 				run(profiles[p], variants[v], seed + p * 100 + v * 10, 4000, false);
-	/* CPU bandwidth: every profile (the 6.18 throttle model for all) */
+	/* CPU bandwidth: every profile (6.18's task-based throttle; 6.1, 6.5
+	 * and 6.12 dequeue the throttled queue's group entity) */
 	for (p = 0; p < 5; p++)
 		for (seed = 1; seed <= 6; seed++)
 			run(profiles[p], seed & 1 ? "base" : "aaron-series", seed + p * 100 + 7, 6000, true);
