@@ -26,17 +26,19 @@
  * with imbalance_pct, prefer-sibling and the NUMA allowance,
  * calculate_imbalance()'s migrate_task / migrate_util / migrate_load,
  * sched_balance_find_src_rq(), detach_tasks() with task_h_load() and
- * shr_bound(), can_migrate_task() per profile (LB_* flags), and the
- * nr_balance_failed / balance_interval outcomes.  Not modelled: CPU
- * capacities other than 1024 (no RT/IRQ pressure, no asymmetry: no misfit,
- * asym-packing or reduced-capacity cases), SMT, affinity masks other than
- * "one CPU" (pinned; so no LBF_DST_PINNED retry and no group_imbalanced),
- * util_est, NUMA balancing (fbq types, locality), and the active balance
- * push (need_active_balance() is evaluated and counted, the stopper does not
- * run).  Under --placement trace periodic passes, and newidle passes
- * unless the replay asks for a pull (idle_pull), are dry runs: the same
- * decisions without moving anything; a dry newidle pass that would have
- * pulled still ends the domain walk and counts as a success for NI_RANDOM.
+ * shr_bound(), can_migrate_task() per profile (LB_* flags), the
+ * nr_balance_failed / balance_interval outcomes, and active balance
+ * (need_active_balance(), the stopper's active_load_balance_cpu_stop()
+ * with detach_one_task()).  Not modelled: CPU capacities other than 1024
+ * (no RT/IRQ pressure, no asymmetry: no misfit, asym-packing or
+ * reduced-capacity cases), SMT, affinity masks other than "one CPU"
+ * (pinned; so no LBF_DST_PINNED retry and no group_imbalanced), util_est
+ * and NUMA balancing (fbq types, locality).  Under --placement trace
+ * periodic passes, and newidle passes unless the replay asks for a pull
+ * (idle_pull), are dry runs: the same decisions without moving anything; a
+ * dry newidle pass that would have pulled still ends the domain walk and
+ * counts as a success for NI_RANDOM, and a dry active balance only decides
+ * whether the stopper would have moved a task (for nr_balance_failed).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -504,8 +506,18 @@ static bool can_migrate_task(struct model *m, struct model_task *p, struct lb_en
 		return false;
 	}
 	env->flags &= ~LBF_ALL_PINNED;
-	if (env->src_rq->curr == p)
+	/*
+	 * task_on_cpu().  An active balance runs on the source CPU's stopper,
+	 * which has preempted that CPU's task: no fair task is running there
+	 * then (rq->curr is NULL).  A dry active balance (no stopper runs)
+	 * still finds the task it would have preempted as curr, and treats it
+	 * as the stopper would find it: queued.
+	 */
+	if (env->src_rq->curr == p && !(env->dry_run && (env->flags & LBF_ACTIVE_LB)))
 		return false;
+	/* "Aggressive migration if active balance": no cache-hot test */
+	if (env->flags & LBF_ACTIVE_LB)
+		return true;
 	if (task_hot(m, p, env->dry_run ? m->now : env->src_rq->clock_task, env->dst_rq) &&
 	    sd->nr_balance_failed <= sd->cache_nice_tries) {
 		COUNT(m, load_balance_hot);
@@ -582,8 +594,7 @@ static unsigned int detach_attach_tasks(struct model *m, struct lb_env *env)
 		p = env->dry_run ? cursor : src->cfs_tasks_tail;
 		cursor = p->cfs_prev;
 
-		/* cfs_tasks holds queued tasks only; never true */
-		if (!task_on_rq_queued(p) || !can_migrate_task(m, p, env))
+		if (!can_migrate_task(m, p, env))
 			goto next;
 
 		switch (env->migration_type) {
@@ -1141,14 +1152,166 @@ static struct rq *sched_balance_find_src_rq(struct model *m, struct lb_env *env,
 }
 
 /*
- * need_active_balance(): of the kernel's reasons only the "imbalanced"
- * one can hold on the model's symmetric CPUs: a task-count imbalance that
- * failed more than cache_nice_tries + 2 times in a row.
+ * need_active_balance(): the kernel's reasons are asym packing
+ * (asym_active_balance()), "imbalanced" (imbalanced_active_balance()), an
+ * idle destination beside a source with one fair task whose capacity other
+ * classes or IRQs reduced (check_cpu_capacity(); the one fair task is
+ * h_nr_running in 6.1, h_nr_queued in 6.12, h_nr_runnable in 6.18), and
+ * migrate_misfit.  On the model's symmetric CPUs of capacity 1024 only the
+ * imbalanced one can hold: a task-count imbalance that failed more than
+ * cache_nice_tries + 2 times in a row - the same test in 6.1, 6.12 and 6.18.
  */
 static bool need_active_balance(const struct lb_env *env)
 {
 	return env->migration_type == migrate_task &&
 	       env->sd->nr_balance_failed > env->sd->cache_nice_tries + 2;
+}
+
+/*
+ * detach_one_task(): the first task from the tail of src's cfs_tasks (the
+ * least recently run) that can_migrate_task() lets go, with LBF_ACTIVE_LB:
+ * no cache-hot test, and the task the stopper preempted is a candidate like
+ * any queued one (it is at the head, the most recently run, so it goes only
+ * if no other task may).  Dry: the task that would go, nothing detached.
+ */
+static struct model_task *detach_one_task(struct model *m, struct lb_env *env)
+{
+	struct model_task *p;
+
+	for (p = env->src_rq->cfs_tasks_tail; p; p = p->cfs_prev) {
+		if (!can_migrate_task(m, p, env))
+			continue;
+		if (!env->dry_run) {
+			deactivate_task(m, env->src_rq, p, DEQUEUE_NOCLOCK);
+			set_task_cpu(m, p, env->dst_rq->cpu);
+		}
+		return p;
+	}
+	return NULL;
+}
+
+/*
+ * active_load_balance_cpu_stop(), the stopper work an active balance queued
+ * on @busiest_rq (rq->active_balance, push_cpu): if the work is still
+ * pending and a task besides the stopper is there (nr_running > 1 with the
+ * stopper counted), take the lowest domain of the push CPU that spans this
+ * CPU and detach_one_task() with LBF_ACTIVE_LB, idle CPU_IDLE and, as the
+ * kernel's zero-initialised lb_env, migrate_load (so 6.18's
+ * LB_DELAYED_LOAD_ONLY lets a delayed task go); a push resets that
+ * domain's nr_balance_failed ("Active balancing done").  The work is no
+ * longer pending either way; the task attaches to the push CPU last
+ * (attach_one_task(): its clock, enqueue, wakeup_preempt()).
+ *
+ * @stopper_counted: the stopper is in nr_running (it holds the CPU as the
+ * model's non-fair task); false for a dry pass (--placement trace: no
+ * stopper runs, the move is only decided, for nr_balance_failed) and when
+ * a non-fair task held the CPU already (the stopper preempts it; the model
+ * keeps one non-fair task per CPU, so nr_running is one short then).
+ * Returns the task moved (dry: that would move), NULL if none.
+ */
+static struct model_task *active_load_balance_cpu_stop(struct model *m, struct rq *busiest_rq,
+						       bool dry, bool stopper_counted)
+{
+	struct rq *target_rq = &m->rqs[busiest_rq->push_cpu];
+	struct model_task *p = NULL;
+	struct sched_domain *sd = NULL;
+	struct lb_env env;
+	int i;
+
+	if (!busiest_rq->active_balance)
+		goto out_unlock;
+	if (busiest_rq->nr_running + !stopper_counted <= 1)
+		goto out_unlock;
+	for (i = 0; i < target_rq->nr_sd && !sd; i++)
+		if (m->rqs[busiest_rq->cpu].node == target_rq->node || target_rq->sd[i].numa)
+			sd = &target_rq->sd[i];
+	if (sd) {
+		memset(&env, 0, sizeof(env));
+		env.sd = sd;
+		env.dst_rq = target_rq;
+		env.src_rq = busiest_rq;
+		env.idle = CPU_IDLE;
+		env.flags = LBF_ACTIVE_LB;
+		env.migration_type = migrate_load;
+		env.dry_run = dry;
+		if (!dry)
+			update_rq_clock(m, busiest_rq, m->now);
+		p = detach_one_task(m, &env);
+		if (p) {
+			COUNT(m, lb_active_pushed);
+			sd->nr_balance_failed = 0;
+		} else {
+			COUNT(m, lb_active_failed);
+		}
+	}
+out_unlock:
+	busiest_rq->active_balance = false;
+	if (p && !dry) {
+		update_rq_clock(m, target_rq, m->now);
+		attach_task(m, target_rq, p, busiest_rq->cpu);
+	}
+	return p;
+}
+
+/*
+ * The stop class's preemption of @cpu's task and the stopper work on it
+ * (kernel/stop_machine.c cpu_stopper_thread() running
+ * active_load_balance_cpu_stop()): the task running there is put back
+ * (put_prev_task_fair(), charged by update_curr()) as for any non-fair task
+ * taking the CPU (model_other_class()), counted as a sched_switch; the
+ * stopper's exit leaves need_resched for the caller's __schedule(), whose
+ * switch is counted there.  A non-fair task already on the CPU is preempted
+ * by the stopper and gets the CPU back: no fair state changes.
+ */
+static struct model_task *run_cpu_stop(struct model *m, struct rq *rq, uint64_t now)
+{
+	struct model_task *p;
+
+	if (rq->other_class)
+		return active_load_balance_cpu_stop(m, rq, false, false);
+	model_other_class(m, rq->cpu, true, now);
+	p = active_load_balance_cpu_stop(m, rq, false, true);
+	model_other_class(m, rq->cpu, false, now);
+	return p;
+}
+
+int model_cpu_stop(struct model *m, int cpu, uint64_t now)
+{
+	struct rq *rq;
+
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return -1;
+	rq = &m->rqs[cpu];
+	if (!rq->active_balance)
+		return 0;
+	model_advance_time(m, now);
+	update_rq_clock(m, rq, now);
+	return active_load_balance_cpu_stop(m, rq, false, rq->other_class) != NULL;
+}
+
+/* Active balance moves a running task only when the model places tasks. */
+static bool moves_running(const struct model *m)
+{
+	return m->balance_moves_tasks;
+}
+
+/*
+ * stop_one_cpu_nowait(): queue active_load_balance_cpu_stop() on the
+ * busiest CPU's stopper.  The caller that follows the CPUs (the replay:
+ * model_config.stopper_hook) runs it there (model_cpu_stop(), between the
+ * stopper's switch in and out); without one it runs at once (run_cpu_stop()).
+ * A dry pass (no stopper: --placement trace, where the trace's migrations are
+ * replayed) only decides whether a task would have moved, for the domain's
+ * nr_balance_failed.
+ */
+static void stop_one_cpu_nowait(struct model *m, struct rq *busiest, bool dry)
+{
+	if (dry)
+		active_load_balance_cpu_stop(m, busiest, true, false);
+	else if (m->stopper_hook)
+		m->stopper_hook(m->hook_ctx, busiest->cpu, busiest->push_cpu, m->now);
+	else
+		run_cpu_stop(m, busiest, m->now);
 }
 
 /* Every CPU still in env->cpus belongs to the local group (cpumask_subset()). */
@@ -1182,11 +1345,17 @@ static bool lb_cpus_in_local_group(const struct model *m, const struct lb_env *e
  * - an imbalance: tasks moved -> nr_balance_failed = 0, none moved ->
  *   nr_balance_failed + 1 (periodic only); either way balance_interval back
  *   to min_interval.  When nothing moved and need_active_balance(), the
- *   kernel has the busiest CPU's stopper push its running task here (or
- *   stops at out_one_pinned if that task may not run here: no reset, the
- *   interval grows).  The push itself is not modelled (counted as
- *   sched_balance_rq.active_needed), so nr_balance_failed, which the
- *   stopper would reset after a push, keeps growing.
+ *   busiest CPU's stopper is queued (unless work is already pending there)
+ *   to push one task here - the running one included, which it preempts -
+ *   and a push resets nr_balance_failed (stop_one_cpu_nowait(),
+ *   active_load_balance_cpu_stop()); if the task running there may not run
+ *   here, out_one_pinned instead: no reset, the interval grows.  (On the
+ *   model's states that case cannot arise: a pass fails without being
+ *   all-pinned only when a task passed the affinity test and stayed, which
+ *   is the running task - unpinned, then - or a cache-hot one, and hot
+ *   tasks go once nr_balance_failed exceeds cache_nice_tries, before
+ *   need_active_balance()'s cache_nice_tries + 2.  The test is kept in the
+ *   kernel's place.)
  *
  * Without task moves (--placement trace: periodic balancing, and newidle
  * balancing unless newidle_moves_tasks is set) the pass is a dry run: the same decisions, nr_balance_failed and interval updates,
@@ -1268,13 +1437,38 @@ more_balance:
 		if (need_active_balance(env)) {
 			env->need_active_balance = true;
 			COUNT(m, lb_active_needed);
-			if (busiest->curr && busiest->curr->pinned)
+			/*
+			 * "Don't kick the active_load_balance_cpu_stop, if the
+			 * curr task on busiest CPU can't be moved to this_cpu":
+			 * a pinned fair task, the idle task (its own CPU only)
+			 * or a non-fair task, whose affinity the model does not
+			 * know - taken as pinned, as the per-CPU kthreads that
+			 * most RT tasks of the traces are (unreachable here:
+			 * see above).
+			 */
+			if (!busiest->curr || busiest->curr->pinned)
 				goto out_one_pinned;
+			env->flags &= ~LBF_ALL_PINNED;
+			if (!busiest->active_balance) {
+				busiest->active_balance = true;
+				busiest->push_cpu = this_rq->cpu;
+				env->active_balance = true;
+				COUNT(m, lb_active_started);
+			}
+			if (env->active_balance)
+				stop_one_cpu_nowait(m, busiest, !moves_running(m));
 		}
 	} else {
 		sd->nr_balance_failed = 0;
 	}
-	/* "We were unbalanced, so reset the balancing interval" */
+	/*
+	 * "We were unbalanced, so reset the balancing interval".  The kernel
+	 * tests likely(!active_balance) || need_active_balance(): true here
+	 * whenever it started the stopper too, since need_active_balance() is
+	 * read again at once, before the remote stopper can have reset
+	 * nr_balance_failed (a run of it in this call, below, comes first in
+	 * the model and is therefore not looked at).
+	 */
 	sd->balance_interval = sd->min_interval;
 	COUNT(m, balance_interval_reset);
 	return env->dry_run ? 0 : (int)ld_moved;

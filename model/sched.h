@@ -282,6 +282,8 @@ struct rq {
 	bool has_blocked_load;
 	bool nohz_idle;                         /* in nohz.idle_cpus_mask */
 	bool idle_balance;                      /* the tick found the CPU idle */
+	bool active_balance;        /* stopper work queued here (active balance), not yet run */
+	int push_cpu;               /* ... and the CPU it pushes to */
 
 	struct cfs_rq *leaf_head, *leaf_tail;
 	struct model_task *cfs_tasks_head, *cfs_tasks_tail;   /* queued tasks */
@@ -383,6 +385,7 @@ struct model {
 	bool newidle_moves_tasks;
 	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
 	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);
+	void (*stopper_hook)(void *ctx, int cpu, int waker_cpu, uint64_t now);
 	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);
 	void *hook_ctx;
 
@@ -650,6 +653,7 @@ enum migration_type {
 #define LBF_ALL_PINNED  0x01
 #define LBF_NEED_BREAK  0x02
 #define LBF_SOME_PINNED 0x08
+#define LBF_ACTIVE_LB   0x10
 
 /* sysctl_sched_nr_migrate = SCHED_NR_MIGRATE_BREAK (32 without PREEMPT_RT) */
 #define SCHED_NR_MIGRATE_BREAK 32
@@ -686,6 +690,7 @@ struct lb_env {
 	long imbalance_found;       /* calculate_imbalance()'s value, before detaching */
 	unsigned int detached;      /* tasks detached (or, dry, that would have been) */
 	bool need_active_balance;
+	bool active_balance;        /* this pass queued stopper work on src_rq (or, dry, would have) */
 };
 
 /* balance.c: newidle, blocked load, nohz, periodic balance, placement */

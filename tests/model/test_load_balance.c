@@ -835,21 +835,30 @@ static void test_pinned_and_hot(void)
 }
 
 /*
- * need_active_balance(): a task-count imbalance that failed more than
- * cache_nice_tries + 2 = 3 times in a row.  CPU 0 runs A with B queued and
- * pinned; A may run on CPU 1: each periodic pass fails (B pinned, A
- * running), nr_balance_failed 1, 2, 3, 4; at 4 the kernel would kick the
- * stopper (counted, not modelled) and still reset the interval.  With A
- * pinned too, every pass is all-pinned instead (never failed).
+ * Active balance (need_active_balance(), active_load_balance_cpu_stop()).
+ * CPU 0 runs A with B queued and pinned; A may run on CPU 1.  Each periodic
+ * pass of CPU 1 (CPU_IDLE) finds a task-count imbalance (local idle, has
+ * spare; busiest CPU 0 overloaded: 2 tasks, util 1000 x 117 > 1024 x 100;
+ * migrate_task, sibling_imbalance() 2 >> 1 = 1) and moves nothing (B
+ * pinned, A running): nr_balance_failed 1, 2, 3, 4, the interval back to
+ * min_interval each time.  At 4 > cache_nice_tries 1 + 2 the kernel queues
+ * the stopper on CPU 0 (need_active_balance(): the imbalanced case, the same
+ * in 6.1, 6.12 and 6.18).  Without a stopper hook the model runs it at
+ * once: the stop class preempts A (put back, one sched_switch), and
+ * detach_one_task() walks cfs_tasks from the tail - B refused (pinned),
+ * then A, now queued: it moves to CPU 1 (load_balance.moved 1), and the
+ * push resets nr_balance_failed to 0 ("Active balancing done").  The pass
+ * itself moved nothing (returns 0) and still resets the interval.  CPU 0's
+ * stopper left need_resched: its __schedule() runs B (a second switch).
  */
-static void test_active_balance_needed(void)
+static void test_active_balance_push(const char *profile)
 {
-	struct model *m = mk("6.18", 2, NULL, true);
+	struct model *m = mk(profile, 2, NULL, true);
 	struct model_task *a, *b;
-	struct rq *rq1 = &m->rqs[1];
+	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
 	struct sched_domain *sd = &rq1->sd[0];
 	struct lb_env env;
-	uint64_t now = T0;
+	uint64_t now = T0, switches;
 	int i;
 
 	a = fork_on(m, 1, 0, now);
@@ -860,13 +869,179 @@ static void test_active_balance_needed(void)
 	model_advance_time(m, now);
 	CHECK(model_curr(m, 0) == a);
 	set_cpu(m, 0, 2000, 1000, 1000);
-	for (i = 1; i <= 4; i++) {
-		sched_balance_rq(m, rq1, sd, CPU_IDLE, &env);
+	for (i = 1; i <= 3; i++) {
+		CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
+		CHECK_EQ_U(env.migration_type, migrate_task);
 		CHECK_EQ_U(sd->nr_balance_failed, (unsigned int)i);
-		CHECK_EQ_U(env.need_active_balance, i == 4);
+		CHECK_EQ_U(env.need_active_balance, 0);
 		CHECK_EQ_U(sd->balance_interval, sd->min_interval);
 	}
+	switches = m->counters[MC_sched_switch];
+	sd->balance_interval = 8;
+	CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
+	CHECK_EQ_U(env.need_active_balance, 1);
+	CHECK_EQ_U(env.active_balance, 1);
+	CHECK_EQ_U(sd->nr_balance_failed, 0);
+	CHECK_EQ_U(sd->balance_interval, sd->min_interval);
+	CHECK_EQ_S(a->cpu, 1);
+	CHECK_EQ_S(b->cpu, 0);
+	CHECK(!rq0->active_balance);
+	CHECK(model_curr(m, 0) == NULL);
+	CHECK(model_need_resched(m, 0));
+	CHECK(model_need_resched(m, 1));
+	CHECK_EQ_U(model_nr_queued(m, 0), 1);
+	CHECK_EQ_U(model_nr_queued(m, 1), 1);
 	CHECK_EQ_U(m->counters[MC_lb_active_needed], 1);
+	CHECK_EQ_U(m->counters[MC_lb_active_started], 1);
+	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	CHECK_EQ_U(m->counters[MC_lb_active_failed], 0);
+	CHECK_EQ_U(m->counters[MC_load_balance_moved], 1);
+	CHECK_EQ_U(m->counters[MC_sched_switch] - switches, 1);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
+	CHECK_EQ_U(m->counters[MC_sched_switch] - switches, 2);
+	CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, now) == a);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * 6.18: the stopper's lb_env is zero-initialised but for its fields, so its
+ * migration type is migrate_load, and LB_DELAYED_LOAD_ONLY lets a delayed
+ * task go.  delayed_rig(): CPU 0 runs Y, Z queued and pinned, X delayed.
+ * The periodic passes of CPU 1 are migrate_task (two runnable tasks on CPU
+ * 0: h_nr_runnable), which refuses X (delayed), Z (pinned) and Y (running):
+ * nr_balance_failed 1..4.  At 4 the stopper preempts Y, and
+ * detach_one_task() meets X before Y from the tail of cfs_tasks (Y ran
+ * last: head): X moves, still delayed; Y stays on CPU 0, queued.
+ */
+static void test_active_balance_delayed(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct model_task *x, *y, *z;
+	struct rq *rq1 = &m->rqs[1];
+	struct sched_domain *sd = &rq1->sd[0];
+	struct lb_env env;
+	uint64_t now = T0;
+	int i;
+
+	x = delayed_rig(m, &y, &z, &now);
+	set_cpu(m, 0, 3000, 1000, 1000);
+	for (i = 1; i <= 4; i++) {
+		CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
+		CHECK_EQ_U(env.migration_type, migrate_task);
+		CHECK_EQ_U(env.need_active_balance, i == 4);
+		CHECK_EQ_U(sd->nr_balance_failed, i == 4 ? 0 : (unsigned int)i);
+	}
+	CHECK_EQ_S(x->cpu, 1);
+	CHECK(x->se.sched_delayed && x->se.on_rq);
+	CHECK_EQ_S(y->cpu, 0);
+	CHECK(y->se.on_rq && model_curr(m, 0) == NULL);
+	CHECK_EQ_S(z->cpu, 0);
+	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * With a stopper hook (the replay) the work is queued, not run: CPU 0's
+ * rq->active_balance is set with push_cpu 1 and the hook hears (0, 1).  A
+ * second failing pass while it is pending finds busiest->active_balance
+ * set and queues nothing more (the kernel's guard).  model_cpu_stop() on
+ * CPU 0 with the stopper holding it (model_other_class()) then moves A;
+ * nr_balance_failed (5 by then) goes to 0; a second call has nothing queued.
+ */
+static int hook_cpu = -1, hook_waker = -1, hook_calls;
+
+static void stopper_hook(void *ctx, int cpu, int waker_cpu, uint64_t now)
+{
+	(void)ctx;
+	(void)now;
+	hook_cpu = cpu;
+	hook_waker = waker_cpu;
+	hook_calls++;
+}
+
+static void test_active_balance_hook(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct model_task *a, *b;
+	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
+	struct sched_domain *sd = &rq1->sd[0];
+	struct lb_env env;
+	uint64_t now = T0;
+	int i;
+
+	m->stopper_hook = stopper_hook;
+	a = fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	b = fork_on(m, 2, 0, now);
+	model_task_set_pinned(b, true);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 2000, 1000, 1000);
+	for (i = 1; i <= 5; i++)
+		sched_balance_rq(m, rq1, sd, CPU_IDLE, &env);
+	CHECK_EQ_S(hook_calls, 1);
+	CHECK_EQ_S(hook_cpu, 0);
+	CHECK_EQ_S(hook_waker, 1);
+	CHECK(rq0->active_balance);
+	CHECK_EQ_S(rq0->push_cpu, 1);
+	CHECK_EQ_U(env.need_active_balance, 1);
+	CHECK_EQ_U(env.active_balance, 0);
+	CHECK_EQ_U(m->counters[MC_lb_active_needed], 2);
+	CHECK_EQ_U(m->counters[MC_lb_active_started], 1);
+	CHECK_EQ_U(sd->nr_balance_failed, 5);
+	CHECK(model_curr(m, 0) == a);
+	model_other_class(m, 0, true, now);
+	CHECK_EQ_S(model_cpu_stop(m, 0, now), 1);
+	CHECK_EQ_S(a->cpu, 1);
+	CHECK_EQ_U(sd->nr_balance_failed, 0);
+	CHECK(!rq0->active_balance);
+	CHECK_EQ_S(model_cpu_stop(m, 0, now), 0);
+	model_other_class(m, 0, false, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
+	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * Dry (--placement trace: no stopper runs): test_active_balance_push()'s
+ * passes.  At pass 4 the stopper would have pushed A, so nr_balance_failed
+ * goes back to 0 as the kernel's would; nothing moves, A still runs on
+ * CPU 0 and no work stays queued.
+ */
+static void test_active_balance_dry(void)
+{
+	struct model *m = mk("6.18", 2, NULL, false);
+	struct model_task *a, *b;
+	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
+	struct sched_domain *sd = &rq1->sd[0];
+	struct lb_env env;
+	uint64_t now = T0, switches;
+	int i;
+
+	a = fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	b = fork_on(m, 2, 0, now);
+	model_task_set_pinned(b, true);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 2000, 1000, 1000);
+	switches = m->counters[MC_sched_switch];
+	for (i = 1; i <= 4; i++) {
+		CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
+		CHECK(env.dry_run);
+		CHECK_EQ_U(sd->nr_balance_failed, i == 4 ? 0 : (unsigned int)i);
+	}
+	CHECK_EQ_U(env.active_balance, 1);
+	CHECK(model_curr(m, 0) == a);
+	CHECK_EQ_S(a->cpu, 0);
+	CHECK(!rq0->active_balance);
+	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	CHECK_EQ_U(m->counters[MC_load_balance_moved], 0);
+	CHECK_EQ_U(m->counters[MC_sched_switch], switches);
+	(void)b;
 	model_free(m);
 }
 
@@ -973,7 +1148,12 @@ int main(void)
 	test_throttled_dst(false);
 	test_throttled_dst(true);
 	test_pinned_and_hot();
-	test_active_balance_needed();
+	test_active_balance_push("6.18");
+	test_active_balance_push("6.12");
+	test_active_balance_push("6.1");
+	test_active_balance_delayed();
+	test_active_balance_hook();
+	test_active_balance_dry();
 	test_dry_run(false);
 	test_dry_run(true);
 	test_fully_busy_tie("6.18", 2);
