@@ -32,7 +32,9 @@
  * with detach_one_task()).  Not modelled: CPU capacities other than 1024
  * (no RT/IRQ pressure, no asymmetry: no misfit, asym-packing or
  * reduced-capacity cases), SMT, affinity masks other than "one CPU"
- * (pinned; so no LBF_DST_PINNED retry and no group_imbalanced), util_est
+ * (pinned: so no LBF_DST_PINNED retry - the one CPU of a task pinned to the
+ * source is never in the destination group - but LBF_SOME_PINNED marks the
+ * parent's group imbalanced, sg_imbalanced()), util_est
  * and NUMA balancing (fbq types, locality).  Under --placement trace
  * periodic passes, and newidle passes unless the replay asks for a pull
  * (idle_pull), are dry runs: the same decisions without moving anything; a
@@ -47,6 +49,12 @@
 
 /* sd_init(): imbalance_pct of a domain without SMT (MC, NUMA) */
 #define SD_IMBALANCE_PCT 117
+/* sd_init(): cache_nice_tries of an SD_SHARE_LLC domain and of a NUMA one */
+#define SD_CACHE_NICE_TRIES_LLC  1
+#define SD_CACHE_NICE_TRIES_NUMA 2
+/* kernel/sched/fair.c NUMA_IMBALANCE_MIN: tasks allowed apart between nodes */
+#define NUMA_IMBALANCE_MIN 2
+/* kernel/sched/fair.c: MAX_PINNED_INTERVAL, the interval cap (ms) when all are pinned */
 
 /* ---- leaf_cfs_rq_list ------------------------------------------------ */
 
@@ -187,7 +195,8 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 	unsigned int cpu, other;
 
 	m->lb_cpus = calloc(m->nr_cpus, 1);
-	if (!m->lb_cpus) {
+	m->sgc_imbalance = calloc((size_t)m->nr_nodes, 1);
+	if (!m->lb_cpus || !m->sgc_imbalance) {
 		model_err(err, 12, "model: out of memory building sched domains");
 		return -1;
 	}
@@ -230,7 +239,8 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 			sd->newidle_call = 512;
 			sd->newidle_success = 256;
 			sd->newidle_ratio = 512;
-			sd->cache_nice_tries = sd->numa ? 2 : 1;
+			sd->cache_nice_tries = sd->numa ? SD_CACHE_NICE_TRIES_NUMA :
+							  SD_CACHE_NICE_TRIES_LLC;
 			sd->imbalance_pct = SD_IMBALANCE_PCT;
 			sd->share_llc = !sd->numa;
 			rq->nr_sd++;
@@ -253,6 +263,8 @@ void free_sched_domains(struct model *m)
 			free(m->rqs[cpu].sd[i].span);
 	free(m->lb_cpus);
 	m->lb_cpus = NULL;
+	free(m->sgc_imbalance);
+	m->sgc_imbalance = NULL;
 }
 
 static unsigned long msecs_to_jiffies(const struct model *m, unsigned long ms)
@@ -270,12 +282,22 @@ static inline bool time_after_eq(unsigned long a, unsigned long b)
 	return (long)(a - b) >= 0;
 }
 
+/*
+ * max_load_balance_interval (init_sched_fair_class() /
+ * update_max_interval()): HZ * num_online_cpus() / 10 jiffies, the cap of
+ * every balance interval - 100 ms per CPU.
+ */
+static unsigned long max_load_balance_interval(const struct model *m)
+{
+	return (unsigned long)m->hz * m->nr_cpus / 10;
+}
+
 /* get_sd_balance_interval(): busy CPUs balance busy_factor times less often. */
 static unsigned long get_sd_balance_interval(const struct model *m, const struct sched_domain *sd,
 					     bool cpu_busy)
 {
 	unsigned long interval = sd->balance_interval;
-	unsigned long max_lb = (unsigned long)m->hz * m->nr_cpus / 10;
+	unsigned long max_lb = max_load_balance_interval(m);
 
 	if (cpu_busy)
 		interval *= sd->busy_factor;
@@ -529,10 +551,12 @@ static bool can_migrate_task(struct model *m, struct model_task *p, struct lb_en
 static bool available_idle_cpu(const struct model *m, int cpu);
 static unsigned long cpu_load(const struct model *m, int cpu);
 
-/* shr_bound(): a shift that never reaches the width of the type. */
+/* shr_bound(): a shift that never reaches the width of the type (BITS_PER_TYPE - 1). */
 static unsigned long shr_bound(unsigned long val, unsigned int shift)
 {
-	return val >> (shift < 63 ? shift : 63);
+	const unsigned int max_shift = (unsigned int)(sizeof(val) * 8 - 1);
+
+	return val >> (shift < max_shift ? shift : max_shift);
 }
 
 /* attach_task(): the moved task joins dst as a migrating enqueue and may preempt. */
@@ -713,21 +737,38 @@ static int group_of(const struct model *m, const struct sched_domain *sd, int cp
 }
 
 /*
+ * sg_imbalanced(): group @g of @sd has its sgc->imbalance set.  The flag
+ * lives in the sched_group_capacity shared by every CPU's copy of the
+ * group; only the NUMA level's groups (nodes) have a child domain whose
+ * balancing sets it (sched_balance_rq(): LBF_SOME_PINNED), the MC level's
+ * single-CPU groups never.
+ */
+static bool sg_imbalanced(const struct model *m, const struct sched_domain *sd, int g)
+{
+	return sd->numa && m->sgc_imbalance[g];
+}
+
+/*
  * group_is_overloaded() / group_has_capacity() / group_classify(): more
  * tasks than CPUs and utilisation or runnable beyond the capacity (with the
  * imbalance_pct margin) is overloaded; fewer tasks than CPUs, or enough
  * utilisation headroom and runnable within it, has spare capacity; the rest
- * is fully busy.  The imbalanced (affinity), asym packing, SMT balance and
- * misfit types need CPU affinity masks wider than one CPU, asymmetric CPUs
- * or SMT, which the model does not have.
+ * is fully busy.  Between overloaded and the rest, a group whose
+ * sched_group_capacity carries the imbalance flag (sg_imbalanced(): a
+ * balance below it failed because of pinned tasks) is imbalanced.  The asym
+ * packing, SMT balance and misfit types need asymmetric CPUs or SMT, which
+ * the model does not have.
  */
-static enum group_type group_classify(unsigned int pct, unsigned int nr_running,
-				      unsigned int weight, unsigned long capacity,
-				      unsigned long util, unsigned long runnable)
+static enum group_type group_classify(unsigned int pct, bool sg_imbalanced,
+				      unsigned int nr_running, unsigned int weight,
+				      unsigned long capacity, unsigned long util,
+				      unsigned long runnable)
 {
 	if (nr_running > weight &&
 	    (capacity * 100 < util * pct || capacity * pct < runnable * 100))
 		return group_overloaded;
+	if (sg_imbalanced)
+		return group_imbalanced;
 	if (nr_running < weight)
 		return group_has_spare;
 	if (capacity * pct < runnable * 100)
@@ -773,7 +814,8 @@ static void update_sg_lb_stats(struct model *m, struct lb_env *env, int g, struc
 			*overloaded = true;
 	}
 	sgs->group_capacity = (unsigned long)sgs->group_weight * SCHED_CAPACITY_SCALE;
-	sgs->group_type = group_classify(sd->imbalance_pct, sgs->sum_nr_running, sgs->group_weight,
+	sgs->group_type = group_classify(sd->imbalance_pct, sg_imbalanced(m, sd, g),
+					 sgs->sum_nr_running, sgs->group_weight,
 					 sgs->group_capacity, sgs->group_util, sgs->group_runnable);
 	if (sgs->group_type == group_overloaded)
 		sgs->avg_load = sgs->group_load * SCHED_CAPACITY_SCALE / sgs->group_capacity;
@@ -799,6 +841,8 @@ static bool update_sd_pick_busiest(const struct model *m, const struct sg_lb_sta
 	switch (sgs->group_type) {
 	case group_overloaded:
 		return sgs->avg_load > busiest->avg_load;
+	case group_imbalanced:
+		return false;   /* "Select the 1st imbalanced group" */
 	case group_fully_busy:
 		if (!sched_feat(m, LB_FULLY_BUSY_LAST))
 			return sgs->avg_load > busiest->avg_load;   /* 6.1: the first stays */
@@ -958,20 +1002,22 @@ static long sibling_imbalance(const struct model *m, const struct lb_env *env)
 
 /*
  * adjust_numa_imbalance(): between nodes, while the destination would run
- * at most imb_numa_nr tasks, an imbalance of up to NUMA_IMBALANCE_MIN (2)
+ * at most imb_numa_nr tasks, an imbalance of up to NUMA_IMBALANCE_MIN
  * tasks is allowed (a communicating pair stays together).
  */
 static long adjust_numa_imbalance(long imbalance, unsigned int dst_running, unsigned int imb_numa_nr)
 {
 	if (dst_running > imb_numa_nr)
 		return imbalance;
-	if (imbalance <= 2)
+	if (imbalance <= NUMA_IMBALANCE_MIN)
 		return 0;
 	return imbalance;
 }
 
 /*
  * calculate_imbalance(), for the types the model produces.
+ *
+ * Busiest group imbalanced: migrate_task, one task.
  *
  * Local group with spare capacity:
  * - busiest overloaded and the domain not an LLC (NUMA): migrate_util, the
@@ -993,6 +1039,12 @@ static void calculate_imbalance(const struct model *m, struct lb_env *env)
 	struct sg_lb_stats *local = &env->local_stat, *busiest = &env->busiest_stat;
 	struct sched_domain *sd = env->sd;
 
+	if (busiest->group_type == group_imbalanced) {
+		/* group-wide averages mean nothing under affinity: move any one task */
+		env->migration_type = migrate_task;
+		env->imbalance = 1;
+		return;
+	}
 	if (local->group_type == group_has_spare) {
 		if (busiest->group_type > group_fully_busy && !sd->share_llc) {
 			env->migration_type = migrate_util;
@@ -1048,7 +1100,8 @@ static void calculate_imbalance(const struct model *m, struct lb_env *env)
  * busiest's, or not below the domain's, or busiest within imbalance_pct
  * (117 %) of local; busiest not overloaded and this CPU busy; busiest of
  * several CPUs with at most one idle CPU fewer than local; busiest with a
- * single fair task.  Prefer-sibling with spare local capacity and a
+ * single fair task.  An imbalanced busiest group is always balanced
+ * (force_balance), before any of these.  Prefer-sibling with spare local capacity and a
  * sibling_imbalance() above 1 forces the computation.  Without EAS the
  * rd->overutilized test does not apply.  Returns the busiest group, -1 if
  * balanced or the computed imbalance is 0.
@@ -1061,6 +1114,8 @@ static int sched_balance_find_src_group(struct model *m, struct lb_env *env)
 	update_idle_cpu_scan(m, env->dst_rq, env->sd, env->idle == CPU_NEWLY_IDLE);
 	if (env->busiest_group < 0)
 		goto out_balanced;
+	if (busiest->group_type == group_imbalanced)
+		goto force_balance;
 	if (local->group_type > busiest->group_type)
 		goto out_balanced;
 	if (local->group_type == group_overloaded) {
@@ -1365,6 +1420,8 @@ int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_domain *s
 		     enum cpu_idle_type idle, struct lb_env *env)
 {
 	bool moves = m->balance_moves_tasks || (idle == CPU_NEWLY_IDLE && m->newidle_moves_tasks);
+	/* sd->parent: the NUMA domain above an MC one, if there are nodes */
+	bool sd_parent = sd - this_rq->sd + 1 < this_rq->nr_sd;
 	struct rq *busiest;
 	unsigned int ld_moved = 0;
 	int i, g;
@@ -1408,8 +1465,8 @@ redo:
 	env->imbalance_found = env->imbalance;
 	env->flags |= LBF_ALL_PINNED;
 	if (busiest->nr_running > 1) {
-		env->loop_max = busiest->nr_running < SCHED_NR_MIGRATE_BREAK ?
-				busiest->nr_running : SCHED_NR_MIGRATE_BREAK;
+		env->loop_max = busiest->nr_running < SYSCTL_SCHED_NR_MIGRATE ?
+				busiest->nr_running : SYSCTL_SCHED_NR_MIGRATE;
 more_balance:
 		if (!env->dry_run)
 			update_rq_clock(m, busiest, m->now);
@@ -1418,6 +1475,15 @@ more_balance:
 			env->flags &= ~LBF_NEED_BREAK;
 			goto more_balance;
 		}
+		/*
+		 * (LBF_DST_PINNED, the retry with another CPU of the local
+		 * group, cannot be set: a pinned task's one CPU is this source.)
+		 * "We failed to reach balance because of affinity": the
+		 * parent's local group (this node, at the NUMA level) becomes
+		 * imbalanced for the CPUs that balance it.
+		 */
+		if (sd_parent && (env->flags & LBF_SOME_PINNED) && env->imbalance > 0)
+			m->sgc_imbalance[this_rq->node] = 1;
 		if (env->flags & LBF_ALL_PINNED) {
 			m->lb_cpus[busiest->cpu] = 0;
 			if (!lb_cpus_in_local_group(m, env)) {
@@ -1474,7 +1540,13 @@ more_balance:
 	return env->dry_run ? 0 : (int)ld_moved;
 
 out_balanced:
-	/* (the parent group's imbalance flag: no affinity spans in the model) */
+	/*
+	 * Balanced although affinity may have got in the way: clear the
+	 * parent group's flag, unless every task here was pinned (then let the
+	 * parent level try).
+	 */
+	if (sd_parent && !(env->flags & LBF_ALL_PINNED))
+		m->sgc_imbalance[this_rq->node] = 0;
 out_all_pinned:
 	if (env->flags & LBF_ALL_PINNED)
 		COUNT(m, lb_all_pinned);
@@ -1498,6 +1570,7 @@ static void update_newidle_stats(struct sched_domain *sd, unsigned int success)
 {
 	sd->newidle_call++;
 	sd->newidle_success += success;
+	/* a window of 1024 calls, halved when full: a decaying success rate */
 	if (sd->newidle_call >= 1024) {
 		sd->newidle_ratio = sd->newidle_success;
 		sd->newidle_call /= 2;
@@ -1520,6 +1593,7 @@ static bool update_newidle_cost(struct model *m, struct sched_domain *sd, u64 co
 		sd->max_newidle_lb_cost = cost;
 		sd->last_decay_max_lb_cost = m->jiffies;
 	} else if (time_after(m->jiffies, next_decay)) {
+		/* the kernel's ~1 % per second: 253/256 */
 		sd->max_newidle_lb_cost = (sd->max_newidle_lb_cost * 253) / 256;
 		sd->last_decay_max_lb_cost = m->jiffies;
 		return true;
@@ -2042,8 +2116,10 @@ static int select_idle_sibling(struct model *m, struct model_task *p, int prev, 
  * are update_sg_wakeup_stats()'s for a task not attached anywhere yet (a new
  * child): load, util (capped per CPU) and runnable of the root cfs_rqs,
  * nr_running, idle CPUs; classified by group_classify() with
- * imbalance_pct 117 (has spare capacity < fully busy < overloaded; no
- * misfit, asym-packing, SMT or imbalanced groups here).
+ * imbalance_pct 117 (has spare capacity < fully busy < imbalanced <
+ * overloaded; an imbalanced group - sg_imbalanced() - is never picked over
+ * an equal one and keeps the task local: "not used in the slow wakeup
+ * path"; no misfit, asym-packing or SMT groups here).
  */
 struct fork_sg_stats {
 	unsigned long load, util, runnable, capacity, avg_load;
@@ -2076,9 +2152,10 @@ static void update_sg_wakeup_stats(const struct model *m, const struct sched_dom
 		sgs->capacity += SCHED_CAPACITY_SCALE;
 		sgs->weight++;
 	}
-	sgs->type = group_classify(SD_IMBALANCE_PCT, sgs->nr_running, sgs->weight, sgs->capacity,
+	sgs->type = group_classify(SD_IMBALANCE_PCT, sg_imbalanced(m, sd, g), sgs->nr_running,
+				   sgs->weight, sgs->capacity,
 				   sgs->util, sgs->runnable);
-	if (sgs->type != group_has_spare)
+	if (sgs->type == group_fully_busy || sgs->type == group_overloaded)
 		sgs->avg_load = sgs->load * SCHED_CAPACITY_SCALE / sgs->capacity;
 }
 
@@ -2087,6 +2164,8 @@ static bool update_pick_idlest(const struct fork_sg_stats *idlest, const struct 
 {
 	if (sgs->type != idlest->type)
 		return sgs->type < idlest->type;
+	if (sgs->type == group_imbalanced)
+		return false;   /* "not used in the slow wakeup path" */
 	if (sgs->type != group_has_spare)
 		return idlest->avg_load > sgs->avg_load;
 	if (idlest->idle_cpus != sgs->idle_cpus)
@@ -2124,6 +2203,8 @@ static int find_dst_group(const struct model *m, const struct sched_domain *sd, 
 		return -1;
 	if (local.type > idlest.type)
 		return best;
+	if (local.type == group_imbalanced)
+		return -1;      /* "not used in the slow wakeup path" */
 	if (local.type != group_has_spare) {
 		if (sd->numa && idlest.avg_load + imbalance >= local.avg_load)
 			return -1;

@@ -425,6 +425,7 @@ struct model {
 	u64 *tg_writes_node;        /* per node */
 	int *nr_idle_scan;          /* per node (the LLC): sd_llc_shared->nr_idle_scan */
 	unsigned char *lb_cpus;     /* sched_balance_rq()'s env->cpus, per CPU */
+	unsigned char *sgc_imbalance;  /* per node: its NUMA-level group's sgc->imbalance */
 };
 
 /* ---- small helpers -------------------------------------------------- */
@@ -628,7 +629,7 @@ void init_cfs_rq(struct model *m, struct cfs_rq *cfs_rq, struct rq *rq, struct t
 /*
  * balance.c: sched_balance_rq()'s environment (kernel/sched/fair.c struct
  * lb_env, sg_lb_stats, the group and migration types).  The types the model
- * cannot produce (misfit, SMT balance, asym packing, imbalanced groups and
+ * cannot produce (misfit, SMT balance, asym packing and
  * migrate_misfit) are left out; the order of those kept is the kernel's, so
  * comparisons between group types mean the same.
  */
@@ -641,6 +642,7 @@ enum cpu_idle_type {
 enum group_type {
 	group_has_spare,
 	group_fully_busy,
+	group_imbalanced,           /* (misfit, SMT balance, asym packing come before it) */
 	group_overloaded,
 };
 
@@ -655,8 +657,18 @@ enum migration_type {
 #define LBF_SOME_PINNED 0x08
 #define LBF_ACTIVE_LB   0x10
 
-/* sysctl_sched_nr_migrate = SCHED_NR_MIGRATE_BREAK (32 without PREEMPT_RT) */
+/*
+ * kernel/sched/sched.h SCHED_NR_MIGRATE_BREAK: detach_tasks() takes a
+ * breather (LBF_NEED_BREAK) every that many tasks; 32 without
+ * CONFIG_PREEMPT_RT (8 with) in 6.1, 6.12 and 6.18.
+ */
 #define SCHED_NR_MIGRATE_BREAK 32
+/*
+ * kernel/sched/core.c sysctl_sched_nr_migrate (debugfs sched/nr_migrate):
+ * at most that many tasks examined per pass (loop_max); its default is
+ * SCHED_NR_MIGRATE_BREAK in 6.1, 6.12 and 6.18.
+ */
+#define SYSCTL_SCHED_NR_MIGRATE SCHED_NR_MIGRATE_BREAK
 
 struct sg_lb_stats {
 	unsigned long avg_load;         /* group_load * 1024 / group_capacity, when computed */

@@ -943,6 +943,90 @@ static void test_active_balance_delayed(void)
 }
 
 /*
+ * LBF_SOME_PINNED -> group_imbalanced.  4 CPUs on 2 nodes (MC {0,1} and
+ * {2,3} under one NUMA domain).  CPU 0 runs A with B queued and pinned and
+ * C queued and cache hot (it ran at this instant).  CPU 1's periodic MC
+ * pass: migrate_task, imbalance 3 >> 1 = 1; B refused (pinned: SOME_PINNED),
+ * C refused (hot: nr_balance_failed 0 <= cache_nice_tries 1; it passed the
+ * affinity test: ALL_PINNED cleared), A running: nothing moved with
+ * imbalance 1 left -> the parent's local group, node 0 at the NUMA level,
+ * gets sgc->imbalance = 1; nr_balance_failed 1.  1 ms later (C cold) CPU
+ * 2's NUMA pass: node 0 (3 tasks on 2 CPUs, util 1000 of 2048: not
+ * overloaded; without the flag has_spare) is group_imbalanced, busier than
+ * local node 1 (idle, has_spare): force_balance, migrate_task with
+ * imbalance 1; find_src_rq(): CPU 0 (3 fair tasks); C moves to CPU 2.  The
+ * NUMA pass has no parent: the flag stays.  Then B unpinned: CPU 1's MC
+ * pass moves B (a move is not out_balanced: flag kept); the next finds CPU
+ * 0 with one task (balanced, not all pinned): the flag is cleared.
+ * @local_busy: CPU 3 runs D with E queued (util 200: node 1 still has
+ * spare, one idle CPU).  Then only the imbalanced type forces the pull:
+ * prefer-sibling's sibling_imbalance() is 3 - 2 = 1, not above 1, and the
+ * has-spare test (local idle CPUs 1 <= busiest's 1 + 1) would call it
+ * balanced.
+ */
+static void test_group_imbalanced(bool local_busy)
+{
+	static const int nodes[4] = { 0, 0, 1, 1 };
+	struct model *m = mk("6.18", 4, nodes, true);
+	struct model_task *a, *b, *c;
+	struct rq *rq1 = &m->rqs[1], *rq2 = &m->rqs[2];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	CHECK_EQ_S(rq2->nr_sd, 2);
+	if (local_busy) {
+		fork_on(m, 4, 3, now);
+		model_schedule(m, 3, MODEL_PREV_RUNNABLE, now);
+		fork_on(m, 5, 3, now);
+	}
+	a = fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	b = fork_on(m, 2, 0, now);
+	c = fork_on(m, 3, 0, now);
+	model_task_set_pinned(b, true);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 3000, 1000, 1000);
+	set_cpu(m, 1, 0, 0, 0);
+	c->se.exec_start = now;   /* cache hot on CPU 0 */
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_IDLE, &env), 0);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_S(env.imbalance_found, 1);
+	CHECK_EQ_U(env.flags & (LBF_SOME_PINNED | LBF_ALL_PINNED), LBF_SOME_PINNED);
+	CHECK_EQ_U(rq1->sd[0].nr_balance_failed, 1);
+	CHECK_EQ_U(m->sgc_imbalance[0], 1);
+	CHECK_EQ_U(m->sgc_imbalance[1], 0);
+
+	now += 1000000;
+	model_advance_time(m, now);
+	set_cpu(m, 3, local_busy ? 400 : 0, local_busy ? 200 : 0, local_busy ? 200 : 0);
+	CHECK_EQ_S(sched_balance_rq(m, rq2, &rq2->sd[1], CPU_IDLE, &env), 1);
+	CHECK_EQ_U(env.local_stat.idle_cpus, local_busy ? 1 : 2);
+	CHECK_EQ_S(env.busiest_group, 0);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_imbalanced);
+	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_S(env.imbalance_found, 1);
+	CHECK_EQ_S(c->cpu, 2);
+	CHECK_EQ_S(a->cpu, 0);
+	CHECK_EQ_S(b->cpu, 0);
+	CHECK_EQ_U(m->sgc_imbalance[0], 1);
+
+	model_task_set_pinned(b, false);
+	set_cpu(m, 0, 2000, 1000, 1000);
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_IDLE, &env), 1);
+	CHECK_EQ_S(b->cpu, 1);
+	CHECK_EQ_U(m->sgc_imbalance[0], 1);
+	set_cpu(m, 0, 1000, 1000, 1000);
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_IDLE, &env), 0);
+	CHECK_EQ_S(env.busiest_group, 0);
+	CHECK_EQ_S(env.imbalance_found, 0);
+	CHECK_EQ_U(m->sgc_imbalance[0], 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
  * With a stopper hook (the replay) the work is queued, not run: CPU 0's
  * rq->active_balance is set with push_cpu 1 and the hook hears (0, 1).  A
  * second failing pass while it is pending finds busiest->active_balance
@@ -1154,6 +1238,8 @@ int main(void)
 	test_active_balance_delayed();
 	test_active_balance_hook();
 	test_active_balance_dry();
+	test_group_imbalanced(false);
+	test_group_imbalanced(true);
 	test_dry_run(false);
 	test_dry_run(true);
 	test_fully_busy_tie("6.18", 2);
