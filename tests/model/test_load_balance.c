@@ -835,6 +835,25 @@ static void test_pinned_and_hot(void)
 }
 
 /*
+ * The active-balance state: CPU 0 runs A with B queued and pinned, 2 ms
+ * on (both cold), CPU 0's root queue at load 2000, util and runnable 1000.
+ */
+static struct model *active_rig(const char *profile, bool moves, struct model_task **a,
+				struct model_task **b, uint64_t *now)
+{
+	struct model *m = mk(profile, 2, NULL, moves);
+
+	*a = fork_on(m, 1, 0, *now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, *now);
+	*b = fork_on(m, 2, 0, *now);
+	model_task_set_pinned(*b, true);
+	*now += 2000000;
+	model_advance_time(m, *now);
+	set_cpu(m, 0, 2000, 1000, 1000);
+	return m;
+}
+
+/*
  * Active balance (need_active_balance(), active_load_balance_cpu_stop()).
  * CPU 0 runs A with B queued and pinned; A may run on CPU 1.  Each periodic
  * pass of CPU 1 (CPU_IDLE) finds a task-count imbalance (local idle, has
@@ -853,22 +872,15 @@ static void test_pinned_and_hot(void)
  */
 static void test_active_balance_push(const char *profile)
 {
-	struct model *m = mk(profile, 2, NULL, true);
 	struct model_task *a, *b;
+	uint64_t now = T0, switches;
+	struct model *m = active_rig(profile, true, &a, &b, &now);
 	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
 	struct sched_domain *sd = &rq1->sd[0];
 	struct lb_env env;
-	uint64_t now = T0, switches;
 	int i;
 
-	a = fork_on(m, 1, 0, now);
-	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
-	b = fork_on(m, 2, 0, now);
-	model_task_set_pinned(b, true);
-	now += 2000000;
-	model_advance_time(m, now);
 	CHECK(model_curr(m, 0) == a);
-	set_cpu(m, 0, 2000, 1000, 1000);
 	for (i = 1; i <= 3; i++) {
 		CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
 		CHECK_EQ_U(env.migration_type, migrate_task);
@@ -1047,22 +1059,15 @@ static void stopper_hook(void *ctx, int cpu, int waker_cpu, uint64_t now)
 
 static void test_active_balance_hook(void)
 {
-	struct model *m = mk("6.18", 2, NULL, true);
 	struct model_task *a, *b;
+	uint64_t now = T0;
+	struct model *m = active_rig("6.18", true, &a, &b, &now);
 	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
 	struct sched_domain *sd = &rq1->sd[0];
 	struct lb_env env;
-	uint64_t now = T0;
 	int i;
 
 	m->stopper_hook = stopper_hook;
-	a = fork_on(m, 1, 0, now);
-	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
-	b = fork_on(m, 2, 0, now);
-	model_task_set_pinned(b, true);
-	now += 2000000;
-	model_advance_time(m, now);
-	set_cpu(m, 0, 2000, 1000, 1000);
 	for (i = 1; i <= 5; i++)
 		sched_balance_rq(m, rq1, sd, CPU_IDLE, &env);
 	CHECK_EQ_S(hook_calls, 1);
@@ -1097,21 +1102,14 @@ static void test_active_balance_hook(void)
  */
 static void test_active_balance_dry(void)
 {
-	struct model *m = mk("6.18", 2, NULL, false);
 	struct model_task *a, *b;
+	uint64_t now = T0, switches;
+	struct model *m = active_rig("6.18", false, &a, &b, &now);
 	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
 	struct sched_domain *sd = &rq1->sd[0];
 	struct lb_env env;
-	uint64_t now = T0, switches;
 	int i;
 
-	a = fork_on(m, 1, 0, now);
-	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
-	b = fork_on(m, 2, 0, now);
-	model_task_set_pinned(b, true);
-	now += 2000000;
-	model_advance_time(m, now);
-	set_cpu(m, 0, 2000, 1000, 1000);
 	switches = m->counters[MC_sched_switch];
 	for (i = 1; i <= 4; i++) {
 		CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
