@@ -20,31 +20,36 @@
  * (a per-domain constant plus a per-cfs_rq cost for the blocked update), not
  * sched_clock.
  *
- * sched_balance_rq() (load_balance() in 6.1) is the kernel's arithmetic on
+ * sched_balance_rq() (load_balance() in 6.1; model/balance_rq.c) is the kernel's arithmetic on
  * that topology: group statistics and group_classify() (has_spare,
  * fully_busy, overloaded), sched_balance_find_src_group()'s decision tree
  * with imbalance_pct, prefer-sibling and the NUMA allowance,
  * calculate_imbalance()'s migrate_task / migrate_util / migrate_load,
  * sched_balance_find_src_rq(), detach_tasks() with task_h_load() and
- * shr_bound(), can_migrate_task() per profile (LB_* flags), and the
- * nr_balance_failed / balance_interval outcomes.  Not modelled: CPU
- * capacities other than 1024 (no RT/IRQ pressure, no asymmetry: no misfit,
- * asym-packing or reduced-capacity cases), SMT, affinity masks other than
- * "one CPU" (pinned; so no LBF_DST_PINNED retry and no group_imbalanced),
- * util_est, NUMA balancing (fbq types, locality), and the active balance
- * push (need_active_balance() is evaluated and counted, the stopper does not
- * run).  Under --placement trace periodic passes, and newidle passes
- * unless the replay asks for a pull (idle_pull), are dry runs: the same
- * decisions without moving anything; a dry newidle pass that would have
- * pulled still ends the domain walk and counts as a success for NI_RANDOM.
+ * shr_bound(), can_migrate_task() per profile (LB_* flags), the
+ * nr_balance_failed / balance_interval outcomes, and active balance
+ * (need_active_balance(), the stopper's active_load_balance_cpu_stop()
+ * with detach_one_task()).  Not modelled: CPU capacities other than 1024
+ * (no RT/IRQ pressure, no asymmetry: no misfit, asym-packing or
+ * reduced-capacity cases), SMT, affinity masks other than "one CPU"
+ * (pinned: so no LBF_DST_PINNED retry - the one CPU of a task pinned to the
+ * source is never in the destination group - but LBF_SOME_PINNED marks the
+ * parent's group imbalanced, sg_imbalanced()), util_est
+ * and NUMA balancing (fbq types, locality).  Under --placement trace
+ * periodic passes, and newidle passes unless the replay asks for a pull
+ * (idle_pull), are dry runs: the same decisions without moving anything; a
+ * dry newidle pass that would have pulled still ends the domain walk and
+ * counts as a success for NI_RANDOM, and a dry active balance only decides
+ * whether the stopper would have moved a task (for nr_balance_failed).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched.h"
+#include "balance.h"
 
-/* sd_init(): imbalance_pct of a domain without SMT (MC, NUMA) */
-#define SD_IMBALANCE_PCT 117
+/* sd_init(): cache_nice_tries of an SD_SHARE_LLC domain and of a NUMA one */
+#define SD_CACHE_NICE_TRIES_LLC  1
+#define SD_CACHE_NICE_TRIES_NUMA 2
 
 /* ---- leaf_cfs_rq_list ------------------------------------------------ */
 
@@ -185,7 +190,8 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 	unsigned int cpu, other;
 
 	m->lb_cpus = calloc(m->nr_cpus, 1);
-	if (!m->lb_cpus) {
+	m->sgc_imbalance = calloc((size_t)m->nr_nodes, 1);
+	if (!m->lb_cpus || !m->sgc_imbalance) {
 		model_err(err, 12, "model: out of memory building sched domains");
 		return -1;
 	}
@@ -228,7 +234,8 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 			sd->newidle_call = 512;
 			sd->newidle_success = 256;
 			sd->newidle_ratio = 512;
-			sd->cache_nice_tries = sd->numa ? 2 : 1;
+			sd->cache_nice_tries = sd->numa ? SD_CACHE_NICE_TRIES_NUMA :
+							  SD_CACHE_NICE_TRIES_LLC;
 			sd->imbalance_pct = SD_IMBALANCE_PCT;
 			sd->share_llc = !sd->numa;
 			rq->nr_sd++;
@@ -251,6 +258,8 @@ void free_sched_domains(struct model *m)
 			free(m->rqs[cpu].sd[i].span);
 	free(m->lb_cpus);
 	m->lb_cpus = NULL;
+	free(m->sgc_imbalance);
+	m->sgc_imbalance = NULL;
 }
 
 static unsigned long msecs_to_jiffies(const struct model *m, unsigned long ms)
@@ -268,12 +277,22 @@ static inline bool time_after_eq(unsigned long a, unsigned long b)
 	return (long)(a - b) >= 0;
 }
 
+/*
+ * max_load_balance_interval (init_sched_fair_class() /
+ * update_max_interval()): HZ * num_online_cpus() / 10 jiffies, the cap of
+ * every balance interval - 100 ms per CPU.
+ */
+static unsigned long max_load_balance_interval(const struct model *m)
+{
+	return (unsigned long)m->hz * m->nr_cpus / 10;
+}
+
 /* get_sd_balance_interval(): busy CPUs balance busy_factor times less often. */
 static unsigned long get_sd_balance_interval(const struct model *m, const struct sched_domain *sd,
 					     bool cpu_busy)
 {
 	unsigned long interval = sd->balance_interval;
-	unsigned long max_lb = (unsigned long)m->hz * m->nr_cpus / 10;
+	unsigned long max_lb = max_load_balance_interval(m);
 
 	if (cpu_busy)
 		interval *= sd->busy_factor;
@@ -400,913 +419,13 @@ void sched_balance_update_blocked_averages(struct model *m, int cpu)
 	update_blocked_averages(m, cpu);
 }
 
-/* ---- moving tasks: sched_balance_rq() -------------------------------- */
-
-/*
- * task_hot(): a task that ran on @src less than sysctl_sched_migration_cost
- * ago is cache hot (a buddy too, when the destination is busy).  Idle-policy
- * tasks never are; the model has no SMT level and no core scheduling.
- */
-static bool task_hot(struct model *m, struct model_task *p, u64 src_clock_task, struct rq *dst)
-{
-	if (p->policy == MODEL_POLICY_IDLE)
-		return false;
-	if (sched_feat(m, CACHE_HOT_BUDDY) && dst->nr_running && cfs_rq_of(&p->se)->next == &p->se)
-		return true;
-	if (!m->sysctl_sched_migration_cost)
-		return false;
-	return (s64)(src_clock_task - p->se.exec_start) < (s64)m->sysctl_sched_migration_cost;
-}
-
-/*
- * update_cfs_rq_h_load() / task_h_load(): the share of the root queue's load
- * that a task contributes through its groups.  Top down, each group queue
- * gets h_load = parent h_load x group se load_avg / (parent load_avg + 1);
- * a task's is its load_avg x its queue's h_load / (queue load_avg + 1).  The
- * values are cached per jiffy (last_h_load_update), as in the kernel, which
- * walks up to the first ancestor already computed this jiffy and down again;
- * the recursion here visits the same queues.  A task of the root group gets
- * load_avg x L / (L + 1), L the root queue's load_avg.
- */
-static void update_cfs_rq_h_load(struct model *m, struct cfs_rq *cfs_rq)
-{
-	struct cfs_rq *parent;
-
-	if (cfs_rq->last_h_load_update == m->jiffies)
-		return;
-	if (!cfs_rq->se) {
-		cfs_rq->h_load = cfs_rq->avg.load_avg;
-	} else {
-		parent = cfs_rq_of(cfs_rq->se);
-		update_cfs_rq_h_load(m, parent);
-		cfs_rq->h_load = (unsigned long)((u64)parent->h_load * cfs_rq->se->avg.load_avg /
-						 (parent->avg.load_avg + 1));
-	}
-	cfs_rq->last_h_load_update = m->jiffies;
-}
-
-unsigned long task_h_load(struct model *m, struct model_task *p)
-{
-	struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);
-
-	update_cfs_rq_h_load(m, cfs_rq);
-	return (unsigned long)((u64)p->se.avg.load_avg * cfs_rq->h_load / (cfs_rq->avg.load_avg + 1));
-}
-
-/*
- * task_is_ineligible_on_dst_cpu() (LB_INELIGIBLE_SOFT_LIMIT): with PLACE_LAG
- * a task that is not eligible on its queue would carry its negative lag to
- * the destination, so it is held back while its group's queue there has
- * entities, until the domain has failed a balance.  6.18.35 reads the task
- * group's cfs_rq on the destination (later mainline reads the root queue).
- */
-static bool task_is_ineligible_on_dst_cpu(struct model *m, struct model_task *p, int dst_cpu)
-{
-	struct cfs_rq *dst_cfs_rq = p->tg->cfs_rq[dst_cpu];
-
-	return sched_feat(m, PLACE_LAG) && dst_cfs_rq->nr_running &&
-	       !entity_eligible(cfs_rq_of(&p->se), &p->se);
-}
-
-/*
- * can_migrate_task(), in the kernel's order: a delayed task only under
- * migrate_load (LB_DELAYED_LOAD_ONLY; 6.12.117 has no such test and moves
- * delayed tasks like any other), the ineligible soft limit, affinity (the
- * model's pinned tasks allow only their CPU, so there is never another CPU
- * of the local group to retry with: no LBF_DST_PINNED), not running, and
- * cache cold - or hot but the domain has failed more than cache_nice_tries
- * balances in a row.  LBF_ALL_PINNED is cleared only by a task that passes
- * the affinity test, so a pass whose candidates were all delayed or
- * ineligible counts as "all pinned", as in the kernel.  No per-CPU kthreads,
- * no proxy execution, no NUMA locality in the model.
- */
-static bool can_migrate_task(struct model *m, struct model_task *p, struct lb_env *env)
-{
-	struct sched_domain *sd = env->sd;
-
-	if (p->se.sched_delayed && sched_feat(m, LB_DELAYED_LOAD_ONLY) &&
-	    env->migration_type != migrate_load)
-		return false;
-	/*
-	 * lb_throttled_hierarchy() (6.18): never onto a CPU where the task's
-	 * group is throttled (CFS bandwidth).  Before 6.18 throttled_lb_pair()
-	 * also refuses a throttled source: its tasks are off the rq with their
-	 * group entity, while 6.18 keeps them runnable until they leave for
-	 * limbo.
-	 */
-	if (throttled_hierarchy(m, p->tg->cfs_rq[env->dst_rq->cpu]))
-		return false;
-	if (!sched_feat(m, TASK_BASED_THROTTLE) &&
-	    throttled_hierarchy(m, p->tg->cfs_rq[env->src_rq->cpu]))
-		return false;
-	if (sched_feat(m, LB_INELIGIBLE_SOFT_LIMIT) && !sd->nr_balance_failed &&
-	    task_is_ineligible_on_dst_cpu(m, p, env->dst_rq->cpu))
-		return false;
-	if (p->pinned) {
-		env->flags |= LBF_SOME_PINNED;
-		return false;
-	}
-	env->flags &= ~LBF_ALL_PINNED;
-	if (env->src_rq->curr == p)
-		return false;
-	if (task_hot(m, p, env->dry_run ? m->now : env->src_rq->clock_task, env->dst_rq) &&
-	    sd->nr_balance_failed <= sd->cache_nice_tries) {
-		COUNT(m, load_balance_hot);
-		return false;
-	}
-	return true;
-}
-
-static bool available_idle_cpu(const struct model *m, int cpu);
-static unsigned long cpu_load(const struct model *m, int cpu);
-
-/* shr_bound(): a shift that never reaches the width of the type. */
-static unsigned long shr_bound(unsigned long val, unsigned int shift)
-{
-	return val >> (shift < 63 ? shift : 63);
-}
-
-/* attach_task(): the moved task joins dst as a migrating enqueue and may preempt. */
-static void attach_task(struct model *m, struct rq *rq, struct model_task *p, int from)
-{
-	activate_task(m, rq, p, ENQUEUE_NOCLOCK);
-	wakeup_preempt(m, rq, p, 0);
-	COUNT(m, load_balance_moved);
-	if (m->migrate_hook)
-		m->migrate_hook(m->hook_ctx, p->id, from, rq->cpu, m->now);
-}
-
-/*
- * detach_tasks() + attach_tasks(): walk src's cfs_tasks from the tail (least
- * recently run first), up to loop_max tasks; a task that cannot move, or
- * whose load (util) shifted right by nr_balance_failed exceeds what is left
- * of the imbalance, goes to the head of the list (list_move()).  Per
- * migration type a moved task takes max(task_h_load(), 1) off a load
- * imbalance, its util_avg off a util imbalance (task_util_est(): the model
- * has no util_est), 1 off a task count.  Stops when the imbalance is used
- * up, when an idle destination would leave src with one task ("don't steal
- * all"), and after one task for a newly idle destination (CONFIG_PREEMPTION:
- * the capture kernel's PREEMPT_DYNAMIC has it).  The kernel attaches the
- * detached tasks last first (a list built with list_add()).
- *
- * Dry run (--placement trace: the trace, not the model, moves tasks): the
- * same walk without changing anything, so nr_balance_failed and the
- * balance interval follow what the kernel would have decided.  A dry walk
- * visits each task once; the kernel may revisit the rotated ones when
- * loop_max (from nr_running, RT tasks included) exceeds the list, and they
- * fail again unless detaching others changed their eligibility.
- */
-static unsigned int detach_attach_tasks(struct model *m, struct lb_env *env)
-{
-	struct model_task *detached[SCHED_NR_MIGRATE_BREAK];
-	struct rq *src = env->src_rq;
-	struct model_task *p, *cursor = src->cfs_tasks_tail;
-	unsigned int n = 0, nr_running = src->nr_running;
-	unsigned long load, util;
-
-	if (src->nr_running <= 1) {
-		env->flags &= ~LBF_ALL_PINNED;
-		return 0;
-	}
-	if (env->imbalance <= 0)
-		return 0;
-
-	while (env->dry_run ? cursor != NULL : src->cfs_tasks_head != NULL) {
-		if (env->idle != CPU_NOT_IDLE && nr_running <= 1)
-			break;
-		env->loop++;
-		if (env->loop > env->loop_max)
-			break;
-		if (env->loop > env->loop_break) {
-			env->loop_break += SCHED_NR_MIGRATE_BREAK;
-			env->flags |= LBF_NEED_BREAK;
-			break;
-		}
-		p = env->dry_run ? cursor : src->cfs_tasks_tail;
-		cursor = p->cfs_prev;
-
-		/* cfs_tasks holds queued tasks only; never true */
-		if (!task_on_rq_queued(p) || !can_migrate_task(m, p, env))
-			goto next;
-
-		switch (env->migration_type) {
-		case migrate_load:
-			load = task_h_load(m, p);
-			if (load < 1)
-				load = 1;
-			/* LB_MIN (off in every profile) would skip load < 16 here */
-			if (shr_bound(load, env->sd->nr_balance_failed) > (unsigned long)env->imbalance)
-				goto next;
-			env->imbalance -= (long)load;
-			break;
-		case migrate_util:
-			util = p->se.avg.util_avg;
-			if (shr_bound(util, env->sd->nr_balance_failed) > (unsigned long)env->imbalance)
-				goto next;
-			env->imbalance -= (long)util;
-			break;
-		case migrate_task:
-			env->imbalance--;
-			break;
-		}
-
-		/* detach_task() */
-		nr_running--;
-		if (!env->dry_run) {
-			deactivate_task(m, src, p, DEQUEUE_NOCLOCK);
-			set_task_cpu(m, p, env->dst_rq->cpu);
-			detached[n] = p;
-		}
-		n++;
-		if (env->idle == CPU_NEWLY_IDLE)
-			break;
-		if (env->imbalance <= 0)
-			break;
-		continue;
-next:
-		if (!env->dry_run)
-			cfs_tasks_move_front(src, p);
-	}
-
-	if (!env->dry_run && n) {
-		/* attach_tasks(): the destination's clock once, then last in first */
-		unsigned int i = n;
-
-		update_rq_clock(m, env->dst_rq, m->now);
-		while (i--)
-			attach_task(m, env->dst_rq, detached[i], src->cpu);
-	}
-	return n;
-}
-
-/*
- * should_we_balance(): a newly idle CPU balances unless something got
- * queued on it meanwhile.  Periodically, one CPU per local group does: the
- * first idle CPU of the group, else its first CPU.  The model's MC groups
- * are single CPUs (no SMT level), so only the NUMA level, whose groups are
- * the nodes, can say no.
- */
-static bool should_we_balance(struct model *m, struct lb_env *env)
-{
-	struct rq *this_rq = env->dst_rq;
-	struct sched_domain *sd = env->sd;
-	int i, first = -1;
-
-	if (!m->lb_cpus[this_rq->cpu])
-		return false;
-	if (env->idle == CPU_NEWLY_IDLE)
-		return this_rq->nr_running == 0;
-	if (!sd->numa)
-		return true;
-	for (i = 0; i < sd->span_weight; i++) {
-		int cpu = sd->span[i];
-
-		if (m->rqs[cpu].node != this_rq->node || !m->lb_cpus[cpu])
-			continue;
-		if (first < 0)
-			first = cpu;
-		if (available_idle_cpu(m, cpu))
-			return cpu == this_rq->cpu;
-	}
-	return first == this_rq->cpu;
-}
-
-/* cpu_util_cfs(): the root cfs_rq's util_avg capped at the capacity (no util_est). */
-static unsigned long cpu_util_cfs(const struct model *m, int cpu)
-{
-	unsigned long util = m->rqs[cpu].cfs.avg.util_avg;
-
-	return util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
-}
-
-/* cpu_util_cfs_boost(): the same with runnable_avg as a floor (LB_UTIL_BOOST). */
-static unsigned long cpu_util_cfs_boost(const struct model *m, int cpu)
-{
-	unsigned long util = m->rqs[cpu].cfs.avg.util_avg;
-	unsigned long runnable = m->rqs[cpu].cfs.avg.runnable_avg;
-
-	if (sched_feat(m, LB_UTIL_BOOST) && runnable > util)
-		util = runnable;
-	return util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
-}
-
-/* The fair tasks the balancer counts on a CPU (sum_h_nr_running, find_src_rq). */
-static unsigned int lb_h_nr(const struct model *m, const struct rq *rq)
-{
-	return sched_feat(m, LB_RUNNABLE_COUNTS) ? rq->cfs.h_nr_runnable : rq->cfs.h_nr_queued;
-}
-
-static bool group_has_cpu(const struct model *m, const struct sched_domain *sd, int g, int cpu);
-
-/* The group of @sd holding @cpu: the CPU itself in MC, its node in NUMA. */
-static int group_of(const struct model *m, const struct sched_domain *sd, int cpu)
-{
-	return sd->numa ? m->rqs[cpu].node : cpu;
-}
-
-/*
- * group_is_overloaded() / group_has_capacity() / group_classify(): more
- * tasks than CPUs and utilisation or runnable beyond the capacity (with the
- * imbalance_pct margin) is overloaded; fewer tasks than CPUs, or enough
- * utilisation headroom and runnable within it, has spare capacity; the rest
- * is fully busy.  The imbalanced (affinity), asym packing, SMT balance and
- * misfit types need CPU affinity masks wider than one CPU, asymmetric CPUs
- * or SMT, which the model does not have.
- */
-static enum group_type group_classify(unsigned int pct, unsigned int nr_running,
-				      unsigned int weight, unsigned long capacity,
-				      unsigned long util, unsigned long runnable)
-{
-	if (nr_running > weight &&
-	    (capacity * 100 < util * pct || capacity * pct < runnable * 100))
-		return group_overloaded;
-	if (nr_running < weight)
-		return group_has_spare;
-	if (capacity * pct < runnable * 100)
-		return group_fully_busy;
-	if (capacity * 100 > util * pct)
-		return group_has_spare;
-	return group_fully_busy;
-}
-
-/*
- * update_sg_lb_stats(): load (root cfs_rq load_avg), util, runnable, tasks
- * (nr_running; fair: lb_h_nr()), idle CPUs (nothing queued and idle) over
- * the group's CPUs still in env->cpus; capacity and weight of the whole
- * group.  avg_load (load per 1024 of capacity) only for an overloaded group.
- * At the root domain, a CPU with nr_running > 1 sets *overloaded.
- */
-static void update_sg_lb_stats(struct model *m, struct lb_env *env, int g, struct sg_lb_stats *sgs,
-			       bool *overloaded)
-{
-	struct sched_domain *sd = env->sd;
-	int i;
-
-	memset(sgs, 0, sizeof(*sgs));
-	for (i = 0; i < sd->span_weight; i++) {
-		int cpu = sd->span[i];
-		const struct rq *rq = &m->rqs[cpu];
-
-		if (!group_has_cpu(m, sd, g, cpu))
-			continue;
-		sgs->group_weight++;
-		if (!m->lb_cpus[cpu])
-			continue;
-		sgs->group_load += cpu_load(m, cpu);
-		sgs->group_util += cpu_util_cfs(m, cpu);
-		sgs->group_runnable += rq->cfs.avg.runnable_avg;
-		sgs->sum_h_nr_running += lb_h_nr(m, rq);
-		sgs->sum_nr_running += rq->nr_running;
-		if (!rq->nr_running && available_idle_cpu(m, cpu)) {
-			sgs->idle_cpus++;
-			continue;
-		}
-		if (sd->top && rq->nr_running > 1)
-			*overloaded = true;
-	}
-	sgs->group_capacity = (unsigned long)sgs->group_weight * SCHED_CAPACITY_SCALE;
-	sgs->group_type = group_classify(sd->imbalance_pct, sgs->sum_nr_running, sgs->group_weight,
-					 sgs->group_capacity, sgs->group_util, sgs->group_runnable);
-	if (sgs->group_type == group_overloaded)
-		sgs->avg_load = sgs->group_load * SCHED_CAPACITY_SCALE / sgs->group_capacity;
-}
-
-/*
- * update_sd_pick_busiest(): a group with fair tasks to pull; a heavier type
- * wins; overloaded: the higher avg_load; fully busy: an avg_load at least as
- * high (not computed for these: 0, so the last one examined - the comment
- * in the kernel says the first, its code keeps the later on a tie since
- * 5fd6d7f43958 "Keep a fully_busy SMT sched group as busiest" (v6.5-rc1),
- * LB_FULLY_BUSY_LAST; 6.1 keeps the first); spare: fewer idle CPUs, then
- * more tasks.  The first candidate is
- * compared with init_sd_lb_stats()'s (spare, UINT_MAX idle CPUs).
- */
-static bool update_sd_pick_busiest(const struct model *m, const struct sg_lb_stats *busiest,
-				   const struct sg_lb_stats *sgs)
-{
-	if (!sgs->sum_h_nr_running)
-		return false;
-	if (sgs->group_type != busiest->group_type)
-		return sgs->group_type > busiest->group_type;
-	switch (sgs->group_type) {
-	case group_overloaded:
-		return sgs->avg_load > busiest->avg_load;
-	case group_fully_busy:
-		if (!sched_feat(m, LB_FULLY_BUSY_LAST))
-			return sgs->avg_load > busiest->avg_load;   /* 6.1: the first stays */
-		return sgs->avg_load >= busiest->avg_load;
-	case group_has_spare:
-		if (sgs->idle_cpus > busiest->idle_cpus)
-			return false;
-		if (sgs->idle_cpus == busiest->idle_cpus &&
-		    sgs->sum_nr_running <= busiest->sum_nr_running)
-			return false;
-		return true;
-	}
-	return false;
-}
-
-/*
- * update_idle_cpu_scan() (SIS_UTIL), from update_sd_lb_stats(): a periodic
- * (not newidle) balance of the LLC domain sets how many CPUs
- * select_idle_cpu() may scan, from the LLC's summed utilisation.  With x the
- * mean utilisation per CPU (0..1024) and pct the domain's imbalance_pct
- * (117), the share of the LLC scanned is 1 - (x * pct / 100 / 1024)^2: all of
- * it when idle, none once x reaches 1024 * 100 / 117 (the utilisation at
- * which the balancer calls a group overloaded).  The kernel's integer steps:
- * tmp = x^2 pct^2 / (10000 * 1024) capped at 1024, nr = weight * (1024 -
- * tmp) / 1024 rounded down; so on 2 CPUs nr = 2 only below x = 28, 1 up to
- * x = 619, 0 from 620.  The model has no util_est in cpu_util_cfs()
- * (UTIL_EST would take the larger).
- */
-void update_idle_cpu_scan(struct model *m, const struct rq *this_rq,
-			  const struct sched_domain *sd, bool newly_idle)
-{
-	u64 sum_util = 0, x, tmp, y;
-	int i;
-
-	if (!sched_feat(m, SIS_UTIL) || newly_idle || sd->numa)
-		return;
-	for (i = 0; i < sd->span_weight; i++)
-		sum_util += cpu_util_cfs(m, sd->span[i]);
-	x = sum_util / (u64)sd->span_weight;
-	tmp = x * x * SD_IMBALANCE_PCT * SD_IMBALANCE_PCT / (10000 * SCHED_CAPACITY_SCALE);
-	if (tmp > SCHED_CAPACITY_SCALE)
-		tmp = SCHED_CAPACITY_SCALE;
-	y = (SCHED_CAPACITY_SCALE - tmp) * (u64)sd->span_weight / SCHED_CAPACITY_SCALE;
-	m->nr_idle_scan[this_rq->node] = (int)y;
-}
-
-static bool in_span(const struct model *m, const struct sched_domain *sd, int cpu)
-{
-	return sd->numa || m->rqs[cpu].node == m->rqs[sd->span[0]].node;
-}
-
-/*
- * update_sd_lb_stats(): every group of the domain, the local one (this
- * CPU's) first, then in the order the kernel builds them (by CPU, wrapping
- * around from this one); the busiest non-local group by
- * update_sd_pick_busiest(); the domain's total load and capacity.  The root
- * domain's pass recomputes rd->overloaded - the only place it is cleared.
- */
-static void update_sd_lb_stats(struct model *m, struct lb_env *env)
-{
-	struct sched_domain *sd = env->sd;
-	int this_cpu = env->dst_rq->cpu, n = (int)m->nr_cpus, local_g = group_of(m, sd, this_cpu);
-	bool overloaded = false;
-	struct sg_lb_stats sgs;
-	int k, j;
-
-	memset(&env->busiest_stat, 0, sizeof(env->busiest_stat));
-	env->busiest_stat.idle_cpus = UINT32_MAX;
-	env->busiest_stat.group_type = group_has_spare;
-	env->busiest_group = -1;
-	env->total_load = env->total_capacity = 0;
-	for (k = 0; k < n; k++) {
-		int cpu = (this_cpu + k) % n, g;
-		bool first = true;
-		struct sg_lb_stats *st;
-
-		if (!in_span(m, sd, cpu))
-			continue;
-		g = group_of(m, sd, cpu);
-		for (j = 0; j < k && first; j++) {
-			int c = (this_cpu + j) % n;
-
-			first = !(in_span(m, sd, c) && group_of(m, sd, c) == g);
-		}
-		if (!first)
-			continue;
-		st = g == local_g ? &env->local_stat : &sgs;
-		update_sg_lb_stats(m, env, g, st, &overloaded);
-		if (g != local_g && update_sd_pick_busiest(m, &env->busiest_stat, &sgs)) {
-			env->busiest_stat = sgs;
-			env->busiest_group = g;
-		}
-		env->total_load += st->group_load;
-		env->total_capacity += st->group_capacity;
-	}
-	if (sd->top) {
-		if (m->rd_overloaded && !overloaded)
-			COUNT(m, rd_overloaded_cleared);
-		m->rd_overloaded = overloaded;
-	}
-	env->have_stats = true;
-}
-
-/*
- * sds->prefer_sibling.  Since 43726bdedd29 (v6.5-rc1,
- * LB_PREFER_SIBLING_BUSIEST) it is the busiest group's SD_PREFER_SIBLING:
- * at the NUMA level every non-local node group carries it, a one-CPU node
- * included: build_group_from_child_sched_domain() copies the flags of the
- * sibling's child domain before degenerate domains are dropped, and
- * cpu_attach_domain()'s clearing loop for a destroyed bottom domain clears
- * only the first (local) group.  The MC level's single-CPU groups have no
- * child, so no flag.  6.1 reads the
- * balancing domain's child instead: the NUMA domain's child is the local
- * node's MC domain, which exists only when the local node has 2 CPUs or more.
- */
-static bool prefer_sibling(const struct model *m, const struct lb_env *env)
-{
-	if (!env->sd->numa || env->busiest_group < 0)
-		return false;
-	if (sched_feat(m, LB_PREFER_SIBLING_BUSIEST))
-		return true;
-	return env->local_stat.group_weight > 1;
-}
-
-/*
- * sibling_imbalance() (LB_SIBLING_IMBALANCE, v6.6+): for an idle
- * destination, the task difference that evens nr_running per core between
- * the groups (cores = CPUs: no SMT), rounded, and 2 to take an empty group's
- * resources; 0 when the destination is busy.  6.1 took busiest - local
- * nr_running whatever the destination.
- */
-static long sibling_imbalance(const struct model *m, const struct lb_env *env)
-{
-	const struct sg_lb_stats *busiest = &env->busiest_stat, *local = &env->local_stat;
-	long nb, nl, imb;
-
-	if (!sched_feat(m, LB_SIBLING_IMBALANCE)) {
-		imb = (long)busiest->sum_nr_running - (long)local->sum_nr_running;
-		return imb > 0 ? imb : 0;
-	}
-	if (env->idle == CPU_NOT_IDLE || !busiest->sum_nr_running)
-		return 0;
-	nb = busiest->group_weight;
-	nl = local->group_weight;
-	if (nb == nl) {
-		imb = (long)busiest->sum_nr_running - (long)local->sum_nr_running;
-		return imb > 0 ? imb : 0;
-	}
-	imb = nl * busiest->sum_nr_running - nb * local->sum_nr_running;
-	if (imb < 0)
-		imb = 0;
-	imb = (2 * imb + nl + nb) / (nl + nb);
-	if (imb <= 1 && local->sum_nr_running == 0 && busiest->sum_nr_running > 1)
-		imb = 2;
-	return imb;
-}
-
-/*
- * adjust_numa_imbalance(): between nodes, while the destination would run
- * at most imb_numa_nr tasks, an imbalance of up to NUMA_IMBALANCE_MIN (2)
- * tasks is allowed (a communicating pair stays together).
- */
-static long adjust_numa_imbalance(long imbalance, unsigned int dst_running, unsigned int imb_numa_nr)
-{
-	if (dst_running > imb_numa_nr)
-		return imbalance;
-	if (imbalance <= 2)
-		return 0;
-	return imbalance;
-}
-
-/*
- * calculate_imbalance(), for the types the model produces.
- *
- * Local group with spare capacity:
- * - busiest overloaded and the domain not an LLC (NUMA): migrate_util, the
- *   local group's spare capacity max(capacity, util) - util; an idle
- *   destination with none left asks for one task;
- * - busiest a single CPU, or prefer-sibling: migrate_task, half the
- *   sibling_imbalance() (rounded down);
- * - else migrate_task, half the difference in idle CPUs;
- *   across nodes first adjust_numa_imbalance() with local nr_running + 1.
- * Local fully busy or overloaded (busiest overloaded): migrate_load, in
- * load units (root cfs_rq load_avg summed over the group):
- *   imbalance = min((busiest avg_load - domain avg_load) x busiest capacity,
- *                   (domain avg_load - local avg_load) x local capacity) / 1024
- * with avg_load = load x 1024 / capacity - nothing if local is already at or
- * above busiest or the domain average.
- */
-static void calculate_imbalance(const struct model *m, struct lb_env *env)
-{
-	struct sg_lb_stats *local = &env->local_stat, *busiest = &env->busiest_stat;
-	struct sched_domain *sd = env->sd;
-
-	if (local->group_type == group_has_spare) {
-		if (busiest->group_type > group_fully_busy && !sd->share_llc) {
-			env->migration_type = migrate_util;
-			env->imbalance = (long)((local->group_capacity > local->group_util ?
-						 local->group_capacity : local->group_util) -
-						local->group_util);
-			if (env->idle != CPU_NOT_IDLE && env->imbalance == 0) {
-				env->migration_type = migrate_task;
-				env->imbalance = 1;
-			}
-			return;
-		}
-		env->migration_type = migrate_task;
-		if (busiest->group_weight == 1 || prefer_sibling(m, env)) {
-			env->imbalance = sibling_imbalance(m, env);
-		} else {
-			long d = (long)local->idle_cpus - (long)busiest->idle_cpus;
-
-			env->imbalance = d > 0 ? d : 0;
-		}
-		if (sd->numa)
-			env->imbalance = adjust_numa_imbalance(env->imbalance, local->sum_nr_running + 1,
-							       sd->imb_numa_nr);
-		env->imbalance >>= 1;
-		return;
-	}
-
-	if (local->group_type < group_overloaded) {
-		local->avg_load = local->group_load * SCHED_CAPACITY_SCALE / local->group_capacity;
-		if (local->avg_load >= busiest->avg_load) {
-			env->imbalance = 0;
-			return;
-		}
-		env->sds_avg_load = env->total_load * SCHED_CAPACITY_SCALE / env->total_capacity;
-		if (local->avg_load >= env->sds_avg_load) {
-			env->imbalance = 0;
-			return;
-		}
-	}
-	env->migration_type = migrate_load;
-	{
-		unsigned long a = (busiest->avg_load - env->sds_avg_load) * busiest->group_capacity;
-		unsigned long b = (env->sds_avg_load - local->avg_load) * local->group_capacity;
-
-		env->imbalance = (long)((a < b ? a : b) / SCHED_CAPACITY_SCALE);
-	}
-}
-
-/*
- * sched_balance_find_src_group(): the kernel's decision matrix for the
- * types the model has.  Balanced (no pull) when: no busiest group; local
- * heavier than busiest; both overloaded and local avg_load not below
- * busiest's, or not below the domain's, or busiest within imbalance_pct
- * (117 %) of local; busiest not overloaded and this CPU busy; busiest of
- * several CPUs with at most one idle CPU fewer than local; busiest with a
- * single fair task.  Prefer-sibling with spare local capacity and a
- * sibling_imbalance() above 1 forces the computation.  Without EAS the
- * rd->overutilized test does not apply.  Returns the busiest group, -1 if
- * balanced or the computed imbalance is 0.
- */
-static int sched_balance_find_src_group(struct model *m, struct lb_env *env)
-{
-	struct sg_lb_stats *local = &env->local_stat, *busiest = &env->busiest_stat;
-
-	update_sd_lb_stats(m, env);
-	update_idle_cpu_scan(m, env->dst_rq, env->sd, env->idle == CPU_NEWLY_IDLE);
-	if (env->busiest_group < 0)
-		goto out_balanced;
-	if (local->group_type > busiest->group_type)
-		goto out_balanced;
-	if (local->group_type == group_overloaded) {
-		if (local->avg_load >= busiest->avg_load)
-			goto out_balanced;
-		env->sds_avg_load = env->total_load * SCHED_CAPACITY_SCALE / env->total_capacity;
-		if (local->avg_load >= env->sds_avg_load)
-			goto out_balanced;
-		if (100 * busiest->avg_load <= env->sd->imbalance_pct * local->avg_load)
-			goto out_balanced;
-	}
-	if (prefer_sibling(m, env) && local->group_type == group_has_spare &&
-	    (sched_feat(m, LB_SIBLING_IMBALANCE) ? sibling_imbalance(m, env) > 1 :
-	     busiest->sum_nr_running > local->sum_nr_running + 1))
-		goto force_balance;
-	if (busiest->group_type != group_overloaded) {
-		if (env->idle == CPU_NOT_IDLE)
-			goto out_balanced;
-		if (busiest->group_weight > 1 && local->idle_cpus <= busiest->idle_cpus + 1)
-			goto out_balanced;
-		if (busiest->sum_h_nr_running == 1)
-			goto out_balanced;
-	}
-force_balance:
-	calculate_imbalance(m, env);
-	return env->imbalance ? env->busiest_group : -1;
-out_balanced:
-	env->imbalance = 0;
-	return -1;
-}
-
-/*
- * sched_balance_find_src_rq(): the CPU of the busiest group to pull from,
- * by migration type (ties: the lowest CPU): migrate_load the highest
- * cpu_load() per capacity, skipping a CPU whose single fair task outweighs
- * the whole imbalance (its capacity is never reduced here); migrate_util the
- * highest utilisation (cpu_util_cfs_boost()) among CPUs with two fair tasks
- * or more; migrate_task the most fair tasks.  No NUMA-balancing (fbq)
- * classes, no asymmetric capacities.
- */
-static struct rq *sched_balance_find_src_rq(struct model *m, struct lb_env *env, int g)
-{
-	struct sched_domain *sd = env->sd;
-	struct rq *busiest = NULL;
-	unsigned long busiest_util = 0, busiest_load = 0, busiest_capacity = 1;
-	unsigned int busiest_nr = 0;
-	int i;
-
-	for (i = 0; i < sd->span_weight; i++) {
-		int cpu = sd->span[i];
-		struct rq *rq = &m->rqs[cpu];
-		unsigned long capacity = SCHED_CAPACITY_SCALE, load, util;
-		unsigned int nr;
-
-		if (!group_has_cpu(m, sd, g, cpu) || !m->lb_cpus[cpu])
-			continue;
-		nr = lb_h_nr(m, rq);
-		if (!nr)
-			continue;
-		switch (env->migration_type) {
-		case migrate_load:
-			load = cpu_load(m, cpu);
-			if (nr == 1 && load > (unsigned long)env->imbalance)
-				break;
-			if (load * busiest_capacity > busiest_load * capacity) {
-				busiest_load = load;
-				busiest_capacity = capacity;
-				busiest = rq;
-			}
-			break;
-		case migrate_util:
-			util = cpu_util_cfs_boost(m, cpu);
-			if (nr <= 1)
-				continue;
-			if (busiest_util < util) {
-				busiest_util = util;
-				busiest = rq;
-			}
-			break;
-		case migrate_task:
-			if (busiest_nr < nr) {
-				busiest_nr = nr;
-				busiest = rq;
-			}
-			break;
-		}
-	}
-	return busiest;
-}
-
-/*
- * need_active_balance(): of the kernel's reasons only the "imbalanced"
- * one can hold on the model's symmetric CPUs: a task-count imbalance that
- * failed more than cache_nice_tries + 2 times in a row.
- */
-static bool need_active_balance(const struct lb_env *env)
-{
-	return env->migration_type == migrate_task &&
-	       env->sd->nr_balance_failed > env->sd->cache_nice_tries + 2;
-}
-
-/* Every CPU still in env->cpus belongs to the local group (cpumask_subset()). */
-static bool lb_cpus_in_local_group(const struct model *m, const struct lb_env *env)
-{
-	const struct sched_domain *sd = env->sd;
-	int i, local_g = group_of(m, sd, env->dst_rq->cpu);
-
-	for (i = 0; i < sd->span_weight; i++)
-		if (m->lb_cpus[sd->span[i]] && group_of(m, sd, sd->span[i]) != local_g)
-			return false;
-	return true;
-}
-
-#define MAX_PINNED_INTERVAL 512
-
-/*
- * sched_balance_rq() (load_balance() before 6.10): check that this CPU is
- * balanced within @sd and pull tasks if not.  @env is caller storage; on
- * return it holds what the pass found (group statistics, migration type,
- * imbalance, tasks detached).
- *
- * Outcomes, as the kernel's:
- * - balanced (should_we_balance() says another CPU balances, no busiest
- *   group or queue, or a zero imbalance): nr_balance_failed = 0 and, unless
- *   newly idle, balance_interval doubles up to max_interval;
- * - every candidate refused before the affinity test (LBF_ALL_PINNED): the
- *   busiest CPU leaves env->cpus and the pass is redone while CPUs outside
- *   the local group remain; else as balanced, but the interval may double up
- *   to 512 ms;
- * - an imbalance: tasks moved -> nr_balance_failed = 0, none moved ->
- *   nr_balance_failed + 1 (periodic only); either way balance_interval back
- *   to min_interval.  When nothing moved and need_active_balance(), the
- *   kernel has the busiest CPU's stopper push its running task here (or
- *   stops at out_one_pinned if that task may not run here: no reset, the
- *   interval grows).  The push itself is not modelled (counted as
- *   sched_balance_rq.active_needed), so nr_balance_failed, which the
- *   stopper would reset after a push, keeps growing.
- *
- * Without task moves (--placement trace: periodic balancing, and newidle
- * balancing unless newidle_moves_tasks is set) the pass is a dry run: the same decisions, nr_balance_failed and interval updates,
- * nothing moved, 0 returned.  Returns the number of tasks moved.
- */
-int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_domain *sd,
-		     enum cpu_idle_type idle, struct lb_env *env)
-{
-	bool moves = m->balance_moves_tasks || (idle == CPU_NEWLY_IDLE && m->newidle_moves_tasks);
-	struct rq *busiest;
-	unsigned int ld_moved = 0;
-	int i, g;
-
-	memset(env, 0, sizeof(*env));
-	env->sd = sd;
-	env->dst_rq = this_rq;
-	env->idle = idle;
-	env->loop_break = SCHED_NR_MIGRATE_BREAK;
-	env->dry_run = !moves;
-	env->busiest_group = -1;
-	env->continue_balancing = true;
-	memset(m->lb_cpus, 0, m->nr_cpus);
-	for (i = 0; i < sd->span_weight; i++)
-		m->lb_cpus[sd->span[i]] = 1;
-
-redo:
-	if (!should_we_balance(m, env)) {
-		env->continue_balancing = false;
-		goto out_balanced;
-	}
-	g = sched_balance_find_src_group(m, env);
-	if (g < 0)
-		goto out_balanced;
-	busiest = sched_balance_find_src_rq(m, env, g);
-	if (!busiest)
-		goto out_balanced;
-
-	switch (env->migration_type) {
-	case migrate_load:
-		COUNT(m, lb_migrate_load);
-		break;
-	case migrate_util:
-		COUNT(m, lb_migrate_util);
-		break;
-	case migrate_task:
-		COUNT(m, lb_migrate_task);
-		break;
-	}
-	env->src_rq = busiest;
-	env->imbalance_found = env->imbalance;
-	env->flags |= LBF_ALL_PINNED;
-	if (busiest->nr_running > 1) {
-		env->loop_max = busiest->nr_running < SCHED_NR_MIGRATE_BREAK ?
-				busiest->nr_running : SCHED_NR_MIGRATE_BREAK;
-more_balance:
-		if (!env->dry_run)
-			update_rq_clock(m, busiest, m->now);
-		ld_moved += detach_attach_tasks(m, env);
-		if (env->flags & LBF_NEED_BREAK) {
-			env->flags &= ~LBF_NEED_BREAK;
-			goto more_balance;
-		}
-		if (env->flags & LBF_ALL_PINNED) {
-			m->lb_cpus[busiest->cpu] = 0;
-			if (!lb_cpus_in_local_group(m, env)) {
-				env->loop = 0;
-				env->loop_break = SCHED_NR_MIGRATE_BREAK;
-				goto redo;
-			}
-			goto out_all_pinned;
-		}
-	}
-	env->detached = ld_moved;
-
-	if (!ld_moved) {
-		COUNT(m, lb_failed);
-		if (idle != CPU_NEWLY_IDLE)
-			sd->nr_balance_failed++;
-		if (need_active_balance(env)) {
-			env->need_active_balance = true;
-			COUNT(m, lb_active_needed);
-			if (busiest->curr && busiest->curr->pinned)
-				goto out_one_pinned;
-		}
-	} else {
-		sd->nr_balance_failed = 0;
-	}
-	/* "We were unbalanced, so reset the balancing interval" */
-	sd->balance_interval = sd->min_interval;
-	COUNT(m, balance_interval_reset);
-	return env->dry_run ? 0 : (int)ld_moved;
-
-out_balanced:
-	/* (the parent group's imbalance flag: no affinity spans in the model) */
-out_all_pinned:
-	if (env->flags & LBF_ALL_PINNED)
-		COUNT(m, lb_all_pinned);
-	env->imbalance = 0;
-	sd->nr_balance_failed = 0;
-out_one_pinned:
-	/* newidle disregards intervals: it must not inflate them */
-	if (idle == CPU_NEWLY_IDLE)
-		return 0;
-	if (((env->flags & LBF_ALL_PINNED) && sd->balance_interval < MAX_PINNED_INTERVAL) ||
-	    sd->balance_interval < sd->max_interval) {
-		sd->balance_interval *= 2;
-		COUNT(m, balance_interval_doubled);
-	}
-	return 0;
-}
-
 /* ---- newidle --------------------------------------------------------- */
 
 static void update_newidle_stats(struct sched_domain *sd, unsigned int success)
 {
 	sd->newidle_call++;
 	sd->newidle_success += success;
+	/* a window of 1024 calls, halved when full: a decaying success rate */
 	if (sd->newidle_call >= 1024) {
 		sd->newidle_ratio = sd->newidle_success;
 		sd->newidle_call /= 2;
@@ -1329,6 +448,7 @@ static bool update_newidle_cost(struct model *m, struct sched_domain *sd, u64 co
 		sd->max_newidle_lb_cost = cost;
 		sd->last_decay_max_lb_cost = m->jiffies;
 	} else if (time_after(m->jiffies, next_decay)) {
+		/* the kernel's ~1 % per second: 253/256 */
 		sd->max_newidle_lb_cost = (sd->max_newidle_lb_cost * 253) / 256;
 		sd->last_decay_max_lb_cost = m->jiffies;
 		return true;
@@ -1688,7 +808,7 @@ void sched_balance_trigger(struct model *m, struct rq *rq)
 
 /* ---- placement for --placement model --------------------------------- */
 
-static bool available_idle_cpu(const struct model *m, int cpu)
+bool available_idle_cpu(const struct model *m, int cpu)
 {
 	const struct rq *rq = &m->rqs[cpu];
 
@@ -1700,7 +820,7 @@ static bool cpus_share_cache(const struct model *m, int a, int b)
 	return m->rqs[a].node == m->rqs[b].node;
 }
 
-static unsigned long cpu_load(const struct model *m, int cpu)
+unsigned long cpu_load(const struct model *m, int cpu)
 {
 	return m->rqs[cpu].cfs.avg.load_avg;
 }
@@ -1851,8 +971,10 @@ static int select_idle_sibling(struct model *m, struct model_task *p, int prev, 
  * are update_sg_wakeup_stats()'s for a task not attached anywhere yet (a new
  * child): load, util (capped per CPU) and runnable of the root cfs_rqs,
  * nr_running, idle CPUs; classified by group_classify() with
- * imbalance_pct 117 (has spare capacity < fully busy < overloaded; no
- * misfit, asym-packing, SMT or imbalanced groups here).
+ * imbalance_pct 117 (has spare capacity < fully busy < imbalanced <
+ * overloaded; an imbalanced group - sg_imbalanced() - is never picked over
+ * an equal one and keeps the task local: "not used in the slow wakeup
+ * path"; no misfit, asym-packing or SMT groups here).
  */
 struct fork_sg_stats {
 	unsigned long load, util, runnable, capacity, avg_load;
@@ -1860,7 +982,7 @@ struct fork_sg_stats {
 	enum group_type type;
 };
 
-static bool group_has_cpu(const struct model *m, const struct sched_domain *sd, int g, int cpu)
+bool group_has_cpu(const struct model *m, const struct sched_domain *sd, int g, int cpu)
 {
 	return sd->numa ? m->rqs[cpu].node == g : cpu == g;
 }
@@ -1885,9 +1007,10 @@ static void update_sg_wakeup_stats(const struct model *m, const struct sched_dom
 		sgs->capacity += SCHED_CAPACITY_SCALE;
 		sgs->weight++;
 	}
-	sgs->type = group_classify(SD_IMBALANCE_PCT, sgs->nr_running, sgs->weight, sgs->capacity,
+	sgs->type = group_classify(SD_IMBALANCE_PCT, sg_imbalanced(m, sd, g), sgs->nr_running,
+				   sgs->weight, sgs->capacity,
 				   sgs->util, sgs->runnable);
-	if (sgs->type != group_has_spare)
+	if (sgs->type == group_fully_busy || sgs->type == group_overloaded)
 		sgs->avg_load = sgs->load * SCHED_CAPACITY_SCALE / sgs->capacity;
 }
 
@@ -1896,6 +1019,8 @@ static bool update_pick_idlest(const struct fork_sg_stats *idlest, const struct 
 {
 	if (sgs->type != idlest->type)
 		return sgs->type < idlest->type;
+	if (sgs->type == group_imbalanced)
+		return false;   /* "not used in the slow wakeup path" */
 	if (sgs->type != group_has_spare)
 		return idlest->avg_load > sgs->avg_load;
 	if (idlest->idle_cpus != sgs->idle_cpus)
@@ -1933,6 +1058,8 @@ static int find_dst_group(const struct model *m, const struct sched_domain *sd, 
 		return -1;
 	if (local.type > idlest.type)
 		return best;
+	if (local.type == group_imbalanced)
+		return -1;      /* "not used in the slow wakeup path" */
 	if (local.type != group_has_spare) {
 		if (sd->numa && idlest.avg_load + imbalance >= local.avg_load)
 			return -1;

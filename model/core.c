@@ -225,6 +225,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->newidle_moves_tasks = cfg->newidle_moves_tasks;
 	m->vcpu_pack = cfg->vcpu_pack;
 	m->migrate_hook = cfg->migrate_hook;
+	m->stopper_hook = cfg->stopper_hook;
 	m->stat_runtime_hook = cfg->stat_runtime_hook;
 	m->hook_ctx = cfg->hook_ctx;
 

@@ -76,7 +76,10 @@
 	C(lb_migrate_task,       "sched_balance_rq.migrate_task", "... a task-count imbalance (migrate_task)") \
 	C(lb_failed,             "sched_balance_rq.failed", "balances that found an imbalance and (would have) moved nothing") \
 	C(lb_all_pinned,         "sched_balance_rq.all_pinned", "balances whose every candidate was refused before the affinity test (LBF_ALL_PINNED)") \
-	C(lb_active_needed,      "sched_balance_rq.active_needed", "failed balances where the kernel would push the running task (need_active_balance(); not modelled)") \
+	C(lb_active_needed,      "sched_balance_rq.active_needed", "failed balances for which need_active_balance() holds") \
+	C(lb_active_started,     "sched_balance_rq.active_started", "... that queued stopper work on the busiest CPU (its current task may run here, none queued there yet)") \
+	C(lb_active_pushed,      "active_balance.pushed", "active_load_balance_cpu_stop() runs that moved a task (dry: would have)") \
+	C(lb_active_failed,      "active_balance.failed", "... that found no task to move (detach_one_task() NULL)") \
 	C(vcpu_pack_room,        "vcpu_pack_room",        "sched_vcpu_pack: placements beside an idle CPU asked whether the waker's CPU has room") \
 	C(vcpu_pack_room_packed, "vcpu_pack_room.packed", "... that kept the task on the waker's (parent's) CPU")
 

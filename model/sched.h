@@ -282,6 +282,8 @@ struct rq {
 	bool has_blocked_load;
 	bool nohz_idle;                         /* in nohz.idle_cpus_mask */
 	bool idle_balance;                      /* the tick found the CPU idle */
+	bool active_balance;        /* stopper work queued here (active balance), not yet run */
+	int push_cpu;               /* ... and the CPU it pushes to */
 
 	struct cfs_rq *leaf_head, *leaf_tail;
 	struct model_task *cfs_tasks_head, *cfs_tasks_tail;   /* queued tasks */
@@ -383,6 +385,7 @@ struct model {
 	bool newidle_moves_tasks;
 	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
 	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);
+	void (*stopper_hook)(void *ctx, int cpu, int waker_cpu, uint64_t now);
 	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);
 	void *hook_ctx;
 
@@ -422,6 +425,7 @@ struct model {
 	u64 *tg_writes_node;        /* per node */
 	int *nr_idle_scan;          /* per node (the LLC): sd_llc_shared->nr_idle_scan */
 	unsigned char *lb_cpus;     /* sched_balance_rq()'s env->cpus, per CPU */
+	unsigned char *sgc_imbalance;  /* per node: its NUMA-level group's sgc->imbalance */
 };
 
 /* ---- small helpers -------------------------------------------------- */
@@ -628,7 +632,7 @@ void init_cfs_rq(struct model *m, struct cfs_rq *cfs_rq, struct rq *rq, struct t
 /*
  * balance.c: sched_balance_rq()'s environment (kernel/sched/fair.c struct
  * lb_env, sg_lb_stats, the group and migration types).  The types the model
- * cannot produce (misfit, SMT balance, asym packing, imbalanced groups and
+ * cannot produce (misfit, SMT balance, asym packing and
  * migrate_misfit) are left out; the order of those kept is the kernel's, so
  * comparisons between group types mean the same.
  */
@@ -641,6 +645,7 @@ enum cpu_idle_type {
 enum group_type {
 	group_has_spare,
 	group_fully_busy,
+	group_imbalanced,           /* (misfit, SMT balance, asym packing come before it) */
 	group_overloaded,
 };
 
@@ -653,9 +658,20 @@ enum migration_type {
 #define LBF_ALL_PINNED  0x01
 #define LBF_NEED_BREAK  0x02
 #define LBF_SOME_PINNED 0x08
+#define LBF_ACTIVE_LB   0x10
 
-/* sysctl_sched_nr_migrate = SCHED_NR_MIGRATE_BREAK (32 without PREEMPT_RT) */
+/*
+ * kernel/sched/sched.h SCHED_NR_MIGRATE_BREAK: detach_tasks() takes a
+ * breather (LBF_NEED_BREAK) every that many tasks; 32 without
+ * CONFIG_PREEMPT_RT (8 with) in 6.1, 6.12 and 6.18.
+ */
 #define SCHED_NR_MIGRATE_BREAK 32
+/*
+ * kernel/sched/core.c sysctl_sched_nr_migrate (debugfs sched/nr_migrate):
+ * at most that many tasks examined per pass (loop_max); its default is
+ * SCHED_NR_MIGRATE_BREAK in 6.1, 6.12 and 6.18.
+ */
+#define SYSCTL_SCHED_NR_MIGRATE SCHED_NR_MIGRATE_BREAK
 
 struct sg_lb_stats {
 	unsigned long avg_load;         /* group_load * 1024 / group_capacity, when computed */
@@ -689,6 +705,7 @@ struct lb_env {
 	long imbalance_found;       /* calculate_imbalance()'s value, before detaching */
 	unsigned int detached;      /* tasks detached (or, dry, that would have been) */
 	bool need_active_balance;
+	bool active_balance;        /* this pass queued stopper work on src_rq (or, dry, would have) */
 };
 
 /* balance.c: newidle, blocked load, nohz, periodic balance, placement */

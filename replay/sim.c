@@ -1462,7 +1462,14 @@ void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
 		s->tasks[id].displaced = true;
 		s->notes[SIM_NOTE_IDLE_PULL]++;
 	}
-	if (emit_migrate(s, id, from, to, to, now))
+	/*
+	 * set_task_cpu() runs where the balancing runs: on the destination,
+	 * except for an active balance, whose stopper holds the source CPU
+	 * (run_stopper()).
+	 */
+	if (emit_migrate(s, id, from, to,
+			 from >= 0 && from < s->nr_cpus && s->cpus[from].other >= 0 &&
+			 s->cpus[from].other == s->cpus[from].stopper ? from : to, now))
 		s->oom = true;
 	/*
 	 * attach_task() ends in wakeup_preempt(): the destination's resched
@@ -1474,6 +1481,52 @@ void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
 	    resched_after(s, to, cpu_idle(&s->cpus[to]), from, CALIB_CTX_TASK, id,
 			  0x40000000u | s->tasks[id].op, now))
 		s->oom = true;
+}
+
+/*
+ * model_config.stopper_hook: an active balance on @waker_cpu queued stopper
+ * work on @cpu (stop_one_cpu_nowait()).  Waking migration/N shows as the
+ * kernel's sched_waking and sched_wakeup on the waker's CPU; the stopper
+ * runs from the event queue at the same time (run_stopper()).
+ */
+void sim_model_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now)
+{
+	struct sim *s = ctx;
+	int32_t st;
+
+	if (cpu < 0 || cpu >= s->nr_cpus)
+		return;
+	st = s->cpus[cpu].stopper;
+	if (st >= 0 && waker_cpu >= 0 && waker_cpu < s->nr_cpus &&
+	    (emit_wake_event(s, TRACE_EV_SCHED_WAKING, (uint32_t)st, waker_cpu, cpu,
+			     cpu_pid(s, waker_cpu), now) ||
+	     emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, (uint32_t)st, waker_cpu, cpu,
+			     cpu_pid(s, waker_cpu), now)))
+		s->oom = true;
+	if (heap_push(s, now, HEV_STOPPER, cpu, 0))
+		s->oom = true;
+}
+
+/*
+ * The stopper work the model queued on @cpu, as the kernel's trace shows it:
+ * sched_switch from the CPU's task (preempted, "R+") to migration/N,
+ * sched_migrate_task of the task model_cpu_stop() moves (the migrate hook),
+ * sched_switch from migration/N (sleeping) to the next task the model
+ * picks - the same switches, counted the same way, as any non-fair task's
+ * interval (other_in() / other_out()).  With an RT task on the CPU, or no
+ * migration/N in the workload to show, the work runs without the switches
+ * and the running task stays (it is not a candidate then).
+ */
+static int run_stopper(struct sim *s, int cpu, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->other >= 0 || c->stopper < 0)
+		return model_cpu_stop(s->m, cpu, now) < 0 ? -1 : 0;
+	if (other_in(s, cpu, (uint32_t)c->stopper, now))
+		return -1;
+	model_cpu_stop(s->m, cpu, now);
+	return other_out(s, cpu, (uint32_t)c->stopper, true, now, NULL);
 }
 
 /* ---- timed events --------------------------------------------------------- */
@@ -1669,6 +1722,8 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		return 0;
 	case HEV_BW_TIMER:
 		return bw_timer(s, h->t);
+	case HEV_STOPPER:
+		return run_stopper(s, cpu, h->t);
 	case HEV_RESCHED:
 		if (h->gen != c->gen_resched)
 			return 0;

@@ -55,13 +55,14 @@ struct sim_task {
 struct sim_cpu {
 	int32_t curr;              /* fair task running, -1 none */
 	int32_t other;             /* RT/DL task holding the CPU, -1 none */
+	int32_t stopper;           /* the workload's migration/N of this CPU, -1 none */
 	uint64_t run_start;        /* curr's progress charged up to here */
 	uint64_t resched_at;       /* pending delayed reschedule, UINT64_MAX none */
 	uint32_t gen_op, gen_tick, gen_resched;
 	bool tick_armed;
 };
 
-enum { HEV_OP_DONE = 1, HEV_TICK, HEV_RESCHED, HEV_BW_TIMER };
+enum { HEV_OP_DONE = 1, HEV_TICK, HEV_RESCHED, HEV_BW_TIMER, HEV_STOPPER };
 
 struct sim_hev {
 	uint64_t t;
@@ -192,6 +193,8 @@ struct sim {
 int sim_start(struct sim *s);
 /* model_config.migrate_hook: the model's balancer moved a queued task */
 void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now);
+/* model_config.stopper_hook: an active balance queued stopper work on @cpu */
+void sim_model_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now);
 int sim_loop(struct sim *s);
 
 /* sim_run.c */

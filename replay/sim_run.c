@@ -297,6 +297,25 @@ static int sim_bind_blocks(struct sim *s)
 	return 0;
 }
 
+/*
+ * The CPU stopper thread "migration/N" (kernel/stop_machine.c,
+ * cpu_stop_threads: a per-CPU kthread of the stop class, which the trace
+ * shows with an RT prio): if task @i is one, it runs the active balances
+ * the model queues on CPU N (sim_model_stopper()).
+ */
+static void stopper_of(struct sim *s, uint32_t i)
+{
+	const struct wl_task *w = &s->wt[i];
+	unsigned int n;
+	char end;
+
+	if (w->cls == WL_CLASS_FAIR ||
+	    sscanf(w->comm, "migration/%u%c", &n, &end) != 1 || n >= (unsigned int)s->nr_cpus)
+		return;
+	if (s->cpus[n].stopper < 0)
+		s->cpus[n].stopper = (int32_t)i;
+}
+
 static int setup(struct sim *s, struct sr_error *err)
 {
 	const struct wl_workload *wl = s->wl;
@@ -316,6 +335,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.vcpu_pack = replay_vcpu_pack_for(wl, &s->cfg, NULL, 0);
 	mc.newidle_moves_tasks = false;      /* per __schedule(): sim_model_schedule() */
 	mc.migrate_hook = sim_model_migrated;
+	mc.stopper_hook = sim_model_stopper;
 	mc.hook_ctx = s;
 	if (s->cfg.dump) {
 		mc.stat_runtime_hook = dump_stat_runtime;
@@ -401,6 +421,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	for (int c = 0; c < s->nr_cpus; c++) {
 		s->cpus[c].curr = -1;
 		s->cpus[c].other = -1;
+		s->cpus[c].stopper = -1;
 		s->cpus[c].resched_at = UINT64_MAX;
 		s->cpus[c].run_start = first;
 	}
@@ -410,6 +431,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		int cpu = w->init_cpu >= 0 && w->init_cpu < s->nr_cpus ? w->init_cpu : 0;
 
 		memcpy(t->comm, w->comm, TRACE_COMM_LEN);
+		stopper_of(s, i);
 		t->group = w->group < ng ? w->group : 0;
 		t->cpu = cpu;
 		t->waiting = WL_NONE;

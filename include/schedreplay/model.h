@@ -80,6 +80,18 @@ struct model_config {
 	 */
 	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);
 	/*
+	 * Optional: an active balance on @waker_cpu queued stopper work on
+	 * @cpu (stop_one_cpu_nowait(), which wakes the stopper) at @now.  The
+	 * caller runs it: the stopper
+	 * (a non-fair task, the trace's migration/N) takes @cpu
+	 * (model_other_class(cpu, true)), model_cpu_stop() does the work
+	 * (moving a task reports it through migrate_hook), the stopper leaves
+	 * (model_other_class(cpu, false), then model_schedule()).  NULL: the
+	 * model runs all of that at once inside the balance that queued it.
+	 * Only with balance_moves_tasks (no stopper runs otherwise).
+	 */
+	void (*stopper_hook)(void *ctx, int cpu, int waker_cpu, uint64_t now);
+	/*
 	 * Cost the model charges to newidle balancing, in ns, used only for
 	 * the kernel's own avg_idle / max_newidle_lb_cost gates (the model
 	 * cannot measure sched_clock).  0 selects the profile's values.
@@ -336,6 +348,17 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now);
  * the next wakeup).  Counts sched_migrate_task.  -1 if the task is running.
  */
 int model_migrate_task(struct model *m, struct model_task *t, int dst_cpu, uint64_t now);
+
+/*
+ * Run the stopper work an active balance queued on @cpu (model_config.
+ * stopper_hook): active_load_balance_cpu_stop(), moving at most one queued
+ * fair task (the one the stopper preempted included) to the CPU that asked.
+ * Call it while the stopper holds @cpu for the model (model_other_class());
+ * if another non-fair task held it already, the model's nr_running counts
+ * one of the two.  Returns 1 if a task moved, 0 if not (or nothing was
+ * queued: a later balance may have found it done), -1 on a bad CPU.
+ */
+int model_cpu_stop(struct model *m, int cpu, uint64_t now);
 
 /* Change model_config.newidle_moves_tasks from now on (per __schedule() call). */
 void model_set_newidle_moves(struct model *m, bool on);

@@ -835,38 +835,295 @@ static void test_pinned_and_hot(void)
 }
 
 /*
- * need_active_balance(): a task-count imbalance that failed more than
- * cache_nice_tries + 2 = 3 times in a row.  CPU 0 runs A with B queued and
- * pinned; A may run on CPU 1: each periodic pass fails (B pinned, A
- * running), nr_balance_failed 1, 2, 3, 4; at 4 the kernel would kick the
- * stopper (counted, not modelled) and still reset the interval.  With A
- * pinned too, every pass is all-pinned instead (never failed).
+ * The active-balance state: CPU 0 runs A with B queued and pinned, 2 ms
+ * on (both cold), CPU 0's root queue at load 2000, util and runnable 1000.
  */
-static void test_active_balance_needed(void)
+static struct model *active_rig(const char *profile, bool moves, struct model_task **a,
+				struct model_task **b, uint64_t *now)
+{
+	struct model *m = mk(profile, 2, NULL, moves);
+
+	*a = fork_on(m, 1, 0, *now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, *now);
+	*b = fork_on(m, 2, 0, *now);
+	model_task_set_pinned(*b, true);
+	*now += 2000000;
+	model_advance_time(m, *now);
+	set_cpu(m, 0, 2000, 1000, 1000);
+	return m;
+}
+
+/*
+ * Active balance (need_active_balance(), active_load_balance_cpu_stop()).
+ * CPU 0 runs A with B queued and pinned; A may run on CPU 1.  Each periodic
+ * pass of CPU 1 (CPU_IDLE) finds a task-count imbalance (local idle, has
+ * spare; busiest CPU 0 overloaded: 2 tasks, util 1000 x 117 > 1024 x 100;
+ * migrate_task, sibling_imbalance() 2 >> 1 = 1) and moves nothing (B
+ * pinned, A running): nr_balance_failed 1, 2, 3, 4, the interval back to
+ * min_interval each time.  At 4 > cache_nice_tries 1 + 2 the kernel queues
+ * the stopper on CPU 0 (need_active_balance(): the imbalanced case, the same
+ * in 6.1, 6.12 and 6.18).  Without a stopper hook the model runs it at
+ * once: the stop class preempts A (put back, one sched_switch), and
+ * detach_one_task() walks cfs_tasks from the tail - B refused (pinned),
+ * then A, now queued: it moves to CPU 1 (load_balance.moved 1), and the
+ * push resets nr_balance_failed to 0 ("Active balancing done").  The pass
+ * itself moved nothing (returns 0) and still resets the interval.  CPU 0's
+ * stopper left need_resched: its __schedule() runs B (a second switch).
+ */
+static void test_active_balance_push(const char *profile)
+{
+	struct model_task *a, *b;
+	uint64_t now = T0, switches;
+	struct model *m = active_rig(profile, true, &a, &b, &now);
+	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
+	struct sched_domain *sd = &rq1->sd[0];
+	struct lb_env env;
+	int i;
+
+	CHECK(model_curr(m, 0) == a);
+	for (i = 1; i <= 3; i++) {
+		CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
+		CHECK_EQ_U(env.migration_type, migrate_task);
+		CHECK_EQ_U(sd->nr_balance_failed, (unsigned int)i);
+		CHECK_EQ_U(env.need_active_balance, 0);
+		CHECK_EQ_U(sd->balance_interval, sd->min_interval);
+	}
+	switches = m->counters[MC_sched_switch];
+	sd->balance_interval = 8;
+	CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
+	CHECK_EQ_U(env.need_active_balance, 1);
+	CHECK_EQ_U(env.active_balance, 1);
+	CHECK_EQ_U(sd->nr_balance_failed, 0);
+	CHECK_EQ_U(sd->balance_interval, sd->min_interval);
+	CHECK_EQ_S(a->cpu, 1);
+	CHECK_EQ_S(b->cpu, 0);
+	CHECK(!rq0->active_balance);
+	CHECK(model_curr(m, 0) == NULL);
+	CHECK(model_need_resched(m, 0));
+	CHECK(model_need_resched(m, 1));
+	CHECK_EQ_U(model_nr_queued(m, 0), 1);
+	CHECK_EQ_U(model_nr_queued(m, 1), 1);
+	CHECK_EQ_U(m->counters[MC_lb_active_needed], 1);
+	CHECK_EQ_U(m->counters[MC_lb_active_started], 1);
+	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	CHECK_EQ_U(m->counters[MC_lb_active_failed], 0);
+	CHECK_EQ_U(m->counters[MC_load_balance_moved], 1);
+	CHECK_EQ_U(m->counters[MC_sched_switch] - switches, 1);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
+	CHECK_EQ_U(m->counters[MC_sched_switch] - switches, 2);
+	CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, now) == a);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * 6.18: the stopper's lb_env is zero-initialised but for its fields, so its
+ * migration type is migrate_load, and LB_DELAYED_LOAD_ONLY lets a delayed
+ * task go.  delayed_rig(): CPU 0 runs Y, Z queued and pinned, X delayed.
+ * The periodic passes of CPU 1 are migrate_task (two runnable tasks on CPU
+ * 0: h_nr_runnable), which refuses X (delayed), Z (pinned) and Y (running):
+ * nr_balance_failed 1..4.  At 4 the stopper preempts Y, and
+ * detach_one_task() meets X before Y from the tail of cfs_tasks (Y ran
+ * last: head): X moves, still delayed; Y stays on CPU 0, queued.
+ */
+static void test_active_balance_delayed(void)
 {
 	struct model *m = mk("6.18", 2, NULL, true);
-	struct model_task *a, *b;
+	struct model_task *x, *y, *z;
 	struct rq *rq1 = &m->rqs[1];
 	struct sched_domain *sd = &rq1->sd[0];
 	struct lb_env env;
 	uint64_t now = T0;
 	int i;
 
+	x = delayed_rig(m, &y, &z, &now);
+	set_cpu(m, 0, 3000, 1000, 1000);
+	for (i = 1; i <= 4; i++) {
+		CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
+		CHECK_EQ_U(env.migration_type, migrate_task);
+		CHECK_EQ_U(env.need_active_balance, i == 4);
+		CHECK_EQ_U(sd->nr_balance_failed, i == 4 ? 0 : (unsigned int)i);
+	}
+	CHECK_EQ_S(x->cpu, 1);
+	CHECK(x->se.sched_delayed && x->se.on_rq);
+	CHECK_EQ_S(y->cpu, 0);
+	CHECK(y->se.on_rq && model_curr(m, 0) == NULL);
+	CHECK_EQ_S(z->cpu, 0);
+	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * LBF_SOME_PINNED -> group_imbalanced.  4 CPUs on 2 nodes (MC {0,1} and
+ * {2,3} under one NUMA domain).  CPU 0 runs A with B queued and pinned and
+ * C queued and cache hot (it ran at this instant).  CPU 1's periodic MC
+ * pass: migrate_task, imbalance 3 >> 1 = 1; B refused (pinned: SOME_PINNED),
+ * C refused (hot: nr_balance_failed 0 <= cache_nice_tries 1; it passed the
+ * affinity test: ALL_PINNED cleared), A running: nothing moved with
+ * imbalance 1 left -> the parent's local group, node 0 at the NUMA level,
+ * gets sgc->imbalance = 1; nr_balance_failed 1.  1 ms later (C cold) CPU
+ * 2's NUMA pass: node 0 (3 tasks on 2 CPUs, util 1000 of 2048: not
+ * overloaded; without the flag has_spare) is group_imbalanced, busier than
+ * local node 1 (idle, has_spare): force_balance, migrate_task with
+ * imbalance 1; find_src_rq(): CPU 0 (3 fair tasks); C moves to CPU 2.  The
+ * NUMA pass has no parent: the flag stays.  Then B unpinned: CPU 1's MC
+ * pass moves B (a move is not out_balanced: flag kept); the next finds CPU
+ * 0 with one task (balanced, not all pinned): the flag is cleared.
+ * @local_busy: CPU 3 runs D with E queued (util 200: node 1 still has
+ * spare, one idle CPU).  Then only the imbalanced type forces the pull:
+ * prefer-sibling's sibling_imbalance() is 3 - 2 = 1, not above 1, and the
+ * has-spare test (local idle CPUs 1 <= busiest's 1 + 1) would call it
+ * balanced.
+ */
+static void test_group_imbalanced(bool local_busy)
+{
+	static const int nodes[4] = { 0, 0, 1, 1 };
+	struct model *m = mk("6.18", 4, nodes, true);
+	struct model_task *a, *b, *c;
+	struct rq *rq1 = &m->rqs[1], *rq2 = &m->rqs[2];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	CHECK_EQ_S(rq2->nr_sd, 2);
+	if (local_busy) {
+		fork_on(m, 4, 3, now);
+		model_schedule(m, 3, MODEL_PREV_RUNNABLE, now);
+		fork_on(m, 5, 3, now);
+	}
 	a = fork_on(m, 1, 0, now);
 	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
 	b = fork_on(m, 2, 0, now);
+	c = fork_on(m, 3, 0, now);
 	model_task_set_pinned(b, true);
 	now += 2000000;
 	model_advance_time(m, now);
-	CHECK(model_curr(m, 0) == a);
+	set_cpu(m, 0, 3000, 1000, 1000);
+	set_cpu(m, 1, 0, 0, 0);
+	c->se.exec_start = now;   /* cache hot on CPU 0 */
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_IDLE, &env), 0);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_S(env.imbalance_found, 1);
+	CHECK_EQ_U(env.flags & (LBF_SOME_PINNED | LBF_ALL_PINNED), LBF_SOME_PINNED);
+	CHECK_EQ_U(rq1->sd[0].nr_balance_failed, 1);
+	CHECK_EQ_U(m->sgc_imbalance[0], 1);
+	CHECK_EQ_U(m->sgc_imbalance[1], 0);
+
+	now += 1000000;
+	model_advance_time(m, now);
+	set_cpu(m, 3, local_busy ? 400 : 0, local_busy ? 200 : 0, local_busy ? 200 : 0);
+	CHECK_EQ_S(sched_balance_rq(m, rq2, &rq2->sd[1], CPU_IDLE, &env), 1);
+	CHECK_EQ_U(env.local_stat.idle_cpus, local_busy ? 1 : 2);
+	CHECK_EQ_S(env.busiest_group, 0);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_imbalanced);
+	CHECK_EQ_U(env.local_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_S(env.imbalance_found, 1);
+	CHECK_EQ_S(c->cpu, 2);
+	CHECK_EQ_S(a->cpu, 0);
+	CHECK_EQ_S(b->cpu, 0);
+	CHECK_EQ_U(m->sgc_imbalance[0], 1);
+
+	model_task_set_pinned(b, false);
 	set_cpu(m, 0, 2000, 1000, 1000);
-	for (i = 1; i <= 4; i++) {
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_IDLE, &env), 1);
+	CHECK_EQ_S(b->cpu, 1);
+	CHECK_EQ_U(m->sgc_imbalance[0], 1);
+	set_cpu(m, 0, 1000, 1000, 1000);
+	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_IDLE, &env), 0);
+	CHECK_EQ_S(env.busiest_group, 0);
+	CHECK_EQ_S(env.imbalance_found, 0);
+	CHECK_EQ_U(m->sgc_imbalance[0], 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * With a stopper hook (the replay) the work is queued, not run: CPU 0's
+ * rq->active_balance is set with push_cpu 1 and the hook hears (0, 1).  A
+ * second failing pass while it is pending finds busiest->active_balance
+ * set and queues nothing more (the kernel's guard).  model_cpu_stop() on
+ * CPU 0 with the stopper holding it (model_other_class()) then moves A;
+ * nr_balance_failed (5 by then) goes to 0; a second call has nothing queued.
+ */
+static int hook_cpu = -1, hook_waker = -1, hook_calls;
+
+static void stopper_hook(void *ctx, int cpu, int waker_cpu, uint64_t now)
+{
+	(void)ctx;
+	(void)now;
+	hook_cpu = cpu;
+	hook_waker = waker_cpu;
+	hook_calls++;
+}
+
+static void test_active_balance_hook(void)
+{
+	struct model_task *a, *b;
+	uint64_t now = T0;
+	struct model *m = active_rig("6.18", true, &a, &b, &now);
+	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
+	struct sched_domain *sd = &rq1->sd[0];
+	struct lb_env env;
+	int i;
+
+	m->stopper_hook = stopper_hook;
+	for (i = 1; i <= 5; i++)
 		sched_balance_rq(m, rq1, sd, CPU_IDLE, &env);
-		CHECK_EQ_U(sd->nr_balance_failed, (unsigned int)i);
-		CHECK_EQ_U(env.need_active_balance, i == 4);
-		CHECK_EQ_U(sd->balance_interval, sd->min_interval);
+	CHECK_EQ_S(hook_calls, 1);
+	CHECK_EQ_S(hook_cpu, 0);
+	CHECK_EQ_S(hook_waker, 1);
+	CHECK(rq0->active_balance);
+	CHECK_EQ_S(rq0->push_cpu, 1);
+	CHECK_EQ_U(env.need_active_balance, 1);
+	CHECK_EQ_U(env.active_balance, 0);
+	CHECK_EQ_U(m->counters[MC_lb_active_needed], 2);
+	CHECK_EQ_U(m->counters[MC_lb_active_started], 1);
+	CHECK_EQ_U(sd->nr_balance_failed, 5);
+	CHECK(model_curr(m, 0) == a);
+	model_other_class(m, 0, true, now);
+	CHECK_EQ_S(model_cpu_stop(m, 0, now), 1);
+	CHECK_EQ_S(a->cpu, 1);
+	CHECK_EQ_U(sd->nr_balance_failed, 0);
+	CHECK(!rq0->active_balance);
+	CHECK_EQ_S(model_cpu_stop(m, 0, now), 0);
+	model_other_class(m, 0, false, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
+	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * Dry (--placement trace: no stopper runs): test_active_balance_push()'s
+ * passes.  At pass 4 the stopper would have pushed A, so nr_balance_failed
+ * goes back to 0 as the kernel's would; nothing moves, A still runs on
+ * CPU 0 and no work stays queued.
+ */
+static void test_active_balance_dry(void)
+{
+	struct model_task *a, *b;
+	uint64_t now = T0, switches;
+	struct model *m = active_rig("6.18", false, &a, &b, &now);
+	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
+	struct sched_domain *sd = &rq1->sd[0];
+	struct lb_env env;
+	int i;
+
+	switches = m->counters[MC_sched_switch];
+	for (i = 1; i <= 4; i++) {
+		CHECK_EQ_S(sched_balance_rq(m, rq1, sd, CPU_IDLE, &env), 0);
+		CHECK(env.dry_run);
+		CHECK_EQ_U(sd->nr_balance_failed, i == 4 ? 0 : (unsigned int)i);
 	}
-	CHECK_EQ_U(m->counters[MC_lb_active_needed], 1);
+	CHECK_EQ_U(env.active_balance, 1);
+	CHECK(model_curr(m, 0) == a);
+	CHECK_EQ_S(a->cpu, 0);
+	CHECK(!rq0->active_balance);
+	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	CHECK_EQ_U(m->counters[MC_load_balance_moved], 0);
+	CHECK_EQ_U(m->counters[MC_sched_switch], switches);
+	(void)b;
 	model_free(m);
 }
 
@@ -973,7 +1230,14 @@ int main(void)
 	test_throttled_dst(false);
 	test_throttled_dst(true);
 	test_pinned_and_hot();
-	test_active_balance_needed();
+	test_active_balance_push("6.18");
+	test_active_balance_push("6.12");
+	test_active_balance_push("6.1");
+	test_active_balance_delayed();
+	test_active_balance_hook();
+	test_active_balance_dry();
+	test_group_imbalanced(false);
+	test_group_imbalanced(true);
 	test_dry_run(false);
 	test_dry_run(true);
 	test_fully_busy_tie("6.18", 2);
