@@ -92,9 +92,12 @@ for run in hackbench-chan hackbench-chan-run2 hackbench-chan-run3; do
 			-g "socket:shares=512=hackbench -g 1 -f 5 -l 400"
 	fi
 done
-if want forkexec; then
-	cap forkexec -d 3 -g "forkexec=sh -c 'seq 3000 | xargs -P 4 -n 1 /bin/true'"
-fi
+# forkexec three times as well: its run-to-run spread
+for run in forkexec forkexec-run2 forkexec-run3; do
+	if want $run; then
+		cap $run -d 3 -g "forkexec=sh -c 'seq 3000 | xargs -P 4 -n 1 /bin/true'"
+	fi
+done
 if want hog-timer; then
 	cap hog-timer -d 4 \
 		-g "hog:shares=1024=stress-ng --cpu 2 --cpu-method int64 --timeout 60 --quiet" \
@@ -106,11 +109,14 @@ fi
 # 100000, recorded in the sidecar's cgroup section, which the replay reads),
 # a second probe in a group of its own, unlimited.  The committed bw-hogs.dat
 # predates quota= and used a hand-made cgroup /srbw (traces/README.md).
-if want bw-hogs; then
-	cap bw-hogs -d 1.5 \
-		-g "free:shares=1024=$probe -m 1 -t 1 -i 2000 -w 50 -r 60 --json -o $here/bw-hogs.free.probe.json" \
-		-g "limited:shares=1024,quota=20000/100000=stress-ng --cpu 2 --cpu-method int64 --timeout 60 --quiet & exec $probe -m 1 -t 1 -i 2000 -w 50 -r 60 --json -o $here/bw-hogs.limited.probe.json"
-fi
+# three times (the spread): bw-hogs-run2 and -run3 were made with quota=
+for run in bw-hogs bw-hogs-run2 bw-hogs-run3; do
+	if want $run; then
+		cap $run -d 1.5 \
+			-g "free:shares=1024=$probe -m 1 -t 1 -i 2000 -w 50 -r 60 --json -o $here/$run.free.probe.json" \
+			-g "limited:shares=1024,quota=20000/100000=stress-ng --cpu 2 --cpu-method int64 --timeout 60 --quiet & exec $probe -m 1 -t 1 -i 2000 -w 50 -r 60 --json -o $here/$run.limited.probe.json"
+	fi
+done
 if want idle-io; then
 	cap idle-io -d 2 \
 		-g "disk=dd if=/dev/zero of=$scratch/io bs=4M count=100000 oflag=direct,dsync" \
