@@ -924,6 +924,52 @@ static void test_exit_move_idle(void)
 }
 
 /*
+ * A switch to idle the kernel did not trace: 20 is switched in on CPU 0 at
+ * 1 ms, charged 200 us at 1.2 ms, and the next switch there, at 20 ms, is out
+ * of idle (to 21).  A CPU goes idle only with nothing runnable, so 20 blocked
+ * at its last event (1.2 ms), not ran 19 ms and was preempted; the hardirq
+ * wake at 30 ms ends that block.
+ */
+static void test_lost_idle_switch(void)
+{
+	struct wl_workload *wl;
+	uint32_t t;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
+	feed(ev_runtime(1 * MS + 200 * US, 0, 20, 200 * US));
+	feed(ev_switch(20 * MS, 0, 0, 'R', 120, 21, 120));       /* 20 -> idle not traced */
+	feed(ev_switch(21 * MS, 0, 21, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 30 * MS, 0, 0, HARDIRQ, 20, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 30 * MS + 500, 0, 0, HARDIRQ, 20, 120, 0));
+	feed(ev_switch(30 * MS + 10 * US, 0, 0, 'R', 120, 20, 120));
+	feed(ev_switch(31 * MS, 0, 20, 'S', 120, 0, 120));
+	wl = finish();
+
+	t = task_of(wl, 20, 0);
+	CHECK(t != WL_NONE);
+	CHECK_EQ(wl_task(wl, t)->nr_ops, 4);
+	CHECK_EQ(op_of(wl, t, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, t, 0)->value, 200 * US);     /* not 19 ms */
+	CHECK_EQ(op_of(wl, t, 1)->kind, WL_OP_BLOCK);
+	CHECK_EQ(op_of(wl, t, 1)->value, 1);            /* assumed "S" */
+	CHECK(op_of(wl, t, 1)->arg != WL_NONE);         /* ended by the 30 ms wake */
+	if (op_of(wl, t, 1)->arg != WL_NONE) {
+		const struct wl_wake *w = wl_wake(wl, op_of(wl, t, 1)->arg);
+
+		CHECK_EQ(w->src, WL_SRC_HARDIRQ);
+		CHECK_EQ(w->ts, 30 * MS);
+		CHECK_EQ(w->path, WL_PATH_IDLE);
+		CHECK_EQ(w->latency, 10 * US);
+	}
+	CHECK_EQ(op_of(wl, t, 2)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, t, 2)->value, 990 * US);
+	CHECK_EQ(op_of(wl, t, 3)->kind, WL_OP_BLOCK);
+	CHECK_EQ(wl_counts(wl)->sched_switch, 5);       /* the traced ones only */
+	wl_free(wl);
+}
+
+/*
  * The period grid of a group with a CPU bandwidth limit, from the trace:
  * /lim (20 ms per 100 ms, from a --cgroup-map) has tasks 20 and 21; the
  * boundaries are at 37 ms + k x 100 ms.  In each of 4 periods, 20 waits
@@ -1012,5 +1058,6 @@ int main(void)
 	test_self_migrate();
 	test_self_migrate_wake();
 	test_bandwidth_phase();
+	test_lost_idle_switch();
 	CHECK_DONE();
 }
