@@ -603,6 +603,64 @@ static void test_delayed_sleep_in_throttled(void)
 	model_free(m);
 }
 
+/*
+ * 6.12 only (yield_to needs EEVDF): yield_to() and the imposed hand-over
+ * refuse a task below a throttled queue.  t runs /a dry (run_dry()), root
+ * tasks r1 and r2 are forked at T0 + 10 ms, /a is throttled
+ * (check_cfs_rq_runtime(), t's entity stays queued in /a, /a's entity off
+ * the root) and the __schedule() at T0 + 10 ms picks a root task c; the rq
+ * counts r1 and r2 (2, so yield_to() does not stop at -ESRCH).  At
+ * T0 + 11 ms:
+ *   yield_to_task_fair(t): false ('throttled_hierarchy(cfs_rq_of(se))'):
+ *     no buddy at /a or the root, curr's vruntime and deadline as they
+ *     were, no resched;
+ *   model_yield_to(t): 0, and the rq clock stays at T0 + 10 ms (the
+ *     kernel's yield_task_fair(), which updates it, is not reached);
+ *   model_preempt_for(t): 0, the same (no update_curr(), no buddy).
+ * After the T0 + 100 ms timer has unthrottled /a, yield_to(t) is done: 1,
+ * t the next buddy in /a and /a's entity the root's.
+ */
+static void test_yield_to_throttled(void)
+{
+	struct model *m = mk();
+	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
+	struct rq *rq = &m->rqs[0];
+	struct model_task *t, *r1, *r2, *c;
+	uint64_t vr, dl, uc;
+
+	t = run_dry(m, a);
+	r1 = fork_in(m, model_root_group(m), 2, T0 + 10 * MS);
+	r2 = fork_in(m, model_root_group(m), 3, T0 + 10 * MS);
+	CHECK(check_cfs_rq_runtime(m, q(a)));
+	c = model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS);
+	CHECK(c == r1 || c == r2);
+	CHECK(t->se.on_rq && t->on_rq == TASK_ON_RQ_QUEUED && !q(a)->se->on_rq);
+	CHECK_EQ_U(rq->nr_running, 2);
+	CHECK(!model_need_resched(m, 0));
+	vr = c->se.vruntime;
+	dl = c->se.deadline;
+	uc = counter(m, "update_curr");
+
+	CHECK(!yield_to_task_fair(m, rq, t));
+	CHECK(!model_yield_to(m, 0, t, T0 + 11 * MS));
+	CHECK(!model_preempt_for(m, 0, t, T0 + 11 * MS));
+	CHECK(rq->cfs.next == NULL && q(a)->next == NULL);
+	CHECK_EQ_U(c->se.vruntime, vr);
+	CHECK_EQ_U(c->se.deadline, dl);
+	CHECK_EQ_U(rq->clock, T0 + 10 * MS);
+	CHECK_EQ_U(counter(m, "update_curr") - uc, 0);
+	CHECK(!model_need_resched(m, 0));
+	CHECK(model_check_invariants(m, NULL) == 0);
+
+	model_run_timers(m, T0 + 100 * MS);
+	CHECK(!q(a)->throttled && q(a)->se->on_rq);
+	CHECK_EQ_U(rq->nr_running, 3);
+	CHECK(model_yield_to(m, 0, t, T0 + 100 * MS) == 1);
+	CHECK(q(a)->next == &t->se && rq->cfs.next == q(a)->se);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	static const char *profiles[] = { "6.12", "6.1" };
@@ -623,6 +681,7 @@ int main(void)
 		if (!is_61) {
 			test_delayed_in_throttled();
 			test_delayed_sleep_in_throttled();
+			test_yield_to_throttled();
 		}
 		if (check_failures != before)
 			fprintf(stderr, "(the %d failures above: profile %s)\n",
