@@ -290,7 +290,7 @@ void check_preempt_wakeup_cfs(struct model *m, struct rq *rq, struct model_task 
 
 	if (se == pse)
 		return;
-	if (wakee_throttled_pre618(m, pse))
+	if (entity_throttled_pre618(m, pse))
 		return;
 	if (sched_feat(m, NEXT_BUDDY) && scale && !(wake_flags & MODEL_WF_FORK)) {
 		set_next_buddy(pse);

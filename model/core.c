@@ -752,14 +752,17 @@ struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev
 /*
  * What model_yield_to() and model_preempt_for() need: an EEVDF profile, a
  * fair curr on @cpu other than @p, and @p queued there, runnable, not
- * delayed (yield_to()'s task_is_running(), same rq).
+ * delayed (yield_to()'s task_is_running(), same rq), and before 6.18 not
+ * below a throttled queue (yield_to_task_fair()'s throttled_hierarchy()
+ * test, made here, before the rq clock is updated: the kernel's
+ * yield_task_fair() updates it only when the yield happens).
  */
 static bool hand_over_possible(const struct model *m, const struct rq *rq, int cpu,
 			       const struct model_task *p)
 {
 	return sched_feat(m, EEVDF) && !rq->other_class && rq->curr && rq->curr != p &&
 	       p->cpu == cpu && p->on_rq == TASK_ON_RQ_QUEUED && !p->se.sched_delayed &&
-	       p->state == TS_RUNNING;
+	       p->state == TS_RUNNING && !entity_throttled_pre618(m, &p->se);
 }
 
 /*
@@ -768,7 +771,8 @@ static bool hand_over_possible(const struct model *m, const struct rq *rq, int c
  * next buddy and yields curr; schedule() is the caller's model_schedule()
  * with MODEL_PREV_RUNNABLE.  Not done (0, nothing changed): @p running,
  * asleep or delayed (!task_is_running()), on another CPU, a non-fair task
- * holding the CPU, curr the only task (-ESRCH), or a CFS profile (6.1's
+ * holding the CPU, curr the only task (-ESRCH), @p below a throttled queue
+ * before 6.18 (yield_to_task_fair() false), or a CFS profile (6.1's
  * yield sets the skip buddy, which the model's CFS pick does not have).
  */
 int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
@@ -794,7 +798,11 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
  * rq_clock_skip_update() as in wakeup_preempt()).  pick_next_entity() then
  * takes @p if eligible (PICK_BUDDY), else pick_eevdf() decides - curr
  * again, or a third task.  curr's vruntime and deadline are those
- * update_curr() leaves.  Conditions and return values as model_yield_to().
+ * update_curr() leaves.  Conditions and return values as model_yield_to():
+ * before 6.18 a @p below a throttled queue is refused (0), as the kernel's
+ * wakeup check returns early for it - the hierarchy cannot run, so a buddy
+ * set there (the levels up to the dequeued group entity) would only be left
+ * behind for a later pick.
  */
 int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now)
 {

@@ -169,11 +169,13 @@ void yield_task_fair(struct model *m, struct rq *rq)
 /*
  * yield_to_task_fair() (6.12): @p becomes the next buddy at every level
  * (pick_next_entity() takes it where it is eligible), then curr yields.
- * False if @p is not queued.
+ * False if @p is not queued, or (before 6.18) queued below a throttled
+ * queue: its entity is queued there but the hierarchy is not runnable, so
+ * no buddy is set and curr keeps its deadline.
  */
 bool yield_to_task_fair(struct model *m, struct rq *rq, struct model_task *p)
 {
-	if (!p->se.on_rq)
+	if (!p->se.on_rq || entity_throttled_pre618(m, &p->se))
 		return false;
 	set_next_buddy(&p->se);
 	yield_task_fair(m, rq);
@@ -1111,16 +1113,6 @@ static bool preempt_wakeup_pick(struct model *m, struct rq *rq, struct cfs_rq *c
  * CPUs).  update_curr() has just reset exec_start, so that runtime is 0 and
  * such a wakeup never preempts, in the kernel as here.
  */
-/*
- * Before 6.18 a task enqueued below a throttled queue is not on the rq
- * (check_preempt_wakeup_fair() of 6.12, check_preempt_wakeup() of 6.1:
- * 'throttled_hierarchy(cfs_rq_of(pse))'); 6.18 tests the task itself.
- */
-bool wakee_throttled_pre618(struct model *m, struct sched_entity *pse)
-{
-	return !sched_feat(m, TASK_BASED_THROTTLE) && throttled_hierarchy(m, cfs_rq_of(pse));
-}
-
 void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task *p, int wake_flags)
 {
 	struct model_task *curr = rq->curr;
@@ -1135,7 +1127,7 @@ void check_preempt_wakeup_fair(struct model *m, struct rq *rq, struct model_task
 	if (se == pse)
 		return;
 	/* attach_tasks() and the like enqueue and then check: a throttled task cannot run */
-	if (task_is_throttled(m, p) || wakee_throttled_pre618(m, pse))
+	if (task_is_throttled(m, p) || entity_throttled_pre618(m, pse))
 		return;
 	if (sched_feat(m, NEXT_BUDDY) && !sched_feat(m, WAKEUP_PICK_NEXT) &&
 	    !(wake_flags & MODEL_WF_FORK) && !pse->sched_delayed)

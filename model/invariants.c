@@ -251,8 +251,17 @@ int model_check_invariants(const struct model *m, struct sr_error *err)
 			    rq->cfs.h_nr_queued);
 		for (p = rq->cfs_tasks_head; p; p = p->cfs_next)
 			listed++;
-		/* before 6.18 tasks below a throttled queue stay on cfs_tasks */
-		if (listed != tasks_on_cpu(m, (int)cpu))
+		/*
+		 * 6.18 dequeues a throttled task, so cfs_tasks holds exactly the
+		 * tasks the root counts; before 6.18 tasks below a throttled
+		 * queue stay on it (their entities stay queued) while the root
+		 * no longer counts them, so only their own queued entities can be
+		 * counted.
+		 */
+		if (sched_feat(m, TASK_BASED_THROTTLE) && listed != rq->cfs.h_nr_queued)
+			BAD("cpu %u: cfs_tasks has %u tasks, h_nr_queued %u", cpu, listed,
+			    rq->cfs.h_nr_queued);
+		if (!sched_feat(m, TASK_BASED_THROTTLE) && listed != tasks_on_cpu(m, (int)cpu))
 			BAD("cpu %u: cfs_tasks has %u tasks, %u queued", cpu, listed,
 			    tasks_on_cpu(m, (int)cpu));
 		if (rq->curr) {

@@ -535,18 +535,32 @@ void migrate_se_pelt_lag(struct model *m, struct sched_entity *se)
 /*
  * propagate_entity_cfs_rq(): after an attach or detach outside the enqueue
  * path, update every ancestor so the change reaches the root.
+ *
+ * Before 6.18 (6.1.192, 6.12.117) the change stops at a throttled queue:
+ * nothing at all if the entity's own queue is throttled, else the walk ends
+ * after update_load_avg() of the entity queued on a throttled queue.  The
+ * load stays pending in that queue's propagation (add_tg_cfs_propagate())
+ * and reaches its parent when unthrottle_cfs_rq() enqueues the group entity
+ * again.  6.18 walks to the root, a throttled queue's PELT clock being
+ * stopped only while it is empty.  In both, a queue whose PELT clock is
+ * stopped stays off the leaf list (6.1/6.12: !throttled_hierarchy(), which
+ * pelt_clock_throttled equals there).
  */
 void propagate_entity_cfs_rq(struct model *m, struct sched_entity *se)
 {
 	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+	bool stop_at_throttled = !sched_feat(m, TASK_BASED_THROTTLE);
 
-	/* 6.18: a throttled, empty queue (PELT clock stopped) stays off the list */
+	if (stop_at_throttled && cfs_rq_throttled(m, cfs_rq))
+		return;
 	if (!cfs_rq->pelt_clock_throttled)
 		list_add_leaf_cfs_rq(cfs_rq);
 	se = se->parent;
 	for_each_sched_entity(se) {
 		cfs_rq = cfs_rq_of(se);
 		update_load_avg(m, cfs_rq, se, UPDATE_TG);
+		if (stop_at_throttled && cfs_rq_throttled(m, cfs_rq))
+			break;
 		if (!cfs_rq->pelt_clock_throttled)
 			list_add_leaf_cfs_rq(cfs_rq);
 	}

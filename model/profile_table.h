@@ -44,7 +44,7 @@
 	F(ZERO_VRUNTIME,          0, 0, 1, 1, "avg_vruntime() recentres zero_vruntime (79f3f9bedd14, 6.19, in 6.12.117)") \
 	F(RUNNABLE_EXCL_DELAYED,  0, 0, 1, 1, "PELT runnable excludes delayed tasks (h_nr_delayed 6.13, in 6.12.117)") \
 	F(TASK_BASED_THROTTLE,    0, 0, 0, 1, "CFS bandwidth: throttle_cfs_rq() only marks the queue, a task of a throttled hierarchy leaves for the queue's throttled_limbo_list on its return to user space, unthrottling re-enqueues the tasks (Aaron Lu's 'task based throttle' series, v6.18; 6.18.35 fair.c); before: throttle_cfs_rq() dequeues the queue's group entity (and its emptied ancestors) and unthrottle_cfs_rq() enqueues it again (6.1.192, 6.12.117 fair.c)") \
-	F(THROTTLED_TIME_NONEMPTY, 0, 1, 1, 1, "cpu.stat throttled time only runs while the throttled queue has entities (throttled_clock set only if nr_running, and at the first enqueue of a throttled queue: 'sched: don't account throttle time for empty groups', v6.4, in 6.12.117 fair.c; 6.1.192: from the throttle on)") \
+	F(THROTTLED_TIME_NONEMPTY, 0, 1, 1, 1, "cpu.stat throttled time only runs while the throttled queue has entities (throttled_clock set only if nr_running, and at the first enqueue of a throttled queue: 'sched: don't account throttle time for empty groups', between 6.1 and 6.12 (v6.5-rc1 per the series, not verified here), read in 6.12.117 fair.c; 6.1.192: from the throttle on)") \
 	F(START_DEBIT,            1, 1, 0, 0, "CFS: a forked task starts one vslice late (features.h <= 6.5)") \
 	F(GENTLE_FAIR_SLEEPERS,   1, 1, 0, 0, "CFS: sleeper credit is half a latency (features.h <= 6.5)") \
 	F(LAST_BUDDY,             1, 1, 0, 0, "CFS: preempted task is the last buddy (features.h <= 6.5)") \

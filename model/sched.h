@@ -744,6 +744,18 @@ static inline bool throttled_hierarchy(const struct model *m, const struct cfs_r
 {
 	return cfs_bandwidth_used(m) && cfs_rq->throttle_count;
 }
+/*
+ * Before 6.18 a task below a throttled queue keeps its entity queued there
+ * but is not on the rq: the kernel tests its queue's throttle_count
+ * ('throttled_hierarchy(cfs_rq_of(se))' in check_preempt_wakeup_fair() and
+ * yield_to_task_fair() of 6.12.117, check_preempt_wakeup() and
+ * yield_to_task_fair() of 6.1.192).  6.18 dequeues such a task
+ * (task_is_throttled(), !se->on_rq), so this is false there.
+ */
+static inline bool entity_throttled_pre618(const struct model *m, const struct sched_entity *se)
+{
+	return !sched_feat(m, TASK_BASED_THROTTLE) && throttled_hierarchy(m, cfs_rq_of(se));
+}
 static inline bool task_is_throttled(const struct model *m, const struct model_task *p)
 {
 	return cfs_bandwidth_used(m) && p->throttled;
@@ -789,7 +801,6 @@ static inline void return_cfs_rq_runtime(struct model *m, struct cfs_rq *cfs_rq)
 	__return_cfs_rq_runtime(m, cfs_rq);
 }
 void task_throttle_setup_work(struct model *m, struct model_task *p);
-bool wakee_throttled_pre618(struct model *m, struct sched_entity *pse);
 void throttle_cfs_rq_work(struct model *m, struct model_task *p);
 void dequeue_throttled_task(struct model *m, struct model_task *p, int flags);
 bool enqueue_throttled_task(struct model *m, struct model_task *p);

@@ -318,7 +318,8 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
  * (which no profile's wakeup path sets: NEXT_BUDDY is off; pick_next_entity()
  * takes it if eligible, else pick_eevdf() decides; the wakeup-preemption
  * check of 6.18.33+ ignores it) and need_resched is set.
- * curr keeps its vruntime and deadline.  Returns as model_yield_to().
+ * curr keeps its vruntime and deadline.  Returns as model_yield_to(); as
+ * there, before 6.18 a @p below a throttled group queue is refused (0).
  */
 int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now);
 

@@ -603,6 +603,181 @@ static void test_delayed_sleep_in_throttled(void)
 	model_free(m);
 }
 
+/*
+ * 6.12 only (yield_to needs EEVDF): yield_to() and the imposed hand-over
+ * refuse a task below a throttled queue.  t runs /a dry (run_dry()), root
+ * tasks r1 and r2 are forked at T0 + 10 ms, /a is throttled
+ * (check_cfs_rq_runtime(), t's entity stays queued in /a, /a's entity off
+ * the root) and the __schedule() at T0 + 10 ms picks a root task c; the rq
+ * counts r1 and r2 (2, so yield_to() does not stop at -ESRCH).  At
+ * T0 + 11 ms:
+ *   yield_to_task_fair(t): false ('throttled_hierarchy(cfs_rq_of(se))'):
+ *     no buddy at /a or the root, curr's vruntime and deadline as they
+ *     were, no resched;
+ *   model_yield_to(t): 0, and the rq clock stays at T0 + 10 ms (the
+ *     kernel's yield_task_fair(), which updates it, is not reached);
+ *   model_preempt_for(t): 0, the same (no update_curr(), no buddy).
+ * After the T0 + 100 ms timer has unthrottled /a, yield_to(t) is done: 1,
+ * t the next buddy in /a and /a's entity the root's.
+ */
+static void test_yield_to_throttled(void)
+{
+	struct model *m = mk();
+	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
+	struct rq *rq = &m->rqs[0];
+	struct model_task *t, *r1, *r2, *c;
+	uint64_t vr, dl, uc;
+
+	t = run_dry(m, a);
+	r1 = fork_in(m, model_root_group(m), 2, T0 + 10 * MS);
+	r2 = fork_in(m, model_root_group(m), 3, T0 + 10 * MS);
+	CHECK(check_cfs_rq_runtime(m, q(a)));
+	c = model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS);
+	CHECK(c == r1 || c == r2);
+	CHECK(t->se.on_rq && t->on_rq == TASK_ON_RQ_QUEUED && !q(a)->se->on_rq);
+	CHECK_EQ_U(rq->nr_running, 2);
+	CHECK(!model_need_resched(m, 0));
+	vr = c->se.vruntime;
+	dl = c->se.deadline;
+	uc = counter(m, "update_curr");
+
+	CHECK(!yield_to_task_fair(m, rq, t));
+	CHECK(!model_yield_to(m, 0, t, T0 + 11 * MS));
+	CHECK(!model_preempt_for(m, 0, t, T0 + 11 * MS));
+	CHECK(rq->cfs.next == NULL && q(a)->next == NULL);
+	CHECK_EQ_U(c->se.vruntime, vr);
+	CHECK_EQ_U(c->se.deadline, dl);
+	CHECK_EQ_U(rq->clock, T0 + 10 * MS);
+	CHECK_EQ_U(counter(m, "update_curr") - uc, 0);
+	CHECK(!model_need_resched(m, 0));
+	CHECK(model_check_invariants(m, NULL) == 0);
+
+	model_run_timers(m, T0 + 100 * MS);
+	CHECK(!q(a)->throttled && q(a)->se->on_rq);
+	CHECK_EQ_U(rq->nr_running, 3);
+	CHECK(model_yield_to(m, 0, t, T0 + 100 * MS) == 1);
+	CHECK(q(a)->next == &t->se && rq->cfs.next == q(a)->se);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * A sleeping root task moved into a throttled group (task_change_group_fair():
+ * cgroup moves, the autogroup re-attach at exit).  /a is throttled with t
+ * (run_dry(), __schedule() at T0 + 10 ms: idle); s, forked on the root at
+ * T0 + 20 ms, runs and sleeps at T0 + 30 ms (alone, so its lag is 0: not
+ * delayed) and is moved into /a at T0 + 30 ms, so the root, s and the rq
+ * clock are all synchronised at the move:
+ *   detach_entity_cfs_rq(root): update_load_avg() (+1), s's load_avg
+ *     leaves the root's (exactly: nothing to decay), update_tg_load_avg()
+ *     of the root does nothing, propagate_entity_cfs_rq() has no parent;
+ *   attach_entity_cfs_rq(/a): update_load_avg() (+1), s's load joins /a's,
+ *     update_tg_load_avg(/a) folds it into tg->load_avg (+1 write: /a's
+ *     last write was 20 ms or more earlier, at T0 + 10 ms at the latest,
+ *     and s's load is far above 1/64 of /a's contribution), then propagate_entity_cfs_rq() returns at once
+ *     on the throttled /a (6.1.192, 6.12.117): no update_load_avg() of /a's
+ *     entity on the root.
+ *   So 2 update_load_avg() (6.18 walks on: 3), /a's entity keeps its
+ *   load_avg, /a's propagation stays pending, and the root's load_avg is
+ *   its value before the move less s's.
+ * @nested: s is moved into /a/b, below the throttled /a (/a/b itself not
+ *   throttled, empty): the attach writes /a/b's contribution (+1 write, its
+ *   first), propagate_entity_cfs_rq() updates /a/b's entity on /a
+ *   (update_load_avg() +1: it takes s's load, so /a's load_avg changes and
+ *   update_tg_load_avg(/a) writes, +1) and stops there, /a being throttled:
+ *   3 update_load_avg(), 2 writes; /a's entity, the root and /a's pending
+ *   propagation as above.  (Walking on would add the update of /a's entity
+ *   on the root - no tg write, the root group has none.)
+ * At T0 + 100 ms unthrottle_cfs_rq() enqueues /a's entity; its
+ * update_load_avg() takes the pending propagation: /a's entity and the root
+ * gain s's load then.
+ */
+static void test_move_into_throttled(bool nested)
+{
+	struct model *m = mk();
+	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
+	struct model_group *b = model_group_new(m, a, 1024, "/a/b", NULL);
+	struct rq *rq = &m->rqs[0];
+	struct model_task *s;
+	unsigned long root_la, ga_la, s_la;
+	uint64_t ula, tgw;
+
+	run_dry(m, a);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS) == NULL);
+	s = fork_in(m, model_root_group(m), 2, T0 + 20 * MS);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 20 * MS) == s);
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 30 * MS) == NULL);
+	CHECK(!s->se.on_rq && !s->se.sched_delayed);
+	CHECK(q(a)->throttled);
+	root_la = rq->cfs.avg.load_avg;
+	ga_la = q(a)->se->avg.load_avg;
+	s_la = s->se.avg.load_avg;
+	ula = counter(m, "update_load_avg");
+	tgw = counter(m, "tg_load_avg_writes");
+	CHECK_EQ_S(q(a)->propagate, 0);
+
+	CHECK(model_task_move_group(m, s, nested ? b : a, T0 + 30 * MS) == 0);
+	CHECK(s->se.cfs_rq == q(nested ? b : a));
+	CHECK_EQ_U(counter(m, "update_load_avg") - ula, nested ? 3 : 2);
+	CHECK_EQ_U(counter(m, "tg_load_avg_writes") - tgw, nested ? 2 : 1);
+	CHECK_EQ_U(rq->cfs.avg.load_avg, root_la - s_la);
+	CHECK_EQ_U(q(a)->se->avg.load_avg, ga_la);
+	CHECK_EQ_S(q(a)->propagate, 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+
+	model_run_timers(m, T0 + 100 * MS);
+	CHECK(!q(a)->throttled && q(a)->se->on_rq);
+	CHECK_EQ_S(q(a)->propagate, 0);
+	/* the root holds only /a's entity now */
+	CHECK_EQ_U(rq->cfs.avg.load_avg, q(a)->se->avg.load_avg);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * model_check_invariants()' cfs_tasks check under @prof: a sleeping root
+ * task s (its entity dequeued, not on cfs_tasks) is made to look like a
+ * task whose entity is queued but that the root does not count - on
+ * cfs_tasks with se->on_rq set, outside the tree and the counts.  Before
+ * 6.18 that is how a task below a throttled queue looks, so the check
+ * compares cfs_tasks with the tasks whose entities are queued (and accepts
+ * it here); 6.18 dequeues throttled tasks, so the list must match the
+ * root's h_nr_queued (1, the running r) and the check reports 2 listed.
+ */
+static void check_cfs_tasks_invariant(const char *prof)
+{
+	const char *saved = profile;
+	struct model *m;
+	struct model_task *s, *r;
+	struct sr_error err = { 0 };
+	int ret;
+
+	profile = prof;
+	m = mk();
+	s = fork_in(m, model_root_group(m), 1, T0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == s);
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 1 * MS) == NULL);
+	r = fork_in(m, model_root_group(m), 2, T0 + 2 * MS);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 2 * MS) == r);
+	CHECK(model_check_invariants(m, NULL) == 0);
+
+	s->se.on_rq = 1;
+	cfs_tasks_add(&m->rqs[0], s);
+	ret = model_check_invariants(m, &err);
+	if (!strcmp(prof, "6.18")) {
+		CHECK_EQ_S(ret, -1);
+		CHECK_MSG(strstr(err.msg, "cfs_tasks has 2 tasks, h_nr_queued 1") != NULL,
+			  "%s: %s", prof, err.msg);
+	} else {
+		CHECK_MSG(ret == 0, "%s: %s", prof, err.msg);
+	}
+	cfs_tasks_del(&m->rqs[0], s);
+	s->se.on_rq = 0;
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+	profile = saved;
+}
+
 int main(void)
 {
 	static const char *profiles[] = { "6.12", "6.1" };
@@ -620,13 +795,18 @@ int main(void)
 		test_wake_into_throttled();
 		test_wakee_no_preempt();
 		test_lb_throttled_source();
+		test_move_into_throttled(false);
+		test_move_into_throttled(true);
 		if (!is_61) {
 			test_delayed_in_throttled();
 			test_delayed_sleep_in_throttled();
+			test_yield_to_throttled();
 		}
 		if (check_failures != before)
 			fprintf(stderr, "(the %d failures above: profile %s)\n",
 				check_failures - before, profile);
 	}
+	check_cfs_tasks_invariant("6.18");
+	check_cfs_tasks_invariant("6.12");
 	return check_done("bandwidth_pre618");
 }
