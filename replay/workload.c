@@ -63,6 +63,8 @@ struct tstate {
 struct cpu_track {
 	int32_t curr;                /* task index, CUR_IDLE or CUR_UNKNOWN */
 	uint64_t curr_seen;          /* the last event here in curr's context (or its switch-in) */
+	int32_t lost_task;           /* the last task lost_switch_to_idle() blocked here, or -1 */
+	uint64_t lost_ts;            /* ... at this time: the CPU was idle after it */
 	int32_t stat_pid;            /* the last event here was this pid's sched_stat_runtime */
 	uint64_t stat_ts;
 	int32_t stat2_pid;           /* ... and the one before it, too (a tick's) */
@@ -479,7 +481,7 @@ static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
 		if (!p)
 			return NULL;
 		for (int i = b->nr_cpus; i <= cpu; i++)
-			p[i] = (struct cpu_track){ .curr = CUR_UNKNOWN, .other_in = WL_NONE,
+			p[i] = (struct cpu_track){ .curr = CUR_UNKNOWN, .other_in = WL_NONE, .lost_task = -1,
 						   .other_prev = WL_NONE, .rtw_task = WL_NONE };
 		b->cpus = p;
 		b->nr_cpus = cpu + 1;
@@ -680,11 +682,22 @@ static int lost_switch_to_idle(struct wl_builder *b, struct cpu_track *c, int cp
 {
 	struct trace_event sw;
 	const struct wl_task *t;
+	struct tstate *s;
 
 	if (c->curr < 0 || b->ts.v[c->curr].st != TS_RUNNING || b->ts.v[c->curr].cpu != cpu ||
 	    b->tasks.v[c->curr].cls != WL_CLASS_FAIR)
 		return 1;
 	t = &b->tasks.v[c->curr];
+	s = &b->ts.v[c->curr];
+	/*
+	 * Its sched_waking came after its last event: it was asleep, not on
+	 * the CPU (a wake of a "running" task is a race wake, with no latency
+	 * interval); the sched_wakeup that follows ends the block.
+	 */
+	if (s->waking != WL_NONE && b->wakes.v[s->waking].ts > c->curr_seen)
+		b->wakes.v[s->waking].flags &= (uint8_t)~WL_WAKE_ON_CPU;
+	c->lost_task = c->curr;
+	c->lost_ts = c->curr_seen;
 	memset(&sw, 0, sizeof(sw));
 	sw.type = TRACE_EV_SCHED_SWITCH;
 	sw.cpu = cpu;
@@ -695,8 +708,14 @@ static int lost_switch_to_idle(struct wl_builder *b, struct cpu_track *c, int cp
 		 b->ts.v[c->curr].comm[0] ? b->ts.v[c->curr].comm : t->comm);
 	sw.u.sched_switch.prev_pid = t->pid;
 	sw.u.sched_switch.prev_prio = t->prio;
-	sw.u.sched_switch.prev_state = 1;            /* TASK_INTERRUPTIBLE: "S" */
-	sw.u.sched_switch.prev_run = TRACE_STATE_SLEEPING;
+	if (s->exiting) {
+		/* past sched_process_exit: its last switch, "X" (TASK_DEAD) */
+		sw.u.sched_switch.prev_state = 0x80;
+		sw.u.sched_switch.prev_run = TRACE_STATE_DEAD;
+	} else {
+		sw.u.sched_switch.prev_state = 1;    /* TASK_INTERRUPTIBLE: "S" */
+		sw.u.sched_switch.prev_run = TRACE_STATE_SLEEPING;
+	}
 	snprintf(sw.u.sched_switch.next_comm, sizeof(sw.u.sched_switch.next_comm), "swapper/%d", cpu);
 	note(b, WL_NOTE_LOST_IDLE_SWITCH);
 	return on_switch(b, &sw) ? -1 : 0;
@@ -1323,6 +1342,9 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		/* Current unknown at the wakeup, and no switch since: it was prev. */
 		if (ns->lat_curr == CUR_UNKNOWN && c->switches == ns->lat_switches + 1)
 			ns->lat_curr = prev_idx;
+		/* woken after the untraced switch to idle of that current */
+		if (ns->lat_curr >= 0 && ns->lat_curr == c->lost_task && w->ts > c->lost_ts)
+			ns->lat_curr = CUR_IDLE;
 		w->latency = ev->ts - w->ts;
 		w->path = classify_path(ns->lat_curr, prev_idx,
 					sw->prev_run == TRACE_STATE_RUNNING, w->waker_cpu, ev->cpu);

@@ -935,7 +935,7 @@ static int real_trace(const char *path)
 					c, b.name, b.common_pid, b.ts);
 		}
 		if (b.type == TRACE_EV_SCHED_SWITCH) {
-			lost_to[c] += b.u.sched_switch.prev_pid == 0 && curr[c] > 0;
+			lost_to[c] += b.u.sched_switch.prev_pid == 0 && curr[c] > 0 && !b.synthetic;
 			curr[c] = b.u.sched_switch.next_pid;
 			to[c] += b.u.sched_switch.next_pid == 0;
 			from[c] += b.u.sched_switch.prev_pid == 0;

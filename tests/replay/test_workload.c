@@ -970,6 +970,67 @@ static void test_lost_idle_switch(void)
 }
 
 /*
+ * The same untraced switch to idle, seen by wakes in the window (two runs):
+ * (a) 30 on CPU 1 wakes 20 at 5 ms, when the builder still takes 20 to run
+ * on CPU 0; the sched_wakeup in CPU 0's idle context reveals the switch: the
+ * wake ends 20's block (not a race wake of a running task) and is an
+ * idle-path sample of 20 us.  (b) 30 wakes 21 onto CPU 0 at 3 ms, in the
+ * window; 21's switch-in out of idle reveals it: also the idle path (30 us),
+ * not "queued behind 20".
+ */
+static void lost_idle_window(bool a)
+{
+	struct wl_workload *wl;
+	uint32_t t20, t30, nwakes = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 30, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
+	feed(ev_runtime(1 * MS + 200 * US, 0, 20, 200 * US));
+	if (a) {
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 1, 30, 0, 20, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 2 * US, 0, 0, 0, 20, 120, 0));
+		feed(ev_switch(5 * MS + 20 * US, 0, 0, 'R', 120, 20, 120));
+		feed(ev_switch(6 * MS, 0, 20, 'S', 120, 0, 120));
+	} else {
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 1, 30, 0, 21, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 1 * US, 1, 30, 0, 21, 120, 0));
+		feed(ev_switch(3 * MS + 30 * US, 0, 0, 'R', 120, 21, 120));
+		feed(ev_switch(4 * MS, 0, 21, 'S', 120, 0, 120));
+	}
+	wl = finish();
+
+	t20 = task_of(wl, 20, 0);
+	t30 = task_of(wl, 30, 0);
+	CHECK(t20 != WL_NONE && t30 != WL_NONE);
+	CHECK_EQ(op_of(wl, t20, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, t20, 0)->value, 200 * US);
+	CHECK_EQ(op_of(wl, t20, 1)->kind, WL_OP_BLOCK);
+	for (uint32_t k = 0; k < wl_task(wl, t30)->nr_ops; k++) {
+		const struct wl_wake *w;
+
+		if (op_of(wl, t30, k)->kind != WL_OP_WAKE)
+			continue;
+		w = wl_wake(wl, op_of(wl, t30, k)->arg);
+		nwakes++;
+		CHECK_EQ(w->flags & (WL_WAKE_ON_CPU | WL_WAKE_ENDS_BLOCK), WL_WAKE_ENDS_BLOCK);
+		CHECK_EQ(w->path, WL_PATH_IDLE);
+		CHECK_EQ(w->target, a ? t20 : task_of(wl, 21, 0));
+		CHECK_EQ(w->latency, a ? 20 * US : 30 * US);
+		if (a)
+			CHECK_EQ(op_of(wl, t20, 1)->arg, op_of(wl, t30, k)->arg);
+	}
+	CHECK_EQ(nwakes, 1);
+	wl_free(wl);
+}
+
+static void test_lost_idle_switch_wakes(void)
+{
+	lost_idle_window(true);
+	lost_idle_window(false);
+}
+
+/*
  * The period grid of a group with a CPU bandwidth limit, from the trace:
  * /lim (20 ms per 100 ms, from a --cgroup-map) has tasks 20 and 21; the
  * boundaries are at 37 ms + k x 100 ms.  In each of 4 periods, 20 waits
@@ -1059,5 +1120,6 @@ int main(void)
 	test_self_migrate_wake();
 	test_bandwidth_phase();
 	test_lost_idle_switch();
+	test_lost_idle_switch_wakes();
 	CHECK_DONE();
 }
