@@ -104,6 +104,7 @@ struct result {
 	bool have_q[3];
 	double q_pred[3], band_q_lo[3], band_q_hi[3];
 	uint64_t band_n[3], n_meas;
+	uint64_t off_n[3];           /* measured samples strictly between prediction and band */
 	/* the model's placement is consulted: whether it packs (sched_vcpu_pack), why */
 	bool pack_shown, pack_on;
 	char pack_why[200];
@@ -156,21 +157,24 @@ static struct lgroup find_group(const struct lat_machine *lat, json_t *grp, char
 }
 
 /*
- * Measured samples of @h at or below @us (@strict: below), at the
- * histogram's resolution: a bucket counts when its lower bound is <= @us
- * (strict: its upper bound < @us), so that a value in the bucket of the
- * measured percentile counts that bucket, as sr_hist_percentile() does.
+ * Measured samples of @h whose value is at or below @ns (@strict: below),
+ * each sample standing at its bucket's value (sr_hist_bucket_value(), what
+ * sr_hist_percentile() returns for it).  With one rule for the prediction's
+ * place and both ends of the band, a prediction within the goal of the
+ * measured percentile lies in the band, and one outside it outside or on
+ * its edge.
  */
-static uint64_t hist_at_or_below(const struct sr_hist *h, double us, bool strict)
+static uint64_t hist_at_or_below(const struct sr_hist *h, double ns, bool strict)
 {
 	struct sr_hist_bucket b;
 	size_t pos = 0;
 	uint64_t n = 0;
-	double ns = us * 1e3;
 
 	sr_hist_settle(h);
 	while (sr_hist_next_bucket(h, &pos, &b)) {
-		if (strict ? (double)b.hi >= ns : (double)b.lo > ns)
+		double v = (double)sr_hist_bucket_value(h, &b);
+
+		if (strict ? v >= ns : v > ns)
 			break;
 		n += b.count;
 	}
@@ -386,15 +390,18 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 	for (int k = 0; k < 3; k++) {
 		json_t *g = json_object_get(goal, metric[4 + k]);
 		double gv = json_is_number(g) ? json_number_value(g) : NAN, m = r->meas[4 + k];
-		uint64_t lo, hi;
+		uint64_t lo, hi, le, lt;
 
 		r->have_q[k] = r->have[4 + k] && !isnan(gv) && r->n_meas;
 		if (!r->have_q[k])
 			continue;
-		r->q_pred[k] = 100.0 * (double)hist_at_or_below(mh, r->pred[4 + k], false) /
-			       (double)r->n_meas;
-		lo = hist_at_or_below(mh, m * (1 - gv), true);
-		hi = hist_at_or_below(mh, m * (1 + gv), false);
+		/* the figures are whole ns in us: back to ns exactly */
+		le = hist_at_or_below(mh, round(r->pred[4 + k] * 1e3), false);
+		lt = hist_at_or_below(mh, round(r->pred[4 + k] * 1e3), true);
+		r->q_pred[k] = 100.0 * (double)le / (double)r->n_meas;
+		lo = hist_at_or_below(mh, round(m * 1e3) * (1 - gv), true);
+		hi = hist_at_or_below(mh, round(m * 1e3) * (1 + gv), false);
+		r->off_n[k] = le < lo ? lo - le : lt > hi ? lt - hi : 0;
 		r->band_n[k] = hi - lo;
 		r->band_q_lo[k] = 100.0 * (double)lo / (double)r->n_meas;
 		r->band_q_hi[k] = 100.0 * (double)hi / (double)r->n_meas;
@@ -432,19 +439,6 @@ static void print_rq_rows(const struct result *r)
 		else
 			printf(" - | %.0f..%.0f | | |\n", r->rq_lo[k], r->rq_hi[k]);
 	}
-}
-
-/*
- * How many measured samples lie between the predicted percentile's place on
- * the measured distribution and the goal's band (0: inside it, at the
- * histogram's resolution).
- */
-static double samples_off_band(const struct result *r, int k)
-{
-	double q = r->q_pred[k], off = q < r->band_q_lo[k] ? r->band_q_lo[k] - q :
-				      q > r->band_q_hi[k] ? q - r->band_q_hi[k] : 0;
-
-	return round(off / 100.0 * (double)r->n_meas);
 }
 
 static void print_markdown(const struct result *r, size_t n, json_t *goal)
@@ -539,9 +533,9 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 			    fabs(r[t].err[4 + k]) <= json_number_value(g))
 				continue;
 			printf("| %s | %s | %.1f | %.1f | %+.1f%% | %.2f%% | %.2f..%.2f%% | %" PRIu64
-			       " of %" PRIu64 " | %.0f |\n", r[t].name, metric[4 + k], r[t].meas[4 + k],
+			       " of %" PRIu64 " | %" PRIu64 " |\n", r[t].name, metric[4 + k], r[t].meas[4 + k],
 			       r[t].pred[4 + k], r[t].err[4 + k] * 100, r[t].q_pred[k], r[t].band_q_lo[k],
-			       r[t].band_q_hi[k], r[t].band_n[k], r[t].n_meas, samples_off_band(&r[t], k));
+			       r[t].band_q_hi[k], r[t].band_n[k], r[t].n_meas, r[t].off_n[k]);
 		}
 }
 
@@ -631,7 +625,7 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 					"measured_pct_hi", jnum(r[t].band_q_hi[k]),
 					"samples", (json_int_t)r[t].band_n[k],
 					"samples_from_predicted",
-					(json_int_t)samples_off_band(&r[t], k),
+					(json_int_t)r[t].off_n[k],
 					"of", (json_int_t)r[t].n_meas));
 			}
 			json_object_set_new(m, metric[i], e);

@@ -278,6 +278,19 @@ stats:
 	return 0;
 }
 
+uint64_t sr_hist_bucket_value(const struct sr_hist *h, const struct sr_hist_bucket *bk)
+{
+	uint64_t mid = bk->lo + (bk->hi - bk->lo + 1) / 2;
+
+	if (bk->lo < SR_HIST_SUB)
+		mid = bk->lo;          /* exact buckets: one value each */
+	if (mid < h->min)
+		mid = h->min;
+	if (mid > h->max)
+		mid = h->max;
+	return mid;
+}
+
 bool sr_hist_next_bucket(const struct sr_hist *h, size_t *pos, struct sr_hist_bucket *out)
 {
 	unsigned id;
@@ -385,14 +398,8 @@ void sr_hist_percentiles(const struct sr_hist *h, const double *p, size_t n, uin
 	while (i < n && sr_hist_next_bucket(h, &pos, &bk)) {
 		cum += bk.count;
 		while (i < n && cum >= rank) {
-			uint64_t mid = bk.lo + (bk.hi - bk.lo + 1) / 2;
+			uint64_t mid = sr_hist_bucket_value(h, &bk);
 
-			if (bk.lo < SR_HIST_SUB)
-				mid = bk.lo;
-			if (mid < h->min)
-				mid = h->min;
-			if (mid > h->max)
-				mid = h->max;
 			/* the first and last ranks are the exact extremes */
 			if (rank == 1)
 				mid = h->min;

@@ -210,6 +210,13 @@ struct sr_hist_bucket {
 	uint64_t count;
 };
 bool sr_hist_next_bucket(const struct sr_hist *h, size_t *pos, struct sr_hist_bucket *out);
+/*
+ * The value that stands for bucket @bk of @h: the one sr_hist_percentile()
+ * returns for a rank in it (its middle, clamped to the histogram's min and
+ * max; the first and last ranks return the exact min and max instead).
+ * Non-decreasing over the buckets in order.
+ */
+uint64_t sr_hist_bucket_value(const struct sr_hist *h, const struct sr_hist_bucket *bk);
 
 /* Bucket bounds of value @v: [*lo, *hi]. Exposed for tests. */
 void sr_hist_bucket_bounds(uint64_t v, uint64_t *lo, uint64_t *hi);
