@@ -820,8 +820,10 @@ static bool need_active_balance(const struct lb_env *env)
  * detach_one_task(): the first task from the tail of src's cfs_tasks (the
  * least recently run) that can_migrate_task() lets go, with LBF_ACTIVE_LB:
  * no cache-hot test, and the task the stopper preempted is a candidate like
- * any queued one (it is at the head, the most recently run, so it goes only
- * if no other task may).  Dry: the task that would go, nothing detached.
+ * any queued one (the kernel's pick moves the running task to the head, the
+ * most recently run end, so there it goes only if no other task may; the
+ * model's list order at that point is not checked by a test yet).  Dry: the
+ * task that would go, nothing detached.
  */
 static struct model_task *detach_one_task(struct model *m, struct lb_env *env)
 {
@@ -997,13 +999,12 @@ static bool lb_cpus_in_local_group(const struct model *m, const struct lb_env *e
  *   to push one task here - the running one included, which it preempts -
  *   and a push resets nr_balance_failed (stop_one_cpu_nowait(),
  *   active_load_balance_cpu_stop()); if the task running there may not run
- *   here, out_one_pinned instead: no reset, the interval grows.  (On the
- *   model's states that case cannot arise: a pass fails without being
- *   all-pinned only when a task passed the affinity test and stayed, which
- *   is the running task - unpinned, then - or a cache-hot one, and hot
- *   tasks go once nr_balance_failed exceeds cache_nice_tries, before
- *   need_active_balance()'s cache_nice_tries + 2.  The test is kept in the
- *   kernel's place.)
+ *   here, out_one_pinned instead: no reset, the interval grows.  (It does
+ *   arise: a busiest CPU whose one task runs pinned skips detach_tasks(),
+ *   LBF_ALL_PINNED stays set, and after cache_nice_tries + 2 failures
+ *   need_active_balance() holds and the pinned curr sends the pass to
+ *   out_one_pinned, the interval doubling past max_interval as the
+ *   kernel's does.  No test covers it yet.)
  *
  * Without task moves (--placement trace: periodic balancing, and newidle
  * balancing unless newidle_moves_tasks is set) the pass is a dry run: the same decisions, nr_balance_failed and interval updates,
@@ -1102,8 +1103,8 @@ more_balance:
 			 * a pinned fair task, the idle task (its own CPU only)
 			 * or a non-fair task, whose affinity the model does not
 			 * know - taken as pinned, as the per-CPU kthreads that
-			 * most RT tasks of the traces are (unreachable here:
-			 * see above).
+			 * most RT tasks of the traces are (see above: a pinned
+			 * running task reaches it).
 			 */
 			if (!busiest->curr || busiest->curr->pinned)
 				goto out_one_pinned;
