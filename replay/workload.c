@@ -722,6 +722,33 @@ static int lost_switch_to_idle(struct wl_builder *b, struct cpu_track *c, int cp
 }
 
 /*
+ * CPU @cpu is seen idle at @ts (an event in idle's context, or a switch out
+ * of idle) while its current so far was a task: the trace lost that task's
+ * switch.  A running fair task blocked (lost_switch_to_idle()); any other
+ * current is assumed preempted in the gap, its run charged up to @ts.
+ * 0, or -1 on ENOMEM.
+ */
+static int cpu_seen_idle(struct wl_builder *b, struct cpu_track *c, int cpu, uint64_t ts)
+{
+	struct tstate *o;
+	int r;
+
+	if (c->curr < 0)
+		return 0;
+	r = lost_switch_to_idle(b, c, cpu);
+	if (r <= 0)
+		return r;
+	o = &b->ts.v[c->curr];
+	if (o->st == TS_RUNNING && o->cpu == cpu) {
+		if (flush_run(b, (uint32_t)c->curr, ts))
+			return -1;
+		o->st = TS_QUEUED;
+	}
+	note(b, WL_NOTE_SWITCH_MISMATCH);
+	return 0;
+}
+
+/*
  * The task in whose context an event on @cpu ran (common_pid), creating it
  * as "running since the trace start" if it is new and the CPU's current is
  * not known yet.  Returns the task index, or WL_NONE for idle or for a pid
@@ -744,31 +771,19 @@ static uint32_t context_task(struct wl_builder *b, const struct trace_event *ev,
 	 * different one means the trace lost a sched_switch here.
 	 */
 	if (ev->common_pid == 0) {
-		int r = lost_switch_to_idle(b, c, ev->cpu);
-
-		if (r < 0) {
+		if (cpu_seen_idle(b, c, ev->cpu, ev->ts)) {
 			*fail = -1;
 			return WL_NONE;
-		}
-		if (r == 1 && c->curr >= 0) {
-			struct tstate *o = &b->ts.v[c->curr];
-
-			if (o->st == TS_RUNNING && o->cpu == ev->cpu) {
-				if (flush_run(b, (uint32_t)c->curr, ev->ts)) {
-					*fail = -1;
-					return WL_NONE;
-				}
-				o->st = TS_QUEUED;
-			}
-			note(b, WL_NOTE_SWITCH_MISMATCH);
 		}
 		c->curr = CUR_IDLE;
 		c->known_once = true;
 		return WL_NONE;
 	}
 	t = lookup(b, ev->common_pid);
-	if (t != WL_NONE && c->curr == (int32_t)t)
+	if (t != WL_NONE && c->curr == (int32_t)t) {
+		c->curr_seen = ev->ts;  /* (make_current() and appear_running() set it too) */
 		return t;
+	}
 	if (t == WL_NONE) {
 		/* its prio is not known yet: 120 until an event shows it */
 		t = appear_running(b, c, ev->cpu, ev->common_pid, "", 120, ev->ts);
@@ -1174,7 +1189,6 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	uint32_t p = WL_NONE, n, handoff_prev = WL_NONE;
 	int32_t stat_pid;
 	uint64_t stat_ts;
-	int r_lost = 1;
 
 	if (!c)
 		return 0;
@@ -1271,18 +1285,9 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 				return -1;
 			break;
 		}
-	} else if (c->curr >= 0 && (r_lost = lost_switch_to_idle(b, c, ev->cpu)) < 0) {
+	} else if (cpu_seen_idle(b, c, ev->cpu, ev->ts)) {
+		/* prev is idle but the CPU ran a task: the trace lost its switch */
 		return -1;
-	} else if (c->curr >= 0 && r_lost == 1) {
-		/* prev is idle but the CPU ran a task: the trace lost its switch. */
-		struct tstate *o = &b->ts.v[c->curr];
-
-		if (o->st == TS_RUNNING && o->cpu == ev->cpu) {
-			if (flush_run(b, (uint32_t)c->curr, ev->ts))
-				return -1;
-			o->st = TS_QUEUED;
-		}
-		note(b, WL_NOTE_SWITCH_MISMATCH);
 	}
 
 	if (sw->prev_pid <= 0 && sw->next_pid > 0) {
@@ -1767,13 +1772,9 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		bool stranger;
 		int fail = 0;
 
-		uint32_t t = context_task(b, ev, &stranger, &fail);
-		struct cpu_track *c = cpu_get(b, ev->cpu);
-
+		context_task(b, ev, &stranger, &fail);
 		if (fail)
 			goto oom;
-		if (c && t != WL_NONE && c->curr == (int32_t)t)
-			c->curr_seen = ev->ts;
 	}
 	switch (ev->type) {
 	case TRACE_EV_SCHED_SWITCH:
