@@ -248,20 +248,14 @@ static int check_spec(json_t *spec, const char *name, char *why, size_t n)
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The seeds' figures @v[0..n): their median (sr_seeds_rank()), min and max */
+static double seeds_median(const double *v, unsigned int n, double *lo, double *hi)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	unsigned int imin, imax, med = sr_seeds_rank(v, n, &imin, &imax);
 
-	return x < y ? -1 : x > y;
-}
-
-/* Sort the seeds' figures @v[0..n): their median (the lower middle one for an even n), min, max */
-static double seeds_median(double *v, unsigned int n, double *lo, double *hi)
-{
-	qsort(v, n, sizeof(double), cmp_double);
-	*lo = v[0];
-	*hi = v[n - 1];
-	return v[(n - 1) / 2];
+	*lo = v[imin];
+	*hi = v[imax];
+	return v[med];
 }
 
 static void run_one(const char *dir, const char *name, json_t *spec, json_t *goal,
@@ -355,18 +349,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 		replay_result_free(res);
 	}
 	/* the restored part of the run whose sched_switch is the median */
-	for (unsigned int sd = 0; sd < seeds; sd++) {
-		unsigned int below = 0, equal = 0;
-
-		for (unsigned int k = 0; k < seeds; k++) {
-			below += pred[0][k] < pred[0][sd];
-			equal += pred[0][k] == pred[0][sd];
-		}
-		if (below <= (seeds - 1) / 2 && (seeds - 1) / 2 < below + equal) {
-			r->pred_restored = restored[sd];
-			break;
-		}
-	}
+	r->pred_restored = restored[sr_seeds_rank(pred[0], seeds, NULL, NULL)];
 	for (int k = 0; k < NR_RQ; k++)
 		r->rq_pred[k] = seeds_median(rq[k], seeds, &r->rq_lo[k], &r->rq_hi[k]);
 	r->rq_samples_pred = seeds_median(rq_samples, seeds, &r->rq_samples_lo, &r->rq_samples_hi);

@@ -439,3 +439,23 @@ uint64_t sr_percentile_sorted(const uint64_t *sorted, size_t n, double p)
 		return 0;
 	return sorted[rank_of(p, n) - 1];
 }
+
+unsigned int sr_seeds_rank(const double *v, unsigned int n, unsigned int *imin, unsigned int *imax)
+{
+	unsigned int med = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int rank = 0;
+
+		/* the runs before @i in (figure, index) order */
+		for (unsigned int k = 0; k < n; k++)
+			rank += v[k] < v[i] || (v[k] == v[i] && k < i);
+		if (rank == 0 && imin)
+			*imin = i;
+		if (rank == n - 1 && imax)
+			*imax = i;
+		if (rank == (n - 1) / 2)
+			med = i;
+	}
+	return med;
+}

@@ -17,67 +17,50 @@
  * is a median without a list of its keys here.
  */
 #include <math.h>
-#include <stdlib.h>
 
 #include <jansson.h>
 
+#include <schedreplay/stats.h>
 #include <schedreplay/whatif.h>
 
 #include "whatif_seeds.h"
 
-struct ranked {
-	double v;
-	unsigned int s;        /* seed index: ties keep seed order */
-};
-
-static int by_value(const void *a, const void *b)
+/* Run @i's figure of each seed in @v; false if a seed has none. */
+static bool seed_figures(const struct whatif_result *r, unsigned int i, whatif_figure_fn fn,
+			 const void *ctx, double *v)
 {
-	const struct ranked *x = a, *y = b;
-
-	if (x->v != y->v)
-		return x->v < y->v ? -1 : 1;
-	return x->s < y->s ? -1 : x->s > y->s;
-}
-
-/* Rank run @i's seeds by @fn; false if a seed has no figure. */
-static bool rank_seeds(const struct whatif_result *r, unsigned int i, whatif_figure_fn fn,
-		       const void *ctx, struct ranked *v)
-{
-	unsigned int n = whatif_nr_seeds(r);
-
-	for (unsigned int s = 0; s < n; s++) {
-		v[s].v = fn(r, i, s, ctx);
-		v[s].s = s;
-		if (isnan(v[s].v))
+	for (unsigned int s = 0; s < whatif_nr_seeds(r); s++) {
+		v[s] = fn(r, i, s, ctx);
+		if (isnan(v[s]))
 			return false;
 	}
-	qsort(v, n, sizeof(*v), by_value);
 	return true;
 }
 
 void whatif_figure_get(const struct whatif_result *r, unsigned int i, whatif_figure_fn fn,
 		       const void *ctx, struct whatif_figure *out)
 {
-	struct ranked v[WHATIF_MAX_SEEDS];
-	unsigned int n = whatif_nr_seeds(r);
+	double v[WHATIF_MAX_SEEDS];
+	unsigned int imin, imax, med;
 
-	if (!rank_seeds(r, i, fn, ctx, v)) {
+	if (!seed_figures(r, i, fn, ctx, v)) {
 		out->median = out->min = out->max = NAN;
 		return;
 	}
-	out->median = v[(n - 1) / 2].v;
-	out->min = v[0].v;
-	out->max = v[n - 1].v;
+	med = sr_seeds_rank(v, whatif_nr_seeds(r), &imin, &imax);
+	out->median = v[med];
+	out->min = v[imin];
+	out->max = v[imax];
 }
 
 unsigned int whatif_figure_median_seed(const struct whatif_result *r, unsigned int i,
 				       whatif_figure_fn fn, const void *ctx)
 {
-	struct ranked v[WHATIF_MAX_SEEDS];
+	double v[WHATIF_MAX_SEEDS];
 
-	if (!rank_seeds(r, i, fn, ctx, v))
+	if (!seed_figures(r, i, fn, ctx, v))
 		return 0;
-	return v[(whatif_nr_seeds(r) - 1) / 2].s;
+	return sr_seeds_rank(v, whatif_nr_seeds(r), NULL, NULL);
 }
 
 bool whatif_figure_within_seeds(const struct whatif_result *r, const struct whatif_figure *v,
@@ -91,19 +74,17 @@ bool whatif_figure_within_seeds(const struct whatif_result *r, const struct what
 
 static json_t *number_stat(json_t *const *t, unsigned int n, enum whatif_seed_stat st)
 {
-	struct ranked v[WHATIF_MAX_SEEDS];
-	unsigned int pick;
+	double v[WHATIF_MAX_SEEDS];
+	unsigned int imin, imax, med;
 
 	for (unsigned int s = 0; s < n; s++) {
 		if (!json_is_number(t[s]))
 			return json_null();     /* a seed without the figure: none */
-		v[s].v = json_number_value(t[s]);
-		v[s].s = s;
+		v[s] = json_number_value(t[s]);
 	}
-	qsort(v, n, sizeof(*v), by_value);
-	pick = st == WHATIF_SEEDS_MIN ? 0 : st == WHATIF_SEEDS_MAX ? n - 1 : (n - 1) / 2;
+	med = sr_seeds_rank(v, n, &imin, &imax);
 	/* the seed's own member: its type (integer or real) and text unchanged */
-	return json_incref(t[v[pick].s]);
+	return json_incref(t[st == WHATIF_SEEDS_MIN ? imin : st == WHATIF_SEEDS_MAX ? imax : med]);
 }
 
 json_t *whatif_json_seeds(json_t *const *t, unsigned int n, enum whatif_seed_stat st)

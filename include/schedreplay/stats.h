@@ -218,6 +218,16 @@ bool sr_hist_next_bucket(const struct sr_hist *h, size_t *pos, struct sr_hist_bu
  */
 uint64_t sr_hist_bucket_value(const struct sr_hist *h, const struct sr_hist_bucket *bk);
 
+/*
+ * Rank statistics over a handful of runs (the model seeds of `validate` and
+ * `whatif --seeds`): the runs ordered by figure @v[0..n), ties by run index.
+ * Returns the index of the median run (rank (n - 1) / 2: the lower middle one
+ * for an even n, so the median is a figure one run produced) and stores the
+ * indices of ranks 0 and n - 1 in *@imin and *@imax (either may be NULL).
+ * n >= 1; no NaN in @v.
+ */
+unsigned int sr_seeds_rank(const double *v, unsigned int n, unsigned int *imin, unsigned int *imax);
+
 /* Bucket bounds of value @v: [*lo, *hi]. Exposed for tests. */
 void sr_hist_bucket_bounds(uint64_t v, uint64_t *lo, uint64_t *hi);
 

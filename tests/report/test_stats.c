@@ -182,6 +182,30 @@ static void test_sum(void)
 	}
 }
 
+/*
+ * sr_seeds_rank(): runs ordered by figure, ties by run index; the median is
+ * rank (n - 1) / 2.  Exact indices, ties included.
+ */
+static void test_seeds_rank(void)
+{
+	static const double tie5[] = { 7, 5, 5, 9, 5 };    /* ranks: 3 0 1 4 2 */
+	static const double tie4[] = { 2, 1, 2, 1 };       /* ranks: 2 0 3 1 */
+	static const double one[] = { 3.5 };
+	unsigned int lo = 99, hi = 99;
+
+	CHECK_EQ_U_AS("5 runs, three tie at the median: the last of them by index",
+		      sr_seeds_rank(tie5, 5, &lo, &hi), 4);
+	CHECK_EQ_U_AS("5 runs: the minimum is the first of the ties", lo, 1);
+	CHECK_EQ_U_AS("5 runs: the maximum", hi, 3);
+	CHECK_EQ_U_AS("4 runs: the lower middle, the second 1", sr_seeds_rank(tie4, 4, &lo, &hi), 3);
+	CHECK_EQ_U_AS("4 runs: min, the first 1", lo, 1);
+	CHECK_EQ_U_AS("4 runs: max, the last 2", hi, 2);
+	CHECK_EQ_U_AS("one run", sr_seeds_rank(one, 1, &lo, &hi), 0);
+	CHECK_EQ_U_AS("one run: min", lo, 0);
+	CHECK_EQ_U_AS("one run: max", hi, 0);
+	CHECK_EQ_U_AS("NULL min and max: 7 5 5, the second 5", sr_seeds_rank(tie5, 3, NULL, NULL), 2);
+}
+
 int main(void)
 {
 	static const uint64_t ten[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
@@ -263,6 +287,7 @@ int main(void)
 	}
 	test_forms();
 	test_sum();
+	test_seeds_rank();
 	if (!check_failures)
 		printf("stats: all checks passed\n");
 	return check_failures ? 1 : 0;
