@@ -1464,12 +1464,12 @@ void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
 	}
 	/*
 	 * set_task_cpu() runs where the balancing runs: on the destination,
-	 * except for an active balance, whose stopper holds the source CPU
-	 * (run_stopper()).
+	 * except for the model's active balance, whose work runs on the
+	 * source CPU's stopper (active_load_balance_cpu_stop(): s->stopper_cpu
+	 * while run_stopper() runs it).  A pull by another CPU's balance while
+	 * the trace's own stopper interval holds the source is the puller's.
 	 */
-	if (emit_migrate(s, id, from, to,
-			 from >= 0 && from < s->nr_cpus && s->cpus[from].other >= 0 &&
-			 s->cpus[from].other == s->cpus[from].stopper ? from : to, now))
+	if (emit_migrate(s, id, from, to, s->stopper_cpu >= 0 ? s->stopper_cpu : to, now))
 		s->oom = true;
 	/*
 	 * attach_task() ends in wakeup_preempt(): the destination's resched
@@ -1517,15 +1517,28 @@ void sim_model_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now)
  * migration/N in the workload to show, the work runs without the switches
  * and the running task stays (it is not a candidate then).
  */
+/*
+ * active_load_balance_cpu_stop() on @cpu's stopper: the task it moves is
+ * emitted on @cpu (s->stopper_cpu, sim_model_migrated()).
+ */
+static int cpu_stop_work(struct sim *s, int cpu, uint64_t now)
+{
+	int ret;
+
+	s->stopper_cpu = cpu;
+	ret = model_cpu_stop(s->m, cpu, now);
+	s->stopper_cpu = -1;
+	return ret < 0 ? -1 : 0;
+}
+
 static int run_stopper(struct sim *s, int cpu, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
 	if (c->other >= 0 || c->stopper < 0)
-		return model_cpu_stop(s->m, cpu, now) < 0 ? -1 : 0;
-	if (other_in(s, cpu, (uint32_t)c->stopper, now))
+		return cpu_stop_work(s, cpu, now);
+	if (other_in(s, cpu, (uint32_t)c->stopper, now) || cpu_stop_work(s, cpu, now))
 		return -1;
-	model_cpu_stop(s->m, cpu, now);
 	return other_out(s, cpu, (uint32_t)c->stopper, true, now, NULL);
 }
 
