@@ -83,7 +83,8 @@ struct model_config {
 	 * Optional: an active balance on @waker_cpu queued stopper work on
 	 * @cpu (stop_one_cpu_nowait(), which wakes the stopper) at @now.  The
 	 * caller runs it: the stopper
-	 * (a non-fair task, the trace's migration/N) takes @cpu
+	 * (a non-fair task: the trace's migration/N, or a stand-in when the
+	 * trace has none - the kernel's always preempts) takes @cpu
 	 * (model_other_class(cpu, true)), model_cpu_stop() does the work
 	 * (moving a task reports it through migrate_hook), the stopper leaves
 	 * (model_other_class(cpu, false), then model_schedule()).  NULL: the

@@ -1239,6 +1239,79 @@ static void test_pull_under_traced_stopper(void)
 	wl_free(wl);
 }
 
+/*
+ * The model's active balance without a migration/N in the workload
+ * (--placement model).  CPU 0 runs 51 (seen on CPU 1 at the end: it may
+ * move) and 52 (nice 19, CPU 0 only: pinned); CPU 1 runs 54 (pinned) until
+ * 10 ms, then idles.  52 runs one tick, 4-8 ms (EEVDF: 51 is ineligible
+ * once its vruntime passes 52's; 52's then grows 1024/15 times faster, so
+ * 51 runs on for some 270 ms).  From 10 ms CPU 1's nohz balances find a
+ * task-count imbalance and nothing to move (51 running, 52 pinned):
+ * nr_balance_failed 1..4, then need_active_balance() queues CPU 0's stopper
+ * (24 ms).  As the kernel's stop class it preempts 51 - a stand-in
+ * migration/0 (pid 4194304, prio 0), woken from CPU 1 and switched to and
+ * from on CPU 0 - and detach_one_task() refuses 52 (pinned) and pushes 51,
+ * emitted on CPU 0 where the stopper runs; CPU 0 goes on with 52, CPU 1
+ * runs 51.  Before, the work ran without preempting: 51 stayed curr,
+ * nothing moved (active_balance.failed 1).  sched_switch: the tasks' and
+ * the idle task's 8 and the stopper's 2, counted as the kernel's.
+ */
+static void test_active_balance_synth(void)
+{
+	struct trace_event ev[64];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	struct replay_config rc;
+	char *text;
+
+	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 54, 120);
+	ev[n++] = ev_switch(10 * MS, 1, 54, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_switch(100 * MS, 0, 51, 'R', 120, 52, 139);
+	ev[n++] = ev_switch(200 * MS, 0, 52, 'R', 139, 51, 120);
+	ev[n++] = ev_switch(201 * MS, 0, 51, 'R', 120, 0, 120);
+	ev[n++] = ev_migrate(201 * MS, 1, 51, 0, 1);
+	ev[n++] = ev_switch(201100 * US, 1, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_switch(202 * MS, 1, 51, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(202 * MS, 0, 0, 'R', 120, 52, 139);
+	ev[n++] = ev_switch(203 * MS, 0, 52, 'S', 139, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	replay_config_default(&rc);
+	rc.no_costs = true;
+	rc.placement = REPLAY_PLACEMENT_MODEL;
+	r = run_dump(wl, &rc, &text);
+	CHECK(r != NULL);
+	CHECK(text != NULL);
+	if (r && text) {
+		CHECK_EQ(count(r, "sched_balance_rq.failed"), 5);
+		CHECK_EQ(count(r, "sched_balance_rq.active_needed"), 1);
+		CHECK_EQ(count(r, "sched_balance_rq.active_started"), 1);
+		CHECK_EQ(count(r, "active_balance.pushed"), 1);
+		CHECK_EQ(count(r, "active_balance.failed"), 0);
+		CHECK_EQ(count(r, "sched_switch"), 10);
+		CHECK_EQ(lines_with(text, "sched_migrate_task", NULL), 1);
+		CHECK_EQ(lines_with(text, "migration/0", NULL), 4);
+		CHECK_EQ(lines_with(text, "[001] 0.024000000: sched_waking: migration/0:4194304 [0] CPU:000",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[001] 0.024000000: sched_wakeup: migration/0:4194304 [0] CPU:000",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[000] 0.024000000: sched_switch: task51:51 [120] R+ ==> migration/0:4194304 [0]",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[000] 0.024000000: sched_migrate_task: task51:51 orig_cpu=0 dest_cpu=1",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[000] 0.024000000: sched_switch: migration/0:4194304 [0] S ==> task52:52 [139]",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[001] 0.024000000: sched_switch: swapper/1:0 [120] R ==> task51:51",
+				    NULL), 1);
+	}
+	if (r)
+		replay_result_free(r);
+	free(text);
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -1262,5 +1335,6 @@ int main(int argc, char **argv)
 	test_long_waits_by_group();
 	test_pct_cell();
 	test_pull_under_traced_stopper();
+	test_active_balance_synth();
 	CHECK_DONE();
 }
