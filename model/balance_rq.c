@@ -820,10 +820,10 @@ static bool need_active_balance(const struct lb_env *env)
  * detach_one_task(): the first task from the tail of src's cfs_tasks (the
  * least recently run) that can_migrate_task() lets go, with LBF_ACTIVE_LB:
  * no cache-hot test, and the task the stopper preempted is a candidate like
- * any queued one (the kernel's pick moves the running task to the head, the
- * most recently run end, so there it goes only if no other task may; the
- * model's list order at that point is not checked by a test yet).  Dry: the
- * task that would go, nothing detached.
+ * any queued one (its pick moved it to the head, the most recently run end
+ * - __set_next_task_fair() - so it goes only if no task queued before that
+ * pick may; a task enqueued since is ahead of it: account_entity_enqueue()
+ * adds at the head).  Dry: the task that would go, nothing detached.
  */
 static struct model_task *detach_one_task(struct model *m, struct lb_env *env)
 {
@@ -1004,7 +1004,7 @@ static bool lb_cpus_in_local_group(const struct model *m, const struct lb_env *e
  *   LBF_ALL_PINNED stays set, and after cache_nice_tries + 2 failures
  *   need_active_balance() holds and the pinned curr sends the pass to
  *   out_one_pinned, the interval doubling past max_interval as the
- *   kernel's does.  No test covers it yet.)
+ *   kernel's does: test_active_balance_one_pinned().)
  *
  * Without task moves (--placement trace: periodic balancing, and newidle
  * balancing unless newidle_moves_tasks is set) the pass is a dry run: the same decisions, nr_balance_failed and interval updates,
