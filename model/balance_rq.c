@@ -857,7 +857,8 @@ static struct model_task *detach_one_task(struct model *m, struct lb_env *env)
  * model's non-fair task); false for a dry pass (--placement trace: no
  * stopper runs, the move is only decided, for nr_balance_failed) and when
  * a non-fair task held the CPU already (the stopper preempts it; the model
- * keeps one non-fair task per CPU, so nr_running is one short then).
+ * keeps one non-fair task per CPU, so nr_running is one short then:
+ * run_cpu_stop(), model_cpu_stop() with over_other).
  * Returns the task moved (dry: that would move), NULL if none.
  */
 static struct model_task *active_load_balance_cpu_stop(struct model *m, struct rq *busiest_rq,
@@ -926,7 +927,7 @@ static struct model_task *run_cpu_stop(struct model *m, struct rq *rq, uint64_t 
 	return p;
 }
 
-int model_cpu_stop(struct model *m, int cpu, uint64_t now)
+int model_cpu_stop(struct model *m, int cpu, bool over_other, uint64_t now)
 {
 	struct rq *rq;
 
@@ -937,7 +938,7 @@ int model_cpu_stop(struct model *m, int cpu, uint64_t now)
 		return 0;
 	model_advance_time(m, now);
 	update_rq_clock(m, rq, now);
-	return active_load_balance_cpu_stop(m, rq, false, rq->other_class) != NULL;
+	return active_load_balance_cpu_stop(m, rq, false, rq->other_class && !over_other) != NULL;
 }
 
 /* Active balance moves a running task only when the model places tasks. */

@@ -1538,14 +1538,16 @@ void sim_model_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now)
 
 /*
  * active_load_balance_cpu_stop() on @cpu's stopper: the task it moves is
- * emitted on @cpu (s->stopper_cpu, sim_model_migrated()).
+ * emitted on @cpu (s->stopper_cpu, sim_model_migrated()).  @over_other: the
+ * stopper preempted an RT task, which the model's nr_running counts instead
+ * of it (model_cpu_stop()).
  */
-static int cpu_stop_work(struct sim *s, int cpu, uint64_t now)
+static int cpu_stop_work(struct sim *s, int cpu, bool over_other, uint64_t now)
 {
 	int ret;
 
 	s->stopper_cpu = cpu;
-	ret = model_cpu_stop(s->m, cpu, now);
+	ret = model_cpu_stop(s->m, cpu, over_other, now);
 	s->stopper_cpu = -1;
 	return ret < 0 ? -1 : 0;
 }
@@ -1573,7 +1575,7 @@ static int synth_stopper(struct sim *s, int cpu, uint64_t now)
 	model_other_class(s->m, cpu, true, now);
 	c->curr = -1;
 	c->gen_op++;
-	if (cpu_stop_work(s, cpu, now))
+	if (cpu_stop_work(s, cpu, false, now))
 		return -1;
 	model_other_class(s->m, cpu, false, now);
 	c->resched_at = UINT64_MAX;
@@ -1609,18 +1611,18 @@ static int run_stopper(struct sim *s, int cpu, uint64_t now)
 	int32_t st = stopper_task(s, cpu), held = c->other;
 
 	if (held >= 0 && held == st)
-		return cpu_stop_work(s, cpu, now);
+		return cpu_stop_work(s, cpu, false, now);
 	if (held >= 0) {
 		charge(s, cpu, now);
 		if (emit_switch(s, cpu, held, s->facts->preempt_state, TRACE_STATE_RUNNING, true, st,
 				now) ||
-		    cpu_stop_work(s, cpu, now))
+		    cpu_stop_work(s, cpu, true, now))
 			return -1;
 		return emit_switch(s, cpu, st, 1, TRACE_STATE_SLEEPING, false, held, now);
 	}
 	if (st == SIM_SYNTH_STOPPER)
 		return synth_stopper(s, cpu, now);
-	if (other_in(s, cpu, (uint32_t)st, now) || cpu_stop_work(s, cpu, now))
+	if (other_in(s, cpu, (uint32_t)st, now) || cpu_stop_work(s, cpu, false, now))
 		return -1;
 	return other_out(s, cpu, (uint32_t)st, true, now, NULL);
 }

@@ -1082,11 +1082,11 @@ static void test_active_balance_hook(void)
 	CHECK_EQ_U(sd->nr_balance_failed, 5);
 	CHECK(model_curr(m, 0) == a);
 	model_other_class(m, 0, true, now);
-	CHECK_EQ_S(model_cpu_stop(m, 0, now), 1);
+	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 1);
 	CHECK_EQ_S(a->cpu, 1);
 	CHECK_EQ_U(sd->nr_balance_failed, 0);
 	CHECK(!rq0->active_balance);
-	CHECK_EQ_S(model_cpu_stop(m, 0, now), 0);
+	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 0);
 	model_other_class(m, 0, false, now);
 	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
 	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
@@ -1215,12 +1215,54 @@ static void test_active_balance_order(const char *profile, bool later)
 	rq0->push_cpu = 1;
 	model_other_class(m, 0, true, now);
 	CHECK(model_curr(m, 0) == NULL);
-	CHECK_EQ_S(model_cpu_stop(m, 0, now), 1);
+	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 1);
 	CHECK_EQ_S(a->cpu, (later ? 1 : 0));
 	CHECK_EQ_S(b->cpu, (later ? 0 : 1));
 	if (c)
 		CHECK_EQ_S(c->cpu, 0);
 	CHECK(!rq0->active_balance);
+	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	model_other_class(m, 0, false, now);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * The stopper over an RT task (model_cpu_stop() with over_other): the model
+ * keeps one non-fair task per CPU, so its nr_running counts the RT task
+ * holding CPU 0 and not the stopper that preempted it; the kernel's counts
+ * both.  With no fair task there the kernel's nr_running is 2 > 1:
+ * detach_one_task() runs and finds nothing (alb_failed: active_balance.failed
+ * 1).  The stopper alone (the model's non-fair task itself, over_other
+ * false) is nr_running 1: nothing to look at, no count.  Then A, queued
+ * behind the RT task (it preempted A), is pushed to CPU 1.
+ */
+static void test_active_balance_over_rt(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct rq *rq0 = &m->rqs[0];
+	struct model_task *a;
+	uint64_t now = T0;
+
+	model_other_class(m, 0, true, now);
+	rq0->active_balance = true;
+	rq0->push_cpu = 1;
+	CHECK_EQ_S(model_cpu_stop(m, 0, true, now), 0);
+	CHECK_EQ_U(m->counters[MC_lb_active_failed], 1);
+	CHECK(!rq0->active_balance);
+	rq0->active_balance = true;
+	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 0);
+	CHECK_EQ_U(m->counters[MC_lb_active_failed], 1);
+	CHECK(!rq0->active_balance);
+	model_other_class(m, 0, false, now);
+
+	a = fork_on(m, 1, 0, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+	now += 1000000;
+	model_other_class(m, 0, true, now);
+	rq0->active_balance = true;
+	CHECK_EQ_S(model_cpu_stop(m, 0, true, now), 1);
+	CHECK_EQ_S(a->cpu, 1);
 	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
 	model_other_class(m, 0, false, now);
 	CHECK(model_check_invariants(m, NULL) == 0);
@@ -1377,6 +1419,7 @@ int main(void)
 	test_active_balance_order("6.18", true);
 	test_active_balance_order("6.12", false);
 	test_active_balance_order("6.12", true);
+	test_active_balance_over_rt();
 	test_group_imbalanced(false);
 	test_group_imbalanced(true);
 	test_dry_run(false);
