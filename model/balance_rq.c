@@ -820,10 +820,10 @@ static bool need_active_balance(const struct lb_env *env)
  * detach_one_task(): the first task from the tail of src's cfs_tasks (the
  * least recently run) that can_migrate_task() lets go, with LBF_ACTIVE_LB:
  * no cache-hot test, and the task the stopper preempted is a candidate like
- * any queued one (the kernel's pick moves the running task to the head, the
- * most recently run end, so there it goes only if no other task may; the
- * model's list order at that point is not checked by a test yet).  Dry: the
- * task that would go, nothing detached.
+ * any queued one (its pick moved it to the head, the most recently run end
+ * - __set_next_task_fair() - so it goes only if no task queued before that
+ * pick may; a task enqueued since is ahead of it: account_entity_enqueue()
+ * adds at the head).  Dry: the task that would go, nothing detached.
  */
 static struct model_task *detach_one_task(struct model *m, struct lb_env *env)
 {
@@ -857,7 +857,8 @@ static struct model_task *detach_one_task(struct model *m, struct lb_env *env)
  * model's non-fair task); false for a dry pass (--placement trace: no
  * stopper runs, the move is only decided, for nr_balance_failed) and when
  * a non-fair task held the CPU already (the stopper preempts it; the model
- * keeps one non-fair task per CPU, so nr_running is one short then).
+ * keeps one non-fair task per CPU, so nr_running is one short then:
+ * run_cpu_stop(), model_cpu_stop() with over_other).
  * Returns the task moved (dry: that would move), NULL if none.
  */
 static struct model_task *active_load_balance_cpu_stop(struct model *m, struct rq *busiest_rq,
@@ -926,7 +927,7 @@ static struct model_task *run_cpu_stop(struct model *m, struct rq *rq, uint64_t 
 	return p;
 }
 
-int model_cpu_stop(struct model *m, int cpu, uint64_t now)
+int model_cpu_stop(struct model *m, int cpu, bool over_other, uint64_t now)
 {
 	struct rq *rq;
 
@@ -937,7 +938,7 @@ int model_cpu_stop(struct model *m, int cpu, uint64_t now)
 		return 0;
 	model_advance_time(m, now);
 	update_rq_clock(m, rq, now);
-	return active_load_balance_cpu_stop(m, rq, false, rq->other_class) != NULL;
+	return active_load_balance_cpu_stop(m, rq, false, rq->other_class && !over_other) != NULL;
 }
 
 /* Active balance moves a running task only when the model places tasks. */
@@ -1004,7 +1005,7 @@ static bool lb_cpus_in_local_group(const struct model *m, const struct lb_env *e
  *   LBF_ALL_PINNED stays set, and after cache_nice_tries + 2 failures
  *   need_active_balance() holds and the pinned curr sends the pass to
  *   out_one_pinned, the interval doubling past max_interval as the
- *   kernel's does.  No test covers it yet.)
+ *   kernel's does: test_active_balance_one_pinned().)
  *
  * Without task moves (--placement trace: periodic balancing, and newidle
  * balancing unless newidle_moves_tasks is set) the pass is a dry run: the same decisions, nr_balance_failed and interval updates,

@@ -351,42 +351,58 @@ static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
 	return arm_resched(s, cpu, now + cost(s, path, ctx, cpu, task, seq));
 }
 
+/*
+ * The stopper of a CPU whose migration/N the workload does not have (no
+ * sched_switch of it in the trace) when the model's active balance runs it
+ * (run_stopper()): comm "migration/N", RT prio 0 as the trace shows a stop
+ * class task, pid SIM_SYNTH_STOPPER_PID + N - PID_MAX_LIMIT and above, never
+ * a kernel pid.  A task index for emit_switch() and emit_wake_event().
+ */
+#define SIM_SYNTH_STOPPER     (-2)
+#define SIM_SYNTH_STOPPER_PID 4194304
+
+/* The comm, pid and prio a switch or wakeup shows for @who on @cpu (-1: the idle task). */
+static void ident(const struct sim *s, int32_t who, int cpu, char *comm, int32_t *pid,
+		  int32_t *prio)
+{
+	if (who >= 0) {
+		memcpy(comm, s->tasks[who].comm, TRACE_COMM_LEN);
+		*pid = s->wt[who].pid;
+		*prio = s->wt[who].prio;
+	} else if (who == SIM_SYNTH_STOPPER) {
+		snprintf(comm, TRACE_COMM_LEN, "migration/%u", (unsigned int)cpu % 10000u);
+		*pid = SIM_SYNTH_STOPPER_PID + cpu;
+		*prio = 0;
+	} else {
+		snprintf(comm, TRACE_COMM_LEN, "swapper/%u", (unsigned int)cpu % 10000u);
+		*pid = 0;
+		*prio = 120;
+	}
+}
+
 static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
 		       enum trace_task_state prev_run, bool preempt, int32_t next, uint64_t now)
 {
 	struct trace_event ev;
 	struct trace_sched_switch *sw = &ev.u.sched_switch;
 
-	if (prev < 0 && restored_cpu(s, cpu)) {
+	if (prev == -1 && restored_cpu(s, cpu)) {
 		/* the counterpart of a switch the reader's repair restored */
 		s->switch_restored++;
-	} else if (prev < 0 && cpu < 64 && (s->facts->idle_exit_untraced >> cpu & 1)) {
+	} else if (prev == -1 && cpu < 64 && (s->facts->idle_exit_untraced >> cpu & 1)) {
 		/*
 		 * Not restored (the raw stream): the tracer would not have
 		 * recorded it (wl_facts.idle_exit_untraced).
 		 */
 		return 0;
 	}
-	sim_event_init(s, &ev, TRACE_EV_SCHED_SWITCH, cpu, now, prev >= 0 ? s->wt[prev].pid : 0);
-	if (prev >= 0) {
-		memcpy(sw->prev_comm, s->tasks[prev].comm, TRACE_COMM_LEN);
-		sw->prev_pid = s->wt[prev].pid;
-		sw->prev_prio = s->wt[prev].prio;
-	} else {
-		snprintf(sw->prev_comm, TRACE_COMM_LEN, "swapper/%u", (unsigned int)cpu % 10000u);
-		sw->prev_prio = 120;
-	}
+	sim_event_init(s, &ev, TRACE_EV_SCHED_SWITCH, cpu, now, 0);
+	ident(s, prev, cpu, sw->prev_comm, &sw->prev_pid, &sw->prev_prio);
+	ev.common_pid = sw->prev_pid;
 	sw->prev_state = prev_state;
 	sw->prev_run = prev_run;
 	sw->prev_preempt = preempt;
-	if (next >= 0) {
-		memcpy(sw->next_comm, s->tasks[next].comm, TRACE_COMM_LEN);
-		sw->next_pid = s->wt[next].pid;
-		sw->next_prio = s->wt[next].prio;
-	} else {
-		snprintf(sw->next_comm, TRACE_COMM_LEN, "swapper/%u", (unsigned int)cpu % 10000u);
-		sw->next_prio = 120;
-	}
+	ident(s, next, cpu, sw->next_comm, &sw->next_pid, &sw->next_prio);
 	return sim_emit(s, &ev);
 }
 
@@ -598,18 +614,23 @@ static int do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now
 
 /* ---- wakeups and forks ---------------------------------------------------- */
 
-static int emit_wake_event(struct sim *s, enum trace_event_type type, uint32_t ti, int cpu,
-			   int target_cpu, int32_t common_pid, uint64_t now)
+/* emit_wake_event() of @who, a task or SIM_SYNTH_STOPPER (of @target_cpu) */
+static int emit_wake_of(struct sim *s, enum trace_event_type type, int32_t who, int cpu,
+			int target_cpu, int32_t common_pid, uint64_t now)
 {
 	struct trace_event ev;
 
 	sim_event_init(s, &ev, type, cpu, now, common_pid);
-	memcpy(ev.u.wakeup.comm, s->tasks[ti].comm, TRACE_COMM_LEN);
-	ev.u.wakeup.pid = s->wt[ti].pid;
-	ev.u.wakeup.prio = s->wt[ti].prio;
+	ident(s, who, target_cpu, ev.u.wakeup.comm, &ev.u.wakeup.pid, &ev.u.wakeup.prio);
 	ev.u.wakeup.target_cpu = target_cpu;
 	ev.u.wakeup.success = 1;
 	return sim_emit(s, &ev);
+}
+
+static int emit_wake_event(struct sim *s, enum trace_event_type type, uint32_t ti, int cpu,
+			   int target_cpu, int32_t common_pid, uint64_t now)
+{
+	return emit_wake_of(s, type, (int32_t)ti, cpu, target_cpu, common_pid, now);
 }
 
 static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now)
@@ -1464,12 +1485,12 @@ void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
 	}
 	/*
 	 * set_task_cpu() runs where the balancing runs: on the destination,
-	 * except for an active balance, whose stopper holds the source CPU
-	 * (run_stopper()).
+	 * except for the model's active balance, whose work runs on the
+	 * source CPU's stopper (active_load_balance_cpu_stop(): s->stopper_cpu
+	 * while run_stopper() runs it).  A pull by another CPU's balance while
+	 * the trace's own stopper interval holds the source is the puller's.
 	 */
-	if (emit_migrate(s, id, from, to,
-			 from >= 0 && from < s->nr_cpus && s->cpus[from].other >= 0 &&
-			 s->cpus[from].other == s->cpus[from].stopper ? from : to, now))
+	if (emit_migrate(s, id, from, to, s->stopper_cpu >= 0 ? s->stopper_cpu : to, now))
 		s->oom = true;
 	/*
 	 * attach_task() ends in wakeup_preempt(): the destination's resched
@@ -1484,10 +1505,20 @@ void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
 }
 
 /*
+ * @cpu's stopper: the workload's migration/N, else SIM_SYNTH_STOPPER (the
+ * kernel has one per CPU whether or not the trace saw it run).
+ */
+static int32_t stopper_task(const struct sim *s, int cpu)
+{
+	return s->cpus[cpu].stopper >= 0 ? s->cpus[cpu].stopper : SIM_SYNTH_STOPPER;
+}
+
+/*
  * model_config.stopper_hook: an active balance on @waker_cpu queued stopper
- * work on @cpu (stop_one_cpu_nowait()).  Waking migration/N shows as the
- * kernel's sched_waking and sched_wakeup on the waker's CPU; the stopper
- * runs from the event queue at the same time (run_stopper()).
+ * work on @cpu (stop_one_cpu_nowait(), kernel/stop_machine.c: the work is
+ * queued and the stopper woken).  Waking migration/N shows as the kernel's
+ * sched_waking and sched_wakeup on the waker's CPU; the stopper runs from
+ * the event queue at the same time (run_stopper()).
  */
 void sim_model_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now)
 {
@@ -1496,37 +1527,104 @@ void sim_model_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now)
 
 	if (cpu < 0 || cpu >= s->nr_cpus)
 		return;
-	st = s->cpus[cpu].stopper;
-	if (st >= 0 && waker_cpu >= 0 && waker_cpu < s->nr_cpus &&
-	    (emit_wake_event(s, TRACE_EV_SCHED_WAKING, (uint32_t)st, waker_cpu, cpu,
-			     cpu_pid(s, waker_cpu), now) ||
-	     emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, (uint32_t)st, waker_cpu, cpu,
-			     cpu_pid(s, waker_cpu), now)))
+	st = stopper_task(s, cpu);
+	if (waker_cpu >= 0 && waker_cpu < s->nr_cpus &&
+	    (emit_wake_of(s, TRACE_EV_SCHED_WAKING, st, waker_cpu, cpu, cpu_pid(s, waker_cpu), now) ||
+	     emit_wake_of(s, TRACE_EV_SCHED_WAKEUP, st, waker_cpu, cpu, cpu_pid(s, waker_cpu), now)))
 		s->oom = true;
 	if (heap_push(s, now, HEV_STOPPER, cpu, 0))
 		s->oom = true;
 }
 
 /*
- * The stopper work the model queued on @cpu, as the kernel's trace shows it:
- * sched_switch from the CPU's task (preempted, "R+") to migration/N,
- * sched_migrate_task of the task model_cpu_stop() moves (the migrate hook),
- * sched_switch from migration/N (sleeping) to the next task the model
- * picks - the same switches, counted the same way, as any non-fair task's
- * interval (other_in() / other_out()).  With an RT task on the CPU, or no
- * migration/N in the workload to show, the work runs without the switches
- * and the running task stays (it is not a candidate then).
+ * active_load_balance_cpu_stop() on @cpu's stopper: the task it moves is
+ * emitted on @cpu (s->stopper_cpu, sim_model_migrated()).  @over_other: the
+ * stopper preempted an RT task, which the model's nr_running counts instead
+ * of it (model_cpu_stop()).
+ */
+static int cpu_stop_work(struct sim *s, int cpu, bool over_other, uint64_t now)
+{
+	int ret;
+
+	s->stopper_cpu = cpu;
+	ret = model_cpu_stop(s->m, cpu, over_other, now);
+	s->stopper_cpu = -1;
+	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * The stopper without a migration/N in the workload: other_in() and
+ * other_out() for SIM_SYNTH_STOPPER, the work between them - the fair
+ * task running on @cpu is put back (model_other_class(): update_curr(),
+ * put_prev_task_fair()) and queued as any task a non-fair one preempts,
+ * so detach_one_task() may push it; the stopper sleeps and the model picks
+ * the next task.
+ */
+static int synth_stopper(struct sim *s, int cpu, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int32_t prev = c->curr, next;
+	struct model_task *mt;
+
+	charge(s, cpu, now);
+	if (emit_switch(s, cpu, prev, prev >= 0 ? s->facts->preempt_state : 0,
+			TRACE_STATE_RUNNING, prev >= 0, SIM_SYNTH_STOPPER, now))
+		return -1;
+	if (prev >= 0)
+		s->tasks[prev].st = SIM_QUEUED;
+	model_other_class(s->m, cpu, true, now);
+	c->curr = -1;
+	c->gen_op++;
+	if (cpu_stop_work(s, cpu, false, now))
+		return -1;
+	model_other_class(s->m, cpu, false, now);
+	c->resched_at = UINT64_MAX;
+	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+	next = mt ? (int32_t)model_task_id(mt) : -1;
+	if (emit_switch(s, cpu, SIM_SYNTH_STOPPER, 1, TRACE_STATE_SLEEPING, false, next, now))
+		return -1;
+	c->curr = next;
+	c->run_start = now;
+	if (next < 0)
+		return 0;
+	s->tasks[next].st = SIM_RUNNING;
+	s->tasks[next].cpu = cpu;
+	return run_ops(s, cpu, now);
+}
+
+/*
+ * The stopper work the model queued on @cpu, as the kernel's trace shows it
+ * (cpu_stopper_thread() of the stop class, above every other: it always
+ * preempts): sched_switch from the CPU's task (preempted, "R+") to
+ * migration/N, sched_migrate_task of the task model_cpu_stop() moves (the
+ * migrate hook), sched_switch from migration/N (sleeping) to the next task
+ * the model picks - the same switches, counted the same way, as any
+ * non-fair task's interval (other_in() / other_out()).  Without a
+ * migration/N in the workload the same with SIM_SYNTH_STOPPER
+ * (synth_stopper()).  An RT task holding the CPU is preempted and gets it
+ * back (the fair side is unchanged: its task was queued already); the
+ * trace's own migration/N holding it does the work in its interval.
  */
 static int run_stopper(struct sim *s, int cpu, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+	int32_t st = stopper_task(s, cpu), held = c->other;
 
-	if (c->other >= 0 || c->stopper < 0)
-		return model_cpu_stop(s->m, cpu, now) < 0 ? -1 : 0;
-	if (other_in(s, cpu, (uint32_t)c->stopper, now))
+	if (held >= 0 && held == st)
+		return cpu_stop_work(s, cpu, false, now);
+	if (held >= 0) {
+		charge(s, cpu, now);
+		if (emit_switch(s, cpu, held, s->facts->preempt_state, TRACE_STATE_RUNNING, true, st,
+				now) ||
+		    cpu_stop_work(s, cpu, true, now))
+			return -1;
+		return emit_switch(s, cpu, st, 1, TRACE_STATE_SLEEPING, false, held, now);
+	}
+	if (st == SIM_SYNTH_STOPPER)
+		return synth_stopper(s, cpu, now);
+	if (other_in(s, cpu, (uint32_t)st, now) || cpu_stop_work(s, cpu, false, now))
 		return -1;
-	model_cpu_stop(s->m, cpu, now);
-	return other_out(s, cpu, (uint32_t)c->stopper, true, now, NULL);
+	return other_out(s, cpu, (uint32_t)st, true, now, NULL);
 }
 
 /* ---- timed events --------------------------------------------------------- */

@@ -186,6 +186,12 @@ struct sim {
 	uint64_t notes[SIM_NOTE_NR];
 	uint64_t *samples;
 	size_t nr_samples, cap_samples;
+	/*
+	 * The CPU whose stopper runs the model's active balance work at this
+	 * moment (run_stopper() around model_cpu_stop()), -1 none: the CPU a
+	 * sched_migrate_task of that work is emitted on.
+	 */
+	int stopper_cpu;
 	bool oom;
 };
 

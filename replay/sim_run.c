@@ -418,6 +418,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		s->bw_groups++;
 	}
 	s->notes[SIM_NOTE_BW_GROUPS] = s->bw_groups;
+	s->stopper_cpu = -1;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		s->cpus[c].curr = -1;
 		s->cpus[c].other = -1;

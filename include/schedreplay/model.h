@@ -83,7 +83,8 @@ struct model_config {
 	 * Optional: an active balance on @waker_cpu queued stopper work on
 	 * @cpu (stop_one_cpu_nowait(), which wakes the stopper) at @now.  The
 	 * caller runs it: the stopper
-	 * (a non-fair task, the trace's migration/N) takes @cpu
+	 * (a non-fair task: the trace's migration/N, or a stand-in when the
+	 * trace has none - the kernel's always preempts) takes @cpu
 	 * (model_other_class(cpu, true)), model_cpu_stop() does the work
 	 * (moving a task reports it through migrate_hook), the stopper leaves
 	 * (model_other_class(cpu, false), then model_schedule()).  NULL: the
@@ -355,11 +356,13 @@ int model_migrate_task(struct model *m, struct model_task *t, int dst_cpu, uint6
  * stopper_hook): active_load_balance_cpu_stop(), moving at most one queued
  * fair task (the one the stopper preempted included) to the CPU that asked.
  * Call it while the stopper holds @cpu for the model (model_other_class());
- * if another non-fair task held it already, the model's nr_running counts
- * one of the two.  Returns 1 if a task moved, 0 if not (or nothing was
- * queued: a later balance may have found it done), -1 on a bad CPU.
+ * @over_other: another non-fair task held @cpu already and the stopper
+ * preempted it - the model's nr_running counts that task, so the stopper is
+ * added to it for the test of a task to move.  Returns 1 if a task moved, 0
+ * if not (or nothing was queued: a later balance may have found it done),
+ * -1 on a bad CPU.
  */
-int model_cpu_stop(struct model *m, int cpu, uint64_t now);
+int model_cpu_stop(struct model *m, int cpu, bool over_other, uint64_t now);
 
 /* Change model_config.newidle_moves_tasks from now on (per __schedule() call). */
 void model_set_newidle_moves(struct model *m, bool on);

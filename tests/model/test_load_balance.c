@@ -1082,14 +1082,189 @@ static void test_active_balance_hook(void)
 	CHECK_EQ_U(sd->nr_balance_failed, 5);
 	CHECK(model_curr(m, 0) == a);
 	model_other_class(m, 0, true, now);
-	CHECK_EQ_S(model_cpu_stop(m, 0, now), 1);
+	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 1);
 	CHECK_EQ_S(a->cpu, 1);
 	CHECK_EQ_U(sd->nr_balance_failed, 0);
 	CHECK(!rq0->active_balance);
-	CHECK_EQ_S(model_cpu_stop(m, 0, now), 0);
+	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 0);
 	model_other_class(m, 0, false, now);
 	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
 	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * out_one_pinned: the busiest CPU's running task may not run here.  4 CPUs
+ * on 2 nodes ({0,1}, {2,3}).  CPU 0 runs A; CPU 1 runs an RT task
+ * (model_other_class()) with C queued; node 1 idle.  CPU 2's NUMA pass
+ * (CPU_IDLE): node 0 has 3 tasks on 2 CPUs (A, the RT task, C: sum_nr_running
+ * 3), util 250 and runnable 250 of 2048 - has spare; node 1 has spare and
+ * sibling_imbalance() 3 - 0 = 3 > 1 forces the balance; calculate_imbalance():
+ * prefer-sibling migrate_task 3, adjust_numa_imbalance(3, 0 + 1, imb_numa_nr
+ * 1) keeps it (3 > NUMA_IMBALANCE_MIN 2), >> 1 = 1.  find_src_rq() for
+ * migrate_task: the most fair tasks, CPU 0 and CPU 1 one each, the first
+ * kept: CPU 0, nr_running 1 - detach_tasks() is skipped, LBF_ALL_PINNED
+ * stays set, nothing moves: nr_balance_failed 1, 2, 3, 4, 5, the interval
+ * back to min_interval each time.  At 5 > cache_nice_tries 2 + 2
+ * need_active_balance() holds.  @pinned: A may not run on CPU 2 ->
+ * out_one_pinned: no stopper, nr_balance_failed stays 5, and with
+ * LBF_ALL_PINNED the interval doubles (min_interval 4 -> 8).  Unpinned,
+ * the stopper preempts A and pushes it to CPU 2: nr_balance_failed 0.
+ */
+static void test_active_balance_one_pinned(const char *profile, bool pinned)
+{
+	struct model *m = mk(profile, 4, numa_nodes, true);
+	struct model_task *a, *c;
+	struct rq *rq2 = &m->rqs[2];
+	struct sched_domain *sd = &rq2->sd[1];
+	struct lb_env env;
+	uint64_t now = T0;
+	int i;
+
+	a = fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	c = fork_on(m, 2, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	model_other_class(m, 1, true, now);
+	model_task_set_pinned(a, pinned);
+	model_task_set_pinned(c, true);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 1000, 100, 100);
+	set_cpu(m, 1, 1000, 150, 150);
+	set_cpu(m, 2, 0, 0, 0);
+	set_cpu(m, 3, 0, 0, 0);
+	CHECK_EQ_U(sd->cache_nice_tries, 2);
+	for (i = 1; i <= 5; i++) {
+		CHECK_EQ_S(sched_balance_rq(m, rq2, sd, CPU_IDLE, &env), 0);
+		CHECK_EQ_U(env.busiest_stat.group_type, group_has_spare);
+		CHECK_EQ_U(env.busiest_stat.sum_nr_running, 3);
+		CHECK_EQ_U(env.migration_type, migrate_task);
+		CHECK_EQ_S(env.imbalance_found, 1);
+		CHECK(env.src_rq == &m->rqs[0]);
+		CHECK_EQ_U(env.need_active_balance, i == 5);
+		if (i < 5) {
+			CHECK_EQ_U(sd->nr_balance_failed, (unsigned int)i);
+			CHECK_EQ_U(sd->balance_interval, sd->min_interval);
+		}
+	}
+	CHECK_EQ_U(m->counters[MC_lb_active_needed], 1);
+	CHECK_EQ_U(m->counters[MC_lb_all_pinned], 0);
+	if (pinned) {
+		CHECK_EQ_U(env.active_balance, 0);
+		CHECK(env.flags & LBF_ALL_PINNED);
+		CHECK_EQ_U(m->counters[MC_lb_active_started], 0);
+		CHECK_EQ_U(sd->nr_balance_failed, 5);
+		CHECK_EQ_U(sd->balance_interval, 2 * sd->min_interval);
+		CHECK(!m->rqs[0].active_balance);
+		CHECK(model_curr(m, 0) == a);
+		CHECK_EQ_S(a->cpu, 0);
+	} else {
+		CHECK_EQ_U(env.active_balance, 1);
+		CHECK_EQ_U(m->counters[MC_lb_active_started], 1);
+		CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+		CHECK_EQ_U(sd->nr_balance_failed, 0);
+		CHECK_EQ_U(sd->balance_interval, sd->min_interval);
+		CHECK_EQ_S(a->cpu, 2);
+	}
+	CHECK_EQ_S(c->cpu, 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * detach_one_task()'s order for the task the stopper preempted.  The
+ * kernel's cfs_tasks is most recently run first: an enqueue adds at the
+ * head (account_entity_enqueue()), a pick moves the task to the head
+ * (__set_next_task_fair()), and detach_one_task() walks from the tail.
+ * B runs, A is forked and picked 400 us later (A, B: head to tail), B
+ * 4 ms later (B, A), A 4 ms after that: A, B again, by A's pick.  The
+ * stopper's work is queued on CPU 0 for CPU 1 (rq->active_balance,
+ * push_cpu) and the stopper preempts A (model_other_class()): A is queued
+ * again, still at the head, so B goes and A stays.  @later: C is forked on
+ * CPU 0 while A runs (C, A, B) and B is pinned: the walk refuses B and
+ * takes A - the preempted task before C, which never ran, as the kernel's.
+ */
+static void test_active_balance_order(const char *profile, bool later)
+{
+	struct model *m = mk(profile, 2, NULL, true);
+	struct model_task *a, *b, *c = NULL;
+	struct rq *rq0 = &m->rqs[0];
+	uint64_t now = T0;
+
+	b = fork_on(m, 1, 0, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
+	a = fork_on(m, 2, 0, now);
+	now += 400000;
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+	now += 4000000;
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
+	CHECK(rq0->cfs_tasks_head == b && rq0->cfs_tasks_tail == a);
+	now += 4000000;
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+	CHECK(rq0->cfs_tasks_head == a && rq0->cfs_tasks_tail == b);
+	if (later) {
+		c = fork_on(m, 3, 0, now);
+		model_task_set_pinned(b, true);
+		CHECK(rq0->cfs_tasks_head == c && c->cfs_next == a && a->cfs_next == b);
+	}
+	CHECK(model_curr(m, 0) == a);
+	now += 1000000;
+	rq0->active_balance = true;
+	rq0->push_cpu = 1;
+	model_other_class(m, 0, true, now);
+	CHECK(model_curr(m, 0) == NULL);
+	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 1);
+	CHECK_EQ_S(a->cpu, (later ? 1 : 0));
+	CHECK_EQ_S(b->cpu, (later ? 0 : 1));
+	if (c)
+		CHECK_EQ_S(c->cpu, 0);
+	CHECK(!rq0->active_balance);
+	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	model_other_class(m, 0, false, now);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * The stopper over an RT task (model_cpu_stop() with over_other): the model
+ * keeps one non-fair task per CPU, so its nr_running counts the RT task
+ * holding CPU 0 and not the stopper that preempted it; the kernel's counts
+ * both.  With no fair task there the kernel's nr_running is 2 > 1:
+ * detach_one_task() runs and finds nothing (alb_failed: active_balance.failed
+ * 1).  The stopper alone (the model's non-fair task itself, over_other
+ * false) is nr_running 1: nothing to look at, no count.  Then A, queued
+ * behind the RT task (it preempted A), is pushed to CPU 1.
+ */
+static void test_active_balance_over_rt(void)
+{
+	struct model *m = mk("6.18", 2, NULL, true);
+	struct rq *rq0 = &m->rqs[0];
+	struct model_task *a;
+	uint64_t now = T0;
+
+	model_other_class(m, 0, true, now);
+	rq0->active_balance = true;
+	rq0->push_cpu = 1;
+	CHECK_EQ_S(model_cpu_stop(m, 0, true, now), 0);
+	CHECK_EQ_U(m->counters[MC_lb_active_failed], 1);
+	CHECK(!rq0->active_balance);
+	rq0->active_balance = true;
+	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 0);
+	CHECK_EQ_U(m->counters[MC_lb_active_failed], 1);
+	CHECK(!rq0->active_balance);
+	model_other_class(m, 0, false, now);
+
+	a = fork_on(m, 1, 0, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+	now += 1000000;
+	model_other_class(m, 0, true, now);
+	rq0->active_balance = true;
+	CHECK_EQ_S(model_cpu_stop(m, 0, true, now), 1);
+	CHECK_EQ_S(a->cpu, 1);
+	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
+	model_other_class(m, 0, false, now);
 	CHECK(model_check_invariants(m, NULL) == 0);
 	model_free(m);
 }
@@ -1236,6 +1411,15 @@ int main(void)
 	test_active_balance_delayed();
 	test_active_balance_hook();
 	test_active_balance_dry();
+	test_active_balance_one_pinned("6.18", true);
+	test_active_balance_one_pinned("6.18", false);
+	test_active_balance_one_pinned("6.12", true);
+	test_active_balance_one_pinned("6.1", true);
+	test_active_balance_order("6.18", false);
+	test_active_balance_order("6.18", true);
+	test_active_balance_order("6.12", false);
+	test_active_balance_order("6.12", true);
+	test_active_balance_over_rt();
 	test_group_imbalanced(false);
 	test_group_imbalanced(true);
 	test_dry_run(false);

@@ -1116,6 +1116,202 @@ static void test_pct_cell(void)
 	}
 }
 
+/* A switch from or to the stopper migration/@cpu (RT prio 0, pid 10 + @cpu). */
+static struct trace_event ev_stopper_switch(uint64_t ts, int cpu, int prev, char state, int next)
+{
+	int st = 10 + cpu;
+	struct trace_event e = ev_switch(ts, cpu, prev ? prev : st, state, prev ? 120 : 0,
+					 next ? next : st, next ? 120 : 0);
+
+	if (!prev)
+		snprintf(e.u.sched_switch.prev_comm, TRACE_COMM_LEN, "migration/%d", cpu);
+	if (!next)
+		snprintf(e.u.sched_switch.next_comm, TRACE_COMM_LEN, "migration/%d", cpu);
+	return e;
+}
+
+/* The replay of @wl under @rc with every synthetic event as text in *@text (malloc'd). */
+static struct replay_result *run_dump(const struct wl_workload *wl, struct replay_config *rc,
+				      char **text)
+{
+	struct sr_error err = { 0 };
+	struct replay_result *r;
+	size_t len = 0;
+	FILE *f;
+
+	*text = NULL;
+	f = open_memstream(text, &len);
+	CHECK(f != NULL);
+	if (!f)
+		return NULL;
+	rc->dump = f;
+	r = replay_run(wl, rc, &err);
+	rc->dump = NULL;
+	fclose(f);
+	if (!r)
+		fprintf(stderr, "replay: %s\n", err.msg);
+	return r;
+}
+
+/* How many lines of @text contain every one of the NULL-terminated strings. */
+static int lines_with(const char *text, ...)
+{
+	int n = 0;
+
+	for (const char *l = text; l && *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		char line[512];
+		bool all = true;
+		va_list ap;
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, l);
+		va_start(ap, text);
+		for (const char *w; (w = va_arg(ap, const char *));)
+			all = all && strstr(line, w);
+		va_end(ap);
+		n += all;
+		l = e ? e + 1 : NULL;
+	}
+	return n;
+}
+
+/*
+ * A pull during the trace's own stopper interval is the puller's.  CPU 1
+ * runs 54 and 55 (seen there only: pinned); CPU 0 runs 51 (seen on CPU 1
+ * at the end: it may move) and its child 52 (CPU 0 only: pinned), and
+ * migration/0 holds CPU 0 from 8 to 11 ms (a traced stopper interval,
+ * replayed as an RT task's).  Under --placement model 55 is done at once
+ * and 54 at 9.6 ms; CPU 1's newidle balance then pulls 51, queued behind
+ * migration/0 since 4 ms (cold): set_task_cpu() runs on CPU 1, and the
+ * sched_migrate_task is emitted there, not on CPU 0 because migration/0
+ * held it (the replay's earlier test, "the source's RT task is its
+ * stopper", said CPU 0).
+ */
+static void test_pull_under_traced_stopper(void)
+{
+	struct trace_event ev[64];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	struct replay_config rc;
+	char *text;
+
+	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 55, 120);
+	ev[n++] = ev_switch(90 * US, 1, 55, 'R', 120, 54, 120);
+	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_fork(200 * US, 0, 51, 52);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 200 * US, 0, 51, 0, 52, 120, 0);
+	ev[n++] = ev_switch(4 * MS, 0, 51, 'R', 120, 52, 120);
+	ev[n] = ev_wake(TRACE_EV_SCHED_WAKING, 8 * MS, 0, 52, 0, 10, 0, 0);
+	snprintf(ev[n++].u.wakeup.comm, TRACE_COMM_LEN, "migration/0");
+	ev[n++] = ev_stopper_switch(8 * MS, 0, 52, 'R', 0);
+	ev[n++] = ev_switch(9500 * US, 1, 54, 'S', 120, 55, 120);
+	ev[n++] = ev_switch(9600 * US, 1, 55, 'S', 120, 0, 120);
+	ev[n++] = ev_stopper_switch(11 * MS, 0, 0, 'S', 51);
+	ev[n++] = ev_switch(15 * MS, 0, 51, 'R', 120, 52, 120);
+	ev[n++] = ev_switch(20 * MS, 0, 52, 'S', 120, 51, 120);
+	ev[n++] = ev_switch(22 * MS, 0, 51, 'R', 120, 0, 120);
+	ev[n++] = ev_migrate(22 * MS, 1, 51, 0, 1);
+	ev[n++] = ev_switch(22100 * US, 1, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_switch(23 * MS, 1, 51, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	replay_config_default(&rc);
+	rc.no_costs = true;
+	rc.placement = REPLAY_PLACEMENT_MODEL;
+	r = run_dump(wl, &rc, &text);
+	CHECK(r != NULL);
+	CHECK(text != NULL);
+	if (r && text) {
+		CHECK_EQ(lines_with(text, "sched_migrate_task", NULL), 1);
+		CHECK_EQ(lines_with(text, "[001] 0.009600000: sched_migrate_task: task51:51 orig_cpu=0 dest_cpu=1",
+				    NULL), 1);
+		/* inside migration/0's interval */
+		CHECK_EQ(lines_with(text, "[000] 0.008000000: sched_switch: task52:52 [120] R+ ==> migration/0:10",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[000] 0.011000000: sched_switch: migration/0:10 [0] S ==> task52:52",
+				    NULL), 1);
+	}
+	if (r)
+		replay_result_free(r);
+	free(text);
+	wl_free(wl);
+}
+
+/*
+ * The model's active balance without a migration/N in the workload
+ * (--placement model).  CPU 0 runs 51 (seen on CPU 1 at the end: it may
+ * move) and 52 (nice 19, CPU 0 only: pinned); CPU 1 runs 54 (pinned) until
+ * 10 ms, then idles.  52 runs one tick, 4-8 ms (EEVDF: 51 is ineligible
+ * once its vruntime passes 52's; 52's then grows 1024/15 times faster, so
+ * 51 runs on for some 270 ms).  From 10 ms CPU 1's nohz balances find a
+ * task-count imbalance and nothing to move (51 running, 52 pinned):
+ * nr_balance_failed 1..4, then need_active_balance() queues CPU 0's stopper
+ * (24 ms).  As the kernel's stop class it preempts 51 - a stand-in
+ * migration/0 (pid 4194304, prio 0), woken from CPU 1 and switched to and
+ * from on CPU 0 - and detach_one_task() refuses 52 (pinned) and pushes 51,
+ * emitted on CPU 0 where the stopper runs; CPU 0 goes on with 52, CPU 1
+ * runs 51.  Before, the work ran without preempting: 51 stayed curr,
+ * nothing moved (active_balance.failed 1).  sched_switch: the tasks' and
+ * the idle task's 8 and the stopper's 2, counted as the kernel's.
+ */
+static void test_active_balance_synth(void)
+{
+	struct trace_event ev[64];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	struct replay_config rc;
+	char *text;
+
+	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 54, 120);
+	ev[n++] = ev_switch(10 * MS, 1, 54, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_switch(100 * MS, 0, 51, 'R', 120, 52, 139);
+	ev[n++] = ev_switch(200 * MS, 0, 52, 'R', 139, 51, 120);
+	ev[n++] = ev_switch(201 * MS, 0, 51, 'R', 120, 0, 120);
+	ev[n++] = ev_migrate(201 * MS, 1, 51, 0, 1);
+	ev[n++] = ev_switch(201100 * US, 1, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_switch(202 * MS, 1, 51, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(202 * MS, 0, 0, 'R', 120, 52, 139);
+	ev[n++] = ev_switch(203 * MS, 0, 52, 'S', 139, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	replay_config_default(&rc);
+	rc.no_costs = true;
+	rc.placement = REPLAY_PLACEMENT_MODEL;
+	r = run_dump(wl, &rc, &text);
+	CHECK(r != NULL);
+	CHECK(text != NULL);
+	if (r && text) {
+		CHECK_EQ(count(r, "sched_balance_rq.failed"), 5);
+		CHECK_EQ(count(r, "sched_balance_rq.active_needed"), 1);
+		CHECK_EQ(count(r, "sched_balance_rq.active_started"), 1);
+		CHECK_EQ(count(r, "active_balance.pushed"), 1);
+		CHECK_EQ(count(r, "active_balance.failed"), 0);
+		CHECK_EQ(count(r, "sched_switch"), 10);
+		CHECK_EQ(lines_with(text, "sched_migrate_task", NULL), 1);
+		CHECK_EQ(lines_with(text, "migration/0", NULL), 4);
+		CHECK_EQ(lines_with(text, "[001] 0.024000000: sched_waking: migration/0:4194304 [0] CPU:000",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[001] 0.024000000: sched_wakeup: migration/0:4194304 [0] CPU:000",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[000] 0.024000000: sched_switch: task51:51 [120] R+ ==> migration/0:4194304 [0]",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[000] 0.024000000: sched_migrate_task: task51:51 orig_cpu=0 dest_cpu=1",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[000] 0.024000000: sched_switch: migration/0:4194304 [0] S ==> task52:52 [139]",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[001] 0.024000000: sched_switch: swapper/1:0 [120] R ==> task51:51",
+				    NULL), 1);
+	}
+	if (r)
+		replay_result_free(r);
+	free(text);
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -1138,5 +1334,7 @@ int main(int argc, char **argv)
 	test_runq_wait();
 	test_long_waits_by_group();
 	test_pct_cell();
+	test_pull_under_traced_stopper();
+	test_active_balance_synth();
 	CHECK_DONE();
 }
