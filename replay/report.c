@@ -400,6 +400,7 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 		cfg.group_by[k] = o->by[k];
 	/* the output reads the distributions in this thread, and few of them */
 	cfg.settle_when_read = true;
+	cfg.infer_lost_switches = true;
 	if (o->samples_path) {
 		d->samples = fopen(o->samples_path, "w");
 		if (!d->samples) {
