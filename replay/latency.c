@@ -249,7 +249,15 @@ struct task {
 	bool pending;                  /* a wakeup interval is open */
 	uint8_t wake_ev;               /* enum trace_event_type that opened it */
 	bool runnable;                 /* preempted, waiting to run again */
+	bool exiting;                  /* its sched_process_exit seen */
 	uint64_t wake_ts, runnable_ts, run_start;
+	/*
+	 * On a CPU: its first sched_waking since its switch-in or last
+	 * sched_wakeup (0: none), which started nothing; it starts the
+	 * interval if the task turns out to have left the CPU untraced
+	 * before it (lost_switch()).
+	 */
+	uint64_t run_waking_ts;
 	/*
 	 * The by-comm group of the task's last sample and that sample's comm
 	 * (NUL-padded): a task's samples nearly always carry one comm, and a
@@ -275,7 +283,20 @@ struct cpu_state {
 	bool known;                    /* curr from a sched_switch */
 	bool guessed;                  /* curr from common_pid before any switch */
 	bool seen;
+	bool was_known;                /* curr known (or guessed) at some point */
+	bool last_remote;              /* last is a remote sched_stat_runtime's */
+	/*
+	 * An event in another task's context came since curr's last: what ran
+	 * here since is not known (the extraction takes curr as preempted
+	 * there), so no switch of curr is inferred.
+	 */
+	bool other_seen;
 	uint64_t first_ts;
+	/*
+	 * With infer_lost_switches: curr's last event here (in its context,
+	 * its switch-in, or a sched_stat_runtime of it on another CPU).
+	 */
+	uint64_t last;
 };
 
 struct prov_sample {
@@ -694,6 +715,8 @@ static void start_interval(struct lat_machine *m, struct task *t, uint64_t ts,
 	if (t->on_cpu >= 0) {
 		t->pub.wakings_running++;
 		m->sum.wakings_running++;
+		if (ev == TRACE_EV_SCHED_WAKING && !t->run_waking_ts)
+			t->run_waking_ts = ts;
 		return;
 	}
 	if (t->pending) {
@@ -723,14 +746,97 @@ static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, i
 	c->guessed = true;
 	c->curr = pid;
 	c->curr_t = NULL;
-	if (pid <= 0)
+	c->last = ts;
+	c->last_remote = false;
+	c->other_seen = false;
+	if (pid <= 0) {
+		c->was_known = true;
 		return;
+	}
 	t = get_task(m, pid, NULL, ts);
 	c->curr_t = t;
 	if (t && t->on_cpu < 0) {
+		/*
+		 * Running since the trace start if nothing was known of the
+		 * CPU before; else (after a lost-events gap, an untraced
+		 * switch) since this event, the one time it surely ran.
+		 */
 		t->on_cpu = cpu;
-		t->run_start = c->first_ts;
+		t->run_start = c->was_known ? ts : c->first_ts;
+		t->run_waking_ts = 0;
 	}
+	c->was_known = true;
+}
+
+/*
+ * @c (CPU @cpu) was seen in a state that says its current task left it
+ * without a traced sched_switch (enum lat_lost_reason, lat_config
+ * .infer_lost_switches): the switch is taken as traced at the task's last
+ * event there.  The caller sets the CPU's current afterwards.
+ */
+static __attribute__((noinline)) bool lost_switch(struct lat_machine *m, struct cpu_state *c,
+						   int cpu, enum lat_lost_reason why,
+						   uint64_t seen_ts)
+{
+	struct task *t = c->curr > 0 ? pid_map_get(&m->live, c->curr) : NULL;
+	struct lat_lost_switch ls;
+
+	if (!t || t->dead || t->on_cpu != cpu || c->other_seen)
+		return false;
+	c->curr_t = NULL;
+	memset(&ls, 0, sizeof(ls));
+	ls.cpu = cpu;
+	ls.pid = c->curr;
+	ls.ts = c->last > t->run_start ? c->last : t->run_start;
+	ls.seen_ts = seen_ts;
+	ls.reason = why;
+	ls.remote_stamp = c->last_remote && c->last == ls.ts;
+	/* a migration not placing a wakeup moves a queued task */
+	ls.runnable = why == LAT_LOST_MIGRATED && !(t->run_waking_ts > ls.ts);
+	ls.dead = t->exiting && !ls.runnable;
+	t->pub.runtime_ns += ls.ts - t->run_start;
+	t->on_cpu = -1;
+	if (ls.runnable) {
+		t->pub.preemptions++;
+		t->runnable = true;
+		t->runnable_ts = ls.ts;
+	} else if (t->run_waking_ts > ls.ts && !t->pending) {
+		/* that waking found it asleep: its interval starts there */
+		t->pending = true;
+		t->wake_ts = t->run_waking_ts;
+		t->wake_ev = TRACE_EV_SCHED_WAKING;
+		t->pub.wakings_running--;
+		m->sum.wakings_running--;
+		m->sum.lost_switch_wakings++;
+	}
+	t->run_waking_ts = 0;
+	if (ls.dead) {
+		t->pub.exited = true;
+		task_kill(t);
+	}
+	m->sum.lost_switches[why]++;
+	m->sum.lost_switches_remote += ls.remote_stamp;
+	if (m->cfg.lost_switch && m->cfg.lost_switch(m->cfg.lost_switch_ctx, &ls))
+		m->oom = true;
+	return true;
+}
+
+/*
+ * Task @t, current on another CPU per the stream, shows up elsewhere
+ * (@why): it left that CPU untraced, whose current is then unknown.
+ */
+static void left_elsewhere(struct lat_machine *m, struct task *t, enum lat_lost_reason why,
+			   uint64_t ts)
+{
+	struct cpu_state *o = (unsigned)t->on_cpu < (unsigned)m->nr_cpus ? &m->cpus[t->on_cpu] :
+		NULL;
+
+	if (!o || o->curr != t->pub.pid || !(o->known || o->guessed) ||
+	    !lost_switch(m, o, t->on_cpu, why, ts))
+		return;
+	o->curr = 0;
+	o->known = false;
+	o->guessed = false;
 }
 
 /* inlined into both entries: a call and return per sched_switch cost ~2 % of the report */
@@ -744,7 +850,10 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		/* the previous switch out of this CPU is missing */
 		struct task *old = pid_map_get(&m->live, c->curr);
 
-		if (old && old->on_cpu == ev->cpu)
+		bool inferred = m->cfg.infer_lost_switches && s->prev_pid == 0 &&
+			lost_switch(m, c, ev->cpu, LAT_LOST_IDLE, ev->ts);
+
+		if (!inferred && old && old->on_cpu == ev->cpu)
 			old->on_cpu = -1;
 	}
 	if (s->prev_pid > 0 &&
@@ -754,6 +863,7 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		else if (!c->known && !c->guessed && t->on_cpu < 0)
 			t->pub.runtime_ns += ev->ts - c->first_ts; /* running since the start */
 		t->on_cpu = -1;
+		t->run_waking_ts = 0;
 		switch (s->prev_run) {
 		case TRACE_STATE_RUNNING:
 			t->pub.preemptions++;
@@ -774,6 +884,8 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 			/* its switch out of the other CPU is missing */
 			struct cpu_state *o = get_cpu(m, t->on_cpu);
 
+			if (m->cfg.infer_lost_switches)
+				left_elsewhere(m, t, LAT_LOST_SWITCHED_IN, ev->ts);
 			if (o) {
 				o->known = false;
 				o->guessed = false;
@@ -792,11 +904,16 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		t->pub.switches++;
 		t->on_cpu = ev->cpu;
 		t->run_start = ev->ts;
+		t->run_waking_ts = 0;
 		c->curr_t = t;
 	}
 	c->curr = s->next_pid;
 	c->known = true;
+	c->was_known = true;
 	c->guessed = false;
+	c->last = ev->ts;
+	c->last_remote = false;
+	c->other_seen = false;
 }
 
 /*
@@ -816,9 +933,39 @@ feed_cpu(struct lat_machine *m, const struct trace_event *ev, bool is_switch)
 		c->seen = true;
 		c->first_ts = ev->ts;
 	}
+	if (m->cfg.infer_lost_switches && !is_switch && c->curr > 0) {
+		if (ev->common_pid == c->curr) {
+			c->last = ev->ts;
+			c->last_remote = false;
+		} else if (ev->common_pid != 0) {
+			c->other_seen = c->known;
+		} else if ((c->known || c->guessed) &&
+			   lost_switch(m, c, ev->cpu, LAT_LOST_IDLE, ev->ts)) {
+			/* an event in idle's context: the CPU is idle */
+			c->curr = 0;
+		}
+	}
 	if (!c->known && !is_switch)
 		guess_current(m, c, ev->cpu, ev->common_pid, ev->ts);
 	return c;
+}
+
+/*
+ * A sched_wakeup of a task on a CPU per the stream: onto another CPU, it
+ * had left its CPU untraced (a task still on its runqueue is woken where it
+ * is: ttwu_runnable()); else it found the task running, and the sched_waking
+ * before it was of a running task.
+ */
+static void wakeup_of_running(struct lat_machine *m, const struct trace_event *ev)
+{
+	struct task *t = pid_map_get(&m->live, ev->u.wakeup.pid);
+
+	if (!t || t->dead || t->on_cpu < 0)
+		return;
+	if (ev->u.wakeup.target_cpu >= 0 && ev->u.wakeup.target_cpu != t->on_cpu)
+		left_elsewhere(m, t, LAT_LOST_WOKEN, ev->ts);
+	else
+		t->run_waking_ts = 0;
 }
 
 /* sched_waking, sched_wakeup or sched_wakeup_new (@type, ev->type) */
@@ -833,6 +980,8 @@ on_wakeup(struct lat_machine *m, const struct trace_event *ev, enum trace_event_
 		if (m->mode == LAT_START_AUTO)
 			decide_waking(m);
 	} else if (type == TRACE_EV_SCHED_WAKEUP) {
+		if (m->cfg.infer_lost_switches && ev->u.wakeup.pid > 0)
+			wakeup_of_running(m, ev);
 		if (m->mode == LAT_START_WAKING || !ev->u.wakeup.success)
 			return;
 	}
@@ -851,6 +1000,13 @@ on_stat_runtime(struct lat_machine *m, const struct trace_event *ev, struct cpu_
 			       ev->ts))) {
 		t->pub.stat_runtime_ns += ev->u.stat_runtime.runtime;
 		t->pub.nr_stat_runtime++;
+		if (m->cfg.infer_lost_switches && t->on_cpu >= 0 && t->on_cpu != ev->cpu &&
+		    t->on_cpu < m->nr_cpus && m->cpus[t->on_cpu].curr == t->pub.pid &&
+		    ev->ts > m->cpus[t->on_cpu].last) {
+			/* a remote update_curr(): still that CPU's current */
+			m->cpus[t->on_cpu].last = ev->ts;
+			m->cpus[t->on_cpu].last_remote = true;
+		}
 	}
 }
 
@@ -905,9 +1061,11 @@ int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_even
 	c = &m->cpus[ev->cpu];
 	t = c->curr_t;
 	if (!c->seen || !c->known || ev->u.stat_runtime.pid <= 0 || !t ||
-	    t->pub.pid != ev->u.stat_runtime.pid || t->dead)
+	    t->pub.pid != ev->u.stat_runtime.pid || t->dead || ev->common_pid != t->pub.pid)
 		return feed_stat_runtime(m, ev);
 	m->sum.events++;
+	c->last = ev->ts;               /* (feed_cpu(): an event in curr's context) */
+	c->last_remote = false;
 	if (ev->u.stat_runtime.comm[0]) {
 		memcpy(t->pub.comm, ev->u.stat_runtime.comm, TRACE_COMM_LEN);
 		t->pub.comm[TRACE_COMM_LEN - 1] = '\0';
@@ -940,8 +1098,12 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 		break;
 	case TRACE_EV_SCHED_MIGRATE_TASK:
 		if (ev->u.migrate.pid > 0 &&
-		    (t = get_task(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->ts)))
+		    (t = get_task(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->ts))) {
 			t->pub.migrations++;
+			if (m->cfg.infer_lost_switches && t->on_cpu >= 0 &&
+			    ev->u.migrate.dest_cpu != t->on_cpu)
+				left_elsewhere(m, t, LAT_LOST_MIGRATED, ev->ts);
+		}
 		break;
 	case TRACE_EV_SCHED_PROCESS_FORK: {
 		const struct trace_sched_process_fork *f = &ev->u.fork;
@@ -959,8 +1121,10 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 		break;
 	}
 	case TRACE_EV_SCHED_PROCESS_EXIT:
-		if (ev->u.exit.pid > 0)
-			get_task(m, ev->u.exit.pid, ev->u.exit.comm, ev->ts);
+		if (ev->u.exit.pid > 0 &&
+		    (t = get_task(m, ev->u.exit.pid, ev->u.exit.comm, ev->ts)) &&
+		    ev->common_pid == ev->u.exit.pid)
+			t->exiting = true;
 		break;
 	case TRACE_EV_SCHED_STAT_RUNTIME:
 		on_stat_runtime(m, ev, c);

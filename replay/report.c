@@ -16,7 +16,10 @@ const char report_latency_definition[] =
 	"on a CPU; wakings of a running task or of one with a pending wakeup start nothing; "
 	"the sample belongs to next_comm of that sched_switch; without sched_waking in the "
 	"trace, sched_wakeup starts the interval. run-queue wait: from a sched_switch with "
-	"prev_state R/R+ (preemption) to the task's next sched_switch in.";
+	"prev_state R/R+ (preemption) to the task's next sched_switch in. A task that left its "
+	"CPU without a sched_switch (the CPU then seen idle, or the task woken, switched in or "
+	"migrated elsewhere: latency_definition.untraced_switches) is off it from its last "
+	"event there, and its first sched_waking after that starts its interval.";
 
 const char report_repair_rule[] =
 	"a CPU whose current task per its sched_switch records is idle (pid 0) and an event "
@@ -400,6 +403,7 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 		cfg.group_by[k] = o->by[k];
 	/* the output reads the distributions in this thread, and few of them */
 	cfg.settle_when_read = true;
+	cfg.infer_lost_switches = true;
 	if (o->samples_path) {
 		d->samples = fopen(o->samples_path, "w");
 		if (!d->samples) {

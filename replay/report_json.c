@@ -222,6 +222,18 @@ int report_print_json(FILE *out, const struct report_data *d, const struct repor
 			    jint(s->provisional_dropped));
 	json_object_set_new(def, "wakings_while_running", jint(s->wakings_running));
 	json_object_set_new(def, "wakings_while_pending", jint(s->wakings_pending));
+	{
+		json_t *u = json_object();
+
+		json_object_set_new(u, "seen_idle", jint(s->lost_switches[LAT_LOST_IDLE]));
+		json_object_set_new(u, "woken_elsewhere", jint(s->lost_switches[LAT_LOST_WOKEN]));
+		json_object_set_new(u, "switched_in_elsewhere",
+				    jint(s->lost_switches[LAT_LOST_SWITCHED_IN]));
+		json_object_set_new(u, "migrated", jint(s->lost_switches[LAT_LOST_MIGRATED]));
+		json_object_set_new(u, "at_remote_stat_runtime", jint(s->lost_switches_remote));
+		json_object_set_new(u, "wakings_starting_intervals", jint(s->lost_switch_wakings));
+		json_object_set_new(def, "untraced_switches", u);
+	}
 	json_object_set_new(def, "cgroup_attach_policy", jstr(d->cgroup_policy));
 	json_object_set_new(def, "cgroup_moves_followed", jint(s->cgroup_moves));
 	json_object_set_new(def, "cgroup_moves_ignored", jint(s->cgroup_moves_ignored));

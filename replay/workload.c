@@ -62,8 +62,7 @@ struct tstate {
 
 struct cpu_track {
 	int32_t curr;                /* task index, CUR_IDLE or CUR_UNKNOWN */
-	uint64_t curr_seen;          /* the last event here in curr's context (or its switch-in) */
-	int32_t lost_task;           /* the last task lost_switch_to_idle() blocked here, or -1 */
+	int32_t lost_task;           /* the last task lost_switch() blocked here as idle, or -1 */
 	uint64_t lost_ts;            /* ... at this time: the CPU was idle after it */
 	int32_t stat_pid;            /* the last event here was this pid's sched_stat_runtime */
 	uint64_t stat_ts;
@@ -630,7 +629,6 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		handoff_cancel(b, t);
 	}
 	c->curr = (int32_t)t;
-	c->curr_seen = ts;
 	c->known_once = true;
 	return idle_end(b, c, cpu, ts);
 fail:
@@ -654,7 +652,6 @@ static uint32_t appear_running(struct wl_builder *b, struct cpu_track *c, int cp
 		return WL_NONE;
 	if (fresh) {
 		c->curr = (int32_t)t;
-		c->curr_seen = ts;
 		c->known_once = true;
 		return t;
 	}
@@ -666,49 +663,64 @@ static uint32_t appear_running(struct wl_builder *b, struct cpu_track *c, int cp
 static int on_switch(struct wl_builder *b, const struct trace_event *ev);
 
 /*
- * The CPU is seen idle (an event in idle's context, or a switch out of idle)
- * while a fair task was its current and running there: the kernel did not
- * trace that task's switch to idle.  The capture kernel does this now and
- * then (tokio-rt-worker of the guest agent, switched in from idle, then no
- * event of it until CPU 0 leaves idle again ~20 ms later: bw-hogs-run2.dat,
- * forkexec-run2.dat).  A CPU goes idle only when nothing is runnable, so the
- * task blocked; when, the trace does not say: at its last event here (its
- * switch-in at the latest) is the least it ran.  That switch is replayed as
- * if traced (prev state S), instead of a run up to now and a preemption (a
- * 20 ms burst of a nice -10 task that never happened).  0, or -1 on ENOMEM;
- * nothing done (1) when the current is not a running fair task.
+ * A switch the kernel did not trace, as the measured side's latency machine
+ * infers it (struct lat_lost_switch, enum lat_lost_reason in latency.h: one
+ * detection for both sides, fed each event before the builder sees it).  The
+ * capture kernel does this now and then (tokio-rt-worker of the guest agent,
+ * switched in from idle, then no event of it until CPU 0 leaves idle again
+ * ~20 ms later: bw-hogs-run2.dat, forkexec-run2.dat; or until it is woken
+ * onto the other CPU: forkexec.dat).  The task left the CPU at its last event
+ * there, the least it ran; that switch is replayed as if traced (prev state
+ * S, X if exiting, R for a preemption), instead of a run up to the event that
+ * revealed it and a preemption (a 20 ms burst of a nice -10 task that never
+ * happened).  Nothing is done when the builder's state differs (the task not
+ * running there); a task of another class has no ops: its run ends there.
+ * The CPU is then idle (LAT_LOST_IDLE) or its current unknown.  0, or -1 on
+ * ENOMEM.
  */
-static int lost_switch_to_idle(struct wl_builder *b, struct cpu_track *c, int cpu)
+static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 {
+	struct wl_builder *b = ctx;
+	struct cpu_track *c = cpu_get(b, ls->cpu);
+	uint32_t t = lookup(b, ls->pid);
+	bool idle_was_open;
 	struct trace_event sw;
-	const struct wl_task *t;
+	const struct wl_task *wt;
 	struct tstate *s;
 
-	if (c->curr < 0 || b->ts.v[c->curr].st != TS_RUNNING || b->ts.v[c->curr].cpu != cpu ||
-	    b->tasks.v[c->curr].cls != WL_CLASS_FAIR)
-		return 1;
-	t = &b->tasks.v[c->curr];
-	s = &b->ts.v[c->curr];
+	if (!c || t == WL_NONE || c->curr != (int32_t)t || b->ts.v[t].st != TS_RUNNING ||
+	    b->ts.v[t].cpu != ls->cpu)
+		return 0;
+	wt = &b->tasks.v[t];
+	s = &b->ts.v[t];
+	idle_was_open = c->idle_open;
+	if (wt->cls != WL_CLASS_FAIR) {
+		if (flush_run(b, t, ls->ts))
+			return -1;
+		s->st = TS_QUEUED;
+		goto cpu;
+	}
 	/*
 	 * Its sched_waking came after its last event: it was asleep, not on
 	 * the CPU (a wake of a "running" task is a race wake, with no latency
 	 * interval); the sched_wakeup that follows ends the block.
 	 */
-	if (s->waking != WL_NONE && b->wakes.v[s->waking].ts > c->curr_seen)
+	if (!ls->runnable && s->waking != WL_NONE && b->wakes.v[s->waking].ts > ls->ts)
 		b->wakes.v[s->waking].flags &= (uint8_t)~WL_WAKE_ON_CPU;
-	c->lost_task = c->curr;
-	c->lost_ts = c->curr_seen;
 	memset(&sw, 0, sizeof(sw));
 	sw.type = TRACE_EV_SCHED_SWITCH;
-	sw.cpu = cpu;
-	sw.ts = c->curr_seen;
-	sw.common_pid = t->pid;
+	sw.cpu = ls->cpu;
+	sw.ts = ls->ts;
+	sw.common_pid = wt->pid;
 	sw.synthetic = true;
 	snprintf(sw.u.sched_switch.prev_comm, sizeof(sw.u.sched_switch.prev_comm), "%s",
-		 b->ts.v[c->curr].comm[0] ? b->ts.v[c->curr].comm : t->comm);
-	sw.u.sched_switch.prev_pid = t->pid;
-	sw.u.sched_switch.prev_prio = t->prio;
-	if (s->exiting) {
+		 s->comm[0] ? s->comm : wt->comm);
+	sw.u.sched_switch.prev_pid = wt->pid;
+	sw.u.sched_switch.prev_prio = wt->prio;
+	if (ls->runnable) {
+		sw.u.sched_switch.prev_state = 0;    /* "R": preempted */
+		sw.u.sched_switch.prev_run = TRACE_STATE_RUNNING;
+	} else if (s->exiting) {
 		/* past sched_process_exit: its last switch, "X" (TASK_DEAD) */
 		sw.u.sched_switch.prev_state = 0x80;
 		sw.u.sched_switch.prev_run = TRACE_STATE_DEAD;
@@ -716,28 +728,39 @@ static int lost_switch_to_idle(struct wl_builder *b, struct cpu_track *c, int cp
 		sw.u.sched_switch.prev_state = 1;    /* TASK_INTERRUPTIBLE: "S" */
 		sw.u.sched_switch.prev_run = TRACE_STATE_SLEEPING;
 	}
-	snprintf(sw.u.sched_switch.next_comm, sizeof(sw.u.sched_switch.next_comm), "swapper/%d", cpu);
-	note(b, WL_NOTE_LOST_IDLE_SWITCH);
-	return on_switch(b, &sw) ? -1 : 0;
+	snprintf(sw.u.sched_switch.next_comm, sizeof(sw.u.sched_switch.next_comm), "swapper/%d",
+		 ls->cpu);
+	note(b, ls->reason == LAT_LOST_IDLE ? WL_NOTE_LOST_IDLE_SWITCH : WL_NOTE_LOST_SWITCH_ELSEWHERE);
+	if (ls->remote_stamp)
+		note(b, WL_NOTE_LOST_SWITCH_REMOTE);
+	if (on_switch(b, &sw))
+		return -1;
+cpu:
+	if (ls->reason == LAT_LOST_IDLE) {
+		c->lost_task = (int32_t)t;
+		c->lost_ts = ls->ts;
+	} else {
+		/* not seen idle: what ran there next is not known */
+		c->curr = CUR_UNKNOWN;
+		c->idle_open = idle_was_open;
+	}
+	return 0;
 }
 
 /*
  * CPU @cpu is seen idle at @ts (an event in idle's context, or a switch out
  * of idle) while its current so far was a task: the trace lost that task's
- * switch.  A running fair task blocked (lost_switch_to_idle()); any other
- * current is assumed preempted in the gap, its run charged up to @ts.
- * 0, or -1 on ENOMEM.
+ * switch.  A task running there was found blocked by lost_switch(), fed
+ * first; one still current here (the builder's state differed from the
+ * latency machine's) is assumed preempted in the gap, its run charged up to
+ * @ts.  0, or -1 on ENOMEM.
  */
 static int cpu_seen_idle(struct wl_builder *b, struct cpu_track *c, int cpu, uint64_t ts)
 {
 	struct tstate *o;
-	int r;
 
 	if (c->curr < 0)
 		return 0;
-	r = lost_switch_to_idle(b, c, cpu);
-	if (r <= 0)
-		return r;
 	o = &b->ts.v[c->curr];
 	if (o->st == TS_RUNNING && o->cpu == cpu) {
 		if (flush_run(b, (uint32_t)c->curr, ts))
@@ -780,10 +803,8 @@ static uint32_t context_task(struct wl_builder *b, const struct trace_event *ev,
 		return WL_NONE;
 	}
 	t = lookup(b, ev->common_pid);
-	if (t != WL_NONE && c->curr == (int32_t)t) {
-		c->curr_seen = ev->ts;  /* (make_current() and appear_running() set it too) */
+	if (t != WL_NONE && c->curr == (int32_t)t)
 		return t;
-	}
 	if (t == WL_NONE) {
 		/* its prio is not known yet: 120 until an event shows it */
 		t = appear_running(b, c, ev->cpu, ev->common_pid, "", 120, ev->ts);
@@ -1645,6 +1666,9 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	lat_config_default(&lc);
 	lc.group_by[LAT_BY_CGROUP] = true;
 	lc.comm_prefix = b->opt.comm_prefix;
+	lc.infer_lost_switches = true;
+	lc.lost_switch = lost_switch;
+	lc.lost_switch_ctx = b;
 	if (!(b->wl->measured = lat_machine_new(&lc, err)))
 		goto fail;
 	return b;
@@ -1761,6 +1785,17 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 			c->curr = CUR_UNKNOWN;
 		}
 	}
+	/*
+	 * The measured side first: its latency machine infers the switches
+	 * the kernel did not trace (lost_switch()), which the builder must
+	 * know of before the event that revealed them.  A cgroup move waits
+	 * for on_cgroup_attach() to decide the hierarchy, a fork for
+	 * task_new() to seed the cgroup of a parent seen first there (the
+	 * child inherits it); neither reveals a switch (a task's, not idle's).
+	 */
+	if (ev->type != TRACE_EV_CGROUP_ATTACH_TASK && ev->type != TRACE_EV_SCHED_PROCESS_FORK &&
+	    lat_machine_feed(b->wl->measured, ev))
+		goto oom;
 	if (ev->type != TRACE_EV_SCHED_SWITCH && ev->type != TRACE_EV_SCHED_STAT_RUNTIME) {
 		struct cpu_track *c = cpu_get(b, ev->cpu);
 
@@ -1832,9 +1867,8 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 	if (r)
 		goto oom;
 	/* The measured side sees the cpu hierarchy's cgroup moves only. */
-	if (ev->type == TRACE_EV_CGROUP_ATTACH_TASK && ev->u.cgroup_attach.dst_root != b->cg_root)
-		return 0;
-	if (lat_machine_feed(b->wl->measured, ev))
+	if (((ev->type == TRACE_EV_CGROUP_ATTACH_TASK && ev->u.cgroup_attach.dst_root == b->cg_root) ||
+	     ev->type == TRACE_EV_SCHED_PROCESS_FORK) && lat_machine_feed(b->wl->measured, ev))
 		goto oom;
 	return 0;
 oom:
@@ -2675,6 +2709,8 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_MISSING_WAKEUP] = "switch-ins of tasks the trace showed blocked, with no wakeup recorded: an external wake at the switch-in time assumed",
 	[WL_NOTE_SWITCH_MISMATCH] = "sched_switch events whose prev was not the CPU's current so far: the previous current assumed preempted in the gap",
 	[WL_NOTE_LOST_IDLE_SWITCH] = "switches to idle the kernel did not trace (the CPU seen idle while a fair task was its current, no event of the task since its last): the task assumed blocked at its last event there",
+	[WL_NOTE_LOST_SWITCH_ELSEWHERE] = "switches the kernel did not trace, revealed by the task on another CPU (woken, switched in or migrated there while its CPU's current): the task assumed blocked (preempted, if migrated without a wakeup) at its last event on its CPU",
+	[WL_NOTE_LOST_SWITCH_REMOTE] = "... of these, switches whose task's last event was a sched_stat_runtime of it written on another CPU (a remote update_curr())",
 	[WL_NOTE_PID_REUSE] = "pids reused without a recorded exit: the old task closed at the reuse",
 	[WL_NOTE_PREEXIST] = "tasks alive before the trace, started in the state their first event implies",
 	[WL_NOTE_RUNNING_MIGRATE] = "sched_migrate_task of a running task (inconsistent trace): ignored",

@@ -95,6 +95,49 @@ struct lat_sample {
 	enum trace_event_type start_event; /* WAKING, WAKEUP, WAKEUP_NEW or SWITCH */
 };
 
+/*
+ * Switches the kernel did not trace (lat_config.infer_lost_switches).  A
+ * task T is current on CPU c per the stream and then:
+ *   LAT_LOST_IDLE        c is seen idle (an event in idle's context, a
+ *                        sched_switch out of idle): a CPU idles only with
+ *                        nothing runnable, so T blocked;
+ *   LAT_LOST_WOKEN       T's sched_wakeup puts it on another CPU: a task
+ *                        still on its runqueue is woken where it is, so T
+ *                        had blocked;
+ *   LAT_LOST_SWITCHED_IN T is switched in on another CPU (taken as blocked,
+ *                        its wake untraced too);
+ *   LAT_LOST_MIGRATED    sched_migrate_task moves T off c: blocked if a
+ *                        sched_waking of T came since its last event there
+ *                        (a wakeup's placement), else preempted (a
+ *                        migration moves queued tasks only).
+ * T left c at its last event there: the last event on c in T's context, its
+ * switch-in, or a sched_stat_runtime of T written on another CPU (a remote
+ * update_curr() of c's runqueue: T was still c's current then).  That is the
+ * least it ran; the switch is taken as traced there (state S, or X after
+ * T's sched_process_exit; R for a preemption): T's run time ends there, and
+ * a sched_waking of T that came after it starts a wakeup interval (it was
+ * asleep, not on the CPU).  c is idle afterwards (LAT_LOST_IDLE) or unknown
+ * (the others: its next event in a task's context names its current).
+ */
+enum lat_lost_reason {
+	LAT_LOST_IDLE = 0,
+	LAT_LOST_WOKEN,
+	LAT_LOST_SWITCHED_IN,
+	LAT_LOST_MIGRATED,
+	LAT_LOST_NR
+};
+
+struct lat_lost_switch {
+	int cpu;                       /* the CPU T left */
+	int32_t pid;                   /* T */
+	uint64_t ts;                   /* T's last event there: the inferred switch */
+	uint64_t seen_ts;              /* the event that revealed it */
+	enum lat_lost_reason reason;
+	bool runnable;                 /* preempted (R), not blocked */
+	bool dead;                     /* after T's sched_process_exit (X) */
+	bool remote_stamp;             /* ts is a remote sched_stat_runtime's */
+};
+
 struct lat_config {
 	enum lat_start_mode start_mode;
 	bool group_by[LAT_NR_KEYS];    /* LAT_BY_COMM is always on */
@@ -123,6 +166,17 @@ struct lat_config {
 	 * instructions of the report of 1 s of hackbench.
 	 */
 	bool settle_when_read;
+	/*
+	 * Infer the switches the kernel did not trace (enum lat_lost_reason):
+	 * on for a measured trace (report, the workload extraction), off for
+	 * a simulated stream, which has none.  @lost_switch, if set, is told
+	 * of each one as it is inferred (before the event that revealed it
+	 * is counted); -1 from it is an allocation failure (the feed returns
+	 * -1).
+	 */
+	bool infer_lost_switches;
+	int (*lost_switch)(void *ctx, const struct lat_lost_switch *ls);
+	void *lost_switch_ctx;
 };
 
 /* Fill @cfg with the defaults (AUTO, by comm, no filter, any root). */
@@ -152,6 +206,9 @@ struct lat_summary {
 	uint64_t lost_gaps;
 	uint64_t cgroup_moves;              /* cgroup_attach_task followed */
 	uint64_t cgroup_moves_ignored;      /* of another hierarchy / filtered out */
+	uint64_t lost_switches[LAT_LOST_NR];/* inferred untraced switches, by reason */
+	uint64_t lost_switches_remote;      /* ... at a remote sched_stat_runtime */
+	uint64_t lost_switch_wakings;       /* wakings after the switch: intervals started */
 };
 
 struct lat_machine;

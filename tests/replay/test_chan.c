@@ -803,7 +803,9 @@ static void test_random_streams(void)
 				ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, cpu, cur[cpu], 0, pid, 120,
 						  (int)(rng(&x) & 1));
 			} else {
-				ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, cpu, cur[cpu], 0, pid, 120, cpu);
+				/* a task on a CPU is woken there (ttwu_runnable()) */
+				ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, cpu, cur[cpu], 0, pid, 120,
+						  pid == cur[cpu ^ 1] ? cpu ^ 1 : cpu);
 			}
 		}
 		for (int mode = 0; mode < 2; mode++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <schedreplay/latency.h>
 #include <schedreplay/workload.h>
 
 #include "check_replay.h"
@@ -923,6 +924,17 @@ static void test_exit_move_idle(void)
 	wl_free(wl);
 }
 
+/* The measured side's record of @pid (the latency machine the extraction feeds). */
+static const struct lat_task *measured_task(const struct wl_workload *wl, int pid)
+{
+	const struct lat_machine *m = wl_measured_latency(wl);
+
+	for (size_t i = 0; i < lat_nr_tasks(m); i++)
+		if (lat_task_at(m, i)->pid == pid)
+			return lat_task_at(m, i);
+	return NULL;
+}
+
 /*
  * A switch to idle the kernel did not trace: 20 is switched in on CPU 0 at
  * 1 ms, charged 200 us at 1.2 ms, and the next switch there, at 20 ms, is out
@@ -966,6 +978,11 @@ static void test_lost_idle_switch(void)
 	CHECK_EQ(op_of(wl, t, 2)->value, 990 * US);
 	CHECK_EQ(op_of(wl, t, 3)->kind, WL_OP_BLOCK);
 	CHECK_EQ(wl_counts(wl)->sched_switch, 5);       /* the traced ones only */
+	/* the measured side's run time agrees: 200 us + 990 us, not 19.99 ms */
+	CHECK(measured_task(wl, 20) != NULL);
+	if (measured_task(wl, 20))
+		CHECK_EQ(measured_task(wl, 20)->runtime_ns, 200 * US + 990 * US);
+	CHECK_EQ(lat_get_summary(wl_measured_latency(wl))->lost_switches[LAT_LOST_IDLE], 1);
 	wl_free(wl);
 }
 
@@ -1021,6 +1038,14 @@ static void lost_idle_window(bool a)
 			CHECK_EQ(op_of(wl, t20, 1)->arg, op_of(wl, t30, k)->arg);
 	}
 	CHECK_EQ(nwakes, 1);
+	/* (a) the measured side: that waking's interval, 20 us, too */
+	CHECK(measured_task(wl, 20) != NULL);
+	if (measured_task(wl, 20)) {
+		CHECK_EQ(measured_task(wl, 20)->lat[LAT_WAKEUP].count, a ? 1 : 0);
+		CHECK_EQ(measured_task(wl, 20)->lat[LAT_WAKEUP].max, a ? 20 * US : 0);
+		CHECK_EQ(measured_task(wl, 20)->runtime_ns, a ? 200 * US + 980 * US : 200 * US);
+	}
+	CHECK_EQ(lat_get_summary(wl_measured_latency(wl))->lost_switch_wakings, a ? 1 : 0);
 	wl_free(wl);
 }
 
@@ -1028,6 +1053,142 @@ static void test_lost_idle_switch_wakes(void)
 {
 	lost_idle_window(true);
 	lost_idle_window(false);
+}
+
+/*
+ * The untraced switch of 20 revealed by 20 on the other CPU, before CPU 0 is
+ * seen again (three runs): 20 is switched in on CPU 0 at 1 ms and charged
+ * 200 us at 1.2 ms, its last event there; at 5 ms, on CPU 1, (woken) 30
+ * wakes it onto CPU 1 (sched_waking at 5 ms, sched_wakeup at 5.002 ms) and
+ * it is switched in there at 5.010 ms; (switched_in) it is switched in on
+ * CPU 1 at 5.010 ms with no wake; (migrated) sched_migrate_task moves it
+ * from CPU 0 to CPU 1 at 5 ms (no waking: it was queued) and it is switched
+ * in there at 5.010 ms.  It runs 990 us on CPU 1 and sleeps.  20 left CPU 0
+ * at 1.2 ms: blocked (preempted when migrated), not ran 3.8 ms more there;
+ * the extraction and the measured side agree on its run time (1.19 ms) and
+ * on the wake's interval (10 us from the sched_waking).
+ */
+enum elsewhere { WOKEN, SWITCHED_IN, MIGRATED };
+
+static void lost_switch_elsewhere(enum elsewhere how)
+{
+	const struct lat_summary *sum;
+	const struct lat_task *mt;
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t t20, t30;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 30, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
+	feed(ev_runtime(1 * MS + 200 * US, 0, 20, 200 * US));
+	if (how == WOKEN) {
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 1, 30, 0, 20, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 2 * US, 1, 30, 0, 20, 120, 1));
+	} else if (how == MIGRATED) {
+		e = ev_migrate(5 * MS, 1, 20, 0, 1);
+		e.common_pid = 30;
+		feed(e);
+	}
+	feed(ev_switch(5 * MS + 10 * US, 1, 30, 'R', 120, 20, 120));
+	feed(ev_switch(6 * MS, 1, 20, 'S', 120, 30, 120));
+	wl = finish();
+
+	t20 = task_of(wl, 20, 0);
+	t30 = task_of(wl, 30, 0);
+	CHECK(t20 != WL_NONE && t30 != WL_NONE);
+	CHECK_EQ(op_of(wl, t20, 0)->kind, WL_OP_RUN);
+	if (how == MIGRATED) {
+		/* preempted at 1.2 ms, moved, ran on: one RUN of 1.19 ms, not 4.8 ms */
+		CHECK_EQ(wl_task(wl, t20)->nr_ops, 2);
+		CHECK_EQ(op_of(wl, t20, 0)->value, 200 * US + 990 * US);
+		CHECK_EQ(op_of(wl, t20, 1)->kind, WL_OP_BLOCK);
+	} else {
+		const struct wl_wake *w;
+
+		CHECK_EQ(wl_task(wl, t20)->nr_ops, 4);
+		CHECK_EQ(op_of(wl, t20, 0)->value, 200 * US);   /* not 4.01 ms */
+		CHECK_EQ(op_of(wl, t20, 1)->kind, WL_OP_BLOCK);
+		CHECK_EQ(op_of(wl, t20, 1)->value, 1);           /* assumed "S" */
+		CHECK(op_of(wl, t20, 1)->arg != WL_NONE);
+		w = wl_wake(wl, op_of(wl, t20, 1)->arg != WL_NONE ? op_of(wl, t20, 1)->arg : 0);
+		CHECK_EQ(w->ts, how == WOKEN ? 5 * MS : 5 * MS + 10 * US);
+		CHECK_EQ(w->cpu, 1);
+		CHECK_EQ(w->flags & (WL_WAKE_ON_CPU | WL_WAKE_ENDS_BLOCK | WL_WAKE_SPURIOUS),
+			 WL_WAKE_ENDS_BLOCK);
+		CHECK_EQ(w->waker, how == WOKEN ? t30 : WL_NONE);
+		CHECK_EQ(w->latency, how == WOKEN ? 10 * US : 0);
+		CHECK_EQ(op_of(wl, t20, 2)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, t20, 2)->value, 990 * US);
+		CHECK_EQ(op_of(wl, t20, 3)->kind, WL_OP_BLOCK);
+	}
+	CHECK(!wl_cpu_idle_at(wl, 0, 3 * MS, &(uint32_t){ 0 }));  /* not seen idle */
+	/* the measured side: the same run, the wake's interval */
+	mt = measured_task(wl, 20);
+	CHECK(mt != NULL);
+	if (mt) {
+		CHECK_EQ(mt->runtime_ns, 200 * US + 990 * US);
+		CHECK_EQ(mt->lat[LAT_WAKEUP].count, how == WOKEN ? 1 : 0);
+		CHECK_EQ(mt->lat[LAT_RUNQ_WAIT].count, how == MIGRATED ? 1 : 0);
+		CHECK_EQ(mt->wakings_running, 0);
+		if (how == WOKEN)
+			CHECK_EQ(mt->lat[LAT_WAKEUP].max, 10 * US);
+		if (how == MIGRATED)
+			CHECK_EQ(mt->lat[LAT_RUNQ_WAIT].max, 3 * MS + 810 * US);
+	}
+	sum = lat_get_summary(wl_measured_latency(wl));
+	CHECK_EQ(sum->lost_switches[LAT_LOST_IDLE], 0);
+	CHECK_EQ(sum->lost_switches[how == WOKEN ? LAT_LOST_WOKEN : how == SWITCHED_IN ?
+				    LAT_LOST_SWITCHED_IN : LAT_LOST_MIGRATED], 1);
+	CHECK_EQ(sum->lost_switch_wakings, how == WOKEN ? 1 : 0);
+	wl_free(wl);
+}
+
+static void test_lost_switch_elsewhere(void)
+{
+	lost_switch_elsewhere(WOKEN);
+	lost_switch_elsewhere(SWITCHED_IN);
+	lost_switch_elsewhere(MIGRATED);
+}
+
+/*
+ * A sched_stat_runtime of 20 written on CPU 1 (a remote update_curr() of
+ * CPU 0's runqueue, in 30's context) at 3 ms proves 20 still ran on CPU 0
+ * then: when CPU 0 leaves idle at 20 ms, 20's untraced switch to idle is put
+ * there, not at its last event on CPU 0 (1.2 ms).  Run 2 ms, both sides.
+ */
+static void test_lost_switch_remote_stat(void)
+{
+	const struct lat_task *mt;
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t t;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 30, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
+	feed(ev_runtime(1 * MS + 200 * US, 0, 20, 200 * US));
+	e = ev_runtime(3 * MS, 1, 20, 1800 * US);
+	e.common_pid = 30;
+	feed(e);
+	feed(ev_switch(20 * MS, 0, 0, 'R', 120, 21, 120));       /* 20 -> idle not traced */
+	feed(ev_switch(21 * MS, 0, 21, 'S', 120, 0, 120));
+	wl = finish();
+
+	t = task_of(wl, 20, 0);
+	CHECK(t != WL_NONE);
+	CHECK_EQ(wl_task(wl, t)->nr_ops, 2);
+	CHECK_EQ(op_of(wl, t, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, t, 0)->value, 2 * MS);      /* 1 ms .. 3 ms, not 1.2 ms */
+	CHECK_EQ(op_of(wl, t, 1)->kind, WL_OP_BLOCK);
+	CHECK(wl_cpu_idle_at(wl, 0, 3 * MS + 1, &(uint32_t){ 0 }));
+	mt = measured_task(wl, 20);
+	CHECK(mt != NULL);
+	if (mt)
+		CHECK_EQ(mt->runtime_ns, 2 * MS);
+	CHECK_EQ(lat_get_summary(wl_measured_latency(wl))->lost_switches[LAT_LOST_IDLE], 1);
+	CHECK_EQ(lat_get_summary(wl_measured_latency(wl))->lost_switches_remote, 1);
+	wl_free(wl);
 }
 
 /*
@@ -1121,5 +1282,7 @@ int main(void)
 	test_bandwidth_phase();
 	test_lost_idle_switch();
 	test_lost_idle_switch_wakes();
+	test_lost_switch_elsewhere();
+	test_lost_switch_remote_stat();
 	CHECK_DONE();
 }

@@ -35,6 +35,18 @@ docs/report.md, written here from those definitions and not from the C code:
                   T's first line there. It is decided at T's first
                   sched_stat_runtime there, at a sched_switch there, at a gap
                   there or at the end. `--no-repair` checks the raw stream.
+  untraced switch (docs/report.md "Untraced switches to idle") a task T
+                  current on CPU c per the lines, with no line on c in
+                  another task's context since T's last one, left c untraced
+                  when c shows a line in idle's context or a switch out of
+                  idle, when T's sched_wakeup names another CPU, when T is
+                  switched in on another CPU, or when a migration moves it
+                  off c: at its last line on c (in its context, its switch-in,
+                  or a sched_stat_runtime of T on another CPU). Then a
+                  sched_waking of T that came after that line (the first since
+                  T's switch-in or its last sched_wakeup) starts its interval;
+                  a migration with no such waking left it runnable (a
+                  run-queue wait from that line).
 
 Then it runs `schedreplay report --json --samples FILE` on the same trace and
 compares: the samples one by one (kind, pid, CPU, start, end, latency, comm;
@@ -77,6 +89,8 @@ FORK_CHILD = re.compile(r"child_comm=(?P<comm>.*) child_pid=(?P<pid>\d+)")
 STAT = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+) runtime=(?P<rt>\d+)")
 MIGRATE = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+) prio=-?\d+ orig_cpu=")
 EXIT = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+) prio=")
+WAKE_TARGET = re.compile(r"(?:CPU:|target_cpu=)(\d+)")
+MIGRATE_DEST = re.compile(r"pid=(?P<pid>\d+) prio=-?\d+ orig_cpu=\d+ dest_cpu=(?P<dest>\d+)")
 WAKE_COMM = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+)")
 PCTS = [("p50", 50), ("p75", 75), ("p90", 90), ("p95", 95), ("p99", 99), ("p99_5", 99.5),
         ("p99_9", 99.9)]
@@ -234,11 +248,33 @@ def independent(trace, buffer, do_repair):
     known = set()       # CPUs whose current task came from a sched_switch
     pending = {}        # pid -> start ts
     runq = {}           # pid -> start ts
+    last = {}           # cpu -> ts of its current task's last line there
+    other = {}          # cpu -> a line in another task's context since
+    run_waking = {}     # pid -> its first sched_waking while on a CPU
     out = []
     unparsed = Counter()
 
     def leave(pid):
         oncpu.pop(pid, None)
+        run_waking.pop(pid, None)
+
+    def untraced(c, migrated=False):
+        t = cur.get(c)
+        if not t or oncpu.get(t) != c or other.get(c):
+            return False
+        at, woke = last[c], run_waking.get(t, 0)
+        leave(t)
+        if migrated and not woke > at:
+            runq[t] = at
+        elif woke > at and t not in pending:
+            pending[t] = woke
+        return True
+
+    def elsewhere(pid, migrated=False):
+        c = oncpu.get(pid)
+        if c is not None and cur.get(c) == pid and untraced(c, migrated):
+            cur[c] = None
+            known.discard(c)
 
     def enter(pid, cpu):
         if pid:
@@ -254,11 +290,19 @@ def independent(trace, buffer, do_repair):
             cur[cpu] = None
             known.discard(cpu)
             continue
+        if event != "sched_switch" and cur.get(cpu):
+            if cpid == cur[cpu]:
+                last[cpu] = ts
+            elif cpid:
+                other[cpu] = cpu in known
+            elif untraced(cpu):
+                cur[cpu] = 0
         if cpu not in known and cur.get(cpu) != cpid:
             # the CPU's current task before its first sched_switch
             if cur.get(cpu):
                 leave(cur[cpu])
             enter(cpid, cpu)
+            last[cpu], other[cpu] = ts, False
         if event == "sched_switch":
             m = SWITCH.match(rest) or SWITCH_RAW.search(rest)
             if not m:
@@ -266,6 +310,10 @@ def independent(trace, buffer, do_repair):
                 continue
             prev, nxt = int(m.group("prev_pid")), int(m.group("next_pid"))
             state = m.group("state")
+            if not prev and cur.get(cpu):
+                untraced(cpu)
+            if nxt and oncpu.get(nxt, cpu) != cpu:
+                elsewhere(nxt)
             if prev:
                 leave(prev)
                 if state in ("R", "R+"):
@@ -285,16 +333,37 @@ def independent(trace, buffer, do_repair):
                 leave(old)
             enter(nxt, cpu)
             known.add(cpu)
+            last[cpu], other[cpu] = ts, False
         elif event in ("sched_waking", "sched_wakeup", "sched_wakeup_new"):
+            m = WAKE_FIELDS.search(rest) if "pid=" in rest else WAKE_PLUGIN.match(rest)
+            if event == "sched_wakeup" and m and int(m.group("pid")) in oncpu:
+                pid = int(m.group("pid"))
+                tm = WAKE_TARGET.search(rest)
+                if tm and int(tm.group(1)) != oncpu[pid]:
+                    elsewhere(pid)
+                else:
+                    run_waking.pop(pid, None)
             if event not in starters:
                 continue
-            m = WAKE_FIELDS.search(rest) if "pid=" in rest else WAKE_PLUGIN.match(rest)
             if not m:
                 unparsed[event] += 1
                 continue
             pid = int(m.group("pid"))
+            if pid and pid in oncpu and event == "sched_waking":
+                run_waking.setdefault(pid, ts)
             if pid and pid not in oncpu and pid not in pending:
                 pending[pid] = ts
+        elif event == "sched_migrate_task":
+            m = MIGRATE_DEST.search(rest)
+            if m and int(m.group("pid")) in oncpu and int(m.group("dest")) != oncpu[int(m.group("pid"))]:
+                elsewhere(int(m.group("pid")), migrated=True)
+        elif event == "sched_stat_runtime":
+            m = STAT.search(rest)
+            if m:
+                pid = int(m.group("pid"))
+                c = oncpu.get(pid)
+                if c is not None and c != cpu and cur.get(c) == pid and ts > last.get(c, 0):
+                    last[c] = ts
         elif event == "sched_process_fork":
             m = FORK.search(rest)
             if not m:

@@ -52,6 +52,7 @@ static void sink(void *ctx, const struct lat_sample *s)
 
 static struct lat_machine *m;
 static struct got got;
+static bool infer;                     /* lat_config.infer_lost_switches, as report sets it */
 
 static void begin(const char *name, enum lat_start_mode mode)
 {
@@ -64,6 +65,7 @@ static void begin(const char *name, enum lat_start_mode mode)
 	cfg.group_by[LAT_BY_CGROUP] = true;
 	cfg.sink = sink;
 	cfg.sink_ctx = &got;
+	cfg.infer_lost_switches = infer;
 	m = lat_machine_new(&cfg, NULL);
 }
 
@@ -95,6 +97,17 @@ static void wake(enum trace_event_type t, uint64_t ts, int cpu, int32_t waker, i
 	ev.u.wakeup.pid = pid;
 	ev.u.wakeup.success = 1;
 	snprintf(ev.u.wakeup.comm, 16, "w%d", pid);
+	feed(&ev);
+}
+
+static void stat_rt(uint64_t ts, int cpu, int32_t ctx, int32_t pid, uint64_t runtime)
+{
+	struct trace_event ev = { .type = TRACE_EV_SCHED_STAT_RUNTIME, .cpu = cpu, .ts = ts,
+				  .common_pid = ctx };
+
+	ev.u.stat_runtime.pid = pid;
+	ev.u.stat_runtime.runtime = runtime;
+	snprintf(ev.u.stat_runtime.comm, 16, "p%d", pid);
 	feed(&ev);
 }
 
@@ -350,6 +363,42 @@ int main(void)
 	EQ("samples", got.n, 0);
 	EQ("dropped", lat_get_summary(m)->intervals_dropped_lost, 1);
 	lat_machine_free(m);
+
+	begin("after a gap the CPU's next current runs from its first event", LAT_START_AUTO);
+	sw(10, 0, 0, S, 10, "a");
+	lat_machine_lost(m, 0, 1);
+	stat_rt(30, 0, 11, 11, 5);
+	sw(40, 0, 11, S, 0, "swapper");
+	end(50);
+	EQ("runtime from the guess, not from the CPU's first event", task_of(11, 0)->runtime_ns, 10);
+	lat_machine_free(m);
+
+	/*
+	 * An untraced switch to idle: 10 is switched in at 10 on CPU 0,
+	 * charged at 12 (its last event there), woken by 7 at 20 (its
+	 * waking finds it "running"), and CPU 0 is seen idle at 30; it is
+	 * switched in again at 50.  Inferred (report): it slept from 12, the
+	 * waking is a 30 ns sample, 2 + 10 ns on CPU.  Not inferred: the
+	 * run before the switch is dropped and the waking starts nothing.
+	 */
+	for (int k = 0; k < 2; k++) {
+		infer = k == 0;
+		begin(infer ? "untraced switch to idle, inferred" : "untraced switch to idle, raw",
+		      LAT_START_AUTO);
+		sw(10, 0, 0, S, 10, "a");
+		stat_rt(12, 0, 10, 10, 2);
+		wake(W, 20, 1, 7, 10);
+		wake(W, 30, 0, 0, 12);          /* in idle's context on CPU 0 */
+		sw(50, 0, 0, S, 10, "a");
+		end(60);
+		EQ("runtime", task_of(10, 0)->runtime_ns, infer ? 2 + 10 : 10);
+		EQ("samples of 10", task_of(10, 0)->lat[LAT_WAKEUP].count, infer ? 1 : 0);
+		EQ("the waking's sample", task_of(10, 0)->lat[LAT_WAKEUP].max, infer ? 30 : 0);
+		EQ("wakings_running", task_of(10, 0)->wakings_running, infer ? 0 : 1);
+		EQ("inferred", lat_get_summary(m)->lost_switches[LAT_LOST_IDLE], infer ? 1 : 0);
+		lat_machine_free(m);
+	}
+	infer = false;
 
 	begin("cgroups: seeded, inherited at fork, moved by attach", LAT_START_AUTO);
 	lat_cgroup_seed(m, 100, "/a");
