@@ -790,8 +790,11 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
 
 /*
  * The trace's decision imposed on the model, not one of its own: @p queued
- * on @cpu is to run next, as if the wakeup had preempted curr.  curr is
- * charged (update_curr() of its queue), @p is made the next buddy at every
+ * on @cpu is to run next, as if the wakeup had preempted curr.  With
+ * @charge (model_preempt_for()) curr is charged up to @now (update_curr() of
+ * its queue: a sched_stat_runtime the kernel, whose preemption at the wakeup
+ * skipped the clock, did not emit; model_preempt_for_skip() has the
+ * kernel's accounting).  @p is made the next buddy at every
  * level (set_next_buddy(), which the profiles' wakeup path never does:
  * NEXT_BUDDY is off through 6.18; marked handoff_buddy, so that 6.18.33's
  * wakeup check, which reads buddies, passes it over) and curr is rescheduled (resched_curr(),
@@ -804,7 +807,7 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
  * set there (the levels up to the dequeued group entity) would only be left
  * behind for a later pick.
  */
-int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now)
+static int preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now, bool charge)
 {
 	struct sched_entity *se = &p->se;
 	struct rq *rq;
@@ -814,8 +817,10 @@ int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t n
 	rq = &m->rqs[cpu];
 	if (!hand_over_possible(m, rq, cpu, p))
 		return 0;
-	update_rq_clock(m, rq, now);
-	update_curr(m, cfs_rq_of(&rq->curr->se));
+	if (charge) {
+		update_rq_clock(m, rq, now);
+		update_curr(m, cfs_rq_of(&rq->curr->se));
+	}
 	set_next_buddy(&p->se);
 	for_each_sched_entity(se) {
 		if (cfs_rq_of(se)->next == se)    /* the levels set_next_buddy() set */
@@ -825,6 +830,29 @@ int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t n
 	if (sched_feat(m, CLOCK_SKIP_UPDATE))
 		rq->clock_skip_req = true;
 	return 1;
+}
+
+int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now)
+{
+	return preempt_for(m, cpu, p, now, true);
+}
+
+/*
+ * model_preempt_for() as the kernel accounted the preemption it stands for,
+ * a wakeup preemption at the hand-off's wakeup: that wakeup's enqueue ran
+ * update_curr() (curr and @p in one queue: curr's sched_stat_runtime),
+ * wakeup_preempt() requested the clock skip (rq_clock_skip_update()) and
+ * __schedule() ran on that clock, so put_prev_entity()'s update_curr() saw
+ * no delta (no second sched_stat_runtime) and the time up to the switch
+ * went to @p (its exec_start is that clock).  So neither the rq clock nor
+ * curr is updated here: curr keeps what its last update_curr() gave it, and
+ * the coming __schedule() runs on the rq's last clock (the hand-off
+ * wakeup's, unless a later event on this rq moved it).  Buddy, resched and
+ * return values as model_preempt_for().
+ */
+int model_preempt_for_skip(struct model *m, int cpu, struct model_task *p)
+{
+	return preempt_for(m, cpu, p, 0, false);
 }
 
 bool model_need_resched(const struct model *m, int cpu)

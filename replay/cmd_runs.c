@@ -118,7 +118,7 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 		return 1;
 	case RUN_OPT_HANDOFF:
 		if (replay_handoff_parse(arg, &o->rc.handoff) < 0)
-			return bad(o, "--handoff takes sleep, preempt or yield", arg);
+			return bad(o, "--handoff takes sleep, preempt, skip or yield", arg);
 		return 1;
 	case RUN_OPT_CHANNELS:
 		if (replay_channels_parse(arg, &o->wo.channels, &o->rc.channel_strict) < 0)

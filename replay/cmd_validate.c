@@ -664,7 +664,7 @@ static void usage(FILE *f)
 "                            [--profile P] [--placement trace|model] [--seeds N] [--idle-pull]\n"
 "                            [--no-repair] [--channel-wakes] [--oneway-no-wait]\n"
 "                            [--state-placement|--state-placement-wakes] [--stop-at-end]\n"
-"                            [--vcpu-pack|--no-vcpu-pack] [--handoff preempt|yield|sleep]\n"
+"                            [--vcpu-pack|--no-vcpu-pack] [--handoff preempt|skip|yield|sleep]\n"
 "                            [--channels auto|off|strict] [--no-bandwidth]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
@@ -677,8 +677,8 @@ static void usage(FILE *f)
 "restored (shown as \"restored\"; --no-repair reads the raw stream).  --idle-pull,\n"
 "--channel-wakes, --oneway-no-wait, --state-placement and --state-placement-wakes are\n"
 "replay's options: rules measured in docs/validation.md and not adopted (replay --help);\n"
-"--handoff yield|sleep are the alternatives to the default preempt (docs/validation.md,\n"
-"\"Tenth pass\").  --channels auto|strict: pipes and sockets from the syscall events\n"
+"--handoff skip|yield|sleep are the alternatives to the default preempt (docs/validation.md,\n"
+"\"Tenth pass\", \"Fifteenth pass\").  --channels auto|strict: pipes and sockets from the syscall events\n"
 "where a trace has them (strict: every read of an empty channel sleeps); the default\n"
 "off ignores them (docs/replay.md, \"Channels\"; docs/validation.md, \"Eleventh pass\").\n"
 "Each replay runs on past the trace end until the traced work is done (the duration\n"
@@ -788,8 +788,8 @@ int cmd_validate(int argc, char **argv)
 		case 'N': rc.vcpu_pack = REPLAY_VCPU_PACK_OFF; break;
 		case 'H':
 			if (replay_handoff_parse(optarg, &rc.handoff) < 0) {
-				fprintf(stderr, "schedreplay validate: --handoff takes sleep, preempt or "
-					"yield, not '%s'\n", optarg);
+				fprintf(stderr, "schedreplay validate: --handoff takes sleep, preempt, "
+					"skip or yield, not '%s'\n", optarg);
 				return SR_EXIT_USAGE;
 			}
 			break;

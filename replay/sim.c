@@ -1080,7 +1080,10 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
  * lag and gives it a fresh deadline), it leaves runnable for Y, the switch
  * the trace shows: REPLAY_HANDOFF_PREEMPT as if the wakeup had preempted it
  * (model_preempt_for(): Y the next buddy, its state kept),
- * REPLAY_HANDOFF_YIELD as the kernel's yield_to() (model_yield_to(): Y the
+ * REPLAY_HANDOFF_SKIP the same on the clock of the kernel's preemption at
+ * the wakeup (model_preempt_for_skip(): not charged here, no
+ * sched_stat_runtime at the hand-off), REPLAY_HANDOFF_YIELD as the kernel's
+ * yield_to() (model_yield_to(): Y the
  * next buddy, the rest of its request given up).  Only with Y queued, not
  * running, on the same CPU, and once per WAIT (handed_op): if it runs
  * again before Y passed its block (Y not eligible, so not the pick; Y
@@ -1099,6 +1102,7 @@ static int handoff_over(struct sim *s, uint32_t ti, const struct wl_op *op, int 
 	    y->waiter != WL_NONE || (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY))
 		return 0;
 	r = s->cfg.handoff == REPLAY_HANDOFF_YIELD ? model_yield_to(s->m, cpu, y->mt, now) :
+	    s->cfg.handoff == REPLAY_HANDOFF_SKIP ? model_preempt_for_skip(s->m, cpu, y->mt) :
 		model_preempt_for(s->m, cpu, y->mt, now);
 	if (r <= 0)
 		return r;

@@ -66,6 +66,7 @@ int replay_handoff_parse(const char *name, enum replay_handoff *out)
 		[REPLAY_HANDOFF_SLEEP] = "sleep",
 		[REPLAY_HANDOFF_PREEMPT] = "preempt",
 		[REPLAY_HANDOFF_YIELD] = "yield",
+		[REPLAY_HANDOFF_SKIP] = "skip",
 	};
 
 	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {

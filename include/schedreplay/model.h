@@ -323,6 +323,14 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
  * there, before 6.18 a @p below a throttled group queue is refused (0).
  */
 int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t now);
+/*
+ * The same hand-over on the kernel's clock for a wakeup preemption: curr is
+ * not charged and the rq clock not updated (the clock skip: the coming
+ * __schedule() runs on the rq's last clock, the wakeup's), so curr's last
+ * sched_stat_runtime stays the wakeup's and the time up to the switch is
+ * charged to @p.  Returns as model_preempt_for().
+ */
+int model_preempt_for_skip(struct model *m, int cpu, struct model_task *p);
 
 /* TIF_NEED_RESCHED on @cpu, as set by the model. */
 bool model_need_resched(const struct model *m, int cpu);

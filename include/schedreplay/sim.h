@@ -74,6 +74,7 @@ enum replay_handoff {
 	REPLAY_HANDOFF_SLEEP = 0,
 	REPLAY_HANDOFF_PREEMPT,
 	REPLAY_HANDOFF_YIELD,
+	REPLAY_HANDOFF_SKIP,
 };
 
 struct replay_config {
@@ -127,7 +128,11 @@ struct replay_config {
 	 * default of replay_config_default()) the wakee preempts the waker
 	 * there (model_preempt_for(): the waker stays queued with its
 	 * vruntime and deadline); REPLAY_HANDOFF_YIELD the waker yields to it
-	 * (model_yield_to(): its request given up); REPLAY_HANDOFF_SLEEP the
+	 * (model_yield_to(): its request given up); REPLAY_HANDOFF_SKIP as
+	 * PREEMPT on the kernel's clock for that preemption
+	 * (model_preempt_for_skip(): the waker not charged at the hand-off, so
+	 * no sched_stat_runtime there; the time to the switch goes to the
+	 * wakee); REPLAY_HANDOFF_SLEEP the
 	 * waker sleeps until the wakee passed the block and wakes it (the
 	 * behaviour before the tenth pass).  See docs/replay.md
 	 * ("Hand-offs") and docs/validation.md ("Tenth pass").
@@ -189,7 +194,7 @@ void replay_config_default(struct replay_config *cfg);
  * -1 (outputs unchanged) for anything else.
  */
 int replay_channels_parse(const char *name, enum wl_channels *wl, bool *strict);
-/* "sleep", "preempt", "yield" -> *out; -1 (out unchanged) for anything else. */
+/* "sleep", "preempt", "yield", "skip" -> *out; -1 (out unchanged) for anything else. */
 int replay_handoff_parse(const char *name, enum replay_handoff *out);
 
 /* The profile a configuration resolves to for @wl, and why (static text). */

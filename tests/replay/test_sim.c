@@ -763,6 +763,12 @@ static void test_vcpu_pack(void)
  * Y is picked, nobody is placed.  model_yield_to(Y): X, eligible (W ran
  * 4 ms ahead of it), gives up its request: vruntime = its deadline, deadline
  * one more slice (0.70 ms at nice 0) later; Y is picked.
+ * model_preempt_for_skip(Y), the kernel's clock for a preemption at the
+ * wakeup: X is not charged for the 2 us since the wakeup (vruntime, runtime
+ * as the wakeup left them, no sched_stat_runtime at the hand-off nor at the
+ * switch), the switch runs on the wakeup's clock, so Y, blocking 10 us
+ * after the switch, is charged 12 us (the others: 10 us, and X one
+ * sched_stat_runtime more).
  */
 static void handoff_model_setup(struct model **mp, struct model_task *t[3], uint64_t *now)
 {
@@ -797,22 +803,30 @@ static void handoff_model_setup(struct model **mp, struct model_task *t[3], uint
 
 static void test_handoff_model(void)
 {
-	for (int yield = 0; yield < 2; yield++) {
+	for (int mode = 0; mode < 3; mode++) {
+		const bool yield = mode == 1, skip = mode == 2;
 		struct model *m;
 		struct model_task *t[3];
-		struct model_task_info before, after;
-		uint64_t now, placed0, placed1, sw0, sw1;
+		struct model_task_info before, after, y0, y1;
+		uint64_t now, placed0, placed1, sw0, sw1, st0, st1;
 
 		handoff_model_setup(&m, t, &now);
 		if (!m)
 			return;
 		model_task_info(t[1], &before);
+		model_task_info(t[2], &y0);
 		CHECK(model_counter_get(m, "place_entity", &placed0));
 		CHECK(model_counter_get(m, "sched_switch", &sw0));
-		/* X ran 102 us since its last update_curr() (the wakeup's) */
-		CHECK_EQ(yield ? model_yield_to(m, 0, t[2], now) : model_preempt_for(m, 0, t[2], now), 1);
+		CHECK(model_counter_get(m, "sched_stat_runtime", &st0));
+		/* X ran 2 us since its last update_curr() (the wakeup's) */
+		CHECK_EQ(yield ? model_yield_to(m, 0, t[2], now) :
+			 skip ? model_preempt_for_skip(m, 0, t[2]) : model_preempt_for(m, 0, t[2], now), 1);
 		model_task_info(t[1], &after);
-		if (yield) {
+		if (skip) {
+			CHECK_EQ(after.vruntime, before.vruntime);
+			CHECK_EQ(after.deadline, before.deadline);
+			CHECK(model_need_resched(m, 0));
+		} else if (yield) {
 			CHECK_EQ(after.vruntime, before.deadline);
 			CHECK_EQ(after.deadline, before.deadline + 700 * US);
 			CHECK(!model_need_resched(m, 0));   /* yield_to() calls schedule() */
@@ -824,11 +838,17 @@ static void test_handoff_model(void)
 		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == t[2]);
 		model_task_info(t[1], &after);
 		CHECK(after.state == MODEL_TASK_QUEUED && !after.running);
-		CHECK_EQ(after.sum_exec_runtime, before.sum_exec_runtime + 2 * US);
+		CHECK_EQ(after.sum_exec_runtime, before.sum_exec_runtime + (skip ? 0 : 2 * US));
+		CHECK(model_counter_get(m, "sched_stat_runtime", &st1));
+		CHECK_EQ(st1, st0 + (skip ? 0 : 1));
 		CHECK(model_counter_get(m, "place_entity", &placed1));
 		CHECK(model_counter_get(m, "sched_switch", &sw1));
 		CHECK_EQ(placed1, placed0);
 		CHECK_EQ(sw1, sw0 + 1);
+		/* Y runs 10 us and blocks: charged from the switch's rq clock */
+		CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 10 * US) == t[1]);
+		model_task_info(t[2], &y1);
+		CHECK_EQ(y1.sum_exec_runtime, y0.sum_exec_runtime + (skip ? 12 : 10) * US);
 		/* not for a running task, the current one, or on another CPU */
 		CHECK_EQ(model_preempt_for(m, 0, t[2], now), 0);
 		CHECK_EQ(model_yield_to(m, 0, t[2], now), 0);
@@ -848,6 +868,12 @@ static void test_handoff_model(void)
  * 70 on CPU 0, so 70 leaves runnable ("R+", the switch the trace has, 2 us
  * after the wakeup where the trace switched it out) and 71 runs; no sleep,
  * no wakeup of 70; when 70 runs again 71 has slept and its WAIT is passed.
+ * skip: the first WAIT is handed over as under preempt, without its
+ * update_curr() of 70 (the kernel's preemption at the wakeup skipped the
+ * clock: no sched_stat_runtime there) and with the 2 us to the switch
+ * charged to 71, not 70; with that lag the model itself preempts 70 at the
+ * last wakeup (its switch at the wakeup, 0.002900, on the skipped clock:
+ * no sched_stat_runtime either).  21 sched_stat_runtime against 23.
  * The model side (vruntime and deadline kept or the request given up, no
  * placement) is test_handoff_model()'s.
  */
@@ -855,15 +881,17 @@ static void test_handoff_modes(void)
 {
 	static const char first_wait[] = "[000] 0.002002000: sched_switch: task70:70 [120] ";
 	static const char last_wait[] = "[000] 0.002902000: sched_switch: task70:70 [120] ";
+	static const char last_wake[] = "[000] 0.002900000: sched_switch: task70:70 [120] R+ ==> task71:71";
 	struct trace_event ev[256];
 	size_t n;
 	struct wl_workload *wl;
+	uint64_t stat[REPLAY_HANDOFF_SKIP + 1] = { 0 };
 
 	n = oneway_events(ev);
 	ev[n++] = ev_runtime(4 * MS, 0, 70, 1000);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
-	for (int mode = REPLAY_HANDOFF_SLEEP; wl && mode <= REPLAY_HANDOFF_YIELD; mode++) {
+	for (int mode = REPLAY_HANDOFF_SLEEP; wl && mode <= REPLAY_HANDOFF_SKIP; mode++) {
 		struct replay_config rc;
 		struct sr_error err = { 0 };
 		struct replay_result *r;
@@ -890,7 +918,7 @@ static void test_handoff_modes(void)
 		}
 		CHECK_EQ(note_count(r, "hand-off waits slept"), on ? 0 : 2);
 		CHECK_EQ(note_count(r, "hand-off waits not slept: the waker, not preempted"),
-			 on ? 2 : 0);
+			 mode == REPLAY_HANDOFF_SKIP ? 1 : on ? 2 : 0);
 		CHECK_EQ(note_count(r, "hand-offs left runnable, then slept"), 0);
 		CHECK_EQ(count(r, "sched_wakeup"), on ? 10 : 12);
 		CHECK_EQ(count(r, "sched_switch"), 21);
@@ -898,12 +926,20 @@ static void test_handoff_modes(void)
 		CHECK_MSG(p && !strncmp(p + strlen(first_wait), want, strlen(want)),
 			  "mode %d: the first WAIT's switch: %.60s", mode, p ? p : "(none)");
 		p = strstr(dump, last_wait);
-		CHECK_MSG(p && !strncmp(p + strlen(last_wait), want, strlen(want)),
-			  "mode %d: the last WAIT's switch: %.60s", mode, p ? p : "(none)");
+		if (mode == REPLAY_HANDOFF_SKIP)
+			CHECK(!p && strstr(dump, last_wake));
+		else
+			CHECK_MSG(p && !strncmp(p + strlen(last_wait), want, strlen(want)),
+				  "mode %d: the last WAIT's switch: %.60s", mode, p ? p : "(none)");
 		CHECK_EQ(strstr(dump, "sched_waking: task70:70") != NULL, !on);
+		stat[mode] = count(r, "sched_stat_runtime");
 		replay_result_free(r);
 		free(dump);
 	}
+	CHECK_EQ(stat[REPLAY_HANDOFF_SLEEP], 23);
+	CHECK_EQ(stat[REPLAY_HANDOFF_PREEMPT], 23);
+	CHECK_EQ(stat[REPLAY_HANDOFF_YIELD], 23);
+	CHECK_EQ(stat[REPLAY_HANDOFF_SKIP], 21);
 	wl_free(wl);
 }
 
