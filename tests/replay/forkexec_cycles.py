@@ -27,6 +27,12 @@ sched_migrate_task, taken off by their switch-in).  Printed, trace and replay:
      the trace's, then the replay's.  Tokens: `X` the parent, `c+0` the new child, `c-1`,
      `c-2` older ones, `o` any other task; `P/S>N` a switch from P (state S) to N, `in:N` a
      switch-in from idle.
+  5. (the first input only, a capture) the parent's local wakeups by a child on the parent's
+     CPU, by whether a child was queued there at the parent's last fork and how many are queued
+     at the wakeup: how many show the short gap (< 1.625 us) between the waker's
+     sched_stat_runtime and the sched_wakeup - the kernel's requeue of a task still queued by
+     DELAY_DEQUEUE (ttwu_runnable(): only the wakeup check's pick follows its update_curr()),
+     against the whole enqueue after update_curr() of a task that had left its queue.
 
 Analysis helper, not a test (docs/validation.md, fifteenth pass).
 """
@@ -117,6 +123,10 @@ class Side:
         self.pend = None
         self.cur = None
         self.a = None
+        self.last_cpu = None         # the parent's CPU when it last ran
+        self.fork_alone = None       # no child queued on its CPU at its last fork
+        self.stat = None             # the first sched_stat_runtime after its waking
+        self.requeue = defaultdict(Counter)
         for e in evs:
             self.step(e)
 
@@ -177,16 +187,29 @@ class Side:
                     rank = self.idx[older[0]] - self.idx[new]
                     who = 'new' if e['next'] == new else ('older' if e['next'] == older[0] else 'other')
                     self.picks[(rank, who)] += 1
+            if e['prev'] == self.x:
+                self.last_cpu = c
             if e['pstate'].startswith('R') and e['prev'] != 0:
                 self.q[c].add(e['prev'])
             self.switch_in(c, e['next'], t, e['prev'])
+        elif ev == 'sched_stat_runtime':
+            if self.pend is not None and 'cpu' not in self.pend and c == self.pend['wcpu'] and \
+                    self.stat is None:
+                self.stat = t
         elif ev == 'sched_waking':
+            if e['pid'] == self.x:
+                self.stat = None
             if e['pid'] == self.x and self.pend is None:
                 waker = e['ctx'] if e['ctx'] is not None else self.curr[c]
                 self.pend = {'t': t, 'waker': waker, 'wcpu': c}
         elif ev == 'sched_wakeup':
             p, tc = e['pid'], e['tcpu']
             if p == self.x and self.pend is not None and 'cpu' not in self.pend:
+                if c == tc == self.pend['wcpu'] == self.last_cpu and self.stat is not None:
+                    nq = len([x for x in self.q[tc] if x in self.idx])
+                    key = ('no child' if self.fork_alone else 'a child') + ' queued at the fork, ' + \
+                        '%d queued at the wakeup' % min(nq, 2)
+                    self.requeue[key]['short' if t - self.stat < 1625 else 'long'] += 1
                 self.pend['cpu'] = tc
                 self.pend['queued'] = set(self.q[tc])
                 self.note('W:wakeX>' + self.side(tc))
@@ -204,6 +227,7 @@ class Side:
             if self.cur is not None and (p in self.idx or p == self.x):
                 self.note('W:mig:' + self.name(p, self.cur['k']) + '>' + self.side(e['dest']))
         elif ev == 'sched_process_fork' and e['pid'] == self.x:
+            self.fork_alone = not any(p in self.idx for p in self.q[c])
             k = len(self.forks)
             self.idx[e['child']] = k
             self.forks.append(e['child'])
@@ -297,6 +321,11 @@ def main():
     print('   first difference (where, trace, replay): count')
     for key, n in first.most_common(a.top):
         print('  %-55s %d' % (key, n))
+    print('\n5. the trace\'s local wakeups of the parent on its CPU: short stat_runtime -> wakeup gap '
+          '(requeued from DELAY_DEQUEUE) / all')
+    for key in sorted(tr.requeue):
+        n = sum(tr.requeue[key].values())
+        print('  %-55s %4d / %4d (%s)' % (key, tr.requeue[key]['short'], n, pct(tr.requeue[key]['short'], n)))
     return 0
 
 
