@@ -32,7 +32,9 @@ sched_migrate_task, taken off by their switch-in).  Printed, trace and replay:
      at the wakeup: how many show the short gap (< 1.625 us) between the waker's
      sched_stat_runtime and the sched_wakeup - the kernel's requeue of a task still queued by
      DELAY_DEQUEUE (ttwu_runnable(): only the wakeup check's pick follows its update_curr()),
-     against the whole enqueue after update_curr() of a task that had left its queue.
+     against the whole enqueue after update_curr() of a task that had left its queue; and the
+     same signature at the parent's next local wakeup after a vfork block beside an older child
+     k-2 (item 3), by which child ran first at that block.
 
 Analysis helper, not a test (docs/validation.md, fifteenth pass).
 """
@@ -127,6 +129,8 @@ class Side:
         self.fork_alone = None       # no child queued on its CPU at its last fork
         self.stat = None             # the first sched_stat_runtime after its waking
         self.requeue = defaultdict(Counter)
+        self.after_block = Counter()   # (who ran first at a k-2 block, signature of next wakeup)
+        self.block_flag = None
         for e in evs:
             self.step(e)
 
@@ -187,6 +191,9 @@ class Side:
                     rank = self.idx[older[0]] - self.idx[new]
                     who = 'new' if e['next'] == new else ('older' if e['next'] == older[0] else 'other')
                     self.picks[(rank, who)] += 1
+                    self.block_flag = who if rank == -2 and who != 'other' else None
+                else:
+                    self.block_flag = None
             if e['prev'] == self.x:
                 self.last_cpu = c
             if e['pstate'].startswith('R') and e['prev'] != 0:
@@ -205,7 +212,12 @@ class Side:
         elif ev == 'sched_wakeup':
             p, tc = e['pid'], e['tcpu']
             if p == self.x and self.pend is not None and 'cpu' not in self.pend:
-                if c == tc == self.pend['wcpu'] == self.last_cpu and self.stat is not None:
+                local = c == tc == self.pend['wcpu'] == self.last_cpu and self.stat is not None
+                if self.block_flag is not None:
+                    sig = ('short' if t - self.stat < 1625 else 'long') if local else 'not local'
+                    self.after_block[(self.block_flag, sig)] += 1
+                    self.block_flag = None
+                if local:
                     nq = len([x for x in self.q[tc] if x in self.idx])
                     key = ('no child' if self.fork_alone else 'a child') + ' queued at the fork, ' + \
                         '%d queued at the wakeup' % min(nq, 2)
@@ -326,6 +338,11 @@ def main():
     for key in sorted(tr.requeue):
         n = sum(tr.requeue[key].values())
         print('  %-55s %4d / %4d (%s)' % (key, tr.requeue[key]['short'], n, pct(tr.requeue[key]['short'], n)))
+    print('   the next local wakeup after a vfork block beside child k-2 (short / long / not local):')
+    for who in ('older', 'new'):
+        ab = tr.after_block
+        print('  %-55s %4d / %4d / %4d' % (who + ' child ran first', ab[(who, 'short')], ab[(who, 'long')],
+                                           ab[(who, 'not local')]))
     return 0
 
 
