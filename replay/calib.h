@@ -77,7 +77,9 @@ enum calib_ctx {
 	 * itself (forkexec, CPU 1: 0 us against 40 us traced on CPU 0), where
 	 * a remote wakeup's restored switch follows the target CPU's own
 	 * sched_wakeup, after the IPI.  A fork table with too few samples
-	 * falls back to the task one.
+	 * falls back to the task one.  The simulation draws a stopper's
+	 * move onto an idle CPU (move_queued_task(): the same remote
+	 * activation and IPI) from it too.
 	 */
 	CALIB_CTX_FORK,
 	CALIB_CTX_NR

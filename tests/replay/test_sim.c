@@ -6,6 +6,8 @@
  * twice giving byte-identical JSON.
  */
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <schedreplay/model.h>
@@ -332,6 +334,108 @@ static void test_restored_idle_exits(void)
 	CHECK_EQ(comm_p50(replay_latency(r), "task41"), 20 * US);
 	CHECK_EQ(comm_p50(replay_latency(r), "task40"), 1 * US);
 	replay_result_free(r);
+	wl_free(wl);
+}
+
+/*
+ * The time of the first dump line on CPU @cpu at or after @from that contains
+ * @needle, in ns; UINT64_MAX if none.
+ */
+static uint64_t dump_find(const char *dump, int cpu, uint64_t from, const char *needle)
+{
+	const char *line = dump;
+	char tag[8];
+
+	snprintf(tag, sizeof(tag), "[%03d]", cpu);
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		unsigned long long sec, nsec;
+
+		if (!strncmp(line, tag, 5) && sscanf(line + 5, " %llu.%llu", &sec, &nsec) == 2 &&
+		    sec * 1000000000ull + nsec >= from) {
+			size_t len = end ? (size_t)(end - line) : strlen(line);
+			char buf[256];
+
+			if (len >= sizeof(buf))
+				len = sizeof(buf) - 1;
+			memcpy(buf, line, len);
+			buf[len] = 0;
+			if (strstr(buf, needle))
+				return sec * 1000000000ull + nsec;
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return UINT64_MAX;
+}
+
+/*
+ * Exec balancing onto a CPU whose switches out of idle are restored (docs/
+ * replay.md, "Untraced idle exits"): parent 70 on CPU 0 forks 25 children
+ * onto idle CPU 1, each restored at its sched_wakeup_new (0 us: the fork
+ * context's samples), and wakes task 71 there 25 times, restored 35 us
+ * after the waking (the task context's).  At 30 ms the stopper (60) moves
+ * 70 itself to idle CPU 1, restored at the move.  move_queued_task() enqueues
+ * from the source CPU as wake_up_new_task() does, so the move's idle cost
+ * is the fork context's: 70 runs on CPU 1 at the move, not 35 us later.
+ */
+static void test_stopper_move_restored(void)
+{
+	struct trace_event ev[256], e;
+	size_t n = 0, len = 0;
+	uint64_t t = 1 * MS, m = 30 * MS, moved, in;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+	char *dump = NULL;
+	FILE *f;
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 70, 120);
+	ev[n++] = ev_switch(t, 1, 71, 'S', 120, 0, 120);
+	for (int i = 0; i < 25; i++) {
+		t += 1 * MS;
+		ev[n++] = ev_fork(t, 0, 70, 100 + i);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t, 0, 70, 0, 100 + i, 120, 1);
+		ev[n] = ev_switch(t, 1, 0, 'R', 120, 100 + i, 120);
+		ev[n++].synthetic = true;
+		ev[n++] = ev_switch(t + 50 * US, 1, 100 + i, 'X', 120, 0, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 300 * US, 0, 70, 0, 71, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 300 * US, 0, 70, 0, 71, 120, 1);
+		ev[n] = ev_switch(t + 335 * US, 1, 0, 'R', 120, 71, 120);
+		ev[n++].synthetic = true;
+		ev[n++] = ev_switch(t + 385 * US, 1, 71, 'S', 120, 0, 120);
+	}
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, m - 4 * US, 0, 70, 0, 60, 0, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, m - 3 * US, 0, 70, 0, 60, 0, 0);
+	ev[n++] = ev_switch(m, 0, 70, 'R', 120, 60, 0);
+	e = ev_migrate(m + 5 * US, 0, 70, 0, 1);
+	e.common_pid = 60;
+	ev[n++] = e;
+	ev[n] = ev_switch(m + 5 * US, 1, 0, 'R', 120, 70, 120);
+	ev[n++].synthetic = true;
+	ev[n++] = ev_switch(m + 10 * US, 0, 60, 'S', 0, 0, 120);
+	ev[n++] = ev_switch(m + 205 * US, 1, 70, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	CHECK_EQ(wl_facts(wl)->idle_exit_restored, 0x2);
+	f = open_memstream(&dump, &len);
+	CHECK(f != NULL);
+	if (!wl || !f)
+		return;
+	replay_config_default(&rc);
+	rc.dump = f;
+	r = replay_run(wl, &rc, &err);
+	fclose(f);
+	CHECK(r != NULL);
+	if (r) {
+		moved = dump_find(dump, 0, 0, "sched_migrate_task: task70:70 orig_cpu=0 dest_cpu=1");
+		in = dump_find(dump, 1, moved, "==> task70:70");
+		CHECK(moved != UINT64_MAX && in != UINT64_MAX);
+		/* the fork context's 0 us, not the task context's 35 us */
+		CHECK_EQ(in - moved, 0);
+		replay_result_free(r);
+	}
+	free(dump);
 	wl_free(wl);
 }
 
@@ -1360,6 +1464,7 @@ int main(int argc, char **argv)
 	test_ops_done_queued();
 	test_restored_idle_exits();
 	test_pull_before_fork();
+	test_stopper_move_restored();
 	test_channel_wakes();
 	test_oneway_no_wait();
 	test_handoff_model();
