@@ -1428,50 +1428,43 @@ static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, i
 	return other_out(s, cpu, stopper, true, now, NULL);
 }
 
-static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
+/*
+ * A non-fair task @who (a task, or SIM_SYNTH_STOPPER) takes @cpu from its
+ * fair task or idle: the sched_switch ("R+" for a task it preempts), that
+ * task put back queued (model_other_class(): update_curr(),
+ * put_prev_task_fair()).  The caller has charged the run up to @now.
+ */
+static int nonfair_in(struct sim *s, int cpu, int32_t who, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	int32_t prev = c->curr >= 0 ? c->curr : -1;
 
-	charge(s, cpu, now);
-	if (c->other >= 0) {
-		/* RT to RT */
-		if (emit_switch(s, cpu, c->other, 0, TRACE_STATE_RUNNING, true, (int32_t)ti, now))
-			return -1;
-		c->other = (int32_t)ti;
-		return 0;
-	}
 	if (emit_switch(s, cpu, prev, prev >= 0 ? s->facts->preempt_state : 0,
-			TRACE_STATE_RUNNING, prev >= 0, (int32_t)ti, now))
+			TRACE_STATE_RUNNING, prev >= 0, who, now))
 		return -1;
 	if (prev >= 0)
 		s->tasks[prev].st = SIM_QUEUED;
 	model_other_class(s->m, cpu, true, now);
 	c->curr = -1;
-	c->other = (int32_t)ti;
 	c->gen_op++;
-	return arm_tick(s, cpu, now);
+	return 0;
 }
 
-static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t now,
-		     const struct wl_timed *next)
+/*
+ * The non-fair task @who leaves @cpu (@blocked: it sleeps, else it is
+ * preempted) and the model picks the next fair task, which runs on.
+ */
+static int nonfair_out(struct sim *s, int cpu, int32_t who, bool blocked, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	struct model_task *mt;
 	int32_t next_task;
 
-	if (c->other != (int32_t)ti) {
-		s->notes[SIM_NOTE_OTHER_MISMATCH]++;
-		return 0;
-	}
-	if (next && next->kind == WL_T_OTHER_IN && next->cpu == cpu && next->ts == now)
-		return 0;         /* handed straight to the next RT task (other_in) */
 	model_other_class(s->m, cpu, false, now);
-	c->other = -1;
 	c->resched_at = UINT64_MAX;
 	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 	next_task = mt ? (int32_t)model_task_id(mt) : -1;
-	if (emit_switch(s, cpu, (int32_t)ti, blocked ? 1 : s->facts->preempt_state,
+	if (emit_switch(s, cpu, who, blocked ? 1 : s->facts->preempt_state,
 			blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked, next_task, now))
 		return -1;
 	c->curr = next_task;
@@ -1482,6 +1475,39 @@ static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t
 		return run_ops(s, cpu, now);
 	}
 	return 0;
+}
+
+static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	charge(s, cpu, now);
+	if (c->other >= 0) {
+		/* RT to RT */
+		if (emit_switch(s, cpu, c->other, 0, TRACE_STATE_RUNNING, true, (int32_t)ti, now))
+			return -1;
+		c->other = (int32_t)ti;
+		return 0;
+	}
+	if (nonfair_in(s, cpu, (int32_t)ti, now))
+		return -1;
+	c->other = (int32_t)ti;
+	return arm_tick(s, cpu, now);
+}
+
+static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t now,
+		     const struct wl_timed *next)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->other != (int32_t)ti) {
+		s->notes[SIM_NOTE_OTHER_MISMATCH]++;
+		return 0;
+	}
+	if (next && next->kind == WL_T_OTHER_IN && next->cpu == cpu && next->ts == now)
+		return 0;         /* handed straight to the next RT task (other_in) */
+	c->other = -1;
+	return nonfair_out(s, cpu, (int32_t)ti, blocked, now);
 }
 
 void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
@@ -1566,7 +1592,8 @@ static int cpu_stop_work(struct sim *s, int cpu, bool over_other, uint64_t now)
 
 /*
  * The stopper without a migration/N in the workload: other_in() and
- * other_out() for SIM_SYNTH_STOPPER, the work between them - the fair
+ * other_out()'s switches (nonfair_in(), nonfair_out()) for
+ * SIM_SYNTH_STOPPER, which holds no c->other, the work between them - the fair
  * task running on @cpu is put back (model_other_class(): update_curr(),
  * put_prev_task_fair()) and queued as any task a non-fair one preempts,
  * so detach_one_task() may push it; the stopper sleeps and the model picks
@@ -1574,34 +1601,10 @@ static int cpu_stop_work(struct sim *s, int cpu, bool over_other, uint64_t now)
  */
 static int synth_stopper(struct sim *s, int cpu, uint64_t now)
 {
-	struct sim_cpu *c = &s->cpus[cpu];
-	int32_t prev = c->curr, next;
-	struct model_task *mt;
-
 	charge(s, cpu, now);
-	if (emit_switch(s, cpu, prev, prev >= 0 ? s->facts->preempt_state : 0,
-			TRACE_STATE_RUNNING, prev >= 0, SIM_SYNTH_STOPPER, now))
+	if (nonfair_in(s, cpu, SIM_SYNTH_STOPPER, now) || cpu_stop_work(s, cpu, false, now))
 		return -1;
-	if (prev >= 0)
-		s->tasks[prev].st = SIM_QUEUED;
-	model_other_class(s->m, cpu, true, now);
-	c->curr = -1;
-	c->gen_op++;
-	if (cpu_stop_work(s, cpu, false, now))
-		return -1;
-	model_other_class(s->m, cpu, false, now);
-	c->resched_at = UINT64_MAX;
-	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-	next = mt ? (int32_t)model_task_id(mt) : -1;
-	if (emit_switch(s, cpu, SIM_SYNTH_STOPPER, 1, TRACE_STATE_SLEEPING, false, next, now))
-		return -1;
-	c->curr = next;
-	c->run_start = now;
-	if (next < 0)
-		return 0;
-	s->tasks[next].st = SIM_RUNNING;
-	s->tasks[next].cpu = cpu;
-	return run_ops(s, cpu, now);
+	return nonfair_out(s, cpu, SIM_SYNTH_STOPPER, true, now);
 }
 
 /*
