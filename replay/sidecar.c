@@ -62,6 +62,9 @@ struct sv_block {
 
 #define SV_BLOCK_NODES 512
 
+/* the kernel's max_cfs_runtime in us: MAX_BW, (1 << (64 - BW_SHIFT)) - 1 */
+#define SIDECAR_MAX_QUOTA_US ((1LL << 44) - 1)
+
 struct sv_doc {
 	struct sv root;
 	struct sv_block *blocks;
@@ -749,14 +752,39 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		long shares = (long)get_long(v, "shares", -1);
 		long weight = (long)get_long(v, "weight", -1);
 
+		long quota = (long)get_long(v, "quota_us", -1);
+		long period = (long)get_long(v, "period_us", -1);
+
 		g->path = dup_str(sv_get(v, "path"));
 		if (!g->path)
 			FAIL(EINVAL, "cgroup.groups[%zu].path missing", i);
+		/*
+		 * Only values a kernel reports (-1: absent): sched_group_set_shares()
+		 * keeps shares in MIN_SHARES..MAX_SHARES, cpu.weight is 1..10000, and
+		 * tg_set_cfs_bandwidth() takes a period of 1 ms..1 s and a quota of
+		 * 1 ms..max_cfs_runtime.  Beyond them the unit conversion below
+		 * overflowed (UB) and the replay's quota in ns wrapped to another,
+		 * valid-looking limit; a quota without its period was silently no limit.
+		 */
+		if (shares != -1 && (shares < 2 || shares > 262144))
+			FAIL(EINVAL, "cgroup.groups[%zu].shares %ld outside the kernel's 2..262144", i,
+			     shares);
+		if (weight != -1 && (weight < 1 || weight > 10000))
+			FAIL(EINVAL, "cgroup.groups[%zu].weight %ld outside the kernel's 1..10000", i,
+			     weight);
+		if (quota != -1 && (quota < 1000 || quota > SIDECAR_MAX_QUOTA_US))
+			FAIL(EINVAL, "cgroup.groups[%zu].quota_us %ld outside the kernel's -1 (none) "
+			     "or 1000..%lld us", i, quota, SIDECAR_MAX_QUOTA_US);
+		if (period != -1 && (period < 1000 || period > 1000000))
+			FAIL(EINVAL, "cgroup.groups[%zu].period_us %ld outside the kernel's "
+			     "1000..1000000 us", i, period);
+		if (quota != -1 && period == -1)
+			FAIL(EINVAL, "cgroup.groups[%zu] has a quota_us but no period_us", i);
 		/* the other unit by the kernel's rule: weight 100 = shares 1024 */
 		g->shares = shares >= 0 ? shares : weight >= 0 ? (weight * 1024 + 50) / 100 : -1;
 		g->weight = weight >= 0 ? weight : shares >= 0 ? (shares * 100 + 512) / 1024 : -1;
-		g->quota_us = (long)get_long(v, "quota_us", -1);
-		g->period_us = (long)get_long(v, "period_us", -1);
+		g->quota_us = quota;
+		g->period_us = period;
 		g->nr_tasks = (int)get_int(v, "nr_tasks", -1);
 	}
 

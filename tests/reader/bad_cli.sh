@@ -1,0 +1,57 @@
+#!/bin/sh
+# Bad input through every command (the audit of 2026-12-01): each case must
+# exit with the expected status and print exactly one line on stderr (a usage
+# error may add "(see 'schedreplay CMD --help')") matching the pattern; the
+# ASan/UBSan build turns a sanitizer report into a failure here too.
+#   bad_cli.sh SCHEDREPLAY TRACES_DIR WORK_DIR
+set -u
+sr=$1; traces=$(cd "$2" && pwd); work=$3
+rm -rf "$work"
+mkdir -p "$work"
+fails=0
+
+# expect STATUS PATTERN -- COMMAND ARGS...
+expect() {
+	want=$1; pat=$2; shift 3
+	timeout 120 "$sr" "$@" > "$work/out" 2> "$work/err"
+	got=$?
+	lines=$(grep -vc "^(see 'schedreplay" "$work/err")
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: $*: exit $got, expected $want; stderr:"; cat "$work/err"; fails=$((fails + 1))
+	elif ! grep -q -- "$pat" "$work/err"; then
+		echo "FAIL: $*: stderr lacks '$pat':"; cat "$work/err"; fails=$((fails + 1))
+	elif [ "$want" != 0 ] && [ "$lines" != 1 ]; then
+		echo "FAIL: $*: $lines lines on stderr, expected one:"; cat "$work/err"; fails=$((fails + 1))
+	else
+		echo "ok: $* -> $got"
+	fi
+}
+
+# sidecar(NAME SED-SCRIPT): $work/NAME/bw.dat, bw-hogs.dat with its sidecar edited
+sidecar() {
+	mkdir -p "$work/$1"
+	ln -sf "$traces/bw-hogs.dat" "$work/$1/bw.dat"
+	sed "$2" "$traces/bw-hogs.dat.json" > "$work/$1/bw.dat.json"
+}
+
+# A cgroup's bandwidth and shares outside the kernel's ranges: the quota in ns
+# wrapped to 1.000384 ms (replayed as a limit the file does not have, exit 0);
+# shares of 2^62 overflowed the unit conversion (UBSan); a quota without its
+# period was silently no limit.
+sidecar quota-wrap 's/"quota_us": 20000,/"quota_us": 18446744073719552,/'
+expect 1 'bw.dat.json: cgroup.groups\[3\].quota_us 18446744073719552 outside the kernel' -- \
+	replay "$work/quota-wrap/bw.dat"
+sidecar quota-small 's/"quota_us": 20000,/"quota_us": 0,/'
+expect 1 'cgroup.groups\[3\].quota_us 0 outside' -- report "$work/quota-small/bw.dat"
+sidecar period-none 's/"period_us": 100000,/"period_x": 100000,/'
+expect 1 'cgroup.groups\[3\] has a quota_us but no period_us' -- replay "$work/period-none/bw.dat"
+sidecar period-neg 's/"period_us": 100000,/"period_us": -5,/'
+expect 1 'cgroup.groups\[3\].period_us -5 outside' -- replay "$work/period-neg/bw.dat"
+sidecar shares-huge '0,/"shares": 1024/s//"shares": 4611686018427387904/'
+expect 1 'cgroup.groups\[0\].shares 4611686018427387904 outside the kernel' -- \
+	report "$work/shares-huge/bw.dat"
+sidecar weight-huge '0,/"shares": 1024/s//"weight": 4611686018427387904/'
+expect 1 'cgroup.groups\[0\].weight 4611686018427387904 outside the kernel' -- \
+	replay "$work/weight-huge/bw.dat"
+
+[ $fails = 0 ] || { echo "$fails failures"; exit 1; }
