@@ -54,4 +54,8 @@ sidecar weight-huge '0,/"shares": 1024/s//"weight": 4611686018427387904/'
 expect 1 'cgroup.groups\[0\].weight 4611686018427387904 outside the kernel' -- \
 	replay "$work/weight-huge/bw.dat"
 
+# a directory as --cgroup-map: its read failed and counted as an empty map (exit 0)
+mkdir -p "$work/adir"
+expect 1 "adir: Is a directory" -- replay --cgroup-map "$work/adir" "$traces/small-pipe.dat"
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
