@@ -105,13 +105,14 @@ int cmd_report(int argc, char **argv)
 	struct report_data d;
 	struct sr_error err = { 0 };
 	bool allow_lost = false;
-	int c, rc;
+	int c, rc, li = -1;
 	long v;
 
 	report_opts_default(&o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	/* li: the long option just parsed, for the messages (argv[optind - 1] was its value) */
+	while ((c = getopt_long(argc, argv, ":h", longopts, (li = -1, &li))) != -1) {
 		switch (c) {
 		case OPT_JSON:
 			o.json = true;
@@ -179,6 +180,10 @@ int cmd_report(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return SR_EXIT_OK;
+		case ':':   /* the leading ':' of the option string: a value missing */
+			fprintf(stderr, "schedreplay report: option '%s' needs a value (see --help)\n",
+				argv[optind - 1]);
+			return SR_EXIT_USAGE;
 		default:
 			fprintf(stderr, "schedreplay report: unknown option '%s' (see --help)\n",
 				argv[optind - 1]);
@@ -221,7 +226,7 @@ int cmd_report(int argc, char **argv)
 	return rc;
 
 bad_value:
-	fprintf(stderr, "schedreplay report: bad value '%s' for %s (see --help)\n", optarg,
-		argv[optind - 1]);
+	fprintf(stderr, "schedreplay report: bad value '%s' for --%s (see --help)\n", optarg,
+		li >= 0 ? longopts[li].name : "?");
 	return SR_EXIT_USAGE;
 }

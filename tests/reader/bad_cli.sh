@@ -58,4 +58,11 @@ expect 1 'cgroup.groups\[0\].weight 4611686018427387904 outside the kernel' -- \
 mkdir -p "$work/adir"
 expect 1 "adir: Is a directory" -- replay --cgroup-map "$work/adir" "$traces/small-pipe.dat"
 
+# report named the value instead of the option ("bad value '-1' for -1"), and
+# called an option without its value unknown ("unknown option '--pid'")
+expect 2 "report: bad value '-1' for --start (see --help)" -- report --start -1 "$traces/small-pipe.dat"
+expect 2 "report: bad value 'x' for --top (see --help)" -- report --top=x "$traces/small-pipe.dat"
+expect 2 "report: option '--pid' needs a value" -- report "$traces/small-pipe.dat" --pid
+expect 2 "report: unknown option '--frob'" -- report --frob "$traces/small-pipe.dat"
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
