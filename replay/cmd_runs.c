@@ -139,6 +139,12 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 
 int run_opts_finish(struct run_opts *o)
 {
+	/* as report: --no-sidecar silently won over the file named */
+	if (o->wo.sidecar && o->wo.no_sidecar) {
+		fprintf(stderr, "schedreplay %s: --sidecar and --no-sidecar exclude each other\n",
+			o->cmd);
+		return -1;
+	}
 	if (!strcmp(o->profile, "auto"))
 		return 0;
 	o->rc.profile = model_profile_find(o->profile);

@@ -218,6 +218,12 @@ int cmd_whatif(int argc, char **argv)
 		noise_wl[i] = wl_extract(noise_paths[i], &no, &err);
 		if (!noise_wl[i])
 			goto fail;
+		/* its spread marks the variants' changes: partial, it must say so too */
+		if (wl_counts(noise_wl[i])->lost_events)
+			fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost "
+				"(ring-buffer overrun): its measured spread (--noise) is partial\n",
+				noise_paths[i],
+				(unsigned long long)wl_counts(noise_wl[i])->lost_events);
 		noise_lat[i] = wl_measured_latency(noise_wl[i]);
 	}
 	ro.noise = noise_lat;

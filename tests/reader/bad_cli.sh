@@ -65,4 +65,13 @@ expect 2 "report: bad value 'x' for --top (see --help)" -- report --top=x "$trac
 expect 2 "report: option '--pid' needs a value" -- report "$traces/small-pipe.dat" --pid
 expect 2 "report: unknown option '--frob'" -- report --frob "$traces/small-pipe.dat"
 
+# conflicting options: replay and whatif let --no-sidecar win silently (report refused)
+for c in replay whatif; do
+	expect 2 "$c: --sidecar and --no-sidecar exclude each other" -- \
+		$c --sidecar "$traces/bw-hogs.dat.json" --no-sidecar "$traces/bw-hogs.dat"
+done
+# a --noise capture with lost events: its spread was partial without a word
+expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
+	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
