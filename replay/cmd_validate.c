@@ -669,7 +669,8 @@ static void usage(FILE *f)
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
-"DIR/thresholds.json). Exit 1 if any threshold is exceeded or a trace has no entry.\n"
+"DIR/thresholds.json). Exit 1 if any threshold is exceeded, a trace has no entry, or\n"
+"no trace was validated; FILE's traces missing from DIR are named in a warning.\n"
 "--markdown prints the table of docs/validation.md; --suggest prints max_rel_error\n"
 "entries (achieved error x 1.25 + 5%%) for the traces of DIR.  The prediction is the\n"
 "median of N replays with model seeds 1..N (default 5; the seeds' error range is shown).\n"
@@ -741,7 +742,7 @@ int cmd_validate(int argc, char **argv)
 	DIR *d;
 	struct dirent *de;
 	char **names = NULL;
-	size_t nn = 0;
+	size_t nn = 0, validated = 0;
 
 	replay_config_default(&rc);
 	optind = 1;
@@ -887,9 +888,44 @@ int cmd_validate(int argc, char **argv)
 		run_one(dir, names[i], spec, goal, &rc, &wo, seeds, r);
 		if (r->failed_run)
 			ret = SR_EXIT_FAIL;
+		else if (!r->skipped)
+			validated++;
 		for (int k = 0; k < NR_METRICS; k++)
 			if (r->over[k])
 				ret = SR_EXIT_FAIL;
+	}
+	/*
+	 * The thresholds' traces that are not in DIR: a subset of the traces
+	 * (a directory of some of them) is validated with a warning naming the
+	 * others; none at all (a wrong --dir, an empty one) passed, exit 0.
+	 */
+	{
+		const char *key;
+		json_t *spec;
+		size_t missing = 0;
+		char list[300] = "";
+
+		json_object_foreach(traces, key, spec) {
+			bool found = false;
+
+			for (size_t i = 0; i < nn && !found; i++)
+				found = !strcmp(names[i], key);
+			if (found || json_is_string(json_object_get(spec, "skip")))
+				continue;
+			if (missing++ < 3)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%.80s",
+					 missing > 1 ? ", " : "", key);
+		}
+		if (!validated && ret == SR_EXIT_OK) {
+			fprintf(stderr, "schedreplay validate: %s: no trace validated (%zu .dat files, "
+				"none with thresholds in %s)\n", dir, nn, tpath);
+			ret = SR_EXIT_FAIL;
+			goto out;
+		}
+		if (missing)
+			fprintf(stderr, "schedreplay validate: warning: %zu trace(s) of %s not in %s, "
+				"not validated: %s%s\n", missing, tpath, dir, list,
+				missing > 3 ? ", ..." : "");
 	}
 	if (suggest) {
 		/* achieved error plus a margin: |e| * 1.25 + 5 %, rounded up to 1 % */

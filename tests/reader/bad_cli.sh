@@ -74,4 +74,14 @@ done
 expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
 	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"
 
+# validate: a directory without any of the thresholds' traces validated nothing
+# and said "all within thresholds" (exit 0); a subset says what it left out
+mkdir -p "$work/vempty" "$work/vpipe"
+cp "$traces/thresholds.json" "$work/vempty/"
+expect 1 "vempty: no trace validated (0 .dat files, none with thresholds in" -- \
+	validate --dir "$work/vempty" --seeds 1
+ln -sf "$traces/small-pipe.dat" "$work/vpipe/small-pipe.dat"
+expect 0 "warning: [0-9]* trace(s) of $traces/thresholds.json not in $work/vpipe, not validated: small-hackbench.dat" -- \
+	validate --dir "$work/vpipe" --thresholds "$traces/thresholds.json" --seeds 1
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
