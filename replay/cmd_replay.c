@@ -292,7 +292,25 @@ int cmd_replay(int argc, char **argv)
 		}
 		print_text(wl, res, &to);
 	}
-	ret = fflush(stdout) ? SR_EXIT_FAIL : SR_EXIT_OK;
+	/* a full disk: the text report's lost output ended in exit 1 without a word */
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "schedreplay replay: writing the output failed: %s\n", strerror(errno));
+		goto out;
+	}
+	if (dumpf) {
+		int bad = ferror(dumpf), e;
+
+		bad = fclose(dumpf) || bad;
+		e = errno;
+		dumpf = NULL;
+		if (bad) {
+			/* the event dump was cut short at exit 0 */
+			fprintf(stderr, "schedreplay replay: %s: writing the event dump failed: %s\n",
+				dump, strerror(e));
+			goto out;
+		}
+	}
+	ret = SR_EXIT_OK;
 	goto out;
 
 usage:

@@ -1007,6 +1007,12 @@ int cmd_validate(int argc, char **argv)
 		}
 		printf("%s\n", ret ? "validate: FAILED" : "validate: all within thresholds");
 	}
+	/* `validate --markdown > v.md` on a full disk: a cut table and exit 0 */
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "schedreplay validate: writing the output failed: %s\n",
+			strerror(errno));
+		ret = SR_EXIT_FAIL;
+	}
 out:
 	for (size_t i = 0; i < nn; i++)
 		free(names[i]);

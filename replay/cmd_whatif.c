@@ -155,7 +155,13 @@ int cmd_whatif(int argc, char **argv)
 				goto usage_fail;
 			}
 			run_opts_release(&o);
-			return cost_machine_write_json(m, stdout) < 0 ? SR_EXIT_FAIL : SR_EXIT_OK;
+			/* unflushed, a full disk gave exit 0 */
+			if (cost_machine_write_json(m, stdout) < 0 || fflush(stdout) || ferror(stdout)) {
+				fprintf(stderr, "schedreplay whatif: cannot write the machine file: %s\n",
+					strerror(errno));
+				return SR_EXIT_FAIL;
+			}
+			return SR_EXIT_OK;
 		}
 		case O_NOISE:
 			if (nr_noise == MAX_NOISE) {

@@ -84,4 +84,35 @@ ln -sf "$traces/small-pipe.dat" "$work/vpipe/small-pipe.dat"
 expect 0 "warning: [0-9]* trace(s) of $traces/thresholds.json not in $work/vpipe, not validated: small-hackbench.dat" -- \
 	validate --dir "$work/vpipe" --thresholds "$traces/thresholds.json" --seeds 1
 
+# a full disk (/dev/full): replay's text report failed with exit 1 and no
+# message, its --dump-events file and whatif --print-machine and validate
+# (every output form) were cut short with exit 0
+# expect_full STATUS PATTERN -- COMMAND ARGS...: expect with stdout on /dev/full
+expect_full() {
+	want=$1; pat=$2; shift 3
+	timeout 120 "$sr" "$@" > /dev/full 2> "$work/err"
+	got=$?
+	lines=$(grep -vc "warning: .* not validated" "$work/err")
+	if [ "$got" != "$want" ] || ! grep -q -- "$pat" "$work/err" || [ "$lines" != 1 ]; then
+		echo "FAIL: $* > /dev/full: exit $got (expected $want), stderr:"; cat "$work/err"
+		fails=$((fails + 1))
+	else
+		echo "ok: $* > /dev/full -> $got"
+	fi
+}
+if [ -w /dev/full ]; then
+	expect_full 1 "replay: writing the output failed: No space left on device" -- \
+		replay "$traces/small-pipe.dat"
+	expect 1 "replay: /dev/full: writing the event dump failed: No space left on device" -- \
+		replay --dump-events /dev/full "$traces/small-pipe.dat"
+	expect_full 1 "whatif: cannot write the machine file: No space left on device" -- \
+		whatif --print-machine one-socket
+	cp "$traces/thresholds.json" "$work/vpipe/"
+	for f in "" --markdown --json --suggest; do
+		expect_full 1 "validate: writing the output failed: No space left on device" -- \
+			validate --dir "$work/vpipe" --seeds 1 $f
+	done
+	rm "$work/vpipe/thresholds.json"
+fi
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
