@@ -653,6 +653,33 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		FAIL(EINVAL, "schema_version %d is newer than this schedreplay reads (%d); "
 		     "update schedreplay", sc->schema_version, SIDECAR_SCHEMA_VERSION);
 
+	/*
+	 * The containers read below, when present and not null, of their type:
+	 * another type read as absent, so a "cgroup.groups" that was a string
+	 * replayed hackbench-shares without its groups' shares (sched_switch
+	 * -6 % became -37 %), exit 0.
+	 */
+#define WANT(v, t, name)                                                          \
+	do {                                                                      \
+		const struct sv *w_ = (v);                                        \
+		if (w_ && w_->type != SV_NULL && w_->type != (t))                 \
+			FAIL(EINVAL, "\"%s\" is not %s", name,                     \
+			     (t) == SV_ARR ? "a list" : "an object");             \
+	} while (0)
+	WANT(sv_get(root, "config"), SV_OBJ, "config");
+	WANT(sv_get(root, "cpus"), SV_OBJ, "cpus");
+	WANT(sv_get(sv_get(root, "cpus"), "numa_nodes"), SV_ARR, "cpus.numa_nodes");
+	WANT(sv_get(sv_get(root, "trace"), "idle_switches"), SV_ARR, "trace.idle_switches");
+	WANT(sv_get(root, "autogroup"), SV_OBJ, "autogroup");
+	WANT(sv_get(root, "cgroup"), SV_OBJ, "cgroup");
+	WANT(sv_get(sv_get(root, "cgroup"), "groups"), SV_ARR, "cgroup.groups");
+	WANT(sv_get(root, "groups"), SV_ARR, "groups");
+	WANT(sv_get(root, "command"), SV_OBJ, "command");
+	WANT(sv_get(root, "function_counts"), SV_OBJ, "function_counts");
+	WANT(sv_get(sv_get(root, "function_counts"), "counts"), SV_OBJ, "function_counts.counts");
+	WANT(sv_get(root, "lost"), SV_OBJ, "lost");
+#undef WANT
+
 	/* trace */
 	o = sv_get(root, "trace");
 	if (!sv_is_obj(o))

@@ -54,6 +54,13 @@ sidecar weight-huge '0,/"shares": 1024/s//"weight": 4611686018427387904/'
 expect 1 'cgroup.groups\[0\].weight 4611686018427387904 outside the kernel' -- \
 	replay "$work/weight-huge/bw.dat"
 
+# a container of another type read as absent: cgroup.groups a string replayed
+# without the groups' shares and limits, exit 0
+sidecar groups-type '0,/"groups": \[/s//"groups": "x", "was_groups": [/'
+expect 1 'bw.dat.json: "cgroup.groups" is not a list' -- replay "$work/groups-type/bw.dat"
+sidecar lost-type 's/^ "lost": {/ "lost": 5, "was_lost": {/'
+expect 1 'bw.dat.json: "lost" is not an object' -- report "$work/lost-type/bw.dat"
+
 # a directory as --cgroup-map: its read failed and counted as an empty map (exit 0)
 mkdir -p "$work/adir"
 expect 1 "adir: Is a directory" -- replay --cgroup-map "$work/adir" "$traces/small-pipe.dat"
