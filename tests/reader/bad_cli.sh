@@ -61,6 +61,18 @@ expect 1 'bw.dat.json: "cgroup.groups" is not a list' -- replay "$work/groups-ty
 sidecar lost-type 's/^ "lost": {/ "lost": 5, "was_lost": {/'
 expect 1 'bw.dat.json: "lost" is not an object' -- report "$work/lost-type/bw.dat"
 
+# another capture's sidecar: report refused it, replay and whatif used its
+# cgroups, shares and HZ for this trace, exit 0
+mkdir -p "$work/other"
+ln -sf "$traces/bw-hogs.dat" "$work/other/bw.dat"
+cp "$traces/hog-timer.dat.json" "$work/other/bw.dat.json"
+for c in replay whatif; do
+	expect 1 "$c: $work/other/bw.dat: sidecar $work/other/bw.dat.json belongs to another trace (its trace_id 0x" -- \
+		$c "$work/other/bw.dat"
+done
+expect 1 "replay: .*: sidecar $traces/hog-timer.dat.json belongs to another trace" -- \
+	replay --sidecar "$traces/hog-timer.dat.json" "$traces/bw-hogs.dat"
+
 # a directory as --cgroup-map: its read failed and counted as an empty map (exit 0)
 mkdir -p "$work/adir"
 expect 1 "adir: Is a directory" -- replay --cgroup-map "$work/adir" "$traces/small-pipe.dat"
