@@ -292,6 +292,18 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 	}
 	mg = find_group(wl_measured_latency(wl), grp, r->group, sizeof(r->group));
 	mh = mg.h[LAT_WAKEUP];
+	/*
+	 * A latency group no task of the trace is in (a misspelt comm or
+	 * cgroup): its percentiles' limits were skipped and the trace passed.
+	 */
+	if (!mh && (json_object_get(lim, "p50") || json_object_get(lim, "p95") ||
+		    json_object_get(lim, "p99"))) {
+		r->failed_run = true;
+		snprintf(r->why, sizeof(r->why), "latency_group %.300s matches nothing in the trace: "
+			 "its p50/p95/p99 limits cannot be checked", r->group);
+		wl_free(wl);
+		return;
+	}
 	mrq = mg.h[LAT_RUNQ_WAIT];
 	for (int k = 0; k < 3; k++)
 		r->rq_meas[k] = pct_us(mrq, k);
@@ -831,6 +843,44 @@ int cmd_validate(int argc, char **argv)
 		json_decref(root);
 		return SR_EXIT_FAIL;
 	}
+	/*
+	 * The goals (reported, not enforced: the markdown's goal column and its
+	 * "goals met"): a goal of another type or a string number was no goal,
+	 * silently; a version this validate does not know read as version 1.
+	 */
+	{
+		json_t *ver = json_object_get(root, "version");
+		const char *key;
+		json_t *v;
+		int i = 0;
+
+		if (ver && (!json_is_integer(ver) || json_integer_value(ver) != 1)) {
+			fprintf(stderr, "schedreplay validate: %s: \"version\" is not 1, the only one "
+				"this schedreplay reads\n", tpath);
+			json_decref(root);
+			return SR_EXIT_FAIL;
+		}
+		if (goal && !json_is_object(goal)) {
+			fprintf(stderr, "schedreplay validate: %s: \"goal\" is not an object\n", tpath);
+			json_decref(root);
+			return SR_EXIT_FAIL;
+		}
+		json_object_foreach(goal, key, v) {
+			for (i = 0; i < NR_METRICS && strcmp(key, metric[i]); i++)
+				;
+			if (i == NR_METRICS || !json_is_number(v) || !(json_number_value(v) >= 0) ||
+			    !isfinite(json_number_value(v) * 100))
+				break;
+		}
+		if (key) {
+			fprintf(stderr, "schedreplay validate: %s: goal.%s: %s\n", tpath, key,
+				i == NR_METRICS ? "unknown metric (sched_switch, sched_stat_runtime, "
+				"sched_wakeup, sched_migrate_task, p50, p95, p99)" :
+				"not a fraction >= 0 (e.g. 0.05 for 5 %)");
+			json_decref(root);
+			return SR_EXIT_FAIL;
+		}
+	}
 	if (!(d = opendir(dir))) {
 		fprintf(stderr, "schedreplay validate: %s: %s\n", dir, strerror(errno));
 		json_decref(root);
@@ -918,7 +968,7 @@ int cmd_validate(int argc, char **argv)
 		}
 		if (!validated && ret == SR_EXIT_OK) {
 			fprintf(stderr, "schedreplay validate: %s: no trace validated (%zu .dat files, "
-				"none with thresholds in %s)\n", dir, nn, tpath);
+				"none with an entry of %s that is not skipped)\n", dir, nn, tpath);
 			ret = SR_EXIT_FAIL;
 			goto out;
 		}

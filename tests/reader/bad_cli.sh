@@ -97,11 +97,32 @@ expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial"
 # and said "all within thresholds" (exit 0); a subset says what it left out
 mkdir -p "$work/vempty" "$work/vpipe"
 cp "$traces/thresholds.json" "$work/vempty/"
-expect 1 "vempty: no trace validated (0 .dat files, none with thresholds in" -- \
+expect 1 "vempty: no trace validated (0 .dat files, none with an entry of" -- \
 	validate --dir "$work/vempty" --seeds 1
 ln -sf "$traces/small-pipe.dat" "$work/vpipe/small-pipe.dat"
+# a latency group that matches no task: its percentile limits were skipped, exit 0
+mkdir -p "$work/vgrp"
+ln -sf "$traces/small-pipe.dat" "$work/vgrp/small-pipe.dat"
+sed 's/"comm": "sched-pipe"/"comm": "no-such-comm"/' "$traces/thresholds.json" > "$work/vgrp/thresholds.json"
+timeout 300 "$sr" validate --dir "$work/vgrp" --seeds 1 > "$work/out" 2> /dev/null
+got=$?
+if [ $got != 1 ] || ! grep -q "small-pipe.dat *FAIL: latency_group comm no-such-comm (absent) matches nothing in the trace" "$work/out"; then
+	echo "FAIL: validate with an absent latency group: exit $got:"; cat "$work/out"; fails=$((fails + 1))
+else
+	echo "ok: validate with an absent latency group -> 1"
+fi
 expect 0 "warning: [0-9]* trace(s) of $traces/thresholds.json not in $work/vpipe, not validated: small-hackbench.dat" -- \
 	validate --dir "$work/vpipe" --thresholds "$traces/thresholds.json" --seeds 1
+
+# the goals (the markdown's goal column) of another type were no goals, an
+# unknown version read as version 1
+sed 's/"p50": 0.2,/"p50": "0.2",/' "$traces/thresholds.json" > "$work/vpipe/goal.json"
+expect 1 "goal.json: goal.p50: not a fraction >= 0" -- \
+	validate --dir "$work/vpipe" --thresholds "$work/vpipe/goal.json" --seeds 1
+sed 's/"version": 1,/"version": 2,/' "$traces/thresholds.json" > "$work/vpipe/version.json"
+expect 1 "version.json: \"version\" is not 1" -- \
+	validate --dir "$work/vpipe" --thresholds "$work/vpipe/version.json" --seeds 1
+rm "$work/vpipe/goal.json" "$work/vpipe/version.json"
 
 # a full disk (/dev/full): replay's text report failed with exit 1 and no
 # message, its --dump-events file and whatif --print-machine and validate
