@@ -247,6 +247,17 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (run_opts_finish(&o) < 0)
 		goto usage_quiet;
+	if (dump) {
+		char scpath[PATH_MAX + 8];
+		const char *in[] = { argv[optind], o.wo.sidecar, scpath, o.wo.cgroup_map };
+
+		snprintf(scpath, sizeof(scpath), "%s.json", argv[optind]);
+		if (cli_output_is_input(dump, in, 4)) {
+			fprintf(stderr, "schedreplay replay: --dump-events %s is an input file; it would "
+				"be overwritten\n", dump);
+			goto usage_quiet;
+		}
+	}
 	replay_progress_init(&prog, "extracting");
 	o.wo.progress = replay_progress_extract;
 	o.wo.progress_ctx = &prog;

@@ -9,6 +9,7 @@
 
 #include <schedreplay/cli.h>
 
+#include "cmd_runs.h"
 #include "report_local.h"
 
 static void usage(FILE *f)
@@ -202,6 +203,17 @@ int cmd_report(int argc, char **argv)
 		return SR_EXIT_USAGE;
 	}
 
+	if (o.samples_path) {
+		char scpath[PATH_MAX + 8];
+		const char *in[] = { o.path, o.sidecar, scpath };
+
+		snprintf(scpath, sizeof(scpath), "%s.json", o.path);
+		if (cli_output_is_input(o.samples_path, in, 3)) {
+			fprintf(stderr, "schedreplay report: --samples %s is an input file; it would be "
+				"overwritten (see --help)\n", o.samples_path);
+			return SR_EXIT_USAGE;
+		}
+	}
 	if (report_collect(&o, &d, &err)) {
 		fprintf(stderr, "schedreplay report: %s\n", err.msg);
 		report_data_release(&d);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,21 @@ int cmd_whatif(int argc, char **argv)
 	}
 	if (run_opts_finish(&o) < 0)
 		goto usage_fail;
+	if (svg) {
+		char scpath[PATH_MAX + 8];
+		const char *in[] = { argv[optind], o.wo.sidecar, scpath, o.wo.cgroup_map,
+				     machine_name };
+		bool clash;
+
+		snprintf(scpath, sizeof(scpath), "%s.json", argv[optind]);
+		clash = cli_output_is_input(svg, in, 5) ||
+			cli_output_is_input(svg, noise_paths, nr_noise);
+		if (clash) {
+			fprintf(stderr, "schedreplay whatif: --svg %s is an input file; it would be "
+				"overwritten\n", svg);
+			goto usage_fail;
+		}
+	}
 	if (cost_machine_resolve(machine_name, &machine, &err) < 0)
 		goto fail;
 

@@ -155,4 +155,27 @@ if [ -w /dev/full ]; then
 	rm "$work/vpipe/thresholds.json"
 fi
 
+# an output file naming an input: report --samples, replay --dump-events and
+# whatif --svg overwrote the trace (or its sidecar) they read, exit 0
+mkdir -p "$work/clob"
+cp "$traces/small-pipe.dat" "$work/clob/t.dat"
+cp "$traces/bw-hogs.dat" "$work/clob/b.dat"
+cp "$traces/bw-hogs.dat.json" "$work/clob/b.dat.json"
+expect 2 "report: --samples $work/clob/t.dat is an input file; it would be overwritten" -- \
+	report --samples "$work/clob/t.dat" "$work/clob/t.dat"
+expect 2 "replay: --dump-events $work/clob/b.dat.json is an input file" -- \
+	replay --dump-events "$work/clob/b.dat.json" "$work/clob/b.dat"
+expect 2 "whatif: --svg $work/clob/t.dat is an input file" -- \
+	whatif --svg "$work/clob/t.dat" --variant aaron-skip "$work/clob/t.dat"
+expect 2 "whatif: --svg $work/clob/t.dat is an input file" -- \
+	whatif --svg "$work/clob/t.dat" --noise "$work/clob/t.dat" --variant aaron-skip "$work/clob/b.dat"
+if ! cmp -s "$work/clob/t.dat" "$traces/small-pipe.dat" ||
+   ! cmp -s "$work/clob/b.dat.json" "$traces/bw-hogs.dat.json"; then
+	echo "FAIL: an input file was overwritten"; fails=$((fails + 1))
+fi
+
+# --hz 10..23 passed the option's range and failed after the extraction, with a
+# message naming four rates; the option now has the model's range
+expect 2 "replay: --hz takes 24..10000, not '23'" -- replay --hz 23 "$traces/small-pipe.dat"
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
