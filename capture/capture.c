@@ -304,10 +304,21 @@ static bool valid_event(const char *ev)
 int cap_validate(const struct cap_options *opt, struct sr_error *err)
 {
 	char dir[4096];
+	struct stat st;
 	size_t i, j;
 
 	if (!opt->output || !*opt->output) {
 		sr_error_set(err, EINVAL, "no output file (-o OUT.dat)");
+		return -1;
+	}
+	/*
+	 * A directory (or "DIR/") passed the check below and the capture ran its
+	 * whole workload before writing OUT failed: say so before recording.
+	 */
+	if ((stat(opt->output, &st) == 0 && S_ISDIR(st.st_mode)) ||
+	    opt->output[strlen(opt->output) - 1] == '/') {
+		sr_error_set(err, EISDIR, "%s: is a directory, not a trace file name (-o OUT.dat)",
+			     opt->output);
 		return -1;
 	}
 	snprintf(dir, sizeof(dir), "%s", opt->output);

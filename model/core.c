@@ -192,7 +192,8 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	}
 	hz = cfg->hz ? cfg->hz : 250;
 	if (hz < 24 || hz > 10000) {
-		model_err(err, 22, "model: HZ %u is not a kernel tick rate (100, 250, 300, 1000)", hz);
+		model_err(err, 22, "model: HZ %u outside 24..10000 (kernels use 100, 250, 300 or 1000)",
+			  hz);
 		return NULL;
 	}
 	if (cfg->cpu_node) {

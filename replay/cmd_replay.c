@@ -49,7 +49,8 @@ static void usage(FILE *f)
 "  --cgroup-map FILE   task groups: lines 'PID /cgroup/path', 'shares /path N' and\n"
 "                      'quota /path QUOTA_US [PERIOD_US]' (CPU bandwidth limit, period\n"
 "                      100000 by default; QUOTA_US -1: none, overriding the sidecar's)\n"
-"  --sidecar FILE      the capture sidecar (default: TRACE.dat.json if present)\n"
+"  --sidecar FILE      the capture sidecar (default: TRACE.dat.json if present;\n"
+"                      not with --no-sidecar)\n"
 "  --no-sidecar        ignore any sidecar\n"
 "  --seed N            the model's random seed (default 1)\n"
 "  --vcpu-pack, --no-vcpu-pack   the model's placement packs as the capture kernel's\n"
@@ -248,6 +249,17 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (run_opts_finish(&o) < 0)
 		goto usage_quiet;
+	if (dump) {
+		char scpath[PATH_MAX + 8];
+		const char *in[] = { argv[optind], o.wo.sidecar, scpath, o.wo.cgroup_map };
+
+		snprintf(scpath, sizeof(scpath), "%s.json", argv[optind]);
+		if (cli_output_is_input(dump, in, 4)) {
+			fprintf(stderr, "schedreplay replay: --dump-events %s is an input file; it would "
+				"be overwritten\n", dump);
+			goto usage_quiet;
+		}
+	}
 	replay_progress_init(&prog, "extracting");
 	o.wo.progress = replay_progress_extract;
 	o.wo.progress_ctx = &prog;
@@ -293,7 +305,25 @@ int cmd_replay(int argc, char **argv)
 		}
 		print_text(wl, res, &to);
 	}
-	ret = fflush(stdout) ? SR_EXIT_FAIL : SR_EXIT_OK;
+	/* a full disk: the text report's lost output ended in exit 1 without a word */
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "schedreplay replay: writing the output failed: %s\n", strerror(errno));
+		goto out;
+	}
+	if (dumpf) {
+		int bad = ferror(dumpf), e;
+
+		bad = fclose(dumpf) || bad;
+		e = errno;
+		dumpf = NULL;
+		if (bad) {
+			/* the event dump was cut short at exit 0 */
+			fprintf(stderr, "schedreplay replay: %s: writing the event dump failed: %s\n",
+				dump, strerror(e));
+			goto out;
+		}
+	}
+	ret = SR_EXIT_OK;
 	goto out;
 
 usage:

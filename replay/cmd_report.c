@@ -9,6 +9,7 @@
 
 #include <schedreplay/cli.h>
 
+#include "cmd_runs.h"
 #include "report_local.h"
 
 static void usage(FILE *f)
@@ -105,13 +106,14 @@ int cmd_report(int argc, char **argv)
 	struct report_data d;
 	struct sr_error err = { 0 };
 	bool allow_lost = false;
-	int c, rc;
+	int c, rc, li = -1;
 	long v;
 
 	report_opts_default(&o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	/* li: the long option just parsed, for the messages (argv[optind - 1] was its value) */
+	while ((c = getopt_long(argc, argv, ":h", longopts, (li = -1, &li))) != -1) {
 		switch (c) {
 		case OPT_JSON:
 			o.json = true;
@@ -179,6 +181,10 @@ int cmd_report(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return SR_EXIT_OK;
+		case ':':   /* the leading ':' of the option string: a value missing */
+			fprintf(stderr, "schedreplay report: option '%s' needs a value (see --help)\n",
+				argv[optind - 1]);
+			return SR_EXIT_USAGE;
 		default:
 			fprintf(stderr, "schedreplay report: unknown option '%s' (see --help)\n",
 				argv[optind - 1]);
@@ -197,6 +203,17 @@ int cmd_report(int argc, char **argv)
 		return SR_EXIT_USAGE;
 	}
 
+	if (o.samples_path) {
+		char scpath[PATH_MAX + 8];
+		const char *in[] = { o.path, o.sidecar, scpath };
+
+		snprintf(scpath, sizeof(scpath), "%s.json", o.path);
+		if (cli_output_is_input(o.samples_path, in, 3)) {
+			fprintf(stderr, "schedreplay report: --samples %s is an input file; it would be "
+				"overwritten (see --help)\n", o.samples_path);
+			return SR_EXIT_USAGE;
+		}
+	}
 	if (report_collect(&o, &d, &err)) {
 		fprintf(stderr, "schedreplay report: %s\n", err.msg);
 		report_data_release(&d);
@@ -221,7 +238,7 @@ int cmd_report(int argc, char **argv)
 	return rc;
 
 bad_value:
-	fprintf(stderr, "schedreplay report: bad value '%s' for %s (see --help)\n", optarg,
-		argv[optind - 1]);
+	fprintf(stderr, "schedreplay report: bad value '%s' for --%s (see --help)\n", optarg,
+		li >= 0 ? longopts[li].name : "?");
 	return SR_EXIT_USAGE;
 }

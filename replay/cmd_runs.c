@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <schedreplay/model.h>
 #include <schedreplay/profile.h>
@@ -93,8 +94,9 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 		o->wo.comm_prefix = o->rc.comm_prefix = arg;
 		return 1;
 	case RUN_OPT_HZ:
-		if (parse_ulong(arg, 10, 10000, &v) < 0)
-			return bad(o, "--hz takes 10..10000", arg);
+		/* the model's range (model_new()): 10..23 passed here and failed after extraction */
+		if (parse_ulong(arg, 24, 10000, &v) < 0)
+			return bad(o, "--hz takes 24..10000", arg);
 		o->wo.hz = (unsigned int)v;
 		return 1;
 	case RUN_OPT_CGMAP:
@@ -139,6 +141,12 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 
 int run_opts_finish(struct run_opts *o)
 {
+	/* as report: --no-sidecar silently won over the file named */
+	if (o->wo.sidecar && o->wo.no_sidecar) {
+		fprintf(stderr, "schedreplay %s: --sidecar and --no-sidecar exclude each other\n",
+			o->cmd);
+		return -1;
+	}
 	if (!strcmp(o->profile, "auto"))
 		return 0;
 	o->rc.profile = model_profile_find(o->profile);
@@ -164,4 +172,17 @@ void run_opts_release(struct run_opts *o)
 	free(o->specs);
 	o->cat = NULL;
 	o->specs = NULL;
+}
+
+bool cli_output_is_input(const char *out, const char *const *in, size_t n)
+{
+	struct stat so, si;
+
+	if (!out || stat(out, &so) < 0 || !S_ISREG(so.st_mode))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (in[i] && stat(in[i], &si) == 0 && si.st_dev == so.st_dev &&
+		    si.st_ino == so.st_ino)
+			return true;
+	return false;
 }

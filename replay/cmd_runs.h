@@ -15,6 +15,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <schedreplay/sim.h>
 #include <schedreplay/whatif.h>
@@ -82,5 +83,13 @@ int run_opts_select(const struct run_opts *o, bool base_first, bool all_by_defau
 		    struct whatif_selection *out, struct sr_error *err);
 
 void run_opts_release(struct run_opts *o);
+
+/*
+ * Whether the output file @out is one of the @n input files @in (the same
+ * file, by device and inode; NULL entries and missing files are none):
+ * `whatif --svg run.dat run.dat` overwrote the trace it had just read.
+ * Shared by report, replay and whatif.
+ */
+bool cli_output_is_input(const char *out, const char *const *in, size_t n);
 
 #endif /* SCHEDREPLAY_CMD_RUNS_H */

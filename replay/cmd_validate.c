@@ -292,6 +292,18 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 	}
 	mg = find_group(wl_measured_latency(wl), grp, r->group, sizeof(r->group));
 	mh = mg.h[LAT_WAKEUP];
+	/*
+	 * A latency group no task of the trace is in (a misspelt comm or
+	 * cgroup): its percentiles' limits were skipped and the trace passed.
+	 */
+	if (!mh && (json_object_get(lim, "p50") || json_object_get(lim, "p95") ||
+		    json_object_get(lim, "p99"))) {
+		r->failed_run = true;
+		snprintf(r->why, sizeof(r->why), "latency_group %.300s matches nothing in the trace: "
+			 "its p50/p95/p99 limits cannot be checked", r->group);
+		wl_free(wl);
+		return;
+	}
 	mrq = mg.h[LAT_RUNQ_WAIT];
 	for (int k = 0; k < 3; k++)
 		r->rq_meas[k] = pct_us(mrq, k);
@@ -669,7 +681,8 @@ static void usage(FILE *f)
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
-"DIR/thresholds.json). Exit 1 if any threshold is exceeded or a trace has no entry.\n"
+"DIR/thresholds.json). Exit 1 if any threshold is exceeded, a trace has no entry, or\n"
+"no trace was validated; FILE's traces missing from DIR are named in a warning.\n"
 "--markdown prints the table of docs/validation.md; --suggest prints max_rel_error\n"
 "entries (achieved error x 1.25 + 5%%) for the traces of DIR.  The prediction is the\n"
 "median of N replays with model seeds 1..N (default 5; the seeds' error range is shown).\n"
@@ -741,7 +754,7 @@ int cmd_validate(int argc, char **argv)
 	DIR *d;
 	struct dirent *de;
 	char **names = NULL;
-	size_t nn = 0;
+	size_t nn = 0, validated = 0;
 
 	replay_config_default(&rc);
 	optind = 1;
@@ -830,6 +843,44 @@ int cmd_validate(int argc, char **argv)
 		json_decref(root);
 		return SR_EXIT_FAIL;
 	}
+	/*
+	 * The goals (reported, not enforced: the markdown's goal column and its
+	 * "goals met"): a goal of another type or a string number was no goal,
+	 * silently; a version this validate does not know read as version 1.
+	 */
+	{
+		json_t *ver = json_object_get(root, "version");
+		const char *key;
+		json_t *v;
+		int i = 0;
+
+		if (ver && (!json_is_integer(ver) || json_integer_value(ver) != 1)) {
+			fprintf(stderr, "schedreplay validate: %s: \"version\" is not 1, the only one "
+				"this schedreplay reads\n", tpath);
+			json_decref(root);
+			return SR_EXIT_FAIL;
+		}
+		if (goal && !json_is_object(goal)) {
+			fprintf(stderr, "schedreplay validate: %s: \"goal\" is not an object\n", tpath);
+			json_decref(root);
+			return SR_EXIT_FAIL;
+		}
+		json_object_foreach(goal, key, v) {
+			for (i = 0; i < NR_METRICS && strcmp(key, metric[i]); i++)
+				;
+			if (i == NR_METRICS || !json_is_number(v) || !(json_number_value(v) >= 0) ||
+			    !isfinite(json_number_value(v) * 100))
+				break;
+		}
+		if (key) {
+			fprintf(stderr, "schedreplay validate: %s: goal.%s: %s\n", tpath, key,
+				i == NR_METRICS ? "unknown metric (sched_switch, sched_stat_runtime, "
+				"sched_wakeup, sched_migrate_task, p50, p95, p99)" :
+				"not a fraction >= 0 (e.g. 0.05 for 5 %)");
+			json_decref(root);
+			return SR_EXIT_FAIL;
+		}
+	}
 	if (!(d = opendir(dir))) {
 		fprintf(stderr, "schedreplay validate: %s: %s\n", dir, strerror(errno));
 		json_decref(root);
@@ -887,9 +938,44 @@ int cmd_validate(int argc, char **argv)
 		run_one(dir, names[i], spec, goal, &rc, &wo, seeds, r);
 		if (r->failed_run)
 			ret = SR_EXIT_FAIL;
+		else if (!r->skipped)
+			validated++;
 		for (int k = 0; k < NR_METRICS; k++)
 			if (r->over[k])
 				ret = SR_EXIT_FAIL;
+	}
+	/*
+	 * The thresholds' traces that are not in DIR: a subset of the traces
+	 * (a directory of some of them) is validated with a warning naming the
+	 * others; none at all (a wrong --dir, an empty one) passed, exit 0.
+	 */
+	{
+		const char *key;
+		json_t *spec;
+		size_t missing = 0;
+		char list[300] = "";
+
+		json_object_foreach(traces, key, spec) {
+			bool found = false;
+
+			for (size_t i = 0; i < nn && !found; i++)
+				found = !strcmp(names[i], key);
+			if (found || json_is_string(json_object_get(spec, "skip")))
+				continue;
+			if (missing++ < 3)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%.80s",
+					 missing > 1 ? ", " : "", key);
+		}
+		if (!validated && ret == SR_EXIT_OK) {
+			fprintf(stderr, "schedreplay validate: %s: no trace validated (%zu .dat files, "
+				"none with an entry of %s that is not skipped)\n", dir, nn, tpath);
+			ret = SR_EXIT_FAIL;
+			goto out;
+		}
+		if (missing)
+			fprintf(stderr, "schedreplay validate: warning: %zu trace(s) of %s not in %s, "
+				"not validated: %s%s\n", missing, tpath, dir, list,
+				missing > 3 ? ", ..." : "");
 	}
 	if (suggest) {
 		/* achieved error plus a margin: |e| * 1.25 + 5 %, rounded up to 1 % */
@@ -970,6 +1056,12 @@ int cmd_validate(int argc, char **argv)
 			}
 		}
 		printf("%s\n", ret ? "validate: FAILED" : "validate: all within thresholds");
+	}
+	/* `validate --markdown > v.md` on a full disk: a cut table and exit 0 */
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "schedreplay validate: writing the output failed: %s\n",
+			strerror(errno));
+		ret = SR_EXIT_FAIL;
 	}
 out:
 	for (size_t i = 0; i < nn; i++)

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,7 +156,13 @@ int cmd_whatif(int argc, char **argv)
 				goto usage_fail;
 			}
 			run_opts_release(&o);
-			return cost_machine_write_json(m, stdout) < 0 ? SR_EXIT_FAIL : SR_EXIT_OK;
+			/* unflushed, a full disk gave exit 0 */
+			if (cost_machine_write_json(m, stdout) < 0 || fflush(stdout) || ferror(stdout)) {
+				fprintf(stderr, "schedreplay whatif: cannot write the machine file: %s\n",
+					strerror(errno));
+				return SR_EXIT_FAIL;
+			}
+			return SR_EXIT_OK;
 		}
 		case O_NOISE:
 			if (nr_noise == MAX_NOISE) {
@@ -195,6 +202,21 @@ int cmd_whatif(int argc, char **argv)
 	}
 	if (run_opts_finish(&o) < 0)
 		goto usage_fail;
+	if (svg) {
+		char scpath[PATH_MAX + 8];
+		const char *in[] = { argv[optind], o.wo.sidecar, scpath, o.wo.cgroup_map,
+				     machine_name };
+		bool clash;
+
+		snprintf(scpath, sizeof(scpath), "%s.json", argv[optind]);
+		clash = cli_output_is_input(svg, in, 5) ||
+			cli_output_is_input(svg, noise_paths, nr_noise);
+		if (clash) {
+			fprintf(stderr, "schedreplay whatif: --svg %s is an input file; it would be "
+				"overwritten\n", svg);
+			goto usage_fail;
+		}
+	}
 	if (cost_machine_resolve(machine_name, &machine, &err) < 0)
 		goto fail;
 
@@ -218,6 +240,12 @@ int cmd_whatif(int argc, char **argv)
 		noise_wl[i] = wl_extract(noise_paths[i], &no, &err);
 		if (!noise_wl[i])
 			goto fail;
+		/* its spread marks the variants' changes: partial, it must say so too */
+		if (wl_counts(noise_wl[i])->lost_events)
+			fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost "
+				"(ring-buffer overrun): its measured spread (--noise) is partial\n",
+				noise_paths[i],
+				(unsigned long long)wl_counts(noise_wl[i])->lost_events);
 		noise_lat[i] = wl_measured_latency(noise_wl[i]);
 	}
 	ro.noise = noise_lat;

@@ -62,6 +62,9 @@ struct sv_block {
 
 #define SV_BLOCK_NODES 512
 
+/* the kernel's max_cfs_runtime in us: MAX_BW, (1 << (64 - BW_SHIFT)) - 1 */
+#define SIDECAR_MAX_QUOTA_US ((1LL << 44) - 1)
+
 struct sv_doc {
 	struct sv root;
 	struct sv_block *blocks;
@@ -650,6 +653,33 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		FAIL(EINVAL, "schema_version %d is newer than this schedreplay reads (%d); "
 		     "update schedreplay", sc->schema_version, SIDECAR_SCHEMA_VERSION);
 
+	/*
+	 * The containers read below, when present and not null, of their type:
+	 * another type read as absent, so a "cgroup.groups" that was a string
+	 * replayed hackbench-shares without its groups' shares (sched_switch
+	 * -6 % became -37 %), exit 0.
+	 */
+#define WANT(v, t, name)                                                          \
+	do {                                                                      \
+		const struct sv *w_ = (v);                                        \
+		if (w_ && w_->type != SV_NULL && w_->type != (t))                 \
+			FAIL(EINVAL, "\"%s\" is not %s", name,                     \
+			     (t) == SV_ARR ? "a list" : "an object");             \
+	} while (0)
+	WANT(sv_get(root, "config"), SV_OBJ, "config");
+	WANT(sv_get(root, "cpus"), SV_OBJ, "cpus");
+	WANT(sv_get(sv_get(root, "cpus"), "numa_nodes"), SV_ARR, "cpus.numa_nodes");
+	WANT(sv_get(sv_get(root, "trace"), "idle_switches"), SV_ARR, "trace.idle_switches");
+	WANT(sv_get(root, "autogroup"), SV_OBJ, "autogroup");
+	WANT(sv_get(root, "cgroup"), SV_OBJ, "cgroup");
+	WANT(sv_get(sv_get(root, "cgroup"), "groups"), SV_ARR, "cgroup.groups");
+	WANT(sv_get(root, "groups"), SV_ARR, "groups");
+	WANT(sv_get(root, "command"), SV_OBJ, "command");
+	WANT(sv_get(root, "function_counts"), SV_OBJ, "function_counts");
+	WANT(sv_get(sv_get(root, "function_counts"), "counts"), SV_OBJ, "function_counts.counts");
+	WANT(sv_get(root, "lost"), SV_OBJ, "lost");
+#undef WANT
+
 	/* trace */
 	o = sv_get(root, "trace");
 	if (!sv_is_obj(o))
@@ -749,14 +779,39 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		long shares = (long)get_long(v, "shares", -1);
 		long weight = (long)get_long(v, "weight", -1);
 
+		long quota = (long)get_long(v, "quota_us", -1);
+		long period = (long)get_long(v, "period_us", -1);
+
 		g->path = dup_str(sv_get(v, "path"));
 		if (!g->path)
 			FAIL(EINVAL, "cgroup.groups[%zu].path missing", i);
+		/*
+		 * Only values a kernel reports (-1: absent): sched_group_set_shares()
+		 * keeps shares in MIN_SHARES..MAX_SHARES, cpu.weight is 1..10000, and
+		 * tg_set_cfs_bandwidth() takes a period of 1 ms..1 s and a quota of
+		 * 1 ms..max_cfs_runtime.  Beyond them the unit conversion below
+		 * overflowed (UB) and the replay's quota in ns wrapped to another,
+		 * valid-looking limit; a quota without its period was silently no limit.
+		 */
+		if (shares != -1 && (shares < 2 || shares > 262144))
+			FAIL(EINVAL, "cgroup.groups[%zu].shares %ld outside the kernel's 2..262144", i,
+			     shares);
+		if (weight != -1 && (weight < 1 || weight > 10000))
+			FAIL(EINVAL, "cgroup.groups[%zu].weight %ld outside the kernel's 1..10000", i,
+			     weight);
+		if (quota != -1 && (quota < 1000 || quota > SIDECAR_MAX_QUOTA_US))
+			FAIL(EINVAL, "cgroup.groups[%zu].quota_us %ld outside the kernel's -1 (none) "
+			     "or 1000..%lld us", i, quota, SIDECAR_MAX_QUOTA_US);
+		if (period != -1 && (period < 1000 || period > 1000000))
+			FAIL(EINVAL, "cgroup.groups[%zu].period_us %ld outside the kernel's "
+			     "1000..1000000 us", i, period);
+		if (quota != -1 && period == -1)
+			FAIL(EINVAL, "cgroup.groups[%zu] has a quota_us but no period_us", i);
 		/* the other unit by the kernel's rule: weight 100 = shares 1024 */
 		g->shares = shares >= 0 ? shares : weight >= 0 ? (weight * 1024 + 50) / 100 : -1;
 		g->weight = weight >= 0 ? weight : shares >= 0 ? (shares * 100 + 512) / 1024 : -1;
-		g->quota_us = (long)get_long(v, "quota_us", -1);
-		g->period_us = (long)get_long(v, "period_us", -1);
+		g->quota_us = quota;
+		g->period_us = period;
 		g->nr_tasks = (int)get_int(v, "nr_tasks", -1);
 	}
 

@@ -264,6 +264,13 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 			goto oom;
 		map->n++;
 	}
+	/* a directory opens, and its first read fails: that was an empty map, exit 0 */
+	if (ferror(f)) {
+		int e = errno;
+
+		sr_error_set(err, e, "%s: %s", file, strerror(e));
+		goto fail;
+	}
 	fclose(f);
 	return 0;
 oom:

@@ -431,6 +431,16 @@ static void test_commands(void)
 	opt.output = "/nonexistent-dir/x.dat";
 	CHECK_INT(cap_validate(&opt, &err), -1);
 	CHECK(strstr(err.msg, "/nonexistent-dir") != NULL);
+	/* a directory as OUT: refused before recording (it failed only at the end) */
+	opt.output = scratch;
+	CHECK_INT(cap_validate(&opt, &err), -1);
+	snprintf(out, sizeof(out), "%s: is a directory, not a trace file name (-o OUT.dat)",
+		 scratch);
+	CHECK_STR(err.msg, out);
+	snprintf(out, sizeof(out), "%s/new-dir/", scratch);
+	opt.output = out;
+	CHECK_INT(cap_validate(&opt, &err), -1);
+	CHECK(strstr(err.msg, "is a directory") != NULL);
 }
 
 /* ---- trace.dat writer ---- */

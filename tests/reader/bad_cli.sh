@@ -1,0 +1,181 @@
+#!/bin/sh
+# Bad input through every command (the audit of 2026-12-01): each case must
+# exit with the expected status and print exactly one line on stderr (a usage
+# error may add "(see 'schedreplay CMD --help')") matching the pattern; the
+# ASan/UBSan build turns a sanitizer report into a failure here too.
+#   bad_cli.sh SCHEDREPLAY TRACES_DIR WORK_DIR
+set -u
+sr=$1; traces=$(cd "$2" && pwd); work=$3
+rm -rf "$work"
+mkdir -p "$work"
+fails=0
+
+# expect STATUS PATTERN -- COMMAND ARGS...
+expect() {
+	want=$1; pat=$2; shift 3
+	timeout 120 "$sr" "$@" > "$work/out" 2> "$work/err"
+	got=$?
+	lines=$(grep -vc "^(see 'schedreplay" "$work/err")
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: $*: exit $got, expected $want; stderr:"; cat "$work/err"; fails=$((fails + 1))
+	elif ! grep -q -- "$pat" "$work/err"; then
+		echo "FAIL: $*: stderr lacks '$pat':"; cat "$work/err"; fails=$((fails + 1))
+	elif [ "$want" != 0 ] && [ "$lines" != 1 ]; then
+		echo "FAIL: $*: $lines lines on stderr, expected one:"; cat "$work/err"; fails=$((fails + 1))
+	else
+		echo "ok: $* -> $got"
+	fi
+}
+
+# sidecar(NAME SED-SCRIPT): $work/NAME/bw.dat, bw-hogs.dat with its sidecar edited
+sidecar() {
+	mkdir -p "$work/$1"
+	ln -sf "$traces/bw-hogs.dat" "$work/$1/bw.dat"
+	sed "$2" "$traces/bw-hogs.dat.json" > "$work/$1/bw.dat.json"
+}
+
+# A cgroup's bandwidth and shares outside the kernel's ranges: the quota in ns
+# wrapped to 1.000384 ms (replayed as a limit the file does not have, exit 0);
+# shares of 2^62 overflowed the unit conversion (UBSan); a quota without its
+# period was silently no limit.
+sidecar quota-wrap 's/"quota_us": 20000,/"quota_us": 18446744073719552,/'
+expect 1 'bw.dat.json: cgroup.groups\[3\].quota_us 18446744073719552 outside the kernel' -- \
+	replay "$work/quota-wrap/bw.dat"
+sidecar quota-small 's/"quota_us": 20000,/"quota_us": 0,/'
+expect 1 'cgroup.groups\[3\].quota_us 0 outside' -- report "$work/quota-small/bw.dat"
+sidecar period-none 's/"period_us": 100000,/"period_x": 100000,/'
+expect 1 'cgroup.groups\[3\] has a quota_us but no period_us' -- replay "$work/period-none/bw.dat"
+sidecar period-neg 's/"period_us": 100000,/"period_us": -5,/'
+expect 1 'cgroup.groups\[3\].period_us -5 outside' -- replay "$work/period-neg/bw.dat"
+sidecar shares-huge '0,/"shares": 1024/s//"shares": 4611686018427387904/'
+expect 1 'cgroup.groups\[0\].shares 4611686018427387904 outside the kernel' -- \
+	report "$work/shares-huge/bw.dat"
+sidecar weight-huge '0,/"shares": 1024/s//"weight": 4611686018427387904/'
+expect 1 'cgroup.groups\[0\].weight 4611686018427387904 outside the kernel' -- \
+	replay "$work/weight-huge/bw.dat"
+
+# a container of another type read as absent: cgroup.groups a string replayed
+# without the groups' shares and limits, exit 0
+sidecar groups-type '0,/"groups": \[/s//"groups": "x", "was_groups": [/'
+expect 1 'bw.dat.json: "cgroup.groups" is not a list' -- replay "$work/groups-type/bw.dat"
+sidecar lost-type 's/^ "lost": {/ "lost": 5, "was_lost": {/'
+expect 1 'bw.dat.json: "lost" is not an object' -- report "$work/lost-type/bw.dat"
+
+# another capture's sidecar: report refused it, replay and whatif used its
+# cgroups, shares and HZ for this trace, exit 0
+mkdir -p "$work/other"
+ln -sf "$traces/bw-hogs.dat" "$work/other/bw.dat"
+cp "$traces/hog-timer.dat.json" "$work/other/bw.dat.json"
+for c in replay whatif; do
+	expect 1 "$c: $work/other/bw.dat: sidecar $work/other/bw.dat.json belongs to another trace (its trace_id 0x" -- \
+		$c "$work/other/bw.dat"
+done
+expect 1 "replay: .*: sidecar $traces/hog-timer.dat.json belongs to another trace" -- \
+	replay --sidecar "$traces/hog-timer.dat.json" "$traces/bw-hogs.dat"
+
+# a directory as --cgroup-map: its read failed and counted as an empty map (exit 0)
+mkdir -p "$work/adir"
+expect 1 "adir: Is a directory" -- replay --cgroup-map "$work/adir" "$traces/small-pipe.dat"
+
+# report named the value instead of the option ("bad value '-1' for -1"), and
+# called an option without its value unknown ("unknown option '--pid'")
+expect 2 "report: bad value '-1' for --start (see --help)" -- report --start -1 "$traces/small-pipe.dat"
+expect 2 "report: bad value 'x' for --top (see --help)" -- report --top=x "$traces/small-pipe.dat"
+expect 2 "report: option '--pid' needs a value" -- report "$traces/small-pipe.dat" --pid
+expect 2 "report: unknown option '--frob'" -- report --frob "$traces/small-pipe.dat"
+
+# conflicting options: replay and whatif let --no-sidecar win silently (report refused)
+for c in replay whatif; do
+	expect 2 "$c: --sidecar and --no-sidecar exclude each other" -- \
+		$c --sidecar "$traces/bw-hogs.dat.json" --no-sidecar "$traces/bw-hogs.dat"
+done
+# a --noise capture with lost events: its spread was partial without a word
+expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
+	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"
+
+# validate: a directory without any of the thresholds' traces validated nothing
+# and said "all within thresholds" (exit 0); a subset says what it left out
+mkdir -p "$work/vempty" "$work/vpipe"
+cp "$traces/thresholds.json" "$work/vempty/"
+expect 1 "vempty: no trace validated (0 .dat files, none with an entry of" -- \
+	validate --dir "$work/vempty" --seeds 1
+ln -sf "$traces/small-pipe.dat" "$work/vpipe/small-pipe.dat"
+# a latency group that matches no task: its percentile limits were skipped, exit 0
+mkdir -p "$work/vgrp"
+ln -sf "$traces/small-pipe.dat" "$work/vgrp/small-pipe.dat"
+sed 's/"comm": "sched-pipe"/"comm": "no-such-comm"/' "$traces/thresholds.json" > "$work/vgrp/thresholds.json"
+timeout 300 "$sr" validate --dir "$work/vgrp" --seeds 1 > "$work/out" 2> /dev/null
+got=$?
+if [ $got != 1 ] || ! grep -q "small-pipe.dat *FAIL: latency_group comm no-such-comm (absent) matches nothing in the trace" "$work/out"; then
+	echo "FAIL: validate with an absent latency group: exit $got:"; cat "$work/out"; fails=$((fails + 1))
+else
+	echo "ok: validate with an absent latency group -> 1"
+fi
+expect 0 "warning: [0-9]* trace(s) of $traces/thresholds.json not in $work/vpipe, not validated: small-hackbench.dat" -- \
+	validate --dir "$work/vpipe" --thresholds "$traces/thresholds.json" --seeds 1
+
+# the goals (the markdown's goal column) of another type were no goals, an
+# unknown version read as version 1
+sed 's/"p50": 0.2,/"p50": "0.2",/' "$traces/thresholds.json" > "$work/vpipe/goal.json"
+expect 1 "goal.json: goal.p50: not a fraction >= 0" -- \
+	validate --dir "$work/vpipe" --thresholds "$work/vpipe/goal.json" --seeds 1
+sed 's/"version": 1,/"version": 2,/' "$traces/thresholds.json" > "$work/vpipe/version.json"
+expect 1 "version.json: \"version\" is not 1" -- \
+	validate --dir "$work/vpipe" --thresholds "$work/vpipe/version.json" --seeds 1
+rm "$work/vpipe/goal.json" "$work/vpipe/version.json"
+
+# a full disk (/dev/full): replay's text report failed with exit 1 and no
+# message, its --dump-events file and whatif --print-machine and validate
+# (every output form) were cut short with exit 0
+# expect_full STATUS PATTERN -- COMMAND ARGS...: expect with stdout on /dev/full
+expect_full() {
+	want=$1; pat=$2; shift 3
+	timeout 120 "$sr" "$@" > /dev/full 2> "$work/err"
+	got=$?
+	lines=$(grep -vc "warning: .* not validated" "$work/err")
+	if [ "$got" != "$want" ] || ! grep -q -- "$pat" "$work/err" || [ "$lines" != 1 ]; then
+		echo "FAIL: $* > /dev/full: exit $got (expected $want), stderr:"; cat "$work/err"
+		fails=$((fails + 1))
+	else
+		echo "ok: $* > /dev/full -> $got"
+	fi
+}
+if [ -w /dev/full ]; then
+	expect_full 1 "replay: writing the output failed: No space left on device" -- \
+		replay "$traces/small-pipe.dat"
+	expect 1 "replay: /dev/full: writing the event dump failed: No space left on device" -- \
+		replay --dump-events /dev/full "$traces/small-pipe.dat"
+	expect_full 1 "whatif: cannot write the machine file: No space left on device" -- \
+		whatif --print-machine one-socket
+	cp "$traces/thresholds.json" "$work/vpipe/"
+	for f in "" --markdown --json --suggest; do
+		expect_full 1 "validate: writing the output failed: No space left on device" -- \
+			validate --dir "$work/vpipe" --seeds 1 $f
+	done
+	rm "$work/vpipe/thresholds.json"
+fi
+
+# an output file naming an input: report --samples, replay --dump-events and
+# whatif --svg overwrote the trace (or its sidecar) they read, exit 0
+mkdir -p "$work/clob"
+cp "$traces/small-pipe.dat" "$work/clob/t.dat"
+cp "$traces/bw-hogs.dat" "$work/clob/b.dat"
+cp "$traces/bw-hogs.dat.json" "$work/clob/b.dat.json"
+expect 2 "report: --samples $work/clob/t.dat is an input file; it would be overwritten" -- \
+	report --samples "$work/clob/t.dat" "$work/clob/t.dat"
+expect 2 "replay: --dump-events $work/clob/b.dat.json is an input file" -- \
+	replay --dump-events "$work/clob/b.dat.json" "$work/clob/b.dat"
+expect 2 "whatif: --svg $work/clob/t.dat is an input file" -- \
+	whatif --svg "$work/clob/t.dat" --variant aaron-skip "$work/clob/t.dat"
+expect 2 "whatif: --svg $work/clob/t.dat is an input file" -- \
+	whatif --svg "$work/clob/t.dat" --noise "$work/clob/t.dat" --variant aaron-skip "$work/clob/b.dat"
+if ! cmp -s "$work/clob/t.dat" "$traces/small-pipe.dat" ||
+   ! cmp -s "$work/clob/b.dat.json" "$traces/bw-hogs.dat.json"; then
+	echo "FAIL: an input file was overwritten"; fails=$((fails + 1))
+fi
+
+# --hz 10..23 passed the option's range and failed after the extraction, with a
+# message naming four rates; the option now has the model's range
+expect 2 "replay: --hz takes 24..10000, not '23'" -- replay --hz 23 "$traces/small-pipe.dat"
+
+[ $fails = 0 ] || { echo "$fails failures"; exit 1; }
