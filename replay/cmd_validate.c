@@ -690,7 +690,7 @@ static void usage(FILE *f)
 "restored (shown as \"restored\"; --no-repair reads the raw stream).  --idle-pull,\n"
 "--channel-wakes, --oneway-no-wait, --state-placement and --state-placement-wakes are\n"
 "replay's options: rules measured in docs/validation.md and not adopted (replay --help);\n"
-"--handoff skip|yield|sleep are the alternatives to the default preempt (docs/validation.md,\n"
+"--handoff preempt|yield|sleep are the alternatives to the default skip (docs/validation.md,\n"
 "\"Tenth pass\", \"Fifteenth pass\").  --channels auto|strict: pipes and sockets from the syscall events\n"
 "where a trace has them (strict: every read of an empty channel sleeps); the default\n"
 "off ignores them (docs/replay.md, \"Channels\"; docs/validation.md, \"Eleventh pass\").\n"

@@ -53,7 +53,7 @@ static void usage(FILE *f)
 		"  --stop-at-end          stop each run at the trace end (default: run until the\n"
 		"                         traced work is done, so every variant does the same work)\n"
 		"  --handoff preempt|skip|yield|sleep   a waker the model did not preempt at its\n"
-		"                         hand-off (default preempt; docs/replay.md, \"Hand-offs\")\n"
+		"                         hand-off (default skip; docs/replay.md, \"Hand-offs\")\n"
 		"  --channels auto|off|strict   pipes and sockets from the syscall events\n"
 		"                         (default off; docs/replay.md, \"Channels\")\n"
 		"  --threads N            parallel runs (default: the CPUs available)\n"

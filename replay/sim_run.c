@@ -43,7 +43,7 @@ void replay_config_default(struct replay_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->placement = REPLAY_PLACEMENT_TRACE;
-	cfg->handoff = REPLAY_HANDOFF_PREEMPT;
+	cfg->handoff = REPLAY_HANDOFF_SKIP;
 	cfg->seed = 1;
 }
 
@@ -665,8 +665,8 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_WORK_STUCK] = "past the trace end, tasks were runnable with no event left to run them: the simulation stopped there with work left (a simulation bug: please report it)",
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",
 	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",
-	[SIM_NOTE_HANDOFF_OVER] = "hand-off waits not slept: the waker, not preempted, left runnable for its wakee queued behind it on its CPU (--handoff preempt|yield)",
-	[SIM_NOTE_HANDOFF_OVER_SLEPT] = "hand-offs left runnable, then slept: the waker ran again before its wakee had passed the block it waits for (--handoff preempt|yield)",
+	[SIM_NOTE_HANDOFF_OVER] = "hand-off waits not slept: the waker, not preempted, left runnable for its wakee queued behind it on its CPU (--handoff skip|preempt|yield)",
+	[SIM_NOTE_HANDOFF_OVER_SLEPT] = "hand-offs left runnable, then slept: the waker ran again before its wakee had passed the block it waits for (--handoff skip|preempt|yield)",
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",
 	[SIM_NOTE_CHAN_READ_SLEPT] = "channel reads that found their channel empty and slept until a write (docs/replay.md, \"Channels\")",

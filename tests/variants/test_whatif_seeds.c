@@ -365,9 +365,9 @@ int main(int argc, char **argv)
 			   1e-4);
 		CHECK(json_is_false(json_object_get(w, "update_blocked_averages")));
 		CHECK_EQ_U(json_integer_value(json_object_get(json_object_get(
-			json_object_get(v, "seeds_min"), "counts"), "update_blocked_averages")), 391);
+			json_object_get(v, "seeds_min"), "counts"), "update_blocked_averages")), 394);
 		CHECK_EQ_U(json_integer_value(json_object_get(json_object_get(
-			json_object_get(v, "seeds_max"), "counts"), "update_blocked_averages")), 427);
+			json_object_get(v, "seeds_max"), "counts"), "update_blocked_averages")), 422);
 	}
 	CHECK_EQ_U(json_integer_value(json_object_get(json_object_get(json_object_get(j3, "whatif"),
 								       "seeds"), "count")), 3);
