@@ -189,7 +189,7 @@ int cmd_replay(int argc, char **argv)
 	struct wl_workload *wl = NULL;
 	struct whatif_result *res = NULL;
 	FILE *dumpf = NULL;
-	int c, r, ret = SR_EXIT_FAIL;
+	int c, r, e, ret = SR_EXIT_FAIL;
 
 	if (run_opts_init(&o, "replay", argc) < 0)
 		return SR_EXIT_FAIL;
@@ -255,6 +255,8 @@ int cmd_replay(int argc, char **argv)
 		const char *in[] = { argv[optind], o.wo.sidecar, scpath, o.wo.cgroup_map };
 
 		snprintf(scpath, sizeof(scpath), "%s.json", argv[optind]);
+		if (o.wo.sidecar || o.wo.no_sidecar)
+			scpath[0] = '\0';    /* TRACE.json is not read */
 		if (cli_output_is_input(dump, in, 4)) {
 			fprintf(stderr, "schedreplay replay: --dump-events %s is an input file; it would "
 				"be overwritten\n", dump);
@@ -307,17 +309,16 @@ int cmd_replay(int argc, char **argv)
 		print_text(wl, res, &to);
 	}
 	/* a full disk: the text report's lost output ended in exit 1 without a word */
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "schedreplay replay: writing the output failed: %s\n", strerror(errno));
+	if ((e = cli_output_error(stdout)) != 0) {
+		fprintf(stderr, "schedreplay replay: writing the output failed: %s\n", strerror(e));
 		goto out;
 	}
 	if (dumpf) {
-		int bad = ferror(dumpf), e;
-
-		bad = fclose(dumpf) || bad;
-		e = errno;
+		e = cli_output_error(dumpf);
+		if (fclose(dumpf) != 0 && !e)
+			e = errno ? errno : EIO;
 		dumpf = NULL;
-		if (bad) {
+		if (e) {
 			/* the event dump was cut short at exit 0 */
 			fprintf(stderr, "schedreplay replay: %s: writing the event dump failed: %s\n",
 				dump, strerror(e));

@@ -208,6 +208,8 @@ int cmd_report(int argc, char **argv)
 		const char *in[] = { o.path, o.sidecar, scpath };
 
 		snprintf(scpath, sizeof(scpath), "%s.json", o.path);
+		if (o.sidecar || o.no_sidecar)
+			scpath[0] = '\0';    /* TRACE.json is not read */
 		if (cli_output_is_input(o.samples_path, in, 3)) {
 			fprintf(stderr, "schedreplay report: --samples %s is an input file; it would be "
 				"overwritten (see --help)\n", o.samples_path);

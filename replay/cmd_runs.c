@@ -174,6 +174,16 @@ void run_opts_release(struct run_opts *o)
 	o->specs = NULL;
 }
 
+int cli_output_error(FILE *f)
+{
+	int earlier = ferror(f);
+
+	errno = 0;
+	if (fflush(f) != 0)
+		return errno ? errno : EIO;
+	return earlier ? EIO : 0;
+}
+
 bool cli_output_is_input(const char *out, const char *const *in, size_t n)
 {
 	struct stat so, si;

@@ -16,6 +16,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <schedreplay/sim.h>
 #include <schedreplay/whatif.h>
@@ -91,5 +92,11 @@ void run_opts_release(struct run_opts *o);
  * Shared by report, replay and whatif.
  */
 bool cli_output_is_input(const char *out, const char *const *in, size_t n);
+/*
+ * 0 when everything written to @f has reached it (flushed), else the errno to
+ * report: fflush()'s, or EIO when only an earlier write failed (its errno is
+ * gone by now: strerror(errno) would name whatever ran since).
+ */
+int cli_output_error(FILE *f);
 
 #endif /* SCHEDREPLAY_CMD_RUNS_H */

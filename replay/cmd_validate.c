@@ -35,6 +35,8 @@
 #include <schedreplay/sim.h>
 #include <schedreplay/workload.h>
 
+#include "cmd_runs.h"
+
 #define NR_METRICS 7
 static const char *const metric[NR_METRICS] = {
 	"sched_switch", "sched_stat_runtime", "sched_wakeup", "sched_migrate_task",
@@ -750,7 +752,7 @@ int cmd_validate(int argc, char **argv)
 	json_t *root, *traces, *goal;
 	struct result *res = NULL;
 	size_t n = 0;
-	int c, ret = SR_EXIT_OK;
+	int c, werr, ret = SR_EXIT_OK;
 	DIR *d;
 	struct dirent *de;
 	char **names = NULL;
@@ -1058,9 +1060,9 @@ int cmd_validate(int argc, char **argv)
 		printf("%s\n", ret ? "validate: FAILED" : "validate: all within thresholds");
 	}
 	/* `validate --markdown > v.md` on a full disk: a cut table and exit 0 */
-	if (fflush(stdout) || ferror(stdout)) {
+	if ((werr = cli_output_error(stdout)) != 0) {
 		fprintf(stderr, "schedreplay validate: writing the output failed: %s\n",
-			strerror(errno));
+			strerror(werr));
 		ret = SR_EXIT_FAIL;
 	}
 out:

@@ -118,7 +118,7 @@ int cmd_whatif(int argc, char **argv)
 	struct whatif_result *res = NULL;
 	struct whatif_selection runs = { 0 };
 	unsigned long v;
-	int opt, r, ret = SR_EXIT_FAIL;
+	int opt, r, e, ret = SR_EXIT_FAIL;
 
 	if (run_opts_init(&o, "whatif", argc) < 0)
 		return SR_EXIT_FAIL;
@@ -157,9 +157,13 @@ int cmd_whatif(int argc, char **argv)
 			}
 			run_opts_release(&o);
 			/* unflushed, a full disk gave exit 0 */
-			if (cost_machine_write_json(m, stdout) < 0 || fflush(stdout) || ferror(stdout)) {
+			int werr = cost_machine_write_json(m, stdout) < 0 ? EIO : 0;
+
+			if (!werr)
+				werr = cli_output_error(stdout);
+			if (werr) {
 				fprintf(stderr, "schedreplay whatif: cannot write the machine file: %s\n",
-					strerror(errno));
+					strerror(werr));
 				return SR_EXIT_FAIL;
 			}
 			return SR_EXIT_OK;
@@ -204,13 +208,21 @@ int cmd_whatif(int argc, char **argv)
 		goto usage_fail;
 	if (svg) {
 		char scpath[PATH_MAX + 8];
+		/* what is read: a built-in machine name is no file, TRACE.json only
+		 * when no --sidecar/--no-sidecar replaces it, each --noise trace's own */
 		const char *in[] = { argv[optind], o.wo.sidecar, scpath, o.wo.cgroup_map,
-				     machine_name };
+				     cost_machine_builtin(machine_name) ? NULL : machine_name };
 		bool clash;
 
 		snprintf(scpath, sizeof(scpath), "%s.json", argv[optind]);
+		if (o.wo.sidecar || o.wo.no_sidecar)
+			scpath[0] = '\0';
 		clash = cli_output_is_input(svg, in, 5) ||
 			cli_output_is_input(svg, noise_paths, nr_noise);
+		for (unsigned int i = 0; i < nr_noise && !clash && !o.wo.no_sidecar; i++) {
+			snprintf(scpath, sizeof(scpath), "%s.json", noise_paths[i]);
+			clash = cli_output_is_input(svg, in + 2, 1);
+		}
 		if (clash) {
 			fprintf(stderr, "schedreplay whatif: --svg %s is an input file; it would be "
 				"overwritten\n", svg);
@@ -236,6 +248,8 @@ int cmd_whatif(int argc, char **argv)
 	for (unsigned int i = 0; i < nr_noise; i++) {
 		struct wl_options no = o.wo;
 
+		/* --sidecar names the main trace's: each other capture has its own */
+		no.sidecar = NULL;
 		no.progress = NULL;
 		noise_wl[i] = wl_extract(noise_paths[i], &no, &err);
 		if (!noise_wl[i])
@@ -288,8 +302,8 @@ int cmd_whatif(int argc, char **argv)
 		sr_error_set(&err, EIO, "cannot write the report");
 		goto fail;
 	}
-	if (fflush(stdout) != 0) {
-		sr_error_set(&err, errno, "cannot write the report: %s", strerror(errno));
+	if ((e = cli_output_error(stdout)) != 0) {
+		sr_error_set(&err, e, "cannot write the report: %s", strerror(e));
 		goto fail;
 	}
 	ret = SR_EXIT_OK;

@@ -805,7 +805,8 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		if (period != -1 && (period < 1000 || period > 1000000))
 			FAIL(EINVAL, "cgroup.groups[%zu].period_us %ld outside the kernel's "
 			     "1000..1000000 us", i, period);
-		if (quota != -1 && period == -1)
+		/* a period that is not an integer reads as absent: say that, not this */
+		if (quota != -1 && period == -1 && !bad)
 			FAIL(EINVAL, "cgroup.groups[%zu] has a quota_us but no period_us", i);
 		/* the other unit by the kernel's rule: weight 100 = shares 1024 */
 		g->shares = shares >= 0 ? shares : weight >= 0 ? (weight * 1024 + 50) / 100 : -1;

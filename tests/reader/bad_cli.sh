@@ -47,6 +47,8 @@ sidecar period-none 's/"period_us": 100000,/"period_x": 100000,/'
 expect 1 'cgroup.groups\[3\] has a quota_us but no period_us' -- replay "$work/period-none/bw.dat"
 sidecar period-neg 's/"period_us": 100000,/"period_us": -5,/'
 expect 1 'cgroup.groups\[3\].period_us -5 outside' -- replay "$work/period-neg/bw.dat"
+sidecar period-str 's/"period_us": 100000,/"period_us": "x",/'
+expect 1 '"period_us" is not an integer in range' -- replay "$work/period-str/bw.dat"
 sidecar shares-huge '0,/"shares": 1024/s//"shares": 4611686018427387904/'
 expect 1 'cgroup.groups\[0\].shares 4611686018427387904 outside the kernel' -- \
 	report "$work/shares-huge/bw.dat"
@@ -173,6 +175,32 @@ if ! cmp -s "$work/clob/t.dat" "$traces/small-pipe.dat" ||
    ! cmp -s "$work/clob/b.dat.json" "$traces/bw-hogs.dat.json"; then
 	echo "FAIL: an input file was overwritten"; fails=$((fails + 1))
 fi
+
+# what is not read is no input: TRACE.json under --no-sidecar, a built-in
+# --machine name that is also a file in the working directory (both refused,
+# exit 2); a --noise capture read with the main trace's --sidecar (refused as
+# another trace's sidecar, exit 1)
+mkdir -p "$work/clob2"
+cp "$traces/bw-hogs.dat" "$work/clob2/b.dat"
+cp "$traces/bw-hogs.dat.json" "$work/clob2/b.dat.json"
+expect_ok() {
+	timeout 300 "$sr" "$@" > "$work/out" 2> "$work/err"
+	got=$?
+	if [ "$got" != 0 ]; then
+		echo "FAIL: $*: exit $got, expected 0; stderr:"; cat "$work/err"; fails=$((fails + 1))
+	else
+		echo "ok: $* -> 0"
+	fi
+}
+expect_ok replay --no-sidecar --dump-events "$work/clob2/b.dat.json" "$work/clob2/b.dat"
+expect_ok report --no-sidecar --samples "$work/clob2/b.dat.json" "$work/clob2/b.dat"
+expect_ok whatif --sidecar "$traces/bw-hogs.dat.json" --noise "$traces/bw-hogs-run2.dat" \
+	--variant aaron-skip "$traces/bw-hogs.dat"
+: > "$work/clob2/one-socket"
+old_pwd=$(pwd)
+cd "$work/clob2"
+expect_ok whatif --machine one-socket --svg one-socket --variant aaron-skip "$traces/small-pipe.dat"
+cd "$old_pwd"
 
 # --hz 10..23 passed the option's range and failed after the extraction, with a
 # message naming four rates; the option now has the model's range
