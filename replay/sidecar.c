@@ -710,8 +710,9 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 	sc->kernel_cmdline = dup_str(sv_get(o, "cmdline"));
 	o = sv_get(root, "config");
 	sc->hz = (int)get_int(o, "hz", 0);
-	if (sc->hz < 0 || sc->hz > 10000)
-		FAIL(EINVAL, "config.hz %d out of range", sc->hz);
+	/* 0: absent; else the range --hz takes (HZ_24 is the smallest CONFIG_HZ) */
+	if (sc->hz != 0 && (sc->hz < 24 || sc->hz > 10000))
+		FAIL(EINVAL, "config.hz %d outside 24..10000", sc->hz);
 	sc->no_hz = dup_str(sv_get(o, "no_hz"));
 	sc->preempt = dup_str(sv_get(o, "preempt"));
 

@@ -49,6 +49,8 @@ sidecar period-neg 's/"period_us": 100000,/"period_us": -5,/'
 expect 1 'cgroup.groups\[3\].period_us -5 outside' -- replay "$work/period-neg/bw.dat"
 sidecar period-str 's/"period_us": 100000,/"period_us": "x",/'
 expect 1 '"period_us" is not an integer in range' -- replay "$work/period-str/bw.dat"
+sidecar hz-low 's/"hz": 250,/"hz": 10,/'
+expect 1 'config.hz 10 outside 24..10000' -- replay "$work/hz-low/bw.dat"
 sidecar shares-huge '0,/"shares": 1024/s//"shares": 4611686018427387904/'
 expect 1 'cgroup.groups\[0\].shares 4611686018427387904 outside the kernel' -- \
 	report "$work/shares-huge/bw.dat"
