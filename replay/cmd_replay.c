@@ -44,7 +44,8 @@ static void usage(FILE *f)
 "  --placement MODE    trace (default): wakeups, forks and migrations as traced;\n"
 "                      model: the model's select_task_rq and balancing\n"
 "  --json              JSON output (schema in docs/replay.md)\n"
-"  --comm PREFIX       latency samples of comms starting with PREFIX only\n"
+"  --comm PREFIX       latency samples of comms starting with PREFIX only (exit 2\n"
+"                      if no task of the trace has such a comm)\n"
 "  --hz N              CONFIG_HZ of the traced machine (else sidecar, else inferred)\n"
 "  --cgroup-map FILE   task groups: lines 'PID /cgroup/path', 'shares /path N' and\n"
 "                      'quota /path QUOTA_US [PERIOD_US]' (CPU bandwidth limit, period\n"
@@ -267,6 +268,9 @@ int cmd_replay(int argc, char **argv)
 	replay_progress_done(&prog);
 	if (!wl)
 		goto fail;
+	/* a --comm that matches nothing compared empty tables at exit 0 */
+	if (cli_filter_check("replay", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1))
+		goto usage_quiet;
 	if (dump && !(dumpf = fopen(dump, "w"))) {
 		fprintf(stderr, "schedreplay replay: %s: %s\n", dump, strerror(errno));
 		goto out;

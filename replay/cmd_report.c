@@ -63,7 +63,7 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 success; 1 unreadable or corrupted trace, no sched events, or\n"
 		"events lost (partial results are printed with a warning; --allow-lost gives 0);\n"
-		"2 bad usage.\n");
+		"2 bad usage (also a --comm or --pid that matches no task of the trace).\n");
 }
 
 static int parse_int(const char *s, long lo, long hi, long *out)
@@ -218,6 +218,11 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "schedreplay report: %s\n", err.msg);
 		report_data_release(&d);
 		return SR_EXIT_FAIL;
+	}
+	/* a filter that matches nothing printed empty tables at exit 0 */
+	if (cli_filter_check("report", o.path, d.lat, o.comm_prefix, o.pid)) {
+		report_data_release(&d);
+		return SR_EXIT_USAGE;
 	}
 	for (int i = 0; i < d.nr_warnings; i++)
 		fprintf(stderr, "schedreplay report: %s: warning: %s\n", o.path, d.warnings[i]);

@@ -186,3 +186,66 @@ bool cli_output_is_input(const char *out, const char *const *in, size_t n)
 			return true;
 	return false;
 }
+
+static int cmp_comm(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The distinct comms of @m's tasks (their last comm), 0 if out of memory. */
+static size_t nr_comms(const struct lat_machine *m)
+{
+	size_t n = lat_nr_tasks(m), k = 0;
+	const char **v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		v[i] = lat_task_at(m, i)->comm;
+	qsort(v, n, sizeof(*v), cmp_comm);
+	for (size_t i = 0; i < n; i++)
+		k += !i || strcmp(v[i - 1], v[i]);
+	free(v);
+	return k;
+}
+
+int cli_filter_check(const char *cmd, const char *path, const struct lat_machine *m,
+		     const char *comm_prefix, int32_t pid)
+{
+	size_t n = lat_nr_tasks(m), len = comm_prefix ? strlen(comm_prefix) : 0, nr_pid = 0;
+	const char *pid_comm = NULL;
+	bool comm_hit = !len, both = false;
+
+	if (!len && pid < 0)
+		return 0;
+	/* a sample of a comm the task left by exec matches too */
+	if (lat_get_all(m, LAT_WAKEUP)->count || lat_get_all(m, LAT_RUNQ_WAIT)->count)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct lat_task *t = lat_task_at(m, i);
+		bool c = !len || !strncmp(t->comm, comm_prefix, len);
+
+		comm_hit |= c;
+		if (pid < 0 || t->pid == pid) {
+			both |= c;
+			if (pid >= 0) {
+				nr_pid++;
+				pid_comm = t->comm;
+			}
+		}
+	}
+	if (both)
+		return 0;
+	/* with --pid too, the comm may be one a task of that pid had before an exec */
+	if (!comm_hit && pid < 0)
+		fprintf(stderr, "schedreplay %s: --comm '%s' matches no task in %s (%zu comms; see "
+			"'schedreplay report')\n", cmd, comm_prefix, path, nr_comms(m));
+	else if (!nr_pid)
+		fprintf(stderr, "schedreplay %s: --pid %d matches no task in %s (%zu tasks; see "
+			"'schedreplay report --by pid')\n", cmd, (int)pid, path, n);
+	else
+		fprintf(stderr, "schedreplay %s: --comm '%s' and --pid %d together match no task "
+			"in %s (pid %d is '%s')\n", cmd, comm_prefix, (int)pid, path, (int)pid,
+			pid_comm);
+	return -1;
+}

@@ -38,7 +38,8 @@ static void usage(FILE *f)
 		"replay\n"
 		"  --profile auto|NAME    kernel profile (default auto: from the trace's kernel)\n"
 		"  --placement trace|model  (default trace)\n"
-		"  --comm PREFIX          latency of comms starting with PREFIX only\n"
+		"  --comm PREFIX          latency of comms starting with PREFIX only (exit 2 if no\n"
+		"                         task of the trace has such a comm)\n"
 		"  --hz N, --cgroup-map FILE, --sidecar FILE, --no-sidecar   machine facts\n"
 		"  --seed N               the model's random seed (default 1)\n"
 		"  --seeds N              replay every variant with seeds S..S+N-1 (S = --seed; 1..15,\n"
@@ -227,6 +228,11 @@ int cmd_whatif(int argc, char **argv)
 	wl = wl_extract(argv[optind], &o.wo, &err);
 	if (!wl)
 		goto fail;
+	/* a --comm that matches nothing compared empty tables at exit 0 */
+	if (cli_filter_check("whatif", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1)) {
+		ret = SR_EXIT_USAGE;
+		goto out;
+	}
 	/* the report shows no trace header: say it here, as report and replay do */
 	if (wl_counts(wl)->lost_events)
 		fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost (ring-buffer "

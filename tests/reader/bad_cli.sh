@@ -178,4 +178,27 @@ fi
 # message naming four rates; the option now has the model's range
 expect 2 "replay: --hz takes 24..10000, not '23'" -- replay --hz 23 "$traces/small-pipe.dat"
 
+# a --comm or --pid that matches no task of the trace: empty tables, exit 0
+pipe=$traces/small-pipe.dat
+expect 2 "report: --comm 'zzz' matches no task in $pipe (9 comms; see 'schedreplay report')" -- \
+	report --comm zzz "$pipe"
+expect 2 "report: --pid 1 matches no task in $pipe (10 tasks; see 'schedreplay report --by pid')" -- \
+	report --pid 1 "$pipe"
+expect 2 "report: --comm 'perf' and --pid 22001 together match no task in $pipe (pid 22001 is 'sh')" -- \
+	report --comm perf --pid 22001 "$pipe"
+# a comm longer than the kernel's 15 characters never matches
+expect 2 "report: --comm 'sched-pipe-0123456' matches no task" -- report --comm sched-pipe-0123456 "$pipe"
+for c in replay whatif; do
+	expect 2 "$c: --comm 'zzz' matches no task in $pipe (9 comms; see 'schedreplay report')" -- \
+		$c --comm zzz --variant aaron-skip "$pipe"
+done
+# perf is no task's last comm (pid 22002 exec'd sched-pipe), but samples have it
+for c in report replay; do
+	if timeout 120 "$sr" $c --comm perf "$pipe" > "$work/out" 2> "$work/err"; then
+		echo "ok: $c --comm perf -> 0"
+	else
+		echo "FAIL: $c --comm perf: exit $?:"; cat "$work/err"; fails=$((fails + 1))
+	fi
+done
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
