@@ -89,7 +89,7 @@ static void print_log(void *ctx, bool warning, const char *line)
 
 	if (quiet && !warning)
 		return;
-	fprintf(stderr, "schedreplay capture: %s%s\n", warning ? "warning: " : "", line);
+	fprintf(stderr, "schedreplay capture: %s%s\n", warning ? "warning: " : "", cli_esc(line));
 }
 
 int cmd_capture(int argc, char **argv)
@@ -146,7 +146,7 @@ int cmd_capture(int argc, char **argv)
 			if (end == optarg || *end || errno || isnan(opt.duration_s) ||
 			    opt.duration_s <= 0 || opt.duration_s > 86400) {
 				fprintf(stderr, "schedreplay capture: --duration '%s': expected seconds "
-					"> 0 (and at most 86400)\n", optarg);
+					"> 0 (and at most 86400)\n", cli_esc(optarg));
 				goto out;
 			}
 			break;
@@ -156,7 +156,7 @@ int cmd_capture(int argc, char **argv)
 			if (end == optarg || *end || errno || *optarg == '-' || opt.buffer_kb < 16 ||
 			    opt.buffer_kb > (1UL << 22)) {
 				fprintf(stderr, "schedreplay capture: --buffer-kb '%s': expected 16..4194304\n",
-					optarg);
+					cli_esc(optarg));
 				goto out;
 			}
 			break;
@@ -239,9 +239,9 @@ int cmd_capture(int argc, char **argv)
 	} else {
 		if (!quiet)
 			fprintf(stderr, "schedreplay capture: wrote %s (%llu records, %.1f MB, %.3f s%s) "
-				"and %s.json; lost events: %llu\n", opt.output,
+				"and %s.json; lost events: %llu\n", cli_esc(opt.output),
 				(unsigned long long)res.events, (double)res.bytes / 1e6, res.duration_s,
-				res.interrupted ? ", interrupted" : "", opt.output,
+				res.interrupted ? ", interrupted" : "", cli_esc(opt.output),
 				(unsigned long long)res.lost);
 		ret = SR_EXIT_OK;
 	}

@@ -215,7 +215,7 @@ int cmd_replay(int argc, char **argv)
 			v = strtol(optarg, &end, 10);
 			if (errno || end == optarg || *end || v < 0 || v > INT_MAX) {
 				fprintf(stderr, "schedreplay replay: --top takes 0..%d (0: all), not "
-					"'%s'\n", INT_MAX, optarg);
+					"'%s'\n", INT_MAX, cli_esc(optarg));
 				goto usage;
 			}
 			to.top = (int)v;
@@ -257,7 +257,7 @@ int cmd_replay(int argc, char **argv)
 		snprintf(scpath, sizeof(scpath), "%s.json", argv[optind]);
 		if (cli_output_is_input(dump, in, 4)) {
 			fprintf(stderr, "schedreplay replay: --dump-events %s is an input file; it would "
-				"be overwritten\n", dump);
+				"be overwritten\n", cli_esc(dump));
 			goto usage_quiet;
 		}
 	}
@@ -272,7 +272,7 @@ int cmd_replay(int argc, char **argv)
 	if (cli_filter_check("replay", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1))
 		goto usage_quiet;
 	if (dump && !(dumpf = fopen(dump, "w"))) {
-		fprintf(stderr, "schedreplay replay: %s: %s\n", dump, strerror(errno));
+		fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(dump), strerror(errno));
 		goto out;
 	}
 	o.rc.dump = dumpf;
@@ -291,7 +291,7 @@ int cmd_replay(int argc, char **argv)
 	res = whatif_run(wl, &wc, &err);
 	replay_progress_done(&prog);
 	if (!res) {
-		fprintf(stderr, "schedreplay replay: %s: %s\n", argv[optind], err.msg);
+		fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(argv[optind]), err.msg);
 		goto out;
 	}
 	if (json) {
@@ -323,7 +323,7 @@ int cmd_replay(int argc, char **argv)
 		if (bad) {
 			/* the event dump was cut short at exit 0 */
 			fprintf(stderr, "schedreplay replay: %s: writing the event dump failed: %s\n",
-				dump, strerror(e));
+				cli_esc(dump), strerror(e));
 			goto out;
 		}
 	}

@@ -6,10 +6,42 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <schedreplay/cli.h>
 #include <schedreplay/model.h>
 #include <schedreplay/profile.h>
 
 #include "cmd_runs.h"
+
+const char *cli_esc(const char *s)
+{
+	static char slot[CLI_ESC_SLOTS][CLI_ESC_MAX + 4];
+	static unsigned int next;
+	const char *p;
+	char *out, *o;
+
+	if (!s)
+		return "(null)";
+	for (p = s; *p && (unsigned char)*p >= 0x20 && *p != 0x7f; p++)
+		;
+	if (!*p)
+		return s;
+	out = o = slot[next++ % CLI_ESC_SLOTS];
+	for (p = s; *p && o - out <= CLI_ESC_MAX - 4; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c >= 0x20 && c != 0x7f) {
+			*o++ = (char)c;
+		} else {
+			*o++ = '\\';
+			if (c == '\n' || c == '\t' || c == '\r')
+				*o++ = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+			else
+				o += sprintf(o, "x%02x", c);
+		}
+	}
+	strcpy(o, *p ? "..." : "");
+	return out;
+}
 
 int run_opts_init(struct run_opts *o, const char *cmd, int argc)
 {
@@ -47,7 +79,7 @@ static int parse_ulong(const char *s, unsigned long long min, unsigned long long
 
 static int bad(const struct run_opts *o, const char *what, const char *arg)
 {
-	fprintf(stderr, "schedreplay %s: %s, not '%s'\n", o->cmd, what, arg);
+	fprintf(stderr, "schedreplay %s: %s, not '%s'\n", o->cmd, what, cli_esc(arg));
 	return -1;
 }
 
@@ -152,7 +184,8 @@ int run_opts_finish(struct run_opts *o)
 	o->rc.profile = model_profile_find(o->profile);
 	if (o->rc.profile)
 		return 0;
-	fprintf(stderr, "schedreplay %s: unknown profile '%s' (known:", o->cmd, o->profile);
+	fprintf(stderr, "schedreplay %s: unknown profile '%s' (known:", o->cmd,
+		cli_esc(o->profile));
 	for (unsigned int i = 0; i < model_profile_count(); i++)
 		fprintf(stderr, " %s", model_profile_name(model_profile_at(i)));
 	fprintf(stderr, ", auto)\n");
@@ -239,13 +272,13 @@ int cli_filter_check(const char *cmd, const char *path, const struct lat_machine
 	/* with --pid too, the comm may be one a task of that pid had before an exec */
 	if (!comm_hit && pid < 0)
 		fprintf(stderr, "schedreplay %s: --comm '%s' matches no task in %s (%zu comms; see "
-			"'schedreplay report')\n", cmd, comm_prefix, path, nr_comms(m));
+			"'schedreplay report')\n", cmd, cli_esc(comm_prefix), cli_esc(path), nr_comms(m));
 	else if (!nr_pid)
 		fprintf(stderr, "schedreplay %s: --pid %d matches no task in %s (%zu tasks; see "
-			"'schedreplay report --by pid')\n", cmd, (int)pid, path, n);
+			"'schedreplay report --by pid')\n", cmd, (int)pid, cli_esc(path), n);
 	else
 		fprintf(stderr, "schedreplay %s: --comm '%s' and --pid %d together match no task "
-			"in %s (pid %d is '%s')\n", cmd, comm_prefix, (int)pid, path, (int)pid,
-			pid_comm);
+			"in %s (pid %d is '%s')\n", cmd, cli_esc(comm_prefix), (int)pid, cli_esc(path),
+			(int)pid, cli_esc(pid_comm));
 	return -1;
 }

@@ -153,7 +153,7 @@ int cmd_whatif(int argc, char **argv)
 
 			if (!m) {
 				fprintf(stderr, "schedreplay whatif: no built-in machine '%s' (one-socket, two-socket)\n",
-					optarg);
+					cli_esc(optarg));
 				goto usage_fail;
 			}
 			run_opts_release(&o);
@@ -175,7 +175,7 @@ int cmd_whatif(int argc, char **argv)
 		case O_SEEDS:
 			if (parse_uint(optarg, WHATIF_MAX_SEEDS, &v) < 0 || v < 1) {
 				fprintf(stderr, "schedreplay whatif: --seeds takes 1..%d, not '%s'\n",
-					WHATIF_MAX_SEEDS, optarg);
+					WHATIF_MAX_SEEDS, cli_esc(optarg));
 				goto usage_fail;
 			}
 			seeds = (unsigned int)v;
@@ -214,7 +214,7 @@ int cmd_whatif(int argc, char **argv)
 			cli_output_is_input(svg, noise_paths, nr_noise);
 		if (clash) {
 			fprintf(stderr, "schedreplay whatif: --svg %s is an input file; it would be "
-				"overwritten\n", svg);
+				"overwritten\n", cli_esc(svg));
 			goto usage_fail;
 		}
 	}
@@ -237,7 +237,7 @@ int cmd_whatif(int argc, char **argv)
 	if (wl_counts(wl)->lost_events)
 		fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost (ring-buffer "
 			"overrun): the measured and the replayed figures are partial\n",
-			argv[optind], (unsigned long long)wl_counts(wl)->lost_events);
+			cli_esc(argv[optind]), (unsigned long long)wl_counts(wl)->lost_events);
 	/* the other captures: only their measured latency is used */
 	for (unsigned int i = 0; i < nr_noise; i++) {
 		struct wl_options no = o.wo;
@@ -250,7 +250,7 @@ int cmd_whatif(int argc, char **argv)
 		if (wl_counts(noise_wl[i])->lost_events)
 			fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost "
 				"(ring-buffer overrun): its measured spread (--noise) is partial\n",
-				noise_paths[i],
+				cli_esc(noise_paths[i]),
 				(unsigned long long)wl_counts(noise_wl[i])->lost_events);
 		noise_lat[i] = wl_measured_latency(noise_wl[i]);
 	}

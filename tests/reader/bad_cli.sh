@@ -201,4 +201,20 @@ for c in report replay; do
 	fi
 done
 
+# control characters of a name in a message (cli_esc()): a newline in an option
+# value or a file name broke the one-line rule, an escape reached the terminal
+nl='
+'
+esc=$(printf '\033')
+tab=$(printf '\t')
+expect 2 "report: bad value 'x\\\\ny' for --top" -- report --top "x${nl}y" "$pipe"
+expect 2 "replay: --comm 'a\\\\x1b\\[31m' matches no task" -- replay --comm "a${esc}[31m" "$pipe"
+expect 2 "whatif: --seeds takes 1..15, not '1\\\\t'" -- whatif --seeds "1${tab}" "$pipe"
+expect 2 "schedreplay: unknown command 'bo\\\\ngus'" -- "bo${nl}gus"
+mkdir -p "$work/nl"
+cp "$pipe" "$work/nl/t${nl}x.dat"
+expect 2 "report: --samples $work/nl/t\\\\nx.dat is an input file" -- \
+	report --samples "$work/nl/t${nl}x.dat" "$work/nl/t${nl}x.dat"
+expect 1 "validate: $work/nl/v\\\\r\\\\x7fd/thresholds.json" -- validate --dir "$work/nl/v$(printf '\r\177')d"
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
