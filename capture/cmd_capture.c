@@ -133,7 +133,8 @@ int cmd_capture(int argc, char **argv)
 	opt.log_ctx = &quiet;
 	optind = 1;
 	/* '+': stop at the first non-option, so CMD's own options stay its own */
-	while ((c = getopt_long(argc, argv, "+o:d:b:g:e:qh", longopts, NULL)) != -1) {
+	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
+	while ((c = getopt_long(argc, argv, "+:o:d:b:g:e:qh", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -193,7 +194,8 @@ int cmd_capture(int argc, char **argv)
 			ret = SR_EXIT_OK;
 			goto out;
 		default:
-			fprintf(stderr, "schedreplay capture: see 'schedreplay capture --help'\n");
+			cli_getopt_error("capture", c, argv);
+			fprintf(stderr, "(see 'schedreplay capture --help')\n");
 			goto out;
 		}
 	}

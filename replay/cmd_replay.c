@@ -194,7 +194,8 @@ int cmd_replay(int argc, char **argv)
 	if (run_opts_init(&o, "replay", argc) < 0)
 		return SR_EXIT_FAIL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
 		case 'C': o.rc.no_costs = true; break;
@@ -226,8 +227,12 @@ int cmd_replay(int argc, char **argv)
 			usage(stdout);
 			ret = SR_EXIT_OK;
 			goto out;
+		case '?':
+		case ':':
+			cli_getopt_error("replay", c, argv);
+			goto usage;
 		default:
-			r = c == '?' ? -1 : run_opts_parse(&o, c, optarg);
+			r = run_opts_parse(&o, c, optarg);
 			if (r == -2)
 				goto out;
 			if (r <= 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The options `replay` and `whatif` share: see cmd_runs.h. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,13 @@ const char *cli_esc(const char *s)
 	}
 	strcpy(o, *p ? "..." : "");
 	return out;
+}
+
+void cli_getopt_error(const char *cmd, int c, char *const *argv)
+{
+	fprintf(stderr, "schedreplay %s: %s '%s'\n", cmd,
+		c == ':' ? "a value is missing after option" : "unknown option",
+		cli_esc(argv[optind - 1]));
 }
 
 int run_opts_init(struct run_opts *o, const char *cmd, int argc)

@@ -758,7 +758,8 @@ int cmd_validate(int argc, char **argv)
 
 	replay_config_default(&rc);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd': dir = optarg; break;
 		case 't': tfile = optarg; break;
@@ -816,7 +817,7 @@ int cmd_validate(int argc, char **argv)
 		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
 		default:
-			/* getopt said what was wrong: one line, then where to look */
+			cli_getopt_error("validate", c, argv);
 			fprintf(stderr, "(see 'schedreplay validate --help')\n");
 			return SR_EXIT_USAGE;
 		}

@@ -124,7 +124,8 @@ int cmd_whatif(int argc, char **argv)
 	if (run_opts_init(&o, "whatif", argc) < 0)
 		return SR_EXIT_FAIL;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case O_MACHINE:
 			machine_name = optarg;
@@ -184,8 +185,12 @@ int cmd_whatif(int argc, char **argv)
 			usage(stdout);
 			run_opts_release(&o);
 			return SR_EXIT_OK;
+		case '?':
+		case ':':
+			cli_getopt_error("whatif", opt, argv);
+			goto usage_fail;
 		default:
-			r = opt == '?' ? -1 : run_opts_parse(&o, opt, optarg);
+			r = run_opts_parse(&o, opt, optarg);
 			if (r == -2)
 				goto out;
 			if (r <= 0)

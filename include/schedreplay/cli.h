@@ -31,4 +31,12 @@ int cmd_validate(int argc, char **argv);
 #define CLI_ESC_MAX 4096
 const char *cli_esc(const char *s);
 
+/*
+ * The message of getopt_long() returning @c, '?' (an unknown option) or ':'
+ * (a value missing: the option string starts with ':', opterr is 0), for
+ * `schedreplay @cmd`: one line naming argv[optind - 1] through cli_esc(),
+ * where getopt's own message printed it raw.
+ */
+void cli_getopt_error(const char *cmd, int c, char *const *argv);
+
 #endif /* SCHEDREPLAY_CLI_H */

@@ -216,5 +216,10 @@ cp "$pipe" "$work/nl/t${nl}x.dat"
 expect 2 "report: --samples $work/nl/t\\\\nx.dat is an input file" -- \
 	report --samples "$work/nl/t${nl}x.dat" "$work/nl/t${nl}x.dat"
 expect 1 "validate: $work/nl/v\\\\r\\\\x7fd/thresholds.json" -- validate --dir "$work/nl/v$(printf '\r\177')d"
+# getopt's own messages (opterr) printed an unknown option raw
+expect 2 "replay: unknown option '--fr\\\\nob'" -- replay "--fr${nl}ob" "$pipe"
+expect 2 "whatif: a value is missing after option '--seeds'" -- whatif "$pipe" --seeds
+expect 2 "validate: unknown option '--x\\\\x1b'" -- validate "--x${esc}"
+expect 2 "capture: unknown option '--fr\\\\nob'" -- capture "--fr${nl}ob"
 
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
