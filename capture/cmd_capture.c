@@ -89,7 +89,7 @@ static void print_log(void *ctx, bool warning, const char *line)
 
 	if (quiet && !warning)
 		return;
-	fprintf(stderr, "schedreplay capture: %s%s\n", warning ? "warning: " : "", line);
+	fprintf(stderr, "schedreplay capture: %s%s\n", warning ? "warning: " : "", cli_esc(line));
 }
 
 int cmd_capture(int argc, char **argv)
@@ -133,7 +133,8 @@ int cmd_capture(int argc, char **argv)
 	opt.log_ctx = &quiet;
 	optind = 1;
 	/* '+': stop at the first non-option, so CMD's own options stay its own */
-	while ((c = getopt_long(argc, argv, "+o:d:b:g:e:qh", longopts, NULL)) != -1) {
+	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
+	while ((c = getopt_long(argc, argv, "+:o:d:b:g:e:qh", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -146,7 +147,7 @@ int cmd_capture(int argc, char **argv)
 			if (end == optarg || *end || errno || isnan(opt.duration_s) ||
 			    opt.duration_s <= 0 || opt.duration_s > 86400) {
 				fprintf(stderr, "schedreplay capture: --duration '%s': expected seconds "
-					"> 0 (and at most 86400)\n", optarg);
+					"> 0 (and at most 86400)\n", cli_esc(optarg));
 				goto out;
 			}
 			break;
@@ -156,7 +157,7 @@ int cmd_capture(int argc, char **argv)
 			if (end == optarg || *end || errno || *optarg == '-' || opt.buffer_kb < 16 ||
 			    opt.buffer_kb > (1UL << 22)) {
 				fprintf(stderr, "schedreplay capture: --buffer-kb '%s': expected 16..4194304\n",
-					optarg);
+					cli_esc(optarg));
 				goto out;
 			}
 			break;
@@ -193,7 +194,8 @@ int cmd_capture(int argc, char **argv)
 			ret = SR_EXIT_OK;
 			goto out;
 		default:
-			fprintf(stderr, "schedreplay capture: see 'schedreplay capture --help'\n");
+			cli_getopt_error("capture", c, argv);
+			fprintf(stderr, "(see 'schedreplay capture --help')\n");
 			goto out;
 		}
 	}
@@ -239,9 +241,9 @@ int cmd_capture(int argc, char **argv)
 	} else {
 		if (!quiet)
 			fprintf(stderr, "schedreplay capture: wrote %s (%llu records, %.1f MB, %.3f s%s) "
-				"and %s.json; lost events: %llu\n", opt.output,
+				"and %s.json; lost events: %llu\n", cli_esc(opt.output),
 				(unsigned long long)res.events, (double)res.bytes / 1e6, res.duration_s,
-				res.interrupted ? ", interrupted" : "", opt.output,
+				res.interrupted ? ", interrupted" : "", cli_esc(opt.output),
 				(unsigned long long)res.lost);
 		ret = SR_EXIT_OK;
 	}

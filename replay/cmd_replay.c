@@ -44,7 +44,8 @@ static void usage(FILE *f)
 "  --placement MODE    trace (default): wakeups, forks and migrations as traced;\n"
 "                      model: the model's select_task_rq and balancing\n"
 "  --json              JSON output (schema in docs/replay.md)\n"
-"  --comm PREFIX       latency samples of comms starting with PREFIX only\n"
+"  --comm PREFIX       latency samples of comms starting with PREFIX only (exit 2\n"
+"                      if no task of the trace has such a comm)\n"
 "  --hz N              CONFIG_HZ of the traced machine (else sidecar, else inferred)\n"
 "  --cgroup-map FILE   task groups: lines 'PID /cgroup/path', 'shares /path N' and\n"
 "                      'quota /path QUOTA_US [PERIOD_US]' (CPU bandwidth limit, period\n"
@@ -194,7 +195,8 @@ int cmd_replay(int argc, char **argv)
 	if (run_opts_init(&o, "replay", argc) < 0)
 		return SR_EXIT_FAIL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
 		case 'C': o.rc.no_costs = true; break;
@@ -215,7 +217,7 @@ int cmd_replay(int argc, char **argv)
 			v = strtol(optarg, &end, 10);
 			if (errno || end == optarg || *end || v < 0 || v > INT_MAX) {
 				fprintf(stderr, "schedreplay replay: --top takes 0..%d (0: all), not "
-					"'%s'\n", INT_MAX, optarg);
+					"'%s'\n", INT_MAX, cli_esc(optarg));
 				goto usage;
 			}
 			to.top = (int)v;
@@ -226,8 +228,12 @@ int cmd_replay(int argc, char **argv)
 			usage(stdout);
 			ret = SR_EXIT_OK;
 			goto out;
+		case '?':
+		case ':':
+			cli_getopt_error("replay", c, argv);
+			goto usage;
 		default:
-			r = c == '?' ? -1 : run_opts_parse(&o, c, optarg);
+			r = run_opts_parse(&o, c, optarg);
 			if (r == -2)
 				goto out;
 			if (r <= 0)
@@ -259,7 +265,7 @@ int cmd_replay(int argc, char **argv)
 			scpath[0] = '\0';    /* TRACE.json is not read */
 		if (cli_output_is_input(dump, in, 4)) {
 			fprintf(stderr, "schedreplay replay: --dump-events %s is an input file; it would "
-				"be overwritten\n", dump);
+				"be overwritten\n", cli_esc(dump));
 			goto usage_quiet;
 		}
 	}
@@ -270,8 +276,11 @@ int cmd_replay(int argc, char **argv)
 	replay_progress_done(&prog);
 	if (!wl)
 		goto fail;
+	/* a --comm that matches nothing compared empty tables at exit 0 */
+	if (cli_filter_check("replay", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1))
+		goto usage_quiet;
 	if (dump && !(dumpf = fopen(dump, "w"))) {
-		fprintf(stderr, "schedreplay replay: %s: %s\n", dump, strerror(errno));
+		fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(dump), strerror(errno));
 		goto out;
 	}
 	o.rc.dump = dumpf;
@@ -290,7 +299,7 @@ int cmd_replay(int argc, char **argv)
 	res = whatif_run(wl, &wc, &err);
 	replay_progress_done(&prog);
 	if (!res) {
-		fprintf(stderr, "schedreplay replay: %s: %s\n", argv[optind], err.msg);
+		fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(argv[optind]), err.msg);
 		goto out;
 	}
 	if (json) {
@@ -321,7 +330,7 @@ int cmd_replay(int argc, char **argv)
 		if (e) {
 			/* the event dump was cut short at exit 0 */
 			fprintf(stderr, "schedreplay replay: %s: writing the event dump failed: %s\n",
-				dump, strerror(e));
+				cli_esc(dump), strerror(e));
 			goto out;
 		}
 	}

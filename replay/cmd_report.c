@@ -63,7 +63,7 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 success; 1 unreadable or corrupted trace, no sched events, or\n"
 		"events lost (partial results are printed with a warning; --allow-lost gives 0);\n"
-		"2 bad usage.\n");
+		"2 bad usage (also a --comm or --pid that matches no task of the trace).\n");
 }
 
 static int parse_int(const char *s, long lo, long hi, long *out)
@@ -183,11 +183,11 @@ int cmd_report(int argc, char **argv)
 			return SR_EXIT_OK;
 		case ':':   /* the leading ':' of the option string: a value missing */
 			fprintf(stderr, "schedreplay report: option '%s' needs a value (see --help)\n",
-				argv[optind - 1]);
+				cli_esc(argv[optind - 1]));
 			return SR_EXIT_USAGE;
 		default:
 			fprintf(stderr, "schedreplay report: unknown option '%s' (see --help)\n",
-				argv[optind - 1]);
+				cli_esc(argv[optind - 1]));
 			return SR_EXIT_USAGE;
 		}
 	}
@@ -212,7 +212,7 @@ int cmd_report(int argc, char **argv)
 			scpath[0] = '\0';    /* TRACE.json is not read */
 		if (cli_output_is_input(o.samples_path, in, 3)) {
 			fprintf(stderr, "schedreplay report: --samples %s is an input file; it would be "
-				"overwritten (see --help)\n", o.samples_path);
+				"overwritten (see --help)\n", cli_esc(o.samples_path));
 			return SR_EXIT_USAGE;
 		}
 	}
@@ -221,8 +221,14 @@ int cmd_report(int argc, char **argv)
 		report_data_release(&d);
 		return SR_EXIT_FAIL;
 	}
+	/* a filter that matches nothing printed empty tables at exit 0 */
+	if (cli_filter_check("report", o.path, d.lat, o.comm_prefix, o.pid)) {
+		report_data_release(&d);
+		return SR_EXIT_USAGE;
+	}
 	for (int i = 0; i < d.nr_warnings; i++)
-		fprintf(stderr, "schedreplay report: %s: warning: %s\n", o.path, d.warnings[i]);
+		fprintf(stderr, "schedreplay report: %s: warning: %s\n", cli_esc(o.path),
+			cli_esc(d.warnings[i]));
 	rc = o.json ? report_print_json(stdout, &d, &o, &err) : report_print_text(stdout, &d, &o);
 	if (fflush(stdout) || rc) {
 		fprintf(stderr, "schedreplay report: writing the output failed\n");
@@ -232,7 +238,7 @@ int cmd_report(int argc, char **argv)
 	rc = SR_EXIT_OK;
 	if (d.lost_total && !allow_lost) {
 		fprintf(stderr, "schedreplay report: %s: %s%llu events lost: the results above are "
-			"partial (--allow-lost accepts them)\n", o.path, d.lost_unknown ? ">= " : "",
+			"partial (--allow-lost accepts them)\n", cli_esc(o.path), d.lost_unknown ? ">= " : "",
 			(unsigned long long)d.lost_total);
 		rc = SR_EXIT_FAIL;
 	}
@@ -240,7 +246,7 @@ int cmd_report(int argc, char **argv)
 	return rc;
 
 bad_value:
-	fprintf(stderr, "schedreplay report: bad value '%s' for --%s (see --help)\n", optarg,
+	fprintf(stderr, "schedreplay report: bad value '%s' for --%s (see --help)\n", cli_esc(optarg),
 		li >= 0 ? longopts[li].name : "?");
 	return SR_EXIT_USAGE;
 }

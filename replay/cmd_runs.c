@@ -1,15 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The options `replay` and `whatif` share: see cmd_runs.h. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include <schedreplay/cli.h>
 #include <schedreplay/model.h>
 #include <schedreplay/profile.h>
 
 #include "cmd_runs.h"
+
+const char *cli_esc(const char *s)
+{
+	static char slot[CLI_ESC_SLOTS][CLI_ESC_MAX + 4];
+	static unsigned int next;
+	const char *p;
+	char *out, *o;
+
+	if (!s)
+		return "(null)";
+	for (p = s; *p && (unsigned char)*p >= 0x20 && *p != 0x7f; p++)
+		;
+	if (!*p)
+		return s;
+	out = o = slot[next++ % CLI_ESC_SLOTS];
+	for (p = s; *p && o - out <= CLI_ESC_MAX - 4; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c >= 0x20 && c != 0x7f) {
+			*o++ = (char)c;
+		} else {
+			*o++ = '\\';
+			if (c == '\n' || c == '\t' || c == '\r')
+				*o++ = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+			else
+				o += sprintf(o, "x%02x", c);
+		}
+	}
+	strcpy(o, *p ? "..." : "");
+	return out;
+}
+
+void cli_getopt_error(const char *cmd, int c, char *const *argv)
+{
+	fprintf(stderr, "schedreplay %s: %s '%s'\n", cmd,
+		c == ':' ? "a value is missing after option" : "unknown option",
+		cli_esc(argv[optind - 1]));
+}
 
 int run_opts_init(struct run_opts *o, const char *cmd, int argc)
 {
@@ -47,7 +87,7 @@ static int parse_ulong(const char *s, unsigned long long min, unsigned long long
 
 static int bad(const struct run_opts *o, const char *what, const char *arg)
 {
-	fprintf(stderr, "schedreplay %s: %s, not '%s'\n", o->cmd, what, arg);
+	fprintf(stderr, "schedreplay %s: %s, not '%s'\n", o->cmd, what, cli_esc(arg));
 	return -1;
 }
 
@@ -152,7 +192,8 @@ int run_opts_finish(struct run_opts *o)
 	o->rc.profile = model_profile_find(o->profile);
 	if (o->rc.profile)
 		return 0;
-	fprintf(stderr, "schedreplay %s: unknown profile '%s' (known:", o->cmd, o->profile);
+	fprintf(stderr, "schedreplay %s: unknown profile '%s' (known:", o->cmd,
+		cli_esc(o->profile));
 	for (unsigned int i = 0; i < model_profile_count(); i++)
 		fprintf(stderr, " %s", model_profile_name(model_profile_at(i)));
 	fprintf(stderr, ", auto)\n");
@@ -195,4 +236,67 @@ bool cli_output_is_input(const char *out, const char *const *in, size_t n)
 		    si.st_ino == so.st_ino)
 			return true;
 	return false;
+}
+
+static int cmp_comm(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The distinct comms of @m's tasks (their last comm), 0 if out of memory. */
+static size_t nr_comms(const struct lat_machine *m)
+{
+	size_t n = lat_nr_tasks(m), k = 0;
+	const char **v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		v[i] = lat_task_at(m, i)->comm;
+	qsort(v, n, sizeof(*v), cmp_comm);
+	for (size_t i = 0; i < n; i++)
+		k += !i || strcmp(v[i - 1], v[i]);
+	free(v);
+	return k;
+}
+
+int cli_filter_check(const char *cmd, const char *path, const struct lat_machine *m,
+		     const char *comm_prefix, int32_t pid)
+{
+	size_t n = lat_nr_tasks(m), len = comm_prefix ? strlen(comm_prefix) : 0, nr_pid = 0;
+	const char *pid_comm = NULL;
+	bool comm_hit = !len, both = false;
+
+	if (!len && pid < 0)
+		return 0;
+	/* a sample of a comm the task left by exec matches too */
+	if (lat_get_all(m, LAT_WAKEUP)->count || lat_get_all(m, LAT_RUNQ_WAIT)->count)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct lat_task *t = lat_task_at(m, i);
+		bool c = !len || !strncmp(t->comm, comm_prefix, len);
+
+		comm_hit |= c;
+		if (pid < 0 || t->pid == pid) {
+			both |= c;
+			if (pid >= 0) {
+				nr_pid++;
+				pid_comm = t->comm;
+			}
+		}
+	}
+	if (both)
+		return 0;
+	/* with --pid too, the comm may be one a task of that pid had before an exec */
+	if (!comm_hit && pid < 0)
+		fprintf(stderr, "schedreplay %s: --comm '%s' matches no task in %s (%zu comms; see "
+			"'schedreplay report')\n", cmd, cli_esc(comm_prefix), cli_esc(path), nr_comms(m));
+	else if (!nr_pid)
+		fprintf(stderr, "schedreplay %s: --pid %d matches no task in %s (%zu tasks; see "
+			"'schedreplay report --by pid')\n", cmd, (int)pid, cli_esc(path), n);
+	else
+		fprintf(stderr, "schedreplay %s: --comm '%s' and --pid %d together match no task "
+			"in %s (pid %d is '%s')\n", cmd, cli_esc(comm_prefix), (int)pid, cli_esc(path),
+			(int)pid, cli_esc(pid_comm));
+	return -1;
 }

@@ -16,8 +16,10 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include <schedreplay/latency.h>
 #include <schedreplay/sim.h>
 #include <schedreplay/whatif.h>
 #include <schedreplay/workload.h>
@@ -98,5 +100,17 @@ bool cli_output_is_input(const char *out, const char *const *in, size_t n);
  * gone by now: strerror(errno) would name whatever ran since).
  */
 int cli_output_error(FILE *f);
+
+/*
+ * The filters --comm @comm_prefix and --pid @pid (NULL and -1: none given)
+ * against the tasks of the trace @path that @m (the measured latency machine,
+ * finished, its filter set from the same options) saw: 0 if a task or a
+ * sample matches, else -1 with one line on stderr naming the option, its
+ * value and what the trace has.  A --comm naming no task of the trace printed
+ * empty tables at exit 0.  @cmd: "report", "replay", "whatif".
+ * Shared by report, replay and whatif.
+ */
+int cli_filter_check(const char *cmd, const char *path, const struct lat_machine *m,
+		     const char *comm_prefix, int32_t pid);
 
 #endif /* SCHEDREPLAY_CMD_RUNS_H */

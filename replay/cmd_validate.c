@@ -760,7 +760,8 @@ int cmd_validate(int argc, char **argv)
 
 	replay_config_default(&rc);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd': dir = optarg; break;
 		case 't': tfile = optarg; break;
@@ -768,14 +769,14 @@ int cmd_validate(int argc, char **argv)
 		case 's': suggest = true; break;
 		case 'p':
 			if (strcmp(optarg, "auto") && !(rc.profile = model_profile_find(optarg))) {
-				fprintf(stderr, "schedreplay validate: unknown profile '%s'\n", optarg);
+				fprintf(stderr, "schedreplay validate: unknown profile '%s'\n", cli_esc(optarg));
 				return SR_EXIT_USAGE;
 			}
 			break;
 		case 'P':
 			if (strcmp(optarg, "model") && strcmp(optarg, "trace")) {
 				fprintf(stderr, "schedreplay validate: --placement takes trace or model, "
-					"not '%s'\n", optarg);
+					"not '%s'\n", cli_esc(optarg));
 				return SR_EXIT_USAGE;
 			}
 			rc.placement = !strcmp(optarg, "model") ? REPLAY_PLACEMENT_MODEL : REPLAY_PLACEMENT_TRACE;
@@ -804,28 +805,28 @@ int cmd_validate(int argc, char **argv)
 		case 'H':
 			if (replay_handoff_parse(optarg, &rc.handoff) < 0) {
 				fprintf(stderr, "schedreplay validate: --handoff takes sleep, preempt, "
-					"skip or yield, not '%s'\n", optarg);
+					"skip or yield, not '%s'\n", cli_esc(optarg));
 				return SR_EXIT_USAGE;
 			}
 			break;
 		case 'C':
 			if (replay_channels_parse(optarg, &wo.channels, &rc.channel_strict) < 0) {
 				fprintf(stderr, "schedreplay validate: --channels takes auto, off or "
-					"strict, not '%s'\n", optarg);
+					"strict, not '%s'\n", cli_esc(optarg));
 				return SR_EXIT_USAGE;
 			}
 			break;
 		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
 		default:
-			/* getopt said what was wrong: one line, then where to look */
+			cli_getopt_error("validate", c, argv);
 			fprintf(stderr, "(see 'schedreplay validate --help')\n");
 			return SR_EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
 		fprintf(stderr, "schedreplay validate: unexpected argument '%s' (see 'schedreplay "
-			"validate --help')\n", argv[optind]);
+			"validate --help')\n", cli_esc(argv[optind]));
 		return SR_EXIT_USAGE;
 	}
 	snprintf(tpath, sizeof(tpath), "%s", tfile ? tfile : dir);
@@ -833,7 +834,8 @@ int cmd_validate(int argc, char **argv)
 		snprintf(tpath, sizeof(tpath), "%s/thresholds.json", dir);
 	root = json_load_file(tpath, 0, &je);
 	if (!root) {
-		fprintf(stderr, "schedreplay validate: %s:%d: %s\n", tpath, je.line, je.text);
+		fprintf(stderr, "schedreplay validate: %s:%d: %s\n", cli_esc(tpath), je.line,
+			cli_esc(je.text));
 		return SR_EXIT_FAIL;
 	}
 	traces = json_object_get(root, "traces");
@@ -841,7 +843,7 @@ int cmd_validate(int argc, char **argv)
 	if (strcmp(json_string_value(json_object_get(root, "schema")) ?: "", "schedreplay-thresholds") ||
 	    !json_is_object(traces)) {
 		fprintf(stderr, "schedreplay validate: %s: not a thresholds file (schema "
-			"\"schedreplay-thresholds\" with a \"traces\" object)\n", tpath);
+			"\"schedreplay-thresholds\" with a \"traces\" object)\n", cli_esc(tpath));
 		json_decref(root);
 		return SR_EXIT_FAIL;
 	}
@@ -858,12 +860,13 @@ int cmd_validate(int argc, char **argv)
 
 		if (ver && (!json_is_integer(ver) || json_integer_value(ver) != 1)) {
 			fprintf(stderr, "schedreplay validate: %s: \"version\" is not 1, the only one "
-				"this schedreplay reads\n", tpath);
+				"this schedreplay reads\n", cli_esc(tpath));
 			json_decref(root);
 			return SR_EXIT_FAIL;
 		}
 		if (goal && !json_is_object(goal)) {
-			fprintf(stderr, "schedreplay validate: %s: \"goal\" is not an object\n", tpath);
+			fprintf(stderr, "schedreplay validate: %s: \"goal\" is not an object\n",
+				cli_esc(tpath));
 			json_decref(root);
 			return SR_EXIT_FAIL;
 		}
@@ -875,7 +878,7 @@ int cmd_validate(int argc, char **argv)
 				break;
 		}
 		if (key) {
-			fprintf(stderr, "schedreplay validate: %s: goal.%s: %s\n", tpath, key,
+			fprintf(stderr, "schedreplay validate: %s: goal.%s: %s\n", cli_esc(tpath), cli_esc(key),
 				i == NR_METRICS ? "unknown metric (sched_switch, sched_stat_runtime, "
 				"sched_wakeup, sched_migrate_task, p50, p95, p99)" :
 				"not a fraction >= 0 (e.g. 0.05 for 5 %)");
@@ -884,7 +887,7 @@ int cmd_validate(int argc, char **argv)
 		}
 	}
 	if (!(d = opendir(dir))) {
-		fprintf(stderr, "schedreplay validate: %s: %s\n", dir, strerror(errno));
+		fprintf(stderr, "schedreplay validate: %s: %s\n", cli_esc(dir), strerror(errno));
 		json_decref(root);
 		return SR_EXIT_FAIL;
 	}
@@ -933,7 +936,7 @@ int cmd_validate(int argc, char **argv)
 			continue;
 		}
 		if (check_spec(spec, names[i], why, sizeof(why))) {
-			fprintf(stderr, "schedreplay validate: %s: %s\n", tpath, why);
+			fprintf(stderr, "schedreplay validate: %s: %s\n", cli_esc(tpath), cli_esc(why));
 			ret = SR_EXIT_FAIL;
 			goto out;
 		}
@@ -970,13 +973,14 @@ int cmd_validate(int argc, char **argv)
 		}
 		if (!validated && ret == SR_EXIT_OK) {
 			fprintf(stderr, "schedreplay validate: %s: no trace validated (%zu .dat files, "
-				"none with an entry of %s that is not skipped)\n", dir, nn, tpath);
+				"none with an entry of %s that is not skipped)\n", cli_esc(dir), nn,
+				cli_esc(tpath));
 			ret = SR_EXIT_FAIL;
 			goto out;
 		}
 		if (missing)
 			fprintf(stderr, "schedreplay validate: warning: %zu trace(s) of %s not in %s, "
-				"not validated: %s%s\n", missing, tpath, dir, list,
+				"not validated: %s%s\n", missing, cli_esc(tpath), cli_esc(dir), cli_esc(list),
 				missing > 3 ? ", ..." : "");
 	}
 	if (suggest) {

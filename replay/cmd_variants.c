@@ -173,7 +173,7 @@ int cmd_variants(int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "schedreplay variants: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "schedreplay variants: unexpected argument '%s'\n", cli_esc(argv[optind]));
 		variant_catalog_free(c);
 		return SR_EXIT_USAGE;
 	}

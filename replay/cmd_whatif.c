@@ -38,7 +38,8 @@ static void usage(FILE *f)
 		"replay\n"
 		"  --profile auto|NAME    kernel profile (default auto: from the trace's kernel)\n"
 		"  --placement trace|model  (default trace)\n"
-		"  --comm PREFIX          latency of comms starting with PREFIX only\n"
+		"  --comm PREFIX          latency of comms starting with PREFIX only (exit 2 if no\n"
+		"                         task of the trace has such a comm)\n"
 		"  --hz N, --cgroup-map FILE, --sidecar FILE, --no-sidecar   machine facts\n"
 		"  --seed N               the model's random seed (default 1)\n"
 		"  --seeds N              replay every variant with seeds S..S+N-1 (S = --seed; 1..15,\n"
@@ -123,7 +124,8 @@ int cmd_whatif(int argc, char **argv)
 	if (run_opts_init(&o, "whatif", argc) < 0)
 		return SR_EXIT_FAIL;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case O_MACHINE:
 			machine_name = optarg;
@@ -152,7 +154,7 @@ int cmd_whatif(int argc, char **argv)
 
 			if (!m) {
 				fprintf(stderr, "schedreplay whatif: no built-in machine '%s' (one-socket, two-socket)\n",
-					optarg);
+					cli_esc(optarg));
 				goto usage_fail;
 			}
 			run_opts_release(&o);
@@ -178,7 +180,7 @@ int cmd_whatif(int argc, char **argv)
 		case O_SEEDS:
 			if (parse_uint(optarg, WHATIF_MAX_SEEDS, &v) < 0 || v < 1) {
 				fprintf(stderr, "schedreplay whatif: --seeds takes 1..%d, not '%s'\n",
-					WHATIF_MAX_SEEDS, optarg);
+					WHATIF_MAX_SEEDS, cli_esc(optarg));
 				goto usage_fail;
 			}
 			seeds = (unsigned int)v;
@@ -187,8 +189,12 @@ int cmd_whatif(int argc, char **argv)
 			usage(stdout);
 			run_opts_release(&o);
 			return SR_EXIT_OK;
+		case '?':
+		case ':':
+			cli_getopt_error("whatif", opt, argv);
+			goto usage_fail;
 		default:
-			r = opt == '?' ? -1 : run_opts_parse(&o, opt, optarg);
+			r = run_opts_parse(&o, opt, optarg);
 			if (r == -2)
 				goto out;
 			if (r <= 0)
@@ -225,7 +231,7 @@ int cmd_whatif(int argc, char **argv)
 		}
 		if (clash) {
 			fprintf(stderr, "schedreplay whatif: --svg %s is an input file; it would be "
-				"overwritten\n", svg);
+				"overwritten\n", cli_esc(svg));
 			goto usage_fail;
 		}
 	}
@@ -239,11 +245,16 @@ int cmd_whatif(int argc, char **argv)
 	wl = wl_extract(argv[optind], &o.wo, &err);
 	if (!wl)
 		goto fail;
+	/* a --comm that matches nothing compared empty tables at exit 0 */
+	if (cli_filter_check("whatif", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1)) {
+		ret = SR_EXIT_USAGE;
+		goto out;
+	}
 	/* the report shows no trace header: say it here, as report and replay do */
 	if (wl_counts(wl)->lost_events)
 		fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost (ring-buffer "
 			"overrun): the measured and the replayed figures are partial\n",
-			argv[optind], (unsigned long long)wl_counts(wl)->lost_events);
+			cli_esc(argv[optind]), (unsigned long long)wl_counts(wl)->lost_events);
 	/* the other captures: only their measured latency is used */
 	for (unsigned int i = 0; i < nr_noise; i++) {
 		struct wl_options no = o.wo;
@@ -258,7 +269,7 @@ int cmd_whatif(int argc, char **argv)
 		if (wl_counts(noise_wl[i])->lost_events)
 			fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost "
 				"(ring-buffer overrun): its measured spread (--noise) is partial\n",
-				noise_paths[i],
+				cli_esc(noise_paths[i]),
 				(unsigned long long)wl_counts(noise_wl[i])->lost_events);
 		noise_lat[i] = wl_measured_latency(noise_wl[i]);
 	}

@@ -53,6 +53,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "schedreplay: unknown command '%s' (see 'schedreplay --help')\n", argv[1]);
+	fprintf(stderr, "schedreplay: unknown command '%s' (see 'schedreplay --help')\n",
+		cli_esc(argv[1]));
 	return SR_EXIT_USAGE;
 }

@@ -1680,8 +1680,10 @@ fail:
 }
 
 /*
- * PID_MAX_LIMIT (include/linux/threads.h): no 64-bit kernel hands out a
- * larger pid, so one in a record is damage. The pid-indexed map below would
+ * PID_MAX_LIMIT (include/linux/threads.h): pid_max is at most that, and
+ * alloc_pid() hands out pids below pid_max, so a pid of PID_MAX_LIMIT or more
+ * in a record is damage (and 4194304 + N is the replay's stand-in
+ * migration/N: sim.c, SIM_SYNTH_STOPPER_PID). The pid-indexed map below would
  * otherwise grow to 16 GiB for a pid near 2^31.
  */
 #define WL_PID_MAX_LIMIT (4 * 1024 * 1024)
@@ -1697,7 +1699,7 @@ const char *wl_event_where(const struct trace_event *ev, char *buf, size_t size)
 	return buf;
 }
 
-/* The first pid of @ev above WL_PID_MAX_LIMIT, else 0. */
+/* The first pid of @ev not below WL_PID_MAX_LIMIT, else 0. */
 static int32_t impossible_pid(const struct trace_event *ev)
 {
 	int32_t p[2] = { ev->common_pid, 0 };
@@ -1735,7 +1737,7 @@ static int32_t impossible_pid(const struct trace_event *ev)
 	default:
 		break;
 	}
-	return p[0] > WL_PID_MAX_LIMIT ? p[0] : p[1] > WL_PID_MAX_LIMIT ? p[1] : 0;
+	return p[0] >= WL_PID_MAX_LIMIT ? p[0] : p[1] >= WL_PID_MAX_LIMIT ? p[1] : 0;
 }
 
 int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
@@ -1748,8 +1750,8 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 	if (bad_pid) {
 		char where[64];
 
-		sr_error_set(err, EINVAL, "corrupted data: %s: %s with pid %d, above the kernel's "
-			     "limit (%d)", wl_event_where(ev, where, sizeof(where)),
+		sr_error_set(err, EINVAL, "corrupted data: %s: %s with pid %d, not below the "
+			     "kernel's PID_MAX_LIMIT (%d)", wl_event_where(ev, where, sizeof(where)),
 			     ev->name ? ev->name : "an event", bad_pid, WL_PID_MAX_LIMIT);
 		return -1;
 	}

@@ -17,4 +17,26 @@ int cmd_capture(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
+/*
+ * @s made fit for a one-line message: each control character (below 0x20,
+ * and 0x7f) written as \n, \t, \r or \xNN, so that a name holding a
+ * newline or a terminal escape (a file name, an option value, a comm read
+ * from a trace) can neither break the line nor drive the terminal.  @s itself
+ * when it holds none; else one of CLI_ESC_SLOTS static buffers, reused in
+ * turn (a message may escape that many strings; main thread only), the text
+ * cut short with "..." past CLI_ESC_MAX bytes.  Bytes from 0x80 pass
+ * unchanged (UTF-8).  Defined in replay/cmd_runs.c.
+ */
+#define CLI_ESC_SLOTS 4
+#define CLI_ESC_MAX 4096
+const char *cli_esc(const char *s);
+
+/*
+ * The message of getopt_long() returning @c, '?' (an unknown option) or ':'
+ * (a value missing: the option string starts with ':', opterr is 0), for
+ * `schedreplay @cmd`: one line naming argv[optind - 1] through cli_esc(),
+ * where getopt's own message printed it raw.
+ */
+void cli_getopt_error(const char *cmd, int c, char *const *argv);
+
 #endif /* SCHEDREPLAY_CLI_H */

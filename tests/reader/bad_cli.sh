@@ -208,4 +208,48 @@ cd "$old_pwd"
 # message naming four rates; the option now has the model's range
 expect 2 "replay: --hz takes 24..10000, not '23'" -- replay --hz 23 "$traces/small-pipe.dat"
 
+# a --comm or --pid that matches no task of the trace: empty tables, exit 0
+pipe=$traces/small-pipe.dat
+expect 2 "report: --comm 'zzz' matches no task in $pipe (9 comms; see 'schedreplay report')" -- \
+	report --comm zzz "$pipe"
+expect 2 "report: --pid 1 matches no task in $pipe (10 tasks; see 'schedreplay report --by pid')" -- \
+	report --pid 1 "$pipe"
+expect 2 "report: --comm 'perf' and --pid 22001 together match no task in $pipe (pid 22001 is 'sh')" -- \
+	report --comm perf --pid 22001 "$pipe"
+# a comm longer than the kernel's 15 characters never matches
+expect 2 "report: --comm 'sched-pipe-0123456' matches no task" -- report --comm sched-pipe-0123456 "$pipe"
+for c in replay whatif; do
+	expect 2 "$c: --comm 'zzz' matches no task in $pipe (9 comms; see 'schedreplay report')" -- \
+		$c --comm zzz --variant aaron-skip "$pipe"
+done
+# perf is no task's last comm (pid 22002 exec'd sched-pipe), but samples have it
+for c in report replay; do
+	if timeout 120 "$sr" $c --comm perf "$pipe" > "$work/out" 2> "$work/err"; then
+		echo "ok: $c --comm perf -> 0"
+	else
+		echo "FAIL: $c --comm perf: exit $?:"; cat "$work/err"; fails=$((fails + 1))
+	fi
+done
+
+# control characters of a name in a message (cli_esc()): a newline in an option
+# value or a file name broke the one-line rule, an escape reached the terminal
+nl='
+'
+esc=$(printf '\033')
+tab=$(printf '\t')
+expect 2 "report: bad value 'x\\\\ny' for --top" -- report --top "x${nl}y" "$pipe"
+expect 2 "replay: --comm 'a\\\\x1b\\[31m' matches no task" -- replay --comm "a${esc}[31m" "$pipe"
+expect 2 "whatif: --seeds takes 1..15, not '1\\\\t'" -- whatif --seeds "1${tab}" "$pipe"
+expect 2 "schedreplay: unknown command 'bo\\\\ngus'" -- "bo${nl}gus"
+mkdir -p "$work/nl"
+cp "$pipe" "$work/nl/t${nl}x.dat"
+expect 2 "report: --samples $work/nl/t\\\\nx.dat is an input file" -- \
+	report --samples "$work/nl/t${nl}x.dat" "$work/nl/t${nl}x.dat"
+expect 1 "validate: $work/nl/v\\\\r\\\\x7fd/thresholds.json" -- validate --dir "$work/nl/v$(printf '\r\177')d"
+# getopt's own messages (opterr) printed an unknown option raw
+expect 2 "replay: unknown option '--fr\\\\nob'" -- replay "--fr${nl}ob" "$pipe"
+expect 2 "whatif: a value is missing after option '--seeds'" -- whatif "$pipe" --seeds
+expect 2 "validate: unknown option '--x\\\\x1b'" -- validate "--x${esc}"
+expect 2 "capture: unknown option '--fr\\\\nob'" -- capture "--fr${nl}ob"
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }

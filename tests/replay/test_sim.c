@@ -1452,6 +1452,100 @@ static void test_active_balance_synth(void)
 	wl_free(wl);
 }
 
+/*
+ * The model's active balance queues a stopper on a CPU an RT task takes at
+ * the same timestamp (run_stopper()'s RT-held path), --placement model.
+ * CPUs 1 and 2 idle from 10 ms while CPU 0 runs 51 (movable) and 52
+ * (pinned): their nohz balances fail at 12, 16, 20 and 24 ms; at 24 ms CPU
+ * 2's starts CPU 0's stand-in stopper, which pushes 51 to CPU 2 (as in
+ * test_active_balance_synth()), and CPU 1's finds it pending: its
+ * nr_balance_failed stays 4.  CPU 1 runs RT 60 from 25 ms (no nohz balance
+ * of it since); 57 (nice 19, CPU 2 only: pinned) wakes on CPU 2 at 26 ms
+ * and is queued behind 51 at 33 ms.  At 33 ms, in the trace's order, 60
+ * sleeps - CPU 1's newidle balance (NI_RANDOM's die passes with this seed)
+ * finds 51 running and 57 pinned, nr_balance_failed 4: need_active_balance()
+ * queues CPU 2's stopper, woken from CPU 1 - and RT 61 takes CPU 2 (51 "R+").
+ * Then the stopper runs: it preempts 61 ("R+"), pushes 51 (emitted on CPU
+ * 2), sleeps and hands CPU 2 back to 61; CPU 1 runs 51; at 33.5 ms 61 sleeps
+ * and 57 runs.  sched_switch 22, the two of this stopper among them.
+ */
+static void test_stopper_over_rt(void)
+{
+	struct trace_event ev[64];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	struct replay_config rc;
+	char *text;
+
+	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 54, 120);
+	ev[n++] = ev_switch(60 * US, 2, 0, 'R', 120, 56, 120);
+	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_switch(10 * MS, 1, 54, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(10 * MS, 2, 56, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(25 * MS, 1, 0, 'R', 120, 60, 49);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 26 * MS, 2, 0, 0, 57, 139, 2);
+	ev[n++] = ev_switch(26 * MS + 10 * US, 2, 0, 'R', 120, 57, 139);
+	ev[n++] = ev_switch(33 * MS, 1, 60, 'S', 49, 0, 120);
+	ev[n++] = ev_switch(33 * MS, 2, 57, 'R', 139, 61, 49);
+	ev[n++] = ev_switch(33500 * US, 2, 61, 'S', 49, 57, 139);
+	ev[n++] = ev_switch(45 * MS, 2, 57, 'S', 139, 0, 120);
+	ev[n++] = ev_switch(100 * MS, 0, 51, 'R', 120, 52, 139);
+	ev[n++] = ev_switch(200 * MS, 0, 52, 'R', 139, 51, 120);
+	ev[n++] = ev_switch(201 * MS, 0, 51, 'R', 120, 0, 120);
+	ev[n++] = ev_migrate(201 * MS, 1, 51, 0, 1);
+	ev[n++] = ev_switch(201100 * US, 1, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_switch(202 * MS, 1, 51, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(202 * MS, 0, 0, 'R', 120, 52, 139);
+	ev[n++] = ev_switch(203 * MS, 0, 52, 'S', 139, 0, 120);
+	/* in time order, stable: CPU 1's switch at 33 ms before CPU 2's */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && ev[j - 1].ts > ev[j].ts; j--) {
+			struct trace_event x = ev[j];
+
+			ev[j] = ev[j - 1];
+			ev[j - 1] = x;
+		}
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	replay_config_default(&rc);
+	rc.no_costs = true;
+	rc.placement = REPLAY_PLACEMENT_MODEL;
+	rc.seed = 987654321;
+	r = run_dump(wl, &rc, &text);
+	CHECK(r != NULL);
+	CHECK(text != NULL);
+	if (r && text) {
+		CHECK_EQ(count(r, "sched_balance_rq.active_needed"), 3);
+		CHECK_EQ(count(r, "sched_balance_rq.active_started"), 2);
+		CHECK_EQ(count(r, "active_balance.pushed"), 2);
+		CHECK_EQ(count(r, "active_balance.failed"), 0);
+		CHECK_EQ(count(r, "sched_switch"), 22);
+		CHECK_EQ(lines_with(text, "sched_migrate_task", NULL), 2);
+		CHECK_EQ(lines_with(text, "migration/2", NULL), 4);
+		CHECK_EQ(lines_with(text, "[001] 0.033000000: sched_waking: migration/2:4194306 [0] CPU:002",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[001] 0.033000000: sched_wakeup: migration/2:4194306 [0] CPU:002",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[002] 0.033000000: sched_switch: task51:51 [120] R+ ==> task61:61 [49]",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[002] 0.033000000: sched_switch: task61:61 [49] R+ ==> migration/2:4194306 [0]",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[002] 0.033000000: sched_migrate_task: task51:51 orig_cpu=2 dest_cpu=1",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[002] 0.033000000: sched_switch: migration/2:4194306 [0] S ==> task61:61 [49]",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[001] 0.033000000: sched_switch: swapper/1:0 [120] R ==> task51:51 [120]",
+				    NULL), 1);
+		CHECK_EQ(lines_with(text, "[002] 0.033500000: sched_switch: task61:61 [49] S ==> task57:57 [139]",
+				    NULL), 1);
+	}
+	if (r)
+		replay_result_free(r);
+	free(text);
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -1477,5 +1571,6 @@ int main(int argc, char **argv)
 	test_pct_cell();
 	test_pull_under_traced_stopper();
 	test_active_balance_synth();
+	test_stopper_over_rt();
 	CHECK_DONE();
 }

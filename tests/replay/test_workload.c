@@ -1262,8 +1262,59 @@ static void test_bandwidth_phase(void)
 	unlink(path);
 }
 
+/*
+ * PID_MAX_LIMIT (4194304): pids are below it, and it is where the replay's
+ * stand-in stoppers start (migration/N, pid 4194304 + N), so a trace or a
+ * --cgroup-map naming it is refused; 4194303 is the largest pid accepted.
+ */
+static void test_pid_limit(void)
+{
+	char path[] = "/tmp/sr-pidmap-XXXXXX";
+	static const int32_t pids[] = { 4194303, 4194304 };
+	struct wl_options opt = { 0 };
+	struct sr_error err = { 0 };
+	struct trace_event e;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	for (int i = 0; i < 2; i++) {
+		/* as next_pid, then as a wakee */
+		for (int k = 0; k < 2; k++) {
+			start();
+			e = k ? ev_wake(TRACE_EV_SCHED_WAKING, 1 * MS, 0, 0, 0, pids[i], 120, 1) :
+				ev_switch(1 * MS, 0, 0, 'R', 120, pids[i], 120);
+			memset(&err, 0, sizeof(err));
+			CHECK_EQ(wl_builder_event(B, &e, 0, &err), i ? -1 : 0);
+			CHECK_MSG(!i || strstr(err.msg, "with pid 4194304, not below the kernel's "
+					       "PID_MAX_LIMIT (4194304)"), "%s", err.msg);
+			wl_free(finish());
+		}
+	}
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	opt.cgroup_map = path;
+	for (int i = 0; i < 2; i++) {
+		f = fopen(path, "w");
+		CHECK(f != NULL);
+		if (!f)
+			break;
+		fprintf(f, "%d /a\n", (int)pids[i]);
+		fclose(f);
+		memset(&err, 0, sizeof(err));
+		B = wl_builder_new(NULL, NULL, &opt, &err);
+		CHECK_EQ(B == NULL, i == 1);
+		CHECK_MSG(!i || strstr(err.msg, ":1: expected 'PID /cgroup/path'"), "%s", err.msg);
+		if (B)
+			wl_free(finish());
+	}
+	unlink(path);
+}
+
 int main(void)
 {
+	test_pid_limit();
 	test_basic();
 	test_race_and_spurious();
 	test_lifecycle();
