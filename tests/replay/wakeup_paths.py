@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""One task group's wakeup-latency samples by path, trace against replay.
+
+Usage:
+  schedreplay report --samples T.samples T.dat
+  trace-cmd report -t -i T.dat > T.rep
+  schedreplay replay [--seed N] --dump-events T.dump T.dat
+  wakeup_paths.py --samples T.samples [--group pipe] [--band 35 75] T.rep [T.dump ...]
+
+The group's tasks are the pids of the samples whose cgroup ends in /GROUP.  Each sample (the
+latency definition of docs/report.md: the first sched_waking, or sched_wakeup_new, of a task not
+on a CPU, to its switch-in) is classified by what its target CPU did between the wakeup and the
+switch-in:
+  idle                  the target CPU was idle at the wakeup and switched to the wakee
+  idle+queued           idle at the wakeup, other tasks ran first
+  preempt_L             the task current at the wakeup was switched out runnable for the wakee
+  behind_current_L      the current ran on, blocked, and the wakee was next
+  queued_behind_1|2+_L  one, or two or more, switches on the target before the wakee's
+  moved                 it was switched in on another CPU
+  new:...               a forked child's first wakeup
+L is local (sched_waking on the target CPU) or remote.  A sample is also marked `early` when its
+sched_waking comes within 0.5 us after the wakee's own switch-out asleep: in a dump that is the
+replay's early wake (docs/replay.md, "Early wakes": the task blocks and is woken at once).
+The trace file's own samples are matched to report's (its latency, with the switches out of
+idle the reader restores); in the trace an untraced switch is inferred where a CPU's buffer
+shows another current task.  Both inputs are text in the `trace-cmd report` line shape.
+Analysis helper, not a test (docs/validation.md, "After the sixteenth pass: the hackbench-chan
+p95").
+"""
+import argparse
+import math
+import re
+from collections import defaultdict
+
+REP = re.compile(r'^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
+DUMP = re.compile(r'^\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
+SWITCH = re.compile(r'(\S.*?):(\d+) \[\d+\] (\S+) ==> (\S.*?):(\d+) \[')
+PID = re.compile(r'(?:pid=(\d+)|:(\d+) \[\d+\])')
+TCPU = re.compile(r'CPU:(\d+)|target_cpu=(\d+)')
+EARLY_NS = 500
+
+
+def ns(sec, frac):
+    return int(sec) * 1000000000 + int(frac.ljust(9, '0'))
+
+
+def events(path):
+    """(ts, line, cpu, current pid shown by the line or None, event, fields), by time."""
+    out = []
+    with open(path) as f:
+        for i, line in enumerate(f):
+            m = None if line.startswith('[') else REP.match(line)
+            if m:
+                out.append((ns(m.group(4), m.group(5)), i, int(m.group(3)),
+                            int(m.group(2)), m.group(6), m.group(7)))
+                continue
+            m = DUMP.match(line)
+            if m:
+                out.append((ns(m.group(2), m.group(3)), i, int(m.group(1)),
+                            None, m.group(4), m.group(5)))
+    out.sort()
+    return out
+
+
+def first(m):
+    return int(next(g for g in m.groups() if g is not None))
+
+
+def classify(path, pids):
+    curr = defaultdict(int)
+    pend = {}
+    nsw = defaultdict(int)
+    slept = defaultdict(int)
+    res = []
+
+    def switch(ts, cpu, prev, state, nxt):
+        nsw[cpu] += 1
+        if state[0] in 'SD':
+            slept[prev] = ts
+        d = pend.get(nxt)
+        if d is not None and 'cpu' in d:
+            del pend[nxt]
+            n = nsw[cpu] - 1 - d['nsw'] if cpu == d['cpu'] else -1
+            loc = 'local' if d['waker_cpu'] == d['cpu'] else 'remote'
+            if n < 0:
+                k = 'moved'
+            elif d['cur'] == 0:
+                k = 'idle' if n == 0 else 'idle+queued'
+            elif n == 0 and prev == d['cur']:
+                k = ('preempt_' if state[0] == 'R' else 'behind_current_') + loc
+            else:
+                k = 'queued_behind_%s_%s' % ('1' if n == 1 else '2+', loc)
+            res.append(dict(pid=nxt, t0=d['t0'], lat=ts - d['t0'], early=d['early'],
+                            k=('new:' if d['new'] else '') + k))
+        curr[cpu] = nxt
+
+    for ts, _, cpu, shown, ev, fl in events(path):
+        if shown is not None and shown != curr[cpu]:
+            switch(ts, cpu, curr[cpu], 'R?', shown)   # untraced (restored) switch
+        if ev in ('sched_waking', 'sched_wakeup_new'):
+            p = first(PID.search(fl))
+            new = ev == 'sched_wakeup_new'
+            if p in pids and (new or (p not in pend and p not in curr.values())):
+                pend[p] = dict(t0=ts, waker_cpu=cpu, new=new,
+                               early=0 <= ts - slept.get(p, -10**18) <= EARLY_NS)
+                if new:
+                    t = first(TCPU.search(fl))
+                    pend[p].update(cpu=t, cur=curr[t], nsw=nsw[t])
+        elif ev == 'sched_wakeup':
+            p = first(PID.search(fl))
+            if p in pend and 'cpu' not in pend[p]:
+                t = first(TCPU.search(fl))
+                pend[p].update(cpu=t, cur=curr[t], nsw=nsw[t])
+        elif ev == 'sched_switch':
+            m = SWITCH.search(fl)
+            switch(ts, cpu, int(m.group(2)), m.group(3), int(m.group(5)))
+    return res
+
+
+def pct(v, p):
+    v = sorted(v)
+    return v[max(0, math.ceil(p / 100 * len(v)) - 1)] if v else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--samples', required=True, help='report --samples file of the trace')
+    ap.add_argument('--group', default='pipe', help='cgroup basename (default pipe)')
+    ap.add_argument('--band', nargs=2, type=float, default=(35.0, 75.0), metavar=('LO', 'HI'),
+                    help='latency band in us (default 35 75)')
+    ap.add_argument('files', nargs='+', help='trace-cmd report -t text or --dump-events files')
+    a = ap.parse_args()
+    lo, hi = a.band[0] * 1000, a.band[1] * 1000
+    pids, meas = set(), {}
+    with open(a.samples) as f:
+        for line in f:
+            c = line.rstrip('\n').split('\t')
+            if c[0] == 'wakeup' and c[8].endswith('/' + a.group):
+                pids.add(int(c[1]))
+                meas[(int(c[1]), int(c[3]))] = int(c[5])
+    for path in a.files:
+        res = classify(path, pids)
+        with open(path, errors='replace') as f:
+            head = [f.readline() for _ in range(5)]
+        if not any(line.startswith('[') for line in head):   # the trace: report's latencies
+            for r in res:
+                r['lat'] = meas.get((r['pid'], r['t0']), -1)
+            res = [r for r in res if r['lat'] >= 0]
+        lat = [r['lat'] for r in res]
+        print('%s: %d samples, p50 %.1f p95 %.1f p99 %.1f us; in [%g, %g) us: %d, of them early %d'
+              % (path, len(lat), pct(lat, 50) / 1e3, pct(lat, 95) / 1e3, pct(lat, 99) / 1e3,
+                 a.band[0], a.band[1], sum(lo <= x < hi for x in lat),
+                 sum(lo <= r['lat'] < hi and r['early'] for r in res)))
+        by = defaultdict(list)
+        for r in res:
+            by[r['k']].append(r)
+        print('  %-28s %6s %6s %7s %7s %6s %6s %6s' % ('path', 'n', 'early', 'p50', 'p90',
+                                                      'band', 'e.band', '>=hi'))
+        for k in sorted(by, key=lambda k: -len(by[k])):
+            v = [r['lat'] for r in by[k]]
+            print('  %-28s %6d %6d %7.1f %7.1f %6d %6d %6d' % (
+                k, len(v), sum(r['early'] for r in by[k]), pct(v, 50) / 1e3, pct(v, 90) / 1e3,
+                sum(lo <= x < hi for x in v),
+                sum(lo <= r['lat'] < hi and r['early'] for r in by[k]), sum(x >= hi for x in v)))
+
+
+if __name__ == '__main__':
+    main()
