@@ -919,13 +919,21 @@ static __attribute__((noinline)) void left_close(struct lat_machine *m, struct t
 	switch_out(m, t, &ls);
 }
 
-/* left_close() of the live task of @pid, if it has an open switch */
+/*
+ * left_close() of the live task of @pid, if it has an open switch: the few
+ * open ones are scanned first (a wakeup's target is looked up only if it
+ * is one of them).
+ */
 static inline void left_close_pid(struct lat_machine *m, int32_t pid, bool runnable, int cpu)
 {
 	struct task *t;
 
-	if (m->nr_open && pid > 0 && (t = pid_map_get(&m->live, pid)) && t->left_open)
-		left_close(m, t, runnable, cpu);
+	for (size_t i = 0; i < m->nr_open; i++)
+		if (m->open[i].ls.pid == pid) {
+			if (pid > 0 && (t = pid_map_get(&m->live, pid)) && t->left_open)
+				left_close(m, t, runnable, cpu);
+			return;
+		}
 }
 
 /* Every open switch, as blocked (the end of the stream, a lost-events gap). */
