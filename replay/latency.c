@@ -250,6 +250,7 @@ struct task {
 	uint8_t wake_ev;               /* enum trace_event_type that opened it */
 	bool runnable;                 /* preempted, waiting to run again */
 	bool exiting;                  /* its sched_process_exit seen */
+	bool left_open;                /* in lat_machine.open: LAT_LOST_OTHER, undecided */
 	uint64_t wake_ts, runnable_ts, run_start;
 	/*
 	 * On a CPU: its first sched_waking since its switch-in or last
@@ -285,18 +286,23 @@ struct cpu_state {
 	bool seen;
 	bool was_known;                /* curr known (or guessed) at some point */
 	bool last_remote;              /* last is a remote sched_stat_runtime's */
-	/*
-	 * An event in another task's context came since curr's last: what ran
-	 * here since is not known (the extraction takes curr as preempted
-	 * there), so no switch of curr is inferred.
-	 */
-	bool other_seen;
 	uint64_t first_ts;
 	/*
 	 * With infer_lost_switches: curr's last event here (in its context,
 	 * its switch-in, or a sched_stat_runtime of it on another CPU).
 	 */
 	uint64_t last;
+};
+
+/*
+ * A switch of LAT_LOST_OTHER not reported yet: whether the task blocked or
+ * was preempted is decided by its next event (left_close()), and its time
+ * is bounded by the next task's first sched_stat_runtime there (left_stamp()).
+ */
+struct left_switch {
+	struct lat_lost_switch ls;     /* .ts: the best bound so far */
+	int32_t next;                  /* the task whose event revealed it */
+	bool frozen;                   /* a switch on the CPU since: .ts is final */
 };
 
 struct prov_sample {
@@ -329,6 +335,8 @@ struct lat_machine {
 	int nr_cpus;
 	struct prov_sample *prov;
 	size_t nr_prov;
+	struct left_switch *open;      /* few: the tasks that left untraced, undecided */
+	size_t nr_open, open_cap;
 	bool finished;
 	bool oom;
 };
@@ -384,6 +392,7 @@ void lat_machine_free(struct lat_machine *m)
 		sr_hist_release(&m->all[k]);
 	free(m->cpus);
 	free(m->prov);
+	free(m->open);
 	free(m);
 }
 
@@ -748,7 +757,6 @@ static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, i
 	c->curr_t = NULL;
 	c->last = ts;
 	c->last_remote = false;
-	c->other_seen = false;
 	if (pid <= 0) {
 		c->was_known = true;
 		return;
@@ -769,19 +777,57 @@ static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, i
 }
 
 /*
+ * Task @t left its CPU at @ls->ts untraced (enum lat_lost_reason): the
+ * switch as if traced there, reported to lat_config.lost_switch.  The
+ * caller has taken @t off the CPU's state.
+ */
+static void switch_out(struct lat_machine *m, struct task *t, struct lat_lost_switch *ls)
+{
+	ls->dead = t->exiting && !ls->runnable;
+	t->pub.runtime_ns += ls->ts > t->run_start ? ls->ts - t->run_start : 0;
+	t->on_cpu = -1;
+	if (ls->runnable) {
+		t->pub.preemptions++;
+		t->runnable = true;
+		t->runnable_ts = ls->ts;
+		m->sum.lost_switch_preempted++;
+	} else if (t->run_waking_ts > ls->ts && !t->pending) {
+		/* that waking found it asleep: its interval starts there */
+		t->pending = true;
+		t->wake_ts = t->run_waking_ts;
+		t->wake_ev = TRACE_EV_SCHED_WAKING;
+		t->pub.wakings_running--;
+		m->sum.wakings_running--;
+		m->sum.lost_switch_wakings++;
+	}
+	t->run_waking_ts = 0;
+	if (ls->dead) {
+		t->pub.exited = true;
+		task_kill(t);
+	}
+	m->sum.lost_switches[ls->reason]++;
+	m->sum.lost_switches_remote += ls->remote_stamp;
+	if (m->cfg.lost_switch && m->cfg.lost_switch(m->cfg.lost_switch_ctx, ls))
+		m->oom = true;
+}
+
+/*
  * @c (CPU @cpu) was seen in a state that says its current task left it
  * without a traced sched_switch (enum lat_lost_reason, lat_config
  * .infer_lost_switches): the switch is taken as traced at the task's last
- * event there.  The caller sets the CPU's current afterwards.
+ * event there.  For LAT_LOST_OTHER (@next's event there) it is reported
+ * once the task's next event says whether it blocked (left_close()),
+ * unless already known: a waking of it since its last event (blocked), its
+ * sched_process_exit (dead).  The caller sets the CPU's current afterwards.
  */
 static __attribute__((noinline)) bool lost_switch(struct lat_machine *m, struct cpu_state *c,
 						   int cpu, enum lat_lost_reason why,
-						   uint64_t seen_ts)
+						   uint64_t seen_ts, int32_t next)
 {
 	struct task *t = c->curr > 0 ? pid_map_get(&m->live, c->curr) : NULL;
 	struct lat_lost_switch ls;
 
-	if (!t || t->dead || t->on_cpu != cpu || c->other_seen)
+	if (!t || t->dead || t->on_cpu != cpu)
 		return false;
 	c->curr_t = NULL;
 	memset(&ls, 0, sizeof(ls));
@@ -793,32 +839,123 @@ static __attribute__((noinline)) bool lost_switch(struct lat_machine *m, struct 
 	ls.remote_stamp = c->last_remote && c->last == ls.ts;
 	/* a migration not placing a wakeup moves a queued task */
 	ls.runnable = why == LAT_LOST_MIGRATED && !(t->run_waking_ts > ls.ts);
-	ls.dead = t->exiting && !ls.runnable;
-	t->pub.runtime_ns += ls.ts - t->run_start;
-	t->on_cpu = -1;
-	if (ls.runnable) {
-		t->pub.preemptions++;
-		t->runnable = true;
-		t->runnable_ts = ls.ts;
-	} else if (t->run_waking_ts > ls.ts && !t->pending) {
-		/* that waking found it asleep: its interval starts there */
-		t->pending = true;
-		t->wake_ts = t->run_waking_ts;
-		t->wake_ev = TRACE_EV_SCHED_WAKING;
-		t->pub.wakings_running--;
-		m->sum.wakings_running--;
-		m->sum.lost_switch_wakings++;
+	if (why == LAT_LOST_OTHER && !t->exiting && !(t->run_waking_ts > ls.ts)) {
+		struct left_switch *o;
+
+		if (m->nr_open == m->open_cap) {
+			size_t cap = m->open_cap ? m->open_cap * 2 : 8;
+
+			o = realloc(m->open, cap * sizeof(*o));
+			if (!o) {
+				m->oom = true;
+				return false;
+			}
+			m->open = o;
+			m->open_cap = cap;
+		}
+		for (size_t i = 0; i < m->nr_open; i++)
+			if (m->open[i].ls.cpu == cpu)
+				m->open[i].frozen = true;
+		o = &m->open[m->nr_open++];
+		o->ls = ls;
+		o->next = next;
+		o->frozen = false;
+		t->left_open = true;
+		t->on_cpu = -1;
+		t->run_waking_ts = 0;
+		return true;
 	}
-	t->run_waking_ts = 0;
-	if (ls.dead) {
-		t->pub.exited = true;
-		task_kill(t);
-	}
-	m->sum.lost_switches[why]++;
-	m->sum.lost_switches_remote += ls.remote_stamp;
-	if (m->cfg.lost_switch && m->cfg.lost_switch(m->cfg.lost_switch_ctx, &ls))
-		m->oom = true;
+	switch_out(m, t, &ls);
 	return true;
+}
+
+/*
+ * The next task's first sched_stat_runtime on the CPU of an open
+ * LAT_LOST_OTHER switch (in its own context, no switch there since): its
+ * runtime counts from its switch-in (set_next_entity() starts exec_start),
+ * which is the switch out of the task that left: @ts - @runtime, within
+ * [that task's last event there, the event that revealed it].
+ */
+static __attribute__((noinline)) void left_stamp(struct lat_machine *m, int cpu, int32_t pid,
+						 uint64_t ts, uint64_t runtime)
+{
+	for (size_t i = 0; i < m->nr_open; i++) {
+		struct left_switch *o = &m->open[i];
+		uint64_t at = ts > runtime ? ts - runtime : 0;
+
+		if (o->frozen || o->ls.cpu != cpu || o->next != pid)
+			continue;
+		o->frozen = true;
+		if (at <= o->ls.ts)
+			continue;
+		o->ls.ts = at < o->ls.seen_ts ? at : o->ls.seen_ts;
+		o->ls.remote_stamp = false;
+		m->sum.lost_switch_stamped++;
+	}
+}
+
+/*
+ * @t's next event decides its open LAT_LOST_OTHER switch: @runnable when it
+ * is switched in there (@cpu; -1: any) by a task, or migrated, with no wake
+ * in between (a queued task is only ever picked or moved), else it had
+ * blocked (woken; switched in out of idle - a CPU idles with nothing
+ * runnable - or somewhere else; back on a CPU with no traced switch-in;
+ * never seen again: a task left runnable runs again).
+ */
+static __attribute__((noinline)) void left_close(struct lat_machine *m, struct task *t,
+						 bool runnable, int cpu)
+{
+	struct lat_lost_switch ls;
+	size_t i;
+
+	t->left_open = false;
+	for (i = 0; i < m->nr_open && m->open[i].ls.pid != t->pub.pid; i++)
+		;
+	if (i == m->nr_open)
+		return;
+	ls = m->open[i].ls;
+	m->open[i] = m->open[--m->nr_open];
+	ls.runnable = runnable && (cpu < 0 || cpu == ls.cpu);
+	switch_out(m, t, &ls);
+}
+
+/*
+ * left_close() of the live task of @pid, if it has an open switch: the few
+ * open ones are scanned first (a wakeup's target is looked up only if it
+ * is one of them).
+ */
+static inline void left_close_pid(struct lat_machine *m, int32_t pid, bool runnable, int cpu)
+{
+	struct task *t;
+
+	for (size_t i = 0; i < m->nr_open; i++)
+		if (m->open[i].ls.pid == pid) {
+			if (pid > 0 && (t = pid_map_get(&m->live, pid)) && t->left_open)
+				left_close(m, t, runnable, cpu);
+			return;
+		}
+}
+
+/* Every open switch, as blocked (the end of the stream, a lost-events gap). */
+static void left_close_all(struct lat_machine *m)
+{
+	while (m->nr_open) {
+		struct task *t = pid_map_get(&m->live, m->open[0].ls.pid);
+
+		if (t && t->left_open) {
+			left_close(m, t, false, -1);
+		} else {
+			m->open[0] = m->open[--m->nr_open];
+		}
+	}
+}
+
+/* A sched_switch on @cpu: the bounds of its open switches are final. */
+static void left_freeze(struct lat_machine *m, int cpu)
+{
+	for (size_t i = 0; i < m->nr_open; i++)
+		if (m->open[i].ls.cpu == cpu)
+			m->open[i].frozen = true;
 }
 
 /*
@@ -832,7 +969,7 @@ static void left_elsewhere(struct lat_machine *m, struct task *t, enum lat_lost_
 		NULL;
 
 	if (!o || o->curr != t->pub.pid || !(o->known || o->guessed) ||
-	    !lost_switch(m, o, t->on_cpu, why, ts))
+	    !lost_switch(m, o, t->on_cpu, why, ts, 0))
 		return;
 	o->curr = 0;
 	o->known = false;
@@ -846,16 +983,21 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 	const struct trace_sched_switch *s = &ev->u.sched_switch;
 	struct task *t;
 
+	if (m->nr_open)
+		left_close_pid(m, s->prev_pid, false, -1);  /* back without a switch-in */
 	if ((c->known || c->guessed) && c->curr != s->prev_pid && c->curr > 0) {
 		/* the previous switch out of this CPU is missing */
 		struct task *old = pid_map_get(&m->live, c->curr);
 
-		bool inferred = m->cfg.infer_lost_switches && s->prev_pid == 0 &&
-			lost_switch(m, c, ev->cpu, LAT_LOST_IDLE, ev->ts);
+		bool inferred = m->cfg.infer_lost_switches &&
+			lost_switch(m, c, ev->cpu, s->prev_pid == 0 ? LAT_LOST_IDLE : LAT_LOST_OTHER,
+				    ev->ts, s->prev_pid);
 
 		if (!inferred && old && old->on_cpu == ev->cpu)
 			old->on_cpu = -1;
 	}
+	if (m->nr_open)     /* (also the task this switch revealed) queued or woken */
+		left_close_pid(m, s->next_pid, s->prev_pid > 0, ev->cpu);
 	if (s->prev_pid > 0 &&
 	    (t = get_task_hint(m, c->curr_t, s->prev_pid, s->prev_comm, ev->ts))) {
 		if (t->on_cpu == ev->cpu)
@@ -913,7 +1055,8 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 	c->guessed = false;
 	c->last = ev->ts;
 	c->last_remote = false;
-	c->other_seen = false;
+	if (m->nr_open)
+		left_freeze(m, ev->cpu);
 }
 
 /*
@@ -933,14 +1076,21 @@ feed_cpu(struct lat_machine *m, const struct trace_event *ev, bool is_switch)
 		c->seen = true;
 		c->first_ts = ev->ts;
 	}
+	if (m->nr_open && !is_switch && ev->common_pid != c->curr)
+		left_close_pid(m, ev->common_pid, false, -1);  /* back without a switch-in */
 	if (m->cfg.infer_lost_switches && !is_switch && c->curr > 0) {
 		if (ev->common_pid == c->curr) {
 			c->last = ev->ts;
 			c->last_remote = false;
 		} else if (ev->common_pid != 0) {
-			c->other_seen = c->known;
+			/* another task's event: the current left untraced (or is stale) */
+			if (c->known || c->guessed)
+				lost_switch(m, c, ev->cpu, LAT_LOST_OTHER, ev->ts, ev->common_pid);
+			c->curr = 0;
+			c->known = false;
+			c->guessed = false;
 		} else if ((c->known || c->guessed) &&
-			   lost_switch(m, c, ev->cpu, LAT_LOST_IDLE, ev->ts)) {
+			   lost_switch(m, c, ev->cpu, LAT_LOST_IDLE, ev->ts, 0)) {
 			/* an event in idle's context: the CPU is idle */
 			c->curr = 0;
 		}
@@ -974,6 +1124,8 @@ on_wakeup(struct lat_machine *m, const struct trace_event *ev, enum trace_event_
 {
 	struct task *t;
 
+	if (m->nr_open)
+		left_close_pid(m, ev->u.wakeup.pid, false, -1);   /* woken: it had blocked */
 	if (type == TRACE_EV_SCHED_WAKING) {
 		if (m->mode == LAT_START_WAKEUP)
 			return;
@@ -1000,6 +1152,8 @@ on_stat_runtime(struct lat_machine *m, const struct trace_event *ev, struct cpu_
 			       ev->ts))) {
 		t->pub.stat_runtime_ns += ev->u.stat_runtime.runtime;
 		t->pub.nr_stat_runtime++;
+		if (m->nr_open && ev->common_pid == t->pub.pid)
+			left_stamp(m, ev->cpu, t->pub.pid, ev->ts, ev->u.stat_runtime.runtime);
 		if (m->cfg.infer_lost_switches && t->on_cpu >= 0 && t->on_cpu != ev->cpu &&
 		    t->on_cpu < m->nr_cpus && m->cpus[t->on_cpu].curr == t->pub.pid &&
 		    ev->ts > m->cpus[t->on_cpu].last) {
@@ -1100,6 +1254,8 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 		if (ev->u.migrate.pid > 0 &&
 		    (t = get_task(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->ts))) {
 			t->pub.migrations++;
+			if (t->left_open)
+				left_close(m, t, true, -1);     /* moved while queued */
 			if (m->cfg.infer_lost_switches && t->on_cpu >= 0 &&
 			    ev->u.migrate.dest_cpu != t->on_cpu)
 				left_elsewhere(m, t, LAT_LOST_MIGRATED, ev->ts);
@@ -1158,6 +1314,7 @@ void lat_machine_lost(struct lat_machine *m, int cpu, uint64_t n)
 
 	(void)n;
 	m->sum.lost_gaps++;
+	left_close_all(m);
 	for (size_t i = 0; i < m->nr_tasks; i++) {
 		struct task *t = m->tasks[i];
 
@@ -1223,6 +1380,7 @@ int lat_machine_finish(struct lat_machine *m, uint64_t end_ts)
 	if (m->finished)
 		return m->oom ? -1 : 0;
 	m->finished = true;
+	left_close_all(m);
 	for (size_t i = 0; i < m->nr_tasks; i++) {
 		struct task *t = m->tasks[i];
 

@@ -230,6 +230,9 @@ int report_print_json(FILE *out, const struct report_data *d, const struct repor
 		json_object_set_new(u, "switched_in_elsewhere",
 				    jint(s->lost_switches[LAT_LOST_SWITCHED_IN]));
 		json_object_set_new(u, "migrated", jint(s->lost_switches[LAT_LOST_MIGRATED]));
+		json_object_set_new(u, "other_task_there", jint(s->lost_switches[LAT_LOST_OTHER]));
+		json_object_set_new(u, "at_next_exec_start", jint(s->lost_switch_stamped));
+		json_object_set_new(u, "preempted", jint(s->lost_switch_preempted));
 		json_object_set_new(u, "at_remote_stat_runtime", jint(s->lost_switches_remote));
 		json_object_set_new(u, "wakings_starting_intervals", jint(s->lost_switch_wakings));
 		json_object_set_new(def, "untraced_switches", u);

@@ -259,14 +259,18 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 			" opened by sched_wakeup before the first sched_waking\n",
 			s->intervals_dropped_lost, s->provisional_dropped);
 	if (s->lost_switches[LAT_LOST_IDLE] + s->lost_switches[LAT_LOST_WOKEN] +
-	    s->lost_switches[LAT_LOST_SWITCHED_IN] + s->lost_switches[LAT_LOST_MIGRATED])
+	    s->lost_switches[LAT_LOST_SWITCHED_IN] + s->lost_switches[LAT_LOST_MIGRATED] +
+	    s->lost_switches[LAT_LOST_OTHER])
 		fprintf(out, "untraced switches (taken at the task's last event on its CPU): %" PRIu64
 			" seen idle, %" PRIu64 " woken elsewhere, %" PRIu64 " switched in elsewhere, %"
-			PRIu64 " migrated; %" PRIu64 " at a remote sched_stat_runtime; %" PRIu64
+			PRIu64 " migrated, %" PRIu64 " another task's event there (%" PRIu64
+			" at its exec_start); %" PRIu64 " preemptions; %" PRIu64
+			" at a remote sched_stat_runtime; %" PRIu64
 			" wakings after one started their interval\n",
 			s->lost_switches[LAT_LOST_IDLE], s->lost_switches[LAT_LOST_WOKEN],
 			s->lost_switches[LAT_LOST_SWITCHED_IN], s->lost_switches[LAT_LOST_MIGRATED],
-			s->lost_switches_remote, s->lost_switch_wakings);
+			s->lost_switches[LAT_LOST_OTHER], s->lost_switch_stamped,
+			s->lost_switch_preempted, s->lost_switches_remote, s->lost_switch_wakings);
 	fprintf(out, "\n");
 	print_block(out, "Wakeup Latencies", filter, lat_get_all(d->lat, LAT_WAKEUP));
 	for (int k = 0; k < LAT_NR_KEYS; k++)

@@ -51,6 +51,8 @@ struct tstate {
 	uint32_t lat_switches;       /* the target CPU's switch count then */
 	uint64_t mark;               /* RUNNING: end of the last op cut */
 	uint64_t runnable_since;     /* QUEUED by a switch-out while runnable: its time */
+	uint64_t cut_ts;             /* QUEUED by another task current on its CPU: then */
+	uint32_t cut_ops;            /* ... and its ops.n then */
 	uint32_t run_wakee;          /* RUNNING: last sleeper it woke since its switch-in */
 	uint32_t handoff_to;         /* QUEUED: preempted by run_wakee (a hand-off) */
 	uint32_t handoff_from;       /* the task that handed off to this one */
@@ -549,6 +551,8 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 			if (flush_run(b, (uint32_t)c->curr, ts))
 				return -1;
 			o->st = TS_QUEUED;
+			o->cut_ts = ts;         /* lost_switch() may say more */
+			o->cut_ops = o->ops.n;
 		}
 		if (!counted_mismatch)
 			note(b, WL_NOTE_SWITCH_MISMATCH);
@@ -625,6 +629,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		s->st = TS_RUNNING;
 		s->cpu = (int16_t)cpu;
 		s->mark = ts;
+		s->cut_ts = 0;
 		s->run_wakee = WL_NONE;
 		handoff_cancel(b, t);
 	}
@@ -663,6 +668,67 @@ static uint32_t appear_running(struct wl_builder *b, struct cpu_track *c, int cp
 static int on_switch(struct wl_builder *b, const struct trace_event *ev);
 
 /*
+ * Task @p leaves its CPU asleep at @ts (prev_state @state; @special: T, t
+ * or P): its BLOCK op, ended by its next wake.  0, or -1 on ENOMEM.
+ */
+static int switch_out_blocked(struct wl_builder *b, uint32_t p, bool special, uint64_t state,
+			      uint64_t ts)
+{
+	struct tstate *s = &b->ts.v[p];
+
+	s->st = TS_BLOCKED;
+	s->initial_sleep = false;
+	if (b->tasks.v[p].cls == WL_CLASS_FAIR) {
+		s->block_op = s->ops.n;
+		if (push_op(b, p, WL_OP_BLOCK, special ? WL_BLOCK_SPECIAL : WL_BLOCK_SLEEP, WL_NONE,
+			    state))
+			return -1;
+	}
+	if (handoff_block(b, p, b->ts.v[p].block_op))
+		return -1;
+	if (b->chan && b->tasks.v[p].cls == WL_CLASS_FAIR &&
+	    chan_block(b, p, b->ts.v[p].block_op, ts))
+		return -1;
+	return 0;
+}
+
+/*
+ * LAT_LOST_OTHER decided after the builder took @t's CPU for the task whose
+ * event revealed it (make_current() cut @t's run there, at @ls->seen_ts,
+ * and queued it): its run ends at @ls->ts instead, and if it blocked, its
+ * BLOCK op goes there, as if the switch had been traced.  Nothing when @t
+ * did anything since that cut.  0, or -1 on ENOMEM.
+ */
+static int lost_switch_decided(struct wl_builder *b, uint32_t t, const struct lat_lost_switch *ls)
+{
+	struct tstate *s = &b->ts.v[t];
+	uint64_t d = ls->seen_ts > ls->ts ? ls->seen_ts - ls->ts : 0;
+
+	if (s->st != TS_QUEUED || s->cut_ts != ls->seen_ts || s->cpu != ls->cpu ||
+	    s->ops.n != s->cut_ops || ls->dead)
+		return 0;
+	s->cut_ts = 0;
+	if (b->tasks.v[t].cls == WL_CLASS_FAIR && d) {
+		struct wl_op *o = s->ops.n ? &s->ops.v[s->ops.n - 1] : NULL;
+
+		if (!o || o->kind != WL_OP_RUN || o->value < d)
+			return 0;
+		o->value -= d;
+		if (!o->value)
+			s->ops.n--;
+	}
+	b->tasks.v[t].runtime_ns -= d < b->tasks.v[t].runtime_ns ? d : b->tasks.v[t].runtime_ns;
+	note(b, WL_NOTE_LOST_SWITCH_OTHER);
+	if (ls->remote_stamp)
+		note(b, WL_NOTE_LOST_SWITCH_REMOTE);
+	if (ls->runnable)
+		return 0;
+	if (s->waking != WL_NONE && b->wakes.v[s->waking].ts > ls->ts)
+		b->wakes.v[s->waking].flags &= (uint8_t)~WL_WAKE_ON_CPU;
+	return switch_out_blocked(b, t, false, 1, ls->ts);   /* "S" */
+}
+
+/*
  * A switch the kernel did not trace, as the measured side's latency machine
  * infers it (struct lat_lost_switch, enum lat_lost_reason in latency.h: one
  * detection for both sides, fed each event before the builder sees it).  The
@@ -688,6 +754,8 @@ static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 	const struct wl_task *wt;
 	struct tstate *s;
 
+	if (c && t != WL_NONE && ls->reason == LAT_LOST_OTHER && c->curr != (int32_t)t)
+		return lost_switch_decided(b, t, ls);
 	if (!c || t == WL_NONE || c->curr != (int32_t)t || b->ts.v[t].st != TS_RUNNING ||
 	    b->ts.v[t].cpu != ls->cpu)
 		return 0;
@@ -730,7 +798,8 @@ static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 	}
 	snprintf(sw.u.sched_switch.next_comm, sizeof(sw.u.sched_switch.next_comm), "swapper/%d",
 		 ls->cpu);
-	note(b, ls->reason == LAT_LOST_IDLE ? WL_NOTE_LOST_IDLE_SWITCH : WL_NOTE_LOST_SWITCH_ELSEWHERE);
+	note(b, ls->reason == LAT_LOST_IDLE ? WL_NOTE_LOST_IDLE_SWITCH :
+		ls->reason == LAT_LOST_OTHER ? WL_NOTE_LOST_SWITCH_OTHER : WL_NOTE_LOST_SWITCH_ELSEWHERE);
 	if (ls->remote_stamp)
 		note(b, WL_NOTE_LOST_SWITCH_REMOTE);
 	if (on_switch(b, &sw))
@@ -1272,18 +1341,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			    ev->ts - stat_ts < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
 				b->lead_hist[(ev->ts - stat_ts) / WL_LEAD_BUCKET_NS]++;
 
-			s->st = TS_BLOCKED;
-			s->initial_sleep = false;
-			if (b->tasks.v[p].cls == WL_CLASS_FAIR) {
-				s->block_op = s->ops.n;
-				if (push_op(b, p, WL_OP_BLOCK, special ? WL_BLOCK_SPECIAL : WL_BLOCK_SLEEP,
-					    WL_NONE, (uint64_t)sw->prev_state))
-					return -1;
-			}
-			if (handoff_block(b, p, b->ts.v[p].block_op))
-				return -1;
-			if (b->chan && b->tasks.v[p].cls == WL_CLASS_FAIR &&
-			    chan_block(b, p, s->block_op, ev->ts))
+			if (switch_out_blocked(b, p, special, (uint64_t)sw->prev_state, ev->ts))
 				return -1;
 			if (s->waking != WL_NONE) {
 				/* Woken before it got off the CPU: the wakeup
@@ -2712,6 +2770,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_SWITCH_MISMATCH] = "sched_switch events whose prev was not the CPU's current so far: the previous current assumed preempted in the gap",
 	[WL_NOTE_LOST_IDLE_SWITCH] = "switches to idle the kernel did not trace (the CPU seen idle while a fair task was its current, no event of the task since its last): the task assumed blocked at its last event there",
 	[WL_NOTE_LOST_SWITCH_ELSEWHERE] = "switches the kernel did not trace, revealed by the task on another CPU (woken, switched in or migrated there while its CPU's current): the task assumed blocked (preempted, if migrated without a wakeup) at its last event on its CPU",
+	[WL_NOTE_LOST_SWITCH_OTHER] = "switches the kernel did not trace, revealed by another task's event on the task's CPU: the task assumed preempted if it was next switched in there (or migrated) with no wake in between, else blocked; at its last event there, or at the other task's exec_start from its first sched_stat_runtime there",
 	[WL_NOTE_LOST_SWITCH_REMOTE] = "... of these, switches whose task's last event was a sched_stat_runtime of it written on another CPU (a remote update_curr())",
 	[WL_NOTE_PID_REUSE] = "pids reused without a recorded exit: the old task closed at the reuse",
 	[WL_NOTE_PREEXIST] = "tasks alive before the trace, started in the state their first event implies",

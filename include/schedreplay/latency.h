@@ -109,28 +109,46 @@ struct lat_sample {
  *   LAT_LOST_MIGRATED    sched_migrate_task moves T off c: blocked if a
  *                        sched_waking of T came since its last event there
  *                        (a wakeup's placement), else preempted (a
- *                        migration moves queued tasks only).
+ *                        migration moves queued tasks only);
+ *   LAT_LOST_OTHER       an event on c in another task N's context (any
+ *                        event, or a sched_switch whose prev is N): c runs
+ *                        N, so T left it.  Blocked or preempted is decided
+ *                        by T's next event (reported then, not before):
+ *                        switched in by a task on c, or migrated, with no
+ *                        wake in between -> preempted (a queued task is
+ *                        only picked or moved); woken, switched in out of
+ *                        idle or elsewhere, back in its context without a
+ *                        switch-in, or never seen again -> blocked; a
+ *                        waking of T since its last event, or its
+ *                        sched_process_exit, decides at once (blocked,
+ *                        dead).
  * T left c at its last event there: the last event on c in T's context, its
  * switch-in, or a sched_stat_runtime of T written on another CPU (a remote
  * update_curr() of c's runqueue: T was still c's current then).  That is the
  * least it ran; the switch is taken as traced there (state S, or X after
  * T's sched_process_exit; R for a preemption): T's run time ends there, and
  * a sched_waking of T that came after it starts a wakeup interval (it was
- * asleep, not on the CPU).  c is idle afterwards (LAT_LOST_IDLE) or unknown
- * (the others: its next event in a task's context names its current).
+ * asleep, not on the CPU).  For LAT_LOST_OTHER a later bound replaces it
+ * when N's first sched_stat_runtime on c in its own context comes before
+ * any sched_switch there: N ran from its exec_start, that event's time
+ * minus its runtime (set_next_entity() starts it at N's switch-in), kept
+ * within [T's last event, the revealing event].  c is idle afterwards
+ * (LAT_LOST_IDLE), runs N (LAT_LOST_OTHER) or is unknown (the others: its
+ * next event in a task's context names its current).
  */
 enum lat_lost_reason {
 	LAT_LOST_IDLE = 0,
 	LAT_LOST_WOKEN,
 	LAT_LOST_SWITCHED_IN,
 	LAT_LOST_MIGRATED,
+	LAT_LOST_OTHER,
 	LAT_LOST_NR
 };
 
 struct lat_lost_switch {
 	int cpu;                       /* the CPU T left */
 	int32_t pid;                   /* T */
-	uint64_t ts;                   /* T's last event there: the inferred switch */
+	uint64_t ts;                   /* T's last event there (or N's exec_start): the switch */
 	uint64_t seen_ts;              /* the event that revealed it */
 	enum lat_lost_reason reason;
 	bool runnable;                 /* preempted (R), not blocked */
@@ -171,8 +189,10 @@ struct lat_config {
 	 * on for a measured trace (report, the workload extraction), off for
 	 * a simulated stream, which has none.  @lost_switch, if set, is told
 	 * of each one as it is inferred (before the event that revealed it
-	 * is counted); -1 from it is an allocation failure (the feed returns
-	 * -1).
+	 * is counted; LAT_LOST_OTHER: before the event of T that decided it,
+	 * maybe long after the revealing one, or in lat_machine_lost() or
+	 * lat_machine_finish()); -1 from it is an allocation failure (the
+	 * feed returns -1).
 	 */
 	bool infer_lost_switches;
 	int (*lost_switch)(void *ctx, const struct lat_lost_switch *ls);
@@ -209,6 +229,8 @@ struct lat_summary {
 	uint64_t lost_switches[LAT_LOST_NR];/* inferred untraced switches, by reason */
 	uint64_t lost_switches_remote;      /* ... at a remote sched_stat_runtime */
 	uint64_t lost_switch_wakings;       /* wakings after the switch: intervals started */
+	uint64_t lost_switch_preempted;     /* inferred as preemptions (R) */
+	uint64_t lost_switch_stamped;       /* LAT_LOST_OTHER at N's exec_start */
 };
 
 struct lat_machine;

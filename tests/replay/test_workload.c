@@ -1192,6 +1192,106 @@ static void test_lost_switch_remote_stat(void)
 }
 
 /*
+ * The untraced switch of 20 revealed by another task's event on its CPU
+ * (four runs): 20 is switched in on CPU 0 at 1 ms and charged 200 us at
+ * 1.2 ms, its last event there; then, with no switch out of 20 traced,
+ * (preempted) 21's sched_stat_runtime of 500 us at 2 ms on CPU 0 in its
+ * context: 21 ran from 1.5 ms, so 20 left at 1.5 ms; 21 switches 20 back
+ * in at 3 ms with no wake of 20 in between, so 20 had been preempted (a
+ * run-queue wait of 1.5 ms); (woken) 21 wakes 31 at 2 ms there and is
+ * charged 400 us at 2.1 ms (ran from 1.7 ms); 30 on CPU 1 wakes 20 at 5 ms:
+ * 20 had blocked at 1.7 ms; (woken_nostamp) the same without 21's charge:
+ * 20 left at its last event, 1.2 ms; (switch) the first event of 21 there
+ * is its switch to 20 at 3 ms: left at 1.2 ms, preempted.  Both sides agree
+ * on 20's run time and samples; 20 runs 1 ms (0.99 ms when woken) after.
+ */
+enum other_how { OTHER_PREEMPTED, OTHER_WOKEN, OTHER_WOKEN_NOSTAMP, OTHER_SWITCH };
+
+static void lost_switch_other(enum other_how how)
+{
+	bool woken = how == OTHER_WOKEN || how == OTHER_WOKEN_NOSTAMP;
+	uint64_t left = how == OTHER_PREEMPTED ? 1500 * US : how == OTHER_WOKEN ? 1700 * US :
+		1200 * US;
+	uint64_t back = woken ? 5 * MS + 10 * US : 3 * MS;
+	const struct lat_summary *sum;
+	const struct lat_task *mt;
+	struct wl_workload *wl;
+	uint32_t t20;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 30, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
+	feed(ev_runtime(1 * MS + 200 * US, 0, 20, 200 * US));
+	if (how == OTHER_PREEMPTED)
+		feed(ev_runtime(2 * MS, 0, 21, 500 * US));
+	if (woken) {
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 21, 0, 31, 120, 1));
+		if (how == OTHER_WOKEN)
+			feed(ev_runtime(2 * MS + 100 * US, 0, 21, 400 * US));
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 1, 30, 0, 20, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 2 * US, 1, 30, 0, 20, 120, 0));
+	}
+	feed(ev_switch(back, 0, 21, woken ? 'R' : 'S', 120, 20, 120));
+	feed(ev_switch(back + (woken ? 990 : 1000) * US, 0, 20, 'S', 120, 0, 120));
+	wl = finish();
+
+	t20 = task_of(wl, 20, 0);
+	CHECK(t20 != WL_NONE);
+	if (t20 == WL_NONE)
+		return;
+	CHECK_EQ(op_of(wl, t20, 0)->kind, WL_OP_RUN);
+	if (!woken) {
+		/* preempted at @left, back at 3 ms: one RUN, not 2 ms + 1 ms */
+		CHECK_EQ(wl_task(wl, t20)->nr_ops, 2);
+		CHECK_EQ(op_of(wl, t20, 0)->value, left - 1 * MS + 1 * MS);
+		CHECK_EQ(op_of(wl, t20, 1)->kind, WL_OP_BLOCK);
+	} else {
+		const struct wl_wake *w;
+
+		CHECK_EQ(wl_task(wl, t20)->nr_ops, 4);
+		CHECK_EQ(op_of(wl, t20, 0)->value, left - 1 * MS);
+		CHECK_EQ(op_of(wl, t20, 1)->kind, WL_OP_BLOCK);
+		CHECK_EQ(op_of(wl, t20, 1)->value, 1);           /* assumed "S" */
+		CHECK(op_of(wl, t20, 1)->arg != WL_NONE);
+		w = wl_wake(wl, op_of(wl, t20, 1)->arg != WL_NONE ? op_of(wl, t20, 1)->arg : 0);
+		CHECK_EQ(w->ts, 5 * MS);
+		CHECK_EQ(w->flags & (WL_WAKE_ON_CPU | WL_WAKE_ENDS_BLOCK | WL_WAKE_SPURIOUS),
+			 WL_WAKE_ENDS_BLOCK);
+		CHECK_EQ(w->latency, 10 * US);
+		CHECK_EQ(op_of(wl, t20, 2)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, t20, 2)->value, 990 * US);
+		CHECK_EQ(op_of(wl, t20, 3)->kind, WL_OP_BLOCK);
+	}
+	mt = measured_task(wl, 20);
+	CHECK(mt != NULL);
+	if (mt) {
+		CHECK_EQ(mt->runtime_ns, left - 1 * MS + (woken ? 990 : 1000) * US);
+		CHECK_EQ(mt->preemptions, woken ? 0 : 1);
+		CHECK_EQ(mt->lat[LAT_WAKEUP].count, woken ? 1 : 0);
+		CHECK_EQ(mt->lat[LAT_RUNQ_WAIT].count, woken ? 0 : 1);
+		CHECK_EQ(mt->wakings_running, 0);
+		if (woken)
+			CHECK_EQ(mt->lat[LAT_WAKEUP].max, 10 * US);
+		else
+			CHECK_EQ(mt->lat[LAT_RUNQ_WAIT].max, 3 * MS - left);
+	}
+	sum = lat_get_summary(wl_measured_latency(wl));
+	CHECK_EQ(sum->lost_switches[LAT_LOST_IDLE], 0);
+	CHECK_EQ(sum->lost_switches[LAT_LOST_OTHER], 1);
+	CHECK_EQ(sum->lost_switch_stamped, how == OTHER_PREEMPTED || how == OTHER_WOKEN ? 1 : 0);
+	CHECK_EQ(sum->lost_switch_preempted, woken ? 0 : 1);
+	wl_free(wl);
+}
+
+static void test_lost_switch_other(void)
+{
+	lost_switch_other(OTHER_PREEMPTED);
+	lost_switch_other(OTHER_WOKEN);
+	lost_switch_other(OTHER_WOKEN_NOSTAMP);
+	lost_switch_other(OTHER_SWITCH);
+}
+
+/*
  * The period grid of a group with a CPU bandwidth limit, from the trace:
  * /lim (20 ms per 100 ms, from a --cgroup-map) has tasks 20 and 21; the
  * boundaries are at 37 ms + k x 100 ms.  In each of 4 periods, 20 waits
@@ -1335,5 +1435,6 @@ int main(void)
 	test_lost_idle_switch_wakes();
 	test_lost_switch_elsewhere();
 	test_lost_switch_remote_stat();
+	test_lost_switch_other();
 	CHECK_DONE();
 }

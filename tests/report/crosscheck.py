@@ -35,18 +35,25 @@ docs/report.md, written here from those definitions and not from the C code:
                   T's first line there. It is decided at T's first
                   sched_stat_runtime there, at a sched_switch there, at a gap
                   there or at the end. `--no-repair` checks the raw stream.
-  untraced switch (docs/report.md "Untraced switches to idle") a task T
-                  current on CPU c per the lines, with no line on c in
-                  another task's context since T's last one, left c untraced
-                  when c shows a line in idle's context or a switch out of
-                  idle, when T's sched_wakeup names another CPU, when T is
+  untraced switch (docs/report.md "Untraced switches of a task") a task T
+                  current on CPU c per the lines left c untraced when c
+                  shows a line in idle's context or a switch out of idle,
+                  when T's sched_wakeup names another CPU, when T is
                   switched in on another CPU, or when a migration moves it
-                  off c: at its last line on c (in its context, its switch-in,
-                  or a sched_stat_runtime of T on another CPU). Then a
-                  sched_waking of T that came after that line (the first since
-                  T's switch-in or its last sched_wakeup) starts its interval;
-                  a migration with no such waking left it runnable (a
-                  run-queue wait from that line).
+                  off c: at its last line on c (in its context, its
+                  switch-in, or a sched_stat_runtime of T on another CPU).
+                  Then a sched_waking of T that came after that line (the
+                  first since T's switch-in or its last sched_wakeup) starts
+                  its interval; a migration with no such waking left it
+                  runnable (a run-queue wait from that line).  Also when c
+                  shows a line in another task N's context (or a switch
+                  whose prev is N): unless such a waking came, T's next line
+                  decides - switched in on c by a task, or migrated ->
+                  runnable (a run-queue wait from the switch); anything
+                  else, or none, -> it slept - and the switch is at N's
+                  first sched_stat_runtime on c in its context minus its
+                  runtime when that comes before a switch on c and before
+                  the decision (within [T's last line, N's line]).
 
 Then it runs `schedreplay report --json --samples FILE` on the same trace and
 compares: the samples one by one (kind, pid, CPU, start, end, latency, comm;
@@ -249,8 +256,8 @@ def independent(trace, buffer, do_repair):
     pending = {}        # pid -> start ts
     runq = {}           # pid -> start ts
     last = {}           # cpu -> ts of its current task's last line there
-    other = {}          # cpu -> a line in another task's context since
     run_waking = {}     # pid -> its first sched_waking while on a CPU
+    left = {}           # pid -> [cpu, switch ts, N's line ts, N, final]: undecided
     out = []
     unparsed = Counter()
 
@@ -258,17 +265,27 @@ def independent(trace, buffer, do_repair):
         oncpu.pop(pid, None)
         run_waking.pop(pid, None)
 
-    def untraced(c, migrated=False):
+    def untraced(c, migrated=False, by=None, ts=0):
         t = cur.get(c)
-        if not t or oncpu.get(t) != c or other.get(c):
+        if not t or oncpu.get(t) != c:
             return False
         at, woke = last[c], run_waking.get(t, 0)
         leave(t)
-        if migrated and not woke > at:
+        if by and not woke > at:
+            for e in left.values():
+                if e[0] == c:
+                    e[4] = True
+            left[t] = [c, at, ts, by, False]
+        elif migrated and not woke > at:
             runq[t] = at
         elif woke > at and t not in pending:
             pending[t] = woke
         return True
+
+    def decide(pid, runnable, cpu=None):
+        e = left.pop(pid, None)
+        if e and runnable and cpu in (None, e[0]):
+            runq[pid] = e[1]
 
     def elsewhere(pid, migrated=False):
         c = oncpu.get(pid)
@@ -283,6 +300,7 @@ def independent(trace, buffer, do_repair):
 
     for kind, cpu, ts, cpid, event, rest in recs:
         if kind == "drop":
+            left.clear()
             pending.clear()
             runq.clear()
             if cur.get(cpu):
@@ -290,11 +308,15 @@ def independent(trace, buffer, do_repair):
             cur[cpu] = None
             known.discard(cpu)
             continue
+        if event != "sched_switch" and cpid != cur.get(cpu):
+            decide(cpid, False)         # back on a CPU without a switch-in
         if event != "sched_switch" and cur.get(cpu):
             if cpid == cur[cpu]:
                 last[cpu] = ts
             elif cpid:
-                other[cpu] = cpu in known
+                untraced(cpu, by=cpid, ts=ts)
+                cur[cpu] = None
+                known.discard(cpu)
             elif untraced(cpu):
                 cur[cpu] = 0
         if cpu not in known and cur.get(cpu) != cpid:
@@ -302,7 +324,7 @@ def independent(trace, buffer, do_repair):
             if cur.get(cpu):
                 leave(cur[cpu])
             enter(cpid, cpu)
-            last[cpu], other[cpu] = ts, False
+            last[cpu] = ts
         if event == "sched_switch":
             m = SWITCH.match(rest) or SWITCH_RAW.search(rest)
             if not m:
@@ -310,8 +332,10 @@ def independent(trace, buffer, do_repair):
                 continue
             prev, nxt = int(m.group("prev_pid")), int(m.group("next_pid"))
             state = m.group("state")
-            if not prev and cur.get(cpu):
-                untraced(cpu)
+            decide(prev, False)
+            if cur.get(cpu) and cur[cpu] != prev:
+                untraced(cpu, by=prev, ts=ts)
+            decide(nxt, prev != 0, cpu)
             if nxt and oncpu.get(nxt, cpu) != cpu:
                 elsewhere(nxt)
             if prev:
@@ -333,9 +357,14 @@ def independent(trace, buffer, do_repair):
                 leave(old)
             enter(nxt, cpu)
             known.add(cpu)
-            last[cpu], other[cpu] = ts, False
+            last[cpu] = ts
+            for e in left.values():
+                if e[0] == cpu:
+                    e[4] = True
         elif event in ("sched_waking", "sched_wakeup", "sched_wakeup_new"):
             m = WAKE_FIELDS.search(rest) if "pid=" in rest else WAKE_PLUGIN.match(rest)
+            if m:
+                decide(int(m.group("pid")), False)      # woken: it had slept
             if event == "sched_wakeup" and m and int(m.group("pid")) in oncpu:
                 pid = int(m.group("pid"))
                 tm = WAKE_TARGET.search(rest)
@@ -355,6 +384,8 @@ def independent(trace, buffer, do_repair):
                 pending[pid] = ts
         elif event == "sched_migrate_task":
             m = MIGRATE_DEST.search(rest)
+            if m:
+                decide(int(m.group("pid")), True)       # moved while queued
             if m and int(m.group("pid")) in oncpu and int(m.group("dest")) != oncpu[int(m.group("pid"))]:
                 elsewhere(int(m.group("pid")), migrated=True)
         elif event == "sched_stat_runtime":
@@ -364,12 +395,17 @@ def independent(trace, buffer, do_repair):
                 c = oncpu.get(pid)
                 if c is not None and c != cpu and cur.get(c) == pid and ts > last.get(c, 0):
                     last[c] = ts
+                for e in left.values() if pid == cpid else ():
+                    if e[0] == cpu and e[3] == pid and not e[4]:
+                        e[4] = True
+                        e[1] = max(e[1], min(ts - int(m.group("rt")), e[2]))
         elif event == "sched_process_fork":
             m = FORK.search(rest)
             if not m:
                 unparsed[event] += 1
                 continue
             child = int(m.group("pid"))
+            left.pop(child, None)
             pending.pop(child, None)
             runq.pop(child, None)
             oncpu.pop(child, None)
