@@ -155,6 +155,9 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 	case RUN_OPT_NO_BANDWIDTH:
 		o->rc.no_bandwidth = true;
 		return 1;
+	case RUN_OPT_STRICT_COSTS:
+		o->wo.strict_preempt_costs = true;
+		return 1;
 	case RUN_OPT_STOP_AT_END:
 		o->rc.stop_at_end = true;
 		return 1;

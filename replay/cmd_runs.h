@@ -30,6 +30,7 @@ enum {
 	RUN_OPT_PROFILE, RUN_OPT_PLACEMENT, RUN_OPT_COMM, RUN_OPT_HZ, RUN_OPT_CGMAP,
 	RUN_OPT_SIDECAR, RUN_OPT_NO_SIDECAR, RUN_OPT_SEED, RUN_OPT_VCPU_PACK, RUN_OPT_NO_VCPU_PACK,
 	RUN_OPT_STOP_AT_END, RUN_OPT_HANDOFF, RUN_OPT_CHANNELS, RUN_OPT_NO_BANDWIDTH,
+	RUN_OPT_STRICT_COSTS,
 };
 
 #define RUN_OPTS_LONG                                                            \
@@ -51,7 +52,8 @@ enum {
 	{ "stop-at-end", no_argument, NULL, RUN_OPT_STOP_AT_END },               \
 	{ "no-bandwidth", no_argument, NULL, RUN_OPT_NO_BANDWIDTH },             \
 	{ "handoff", required_argument, NULL, RUN_OPT_HANDOFF },               \
-	{ "channels", required_argument, NULL, RUN_OPT_CHANNELS }
+	{ "channels", required_argument, NULL, RUN_OPT_CHANNELS },               \
+	{ "strict-preempt-costs", no_argument, NULL, RUN_OPT_STRICT_COSTS }
 
 struct run_opts {
 	const char *cmd;                 /* "replay", "whatif": for messages */

@@ -680,6 +680,7 @@ static void usage(FILE *f)
 "                            [--state-placement|--state-placement-wakes] [--stop-at-end]\n"
 "                            [--vcpu-pack|--no-vcpu-pack] [--handoff preempt|skip|yield|sleep]\n"
 "                            [--channels auto|off|strict] [--no-bandwidth]\n"
+"                            [--strict-preempt-costs]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
@@ -700,7 +701,10 @@ static void usage(FILE *f)
 "row, --json's duration_ms: the trace's span and the simulation's time for that\n"
 "work); --stop-at-end stops at the trace end instead, with the work not done by\n"
 "then missing from the counts.  --no-bandwidth replays groups with a CPU bandwidth\n"
-"limit unthrottled (docs/replay.md, \"CPU bandwidth\").\n"
+"limit unthrottled (docs/replay.md, \"CPU bandwidth\").  --strict-preempt-costs: the\n"
+"cost calibration counts a preemption only where no later wakeup or tick on the CPU\n"
+"came before the switch (replay --help; measured in docs/validation.md, \"CPU\n"
+"bandwidth\", not adopted).\n"
 "The latency group's run-queue wait p50/p95/p99 and its run-queue waits and wakeup\n"
 "latencies over 10 ms are shown beside (--json: runqueue_wait_us {p50, p95, p99,\n"
 "samples}, long_waits {over_us, runqueue_wait, wakeup_latency}), never held to a\n"
@@ -738,6 +742,7 @@ int cmd_validate(int argc, char **argv)
 		{ "handoff", required_argument, NULL, 'H' },
 		{ "channels", required_argument, NULL, 'C' },
 		{ "no-bandwidth", no_argument, NULL, 'B' },
+		{ "strict-preempt-costs", no_argument, NULL, 'X' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -800,6 +805,7 @@ int cmd_validate(int argc, char **argv)
 		case 'Y': rc.state_placement = true; break;
 		case 'Z': rc.stop_at_end = true; break;
 		case 'B': rc.no_bandwidth = true; break;
+		case 'X': wo.strict_preempt_costs = true; break;
 		case 'V': rc.vcpu_pack = REPLAY_VCPU_PACK_ON; break;
 		case 'N': rc.vcpu_pack = REPLAY_VCPU_PACK_OFF; break;
 		case 'H':

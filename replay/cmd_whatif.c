@@ -51,6 +51,8 @@ static void usage(FILE *f)
 		"                         sched_vcpu_pack (default: on if the sidecar's cmdline has it;\n"
 		"                         no effect under placement trace)\n"
 		"  --no-bandwidth         groups with a CPU bandwidth limit run unthrottled\n"
+		"  --strict-preempt-costs  a traced wakeup calibrates a preemption cost only if no\n"
+		"                         later wakeup or tick on its CPU came before the switch\n"
 		"  --stop-at-end          stop each run at the trace end (default: run until the\n"
 		"                         traced work is done, so every variant does the same work)\n"
 		"  --handoff preempt|skip|yield|sleep   a waker the model did not preempt at its\n"

@@ -49,6 +49,8 @@ struct tstate {
 	uint32_t lat_wake;           /* awaiting its switch-in (calibration) */
 	int32_t lat_curr;            /* target CPU's current at sched_wakeup */
 	uint32_t lat_switches;       /* the target CPU's switch count then */
+	uint32_t lat_wakeups;        /* ... its wakeup count (this one included) */
+	uint32_t lat_stats;          /* ... its current's sched_stat_runtime count */
 	uint64_t mark;               /* RUNNING: end of the last op cut */
 	uint64_t runnable_since;     /* QUEUED by a switch-out while runnable: its time */
 	uint64_t cut_ts;             /* QUEUED by another task current on its CPU: then */
@@ -78,6 +80,8 @@ struct cpu_track {
 	uint32_t rtw_waking;         /* ... timed index of its sched_waking */
 	uint32_t rtw_wakeup;         /* ... and of its sched_wakeup, WL_NONE */
 	uint32_t switches;           /* sched_switch events seen on this CPU */
+	uint32_t wakeups;            /* sched_wakeup(_new) events targeting it */
+	uint32_t curr_stats;         /* sched_stat_runtime events of its current task */
 	bool idle_open;              /* idle since idle_since (an open wl_idle) */
 	uint64_t idle_since;
 	bool known_once;             /* curr has been known at some point */
@@ -595,6 +599,8 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 			s->lat_wake = wi;
 			s->lat_curr = CUR_UNKNOWN;
 			s->lat_switches = c->switches - 1;
+			s->lat_wakeups = c->wakeups;
+			s->lat_stats = c->curr_stats;
 		}
 		note(b, WL_NOTE_WAKING_NO_WAKEUP);
 	}
@@ -1022,6 +1028,9 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 		return 0;
 	if ((t = wakee(b, u, ev->ts)) == WL_NONE)
 		return -1;
+	c = cpu_get(b, u->target_cpu >= 0 ? u->target_cpu : ev->cpu);
+	if (c)
+		c->wakeups++;
 	if (b->tasks.v[t].cls != WL_CLASS_FAIR) {
 		c = cpu_get(b, ev->cpu);
 		if (c && c->rtw_task == t && c->rtw_wakeup == WL_NONE)
@@ -1060,6 +1069,8 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 			s->lat_wake = wi;
 			s->lat_curr = c ? c->curr : CUR_UNKNOWN;
 			s->lat_switches = c ? c->switches : 0;
+			s->lat_wakeups = c ? c->wakeups : 0;
+			s->lat_stats = c ? c->curr_stats : 0;
 		}
 	} else {
 		w->flags |= WL_WAKE_SPURIOUS;
@@ -1152,9 +1163,13 @@ static int on_wakeup_new(struct wl_builder *b, const struct trace_event *ev)
 	    fork_at_wakeup_new(b, task->parent, t, ev->ts))
 		return -1;
 	c = cpu_get(b, cpu);
+	if (c)
+		c->wakeups++;
 	s->lat_wake = b->wakes.n;
 	s->lat_curr = c ? c->curr : CUR_UNKNOWN;
 	s->lat_switches = c ? c->switches : 0;
+	s->lat_wakeups = c ? c->wakeups : 0;
+	s->lat_stats = c ? c->curr_stats : 0;
 	b->wakes.n++;
 	return 0;
 oom:
@@ -1169,15 +1184,31 @@ oom:
  * wakeup preemption takes effect on a voluntary/lazy-preemption kernel).
  */
 static uint8_t classify_path(int32_t lat_curr, int32_t prev, bool prev_runnable, int waker_cpu,
-			     int cpu)
+			     int cpu, bool later_point)
 {
 	if (lat_curr == CUR_UNKNOWN)
 		return WL_PATH_NONE;
 	if (lat_curr == CUR_IDLE)
 		return prev == CUR_IDLE ? WL_PATH_IDLE : WL_PATH_QUEUED;
-	if (prev == lat_curr && prev_runnable)
+	if (prev == lat_curr && prev_runnable && !later_point)
 		return waker_cpu == cpu ? WL_PATH_PREEMPT_LOCAL : WL_PATH_PREEMPT_REMOTE;
 	return WL_PATH_QUEUED;
+}
+
+/*
+ * A preemption path's sample measures the mechanism only if the wakeup itself
+ * led to the switch.  If the target CPU saw another wakeup after it, or its
+ * current task was charged runtime twice before the switch (schedule()'s
+ * put_prev_task() charges it once; a second is a tick or another update_curr()
+ * point: sched_tick() -> task_tick_fair()), the kernel did not preempt at the
+ * wakeup and the wakee waited for that later decision: scheduling delay,
+ * which the simulation predicts (bw-hogs: a free probe woken just after a
+ * bandwidth period boundary waits 0.3-3.7 ms for the tick or the next wakeup
+ * there, and was counted a local preemption from hardirq).
+ */
+static bool later_decision_point(const struct cpu_track *c, const struct tstate *s)
+{
+	return c->wakeups != s->lat_wakeups || c->curr_stats - s->lat_stats >= 2;
 }
 
 /*
@@ -1431,7 +1462,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			ns->lat_curr = CUR_IDLE;
 		w->latency = ev->ts - w->ts;
 		w->path = classify_path(ns->lat_curr, prev_idx,
-					sw->prev_run == TRACE_STATE_RUNNING, w->waker_cpu, ev->cpu);
+					sw->prev_run == TRACE_STATE_RUNNING, w->waker_cpu, ev->cpu,
+					b->opt.strict_preempt_costs && later_decision_point(c, ns));
 		if (ev->synthetic)
 			w->flags |= WL_WAKE_RESTORED;
 		ns->lat_wake = WL_NONE;
@@ -1645,6 +1677,12 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 	int fail = 0;
 
 	b->wl->counts.sched_stat_runtime++;
+	if (t != WL_NONE && b->ts.v[t].st == TS_RUNNING) {
+		struct cpu_track *rc = cpu_get(b, b->ts.v[t].cpu);
+
+		if (rc && rc->curr == (int32_t)t)
+			rc->curr_stats++;
+	}
 	if (ev->common_pid == r->pid && r->pid > 0) {
 		struct cpu_track *c = cpu_get(b, ev->cpu);
 
@@ -1686,6 +1724,7 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 		goto oom;
 	if (opt)
 		b->opt = *opt;
+	b->wl->facts.strict_preempt_costs = b->opt.strict_preempt_costs;
 	if (b->opt.channels != WL_CHANNELS_OFF && !(b->chan = wl_chanb_new()))
 		goto oom;
 	b->sc = sc;

@@ -363,6 +363,7 @@ struct wl_facts {
 	bool has_sched_waking;
 	bool has_stat_runtime;
 	bool has_cgroup_attach;
+	bool strict_preempt_costs;  /* wl_options.strict_preempt_costs: the calibration's rule */
 	struct wl_chan_stats chan;
 };
 
@@ -410,6 +411,14 @@ struct wl_options {
 	 * sys_{enter,exit}_{read,write}.
 	 */
 	enum wl_channels { WL_CHANNELS_OFF = 0, WL_CHANNELS_AUTO } channels;
+	/*
+	 * --strict-preempt-costs (docs/replay.md, "Mechanical costs"): a
+	 * preemption path's sample counts only if no later decision point (a
+	 * wakeup onto the CPU, a tick) came before the switch; otherwise it is
+	 * queued (scheduling delay).  Off by default: measured in
+	 * docs/validation.md ("CPU bandwidth"), not adopted.
+	 */
+	bool strict_preempt_costs;
 	/* Progress: called about every 2^18 events with the fraction of the
 	 * trace's time span done; may be NULL. */
 	void (*progress)(void *ctx, uint64_t events_done, double fraction);

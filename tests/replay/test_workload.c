@@ -1412,6 +1412,77 @@ static void test_pid_limit(void)
 	unlink(path);
 }
 
+/*
+ * --strict-preempt-costs: hog 40 runs on CPU 0; hardirq wakeups there.
+ * 41: a tick charges 40 after the wakeup and 40 is switched out for 41 12 us
+ * later (the tick, not the wakeup, preempted: queued under the option);
+ * 42: another wakeup (43) onto CPU 0 comes before 40 is switched out for 42
+ * (queued under the option); 44: only schedule()'s own charge of 40 before
+ * its switch (a preemption either way).  Without the option all three are
+ * local preemptions, as before.
+ */
+static void strict_costs_wl(bool strict, uint8_t path[3])
+{
+	struct sr_error err = { 0 };
+	struct wl_options o = { 0 };
+	struct wl_workload *wl;
+	uint64_t t = 1 * MS;
+
+	o.strict_preempt_costs = strict;
+	B = wl_builder_new(NULL, NULL, &o, &err);
+	if (!B)
+		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+	feed(ev_switch(t, 0, 0, 'R', 120, 40, 120));
+	/* 41: woken, ticked, then switched in */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 40, HARDIRQ, 41, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 2 * US, 0, 40, HARDIRQ, 41, 120, 0));
+	feed(ev_runtime(2 * MS + 300 * US, 0, 40, 1 * MS));           /* the tick */
+	feed(ev_runtime(2 * MS + 310 * US, 0, 40, 10 * US));          /* put_prev */
+	feed(ev_switch(2 * MS + 312 * US, 0, 40, 'R', 120, 41, 120));
+	feed(ev_switch(2 * MS + 320 * US, 0, 41, 'S', 120, 40, 120));
+	/* 42: woken; 43 woken onto the same CPU; 40 switched out for 42 */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 40, HARDIRQ, 42, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 2 * US, 0, 40, HARDIRQ, 42, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS + 200 * US, 0, 40, HARDIRQ, 43, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 202 * US, 0, 40, HARDIRQ, 43, 120, 0));
+	feed(ev_runtime(3 * MS + 208 * US, 0, 40, 900 * US));         /* put_prev */
+	feed(ev_switch(3 * MS + 210 * US, 0, 40, 'R', 120, 42, 120));
+	feed(ev_switch(3 * MS + 220 * US, 0, 42, 'S', 120, 43, 120));
+	feed(ev_switch(3 * MS + 230 * US, 0, 43, 'S', 120, 40, 120));
+	/* 44: woken, 40 charged once by schedule() and switched out for it */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 4 * MS, 0, 40, HARDIRQ, 44, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 4 * MS + 2 * US, 0, 40, HARDIRQ, 44, 120, 0));
+	feed(ev_runtime(4 * MS + 10 * US, 0, 40, 770 * US));          /* put_prev */
+	feed(ev_switch(4 * MS + 12 * US, 0, 40, 'R', 120, 44, 120));
+	feed(ev_switch(4 * MS + 20 * US, 0, 44, 'S', 120, 40, 120));
+	wl = finish();
+	for (int i = 0; i < 3; i++) {
+		const int pid[3] = { 41, 42, 44 };
+		uint32_t k = task_of(wl, pid[i], 0);
+
+		path[i] = WL_PATH_NONE;
+		CHECK(k != WL_NONE);
+		for (uint32_t j = 0; j < wl_nr_wakes(wl); j++)
+			if (wl_wake(wl, j)->target == k && wl_wake(wl, j)->latency)
+				path[i] = wl_wake(wl, j)->path;
+	}
+	wl_free(wl);
+}
+
+static void test_strict_preempt_costs(void)
+{
+	uint8_t p[3];
+
+	strict_costs_wl(false, p);
+	CHECK_EQ(p[0], WL_PATH_PREEMPT_LOCAL);
+	CHECK_EQ(p[1], WL_PATH_PREEMPT_LOCAL);
+	CHECK_EQ(p[2], WL_PATH_PREEMPT_LOCAL);
+	strict_costs_wl(true, p);
+	CHECK_EQ(p[0], WL_PATH_QUEUED);
+	CHECK_EQ(p[1], WL_PATH_QUEUED);
+	CHECK_EQ(p[2], WL_PATH_PREEMPT_LOCAL);
+}
+
 int main(void)
 {
 	test_pid_limit();
@@ -1436,5 +1507,6 @@ int main(void)
 	test_lost_switch_elsewhere();
 	test_lost_switch_remote_stat();
 	test_lost_switch_other();
+	test_strict_preempt_costs();
 	CHECK_DONE();
 }
