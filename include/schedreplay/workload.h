@@ -150,6 +150,9 @@ struct wl_wake {
 	uint8_t src;           /* enum wl_wake_src */
 	uint8_t path;          /* enum wl_path (measured) */
 	uint8_t flags;         /* WL_WAKE_* */
+	uint8_t contested;     /* a preemption sample whose CPU saw a later decision
+				  point (another wakeup, a tick) before its switch-in
+				  (--strict-preempt-costs; docs/replay.md) */
 };
 
 enum wl_task_class { WL_CLASS_FAIR = 0, WL_CLASS_RT, WL_CLASS_DL };

@@ -1418,10 +1418,13 @@ static void test_pid_limit(void)
  * later (the tick, not the wakeup, preempted: queued under the option);
  * 42: another wakeup (43) onto CPU 0 comes before 40 is switched out for 42
  * (queued under the option); 44: only schedule()'s own charge of 40 before
- * its switch (a preemption either way).  Without the option all three are
- * local preemptions, as before.
+ * its switch (a preemption either way, 10 us: the longest uncontested local
+ * hardirq sample); 45: another wakeup (46) 3 us after it, switched in after
+ * 8 us, within 44's 10 us: the later wakeup fell inside the mechanism, a
+ * preemption either way.  Without the option all four are local preemptions,
+ * as before.
  */
-static void strict_costs_wl(bool strict, uint8_t path[3])
+static void strict_costs_wl(bool strict, uint8_t path[4])
 {
 	struct sr_error err = { 0 };
 	struct wl_options o = { 0 };
@@ -1455,9 +1458,18 @@ static void strict_costs_wl(bool strict, uint8_t path[3])
 	feed(ev_runtime(4 * MS + 10 * US, 0, 40, 770 * US));          /* put_prev */
 	feed(ev_switch(4 * MS + 12 * US, 0, 40, 'R', 120, 44, 120));
 	feed(ev_switch(4 * MS + 20 * US, 0, 44, 'S', 120, 40, 120));
+	/* 45: woken, 46 woken 3 us later, 40 switched out for 45 8 us after its wakeup */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 0, 40, HARDIRQ, 45, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 2 * US, 0, 40, HARDIRQ, 45, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS + 3 * US, 0, 40, HARDIRQ, 46, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 5 * US, 0, 40, HARDIRQ, 46, 120, 0));
+	feed(ev_runtime(5 * MS + 7 * US, 0, 40, 980 * US));           /* put_prev */
+	feed(ev_switch(5 * MS + 8 * US, 0, 40, 'R', 120, 45, 120));
+	feed(ev_switch(5 * MS + 20 * US, 0, 45, 'S', 120, 46, 120));
+	feed(ev_switch(5 * MS + 30 * US, 0, 46, 'S', 120, 40, 120));
 	wl = finish();
-	for (int i = 0; i < 3; i++) {
-		const int pid[3] = { 41, 42, 44 };
+	for (int i = 0; i < 4; i++) {
+		const int pid[4] = { 41, 42, 44, 45 };
 		uint32_t k = task_of(wl, pid[i], 0);
 
 		path[i] = WL_PATH_NONE;
@@ -1471,16 +1483,18 @@ static void strict_costs_wl(bool strict, uint8_t path[3])
 
 static void test_strict_preempt_costs(void)
 {
-	uint8_t p[3];
+	uint8_t p[4];
 
 	strict_costs_wl(false, p);
 	CHECK_EQ(p[0], WL_PATH_PREEMPT_LOCAL);
 	CHECK_EQ(p[1], WL_PATH_PREEMPT_LOCAL);
 	CHECK_EQ(p[2], WL_PATH_PREEMPT_LOCAL);
+	CHECK_EQ(p[3], WL_PATH_PREEMPT_LOCAL);
 	strict_costs_wl(true, p);
 	CHECK_EQ(p[0], WL_PATH_QUEUED);
 	CHECK_EQ(p[1], WL_PATH_QUEUED);
 	CHECK_EQ(p[2], WL_PATH_PREEMPT_LOCAL);
+	CHECK_EQ(p[3], WL_PATH_PREEMPT_LOCAL);
 }
 
 int main(void)
