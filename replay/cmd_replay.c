@@ -263,12 +263,11 @@ int cmd_replay(int argc, char **argv)
 		goto usage_quiet;
 	if (dump) {
 		char scpath[PATH_MAX + 8];
-		const char *in[] = { argv[optind], o.wo.sidecar, scpath, o.wo.cgroup_map };
+		const char *in[] = { argv[optind], o.wo.cgroup_map,
+				     cli_sidecar_read(scpath, sizeof(scpath), argv[optind],
+						      o.wo.sidecar, o.wo.no_sidecar) };
 
-		snprintf(scpath, sizeof(scpath), "%s.json", argv[optind]);
-		if (o.wo.sidecar || o.wo.no_sidecar)
-			scpath[0] = '\0';    /* TRACE.json is not read */
-		if (cli_output_is_input(dump, in, 4)) {
+		if (cli_output_is_input(dump, in, 3)) {
 			fprintf(stderr, "schedreplay replay: --dump-events %s is an input file; it would "
 				"be overwritten\n", cli_esc(dump));
 			goto usage_quiet;

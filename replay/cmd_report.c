@@ -205,12 +205,10 @@ int cmd_report(int argc, char **argv)
 
 	if (o.samples_path) {
 		char scpath[PATH_MAX + 8];
-		const char *in[] = { o.path, o.sidecar, scpath };
+		const char *in[] = { o.path, cli_sidecar_read(scpath, sizeof(scpath), o.path,
+							      o.sidecar, o.no_sidecar) };
 
-		snprintf(scpath, sizeof(scpath), "%s.json", o.path);
-		if (o.sidecar || o.no_sidecar)
-			scpath[0] = '\0';    /* TRACE.json is not read */
-		if (cli_output_is_input(o.samples_path, in, 3)) {
+		if (cli_output_is_input(o.samples_path, in, 2)) {
 			fprintf(stderr, "schedreplay report: --samples %s is an input file; it would be "
 				"overwritten (see --help)\n", cli_esc(o.samples_path));
 			return SR_EXIT_USAGE;

@@ -241,6 +241,15 @@ bool cli_output_is_input(const char *out, const char *const *in, size_t n)
 	return false;
 }
 
+const char *cli_sidecar_read(char *buf, size_t size, const char *trace, const char *sidecar,
+			     bool no_sidecar)
+{
+	if (sidecar || no_sidecar)
+		return sidecar;
+	snprintf(buf, size, "%s.json", trace);
+	return buf;
+}
+
 static int cmp_comm(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);

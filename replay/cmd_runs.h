@@ -97,6 +97,13 @@ void run_opts_release(struct run_opts *o);
  */
 bool cli_output_is_input(const char *out, const char *const *in, size_t n);
 /*
+ * The sidecar file a command reads for @trace: @sidecar when named, none under
+ * --no-sidecar, else TRACE.json (sidecar_load_for_trace()'s), written to @buf.
+ * The input list of cli_output_is_input().
+ */
+const char *cli_sidecar_read(char *buf, size_t size, const char *trace, const char *sidecar,
+			     bool no_sidecar);
+/*
  * 0 when everything written to @f has reached it (flushed), else the errno to
  * report: fflush()'s, or EIO when only an earlier write failed (its errno is
  * gone by now: strerror(errno) would name whatever ran since).

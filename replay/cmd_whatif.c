@@ -219,18 +219,19 @@ int cmd_whatif(int argc, char **argv)
 		char scpath[PATH_MAX + 8];
 		/* what is read: a built-in machine name is no file, TRACE.json only
 		 * when no --sidecar/--no-sidecar replaces it, each --noise trace's own */
-		const char *in[] = { argv[optind], o.wo.sidecar, scpath, o.wo.cgroup_map,
-				     cost_machine_builtin(machine_name) ? NULL : machine_name };
+		const char *in[] = { argv[optind], o.wo.cgroup_map,
+				     cost_machine_builtin(machine_name) ? NULL : machine_name,
+				     cli_sidecar_read(scpath, sizeof(scpath), argv[optind],
+						      o.wo.sidecar, o.wo.no_sidecar) };
 		bool clash;
 
-		snprintf(scpath, sizeof(scpath), "%s.json", argv[optind]);
-		if (o.wo.sidecar || o.wo.no_sidecar)
-			scpath[0] = '\0';
-		clash = cli_output_is_input(svg, in, 5) ||
+		clash = cli_output_is_input(svg, in, 4) ||
 			cli_output_is_input(svg, noise_paths, nr_noise);
-		for (unsigned int i = 0; i < nr_noise && !clash && !o.wo.no_sidecar; i++) {
-			snprintf(scpath, sizeof(scpath), "%s.json", noise_paths[i]);
-			clash = cli_output_is_input(svg, in + 2, 1);
+		/* each --noise capture reads its own sidecar (no --sidecar for it) */
+		for (unsigned int i = 0; i < nr_noise && !clash; i++) {
+			in[3] = cli_sidecar_read(scpath, sizeof(scpath), noise_paths[i], NULL,
+						 o.wo.no_sidecar);
+			clash = cli_output_is_input(svg, in + 3, 1);
 		}
 		if (clash) {
 			fprintf(stderr, "schedreplay whatif: --svg %s is an input file; it would be "
