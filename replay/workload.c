@@ -735,6 +735,50 @@ static int lost_switch_decided(struct wl_builder *b, uint32_t t, const struct la
 }
 
 /*
+ * @t, just switched out blocked at @ls->ts by lost_switch(), was woken
+ * onto that CPU after it (sched_waking and sched_wakeup both seen while the
+ * builder took it to run there: a spurious wake of a running task): that
+ * wake ended the block, as the latency machine takes it (its first waking
+ * since the task's last event there starts the interval).  The first such
+ * wake, found from the newest back (the window is short).  0 always.
+ */
+static int lost_switch_woken_there(struct wl_builder *b, uint32_t t,
+				   const struct lat_lost_switch *ls)
+{
+	struct tstate *s = &b->ts.v[t];
+	struct cpu_track *c = cpu_get(b, ls->cpu);
+	uint32_t wi = WL_NONE;
+	struct wl_wake *w;
+
+	if (s->st != TS_BLOCKED || s->waking != WL_NONE || s->block_op == WL_NONE || !c)
+		return 0;
+	for (size_t i = b->wakes.n; i-- > 0 && b->wakes.v[i].ts > ls->ts;) {
+		w = &b->wakes.v[i];
+		if (w->target == t && w->cpu == ls->cpu &&
+		    (w->flags & (WL_WAKE_ON_CPU | WL_WAKE_SPURIOUS | WL_WAKE_NO_WAKING |
+				 WL_WAKE_ENDS_BLOCK)) == (WL_WAKE_ON_CPU | WL_WAKE_SPURIOUS))
+			wi = (uint32_t)i;
+	}
+	if (wi == WL_NONE)
+		return 0;
+	w = &b->wakes.v[wi];
+	w->flags &= (uint8_t)~(WL_WAKE_ON_CPU | WL_WAKE_SPURIOUS);
+	w->flags |= WL_WAKE_ENDS_BLOCK;
+	s->ops.v[s->block_op].arg = wi;
+	s->block_op = WL_NONE;
+	s->initial_sleep = false;
+	s->st = TS_QUEUED;
+	s->cpu = (int16_t)ls->cpu;
+	/* what ran at the wakeup is not known: the switch-in's prev if next */
+	s->lat_wake = wi;
+	s->lat_curr = CUR_UNKNOWN;
+	s->lat_switches = c->switches;
+	s->lat_wakeups = c->wakeups;
+	s->lat_stats = c->curr_stats;
+	return 0;
+}
+
+/*
  * A switch the kernel did not trace, as the measured side's latency machine
  * infers it (struct lat_lost_switch, enum lat_lost_reason in latency.h: one
  * detection for both sides, fed each event before the builder sees it).  The
@@ -810,6 +854,8 @@ static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 		note(b, WL_NOTE_LOST_SWITCH_REMOTE);
 	if (on_switch(b, &sw))
 		return -1;
+	if (!ls->runnable && !s->exiting)
+		lost_switch_woken_there(b, t, ls);
 cpu:
 	if (ls->reason == LAT_LOST_IDLE) {
 		c->lost_task = (int32_t)t;

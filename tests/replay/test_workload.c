@@ -1202,17 +1202,29 @@ static void test_lost_switch_remote_stat(void)
  * charged 400 us at 2.1 ms (ran from 1.7 ms); 30 on CPU 1 wakes 20 at 5 ms:
  * 20 had blocked at 1.7 ms; (woken_nostamp) the same without 21's charge:
  * 20 left at its last event, 1.2 ms; (switch) the first event of 21 there
- * is its switch to 20 at 3 ms: left at 1.2 ms, preempted.  Both sides agree
- * on 20's run time and samples; 20 runs 1 ms (0.99 ms when woken) after.
+ * is its switch to 20 at 3 ms: left at 1.2 ms, preempted; (preempted_remote)
+ * as preempted, but 21's 500 us are charged in two: 300 us at 1.8 ms by a
+ * remote update_curr() written on CPU 1 (30 wakes a task onto CPU 0), then
+ * 200 us at 2 ms in its context: 21's exec_start is still 1.5 ms, not
+ * 1.8 ms; (woken_same) 30 wakes 20 onto CPU 0 itself at 2 ms (sched_waking
+ * 2 ms, sched_wakeup 2.002 ms), then 21 is charged 700 us at 2.1 ms there
+ * and switches 20 in at 3 ms (prev R): 20 had blocked (the waking came
+ * after its last event there: decided at once, at 1.2 ms), a 1 ms wakeup,
+ * not preempted at 1.4 ms.  Both sides agree on 20's run time and samples;
+ * 20 runs 1 ms (0.99 ms when woken from CPU 1) after.
  */
-enum other_how { OTHER_PREEMPTED, OTHER_WOKEN, OTHER_WOKEN_NOSTAMP, OTHER_SWITCH };
+enum other_how { OTHER_PREEMPTED, OTHER_WOKEN, OTHER_WOKEN_NOSTAMP, OTHER_SWITCH,
+		 OTHER_PREEMPTED_REMOTE, OTHER_WOKEN_SAME };
 
 static void lost_switch_other(enum other_how how)
 {
-	bool woken = how == OTHER_WOKEN || how == OTHER_WOKEN_NOSTAMP;
-	uint64_t left = how == OTHER_PREEMPTED ? 1500 * US : how == OTHER_WOKEN ? 1700 * US :
-		1200 * US;
-	uint64_t back = woken ? 5 * MS + 10 * US : 3 * MS;
+	bool woken = how == OTHER_WOKEN || how == OTHER_WOKEN_NOSTAMP || how == OTHER_WOKEN_SAME;
+	bool preempted = how == OTHER_PREEMPTED || how == OTHER_PREEMPTED_REMOTE;
+	uint64_t left = preempted ? 1500 * US : how == OTHER_WOKEN ? 1700 * US : 1200 * US;
+	uint64_t wake = how == OTHER_WOKEN_SAME ? 2 * MS : 5 * MS;
+	uint64_t back = how == OTHER_WOKEN_SAME ? 3 * MS : woken ? 5 * MS + 10 * US : 3 * MS;
+	uint64_t after = woken && how != OTHER_WOKEN_SAME ? 990 * US : 1000 * US;
+	struct trace_event e;
 	const struct lat_summary *sum;
 	const struct lat_task *mt;
 	struct wl_workload *wl;
@@ -1224,7 +1236,17 @@ static void lost_switch_other(enum other_how how)
 	feed(ev_runtime(1 * MS + 200 * US, 0, 20, 200 * US));
 	if (how == OTHER_PREEMPTED)
 		feed(ev_runtime(2 * MS, 0, 21, 500 * US));
-	if (woken) {
+	if (how == OTHER_PREEMPTED_REMOTE) {
+		e = ev_runtime(1800 * US, 1, 21, 300 * US);
+		e.common_pid = 30;
+		feed(e);
+		feed(ev_runtime(2 * MS, 0, 21, 200 * US));
+	}
+	if (how == OTHER_WOKEN_SAME) {
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 1, 30, 0, 20, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 2 * US, 1, 30, 0, 20, 120, 0));
+		feed(ev_runtime(2 * MS + 100 * US, 0, 21, 700 * US));
+	} else if (woken) {
 		feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 21, 0, 31, 120, 1));
 		if (how == OTHER_WOKEN)
 			feed(ev_runtime(2 * MS + 100 * US, 0, 21, 400 * US));
@@ -1232,7 +1254,7 @@ static void lost_switch_other(enum other_how how)
 		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 2 * US, 1, 30, 0, 20, 120, 0));
 	}
 	feed(ev_switch(back, 0, 21, woken ? 'R' : 'S', 120, 20, 120));
-	feed(ev_switch(back + (woken ? 990 : 1000) * US, 0, 20, 'S', 120, 0, 120));
+	feed(ev_switch(back + after, 0, 20, 'S', 120, 0, 120));
 	wl = finish();
 
 	t20 = task_of(wl, 20, 0);
@@ -1254,31 +1276,32 @@ static void lost_switch_other(enum other_how how)
 		CHECK_EQ(op_of(wl, t20, 1)->value, 1);           /* assumed "S" */
 		CHECK(op_of(wl, t20, 1)->arg != WL_NONE);
 		w = wl_wake(wl, op_of(wl, t20, 1)->arg != WL_NONE ? op_of(wl, t20, 1)->arg : 0);
-		CHECK_EQ(w->ts, 5 * MS);
+		CHECK_EQ(w->ts, wake);
 		CHECK_EQ(w->flags & (WL_WAKE_ON_CPU | WL_WAKE_ENDS_BLOCK | WL_WAKE_SPURIOUS),
 			 WL_WAKE_ENDS_BLOCK);
-		CHECK_EQ(w->latency, 10 * US);
+		CHECK_EQ(w->latency, back - wake);
 		CHECK_EQ(op_of(wl, t20, 2)->kind, WL_OP_RUN);
-		CHECK_EQ(op_of(wl, t20, 2)->value, 990 * US);
+		CHECK_EQ(op_of(wl, t20, 2)->value, after);
 		CHECK_EQ(op_of(wl, t20, 3)->kind, WL_OP_BLOCK);
 	}
 	mt = measured_task(wl, 20);
 	CHECK(mt != NULL);
 	if (mt) {
-		CHECK_EQ(mt->runtime_ns, left - 1 * MS + (woken ? 990 : 1000) * US);
+		CHECK_EQ(mt->runtime_ns, left - 1 * MS + after);
 		CHECK_EQ(mt->preemptions, woken ? 0 : 1);
 		CHECK_EQ(mt->lat[LAT_WAKEUP].count, woken ? 1 : 0);
 		CHECK_EQ(mt->lat[LAT_RUNQ_WAIT].count, woken ? 0 : 1);
 		CHECK_EQ(mt->wakings_running, 0);
 		if (woken)
-			CHECK_EQ(mt->lat[LAT_WAKEUP].max, 10 * US);
+			CHECK_EQ(mt->lat[LAT_WAKEUP].max, back - wake);
 		else
 			CHECK_EQ(mt->lat[LAT_RUNQ_WAIT].max, 3 * MS - left);
 	}
 	sum = lat_get_summary(wl_measured_latency(wl));
 	CHECK_EQ(sum->lost_switches[LAT_LOST_IDLE], 0);
 	CHECK_EQ(sum->lost_switches[LAT_LOST_OTHER], 1);
-	CHECK_EQ(sum->lost_switch_stamped, how == OTHER_PREEMPTED || how == OTHER_WOKEN ? 1 : 0);
+	CHECK_EQ(sum->lost_switch_stamped, preempted || how == OTHER_WOKEN ? 1 : 0);
+	CHECK_EQ(sum->lost_switch_wakings, how == OTHER_WOKEN_SAME ? 1 : 0);
 	CHECK_EQ(sum->lost_switch_preempted, woken ? 0 : 1);
 	wl_free(wl);
 }
@@ -1289,6 +1312,8 @@ static void test_lost_switch_other(void)
 	lost_switch_other(OTHER_WOKEN);
 	lost_switch_other(OTHER_WOKEN_NOSTAMP);
 	lost_switch_other(OTHER_SWITCH);
+	lost_switch_other(OTHER_PREEMPTED_REMOTE);
+	lost_switch_other(OTHER_WOKEN_SAME);
 }
 
 /*

@@ -43,8 +43,8 @@ docs/report.md, written here from those definitions and not from the C code:
                   off c: at its last line on c (in its context, its
                   switch-in, or a sched_stat_runtime of T on another CPU).
                   Then a sched_waking of T that came after that line (the
-                  first since T's switch-in or its last sched_wakeup) starts
-                  its interval; a migration with no such waking left it
+                  first since T's last line there; a sched_wakeup onto c
+                  does not end it) starts its interval; a migration with no such waking left it
                   runnable (a run-queue wait from that line).  Also when c
                   shows a line in another task N's context (or a switch
                   whose prev is N): unless such a waking came, T's next line
@@ -53,7 +53,10 @@ docs/report.md, written here from those definitions and not from the C code:
                   else, or none, -> it slept - and the switch is at N's
                   first sched_stat_runtime on c in its context minus its
                   runtime when that comes before a switch on c and before
-                  the decision (within [T's last line, N's line]).
+                  the decision (within [T's last line, N's line]); minus
+                  the runtimes of N's sched_stat_runtime lines before it on
+                  any CPU while each one's time minus its runtime is within
+                  20 us of the previous one's time, with no switch of N.
 
 Then it runs `schedreplay report --json --samples FILE` on the same trace and
 compares: the samples one by one (kind, pid, CPU, start, end, latency, comm;
@@ -257,6 +260,7 @@ def independent(trace, buffer, do_repair):
     runq = {}           # pid -> start ts
     last = {}           # cpu -> ts of its current task's last line there
     run_waking = {}     # pid -> its first sched_waking while on a CPU
+    chain = {}          # pid -> (ts, exec_start) of its last sched_stat_runtime
     left = {}           # pid -> [cpu, switch ts, N's line ts, N, final]: undecided
     out = []
     unparsed = Counter()
@@ -333,6 +337,8 @@ def independent(trace, buffer, do_repair):
             prev, nxt = int(m.group("prev_pid")), int(m.group("next_pid"))
             state = m.group("state")
             decide(prev, False)
+            chain.pop(prev, None)
+            chain.pop(nxt, None)
             if cur.get(cpu) and cur[cpu] != prev:
                 untraced(cpu, by=prev, ts=ts)
             decide(nxt, prev != 0, cpu)
@@ -370,16 +376,15 @@ def independent(trace, buffer, do_repair):
                 tm = WAKE_TARGET.search(rest)
                 if tm and int(tm.group(1)) != oncpu[pid]:
                     elsewhere(pid)
-                else:
-                    run_waking.pop(pid, None)
             if event not in starters:
                 continue
             if not m:
                 unparsed[event] += 1
                 continue
             pid = int(m.group("pid"))
-            if pid and pid in oncpu and event == "sched_waking":
-                run_waking.setdefault(pid, ts)
+            if pid and pid in oncpu and event == "sched_waking" and \
+                    run_waking.get(pid, 0) <= last.get(oncpu[pid], 0):
+                run_waking[pid] = ts        # none since T's last line there
             if pid and pid not in oncpu and pid not in pending:
                 pending[pid] = ts
         elif event == "sched_migrate_task":
@@ -392,13 +397,18 @@ def independent(trace, buffer, do_repair):
             m = STAT.search(rest)
             if m:
                 pid = int(m.group("pid"))
+                at = ts - int(m.group("rt"))
+                prev_ts, prev_at = chain.get(pid, (0, 0))
+                if prev_ts and abs(at - prev_ts) <= 20000 and prev_at <= at:
+                    at = prev_at
+                chain[pid] = (ts, at)
                 c = oncpu.get(pid)
                 if c is not None and c != cpu and cur.get(c) == pid and ts > last.get(c, 0):
                     last[c] = ts
                 for e in left.values() if pid == cpid else ():
                     if e[0] == cpu and e[3] == pid and not e[4]:
                         e[4] = True
-                        e[1] = max(e[1], min(ts - int(m.group("rt")), e[2]))
+                        e[1] = max(e[1], min(at, e[2]))
         elif event == "sched_process_fork":
             m = FORK.search(rest)
             if not m:
@@ -406,6 +416,7 @@ def independent(trace, buffer, do_repair):
                 continue
             child = int(m.group("pid"))
             left.pop(child, None)
+            chain.pop(child, None)
             pending.pop(child, None)
             runq.pop(child, None)
             oncpu.pop(child, None)
