@@ -155,8 +155,12 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 	case RUN_OPT_NO_BANDWIDTH:
 		o->rc.no_bandwidth = true;
 		return 1;
-	case RUN_OPT_STRICT_COSTS:
-		o->wo.strict_preempt_costs = true;
+	case RUN_OPT_STRICT_COSTS:             /* the default's old switch, kept for scripts */
+		o->wo.all_preempt_costs = false;
+		return 1;
+	case RUN_OPT_PREEMPT_COSTS:
+		if (wl_preempt_costs_parse(arg, &o->wo.all_preempt_costs) < 0)
+			return bad(o, "--preempt-costs takes strict or all", arg);
 		return 1;
 	case RUN_OPT_STOP_AT_END:
 		o->rc.stop_at_end = true;

@@ -680,7 +680,7 @@ static void usage(FILE *f)
 "                            [--state-placement|--state-placement-wakes] [--stop-at-end]\n"
 "                            [--vcpu-pack|--no-vcpu-pack] [--handoff preempt|skip|yield|sleep]\n"
 "                            [--channels auto|off|strict] [--no-bandwidth]\n"
-"                            [--strict-preempt-costs]\n"
+"                            [--preempt-costs strict|all]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
@@ -701,10 +701,11 @@ static void usage(FILE *f)
 "row, --json's duration_ms: the trace's span and the simulation's time for that\n"
 "work); --stop-at-end stops at the trace end instead, with the work not done by\n"
 "then missing from the counts.  --no-bandwidth replays groups with a CPU bandwidth\n"
-"limit unthrottled (docs/replay.md, \"CPU bandwidth\").  --strict-preempt-costs: the\n"
-"cost calibration leaves out a preemption where a later wakeup or tick on the CPU\n"
-"came before the switch and it waited longer than any without one (replay --help;\n"
-"measured in docs/validation.md, \"CPU bandwidth\", not yet the default).\n"
+"limit unthrottled (docs/replay.md, \"CPU bandwidth\").  --preempt-costs all: the\n"
+"cost calibration counts every preempting-path sample as a preemption cost; the\n"
+"default strict leaves out one where a later wakeup or tick on the CPU came before\n"
+"the switch and it waited longer than any without one (replay --help;\n"
+"docs/validation.md, \"Seventeenth pass\"; --strict-preempt-costs is its old name).\n"
 "The latency group's run-queue wait p50/p95/p99 and its run-queue waits and wakeup\n"
 "latencies over 10 ms are shown beside (--json: runqueue_wait_us {p50, p95, p99,\n"
 "samples}, long_waits {over_us, runqueue_wait, wakeup_latency}), never held to a\n"
@@ -743,6 +744,7 @@ int cmd_validate(int argc, char **argv)
 		{ "channels", required_argument, NULL, 'C' },
 		{ "no-bandwidth", no_argument, NULL, 'B' },
 		{ "strict-preempt-costs", no_argument, NULL, 'X' },
+		{ "preempt-costs", required_argument, NULL, 'K' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -805,7 +807,14 @@ int cmd_validate(int argc, char **argv)
 		case 'Y': rc.state_placement = true; break;
 		case 'Z': rc.stop_at_end = true; break;
 		case 'B': rc.no_bandwidth = true; break;
-		case 'X': wo.strict_preempt_costs = true; break;
+		case 'X': wo.all_preempt_costs = false; break;
+		case 'K':
+			if (wl_preempt_costs_parse(optarg, &wo.all_preempt_costs) < 0) {
+				fprintf(stderr, "schedreplay validate: --preempt-costs takes strict or "
+					"all, not '%s'\n", cli_esc(optarg));
+				return SR_EXIT_USAGE;
+			}
+			break;
 		case 'V': rc.vcpu_pack = REPLAY_VCPU_PACK_ON; break;
 		case 'N': rc.vcpu_pack = REPLAY_VCPU_PACK_OFF; break;
 		case 'H':

@@ -194,8 +194,8 @@ static void print_calib(FILE *out, const struct wl_workload *wl)
 	const struct wl_calib *c = wl_calibration(wl);
 
 	fprintf(out, "\nMechanical costs calibrated from the trace (wakeup latency by path and waker context, us)\n");
-	if (wl_facts(wl)->strict_preempt_costs)
-		fprintf(out, "  (--strict-preempt-costs: a preemption only where no later wakeup or tick came before the switch)\n");
+	if (wl_facts(wl)->all_preempt_costs)
+		fprintf(out, "  (--preempt-costs all: every preempting-path sample a cost, however long a later wakeup or tick made it wait)\n");
 	fprintf(out, "  %-15s %9s %9s %9s %9s %9s %9s\n", "path", "samples", "mean", "p50", "p90",
 		"p99", "max");
 	for (int p = 0; p < WL_PATH_NONE; p++) {

@@ -1258,7 +1258,7 @@ static bool later_decision_point(const struct cpu_track *c, const struct tstate 
 }
 
 /*
- * --strict-preempt-costs: a contested preemption sample (later_decision_point()
+ * --preempt-costs strict (the default): a contested preemption sample (later_decision_point()
  * held at its switch-in) measures the mechanism only if its latency is within
  * what the uncontested samples of its path and waker context reach: the later
  * wakeup or tick then fell inside the mechanism (make-probe-run3: 500 of 555
@@ -1809,7 +1809,7 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 		goto oom;
 	if (opt)
 		b->opt = *opt;
-	b->wl->facts.strict_preempt_costs = b->opt.strict_preempt_costs;
+	b->wl->facts.all_preempt_costs = b->opt.all_preempt_costs;
 	if (b->opt.channels != WL_CHANNELS_OFF && !(b->chan = wl_chanb_new()))
 		goto oom;
 	b->sc = sc;
@@ -2724,7 +2724,7 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	b->strings.n = 0;
 	if (facts_finish(b) || idle_finish(b) || sidecar_copy(b))
 		goto oom;
-	if (b->opt.strict_preempt_costs)
+	if (!b->opt.all_preempt_costs)
 		uncontest_costs(wl);
 	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes, wl->facts.nr_cpus))
 		goto oom;
@@ -2843,6 +2843,17 @@ int wl_channels_parse(const char *name, enum wl_channels *out)
 		*out = WL_CHANNELS_AUTO;
 	else if (name && !strcmp(name, "off"))
 		*out = WL_CHANNELS_OFF;
+	else
+		return -1;
+	return 0;
+}
+
+int wl_preempt_costs_parse(const char *name, bool *all)
+{
+	if (name && !strcmp(name, "strict"))
+		*all = false;
+	else if (name && !strcmp(name, "all"))
+		*all = true;
 	else
 		return -1;
 	return 0;

@@ -152,7 +152,7 @@ struct wl_wake {
 	uint8_t flags;         /* WL_WAKE_* */
 	uint8_t contested;     /* a preemption sample whose CPU saw a later decision
 				  point (another wakeup, a tick) before its switch-in
-				  (--strict-preempt-costs; docs/replay.md) */
+				  (--preempt-costs strict; docs/replay.md) */
 };
 
 enum wl_task_class { WL_CLASS_FAIR = 0, WL_CLASS_RT, WL_CLASS_DL };
@@ -366,7 +366,7 @@ struct wl_facts {
 	bool has_sched_waking;
 	bool has_stat_runtime;
 	bool has_cgroup_attach;
-	bool strict_preempt_costs;  /* wl_options.strict_preempt_costs: the calibration's rule */
+	bool all_preempt_costs;     /* wl_options.all_preempt_costs: the calibration's rule */
 	struct wl_chan_stats chan;
 };
 
@@ -415,13 +415,15 @@ struct wl_options {
 	 */
 	enum wl_channels { WL_CHANNELS_OFF = 0, WL_CHANNELS_AUTO } channels;
 	/*
-	 * --strict-preempt-costs (docs/replay.md, "Mechanical costs"): a
-	 * preemption path's sample counts only if no later decision point (a
-	 * wakeup onto the CPU, a tick) came before the switch; otherwise it is
-	 * queued (scheduling delay).  Off by default: measured in
-	 * docs/validation.md ("CPU bandwidth"), not adopted.
+	 * --preempt-costs (docs/replay.md, "Mechanical costs").  Default
+	 * (strict): a preemption sample whose CPU saw a later decision point
+	 * (a wakeup onto it, a tick) before the switch counts as a cost only
+	 * within the longest uncontested sample of its path and waker
+	 * context; beyond, it is queued (scheduling delay).  true (all):
+	 * every preempting-path sample is a cost, the calibration before
+	 * docs/validation.md's seventeenth pass.
 	 */
-	bool strict_preempt_costs;
+	bool all_preempt_costs;
 	/* Progress: called about every 2^18 events with the fraction of the
 	 * trace's time span done; may be NULL. */
 	void (*progress)(void *ctx, uint64_t events_done, double fraction);
@@ -484,6 +486,8 @@ const struct wl_channel *wl_channel(const struct wl_workload *wl, uint32_t i);
 const struct wl_chan_op *wl_chan_op(const struct wl_workload *wl, uint32_t i);
 /* "auto", "off" -> *out; -1 (out unchanged) for anything else. */
 int wl_channels_parse(const char *name, enum wl_channels *out);
+/* --preempt-costs: "strict" -> false, "all" -> true (wl_options.all_preempt_costs); -1 else. */
+int wl_preempt_costs_parse(const char *name, bool *all);
 
 uint32_t wl_nr_groups(const struct wl_workload *wl);
 const struct wl_group *wl_group(const struct wl_workload *wl, uint32_t i);

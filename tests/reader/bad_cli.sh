@@ -93,6 +93,11 @@ for c in replay whatif; do
 	expect 2 "$c: --sidecar and --no-sidecar exclude each other" -- \
 		$c --sidecar "$traces/bw-hogs.dat.json" --no-sidecar "$traces/bw-hogs.dat"
 done
+# --preempt-costs names its two rules (the default flipped to strict in stop 18)
+for c in replay whatif validate; do
+	expect 2 "$c: --preempt-costs takes strict or all, not 'x'" -- \
+		$c --preempt-costs x "$traces/small-pipe.dat"
+done
 # a --noise capture with lost events: its spread was partial without a word
 expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
 	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"

@@ -1438,7 +1438,7 @@ static void test_pid_limit(void)
 }
 
 /*
- * --strict-preempt-costs: hog 40 runs on CPU 0; hardirq wakeups there.
+ * --preempt-costs strict (the default): hog 40 runs on CPU 0; hardirq wakeups there.
  * 41: a tick charges 40 after the wakeup and 40 is switched out for 41 12 us
  * later (the tick, not the wakeup, preempted: queued under the option);
  * 42: another wakeup (43) onto CPU 0 comes before 40 is switched out for 42
@@ -1446,8 +1446,8 @@ static void test_pid_limit(void)
  * its switch (a preemption either way, 10 us: the longest uncontested local
  * hardirq sample); 45: another wakeup (46) 3 us after it, switched in after
  * 8 us, within 44's 10 us: the later wakeup fell inside the mechanism, a
- * preemption either way.  Without the option all four are local preemptions,
- * as before.
+ * preemption either way.  Under --preempt-costs all, all four are local
+ * preemptions.
  */
 static void strict_costs_wl(bool strict, uint8_t path[4])
 {
@@ -1456,7 +1456,7 @@ static void strict_costs_wl(bool strict, uint8_t path[4])
 	struct wl_workload *wl;
 	uint64_t t = 1 * MS;
 
-	o.strict_preempt_costs = strict;
+	o.all_preempt_costs = !strict;
 	B = wl_builder_new(NULL, NULL, &o, &err);
 	if (!B)
 		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
