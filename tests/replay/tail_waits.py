@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""One task group's long wakeup waits, trace against replay: where, behind whom, how crowded.
+
+Usage:
+  schedreplay report --samples T.samples T.dat
+  trace-cmd report -t -i T.dat > T.rep
+  schedreplay replay --strict-preempt-costs [--seed N] --dump-events T.dump T.dat
+  tail_waits.py --samples T.samples [--group pipe] [--min-us 2000] [--bin-ms 10] T.rep [T.dump ...]
+
+For each input (the trace's `trace-cmd report -t` text or a `--dump-events` file) the wakeup
+samples of the group (the latency definition of docs/report.md; in the trace the latencies of
+`report --samples`, with the switches out of idle the reader restores) of at least --min-us are
+taken, and for each its wait is split by what the CPU it was switched in on ran meanwhile: CPU
+time per task group (cgroup basename of the samples file; `other` for tasks it does not name),
+the number of switches on that CPU, and how many tasks of each group were runnable there at the
+wakeup (from the events alone: woken or preempted, not yet blocked).  Printed per input: the
+count of such waits per CPU and time bin (ms since the first event), and per CPU the median
+wait, the groups' mean share of the waits, the median runnable tasks per group at the wakeup,
+and the wakee's own switch-in order among its group's waiters (how many of its group's tasks
+ran first); then, over all the group's samples, how many were woken while the CPU's current ran
+on for at least half of --min-us before the first switch, and how many distinct runs of a
+current (CPU, task, switch-in time) those were.  A wakeup is also counted per ordinal (the n-th wakeup of that pid) so that the
+same wakeups can be compared across inputs: `--same` prints, for the trace's long waits, what
+each dump gave the n-th wakeup of that pid.
+Analysis helper, not a test (docs/validation.md, "hackbench-shares' p99, wakeup by wakeup").
+"""
+import argparse
+import re
+import statistics
+from collections import defaultdict
+
+REP = re.compile(r'^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
+DUMP = re.compile(r'^\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
+SWITCH = re.compile(r'(\S.*?):(\d+) \[\d+\] (\S+) ==> (\S.*?):(\d+) \[')
+PID = re.compile(r'(?:pid=(\d+)|:(\d+) \[\d+\])')
+TCPU = re.compile(r'CPU:(\d+)|target_cpu=(\d+)')
+MIG = re.compile(r'pid=(\d+).*orig_cpu=(\d+) dest_cpu=(\d+)')
+
+
+def ns(sec, frac):
+    return int(sec) * 1000000000 + int(frac.ljust(9, '0'))
+
+
+def events(path):
+    out = []
+    with open(path, errors='replace') as f:
+        for i, line in enumerate(f):
+            m = None if line.startswith('[') else REP.match(line)
+            if m:
+                out.append((ns(m.group(4), m.group(5)), i, int(m.group(3)),
+                            int(m.group(2)), m.group(6), m.group(7)))
+                continue
+            m = DUMP.match(line)
+            if m:
+                out.append((ns(m.group(2), m.group(3)), i, int(m.group(1)),
+                            None, m.group(4), m.group(5)))
+    out.sort()
+    return out
+
+
+def first(m):
+    return int(next(g for g in m.groups() if g is not None))
+
+
+def analyse(path, pids, grp):
+    """Wakeup samples of pids: dict(pid, nth, t0, t1, cpu, lat, occ{group: ns}, nsw, rq{group: n},
+    ahead) - ahead: tasks of the wakee's group switched in on that CPU during the wait."""
+    evs = events(path)
+    curr = defaultdict(int)
+    since = defaultdict(int)
+    sw_in = defaultdict(int)             # cpu -> when its current was switched in
+    runnable = defaultdict(set)          # cpu -> pids runnable (queued or current)
+    where = {}                           # pid -> cpu it is runnable on
+    pend = {}
+    nth = defaultdict(int)
+    open_w = defaultdict(list)           # cpu -> pending samples accumulating occupancy
+    res = []
+    t_first = evs[0][0] if evs else 0
+
+    def g(p):
+        return grp.get(p, 'other') if p else 'idle'
+
+    def account(cpu, ts):
+        p = curr[cpu]
+        d = ts - since[cpu]
+        for s in open_w[cpu]:
+            s['occ'][g(p)] += d
+        since[cpu] = ts
+
+    def make_runnable(p, cpu):
+        old = where.get(p)
+        if old is not None:
+            runnable[old].discard(p)
+        where[p] = cpu
+        runnable[cpu].add(p)
+
+    def switch(ts, cpu, prev, state, nxt):
+        account(cpu, ts)
+        for s in open_w[cpu]:
+            if not s['nsw']:
+                s['first'] = ts - s['t0']
+                s['first_by'] = g(prev)
+                s['first_state'] = state[0]
+            s['nsw'] += 1
+            if nxt != s['pid'] and g(nxt) == g(s['pid']):
+                s['ahead'] += 1
+        if prev and state[0] != 'R':
+            runnable[where.get(prev, cpu)].discard(prev)
+            where.pop(prev, None)
+        if nxt:
+            make_runnable(nxt, cpu)
+        d = pend.pop(nxt, None)
+        if d is not None:
+            for c in open_w:
+                if d in open_w[c]:
+                    open_w[c].remove(d)
+            d.update(t1=ts, cpu=cpu, lat=ts - d['t0'], moved=cpu != d['tcpu'])
+            res.append(d)
+        curr[cpu] = nxt
+        sw_in[cpu] = ts
+
+    for ts, _, cpu, shown, ev, fl in evs:
+        if shown is not None and shown != curr[cpu]:
+            switch(ts, cpu, curr[cpu], 'R?', shown)
+        if ev in ('sched_waking', 'sched_wakeup_new'):
+            p = first(PID.search(fl))
+            if p in pids and p not in pend and p not in curr.values():
+                nth[p] += 1
+                pend[p] = dict(pid=p, nth=nth[p], t0=ts, bin=ts - t_first, tcpu=None,
+                               occ=defaultdict(int), nsw=0, first=0, first_by=None, ahead=0, rq={})
+            if ev == 'sched_wakeup_new':
+                ev = 'sched_wakeup'
+        if ev == 'sched_wakeup':
+            p = first(PID.search(fl))
+            t = first(TCPU.search(fl))
+            make_runnable(p, t)
+            d = pend.get(p)
+            if d is not None and d['tcpu'] is None:
+                account(t, ts)
+                d['tcpu'] = t
+                rq = defaultdict(int)
+                for q in runnable[t]:
+                    if q != p and q != curr[t]:
+                        rq[g(q)] += 1
+                d['rq'] = rq
+                d['curr'] = g(curr[t])
+                d['curr_pid'] = curr[t]
+                d['curr_ran'] = ts - sw_in[t] if curr[t] else 0
+                open_w[t].append(d)
+        elif ev == 'sched_migrate_task':
+            m = MIG.search(fl)
+            if m:
+                p, dst = int(m.group(1)), int(m.group(3))
+                if p in where:
+                    make_runnable(p, dst)
+                d = pend.get(p)
+                if d is not None and d['tcpu'] is not None:
+                    for c in open_w:
+                        if d in open_w[c]:
+                            open_w[c].remove(d)
+                    account(dst, ts)
+                    open_w[dst].append(d)
+        elif ev == 'sched_switch':
+            m = SWITCH.search(fl)
+            switch(ts, cpu, int(m.group(2)), m.group(3), int(m.group(5)))
+    return res
+
+
+def med(v):
+    return statistics.median(v) if v else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--samples', required=True, help='report --samples file of the trace')
+    ap.add_argument('--group', default='pipe', help='cgroup basename (default pipe)')
+    ap.add_argument('--min-us', type=float, default=2000.0, help='long wait, us (default 2000)')
+    ap.add_argument('--bin-ms', type=float, default=20.0, help='time bin, ms (default 20)')
+    ap.add_argument('--same', action='store_true',
+                    help="the trace's long waits as each dump gave them (by pid and ordinal)")
+    ap.add_argument('files', nargs='+', help='trace-cmd report -t text or --dump-events files')
+    a = ap.parse_args()
+    grp, meas = {}, {}
+    with open(a.samples) as f:
+        for line in f:
+            c = line.rstrip('\n').split('\t')
+            if c[0] in ('wakeup', 'runq'):
+                grp[int(c[1])] = c[8].rsplit('/', 1)[-1] or '/'
+            if c[0] == 'wakeup':
+                meas[(int(c[1]), int(c[3]))] = int(c[5])
+    pids = {p for p, x in grp.items() if x == a.group}
+    lo = a.min_us * 1000
+    keyed = []
+    for path in a.files:
+        res = analyse(path, pids, grp)
+        with open(path, errors='replace') as f:
+            head = [f.readline() for _ in range(5)]
+        if not any(line.startswith('[') for line in head):
+            for r in res:
+                r['lat'] = meas.get((r['pid'], r['t0']), -1)
+            res = [r for r in res if r['lat'] >= 0]
+        keyed.append({(r['pid'], r['nth']): r for r in res})
+        long_ = [r for r in res if r['lat'] >= lo]
+        print('%s: %d samples, %d >= %g us' % (path, len(res), len(long_), a.min_us))
+        bins = defaultdict(int)
+        for r in long_:
+            bins[(r['cpu'], int(r['bin'] / (a.bin_ms * 1e6)))] += 1
+        for cpu in sorted({c for c, _ in bins}):
+            row = ' '.join('%3d' % bins[(cpu, b)] for b in range(max(b for _, b in bins) + 1))
+            print('  CPU %d per %g ms: %s' % (cpu, a.bin_ms, row))
+        for cpu in sorted({r['cpu'] for r in long_}):
+            v = [r for r in long_ if r['cpu'] == cpu]
+            tot = sum(sum(r['occ'].values()) for r in v) or 1
+            gs = sorted({k for r in v for k in r['occ']})
+            share = ', '.join('%s %.0f%%' % (k, 100 * sum(r['occ'][k] for r in v) / tot)
+                              for k in gs)
+            rqg = sorted({k for r in v for k in r['rq']})
+            rq = ', '.join('%s %.1f' % (k, med([r['rq'].get(k, 0) for r in v])) for k in rqg)
+            cur = defaultdict(int)
+            for r in v:
+                cur[r.get('curr', '?')] += 1
+            print('  CPU %d: %d waits, median %.0f us, moved %d; CPU time in the waits: %s;'
+                  % (cpu, len(v), med([r['lat'] for r in v]) / 1e3,
+                     sum(r['moved'] for r in v), share))
+            print('         runnable at the wakeup (median): %s; current at the wakeup: %s;'
+                  ' own-group switch-ins ahead (median) %.0f, switches %.0f'
+                  % (rq, dict(cur), med([r['ahead'] for r in v]), med([r['nsw'] for r in v])))
+        held = [r for r in res if r['first'] >= lo / 2]
+        runs = {(r['cpu'], r.get('curr_pid'), (r['t0'] - r.get('curr_ran', 0)) // 50000)
+                for r in held}
+        print('  behind a current that ran on >= %g us after the wakeup: %d wakeups (%d of the'
+              ' long waits), %d distinct runs of it'
+              % (a.min_us / 2, len(held), sum(r['lat'] >= lo for r in held), len(runs)))
+    if a.same and len(keyed) > 1:
+        tr = keyed[0]
+        long_ = [k for k, r in tr.items() if r['lat'] >= lo]
+        print("the trace's %d waits >= %g us, by pid and ordinal, in each dump:"
+              % (len(long_), a.min_us))
+        for path, d in zip(a.files[1:], keyed[1:]):
+            got = [d[k]['lat'] for k in long_ if k in d]
+            print('  %s: %d found, median %.0f us, >= %g us: %d, < 100 us: %d'
+                  % (path, len(got), med(got) / 1e3, a.min_us, sum(x >= lo for x in got),
+                     sum(x < 100000 for x in got)))
+
+
+if __name__ == '__main__':
+    main()
