@@ -30,37 +30,9 @@ import re
 import statistics
 from collections import defaultdict
 
-REP = re.compile(r'^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
-DUMP = re.compile(r'^\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
-SWITCH = re.compile(r'(\S.*?):(\d+) \[\d+\] (\S+) ==> (\S.*?):(\d+) \[')
-PID = re.compile(r'(?:pid=(\d+)|:(\d+) \[\d+\])')
-TCPU = re.compile(r'CPU:(\d+)|target_cpu=(\d+)')
+from sched_text import PID, SWITCH, TCPU, events, first
+
 MIG = re.compile(r'pid=(\d+).*orig_cpu=(\d+) dest_cpu=(\d+)')
-
-
-def ns(sec, frac):
-    return int(sec) * 1000000000 + int(frac.ljust(9, '0'))
-
-
-def events(path):
-    out = []
-    with open(path, errors='replace') as f:
-        for i, line in enumerate(f):
-            m = None if line.startswith('[') else REP.match(line)
-            if m:
-                out.append((ns(m.group(4), m.group(5)), i, int(m.group(3)),
-                            int(m.group(2)), m.group(6), m.group(7)))
-                continue
-            m = DUMP.match(line)
-            if m:
-                out.append((ns(m.group(2), m.group(3)), i, int(m.group(1)),
-                            None, m.group(4), m.group(5)))
-    out.sort()
-    return out
-
-
-def first(m):
-    return int(next(g for g in m.groups() if g is not None))
 
 
 def analyse(path, pids, grp):
