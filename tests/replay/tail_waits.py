@@ -5,7 +5,7 @@
 Usage:
   schedreplay report --samples T.samples T.dat
   trace-cmd report -t -i T.dat > T.rep
-  schedreplay replay --strict-preempt-costs [--seed N] --dump-events T.dump T.dat
+  schedreplay replay [--seed N] --dump-events T.dump T.dat
   tail_waits.py --samples T.samples [--group pipe] [--min-us 2000] [--bin-ms 10] T.rep [T.dump ...]
 
 For each input (the trace's `trace-cmd report -t` text or a `--dump-events` file) the wakeup
