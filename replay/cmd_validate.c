@@ -670,6 +670,13 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 	return ret;
 }
 
+/* An option's value that is none of its keywords: one line, exit 2. */
+static int bad_keyword(const char *opt, const char *takes, const char *arg)
+{
+	fprintf(stderr, "schedreplay validate: %s takes %s, not '%s'\n", opt, takes, cli_esc(arg));
+	return SR_EXIT_USAGE;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -781,11 +788,8 @@ int cmd_validate(int argc, char **argv)
 			}
 			break;
 		case 'P':
-			if (strcmp(optarg, "model") && strcmp(optarg, "trace")) {
-				fprintf(stderr, "schedreplay validate: --placement takes trace or model, "
-					"not '%s'\n", cli_esc(optarg));
-				return SR_EXIT_USAGE;
-			}
+			if (strcmp(optarg, "model") && strcmp(optarg, "trace"))
+				return bad_keyword("--placement", "trace or model", optarg);
 			rc.placement = !strcmp(optarg, "model") ? REPLAY_PLACEMENT_MODEL : REPLAY_PLACEMENT_TRACE;
 			break;
 		case 'S': {
@@ -809,27 +813,18 @@ int cmd_validate(int argc, char **argv)
 		case 'B': rc.no_bandwidth = true; break;
 		case 'X': wo.all_preempt_costs = false; break;
 		case 'K':
-			if (wl_preempt_costs_parse(optarg, &wo.all_preempt_costs) < 0) {
-				fprintf(stderr, "schedreplay validate: --preempt-costs takes strict or "
-					"all, not '%s'\n", cli_esc(optarg));
-				return SR_EXIT_USAGE;
-			}
+			if (wl_preempt_costs_parse(optarg, &wo.all_preempt_costs) < 0)
+				return bad_keyword("--preempt-costs", "strict or all", optarg);
 			break;
 		case 'V': rc.vcpu_pack = REPLAY_VCPU_PACK_ON; break;
 		case 'N': rc.vcpu_pack = REPLAY_VCPU_PACK_OFF; break;
 		case 'H':
-			if (replay_handoff_parse(optarg, &rc.handoff) < 0) {
-				fprintf(stderr, "schedreplay validate: --handoff takes sleep, preempt, "
-					"skip or yield, not '%s'\n", cli_esc(optarg));
-				return SR_EXIT_USAGE;
-			}
+			if (replay_handoff_parse(optarg, &rc.handoff) < 0)
+				return bad_keyword("--handoff", "sleep, preempt, skip or yield", optarg);
 			break;
 		case 'C':
-			if (replay_channels_parse(optarg, &wo.channels, &rc.channel_strict) < 0) {
-				fprintf(stderr, "schedreplay validate: --channels takes auto, off or "
-					"strict, not '%s'\n", cli_esc(optarg));
-				return SR_EXIT_USAGE;
-			}
+			if (replay_channels_parse(optarg, &wo.channels, &rc.channel_strict) < 0)
+				return bad_keyword("--channels", "auto, off or strict", optarg);
 			break;
 		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
