@@ -84,7 +84,12 @@ def analyse(evs, grp_pids, xpid, meas):
         if state[0] == 'R' and prev:
             rq[cpu].add(prev)
             where[prev] = cpu
-        rq[cpu].discard(nxt)
+        elif state[0] in 'XZ':
+            for q in rq:
+                q.discard(prev)
+            where.pop(prev, None)
+        for q in rq:
+            q.discard(nxt)
         where.pop(nxt, None)
         curr[cpu] = nxt
         s = pend.pop(nxt, None)
@@ -150,6 +155,7 @@ def analyse(evs, grp_pids, xpid, meas):
                 s['currole'] = role(curr[tc], s['k'])
                 s['nq'] = len(rq[tc] - {s['pid']})
                 s['queued'] = sorted(role(q, s['k']) for q in rq[tc] if q != s['pid'])
+                s['qpids'] = sorted(q for q in rq[tc] if q != s['pid'])
                 open_w[tc].append(s)
         elif ev == 'sched_migrate_task':
             if e['pid'] in where:
