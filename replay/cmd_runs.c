@@ -44,11 +44,67 @@ const char *cli_esc(const char *s)
 	return out;
 }
 
-void cli_getopt_error(const char *cmd, int c, char *const *argv)
+/* The long options of @lo whose name starts with @name's first @len bytes. */
+static int long_matches(const struct option *lo, const char *name, size_t len,
+			const struct option **match)
 {
-	fprintf(stderr, "schedreplay %s: %s '%s'\n", cmd,
-		c == ':' ? "a value is missing after option" : "unknown option",
-		cli_esc(argv[optind - 1]));
+	int n = 0;
+
+	for (; lo && lo->name; lo++) {
+		if (strncmp(lo->name, name, len))
+			continue;
+		if (strlen(lo->name) == len) {    /* exact: never ambiguous */
+			*match = lo;
+			return 1;
+		}
+		if (!n++)
+			*match = lo;
+	}
+	return n;
+}
+
+const char *cli_getopt_what(int c, char *const *argv, const struct option *lo)
+{
+	static char msg[CLI_ESC_MAX + 128];
+	const char *arg = argv[optind - 1];
+	const struct option *m = NULL;
+	char shortopt[3] = { '-', (char)optopt, 0 };
+	size_t len;
+
+	if (strncmp(arg, "--", 2)) {
+		/*
+		 * A short option: getopt_long() leaves optind on its argument while
+		 * more options follow in it ("-xj"), so argv[optind - 1] would name
+		 * the one before ("unknown option 'replay'"); optopt is the letter.
+		 */
+		snprintf(msg, sizeof(msg), "%s '%s'",
+			 c == ':' ? "a value is missing after option" : "unknown option",
+			 cli_esc(shortopt));
+		return msg;
+	}
+	len = strcspn(arg + 2, "=");
+	if (c == ':' && long_matches(lo, arg + 2, len, &m) == 1) {
+		/* "--vari" of "--variants-file": the option that takes the value */
+		snprintf(msg, sizeof(msg), "a value is missing after option '--%s'", m->name);
+	} else if (c == ':') {
+		snprintf(msg, sizeof(msg), "a value is missing after option '%s'", cli_esc(arg));
+	} else if (optopt && arg[2 + len] == '=' && long_matches(lo, arg + 2, len, &m) == 1 &&
+		   m->has_arg == no_argument) {
+		/* "--json=3": getopt's '?' with optopt set, not an unknown option */
+		snprintf(msg, sizeof(msg), "option '--%s' takes no value, not '%s'", m->name,
+			 cli_esc(arg));
+	} else if (!optopt && long_matches(lo, arg + 2, len, &m) > 1) {
+		snprintf(msg, sizeof(msg), "ambiguous option '%s' (--%s, ...: spell it out)",
+			 cli_esc(arg), m->name);
+	} else {
+		snprintf(msg, sizeof(msg), "unknown option '%s'", cli_esc(arg));
+	}
+	return msg;
+}
+
+void cli_getopt_error(const char *cmd, int c, char *const *argv, const struct option *lo)
+{
+	fprintf(stderr, "schedreplay %s: %s\n", cmd, cli_getopt_what(c, argv, lo));
 }
 
 int run_opts_init(struct run_opts *o, const char *cmd, int argc)

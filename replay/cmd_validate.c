@@ -825,7 +825,7 @@ int cmd_validate(int argc, char **argv)
 		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
 		default:
-			cli_getopt_error("validate", c, argv);
+			cli_getopt_error("validate", c, argv, lo);
 			fprintf(stderr, "(see 'schedreplay validate --help')\n");
 			return SR_EXIT_USAGE;
 		}

@@ -146,7 +146,8 @@ int cmd_variants(int argc, char **argv)
 		return SR_EXIT_FAIL;
 	}
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "jfp:V:h", opts, NULL)) != -1) {
+	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
+	while ((opt = getopt_long(argc, argv, ":jfp:V:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
@@ -167,13 +168,16 @@ int cmd_variants(int argc, char **argv)
 			variant_catalog_free(c);
 			return SR_EXIT_OK;
 		default:
-			usage(stderr);
+			/* the whole usage on stderr: the one line that mattered scrolled away */
+			cli_getopt_error("variants", opt, argv, opts);
+			fprintf(stderr, "(see 'schedreplay variants --help')\n");
 			variant_catalog_free(c);
 			return SR_EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "schedreplay variants: unexpected argument '%s'\n", cli_esc(argv[optind]));
+		fprintf(stderr, "schedreplay variants: unexpected argument '%s' (see 'schedreplay "
+			"variants --help')\n", cli_esc(argv[optind]));
 		variant_catalog_free(c);
 		return SR_EXIT_USAGE;
 	}

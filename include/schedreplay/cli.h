@@ -31,12 +31,19 @@ int cmd_validate(int argc, char **argv);
 #define CLI_ESC_MAX 4096
 const char *cli_esc(const char *s);
 
+struct option;
+
 /*
  * The message of getopt_long() returning @c, '?' (an unknown option) or ':'
  * (a value missing: the option string starts with ':', opterr is 0), for
- * `schedreplay @cmd`: one line naming argv[optind - 1] through cli_esc(),
- * where getopt's own message printed it raw.
+ * `schedreplay @cmd`: one line naming the option through cli_esc(), where
+ * getopt's own message printed it raw.  @lo, the command's long options,
+ * tells "--json=3" (takes no value) and "--vari" (ambiguous) from an unknown
+ * option; a short option is named by its letter (optopt), as "-x" of "-xj".
+ * cli_getopt_what() is the message alone ("unknown option '--frob'"), in a
+ * static buffer.
  */
-void cli_getopt_error(const char *cmd, int c, char *const *argv);
+const char *cli_getopt_what(int c, char *const *argv, const struct option *lo);
+void cli_getopt_error(const char *cmd, int c, char *const *argv, const struct option *lo);
 
 #endif /* SCHEDREPLAY_CLI_H */
