@@ -13,37 +13,6 @@
 
 #include "cmd_runs.h"
 
-const char *cli_esc(const char *s)
-{
-	static char slot[CLI_ESC_SLOTS][CLI_ESC_MAX + 4];
-	static unsigned int next;
-	const char *p;
-	char *out, *o;
-
-	if (!s)
-		return "(null)";
-	for (p = s; *p && (unsigned char)*p >= 0x20 && *p != 0x7f; p++)
-		;
-	if (!*p)
-		return s;
-	out = o = slot[next++ % CLI_ESC_SLOTS];
-	for (p = s; *p && o - out <= CLI_ESC_MAX - 4; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c >= 0x20 && c != 0x7f) {
-			*o++ = (char)c;
-		} else {
-			*o++ = '\\';
-			if (c == '\n' || c == '\t' || c == '\r')
-				*o++ = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
-			else
-				o += sprintf(o, "x%02x", c);
-		}
-	}
-	strcpy(o, *p ? "..." : "");
-	return out;
-}
-
 /* The long options of @lo whose name starts with @name's first @len bytes. */
 static int long_matches(const struct option *lo, const char *name, size_t len,
 			const struct option **match)

@@ -60,12 +60,13 @@ static void print_text(const struct variant_catalog *c, FILE *out)
 
 		fprintf(out, "%s%s", i ? "\n" : "", v->name);
 		if (src != VARIANT_SOURCE_BUILTIN)
-			fprintf(out, "  (%s %s)", source_name(src), file);
-		fprintf(out, "\n  %s\n", v->description);
+			fprintf(out, "  (%s %s)", source_name(src), cli_esc(file));
+		/* a plugin's or a JSON file's text ("\u001b" in JSON): one line each */
+		fprintf(out, "\n  %s\n", cli_esc(v->description));
 		if (v->origin && *v->origin)
-			fprintf(out, "  origin:  %s\n", v->origin);
+			fprintf(out, "  origin:  %s\n", cli_esc(v->origin));
 		if (v->touches && *v->touches)
-			fprintf(out, "  touches: %s\n", v->touches);
+			fprintf(out, "  touches: %s\n", cli_esc(v->touches));
 		fprintf(out, "  flags:   ");
 		for (uint32_t bit = 1; bit; bit <<= 1) {
 			if (!(v->flags & bit))
@@ -81,7 +82,8 @@ static void print_text(const struct variant_catalog *c, FILE *out)
 
 static int set_str(json_t *o, const char *k, const char *v)
 {
-	return json_object_set_new(o, k, v ? json_string(v) : json_null());
+	/* a plugin's bytes need not be UTF-8: json_string() refused them */
+	return json_object_set_new(o, k, sr_json_string(v));
 }
 
 static json_t *to_json(const struct variant_catalog *c)
