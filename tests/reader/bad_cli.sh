@@ -270,6 +270,7 @@ for c in replay whatif; do
 	expect 2 "$c: option '--json' takes no value, not '--json=3'" -- $c --json=3 "$pipe"
 done
 expect 2 "report: option '--json' takes no value, not '--json=3'" -- report --json=3 "$pipe"
+expect 2 "schedreplay: a command is needed: report, capture, variants, whatif, replay, validate (see" --
 expect 2 "variants: a value is missing after option '--variants-file'" -- variants --vari
 expect 2 "variants: unexpected argument 'x' (see 'schedreplay variants --help')" -- variants x
 expect 2 "validate: unexpected argument 'x' (see 'schedreplay validate --help')" -- validate x
