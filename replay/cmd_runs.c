@@ -39,35 +39,42 @@ const char *cli_getopt_what(int c, char *const *argv, const struct option *lo)
 	const struct option *m = NULL;
 	char shortopt[3] = { '-', (char)optopt, 0 };
 	size_t len;
+	int nm;
 
-	if (strncmp(arg, "--", 2)) {
-		/*
-		 * A short option: getopt_long() leaves optind on its argument while
-		 * more options follow in it ("-xj"), so argv[optind - 1] would name
-		 * the one before ("unknown option 'replay'"); optopt is the letter.
-		 */
+	/*
+	 * Was it the long option argv[optind - 1]?  getopt_long() leaves optind
+	 * on a group of short options while more follow in it ("-xj"), so
+	 * argv[optind - 1] is then the argument before ("unknown option
+	 * 'replay'"), and optopt the letter.  A long one sets optopt to 0
+	 * (unknown, ambiguous) or to its value (a value missing, or given to
+	 * an option without one: "--json=3").
+	 */
+	if (!strncmp(arg, "--", 2)) {
+		len = strcspn(arg + 2, "=");
+		nm = long_matches(lo, arg + 2, len, &m);
+		if (c != ':' && optopt &&
+		    !(arg[2 + len] == '=' && nm == 1 && m->has_arg == no_argument && m->val == optopt))
+			nm = -1;    /* a short option after it */
+	} else {
+		nm = -1;
+	}
+	if (nm < 0)
 		snprintf(msg, sizeof(msg), "%s '%s'",
 			 c == ':' ? "a value is missing after option" : "unknown option",
 			 cli_esc(shortopt));
-		return msg;
-	}
-	len = strcspn(arg + 2, "=");
-	if (c == ':' && long_matches(lo, arg + 2, len, &m) == 1) {
+	else if (c == ':' && nm == 1)
 		/* "--vari" of "--variants-file": the option that takes the value */
 		snprintf(msg, sizeof(msg), "a value is missing after option '--%s'", m->name);
-	} else if (c == ':') {
+	else if (c == ':')
 		snprintf(msg, sizeof(msg), "a value is missing after option '%s'", cli_esc(arg));
-	} else if (optopt && arg[2 + len] == '=' && long_matches(lo, arg + 2, len, &m) == 1 &&
-		   m->has_arg == no_argument) {
-		/* "--json=3": getopt's '?' with optopt set, not an unknown option */
+	else if (optopt)
 		snprintf(msg, sizeof(msg), "option '--%s' takes no value, not '%s'", m->name,
 			 cli_esc(arg));
-	} else if (!optopt && long_matches(lo, arg + 2, len, &m) > 1) {
+	else if (nm > 1)
 		snprintf(msg, sizeof(msg), "ambiguous option '%s' (--%s, ...: spell it out)",
 			 cli_esc(arg), m->name);
-	} else {
+	else
 		snprintf(msg, sizeof(msg), "unknown option '%s'", cli_esc(arg));
-	}
 	return msg;
 }
 

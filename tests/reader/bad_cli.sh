@@ -270,6 +270,9 @@ for c in replay whatif; do
 	expect 2 "$c: option '--json' takes no value, not '--json=3'" -- $c --json=3 "$pipe"
 done
 expect 2 "report: option '--json' takes no value, not '--json=3'" -- report --json=3 "$pipe"
+# the group after a long option: "unknown option '--json'"
+expect 2 "replay: unknown option '-x'" -- replay --json -xj "$pipe"
+expect 2 "capture: a value is missing after option '-o'" -- capture -qo
 expect 2 "schedreplay: a command is needed: report, capture, variants, whatif, replay, validate (see" --
 expect 2 "variants: a value is missing after option '--variants-file'" -- variants --vari
 expect 2 "variants: unexpected argument 'x' (see 'schedreplay variants --help')" -- variants x
