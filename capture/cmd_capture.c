@@ -194,7 +194,7 @@ int cmd_capture(int argc, char **argv)
 			ret = SR_EXIT_OK;
 			goto out;
 		default:
-			cli_getopt_error("capture", c, argv);
+			cli_getopt_error("capture", c, argv, longopts);
 			fprintf(stderr, "(see 'schedreplay capture --help')\n");
 			goto out;
 		}

@@ -236,7 +236,7 @@ int cmd_replay(int argc, char **argv)
 			goto out;
 		case '?':
 		case ':':
-			cli_getopt_error("replay", c, argv);
+			cli_getopt_error("replay", c, argv, lo);
 			goto usage;
 		default:
 			r = run_opts_parse(&o, c, optarg);

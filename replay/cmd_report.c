@@ -186,8 +186,8 @@ int cmd_report(int argc, char **argv)
 				cli_esc(argv[optind - 1]));
 			return SR_EXIT_USAGE;
 		default:
-			fprintf(stderr, "schedreplay report: unknown option '%s' (see --help)\n",
-				cli_esc(argv[optind - 1]));
+			fprintf(stderr, "schedreplay report: %s (see --help)\n",
+				cli_getopt_what(c, argv, longopts));
 			return SR_EXIT_USAGE;
 		}
 	}

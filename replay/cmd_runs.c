@@ -13,42 +13,74 @@
 
 #include "cmd_runs.h"
 
-const char *cli_esc(const char *s)
+/* The long options of @lo whose name starts with @name's first @len bytes. */
+static int long_matches(const struct option *lo, const char *name, size_t len,
+			const struct option **match)
 {
-	static char slot[CLI_ESC_SLOTS][CLI_ESC_MAX + 4];
-	static unsigned int next;
-	const char *p;
-	char *out, *o;
+	int n = 0;
 
-	if (!s)
-		return "(null)";
-	for (p = s; *p && (unsigned char)*p >= 0x20 && *p != 0x7f; p++)
-		;
-	if (!*p)
-		return s;
-	out = o = slot[next++ % CLI_ESC_SLOTS];
-	for (p = s; *p && o - out <= CLI_ESC_MAX - 4; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c >= 0x20 && c != 0x7f) {
-			*o++ = (char)c;
-		} else {
-			*o++ = '\\';
-			if (c == '\n' || c == '\t' || c == '\r')
-				*o++ = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
-			else
-				o += sprintf(o, "x%02x", c);
+	for (; lo && lo->name; lo++) {
+		if (strncmp(lo->name, name, len))
+			continue;
+		if (strlen(lo->name) == len) {    /* exact: never ambiguous */
+			*match = lo;
+			return 1;
 		}
+		if (!n++)
+			*match = lo;
 	}
-	strcpy(o, *p ? "..." : "");
-	return out;
+	return n;
 }
 
-void cli_getopt_error(const char *cmd, int c, char *const *argv)
+const char *cli_getopt_what(int c, char *const *argv, const struct option *lo)
 {
-	fprintf(stderr, "schedreplay %s: %s '%s'\n", cmd,
-		c == ':' ? "a value is missing after option" : "unknown option",
-		cli_esc(argv[optind - 1]));
+	static char msg[CLI_ESC_MAX + 128];
+	const char *arg = argv[optind - 1];
+	const struct option *m = NULL;
+	char shortopt[3] = { '-', (char)optopt, 0 };
+	size_t len;
+	int nm;
+
+	/*
+	 * Was it the long option argv[optind - 1]?  getopt_long() leaves optind
+	 * on a group of short options while more follow in it ("-xj"), so
+	 * argv[optind - 1] is then the argument before ("unknown option
+	 * 'replay'"), and optopt the letter.  A long one sets optopt to 0
+	 * (unknown, ambiguous) or to its value (a value missing, or given to
+	 * an option without one: "--json=3").
+	 */
+	if (!strncmp(arg, "--", 2)) {
+		len = strcspn(arg + 2, "=");
+		nm = long_matches(lo, arg + 2, len, &m);
+		if (c != ':' && optopt &&
+		    !(arg[2 + len] == '=' && nm == 1 && m->has_arg == no_argument && m->val == optopt))
+			nm = -1;    /* a short option after it */
+	} else {
+		nm = -1;
+	}
+	if (nm < 0)
+		snprintf(msg, sizeof(msg), "%s '%s'",
+			 c == ':' ? "a value is missing after option" : "unknown option",
+			 cli_esc(shortopt));
+	else if (c == ':' && nm == 1)
+		/* "--vari" of "--variants-file": the option that takes the value */
+		snprintf(msg, sizeof(msg), "a value is missing after option '--%s'", m->name);
+	else if (c == ':')
+		snprintf(msg, sizeof(msg), "a value is missing after option '%s'", cli_esc(arg));
+	else if (optopt)
+		snprintf(msg, sizeof(msg), "option '--%s' takes no value, not '%s'", m->name,
+			 cli_esc(arg));
+	else if (nm > 1)
+		snprintf(msg, sizeof(msg), "ambiguous option '%s' (--%s, ...: spell it out)",
+			 cli_esc(arg), m->name);
+	else
+		snprintf(msg, sizeof(msg), "unknown option '%s'", cli_esc(arg));
+	return msg;
+}
+
+void cli_getopt_error(const char *cmd, int c, char *const *argv, const struct option *lo)
+{
+	fprintf(stderr, "schedreplay %s: %s\n", cmd, cli_getopt_what(c, argv, lo));
 }
 
 int run_opts_init(struct run_opts *o, const char *cmd, int argc)

@@ -444,14 +444,15 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 	printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t t = 0; t < n; t++) {
 		if (r[t].skipped || r[t].failed_run) {
-			printf("| %s | | %s: %s | | | | | | |\n", r[t].name,
-			       r[t].skipped ? "skipped" : "FAILED", r[t].why);
+			printf("| %s | | %s: %s | | | | | | |\n", cli_esc_md(r[t].name),
+			       r[t].skipped ? "skipped" : "FAILED", cli_esc_md(r[t].why));
 			continue;
 		}
 		for (int i = 0; i < NR_METRICS; i++) {
 			json_t *g = json_object_get(goal, metric[i]);
 
-			printf("| %s | %s | %s%s |", i ? "" : r[t].name, i ? "" : r[t].group, metric[i],
+			printf("| %s | %s | %s%s |", i ? "" : cli_esc_md(r[t].name),
+			       i ? "" : cli_esc_md(r[t].group), metric[i],
 			       i >= 4 ? " (us)" : "");
 			if (!r[t].have[i]) {
 				printf(" - | - | - | | | |\n");
@@ -511,7 +512,8 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 			}
 			if (k < 2)
 				continue;
-			printf("| %s (%d runs) | %s | %.1f..%.1f | %.1f%% | %+.1f%%..%+.1f%% |\n", r[t].series,
+			printf("| %s (%d runs) | %s | %.1f..%.1f | %.1f%% | %+.1f%%..%+.1f%% |\n",
+			       cli_esc_md(r[t].series),
 			       k, metric[i], lo, hi, (hi - lo) / (sum / k) * 100, elo * 100, ehi * 100);
 		}
 	}
@@ -530,10 +532,22 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 			    fabs(r[t].err[4 + k]) <= json_number_value(g))
 				continue;
 			printf("| %s | %s | %.1f | %.1f | %+.1f%% | %.2f%% | %.2f..%.2f%% | %" PRIu64
-			       " of %" PRIu64 " | %" PRIu64 " |\n", r[t].name, metric[4 + k], r[t].meas[4 + k],
+			       " of %" PRIu64 " | %" PRIu64 " |\n", cli_esc_md(r[t].name), metric[4 + k],
+			       r[t].meas[4 + k],
 			       r[t].pred[4 + k], r[t].err[4 + k] * 100, r[t].q_pred[k], r[t].band_q_lo[k],
 			       r[t].band_q_hi[k], r[t].band_n[k], r[t].n_meas, r[t].off_n[k]);
 		}
+}
+
+/* @s as a JSON string (the suggested thresholds are printed by hand). */
+static void put_json_str(const char *s)
+{
+	json_t *j = sr_json_string(s);
+	char *t = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+
+	fputs(t ? t : "null", stdout);
+	free(t);
+	json_decref(j);
 }
 
 static json_t *jnum(double v)
@@ -577,6 +591,7 @@ static json_t *info_json(double meas, double pred, double lo, double hi)
 static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 {
 	json_t *root = json_object(), *tr = json_object();
+	char kb[CLI_ESC_MAX + 4];
 	int ret = 0;
 
 	if (!root || !tr) {
@@ -590,14 +605,14 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 		json_t *o = json_object(), *m = json_object(), *rs = json_object();
 
 		if (r[t].skipped || r[t].failed_run) {
-			json_object_set_new(o, r[t].skipped ? "skipped" : "failed", json_string(r[t].why));
+			json_object_set_new(o, r[t].skipped ? "skipped" : "failed", sr_json_string(r[t].why));
 			json_decref(m);
 			json_decref(rs);
-			json_object_set_new(tr, r[t].name, o);
+			json_object_set_new(tr, sr_json_key(r[t].name, kb, sizeof(kb)), o);
 			continue;
 		}
-		json_object_set_new(o, "latency_group", json_string(r[t].group));
-		json_object_set_new(o, "series", r[t].series[0] ? json_string(r[t].series) : json_null());
+		json_object_set_new(o, "latency_group", sr_json_string(r[t].group));
+		json_object_set_new(o, "series", r[t].series[0] ? sr_json_string(r[t].series) : json_null());
 		for (int i = 0; i < NR_METRICS; i++) {
 			json_t *e = json_object();
 
@@ -661,7 +676,7 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 		if (r[t].pack_shown)
 			json_object_set_new(o, "vcpu_pack", json_pack("{s:b, s:s}", "on", r[t].pack_on,
 								      "why", r[t].pack_why));
-		json_object_set_new(tr, r[t].name, o);
+		json_object_set_new(tr, sr_json_key(r[t].name, kb, sizeof(kb)), o);
 	}
 	json_object_set_new(root, "traces", tr);
 	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(8)) || fputc('\n', stdout) == EOF)
@@ -829,7 +844,7 @@ int cmd_validate(int argc, char **argv)
 		case 'j': as_json = true; break;
 		case 'h': usage(stdout); return SR_EXIT_OK;
 		default:
-			cli_getopt_error("validate", c, argv);
+			cli_getopt_error("validate", c, argv, lo);
 			fprintf(stderr, "(see 'schedreplay validate --help')\n");
 			return SR_EXIT_USAGE;
 		}
@@ -999,10 +1014,13 @@ int cmd_validate(int argc, char **argv)
 		for (size_t t = 0; t < n; t++) {
 			const struct result *r = &res[t];
 
-			printf("    \"%s\": { ", r->name);
+			printf("    ");
+			put_json_str(r->name);
+			printf(": { ");
 			if (r->skipped || r->failed_run) {
-				printf("\"skip\": \"%s\" }%s\n", r->skipped ? r->why : "replay failed",
-				       t + 1 < n ? "," : "");
+				printf("\"skip\": ");
+				put_json_str(r->skipped ? r->why : "replay failed");
+				printf(" }%s\n", t + 1 < n ? "," : "");
 				continue;
 			}
 			printf("\"max_rel_error\": {");
@@ -1024,14 +1042,14 @@ int cmd_validate(int argc, char **argv)
 			const struct result *r = &res[t];
 
 			if (r->skipped) {
-				printf("%-28s skipped: %s\n", r->name, r->why);
+				printf("%-28s skipped: %s\n", cli_esc(r->name), cli_esc(r->why));
 				continue;
 			}
 			if (r->failed_run) {
-				printf("%-28s FAIL: %s\n", r->name, r->why);
+				printf("%-28s FAIL: %s\n", cli_esc(r->name), cli_esc(r->why));
 				continue;
 			}
-			printf("%-28s %s\n", r->name, r->group);
+			printf("%-28s %s\n", cli_esc(r->name), cli_esc(r->group));
 			if (r->pack_shown)
 				printf("  placement: vcpu_pack %s (%s)\n", r->pack_on ? "on" : "off",
 				       r->pack_why);

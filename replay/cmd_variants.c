@@ -60,12 +60,13 @@ static void print_text(const struct variant_catalog *c, FILE *out)
 
 		fprintf(out, "%s%s", i ? "\n" : "", v->name);
 		if (src != VARIANT_SOURCE_BUILTIN)
-			fprintf(out, "  (%s %s)", source_name(src), file);
-		fprintf(out, "\n  %s\n", v->description);
+			fprintf(out, "  (%s %s)", source_name(src), cli_esc(file));
+		/* a plugin's or a JSON file's text ("\u001b" in JSON): one line each */
+		fprintf(out, "\n  %s\n", cli_esc(v->description));
 		if (v->origin && *v->origin)
-			fprintf(out, "  origin:  %s\n", v->origin);
+			fprintf(out, "  origin:  %s\n", cli_esc(v->origin));
 		if (v->touches && *v->touches)
-			fprintf(out, "  touches: %s\n", v->touches);
+			fprintf(out, "  touches: %s\n", cli_esc(v->touches));
 		fprintf(out, "  flags:   ");
 		for (uint32_t bit = 1; bit; bit <<= 1) {
 			if (!(v->flags & bit))
@@ -81,7 +82,8 @@ static void print_text(const struct variant_catalog *c, FILE *out)
 
 static int set_str(json_t *o, const char *k, const char *v)
 {
-	return json_object_set_new(o, k, v ? json_string(v) : json_null());
+	/* a plugin's bytes need not be UTF-8: json_string() refused them */
+	return json_object_set_new(o, k, sr_json_string(v));
 }
 
 static json_t *to_json(const struct variant_catalog *c)
@@ -146,7 +148,8 @@ int cmd_variants(int argc, char **argv)
 		return SR_EXIT_FAIL;
 	}
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "jfp:V:h", opts, NULL)) != -1) {
+	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
+	while ((opt = getopt_long(argc, argv, ":jfp:V:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
@@ -167,13 +170,16 @@ int cmd_variants(int argc, char **argv)
 			variant_catalog_free(c);
 			return SR_EXIT_OK;
 		default:
-			usage(stderr);
+			/* the whole usage on stderr: the one line that mattered scrolled away */
+			cli_getopt_error("variants", opt, argv, opts);
+			fprintf(stderr, "(see 'schedreplay variants --help')\n");
 			variant_catalog_free(c);
 			return SR_EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "schedreplay variants: unexpected argument '%s'\n", cli_esc(argv[optind]));
+		fprintf(stderr, "schedreplay variants: unexpected argument '%s' (see 'schedreplay "
+			"variants --help')\n", cli_esc(argv[optind]));
 		variant_catalog_free(c);
 		return SR_EXIT_USAGE;
 	}

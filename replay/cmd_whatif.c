@@ -195,7 +195,7 @@ int cmd_whatif(int argc, char **argv)
 			return SR_EXIT_OK;
 		case '?':
 		case ':':
-			cli_getopt_error("whatif", opt, argv);
+			cli_getopt_error("whatif", opt, argv, opts);
 			goto usage_fail;
 		default:
 			r = run_opts_parse(&o, opt, optarg);

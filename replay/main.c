@@ -39,7 +39,11 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		/* one line, as every usage error (the whole usage was 14 lines on stderr) */
+		fprintf(stderr, "schedreplay: a command is needed:");
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			fprintf(stderr, "%s %s", i ? "," : "", commands[i].name);
+		fprintf(stderr, " (see 'schedreplay --help')\n");
 		return SR_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {

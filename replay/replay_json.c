@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <schedreplay/cli.h>
 #include <schedreplay/sim.h>
 
 #include "calib.h"
@@ -72,9 +73,11 @@ static json_t *groups_json(const struct lat_machine *lat, enum lat_group_key key
 
 	for (size_t i = 0; o && i < lat_nr_groups(lat, key); i++) {
 		const struct lat_group *g = lat_group_at(lat, key, i);
+		char kb[CLI_ESC_MAX + 4];
 
 		if (g->lat[kind].count)
-			json_object_set_new(o, g->key[0] ? g->key : "?", value(g, kind));
+			json_object_set_new(o, g->key[0] ? sr_json_key(g->key, kb, sizeof(kb)) : "?",
+					    value(g, kind));
 	}
 	return o;
 }
@@ -341,15 +344,15 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 		json_decref(ap);
 		return -1;
 	}
-	json_object_set_new(t, "path", json_string(i->path ? i->path : ""));
+	json_object_set_new(t, "path", sr_json_string(i->path ? i->path : ""));
 	json_object_set_new(t, "file_version", json_integer(i->file_version));
 	json_object_set_new(t, "cpus", json_integer(i->cpus));
-	json_object_set_new(t, "buffer", json_string(i->buffer ? i->buffer : ""));
+	json_object_set_new(t, "buffer", sr_json_string(i->buffer ? i->buffer : ""));
 	json_object_set_new(t, "first_ts_ns", jint(wl_first_ts(wl)));
 	json_object_set_new(t, "last_ts_ns", jint(wl_last_ts(wl)));
 	json_object_set_new(t, "events", jint(n->events));
 	json_object_set_new(t, "lost_events", jint(n->lost_events));
-	json_object_set_new(t, "sidecar", wl_sidecar_path(wl) ? json_string(wl_sidecar_path(wl)) : json_null());
+	json_object_set_new(t, "sidecar", sr_json_string(wl_sidecar_path(wl)));
 	json_object_set_new(t, "repair", repair_json(wl));
 	json_object_set_new(t, "tasks", jint(wl_nr_tasks(wl)));
 	json_object_set_new(t, "wakes", jint(wl_nr_wakes(wl)));
@@ -358,7 +361,7 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 	json_object_set_new(fa, "cpus", fact(f->nr_cpus, f->cpus_src, f->cpus_how));
 	json_object_set_new(fa, "hz", fact(f->hz, f->hz_src, f->hz_how));
 	rel = json_object();
-	json_object_set_new(rel, "value", f->release ? json_string(f->release) : json_null());
+	json_object_set_new(rel, "value", sr_json_string(f->release));
 	json_object_set_new(rel, "source", json_string(wl_fact_source_name(f->release_src)));
 	json_object_set_new(rel, "how", json_string(f->release_how));
 	json_object_set_new(fa, "kernel_release", rel);
@@ -475,11 +478,12 @@ static json_t *latency_errors(const struct lat_machine *ml, const struct lat_mac
 			const struct lat_group *mg = lat_group_at(ml, keys[k], i);
 			const struct lat_group *pg = lat_group_find(pl, keys[k], mg->key);
 			struct sr_hist empty;
+			char kb[CLI_ESC_MAX + 4];
 
 			if (!mg->lat[kind].count)
 				continue;
 			sr_hist_init(&empty);
-			json_object_set_new(g, mg->key[0] ? mg->key : "?",
+			json_object_set_new(g, mg->key[0] ? sr_json_key(mg->key, kb, sizeof(kb)) : "?",
 					    dist_err(pg ? &pg->lat[kind] : &empty, &mg->lat[kind]));
 		}
 		json_object_set_new(l, names[k], g);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <schedreplay/cli.h>
 #include <schedreplay/sim.h>
 
 #include "calib.h"
@@ -95,17 +96,17 @@ static void print_bandwidth(FILE *out, const struct wl_workload *wl, bool off)
 
 		if (wg->quota_us <= 0)
 			continue;
-		fprintf(out, "bandwidth: %s quota %ld us per period %ld us: %s  [%s]\n", wg->path,
+		fprintf(out, "bandwidth: %s quota %ld us per period %ld us: %s  [%s]\n", cli_esc(wg->path),
 			wg->quota_us, wg->period_us, replay_bandwidth_status(&rc),
 			wl_fact_source_name(wg->bw_src));
 		if (wg->bw_phase_ns >= 0)
 			fprintf(out, "bandwidth: %s period boundaries at %.1f us + k x %ld us (trace "
-				"clock; from %u switch-ins ending throttled waits)  [trace]\n", wg->path,
+				"clock; from %u switch-ins ending throttled waits)  [trace]\n", cli_esc(wg->path),
 				(double)wg->bw_phase_ns / 1e3, wg->period_us, wg->bw_phase_samples);
 		else
 			fprintf(out, "bandwidth: %s period boundaries assumed at k x %ld us of the "
 				"trace clock (the trace shows no throttled wait ending)  [default]\n",
-				wg->path, wg->period_us);
+				cli_esc(wg->path), wg->period_us);
 	}
 }
 
@@ -124,10 +125,10 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 	else
 		snprintf(format, sizeof(format), "trace.dat v%d", i->file_version);
 	fprintf(out, "trace:     %s (%s, %" PRIu64 " events, %.6f s, %" PRIu64 " lost)\n",
-		i->path ? i->path : "?", format, n->events, (double)span / 1e9, n->lost_events);
+		i->path ? cli_esc(i->path) : "?", format, n->events, (double)span / 1e9, n->lost_events);
 	if (wl_sidecar_path(wl))
-		fprintf(out, "sidecar:   %s\n", wl_sidecar_path(wl));
-	fprintf(out, "kernel:    %s  [%s: %s]\n", f->release ? f->release : "unknown",
+		fprintf(out, "sidecar:   %s\n", cli_esc(wl_sidecar_path(wl)));
+	fprintf(out, "kernel:    %s  [%s: %s]\n", f->release ? cli_esc(f->release) : "unknown",
 		wl_fact_source_name(f->release_src), f->release_how);
 	fprintf(out, "cpus:      %u  [%s: %s]\n", f->nr_cpus, wl_fact_source_name(f->cpus_src),
 		f->cpus_how);
@@ -356,7 +357,7 @@ static void print_group(const struct group_ctx *c, const char *key)
 	const struct sr_hist *pred[16];
 	char title[256];
 
-	snprintf(title, sizeof(title), "Wakeup latency, %s=%s", c->what, key[0] ? key : "?");
+	snprintf(title, sizeof(title), "Wakeup latency, %s=%s", c->what, key[0] ? cli_esc(key) : "?");
 	for (unsigned int r = 0; r < c->nr && r < 16; r++)
 		pred[r] = group_hist(replay_latency(c->runs[r]), c->key, key);
 	print_dist_rows(c->out, title, group_hist(wl_measured_latency(c->wl), c->key, key), pred,
@@ -477,7 +478,7 @@ static void rq_print_named_group(const struct group_ctx *c, const char *key)
 {
 	char label[300];
 
-	snprintf(label, sizeof(label), "%s=%s", c->what, key[0] ? key : "?");
+	snprintf(label, sizeof(label), "%s=%s", c->what, key[0] ? cli_esc(key) : "?");
 	rq_print_group(c, key, label);
 }
 

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <schedreplay/cli.h>
+
 #include "report_local.h"
 
 const char report_latency_definition[] =
@@ -210,11 +212,17 @@ static int seed_cgroups(struct report_data *d, struct sr_error *err)
 	return 0;
 }
 
-/* Bytes of comms and paths that would break a tab-separated line become '?'. */
+/*
+ * Comms and paths as in the text report (cli.h, sr_esc()): a tab, a newline
+ * or a terminal escape would break the tab-separated line; a byte that is
+ * not UTF-8 is written \xNN too.
+ */
 static void put_field(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	char buf[CLI_ESC_MAX + 4];
+
+	sr_esc(buf, sizeof(buf), s, SR_ESC_TEXT);
+	fputs(buf, f);
 }
 
 /* The --samples sink: one line per final sample of the filtered set. */

@@ -10,32 +10,22 @@
 
 #include <jansson.h>
 
+#include <schedreplay/cli.h>
+
 #include "report_local.h"
 
 /*
- * Comms and cgroup paths are bytes, JSON wants UTF-8: anything that is not
- * valid UTF-8 has its non-ASCII and control bytes replaced by '?'.
+ * Comms and cgroup paths are bytes, JSON wants UTF-8: a byte that is not
+ * UTF-8 is written \xNN (sr_json_key()); jansson escapes the rest.
  */
 static const char *clean(const char *s, char *buf, size_t n)
 {
-	json_t *t = json_string(s);
-	size_t i;
-
-	if (t) {
-		json_decref(t);
-		return s;
-	}
-	for (i = 0; s[i] && i < n - 1; i++)
-		buf[i] = ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f) ? '?' : s[i];
-	buf[i] = '\0';
-	return buf;
+	return sr_json_key(s, buf, n);
 }
 
 static json_t *jstr(const char *s)
 {
-	char buf[4096];
-
-	return json_string(clean(s, buf, sizeof(buf)));
+	return sr_json_string(s);
 }
 
 /* jansson integers are signed 64-bit; every count here fits. */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <schedreplay/cli.h>
+
 #include "report_local.h"
 
 static double us(uint64_t ns)
@@ -116,7 +118,7 @@ static void print_groups(FILE *out, const struct report_data *d, const struct re
 
 		if (!g[i]->lat[LAT_WAKEUP].count)
 			continue;
-		snprintf(label, sizeof(label), "%s=%s", key_name(key), g[i]->key);
+		snprintf(label, sizeof(label), "%s=%s", key_name(key), cli_esc(g[i]->key));
 		fprintf(out, "\n");
 		print_block(out, "Wakeup Latencies", label, &g[i]->lat[LAT_WAKEUP]);
 	}
@@ -150,7 +152,7 @@ static void print_tasks(FILE *out, const struct report_data *d, const struct rep
 
 		fprintf(out, "%8d %-16s %11.3f %8" PRIu64 " %7" PRIu64 " %6" PRIu64 " %8" PRIu64
 			" %9.1f %9.1f %9.1f %8" PRIu64 " %9.1f%s\n", t[i]->pid,
-			t[i]->comm[0] ? t[i]->comm : "?", (double)t[i]->runtime_ns / 1e6,
+			t[i]->comm[0] ? cli_esc(t[i]->comm) : "?", (double)t[i]->runtime_ns / 1e6,
 			t[i]->switches, t[i]->preemptions, t[i]->migrations, w->count,
 			us(sr_hist_percentile(w, 50)), us(sr_hist_percentile(w, 99)), us(w->max),
 			q->count, us(sr_hist_percentile(q, 99)), t[i]->exited ? "  (exited)" : "");
@@ -203,15 +205,15 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 	char filter[128] = "all";
 
 	if (!strcmp(in->format, "text"))
-		fprintf(out, "trace:   %s (ftrace text, %d CPUs)\n", in->path, in->cpus);
+		fprintf(out, "trace:   %s (ftrace text, %d CPUs)\n", cli_esc(in->path), in->cpus);
 	else
 		fprintf(out, "trace:   %s (trace.dat v%d, compression %s, %d CPUs, read by %s)\n",
-			in->path, in->file_version, in->compression, in->cpus, in->backend);
+			cli_esc(in->path), in->file_version, in->compression, in->cpus, in->backend);
 	if (in->uname)
-		fprintf(out, "kernel:  %s\n", in->uname);
-	fprintf(out, "buffer:  %s (%s)\n", in->buffer[0] ? in->buffer : "top level",
+		fprintf(out, "kernel:  %s\n", cli_esc(in->uname));
+	fprintf(out, "buffer:  %s (%s)\n", in->buffer[0] ? cli_esc(in->buffer) : "top level",
 		in->buffer_reason);
-	fprintf(out, "sidecar: %s\n", d->sidecar_note);
+	fprintf(out, "sidecar: %s\n", cli_esc(d->sidecar_note));
 	fprintf(out, "cgroups: cgroup_attach_task: %s; %" PRIu64 " moves followed, %" PRIu64
 		" ignored\n", d->cgroup_policy, s->cgroup_moves, s->cgroup_moves_ignored);
 	fprintf(out, "span:    %.6f .. %.6f s (%.6f s), clock %s, %" PRIu64 " events\n",
@@ -233,20 +235,20 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 	}
 	print_repair(out, d);
 	for (int i = 0; i < d->nr_warnings; i++)
-		fprintf(out, "warning: %s\n", d->warnings[i]);
+		fprintf(out, "warning: %s\n", cli_esc(d->warnings[i]));
 
 	fprintf(out, "\nEvent counts (records of the file)\n");
 	for (size_t i = 0; i < d->nr_counts; i++) {
-		fprintf(out, "  %-32s %12" PRIu64, d->counts[i].name, d->counts[i].count);
+		fprintf(out, "  %-32s %12" PRIu64, cli_esc(d->counts[i].name), d->counts[i].count);
 		if (d->restored && !strcmp(d->counts[i].name, "sched_switch"))
 			fprintf(out, "  (+%" PRIu64 " restored)", d->restored);
 		fprintf(out, "\n");
 	}
 
 	if (o->comm_prefix && o->pid >= 0)
-		snprintf(filter, sizeof(filter), "comm=%s* pid=%d", o->comm_prefix, o->pid);
+		snprintf(filter, sizeof(filter), "comm=%s* pid=%d", cli_esc(o->comm_prefix), o->pid);
 	else if (o->comm_prefix)
-		snprintf(filter, sizeof(filter), "comm=%s*", o->comm_prefix);
+		snprintf(filter, sizeof(filter), "comm=%s*", cli_esc(o->comm_prefix));
 	else if (o->pid >= 0)
 		snprintf(filter, sizeof(filter), "pid=%d", o->pid);
 

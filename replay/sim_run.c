@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <schedreplay/cli.h>
+
 #include "calib.h"
 #include "sim_local.h"
 
@@ -158,37 +160,55 @@ void sim_event_init(struct sim *s, struct trace_event *ev, enum trace_event_type
 	ev->name = trace_event_type_name(type);
 }
 
+/* A comm (any 16 bytes) as the text reports print it, one line (sr_esc()). */
+static const char *dump_comm(char *buf, size_t size, const char *comm)
+{
+	char c[TRACE_COMM_LEN + 1];
+
+	snprintf(c, sizeof(c), "%.*s", TRACE_COMM_LEN, comm);
+	sr_esc(buf, size, c, SR_ESC_TEXT);
+	return buf;
+}
+
 static void dump_event(FILE *f, const struct trace_event *ev)
 {
+	char a[4 * TRACE_COMM_LEN + 8], b[4 * TRACE_COMM_LEN + 8];
+
 	fprintf(f, "[%03d] %" PRIu64 ".%09" PRIu64 ": %s: ", ev->cpu, ev->ts / 1000000000,
 		ev->ts % 1000000000, ev->name);
 	switch (ev->type) {
 	case TRACE_EV_SCHED_SWITCH: {
 		const struct trace_sched_switch *sw = &ev->u.sched_switch;
 
-		fprintf(f, "%s:%d [%d] %s%s ==> %s:%d [%d]\n", sw->prev_comm, sw->prev_pid,
+		fprintf(f, "%s:%d [%d] %s%s ==> %s:%d [%d]\n",
+			dump_comm(a, sizeof(a), sw->prev_comm), sw->prev_pid,
 			sw->prev_prio,
 			sw->prev_run == TRACE_STATE_RUNNING ? "R" :
 			sw->prev_run == TRACE_STATE_DEAD ? "X" : "S",
-			sw->prev_preempt ? "+" : "", sw->next_comm, sw->next_pid, sw->next_prio);
+			sw->prev_preempt ? "+" : "", dump_comm(b, sizeof(b), sw->next_comm), sw->next_pid,
+			sw->next_prio);
 		break;
 	}
 	case TRACE_EV_SCHED_WAKING:
 	case TRACE_EV_SCHED_WAKEUP:
 	case TRACE_EV_SCHED_WAKEUP_NEW:
-		fprintf(f, "%s:%d [%d] CPU:%03d\n", ev->u.wakeup.comm, ev->u.wakeup.pid,
+		fprintf(f, "%s:%d [%d] CPU:%03d\n", dump_comm(a, sizeof(a), ev->u.wakeup.comm),
+			ev->u.wakeup.pid,
 			ev->u.wakeup.prio, ev->u.wakeup.target_cpu);
 		break;
 	case TRACE_EV_SCHED_MIGRATE_TASK:
-		fprintf(f, "%s:%d orig_cpu=%d dest_cpu=%d\n", ev->u.migrate.comm, ev->u.migrate.pid,
+		fprintf(f, "%s:%d orig_cpu=%d dest_cpu=%d\n", dump_comm(a, sizeof(a), ev->u.migrate.comm),
+			ev->u.migrate.pid,
 			ev->u.migrate.orig_cpu, ev->u.migrate.dest_cpu);
 		break;
 	case TRACE_EV_SCHED_PROCESS_FORK:
-		fprintf(f, "pid=%d child=%s:%d\n", ev->u.fork.parent_pid, ev->u.fork.child_comm,
+		fprintf(f, "pid=%d child=%s:%d\n", ev->u.fork.parent_pid,
+			dump_comm(a, sizeof(a), ev->u.fork.child_comm),
 			ev->u.fork.child_pid);
 		break;
 	case TRACE_EV_SCHED_STAT_RUNTIME:
-		fprintf(f, "comm=%s pid=%d runtime=%" PRIu64 " [ns]\n", ev->u.stat_runtime.comm,
+		fprintf(f, "comm=%s pid=%d runtime=%" PRIu64 " [ns]\n",
+			dump_comm(a, sizeof(a), ev->u.stat_runtime.comm),
 			ev->u.stat_runtime.pid, ev->u.stat_runtime.runtime);
 		break;
 	case TRACE_EV_CGROUP_ATTACH_TASK:

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <schedreplay/cli.h>
 #include <schedreplay/stats.h>
 #include <schedreplay/whatif.h>
 
@@ -35,22 +36,14 @@ static const char *const palette[] = {
 };
 #define NR_COLOURS (sizeof(palette) / sizeof(palette[0]))
 
+/*
+ * Text for an XML 1.0 document declared UTF-8: & < > " ' as entities, control
+ * characters (not allowed) and bytes that are not UTF-8 (an invalid document)
+ * as \n, \xNN (cli_esc_xml()).  A comm is any 16 bytes.
+ */
 static void put_escaped(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			if ((unsigned char)*s < 0x20 && *s != '\t')
-				fputc(' ', out);
-			else
-				fputc(*s, out);
-		}
-	}
+	fputs(cli_esc_xml(s ? s : ""), out);
 }
 
 /* Three significant digits in the unit that keeps the mantissa below 1000. */

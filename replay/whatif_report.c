@@ -22,6 +22,7 @@
 
 #include <jansson.h>
 
+#include <schedreplay/cli.h>
 #include <schedreplay/latency.h>
 #include <schedreplay/profile.h>
 #include <schedreplay/sim.h>
@@ -380,7 +381,7 @@ static void group_tables(FILE *out, const struct wl_workload *wl, const struct w
 
 		if (!g[i].n)
 			continue;
-		snprintf(title, sizeof(title), "%s %s", what, g[i].key[0] ? g[i].key : "?");
+		snprintf(title, sizeof(title), "%s %s", what, g[i].key[0] ? cli_esc(g[i].key) : "?");
 		lat_table(out, wl, r, lw, key, g[i].key, title, o);
 		shown++;
 	}
@@ -440,7 +441,7 @@ static void cost_table(FILE *out, const struct whatif_result *r, int lw)
 	struct cost_fig remote = { 0, COST_FIG_REMOTE };
 
 	fprintf(out, "\npredicted CPU share of the bookkeeping on machine '%s' (%u node%s)%s\n",
-		m->name, m->nodes, m->nodes == 1 ? "" : "s",
+		cli_esc(m->name), m->nodes, m->nodes == 1 ? "" : "s",
 		ref->spread_assumed ? ":\n  the trace has fewer NUMA nodes: its CPUs are taken as spread "
 				      "evenly over the machine's" : "");
 	header(out, lw, "% of CPU time", cols, 5);
@@ -470,7 +471,7 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 		      (double)whatif_trace_events(r) * whatif_nr_runs(r) * seeds /
 		      whatif_wall_seconds(r) : 0;
 
-	fprintf(out, "schedreplay what-if: %s\n", ti && ti->path ? ti->path : "?");
+	fprintf(out, "schedreplay what-if: %s\n", ti && ti->path ? cli_esc(ti->path) : "?");
 	fprintf(out, "  profile %s (%s)\n  placement %s, %u CPUs, HZ %u\n",
 		model_profile_name(replay_result_profile(ref)),
 		o && o->profile_why ? o->profile_why : "chosen explicitly",
@@ -483,7 +484,7 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 		fprintf(out, "  placement: vcpu_pack %s (%s)\n", on ? "on" : "off", why);
 	}
 	if (cfg->comm_prefix)
-		fprintf(out, "  latency of comms starting with '%s' only\n", cfg->comm_prefix);
+		fprintf(out, "  latency of comms starting with '%s' only\n", cli_esc(cfg->comm_prefix));
 	if (seeds > 1) {
 		fprintf(out, "  %u runs x %u seeds in %u threads: %.2f s wall, %.2f M trace events/s "
 			     "(runs x seeds x events / wall time)\n",
@@ -568,8 +569,10 @@ static json_t *groups_change(const struct whatif_result *r, unsigned int i, enum
 	for (size_t g = 0; o && g < lat_nr_groups(lat, key); g++) {
 		const struct lat_group *lg = lat_group_at(lat, key, g);
 
+		char kb[CLI_ESC_MAX + 4];
+
 		if (lg->lat[LAT_WAKEUP].count)
-			json_object_set_new(o, lg->key[0] ? lg->key : "?",
+			json_object_set_new(o, lg->key[0] ? sr_json_key(lg->key, kb, sizeof(kb)) : "?",
 					    dist_change(r, i, key, lg->key, within));
 	}
 	return o;
@@ -721,7 +724,7 @@ int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct what
 		const struct lat_machine *meas = wl_measured_latency(wl);
 
 		for (unsigned int i = 0; paths && i < o->nr_noise; i++)
-			json_array_append_new(paths, o->noise_paths ? json_string(o->noise_paths[i]) :
+			json_array_append_new(paths, o->noise_paths ? sr_json_string(o->noise_paths[i]) :
 							      json_null());
 		for (int k = 0; all && k < SR_NR_STD_PCT; k++) {
 			double sp = whatif_noise_spread(meas, o, LAT_BY_COMM, NULL, sr_std_pct[k]);
@@ -731,6 +734,7 @@ int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct what
 		for (size_t g = 0; byc && g < lat_nr_groups(meas, LAT_BY_CGROUP); g++) {
 			const struct lat_group *lg = lat_group_at(meas, LAT_BY_CGROUP, g);
 			json_t *one = json_object();
+			char kb[CLI_ESC_MAX + 4];
 
 			for (int k = 0; one && k < SR_NR_STD_PCT; k++) {
 				double sp = whatif_noise_spread(meas, o, LAT_BY_CGROUP, lg->key,
@@ -739,7 +743,8 @@ int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct what
 				json_object_set_new(one, sr_std_pct_key[k],
 						    isnan(sp) ? json_null() : json_real(sp));
 			}
-			json_object_set_new(byc, lg->key[0] ? lg->key : "?", one);
+			json_object_set_new(byc, lg->key[0] ? sr_json_key(lg->key, kb, sizeof(kb)) : "?",
+					    one);
 		}
 		json_object_set_new(nz, "captures", paths);
 		json_object_set_new(nz, "definition", json_string(

@@ -24,19 +24,51 @@ int cmd_validate(int argc, char **argv);
  * from a trace) can neither break the line nor drive the terminal.  @s itself
  * when it holds none; else one of CLI_ESC_SLOTS static buffers, reused in
  * turn (a message may escape that many strings; main thread only), the text
- * cut short with "..." past CLI_ESC_MAX bytes.  Bytes from 0x80 pass
- * unchanged (UTF-8).  Defined in replay/cmd_runs.c.
+ * cut short with "..." past CLI_ESC_MAX bytes.  Well-formed UTF-8 passes
+ * unchanged, but for the C1 controls (U+0080..U+009F); a byte that is not
+ * UTF-8 is written \xNN.  The same for the text reports' tables: a comm
+ * "a\nb" is printed a\nb, one line.  Defined in replay/text_esc.c, with:
+ *   cli_esc_md()   the same, and '|' as \| (a markdown table's cell);
+ *   cli_esc_xml()  the same, and & < > " ' as XML entities (SVG text).
  */
 #define CLI_ESC_SLOTS 4
 #define CLI_ESC_MAX 4096
 const char *cli_esc(const char *s);
+const char *cli_esc_md(const char *s);
+const char *cli_esc_xml(const char *s);
+
+/*
+ * The escape of @s into @out (@size bytes, NUL-terminated, cut short with
+ * "..."), as cli_esc() (SR_ESC_TEXT), cli_esc_md(), cli_esc_xml(), or
+ * SR_ESC_JSON: only the bytes that are not UTF-8 as \xNN (jansson's
+ * json_string() returns NULL for them: the key or value was dropped without
+ * a word), the rest for jansson to escape.  Returns the length written.
+ * For a caller off the main thread (no static buffer).
+ */
+enum sr_esc_how { SR_ESC_TEXT, SR_ESC_MD, SR_ESC_XML, SR_ESC_JSON };
+size_t sr_esc(char *out, size_t size, const char *s, enum sr_esc_how how);
+
+/*
+ * A comm or cgroup path as a JSON object key (@s, or its SR_ESC_JSON escape
+ * in @buf) and as a JSON string (NULL: null).
+ */
+struct json_t;
+const char *sr_json_key(const char *s, char *buf, size_t size);
+struct json_t *sr_json_string(const char *s);
+
+struct option;
 
 /*
  * The message of getopt_long() returning @c, '?' (an unknown option) or ':'
  * (a value missing: the option string starts with ':', opterr is 0), for
- * `schedreplay @cmd`: one line naming argv[optind - 1] through cli_esc(),
- * where getopt's own message printed it raw.
+ * `schedreplay @cmd`: one line naming the option through cli_esc(), where
+ * getopt's own message printed it raw.  @lo, the command's long options,
+ * tells "--json=3" (takes no value) and "--vari" (ambiguous) from an unknown
+ * option; a short option is named by its letter (optopt), as "-x" of "-xj".
+ * cli_getopt_what() is the message alone ("unknown option '--frob'"), in a
+ * static buffer.
  */
-void cli_getopt_error(const char *cmd, int c, char *const *argv);
+const char *cli_getopt_what(int c, char *const *argv, const struct option *lo);
+void cli_getopt_error(const char *cmd, int c, char *const *argv, const struct option *lo);
 
 #endif /* SCHEDREPLAY_CLI_H */

@@ -257,4 +257,33 @@ expect 2 "whatif: a value is missing after option '--seeds'" -- whatif "$pipe" -
 expect 2 "validate: unknown option '--x\\\\x1b'" -- validate "--x${esc}"
 expect 2 "capture: unknown option '--fr\\\\nob'" -- capture "--fr${nl}ob"
 
+# usage errors of every command: one line naming the option, exit 2.  variants
+# printed getopt's raw message and its whole usage (11 lines); a short option
+# inside a group ("-xj") was named by the argument before it ("unknown option
+# 'replay'"); "--json=3" was an "unknown option", "--vari" (--variant or
+# --variants-file?) too
+for c in report replay whatif validate variants capture; do
+	expect 2 "$c: unknown option '--frob'" -- $c --frob "$pipe"
+	expect 2 "$c: unknown option '-x'" -- $c -xh "$pipe"
+	expect 2 "$c: option '--help' takes no value, not '--help=1'" -- $c --help=1
+done
+for c in replay whatif variants; do
+	expect 2 "$c: a value is missing after option '--plugin'" -- $c --plugin
+done
+for c in replay whatif; do
+	expect 2 "$c: ambiguous option '--vari' (--variant, ...: spell it out)" -- $c --vari x "$pipe"
+	expect 2 "$c: option '--json' takes no value, not '--json=3'" -- $c --json=3 "$pipe"
+done
+expect 2 "report: option '--json' takes no value, not '--json=3'" -- report --json=3 "$pipe"
+# the group after a long option: "unknown option '--json'"
+expect 2 "replay: unknown option '-x'" -- replay --json -xj "$pipe"
+expect 2 "capture: a value is missing after option '-o'" -- capture -qo
+expect 2 "schedreplay: a command is needed: report, capture, variants, whatif, replay, validate (see" --
+expect 2 "variants: a value is missing after option '--variants-file'" -- variants --vari
+expect 2 "variants: unexpected argument 'x' (see 'schedreplay variants --help')" -- variants x
+expect 2 "validate: unexpected argument 'x' (see 'schedreplay validate --help')" -- validate x
+expect 2 "report: one trace file at a time" -- report "$pipe" "$pipe"
+expect 2 "replay: one TRACE.dat expected" -- replay "$pipe" "$pipe"
+expect 2 "whatif: one TRACE only" -- whatif "$pipe" "$pipe"
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
