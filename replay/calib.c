@@ -140,7 +140,7 @@ static int build_idle(struct wl_calib *c, const struct wl_wake *wakes, uint32_t 
 }
 
 int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
-		unsigned int nr_cpus)
+		unsigned int nr_cpus, bool uncontested)
 {
 	uint64_t *buf = malloc((n ? n : 1) * sizeof(*buf));
 
@@ -159,7 +159,20 @@ int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
 	free(buf);
 	/*
 	 * Few samples on a path: borrow the nearest path's distribution (local
-	 * and remote preemption first from each other, then from idle).
+	 * and remote preemption first from each other, then from idle).  With
+	 * uncontested samples a preemption path with samples of its own keeps
+	 * them, however few: local and remote preemption differ by the resched
+	 * IPI and the remote enqueue (the remote p50 is 6-19 us above the local
+	 * one on every bundled trace with sched_waking and both paths, 1.5-6x),
+	 * so the other one's table is off by the mechanism itself, more than a
+	 * small table is off by its sampling (small-chan: 16 remote samples,
+	 * p50 14.5 us, had drawn local's 4.0 us).  Without uncontest_costs() a
+	 * small table can be mostly waits for a later tick or wakeup, not
+	 * mechanism (bw-hogs-run3: 3 of its 18 remote samples are 3.7-4.0 ms),
+	 * and CALIB_MIN_SAMPLES is what dilutes them.  The idle path keeps
+	 * borrowing under CALIB_MIN_SAMPLES: its samples are of two kinds,
+	 * traced and restored switches out of idle (calib.h), which a small
+	 * pool over all CPUs mixes at random.
 	 */
 	static const int8_t order[WL_PATH_NR][3] = {
 		[WL_PATH_IDLE] = { WL_PATH_PREEMPT_REMOTE, WL_PATH_PREEMPT_LOCAL, -1 },
@@ -167,7 +180,8 @@ int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
 		[WL_PATH_PREEMPT_REMOTE] = { WL_PATH_PREEMPT_LOCAL, WL_PATH_IDLE, -1 },
 	};
 	for (int p = WL_PATH_IDLE; p <= WL_PATH_PREEMPT_REMOTE; p++) {
-		if (c->path[p].n >= CALIB_MIN_SAMPLES)
+		if (c->path[p].n >= CALIB_MIN_SAMPLES ||
+		    (uncontested && p != WL_PATH_IDLE && c->path[p].n))
 			continue;
 		for (int k = 0; k < 3 && order[p][k] >= 0; k++)
 			if (c->path[order[p][k]].n >= CALIB_MIN_SAMPLES) {

@@ -27,6 +27,9 @@
  * path but not the same time, so a path's mixed table drawn for either gave
  * each the other's cost (hog-timer: the timer group's p50 -43 %).  A context
  * table with fewer than CALIB_MIN_SAMPLES samples falls back to the path's.
+ * A path with fewer than CALIB_MIN_SAMPLES samples borrows another path's
+ * table; with uncontested samples (--preempt-costs strict) a preemption
+ * path borrows only when it has none of its own, see calib_build().
  * The simulation draws the cost of a wakeup from the distribution of the
  * path it takes IN THE SIMULATION, at a quantile given by a hash of the
  * wakee and its wake sequence number: deterministic, and identical for every
@@ -62,7 +65,7 @@ struct calib_path {
 	uint64_t mean, p50, p90, p99, max; /* ns */
 	/* q[i] = sample at quantile (i + 0.5) / CALIB_Q; NULL if n == 0 */
 	uint32_t *q;
-	int8_t fallback;             /* path whose table is used when n is small, or -1 */
+	int8_t fallback;             /* path whose table is used (n == 0; idle: n small), or -1 */
 };
 
 /* Who ran the waking (from enum wl_wake_src), or a fork. */
@@ -101,10 +104,13 @@ struct wl_calib {
 
 /*
  * Build from the wake records (latency and path filled; an idle sample's
- * CPU is the wake's cpu) of a machine of @nr_cpus CPUs.  -1 on ENOMEM.
+ * CPU is the wake's cpu) of a machine of @nr_cpus CPUs.  @uncontested: the
+ * preemption samples went through uncontest_costs() (--preempt-costs strict),
+ * so a preemption path keeps its own table however few its samples.  -1 on
+ * ENOMEM.
  */
 int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
-		unsigned int nr_cpus);
+		unsigned int nr_cpus, bool uncontested);
 void calib_release(struct wl_calib *c);
 
 enum calib_ctx calib_ctx_of(enum wl_wake_src src);

@@ -2726,7 +2726,8 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 		goto oom;
 	if (!b->opt.all_preempt_costs)
 		uncontest_costs(wl);
-	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes, wl->facts.nr_cpus))
+	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes, wl->facts.nr_cpus,
+			!b->opt.all_preempt_costs))
 		goto oom;
 	b->wl = NULL;
 	wl_builder_free(b);

@@ -355,7 +355,7 @@ static void test_calib(void)
 		w[i].path = WL_PATH_QUEUED;
 		w[i].latency = 7;
 	}
-	CHECK_EQ(calib_build(&c, w, 200, 0), 0);
+	CHECK_EQ(calib_build(&c, w, 200, 0, false), 0);
 	CHECK_EQ(c.path[WL_PATH_IDLE].n, 100);
 	CHECK_EQ(c.path[WL_PATH_IDLE].p50, 50000);
 	CHECK_EQ(c.path[WL_PATH_IDLE].p90, 90000);
@@ -388,7 +388,7 @@ static void test_calib(void)
 		w[i].src = i < 40 ? WL_SRC_TASK : i < 70 ? WL_SRC_HARDIRQ : WL_SRC_SOFTIRQ;
 		w[i].latency = i < 40 ? 3000 : i < 70 ? 15000 : 9000;
 	}
-	CHECK_EQ(calib_build(&c, w, 75, 0), 0);
+	CHECK_EQ(calib_build(&c, w, 75, 0, false), 0);
 	CHECK_EQ(c.path[WL_PATH_PREEMPT_LOCAL].n, 75);
 	CHECK_EQ(c.ctx[WL_PATH_PREEMPT_LOCAL][CALIB_CTX_TASK].n, 40);
 	CHECK_EQ(c.ctx[WL_PATH_PREEMPT_LOCAL][CALIB_CTX_HARDIRQ].n, 30);
@@ -402,6 +402,35 @@ static void test_calib(void)
 	CHECK(calib_effective(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_SOFTIRQ) ==
 	      &c.path[WL_PATH_PREEMPT_LOCAL]);
 	calib_release(&c);
+
+	/*
+	 * With uncontested samples (--preempt-costs strict) a preemption path
+	 * with few samples keeps its own table: 40 local preemptions (4 us), 16
+	 * remote ones (14 us, small-chan's shape: the resched IPI), 4 idle
+	 * wakeups (24 us).  The remote path draws its own 14 us, not local's
+	 * 4 us; the idle path, under CALIB_MIN_SAMPLES, still borrows (remote
+	 * has too few to lend: local's).  Without: remote borrows local's.
+	 */
+	memset(w, 0, sizeof(w));
+	for (int i = 0; i < 60; i++) {
+		w[i].path = i < 40 ? WL_PATH_PREEMPT_LOCAL : i < 56 ? WL_PATH_PREEMPT_REMOTE : WL_PATH_IDLE;
+		w[i].latency = i < 40 ? 4000 : i < 56 ? 14000 : 24000;
+	}
+	for (int strict = 1; strict >= 0; strict--) {
+		CHECK_EQ(calib_build(&c, w, 60, 0, strict), 0);
+		CHECK_EQ(c.path[WL_PATH_PREEMPT_REMOTE].n, 16);
+		CHECK_EQ(c.path[WL_PATH_PREEMPT_REMOTE].fallback,
+			 strict ? -1 : WL_PATH_PREEMPT_LOCAL);
+		CHECK_EQ(c.path[WL_PATH_PREEMPT_LOCAL].fallback, -1);
+		CHECK_EQ(c.path[WL_PATH_IDLE].fallback, WL_PATH_PREEMPT_LOCAL);
+		for (uint32_t k = 0; k < 50; k++) {
+			CHECK_EQ(calib_draw(&c, WL_PATH_PREEMPT_REMOTE, CALIB_CTX_TASK, k, 1),
+				 strict ? 14000 : 4000);
+			CHECK_EQ(calib_draw(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, k, 1), 4000);
+			CHECK_EQ(calib_draw(&c, WL_PATH_IDLE, CALIB_CTX_TASK, k, 1), 4000);
+		}
+		calib_release(&c);
+	}
 }
 
 /*
@@ -436,7 +465,7 @@ static void test_calib_idle_cpu(void)
 			w[i].flags = WL_WAKE_RESTORED;
 		}
 	}
-	CHECK_EQ(calib_build(&c, w, 200, 3), 0);
+	CHECK_EQ(calib_build(&c, w, 200, 3, false), 0);
 	CHECK_EQ(c.path[WL_PATH_IDLE].n, 200);          /* 0 ns samples count */
 	CHECK_EQ(c.ctx[WL_PATH_IDLE][CALIB_CTX_FORK].n, 75);
 	CHECK_EQ(c.nr_cpus, 3);
