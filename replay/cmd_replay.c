@@ -72,6 +72,10 @@ static void usage(FILE *f)
 "                      --cgroup-map quota) run unthrottled (default: modelled)\n"
 "  --skip-early-blocks a wake that arrives before its block skips the block\n"
 "                      (default: the task blocks and is woken at once)\n"
+"  --no-flush-hold     ablation: a CPU that one traced interrupt queued several\n"
+"                      wakeups onto while idle (a wake-list flush) leaves idle after\n"
+"                      the first one's cost (default: only after the last of them,\n"
+"                      as the kernel; docs/replay.md, \"Mechanical costs\")\n"
 "  --idle-pull         placement trace: a CPU the simulation (not the trace) leaves idle\n"
 "                      pulls a cache-cold waiting task (newidle balance)\n"
 "  --channel-wakes     a reader with several writers is woken by whichever writer\n"
@@ -175,6 +179,7 @@ int cmd_replay(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "no-costs", no_argument, NULL, 'C' },
 		{ "skip-early-blocks", no_argument, NULL, 'K' },
+		{ "no-flush-hold", no_argument, NULL, 'F' },
 		{ "idle-pull", no_argument, NULL, 'I' },
 		{ "channel-wakes", no_argument, NULL, 'W' },
 		{ "oneway-no-wait", no_argument, NULL, 'O' },
@@ -209,6 +214,7 @@ int cmd_replay(int argc, char **argv)
 		case 'j': json = true; break;
 		case 'C': o.rc.no_costs = true; break;
 		case 'K': o.rc.skip_early_blocks = true; break;
+		case 'F': o.rc.no_flush_hold = true; break;
 		case 'I': o.rc.idle_pull = true; break;
 		case 'W': o.rc.channel_wakes = true; break;
 		case 'O': o.rc.oneway_no_wait = true; break;

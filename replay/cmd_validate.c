@@ -702,7 +702,7 @@ static void usage(FILE *f)
 "                            [--state-placement|--state-placement-wakes] [--stop-at-end]\n"
 "                            [--vcpu-pack|--no-vcpu-pack] [--handoff preempt|skip|yield|sleep]\n"
 "                            [--channels auto|off|strict] [--no-bandwidth]\n"
-"                            [--preempt-costs strict|all]\n"
+"                            [--preempt-costs strict|all] [--no-flush-hold]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
@@ -719,6 +719,7 @@ static void usage(FILE *f)
 "\"Tenth pass\", \"Fifteenth pass\").  --channels auto|strict: pipes and sockets from the syscall events\n"
 "where a trace has them (strict: every read of an empty channel sleeps); the default\n"
 "off ignores them (docs/replay.md, \"Channels\"; docs/validation.md, \"Eleventh pass\").\n"
+"--no-flush-hold: the ablation of the wake-list flush hold (replay --help).\n"
 "Each replay runs on past the trace end until the traced work is done (the duration\n"
 "row, --json's duration_ms: the trace's span and the simulation's time for that\n"
 "work); --stop-at-end stops at the trace end instead, with the work not done by\n"
@@ -755,6 +756,7 @@ int cmd_validate(int argc, char **argv)
 		{ "placement", required_argument, NULL, 'P' },
 		{ "seeds", required_argument, NULL, 'S' },
 		{ "idle-pull", no_argument, NULL, 'I' },
+		{ "no-flush-hold", no_argument, NULL, 'F' },
 		{ "no-repair", no_argument, NULL, 'R' },
 		{ "channel-wakes", no_argument, NULL, 'W' },
 		{ "oneway-no-wait", no_argument, NULL, 'O' },
@@ -820,6 +822,7 @@ int cmd_validate(int argc, char **argv)
 			break;
 		}
 		case 'I': rc.idle_pull = true; break;
+		case 'F': rc.no_flush_hold = true; break;
 		case 'R': wo.no_repair = true; break;
 		case 'W': rc.channel_wakes = true; break;
 		case 'O': rc.oneway_no_wait = true; break;

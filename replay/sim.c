@@ -333,12 +333,17 @@ static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, u
 
 /*
  * After a wakeup, fork or migration onto @cpu: if the model set
- * need_resched, the switch happens after the path's mechanical cost.
+ * need_resched, the switch happens after the path's mechanical cost, and not
+ * before @not_before (0: no bound; a wakeup onto a CPU running idle, with
+ * or without its switch out pending, that the traced interrupt queued with
+ * later ones: the end of that flush, wl_wake.flush_ns).
  */
-static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
-			 enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t now)
+static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_cpu,
+			      enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t not_before,
+			      uint64_t now)
 {
 	enum wl_path path;
+	uint64_t at;
 
 	if (!model_need_resched(s->m, cpu))
 		return 0;
@@ -348,7 +353,19 @@ static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
 		path = WL_PATH_PREEMPT_LOCAL;
 	else
 		path = WL_PATH_PREEMPT_REMOTE;
-	return arm_resched(s, cpu, now + cost(s, path, ctx, cpu, task, seq));
+	at = now + cost(s, path, ctx, cpu, task, seq);
+	if (at < not_before) {
+		at = not_before;
+		s->notes[SIM_NOTE_FLUSH_HOLD]++;
+	}
+	return arm_resched(s, cpu, at);
+}
+
+/* The same, with no interrupt to wait for. */
+static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
+			 enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t now)
+{
+	return resched_after_hold(s, cpu, was_idle, waker_cpu, ctx, task, seq, 0, now);
 }
 
 /*
@@ -669,7 +686,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	struct sim_task *t = &s->tasks[ti];
 	struct model_task_info before, after;
 	int cpu;
-	bool was_idle;
+	bool was_idle, idle_curr;
 
 	if (!waking_emitted &&
 	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
@@ -690,6 +707,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	    model_finish_delayed_dequeue(s->m, t->mt, now) == 1)
 		s->notes[SIM_NOTE_DELAYED_MOVED]++;
 	was_idle = cpu_idle(&s->cpus[cpu]);
+	idle_curr = !cpu_busy(&s->cpus[cpu]);
 	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags, now) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
 		return 0;
@@ -698,15 +716,20 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	if (after.cpu != before.cpu && before.cpu >= 0 &&
 	    emit_migrate(s, ti, before.cpu, after.cpu, wcpu, now))
 		return -1;
-	if (after.cpu != cpu)        /* a delayed task requeues on its own CPU */
+	if (after.cpu != cpu) {      /* a delayed task requeues on its own CPU */
 		was_idle = cpu_idle(&s->cpus[after.cpu]);
+		idle_curr = !cpu_busy(&s->cpus[after.cpu]);
+	}
 	t->st = SIM_QUEUED;
 	t->cpu = after.cpu;
 	t->waiting = WL_NONE;
 	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, after.cpu, after.cpu,
 			    cpu_pid(s, after.cpu), now))
 		return -1;
-	return resched_after(s, after.cpu, was_idle, wcpu, ctx, ti, seq, now);
+	return resched_after_hold(s, after.cpu, was_idle, wcpu, ctx, ti, seq,
+				  !s->cfg.no_flush_hold && idle_curr && w && w->flush_ns &&
+				  w->waker == WL_NONE ? w->ts + w->flush_ns : 0,
+				  now);
 }
 
 /* try_to_wake_up() of a blocked task by wake record @wi. */

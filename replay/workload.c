@@ -87,6 +87,10 @@ struct cpu_track {
 	bool known_once;             /* curr has been known at some point */
 	uint64_t idle_exits_traced;  /* idle -> task sched_switch records */
 	uint64_t idle_exits_restored;/* ... restored by the reader's repair (synthetic) */
+#define WL_FLUSH_MAX 16u
+	uint32_t flush[WL_FLUSH_MAX];/* external wakes raised here for here in one
+				      interrupt so far (wake_flush_add()) */
+	uint32_t flush_n;
 };
 
 struct wl_builder {
@@ -1031,6 +1035,49 @@ static uint32_t wakee(struct wl_builder *b, const struct trace_sched_wakeup *u, 
 			u->target_cpu >= 0 ? u->target_cpu : 0);
 }
 
+/*
+ * Wake-list flushes.  A CPU that an interrupt (the wake-list IPI's
+ * sched_ttwu_pending(), a timer) wakes tasks onto enqueues all of them under
+ * its rq lock and switches only after the handler: none of them can run
+ * before the last is queued, and the pick is among all of them.  In the trace
+ * that is a run of sched_waking/sched_wakeup events on the target CPU itself,
+ * in interrupt or idle context, with no other event of that CPU between.
+ * Such wakes are external (replayed at their trace times); each member
+ * records how long after it the run's last wake came (wl_wake.flush_ns), and
+ * the simulation does not switch the CPU out of idle before that
+ * (docs/replay.md, "Wake-list flushes"; --no-flush-hold: it does).  Without
+ * it, a CPU whose measured idle exit is 0 us (a restored switch placed at
+ * the wakeup, no sched_stat_runtime to place it better) ran the first of a
+ * flush at once, and the others then preempted it or queued behind it one
+ * by one (small-nowaking).
+ */
+#define WL_FLUSH_GAP_NS 20000u   /* members further apart are two interrupts */
+
+static bool in_wake_flush(const struct trace_event *ev)
+{
+	if (ev->type != TRACE_EV_SCHED_WAKING && ev->type != TRACE_EV_SCHED_WAKEUP)
+		return false;
+	if (ev->u.wakeup.target_cpu != ev->cpu)
+		return false;
+	return ev->common_pid == 0 || (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_NMI));
+}
+
+/* External wake @wi, raised on its own CPU (track @c) in interrupt or idle context. */
+static void wake_flush_add(struct wl_builder *b, struct cpu_track *c, uint32_t wi)
+{
+	struct wl_wake *w = &b->wakes.v[wi];
+
+	if (c->flush_n && (w->ts - b->wakes.v[c->flush[c->flush_n - 1]].ts > WL_FLUSH_GAP_NS ||
+			   c->flush_n == WL_FLUSH_MAX))
+		c->flush_n = 0;
+	for (uint32_t i = 0; i < c->flush_n; i++) {
+		struct wl_wake *m = &b->wakes.v[c->flush[i]];
+
+		m->flush_ns = (uint32_t)(w->ts - m->ts);
+	}
+	c->flush[c->flush_n++] = wi;
+}
+
 static int on_waking(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_wakeup *u = &ev->u.wakeup;
@@ -1109,6 +1156,10 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 		s->block_op = WL_NONE;
 		s->st = TS_QUEUED;
 		s->cpu = (int16_t)cpu;
+		if (w->waker == WL_NONE && (w->src == WL_SRC_IDLE || w->src == WL_SRC_HARDIRQ) &&
+		    cpu == ev->cpu && w->waker_cpu == ev->cpu && in_wake_flush(ev) &&
+		    (c = cpu_get(b, cpu)))
+			wake_flush_add(b, c, wi);
 		/* The latency machine starts an interval only off-CPU. */
 		if (!(w->flags & WL_WAKE_ON_CPU)) {
 			c = cpu_get(b, cpu);
@@ -1994,6 +2045,12 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		context_task(b, ev, &stranger, &fail);
 		if (fail)
 			goto oom;
+	}
+	if (!in_wake_flush(ev)) {
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+
+		if (c)
+			c->flush_n = 0;
 	}
 	switch (ev->type) {
 	case TRACE_EV_SCHED_SWITCH:

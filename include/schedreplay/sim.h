@@ -100,6 +100,15 @@ struct replay_config {
 	 */
 	bool skip_early_blocks;
 	/*
+	 * By default a CPU that a traced interrupt queued several external
+	 * wakeups onto while idle (a wake-list flush: wl_wake.flush_ns)
+	 * switches out of idle no earlier than the last of them, as the kernel
+	 * enqueues a whole flush before idle's schedule().  Ablation
+	 * (--no-flush-hold): after the first one's cost, as before 1 Dec 2026
+	 * (docs/validation.md, "small-nowaking's p95 and small-hackbench's p50").
+	 */
+	bool no_flush_hold;
+	/*
 	 * Under placement trace, a CPU the simulation leaves idle while the
 	 * trace shows it busy pulls a cache-cold waiting task as the kernel's
 	 * newidle balance would (model_config.newidle_moves_tasks), and a

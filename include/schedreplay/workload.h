@@ -153,6 +153,10 @@ struct wl_wake {
 	uint8_t contested;     /* a preemption sample whose CPU saw a later decision
 				  point (another wakeup, a tick) before its switch-in
 				  (--preempt-costs strict; docs/replay.md) */
+	uint32_t flush_ns;     /* an external wakeup raised on its target CPU in one
+				  interrupt with later ones (a wake-list flush,
+				  sched_ttwu_pending()): the last of them is flush_ns
+				  after it; that CPU cannot switch before (0: none) */
 };
 
 enum wl_task_class { WL_CLASS_FAIR = 0, WL_CLASS_RT, WL_CLASS_DL };

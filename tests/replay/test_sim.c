@@ -442,6 +442,84 @@ static void test_stopper_move_restored(void)
 }
 
 /*
+ * A wake-list flush onto a CPU whose switches out of idle are restored
+ * (docs/replay.md, "Mechanical costs"; the small-nowaking capture, which has
+ * no sched_waking): one interrupt on idle CPU 1 queues tasks 81, 82 and 83,
+ * 1 us apart, and CPU 1 runs 83 - restored at its wakeup, so the idle cost
+ * is 0 us.  The kernel enqueues the whole flush before idle's schedule():
+ * the simulated CPU 1 leaves idle at the flush's last wakeup (+2 us), not
+ * at the first one's 0 us (--no-flush-hold); the extraction records the
+ * flush (flush_ns 2 and 1 us, 0 for the last).
+ */
+static void test_flush_hold(void)
+{
+	struct trace_event ev[512];
+	size_t n = 0;
+	uint64_t t = 1 * MS, t1 = 0;
+	struct wl_workload *wl;
+	struct sr_error err = { 0 };
+	uint32_t members = 0;
+
+	ev[n++] = ev_switch(t, 0, 90, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(t, 1, 81, 'S', 120, 82, 120);
+	ev[n++] = ev_switch(t + 1 * US, 1, 82, 'S', 120, 83, 120);
+	ev[n++] = ev_switch(t + 2 * US, 1, 83, 'S', 120, 0, 120);
+	for (int i = 0; i < 25; i++) {
+		t += 1 * MS;
+		if (!t1)
+			t1 = t;
+		for (int k = 0; k < 3; k++)
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + (uint64_t)k * US, 1, 0, 0x08,
+					  81 + k, 120, 1);
+		ev[n] = ev_switch(t + 2 * US, 1, 0, 'R', 120, 83, 120);
+		ev[n++].synthetic = true;
+		ev[n++] = ev_switch(t + 102 * US, 1, 83, 'S', 120, 81, 120);
+		ev[n++] = ev_switch(t + 202 * US, 1, 81, 'S', 120, 82, 120);
+		ev[n++] = ev_switch(t + 302 * US, 1, 82, 'S', 120, 0, 120);
+	}
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	CHECK_EQ(wl_facts(wl)->idle_exit_restored, 0x2);
+	for (uint32_t i = 0; i < wl_nr_wakes(wl); i++) {
+		const struct wl_wake *w = wl_wake(wl, i);
+
+		if (w->ts >= t1 && w->ts < t1 + 1 * MS) {
+			CHECK_EQ(w->flush_ns, (uint32_t)(t1 + 2 * US - w->ts));
+			members++;
+		}
+	}
+	CHECK_EQ(members, 3);
+	for (int hold = 0; hold <= 1; hold++) {
+		struct replay_config rc;
+		struct replay_result *r;
+		char *dump = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&dump, &len);
+		uint64_t in;
+
+		CHECK(f != NULL);
+		if (!f)
+			break;
+		replay_config_default(&rc);
+		rc.no_flush_hold = !hold;
+		rc.dump = f;
+		r = replay_run(wl, &rc, &err);
+		fclose(f);
+		CHECK(r != NULL);
+		if (r) {
+			in = dump_find(dump, 1, t1, "sched_switch: swapper/1:0 [120] R ==>");
+			CHECK(in != UINT64_MAX);
+			CHECK_EQ(in - t1, hold ? 2 * US : 0);
+			replay_result_free(r);
+		}
+		free(dump);
+	}
+	wl_free(wl);
+}
+
+/*
  * A traced balancer pull of a child the simulation has not forked yet
  * (docs/replay.md, "Traced migrations"): CPU 0's switches out of idle take
  * 50 us (25 wakes of task 51), so parent 52, woken on idle CPU 0 at 30 ms,
@@ -1569,6 +1647,7 @@ int main(int argc, char **argv)
 	test_restored_idle_exits();
 	test_pull_before_fork();
 	test_stopper_move_restored();
+	test_flush_hold();
 	test_channel_wakes();
 	test_oneway_no_wait();
 	test_handoff_model();

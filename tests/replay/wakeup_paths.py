@@ -6,7 +6,8 @@ Usage:
   schedreplay report --samples T.samples T.dat
   trace-cmd report -t -i T.dat > T.rep
   schedreplay replay [--seed N] --dump-events T.dump T.dat
-  wakeup_paths.py --samples T.samples [--group pipe] [--band 35 75] T.rep [T.dump ...]
+  wakeup_paths.py --samples T.samples [--group pipe|all [--comm C]] [--start waking|wakeup]
+                  [--band 35 75] T.rep [T.dump ...]
 
 The group's tasks are the pids of the samples whose cgroup ends in /GROUP.  Each sample (the
 latency definition of docs/report.md: the first sched_waking, or sched_wakeup_new, of a task not
@@ -37,7 +38,10 @@ from sched_text import PID, SWITCH, TCPU, events, first
 EARLY_NS = 500
 
 
-def classify(path, pids):
+def classify(path, pids, start):
+    """start: 'sched_waking', or 'sched_wakeup' for a trace without sched_waking (the measured
+    interval then starts at sched_wakeup, docs/report.md; local/remote is then the CPU of the
+    sched_wakeup, the waker's unless the target CPU's wake list ran it)."""
     curr = defaultdict(int)
     pend = {}
     nsw = defaultdict(int)
@@ -68,16 +72,17 @@ def classify(path, pids):
     for ts, _, cpu, shown, ev, fl in events(path):
         if shown is not None and shown != curr[cpu]:
             switch(ts, cpu, curr[cpu], 'R?', shown)   # untraced (restored) switch
-        if ev in ('sched_waking', 'sched_wakeup_new'):
+        if ev in (start, 'sched_wakeup_new'):
             p = first(PID.search(fl))
             new = ev == 'sched_wakeup_new'
-            if p in pids and (new or (p not in pend and p not in curr.values())):
+            if (pids is None or p in pids) and (new or (p not in pend and
+                                                         p not in curr.values())):
                 pend[p] = dict(t0=ts, waker_cpu=cpu, new=new,
                                early=0 <= ts - slept.get(p, -10**18) <= EARLY_NS)
-                if new:
+                if new or ev == 'sched_wakeup':
                     t = first(TCPU.search(fl))
                     pend[p].update(cpu=t, cur=curr[t], nsw=nsw[t])
-        elif ev == 'sched_wakeup':
+        if ev == 'sched_wakeup' and start != ev:
             p = first(PID.search(fl))
             if p in pend and 'cpu' not in pend[p]:
                 t = first(TCPU.search(fl))
@@ -96,7 +101,12 @@ def pct(v, p):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--samples', required=True, help='report --samples file of the trace')
-    ap.add_argument('--group', default='pipe', help='cgroup basename (default pipe)')
+    ap.add_argument('--group', default='pipe',
+                    help="cgroup basename (default pipe); 'all': every sample")
+    ap.add_argument('--comm', help='only samples of comms starting with this (with --group all)')
+    ap.add_argument('--start', choices=('waking', 'wakeup'), default='waking',
+                    help='the event that starts the interval: waking (default), or wakeup for '
+                         'a trace without sched_waking (as report does there)')
     ap.add_argument('--band', nargs=2, type=float, default=(35.0, 75.0), metavar=('LO', 'HI'),
                     help='latency band in us (default 35 75)')
     ap.add_argument('files', nargs='+', help='trace-cmd report -t text or --dump-events files')
@@ -106,14 +116,19 @@ def main():
     with open(a.samples) as f:
         for line in f:
             c = line.rstrip('\n').split('\t')
-            if c[0] == 'wakeup' and c[8].endswith('/' + a.group):
+            if c[0] != 'wakeup' or line.startswith('#'):
+                continue
+            if (c[8].endswith('/' + a.group) if a.group != 'all' else
+                    (a.comm is None or c[7].startswith(a.comm))):
                 pids.add(int(c[1]))
                 meas[(int(c[1]), int(c[3]))] = int(c[5])
     for path in a.files:
-        res = classify(path, pids)
         with open(path, errors='replace') as f:
             head = [f.readline() for _ in range(5)]
-        if not any(line.startswith('[') for line in head):   # the trace: report's latencies
+        dump = any(line.startswith('[') for line in head)
+        # a dump's sched_waking is on the waker's CPU at its sched_wakeup's time
+        res = classify(path, pids, 'sched_waking' if dump else 'sched_' + a.start)
+        if not dump:   # the trace: report's latencies
             for r in res:
                 r['lat'] = meas.get((r['pid'], r['t0']), -1)
             res = [r for r in res if r['lat'] >= 0]
