@@ -728,7 +728,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		return -1;
 	return resched_after_hold(s, after.cpu, was_idle, wcpu, ctx, ti, seq,
 				  !s->cfg.no_flush_hold && idle_curr && w && w->flush_ns &&
-				  w->waker == WL_NONE ? w->ts + w->flush_ns : 0,
+				  w->waker == WL_NONE && after.cpu == w->cpu ? w->ts + w->flush_ns : 0,
 				  now);
 }
 
