@@ -355,8 +355,12 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 		path = WL_PATH_PREEMPT_REMOTE;
 	at = now + cost(s, path, ctx, cpu, task, seq);
 	if (at < not_before) {
+		const struct sim_cpu *c = &s->cpus[cpu];
+
 		at = not_before;
-		s->notes[SIM_NOTE_FLUSH_HOLD]++;
+		/* an idle exit held: not a later member of a flush already armed there */
+		if (c->resched_at == UINT64_MAX || c->resched_at > at)
+			s->notes[SIM_NOTE_FLUSH_HOLD]++;
 	}
 	return arm_resched(s, cpu, at);
 }

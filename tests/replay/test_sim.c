@@ -514,7 +514,7 @@ static void test_flush_hold(void)
 				const char *tx;
 				uint64_t cnt;
 
-				/* rev: the note says "idle exits held": 25 were, it counts 50 (members) */
+				/* one note per idle exit held (25 flushes), not per member (50) */
 				while (replay_note_next(r, &it, &tx, &cnt))
 					if (strstr(tx, "idle exits held"))
 						CHECK_EQ(cnt, 25);
@@ -530,8 +530,9 @@ static void test_flush_hold(void)
 }
 
 /*
- * rev (review demo, fails on main): the flush hold under --placement model,
- * a member the model places off the flush's CPU is held to that flush's end.
+ * The flush hold under --placement model: a member the model places off the
+ * flush's CPU (CPU 0 idle, its previous CPU) is not held to the end of CPU
+ * 1's flush (review of 1 Dec 2026).
  */
 static void test_flush_hold_model(void)
 {
