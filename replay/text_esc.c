@@ -49,6 +49,12 @@ static size_t utf8_len(const unsigned char *p, bool *c1)
 	return n;
 }
 
+/* U+FFFE or U+FFFF (EF BF BE/BF): UTF-8, but not a character XML 1.0 allows. */
+static bool xml_nonchar(const unsigned char *p, size_t n, enum sr_esc_how how)
+{
+	return how == SR_ESC_XML && n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe;
+}
+
 size_t sr_esc(char *out, size_t size, const char *s, enum sr_esc_how how)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -62,15 +68,18 @@ size_t sr_esc(char *out, size_t size, const char *s, enum sr_esc_how how)
 		bool c1;
 
 		n = utf8_len(p, &c1);
-		if (n > 1 && (!c1 || how == SR_ESC_JSON)) {
+		if (n > 1 && (!c1 || how == SR_ESC_JSON) && !xml_nonchar(p, n, how)) {
 			memcpy(piece, p, n);        /* a character: as it is */
 			len = n;
 		} else if (!n || n > 1) {
-			/* not UTF-8 (each byte), or a C1 control (its bytes) */
+			/* not UTF-8 (each byte), a C1 control or an XML nonchar (its bytes) */
 			n = n ? n : 1;
 			len = 0;
 			for (size_t i = 0; i < n; i++)
 				len += (size_t)sprintf(piece + len, "\\x%02x", p[i]);
+		} else if (*p == '\\') {
+			/* the escape character itself: "\\xff" must not read as the byte */
+			len = (size_t)sprintf(piece, "\\\\");
 		} else if (how == SR_ESC_JSON) {
 			piece[0] = (char)*p;        /* jansson escapes the controls */
 			len = 1;
@@ -114,7 +123,7 @@ static bool esc_none(const char *s, enum sr_esc_how how)
 
 	for (; *p; p += n) {
 		n = utf8_len(p, &c1);
-		if (!n || (c1 && how != SR_ESC_JSON))
+		if (!n || (c1 && how != SR_ESC_JSON) || *p == '\\' || xml_nonchar(p, n, how))
 			return false;
 		if (n > 1 || how == SR_ESC_JSON)
 			continue;

@@ -26,10 +26,13 @@ int cmd_validate(int argc, char **argv);
  * turn (a message may escape that many strings; main thread only), the text
  * cut short with "..." past CLI_ESC_MAX bytes.  Well-formed UTF-8 passes
  * unchanged, but for the C1 controls (U+0080..U+009F); a byte that is not
- * UTF-8 is written \xNN.  The same for the text reports' tables: a comm
- * "a\nb" is printed a\nb, one line.  Defined in replay/text_esc.c, with:
+ * UTF-8 is written \xNN, and a backslash \\ (every form is one-to-one: a
+ * typed "\xff" never prints as the byte).  The same for the text reports'
+ * tables: a comm "a\nb" is printed a\nb, one line.  Defined in
+ * replay/text_esc.c, with:
  *   cli_esc_md()   the same, and '|' as \| (a markdown table's cell);
- *   cli_esc_xml()  the same, and & < > " ' as XML entities (SVG text).
+ *   cli_esc_xml()  the same, & < > " ' as XML entities, and U+FFFE/U+FFFF
+ *                  (not XML 1.0 characters) as \xNN (SVG text).
  */
 #define CLI_ESC_SLOTS 4
 #define CLI_ESC_MAX 4096
@@ -40,7 +43,8 @@ const char *cli_esc_xml(const char *s);
 /*
  * The escape of @s into @out (@size bytes, NUL-terminated, cut short with
  * "..."), as cli_esc() (SR_ESC_TEXT), cli_esc_md(), cli_esc_xml(), or
- * SR_ESC_JSON: only the bytes that are not UTF-8 as \xNN (jansson's
+ * SR_ESC_JSON: only the bytes that are not UTF-8 as \xNN, and a backslash
+ * as \\ (jansson's
  * json_string() returns NULL for them: the key or value was dropped without
  * a word), the rest for jansson to escape.  Returns the length written.
  * For a caller off the main thread (no static buffer).
