@@ -264,9 +264,11 @@ struct task {
 	/*
 	 * With infer_lost_switches: its last sched_stat_runtime since its
 	 * last sched_switch (0: none) on any CPU, and the exec_start the
-	 * chain of such events it closes counts from (stat_chain()).
+	 * chain of such events it closes counts from (stat_chain()); the
+	 * CPU + 1 of the chain's last event in its own context (0: none).
 	 */
 	uint64_t stat_ts, stat_from;
+	int stat_cpu1;
 	/*
 	 * The by-comm group of the task's last sample and that sample's comm
 	 * (NUL-padded): a task's samples nearly always carry one comm, and a
@@ -813,6 +815,7 @@ static void switch_out(struct lat_machine *m, struct task *t, struct lat_lost_sw
 	ls->dead = t->exiting && !ls->runnable;
 	t->pub.runtime_ns += ls->ts > t->run_start ? ls->ts - t->run_start : 0;
 	t->on_cpu = -1;
+	t->stat_ts = 0;                 /* a switch: the next run's chain is new */
 	if (ls->runnable) {
 		t->pub.preemptions++;
 		t->runnable = true;
@@ -912,7 +915,8 @@ static __attribute__((noinline)) bool lost_switch(struct lat_machine *m, struct 
 #define STAT_CHAIN_SLACK_NS 20000ull
 
 /*
- * A sched_stat_runtime of @t at @ts charging @runtime (update_curr(): the
+ * A sched_stat_runtime of @t at @ts charging @runtime (@own_cpu: the event's
+ * CPU if in @t's own context, else -1) (update_curr(): the
  * time since its exec_start, then exec_start = now): the exec_start its
  * run counts from.  An update of @t anywhere (its CPU's, or a remote one:
  * a wakeup or fork onto that CPU charges its current) moved exec_start to
@@ -920,13 +924,22 @@ static __attribute__((noinline)) bool lost_switch(struct lat_machine *m, struct 
  * started where the first of the chain counts from.  A switch of @t breaks
  * the chain (on_switch()).
  */
-static uint64_t stat_chain(struct task *t, uint64_t ts, uint64_t runtime)
+static uint64_t stat_chain(struct task *t, uint64_t ts, uint64_t runtime, int own_cpu)
 {
 	uint64_t at = ts > runtime ? ts - runtime : 0;
+	bool joined = false;
 
+	/* its own-context events on two CPUs: it moved between them, a new run */
 	if (t->stat_ts && at + STAT_CHAIN_SLACK_NS >= t->stat_ts &&
-	    at <= t->stat_ts + STAT_CHAIN_SLACK_NS && t->stat_from <= at)
+	    at <= t->stat_ts + STAT_CHAIN_SLACK_NS && t->stat_from <= at &&
+	    (own_cpu < 0 || !t->stat_cpu1 || t->stat_cpu1 == own_cpu + 1)) {
 		at = t->stat_from;
+		joined = true;
+	}
+	if (!joined)
+		t->stat_cpu1 = 0;
+	if (own_cpu >= 0)
+		t->stat_cpu1 = own_cpu + 1;
 	t->stat_ts = ts;
 	t->stat_from = at;
 	return at;
@@ -1224,7 +1237,8 @@ on_stat_runtime(struct lat_machine *m, const struct trace_event *ev, struct cpu_
 		t->pub.stat_runtime_ns += ev->u.stat_runtime.runtime;
 		t->pub.nr_stat_runtime++;
 		if (m->cfg.infer_lost_switches)
-			from = stat_chain(t, ev->ts, ev->u.stat_runtime.runtime);
+			from = stat_chain(t, ev->ts, ev->u.stat_runtime.runtime,
+					  ev->common_pid == t->pub.pid ? ev->cpu : -1);
 		if (m->nr_open && ev->common_pid == t->pub.pid)
 			left_stamp(m, ev->cpu, t->pub.pid, from);
 		if (m->cfg.infer_lost_switches && t->on_cpu >= 0 && t->on_cpu != ev->cpu &&
@@ -1287,8 +1301,10 @@ int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_even
 		return feed_stat_runtime(m, ev);
 	c = &m->cpus[ev->cpu];
 	t = c->curr_t;
+	/* an open untraced switch may take its stamp from it: the general path */
 	if (!c->seen || !c->known || ev->u.stat_runtime.pid <= 0 || !t ||
-	    t->pub.pid != ev->u.stat_runtime.pid || t->dead || ev->common_pid != t->pub.pid)
+	    t->pub.pid != ev->u.stat_runtime.pid || t->dead || ev->common_pid != t->pub.pid ||
+	    m->nr_open)
 		return feed_stat_runtime(m, ev);
 	m->sum.events++;
 	c->last = ev->ts;               /* (feed_cpu(): an event in curr's context) */
@@ -1300,6 +1316,8 @@ int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_even
 	t->pub.last_ts = ev->ts;
 	t->pub.stat_runtime_ns += ev->u.stat_runtime.runtime;
 	t->pub.nr_stat_runtime++;
+	if (m->cfg.infer_lost_switches)    /* as on_stat_runtime(): report = replay */
+		stat_chain(t, ev->ts, ev->u.stat_runtime.runtime, ev->cpu);
 	return m->oom ? -1 : 0;
 }
 
@@ -1327,6 +1345,7 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 		if (ev->u.migrate.pid > 0 &&
 		    (t = get_task(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->ts))) {
 			t->pub.migrations++;
+			t->stat_ts = 0;                 /* moved: a new run */
 			if (t->left_open)
 				left_close(m, t, true, -1);     /* moved while queued */
 			if (m->cfg.infer_lost_switches && t->on_cpu >= 0 &&

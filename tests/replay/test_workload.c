@@ -1335,6 +1335,66 @@ static void lost_switch_other(enum other_how how)
 	wl_free(wl);
 }
 
+/*
+ * The latency machine's two feeds agree on an untraced switch's stamp
+ * (report reads trace.dat through the typed lat_machine_feed_*(), the
+ * workload builder through lat_machine_feed()): 21 runs on CPU 0 from 1 ms,
+ * charged 500 us there at 1.5 ms; it then charges 490 us on CPU 1 in its own
+ * context at 2 ms (it left CPU 0 untraced, and its switch in on CPU 1 is
+ * not traced either), and 20, current on CPU 1 since 1.1 ms, is switched in
+ * there at 3 ms.  Its own-context charges on two CPUs are two runs: the
+ * chain does not join them, so 20's switch out on CPU 1 is stamped at 21's
+ * switch-in there, 2 ms - 490 us.  Before the review of 1 Dec 2026 the
+ * builder joined them (stamp 1.1 ms, not stamped) and the typed feed kept
+ * no chain at all (1.51 ms, stamped).
+ */
+static uint64_t chain_stamp;
+static int chain_cb(void *ctx, const struct lat_lost_switch *ls)
+{
+	(void)ctx;
+	if (ls->pid == 20)
+		chain_stamp = ls->ts;
+	return 0;
+}
+
+static void test_stat_chain_feeds(void)
+{
+	struct trace_event ev[5];
+	size_t n = 0;
+
+	ev[n++] = ev_switch(1 * MS, 0, 90, 'S', 120, 21, 120);
+	ev[n++] = ev_switch(1100 * US, 1, 91, 'S', 120, 20, 120);
+	ev[n++] = ev_runtime(1500 * US, 0, 21, 500 * US);
+	ev[n++] = ev_runtime(2 * MS, 1, 21, 490 * US);
+	ev[n++] = ev_switch(3 * MS, 1, 21, 'R', 120, 20, 120);
+	for (int typed = 0; typed <= 1; typed++) {
+		struct lat_config cfg;
+		struct sr_error err = { 0 };
+		struct lat_machine *m;
+
+		lat_config_default(&cfg);
+		cfg.infer_lost_switches = true;
+		cfg.lost_switch = chain_cb;
+		m = lat_machine_new(&cfg, &err);
+		CHECK(m != NULL);
+		if (!m)
+			return;
+		chain_stamp = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!typed)
+				lat_machine_feed(m, &ev[i]);
+			else if (ev[i].type == TRACE_EV_SCHED_SWITCH)
+				lat_machine_feed_switch(m, &ev[i]);
+			else
+				lat_machine_feed_stat_runtime(m, &ev[i]);
+		}
+		lat_machine_finish(m, 4 * MS);
+		CHECK_EQ(chain_stamp, 2 * MS - 490 * US);
+		CHECK_EQ(lat_get_summary(m)->lost_switch_stamped, 1);
+		lat_machine_free(m);
+	}
+}
+
 static void test_lost_switch_other(void)
 {
 	lost_switch_other(OTHER_PREEMPTED);
@@ -1575,6 +1635,7 @@ int main(void)
 	test_lost_switch_elsewhere();
 	test_lost_switch_remote_stat();
 	test_lost_switch_other();
+	test_stat_chain_feeds();
 	test_strict_preempt_costs();
 	CHECK_DONE();
 }
