@@ -441,6 +441,29 @@ static void test_stopper_move_restored(void)
 	wl_free(wl);
 }
 
+/* The replay of @wl under @rc with every synthetic event as text in *@text (malloc'd). */
+static struct replay_result *run_dump(const struct wl_workload *wl, struct replay_config *rc,
+				      char **text)
+{
+	struct sr_error err = { 0 };
+	struct replay_result *r;
+	size_t len = 0;
+	FILE *f;
+
+	*text = NULL;
+	f = open_memstream(text, &len);
+	CHECK(f != NULL);
+	if (!f)
+		return NULL;
+	rc->dump = f;
+	r = replay_run(wl, rc, &err);
+	rc->dump = NULL;
+	fclose(f);
+	if (!r)
+		fprintf(stderr, "replay: %s\n", err.msg);
+	return r;
+}
+
 /*
  * A wake-list flush onto a CPU whose switches out of idle are restored
  * (docs/replay.md, "Mechanical costs"; the small-nowaking capture, which has
@@ -457,7 +480,6 @@ static void test_flush_hold(void)
 	size_t n = 0;
 	uint64_t t = 1 * MS, t1 = 0;
 	struct wl_workload *wl;
-	struct sr_error err = { 0 };
 	uint32_t members = 0;
 
 	ev[n++] = ev_switch(t, 0, 90, 'S', 120, 0, 120);
@@ -494,20 +516,12 @@ static void test_flush_hold(void)
 	for (int hold = 0; hold <= 1; hold++) {
 		struct replay_config rc;
 		struct replay_result *r;
-		char *dump = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&dump, &len);
+		char *dump;
 		uint64_t in;
 
-		CHECK(f != NULL);
-		if (!f)
-			break;
 		replay_config_default(&rc);
 		rc.no_flush_hold = !hold;
-		rc.dump = f;
-		r = replay_run(wl, &rc, &err);
-		fclose(f);
-		CHECK(r != NULL);
+		r = run_dump(wl, &rc, &dump);
 		if (r) {
 			{
 				unsigned int it = 0;
@@ -540,7 +554,6 @@ static void test_flush_hold_model(void)
 	size_t n = 0;
 	uint64_t t = 1 * MS, t1;
 	struct wl_workload *wl;
-	struct sr_error err = { 0 };
 
 	/* 81-83 last ran on CPU 0; an interrupt on idle CPU 1 wakes them there, 10 us apart */
 	ev[n++] = ev_switch(t, 1, 90, 'S', 120, 0, 120);
@@ -562,17 +575,13 @@ static void test_flush_hold_model(void)
 	for (int hold = 0; hold <= 1; hold++) {
 		struct replay_config rc;
 		struct replay_result *r;
-		char *dump = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&dump, &len);
+		char *dump;
 
 		replay_config_default(&rc);
 		rc.no_flush_hold = !hold;
 		rc.no_costs = true;
 		rc.placement = REPLAY_PLACEMENT_MODEL;
-		rc.dump = f;
-		r = replay_run(wl, &rc, &err);
-		fclose(f);
+		r = run_dump(wl, &rc, &dump);
 		if (r) {
 			uint64_t w0 = dump_find(dump, 0, t1, "sched_wakeup:");
 			uint64_t in0 = dump_find(dump, 0, t1, "sched_switch: swapper/0:0 [120] R ==>");
@@ -1422,29 +1431,6 @@ static struct trace_event ev_stopper_switch(uint64_t ts, int cpu, int prev, char
 	if (!next)
 		snprintf(e.u.sched_switch.next_comm, TRACE_COMM_LEN, "migration/%d", cpu);
 	return e;
-}
-
-/* The replay of @wl under @rc with every synthetic event as text in *@text (malloc'd). */
-static struct replay_result *run_dump(const struct wl_workload *wl, struct replay_config *rc,
-				      char **text)
-{
-	struct sr_error err = { 0 };
-	struct replay_result *r;
-	size_t len = 0;
-	FILE *f;
-
-	*text = NULL;
-	f = open_memstream(text, &len);
-	CHECK(f != NULL);
-	if (!f)
-		return NULL;
-	rc->dump = f;
-	r = replay_run(wl, rc, &err);
-	rc->dump = NULL;
-	fclose(f);
-	if (!r)
-		fprintf(stderr, "replay: %s\n", err.msg);
-	return r;
 }
 
 /* How many lines of @text contain every one of the NULL-terminated strings. */
