@@ -522,6 +522,7 @@ static void test_flush_hold(void)
 		replay_config_default(&rc);
 		rc.no_flush_hold = !hold;
 		r = run_dump(wl, &rc, &dump);
+		CHECK(r != NULL);
 		if (r) {
 			{
 				unsigned int it = 0;
@@ -582,6 +583,7 @@ static void test_flush_hold_model(void)
 		rc.no_costs = true;
 		rc.placement = REPLAY_PLACEMENT_MODEL;
 		r = run_dump(wl, &rc, &dump);
+		CHECK(r != NULL);
 		if (r) {
 			uint64_t w0 = dump_find(dump, 0, t1, "sched_wakeup:");
 			uint64_t in0 = dump_find(dump, 0, t1, "sched_switch: swapper/0:0 [120] R ==>");
