@@ -211,6 +211,9 @@ static void print_calib(FILE *out, const struct wl_workload *wl)
 		else if (cp->fallback >= 0)
 			fprintf(out, "   (< %d samples: %s's used)", CALIB_MIN_SAMPLES,
 				wl_path_name(cp->fallback));
+		else if (cp->n && cp->n < CALIB_MIN_SAMPLES)
+			fprintf(out, "   (< %d samples: its own used, --preempt-costs strict)",
+				CALIB_MIN_SAMPLES);
 		fputc('\n', out);
 		for (int x = 0; p != WL_PATH_QUEUED && x < CALIB_CTX_NR; x++) {
 			const struct calib_path *xp = &c->ctx[p][x];
