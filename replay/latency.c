@@ -958,14 +958,13 @@ static __attribute__((noinline)) void left_stamp(struct lat_machine *m, int cpu,
 {
 	for (size_t i = 0; i < m->nr_open; i++) {
 		struct left_switch *o = &m->open[i];
-		uint64_t at = from;
 
 		if (o->frozen || o->ls.cpu != cpu || o->next != pid)
 			continue;
 		o->frozen = true;
-		if (at <= o->ls.ts)
+		if (from <= o->ls.ts)
 			continue;
-		o->ls.ts = at < o->ls.seen_ts ? at : o->ls.seen_ts;
+		o->ls.ts = from < o->ls.seen_ts ? from : o->ls.seen_ts;
 		o->ls.remote_stamp = false;
 		m->sum.lost_switch_stamped++;
 	}

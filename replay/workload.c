@@ -543,6 +543,22 @@ static int handoff_block(struct wl_builder *b, uint32_t y, uint32_t block_op)
 }
 
 /*
+ * Wake @wi of the task of @s awaits its switch-in (the calibration's
+ * sample, classify_path()): its target CPU's state then (@c, NULL if not
+ * tracked): @curr current, @switches switches seen, and the counts
+ * later_decision_point() compares at the switch-in.
+ */
+static void lat_arm(struct tstate *s, uint32_t wi, const struct cpu_track *c, int32_t curr,
+		    uint32_t switches)
+{
+	s->lat_wake = wi;
+	s->lat_curr = curr;
+	s->lat_switches = switches;
+	s->lat_wakeups = c ? c->wakeups : 0;
+	s->lat_stats = c ? c->curr_stats : 0;
+}
+
+/*
  * @switch_in: a sched_switch puts @t on (its latency sample, if one is
  * pending, ends there); else an event in its context shows it current.
  */
@@ -600,11 +616,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		s->st = TS_QUEUED;
 		if (switch_in && !(w->flags & WL_WAKE_ON_CPU) && c->switches) {
 			/* what ran at the wakeup is not known: the switch's prev */
-			s->lat_wake = wi;
-			s->lat_curr = CUR_UNKNOWN;
-			s->lat_switches = c->switches - 1;
-			s->lat_wakeups = c->wakeups;
-			s->lat_stats = c->curr_stats;
+			lat_arm(s, wi, c, CUR_UNKNOWN, c->switches - 1);
 		}
 		note(b, WL_NOTE_WAKING_NO_WAKEUP);
 	}
@@ -744,9 +756,9 @@ static int lost_switch_decided(struct wl_builder *b, uint32_t t, const struct la
  * builder took it to run there: a spurious wake of a running task): that
  * wake ended the block, as the latency machine takes it (its first waking
  * since the task's last event there starts the interval).  The first such
- * wake, found from the newest back (the window is short).  0 always.
+ * wake, found from the newest back (the window is short).
  */
-static int lost_switch_woken_there(struct wl_builder *b, uint32_t t,
+static void lost_switch_woken_there(struct wl_builder *b, uint32_t t,
 				   const struct lat_lost_switch *ls)
 {
 	struct tstate *s = &b->ts.v[t];
@@ -755,7 +767,7 @@ static int lost_switch_woken_there(struct wl_builder *b, uint32_t t,
 	struct wl_wake *w;
 
 	if (s->st != TS_BLOCKED || s->waking != WL_NONE || s->block_op == WL_NONE || !c)
-		return 0;
+		return;
 	for (size_t i = b->wakes.n; i-- > 0 && b->wakes.v[i].ts > ls->ts;) {
 		w = &b->wakes.v[i];
 		if (w->target == t && w->cpu == ls->cpu &&
@@ -764,7 +776,7 @@ static int lost_switch_woken_there(struct wl_builder *b, uint32_t t,
 			wi = (uint32_t)i;
 	}
 	if (wi == WL_NONE)
-		return 0;
+		return;
 	w = &b->wakes.v[wi];
 	w->flags &= (uint8_t)~(WL_WAKE_ON_CPU | WL_WAKE_SPURIOUS);
 	w->flags |= WL_WAKE_ENDS_BLOCK;
@@ -774,12 +786,7 @@ static int lost_switch_woken_there(struct wl_builder *b, uint32_t t,
 	s->st = TS_QUEUED;
 	s->cpu = (int16_t)ls->cpu;
 	/* what ran at the wakeup is not known: the switch-in's prev if next */
-	s->lat_wake = wi;
-	s->lat_curr = CUR_UNKNOWN;
-	s->lat_switches = c->switches;
-	s->lat_wakeups = c->wakeups;
-	s->lat_stats = c->curr_stats;
-	return 0;
+	lat_arm(s, wi, c, CUR_UNKNOWN, c->switches);
 }
 
 /*
@@ -1163,11 +1170,7 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 		/* The latency machine starts an interval only off-CPU. */
 		if (!(w->flags & WL_WAKE_ON_CPU)) {
 			c = cpu_get(b, cpu);
-			s->lat_wake = wi;
-			s->lat_curr = c ? c->curr : CUR_UNKNOWN;
-			s->lat_switches = c ? c->switches : 0;
-			s->lat_wakeups = c ? c->wakeups : 0;
-			s->lat_stats = c ? c->curr_stats : 0;
+			lat_arm(s, wi, c, c ? c->curr : CUR_UNKNOWN, c ? c->switches : 0);
 		}
 	} else {
 		w->flags |= WL_WAKE_SPURIOUS;
@@ -1262,11 +1265,7 @@ static int on_wakeup_new(struct wl_builder *b, const struct trace_event *ev)
 	c = cpu_get(b, cpu);
 	if (c)
 		c->wakeups++;
-	s->lat_wake = b->wakes.n;
-	s->lat_curr = c ? c->curr : CUR_UNKNOWN;
-	s->lat_switches = c ? c->switches : 0;
-	s->lat_wakeups = c ? c->wakeups : 0;
-	s->lat_stats = c ? c->curr_stats : 0;
+	lat_arm(s, b->wakes.n, c, c ? c->curr : CUR_UNKNOWN, c ? c->switches : 0);
 	b->wakes.n++;
 	return 0;
 oom:
@@ -1321,29 +1320,33 @@ static bool later_decision_point(const struct cpu_track *c, const struct tstate 
  */
 static void uncontest_costs(struct wl_workload *wl)
 {
-	for (int p = WL_PATH_PREEMPT_LOCAL; p <= WL_PATH_PREEMPT_REMOTE; p++)
-		for (int x = 0; x < CALIB_CTX_NR; x++) {
-			uint64_t bound = 0;
-			bool any = false;
+	/* per preemption path (local, remote) and waker context: the longest uncontested */
+	uint64_t bound[2][CALIB_CTX_NR] = { { 0 } };
+	bool any[2][CALIB_CTX_NR] = { { false } };
 
-			for (uint32_t i = 0; i < wl->nr_wakes; i++) {
-				const struct wl_wake *w = &wl->wakes[i];
+	for (uint32_t i = 0; i < wl->nr_wakes; i++) {
+		const struct wl_wake *w = &wl->wakes[i];
+		int p = w->path - WL_PATH_PREEMPT_LOCAL, x;
 
-				if (w->path == p && !w->contested &&
-				    (int)calib_ctx_of_wake(w) == x) {
-					any = true;
-					if (w->latency > bound)
-						bound = w->latency;
-				}
-			}
-			for (uint32_t i = 0; i < wl->nr_wakes; i++) {
-				struct wl_wake *w = &wl->wakes[i];
+		if ((w->path != WL_PATH_PREEMPT_LOCAL && w->path != WL_PATH_PREEMPT_REMOTE) ||
+		    w->contested)
+			continue;
+		x = (int)calib_ctx_of_wake(w);
+		any[p][x] = true;
+		if (w->latency > bound[p][x])
+			bound[p][x] = w->latency;
+	}
+	for (uint32_t i = 0; i < wl->nr_wakes; i++) {
+		struct wl_wake *w = &wl->wakes[i];
+		int p = w->path - WL_PATH_PREEMPT_LOCAL, x;
 
-				if (w->path == p && w->contested && (int)calib_ctx_of_wake(w) == x &&
-				    (!any || w->latency > bound))
-					w->path = WL_PATH_QUEUED;
-			}
-		}
+		if ((w->path != WL_PATH_PREEMPT_LOCAL && w->path != WL_PATH_PREEMPT_REMOTE) ||
+		    !w->contested)
+			continue;
+		x = (int)calib_ctx_of_wake(w);
+		if (!any[p][x] || w->latency > bound[p][x])
+			w->path = WL_PATH_QUEUED;
+	}
 }
 
 /*
