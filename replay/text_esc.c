@@ -55,6 +55,48 @@ static bool xml_nonchar(const unsigned char *p, size_t n, enum sr_esc_how how)
 	return how == SR_ESC_XML && n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe;
 }
 
+/*
+ * The escape of the character at @p (not NUL) in @piece (room for 32), its
+ * length in *@len; returns the bytes of @p it stands for.
+ */
+static size_t esc_piece(const unsigned char *p, enum sr_esc_how how, char *piece, size_t *len)
+{
+	bool c1;
+	size_t n = utf8_len(p, &c1);
+
+	if (n > 1 && (!c1 || how == SR_ESC_JSON) && !xml_nonchar(p, n, how)) {
+		memcpy(piece, p, n);        /* a character: as it is */
+		*len = n;
+	} else if (!n || n > 1) {
+		/* not UTF-8 (each byte), a C1 control or an XML nonchar (its bytes) */
+		n = n ? n : 1;
+		*len = 0;
+		for (size_t i = 0; i < n; i++)
+			*len += (size_t)sprintf(piece + *len, "\\x%02x", p[i]);
+	} else if (*p == '\\') {
+		/* the escape character itself: "\\xff" must not read as the byte */
+		*len = (size_t)sprintf(piece, "\\\\");
+	} else if (how == SR_ESC_JSON) {
+		piece[0] = (char)*p;        /* jansson escapes the controls */
+		*len = 1;
+	} else if (*p < 0x20 || *p == 0x7f) {
+		if (*p == '\n' || *p == '\t' || *p == '\r')
+			*len = (size_t)sprintf(piece, "\\%c",
+					       *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
+		else
+			*len = (size_t)sprintf(piece, "\\x%02x", *p);
+	} else if (how == SR_ESC_MD && *p == '|') {
+		*len = (size_t)sprintf(piece, "\\|");
+	} else if (how == SR_ESC_XML && strchr("&<>\"'", *p)) {
+		*len = (size_t)sprintf(piece, "%s", *p == '&' ? "&amp;" : *p == '<' ? "&lt;" :
+				       *p == '>' ? "&gt;" : *p == '"' ? "&quot;" : "&apos;");
+	} else {
+		piece[0] = (char)*p;
+		*len = 1;
+	}
+	return n;
+}
+
 size_t sr_esc(char *out, size_t size, const char *s, enum sr_esc_how how)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -64,40 +106,8 @@ size_t sr_esc(char *out, size_t size, const char *s, enum sr_esc_how how)
 		return 0;
 	while (*p) {
 		char piece[32];
-		size_t n, len;
-		bool c1;
+		size_t len, n = esc_piece(p, how, piece, &len);
 
-		n = utf8_len(p, &c1);
-		if (n > 1 && (!c1 || how == SR_ESC_JSON) && !xml_nonchar(p, n, how)) {
-			memcpy(piece, p, n);        /* a character: as it is */
-			len = n;
-		} else if (!n || n > 1) {
-			/* not UTF-8 (each byte), a C1 control or an XML nonchar (its bytes) */
-			n = n ? n : 1;
-			len = 0;
-			for (size_t i = 0; i < n; i++)
-				len += (size_t)sprintf(piece + len, "\\x%02x", p[i]);
-		} else if (*p == '\\') {
-			/* the escape character itself: "\\xff" must not read as the byte */
-			len = (size_t)sprintf(piece, "\\\\");
-		} else if (how == SR_ESC_JSON) {
-			piece[0] = (char)*p;        /* jansson escapes the controls */
-			len = 1;
-		} else if (*p < 0x20 || *p == 0x7f) {
-			if (*p == '\n' || *p == '\t' || *p == '\r')
-				len = (size_t)sprintf(piece, "\\%c",
-						      *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
-			else
-				len = (size_t)sprintf(piece, "\\x%02x", *p);
-		} else if (how == SR_ESC_MD && *p == '|') {
-			len = (size_t)sprintf(piece, "\\|");
-		} else if (how == SR_ESC_XML && strchr("&<>\"'", *p)) {
-			len = (size_t)sprintf(piece, "%s", *p == '&' ? "&amp;" : *p == '<' ? "&lt;" :
-					      *p == '>' ? "&gt;" : *p == '"' ? "&quot;" : "&apos;");
-		} else {
-			piece[0] = (char)*p;
-			len = 1;
-		}
 		/* room for this piece and, if more follows, "..." */
 		if (o + len + (p[n] ? 3 : 0) > size - 1) {
 			if (o + 3 <= size - 1) {
@@ -118,18 +128,14 @@ size_t sr_esc(char *out, size_t size, const char *s, enum sr_esc_how how)
 static bool esc_none(const char *s, enum sr_esc_how how)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t n;
-	bool c1;
 
-	for (; *p; p += n) {
-		n = utf8_len(p, &c1);
-		if (!n || (c1 && how != SR_ESC_JSON) || *p == '\\' || xml_nonchar(p, n, how))
+	while (*p) {
+		char piece[32];
+		size_t len, n = esc_piece(p, how, piece, &len);
+
+		if (len != n || memcmp(piece, p, n))
 			return false;
-		if (n > 1 || how == SR_ESC_JSON)
-			continue;
-		if (*p < 0x20 || *p == 0x7f || (how == SR_ESC_MD && *p == '|') ||
-		    (how == SR_ESC_XML && strchr("&<>\"'", *p)))
-			return false;
+		p += n;
 	}
 	return true;
 }
