@@ -230,8 +230,8 @@ int cmd_replay(int argc, char **argv)
 			errno = 0;
 			v = strtol(optarg, &end, 10);
 			if (errno || end == optarg || *end || v < 0 || v > INT_MAX) {
-				fprintf(stderr, "schedreplay replay: --top takes 0..%d (0: all), not "
-					"'%s'\n", INT_MAX, cli_esc(optarg));
+				cli_usage("replay", "--top takes 0..%d (0: all), not '%s'", INT_MAX,
+					  cli_esc(optarg));
 				goto usage;
 			}
 			to.top = (int)v;
@@ -255,21 +255,21 @@ int cmd_replay(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "schedreplay replay: one TRACE.dat expected (see --help)\n");
-		goto usage_quiet;
+		cli_usage("replay", "one TRACE.dat expected");
+		goto usage;
 	}
 	/* the runs: what was asked for, in the order asked, each once; else base */
 	if (run_opts_select(&o, false, false, &runs, &err) < 0) {
 		fprintf(stderr, "schedreplay replay: %s\n", err.msg);
-		goto usage_quiet;
+		goto usage;
 	}
 	if (dump && runs.n > 1) {
-		fprintf(stderr, "schedreplay replay: --dump-events writes one run's events; %u runs asked for\n",
-			runs.n);
-		goto usage_quiet;
+		cli_usage("replay", "--dump-events writes one run's events; %u runs asked for",
+			  runs.n);
+		goto usage;
 	}
 	if (run_opts_finish(&o) < 0)
-		goto usage_quiet;
+		goto usage;
 	if (dump) {
 		char scpath[PATH_MAX + 8];
 		const char *in[] = { argv[optind], o.wo.cgroup_map,
@@ -277,9 +277,9 @@ int cmd_replay(int argc, char **argv)
 						      o.wo.sidecar, o.wo.no_sidecar) };
 
 		if (cli_output_is_input(dump, in, 3)) {
-			fprintf(stderr, "schedreplay replay: --dump-events %s is an input file; it would "
-				"be overwritten\n", cli_esc(dump));
-			goto usage_quiet;
+			cli_usage("replay", "--dump-events %s is an input file; it would be "
+				  "overwritten", cli_esc(dump));
+			goto usage;
 		}
 	}
 	replay_progress_init(&prog, "extracting");
@@ -291,7 +291,7 @@ int cmd_replay(int argc, char **argv)
 		goto fail;
 	/* a --comm that matches nothing compared empty tables at exit 0 */
 	if (cli_filter_check("replay", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1))
-		goto usage_quiet;
+		goto usage;
 	if (dump && !(dumpf = fopen(dump, "w"))) {
 		fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(dump), strerror(errno));
 		goto out;
@@ -350,9 +350,7 @@ int cmd_replay(int argc, char **argv)
 	ret = SR_EXIT_OK;
 	goto out;
 
-usage:
-	fprintf(stderr, "(see 'schedreplay replay --help')\n");
-usage_quiet:
+usage:          /* the one line is printed (cli_usage()) */
 	ret = SR_EXIT_USAGE;
 	goto out;
 fail:

@@ -2,6 +2,7 @@
 /* The options `replay` and `whatif` share: see cmd_runs.h. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,9 +79,21 @@ const char *cli_getopt_what(int c, char *const *argv, const struct option *lo)
 	return msg;
 }
 
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "schedreplay%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'schedreplay%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "");
+	return SR_EXIT_USAGE;
+}
+
 void cli_getopt_error(const char *cmd, int c, char *const *argv, const struct option *lo)
 {
-	fprintf(stderr, "schedreplay %s: %s\n", cmd, cli_getopt_what(c, argv, lo));
+	cli_usage(cmd, "%s", cli_getopt_what(c, argv, lo));
 }
 
 int run_opts_init(struct run_opts *o, const char *cmd, int argc)
@@ -119,7 +132,7 @@ static int parse_ulong(const char *s, unsigned long long min, unsigned long long
 
 static int bad(const struct run_opts *o, const char *what, const char *arg)
 {
-	fprintf(stderr, "schedreplay %s: %s, not '%s'\n", o->cmd, what, cli_esc(arg));
+	cli_usage(o->cmd, "%s, not '%s'", what, cli_esc(arg));
 	return -1;
 }
 
@@ -221,9 +234,10 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 int run_opts_finish(struct run_opts *o)
 {
 	/* as report: --no-sidecar silently won over the file named */
+	char known[256] = "";
+
 	if (o->wo.sidecar && o->wo.no_sidecar) {
-		fprintf(stderr, "schedreplay %s: --sidecar and --no-sidecar exclude each other\n",
-			o->cmd);
+		cli_usage(o->cmd, "--sidecar and --no-sidecar exclude each other");
 		return -1;
 	}
 	if (!strcmp(o->profile, "auto"))
@@ -231,11 +245,10 @@ int run_opts_finish(struct run_opts *o)
 	o->rc.profile = model_profile_find(o->profile);
 	if (o->rc.profile)
 		return 0;
-	fprintf(stderr, "schedreplay %s: unknown profile '%s' (known:", o->cmd,
-		cli_esc(o->profile));
 	for (unsigned int i = 0; i < model_profile_count(); i++)
-		fprintf(stderr, " %s", model_profile_name(model_profile_at(i)));
-	fprintf(stderr, ", auto)\n");
+		snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s ",
+			 model_profile_name(model_profile_at(i)));
+	cli_usage(o->cmd, "unknown profile '%s' (known: %sauto)", cli_esc(o->profile), known);
 	return -1;
 }
 

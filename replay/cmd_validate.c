@@ -688,8 +688,7 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 /* An option's value that is none of its keywords: one line, exit 2. */
 static int bad_keyword(const char *opt, const char *takes, const char *arg)
 {
-	fprintf(stderr, "schedreplay validate: %s takes %s, not '%s'\n", opt, takes, cli_esc(arg));
-	return SR_EXIT_USAGE;
+	return cli_usage("validate", "%s takes %s, not '%s'", opt, takes, cli_esc(arg));
 }
 
 static void usage(FILE *f)
@@ -801,8 +800,7 @@ int cmd_validate(int argc, char **argv)
 		case 's': suggest = true; break;
 		case 'p':
 			if (strcmp(optarg, "auto") && !(rc.profile = model_profile_find(optarg))) {
-				fprintf(stderr, "schedreplay validate: unknown profile '%s'\n", cli_esc(optarg));
-				return SR_EXIT_USAGE;
+				return cli_usage("validate", "unknown profile '%s'", cli_esc(optarg));
 			}
 			break;
 		case 'P':
@@ -815,8 +813,8 @@ int cmd_validate(int argc, char **argv)
 			unsigned long v = strtoul(optarg, &e, 10);
 
 			if (*e || v < 1 || v > MAX_SEEDS) {
-				fprintf(stderr, "schedreplay validate: --seeds takes 1..%d\n", MAX_SEEDS);
-				return SR_EXIT_USAGE;
+				return cli_usage("validate", "--seeds takes 1..%d, not '%s'", MAX_SEEDS,
+						 cli_esc(optarg));
 			}
 			seeds = (unsigned int)v;
 			break;
@@ -849,14 +847,11 @@ int cmd_validate(int argc, char **argv)
 		case 'h': usage(stdout); return SR_EXIT_OK;
 		default:
 			cli_getopt_error("validate", c, argv, lo);
-			fprintf(stderr, "(see 'schedreplay validate --help')\n");
 			return SR_EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "schedreplay validate: unexpected argument '%s' (see 'schedreplay "
-			"validate --help')\n", cli_esc(argv[optind]));
-		return SR_EXIT_USAGE;
+		return cli_usage("validate", "unexpected argument '%s'", cli_esc(argv[optind]));
 	}
 	snprintf(tpath, sizeof(tpath), "%s", tfile ? tfile : dir);
 	if (!tfile)

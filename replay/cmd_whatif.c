@@ -150,7 +150,8 @@ int cmd_whatif(int argc, char **argv)
 			break;
 		case O_TOP:
 			if (parse_uint(optarg, 1000000, &v) < 0) {
-				fprintf(stderr, "schedreplay whatif: --top takes a count (0 = all)\n");
+				cli_usage("whatif", "--top takes a count (0 = all), not '%s'",
+					  cli_esc(optarg));
 				goto usage_fail;
 			}
 			ro.top = (int)v;
@@ -159,8 +160,8 @@ int cmd_whatif(int argc, char **argv)
 			const struct cost_machine *m = cost_machine_builtin(optarg);
 
 			if (!m) {
-				fprintf(stderr, "schedreplay whatif: no built-in machine '%s' (one-socket, two-socket)\n",
-					cli_esc(optarg));
+				cli_usage("whatif", "no built-in machine '%s' (one-socket, two-socket)",
+					  cli_esc(optarg));
 				goto usage_fail;
 			}
 			run_opts_release(&o);
@@ -178,15 +179,15 @@ int cmd_whatif(int argc, char **argv)
 		}
 		case O_NOISE:
 			if (nr_noise == MAX_NOISE) {
-				fprintf(stderr, "schedreplay whatif: at most %d --noise\n", MAX_NOISE);
+				cli_usage("whatif", "at most %d --noise", MAX_NOISE);
 				goto usage_fail;
 			}
 			noise_paths[nr_noise++] = optarg;
 			break;
 		case O_SEEDS:
 			if (parse_uint(optarg, WHATIF_MAX_SEEDS, &v) < 0 || v < 1) {
-				fprintf(stderr, "schedreplay whatif: --seeds takes 1..%d, not '%s'\n",
-					WHATIF_MAX_SEEDS, cli_esc(optarg));
+				cli_usage("whatif", "--seeds takes 1..%d, not '%s'", WHATIF_MAX_SEEDS,
+					  cli_esc(optarg));
 				goto usage_fail;
 			}
 			seeds = (unsigned int)v;
@@ -208,12 +209,11 @@ int cmd_whatif(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "schedreplay whatif: %s\n",
-			optind == argc ? "a TRACE is needed" : "one TRACE only");
+		cli_usage("whatif", "%s", optind == argc ? "a TRACE is needed" : "one TRACE only");
 		goto usage_fail;
 	}
 	if (ro.svg_cgroup && ro.svg_comm) {
-		fprintf(stderr, "schedreplay whatif: --svg-cgroup or --svg-comm, not both\n");
+		cli_usage("whatif", "--svg-cgroup or --svg-comm, not both");
 		goto usage_fail;
 	}
 	if (run_opts_finish(&o) < 0)
@@ -237,8 +237,8 @@ int cmd_whatif(int argc, char **argv)
 			clash = cli_output_is_input(svg, in + 3, 1);
 		}
 		if (clash) {
-			fprintf(stderr, "schedreplay whatif: --svg %s is an input file; it would be "
-				"overwritten\n", cli_esc(svg));
+			cli_usage("whatif", "--svg %s is an input file; it would be overwritten",
+				  cli_esc(svg));
 			goto usage_fail;
 		}
 	}
@@ -327,9 +327,8 @@ int cmd_whatif(int argc, char **argv)
 	ret = SR_EXIT_OK;
 	goto out;
 
-usage_fail:
+usage_fail:     /* the one line is printed (cli_usage()) */
 	ret = SR_EXIT_USAGE;
-	fprintf(stderr, "(see 'schedreplay whatif --help')\n");
 	goto out;
 fail:
 	fprintf(stderr, "schedreplay whatif: %s\n", err.msg);

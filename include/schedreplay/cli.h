@@ -75,4 +75,14 @@ struct option;
 const char *cli_getopt_what(int c, char *const *argv, const struct option *lo);
 void cli_getopt_error(const char *cmd, int c, char *const *argv, const struct option *lo);
 
+/*
+ * A usage error of `schedreplay @cmd` (NULL: of schedreplay itself, no
+ * command yet): the one line "schedreplay CMD: MESSAGE (see 'schedreplay CMD
+ * --help')" on stderr, MESSAGE from @fmt (values through cli_esc()).  Every
+ * usage error of every command is this one line (cli_getopt_error()'s too):
+ * a second "(see ...)" line, or the whole usage, pushed the line that says
+ * what is wrong away.  Returns SR_EXIT_USAGE.
+ */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif /* SCHEDREPLAY_CLI_H */
