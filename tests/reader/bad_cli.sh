@@ -310,6 +310,20 @@ expect_usage "report: one trace file at a time" -- report "$pipe" "$pipe"
 expect_usage "replay: one TRACE.dat expected" -- replay "$pipe" "$pipe"
 expect_usage "whatif: one TRACE only" -- whatif "$pipe" "$pipe"
 # every kind of usage error, in every command that has it, is one line (the
+# see-line came second in replay, whatif, validate, variants and capture); the
+# model's options are one table (cmd_runs.c): validate's own copy said
+# "--placement takes", "unknown profile 'x'" without the known ones, and
+# whatif had no --idle-pull
+for c in replay whatif validate; do
+	expect_usage "$c: --placement is trace or model, not 'foo'" -- $c --placement foo "$pipe"
+	expect_usage "$c: --handoff takes sleep, preempt, skip or yield, not 'x'" -- $c --handoff x "$pipe"
+	expect_usage "$c: --channels takes auto, off or strict, not 'x'" -- $c --channels x "$pipe"
+	expect_usage "$c: unknown profile 'x' (known: " -- $c --profile x "$pipe"
+	expect_usage "$c: a value is missing after option '--handoff'" -- $c --handoff
+	expect_usage "$c: ambiguous option '--no' (--no-" -- $c --no "$pipe"
+	expect_usage "$c: option '--idle-pull' takes no value, not '--idle-pull=1'" -- $c --idle-pull=1 "$pipe"
+done
+# every kind of usage error, in every command that has it, is one line (the
 # see-line came second in replay, whatif, validate, variants and capture)
 expect_usage "replay: one TRACE.dat expected" -- replay
 expect_usage "whatif: a TRACE is needed" -- whatif
