@@ -539,10 +539,16 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 		}
 }
 
-/* @s as a JSON string (the suggested thresholds are printed by hand). */
+/*
+ * @s as a JSON string (the suggested thresholds are printed by hand): as it
+ * is, so that the entry round-trips (sr_json_string()'s "\\" and "\\xNN",
+ * read back, were another name, and a backslash of a skip reason doubled on
+ * every round); the trace names are UTF-8 (checked where DIR is read), the
+ * reasons read from thresholds.json.
+ */
 static void put_json_str(const char *s)
 {
-	json_t *j = sr_json_string(s);
+	json_t *j = json_string(s);
 	char *t = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
 
 	fputs(t ? t : "null", stdout);
@@ -591,7 +597,6 @@ static json_t *info_json(double meas, double pred, double lo, double hi)
 static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 {
 	json_t *root = json_object(), *tr = json_object();
-	char kb[CLI_ESC_MAX + 4];
 	int ret = 0;
 
 	if (!root || !tr) {
@@ -608,7 +613,7 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 			json_object_set_new(o, r[t].skipped ? "skipped" : "failed", sr_json_string(r[t].why));
 			json_decref(m);
 			json_decref(rs);
-			json_object_set_new(tr, sr_json_key(r[t].name, kb, sizeof(kb)), o);
+			json_object_set_new(tr, r[t].name, o);   /* UTF-8: the thresholds' key */
 			continue;
 		}
 		json_object_set_new(o, "latency_group", sr_json_string(r[t].group));
@@ -676,7 +681,7 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 		if (r[t].pack_shown)
 			json_object_set_new(o, "vcpu_pack", json_pack("{s:b, s:s}", "on", r[t].pack_on,
 								      "why", r[t].pack_why));
-		json_object_set_new(tr, sr_json_key(r[t].name, kb, sizeof(kb)), o);
+		json_object_set_new(tr, r[t].name, o);   /* UTF-8: the thresholds' key */
 	}
 	json_object_set_new(root, "traces", tr);
 	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(8)) || fputc('\n', stdout) == EOF)
@@ -700,7 +705,8 @@ static void usage(FILE *f)
 "  --markdown          the table of docs/validation.md\n"
 "  --json              the same figures for scripts (docs/validation.md)\n"
 "  --suggest           max_rel_error entries (achieved error x 1.25 + 5%%) for the\n"
-"                      traces of DIR, a JSON object keyed by file name\n"
+"                      traces of DIR, a JSON object keyed by file name (a name that\n"
+"                      is not UTF-8 is refused: no JSON key can hold it)\n"
 "  --seeds N           the prediction is the median of N replays with model seeds\n"
 "                      1..N (1..15, default 5; the seeds' error range is shown)\n"
 "the model (as replay's and whatif's; the defaults are what thresholds.json holds)\n");
@@ -875,6 +881,19 @@ int cmd_validate(int argc, char **argv)
 
 		if (l < 5 || strcmp(de->d_name + l - 4, ".dat"))
 			continue;
+		/*
+		 * A trace's name is its key in thresholds.json, which can hold
+		 * UTF-8 only: such a trace had "no entry" that could be added,
+		 * and --suggest printed a key (\xNN) naming another file.
+		 */
+		if (!sr_utf8_valid(de->d_name)) {
+			fprintf(stderr, "schedreplay validate: %s/%s: the file name is not UTF-8, so "
+				"no key of thresholds.json can name it: rename the file\n",
+				cli_esc(dir), cli_esc(de->d_name));
+			closedir(d);
+			ret = SR_EXIT_FAIL;
+			goto out;
+		}
 		if (!(p = realloc(names, (nn + 1) * sizeof(*names))) || !(p[nn] = strdup(de->d_name))) {
 			if (p)
 				names = p;      /* out: frees the nn names so far */

@@ -8,6 +8,9 @@
 #ifndef SCHEDREPLAY_CLI_H
 #define SCHEDREPLAY_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 enum { SR_EXIT_OK = 0, SR_EXIT_FAIL = 1, SR_EXIT_USAGE = 2 };
 
 int cmd_report(int argc, char **argv);
@@ -59,6 +62,9 @@ size_t sr_esc(char *out, size_t size, const char *s, enum sr_esc_how how);
 struct json_t;
 const char *sr_json_key(const char *s, char *buf, size_t size);
 struct json_t *sr_json_string(const char *s);
+
+/* Whether @s is well-formed UTF-8 (what a JSON string, and key, can hold). */
+bool sr_utf8_valid(const char *s);
 
 struct option;
 

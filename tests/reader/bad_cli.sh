@@ -340,4 +340,29 @@ expect_usage "capture: --duration takes seconds > 0 (and at most 86400), not 'x'
 expect_usage "capture: --buffer-kb takes 16..4194304, not '1'" -- capture --buffer-kb 1
 expect_usage "capture: -o OUT.dat is required" -- capture --duration 1
 
+# validate --suggest printed a trace name that is not UTF-8 as "\\xNN", a key
+# naming another file (and plain validate said "no entry: add its thresholds",
+# which no thresholds.json can); a name with a backslash came back doubled
+mkdir -p "$work/vname" "$work/vbs"
+ln -sf "$pipe" "$work/vname/t$(printf '\377').dat"
+cp "$traces/thresholds.json" "$work/vname/"
+for f in --suggest --json ""; do
+	expect 1 "validate: $work/vname/t\\\\xff.dat: the file name is not UTF-8, so no key of thresholds.json can name it" -- \
+		validate --dir "$work/vname" --seeds 1 $f
+	[ -s "$work/out" ] && { echo "FAIL: validate $f on a name that is not UTF-8 printed:"; cat "$work/out"; fails=$((fails + 1)); }
+done
+# the suggestion for 'p\q.dat' is its entry: validate finds it (exit 0)
+ln -sf "$pipe" "$work/vbs/p\\q.dat"
+head='{"schema": "schedreplay-thresholds", "version": 1, "traces": '
+printf '%s{}, "default_entry": {"latency_group": {}}}\n' "$head" > "$work/vbs/thresholds.json"
+timeout 300 "$sr" validate --dir "$work/vbs" --seeds 1 --suggest > "$work/vbs/sug" 2> "$work/err"
+{ printf '%s' "$head"; cat "$work/vbs/sug"; printf '}\n'; } > "$work/vbs/thresholds.json"
+if ! grep -q '^    "p\\\\q.dat": ' "$work/vbs/sug" ||
+   ! timeout 300 "$sr" validate --dir "$work/vbs" --seeds 1 > "$work/out" 2>&1; then
+	echo "FAIL: validate --suggest's entry for 'p\\q.dat' is not found:"; cat "$work/vbs/sug" "$work/out"
+	fails=$((fails + 1))
+else
+	echo "ok: validate --suggest round-trips 'p\\q.dat'"
+fi
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
