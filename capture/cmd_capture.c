@@ -146,8 +146,8 @@ int cmd_capture(int argc, char **argv)
 			opt.duration_s = strtod(optarg, &end);
 			if (end == optarg || *end || errno || isnan(opt.duration_s) ||
 			    opt.duration_s <= 0 || opt.duration_s > 86400) {
-				fprintf(stderr, "schedreplay capture: --duration '%s': expected seconds "
-					"> 0 (and at most 86400)\n", cli_esc(optarg));
+				cli_usage("capture", "--duration takes seconds > 0 (and at most 86400), "
+					  "not '%s'", cli_esc(optarg));
 				goto out;
 			}
 			break;
@@ -156,14 +156,14 @@ int cmd_capture(int argc, char **argv)
 			opt.buffer_kb = strtoul(optarg, &end, 10);
 			if (end == optarg || *end || errno || *optarg == '-' || opt.buffer_kb < 16 ||
 			    opt.buffer_kb > (1UL << 22)) {
-				fprintf(stderr, "schedreplay capture: --buffer-kb '%s': expected 16..4194304\n",
-					cli_esc(optarg));
+				cli_usage("capture", "--buffer-kb takes 16..4194304, not '%s'",
+					  cli_esc(optarg));
 				goto out;
 			}
 			break;
 		case 'g':
 			if (cap_group_parse(optarg, &groups[opt.nr_groups], &err) < 0) {
-				fprintf(stderr, "schedreplay capture: %s\n", err.msg);
+				cli_usage("capture", "%s", err.msg);
 				goto out;
 			}
 			opt.nr_groups++;
@@ -195,7 +195,6 @@ int cmd_capture(int argc, char **argv)
 			goto out;
 		default:
 			cli_getopt_error("capture", c, argv, longopts);
-			fprintf(stderr, "(see 'schedreplay capture --help')\n");
 			goto out;
 		}
 	}
@@ -219,7 +218,7 @@ int cmd_capture(int argc, char **argv)
 		goto out;
 	}
 	if (!opt.output) {
-		fprintf(stderr, "schedreplay capture: -o OUT.dat is required (see --help)\n");
+		cli_usage("capture", "-o OUT.dat is required");
 		goto out;
 	}
 	if (cap_validate(&opt, &err) < 0) {

@@ -34,74 +34,15 @@ static void usage(FILE *f)
 "wakeup-latency and run-queue-wait percentiles next to the measured ones, with\n"
 "relative errors.\n"
 "\n"
-"  --variant SPEC      a run under SPEC: base (default), aaron-skip, or a composition\n"
-"                      aaron-skip,no-tg-ratelimit; repeatable: one run each\n"
-"  --all-variants      one run per variant (registered, then loaded ones)\n"
-"  --plugin PATH       load variants from a plugin (.so; docs/variants.md)\n"
-"  --variants-file F   load variants from a JSON file (flags and tunables)\n"
-"  --threads N         parallel runs when there are several (default: the CPUs)\n"
-"  --profile NAME      kernel profile: auto (from the trace's kernel), 6.18, 6.5, ...\n"
-"  --placement MODE    trace (default): wakeups, forks and migrations as traced;\n"
-"                      model: the model's select_task_rq and balancing\n"
+"runs and the traced machine (default: one run, base; as whatif's)\n");
+	run_opts_help(f, RUN_OPTS_RUNS);
+	fprintf(f, "the model (as whatif's and validate's)\n");
+	run_opts_help(f, RUN_OPTS_MODEL);
+	fprintf(f,
+"output and diagnostics\n"
 "  --json              JSON output (schema in docs/replay.md)\n"
-"  --comm PREFIX       latency samples of comms starting with PREFIX only (exit 2\n"
-"                      if no task of the trace has such a comm)\n"
-"  --hz N              CONFIG_HZ of the traced machine (else sidecar, else inferred)\n"
-"  --cgroup-map FILE   task groups: lines 'PID /cgroup/path', 'shares /path N' and\n"
-"                      'quota /path QUOTA_US [PERIOD_US]' (CPU bandwidth limit, period\n"
-"                      100000 by default; QUOTA_US -1: none, overriding the sidecar's)\n"
-"  --sidecar FILE      the capture sidecar (default: TRACE.dat.json if present;\n"
-"                      not with --no-sidecar)\n"
-"  --no-sidecar        ignore any sidecar\n"
-"  --seed N            the model's random seed (default 1)\n"
-"  --vcpu-pack, --no-vcpu-pack   the model's placement packs as the capture kernel's\n"
-"                      sched_vcpu_pack (docs/model.md); default: on when the sidecar's\n"
-"                      kernel cmdline has sched_vcpu_pack= and no --profile is given;\n"
-"                      only where the model places tasks (--placement model,\n"
-"                      --state-placement*, --placement-check): no effect otherwise\n"
-"  --no-costs          ablation: no mechanical costs in the simulation\n"
-"  --preempt-costs strict|all   strict (default): the cost calibration counts a\n"
-"                      traced wakeup as queued, not a preemption, if a later wakeup\n"
-"                      onto its CPU or a tick came before the switch and it waited\n"
-"                      longer than any wakeup without one, and a preemption path\n"
-"                      (local, remote) with fewer than 20 samples keeps its own\n"
-"                      table; all: every preempting-path sample is a cost, and such\n"
-"                      a path borrows the other's (docs/replay.md, \"Mechanical\n"
-"                      costs\"); --strict-preempt-costs is the old name of strict\n"
-"  --no-bandwidth      ablation: groups with a CPU bandwidth limit (sidecar or\n"
-"                      --cgroup-map quota) run unthrottled (default: modelled)\n"
-"  --skip-early-blocks a wake that arrives before its block skips the block\n"
-"                      (default: the task blocks and is woken at once)\n"
-"  --no-flush-hold     ablation: a CPU that one traced interrupt queued several\n"
-"                      wakeups onto while idle (a wake-list flush) leaves idle after\n"
-"                      the first one's cost (default: only after the last of them,\n"
-"                      as the kernel; docs/replay.md, \"Mechanical costs\")\n"
-"  --idle-pull         placement trace: a CPU the simulation (not the trace) leaves idle\n"
-"                      pulls a cache-cold waiting task (newidle balance)\n"
-"  --channel-wakes     a reader with several writers is woken by whichever writer\n"
-"                      comes first here, not the trace's (docs/replay.md)\n"
-"  --oneway-no-wait    a waker the model does not preempt in a one-way flow writes\n"
-"                      on instead of waiting for its wakee (docs/replay.md)\n"
-"  --handoff preempt|skip|yield|sleep  a waker the model did not preempt at its\n"
-"                      hand-off, its wakee queued behind it: leaves runnable as if\n"
-"                      preempted by it on the kernel's clock for that preemption\n"
-"                      (skip, the default: not charged at the hand-off, no\n"
-"                      sched_stat_runtime there), the same charged there (preempt),\n"
-"                      yields to it (yield_to()), or sleeps\n"
-"                      until the wakee passed its block (docs/replay.md, \"Hand-offs\")\n"
-"  --channels auto|off|strict  pipes and sockets from the syscall events, where the\n"
-"                      trace has them (auto: a traced sleep in a read or write is slept\n"
-"                      only if the channel is still empty or full there; strict: every\n"
-"                      read of an empty channel sleeps; off, the default: ignored;\n"
-"                      docs/replay.md, \"Channels\")\n"
-"  --state-placement   placement trace: a wakeup or fork whose simulated CPUs are not\n"
-"                      idle/busy as the trace's were goes where the model's\n"
-"                      select_task_rq_fair() puts it (--state-placement-wakes: wakeups only)\n"
 "  --placement-check   placement trace: count how often the model's select_task_rq_fair()\n"
 "                      chooses the traced CPU where the simulated state is the trace's\n"
-"  --stop-at-end       stop at the trace end even if the traced work is not done (by\n"
-"                      default the simulation runs on until it is, and the duration\n"
-"                      row says how long that took; docs/replay.md)\n"
 "  --settings          print every profile setting\n"
 "  --top N             groups shown per key in text output (default 10, 0 = all)\n"
 "  --dump-events FILE  write every simulated event as text (debugging; one run only)\n"
@@ -174,17 +115,8 @@ static void print_text(const struct wl_workload *wl, const struct whatif_result 
 
 int cmd_replay(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		RUN_OPTS_LONG,
+	static const struct option own[] = {
 		{ "json", no_argument, NULL, 'j' },
-		{ "no-costs", no_argument, NULL, 'C' },
-		{ "skip-early-blocks", no_argument, NULL, 'K' },
-		{ "no-flush-hold", no_argument, NULL, 'F' },
-		{ "idle-pull", no_argument, NULL, 'I' },
-		{ "channel-wakes", no_argument, NULL, 'W' },
-		{ "oneway-no-wait", no_argument, NULL, 'O' },
-		{ "state-placement", no_argument, NULL, 'E' },
-		{ "state-placement-wakes", no_argument, NULL, 'Y' },
 		{ "placement-check", no_argument, NULL, 'Q' },
 		{ "settings", no_argument, NULL, 'T' },
 		{ "top", required_argument, NULL, 't' },
@@ -205,21 +137,13 @@ int cmd_replay(int argc, char **argv)
 	FILE *dumpf = NULL;
 	int c, r, e, ret = SR_EXIT_FAIL;
 
-	if (run_opts_init(&o, "replay", argc) < 0)
+	if (run_opts_init(&o, "replay", argc, RUN_OPTS_RUNS | RUN_OPTS_MODEL, own) < 0)
 		return SR_EXIT_FAIL;
 	optind = 1;
 	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
-	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", o.lo, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
-		case 'C': o.rc.no_costs = true; break;
-		case 'K': o.rc.skip_early_blocks = true; break;
-		case 'F': o.rc.no_flush_hold = true; break;
-		case 'I': o.rc.idle_pull = true; break;
-		case 'W': o.rc.channel_wakes = true; break;
-		case 'O': o.rc.oneway_no_wait = true; break;
-		case 'E': o.rc.state_placement = o.rc.state_placement_forks = true; break;
-		case 'Y': o.rc.state_placement = true; break;
 		case 'Q': o.rc.placement_check = true; break;
 		case 'T': to.show_settings = true; break;
 		case 't': {
@@ -230,8 +154,8 @@ int cmd_replay(int argc, char **argv)
 			errno = 0;
 			v = strtol(optarg, &end, 10);
 			if (errno || end == optarg || *end || v < 0 || v > INT_MAX) {
-				fprintf(stderr, "schedreplay replay: --top takes 0..%d (0: all), not "
-					"'%s'\n", INT_MAX, cli_esc(optarg));
+				cli_usage("replay", "--top takes 0..%d (0: all), not '%s'", INT_MAX,
+					  cli_esc(optarg));
 				goto usage;
 			}
 			to.top = (int)v;
@@ -244,7 +168,7 @@ int cmd_replay(int argc, char **argv)
 			goto out;
 		case '?':
 		case ':':
-			cli_getopt_error("replay", c, argv, lo);
+			cli_getopt_error("replay", c, argv, o.lo);
 			goto usage;
 		default:
 			r = run_opts_parse(&o, c, optarg);
@@ -255,21 +179,21 @@ int cmd_replay(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "schedreplay replay: one TRACE.dat expected (see --help)\n");
-		goto usage_quiet;
+		cli_usage("replay", "one TRACE.dat expected");
+		goto usage;
 	}
 	/* the runs: what was asked for, in the order asked, each once; else base */
 	if (run_opts_select(&o, false, false, &runs, &err) < 0) {
 		fprintf(stderr, "schedreplay replay: %s\n", err.msg);
-		goto usage_quiet;
+		goto usage;
 	}
 	if (dump && runs.n > 1) {
-		fprintf(stderr, "schedreplay replay: --dump-events writes one run's events; %u runs asked for\n",
-			runs.n);
-		goto usage_quiet;
+		cli_usage("replay", "--dump-events writes one run's events; %u runs asked for",
+			  runs.n);
+		goto usage;
 	}
 	if (run_opts_finish(&o) < 0)
-		goto usage_quiet;
+		goto usage;
 	if (dump) {
 		char scpath[PATH_MAX + 8];
 		const char *in[] = { argv[optind], o.wo.cgroup_map,
@@ -277,9 +201,9 @@ int cmd_replay(int argc, char **argv)
 						      o.wo.sidecar, o.wo.no_sidecar) };
 
 		if (cli_output_is_input(dump, in, 3)) {
-			fprintf(stderr, "schedreplay replay: --dump-events %s is an input file; it would "
-				"be overwritten\n", cli_esc(dump));
-			goto usage_quiet;
+			cli_usage("replay", "--dump-events %s is an input file; it would be "
+				  "overwritten", cli_esc(dump));
+			goto usage;
 		}
 	}
 	replay_progress_init(&prog, "extracting");
@@ -291,7 +215,7 @@ int cmd_replay(int argc, char **argv)
 		goto fail;
 	/* a --comm that matches nothing compared empty tables at exit 0 */
 	if (cli_filter_check("replay", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1))
-		goto usage_quiet;
+		goto usage;
 	if (dump && !(dumpf = fopen(dump, "w"))) {
 		fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(dump), strerror(errno));
 		goto out;
@@ -350,9 +274,7 @@ int cmd_replay(int argc, char **argv)
 	ret = SR_EXIT_OK;
 	goto out;
 
-usage:
-	fprintf(stderr, "(see 'schedreplay replay --help')\n");
-usage_quiet:
+usage:          /* the one line is printed (cli_usage()) */
 	ret = SR_EXIT_USAGE;
 	goto out;
 fail:

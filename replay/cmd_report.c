@@ -181,26 +181,18 @@ int cmd_report(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return SR_EXIT_OK;
-		case ':':   /* the leading ':' of the option string: a value missing */
-			fprintf(stderr, "schedreplay report: option '%s' needs a value (see --help)\n",
-				cli_esc(argv[optind - 1]));
-			return SR_EXIT_USAGE;
-		default:
-			fprintf(stderr, "schedreplay report: %s (see --help)\n",
-				cli_getopt_what(c, argv, longopts));
+		default:    /* '?', or ':' (the option string's leading ':'): a value missing */
+			cli_getopt_error("report", c, argv, longopts);
 			return SR_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "schedreplay report: %s (see --help)\n",
-			optind == argc ? "no trace file given" : "one trace file at a time");
-		return SR_EXIT_USAGE;
+		return cli_usage("report", "%s", optind == argc ? "no trace file given" :
+				 "one trace file at a time");
 	}
 	o.path = argv[optind];
 	if (o.sidecar && o.no_sidecar) {
-		fprintf(stderr, "schedreplay report: --sidecar and --no-sidecar exclude each other "
-			"(see --help)\n");
-		return SR_EXIT_USAGE;
+		return cli_usage("report", "--sidecar and --no-sidecar exclude each other");
 	}
 
 	if (o.samples_path) {
@@ -209,9 +201,8 @@ int cmd_report(int argc, char **argv)
 							      o.sidecar, o.no_sidecar) };
 
 		if (cli_output_is_input(o.samples_path, in, 2)) {
-			fprintf(stderr, "schedreplay report: --samples %s is an input file; it would be "
-				"overwritten (see --help)\n", cli_esc(o.samples_path));
-			return SR_EXIT_USAGE;
+			return cli_usage("report", "--samples %s is an input file; it would be "
+					 "overwritten", cli_esc(o.samples_path));
 		}
 	}
 	if (report_collect(&o, &d, &err)) {
@@ -244,7 +235,6 @@ int cmd_report(int argc, char **argv)
 	return rc;
 
 bad_value:
-	fprintf(stderr, "schedreplay report: bad value '%s' for --%s (see --help)\n", cli_esc(optarg),
-		li >= 0 ? longopts[li].name : "?");
-	return SR_EXIT_USAGE;
+	return cli_usage("report", "bad value '%s' for --%s", cli_esc(optarg),
+			 li >= 0 ? longopts[li].name : "?");
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The options `replay` and `whatif` share: see cmd_runs.h. */
+/* The options `replay`, `whatif` and `validate` share: see cmd_runs.h. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,28 +79,21 @@ const char *cli_getopt_what(int c, char *const *argv, const struct option *lo)
 	return msg;
 }
 
-void cli_getopt_error(const char *cmd, int c, char *const *argv, const struct option *lo)
+int cli_usage(const char *cmd, const char *fmt, ...)
 {
-	fprintf(stderr, "schedreplay %s: %s\n", cmd, cli_getopt_what(c, argv, lo));
+	va_list ap;
+
+	fprintf(stderr, "schedreplay%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'schedreplay%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "");
+	return SR_EXIT_USAGE;
 }
 
-int run_opts_init(struct run_opts *o, const char *cmd, int argc)
+void cli_getopt_error(const char *cmd, int c, char *const *argv, const struct option *lo)
 {
-	struct sr_error err = { 0 };
-
-	memset(o, 0, sizeof(*o));
-	o->cmd = cmd;
-	o->profile = "auto";
-	replay_config_default(&o->rc);
-	/* at most one spec per argument */
-	o->specs = calloc((size_t)argc + 1, sizeof(*o->specs));
-	o->cat = variant_catalog_new(&err);
-	if (!o->specs || !o->cat) {
-		fprintf(stderr, "schedreplay %s: %s\n", cmd, o->cat ? "out of memory" : err.msg);
-		run_opts_release(o);
-		return -1;
-	}
-	return 0;
+	cli_usage(cmd, "%s", cli_getopt_what(c, argv, lo));
 }
 
 /* A decimal in [min, max] (no sign), or -1. */
@@ -119,111 +113,358 @@ static int parse_ulong(const char *s, unsigned long long min, unsigned long long
 
 static int bad(const struct run_opts *o, const char *what, const char *arg)
 {
-	fprintf(stderr, "schedreplay %s: %s, not '%s'\n", o->cmd, what, cli_esc(arg));
+	cli_usage(o->cmd, "%s, not '%s'", what, cli_esc(arg));
 	return -1;
+}
+
+/*
+ * The options' actions (run_opt_table[].set): 0, -1 bad usage (one line
+ * printed), -2 failure (one line printed).
+ */
+static int set_variant(struct run_opts *o, const char *arg)
+{
+	/* "" ran base without a word; "a,,b" is already an error */
+	if (!*arg)
+		return bad(o, "--variant takes a name or a composition A,B", arg);
+	o->specs[o->nr_specs++] = arg;
+	return 0;
+}
+
+/* --plugin (@plugin) or --variants-file: its variants into the catalog */
+static int load_variants(struct run_opts *o, const char *arg, bool plugin)
+{
+	struct sr_error err = { 0 };
+
+	if ((plugin ? variant_catalog_load_plugin(o->cat, arg, &err) :
+		      variant_catalog_load_json(o->cat, arg, &err)) < 0) {
+		fprintf(stderr, "schedreplay %s: %s\n", o->cmd, err.msg);
+		return -2;
+	}
+	return 0;
+}
+
+static int set_plugin(struct run_opts *o, const char *arg)
+{
+	return load_variants(o, arg, true);
+}
+
+static int set_vfile(struct run_opts *o, const char *arg)
+{
+	return load_variants(o, arg, false);
+}
+
+static int set_threads(struct run_opts *o, const char *arg)
+{
+	unsigned long long v;
+
+	if (parse_ulong(arg, 0, 4096, &v) < 0)
+		return bad(o, "--threads takes 0..4096 (0: the CPUs)", arg);
+	o->threads = (unsigned int)v;
+	return 0;
+}
+
+static int set_comm(struct run_opts *o, const char *arg)
+{
+	o->wo.comm_prefix = o->rc.comm_prefix = arg;
+	return 0;
+}
+
+static int set_hz(struct run_opts *o, const char *arg)
+{
+	unsigned long long v;
+
+	/* the model's range (model_new()): 10..23 passed here and failed after extraction */
+	if (parse_ulong(arg, 24, 10000, &v) < 0)
+		return bad(o, "--hz takes 24..10000", arg);
+	o->wo.hz = (unsigned int)v;
+	return 0;
+}
+
+static int set_seed(struct run_opts *o, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	o->rc.seed = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || *arg == '-')
+		return bad(o, "--seed takes an unsigned integer", arg);
+	return 0;
+}
+
+static int set_placement(struct run_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "trace"))
+		o->rc.placement = REPLAY_PLACEMENT_TRACE;
+	else if (!strcmp(arg, "model"))
+		o->rc.placement = REPLAY_PLACEMENT_MODEL;
+	else
+		return bad(o, "--placement is trace or model", arg);
+	return 0;
+}
+
+static int set_vcpu_pack(struct run_opts *o, const char *arg)
+{
+	(void)arg;
+	o->rc.vcpu_pack = REPLAY_VCPU_PACK_ON;
+	return 0;
+}
+
+static int set_no_vcpu_pack(struct run_opts *o, const char *arg)
+{
+	(void)arg;
+	o->rc.vcpu_pack = REPLAY_VCPU_PACK_OFF;
+	return 0;
+}
+
+static int set_strict_costs(struct run_opts *o, const char *arg)
+{
+	(void)arg;
+	o->wo.all_preempt_costs = false;        /* the default's old switch, kept for scripts */
+	return 0;
+}
+
+static int set_preempt_costs(struct run_opts *o, const char *arg)
+{
+	if (wl_preempt_costs_parse(arg, &o->wo.all_preempt_costs) < 0)
+		return bad(o, "--preempt-costs takes strict or all", arg);
+	return 0;
+}
+
+static int set_handoff(struct run_opts *o, const char *arg)
+{
+	if (replay_handoff_parse(arg, &o->rc.handoff) < 0)
+		return bad(o, "--handoff takes sleep, preempt, skip or yield", arg);
+	return 0;
+}
+
+static int set_channels(struct run_opts *o, const char *arg)
+{
+	if (replay_channels_parse(arg, &o->wo.channels, &o->rc.channel_strict) < 0)
+		return bad(o, "--channels takes auto, off or strict", arg);
+	return 0;
+}
+
+static int set_state_placement(struct run_opts *o, const char *arg)
+{
+	(void)arg;
+	o->rc.state_placement = o->rc.state_placement_forks = true;
+	return 0;
+}
+
+/*
+ * One shared option: --NAME [ARG] in @groups.  set() does what it says;
+ * without one, the field at offset @at of struct run_opts (AT()) is set: a
+ * bool to true (a flag: no @arg), a const char * to the value.  help: its
+ * --help text, lines without their indent, the first one after @synopsis
+ * (default "--NAME ARG"); NULL: described in another's.
+ */
+struct run_opt {
+	const char *name;
+	const char *arg;                /* the value in --help; NULL: takes none */
+	unsigned int groups;
+	int (*set)(struct run_opts *o, const char *arg);
+	size_t at;
+	const char *synopsis;
+	const char *help;
+};
+
+#define AT(field) .at = offsetof(struct run_opts, field)
+
+static const struct run_opt run_opt_table[] = {
+	{ "variant", "SPEC", RUN_OPTS_RUNS, set_variant, .help =
+	  "a run under SPEC: a variant (base, aaron-skip, ...:\n"
+	  "'schedreplay variants') or a composition\n"
+	  "aaron-skip,no-tg-ratelimit; repeatable: one run each" },
+	{ "all-variants", NULL, RUN_OPTS_RUNS, AT(all), .help =
+	  "one run per variant (registered, then loaded ones)" },
+	{ "plugin", "PATH", RUN_OPTS_RUNS, set_plugin, .help =
+	  "load variants from a plugin (.so; docs/variants.md)" },
+	{ "variants-file", "F", RUN_OPTS_RUNS, set_vfile, .help =
+	  "load variants from a JSON file (flags and tunables)" },
+	{ "threads", "N", RUN_OPTS_RUNS, set_threads, .help =
+	  "parallel runs when there are several (default: the CPUs)" },
+	{ "comm", "PREFIX", RUN_OPTS_RUNS, set_comm, .help =
+	  "latency samples of comms starting with PREFIX only (exit 2\n"
+	  "if no task of the trace has such a comm)" },
+	{ "hz", "N", RUN_OPTS_RUNS, set_hz, .help =
+	  "CONFIG_HZ of the traced machine (else sidecar, else inferred)" },
+	{ "cgroup-map", "FILE", RUN_OPTS_RUNS, AT(wo.cgroup_map), .help =
+	  "task groups: lines 'PID /cgroup/path', 'shares /path N' and\n"
+	  "'quota /path QUOTA_US [PERIOD_US]' (CPU bandwidth limit, period\n"
+	  "100000 by default; QUOTA_US -1: none, overriding the sidecar's)" },
+	{ "sidecar", "FILE", RUN_OPTS_RUNS, AT(wo.sidecar), .help =
+	  "the capture sidecar (default: TRACE.dat.json if present;\n"
+	  "not with --no-sidecar)" },
+	{ "no-sidecar", NULL, RUN_OPTS_RUNS, AT(wo.no_sidecar), .help =
+	  "ignore any sidecar" },
+	{ "seed", "N", RUN_OPTS_RUNS, set_seed, .help =
+	  "the model's random seed (default 1)" },
+	{ "profile", "NAME", RUN_OPTS_MODEL, AT(profile), .help =    /* resolved: run_opts_finish() */
+	  "kernel profile: auto (from the trace's kernel), 6.18, 6.5, ..." },
+	{ "placement", "MODE", RUN_OPTS_MODEL, set_placement, .help =
+	  "trace (default): wakeups, forks and migrations as traced;\n"
+	  "model: the model's select_task_rq and balancing" },
+	{ "vcpu-pack", NULL, RUN_OPTS_MODEL, set_vcpu_pack,
+	  .synopsis = "--vcpu-pack, --no-vcpu-pack", .help =
+	  "the model's placement packs as the capture kernel's\n"
+	  "sched_vcpu_pack (docs/model.md); default: on when the sidecar's\n"
+	  "kernel cmdline has sched_vcpu_pack= and no --profile is given;\n"
+	  "only where the model places tasks (--placement model,\n"
+	  "--state-placement*, replay's --placement-check): no effect\n"
+	  "otherwise" },
+	{ "no-vcpu-pack", NULL, RUN_OPTS_MODEL, set_no_vcpu_pack, .help = NULL },
+	{ "no-costs", NULL, RUN_OPTS_MODEL, AT(rc.no_costs), .help =
+	  "ablation: no mechanical costs in the simulation" },
+	{ "preempt-costs", "strict|all", RUN_OPTS_MODEL, set_preempt_costs, .help =
+	  "strict (default): the cost calibration counts a\n"
+	  "traced wakeup as queued, not a preemption, if a later wakeup\n"
+	  "onto its CPU or a tick came before the switch and it waited\n"
+	  "longer than any wakeup without one, and a preemption path\n"
+	  "(local, remote) with fewer than 20 samples keeps its own\n"
+	  "table; all: every preempting-path sample is a cost, and such\n"
+	  "a path borrows the other's (docs/replay.md, \"Mechanical\n"
+	  "costs\"); --strict-preempt-costs is the old name of strict" },
+	{ "strict-preempt-costs", NULL, RUN_OPTS_MODEL, set_strict_costs, .help = NULL },
+	{ "no-bandwidth", NULL, RUN_OPTS_MODEL, AT(rc.no_bandwidth), .help =
+	  "ablation: groups with a CPU bandwidth limit (sidecar or\n"
+	  "--cgroup-map quota) run unthrottled (default: modelled)" },
+	{ "skip-early-blocks", NULL, RUN_OPTS_MODEL, AT(rc.skip_early_blocks), .help =
+	  "a wake that arrives before its block skips the block\n"
+	  "(default: the task blocks and is woken at once)" },
+	{ "no-flush-hold", NULL, RUN_OPTS_MODEL, AT(rc.no_flush_hold), .help =
+	  "ablation: a CPU that one traced interrupt queued several\n"
+	  "wakeups onto while idle (a wake-list flush) leaves idle after\n"
+	  "the first one's cost (default: only after the last of them,\n"
+	  "as the kernel; docs/replay.md, \"Mechanical costs\")" },
+	{ "idle-pull", NULL, RUN_OPTS_MODEL, AT(rc.idle_pull), .help =
+	  "placement trace: a CPU the simulation (not the trace) leaves idle\n"
+	  "pulls a cache-cold waiting task (newidle balance)" },
+	{ "channel-wakes", NULL, RUN_OPTS_MODEL, AT(rc.channel_wakes), .help =
+	  "a reader with several writers is woken by whichever writer\n"
+	  "comes first here, not the trace's (docs/replay.md)" },
+	{ "oneway-no-wait", NULL, RUN_OPTS_MODEL, AT(rc.oneway_no_wait), .help =
+	  "a waker the model does not preempt in a one-way flow writes\n"
+	  "on instead of waiting for its wakee (docs/replay.md)" },
+	{ "handoff", "preempt|skip|yield|sleep", RUN_OPTS_MODEL, set_handoff, .help =
+	  "a waker the model did not preempt at its\n"
+	  "hand-off, its wakee queued behind it: leaves runnable as if\n"
+	  "preempted by it on the kernel's clock for that preemption\n"
+	  "(skip, the default: not charged at the hand-off, no\n"
+	  "sched_stat_runtime there), the same charged there (preempt),\n"
+	  "yields to it (yield_to()), or sleeps\n"
+	  "until the wakee passed its block (docs/replay.md, \"Hand-offs\")" },
+	{ "channels", "auto|off|strict", RUN_OPTS_MODEL, set_channels, .help =
+	  "pipes and sockets from the syscall events, where the\n"
+	  "trace has them (auto: a traced sleep in a read or write is slept\n"
+	  "only if the channel is still empty or full there; strict: every\n"
+	  "read of an empty channel sleeps; off, the default: ignored;\n"
+	  "docs/replay.md, \"Channels\")" },
+	{ "state-placement", NULL, RUN_OPTS_MODEL, set_state_placement, .help =
+	  "placement trace: a wakeup or fork whose simulated CPUs are not\n"
+	  "idle/busy as the trace's were goes where the model's\n"
+	  "select_task_rq_fair() puts it (--state-placement-wakes: wakeups only)" },
+	{ "state-placement-wakes", NULL, RUN_OPTS_MODEL, AT(rc.state_placement) },
+	{ "stop-at-end", NULL, RUN_OPTS_MODEL, AT(rc.stop_at_end), .help =
+	  "stop at the trace end even if the traced work is not done (by\n"
+	  "default the simulation runs on until it is, and the duration\n"
+	  "row says how long that took; docs/replay.md)" },
+	{ "no-repair", NULL, RUN_OPTS_MODEL, AT(wo.no_repair), .help =
+	  "the raw event stream: the switches out of idle the kernel did\n"
+	  "not trace are not restored (docs/report.md, \"Untraced switches\n"
+	  "out of idle\")" },
+};
+
+#define NR_RUN_OPTS (sizeof(run_opt_table) / sizeof(run_opt_table[0]))
+
+int run_opts_init(struct run_opts *o, const char *cmd, int argc, unsigned int groups,
+		  const struct option *own)
+{
+	struct sr_error err = { 0 };
+	size_t n = 0, nown = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
+	o->profile = "auto";
+	replay_config_default(&o->rc);
+	while (own[nown].name)
+		nown++;
+	o->lo = calloc(NR_RUN_OPTS + nown + 1, sizeof(*o->lo));
+	if (groups & RUN_OPTS_RUNS) {
+		/* at most one spec per argument */
+		o->specs = calloc((size_t)argc + 1, sizeof(*o->specs));
+		o->cat = variant_catalog_new(&err);
+	}
+	if (!o->lo || ((groups & RUN_OPTS_RUNS) && (!o->specs || !o->cat))) {
+		fprintf(stderr, "schedreplay %s: %s\n", cmd,
+			(groups & RUN_OPTS_RUNS) && !o->cat ? err.msg : "out of memory");
+		run_opts_release(o);
+		return -1;
+	}
+	for (size_t i = 0; i < NR_RUN_OPTS; i++)
+		if (run_opt_table[i].groups & groups)
+			o->lo[n++] = (struct option){ run_opt_table[i].name,
+						      run_opt_table[i].arg ? required_argument :
+									     no_argument,
+						      NULL, RUN_OPT_BASE + (int)i };
+	memcpy(o->lo + n, own, (nown + 1) * sizeof(*own));
+	return 0;
 }
 
 int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 {
-	struct sr_error err = { 0 };
-	unsigned long long v;
+	const struct run_opt *d;
+	int r;
 
-	switch (opt) {
-	case RUN_OPT_VARIANT:
-		/* "" ran base without a word; "a,,b" is already an error */
-		if (!*arg)
-			return bad(o, "--variant takes a name or a composition A,B", arg);
-		o->specs[o->nr_specs++] = arg;
-		return 1;
-	case RUN_OPT_ALL:
-		o->all = true;
-		return 1;
-	case RUN_OPT_PLUGIN:
-	case RUN_OPT_VFILE:
-		if ((opt == RUN_OPT_PLUGIN ? variant_catalog_load_plugin(o->cat, arg, &err)
-					   : variant_catalog_load_json(o->cat, arg, &err)) < 0) {
-			fprintf(stderr, "schedreplay %s: %s\n", o->cmd, err.msg);
-			return -2;
-		}
-		return 1;
-	case RUN_OPT_THREADS:
-		if (parse_ulong(arg, 0, 4096, &v) < 0)
-			return bad(o, "--threads takes 0..4096 (0: the CPUs)", arg);
-		o->threads = (unsigned int)v;
-		return 1;
-	case RUN_OPT_PROFILE:
-		o->profile = arg;
-		return 1;
-	case RUN_OPT_PLACEMENT:
-		if (!strcmp(arg, "trace"))
-			o->rc.placement = REPLAY_PLACEMENT_TRACE;
-		else if (!strcmp(arg, "model"))
-			o->rc.placement = REPLAY_PLACEMENT_MODEL;
+	if (opt < RUN_OPT_BASE || opt >= RUN_OPT_BASE + (int)NR_RUN_OPTS)
+		return 0;
+	d = &run_opt_table[opt - RUN_OPT_BASE];
+	if (!d->set) {
+		if (d->arg)
+			*(const char **)((char *)o + d->at) = arg;
 		else
-			return bad(o, "--placement is trace or model", arg);
+			*(bool *)((char *)o + d->at) = true;
 		return 1;
-	case RUN_OPT_COMM:
-		o->wo.comm_prefix = o->rc.comm_prefix = arg;
-		return 1;
-	case RUN_OPT_HZ:
-		/* the model's range (model_new()): 10..23 passed here and failed after extraction */
-		if (parse_ulong(arg, 24, 10000, &v) < 0)
-			return bad(o, "--hz takes 24..10000", arg);
-		o->wo.hz = (unsigned int)v;
-		return 1;
-	case RUN_OPT_CGMAP:
-		o->wo.cgroup_map = arg;
-		return 1;
-	case RUN_OPT_SIDECAR:
-		o->wo.sidecar = arg;
-		return 1;
-	case RUN_OPT_NO_SIDECAR:
-		o->wo.no_sidecar = true;
-		return 1;
-	case RUN_OPT_VCPU_PACK:
-	case RUN_OPT_NO_VCPU_PACK:
-		o->rc.vcpu_pack = opt == RUN_OPT_VCPU_PACK ? REPLAY_VCPU_PACK_ON : REPLAY_VCPU_PACK_OFF;
-		return 1;
-	case RUN_OPT_NO_BANDWIDTH:
-		o->rc.no_bandwidth = true;
-		return 1;
-	case RUN_OPT_STRICT_COSTS:             /* the default's old switch, kept for scripts */
-		o->wo.all_preempt_costs = false;
-		return 1;
-	case RUN_OPT_PREEMPT_COSTS:
-		if (wl_preempt_costs_parse(arg, &o->wo.all_preempt_costs) < 0)
-			return bad(o, "--preempt-costs takes strict or all", arg);
-		return 1;
-	case RUN_OPT_STOP_AT_END:
-		o->rc.stop_at_end = true;
-		return 1;
-	case RUN_OPT_HANDOFF:
-		if (replay_handoff_parse(arg, &o->rc.handoff) < 0)
-			return bad(o, "--handoff takes sleep, preempt, skip or yield", arg);
-		return 1;
-	case RUN_OPT_CHANNELS:
-		if (replay_channels_parse(arg, &o->wo.channels, &o->rc.channel_strict) < 0)
-			return bad(o, "--channels takes auto, off or strict", arg);
-		return 1;
-	case RUN_OPT_SEED: {
-		char *end;
+	}
+	r = d->set(o, arg);
+	return r < 0 ? r : 1;
+}
 
-		errno = 0;
-		o->rc.seed = strtoull(arg, &end, 0);
-		if (errno || end == arg || *end || *arg == '-')
-			return bad(o, "--seed takes an unsigned integer", arg);
-		return 1;
+void run_opts_help(FILE *f, unsigned int groups)
+{
+	for (size_t i = 0; i < NR_RUN_OPTS; i++) {
+		const struct run_opt *d = &run_opt_table[i];
+		const char *h = d->help;
+		char left[64];
+		int w;
+
+		if (!(d->groups & groups) || !h)
+			continue;
+		if (d->synopsis)
+			w = snprintf(left, sizeof(left), "%s", d->synopsis);
+		else
+			w = snprintf(left, sizeof(left), "--%s%s%s", d->name, d->arg ? " " : "",
+				     d->arg ? d->arg : "");
+		/* the text in a column of its own; a longer name puts it after two spaces */
+		fprintf(f, "  %-*s", w < 20 ? 20 : w + 2, left);
+		for (;;) {
+			size_t len = strcspn(h, "\n");
+
+			fprintf(f, "%.*s\n", (int)len, h);
+			if (!h[len])
+				break;
+			h += len + 1;
+			fprintf(f, "%22s", "");
+		}
 	}
-	}
-	return 0;
 }
 
 int run_opts_finish(struct run_opts *o)
 {
 	/* as report: --no-sidecar silently won over the file named */
+	char known[256] = "";
+
 	if (o->wo.sidecar && o->wo.no_sidecar) {
-		fprintf(stderr, "schedreplay %s: --sidecar and --no-sidecar exclude each other\n",
-			o->cmd);
+		cli_usage(o->cmd, "--sidecar and --no-sidecar exclude each other");
 		return -1;
 	}
 	if (!strcmp(o->profile, "auto"))
@@ -231,11 +472,10 @@ int run_opts_finish(struct run_opts *o)
 	o->rc.profile = model_profile_find(o->profile);
 	if (o->rc.profile)
 		return 0;
-	fprintf(stderr, "schedreplay %s: unknown profile '%s' (known:", o->cmd,
-		cli_esc(o->profile));
 	for (unsigned int i = 0; i < model_profile_count(); i++)
-		fprintf(stderr, " %s", model_profile_name(model_profile_at(i)));
-	fprintf(stderr, ", auto)\n");
+		snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s ",
+			 model_profile_name(model_profile_at(i)));
+	cli_usage(o->cmd, "unknown profile '%s' (known: %sauto)", cli_esc(o->profile), known);
 	return -1;
 }
 
@@ -250,8 +490,10 @@ void run_opts_release(struct run_opts *o)
 {
 	variant_catalog_free(o->cat);
 	free(o->specs);
+	free(o->lo);
 	o->cat = NULL;
 	o->specs = NULL;
+	o->lo = NULL;
 }
 
 int cli_output_error(FILE *f)

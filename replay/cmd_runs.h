@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The command-line options `schedreplay replay` and `schedreplay whatif`
- * share: which runs (variants, plugins, variant files), which model
- * (profile, placement, seed) and which machine facts (HZ, cgroup map,
- * sidecar, comm filter).  One parser, so the two commands cannot drift apart
- * in names, ranges or messages.
+ * The command-line options the commands that replay share, in one table
+ * (run_opt_table[] in cmd_runs.c: name, value, --help text and what it
+ * sets), in two groups:
+ *   RUN_OPTS_RUNS   which runs (variants, plugins, variant files, threads,
+ *                   seed) of which trace's machine (HZ, cgroup map,
+ *                   sidecar, comm filter): replay, whatif;
+ *   RUN_OPTS_MODEL  how a trace is replayed (profile, placement, costs,
+ *                   hand-offs, channels, ablations): replay, whatif and
+ *                   validate.
+ * One table, so the commands cannot drift apart in names, ranges, messages
+ * or help: a new option is one entry there, and every command of its group
+ * takes it and documents it.
  *
- * Use: put RUN_OPTS_LONG in the command's getopt_long table, call
- * run_opts_parse() from its `default:` case, run_opts_finish() after the
- * loop, run_opts_release() at the end.
+ * Use: run_opts_init() with the command's groups and its own long options
+ * (values below RUN_OPT_BASE), getopt_long() on o.lo, run_opts_parse() from
+ * the `default:` case, run_opts_finish() after the loop, run_opts_help() in
+ * --help, run_opts_release() at the end.
  */
 #ifndef SCHEDREPLAY_CMD_RUNS_H
 #define SCHEDREPLAY_CMD_RUNS_H
@@ -24,62 +32,45 @@
 #include <schedreplay/whatif.h>
 #include <schedreplay/workload.h>
 
-/* getopt_long values of the shared options (above any short option). */
-enum {
-	RUN_OPT_VARIANT = 1000, RUN_OPT_ALL, RUN_OPT_PLUGIN, RUN_OPT_VFILE, RUN_OPT_THREADS,
-	RUN_OPT_PROFILE, RUN_OPT_PLACEMENT, RUN_OPT_COMM, RUN_OPT_HZ, RUN_OPT_CGMAP,
-	RUN_OPT_SIDECAR, RUN_OPT_NO_SIDECAR, RUN_OPT_SEED, RUN_OPT_VCPU_PACK, RUN_OPT_NO_VCPU_PACK,
-	RUN_OPT_STOP_AT_END, RUN_OPT_HANDOFF, RUN_OPT_CHANNELS, RUN_OPT_NO_BANDWIDTH,
-	RUN_OPT_STRICT_COSTS, RUN_OPT_PREEMPT_COSTS,
-};
+enum { RUN_OPTS_RUNS = 1, RUN_OPTS_MODEL = 2 };
 
-#define RUN_OPTS_LONG                                                            \
-	{ "variant", required_argument, NULL, RUN_OPT_VARIANT },                 \
-	{ "all-variants", no_argument, NULL, RUN_OPT_ALL },                      \
-	{ "plugin", required_argument, NULL, RUN_OPT_PLUGIN },                   \
-	{ "variants-file", required_argument, NULL, RUN_OPT_VFILE },             \
-	{ "threads", required_argument, NULL, RUN_OPT_THREADS },                 \
-	{ "profile", required_argument, NULL, RUN_OPT_PROFILE },                 \
-	{ "placement", required_argument, NULL, RUN_OPT_PLACEMENT },             \
-	{ "comm", required_argument, NULL, RUN_OPT_COMM },                       \
-	{ "hz", required_argument, NULL, RUN_OPT_HZ },                           \
-	{ "cgroup-map", required_argument, NULL, RUN_OPT_CGMAP },                \
-	{ "sidecar", required_argument, NULL, RUN_OPT_SIDECAR },                 \
-	{ "no-sidecar", no_argument, NULL, RUN_OPT_NO_SIDECAR },                 \
-	{ "seed", required_argument, NULL, RUN_OPT_SEED },                       \
-	{ "vcpu-pack", no_argument, NULL, RUN_OPT_VCPU_PACK },                   \
-	{ "no-vcpu-pack", no_argument, NULL, RUN_OPT_NO_VCPU_PACK },             \
-	{ "stop-at-end", no_argument, NULL, RUN_OPT_STOP_AT_END },               \
-	{ "no-bandwidth", no_argument, NULL, RUN_OPT_NO_BANDWIDTH },             \
-	{ "handoff", required_argument, NULL, RUN_OPT_HANDOFF },               \
-	{ "channels", required_argument, NULL, RUN_OPT_CHANNELS },               \
-	{ "strict-preempt-costs", no_argument, NULL, RUN_OPT_STRICT_COSTS },     \
-	{ "preempt-costs", required_argument, NULL, RUN_OPT_PREEMPT_COSTS }
+/* getopt_long values of the shared options: RUN_OPT_BASE + their index */
+#define RUN_OPT_BASE 1000
 
 struct run_opts {
-	const char *cmd;                 /* "replay", "whatif": for messages */
-	struct wl_options wo;            /* extraction: hz, cgroup map, sidecar, comm */
-	struct replay_config rc;         /* profile, placement, comm, seed */
+	const char *cmd;                 /* "replay", "whatif", "validate": for messages */
+	struct option *lo;               /* getopt_long's table: the shared options, the command's */
+	struct wl_options wo;            /* extraction: hz, cgroup map, sidecar, comm, repair */
+	struct replay_config rc;         /* profile, placement, comm, seed, the rules */
 	unsigned int threads;            /* 0: the CPUs */
-	struct variant_catalog *cat;     /* registered + loaded variants */
+	struct variant_catalog *cat;     /* registered + loaded variants (RUN_OPTS_RUNS) */
 	const char **specs;              /* the --variant arguments, in order */
 	unsigned int nr_specs;
 	bool all;                        /* --all-variants */
 	const char *profile;             /* "auto" or a profile name */
 };
 
-/* Defaults; room for up to @argc --variant specs.  -1 (message printed). */
-int run_opts_init(struct run_opts *o, const char *cmd, int argc);
+/*
+ * Defaults; the long options of @groups followed by @own (ended by a zero
+ * entry; its values below RUN_OPT_BASE) in o->lo; room for up to @argc
+ * --variant specs.  -1 (message printed).
+ */
+int run_opts_init(struct run_opts *o, const char *cmd, int argc, unsigned int groups,
+		  const struct option *own);
 
 /*
  * Handle @opt (a getopt_long value) with @arg: 1 handled, 0 not a shared
- * option, -1 bad usage (message printed; exit SR_EXIT_USAGE), -2 failure
- * (message printed; exit SR_EXIT_FAIL), e.g. a plugin that does not load.
+ * option, -1 bad usage (one line printed: cli_usage(); exit SR_EXIT_USAGE),
+ * -2 failure (message printed; exit SR_EXIT_FAIL), e.g. a plugin that does
+ * not load.
  */
 int run_opts_parse(struct run_opts *o, int opt, const char *arg);
 
 /* After parsing: resolve the profile name.  -1 bad usage (message printed). */
 int run_opts_finish(struct run_opts *o);
+
+/* The --help lines of the options of @groups, in the table's order. */
+void run_opts_help(FILE *f, unsigned int groups);
 
 /*
  * The runs asked for (whatif_select()): base first if @base_first; every

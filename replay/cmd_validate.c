@@ -539,10 +539,16 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 		}
 }
 
-/* @s as a JSON string (the suggested thresholds are printed by hand). */
+/*
+ * @s as a JSON string (the suggested thresholds are printed by hand): as it
+ * is, so that the entry round-trips (sr_json_string()'s "\\" and "\\xNN",
+ * read back, were another name, and a backslash of a skip reason doubled on
+ * every round); the trace names are UTF-8 (checked where DIR is read), the
+ * reasons read from thresholds.json.
+ */
 static void put_json_str(const char *s)
 {
-	json_t *j = sr_json_string(s);
+	json_t *j = json_string(s);
 	char *t = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
 
 	fputs(t ? t : "null", stdout);
@@ -591,7 +597,6 @@ static json_t *info_json(double meas, double pred, double lo, double hi)
 static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 {
 	json_t *root = json_object(), *tr = json_object();
-	char kb[CLI_ESC_MAX + 4];
 	int ret = 0;
 
 	if (!root || !tr) {
@@ -608,7 +613,7 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 			json_object_set_new(o, r[t].skipped ? "skipped" : "failed", sr_json_string(r[t].why));
 			json_decref(m);
 			json_decref(rs);
-			json_object_set_new(tr, sr_json_key(r[t].name, kb, sizeof(kb)), o);
+			json_object_set_new(tr, r[t].name, o);   /* UTF-8: the thresholds' key */
 			continue;
 		}
 		json_object_set_new(o, "latency_group", sr_json_string(r[t].group));
@@ -676,7 +681,7 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 		if (r[t].pack_shown)
 			json_object_set_new(o, "vcpu_pack", json_pack("{s:b, s:s}", "on", r[t].pack_on,
 								      "why", r[t].pack_why));
-		json_object_set_new(tr, sr_json_key(r[t].name, kb, sizeof(kb)), o);
+		json_object_set_new(tr, r[t].name, o);   /* UTF-8: the thresholds' key */
 	}
 	json_object_set_new(root, "traces", tr);
 	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(8)) || fputc('\n', stdout) == EOF)
@@ -685,51 +690,37 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 	return ret;
 }
 
-/* An option's value that is none of its keywords: one line, exit 2. */
-static int bad_keyword(const char *opt, const char *takes, const char *arg)
-{
-	fprintf(stderr, "schedreplay validate: %s takes %s, not '%s'\n", opt, takes, cli_esc(arg));
-	return SR_EXIT_USAGE;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
-
-"usage: schedreplay validate [--dir DIR] [--thresholds FILE] [--markdown|--suggest|--json]\n"
-"                            [--profile P] [--placement trace|model] [--seeds N] [--idle-pull]\n"
-"                            [--no-repair] [--channel-wakes] [--oneway-no-wait]\n"
-"                            [--state-placement|--state-placement-wakes] [--stop-at-end]\n"
-"                            [--vcpu-pack|--no-vcpu-pack] [--handoff preempt|skip|yield|sleep]\n"
-"                            [--channels auto|off|strict] [--no-bandwidth]\n"
-"                            [--preempt-costs strict|all] [--no-flush-hold]\n"
+"usage: schedreplay validate [options]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
 "DIR/thresholds.json). Exit 1 if any threshold is exceeded, a trace has no entry, or\n"
 "no trace was validated; FILE's traces missing from DIR are named in a warning.\n"
-"--markdown prints the table of docs/validation.md; --suggest prints max_rel_error\n"
-"entries (achieved error x 1.25 + 5%%) for the traces of DIR.  The prediction is the\n"
-"median of N replays with model seeds 1..N (default 5; the seeds' error range is shown).\n"
+"\n"
+"  --dir DIR           the traces (default: traces)\n"
+"  --thresholds FILE   the thresholds (default: DIR/thresholds.json)\n"
+"  --markdown          the table of docs/validation.md\n"
+"  --json              the same figures for scripts (docs/validation.md)\n"
+"  --suggest           max_rel_error entries (achieved error x 1.25 + 5%%) for the\n"
+"                      traces of DIR, a JSON object keyed by file name (a name that\n"
+"                      is not UTF-8 is refused: no JSON key can hold it)\n"
+"  --seeds N           the prediction is the median of N replays with model seeds\n"
+"                      1..N (1..15, default 5; the seeds' error range is shown)\n"
+"the model (as replay's and whatif's; the defaults are what thresholds.json holds)\n");
+	run_opts_help(f, RUN_OPTS_MODEL);
+	fprintf(f,
+"\n"
 "sched_switch counts the switches out of idle the kernel did not trace and the reader\n"
-"restored (shown as \"restored\"; --no-repair reads the raw stream).  --idle-pull,\n"
-"--channel-wakes, --oneway-no-wait, --state-placement and --state-placement-wakes are\n"
-"replay's options: rules measured in docs/validation.md and not adopted (replay --help);\n"
-"--handoff preempt|yield|sleep are the alternatives to the default skip (docs/validation.md,\n"
-"\"Tenth pass\", \"Fifteenth pass\").  --channels auto|strict: pipes and sockets from the syscall events\n"
-"where a trace has them (strict: every read of an empty channel sleeps); the default\n"
-"off ignores them (docs/replay.md, \"Channels\"; docs/validation.md, \"Eleventh pass\").\n"
-"--no-flush-hold: the ablation of the wake-list flush hold (replay --help).\n"
-"Each replay runs on past the trace end until the traced work is done (the duration\n"
-"row, --json's duration_ms: the trace's span and the simulation's time for that\n"
-"work); --stop-at-end stops at the trace end instead, with the work not done by\n"
-"then missing from the counts.  --no-bandwidth replays groups with a CPU bandwidth\n"
-"limit unthrottled (docs/replay.md, \"CPU bandwidth\").  --preempt-costs all: the\n"
-"cost calibration counts every preempting-path sample as a preemption cost; the\n"
-"default strict leaves out one where a later wakeup or tick on the CPU came before\n"
-"the switch and it waited longer than any without one, and keeps a preemption\n"
-"path's own table under 20 samples (replay --help; docs/validation.md,\n"
-"\"Seventeenth pass\"; --strict-preempt-costs is its old name).\n"
+"restored (shown as \"restored\"; --no-repair reads the raw stream).  The other\n"
+"rules are measured in docs/validation.md and not adopted (its passes say which:\n"
+"--handoff's \"Tenth pass\", \"Fifteenth pass\"; --channels' \"Eleventh pass\";\n"
+"--preempt-costs' \"Seventeenth pass\").  Each replay runs on past the trace end until\n"
+"the traced work is done (the duration row, --json's duration_ms: the trace's span\n"
+"and the simulation's time for that work); --stop-at-end stops at the trace end\n"
+"instead, with the work not done by then missing from the counts.\n"
 "The latency group's run-queue wait p50/p95/p99 and its run-queue waits and wakeup\n"
 "latencies over 10 ms are shown beside (--json: runqueue_wait_us {p50, p95, p99,\n"
 "samples}, long_waits {over_us, runqueue_wait, wakeup_latency}), never held to a\n"
@@ -747,29 +738,12 @@ static void usage(FILE *f)
 
 int cmd_validate(int argc, char **argv)
 {
-	static const struct option lo[] = {
+	static const struct option own[] = {
 		{ "dir", required_argument, NULL, 'd' },
 		{ "thresholds", required_argument, NULL, 't' },
 		{ "markdown", no_argument, NULL, 'm' },
 		{ "suggest", no_argument, NULL, 's' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "placement", required_argument, NULL, 'P' },
 		{ "seeds", required_argument, NULL, 'S' },
-		{ "idle-pull", no_argument, NULL, 'I' },
-		{ "no-flush-hold", no_argument, NULL, 'F' },
-		{ "no-repair", no_argument, NULL, 'R' },
-		{ "channel-wakes", no_argument, NULL, 'W' },
-		{ "oneway-no-wait", no_argument, NULL, 'O' },
-		{ "state-placement", no_argument, NULL, 'E' },
-		{ "state-placement-wakes", no_argument, NULL, 'Y' },
-		{ "stop-at-end", no_argument, NULL, 'Z' },
-		{ "vcpu-pack", no_argument, NULL, 'V' },
-		{ "no-vcpu-pack", no_argument, NULL, 'N' },
-		{ "handoff", required_argument, NULL, 'H' },
-		{ "channels", required_argument, NULL, 'C' },
-		{ "no-bandwidth", no_argument, NULL, 'B' },
-		{ "strict-preempt-costs", no_argument, NULL, 'X' },
-		{ "preempt-costs", required_argument, NULL, 'K' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -777,86 +751,66 @@ int cmd_validate(int argc, char **argv)
 	const char *dir = "traces", *tfile = NULL;
 	char tpath[4096], why[700];
 	bool markdown = false, suggest = false, as_json = false;
-	struct wl_options wo = { 0 };
 	unsigned int seeds = 5;
-	struct replay_config rc;
+	struct run_opts o;
 	json_error_t je;
-	json_t *root, *traces, *goal;
+	json_t *root = NULL, *traces, *goal;
 	struct result *res = NULL;
 	size_t n = 0;
-	int c, werr, ret = SR_EXIT_OK;
+	int c, pr, werr, ret = SR_EXIT_OK;
 	DIR *d;
 	struct dirent *de;
 	char **names = NULL;
 	size_t nn = 0, validated = 0;
 
-	replay_config_default(&rc);
+	if (run_opts_init(&o, "validate", argc, RUN_OPTS_MODEL, own) < 0)
+		return SR_EXIT_FAIL;
 	optind = 1;
 	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
-	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", o.lo, NULL)) != -1) {
 		switch (c) {
 		case 'd': dir = optarg; break;
 		case 't': tfile = optarg; break;
 		case 'm': markdown = true; break;
 		case 's': suggest = true; break;
-		case 'p':
-			if (strcmp(optarg, "auto") && !(rc.profile = model_profile_find(optarg))) {
-				fprintf(stderr, "schedreplay validate: unknown profile '%s'\n", cli_esc(optarg));
-				return SR_EXIT_USAGE;
-			}
-			break;
-		case 'P':
-			if (strcmp(optarg, "model") && strcmp(optarg, "trace"))
-				return bad_keyword("--placement", "trace or model", optarg);
-			rc.placement = !strcmp(optarg, "model") ? REPLAY_PLACEMENT_MODEL : REPLAY_PLACEMENT_TRACE;
-			break;
 		case 'S': {
 			char *e;
-			unsigned long v = strtoul(optarg, &e, 10);
+			unsigned long v;
 
-			if (*e || v < 1 || v > MAX_SEEDS) {
-				fprintf(stderr, "schedreplay validate: --seeds takes 1..%d\n", MAX_SEEDS);
-				return SR_EXIT_USAGE;
+			errno = 0;
+			v = strtoul(optarg, &e, 10);
+			if (errno || e == optarg || *e || *optarg == '-' || v < 1 || v > MAX_SEEDS) {
+				ret = cli_usage("validate", "--seeds takes 1..%d, not '%s'", MAX_SEEDS,
+						cli_esc(optarg));
+				goto out;
 			}
 			seeds = (unsigned int)v;
 			break;
 		}
-		case 'I': rc.idle_pull = true; break;
-		case 'F': rc.no_flush_hold = true; break;
-		case 'R': wo.no_repair = true; break;
-		case 'W': rc.channel_wakes = true; break;
-		case 'O': rc.oneway_no_wait = true; break;
-		case 'E': rc.state_placement = rc.state_placement_forks = true; break;
-		case 'Y': rc.state_placement = true; break;
-		case 'Z': rc.stop_at_end = true; break;
-		case 'B': rc.no_bandwidth = true; break;
-		case 'X': wo.all_preempt_costs = false; break;
-		case 'K':
-			if (wl_preempt_costs_parse(optarg, &wo.all_preempt_costs) < 0)
-				return bad_keyword("--preempt-costs", "strict or all", optarg);
-			break;
-		case 'V': rc.vcpu_pack = REPLAY_VCPU_PACK_ON; break;
-		case 'N': rc.vcpu_pack = REPLAY_VCPU_PACK_OFF; break;
-		case 'H':
-			if (replay_handoff_parse(optarg, &rc.handoff) < 0)
-				return bad_keyword("--handoff", "sleep, preempt, skip or yield", optarg);
-			break;
-		case 'C':
-			if (replay_channels_parse(optarg, &wo.channels, &rc.channel_strict) < 0)
-				return bad_keyword("--channels", "auto, off or strict", optarg);
-			break;
 		case 'j': as_json = true; break;
-		case 'h': usage(stdout); return SR_EXIT_OK;
+		case 'h':
+			usage(stdout);
+			goto out;
+		case '?':
+		case ':':
+			cli_getopt_error("validate", c, argv, o.lo);
+			ret = SR_EXIT_USAGE;
+			goto out;
 		default:
-			cli_getopt_error("validate", c, argv, lo);
-			fprintf(stderr, "(see 'schedreplay validate --help')\n");
-			return SR_EXIT_USAGE;
+			pr = run_opts_parse(&o, c, optarg);
+			if (pr == 1)
+				break;
+			ret = pr == -2 ? SR_EXIT_FAIL : SR_EXIT_USAGE;
+			goto out;
 		}
 	}
+	if (run_opts_finish(&o) < 0) {
+		ret = SR_EXIT_USAGE;
+		goto out;
+	}
 	if (optind != argc) {
-		fprintf(stderr, "schedreplay validate: unexpected argument '%s' (see 'schedreplay "
-			"validate --help')\n", cli_esc(argv[optind]));
-		return SR_EXIT_USAGE;
+		ret = cli_usage("validate", "unexpected argument '%s'", cli_esc(argv[optind]));
+		goto out;
 	}
 	snprintf(tpath, sizeof(tpath), "%s", tfile ? tfile : dir);
 	if (!tfile)
@@ -865,7 +819,8 @@ int cmd_validate(int argc, char **argv)
 	if (!root) {
 		fprintf(stderr, "schedreplay validate: %s:%d: %s\n", cli_esc(tpath), je.line,
 			cli_esc(je.text));
-		return SR_EXIT_FAIL;
+		ret = SR_EXIT_FAIL;
+		goto out;
 	}
 	traces = json_object_get(root, "traces");
 	goal = json_object_get(root, "goal");
@@ -873,8 +828,8 @@ int cmd_validate(int argc, char **argv)
 	    !json_is_object(traces)) {
 		fprintf(stderr, "schedreplay validate: %s: not a thresholds file (schema "
 			"\"schedreplay-thresholds\" with a \"traces\" object)\n", cli_esc(tpath));
-		json_decref(root);
-		return SR_EXIT_FAIL;
+		ret = SR_EXIT_FAIL;
+		goto out;
 	}
 	/*
 	 * The goals (reported, not enforced: the markdown's goal column and its
@@ -890,14 +845,14 @@ int cmd_validate(int argc, char **argv)
 		if (ver && (!json_is_integer(ver) || json_integer_value(ver) != 1)) {
 			fprintf(stderr, "schedreplay validate: %s: \"version\" is not 1, the only one "
 				"this schedreplay reads\n", cli_esc(tpath));
-			json_decref(root);
-			return SR_EXIT_FAIL;
+			ret = SR_EXIT_FAIL;
+			goto out;
 		}
 		if (goal && !json_is_object(goal)) {
 			fprintf(stderr, "schedreplay validate: %s: \"goal\" is not an object\n",
 				cli_esc(tpath));
-			json_decref(root);
-			return SR_EXIT_FAIL;
+			ret = SR_EXIT_FAIL;
+			goto out;
 		}
 		json_object_foreach(goal, key, v) {
 			for (i = 0; i < NR_METRICS && strcmp(key, metric[i]); i++)
@@ -911,14 +866,14 @@ int cmd_validate(int argc, char **argv)
 				i == NR_METRICS ? "unknown metric (sched_switch, sched_stat_runtime, "
 				"sched_wakeup, sched_migrate_task, p50, p95, p99)" :
 				"not a fraction >= 0 (e.g. 0.05 for 5 %)");
-			json_decref(root);
-			return SR_EXIT_FAIL;
+			ret = SR_EXIT_FAIL;
+			goto out;
 		}
 	}
 	if (!(d = opendir(dir))) {
 		fprintf(stderr, "schedreplay validate: %s: %s\n", cli_esc(dir), strerror(errno));
-		json_decref(root);
-		return SR_EXIT_FAIL;
+		ret = SR_EXIT_FAIL;
+		goto out;
 	}
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
@@ -926,12 +881,26 @@ int cmd_validate(int argc, char **argv)
 
 		if (l < 5 || strcmp(de->d_name + l - 4, ".dat"))
 			continue;
-		if (!(p = realloc(names, (nn + 1) * sizeof(*names))) || !(p[nn] = strdup(de->d_name))) {
-			free(p ? p : names);
+		/*
+		 * A trace's name is its key in thresholds.json, which can hold
+		 * UTF-8 only: such a trace had "no entry" that could be added,
+		 * and --suggest printed a key (\xNN) naming another file.
+		 */
+		if (!sr_utf8_valid(de->d_name)) {
+			fprintf(stderr, "schedreplay validate: %s/%s: the file name is not UTF-8, so "
+				"no key of thresholds.json can name it: rename the file\n",
+				cli_esc(dir), cli_esc(de->d_name));
 			closedir(d);
-			json_decref(root);
+			ret = SR_EXIT_FAIL;
+			goto out;
+		}
+		if (!(p = realloc(names, (nn + 1) * sizeof(*names))) || !(p[nn] = strdup(de->d_name))) {
+			if (p)
+				names = p;      /* out: frees the nn names so far */
+			closedir(d);
 			fprintf(stderr, "schedreplay validate: out of memory\n");
-			return SR_EXIT_FAIL;
+			ret = SR_EXIT_FAIL;
+			goto out;
 		}
 		names = p;
 		nn++;
@@ -969,7 +938,7 @@ int cmd_validate(int argc, char **argv)
 			ret = SR_EXIT_FAIL;
 			goto out;
 		}
-		run_one(dir, names[i], spec, goal, &rc, &wo, seeds, r);
+		run_one(dir, names[i], spec, goal, &o.rc, &o.wo, seeds, r);
 		if (r->failed_run)
 			ret = SR_EXIT_FAIL;
 		else if (!r->skipped)
@@ -1107,5 +1076,6 @@ out:
 	free(names);
 	free(res);
 	json_decref(root);
+	run_opts_release(&o);
 	return ret;
 }

@@ -172,14 +172,12 @@ int cmd_variants(int argc, char **argv)
 		default:
 			/* the whole usage on stderr: the one line that mattered scrolled away */
 			cli_getopt_error("variants", opt, argv, opts);
-			fprintf(stderr, "(see 'schedreplay variants --help')\n");
 			variant_catalog_free(c);
 			return SR_EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "schedreplay variants: unexpected argument '%s' (see 'schedreplay "
-			"variants --help')\n", cli_esc(argv[optind]));
+		cli_usage("variants", "unexpected argument '%s'", cli_esc(argv[optind]));
 		variant_catalog_free(c);
 		return SR_EXIT_USAGE;
 	}

@@ -30,50 +30,26 @@ static void usage(FILE *f)
 		"other and with what the trace measured: bookkeeping-call counts, wakeup\n"
 		"latency percentiles (overall, per cgroup, per comm) and the predicted CPU\n"
 		"share of the bookkeeping on a given machine.  base is always the first run.\n\n"
-		"variants (default: --all-variants)\n"
-		"  --variant A[,B...]     one run of the composition A+B (repeatable: one run each)\n"
-		"  --all-variants         one run per variant (registered and loaded)\n"
-		"  --plugin PATH          load variants from a plugin (.so)\n"
-		"  --variants-file FILE   load variants from a JSON file\n"
-		"replay\n"
-		"  --profile auto|NAME    kernel profile (default auto: from the trace's kernel)\n"
-		"  --placement trace|model  (default trace)\n"
-		"  --comm PREFIX          latency of comms starting with PREFIX only (exit 2 if no\n"
-		"                         task of the trace has such a comm)\n"
-		"  --hz N, --cgroup-map FILE, --sidecar FILE, --no-sidecar   machine facts\n"
-		"  --seed N               the model's random seed (default 1)\n"
-		"  --seeds N              replay every variant with seeds S..S+N-1 (S = --seed; 1..15,\n"
-		"                         default 1): every figure is the median over the seeds (the\n"
-		"                         lower middle one for an even N), a change whose seed range\n"
-		"                         overlaps base's is marked ~ (the replay's own chaos); the\n"
-		"                         SVG draws, per run, the seed whose p99 is the median\n"
-		"  --vcpu-pack, --no-vcpu-pack   placement model: pack as the capture kernel's\n"
-		"                         sched_vcpu_pack (default: on if the sidecar's cmdline has it;\n"
-		"                         no effect under placement trace)\n"
-		"  --no-bandwidth         groups with a CPU bandwidth limit run unthrottled\n"
-		"  --preempt-costs strict|all   strict (default): a traced wakeup after which a later\n"
-		"                         wakeup or tick on its CPU came before the switch, and that\n"
-		"                         waited longer than any without one, calibrates no preemption\n"
-		"                         cost, and a preemption path with < 20 samples keeps its own\n"
-		"                         table; all: every one does, and such a path borrows (replay\n"
-		"                         --help)\n"
-		"  --stop-at-end          stop each run at the trace end (default: run until the\n"
-		"                         traced work is done, so every variant does the same work)\n"
-		"  --handoff preempt|skip|yield|sleep   a waker the model did not preempt at its\n"
-		"                         hand-off (default skip; docs/replay.md, \"Hand-offs\")\n"
-		"  --channels auto|off|strict   pipes and sockets from the syscall events\n"
-		"                         (default off; docs/replay.md, \"Channels\")\n"
-		"  --threads N            parallel runs (default: the CPUs available)\n"
+		"runs and the traced machine (default: base, then every variant; as replay's)\n");
+	run_opts_help(f, RUN_OPTS_RUNS);
+	fprintf(f, "the model (as replay's and validate's)\n");
+	run_opts_help(f, RUN_OPTS_MODEL);
+	fprintf(f,
+		"  --seeds N           replay every variant with seeds S..S+N-1 (S = --seed; 1..15,\n"
+		"                      default 1): every figure is the median over the seeds (the\n"
+		"                      lower middle one for an even N), a change whose seed range\n"
+		"                      overlaps base's is marked ~ (the replay's own chaos); the\n"
+		"                      SVG draws, per run, the seed whose p99 is the median\n"
 		"output\n"
-		"  --machine NAME|FILE    cost model: one-socket (default), two-socket or a JSON file\n"
-		"  --json                 JSON (the keys of 'schedreplay replay --json' plus\n"
-		"                         cpu_share and change_pct per variant)\n"
-		"  --svg FILE             latency CDF plot (log x axis), one curve per run + measured\n"
-		"  --svg-cgroup PATH, --svg-comm COMM   plot one group instead of all wakeups\n"
-		"  --top N                cgroups and comms shown in text (default 6; 0 = all)\n"
-		"  --noise TRACE          another capture of the same workload (repeatable): mark\n"
-		"                         latency changes within the measured run-to-run spread\n"
-		"  --print-machine NAME   print a built-in machine file and exit\n");
+		"  --machine NAME|FILE cost model: one-socket (default), two-socket or a JSON file\n"
+		"  --json              JSON (the keys of 'schedreplay replay --json' plus\n"
+		"                      cpu_share and change_pct per variant)\n"
+		"  --svg FILE          latency CDF plot (log x axis), one curve per run + measured\n"
+		"  --svg-cgroup PATH, --svg-comm COMM  plot one group instead of all wakeups\n"
+		"  --top N             cgroups and comms shown in text (default 6; 0 = all)\n"
+		"  --noise TRACE       another capture of the same workload (repeatable): mark\n"
+		"                      latency changes within the measured run-to-run spread\n"
+		"  --print-machine NAME  print a built-in machine file and exit\n");
 }
 
 #define MAX_NOISE 64
@@ -95,8 +71,7 @@ int cmd_whatif(int argc, char **argv)
 {
 	enum { O_MACHINE = 256, O_JSON, O_SVG, O_SVG_CGROUP, O_SVG_COMM, O_TOP, O_PRINT_MACHINE,
 	       O_NOISE, O_SEEDS };
-	static const struct option opts[] = {
-		RUN_OPTS_LONG,
+	static const struct option own[] = {
 		{ "machine", required_argument, NULL, O_MACHINE },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "svg", required_argument, NULL, O_SVG },
@@ -127,11 +102,11 @@ int cmd_whatif(int argc, char **argv)
 	unsigned long v;
 	int opt, r, e, ret = SR_EXIT_FAIL;
 
-	if (run_opts_init(&o, "whatif", argc) < 0)
+	if (run_opts_init(&o, "whatif", argc, RUN_OPTS_RUNS | RUN_OPTS_MODEL, own) < 0)
 		return SR_EXIT_FAIL;
 	optind = 1;
 	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", o.lo, NULL)) != -1) {
 		switch (opt) {
 		case O_MACHINE:
 			machine_name = optarg;
@@ -150,7 +125,8 @@ int cmd_whatif(int argc, char **argv)
 			break;
 		case O_TOP:
 			if (parse_uint(optarg, 1000000, &v) < 0) {
-				fprintf(stderr, "schedreplay whatif: --top takes a count (0 = all)\n");
+				cli_usage("whatif", "--top takes a count (0 = all), not '%s'",
+					  cli_esc(optarg));
 				goto usage_fail;
 			}
 			ro.top = (int)v;
@@ -159,8 +135,8 @@ int cmd_whatif(int argc, char **argv)
 			const struct cost_machine *m = cost_machine_builtin(optarg);
 
 			if (!m) {
-				fprintf(stderr, "schedreplay whatif: no built-in machine '%s' (one-socket, two-socket)\n",
-					cli_esc(optarg));
+				cli_usage("whatif", "no built-in machine '%s' (one-socket, two-socket)",
+					  cli_esc(optarg));
 				goto usage_fail;
 			}
 			run_opts_release(&o);
@@ -178,15 +154,15 @@ int cmd_whatif(int argc, char **argv)
 		}
 		case O_NOISE:
 			if (nr_noise == MAX_NOISE) {
-				fprintf(stderr, "schedreplay whatif: at most %d --noise\n", MAX_NOISE);
+				cli_usage("whatif", "at most %d --noise", MAX_NOISE);
 				goto usage_fail;
 			}
 			noise_paths[nr_noise++] = optarg;
 			break;
 		case O_SEEDS:
 			if (parse_uint(optarg, WHATIF_MAX_SEEDS, &v) < 0 || v < 1) {
-				fprintf(stderr, "schedreplay whatif: --seeds takes 1..%d, not '%s'\n",
-					WHATIF_MAX_SEEDS, cli_esc(optarg));
+				cli_usage("whatif", "--seeds takes 1..%d, not '%s'", WHATIF_MAX_SEEDS,
+					  cli_esc(optarg));
 				goto usage_fail;
 			}
 			seeds = (unsigned int)v;
@@ -197,7 +173,7 @@ int cmd_whatif(int argc, char **argv)
 			return SR_EXIT_OK;
 		case '?':
 		case ':':
-			cli_getopt_error("whatif", opt, argv, opts);
+			cli_getopt_error("whatif", opt, argv, o.lo);
 			goto usage_fail;
 		default:
 			r = run_opts_parse(&o, opt, optarg);
@@ -208,12 +184,11 @@ int cmd_whatif(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "schedreplay whatif: %s\n",
-			optind == argc ? "a TRACE is needed" : "one TRACE only");
+		cli_usage("whatif", "%s", optind == argc ? "a TRACE is needed" : "one TRACE only");
 		goto usage_fail;
 	}
 	if (ro.svg_cgroup && ro.svg_comm) {
-		fprintf(stderr, "schedreplay whatif: --svg-cgroup or --svg-comm, not both\n");
+		cli_usage("whatif", "--svg-cgroup or --svg-comm, not both");
 		goto usage_fail;
 	}
 	if (run_opts_finish(&o) < 0)
@@ -237,8 +212,8 @@ int cmd_whatif(int argc, char **argv)
 			clash = cli_output_is_input(svg, in + 3, 1);
 		}
 		if (clash) {
-			fprintf(stderr, "schedreplay whatif: --svg %s is an input file; it would be "
-				"overwritten\n", cli_esc(svg));
+			cli_usage("whatif", "--svg %s is an input file; it would be overwritten",
+				  cli_esc(svg));
 			goto usage_fail;
 		}
 	}
@@ -327,9 +302,8 @@ int cmd_whatif(int argc, char **argv)
 	ret = SR_EXIT_OK;
 	goto out;
 
-usage_fail:
+usage_fail:     /* the one line is printed (cli_usage()) */
 	ret = SR_EXIT_USAGE;
-	fprintf(stderr, "(see 'schedreplay whatif --help')\n");
 	goto out;
 fail:
 	fprintf(stderr, "schedreplay whatif: %s\n", err.msg);

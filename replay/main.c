@@ -40,11 +40,12 @@ int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		/* one line, as every usage error (the whole usage was 14 lines on stderr) */
-		fprintf(stderr, "schedreplay: a command is needed:");
+		char names[256] = "";
+
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-			fprintf(stderr, "%s %s", i ? "," : "", commands[i].name);
-		fprintf(stderr, " (see 'schedreplay --help')\n");
-		return SR_EXIT_USAGE;
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", commands[i].name);
+		return cli_usage(NULL, "a command is needed: %s", names);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
@@ -57,7 +58,5 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "schedreplay: unknown command '%s' (see 'schedreplay --help')\n",
-		cli_esc(argv[1]));
-	return SR_EXIT_USAGE;
+	return cli_usage(NULL, "unknown command '%s'", cli_esc(argv[1]));
 }

@@ -49,6 +49,18 @@ static size_t utf8_len(const unsigned char *p, bool *c1)
 	return n;
 }
 
+bool sr_utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	bool c1;
+	size_t n;
+
+	for (; *p; p += n)
+		if (!(n = utf8_len(p, &c1)))
+			return false;
+	return true;
+}
+
 /* U+FFFE or U+FFFF (EF BF BE/BF): UTF-8, but not a character XML 1.0 allows. */
 static bool xml_nonchar(const unsigned char *p, size_t n, enum sr_esc_how how)
 {

@@ -8,6 +8,9 @@
 #ifndef SCHEDREPLAY_CLI_H
 #define SCHEDREPLAY_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 enum { SR_EXIT_OK = 0, SR_EXIT_FAIL = 1, SR_EXIT_USAGE = 2 };
 
 int cmd_report(int argc, char **argv);
@@ -60,6 +63,9 @@ struct json_t;
 const char *sr_json_key(const char *s, char *buf, size_t size);
 struct json_t *sr_json_string(const char *s);
 
+/* Whether @s is well-formed UTF-8 (what a JSON string, and key, can hold). */
+bool sr_utf8_valid(const char *s);
+
 struct option;
 
 /*
@@ -74,5 +80,15 @@ struct option;
  */
 const char *cli_getopt_what(int c, char *const *argv, const struct option *lo);
 void cli_getopt_error(const char *cmd, int c, char *const *argv, const struct option *lo);
+
+/*
+ * A usage error of `schedreplay @cmd` (NULL: of schedreplay itself, no
+ * command yet): the one line "schedreplay CMD: MESSAGE (see 'schedreplay CMD
+ * --help')" on stderr, MESSAGE from @fmt (values through cli_esc()).  Every
+ * usage error of every command is this one line (cli_getopt_error()'s too):
+ * a second "(see ...)" line, or the whole usage, pushed the line that says
+ * what is wrong away.  Returns SR_EXIT_USAGE.
+ */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* SCHEDREPLAY_CLI_H */

@@ -92,15 +92,16 @@ badgroup)
 	[ "$before" = "$(host_state)" ] || fail "the host changed"
 	;;
 badquota)
-	# a bad quota= is refused with the kernel's range before anything exists
+	# a bad quota= is refused with the kernel's range before anything exists,
+	# in one line (a usage error: it ends with where to look)
 	before=$(host_state)
 	run "$bin" capture -o "$dir/x.dat" -g 'bw:quota=999=true'
-	expect 2 "^schedreplay capture: --group 'bw:quota=999=true': quota must be 1000..17592186044415 us (1 ms or more), or -1 or max for no limit$"
+	expect 2 "^schedreplay capture: --group 'bw:quota=999=true': quota must be 1000..17592186044415 us (1 ms or more), or -1 or max for no limit (see 'schedreplay capture --help')$"
 	[ "$(wc -l < "$dir/out")" = 1 ] || { cat "$dir/out" >&2; fail "more than one line"; }
 	run "$bin" capture -o "$dir/x.dat" -g 'bw:shares=512,quota=20000/2000000=true'
-	expect 2 "^schedreplay capture: --group 'bw:shares=512,quota=20000/2000000=true': the quota period must be 1000..1000000 us (1 ms to 1 s)$"
+	expect 2 "^schedreplay capture: --group 'bw:shares=512,quota=20000/2000000=true': the quota period must be 1000..1000000 us (1 ms to 1 s) (see 'schedreplay capture --help')$"
 	run "$bin" capture -o "$dir/x.dat" --group 'bw:quota=20%=true'
-	expect 2 "^schedreplay capture: --group 'bw:quota=20%=true': expected quota=QUOTA_US\[/PERIOD_US\] (or -1 or max) followed by =CMD, e.g. quota=20000/100000=CMD$"
+	expect 2 "^schedreplay capture: --group 'bw:quota=20%=true': expected quota=QUOTA_US\[/PERIOD_US\] (or -1 or max) followed by =CMD, e.g. quota=20000/100000=CMD (see 'schedreplay capture --help')$"
 	[ ! -e "$dir/x.dat" ] || fail "an output file was written"
 	[ "$before" = "$(host_state)" ] || fail "the host changed"
 	;;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Bad input through every command (the audit of 2026-12-01): each case must
-# exit with the expected status and print exactly one line on stderr (a usage
-# error may add "(see 'schedreplay CMD --help')") matching the pattern; the
-# ASan/UBSan build turns a sanitizer report into a failure here too.
+# exit with the expected status and print exactly one line on stderr matching
+# the pattern; a usage error (expect_usage) ends that line with "(see
+# 'schedreplay CMD --help')" and prints nothing on stdout.  The ASan/UBSan
+# build turns a sanitizer report into a failure here too.
 #   bad_cli.sh SCHEDREPLAY TRACES_DIR WORK_DIR
 set -u
 sr=$1; traces=$(cd "$2" && pwd); work=$3
@@ -15,7 +16,7 @@ expect() {
 	want=$1; pat=$2; shift 3
 	timeout 120 "$sr" "$@" > "$work/out" 2> "$work/err"
 	got=$?
-	lines=$(grep -vc "^(see 'schedreplay" "$work/err")
+	lines=$(wc -l < "$work/err")
 	if [ "$got" != "$want" ]; then
 		echo "FAIL: $*: exit $got, expected $want; stderr:"; cat "$work/err"; fails=$((fails + 1))
 	elif ! grep -q -- "$pat" "$work/err"; then
@@ -24,6 +25,29 @@ expect() {
 		echo "FAIL: $*: $lines lines on stderr, expected one:"; cat "$work/err"; fails=$((fails + 1))
 	else
 		echo "ok: $* -> $got"
+	fi
+}
+
+# expect_usage PATTERN -- [COMMAND] ARGS...: a usage error of COMMAND (none:
+# of schedreplay itself): exit 2, one line on stderr matching PATTERN that
+# ends "(see 'schedreplay COMMAND --help')", nothing on stdout.  The see-line
+# was a second line (replay, whatif, validate, variants, capture).
+expect_usage() {
+	pat=$1; shift 2
+	case "${1-}" in
+	report|replay|whatif|validate|variants|capture) see="schedreplay $1 --help" ;;
+	*) see="schedreplay --help" ;;
+	esac
+	before=$fails
+	expect 2 "$pat" -- "$@"
+	if [ $fails = $before ]; then
+		if ! grep -q "^schedreplay.* (see '$see')\$" "$work/err"; then
+			echo "FAIL: $*: the line does not end \"(see '$see')\":"; cat "$work/err"
+			fails=$((fails + 1))
+		elif [ -s "$work/out" ]; then
+			echo "FAIL: $*: a usage error printed on stdout:"; cat "$work/out"
+			fails=$((fails + 1))
+		fi
 	fi
 }
 
@@ -83,19 +107,19 @@ expect 1 "adir: Is a directory" -- replay --cgroup-map "$work/adir" "$traces/sma
 
 # report named the value instead of the option ("bad value '-1' for -1"), and
 # called an option without its value unknown ("unknown option '--pid'")
-expect 2 "report: bad value '-1' for --start (see --help)" -- report --start -1 "$traces/small-pipe.dat"
-expect 2 "report: bad value 'x' for --top (see --help)" -- report --top=x "$traces/small-pipe.dat"
-expect 2 "report: option '--pid' needs a value" -- report "$traces/small-pipe.dat" --pid
-expect 2 "report: unknown option '--frob'" -- report --frob "$traces/small-pipe.dat"
+expect_usage "report: bad value '-1' for --start" -- report --start -1 "$traces/small-pipe.dat"
+expect_usage "report: bad value 'x' for --top" -- report --top=x "$traces/small-pipe.dat"
+expect_usage "report: a value is missing after option '--pid'" -- report "$traces/small-pipe.dat" --pid
+expect_usage "report: unknown option '--frob'" -- report --frob "$traces/small-pipe.dat"
 
 # conflicting options: replay and whatif let --no-sidecar win silently (report refused)
 for c in replay whatif; do
-	expect 2 "$c: --sidecar and --no-sidecar exclude each other" -- \
+	expect_usage "$c: --sidecar and --no-sidecar exclude each other" -- \
 		$c --sidecar "$traces/bw-hogs.dat.json" --no-sidecar "$traces/bw-hogs.dat"
 done
 # --preempt-costs names its two rules (the default flipped to strict in stop 18)
 for c in replay whatif validate; do
-	expect 2 "$c: --preempt-costs takes strict or all, not 'x'" -- \
+	expect_usage "$c: --preempt-costs takes strict or all, not 'x'" -- \
 		$c --preempt-costs x "$traces/small-pipe.dat"
 done
 # a --noise capture with lost events: its spread was partial without a word
@@ -170,13 +194,13 @@ mkdir -p "$work/clob"
 cp "$traces/small-pipe.dat" "$work/clob/t.dat"
 cp "$traces/bw-hogs.dat" "$work/clob/b.dat"
 cp "$traces/bw-hogs.dat.json" "$work/clob/b.dat.json"
-expect 2 "report: --samples $work/clob/t.dat is an input file; it would be overwritten" -- \
+expect_usage "report: --samples $work/clob/t.dat is an input file; it would be overwritten" -- \
 	report --samples "$work/clob/t.dat" "$work/clob/t.dat"
-expect 2 "replay: --dump-events $work/clob/b.dat.json is an input file" -- \
+expect_usage "replay: --dump-events $work/clob/b.dat.json is an input file" -- \
 	replay --dump-events "$work/clob/b.dat.json" "$work/clob/b.dat"
-expect 2 "whatif: --svg $work/clob/t.dat is an input file" -- \
+expect_usage "whatif: --svg $work/clob/t.dat is an input file" -- \
 	whatif --svg "$work/clob/t.dat" --variant aaron-skip "$work/clob/t.dat"
-expect 2 "whatif: --svg $work/clob/t.dat is an input file" -- \
+expect_usage "whatif: --svg $work/clob/t.dat is an input file" -- \
 	whatif --svg "$work/clob/t.dat" --noise "$work/clob/t.dat" --variant aaron-skip "$work/clob/b.dat"
 if ! cmp -s "$work/clob/t.dat" "$traces/small-pipe.dat" ||
    ! cmp -s "$work/clob/b.dat.json" "$traces/bw-hogs.dat.json"; then
@@ -211,7 +235,7 @@ cd "$old_pwd"
 
 # --hz 10..23 passed the option's range and failed after the extraction, with a
 # message naming four rates; the option now has the model's range
-expect 2 "replay: --hz takes 24..10000, not '23'" -- replay --hz 23 "$traces/small-pipe.dat"
+expect_usage "replay: --hz takes 24..10000, not '23'" -- replay --hz 23 "$traces/small-pipe.dat"
 
 # a --comm or --pid that matches no task of the trace: empty tables, exit 0
 pipe=$traces/small-pipe.dat
@@ -242,20 +266,20 @@ nl='
 '
 esc=$(printf '\033')
 tab=$(printf '\t')
-expect 2 "report: bad value 'x\\\\ny' for --top" -- report --top "x${nl}y" "$pipe"
+expect_usage "report: bad value 'x\\\\ny' for --top" -- report --top "x${nl}y" "$pipe"
 expect 2 "replay: --comm 'a\\\\x1b\\[31m' matches no task" -- replay --comm "a${esc}[31m" "$pipe"
-expect 2 "whatif: --seeds takes 1..15, not '1\\\\t'" -- whatif --seeds "1${tab}" "$pipe"
-expect 2 "schedreplay: unknown command 'bo\\\\ngus'" -- "bo${nl}gus"
+expect_usage "whatif: --seeds takes 1..15, not '1\\\\t'" -- whatif --seeds "1${tab}" "$pipe"
+expect_usage "schedreplay: unknown command 'bo\\\\ngus'" -- "bo${nl}gus"
 mkdir -p "$work/nl"
 cp "$pipe" "$work/nl/t${nl}x.dat"
-expect 2 "report: --samples $work/nl/t\\\\nx.dat is an input file" -- \
+expect_usage "report: --samples $work/nl/t\\\\nx.dat is an input file" -- \
 	report --samples "$work/nl/t${nl}x.dat" "$work/nl/t${nl}x.dat"
 expect 1 "validate: $work/nl/v\\\\r\\\\x7fd/thresholds.json" -- validate --dir "$work/nl/v$(printf '\r\177')d"
 # getopt's own messages (opterr) printed an unknown option raw
-expect 2 "replay: unknown option '--fr\\\\nob'" -- replay "--fr${nl}ob" "$pipe"
-expect 2 "whatif: a value is missing after option '--seeds'" -- whatif "$pipe" --seeds
-expect 2 "validate: unknown option '--x\\\\x1b'" -- validate "--x${esc}"
-expect 2 "capture: unknown option '--fr\\\\nob'" -- capture "--fr${nl}ob"
+expect_usage "replay: unknown option '--fr\\\\nob'" -- replay "--fr${nl}ob" "$pipe"
+expect_usage "whatif: a value is missing after option '--seeds'" -- whatif "$pipe" --seeds
+expect_usage "validate: unknown option '--x\\\\x1b'" -- validate "--x${esc}"
+expect_usage "capture: unknown option '--fr\\\\nob'" -- capture "--fr${nl}ob"
 
 # usage errors of every command: one line naming the option, exit 2.  variants
 # printed getopt's raw message and its whole usage (11 lines); a short option
@@ -263,27 +287,82 @@ expect 2 "capture: unknown option '--fr\\\\nob'" -- capture "--fr${nl}ob"
 # 'replay'"); "--json=3" was an "unknown option", "--vari" (--variant or
 # --variants-file?) too
 for c in report replay whatif validate variants capture; do
-	expect 2 "$c: unknown option '--frob'" -- $c --frob "$pipe"
-	expect 2 "$c: unknown option '-x'" -- $c -xh "$pipe"
-	expect 2 "$c: option '--help' takes no value, not '--help=1'" -- $c --help=1
+	expect_usage "$c: unknown option '--frob'" -- $c --frob "$pipe"
+	expect_usage "$c: unknown option '-x'" -- $c -xh "$pipe"
+	expect_usage "$c: option '--help' takes no value, not '--help=1'" -- $c --help=1
 done
 for c in replay whatif variants; do
-	expect 2 "$c: a value is missing after option '--plugin'" -- $c --plugin
+	expect_usage "$c: a value is missing after option '--plugin'" -- $c --plugin
 done
 for c in replay whatif; do
-	expect 2 "$c: ambiguous option '--vari' (--variant, ...: spell it out)" -- $c --vari x "$pipe"
-	expect 2 "$c: option '--json' takes no value, not '--json=3'" -- $c --json=3 "$pipe"
+	expect_usage "$c: ambiguous option '--vari' (--variant, ...: spell it out)" -- $c --vari x "$pipe"
+	expect_usage "$c: option '--json' takes no value, not '--json=3'" -- $c --json=3 "$pipe"
 done
-expect 2 "report: option '--json' takes no value, not '--json=3'" -- report --json=3 "$pipe"
+expect_usage "report: option '--json' takes no value, not '--json=3'" -- report --json=3 "$pipe"
 # the group after a long option: "unknown option '--json'"
-expect 2 "replay: unknown option '-x'" -- replay --json -xj "$pipe"
-expect 2 "capture: a value is missing after option '-o'" -- capture -qo
-expect 2 "schedreplay: a command is needed: report, capture, variants, whatif, replay, validate (see" --
-expect 2 "variants: a value is missing after option '--variants-file'" -- variants --vari
-expect 2 "variants: unexpected argument 'x' (see 'schedreplay variants --help')" -- variants x
-expect 2 "validate: unexpected argument 'x' (see 'schedreplay validate --help')" -- validate x
-expect 2 "report: one trace file at a time" -- report "$pipe" "$pipe"
-expect 2 "replay: one TRACE.dat expected" -- replay "$pipe" "$pipe"
-expect 2 "whatif: one TRACE only" -- whatif "$pipe" "$pipe"
+expect_usage "replay: unknown option '-x'" -- replay --json -xj "$pipe"
+expect_usage "capture: a value is missing after option '-o'" -- capture -qo
+expect_usage "schedreplay: a command is needed: report, capture, variants, whatif, replay, validate (see" --
+expect_usage "variants: a value is missing after option '--variants-file'" -- variants --vari
+expect_usage "variants: unexpected argument 'x' (see 'schedreplay variants --help')" -- variants x
+expect_usage "validate: unexpected argument 'x' (see 'schedreplay validate --help')" -- validate x
+expect_usage "report: one trace file at a time" -- report "$pipe" "$pipe"
+expect_usage "replay: one TRACE.dat expected" -- replay "$pipe" "$pipe"
+expect_usage "whatif: one TRACE only" -- whatif "$pipe" "$pipe"
+# every kind of usage error, in every command that has it, is one line (the
+# see-line came second in replay, whatif, validate, variants and capture); the
+# model's options are one table (cmd_runs.c): validate's own copy said
+# "--placement takes", "unknown profile 'x'" without the known ones, and
+# whatif had no --idle-pull
+for c in replay whatif validate; do
+	expect_usage "$c: --placement is trace or model, not 'foo'" -- $c --placement foo "$pipe"
+	expect_usage "$c: --handoff takes sleep, preempt, skip or yield, not 'x'" -- $c --handoff x "$pipe"
+	expect_usage "$c: --channels takes auto, off or strict, not 'x'" -- $c --channels x "$pipe"
+	expect_usage "$c: unknown profile 'x' (known: " -- $c --profile x "$pipe"
+	expect_usage "$c: a value is missing after option '--handoff'" -- $c --handoff
+	expect_usage "$c: ambiguous option '--no' (--no-" -- $c --no "$pipe"
+	expect_usage "$c: option '--idle-pull' takes no value, not '--idle-pull=1'" -- $c --idle-pull=1 "$pipe"
+done
+# every kind of usage error, in every command that has it, is one line (the
+# see-line came second in replay, whatif, validate, variants and capture)
+expect_usage "replay: one TRACE.dat expected" -- replay
+expect_usage "whatif: a TRACE is needed" -- whatif
+expect_usage "report: no trace file given" -- report
+expect_usage "report: bad value 'x' for --by" -- report --by x "$pipe"
+expect_usage "report: ambiguous option '--s' (--" -- report --s x "$pipe"
+expect_usage "replay: --top takes 0..[0-9]* (0: all), not 'x'" -- replay --top x "$pipe"
+expect_usage "whatif: no built-in machine 'x'" -- whatif --print-machine x
+expect_usage "whatif: --svg-cgroup or --svg-comm, not both" -- whatif --svg-cgroup a --svg-comm b "$pipe"
+expect_usage "validate: --seeds takes 1..15, not '0'" -- validate --seeds 0
+expect_usage "validate: unexpected argument '$pipe'" -- validate "$pipe"
+expect_usage "variants: option '--json' takes no value, not '--json=1'" -- variants --json=1
+expect_usage "capture: --duration takes seconds > 0 (and at most 86400), not 'x'" -- capture --duration x
+expect_usage "capture: --buffer-kb takes 16..4194304, not '1'" -- capture --buffer-kb 1
+expect_usage "capture: -o OUT.dat is required" -- capture --duration 1
+
+# validate --suggest printed a trace name that is not UTF-8 as "\\xNN", a key
+# naming another file (and plain validate said "no entry: add its thresholds",
+# which no thresholds.json can); a name with a backslash came back doubled
+mkdir -p "$work/vname" "$work/vbs"
+ln -sf "$pipe" "$work/vname/t$(printf '\377').dat"
+cp "$traces/thresholds.json" "$work/vname/"
+for f in --suggest --json ""; do
+	expect 1 "validate: $work/vname/t\\\\xff.dat: the file name is not UTF-8, so no key of thresholds.json can name it" -- \
+		validate --dir "$work/vname" --seeds 1 $f
+	[ -s "$work/out" ] && { echo "FAIL: validate $f on a name that is not UTF-8 printed:"; cat "$work/out"; fails=$((fails + 1)); }
+done
+# the suggestion for 'p\q.dat' is its entry: validate finds it (exit 0)
+ln -sf "$pipe" "$work/vbs/p\\q.dat"
+head='{"schema": "schedreplay-thresholds", "version": 1, "traces": '
+printf '%s{}, "default_entry": {"latency_group": {}}}\n' "$head" > "$work/vbs/thresholds.json"
+timeout 300 "$sr" validate --dir "$work/vbs" --seeds 1 --suggest > "$work/vbs/sug" 2> "$work/err"
+{ printf '%s' "$head"; cat "$work/vbs/sug"; printf '}\n'; } > "$work/vbs/thresholds.json"
+if ! grep -q '^    "p\\\\q.dat": ' "$work/vbs/sug" ||
+   ! timeout 300 "$sr" validate --dir "$work/vbs" --seeds 1 > "$work/out" 2>&1; then
+	echo "FAIL: validate --suggest's entry for 'p\\q.dat' is not found:"; cat "$work/vbs/sug" "$work/out"
+	fails=$((fails + 1))
+else
+	echo "ok: validate --suggest round-trips 'p\\q.dat'"
+fi
 
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }

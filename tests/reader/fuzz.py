@@ -73,8 +73,8 @@ warning), error (non-zero exit, exactly one stderr line naming the input,
 no sanitizer report), lost (exit 1 with the documented lost-events lines),
 BUG-* (sanitizer, signal, timeout, exit-0-corrupt, multi-line, no-name,
 silent (exit 0, changed output, detectable mutation, no warning), insane
-(nan/inf/2^64 in output), nooutput).  A usage error's second line "(see
-'schedreplay CMD --help')" is allowed.  JSON, text and option mutations are
+(nan/inf/2^64 in output), nooutput).  A usage error is one line too (its
+"(see 'schedreplay CMD --help')" ends that line).  JSON, text and option mutations are
 never "silent" BUGs (which keys a command reads is not known here): review
 their ok-changed rows by hand.
 
@@ -1296,7 +1296,6 @@ CORRUPT_WORD = re.compile(rb"corrupt|truncated|error", re.I)
 
 # what differs from run to run of the same input: wall times
 VOLATILE_RE = re.compile(rb"events in [0-9.]+ s|[0-9.]+ s wall, [0-9.]+ M trace events/s")
-USAGE_RE = re.compile(rb"^\(see 'schedreplay \w+ --help'\)$")
 
 
 def normalize(out):
@@ -1334,8 +1333,6 @@ def classify(c, label, rc, out, err, base, named):
     if lines and all(LOST_RE.search(ln) or b"warning" in ln for ln in lines) and \
             LOST_RE.search(lines[-1]):
         return "lost"
-    if rc == 2 and len(lines) == 2 and USAGE_RE.match(lines[1].strip()):
-        lines = lines[:1]       # a usage error and where to look: fine
     if len(lines) != 1:
         return "BUG-multiline" if lines else "BUG-silent-fail"
     if named is not None and os.path.basename(named).encode() not in lines[0]:

@@ -61,7 +61,8 @@ foreach(bad 0 16 -1 x 3x "")
   execute_process(COMMAND ${SCHEDREPLAY} whatif --seeds "${bad}" ${TRACE}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
   expect("rc EQUAL 2" "--seeds '${bad}': exit ${rc}")
-  expect_match("^schedreplay whatif: --seeds takes 1\\.\\.15, not '${bad}'\n" "${e}"
+  # one line, ending with where to look (the see-line was a second line)
+  expect_match("^schedreplay whatif: --seeds takes 1\\.\\.15, not '${bad}' \\(see 'schedreplay whatif --help'\\)\n$" "${e}"
                "--seeds '${bad}': message ${e}")
   string(LENGTH "${o}" len)
   expect("len EQUAL 0" "--seeds '${bad}' printed a report")
