@@ -267,9 +267,11 @@ static void test_lifecycle(void)
  * switches out dead at 4.02 and 4.03 ms, and the new one runs 5..6 ms on
  * CPU 1.  The old task's work and its EXIT are its own; the new one is one
  * task, forked by 60, with its one run and block, and the measured side
- * agrees (its sched_wakeup_new sample, the old task's run time).
+ * agrees (its sched_wakeup_new sample, the old task's run time).  @early:
+ * the new one is switched in on CPU 1 at 4.012 ms instead, before the old
+ * task's last events, and runs to 6 ms.
  */
-static void test_pid_reuse_in_exit(void)
+static void pid_reuse_in_exit(bool early)
 {
 	struct wl_workload *wl;
 	struct trace_event e;
@@ -279,6 +281,7 @@ static void test_pid_reuse_in_exit(void)
 	uint64_t v, reuse = 0;
 	const struct lat_machine *m;
 	const struct lat_task *lo = NULL, *ln = NULL;
+	uint64_t in = early ? 4 * MS + 12 * US : 5 * MS;
 
 	start();
 	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 60, 120));
@@ -289,9 +292,12 @@ static void test_pid_reuse_in_exit(void)
 	feed(ev_runtime(3 * MS + 60 * US, 0, 50, 2 * MS));       /* the EXIT_MOVE */
 	feed(ev_fork(4 * MS, 1, 60, 50));
 	feed(ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 4 * MS + 10, 1, 60, 0, 50, 120, 1));
+	if (early)
+		feed(ev_switch(in, 1, 60, 'S', 120, 50, 120));
 	feed(ev_runtime(4 * MS + 20 * US, 0, 50, 900 * US));      /* the old task's */
 	feed(ev_switch(4 * MS + 30 * US, 0, 50, 'X', 120, 0, 120));
-	feed(ev_switch(5 * MS, 1, 60, 'S', 120, 50, 120));
+	if (!early)
+		feed(ev_switch(in, 1, 60, 'S', 120, 50, 120));
 	feed(ev_switch(6 * MS, 1, 50, 'S', 120, 0, 120));
 	wl = finish();
 	p = task_of(wl, 60, 0);
@@ -311,10 +317,10 @@ static void test_pid_reuse_in_exit(void)
 	CHECK_EQ(wl_task(wl, n)->parent, p);
 	CHECK(wl_task(wl, n)->init_wake != WL_NONE);
 	if (wl_task(wl, n)->init_wake != WL_NONE)
-		CHECK_EQ(wl_wake(wl, wl_task(wl, n)->init_wake)->latency, 1 * MS - 10);
+		CHECK_EQ(wl_wake(wl, wl_task(wl, n)->init_wake)->latency, in - 4 * MS - 10);
 	CHECK_EQ(wl_task(wl, n)->nr_ops, 2);
 	CHECK_EQ(op_of(wl, n, 0)->kind, WL_OP_RUN);
-	CHECK_EQ(op_of(wl, n, 0)->value, 1 * MS);
+	CHECK_EQ(op_of(wl, n, 0)->value, 6 * MS - in);
 	CHECK_EQ(op_of(wl, n, 1)->kind, WL_OP_BLOCK);
 	while (wl_note_at(wl, &it, &text, &v))
 		if (strstr(text, "pids reused"))
@@ -334,9 +340,15 @@ static void test_pid_reuse_in_exit(void)
 	if (lo && ln) {
 		CHECK_EQ(lo->runtime_ns, 3 * MS + 30 * US);
 		CHECK_EQ(ln->lat[LAT_WAKEUP].count, 1);
-		CHECK_EQ(ln->runtime_ns, 1 * MS);
+		CHECK_EQ(ln->runtime_ns, 6 * MS - in);
 	}
 	wl_free(wl);
+}
+
+static void test_pid_reuse_in_exit(void)
+{
+	pid_reuse_in_exit(false);
+	pid_reuse_in_exit(true);
 }
 
 /*

@@ -421,16 +421,33 @@ int main(void)
 	 * switch is its own (30 ns on CPU), not the new task's: the new one
 	 * keeps its sched_wakeup_new sample (14 ns) and is one task.
 	 */
-	for (int k = 0; k < 2; k++) {
-		infer = k == 1;
-		begin(infer ? "pid reused before the old task's last switch, inferred" :
-			      "pid reused before the old task's last switch", LAT_START_AUTO);
+	/*
+	 * (k & 2: the new task runs first, at 35, its switch-in restored by
+	 * the reader's repair of an untraced idle exit: synthetic, before the
+	 * old task's last switch.)
+	 */
+	for (int k = 0; k < 4; k++) {
+		bool early = k & 2;
+		uint64_t in = early ? 35 : 45;
+
+		infer = k & 1;
+		begin(early ? (infer ? "pid reused, new task in before the old task's last switch, inferred" :
+				       "pid reused, new task in before the old task's last switch") :
+			      (infer ? "pid reused before the old task's last switch, inferred" :
+				       "pid reused before the old task's last switch"), LAT_START_AUTO);
 		sw(10, 0, 0, S, 500, "old");
 		exit_ev(20, 0, 500);
 		fork_ev(30, 1, 1, 500);
 		wake(N, 31, 1, 1, 500);
+		if (early) {
+			sw(33, 1, 1, S, 0, "swapper");
+			sw(in, 1, 0, R, 500, "new");    /* restored */
+			stat_rt(38, 1, 500, 500, 3);
+		}
+		stat_rt(39, 0, 500, 500, 29);           /* the old task's */
 		sw(40, 0, 500, X, 0, "swapper");
-		sw(45, 1, 1, S, 500, "new");
+		if (!early)
+			sw(in, 1, 1, S, 500, "new");
 		end(50);
 		EQ("tasks", lat_nr_tasks(m), 3);   /* 500, 1, 500 again */
 		t = task_of(500, 0);
@@ -442,10 +459,12 @@ int main(void)
 		if (t) {
 			EQ("new not exited", t->exited, 0);
 			EQ("new switches", t->switches, 1);
-			EQ("new runtime", t->runtime_ns, 5);
+			EQ("new runtime", t->runtime_ns, 50 - in);
+			EQ("new stat_runtime", t->stat_runtime_ns, early ? 3 : 0);
 		}
+		EQ("old stat_runtime", task_of(500, 0)->stat_runtime_ns, 29);
 		EQ("samples", got.n, 1);
-		EQ("the new task's sched_wakeup_new sample", got.s[0].lat, 14);
+		EQ("the new task's sched_wakeup_new sample", got.s[0].lat, in - 31);
 		lat_machine_free(m);
 	}
 	infer = false;
