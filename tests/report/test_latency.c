@@ -470,6 +470,34 @@ int main(void)
 	infer = false;
 
 	/*
+	 * The same with the old task's last switch not traced: CPU 0 is seen
+	 * idle at 60 (a wakeup in idle's context).  The old task left at its
+	 * last event (39), dead; the new task, running on CPU 1, is untouched.
+	 */
+	infer = true;
+	begin("pid reused before the old task's untraced last switch", LAT_START_AUTO);
+	sw(10, 0, 0, S, 500, "old");
+	exit_ev(20, 0, 500);
+	fork_ev(30, 1, 1, 500);
+	wake(N, 31, 1, 1, 500);
+	sw(35, 1, 1, S, 500, "new");
+	stat_rt(39, 0, 500, 500, 29);
+	wake(W, 60, 0, 0, 77);
+	end(70);
+	EQ("seen idle", lat_get_summary(m)->lost_switches[LAT_LOST_IDLE], 1);
+	EQ("old runtime", task_of(500, 0)->runtime_ns, 29);
+	EQ("old exited", task_of(500, 0)->exited, 1);
+	t = task_of(500, 1);
+	EQ("new exists", t != NULL, 1);
+	if (t) {
+		EQ("new not exited", t->exited, 0);
+		EQ("new runtime", t->runtime_ns, 35);
+	}
+	EQ("tasks", lat_nr_tasks(m), 4);   /* 500, 1, 500 again, 77 */
+	lat_machine_free(m);
+	infer = false;
+
+	/*
 	 * An untraced switch left open (LAT_LOST_OTHER, undecided), and the pid
 	 * reused with no event of the old task since (its exit and last switch
 	 * not traced: the guest agent's tokio-rt-worker threads).  500 runs on
