@@ -545,6 +545,21 @@ get_task(struct lat_machine *m, int32_t pid, const char *comm, uint64_t ts)
 	return get_task_hint(m, NULL, pid, comm, ts);
 }
 
+/*
+ * The task current on @c per the stream, NULL if none or not known: the
+ * one switched in (or guessed) there if alive - which is also the task an
+ * exiting pid's reuse left there (on_fork()), no longer the live task of
+ * its pid - else the live task of the pid.
+ */
+static struct task *cpu_curr_task(const struct lat_machine *m, const struct cpu_state *c)
+{
+	if (c->curr <= 0)
+		return NULL;
+	if (c->curr_t && c->curr_t->pub.pid == c->curr && !c->curr_t->dead)
+		return c->curr_t;
+	return pid_map_get(&m->live, c->curr);
+}
+
 /* Count @v in group @g (NULL: its allocation failed). */
 static void group_add(struct lat_machine *m, struct lat_group *g, enum lat_kind kind, uint64_t v)
 {
@@ -776,7 +791,7 @@ static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, i
 	if (c->guessed && c->curr == pid)
 		return;
 	if (c->guessed) {
-		struct task *old = pid_map_get(&m->live, c->curr);
+		struct task *old = cpu_curr_task(m, c);
 
 		if (old && old->on_cpu == cpu)
 			old->on_cpu = -1;
@@ -854,7 +869,7 @@ static __attribute__((noinline)) bool lost_switch(struct lat_machine *m, struct 
 						   int cpu, enum lat_lost_reason why,
 						   uint64_t seen_ts, int32_t next)
 {
-	struct task *t = c->curr > 0 ? pid_map_get(&m->live, c->curr) : NULL;
+	struct task *t = cpu_curr_task(m, c);
 	struct lat_lost_switch ls;
 
 	if (!t || t->dead || t->on_cpu != cpu)
@@ -1063,7 +1078,7 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		left_close_pid(m, s->prev_pid, false, -1);  /* back without a switch-in */
 	if ((c->known || c->guessed) && c->curr != s->prev_pid && c->curr > 0) {
 		/* the previous switch out of this CPU is missing */
-		struct task *old = pid_map_get(&m->live, c->curr);
+		struct task *old = cpu_curr_task(m, c);
 
 		bool inferred = m->cfg.infer_lost_switches &&
 			lost_switch(m, c, ev->cpu, s->prev_pid == 0 ? LAT_LOST_IDLE : LAT_LOST_OTHER,
@@ -1320,6 +1335,17 @@ int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_even
 	return m->oom ? -1 : 0;
 }
 
+/* @t is the current of the CPU it is on, per the stream (and that CPU's hint). */
+static bool old_on_cpu(const struct lat_machine *m, const struct task *t)
+{
+	const struct cpu_state *c;
+
+	if ((unsigned)t->on_cpu >= (unsigned)m->nr_cpus)
+		return false;
+	c = &m->cpus[t->on_cpu];
+	return (c->known || c->guessed) && c->curr == t->pub.pid && c->curr_t == t;
+}
+
 int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 {
 	struct cpu_state *c = feed_cpu(m, ev, ev->type == TRACE_EV_SCHED_SWITCH);
@@ -1360,8 +1386,23 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 
 		if (f->child_pid <= 0)
 			break;
-		if (old && !old->dead)
+		if (old && !old->dead && old->left_open)
+			left_close(m, old, false, -1);  /* its last switch, not the new task's */
+		if (old && !old->dead && old->exiting && old_on_cpu(m, old)) {
+			/*
+			 * Past its sched_process_exit and still on its CPU: the
+			 * pid was freed at exit_notify() (release_task(), or the
+			 * parent's wait()), before the task's last switch
+			 * (do_task_dead()), and a fork took it.  The old task
+			 * stays that CPU's current (cpu_curr_task(), the
+			 * CPU's hint): its events there until that switch are
+			 * its own.  The pid names the new task.
+			 */
+			if (!new_task(m, f->child_pid, old, ev->ts))
+				break;
+		} else if (old && !old->dead) {
 			task_kill(old);         /* its exit was not seen: a new task now */
+		}
 		t = get_task(m, f->child_pid, f->child_comm, ev->ts);
 		if (t && parent && !pid_map_get(&m->cg_seed, f->child_pid))
 			t->pub.cgroup = parent->pub.cgroup;

@@ -59,6 +59,7 @@ struct tstate {
 	uint32_t handoff_to;         /* QUEUED: preempted by run_wakee (a hand-off) */
 	uint32_t handoff_from;       /* the task that handed off to this one */
 	bool exiting;                /* sched_process_exit seen, its EXIT_MOVE not yet placed */
+	bool exited;                 /* sched_process_exit seen (in its context) */
 	int16_t seen_cpu;            /* the first CPU the trace showed it on, -1 none yet */
 	char comm[TRACE_COMM_LEN];   /* comm as of the last event naming it */
 	WL_VEC(struct wl_op) ops;
@@ -298,6 +299,20 @@ static uint32_t lookup(const struct wl_builder *b, int32_t pid)
 	if (pid <= 0 || (size_t)pid >= b->pid_cap || !b->pid_map[pid])
 		return WL_NONE;
 	return b->pid_map[pid] - 1;
+}
+
+/*
+ * The task of @pid in an event on the CPU tracked by @c that names the
+ * CPU's current (common_pid, a switch's prev): that current if it has the
+ * pid and runs there - an exiting task whose pid a fork took before its
+ * last switch (on_fork()) - else the pid's task.
+ */
+static uint32_t lookup_on(const struct wl_builder *b, const struct cpu_track *c, int32_t pid)
+{
+	if (c && c->curr >= 0 && pid > 0 && b->tasks.v[c->curr].pid == pid &&
+	    b->ts.v[c->curr].st == TS_RUNNING)
+		return (uint32_t)c->curr;
+	return lookup(b, pid);
 }
 
 static enum wl_task_class class_of_prio(int32_t prio)
@@ -809,7 +824,7 @@ static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 {
 	struct wl_builder *b = ctx;
 	struct cpu_track *c = cpu_get(b, ls->cpu);
-	uint32_t t = lookup(b, ls->pid);
+	uint32_t t = lookup_on(b, c, ls->pid);
 	bool idle_was_open;
 	struct trace_event sw;
 	const struct wl_task *wt;
@@ -934,7 +949,7 @@ static uint32_t context_task(struct wl_builder *b, const struct trace_event *ev,
 		c->known_once = true;
 		return WL_NONE;
 	}
-	t = lookup(b, ev->common_pid);
+	t = lookup_on(b, c, ev->common_pid);
 	if (t != WL_NONE && c->curr == (int32_t)t)
 		return t;
 	if (t == WL_NONE) {
@@ -1461,7 +1476,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		b->tick_hist[(ev->ts - c->stat2_ts) / WL_LEAD_BUCKET_NS]++;
 	c->stat2_pid = 0;
 	if (sw->prev_pid > 0) {
-		p = lookup(b, sw->prev_pid);
+		p = lookup_on(b, c, sw->prev_pid);
 		if (p == WL_NONE) {
 			p = appear_running(b, c, ev->cpu, sw->prev_pid, sw->prev_comm, sw->prev_prio,
 					   ev->ts);
@@ -1529,8 +1544,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			if (b->tasks.v[p].cls == WL_CLASS_FAIR &&
 			    push_op(b, p, WL_OP_EXIT, 0, 0, (uint64_t)sw->prev_state))
 				return -1;
-			if (pid_map_set(b, sw->prev_pid, 0))
-				return -1;
+			if (lookup(b, sw->prev_pid) == p && pid_map_set(b, sw->prev_pid, 0))
+				return -1;      /* (a fork may have taken the pid already) */
 			break;
 		}
 	} else if (cpu_seen_idle(b, c, ev->cpu, ev->ts)) {
@@ -1705,6 +1720,7 @@ static int on_fork(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_process_fork *f = &ev->u.fork;
 	uint32_t parent, child, old;
+	struct cpu_track *c;
 	bool stranger;
 	int fail = 0;
 
@@ -1714,7 +1730,17 @@ static int on_fork(struct wl_builder *b, const struct trace_event *ev)
 	if (fail)
 		return -1;
 	old = lookup(b, f->child_pid);
-	if (old != WL_NONE && b->ts.v[old].st != TS_DEAD) {
+	if (old != WL_NONE && b->ts.v[old].exited && b->ts.v[old].st == TS_RUNNING &&
+	    (c = cpu_get(b, b->ts.v[old].cpu)) && c->curr == (int32_t)old) {
+		/*
+		 * Past its sched_process_exit and still on its CPU: the pid
+		 * was freed at exit_notify() (release_task(), or the parent's
+		 * wait()), before the task's last switch (do_task_dead()), and
+		 * this fork took it.  The old task runs on to that switch
+		 * (lookup_on(): its CPU's events in its context are its own);
+		 * the pid names the child.
+		 */
+	} else if (old != WL_NONE && b->ts.v[old].st != TS_DEAD) {
 		note(b, WL_NOTE_PID_REUSE);
 		if (b->ts.v[old].st == TS_RUNNING && flush_run(b, old, ev->ts))
 			return -1;
@@ -1802,6 +1828,8 @@ static int on_exit_event(struct wl_builder *b, const struct trace_event *ev)
 {
 	uint32_t t = ev->u.exit.pid > 0 ? lookup(b, ev->u.exit.pid) : WL_NONE;
 
+	if (t != WL_NONE && ev->common_pid == ev->u.exit.pid)
+		b->ts.v[t].exited = true;
 	if (t != WL_NONE && ev->common_pid == ev->u.exit.pid && b->ts.v[t].st == TS_RUNNING &&
 	    b->tasks.v[t].cls == WL_CLASS_FAIR)
 		b->ts.v[t].exiting = true;

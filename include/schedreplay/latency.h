@@ -21,7 +21,8 @@
  * a CPU. Kept apart from wakeup latency.
  *
  * Per task (an instance of a pid between its fork and its exit: a reused pid
- * is a new task): time on CPU inside the trace, sched_stat_runtime sum,
+ * is a new task, and an exiting task whose pid a fork took before its last
+ * switch keeps its CPU's events until that switch): time on CPU inside the trace, sched_stat_runtime sum,
  * switches in, preemptions, migrations, both distributions.
  *
  * Tasks alive before the trace are handled from the first event that names

@@ -259,6 +259,153 @@ static void test_lifecycle(void)
 	wl_free(wl);
 }
 
+/*
+ * A pid reused before the old task's last switch: the kernel frees it at
+ * exit_notify(), before do_task_dead(), so a fork on another CPU may take
+ * it first.  50 runs on CPU 0 from 1 ms, exits at 3 ms (its EXIT_MOVE at
+ * 3.06 ms), 60 forks a new 50 on CPU 1 at 4 ms, the old 50 is charged and
+ * switches out dead at 4.02 and 4.03 ms, and the new one runs 5..6 ms on
+ * CPU 1.  The old task's work and its EXIT are its own; the new one is one
+ * task, forked by 60, with its one run and block, and the measured side
+ * agrees (its sched_wakeup_new sample, the old task's run time).  @early:
+ * the new one is switched in on CPU 1 at 4.012 ms instead, before the old
+ * task's last events, and runs to 6 ms.
+ */
+static void pid_reuse_in_exit(bool early)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t p, o, n;
+	unsigned int it = 0;
+	const char *text;
+	uint64_t v, reuse = 0;
+	const struct lat_machine *m;
+	const struct lat_task *lo = NULL, *ln = NULL;
+	uint64_t in = early ? 4 * MS + 12 * US : 5 * MS;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 60, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 0, 50);
+	e.u.exit.pid = 50;
+	feed(e);
+	feed(ev_runtime(3 * MS + 60 * US, 0, 50, 2 * MS));       /* the EXIT_MOVE */
+	feed(ev_fork(4 * MS, 1, 60, 50));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 4 * MS + 10, 1, 60, 0, 50, 120, 1));
+	if (early)
+		feed(ev_switch(in, 1, 60, 'S', 120, 50, 120));
+	feed(ev_runtime(4 * MS + 20 * US, 0, 50, 900 * US));      /* the old task's */
+	feed(ev_switch(4 * MS + 30 * US, 0, 50, 'X', 120, 0, 120));
+	if (!early)
+		feed(ev_switch(in, 1, 60, 'S', 120, 50, 120));
+	feed(ev_switch(6 * MS, 1, 50, 'S', 120, 0, 120));
+	wl = finish();
+	p = task_of(wl, 60, 0);
+	o = task_of(wl, 50, 0);
+	n = task_of(wl, 50, 1);
+	CHECK(p != WL_NONE && o != WL_NONE && n != WL_NONE);
+	CHECK_EQ(task_of(wl, 50, 2), WL_NONE);
+	/* old: RUN 2.06 ms, EXIT_MOVE, RUN 0.97 ms, EXIT */
+	CHECK_EQ(wl_task(wl, o)->nr_ops, 4);
+	CHECK_EQ(op_of(wl, o, 0)->value, 2 * MS + 60 * US);
+	CHECK_EQ(op_of(wl, o, 1)->kind, WL_OP_EXIT_MOVE);
+	CHECK_EQ(op_of(wl, o, 2)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, o, 2)->value, 970 * US);
+	CHECK_EQ(op_of(wl, o, 3)->kind, WL_OP_EXIT);
+	/* new: forked by 60, woken new 4 ms + 10 ns, RUN 1 ms, BLOCK */
+	CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_NEW);
+	CHECK_EQ(wl_task(wl, n)->parent, p);
+	CHECK(wl_task(wl, n)->init_wake != WL_NONE);
+	if (wl_task(wl, n)->init_wake != WL_NONE)
+		CHECK_EQ(wl_wake(wl, wl_task(wl, n)->init_wake)->latency, in - 4 * MS - 10);
+	CHECK_EQ(wl_task(wl, n)->nr_ops, 2);
+	CHECK_EQ(op_of(wl, n, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, n, 0)->value, 6 * MS - in);
+	CHECK_EQ(op_of(wl, n, 1)->kind, WL_OP_BLOCK);
+	while (wl_note_at(wl, &it, &text, &v))
+		if (strstr(text, "pids reused"))
+			reuse = v;
+	CHECK_EQ(reuse, 0);                 /* its exit was recorded */
+	m = wl_measured_latency(wl);
+	for (size_t i = 0; i < lat_nr_tasks(m); i++)
+		if (lat_task_at(m, i)->pid == 50) {
+			if (!lo)
+				lo = lat_task_at(m, i);
+			else if (!ln)
+				ln = lat_task_at(m, i);
+			else
+				CHECK(!"a third measured task of pid 50");
+		}
+	CHECK(lo && ln);
+	if (lo && ln) {
+		CHECK_EQ(lo->runtime_ns, 3 * MS + 30 * US);
+		CHECK_EQ(ln->lat[LAT_WAKEUP].count, 1);
+		CHECK_EQ(ln->runtime_ns, 6 * MS - in);
+	}
+	wl_free(wl);
+}
+
+static void test_pid_reuse_in_exit(void)
+{
+	pid_reuse_in_exit(false);
+	pid_reuse_in_exit(true);
+}
+
+/*
+ * An untraced switch still open (LAT_LOST_OTHER, blocked or preempted not
+ * decided) when its pid is reused, the old task's exit and last switch not
+ * traced (the guest agent's tokio-rt-worker threads).  500 runs on CPU 0
+ * from 1 ms (last event 1.2 ms), 7 acts there at 2 ms; 1 forks a new 500
+ * on CPU 1 at 3 ms, which runs from 4 ms (last event 4.2 ms) until 8 acts
+ * there at 5 ms; 7 switches the new 500 in on CPU 0 at 6 ms, and it blocks
+ * at 7 ms.  The new task's open switch is its own: it left CPU 1 blocked
+ * at 4.2 ms (switched in on another CPU), not preempted at 5 ms; the old
+ * task's is closed at the fork and changes nothing of the new one.
+ */
+static void test_pid_reuse_open_switch(void)
+{
+	struct wl_workload *wl;
+	uint32_t n;
+	const struct lat_machine *m;
+	const struct lat_task *ln = NULL;
+
+	start();
+	feed(ev_switch(500 * US, 1, 0, 'R', 120, 1, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 500, 120));
+	feed(ev_runtime(1 * MS + 200 * US, 0, 500, 200 * US));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 7, 0, 99, 120, 0));
+	feed(ev_fork(3 * MS, 1, 1, 500));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 3 * MS + 10, 1, 1, 0, 500, 120, 1));
+	feed(ev_switch(4 * MS, 1, 1, 'S', 120, 500, 120));
+	feed(ev_runtime(4 * MS + 200 * US, 1, 500, 200 * US));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 1, 8, 0, 98, 120, 1));
+	feed(ev_switch(6 * MS, 0, 7, 'S', 120, 500, 120));
+	feed(ev_switch(7 * MS, 0, 500, 'S', 120, 0, 120));
+	wl = finish();
+	n = task_of(wl, 500, 1);
+	CHECK(n != WL_NONE);
+	CHECK_EQ(task_of(wl, 500, 2), WL_NONE);
+	/* new: RUN 0.2 ms, BLOCK (4.2 ms), RUN 1 ms, BLOCK */
+	CHECK_EQ(wl_task(wl, n)->nr_ops, 4);
+	CHECK_EQ(op_of(wl, n, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, n, 0)->value, 200 * US);
+	CHECK_EQ(op_of(wl, n, 1)->kind, WL_OP_BLOCK);
+	CHECK_EQ(op_of(wl, n, 2)->value, 1 * MS);
+	CHECK_EQ(op_of(wl, n, 3)->kind, WL_OP_BLOCK);
+	m = wl_measured_latency(wl);
+	for (size_t i = 0; i < lat_nr_tasks(m); i++)
+		if (lat_task_at(m, i)->pid == 500)
+			ln = lat_task_at(m, i);
+	CHECK(ln != NULL);
+	if (ln) {
+		CHECK_EQ(ln->runtime_ns, 200 * US + 1 * MS);
+		CHECK_EQ(ln->preemptions, 0);
+		CHECK_EQ(ln->lat[LAT_RUNQ_WAIT].count, 0);
+	}
+	CHECK_EQ(lat_get_summary(m)->lost_switches[LAT_LOST_OTHER], 2);
+	wl_free(wl);
+}
+
 /* Migrations of queued tasks are timed; wakeup migrations are not. */
 static void test_migrate(void)
 {
@@ -1617,6 +1764,8 @@ int main(void)
 	test_basic();
 	test_race_and_spurious();
 	test_lifecycle();
+	test_pid_reuse_in_exit();
+	test_pid_reuse_open_switch();
 	test_migrate();
 	test_hz();
 	test_lost();

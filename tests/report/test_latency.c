@@ -122,6 +122,17 @@ static void fork_ev(uint64_t ts, int cpu, int32_t parent, int32_t child)
 	feed(&ev);
 }
 
+static void exit_ev(uint64_t ts, int cpu, int32_t pid)
+{
+	/* do_exit() writes it in the exiting task's context */
+	struct trace_event ev = { .type = TRACE_EV_SCHED_PROCESS_EXIT, .cpu = cpu, .ts = ts,
+				  .common_pid = pid };
+
+	ev.u.exit.pid = pid;
+	snprintf(ev.u.exit.comm, 16, "p%d", pid);
+	feed(&ev);
+}
+
 static void attach(uint64_t ts, int cpu, int32_t pid, const char *path)
 {
 	struct trace_event ev = { .type = TRACE_EV_CGROUP_ATTACH_TASK, .cpu = cpu, .ts = ts,
@@ -398,6 +409,130 @@ int main(void)
 		EQ("inferred", lat_get_summary(m)->lost_switches[LAT_LOST_IDLE], infer ? 1 : 0);
 		lat_machine_free(m);
 	}
+	infer = false;
+
+	/*
+	 * Pid reuse while the old task is still in do_exit(): the pid is freed
+	 * at exit_notify() (release_task(), or the parent's wait()), before the
+	 * task's last switch (do_task_dead()), so a fork elsewhere may take it
+	 * first.  500 runs on CPU 0 from 10, exits at 20; 1 forks a new 500 on
+	 * CPU 1 at 30 (sched_wakeup_new at 31); the old 500 switches out dead
+	 * at 40; the new one runs on CPU 1 from 45.  The old task's last
+	 * switch is its own (30 ns on CPU), not the new task's: the new one
+	 * keeps its sched_wakeup_new sample (14 ns) and is one task.
+	 */
+	/*
+	 * (k & 2: the new task runs first, at 35, its switch-in restored by
+	 * the reader's repair of an untraced idle exit: synthetic, before the
+	 * old task's last switch.)
+	 */
+	for (int k = 0; k < 4; k++) {
+		bool early = k & 2;
+		uint64_t in = early ? 35 : 45;
+
+		infer = k & 1;
+		begin(early ? (infer ? "pid reused, new task in before the old task's last switch, inferred" :
+				       "pid reused, new task in before the old task's last switch") :
+			      (infer ? "pid reused before the old task's last switch, inferred" :
+				       "pid reused before the old task's last switch"), LAT_START_AUTO);
+		sw(10, 0, 0, S, 500, "old");
+		exit_ev(20, 0, 500);
+		fork_ev(30, 1, 1, 500);
+		wake(N, 31, 1, 1, 500);
+		if (early) {
+			sw(33, 1, 1, S, 0, "swapper");
+			sw(in, 1, 0, R, 500, "new");    /* restored */
+			stat_rt(38, 1, 500, 500, 3);
+		}
+		stat_rt(39, 0, 500, 500, 29);           /* the old task's */
+		sw(40, 0, 500, X, 0, "swapper");
+		if (!early)
+			sw(in, 1, 1, S, 500, "new");
+		end(50);
+		EQ("tasks", lat_nr_tasks(m), 3);   /* 500, 1, 500 again */
+		t = task_of(500, 0);
+		EQ("old exited", t->exited, 1);
+		EQ("old runtime", t->runtime_ns, 30);
+		EQ("old switches", t->switches, 1);
+		t = task_of(500, 1);
+		EQ("new exists", t != NULL, 1);
+		if (t) {
+			EQ("new not exited", t->exited, 0);
+			EQ("new switches", t->switches, 1);
+			EQ("new runtime", t->runtime_ns, 50 - in);
+			EQ("new stat_runtime", t->stat_runtime_ns, early ? 3 : 0);
+		}
+		EQ("old stat_runtime", task_of(500, 0)->stat_runtime_ns, 29);
+		EQ("samples", got.n, 1);
+		EQ("the new task's sched_wakeup_new sample", got.s[0].lat, in - 31);
+		lat_machine_free(m);
+	}
+	infer = false;
+
+	/*
+	 * The same with the old task's last switch not traced: CPU 0 is seen
+	 * idle at 60 (a wakeup in idle's context).  The old task left at its
+	 * last event (39), dead; the new task, running on CPU 1, is untouched.
+	 */
+	infer = true;
+	begin("pid reused before the old task's untraced last switch", LAT_START_AUTO);
+	sw(10, 0, 0, S, 500, "old");
+	exit_ev(20, 0, 500);
+	fork_ev(30, 1, 1, 500);
+	wake(N, 31, 1, 1, 500);
+	sw(35, 1, 1, S, 500, "new");
+	stat_rt(39, 0, 500, 500, 29);
+	wake(W, 60, 0, 0, 77);
+	end(70);
+	EQ("seen idle", lat_get_summary(m)->lost_switches[LAT_LOST_IDLE], 1);
+	EQ("old runtime", task_of(500, 0)->runtime_ns, 29);
+	EQ("old exited", task_of(500, 0)->exited, 1);
+	t = task_of(500, 1);
+	EQ("new exists", t != NULL, 1);
+	if (t) {
+		EQ("new not exited", t->exited, 0);
+		EQ("new runtime", t->runtime_ns, 35);
+	}
+	EQ("tasks", lat_nr_tasks(m), 4);   /* 500, 1, 500 again, 77 */
+	lat_machine_free(m);
+	infer = false;
+
+	/*
+	 * An untraced switch left open (LAT_LOST_OTHER, undecided), and the pid
+	 * reused with no event of the old task since (its exit and last switch
+	 * not traced: the guest agent's tokio-rt-worker threads).  500 runs on
+	 * CPU 0 from 10 (last event 12); 7 acts there at 20: 500 left at 12,
+	 * blocked or preempted not known yet.  A new 500 is forked at 30, runs
+	 * on CPU 1 from 40 (last event 42), and 8 acts there at 50; 7 switches
+	 * the new 500 in on CPU 0 at 60.  The old switch is the old task's,
+	 * closed at the reuse (it exited: blocked); the new one's open switch
+	 * was on CPU 1, so the switch-in on CPU 0 says it blocked (no
+	 * run-queue wait from the old task's 12), and it ran 2 + 10 ns.
+	 */
+	infer = true;
+	begin("pid reused while the old task's untraced switch is open", LAT_START_AUTO);
+	sw(10, 0, 0, S, 500, "old");
+	stat_rt(12, 0, 500, 500, 2);
+	wake(W, 20, 0, 7, 99);
+	fork_ev(30, 1, 1, 500);
+	wake(N, 31, 1, 1, 500);
+	sw(40, 1, 1, S, 500, "new");
+	stat_rt(42, 1, 500, 500, 2);
+	wake(W, 50, 1, 8, 98);
+	sw(60, 0, 7, S, 500, "new");
+	end(70);
+	EQ("switches found", lat_get_summary(m)->lost_switches[LAT_LOST_OTHER], 2);
+	EQ("preempted", lat_get_summary(m)->lost_switch_preempted, 0);
+	EQ("old runtime", task_of(500, 0)->runtime_ns, 2);
+	t = task_of(500, 1);
+	EQ("new exists", t != NULL, 1);
+	if (t) {
+		EQ("new runtime", t->runtime_ns, 2 + 10);
+		EQ("new preemptions", t->preemptions, 0);
+		EQ("new: no run-queue wait", t->lat[LAT_RUNQ_WAIT].count, 0);
+	}
+	EQ("no run-queue wait at all", lat_get_all(m, LAT_RUNQ_WAIT)->count, 0);
+	lat_machine_free(m);
 	infer = false;
 
 	begin("cgroups: seeded, inherited at fork, moved by attach", LAT_START_AUTO);
