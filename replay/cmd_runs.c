@@ -194,6 +194,10 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 		if (wl_preempt_costs_parse(arg, &o->wo.all_preempt_costs) < 0)
 			return bad(o, "--preempt-costs takes strict or all", arg);
 		return 1;
+	case RUN_OPT_EARLY_WAKES:
+		if (replay_early_wakes_parse(arg, &o->rc.early_wakes) < 0)
+			return bad(o, "--early-wakes takes sample, nosample or nocost", arg);
+		return 1;
 	case RUN_OPT_STOP_AT_END:
 		o->rc.stop_at_end = true;
 		return 1;

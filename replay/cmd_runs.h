@@ -30,7 +30,7 @@ enum {
 	RUN_OPT_PROFILE, RUN_OPT_PLACEMENT, RUN_OPT_COMM, RUN_OPT_HZ, RUN_OPT_CGMAP,
 	RUN_OPT_SIDECAR, RUN_OPT_NO_SIDECAR, RUN_OPT_SEED, RUN_OPT_VCPU_PACK, RUN_OPT_NO_VCPU_PACK,
 	RUN_OPT_STOP_AT_END, RUN_OPT_HANDOFF, RUN_OPT_CHANNELS, RUN_OPT_NO_BANDWIDTH,
-	RUN_OPT_STRICT_COSTS, RUN_OPT_PREEMPT_COSTS,
+	RUN_OPT_STRICT_COSTS, RUN_OPT_PREEMPT_COSTS, RUN_OPT_EARLY_WAKES,
 };
 
 #define RUN_OPTS_LONG                                                            \
@@ -54,7 +54,8 @@ enum {
 	{ "handoff", required_argument, NULL, RUN_OPT_HANDOFF },               \
 	{ "channels", required_argument, NULL, RUN_OPT_CHANNELS },               \
 	{ "strict-preempt-costs", no_argument, NULL, RUN_OPT_STRICT_COSTS },     \
-	{ "preempt-costs", required_argument, NULL, RUN_OPT_PREEMPT_COSTS }
+	{ "preempt-costs", required_argument, NULL, RUN_OPT_PREEMPT_COSTS },     \
+	{ "early-wakes", required_argument, NULL, RUN_OPT_EARLY_WAKES }
 
 struct run_opts {
 	const char *cmd;                 /* "replay", "whatif": for messages */

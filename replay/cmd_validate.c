@@ -770,6 +770,7 @@ int cmd_validate(int argc, char **argv)
 		{ "no-bandwidth", no_argument, NULL, 'B' },
 		{ "strict-preempt-costs", no_argument, NULL, 'X' },
 		{ "preempt-costs", required_argument, NULL, 'K' },
+		{ "early-wakes", required_argument, NULL, 'A' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -834,6 +835,10 @@ int cmd_validate(int argc, char **argv)
 		case 'K':
 			if (wl_preempt_costs_parse(optarg, &wo.all_preempt_costs) < 0)
 				return bad_keyword("--preempt-costs", "strict or all", optarg);
+			break;
+		case 'A':
+			if (replay_early_wakes_parse(optarg, &rc.early_wakes) < 0)
+				return bad_keyword("--early-wakes", "sample, nosample or nocost", optarg);
 			break;
 		case 'V': rc.vcpu_pack = REPLAY_VCPU_PACK_ON; break;
 		case 'N': rc.vcpu_pack = REPLAY_VCPU_PACK_OFF; break;
