@@ -757,12 +757,13 @@ static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, unsigned int how,
 /*
  * The stand-in of a non-sync early wake @wi (docs/replay.md, "Early wakes"):
  * its target @ti has just blocked at the block @wi ends and is woken at once.
- * The kernel's reader would have found its message and read on, so what this
- * wakeup costs is the path's mechanism only (often an idle exit: the CPU went
- * idle for an instant), no wait of the kernel's; replay_config.early_wakes
- * says whether it is a latency sample (REPLAY_EARLY_NOSAMPLE: the interval
- * its sched_waking opens ends with none) and whether it costs that mechanism
- * (REPLAY_EARLY_NOCOST: no).  The events are the same in every mode.
+ * In the trace it slept there and this wake woke it (a measured sample);
+ * here the wake came first, so what this wakeup takes is the simulated
+ * path's mechanism only (often an idle exit: the CPU went idle for an
+ * instant).  replay_config.early_wakes says whether it is a latency sample
+ * (REPLAY_EARLY_NOSAMPLE: the interval its sched_waking opens ends with
+ * none) and whether it costs that mechanism (REPLAY_EARLY_NOCOST: no).  The
+ * events are the same in every mode.
  */
 static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t now)
 {

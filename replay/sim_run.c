@@ -686,7 +686,7 @@ bool replay_count_get(const struct replay_result *r, const char *name, uint64_t 
 static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_EARLY_WAKE] = "wakes that reached their target before it reached the block they end (delivered at the block)",
 	[SIM_NOTE_EARLY_STANDIN] = "early wakes neither sync nor a race in the trace: the task still blocked at the block and was woken at once (the stand-in for writes the trace does not show; docs/replay.md \"Early wakes\")",
-	[SIM_NOTE_EARLY_MUTED] = "wakeup latency samples not counted: the stand-in wakeups of those blocks (--early-wakes nosample; the kernel's reader would have read on)",
+	[SIM_NOTE_EARLY_MUTED] = "wakeup latency samples not counted: the stand-in wakeups of those blocks (--early-wakes nosample)",
 	[SIM_NOTE_EARLY_NOCOST] = "of those stand-in wakeups, given no mechanical cost (--early-wakes nocost: no idle exit, no preemption cost)",
 	[SIM_NOTE_BLOCK_SKIPPED] = "blocks not slept because their wake had already arrived (no wakeup: nobody waited)",
 	[SIM_NOTE_SPURIOUS_DROPPED] = "wakes of a running task in the trace that found the task asleep in the simulation: dropped",

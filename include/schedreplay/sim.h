@@ -83,9 +83,12 @@ enum replay_handoff {
  * reached the BLOCK it ends, and is not sync (WL_WAKE_SYNC), is delivered at
  * that block: the target still blocks there and is woken at once (the block
  * stands for writes the trace does not show; docs/replay.md "Early wakes").
- * The kernel's reader would have found its message and read on: no sleep,
- * no wakeup, no latency sample.
- *   SAMPLE   that wakeup is a latency sample like any other (the default);
+ * In the trace the target slept there and was woken (a measured sample);
+ * the stand-in's wakeup is its counterpart, with the simulated path's
+ * mechanism (often an idle exit) as its value.
+ *   SAMPLE   that wakeup is a latency sample like any other (the default;
+ *            the others were measured worse: docs/validation.md, "Early
+ *            wakes' stand-in samples");
  *   NOSAMPLE the block and the wakeup stay (every count as with SAMPLE) but
  *            its wakeup interval gives no sample (lat_machine_mute_pending());
  *   NOCOST   the wakeup is a sample, but costs no mechanical path cost (no
