@@ -237,6 +237,13 @@ static int set_handoff(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_early_wakes(struct run_opts *o, const char *arg)
+{
+	if (replay_early_wakes_parse(arg, &o->rc.early_wakes) < 0)
+		return bad(o, "--early-wakes takes sample, nosample or nocost", arg);
+	return 0;
+}
+
 static int set_channels(struct run_opts *o, const char *arg)
 {
 	if (replay_channels_parse(arg, &o->wo.channels, &o->rc.channel_strict) < 0)
@@ -331,6 +338,13 @@ static const struct run_opt run_opt_table[] = {
 	{ "skip-early-blocks", NULL, RUN_OPTS_MODEL, AT(rc.skip_early_blocks), .help =
 	  "a wake that arrives before its block skips the block\n"
 	  "(default: the task blocks and is woken at once)" },
+	{ "early-wakes", "sample|nosample|nocost", RUN_OPTS_MODEL, set_early_wakes, .help =
+	  "the wakeup of such a block (a non-sync\n"
+	  "wake: the stand-in for writes the trace does not show) is a\n"
+	  "latency sample (sample, the default), is not counted as one\n"
+	  "(nosample: every event stays), or costs no idle exit or\n"
+	  "preemption cost (nocost); measured, not adopted\n"
+	  "(docs/replay.md, \"Early wakes\")" },
 	{ "no-flush-hold", NULL, RUN_OPTS_MODEL, AT(rc.no_flush_hold), .help =
 	  "ablation: a CPU that one traced interrupt queued several\n"
 	  "wakeups onto while idle (a wake-list flush) leaves idle after\n"

@@ -247,6 +247,7 @@ struct task {
 	int on_cpu;                    /* -1: not on a CPU (as far as known) */
 	bool dead;
 	bool pending;                  /* a wakeup interval is open */
+	bool muted;                    /* ... and ends with no sample (lat_machine_mute_pending()) */
 	uint8_t wake_ev;               /* enum trace_event_type that opened it */
 	bool runnable;                 /* preempted, waiting to run again */
 	bool exiting;                  /* its sched_process_exit seen */
@@ -778,6 +779,7 @@ static void start_interval(struct lat_machine *m, struct task *t, uint64_t ts,
 		return;
 	}
 	t->pending = true;
+	t->muted = false;
 	t->wake_ts = ts;
 	t->wake_ev = (uint8_t)ev;
 }
@@ -839,6 +841,7 @@ static void switch_out(struct lat_machine *m, struct task *t, struct lat_lost_sw
 	} else if (t->run_waking_ts > ls->ts && !t->pending) {
 		/* that waking found it asleep: its interval starts there */
 		t->pending = true;
+		t->muted = false;
 		t->wake_ts = t->run_waking_ts;
 		t->wake_ev = TRACE_EV_SCHED_WAKING;
 		t->pub.wakings_running--;
@@ -1125,11 +1128,12 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 				o->guessed = false;
 			}
 		}
-		if (t->pending) {
+		if (t->pending && t->muted)
+			m->sum.samples_muted++;
+		else if (t->pending)
 			emit(m, LAT_WAKEUP, t, s->next_comm, ev->cpu, t->wake_ts, ev->ts,
 			     (enum trace_event_type)t->wake_ev);
-			t->pending = false;
-		}
+		t->pending = false;
 		if (t->runnable) {
 			emit(m, LAT_RUNQ_WAIT, t, s->next_comm, ev->cpu, t->runnable_ts, ev->ts,
 			     TRACE_EV_SCHED_SWITCH);
@@ -1438,6 +1442,16 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 		break;
 	}
 	return m->oom ? -1 : 0;
+}
+
+int lat_machine_mute_pending(struct lat_machine *m, int32_t pid)
+{
+	struct task *t = pid > 0 ? pid_map_get(&m->live, pid) : NULL;
+
+	if (!t || t->dead || !t->pending)
+		return 0;
+	t->muted = true;
+	return 1;
 }
 
 void lat_machine_lost(struct lat_machine *m, int cpu, uint64_t n)

@@ -333,14 +333,15 @@ static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, u
 
 /*
  * After a wakeup, fork or migration onto @cpu: if the model set
- * need_resched, the switch happens after the path's mechanical cost, and not
- * before @not_before (0: no bound; a wakeup onto a CPU running idle, with
- * or without its switch out pending, that the traced interrupt queued with
- * later ones: the end of that flush, wl_wake.flush_ns).
+ * need_resched, the switch happens after the path's mechanical cost (none
+ * if @no_cost: an early wake's stand-in wakeup under --early-wakes nocost),
+ * and not before @not_before (0: no bound; a wakeup onto a CPU running idle,
+ * with or without its switch out pending, that the traced interrupt queued
+ * with later ones: the end of that flush, wl_wake.flush_ns).
  */
 static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_cpu,
 			      enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t not_before,
-			      uint64_t now)
+			      bool no_cost, uint64_t now)
 {
 	enum wl_path path;
 	uint64_t at;
@@ -353,7 +354,7 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 		path = WL_PATH_PREEMPT_LOCAL;
 	else
 		path = WL_PATH_PREEMPT_REMOTE;
-	at = now + cost(s, path, ctx, cpu, task, seq);
+	at = now + (no_cost ? 0 : cost(s, path, ctx, cpu, task, seq));
 	if (at < not_before) {
 		const struct sim_cpu *c = &s->cpus[cpu];
 
@@ -369,7 +370,7 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
 			 enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t now)
 {
-	return resched_after_hold(s, cpu, was_idle, waker_cpu, ctx, task, seq, 0, now);
+	return resched_after_hold(s, cpu, was_idle, waker_cpu, ctx, task, seq, 0, false, now);
 }
 
 /*
@@ -679,12 +680,16 @@ static int32_t cpu_pid(const struct sim *s, int cpu)
 	return c->curr >= 0 ? s->wt[c->curr].pid : 0;
 }
 
+/* wake_task()'s @how */
+#define SIM_WAKE_WAKING_EMITTED 1u   /* its sched_waking is already emitted */
+#define SIM_WAKE_NO_COST        2u   /* no mechanical cost (--early-wakes nocost) */
+
 /*
  * try_to_wake_up() of blocked task @ti onto the CPU placement picks (the
  * trace's @traced CPU under --placement trace).  @seq draws the cost.
  */
 static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int wcpu, int flags,
-		     enum calib_ctx ctx, uint32_t seq, bool waking_emitted, const struct wl_wake *w,
+		     enum calib_ctx ctx, uint32_t seq, unsigned int how, const struct wl_wake *w,
 		     uint64_t now)
 {
 	struct sim_task *t = &s->tasks[ti];
@@ -692,7 +697,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	int cpu;
 	bool was_idle, idle_curr;
 
-	if (!waking_emitted &&
+	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
 	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
 		return -1;
 	model_task_info(t->mt, &before);
@@ -733,11 +738,11 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	return resched_after_hold(s, after.cpu, was_idle, wcpu, ctx, ti, seq,
 				  !s->cfg.no_flush_hold && idle_curr && w && w->flush_ns &&
 				  w->waker == WL_NONE && after.cpu == w->cpu ? w->ts + w->flush_ns : 0,
-				  now);
+				  how & SIM_WAKE_NO_COST, now);
 }
 
-/* try_to_wake_up() of a blocked task by wake record @wi. */
-static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, bool waking_emitted, uint64_t now)
+/* try_to_wake_up() of a blocked task by wake record @wi (@how: wake_task()'s). */
+static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, unsigned int how, uint64_t now)
 {
 	const struct wl_wake *w = &s->wakes[wi];
 	int flags = MODEL_WF_TTWU | (w->flags & WL_WAKE_SYNC ? MODEL_WF_SYNC : 0);
@@ -746,7 +751,33 @@ static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, bool waking_emitt
 
 	return wake_task(s, w->target, traced_cpu(&s->tasks[w->target], w), waker_cpu,
 			 wcpu, flags,
-			 calib_ctx_of_wake(w), w->seq, waking_emitted, w, now);
+			 calib_ctx_of_wake(w), w->seq, how, w, now);
+}
+
+/*
+ * The stand-in of a non-sync early wake @wi (docs/replay.md, "Early wakes"):
+ * its target @ti has just blocked at the block @wi ends and is woken at once.
+ * In the trace it slept there and this wake woke it (a measured sample);
+ * here the wake came first, so what this wakeup takes is the simulated
+ * path's mechanism only (often an idle exit: the CPU went idle for an
+ * instant).  replay_config.early_wakes says whether it is a latency sample
+ * (REPLAY_EARLY_NOSAMPLE: the interval its sched_waking opens ends with
+ * none) and whether it costs that mechanism (REPLAY_EARLY_NOCOST: no).  The
+ * events are the same in every mode.
+ */
+static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t now)
+{
+	enum replay_early_wakes mode = s->cfg.early_wakes;
+
+	s->notes[SIM_NOTE_EARLY_STANDIN]++;
+	if (mode == REPLAY_EARLY_NOCOST)
+		s->notes[SIM_NOTE_EARLY_NOCOST]++;
+	if (wake_now(s, wi, s->wakes[wi].waker_cpu,
+		     mode == REPLAY_EARLY_NOCOST ? SIM_WAKE_NO_COST : 0, now))
+		return -1;
+	if (mode == REPLAY_EARLY_NOSAMPLE)
+		lat_machine_mute_pending(s->lat, s->wt[ti].pid);
+	return 0;
 }
 
 /*
@@ -770,7 +801,7 @@ static int handoff_release(struct sim *s, uint32_t yi, int cpu, bool reply, uint
 	if (s->tasks[xi].st != SIM_BLOCKED || s->tasks[xi].waiting != WL_NONE)
 		return 0;
 	return wake_task(s, xi, s->tasks[xi].cpu, cpu, cpu, MODEL_WF_TTWU | MODEL_WF_SYNC,
-			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, false, NULL, now);
+			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, 0, NULL, now);
 }
 
 /* ---- channels (WL_OP_READ / WL_OP_WRITE, sim_chan.h) ---------------- */
@@ -793,7 +824,7 @@ static int chan_release_waiter(struct sim *s, uint32_t yi, int cpu, uint64_t now
 		return 0;
 	s->notes[SIM_NOTE_CHAN_WAIT_RELEASED]++;
 	return wake_task(s, xi, s->tasks[xi].cpu, cpu, cpu, MODEL_WF_TTWU | MODEL_WF_SYNC,
-			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, false, NULL, now);
+			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, 0, NULL, now);
 }
 
 /* Task @ti, current on @cpu, sleeps in its channel op (retried when it runs again). */
@@ -827,10 +858,10 @@ static int chan_wake(struct sim *s, uint32_t ti, uint32_t wi, int cpu, uint64_t 
 		const struct wl_wake *w = &s->wakes[wi];
 
 		return wake_task(s, ti, traced_cpu(t, w), cpu, cpu, flags, calib_ctx_of_wake(w),
-				 w->seq, false, w, now);
+				 w->seq, 0, w, now);
 	}
 	return wake_task(s, ti, t->cpu, cpu, cpu, flags, CALIB_CTX_TASK,
-			 0x50000000u | s->chan_wakes++, false, NULL, now);
+			 0x50000000u | s->chan_wakes++, 0, NULL, now);
 }
 
 /*
@@ -1047,7 +1078,7 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 				       cpu_pid(s, t->cpu), now);
 	}
 	if ((t->st == SIM_BLOCKED && t->waiting == wi) || chan_wakes_sleeper(s, ti, wi))
-		return wake_now(s, wi, waker_cpu, false, now);
+		return wake_now(s, wi, waker_cpu, 0, now);
 	/* Not at that block yet: it will not sleep there (see run_ops). */
 	s->early[wi] = 1;
 	chan_push(s, wi);
@@ -1344,10 +1375,11 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 					t->waiting = wi;
 					if (schedule_ex(s, cpu, how, (int64_t)op->value, now))
 						return -1;
-					if (t->st == SIM_BLOCKED && t->waiting == wi &&
-					    wake_now(s, wi, race ? cpu : w->waker_cpu, race, now))
-						return -1;
-					return 0;
+					if (t->st != SIM_BLOCKED || t->waiting != wi)
+						return 0;
+					if (race)
+						return wake_now(s, wi, cpu, SIM_WAKE_WAKING_EMITTED, now);
+					return early_standin_wake(s, ti, wi, now);
 				}
 				/*
 				 * The condition was true before it slept: no

@@ -79,6 +79,9 @@ static inline bool hev_less(const struct sim_hev *a, const struct sim_hev *b)
 
 enum sim_note_id {
 	SIM_NOTE_EARLY_WAKE,
+	SIM_NOTE_EARLY_STANDIN,
+	SIM_NOTE_EARLY_MUTED,
+	SIM_NOTE_EARLY_NOCOST,
 	SIM_NOTE_BLOCK_SKIPPED,
 	SIM_NOTE_SPURIOUS_DROPPED,
 	SIM_NOTE_MIGRATE_SKIPPED,

@@ -80,6 +80,23 @@ int replay_handoff_parse(const char *name, enum replay_handoff *out)
 	return -1;
 }
 
+int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out)
+{
+	static const char *const names[] = {
+		[REPLAY_EARLY_SAMPLE] = "sample",
+		[REPLAY_EARLY_NOSAMPLE] = "nosample",
+		[REPLAY_EARLY_NOCOST] = "nocost",
+	};
+
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(name, names[i])) {
+			*out = (enum replay_early_wakes)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 					       const struct replay_config *cfg, const char **why)
 {
@@ -541,6 +558,7 @@ static int collect(struct sim *s, struct replay_result *r)
 	r->nr_cpus = (unsigned int)s->nr_cpus;
 	r->events = s->events;
 	memcpy(r->notes, s->notes, sizeof(r->notes));
+	r->notes[SIM_NOTE_EARLY_MUTED] = lat_get_summary(s->lat)->samples_muted;
 	for (uint32_t w = 0; w < wl_nr_wakes(s->wl); w++)
 		r->notes[SIM_NOTE_UNDELIVERED] += s->early[w];
 	if (s->samples)
@@ -667,6 +685,9 @@ bool replay_count_get(const struct replay_result *r, const char *name, uint64_t 
 
 static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_EARLY_WAKE] = "wakes that reached their target before it reached the block they end (delivered at the block)",
+	[SIM_NOTE_EARLY_STANDIN] = "early wakes neither sync nor a race in the trace: the task still blocked at the block and was woken at once (the stand-in for writes the trace does not show; docs/replay.md \"Early wakes\")",
+	[SIM_NOTE_EARLY_MUTED] = "wakeup latency samples not counted: the stand-in wakeups of those blocks (--early-wakes nosample)",
+	[SIM_NOTE_EARLY_NOCOST] = "of those stand-in wakeups, given no mechanical cost (--early-wakes nocost: no idle exit, no preemption cost)",
 	[SIM_NOTE_BLOCK_SKIPPED] = "blocks not slept because their wake had already arrived (no wakeup: nobody waited)",
 	[SIM_NOTE_SPURIOUS_DROPPED] = "wakes of a running task in the trace that found the task asleep in the simulation: dropped",
 	[SIM_NOTE_MIGRATE_DEFERRED] = "traced migrations of queued tasks that the simulation had running: applied at the task's next preemption",

@@ -223,6 +223,7 @@ struct lat_summary {
 	uint64_t events;                    /* fed */
 	uint64_t intervals_dropped_lost;    /* pending at a lost-events gap */
 	uint64_t provisional_dropped;       /* sched_wakeup samples dropped by AUTO */
+	uint64_t samples_muted;             /* wakeup intervals ended with no sample (muted) */
 	uint64_t wakings_running, wakings_pending;
 	uint64_t lost_gaps;
 	uint64_t cgroup_moves;              /* cgroup_attach_task followed */
@@ -257,6 +258,17 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev);
 int lat_machine_feed_switch(struct lat_machine *m, const struct trace_event *ev);
 int lat_machine_feed_wakeup(struct lat_machine *m, const struct trace_event *ev);
 int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_event *ev);
+
+/*
+ * The wakeup interval now open for @pid (started by its last sched_waking
+ * or sched_wakeup) ends at its switch-in with no sample: counted in
+ * lat_summary.samples_muted instead.  It stays open until then, so a waking
+ * meanwhile still finds a pending wakeup and starts nothing.  For a
+ * simulated stream whose producer knows a wakeup stands for no wait (the
+ * replay's --early-wakes nosample); the definition of every other sample
+ * is unchanged.  1 if an interval was open, else 0 (nothing done).
+ */
+int lat_machine_mute_pending(struct lat_machine *m, int32_t pid);
 
 /*
  * @n events (TRACE_LOST_UNKNOWN: unknown) were lost on @cpu before the next

@@ -77,6 +77,30 @@ enum replay_handoff {
 	REPLAY_HANDOFF_SKIP,
 };
 
+/*
+ * replay_config.early_wakes: what the stand-in block of a non-sync early wake
+ * does about latency.  A wake that reaches its target before the target
+ * reached the BLOCK it ends, and is not sync (WL_WAKE_SYNC), is delivered at
+ * that block: the target still blocks there and is woken at once (the block
+ * stands for writes the trace does not show; docs/replay.md "Early wakes").
+ * In the trace the target slept there and was woken (a measured sample);
+ * the stand-in's wakeup is its counterpart, with the simulated path's
+ * mechanism (often an idle exit) as its value.
+ *   SAMPLE   that wakeup is a latency sample like any other (the default;
+ *            the others were measured worse: docs/validation.md, "Early
+ *            wakes' stand-in samples");
+ *   NOSAMPLE the block and the wakeup stay (every count as with SAMPLE) but
+ *            its wakeup interval gives no sample (lat_machine_mute_pending());
+ *   NOCOST   the wakeup is a sample, but costs no mechanical path cost (no
+ *            idle exit, no preemption cost): a CPU the block left idle picks
+ *            the task again at once.
+ */
+enum replay_early_wakes {
+	REPLAY_EARLY_SAMPLE = 0,
+	REPLAY_EARLY_NOSAMPLE,
+	REPLAY_EARLY_NOCOST,
+};
+
 struct replay_config {
 	/* NULL: the profile for the trace's kernel release, else the default */
 	const struct model_profile *profile;
@@ -99,6 +123,8 @@ struct replay_config {
 	 * already true).  See docs/replay.md.
 	 */
 	bool skip_early_blocks;
+	/* the latency of the blocks skip_early_blocks keeps for non-sync wakes (above) */
+	enum replay_early_wakes early_wakes;
 	/*
 	 * By default a CPU that a traced interrupt queued several external
 	 * wakeups onto while idle (a wake-list flush: wl_wake.flush_ns)
@@ -205,6 +231,8 @@ void replay_config_default(struct replay_config *cfg);
 int replay_channels_parse(const char *name, enum wl_channels *wl, bool *strict);
 /* "sleep", "preempt", "yield", "skip" -> *out; -1 (out unchanged) for anything else. */
 int replay_handoff_parse(const char *name, enum replay_handoff *out);
+/* "sample", "nosample", "nocost" -> *out; -1 (out unchanged) for anything else. */
+int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out);
 
 /* The profile a configuration resolves to for @wl, and why (static text). */
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,

@@ -122,6 +122,11 @@ for c in replay whatif validate; do
 	expect_usage "$c: --preempt-costs takes strict or all, not 'x'" -- \
 		$c --preempt-costs x "$traces/small-pipe.dat"
 done
+# --early-wakes names its three modes (replay, whatif and validate alike)
+for c in replay whatif validate; do
+	expect 2 "$c: --early-wakes takes sample, nosample or nocost, not 'x'" -- \
+		$c --early-wakes x "$traces/small-pipe.dat"
+done
 # a --noise capture with lost events: its spread was partial without a word
 expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
 	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"

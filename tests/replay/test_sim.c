@@ -1696,6 +1696,123 @@ static void test_stopper_over_rt(uint64_t seed)
 	wl_free(wl);
 }
 
+/* The wakeup latencies (ns) of task @pid that a replay predicted, in order (replay_config.sample_sink). */
+struct pid_samples {
+	int32_t pid;
+	unsigned int n;
+	uint64_t ns[64];
+};
+
+static void pid_sample(void *ctx, const struct lat_sample *smp)
+{
+	struct pid_samples *ps = ctx;
+
+	if (smp->kind == LAT_WAKEUP && smp->pid == ps->pid && ps->n < 64)
+		ps->ns[ps->n++] = smp->latency_ns;
+}
+
+/*
+ * A non-sync early wake (replay_config.early_wakes; docs/replay.md, "Early
+ * wakes").  Reader 60 on CPU 2 is woken by an interrupt each round (2 us idle
+ * exit), works 100 us and sleeps; writer 62 on CPU 1 is woken by an interrupt
+ * at the same instant but left idle 500 us later on the hardware, works
+ * 10 us, wakes 60 and works on 50 us (not sync: no sleep right after it).
+ * 60 runs 10 us and sleeps.  Before the rounds 25 interrupt wakeups of 64 on
+ * CPU 2 (2 us each) fill the interrupt idle-exit pool: with 4 samples of its
+ * own on CPU 1, 62 draws from that pool, 2 us in rounds 1-3 (500 us in round
+ * 4), so it runs ahead and its wake reaches 60 while 60 still runs its
+ * 100 us: 60 blocks there and is woken at once (the stand-in), on idle CPU 2
+ * (the idle path: 2 us).  The trace has 8 samples of 60, 2 per round.
+ */
+static size_t early_events(struct trace_event *ev)
+{
+	size_t n = 0;
+	uint64_t t = 1 * MS;
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(t, 2, 0, 'R', 120, 0, 120);
+	for (int k = 0; k < 25; k++) {
+		t += 20 * US;
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 2, 0, 0x08, 64, 120, 2);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 2, 0, 0x08, 64, 120, 2);
+		ev[n++] = ev_switch(t + 2 * US, 2, 0, 'R', 120, 64, 120);
+		ev[n++] = ev_switch(t + 7 * US, 2, 64, 'S', 120, 0, 120);
+	}
+	for (int k = 0; k < 4; k++) {
+		t = 2 * MS + (uint64_t)k * MS;
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 1, 0, 0x08, 62, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 1, 0, 0x08, 62, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 2, 0, 0x08, 60, 120, 2);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 2, 0, 0x08, 60, 120, 2);
+		ev[n++] = ev_switch(t + 2 * US, 2, 0, 'R', 120, 60, 120);
+		ev[n++] = ev_switch(t + 102 * US, 2, 60, 'S', 120, 0, 120);
+		ev[n++] = ev_switch(t + 500 * US, 1, 0, 'R', 120, 62, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 510 * US, 1, 62, 0, 60, 120, 2);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 510 * US, 2, 0, 0x08, 60, 120, 2);
+		ev[n++] = ev_switch(t + 512 * US, 2, 0, 'R', 120, 60, 120);
+		ev[n++] = ev_switch(t + 522 * US, 2, 60, 'S', 120, 0, 120);
+		ev[n++] = ev_switch(t + 560 * US, 1, 62, 'S', 120, 0, 120);
+	}
+	ev[n++] = ev_runtime(7 * MS, 0, 0, 0);
+	return n;
+}
+
+/*
+ * The three modes on early_events(): the same events (74 switches, 37
+ * wakeups) and the same 3 stand-ins; sample: 60's 8 samples, the stand-ins'
+ * 2 us of idle exit among them; nosample: those 3 not counted (5, and 34 of
+ * 37 in all); nocost: 8, the stand-ins' 0 us (the CPU re-picks 60 at once).
+ */
+static void test_early_wakes(void)
+{
+	static const uint64_t want[3][8] = {
+		{ 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000 },
+		{ 2000, 2000, 2000, 2000, 2000 },
+		{ 2000, 0, 2000, 0, 2000, 0, 2000, 2000 },
+	};
+	static const unsigned int want_n[3] = { 8, 5, 8 };
+	struct trace_event ev[512];
+	struct wl_workload *wl = build(ev, early_events(ev));
+
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	/* measured: 64's 25, 62's 4 and 60's 8, as the replay's all (sample) */
+	CHECK_EQ(lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count, 25 + 4 + 8);
+	for (int mode = REPLAY_EARLY_SAMPLE; mode <= REPLAY_EARLY_NOCOST; mode++) {
+		struct pid_samples ps = { .pid = 60 };
+		struct replay_config rc;
+		struct sr_error err = { 0 };
+		struct replay_result *r;
+
+		replay_config_default(&rc);
+		rc.early_wakes = (enum replay_early_wakes)mode;
+		rc.sample_sink = pid_sample;
+		rc.sample_ctx = &ps;
+		r = replay_run(wl, &rc, &err);
+		CHECK(r != NULL);
+		if (!r) {
+			fprintf(stderr, "replay: %s\n", err.msg);
+			continue;
+		}
+		CHECK_EQ(count(r, "sched_switch"), 74);
+		CHECK_EQ(count(r, "sched_wakeup"), 37);
+		CHECK_EQ(note_count(r, "early wakes neither sync nor a race"), 3);
+		CHECK_EQ(note_count(r, "wakeup latency samples not counted"),
+			 mode == REPLAY_EARLY_NOSAMPLE ? 3 : 0);
+		CHECK_EQ(note_count(r, "of those stand-in wakeups, given no"),
+			 mode == REPLAY_EARLY_NOCOST ? 3 : 0);
+		CHECK_EQ(lat_get_all(replay_latency(r), LAT_WAKEUP)->count,
+			 mode == REPLAY_EARLY_NOSAMPLE ? 34 : 37);
+		CHECK_EQ(ps.n, want_n[mode]);
+		for (unsigned int i = 0; i < ps.n && i < 8; i++)
+			CHECK_EQ(ps.ns[i], want[mode][i]);
+		replay_result_free(r);
+	}
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -1712,6 +1829,7 @@ int main(int argc, char **argv)
 	test_flush_hold();
 	test_flush_hold_model();
 	test_channel_wakes();
+	test_early_wakes();
 	test_oneway_no_wait();
 	test_handoff_model();
 	test_handoff_modes();

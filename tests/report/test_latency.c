@@ -228,6 +228,34 @@ int main(void)
 	EQ("wakings_pending", task_of(100, 0)->wakings_pending, 1);
 	lat_machine_free(m);
 
+	/*
+	 * lat_machine_mute_pending() (the replay's --early-wakes nosample):
+	 * the interval stays open (a waking meanwhile starts nothing) and its
+	 * switch-in gives no sample; the next interval is a sample again.
+	 */
+	begin("a muted wakeup interval ends with no sample", LAT_START_AUTO);
+	sw(50, 0, 0, S, 100, "a");
+	EQ("nothing open for a running task", lat_machine_mute_pending(m, 100), 0);
+	sw(80, 0, 100, S, 0, "swapper");
+	EQ("nothing open for an asleep task", lat_machine_mute_pending(m, 100), 0);
+	EQ("nor for an unknown pid", lat_machine_mute_pending(m, 555), 0);
+	wake(W, 100, 1, 7, 100);
+	EQ("muted", lat_machine_mute_pending(m, 100), 1);
+	wake(W, 150, 1, 7, 100);
+	sw(300, 0, 0, S, 100, "a");
+	EQ("no sample", got.n, 0);
+	sw(320, 0, 100, S, 0, "swapper");
+	wake(W, 400, 1, 7, 100);
+	sw(450, 0, 0, S, 100, "a");
+	end(450);
+	EQ("samples", got.n, 1);
+	EQ("the next one counts", got.s[0].lat, 50);
+	EQ("all", lat_get_all(m, LAT_WAKEUP)->count, 1);
+	EQ("the waking meanwhile found it pending", task_of(100, 0)->wakings_pending, 1);
+	EQ("samples_muted", lat_get_summary(m)->samples_muted, 1);
+	EQ("switches in", task_of(100, 0)->switches, 3);
+	lat_machine_free(m);
+
 	begin("no sched_waking: sched_wakeup starts", LAT_START_AUTO);
 	wake(U, 100, 1, 7, 100);
 	sw(180, 0, 0, S, 100, "a");
