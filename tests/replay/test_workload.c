@@ -451,6 +451,16 @@ static void test_hz(void)
 	CHECK(wl_facts(wl)->tick_phase_ns[0] >= 122 * US && wl_facts(wl)->tick_phase_ns[0] <= 124 * US);
 	wl_free(wl);
 
+	start();    /* HZ=200 (arch/arm's Kconfig): 5 ms charges, not 250's 4 ms */
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 62, 120));
+	for (int k = 1; k <= 40; k++)
+		feed(ev_runtime((uint64_t)k * 5 * MS + 700 * US, 1, 62, 5 * MS - 3 * US));
+	wl = finish();
+	CHECK_EQ(wl_facts(wl)->hz, 200);
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_TRACE);
+	CHECK(wl_facts(wl)->tick_phase_ns[1] >= 699 * US && wl_facts(wl)->tick_phase_ns[1] <= 701 * US);
+	wl_free(wl);
+
 	start();    /* too few tick-like events: the default, and it says so */
 	feed(ev_runtime(1 * MS, 0, 61, 4 * MS));
 	wl = finish();
