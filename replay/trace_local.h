@@ -416,6 +416,7 @@ struct tr_text;
 
 struct tr_text_info {
 	int cpus;
+	const char *cpus_from;         /* "#P:" or "cpus=" line, else the events */
 	uint64_t first_ts, last_ts;    /* of the chosen buffer */
 	const char *buffer;            /* "" = top level */
 	const char *buffer_reason;

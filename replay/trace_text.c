@@ -716,10 +716,13 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 		if (t->lineno == 1 && (!strncmp(t->line, "version = ", 10) ||
 				       !strncmp(t->line, "cpus=", 5)))
 			t->tracecmd = true;
-		if (!strncmp(t->line, "cpus=", 5))
+		if (!strncmp(t->line, "cpus=", 5)) {
 			t->info.cpus = atoi(t->line + 5);
-		else if (t->line[0] == '#' && strstr(t->line, "#P:"))
+			t->info.cpus_from = "the text's cpus= line";
+		} else if (t->line[0] == '#' && strstr(t->line, "#P:")) {
 			t->info.cpus = atoi(strstr(t->line, "#P:") + 3);
+			t->info.cpus_from = "the text's #P: header line";
+		}
 		r = parse_line(t, t->line, &l);
 		if (r < 0) {
 			sr_error_set(err, EINVAL, "line %" PRIu64 ": not an ftrace event line%s%s",
@@ -796,8 +799,10 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 	t->info.buffer = t->buffers[t->chosen].name;
 	t->info.buffer_reason = t->reason;
 	t->info.nr_buffers = t->nr_buffers;
-	if (t->info.cpus <= t->max_cpu)
+	if (t->info.cpus <= t->max_cpu) {
 		t->info.cpus = t->max_cpu + 1;
+		t->info.cpus_from = "the highest CPU with events + 1";
+	}
 	t->info.tracecmd = t->tracecmd;
 	rewind(t->f);
 	t->lineno = 0;

@@ -2297,8 +2297,8 @@ static int facts_finish(struct wl_builder *b)
 	} else if (i->cpus > 0) {
 		f->nr_cpus = (unsigned int)i->cpus;
 		f->cpus_src = WL_FACT_TRACE;
-		snprintf(f->cpus_how, sizeof(f->cpus_how), "trace.dat header (CPU count %d)",
-			 i->cpus);
+		snprintf(f->cpus_how, sizeof(f->cpus_how), "%s (CPU count %d)",
+			 i->cpus_from ? i->cpus_from : "trace header", i->cpus);
 	} else {
 		f->nr_cpus = b->nr_cpus > 0 ? (unsigned int)b->nr_cpus : 1;
 		f->cpus_src = WL_FACT_TRACE;

@@ -246,6 +246,7 @@ struct trace_info {
 	bool big_endian;
 	int long_size;                 /* kernel long, bytes */
 	int cpus;                      /* CPUs of the machine (CPUCOUNT or header) */
+	const char *cpus_from;         /* where @cpus comes from, for the user */
 	const char *uname;             /* NULL if the file has none */
 	const char *tracer_version;    /* trace-cmd version, NULL if none */
 	bool has_trace_id;             /* the file has a TRACEID option */

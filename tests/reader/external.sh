@@ -53,5 +53,25 @@ for f in $(find "$dir" -type f ! -name '*.md' ! -name '*.json' | sort); do
 		fi
 	fi
 done
+# replay's machine facts from a trace without a sidecar (docs/replay.md,
+# "Machine facts"): arm-trappy's board ran at HZ=200 (arch/arm's Kconfig; its
+# CPU-bound tasks are charged 5 ms per tick), and an ftrace text file's CPU
+# count comes from its "#P:N" header line, else from its events
+t=$dir/arm-trappy/trace.dat
+if [ -f "$t" ]; then
+	hz=$("$sr" replay "$t" 2> /dev/null | sed -n 's/^HZ: *\([0-9]*\)  \[trace: inferred.*/\1/p')
+	if [ "$hz" = 200 ]; then echo "ok: $t: HZ 200 inferred"
+	else echo "FAIL: $t: HZ '$hz' inferred, want 200"; fails=$((fails + 1)); fi
+fi
+# trace-android-sched-irq says "#P:2"; trace-critical-path has no header line
+# and events up to CPU 3
+for pair in "trace-android-sched-irq:the text's #P: header line (CPU count 2)" \
+	    "trace-critical-path:the highest CPU with events + 1 (CPU count 4)"; do
+	t=$dir/tracecompass-incubator/${pair%%:*}
+	[ -f "$t" ] || continue
+	got=$("$sr" replay "$t" 2> /dev/null | sed -n 's/^cpus: *[0-9]*  \[trace: \(.*\)\]$/\1/p')
+	if [ "$got" = "${pair#*:}" ]; then echo "ok: $t: CPUs from $got"
+	else echo "FAIL: $t: CPUs from '$got', want '${pair#*:}'"; fails=$((fails + 1)); fi
+done
 echo "$n external files, $fails failures"
 [ $fails = 0 ]
