@@ -1,0 +1,46 @@
+# Every shared model option reaches validate's replays (replay/cmd_runs.c's
+# run_opt_table[]: validate takes them from the same table as replay and
+# whatif since the cli merge, and a wiring that dropped them passed every
+# other test): on a directory holding one bundled trace (and its sidecar),
+# `validate --json --seeds 1 OPTION` must give other figures than without
+# it.  Each option is paired with a trace on which it changes the replay.
+# Needs SCHEDREPLAY, DIR (traces/) and WORK (a scratch directory).
+include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
+
+function(validate_json out dir)
+  execute_process(COMMAND ${SCHEDREPLAY} validate --dir ${dir} --seeds 1 --json ${ARGN}
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  # 0 or 1 (a threshold exceeded: the model's business, not this test's)
+  expect("rc EQUAL 0 OR rc EQUAL 1" "validate ${ARGN} on ${dir}: exit ${rc}: ${e}")
+  expect_match("\"traces\"" "${o}" "validate ${ARGN} on ${dir}: no JSON: ${e}")
+  set(${out} "${o}" PARENT_SCOPE)
+endfunction()
+
+foreach(case
+    "small-hackbench|--no-costs" "small-hackbench|--early-wakes;nosample"
+    "small-hackbench|--preempt-costs;all" "small-hackbench|--handoff;sleep"
+    "small-hackbench|--profile;6.5" "small-hackbench|--placement;model"
+    "small-hackbench|--skip-early-blocks" "small-hackbench|--idle-pull"
+    "small-hackbench|--no-repair" "small-hackbench|--stop-at-end"
+    "small-nowaking|--no-flush-hold" "small-nowaking|--oneway-no-wait"
+    "small-nowaking|--channel-wakes" "small-nowaking|--state-placement"
+    "small-chan|--channels;strict")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 trace)
+  list(SUBLIST parts 1 -1 opt)
+  set(d ${WORK}/${trace})
+  if(NOT EXISTS ${d}/thresholds.json)
+    file(MAKE_DIRECTORY ${d})
+    file(COPY ${DIR}/${trace}.dat ${DIR}/thresholds.json DESTINATION ${d})
+    if(EXISTS ${DIR}/${trace}.dat.json)
+      file(COPY ${DIR}/${trace}.dat.json DESTINATION ${d})
+    endif()
+  endif()
+  if(NOT DEFINED base_${trace})
+    validate_json(b ${d})
+    set(base_${trace} "${b}")
+  endif()
+  validate_json(o ${d} ${opt})
+  expect("NOT o STREQUAL base_${trace}"
+         "validate ${opt} gives the same JSON as without it on ${trace}: the option does not reach the replays")
+endforeach()
