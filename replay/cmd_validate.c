@@ -260,6 +260,21 @@ static double seeds_median(const double *v, unsigned int n, double *lo, double *
 	return v[med];
 }
 
+/*
+ * A skip reason, cut to 500 bytes on a character boundary: the reason is
+ * UTF-8 (jansson read it), and a cut inside a character made --suggest's
+ * JSON string of it invalid ("skip": null).
+ */
+static void skip_reason(char why[512], const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > 500)
+		for (n = 500; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
+			;
+	snprintf(why, 512, "%.*s", (int)n, s);
+}
+
 static void run_one(const char *dir, const char *name, json_t *spec, json_t *goal,
 		    const struct replay_config *base, const struct wl_options *wo, unsigned int seeds,
 		    struct result *r)
@@ -282,7 +297,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 		 json_string_value(json_object_get(spec, "series")) ?: "");
 	if (json_is_string(json_object_get(spec, "skip"))) {
 		r->skipped = true;
-		snprintf(r->why, sizeof(r->why), "%.500s", json_string_value(json_object_get(spec, "skip")));
+		skip_reason(r->why, json_string_value(json_object_get(spec, "skip")));
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, name);

@@ -369,5 +369,20 @@ if ! grep -q '^    "p\\\\q.dat": ' "$work/vbs/sug" ||
 else
 	echo "ok: validate --suggest round-trips 'p\\q.dat'"
 fi
+# a skip reason is cut to 500 bytes: the cut fell inside "é" and --suggest
+# printed "skip": null (jansson refuses the invalid UTF-8)
+mkdir -p "$work/vskip"
+ln -sf "$pipe" "$work/vskip/t.dat"
+ln -sf "$pipe" "$work/vskip/u.dat"
+x=$(printf '%499s' '' | tr ' ' x)
+printf '%s{"t.dat": {"skip": "%s\303\251tude"}}, "default_entry": {"latency_group": {}}}\n' \
+	"$head" "$x" > "$work/vskip/thresholds.json"
+timeout 300 "$sr" validate --dir "$work/vskip" --seeds 1 --suggest > "$work/out" 2> "$work/err"
+if grep -q "^    \"t.dat\": { \"skip\": \"$x\" }" "$work/out"; then
+	echo "ok: validate --suggest cuts a skip reason on a character boundary"
+else
+	echo "FAIL: validate --suggest's skip reason cut inside a character:"; grep t.dat "$work/out"
+	fails=$((fails + 1))
+fi
 
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
