@@ -564,6 +564,7 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 			return -1;
 		}
 		f->cpus = (int)n;
+		f->cpus_from = "trace.dat CPUCOUNT option";
 		return 0;
 	}
 	case OPT_TSC2NSEC: {
@@ -878,6 +879,7 @@ static int v6_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 		return -1;
 	}
 	f->cpus = (int)cpus;
+	f->cpus_from = "trace.dat header";
 	/* the top buffer is described first; instances come from BUFFER options */
 	top = add_buffer(f, "", err);
 	if (!top)
@@ -1175,6 +1177,7 @@ static int v7_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 	if (ctx.event_formats && v7_formats(f, ctx.event_formats, false, err))
 		return -1;
 	if (!f->cpus) {
+		f->cpus_from = "trace.dat's highest CPU section + 1 (no CPUCOUNT option)";
 		for (int i = 0; i < f->nr_buffers; i++)
 			for (int j = 0; j < f->buffers[i].nr_cpus; j++)
 				if (f->buffers[i].cpus[j].cpu + 1 > f->cpus)

@@ -96,6 +96,7 @@ struct tr_file {
 	enum tr_compress compress;
 	char compress_name[32];
 	int cpus;                      /* CPUCOUNT option or header count */
+	const char *cpus_from;         /* which of them, for the user */
 	char *uname;
 	char *tracer_version;
 	uint64_t trace_id;             /* TRACEID option */

@@ -723,7 +723,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 		.big_endian = f->big_endian,
 		.long_size = r->fm.kernel_long_size,
 		.cpus = f->cpus,
-		.cpus_from = "trace.dat header",
+		.cpus_from = f->cpus_from,
 		.uname = f->uname,
 		.tracer_version = f->tracer_version,
 		.has_trace_id = f->has_trace_id,
