@@ -221,8 +221,11 @@ int cmd_whatif(int argc, char **argv)
 		goto fail;
 
 	/* the runs: base first, then what was asked for (by default all), each once */
-	if (run_opts_select(&o, true, true, &runs, &err) < 0)
-		goto fail;
+	if (run_opts_select(&o, true, true, &runs, &err) < 0) {
+		/* an unknown variant is a bad option value: exit 2, as replay's */
+		fprintf(stderr, "schedreplay whatif: %s\n", err.msg);
+		goto usage_fail;
+	}
 
 	wl = wl_extract(argv[optind], &o.wo, &err);
 	if (!wl)

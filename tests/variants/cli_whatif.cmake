@@ -56,7 +56,7 @@ expect("rc EQUAL 1" "missing --noise trace: exit ${rc}")
 
 execute_process(COMMAND ${SCHEDREPLAY} whatif --variant aaron-skp ${TRACE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-expect("rc EQUAL 1" "unknown variant: exit ${rc}")
+expect("rc EQUAL 2" "unknown variant: exit ${rc} (a bad option value, as replay's)")
 string(FIND "${err}" "unknown variant 'aaron-skp'" pos)
 expect("pos GREATER -1" "unknown variant message: ${err}")
 execute_process(COMMAND ${SCHEDREPLAY} whatif --placement sideways ${TRACE}
