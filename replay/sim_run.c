@@ -111,7 +111,8 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 	if (f->release && (p = model_profile_for_release(f->release, why)))
 		return p;
 	if (why)
-		*why = "kernel release unknown: the default profile (the capture machines' kernel)";
+		*why = "kernel release unknown: the default profile (the capture machines' kernel); "
+		       "--profile 6.1 for a kernel before 6.6 (CFS), 6.12 for 6.6-6.12";
 	return model_profile_default();
 }
 

@@ -2376,7 +2376,9 @@ static int facts_finish(struct wl_builder *b)
 			 "cgroup_attach_task events only; tasks alive before the trace in the root group" :
 			 "no sidecar, no --cgroup-map: every task in the root group");
 	}
-	if (!f->has_sched_waking)
+	if (!f->has_sched_waking && !b->wl->counts.sched_wakeup)
+		b->wl->notes[WL_NOTE_NO_WAKEUP]++;
+	else if (!f->has_sched_waking)
 		b->wl->notes[WL_NOTE_NO_WAKING]++;
 	if (!f->has_stat_runtime)
 		b->wl->notes[WL_NOTE_NO_STAT_RUNTIME]++;
@@ -2983,6 +2985,7 @@ bool wl_sidecar_func_next(const struct wl_workload *wl, unsigned int *iter, cons
 static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_LOST] = "gaps of lost events (ring-buffer overrun): task states repaired at each task's next event; intervals pending across a gap dropped",
 	[WL_NOTE_NO_WAKING] = "trace has no sched_waking: wakeups timed at sched_wakeup, wakers taken from its context (remote wakeups look external)",
+	[WL_NOTE_NO_WAKEUP] = "trace has neither sched_waking nor sched_wakeup: every wakeup assumed external, at the woken task's switch-in (the count of those is below); no waker, no measured wakeup latency, measured sched_wakeup count unknown",
 	[WL_NOTE_NO_STAT_RUNTIME] = "trace has no sched_stat_runtime: HZ and tick phase not inferable, measured sched_stat_runtime count unknown",
 	[WL_NOTE_WAKE_IDLE] = "wakeups raised on an idle CPU (timers, devices): replayed at their trace times",
 	[WL_NOTE_WAKE_HARDIRQ] = "wakeups from hardirq/NMI context: replayed at their trace times",

@@ -73,5 +73,26 @@ for pair in "trace-android-sched-irq:the text's #P: header line (CPU count 2)" \
 	if [ "$got" = "${pair#*:}" ]; then echo "ok: $t: CPUs from $got"
 	else echo "FAIL: $t: CPUs from '$got', want '${pair#*:}'"; fails=$((fails + 1)); fi
 done
+# LISA's rt-app run recorded sched_switch only: replay's counts of events the
+# trace does not have are "untraced" (not an error "-" beside a measured 0),
+# the extraction notes say no wakeup of any kind is traced, and the profile
+# line of a trace of unknown kernel names --profile
+t=$dir/arm-lisa/example_rtapp/trace.dat
+if [ -f "$t" ]; then
+	"$sr" replay "$t" > "$tmp/rtapp.txt" 2> /dev/null
+	for want in '^  sched_wakeup  *0  *[0-9][0-9]*  *untraced$' \
+		    '^  sched_migrate_task  *0  *[0-9][0-9]*  *untraced$' \
+		    '^  sched_switch  *1552  *[0-9][0-9]*  *[-+][0-9.]*%$' \
+		    '^  (untraced: the trace has not one event of sched_wakeup, sched_migrate_task, sched_stat_runtime ' \
+		    '^  *1  trace has neither sched_waking nor sched_wakeup: every wakeup assumed external' \
+		    '^profile:   6.18 (kernel release unknown: .*; --profile 6.1 for a kernel before 6.6'; do
+		if grep -q -- "$want" "$tmp/rtapp.txt"; then echo "ok: $t: /$want/"
+		else echo "FAIL: $t: no line /$want/"; fails=$((fails + 1)); fi
+	done
+	if grep -q 'trace has no sched_waking: wakeups timed at sched_wakeup' "$tmp/rtapp.txt"; then
+		echo "FAIL: $t: says wakeups are timed at sched_wakeup, it has none"
+		fails=$((fails + 1))
+	fi
+fi
 echo "$n external files, $fails failures"
 [ $fails = 0 ]
