@@ -144,6 +144,8 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 		wl_fact_source_name(f->release_src), f->release_how);
 	fprintf(out, "cpus:      %u  [%s: %s]\n", f->nr_cpus, wl_fact_source_name(f->cpus_src),
 		f->cpus_how);
+	if (i->prev_state_how)
+		fprintf(out, "states:    prev_state %s  [trace]\n", i->prev_state_how);
 	fprintf(out, "HZ:        %u  [%s: %s]%s\n", f->hz, wl_fact_source_name(f->hz_src), f->hz_how,
 		f->tick_phase_known ? "" : " (tick phase unknown: 0)");
 	fprintf(out, "groups:    %u  [%s: %s]\n", wl_nr_groups(wl), wl_fact_source_name(f->groups_src),

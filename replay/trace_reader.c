@@ -622,6 +622,7 @@ static struct trace_reader *open_text(struct trace_reader *r, const char *path,
 		.nr_buffers = ti->nr_buffers,
 		.first_ts = ti->first_ts,
 		.last_ts = ti->last_ts,
+		.prev_state_how = ti->prev_state_how,
 	};
 	return r;
 }

@@ -94,5 +94,17 @@ if [ -f "$t" ]; then
 		fails=$((fails + 1))
 	fi
 fi
+# LISA's 4.11 trace.txt prints a preemption as prev_state=4096 and an exit
+# as 64: read in that layout, its exited tasks are seen
+t=$dir/arm-lisa/trace_txt/trace.txt
+if [ -f "$t" ]; then
+	"$sr" report "$t" > "$tmp/txt.txt" 2> /dev/null
+	if grep -q '^states:  prev_state numeric, a kernel before 4.14.s layout .*preemption 0x1000' "$tmp/txt.txt" &&
+	   [ "$(grep -c '  (exited)$' "$tmp/txt.txt")" -gt 0 ]; then
+		echo "ok: $t: numeric prev_state read in 4.11's layout (exits seen)"
+	else
+		echo "FAIL: $t: numeric prev_state not read in 4.11's layout"; fails=$((fails + 1))
+	fi
+fi
 echo "$n external files, $fails failures"
 [ $fails = 0 ]
