@@ -140,8 +140,12 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 		i->path ? cli_esc(i->path) : "?", format, n->events, (double)span / 1e9, n->lost_events);
 	if (wl_sidecar_path(wl))
 		fprintf(out, "sidecar:   %s\n", cli_esc(wl_sidecar_path(wl)));
-	fprintf(out, "kernel:    %s  [%s: %s]\n", f->release ? cli_esc(f->release) : "unknown",
-		wl_fact_source_name(f->release_src), f->release_how);
+	if (!f->release && f->release_before)
+		fprintf(out, "kernel:    unknown, before %s  [%s: %s]\n", f->release_before,
+			wl_fact_source_name(f->release_src), f->release_how);
+	else
+		fprintf(out, "kernel:    %s  [%s: %s]\n", f->release ? cli_esc(f->release) : "unknown",
+			wl_fact_source_name(f->release_src), f->release_how);
 	fprintf(out, "cpus:      %u  [%s: %s]\n", f->nr_cpus, wl_fact_source_name(f->cpus_src),
 		f->cpus_how);
 	if (i->prev_state_how)

@@ -2326,6 +2326,22 @@ static int facts_finish(struct wl_builder *b)
 		f->release_src = WL_FACT_TRACE;
 		snprintf(f->release_how, sizeof(f->release_how), "trace.dat UNAME option (\"%.100s\")",
 			 i->uname);
+	} else if (i->format && !strcmp(i->format, "trace.dat") && i->has_sched_wakeup_format &&
+		   !i->has_sched_waking_format) {
+		/* trace_sched_waking() came in 4.3; files without it list sched_wakeup */
+		f->release = NULL;
+		f->release_before = "4.3";
+		f->release_src = WL_FACT_TRACE;
+		snprintf(f->release_how, sizeof(f->release_how),
+			 "no sidecar, no UNAME option; before 4.3: its event formats have "
+			 "sched_wakeup but no sched_waking");
+	} else if (i->prev_state_how && !strncmp(i->prev_state_how, "numeric, a kernel before 4.14", 29)) {
+		f->release = NULL;
+		f->release_before = "4.14";
+		f->release_src = WL_FACT_TRACE;
+		snprintf(f->release_how, sizeof(f->release_how),
+			 "no sidecar, no UNAME option; before 4.14: its numeric prev_state has "
+			 "values above 0x1ff (states: line)");
 	} else {
 		f->release = NULL;
 		f->release_src = WL_FACT_DEFAULT;

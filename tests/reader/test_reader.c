@@ -1019,6 +1019,8 @@ static int cmd_backends(const char *path)
 	CHECK_U64("page_size", ib->page_size, ia->page_size);
 	CHECK_U64("has_sched_waking_format", ib->has_sched_waking_format,
 		  ia->has_sched_waking_format);
+	CHECK_U64("has_sched_wakeup_format", ib->has_sched_wakeup_format,
+		  ia->has_sched_wakeup_format);
 	CHECK_U64("nr_cpus", (uint64_t)trace_nr_cpus(b), (uint64_t)trace_nr_cpus(a));
 	if (strcmp(ia->buffer, ib->buffer) || strcmp(ia->compression, ib->compression))
 		FAIL("buffer/compression '%s'/%s vs '%s'/%s", ia->buffer, ia->compression,
