@@ -2095,6 +2095,15 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		r = on_waking(b, ev);
 		break;
 	case TRACE_EV_SCHED_WAKEUP:
+		if (!ev->u.wakeup.success) {
+			/*
+			 * Before 3.0 try_to_wake_up() traced a wakeup that found
+			 * the task awake too, with success=0 (report's latency
+			 * skips it): nothing was woken, and the model emits none
+			 */
+			b->wl->notes[WL_NOTE_WAKEUP_NO_SUCCESS]++;
+			break;
+		}
 		n->sched_wakeup++;
 		r = on_wakeup(b, ev);
 		break;
@@ -3002,6 +3011,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_LOST] = "gaps of lost events (ring-buffer overrun): task states repaired at each task's next event; intervals pending across a gap dropped",
 	[WL_NOTE_NO_WAKING] = "trace has no sched_waking: wakeups timed at sched_wakeup, wakers taken from its context (remote wakeups look external)",
 	[WL_NOTE_NO_WAKEUP] = "trace has neither sched_waking nor sched_wakeup: every wakeup assumed external, at the woken task's switch-in (the count of those is below); no waker, no measured wakeup latency, measured sched_wakeup count unknown",
+	[WL_NOTE_WAKEUP_NO_SUCCESS] = "sched_wakeup events with success=0 (kernels before 3.0: the task was found awake): nothing woken, not in the measured sched_wakeup count",
 	[WL_NOTE_NO_STAT_RUNTIME] = "trace has no sched_stat_runtime: HZ and tick phase not inferable, measured sched_stat_runtime count unknown",
 	[WL_NOTE_WAKE_IDLE] = "wakeups raised on an idle CPU (timers, devices): replayed at their trace times",
 	[WL_NOTE_WAKE_HARDIRQ] = "wakeups from hardirq/NMI context: replayed at their trace times",
