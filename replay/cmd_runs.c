@@ -307,7 +307,8 @@ static const struct run_opt run_opt_table[] = {
 	{ "seed", "N", RUN_OPTS_RUNS, set_seed, .help =
 	  "the model's random seed (default 1)" },
 	{ "profile", "NAME", RUN_OPTS_MODEL, AT(profile), .help =    /* resolved: run_opts_finish() */
-	  "kernel profile: auto (from the trace's kernel), 6.18, 6.5, ..." },
+	  "kernel profile: auto (from the trace's kernel release, else its\n"
+	  "age as the trace shows it, else 6.18), 6.18, 6.12, 6.5, 6.1" },
 	{ "placement", "MODE", RUN_OPTS_MODEL, set_placement, .help =
 	  "trace (default): wakeups, forks and migrations as traced;\n"
 	  "model: the model's select_task_rq and balancing" },

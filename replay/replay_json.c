@@ -364,6 +364,8 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 	json_object_set_new(rel, "value", sr_json_string(f->release));
 	json_object_set_new(rel, "source", json_string(wl_fact_source_name(f->release_src)));
 	json_object_set_new(rel, "how", json_string(f->release_how));
+	if (!f->release && f->release_before)
+		json_object_set_new(rel, "before", json_string(f->release_before));
 	json_object_set_new(fa, "kernel_release", rel);
 	rel = json_object();
 	json_object_set_new(rel, "value", jint(wl_nr_groups(wl)));

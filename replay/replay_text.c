@@ -31,6 +31,18 @@ static void err_cell(FILE *out, double pred, double meas)
 		replay_text_pct_cell(out, 9, (pred - meas) / meas * 100.0);
 }
 
+/*
+ * The trace has no event of @name at all (sched_stat_runtime: of any class):
+ * a capture that did not record it (LISA's rt-app runs: sched_switch only),
+ * or a kernel without it, not a measured 0.
+ */
+static bool untraced(const struct wl_workload *wl, const char *name)
+{
+	if (!strcmp(name, "sched_stat_runtime"))
+		return !wl_counts(wl)->sched_stat_runtime;
+	return !replay_measured_count(wl, name);
+}
+
 /* What the reader's repair restored, and where the simulation emits its counterpart. */
 /*
  * Channels (docs/replay.md, "Channels"): only for a trace with the syscall
@@ -128,10 +140,16 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 		i->path ? cli_esc(i->path) : "?", format, n->events, (double)span / 1e9, n->lost_events);
 	if (wl_sidecar_path(wl))
 		fprintf(out, "sidecar:   %s\n", cli_esc(wl_sidecar_path(wl)));
-	fprintf(out, "kernel:    %s  [%s: %s]\n", f->release ? cli_esc(f->release) : "unknown",
-		wl_fact_source_name(f->release_src), f->release_how);
+	if (!f->release && f->release_before)
+		fprintf(out, "kernel:    unknown, before %s  [%s: %s]\n", f->release_before,
+			wl_fact_source_name(f->release_src), f->release_how);
+	else
+		fprintf(out, "kernel:    %s  [%s: %s]\n", f->release ? cli_esc(f->release) : "unknown",
+			wl_fact_source_name(f->release_src), f->release_how);
 	fprintf(out, "cpus:      %u  [%s: %s]\n", f->nr_cpus, wl_fact_source_name(f->cpus_src),
 		f->cpus_how);
+	if (i->prev_state_how)
+		fprintf(out, "states:    prev_state %s  [trace]\n", i->prev_state_how);
 	fprintf(out, "HZ:        %u  [%s: %s]%s\n", f->hz, wl_fact_source_name(f->hz_src), f->hz_how,
 		f->tick_phase_known ? "" : " (tick phase unknown: 0)");
 	fprintf(out, "groups:    %u  [%s: %s]\n", wl_nr_groups(wl), wl_fact_source_name(f->groups_src),
@@ -511,6 +529,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	const struct sr_hist *pred[16];
 	unsigned int nr = nr_runs < 16 ? nr_runs : 16;
 	unsigned int it;
+	char untraced_list[160] = "";
 	const char *text;
 	uint64_t v;
 
@@ -552,7 +571,16 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 
 			replay_count_get(runs[r], name, &p);
 			fprintf(out, " %14" PRIu64, p);
-			err_cell(out, (double)p, (double)m);
+			if (p && untraced(wl, name)) {
+				/* nothing measured: an error of the prediction is unknown, not "-" */
+				fprintf(out, " %9s", "untraced");
+				if (!r)
+					snprintf(untraced_list + strlen(untraced_list),
+						 sizeof(untraced_list) - strlen(untraced_list), "%s%s",
+						 untraced_list[0] ? ", " : "", name);
+			} else {
+				err_cell(out, (double)p, (double)m);
+			}
 		}
 		fputc('\n', out);
 		if (!strcmp(name, "sched_switch") && wl_counts(wl)->sched_switch_restored) {
@@ -588,6 +616,10 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 		"past the trace end when it was slower; never before the trace end)\n");
 	fprintf(out, "  (sched_stat_runtime: fair tasks only; the trace has %" PRIu64
 		" for all classes)\n", wl_counts(wl)->sched_stat_runtime);
+	if (untraced_list[0])
+		fprintf(out, "  (untraced: the trace has not one event of %s (not recorded by its "
+			"capture, or not in its kernel): no measured count to compare the prediction "
+			"with)\n", untraced_list);
 	if (wl_counts(wl)->sched_switch_restored)
 		fprintf(out, "  (sched_switch: the repaired stream; restored: switches out of idle the "
 			"kernel did not trace, restored by the reader; predicted: the simulation's idle "

@@ -213,6 +213,8 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 		fprintf(out, "kernel:  %s\n", cli_esc(in->uname));
 	fprintf(out, "buffer:  %s (%s)\n", in->buffer[0] ? cli_esc(in->buffer) : "top level",
 		in->buffer_reason);
+	if (in->prev_state_how)
+		fprintf(out, "states:  prev_state %s\n", in->prev_state_how);
 	fprintf(out, "sidecar: %s\n", cli_esc(d->sidecar_note));
 	fprintf(out, "cgroups: cgroup_attach_task: %s; %" PRIu64 " moves followed, %" PRIu64
 		" ignored\n", d->cgroup_policy, s->cgroup_moves, s->cgroup_moves_ignored);

@@ -110,8 +110,17 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 	}
 	if (f->release && (p = model_profile_for_release(f->release, why)))
 		return p;
+	if (!f->release && f->release_before && (p = model_profile_for_release("4.0", NULL))) {
+		/* older than 4.3 or 4.14: CFS, as model_profile_for_release() maps it */
+		if (why)
+			*why = "kernel release unknown, older than 4.14 by the trace (kernel line): CFS, "
+			       "profile 6.1 (same fair-class code as far as the model goes; --profile to "
+			       "choose another)";
+		return p;
+	}
 	if (why)
-		*why = "kernel release unknown: the default profile (the capture machines' kernel)";
+		*why = "kernel release unknown: the default profile (the capture machines' kernel); "
+		       "--profile 6.1 for a kernel before 6.6 (CFS), 6.12 for 6.6-6.12";
 	return model_profile_default();
 }
 

@@ -424,6 +424,7 @@ struct tr_text_info {
 	int nr_buffers;
 	bool tracecmd;                 /* `trace-cmd report` text, else tracefs `trace` */
 	bool numeric_state;            /* prev_state printed as a number was seen */
+	const char *prev_state_how;    /* numeric prev_states: their layout (static); else NULL */
 };
 
 /* Does this sample of a file's start look like ftrace text? */

@@ -622,6 +622,7 @@ static struct trace_reader *open_text(struct trace_reader *r, const char *path,
 		.nr_buffers = ti->nr_buffers,
 		.first_ts = ti->first_ts,
 		.last_ts = ti->last_ts,
+		.prev_state_how = ti->prev_state_how,
 	};
 	return r;
 }
@@ -736,6 +737,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 		.first_ts = any ? first : 0,
 		.last_ts = last,
 		.has_sched_waking_format = r->fm.ev[TRACE_EV_SCHED_WAKING].present,
+		.has_sched_wakeup_format = r->fm.ev[TRACE_EV_SCHED_WAKEUP].present,
 	};
 	return r;
 fail:

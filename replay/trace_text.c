@@ -17,9 +17,16 @@
  *
  * prev_state is classified from its letters ("R+", "S", "D|K", "X", ...), as
  * the binary reader does from the file's print format. A numeric prev_state
- * (`trace-cmd report -R`) has no format to interpret it: the 4.14+ bit layout
- * is assumed (S D T t X Z P I = 0x1..0x80, preemption 0x100); on older kernels
- * a preemption then reads as R and TASK_DEAD as sleeping.
+ * (`trace-cmd report -R`) has no format to interpret it: the first pass
+ * tells the layout from the values (prev_state_layout()). 4.14+ reports
+ * S D T t X Z P I = 0x1..0x80 and a preemption as 0x100 (TASK_REPORT_MAX),
+ * so no value has a bit above 0x1ff; older kernels print p->state, whose
+ * bits go up to 0x800 (R S D T t X Z x K W P N n), and a preemption as
+ * TASK_STATE_MAX alone: 0x400 (3.x-4.1), 0x800 (4.2-4.10, TASK_NOLOAD),
+ * 0x1000 (4.11-4.13, TASK_NEW). There x = 0x40 is TASK_DEAD, not 4.14's
+ * P (parked): LISA's 4.11 trace.txt has 335 preemptions printed 4096 and 17
+ * exits printed 64, read as running and sleeping with the 4.14+ layout.
+ * Without a value above 0x1ff the 4.14+ layout is assumed, and said so.
  *
  * Lost events: "CPU:N [LOST M EVENTS]" (tracefs) and "CPU:N [M EVENTS
  * DROPPED]" (trace-cmd) mark a gap before CPU N's next event.
@@ -80,6 +87,9 @@ struct tr_text {
 	uint64_t last_ts;
 	struct tr_text_info info;
 	char reason[512];
+	/* numeric prev_state: the values seen (first pass), the layout's bits */
+	uint64_t state_bits, state_alone;
+	uint64_t state_preempt, state_sleep, state_dead;
 };
 
 
@@ -388,7 +398,69 @@ static void put_comm(char out[TRACE_COMM_LEN], const char *s)
 	out[n] = '\0';
 }
 
-/* prev_state as printed: letters, or a number (4.14+ layout assumed). */
+/* A sched_switch line's numeric prev_state, for prev_state_layout(). */
+static void note_prev_state(struct tr_text *t, const struct text_line *l)
+{
+	const char *p = strcmp(l->event, "sched_switch") ? NULL : strstr(l->rest, "prev_state=");
+	unsigned long long v;
+	char *end;
+
+	if (!p || (p != l->rest && p[-1] != ' '))
+		return;
+	p += strlen("prev_state=");
+	errno = 0;
+	v = strtoull(p, &end, 0);
+	if (end == p || errno || (*end && *end != ' ') || *p == '-')
+		return;
+	t->state_bits |= v;
+	if (v && !(v & (v - 1)))
+		t->state_alone |= v;
+}
+
+/*
+ * The bit layout of the numeric prev_states seen (see the top of the file),
+ * and what the user is told of it.
+ */
+static void prev_state_layout(struct tr_text *t)
+{
+	uint64_t max = 0;
+
+	/* 4.14+ (__trace_sched_switch_state(), TASK_REPORT_MAX = 0x100) */
+	t->state_preempt = 0x100;
+	t->state_sleep = 0x01 | 0x02 | 0x04 | 0x08 | 0x40 | 0x80;
+	t->state_dead = 0x10 | 0x20;
+	if (!t->state_bits) {
+		t->info.prev_state_how = NULL;
+		return;
+	}
+	if (!(t->state_bits >> 9)) {
+		t->info.prev_state_how = "numeric; the 4.14+ bit layout assumed (S D T t X Z P I = "
+			"0x1..0x80, preemption 0x100): no value above 0x1ff tells an older kernel's";
+		return;
+	}
+	/* older: TASK_STATE_MAX alone is a preemption; X Z x dead; the rest sleeps */
+	for (uint64_t b = 0x400; b <= 0x1000; b <<= 1)
+		if (t->state_alone & b)
+			max = b;
+	t->state_preempt = max;
+	t->state_dead = 0x10 | 0x20 | 0x40;
+	t->state_sleep = ~(t->state_dead | max) & (max ? max - 1 : 0x1fff);
+	t->info.prev_state_how =
+		max == 0x400 ? "numeric, a kernel before 4.14's layout (values above 0x1ff): "
+			       "preemption 0x400 (TASK_STATE_MAX of 3.x-4.1), X Z x = 0x10 0x20 0x40 "
+			       "dead, other bits sleeping" :
+		max == 0x800 ? "numeric, a kernel before 4.14's layout (values above 0x1ff): "
+			       "preemption 0x800 (TASK_STATE_MAX of 4.2-4.10), X Z x = 0x10 0x20 0x40 "
+			       "dead, other bits sleeping" :
+		max == 0x1000 ? "numeric, a kernel before 4.14's layout (values above 0x1ff): "
+				"preemption 0x1000 (TASK_STATE_MAX of 4.11-4.13), X Z x = 0x10 0x20 "
+				"0x40 dead, other bits sleeping" :
+		"numeric, a kernel before 4.14's layout (values above 0x1ff), no preemption value "
+		"(0x400, 0x800 or 0x1000 alone) seen: X Z x = 0x10 0x20 0x40 dead, other bits "
+		"sleeping";
+}
+
+/* prev_state as printed: letters, or a number (its layout: prev_state_layout()). */
 static void classify_state(struct tr_text *t, const char *s, struct trace_sched_switch *sw)
 {
 	char *end;
@@ -396,9 +468,9 @@ static void classify_state(struct tr_text *t, const char *s, struct trace_sched_
 
 	if (end != s && *end == '\0') {
 		sw->prev_state = v;
-		sw->prev_preempt = (v & 0x100) != 0;
-		sw->prev_run = (v & 0x30) ? TRACE_STATE_DEAD :
-			(v & 0xcf) ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING;
+		sw->prev_preempt = ((uint64_t)v & t->state_preempt) != 0;
+		sw->prev_run = ((uint64_t)v & t->state_dead) ? TRACE_STATE_DEAD :
+			((uint64_t)v & t->state_sleep) ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING;
 		t->info.numeric_state = true;
 		return;
 	}
@@ -756,6 +828,7 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 		t->buffers[b].records++;
 		if (is_sched_name(l.event))
 			t->buffers[b].sched++;
+		note_prev_state(t, &l);
 	}
 	if (ferror(t->f)) {
 		sr_error_set(err, EIO, "read error");
@@ -804,6 +877,7 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 		t->info.cpus_from = "the highest CPU with events + 1";
 	}
 	t->info.tracecmd = t->tracecmd;
+	prev_state_layout(t);
 	rewind(t->f);
 	t->lineno = 0;
 	/* first timestamp of the chosen buffer */

@@ -2095,6 +2095,15 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		r = on_waking(b, ev);
 		break;
 	case TRACE_EV_SCHED_WAKEUP:
+		if (!ev->u.wakeup.success) {
+			/*
+			 * Before 3.0 try_to_wake_up() traced a wakeup that found
+			 * the task awake too, with success=0 (report's latency
+			 * skips it): nothing was woken, and the model emits none
+			 */
+			b->wl->notes[WL_NOTE_WAKEUP_NO_SUCCESS]++;
+			break;
+		}
 		n->sched_wakeup++;
 		r = on_wakeup(b, ev);
 		break;
@@ -2326,6 +2335,22 @@ static int facts_finish(struct wl_builder *b)
 		f->release_src = WL_FACT_TRACE;
 		snprintf(f->release_how, sizeof(f->release_how), "trace.dat UNAME option (\"%.100s\")",
 			 i->uname);
+	} else if (i->format && !strcmp(i->format, "trace.dat") && i->has_sched_wakeup_format &&
+		   !i->has_sched_waking_format) {
+		/* trace_sched_waking() came in 4.3; files without it list sched_wakeup */
+		f->release = NULL;
+		f->release_before = "4.3";
+		f->release_src = WL_FACT_TRACE;
+		snprintf(f->release_how, sizeof(f->release_how),
+			 "no sidecar, no UNAME option; before 4.3: its event formats have "
+			 "sched_wakeup but no sched_waking");
+	} else if (i->prev_state_how && !strncmp(i->prev_state_how, "numeric, a kernel before 4.14", 29)) {
+		f->release = NULL;
+		f->release_before = "4.14";
+		f->release_src = WL_FACT_TRACE;
+		snprintf(f->release_how, sizeof(f->release_how),
+			 "no sidecar, no UNAME option; before 4.14: its numeric prev_state has "
+			 "values above 0x1ff (states: line)");
 	} else {
 		f->release = NULL;
 		f->release_src = WL_FACT_DEFAULT;
@@ -2376,7 +2401,9 @@ static int facts_finish(struct wl_builder *b)
 			 "cgroup_attach_task events only; tasks alive before the trace in the root group" :
 			 "no sidecar, no --cgroup-map: every task in the root group");
 	}
-	if (!f->has_sched_waking)
+	if (!f->has_sched_waking && !b->wl->counts.sched_wakeup)
+		b->wl->notes[WL_NOTE_NO_WAKEUP]++;
+	else if (!f->has_sched_waking)
 		b->wl->notes[WL_NOTE_NO_WAKING]++;
 	if (!f->has_stat_runtime)
 		b->wl->notes[WL_NOTE_NO_STAT_RUNTIME]++;
@@ -2983,6 +3010,8 @@ bool wl_sidecar_func_next(const struct wl_workload *wl, unsigned int *iter, cons
 static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_LOST] = "gaps of lost events (ring-buffer overrun): task states repaired at each task's next event; intervals pending across a gap dropped",
 	[WL_NOTE_NO_WAKING] = "trace has no sched_waking: wakeups timed at sched_wakeup, wakers taken from its context (remote wakeups look external)",
+	[WL_NOTE_NO_WAKEUP] = "trace has neither sched_waking nor sched_wakeup: every wakeup assumed external, at the woken task's switch-in (the count of those is below); no waker, no measured wakeup latency, measured sched_wakeup count unknown",
+	[WL_NOTE_WAKEUP_NO_SUCCESS] = "sched_wakeup events with success=0 (kernels before 3.0: the task was found awake): nothing woken, not in the measured sched_wakeup count",
 	[WL_NOTE_NO_STAT_RUNTIME] = "trace has no sched_stat_runtime: HZ and tick phase not inferable, measured sched_stat_runtime count unknown",
 	[WL_NOTE_WAKE_IDLE] = "wakeups raised on an idle CPU (timers, devices): replayed at their trace times",
 	[WL_NOTE_WAKE_HARDIRQ] = "wakeups from hardirq/NMI context: replayed at their trace times",

@@ -30,6 +30,8 @@ int wl_vec_grow(void **v, uint32_t *cap, size_t elem, uint32_t need);
 enum wl_note_id {
 	WL_NOTE_LOST,
 	WL_NOTE_NO_WAKING,
+	WL_NOTE_NO_WAKEUP,
+	WL_NOTE_WAKEUP_NO_SUCCESS,
 	WL_NOTE_NO_STAT_RUNTIME,
 	WL_NOTE_WAKE_IDLE,
 	WL_NOTE_WAKE_HARDIRQ,

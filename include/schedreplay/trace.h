@@ -259,6 +259,9 @@ struct trace_info {
 	uint64_t first_ts;             /* ns; 0 if the buffer has no events */
 	uint64_t last_ts;              /* ns */
 	bool has_sched_waking_format;  /* the file describes sched_waking */
+	bool has_sched_wakeup_format;  /* ... sched_wakeup */
+	/* ftrace text with a numeric prev_state: the bit layout read (static); else NULL */
+	const char *prev_state_how;
 	/* the repair asked for (trace_open_opts.repair); 0 = none */
 	unsigned int repair;
 	/*

@@ -312,6 +312,12 @@ struct wl_facts {
 	enum wl_fact_source release_src;
 	char release_how[160];
 	/*
+	 * Release unknown: a release the kernel is older than, from what its
+	 * trace shows ("4.3": formats without sched_waking; "4.14": a numeric
+	 * prev_state in the older layout); NULL if none. Static.
+	 */
+	const char *release_before;
+	/*
 	 * The value of the capture kernel's boot option sched_vcpu_pack= (the
 	 * vendor packing, docs/model.md "Placement on the capture kernel") in
 	 * the sidecar's kernel.cmdline, e.g. "15"; NULL if the sidecar has no

@@ -73,5 +73,53 @@ for pair in "trace-android-sched-irq:the text's #P: header line (CPU count 2)" \
 	if [ "$got" = "${pair#*:}" ]; then echo "ok: $t: CPUs from $got"
 	else echo "FAIL: $t: CPUs from '$got', want '${pair#*:}'"; fails=$((fails + 1)); fi
 done
+# LISA's rt-app run recorded sched_switch only: replay's counts of events the
+# trace does not have are "untraced" (not an error "-" beside a measured 0),
+# the extraction notes say no wakeup of any kind is traced, and the profile
+# line of a trace of unknown kernel names --profile
+t=$dir/arm-lisa/example_rtapp/trace.dat
+if [ -f "$t" ]; then
+	"$sr" replay "$t" > "$tmp/rtapp.txt" 2> /dev/null
+	for want in '^  sched_wakeup  *0  *[0-9][0-9]*  *untraced$' \
+		    '^  sched_migrate_task  *0  *[0-9][0-9]*  *untraced$' \
+		    '^  sched_switch  *1552  *[0-9][0-9]*  *[-+][0-9.]*%$' \
+		    '^  (untraced: the trace has not one event of sched_wakeup, sched_migrate_task, sched_stat_runtime ' \
+		    '^  *1  trace has neither sched_waking nor sched_wakeup: every wakeup assumed external' \
+		    '^profile:   6.18 (kernel release unknown: .*; --profile 6.1 for a kernel before 6.6'; do
+		if grep -q -- "$want" "$tmp/rtapp.txt"; then echo "ok: $t: /$want/"
+		else echo "FAIL: $t: no line /$want/"; fails=$((fails + 1)); fi
+	done
+	if grep -q 'trace has no sched_waking: wakeups timed at sched_wakeup' "$tmp/rtapp.txt"; then
+		echo "FAIL: $t: says wakeups are timed at sched_wakeup, it has none"
+		fails=$((fails + 1))
+	fi
+fi
+# the kernel release is not recorded in these files, but an upper bound is:
+# arm-trappy's formats have sched_wakeup and no sched_waking (before 4.3),
+# LISA's 4.11 trace.txt prints a preemption as prev_state=4096 (before
+# 4.14): CFS kernels, replayed with the 6.1 profile, and trace.txt's
+# preemptions (4096) and exits (64) read in that layout
+for pair in "arm-trappy/trace.dat:4.3" "arm-lisa/trace_txt/trace.txt:4.14"; do
+	t=$dir/${pair%%:*}
+	[ -f "$t" ] || continue
+	"$sr" replay "$t" > "$tmp/old.txt" 2> /dev/null
+	if grep -q "^kernel:    unknown, before ${pair#*:}  \[trace: " "$tmp/old.txt" &&
+	   grep -q '^profile:   6.1 (kernel release unknown, older than 4.14 by the trace' "$tmp/old.txt"; then
+		echo "ok: $t: kernel before ${pair#*:}, profile 6.1"
+	else
+		echo "FAIL: $t: want kernel before ${pair#*:} and profile 6.1, got:"
+		grep -E '^(kernel|profile):' "$tmp/old.txt"; fails=$((fails + 1))
+	fi
+done
+t=$dir/arm-lisa/trace_txt/trace.txt
+if [ -f "$t" ]; then
+	"$sr" report "$t" > "$tmp/txt.txt" 2> /dev/null
+	if grep -q '^states:  prev_state numeric, a kernel before 4.14.s layout .*preemption 0x1000' "$tmp/txt.txt" &&
+	   [ "$(grep -c '  (exited)$' "$tmp/txt.txt")" -gt 0 ]; then
+		echo "ok: $t: numeric prev_state read in 4.11's layout (exits seen)"
+	else
+		echo "FAIL: $t: numeric prev_state not read in 4.11's layout"; fails=$((fails + 1))
+	fi
+fi
 echo "$n external files, $fails failures"
 [ $fails = 0 ]

@@ -25,6 +25,8 @@
  *   test_reader syscall-text DIR   hand-written syscall lines of each text form
  *                                  (tracefs old and new, trace-cmd -N and -R) read
  *                                  with the values they state
+ *   test_reader state-text DIR     numeric prev_states of 3.x, 4.11 and 4.14+ kernels
+ *                                  read in each one's bit layout
  *   test_reader backends TRACE     the native and the libtracecmd backends give the
  *                                  same trace_info, the same events (every field,
  *                                  offsets and lost-event marks included), the same
@@ -1017,6 +1019,8 @@ static int cmd_backends(const char *path)
 	CHECK_U64("page_size", ib->page_size, ia->page_size);
 	CHECK_U64("has_sched_waking_format", ib->has_sched_waking_format,
 		  ia->has_sched_waking_format);
+	CHECK_U64("has_sched_wakeup_format", ib->has_sched_wakeup_format,
+		  ia->has_sched_wakeup_format);
 	CHECK_U64("nr_cpus", (uint64_t)trace_nr_cpus(b), (uint64_t)trace_nr_cpus(a));
 	if (strcmp(ia->buffer, ib->buffer) || strcmp(ia->compression, ib->compression))
 		FAIL("buffer/compression '%s'/%s vs '%s'/%s", ia->buffer, ia->compression,
@@ -1299,6 +1303,93 @@ static int cmd_syscall_text(const char *dir)
 	return 0;
 }
 
+/*
+ * A numeric prev_state (trace-cmd report -R) in each kernel's bit layout,
+ * told apart by its values (trace_text.c, prev_state_layout()): 4.11-4.13
+ * print a preemption as 0x1000 and an exit (TASK_DEAD, "x") as 0x40, as
+ * LISA's 4.11 trace.txt does; 3.x-4.1 a preemption as 0x400; 4.14+ a
+ * preemption as 0x100 and 0x40 is a parked kthread ("P"), sleeping. Each
+ * line's state and preemption as the kernel meant them, and the layout named.
+ */
+static int cmd_state_text(const char *dir)
+{
+	static const struct {
+		const char *name, *how;
+		int64_t state[5];
+		enum trace_task_state run[5];
+		bool preempt[5];
+	} files[] = {
+		{ "state-4.11.txt", "preemption 0x1000 (TASK_STATE_MAX of 4.11-4.13)",
+		  { 4096, 64, 1, 130, 0 },
+		  { TRACE_STATE_RUNNING, TRACE_STATE_DEAD, TRACE_STATE_SLEEPING,
+		    TRACE_STATE_SLEEPING, TRACE_STATE_RUNNING },
+		  { true, false, false, false, false } },
+		{ "state-3.x.txt", "preemption 0x400 (TASK_STATE_MAX of 3.x-4.1)",
+		  { 1024, 64, 512, 32, 2 },
+		  { TRACE_STATE_RUNNING, TRACE_STATE_DEAD, TRACE_STATE_SLEEPING,
+		    TRACE_STATE_DEAD, TRACE_STATE_SLEEPING },
+		  { true, false, false, false, false } },
+		{ "state-4.14.txt", "the 4.14+ bit layout assumed",
+		  { 256, 64, 1, 16, 0 },
+		  { TRACE_STATE_RUNNING, TRACE_STATE_SLEEPING, TRACE_STATE_SLEEPING,
+		    TRACE_STATE_DEAD, TRACE_STATE_RUNNING },
+		  { true, false, false, false, false } },
+	};
+
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		char path[4096];
+		struct sr_error err = { 0 };
+		struct trace_reader *r;
+		struct trace_event ev;
+		const char *how;
+		size_t n = 0;
+		FILE *o;
+		int ret;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[f].name);
+		o = fopen(path, "w");
+		if (!o || fputs("version = 6\ncpus=2\n", o) < 0) {
+			FAIL("%s: cannot write: %s", path, strerror(errno));
+			return 1;
+		}
+		for (int i = 0; i < 5; i++)
+			fprintf(o, "            t-%d  [000]    76.%06d: sched_switch:          "
+				"prev_comm=t prev_pid=%d prev_prio=120 prev_state=%" PRId64
+				" next_comm=t next_pid=%d next_prio=120\n", 100 + i, 211513 + i,
+				100 + i, files[f].state[i], 101 + i);
+		if (fclose(o)) {
+			FAIL("%s: cannot write: %s", path, strerror(errno));
+			return 1;
+		}
+		r = trace_open(path, NULL, &err);
+		if (!r) {
+			FAIL("%s: %s", path, err.msg);
+			continue;
+		}
+		how = trace_get_info(r)->prev_state_how;
+		if (!how || !strstr(how, files[f].how))
+			FAIL("%s: prev_state layout '%s', expected '...%s...'", path,
+			     how ? how : "(none)", files[f].how);
+		while ((ret = trace_next(r, &ev, &err)) == 1 && n < 5) {
+			CHECK_U64("prev_state", (uint64_t)ev.u.sched_switch.prev_state,
+				  (uint64_t)files[f].state[n]);
+			CHECK_U64("prev_run", ev.u.sched_switch.prev_run, files[f].run[n]);
+			CHECK_U64("prev_preempt", ev.u.sched_switch.prev_preempt,
+				  files[f].preempt[n]);
+			n++;
+		}
+		if (ret < 0)
+			FAIL("%s: %s", path, err.msg);
+		CHECK_U64("events", n, 5);
+		trace_close(r);
+	}
+	if (failures)
+		return 1;
+	printf("numeric prev_state of ftrace text: %zu kernels' layouts told apart\n",
+	       sizeof(files) / sizeof(files[0]));
+	return 0;
+}
+
 /* The zlib conversions exist only if trace-cmd was built with zlib. */
 static bool skip_missing(const char *path)
 {
@@ -1367,6 +1458,8 @@ int main(int argc, char **argv)
 		return cmd_text(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "syscall-text"))
 		return cmd_syscall_text(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "state-text"))
+		return cmd_state_text(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "backends"))
 		return cmd_backends(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "prefetch"))

@@ -493,6 +493,40 @@ static void test_lost(void)
 	wl_free(wl);
 }
 
+/*
+ * A pre-3.0 kernel's sched_wakeup with success=0 (try_to_wake_up() found the
+ * task running): no wake, not counted, noted; the success=1 one after it is
+ * the wakeup of 81's sleep.
+ */
+static void test_wakeup_no_success(void)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	unsigned int it = 0;
+	bool noted = false;
+	const char *text;
+	uint64_t n;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 80, 120));
+	e = ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS, 1, 81, 0, 80, 120, 0);
+	e.u.wakeup.success = 0;                          /* 80 is running */
+	feed(e);
+	feed(ev_switch(3 * MS, 1, 81, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 4 * MS, 0, 80, 0, 81, 120, 1));
+	feed(ev_switch(5 * MS, 1, 0, 'R', 120, 81, 120));
+	wl = finish();
+	CHECK_EQ(wl_counts(wl)->sched_wakeup, 1);
+	CHECK_EQ(wl_nr_wakes(wl), 1);
+	while (wl_note_at(wl, &it, &text, &n))
+		if (strstr(text, "success=0")) {
+			CHECK_EQ(n, 1);
+			noted = true;
+		}
+	CHECK(noted);
+	wl_free(wl);
+}
+
 /* Calibration: per-path quantiles, deterministic draws, fallbacks. */
 static void test_calib(void)
 {
@@ -1779,6 +1813,7 @@ int main(void)
 	test_migrate();
 	test_hz();
 	test_lost();
+	test_wakeup_no_success();
 	test_calib();
 	test_calib_idle_cpu();
 	test_restored();
