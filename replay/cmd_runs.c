@@ -335,7 +335,8 @@ static const struct run_opt run_opt_table[] = {
 	{ "strict-preempt-costs", NULL, RUN_OPTS_MODEL, set_strict_costs, .help = NULL },
 	{ "no-bandwidth", NULL, RUN_OPTS_MODEL, AT(rc.no_bandwidth), .help =
 	  "ablation: groups with a CPU bandwidth limit (sidecar or\n"
-	  "--cgroup-map quota) run unthrottled (default: modelled)" },
+	  "replay's and whatif's --cgroup-map quota) run unthrottled\n"
+	  "(default: modelled)" },
 	{ "skip-early-blocks", NULL, RUN_OPTS_MODEL, AT(rc.skip_early_blocks), .help =
 	  "a wake that arrives before its block skips the block\n"
 	  "(default: the task blocks and is woken at once)" },

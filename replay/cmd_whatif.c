@@ -35,6 +35,7 @@ static void usage(FILE *f)
 	fprintf(f, "the model (as replay's and validate's)\n");
 	run_opts_help(f, RUN_OPTS_MODEL);
 	fprintf(f,
+		"the model's seeds (whatif's own)\n"
 		"  --seeds N           replay every variant with seeds S..S+N-1 (S = --seed; 1..15,\n"
 		"                      default 1): every figure is the median over the seeds (the\n"
 		"                      lower middle one for an even N), a change whose seed range\n"

@@ -124,7 +124,7 @@ for c in replay whatif validate; do
 done
 # --early-wakes names its three modes (replay, whatif and validate alike)
 for c in replay whatif validate; do
-	expect 2 "$c: --early-wakes takes sample, nosample or nocost, not 'x'" -- \
+	expect_usage "$c: --early-wakes takes sample, nosample or nocost, not 'x'" -- \
 		$c --early-wakes x "$traces/small-pipe.dat"
 done
 # a --noise capture with lost events: its spread was partial without a word
@@ -328,8 +328,7 @@ for c in replay whatif validate; do
 	expect_usage "$c: ambiguous option '--no' (--no-" -- $c --no "$pipe"
 	expect_usage "$c: option '--idle-pull' takes no value, not '--idle-pull=1'" -- $c --idle-pull=1 "$pipe"
 done
-# every kind of usage error, in every command that has it, is one line (the
-# see-line came second in replay, whatif, validate, variants and capture)
+# the commands' own arguments
 expect_usage "replay: one TRACE.dat expected" -- replay
 expect_usage "whatif: a TRACE is needed" -- whatif
 expect_usage "report: no trace file given" -- report
