@@ -17,7 +17,7 @@ Usage:
     fuzz.py rerun  --sr BIN --from RESULTS.jsonl [--work DIR] [--results FILE]
 
  run    generate the cases of SEED (N per input kind; deterministic: the same
-        seed, traces and N give the same cases), run each under `timeout 10`
+        seed, traces and N give the same cases), run each under `timeout 10` (SR_FUZZ_TIMEOUT)
         with ASan/UBSan aborting, classify, print a table per kind x mutation
         class x outcome and every BUG (one JSON line each in --results).
  smoke  a fixed subset (seed 1, about 200 cases, one source per kind, whatif
@@ -96,7 +96,10 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-TIMEOUT = 10
+# seconds per run; SR_FUZZ_TIMEOUT raises it for a sanitized build, whose
+# libtracecmd-backend runs took 4-6 s on a loaded machine and over 10 s at a
+# load of 11 on 2 CPUs (five BUG-timeouts in the smoke, no hang)
+TIMEOUT = int(os.environ.get("SR_FUZZ_TIMEOUT", "10"))
 SAN_ENV = {
     "ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1",
     "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
