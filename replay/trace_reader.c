@@ -623,6 +623,7 @@ static struct trace_reader *open_text(struct trace_reader *r, const char *path,
 		.first_ts = ti->first_ts,
 		.last_ts = ti->last_ts,
 		.prev_state_how = ti->prev_state_how,
+		.prev_state_before = ti->prev_state_before,
 	};
 	return r;
 }

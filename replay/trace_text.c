@@ -439,6 +439,7 @@ static void prev_state_layout(struct tr_text *t)
 		return;
 	}
 	/* older: TASK_STATE_MAX alone is a preemption; X Z x dead; the rest sleeps */
+	t->info.prev_state_before = "4.14";
 	for (uint64_t b = 0x400; b <= 0x1000; b <<= 1)
 		if (t->state_alone & b)
 			max = b;

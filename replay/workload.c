@@ -2344,9 +2344,9 @@ static int facts_finish(struct wl_builder *b)
 		snprintf(f->release_how, sizeof(f->release_how),
 			 "no sidecar, no UNAME option; before 4.3: its event formats have "
 			 "sched_wakeup but no sched_waking");
-	} else if (i->prev_state_how && !strncmp(i->prev_state_how, "numeric, a kernel before 4.14", 29)) {
+	} else if (i->prev_state_before) {
 		f->release = NULL;
-		f->release_before = "4.14";
+		f->release_before = i->prev_state_before;
 		f->release_src = WL_FACT_TRACE;
 		snprintf(f->release_how, sizeof(f->release_how),
 			 "no sidecar, no UNAME option; before 4.14: its numeric prev_state has "

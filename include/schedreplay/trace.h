@@ -262,6 +262,8 @@ struct trace_info {
 	bool has_sched_wakeup_format;  /* ... sched_wakeup */
 	/* ftrace text with a numeric prev_state: the bit layout read (static); else NULL */
 	const char *prev_state_how;
+	/* that layout's kernel is older than this release ("4.14"), else NULL */
+	const char *prev_state_before;
 	/* the repair asked for (trace_open_opts.repair); 0 = none */
 	unsigned int repair;
 	/*
