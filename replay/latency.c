@@ -561,6 +561,17 @@ static struct task *cpu_curr_task(const struct lat_machine *m, const struct cpu_
 	return pid_map_get(&m->live, c->curr);
 }
 
+/* @t is the current of the CPU it is on, per the stream (and that CPU's hint). */
+static bool old_on_cpu(const struct lat_machine *m, const struct task *t)
+{
+	const struct cpu_state *c;
+
+	if ((unsigned)t->on_cpu >= (unsigned)m->nr_cpus)
+		return false;
+	c = &m->cpus[t->on_cpu];
+	return (c->known || c->guessed) && c->curr == t->pub.pid && c->curr_t == t;
+}
+
 /* Count @v in group @g (NULL: its allocation failed). */
 static void group_add(struct lat_machine *m, struct lat_group *g, enum lat_kind kind, uint64_t v)
 {
@@ -1070,6 +1081,117 @@ static void left_elsewhere(struct lat_machine *m, struct task *t, enum lat_lost_
 	o->guessed = false;
 }
 
+/*
+ * De_thread() of a non-leader thread @t's execve (struct lat_pid_change):
+ * @t (pid @o) takes the pid @n of its leader @l (the last task of @n, NULL
+ * if none), which exited before (do_exit(): sched_process_exit, then
+ * exit_notify() makes it a zombie, which de_thread() waits for) and takes
+ * @t's tid (exchange_tids()) before release_task().  @t keeps its state
+ * (its CPU, run, stat_runtime chain, wakeup, cgroup, open switch) under @n.
+ * @l still current on another CPU runs there as @o until its last switch
+ * (do_task_dead()), which names @o; else it is dead: its last switch was
+ * seen, or was not traced (then its run ends at its CPU's last event).
+ */
+static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, int32_t o,
+			 int32_t n, uint64_t ts)
+{
+	struct lat_pid_change pc = { .old_pid = o, .new_pid = n, .cpu = t->on_cpu,
+				     .leader_cpu = -1, .ts = ts };
+
+	if (l && !l->dead && l->left_open)
+		left_close(m, l, false, -1);    /* it exited: its last switch, dead */
+	if (l && !l->dead) {
+		if (old_on_cpu(m, l) && l->on_cpu != t->on_cpu) {
+			pc.leader_cpu = l->on_cpu;
+		} else if (old_on_cpu(m, l) && m->cfg.infer_lost_switches) {
+			/* its last switch was not traced: at its last event there, dead */
+			struct cpu_state *c = &m->cpus[l->on_cpu];
+
+			if (lost_switch(m, c, l->on_cpu, LAT_LOST_OTHER, ts, t->pub.pid)) {
+				c->curr = 0;
+				c->known = c->guessed = false;
+			}
+		} else {
+			if (old_on_cpu(m, l)) {
+				struct cpu_state *c = &m->cpus[l->on_cpu];
+
+				l->pub.runtime_ns += c->last > l->run_start ? c->last - l->run_start : 0;
+				c->curr = 0;
+				c->curr_t = NULL;
+				c->known = c->guessed = false;
+			}
+			l->pub.exited = true;
+			task_kill(l);
+		}
+	}
+	t->pub.pid = n;
+	if (pid_map_put(&m->live, n, t) ||
+	    pid_map_put(&m->live, o, pc.leader_cpu >= 0 ? l : NULL)) {
+		m->oom = true;
+		return;
+	}
+	if (pc.leader_cpu >= 0) {
+		l->pub.pid = o;
+		m->cpus[pc.leader_cpu].curr = o;
+		m->cpus[pc.leader_cpu].curr_t = l;
+	}
+	if ((unsigned)t->on_cpu < (unsigned)m->nr_cpus && m->cpus[t->on_cpu].curr == o) {
+		m->cpus[t->on_cpu].curr = n;
+		m->cpus[t->on_cpu].curr_t = t;
+	}
+	for (size_t i = 0; i < m->nr_open; i++) {
+		if (m->open[i].ls.pid == o)
+			m->open[i].ls.pid = n;
+		if (m->open[i].next == o)
+			m->open[i].next = n;
+	}
+	if (m->cfg.pid_change && m->cfg.pid_change(m->cfg.pid_change_ctx, &pc))
+		m->oom = true;
+}
+
+/*
+ * An event on @cpu (@c) in the context of @pid, not the CPU's current per
+ * the stream, that only a multithreaded exec explains (pid_exchange()):
+ * the current is the exec'ing thread (live, not exiting) and @pid's last
+ * task an exited leader, dead or current on another CPU; or the current is
+ * the exited leader, still running, and @pid the live thread current on
+ * another CPU.  Any other task's event there says the current left
+ * untraced (feed_cpu(), on_switch()).
+ */
+static __attribute__((noinline)) bool exchanged(struct lat_machine *m, struct cpu_state *c, int cpu, int32_t pid,
+		      uint64_t ts)
+{
+	struct task *cur = cpu_curr_task(m, c), *p;
+
+	if (!cur || cur->dead || cur->on_cpu != cpu || pid <= 0 || pid == c->curr ||
+	    !(p = pid_map_get(&m->live, pid)) || p == cur || !(c->known || c->guessed))
+		return false;
+	if (!cur->exiting && p->exiting && (p->dead || (old_on_cpu(m, p) && p->on_cpu != cpu))) {
+		pid_exchange(m, cur, p, c->curr, pid, ts);      /* cur is the thread */
+		return true;
+	}
+	if (cur->exiting && !p->dead && !p->exiting && old_on_cpu(m, p) && p->on_cpu != cpu) {
+		pid_exchange(m, p, cur, pid, c->curr, ts);      /* cur is the leader */
+		return true;
+	}
+	return false;
+}
+
+/* sched_process_exec of @x on @cpu (its context): pid_exchange() unless done */
+static void on_exec(struct lat_machine *m, const struct trace_sched_process_exec *x, int cpu,
+		    uint64_t ts)
+{
+	struct cpu_state *c = get_cpu(m, cpu);
+	struct task *t;
+
+	if (!c || x->old_pid == x->pid || x->old_pid <= 0 || x->pid <= 0)
+		return;
+	t = c->curr == x->old_pid ? cpu_curr_task(m, c) : pid_map_get(&m->live, x->old_pid);
+	if (!t || t->dead || t->pub.pid != x->old_pid || t->exiting)
+		return;         /* no task of old_pid, or exchanged already (exchanged()) */
+	pid_exchange(m, t, pid_map_get(&m->live, x->pid), x->old_pid, x->pid, ts);
+}
+
 /* inlined into both entries: a call and return per sched_switch cost ~2 % of the report */
 static inline __attribute__((always_inline)) void
 on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state *c)
@@ -1077,6 +1199,8 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 	const struct trace_sched_switch *s = &ev->u.sched_switch;
 	struct task *t;
 
+	if (c->curr > 0 && s->prev_pid > 0 && s->prev_pid != c->curr)
+		exchanged(m, c, ev->cpu, s->prev_pid, ev->ts);
 	if (m->nr_open)
 		left_close_pid(m, s->prev_pid, false, -1);  /* back without a switch-in */
 	if ((c->known || c->guessed) && c->curr != s->prev_pid && c->curr > 0) {
@@ -1173,6 +1297,8 @@ feed_cpu(struct lat_machine *m, const struct trace_event *ev, bool is_switch)
 		c->seen = true;
 		c->first_ts = ev->ts;
 	}
+	if (!is_switch && c->curr > 0 && ev->common_pid > 0 && ev->common_pid != c->curr)
+		exchanged(m, c, ev->cpu, ev->common_pid, ev->ts);
 	if (m->nr_open && !is_switch && ev->common_pid != c->curr)
 		left_close_pid(m, ev->common_pid, false, -1);  /* back without a switch-in */
 	if (m->cfg.infer_lost_switches && !is_switch && c->curr > 0) {
@@ -1339,21 +1465,14 @@ int lat_machine_feed_stat_runtime(struct lat_machine *m, const struct trace_even
 	return m->oom ? -1 : 0;
 }
 
-/* @t is the current of the CPU it is on, per the stream (and that CPU's hint). */
-static bool old_on_cpu(const struct lat_machine *m, const struct task *t)
-{
-	const struct cpu_state *c;
-
-	if ((unsigned)t->on_cpu >= (unsigned)m->nr_cpus)
-		return false;
-	c = &m->cpus[t->on_cpu];
-	return (c->known || c->guessed) && c->curr == t->pub.pid && c->curr_t == t;
-}
-
 int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 {
-	struct cpu_state *c = feed_cpu(m, ev, ev->type == TRACE_EV_SCHED_SWITCH);
+	struct cpu_state *c;
 	struct task *t;
+
+	if (ev->type == TRACE_EV_SCHED_PROCESS_EXEC)
+		on_exec(m, &ev->u.exec, ev->cpu, ev->ts);   /* before its context is checked */
+	c = feed_cpu(m, ev, ev->type == TRACE_EV_SCHED_SWITCH);
 
 	if (!c)
 		return m->oom ? -1 : 0;

@@ -805,6 +805,35 @@ static void lost_switch_woken_there(struct wl_builder *b, uint32_t t,
 }
 
 /*
+ * The measured side's pid exchange of a multithreaded exec (struct
+ * lat_pid_change; latency.c pid_exchange(), which it mirrors): the exec'ing
+ * thread's task - its run, ops, wakes, group - goes on under the leader's
+ * pid; the leader, still running on another CPU, runs on there under the
+ * thread's old pid to its last switch (lookup_on()); else it is dead (its
+ * last switch traced, or reported untraced by lost_switch() before).
+ */
+static int pid_change(void *ctx, const struct lat_pid_change *pc)
+{
+	struct wl_builder *b = ctx;
+	struct cpu_track *c = pc->cpu >= 0 ? cpu_get(b, pc->cpu) : NULL;
+	struct cpu_track *lc = pc->leader_cpu >= 0 ? cpu_get(b, pc->leader_cpu) : NULL;
+	uint32_t t = lookup_on(b, c, pc->old_pid), l = lookup(b, pc->new_pid);
+	bool keep = l != WL_NONE && l != t && lc && lc->curr == (int32_t)l &&
+		b->ts.v[l].st == TS_RUNNING;
+
+	if (t == WL_NONE)
+		return 0;
+	if (keep) {
+		b->tasks.v[l].pid = pc->old_pid;
+	} else if (l != WL_NONE && l != t && b->ts.v[l].st != TS_RUNNING) {
+		b->ts.v[l].st = TS_DEAD;        /* exited, not on a CPU */
+	}
+	b->tasks.v[t].pid = pc->new_pid;
+	return pid_map_set(b, pc->old_pid, keep ? l + 1 : 0) ||
+		pid_map_set(b, pc->new_pid, t + 1) ? -1 : 0;
+}
+
+/*
  * A switch the kernel did not trace, as the measured side's latency machine
  * infers it (struct lat_lost_switch, enum lat_lost_reason in latency.h: one
  * detection for both sides, fed each event before the builder sees it).  The
@@ -1933,6 +1962,8 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	lc.infer_lost_switches = true;
 	lc.lost_switch = lost_switch;
 	lc.lost_switch_ctx = b;
+	lc.pid_change = pid_change;
+	lc.pid_change_ctx = b;
 	if (!(b->wl->measured = lat_machine_new(&lc, err)))
 		goto fail;
 	return b;

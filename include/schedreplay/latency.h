@@ -22,7 +22,8 @@
  *
  * Per task (an instance of a pid between its fork and its exit: a reused pid
  * is a new task, and an exiting task whose pid a fork took before its last
- * switch keeps its CPU's events until that switch): time on CPU inside the trace, sched_stat_runtime sum,
+ * switch keeps its CPU's events until that switch; a thread whose execve took
+ * its leader's pid goes on under that pid, struct lat_pid_change): time on CPU inside the trace, sched_stat_runtime sum,
  * switches in, preemptions, migrations, both distributions.
  *
  * Tasks alive before the trace are handled from the first event that names
@@ -157,6 +158,23 @@ struct lat_lost_switch {
 	bool remote_stamp;             /* ts is a remote sched_stat_runtime's */
 };
 
+/*
+ * A non-leader thread T's execve (de_thread(): exchange_tids()): T takes its
+ * thread group leader L's pid @new_pid, L (past its sched_process_exit, a
+ * zombie reaped there) takes T's @old_pid.  Revealed by sched_process_exec
+ * (old_pid != pid), or earlier by an event of one naming the other's pid
+ * (L's last sched_switch naming @old_pid, T's events naming @new_pid).
+ * The machine moves T's state to @new_pid; L, if still current on another
+ * CPU (@leader_cpu, else -1), keeps running there as @old_pid until its
+ * last switch; else it is dead (its last switch seen, or not traced).
+ */
+struct lat_pid_change {
+	int32_t old_pid, new_pid;
+	int cpu;                       /* T's CPU (the event's), -1 not on one */
+	int leader_cpu;
+	uint64_t ts;                   /* the revealing event */
+};
+
 struct lat_config {
 	enum lat_start_mode start_mode;
 	bool group_by[LAT_NR_KEYS];    /* LAT_BY_COMM is always on */
@@ -198,6 +216,13 @@ struct lat_config {
 	bool infer_lost_switches;
 	int (*lost_switch)(void *ctx, const struct lat_lost_switch *ls);
 	void *lost_switch_ctx;
+	/*
+	 * Optional: told of each pid exchange of a multithreaded exec (struct
+	 * lat_pid_change) as the machine makes it, before the event that
+	 * revealed it is counted; -1 from it is an allocation failure.
+	 */
+	int (*pid_change)(void *ctx, const struct lat_pid_change *pc);
+	void *pid_change_ctx;
 };
 
 /* Fill @cfg with the defaults (AUTO, by comm, no filter, any root). */

@@ -407,6 +407,79 @@ static void test_pid_reuse_open_switch(void)
 }
 
 /* Migrations of queued tasks are timed; wakeup migrations are not. */
+/*
+ * Multithreaded exec (de_thread()): thread 51 of leader 50 execs and takes
+ * pid 50 (exchange_tids()).  @running: the leader, exited (a zombie), still
+ * runs on CPU 1 when the thread takes its pid, and its last switch names
+ * the thread's old tid 51 (as a capture of this machine shows); else its
+ * last switch came before.  The thread's events name 50 from the exchange
+ * (5 ms), the exec at 6 ms says pid 50 old_pid 51.  One thread task: RUN
+ * from 2 ms, COMM, RUN, BLOCK at 7 ms; the leader RUN and EXIT; no third
+ * task.  Main made the exec another task's event (a third task 50) and,
+ * with @running, the leader's last switch the thread's EXIT.
+ */
+static void multithreaded_exec(bool running)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t l, t;
+	uint64_t leader_out = running ? 5 * MS + 500 * US : 3 * MS + 500 * US;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'S', 120, 50, 120));
+	feed(ev_switch(2 * MS, 0, 0, 'S', 120, 51, 120));
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 1, 50);
+	e.u.exit.pid = 50;
+	feed(e);
+	if (!running)
+		feed(ev_switch(leader_out, 1, 50, 'X', 120, 0, 120));
+	feed(ev_runtime(4 * MS, 0, 51, 2 * MS));
+	e = ev_runtime(5 * MS + 200 * US, 0, 50, 1200 * US);      /* the thread, as 50 */
+	snprintf(e.u.stat_runtime.comm, TRACE_COMM_LEN, "task51");
+	feed(e);
+	if (running) {
+		e = ev_switch(leader_out, 1, 51, 'X', 120, 0, 120);  /* the leader, as 51 */
+		snprintf(e.u.sched_switch.prev_comm, TRACE_COMM_LEN, "task50");
+		feed(e);
+	}
+	e = ev_exec(6 * MS, 0, 50, "/bin/true");
+	e.u.exec.old_pid = 51;
+	feed(e);
+	e = ev_switch(7 * MS, 0, 50, 'S', 120, 0, 120);
+	snprintf(e.u.sched_switch.prev_comm, TRACE_COMM_LEN, "true");
+	feed(e);
+	wl = finish();
+	l = task_of(wl, running ? 51 : 50, 0);
+	t = task_of(wl, 50, running ? 0 : 1);
+	CHECK(l != WL_NONE && t != WL_NONE && l != t);
+	CHECK_EQ(wl_nr_tasks(wl), 2);
+	if (l == WL_NONE || t == WL_NONE || l == t) {
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(wl_task(wl, l)->first_ts, 1 * MS);
+	CHECK_EQ(wl_task(wl, t)->first_ts, 2 * MS);
+	/* the leader: RUN to its last switch, EXIT_MOVE (sched_process_exit), EXIT */
+	CHECK_EQ(op_of(wl, l, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, l, wl_task(wl, l)->nr_ops - 1)->kind, WL_OP_EXIT);
+	/* the thread: RUN 2 ms .. 6 ms, COMM true, RUN to 7 ms, BLOCK */
+	CHECK_EQ(wl_task(wl, t)->nr_ops, 4);
+	CHECK_EQ(op_of(wl, t, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, t, 0)->value, 4 * MS);
+	CHECK_EQ(op_of(wl, t, 1)->kind, WL_OP_COMM);
+	CHECK_EQ(op_of(wl, t, 2)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, t, 2)->value, 1 * MS);
+	CHECK_EQ(op_of(wl, t, 3)->kind, WL_OP_BLOCK);
+	CHECK_EQ(lat_get_summary(wl_measured_latency(wl))->lost_switches[LAT_LOST_OTHER], 0);
+	wl_free(wl);
+}
+
+static void test_multithreaded_exec(void)
+{
+	multithreaded_exec(false);
+	multithreaded_exec(true);
+}
+
 static void test_migrate(void)
 {
 	struct wl_workload *wl;
@@ -1810,6 +1883,7 @@ int main(void)
 	test_lifecycle();
 	test_pid_reuse_in_exit();
 	test_pid_reuse_open_switch();
+	test_multithreaded_exec();
 	test_migrate();
 	test_hz();
 	test_lost();
