@@ -38,6 +38,13 @@ uint64_t replay_measured_count(const struct wl_workload *wl, const char *name)
 	return 0;
 }
 
+bool replay_count_untraced(const struct wl_workload *wl, const char *name)
+{
+	if (!strcmp(name, "sched_stat_runtime"))
+		return !wl_counts(wl)->sched_stat_runtime;
+	return !replay_measured_count(wl, name);
+}
+
 static json_t *jint(uint64_t v)
 {
 	return json_integer((json_int_t)(v > INT64_MAX ? INT64_MAX : v));
@@ -153,14 +160,15 @@ json_t *replay_json_variant(const struct replay_result *r)
 json_t *replay_json_measured(const struct wl_workload *wl)
 {
 	const struct wl_counts *n = wl_counts(wl);
-	json_t *o = json_object(), *c = json_object();
+	json_t *o = json_object(), *c = json_object(), *none = json_array();
 	unsigned int it = 0;
 	const char *name;
 	int64_t v;
 
-	if (!o || !c) {
+	if (!o || !c || !none) {
 		json_decref(o);
 		json_decref(c);
+		json_decref(none);
 		return NULL;
 	}
 	/* every switch of the stream; of them restored: not records of the file */
@@ -177,6 +185,11 @@ json_t *replay_json_measured(const struct wl_workload *wl)
 		if (!json_object_get(c, name))
 			json_object_set_new(c, name, json_integer(v));
 	json_object_set_new(o, "counts", c);
+	/* the text's "untraced" (replay_count_untraced()): their errors are null */
+	for (int i = 0; i < REPLAY_NR_COMPARED; i++)
+		if (replay_count_untraced(wl, replay_compared_counts[i]))
+			json_array_append_new(none, json_string(replay_compared_counts[i]));
+	json_object_set_new(o, "counts_without_events", none);
 	json_object_set_new(o, "wakeup_latency_us", replay_json_latency(wl_measured_latency(wl), LAT_WAKEUP));
 	json_object_set_new(o, "runqueue_wait_us",
 			    replay_json_latency(wl_measured_latency(wl), LAT_RUNQ_WAIT));

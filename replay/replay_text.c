@@ -31,17 +31,6 @@ static void err_cell(FILE *out, double pred, double meas)
 		replay_text_pct_cell(out, 9, (pred - meas) / meas * 100.0);
 }
 
-/*
- * The trace has no event of @name at all (sched_stat_runtime: of any class):
- * a capture that did not record it (LISA's rt-app runs: sched_switch only),
- * or a kernel without it, not a measured 0.
- */
-static bool untraced(const struct wl_workload *wl, const char *name)
-{
-	if (!strcmp(name, "sched_stat_runtime"))
-		return !wl_counts(wl)->sched_stat_runtime;
-	return !replay_measured_count(wl, name);
-}
 
 /* What the reader's repair restored, and where the simulation emits its counterpart. */
 /*
@@ -571,7 +560,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 
 			replay_count_get(runs[r], name, &p);
 			fprintf(out, " %14" PRIu64, p);
-			if (p && untraced(wl, name)) {
+			if (p && replay_count_untraced(wl, name)) {
 				/* nothing measured: an error of the prediction is unknown, not "-" */
 				fprintf(out, " %9s", "untraced");
 				if (!r)

@@ -349,6 +349,12 @@ json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_res
 extern const char *const replay_compared_counts[REPLAY_NR_COMPARED];
 /* The measured value of a compared count (sched_stat_runtime: fair tasks only). */
 uint64_t replay_measured_count(const struct wl_workload *wl, const char *name);
+/*
+ * The trace has not one event of the compared count @name (sched_stat_runtime:
+ * of any class): not recorded by its capture, not in its kernel, or none
+ * happened - its 0 is no measurement to judge a prediction by.
+ */
+bool replay_count_untraced(const struct wl_workload *wl, const char *name);
 
 /* Text report of one or more runs of one workload next to the measurement. */
 struct replay_text_opts {
