@@ -62,6 +62,15 @@ int replay_channels_parse(const char *name, enum wl_channels *wl, bool *strict)
 	return 0;
 }
 
+/* The index of @name in @names (an enum's names), or -1. */
+static int name_index(const char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; name && i < n; i++)
+		if (!strcmp(name, names[i]))
+			return (int)i;
+	return -1;
+}
+
 int replay_handoff_parse(const char *name, enum replay_handoff *out)
 {
 	static const char *const names[] = {
@@ -70,14 +79,12 @@ int replay_handoff_parse(const char *name, enum replay_handoff *out)
 		[REPLAY_HANDOFF_YIELD] = "yield",
 		[REPLAY_HANDOFF_SKIP] = "skip",
 	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
 
-	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(name, names[i])) {
-			*out = (enum replay_handoff)i;
-			return 0;
-		}
-	}
-	return -1;
+	if (i < 0)
+		return -1;
+	*out = (enum replay_handoff)i;
+	return 0;
 }
 
 int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out)
@@ -87,14 +94,12 @@ int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out)
 		[REPLAY_EARLY_NOSAMPLE] = "nosample",
 		[REPLAY_EARLY_NOCOST] = "nocost",
 	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
 
-	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(name, names[i])) {
-			*out = (enum replay_early_wakes)i;
-			return 0;
-		}
-	}
-	return -1;
+	if (i < 0)
+		return -1;
+	*out = (enum replay_early_wakes)i;
+	return 0;
 }
 
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,
@@ -110,8 +115,9 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 	}
 	if (f->release && (p = model_profile_for_release(f->release, why)))
 		return p;
-	if (!f->release && f->release_before && (p = model_profile_for_release("4.0", NULL))) {
-		/* older than 4.3 or 4.14: CFS, as model_profile_for_release() maps it */
+	if (!f->release && f->release_before &&
+	    (p = model_profile_for_release(f->release_before, NULL))) {
+		/* older than the trace's bound (4.3 or 4.14): CFS, as that release maps */
 		if (why)
 			*why = "kernel release unknown, older than 4.14 by the trace (kernel line): CFS, "
 			       "profile 6.1 (same fair-class code as far as the model goes; --profile to "
