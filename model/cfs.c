@@ -321,3 +321,22 @@ preempt:
 	if (sched_feat(m, LAST_BUDDY) && scale && entity_is_task(se))
 		set_last_buddy(se);
 }
+
+/*
+ * The buddies check_preempt_wakeup() leaves when @p's wakeup preempts curr
+ * by the wakeup granularity (its 'wakeup_preempt_entity() == 1' branch; the
+ * NEXT_BUDDY feature is off): @p the next buddy, and curr's entity where
+ * their hierarchies meet the last buddy (LAST_BUDDY, with at least
+ * sched_nr_latency entities on curr's queue).  For a preemption the trace
+ * shows and the model's own check did not decide (model_preempt_for()).
+ */
+void set_preempt_buddies_cfs(struct model *m, struct rq *rq, struct model_task *p)
+{
+	struct sched_entity *se = &rq->curr->se, *pse = &p->se;
+	bool scale = cfs_rq_of(se)->nr_running >= m->sched_nr_latency;
+
+	set_next_buddy(pse);
+	find_matching_se(&se, &pse);
+	if (se->on_rq && sched_feat(m, LAST_BUDDY) && scale && entity_is_task(se))
+		set_last_buddy(se);
+}

@@ -751,17 +751,17 @@ struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev
 }
 
 /*
- * What model_yield_to() and model_preempt_for() need: an EEVDF profile, a
- * fair curr on @cpu other than @p, and @p queued there, runnable, not
- * delayed (yield_to()'s task_is_running(), same rq), and before 6.18 not
- * below a throttled queue (yield_to_task_fair()'s throttled_hierarchy()
- * test, made here, before the rq clock is updated: the kernel's
- * yield_task_fair() updates it only when the yield happens).
+ * What model_yield_to() and model_preempt_for() need: a fair curr on @cpu
+ * other than @p, and @p queued there, runnable, not delayed (yield_to()'s
+ * task_is_running(), same rq), and before 6.18 not below a throttled queue
+ * (yield_to_task_fair()'s throttled_hierarchy() test, made here, before the
+ * rq clock is updated: the kernel's yield_task_fair() updates it only when
+ * the yield happens).  model_yield_to() needs an EEVDF profile as well.
  */
 static bool hand_over_possible(const struct model *m, const struct rq *rq, int cpu,
 			       const struct model_task *p)
 {
-	return sched_feat(m, EEVDF) && !rq->other_class && rq->curr && rq->curr != p &&
+	return !rq->other_class && rq->curr && rq->curr != p &&
 	       p->cpu == cpu && p->on_rq == TASK_ON_RQ_QUEUED && !p->se.sched_delayed &&
 	       p->state == TS_RUNNING && !entity_throttled_pre618(m, &p->se);
 }
@@ -783,7 +783,7 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
 	if (check_cpu(m, cpu, "yield_to", NULL))
 		return -1;
 	rq = &m->rqs[cpu];
-	if (!hand_over_possible(m, rq, cpu, p) || rq->nr_running == 1)
+	if (!sched_feat(m, EEVDF) || !hand_over_possible(m, rq, cpu, p) || rq->nr_running == 1)
 		return 0;
 	update_rq_clock(m, rq, now);
 	return yield_to_task_fair(m, rq, p) ? 1 : 0;
@@ -801,8 +801,12 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
  * wakeup check, which reads buddies, passes it over) and curr is rescheduled (resched_curr(),
  * rq_clock_skip_update() as in wakeup_preempt()).  pick_next_entity() then
  * takes @p if eligible (PICK_BUDDY), else pick_eevdf() decides - curr
- * again, or a third task.  curr's vruntime and deadline are those
- * update_curr() leaves.  Conditions and return values as model_yield_to():
+ * again, or a third task.  On a CFS profile the buddies are those the
+ * kernel's check_preempt_wakeup() leaves when it preempts (6.1; @p the next
+ * buddy, curr the last one with sched_nr_latency entities queued:
+ * set_preempt_buddies_cfs()), and pick_next_entity_cfs() takes @p unless it
+ * is more than the wakeup granularity behind the leftmost entity.  curr's
+ * vruntime and deadline are those update_curr() leaves.  Conditions and return values as model_yield_to():
  * before 6.18 a @p below a throttled queue is refused (0), as the kernel's
  * wakeup check returns early for it - the hierarchy cannot run, so a buddy
  * set there (the levels up to the dequeued group entity) would only be left
@@ -822,10 +826,15 @@ static int preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t 
 		update_rq_clock(m, rq, now);
 		update_curr(m, cfs_rq_of(&rq->curr->se));
 	}
-	set_next_buddy(&p->se);
-	for_each_sched_entity(se) {
-		if (cfs_rq_of(se)->next == se)    /* the levels set_next_buddy() set */
-			se->handoff_buddy = 1;
+	if (!sched_feat(m, EEVDF)) {
+		/* CFS: the buddies the kernel's preempting wakeup leaves */
+		set_preempt_buddies_cfs(m, rq, p);
+	} else {
+		set_next_buddy(&p->se);
+		for_each_sched_entity(se) {
+			if (cfs_rq_of(se)->next == se)    /* the levels set_next_buddy() set */
+				se->handoff_buddy = 1;
+		}
 	}
 	resched_curr(m, rq);
 	if (sched_feat(m, CLOCK_SKIP_UPDATE))

@@ -590,6 +590,7 @@ struct sched_entity *pick_next_entity_cfs(struct model *m, struct cfs_rq *cfs_rq
 int wakeup_preempt_entity(struct model *m, struct sched_entity *curr, struct sched_entity *se);
 void check_preempt_wakeup_cfs(struct model *m, struct rq *rq, struct model_task *p, int wake_flags);
 void set_last_buddy(struct sched_entity *se);
+void set_preempt_buddies_cfs(struct model *m, struct rq *rq, struct model_task *p);
 
 /* timeline.c: the rb-tree of queued entities */
 void __enqueue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);

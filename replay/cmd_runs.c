@@ -367,8 +367,9 @@ static const struct run_opt run_opt_table[] = {
 	  "preempted by it on the kernel's clock for that preemption\n"
 	  "(skip, the default: not charged at the hand-off, no\n"
 	  "sched_stat_runtime there), the same charged there (preempt),\n"
-	  "yields to it (yield_to()), or sleeps\n"
-	  "until the wakee passed its block (docs/replay.md, \"Hand-offs\")" },
+	  "yields to it (yield_to(); EEVDF profiles, on CFS it\n"
+	  "sleeps), or sleeps until the wakee passed its block\n"
+	  "(docs/replay.md, \"Hand-offs\")" },
 	{ "channels", "auto|off|strict", RUN_OPTS_MODEL, set_channels, .help =
 	  "pipes and sockets from the syscall events, where the\n"
 	  "trace has them (auto: a traced sleep in a read or write is slept\n"

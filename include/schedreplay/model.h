@@ -316,9 +316,11 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
  * A preemption of the current fair task on @cpu by @p (queued on @cpu, not
  * running) that the model's own check did not decide - a decision imposed
  * from outside (the trace's): curr is charged, @p becomes the next buddy
- * (which no profile's wakeup path sets: NEXT_BUDDY is off; pick_next_entity()
- * takes it if eligible, else pick_eevdf() decides; the wakeup-preemption
- * check of 6.18.33+ ignores it) and need_resched is set.
+ * (which no EEVDF profile's wakeup path sets: NEXT_BUDDY is off;
+ * pick_next_entity() takes it if eligible, else pick_eevdf() decides; the
+ * wakeup-preemption check of 6.18.33+ ignores it; on a CFS profile the
+ * buddies a preempting check_preempt_wakeup() leaves, and the CFS pick
+ * takes it within the wakeup granularity) and need_resched is set.
  * curr keeps its vruntime and deadline.  Returns as model_yield_to(); as
  * there, before 6.18 a @p below a throttled group queue is refused (0).
  */

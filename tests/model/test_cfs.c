@@ -172,11 +172,76 @@ static void test_sleeping_migration(void)
 	model_free(m);
 }
 
+/*
+ * The replay's hand-over (model_preempt_for(), replay --handoff skip|preempt)
+ * on the profile of old kernels (6.1, CFS), one CPU (latency 6 ms, wakeup
+ * granularity 1 ms).  X asleep since the start (at min_vruntime), Y runs
+ * 500 us and sleeps, X wakes and runs 300 us, then wakes Y, which is 200 us
+ * right of it: no preemption.  The trace says Y preempted X: the hand-over
+ * leaves the buddies the kernel's preempting check_preempt_wakeup() leaves
+ * (Y the next buddy; X the last one once sched_nr_latency = 8 entities are
+ * queued: with 6 more runnable tasks started at X's wakeup of Y, at
+ * min_vruntime, so never before X) and reschedules X, charged the 2 us
+ * since the wakeup (preempt; not under skip, the kernel's clock for that
+ * preemption).  The CFS pick takes Y, the next buddy within the
+ * granularity of X, the leftmost (without the buddy: X again); nobody is
+ * placed.  yield_to() is EEVDF's only (0).  With Y 1.7 ms right of X
+ * (it ran 2 ms), the buddy is more than the granularity behind: X again.
+ */
+static void test_hand_over(void)
+{
+	for (int k = 0; k < 6; k++) {
+		const bool skip = k & 1, crowd = (k >> 1) == 1, far = (k >> 1) == 2;
+		struct model_config cfg = { .nr_cpus = 1, .hz = 250, .seed = 5 };
+		struct model *m;
+		struct model_task *x, *y, *e[6];
+		uint64_t now = 1000000000ULL, vx, placed;
+
+		cfg.profile = model_profile_find("6.1");
+		m = model_new(&cfg, NULL);
+		CHECK(m != NULL);
+		if (!m)
+			return;
+		x = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+		y = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+		CHECK_EQ_S(model_task_start_sleeping(m, x, 0), 0);
+		CHECK_EQ_S(model_task_start_runnable(m, y, 0, now), 0);
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == y);
+		now += far ? 2000000 : 500000;
+		CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now) == NULL);
+		CHECK_EQ_S(model_try_to_wake_up(m, x, 0, 0, MODEL_WF_TTWU, now), 1);
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == x);
+		now += 300000;
+		for (int i = 0; crowd && i < 6; i++) {
+			e[i] = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 10 + (uint32_t)i, NULL);
+			CHECK_EQ_S(model_task_start_runnable(m, e[i], 0, now), 0);
+		}
+		CHECK_EQ_S(model_try_to_wake_up(m, y, 0, 0, MODEL_WF_TTWU | MODEL_WF_SYNC, now), 1);
+		CHECK(!model_need_resched(m, 0));
+		CHECK_EQ_U(y->se.vruntime - x->se.vruntime, far ? 1700000 : 200000);
+		now += 2000;
+		vx = x->se.vruntime;
+		placed = m->counters[MC_place_entity];
+		CHECK_EQ_S(model_yield_to(m, 0, y, now), 0);
+		CHECK_EQ_S(skip ? model_preempt_for_skip(m, 0, y) : model_preempt_for(m, 0, y, now), 1);
+		CHECK(model_need_resched(m, 0));
+		CHECK(m->rqs[0].cfs.next == &y->se);
+		CHECK(m->rqs[0].cfs.last == (crowd ? &x->se : NULL));
+		CHECK_EQ_U(x->se.vruntime, vx + (skip ? 0 : 2000));
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == (far ? x : y));
+		CHECK(x->on_rq == TASK_ON_RQ_QUEUED);
+		CHECK_EQ_U(m->counters[MC_place_entity], placed);
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_free(m);
+	}
+}
+
 int main(void)
 {
 	test_sleeping_migration();
 	test_pick_and_buddies();
 	test_wakeup_preempt_api();
 	test_fork_placement();
+	test_hand_over();
 	return check_done("cfs");
 }

@@ -1212,6 +1212,72 @@ static void test_handoff_modes(void)
 	wl_free(wl);
 }
 
+/*
+ * replay_config.handoff on the CFS profile of old kernels (6.1; replay's
+ * profile for a trace such as arm-lisa's trace.txt, whose sh is preempted
+ * by the kworker it wakes 337 times).  On oneway_events() the CFS model
+ * never preempts writer 70 at a write: 71 wakes at most 100 us behind it,
+ * within the 2 ms wakeup granularity (2 CPUs).  sleep and yield (yield_to()
+ * is EEVDF's only): at each of the 10 WAITs 70 sleeps ("S") and 71 wakes
+ * it: 20 wakeups, 10 the trace does not have.  preempt and skip: 71 queued
+ * behind 70 on CPU 0, 70 leaves runnable ("R+", the trace's switch, 2 us
+ * after the wakeup) with 71 the next buddy, which the CFS pick takes: no
+ * sleep, no wakeup of 70, the trace's 10 wakeups and 21 switches; skip
+ * charges 70 nothing at the hand-off (21 sched_stat_runtime, 31 for the
+ * others).  Before the CFS hand-over, preempt and skip slept as sleep.
+ */
+static void test_handoff_modes_cfs(void)
+{
+	static const char wait[] = "[000] 0.002502000: sched_switch: task70:70 [120] ";
+	struct trace_event ev[256];
+	size_t n;
+	struct wl_workload *wl;
+
+	n = oneway_events(ev);
+	ev[n++] = ev_runtime(4 * MS, 0, 70, 1000);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	for (int mode = REPLAY_HANDOFF_SLEEP; wl && mode <= REPLAY_HANDOFF_SKIP; mode++) {
+		const bool on = mode == REPLAY_HANDOFF_PREEMPT || mode == REPLAY_HANDOFF_SKIP;
+		const char *want = on ? "R+ ==> task71:71" : "S ==> task71:71";
+		struct replay_config rc;
+		struct sr_error err = { 0 };
+		struct replay_result *r;
+		char *dump = NULL, *p;
+		size_t dump_len = 0;
+
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		rc.handoff = (enum replay_handoff)mode;
+		rc.profile = model_profile_find("6.1");
+		CHECK(rc.profile != NULL);
+		rc.dump = open_memstream(&dump, &dump_len);
+		CHECK(rc.dump != NULL);
+		if (!rc.dump)
+			break;
+		r = replay_run(wl, &rc, &err);
+		fclose(rc.dump);
+		CHECK_MSG(r != NULL, "replay: %s", err.msg);
+		if (!r) {
+			free(dump);
+			break;
+		}
+		CHECK_EQ(note_count(r, "hand-off waits slept"), on ? 0 : 10);
+		CHECK_EQ(note_count(r, "hand-off waits not slept: the waker, not preempted"), on ? 10 : 0);
+		CHECK_EQ(note_count(r, "hand-offs left runnable, then slept"), 0);
+		CHECK_EQ(count(r, "sched_wakeup"), on ? 10 : 20);
+		CHECK_EQ(count(r, "sched_switch"), 21);
+		CHECK_EQ(count(r, "sched_stat_runtime"), mode == REPLAY_HANDOFF_SKIP ? 21 : 31);
+		p = strstr(dump, wait);
+		CHECK_MSG(p && !strncmp(p + strlen(wait), want, strlen(want)),
+			  "mode %d: the sixth WAIT's switch: %.60s", mode, p ? p : "(none)");
+		CHECK_EQ(strstr(dump, "sched_waking: task70:70") != NULL, !on);
+		replay_result_free(r);
+		free(dump);
+	}
+	wl_free(wl);
+}
+
 /* The JSON distribution at @path ("runqueue_wait_us", "all", ...; NULL-ended), or NULL. */
 static json_t *jget(json_t *o, ...)
 {
@@ -1833,6 +1899,7 @@ int main(int argc, char **argv)
 	test_oneway_no_wait();
 	test_handoff_model();
 	test_handoff_modes();
+	test_handoff_modes_cfs();
 	test_end_rt_hold();
 	test_placement_check();
 	test_vcpu_pack();
