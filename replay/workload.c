@@ -1129,6 +1129,24 @@ static void wake_flush_add(struct wl_builder *b, struct cpu_track *c, uint32_t w
 	c->flush[c->flush_n++] = wi;
 }
 
+/*
+ * A wake of RT/DL task @t (its sched_waking or sched_wakeup; replayed as a
+ * timed WL_T_OTHER_WAKE): a sleep of it ends here, so its switch-in is not
+ * one "with no wakeup recorded" (make_current()), which it was for every
+ * RT/DL wakeup before 1 Dec 2026 (arm-trappy: 107, each with a stand-in wake
+ * that the simulation never delivered).
+ */
+static void nonfair_woken(struct wl_builder *b, uint32_t t)
+{
+	struct tstate *s = &b->ts.v[t];
+
+	if (s->st != TS_BLOCKED)
+		return;
+	s->st = TS_QUEUED;
+	s->initial_sleep = false;
+	s->block_op = WL_NONE;
+}
+
 static int on_waking(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_wakeup *u = &ev->u.wakeup;
@@ -1151,6 +1169,7 @@ static int on_waking(struct wl_builder *b, const struct trace_event *ev)
 			c->rtw_waking = b->timed.n;
 			c->rtw_wakeup = WL_NONE;
 		}
+		nonfair_woken(b, t);
 		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, u->target_cpu, 0, TRACE_EV_SCHED_WAKING);
 	}
 	if (b->ts.v[t].waking != WL_NONE)
@@ -1179,6 +1198,8 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 		c = cpu_get(b, ev->cpu);
 		if (c && c->rtw_task == t && c->rtw_wakeup == WL_NONE)
 			c->rtw_wakeup = b->timed.n;
+		note(b, WL_NOTE_WAKE_OF_NONFAIR);
+		nonfair_woken(b, t);
 		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, u->target_cpu, 0, TRACE_EV_SCHED_WAKEUP);
 	}
 	s = &b->ts.v[t];
@@ -1287,8 +1308,10 @@ static int on_wakeup_new(struct wl_builder *b, const struct trace_event *ev)
 	s = &b->ts.v[t];
 	s->st = TS_QUEUED;
 	s->cpu = (int16_t)cpu;
-	if (task->cls != WL_CLASS_FAIR)
+	if (task->cls != WL_CLASS_FAIR) {
+		note(b, WL_NOTE_WAKE_OF_NONFAIR);
 		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, cpu, 0, TRACE_EV_SCHED_WAKEUP_NEW);
+	}
 	WL_VEC_PUSH(b->wakes, oom);
 	w = &b->wakes.v[b->wakes.n];
 	memset(w, 0, sizeof(*w));
@@ -3048,6 +3071,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_WAKE_HARDIRQ] = "wakeups from hardirq/NMI context: replayed at their trace times",
 	[WL_NOTE_WAKE_SOFTIRQ] = "wakeups from softirq context (timers, network RX on the sender's CPU): replayed at their trace times, not tied to the interrupted task's work",
 	[WL_NOTE_WAKE_NONFAIR] = "wakeups by RT/DL tasks: replayed at their trace times",
+	[WL_NOTE_WAKE_OF_NONFAIR] = "wakeups of RT/DL tasks: replayed at their trace times, and so are those tasks' switch-ins: their latency samples are the trace's, not predicted (but for a stopper woken for a migration of the task it preempts: at that point of the task's work)",
 	[WL_NOTE_WAKE_UNKNOWN] = "wakeups by a task the trace does not show running there (or by the wakee itself): replayed at their trace times",
 	[WL_NOTE_HANDOFF] = "hand-offs: a waker preempted by its wakee resumed only after the wakee blocked; replayed as a wait for that block (docs/replay.md)",
 	[WL_NOTE_HANDOFF_ONEOFF] = "... of them one-off between their two tasks (a vfork child's exec, an exit): no wait",

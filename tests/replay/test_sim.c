@@ -1824,6 +1824,7 @@ static void test_early_wakes(void)
  * sched_waking at the first fair one started no interval for 200, whose 4
  * samples were missing (arm-trappy: 107 of 413, FastMixer's 81 among them).
  * 200's switch-ins are at their trace times: its samples are the trace's.
+ * Its wakeups end its sleeps in the extraction too (nonfair_woken()).
  */
 static void test_no_waking_rt_samples(void)
 {
@@ -1850,6 +1851,26 @@ static void test_no_waking_rt_samples(void)
 		return;
 	CHECK_EQ(lat_get_summary(wl_measured_latency(wl))->start_event, TRACE_EV_SCHED_WAKEUP);
 	CHECK_EQ(lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count, 8);
+	/*
+	 * 200's wakeups end its sleeps: its switch-ins are not ones "with no
+	 * wakeup recorded", each with a stand-in wake record (4 of them, never
+	 * delivered: before 1 Dec 2026); the wake records are 100's 4.
+	 */
+	{
+		unsigned int it = 0;
+		const char *text;
+		uint64_t v, missing = 0, of_rt = 0;
+
+		while (wl_note_at(wl, &it, &text, &v)) {
+			if (strstr(text, "with no wakeup recorded"))
+				missing = v;
+			if (strstr(text, "wakeups of RT/DL tasks"))
+				of_rt = v;
+		}
+		CHECK_EQ(missing, 0);
+		CHECK_EQ(of_rt, 4);
+		CHECK_EQ(wl_nr_wakes(wl), 4);
+	}
 	for (int placement = 0; placement < 2; placement++) {
 		struct pid_samples ps = { .pid = 200 };
 		struct replay_config rc;
@@ -1867,6 +1888,7 @@ static void test_no_waking_rt_samples(void)
 			continue;
 		}
 		CHECK_EQ(lat_get_summary(replay_latency(r))->start_event, TRACE_EV_SCHED_WAKEUP);
+		CHECK_EQ(note_count(r, "wakes delivered early whose block the task never"), 0);
 		CHECK_EQ(lat_get_all(replay_latency(r), LAT_WAKEUP)->count, 8);
 		CHECK_EQ(ps.n, 4);
 		for (unsigned int i = 0; i < ps.n && i < 4; i++)
