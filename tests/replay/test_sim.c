@@ -1898,6 +1898,77 @@ static void test_no_waking_rt_samples(void)
 	wl_free(wl);
 }
 
+/* The workload's task of @pid (first one), or NULL */
+static const struct wl_task *task_of_pid(const struct wl_workload *wl, int32_t pid)
+{
+	for (uint32_t i = 0; i < wl_nr_tasks(wl); i++)
+		if (wl_task(wl, i)->pid == pid)
+			return wl_task(wl, i);
+	return NULL;
+}
+
+/*
+ * A trace without sched_waking whose task 100 is first seen in the
+ * migration of its wakeup (try_to_wake_up() -> set_task_cpu() traces
+ * sched_migrate_task before sched_wakeup): task 300, running on CPU 1 since
+ * the start, moves 100 from CPU 1 to idle CPU 0 and wakes it there; 100
+ * runs 40 us and sleeps.  100 slept before the trace (wakeup_migrated()):
+ * one measured sample and one predicted, where 100 started runnable and the
+ * wakeup was a spurious one before (arm-trappy's adbd).  Task 101, first
+ * seen in a migration onto CPU 0 that its switch-in there follows (a
+ * balancer's pull), stays runnable at the start.
+ */
+static void test_wakeup_migrated(void)
+{
+	struct trace_event ev[32];
+	size_t n = 0;
+	struct wl_workload *wl;
+	const struct wl_task *t;
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+	struct replay_result *r;
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 300, 120);
+	ev[n] = ev_migrate(2 * MS, 1, 100, 1, 0);
+	ev[n++].common_pid = 300;
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 20 * US, 1, 300, 0, 100, 120, 0);
+	ev[n++] = ev_switch(2 * MS + 25 * US, 0, 0, 'R', 120, 100, 120);
+	ev[n++] = ev_switch(2 * MS + 65 * US, 0, 100, 'S', 120, 0, 120);
+	ev[n++] = ev_migrate(3 * MS, 0, 101, 1, 0);
+	ev[n++] = ev_switch(3 * MS + 5 * US, 0, 0, 'R', 120, 101, 120);
+	ev[n++] = ev_switch(3 * MS + 50 * US, 0, 101, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(4 * MS, 1, 300, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	CHECK_EQ(lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count, 1);
+	t = task_of_pid(wl, 100);
+	CHECK(t != NULL);
+	if (t) {
+		CHECK_EQ(t->init_state, WL_INIT_SLEEPING);
+		CHECK(t->init_wake != WL_NONE);
+		if (t->init_wake != WL_NONE)
+			CHECK_EQ(wl_wake(wl, t->init_wake)->latency, 5 * US);
+	}
+	t = task_of_pid(wl, 101);
+	CHECK(t != NULL);
+	if (t)
+		CHECK_EQ(t->init_state, WL_INIT_RUNNABLE);
+	replay_config_default(&rc);
+	r = replay_run(wl, &rc, &err);
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_EQ(lat_get_all(replay_latency(r), LAT_WAKEUP)->count, 1);
+		CHECK_EQ(count(r, "sched_wakeup"), 1);
+		replay_result_free(r);
+	} else {
+		fprintf(stderr, "replay: %s\n", err.msg);
+	}
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -1916,6 +1987,7 @@ int main(int argc, char **argv)
 	test_channel_wakes();
 	test_early_wakes();
 	test_no_waking_rt_samples();
+	test_wakeup_migrated();
 	test_oneway_no_wait();
 	test_handoff_model();
 	test_handoff_modes();
