@@ -260,14 +260,16 @@ static const char *row_label(FILE *out, int indent, const char *name, size_t wid
 	return "";
 }
 
-static void print_dist_rows(FILE *out, const char *title, const struct sr_hist *meas,
-			    const struct sr_hist *const *pred, const char *const *names,
-			    unsigned int nr)
+/* @tag: after the header line's sample count (NULL: nothing) */
+static void print_dist_rows(FILE *out, const char *title, const char *tag,
+			    const struct sr_hist *meas, const struct sr_hist *const *pred,
+			    const char *const *names, unsigned int nr)
 {
 	uint64_t m[SR_NR_STD_PCT], p[SR_NR_STD_PCT];
 	static const int show[] = { 0, 2, 3, 4, 6 };   /* p50 p90 p95 p99 p99.9 */
 
-	fprintf(out, "\n%s: measured %" PRIu64 " samples\n", title, meas ? meas->count : 0);
+	fprintf(out, "\n%s: measured %" PRIu64 " samples%s\n", title, meas ? meas->count : 0,
+		tag ? tag : "");
 	fprintf(out, "  %-22s", "");
 	for (unsigned int k = 0; k < sizeof(show) / sizeof(show[0]); k++)
 		fprintf(out, " %10s", sr_std_pct_key[show[k]]);
@@ -362,6 +364,49 @@ static void for_top_groups(const struct group_ctx *c, enum lat_kind kind, int to
 	free(g);
 }
 
+/*
+ * Whether every task of the workload that had comm @comm at its first
+ * appearance is an RT/DL one (and there is one): the wakeups and switch-ins
+ * of such tasks are replayed at their trace times, so a comm group of them
+ * repeats the trace's samples (workload.c, WL_NOTE_WAKE_OF_NONFAIR).
+ */
+static bool comm_nonfair(const struct wl_workload *wl, const char *comm)
+{
+	bool any = false;
+
+	for (uint32_t i = 0; i < wl_nr_tasks(wl); i++) {
+		const struct wl_task *t = wl_task(wl, i);
+
+		if (strncmp(t->comm, comm, sizeof(t->comm)))
+			continue;
+		if (t->cls == WL_CLASS_FAIR)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/* The measured wakeup-latency samples of the workload's RT/DL tasks (by pid). */
+static uint64_t nonfair_samples(const struct wl_workload *wl)
+{
+	const struct lat_machine *ml = wl_measured_latency(wl);
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
+		const struct lat_task *lt = lat_task_at(ml, i);
+
+		if (!lt->lat[LAT_WAKEUP].count)
+			continue;
+		for (uint32_t k = 0; k < wl_nr_tasks(wl); k++)
+			if (wl_task(wl, k)->pid == lt->pid) {
+				if (wl_task(wl, k)->cls != WL_CLASS_FAIR)
+					n += lt->lat[LAT_WAKEUP].count;
+				break;
+			}
+	}
+	return n;
+}
+
 static void print_group(const struct group_ctx *c, const char *key)
 {
 	const struct sr_hist *pred[16];
@@ -370,7 +415,10 @@ static void print_group(const struct group_ctx *c, const char *key)
 	snprintf(title, sizeof(title), "Wakeup latency, %s=%s", c->what, key[0] ? cli_esc(key) : "?");
 	for (unsigned int r = 0; r < c->nr && r < 16; r++)
 		pred[r] = group_hist(replay_latency(c->runs[r]), c->key, key);
-	print_dist_rows(c->out, title, group_hist(wl_measured_latency(c->wl), c->key, key), pred,
+	print_dist_rows(c->out, title,
+			c->key == LAT_BY_COMM && comm_nonfair(c->wl, key) ?
+			"  (RT/DL: replayed as traced, not predicted)" : NULL,
+			group_hist(wl_measured_latency(c->wl), c->key, key), pred,
 			c->names, c->nr < 16 ? c->nr : 16);
 }
 
@@ -632,8 +680,13 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 
 	for (unsigned int r = 0; r < nr; r++)
 		pred[r] = lat_get_all(replay_latency(runs[r]), LAT_WAKEUP);
-	print_dist_rows(out, "Wakeup latency, all", lat_get_all(wl_measured_latency(wl), LAT_WAKEUP),
-			pred, names, nr);
+	print_dist_rows(out, "Wakeup latency, all", NULL,
+			lat_get_all(wl_measured_latency(wl), LAT_WAKEUP), pred, names, nr);
+	if ((v = nonfair_samples(wl)))
+		fprintf(out, "  (%" PRIu64 " of the measured samples are wakeups of RT/DL tasks, replayed "
+			"at their trace times with their switch-ins: in every run they repeat the "
+			"trace's (approximations below); the model predicts the fair tasks' %" PRIu64
+			")\n", v, lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count - v);
 	print_groups(out, wl, LAT_BY_CGROUP, "cgroup", names, runs, nr, o ? o->top : 10);
 	print_groups(out, wl, LAT_BY_COMM, "comm", names, runs, nr, o ? o->top : 10);
 	print_runq(out, wl, names, runs, nr, o ? o->top : 10);

@@ -46,6 +46,7 @@ struct tstate {
 	uint32_t group;
 	uint32_t block_op;           /* BLOCKED: index in ops of the BLOCK, or WL_NONE */
 	uint32_t waking;             /* a sched_waking awaiting its sched_wakeup */
+	uint32_t init_migrate;       /* first event a sched_migrate_task: its timed entry */
 	uint32_t lat_wake;           /* awaiting its switch-in (calibration) */
 	int32_t lat_curr;            /* target CPU's current at sched_wakeup */
 	uint32_t lat_switches;       /* the target CPU's switch count then */
@@ -353,6 +354,7 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	s->seen_cpu = -1;
 	s->block_op = WL_NONE;
 	s->waking = WL_NONE;
+	s->init_migrate = WL_NONE;
 	s->lat_wake = WL_NONE;
 	s->lat_curr = CUR_UNKNOWN;
 	s->run_wakee = WL_NONE;
@@ -1129,6 +1131,24 @@ static void wake_flush_add(struct wl_builder *b, struct cpu_track *c, uint32_t w
 	c->flush[c->flush_n++] = wi;
 }
 
+/*
+ * A wake of RT/DL task @t (its sched_waking or sched_wakeup; replayed as a
+ * timed WL_T_OTHER_WAKE): a sleep of it ends here, so its switch-in is not
+ * one "with no wakeup recorded" (make_current()), which it was for every
+ * RT/DL wakeup before 1 Dec 2026 (arm-trappy: 107, each with a stand-in wake
+ * that the simulation never delivered).
+ */
+static void nonfair_woken(struct wl_builder *b, uint32_t t)
+{
+	struct tstate *s = &b->ts.v[t];
+
+	if (s->st != TS_BLOCKED)
+		return;
+	s->st = TS_QUEUED;
+	s->initial_sleep = false;
+	s->block_op = WL_NONE;
+}
+
 static int on_waking(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_wakeup *u = &ev->u.wakeup;
@@ -1151,12 +1171,42 @@ static int on_waking(struct wl_builder *b, const struct trace_event *ev)
 			c->rtw_waking = b->timed.n;
 			c->rtw_wakeup = WL_NONE;
 		}
+		nonfair_woken(b, t);
 		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, u->target_cpu, 0, TRACE_EV_SCHED_WAKING);
 	}
 	if (b->ts.v[t].waking != WL_NONE)
 		return 0;          /* a second waking before the wakeup: the first counts */
 	b->ts.v[t].waking = wake_new(b, ev, t, 0, &fail);
 	return fail;
+}
+
+/*
+ * Fair task @t, first seen in a sched_migrate_task and in nothing else since,
+ * gets a sched_wakeup (@u) onto that migration's destination: the migration
+ * was its wakeup's placement (try_to_wake_up() -> set_task_cpu() traces it
+ * before the sched_wakeup; kernels before 4.3 have no sched_waking ahead of
+ * it), so the task slept before the trace, not waited queued.  on_migrate()
+ * started it runnable and this wakeup was spurious: no predicted sample for a
+ * measured one (arm-trappy: adbd, 96 us at 164.687 s, the trace's 0.4 ms).
+ * The start is revised: asleep, the migration one of a sleeping task.
+ */
+static void wakeup_migrated(struct wl_builder *b, uint32_t t, const struct trace_sched_wakeup *u)
+{
+	struct tstate *s = &b->ts.v[t];
+	struct wl_timed *e;
+
+	if (s->init_migrate >= b->timed.n || s->st != TS_QUEUED || s->waking != WL_NONE ||
+	    s->ops.n || b->tasks.v[t].nr_wakes)
+		return;
+	e = &b->timed.v[s->init_migrate];
+	if (e->kind != WL_T_MIGRATE || e->task != t || e->cpu != u->target_cpu || e->aux)
+		return;
+	e->aux = 1;                     /* on_migrate()'s TS_BLOCKED case */
+	s->init_migrate = WL_NONE;
+	s->st = TS_BLOCKED;
+	s->initial_sleep = true;
+	b->tasks.v[t].init_state = WL_INIT_SLEEPING;
+	note(b, WL_NOTE_WAKEUP_MIGRATED);
 }
 
 static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
@@ -1179,8 +1229,11 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 		c = cpu_get(b, ev->cpu);
 		if (c && c->rtw_task == t && c->rtw_wakeup == WL_NONE)
 			c->rtw_wakeup = b->timed.n;
+		note(b, WL_NOTE_WAKE_OF_NONFAIR);
+		nonfair_woken(b, t);
 		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, u->target_cpu, 0, TRACE_EV_SCHED_WAKEUP);
 	}
+	wakeup_migrated(b, t, u);
 	s = &b->ts.v[t];
 	wi = s->waking;
 	if (wi == WL_NONE) {
@@ -1287,8 +1340,10 @@ static int on_wakeup_new(struct wl_builder *b, const struct trace_event *ev)
 	s = &b->ts.v[t];
 	s->st = TS_QUEUED;
 	s->cpu = (int16_t)cpu;
-	if (task->cls != WL_CLASS_FAIR)
+	if (task->cls != WL_CLASS_FAIR) {
+		note(b, WL_NOTE_WAKE_OF_NONFAIR);
 		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, cpu, 0, TRACE_EV_SCHED_WAKEUP_NEW);
+	}
 	WL_VEC_PUSH(b->wakes, oom);
 	w = &b->wakes.v[b->wakes.n];
 	memset(w, 0, sizeof(*w));
@@ -1705,6 +1760,7 @@ static int on_migrate(struct wl_builder *b, const struct trace_event *ev)
 		t = task_new(b, m->pid, m->comm, m->prio, ev->ts, WL_INIT_RUNNABLE, m->orig_cpu);
 		if (t == WL_NONE)
 			return -1;
+		b->ts.v[t].init_migrate = b->timed.n;   /* if pushed below: wakeup_migrated() */
 	}
 	if (b->tasks.v[t].cls != WL_CLASS_FAIR)
 		return push_timed(b, ev->ts, WL_T_OTHER_MIGRATE, t, m->dest_cpu, 0, 0);
@@ -3048,6 +3104,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_WAKE_HARDIRQ] = "wakeups from hardirq/NMI context: replayed at their trace times",
 	[WL_NOTE_WAKE_SOFTIRQ] = "wakeups from softirq context (timers, network RX on the sender's CPU): replayed at their trace times, not tied to the interrupted task's work",
 	[WL_NOTE_WAKE_NONFAIR] = "wakeups by RT/DL tasks: replayed at their trace times",
+	[WL_NOTE_WAKE_OF_NONFAIR] = "wakeups of RT/DL tasks: replayed at their trace times, and so are those tasks' switch-ins: their latency samples are the trace's, not predicted (but for a stopper woken for a migration of the task it preempts: at that point of the task's work)",
 	[WL_NOTE_WAKE_UNKNOWN] = "wakeups by a task the trace does not show running there (or by the wakee itself): replayed at their trace times",
 	[WL_NOTE_HANDOFF] = "hand-offs: a waker preempted by its wakee resumed only after the wakee blocked; replayed as a wait for that block (docs/replay.md)",
 	[WL_NOTE_HANDOFF_ONEOFF] = "... of them one-off between their two tasks (a vfork child's exec, an exit): no wait",
@@ -3060,6 +3117,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_LOST_SWITCH_REMOTE] = "... of these, switches whose task's last event was a sched_stat_runtime of it written on another CPU (a remote update_curr())",
 	[WL_NOTE_PID_REUSE] = "pids reused without a recorded exit: the old task closed at the reuse",
 	[WL_NOTE_PREEXIST] = "tasks alive before the trace, started in the state their first event implies",
+	[WL_NOTE_WAKEUP_MIGRATED] = "... of them first seen in the migration of their wakeup (no sched_waking before it): asleep at the start, not runnable",
 	[WL_NOTE_RUNNING_MIGRATE] = "sched_migrate_task of a running task (inconsistent trace): ignored",
 	[WL_NOTE_PI_BOOST] = "switch-outs of fair tasks at RT priority (priority inheritance): replayed as fair",
 	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",

@@ -63,6 +63,38 @@ if [ -f "$t" ]; then
 	if [ "$hz" = 200 ]; then echo "ok: $t: HZ 200 inferred"
 	else echo "FAIL: $t: HZ '$hz' inferred, want 200"; fails=$((fails + 1)); fi
 fi
+# arm-trappy's kernel has no sched_waking and its audio threads are RT: the
+# predicted wakeup intervals start at sched_wakeup as the measured ones do, so
+# its RT wakeups are samples on both sides (304 of 413 before 1 Dec 2026),
+# replayed at their trace times and said to be (docs/replay.md, "Wakeup
+# latency of RT/DL tasks"); an RT switch-in after its wakeup is not one "with
+# no wakeup recorded"; adbd, first seen in its wakeup's migration, slept
+# before the trace (wakeup_migrated()): 412, the one left is AudioOut_2's
+t=$dir/arm-trappy/trace.dat
+if [ -f "$t" ]; then
+	"$sr" replay "$t" > "$tmp/trappy.txt" 2> /dev/null
+	got=$(sed -n '/^Wakeup latency, all: measured 413 samples$/,/^$/s/^  base (us)  .* \([0-9][0-9]*\)$/\1/p' "$tmp/trappy.txt")
+	if [ "$got" = 412 ]; then echo "ok: $t: 412 predicted wakeup samples of 413"
+	else echo "FAIL: $t: '$got' predicted wakeup samples, want 412 of 413"; fails=$((fails + 1)); fi
+	for want in '^  (107 of the measured samples are wakeups of RT/DL tasks, .* the model predicts the fair tasks. 306)$' \
+		    '^Wakeup latency, comm=FastMixer: measured 81 samples  (RT/DL: replayed as traced, not predicted)$' \
+		    '^  *107  wakeups of RT/DL tasks: replayed at their trace times' \
+		    '^workload:  50 tasks, 309 wakes$' \
+		    '^  *2  \.\.\. of them first seen in the migration of their wakeup'; do
+		if grep -q -- "$want" "$tmp/trappy.txt"; then echo "ok: $t: /$want/"
+		else echo "FAIL: $t: no line /$want/"; fails=$((fails + 1)); fi
+	done
+	got=$(sed -n '/^Wakeup latency, comm=adbd: measured 14 samples$/,/^$/s/^  base (us)  .* \([0-9][0-9]*\)$/\1/p' "$tmp/trappy.txt")
+	if [ "$got" = 14 ]; then echo "ok: $t: adbd's 14 samples predicted"
+	else echo "FAIL: $t: adbd: '$got' predicted samples, want 14"; fails=$((fails + 1)); fi
+	if grep -q 'with no wakeup recorded' "$tmp/trappy.txt"; then
+		echo "FAIL: $t: RT switch-ins taken for ones with no wakeup recorded"
+		fails=$((fails + 1))
+	fi
+	if grep -A3 '^Wakeup latency, comm=kworker/u16:0:' "$tmp/trappy.txt" | grep -q 'RT/DL'; then
+		echo "FAIL: $t: a fair comm marked RT/DL"; fails=$((fails + 1))
+	fi
+fi
 # trace-android-sched-irq says "#P:2"; trace-critical-path has no header line
 # and events up to CPU 3
 for pair in "trace-android-sched-irq:the text's #P: header line (CPU count 2)" \
