@@ -476,6 +476,25 @@ static void task_kill(struct task *t)
 	t->runnable = false;
 }
 
+/* @t's last switch (X), traced or taken as traced: it exited (do_task_dead()) */
+static void task_exit(struct task *t)
+{
+	t->pub.exited = true;
+	task_kill(t);
+}
+
+/*
+ * @t's run on its CPU ends at @ts: a switch out, traced or taken as traced
+ * (switch_out(), and pid_exchange()'s dead leader, whose last switch was
+ * not traced).
+ */
+static void run_end(struct task *t, uint64_t ts)
+{
+	t->pub.runtime_ns += ts > t->run_start ? ts - t->run_start : 0;
+	t->on_cpu = -1;
+	t->stat_ts = 0;                 /* a switch: the next run's chain is new */
+}
+
 /* A new task for @pid, replacing @old (NULL, or dead: the pid was reused). */
 static __attribute__((noinline)) struct task *new_task(struct lat_machine *m, int32_t pid,
 							 struct task *old, uint64_t ts)
@@ -841,9 +860,7 @@ static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, i
 static void switch_out(struct lat_machine *m, struct task *t, struct lat_lost_switch *ls)
 {
 	ls->dead = t->exiting && !ls->runnable;
-	t->pub.runtime_ns += ls->ts > t->run_start ? ls->ts - t->run_start : 0;
-	t->on_cpu = -1;
-	t->stat_ts = 0;                 /* a switch: the next run's chain is new */
+	run_end(t, ls->ts);
 	if (ls->runnable) {
 		t->pub.preemptions++;
 		t->runnable = true;
@@ -860,10 +877,8 @@ static void switch_out(struct lat_machine *m, struct task *t, struct lat_lost_sw
 		m->sum.lost_switch_wakings++;
 	}
 	t->run_waking_ts = 0;
-	if (ls->dead) {
-		t->pub.exited = true;
-		task_kill(t);
-	}
+	if (ls->dead)
+		task_exit(t);
 	m->sum.lost_switches[ls->reason]++;
 	m->sum.lost_switches_remote += ls->remote_stamp;
 	if (m->cfg.lost_switch && m->cfg.lost_switch(m->cfg.lost_switch_ctx, ls))
@@ -1089,8 +1104,10 @@ static void left_elsewhere(struct lat_machine *m, struct task *t, enum lat_lost_
  * @t's tid (exchange_tids()) before release_task().  @t keeps its state
  * (its CPU, run, stat_runtime chain, wakeup, cgroup, open switch) under @n.
  * @l still current on another CPU runs there as @o until its last switch
- * (do_task_dead()), which names @o; else it is dead: its last switch was
- * seen, or was not traced (then its run ends at its CPU's last event).
+ * (do_task_dead()), which names @o; so does @l preempted after its exit
+ * (do_exit() goes on past exit_notify()), queued: it runs again as @o.
+ * Else it is dead: its last switch was seen, or was not traced (then its
+ * run ends at its CPU's last event, as a switch taken as traced would).
  */
 static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, int32_t o,
 			 int32_t n, uint64_t ts)
@@ -1103,6 +1120,8 @@ static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, 
 	if (l && !l->dead) {
 		if (old_on_cpu(m, l) && l->on_cpu != t->on_cpu) {
 			pc.leader_cpu = l->on_cpu;
+		} else if (l->exiting && l->runnable && l->on_cpu < 0) {
+			pc.leader_queued = true;
 		} else if (old_on_cpu(m, l) && m->cfg.infer_lost_switches) {
 			/* its last switch was not traced: at its last event there, dead */
 			struct cpu_state *c = &m->cpus[l->on_cpu];
@@ -1115,23 +1134,23 @@ static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, 
 			if (old_on_cpu(m, l)) {
 				struct cpu_state *c = &m->cpus[l->on_cpu];
 
-				l->pub.runtime_ns += c->last > l->run_start ? c->last - l->run_start : 0;
+				run_end(l, c->last);
 				c->curr = 0;
 				c->curr_t = NULL;
 				c->known = c->guessed = false;
 			}
-			l->pub.exited = true;
-			task_kill(l);
+			task_exit(l);
 		}
 	}
 	t->pub.pid = n;
 	if (pid_map_put(&m->live, n, t) ||
-	    pid_map_put(&m->live, o, pc.leader_cpu >= 0 ? l : NULL)) {
+	    pid_map_put(&m->live, o, pc.leader_cpu >= 0 || pc.leader_queued ? l : NULL)) {
 		m->oom = true;
 		return;
 	}
-	if (pc.leader_cpu >= 0) {
+	if (pc.leader_cpu >= 0 || pc.leader_queued)
 		l->pub.pid = o;
+	if (pc.leader_cpu >= 0) {
 		m->cpus[pc.leader_cpu].curr = o;
 		m->cpus[pc.leader_cpu].curr_t = l;
 	}
@@ -1153,7 +1172,7 @@ static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, 
  * An event on @cpu (@c) in the context of @pid, not the CPU's current per
  * the stream, that only a multithreaded exec explains (pid_exchange()):
  * the current is the exec'ing thread (live, not exiting) and @pid's last
- * task an exited leader, dead or current on another CPU; or the current is
+ * task an exited leader, dead, queued or current on another CPU; or the current is
  * the exited leader, still running, and @pid the live thread current on
  * another CPU.  Any other task's event there says the current left
  * untraced (feed_cpu(), on_switch()).
@@ -1166,7 +1185,8 @@ static __attribute__((noinline)) bool exchanged(struct lat_machine *m, struct cp
 	if (!cur || cur->dead || cur->on_cpu != cpu || pid <= 0 || pid == c->curr ||
 	    !(p = pid_map_get(&m->live, pid)) || p == cur || !(c->known || c->guessed))
 		return false;
-	if (!cur->exiting && p->exiting && (p->dead || (old_on_cpu(m, p) && p->on_cpu != cpu))) {
+	if (!cur->exiting && p->exiting &&
+	    (p->dead || (p->runnable && p->on_cpu < 0) || (old_on_cpu(m, p) && p->on_cpu != cpu))) {
 		pid_exchange(m, cur, p, c->curr, pid, ts);      /* cur is the thread */
 		return true;
 	}
@@ -1232,8 +1252,7 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 			t->runnable_ts = ev->ts;
 			break;
 		case TRACE_STATE_DEAD:
-			t->pub.exited = true;
-			task_kill(t);
+			task_exit(t);
 			break;
 		case TRACE_STATE_SLEEPING:
 			break;

@@ -33,6 +33,9 @@
 #define TRACE_FLAG_SOFTIRQ 0x10
 #define TRACE_FLAG_NMI     0x40
 
+/* prev_state of a last switch not traced: TASK_DEAD, "X" (6.x's bit) */
+#define WL_PREV_STATE_DEAD 0x80
+
 /* A CPU's current task: a task index, or one of these. */
 #define CUR_IDLE    (-1)
 #define CUR_UNKNOWN (-2)
@@ -805,12 +808,40 @@ static void lost_switch_woken_there(struct wl_builder *b, uint32_t t,
 }
 
 /*
+ * Task @p's exit (do_task_dead()): its last switch, traced (prev_state
+ * @prev_state, X) or not (pid_change()'s leader, released by de_thread()).
+ * A fair task's ops end EXIT_MOVE (its sched_process_exit's charge not
+ * seen: on_stat_runtime()) and EXIT; its pid is free unless a fork took it.
+ * 0, or -1 on ENOMEM.
+ */
+static int task_exit(struct wl_builder *b, uint32_t p, uint64_t prev_state)
+{
+	struct tstate *s = &b->ts.v[p];
+	int32_t pid = b->tasks.v[p].pid;
+
+	s->st = TS_DEAD;
+	if (handoff_block(b, p, WL_NONE))
+		return -1;
+	if (b->tasks.v[p].cls == WL_CLASS_FAIR && s->exiting &&
+	    push_op(b, p, WL_OP_EXIT_MOVE, 0, 0, 0))
+		return -1;
+	s->exiting = false;
+	if (b->tasks.v[p].cls == WL_CLASS_FAIR && push_op(b, p, WL_OP_EXIT, 0, 0, prev_state))
+		return -1;
+	if (lookup(b, pid) == p && pid_map_set(b, pid, 0))
+		return -1;      /* (a fork may have taken the pid already) */
+	return 0;
+}
+
+/*
  * The measured side's pid exchange of a multithreaded exec (struct
  * lat_pid_change; latency.c pid_exchange(), which it mirrors): the exec'ing
  * thread's task - its run, ops, wakes, group - goes on under the leader's
  * pid; the leader, still running on another CPU, runs on there under the
- * thread's old pid to its last switch (lookup_on()); else it is dead (its
- * last switch traced, or reported untraced by lost_switch() before).
+ * thread's old pid to its last switch (lookup_on()), and so does the leader
+ * preempted after its exit, queued; else it is dead (its last switch
+ * traced, or reported untraced by lost_switch() before, or not traced at
+ * all: de_thread() released it, its exit is task_exit()'s).
  */
 static int pid_change(void *ctx, const struct lat_pid_change *pc)
 {
@@ -818,15 +849,17 @@ static int pid_change(void *ctx, const struct lat_pid_change *pc)
 	struct cpu_track *c = pc->cpu >= 0 ? cpu_get(b, pc->cpu) : NULL;
 	struct cpu_track *lc = pc->leader_cpu >= 0 ? cpu_get(b, pc->leader_cpu) : NULL;
 	uint32_t t = lookup_on(b, c, pc->old_pid), l = lookup(b, pc->new_pid);
-	bool keep = l != WL_NONE && l != t && lc && lc->curr == (int32_t)l &&
-		b->ts.v[l].st == TS_RUNNING;
+	bool keep = l != WL_NONE && l != t &&
+		((lc && lc->curr == (int32_t)l && b->ts.v[l].st == TS_RUNNING) ||
+		 (pc->leader_queued && b->ts.v[l].st == TS_QUEUED));
 
 	if (t == WL_NONE)
 		return 0;
 	if (keep) {
 		b->tasks.v[l].pid = pc->old_pid;
-	} else if (l != WL_NONE && l != t && b->ts.v[l].st != TS_RUNNING) {
-		b->ts.v[l].st = TS_DEAD;        /* exited, not on a CPU */
+	} else if (l != WL_NONE && l != t && b->ts.v[l].st != TS_RUNNING &&
+		   b->ts.v[l].st != TS_DEAD && task_exit(b, l, WL_PREV_STATE_DEAD)) {
+		return -1;                      /* exited, not on a CPU */
 	}
 	b->tasks.v[t].pid = pc->new_pid;
 	return pid_map_set(b, pc->old_pid, keep ? l + 1 : 0) ||
@@ -895,7 +928,7 @@ static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 		sw.u.sched_switch.prev_run = TRACE_STATE_RUNNING;
 	} else if (s->exiting) {
 		/* past sched_process_exit: its last switch, "X" (TASK_DEAD) */
-		sw.u.sched_switch.prev_state = 0x80;
+		sw.u.sched_switch.prev_state = WL_PREV_STATE_DEAD;
 		sw.u.sched_switch.prev_run = TRACE_STATE_DEAD;
 	} else {
 		sw.u.sched_switch.prev_state = 1;    /* TASK_INTERRUPTIBLE: "S" */
@@ -1563,18 +1596,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			break;
 		}
 		case TRACE_STATE_DEAD:
-			s->st = TS_DEAD;
-			if (handoff_block(b, p, WL_NONE))
+			if (task_exit(b, p, (uint64_t)sw->prev_state))
 				return -1;
-			if (b->tasks.v[p].cls == WL_CLASS_FAIR && s->exiting &&
-			    push_op(b, p, WL_OP_EXIT_MOVE, 0, 0, 0))
-				return -1;
-			s->exiting = false;
-			if (b->tasks.v[p].cls == WL_CLASS_FAIR &&
-			    push_op(b, p, WL_OP_EXIT, 0, 0, (uint64_t)sw->prev_state))
-				return -1;
-			if (lookup(b, sw->prev_pid) == p && pid_map_set(b, sw->prev_pid, 0))
-				return -1;      /* (a fork may have taken the pid already) */
 			break;
 		}
 	} else if (cpu_seen_idle(b, c, ev->cpu, ev->ts)) {

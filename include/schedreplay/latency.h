@@ -166,12 +166,15 @@ struct lat_lost_switch {
  * (L's last sched_switch naming @old_pid, T's events naming @new_pid).
  * The machine moves T's state to @new_pid; L, if still current on another
  * CPU (@leader_cpu, else -1), keeps running there as @old_pid until its
- * last switch; else it is dead (its last switch seen, or not traced).
+ * last switch; so does L preempted after its sched_process_exit
+ * (@leader_queued): it runs again as @old_pid.  Else it is dead (its last
+ * switch seen, or not traced): de_thread() released it.
  */
 struct lat_pid_change {
 	int32_t old_pid, new_pid;
 	int cpu;                       /* T's CPU (the event's), -1 not on one */
 	int leader_cpu;
+	bool leader_queued;
 	uint64_t ts;                   /* the revealing event */
 };
 

@@ -480,6 +480,85 @@ static void test_multithreaded_exec(void)
 	multithreaded_exec(true);
 }
 
+/*
+ * The same exec with the leader, past its sched_process_exit (3 ms), on no
+ * CPU when the thread takes its pid at 6 ms.  @queued: it was preempted
+ * after its exit (R at 3.5 ms, 7 in): still queued, it runs again under
+ * the thread's old tid 51 (6.5 ms) and its last switch, X at 6.6 ms, names
+ * 51.  Else the events of CPU 1 were lost from 3.5 ms (its last switch in
+ * the gap): de_thread() released it, it is dead.  Its exit is real either
+ * way: the leader's ops end RUN, EXIT_MOVE, EXIT (the sched_process_exit
+ * had no sched_stat_runtime after it), and no third task 51 shows up.
+ * Main marked it dead at the exchange with no EXIT (the simulation then
+ * put it to sleep instead), and with @queued made its last run a task 51
+ * of its own.
+ */
+static void exec_leader_off_cpu(bool queued)
+{
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t l, t;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'S', 120, 50, 120));
+	feed(ev_switch(2 * MS, 0, 0, 'S', 120, 51, 120));
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 1, 50);
+	e.u.exit.pid = 50;
+	feed(e);
+	if (queued) {
+		feed(ev_switch(3 * MS + 500 * US, 1, 50, 'R', 120, 7, 120));
+	} else {
+		e = ev_switch(3 * MS + 500 * US, 1, 0, 'S', 120, 7, 120);
+		CHECK_EQ(wl_builder_event(B, &e, 10, &err), 0);
+	}
+	feed(ev_runtime(4 * MS, 0, 51, 2 * MS));
+	e = ev_exec(6 * MS, 0, 50, "/bin/true");
+	e.u.exec.old_pid = 51;
+	feed(e);
+	if (queued) {
+		e = ev_switch(6 * MS + 500 * US, 1, 7, 'S', 120, 51, 120);
+		snprintf(e.u.sched_switch.next_comm, TRACE_COMM_LEN, "task50");
+		feed(e);
+		e = ev_switch(6 * MS + 600 * US, 1, 51, 'X', 120, 0, 120);
+		snprintf(e.u.sched_switch.prev_comm, TRACE_COMM_LEN, "task50");
+		feed(e);
+	}
+	e = ev_switch(7 * MS, 0, 50, 'S', 120, 0, 120);
+	snprintf(e.u.sched_switch.prev_comm, TRACE_COMM_LEN, "true");
+	feed(e);
+	wl = finish();
+	l = task_of(wl, queued ? 51 : 50, 0);
+	t = task_of(wl, 50, queued ? 0 : 1);
+	CHECK(l != WL_NONE && t != WL_NONE && l != t);
+	CHECK_EQ(wl_nr_tasks(wl), 3);           /* the leader, the thread, 7 */
+	CHECK_EQ(task_of(wl, 51, 1), WL_NONE);
+	if (l == WL_NONE || t == WL_NONE || l == t) {
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(wl_task(wl, l)->first_ts, 1 * MS);
+	/* the leader: RUN 1 .. 3.5 ms (and 6.5 .. 6.6 ms), EXIT_MOVE, EXIT */
+	CHECK_EQ(wl_task(wl, l)->nr_ops, 3);
+	CHECK_EQ(op_of(wl, l, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, l, 0)->value, queued ? 2600 * US : 2500 * US);
+	CHECK_EQ(op_of(wl, l, 1)->kind, WL_OP_EXIT_MOVE);
+	CHECK_EQ(op_of(wl, l, 2)->kind, WL_OP_EXIT);
+	/* the thread: RUN 2 .. 6 ms, COMM true, RUN to 7 ms, BLOCK */
+	CHECK_EQ(wl_task(wl, t)->nr_ops, 4);
+	CHECK_EQ(op_of(wl, t, 0)->value, 4 * MS);
+	CHECK_EQ(op_of(wl, t, 1)->kind, WL_OP_COMM);
+	CHECK_EQ(op_of(wl, t, 2)->value, 1 * MS);
+	CHECK_EQ(op_of(wl, t, 3)->kind, WL_OP_BLOCK);
+	wl_free(wl);
+}
+
+static void test_exec_leader_off_cpu(void)
+{
+	exec_leader_off_cpu(false);
+	exec_leader_off_cpu(true);
+}
+
 static void test_migrate(void)
 {
 	struct wl_workload *wl;
@@ -1884,6 +1963,7 @@ int main(void)
 	test_pid_reuse_in_exit();
 	test_pid_reuse_open_switch();
 	test_multithreaded_exec();
+	test_exec_leader_off_cpu();
 	test_migrate();
 	test_hz();
 	test_lost();

@@ -688,6 +688,87 @@ int main(void)
 	}
 	infer = false;
 
+	/*
+	 * The leader, past its sched_process_exit (20), preempted after it
+	 * (R at 22: exit_notify() made it a zombie, and do_exit() ran on):
+	 * on no CPU when the thread takes its pid at the exec (40).  It is
+	 * queued, not dead: it runs again under the thread's old tid 101
+	 * (45, after a run-queue wait of 23) and its last switch (X at 47)
+	 * names 101.  One leader task (runtime 12 + 2, exited), one thread
+	 * task.  Main marked the leader dead at the exec, dropped its wait,
+	 * and made its last run a third task 101.
+	 */
+	for (int k = 0; k < 2; k++) {
+		infer = k;
+		begin(infer ? "multithreaded exec, leader queued after its exit, inferred" :
+			      "multithreaded exec, leader queued after its exit", LAT_START_AUTO);
+		sw(10, 1, 0, S, 100, "lead");
+		sw(12, 0, 0, S, 101, "thr");
+		exit_ev(20, 1, 100);
+		sw(22, 1, 100, R, 7, "other");
+		stat_rt(30, 0, 101, 101, 18);
+		exec_ev(40, 0, 100, 101);
+		sw(45, 1, 7, S, 101, "lead");
+		sw(47, 1, 101, X, 0, "swapper");
+		sw(50, 0, 100, S, 0, "swapper");
+		end(60);
+		EQ("tasks", lat_nr_tasks(m), 3);        /* the leader, the thread, 7 */
+		t = task_of(101, 0);                    /* the leader, with the tid it got */
+		EQ("leader", t != NULL, 1);
+		if (t) {
+			EQ("leader first_ts", t->first_ts, 10);
+			EQ("leader exited", t->exited, 1);
+			EQ("leader runtime", t->runtime_ns, 12 + 2);
+			EQ("leader switches", t->switches, 2);
+			EQ("leader preemptions", t->preemptions, 1);
+			EQ("leader's run-queue wait", t->lat[LAT_RUNQ_WAIT].count, 1);
+		}
+		EQ("one task 101", task_of(101, 1) == NULL, 1);
+		t = task_of(100, 0);
+		EQ("thread", t != NULL, 1);
+		if (t) {
+			EQ("thread first_ts", t->first_ts, 12);
+			EQ("thread not exited", t->exited, 0);
+			EQ("thread runtime", t->runtime_ns, 38);
+		}
+		EQ("one task 100", task_of(100, 1) == NULL, 1);
+		EQ("samples", got.n, 1);
+		EQ("run-queue wait", got.s[0].lat, 23);
+		EQ("in 101's name", got.s[0].pid, 101);
+		lat_machine_free(m);
+	}
+	infer = false;
+
+	/*
+	 * The leader's CPU lost events after its exit (its last switch in the
+	 * gap): on no CPU and not runnable at the exec, dead.  Its exit is
+	 * real (de_thread() released it): exited, its run to the gap.
+	 */
+	for (int k = 0; k < 2; k++) {
+		infer = k;
+		begin(infer ? "multithreaded exec, leader lost after its exit, inferred" :
+			      "multithreaded exec, leader lost after its exit", LAT_START_AUTO);
+		sw(10, 1, 0, S, 100, "lead");
+		sw(12, 0, 0, S, 101, "thr");
+		exit_ev(20, 1, 100);
+		lat_machine_lost(m, 1, 5);
+		sw(25, 1, 0, S, 7, "other");
+		stat_rt(30, 0, 101, 101, 18);
+		exec_ev(40, 0, 100, 101);
+		sw(50, 0, 100, S, 0, "swapper");
+		end(60);
+		EQ("tasks", lat_nr_tasks(m), 3);        /* the leader, the thread, 7 */
+		t = task_of(100, 0);
+		EQ("leader exited", t->exited, 1);
+		EQ("leader: no task 101", task_of(101, 0) == NULL, 1);
+		t = task_of(100, 1);
+		EQ("thread", t != NULL, 1);
+		if (t)
+			EQ("thread runtime", t->runtime_ns, 38);
+		lat_machine_free(m);
+	}
+	infer = false;
+
 	begin("cgroups: seeded, inherited at fork, moved by attach", LAT_START_AUTO);
 	lat_cgroup_seed(m, 100, "/a");
 	fork_ev(1, 0, 100, 101);
