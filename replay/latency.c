@@ -316,6 +316,17 @@ struct left_switch {
 	bool frozen;                   /* a switch on the CPU since: .ts is final */
 };
 
+/*
+ * A task preempted after its sched_process_exit (do_exit() goes on past
+ * exit_notify(), which may free its pid): queued on @cpu (its preemption's
+ * CPU, or a migration's destination), it runs again to its last switch,
+ * even when a fork has taken its pid meanwhile (old_named()).
+ */
+struct old_queued {
+	struct task *t;
+	int cpu;
+};
+
 struct prov_sample {
 	struct task *task;
 	char comm[TRACE_COMM_LEN];
@@ -348,6 +359,8 @@ struct lat_machine {
 	size_t nr_prov;
 	struct left_switch *open;      /* few: the tasks that left untraced, undecided */
 	size_t nr_open, open_cap;
+	struct old_queued *oldq;       /* few: exiting tasks preempted, to run again */
+	size_t nr_oldq, oldq_cap;
 	bool finished;
 	bool oom;
 };
@@ -404,6 +417,7 @@ void lat_machine_free(struct lat_machine *m)
 	free(m->cpus);
 	free(m->prov);
 	free(m->open);
+	free(m->oldq);
 	free(m);
 }
 
@@ -1096,6 +1110,70 @@ static void left_elsewhere(struct lat_machine *m, struct task *t, enum lat_lost_
 	o->guessed = false;
 }
 
+/* @t, exiting, is preempted on @cpu: queued there (struct old_queued) */
+static __attribute__((noinline)) void old_queue(struct lat_machine *m, struct task *t, int cpu)
+{
+	struct old_queued *q;
+
+	for (size_t i = 0; i < m->nr_oldq; i++)
+		if (m->oldq[i].t == t) {
+			m->oldq[i].cpu = cpu;
+			return;
+		}
+	if (m->nr_oldq == m->oldq_cap) {
+		size_t cap = m->oldq_cap ? m->oldq_cap * 2 : 8;
+
+		q = realloc(m->oldq, cap * sizeof(*q));
+		if (!q) {
+			m->oom = true;
+			return;
+		}
+		m->oldq = q;
+		m->oldq_cap = cap;
+	}
+	m->oldq[m->nr_oldq++] = (struct old_queued){ .t = t, .cpu = cpu };
+}
+
+/*
+ * The task an event naming @pid on @cpu - a switch-in there, a migration
+ * off it - is of: the old task of @pid queued there (struct old_queued),
+ * if a fork took its pid since, unless @comm is the new task's and not
+ * its own; else the pid's live task, get_task()'s (NULL: none or dead).
+ * The old one is reported to lat_config.old_task (@ev, @ts).  An entry no
+ * longer queued (switched in, dead, dropped at a lost-events gap) goes.
+ */
+static __attribute__((noinline)) struct task *
+old_named(struct lat_machine *m, int32_t pid, const char *comm, int cpu,
+	  enum trace_event_type ev, int ev_cpu, uint64_t ts, struct old_queued **entry)
+{
+	struct task *n = pid_map_get(&m->live, pid);
+	size_t i;
+
+	*entry = NULL;
+	for (i = 0; i < m->nr_oldq; i++) {
+		struct task *o = m->oldq[i].t;
+
+		if (o->dead || !o->runnable || o == n) {
+			m->oldq[i--] = m->oldq[--m->nr_oldq];
+			continue;
+		}
+		if (o->pub.pid == pid)
+			break;
+	}
+	if (i == m->nr_oldq || m->oldq[i].cpu != cpu ||
+	    (n && !n->dead && !strncmp(comm, n->pub.comm, TRACE_COMM_LEN) &&
+	     strncmp(comm, m->oldq[i].t->pub.comm, TRACE_COMM_LEN)))
+		return NULL;
+	*entry = &m->oldq[i];
+	if (m->cfg.old_task) {
+		struct lat_old_task ot = { .pid = pid, .cpu = ev_cpu, .ev = ev, .ts = ts };
+
+		if (m->cfg.old_task(m->cfg.old_task_ctx, &ot))
+			m->oom = true;
+	}
+	return m->oldq[i].t;
+}
+
 /*
  * De_thread() of a non-leader thread @t's execve (struct lat_pid_change):
  * @t (pid @o) takes the pid @n of its leader @l (the last task of @n, NULL
@@ -1212,6 +1290,24 @@ static void on_exec(struct lat_machine *m, const struct trace_sched_process_exec
 	pid_exchange(m, t, pid_map_get(&m->live, x->pid), x->old_pid, x->pid, ts);
 }
 
+/* The old task a switch-in takes off its CPU's queue (old_named()), or NULL */
+static __attribute__((noinline)) struct task *next_old(struct lat_machine *m,
+							const struct trace_event *ev)
+{
+	const struct trace_sched_switch *s = &ev->u.sched_switch;
+	struct old_queued *q;
+	struct task *o = old_named(m, s->next_pid, s->next_comm, ev->cpu, ev->type, ev->cpu,
+				   ev->ts, &q);
+
+	if (!o)
+		return NULL;
+	*q = m->oldq[--m->nr_oldq];
+	memcpy(o->pub.comm, s->next_comm, TRACE_COMM_LEN);
+	o->pub.comm[TRACE_COMM_LEN - 1] = '\0';
+	o->pub.last_ts = ev->ts;
+	return o;
+}
+
 /* inlined into both entries: a call and return per sched_switch cost ~2 % of the report */
 static inline __attribute__((always_inline)) void
 on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state *c)
@@ -1250,6 +1346,8 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 			t->pub.preemptions++;
 			t->runnable = true;
 			t->runnable_ts = ev->ts;
+			if (t->exiting)         /* after its exit: it runs again */
+				old_queue(m, t, ev->cpu);
 			break;
 		case TRACE_STATE_DEAD:
 			task_exit(t);
@@ -1259,7 +1357,9 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		}
 	}
 	c->curr_t = NULL;
-	if (s->next_pid > 0 && (t = get_task(m, s->next_pid, s->next_comm, ev->ts))) {
+	if (s->next_pid > 0 && (t = m->nr_oldq ? next_old(m, ev) : NULL) == NULL)
+		t = get_task(m, s->next_pid, s->next_comm, ev->ts);
+	if (s->next_pid > 0 && t) {
 		if (t->on_cpu >= 0 && t->on_cpu != ev->cpu) {
 			/* its switch out of the other CPU is missing */
 			struct cpu_state *o = get_cpu(m, t->on_cpu);
@@ -1508,9 +1608,19 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 	case TRACE_EV_SCHED_WAKEUP_NEW:
 		on_wakeup(m, ev, TRACE_EV_SCHED_WAKEUP_NEW);
 		break;
-	case TRACE_EV_SCHED_MIGRATE_TASK:
-		if (ev->u.migrate.pid > 0 &&
-		    (t = get_task(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->ts))) {
+	case TRACE_EV_SCHED_MIGRATE_TASK: {
+		struct old_queued *q = NULL;
+
+		t = NULL;
+		if (m->nr_oldq && ev->u.migrate.pid > 0 &&
+		    (t = old_named(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->u.migrate.orig_cpu,
+				   ev->type, ev->cpu, ev->ts, &q))) {
+			q->cpu = ev->u.migrate.dest_cpu;        /* moved while queued */
+			t->pub.last_ts = ev->ts;
+		}
+		if (!t && ev->u.migrate.pid > 0)
+			t = get_task(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->ts);
+		if (t) {
 			t->pub.migrations++;
 			t->stat_ts = 0;                 /* moved: a new run */
 			if (t->left_open)
@@ -1520,6 +1630,7 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 				left_elsewhere(m, t, LAT_LOST_MIGRATED, ev->ts);
 		}
 		break;
+	}
 	case TRACE_EV_SCHED_PROCESS_FORK: {
 		const struct trace_sched_process_fork *f = &ev->u.fork;
 		struct task *parent = f->parent_pid > 0 ?
@@ -1530,7 +1641,7 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 			break;
 		if (old && !old->dead && old->left_open)
 			left_close(m, old, false, -1);  /* its last switch, not the new task's */
-		if (old && !old->dead && old->exiting && old_on_cpu(m, old)) {
+		if (old && !old->dead && old->exiting && (old_on_cpu(m, old) || old->runnable)) {
 			/*
 			 * Past its sched_process_exit and still on its CPU: the
 			 * pid was freed at exit_notify() (release_task(), or the
@@ -1538,7 +1649,10 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 			 * (do_task_dead()), and a fork took it.  The old task
 			 * stays that CPU's current (cpu_curr_task(), the
 			 * CPU's hint): its events there until that switch are
-			 * its own.  The pid names the new task.
+			 * its own.  Preempted since its exit, it is queued
+			 * (struct old_queued): its switch-in there, or a
+			 * migration off there, is its own (old_named()).  The
+			 * pid names the new task.
 			 */
 			if (!new_task(m, f->child_pid, old, ev->ts))
 				break;

@@ -114,6 +114,7 @@ struct wl_builder {
 	WL_VEC(char *) strings;
 
 	uint32_t *pid_map;           /* pid -> task index + 1; 0 = none */
+	struct lat_old_task old_named; /* the measured side's last (pid 0: none) */
 	size_t pid_cap;
 	struct cpu_track *cpus;
 	int nr_cpus;
@@ -302,6 +303,36 @@ static uint32_t lookup(const struct wl_builder *b, int32_t pid)
 	if (pid <= 0 || (size_t)pid >= b->pid_cap || !b->pid_map[pid])
 		return WL_NONE;
 	return b->pid_map[pid] - 1;
+}
+
+/*
+ * The task of @pid that a switch-in or a migration (@ev) names: the pid's,
+ * or the old task the measured side took it for (struct lat_old_task,
+ * old_task()): the last task of the pid, past its sched_process_exit and
+ * preempted since, whose pid a fork took (on_fork()).
+ */
+static uint32_t lookup_named(struct wl_builder *b, const struct trace_event *ev, int32_t pid)
+{
+	uint32_t t = lookup(b, pid);
+
+	if (pid <= 0 || b->old_named.pid != pid || b->old_named.ts != ev->ts ||
+	    b->old_named.cpu != ev->cpu || b->old_named.ev != ev->type)
+		return t;
+	b->old_named.pid = 0;
+	for (uint32_t i = b->tasks.n; i-- > 0;)
+		if (i != t && b->tasks.v[i].pid == pid && b->ts.v[i].exited &&
+		    b->ts.v[i].st == TS_QUEUED)
+			return i;
+	return t;
+}
+
+/* lat_config.old_task: the next lookup_named() of that event takes the old task */
+static int old_task(void *ctx, const struct lat_old_task *ot)
+{
+	struct wl_builder *b = ctx;
+
+	b->old_named = *ot;
+	return 0;
 }
 
 /*
@@ -1620,7 +1651,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		}
 		return 0;
 	}
-	n = lookup(b, sw->next_pid);
+	n = lookup_named(b, ev, sw->next_pid);
 	if (n == WL_NONE) {
 		n = task_new(b, sw->next_pid, sw->next_comm, sw->next_prio, ev->ts,
 			     WL_INIT_RUNNABLE, ev->cpu);
@@ -1719,7 +1750,7 @@ static int tie_stopper_wake(struct wl_builder *b, struct cpu_track *c, uint32_t 
 static int on_migrate(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_migrate_task *m = &ev->u.migrate;
-	uint32_t t = lookup(b, m->pid);
+	uint32_t t = lookup_named(b, ev, m->pid);
 	struct tstate *s;
 
 	if (m->pid <= 0)
@@ -1782,15 +1813,19 @@ static int on_fork(struct wl_builder *b, const struct trace_event *ev)
 	if (fail)
 		return -1;
 	old = lookup(b, f->child_pid);
-	if (old != WL_NONE && b->ts.v[old].exited && b->ts.v[old].st == TS_RUNNING &&
-	    (c = cpu_get(b, b->ts.v[old].cpu)) && c->curr == (int32_t)old) {
+	if (old != WL_NONE && b->ts.v[old].exited &&
+	    (b->ts.v[old].st == TS_QUEUED ||
+	     (b->ts.v[old].st == TS_RUNNING && (c = cpu_get(b, b->ts.v[old].cpu)) &&
+	      c->curr == (int32_t)old))) {
 		/*
 		 * Past its sched_process_exit and still on its CPU: the pid
 		 * was freed at exit_notify() (release_task(), or the parent's
 		 * wait()), before the task's last switch (do_task_dead()), and
 		 * this fork took it.  The old task runs on to that switch
 		 * (lookup_on(): its CPU's events in its context are its own);
-		 * the pid names the child.
+		 * preempted since its exit, it is queued: the switch-in and
+		 * migrations the measured side takes for it are its own
+		 * (lookup_named()).  The pid names the child.
 		 */
 	} else if (old != WL_NONE && b->ts.v[old].st != TS_DEAD) {
 		note(b, WL_NOTE_PID_REUSE);
@@ -1987,6 +2022,8 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	lc.lost_switch_ctx = b;
 	lc.pid_change = pid_change;
 	lc.pid_change_ctx = b;
+	lc.old_task = old_task;
+	lc.old_task_ctx = b;
 	if (!(b->wl->measured = lat_machine_new(&lc, err)))
 		goto fail;
 	return b;

@@ -178,6 +178,21 @@ struct lat_pid_change {
 	uint64_t ts;                   /* the revealing event */
 };
 
+/*
+ * An event naming @pid taken for the pid's old task, not its live one
+ * (lat_config.old_task): a task preempted after its sched_process_exit
+ * (exit_notify() may free the pid before the task's last switch) whose pid
+ * a fork took since; its switch-in on the CPU it is queued on, or a
+ * migration off it, is its own unless the event's comm is the new task's
+ * and not the old one's.
+ */
+struct lat_old_task {
+	int32_t pid;
+	int cpu;                       /* the event's CPU */
+	enum trace_event_type ev;      /* SCHED_SWITCH (its next) or SCHED_MIGRATE_TASK */
+	uint64_t ts;
+};
+
 struct lat_config {
 	enum lat_start_mode start_mode;
 	bool group_by[LAT_NR_KEYS];    /* LAT_BY_COMM is always on */
@@ -226,6 +241,13 @@ struct lat_config {
 	 */
 	int (*pid_change)(void *ctx, const struct lat_pid_change *pc);
 	void *pid_change_ctx;
+	/*
+	 * Optional: told of each event taken for the old task of its pid
+	 * (struct lat_old_task), before the event is counted; -1 from it is
+	 * an allocation failure.
+	 */
+	int (*old_task)(void *ctx, const struct lat_old_task *ot);
+	void *old_task_ctx;
 };
 
 /* Fill @cfg with the defaults (AUTO, by comm, no filter, any root). */

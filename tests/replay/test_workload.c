@@ -406,6 +406,76 @@ static void test_pid_reuse_open_switch(void)
 	wl_free(wl);
 }
 
+/*
+ * The old task preempted after its exit: 50 runs on CPU 0 from 1 ms, exits
+ * at 3 ms (EXIT_MOVE at 3.06 ms), is preempted by 7 at @pre (3.5 ms, or
+ * 4.5 ms after the fork), and 1 forks a new 50 on CPU 1 at 4 ms, which
+ * runs there 5..7 ms.  The old task, queued on CPU 0, runs again at 6 ms
+ * and switches out dead at 6.03 ms: its ops end RUN, EXIT, the new one's
+ * are RUN 2 ms, BLOCK, and no third task 50 shows up.  @migrate: the old
+ * task is moved to CPU 1 while queued (5.5 ms) and runs there instead.
+ * Main gave the switch-in at 6 ms and the EXIT to the new task.
+ */
+static void reuse_preempted_old(bool early, bool migrate)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t o, n;
+	uint64_t pre = early ? 3 * MS + 500 * US : 4 * MS + 500 * US;
+	int back = migrate ? 1 : 0;
+
+	start();
+	feed(ev_switch(500 * US, 1, 0, 'R', 120, 1, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 0, 50);
+	e.u.exit.pid = 50;
+	feed(e);
+	feed(ev_runtime(3 * MS + 60 * US, 0, 50, 2 * MS));       /* the EXIT_MOVE */
+	if (early)
+		feed(ev_switch(pre, 0, 50, 'R', 120, 7, 120));
+	feed(ev_fork(4 * MS, 1, 1, 50));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 4 * MS + 10, 1, 1, 0, 50, 120, 1));
+	if (!early)
+		feed(ev_switch(pre, 0, 50, 'R', 120, 7, 120));
+	feed(ev_switch(5 * MS, 1, 1, 'S', 120, 50, 120));
+	if (migrate) {
+		e = ev_migrate(5 * MS + 500 * US, 1, 50, 0, 1);
+		e.common_pid = 50;                      /* (the new one's context) */
+		feed(e);
+		feed(ev_switch(6 * MS, 1, 50, 'R', 120, 50, 120));  /* the new one preempted */
+	} else {
+		feed(ev_switch(6 * MS, 0, 7, 'S', 120, 50, 120));
+	}
+	feed(ev_switch(6 * MS + 30 * US, back, 50, 'X', 120, migrate ? 50 : 0, 120));
+	feed(ev_switch(7 * MS, 1, 50, 'S', 120, 0, 120));
+	wl = finish();
+	o = task_of(wl, 50, 0);
+	n = task_of(wl, 50, 1);
+	CHECK(o != WL_NONE && n != WL_NONE);
+	CHECK_EQ(task_of(wl, 50, 2), WL_NONE);
+	/* old: RUN 2.06 ms, EXIT_MOVE, RUN to @pre and 0.03 ms, EXIT */
+	CHECK_EQ(wl_task(wl, o)->nr_ops, 4);
+	CHECK_EQ(op_of(wl, o, 0)->value, 2 * MS + 60 * US);
+	CHECK_EQ(op_of(wl, o, 1)->kind, WL_OP_EXIT_MOVE);
+	CHECK_EQ(op_of(wl, o, 2)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, o, 2)->value, pre - 3 * MS - 60 * US + 30 * US);
+	CHECK_EQ(op_of(wl, o, 3)->kind, WL_OP_EXIT);
+	/* new: forked by 1, RUN 2 ms (0.03 ms less when preempted), BLOCK */
+	CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_NEW);
+	CHECK_EQ(wl_task(wl, n)->nr_ops, 2);
+	CHECK_EQ(op_of(wl, n, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, n, 0)->value, migrate ? 2 * MS - 30 * US : 2 * MS);
+	CHECK_EQ(op_of(wl, n, 1)->kind, WL_OP_BLOCK);
+	wl_free(wl);
+}
+
+static void test_reuse_preempted_old(void)
+{
+	reuse_preempted_old(false, false);
+	reuse_preempted_old(true, false);
+	reuse_preempted_old(true, true);
+}
+
 /* Migrations of queued tasks are timed; wakeup migrations are not. */
 /*
  * Multithreaded exec (de_thread()): thread 51 of leader 50 execs and takes
@@ -1964,6 +2034,7 @@ int main(void)
 	test_pid_reuse_open_switch();
 	test_multithreaded_exec();
 	test_exec_leader_off_cpu();
+	test_reuse_preempted_old();
 	test_migrate();
 	test_hz();
 	test_lost();

@@ -577,6 +577,75 @@ int main(void)
 	infer = false;
 
 	/*
+	 * The old task preempted after its exit (do_exit() goes on past
+	 * exit_notify(), which freed the pid): 500 runs on CPU 0 from 10,
+	 * exits at 20, is preempted by 7 (R, at 25, or at 33 after the fork),
+	 * and a fork on CPU 1 takes pid 500 at 30 (sched_wakeup_new at 31).
+	 * The old task is queued on CPU 0: 7's switch to 500 there at 40 is
+	 * its own (a run-queue wait of 40 - 25 or 40 - 33), and so is its
+	 * last switch, X at 42.  The new one runs on CPU 1 from 35 (its
+	 * sched_wakeup_new sample, 4) and blocks at 45.  (k & 2: the new task
+	 * runs on CPU 0 instead, 36..38, preempted: its comm tells its
+	 * switch-in there from the old task's.)  Main gave the switch-in at
+	 * 40 and the X to the new task (killed, its run on CPU 1 cut, a third
+	 * task for what followed) and left the old one queued forever.
+	 */
+	for (int k = 0; k < 8; k++) {
+		bool early = k & 1, same_cpu = k & 2;
+		uint64_t pre = early ? 25 : 33;
+
+		infer = k & 4;
+		begin(k == 0 ? "old task preempted after its exit, pid reused" :
+		      k == 1 ? "old task preempted after its exit, then pid reused" :
+		      k == 2 ? "old task preempted after its exit, pid reused, new one on its CPU" :
+		      k == 3 ? "old task preempted after its exit, then pid reused, new one on its CPU" :
+		      k == 4 ? "old task preempted after its exit, pid reused, inferred" :
+		      k == 5 ? "old task preempted after its exit, then pid reused, inferred" :
+		      k == 6 ? "old task preempted after its exit, pid reused, new one on its CPU, inferred" :
+			       "old task preempted after its exit, then pid reused, new one on its CPU, inferred",
+		      LAT_START_AUTO);
+		sw(10, 0, 0, S, 500, "old");
+		exit_ev(20, 0, 500);
+		if (early)
+			sw(pre, 0, 500, R, 7, "other");
+		fork_ev(30, 1, 1, 500);
+		wake(N, 31, 1, 1, 500);
+		if (!early)
+			sw(pre, 0, 500, R, 7, "other");
+		if (same_cpu) {
+			sw(36, 0, 7, R, 500, "w500");   /* the new task's comm */
+			sw(38, 0, 500, R, 7, "other");
+		} else {
+			sw(35, 1, 1, S, 500, "w500");
+		}
+		sw(40, 0, 7, S, 500, "p500");
+		sw(42, 0, 500, X, 0, "swapper");
+		if (!same_cpu)
+			sw(45, 1, 500, S, 0, "swapper");
+		end(50);
+		EQ("tasks", lat_nr_tasks(m), 4);       /* 500, 1, 500 again, 7 */
+		t = task_of(500, 0);
+		EQ("old exited", t->exited, 1);
+		EQ("old runtime", t->runtime_ns, pre - 10 + 2);
+		EQ("old switches", t->switches, 2);
+		EQ("old preemptions", t->preemptions, 1);
+		EQ("old run-queue wait", t->lat[LAT_RUNQ_WAIT].count, 1);
+		EQ("old run-queue wait's", t->lat[LAT_RUNQ_WAIT].max, 40 - pre);
+		t = task_of(500, 1);
+		EQ("new exists", t != NULL, 1);
+		if (t) {
+			EQ("new not exited", t->exited, 0);
+			EQ("new switches", t->switches, 1);
+			EQ("new runtime", t->runtime_ns, same_cpu ? 2 : 10);
+			EQ("new sched_wakeup_new sample", t->lat[LAT_WAKEUP].count, 1);
+			EQ("new sched_wakeup_new sample's", t->lat[LAT_WAKEUP].max, same_cpu ? 5 : 4);
+		}
+		EQ("no third task 500", task_of(500, 2) == NULL, 1);
+		lat_machine_free(m);
+	}
+	infer = false;
+
+	/*
 	 * Multithreaded exec (de_thread()): thread 101 of leader 100 execs.
 	 * The leader exited first (sched_process_exit, its last switch X at
 	 * 22); at exchange_tids() the thread takes pid 100: the exec at 40
