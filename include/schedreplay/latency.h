@@ -22,8 +22,10 @@
  *
  * Per task (an instance of a pid between its fork and its exit: a reused pid
  * is a new task, and an exiting task whose pid a fork took before its last
- * switch keeps its CPU's events until that switch; a thread whose execve took
- * its leader's pid goes on under that pid, struct lat_pid_change): time on CPU inside the trace, sched_stat_runtime sum,
+ * switch keeps its CPU's events until that switch, or its switch-in there
+ * if preempted, struct lat_old_task; a thread whose execve took its
+ * leader's pid goes on under that pid, struct lat_pid_change): time on CPU
+ * inside the trace, sched_stat_runtime sum,
  * switches in, preemptions, migrations, both distributions.
  *
  * Tasks alive before the trace are handled from the first event that names
