@@ -1138,9 +1138,10 @@ static __attribute__((noinline)) void old_queue(struct lat_machine *m, struct ta
  * The task an event naming @pid on @cpu - a switch-in there, a migration
  * off it - is of: the old task of @pid queued there (struct old_queued),
  * if a fork took its pid since, unless @comm is the new task's and not
- * its own; else the pid's live task, get_task()'s (NULL: none or dead).
- * The old one is reported to lat_config.old_task (@ev, @ts).  An entry no
- * longer queued (switched in, dead, dropped at a lost-events gap) goes.
+ * its own; else NULL: the pid's live task (get_task()'s), which may be
+ * the old task itself, its pid not taken.  The old one is reported to
+ * lat_config.old_task (@ev, @ts).  An entry no longer queued (switched
+ * in, dead, dropped at a lost-events gap) goes.
  */
 static __attribute__((noinline)) struct task *
 old_named(struct lat_machine *m, int32_t pid, const char *comm, int cpu,
@@ -1153,11 +1154,11 @@ old_named(struct lat_machine *m, int32_t pid, const char *comm, int cpu,
 	for (i = 0; i < m->nr_oldq; i++) {
 		struct task *o = m->oldq[i].t;
 
-		if (o->dead || !o->runnable || o == n) {
+		if (o->dead || !o->runnable) {
 			m->oldq[i--] = m->oldq[--m->nr_oldq];
 			continue;
 		}
-		if (o->pub.pid == pid)
+		if (o->pub.pid == pid && o != n)
 			break;
 	}
 	if (i == m->nr_oldq || m->oldq[i].cpu != cpu ||
@@ -1609,18 +1610,18 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 		on_wakeup(m, ev, TRACE_EV_SCHED_WAKEUP_NEW);
 		break;
 	case TRACE_EV_SCHED_MIGRATE_TASK: {
-		struct old_queued *q = NULL;
+		struct old_queued *q;
 
 		t = NULL;
 		if (m->nr_oldq && ev->u.migrate.pid > 0 &&
 		    (t = old_named(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->u.migrate.orig_cpu,
-				   ev->type, ev->cpu, ev->ts, &q))) {
-			q->cpu = ev->u.migrate.dest_cpu;        /* moved while queued */
+				   ev->type, ev->cpu, ev->ts, &q)))
 			t->pub.last_ts = ev->ts;
-		}
 		if (!t && ev->u.migrate.pid > 0)
 			t = get_task(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->ts);
 		if (t) {
+			if (t->exiting && t->runnable)
+				old_queue(m, t, ev->u.migrate.dest_cpu);   /* moved while queued */
 			t->pub.migrations++;
 			t->stat_ts = 0;                 /* moved: a new run */
 			if (t->left_open)

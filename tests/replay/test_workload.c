@@ -413,9 +413,17 @@ static void test_pid_reuse_open_switch(void)
  * runs there 5..7 ms.  The old task, queued on CPU 0, runs again at 6 ms
  * and switches out dead at 6.03 ms: its ops end RUN, EXIT, the new one's
  * are RUN 2 ms, BLOCK, and no third task 50 shows up.  @migrate: the old
- * task is moved to CPU 1 while queued (5.5 ms) and runs there instead.
+ * task is moved to CPU 1 while queued (3.8 ms, before the fork, or 5.5 ms)
+ * and runs there instead, preempting the new one.  The new task has its
+ * parent's comm, which tells it from the old one queued on the same CPU.
  * Main gave the switch-in at 6 ms and the EXIT to the new task.
  */
+/* the new task's comm: its parent's (fork copies it) */
+static void new_comm(char *comm)
+{
+	snprintf(comm, TRACE_COMM_LEN, "task1");
+}
+
 static void reuse_preempted_old(bool early, bool migrate)
 {
 	struct wl_workload *wl;
@@ -433,21 +441,41 @@ static void reuse_preempted_old(bool early, bool migrate)
 	feed(ev_runtime(3 * MS + 60 * US, 0, 50, 2 * MS));       /* the EXIT_MOVE */
 	if (early)
 		feed(ev_switch(pre, 0, 50, 'R', 120, 7, 120));
-	feed(ev_fork(4 * MS, 1, 1, 50));
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 4 * MS + 10, 1, 1, 0, 50, 120, 1));
+	if (early && migrate) {
+		e = ev_migrate(3 * MS + 800 * US, 1, 50, 0, 1);
+		e.common_pid = 1;                       /* (1's context) */
+		feed(e);
+	}
+	e = ev_fork(4 * MS, 1, 1, 50);
+	new_comm(e.u.fork.child_comm);
+	feed(e);
+	e = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 4 * MS + 10, 1, 1, 0, 50, 120, 1);
+	new_comm(e.u.wakeup.comm);
+	feed(e);
 	if (!early)
 		feed(ev_switch(pre, 0, 50, 'R', 120, 7, 120));
-	feed(ev_switch(5 * MS, 1, 1, 'S', 120, 50, 120));
-	if (migrate) {
+	e = ev_switch(5 * MS, 1, 1, 'S', 120, 50, 120);
+	new_comm(e.u.sched_switch.next_comm);
+	feed(e);
+	if (migrate && !early) {
 		e = ev_migrate(5 * MS + 500 * US, 1, 50, 0, 1);
 		e.common_pid = 50;                      /* (the new one's context) */
 		feed(e);
-		feed(ev_switch(6 * MS, 1, 50, 'R', 120, 50, 120));  /* the new one preempted */
+	}
+	if (migrate) {
+		e = ev_switch(6 * MS, 1, 50, 'R', 120, 50, 120);  /* the new one preempted */
+		new_comm(e.u.sched_switch.prev_comm);
+		feed(e);
 	} else {
 		feed(ev_switch(6 * MS, 0, 7, 'S', 120, 50, 120));
 	}
-	feed(ev_switch(6 * MS + 30 * US, back, 50, 'X', 120, migrate ? 50 : 0, 120));
-	feed(ev_switch(7 * MS, 1, 50, 'S', 120, 0, 120));
+	e = ev_switch(6 * MS + 30 * US, back, 50, 'X', 120, migrate ? 50 : 0, 120);
+	if (migrate)
+		new_comm(e.u.sched_switch.next_comm);
+	feed(e);
+	e = ev_switch(7 * MS, 1, 50, 'S', 120, 0, 120);
+	new_comm(e.u.sched_switch.prev_comm);
+	feed(e);
 	wl = finish();
 	o = task_of(wl, 50, 0);
 	n = task_of(wl, 50, 1);
@@ -474,6 +502,7 @@ static void test_reuse_preempted_old(void)
 	reuse_preempted_old(false, false);
 	reuse_preempted_old(true, false);
 	reuse_preempted_old(true, true);
+	reuse_preempted_old(false, true);
 }
 
 /* Migrations of queued tasks are timed; wakeup migrations are not. */
