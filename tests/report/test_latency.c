@@ -765,17 +765,26 @@ int main(void)
 	 * (45, after a run-queue wait of 23) and its last switch (X at 47)
 	 * names 101.  One leader task (runtime 12 + 2, exited), one thread
 	 * task.  Main marked the leader dead at the exec, dropped its wait,
-	 * and made its last run a third task 101.
+	 * and made its last run a third task 101.  (k & 2: a sched_stat_runtime
+	 * of the thread names 100 at 35, before the exec: the exchange is
+	 * found there, the queued leader's pid in the thread's context.)
 	 */
-	for (int k = 0; k < 2; k++) {
-		infer = k;
-		begin(infer ? "multithreaded exec, leader queued after its exit, inferred" :
-			      "multithreaded exec, leader queued after its exit", LAT_START_AUTO);
+	for (int k = 0; k < 4; k++) {
+		bool named = k & 2;
+
+		infer = k & 1;
+		begin(k == 0 ? "multithreaded exec, leader queued after its exit" :
+		      k == 1 ? "multithreaded exec, leader queued after its exit, inferred" :
+		      k == 2 ? "multithreaded exec, leader queued after its exit, found early" :
+			       "multithreaded exec, leader queued after its exit, found early, inferred",
+		      LAT_START_AUTO);
 		sw(10, 1, 0, S, 100, "lead");
 		sw(12, 0, 0, S, 101, "thr");
 		exit_ev(20, 1, 100);
 		sw(22, 1, 100, R, 7, "other");
 		stat_rt(30, 0, 101, 101, 18);
+		if (named)
+			stat_rt(35, 0, 100, 100, 5);
 		exec_ev(40, 0, 100, 101);
 		sw(45, 1, 7, S, 101, "lead");
 		sw(47, 1, 101, X, 0, "swapper");
@@ -799,6 +808,7 @@ int main(void)
 			EQ("thread first_ts", t->first_ts, 12);
 			EQ("thread not exited", t->exited, 0);
 			EQ("thread runtime", t->runtime_ns, 38);
+			EQ("thread stat_runtime", t->stat_runtime_ns, named ? 23 : 18);
 		}
 		EQ("one task 100", task_of(100, 1) == NULL, 1);
 		EQ("samples", got.n, 1);
