@@ -63,6 +63,7 @@ struct tstate {
 	uint32_t handoff_from;       /* the task that handed off to this one */
 	bool exiting;                /* sched_process_exit seen, its EXIT_MOVE not yet placed */
 	bool exited;                 /* sched_process_exit seen (in its context) */
+	bool exit_queued;            /* QUEUED by a preemption after that: it runs again */
 	int16_t seen_cpu;            /* the first CPU the trace showed it on, -1 none yet */
 	char comm[TRACE_COMM_LEN];   /* comm as of the last event naming it */
 	WL_VEC(struct wl_op) ops;
@@ -320,7 +321,7 @@ static uint32_t lookup_named(struct wl_builder *b, const struct trace_event *ev,
 		return t;
 	b->old_named.pid = 0;
 	for (uint32_t i = b->tasks.n; i-- > 0;)
-		if (i != t && b->tasks.v[i].pid == pid && b->ts.v[i].exited &&
+		if (i != t && b->tasks.v[i].pid == pid && b->ts.v[i].exit_queued &&
 		    b->ts.v[i].st == TS_QUEUED)
 			return i;
 	return t;
@@ -698,6 +699,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 	}
 	if (s->st != TS_RUNNING || s->cpu != cpu) {
 		s->st = TS_RUNNING;
+		s->exit_queued = false;
 		s->cpu = (int16_t)cpu;
 		s->mark = ts;
 		s->cut_ts = 0;
@@ -1600,6 +1602,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		switch (sw->prev_run) {
 		case TRACE_STATE_RUNNING:
 			s->st = TS_QUEUED;
+			s->exit_queued = s->exited;
 			s->runnable_since = ev->ts;
 			if (sw->prev_preempt) {
 				b->wl->facts.preempt_state = sw->prev_state;
@@ -1814,7 +1817,7 @@ static int on_fork(struct wl_builder *b, const struct trace_event *ev)
 		return -1;
 	old = lookup(b, f->child_pid);
 	if (old != WL_NONE && b->ts.v[old].exited &&
-	    (b->ts.v[old].st == TS_QUEUED ||
+	    ((b->ts.v[old].st == TS_QUEUED && b->ts.v[old].exit_queued) ||
 	     (b->ts.v[old].st == TS_RUNNING && (c = cpu_get(b, b->ts.v[old].cpu)) &&
 	      c->curr == (int32_t)old))) {
 		/*

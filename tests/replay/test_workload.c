@@ -497,6 +497,42 @@ static void reuse_preempted_old(bool early, bool migrate)
 	wl_free(wl);
 }
 
+/*
+ * Not preempted but lost: 50 exits at 3 ms on CPU 0, whose events are lost
+ * from 3.5 ms (its last switch in the gap; the builder takes it as queued
+ * there), and a fork takes pid 50 at 4 ms.  The old task is not one that
+ * runs again: the pid's reuse is counted (its exit not recorded), as the
+ * measured side has it (dead at the fork).
+ */
+static void test_reuse_lost_old(void)
+{
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	struct trace_event e;
+	unsigned int it = 0;
+	const char *text;
+	uint64_t v, reuse = 0;
+
+	start();
+	feed(ev_switch(500 * US, 1, 0, 'R', 120, 1, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 0, 50);
+	e.u.exit.pid = 50;
+	feed(e);
+	e = ev_switch(3 * MS + 500 * US, 0, 0, 'S', 120, 7, 120);
+	CHECK_EQ(wl_builder_event(B, &e, 10, &err), 0);
+	feed(ev_fork(4 * MS, 1, 1, 50));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 4 * MS + 10, 1, 1, 0, 50, 120, 1));
+	feed(ev_switch(5 * MS, 1, 1, 'S', 120, 50, 120));
+	wl = finish();
+	while (wl_note_at(wl, &it, &text, &v))
+		if (strstr(text, "pids reused"))
+			reuse = v;
+	CHECK_EQ(reuse, 1);
+	CHECK(task_of(wl, 50, 1) != WL_NONE);
+	wl_free(wl);
+}
+
 static void test_reuse_preempted_old(void)
 {
 	reuse_preempted_old(false, false);
@@ -2064,6 +2100,7 @@ int main(void)
 	test_multithreaded_exec();
 	test_exec_leader_off_cpu();
 	test_reuse_preempted_old();
+	test_reuse_lost_old();
 	test_migrate();
 	test_hz();
 	test_lost();
