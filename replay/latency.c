@@ -316,6 +316,17 @@ struct left_switch {
 	bool frozen;                   /* a switch on the CPU since: .ts is final */
 };
 
+/*
+ * A task preempted after its sched_process_exit (do_exit() goes on past
+ * exit_notify(), which may free its pid): queued on @cpu (its preemption's
+ * CPU, or a migration's destination), it runs again to its last switch,
+ * even when a fork has taken its pid meanwhile (old_named()).
+ */
+struct old_queued {
+	struct task *t;
+	int cpu;
+};
+
 struct prov_sample {
 	struct task *task;
 	char comm[TRACE_COMM_LEN];
@@ -348,6 +359,8 @@ struct lat_machine {
 	size_t nr_prov;
 	struct left_switch *open;      /* few: the tasks that left untraced, undecided */
 	size_t nr_open, open_cap;
+	struct old_queued *oldq;       /* few: exiting tasks preempted, to run again */
+	size_t nr_oldq, oldq_cap;
 	bool finished;
 	bool oom;
 };
@@ -404,6 +417,7 @@ void lat_machine_free(struct lat_machine *m)
 	free(m->cpus);
 	free(m->prov);
 	free(m->open);
+	free(m->oldq);
 	free(m);
 }
 
@@ -474,6 +488,25 @@ static void task_kill(struct task *t)
 	t->on_cpu = -1;
 	t->pending = false;
 	t->runnable = false;
+}
+
+/* @t's last switch (X), traced or taken as traced: it exited (do_task_dead()) */
+static void task_exit(struct task *t)
+{
+	t->pub.exited = true;
+	task_kill(t);
+}
+
+/*
+ * @t's run on its CPU ends at @ts: a switch out, traced or taken as traced
+ * (switch_out(), and pid_exchange()'s dead leader, whose last switch was
+ * not traced).
+ */
+static void run_end(struct task *t, uint64_t ts)
+{
+	t->pub.runtime_ns += ts > t->run_start ? ts - t->run_start : 0;
+	t->on_cpu = -1;
+	t->stat_ts = 0;                 /* a switch: the next run's chain is new */
 }
 
 /* A new task for @pid, replacing @old (NULL, or dead: the pid was reused). */
@@ -841,9 +874,7 @@ static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, i
 static void switch_out(struct lat_machine *m, struct task *t, struct lat_lost_switch *ls)
 {
 	ls->dead = t->exiting && !ls->runnable;
-	t->pub.runtime_ns += ls->ts > t->run_start ? ls->ts - t->run_start : 0;
-	t->on_cpu = -1;
-	t->stat_ts = 0;                 /* a switch: the next run's chain is new */
+	run_end(t, ls->ts);
 	if (ls->runnable) {
 		t->pub.preemptions++;
 		t->runnable = true;
@@ -860,10 +891,8 @@ static void switch_out(struct lat_machine *m, struct task *t, struct lat_lost_sw
 		m->sum.lost_switch_wakings++;
 	}
 	t->run_waking_ts = 0;
-	if (ls->dead) {
-		t->pub.exited = true;
-		task_kill(t);
-	}
+	if (ls->dead)
+		task_exit(t);
 	m->sum.lost_switches[ls->reason]++;
 	m->sum.lost_switches_remote += ls->remote_stamp;
 	if (m->cfg.lost_switch && m->cfg.lost_switch(m->cfg.lost_switch_ctx, ls))
@@ -1081,6 +1110,71 @@ static void left_elsewhere(struct lat_machine *m, struct task *t, enum lat_lost_
 	o->guessed = false;
 }
 
+/* @t, exiting, is preempted on @cpu: queued there (struct old_queued) */
+static __attribute__((noinline)) void old_queue(struct lat_machine *m, struct task *t, int cpu)
+{
+	struct old_queued *q;
+
+	for (size_t i = 0; i < m->nr_oldq; i++)
+		if (m->oldq[i].t == t) {
+			m->oldq[i].cpu = cpu;
+			return;
+		}
+	if (m->nr_oldq == m->oldq_cap) {
+		size_t cap = m->oldq_cap ? m->oldq_cap * 2 : 8;
+
+		q = realloc(m->oldq, cap * sizeof(*q));
+		if (!q) {
+			m->oom = true;
+			return;
+		}
+		m->oldq = q;
+		m->oldq_cap = cap;
+	}
+	m->oldq[m->nr_oldq++] = (struct old_queued){ .t = t, .cpu = cpu };
+}
+
+/*
+ * The task an event naming @pid on @cpu - a switch-in there, a migration
+ * off it - is of: the old task of @pid queued there (struct old_queued),
+ * if a fork took its pid since, unless @comm is the new task's and not
+ * its own; else NULL: the pid's live task (get_task()'s), which may be
+ * the old task itself, its pid not taken.  The old one is reported to
+ * lat_config.old_task (@ev, @ts).  An entry no longer queued (switched
+ * in, dead, dropped at a lost-events gap) goes.
+ */
+static __attribute__((noinline)) struct task *
+old_named(struct lat_machine *m, int32_t pid, const char *comm, int cpu,
+	  enum trace_event_type ev, int ev_cpu, uint64_t ts, struct old_queued **entry)
+{
+	struct task *n = pid_map_get(&m->live, pid);
+	size_t i;
+
+	*entry = NULL;
+	for (i = 0; i < m->nr_oldq; i++) {
+		struct task *o = m->oldq[i].t;
+
+		if (o->dead || !o->runnable) {
+			m->oldq[i--] = m->oldq[--m->nr_oldq];
+			continue;
+		}
+		if (o->pub.pid == pid && o != n)
+			break;
+	}
+	if (i == m->nr_oldq || m->oldq[i].cpu != cpu ||
+	    (n && !n->dead && !strncmp(comm, n->pub.comm, TRACE_COMM_LEN) &&
+	     strncmp(comm, m->oldq[i].t->pub.comm, TRACE_COMM_LEN)))
+		return NULL;
+	*entry = &m->oldq[i];
+	if (m->cfg.old_task) {
+		struct lat_old_task ot = { .pid = pid, .cpu = ev_cpu, .ev = ev, .ts = ts };
+
+		if (m->cfg.old_task(m->cfg.old_task_ctx, &ot))
+			m->oom = true;
+	}
+	return m->oldq[i].t;
+}
+
 /*
  * De_thread() of a non-leader thread @t's execve (struct lat_pid_change):
  * @t (pid @o) takes the pid @n of its leader @l (the last task of @n, NULL
@@ -1089,8 +1183,10 @@ static void left_elsewhere(struct lat_machine *m, struct task *t, enum lat_lost_
  * @t's tid (exchange_tids()) before release_task().  @t keeps its state
  * (its CPU, run, stat_runtime chain, wakeup, cgroup, open switch) under @n.
  * @l still current on another CPU runs there as @o until its last switch
- * (do_task_dead()), which names @o; else it is dead: its last switch was
- * seen, or was not traced (then its run ends at its CPU's last event).
+ * (do_task_dead()), which names @o; so does @l preempted after its exit
+ * (do_exit() goes on past exit_notify()), queued: it runs again as @o.
+ * Else it is dead: its last switch was seen, or was not traced (then its
+ * run ends at its CPU's last event, as a switch taken as traced would).
  */
 static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, int32_t o,
 			 int32_t n, uint64_t ts)
@@ -1103,6 +1199,8 @@ static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, 
 	if (l && !l->dead) {
 		if (old_on_cpu(m, l) && l->on_cpu != t->on_cpu) {
 			pc.leader_cpu = l->on_cpu;
+		} else if (l->exiting && l->runnable && l->on_cpu < 0) {
+			pc.leader_queued = true;
 		} else if (old_on_cpu(m, l) && m->cfg.infer_lost_switches) {
 			/* its last switch was not traced: at its last event there, dead */
 			struct cpu_state *c = &m->cpus[l->on_cpu];
@@ -1115,23 +1213,23 @@ static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, 
 			if (old_on_cpu(m, l)) {
 				struct cpu_state *c = &m->cpus[l->on_cpu];
 
-				l->pub.runtime_ns += c->last > l->run_start ? c->last - l->run_start : 0;
+				run_end(l, c->last);
 				c->curr = 0;
 				c->curr_t = NULL;
 				c->known = c->guessed = false;
 			}
-			l->pub.exited = true;
-			task_kill(l);
+			task_exit(l);
 		}
 	}
 	t->pub.pid = n;
 	if (pid_map_put(&m->live, n, t) ||
-	    pid_map_put(&m->live, o, pc.leader_cpu >= 0 ? l : NULL)) {
+	    pid_map_put(&m->live, o, pc.leader_cpu >= 0 || pc.leader_queued ? l : NULL)) {
 		m->oom = true;
 		return;
 	}
-	if (pc.leader_cpu >= 0) {
+	if (pc.leader_cpu >= 0 || pc.leader_queued)
 		l->pub.pid = o;
+	if (pc.leader_cpu >= 0) {
 		m->cpus[pc.leader_cpu].curr = o;
 		m->cpus[pc.leader_cpu].curr_t = l;
 	}
@@ -1153,7 +1251,7 @@ static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, 
  * An event on @cpu (@c) in the context of @pid, not the CPU's current per
  * the stream, that only a multithreaded exec explains (pid_exchange()):
  * the current is the exec'ing thread (live, not exiting) and @pid's last
- * task an exited leader, dead or current on another CPU; or the current is
+ * task an exited leader, dead, queued or current on another CPU; or the current is
  * the exited leader, still running, and @pid the live thread current on
  * another CPU.  Any other task's event there says the current left
  * untraced (feed_cpu(), on_switch()).
@@ -1166,7 +1264,8 @@ static __attribute__((noinline)) bool exchanged(struct lat_machine *m, struct cp
 	if (!cur || cur->dead || cur->on_cpu != cpu || pid <= 0 || pid == c->curr ||
 	    !(p = pid_map_get(&m->live, pid)) || p == cur || !(c->known || c->guessed))
 		return false;
-	if (!cur->exiting && p->exiting && (p->dead || (old_on_cpu(m, p) && p->on_cpu != cpu))) {
+	if (!cur->exiting && p->exiting &&
+	    (p->dead || (p->runnable && p->on_cpu < 0) || (old_on_cpu(m, p) && p->on_cpu != cpu))) {
 		pid_exchange(m, cur, p, c->curr, pid, ts);      /* cur is the thread */
 		return true;
 	}
@@ -1190,6 +1289,24 @@ static void on_exec(struct lat_machine *m, const struct trace_sched_process_exec
 	if (!t || t->dead || t->pub.pid != x->old_pid || t->exiting)
 		return;         /* no task of old_pid, or exchanged already (exchanged()) */
 	pid_exchange(m, t, pid_map_get(&m->live, x->pid), x->old_pid, x->pid, ts);
+}
+
+/* The old task a switch-in takes off its CPU's queue (old_named()), or NULL */
+static __attribute__((noinline)) struct task *next_old(struct lat_machine *m,
+							const struct trace_event *ev)
+{
+	const struct trace_sched_switch *s = &ev->u.sched_switch;
+	struct old_queued *q;
+	struct task *o = old_named(m, s->next_pid, s->next_comm, ev->cpu, ev->type, ev->cpu,
+				   ev->ts, &q);
+
+	if (!o)
+		return NULL;
+	*q = m->oldq[--m->nr_oldq];
+	memcpy(o->pub.comm, s->next_comm, TRACE_COMM_LEN);
+	o->pub.comm[TRACE_COMM_LEN - 1] = '\0';
+	o->pub.last_ts = ev->ts;
+	return o;
 }
 
 /* inlined into both entries: a call and return per sched_switch cost ~2 % of the report */
@@ -1230,17 +1347,20 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 			t->pub.preemptions++;
 			t->runnable = true;
 			t->runnable_ts = ev->ts;
+			if (t->exiting)         /* after its exit: it runs again */
+				old_queue(m, t, ev->cpu);
 			break;
 		case TRACE_STATE_DEAD:
-			t->pub.exited = true;
-			task_kill(t);
+			task_exit(t);
 			break;
 		case TRACE_STATE_SLEEPING:
 			break;
 		}
 	}
 	c->curr_t = NULL;
-	if (s->next_pid > 0 && (t = get_task(m, s->next_pid, s->next_comm, ev->ts))) {
+	if (s->next_pid > 0 && (t = m->nr_oldq ? next_old(m, ev) : NULL) == NULL)
+		t = get_task(m, s->next_pid, s->next_comm, ev->ts);
+	if (s->next_pid > 0 && t) {
 		if (t->on_cpu >= 0 && t->on_cpu != ev->cpu) {
 			/* its switch out of the other CPU is missing */
 			struct cpu_state *o = get_cpu(m, t->on_cpu);
@@ -1489,9 +1609,19 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 	case TRACE_EV_SCHED_WAKEUP_NEW:
 		on_wakeup(m, ev, TRACE_EV_SCHED_WAKEUP_NEW);
 		break;
-	case TRACE_EV_SCHED_MIGRATE_TASK:
-		if (ev->u.migrate.pid > 0 &&
-		    (t = get_task(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->ts))) {
+	case TRACE_EV_SCHED_MIGRATE_TASK: {
+		struct old_queued *q;
+
+		t = NULL;
+		if (m->nr_oldq && ev->u.migrate.pid > 0 &&
+		    (t = old_named(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->u.migrate.orig_cpu,
+				   ev->type, ev->cpu, ev->ts, &q)))
+			t->pub.last_ts = ev->ts;
+		if (!t && ev->u.migrate.pid > 0)
+			t = get_task(m, ev->u.migrate.pid, ev->u.migrate.comm, ev->ts);
+		if (t) {
+			if (t->exiting && t->runnable)
+				old_queue(m, t, ev->u.migrate.dest_cpu);   /* moved while queued */
 			t->pub.migrations++;
 			t->stat_ts = 0;                 /* moved: a new run */
 			if (t->left_open)
@@ -1501,6 +1631,7 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 				left_elsewhere(m, t, LAT_LOST_MIGRATED, ev->ts);
 		}
 		break;
+	}
 	case TRACE_EV_SCHED_PROCESS_FORK: {
 		const struct trace_sched_process_fork *f = &ev->u.fork;
 		struct task *parent = f->parent_pid > 0 ?
@@ -1511,7 +1642,7 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 			break;
 		if (old && !old->dead && old->left_open)
 			left_close(m, old, false, -1);  /* its last switch, not the new task's */
-		if (old && !old->dead && old->exiting && old_on_cpu(m, old)) {
+		if (old && !old->dead && old->exiting && (old_on_cpu(m, old) || old->runnable)) {
 			/*
 			 * Past its sched_process_exit and still on its CPU: the
 			 * pid was freed at exit_notify() (release_task(), or the
@@ -1519,7 +1650,10 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 			 * (do_task_dead()), and a fork took it.  The old task
 			 * stays that CPU's current (cpu_curr_task(), the
 			 * CPU's hint): its events there until that switch are
-			 * its own.  The pid names the new task.
+			 * its own.  Preempted since its exit, it is queued
+			 * (struct old_queued): its switch-in there, or a
+			 * migration off there, is its own (old_named()).  The
+			 * pid names the new task.
 			 */
 			if (!new_task(m, f->child_pid, old, ev->ts))
 				break;

@@ -33,6 +33,9 @@
 #define TRACE_FLAG_SOFTIRQ 0x10
 #define TRACE_FLAG_NMI     0x40
 
+/* prev_state of a last switch not traced: TASK_DEAD, "X" (6.x's bit) */
+#define WL_PREV_STATE_DEAD 0x80
+
 /* A CPU's current task: a task index, or one of these. */
 #define CUR_IDLE    (-1)
 #define CUR_UNKNOWN (-2)
@@ -61,6 +64,7 @@ struct tstate {
 	uint32_t handoff_from;       /* the task that handed off to this one */
 	bool exiting;                /* sched_process_exit seen, its EXIT_MOVE not yet placed */
 	bool exited;                 /* sched_process_exit seen (in its context) */
+	bool exit_queued;            /* QUEUED by a preemption after that: it runs again */
 	int16_t seen_cpu;            /* the first CPU the trace showed it on, -1 none yet */
 	char comm[TRACE_COMM_LEN];   /* comm as of the last event naming it */
 	WL_VEC(struct wl_op) ops;
@@ -112,6 +116,7 @@ struct wl_builder {
 	WL_VEC(char *) strings;
 
 	uint32_t *pid_map;           /* pid -> task index + 1; 0 = none */
+	struct lat_old_task old_named; /* the measured side's last (pid 0: none) */
 	size_t pid_cap;
 	struct cpu_track *cpus;
 	int nr_cpus;
@@ -300,6 +305,36 @@ static uint32_t lookup(const struct wl_builder *b, int32_t pid)
 	if (pid <= 0 || (size_t)pid >= b->pid_cap || !b->pid_map[pid])
 		return WL_NONE;
 	return b->pid_map[pid] - 1;
+}
+
+/*
+ * The task of @pid that a switch-in or a migration (@ev) names: the pid's,
+ * or the old task the measured side took it for (struct lat_old_task,
+ * old_task()): the last task of the pid, past its sched_process_exit and
+ * preempted since, whose pid a fork took (on_fork()).
+ */
+static uint32_t lookup_named(struct wl_builder *b, const struct trace_event *ev, int32_t pid)
+{
+	uint32_t t = lookup(b, pid);
+
+	if (pid <= 0 || b->old_named.pid != pid || b->old_named.ts != ev->ts ||
+	    b->old_named.cpu != ev->cpu || b->old_named.ev != ev->type)
+		return t;
+	b->old_named.pid = 0;
+	for (uint32_t i = b->tasks.n; i-- > 0;)
+		if (i != t && b->tasks.v[i].pid == pid && b->ts.v[i].exit_queued &&
+		    b->ts.v[i].st == TS_QUEUED)
+			return i;
+	return t;
+}
+
+/* lat_config.old_task: the next lookup_named() of that event takes the old task */
+static int old_task(void *ctx, const struct lat_old_task *ot)
+{
+	struct wl_builder *b = ctx;
+
+	b->old_named = *ot;
+	return 0;
 }
 
 /*
@@ -666,6 +701,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 	}
 	if (s->st != TS_RUNNING || s->cpu != cpu) {
 		s->st = TS_RUNNING;
+		s->exit_queued = false;
 		s->cpu = (int16_t)cpu;
 		s->mark = ts;
 		s->cut_ts = 0;
@@ -807,12 +843,40 @@ static void lost_switch_woken_there(struct wl_builder *b, uint32_t t,
 }
 
 /*
+ * Task @p's exit (do_task_dead()): its last switch, traced (prev_state
+ * @prev_state, X) or not (pid_change()'s leader, released by de_thread()).
+ * A fair task's ops end EXIT_MOVE (its sched_process_exit's charge not
+ * seen: on_stat_runtime()) and EXIT; its pid is free unless a fork took it.
+ * 0, or -1 on ENOMEM.
+ */
+static int task_exit(struct wl_builder *b, uint32_t p, uint64_t prev_state)
+{
+	struct tstate *s = &b->ts.v[p];
+	int32_t pid = b->tasks.v[p].pid;
+
+	s->st = TS_DEAD;
+	if (handoff_block(b, p, WL_NONE))
+		return -1;
+	if (b->tasks.v[p].cls == WL_CLASS_FAIR && s->exiting &&
+	    push_op(b, p, WL_OP_EXIT_MOVE, 0, 0, 0))
+		return -1;
+	s->exiting = false;
+	if (b->tasks.v[p].cls == WL_CLASS_FAIR && push_op(b, p, WL_OP_EXIT, 0, 0, prev_state))
+		return -1;
+	if (lookup(b, pid) == p && pid_map_set(b, pid, 0))
+		return -1;      /* (a fork may have taken the pid already) */
+	return 0;
+}
+
+/*
  * The measured side's pid exchange of a multithreaded exec (struct
  * lat_pid_change; latency.c pid_exchange(), which it mirrors): the exec'ing
  * thread's task - its run, ops, wakes, group - goes on under the leader's
  * pid; the leader, still running on another CPU, runs on there under the
- * thread's old pid to its last switch (lookup_on()); else it is dead (its
- * last switch traced, or reported untraced by lost_switch() before).
+ * thread's old pid to its last switch (lookup_on()), and so does the leader
+ * preempted after its exit, queued; else it is dead (its last switch
+ * traced, or reported untraced by lost_switch() before, or not traced at
+ * all: de_thread() released it, its exit is task_exit()'s).
  */
 static int pid_change(void *ctx, const struct lat_pid_change *pc)
 {
@@ -820,15 +884,17 @@ static int pid_change(void *ctx, const struct lat_pid_change *pc)
 	struct cpu_track *c = pc->cpu >= 0 ? cpu_get(b, pc->cpu) : NULL;
 	struct cpu_track *lc = pc->leader_cpu >= 0 ? cpu_get(b, pc->leader_cpu) : NULL;
 	uint32_t t = lookup_on(b, c, pc->old_pid), l = lookup(b, pc->new_pid);
-	bool keep = l != WL_NONE && l != t && lc && lc->curr == (int32_t)l &&
-		b->ts.v[l].st == TS_RUNNING;
+	bool keep = l != WL_NONE && l != t &&
+		((lc && lc->curr == (int32_t)l && b->ts.v[l].st == TS_RUNNING) ||
+		 (pc->leader_queued && b->ts.v[l].st == TS_QUEUED));
 
 	if (t == WL_NONE)
 		return 0;
 	if (keep) {
 		b->tasks.v[l].pid = pc->old_pid;
-	} else if (l != WL_NONE && l != t && b->ts.v[l].st != TS_RUNNING) {
-		b->ts.v[l].st = TS_DEAD;        /* exited, not on a CPU */
+	} else if (l != WL_NONE && l != t && b->ts.v[l].st != TS_RUNNING &&
+		   b->ts.v[l].st != TS_DEAD && task_exit(b, l, WL_PREV_STATE_DEAD)) {
+		return -1;                      /* exited, not on a CPU */
 	}
 	b->tasks.v[t].pid = pc->new_pid;
 	return pid_map_set(b, pc->old_pid, keep ? l + 1 : 0) ||
@@ -897,7 +963,7 @@ static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 		sw.u.sched_switch.prev_run = TRACE_STATE_RUNNING;
 	} else if (s->exiting) {
 		/* past sched_process_exit: its last switch, "X" (TASK_DEAD) */
-		sw.u.sched_switch.prev_state = 0x80;
+		sw.u.sched_switch.prev_state = WL_PREV_STATE_DEAD;
 		sw.u.sched_switch.prev_run = TRACE_STATE_DEAD;
 	} else {
 		sw.u.sched_switch.prev_state = 1;    /* TASK_INTERRUPTIBLE: "S" */
@@ -1591,6 +1657,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		switch (sw->prev_run) {
 		case TRACE_STATE_RUNNING:
 			s->st = TS_QUEUED;
+			s->exit_queued = s->exited;
 			s->runnable_since = ev->ts;
 			if (sw->prev_preempt) {
 				b->wl->facts.preempt_state = sw->prev_state;
@@ -1618,18 +1685,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			break;
 		}
 		case TRACE_STATE_DEAD:
-			s->st = TS_DEAD;
-			if (handoff_block(b, p, WL_NONE))
+			if (task_exit(b, p, (uint64_t)sw->prev_state))
 				return -1;
-			if (b->tasks.v[p].cls == WL_CLASS_FAIR && s->exiting &&
-			    push_op(b, p, WL_OP_EXIT_MOVE, 0, 0, 0))
-				return -1;
-			s->exiting = false;
-			if (b->tasks.v[p].cls == WL_CLASS_FAIR &&
-			    push_op(b, p, WL_OP_EXIT, 0, 0, (uint64_t)sw->prev_state))
-				return -1;
-			if (lookup(b, sw->prev_pid) == p && pid_map_set(b, sw->prev_pid, 0))
-				return -1;      /* (a fork may have taken the pid already) */
 			break;
 		}
 	} else if (cpu_seen_idle(b, c, ev->cpu, ev->ts)) {
@@ -1652,7 +1709,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		}
 		return 0;
 	}
-	n = lookup(b, sw->next_pid);
+	n = lookup_named(b, ev, sw->next_pid);
 	if (n == WL_NONE) {
 		n = task_new(b, sw->next_pid, sw->next_comm, sw->next_prio, ev->ts,
 			     WL_INIT_RUNNABLE, ev->cpu);
@@ -1751,7 +1808,7 @@ static int tie_stopper_wake(struct wl_builder *b, struct cpu_track *c, uint32_t 
 static int on_migrate(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_migrate_task *m = &ev->u.migrate;
-	uint32_t t = lookup(b, m->pid);
+	uint32_t t = lookup_named(b, ev, m->pid);
 	struct tstate *s;
 
 	if (m->pid <= 0)
@@ -1815,15 +1872,19 @@ static int on_fork(struct wl_builder *b, const struct trace_event *ev)
 	if (fail)
 		return -1;
 	old = lookup(b, f->child_pid);
-	if (old != WL_NONE && b->ts.v[old].exited && b->ts.v[old].st == TS_RUNNING &&
-	    (c = cpu_get(b, b->ts.v[old].cpu)) && c->curr == (int32_t)old) {
+	if (old != WL_NONE && b->ts.v[old].exited &&
+	    ((b->ts.v[old].st == TS_QUEUED && b->ts.v[old].exit_queued) ||
+	     (b->ts.v[old].st == TS_RUNNING && (c = cpu_get(b, b->ts.v[old].cpu)) &&
+	      c->curr == (int32_t)old))) {
 		/*
 		 * Past its sched_process_exit and still on its CPU: the pid
 		 * was freed at exit_notify() (release_task(), or the parent's
 		 * wait()), before the task's last switch (do_task_dead()), and
 		 * this fork took it.  The old task runs on to that switch
 		 * (lookup_on(): its CPU's events in its context are its own);
-		 * the pid names the child.
+		 * preempted since its exit, it is queued: the switch-in and
+		 * migrations the measured side takes for it are its own
+		 * (lookup_named()).  The pid names the child.
 		 */
 	} else if (old != WL_NONE && b->ts.v[old].st != TS_DEAD) {
 		note(b, WL_NOTE_PID_REUSE);
@@ -2020,6 +2081,8 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	lc.lost_switch_ctx = b;
 	lc.pid_change = pid_change;
 	lc.pid_change_ctx = b;
+	lc.old_task = old_task;
+	lc.old_task_ctx = b;
 	if (!(b->wl->measured = lat_machine_new(&lc, err)))
 		goto fail;
 	return b;

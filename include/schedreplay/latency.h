@@ -22,8 +22,10 @@
  *
  * Per task (an instance of a pid between its fork and its exit: a reused pid
  * is a new task, and an exiting task whose pid a fork took before its last
- * switch keeps its CPU's events until that switch; a thread whose execve took
- * its leader's pid goes on under that pid, struct lat_pid_change): time on CPU inside the trace, sched_stat_runtime sum,
+ * switch keeps its CPU's events until that switch, or its switch-in there
+ * if preempted, struct lat_old_task; a thread whose execve took its
+ * leader's pid goes on under that pid, struct lat_pid_change): time on CPU
+ * inside the trace, sched_stat_runtime sum,
  * switches in, preemptions, migrations, both distributions.
  *
  * Tasks alive before the trace are handled from the first event that names
@@ -166,13 +168,31 @@ struct lat_lost_switch {
  * (L's last sched_switch naming @old_pid, T's events naming @new_pid).
  * The machine moves T's state to @new_pid; L, if still current on another
  * CPU (@leader_cpu, else -1), keeps running there as @old_pid until its
- * last switch; else it is dead (its last switch seen, or not traced).
+ * last switch; so does L preempted after its sched_process_exit
+ * (@leader_queued): it runs again as @old_pid.  Else it is dead (its last
+ * switch seen, or not traced): de_thread() released it.
  */
 struct lat_pid_change {
 	int32_t old_pid, new_pid;
 	int cpu;                       /* T's CPU (the event's), -1 not on one */
 	int leader_cpu;
+	bool leader_queued;
 	uint64_t ts;                   /* the revealing event */
+};
+
+/*
+ * An event naming @pid taken for the pid's old task, not its live one
+ * (lat_config.old_task): a task preempted after its sched_process_exit
+ * (exit_notify() may free the pid before the task's last switch) whose pid
+ * a fork took since; its switch-in on the CPU it is queued on, or a
+ * migration off it, is its own unless the event's comm is the new task's
+ * and not the old one's.
+ */
+struct lat_old_task {
+	int32_t pid;
+	int cpu;                       /* the event's CPU */
+	enum trace_event_type ev;      /* SCHED_SWITCH (its next) or SCHED_MIGRATE_TASK */
+	uint64_t ts;
 };
 
 struct lat_config {
@@ -223,6 +243,13 @@ struct lat_config {
 	 */
 	int (*pid_change)(void *ctx, const struct lat_pid_change *pc);
 	void *pid_change_ctx;
+	/*
+	 * Optional: told of each event taken for the old task of its pid
+	 * (struct lat_old_task), before the event is counted; -1 from it is
+	 * an allocation failure.
+	 */
+	int (*old_task)(void *ctx, const struct lat_old_task *ot);
+	void *old_task_ctx;
 };
 
 /* Fill @cfg with the defaults (AUTO, by comm, no filter, any root). */

@@ -406,6 +406,141 @@ static void test_pid_reuse_open_switch(void)
 	wl_free(wl);
 }
 
+/*
+ * The old task preempted after its exit: 50 runs on CPU 0 from 1 ms, exits
+ * at 3 ms (EXIT_MOVE at 3.06 ms), is preempted by 7 at @pre (3.5 ms, or
+ * 4.5 ms after the fork), and 1 forks a new 50 on CPU 1 at 4 ms, which
+ * runs there 5..7 ms.  The old task, queued on CPU 0, runs again at 6 ms
+ * and switches out dead at 6.03 ms: its ops end RUN, EXIT, the new one's
+ * are RUN 2 ms, BLOCK, and no third task 50 shows up.  @migrate: the old
+ * task is moved to CPU 1 while queued (3.8 ms, before the fork, or 5.5 ms)
+ * and runs there instead, preempting the new one.  The new task has its
+ * parent's comm, which tells it from the old one queued on the same CPU.
+ * Main gave the switch-in at 6 ms and the EXIT to the new task.
+ */
+/* the new task's comm: its parent's (fork copies it) */
+static void new_comm(char *comm)
+{
+	snprintf(comm, TRACE_COMM_LEN, "task1");
+}
+
+static void reuse_preempted_old(bool early, bool migrate)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t o, n;
+	uint64_t pre = early ? 3 * MS + 500 * US : 4 * MS + 500 * US;
+	int back = migrate ? 1 : 0;
+
+	start();
+	feed(ev_switch(500 * US, 1, 0, 'R', 120, 1, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 0, 50);
+	e.u.exit.pid = 50;
+	feed(e);
+	feed(ev_runtime(3 * MS + 60 * US, 0, 50, 2 * MS));       /* the EXIT_MOVE */
+	if (early)
+		feed(ev_switch(pre, 0, 50, 'R', 120, 7, 120));
+	if (early && migrate) {
+		e = ev_migrate(3 * MS + 800 * US, 1, 50, 0, 1);
+		e.common_pid = 1;                       /* (1's context) */
+		feed(e);
+	}
+	e = ev_fork(4 * MS, 1, 1, 50);
+	new_comm(e.u.fork.child_comm);
+	feed(e);
+	e = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 4 * MS + 10, 1, 1, 0, 50, 120, 1);
+	new_comm(e.u.wakeup.comm);
+	feed(e);
+	if (!early)
+		feed(ev_switch(pre, 0, 50, 'R', 120, 7, 120));
+	e = ev_switch(5 * MS, 1, 1, 'S', 120, 50, 120);
+	new_comm(e.u.sched_switch.next_comm);
+	feed(e);
+	if (migrate && !early) {
+		e = ev_migrate(5 * MS + 500 * US, 1, 50, 0, 1);
+		e.common_pid = 50;                      /* (the new one's context) */
+		feed(e);
+	}
+	if (migrate) {
+		e = ev_switch(6 * MS, 1, 50, 'R', 120, 50, 120);  /* the new one preempted */
+		new_comm(e.u.sched_switch.prev_comm);
+		feed(e);
+	} else {
+		feed(ev_switch(6 * MS, 0, 7, 'S', 120, 50, 120));
+	}
+	e = ev_switch(6 * MS + 30 * US, back, 50, 'X', 120, migrate ? 50 : 0, 120);
+	if (migrate)
+		new_comm(e.u.sched_switch.next_comm);
+	feed(e);
+	e = ev_switch(7 * MS, 1, 50, 'S', 120, 0, 120);
+	new_comm(e.u.sched_switch.prev_comm);
+	feed(e);
+	wl = finish();
+	o = task_of(wl, 50, 0);
+	n = task_of(wl, 50, 1);
+	CHECK(o != WL_NONE && n != WL_NONE);
+	CHECK_EQ(task_of(wl, 50, 2), WL_NONE);
+	/* old: RUN 2.06 ms, EXIT_MOVE, RUN to @pre and 0.03 ms, EXIT */
+	CHECK_EQ(wl_task(wl, o)->nr_ops, 4);
+	CHECK_EQ(op_of(wl, o, 0)->value, 2 * MS + 60 * US);
+	CHECK_EQ(op_of(wl, o, 1)->kind, WL_OP_EXIT_MOVE);
+	CHECK_EQ(op_of(wl, o, 2)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, o, 2)->value, pre - 3 * MS - 60 * US + 30 * US);
+	CHECK_EQ(op_of(wl, o, 3)->kind, WL_OP_EXIT);
+	/* new: forked by 1, RUN 2 ms (0.03 ms less when preempted), BLOCK */
+	CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_NEW);
+	CHECK_EQ(wl_task(wl, n)->nr_ops, 2);
+	CHECK_EQ(op_of(wl, n, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, n, 0)->value, migrate ? 2 * MS - 30 * US : 2 * MS);
+	CHECK_EQ(op_of(wl, n, 1)->kind, WL_OP_BLOCK);
+	wl_free(wl);
+}
+
+/*
+ * Not preempted but lost: 50 exits at 3 ms on CPU 0, whose events are lost
+ * from 3.5 ms (its last switch in the gap; the builder takes it as queued
+ * there), and a fork takes pid 50 at 4 ms.  The old task is not one that
+ * runs again: the pid's reuse is counted (its exit not recorded), as the
+ * measured side has it (dead at the fork).
+ */
+static void test_reuse_lost_old(void)
+{
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	struct trace_event e;
+	unsigned int it = 0;
+	const char *text;
+	uint64_t v, reuse = 0;
+
+	start();
+	feed(ev_switch(500 * US, 1, 0, 'R', 120, 1, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 0, 50);
+	e.u.exit.pid = 50;
+	feed(e);
+	e = ev_switch(3 * MS + 500 * US, 0, 0, 'S', 120, 7, 120);
+	CHECK_EQ(wl_builder_event(B, &e, 10, &err), 0);
+	feed(ev_fork(4 * MS, 1, 1, 50));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 4 * MS + 10, 1, 1, 0, 50, 120, 1));
+	feed(ev_switch(5 * MS, 1, 1, 'S', 120, 50, 120));
+	wl = finish();
+	while (wl_note_at(wl, &it, &text, &v))
+		if (strstr(text, "pids reused"))
+			reuse = v;
+	CHECK_EQ(reuse, 1);
+	CHECK(task_of(wl, 50, 1) != WL_NONE);
+	wl_free(wl);
+}
+
+static void test_reuse_preempted_old(void)
+{
+	reuse_preempted_old(false, false);
+	reuse_preempted_old(true, false);
+	reuse_preempted_old(true, true);
+	reuse_preempted_old(false, true);
+}
+
 /* Migrations of queued tasks are timed; wakeup migrations are not. */
 /*
  * Multithreaded exec (de_thread()): thread 51 of leader 50 execs and takes
@@ -478,6 +613,85 @@ static void test_multithreaded_exec(void)
 {
 	multithreaded_exec(false);
 	multithreaded_exec(true);
+}
+
+/*
+ * The same exec with the leader, past its sched_process_exit (3 ms), on no
+ * CPU when the thread takes its pid at 6 ms.  @queued: it was preempted
+ * after its exit (R at 3.5 ms, 7 in): still queued, it runs again under
+ * the thread's old tid 51 (6.5 ms) and its last switch, X at 6.6 ms, names
+ * 51.  Else the events of CPU 1 were lost from 3.5 ms (its last switch in
+ * the gap): de_thread() released it, it is dead.  Its exit is real either
+ * way: the leader's ops end RUN, EXIT_MOVE, EXIT (the sched_process_exit
+ * had no sched_stat_runtime after it), and no third task 51 shows up.
+ * Main marked it dead at the exchange with no EXIT (the simulation then
+ * put it to sleep instead), and with @queued made its last run a task 51
+ * of its own.
+ */
+static void exec_leader_off_cpu(bool queued)
+{
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t l, t;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'S', 120, 50, 120));
+	feed(ev_switch(2 * MS, 0, 0, 'S', 120, 51, 120));
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 1, 50);
+	e.u.exit.pid = 50;
+	feed(e);
+	if (queued) {
+		feed(ev_switch(3 * MS + 500 * US, 1, 50, 'R', 120, 7, 120));
+	} else {
+		e = ev_switch(3 * MS + 500 * US, 1, 0, 'S', 120, 7, 120);
+		CHECK_EQ(wl_builder_event(B, &e, 10, &err), 0);
+	}
+	feed(ev_runtime(4 * MS, 0, 51, 2 * MS));
+	e = ev_exec(6 * MS, 0, 50, "/bin/true");
+	e.u.exec.old_pid = 51;
+	feed(e);
+	if (queued) {
+		e = ev_switch(6 * MS + 500 * US, 1, 7, 'S', 120, 51, 120);
+		snprintf(e.u.sched_switch.next_comm, TRACE_COMM_LEN, "task50");
+		feed(e);
+		e = ev_switch(6 * MS + 600 * US, 1, 51, 'X', 120, 0, 120);
+		snprintf(e.u.sched_switch.prev_comm, TRACE_COMM_LEN, "task50");
+		feed(e);
+	}
+	e = ev_switch(7 * MS, 0, 50, 'S', 120, 0, 120);
+	snprintf(e.u.sched_switch.prev_comm, TRACE_COMM_LEN, "true");
+	feed(e);
+	wl = finish();
+	l = task_of(wl, queued ? 51 : 50, 0);
+	t = task_of(wl, 50, queued ? 0 : 1);
+	CHECK(l != WL_NONE && t != WL_NONE && l != t);
+	CHECK_EQ(wl_nr_tasks(wl), 3);           /* the leader, the thread, 7 */
+	CHECK_EQ(task_of(wl, 51, 1), WL_NONE);
+	if (l == WL_NONE || t == WL_NONE || l == t) {
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(wl_task(wl, l)->first_ts, 1 * MS);
+	/* the leader: RUN 1 .. 3.5 ms (and 6.5 .. 6.6 ms), EXIT_MOVE, EXIT */
+	CHECK_EQ(wl_task(wl, l)->nr_ops, 3);
+	CHECK_EQ(op_of(wl, l, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, l, 0)->value, queued ? 2600 * US : 2500 * US);
+	CHECK_EQ(op_of(wl, l, 1)->kind, WL_OP_EXIT_MOVE);
+	CHECK_EQ(op_of(wl, l, 2)->kind, WL_OP_EXIT);
+	/* the thread: RUN 2 .. 6 ms, COMM true, RUN to 7 ms, BLOCK */
+	CHECK_EQ(wl_task(wl, t)->nr_ops, 4);
+	CHECK_EQ(op_of(wl, t, 0)->value, 4 * MS);
+	CHECK_EQ(op_of(wl, t, 1)->kind, WL_OP_COMM);
+	CHECK_EQ(op_of(wl, t, 2)->value, 1 * MS);
+	CHECK_EQ(op_of(wl, t, 3)->kind, WL_OP_BLOCK);
+	wl_free(wl);
+}
+
+static void test_exec_leader_off_cpu(void)
+{
+	exec_leader_off_cpu(false);
+	exec_leader_off_cpu(true);
 }
 
 static void test_migrate(void)
@@ -1884,6 +2098,9 @@ int main(void)
 	test_pid_reuse_in_exit();
 	test_pid_reuse_open_switch();
 	test_multithreaded_exec();
+	test_exec_leader_off_cpu();
+	test_reuse_preempted_old();
+	test_reuse_lost_old();
 	test_migrate();
 	test_hz();
 	test_lost();

@@ -577,6 +577,75 @@ int main(void)
 	infer = false;
 
 	/*
+	 * The old task preempted after its exit (do_exit() goes on past
+	 * exit_notify(), which freed the pid): 500 runs on CPU 0 from 10,
+	 * exits at 20, is preempted by 7 (R, at 25, or at 33 after the fork),
+	 * and a fork on CPU 1 takes pid 500 at 30 (sched_wakeup_new at 31).
+	 * The old task is queued on CPU 0: 7's switch to 500 there at 40 is
+	 * its own (a run-queue wait of 40 - 25 or 40 - 33), and so is its
+	 * last switch, X at 42.  The new one runs on CPU 1 from 35 (its
+	 * sched_wakeup_new sample, 4) and blocks at 45.  (k & 2: the new task
+	 * runs on CPU 0 instead, 36..38, preempted: its comm tells its
+	 * switch-in there from the old task's.)  Main gave the switch-in at
+	 * 40 and the X to the new task (killed, its run on CPU 1 cut, a third
+	 * task for what followed) and left the old one queued forever.
+	 */
+	for (int k = 0; k < 8; k++) {
+		bool early = k & 1, same_cpu = k & 2;
+		uint64_t pre = early ? 25 : 33;
+
+		infer = k & 4;
+		begin(k == 0 ? "old task preempted after its exit, pid reused" :
+		      k == 1 ? "old task preempted after its exit, then pid reused" :
+		      k == 2 ? "old task preempted after its exit, pid reused, new one on its CPU" :
+		      k == 3 ? "old task preempted after its exit, then pid reused, new one on its CPU" :
+		      k == 4 ? "old task preempted after its exit, pid reused, inferred" :
+		      k == 5 ? "old task preempted after its exit, then pid reused, inferred" :
+		      k == 6 ? "old task preempted after its exit, pid reused, new one on its CPU, inferred" :
+			       "old task preempted after its exit, then pid reused, new one on its CPU, inferred",
+		      LAT_START_AUTO);
+		sw(10, 0, 0, S, 500, "old");
+		exit_ev(20, 0, 500);
+		if (early)
+			sw(pre, 0, 500, R, 7, "other");
+		fork_ev(30, 1, 1, 500);
+		wake(N, 31, 1, 1, 500);
+		if (!early)
+			sw(pre, 0, 500, R, 7, "other");
+		if (same_cpu) {
+			sw(36, 0, 7, R, 500, "w500");   /* the new task's comm */
+			sw(38, 0, 500, R, 7, "other");
+		} else {
+			sw(35, 1, 1, S, 500, "w500");
+		}
+		sw(40, 0, 7, S, 500, "p500");
+		sw(42, 0, 500, X, 0, "swapper");
+		if (!same_cpu)
+			sw(45, 1, 500, S, 0, "swapper");
+		end(50);
+		EQ("tasks", lat_nr_tasks(m), 4);       /* 500, 1, 500 again, 7 */
+		t = task_of(500, 0);
+		EQ("old exited", t->exited, 1);
+		EQ("old runtime", t->runtime_ns, pre - 10 + 2);
+		EQ("old switches", t->switches, 2);
+		EQ("old preemptions", t->preemptions, 1);
+		EQ("old run-queue wait", t->lat[LAT_RUNQ_WAIT].count, 1);
+		EQ("old run-queue wait's", t->lat[LAT_RUNQ_WAIT].max, 40 - pre);
+		t = task_of(500, 1);
+		EQ("new exists", t != NULL, 1);
+		if (t) {
+			EQ("new not exited", t->exited, 0);
+			EQ("new switches", t->switches, 1);
+			EQ("new runtime", t->runtime_ns, same_cpu ? 2 : 10);
+			EQ("new sched_wakeup_new sample", t->lat[LAT_WAKEUP].count, 1);
+			EQ("new sched_wakeup_new sample's", t->lat[LAT_WAKEUP].max, same_cpu ? 5 : 4);
+		}
+		EQ("no third task 500", task_of(500, 2) == NULL, 1);
+		lat_machine_free(m);
+	}
+	infer = false;
+
+	/*
 	 * Multithreaded exec (de_thread()): thread 101 of leader 100 execs.
 	 * The leader exited first (sched_process_exit, its last switch X at
 	 * 22); at exchange_tids() the thread takes pid 100: the exec at 40
@@ -684,6 +753,97 @@ int main(void)
 		EQ("in 101's name", got.s[0].pid, 101);
 		EQ("run-queue wait", got.s[1].lat, 5);
 		EQ("in 100's name", got.s[1].pid, 100);
+		lat_machine_free(m);
+	}
+	infer = false;
+
+	/*
+	 * The leader, past its sched_process_exit (20), preempted after it
+	 * (R at 22: exit_notify() made it a zombie, and do_exit() ran on):
+	 * on no CPU when the thread takes its pid at the exec (40).  It is
+	 * queued, not dead: it runs again under the thread's old tid 101
+	 * (45, after a run-queue wait of 23) and its last switch (X at 47)
+	 * names 101.  One leader task (runtime 12 + 2, exited), one thread
+	 * task.  Main marked the leader dead at the exec, dropped its wait,
+	 * and made its last run a third task 101.  (k & 2: a sched_stat_runtime
+	 * of the thread names 100 at 35, before the exec: the exchange is
+	 * found there, the queued leader's pid in the thread's context.)
+	 */
+	for (int k = 0; k < 4; k++) {
+		bool named = k & 2;
+
+		infer = k & 1;
+		begin(k == 0 ? "multithreaded exec, leader queued after its exit" :
+		      k == 1 ? "multithreaded exec, leader queued after its exit, inferred" :
+		      k == 2 ? "multithreaded exec, leader queued after its exit, found early" :
+			       "multithreaded exec, leader queued after its exit, found early, inferred",
+		      LAT_START_AUTO);
+		sw(10, 1, 0, S, 100, "lead");
+		sw(12, 0, 0, S, 101, "thr");
+		exit_ev(20, 1, 100);
+		sw(22, 1, 100, R, 7, "other");
+		stat_rt(30, 0, 101, 101, 18);
+		if (named)
+			stat_rt(35, 0, 100, 100, 5);
+		exec_ev(40, 0, 100, 101);
+		sw(45, 1, 7, S, 101, "lead");
+		sw(47, 1, 101, X, 0, "swapper");
+		sw(50, 0, 100, S, 0, "swapper");
+		end(60);
+		EQ("tasks", lat_nr_tasks(m), 3);        /* the leader, the thread, 7 */
+		t = task_of(101, 0);                    /* the leader, with the tid it got */
+		EQ("leader", t != NULL, 1);
+		if (t) {
+			EQ("leader first_ts", t->first_ts, 10);
+			EQ("leader exited", t->exited, 1);
+			EQ("leader runtime", t->runtime_ns, 12 + 2);
+			EQ("leader switches", t->switches, 2);
+			EQ("leader preemptions", t->preemptions, 1);
+			EQ("leader's run-queue wait", t->lat[LAT_RUNQ_WAIT].count, 1);
+		}
+		EQ("one task 101", task_of(101, 1) == NULL, 1);
+		t = task_of(100, 0);
+		EQ("thread", t != NULL, 1);
+		if (t) {
+			EQ("thread first_ts", t->first_ts, 12);
+			EQ("thread not exited", t->exited, 0);
+			EQ("thread runtime", t->runtime_ns, 38);
+			EQ("thread stat_runtime", t->stat_runtime_ns, named ? 23 : 18);
+		}
+		EQ("one task 100", task_of(100, 1) == NULL, 1);
+		EQ("samples", got.n, 1);
+		EQ("run-queue wait", got.s[0].lat, 23);
+		EQ("in 101's name", got.s[0].pid, 101);
+		lat_machine_free(m);
+	}
+	infer = false;
+
+	/*
+	 * The leader's CPU lost events after its exit (its last switch in the
+	 * gap): on no CPU and not runnable at the exec, dead.  Its exit is
+	 * real (de_thread() released it): exited, its run to the gap.
+	 */
+	for (int k = 0; k < 2; k++) {
+		infer = k;
+		begin(infer ? "multithreaded exec, leader lost after its exit, inferred" :
+			      "multithreaded exec, leader lost after its exit", LAT_START_AUTO);
+		sw(10, 1, 0, S, 100, "lead");
+		sw(12, 0, 0, S, 101, "thr");
+		exit_ev(20, 1, 100);
+		lat_machine_lost(m, 1, 5);
+		sw(25, 1, 0, S, 7, "other");
+		stat_rt(30, 0, 101, 101, 18);
+		exec_ev(40, 0, 100, 101);
+		sw(50, 0, 100, S, 0, "swapper");
+		end(60);
+		EQ("tasks", lat_nr_tasks(m), 3);        /* the leader, the thread, 7 */
+		t = task_of(100, 0);
+		EQ("leader exited", t->exited, 1);
+		EQ("leader: no task 101", task_of(101, 0) == NULL, 1);
+		t = task_of(100, 1);
+		EQ("thread", t != NULL, 1);
+		if (t)
+			EQ("thread runtime", t->runtime_ns, 38);
 		lat_machine_free(m);
 	}
 	infer = false;
