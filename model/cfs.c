@@ -335,8 +335,8 @@ void set_preempt_buddies_cfs(struct model *m, struct rq *rq, struct model_task *
 	struct sched_entity *se = &rq->curr->se, *pse = &p->se;
 	bool scale = cfs_rq_of(se)->nr_running >= m->sched_nr_latency;
 
-	set_next_buddy(pse);
 	find_matching_se(&se, &pse);
+	set_next_buddy(pse);
 	if (se->on_rq && sched_feat(m, LAST_BUDDY) && scale && entity_is_task(se))
 		set_last_buddy(se);
 }

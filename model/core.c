@@ -802,11 +802,13 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
  * rq_clock_skip_update() as in wakeup_preempt()).  pick_next_entity() then
  * takes @p if eligible (PICK_BUDDY), else pick_eevdf() decides - curr
  * again, or a third task.  On a CFS profile the buddies are those the
- * kernel's check_preempt_wakeup() leaves when it preempts (6.1; @p the next
- * buddy, curr the last one with sched_nr_latency entities queued:
- * set_preempt_buddies_cfs()), and pick_next_entity_cfs() takes @p unless it
- * is more than the wakeup granularity behind the leftmost entity.  curr's
- * vruntime and deadline are those update_curr() leaves.  Conditions and return values as model_yield_to():
+ * kernel's check_preempt_wakeup() leaves when it preempts (6.1; @p's entity
+ * where its hierarchy meets curr's the next buddy, curr's there the last one
+ * with sched_nr_latency entities queued: set_preempt_buddies_cfs()), and
+ * pick_next_entity_cfs() takes the buddy unless it is more than the wakeup
+ * granularity behind the leftmost entity; below that level each group picks
+ * its own leftmost.  curr's vruntime and deadline are those update_curr()
+ * leaves.  Conditions and return values as model_yield_to():
  * before 6.18 a @p below a throttled queue is refused (0), as the kernel's
  * wakeup check returns early for it - the hierarchy cannot run, so a buddy
  * set there (the levels up to the dequeued group entity) would only be left

@@ -319,8 +319,9 @@ int model_yield_to(struct model *m, int cpu, struct model_task *p, uint64_t now)
  * (which no EEVDF profile's wakeup path sets: NEXT_BUDDY is off;
  * pick_next_entity() takes it if eligible, else pick_eevdf() decides; the
  * wakeup-preemption check of 6.18.33+ ignores it; on a CFS profile the
- * buddies a preempting check_preempt_wakeup() leaves, and the CFS pick
- * takes it within the wakeup granularity) and need_resched is set.
+ * buddies a preempting check_preempt_wakeup() leaves, from the level where
+ * the hierarchies of @p and curr meet, and the CFS pick takes the buddy
+ * within the wakeup granularity) and need_resched is set.
  * curr keeps its vruntime and deadline.  Returns as model_yield_to(); as
  * there, before 6.18 a @p below a throttled group queue is refused (0).
  */

@@ -236,6 +236,49 @@ static void test_hand_over(void)
 	}
 }
 
+/*
+ * The hand-over's next buddy in a hierarchy: check_preempt_wakeup() sets it
+ * from the level where curr's and the wakee's hierarchies meet upwards, so a
+ * task group's own queue keeps no buddy and picks its leftmost entity.  X in
+ * the root group runs; Q, then Y, queued in /g with equal vruntimes.
+ */
+static void test_hand_over_group(void)
+{
+	struct model_config cfg = { .nr_cpus = 1, .hz = 250, .seed = 5 };
+	struct model_group *g;
+	struct model_task *x, *q, *y;
+	struct model *m;
+	uint64_t now = 1000000000ULL;
+
+	cfg.profile = model_profile_find("6.1");
+	m = model_new(&cfg, NULL);
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	g = model_group_new(m, NULL, 1024, "/g", NULL);
+	CHECK(g != NULL);
+	x = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	q = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	y = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	CHECK(x && q && y);
+	if (!g || !x || !q || !y) {
+		model_free(m);
+		return;
+	}
+	CHECK_EQ_S(model_task_start_runnable(m, x, 0, now), 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == x);
+	now += 100000;
+	CHECK_EQ_S(model_task_start_runnable(m, q, 0, now), 0);
+	CHECK_EQ_S(model_task_start_runnable(m, y, 0, now), 0);
+	CHECK_EQ_U(q->se.vruntime, y->se.vruntime);
+	CHECK_EQ_S(model_preempt_for(m, 0, y, now), 1);
+	CHECK(cfs_rq_of(&y->se)->next == NULL);
+	CHECK(m->rqs[0].cfs.next == y->se.parent);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == q);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_sleeping_migration();
@@ -243,5 +286,6 @@ int main(void)
 	test_wakeup_preempt_api();
 	test_fork_placement();
 	test_hand_over();
+	test_hand_over_group();
 	return check_done("cfs");
 }
