@@ -1293,8 +1293,21 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 		c->wakeups++;
 	if (b->tasks.v[t].cls != WL_CLASS_FAIR) {
 		c = cpu_get(b, ev->cpu);
-		if (c && c->rtw_task == t && c->rtw_wakeup == WL_NONE)
+		if (c && c->rtw_task == t && c->rtw_wakeup == WL_NONE) {
 			c->rtw_wakeup = b->timed.n;
+		} else if (c && !b->wl->facts.has_sched_waking && u->target_cpu == ev->cpu && c->curr >= 0 &&
+			   b->tasks.v[c->curr].pid == ev->common_pid &&
+			   b->tasks.v[c->curr].cls == WL_CLASS_FAIR) {
+			/*
+			 * No sched_waking in this trace (kernels before 4.3): the
+			 * wakeup is the stopper's only wake event, tied as
+			 * on_waking() ties the waking (tie_stopper_wake()).
+			 */
+			c->rtw_task = t;
+			c->rtw_by = (uint32_t)c->curr;
+			c->rtw_waking = b->timed.n;
+			c->rtw_wakeup = WL_NONE;
+		}
 		note(b, WL_NOTE_WAKE_OF_NONFAIR);
 		nonfair_woken(b, t);
 		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, u->target_cpu, 0, TRACE_EV_SCHED_WAKEUP);
@@ -1791,6 +1804,8 @@ static int tie_stopper_wake(struct wl_builder *b, struct cpu_track *c, uint32_t 
 	c->rtw_task = WL_NONE;
 	wk = &b->timed.v[c->rtw_waking];
 	wk->arg |= WL_T_WAKE_TIED;
+	if (wk->aux == TRACE_EV_SCHED_WAKEUP)
+		evs = 2;                /* a trace without sched_waking: on_wakeup()'s */
 	if (c->rtw_wakeup != WL_NONE && c->rtw_wakeup < c->other_in) {
 		b->timed.v[c->rtw_wakeup].arg |= WL_T_WAKE_TIED;
 		evs |= 2;

@@ -94,6 +94,13 @@ if [ -f "$t" ]; then
 	if grep -A3 '^Wakeup latency, comm=kworker/u16:0:' "$tmp/trappy.txt" | grep -q 'RT/DL'; then
 		echo "FAIL: $t: a fair comm marked RT/DL"; fails=$((fails + 1))
 	fi
+	# without sched_waking a stopper's sched_wakeup is its only wake event:
+	# tied to the woken-for task's work like its switch-in (migration/6 was
+	# 5154.2 us against the trace's 44.9 before 1 Dec 2026)
+	got=$("$sr" replay --top 0 "$t" 2> /dev/null |
+	      sed -n '/^Wakeup latency, comm=migration\/6: /,/^$/s/^  base (us) *\([0-9.]*\) .*/\1/p')
+	if [ "$got" = 44.9 ]; then echo "ok: $t: migration/6's stopper wakeup 44.9 us as traced"
+	else echo "FAIL: $t: migration/6 p50 '$got' us, want 44.9"; fails=$((fails + 1)); fi
 	# under --comm the RT/DL count is of the selected tasks' samples only
 	# (it once counted every task's: 107 beside 29 fair under kworker, and an
 	# unsigned underflow under FastMixer)
