@@ -83,7 +83,8 @@ struct cpu_track {
 	bool other_tied;             /* that interval moved other_prev (WL_OP_MIGRATE) */
 	uint32_t rtw_task;           /* RT/DL task a fair curr woke here last, WL_NONE */
 	uint32_t rtw_by;             /* ... that curr */
-	uint32_t rtw_waking;         /* ... timed index of its sched_waking */
+	uint32_t rtw_waking;         /* ... timed index of its sched_waking (of its
+	                                sched_wakeup in a trace without wakings) */
 	uint32_t rtw_wakeup;         /* ... and of its sched_wakeup, WL_NONE */
 	uint32_t switches;           /* sched_switch events seen on this CPU */
 	uint32_t wakeups;            /* sched_wakeup(_new) events targeting it */
@@ -1215,6 +1216,26 @@ static void nonfair_woken(struct wl_builder *b, uint32_t t)
 	s->block_op = WL_NONE;
 }
 
+/*
+ * RT/DL task @t's wake event @ev (its sched_waking, or on a trace without
+ * sched_waking its sched_wakeup), about to be pushed as the next timed entry,
+ * from fair curr of CPU track @c onto @c's CPU: maybe the stopper of a
+ * migration of curr (on_migrate()), whose wake tie_stopper_wake() then ties
+ * to curr's work.
+ */
+static void stopper_wake_seen(struct wl_builder *b, struct cpu_track *c,
+			      const struct trace_event *ev, uint32_t t)
+{
+	if (!c || ev->u.wakeup.target_cpu != ev->cpu || c->curr < 0 ||
+	    b->tasks.v[c->curr].pid != ev->common_pid ||
+	    b->tasks.v[c->curr].cls != WL_CLASS_FAIR)
+		return;
+	c->rtw_task = t;
+	c->rtw_by = (uint32_t)c->curr;
+	c->rtw_waking = b->timed.n;
+	c->rtw_wakeup = WL_NONE;
+}
+
 static int on_waking(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_wakeup *u = &ev->u.wakeup;
@@ -1226,17 +1247,7 @@ static int on_waking(struct wl_builder *b, const struct trace_event *ev)
 	if ((t = wakee(b, u, ev->ts)) == WL_NONE)
 		return -1;
 	if (b->tasks.v[t].cls != WL_CLASS_FAIR) {
-		struct cpu_track *c = cpu_get(b, ev->cpu);
-
-		if (c && u->target_cpu == ev->cpu && c->curr >= 0 &&
-		    b->tasks.v[c->curr].pid == ev->common_pid &&
-		    b->tasks.v[c->curr].cls == WL_CLASS_FAIR) {
-			/* maybe the stopper of a migration of curr (on_migrate()) */
-			c->rtw_task = t;
-			c->rtw_by = (uint32_t)c->curr;
-			c->rtw_waking = b->timed.n;
-			c->rtw_wakeup = WL_NONE;
-		}
+		stopper_wake_seen(b, cpu_get(b, ev->cpu), ev, t);
 		nonfair_woken(b, t);
 		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, u->target_cpu, 0, TRACE_EV_SCHED_WAKING);
 	}
@@ -1293,21 +1304,11 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 		c->wakeups++;
 	if (b->tasks.v[t].cls != WL_CLASS_FAIR) {
 		c = cpu_get(b, ev->cpu);
-		if (c && c->rtw_task == t && c->rtw_wakeup == WL_NONE) {
+		if (c && c->rtw_task == t && c->rtw_wakeup == WL_NONE)
 			c->rtw_wakeup = b->timed.n;
-		} else if (c && !b->wl->facts.has_sched_waking && u->target_cpu == ev->cpu && c->curr >= 0 &&
-			   b->tasks.v[c->curr].pid == ev->common_pid &&
-			   b->tasks.v[c->curr].cls == WL_CLASS_FAIR) {
-			/*
-			 * No sched_waking in this trace (kernels before 4.3): the
-			 * wakeup is the stopper's only wake event, tied as
-			 * on_waking() ties the waking (tie_stopper_wake()).
-			 */
-			c->rtw_task = t;
-			c->rtw_by = (uint32_t)c->curr;
-			c->rtw_waking = b->timed.n;
-			c->rtw_wakeup = WL_NONE;
-		}
+		else if (!b->wl->facts.has_sched_waking)
+			/* kernels before 4.3: the wakeup is the only wake event */
+			stopper_wake_seen(b, c, ev, t);
 		note(b, WL_NOTE_WAKE_OF_NONFAIR);
 		nonfair_woken(b, t);
 		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, u->target_cpu, 0, TRACE_EV_SCHED_WAKEUP);
