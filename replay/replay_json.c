@@ -45,6 +45,28 @@ bool replay_count_untraced(const struct wl_workload *wl, const char *name)
 	return !replay_measured_count(wl, name);
 }
 
+/* sim.h; by the task's last comm: the filter reads each sample's */
+uint64_t replay_nonfair_samples(const struct wl_workload *wl)
+{
+	const struct lat_machine *ml = wl_measured_latency(wl);
+	const uint64_t all = lat_get_all(ml, LAT_WAKEUP)->count;
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
+		const struct lat_task *lt = lat_task_at(ml, i);
+
+		if (!lt->lat[LAT_WAKEUP].count || !lat_filter_match(ml, lt->comm, lt->pid))
+			continue;
+		for (uint32_t k = 0; k < wl_nr_tasks(wl); k++)
+			if (wl_task(wl, k)->pid == lt->pid) {
+				if (wl_task(wl, k)->cls != WL_CLASS_FAIR)
+					n += lt->lat[LAT_WAKEUP].count;
+				break;
+			}
+	}
+	return n < all ? n : all;
+}
+
 static json_t *jint(uint64_t v)
 {
 	return json_integer((json_int_t)(v > INT64_MAX ? INT64_MAX : v));
@@ -191,6 +213,8 @@ json_t *replay_json_measured(const struct wl_workload *wl)
 			json_array_append_new(none, json_string(replay_compared_counts[i]));
 	json_object_set_new(o, "counts_without_events", none);
 	json_object_set_new(o, "wakeup_latency_us", replay_json_latency(wl_measured_latency(wl), LAT_WAKEUP));
+	/* the text's "N of the measured samples are wakeups of RT/DL tasks" */
+	json_object_set_new(o, "wakeup_samples_rt_dl", jint(replay_nonfair_samples(wl)));
 	json_object_set_new(o, "runqueue_wait_us",
 			    replay_json_latency(wl_measured_latency(wl), LAT_RUNQ_WAIT));
 	json_object_set_new(o, "long_waits", replay_json_long_waits(wl_measured_latency(wl)));

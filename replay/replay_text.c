@@ -386,33 +386,6 @@ static bool comm_nonfair(const struct wl_workload *wl, const char *comm)
 	return any;
 }
 
-/*
- * The measured wakeup-latency samples of the workload's RT/DL tasks (by pid)
- * that the "all" row holds: of the tasks --comm/--pid selects (by the
- * task's last comm: the filter reads each sample's, so a task renamed across
- * the prefix is counted whole or not at all), at most the row's count.
- */
-static uint64_t nonfair_samples(const struct wl_workload *wl)
-{
-	const struct lat_machine *ml = wl_measured_latency(wl);
-	const uint64_t all = lat_get_all(ml, LAT_WAKEUP)->count;
-	uint64_t n = 0;
-
-	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
-		const struct lat_task *lt = lat_task_at(ml, i);
-
-		if (!lt->lat[LAT_WAKEUP].count || !lat_filter_match(ml, lt->comm, lt->pid))
-			continue;
-		for (uint32_t k = 0; k < wl_nr_tasks(wl); k++)
-			if (wl_task(wl, k)->pid == lt->pid) {
-				if (wl_task(wl, k)->cls != WL_CLASS_FAIR)
-					n += lt->lat[LAT_WAKEUP].count;
-				break;
-			}
-	}
-	return n < all ? n : all;
-}
-
 static void print_group(const struct group_ctx *c, const char *key)
 {
 	const struct sr_hist *pred[16];
@@ -688,7 +661,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 		pred[r] = lat_get_all(replay_latency(runs[r]), LAT_WAKEUP);
 	print_dist_rows(out, "Wakeup latency, all", NULL,
 			lat_get_all(wl_measured_latency(wl), LAT_WAKEUP), pred, names, nr);
-	if ((v = nonfair_samples(wl)))
+	if ((v = replay_nonfair_samples(wl)))
 		fprintf(out, "  (%" PRIu64 " of the measured samples are wakeups of RT/DL tasks, replayed "
 			"at their trace times with their switch-ins: they repeat the trace's but for "
 			"the notes' approximations; the other %" PRIu64 " (fair tasks') are "

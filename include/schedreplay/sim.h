@@ -355,6 +355,12 @@ uint64_t replay_measured_count(const struct wl_workload *wl, const char *name);
  * happened - its 0 is no measurement to judge a prediction by.
  */
 bool replay_count_untraced(const struct wl_workload *wl, const char *name);
+/*
+ * Of the measured wakeup-latency samples of the "all" row (what --comm/--pid
+ * select), those of RT/DL tasks: replayed at their trace times, so the
+ * prediction repeats them (docs/replay.md, "Wakeup latency of RT/DL tasks").
+ */
+uint64_t replay_nonfair_samples(const struct wl_workload *wl);
 
 /* Text report of one or more runs of one workload next to the measurement. */
 struct replay_text_opts {

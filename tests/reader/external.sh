@@ -101,6 +101,10 @@ if [ -f "$t" ]; then
 	      sed -n '/^Wakeup latency, comm=migration\/6: /,/^$/s/^  base (us) *\([0-9.]*\) .*/\1/p')
 	if [ "$got" = 44.9 ]; then echo "ok: $t: migration/6's stopper wakeup 44.9 us as traced"
 	else echo "FAIL: $t: migration/6 p50 '$got' us, want 44.9"; fails=$((fails + 1)); fi
+	# --json carries the same count
+	if "$sr" replay --json "$t" 2> /dev/null | grep -q '"wakeup_samples_rt_dl": 107[,}]*$'; then
+		echo "ok: $t: --json measured.wakeup_samples_rt_dl 107"
+	else echo "FAIL: $t: --json: no measured.wakeup_samples_rt_dl 107"; fails=$((fails + 1)); fi
 	# under --comm the RT/DL count is of the selected tasks' samples only
 	# (it once counted every task's: 107 beside 29 fair under kworker, and an
 	# unsigned underflow under FastMixer)
