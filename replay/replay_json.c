@@ -45,7 +45,10 @@ bool replay_count_untraced(const struct wl_workload *wl, const char *name)
 	return !replay_measured_count(wl, name);
 }
 
-/* sim.h; by the task's last comm: the filter reads each sample's */
+/*
+ * sim.h.  By the task's last comm (the filter reads each sample's) and the
+ * workload's task of its pid when it appeared (pid reuse).
+ */
 uint64_t replay_nonfair_samples(const struct wl_workload *wl)
 {
 	const struct lat_machine *ml = wl_measured_latency(wl);
@@ -54,15 +57,13 @@ uint64_t replay_nonfair_samples(const struct wl_workload *wl)
 
 	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
 		const struct lat_task *lt = lat_task_at(ml, i);
+		const struct wl_task *t;
 
 		if (!lt->lat[LAT_WAKEUP].count || !lat_filter_match(ml, lt->comm, lt->pid))
 			continue;
-		for (uint32_t k = 0; k < wl_nr_tasks(wl); k++)
-			if (wl_task(wl, k)->pid == lt->pid) {
-				if (wl_task(wl, k)->cls != WL_CLASS_FAIR)
-					n += lt->lat[LAT_WAKEUP].count;
-				break;
-			}
+		t = wl_task_of_pid(wl, lt->pid, lt->first_ts);
+		if (t && t->cls != WL_CLASS_FAIR)
+			n += lt->lat[LAT_WAKEUP].count;
 	}
 	return n < all ? n : all;
 }

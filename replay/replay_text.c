@@ -365,19 +365,28 @@ static void for_top_groups(const struct group_ctx *c, enum lat_kind kind, int to
 }
 
 /*
- * Whether every task of the workload that had comm @comm at its first
- * appearance is an RT/DL one (and there is one): the wakeups and switch-ins
- * of such tasks are replayed at their trace times, so a comm group of them
- * repeats the trace's samples (workload.c, WL_NOTE_WAKE_OF_NONFAIR).
+ * Whether every task with wakeup samples under comm @comm is an RT/DL one
+ * (and there is one): the wakeups and switch-ins of such tasks are replayed
+ * at their trace times, so a comm group of them repeats the trace's samples
+ * (workload.c, WL_NOTE_WAKE_OF_NONFAIR).  A task is taken to be under @comm
+ * if its first comm (the workload's) or its last (the latency machine's) is
+ * @comm: a thread renamed after its first event counts, and a fair task
+ * renamed into the comm keeps the mark off.
  */
 static bool comm_nonfair(const struct wl_workload *wl, const char *comm)
 {
+	const struct lat_machine *ml = wl_measured_latency(wl);
 	bool any = false;
 
-	for (uint32_t i = 0; i < wl_nr_tasks(wl); i++) {
-		const struct wl_task *t = wl_task(wl, i);
+	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
+		const struct lat_task *lt = lat_task_at(ml, i);
+		const struct wl_task *t;
 
-		if (strncmp(t->comm, comm, sizeof(t->comm)))
+		if (!lt->lat[LAT_WAKEUP].count ||
+		    !(t = wl_task_of_pid(wl, lt->pid, lt->first_ts)))
+			continue;
+		if (strncmp(t->comm, comm, sizeof(t->comm)) &&
+		    strncmp(lt->comm, comm, sizeof(lt->comm)))
 			continue;
 		if (t->cls == WL_CLASS_FAIR)
 			return false;

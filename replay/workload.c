@@ -3093,6 +3093,22 @@ uint64_t wl_last_ts(const struct wl_workload *wl) { return wl->last_ts; }
 uint32_t wl_nr_tasks(const struct wl_workload *wl) { return wl->nr_tasks; }
 const struct wl_task *wl_task(const struct wl_workload *wl, uint32_t i) { return &wl->tasks[i]; }
 
+const struct wl_task *wl_task_of_pid(const struct wl_workload *wl, int32_t pid, uint64_t ts)
+{
+	const struct wl_task *best = NULL;
+
+	/* pid reuse: the latest task of @pid that had appeared by @ts */
+	for (uint32_t i = 0; i < wl->nr_tasks; i++) {
+		const struct wl_task *t = &wl->tasks[i];
+
+		if (t->pid != pid)
+			continue;
+		if (!best || (t->first_ts <= ts && (best->first_ts > ts || t->first_ts >= best->first_ts)))
+			best = t;
+	}
+	return best;
+}
+
 const struct wl_op *wl_task_ops(const struct wl_workload *wl, uint32_t i)
 {
 	return wl->ops + wl->tasks[i].first_op;

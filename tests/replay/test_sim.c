@@ -1964,6 +1964,43 @@ static void test_no_waking_rt_samples(void)
 	wl_free(wl);
 }
 
+/*
+ * Pid reuse across classes: RT task 300 (prio 96) is woken once and exits;
+ * a fair task takes pid 300 and is woken twice.  The RT/DL samples of the
+ * "all" row are the first task's one, not all three (before 1 Dec 2026 the
+ * pid's first workload task classed every latency task of that pid).
+ */
+static void test_rt_samples_pid_reuse(void)
+{
+	struct trace_event ev[16];
+	size_t n = 0;
+	struct wl_workload *wl;
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS, 0, 0, 0x08, 300, 96, 0);
+	ev[n++] = ev_switch(2 * MS + 5 * US, 0, 0, 'R', 120, 300, 96);
+	ev[n++] = ev_switch(2 * MS + 50 * US, 0, 300, 'X', 96, 0, 120);
+	for (int k = 0; k < 2; k++) {
+		uint64_t t = 3 * MS + (uint64_t)k * MS;
+
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 0, 0, 0x08, 300, 120, 0);
+		ev[n++] = ev_switch(t + 5 * US, 0, 0, 'R', 120, 300, 120);
+		ev[n++] = ev_switch(t + 60 * US, 0, 300, 'S', 120, 0, 120);
+	}
+	ev[n++] = ev_runtime(6 * MS, 0, 0, 0);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	CHECK_EQ(lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count, 3);
+	CHECK_EQ(replay_nonfair_samples(wl), 1);
+	CHECK(wl_task_of_pid(wl, 300, 2 * MS) && wl_task_of_pid(wl, 300, 2 * MS)->cls != WL_CLASS_FAIR);
+	CHECK(wl_task_of_pid(wl, 300, 3 * MS) && wl_task_of_pid(wl, 300, 3 * MS)->cls == WL_CLASS_FAIR);
+	CHECK(wl_task_of_pid(wl, 300, 0) == wl_task_of_pid(wl, 300, 2 * MS));
+	CHECK(wl_task_of_pid(wl, 301, 3 * MS) == NULL);
+	wl_free(wl);
+}
+
 /* The workload's task of @pid (first one), or NULL */
 static const struct wl_task *task_of_pid(const struct wl_workload *wl, int32_t pid)
 {
@@ -2053,6 +2090,7 @@ int main(int argc, char **argv)
 	test_channel_wakes();
 	test_early_wakes();
 	test_no_waking_rt_samples();
+	test_rt_samples_pid_reuse();
 	test_wakeup_migrated();
 	test_oneway_no_wait();
 	test_handoff_model();
