@@ -86,6 +86,24 @@ static int time_back(struct tr_cpu *c, struct sr_error *err, uint64_t stream_off
 	return -1;
 }
 
+/*
+ * A page stamped later than the CPU's clock when the capture's statistics
+ * were read (tr_file_cpu_ts_bound()): a damaged page time stamp.  Without
+ * this check a stamp pushed ahead on a CPU's last page - no later page shows
+ * time going back - stretched the trace by the damage, silently.
+ */
+static int time_ahead(struct tr_cpu *c, struct sr_error *err, uint64_t stream_off)
+{
+	uint64_t off = c->compressed ? stream_off : c->desc->offset + stream_off;
+
+	sr_error_set(err, EINVAL, "corrupted data: CPU %d, %s offset %" PRIu64 ": page time stamp %"
+		     PRIu64 " is more than %llu s after the CPU's clock when the capture ended "
+		     "(its statistics' now ts %" PRIu64 ")", c->cpu,
+		     c->compressed ? "uncompressed stream" : "file", off, c->ts,
+		     TR_TS_BOUND_SLACK_NS / 1000000000ull, (uint64_t)(c->ts_bound - TR_TS_BOUND_SLACK_NS));
+	return -1;
+}
+
 int tr_cpu_init(struct tr_cpu *c, const struct tr_file *f, const struct tr_buffer_desc *b,
 		int idx, int kernel_long_size, struct sr_error *err)
 {
@@ -114,6 +132,7 @@ int tr_cpu_init(struct tr_cpu *c, const struct tr_file *f, const struct tr_buffe
 			     f->file_size);
 		return -1;
 	}
+	c->ts_bound = tr_file_cpu_ts_bound(f, b, c->cpu);
 	if (!d->size) {
 		c->done = true;
 		return 0;
@@ -517,6 +536,8 @@ static int load_page(struct tr_cpu *c, struct sr_error *err)
 		if (c->ts < c->ev_ts)
 			return time_back(c, err, c->buf_stream_off + c->page_pos, "page time stamp",
 					 c->ts, c->ev_ts, "previous record's");
+		if (c->ts_bound && c->ts > c->ts_bound)
+			return time_ahead(c, err, c->buf_stream_off + c->page_pos);
 		c->page_ts = c->ts;
 		flags = c->long_size == 8 ? tr_u64(p + 8, c->swap) : tr_u32(p + 8, c->swap);
 		c->commit = (uint32_t)flags & RB_COMMIT_MASK;

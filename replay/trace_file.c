@@ -1454,3 +1454,69 @@ void tr_file_release(struct tr_file *f)
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 }
+
+/* A clock the kernel prints as "sec.usec" (trace_clocks[].in_ns); NULL: unknown. */
+static bool clock_in_ns(const char *clock)
+{
+	static const char *const ns[] = { "local", "global", "mono", "mono_raw", "boot", "tai",
+					  "perf" };
+
+	if (!clock)
+		return true;
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		if (!strcmp(clock, ns[i]))
+			return true;
+	return false;
+}
+
+/*
+ * "now ts: SEC.USEC" of one CPUSTAT text (tracing_stats_read(): "%5llu.%06lu"
+ * for a nanosecond clock, a bare count otherwise) in ns, rounded up; -1 if the
+ * text has no such line, 0 if the value is not "sec.usec".
+ */
+static int stat_now_ns(const char *text, uint64_t *ns)
+{
+	const char *p = strstr(text, "now ts:");
+	unsigned long long sec, usec = 0;
+	char *end;
+	int digits = 0;
+
+	if (!p)
+		return -1;
+	p += 7;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p < '0' || *p > '9')
+		return 0;
+	sec = strtoull(p, &end, 10);
+	if (*end != '.' || sec > UINT64_MAX / 1000000000ull - 1)
+		return 0;
+	for (p = end + 1; *p >= '0' && *p <= '9' && digits < 6; p++, digits++)
+		usec = usec * 10 + (unsigned long long)(*p - '0');
+	if (digits != 6)
+		return 0;
+	*ns = sec * 1000000000ull + usec * 1000ull + 999;
+	return 1;
+}
+
+uint64_t tr_file_cpu_ts_bound(const struct tr_file *f, const struct tr_buffer_desc *b, int cpu)
+{
+	uint64_t bound = 0;
+
+	if (f->tsc_mult || !clock_in_ns(b && b->clock ? b->clock : f->clock))
+		return 0;
+	for (int i = 0; i < f->nr_cpustats; i++) {
+		const char *t = f->cpustats[i], *p = strstr(t, "CPU:");
+		uint64_t ns;
+		int r;
+
+		if (!p || atoi(p + 4) != cpu)
+			continue;
+		r = stat_now_ns(t, &ns);
+		if (r == 0)
+			return 0;          /* a count, not "sec.usec": no bound */
+		if (r > 0 && ns > bound)
+			bound = ns;
+	}
+	return bound && bound <= UINT64_MAX - TR_TS_BOUND_SLACK_NS ? bound + TR_TS_BOUND_SLACK_NS : 0;
+}

@@ -299,6 +299,7 @@ struct tr_cpu {
 	uint32_t curr;                 /* next record, offset in page data */
 	uint64_t ts;                   /* running timestamp (raw) */
 	uint64_t page_ts;              /* the current page's time stamp */
+	uint64_t ts_bound;             /* no page stamp beyond: tr_file_cpu_ts_bound(), 0 none */
 	bool have_page;
 	const uint8_t *pg;             /* the current page's data (after its header) */
 	uint64_t pg_off;               /* its stream offset */
@@ -316,6 +317,16 @@ struct tr_cpu {
 	bool lost_unknown;
 };
 
+/*
+ * The latest time stamp CPU @cpu's pages can have: its CPUSTAT texts' "now
+ * ts" (the ring buffer clock when the statistics were read, after the
+ * capture) plus TR_TS_BOUND_SLACK_NS; 0 when unknown: no statistics for the
+ * CPU, a clock that does not count nanoseconds (the kernel then prints no
+ * "sec.usec"), or TSC2NSEC (the stamps are converted, "now ts" is not).
+ * With several texts for the CPU (instances) the latest counts.
+ */
+#define TR_TS_BOUND_SLACK_NS (10ull * 1000000000ull)
+uint64_t tr_file_cpu_ts_bound(const struct tr_file *f, const struct tr_buffer_desc *b, int cpu);
 int tr_cpu_init(struct tr_cpu *c, const struct tr_file *f, const struct tr_buffer_desc *b,
 		int idx, int kernel_long_size, struct sr_error *err);
 /*
