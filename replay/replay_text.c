@@ -31,7 +31,6 @@ static void err_cell(FILE *out, double pred, double meas)
 		replay_text_pct_cell(out, 9, (pred - meas) / meas * 100.0);
 }
 
-
 /* What the reader's repair restored, and where the simulation emits its counterpart. */
 /*
  * Channels (docs/replay.md, "Channels"): only for a trace with the syscall

@@ -2932,6 +2932,32 @@ static int mark_oneway_handoffs(struct wl_builder *b)
 	return 0;
 }
 
+static int pid_ix_cmp(const void *a, const void *b)
+{
+	const struct wl_pid_ix *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->first_ts != y->first_ts)
+		return x->first_ts < y->first_ts ? -1 : 1;
+	return x->task < y->task ? -1 : x->task > y->task;
+}
+
+/* wl->by_pid for the finished task table; -1 out of memory */
+static int pid_index_build(struct wl_workload *wl)
+{
+	if (!wl->nr_tasks)
+		return 0;
+	wl->by_pid = malloc((size_t)wl->nr_tasks * sizeof(*wl->by_pid));
+	if (!wl->by_pid)
+		return -1;
+	for (uint32_t i = 0; i < wl->nr_tasks; i++)
+		wl->by_pid[i] = (struct wl_pid_ix){ .pid = wl->tasks[i].pid, .task = i,
+						    .first_ts = wl->tasks[i].first_ts };
+	qsort(wl->by_pid, wl->nr_tasks, sizeof(*wl->by_pid), pid_ix_cmp);
+	return 0;
+}
+
 struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err)
 {
 	struct wl_workload *wl;
@@ -2988,6 +3014,8 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	wl->tasks = b->tasks.v;
 	wl->nr_tasks = b->tasks.n;
 	b->tasks.v = NULL;
+	if (pid_index_build(wl))
+		goto oom;
 	wl->wakes = b->wakes.v;
 	wl->nr_wakes = b->wakes.n;
 	b->wakes.v = NULL;
@@ -3068,6 +3096,7 @@ void wl_free(struct wl_workload *wl)
 	free(wl->cpu_node);
 	free(wl->sidecar_path);
 	free(wl->tasks);
+	free(wl->by_pid);
 	free(wl->ops);
 	free(wl->wakes);
 	free(wl->timed);
@@ -3095,18 +3124,23 @@ const struct wl_task *wl_task(const struct wl_workload *wl, uint32_t i) { return
 
 const struct wl_task *wl_task_of_pid(const struct wl_workload *wl, int32_t pid, uint64_t ts)
 {
-	const struct wl_task *best = NULL;
+	const struct wl_pid_ix *ix = wl->by_pid;
+	uint32_t lo = 0, hi = wl->nr_tasks, best;
 
-	/* pid reuse: the latest task of @pid that had appeared by @ts */
-	for (uint32_t i = 0; i < wl->nr_tasks; i++) {
-		const struct wl_task *t = &wl->tasks[i];
+	while (lo < hi) {               /* the first entry of @pid */
+		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (t->pid != pid)
-			continue;
-		if (!best || (t->first_ts <= ts && (best->first_ts > ts || t->first_ts >= best->first_ts)))
-			best = t;
+		if (ix[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return best;
+	if (lo == wl->nr_tasks || ix[lo].pid != pid)
+		return NULL;
+	/* pid reuse: the latest task of @pid that had appeared by @ts */
+	for (best = lo; lo < wl->nr_tasks && ix[lo].pid == pid && ix[lo].first_ts <= ts; lo++)
+		best = lo;
+	return &wl->tasks[ix[best].task];
 }
 
 const struct wl_op *wl_task_ops(const struct wl_workload *wl, uint32_t i)

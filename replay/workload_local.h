@@ -74,6 +74,8 @@ struct wl_workload {
 
 	struct wl_task *tasks;
 	uint32_t nr_tasks;
+	/* the tasks by (pid, first_ts, index): wl_task_of_pid()'s binary search */
+	struct wl_pid_ix { int32_t pid; uint32_t task; uint64_t first_ts; } *by_pid;
 	struct wl_op *ops;
 	uint32_t nr_ops;
 	struct wl_wake *wakes;
