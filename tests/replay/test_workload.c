@@ -1029,6 +1029,7 @@ static void test_restored(void)
 	CHECK_EQ(w->latency, 1 * US);
 	CHECK_EQ(w->cpu, 1);
 	CHECK_EQ(w->flags, WL_WAKE_ENDS_BLOCK | WL_WAKE_RESTORED);
+	CHECK_EQ(w->idle_ns, 1 * MS);             /* CPU 1 idle since 1 ms, waking at 2 ms */
 	/* 41: the traced waking ended its sleep: one wake, no made-up one */
 	CHECK_EQ(wl_task(wl, t41)->nr_wakes, 1);
 	CHECK_EQ(op_of(wl, t41, 0)->kind, WL_OP_BLOCK);
@@ -1038,11 +1039,14 @@ static void test_restored(void)
 	CHECK_EQ(w->path, WL_PATH_IDLE);
 	CHECK_EQ(w->latency, 4 * US);
 	CHECK_EQ(w->flags, WL_WAKE_ENDS_BLOCK | WL_WAKE_RESTORED);
+	/* no sched_wakeup: what ran at the wakeup inferred at the switch, not since when */
+	CHECK_EQ(w->idle_ns, WL_IDLE_NS_UNKNOWN);
 	/* 40's second wake: traced switch on CPU 0 */
 	w = wl_wake(wl, op_of(wl, t40, 2)->arg);
 	CHECK_EQ(w->path, WL_PATH_IDLE);
 	CHECK_EQ(w->latency, 12 * US);
 	CHECK_EQ(w->flags, WL_WAKE_ENDS_BLOCK);
+	CHECK_EQ(w->idle_ns, 3 * MS);             /* CPU 0 idle since 1 ms */
 	{
 		unsigned int it = 0;
 		const char *text;
