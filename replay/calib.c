@@ -4,6 +4,7 @@
  * measured wakeups (see calib.h).
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,11 +56,51 @@ const char *calib_ctx_name(enum calib_ctx ctx)
 	return ctx < CALIB_CTX_NR ? n[ctx] : "?";
 }
 
+/* Lower bounds of the idle residency bands, us */
+static const uint32_t band_lo_us[CALIB_IDLE_BANDS] = { 0, 5, 20, 50, 200, 1000 };
+
+int calib_idle_band(uint64_t idle_ns)
+{
+	if (idle_ns >= WL_IDLE_NS_UNKNOWN)
+		return -1;
+	for (int b = CALIB_IDLE_BANDS - 1; b > 0; b--)
+		if (idle_ns >= (uint64_t)band_lo_us[b] * 1000)
+			return b;
+	return 0;
+}
+
+const char *calib_idle_band_name(int band)
+{
+	static const char *const n[CALIB_IDLE_BANDS] = {
+		"<5", "5-20", "20-50", "50-200", "200-1000", ">1000"
+	};
+
+	return band >= 0 && band < CALIB_IDLE_BANDS ? n[band] : "?";
+}
+
+unsigned int calib_idle_band_lo_us(int band)
+{
+	return band >= 0 && band < CALIB_IDLE_BANDS ? band_lo_us[band] : 0;
+}
+
+void calib_bands_name(const struct calib_bands *cb, int g, char *buf, size_t size)
+{
+	unsigned int lo = band_lo_us[cb->lo[g]];
+
+	if (cb->hi[g] + 1 >= CALIB_IDLE_BANDS)
+		snprintf(buf, size, ">%u", lo);
+	else if (!lo)
+		snprintf(buf, size, "<%u", band_lo_us[cb->hi[g] + 1]);
+	else
+		snprintf(buf, size, "%u-%u", lo, band_lo_us[cb->hi[g] + 1]);
+}
+
 /* Which samples a table is built from; -1 in a field: any. */
 struct calib_sel {
 	int path, ctx;
 	int cpu;                     /* the wake's CPU */
 	int restored;                /* 1: ends at a restored switch, 0: at a traced one */
+	int band_lo, band_hi;        /* idle residency bands (unknown: in none) */
 };
 
 static bool selected(const struct wl_wake *w, const struct calib_sel *sel)
@@ -68,7 +109,9 @@ static bool selected(const struct wl_wake *w, const struct calib_sel *sel)
 	return w->path == sel->path &&
 	       (sel->ctx < 0 || (int)calib_ctx_of_wake(w) == sel->ctx) &&
 	       (sel->cpu < 0 || w->cpu == sel->cpu) &&
-	       (sel->restored < 0 || !!(w->flags & WL_WAKE_RESTORED) == sel->restored);
+	       (sel->restored < 0 || !!(w->flags & WL_WAKE_RESTORED) == sel->restored) &&
+	       (sel->band_lo < 0 || (calib_idle_band(w->idle_ns) >= sel->band_lo &&
+				     calib_idle_band(w->idle_ns) <= sel->band_hi));
 }
 
 /* One table from the samples @sel picks. */
@@ -106,9 +149,56 @@ static int build_sel(struct calib_path *cp, const struct wl_wake *wakes, uint32_
 static int build_one(struct calib_path *cp, const struct wl_wake *wakes, uint32_t n, int p,
 		     int ctx, uint64_t *buf)
 {
-	const struct calib_sel sel = { .path = p, .ctx = ctx, .cpu = -1, .restored = -1 };
+	const struct calib_sel sel = { .path = p, .ctx = ctx, .cpu = -1, .restored = -1,
+				       .band_lo = -1 };
 
 	return build_sel(cp, wakes, n, &sel, buf);
+}
+
+/*
+ * Split the table of the samples @sel picks by idle residency
+ * (CALIB_IDLE_BANDS): adjacent bands merged from the shortest until each
+ * group has CALIB_MIN_SAMPLES, a short last group joined to the one before.
+ */
+static int build_bands(struct calib_bands *cb, const struct wl_wake *wakes, uint32_t n,
+		       struct calib_sel sel, uint64_t *buf)
+{
+	uint64_t cnt[CALIB_IDLE_BANDS] = { 0 }, acc = 0;
+	int nr = 0;
+
+	memset(cb, 0, sizeof(*cb));
+	for (uint32_t i = 0; i < n; i++) {
+		int r = calib_idle_band(wakes[i].idle_ns);
+
+		if (r >= 0 && selected(&wakes[i], &sel))
+			cnt[r]++;
+	}
+	for (int r = 0; r < CALIB_IDLE_BANDS; r++) {
+		acc += cnt[r];
+		cb->group_of[r] = (uint8_t)nr;
+		if (acc >= CALIB_MIN_SAMPLES) {
+			cb->hi[nr++] = (uint8_t)r;
+			if (nr < CALIB_IDLE_BANDS)
+				cb->lo[nr] = (uint8_t)(r + 1);
+			acc = 0;
+		}
+	}
+	if (nr < 2) {
+		memset(cb, 0, sizeof(*cb));
+		return 0;
+	}
+	/* the bands after the last full group (too few samples) join it */
+	for (int r = cb->hi[nr - 1] + 1; r < CALIB_IDLE_BANDS; r++)
+		cb->group_of[r] = (uint8_t)(nr - 1);
+	cb->hi[nr - 1] = CALIB_IDLE_BANDS - 1;
+	cb->nr = (uint8_t)nr;
+	for (int g = 0; g < nr; g++) {
+		sel.band_lo = cb->lo[g];
+		sel.band_hi = cb->hi[g];
+		if (build_sel(&cb->g[g], wakes, n, &sel, buf))
+			return -1;
+	}
+	return 0;
 }
 
 /* The idle path per CPU and per kind (traced / restored switch-in). */
@@ -118,22 +208,29 @@ static int build_idle(struct wl_calib *c, const struct wl_wake *wakes, uint32_t 
 	for (int k = 0; k < 2; k++)
 		for (int x = 0; x <= CALIB_CTX_NR; x++) {
 			const struct calib_sel sel = { .path = WL_PATH_IDLE,
-				.ctx = x == CALIB_CTX_ALL ? -1 : x, .cpu = -1, .restored = k };
+				.ctx = x == CALIB_CTX_ALL ? -1 : x, .cpu = -1, .restored = k,
+				.band_lo = -1 };
 
-			if (build_sel(&c->idle_kind[k][x], wakes, n, &sel, buf))
+			if (build_sel(&c->idle_kind[k][x], wakes, n, &sel, buf) ||
+			    (x < CALIB_CTX_NR &&
+			     build_bands(&c->idle_band_kind[k][x], wakes, n, sel, buf)))
 				return -1;
 		}
 	if (!nr_cpus)
 		return 0;
-	if (!(c->idle_cpu = calloc(nr_cpus, sizeof(*c->idle_cpu))))
+	if (!(c->idle_cpu = calloc(nr_cpus, sizeof(*c->idle_cpu))) ||
+	    !(c->idle_band_cpu = calloc(nr_cpus, sizeof(*c->idle_band_cpu))))
 		return -1;
 	c->nr_cpus = nr_cpus;
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
 		for (int x = 0; x <= CALIB_CTX_NR; x++) {
 			const struct calib_sel sel = { .path = WL_PATH_IDLE,
-				.ctx = x == CALIB_CTX_ALL ? -1 : x, .cpu = (int)cpu, .restored = -1 };
+				.ctx = x == CALIB_CTX_ALL ? -1 : x, .cpu = (int)cpu, .restored = -1,
+				.band_lo = -1 };
 
-			if (build_sel(&c->idle_cpu[cpu][x], wakes, n, &sel, buf))
+			if (build_sel(&c->idle_cpu[cpu][x], wakes, n, &sel, buf) ||
+			    (x < CALIB_CTX_NR &&
+			     build_bands(&c->idle_band_cpu[cpu][x], wakes, n, sel, buf)))
 				return -1;
 		}
 	return 0;
@@ -199,6 +296,15 @@ oom:
 	return -1;
 }
 
+static void release_bands(struct calib_bands *cb)
+{
+	for (int g = 0; g < CALIB_IDLE_BANDS; g++) {
+		free(cb->g[g].q);
+		cb->g[g].q = NULL;
+	}
+	cb->nr = 0;
+}
+
 void calib_release(struct wl_calib *c)
 {
 	if (!c)
@@ -216,11 +322,19 @@ void calib_release(struct wl_calib *c)
 			free(c->idle_kind[k][x].q);
 			c->idle_kind[k][x].q = NULL;
 		}
+	for (int k = 0; k < 2; k++)
+		for (int x = 0; x < CALIB_CTX_NR; x++)
+			release_bands(&c->idle_band_kind[k][x]);
 	for (unsigned int cpu = 0; c->idle_cpu && cpu < c->nr_cpus; cpu++)
 		for (int x = 0; x <= CALIB_CTX_NR; x++)
 			free(c->idle_cpu[cpu][x].q);
+	for (unsigned int cpu = 0; c->idle_band_cpu && cpu < c->nr_cpus; cpu++)
+		for (int x = 0; x < CALIB_CTX_NR; x++)
+			release_bands(&c->idle_band_cpu[cpu][x]);
 	free(c->idle_cpu);
+	free(c->idle_band_cpu);
 	c->idle_cpu = NULL;
+	c->idle_band_cpu = NULL;
 	c->nr_cpus = 0;
 }
 
@@ -242,17 +356,21 @@ const struct calib_path *calib_effective(const struct wl_calib *c, enum wl_path 
 }
 
 const struct calib_path *calib_effective_cpu(const struct wl_calib *c, enum wl_path path,
-					     enum calib_ctx ctx, int cpu, bool restored_cpu)
+					     enum calib_ctx ctx, int cpu, bool restored_cpu,
+					     uint64_t idle_ns)
 {
 	if (path == WL_PATH_IDLE && ctx < CALIB_CTX_NR && cpu >= 0) {
 		const struct calib_path *k = c->idle_kind[restored_cpu];
-
 		const struct calib_path *t = (unsigned int)cpu < c->nr_cpus ? c->idle_cpu[cpu] : NULL;
+		int r = calib_idle_band(idle_ns);
+		const struct calib_bands *bt = t && c->idle_band_cpu && r >= 0 ?
+			&c->idle_band_cpu[cpu][ctx] : NULL;
+		const struct calib_bands *bk = r >= 0 ? &c->idle_band_kind[restored_cpu][ctx] : NULL;
 
 		if (t && t[ctx].n >= CALIB_MIN_SAMPLES)
-			return &t[ctx];
+			return bt && bt->nr >= 2 ? &bt->g[bt->group_of[r]] : &t[ctx];
 		if (k[ctx].n >= CALIB_MIN_SAMPLES)
-			return &k[ctx];
+			return bk && bk->nr >= 2 ? &bk->g[bk->group_of[r]] : &k[ctx];
 		if (t && t[CALIB_CTX_ALL].n >= CALIB_MIN_SAMPLES)
 			return &t[CALIB_CTX_ALL];
 		if (k[CALIB_CTX_ALL].n >= CALIB_MIN_SAMPLES)
@@ -271,9 +389,11 @@ static uint64_t draw(const struct calib_path *cp, enum wl_path path, uint32_t ta
 }
 
 uint64_t calib_draw_cpu(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,
-			int cpu, bool restored_cpu, uint32_t task, uint32_t seq, uint64_t seed)
+			int cpu, bool restored_cpu, uint64_t idle_ns, uint32_t task, uint32_t seq,
+			uint64_t seed)
 {
-	const struct calib_path *cp = calib_effective_cpu(c, path, ctx, cpu, restored_cpu);
+	const struct calib_path *cp = calib_effective_cpu(c, path, ctx, cpu, restored_cpu,
+							  idle_ns);
 
 	return cp ? draw(cp, path, task, seq, seed) : 0;
 }
@@ -281,7 +401,7 @@ uint64_t calib_draw_cpu(const struct wl_calib *c, enum wl_path path, enum calib_
 uint64_t calib_draw_seeded(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,
 			   uint32_t task, uint32_t seq, uint64_t seed)
 {
-	return calib_draw_cpu(c, path, ctx, -1, false, task, seq, seed);
+	return calib_draw_cpu(c, path, ctx, -1, false, UINT64_MAX, task, seq, seed);
 }
 
 uint64_t calib_draw(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,

@@ -53,6 +53,7 @@
 #define SCHEDREPLAY_CALIB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <schedreplay/workload.h>
@@ -91,6 +92,37 @@ enum calib_ctx {
 /* Index of the all-contexts table in the per-CPU / per-kind idle tables. */
 #define CALIB_CTX_ALL CALIB_CTX_NR
 
+/*
+ * Idle residency bands: how long the target CPU had been idle at the waking
+ * (wl_wake.idle_ns), below 5, 20, 50, 200, 1000 us and above.  On the
+ * capture machine a wakeup onto a CPU idle for less than 5 us costs less than
+ * one onto a CPU idle for 5-50 us, and that one less than one idle for longer
+ * (docs/validation.md, "Idle residency and the idle-exit cost").  An idle
+ * table of a CPU or of a kind, per context, is split by residency: adjacent
+ * bands are merged, from the shortest, until each group has
+ * CALIB_MIN_SAMPLES samples of known residency (a short last group joins the
+ * one before); fewer than two groups: not split.  Under
+ * replay_config.idle_residency the idle path draws from the group of its
+ * residency in the table it would use (calib_effective_cpu()).
+ */
+#define CALIB_IDLE_BANDS 6
+/* The band of a residency in ns; -1 for WL_IDLE_NS_UNKNOWN (UINT64_MAX too). */
+int calib_idle_band(uint64_t idle_ns);
+/* "<5", "5-20", ... ">1000" (us) */
+const char *calib_idle_band_name(int band);
+/* The lower bound of @band in us (0 for the first) */
+unsigned int calib_idle_band_lo_us(int band);
+
+/* A table split by idle residency (above). */
+struct calib_bands {
+	uint8_t nr;                  /* groups; < 2: not split */
+	uint8_t group_of[CALIB_IDLE_BANDS];  /* band -> group */
+	uint8_t lo[CALIB_IDLE_BANDS], hi[CALIB_IDLE_BANDS];  /* group -> its bands */
+	struct calib_path g[CALIB_IDLE_BANDS];
+};
+/* Group @g's residency range in us: "<20", "20-200", ">200" */
+void calib_bands_name(const struct calib_bands *cb, int g, char *buf, size_t size);
+
 struct wl_calib {
 	struct calib_path path[WL_PATH_NR];
 	struct calib_path ctx[WL_PATH_NR][CALIB_CTX_NR];  /* by waker context */
@@ -99,6 +131,9 @@ struct wl_calib {
 	struct calib_path (*idle_cpu)[CALIB_CTX_NR + 1];  /* [nr_cpus] */
 	/* the idle path's samples pooled by kind: [0] traced, [1] restored switch-in */
 	struct calib_path idle_kind[2][CALIB_CTX_NR + 1];
+	/* ... split by idle residency (idle_cpu's and idle_kind's per-context tables) */
+	struct calib_bands (*idle_band_cpu)[CALIB_CTX_NR];  /* [nr_cpus] */
+	struct calib_bands idle_band_kind[2][CALIB_CTX_NR];
 	bool any;                    /* at least one mechanical path has samples */
 };
 
@@ -137,17 +172,22 @@ uint64_t calib_draw_seeded(const struct wl_calib *c, enum wl_path path, enum cal
  * calib_draw_seeded()), @restored_cpu saying
  * whether that CPU's switches out of idle are restored ones
  * (wl_facts.idle_exit_restored): the idle path draws from the CPU's table
- * (see above); seed 1 draws the quantile calib_draw() draws.
+ * (see above); seed 1 draws the quantile calib_draw() draws.  @idle_ns: how
+ * long @cpu had been idle at the wakeup, UINT64_MAX unknown or not to be
+ * used: the idle path draws from the residency group of the table it uses
+ * when that table is split (see CALIB_IDLE_BANDS).
  */
 uint64_t calib_draw_cpu(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,
-			int cpu, bool restored_cpu, uint32_t task, uint32_t seq, uint64_t seed);
+			int cpu, bool restored_cpu, uint64_t idle_ns, uint32_t task, uint32_t seq,
+			uint64_t seed);
 
 /* The table actually used for @path from @ctx (after fallbacks), or NULL. */
 const struct calib_path *calib_effective(const struct wl_calib *c, enum wl_path path,
 					 enum calib_ctx ctx);
 /* ... for a wakeup onto @cpu (calib_draw_cpu()). */
 const struct calib_path *calib_effective_cpu(const struct wl_calib *c, enum wl_path path,
-					     enum calib_ctx ctx, int cpu, bool restored_cpu);
+					     enum calib_ctx ctx, int cpu, bool restored_cpu,
+					     uint64_t idle_ns);
 
 /* splitmix64: the deterministic hash behind every draw. */
 static inline uint64_t calib_mix(uint64_t x)

@@ -244,6 +244,17 @@ static int set_early_wakes(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_idle_residency(struct run_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "on"))
+		o->rc.idle_residency = true;
+	else if (!strcmp(arg, "off"))
+		o->rc.idle_residency = false;
+	else
+		return bad(o, "--idle-residency takes on or off", arg);
+	return 0;
+}
+
 static int set_channels(struct run_opts *o, const char *arg)
 {
 	if (replay_channels_parse(arg, &o->wo.channels, &o->rc.channel_strict) < 0)
@@ -347,6 +358,12 @@ static const struct run_opt run_opt_table[] = {
 	  "(nosample: every event stays), or costs no idle exit or\n"
 	  "preemption cost (nocost); measured, not adopted\n"
 	  "(docs/replay.md, \"Early wakes\")" },
+	{ "idle-residency", "on|off", RUN_OPTS_MODEL, set_idle_residency, .help =
+	  "on: a wakeup onto an idle CPU draws its idle-exit\n"
+	  "cost from the samples of the CPU's idle residency band (how long\n"
+	  "it had been idle: <5, 5-20, 20-50, 50-200, 200-1000, >1000 us)\n"
+	  "where the band has 20 (default: off; docs/replay.md,\n"
+	  "\"Idle residency\")" },
 	{ "no-flush-hold", NULL, RUN_OPTS_MODEL, AT(rc.no_flush_hold), .help =
 	  "ablation: a CPU that one traced interrupt queued several\n"
 	  "wakeups onto while idle (a wake-list flush) leaves idle after\n"

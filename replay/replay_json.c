@@ -253,9 +253,19 @@ static json_t *calib_idle_cpus_json(const struct wl_calib *cal, const struct wl_
 		json_object_set_new(e, "restored", json_boolean(cpu < 64 &&
 								(f->idle_exit_restored >> cpu & 1)));
 		for (int x = 0; x < CALIB_CTX_NR; x++) {
-			json_t *xe = json_object();
+			json_t *xe = json_object(), *be = json_object();
 
 			calib_dist_json(xe, &t[x]);
+			for (int g = 0; cal->idle_band_cpu && g < cal->idle_band_cpu[cpu][x].nr; g++) {
+				const struct calib_bands *cb = &cal->idle_band_cpu[cpu][x];
+				json_t *re = json_object();
+				char name[32];
+
+				calib_bands_name(cb, g, name, sizeof(name));
+				calib_dist_json(re, &cb->g[g]);
+				json_object_set_new(be, name, re);
+			}
+			json_object_set_new(xe, "by_idle_residency_us", be);
 			json_object_set_new(bx, calib_ctx_name(x), xe);
 		}
 		json_object_set_new(e, "by_waker_context", bx);

@@ -189,6 +189,16 @@ static void print_calib_idle_cpus(FILE *out, const struct wl_workload *wl)
 			snprintf(label, sizeof(label), "  from %s", calib_ctx_name(x));
 			calib_row(out, label, &t[x], t[x].n < CALIB_MIN_SAMPLES ?
 				  "   (too few: the CPU's all-context table)" : "");
+			/* its split by idle residency (--idle-residency on) */
+			for (int g = 0; c->idle_band_cpu && g < c->idle_band_cpu[cpu][x].nr; g++) {
+				const struct calib_bands *cb = &c->idle_band_cpu[cpu][x];
+				char name[24], remark[64];
+
+				calib_bands_name(cb, g, name, sizeof(name));
+				snprintf(label, sizeof(label), "    %s", name);
+				snprintf(remark, sizeof(remark), "   (idle %s us at the wakeup)", name);
+				calib_row(out, label, &cb->g[g], remark);
+			}
 		}
 		if (t[CALIB_CTX_ALL].n < CALIB_MIN_SAMPLES)
 			fprintf(out, "      (too few on CPU %u: the %s samples of all CPUs are used)\n",

@@ -309,18 +309,37 @@ static bool restored_cpu(const struct sim *s, int cpu)
 }
 
 /*
- * The mechanical cost of a wakeup onto @cpu that takes @path here; the idle
- * path draws from @cpu's own samples (calib.h: on a CPU whose idle exits
- * are restored, what its measurement shows is early by the idle exit).
+ * How long @cpu has been idle at @now (since its last simulated switch to
+ * idle), for the idle path's residency band; UINT64_MAX if it has not
+ * switched to idle yet or replay_config.idle_residency is off.
+ */
+static uint64_t idle_residency(const struct sim *s, int cpu, uint64_t now)
+{
+	uint64_t since;
+
+	if (!s->cfg.idle_residency || cpu < 0 || cpu >= s->nr_cpus)
+		return UINT64_MAX;
+	since = s->cpus[cpu].idle_since;
+	if (since == UINT64_MAX)
+		return UINT64_MAX;
+	return now > since ? now - since : 0;
+}
+
+/*
+ * The mechanical cost of a wakeup onto @cpu at @now that takes @path here;
+ * the idle path draws from @cpu's own samples (calib.h: on a CPU whose idle
+ * exits are restored, what its measurement shows is early by the idle exit),
+ * of the residency band of its idle time under --idle-residency on.
  */
 static uint64_t cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, int cpu,
-		     uint32_t task, uint32_t seq)
+		     uint32_t task, uint32_t seq, uint64_t now)
 {
 	if (s->cfg.no_costs)
 		return 0;
 	s->path_count[path]++;
-	return calib_draw_cpu(s->calib, path, ctx, cpu, restored_cpu(s, cpu), task, seq,
-			      s->cfg.seed);
+	return calib_draw_cpu(s->calib, path, ctx, cpu, restored_cpu(s, cpu),
+			      path == WL_PATH_IDLE ? idle_residency(s, cpu, now) : UINT64_MAX,
+			      task, seq, s->cfg.seed);
 }
 
 /* ---- scheduling -------------------------------------------------------- */
@@ -354,7 +373,7 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 		path = WL_PATH_PREEMPT_LOCAL;
 	else
 		path = WL_PATH_PREEMPT_REMOTE;
-	at = now + (no_cost ? 0 : cost(s, path, ctx, cpu, task, seq));
+	at = now + (no_cost ? 0 : cost(s, path, ctx, cpu, task, seq, now));
 	if (at < not_before) {
 		const struct sim_cpu *c = &s->cpus[cpu];
 
@@ -408,6 +427,8 @@ static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
 	struct trace_event ev;
 	struct trace_sched_switch *sw = &ev.u.sched_switch;
 
+	if (next == -1 && prev != -1)
+		s->cpus[cpu].idle_since = now;    /* idle_residency() */
 	if (prev == -1 && restored_cpu(s, cpu)) {
 		/* the counterpart of a switch the reader's repair restored */
 		s->switch_restored++;
@@ -612,7 +633,7 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 		 */
 		s->notes[SIM_NOTE_BW_THROTTLE_PICKS]++;
 		if (arm_resched(s, cpu, now + cost(s, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, cpu,
-						   (uint32_t)c->curr, s->tasks[c->curr].op)))
+						   (uint32_t)c->curr, s->tasks[c->curr].op, now)))
 			return -1;
 	}
 	if (prev >= 0 && prev != next && s->tasks[prev].st == SIM_QUEUED &&
@@ -1439,7 +1460,7 @@ armed:
 		uint32_t ti = (uint32_t)c->curr;
 
 		if (arm_resched(s, cpu, now + cost(s, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, cpu, ti,
-						   s->tasks[ti].op)))
+						   s->tasks[ti].op, now)))
 			return -1;
 	}
 	return arm_op_done(s, cpu, now);
@@ -1854,7 +1875,7 @@ static int bw_timer(struct sim *s, uint64_t now)
 				return -1;
 		} else if (arm_resched(s, cpu, now + cost(s, WL_PATH_IDLE, CALIB_CTX_HARDIRQ, cpu,
 							 0x30000000u | (uint32_t)cpu,
-							 (uint32_t)(now / 1000)))) {
+							 (uint32_t)(now / 1000), now))) {
 			return -1;
 		}
 	}

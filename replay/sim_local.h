@@ -58,6 +58,7 @@ struct sim_cpu {
 	int32_t stopper;           /* the workload's migration/N of this CPU, -1 none */
 	uint64_t run_start;        /* curr's progress charged up to here */
 	uint64_t resched_at;       /* pending delayed reschedule, UINT64_MAX none */
+	uint64_t idle_since;       /* its last switch to idle, UINT64_MAX none yet */
 	uint32_t gen_op, gen_tick, gen_resched;
 	bool tick_armed;
 };

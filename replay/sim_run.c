@@ -498,6 +498,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		s->cpus[c].other = -1;
 		s->cpus[c].stopper = -1;
 		s->cpus[c].resched_at = UINT64_MAX;
+		s->cpus[c].idle_since = UINT64_MAX;
 		s->cpus[c].run_start = first;
 	}
 	for (uint32_t i = 0; i < s->nr_tasks; i++) {

@@ -55,6 +55,7 @@ struct tstate {
 	uint32_t lat_switches;       /* the target CPU's switch count then */
 	uint32_t lat_wakeups;        /* ... its wakeup count (this one included) */
 	uint32_t lat_stats;          /* ... its current's sched_stat_runtime count */
+	uint64_t lat_idle_since;     /* ... idle then: since when (else UINT64_MAX) */
 	uint64_t mark;               /* RUNNING: end of the last op cut */
 	uint64_t runnable_since;     /* QUEUED by a switch-out while runnable: its time */
 	uint64_t cut_ts;             /* QUEUED by another task current on its CPU: then */
@@ -609,6 +610,7 @@ static void lat_arm(struct tstate *s, uint32_t wi, const struct cpu_track *c, in
 	s->lat_switches = switches;
 	s->lat_wakeups = c ? c->wakeups : 0;
 	s->lat_stats = c ? c->curr_stats : 0;
+	s->lat_idle_since = c && curr == CUR_IDLE && c->idle_open ? c->idle_since : UINT64_MAX;
 }
 
 /*
@@ -680,6 +682,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		WL_VEC_PUSH(b->wakes, fail);
 		w = &b->wakes.v[b->wakes.n];
 		memset(w, 0, sizeof(*w));
+		w->idle_ns = WL_IDLE_NS_UNKNOWN;
 		w->ts = ts;
 		w->target = t;
 		w->waker = WL_NONE;
@@ -1115,6 +1118,7 @@ static uint32_t wake_new(struct wl_builder *b, const struct trace_event *ev, uin
 	wi = b->wakes.n;
 	w = &b->wakes.v[wi];
 	memset(w, 0, sizeof(*w));
+	w->idle_ns = WL_IDLE_NS_UNKNOWN;
 	w->ts = ev->ts;
 	w->target = t;
 	w->waker = waker;
@@ -1427,6 +1431,7 @@ static int on_wakeup_new(struct wl_builder *b, const struct trace_event *ev)
 	WL_VEC_PUSH(b->wakes, oom);
 	w = &b->wakes.v[b->wakes.n];
 	memset(w, 0, sizeof(*w));
+	w->idle_ns = WL_IDLE_NS_UNKNOWN;
 	w->ts = ev->ts;
 	w->target = t;
 	w->waker = task->parent;
@@ -1775,6 +1780,12 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 				w->path == WL_PATH_PREEMPT_REMOTE) && later_decision_point(c, ns);
 		if (ev->synthetic)
 			w->flags |= WL_WAKE_RESTORED;
+		w->idle_ns = WL_IDLE_NS_UNKNOWN;
+		if (w->path == WL_PATH_IDLE && ns->lat_idle_since != UINT64_MAX) {
+			uint64_t r = w->ts > ns->lat_idle_since ? w->ts - ns->lat_idle_since : 0;
+
+			w->idle_ns = r > WL_IDLE_NS_MAX ? WL_IDLE_NS_MAX : (uint32_t)r;
+		}
 		ns->lat_wake = WL_NONE;
 	}
 	return 0;

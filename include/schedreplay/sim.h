@@ -126,6 +126,13 @@ struct replay_config {
 	/* the latency of the blocks skip_early_blocks keeps for non-sync wakes (above) */
 	enum replay_early_wakes early_wakes;
 	/*
+	 * The idle path's cost is drawn from the table of the idle residency
+	 * band of its CPU (how long it had been idle at the wakeup, calib.h
+	 * CALIB_IDLE_BANDS), where that band has enough samples (--idle-residency
+	 * on; docs/replay.md, "Idle residency").
+	 */
+	bool idle_residency;
+	/*
 	 * By default a CPU that a traced interrupt queued several external
 	 * wakeups onto while idle (a wake-list flush: wl_wake.flush_ns)
 	 * switches out of idle no earlier than the last of them, as the kernel

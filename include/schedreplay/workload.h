@@ -157,7 +157,13 @@ struct wl_wake {
 				  interrupt with later ones (a wake-list flush,
 				  sched_ttwu_pending()): the last of them is flush_ns
 				  after it; that CPU cannot switch before (0: none) */
+	uint32_t idle_ns;      /* an idle-path sample: how long its CPU had been idle
+				  at ts (since its last switch to idle; 0 if that came
+				  after ts; saturates at WL_IDLE_NS_MAX), else
+				  WL_IDLE_NS_UNKNOWN (docs/replay.md, "Idle residency") */
 };
+#define WL_IDLE_NS_UNKNOWN UINT32_MAX
+#define WL_IDLE_NS_MAX (UINT32_MAX - 1)
 
 enum wl_task_class { WL_CLASS_FAIR = 0, WL_CLASS_RT, WL_CLASS_DL };
 

@@ -24,7 +24,7 @@ foreach(case
     "small-hackbench|--no-repair" "small-hackbench|--stop-at-end"
     "small-nowaking|--no-flush-hold" "small-nowaking|--oneway-no-wait"
     "small-nowaking|--channel-wakes" "small-nowaking|--state-placement"
-    "small-chan|--channels;strict")
+    "small-chan|--channels;strict" "small-hackbench|--idle-residency;on")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 trace)
   list(SUBLIST parts 1 -1 opt)

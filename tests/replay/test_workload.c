@@ -917,6 +917,8 @@ static void test_calib(void)
  * restored switch sits at the sched_wakeup_new).  A 0 ns sample is a
  * sample.  CPU 2 has 5 restored samples only: the restored pool is used.
  */
+#define NO_RES UINT64_MAX      /* idle residency unknown: no band */
+
 static void test_calib_idle_cpu(void)
 {
 	struct wl_wake w[200];
@@ -957,24 +959,134 @@ static void test_calib_idle_cpu(void)
 	CHECK_EQ(calib_ctx_of_wake(&w[150]), CALIB_CTX_FORK);
 	CHECK_EQ(calib_ctx_of_wake(&w[0]), CALIB_CTX_TASK);
 	for (uint32_t k = 0; k < 50; k++) {
-		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 0, false, k, 1, 1), 40000);
-		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 1, true, k, 1, 1), 2000);
-		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_FORK, 1, true, k, 1, 1), 0);
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 0, false, NO_RES, k, 1, 1),
+			 40000);
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 1, true, NO_RES, k, 1, 1),
+			 2000);
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_FORK, 1, true, NO_RES, k, 1, 1), 0);
 		/* CPU 0 has no fork samples: its fork draws take its all-context table */
-		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_FORK, 0, false, k, 1, 1), 40000);
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_FORK, 0, false, NO_RES, k, 1, 1),
+			 40000);
 		/* seed 1 with no CPU: calib_draw()'s quantile of the path's tables */
-		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, -1, false, k, 3, 1),
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, -1, false, NO_RES, k, 3, 1),
 			 calib_draw(&c, WL_PATH_IDLE, CALIB_CTX_TASK, k, 3));
 	}
 	/* CPU 2: its 5 samples are too few, the restored task-context pool (2 us x 60, 7 us x 5) */
-	CHECK(calib_effective_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 2, true) ==
+	CHECK(calib_effective_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 2, true, NO_RES) ==
 	      &c.idle_kind[1][CALIB_CTX_TASK]);
 	CHECK_EQ(c.idle_kind[1][CALIB_CTX_TASK].p50, 2000);
 	CHECK_EQ(c.idle_kind[1][CALIB_CTX_TASK].max, 7000);
 	/* preemption paths have no per-CPU tables */
-	CHECK(calib_effective_cpu(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, 1, true) ==
+	CHECK(calib_effective_cpu(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, 1, true, NO_RES) ==
 	      calib_effective(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK));
 	calib_release(&c);
+	calib_release(&c);                          /* twice: safe */
+}
+
+/*
+ * The idle path split by idle residency (calib.h, CALIB_IDLE_BANDS): CPU 0
+ * (traced), task context: 30 samples of 12 us after less than 5 us of idle
+ * (4.999 us: the first band), 10 of 30 us after 5 us exactly and 15 after
+ * 49.999 us (merged: 5-50 us), 25 of 60 us after 50 us and 5 of 90 us after
+ * 2 ms (too few: joined to the group before, > 50 us, which the empty
+ * 200-1000 us band maps to as well), and 3 of unknown residency (in no
+ * group).  CPU 1 (restored): 15 samples, not split.  A residency of
+ * UINT64_MAX (unknown, or --idle-residency off) draws as without the split.
+ */
+static void test_calib_idle_band(void)
+{
+	struct wl_wake w[103];
+	struct wl_calib c;
+	const struct calib_bands *cb;
+	char name[24];
+
+	memset(w, 0, sizeof(w));
+	for (int i = 0; i < 103; i++) {
+		w[i].path = WL_PATH_IDLE;
+		w[i].src = WL_SRC_TASK;
+		if (i < 30) {
+			w[i].latency = 12000;
+			w[i].idle_ns = 4999;
+		} else if (i < 40) {
+			w[i].latency = 30000;
+			w[i].idle_ns = 5000;
+		} else if (i < 55) {
+			w[i].latency = 30000;
+			w[i].idle_ns = 49999;
+		} else if (i < 80) {
+			w[i].latency = 60000;
+			w[i].idle_ns = 50000;
+		} else if (i < 85) {
+			w[i].latency = 90000;
+			w[i].idle_ns = 2000000;
+		} else if (i < 88) {
+			w[i].latency = 45000;
+			w[i].idle_ns = WL_IDLE_NS_UNKNOWN;
+		} else {
+			w[i].cpu = 1;
+			w[i].flags = WL_WAKE_RESTORED;
+			w[i].latency = 1000;
+			w[i].idle_ns = 2000;
+		}
+	}
+	CHECK_EQ(calib_idle_band(0), 0);
+	CHECK_EQ(calib_idle_band(4999), 0);
+	CHECK_EQ(calib_idle_band(5000), 1);
+	CHECK_EQ(calib_idle_band(199999), 3);
+	CHECK_EQ(calib_idle_band(200000), 4);
+	CHECK_EQ(calib_idle_band(1000000), 5);
+	CHECK_EQ(calib_idle_band(WL_IDLE_NS_MAX), 5);
+	CHECK_EQ(calib_idle_band(WL_IDLE_NS_UNKNOWN), -1);
+	CHECK_EQ(calib_idle_band(UINT64_MAX), -1);
+	CHECK(!strcmp(calib_idle_band_name(0), "<5"));
+	CHECK(!strcmp(calib_idle_band_name(5), ">1000"));
+	CHECK_EQ(calib_build(&c, w, 103, 2, false), 0);
+	CHECK_EQ(c.idle_cpu[0][CALIB_CTX_TASK].n, 88);
+	cb = &c.idle_band_cpu[0][CALIB_CTX_TASK];
+	CHECK_EQ(cb->nr, 3);
+	CHECK_EQ(cb->g[0].n, 30);
+	CHECK_EQ(cb->g[1].n, 25);
+	CHECK_EQ(cb->g[2].n, 30);
+	CHECK_EQ(cb->g[2].p50, 60000);
+	CHECK_EQ(cb->g[2].max, 90000);
+	CHECK_EQ(cb->group_of[0], 0);
+	CHECK_EQ(cb->group_of[2], 1);
+	CHECK_EQ(cb->group_of[4], 2);
+	CHECK_EQ(cb->group_of[5], 2);
+	calib_bands_name(cb, 0, name, sizeof(name));
+	CHECK(!strcmp(name, "<5"));
+	calib_bands_name(cb, 1, name, sizeof(name));
+	CHECK(!strcmp(name, "5-50"));
+	calib_bands_name(cb, 2, name, sizeof(name));
+	CHECK(!strcmp(name, ">50"));
+	CHECK_EQ(c.idle_band_kind[0][CALIB_CTX_TASK].nr, 3);   /* the traced pool: CPU 0's */
+	CHECK_EQ(c.idle_band_cpu[1][CALIB_CTX_TASK].nr, 0);    /* 15: not split */
+	CHECK_EQ(c.idle_band_kind[1][CALIB_CTX_TASK].nr, 0);
+	CHECK(calib_effective_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 0, false, 0) == &cb->g[0]);
+	CHECK(calib_effective_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 0, false, 49999) == &cb->g[1]);
+	CHECK(calib_effective_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 0, false, 300000) == &cb->g[2]);
+	CHECK(calib_effective_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 0, false, NO_RES) ==
+	      &c.idle_cpu[0][CALIB_CTX_TASK]);
+	CHECK(calib_effective_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 0, false, WL_IDLE_NS_UNKNOWN) ==
+	      &c.idle_cpu[0][CALIB_CTX_TASK]);
+	/* no hardirq samples: its fallback (the CPU's all-context table) is not split */
+	CHECK(calib_effective_cpu(&c, WL_PATH_IDLE, CALIB_CTX_HARDIRQ, 0, false, 0) ==
+	      &c.idle_cpu[0][CALIB_CTX_ALL]);
+	CHECK(calib_effective_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 1, true, 0) ==
+	      calib_effective_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 1, true, NO_RES));
+	for (uint32_t k = 0; k < 50; k++) {
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 0, false, 1000, k, 1, 1),
+			 12000);
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_IDLE, CALIB_CTX_TASK, 0, false, 6000, k, 1, 1),
+			 30000);
+		/* a preemption path ignores the residency */
+		CHECK_EQ(calib_draw_cpu(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, 0, false, 1000,
+					k, 1, 1),
+			 calib_draw_cpu(&c, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, 0, false, NO_RES,
+					k, 1, 1));
+	}
+	calib_release(&c);
+	CHECK_EQ(c.idle_band_kind[0][CALIB_CTX_TASK].nr, 0);
 	calib_release(&c);                          /* twice: safe */
 }
 
@@ -1029,6 +1141,7 @@ static void test_restored(void)
 	CHECK_EQ(w->latency, 1 * US);
 	CHECK_EQ(w->cpu, 1);
 	CHECK_EQ(w->flags, WL_WAKE_ENDS_BLOCK | WL_WAKE_RESTORED);
+	CHECK_EQ(w->idle_ns, 1 * MS);             /* CPU 1 idle since 1 ms, waking at 2 ms */
 	/* 41: the traced waking ended its sleep: one wake, no made-up one */
 	CHECK_EQ(wl_task(wl, t41)->nr_wakes, 1);
 	CHECK_EQ(op_of(wl, t41, 0)->kind, WL_OP_BLOCK);
@@ -1038,11 +1151,14 @@ static void test_restored(void)
 	CHECK_EQ(w->path, WL_PATH_IDLE);
 	CHECK_EQ(w->latency, 4 * US);
 	CHECK_EQ(w->flags, WL_WAKE_ENDS_BLOCK | WL_WAKE_RESTORED);
+	/* no sched_wakeup: what ran at the wakeup inferred at the switch, not since when */
+	CHECK_EQ(w->idle_ns, WL_IDLE_NS_UNKNOWN);
 	/* 40's second wake: traced switch on CPU 0 */
 	w = wl_wake(wl, op_of(wl, t40, 2)->arg);
 	CHECK_EQ(w->path, WL_PATH_IDLE);
 	CHECK_EQ(w->latency, 12 * US);
 	CHECK_EQ(w->flags, WL_WAKE_ENDS_BLOCK);
+	CHECK_EQ(w->idle_ns, 3 * MS);             /* CPU 0 idle since 1 ms */
 	{
 		unsigned int it = 0;
 		const char *text;
@@ -2107,6 +2223,7 @@ int main(void)
 	test_wakeup_no_success();
 	test_calib();
 	test_calib_idle_cpu();
+	test_calib_idle_band();
 	test_restored();
 	test_exit_move_idle();
 	test_handoff_sync();
