@@ -31,6 +31,7 @@ struct replay_result {
 	unsigned int nr_counts;
 	struct replay_count *unseen;   /* the compared counts' events in lost-events windows */
 	unsigned int nr_unseen;
+	bool lost_windows;             /* the trace has lost-events windows */
 	uint64_t busy_ns;
 	uint64_t end_ts;
 	unsigned int nr_cpus;
@@ -616,6 +617,7 @@ static int collect(struct sim *s, struct replay_result *r)
 		}
 		r->counts[r->nr_counts++] = (struct replay_count){ name, v };
 	}
+	r->lost_windows = wl_nr_lost_windows(s->wl) > 0;
 	r->busy_ns = s->busy_ns;
 	r->end_ts = s->end_ts;
 	r->nr_cpus = (unsigned int)s->nr_cpus;
@@ -735,6 +737,11 @@ bool replay_count_next(const struct replay_result *r, unsigned int *iter, const 
 	*value = r->counts[*iter].value;
 	(*iter)++;
 	return true;
+}
+
+bool replay_lost_windows(const struct replay_result *r)
+{
+	return r->lost_windows;
 }
 
 uint64_t replay_count_unseen(const struct replay_result *r, const char *name)
