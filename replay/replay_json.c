@@ -3,6 +3,7 @@
  * JSON of `schedreplay replay --json` (schema: docs/replay.md).  Latency
  * distributions use the keys of `schedreplay report` (S objects, µs).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,65 @@ const char *const replay_compared_counts[REPLAY_NR_COMPARED] = {
 	"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_migrate_task",
 	"sched_stat_runtime",
 };
+
+/* The counts replay_count_unseen() knows, in the order the reports list them. */
+static const char *const unseen_names[] = {
+	"sched_switch", "sched_switch_restored", "sched_waking", "sched_wakeup",
+	"sched_wakeup_new", "sched_migrate_task", "sched_stat_runtime",
+};
+
+void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t len,
+			      uint32_t *lost_wakes)
+{
+	uint32_t n = wl_nr_lost_windows(wl), shown = n > 4 ? 4 : n;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < shown && at < len; i++) {
+		const struct wl_lost_window *w = wl_lost_window(wl, i);
+		char cnt[48];
+
+		if (w->events == TRACE_LOST_UNKNOWN)
+			snprintf(cnt, sizeof(cnt), "an unknown number lost");
+		else
+			snprintf(cnt, sizeof(cnt), "%" PRIu64 " lost", w->events);
+		if (w->from >= w->to)   /* its first record is the trace's first: no window */
+			at += (size_t)snprintf(buf + at, len - at, "%sCPU %d before the trace start "
+					       "(%s)", i ? ", " : "", w->cpu, cnt);
+		else
+			at += (size_t)snprintf(buf + at, len - at, "%sCPU %d in [%" PRIu64 ".%06"
+					       PRIu64 ", %" PRIu64 ".%06" PRIu64 ") (%s)",
+					       i ? ", " : "", w->cpu, w->from / 1000000000u,
+					       w->from % 1000000000u / 1000u, w->to / 1000000000u,
+					       w->to % 1000000000u / 1000u, cnt);
+	}
+	if (n > shown && at < len)
+		snprintf(buf + at, len - at, " and %" PRIu32 " more", n - shown);
+	*lost_wakes = 0;
+	for (uint32_t i = 0; i < wl_nr_wakes(wl); i++)
+		*lost_wakes += wl_wake(wl, i)->in_lost ? 1u : 0u;
+}
+
+uint64_t replay_unseen_text(const struct replay_result *r, char *buf, size_t len)
+{
+	uint64_t tot = 0;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(unseen_names) / sizeof(unseen_names[0]); i++) {
+		uint64_t v = replay_count_unseen(r, unseen_names[i]);
+
+		if (!v)
+			continue;
+		/* the restored ones are of the switches: not added twice */
+		if (strcmp(unseen_names[i], "sched_switch_restored"))
+			tot += v;
+		if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s %" PRIu64, at ? ", " : "",
+					       unseen_names[i], v);
+	}
+	return tot;
+}
 
 uint64_t replay_measured_count(const struct wl_workload *wl, const char *name)
 {
@@ -160,6 +220,21 @@ json_t *replay_json_variant(const struct replay_result *r)
 	while (replay_count_next(r, &it, &name, &v))
 		json_object_set_new(c, name, jint(v));
 	json_object_set_new(o, "counts", c);
+	if (replay_lost_windows(r)) {
+		/* the predicted events left out of "counts": in lost-events windows */
+		json_t *u = json_object();
+
+		if (!u) {
+			json_decref(o);
+			json_decref(sim);
+			json_decref(notes);
+			return NULL;
+		}
+		for (size_t i = 0; i < sizeof(unseen_names) / sizeof(unseen_names[0]); i++)
+			json_object_set_new(u, unseen_names[i],
+					    jint(replay_count_unseen(r, unseen_names[i])));
+		json_object_set_new(o, "counts_in_lost_windows", u);
+	}
 	json_object_set_new(o, "wakeup_latency_us", replay_json_latency(replay_latency(r), LAT_WAKEUP));
 	json_object_set_new(o, "runqueue_wait_us", replay_json_latency(replay_latency(r), LAT_RUNQ_WAIT));
 	json_object_set_new(o, "long_waits", replay_json_long_waits(replay_latency(r)));
@@ -400,6 +475,28 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 	json_object_set_new(t, "last_ts_ns", jint(wl_last_ts(wl)));
 	json_object_set_new(t, "events", jint(n->events));
 	json_object_set_new(t, "lost_events", jint(n->lost_events));
+	if (wl_nr_lost_windows(wl)) {
+		json_t *a = json_array();
+		uint32_t lw = 0;
+
+		for (uint32_t k = 0; a && k < wl_nr_lost_windows(wl); k++) {
+			const struct wl_lost_window *w = wl_lost_window(wl, k);
+			json_t *e = json_object();
+
+			if (!e)
+				break;
+			json_object_set_new(e, "cpu", json_integer(w->cpu));
+			json_object_set_new(e, "from_ts_ns", jint(w->from));
+			json_object_set_new(e, "to_ts_ns", jint(w->to));
+			json_object_set_new(e, "events", w->events == TRACE_LOST_UNKNOWN ? json_null() :
+					    jint(w->events));
+			json_array_append_new(a, e);
+		}
+		json_object_set_new(t, "lost_windows", a ? a : json_null());
+		for (uint32_t k = 0; k < wl_nr_wakes(wl); k++)
+			lw += wl_wake(wl, k)->in_lost ? 1u : 0u;
+		json_object_set_new(t, "lost_wakes", jint(lw));
+	}
 	json_object_set_new(t, "sidecar", sr_json_string(wl_sidecar_path(wl)));
 	json_object_set_new(t, "repair", repair_json(wl));
 	json_object_set_new(t, "tasks", jint(wl_nr_tasks(wl)));

@@ -658,6 +658,22 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 		fprintf(out, "  (sched_switch: the repaired stream; restored: switches out of idle the "
 			"kernel did not trace, restored by the reader; predicted: the simulation's idle "
 			"exits on those CPUs)\n");
+	if (wl_nr_lost_windows(wl)) {
+		char win[512], un[256];
+		uint32_t lw = 0;
+
+		replay_lost_windows_text(wl, win, sizeof(win), &lw);
+		fprintf(out, "  (lost events: the trace holds no record of %s; predicted events the "
+			"trace could not have held are not compared: those written on a CPU inside "
+			"its window, and the wakeup records of the %" PRIu32 " wakes assumed for "
+			"switch-ins with no wakeup whose sleep a window overlaps)\n", win, lw);
+		for (unsigned int r = 0; r < nr; r++) {
+			uint64_t tot = replay_unseen_text(runs[r], un, sizeof(un));
+
+			fprintf(out, "  (%s: %" PRIu64 " predicted events in lost-events windows, not "
+				"compared%s%s)\n", names[r], tot, tot ? ": " : "", un);
+		}
+	}
 	fprintf(out, "\nPredicted only (model counters)\n");
 	static const char *const bk[] = { "update_curr", "update_load_avg", "update_cfs_group",
 		"reweight_entity", "update_tg_load_avg", "tg_load_avg_writes",

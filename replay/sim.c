@@ -432,6 +432,8 @@ static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
 	if (prev == -1 && restored_cpu(s, cpu)) {
 		/* the counterpart of a switch the reader's repair restored */
 		s->switch_restored++;
+		if (sim_unseen(s, cpu, now))
+			s->restored_unseen++;
 	} else if (prev == -1 && cpu < 64 && (s->facts->idle_exit_untraced >> cpu & 1)) {
 		/*
 		 * Not restored (the raw stream): the tracer would not have
@@ -718,6 +720,8 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	int cpu;
 	bool was_idle, idle_curr;
 
+	/* the trace may have lost this wakeup's records: not compared (sim_unseen()) */
+	s->in_lost_wake = w && w->in_lost;
 	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
 	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
 		return -1;
@@ -740,6 +744,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	idle_curr = !cpu_busy(&s->cpus[cpu]);
 	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags, now) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
+		s->in_lost_wake = false;
 		return 0;
 	}
 	model_task_info(t->mt, &after);
@@ -756,6 +761,8 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, after.cpu, after.cpu,
 			    cpu_pid(s, after.cpu), now))
 		return -1;
+	/* the preemption it causes is the target CPU's, traced */
+	s->in_lost_wake = false;
 	return resched_after_hold(s, after.cpu, was_idle, wcpu, ctx, ti, seq,
 				  !s->cfg.no_flush_hold && idle_curr && w && w->flush_ns &&
 				  w->waker == WL_NONE && after.cpu == w->cpu ? w->ts + w->flush_ns : 0,

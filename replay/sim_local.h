@@ -186,6 +186,18 @@ struct sim {
 	uint64_t ev_count[TRACE_EV_NR_TYPES];
 	uint64_t events;
 	uint64_t switch_restored;  /* idle exits on CPUs whose idle exits the trace has restored */
+	/*
+	 * Of ev_count, switch_restored and the model's sched_stat_runtime: the
+	 * events the trace could not have held (docs/replay.md, "Lost
+	 * events"), written on a CPU inside one of its lost-events windows
+	 * (wl_in_lost_window()) or by the wakeup of a wake marked in_lost
+	 * (in_lost_wake: from its sched_waking to its sched_wakeup).  Not
+	 * compared: collect() subtracts them.
+	 */
+	uint64_t ev_unseen[TRACE_EV_NR_TYPES];
+	uint64_t restored_unseen;
+	uint64_t stat_unseen;
+	bool in_lost_wake;
 	uint64_t busy_ns;
 	uint64_t path_count[WL_PATH_NR];
 	uint64_t notes[SIM_NOTE_NR];
@@ -212,6 +224,8 @@ int sim_loop(struct sim *s);
 void sim_event_init(struct sim *s, struct trace_event *ev, enum trace_event_type type, int cpu,
 		    uint64_t ts, int32_t common_pid);
 int sim_emit(struct sim *s, const struct trace_event *ev);
+/* An event written on @cpu at @ts now is one the trace could not have held (ev_unseen). */
+bool sim_unseen(const struct sim *s, int cpu, uint64_t ts);
 /* Set run_left for the op the task now points at. */
 void sim_task_enter_op(struct sim *s, uint32_t ti);
 

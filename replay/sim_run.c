@@ -29,6 +29,9 @@ struct replay_result {
 	struct lat_machine *lat;
 	struct replay_count *counts;
 	unsigned int nr_counts;
+	struct replay_count *unseen;   /* the compared counts' events in lost-events windows */
+	unsigned int nr_unseen;
+	bool lost_windows;             /* the trace has lost-events windows */
 	uint64_t busy_ns;
 	uint64_t end_ts;
 	unsigned int nr_cpus;
@@ -252,9 +255,16 @@ static void dump_event(FILE *f, const struct trace_event *ev)
 	}
 }
 
+bool sim_unseen(const struct sim *s, int cpu, uint64_t ts)
+{
+	return s->in_lost_wake || wl_in_lost_window(s->wl, cpu, ts);
+}
+
 int sim_emit(struct sim *s, const struct trace_event *ev)
 {
 	s->ev_count[ev->type]++;
+	if (sim_unseen(s, ev->cpu, ev->ts))
+		s->ev_unseen[ev->type]++;
 	s->events++;
 	if (s->cfg.dump)
 		dump_event(s->cfg.dump, ev);
@@ -297,16 +307,19 @@ static void sample_sink(void *ctx, const struct lat_sample *smp)
 }
 
 /*
- * --dump-events: the sched_stat_runtime the modelled kernel emits, at the rq
- * clock it charged up to (not counted as a synthetic event: the count is the
- * model's counter).
+ * Every sched_stat_runtime the modelled kernel emits, at the rq clock it
+ * charged up to: counted in stat_unseen if the trace could not have held it;
+ * with --dump-events written there (not counted as a synthetic event: the
+ * count is the model's counter).
  */
 static void dump_stat_runtime(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now)
 {
 	struct sim *s = ctx;
 	struct trace_event ev;
 
-	if (id >= s->nr_tasks)
+	if (sim_unseen(s, cpu, now))
+		s->stat_unseen++;
+	if (id >= s->nr_tasks || !s->cfg.dump)
 		return;
 	sim_event_init(s, &ev, TRACE_EV_SCHED_STAT_RUNTIME, cpu, now, s->wt[id].pid);
 	memcpy(ev.u.stat_runtime.comm, s->tasks[id].comm, TRACE_COMM_LEN);
@@ -410,10 +423,8 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.migrate_hook = sim_model_migrated;
 	mc.stopper_hook = sim_model_stopper;
 	mc.hook_ctx = s;
-	if (s->cfg.dump) {
-		mc.stat_runtime_hook = dump_stat_runtime;
-		mc.hook_ctx = s;
-	}
+	/* every emission: those the trace could not hold are not compared (sim_unseen()) */
+	mc.stat_runtime_hook = dump_stat_runtime;
 	if (!(s->m = model_new(&mc, err)))
 		return -1;
 	s->tick_ns = 1000000000ull / (f->hz ? f->hz : 250);
@@ -572,14 +583,26 @@ static int collect(struct sim *s, struct replay_result *r)
 	while (model_counter_next(s->m, &iter, &name, &v))
 		n++;
 	r->counts = calloc(n + 9, sizeof(*r->counts));
-	if (!r->counts)
+	r->unseen = calloc(9, sizeof(*r->unseen));
+	if (!r->counts || !r->unseen)
 		return -1;
+	/*
+	 * The trace-visible counts are those the trace could have held: the
+	 * events in its lost-events windows are apart (replay_count_unseen()).
+	 */
 	for (unsigned int i = 0; i < sizeof(evc) / sizeof(evc[0]); i++) {
-		r->counts[r->nr_counts++] = (struct replay_count){ evc[i].name, s->ev_count[evc[i].t] };
+		uint64_t u = s->ev_unseen[evc[i].t];
+
+		r->counts[r->nr_counts++] = (struct replay_count){ evc[i].name,
+								   s->ev_count[evc[i].t] - u };
+		r->unseen[r->nr_unseen++] = (struct replay_count){ evc[i].name, u };
 		/* of the switches: those the measured stream has as restored ones */
-		if (evc[i].t == TRACE_EV_SCHED_SWITCH)
-			r->counts[r->nr_counts++] = (struct replay_count){ "sched_switch_restored",
-									   s->switch_restored };
+		if (evc[i].t == TRACE_EV_SCHED_SWITCH) {
+			r->counts[r->nr_counts++] = (struct replay_count){
+				"sched_switch_restored", s->switch_restored - s->restored_unseen };
+			r->unseen[r->nr_unseen++] = (struct replay_count){
+				"sched_switch_restored", s->restored_unseen };
+		}
 	}
 	iter = 0;
 	while (model_counter_next(s->m, &iter, &name, &v)) {
@@ -587,9 +610,15 @@ static int collect(struct sim *s, struct replay_result *r)
 
 		for (unsigned int i = 0; i < sizeof(evc) / sizeof(evc[0]); i++)
 			dup |= !strcmp(name, evc[i].name);
-		if (!dup)
-			r->counts[r->nr_counts++] = (struct replay_count){ name, v };
+		if (dup)
+			continue;
+		if (!strcmp(name, "sched_stat_runtime")) {
+			v -= s->stat_unseen;
+			r->unseen[r->nr_unseen++] = (struct replay_count){ name, s->stat_unseen };
+		}
+		r->counts[r->nr_counts++] = (struct replay_count){ name, v };
 	}
+	r->lost_windows = wl_nr_lost_windows(s->wl) > 0;
 	r->busy_ns = s->busy_ns;
 	r->end_ts = s->end_ts;
 	r->nr_cpus = (unsigned int)s->nr_cpus;
@@ -673,6 +702,7 @@ void replay_result_free(struct replay_result *r)
 		return;
 	lat_machine_free(r->lat);
 	free(r->counts);
+	free(r->unseen);
 	free(r->samples);
 	free(r);
 }
@@ -708,6 +738,19 @@ bool replay_count_next(const struct replay_result *r, unsigned int *iter, const 
 	*value = r->counts[*iter].value;
 	(*iter)++;
 	return true;
+}
+
+bool replay_lost_windows(const struct replay_result *r)
+{
+	return r->lost_windows;
+}
+
+uint64_t replay_count_unseen(const struct replay_result *r, const char *name)
+{
+	for (unsigned int i = 0; i < r->nr_unseen; i++)
+		if (!strcmp(r->unseen[i].name, name))
+			return r->unseen[i].value;
+	return 0;
 }
 
 bool replay_count_get(const struct replay_result *r, const char *name, uint64_t *value)

@@ -65,6 +65,7 @@ struct tstate {
 	uint32_t handoff_from;       /* the task that handed off to this one */
 	bool exiting;                /* sched_process_exit seen, its EXIT_MOVE not yet placed */
 	bool exited;                 /* sched_process_exit seen (in its context) */
+	uint64_t blocked_ts;         /* BLOCKED by a switch-out: then (0: since the trace start) */
 	bool exit_queued;            /* QUEUED by a preemption after that: it runs again */
 	int16_t seen_cpu;            /* the first CPU the trace showed it on, -1 none yet */
 	char comm[TRACE_COMM_LEN];   /* comm as of the last event naming it */
@@ -99,6 +100,14 @@ struct cpu_track {
 	uint32_t flush[WL_FLUSH_MAX];/* external wakes raised here for here in one
 				      interrupt so far (wake_flush_add()) */
 	uint32_t flush_n;
+	bool rec_seen;               /* a record of this CPU was read (not a restored switch) */
+	uint64_t rec_ts;             /* ... the last one's timestamp */
+};
+
+/* A missing wakeup assumed at a switch-in (WL_NOTE_MISSING_WAKEUP), for lost_finish(). */
+struct wl_missing_wake {
+	uint32_t wake;
+	uint64_t since;              /* the sleep it ends began then (the trace start: unknown) */
 };
 
 struct wl_builder {
@@ -111,6 +120,8 @@ struct wl_builder {
 	WL_VEC(struct wl_wake) wakes;
 	WL_VEC(struct wl_timed) timed;
 	WL_VEC(struct wl_idle) idle;
+	WL_VEC(struct wl_lost_window) lost;
+	WL_VEC(struct wl_missing_wake) missing;
 	WL_VEC(struct wl_group) groups;
 	/* per group: trace-clock offsets in its period of throttle-ending switch-ins */
 	WL_VEC(uint64_t) *bw_unthrottle;
@@ -698,6 +709,9 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 			s->ops.v[s->block_op].arg = b->wakes.n;
 		if (push_timed(b, ts, WL_T_EXT_WAKE, t, cpu, b->wakes.n, 0))
 			return -1;
+		WL_VEC_PUSH(b->missing, fail);
+		b->missing.v[b->missing.n++] = (struct wl_missing_wake){
+			.wake = b->wakes.n, .since = s->initial_sleep ? 0 : s->blocked_ts };
 		b->wakes.n++;
 		s->initial_sleep = false;
 		s->block_op = WL_NONE;
@@ -757,6 +771,7 @@ static int switch_out_blocked(struct wl_builder *b, uint32_t p, bool special, ui
 
 	s->st = TS_BLOCKED;
 	s->initial_sleep = false;
+	s->blocked_ts = ts;
 	if (b->tasks.v[p].cls == WL_CLASS_FAIR) {
 		s->block_op = s->ops.n;
 		if (push_op(b, p, WL_OP_BLOCK, special ? WL_BLOCK_SPECIAL : WL_BLOCK_SLEEP, WL_NONE,
@@ -2209,6 +2224,13 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 
 		n->lost_events += lost_before == TRACE_LOST_UNKNOWN ? 1 : lost_before;
 		note(b, WL_NOTE_LOST);
+		if (c) {
+			/* no record of this CPU since its last one (or the trace start) */
+			WL_VEC_PUSH(b->lost, oom);
+			b->lost.v[b->lost.n++] = (struct wl_lost_window){
+				.from = c->rec_seen ? c->rec_ts + 1 : b->first_ts, .to = ev->ts,
+				.events = lost_before, .cpu = ev->cpu };
+		}
 		if (c && idle_end(b, c, ev->cpu, ev->ts))      /* what the gap held is unknown */
 			goto oom;
 		lat_machine_lost(b->wl->measured, ev->cpu, lost_before);
@@ -2226,6 +2248,14 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 			c->curr = CUR_UNKNOWN;
 		} else if (c) {
 			c->curr = CUR_UNKNOWN;
+		}
+	}
+	if (!ev->synthetic) {
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+
+		if (c) {
+			c->rec_seen = true;
+			c->rec_ts = ev->ts;
 		}
 	}
 	/*
@@ -2346,6 +2376,8 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->wakes.v);
 	free(b->timed.v);
 	free(b->idle.v);
+	free(b->lost.v);
+	free(b->missing.v);
 	free(b->groups.v);
 	for (uint32_t g = 0; g < b->bw_unthrottle_n; g++)
 		free(b->bw_unthrottle[g].v);
@@ -2395,6 +2427,43 @@ static int idle_finish(struct wl_builder *b)
 		wl->idle_first[c] = i;
 	}
 	return 0;
+}
+
+static int cmp_lost(const void *a, const void *b)
+{
+	const struct wl_lost_window *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/*
+ * The lost-events windows, sorted; a wake assumed for a switch-in with no
+ * wakeup (WL_NOTE_MISSING_WAKEUP) whose sleep a window of any CPU overlaps
+ * is marked in_lost: its wakeup may have been recorded there (a remote
+ * wakeup is written to the waker's CPU, one the trace does not show).
+ */
+static void lost_finish(struct wl_builder *b)
+{
+	struct wl_workload *wl = b->wl;
+
+	if (b->lost.n)
+		qsort(b->lost.v, b->lost.n, sizeof(*b->lost.v), cmp_lost);
+	wl->lost = b->lost.v;
+	wl->nr_lost = b->lost.n;
+	b->lost.v = NULL;
+	for (uint32_t i = 0; i < b->missing.n; i++) {
+		struct wl_wake *w = &wl->wakes[b->missing.v[i].wake];
+		uint64_t since = b->missing.v[i].since ? b->missing.v[i].since : wl->first_ts;
+
+		for (uint32_t k = 0; k < wl->nr_lost && !w->in_lost; k++) {
+			const struct wl_lost_window *lw = &wl->lost[k];
+
+			if (lw->from < lw->to && lw->from <= w->ts && lw->to > since)
+				w->in_lost = 1;
+		}
+	}
 }
 
 /* What the workload keeps of the sidecar (it does not keep the sidecar). */
@@ -3044,6 +3113,7 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	b->strings.n = 0;
 	if (facts_finish(b) || idle_finish(b) || sidecar_copy(b))
 		goto oom;
+	lost_finish(b);
 	if (!b->opt.all_preempt_costs)
 		uncontest_costs(wl);
 	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes, wl->facts.nr_cpus,
@@ -3113,6 +3183,7 @@ void wl_free(struct wl_workload *wl)
 	free(wl->timed);
 	free(wl->idle);
 	free(wl->idle_first);
+	free(wl->lost);
 	free(wl->repair);
 	free(wl->groups);
 	free(wl->channels);
@@ -3160,6 +3231,30 @@ const struct wl_op *wl_task_ops(const struct wl_workload *wl, uint32_t i)
 }
 
 uint32_t wl_nr_wakes(const struct wl_workload *wl) { return wl->nr_wakes; }
+
+uint32_t wl_nr_lost_windows(const struct wl_workload *wl) { return wl->nr_lost; }
+
+const struct wl_lost_window *wl_lost_window(const struct wl_workload *wl, uint32_t i)
+{
+	return i < wl->nr_lost ? &wl->lost[i] : NULL;
+}
+
+bool wl_in_lost_window(const struct wl_workload *wl, int cpu, uint64_t ts)
+{
+	uint32_t lo = 0, hi = wl->nr_lost;
+
+	/* the last window of @cpu starting at or before @ts */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct wl_lost_window *m = &wl->lost[mid];
+
+		if (m->cpu < cpu || (m->cpu == cpu && m->from <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && wl->lost[lo - 1].cpu == cpu && ts < wl->lost[lo - 1].to;
+}
 const struct wl_wake *wl_wake(const struct wl_workload *wl, uint32_t i) { return &wl->wakes[i]; }
 uint32_t wl_nr_timed(const struct wl_workload *wl) { return wl->nr_timed; }
 

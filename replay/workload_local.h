@@ -98,6 +98,10 @@ struct wl_workload {
 	uint32_t nr_idle;
 	uint32_t *idle_first;          /* [nr_cpus + 1]: each CPU's first interval */
 
+	/* the gaps of lost events, sorted by CPU then start (wl_in_lost_window()) */
+	struct wl_lost_window *lost;
+	uint32_t nr_lost;
+
 	/* the reader's repair counts per CPU (info.repair_cpus points here), NULL: none */
 	struct trace_repair_cpu *repair;
 

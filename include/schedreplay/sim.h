@@ -276,12 +276,24 @@ const struct lat_machine *replay_latency(const struct replay_result *r);
  * Counts by name.  Trace-visible ones are counted from the emitted events:
  * sched_switch, sched_waking, sched_wakeup, sched_wakeup_new,
  * sched_migrate_task; sched_stat_runtime is the model's count of update_curr
- * calls that emit it (fair tasks only); then every model counter by its
+ * calls that emit it (fair tasks only); those the trace could not have held
+ * are left out (replay_count_unseen()); then every model counter by its
  * kernel-function name (model.h).  *iter starts at 0.
  */
 bool replay_count_next(const struct replay_result *r, unsigned int *iter, const char **name,
 		       uint64_t *value);
 bool replay_count_get(const struct replay_result *r, const char *name, uint64_t *value);
+/*
+ * Of a trace-visible count @name (the five above, sched_switch_restored,
+ * sched_stat_runtime): the predicted events the trace could not have held,
+ * left out of replay_count_get()'s value - written on a CPU inside one of its
+ * lost-events windows (wl_lost_window()), or the sched_waking, sched_wakeup,
+ * sched_migrate_task and enqueue's sched_stat_runtime of a wake marked
+ * in_lost (struct wl_wake).  0 for a trace without lost events.
+ */
+uint64_t replay_count_unseen(const struct replay_result *r, const char *name);
+/* The replayed trace has lost-events windows (replay_count_unseen() may be > 0). */
+bool replay_lost_windows(const struct replay_result *r);
 
 /*
  * When the simulation ended: the trace's last timestamp, or later when the
@@ -350,6 +362,19 @@ json_t *replay_json_vcpu_pack(const struct wl_workload *wl, const struct replay_
  * "by_comm": {...}, "by_cgroup": {...}}}; null where measured is 0.
  */
 json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_result *r);
+
+/*
+ * Text of the lost-events windows for the reports: "CPU 0 [11310.198361,
+ * 11310.198500) (an unknown number lost), ..." (at most 4, then "and N
+ * more"), into @buf; and how many wakes are marked in_lost (*lost_wakes).
+ */
+void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t len,
+			      uint32_t *lost_wakes);
+/*
+ * The predicted events not compared, "sched_switch 1, sched_waking 8, ..."
+ * (the nonzero ones of replay_count_unseen()), into @buf; its total returned.
+ */
+uint64_t replay_unseen_text(const struct replay_result *r, char *buf, size_t len);
 
 /* The trace-visible counts compared with the measured ones, in this order. */
 #define REPLAY_NR_COMPARED 5

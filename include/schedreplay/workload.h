@@ -153,6 +153,12 @@ struct wl_wake {
 	uint8_t contested;     /* a preemption sample whose CPU saw a later decision
 				  point (another wakeup, a tick) before its switch-in
 				  (--preempt-costs strict; docs/replay.md) */
+	uint8_t in_lost;       /* an external wake assumed for a switch-in with no
+				  wakeup in the trace, and a lost-events window
+				  (struct wl_lost_window) overlaps the sleep it ends:
+				  its wakeup may be among the lost records, so the
+				  events of this wake are not compared (docs/replay.md,
+				  "Lost events") */
 	uint32_t flush_ns;     /* an external wakeup raised on its target CPU in one
 				  interrupt with later ones (a wake-list flush,
 				  sched_ttwu_pending()): the last of them is flush_ns
@@ -529,6 +535,27 @@ struct wl_idle {
 bool wl_cpu_idle_at(const struct wl_workload *wl, int cpu, uint64_t ts, uint32_t *cursor);
 /* The same for @ts in any order (a binary search). */
 bool wl_cpu_idle_at_any(const struct wl_workload *wl, int cpu, uint64_t ts);
+
+/*
+ * A gap of lost events (ring-buffer overrun) on one CPU: the trace holds no
+ * record of that CPU in [from, to).  @to is the first record after the gap,
+ * @from the one after the CPU's last record before it, or the trace's first
+ * timestamp when the CPU had none (an overwritten start).  @events: how many
+ * the kernel counted, TRACE_LOST_UNKNOWN if it did not say.  Sorted by CPU,
+ * then @from.
+ */
+struct wl_lost_window {
+	uint64_t from, to;
+	uint64_t events;
+	int cpu;
+};
+uint32_t wl_nr_lost_windows(const struct wl_workload *wl);
+const struct wl_lost_window *wl_lost_window(const struct wl_workload *wl, uint32_t i);
+/*
+ * Whether the trace could not hold a record of @cpu at @ts: @ts lies in one
+ * of @cpu's lost-events windows (a binary search).
+ */
+bool wl_in_lost_window(const struct wl_workload *wl, int cpu, uint64_t ts);
 
 /* NUMA node of each CPU from the sidecar (nr_cpus entries), NULL if unknown. */
 const int *wl_cpu_nodes(const struct wl_workload *wl);

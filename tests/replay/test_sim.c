@@ -2072,6 +2072,70 @@ static void test_wakeup_migrated(void)
 	wl_free(wl);
 }
 
+/*
+ * Lost events (docs/replay.md, "Lost events"): CPU 0's records before
+ * 1.1 ms are lost while CPU 1 is traced from 1 ms, as small-lost's.  CPU 1's
+ * tasks are switched in three times with no wakeup (their waker ran on CPU 0:
+ * its sched_waking, sched_wakeup and the enqueue's sched_stat_runtime went
+ * into CPU 0's lost records).  The simulation wakes them at their switch-ins
+ * and CPU 0 runs 63 from the trace start: those events are counted apart
+ * (replay_count_unseen()), and the compared counts are the trace's.
+ */
+static void test_lost_windows(void)
+{
+	struct trace_event ev[32];
+	uint64_t lost[32] = { 0 };
+	size_t n = 0;
+	struct sr_error err = { 0 };
+	struct wl_builder *b;
+	struct wl_workload *wl;
+	struct replay_result *r;
+	struct replay_config rc;
+	uint32_t in_lost = 0;
+
+	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 61, 120);
+	ev[n++] = ev_runtime(1 * MS + 10 * US, 1, 61, 10 * US);
+	ev[n++] = ev_switch(1 * MS + 10 * US, 1, 61, 'S', 120, 62, 120);
+	ev[n++] = ev_switch(1 * MS + 20 * US, 1, 62, 'S', 120, 61, 120);  /* no wakeups */
+	ev[n++] = ev_switch(1 * MS + 30 * US, 1, 61, 'S', 120, 62, 120);
+	ev[n++] = ev_switch(1 * MS + 40 * US, 1, 62, 'S', 120, 61, 120);
+	ev[n++] = ev_switch(1 * MS + 50 * US, 1, 61, 'S', 120, 0, 120);
+	lost[n] = 50;
+	ev[n++] = ev_switch(1 * MS + 100 * US, 0, 63, 'S', 120, 0, 120);  /* CPU 0's first */
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 1 * MS + 200 * US, 1, 0, 0, 61, 120, 1);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 1 * MS + 201 * US, 1, 0, 0, 61, 120, 1);
+	ev[n++] = ev_switch(1 * MS + 210 * US, 1, 0, 'R', 120, 61, 120);
+	ev[n++] = ev_runtime(1 * MS + 250 * US, 1, 61, 40 * US);
+	ev[n++] = ev_switch(1 * MS + 250 * US, 1, 61, 'S', 120, 0, 120);
+	b = wl_builder_new(NULL, NULL, NULL, &err);
+	CHECK(b != NULL);
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ(wl_builder_event(b, &ev[i], lost[i], &err), 0);
+	wl = wl_builder_finish(b, &err);
+	CHECK(wl != NULL);
+	CHECK_EQ(wl_nr_lost_windows(wl), 1);
+	for (uint32_t i = 0; i < wl_nr_wakes(wl); i++)
+		in_lost += wl_wake(wl, i)->in_lost;
+	CHECK_EQ(in_lost, 3);
+	CHECK_EQ(replay_measured_count(wl, "sched_wakeup"), 1);
+	replay_config_default(&rc);
+	r = replay_run(wl, &rc, &err);
+	CHECK(r != NULL);
+	/* the trace's 9 switches; CPU 0's switch-in of 63 at the trace start is in its window */
+	CHECK_EQ(count(r, "sched_switch"), 9);
+	CHECK_EQ(replay_count_unseen(r, "sched_switch"), 1);
+	/* the traced wakeup compared, the three assumed ones apart */
+	CHECK_EQ(count(r, "sched_wakeup"), 1);
+	CHECK_EQ(replay_count_unseen(r, "sched_wakeup"), 3);
+	CHECK_EQ(replay_count_unseen(r, "sched_waking"), 3);
+	/* each assumed wakeup's enqueue charged CPU 1's current (update_curr()) */
+	CHECK_EQ(replay_count_unseen(r, "sched_stat_runtime"), 3);
+	CHECK_EQ(count(r, "sched_stat_runtime"), 4);
+	CHECK(replay_lost_windows(r));
+	replay_result_free(r);
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -2106,5 +2170,6 @@ int main(int argc, char **argv)
 	test_active_balance_synth();
 	test_stopper_over_rt(1);
 	test_stopper_over_rt(987654321);
+	test_lost_windows();
 	CHECK_DONE();
 }

@@ -777,6 +777,77 @@ static void test_lost(void)
 	while (wl_note_at(wl, &it, &text, &n))
 		notes++;
 	CHECK(notes >= 2);
+	/* the window: after CPU 0's last record before the gap, up to its first after */
+	CHECK_EQ(wl_nr_lost_windows(wl), 1);
+	CHECK_EQ(wl_lost_window(wl, 0)->cpu, 0);
+	CHECK_EQ(wl_lost_window(wl, 0)->from, 1 * MS + 1);
+	CHECK_EQ(wl_lost_window(wl, 0)->to, 3 * MS);
+	CHECK_EQ(wl_lost_window(wl, 0)->events, 42);
+	CHECK(!wl_in_lost_window(wl, 0, 1 * MS));
+	CHECK(wl_in_lost_window(wl, 0, 1 * MS + 1));
+	CHECK(wl_in_lost_window(wl, 0, 3 * MS - 1));
+	CHECK(!wl_in_lost_window(wl, 0, 3 * MS));
+	CHECK(!wl_in_lost_window(wl, 1, 2 * MS));
+	/*
+	 * 72, switched in after the gap, first seen there: its wakeup may be
+	 * in the gap; 71's ends a sleep from 3 to 4 ms, after it: compared.
+	 */
+	CHECK_EQ(wl_nr_wakes(wl), 2);
+	for (uint32_t i = 0; i < wl_nr_wakes(wl); i++)
+		CHECK_EQ(wl_wake(wl, i)->in_lost, wl_wake(wl, i)->ts == 3 * MS);
+	wl_free(wl);
+}
+
+/*
+ * Windows of lost events on two CPUs, one at a CPU's start (no record of it
+ * before: from the trace start), one mid-trace; the wakes assumed for
+ * switch-ins with no wakeup are in_lost when a window (of any CPU) overlaps
+ * the sleep they end, not otherwise.
+ */
+static void test_lost_windows(void)
+{
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t in_lost = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 61, 120));          /* the trace start */
+	feed(ev_switch(1 * MS + 100 * US, 1, 61, 'S', 120, 62, 120));
+	feed(ev_switch(1 * MS + 200 * US, 1, 62, 'S', 120, 61, 120)); /* no wakeup: CPU 0's? */
+	e = ev_switch(1 * MS + 500 * US, 0, 63, 'S', 120, 0, 120);   /* CPU 0's first record */
+	CHECK_EQ(wl_builder_event(B, &e, TRACE_LOST_UNKNOWN, &err), 0);
+	feed(ev_switch(2 * MS, 1, 61, 'S', 120, 62, 120));           /* slept from 1.2 ms */
+	feed(ev_switch(2 * MS + 500 * US, 1, 62, 'S', 120, 61, 120)); /* slept from 2 ms */
+	feed(ev_switch(3 * MS, 1, 61, 'S', 120, 0, 120));
+	e = ev_switch(5 * MS, 1, 0, 'R', 120, 62, 120);              /* CPU 1 lost 3..5 ms */
+	CHECK_EQ(wl_builder_event(B, &e, 7, &err), 0);
+	feed(ev_switch(6 * MS, 1, 62, 'S', 120, 0, 120));
+	wl = finish();
+	CHECK_EQ(wl_nr_lost_windows(wl), 2);
+	CHECK_EQ(wl_lost_window(wl, 0)->cpu, 0);
+	CHECK_EQ(wl_lost_window(wl, 0)->from, 1 * MS);
+	CHECK_EQ(wl_lost_window(wl, 0)->to, 1 * MS + 500 * US);
+	CHECK_EQ(wl_lost_window(wl, 0)->events, TRACE_LOST_UNKNOWN);
+	CHECK_EQ(wl_lost_window(wl, 1)->cpu, 1);
+	CHECK_EQ(wl_lost_window(wl, 1)->from, 3 * MS + 1);
+	CHECK_EQ(wl_lost_window(wl, 1)->to, 5 * MS);
+	CHECK(wl_in_lost_window(wl, 0, 1 * MS));
+	CHECK(!wl_in_lost_window(wl, 1, 1 * MS + 200 * US));
+	CHECK(wl_in_lost_window(wl, 1, 4 * MS));
+	CHECK(!wl_in_lost_window(wl, 0, 4 * MS));
+	for (uint32_t i = 0; i < wl_nr_wakes(wl); i++) {
+		const struct wl_wake *w = wl_wake(wl, i);
+
+		in_lost += w->in_lost;
+		/*
+		 * 61 at 1.2 ms and 62 at 2 ms slept in CPU 0's window, 62 at
+		 * 5 ms in CPU 1's; 61 at 2.5 ms slept from 2 ms: compared
+		 */
+		CHECK_EQ(w->in_lost, w->ts != 2 * MS + 500 * US);
+	}
+	CHECK_EQ(wl_nr_wakes(wl), 4);
+	CHECK_EQ(in_lost, 3);
 	wl_free(wl);
 }
 
@@ -2220,6 +2291,7 @@ int main(void)
 	test_migrate();
 	test_hz();
 	test_lost();
+	test_lost_windows();
 	test_wakeup_no_success();
 	test_calib();
 	test_calib_idle_cpu();
