@@ -787,8 +787,10 @@ static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, unsigned int how,
  * its target @ti has just blocked at the block @wi ends and is woken at once.
  * In the trace it slept there and this wake woke it (a measured sample);
  * here the wake came first, so what this wakeup takes is the simulated
- * path's mechanism only (often an idle exit: the CPU went idle for an
- * instant).  replay_config.early_wakes says whether it is a latency sample
+ * path's only: mostly a wait behind the task the block's pick switched in
+ * (the wakeup check keeps it), else a preemption's cost, rarely an idle
+ * exit (docs/validation.md, "What a stand-in's sample is").
+ * replay_config.early_wakes says whether it is a latency sample
  * (REPLAY_EARLY_NOSAMPLE: the interval its sched_waking opens ends with
  * none) and whether it costs that mechanism (REPLAY_EARLY_NOCOST: no).  The
  * events are the same in every mode.
