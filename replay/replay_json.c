@@ -68,6 +68,34 @@ uint64_t replay_nonfair_samples(const struct wl_workload *wl)
 	return n < all ? n : all;
 }
 
+/*
+ * sim.h.  A task is taken to be under @comm if its first comm (the
+ * workload's) or its last (the latency machine's) is @comm: a thread renamed
+ * after its first event counts, and a fair task renamed into the comm keeps
+ * the mark off.
+ */
+bool replay_comm_nonfair(const struct wl_workload *wl, const char *comm)
+{
+	const struct lat_machine *ml = wl_measured_latency(wl);
+	bool any = false;
+
+	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
+		const struct lat_task *lt = lat_task_at(ml, i);
+		const struct wl_task *t;
+
+		if (!lt->lat[LAT_WAKEUP].count ||
+		    !(t = wl_task_of_pid(wl, lt->pid, lt->first_ts)))
+			continue;
+		if (strncmp(t->comm, comm, sizeof(t->comm)) &&
+		    strncmp(lt->comm, comm, sizeof(lt->comm)))
+			continue;
+		if (t->cls == WL_CLASS_FAIR)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 static json_t *jint(uint64_t v)
 {
 	return json_integer((json_int_t)(v > INT64_MAX ? INT64_MAX : v));
