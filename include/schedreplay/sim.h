@@ -362,8 +362,8 @@ bool replay_count_untraced(const struct wl_workload *wl, const char *name);
  */
 uint64_t replay_nonfair_samples(const struct wl_workload *wl);
 /*
- * Whether every task with wakeup samples under comm @comm is an RT/DL one
- * (and there is one): the wakeups and switch-ins of such tasks are replayed
+ * Whether every task with wakeup samples in comm @comm's row (the rows group
+ * samples by the comm at the sample time) is an RT/DL one (and there is one): the wakeups and switch-ins of such tasks are replayed
  * at their trace times, so a comm group of them repeats the trace's samples
  * (workload.c, WL_NOTE_WAKE_OF_NONFAIR).  The text reports of replay and
  * whatif mark such a comm's rows with REPLAY_NONFAIR_COMM_MARK.
