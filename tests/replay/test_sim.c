@@ -2081,6 +2081,54 @@ static void test_rt_comm_renamed(void)
 	}
 }
 
+/*
+ * A trace of unknown release with an upper bound (the kernel line's
+ * "before"): the profile's reason names that bound, 4.3 for a trace.dat whose
+ * formats have sched_wakeup but no sched_waking, 4.14 for ftrace text in the
+ * old prev_state layout (until 1 Dec 2026 both said "older than 4.14").
+ */
+static void test_profile_why_release_bound(void)
+{
+	static const struct {
+		struct trace_info info;
+		const char *bound, *why;
+	} c[] = {
+		{ { .format = "trace.dat", .has_sched_wakeup_format = true }, "4.3",
+		  "kernel release unknown, older than 4.3 by the trace (kernel line): CFS, profile 6.1 " },
+		{ { .format = "text", .prev_state_before = "4.14" }, "4.14",
+		  "kernel release unknown, older than 4.14 by the trace (kernel line): CFS, profile 6.1 " },
+	};
+	struct trace_event ev[2];
+
+	ev[0] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120);
+	ev[1] = ev_switch(2 * MS, 0, 10, 'S', 120, 0, 120);
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct sr_error err = { 0 };
+		struct wl_builder *b = wl_builder_new(&c[k].info, NULL, NULL, &err);
+		struct wl_workload *wl;
+		struct replay_config rc;
+		const char *why = NULL;
+
+		CHECK(b != NULL);
+		if (!b)
+			return;
+		for (size_t i = 0; i < 2; i++)
+			CHECK(!wl_builder_event(b, &ev[i], 0, &err));
+		wl = wl_builder_finish(b, &err);
+		CHECK(wl != NULL);
+		if (!wl)
+			return;
+		CHECK(wl_facts(wl)->release == NULL);
+		CHECK(wl_facts(wl)->release_before && !strcmp(wl_facts(wl)->release_before, c[k].bound));
+		replay_config_default(&rc);
+		CHECK(replay_profile_for(wl, &rc, &why) == model_profile_find("6.1"));
+		CHECK(why && !strncmp(why, c[k].why, strlen(c[k].why)));
+		if (why && strncmp(why, c[k].why, strlen(c[k].why)))
+			fprintf(stderr, "  why: %s\n", why);
+		wl_free(wl);
+	}
+}
+
 /* The workload's task of @pid (first one), or NULL */
 static const struct wl_task *task_of_pid(const struct wl_workload *wl, int32_t pid)
 {
@@ -2172,6 +2220,7 @@ int main(int argc, char **argv)
 	test_no_waking_rt_samples();
 	test_rt_samples_pid_reuse();
 	test_rt_comm_renamed();
+	test_profile_why_release_bound();
 	test_wakeup_migrated();
 	test_oneway_no_wait();
 	test_handoff_model();
