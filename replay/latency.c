@@ -1148,6 +1148,20 @@ static void left_freeze(struct lat_machine *m, int cpu)
 }
 
 /*
+ * @c's current left it (its switch out inferred, or it is dead): the CPU's
+ * current is unknown until its next event names one.  After a lost_switch()
+ * that returned true, curr_t is NULL already (lost_switch() cleared it
+ * before reporting the switch); clearing it here too is what the other
+ * callers need, for whom no lost_switch() ran.
+ */
+static void cpu_forget_curr(struct cpu_state *c)
+{
+	c->curr = 0;
+	c->curr_t = NULL;
+	c->known = c->guessed = false;
+}
+
+/*
  * Task @t, current on another CPU per the stream, shows up elsewhere
  * (@why): it left that CPU untraced, whose current is then unknown.
  */
@@ -1160,9 +1174,7 @@ static void left_elsewhere(struct lat_machine *m, struct task *t, enum lat_lost_
 	if (!o || o->curr != t->pub.pid || !(o->known || o->guessed) ||
 	    !lost_switch(m, o, t->on_cpu, why, ts, 0))
 		return;
-	o->curr = 0;
-	o->known = false;
-	o->guessed = false;
+	cpu_forget_curr(o);
 }
 
 /* @t, exiting, is preempted on @cpu: queued there (struct old_queued) */
@@ -1260,18 +1272,14 @@ static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, 
 			/* its last switch was not traced: at its last event there, dead */
 			struct cpu_state *c = &m->cpus[l->on_cpu];
 
-			if (lost_switch(m, c, l->on_cpu, LAT_LOST_OTHER, ts, t->pub.pid)) {
-				c->curr = 0;
-				c->known = c->guessed = false;
-			}
+			if (lost_switch(m, c, l->on_cpu, LAT_LOST_OTHER, ts, t->pub.pid))
+				cpu_forget_curr(c);
 		} else {
 			if (old_on_cpu(m, l)) {
 				struct cpu_state *c = &m->cpus[l->on_cpu];
 
 				run_end(l, c->last);
-				c->curr = 0;
-				c->curr_t = NULL;
-				c->known = c->guessed = false;
+				cpu_forget_curr(c);
 			}
 			task_exit(l);
 		}
