@@ -279,7 +279,21 @@ struct task {
 	 */
 	struct lat_group *comm_group;
 	char comm_group_key[TRACE_COMM_LEN];
+	/*
+	 * The by-comm groups its samples went to (those the filter passed)
+	 * and how many of each kind: samples are grouped by the comm at the
+	 * sample time, so a task renamed A -> B -> C may have samples under
+	 * each (lat_task_comm_next()).  tallies[tally_last] is the last
+	 * sample's: nearly always the next one's too.
+	 */
+	struct comm_tally *tallies;
+	uint32_t nr_tallies, tally_last;
 	struct lat_task pub;
+};
+
+struct comm_tally {
+	const struct lat_group *g;
+	uint64_t n[LAT_NR_KINDS];
 };
 
 struct cpu_state {
@@ -404,6 +418,7 @@ void lat_machine_free(struct lat_machine *m)
 	for (size_t i = 0; i < m->nr_tasks; i++) {
 		for (int k = 0; k < LAT_NR_KINDS; k++)
 			sr_hist_release(&m->tasks[i]->pub.lat[k]);
+		free(m->tasks[i]->tallies);
 		free(m->tasks[i]);
 	}
 	free(m->tasks);
@@ -672,6 +687,42 @@ static struct lat_group *comm_group_find(struct lat_machine *m, struct task *t, 
 	return g;
 }
 
+/* tally_add() when @g is not the last sample's group: out of the per-sample path. */
+static __attribute__((noinline)) void
+tally_find_add(struct lat_machine *m, struct task *t, const struct lat_group *g,
+	       enum lat_kind kind)
+{
+	struct comm_tally *v;
+	uint32_t i;
+
+	for (i = 0; i < t->nr_tallies && t->tallies[i].g != g; i++)
+		;
+	if (i == t->nr_tallies) {
+		v = realloc(t->tallies, (i + 1) * sizeof(*v));
+		if (!v) {
+			m->oom = true;
+			return;
+		}
+		t->tallies = v;
+		t->tallies[i] = (struct comm_tally){ .g = g };
+		t->nr_tallies++;
+	}
+	t->tally_last = i;
+	t->tallies[i].n[kind]++;
+}
+
+/* One sample of @kind of @t in by-comm group @g (NULL: its allocation failed). */
+static inline __attribute__((always_inline)) void
+tally_add(struct lat_machine *m, struct task *t, const struct lat_group *g, enum lat_kind kind)
+{
+	if (!g)
+		return;
+	if (t->nr_tallies && t->tallies[t->tally_last].g == g)
+		t->tallies[t->tally_last].n[kind]++;
+	else
+		tally_find_add(m, t, g, kind);
+}
+
 /* The --samples sink's sample: out of the per-sample path. */
 static __attribute__((noinline)) void
 to_sink(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *comm,
@@ -704,8 +755,12 @@ commit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *co
 		m->oom = true;
 	if (filter_match(m, comm, t->pub.pid)) {
 		/* the total is built from the by-comm groups (build_all()) */
+		struct lat_group *g = comm_group(m, t, comm);
+
 		sr_sum_add(&m->all_sum[kind], v);
-		group_add(m, comm_group(m, t, comm), kind, v);
+		group_add(m, g, kind, v);
+		if (m->cfg.comm_tallies)
+			tally_add(m, t, g, kind);
 		if (m->cfg.group_by[LAT_BY_PID]) {
 			char b[16];
 
@@ -1093,6 +1148,20 @@ static void left_freeze(struct lat_machine *m, int cpu)
 }
 
 /*
+ * @c's current left it (its switch out inferred, or it is dead): the CPU's
+ * current is unknown until its next event names one.  After a lost_switch()
+ * that returned true, curr_t is NULL already (lost_switch() cleared it
+ * before reporting the switch); clearing it here too is what the other
+ * callers need, for whom no lost_switch() ran.
+ */
+static void cpu_forget_curr(struct cpu_state *c)
+{
+	c->curr = 0;
+	c->curr_t = NULL;
+	c->known = c->guessed = false;
+}
+
+/*
  * Task @t, current on another CPU per the stream, shows up elsewhere
  * (@why): it left that CPU untraced, whose current is then unknown.
  */
@@ -1105,9 +1174,7 @@ static void left_elsewhere(struct lat_machine *m, struct task *t, enum lat_lost_
 	if (!o || o->curr != t->pub.pid || !(o->known || o->guessed) ||
 	    !lost_switch(m, o, t->on_cpu, why, ts, 0))
 		return;
-	o->curr = 0;
-	o->known = false;
-	o->guessed = false;
+	cpu_forget_curr(o);
 }
 
 /* @t, exiting, is preempted on @cpu: queued there (struct old_queued) */
@@ -1205,18 +1272,14 @@ static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, 
 			/* its last switch was not traced: at its last event there, dead */
 			struct cpu_state *c = &m->cpus[l->on_cpu];
 
-			if (lost_switch(m, c, l->on_cpu, LAT_LOST_OTHER, ts, t->pub.pid)) {
-				c->curr = 0;
-				c->known = c->guessed = false;
-			}
+			if (lost_switch(m, c, l->on_cpu, LAT_LOST_OTHER, ts, t->pub.pid))
+				cpu_forget_curr(c);
 		} else {
 			if (old_on_cpu(m, l)) {
 				struct cpu_state *c = &m->cpus[l->on_cpu];
 
 				run_end(l, c->last);
-				c->curr = 0;
-				c->curr_t = NULL;
-				c->known = c->guessed = false;
+				cpu_forget_curr(c);
 			}
 			task_exit(l);
 		}
@@ -1817,6 +1880,26 @@ size_t lat_nr_tasks(const struct lat_machine *m)
 const struct lat_task *lat_task_at(const struct lat_machine *m, size_t i)
 {
 	return i < m->nr_tasks ? &m->tasks[i]->pub : NULL;
+}
+
+bool lat_task_comm_next(const struct lat_machine *m, const struct lat_task *lt, size_t *it,
+			enum lat_kind kind, const char **comm, uint64_t *n)
+{
+	const struct task *t = (const struct task *)(const void *)
+			       ((const char *)lt - offsetof(struct task, pub));
+
+	(void)m;
+	for (; *it < t->nr_tallies; (*it)++) {
+		const struct comm_tally *c = &t->tallies[*it];
+
+		if (c->n[kind]) {
+			*comm = c->g->key;
+			*n = c->n[kind];
+			(*it)++;
+			return true;
+		}
+	}
+	return false;
 }
 
 size_t lat_nr_groups(const struct lat_machine *m, enum lat_group_key key)

@@ -106,26 +106,65 @@ bool replay_count_untraced(const struct wl_workload *wl, const char *name)
 }
 
 /*
- * sim.h.  By the task's last comm (the filter reads each sample's) and the
- * workload's task of its pid when it appeared (pid reuse).
+ * sim.h.  The samples of each task that the filter passed, as the groups
+ * took them (by the comm at the sample time: lat_task_comm_next()), of the
+ * tasks whose workload task of their pid when they appeared (pid reuse) is
+ * RT/DL.  (Until 1 Dec 2026 the filter was asked of the task's last comm and
+ * took all its samples or none: under --comm, a task renamed into or out of
+ * the prefix counted wrongly.)
  */
 uint64_t replay_nonfair_samples(const struct wl_workload *wl)
 {
 	const struct lat_machine *ml = wl_measured_latency(wl);
-	const uint64_t all = lat_get_all(ml, LAT_WAKEUP)->count;
 	uint64_t n = 0;
 
 	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
 		const struct lat_task *lt = lat_task_at(ml, i);
 		const struct wl_task *t;
+		const char *c;
+		uint64_t k;
+		size_t it = 0;
 
-		if (!lt->lat[LAT_WAKEUP].count || !lat_filter_match(ml, lt->comm, lt->pid))
+		if (!lt->lat[LAT_WAKEUP].count ||
+		    !(t = wl_task_of_pid(wl, lt->pid, lt->first_ts)) || t->cls == WL_CLASS_FAIR)
 			continue;
-		t = wl_task_of_pid(wl, lt->pid, lt->first_ts);
-		if (t && t->cls != WL_CLASS_FAIR)
-			n += lt->lat[LAT_WAKEUP].count;
+		while (lat_task_comm_next(ml, lt, &it, LAT_WAKEUP, &c, &k))
+			n += k;
 	}
-	return n < all ? n : all;
+	return n;
+}
+
+/*
+ * sim.h.  A task is under @comm if it has wakeup samples in @comm's group:
+ * the groups take each sample by the task's comm at the sample time, so a
+ * task renamed A -> B -> C is under each comm it had samples as, B too, and a
+ * fair task's samples under @comm keep the mark off.  (Until 1 Dec 2026 a
+ * task was under its first or its last comm only: a fair task with samples
+ * under its middle comm did not keep that comm's mark off, and an RT/DL one
+ * did not count for it.)
+ */
+bool replay_comm_nonfair(const struct wl_workload *wl, const char *comm)
+{
+	const struct lat_machine *ml = wl_measured_latency(wl);
+	bool any = false;
+
+	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
+		const struct lat_task *lt = lat_task_at(ml, i);
+		const struct wl_task *t;
+		const char *c;
+		uint64_t n;
+		size_t it = 0;
+		bool under = false;
+
+		while (!under && lat_task_comm_next(ml, lt, &it, LAT_WAKEUP, &c, &n))
+			under = !strcmp(c, comm);
+		if (!under || !(t = wl_task_of_pid(wl, lt->pid, lt->first_ts)))
+			continue;
+		if (t->cls == WL_CLASS_FAIR)
+			return false;
+		any = true;
+	}
+	return any;
 }
 
 static json_t *jint(uint64_t v)

@@ -31,6 +31,17 @@ static void err_cell(FILE *out, double pred, double meas)
 		replay_text_pct_cell(out, 9, (pred - meas) / meas * 100.0);
 }
 
+void replay_text_nonfair_note(FILE *out, const struct wl_workload *wl)
+{
+	uint64_t v = replay_nonfair_samples(wl);
+
+	if (v)
+		fprintf(out, "  (%" PRIu64 " of the measured samples are wakeups of RT/DL tasks, replayed "
+			"at their trace times with their switch-ins: they repeat the trace's but for "
+			"the notes' approximations; the other %" PRIu64 " (fair tasks') are "
+			"predicted)\n", v, lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count - v);
+}
+
 /* What the reader's repair restored, and where the simulation emits its counterpart. */
 /*
  * Channels (docs/replay.md, "Channels"): only for a trace with the syscall
@@ -373,37 +384,6 @@ static void for_top_groups(const struct group_ctx *c, enum lat_kind kind, int to
 	free(g);
 }
 
-/*
- * Whether every task with wakeup samples under comm @comm is an RT/DL one
- * (and there is one): the wakeups and switch-ins of such tasks are replayed
- * at their trace times, so a comm group of them repeats the trace's samples
- * (workload.c, WL_NOTE_WAKE_OF_NONFAIR).  A task is taken to be under @comm
- * if its first comm (the workload's) or its last (the latency machine's) is
- * @comm: a thread renamed after its first event counts, and a fair task
- * renamed into the comm keeps the mark off.
- */
-static bool comm_nonfair(const struct wl_workload *wl, const char *comm)
-{
-	const struct lat_machine *ml = wl_measured_latency(wl);
-	bool any = false;
-
-	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
-		const struct lat_task *lt = lat_task_at(ml, i);
-		const struct wl_task *t;
-
-		if (!lt->lat[LAT_WAKEUP].count ||
-		    !(t = wl_task_of_pid(wl, lt->pid, lt->first_ts)))
-			continue;
-		if (strncmp(t->comm, comm, sizeof(t->comm)) &&
-		    strncmp(lt->comm, comm, sizeof(lt->comm)))
-			continue;
-		if (t->cls == WL_CLASS_FAIR)
-			return false;
-		any = true;
-	}
-	return any;
-}
-
 static void print_group(const struct group_ctx *c, const char *key)
 {
 	const struct sr_hist *pred[16];
@@ -413,8 +393,8 @@ static void print_group(const struct group_ctx *c, const char *key)
 	for (unsigned int r = 0; r < c->nr && r < 16; r++)
 		pred[r] = group_hist(replay_latency(c->runs[r]), c->key, key);
 	print_dist_rows(c->out, title,
-			c->key == LAT_BY_COMM && comm_nonfair(c->wl, key) ?
-			"  (RT/DL: replayed as traced, not predicted)" : NULL,
+			c->key == LAT_BY_COMM && replay_comm_nonfair(c->wl, key) ?
+			"  " REPLAY_NONFAIR_COMM_MARK : NULL,
 			group_hist(wl_measured_latency(c->wl), c->key, key), pred,
 			c->names, c->nr < 16 ? c->nr : 16);
 }
@@ -695,11 +675,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 		pred[r] = lat_get_all(replay_latency(runs[r]), LAT_WAKEUP);
 	print_dist_rows(out, "Wakeup latency, all", NULL,
 			lat_get_all(wl_measured_latency(wl), LAT_WAKEUP), pred, names, nr);
-	if ((v = replay_nonfair_samples(wl)))
-		fprintf(out, "  (%" PRIu64 " of the measured samples are wakeups of RT/DL tasks, replayed "
-			"at their trace times with their switch-ins: they repeat the trace's but for "
-			"the notes' approximations; the other %" PRIu64 " (fair tasks') are "
-			"predicted)\n", v, lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count - v);
+	replay_text_nonfair_note(out, wl);
 	print_groups(out, wl, LAT_BY_CGROUP, "cgroup", names, runs, nr, o ? o->top : 10);
 	print_groups(out, wl, LAT_BY_COMM, "comm", names, runs, nr, o ? o->top : 10);
 	print_runq(out, wl, names, runs, nr, o ? o->top : 10);

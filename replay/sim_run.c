@@ -105,6 +105,31 @@ int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out)
 	return 0;
 }
 
+/*
+ * The reason of a profile chosen by the trace's upper bound of its kernel
+ * release (wl_facts.release_before, the kernel line's "before"), one per
+ * bound the extraction finds: static text, as replay_profile_for() promises.
+ */
+#define BEFORE_WHY(older_than) \
+	"kernel release unknown, older than " older_than ": CFS, profile 6.1 (same fair-class " \
+	"code as far as the model goes; --profile to choose another)"
+static const struct {
+	const char *bound, *why;
+} before_why[] = {
+	/* trace.dat event formats with sched_wakeup, no sched_waking */
+	{ "4.3", BEFORE_WHY("4.3 by the trace (kernel line)") },
+	/* ftrace text with the old prev_state layout */
+	{ "4.14", BEFORE_WHY("4.14 by the trace (kernel line)") },
+};
+
+static const char *release_before_why(const char *bound)
+{
+	for (size_t i = 0; i < sizeof(before_why) / sizeof(before_why[0]); i++)
+		if (!strcmp(before_why[i].bound, bound))
+			return before_why[i].why;
+	return BEFORE_WHY("the trace's bound (kernel line)");
+}
+
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 					       const struct replay_config *cfg, const char **why)
 {
@@ -122,9 +147,7 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 	    (p = model_profile_for_release(f->release_before, NULL))) {
 		/* older than the trace's bound (4.3 or 4.14): CFS, as that release maps */
 		if (why)
-			*why = "kernel release unknown, older than 4.14 by the trace (kernel line): CFS, "
-			       "profile 6.1 (same fair-class code as far as the model goes; --profile to "
-			       "choose another)";
+			*why = release_before_why(f->release_before);
 		return p;
 	}
 	if (why)

@@ -506,6 +506,19 @@ struct opt_ctx {
 	int v6_nr_buffers;
 };
 
+static int stat_now_ns(const char *text, uint64_t *ns);
+
+/* One CPUSTAT text as tr_file_cpu_ts_bound() reads it. */
+static void parse_cpustat(const char *text, struct tr_cpustat *st)
+{
+	const char *p = strstr(text, "CPU:");
+
+	st->has_cpu = p != NULL;
+	st->cpu = p ? atoi(p + 4) : -1;
+	st->now_ns = 0;
+	st->now = stat_now_ns(text, &st->now_ns);
+}
+
 static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 			 const uint8_t *data, uint32_t size, uint64_t where, struct sr_error *err)
 {
@@ -514,15 +527,16 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 
 	switch (id) {
 	case OPT_CPUSTAT: {
-		char **n = realloc(f->cpustats, (size_t)(f->nr_cpustats + 1) * sizeof(*n));
+		struct tr_cpustat *n = realloc(f->cpustats, (size_t)(f->nr_cpustats + 1) * sizeof(*n));
+		char *text;
 
 		if (!n)
 			goto nomem;
 		f->cpustats = n;
-		n[f->nr_cpustats] = dup_option_string(data, size);
-		if (!n[f->nr_cpustats])
+		if (!(text = dup_option_string(data, size)))
 			goto nomem;
-		f->nr_cpustats++;
+		parse_cpustat(text, &n[f->nr_cpustats++]);
+		free(text);
 		return 0;
 	}
 	case OPT_TRACECLOCK:
@@ -1447,8 +1461,6 @@ void tr_file_release(struct tr_file *f)
 		free(f->buffers[i].cpus);
 	}
 	free(f->buffers);
-	for (int i = 0; i < f->nr_cpustats; i++)
-		free(f->cpustats[i]);
 	free(f->cpustats);
 	ZSTD_freeDCtx(f->zstd_dctx);
 	memset(f, 0, sizeof(*f));
@@ -1506,17 +1518,14 @@ uint64_t tr_file_cpu_ts_bound(const struct tr_file *f, const struct tr_buffer_de
 	if (f->tsc_mult || !clock_in_ns(b && b->clock ? b->clock : f->clock))
 		return 0;
 	for (int i = 0; i < f->nr_cpustats; i++) {
-		const char *t = f->cpustats[i], *p = strstr(t, "CPU:");
-		uint64_t ns;
-		int r;
+		const struct tr_cpustat *st = &f->cpustats[i];
 
-		if (!p || atoi(p + 4) != cpu)
+		if (!st->has_cpu || st->cpu != cpu)
 			continue;
-		r = stat_now_ns(t, &ns);
-		if (r == 0)
+		if (st->now == 0)
 			return 0;          /* a count, not "sec.usec": no bound */
-		if (r > 0 && ns > bound)
-			bound = ns;
+		if (st->now > 0 && st->now_ns > bound)
+			bound = st->now_ns;
 	}
 	return bound && bound <= UINT64_MAX - TR_TS_BOUND_SLACK_NS ? bound + TR_TS_BOUND_SLACK_NS : 0;
 }

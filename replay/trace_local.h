@@ -113,7 +113,11 @@ struct tr_file {
 	size_t nr_fmt_blobs, fmt_used, fmt_cap;
 	struct tr_buffer_desc *buffers;
 	int nr_buffers;
-	char **cpustats;               /* CPUSTAT texts, in file order */
+	/*
+	 * The CPUSTAT texts, in file order, as tr_file_cpu_ts_bound() reads
+	 * them: parsed once, when the option is read.
+	 */
+	struct tr_cpustat *cpustats;
 	int nr_cpustats;
 	/*
 	 * One zstd decompression context for every chunk of the file (they are
@@ -121,6 +125,14 @@ struct tr_file {
 	 * initialise one per 40 KiB chunk. Mutable through a const tr_file.
 	 */
 	void *zstd_dctx;
+};
+
+/* One CPUSTAT text: its "CPU:" and its "now ts" (stat_now_ns() in trace_file.c). */
+struct tr_cpustat {
+	bool has_cpu;                  /* a "CPU:" line */
+	int cpu;                       /* its number */
+	int now;                       /* -1: no "now ts:" line, 0: not "sec.usec", 1: now_ns */
+	uint64_t now_ns;               /* rounded up */
 };
 
 /* Parse the container; on error fill @err (prefixed with the path). */

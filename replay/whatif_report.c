@@ -383,6 +383,8 @@ static void group_tables(FILE *out, const struct wl_workload *wl, const struct w
 			continue;
 		snprintf(title, sizeof(title), "%s %s", what, g[i].key[0] ? cli_esc(g[i].key) : "?");
 		lat_table(out, wl, r, lw, key, g[i].key, title, o);
+		if (key == LAT_BY_COMM && replay_comm_nonfair(wl, g[i].key))
+			fprintf(out, "  " REPLAY_NONFAIR_COMM_MARK "\n");
 		shown++;
 	}
 	if (n > shown)
@@ -513,6 +515,7 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 			seeds > 1 ? " inside a latency change's bracket" : "", o->nr_noise,
 			o->nr_noise == 1 ? "" : "s");
 	lat_table(out, wl, r, lw, LAT_BY_COMM, NULL, "wakeup latency, all", o);
+	replay_text_nonfair_note(out, wl);
 	group_tables(out, wl, r, lw, LAT_BY_CGROUP, "cgroup", o ? o->top : 0, o);
 	group_tables(out, wl, r, lw, LAT_BY_COMM, "comm", o ? o->top : 0, o);
 	cost_table(out, r, lw);

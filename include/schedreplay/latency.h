@@ -224,6 +224,13 @@ struct lat_config {
 	 */
 	bool settle_when_read;
 	/*
+	 * Keep, per task, its samples per by-comm group (lat_task_comm_next()):
+	 * for the workload's measured machine (the RT/DL mark of a comm,
+	 * sim.h); off by default, so that report's per-sample path stays as it
+	 * was.
+	 */
+	bool comm_tallies;
+	/*
 	 * Infer the switches the kernel did not trace (enum lat_lost_reason):
 	 * on for a measured trace (report, the workload extraction), off for
 	 * a simulated stream, which has none.  @lost_switch, if set, is told
@@ -339,6 +346,16 @@ const struct sr_hist *lat_get_all(const struct lat_machine *m, enum lat_kind kin
 uint64_t lat_get_all_over_long(const struct lat_machine *m, enum lat_kind kind);
 size_t lat_nr_tasks(const struct lat_machine *m);
 const struct lat_task *lat_task_at(const struct lat_machine *m, size_t i); /* creation order */
+/*
+ * The by-comm groups task @lt (of @m) has samples of @kind in, and how many:
+ * a sample goes to the group of the task's comm at the sample time (the
+ * next_comm of the switch that ends it), so a renamed task's samples may be
+ * in several groups; only the samples the filter passed.  *@it from 0; false
+ * after the last.  Order: the groups' first samples of the task (any kind).
+ * Needs lat_config.comm_tallies (without it: none).
+ */
+bool lat_task_comm_next(const struct lat_machine *m, const struct lat_task *lt, size_t *it,
+			enum lat_kind kind, const char **comm, uint64_t *n);
 size_t lat_nr_groups(const struct lat_machine *m, enum lat_group_key key);
 const struct lat_group *lat_group_at(const struct lat_machine *m, enum lat_group_key key,
 				     size_t i);

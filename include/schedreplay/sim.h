@@ -393,6 +393,22 @@ bool replay_count_untraced(const struct wl_workload *wl, const char *name);
  * prediction repeats them (docs/replay.md, "Wakeup latency of RT/DL tasks").
  */
 uint64_t replay_nonfair_samples(const struct wl_workload *wl);
+/*
+ * Whether every task with wakeup samples in comm @comm's row (the rows group
+ * samples by the comm at the sample time) is an RT/DL one (and there is one): the wakeups and switch-ins of such tasks are replayed
+ * at their trace times, so a comm group of them repeats the trace's samples
+ * (workload.c, WL_NOTE_WAKE_OF_NONFAIR).  The text reports of replay and
+ * whatif mark such a comm's rows with REPLAY_NONFAIR_COMM_MARK.
+ */
+bool replay_comm_nonfair(const struct wl_workload *wl, const char *comm);
+#define REPLAY_NONFAIR_COMM_MARK "(RT/DL: replayed as traced, not predicted)"
+/*
+ * The line replay's and whatif's text print under the `all` rows:
+ * "  (N of the measured samples are wakeups of RT/DL tasks, ...; the other
+ * M (fair tasks') are predicted)", N = replay_nonfair_samples(); nothing if
+ * N is 0.
+ */
+void replay_text_nonfair_note(FILE *out, const struct wl_workload *wl);
 
 /* Text report of one or more runs of one workload next to the measurement. */
 struct replay_text_opts {

@@ -2001,6 +2001,134 @@ static void test_rt_samples_pid_reuse(void)
 	wl_free(wl);
 }
 
+/* One wakeup of @pid (prio @prio) on CPU 0 at @t under comm @comm: its wake, switch-in, sleep. */
+static size_t comm_cycle(struct trace_event *ev, uint64_t t, int pid, int prio, const char *comm)
+{
+	ev[0] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 0, 0, 0x08, pid, prio, 0);
+	snprintf(ev[0].u.wakeup.comm, TRACE_COMM_LEN, "%s", comm);
+	ev[1] = ev_switch(t + 5 * US, 0, 0, 'R', 120, pid, prio);
+	snprintf(ev[1].u.sched_switch.next_comm, TRACE_COMM_LEN, "%s", comm);
+	ev[2] = ev_switch(t + 40 * US, 0, pid, 'S', prio, 0, 120);
+	snprintf(ev[2].u.sched_switch.prev_comm, TRACE_COMM_LEN, "%s", comm);
+	return 3;
+}
+
+/*
+ * The RT/DL comm mark follows the samples' grouping: a sample is in the
+ * group of the task's comm at the sample time, so a task renamed A -> B -> C
+ * is under B as well.  Fair task 100 is woken once as each of A, B, C; RT
+ * task 200 once as B; RT task 300 once as each of D, E, F.  B has a fair
+ * sample: not marked; E has only RT ones: marked.  (Until 1 Dec 2026 a task
+ * was under its first or last comm only: B was marked, E was not.)
+ */
+static void test_rt_comm_renamed(void)
+{
+	static const char *const fair[] = { "A", "B", "C" }, *const rt[] = { "D", "E", "F" };
+	struct trace_event ev[32];
+	size_t n = 0;
+	uint64_t t = 2 * MS;
+	struct wl_workload *wl;
+	const struct lat_machine *ml;
+	const struct lat_group *b;
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 0, 120);
+	for (int k = 0; k < 3; k++, t += MS) {
+		n += comm_cycle(&ev[n], t, 100, 120, fair[k]);
+		n += comm_cycle(&ev[n], t + 200 * US, 300, 96, rt[k]);
+	}
+	n += comm_cycle(&ev[n], t, 200, 96, "B");
+	ev[n++] = ev_runtime(t + MS, 0, 0, 0);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	ml = wl_measured_latency(wl);
+	b = lat_group_find(ml, LAT_BY_COMM, "B");
+	CHECK(b != NULL);
+	CHECK_EQ(b ? b->lat[LAT_WAKEUP].count : 0, 2);
+	CHECK_EQ(replay_nonfair_samples(wl), 4);
+	CHECK(!replay_comm_nonfair(wl, "A"));
+	CHECK(!replay_comm_nonfair(wl, "B"));
+	CHECK(!replay_comm_nonfair(wl, "C"));
+	CHECK(replay_comm_nonfair(wl, "D"));
+	CHECK(replay_comm_nonfair(wl, "E"));
+	CHECK(replay_comm_nonfair(wl, "F"));
+	CHECK(!replay_comm_nonfair(wl, "G"));
+	wl_free(wl);
+	/*
+	 * --comm: the RT/DL count is of the samples the filter passed, each by
+	 * its own comm (until 1 Dec 2026 the filter was asked of the task's last
+	 * comm, F: 300's sample under E or D was not counted).
+	 */
+	for (int k = 0; k < 2; k++) {
+		struct wl_options o = { .comm_prefix = rt[k] };
+		struct sr_error err = { 0 };
+		struct wl_builder *bld = wl_builder_new(NULL, NULL, &o, &err);
+
+		CHECK(bld != NULL);
+		if (!bld)
+			return;
+		for (size_t i = 0; i < n; i++)
+			CHECK(!wl_builder_event(bld, &ev[i], 0, &err));
+		wl = wl_builder_finish(bld, &err);
+		CHECK(wl != NULL);
+		if (!wl)
+			return;
+		CHECK_EQ(lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count, 1);
+		CHECK_EQ(replay_nonfair_samples(wl), 1);
+		CHECK(replay_comm_nonfair(wl, rt[k]));
+		wl_free(wl);
+	}
+}
+
+/*
+ * A trace of unknown release with an upper bound (the kernel line's
+ * "before"): the profile's reason names that bound, 4.3 for a trace.dat whose
+ * formats have sched_wakeup but no sched_waking, 4.14 for ftrace text in the
+ * old prev_state layout (until 1 Dec 2026 both said "older than 4.14").
+ */
+static void test_profile_why_release_bound(void)
+{
+	static const struct {
+		struct trace_info info;
+		const char *bound, *why;
+	} c[] = {
+		{ { .format = "trace.dat", .has_sched_wakeup_format = true }, "4.3",
+		  "kernel release unknown, older than 4.3 by the trace (kernel line): CFS, profile 6.1 " },
+		{ { .format = "text", .prev_state_before = "4.14" }, "4.14",
+		  "kernel release unknown, older than 4.14 by the trace (kernel line): CFS, profile 6.1 " },
+	};
+	struct trace_event ev[2];
+
+	ev[0] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120);
+	ev[1] = ev_switch(2 * MS, 0, 10, 'S', 120, 0, 120);
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct sr_error err = { 0 };
+		struct wl_builder *b = wl_builder_new(&c[k].info, NULL, NULL, &err);
+		struct wl_workload *wl;
+		struct replay_config rc;
+		const char *why = NULL;
+
+		CHECK(b != NULL);
+		if (!b)
+			return;
+		for (size_t i = 0; i < 2; i++)
+			CHECK(!wl_builder_event(b, &ev[i], 0, &err));
+		wl = wl_builder_finish(b, &err);
+		CHECK(wl != NULL);
+		if (!wl)
+			return;
+		CHECK(wl_facts(wl)->release == NULL);
+		CHECK(wl_facts(wl)->release_before && !strcmp(wl_facts(wl)->release_before, c[k].bound));
+		replay_config_default(&rc);
+		CHECK(replay_profile_for(wl, &rc, &why) == model_profile_find("6.1"));
+		CHECK(why && !strncmp(why, c[k].why, strlen(c[k].why)));
+		if (why && strncmp(why, c[k].why, strlen(c[k].why)))
+			fprintf(stderr, "  why: %s\n", why);
+		wl_free(wl);
+	}
+}
+
 /* The workload's task of @pid (first one), or NULL */
 static const struct wl_task *task_of_pid(const struct wl_workload *wl, int32_t pid)
 {
@@ -2155,6 +2283,8 @@ int main(int argc, char **argv)
 	test_early_wakes();
 	test_no_waking_rt_samples();
 	test_rt_samples_pid_reuse();
+	test_rt_comm_renamed();
+	test_profile_why_release_bound();
 	test_wakeup_migrated();
 	test_oneway_no_wait();
 	test_handoff_model();

@@ -1,7 +1,8 @@
 # `schedreplay whatif` from the command line: its JSON carries the replay's
 # "variants" map (the base run of `replay --json` and of `whatif --json` are
 # the same numbers), the SVG is written, bad input gives one line and the
-# documented exit code.  Needs SCHEDREPLAY, TRACE, MACHINES, WORK.
+# documented exit code.  Needs SCHEDREPLAY, TRACE, RT_TRACE (a trace with
+# RT/DL wakeups), MACHINES, WORK.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
 execute_process(COMMAND ${SCHEDREPLAY} whatif --json --variant aaron-skip
@@ -53,6 +54,35 @@ expect("pos GREATER -1" "no run-to-run spread line in the text report")
 execute_process(COMMAND ${SCHEDREPLAY} whatif --noise ${WORK}/no-such.dat ${TRACE}
                 RESULT_VARIABLE rc ERROR_QUIET OUTPUT_QUIET)
 expect("rc EQUAL 1" "missing --noise trace: exit ${rc}")
+
+# RT/DL wakeup samples (docs/replay.md, "Wakeup latency of RT/DL tasks"):
+# whatif's text says what replay's says, from the same code - the count under
+# the `all` rows and the mark of the comms whose tasks are all RT/DL (RT_TRACE
+# has one such sample, migration/0's) - and its JSON carries replay's
+# measured.wakeup_samples_rt_dl
+replay_run(rt_r --top 0 ${RT_TRACE})
+execute_process(COMMAND ${SCHEDREPLAY} whatif --variant base --top 0 ${RT_TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE rt_w ERROR_VARIABLE err)
+expect("rc EQUAL 0" "whatif ${RT_TRACE} failed (${rc}): ${err}")
+string(REGEX MATCH "\n  \\([0-9]+ of the measured samples are wakeups of RT/DL tasks[^\n]*" note_r "${rt_r}")
+string(REGEX MATCH "\n  \\([0-9]+ of the measured samples are wakeups of RT/DL tasks[^\n]*" note_w "${rt_w}")
+expect_match("^\n  \\(1 of the measured samples are wakeups of RT/DL tasks, .* the other 5020 \\(fair"
+             "${note_r}" "replay ${RT_TRACE}: no RT/DL count 1 of 5021: '${note_r}'")
+expect("note_r STREQUAL note_w" "whatif's RT/DL count '${note_w}', replay's '${note_r}'")
+string(REGEX MATCHALL "\nWakeup latency, comm=[^\n]*: measured [0-9]+ samples  \\(RT/DL: replayed as traced, not predicted\\)"
+       marks_r "${rt_r}")
+string(REGEX REPLACE "\nWakeup latency, comm=([^\n]*): measured [0-9]+ samples  [^;]*" "\\1" marks_r "${marks_r}")
+string(REGEX MATCHALL "\ncomm [^\n]*\nmeasured[^\n]*\nbase[^\n]*\n  \\(RT/DL: replayed as traced, not predicted\\)"
+       marks_w "${rt_w}")
+string(REGEX REPLACE "\ncomm ([^\n]*[^ ]) +samples [^;]*" "\\1" marks_w "${marks_w}")
+expect("marks_r STREQUAL migration/0" "replay ${RT_TRACE}: comms marked RT/DL '${marks_r}'")
+expect("marks_r STREQUAL marks_w" "comms marked RT/DL: whatif '${marks_w}', replay '${marks_r}'")
+execute_process(COMMAND ${SCHEDREPLAY} replay --json ${RT_TRACE} OUTPUT_VARIABLE rt_rj ERROR_QUIET)
+execute_process(COMMAND ${SCHEDREPLAY} whatif --json --variant base ${RT_TRACE}
+                OUTPUT_VARIABLE rt_wj ERROR_QUIET)
+string(JSON n_r GET "${rt_rj}" measured wakeup_samples_rt_dl)
+string(JSON n_w GET "${rt_wj}" measured wakeup_samples_rt_dl)
+expect("n_r EQUAL 1 AND n_w EQUAL n_r" "measured.wakeup_samples_rt_dl: whatif ${n_w}, replay ${n_r}")
 
 execute_process(COMMAND ${SCHEDREPLAY} whatif --variant aaron-skp ${TRACE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
