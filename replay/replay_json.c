@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <schedreplay/cli.h>
@@ -135,36 +136,91 @@ uint64_t replay_nonfair_samples(const struct wl_workload *wl)
 }
 
 /*
- * sim.h.  A task is under @comm if it has wakeup samples in @comm's group:
- * the groups take each sample by the task's comm at the sample time, so a
- * task renamed A -> B -> C is under each comm it had samples as, B too, and a
- * fair task's samples under @comm keep the mark off.  (Until 1 Dec 2026 a
- * task was under its first or its last comm only: a fair task with samples
- * under its middle comm did not keep that comm's mark off, and an RT/DL one
- * did not count for it.)
+ * sim.h.  A task is under a comm if it has wakeup samples in that comm's
+ * group: the groups take each sample by the task's comm at the sample time,
+ * so a task renamed A -> B -> C is under each comm it had samples as, B too,
+ * and a fair task's samples under a comm keep the mark off.  (Until 1 Dec
+ * 2026 a task was under its first or its last comm only: a fair task with
+ * samples under its middle comm did not keep that comm's mark off, and an
+ * RT/DL one did not count for it.)  One pass over the tasks' comm tallies,
+ * sorted by comm (n log n), then a bisection per comm asked: asked per
+ * printed comm, a scan of every task made --top 0 quadratic in the tasks.
  */
-bool replay_comm_nonfair(const struct wl_workload *wl, const char *comm)
+struct comm_cls {
+	const char *comm;
+	bool fair;
+};
+
+static int cmp_comm_cls(const void *a, const void *b)
+{
+	return strcmp(((const struct comm_cls *)a)->comm, ((const struct comm_cls *)b)->comm);
+}
+
+int replay_nonfair_comms(const struct wl_workload *wl, struct replay_nonfair_comms *out)
 {
 	const struct lat_machine *ml = wl_measured_latency(wl);
-	bool any = false;
+	struct comm_cls *v = NULL;
+	size_t n = 0, cap = 0;
 
+	*out = (struct replay_nonfair_comms){ 0 };
 	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
 		const struct lat_task *lt = lat_task_at(ml, i);
 		const struct wl_task *t;
 		const char *c;
-		uint64_t n;
+		uint64_t k;
 		size_t it = 0;
-		bool under = false;
 
-		while (!under && lat_task_comm_next(ml, lt, &it, LAT_WAKEUP, &c, &n))
-			under = !strcmp(c, comm);
-		if (!under || !(t = wl_task_of_pid(wl, lt->pid, lt->first_ts)))
+		if (!lt->lat[LAT_WAKEUP].count || !(t = wl_task_of_pid(wl, lt->pid, lt->first_ts)))
 			continue;
-		if (t->cls == WL_CLASS_FAIR)
-			return false;
-		any = true;
+		while (lat_task_comm_next(ml, lt, &it, LAT_WAKEUP, &c, &k)) {
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : 64;
+				struct comm_cls *nv = realloc(v, nc * sizeof(*nv));
+
+				if (!nv) {
+					free(v);
+					return -1;
+				}
+				v = nv;
+				cap = nc;
+			}
+			v[n++] = (struct comm_cls){ c, t->cls == WL_CLASS_FAIR };
+		}
 	}
-	return any;
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_comm_cls);
+	/* each comm once, kept if none of its entries is a fair task's */
+	for (size_t i = 0, j; i < n; i = j) {
+		bool fair = false;
+
+		for (j = i; j < n && !strcmp(v[j].comm, v[i].comm); j++)
+			fair |= v[j].fair;
+		if (fair)
+			continue;
+		if (!out->comm && !(out->comm = malloc(n * sizeof(*out->comm)))) {
+			free(v);
+			return -1;
+		}
+		out->comm[out->n++] = v[i].comm;
+	}
+	free(v);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+bool replay_nonfair_comm(const struct replay_nonfair_comms *s, const char *comm)
+{
+	return s && s->n && bsearch(&comm, s->comm, s->n, sizeof(*s->comm), cmp_str);
+}
+
+void replay_nonfair_comms_free(struct replay_nonfair_comms *s)
+{
+	free(s->comm);
+	*s = (struct replay_nonfair_comms){ 0 };
 }
 
 static json_t *jint(uint64_t v)

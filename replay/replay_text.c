@@ -352,6 +352,7 @@ struct group_ctx {
 	unsigned int nr;
 	enum lat_group_key key;
 	const char *what;                     /* "cgroup", "comm" */
+	const struct replay_nonfair_comms *marks;  /* by comm: REPLAY_NONFAIR_COMM_MARK */
 };
 
 /*
@@ -393,7 +394,7 @@ static void print_group(const struct group_ctx *c, const char *key)
 	for (unsigned int r = 0; r < c->nr && r < 16; r++)
 		pred[r] = group_hist(replay_latency(c->runs[r]), c->key, key);
 	print_dist_rows(c->out, title,
-			c->key == LAT_BY_COMM && replay_comm_nonfair(c->wl, key) ?
+			c->key == LAT_BY_COMM && replay_nonfair_comm(c->marks, key) ?
 			"  " REPLAY_NONFAIR_COMM_MARK : NULL,
 			group_hist(wl_measured_latency(c->wl), c->key, key), pred,
 			c->names, c->nr < 16 ? c->nr : 16);
@@ -403,9 +404,14 @@ static void print_groups(FILE *out, const struct wl_workload *wl, enum lat_group
 			 const char *what, const char *const *names,
 			 const struct replay_result *const *runs, unsigned int nr, int top)
 {
-	const struct group_ctx c = { out, wl, names, runs, nr, key, what };
+	struct replay_nonfair_comms marks;
+	/* out of memory: the rows without the mark, as for_top_groups() shows none */
+	bool marked = key == LAT_BY_COMM && replay_nonfair_comms(wl, &marks) == 0;
+	const struct group_ctx c = { out, wl, names, runs, nr, key, what, marked ? &marks : NULL };
 
 	for_top_groups(&c, LAT_WAKEUP, top, "\n", print_group);
+	if (marked)
+		replay_nonfair_comms_free(&marks);
 }
 
 /*
@@ -522,7 +528,7 @@ static void print_runq(FILE *out, const struct wl_workload *wl, const char *cons
 {
 	static const enum lat_group_key keys[2] = { LAT_BY_CGROUP, LAT_BY_COMM };
 	static const char *const what[2] = { "cgroup", "comm" };
-	struct group_ctx c = { out, wl, names, runs, nr, LAT_BY_COMM, NULL };
+	struct group_ctx c = { out, wl, names, runs, nr, LAT_BY_COMM, NULL, NULL };
 
 	fprintf(out, "\nRun-queue wait (from a preemption, prev_state R/R+, to the next switch-in; "
 		"us; >10ms: samples over 10 ms, of the run-queue wait and of the wakeup latency)\n");

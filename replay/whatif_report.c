@@ -365,9 +365,13 @@ static void group_tables(FILE *out, const struct wl_workload *wl, const struct w
 	const struct lat_machine *meas = wl_measured_latency(wl);
 	size_t n = lat_nr_groups(ref, key), shown = 0;
 	struct group_rank *g = calloc(n ? n : 1, sizeof(*g));
+	struct replay_nonfair_comms marks;
+	bool marked;
 
 	if (!g)
 		return;
+	/* out of memory: the tables without the mark */
+	marked = key == LAT_BY_COMM && replay_nonfair_comms(wl, &marks) == 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct lat_group *lg = lat_group_at(ref, key, i);
 		const struct sr_hist *m = group_hist(meas, key, lg->key);
@@ -383,12 +387,14 @@ static void group_tables(FILE *out, const struct wl_workload *wl, const struct w
 			continue;
 		snprintf(title, sizeof(title), "%s %s", what, g[i].key[0] ? cli_esc(g[i].key) : "?");
 		lat_table(out, wl, r, lw, key, g[i].key, title, o);
-		if (key == LAT_BY_COMM && replay_comm_nonfair(wl, g[i].key))
+		if (marked && replay_nonfair_comm(&marks, g[i].key))
 			fprintf(out, "  " REPLAY_NONFAIR_COMM_MARK "\n");
 		shown++;
 	}
 	if (n > shown)
 		fprintf(out, "\n(%zu more %ss; --top 0 shows all)\n", n - shown, what);
+	if (marked)
+		replay_nonfair_comms_free(&marks);
 	free(g);
 }
 

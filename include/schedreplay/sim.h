@@ -394,13 +394,22 @@ bool replay_count_untraced(const struct wl_workload *wl, const char *name);
  */
 uint64_t replay_nonfair_samples(const struct wl_workload *wl);
 /*
- * Whether every task with wakeup samples in comm @comm's row (the rows group
- * samples by the comm at the sample time) is an RT/DL one (and there is one): the wakeups and switch-ins of such tasks are replayed
- * at their trace times, so a comm group of them repeats the trace's samples
- * (workload.c, WL_NOTE_WAKE_OF_NONFAIR).  The text reports of replay and
- * whatif mark such a comm's rows with REPLAY_NONFAIR_COMM_MARK.
+ * The comms every task with wakeup samples in whose row (the rows group
+ * samples by the comm at the sample time) is an RT/DL one (and there is
+ * one): the wakeups and switch-ins of such tasks are replayed at their trace
+ * times, so a comm group of them repeats the trace's samples (workload.c,
+ * WL_NOTE_WAKE_OF_NONFAIR).  The text reports of replay and whatif mark such
+ * a comm's rows with REPLAY_NONFAIR_COMM_MARK.  replay_nonfair_comms() fills
+ * @out (the comm strings are the workload's; valid while it is), -1 when
+ * out of memory; replay_nonfair_comm() asks it of one comm (NULL: none).
  */
-bool replay_comm_nonfair(const struct wl_workload *wl, const char *comm);
+struct replay_nonfair_comms {
+	const char **comm;           /* sorted */
+	size_t n;
+};
+int replay_nonfair_comms(const struct wl_workload *wl, struct replay_nonfair_comms *out);
+bool replay_nonfair_comm(const struct replay_nonfair_comms *s, const char *comm);
+void replay_nonfair_comms_free(struct replay_nonfair_comms *s);
 #define REPLAY_NONFAIR_COMM_MARK "(RT/DL: replayed as traced, not predicted)"
 /*
  * The line replay's and whatif's text print under the `all` rows:
