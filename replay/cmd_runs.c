@@ -240,7 +240,7 @@ static int set_handoff(struct run_opts *o, const char *arg)
 static int set_early_wakes(struct run_opts *o, const char *arg)
 {
 	if (replay_early_wakes_parse(arg, &o->rc.early_wakes) < 0)
-		return bad(o, "--early-wakes takes sample, nosample or nocost", arg);
+		return bad(o, "--early-wakes takes sample, nosample, nocost or sleep", arg);
 	return 0;
 }
 
@@ -351,13 +351,14 @@ static const struct run_opt run_opt_table[] = {
 	{ "skip-early-blocks", NULL, RUN_OPTS_MODEL, AT(rc.skip_early_blocks), .help =
 	  "a wake that arrives before its block skips the block\n"
 	  "(default: the task blocks and is woken at once)" },
-	{ "early-wakes", "sample|nosample|nocost", RUN_OPTS_MODEL, set_early_wakes, .help =
+	{ "early-wakes", "sample|nosample|nocost|sleep", RUN_OPTS_MODEL, set_early_wakes, .help =
 	  "the wakeup of such a block (a non-sync\n"
 	  "wake: the stand-in for writes the trace does not show) is a\n"
 	  "latency sample (sample, the default), is not counted as one\n"
-	  "(nosample: every event stays), or costs no idle exit or\n"
-	  "preemption cost (nocost); measured, not adopted\n"
-	  "(docs/replay.md, \"Early wakes\")" },
+	  "(nosample: every event stays), costs no idle exit or\n"
+	  "preemption cost (nocost), or comes after the sleep the trace\n"
+	  "shows for that block, not at once (sleep); measured, not\n"
+	  "adopted (docs/replay.md, \"Early wakes\")" },
 	{ "idle-residency", "on|off", RUN_OPTS_MODEL, set_idle_residency, .help =
 	  "on: a wakeup onto an idle CPU draws its idle-exit\n"
 	  "cost from the samples of the CPU's idle residency band (how long\n"

@@ -792,14 +792,29 @@ static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, unsigned int how,
  * exit (docs/validation.md, "What a stand-in's sample is").
  * replay_config.early_wakes says whether it is a latency sample
  * (REPLAY_EARLY_NOSAMPLE: the interval its sched_waking opens ends with
- * none) and whether it costs that mechanism (REPLAY_EARLY_NOCOST: no).  The
- * events are the same in every mode.
+ * none) and whether it costs that mechanism (REPLAY_EARLY_NOCOST: no); the
+ * events are the same in those modes.  REPLAY_EARLY_SLEEP delivers it later:
+ * after the sleep the trace shows for this block (the sleep_ns of the
+ * block's traced wake, which the channel pairing may have exchanged for
+ * @wi), from the waker's CPU (HEV_STANDIN, standin_fire()).
  */
 static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t now)
 {
 	enum replay_early_wakes mode = s->cfg.early_wakes;
 
 	s->notes[SIM_NOTE_EARLY_STANDIN]++;
+	if (mode == REPLAY_EARLY_SLEEP) {
+		const struct sim_task *t = &s->tasks[ti];
+		uint32_t traced = s->ops[s->wt[ti].first_op + t->op - 1].arg;
+		uint32_t sleep = s->wakes[traced != WL_NONE ? traced : wi].sleep_ns;
+		int wcpu = s->wakes[wi].waker_cpu >= 0 ? s->wakes[wi].waker_cpu : t->cpu;
+
+		if (sleep) {
+			s->notes[SIM_NOTE_EARLY_SLEEP]++;
+			s->standins_pending++;
+			return heap_push(s, now + sleep, HEV_STANDIN, wcpu, wi);
+		}
+	}
 	if (mode == REPLAY_EARLY_NOCOST)
 		s->notes[SIM_NOTE_EARLY_NOCOST]++;
 	if (wake_now(s, wi, s->wakes[wi].waker_cpu,
@@ -808,6 +823,22 @@ static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t 
 	if (mode == REPLAY_EARLY_NOSAMPLE)
 		lat_machine_mute_pending(s->lat, s->wt[ti].pid);
 	return 0;
+}
+
+/*
+ * HEV_STANDIN: the stand-in wakeup of wake @wi, its traced sleep over
+ * (early_standin_wake()).  Dropped when something else woke the task first.
+ */
+static int standin_fire(struct sim *s, uint32_t wi, uint64_t now)
+{
+	const struct sim_task *t = &s->tasks[s->wakes[wi].target];
+
+	s->standins_pending--;
+	if (t->st != SIM_BLOCKED || t->waiting != wi) {
+		s->notes[SIM_NOTE_EARLY_SLEEP_DROPPED]++;
+		return 0;
+	}
+	return wake_now(s, wi, s->wakes[wi].waker_cpu, 0, now);
 }
 
 /*
@@ -1926,6 +1957,8 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		return bw_timer(s, h->t);
 	case HEV_STOPPER:
 		return run_stopper(s, cpu, h->t);
+	case HEV_STANDIN:
+		return standin_fire(s, h->gen, h->t);
 	case HEV_RESCHED:
 		if (h->gen != c->gen_resched)
 			return 0;
@@ -1943,6 +1976,8 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 /* A runnable task has traced work left (a scan of every task: once). */
 static bool traced_work_left(const struct sim *s)
 {
+	if (s->standins_pending)    /* a blocked task's stand-in wakeup to come */
+		return true;
 	for (uint32_t i = 0; i < s->nr_tasks; i++) {
 		const struct sim_task *t = &s->tasks[i];
 
@@ -1963,6 +1998,9 @@ static bool work_left(struct sim *s)
 	for (int c = 0; c < s->nr_cpus; c++)
 		if (!cpu_idle(&s->cpus[c]) || model_nr_queued(s->m, c))
 			return true;
+	/* a stand-in wakeup still to come (--early-wakes sleep) */
+	if (s->standins_pending)
+		return true;
 	/* tasks throttled by CPU bandwidth come back at a period timer */
 	return s->bw_groups && model_nr_throttled(s->m);
 }

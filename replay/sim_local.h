@@ -63,7 +63,8 @@ struct sim_cpu {
 	bool tick_armed;
 };
 
-enum { HEV_OP_DONE = 1, HEV_TICK, HEV_RESCHED, HEV_BW_TIMER, HEV_STOPPER };
+/* HEV_STANDIN: gen = the wake index (--early-wakes sleep), cpu = its waker's CPU */
+enum { HEV_OP_DONE = 1, HEV_TICK, HEV_RESCHED, HEV_BW_TIMER, HEV_STOPPER, HEV_STANDIN };
 
 struct sim_hev {
 	uint64_t t;
@@ -83,6 +84,8 @@ enum sim_note_id {
 	SIM_NOTE_EARLY_STANDIN,
 	SIM_NOTE_EARLY_MUTED,
 	SIM_NOTE_EARLY_NOCOST,
+	SIM_NOTE_EARLY_SLEEP,
+	SIM_NOTE_EARLY_SLEEP_DROPPED,
 	SIM_NOTE_BLOCK_SKIPPED,
 	SIM_NOTE_SPURIOUS_DROPPED,
 	SIM_NOTE_MIGRATE_SKIPPED,
@@ -148,6 +151,7 @@ struct sim {
 	uint32_t nr_tasks;
 	int nr_cpus;
 	bool past_end;             /* the loop has passed the trace's last timestamp */
+	uint32_t standins_pending; /* HEV_STANDIN events not fired yet (work left) */
 	uint64_t end_ts;           /* when the simulation ended (>= the trace's end) */
 
 	struct model *m;

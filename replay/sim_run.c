@@ -96,6 +96,7 @@ int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out)
 		[REPLAY_EARLY_SAMPLE] = "sample",
 		[REPLAY_EARLY_NOSAMPLE] = "nosample",
 		[REPLAY_EARLY_NOCOST] = "nocost",
+		[REPLAY_EARLY_SLEEP] = "sleep",
 	};
 	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
 
@@ -791,6 +792,8 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_EARLY_STANDIN] = "early wakes neither sync nor a race in the trace: the task still blocked at the block and was woken at once (the stand-in for writes the trace does not show; docs/replay.md \"Early wakes\")",
 	[SIM_NOTE_EARLY_MUTED] = "wakeup latency samples not counted: the stand-in wakeups of those blocks (--early-wakes nosample)",
 	[SIM_NOTE_EARLY_NOCOST] = "of those stand-in wakeups, given no mechanical cost (--early-wakes nocost: no idle exit, no preemption cost)",
+	[SIM_NOTE_EARLY_SLEEP] = "of those stand-in wakeups, delivered after the block's traced sleep (--early-wakes sleep)",
+	[SIM_NOTE_EARLY_SLEEP_DROPPED] = "of those, dropped: the task was woken otherwise before its traced sleep ended",
 	[SIM_NOTE_BLOCK_SKIPPED] = "blocks not slept because their wake had already arrived (no wakeup: nobody waited)",
 	[SIM_NOTE_SPURIOUS_DROPPED] = "wakes of a running task in the trace that found the task asleep in the simulation: dropped",
 	[SIM_NOTE_MIGRATE_DEFERRED] = "traced migrations of queued tasks that the simulation had running: applied at the task's next preemption",

@@ -625,6 +625,20 @@ static void lat_arm(struct tstate *s, uint32_t wi, const struct cpu_track *c, in
 }
 
 /*
+ * Wake @w ends the BLOCK of task state @s (before s->block_op is cleared):
+ * the sleep the trace shows before it (struct wl_wake.sleep_ns).
+ */
+static void wake_note_sleep(struct wl_wake *w, const struct tstate *s)
+{
+	uint64_t d;
+
+	if (s->initial_sleep || s->block_op == WL_NONE || w->ts < s->blocked_ts)
+		return;
+	d = w->ts - s->blocked_ts;
+	w->sleep_ns = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+}
+
+/*
  * @switch_in: a sched_switch puts @t on (its latency sample, if one is
  * pending, ends there); else an event in its context shows it current.
  */
@@ -672,6 +686,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		s->waking = WL_NONE;
 		w->cpu = (int16_t)cpu;
 		w->flags |= WL_WAKE_ENDS_BLOCK;
+		wake_note_sleep(w, s);
 		seen_on(b, t, w->prev_cpu);
 		if (s->initial_sleep)
 			b->tasks.v[t].init_wake = wi;
@@ -703,6 +718,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		w->src = WL_SRC_UNKNOWN;
 		w->path = WL_PATH_NONE;
 		w->flags = WL_WAKE_ENDS_BLOCK | WL_WAKE_NO_WAKING;
+		wake_note_sleep(w, s);
 		if (s->initial_sleep)
 			b->tasks.v[t].init_wake = b->wakes.n;
 		else if (s->block_op != WL_NONE)
@@ -852,6 +868,7 @@ static void lost_switch_woken_there(struct wl_builder *b, uint32_t t,
 	w = &b->wakes.v[wi];
 	w->flags &= (uint8_t)~(WL_WAKE_ON_CPU | WL_WAKE_SPURIOUS);
 	w->flags |= WL_WAKE_ENDS_BLOCK;
+	wake_note_sleep(w, s);
 	s->ops.v[s->block_op].arg = wi;
 	s->block_op = WL_NONE;
 	s->initial_sleep = false;
@@ -1349,6 +1366,7 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 	seen_on(b, t, cpu);
 	if (s->st == TS_BLOCKED) {
 		w->flags |= WL_WAKE_ENDS_BLOCK;
+		wake_note_sleep(w, s);
 		if (s->initial_sleep)
 			b->tasks.v[t].init_wake = wi;
 		else if (s->block_op != WL_NONE)

@@ -93,12 +93,18 @@ enum replay_handoff {
  *            its wakeup interval gives no sample (lat_machine_mute_pending());
  *   NOCOST   the wakeup is a sample, but costs no mechanical path cost (no
  *            idle exit, no preemption cost): a CPU the block left idle picks
- *            the task again at once.
+ *            the task again at once;
+ *   SLEEP    the wakeup is a sample, delivered not at once but after the
+ *            sleep the trace shows for that block (struct wl_wake.sleep_ns
+ *            of the block's traced wake), from the waker's CPU as before:
+ *            the wakeup check sees a task that really slept.  Dropped if
+ *            something else woke the task meanwhile.
  */
 enum replay_early_wakes {
 	REPLAY_EARLY_SAMPLE = 0,
 	REPLAY_EARLY_NOSAMPLE,
 	REPLAY_EARLY_NOCOST,
+	REPLAY_EARLY_SLEEP,
 };
 
 struct replay_config {

@@ -167,6 +167,10 @@ struct wl_wake {
 				  at ts (since its last switch to idle; 0 if that came
 				  after ts; saturates at WL_IDLE_NS_MAX), else
 				  WL_IDLE_NS_UNKNOWN (docs/replay.md, "Idle residency") */
+	uint32_t sleep_ns;     /* a wake ending a BLOCK: ns from that block's traced
+				  switch-out to ts (the sleep the trace shows before
+				  this wake; saturates at UINT32_MAX), else 0
+				  (--early-wakes sleep; docs/replay.md "Early wakes") */
 };
 #define WL_IDLE_NS_UNKNOWN UINT32_MAX
 #define WL_IDLE_NS_MAX (UINT32_MAX - 1)

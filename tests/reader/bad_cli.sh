@@ -124,7 +124,7 @@ for c in replay whatif validate; do
 done
 # --early-wakes names its three modes (replay, whatif and validate alike)
 for c in replay whatif validate; do
-	expect_usage "$c: --early-wakes takes sample, nosample or nocost, not 'x'" -- \
+	expect_usage "$c: --early-wakes takes sample, nosample, nocost or sleep, not 'x'" -- \
 		$c --early-wakes x "$traces/small-pipe.dat"
 done
 # a --noise capture with lost events: its spread was partial without a word

@@ -1767,14 +1767,17 @@ struct pid_samples {
 	int32_t pid;
 	unsigned int n;
 	uint64_t ns[64];
+	uint64_t start[64];            /* their start_ts (the sched_waking) */
 };
 
 static void pid_sample(void *ctx, const struct lat_sample *smp)
 {
 	struct pid_samples *ps = ctx;
 
-	if (smp->kind == LAT_WAKEUP && smp->pid == ps->pid && ps->n < 64)
+	if (smp->kind == LAT_WAKEUP && smp->pid == ps->pid && ps->n < 64) {
+		ps->start[ps->n] = smp->start_ts;
 		ps->ns[ps->n++] = smp->latency_ns;
+	}
 }
 
 /*
@@ -1876,6 +1879,64 @@ static void test_early_wakes(void)
 			CHECK_EQ(ps.ns[i], want[mode][i]);
 		replay_result_free(r);
 	}
+	wl_free(wl);
+}
+
+/*
+ * --early-wakes sleep on early_events(): 60's traced sleep in each round is
+ * 408 us (its switch-out at +102 us, the waking at +510 us: the workload's
+ * sleep_ns), so each of the 3 stand-in wakeups is delivered 408 us after the
+ * block, not at it: its sched_waking 408 us later than under sample, the
+ * same 2 us idle exit; the other samples and every count unchanged.
+ */
+static void test_early_wakes_sleep(void)
+{
+	struct trace_event ev[512];
+	struct wl_workload *wl = build(ev, early_events(ev));
+	struct pid_samples ps[2] = { { .pid = 60 }, { .pid = 60 } };
+	unsigned int standins = 0;
+
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	for (uint32_t i = 0; i < wl_nr_wakes(wl); i++) {
+		const struct wl_wake *w = wl_wake(wl, i);
+
+		if (w->waker != WL_NONE && wl_task(wl, w->target)->pid == 60)
+			CHECK_EQ(w->sleep_ns, 408 * US);
+	}
+	for (int k = 0; k < 2; k++) {
+		struct replay_config rc;
+		struct sr_error err = { 0 };
+		struct replay_result *r;
+
+		replay_config_default(&rc);
+		rc.early_wakes = k ? REPLAY_EARLY_SLEEP : REPLAY_EARLY_SAMPLE;
+		rc.sample_sink = pid_sample;
+		rc.sample_ctx = &ps[k];
+		r = replay_run(wl, &rc, &err);
+		CHECK(r != NULL);
+		if (!r) {
+			fprintf(stderr, "replay: %s\n", err.msg);
+			continue;
+		}
+		CHECK_EQ(count(r, "sched_switch"), 74);
+		CHECK_EQ(count(r, "sched_wakeup"), 37);
+		CHECK_EQ(note_count(r, "early wakes neither sync nor a race"), 3);
+		CHECK_EQ(note_count(r, "of those stand-in wakeups, delivered after"), k ? 3 : 0);
+		CHECK_EQ(note_count(r, "of those, dropped: the task was woken"), 0);
+		replay_result_free(r);
+	}
+	CHECK_EQ(ps[0].n, 8);
+	CHECK_EQ(ps[1].n, 8);
+	for (unsigned int i = 0; i < ps[0].n && i < ps[1].n; i++) {
+		uint64_t d = ps[1].start[i] - ps[0].start[i];
+
+		CHECK(d == 0 || d == 408 * US);
+		standins += d == 408 * US;
+		CHECK_EQ(ps[1].ns[i], ps[0].ns[i]);
+	}
+	CHECK_EQ(standins, 3);
 	wl_free(wl);
 }
 
@@ -2296,6 +2357,7 @@ int main(int argc, char **argv)
 	test_flush_hold_model();
 	test_channel_wakes();
 	test_early_wakes();
+	test_early_wakes_sleep();
 	test_no_waking_rt_samples();
 	test_rt_samples_pid_reuse();
 	test_rt_comm_renamed();
