@@ -40,7 +40,7 @@ void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t le
 			snprintf(cnt, sizeof(cnt), "an unknown number lost");
 		else
 			snprintf(cnt, sizeof(cnt), "%" PRIu64 " lost", w->events);
-		if (w->from >= w->to)   /* its first record is the trace's first: no window */
+		if (w->at_start && w->from >= w->to)  /* its first record is the trace's first */
 			at += (size_t)snprintf(buf + at, len - at, "%sCPU %d before the trace start "
 					       "(%s)", i ? ", " : "", w->cpu, cnt);
 		else
@@ -583,6 +583,7 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 			json_object_set_new(e, "cpu", json_integer(w->cpu));
 			json_object_set_new(e, "from_ts_ns", jint(w->from));
 			json_object_set_new(e, "to_ts_ns", jint(w->to));
+			json_object_set_new(e, "at_start", json_boolean(w->at_start));
 			json_object_set_new(e, "events", w->events == TRACE_LOST_UNKNOWN ? json_null() :
 					    jint(w->events));
 			json_array_append_new(a, e);

@@ -2247,8 +2247,10 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 			/* no record of this CPU since its last one (or the trace start) */
 			WL_VEC_PUSH(b->lost, oom);
 			b->lost.v[b->lost.n++] = (struct wl_lost_window){
-				.from = c->rec_seen ? c->rec_ts + 1 : b->first_ts, .to = ev->ts,
-				.events = lost_before, .cpu = ev->cpu };
+				.from = !c->rec_seen ? b->first_ts :
+					c->rec_ts < ev->ts ? c->rec_ts + 1 : ev->ts,
+				.to = ev->ts, .events = lost_before, .cpu = ev->cpu,
+				.at_start = !c->rec_seen };
 		}
 		if (c && idle_end(b, c, ev->cpu, ev->ts))      /* what the gap held is unknown */
 			goto oom;
@@ -2457,32 +2459,68 @@ static int cmp_lost(const void *a, const void *b)
 	return x->from < y->from ? -1 : x->from > y->from;
 }
 
+/* The windows' order by their start, any CPU (lost_finish()) */
+static int cmp_from(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * The lost-events windows, sorted; a wake assumed for a switch-in with no
  * wakeup (WL_NOTE_MISSING_WAKEUP) whose sleep a window of any CPU overlaps
  * is marked in_lost: its wakeup may have been recorded there (a remote
- * wakeup is written to the waker's CPU, one the trace does not show).
+ * wakeup is written to the waker's CPU, one the trace does not show).  A
+ * sleep [since, ts] overlaps some window [from, to) iff the latest end of
+ * the windows starting at or before ts is after since: the windows' (from,
+ * to) sorted by from with a running maximum of to, bisected per wake - one
+ * scan of every window per wake made a trace of many missing wakeups and
+ * many overruns quadratic (40 000 of each: 33 s).
  */
-static void lost_finish(struct wl_builder *b)
+static int lost_finish(struct wl_builder *b)
 {
 	struct wl_workload *wl = b->wl;
+	uint64_t (*ft)[2] = NULL;     /* [from, max to so far] */
+	uint32_t n = 0;
 
 	if (b->lost.n)
 		qsort(b->lost.v, b->lost.n, sizeof(*b->lost.v), cmp_lost);
 	wl->lost = b->lost.v;
 	wl->nr_lost = b->lost.n;
 	b->lost.v = NULL;
+	if (!wl->nr_lost || !b->missing.n)
+		return 0;
+	if (!(ft = calloc(wl->nr_lost, sizeof(*ft))))
+		return -1;
+	for (uint32_t k = 0; k < wl->nr_lost; k++)
+		if (wl->lost[k].from < wl->lost[k].to) {
+			ft[n][0] = wl->lost[k].from;
+			ft[n++][1] = wl->lost[k].to;
+		}
+	/* sorted by from: the pairs move together (from first, then to) */
+	qsort(ft, n, sizeof(*ft), cmp_from);
+	for (uint32_t k = 1; k < n; k++)
+		if (ft[k][1] < ft[k - 1][1])
+			ft[k][1] = ft[k - 1][1];
 	for (uint32_t i = 0; i < b->missing.n; i++) {
 		struct wl_wake *w = &wl->wakes[b->missing.v[i].wake];
 		uint64_t since = b->missing.v[i].since ? b->missing.v[i].since : wl->first_ts;
+		uint32_t lo = 0, hi = n;
 
-		for (uint32_t k = 0; k < wl->nr_lost && !w->in_lost; k++) {
-			const struct wl_lost_window *lw = &wl->lost[k];
+		while (lo < hi) {             /* the windows with from <= w->ts: [0, lo) */
+			uint32_t mid = lo + (hi - lo) / 2;
 
-			if (lw->from < lw->to && lw->from <= w->ts && lw->to > since)
-				w->in_lost = 1;
+			if (ft[mid][0] <= w->ts)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
+		if (lo && ft[lo - 1][1] > since)
+			w->in_lost = 1;
 	}
+	free(ft);
+	return 0;
 }
 
 /* What the workload keeps of the sidecar (it does not keep the sidecar). */
@@ -3130,9 +3168,8 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	wl->nr_strings = b->strings.n;
 	b->strings.v = NULL;
 	b->strings.n = 0;
-	if (facts_finish(b) || idle_finish(b) || sidecar_copy(b))
+	if (facts_finish(b) || idle_finish(b) || sidecar_copy(b) || lost_finish(b))
 		goto oom;
-	lost_finish(b);
 	if (!b->opt.all_preempt_costs)
 		uncontest_costs(wl);
 	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes, wl->facts.nr_cpus,

@@ -543,8 +543,9 @@ bool wl_cpu_idle_at_any(const struct wl_workload *wl, int cpu, uint64_t ts);
 /*
  * A gap of lost events (ring-buffer overrun) on one CPU: the trace holds no
  * record of that CPU in [from, to).  @to is the first record after the gap,
- * @from the one after the CPU's last record before it, or the trace's first
- * timestamp when the CPU had none (an overwritten start).  @events: how many
+ * @from the one after the CPU's last record before it (at most @to: a gap
+ * between two records of one timestamp is empty), or the trace's first
+ * timestamp when the CPU had none (an overwritten start: @at_start).  @events: how many
  * the kernel counted, TRACE_LOST_UNKNOWN if it did not say.  Sorted by CPU,
  * then @from.
  */
@@ -552,6 +553,7 @@ struct wl_lost_window {
 	uint64_t from, to;
 	uint64_t events;
 	int cpu;
+	bool at_start;         /* the CPU had no record before the gap */
 };
 uint32_t wl_nr_lost_windows(const struct wl_workload *wl);
 const struct wl_lost_window *wl_lost_window(const struct wl_workload *wl, uint32_t i);

@@ -829,6 +829,8 @@ static void test_lost_windows(void)
 	CHECK_EQ(wl_lost_window(wl, 0)->from, 1 * MS);
 	CHECK_EQ(wl_lost_window(wl, 0)->to, 1 * MS + 500 * US);
 	CHECK_EQ(wl_lost_window(wl, 0)->events, TRACE_LOST_UNKNOWN);
+	CHECK(wl_lost_window(wl, 0)->at_start);
+	CHECK(!wl_lost_window(wl, 1)->at_start);
 	CHECK_EQ(wl_lost_window(wl, 1)->cpu, 1);
 	CHECK_EQ(wl_lost_window(wl, 1)->from, 3 * MS + 1);
 	CHECK_EQ(wl_lost_window(wl, 1)->to, 5 * MS);
@@ -848,6 +850,56 @@ static void test_lost_windows(void)
 	}
 	CHECK_EQ(wl_nr_wakes(wl), 4);
 	CHECK_EQ(in_lost, 3);
+	wl_free(wl);
+}
+
+/*
+ * A long window on CPU 0 holds a short one of CPU 1: a sleep after the short
+ * one's end still overlaps the long one (the windows' latest end so far, not
+ * the last-starting window's end, decides); one after both is compared.
+ */
+static void test_lost_windows_nested(void)
+{
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	struct trace_event e;
+	bool seen6 = false;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 70, 120));
+	feed(ev_switch(1 * MS + 500 * US, 1, 0, 'R', 120, 81, 120));
+	feed(ev_switch(2 * MS, 1, 81, 'S', 120, 82, 120));
+	e = ev_switch(3 * MS, 1, 82, 'S', 120, 81, 120);            /* CPU 1 lost 2..3 ms */
+	CHECK_EQ(wl_builder_event(B, &e, 5, &err), 0);
+	feed(ev_switch(5 * MS, 1, 81, 'S', 120, 82, 120));
+	feed(ev_switch(6 * MS, 1, 82, 'S', 120, 81, 120));           /* slept 5..6 ms */
+	e = ev_switch(10 * MS, 0, 70, 'S', 120, 0, 120);             /* CPU 0 lost 1..10 ms */
+	CHECK_EQ(wl_builder_event(B, &e, 42, &err), 0);
+	feed(ev_switch(11 * MS, 1, 81, 'S', 120, 82, 120));          /* slept 6..11 ms */
+	feed(ev_switch(12 * MS, 1, 82, 'S', 120, 81, 120));          /* slept 11..12 ms */
+	wl = finish();
+	CHECK_EQ(wl_nr_lost_windows(wl), 2);
+	for (uint32_t i = 0; i < wl_nr_wakes(wl); i++) {
+		const struct wl_wake *w = wl_wake(wl, i);
+
+		seen6 |= w->ts == 6 * MS;
+		CHECK_EQ(w->in_lost, w->ts != 12 * MS);
+	}
+	CHECK(seen6);
+	wl_free(wl);
+
+	/* a gap between two records of one timestamp: empty, not "at the start" */
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 81, 120));
+	e = ev_switch(1 * MS, 1, 81, 'S', 120, 82, 120);
+	CHECK_EQ(wl_builder_event(B, &e, 3, &err), 0);
+	feed(ev_switch(2 * MS, 1, 82, 'S', 120, 0, 120));
+	wl = finish();
+	CHECK_EQ(wl_nr_lost_windows(wl), 1);
+	CHECK_EQ(wl_lost_window(wl, 0)->from, 1 * MS);
+	CHECK_EQ(wl_lost_window(wl, 0)->to, 1 * MS);
+	CHECK(!wl_lost_window(wl, 0)->at_start);
+	CHECK(!wl_in_lost_window(wl, 1, 1 * MS));
 	wl_free(wl);
 }
 
@@ -2292,6 +2344,7 @@ int main(void)
 	test_hz();
 	test_lost();
 	test_lost_windows();
+	test_lost_windows_nested();
 	test_wakeup_no_success();
 	test_calib();
 	test_calib_idle_cpu();
