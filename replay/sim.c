@@ -322,7 +322,8 @@ static uint64_t idle_residency(const struct sim *s, int cpu, uint64_t now)
 	since = s->cpus[cpu].idle_since;
 	if (since == UINT64_MAX)
 		return UINT64_MAX;
-	return now > since ? now - since : 0;
+	/* capped as the extraction caps it (the last band), not UINT64_MAX's "unknown" */
+	return now <= since ? 0 : now - since > WL_IDLE_NS_MAX ? WL_IDLE_NS_MAX : now - since;
 }
 
 /*
@@ -758,6 +759,10 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	t->st = SIM_QUEUED;
 	t->cpu = after.cpu;
 	t->waiting = WL_NONE;
+	if (t->standin) {            /* woken otherwise: its stand-in no longer work left */
+		t->standin = false;
+		s->standins_pending--;
+	}
 	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, after.cpu, after.cpu,
 			    cpu_pid(s, after.cpu), now))
 		return -1;
@@ -811,6 +816,7 @@ static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t 
 
 		if (sleep) {
 			s->notes[SIM_NOTE_EARLY_SLEEP]++;
+			s->tasks[ti].standin = true;
 			s->standins_pending++;
 			return heap_push(s, now + sleep, HEV_STANDIN, wcpu, wi);
 		}
@@ -827,14 +833,16 @@ static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t 
 
 /*
  * HEV_STANDIN: the stand-in wakeup of wake @wi, its traced sleep over
- * (early_standin_wake()).  Dropped when something else woke the task first.
+ * (early_standin_wake()).  Dropped when something else woke the task first
+ * (wake_task() then cleared sim_task.standin and the pending count: a
+ * dropped stand-in is no work left, and the task may by now wait on a
+ * stand-in of a later block).
  */
 static int standin_fire(struct sim *s, uint32_t wi, uint64_t now)
 {
-	const struct sim_task *t = &s->tasks[s->wakes[wi].target];
+	struct sim_task *t = &s->tasks[s->wakes[wi].target];
 
-	s->standins_pending--;
-	if (t->st != SIM_BLOCKED || t->waiting != wi) {
+	if (!t->standin || t->st != SIM_BLOCKED || t->waiting != wi) {
 		s->notes[SIM_NOTE_EARLY_SLEEP_DROPPED]++;
 		return 0;
 	}
@@ -1102,8 +1110,9 @@ static bool chan_wakes_sleeper(struct sim *s, uint32_t ti, uint32_t wi)
 	struct sim_task *t = &s->tasks[ti];
 	uint32_t cur;
 
+	/* t->standin: its wake is spent on a stand-in to come (--early-wakes sleep) */
 	if (!s->block_wake || t->st != SIM_BLOCKED || t->waiting == WL_NONE ||
-	    s->early[t->waiting] || !chan_pairable(s, ti, wi, t->waiting))
+	    s->early[t->waiting] || t->standin || !chan_pairable(s, ti, wi, t->waiting))
 		return false;
 	cur = s->wake_block[t->waiting];
 	if (cur + 1 != t->op || s->wake_block[wi] <= cur)

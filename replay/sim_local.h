@@ -49,6 +49,7 @@ struct sim_task {
 	bool exiting;              /* past its EXIT_MOVE: the resched it set waits for its EXIT */
 	bool displaced;            /* moved by the simulation's newidle pull (traced_cpu()) */
 	bool chan_asleep;          /* BLOCKED in a READ or WRITE of a channel (sim_chan.h) */
+	bool standin;              /* BLOCKED: a HEV_STANDIN for its waiting wake is pending */
 	char comm[TRACE_COMM_LEN];
 };
 
