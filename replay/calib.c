@@ -201,9 +201,37 @@ static int build_bands(struct calib_bands *cb, const struct wl_wake *wakes, uint
 	return 0;
 }
 
-/* The idle path per CPU and per kind (traced / restored switch-in). */
+/*
+ * The idle path per CPU and per kind (traced / restored switch-in), each
+ * split by residency: (2 + CPUs) x contexts tables, each a scan of the
+ * samples and its split up to CALIB_IDLE_BANDS more - of the idle path's
+ * samples only (idle_of(), a few per cent of the wakes), not of every wake.
+ */
+static int build_idle_of(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
+			 unsigned int nr_cpus, uint64_t *buf);
+
 static int build_idle(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
 		      unsigned int nr_cpus, uint64_t *buf)
+{
+	struct wl_wake *iw;
+	uint32_t m = 0;
+	int ret;
+
+	for (uint32_t i = 0; i < n; i++)
+		m += wakes[i].path == WL_PATH_IDLE;
+	if (!(iw = malloc((m ? m : 1) * sizeof(*iw))))
+		return -1;
+	m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (wakes[i].path == WL_PATH_IDLE)
+			iw[m++] = wakes[i];
+	ret = build_idle_of(c, iw, m, nr_cpus, buf);
+	free(iw);
+	return ret;
+}
+
+static int build_idle_of(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
+			 unsigned int nr_cpus, uint64_t *buf)
 {
 	for (int k = 0; k < 2; k++)
 		for (int x = 0; x <= CALIB_CTX_NR; x++) {
