@@ -114,20 +114,30 @@ bool replay_count_untraced(const struct wl_workload *wl, const char *name)
  * took all its samples or none: under --comm, a task renamed into or out of
  * the prefix counted wrongly.)
  */
+/*
+ * The workload's task of measured latency task @i if it has wakeup samples
+ * (the task of its pid when it appeared: wl_task_of_pid()), else NULL.
+ */
+static const struct wl_task *sampled_task(const struct wl_workload *wl, size_t i,
+					  const struct lat_task **lt)
+{
+	*lt = lat_task_at(wl_measured_latency(wl), i);
+	return (*lt)->lat[LAT_WAKEUP].count ? wl_task_of_pid(wl, (*lt)->pid, (*lt)->first_ts) : NULL;
+}
+
 uint64_t replay_nonfair_samples(const struct wl_workload *wl)
 {
 	const struct lat_machine *ml = wl_measured_latency(wl);
 	uint64_t n = 0;
 
 	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
-		const struct lat_task *lt = lat_task_at(ml, i);
-		const struct wl_task *t;
+		const struct lat_task *lt;
+		const struct wl_task *t = sampled_task(wl, i, &lt);
 		const char *c;
 		uint64_t k;
 		size_t it = 0;
 
-		if (!lt->lat[LAT_WAKEUP].count ||
-		    !(t = wl_task_of_pid(wl, lt->pid, lt->first_ts)) || t->cls == WL_CLASS_FAIR)
+		if (!t || t->cls == WL_CLASS_FAIR)
 			continue;
 		while (lat_task_comm_next(ml, lt, &it, LAT_WAKEUP, &c, &k))
 			n += k;
@@ -164,13 +174,13 @@ int replay_nonfair_comms(const struct wl_workload *wl, struct replay_nonfair_com
 
 	*out = (struct replay_nonfair_comms){ 0 };
 	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
-		const struct lat_task *lt = lat_task_at(ml, i);
-		const struct wl_task *t;
+		const struct lat_task *lt;
+		const struct wl_task *t = sampled_task(wl, i, &lt);
 		const char *c;
 		uint64_t k;
 		size_t it = 0;
 
-		if (!lt->lat[LAT_WAKEUP].count || !(t = wl_task_of_pid(wl, lt->pid, lt->first_ts)))
+		if (!t)
 			continue;
 		while (lat_task_comm_next(ml, lt, &it, LAT_WAKEUP, &c, &k)) {
 			if (n == cap) {
