@@ -362,9 +362,9 @@ static const struct run_opt run_opt_table[] = {
 	{ "idle-residency", "on|off", RUN_OPTS_MODEL, set_idle_residency, .help =
 	  "on: a wakeup onto an idle CPU draws its idle-exit\n"
 	  "cost from the samples of the CPU's idle residency band (how long\n"
-	  "it had been idle: <5, 5-20, 20-50, 50-200, 200-1000, >1000 us)\n"
-	  "where the band has 20 (default: off; docs/replay.md,\n"
-	  "\"Idle residency\")" },
+	  "it had been idle: <5, 5-20, 20-50, 50-200, 200-1000, >1000 us;\n"
+	  "adjacent bands merged until each has 20 samples) (default: off;\n"
+	  "measured, not adopted: docs/replay.md, \"Idle residency\")" },
 	{ "no-flush-hold", NULL, RUN_OPTS_MODEL, AT(rc.no_flush_hold), .help =
 	  "ablation: a CPU that one traced interrupt queued several\n"
 	  "wakeups onto while idle (a wake-list flush) leaves idle after\n"
