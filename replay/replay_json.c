@@ -25,8 +25,7 @@ static const char *const unseen_names[] = {
 	"sched_wakeup_new", "sched_migrate_task", "sched_stat_runtime",
 };
 
-void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t len,
-			      uint32_t *lost_wakes)
+void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t len)
 {
 	uint32_t n = wl_nr_lost_windows(wl), shown = n > 4 ? 4 : n;
 	size_t at = 0;
@@ -52,9 +51,6 @@ void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t le
 	}
 	if (n > shown && at < len)
 		snprintf(buf + at, len - at, " and %" PRIu32 " more", n - shown);
-	*lost_wakes = 0;
-	for (uint32_t i = 0; i < wl_nr_wakes(wl); i++)
-		*lost_wakes += wl_wake(wl, i)->in_lost ? 1u : 0u;
 }
 
 uint64_t replay_unseen_text(const struct replay_result *r, char *buf, size_t len)
@@ -107,14 +103,6 @@ bool replay_count_untraced(const struct wl_workload *wl, const char *name)
 }
 
 /*
- * sim.h.  The samples of each task that the filter passed, as the groups
- * took them (by the comm at the sample time: lat_task_comm_next()), of the
- * tasks whose workload task of their pid when they appeared (pid reuse) is
- * RT/DL.  (Until 1 Dec 2026 the filter was asked of the task's last comm and
- * took all its samples or none: under --comm, a task renamed into or out of
- * the prefix counted wrongly.)
- */
-/*
  * The workload's task of measured latency task @i if it has wakeup samples
  * (the task of its pid when it appeared: wl_task_of_pid()), else NULL.
  */
@@ -125,6 +113,14 @@ static const struct wl_task *sampled_task(const struct wl_workload *wl, size_t i
 	return (*lt)->lat[LAT_WAKEUP].count ? wl_task_of_pid(wl, (*lt)->pid, (*lt)->first_ts) : NULL;
 }
 
+/*
+ * sim.h.  The samples of each task that the filter passed, as the groups
+ * took them (by the comm at the sample time: lat_task_comm_next()), of the
+ * tasks whose workload task of their pid when they appeared (pid reuse) is
+ * RT/DL.  (Until 1 Dec 2026 the filter was asked of the task's last comm and
+ * took all its samples or none: under --comm, a task renamed into or out of
+ * the prefix counted wrongly.)
+ */
 uint64_t replay_nonfair_samples(const struct wl_workload *wl)
 {
 	const struct lat_machine *ml = wl_measured_latency(wl);
@@ -582,7 +578,6 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 	json_object_set_new(t, "lost_events", jint(n->lost_events));
 	if (wl_nr_lost_windows(wl)) {
 		json_t *a = json_array();
-		uint32_t lw = 0;
 
 		for (uint32_t k = 0; a && k < wl_nr_lost_windows(wl); k++) {
 			const struct wl_lost_window *w = wl_lost_window(wl, k);
@@ -599,9 +594,7 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 			json_array_append_new(a, e);
 		}
 		json_object_set_new(t, "lost_windows", a ? a : json_null());
-		for (uint32_t k = 0; k < wl_nr_wakes(wl); k++)
-			lw += wl_wake(wl, k)->in_lost ? 1u : 0u;
-		json_object_set_new(t, "lost_wakes", jint(lw));
+		json_object_set_new(t, "lost_wakes", jint(wl_nr_lost_wakes(wl)));
 	}
 	json_object_set_new(t, "sidecar", sr_json_string(wl_sidecar_path(wl)));
 	json_object_set_new(t, "repair", repair_json(wl));

@@ -646,13 +646,13 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 			"exits on those CPUs)\n");
 	if (wl_nr_lost_windows(wl)) {
 		char win[512], un[256];
-		uint32_t lw = 0;
 
-		replay_lost_windows_text(wl, win, sizeof(win), &lw);
+		replay_lost_windows_text(wl, win, sizeof(win));
 		fprintf(out, "  (lost events: the trace holds no record of %s; predicted events the "
 			"trace could not have held are not compared: those written on a CPU inside "
 			"its window, and the wakeup records of the %" PRIu32 " wakes assumed for "
-			"switch-ins with no wakeup whose sleep a window overlaps)\n", win, lw);
+			"switch-ins with no wakeup whose sleep a window overlaps)\n", win,
+			wl_nr_lost_wakes(wl));
 		for (unsigned int r = 0; r < nr; r++) {
 			uint64_t tot = replay_unseen_text(runs[r], un, sizeof(un));
 

@@ -607,7 +607,8 @@ static int collect(struct sim *s, struct replay_result *r)
 	while (model_counter_next(s->m, &iter, &name, &v))
 		n++;
 	r->counts = calloc(n + 9, sizeof(*r->counts));
-	r->unseen = calloc(9, sizeof(*r->unseen));
+	/* evc's, sched_switch_restored and sched_stat_runtime */
+	r->unseen = calloc(sizeof(evc) / sizeof(evc[0]) + 2, sizeof(*r->unseen));
 	if (!r->counts || !r->unseen)
 		return -1;
 	/*

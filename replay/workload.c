@@ -2516,8 +2516,10 @@ static int lost_finish(struct wl_builder *b)
 			else
 				hi = mid;
 		}
-		if (lo && ft[lo - 1][1] > since)
+		if (lo && ft[lo - 1][1] > since) {
 			w->in_lost = 1;
+			wl->nr_lost_wakes++;
+		}
 	}
 	free(ft);
 	return 0;
@@ -3289,6 +3291,7 @@ const struct wl_op *wl_task_ops(const struct wl_workload *wl, uint32_t i)
 uint32_t wl_nr_wakes(const struct wl_workload *wl) { return wl->nr_wakes; }
 
 uint32_t wl_nr_lost_windows(const struct wl_workload *wl) { return wl->nr_lost; }
+uint32_t wl_nr_lost_wakes(const struct wl_workload *wl) { return wl->nr_lost_wakes; }
 
 const struct wl_lost_window *wl_lost_window(const struct wl_workload *wl, uint32_t i)
 {

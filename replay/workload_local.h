@@ -101,6 +101,7 @@ struct wl_workload {
 	/* the gaps of lost events, sorted by CPU then start (wl_in_lost_window()) */
 	struct wl_lost_window *lost;
 	uint32_t nr_lost;
+	uint32_t nr_lost_wakes;       /* wakes marked in_lost (lost_finish()) */
 
 	/* the reader's repair counts per CPU (info.repair_cpus points here), NULL: none */
 	struct trace_repair_cpu *repair;

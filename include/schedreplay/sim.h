@@ -372,10 +372,9 @@ json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_res
 /*
  * Text of the lost-events windows for the reports: "CPU 0 [11310.198361,
  * 11310.198500) (an unknown number lost), ..." (at most 4, then "and N
- * more"), into @buf; and how many wakes are marked in_lost (*lost_wakes).
+ * more"), into @buf.
  */
-void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t len,
-			      uint32_t *lost_wakes);
+void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t len);
 /*
  * The predicted events not compared, "sched_switch 1, sched_waking 8, ..."
  * (the nonzero ones of replay_count_unseen()), into @buf; its total returned.

@@ -556,6 +556,8 @@ struct wl_lost_window {
 	bool at_start;         /* the CPU had no record before the gap */
 };
 uint32_t wl_nr_lost_windows(const struct wl_workload *wl);
+/* How many wakes are marked in_lost. */
+uint32_t wl_nr_lost_wakes(const struct wl_workload *wl);
 const struct wl_lost_window *wl_lost_window(const struct wl_workload *wl, uint32_t i);
 /*
  * Whether the trace could not hold a record of @cpu at @ts: @ts lies in one

@@ -850,6 +850,7 @@ static void test_lost_windows(void)
 	}
 	CHECK_EQ(wl_nr_wakes(wl), 4);
 	CHECK_EQ(in_lost, 3);
+	CHECK_EQ(wl_nr_lost_wakes(wl), in_lost);
 	wl_free(wl);
 }
 
