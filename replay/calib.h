@@ -97,7 +97,7 @@ enum calib_ctx {
  * (wl_wake.idle_ns), below 5, 20, 50, 200, 1000 us and above.  On the
  * capture machine a wakeup onto a CPU idle for less than 5 us costs less than
  * one onto a CPU idle for 5-50 us, and that one less than one idle for longer
- * (docs/validation.md, "Idle residency and the idle-exit cost").  An idle
+ * (docs/validation-log.md, "Idle residency and the idle-exit cost").  An idle
  * table of a CPU or of a kind, per context, is split by residency: adjacent
  * bands are merged, from the shortest, until each group has
  * CALIB_MIN_SAMPLES samples of known residency (a short last group joins the

@@ -794,7 +794,7 @@ static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, unsigned int how,
  * here the wake came first, so what this wakeup takes is the simulated
  * path's only: mostly a wait behind the task the block's pick switched in
  * (the wakeup check keeps it), else a preemption's cost, rarely an idle
- * exit (docs/validation.md, "What a stand-in's sample is").
+ * exit (docs/validation-log.md, "What a stand-in's sample is").
  * replay_config.early_wakes says whether it is a latency sample
  * (REPLAY_EARLY_NOSAMPLE: the interval its sched_waking opens ends with
  * none) and whether it costs that mechanism (REPLAY_EARLY_NOCOST: no); the

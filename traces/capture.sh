@@ -68,7 +68,7 @@ for run in hackbench-shares hackbench-shares-run2 hackbench-shares-run3; do
 			-g "socket:shares=512=hackbench -g 1 -f 10 -l 1200"
 	fi
 done
-# the channel fixtures (issue 5, docs/validation.md "Eleventh pass"): workload
+# the channel fixtures (issue 5, docs/validation-log.md "Eleventh pass"): workload
 # (2) with the read/write syscall events, which show each message a task
 # writes or reads. Every message is four more records (~150 bytes in the
 # file), so a capture under 5 MB holds ~20 000 messages, a twelfth of

@@ -87,7 +87,7 @@ enum replay_handoff {
  * the stand-in's wakeup is its counterpart, with the simulated path's
  * mechanism (often an idle exit) as its value.
  *   SAMPLE   that wakeup is a latency sample like any other (the default;
- *            the others were measured worse: docs/validation.md, "Early
+ *            the others were measured worse: docs/validation-log.md, "Early
  *            wakes' stand-in samples");
  *   NOSAMPLE the block and the wakeup stay (every count as with SAMPLE) but
  *            its wakeup interval gives no sample (lat_machine_mute_pending());
@@ -144,7 +144,7 @@ struct replay_config {
 	 * switches out of idle no earlier than the last of them, as the kernel
 	 * enqueues a whole flush before idle's schedule().  Ablation
 	 * (--no-flush-hold): after the first one's cost, as before 1 Dec 2026
-	 * (docs/validation.md, "small-nowaking's p95 and small-hackbench's p50").
+	 * (docs/validation-log.md, "small-nowaking's p95 and small-hackbench's p50").
 	 */
 	bool no_flush_hold;
 	/*
@@ -152,7 +152,8 @@ struct replay_config {
 	 * trace shows it busy pulls a cache-cold waiting task as the kernel's
 	 * newidle balance would (model_config.newidle_moves_tasks), and a
 	 * pulled task stays where it was pulled while the trace wakes it on its
-	 * previous CPU.  Off by default: see docs/validation.md for its effect.
+	 * previous CPU.  Off by default: its effect in docs/validation-log.md
+	 * ("Second pass", "Fourth pass").
 	 */
 	bool idle_pull;
 	/*
@@ -160,14 +161,14 @@ struct replay_config {
 	 * whichever simulated writer comes first, and a reader reaching a
 	 * sleep with another writer's message already there reads it: the
 	 * trace's pairing of each sleep with one writer is not kept.  Off by
-	 * default: see docs/validation.md ("Seventh pass (hackbench dependencies)").
+	 * default: see docs/validation-log.md ("Seventh pass (hackbench dependencies)").
 	 */
 	bool channel_wakes;
 	/*
 	 * A hand-off WAIT in a one-way flow (WL_WAIT_ONEWAY) is not slept
 	 * when the model did not preempt the waker: the waker goes on with its
 	 * work, as the kernel's writer does.  Off by default: see
-	 * docs/validation.md ("Seventh pass (hackbench dependencies)").
+	 * docs/validation-log.md ("Seventh pass (hackbench dependencies)").
 	 */
 	bool oneway_no_wait;
 	/*
@@ -183,7 +184,7 @@ struct replay_config {
 	 * wakee); REPLAY_HANDOFF_SLEEP the
 	 * waker sleeps until the wakee passed the block and wakes it (the
 	 * behaviour before the tenth pass).  See docs/replay.md
-	 * ("Hand-offs") and docs/validation.md ("Tenth pass").
+	 * ("Hand-offs") and docs/validation-log.md ("Tenth pass").
 	 */
 	enum replay_handoff handoff;
 	/*
@@ -201,7 +202,7 @@ struct replay_config {
 	 * or sched_wakeup_new) goes where the model's select_task_rq_fair()
 	 * puts it on the simulated state; one whose state matches keeps the
 	 * traced CPU.  state_placement_forks: forks too (else wakeups only).
-	 * Off by default: docs/validation.md, "Seventh pass (placement)".
+	 * Off by default: docs/validation-log.md, "Seventh pass (placement)".
 	 */
 	bool state_placement;
 	bool state_placement_forks;

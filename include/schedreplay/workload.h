@@ -434,7 +434,7 @@ struct wl_options {
 	/*
 	 * Pipes and sockets from the syscall events (docs/replay.md,
 	 * "Channels"): WL_CHANNELS_OFF (default: measured worse on the
-	 * hackbench captures, docs/validation.md "Eleventh pass") ignores
+	 * hackbench captures, docs/validation-log.md "Eleventh pass") ignores
 	 * those events (the workload of a trace without them);
 	 * WL_CHANNELS_AUTO extracts them when the trace has
 	 * sys_{enter,exit}_{read,write}.
@@ -447,7 +447,8 @@ struct wl_options {
 	 * within the longest uncontested sample of its path and waker
 	 * context; beyond, it is queued (scheduling delay).  true (all):
 	 * every preempting-path sample is a cost, the calibration before
-	 * docs/validation.md's seventeenth pass.
+	 * the seventeenth pass (docs/validation-log.md, "The free group's p99
+	 * after a boundary").
 	 */
 	bool all_preempt_costs;
 	/* Progress: called about every 2^18 events with the fraction of the

@@ -187,7 +187,8 @@ done
 # times and the CFS model does not preempt it there: under profile 6.1 the
 # hand-off is handed over with the wakee the next buddy (docs/replay.md,
 # "Hand-offs"), not slept - sleeping gave sh 168 wakeups for its traced 12
-# and sched_wakeup +18.8 % (docs/validation.md, "External traces")
+# and sched_wakeup +18.8 % (docs/validation-log.md, "External traces: arm-lisa's
+# trace.txt under profile 6.1")
 t=$dir/arm-lisa/trace_txt/trace.txt
 if [ -f "$t" ]; then
 	"$sr" replay "$t" > "$tmp/hand.txt" 2> /dev/null

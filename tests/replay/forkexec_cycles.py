@@ -36,7 +36,8 @@ sched_migrate_task, taken off by their switch-in).  Printed, trace and replay:
      same signature at the parent's next local wakeup after a vfork block beside an older child
      k-2 (item 3), by which child ran first at that block.
 
-Analysis helper, not a test (docs/validation.md, fifteenth pass).
+Analysis helper, not a test (docs/validation-log.md,
+"Fifteenth pass: forkexec's extra `xargs` waits").
 """
 import argparse
 import re

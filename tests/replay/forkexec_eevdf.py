@@ -50,7 +50,7 @@ Printed:
      delayed) at c-1's fork, and the time from that fork to the parent's wakeup by c-1's exec.
   --list N prints the first N rank-2 blocks entity by entity.
 
-Analysis helper, not a test (docs/validation.md, "forkexec's vfork-block pick, state by state").
+Analysis helper, not a test (docs/validation-log.md, "forkexec's vfork-block pick, state by state").
 """
 import argparse
 import re

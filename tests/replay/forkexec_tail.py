@@ -33,7 +33,7 @@ number (one seed's mean).  Then X's local exec wakeups by the children queued at
 (other tasks left out), with the share of each path; and the wakeups matched by role and child
 index (fork order) that cross --lo upwards or downwards from the trace to a dump, by class.
 
-Analysis helper, not a test (docs/validation.md, "After the seventeenth pass: forkexec's p95,
+Analysis helper, not a test (docs/validation-log.md, "After the seventeenth pass: forkexec's p95,
 wakeup by wakeup").
 """
 import argparse

@@ -27,7 +27,7 @@ Per input, printed side by side (one column per file, the first is normally the 
 
 Both inputs are text in the `trace-cmd report` line shape, the dump of `replay --dump-events`
 and `trace-cmd report -t` alike (an instance prefix `NAME:` is ignored).  Analysis helper, not a
-test (docs/validation.md, ninth pass).
+test (docs/validation-log.md, "Ninth pass").
 """
 import argparse
 import json

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The idle path's calibration samples against the idle residency at the
- * waking (docs/validation.md, "Idle residency and the idle-exit cost").
+ * waking (docs/validation-log.md, "Idle residency and the idle-exit cost").
  *
  *   idle_residency TRACE.dat...
  *

@@ -23,7 +23,7 @@ on for at least half of --min-us before the first switch, and how many distinct 
 current (CPU, task, switch-in time) those were.  A wakeup is also counted per ordinal (the n-th wakeup of that pid) so that the
 same wakeups can be compared across inputs: `--same` prints, for the trace's long waits, what
 each dump gave the n-th wakeup of that pid.
-Analysis helper, not a test (docs/validation.md, "hackbench-shares' p99, wakeup by wakeup").
+Analysis helper, not a test (docs/validation-log.md, "hackbench-shares' p99, wakeup by wakeup").
 """
 import argparse
 import re

@@ -14,7 +14,7 @@ Columns: sw_R (switched out runnable: R, R+), sw_S (asleep: S, D and the rest), 
 the dumps' mean, and the task's summed runtime (ms).  A task's group is the cgroup basename of
 its wakeup samples in report --samples (tasks without a sample: '-').  The trace's counts are
 its raw events (no restored switches; sched_stat_runtime of every class).  Analysis helper, not
-a test (docs/validation.md, "small-chan, wakeup by wakeup").
+a test (docs/validation-log.md, "small-chan, wakeup by wakeup").
 """
 import argparse
 import re

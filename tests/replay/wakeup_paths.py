@@ -26,7 +26,7 @@ replay's early wake (docs/replay.md, "Early wakes": the task blocks and is woken
 The trace file's own samples are matched to report's (its latency, with the switches out of
 idle the reader restores); in the trace an untraced switch is inferred where a CPU's buffer
 shows another current task.  Both inputs are text in the `trace-cmd report` line shape.
-Analysis helper, not a test (docs/validation.md, "After the sixteenth pass: the hackbench-chan
+Analysis helper, not a test (docs/validation-log.md, "After the sixteenth pass: the hackbench-chan
 p95").
 """
 import argparse
