@@ -23,6 +23,10 @@ switch-in:
 L is local (sched_waking on the target CPU) or remote.  A sample is also marked `early` when its
 sched_waking comes within 0.5 us after the wakee's own switch-out asleep: in a dump that is the
 replay's early wake (docs/replay.md, "Early wakes": the task blocks and is woken at once).
+With --buckets LIST (e.g. 5,10,20,50) every input also gets a table of the samples by
+coarse class - preempt/queued (behind the current, or behind other switches) x local/remote,
+idle, early (the stand-in in a dump), new, moved - and by latency bucket (us): the split of a
+percentile's miss (docs/validation-log.md, "hackbench-shares-run2's p50, path by path").
 The trace file's own samples are matched to report's (its latency, with the switches out of
 idle the reader restores); in the trace an untraced switch is inferred where a CPU's buffer
 shows another current task.  Both inputs are text in the `trace-cmd report` line shape.
@@ -93,6 +97,35 @@ def classify(path, pids, start):
     return res
 
 
+def coarse(r):
+    """The class of sample @r for --buckets: early first (a dump's stand-in)."""
+    k = r['k']
+    if r['early']:
+        return 'early'
+    if k.startswith('new:') or k == 'moved':
+        return k.split(':')[0]
+    if k.startswith('idle'):
+        return 'idle'
+    loc = 'L' if k.endswith('local') else 'R'
+    return ('preempt_' if k.startswith('preempt') else 'queued_') + loc
+
+
+def bucket_table(res, edges):
+    """Print the samples of @res by coarse() class and latency bucket (@edges in us)."""
+    names = ['%g-%g' % (a, b) for a, b in zip([0] + edges, edges)] + ['>=%g' % edges[-1]]
+    tab = defaultdict(lambda: [0] * len(names))
+    for r in res:
+        us = r['lat'] / 1e3
+        tab[coarse(r)][sum(us >= e for e in edges)] += 1
+    print('  %-12s' % 'class' + ''.join('%8s' % n for n in names) + '%8s' % 'all')
+    order = ['preempt_L', 'queued_L', 'preempt_R', 'queued_R', 'idle', 'early', 'new', 'moved']
+    for k in order:
+        if k in tab:
+            print('  %-12s' % k + ''.join('%8d' % x for x in tab[k]) + '%8d' % sum(tab[k]))
+    tot = [sum(v[i] for v in tab.values()) for i in range(len(names))]
+    print('  %-12s' % 'all' + ''.join('%8d' % x for x in tot) + '%8d' % sum(tot))
+
+
 def pct(v, p):
     v = sorted(v)
     return v[max(0, math.ceil(p / 100 * len(v)) - 1)] if v else 0
@@ -109,8 +142,11 @@ def main():
                          'a trace without sched_waking (as report does there)')
     ap.add_argument('--band', nargs=2, type=float, default=(35.0, 75.0), metavar=('LO', 'HI'),
                     help='latency band in us (default 35 75)')
+    ap.add_argument('--buckets', metavar='LIST',
+                    help='also a table by class and latency bucket, edges in us (e.g. 5,10,20,50)')
     ap.add_argument('files', nargs='+', help='trace-cmd report -t text or --dump-events files')
     a = ap.parse_args()
+    edges = sorted(float(x) for x in a.buckets.split(',')) if a.buckets else None
     lo, hi = a.band[0] * 1000, a.band[1] * 1000
     pids, meas = set(), {}
     with open(a.samples) as f:
@@ -148,6 +184,8 @@ def main():
                 k, len(v), sum(r['early'] for r in by[k]), pct(v, 50) / 1e3, pct(v, 90) / 1e3,
                 sum(lo <= x < hi for x in v),
                 sum(lo <= r['lat'] < hi and r['early'] for r in by[k]), sum(x >= hi for x in v)))
+        if edges:
+            bucket_table(res, edges)
 
 
 if __name__ == '__main__':
