@@ -113,8 +113,8 @@ enum replay_early_wakes {
  * sched_move_task(), which set need_resched itself).  do_exit() has no
  * preemption point from there to do_task_dead() on a preempt=none kernel
  * (docs/replay.md, "Exits").
- *   NOW    the wakeup preempts the exiting task after the path's cost, as
- *          any other (the default);
+ *   NOW    the wakeup reschedules that CPU after the path's cost, as a
+ *          preempting wakeup (the default);
  *   DEFER  it arms no preemption: the exiting task runs on to its EXIT,
  *          whose final __schedule() honours the resched (measured, not
  *          adopted: docs/validation.md).
