@@ -368,6 +368,16 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 
 	if (!model_need_resched(s->m, cpu))
 		return 0;
+	if (s->cfg.exit_preempt == REPLAY_EXIT_PREEMPT_DEFER && !was_idle &&
+	    s->cpus[cpu].curr >= 0 && s->tasks[s->cpus[cpu].curr].exiting)
+		/*
+		 * The task preempted is past its EXIT_MOVE, whose
+		 * sched_move_task() set need_resched already (the wakeup check
+		 * returned at once: check_preempt_wakeup_fair()): no preemption
+		 * point before its final __schedule() (do_task_dead()) on a
+		 * preempt=none kernel, which honours it (as run_ops()'s).
+		 */
+		return 0;
 	if (was_idle)
 		path = WL_PATH_IDLE;
 	else if (waker_cpu == cpu)

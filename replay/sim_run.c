@@ -106,6 +106,20 @@ int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out)
 	return 0;
 }
 
+int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out)
+{
+	static const char *const names[] = {
+		[REPLAY_EXIT_PREEMPT_NOW] = "now",
+		[REPLAY_EXIT_PREEMPT_DEFER] = "defer",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_exit_preempt)i;
+	return 0;
+}
+
 /*
  * The reason of a profile chosen by the trace's upper bound of its kernel
  * release (wl_facts.release_before, the kernel line's "before"), one per

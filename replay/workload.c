@@ -64,6 +64,8 @@ struct tstate {
 	uint32_t handoff_to;         /* QUEUED: preempted by run_wakee (a hand-off) */
 	uint32_t handoff_from;       /* the task that handed off to this one */
 	bool exiting;                /* sched_process_exit seen, its EXIT_MOVE not yet placed */
+	uint32_t move_op;            /* its EXIT_MOVE placed: that op's index + 1 (0: none), until
+					it is switched out (retract_exit_move()) or exits */
 	bool exited;                 /* sched_process_exit seen (in its context) */
 	uint64_t blocked_ts;         /* BLOCKED by a switch-out: then (0: since the trace start) */
 	bool exit_queued;            /* QUEUED by a preemption after that: it runs again */
@@ -142,6 +144,7 @@ struct wl_builder {
 	bool started;
 	uint64_t first_ts, last_ts;
 	bool saw_r_plus, saw_r;      /* preempted tasks shown as "R+" / as "R" */
+	bool dead_ops;               /* some ops are kind 0: drop_dead_ops() at the end */
 #define WL_LEAD_BUCKET_NS 50u
 #define WL_LEAD_BUCKETS 200u     /* up to 10 us */
 	uint32_t lead_hist[WL_LEAD_BUCKETS];
@@ -879,6 +882,32 @@ static void lost_switch_woken_there(struct wl_builder *b, uint32_t t,
 }
 
 /*
+ * Exiting task @p leaves its CPU before its exit (preempted, or asleep):
+ * the charge its EXIT_MOVE was placed at was not sched_move_task()'s.
+ * do_exit() has no preemption point between sched_autogroup_exit_task()
+ * and do_task_dead() (cgroup_exit(), exit_notify() under tasklist_lock,
+ * exit_rcu(): no cond_resched(); preempt_enable() schedules nothing on a
+ * preempt=none kernel), so the move and the final __schedule() are in one
+ * run: that charge was an earlier one (a preemption's at task_work_run()'s
+ * or close_files()' cond_resched(), a wakeup's enqueue).  The op is dropped
+ * (kind 0: drop_dead_ops()) and the next charge is the candidate.
+ */
+static void retract_exit_move(struct wl_builder *b, uint32_t p)
+{
+	struct tstate *s = &b->ts.v[p];
+
+	if (!s->move_op)
+		return;
+	if (s->move_op <= s->ops.n && s->ops.v[s->move_op - 1].kind == WL_OP_EXIT_MOVE) {
+		s->ops.v[s->move_op - 1].kind = 0;
+		b->dead_ops = true;
+		note(b, WL_NOTE_EXIT_MOVE_RETRACTED);
+		s->exiting = true;
+	}
+	s->move_op = 0;
+}
+
+/*
  * Task @p's exit (do_task_dead()): its last switch, traced (prev_state
  * @prev_state, X) or not (pid_change()'s leader, released by de_thread()).
  * A fair task's ops end EXIT_MOVE (its sched_process_exit's charge not
@@ -897,6 +926,7 @@ static int task_exit(struct wl_builder *b, uint32_t p, uint64_t prev_state)
 	    push_op(b, p, WL_OP_EXIT_MOVE, 0, 0, 0))
 		return -1;
 	s->exiting = false;
+	s->move_op = 0;
 	if (b->tasks.v[p].cls == WL_CLASS_FAIR && push_op(b, p, WL_OP_EXIT, 0, 0, prev_state))
 		return -1;
 	if (lookup(b, pid) == p && pid_map_set(b, pid, 0))
@@ -1708,6 +1738,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		}
 		switch (sw->prev_run) {
 		case TRACE_STATE_RUNNING:
+			retract_exit_move(b, p);
 			s->st = TS_QUEUED;
 			s->exit_queued = s->exited;
 			s->runnable_since = ev->ts;
@@ -1728,6 +1759,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			    ev->ts - stat_ts < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
 				b->lead_hist[(ev->ts - stat_ts) / WL_LEAD_BUCKET_NS]++;
 
+			retract_exit_move(b, p);
 			if (switch_out_blocked(b, p, special, (uint64_t)sw->prev_state, ev->ts))
 				return -1;
 			if (s->waking != WL_NONE) {
@@ -2081,6 +2113,7 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 		b->ts.v[t].exiting = false;
 		if (flush_run(b, t, ev->ts) || push_op(b, t, WL_OP_EXIT_MOVE, 0, 0, 0))
 			return -1;
+		b->ts.v[t].move_op = b->ts.v[t].ops.n;
 	}
 	return wl_hz_probe_add(b->hz, ev->cpu, ev->ts, r->runtime);
 }
@@ -2794,26 +2827,23 @@ static int on_syscall(struct wl_builder *b, const struct trace_event *ev, enum w
 }
 
 /*
- * Resolve the channels, then drop the dead placeholders (kind 0) and merge
- * the RUNs they separated; hand-off WAITs name BLOCK ops by index: renumbered.
+ * Drop the dead ops (kind 0: a channel's placeholder, a retracted
+ * EXIT_MOVE) and merge the RUNs they separated; hand-off WAITs name BLOCK
+ * ops by index: renumbered.
  */
-static int chan_finish(struct wl_builder *b)
+static int drop_dead_ops(struct wl_builder *b)
 {
-	struct wl_chanb_task *tt = calloc(b->ts.n ? b->ts.n : 1, sizeof(*tt));
 	uint32_t **map = calloc(b->ts.n ? b->ts.n : 1, sizeof(*map));
+	uint32_t *old_n = calloc(b->ts.n ? b->ts.n : 1, sizeof(*old_n));
 	int ret = -1;
 
-	if (!tt || !map)
-		goto out;
-	for (uint32_t t = 0; t < b->ts.n; t++)
-		tt[t] = (struct wl_chanb_task){ .ops = b->ts.v[t].ops.v, .nr_ops = b->ts.v[t].ops.n,
-						.parent = b->tasks.v[t].parent, .cls = b->tasks.v[t].cls };
-	if (wl_chanb_finish(b->chan, tt, b->ts.n, b->wakes.n, b->wl))
+	if (!map || !old_n)
 		goto out;
 	for (uint32_t t = 0; t < b->ts.n; t++) {
 		struct tstate *s = &b->ts.v[t];
 		uint32_t k = 0;
 
+		old_n[t] = s->ops.n;
 		if (s->ops.n && !(map[t] = malloc(s->ops.n * sizeof(**map))))
 			goto out;
 		for (uint32_t i = 0; i < s->ops.n; i++) {
@@ -2840,7 +2870,7 @@ static int chan_finish(struct wl_builder *b)
 			struct wl_op *o = &s->ops.v[i];
 
 			if (o->kind == WL_OP_WAIT && o->arg < b->ts.n && map[o->arg] &&
-			    o->value < tt[o->arg].nr_ops)
+			    o->value < old_n[o->arg])
 				o->value = map[o->arg][o->value];
 		}
 	}
@@ -2849,6 +2879,25 @@ out:
 	for (uint32_t t = 0; map && t < b->ts.n; t++)
 		free(map[t]);
 	free(map);
+	free(old_n);
+	return ret;
+}
+
+/* Resolve the channels (their void placeholders become kind 0: dropped after). */
+static int chan_finish(struct wl_builder *b)
+{
+	struct wl_chanb_task *tt = calloc(b->ts.n ? b->ts.n : 1, sizeof(*tt));
+	int ret = -1;
+
+	if (!tt)
+		goto out;
+	for (uint32_t t = 0; t < b->ts.n; t++)
+		tt[t] = (struct wl_chanb_task){ .ops = b->ts.v[t].ops.v, .nr_ops = b->ts.v[t].ops.n,
+						.parent = b->tasks.v[t].parent, .cls = b->tasks.v[t].cls };
+	if (wl_chanb_finish(b->chan, tt, b->ts.n, b->wakes.n, b->wl))
+		goto out;
+	ret = 0;
+out:
 	free(tt);
 	return ret;
 }
@@ -3126,7 +3175,12 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	 * runs when any was seen, to remove their placeholders).
 	 */
 	wl->facts.chan.syscalls = b->sys_seen == 0xf;
-	if (b->chan && b->sys_seen && chan_finish(b))
+	if (b->chan && b->sys_seen) {
+		if (chan_finish(b))
+			goto oom;
+		b->dead_ops = true;     /* (its placeholders; as before, RUNs merged) */
+	}
+	if (b->dead_ops && drop_dead_ops(b))
 		goto oom;
 	for (uint32_t t = 0; t < b->ts.n; t++)
 		total += b->ts.v[t].ops.n;
@@ -3417,6 +3471,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",
 	[WL_NOTE_CGROUP_OTHER_ROOT] = "cgroup_attach_task events of hierarchies other than the cpu controller's: ignored",
 	[WL_NOTE_WAKING_NO_WAKEUP] = "switch-ins of tasks whose sched_waking was traced but not their sched_wakeup: that waking ended the sleep, on the CPU they ran on",
+	[WL_NOTE_EXIT_MOVE_RETRACTED] = "exiting tasks switched out after the charge taken for their EXIT_MOVE (a preemption's or a wakeup's, before sched_move_task()): the EXIT_MOVE placed at a charge of their last run instead",
 	[WL_NOTE_RACE_WAKE] = "wakings that reached a task still on its CPU before it blocked (waker and sleeper racing): replayed as block + immediate wake",
 };
 

@@ -107,6 +107,23 @@ enum replay_early_wakes {
 	REPLAY_EARLY_SLEEP,
 };
 
+/*
+ * replay_config.exit_preempt: a wakeup whose wakeup check leaves need_resched
+ * set on a CPU whose current task is past its EXIT_MOVE (do_exit()'s
+ * sched_move_task(), which set need_resched itself).  do_exit() has no
+ * preemption point from there to do_task_dead() on a preempt=none kernel
+ * (docs/replay.md, "Exits").
+ *   NOW    the wakeup reschedules that CPU after the path's cost, as a
+ *          preempting wakeup (the default);
+ *   DEFER  it arms no preemption: the exiting task runs on to its EXIT,
+ *          whose final __schedule() honours the resched (measured, not
+ *          adopted: docs/validation.md).
+ */
+enum replay_exit_preempt {
+	REPLAY_EXIT_PREEMPT_NOW = 0,
+	REPLAY_EXIT_PREEMPT_DEFER,
+};
+
 struct replay_config {
 	/* NULL: the profile for the trace's kernel release, else the default */
 	const struct model_profile *profile;
@@ -131,6 +148,8 @@ struct replay_config {
 	bool skip_early_blocks;
 	/* the latency of the blocks skip_early_blocks keeps for non-sync wakes (above) */
 	enum replay_early_wakes early_wakes;
+	/* a wakeup's resched of a CPU running a task past its EXIT_MOVE (above) */
+	enum replay_exit_preempt exit_preempt;
 	/*
 	 * The idle path's cost is drawn from the table of the idle residency
 	 * band of its CPU (how long it had been idle at the wakeup, calib.h
@@ -247,6 +266,8 @@ int replay_channels_parse(const char *name, enum wl_channels *wl, bool *strict);
 int replay_handoff_parse(const char *name, enum replay_handoff *out);
 /* "sample", "nosample", "nocost" -> *out; -1 (out unchanged) for anything else. */
 int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out);
+/* "now", "defer" -> *out; -1 (out unchanged) for anything else. */
+int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out);
 
 /* The profile a configuration resolves to for @wl, and why (static text). */
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,

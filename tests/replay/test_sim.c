@@ -545,6 +545,57 @@ static void test_flush_hold(void)
 }
 
 /*
+ * --exit-preempt (docs/replay.md, "Exits"): task 50 runs alone on CPU 0 from
+ * 1 ms (its slice protection long spent), exits (its sched_process_exit at
+ * 10 ms, its EXIT_MOVE's charge at 10.01 ms), wakes its parent 40 (nice
+ * -20: the earliest deadline) there at 10.02 ms and runs on to its last
+ * switch at 10.05 ms.  The EXIT_MOVE left need_resched set: by default
+ * (now) the wakeup preempts 50 at once (no costs), and 40 runs from
+ * 10.02 ms; defer arms nothing and 40 runs from 50's exit, 10.05 ms, as in
+ * the trace.
+ */
+static void test_exit_preempt(void)
+{
+	struct trace_event ev[16], e;
+	size_t n = 0;
+	struct wl_workload *wl;
+
+	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(1 * MS, 0, 40, 'S', 100, 50, 120);
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 10 * MS, 0, 50);
+	e.u.exit.pid = 50;
+	ev[n++] = e;
+	ev[n++] = ev_runtime(10 * MS + 10 * US, 0, 50, 1 * MS);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 10 * MS + 20 * US, 0, 50, 0, 40, 100, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 10 * MS + 21 * US, 0, 50, 0, 40, 100, 0);
+	ev[n++] = ev_switch(10 * MS + 50 * US, 0, 50, 'X', 120, 40, 100);
+	ev[n++] = ev_switch(11 * MS, 0, 40, 'S', 100, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	for (int defer = 0; defer <= 1; defer++) {
+		struct replay_config rc;
+		struct replay_result *r;
+		char *dump;
+		uint64_t in;
+
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		CHECK_EQ(replay_exit_preempt_parse(defer ? "defer" : "now", &rc.exit_preempt), 0);
+		r = run_dump(wl, &rc, &dump);
+		CHECK(r != NULL);
+		if (r) {
+			in = dump_find(dump, 0, 10 * MS, "==> task40:40");
+			CHECK_EQ(in, defer ? 10 * MS + 50 * US : 10 * MS + 20 * US);
+			replay_result_free(r);
+		}
+		free(dump);
+	}
+	wl_free(wl);
+}
+
+/*
  * The flush hold under --placement model: a member the model places off the
  * flush's CPU (CPU 0 idle, its previous CPU) is not held to the end of CPU
  * 1's flush (review of 1 Dec 2026).
@@ -2354,6 +2405,7 @@ int main(int argc, char **argv)
 	test_pull_before_fork();
 	test_stopper_move_restored();
 	test_flush_hold();
+	test_exit_preempt();
 	test_flush_hold_model();
 	test_channel_wakes();
 	test_early_wakes();

@@ -345,6 +345,53 @@ static void pid_reuse_in_exit(bool early)
 	wl_free(wl);
 }
 
+/*
+ * An exiting task preempted after its sched_process_exit (its first charge
+ * there is the preemption's, at a cond_resched() of task_work_run()) and
+ * run again: its EXIT_MOVE is the charge of its last run (sched_move_task(),
+ * no preemption point from there to do_task_dead()), not the first one.
+ * 50 runs 1-3.02 ms (exit at 3 ms, charge 3.01 ms, R), 60 runs to 4 ms,
+ * 50 again 4-4.06 ms (charge 4.05 ms, X).
+ */
+static void test_exit_move_last_run(void)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t o;
+	unsigned int it = 0;
+	const char *text;
+	uint64_t v, retracted = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 60, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	feed(ev_switch(2 * MS, 1, 60, 'S', 120, 0, 120));
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 0, 50);
+	e.u.exit.pid = 50;
+	feed(e);
+	feed(ev_runtime(3 * MS + 10 * US, 0, 50, 2 * MS));        /* not the move's */
+	feed(ev_switch(3 * MS + 20 * US, 0, 50, 'R', 120, 60, 120));
+	feed(ev_switch(4 * MS, 0, 60, 'S', 120, 50, 120));
+	feed(ev_runtime(4 * MS + 50 * US, 0, 50, 60 * US));       /* the EXIT_MOVE */
+	feed(ev_switch(4 * MS + 60 * US, 0, 50, 'X', 120, 0, 120));
+	wl = finish();
+	o = task_of(wl, 50, 0);
+	CHECK(o != WL_NONE);
+	/* RUN 2.02 + 0.05 ms, EXIT_MOVE, RUN 10 us, EXIT */
+	CHECK_EQ(wl_task(wl, o)->nr_ops, 4);
+	CHECK_EQ(op_of(wl, o, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, o, 0)->value, 2 * MS + 70 * US);
+	CHECK_EQ(op_of(wl, o, 1)->kind, WL_OP_EXIT_MOVE);
+	CHECK_EQ(op_of(wl, o, 2)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, o, 2)->value, 10 * US);
+	CHECK_EQ(op_of(wl, o, 3)->kind, WL_OP_EXIT);
+	while (wl_note_at(wl, &it, &text, &v))
+		if (strstr(text, "their EXIT_MOVE"))
+			retracted = v;
+	CHECK_EQ(retracted, 1);
+	wl_free(wl);
+}
+
 static void test_pid_reuse_in_exit(void)
 {
 	pid_reuse_in_exit(false);
@@ -438,7 +485,7 @@ static void reuse_preempted_old(bool early, bool migrate)
 	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 0, 50);
 	e.u.exit.pid = 50;
 	feed(e);
-	feed(ev_runtime(3 * MS + 60 * US, 0, 50, 2 * MS));       /* the EXIT_MOVE */
+	feed(ev_runtime(3 * MS + 60 * US, 0, 50, 2 * MS));       /* not the EXIT_MOVE */
 	if (early)
 		feed(ev_switch(pre, 0, 50, 'R', 120, 7, 120));
 	if (early && migrate) {
@@ -481,13 +528,16 @@ static void reuse_preempted_old(bool early, bool migrate)
 	n = task_of(wl, 50, 1);
 	CHECK(o != WL_NONE && n != WL_NONE);
 	CHECK_EQ(task_of(wl, 50, 2), WL_NONE);
-	/* old: RUN 2.06 ms, EXIT_MOVE, RUN to @pre and 0.03 ms, EXIT */
-	CHECK_EQ(wl_task(wl, o)->nr_ops, 4);
-	CHECK_EQ(op_of(wl, o, 0)->value, 2 * MS + 60 * US);
+	/*
+	 * old: RUN to @pre and 0.03 ms, EXIT_MOVE, EXIT: its charge at 3.06 ms
+	 * was not sched_move_task()'s (preempted after it), its last run has
+	 * none (retract_exit_move())
+	 */
+	CHECK_EQ(wl_task(wl, o)->nr_ops, 3);
+	CHECK_EQ(op_of(wl, o, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, o, 0)->value, pre - 1 * MS + 30 * US);
 	CHECK_EQ(op_of(wl, o, 1)->kind, WL_OP_EXIT_MOVE);
-	CHECK_EQ(op_of(wl, o, 2)->kind, WL_OP_RUN);
-	CHECK_EQ(op_of(wl, o, 2)->value, pre - 3 * MS - 60 * US + 30 * US);
-	CHECK_EQ(op_of(wl, o, 3)->kind, WL_OP_EXIT);
+	CHECK_EQ(op_of(wl, o, 2)->kind, WL_OP_EXIT);
 	/* new: forked by 1, RUN 2 ms (0.03 ms less when preempted), BLOCK */
 	CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_NEW);
 	CHECK_EQ(wl_task(wl, n)->nr_ops, 2);
@@ -2336,6 +2386,7 @@ int main(void)
 	test_race_and_spurious();
 	test_lifecycle();
 	test_pid_reuse_in_exit();
+	test_exit_move_last_run();
 	test_pid_reuse_open_switch();
 	test_multithreaded_exec();
 	test_exec_leader_off_cpu();
