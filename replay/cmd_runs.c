@@ -366,13 +366,13 @@ static const struct run_opt run_opt_table[] = {
 	  "preemption cost (nocost), or comes after the sleep the trace\n"
 	  "shows for that block, not at once (sleep); measured, not\n"
 	  "adopted (docs/replay.md, \"Early wakes\")" },
-	{ "exit-preempt", "now|defer", RUN_OPTS_MODEL, set_exit_preempt, .help =
+	{ "exit-preempt", "defer|now", RUN_OPTS_MODEL, set_exit_preempt, .help =
 	  "a wakeup onto a CPU whose task is past its exit's\n"
 	  "sched_move_task() (EXIT_MOVE, which set need_resched there)\n"
-	  "reschedules after the path's cost (now, the default) or not:\n"
-	  "the task runs on to its final __schedule() (defer: no\n"
-	  "preemption point there on a preempt=none kernel); measured,\n"
-	  "not adopted (docs/replay.md, \"Exits\")" },
+	  "arms no preemption: the task runs on to its final\n"
+	  "__schedule() (defer, the default: no preemption point there\n"
+	  "on a preempt=none kernel), or reschedules after the path's\n"
+	  "cost (now, for comparisons; docs/replay.md, \"Exits\")" },
 	{ "idle-residency", "on|off", RUN_OPTS_MODEL, set_idle_residency, .help =
 	  "on: a wakeup onto an idle CPU draws its idle-exit\n"
 	  "cost from the samples of the CPU's idle residency band (how long\n"

@@ -113,15 +113,15 @@ enum replay_early_wakes {
  * sched_move_task(), which set need_resched itself).  do_exit() has no
  * preemption point from there to do_task_dead() on a preempt=none kernel
  * (docs/replay.md, "Exits").
- *   NOW    the wakeup reschedules that CPU after the path's cost, as a
- *          preempting wakeup (the default);
  *   DEFER  it arms no preemption: the exiting task runs on to its EXIT,
- *          whose final __schedule() honours the resched (measured, not
- *          adopted: docs/validation.md).
+ *          whose final __schedule() honours the resched (the default);
+ *   NOW    the wakeup reschedules that CPU after the path's cost, as a
+ *          preempting wakeup (the default until 2 Dec 2026, for
+ *          comparisons: docs/validation.md, "Goals met, pass by pass").
  */
 enum replay_exit_preempt {
-	REPLAY_EXIT_PREEMPT_NOW = 0,
-	REPLAY_EXIT_PREEMPT_DEFER,
+	REPLAY_EXIT_PREEMPT_DEFER = 0,
+	REPLAY_EXIT_PREEMPT_NOW,
 };
 
 struct replay_config {
