@@ -1827,6 +1827,25 @@ static size_t early_events(struct trace_event *ev)
 	return n;
 }
 
+/* A replay of @wl under replay_config.early_wakes @mode, @ps's task's samples into @ps. */
+static struct replay_result *run_early(const struct wl_workload *wl, enum replay_early_wakes mode,
+				       struct pid_samples *ps)
+{
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+	struct replay_result *r;
+
+	replay_config_default(&rc);
+	rc.early_wakes = mode;
+	rc.sample_sink = pid_sample;
+	rc.sample_ctx = ps;
+	r = replay_run(wl, &rc, &err);
+	CHECK(r != NULL);
+	if (!r)
+		fprintf(stderr, "replay: %s\n", err.msg);
+	return r;
+}
+
 /*
  * The three modes on early_events(): the same events (74 switches, 37
  * wakeups) and the same 3 stand-ins; sample: 60's 8 samples, the stand-ins'
@@ -1851,20 +1870,10 @@ static void test_early_wakes(void)
 	CHECK_EQ(lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count, 25 + 4 + 8);
 	for (int mode = REPLAY_EARLY_SAMPLE; mode <= REPLAY_EARLY_NOCOST; mode++) {
 		struct pid_samples ps = { .pid = 60 };
-		struct replay_config rc;
-		struct sr_error err = { 0 };
-		struct replay_result *r;
+		struct replay_result *r = run_early(wl, (enum replay_early_wakes)mode, &ps);
 
-		replay_config_default(&rc);
-		rc.early_wakes = (enum replay_early_wakes)mode;
-		rc.sample_sink = pid_sample;
-		rc.sample_ctx = &ps;
-		r = replay_run(wl, &rc, &err);
-		CHECK(r != NULL);
-		if (!r) {
-			fprintf(stderr, "replay: %s\n", err.msg);
+		if (!r)
 			continue;
-		}
 		CHECK_EQ(count(r, "sched_switch"), 74);
 		CHECK_EQ(count(r, "sched_wakeup"), 37);
 		CHECK_EQ(note_count(r, "early wakes neither sync nor a race"), 3);
@@ -1908,20 +1917,11 @@ static void test_early_wakes_sleep(void)
 			CHECK_EQ(w->sleep_ns, 408 * US);
 	}
 	for (int k = 0; k < 2; k++) {
-		struct replay_config rc;
-		struct sr_error err = { 0 };
-		struct replay_result *r;
+		struct replay_result *r = run_early(wl, k ? REPLAY_EARLY_SLEEP : REPLAY_EARLY_SAMPLE,
+						    &ps[k]);
 
-		replay_config_default(&rc);
-		rc.early_wakes = k ? REPLAY_EARLY_SLEEP : REPLAY_EARLY_SAMPLE;
-		rc.sample_sink = pid_sample;
-		rc.sample_ctx = &ps[k];
-		r = replay_run(wl, &rc, &err);
-		CHECK(r != NULL);
-		if (!r) {
-			fprintf(stderr, "replay: %s\n", err.msg);
+		if (!r)
 			continue;
-		}
 		CHECK_EQ(count(r, "sched_switch"), 74);
 		CHECK_EQ(count(r, "sched_wakeup"), 37);
 		CHECK_EQ(note_count(r, "early wakes neither sync nor a race"), 3);
