@@ -1588,6 +1588,27 @@ static void test_pull_under_traced_stopper(void)
 }
 
 /*
+ * The tasks of CPU 0 in test_active_balance_synth() and
+ * test_stopper_over_rt(), after @n events: 51 runs from 100 us, 52 (nice
+ * 19) from 100 ms, 51 again from 200 ms; at 201 ms the trace moves 51 to
+ * CPU 1 (it may move; 52 never leaves CPU 0: pinned), where it runs
+ * 201.1-202 ms; 52 runs again on CPU 0 202-203 ms.  The new count.
+ */
+static size_t cpu0_51_52_events(struct trace_event *ev, size_t n)
+{
+	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_switch(100 * MS, 0, 51, 'R', 120, 52, 139);
+	ev[n++] = ev_switch(200 * MS, 0, 52, 'R', 139, 51, 120);
+	ev[n++] = ev_switch(201 * MS, 0, 51, 'R', 120, 0, 120);
+	ev[n++] = ev_migrate(201 * MS, 1, 51, 0, 1);
+	ev[n++] = ev_switch(201100 * US, 1, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_switch(202 * MS, 1, 51, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(202 * MS, 0, 0, 'R', 120, 52, 139);
+	ev[n++] = ev_switch(203 * MS, 0, 52, 'S', 139, 0, 120);
+	return n;
+}
+
+/*
  * The model's active balance without a migration/N in the workload
  * (--placement model).  CPU 0 runs 51 (seen on CPU 1 at the end: it may
  * move) and 52 (nice 19, CPU 0 only: pinned); CPU 1 runs 54 (pinned) until
@@ -1615,15 +1636,7 @@ static void test_active_balance_synth(void)
 
 	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 54, 120);
 	ev[n++] = ev_switch(10 * MS, 1, 54, 'S', 120, 0, 120);
-	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 51, 120);
-	ev[n++] = ev_switch(100 * MS, 0, 51, 'R', 120, 52, 139);
-	ev[n++] = ev_switch(200 * MS, 0, 52, 'R', 139, 51, 120);
-	ev[n++] = ev_switch(201 * MS, 0, 51, 'R', 120, 0, 120);
-	ev[n++] = ev_migrate(201 * MS, 1, 51, 0, 1);
-	ev[n++] = ev_switch(201100 * US, 1, 0, 'R', 120, 51, 120);
-	ev[n++] = ev_switch(202 * MS, 1, 51, 'S', 120, 0, 120);
-	ev[n++] = ev_switch(202 * MS, 0, 0, 'R', 120, 52, 139);
-	ev[n++] = ev_switch(203 * MS, 0, 52, 'S', 139, 0, 120);
+	n = cpu0_51_52_events(ev, n);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	replay_config_default(&rc);
@@ -1692,7 +1705,6 @@ static void test_stopper_over_rt(uint64_t seed)
 
 	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 54, 120);
 	ev[n++] = ev_switch(60 * US, 2, 0, 'R', 120, 56, 120);
-	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 51, 120);
 	ev[n++] = ev_switch(10 * MS, 1, 54, 'S', 120, 0, 120);
 	ev[n++] = ev_switch(10 * MS, 2, 56, 'S', 120, 0, 120);
 	ev[n++] = ev_switch(25 * MS, 1, 0, 'R', 120, 60, 49);
@@ -1702,14 +1714,7 @@ static void test_stopper_over_rt(uint64_t seed)
 	ev[n++] = ev_switch(33 * MS, 2, 57, 'R', 139, 61, 49);
 	ev[n++] = ev_switch(33500 * US, 2, 61, 'S', 49, 57, 139);
 	ev[n++] = ev_switch(45 * MS, 2, 57, 'S', 139, 0, 120);
-	ev[n++] = ev_switch(100 * MS, 0, 51, 'R', 120, 52, 139);
-	ev[n++] = ev_switch(200 * MS, 0, 52, 'R', 139, 51, 120);
-	ev[n++] = ev_switch(201 * MS, 0, 51, 'R', 120, 0, 120);
-	ev[n++] = ev_migrate(201 * MS, 1, 51, 0, 1);
-	ev[n++] = ev_switch(201100 * US, 1, 0, 'R', 120, 51, 120);
-	ev[n++] = ev_switch(202 * MS, 1, 51, 'S', 120, 0, 120);
-	ev[n++] = ev_switch(202 * MS, 0, 0, 'R', 120, 52, 139);
-	ev[n++] = ev_switch(203 * MS, 0, 52, 'S', 139, 0, 120);
+	n = cpu0_51_52_events(ev, n);
 	/* in time order, stable: CPU 1's switch at 33 ms before CPU 2's */
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = i; j > 0 && ev[j - 1].ts > ev[j].ts; j--) {
