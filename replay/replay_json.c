@@ -19,12 +19,6 @@ const char *const replay_compared_counts[REPLAY_NR_COMPARED] = {
 	"sched_stat_runtime",
 };
 
-/* The counts replay_count_unseen() knows, in the order the reports list them. */
-static const char *const unseen_names[] = {
-	"sched_switch", "sched_switch_restored", "sched_waking", "sched_wakeup",
-	"sched_wakeup_new", "sched_migrate_task", "sched_stat_runtime",
-};
-
 void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t len)
 {
 	uint32_t n = wl_nr_lost_windows(wl), shown = n > 4 ? 4 : n;
@@ -55,21 +49,21 @@ void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t le
 
 uint64_t replay_unseen_text(const struct replay_result *r, char *buf, size_t len)
 {
-	uint64_t tot = 0;
+	unsigned int it = 0;
+	const char *name;
+	uint64_t v, tot = 0;
 	size_t at = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(unseen_names) / sizeof(unseen_names[0]); i++) {
-		uint64_t v = replay_count_unseen(r, unseen_names[i]);
-
+	while (replay_unseen_next(r, &it, &name, &v)) {
 		if (!v)
 			continue;
 		/* the restored ones are of the switches: not added twice */
-		if (strcmp(unseen_names[i], "sched_switch_restored"))
+		if (strcmp(name, "sched_switch_restored"))
 			tot += v;
 		if (at < len)
 			at += (size_t)snprintf(buf + at, len - at, "%s%s %" PRIu64, at ? ", " : "",
-					       unseen_names[i], v);
+					       name, v);
 	}
 	return tot;
 }
@@ -331,9 +325,9 @@ json_t *replay_json_variant(const struct replay_result *r)
 			json_decref(notes);
 			return NULL;
 		}
-		for (size_t i = 0; i < sizeof(unseen_names) / sizeof(unseen_names[0]); i++)
-			json_object_set_new(u, unseen_names[i],
-					    jint(replay_count_unseen(r, unseen_names[i])));
+		it = 0;
+		while (replay_unseen_next(r, &it, &name, &v))
+			json_object_set_new(u, name, jint(v));
 		json_object_set_new(o, "counts_in_lost_windows", u);
 	}
 	json_object_set_new(o, "wakeup_latency_us", replay_json_latency(replay_latency(r), LAT_WAKEUP));

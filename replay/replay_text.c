@@ -42,7 +42,6 @@ void replay_text_nonfair_note(FILE *out, const struct wl_workload *wl)
 			"predicted)\n", v, lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count - v);
 }
 
-/* What the reader's repair restored, and where the simulation emits its counterpart. */
 /*
  * Channels (docs/replay.md, "Channels"): only for a trace with the syscall
  * events, so that other traces' reports are unchanged.
@@ -69,6 +68,7 @@ static void print_channels(FILE *out, const struct wl_workload *wl)
 			"their count (a damaged trace)  [trace: syscalls]\n", c->damaged);
 }
 
+/* What the reader's repair restored, and where the simulation emits its counterpart. */
 static void print_repair(FILE *out, const struct wl_workload *wl)
 {
 	const struct trace_info *in = wl_trace_info(wl);

@@ -627,7 +627,8 @@ static int collect(struct sim *s, struct replay_result *r)
 		return -1;
 	/*
 	 * The trace-visible counts are those the trace could have held: the
-	 * events in its lost-events windows are apart (replay_count_unseen()).
+	 * events in its lost-events windows are apart (replay_count_unseen()),
+	 * in the order the reports list them (replay_unseen_next()).
 	 */
 	for (unsigned int i = 0; i < sizeof(evc) / sizeof(evc[0]); i++) {
 		uint64_t u = s->ev_unseen[evc[i].t];
@@ -768,15 +769,22 @@ const uint64_t *replay_samples(const struct replay_result *r, size_t *n)
 	return r->samples;
 }
 
+/* The next of the @nr counts @v (replay_count_next(), replay_unseen_next()). */
+static bool count_next(const struct replay_count *v, unsigned int nr, unsigned int *iter,
+		       const char **name, uint64_t *value)
+{
+	if (*iter >= nr)
+		return false;
+	*name = v[*iter].name;
+	*value = v[*iter].value;
+	(*iter)++;
+	return true;
+}
+
 bool replay_count_next(const struct replay_result *r, unsigned int *iter, const char **name,
 		       uint64_t *value)
 {
-	if (*iter >= r->nr_counts)
-		return false;
-	*name = r->counts[*iter].name;
-	*value = r->counts[*iter].value;
-	(*iter)++;
-	return true;
+	return count_next(r->counts, r->nr_counts, iter, name, value);
 }
 
 bool replay_lost_windows(const struct replay_result *r)
@@ -790,6 +798,12 @@ uint64_t replay_count_unseen(const struct replay_result *r, const char *name)
 		if (!strcmp(r->unseen[i].name, name))
 			return r->unseen[i].value;
 	return 0;
+}
+
+bool replay_unseen_next(const struct replay_result *r, unsigned int *iter, const char **name,
+			uint64_t *value)
+{
+	return count_next(r->unseen, r->nr_unseen, iter, name, value);
 }
 
 bool replay_count_get(const struct replay_result *r, const char *name, uint64_t *value)

@@ -320,6 +320,14 @@ bool replay_count_get(const struct replay_result *r, const char *name, uint64_t 
  * in_lost (struct wl_wake).  0 for a trace without lost events.
  */
 uint64_t replay_count_unseen(const struct replay_result *r, const char *name);
+/*
+ * Those counts in the order the reports list them (sched_switch,
+ * sched_switch_restored, sched_waking, sched_wakeup, sched_wakeup_new,
+ * sched_migrate_task, sched_stat_runtime), zeros included: the value of
+ * replay_count_unseen() for each name.  *iter starts at 0.
+ */
+bool replay_unseen_next(const struct replay_result *r, unsigned int *iter, const char **name,
+			uint64_t *value);
 /* The replayed trace has lost-events windows (replay_count_unseen() may be > 0). */
 bool replay_lost_windows(const struct replay_result *r);
 
@@ -399,7 +407,8 @@ json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_res
 void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t len);
 /*
  * The predicted events not compared, "sched_switch 1, sched_waking 8, ..."
- * (the nonzero ones of replay_count_unseen()), into @buf; its total returned.
+ * (the nonzero ones of replay_unseen_next(), in its order), into @buf; its total
+ * returned.
  */
 uint64_t replay_unseen_text(const struct replay_result *r, char *buf, size_t len);
 

@@ -1639,6 +1639,27 @@ static void test_pull_under_traced_stopper(void)
 }
 
 /*
+ * The tasks of CPU 0 in test_active_balance_synth() and
+ * test_stopper_over_rt(), after @n events: 51 runs from 100 us, 52 (nice
+ * 19) from 100 ms, 51 again from 200 ms; at 201 ms the trace moves 51 to
+ * CPU 1 (it may move; 52 never leaves CPU 0: pinned), where it runs
+ * 201.1-202 ms; 52 runs again on CPU 0 202-203 ms.  The new count.
+ */
+static size_t cpu0_51_52_events(struct trace_event *ev, size_t n)
+{
+	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_switch(100 * MS, 0, 51, 'R', 120, 52, 139);
+	ev[n++] = ev_switch(200 * MS, 0, 52, 'R', 139, 51, 120);
+	ev[n++] = ev_switch(201 * MS, 0, 51, 'R', 120, 0, 120);
+	ev[n++] = ev_migrate(201 * MS, 1, 51, 0, 1);
+	ev[n++] = ev_switch(201100 * US, 1, 0, 'R', 120, 51, 120);
+	ev[n++] = ev_switch(202 * MS, 1, 51, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(202 * MS, 0, 0, 'R', 120, 52, 139);
+	ev[n++] = ev_switch(203 * MS, 0, 52, 'S', 139, 0, 120);
+	return n;
+}
+
+/*
  * The model's active balance without a migration/N in the workload
  * (--placement model).  CPU 0 runs 51 (seen on CPU 1 at the end: it may
  * move) and 52 (nice 19, CPU 0 only: pinned); CPU 1 runs 54 (pinned) until
@@ -1666,15 +1687,7 @@ static void test_active_balance_synth(void)
 
 	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 54, 120);
 	ev[n++] = ev_switch(10 * MS, 1, 54, 'S', 120, 0, 120);
-	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 51, 120);
-	ev[n++] = ev_switch(100 * MS, 0, 51, 'R', 120, 52, 139);
-	ev[n++] = ev_switch(200 * MS, 0, 52, 'R', 139, 51, 120);
-	ev[n++] = ev_switch(201 * MS, 0, 51, 'R', 120, 0, 120);
-	ev[n++] = ev_migrate(201 * MS, 1, 51, 0, 1);
-	ev[n++] = ev_switch(201100 * US, 1, 0, 'R', 120, 51, 120);
-	ev[n++] = ev_switch(202 * MS, 1, 51, 'S', 120, 0, 120);
-	ev[n++] = ev_switch(202 * MS, 0, 0, 'R', 120, 52, 139);
-	ev[n++] = ev_switch(203 * MS, 0, 52, 'S', 139, 0, 120);
+	n = cpu0_51_52_events(ev, n);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	replay_config_default(&rc);
@@ -1743,7 +1756,6 @@ static void test_stopper_over_rt(uint64_t seed)
 
 	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 54, 120);
 	ev[n++] = ev_switch(60 * US, 2, 0, 'R', 120, 56, 120);
-	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 51, 120);
 	ev[n++] = ev_switch(10 * MS, 1, 54, 'S', 120, 0, 120);
 	ev[n++] = ev_switch(10 * MS, 2, 56, 'S', 120, 0, 120);
 	ev[n++] = ev_switch(25 * MS, 1, 0, 'R', 120, 60, 49);
@@ -1753,14 +1765,7 @@ static void test_stopper_over_rt(uint64_t seed)
 	ev[n++] = ev_switch(33 * MS, 2, 57, 'R', 139, 61, 49);
 	ev[n++] = ev_switch(33500 * US, 2, 61, 'S', 49, 57, 139);
 	ev[n++] = ev_switch(45 * MS, 2, 57, 'S', 139, 0, 120);
-	ev[n++] = ev_switch(100 * MS, 0, 51, 'R', 120, 52, 139);
-	ev[n++] = ev_switch(200 * MS, 0, 52, 'R', 139, 51, 120);
-	ev[n++] = ev_switch(201 * MS, 0, 51, 'R', 120, 0, 120);
-	ev[n++] = ev_migrate(201 * MS, 1, 51, 0, 1);
-	ev[n++] = ev_switch(201100 * US, 1, 0, 'R', 120, 51, 120);
-	ev[n++] = ev_switch(202 * MS, 1, 51, 'S', 120, 0, 120);
-	ev[n++] = ev_switch(202 * MS, 0, 0, 'R', 120, 52, 139);
-	ev[n++] = ev_switch(203 * MS, 0, 52, 'S', 139, 0, 120);
+	n = cpu0_51_52_events(ev, n);
 	/* in time order, stable: CPU 1's switch at 33 ms before CPU 2's */
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = i; j > 0 && ev[j - 1].ts > ev[j].ts; j--) {
@@ -1878,6 +1883,25 @@ static size_t early_events(struct trace_event *ev)
 	return n;
 }
 
+/* A replay of @wl under replay_config.early_wakes @mode, @ps's task's samples into @ps. */
+static struct replay_result *run_early(const struct wl_workload *wl, enum replay_early_wakes mode,
+				       struct pid_samples *ps)
+{
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+	struct replay_result *r;
+
+	replay_config_default(&rc);
+	rc.early_wakes = mode;
+	rc.sample_sink = pid_sample;
+	rc.sample_ctx = ps;
+	r = replay_run(wl, &rc, &err);
+	CHECK(r != NULL);
+	if (!r)
+		fprintf(stderr, "replay: %s\n", err.msg);
+	return r;
+}
+
 /*
  * The three modes on early_events(): the same events (74 switches, 37
  * wakeups) and the same 3 stand-ins; sample: 60's 8 samples, the stand-ins'
@@ -1902,20 +1926,10 @@ static void test_early_wakes(void)
 	CHECK_EQ(lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count, 25 + 4 + 8);
 	for (int mode = REPLAY_EARLY_SAMPLE; mode <= REPLAY_EARLY_NOCOST; mode++) {
 		struct pid_samples ps = { .pid = 60 };
-		struct replay_config rc;
-		struct sr_error err = { 0 };
-		struct replay_result *r;
+		struct replay_result *r = run_early(wl, (enum replay_early_wakes)mode, &ps);
 
-		replay_config_default(&rc);
-		rc.early_wakes = (enum replay_early_wakes)mode;
-		rc.sample_sink = pid_sample;
-		rc.sample_ctx = &ps;
-		r = replay_run(wl, &rc, &err);
-		CHECK(r != NULL);
-		if (!r) {
-			fprintf(stderr, "replay: %s\n", err.msg);
+		if (!r)
 			continue;
-		}
 		CHECK_EQ(count(r, "sched_switch"), 74);
 		CHECK_EQ(count(r, "sched_wakeup"), 37);
 		CHECK_EQ(note_count(r, "early wakes neither sync nor a race"), 3);
@@ -1938,7 +1952,9 @@ static void test_early_wakes(void)
  * 408 us (its switch-out at +102 us, the waking at +510 us: the workload's
  * sleep_ns), so each of the 3 stand-in wakeups is delivered 408 us after the
  * block, not at it: its sched_waking 408 us later than under sample, the
- * same 2 us idle exit; the other samples and every count unchanged.
+ * same 2 us idle exit; the other samples and every count unchanged.  A
+ * stand-in delivered is no work left (wake_task() clears the pending
+ * count): the run ends at the trace end, not stuck past it.
  */
 static void test_early_wakes_sleep(void)
 {
@@ -1957,25 +1973,18 @@ static void test_early_wakes_sleep(void)
 			CHECK_EQ(w->sleep_ns, 408 * US);
 	}
 	for (int k = 0; k < 2; k++) {
-		struct replay_config rc;
-		struct sr_error err = { 0 };
-		struct replay_result *r;
+		struct replay_result *r = run_early(wl, k ? REPLAY_EARLY_SLEEP : REPLAY_EARLY_SAMPLE,
+						    &ps[k]);
 
-		replay_config_default(&rc);
-		rc.early_wakes = k ? REPLAY_EARLY_SLEEP : REPLAY_EARLY_SAMPLE;
-		rc.sample_sink = pid_sample;
-		rc.sample_ctx = &ps[k];
-		r = replay_run(wl, &rc, &err);
-		CHECK(r != NULL);
-		if (!r) {
-			fprintf(stderr, "replay: %s\n", err.msg);
+		if (!r)
 			continue;
-		}
 		CHECK_EQ(count(r, "sched_switch"), 74);
 		CHECK_EQ(count(r, "sched_wakeup"), 37);
 		CHECK_EQ(note_count(r, "early wakes neither sync nor a race"), 3);
 		CHECK_EQ(note_count(r, "of those stand-in wakeups, delivered after"), k ? 3 : 0);
 		CHECK_EQ(note_count(r, "of those, dropped: the task was woken"), 0);
+		CHECK_EQ(replay_end_ts(r), 7 * MS);
+		CHECK(!replay_work_unfinished(r));
 		replay_result_free(r);
 	}
 	CHECK_EQ(ps[0].n, 8);
@@ -1988,6 +1997,113 @@ static void test_early_wakes_sleep(void)
 		CHECK_EQ(ps[1].ns[i], ps[0].ns[i]);
 	}
 	CHECK_EQ(standins, 3);
+	wl_free(wl);
+}
+
+/*
+ * --early-wakes sleep with --channel-wakes (chan_wakes_sleeper()).  Reader
+ * 60 on CPU 2 has two writers; every 1 ms an interrupt wakes all three on
+ * idle CPUs, and the trace ran the writers late (idle exits of 500 and
+ * 600 us).  60 works 100 us and sleeps (block X); 62 on CPU 1 works 10 us,
+ * wakes 60 (not sync: 50 us more follow) and sleeps; 60 runs 10 us and
+ * sleeps (block Y); 61 on CPU 0 works 150 us, wakes 60 (sync) and sleeps;
+ * 60 runs 10 us and sleeps (block Z) until the next round's interrupt.
+ * 4 rounds: each writer wakes 60 four times, so both writers' wakes are
+ * channel wakes.
+ */
+static size_t standin_chan_events(struct trace_event *ev)
+{
+	size_t n = 0;
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(1 * MS, 2, 0, 'R', 120, 0, 120);
+	for (int k = 0; k < 4; k++) {
+		uint64_t t = 2 * MS + (uint64_t)k * MS;
+
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 0, 0, 0x08, 61, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 0, 0, 0x08, 61, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 1, 0, 0x08, 62, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 1, 0, 0x08, 62, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 2, 0, 0x08, 60, 120, 2);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 2, 0, 0x08, 60, 120, 2);
+		ev[n++] = ev_switch(t + 2 * US, 2, 0, 'R', 120, 60, 120);
+		ev[n++] = ev_switch(t + 102 * US, 2, 60, 'S', 120, 0, 120);
+		ev[n++] = ev_switch(t + 500 * US, 1, 0, 'R', 120, 62, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 510 * US, 1, 62, 0, 60, 120, 2);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 510 * US, 1, 62, 0, 60, 120, 2);
+		ev[n++] = ev_switch(t + 512 * US, 2, 0, 'R', 120, 60, 120);
+		ev[n++] = ev_switch(t + 522 * US, 2, 60, 'S', 120, 0, 120);
+		ev[n++] = ev_switch(t + 560 * US, 1, 62, 'S', 120, 0, 120);
+		ev[n++] = ev_switch(t + 600 * US, 0, 0, 'R', 120, 61, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 750 * US, 0, 61, 0, 60, 120, 2);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 750 * US, 0, 61, 0, 60, 120, 2);
+		ev[n++] = ev_switch(t + 752 * US, 2, 0, 'R', 120, 60, 120);
+		ev[n++] = ev_switch(t + 755 * US, 0, 61, 'S', 120, 0, 120);
+		ev[n++] = ev_switch(t + 762 * US, 2, 60, 'S', 120, 0, 120);
+	}
+	ev[n++] = ev_runtime(7 * MS, 0, 0, 0);
+	return n;
+}
+
+/*
+ * A stand-in pending (--early-wakes sleep) spends its block's wake: another
+ * channel wake does not end that sleep.  On standin_chan_events() without
+ * costs the writers run at the interrupt: 62's wake comes at +10 us while
+ * 60 still works (early, not sync), so at block X (+100 us) 60 sleeps on
+ * its stand-in, due 408 us later (the block's traced sleep).  61's wake
+ * comes at +150 us: it must not end X's sleep in exchange for Y's
+ * (chan_wakes_sleeper() refuses while sim_task.standin is set); it is early
+ * too, and Y is not slept (61's wake is sync).  So 8 early wakes, 4
+ * stand-ins delivered, none dropped, no sleep paired again; per round 60
+ * is switched in twice and each writer once (32 switches), the three
+ * interrupt wakeups and the stand-in (16 wakeups); the run ends at the
+ * trace end.  Were the exchange made, 61's wake would end X's sleep at
+ * once and the stand-in would be dropped.
+ */
+static void test_standin_chan(void)
+{
+	struct trace_event ev[256];
+	struct wl_workload *wl = build(ev, standin_chan_events(ev));
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+	struct replay_result *r;
+	unsigned int nsync = 0, nasync = 0;
+
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	for (uint32_t i = 0; i < wl_nr_wakes(wl); i++) {
+		const struct wl_wake *w = wl_wake(wl, i);
+
+		if (w->waker == WL_NONE)
+			continue;
+		CHECK(w->flags & WL_WAKE_CHANNEL);
+		nsync += wl_task(wl, w->waker)->pid == 61 && (w->flags & WL_WAKE_SYNC);
+		nasync += wl_task(wl, w->waker)->pid == 62 && !(w->flags & WL_WAKE_SYNC);
+	}
+	CHECK_EQ(nsync, 4);
+	CHECK_EQ(nasync, 4);
+	replay_config_default(&rc);
+	rc.no_costs = true;
+	rc.channel_wakes = true;
+	rc.early_wakes = REPLAY_EARLY_SLEEP;
+	r = replay_run(wl, &rc, &err);
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_EQ(note_count(r, "wakes that reached their target before"), 8);
+		CHECK_EQ(note_count(r, "of those stand-in wakeups, delivered after"), 4);
+		CHECK_EQ(note_count(r, "of those, dropped: the task was woken"), 0);
+		CHECK_EQ(note_count(r, "blocks not slept because"), 4);
+		CHECK_EQ(note_count(r, "sleeps of a reader with several writers"), 0);
+		CHECK_EQ(count(r, "sched_switch"), 32);
+		CHECK_EQ(count(r, "sched_wakeup"), 16);
+		CHECK_EQ(replay_end_ts(r), 7 * MS);
+		CHECK(!replay_work_unfinished(r));
+		replay_result_free(r);
+	} else {
+		fprintf(stderr, "replay: %s\n", err.msg);
+	}
 	wl_free(wl);
 }
 
@@ -2410,6 +2526,7 @@ int main(int argc, char **argv)
 	test_channel_wakes();
 	test_early_wakes();
 	test_early_wakes_sleep();
+	test_standin_chan();
 	test_no_waking_rt_samples();
 	test_rt_samples_pid_reuse();
 	test_rt_comm_renamed();
