@@ -205,31 +205,8 @@ static int build_bands(struct calib_bands *cb, const struct wl_wake *wakes, uint
  * The idle path per CPU and per kind (traced / restored switch-in), each
  * split by residency: (2 + CPUs) x contexts tables, each a scan of the
  * samples and its split up to CALIB_IDLE_BANDS more - of the idle path's
- * samples only (idle_of(), a few per cent of the wakes), not of every wake.
+ * samples only (@wakes: calib_build()'s by_path()), not of every wake.
  */
-static int build_idle_of(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
-			 unsigned int nr_cpus, uint64_t *buf);
-
-static int build_idle(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
-		      unsigned int nr_cpus, uint64_t *buf)
-{
-	struct wl_wake *iw;
-	uint32_t m = 0;
-	int ret;
-
-	for (uint32_t i = 0; i < n; i++)
-		m += wakes[i].path == WL_PATH_IDLE;
-	if (!(iw = malloc((m ? m : 1) * sizeof(*iw))))
-		return -1;
-	m = 0;
-	for (uint32_t i = 0; i < n; i++)
-		if (wakes[i].path == WL_PATH_IDLE)
-			iw[m++] = wakes[i];
-	ret = build_idle_of(c, iw, m, nr_cpus, buf);
-	free(iw);
-	return ret;
-}
-
 static int build_idle_of(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
 			 unsigned int nr_cpus, uint64_t *buf)
 {
@@ -264,23 +241,59 @@ static int build_idle_of(struct wl_calib *c, const struct wl_wake *wakes, uint32
 	return 0;
 }
 
+/*
+ * The samples of @wakes grouped by path, each path's in their order in
+ * @wakes (a stable counting sort into one copy): path p's are
+ * (*out)[off[p] .. off[p] + cnt[p]).  Every table is of one path, and
+ * scanning that path's samples only gives it the same samples in the same
+ * order as a scan of every wake - which, once per table (4 paths x (1 +
+ * contexts)), was most of calib_build()'s time: the wakes are the
+ * extraction's largest array.
+ */
+static int by_path(const struct wl_wake *wakes, uint32_t n, struct wl_wake **out,
+		   uint32_t off[WL_PATH_NONE], uint32_t cnt[WL_PATH_NONE])
+{
+	uint32_t at[WL_PATH_NONE], m = 0;
+
+	for (int p = 0; p < WL_PATH_NONE; p++)
+		cnt[p] = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (wakes[i].path < WL_PATH_NONE)
+			cnt[wakes[i].path]++;
+	for (int p = 0; p < WL_PATH_NONE; p++) {
+		off[p] = at[p] = m;
+		m += cnt[p];
+	}
+	if (!(*out = malloc((m ? m : 1) * sizeof(**out))))
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		if (wakes[i].path < WL_PATH_NONE)
+			(*out)[at[wakes[i].path]++] = wakes[i];
+	return 0;
+}
+
 int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
 		unsigned int nr_cpus, bool uncontested)
 {
 	uint64_t *buf = malloc((n ? n : 1) * sizeof(*buf));
+	uint32_t off[WL_PATH_NONE], cnt[WL_PATH_NONE];
+	struct wl_wake *pw = NULL;
 
 	memset(c, 0, sizeof(*c));
 	if (!buf)
 		return -1;
+	if (by_path(wakes, n, &pw, off, cnt))
+		goto oom;
 	for (int p = 0; p < WL_PATH_NONE; p++) {
-		if (build_one(&c->path[p], wakes, n, p, -1, buf))
+		if (build_one(&c->path[p], pw + off[p], cnt[p], p, -1, buf))
 			goto oom;
 		for (int x = 0; x < CALIB_CTX_NR; x++)
-			if (build_one(&c->ctx[p][x], wakes, n, p, x, buf))
+			if (build_one(&c->ctx[p][x], pw + off[p], cnt[p], p, x, buf))
 				goto oom;
 	}
-	if (build_idle(c, wakes, n, nr_cpus, buf))
+	if (build_idle_of(c, pw + off[WL_PATH_IDLE], cnt[WL_PATH_IDLE], nr_cpus, buf))
 		goto oom;
+	free(pw);
 	free(buf);
 	/*
 	 * Few samples on a path: borrow the nearest path's distribution (local
@@ -319,6 +332,7 @@ int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
 			c->any = true;
 	return 0;
 oom:
+	free(pw);
 	free(buf);
 	calib_release(c);
 	return -1;

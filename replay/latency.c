@@ -284,11 +284,13 @@ struct task {
 	 * and how many of each kind: samples are grouped by the comm at the
 	 * sample time, so a task renamed A -> B -> C may have samples under
 	 * each (lat_task_comm_next()).  tallies[tally_last] is the last
-	 * sample's: nearly always the next one's too.
+	 * sample's: nearly always the next one's too.  After pub: the
+	 * fields the per-event path reads keep their offsets (and cache
+	 * lines) of before the tallies.
 	 */
+	struct lat_task pub;
 	struct comm_tally *tallies;
 	uint32_t nr_tallies, tally_last;
-	struct lat_task pub;
 };
 
 struct comm_tally {

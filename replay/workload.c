@@ -106,6 +106,9 @@ struct cpu_track {
 	uint64_t rec_ts;             /* ... the last one's timestamp */
 };
 
+/* The extraction writes one per wakeup: keep it in 48 bytes (struct wl_wake). */
+_Static_assert(sizeof(struct wl_wake) == 48, "struct wl_wake grew");
+
 /* A missing wakeup assumed at a switch-in (WL_NOTE_MISSING_WAKEUP), for lost_finish(). */
 struct wl_missing_wake {
 	uint32_t wake;
