@@ -136,10 +136,29 @@ static int arm_tick(struct sim *s, int cpu, uint64_t now)
 	return heap_push(s, next_tick(s, cpu, now), HEV_TICK, cpu, ++c->gen_tick);
 }
 
+/*
+ * @cpu runs a task past its EXIT_MOVE whose EXIT is still to come: under
+ * --exit-preempt defer nothing preempts it there - not a wakeup, a tick, a
+ * migration's or a bandwidth timer's resched - as do_exit() has no
+ * preemption point from sched_move_task() to do_task_dead() on a
+ * preempt=none kernel; its EXIT's __schedule() honours the resched
+ * (docs/replay.md, "Exits").  A task whose ops ran out there (its exit not
+ * traced) is preempted as any other.
+ */
+static bool exit_deferred(const struct sim *s, int cpu)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+
+	return s->cfg.exit_preempt == REPLAY_EXIT_PREEMPT_DEFER && c->curr >= 0 && c->other < 0 &&
+	       s->tasks[c->curr].exiting && s->tasks[c->curr].op < s->wt[c->curr].nr_ops;
+}
+
 static int arm_resched(struct sim *s, int cpu, uint64_t at)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
+	if (exit_deferred(s, cpu))
+		return 0;
 	if (c->resched_at != UINT64_MAX && c->resched_at <= at)
 		return 0;
 	c->resched_at = at;
@@ -368,14 +387,12 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 
 	if (!model_need_resched(s->m, cpu))
 		return 0;
-	if (s->cfg.exit_preempt == REPLAY_EXIT_PREEMPT_DEFER && !was_idle &&
-	    s->cpus[cpu].curr >= 0 && s->tasks[s->cpus[cpu].curr].exiting)
+	if (!was_idle && exit_deferred(s, cpu))
 		/*
 		 * The task preempted is past its EXIT_MOVE, whose
 		 * sched_move_task() set need_resched already (the wakeup check
-		 * returned at once: check_preempt_wakeup_fair()): no preemption
-		 * point before its final __schedule() (do_task_dead()) on a
-		 * preempt=none kernel, which honours it (as run_ops()'s).
+		 * returned at once: check_preempt_wakeup_fair()): no cost is
+		 * drawn, its final __schedule() picks (arm_resched()).
 		 */
 		return 0;
 	if (was_idle)

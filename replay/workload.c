@@ -644,6 +644,8 @@ static void wake_note_sleep(struct wl_wake *w, const struct tstate *s)
 	w->sleep_ns = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 }
 
+static void retract_exit_move(struct wl_builder *b, uint32_t p);
+
 /*
  * @switch_in: a sched_switch puts @t on (its latency sample, if one is
  * pending, ends there); else an event in its context shows it current.
@@ -660,6 +662,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		if (o->st == TS_RUNNING && o->cpu == cpu) {
 			if (flush_run(b, (uint32_t)c->curr, ts))
 				return -1;
+			retract_exit_move(b, (uint32_t)c->curr);
 			o->st = TS_QUEUED;
 			o->cut_ts = ts;         /* lost_switch() may say more */
 			o->cut_ops = o->ops.n;
@@ -673,6 +676,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 
 		if (flush_run(b, t, ts))
 			return -1;
+		retract_exit_move(b, t);   /* it left that CPU untraced */
 		if (oc && oc->curr == (int32_t)t)
 			oc->curr = CUR_UNKNOWN;
 	}
@@ -991,7 +995,7 @@ static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 	struct wl_builder *b = ctx;
 	struct cpu_track *c = cpu_get(b, ls->cpu);
 	uint32_t t = lookup_on(b, c, ls->pid);
-	bool idle_was_open;
+	bool idle_was_open, dead;
 	struct trace_event sw;
 	const struct wl_task *wt;
 	struct tstate *s;
@@ -1003,6 +1007,7 @@ static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 		return 0;
 	wt = &b->tasks.v[t];
 	s = &b->ts.v[t];
+	dead = ls->dead || s->exiting || s->move_op;
 	idle_was_open = c->idle_open;
 	if (wt->cls != WL_CLASS_FAIR) {
 		if (flush_run(b, t, ls->ts))
@@ -1030,8 +1035,11 @@ static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 	if (ls->runnable) {
 		sw.u.sched_switch.prev_state = 0;    /* "R": preempted */
 		sw.u.sched_switch.prev_run = TRACE_STATE_RUNNING;
-	} else if (s->exiting) {
-		/* past sched_process_exit: its last switch, "X" (TASK_DEAD) */
+	} else if (dead) {
+		/*
+		 * past sched_process_exit: its last switch, "X" (TASK_DEAD),
+		 * whether or not its EXIT_MOVE was placed already (move_op)
+		 */
 		sw.u.sched_switch.prev_state = WL_PREV_STATE_DEAD;
 		sw.u.sched_switch.prev_run = TRACE_STATE_DEAD;
 	} else {
@@ -1046,7 +1054,7 @@ static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 		note(b, WL_NOTE_LOST_SWITCH_REMOTE);
 	if (on_switch(b, &sw))
 		return -1;
-	if (!ls->runnable && !s->exiting)
+	if (!ls->runnable && !dead)
 		lost_switch_woken_there(b, t, ls);
 cpu:
 	if (ls->reason == LAT_LOST_IDLE) {
@@ -2784,7 +2792,8 @@ static size_t count_key(const uint64_t *keys, size_t n, uint64_t key)
  */
 static bool zero_time_op(uint8_t kind)
 {
-	return kind == WL_OP_COMM || kind == WL_OP_READ || kind == WL_OP_WRITE;
+	/* kind 0: a dropped op (a retracted EXIT_MOVE), gone by drop_dead_ops() */
+	return kind == 0 || kind == WL_OP_COMM || kind == WL_OP_READ || kind == WL_OP_WRITE;
 }
 
 /* ---- channels (workload_chan.c) ------------------------------------------ */

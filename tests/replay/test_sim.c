@@ -549,12 +549,13 @@ static void test_flush_hold(void)
  * 1 ms (its slice protection long spent), exits (its sched_process_exit at
  * 10 ms, its EXIT_MOVE's charge at 10.01 ms), wakes its parent 40 (nice
  * -20: the earliest deadline) there at 10.02 ms and runs on to its last
- * switch at 10.05 ms.  The EXIT_MOVE left need_resched set: by default
- * (now) the wakeup preempts 50 at once (no costs), and 40 runs from
- * 10.02 ms; defer arms nothing and 40 runs from 50's exit, 10.05 ms, as in
- * the trace.
+ * switch at 10.05 ms.  The EXIT_MOVE left need_resched set: under now the
+ * wakeup preempts 50 at once (no costs), and 40 runs from 10.02 ms; under
+ * defer (the default) nothing is armed and 40 runs from 50's exit, 10.05 ms,
+ * as in the trace.  Then the same with 50's last switch at 15 ms: the tick
+ * at 12 ms does not preempt it either (arm_resched()), 40 runs from 15 ms.
  */
-static void test_exit_preempt(void)
+static void test_exit_preempt_at(uint64_t exit_at)
 {
 	struct trace_event ev[16], e;
 	size_t n = 0;
@@ -568,8 +569,8 @@ static void test_exit_preempt(void)
 	ev[n++] = ev_runtime(10 * MS + 10 * US, 0, 50, 1 * MS);
 	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 10 * MS + 20 * US, 0, 50, 0, 40, 100, 0);
 	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 10 * MS + 21 * US, 0, 50, 0, 40, 100, 0);
-	ev[n++] = ev_switch(10 * MS + 50 * US, 0, 50, 'X', 120, 40, 100);
-	ev[n++] = ev_switch(11 * MS, 0, 40, 'S', 100, 0, 120);
+	ev[n++] = ev_switch(exit_at, 0, 50, 'X', 120, 40, 100);
+	ev[n++] = ev_switch(exit_at + 1 * MS, 0, 40, 'S', 100, 0, 120);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	if (!wl)
@@ -587,12 +588,18 @@ static void test_exit_preempt(void)
 		CHECK(r != NULL);
 		if (r) {
 			in = dump_find(dump, 0, 10 * MS, "==> task40:40");
-			CHECK_EQ(in, defer ? 10 * MS + 50 * US : 10 * MS + 20 * US);
+			CHECK_EQ(in, defer ? exit_at : 10 * MS + 20 * US);
 			replay_result_free(r);
 		}
 		free(dump);
 	}
 	wl_free(wl);
+}
+
+static void test_exit_preempt(void)
+{
+	test_exit_preempt_at(10 * MS + 50 * US);
+	test_exit_preempt_at(15 * MS);
 }
 
 /*

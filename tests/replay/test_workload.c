@@ -392,6 +392,60 @@ static void test_exit_move_last_run(void)
 	wl_free(wl);
 }
 
+/*
+ * The same, the exiting task asleep in its exit between the two charges
+ * (switched out "S", woken by 60): the move is still its last run's.
+ */
+static void test_exit_move_last_run_sleep(void)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t o, n;
+	unsigned int it = 0;
+	const char *text;
+	uint64_t v, retracted = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 60, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	feed(ev_switch(2 * MS, 1, 60, 'S', 120, 0, 120));
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, 0, 50);
+	e.u.exit.pid = 50;
+	feed(e);
+	feed(ev_runtime(3 * MS + 10 * US, 0, 50, 2 * MS));        /* not the move's */
+	feed(ev_switch(3 * MS + 20 * US, 0, 50, 'S', 120, 60, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS + 500 * US, 0, 60, 0, 50, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 501 * US, 0, 60, 0, 50, 120, 0));
+	feed(ev_switch(4 * MS, 0, 60, 'S', 120, 50, 120));
+	feed(ev_runtime(4 * MS + 50 * US, 0, 50, 60 * US));       /* the EXIT_MOVE */
+	feed(ev_switch(4 * MS + 60 * US, 0, 50, 'X', 120, 0, 120));
+	wl = finish();
+	o = task_of(wl, 50, 0);
+	CHECK(o != WL_NONE);
+	if (o == WL_NONE) {
+		wl_free(wl);
+		return;
+	}
+	/* ..., BLOCK, RUN 50 us, EXIT_MOVE, RUN 10 us, EXIT */
+	n = wl_task(wl, o)->nr_ops;
+	CHECK(n >= 5);
+	if (n >= 5) {
+		CHECK_EQ(op_of(wl, o, n - 5)->kind, WL_OP_BLOCK);
+		CHECK_EQ(op_of(wl, o, n - 4)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, o, n - 4)->value, 50 * US);
+		CHECK_EQ(op_of(wl, o, n - 3)->kind, WL_OP_EXIT_MOVE);
+		CHECK_EQ(op_of(wl, o, n - 2)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, o, n - 1)->kind, WL_OP_EXIT);
+	}
+	for (uint32_t i = 0; i + 3 < n; i++)
+		CHECK(op_of(wl, o, i)->kind != WL_OP_EXIT_MOVE);
+	while (wl_note_at(wl, &it, &text, &v))
+		if (strstr(text, "their EXIT_MOVE"))
+			retracted = v;
+	CHECK_EQ(retracted, 1);
+	wl_free(wl);
+}
+
 static void test_pid_reuse_in_exit(void)
 {
 	pid_reuse_in_exit(false);
@@ -1784,6 +1838,53 @@ static void test_lost_idle_switch(void)
 }
 
 /*
+ * The same untraced switch to idle after 20's exit and its EXIT_MOVE's
+ * charge (1.1 and 1.2 ms): that switch was its last ("X"), not a sleep -
+ * the move stays where it was, and 20 exits there (review of 2 Dec 2026:
+ * it was written "S", the move retracted, the task left blocked for good).
+ */
+static void test_lost_idle_switch_exited(void)
+{
+	struct wl_workload *wl;
+	struct trace_event e;
+	uint32_t t, n;
+	unsigned int it = 0;
+	const char *text;
+	uint64_t v, retracted = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
+	e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 1 * MS + 100 * US, 0, 20);
+	e.u.exit.pid = 20;
+	feed(e);
+	feed(ev_runtime(1 * MS + 200 * US, 0, 20, 200 * US));
+	feed(ev_switch(20 * MS, 0, 0, 'R', 120, 21, 120));       /* 20 -> idle not traced */
+	feed(ev_switch(21 * MS, 0, 21, 'S', 120, 0, 120));
+	wl = finish();
+
+	t = task_of(wl, 20, 0);
+	CHECK(t != WL_NONE);
+	if (t == WL_NONE) {
+		wl_free(wl);
+		return;
+	}
+	n = wl_task(wl, t)->nr_ops;
+	CHECK(n >= 3);
+	if (n >= 3) {
+		CHECK_EQ(op_of(wl, t, 0)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, t, 1)->kind, WL_OP_EXIT_MOVE);
+		CHECK_EQ(op_of(wl, t, n - 1)->kind, WL_OP_EXIT);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		CHECK(op_of(wl, t, i)->kind != WL_OP_BLOCK);
+	while (wl_note_at(wl, &it, &text, &v))
+		if (strstr(text, "their EXIT_MOVE"))
+			retracted = v;
+	CHECK_EQ(retracted, 0);
+	wl_free(wl);
+}
+
+/*
  * The same untraced switch to idle, seen by wakes in the window (two runs):
  * (a) 30 on CPU 1 wakes 20 at 5 ms, when the builder still takes 20 to run
  * on CPU 0; the sched_wakeup in CPU 0's idle context reveals the switch: the
@@ -2387,6 +2488,7 @@ int main(void)
 	test_lifecycle();
 	test_pid_reuse_in_exit();
 	test_exit_move_last_run();
+	test_exit_move_last_run_sleep();
 	test_pid_reuse_open_switch();
 	test_multithreaded_exec();
 	test_exec_leader_off_cpu();
@@ -2410,6 +2512,7 @@ int main(void)
 	test_self_migrate_wake();
 	test_bandwidth_phase();
 	test_lost_idle_switch();
+	test_lost_idle_switch_exited();
 	test_lost_idle_switch_wakes();
 	test_lost_switch_elsewhere();
 	test_lost_switch_remote_stat();

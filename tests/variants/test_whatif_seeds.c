@@ -11,7 +11,7 @@
  *   - change_pct is the change of the medians;
  *   - tg-ratelimit, which 6.18's own rate limit makes base's twin, changes
  *     nothing and every change is within base's seed range, in JSON and
- *     text; lazy-blocked-update's update_blocked_averages fall (-35.1 %) is
+ *     text; lazy-blocked-update's update_blocked_averages fall (-36.5 %) is
  *     outside it, in JSON and text.
  *
  * usage: test_variants_whatif_seeds TRACES_DIR/make-probe.dat
