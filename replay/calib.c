@@ -114,19 +114,32 @@ static bool selected(const struct wl_wake *w, const struct calib_sel *sel)
 				     calib_idle_band(w->idle_ns) <= sel->band_hi));
 }
 
-/* One table from the samples @sel picks. */
-static int build_sel(struct calib_path *cp, const struct wl_wake *wakes, uint32_t n,
+/*
+ * The wakes a table is built from: @wakes[@idx[0 .. n)], one path's
+ * (calib_build()'s by_path()).
+ */
+struct wake_set {
+	const struct wl_wake *wakes;
+	const uint32_t *idx;
+	uint32_t n;
+};
+
+/* One table from the samples of @ws that @sel picks. */
+static int build_sel(struct calib_path *cp, const struct wake_set *ws,
 		     const struct calib_sel *sel, uint64_t *buf)
 {
 	uint64_t k = 0;
 	long double sum = 0;
 
 	cp->fallback = -1;
-	for (uint32_t i = 0; i < n; i++)
-		if (selected(&wakes[i], sel)) {
-			buf[k++] = wakes[i].latency;
-			sum += wakes[i].latency;
+	for (uint32_t i = 0; i < ws->n; i++) {
+		const struct wl_wake *w = &ws->wakes[ws->idx[i]];
+
+		if (selected(w, sel)) {
+			buf[k++] = w->latency;
+			sum += w->latency;
 		}
+	}
 	if (!k)
 		return 0;
 	if (!(cp->q = malloc(CALIB_Q * sizeof(*cp->q))))
@@ -146,13 +159,13 @@ static int build_sel(struct calib_path *cp, const struct wl_wake *wakes, uint32_
 	return 0;
 }
 
-static int build_one(struct calib_path *cp, const struct wl_wake *wakes, uint32_t n, int p,
-		     int ctx, uint64_t *buf)
+static int build_one(struct calib_path *cp, const struct wake_set *ws, int p, int ctx,
+		     uint64_t *buf)
 {
 	const struct calib_sel sel = { .path = p, .ctx = ctx, .cpu = -1, .restored = -1,
 				       .band_lo = -1 };
 
-	return build_sel(cp, wakes, n, &sel, buf);
+	return build_sel(cp, ws, &sel, buf);
 }
 
 /*
@@ -160,17 +173,18 @@ static int build_one(struct calib_path *cp, const struct wl_wake *wakes, uint32_
  * (CALIB_IDLE_BANDS): adjacent bands merged from the shortest until each
  * group has CALIB_MIN_SAMPLES, a short last group joined to the one before.
  */
-static int build_bands(struct calib_bands *cb, const struct wl_wake *wakes, uint32_t n,
-		       struct calib_sel sel, uint64_t *buf)
+static int build_bands(struct calib_bands *cb, const struct wake_set *ws, struct calib_sel sel,
+		       uint64_t *buf)
 {
 	uint64_t cnt[CALIB_IDLE_BANDS] = { 0 }, acc = 0;
 	int nr = 0;
 
 	memset(cb, 0, sizeof(*cb));
-	for (uint32_t i = 0; i < n; i++) {
-		int r = calib_idle_band(wakes[i].idle_ns);
+	for (uint32_t i = 0; i < ws->n; i++) {
+		const struct wl_wake *w = &ws->wakes[ws->idx[i]];
+		int r = calib_idle_band(w->idle_ns);
 
-		if (r >= 0 && selected(&wakes[i], &sel))
+		if (r >= 0 && selected(w, &sel))
 			cnt[r]++;
 	}
 	for (int r = 0; r < CALIB_IDLE_BANDS; r++) {
@@ -195,7 +209,7 @@ static int build_bands(struct calib_bands *cb, const struct wl_wake *wakes, uint
 	for (int g = 0; g < nr; g++) {
 		sel.band_lo = cb->lo[g];
 		sel.band_hi = cb->hi[g];
-		if (build_sel(&cb->g[g], wakes, n, &sel, buf))
+		if (build_sel(&cb->g[g], ws, &sel, buf))
 			return -1;
 	}
 	return 0;
@@ -205,10 +219,10 @@ static int build_bands(struct calib_bands *cb, const struct wl_wake *wakes, uint
  * The idle path per CPU and per kind (traced / restored switch-in), each
  * split by residency: (2 + CPUs) x contexts tables, each a scan of the
  * samples and its split up to CALIB_IDLE_BANDS more - of the idle path's
- * samples only (@wakes: calib_build()'s by_path()), not of every wake.
+ * samples only (@ws: calib_build()'s by_path()), not of every wake.
  */
-static int build_idle_of(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
-			 unsigned int nr_cpus, uint64_t *buf)
+static int build_idle_of(struct wl_calib *c, const struct wake_set *ws, unsigned int nr_cpus,
+			 uint64_t *buf)
 {
 	for (int k = 0; k < 2; k++)
 		for (int x = 0; x <= CALIB_CTX_NR; x++) {
@@ -216,9 +230,9 @@ static int build_idle_of(struct wl_calib *c, const struct wl_wake *wakes, uint32
 				.ctx = x == CALIB_CTX_ALL ? -1 : x, .cpu = -1, .restored = k,
 				.band_lo = -1 };
 
-			if (build_sel(&c->idle_kind[k][x], wakes, n, &sel, buf) ||
+			if (build_sel(&c->idle_kind[k][x], ws, &sel, buf) ||
 			    (x < CALIB_CTX_NR &&
-			     build_bands(&c->idle_band_kind[k][x], wakes, n, sel, buf)))
+			     build_bands(&c->idle_band_kind[k][x], ws, sel, buf)))
 				return -1;
 		}
 	if (!nr_cpus)
@@ -233,9 +247,9 @@ static int build_idle_of(struct wl_calib *c, const struct wl_wake *wakes, uint32
 				.ctx = x == CALIB_CTX_ALL ? -1 : x, .cpu = (int)cpu, .restored = -1,
 				.band_lo = -1 };
 
-			if (build_sel(&c->idle_cpu[cpu][x], wakes, n, &sel, buf) ||
+			if (build_sel(&c->idle_cpu[cpu][x], ws, &sel, buf) ||
 			    (x < CALIB_CTX_NR &&
-			     build_bands(&c->idle_band_cpu[cpu][x], wakes, n, sel, buf)))
+			     build_bands(&c->idle_band_cpu[cpu][x], ws, sel, buf)))
 				return -1;
 		}
 	return 0;
@@ -243,14 +257,14 @@ static int build_idle_of(struct wl_calib *c, const struct wl_wake *wakes, uint32
 
 /*
  * The samples of @wakes grouped by path, each path's in their order in
- * @wakes (a stable counting sort into one copy): path p's are
- * (*out)[off[p] .. off[p] + cnt[p]).  Every table is of one path, and
+ * @wakes (a stable counting sort of their indices, 4 bytes each, not copies
+ * of the 48-byte records): path p's are (*out)[off[p] .. off[p] + cnt[p]).  Every table is of one path, and
  * scanning that path's samples only gives it the same samples in the same
  * order as a scan of every wake - which, once per table (4 paths x (1 +
  * contexts)), was most of calib_build()'s time: the wakes are the
  * extraction's largest array.
  */
-static int by_path(const struct wl_wake *wakes, uint32_t n, struct wl_wake **out,
+static int by_path(const struct wl_wake *wakes, uint32_t n, uint32_t **out,
 		   uint32_t off[WL_PATH_NONE], uint32_t cnt[WL_PATH_NONE])
 {
 	uint32_t at[WL_PATH_NONE], m = 0;
@@ -268,7 +282,7 @@ static int by_path(const struct wl_wake *wakes, uint32_t n, struct wl_wake **out
 		return -1;
 	for (uint32_t i = 0; i < n; i++)
 		if (wakes[i].path < WL_PATH_NONE)
-			(*out)[at[wakes[i].path]++] = wakes[i];
+			(*out)[at[wakes[i].path]++] = i;
 	return 0;
 }
 
@@ -277,7 +291,7 @@ int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
 {
 	uint64_t *buf = malloc((n ? n : 1) * sizeof(*buf));
 	uint32_t off[WL_PATH_NONE], cnt[WL_PATH_NONE];
-	struct wl_wake *pw = NULL;
+	uint32_t *pw = NULL;
 
 	memset(c, 0, sizeof(*c));
 	if (!buf)
@@ -285,14 +299,16 @@ int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
 	if (by_path(wakes, n, &pw, off, cnt))
 		goto oom;
 	for (int p = 0; p < WL_PATH_NONE; p++) {
-		if (build_one(&c->path[p], pw + off[p], cnt[p], p, -1, buf))
+		const struct wake_set ws = { .wakes = wakes, .idx = pw + off[p], .n = cnt[p] };
+
+		if (build_one(&c->path[p], &ws, p, -1, buf))
 			goto oom;
 		for (int x = 0; x < CALIB_CTX_NR; x++)
-			if (build_one(&c->ctx[p][x], pw + off[p], cnt[p], p, x, buf))
+			if (build_one(&c->ctx[p][x], &ws, p, x, buf))
 				goto oom;
+		if (p == WL_PATH_IDLE && build_idle_of(c, &ws, nr_cpus, buf))
+			goto oom;
 	}
-	if (build_idle_of(c, pw + off[WL_PATH_IDLE], cnt[WL_PATH_IDLE], nr_cpus, buf))
-		goto oom;
 	free(pw);
 	free(buf);
 	/*
