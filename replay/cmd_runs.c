@@ -367,9 +367,9 @@ static const struct run_opt run_opt_table[] = {
 	  "shows for that block, not at once (sleep); measured, not\n"
 	  "adopted (docs/replay.md, \"Early wakes\")" },
 	{ "exit-preempt", "defer|now", RUN_OPTS_MODEL, set_exit_preempt, .help =
-	  "a wakeup onto a CPU whose task is past its exit's\n"
-	  "sched_move_task() (EXIT_MOVE, which set need_resched there)\n"
-	  "arms no preemption: the task runs on to its final\n"
+	  "a wakeup, tick or migration onto a CPU whose task is past its\n"
+	  "exit's sched_move_task() (EXIT_MOVE, which set need_resched\n"
+	  "there) arms no preemption: the task runs on to its final\n"
 	  "__schedule() (defer, the default: no preemption point there\n"
 	  "on a preempt=none kernel), or reschedules after the path's\n"
 	  "cost (now, for comparisons; docs/replay.md, \"Exits\")" },

@@ -108,16 +108,16 @@ enum replay_early_wakes {
 };
 
 /*
- * replay_config.exit_preempt: a wakeup whose wakeup check leaves need_resched
- * set on a CPU whose current task is past its EXIT_MOVE (do_exit()'s
- * sched_move_task(), which set need_resched itself).  do_exit() has no
- * preemption point from there to do_task_dead() on a preempt=none kernel
- * (docs/replay.md, "Exits").
- *   DEFER  it arms no preemption: the exiting task runs on to its EXIT,
+ * replay_config.exit_preempt: a resched (a wakeup's, a tick's, a migration's,
+ * a bandwidth timer's) of a CPU whose current task is past its EXIT_MOVE
+ * (do_exit()'s sched_move_task(), which set need_resched itself).  do_exit()
+ * has no preemption point from there to do_task_dead() on a preempt=none
+ * kernel (docs/replay.md, "Exits").
+ *   DEFER  none arms a preemption: the exiting task runs on to its EXIT,
  *          whose final __schedule() honours the resched (the default);
- *   NOW    the wakeup reschedules that CPU after the path's cost, as a
- *          preempting wakeup (the default until 2 Dec 2026, for
- *          comparisons: docs/validation.md, "Goals met, pass by pass").
+ *   NOW    each reschedules that CPU as for any other task (a wakeup after
+ *          the path's cost), the default until 2 Dec 2026, for
+ *          comparisons: docs/validation.md, "Goals met, pass by pass".
  */
 enum replay_exit_preempt {
 	REPLAY_EXIT_PREEMPT_DEFER = 0,
@@ -148,7 +148,7 @@ struct replay_config {
 	bool skip_early_blocks;
 	/* the latency of the blocks skip_early_blocks keeps for non-sync wakes (above) */
 	enum replay_early_wakes early_wakes;
-	/* a wakeup's resched of a CPU running a task past its EXIT_MOVE (above) */
+	/* a resched of a CPU running a task past its EXIT_MOVE (above) */
 	enum replay_exit_preempt exit_preempt;
 	/*
 	 * The idle path's cost is drawn from the table of the idle residency
