@@ -255,25 +255,6 @@ void set_last_buddy(struct sched_entity *se)
 	}
 }
 
-/* find_matching_se(): walk both up to siblings on a common cfs_rq. */
-static void find_matching_se(struct sched_entity **se, struct sched_entity **pse)
-{
-	int se_depth = (*se)->depth, pse_depth = (*pse)->depth;
-
-	while (se_depth > pse_depth) {
-		se_depth--;
-		*se = (*se)->parent;
-	}
-	while (pse_depth > se_depth) {
-		pse_depth--;
-		*pse = (*pse)->parent;
-	}
-	while (cfs_rq_of(*se) != cfs_rq_of(*pse)) {
-		*se = (*se)->parent;
-		*pse = (*pse)->parent;
-	}
-}
-
 /*
  * check_preempt_wakeup() (CFS): preempt when the woken entity is more than
  * the wakeup granularity behind curr, at the level where their hierarchies

@@ -996,7 +996,8 @@ void task_tick_fair(struct model *m, struct rq *rq, struct model_task *curr)
 
 /* ---- wakeup preemption ---------------------------------------------- */
 
-static void find_matching_se(struct sched_entity **se, struct sched_entity **pse)
+/* find_matching_se(): walk both up to siblings on a common cfs_rq (also cfs.c's). */
+void find_matching_se(struct sched_entity **se, struct sched_entity **pse)
 {
 	int se_depth = (*se)->depth, pse_depth = (*pse)->depth;
 

@@ -550,6 +550,7 @@ void reweight_task_fair(struct model *m, struct rq *rq, struct model_task *p, in
 void resched_curr(struct model *m, struct rq *rq);
 void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void set_next_buddy(struct sched_entity *se);
+void find_matching_se(struct sched_entity **se, struct sched_entity **pse);
 void yield_task_fair(struct model *m, struct rq *rq);
 bool yield_to_task_fair(struct model *m, struct rq *rq, struct model_task *p);
 void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,

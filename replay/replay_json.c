@@ -97,14 +97,38 @@ bool replay_count_untraced(const struct wl_workload *wl, const char *name)
 }
 
 /*
- * The workload's task of measured latency task @i if it has wakeup samples
- * (the task of its pid when it appeared: wl_task_of_pid()), else NULL.
+ * Each sampled task's comm tally, the one walk of replay_nonfair_samples()
+ * and replay_nonfair_comms(): the by-comm groups (lat_task_comm_next()) each
+ * measured latency task with wakeup samples has them in, and how many, with
+ * whether the workload's task of its pid when it appeared (pid reuse:
+ * wl_task_of_pid()) is fair.  The cursor from { .wl = wl }; false after the
+ * last.
  */
-static const struct wl_task *sampled_task(const struct wl_workload *wl, size_t i,
-					  const struct lat_task **lt)
+struct sampled_comms {
+	const struct wl_workload *wl;
+	size_t next;                 /* the next measured task */
+	const struct lat_task *lt;   /* the measured task being walked */
+	const struct wl_task *t;     /* its workload task, NULL if not sampled */
+	size_t it;                   /* its lat_task_comm_next() cursor */
+};
+
+static bool sampled_comm_next(struct sampled_comms *s, const char **comm, uint64_t *k,
+			      bool *fair)
 {
-	*lt = lat_task_at(wl_measured_latency(wl), i);
-	return (*lt)->lat[LAT_WAKEUP].count ? wl_task_of_pid(wl, (*lt)->pid, (*lt)->first_ts) : NULL;
+	const struct lat_machine *ml = wl_measured_latency(s->wl);
+
+	for (;;) {
+		if (s->t && lat_task_comm_next(ml, s->lt, &s->it, LAT_WAKEUP, comm, k)) {
+			*fair = s->t->cls == WL_CLASS_FAIR;
+			return true;
+		}
+		if (s->next >= lat_nr_tasks(ml))
+			return false;
+		s->lt = lat_task_at(ml, s->next++);
+		s->t = s->lt->lat[LAT_WAKEUP].count ?
+			wl_task_of_pid(s->wl, s->lt->pid, s->lt->first_ts) : NULL;
+		s->it = 0;
+	}
 }
 
 /*
@@ -117,21 +141,14 @@ static const struct wl_task *sampled_task(const struct wl_workload *wl, size_t i
  */
 uint64_t replay_nonfair_samples(const struct wl_workload *wl)
 {
-	const struct lat_machine *ml = wl_measured_latency(wl);
-	uint64_t n = 0;
+	struct sampled_comms s = { .wl = wl };
+	const char *c;
+	uint64_t k, n = 0;
+	bool fair;
 
-	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
-		const struct lat_task *lt;
-		const struct wl_task *t = sampled_task(wl, i, &lt);
-		const char *c;
-		uint64_t k;
-		size_t it = 0;
-
-		if (!t || t->cls == WL_CLASS_FAIR)
-			continue;
-		while (lat_task_comm_next(ml, lt, &it, LAT_WAKEUP, &c, &k))
+	while (sampled_comm_next(&s, &c, &k, &fair))
+		if (!fair)
 			n += k;
-	}
 	return n;
 }
 
@@ -158,34 +175,27 @@ static int cmp_comm_cls(const void *a, const void *b)
 
 int replay_nonfair_comms(const struct wl_workload *wl, struct replay_nonfair_comms *out)
 {
-	const struct lat_machine *ml = wl_measured_latency(wl);
+	struct sampled_comms s = { .wl = wl };
 	struct comm_cls *v = NULL;
 	size_t n = 0, cap = 0;
+	const char *c;
+	uint64_t k;
+	bool of_fair;
 
 	*out = (struct replay_nonfair_comms){ 0 };
-	for (size_t i = 0; i < lat_nr_tasks(ml); i++) {
-		const struct lat_task *lt;
-		const struct wl_task *t = sampled_task(wl, i, &lt);
-		const char *c;
-		uint64_t k;
-		size_t it = 0;
+	while (sampled_comm_next(&s, &c, &k, &of_fair)) {
+		if (n == cap) {
+			size_t nc = cap ? 2 * cap : 64;
+			struct comm_cls *nv = realloc(v, nc * sizeof(*nv));
 
-		if (!t)
-			continue;
-		while (lat_task_comm_next(ml, lt, &it, LAT_WAKEUP, &c, &k)) {
-			if (n == cap) {
-				size_t nc = cap ? 2 * cap : 64;
-				struct comm_cls *nv = realloc(v, nc * sizeof(*nv));
-
-				if (!nv) {
-					free(v);
-					return -1;
-				}
-				v = nv;
-				cap = nc;
+			if (!nv) {
+				free(v);
+				return -1;
 			}
-			v[n++] = (struct comm_cls){ c, t->cls == WL_CLASS_FAIR };
+			v = nv;
+			cap = nc;
 		}
+		v[n++] = (struct comm_cls){ c, of_fair };
 	}
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_comm_cls);

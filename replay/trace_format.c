@@ -861,6 +861,24 @@ static void default_common_header(struct tr_formats *fm)
 		(struct tr_field){ .offset = 4, .size = 4, .flags = TR_F_PRESENT | TR_F_SIGNED };
 }
 
+/*
+ * Both loaders' last step, every decoded event's layout in: the common
+ * header (the standard one if no event was decoded), of a common_type of 2
+ * or 4 bytes, then every field's load (finish_fields()).
+ */
+static int finish_common(struct tr_formats *fm, bool have_common, struct sr_error *err)
+{
+	if (!have_common)   /* no decoded event: still count events with the standard header */
+		default_common_header(fm);
+	if (fm->common_type.size != 2 && fm->common_type.size != 4) {
+		sr_error_set(err, EINVAL, "unsupported common_type of %u bytes",
+			     fm->common_type.size);
+		return -1;
+	}
+	finish_fields(fm);
+	return 0;
+}
+
 int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, bool tep_only,
 		    struct sr_error *err)
 {
@@ -1010,14 +1028,8 @@ decoded:
 			break;
 		}
 	}
-	if (!have_common)   /* no decoded event: still count events with the standard header */
-		default_common_header(fm);
-	if (fm->common_type.size != 2 && fm->common_type.size != 4) {
-		sr_error_set(err, EINVAL, "unsupported common_type of %u bytes",
-			     fm->common_type.size);
+	if (finish_common(fm, have_common, err))
 		return -1;
-	}
-	finish_fields(fm);
 	/*
 	 * libtraceevent finds the synthetic record's event by sched_switch's
 	 * own common_type: where that is not the loader's (a damaged format),
@@ -1116,14 +1128,8 @@ int tr_formats_from_tep(struct tr_formats *fm, struct tep_handle *tep, bool big_
 			break;
 		}
 	}
-	if (!have_common)
-		default_common_header(fm);
-	if (fm->common_type.size != 2 && fm->common_type.size != 4) {
-		sr_error_set(err, EINVAL, "unsupported common_type of %u bytes",
-			     fm->common_type.size);
+	if (finish_common(fm, have_common, err))
 		return -1;
-	}
-	finish_fields(fm);
 	if (fm->ev[TRACE_EV_SCHED_SWITCH].present)
 		classify_prev_state(fm, big_endian, print_prev_state);
 	return 0;

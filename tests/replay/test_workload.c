@@ -67,6 +67,24 @@ static const struct wl_op *op_of(const struct wl_workload *wl, uint32_t t, uint3
 }
 
 /*
+ * The count of the workload's note whose text contains @part, 0 if there is
+ * none: wl_note_at() lists only notes with a non-zero count, so a note that
+ * is absent and a note of count 0 are the same thing.  Every @part used here
+ * is found in one note's text only.
+ */
+static uint64_t note_value(const struct wl_workload *wl, const char *part)
+{
+	unsigned int it = 0;
+	const char *text;
+	uint64_t v;
+
+	while (wl_note_at(wl, &it, &text, &v))
+		if (strstr(text, part))
+			return v;
+	return 0;
+}
+
+/*
  * Pre-existing tasks and a task-caused wake: CPU 0 runs 10 (it was running
  * at the start) then 11 (queued at the start); 11 blocks; 10 wakes it at
  * its own 3 ms of work since... ; 12 was asleep and is woken from idle CPU 1.
@@ -276,9 +294,6 @@ static void pid_reuse_in_exit(bool early)
 	struct wl_workload *wl;
 	struct trace_event e;
 	uint32_t p, o, n;
-	unsigned int it = 0;
-	const char *text;
-	uint64_t v, reuse = 0;
 	const struct lat_machine *m;
 	const struct lat_task *lo = NULL, *ln = NULL;
 	uint64_t in = early ? 4 * MS + 12 * US : 5 * MS;
@@ -322,10 +337,7 @@ static void pid_reuse_in_exit(bool early)
 	CHECK_EQ(op_of(wl, n, 0)->kind, WL_OP_RUN);
 	CHECK_EQ(op_of(wl, n, 0)->value, 6 * MS - in);
 	CHECK_EQ(op_of(wl, n, 1)->kind, WL_OP_BLOCK);
-	while (wl_note_at(wl, &it, &text, &v))
-		if (strstr(text, "pids reused"))
-			reuse = v;
-	CHECK_EQ(reuse, 0);                 /* its exit was recorded */
+	CHECK_EQ(note_value(wl, "pids reused"), 0); /* its exit was recorded */
 	m = wl_measured_latency(wl);
 	for (size_t i = 0; i < lat_nr_tasks(m); i++)
 		if (lat_task_at(m, i)->pid == 50) {
@@ -358,9 +370,6 @@ static void test_exit_move_last_run(void)
 	struct wl_workload *wl;
 	struct trace_event e;
 	uint32_t o;
-	unsigned int it = 0;
-	const char *text;
-	uint64_t v, retracted = 0;
 
 	start();
 	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 60, 120));
@@ -385,10 +394,7 @@ static void test_exit_move_last_run(void)
 	CHECK_EQ(op_of(wl, o, 2)->kind, WL_OP_RUN);
 	CHECK_EQ(op_of(wl, o, 2)->value, 10 * US);
 	CHECK_EQ(op_of(wl, o, 3)->kind, WL_OP_EXIT);
-	while (wl_note_at(wl, &it, &text, &v))
-		if (strstr(text, "their EXIT_MOVE"))
-			retracted = v;
-	CHECK_EQ(retracted, 1);
+	CHECK_EQ(note_value(wl, "their EXIT_MOVE"), 1);
 	wl_free(wl);
 }
 
@@ -401,9 +407,6 @@ static void test_exit_move_last_run_sleep(void)
 	struct wl_workload *wl;
 	struct trace_event e;
 	uint32_t o, n;
-	unsigned int it = 0;
-	const char *text;
-	uint64_t v, retracted = 0;
 
 	start();
 	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 60, 120));
@@ -439,10 +442,7 @@ static void test_exit_move_last_run_sleep(void)
 	}
 	for (uint32_t i = 0; i + 3 < n; i++)
 		CHECK(op_of(wl, o, i)->kind != WL_OP_EXIT_MOVE);
-	while (wl_note_at(wl, &it, &text, &v))
-		if (strstr(text, "their EXIT_MOVE"))
-			retracted = v;
-	CHECK_EQ(retracted, 1);
+	CHECK_EQ(note_value(wl, "their EXIT_MOVE"), 1);
 	wl_free(wl);
 }
 
@@ -613,9 +613,6 @@ static void test_reuse_lost_old(void)
 	struct sr_error err = { 0 };
 	struct wl_workload *wl;
 	struct trace_event e;
-	unsigned int it = 0;
-	const char *text;
-	uint64_t v, reuse = 0;
 
 	start();
 	feed(ev_switch(500 * US, 1, 0, 'R', 120, 1, 120));
@@ -629,10 +626,7 @@ static void test_reuse_lost_old(void)
 	feed(ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 4 * MS + 10, 1, 1, 0, 50, 120, 1));
 	feed(ev_switch(5 * MS, 1, 1, 'S', 120, 50, 120));
 	wl = finish();
-	while (wl_note_at(wl, &it, &text, &v))
-		if (strstr(text, "pids reused"))
-			reuse = v;
-	CHECK_EQ(reuse, 1);
+	CHECK_EQ(note_value(wl, "pids reused"), 1);
 	CHECK(task_of(wl, 50, 1) != WL_NONE);
 	wl_free(wl);
 }
@@ -1017,10 +1011,6 @@ static void test_wakeup_no_success(void)
 {
 	struct wl_workload *wl;
 	struct trace_event e;
-	unsigned int it = 0;
-	bool noted = false;
-	const char *text;
-	uint64_t n;
 
 	start();
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 80, 120));
@@ -1033,12 +1023,7 @@ static void test_wakeup_no_success(void)
 	wl = finish();
 	CHECK_EQ(wl_counts(wl)->sched_wakeup, 1);
 	CHECK_EQ(wl_nr_wakes(wl), 1);
-	while (wl_note_at(wl, &it, &text, &n))
-		if (strstr(text, "success=0")) {
-			CHECK_EQ(n, 1);
-			noted = true;
-		}
-	CHECK(noted);
+	CHECK_EQ(note_value(wl, "success=0"), 1);
 	wl_free(wl);
 }
 
@@ -1387,16 +1372,7 @@ static void test_restored(void)
 	CHECK_EQ(w->latency, 12 * US);
 	CHECK_EQ(w->flags, WL_WAKE_ENDS_BLOCK);
 	CHECK_EQ(w->idle_ns, 3 * MS);             /* CPU 0 idle since 1 ms */
-	{
-		unsigned int it = 0;
-		const char *text;
-		uint64_t v, found = 0;
-
-		while (wl_note_at(wl, &it, &text, &v))
-			if (strstr(text, "sched_waking was traced but not their sched_wakeup"))
-				found = v;
-		CHECK_EQ(found, 1);
-	}
+	CHECK_EQ(note_value(wl, "sched_waking was traced but not their sched_wakeup"), 1);
 	wl_free(wl);
 }
 
@@ -1848,9 +1824,6 @@ static void test_lost_idle_switch_exited(void)
 	struct wl_workload *wl;
 	struct trace_event e;
 	uint32_t t, n;
-	unsigned int it = 0;
-	const char *text;
-	uint64_t v, retracted = 0;
 
 	start();
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
@@ -1877,10 +1850,7 @@ static void test_lost_idle_switch_exited(void)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		CHECK(op_of(wl, t, i)->kind != WL_OP_BLOCK);
-	while (wl_note_at(wl, &it, &text, &v))
-		if (strstr(text, "their EXIT_MOVE"))
-			retracted = v;
-	CHECK_EQ(retracted, 0);
+	CHECK_EQ(note_value(wl, "their EXIT_MOVE"), 0);
 	wl_free(wl);
 }
 
