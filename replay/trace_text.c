@@ -377,15 +377,23 @@ static const char *get(const struct kv *kv, int n, const char *key)
 	return NULL;
 }
 
+/*
+ * A field's number: decimal, or hex after "0x". Not C's base 0: the kernel
+ * prints sched_waking/sched_wakeup's target_cpu as "%03d", and as octal
+ * "010" was CPU 8 and "008" CPU 0 (its "0", the "8" left over), so on a
+ * machine of 8 or more CPUs the wakeups of CPUs 8 and up named the wrong CPU.
+ */
 static bool get_int(const struct kv *kv, int n, const char *key, int64_t *out)
 {
 	const char *v = get(kv, n, key);
+	const char *d;
 	char *end;
 
 	if (!v || !*v)
 		return false;
+	d = v + (*v == '-' || *v == '+');
 	errno = 0;
-	*out = strtoll(v, &end, 0);
+	*out = strtoll(v, &end, d[0] == '0' && (d[1] == 'x' || d[1] == 'X') ? 16 : 10);
 	return !errno && end != v;
 }
 
