@@ -2663,8 +2663,20 @@ static int facts_finish(struct wl_builder *b)
 		snprintf(f->cpus_how, sizeof(f->cpus_how),
 			 "highest CPU number with events + 1 (no header)");
 	}
-	if ((unsigned int)b->nr_cpus > f->nr_cpus)
+	if ((unsigned int)b->nr_cpus > f->nr_cpus) {
+		/*
+		 * An event on a CPU, or a wakeup's target_cpu, beyond the count:
+		 * the simulation gets that many CPUs, and says why (it said only
+		 * the count's source, e.g. "cpus: 41 [... (CPU count 2)]")
+		 */
+		char was[sizeof(f->cpus_how)];
+
+		memcpy(was, f->cpus_how, sizeof(was));
+		snprintf(f->cpus_how, sizeof(f->cpus_how), "the highest CPU in the events + 1 "
+			 "(CPU %d), over the count from %.80s", b->nr_cpus - 1, was);
+		f->cpus_src = WL_FACT_TRACE;
 		f->nr_cpus = (unsigned int)b->nr_cpus;
+	}
 	if (b->sc && b->sc->kernel_release && (b->wl->info_strs[6] = strdup(b->sc->kernel_release))) {
 		f->release = b->wl->info_strs[6];
 		f->release_src = WL_FACT_SIDECAR;
