@@ -661,6 +661,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 	struct trace_reader *r = calloc(1, sizeof(*r));
 	struct tr_file *f;
 	uint64_t first = UINT64_MAX, last = 0;
+	uint8_t *seen = NULL;          /* CPU ids of the buffer's data sections */
 	bool any;
 
 	if (!r) {
@@ -695,6 +696,10 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 		sr_error_set(err, ENOMEM, "out of memory");
 		goto fail;
 	}
+	if (!(seen = calloc(65536 / 8, 1))) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		goto fail;
+	}
 	for (int i = 0; i < r->nr_cpus; i++) {
 		int cpu = r->buf->cpus[i].cpu;
 
@@ -702,9 +707,25 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 			sr_error_set(err, EINVAL, "corrupted: CPU id %d", cpu);
 			goto fail;
 		}
+		/*
+		 * Two data sections of one CPU (a damaged v7 BUFFER option): merged
+		 * by time they read as one CPU switching between two streams' tasks,
+		 * every figure plausible (trace-cmd reads no record of such a file)
+		 */
+		if (seen[cpu / 8] & (1u << (cpu % 8))) {
+			const char *nm = r->buf->name ? r->buf->name : "";
+
+			sr_error_set(err, EINVAL, "corrupted: %s%s%s has two data sections of CPU %d",
+				     nm[0] ? "buffer '" : "the top-level buffer", nm, nm[0] ? "'" : "",
+				     cpu);
+			goto fail;
+		}
+		seen[cpu / 8] |= (uint8_t)(1u << (cpu % 8));
 		if (cpu + 1 > r->nr_cpu_ids)
 			r->nr_cpu_ids = cpu + 1;
 	}
+	free(seen);
+	seen = NULL;
 	if (r->backend == TRACE_BACKEND_LIBTRACECMD ? open_tracecmd(r, &first, &last, err) :
 	    open_native(r, opts ? opts->prefetch : TRACE_PREFETCH_AUTO, &first, &last, err))
 		goto fail;
@@ -742,6 +763,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 	};
 	return r;
 fail:
+	free(seen);
 	sr_error_prefix(err, "%s", path);
 	trace_close(r);
 	return NULL;

@@ -29,7 +29,13 @@
  * Without a value above 0x1ff the 4.14+ layout is assumed, and said so.
  *
  * Lost events: "CPU:N [LOST M EVENTS]" (tracefs) and "CPU:N [M EVENTS
- * DROPPED]" (trace-cmd) mark a gap before CPU N's next event.
+ * DROPPED]" (trace-cmd) mark a gap before CPU N's next event. A tracefs
+ * `trace` whose header says "# entries-in-buffer/entries-written: A/B" with
+ * B > A was read after the ring buffer overwrote B - A events (the kernel's
+ * print_event_info(): B counts the overruns too), the oldest of the CPUs
+ * that overran; which CPUs the header does not say, so every CPU's first
+ * event comes after a gap of unknown size (before the overwrite this text
+ * was read as complete: "lost: none").
  *
  * The file is read twice with a line buffer, never held: once at open (CPUs,
  * span, buffers, the buffer with the most sched events, timestamps in order),
@@ -83,6 +89,8 @@ struct tr_text {
 	uint64_t lost[MAX_CPU + 1];
 	bool lost_unknown[MAX_CPU + 1];
 	uint64_t pending_lost[MAX_CPU + 1];
+	uint64_t overwritten;          /* the header's entries-written - entries-in-buffer */
+	bool cpu_started[MAX_CPU + 1]; /* an event of the CPU delivered (overwritten) */
 	int max_cpu;
 	uint64_t last_ts;
 	struct tr_text_info info;
@@ -369,15 +377,23 @@ static const char *get(const struct kv *kv, int n, const char *key)
 	return NULL;
 }
 
+/*
+ * A field's number: decimal, or hex after "0x". Not C's base 0: the kernel
+ * prints sched_waking/sched_wakeup's target_cpu as "%03d", and as octal
+ * "010" was CPU 8 and "008" CPU 0 (its "0", the "8" left over), so on a
+ * machine of 8 or more CPUs the wakeups of CPUs 8 and up named the wrong CPU.
+ */
 static bool get_int(const struct kv *kv, int n, const char *key, int64_t *out)
 {
 	const char *v = get(kv, n, key);
+	const char *d;
 	char *end;
 
 	if (!v || !*v)
 		return false;
+	d = v + (*v == '-' || *v == '+');
 	errno = 0;
-	*out = strtoll(v, &end, 0);
+	*out = strtoll(v, &end, d[0] == '0' && (d[1] == 'x' || d[1] == 'X') ? 16 : 10);
 	return !errno && end != v;
 }
 
@@ -755,6 +771,21 @@ bool tr_text_sniff(const char *buf, size_t n)
 	return hit;
 }
 
+/*
+ * tracefs `trace`'s header "# entries-in-buffer/entries-written: A/B   #P:N"
+ * (print_event_info(), kernel/trace/trace.c): B - A events were overwritten.
+ */
+static void note_overwritten(struct tr_text *t, const char *s)
+{
+	static const char key[] = "# entries-in-buffer/entries-written:";
+	unsigned long long in, written;
+
+	if (strncmp(s, key, sizeof(key) - 1) ||
+	    sscanf(s + sizeof(key) - 1, " %llu/%llu", &in, &written) != 2)
+		return;
+	t->overwritten = written > in ? written - in : 0;
+}
+
 struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_error *err)
 {
 	struct tr_text *t = calloc(1, sizeof(*t));
@@ -796,6 +827,8 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 			t->info.cpus = atoi(strstr(t->line, "#P:") + 3);
 			t->info.cpus_from = "the text's #P: header line";
 		}
+		if (!lines_ok && !t->tracecmd)
+			note_overwritten(t, t->line);
 		r = parse_line(t, t->line, &l);
 		if (r < 0) {
 			sr_error_set(err, EINVAL, "line %" PRIu64 ": not an ftrace event line%s%s",
@@ -983,6 +1016,13 @@ int tr_text_next(struct tr_text *t, struct trace_event *ev, uint64_t *lost_befor
 		    ev->type != TRACE_EV_OTHER && decode(t, ev, l.rest, err))
 			return -1;
 		t->counts[id]++;
+		if (t->overwritten && !t->cpu_started[l.cpu]) {
+			/* the oldest records of an overrun CPU are gone: this one's? */
+			t->cpu_started[l.cpu] = true;
+			t->pending_lost[l.cpu] = TRACE_LOST_UNKNOWN;
+			t->lost[l.cpu]++;
+			t->lost_unknown[l.cpu] = true;
+		}
 		*lost_before = t->pending_lost[l.cpu];
 		t->pending_lost[l.cpu] = 0;
 		return 1;

@@ -551,9 +551,15 @@ fail:
 	return -1;
 }
 
+/*
+ * The CPUs the extraction tracks: the model's (MODEL_MAX_CPUS). An event
+ * naming a CPU at or above this is refused by wl_builder_event().
+ */
+#define WL_MAX_CPUS 4096
+
 static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
 {
-	if (cpu < 0 || cpu >= 4096)
+	if (cpu < 0 || cpu >= WL_MAX_CPUS)
 		return NULL;
 	if (cpu >= b->nr_cpus) {
 		struct cpu_track *p = realloc(b->cpus, (size_t)(cpu + 1) * sizeof(*p));
@@ -2259,11 +2265,41 @@ static int32_t impossible_pid(const struct trace_event *ev)
 	return p[0] >= WL_PID_MAX_LIMIT ? p[0] : p[1] >= WL_PID_MAX_LIMIT ? p[1] : 0;
 }
 
+/*
+ * The first CPU number of @ev (its own CPU, a wakeup's target_cpu, a
+ * migration's orig_cpu or dest_cpu) not below WL_MAX_CPUS, else -1. Such a
+ * CPU was tracked nowhere: its events were dropped and a wake onto it placed
+ * by the model, with exit 0 (a sched_waking with target_cpu=5000 in a 2-CPU
+ * trace replayed as if it named no CPU).
+ */
+static int32_t impossible_cpu(const struct trace_event *ev)
+{
+	int32_t c[3] = { ev->cpu, -1, -1 };
+
+	switch (ev->type) {
+	case TRACE_EV_SCHED_WAKING:
+	case TRACE_EV_SCHED_WAKEUP:
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		c[1] = ev->u.wakeup.target_cpu;
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		c[1] = ev->u.migrate.orig_cpu;
+		c[2] = ev->u.migrate.dest_cpu;
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < 3; i++)
+		if (c[i] >= WL_MAX_CPUS)
+			return c[i];
+	return -1;
+}
+
 int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
 		     struct sr_error *err)
 {
 	struct wl_counts *n = &b->wl->counts;
-	int32_t bad_pid = impossible_pid(ev);
+	int32_t bad_pid = impossible_pid(ev), bad_cpu = impossible_cpu(ev);
 	int r = 0;
 
 	if (bad_pid) {
@@ -2272,6 +2308,15 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		sr_error_set(err, EINVAL, "corrupted data: %s: %s with pid %d, not below the "
 			     "kernel's PID_MAX_LIMIT (%d)", wl_event_where(ev, where, sizeof(where)),
 			     ev->name ? ev->name : "an event", bad_pid, WL_PID_MAX_LIMIT);
+		return -1;
+	}
+	if (bad_cpu >= 0) {
+		char where[64];
+
+		sr_error_set(err, EINVAL, "%s: %s names CPU %d: the replay models at most %d "
+			     "CPUs (corrupted data, or a larger machine)",
+			     wl_event_where(ev, where, sizeof(where)),
+			     ev->name ? ev->name : "an event", bad_cpu, WL_MAX_CPUS);
 		return -1;
 	}
 	if (!b->started) {
@@ -2663,8 +2708,20 @@ static int facts_finish(struct wl_builder *b)
 		snprintf(f->cpus_how, sizeof(f->cpus_how),
 			 "highest CPU number with events + 1 (no header)");
 	}
-	if ((unsigned int)b->nr_cpus > f->nr_cpus)
+	if ((unsigned int)b->nr_cpus > f->nr_cpus) {
+		/*
+		 * An event on a CPU, or a wakeup's target_cpu, beyond the count:
+		 * the simulation gets that many CPUs, and says why (it said only
+		 * the count's source, e.g. "cpus: 41 [... (CPU count 2)]")
+		 */
+		char was[sizeof(f->cpus_how)];
+
+		memcpy(was, f->cpus_how, sizeof(was));
+		snprintf(f->cpus_how, sizeof(f->cpus_how), "the highest CPU in the events + 1 "
+			 "(CPU %d), over the count from %.80s", b->nr_cpus - 1, was);
+		f->cpus_src = WL_FACT_TRACE;
 		f->nr_cpus = (unsigned int)b->nr_cpus;
+	}
 	if (b->sc && b->sc->kernel_release && (b->wl->info_strs[6] = strdup(b->sc->kernel_release))) {
 		f->release = b->wl->info_strs[6];
 		f->release_src = WL_FACT_SIDECAR;

@@ -66,6 +66,33 @@ if [ -f "$f" ]; then
 	fi
 fi
 
+# a v7 BUFFER option naming one CPU for two data sections: merged by time
+# they read as one CPU switching between two CPUs' tasks, with plausible
+# figures and exit 0 (before 2 Dec 2026); trace-cmd itself reads no record
+f=$work/../conv/small-pipe-v7-none.dat
+if [ -f "$f" ] && command -v python3 > /dev/null; then
+	if python3 - "$(dirname "$0")" "$f" "$work/dupcpu.dat" <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import fuzz
+d = bytearray(open(sys.argv[2], 'rb').read())
+# the CPU id is the 4 bytes before each data section's offset in the table
+ids = sorted(f.off - 4 for f in fuzz.parse_layout(bytes(d)).fields
+             if f.group == 'cputable' and f.name.endswith('.offset'))
+assert [struct.unpack_from('<I', d, o)[0] for o in ids] == [0, 1]
+struct.pack_into('<I', d, ids[1], 0)
+open(sys.argv[3], 'wb').write(d)
+PY
+	then
+		for rd in native libtracecmd; do
+			expect 1 "dupcpu.dat: corrupted: the top-level buffer has two data sections of CPU 0" -- \
+				--reader $rd "$work/dupcpu.dat"
+		done
+	else
+		echo "FAIL: could not write dupcpu.dat"; fails=$((fails + 1))
+	fi
+fi
+
 # ftrace text: plain `trace-cmd report` (plugin formats) and time going back
 if command -v trace-cmd > /dev/null; then
 	trace-cmd report -t -i "$good" > "$work/plugin.txt" 2> /dev/null

@@ -1390,6 +1390,59 @@ static int cmd_state_text(const char *dir)
 	return 0;
 }
 
+/*
+ * sched_waking/sched_wakeup print target_cpu as "%03d": decimal with leading
+ * zeros (CPU 8 is "008", CPU 10 "010"), read as octal before 2 Dec 2026 (CPU
+ * 0 and CPU 8). A -R field in hex ("0x10") stays hex.
+ */
+static int cmd_wakeup_text(const char *dir)
+{
+	static const struct { const char *printed; int cpu; } v[] = {
+		{ "000", 0 }, { "007", 7 }, { "008", 8 }, { "010", 10 }, { "015", 15 },
+		{ "0x10", 16 }, { "11", 11 },
+	};
+	const size_t nv = sizeof(v) / sizeof(v[0]);
+	char path[4096];
+	struct sr_error err = { 0 };
+	struct trace_reader *r;
+	struct trace_event ev;
+	size_t n = 0;
+	FILE *o;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/wakeup-cpus.txt", dir);
+	o = fopen(path, "w");
+	if (!o || fputs("# tracer: nop\n#\n", o) < 0) {
+		FAIL("%s: cannot write: %s", path, strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < nv; i++)
+		fprintf(o, "          <idle>-0     [%03zu] d..2.   76.%06zu: sched_waking: comm=t "
+			"pid=%zu prio=120 target_cpu=%s\n", i, 211513 + i, 100 + i, v[i].printed);
+	if (fclose(o)) {
+		FAIL("%s: cannot write: %s", path, strerror(errno));
+		return 1;
+	}
+	r = trace_open(path, NULL, &err);
+	if (!r) {
+		FAIL("%s: %s", path, err.msg);
+		return 1;
+	}
+	while ((ret = trace_next(r, &ev, &err)) == 1 && n < nv) {
+		CHECK_U64("type", ev.type, TRACE_EV_SCHED_WAKING);
+		CHECK_U64("target_cpu", (uint64_t)ev.u.wakeup.target_cpu, (uint64_t)v[n].cpu);
+		n++;
+	}
+	if (ret < 0)
+		FAIL("%s: %s", path, err.msg);
+	CHECK_U64("events", n, nv);
+	trace_close(r);
+	if (failures)
+		return 1;
+	printf("target_cpu of ftrace text: %zu values read as decimal (hex after 0x)\n", nv);
+	return 0;
+}
+
 /* The zlib conversions exist only if trace-cmd was built with zlib. */
 static bool skip_missing(const char *path)
 {
@@ -1458,6 +1511,8 @@ int main(int argc, char **argv)
 		return cmd_text(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "syscall-text"))
 		return cmd_syscall_text(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "wakeup-text"))
+		return cmd_wakeup_text(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "state-text"))
 		return cmd_state_text(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "backends"))

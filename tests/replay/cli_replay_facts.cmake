@@ -10,6 +10,24 @@ replay_run(v6 --no-sidecar ${DIR}/hog-timer.dat)
 expect_match("\ncpus: +2  \\[trace: trace.dat header \\(CPU count 2\\)\\]\n" "${v6}"
              "hog-timer.dat (v6): the CPU count's source is not its header")
 
+# a wakeup's target_cpu beyond the text's "cpus=2": the simulation gets CPUs
+# up to it, and the line says why (it named only the count's source: "cpus:
+# 41  [trace: the text's cpus= line (CPU count 2)]")
+set(t "${CMAKE_CURRENT_BINARY_DIR}/facts-cpu-beyond.txt")  # the test's directory
+file(WRITE ${t} "cpus=2
+ t10-10 [000] 0.001000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=t10 next_pid=10 next_prio=120
+ t10-10 [000] 0.001500: sched_waking: comm=t11 pid=11 prio=120 target_cpu=040
+ t10-10 [000] 0.001501: sched_wakeup: comm=t11 pid=11 prio=120 target_cpu=040
+ t10-10 [000] 0.002000: sched_switch: prev_comm=t10 prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=t11 next_pid=11 next_prio=120
+ t11-11 [000] 0.003000: sched_switch: prev_comm=t11 prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+")
+replay_run(beyond ${t})
+expect_match("
+cpus: +41  \[trace: the highest CPU in the events \+ 1 \(CPU 40\), over the count from the text's cpus= line \(CPU count 2\)\]
+"
+             "${beyond}" "a target_cpu beyond the text's CPU count: the cpus line does not say so")
+file(REMOVE ${t})
+
 # measured.counts_without_events: the compared counts the trace has not one
 # event of (the text's "untraced"), their relative errors null; small-pipe
 # forks nothing, hog-timer has every compared event

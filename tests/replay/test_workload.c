@@ -2366,6 +2366,36 @@ static void test_pid_limit(void)
 }
 
 /*
+ * A CPU number the model cannot have (4096 and up, MODEL_MAX_CPUS): the
+ * event's own CPU, a wakeup's target_cpu, a migration's orig or dest CPU.
+ * Before 2 Dec 2026 such events were dropped from the extraction (cpu_get()
+ * returned no track) and a wake onto such a CPU was placed by the model,
+ * exit 0. CPU 4095 is the last one taken.
+ */
+static void test_cpu_limit(void)
+{
+	for (int i = 0; i < 2; i++) {
+		int cpu = 4095 + i;
+		struct trace_event e[4] = {
+			ev_switch(1 * MS, cpu, 0, 'R', 120, 10, 120),
+			ev_wake(TRACE_EV_SCHED_WAKING, 1 * MS, 0, 0, 0, 11, 120, cpu),
+			ev_migrate(1 * MS, 0, 12, cpu, 0),
+			ev_migrate(1 * MS, 0, 12, 0, cpu),
+		};
+
+		for (int k = 0; k < 4; k++) {
+			struct sr_error err = { 0 };
+
+			start();
+			CHECK_EQ(wl_builder_event(B, &e[k], 0, &err), i ? -1 : 0);
+			CHECK_MSG(!i || strstr(err.msg, " names CPU 4096: the replay models at most 4096 CPUs"),
+				  "%d: %s", k, err.msg);
+			wl_free(finish());
+		}
+	}
+}
+
+/*
  * --preempt-costs strict (the default): hog 40 runs on CPU 0; hardirq wakeups there.
  * 41: a tick charges 40 after the wakeup and 40 is switched out for 41 12 us
  * later (the tick, not the wakeup, preempted: queued under the option);
@@ -2453,6 +2483,7 @@ static void test_strict_preempt_costs(void)
 int main(void)
 {
 	test_pid_limit();
+	test_cpu_limit();
 	test_basic();
 	test_race_and_spurious();
 	test_lifecycle();
