@@ -295,6 +295,23 @@ gap_too_long(const char *path, const struct trace_event *ev, uint64_t prev_ts,
 		     ev->ts / 1000000000, ev->ts % 1000000000, (ev->ts - prev_ts) / 1000000000);
 }
 
+/*
+ * A CPU number of TRACE_MAX_CPUS or more (trace_event_impossible_cpu()):
+ * replay refuses it, so report does too. Before 2 Dec 2026 report read on
+ * with exit 0: a sched_wakeup with target_cpu=5000 in a 2-CPU trace took
+ * its task as woken onto another CPU, leaving its own untraced.
+ */
+static __attribute__((cold, noinline)) void
+cpu_too_high(const char *path, const struct trace_event *ev, struct sr_error *err)
+{
+	char where[64];
+
+	sr_error_set(err, EINVAL, "%s: %s: %s names CPU %d: report, as replay, takes at most %d "
+		     "CPUs (corrupted data, or a larger machine)", path,
+		     event_where(ev, where, sizeof(where)), ev->name ? ev->name : "an event",
+		     trace_event_impossible_cpu(ev), TRACE_MAX_CPUS);
+}
+
 /* The state of the pass over the events: trace_consume()'s context. */
 struct pass {
 	const struct report_opts *o;
@@ -314,6 +331,10 @@ pass_order(struct pass *p, const struct trace_event *ev)
 	}
 	if (p->prev_ts && ev->ts - p->prev_ts > REPORT_MAX_GAP_NS) {
 		gap_too_long(p->o->path, ev, p->prev_ts, p->err);
+		return -1;
+	}
+	if (__builtin_expect(trace_event_impossible_cpu(ev) >= 0, 0)) {
+		cpu_too_high(p->o->path, ev, p->err);
 		return -1;
 	}
 	p->prev_ts = ev->ts;

@@ -721,8 +721,21 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 			goto fail;
 		}
 		seen[cpu / 8] |= (uint8_t)(1u << (cpu % 8));
-		if (cpu + 1 > r->nr_cpu_ids)
-			r->nr_cpu_ids = cpu + 1;
+		/*
+		 * A CPU past the file's count (its CPUCOUNT option; v6's sections
+		 * are numbered by it, a v7 file without it counts its sections):
+		 * libtracecmd reads no record of it, the native backend read it as
+		 * one more CPU with exit 0 (the fuzz class cpuid op=past)
+		 */
+		if (cpu >= f->cpus) {
+			const char *nm = r->buf->name ? r->buf->name : "";
+
+			sr_error_set(err, EINVAL, "corrupted: %s%s%s has a data section of CPU %d, "
+				     "the %s says %d CPUs", nm[0] ? "buffer '" : "the top-level buffer",
+				     nm, nm[0] ? "'" : "", cpu, f->cpus_from ? f->cpus_from : "file",
+				     f->cpus);
+			goto fail;
+		}
 	}
 	free(seen);
 	seen = NULL;

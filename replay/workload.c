@@ -553,9 +553,10 @@ fail:
 
 /*
  * The CPUs the extraction tracks: the model's (MODEL_MAX_CPUS). An event
- * naming a CPU at or above this is refused by wl_builder_event().
+ * naming a CPU at or above this is refused by wl_builder_event()
+ * (trace_event_impossible_cpu(), shared with report).
  */
-#define WL_MAX_CPUS 4096
+#define WL_MAX_CPUS TRACE_MAX_CPUS
 
 static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
 {
@@ -2265,41 +2266,11 @@ static int32_t impossible_pid(const struct trace_event *ev)
 	return p[0] >= WL_PID_MAX_LIMIT ? p[0] : p[1] >= WL_PID_MAX_LIMIT ? p[1] : 0;
 }
 
-/*
- * The first CPU number of @ev (its own CPU, a wakeup's target_cpu, a
- * migration's orig_cpu or dest_cpu) not below WL_MAX_CPUS, else -1. Such a
- * CPU was tracked nowhere: its events were dropped and a wake onto it placed
- * by the model, with exit 0 (a sched_waking with target_cpu=5000 in a 2-CPU
- * trace replayed as if it named no CPU).
- */
-static int32_t impossible_cpu(const struct trace_event *ev)
-{
-	int32_t c[3] = { ev->cpu, -1, -1 };
-
-	switch (ev->type) {
-	case TRACE_EV_SCHED_WAKING:
-	case TRACE_EV_SCHED_WAKEUP:
-	case TRACE_EV_SCHED_WAKEUP_NEW:
-		c[1] = ev->u.wakeup.target_cpu;
-		break;
-	case TRACE_EV_SCHED_MIGRATE_TASK:
-		c[1] = ev->u.migrate.orig_cpu;
-		c[2] = ev->u.migrate.dest_cpu;
-		break;
-	default:
-		break;
-	}
-	for (int i = 0; i < 3; i++)
-		if (c[i] >= WL_MAX_CPUS)
-			return c[i];
-	return -1;
-}
-
 int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
 		     struct sr_error *err)
 {
 	struct wl_counts *n = &b->wl->counts;
-	int32_t bad_pid = impossible_pid(ev), bad_cpu = impossible_cpu(ev);
+	int32_t bad_pid = impossible_pid(ev), bad_cpu = trace_event_impossible_cpu(ev);
 	int r = 0;
 
 	if (bad_pid) {

@@ -218,6 +218,41 @@ struct trace_event {
 };
 
 /*
+ * The CPUs replay and report take: the model's (MODEL_MAX_CPUS). The reader
+ * takes CPU ids up to 65535 and an ftrace text's fields any int.
+ */
+#define TRACE_MAX_CPUS 4096
+
+/*
+ * The first CPU number of @ev (its own CPU, a wakeup's target_cpu, a
+ * migration's orig_cpu or dest_cpu) not below TRACE_MAX_CPUS, else -1: an
+ * event replay and report refuse (corrupted data, or a machine the model
+ * cannot have). Inline: report checks every event.
+ */
+static inline int32_t trace_event_impossible_cpu(const struct trace_event *ev)
+{
+	int32_t c[3] = { ev->cpu, -1, -1 };
+
+	switch (ev->type) {
+	case TRACE_EV_SCHED_WAKING:
+	case TRACE_EV_SCHED_WAKEUP:
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		c[1] = ev->u.wakeup.target_cpu;
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		c[1] = ev->u.migrate.orig_cpu;
+		c[2] = ev->u.migrate.dest_cpu;
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < 3; i++)
+		if (c[i] >= TRACE_MAX_CPUS)
+			return c[i];
+	return -1;
+}
+
+/*
  * What the repair stage did on one CPU (trace_info.repair_cpus[cpu]). Counts
  * so far; complete once trace_next() returned 0.
  */

@@ -91,6 +91,25 @@ PY
 	else
 		echo "FAIL: could not write dupcpu.dat"; fails=$((fails + 1))
 	fi
+	# CPU 1's section labelled CPU 2, past the CPUCOUNT option's 2 CPUs: the
+	# native backend read it as a third CPU with exit 0 (before 2 Dec 2026),
+	# libtracecmd reads no record of it
+	if python3 - "$(dirname "$0")" "$f" "$work/pastcpu.dat" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import fuzz
+d = open(sys.argv[2], 'rb').read()
+m = fuzz.mutate_cpuid(bytearray(d), fuzz.parse_layout(d), {"e": 1, "op": "past"})
+open(sys.argv[3], 'wb').write(m)
+PY
+	then
+		for rd in native libtracecmd; do
+			expect 1 "pastcpu.dat: corrupted: the top-level buffer has a data section of CPU 2, the trace.dat CPUCOUNT option says 2 CPUs" -- \
+				--reader $rd "$work/pastcpu.dat"
+		done
+	else
+		echo "FAIL: could not write pastcpu.dat"; fails=$((fails + 1))
+	fi
 fi
 
 # ftrace text: plain `trace-cmd report` (plugin formats) and time going back

@@ -45,7 +45,9 @@ with trace-cmd when it is installed, else those kinds are skipped):
   options   bad option values for each command
 
 Mutation classes (binary): trunc (cut at every header/section/option/chunk
-/page boundary, +1, middle, last byte), field (0x00/0xff fill, bit flip,
+/page boundary, +1, middle, last byte), cpuid (a v7 BUFFER option's
+CPU id: another entry's, the two exchanged, one past the entries, 4096,
+65535, 65536, 0xffffffff), field (0x00/0xff fill, bit flip,
 +-1, random bytes in a header, section header, option, CPU offset/size,
 chunk header or format field), fmt (same-length edits of the sched_* format
 texts: digits, names, signedness), page (commit 0/small/over/flags,
@@ -127,6 +129,8 @@ class Layout:
         self.long_size = 8
         self.compressed = False
         self.cpu_regions = []   # (buffer, cpu, off, size)
+        self.cpu_ids = []       # v7 BUFFER option entries: (buffer, entry, section off,
+                                # offset of the CPU id in the section body, entries)
         self.pages = []         # uncompressed: (region index, file offset)
         self.chunks = []        # compressed: (region index, hdr off, zsize, usize)
         self.sections = []      # v7: (id, off, size, flags)
@@ -321,8 +325,9 @@ def parse_v7(lay, p):
                 _, k = cstr(od, k)
                 _, ncpu = struct.unpack_from("<II", od, k)
                 k += 8
-                for _ in range(ncpu):
+                for e in range(ncpu):
                     cpu, coff, csz = struct.unpack_from("<IQQ", od, k)
+                    lay.cpu_ids.append((name, e, off, o + 6 + k, ncpu))
                     if base is not None:
                         lay.f(f"buf{name}.cpu{cpu}.offset", base + o + 6 + k + 4, 8,
                               "cputable", True)
@@ -500,6 +505,8 @@ def mutate_binary(data, lay, c):
         else:
             buf[soff + 16:soff + 16 + size] = body
         return bytes(buf)
+    if cls == "cpuid":
+        return mutate_cpuid(buf, lay, p)
     if cls in ("page", "payload"):
         return mutate_page(buf, lay, c)
     if cls == "chunk":
@@ -535,6 +542,43 @@ def mutate_binary(data, lay, c):
             buf[q + 8:q + 8 + zs] = struct.pack("<II", ZSTD_SKIP_MAGIC, zs - 8) + b"\0" * (zs - 8)
             return bytes(buf)
     raise ValueError(f"unknown class {cls}")
+
+
+# The CPU id of a v7 BUFFER option's entry (the CPU its data section is of):
+# another entry's id (two sections of one CPU), the two ids exchanged (each
+# section labelled as the other CPU's: no reader can tell), the first id past
+# the entries, 4096 and 65535 (a CPU the reader takes and the model has not),
+# 65536 and 0xffffffff (-1; not a CPU id).
+CPUID_OPS = ["other", "swap", "past", "4096", "65535", "65536", "neg"]
+
+
+def mutate_cpuid(buf, lay, p):
+    if p["e"] >= len(lay.cpu_ids):
+        return None
+    name, e, soff, at, n = lay.cpu_ids[p["e"]]
+    body, comp = section_body(lay, soff)
+    body = bytearray(body)
+    op = p["op"]
+    # the buffer's next entry (cyclic), which follows in the same option
+    nxt = at + 20 * ((e + 1) % n - e)
+    if op in ("other", "swap"):
+        if n < 2:
+            return None
+        mine, theirs = body[at:at + 4], body[nxt:nxt + 4]
+        body[at:at + 4] = theirs
+        if op == "swap":
+            body[nxt:nxt + 4] = mine
+    else:
+        v = {"past": n, "4096": 4096, "65535": 65535, "65536": 65536,
+             "neg": 0xffffffff}[op]
+        struct.pack_into("<I", body, at, v)
+    if comp:
+        zs = struct.unpack_from("<I", buf, soff + 16)[0]
+        if not recompress_into(buf, soff + 24, zs, bytes(body)):
+            return None
+    else:
+        buf[soff + 16:soff + 16 + len(body)] = body
+    return bytes(buf)
 
 
 def page_index_list(lay):
@@ -750,6 +794,10 @@ def detectable(c):
         if cls == "chunk":
             # zstd frames carry no checksum here: changed literals decompress fine
             return p["op"] not in ("dup", "swap", "zbytes")
+        if cls == "cpuid":
+            # ids exchanged: each CPU's records read as the other's, which no
+            # reader can tell
+            return p["op"] != "swap"
         if cls == "field":
             if p["op"] == "zero" and p["f"].endswith(".size"):
                 return False        # a CPU without data is legal
@@ -821,6 +869,8 @@ def gen_binary_cases(kind, src, lay, rng, n):
     for ci in range(len(lay.chunks)):
         for op in ("dup", "swap", "zbytes", "skip"):
             chunk.append({"c": ci, "op": op, "s": rng.randrange(1 << 20)})
+    # every op on every entry (v7 only: v6's CPU is the table's index)
+    cpuid = [{"e": e, "op": op} for e in range(len(lay.cpu_ids)) for op in CPUID_OPS]
     # budget: n per source, split over classes
     share = {"trunc": 0.25, "field": 0.25, "fmt": 0.1, "page": 0.25, "payload": 0.05,
              "chunk": 0.1 if lay.chunks else 0}
@@ -832,6 +882,9 @@ def gen_binary_cases(kind, src, lay, rng, n):
         for pp in rng.sample(lst, k) if k < len(lst) else lst:
             cls2 = "payload" if cls == "payload" else cls
             add(cls2, **pp)
+    # after the others, so that their cases are those of the same seed before
+    for pp in cpuid:
+        add("cpuid", **pp)
     return cases
 
 
@@ -1184,7 +1237,7 @@ def commands_for_all(c, path, inp, slot):
                 ("whatif", ["whatif", "--all-variants", path], path)]
         # the libtracecmd backend behind the same validation, on damaged data
         # (libtraceevent itself crashes on some damaged format texts: not ours)
-        if kind != "text" and c["cls"] in ("trunc", "page", "payload", "chunk"):
+        if kind != "text" and c["cls"] in ("trunc", "page", "payload", "chunk", "cpuid"):
             cmds.append(("report-ltc", ["report", "--reader", "libtracecmd", path], path))
         return cmds
     if kind == "sidecar":
