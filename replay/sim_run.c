@@ -719,6 +719,8 @@ struct replay_result *replay_run(const struct wl_workload *wl, const struct repl
 	s.wakes = wl_nr_wakes(wl) ? wl_wake(wl, 0) : NULL;
 	s.calib = wl_calibration(wl);
 	s.nr_cpus = (int)(s.facts->nr_cpus ? s.facts->nr_cpus : 1);
+	/* the extraction refuses CPUs from TRACE_MAX_CPUS up: the model's bound */
+	_Static_assert(TRACE_MAX_CPUS == MODEL_MAX_CPUS, "trace.h's CPU bound is the model's");
 	if (s.nr_cpus > MODEL_MAX_CPUS)
 		s.nr_cpus = MODEL_MAX_CPUS;
 	r->profile = replay_profile_for(wl, &s.cfg, NULL);

@@ -552,15 +552,13 @@ fail:
 }
 
 /*
- * The CPUs the extraction tracks: the model's (MODEL_MAX_CPUS). An event
- * naming a CPU at or above this is refused by wl_builder_event()
- * (trace_event_impossible_cpu(), shared with report).
+ * The CPUs the extraction tracks: TRACE_MAX_CPUS, the model's (sim_run.c
+ * checks the two agree). An event naming a CPU at or above it is refused by
+ * wl_builder_event() (trace_event_impossible_cpu(), shared with report).
  */
-#define WL_MAX_CPUS TRACE_MAX_CPUS
-
 static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
 {
-	if (cpu < 0 || cpu >= WL_MAX_CPUS)
+	if (cpu < 0 || cpu >= TRACE_MAX_CPUS)
 		return NULL;
 	if (cpu >= b->nr_cpus) {
 		struct cpu_track *p = realloc(b->cpus, (size_t)(cpu + 1) * sizeof(*p));
@@ -2287,7 +2285,7 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		sr_error_set(err, EINVAL, "%s: %s names CPU %d: the replay models at most %d "
 			     "CPUs (corrupted data, or a larger machine)",
 			     wl_event_where(ev, where, sizeof(where)),
-			     ev->name ? ev->name : "an event", bad_cpu, WL_MAX_CPUS);
+			     ev->name ? ev->name : "an event", bad_cpu, TRACE_MAX_CPUS);
 		return -1;
 	}
 	if (!b->started) {
