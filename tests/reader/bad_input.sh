@@ -66,50 +66,46 @@ if [ -f "$f" ]; then
 	fi
 fi
 
-# a v7 BUFFER option naming one CPU for two data sections: merged by time
-# they read as one CPU switching between two CPUs' tasks, with plausible
-# figures and exit 0 (before 2 Dec 2026); trace-cmd itself reads no record
-f=$work/../conv/small-pipe-v7-none.dat
-if [ -f "$f" ] && command -v python3 > /dev/null; then
-	if python3 - "$(dirname "$0")" "$f" "$work/dupcpu.dat" <<'PY'
-import struct, sys
-sys.path.insert(0, sys.argv[1])
-import fuzz
-d = bytearray(open(sys.argv[2], 'rb').read())
-# the CPU id is the 4 bytes before each data section's offset in the table
-ids = sorted(f.off - 4 for f in fuzz.parse_layout(bytes(d)).fields
-             if f.group == 'cputable' and f.name.endswith('.offset'))
-assert [struct.unpack_from('<I', d, o)[0] for o in ids] == [0, 1]
-struct.pack_into('<I', d, ids[1], 0)
-open(sys.argv[3], 'wb').write(d)
-PY
-	then
-		for rd in native libtracecmd; do
-			expect 1 "dupcpu.dat: corrupted: the top-level buffer has two data sections of CPU 0" -- \
-				--reader $rd "$work/dupcpu.dat"
-		done
-	else
-		echo "FAIL: could not write dupcpu.dat"; fails=$((fails + 1))
-	fi
-	# CPU 1's section labelled CPU 2, past the CPUCOUNT option's 2 CPUs: the
-	# native backend read it as a third CPU with exit 0 (before 2 Dec 2026),
-	# libtracecmd reads no record of it
-	if python3 - "$(dirname "$0")" "$f" "$work/pastcpu.dat" <<'PY'
+# cpuid_case NAME OP WANT MESSAGE: small-pipe-v7-none.dat with its BUFFER
+# option's entry 1 CPU id changed by fuzz.mutate_cpuid() OP (that entry's ids
+# before and after checked against 0 1 and WANT), refused by both readers
+cpuid_case() {
+	if python3 - "$(dirname "$0")" "$f" "$work/$1" "$2" "$3" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
+import struct
 import fuzz
 d = open(sys.argv[2], 'rb').read()
-m = fuzz.mutate_cpuid(bytearray(d), fuzz.parse_layout(d), {"e": 1, "op": "past"})
+# the CPU id is the 4 bytes before each data section's offset in the table
+ids = lambda b: [struct.unpack_from('<I', b, o)[0] for o in sorted(
+    f.off - 4 for f in fuzz.parse_layout(b).fields
+    if f.group == 'cputable' and f.name.endswith('.offset'))]
+assert ids(d) == [0, 1], ids(d)
+m = fuzz.mutate_cpuid(bytearray(d), fuzz.parse_layout(d), {"e": 1, "op": sys.argv[4]})
+assert m is not None and ids(m) == [0, int(sys.argv[5])], ids(m)
 open(sys.argv[3], 'wb').write(m)
 PY
 	then
 		for rd in native libtracecmd; do
-			expect 1 "pastcpu.dat: corrupted: the top-level buffer has a data section of CPU 2, the trace.dat CPUCOUNT option says 2 CPUs" -- \
-				--reader $rd "$work/pastcpu.dat"
+			expect 1 "$1: $4" -- --reader $rd "$work/$1"
 		done
 	else
-		echo "FAIL: could not write pastcpu.dat"; fails=$((fails + 1))
+		echo "FAIL: could not write $1"; fails=$((fails + 1))
 	fi
+}
+
+f=$work/../conv/small-pipe-v7-none.dat
+if [ -f "$f" ] && command -v python3 > /dev/null; then
+	# two data sections naming one CPU: merged by time they read as one CPU
+	# switching between two CPUs' tasks, with plausible figures and exit 0
+	# (before 2 Dec 2026); trace-cmd itself reads no record
+	cpuid_case dupcpu.dat other 0 \
+		"corrupted: the top-level buffer has two data sections of CPU 0"
+	# CPU 1's section labelled CPU 2, past the CPUCOUNT option's 2 CPUs: the
+	# native backend read it as a third CPU with exit 0 (before 2 Dec 2026),
+	# libtracecmd reads no record of it
+	cpuid_case pastcpu.dat past 2 \
+		"corrupted: the top-level buffer has a data section of CPU 2, the trace.dat CPUCOUNT option says 2 CPUs"
 fi
 
 # ftrace text: plain `trace-cmd report` (plugin formats) and time going back
