@@ -117,12 +117,14 @@ class Rq:
 
 
 class Rebuild:
+    rq_class = Rq   # hackbench_eevdf.py substitutes its own
+
     def __init__(self, evs, gpid, xpid, ncpu, slice_ns, tick_ns, requeue_after=False,
                  full_initial=False, no_delay=False):
         self.slice, self.tick, self.requeue_after = slice_ns, tick_ns, requeue_after
         self.full_initial, self.no_delay = full_initial, no_delay
         self.group, self.x = {gpid}, xpid
-        self.rq = [Rq() for _ in range(ncpu)]
+        self.rq = [self.rq_class() for _ in range(ncpu)]
         self.ent, self.cpu, self.on = {}, {}, set()
         self.children = []      # the parent's children in fork order
         self.last_fork = None   # the parent's newest child since its last wakeup
