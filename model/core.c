@@ -973,6 +973,48 @@ int model_migrate_task(struct model *m, struct model_task *p, int dst_cpu, uint6
 	return 0;
 }
 
+/*
+ * detach_tasks() + attach_tasks() of sched_balance_rq(), for tasks the
+ * caller chose (a traced pass): the source's clock once, each detach_task()
+ * in order, then the destination's clock once and attach_task() from the
+ * head of the list detach_task() built with list_add(): last detached first.
+ */
+int model_migrate_tasks(struct model *m, struct model_task *const *ts, unsigned int n,
+			int dst_cpu, uint64_t now)
+{
+	struct rq *src, *dst;
+	unsigned int i;
+
+	if (n == 0 || n > SCHED_NR_MIGRATE_BREAK || check_cpu(m, dst_cpu, "migrate", NULL))
+		return -1;
+	for (i = 0; i < n; i++) {
+		const struct model_task *p = ts[i];
+
+		if (p->state == TS_NEW || p->state == TS_DEAD || p->on_rq != TASK_ON_RQ_QUEUED ||
+		    p->cpu < 0 || p->cpu == dst_cpu || p->cpu != ts[0]->cpu ||
+		    m->rqs[p->cpu].curr == p)
+			return -1;
+		for (unsigned int j = 0; j < i; j++)
+			if (ts[j] == p)
+				return -1;
+	}
+	src = &m->rqs[ts[0]->cpu];
+	dst = &m->rqs[dst_cpu];
+	update_rq_clock(m, src, now);
+	for (i = 0; i < n; i++) {
+		/* detach_task() */
+		deactivate_task(m, src, ts[i], DEQUEUE_NOCLOCK);
+		set_task_cpu(m, ts[i], dst_cpu);
+	}
+	update_rq_clock(m, dst, now);
+	while (i--) {
+		/* attach_task() */
+		activate_task(m, dst, ts[i], ENQUEUE_NOCLOCK);
+		wakeup_preempt(m, dst, ts[i], 0);
+	}
+	return 0;
+}
+
 /* sched_move_task(). */
 /*
  * sched_move_task(): dequeue (update_curr) and put_prev, change the group,

@@ -251,6 +251,13 @@ static int set_exit_preempt(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_balance_attach(struct run_opts *o, const char *arg)
+{
+	if (replay_balance_attach_parse(arg, &o->rc.balance_attach) < 0)
+		return bad(o, "--balance-attach takes trace-order or kernel-order", arg);
+	return 0;
+}
+
 static int set_idle_residency(struct run_opts *o, const char *arg)
 {
 	if (!strcmp(arg, "on"))
@@ -373,6 +380,15 @@ static const struct run_opt run_opt_table[] = {
 	  "__schedule() (defer, the default: no preemption point there\n"
 	  "on a preempt=none kernel), or reschedules after the path's\n"
 	  "cost (now, for comparisons; docs/replay.md, \"Exits\")" },
+	{ "balance-attach", "trace-order|kernel-order", RUN_OPTS_MODEL, set_balance_attach, .help =
+	  "placement trace: a traced\n"
+	  "load-balance pass that moved several queued tasks (consecutive\n"
+	  "sched_migrate_task between one pair of CPUs) moves each at its\n"
+	  "own migration, in trace order (trace-order, the default), or\n"
+	  "detaches them in trace order and attaches them last-detached\n"
+	  "first, as the kernel's detach_tasks() + attach_tasks()\n"
+	  "(kernel-order; measured, not adopted: docs/replay.md,\n"
+	  "\"Balance passes\")" },
 	{ "idle-residency", "on|off", RUN_OPTS_MODEL, set_idle_residency, .help =
 	  "on: a wakeup onto an idle CPU draws its idle-exit\n"
 	  "cost from the samples of the CPU's idle residency band (how long\n"

@@ -1800,6 +1800,73 @@ static int run_stopper(struct sim *s, int cpu, uint64_t now)
 
 /* ---- timed events --------------------------------------------------------- */
 
+/*
+ * --balance-attach kernel-order: WL_T_MIGRATE @e is the first migration of a
+ * traced load-balance pass (WL_T_PASS_ID in its arg) that the simulation
+ * meets.  The kernel detached the pass's tasks one by one with the source
+ * locked, then attached them last-detached first (detach_tasks(),
+ * attach_tasks() in kernel/sched/fair.c): the EEVDF placement of each
+ * (place_entity(): its lag, inflated by the queue's weight, V including the
+ * ones attached before) depends on that order.  The tasks of the pass the
+ * simulation has queued (not running) on the source CPU of the first of them
+ * move here as one pass, in the trace's order, with model_migrate_tasks();
+ * their own migrations later do nothing (sim_task.pass_done).  The others
+ * (running here, asleep, on another CPU) keep the rule of a migration on its
+ * own, at their trace times.  The whole pass at its first migration's time
+ * (the passes last 2-23 us in the bundled traces): the source cannot pick a
+ * task the pass took (in the kernel it waits for the lock), and the
+ * destination is busy balancing.  1 if done, 0 if fewer than two tasks
+ * qualify (the caller moves @e's task on its own), -1 on error.
+ */
+static int balance_pass(struct sim *s, const struct wl_timed *e, uint64_t now)
+{
+	struct model_task *mts[WL_PASS_TASKS_MAX];
+	uint32_t tis[WL_PASS_TASKS_MAX], id = e->arg & WL_T_PASS_ID, nt = wl_nr_timed(s->wl);
+	uint32_t i = (uint32_t)(e - wl_timed_at(s->wl, 0));
+	unsigned int n = 0;
+	int from = -1, dst = e->cpu;
+
+	for (; i < nt && n < WL_PASS_TASKS_MAX; i++) {
+		const struct wl_timed *f = wl_timed_at(s->wl, i);
+		struct model_task_info info;
+		struct sim_task *t;
+		bool dup = false;
+
+		if (f->kind != WL_T_MIGRATE || (f->arg & WL_T_PASS_ID) != id)
+			continue;
+		t = f->task < s->nr_tasks ? &s->tasks[f->task] : NULL;
+		for (unsigned int k = 0; k < n; k++)
+			dup |= tis[k] == f->task;
+		if (t && !dup && !f->aux && f->cpu == dst && t->mt && t->st == SIM_QUEUED &&
+		    s->wt[f->task].cls == WL_CLASS_FAIR) {
+			model_task_info(t->mt, &info);
+			if (from < 0 && info.cpu != dst)
+				from = info.cpu;
+			if (!info.running && info.cpu == from) {
+				tis[n] = f->task;
+				mts[n++] = t->mt;
+			}
+		}
+		if (f->arg & WL_T_PASS_LAST)
+			break;
+	}
+	if (n < 2)
+		return 0;
+	if (model_migrate_tasks(s->m, mts, n, dst, now) < 0)
+		return 0;
+	s->notes[SIM_NOTE_BALANCE_PASS]++;
+	for (unsigned int k = 0; k < n; k++) {
+		s->tasks[tis[k]].cpu = dst;
+		s->tasks[tis[k]].pass_done = id;
+		if (emit_migrate(s, tis[k], from, dst, dst, now))
+			return -1;
+	}
+	/* the balancer runs on the destination CPU: no IPI, no idle exit */
+	if (model_need_resched(s->m, dst) && arm_resched(s, dst, now))
+		return -1;
+	return 1;
+}
+
 static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed *next)
 {
 	uint64_t now = e->ts;
@@ -1814,6 +1881,17 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		struct model_task_info info;
 		int from;
 
+		if (t && (e->arg & WL_T_PASS_ID) && t->pass_done == (e->arg & WL_T_PASS_ID))
+			return 0;      /* moved with its pass (balance_pass()) */
+		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
+		    s->cfg.balance_attach == REPLAY_BALANCE_ATTACH_KERNEL && t && !e->aux &&
+		    (e->arg & WL_T_PASS_ID) && t->st == SIM_QUEUED && e->cpu >= 0 &&
+		    e->cpu < s->nr_cpus) {
+			int r = balance_pass(s, e, now);
+
+			if (r)
+				return r < 0 ? -1 : 0;
+		}
 		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && t && !e->aux &&
 		    (t->st == SIM_UNBORN || t->st == SIM_BLOCKED) && e->cpu >= 0 && e->cpu < s->nr_cpus &&
 		    s->wt[e->task].cls == WL_CLASS_FAIR) {

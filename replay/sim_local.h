@@ -43,6 +43,8 @@ struct sim_task {
 	uint32_t chan_tail;        /* (WL_WAKE_CHANNEL; linked by sim.chan_next) */
 	int pending_cpu;           /* a traced migration that found it running: at its next preemption */
 	int pull_cpu;              /* a traced pull of it before its fork/wakeup here: when that CPU idles */
+	uint32_t pass_done;        /* the traced balance pass (WL_T_PASS_ID) that moved it with its
+				      first migration (balance_pass()), 0 none */
 	uint32_t group;
 	int cpu;
 	uint8_t st;                /* enum sim_task_state */
@@ -91,6 +93,7 @@ enum sim_note_id {
 	SIM_NOTE_SPURIOUS_DROPPED,
 	SIM_NOTE_MIGRATE_SKIPPED,
 	SIM_NOTE_MIGRATE_DEFERRED,
+	SIM_NOTE_BALANCE_PASS,
 	SIM_NOTE_DELAYED_MOVED,
 	SIM_NOTE_FLUSH_HOLD,
 	SIM_NOTE_OTHER_MISMATCH,

@@ -49,6 +49,7 @@ void replay_config_default(struct replay_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->placement = REPLAY_PLACEMENT_TRACE;
 	cfg->handoff = REPLAY_HANDOFF_SKIP;
+	cfg->balance_attach = REPLAY_BALANCE_ATTACH_TRACE;
 	cfg->seed = 1;
 }
 
@@ -103,6 +104,20 @@ int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out)
 	if (i < 0)
 		return -1;
 	*out = (enum replay_early_wakes)i;
+	return 0;
+}
+
+int replay_balance_attach_parse(const char *name, enum replay_balance_attach *out)
+{
+	static const char *const names[] = {
+		[REPLAY_BALANCE_ATTACH_TRACE] = "trace-order",
+		[REPLAY_BALANCE_ATTACH_KERNEL] = "kernel-order",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_balance_attach)i;
 	return 0;
 }
 
@@ -827,6 +842,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_EARLY_SLEEP_DROPPED] = "of those, dropped: the task was woken otherwise before its traced sleep ended",
 	[SIM_NOTE_BLOCK_SKIPPED] = "blocks not slept because their wake had already arrived (no wakeup: nobody waited)",
 	[SIM_NOTE_SPURIOUS_DROPPED] = "wakes of a running task in the trace that found the task asleep in the simulation: dropped",
+	[SIM_NOTE_BALANCE_PASS] = "traced load-balance passes replayed as one detach_tasks() + attach_tasks(): their queued tasks attached last-detached first (--balance-attach kernel-order)",
 	[SIM_NOTE_MIGRATE_DEFERRED] = "traced migrations of queued tasks that the simulation had running: applied at the task's next preemption",
 	[SIM_NOTE_FLUSH_HOLD] = "idle exits held past their mechanical cost until the last wakeup the same traced interrupt queued there (a wake-list flush)",
 	[SIM_NOTE_DELAYED_MOVED] = "wakeups the trace sent to another CPU of a task the model still had delayed (DELAY_DEQUEUE): its dequeue completed first, as the kernel's had",

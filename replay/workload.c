@@ -104,6 +104,11 @@ struct cpu_track {
 	uint32_t flush_n;
 	bool rec_seen;               /* a record of this CPU was read (not a restored switch) */
 	uint64_t rec_ts;             /* ... the last one's timestamp */
+	uint32_t pass_last;          /* timed index of the WL_T_MIGRATE this CPU's last event
+					(sched_stat_runtime aside) pushed, WL_NONE: none
+					(pass_track()) */
+	uint32_t pass_n;             /* ... the migrations of its pass so far */
+	int16_t pass_orig;           /* ... its orig_cpu */
 };
 
 /* The extraction writes one per wakeup: keep it in 48 bytes (struct wl_wake). */
@@ -138,6 +143,7 @@ struct wl_builder {
 	size_t pid_cap;
 	struct cpu_track *cpus;
 	int nr_cpus;
+	uint32_t nr_passes;          /* load-balance passes of several tasks so far (pass_track()) */
 
 	struct wl_hz_probe *hz;
 	struct wl_chanb *chan;       /* channels (workload_chan.c), NULL: --channels off */
@@ -567,7 +573,8 @@ static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
 			return NULL;
 		for (int i = b->nr_cpus; i <= cpu; i++)
 			p[i] = (struct cpu_track){ .curr = CUR_UNKNOWN, .other_in = WL_NONE, .lost_task = -1,
-						   .other_prev = WL_NONE, .rtw_task = WL_NONE };
+						   .other_prev = WL_NONE, .rtw_task = WL_NONE,
+						   .pass_last = WL_NONE };
 		b->cpus = p;
 		b->nr_cpus = cpu + 1;
 	}
@@ -1913,7 +1920,7 @@ static int tie_stopper_wake(struct wl_builder *b, struct cpu_track *c, uint32_t 
 	return push_op(b, t, WL_OP_WAKE_OTHER, 0, stopper, evs);
 }
 
-static int on_migrate(struct wl_builder *b, const struct trace_event *ev)
+static int migrate_event(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_migrate_task *m = &ev->u.migrate;
 	uint32_t t = lookup_named(b, ev, m->pid);
@@ -1964,6 +1971,69 @@ static int on_migrate(struct wl_builder *b, const struct trace_event *ev)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * Traced load-balance passes.  sched_balance_rq() locks the source CPU and
+ * detach_tasks() detaches the tasks it moves one by one (detach_task():
+ * deactivate_task(), set_task_cpu(), whose sched_migrate_task is written on
+ * the balancing CPU), then attach_tasks() enqueues them on the destination
+ * from the head of a list detach_task() added each to the head of: the last
+ * detached first, each placed (place_entity()) after the ones before it.
+ * The trace shows such a pass as consecutive sched_migrate_task events of
+ * queued tasks between one pair of CPUs written on one CPU, with nothing
+ * between them there but the sched_stat_runtime of the source's update_curr()
+ * in a dequeue.  Such migrations (pushed as WL_T_MIGRATE, queued or, a
+ * delayed-dequeue task, sleeping in the trace's terms) are linked here
+ * through their arg (WL_T_PASS_ID / WL_T_PASS_LAST); any other event of the
+ * CPU ends a pass.  Two more bounds: detach_tasks() attaches after at most
+ * sched_nr_migrate_break (32) tasks and balances again (LBF_NEED_BREAK), and
+ * two passes a CPU balances between one pair of CPUs with no event of that
+ * CPU in between (nohz idle balancing on behalf of an idle CPU) are one
+ * balance interval (at least a jiffy) apart: a gap of more than 100 us ends
+ * a pass (the longest within one in the bundled traces is 11 us).
+ */
+#define WL_PASS_GAP_NS 100000u
+
+static void pass_track(struct wl_builder *b, struct cpu_track *c, const struct trace_event *ev,
+		       uint32_t n0)
+{
+	const struct trace_sched_migrate_task *m = &ev->u.migrate;
+	struct wl_timed *e = b->timed.n == n0 + 1 ? &b->timed.v[n0] : NULL, *prev;
+
+	if (!e || e->kind != WL_T_MIGRATE || e->cpu != m->dest_cpu) {
+		c->pass_last = WL_NONE;
+		return;
+	}
+	prev = c->pass_last < n0 ? &b->timed.v[c->pass_last] : NULL;
+	if (prev && prev->kind == WL_T_MIGRATE && prev->cpu == e->cpu &&
+	    c->pass_orig == m->orig_cpu && e->ts - prev->ts <= WL_PASS_GAP_NS &&
+	    c->pass_n < WL_PASS_TASKS_MAX && (prev->arg || b->nr_passes < WL_T_PASS_ID)) {
+		if (!prev->arg) {
+			prev->arg = ++b->nr_passes;
+			note(b, WL_NOTE_BALANCE_PASS);
+		}
+		e->arg = (prev->arg & WL_T_PASS_ID) | WL_T_PASS_LAST;
+		prev->arg &= WL_T_PASS_ID;
+		c->pass_n++;
+	} else {
+		c->pass_n = 1;
+	}
+	c->pass_last = n0;
+	c->pass_orig = (int16_t)m->orig_cpu;
+}
+
+static int on_migrate(struct wl_builder *b, const struct trace_event *ev)
+{
+	uint32_t n0 = b->timed.n;
+	struct cpu_track *c;
+
+	if (migrate_event(b, ev))
+		return -1;
+	c = cpu_get(b, ev->cpu);
+	if (c)
+		pass_track(b, c, ev, n0);
+	return 0;
 }
 
 static int on_fork(struct wl_builder *b, const struct trace_event *ev)
@@ -2353,6 +2423,13 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 
 		if (c)
 			c->stat_pid = c->stat2_pid = 0;
+	}
+	if ((ev->type != TRACE_EV_SCHED_STAT_RUNTIME && ev->type != TRACE_EV_SCHED_MIGRATE_TASK) ||
+	    lost_before) {
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+
+		if (c)
+			c->pass_last = WL_NONE;     /* a balance pass ends (pass_track()) */
 	}
 	if (ev->type != TRACE_EV_SCHED_SWITCH && ev->common_pid >= 0) {
 		/* Any event tells who is current on its CPU (also in interrupts). */
@@ -3510,6 +3587,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_CGROUP_OTHER_ROOT] = "cgroup_attach_task events of hierarchies other than the cpu controller's: ignored",
 	[WL_NOTE_WAKING_NO_WAKEUP] = "switch-ins of tasks whose sched_waking was traced but not their sched_wakeup: that waking ended the sleep, on the CPU they ran on",
 	[WL_NOTE_EXIT_MOVE_RETRACTED] = "exiting tasks switched out after the charge taken for their EXIT_MOVE (a preemption's or a wakeup's, before sched_move_task()): the EXIT_MOVE placed at a charge of their last run instead",
+	[WL_NOTE_BALANCE_PASS] = "load-balance passes that moved several queued tasks (consecutive sched_migrate_task between one pair of CPUs, written on one CPU): their tasks attached last-detached first after the pass with --balance-attach kernel-order (attach_tasks()), else each at its own migration",
 	[WL_NOTE_RACE_WAKE] = "wakings that reached a task still on its CPU before it blocked (waker and sleeper racing): replayed as block + immediate wake",
 };
 

@@ -363,6 +363,20 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now);
 int model_migrate_task(struct model *m, struct model_task *t, int dst_cpu, uint64_t now);
 
 /*
+ * One load-balance pass moving the @n queued, not running tasks @ts (all on
+ * one CPU, in the order the balancer took them) to @dst_cpu, as
+ * detach_tasks() + attach_tasks(): each is dequeued with DO_DETACH and
+ * set_task_cpu() in that order, then, with the destination's clock updated
+ * once, enqueued (ENQUEUE_MIGRATED) last-detached first, each with
+ * wakeup_preempt(), so that each is placed after the ones attached before
+ * it.  Counts sched_migrate_task per task.  -1 and nothing moved if a task
+ * is not queued, is running, is not on the first one's CPU, is on @dst_cpu
+ * already, or appears twice, or if @n is 0 or above 32 (sched_nr_migrate_break).
+ */
+int model_migrate_tasks(struct model *m, struct model_task *const *ts, unsigned int n,
+			int dst_cpu, uint64_t now);
+
+/*
  * Run the stopper work an active balance queued on @cpu (model_config.
  * stopper_hook): active_load_balance_cpu_stop(), moving at most one queued
  * fair task (the one the stopper preempted included) to the CPU that asked.

@@ -124,6 +124,21 @@ enum replay_exit_preempt {
 	REPLAY_EXIT_PREEMPT_NOW,
 };
 
+/*
+ * replay_config.balance_attach: under placement trace, the migrations of a
+ * traced load-balance pass that moved several queued tasks (WL_T_PASS_ID).
+ *   TRACE   each is applied on its own at its trace time, in trace order
+ *           (the default);
+ *   KERNEL  the pass's tasks the simulation has queued on the source are
+ *           detached in trace order and attached last-detached first, as
+ *           detach_tasks() + attach_tasks() (model_migrate_tasks()), at the
+ *           pass's first migration.  docs/replay.md, "Balance passes".
+ */
+enum replay_balance_attach {
+	REPLAY_BALANCE_ATTACH_TRACE = 0,
+	REPLAY_BALANCE_ATTACH_KERNEL,
+};
+
 struct replay_config {
 	/* NULL: the profile for the trace's kernel release, else the default */
 	const struct model_profile *profile;
@@ -150,6 +165,8 @@ struct replay_config {
 	enum replay_early_wakes early_wakes;
 	/* a resched of a CPU running a task past its EXIT_MOVE (above) */
 	enum replay_exit_preempt exit_preempt;
+	/* the traced load-balance passes of several tasks (above) */
+	enum replay_balance_attach balance_attach;
 	/*
 	 * The idle path's cost is drawn from the table of the idle residency
 	 * band of its CPU (how long it had been idle at the wakeup, calib.h
@@ -268,6 +285,8 @@ int replay_handoff_parse(const char *name, enum replay_handoff *out);
 int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out);
 /* "now", "defer" -> *out; -1 (out unchanged) for anything else. */
 int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out);
+/* "trace-order", "kernel-order" -> *out; -1 (out unchanged) for anything else. */
+int replay_balance_attach_parse(const char *name, enum replay_balance_attach *out);
 
 /* The profile a configuration resolves to for @wl, and why (static text). */
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,

@@ -299,7 +299,8 @@ struct wl_chan_stats {
 enum wl_timed_kind {
 	WL_T_EXT_WAKE = 1,     /* arg = wake index; an external wakeup */
 	WL_T_EXT_FORK,         /* arg = child; a fork no traced fair task performed */
-	WL_T_MIGRATE,          /* task, cpu = dest: the trace moved a queued/sleeping task */
+	WL_T_MIGRATE,          /* task, cpu = dest: the trace moved a queued/sleeping task;
+				  arg: its load-balance pass (WL_T_PASS_*), 0 if on its own */
 	WL_T_MOVE_GROUP,       /* task, arg = group */
 	WL_T_OTHER_IN,         /* cpu, task: an RT/DL task takes the CPU */
 	WL_T_OTHER_OUT,        /* cpu, task: it leaves (aux: 1 if it blocked) */
@@ -313,6 +314,21 @@ enum wl_timed_kind {
 
 #define WL_T_TIED 0x2
 #define WL_T_WAKE_TIED 0x1u
+/*
+ * WL_T_MIGRATE.arg of the migrations of one traced load-balance pass that
+ * moved several tasks (detach_tasks(): consecutive sched_migrate_task from
+ * one CPU to another, written on one CPU with only sched_stat_runtime
+ * between them): the pass's id (1, 2, ... in the trace's order) in
+ * WL_T_PASS_ID, and WL_T_PASS_LAST on its last migration.  The kernel
+ * attaches such a pass's tasks after the last detach, last-detached first
+ * (attach_tasks()): replay_config.balance_attach.  docs/replay.md,
+ * "Balance passes".
+ */
+#define WL_T_PASS_ID 0x7fffffffu
+#define WL_T_PASS_LAST 0x80000000u
+/* the most migrations one pass holds: sched_nr_migrate_break, after which
+   detach_tasks() stops, attaches and balances again (LBF_NEED_BREAK) */
+#define WL_PASS_TASKS_MAX 32u
 struct wl_timed {
 	uint64_t ts;
 	uint32_t task;

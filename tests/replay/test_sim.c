@@ -2514,6 +2514,86 @@ static void test_lost_windows(void)
 	wl_free(wl);
 }
 
+/*
+ * A traced load-balance pass (docs/replay.md, "Balance passes"): task 90
+ * runs on CPU 0 with 91 and 92 queued behind it; at 1.05 ms idle CPU 1
+ * pulls 91, then 92 (detach_tasks(): two sched_migrate_task written on
+ * CPU 1), and runs them.
+ * Both waited, so both left CPU 0 with a positive lag.  The kernel attaches
+ * them last-detached first (attach_tasks()): 92 onto the empty queue, then
+ * 91 with its lag inflated by 92's weight (place_entity()), which puts 91
+ * before 92 in eligibility and deadline: CPU 1 runs 91's work first.
+ * Attached in trace order (the default), 92 is the one placed second and
+ * preempts 91 (placement at 0 cost: no samples), whose work then ends last.
+ * The extraction links the two migrations as one pass (WL_T_PASS_*).
+ */
+static void test_balance_attach(void)
+{
+	struct trace_event ev[64];
+	size_t n = 0;
+	uint64_t p = 1050 * US;
+	struct wl_workload *wl;
+	uint32_t first = WL_NONE, last = WL_NONE;
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 90, 120);
+	ev[n++] = ev_switch(1 * MS, 1, 93, 'S', 120, 0, 120);
+	ev[n++] = ev_migrate(p, 1, 91, 0, 1);
+	ev[n++] = ev_migrate(p + 1 * US, 1, 92, 0, 1);
+	ev[n++] = ev_switch(p + 3 * US, 1, 0, 'R', 120, 91, 120);
+	ev[n++] = ev_switch(p + 500 * US, 1, 91, 'S', 120, 92, 120);
+	ev[n++] = ev_switch(p + 1000 * US, 1, 92, 'S', 120, 0, 120);
+	ev[n++] = ev_runtime(2 * MS, 0, 90, 1 * MS);
+	ev[n++] = ev_runtime(3 * MS, 0, 90, 1 * MS);
+	ev[n++] = ev_switch(3 * MS, 0, 90, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
+		const struct wl_timed *e = wl_timed_at(wl, i);
+
+		if (e->kind != WL_T_MIGRATE)
+			continue;
+		if (first == WL_NONE)
+			first = i;
+		else
+			last = i;
+	}
+	CHECK(first != WL_NONE && last != WL_NONE);
+	if (first == WL_NONE || last == WL_NONE) {
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(wl_timed_at(wl, first)->arg, 1);
+	CHECK_EQ(wl_timed_at(wl, last)->arg, 1 | WL_T_PASS_LAST);
+	for (int kernel = 0; kernel <= 1; kernel++) {
+		struct replay_config rc;
+		struct replay_result *r;
+		char *dump = NULL;
+		uint64_t out91, out92;
+
+		replay_config_default(&rc);
+		rc.balance_attach = kernel ? REPLAY_BALANCE_ATTACH_KERNEL : REPLAY_BALANCE_ATTACH_TRACE;
+		r = run_dump(wl, &rc, &dump);
+		CHECK(r != NULL);
+		if (r && dump) {
+			if (getenv("SR_TEST_DUMP"))
+				fputs(dump, stderr);
+			CHECK(dump_find(dump, 1, 0, "orig_cpu=0 dest_cpu=1") != UINT64_MAX);
+			out91 = dump_find(dump, 1, p, "task91:91 [120] S ==>");
+			out92 = dump_find(dump, 1, p, "task92:92 [120] S ==>");
+			CHECK(out91 != UINT64_MAX && out92 != UINT64_MAX);
+			/* kernel order: the first detached does its work first; trace order: the last */
+			CHECK(kernel ? out91 < out92 : out92 < out91);
+			CHECK_EQ(note_count(r, "traced load-balance passes replayed"), (uint64_t)kernel);
+		}
+		if (r)
+			replay_result_free(r);
+		free(dump);
+	}
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -2554,5 +2634,6 @@ int main(int argc, char **argv)
 	test_stopper_over_rt(1);
 	test_stopper_over_rt(987654321);
 	test_lost_windows();
+	test_balance_attach();
 	CHECK_DONE();
 }

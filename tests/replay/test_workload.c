@@ -818,6 +818,58 @@ static void test_migrate(void)
 	wl_free(wl);
 }
 
+/*
+ * Traced load-balance passes (WL_T_PASS_*, docs/replay.md "Balance passes"):
+ * consecutive migrations of queued tasks between one pair of CPUs written on
+ * one CPU, a sched_stat_runtime between them allowed (the source's
+ * update_curr() in a dequeue), are one pass; another event of that CPU, a
+ * gap over 100 us, or another pair of CPUs ends it.
+ */
+static void test_balance_pass(void)
+{
+	struct wl_workload *wl;
+	uint32_t arg[100] = { 0 };
+	bool seen[100] = { false };
+	uint64_t p = 2 * MS;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 49, 120));
+	feed(ev_switch(1 * MS + 10 * US, 1, 49, 'S', 120, 0, 120));
+	feed(ev_migrate(p, 1, 51, 0, 1));
+	feed(ev_runtime(p + 1 * US, 1, 50, 900 * US));
+	feed(ev_migrate(p + 2 * US, 1, 52, 0, 1));
+	feed(ev_migrate(p + 3 * US, 1, 53, 0, 1));            /* 51, 52, 53: one pass */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, p + 4 * US, 1, 0, 0x08, 49, 120, 1));
+	feed(ev_migrate(p + 5 * US, 1, 54, 0, 1));            /* the waking ended it */
+	feed(ev_migrate(p + 200 * US, 1, 55, 0, 1));          /* 195 us later */
+	feed(ev_migrate(p + 201 * US, 1, 56, 0, 1));          /* 55, 56 */
+	feed(ev_migrate(p + 202 * US, 1, 57, 2, 1));          /* from CPU 2 */
+	feed(ev_migrate(p + 203 * US, 0, 58, 0, 1));          /* written on CPU 0 */
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, p + 204 * US, 1, 0, 0x08, 49, 120, 1));
+	wl = finish();
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
+		const struct wl_timed *e = wl_timed_at(wl, i);
+		int pid = wl_task(wl, e->task)->pid;
+
+		if (e->kind != WL_T_MIGRATE || pid < 0 || pid >= 100)
+			continue;
+		arg[pid] = e->arg;
+		seen[pid] = true;
+	}
+	for (int pid = 51; pid <= 58; pid++)
+		CHECK(seen[pid]);
+	CHECK_EQ(arg[51], 1);
+	CHECK_EQ(arg[52], 1);
+	CHECK_EQ(arg[53], 1 | WL_T_PASS_LAST);
+	CHECK_EQ(arg[54], 0);
+	CHECK_EQ(arg[55], 2);
+	CHECK_EQ(arg[56], 2 | WL_T_PASS_LAST);
+	CHECK_EQ(arg[57], 0);
+	CHECK_EQ(arg[58], 0);
+	wl_free(wl);
+}
+
 /* HZ from the tick cadence of a CPU-bound task, and its phase. */
 static void test_hz(void)
 {
@@ -2496,6 +2548,7 @@ int main(void)
 	test_reuse_preempted_old();
 	test_reuse_lost_old();
 	test_migrate();
+	test_balance_pass();
 	test_hz();
 	test_lost();
 	test_lost_windows();
