@@ -46,6 +46,10 @@ static void usage(FILE *f)
 "  --settings          print every profile setting\n"
 "  --top N             groups shown per key in text output (default 10, 0 = all)\n"
 "  --dump-events FILE  write every simulated event as text (debugging; one run only)\n"
+"  --dump-wake-records with --dump-events: also a 'replay_op:' line naming the trace's\n"
+"                      wake record (wakee, sched_waking time) each replayed wake\n"
+"                      delivers, the early ones, and what each hand-off WAIT became\n"
+"                      (analysis; docs/replay.md, \"Output\")\n"
 "\n"
 "Wakeup latency and run-queue wait have the definitions of 'schedreplay report'\n"
 "for both sides (docs/report.md, \"Definitions\").\n"
@@ -121,6 +125,7 @@ int cmd_replay(int argc, char **argv)
 		{ "settings", no_argument, NULL, 'T' },
 		{ "top", required_argument, NULL, 't' },
 		{ "dump-events", required_argument, NULL, 'D' },
+		{ "dump-wake-records", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -129,7 +134,7 @@ int cmd_replay(int argc, char **argv)
 	struct whatif_config wc = { 0 };
 	struct whatif_selection runs = { 0 };
 	const char *dump = NULL, *why = NULL;
-	bool json = false;
+	bool json = false, dump_ops = false;
 	struct sr_error err = { 0 };
 	struct replay_progress prog;
 	struct wl_workload *wl = NULL;
@@ -162,6 +167,7 @@ int cmd_replay(int argc, char **argv)
 			break;
 		}
 		case 'D': dump = optarg; break;
+		case 'W': dump_ops = true; break;
 		case 'h':
 			usage(stdout);
 			ret = SR_EXIT_OK;
@@ -185,6 +191,11 @@ int cmd_replay(int argc, char **argv)
 	/* the runs: what was asked for, in the order asked, each once; else base */
 	if (run_opts_select(&o, false, false, &runs, &err) < 0) {
 		fprintf(stderr, "schedreplay replay: %s\n", err.msg);
+		goto usage;
+	}
+	if (dump_ops && !dump) {
+		cli_usage("replay", "--dump-wake-records writes into the --dump-events file; "
+			  "no --dump-events given");
 		goto usage;
 	}
 	if (dump && runs.n > 1) {
@@ -221,6 +232,7 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	o.rc.dump = dumpf;
+	o.rc.dump_ops = dump_ops;
 	replay_progress_init(&prog, "replaying");
 	o.rc.progress = replay_progress_sim;      /* used when there is one run */
 	o.rc.progress_ctx = &prog;

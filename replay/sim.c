@@ -12,6 +12,9 @@
  * heap entries in insertion order, so a run is deterministic.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +24,33 @@
 
 #include "calib.h"
 #include "sim_local.h"
+
+/*
+ * replay --dump-wake-records: one `replay_op:` line in the event dump, in
+ * the dump's line shape, at simulated time @now on @cpu (docs/replay.md,
+ * "Output").  Analysis only: nothing else depends on it.
+ */
+static void dump_op(struct sim *s, int cpu, uint64_t now, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void dump_op(struct sim *s, int cpu, uint64_t now, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->cfg.dump || !s->cfg.dump_ops)
+		return;
+	fprintf(s->cfg.dump, "[%03d] %" PRIu64 ".%09" PRIu64 ": replay_op: ", cpu < 0 ? 0 : cpu,
+		now / 1000000000, now % 1000000000);
+	va_start(ap, fmt);
+	vfprintf(s->cfg.dump, fmt, ap);
+	va_end(ap);
+	fputc('\n', s->cfg.dump);
+}
+
+/* the pid of wake @w's waker task, -1 if none (an external wake) */
+static int32_t waker_pid(const struct sim *s, const struct wl_wake *w)
+{
+	return w->waker != WL_NONE && w->waker < s->nr_tasks ? s->wt[w->waker].pid : -1;
+}
 
 /* ---- heap ------------------------------------------------------------- */
 
@@ -748,6 +778,9 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	int cpu;
 	bool was_idle, idle_curr;
 
+	if (w)
+		dump_op(s, wcpu, now, "wake pid=%d trace=%" PRIu64 " waker=%d", s->wt[ti].pid,
+			w->ts, waker_pid(s, w));
 	/* the trace may have lost this wakeup's records: not compared (sim_unseen()) */
 	s->in_lost_wake = w && w->in_lost;
 	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
@@ -835,6 +868,8 @@ static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t 
 	enum replay_early_wakes mode = s->cfg.early_wakes;
 
 	s->notes[SIM_NOTE_EARLY_STANDIN]++;
+	dump_op(s, s->tasks[ti].cpu, now, "standin pid=%d trace=%" PRIu64 " waker=%d",
+		s->wt[ti].pid, s->wakes[wi].ts, waker_pid(s, &s->wakes[wi]));
 	if (mode == REPLAY_EARLY_SLEEP) {
 		const struct sim_task *t = &s->tasks[ti];
 		uint32_t traced = s->ops[s->wt[ti].first_op + t->op - 1].arg;
@@ -1178,6 +1213,8 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 		return wake_now(s, wi, waker_cpu, 0, now);
 	/* Not at that block yet: it will not sleep there (see run_ops). */
 	s->early[wi] = 1;
+	dump_op(s, wcpu, now, "early pid=%d trace=%" PRIu64 " waker=%d", s->wt[ti].pid, w->ts,
+		waker_pid(s, w));
 	chan_push(s, wi);
 	s->notes[SIM_NOTE_EARLY_WAKE]++;
 	return 0;
@@ -1356,12 +1393,16 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				 * mechanism.  It leaves runnable now; the wait is
 				 * checked again when it runs next.
 				 */
+				dump_op(s, cpu, now, "wait pid=%d y=%d kind=preempted", s->wt[ti].pid,
+					s->wt[yi].pid);
 				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 			}
 			switch (handoff_over(s, ti, op, cpu, now)) {
 			case -1:
 				return -1;
 			case 1:
+				dump_op(s, cpu, now, "wait pid=%d y=%d kind=handover", s->wt[ti].pid,
+					s->wt[yi].pid);
 				/* the wait is checked again when it runs next */
 				return schedule_ex(s, cpu, MODEL_PREV_RUNNABLE,
 						   s->cfg.handoff == REPLAY_HANDOFF_YIELD ?
@@ -1371,8 +1412,13 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			}
 			t->op++;
 			sim_task_enter_op(s, ti);
-			if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD)
-				continue;      /* the wakee is past that block already */
+			if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD) {
+				/* the wakee is past that block already */
+				dump_op(s, cpu, now, "wait pid=%d y=%d kind=passed%s", s->wt[ti].pid,
+					y ? s->wt[yi].pid : -1,
+					t->handed_op == t->op - 1 ? "-after-handover" : "");
+				continue;
+			}
 			if (y->st == SIM_BLOCKED && y->chan_asleep) {
 				/* it sleeps in a channel op: the block the wait stands for */
 				s->notes[SIM_NOTE_CHAN_WAIT_RELEASED]++;
@@ -1386,13 +1432,19 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				 * kernel's does (replay_config.oneway_no_wait).
 				 */
 				s->notes[SIM_NOTE_HANDOFF_ONEWAY]++;
+				dump_op(s, cpu, now, "wait pid=%d y=%d kind=oneway", s->wt[ti].pid,
+					s->wt[yi].pid);
 				continue;
 			}
 			if (y->waiter != WL_NONE) {
 				s->notes[SIM_NOTE_HANDOFF_BUSY]++;
+				dump_op(s, cpu, now, "wait pid=%d y=%d kind=busy", s->wt[ti].pid,
+					s->wt[yi].pid);
 				continue;
 			}
 			s->notes[SIM_NOTE_HANDOFF_WAIT]++;
+			dump_op(s, cpu, now, "wait pid=%d y=%d kind=slept%s", s->wt[ti].pid,
+				s->wt[yi].pid, t->handed_op == t->op - 1 ? "-after-handover" : "");
 			if (t->handed_op == t->op - 1)
 				s->notes[SIM_NOTE_HANDOFF_OVER_SLEPT]++;
 			y->waiter = ti;
@@ -1441,6 +1493,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				s->early[wi] = 0;
 				t->released_block = WL_NONE;
 				s->notes[SIM_NOTE_HANDOFF_NO_BLOCK]++;
+				dump_op(s, cpu, now, "noblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
+					s->wakes[wi].ts);
 				continue;
 			}
 			if (wi != WL_NONE && s->early[wi]) {
@@ -1490,6 +1544,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				 * sched_waking or sched_wakeup.
 				 */
 				s->notes[SIM_NOTE_BLOCK_SKIPPED]++;
+				dump_op(s, cpu, now, "skipblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
+					w->ts);
 				continue;
 			}
 			t->st = SIM_BLOCKED;

@@ -267,6 +267,12 @@ struct replay_config {
 	void *sample_ctx;
 	/* every synthetic event, as text (debugging); NULL: none */
 	FILE *dump;
+	/*
+	 * With dump: also a `replay_op:` line for what the simulation did with
+	 * each wake record and hand-off WAIT (replay --dump-wake-records;
+	 * docs/replay.md, "Output"): analysis only, no effect on the run.
+	 */
+	bool dump_ops;
 	/* called about every 2^18 simulated events with the fraction done */
 	void (*progress)(void *ctx, double fraction);
 	void *progress_ctx;
