@@ -876,7 +876,8 @@ static void test_balance_pass(void)
  * again (LBF_NEED_BREAK), so 34 back-to-back migrations between one pair
  * are a pass of 32 and one of 2; a gap of exactly WL_PASS_GAP_NS (100 us)
  * still links two migrations, 1 ns more does not, and a gap of 50 us (well
- * within one balance interval) links.
+ * within one balance interval) links; lost records before a migration end
+ * the pass before it.
  */
 static void test_balance_pass_bounds(void)
 {
@@ -897,7 +898,19 @@ static void test_balance_pass_bounds(void)
 	feed(ev_migrate(q + 100 * US, 1, 141, 0, 1));          /* 140, 141: exactly the bound */
 	feed(ev_migrate(q + 200 * US + 1, 1, 142, 0, 1));      /* 1 ns past it */
 	feed(ev_migrate(q + 250 * US + 1, 1, 143, 0, 1));      /* 142, 143: 50 us */
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, q + 300 * US, 1, 0, 0x08, 49, 120, 1));
+	/*
+	 * 144, 145, 146 1 us apart, but records of CPU 1 were lost before 145:
+	 * what the gap held is unknown, so 145 starts a pass of its own.
+	 */
+	feed(ev_migrate(q + 400 * US, 1, 144, 0, 1));          /* 150 us after 143 */
+	{
+		struct sr_error err = { 0 };
+		struct trace_event e = ev_migrate(q + 401 * US, 1, 145, 0, 1);
+
+		CHECK_EQ(wl_builder_event(B, &e, 5, &err), 0);
+	}
+	feed(ev_migrate(q + 402 * US, 1, 146, 0, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, q + 500 * US, 1, 0, 0x08, 49, 120, 1));
 	wl = finish();
 	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
 		const struct wl_timed *e = wl_timed_at(wl, i);
@@ -919,6 +932,10 @@ static void test_balance_pass_bounds(void)
 	CHECK_EQ(arg[141], 3 | WL_T_PASS_LAST);
 	CHECK_EQ(arg[142], 4);
 	CHECK_EQ(arg[143], 4 | WL_T_PASS_LAST);
+	CHECK(seen[144] && seen[145] && seen[146]);
+	CHECK_EQ(arg[144], 0);
+	CHECK_EQ(arg[145], 5);
+	CHECK_EQ(arg[146], 5 | WL_T_PASS_LAST);
 	wl_free(wl);
 }
 
