@@ -2594,6 +2594,73 @@ static void test_balance_attach(void)
 	wl_free(wl);
 }
 
+/*
+ * replay --dump-wake-records (replay_config.dump_ops): a replayed wake's
+ * `replay_op: wake` line names the trace's wake record - the wakee's pid,
+ * the trace time of its sched_waking (not the wakeup's or the switch-in's),
+ * the waker's pid - so that sender_state.py can match it to the capture.
+ * Task 201 sleeps on CPU 1; task 200, running on CPU 0, wakes it at 2 ms
+ * and 3 ms (sched_wakeup 4 us, the switch-in 10 us later); a wake from
+ * idle CPU 1's interrupt (common_pid 0) at 4 ms has no waker.
+ */
+static void test_dump_wake_records(void)
+{
+	struct trace_event ev[64];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_config rc;
+	struct replay_result *r;
+	char *dump = NULL;
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 200, 120);
+	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 201, 120);
+	ev[n++] = ev_switch(1 * MS + 50 * US, 1, 201, 'S', 120, 0, 120);
+	for (int k = 2; k <= 3; k++) {
+		uint64_t w = (uint64_t)k * MS;
+
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, w, 0, 200, 0, 201, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, w + 4 * US, 1, 0, 0, 201, 120, 1);
+		ev[n++] = ev_switch(w + 10 * US, 1, 0, 'R', 120, 201, 120);
+		ev[n++] = ev_switch(w + 60 * US, 1, 201, 'S', 120, 0, 120);
+		ev[n++] = ev_runtime(w + 100 * US, 0, 200, 1 * MS);
+	}
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 4 * MS, 1, 0, 0x08, 201, 120, 1);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 4 * MS + 2 * US, 1, 0, 0x08, 201, 120, 1);
+	ev[n++] = ev_switch(4 * MS + 10 * US, 1, 0, 'R', 120, 201, 120);
+	ev[n++] = ev_switch(4 * MS + 60 * US, 1, 201, 'S', 120, 0, 120);
+	ev[n++] = ev_runtime(5 * MS, 0, 200, 1 * MS);
+	ev[n++] = ev_switch(5 * MS, 0, 200, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	replay_config_default(&rc);
+	rc.dump_ops = true;
+	r = run_dump(wl, &rc, &dump);
+	CHECK(r != NULL);
+	if (r && dump) {
+		if (getenv("SR_TEST_DUMP"))
+			fputs(dump, stderr);
+		CHECK(strstr(dump, "replay_op: wake pid=201 trace=2000000 waker=200\n") != NULL);
+		CHECK(strstr(dump, "replay_op: wake pid=201 trace=3000000 waker=200\n") != NULL);
+		CHECK(strstr(dump, "replay_op: wake pid=201 trace=4000000 waker=-1\n") != NULL);
+		/* each line precedes its wake's sched_waking, on the waker's CPU */
+		CHECK(dump_find(dump, 0, 2 * MS, "replay_op: wake pid=201 trace=2000000") <
+		      dump_find(dump, 0, 2 * MS, "sched_waking: comm=task201"));
+	}
+	if (r)
+		replay_result_free(r);
+	free(dump);
+	/* without dump_ops: no replay_op line */
+	replay_config_default(&rc);
+	r = run_dump(wl, &rc, &dump);
+	CHECK(r != NULL && dump != NULL && !strstr(dump, "replay_op:"));
+	if (r)
+		replay_result_free(r);
+	free(dump);
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -2635,5 +2702,6 @@ int main(int argc, char **argv)
 	test_stopper_over_rt(987654321);
 	test_lost_windows();
 	test_balance_attach();
+	test_dump_wake_records();
 	CHECK_DONE();
 }

@@ -870,6 +870,75 @@ static void test_balance_pass(void)
 	wl_free(wl);
 }
 
+/*
+ * The bounds of a traced balance pass (pass_track()): detach_tasks() stops
+ * after sched_nr_migrate_break (32) tasks and attaches them, then balances
+ * again (LBF_NEED_BREAK), so 34 back-to-back migrations between one pair
+ * are a pass of 32 and one of 2; a gap of exactly WL_PASS_GAP_NS (100 us)
+ * still links two migrations, 1 ns more does not, and a gap of 50 us (well
+ * within one balance interval) links; lost records before a migration end
+ * the pass before it.
+ */
+static void test_balance_pass_bounds(void)
+{
+	struct wl_workload *wl;
+	uint32_t arg[200] = { 0 };
+	bool seen[200] = { false };
+	uint64_t p = 2 * MS, q;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 49, 120));
+	feed(ev_switch(1 * MS + 10 * US, 1, 49, 'S', 120, 0, 120));
+	for (int k = 0; k < 34; k++)                          /* 100..131, 132..133 */
+		feed(ev_migrate(p + (uint64_t)k * 100, 1, 100 + k, 0, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, p + 10 * US, 1, 0, 0x08, 49, 120, 1));
+	q = p + 20 * US;
+	feed(ev_migrate(q, 1, 140, 0, 1));
+	feed(ev_migrate(q + 100 * US, 1, 141, 0, 1));          /* 140, 141: exactly the bound */
+	feed(ev_migrate(q + 200 * US + 1, 1, 142, 0, 1));      /* 1 ns past it */
+	feed(ev_migrate(q + 250 * US + 1, 1, 143, 0, 1));      /* 142, 143: 50 us */
+	/*
+	 * 144, 145, 146 1 us apart, but records of CPU 1 were lost before 145:
+	 * what the gap held is unknown, so 145 starts a pass of its own.
+	 */
+	feed(ev_migrate(q + 400 * US, 1, 144, 0, 1));          /* 150 us after 143 */
+	{
+		struct sr_error err = { 0 };
+		struct trace_event e = ev_migrate(q + 401 * US, 1, 145, 0, 1);
+
+		CHECK_EQ(wl_builder_event(B, &e, 5, &err), 0);
+	}
+	feed(ev_migrate(q + 402 * US, 1, 146, 0, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, q + 500 * US, 1, 0, 0x08, 49, 120, 1));
+	wl = finish();
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
+		const struct wl_timed *e = wl_timed_at(wl, i);
+		int pid = wl_task(wl, e->task)->pid;
+
+		if (e->kind != WL_T_MIGRATE || pid < 0 || pid >= 200)
+			continue;
+		arg[pid] = e->arg;
+		seen[pid] = true;
+	}
+	for (int pid = 100; pid <= 143; pid++)
+		CHECK(seen[pid] || (pid >= 134 && pid < 140));
+	for (int pid = 100; pid < 131; pid++)
+		CHECK_EQ(arg[pid], 1);
+	CHECK_EQ(arg[131], 1 | WL_T_PASS_LAST);
+	CHECK_EQ(arg[132], 2);
+	CHECK_EQ(arg[133], 2 | WL_T_PASS_LAST);
+	CHECK_EQ(arg[140], 3);
+	CHECK_EQ(arg[141], 3 | WL_T_PASS_LAST);
+	CHECK_EQ(arg[142], 4);
+	CHECK_EQ(arg[143], 4 | WL_T_PASS_LAST);
+	CHECK(seen[144] && seen[145] && seen[146]);
+	CHECK_EQ(arg[144], 0);
+	CHECK_EQ(arg[145], 5);
+	CHECK_EQ(arg[146], 5 | WL_T_PASS_LAST);
+	wl_free(wl);
+}
+
 /* HZ from the tick cadence of a CPU-bound task, and its phase. */
 static void test_hz(void)
 {
@@ -2549,6 +2618,7 @@ int main(void)
 	test_reuse_lost_old();
 	test_migrate();
 	test_balance_pass();
+	test_balance_pass_bounds();
 	test_hz();
 	test_lost();
 	test_lost_windows();
