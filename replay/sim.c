@@ -1945,8 +1945,16 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		    e->cpu < s->nr_cpus) {
 			int r = balance_pass(s, e, now);
 
-			if (r)
-				return r < 0 ? -1 : 0;
+			if (r < 0)
+				return -1;
+			/*
+			 * @e's own task not among those moved (not seen: the
+			 * simulation's queued state and the model's curr agree)
+			 * falls through to the rule of a migration on its own
+			 * rather than being dropped
+			 */
+			if (r && t->pass_done == (e->arg & WL_T_PASS_ID))
+				return 0;
 		}
 		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && t && !e->aux &&
 		    (t->st == SIM_UNBORN || t->st == SIM_BLOCKED) && e->cpu >= 0 && e->cpu < s->nr_cpus &&
