@@ -215,6 +215,16 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 		int k;
 
 		lineno++;
+		/* a longer line was read in pieces: its tail was "line N+1" */
+		if (!strchr(line, '\n')) {
+			int c = getc(f);
+
+			if (c != EOF) {
+				sr_error_set(err, EINVAL, "%s:%u: line longer than %zu characters",
+					     file, lineno, sizeof(line) - 2);
+				goto fail;
+			}
+		}
 		if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line))
 			continue;
 		/* every number checked whole: "%lu" took -1 as 2^64-1, strtol saturated */

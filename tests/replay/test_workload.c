@@ -2374,7 +2374,9 @@ static void test_bandwidth_phase(void)
  * were matched by the path as written: they limited and weighted nothing,
  * exit 0 with no bandwidth line.  A quota or shares on the root, which the
  * kernel refuses (tg_set_cfs_bandwidth(), sched_group_set_shares()), was
- * dropped silently too: now an error naming the line.
+ * dropped silently too: now an error naming the line.  So is a line longer
+ * than the 4096-byte read buffer (its tail was read as the next line, with a
+ * wrong line number and message).
  */
 static void test_cgmap_paths(void)
 {
@@ -2383,7 +2385,10 @@ static void test_cgmap_paths(void)
 		{ "10 /a\nquota // 20000\n", ":2: the root cgroup '/' takes no quota" },
 		{ "shares / 512\n", ":1: the root cgroup '/' has no shares" },
 		{ "shares lim 512\n", ":1: expected 'shares /cgroup/path N'" },
+		/* 4112 characters: read in two pieces, " 20000" as line 3 */
+		{ "10 /a\n@\n", ":2: line longer than 4094 characters" },
 	};
+	static char longname[4100];
 	char path[] = "/tmp/sr-cgpaths-XXXXXX";
 	struct wl_options opt = { 0 };
 	struct sr_error err = { 0 };
@@ -2392,6 +2397,7 @@ static void test_cgmap_paths(void)
 	FILE *f;
 	int fd = mkstemp(path);
 
+	memset(longname, 'b', sizeof(longname) - 1);
 	CHECK(fd >= 0);
 	if (fd < 0)
 		return;
@@ -2438,7 +2444,11 @@ static void test_cgmap_paths(void)
 		CHECK(f != NULL);
 		if (!f)
 			break;
-		fputs(bad[i][0], f);
+		for (const char *c = bad[i][0]; *c; c++)
+			if (*c != '@')
+				fputc(*c, f);
+			else           /* a quota line of 7 + 4099 + 6 characters */
+				fprintf(f, "quota /%s 20000", longname);
 		fclose(f);
 		memset(&err, 0, sizeof(err));
 		B = wl_builder_new(NULL, NULL, &opt, &err);
