@@ -2374,9 +2374,11 @@ static void test_bandwidth_phase(void)
  * were matched by the path as written: they limited and weighted nothing,
  * exit 0 with no bandwidth line.  A quota or shares on the root, which the
  * kernel refuses (tg_set_cfs_bandwidth(), sched_group_set_shares()), was
- * dropped silently too: now an error naming the line.  So is a line longer
- * than the 4096-byte read buffer (its tail was read as the next line, with a
- * wrong line number and message).
+ * dropped silently too: now an error naming the line.  A shares or quota line
+ * for a group no task of the trace was in is counted in a note (it had no
+ * effect and no word).  A line longer than the 4096-byte read buffer is an
+ * error (its tail was read as the next line, with a wrong line number and
+ * message).
  */
 static void test_cgmap_paths(void)
 {
@@ -2406,7 +2408,7 @@ static void test_cgmap_paths(void)
 	if (!f)
 		return;
 	fprintf(f, "20 /lim/\n21 //lim\nquota /lim/ 20000 50000\nshares //lim// 512\n"
-		"22 /a//b/\nquota /a//b 30000\n");
+		"22 /a//b/\nquota /a//b 30000\nshares /nope 100\nquota /lim/x 20000\n");
 	fclose(f);
 	opt.cgroup_map = path;
 	B = wl_builder_new(NULL, NULL, &opt, &err);
@@ -2437,6 +2439,17 @@ static void test_cgmap_paths(void)
 			}
 		}
 		CHECK_EQ(found, 7u);
+		/* /nope and /lim/x: no task was there, the lines changed nothing */
+		{
+			unsigned int it = 0;
+			const char *text;
+			uint64_t count, unmatched = 0;
+
+			while (wl_note_at(wl, &it, &text, &count))
+				if (strstr(text, "--cgroup-map 'shares' or 'quota' lines naming a group"))
+					unmatched = count;
+			CHECK_EQ(unmatched, 2u);
+		}
 		wl_free(wl);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
