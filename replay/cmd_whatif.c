@@ -231,7 +231,8 @@ int cmd_whatif(int argc, char **argv)
 		bool clash;
 
 		clash = cli_output_is_input(svg, in, 4) ||
-			cli_output_is_input(svg, noise_paths, nr_noise);
+			cli_output_is_input(svg, noise_paths, nr_noise) ||
+			cli_output_is_input(svg, o.loaded, o.nr_loaded);
 		/* each --noise capture reads its own sidecar (no --sidecar for it) */
 		for (unsigned int i = 0; i < nr_noise && !clash; i++) {
 			in[3] = cli_sidecar_read(scpath, sizeof(scpath), noise_paths[i], NULL,
