@@ -399,6 +399,10 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         for tr, label, argv, rc, bad, first, err in ex.map(work, cases + det):
             opt = label.split(" [")[0]
+            if opt.startswith("random:"):
+                opt = "random combinations of 2..6"
+            elif opt.startswith("comm="):
+                opt = "comm=(the busiest task's first 3 letters)"
             per_opt[opt][0] += 1
             if bad:
                 per_opt[opt][1] += 1
