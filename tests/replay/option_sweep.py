@@ -25,7 +25,7 @@ A case is flagged when
 
 Build with -DSCHEDREPLAY_SANITIZE=ON for the sanitizer checks; a Release
 build checks exit codes, errors and determinism only.  Every run is under
-`nice -n 19`.  Exit 0 if nothing is flagged, 1 otherwise; a summary per option
+`nice -n 19` (--nice).  Exit 0 if nothing is flagged, 1 otherwise; a summary per option
 on stdout, then each flagged case with its command line and stderr.
 
   tests/replay/option_sweep.py --bin BUILD/schedreplay --dir traces \
@@ -215,9 +215,9 @@ def write_cgmaps(tr, tmp):
     return out
 
 
-def run_one(binary, argv, env, timeout):
+def run_one(binary, argv, env, timeout, nice=19):
     try:
-        p = subprocess.run(["nice", "-n", "19", binary] + argv, env=env,
+        p = subprocess.run((["nice", "-n", str(nice)] if nice else []) + [binary] + argv, env=env,
                            capture_output=True, timeout=timeout)
         return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
@@ -279,6 +279,8 @@ def main():
                     help="every option and pair on the external traces too (default: a subset)")
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--nice", type=int, default=19,
+                    help="each run under nice -n NICE (0: as the sweep; ctest's own)")
     ap.add_argument("--determinism", type=int, default=20,
                     help="this many --json cases run twice (0: none)")
     ap.add_argument("--max-err-lines", type=int, default=3)
@@ -385,10 +387,10 @@ def main():
     def work(case):
         tr, label, argv = case[:3]
         argv2 = case[3] if len(case) > 3 else None
-        rc, out, err = run_one(args.bin, argv, env, args.timeout)
+        rc, out, err = run_one(args.bin, argv, env, args.timeout, args.nice)
         bad = check(rc, out, err, args.max_err_lines, argv)
         if label.endswith("[determinism]") and not bad:
-            rc2, out2, err2 = run_one(args.bin, argv2 or argv, env, args.timeout)
+            rc2, out2, err2 = run_one(args.bin, argv2 or argv, env, args.timeout, args.nice)
             bad += check(rc2, out2, err2, args.max_err_lines, argv2 or argv)
             if rc2 != rc or comparable(argv, out2) != comparable(argv, out):
                 bad.append("nondeterministic: rc %s/%s, stdout %s" %
