@@ -85,6 +85,8 @@ SINGLE = [
     ("all-variants", ["--all-variants", "--threads", "1"]),
     ("placement-check", ["--placement-check"]),
     ("dump-events", ["--dump-events", "@DUMP@"]),
+    ("dump-events+dump-wake-records", ["--dump-events", "@DUMP@", "--dump-wake-records"]),
+    ("balance-attach=kernel-order", ["--balance-attach", "kernel-order"]),
     ("json", ["--json"]),
     ("settings", ["--settings"]),
     ("top=0", ["--top", "0"]),
@@ -141,10 +143,24 @@ PAIRS = [
     ("cgroup-map quota+no-sidecar", ["--cgroup-map", "@CGMAP_QUOTA@", "--no-sidecar"]),
     ("cgroup-map tiny quota", ["--cgroup-map", "@CGMAP_TINY@"]),
     ("cgroup-map quota -1", ["--cgroup-map", "@CGMAP_NONE@"]),
+    ("balance-attach=kernel-order+placement=model", ["--balance-attach", "kernel-order",
+                                                     "--placement", "model"]),
+    ("balance-attach=kernel-order+idle-pull", ["--balance-attach", "kernel-order", "--idle-pull"]),
+    ("balance-attach=kernel-order+state-placement", ["--balance-attach", "kernel-order",
+                                                     "--state-placement"]),
+    ("balance-attach=kernel-order+profile=6.1", ["--balance-attach", "kernel-order",
+                                                 "--profile", "6.1"]),
+    ("balance-attach=kernel-order+stop-at-end", ["--balance-attach", "kernel-order", "--stop-at-end"]),
+    ("dump-wake-records+handoff=sleep+channels=strict", ["--dump-events", "@DUMP@",
+                                                        "--dump-wake-records", "--handoff",
+                                                        "sleep", "--channels", "strict"]),
+    ("dump-wake-records+early-wakes=sleep", ["--dump-events", "@DUMP@", "--dump-wake-records",
+                                             "--early-wakes", "sleep"]),
     ("everything-on", ["--placement", "model", "--channels", "strict", "--handoff", "sleep",
                        "--early-wakes", "sleep", "--exit-preempt", "now", "--idle-residency", "on",
                        "--no-flush-hold", "--channel-wakes", "--oneway-no-wait",
-                       "--stop-at-end", "--preempt-costs", "all", "--vcpu-pack"]),
+                       "--stop-at-end", "--preempt-costs", "all", "--vcpu-pack",
+                       "--balance-attach", "kernel-order"]),
 ]
 
 # The external traces: a subset (their names: run_cases's label).
@@ -324,7 +340,9 @@ def main():
                                 else list(table))
         for label in labels:
             argv = [] if label == "default" else table[label]
-            argv = [subs.get(a, a) for a in argv]
+            # each its own dump (two jobs may dump the same trace at once)
+            argv = [subs.get(a, a) if a != "@DUMP@" else "%s.%d" % (subs[a], len(cases))
+                    for a in argv]
             label = label.replace("@COMM@", subs["@COMM@"])
             if args.only and args.only not in label:
                 continue
