@@ -211,7 +211,8 @@ int cmd_replay(int argc, char **argv)
 				     cli_sidecar_read(scpath, sizeof(scpath), argv[optind],
 						      o.wo.sidecar, o.wo.no_sidecar) };
 
-		if (cli_output_is_input(dump, in, 3)) {
+		if (cli_output_is_input(dump, in, 3) ||
+		    cli_output_is_input(dump, o.loaded, o.nr_loaded)) {
 			cli_usage("replay", "--dump-events %s is an input file; it would be "
 				  "overwritten", cli_esc(dump));
 			goto usage;

@@ -140,6 +140,7 @@ static int load_variants(struct run_opts *o, const char *arg, bool plugin)
 		fprintf(stderr, "schedreplay %s: %s\n", o->cmd, err.msg);
 		return -2;
 	}
+	o->loaded[o->nr_loaded++] = arg;
 	return 0;
 }
 
@@ -457,9 +458,10 @@ int run_opts_init(struct run_opts *o, const char *cmd, int argc, unsigned int gr
 	if (groups & RUN_OPTS_RUNS) {
 		/* at most one spec per argument */
 		o->specs = calloc((size_t)argc + 1, sizeof(*o->specs));
+		o->loaded = calloc((size_t)argc + 1, sizeof(*o->loaded));
 		o->cat = variant_catalog_new(&err);
 	}
-	if (!o->lo || ((groups & RUN_OPTS_RUNS) && (!o->specs || !o->cat))) {
+	if (!o->lo || ((groups & RUN_OPTS_RUNS) && (!o->specs || !o->loaded || !o->cat))) {
 		fprintf(stderr, "schedreplay %s: %s\n", cmd,
 			(groups & RUN_OPTS_RUNS) && !o->cat ? err.msg : "out of memory");
 		run_opts_release(o);
@@ -555,9 +557,11 @@ void run_opts_release(struct run_opts *o)
 {
 	variant_catalog_free(o->cat);
 	free(o->specs);
+	free(o->loaded);
 	free(o->lo);
 	o->cat = NULL;
 	o->specs = NULL;
+	o->loaded = NULL;
 	o->lo = NULL;
 }
 

@@ -46,6 +46,10 @@ struct run_opts {
 	struct variant_catalog *cat;     /* registered + loaded variants (RUN_OPTS_RUNS) */
 	const char **specs;              /* the --variant arguments, in order */
 	unsigned int nr_specs;
+	const char **loaded;             /* the --plugin and --variants-file paths: inputs
+					    an output file must not overwrite (a loaded
+					    plugin truncated under its mapping: SIGBUS) */
+	unsigned int nr_loaded;
 	bool all;                        /* --all-variants */
 	const char *profile;             /* "auto" or a profile name */
 };

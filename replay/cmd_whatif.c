@@ -68,6 +68,32 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *out)
 	return 0;
 }
 
+/*
+ * Whether the group --svg-comm or --svg-cgroup names is in the trace: a comm
+ * one of its tasks had (exact, as the plot's group key) or a task group of
+ * the workload.  One that names nothing drew an empty plot at exit 0.
+ */
+static bool svg_group_known(const struct wl_workload *wl, const struct whatif_report_opts *ro)
+{
+	const struct lat_machine *m = wl_measured_latency(wl);
+	enum lat_group_key key = ro->svg_comm ? LAT_BY_COMM : LAT_BY_CGROUP;
+	const char *name = ro->svg_comm ? ro->svg_comm : ro->svg_cgroup;
+
+	for (size_t i = 0; i < lat_nr_groups(m, key); i++)
+		if (!strcmp(lat_group_at(m, key, i)->key, name))
+			return true;
+	if (ro->svg_comm) {
+		for (size_t i = 0; i < lat_nr_tasks(m); i++)
+			if (!strcmp(lat_task_at(m, i)->comm, name))
+				return true;
+		return false;
+	}
+	for (uint32_t i = 0; i < wl_nr_groups(wl); i++)
+		if (!strcmp(wl_group(wl, i)->path, name))
+			return true;
+	return false;
+}
+
 int cmd_whatif(int argc, char **argv)
 {
 	enum { O_MACHINE = 256, O_JSON, O_SVG, O_SVG_CGROUP, O_SVG_COMM, O_TOP, O_PRINT_MACHINE,
@@ -205,7 +231,8 @@ int cmd_whatif(int argc, char **argv)
 		bool clash;
 
 		clash = cli_output_is_input(svg, in, 4) ||
-			cli_output_is_input(svg, noise_paths, nr_noise);
+			cli_output_is_input(svg, noise_paths, nr_noise) ||
+			cli_output_is_input(svg, o.loaded, o.nr_loaded);
 		/* each --noise capture reads its own sidecar (no --sidecar for it) */
 		for (unsigned int i = 0; i < nr_noise && !clash; i++) {
 			in[3] = cli_sidecar_read(scpath, sizeof(scpath), noise_paths[i], NULL,
@@ -233,6 +260,15 @@ int cmd_whatif(int argc, char **argv)
 		goto fail;
 	/* a --comm that matches nothing compared empty tables at exit 0 */
 	if (cli_filter_check("whatif", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1)) {
+		ret = SR_EXIT_USAGE;
+		goto out;
+	}
+	if (svg && (ro.svg_comm || ro.svg_cgroup) && !svg_group_known(wl, &ro)) {
+		fprintf(stderr, "schedreplay whatif: --svg-%s '%s' names no %s of %s (see "
+			"'schedreplay report --by %s')\n", ro.svg_comm ? "comm" : "cgroup",
+			cli_esc(ro.svg_comm ? ro.svg_comm : ro.svg_cgroup),
+			ro.svg_comm ? "task's comm" : "task group", cli_esc(argv[optind]),
+			ro.svg_comm ? "comm" : "cgroup");
 		ret = SR_EXIT_USAGE;
 		goto out;
 	}

@@ -3280,6 +3280,17 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	}
 	if (lat_machine_finish(wl->measured, b->last_ts))
 		goto oom;
+	/* a map's weight or limit for a group the trace never had: say so */
+	for (size_t i = 0; i < b->cgmap.nr_shares + b->cgmap.nr_quota; i++) {
+		const char *path = i < b->cgmap.nr_shares ? b->cgmap.shares[i].path :
+			b->cgmap.quota[i - b->cgmap.nr_shares].path;
+		uint32_t g = 0;
+
+		while (g < b->groups.n && strcmp(b->groups.v[g].path, path))
+			g++;
+		if (g == b->groups.n)
+			note(b, WL_NOTE_CGMAP_UNMATCHED);
+	}
 	if (drop_oneoff_handoffs(b) || mark_oneway_handoffs(b) || mark_channel_wakes(b))
 		goto oom;
 	for (uint32_t t = 0; t < b->ts.n; t++)
@@ -3588,6 +3599,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_WAKING_NO_WAKEUP] = "switch-ins of tasks whose sched_waking was traced but not their sched_wakeup: that waking ended the sleep, on the CPU they ran on",
 	[WL_NOTE_EXIT_MOVE_RETRACTED] = "exiting tasks switched out after the charge taken for their EXIT_MOVE (a preemption's or a wakeup's, before sched_move_task()): the EXIT_MOVE placed at a charge of their last run instead",
 	[WL_NOTE_BALANCE_PASS] = "load-balance passes that moved several queued tasks (consecutive sched_migrate_task between one pair of CPUs, written on one CPU): their tasks attached last-detached first after the pass with --balance-attach kernel-order (attach_tasks()), else each at its own migration",
+	[WL_NOTE_CGMAP_UNMATCHED] = "--cgroup-map 'shares' or 'quota' lines naming a group no task of the trace was in (or under): no effect",
 	[WL_NOTE_RACE_WAKE] = "wakings that reached a task still on its CPU before it blocked (waker and sleeper racing): replayed as block + immediate wake",
 };
 

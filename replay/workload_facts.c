@@ -172,6 +172,30 @@ void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned 
 
 /* ---- --cgroup-map ------------------------------------------------------ */
 
+/*
+ * A map's cgroup path in the kernel's spelling (cgroup_path(): one '/'
+ * between names, none at the end but the root's), in place.  A group is
+ * matched by its path as the trace and the sidecar spell it, so a 'quota
+ * /a/' or 'shares /a//b' line used to match nothing and was dropped without
+ * a word.  False if @s is not absolute.
+ */
+static bool cgmap_path(char *s)
+{
+	size_t o = 0;
+
+	if (s[0] != '/')
+		return false;
+	for (size_t i = 0; s[i]; i++) {
+		if (s[i] == '/' && o > 0 && s[o - 1] == '/')
+			continue;
+		s[o++] = s[i];
+	}
+	if (o > 1 && s[o - 1] == '/')
+		o--;
+	s[o] = '\0';
+	return true;
+}
+
 int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 {
 	FILE *f = fopen(file, "r");
@@ -191,6 +215,16 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 		int k;
 
 		lineno++;
+		/* a longer line was read in pieces: its tail was "line N+1" */
+		if (!strchr(line, '\n')) {
+			int c = getc(f);
+
+			if (c != EOF) {
+				sr_error_set(err, EINVAL, "%s:%u: line longer than %zu characters",
+					     file, lineno, sizeof(line) - 2);
+				goto fail;
+			}
+		}
 		if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line))
 			continue;
 		/* every number checked whole: "%lu" took -1 as 2^64-1, strtol saturated */
@@ -203,6 +237,18 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 			if (k == 3 || errno || *end || n[0] == '-' || shares < 2 || shares > 262144) {
 				sr_error_set(err, EINVAL, "%s:%u: shares must be one number in 2..262144 "
 					     "after the path", file, lineno);
+				goto fail;
+			}
+			if (!cgmap_path(a)) {
+				sr_error_set(err, EINVAL, "%s:%u: expected 'shares /cgroup/path N'",
+					     file, lineno);
+				goto fail;
+			}
+			/* sched_group_set_shares(): the root group has none (no entity) */
+			if (!strcmp(a, "/")) {
+				sr_error_set(err, EINVAL, "%s:%u: the root cgroup '/' has no shares "
+					     "(the kernel refuses them); name a group below it",
+					     file, lineno);
 				goto fail;
 			}
 			p = realloc(map->shares, (map->nr_shares + 1) * sizeof(*map->shares));
@@ -236,9 +282,16 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 					goto fail;
 				}
 			}
-			if (a[0] != '/') {
+			if (!cgmap_path(a)) {
 				sr_error_set(err, EINVAL, "%s:%u: expected 'quota /cgroup/path QUOTA_US "
 					     "[PERIOD_US]'", file, lineno);
+				goto fail;
+			}
+			/* tg_set_cfs_bandwidth() refuses the root task group */
+			if (!strcmp(a, "/")) {
+				sr_error_set(err, EINVAL, "%s:%u: the root cgroup '/' takes no quota "
+					     "(the kernel refuses it); name a group below it",
+					     file, lineno);
 				goto fail;
 			}
 			p = realloc(map->quota, (map->nr_quota + 1) * sizeof(*map->quota));
@@ -258,7 +311,7 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 		 */
 		if (sscanf(line, "%4095s %4095s %c", a, b, &extra) != 2 ||
 		    (pid = strtol(a, &end, 10)) <= 0 || errno || *end || pid >= 4 * 1024 * 1024 ||
-		    b[0] != '/') {
+		    !cgmap_path(b)) {
 			sr_error_set(err, EINVAL,
 				     "%s:%u: expected 'PID /cgroup/path', 'shares /cgroup/path N' or "
 				     "'quota /cgroup/path QUOTA_US [PERIOD_US]'",

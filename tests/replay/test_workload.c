@@ -2437,6 +2437,112 @@ static void test_bandwidth_phase(void)
 }
 
 /*
+ * --cgroup-map paths in another spelling than the kernel's: a trailing '/'
+ * or a doubled one.  Before 2 Dec 2026 the PID line's group was found (the
+ * group lookup dropped the trailing '/'), but the 'quota' and 'shares' lines
+ * were matched by the path as written: they limited and weighted nothing,
+ * exit 0 with no bandwidth line.  A quota or shares on the root, which the
+ * kernel refuses (tg_set_cfs_bandwidth(), sched_group_set_shares()), was
+ * dropped silently too: now an error naming the line.  A shares or quota line
+ * for a group no task of the trace was in is counted in a note (it had no
+ * effect and no word).  A line longer than the 4096-byte read buffer is an
+ * error (its tail was read as the next line, with a wrong line number and
+ * message).
+ */
+static void test_cgmap_paths(void)
+{
+	static const char *const bad[][2] = {
+		{ "quota / 20000\n", ":1: the root cgroup '/' takes no quota" },
+		{ "10 /a\nquota // 20000\n", ":2: the root cgroup '/' takes no quota" },
+		{ "shares / 512\n", ":1: the root cgroup '/' has no shares" },
+		{ "shares lim 512\n", ":1: expected 'shares /cgroup/path N'" },
+		/* 4112 characters: read in two pieces, " 20000" as line 3 */
+		{ "10 /a\n@\n", ":2: line longer than 4094 characters" },
+	};
+	static char longname[4100];
+	char path[] = "/tmp/sr-cgpaths-XXXXXX";
+	struct wl_options opt = { 0 };
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	unsigned int found = 0;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	memset(longname, 'b', sizeof(longname) - 1);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "20 /lim/\n21 //lim\nquota /lim/ 20000 50000\nshares //lim// 512\n"
+		"22 /a//b/\nquota /a//b 30000\nshares /nope 100\nquota /lim/x 20000\n");
+	fclose(f);
+	opt.cgroup_map = path;
+	B = wl_builder_new(NULL, NULL, &opt, &err);
+	CHECK_MSG(B != NULL, "%s", err.msg);
+	if (B) {
+		feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
+		feed(ev_switch(1 * MS, 1, 0, 'R', 120, 21, 120));
+		feed(ev_switch(1 * MS, 2, 0, 'R', 120, 22, 120));
+		wl = finish();
+		for (uint32_t g = 0; g < wl_nr_groups(wl); g++) {
+			const struct wl_group *wg = wl_group(wl, g);
+
+			if (!strcmp(wg->path, "/lim")) {
+				found |= 1;
+				CHECK_EQ(wg->quota_us, 20000);
+				CHECK_EQ(wg->period_us, 50000);
+				CHECK_EQ(wg->bw_src, WL_FACT_OPTION);
+				CHECK_EQ(wg->shares, 512);
+			} else if (!strcmp(wg->path, "/a/b")) {
+				found |= 2;
+				CHECK_EQ(wg->quota_us, 30000);
+				CHECK_EQ(wg->period_us, 100000);
+			} else if (!strcmp(wg->path, "/a")) {
+				found |= 4;
+				CHECK_EQ(wg->quota_us, -1);
+			} else {
+				CHECK_MSG(g == 0, "unexpected group '%s'", wg->path);
+			}
+		}
+		CHECK_EQ(found, 7u);
+		/* /nope and /lim/x: no task was there, the lines changed nothing */
+		{
+			unsigned int it = 0;
+			const char *text;
+			uint64_t count, unmatched = 0;
+
+			while (wl_note_at(wl, &it, &text, &count))
+				if (strstr(text, "--cgroup-map 'shares' or 'quota' lines naming a group"))
+					unmatched = count;
+			CHECK_EQ(unmatched, 2u);
+		}
+		wl_free(wl);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = fopen(path, "w");
+		CHECK(f != NULL);
+		if (!f)
+			break;
+		for (const char *c = bad[i][0]; *c; c++)
+			if (*c != '@')
+				fputc(*c, f);
+			else           /* a quota line of 7 + 4099 + 6 characters */
+				fprintf(f, "quota /%s 20000", longname);
+		fclose(f);
+		memset(&err, 0, sizeof(err));
+		B = wl_builder_new(NULL, NULL, &opt, &err);
+		CHECK_MSG(B == NULL, "map %zu accepted", i);
+		CHECK_MSG(strstr(err.msg, bad[i][1]), "map %zu: %s", i, err.msg);
+		if (B)
+			wl_free(finish());
+	}
+	unlink(path);
+}
+
+/*
  * PID_MAX_LIMIT (4194304): pids are below it, and it is where the replay's
  * stand-in stoppers start (migration/N, pid 4194304 + N), so a trace or a
  * --cgroup-map naming it is refused; 4194303 is the largest pid accepted.
@@ -2604,6 +2710,7 @@ static void test_strict_preempt_costs(void)
 int main(void)
 {
 	test_pid_limit();
+	test_cgmap_paths();
 	test_cpu_limit();
 	test_basic();
 	test_race_and_spurious();

@@ -141,3 +141,26 @@ expect("rc EQUAL 2" "--dump-events with several runs: exit ${rc}")
 execute_process(COMMAND ${SCHEDREPLAY} replay --threads many ${TRACE}
                 RESULT_VARIABLE rc ERROR_QUIET OUTPUT_QUIET)
 expect("rc EQUAL 2" "bad --threads: exit ${rc}")
+
+# an output that is a loaded plugin or variants file: exit 2 before anything is
+# written (before 2 Dec 2026 --dump-events truncated the plugin mapped by
+# dlopen(): SIGBUS; a variants file was overwritten with the dump).  Copies:
+# a failure here must not clobber the build's plugin or the test data.
+file(COPY_FILE ${PLUGIN} ${CMAKE_CURRENT_BINARY_DIR}/clobber-plugin.so)
+file(COPY_FILE ${DATA}/good.json ${CMAKE_CURRENT_BINARY_DIR}/clobber-variants.json)
+foreach(out clobber-plugin.so clobber-variants.json)
+  file(SIZE ${out} size0)
+  foreach(cmd "replay;--dump-events" "whatif;--svg")
+    list(GET cmd 0 sub)
+    list(GET cmd 1 opt)
+    execute_process(COMMAND ${SCHEDREPLAY} ${sub} --plugin clobber-plugin.so
+                            --variants-file clobber-variants.json
+                            --variant example-top-level-skip ${opt} ${out} ${TRACE}
+                    RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+    expect("rc EQUAL 2" "${sub} ${opt} ${out} (a loaded input): exit ${rc}: ${err}")
+    string(FIND "${err}" "${opt} ${out} is an input file; it would be overwritten" pos)
+    expect("pos GREATER -1" "${sub} ${opt} ${out}: message: ${err}")
+    file(SIZE ${out} size)
+    expect("size EQUAL size0" "${sub} ${opt} ${out}: the input changed size (${size0} -> ${size})")
+  endforeach()
+endforeach()

@@ -98,6 +98,29 @@ expect("rc EQUAL 1" "missing trace: exit ${rc}")
 execute_process(COMMAND ${SCHEDREPLAY} whatif --svg /nonexistent-dir/x.svg ${TRACE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
 expect("rc EQUAL 1" "unwritable SVG: exit ${rc}")
+# --svg-comm / --svg-cgroup naming nothing in the trace: a usage error (before
+# 2 Dec 2026 an empty plot at exit 0); a comm of the trace still plots
+foreach(opt "--svg-comm;hackbenhc;comm" "--svg-cgroup;/no/such/group;cgroup")
+  list(GET opt 0 o)
+  list(GET opt 1 v)
+  list(GET opt 2 what)
+  file(REMOVE ${WORK}/whatif-none.svg)
+  execute_process(COMMAND ${SCHEDREPLAY} whatif --variant base --svg ${WORK}/whatif-none.svg
+                          ${o} ${v} ${TRACE}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+  expect("rc EQUAL 2" "${o} ${v}: exit ${rc}: ${err}")
+  string(FIND "${err}" "${o} '${v}' names no " pos)
+  expect("pos GREATER -1" "${o} ${v}: message: ${err}")
+  string(FIND "${err}" "'schedreplay report --by ${what}'" pos)
+  expect("pos GREATER -1" "${o} ${v}: no hint: ${err}")
+endforeach()
+execute_process(COMMAND ${SCHEDREPLAY} whatif --variant base --svg ${WORK}/whatif-comm.svg
+                        --svg-comm hackbench ${TRACE}
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+expect("rc EQUAL 0" "--svg-comm hackbench: exit ${rc}: ${err}")
+file(READ ${WORK}/whatif-comm.svg svg)
+string(FIND "${svg}" "comm hackbench" pos)
+expect("pos GREATER 0" "--svg-comm hackbench: not in the SVG's title")
 execute_process(COMMAND ${SCHEDREPLAY} whatif --machine ${WORK}/no-such-machine.json ${TRACE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
 expect("rc EQUAL 1" "missing machine file: exit ${rc}")
