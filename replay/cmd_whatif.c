@@ -46,7 +46,8 @@ static void usage(FILE *f)
 		"  --json              JSON (the keys of 'schedreplay replay --json' plus\n"
 		"                      cpu_share and change_pct per variant)\n"
 		"  --svg FILE          latency CDF plot (log x axis), one curve per run + measured\n"
-		"  --svg-cgroup PATH, --svg-comm COMM  plot one group instead of all wakeups\n"
+		"  --svg-cgroup PATH, --svg-comm COMM  with --svg: plot one group instead of all\n"
+		"                      wakeups\n"
 		"  --top N             cgroups and comms shown in text (default 6; 0 = all)\n"
 		"  --noise TRACE       another capture of the same workload (repeatable): mark\n"
 		"                      latency changes within the measured run-to-run spread\n"
@@ -216,6 +217,11 @@ int cmd_whatif(int argc, char **argv)
 	}
 	if (ro.svg_cgroup && ro.svg_comm) {
 		cli_usage("whatif", "--svg-cgroup or --svg-comm, not both");
+		goto usage_fail;
+	}
+	/* they choose what the plot shows: without a plot they would do nothing */
+	if ((ro.svg_cgroup || ro.svg_comm) && !svg) {
+		cli_usage("whatif", "%s needs --svg FILE", ro.svg_comm ? "--svg-comm" : "--svg-cgroup");
 		goto usage_fail;
 	}
 	if (run_opts_finish(&o) < 0)

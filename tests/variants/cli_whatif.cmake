@@ -114,6 +114,15 @@ foreach(opt "--svg-comm;hackbenhc;comm" "--svg-cgroup;/no/such/group;cgroup")
   string(FIND "${err}" "'schedreplay report --by ${what}'" pos)
   expect("pos GREATER -1" "${o} ${v}: no hint: ${err}")
 endforeach()
+# ... and without --svg they would choose nothing: a usage error (before 2 Dec
+# 2026 ignored at exit 0)
+foreach(o --svg-comm --svg-cgroup)
+  execute_process(COMMAND ${SCHEDREPLAY} whatif --variant base ${o} hackbench ${TRACE}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+  expect("rc EQUAL 2" "${o} without --svg: exit ${rc}: ${err}")
+  string(FIND "${err}" "${o} needs --svg FILE" pos)
+  expect("pos GREATER -1" "${o} without --svg: message: ${err}")
+endforeach()
 execute_process(COMMAND ${SCHEDREPLAY} whatif --variant base --svg ${WORK}/whatif-comm.svg
                         --svg-comm hackbench ${TRACE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
