@@ -46,10 +46,27 @@ static void dump_op(struct sim *s, int cpu, uint64_t now, const char *fmt, ...)
 	fputc('\n', s->cfg.dump);
 }
 
-/* the pid of wake @w's waker task, -1 if none (an external wake) */
-static int32_t waker_pid(const struct sim *s, const struct wl_wake *w)
+/*
+ * `KIND pid=P trace=T waker=W`: what became of wake record @w (its wakee
+ * @ti, the trace's sched_waking time, the waker's pid, -1 for an external
+ * wake)
+ */
+static void dump_wake_op(struct sim *s, const char *kind, int cpu, uint64_t now, uint32_t ti,
+			 const struct wl_wake *w)
 {
-	return w->waker != WL_NONE && w->waker < s->nr_tasks ? s->wt[w->waker].pid : -1;
+	dump_op(s, cpu, now, "%s pid=%d trace=%" PRIu64 " waker=%d", kind, s->wt[ti].pid, w->ts,
+		w->waker != WL_NONE && w->waker < s->nr_tasks ? s->wt[w->waker].pid : -1);
+}
+
+/*
+ * `wait pid=P y=Y kind=KIND[-after-handover]`: what became of task @ti's
+ * hand-off WAIT for task @yi (WL_NONE: none, y=-1)
+ */
+static void dump_wait_op(struct sim *s, int cpu, uint64_t now, uint32_t ti, uint32_t yi,
+			 const char *kind, bool after_handover)
+{
+	dump_op(s, cpu, now, "wait pid=%d y=%d kind=%s%s", s->wt[ti].pid,
+		yi != WL_NONE ? s->wt[yi].pid : -1, kind, after_handover ? "-after-handover" : "");
 }
 
 /* ---- heap ------------------------------------------------------------- */
@@ -779,8 +796,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	bool was_idle, idle_curr;
 
 	if (w)
-		dump_op(s, wcpu, now, "wake pid=%d trace=%" PRIu64 " waker=%d", s->wt[ti].pid,
-			w->ts, waker_pid(s, w));
+		dump_wake_op(s, "wake", wcpu, now, ti, w);
 	/* the trace may have lost this wakeup's records: not compared (sim_unseen()) */
 	s->in_lost_wake = w && w->in_lost;
 	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
@@ -868,8 +884,7 @@ static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t 
 	enum replay_early_wakes mode = s->cfg.early_wakes;
 
 	s->notes[SIM_NOTE_EARLY_STANDIN]++;
-	dump_op(s, s->tasks[ti].cpu, now, "standin pid=%d trace=%" PRIu64 " waker=%d",
-		s->wt[ti].pid, s->wakes[wi].ts, waker_pid(s, &s->wakes[wi]));
+	dump_wake_op(s, "standin", s->tasks[ti].cpu, now, ti, &s->wakes[wi]);
 	if (mode == REPLAY_EARLY_SLEEP) {
 		const struct sim_task *t = &s->tasks[ti];
 		uint32_t traced = s->ops[s->wt[ti].first_op + t->op - 1].arg;
@@ -1213,8 +1228,7 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 		return wake_now(s, wi, waker_cpu, 0, now);
 	/* Not at that block yet: it will not sleep there (see run_ops). */
 	s->early[wi] = 1;
-	dump_op(s, wcpu, now, "early pid=%d trace=%" PRIu64 " waker=%d", s->wt[ti].pid, w->ts,
-		waker_pid(s, w));
+	dump_wake_op(s, "early", wcpu, now, ti, w);
 	chan_push(s, wi);
 	s->notes[SIM_NOTE_EARLY_WAKE]++;
 	return 0;
@@ -1393,16 +1407,14 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				 * mechanism.  It leaves runnable now; the wait is
 				 * checked again when it runs next.
 				 */
-				dump_op(s, cpu, now, "wait pid=%d y=%d kind=preempted", s->wt[ti].pid,
-					s->wt[yi].pid);
+				dump_wait_op(s, cpu, now, ti, yi, "preempted", false);
 				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 			}
 			switch (handoff_over(s, ti, op, cpu, now)) {
 			case -1:
 				return -1;
 			case 1:
-				dump_op(s, cpu, now, "wait pid=%d y=%d kind=handover", s->wt[ti].pid,
-					s->wt[yi].pid);
+				dump_wait_op(s, cpu, now, ti, yi, "handover", false);
 				/* the wait is checked again when it runs next */
 				return schedule_ex(s, cpu, MODEL_PREV_RUNNABLE,
 						   s->cfg.handoff == REPLAY_HANDOFF_YIELD ?
@@ -1414,9 +1426,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			sim_task_enter_op(s, ti);
 			if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD) {
 				/* the wakee is past that block already */
-				dump_op(s, cpu, now, "wait pid=%d y=%d kind=passed%s", s->wt[ti].pid,
-					y ? s->wt[yi].pid : -1,
-					t->handed_op == t->op - 1 ? "-after-handover" : "");
+				dump_wait_op(s, cpu, now, ti, y ? yi : WL_NONE, "passed",
+					     t->handed_op == t->op - 1);
 				continue;
 			}
 			if (y->st == SIM_BLOCKED && y->chan_asleep) {
@@ -1432,19 +1443,16 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				 * kernel's does (replay_config.oneway_no_wait).
 				 */
 				s->notes[SIM_NOTE_HANDOFF_ONEWAY]++;
-				dump_op(s, cpu, now, "wait pid=%d y=%d kind=oneway", s->wt[ti].pid,
-					s->wt[yi].pid);
+				dump_wait_op(s, cpu, now, ti, yi, "oneway", false);
 				continue;
 			}
 			if (y->waiter != WL_NONE) {
 				s->notes[SIM_NOTE_HANDOFF_BUSY]++;
-				dump_op(s, cpu, now, "wait pid=%d y=%d kind=busy", s->wt[ti].pid,
-					s->wt[yi].pid);
+				dump_wait_op(s, cpu, now, ti, yi, "busy", false);
 				continue;
 			}
 			s->notes[SIM_NOTE_HANDOFF_WAIT]++;
-			dump_op(s, cpu, now, "wait pid=%d y=%d kind=slept%s", s->wt[ti].pid,
-				s->wt[yi].pid, t->handed_op == t->op - 1 ? "-after-handover" : "");
+			dump_wait_op(s, cpu, now, ti, yi, "slept", t->handed_op == t->op - 1);
 			if (t->handed_op == t->op - 1)
 				s->notes[SIM_NOTE_HANDOFF_OVER_SLEPT]++;
 			y->waiter = ti;
