@@ -4,6 +4,8 @@
  * extraction pass shared between workload*.c and calib.c.
  *
  *   workload.c        the builder: one state machine over the event stream
+ *   workload_finish.c the passes over the whole workload after the stream
+ *                     (workload_builder.h: the builder's state they share)
  *   workload_facts.c  machine facts: HZ and tick phase from sched_stat_runtime,
  *                     cgroups from the sidecar / --cgroup-map
  *   workload_read.c   wl_extract(): reader -> builder (+ latency machine)

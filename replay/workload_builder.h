@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Workload extraction, private to the builder: its state, shared by
+ * workload.c (the pass over the event stream, wl_builder_event()) and
+ * workload_finish.c (the passes over the whole workload after it,
+ * wl_builder_finish()).
+ */
+#ifndef SCHEDREPLAY_WORKLOAD_BUILDER_H
+#define SCHEDREPLAY_WORKLOAD_BUILDER_H
+
+#include "workload_local.h"
+
+/* A CPU's current task: a task index, or one of these. */
+#define CUR_IDLE    (-1)
+#define CUR_UNKNOWN (-2)
+
+enum tstate_kind { TS_NEW, TS_RUNNING, TS_QUEUED, TS_BLOCKED, TS_DEAD };
+
+struct tstate {
+	uint8_t st;
+	bool initial_sleep;          /* BLOCKED since before the trace */
+	int16_t cpu;
+	uint32_t group;
+	uint32_t block_op;           /* BLOCKED: index in ops of the BLOCK, or WL_NONE */
+	uint32_t waking;             /* a sched_waking awaiting its sched_wakeup */
+	uint32_t init_migrate;       /* first event a sched_migrate_task: its timed entry */
+	uint32_t lat_wake;           /* awaiting its switch-in (calibration) */
+	int32_t lat_curr;            /* target CPU's current at sched_wakeup */
+	uint32_t lat_switches;       /* the target CPU's switch count then */
+	uint32_t lat_wakeups;        /* ... its wakeup count (this one included) */
+	uint32_t lat_stats;          /* ... its current's sched_stat_runtime count */
+	uint64_t lat_idle_since;     /* ... idle then: since when (else UINT64_MAX) */
+	uint64_t mark;               /* RUNNING: end of the last op cut */
+	uint64_t runnable_since;     /* QUEUED by a switch-out while runnable: its time */
+	uint64_t cut_ts;             /* QUEUED by another task current on its CPU: then */
+	uint32_t cut_ops;            /* ... and its ops.n then */
+	uint32_t run_wakee;          /* RUNNING: last sleeper it woke since its switch-in */
+	uint32_t handoff_to;         /* QUEUED: preempted by run_wakee (a hand-off) */
+	uint32_t handoff_from;       /* the task that handed off to this one */
+	bool exiting;                /* sched_process_exit seen, its EXIT_MOVE not yet placed */
+	uint32_t move_op;            /* its EXIT_MOVE placed: that op's index + 1 (0: none), until
+					it is switched out (retract_exit_move()) or exits */
+	bool exited;                 /* sched_process_exit seen (in its context) */
+	uint64_t blocked_ts;         /* BLOCKED by a switch-out: then (0: since the trace start) */
+	bool exit_queued;            /* QUEUED by a preemption after that: it runs again */
+	int16_t seen_cpu;            /* the first CPU the trace showed it on, -1 none yet */
+	char comm[TRACE_COMM_LEN];   /* comm as of the last event naming it */
+	WL_VEC(struct wl_op) ops;
+};
+
+struct cpu_track {
+	int32_t curr;                /* task index, CUR_IDLE or CUR_UNKNOWN */
+	int32_t lost_task;           /* the last task lost_switch() blocked here as idle, or -1 */
+	uint64_t lost_ts;            /* ... at this time: the CPU was idle after it */
+	int32_t stat_pid;            /* the last event here was this pid's sched_stat_runtime */
+	uint64_t stat_ts;
+	int32_t stat2_pid;           /* ... and the one before it, too (a tick's) */
+	uint64_t stat2_ts;
+	uint32_t other_in;           /* timed index of the RT/DL switch-in running here */
+	uint32_t other_prev;         /* the fair task it preempted (switched out runnable) */
+	bool other_tied;             /* that interval moved other_prev (WL_OP_MIGRATE) */
+	uint32_t rtw_task;           /* RT/DL task a fair curr woke here last, WL_NONE */
+	uint32_t rtw_by;             /* ... that curr */
+	uint32_t rtw_waking;         /* ... timed index of its sched_waking (of its
+	                                sched_wakeup in a trace without wakings) */
+	uint32_t rtw_wakeup;         /* ... and of its sched_wakeup, WL_NONE */
+	uint32_t switches;           /* sched_switch events seen on this CPU */
+	uint32_t wakeups;            /* sched_wakeup(_new) events targeting it */
+	uint32_t curr_stats;         /* sched_stat_runtime events of its current task */
+	bool idle_open;              /* idle since idle_since (an open wl_idle) */
+	uint64_t idle_since;
+	bool known_once;             /* curr has been known at some point */
+	uint64_t idle_exits_traced;  /* idle -> task sched_switch records */
+	uint64_t idle_exits_restored;/* ... restored by the reader's repair (synthetic) */
+#define WL_FLUSH_MAX 16u
+	uint32_t flush[WL_FLUSH_MAX];/* external wakes raised here for here in one
+				      interrupt so far (wake_flush_add()) */
+	uint32_t flush_n;
+	bool rec_seen;               /* a record of this CPU was read (not a restored switch) */
+	uint64_t rec_ts;             /* ... the last one's timestamp */
+	uint32_t pass_last;          /* timed index of the WL_T_MIGRATE this CPU's last event
+					(sched_stat_runtime aside) pushed, WL_NONE: none
+					(pass_track()) */
+	uint32_t pass_n;             /* ... the migrations of its pass so far */
+	int16_t pass_orig;           /* ... its orig_cpu */
+};
+
+/* The extraction writes one per wakeup: keep it in 48 bytes (struct wl_wake). */
+_Static_assert(sizeof(struct wl_wake) == 48, "struct wl_wake grew");
+
+/* A missing wakeup assumed at a switch-in (WL_NOTE_MISSING_WAKEUP), for lost_finish(). */
+struct wl_missing_wake {
+	uint32_t wake;
+	uint64_t since;              /* the sleep it ends began then (the trace start: unknown) */
+};
+
+struct wl_builder {
+	struct wl_options opt;
+	const struct sidecar *sc;
+	struct wl_workload *wl;
+
+	WL_VEC(struct wl_task) tasks;
+	WL_VEC(struct tstate) ts;
+	WL_VEC(struct wl_wake) wakes;
+	WL_VEC(struct wl_timed) timed;
+	WL_VEC(struct wl_idle) idle;
+	WL_VEC(struct wl_lost_window) lost;
+	WL_VEC(struct wl_missing_wake) missing;
+	WL_VEC(struct wl_group) groups;
+	/* per group: trace-clock offsets in its period of throttle-ending switch-ins */
+	WL_VEC(uint64_t) *bw_unthrottle;
+	uint32_t bw_unthrottle_n;
+	WL_VEC(char *) strings;
+
+	uint32_t *pid_map;           /* pid -> task index + 1; 0 = none */
+	struct lat_old_task old_named; /* the measured side's last (pid 0: none) */
+	size_t pid_cap;
+	struct cpu_track *cpus;
+	int nr_cpus;
+	uint32_t nr_passes;          /* load-balance passes of several tasks so far (pass_track()) */
+
+	struct wl_hz_probe *hz;
+	struct wl_chanb *chan;       /* channels (workload_chan.c), NULL: --channels off */
+	uint8_t sys_seen;            /* bit per syscall event type seen (1 << enter + 2 * kind) */
+	struct wl_cgmap cgmap;
+	int cg_root;                 /* cpu hierarchy id of cgroup_attach_task, -1 undecided */
+	bool started;
+	uint64_t first_ts, last_ts;
+	bool saw_r_plus, saw_r;      /* preempted tasks shown as "R+" / as "R" */
+	bool dead_ops;               /* some ops are kind 0: drop_dead_ops() at the end */
+#define WL_LEAD_BUCKET_NS 50u
+#define WL_LEAD_BUCKETS 200u     /* up to 10 us */
+	uint32_t lead_hist[WL_LEAD_BUCKETS];
+	uint32_t tick_hist[WL_LEAD_BUCKETS];
+	uint32_t tail_hist[WL_LEAD_BUCKETS];
+};
+
+/*
+ * The end of the event stream (workload.c): the tasks still running have
+ * their last RUN cut at the last event, the CPUs idle then their idle
+ * intervals closed, and the measured latencies closed.  -1 on ENOMEM.
+ */
+int wl_builder_stream_end(struct wl_builder *b);
+
+#endif /* SCHEDREPLAY_WORKLOAD_BUILDER_H */

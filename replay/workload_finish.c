@@ -1,0 +1,886 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Workload extraction, after the event stream: the passes over the whole
+ * workload that wl_builder_finish() runs once every event has been seen
+ * (workload.c is the pass over the stream itself).
+ *
+ *   the hand-off marks    drop_oneoff_handoffs(), mark_oneway_handoffs(),
+ *                         mark_channel_wakes(), mark_sync_wakes()
+ *   channels              chan_finish() (workload_chan.c resolves them)
+ *   compaction            drop_dead_ops(), then one op array for all tasks
+ *   machine facts         facts_finish(), idle_finish(), sidecar_copy(),
+ *                         lost_finish(), the bandwidth phases
+ *   costs                 uncontest_costs(), then calib_build()
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <schedreplay/sidecar.h>
+
+#include "workload_builder.h"
+
+/*
+ * --preempt-costs strict (the default): a contested preemption sample (later_decision_point()
+ * held at its switch-in) measures the mechanism only if its latency is within
+ * what the uncontested samples of its path and waker context reach: the later
+ * wakeup or tick then fell inside the mechanism (make-probe-run3: 500 of 555
+ * contested samples see another wakeup 10-20 us after theirs and switch in at
+ * ~28 us, a remote preemption's cost).  Beyond the longest uncontested sample
+ * it can only be the wait for that later decision - scheduling delay, which the
+ * simulation predicts - and it is queued (bw-hogs: the free probe's 0.3-3.7 ms
+ * waits for the tick after a bandwidth period boundary).
+ */
+static void uncontest_costs(struct wl_workload *wl)
+{
+	/* per preemption path (local, remote) and waker context: the longest uncontested */
+	uint64_t bound[2][CALIB_CTX_NR] = { { 0 } };
+	bool any[2][CALIB_CTX_NR] = { { false } };
+
+	for (uint32_t i = 0; i < wl->nr_wakes; i++) {
+		const struct wl_wake *w = &wl->wakes[i];
+		int p = w->path - WL_PATH_PREEMPT_LOCAL, x;
+
+		if ((w->path != WL_PATH_PREEMPT_LOCAL && w->path != WL_PATH_PREEMPT_REMOTE) ||
+		    w->contested)
+			continue;
+		x = (int)calib_ctx_of_wake(w);
+		any[p][x] = true;
+		if (w->latency > bound[p][x])
+			bound[p][x] = w->latency;
+	}
+	for (uint32_t i = 0; i < wl->nr_wakes; i++) {
+		struct wl_wake *w = &wl->wakes[i];
+		int p = w->path - WL_PATH_PREEMPT_LOCAL, x;
+
+		if ((w->path != WL_PATH_PREEMPT_LOCAL && w->path != WL_PATH_PREEMPT_REMOTE) ||
+		    !w->contested)
+			continue;
+		x = (int)calib_ctx_of_wake(w);
+		if (!any[p][x] || w->latency > bound[p][x])
+			w->path = WL_PATH_QUEUED;
+	}
+}
+
+#define WL_TWO_PI 6.283185307179586
+
+static int cmp_s64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The period phase of group @g from its throttle-ending switch-ins: their
+ * circular mean, then the 10th percentile of the offsets within a quarter
+ * period of it (a switch-in on a busy CPU waits for a reschedule point; on
+ * an idle one it follows the boundary within microseconds).
+ */
+static void bw_phase_finish(struct wl_builder *b, struct wl_group *g, uint32_t gi)
+{
+	uint64_t period = (uint64_t)g->period_us * 1000, *v;
+	double cs = 0, sn = 0, mean;
+	int64_t *d;
+	uint32_t n, k = 0;
+
+	g->bw_phase_ns = -1;
+	g->bw_phase_samples = 0;
+	if (g->quota_us <= 0 || gi >= b->bw_unthrottle_n || b->bw_unthrottle[gi].n < 3)
+		return;
+	v = b->bw_unthrottle[gi].v;
+	n = b->bw_unthrottle[gi].n;
+	for (uint32_t i = 0; i < n; i++) {
+		double a = WL_TWO_PI * (double)v[i] / (double)period;
+
+		cs += cos(a);
+		sn += sin(a);
+	}
+	mean = atan2(sn, cs) / (WL_TWO_PI) * (double)period;
+	if (mean < 0)
+		mean += (double)period;
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t x = (int64_t)v[i] - (int64_t)mean, half = (int64_t)period / 2;
+
+		x = ((x % (int64_t)period) + (int64_t)period + half) % (int64_t)period - half;
+		if (x > -(int64_t)period / 4 && x < (int64_t)period / 4)
+			d[k++] = x;
+	}
+	if (k >= 3) {
+		qsort(d, k, sizeof(*d), cmp_s64);
+		g->bw_phase_ns = ((int64_t)mean + d[k / 10] + (int64_t)period) % (int64_t)period;
+		g->bw_phase_samples = k;
+	}
+	free(d);
+}
+
+static int cmp_idle(const void *a, const void *b)
+{
+	const struct wl_idle *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The idle intervals (closed at the trace end by wl_builder_stream_end()), sorted, indexed by CPU. */
+static int idle_finish(struct wl_builder *b)
+{
+	struct wl_workload *wl = b->wl;
+	unsigned int n = wl->facts.nr_cpus;
+
+	if (!n)
+		return 0;
+	if (!(wl->idle_first = calloc(n + 1, sizeof(*wl->idle_first))))
+		return -1;
+	if (b->idle.n)
+		qsort(b->idle.v, b->idle.n, sizeof(*b->idle.v), cmp_idle);
+	wl->idle = b->idle.v;
+	wl->nr_idle = b->idle.n;
+	b->idle.v = NULL;
+	for (uint32_t i = 0, c = 0; c <= n; c++) {
+		while (i < wl->nr_idle && (unsigned int)wl->idle[i].cpu < c)
+			i++;
+		wl->idle_first[c] = i;
+	}
+	return 0;
+}
+
+static int cmp_lost(const void *a, const void *b)
+{
+	const struct wl_lost_window *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/* The windows' order by their start, any CPU (lost_finish()) */
+static int cmp_from(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The lost-events windows, sorted; a wake assumed for a switch-in with no
+ * wakeup (WL_NOTE_MISSING_WAKEUP) whose sleep a window of any CPU overlaps
+ * is marked in_lost: its wakeup may have been recorded there (a remote
+ * wakeup is written to the waker's CPU, one the trace does not show).  A
+ * sleep [since, ts] overlaps some window [from, to) iff the latest end of
+ * the windows starting at or before ts is after since: the windows' (from,
+ * to) sorted by from with a running maximum of to, bisected per wake - one
+ * scan of every window per wake made a trace of many missing wakeups and
+ * many overruns quadratic (40 000 of each: 33 s).
+ */
+static int lost_finish(struct wl_builder *b)
+{
+	struct wl_workload *wl = b->wl;
+	uint64_t (*ft)[2] = NULL;     /* [from, max to so far] */
+	uint32_t n = 0;
+
+	if (b->lost.n)
+		qsort(b->lost.v, b->lost.n, sizeof(*b->lost.v), cmp_lost);
+	wl->lost = b->lost.v;
+	wl->nr_lost = b->lost.n;
+	b->lost.v = NULL;
+	if (!wl->nr_lost || !b->missing.n)
+		return 0;
+	if (!(ft = calloc(wl->nr_lost, sizeof(*ft))))
+		return -1;
+	for (uint32_t k = 0; k < wl->nr_lost; k++)
+		if (wl->lost[k].from < wl->lost[k].to) {
+			ft[n][0] = wl->lost[k].from;
+			ft[n++][1] = wl->lost[k].to;
+		}
+	/* sorted by from: the pairs move together (from first, then to) */
+	qsort(ft, n, sizeof(*ft), cmp_from);
+	for (uint32_t k = 1; k < n; k++)
+		if (ft[k][1] < ft[k - 1][1])
+			ft[k][1] = ft[k - 1][1];
+	for (uint32_t i = 0; i < b->missing.n; i++) {
+		struct wl_wake *w = &wl->wakes[b->missing.v[i].wake];
+		uint64_t since = b->missing.v[i].since ? b->missing.v[i].since : wl->first_ts;
+		uint32_t lo = 0, hi = n;
+
+		while (lo < hi) {             /* the windows with from <= w->ts: [0, lo) */
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (ft[mid][0] <= w->ts)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo && ft[lo - 1][1] > since) {
+			w->in_lost = 1;
+			wl->nr_lost_wakes++;
+		}
+	}
+	free(ft);
+	return 0;
+}
+
+/* What the workload keeps of the sidecar (it does not keep the sidecar). */
+static int sidecar_copy(struct wl_builder *b)
+{
+	struct wl_workload *wl = b->wl;
+	const struct sidecar *sc = b->sc;
+
+	if (!sc)
+		return 0;
+	if (sc->path && !(wl->sidecar_path = strdup(sc->path)))
+		return -1;
+	if (sc->funcs_available && sc->nr_funcs) {
+		if (!(wl->funcs = calloc(sc->nr_funcs, sizeof(*wl->funcs))))
+			return -1;
+		for (size_t i = 0; i < sc->nr_funcs; i++) {
+			if (!(wl->funcs[i].name = strdup(sc->funcs[i].name)))
+				return -1;
+			wl->funcs[i].count = sc->funcs[i].count;
+			wl->nr_funcs++;
+		}
+	}
+	if (sc->nr_cpus > 0 && sc->cpus) {
+		bool known = false;
+
+		if (!(wl->cpu_node = calloc((size_t)sc->nr_cpus, sizeof(int))))
+			return -1;
+		for (int c = 0; c < sc->nr_cpus; c++) {
+			wl->cpu_node[c] = sc->cpus[c].numa_node > 0 ? sc->cpus[c].numa_node : 0;
+			known |= sc->cpus[c].numa_node >= 0;
+		}
+		if (!known) {
+			free(wl->cpu_node);
+			wl->cpu_node = NULL;
+		}
+	}
+	return 0;
+}
+
+/* Median of a WL_LEAD_BUCKET_NS histogram (bucket middle); 0 under 20 samples. */
+static uint64_t hist_median(const uint32_t *hist, uint32_t *samples)
+{
+	uint64_t n = 0, acc = 0;
+
+	for (unsigned int k = 0; k < WL_LEAD_BUCKETS; k++)
+		n += hist[k];
+	*samples = (uint32_t)n;
+	if (n < 20)
+		return 0;
+	for (unsigned int k = 0; k < WL_LEAD_BUCKETS; k++) {
+		acc += hist[k];
+		if (2 * acc >= n)
+			return (uint64_t)k * WL_LEAD_BUCKET_NS + WL_LEAD_BUCKET_NS / 2;
+	}
+	return 0;
+}
+
+static int facts_finish(struct wl_builder *b)
+{
+	struct wl_facts *f = &b->wl->facts;
+	const struct trace_info *i = &b->wl->info;
+	unsigned int sc_hz = b->sc && b->sc->hz > 0 ? (unsigned int)b->sc->hz : 0;
+
+	if (!b->saw_r_plus && b->saw_r)
+		f->preempt_state = 0;      /* preempt=none/voluntary: "R" */
+	if (b->sc)
+		for (int c = 0; c < b->sc->nr_cpus && c < 64; c++)
+			if (b->sc->cpus[c].idle_exit_untraced)
+				f->idle_exit_untraced |= 1ull << c;
+	/*
+	 * A CPU whose switches out of idle are mostly restored ones: the
+	 * simulation's idle exits there are the counterpart of restored
+	 * switches (counted and calibrated as such).
+	 */
+	for (int c = 0; c < b->nr_cpus && c < 64; c++)
+		if (b->cpus[c].idle_exits_restored > b->cpus[c].idle_exits_traced)
+			f->idle_exit_restored |= 1ull << c;
+	f->switch_lead_ns = hist_median(b->lead_hist, &f->switch_lead_samples);
+	f->tick_switch_ns = hist_median(b->tick_hist, &f->tick_switch_samples);
+	f->sync_tail_ns = hist_median(b->tail_hist, &f->sync_tail_samples);
+
+	if (b->sc && b->sc->nr_cpus > 0) {
+		f->nr_cpus = (unsigned int)b->sc->nr_cpus;
+		f->cpus_src = WL_FACT_SIDECAR;
+		snprintf(f->cpus_how, sizeof(f->cpus_how), "sidecar %s", b->sc->path);
+	} else if (i->cpus > 0) {
+		f->nr_cpus = (unsigned int)i->cpus;
+		f->cpus_src = WL_FACT_TRACE;
+		snprintf(f->cpus_how, sizeof(f->cpus_how), "%s (CPU count %d)",
+			 i->cpus_from ? i->cpus_from : "trace header", i->cpus);
+	} else {
+		f->nr_cpus = b->nr_cpus > 0 ? (unsigned int)b->nr_cpus : 1;
+		f->cpus_src = WL_FACT_TRACE;
+		snprintf(f->cpus_how, sizeof(f->cpus_how),
+			 "highest CPU number with events + 1 (no header)");
+	}
+	if ((unsigned int)b->nr_cpus > f->nr_cpus) {
+		/*
+		 * An event on a CPU, or a wakeup's target_cpu, beyond the count:
+		 * the simulation gets that many CPUs, and says why (it said only
+		 * the count's source, e.g. "cpus: 41 [... (CPU count 2)]")
+		 */
+		char was[sizeof(f->cpus_how)];
+
+		memcpy(was, f->cpus_how, sizeof(was));
+		snprintf(f->cpus_how, sizeof(f->cpus_how), "the highest CPU in the events + 1 "
+			 "(CPU %d), over the count from %.80s", b->nr_cpus - 1, was);
+		f->cpus_src = WL_FACT_TRACE;
+		f->nr_cpus = (unsigned int)b->nr_cpus;
+	}
+	if (b->sc && b->sc->kernel_release && (b->wl->info_strs[6] = strdup(b->sc->kernel_release))) {
+		f->release = b->wl->info_strs[6];
+		f->release_src = WL_FACT_SIDECAR;
+		snprintf(f->release_how, sizeof(f->release_how), "sidecar kernel.release");
+	} else if (i->uname) {
+		/* "Linux HOST RELEASE MACHINE" (uname -a order) or the bare release */
+		const char *r = i->uname;
+		char buf[128];
+
+		if (!strncmp(r, "Linux ", 6)) {
+			const char *h = strchr(r + 6, ' ');
+
+			r = h ? h + 1 : r;
+		}
+		snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(r, " "), r);
+		f->release = (b->wl->info_strs[6] = strdup(buf)) ? b->wl->info_strs[6] : i->uname;
+		f->release_src = WL_FACT_TRACE;
+		snprintf(f->release_how, sizeof(f->release_how), "trace.dat UNAME option (\"%.100s\")",
+			 i->uname);
+	} else if (i->format && !strcmp(i->format, "trace.dat") && i->has_sched_wakeup_format &&
+		   !i->has_sched_waking_format) {
+		/* trace_sched_waking() came in 4.3; files without it list sched_wakeup */
+		f->release = NULL;
+		f->release_before = "4.3";
+		f->release_src = WL_FACT_TRACE;
+		snprintf(f->release_how, sizeof(f->release_how),
+			 "no sidecar, no UNAME option; before 4.3: its event formats have "
+			 "sched_wakeup but no sched_waking");
+	} else if (i->prev_state_before) {
+		f->release = NULL;
+		f->release_before = i->prev_state_before;
+		f->release_src = WL_FACT_TRACE;
+		snprintf(f->release_how, sizeof(f->release_how),
+			 "no sidecar, no UNAME option; before 4.14: its numeric prev_state has "
+			 "values above 0x1ff (states: line)");
+	} else {
+		f->release = NULL;
+		f->release_src = WL_FACT_DEFAULT;
+		snprintf(f->release_how, sizeof(f->release_how),
+			 "unknown (no sidecar, no UNAME option)");
+	}
+	f->vcpu_pack = NULL;
+	if (b->sc && b->sc->kernel_cmdline) {
+		/*
+		 * A word of the kernel's part of the command line: not the
+		 * tail of another option, not after " -- " (parse_args()
+		 * hands the rest to init).  "=0" is taken as off: the value's
+		 * meaning is not known (docs/model.md), but a zero boot option
+		 * conventionally disables.
+		 */
+		const char *cl = b->sc->kernel_cmdline, *o = cl, *init = strstr(cl, " -- ");
+		static const char opt[] = "sched_vcpu_pack=";
+		size_t len;
+
+		while ((o = strstr(o, opt)) && o != cl && o[-1] != ' ')
+			o += sizeof(opt) - 1;
+		if (o && (!init || o < init)) {
+			o += sizeof(opt) - 1;
+			len = strcspn(o, " ");
+			if (strspn(o, "0") < len || !len) {
+				if (!(b->wl->info_strs[7] = strndup(o, len)))
+					return -1;
+				f->vcpu_pack = b->wl->info_strs[7];
+			}
+		}
+	}
+	wl_hz_probe_decide(b->hz, b->opt.hz, sc_hz, f);
+	if (b->cgmap.n) {
+		f->groups_src = WL_FACT_OPTION;
+		snprintf(f->groups_how, sizeof(f->groups_how), "--cgroup-map %s (%zu tasks)%s",
+			 b->opt.cgroup_map, b->cgmap.n,
+			 f->has_cgroup_attach ? " + cgroup_attach_task events" : "");
+	} else if (b->sc) {
+		f->groups_src = WL_FACT_SIDECAR;
+		snprintf(f->groups_how, sizeof(f->groups_how), "sidecar (%zu cgroups, %zu tasks%s)%s",
+			 b->sc->nr_cgroups, b->sc->nr_tasks,
+			 b->sc->autogroup_enabled ? ", autogroup" : "",
+			 f->has_cgroup_attach ? " + cgroup_attach_task events" : "");
+	} else {
+		f->groups_src = f->has_cgroup_attach ? WL_FACT_TRACE : WL_FACT_DEFAULT;
+		snprintf(f->groups_how, sizeof(f->groups_how), "%s",
+			 f->has_cgroup_attach ?
+			 "cgroup_attach_task events only; tasks alive before the trace in the root group" :
+			 "no sidecar, no --cgroup-map: every task in the root group");
+	}
+	if (!f->has_sched_waking && !b->wl->counts.sched_wakeup)
+		b->wl->notes[WL_NOTE_NO_WAKEUP]++;
+	else if (!f->has_sched_waking)
+		b->wl->notes[WL_NOTE_NO_WAKING]++;
+	if (!f->has_stat_runtime)
+		b->wl->notes[WL_NOTE_NO_STAT_RUNTIME]++;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* How many of the @n sorted @keys equal @key. */
+static size_t count_key(const uint64_t *keys, size_t n, uint64_t key)
+{
+	size_t lo = 0, hi = n, cnt;
+
+	while (lo < hi) {               /* first index >= key */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (keys[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (cnt = 0; lo + cnt < n && keys[lo + cnt] == key; cnt++)
+		;
+	return cnt;
+}
+
+/*
+ * Ops that take no time and decide nothing about sleeping here: a COMM, a
+ * channel op (or its placeholder: in the pass, where a read or write moves
+ * its bytes).  The WF_SYNC and one-way rules look through them, so that a
+ * trace with syscall events gets the same marks as without.
+ */
+static bool zero_time_op(uint8_t kind)
+{
+	/* kind 0: a dropped op (a retracted EXIT_MOVE), gone by drop_dead_ops() */
+	return kind == 0 || kind == WL_OP_COMM || kind == WL_OP_READ || kind == WL_OP_WRITE;
+}
+
+/*
+ * Drop the dead ops (kind 0: a channel's placeholder, a retracted
+ * EXIT_MOVE) and merge the RUNs they separated; hand-off WAITs name BLOCK
+ * ops by index: renumbered.
+ */
+static int drop_dead_ops(struct wl_builder *b)
+{
+	uint32_t **map = calloc(b->ts.n ? b->ts.n : 1, sizeof(*map));
+	uint32_t *old_n = calloc(b->ts.n ? b->ts.n : 1, sizeof(*old_n));
+	int ret = -1;
+
+	if (!map || !old_n)
+		goto out;
+	for (uint32_t t = 0; t < b->ts.n; t++) {
+		struct tstate *s = &b->ts.v[t];
+		uint32_t k = 0;
+
+		old_n[t] = s->ops.n;
+		if (s->ops.n && !(map[t] = malloc(s->ops.n * sizeof(**map))))
+			goto out;
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			struct wl_op o = s->ops.v[i];
+
+			if (o.kind == 0) {
+				map[t][i] = k;          /* the op that follows */
+				continue;
+			}
+			if (o.kind == WL_OP_RUN && k && s->ops.v[k - 1].kind == WL_OP_RUN) {
+				s->ops.v[k - 1].value += o.value;
+				map[t][i] = k - 1;
+				continue;
+			}
+			map[t][i] = k;
+			s->ops.v[k++] = o;
+		}
+		s->ops.n = k;
+	}
+	for (uint32_t t = 0; t < b->ts.n; t++) {
+		struct tstate *s = &b->ts.v[t];
+
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			struct wl_op *o = &s->ops.v[i];
+
+			if (o->kind == WL_OP_WAIT && o->arg < b->ts.n && map[o->arg] &&
+			    o->value < old_n[o->arg])
+				o->value = map[o->arg][o->value];
+		}
+	}
+	ret = 0;
+out:
+	for (uint32_t t = 0; map && t < b->ts.n; t++)
+		free(map[t]);
+	free(map);
+	free(old_n);
+	return ret;
+}
+
+/* Resolve the channels (their void placeholders become kind 0: dropped after). */
+static int chan_finish(struct wl_builder *b)
+{
+	struct wl_chanb_task *tt = calloc(b->ts.n ? b->ts.n : 1, sizeof(*tt));
+	int ret = -1;
+
+	if (!tt)
+		goto out;
+	for (uint32_t t = 0; t < b->ts.n; t++)
+		tt[t] = (struct wl_chanb_task){ .ops = b->ts.v[t].ops.v, .nr_ops = b->ts.v[t].ops.n,
+						.parent = b->tasks.v[t].parent, .cls = b->tasks.v[t].cls };
+	if (wl_chanb_finish(b->chan, tt, b->ts.n, b->wakes.n, b->wl))
+		goto out;
+	ret = 0;
+out:
+	free(tt);
+	return ret;
+}
+
+/*
+ * A hand-off stands for a dependency only between tasks that keep handing
+ * off to each other (a ping-pong, a producer and its consumer): a pair with
+ * fewer than WL_HANDOFF_MIN_PAIR hand-offs in the whole trace loses its
+ * waits.  A one-off one is a vfork()ed child's exec waking its parent, or a
+ * child's exit: the child does not wait for the parent's work (forkexec
+ * capture: the waits added a fifth of the wakeups).
+ */
+#define WL_HANDOFF_MIN_PAIR 3
+
+static int drop_oneoff_handoffs(struct wl_builder *b)
+{
+	uint64_t *keys = NULL;
+	size_t n = 0, cap = 0;
+
+	for (uint32_t x = 0; x < b->ts.n; x++) {
+		const struct tstate *s = &b->ts.v[x];
+
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			if (s->ops.v[i].kind != WL_OP_WAIT)
+				continue;
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : 256;
+				uint64_t *nk = realloc(keys, nc * sizeof(*nk));
+
+				if (!nk) {
+					free(keys);
+					return -1;
+				}
+				keys = nk;
+				cap = nc;
+			}
+			keys[n++] = (uint64_t)x << 32 | s->ops.v[i].arg;
+		}
+	}
+	if (n)
+		qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (uint32_t x = 0; x < b->ts.n; x++) {
+		struct tstate *s = &b->ts.v[x];
+
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			struct wl_op *o = &s->ops.v[i];
+
+			if (o->kind != WL_OP_WAIT || o->arg == WL_NONE)
+				continue;
+			if (count_key(keys, n, (uint64_t)x << 32 | o->arg) < WL_HANDOFF_MIN_PAIR) {
+				o->arg = WL_NONE;
+				b->wl->notes[WL_NOTE_HANDOFF_ONEOFF]++;
+			}
+		}
+	}
+	free(keys);
+	return 0;
+}
+
+/*
+ * A reader with several writers: a task whose sleeps are ended by wakes from
+ * at least two tasks that each woke it WL_HANDOFF_MIN_PAIR times or more
+ * (hackbench's receivers: every sender writes to every receiver's pipe).  The
+ * kernel's reader sleeps on the channel (pipe_read() -> wait_event on
+ * pipe->rd_wait) and the first writer's pipe_write() ends the sleep, whoever
+ * it is; the trace only says who came first on the hardware.  Those wakes are
+ * marked WL_WAKE_CHANNEL: the simulation lets any of them end any of those
+ * sleeps, in the order the simulated writers reach them.
+ */
+static bool channel_candidate(const struct wl_builder *b, const struct wl_wake *w)
+{
+	return w->src == WL_SRC_TASK && w->waker != WL_NONE && w->target < b->tasks.n &&
+	       (w->flags & WL_WAKE_ENDS_BLOCK) &&
+	       !(w->flags & (WL_WAKE_SPURIOUS | WL_WAKE_ON_CPU | WL_WAKE_NEW));
+}
+
+static int mark_channel_wakes(struct wl_builder *b)
+{
+	uint64_t *keys = NULL;
+	uint32_t *nregular = NULL;
+	size_t n = 0;
+	int ret = -1;
+
+	if (!b->wakes.n)
+		return 0;
+	keys = malloc(b->wakes.n * sizeof(*keys));
+	nregular = calloc(b->tasks.n ? b->tasks.n : 1, sizeof(*nregular));
+	if (!keys || !nregular)
+		goto out;
+	for (uint32_t i = 0; i < b->wakes.n; i++) {
+		const struct wl_wake *w = &b->wakes.v[i];
+
+		if (channel_candidate(b, w))
+			keys[n++] = (uint64_t)w->target << 32 | w->waker;
+	}
+	qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (size_t i = 0, j; i < n; i = j) {       /* regular wakers per target */
+		for (j = i; j < n && keys[j] == keys[i]; j++)
+			;
+		if (j - i >= WL_HANDOFF_MIN_PAIR)
+			nregular[keys[i] >> 32]++;
+	}
+	for (uint32_t i = 0; i < b->wakes.n; i++) {
+		struct wl_wake *w = &b->wakes.v[i];
+
+		if (channel_candidate(b, w) && nregular[w->target] >= 2 &&
+		    count_key(keys, n, (uint64_t)w->target << 32 | w->waker) >= WL_HANDOFF_MIN_PAIR)
+			w->flags |= WL_WAKE_CHANNEL;
+	}
+	ret = 0;
+out:
+	free(keys);
+	free(nregular);
+	return ret;
+}
+
+/*
+ * WF_SYNC is not in the trace.  A wake is replayed as sync when the waker
+ * goes to sleep (a BLOCK) or hands off (a WAIT) right after it: no other
+ * wake or fork in between and at most WL_SYNC_MAX_RUN_NS of its own CPU work
+ * (the rest of the system call).  That is what WF_SYNC means ("the waker is
+ * about to sleep") and what the sync callers do (pipe, unix sockets,
+ * wake_up_interruptible_sync_poll()); a non-sync ping-pong (eventfd, futex)
+ * looks the same in a trace and is marked too.  6.18's wakeup preemption
+ * ignores WF_SYNC (measured: the same preemption rate for pipe and eventfd
+ * ping-pong, docs/model.md); it matters to wake_affine() under
+ * --placement model.
+ */
+#define WL_SYNC_MAX_RUN_NS 20000u
+
+static void mark_sync_wakes(struct wl_builder *b, uint32_t t)
+{
+	const struct tstate *s = &b->ts.v[t];
+
+	for (uint32_t i = 0; i < s->ops.n; i++) {
+		uint64_t run = 0;
+		uint32_t j;
+
+		if (s->ops.v[i].kind != WL_OP_WAKE)
+			continue;
+		for (j = i + 1; j < s->ops.n; j++) {
+			uint8_t k = s->ops.v[j].kind;
+
+			if (k == WL_OP_RUN)
+				run += s->ops.v[j].value;
+			else if (!zero_time_op(k))
+				break;
+		}
+		if (j < s->ops.n && run <= WL_SYNC_MAX_RUN_NS &&
+		    ((s->ops.v[j].kind == WL_OP_BLOCK && s->ops.v[j].aux == WL_BLOCK_SLEEP) ||
+		     s->ops.v[j].kind == WL_OP_WAIT)) {
+			b->wakes.v[s->ops.v[i].arg].flags |= WL_WAKE_SYNC;
+			if (s->ops.v[j].kind == WL_OP_BLOCK &&
+			    run < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
+				b->tail_hist[run / WL_LEAD_BUCKET_NS]++;
+		}
+	}
+}
+
+/*
+ * A hand-off in a one-way flow.  In a ping-pong the waker X sometimes sleeps
+ * for the answer: it wakes Y, sleeps right after (WL_SYNC_MAX_RUN_NS of its
+ * own work at most, no hand-off in between) and Y's wake ends that sleep - a
+ * reply.  A pair of which the trace shows no reply is one-way (hackbench's
+ * sender and receiver: the receiver's wakes of a sender, when its pipe was
+ * full, end sleeps that followed a write to another receiver): nothing X does
+ * after the wakeup depends on Y's work, the hand-off only says that the kernel
+ * let Y run first.  Its WAITs are marked WL_WAIT_ONEWAY
+ * (replay_config.oneway_no_wait, docs/replay.md).
+ */
+static int mark_oneway_handoffs(struct wl_builder *b)
+{
+	uint64_t *keys = NULL;
+	size_t n = 0;
+
+	if (b->wakes.n) {
+		keys = malloc(b->wakes.n * sizeof(*keys));
+		if (!keys)
+			return -1;
+	}
+	for (uint32_t x = 0; x < b->ts.n; x++) {       /* replies: (Y << 32 | X) */
+		const struct tstate *s = &b->ts.v[x];
+		uint32_t last = WL_NONE;                /* the wakee of X's last WAKE */
+		uint64_t run = 0;                       /* X's work since that WAKE */
+
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			const struct wl_op *o = &s->ops.v[i];
+
+			if (o->kind == WL_OP_RUN) {
+				run += o->value;
+			} else if (o->kind == WL_OP_WAKE) {
+				last = b->wakes.v[o->arg].target;
+				run = 0;
+			} else if (o->kind == WL_OP_BLOCK && last != WL_NONE && o->arg != WL_NONE &&
+				   run <= WL_SYNC_MAX_RUN_NS && b->wakes.v[o->arg].waker == last) {
+				keys[n++] = (uint64_t)last << 32 | x;   /* one per wake at most */
+				last = WL_NONE;
+			} else if (!zero_time_op(o->kind)) {
+				last = WL_NONE;
+			}
+		}
+	}
+	if (n)
+		qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (uint32_t x = 0; x < b->ts.n; x++) {
+		struct tstate *s = &b->ts.v[x];
+
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			struct wl_op *o = &s->ops.v[i];
+			uint64_t reply;
+
+			if (o->kind != WL_OP_WAIT || o->arg == WL_NONE)
+				continue;
+			reply = (uint64_t)o->arg << 32 | x;
+			o->aux = n && bsearch(&reply, keys, n, sizeof(*keys), cmp_u64) ?
+				WL_WAIT_PINGPONG : WL_WAIT_ONEWAY;
+		}
+	}
+	free(keys);
+	return 0;
+}
+
+static int pid_ix_cmp(const void *a, const void *b)
+{
+	const struct wl_pid_ix *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->first_ts != y->first_ts)
+		return x->first_ts < y->first_ts ? -1 : 1;
+	return x->task < y->task ? -1 : x->task > y->task;
+}
+
+/* wl->by_pid for the finished task table; -1 out of memory */
+static int pid_index_build(struct wl_workload *wl)
+{
+	if (!wl->nr_tasks)
+		return 0;
+	wl->by_pid = malloc((size_t)wl->nr_tasks * sizeof(*wl->by_pid));
+	if (!wl->by_pid)
+		return -1;
+	for (uint32_t i = 0; i < wl->nr_tasks; i++)
+		wl->by_pid[i] = (struct wl_pid_ix){ .pid = wl->tasks[i].pid, .task = i,
+						    .first_ts = wl->tasks[i].first_ts };
+	qsort(wl->by_pid, wl->nr_tasks, sizeof(*wl->by_pid), pid_ix_cmp);
+	return 0;
+}
+
+struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err)
+{
+	struct wl_workload *wl;
+	uint64_t total = 0;
+
+	if (!b)
+		return NULL;
+	wl = b->wl;
+	wl->first_ts = b->first_ts;
+	wl->last_ts = b->last_ts;
+	if (wl_builder_stream_end(b))
+		goto oom;
+	/* a map's weight or limit for a group the trace never had: say so */
+	for (size_t i = 0; i < b->cgmap.nr_shares + b->cgmap.nr_quota; i++) {
+		const char *path = i < b->cgmap.nr_shares ? b->cgmap.shares[i].path :
+			b->cgmap.quota[i - b->cgmap.nr_shares].path;
+		uint32_t g = 0;
+
+		while (g < b->groups.n && strcmp(b->groups.v[g].path, path))
+			g++;
+		if (g == b->groups.n)
+			wl->notes[WL_NOTE_CGMAP_UNMATCHED]++;
+	}
+	if (drop_oneoff_handoffs(b) || mark_oneway_handoffs(b) || mark_channel_wakes(b))
+		goto oom;
+	for (uint32_t t = 0; t < b->ts.n; t++)
+		mark_sync_wakes(b, t);
+	/*
+	 * Channels need all four of syscalls:sys_{enter,exit}_{read,write}: a
+	 * trace with only some has its records dropped (chan_finish() still
+	 * runs when any was seen, to remove their placeholders).
+	 */
+	wl->facts.chan.syscalls = b->sys_seen == 0xf;
+	if (b->chan && b->sys_seen) {
+		if (chan_finish(b))
+			goto oom;
+		b->dead_ops = true;     /* (its placeholders; as before, RUNs merged) */
+	}
+	if (b->dead_ops && drop_dead_ops(b))
+		goto oom;
+	for (uint32_t t = 0; t < b->ts.n; t++)
+		total += b->ts.v[t].ops.n;
+	if (total > UINT32_MAX - 1) {
+		sr_error_set(err, EFBIG, "%s: more than 2^32 workload operations",
+			     wl->info.path ? wl->info.path : "trace");
+		goto fail;
+	}
+	wl->ops = malloc((total ? total : 1) * sizeof(*wl->ops));
+	if (!wl->ops)
+		goto oom;
+	for (uint32_t t = 0; t < b->ts.n; t++) {
+		struct tstate *s = &b->ts.v[t];
+
+		b->tasks.v[t].first_op = wl->nr_ops;
+		b->tasks.v[t].nr_ops = s->ops.n;
+		if (s->ops.n)
+			memcpy(wl->ops + wl->nr_ops, s->ops.v, s->ops.n * sizeof(*s->ops.v));
+		wl->nr_ops += s->ops.n;
+		free(s->ops.v);
+		s->ops.v = NULL;
+		s->ops.n = 0;
+	}
+	wl->tasks = b->tasks.v;
+	wl->nr_tasks = b->tasks.n;
+	b->tasks.v = NULL;
+	if (pid_index_build(wl))
+		goto oom;
+	wl->wakes = b->wakes.v;
+	wl->nr_wakes = b->wakes.n;
+	b->wakes.v = NULL;
+	wl->timed = b->timed.v;
+	wl->nr_timed = b->timed.n;
+	b->timed.v = NULL;
+	for (uint32_t g = 0; g < b->groups.n; g++)
+		bw_phase_finish(b, &b->groups.v[g], g);
+	wl->groups = b->groups.v;
+	wl->nr_groups = b->groups.n;
+	b->groups.v = NULL;
+	wl->strings = b->strings.v;
+	wl->nr_strings = b->strings.n;
+	b->strings.v = NULL;
+	b->strings.n = 0;
+	if (facts_finish(b) || idle_finish(b) || sidecar_copy(b) || lost_finish(b))
+		goto oom;
+	if (!b->opt.all_preempt_costs)
+		uncontest_costs(wl);
+	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes, wl->facts.nr_cpus,
+			!b->opt.all_preempt_costs))
+		goto oom;
+	b->wl = NULL;
+	wl_builder_free(b);
+	return wl;
+oom:
+	sr_error_set(err, ENOMEM, "out of memory");
+fail:
+	wl_builder_free(b);
+	return NULL;
+}
+
