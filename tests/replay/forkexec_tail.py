@@ -31,7 +31,11 @@ latency per class in the middle and top bands, and what the wakee's CPU ran duri
 the top two bands (CPU time by role).  Samples of several dumps are summed and divided by their
 number (one seed's mean).  Then X's local exec wakeups by the children queued at the wakeup
 (other tasks left out), with the share of each path; and the wakeups matched by role and child
-index (fork order) that cross --lo upwards or downwards from the trace to a dump, by class.
+index (fork order) that cross --lo upwards or downwards from the trace to a dump, by class;
+with --prev N the N most frequent, each with the previous cycle's exec wakeup of X (by child
+k-1) on both sides ('+': at or above --lo), which names the decision that differed first: with
+--lo at 1.2 x the measured p95 (the goal's bound), what a seed has above the bound that the
+trace has below it (docs/validation-log.md, "forkexec-run2's p95, the goal's band").
 
 Analysis helper, not a test (docs/validation-log.md, "After the seventeenth pass: forkexec's p95,
 wakeup by wakeup").
@@ -212,6 +216,9 @@ def main():
     ap.add_argument('--queue', action='store_true',
                     help='classes by the tasks queued at the wakeup')
     ap.add_argument('--coarse', action='store_true', help='classes without the ahead sequence')
+    ap.add_argument('--prev', type=int, default=0, metavar='N',
+                    help='the N most frequent matched crossings, each with the previous '
+                         "cycle's exec wakeup of X (by child k-1) on both sides")
     ap.add_argument('trace')
     ap.add_argument('dumps', nargs='+')
     a = ap.parse_args()
@@ -298,22 +305,34 @@ def main():
     def full(s):
         return '%s/%s %s %s [%s]' % (s['who'], s['kind'], s['where'], s['path'], qcls(s))
 
-    tr = {(s['who'], s['kind'], s['k']): s for s in sides[0][1][0] if s['k'] is not None}
+    def index(r):
+        return {(s['who'], s['kind'], s['k']): s for s in r if s['k'] is not None}
+
+    def prev(ix, s):
+        # the previous cycle's exec wakeup of X (by child k-1), marked '+' at or above --lo
+        o = ix.get(('X', 'exec', s['k'] - 1))
+        return full(o) + (' +' if o['lat'] >= lo else '') if o else '-'
+
+    tr = index(sides[0][1][0])
     up, down = Counter(), Counter()
     for r in runs:
+        rx = index(r)
         for s in r:
             o = tr.get((s['who'], s['kind'], s['k']))
             if o is None or s['k'] is None:
                 continue
+            key = (full(o), full(s)) + ((prev(tr, o), prev(rx, s)) if a.prev else ())
             if o['lat'] < lo <= s['lat']:
-                up[(full(o), full(s))] += 1 / len(runs)
+                up[key] += 1 / len(runs)
             elif s['lat'] < lo <= o['lat']:
-                down[(full(o), full(s))] += 1 / len(runs)
+                down[key] += 1 / len(runs)
     print('matched wakeups below --lo in the trace and not in the replay: %.1f; the reverse %.1f'
           % (sum(up.values()), sum(down.values())))
     for tag, cnt in (('up', up), ('down', down)):
-        for (x, y), v in cnt.most_common(6):
-            print('  %-4s %6.1f  trace %-30s -> replay %s' % (tag, v, x, y))
+        for key, v in cnt.most_common(a.prev or 6):
+            print('  %-4s %6.1f  trace %-30s -> replay %s' % (tag, v, key[0], key[1]))
+            if a.prev:
+                print('%14s previous exec wakeup of X: trace %-32s replay %s' % ('', key[2], key[3]))
 
 
 if __name__ == '__main__':
