@@ -288,6 +288,18 @@ int cost_machine_load(const char *path, struct cost_machine *out, struct sr_erro
 			goto out;
 		}
 	}
+	/*
+	 * Keys missing take the "defaults" machine's values (one-socket if
+	 * none): a file that names no defaults, no nodes and no cost would be
+	 * one-socket under the file's name, with nothing of its own priced.
+	 */
+	if (!json_object_get(root, "defaults") && !json_object_get(root, "nodes") &&
+	    !json_object_size(json_object_get(root, "costs_ns"))) {
+		sr_error_set(err, EINVAL, "%s: the machine file sets nothing: give \"defaults\" "
+			     "(one-socket, two-socket), \"nodes\" or \"costs_ns\" (see docs/variants.md, "
+			     "'Cost model')", path);
+		goto out;
+	}
 	val = json_object_get(root, "defaults");
 	if (val) {
 		if (!json_is_string(val) || !(defaults = cost_machine_builtin(json_string_value(val)))) {
