@@ -754,6 +754,10 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 			FAIL(EINVAL, "cpus.topology[%zu].cpu %lld out of range 0..%d", i, cpu,
 			     sc->nr_cpus - 1);
 		c = &sc->cpus[cpu];
+		/* the second entry's smt_siblings leaked over the first's; CPU cpu+k had none */
+		if (c->listed)
+			FAIL(EINVAL, "cpus.topology[%zu].cpu %lld is listed twice", i, cpu);
+		c->listed = true;
 		c->online = !sv_is_false(online);
 		c->package = (int)get_int(v, "package", -1);
 		c->die = (int)get_int(v, "die", -1);
