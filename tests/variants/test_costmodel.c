@@ -126,6 +126,9 @@ static void test_load_errors(const char *data)
 	CHECK_CONTAINS(err.msg, "unknown cost \"tg_write_remote\"");
 	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_negative.json"), &m, &err), -1);
 	CHECK_CONTAINS(err.msg, "must be a number of ns >= 0");
+	/* 1e308 ns: whatif's shares were nan% */
+	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_huge.json"), &m, &err), -1);
+	CHECK_CONTAINS(err.msg, "cost \"update_cfs_group\" must be a number of ns >= 0 and <= 1000000000 (1 s)");
 	CHECK_EQ_S(cost_machine_resolve("no-such-machine.json", &m, &err), -1);
 	CHECK_CONTAINS(err.msg, "no-such-machine.json");
 	CHECK_EQ_S(cost_machine_resolve("two-socket", &m, &err), 0);
