@@ -43,10 +43,15 @@ review: which of those values are meaningless is the reviewer's call.
 
 Usage:
   input_fuzz.py run   --bin B --traces DIR --work DIR [--kinds k,k] [--seed N]
-                      [--max N] [--timeout S] [--jobs N] [--log FILE] [--accepted FILE]
-  input_fuzz.py smoke --bin B --traces DIR --work DIR     (ctest input_fuzz_smoke:
-                      a fixed sample of every kind and class, exit 1 on any BUG)
+                      [--max N] [--trunc-all BYTES] [--timeout S] [--jobs N] [--nice N]
+                      [--log FILE] [--accepted FILE]
+  input_fuzz.py smoke --bin B --traces DIR --work DIR     (ctest replay_input_fuzz_smoke:
+                      4 cases of every kind x class and every special file, exit 1
+                      on any BUG)
   input_fuzz.py case  --bin B --traces DIR --work DIR ID [--expect error|ok]
+                      (one case by its id, as `run` prints it; exit 1 on a BUG or
+                      another outcome than --expect)
+  input_fuzz.py list  --work DIR [--kinds k,k] [--seed N] [--max N]   the case ids
 """
 
 import argparse
