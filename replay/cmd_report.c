@@ -29,7 +29,8 @@ static void usage(FILE *f)
 		"  --by KEY           also group by KEY: comm (default, always on), pid, cgroup;\n"
 		"                     may be repeated\n"
 		"  --cgroup-root ID   follow cgroup_attach_task of hierarchy ID only (default:\n"
-		"                     the sidecar's cpu hierarchy, else every hierarchy)\n"
+		"                     the sidecar's cpu hierarchy, else every hierarchy; exit 2\n"
+		"                     if neither the trace nor the sidecar has hierarchy ID)\n"
 		"  --sidecar FILE     capture sidecar to use (default: TRACE.json if it exists):\n"
 		"                     seeds each task's cpu cgroup for --by cgroup\n"
 		"  --no-sidecar       ignore TRACE.json\n"
@@ -63,7 +64,8 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 success; 1 unreadable or corrupted trace, no sched events, or\n"
 		"events lost (partial results are printed with a warning; --allow-lost gives 0);\n"
-		"2 bad usage (also a --comm or --pid that matches no task of the trace).\n");
+		"2 bad usage (also a --comm or --pid that matches no task of the trace, or a\n"
+		"--cgroup-root hierarchy it does not have).\n");
 }
 
 static int parse_int(const char *s, long lo, long hi, long *out)
@@ -77,6 +79,38 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/*
+ * --cgroup-root ID must name a hierarchy the trace has: one that a
+ * cgroup_attach_task of the trace moved a task into, or the sidecar's cpu
+ * hierarchy (v2: the unified one, 0).  Else one line (exit 2) naming the
+ * trace's hierarchies.
+ */
+static int cgroup_root_check(const struct report_opts *o, const struct report_data *d)
+{
+	uint64_t seen = lat_get_summary(d->lat)->cgroup_roots_seen;
+	const struct sidecar *sc = d->sc;
+	int id = o->cgroup_root;
+	char list[256] = "";
+	size_t n = 0;
+
+	if (seen & (1ull << (id < 63 ? id : 63)))
+		return 0;
+	if (sc && ((sc->cgroup_version && sc->cgroup_hierarchy_id == id) ||
+		   (sc->cgroup_version == 2 && id == 0)))
+		return 0;
+	for (int i = 0; i < 64; i++) {
+		if (seen & (1ull << i))
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s%d", n ? ", " : "",
+					      i == 63 ? ">= " : "", i);
+		if (n >= sizeof(list))
+			break;
+	}
+	fprintf(stderr, "schedreplay report: --cgroup-root %d: no cgroup_attach_task of %s is in "
+		"hierarchy %d (%s%s; see 'schedreplay report --help')\n", id, cli_esc(o->path), id,
+		seen ? "its hierarchies: " : "it moves no task in any hierarchy", list);
+	return -1;
 }
 
 int cmd_report(int argc, char **argv)
@@ -212,6 +246,11 @@ int cmd_report(int argc, char **argv)
 	}
 	/* a filter that matches nothing printed empty tables at exit 0 */
 	if (cli_filter_check("report", o.path, d.lat, o.comm_prefix, o.pid)) {
+		report_data_release(&d);
+		return SR_EXIT_USAGE;
+	}
+	/* a hierarchy the trace never moved a task in followed nothing, at exit 0 */
+	if (o.cgroup_root >= 0 && cgroup_root_check(&o, &d)) {
 		report_data_release(&d);
 		return SR_EXIT_USAGE;
 	}

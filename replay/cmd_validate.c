@@ -832,7 +832,8 @@ int cmd_validate(int argc, char **argv)
 	snprintf(tpath, sizeof(tpath), "%s", tfile ? tfile : dir);
 	if (!tfile)
 		snprintf(tpath, sizeof(tpath), "%s/thresholds.json", dir);
-	root = json_load_file(tpath, 0, &je);
+	/* a trace's entry (or a limit) given twice: jansson kept the last, silently */
+	root = json_load_file(tpath, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
 		fprintf(stderr, "schedreplay validate: %s:%d: %s\n", cli_esc(tpath), je.line,
 			cli_esc(je.text));

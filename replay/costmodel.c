@@ -209,6 +209,8 @@ static int item_from_key(const char *key)
 	return -1;
 }
 
+#define COST_MAX_NS 1e9
+
 static int load_costs(json_t *costs, struct cost_machine *out, const char *path,
 		      struct sr_error *err)
 {
@@ -251,10 +253,14 @@ static int load_costs(json_t *costs, struct cost_machine *out, const char *path,
 		} else {
 			snprintf(out->source[i], sizeof(out->source[i]), "%s", path);
 		}
+		/*
+		 * At most 1 s a call: 1e308 was accepted and the shares of the
+		 * report came out as nan% (inf * 0, inf / inf) at exit 0.
+		 */
 		if (!json_is_number(ns) || !isfinite(json_number_value(ns)) ||
-		    json_number_value(ns) < 0) {
-			sr_error_set(err, EINVAL, "%s: cost \"%s\" must be a number of ns >= 0", path,
-				     key);
+		    json_number_value(ns) < 0 || json_number_value(ns) > COST_MAX_NS) {
+			sr_error_set(err, EINVAL, "%s: cost \"%s\" must be a number of ns >= 0 "
+				     "and <= %.0f (1 s)", path, key, COST_MAX_NS);
 			return -1;
 		}
 		out->ns[i] = json_number_value(ns);
@@ -287,6 +293,18 @@ int cost_machine_load(const char *path, struct cost_machine *out, struct sr_erro
 				     path, key);
 			goto out;
 		}
+	}
+	/*
+	 * Keys missing take the "defaults" machine's values (one-socket if
+	 * none): a file that names no defaults, no nodes and no cost would be
+	 * one-socket under the file's name, with nothing of its own priced.
+	 */
+	if (!json_object_get(root, "defaults") && !json_object_get(root, "nodes") &&
+	    !json_object_size(json_object_get(root, "costs_ns"))) {
+		sr_error_set(err, EINVAL, "%s: the machine file sets nothing: give \"defaults\" "
+			     "(one-socket, two-socket), \"nodes\" or \"costs_ns\" (see docs/variants.md, "
+			     "'Cost model')", path);
+		goto out;
 	}
 	val = json_object_get(root, "defaults");
 	if (val) {

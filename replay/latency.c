@@ -1743,6 +1743,8 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 		const struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;
 		const char *p;
 
+		if (g->dst_root >= 0)
+			m->sum.cgroup_roots_seen |= 1ull << (g->dst_root < 63 ? g->dst_root : 63);
 		if ((m->cfg.cgroup_root >= 0 && g->dst_root != m->cfg.cgroup_root) ||
 		    (m->cfg.cgroup_follow && !m->cfg.cgroup_follow(m->cfg.cgroup_follow_ctx, g))) {
 			m->sum.cgroup_moves_ignored++;

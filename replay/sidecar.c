@@ -364,8 +364,12 @@ static bool fast_value(struct fast *s, struct sv *v)
 /*
  * Parse @path into @d with the fast parse: true, or false with @d released
  * (then only jansson decides whether and how the file is valid JSON).
+ * A file that is not regular (a FIFO, a pipe) is not read: with @keep_fd
+ * its open descriptor is left in *@keep_fd for jansson, since closing it
+ * unread lost what a FIFO's writer had written, and opening the path
+ * again waited for another writer for ever.
  */
-static bool sv_parse_fast(struct sv_doc *d, const char *path)
+static bool sv_parse_fast(struct sv_doc *d, const char *path, int *keep_fd)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct fast s = { .d = d };
@@ -381,6 +385,10 @@ static bool sv_parse_fast(struct sv_doc *d, const char *path)
 	 * calls and a 4 KiB buffer. A file that is not regular, empty, larger
 	 * than FAST_MAX_BYTES or changes size while read is left to jansson.
 	 */
+	if (keep_fd && !fstat(fd, &st) && !S_ISREG(st.st_mode)) {
+		*keep_fd = fd;
+		return false;
+	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    st.st_size > (off_t)FAST_MAX_BYTES || !(d->buf = malloc((size_t)st.st_size)))
 		goto out;
@@ -507,7 +515,7 @@ json_t *sidecar_json_fast(const char *path)
 	struct sv_doc d;
 	json_t *j;
 
-	if (!sv_parse_fast(&d, path))
+	if (!sv_parse_fast(&d, path, NULL))
 		return NULL;
 	j = sv_to_json(&d.root);
 	sv_doc_release(&d);
@@ -617,24 +625,31 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 	const struct sv *root, *o, *a, *v;
 	const char *bad = NULL;        /* the first key whose value is not a valid integer */
 	size_t i, len;
+	int fd = -1;                   /* a FIFO's, for jansson (sv_parse_fast()) */
 
 /* ints (pids, CPUs, counts), longs (shares, quotas), and non-negative 64-bit values */
 #define get_int(o, key, dflt) get_int_in(o, key, dflt, INT_MIN, INT_MAX, &bad)
 #define get_long(o, key, dflt) get_int_in(o, key, dflt, LONG_MIN, LONG_MAX, &bad)
 #define get_u63(o, key, dflt) get_int_in(o, key, dflt, 0, LLONG_MAX, &bad)
 
-	if (!sv_parse_fast(&d, path) && !(d.json = json_load_file(path, 0, &jerr))) {
-		FILE *f = fopen(path, "r");
+	if (!sv_parse_fast(&d, path, &fd) &&
+	    !(d.json = fd >= 0 ? json_loadfd(fd, 0, &jerr) : json_load_file(path, 0, &jerr))) {
+		FILE *f = fd >= 0 ? NULL : fopen(path, "r");
 
-		if (!f) {
+		if (fd < 0 && !f) {
 			sr_error_set(err, errno, "%s: %s", path, strerror(errno));
 			return NULL;
 		}
-		fclose(f);
+		if (f)
+			fclose(f);
+		else
+			close(fd);
 		sr_error_set(err, EINVAL, "%s: line %d column %d: %s", path, jerr.line,
 			     jerr.column, jerr.text);
 		return NULL;
 	}
+	if (fd >= 0)
+		close(fd);
 	root = &d.root;
 	if (d.json && !sv_from_json(&d, d.json, &d.root))
 		NOMEM();
@@ -739,6 +754,10 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 			FAIL(EINVAL, "cpus.topology[%zu].cpu %lld out of range 0..%d", i, cpu,
 			     sc->nr_cpus - 1);
 		c = &sc->cpus[cpu];
+		/* the second entry's smt_siblings leaked over the first's; CPU cpu+k had none */
+		if (c->listed)
+			FAIL(EINVAL, "cpus.topology[%zu].cpu %lld is listed twice", i, cpu);
+		c->listed = true;
 		c->online = !sv_is_false(online);
 		c->package = (int)get_int(v, "package", -1);
 		c->die = (int)get_int(v, "die", -1);

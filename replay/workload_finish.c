@@ -248,8 +248,16 @@ static int sidecar_copy(struct wl_builder *b)
 	}
 	if (sc->nr_cpus > 0 && sc->cpus) {
 		bool known = false;
+		/*
+		 * One entry per simulated CPU (facts_finish(): events on a CPU
+		 * beyond the sidecar's topology raise the count): the model reads
+		 * that many; the CPUs the sidecar does not list are on node 0, as
+		 * those with no node.  A map of the sidecar's size was read past its end.
+		 */
+		size_t n = wl->facts.nr_cpus > (unsigned int)sc->nr_cpus ? wl->facts.nr_cpus :
+			   (size_t)sc->nr_cpus;
 
-		if (!(wl->cpu_node = calloc((size_t)sc->nr_cpus, sizeof(int))))
+		if (!(wl->cpu_node = calloc(n, sizeof(int))))
 			return -1;
 		for (int c = 0; c < sc->nr_cpus; c++) {
 			wl->cpu_node[c] = sc->cpus[c].numa_node > 0 ? sc->cpus[c].numa_node : 0;

@@ -287,6 +287,8 @@ struct lat_summary {
 	uint64_t lost_gaps;
 	uint64_t cgroup_moves;              /* cgroup_attach_task followed */
 	uint64_t cgroup_moves_ignored;      /* of another hierarchy / filtered out */
+	uint64_t cgroup_roots_seen;         /* bit N: a cgroup_attach_task into hierarchy N
+					     * (0..62; bit 63: any id >= 63), followed or not */
 	uint64_t lost_switches[LAT_LOST_NR];/* inferred untraced switches, by reason */
 	uint64_t lost_switches_remote;      /* ... at a remote sched_stat_runtime */
 	uint64_t lost_switch_wakings;       /* wakings after the switch: intervals started */

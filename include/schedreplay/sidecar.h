@@ -21,6 +21,7 @@
 
 struct sidecar_cpu {
 	int cpu;
+	bool listed;                      /* cpus.topology has its entry (once) */
 	bool online;
 	int package, die, cluster, core;  /* -1 if unknown */
 	int numa_node;                    /* -1 if unknown */

@@ -6,7 +6,7 @@
 1. Hand-made sidecars next to a copy of traces/small-hackbench.dat, whose
    buffer has one cgroup_attach_task (hierarchy 1, `sh` pid 3170 into
    /srfix, then exec hackbench): the seed, the cgroup-v1 path rule, the v2
-   hierarchy 0, --cgroup-root, --sidecar, --no-sidecar, a sidecar of another
+   hierarchy 0, --cgroup-root (one the trace lacks: exit 2), --sidecar, --no-sidecar, a sidecar of another
    trace and a broken one.
 2. The capture helper's traces (TRACES_DIR/*.dat with *.dat.json): the
    sidecar is used, seeds tasks, every sample is in a cgroup group, and each
@@ -133,6 +133,19 @@ def handmade(sr, traces, work):
     d = report_json(sr, "--cgroup-root", "1", t)
     if d:
         check("v2 + --cgroup-root 1 follows", d["latency_definition"]["cgroup_moves_followed"], 1)
+    # the sidecar's v2 says hierarchy 0 exists: following it is no error
+    d = report_json(sr, "--cgroup-root", "0", t)
+    if d:
+        check("v2 + --cgroup-root 0 ignores", d["latency_definition"]["cgroup_moves_ignored"], 1)
+    # a hierarchy neither the trace nor the sidecar has: one line, exit 2
+    # (it followed nothing at exit 0)
+    p = report(sr, "--cgroup-root", "99", t, expect_rc=2)
+    if "--cgroup-root 99: no cgroup_attach_task" not in p.stderr or \
+            "its hierarchies: 1;" not in p.stderr or p.stderr.count("\n") != 1:
+        fail("--cgroup-root 99: " + p.stderr)
+    p = report(sr, "--no-sidecar", "--cgroup-root", "0", t, expect_rc=2)
+    if "in hierarchy 0 (its hierarchies: 1;" not in p.stderr:
+        fail("--no-sidecar --cgroup-root 0: " + p.stderr)
 
     # --sidecar elsewhere; --no-sidecar ignores TRACE.json
     other = os.path.join(work, "other.json")

@@ -133,6 +133,15 @@ expect("pos GREATER 0" "--svg-comm hackbench: not in the SVG's title")
 execute_process(COMMAND ${SCHEDREPLAY} whatif --machine ${WORK}/no-such-machine.json ${TRACE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
 expect("rc EQUAL 1" "missing machine file: exit ${rc}")
+# {} prices nothing of its own (docs/variants.md): one line, exit 1
+file(WRITE ${WORK}/machine-empty.json "{}\n")
+execute_process(COMMAND ${SCHEDREPLAY} whatif --machine ${WORK}/machine-empty.json ${TRACE}
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+expect("rc EQUAL 1" "--machine {}: exit ${rc}")
+expect_match("^schedreplay whatif: [^\n]*machine-empty.json: the machine file sets nothing[^\n]*\n$"
+             "${err}" "--machine {}: not one line naming the file: ${err}")
+string(LENGTH "${out}" n)
+expect("n EQUAL 0" "--machine {}: output on stdout")
 
 # the documented defaults are what the binary prints
 execute_process(COMMAND ${SCHEDREPLAY} whatif --print-machine two-socket

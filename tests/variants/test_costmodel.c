@@ -111,10 +111,24 @@ static void test_load_errors(const char *data)
 	/* the rest from "defaults": two-socket */
 	CHECK_NEAR(m.ns[COST_tg_read_local], cost_machine_builtin("two-socket")->ns[COST_tg_read_local], 0);
 
+	/* partial with no "defaults": the rest from one-socket */
+	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_nodefaults.json"), &m, &err), 0);
+	CHECK_NEAR(m.ns[COST_update_cfs_group], 20, 0);
+	CHECK_NEAR(m.ns[COST_tg_read_remote], cost_machine_builtin("one-socket")->ns[COST_tg_read_remote], 0);
+	CHECK_EQ_U(m.nodes, cost_machine_builtin("one-socket")->nodes);
+	/* a file that sets nothing would be one-socket under the file's name */
+	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_empty.json"), &m, &err), -1);
+	CHECK_CONTAINS(err.msg, "machine_empty.json: the machine file sets nothing");
+	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_name_only.json"), &m, &err), -1);
+	CHECK_CONTAINS(err.msg, "machine_name_only.json: the machine file sets nothing");
+
 	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_bad_key.json"), &m, &err), -1);
 	CHECK_CONTAINS(err.msg, "unknown cost \"tg_write_remote\"");
 	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_negative.json"), &m, &err), -1);
 	CHECK_CONTAINS(err.msg, "must be a number of ns >= 0");
+	/* 1e308 ns: whatif's shares were nan% */
+	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_huge.json"), &m, &err), -1);
+	CHECK_CONTAINS(err.msg, "cost \"update_cfs_group\" must be a number of ns >= 0 and <= 1000000000 (1 s)");
 	CHECK_EQ_S(cost_machine_resolve("no-such-machine.json", &m, &err), -1);
 	CHECK_CONTAINS(err.msg, "no-such-machine.json");
 	CHECK_EQ_S(cost_machine_resolve("two-socket", &m, &err), 0);
