@@ -117,6 +117,7 @@ static void child_main(struct cap_proc *p, int go_rd, int err_wr)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
 	setpgid(0, 0);
 	fd = open("/dev/null", O_RDONLY);
 	if (fd >= 0) {

@@ -564,6 +564,7 @@ static void wait_for_end(struct session *s)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
 	for (;;) {
 		double now = now_s(), left = 1.0;
 		struct timespec ts;
@@ -581,9 +582,10 @@ static void wait_for_end(struct session *s)
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 		sig = sigtimedwait(&set, NULL, &ts);
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
 			cap_log(opt, true, "%s: ending the recording early",
-				sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+				sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
+				sig == SIGHUP ? "SIGHUP" : "SIGQUIT");
 			s->interrupted = true;
 			break;
 		}
@@ -601,6 +603,7 @@ static bool abort_requested(void)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
 	sig = sigtimedwait(&set, NULL, &zero);
 	return sig > 0;
 }
@@ -848,7 +851,8 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	if (cap_trace_read_stats(s->t, s->stats, err) < 0)
 		goto out;
 	if (s->aborted || abort_requested()) {
-		sr_error_set(err, EINTR, "interrupted twice: %s not written", opt->output);
+		sr_error_set(err, EINTR, "%s: %s not written", s->interrupted ? "interrupted twice" :
+			     "interrupted while finishing", opt->output);
 		goto out;
 	}
 	for (int cpu = 0; cpu < n; cpu++)
@@ -885,6 +889,8 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	td.trace_id = s->trace_id;
 	if (cap_tracedat_write(opt->output, &td, err) < 0)
 		goto out;
+	if (abort_requested())
+		goto aborted;
 	if (cap_readback(opt->output, n, MARK_START, MARK_END, &rb, err) < 0)
 		goto out;
 	if (rb.missing_cmdlines) {
@@ -915,6 +921,8 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 		cap_log(opt, false, "named %llu task(s) from the records (absent from the "
 			"kernel's saved_cmdlines)", (unsigned long long)added);
 	}
+	if (abort_requested())
+		goto aborted;
 	lost = lost_json(s, n, &rb, &lost_total);
 	res->events = rb.events;
 	res->lost = lost_total;
@@ -957,6 +965,12 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 			ret = -1;
 		}
 	}
+	goto out;
+aborted:
+	/* a second signal while the files were written: none of them stays */
+	unlink(opt->output);
+	sr_error_set(err, EINTR, "%s: %s not written", s->interrupted ? "interrupted twice" :
+		     "interrupted while finishing", opt->output);
 out:
 	json_decref(funcs);
 	json_decref(load_start);

@@ -227,13 +227,21 @@ int cmd_capture(int argc, char **argv)
 	}
 
 	/* Signals are taken synchronously by the session (sigtimedwait); block
-	 * them before it starts threads, which inherit the mask. */
+	 * them before it starts threads, which inherit the mask. SIGQUIT ends
+	 * the recording as SIGINT does: its default action killed the capture
+	 * with its instance, cgroups and workloads left behind. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
 	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	/* A write to a stderr pipe whose reader is gone (| head) or past
+	 * RLIMIT_FSIZE fails with EPIPE/EFBIG instead of killing the capture
+	 * before it cleans up (the workloads get the default actions back). */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	if (cap_run(&opt, &res, &err) < 0) {
 		fprintf(stderr, "schedreplay capture: %s\n", err.msg);
 		ret = SR_EXIT_FAIL;
@@ -245,6 +253,16 @@ int cmd_capture(int argc, char **argv)
 				res.interrupted ? ", interrupted" : "", cli_esc(opt.output),
 				(unsigned long long)res.lost);
 		ret = SR_EXIT_OK;
+	}
+	/* A signal that came while the files were written was taken as the
+	 * end of recording (or skipped the writing): unblocking it must not
+	 * turn the result into a death by that signal. */
+	{
+		struct timespec zero = { 0, 0 };
+
+		sigdelset(&block, SIGCHLD);
+		while (sigtimedwait(&block, NULL, &zero) > 0)
+			;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 out:
