@@ -6,12 +6,14 @@
  * pipe (so "command not found" is an error, not a silent 127). At the end the
  * whole process group is stopped: SIGTERM, a grace period, then SIGKILL.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -108,12 +110,18 @@ int cap_command_check(const char *file)
 }
 
 /* In the child: wait for the go byte, then exec. Never returns. */
-static void child_main(struct cap_proc *p, int go_rd, int err_wr)
+static void child_main(struct cap_proc *p, int go_rd, int err_wr, pid_t capture)
 {
 	sigset_t none;
 	char go = 0;
 	int e, fd;
 
+	/* A SIGKILLed capture cannot stop its workloads, and a command outside
+	 * --group is in no cgroup that --cleanup could empty: it dies with the
+	 * capture (what it started itself must be in a --group for that). */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != capture)
+		_exit(0);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
@@ -140,6 +148,7 @@ static void child_main(struct cap_proc *p, int go_rd, int err_wr)
 
 int cap_proc_spawn(struct cap_proc *p, struct sr_error *err)
 {
+	pid_t self = getpid();
 	int go[2], ep[2];
 
 	p->go_fd = p->err_fd = -1;
@@ -165,7 +174,7 @@ int cap_proc_spawn(struct cap_proc *p, struct sr_error *err)
 	if (p->pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		child_main(p, go[0], ep[1]);
+		child_main(p, go[0], ep[1], self);
 	}
 	/* Both sides set the process group, so neither order of events races. */
 	setpgid(p->pid, p->pid);
@@ -224,6 +233,93 @@ int cap_procs_reap(struct cap_proc *procs, size_t n, double now_s)
 	return done;
 }
 
+/*
+ * SIGKILL every descendant of the capture: a workload's child that left its
+ * process group (setsid, a daemon) outlived the group kill, and the capture,
+ * the child subreaper, inherits the orphans. Only processes are ours here:
+ * the capture's threads are not listed in /proc. Returns how many were
+ * killed.
+ */
+static int kill_descendants(void)
+{
+	pid_t self = getpid();
+	int total = 0;
+
+	for (int round = 0; round < 20; round++) {
+		size_t n = 0, cap = 256;
+		pid_t *pid = malloc(cap * sizeof(*pid)), *ppid = malloc(cap * sizeof(*ppid));
+		bool *ours = NULL;
+		struct dirent *de;
+		int killed = 0;
+		DIR *d = opendir("/proc");
+
+		if (!pid || !ppid || !d) {
+			free(pid);
+			free(ppid);
+			if (d)
+				closedir(d);
+			break;
+		}
+		while ((de = readdir(d))) {
+			char path[64], buf[512], *rp;
+			long v;
+
+			v = strtol(de->d_name, &rp, 10);
+			if (v <= 0 || *rp || v == self)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%ld/stat", v);
+			if (cap_read_line(path, buf, sizeof(buf)) < 0)
+				continue;
+			/* "pid (comm) S ppid ...": the comm may hold anything but ')' last */
+			rp = strrchr(buf, ')');
+			if (!rp)
+				continue;
+			if (n == cap) {
+				pid_t *a = realloc(pid, 2 * cap * sizeof(*pid));
+				pid_t *b = a ? realloc(ppid, 2 * cap * sizeof(*ppid)) : NULL;
+
+				if (a)
+					pid = a;
+				if (!b)
+					break;
+				ppid = b;
+				cap *= 2;
+			}
+			pid[n] = (pid_t)v;
+			ppid[n] = (pid_t)strtol(rp + 4, NULL, 10);
+			n++;
+		}
+		closedir(d);
+		ours = calloc(n ? n : 1, sizeof(*ours));
+		if (ours) {
+			/* descendants: a child of self or of a descendant (to a fixpoint) */
+			for (bool grew = true; grew;) {
+				grew = false;
+				for (size_t i = 0; i < n; i++) {
+					if (ours[i])
+						continue;
+					for (size_t j = 0; j < n && !ours[i]; j++)
+						if (ppid[i] == self || (ours[j] && pid[j] == ppid[i]))
+							ours[i] = grew = true;
+				}
+			}
+			for (size_t i = 0; i < n; i++)
+				if (ours[i] && kill(pid[i], SIGKILL) == 0)
+					killed++;
+		}
+		free(ours);
+		free(pid);
+		free(ppid);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (!killed)
+			break;
+		total += killed;
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	}
+	return total;
+}
+
 static bool any_running(const struct cap_proc *procs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -271,6 +367,7 @@ void cap_procs_kill(struct cap_proc *procs, size_t n, double grace_s)
 		}
 	}
 	cap_procs_reap(procs, n, -1);
+	kill_descendants();
 }
 
 void cap_proc_release_resources(struct cap_proc *p)
