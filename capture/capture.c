@@ -321,6 +321,16 @@ int cap_validate(const struct cap_options *opt, struct sr_error *err)
 			     opt->output);
 		return -1;
 	}
+	/*
+	 * The file is written next to OUT and renamed over it: a FIFO or a
+	 * device node (-o /dev/null as root) would be replaced by a regular
+	 * file, not written into.
+	 */
+	if (stat(opt->output, &st) == 0 && !S_ISREG(st.st_mode)) {
+		sr_error_set(err, EINVAL, "%s: is not a regular file (a FIFO or device node would "
+			     "be replaced, not written into); name a trace file with -o", opt->output);
+		return -1;
+	}
 	snprintf(dir, sizeof(dir), "%s", opt->output);
 	if (access(dirname(dir), W_OK) < 0) {
 		snprintf(dir, sizeof(dir), "%s", opt->output);
