@@ -52,7 +52,7 @@ struct cap_cpu_stats {
 };
 
 struct cap_trace *cap_trace_create(const char *name, const char *tracing_dir,
-				   struct sr_error *err);
+				   const struct cap_options *logopt, struct sr_error *err);
 /* Destroys the instance (also when recording was never started). NULL ok. */
 void cap_trace_destroy(struct cap_trace *t);
 const char *cap_trace_name(const struct cap_trace *t);
@@ -138,7 +138,8 @@ struct cap_cgroup_set {
 };
 /* Create ROOT/<run>/ and ROOT/<run>/<group> with the group's weight and
  * bandwidth limit. */
-int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run, struct sr_error *err);
+int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run,
+			  const struct cap_options *logopt, struct sr_error *err);
 int cap_cgroup_create_group(struct cap_cgroup_host *h, const char *run,
 			    const struct cap_group *g, struct cap_cgroup_set *set,
 			    struct sr_error *err);

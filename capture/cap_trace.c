@@ -133,7 +133,7 @@ static int resolve_tracing_dir(const char *tracing_dir, struct sr_error *err)
 }
 
 struct cap_trace *cap_trace_create(const char *name, const char *tracing_dir,
-				   struct sr_error *err)
+				   const struct cap_options *logopt, struct sr_error *err)
 {
 	struct cap_trace *t;
 
@@ -149,8 +149,21 @@ struct cap_trace *cap_trace_create(const char *name, const char *tracing_dir,
 	if (!t->name)
 		goto nomem;
 	if (sr_tracefs->instance_exists(name)) {
-		sr_error_set(err, EEXIST, "tracefs instance %s already exists", name);
-		goto fail;
+		/*
+		 * Our name carries our pid, so no running capture owns it: a
+		 * killed capture had this pid before (pids wrap). Its leftover
+		 * goes as --cleanup would remove it.
+		 */
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/instances/%s", sr_tracefs->tracing_dir(), name);
+		if (rmdir(path) < 0) {
+			sr_error_set(err, EEXIST, "tracefs instance %s already exists and cannot be "
+				     "removed: %s", name, strerror(errno));
+			goto fail;
+		}
+		cap_log(logopt, true, "removed tracefs instance %s left by a killed capture with "
+			"the same pid", name);
 	}
 	t->inst = sr_tracefs->instance_create(name);
 	if (!t->inst) {

@@ -511,7 +511,7 @@ static int setup_procs(struct session *s, struct sr_error *err)
 	if (opt->nr_groups) {
 		if (cap_cgroup_detect(&s->cg, err) < 0)
 			return -1;
-		if (cap_cgroup_create_run(&s->cg, s->run, err) < 0) {
+		if (cap_cgroup_create_run(&s->cg, s->run, opt, err) < 0) {
 			s->cg_created = true;   /* remove what part was made */
 			return -1;
 		}
@@ -1061,7 +1061,7 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 		return -1;
 	}
 	/* Proves tracefs + privileges before anything else is touched. */
-	s.t = cap_trace_create(s.run, opt->tracing_dir, err);
+	s.t = cap_trace_create(s.run, opt->tracing_dir, opt, err);
 	if (!s.t)
 		goto out;
 	cap_trace_cleanup_leftovers(sr_tracefs->tracing_dir(), opt);
