@@ -51,6 +51,9 @@ struct cap_cpu_stats {
 	char *text;              /* the stats file as read, "CPU: N\n" first */
 };
 
+/* Use @tracing_dir (NULL: the mounted tracefs), checked to be a tracefs mount. */
+int cap_trace_resolve_dir(const char *tracing_dir, struct sr_error *err);
+/* An instance @name left by a killed capture (same pid) is removed first. */
 struct cap_trace *cap_trace_create(const char *name, const char *tracing_dir,
 				   const struct cap_options *logopt, struct sr_error *err);
 /* Destroys the instance (also when recording was never started). NULL ok. */

@@ -111,7 +111,7 @@ static int check_tracing_dir(const char *dir, struct sr_error *err)
 
 /* Resolve the tracing directory: the given one, or the mounted tracefs
  * (libtracefs mounts it at /sys/kernel/tracing if it is not). */
-static int resolve_tracing_dir(const char *tracing_dir, struct sr_error *err)
+int cap_trace_resolve_dir(const char *tracing_dir, struct sr_error *err)
 {
 	const char *dir = sr_tracefs->tracing_dir();
 
@@ -137,7 +137,7 @@ struct cap_trace *cap_trace_create(const char *name, const char *tracing_dir,
 {
 	struct cap_trace *t;
 
-	if (!sr_tracefs_load(err) || resolve_tracing_dir(tracing_dir, err) < 0)
+	if (!sr_tracefs_load(err) || cap_trace_resolve_dir(tracing_dir, err) < 0)
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t) {

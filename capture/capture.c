@@ -1167,16 +1167,16 @@ int cap_cleanup_leftovers(const char *tracing_dir,
 
 	if (!sr_tracefs_load(err))
 		return -1;
-	if (tracing_dir && (!sr_tracefs->tracing_dir() || strcmp(sr_tracefs->tracing_dir(), tracing_dir)) &&
-	    sr_tracefs->set_tracing_dir((char *)tracing_dir) < 0) {
-		sr_error_set(err, errno, "cannot use tracing directory %s", tracing_dir);
+	/* without root nothing can be removed: "removed 0" would say all is clean */
+	if (geteuid() != 0) {
+		sr_error_set(err, EPERM, "--cleanup needs root (it removes tracefs instances and "
+			     "cgroups); run it as root or with sudo");
 		return -1;
 	}
+	/* the same check as a capture's: a plain directory is no tracefs */
+	if (cap_trace_resolve_dir(tracing_dir, err) < 0)
+		return -1;
 	dir = sr_tracefs->tracing_dir();
-	if (!dir) {
-		sr_error_set(err, ENODEV, "no tracefs found");
-		return -1;
-	}
 	n = cap_trace_cleanup_leftovers(dir, &o);
 	n += cap_cgroup_cleanup_leftovers(&o);
 	return n;

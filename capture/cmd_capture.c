@@ -115,7 +115,7 @@ int cmd_capture(int argc, char **argv)
 	struct cap_result res;
 	struct sr_error err = { 0 };
 	sigset_t block, old;
-	bool quiet = false, cleanup = false, syscalls = false;
+	bool quiet = false, cleanup = false, syscalls = false, buffer_given = false;
 	int c, ret = SR_EXIT_USAGE;
 	size_t i;
 
@@ -152,6 +152,7 @@ int cmd_capture(int argc, char **argv)
 			}
 			break;
 		case 'b':
+			buffer_given = true;
 			errno = 0;
 			opt.buffer_kb = strtoul(optarg, &end, 10);
 			if (end == optarg || *end || errno || *optarg == '-' || opt.buffer_kb < 16 ||
@@ -203,6 +204,13 @@ int cmd_capture(int argc, char **argv)
 	if (optind < argc) {
 		/* "-- CMD ARGS" (getopt consumed the "--") or a bare CMD */
 		opt.argv = &argv[optind];
+	}
+	if (cleanup && (opt.output || opt.duration_s > 0 || buffer_given || opt.nr_groups ||
+			opt.nr_events || syscalls || opt.strict || opt.clock || opt.argv)) {
+		/* they were ignored: -o, -g or a command looked like a capture */
+		cli_usage("capture", "--cleanup takes no other option than --tracing-dir and -q; "
+			  "it only removes what killed captures left behind");
+		goto out;
 	}
 	if (cleanup) {
 		int n = cap_cleanup_leftovers(opt.tracing_dir, print_log, &quiet, &err);
