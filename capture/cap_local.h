@@ -102,6 +102,9 @@ struct cap_tracedat {
 	const char *uname;           /* "sysname nodename release machine" */
 	const char *version;         /* writer name and version */
 	uint64_t trace_id;
+	/* removed just before the file is renamed into place, NULL: none (the
+	 * previous capture's sidecar: a new trace never pairs with an old one) */
+	const char *unlink_before_rename;
 };
 int cap_tracedat_write(const char *path, const struct cap_tracedat *td, struct sr_error *err);
 

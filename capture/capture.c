@@ -792,12 +792,33 @@ static int write_sidecar(struct session *s, const struct cap_readback *rb, json_
 	json_object_set_new(side, "lost", lost);
 	json_object_set_new(side, "function_counts", funcs);
 
-	if (json_dump_file(side, path, JSON_INDENT(1) | JSON_ENSURE_ASCII) < 0) {
-		sr_error_set(err, errno ? errno : EIO, "%s: cannot write the sidecar", path);
-		json_decref(side);
-		free(path);
-		free(tmp);
-		return -1;
+	/*
+	 * Written next to it and renamed, as the trace.dat is: a capture
+	 * killed or out of space while writing left a truncated sidecar,
+	 * which the readers refuse along with its complete trace.
+	 */
+	{
+		char *part = NULL;
+		int e = 0;
+
+		errno = 0;
+		if (asprintf(&part, "%s.json", s->tmp_prefix) < 0) {
+			part = NULL;
+			e = ENOMEM;
+		} else if (json_dump_file(side, part, JSON_INDENT(1) | JSON_ENSURE_ASCII) < 0 ||
+			   rename(part, path) < 0) {
+			e = errno ? errno : EIO;
+			unlink(part);
+		}
+		if (e) {
+			sr_error_set(err, e, "%s: cannot write the sidecar: %s", path, strerror(e));
+			free(part);
+			json_decref(side);
+			free(path);
+			free(tmp);
+			return -1;
+		}
+		free(part);
 	}
 	json_decref(side);
 	free(path);
@@ -847,6 +868,7 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	struct cap_readback rb = { 0 };
 	struct cap_tracedat td;
 	char *saved = NULL, *cmdlines = NULL, *uname_s = NULL, *trace_clock = NULL;
+	char *old_sidecar = NULL;
 	json_t *funcs, *lost, *load_start;
 	uint64_t lost_total = 0;
 	int ret = -1;
@@ -897,6 +919,12 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	td.uname = uname_s;
 	td.version = "schedreplay " SCHEDREPLAY_VERSION;
 	td.trace_id = s->trace_id;
+	if (asprintf(&old_sidecar, "%s.json", opt->output) < 0) {
+		old_sidecar = NULL;
+		sr_error_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	td.unlink_before_rename = old_sidecar;
 	if (cap_tracedat_write(opt->output, &td, err) < 0)
 		goto out;
 	if (abort_requested())
@@ -994,6 +1022,7 @@ out:
 	free(cmdlines);
 	free(uname_s);
 	free(trace_clock);
+	free(old_sidecar);
 	return ret;
 }
 
