@@ -196,6 +196,11 @@ int cap_procs_reap(struct cap_proc *procs, size_t n, double now_s);
 /* SIGTERM each process group, wait up to @grace_s, then SIGKILL. */
 void cap_procs_kill(struct cap_proc *procs, size_t n, double grace_s);
 void cap_proc_release_resources(struct cap_proc *p);
+/* Every workload process runs with CAP_WORKLOAD_ENV=<capture pid>. */
+#define CAP_WORKLOAD_ENV "SCHEDREPLAY_CAPTURE_PID"
+/* SIGKILL processes whose CAP_WORKLOAD_ENV names a capture that is gone
+ * (the descendants of a SIGKILLed capture's command); returns how many. */
+int cap_workload_cleanup_leftovers(const struct cap_options *logopt);
 
 /* ---- machine metadata (cap_machine.c) ---- */
 json_t *cap_machine_kernel(void);

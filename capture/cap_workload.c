@@ -122,6 +122,14 @@ static void child_main(struct cap_proc *p, int go_rd, int err_wr, pid_t capture)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != capture)
 		_exit(0);
+	/* Inherited by everything the workload starts: how --cleanup finds what
+	 * a SIGKILLed capture's plain command left (cap_workload_cleanup_leftovers). */
+	{
+		char val[32];
+
+		snprintf(val, sizeof(val), "%d", (int)capture);
+		setenv(CAP_WORKLOAD_ENV, val, 1);
+	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
@@ -318,6 +326,42 @@ static int kill_descendants(void)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	}
 	return total;
+}
+
+int cap_workload_cleanup_leftovers(const struct cap_options *logopt)
+{
+	size_t klen = strlen(CAP_WORKLOAD_ENV);
+	struct dirent *de;
+	int killed = 0;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char path[64], *env, *e, *end;
+		size_t len;
+		long pid = strtol(de->d_name, &end, 10), owner = 0;
+
+		if (pid <= 0 || *end || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+		env = cap_read_file(path, &len);
+		if (!env)
+			continue;
+		for (e = env; e < env + len; e += strlen(e) + 1)
+			if (!strncmp(e, CAP_WORKLOAD_ENV, klen) && e[klen] == '=')
+				owner = strtol(e + klen + 1, NULL, 10);
+		free(env);
+		if (owner <= 0 || owner == pid || cap_pid_is_capture((pid_t)owner))
+			continue;
+		if (kill((pid_t)pid, SIGKILL) == 0)
+			killed++;
+	}
+	closedir(d);
+	if (killed)
+		cap_log(logopt, true, "killed %d process(es) left by killed captures' workloads",
+			killed);
+	return killed;
 }
 
 static bool any_running(const struct cap_proc *procs, size_t n)

@@ -1095,6 +1095,7 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 		goto out;
 	cap_trace_cleanup_leftovers(sr_tracefs->tracing_dir(), opt);
 	cap_cgroup_cleanup_leftovers(opt);
+	cap_workload_cleanup_leftovers(opt);
 	remove_stale_scratch(opt);
 	if (getrandom(&s.trace_id, sizeof(s.trace_id), 0) != sizeof(s.trace_id))
 		s.trace_id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
@@ -1208,5 +1209,6 @@ int cap_cleanup_leftovers(const char *tracing_dir,
 	dir = sr_tracefs->tracing_dir();
 	n = cap_trace_cleanup_leftovers(dir, &o);
 	n += cap_cgroup_cleanup_leftovers(&o);
+	n += cap_workload_cleanup_leftovers(&o);
 	return n;
 }
