@@ -123,8 +123,16 @@ bool cap_pid_is_capture(pid_t pid)
 {
 	char path[64], comm[64];
 
+	/* our own names are never a dead capture's */
+	if (pid == getpid())
+		return true;
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	/*
+	 * Only a pid that is gone is no capture: a read that failed for want
+	 * of file descriptors (EMFILE) made every live capture look dead, and
+	 * its instance, cgroups and workloads were removed.
+	 */
 	if (cap_read_line(path, comm, sizeof(comm)) < 0)
-		return false;
+		return errno != ENOENT && errno != ESRCH;
 	return !strcmp(comm, "schedreplay");
 }
