@@ -36,6 +36,8 @@ char *cap_read_file(const char *path, size_t *len);
 /* Read a file's first line without the newline into @buf; -1 + errno on failure. */
 int cap_read_line(const char *path, char *buf, size_t size);
 int cap_write_file(const char *path, const char *text);
+/* " (raise the open-file limit: ulimit -n)" for EMFILE/ENFILE, else "". */
+const char *cap_errno_hint(int e);
 int cap_write_all(int fd, const void *buf, size_t len);
 /* "name-<pid>" style names: the pid if @name is PREFIX<digits>[suffix], else 0. */
 pid_t cap_name_pid(const char *name, const char **suffix);

@@ -357,13 +357,14 @@ int cap_trace_start_streams(struct cap_trace *t, const char *prefix, struct sr_e
 		}
 		s->fd = open(s->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (s->fd < 0) {
-			sr_error_set(err, errno, "%s: %s", s->path, strerror(errno));
+			sr_error_set(err, errno, "%s: %s%s", s->path, strerror(errno),
+				     cap_errno_hint(errno));
 			return -1;
 		}
 		s->tcpu = sr_tracefs->cpu_open(t->inst, cpu, false);
 		if (!s->tcpu) {
-			sr_error_set(err, errno, "%s: cannot open per_cpu/cpu%d/trace_pipe_raw: %s",
-				     t->name, cpu, strerror(errno));
+			sr_error_set(err, errno, "%s: cannot open per_cpu/cpu%d/trace_pipe_raw: %s%s",
+				     t->name, cpu, strerror(errno), cap_errno_hint(errno));
 			return -1;
 		}
 		if (sr_tracefs->cpu_read_size(s->tcpu) > 0)

@@ -83,6 +83,11 @@ int cap_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+const char *cap_errno_hint(int e)
+{
+	return e == EMFILE || e == ENFILE ? " (raise the open-file limit: ulimit -n)" : "";
+}
+
 int cap_write_file(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);

@@ -161,11 +161,13 @@ int cap_proc_spawn(struct cap_proc *p, struct sr_error *err)
 
 	p->go_fd = p->err_fd = -1;
 	if (pipe2(go, O_CLOEXEC) < 0) {
-		sr_error_set(err, errno, "pipe: %s", strerror(errno));
+		sr_error_set(err, errno, "%s: cannot create a pipe: %s%s", p->label, strerror(errno),
+			     cap_errno_hint(errno));
 		return -1;
 	}
 	if (pipe2(ep, O_CLOEXEC) < 0) {
-		sr_error_set(err, errno, "pipe: %s", strerror(errno));
+		sr_error_set(err, errno, "%s: cannot create a pipe: %s%s", p->label, strerror(errno),
+			     cap_errno_hint(errno));
 		close(go[0]);
 		close(go[1]);
 		return -1;

@@ -1123,10 +1123,13 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	 * capture's own threads are in the pid -> cgroup map too; they do appear in
 	 * the trace) and before tracing is on (so these reads are not traced).
 	 */
+	errno = 0;
 	s.side = json_object();
 	s.tasks = cap_machine_tasks(&s.cg, &autogroup);
 	if (!s.side || !s.tasks) {
-		sr_error_set(err, ENOMEM, "cannot snapshot /proc");
+		int e = errno ? errno : ENOMEM;
+
+		sr_error_set(err, e, "cannot snapshot /proc: %s%s", strerror(e), cap_errno_hint(e));
 		goto out;
 	}
 	ag = json_pack("{s:b}", "enabled", autogroup);
