@@ -482,7 +482,15 @@ static int enable_events(struct session *s, struct sr_error *err)
 		char sys[128], ev[128];
 		const char *e = s->opt->events[i];
 		const char *colon = strchr(e, ':');
+		bool seen = false;
+		size_t k;
+		json_t *v;
 
+		/* a core event or one given twice is recorded and listed once */
+		json_array_foreach(s->events, k, v)
+			seen = seen || !strcmp(json_string_value(v), e);
+		if (seen)
+			continue;
 		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - e), e);
 		snprintf(ev, sizeof(ev), "%s", colon + 1);
 		if (cap_trace_enable(s->t, sys, ev) < 0) {
