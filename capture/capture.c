@@ -1013,7 +1013,8 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	}
 	goto out;
 aborted:
-	/* a second signal while the files were written: none of them stays */
+	/* a signal while the files were written (a second one, or the first
+	 * after the recording had ended): none of them stays */
 	unlink(opt->output);
 	sr_error_set(err, EINTR, "%s: %s not written", s->interrupted ? "interrupted twice" :
 		     "interrupted while finishing", opt->output);
