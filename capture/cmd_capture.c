@@ -114,7 +114,7 @@ int cmd_capture(int argc, char **argv)
 	struct cap_group *groups = NULL;
 	struct cap_result res;
 	struct sr_error err = { 0 };
-	sigset_t block, old;
+	sigset_t block;
 	bool quiet = false, cleanup = false, syscalls = false, buffer_given = false;
 	int c, ret = SR_EXIT_USAGE;
 	size_t i;
@@ -244,7 +244,7 @@ int cmd_capture(int argc, char **argv)
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGQUIT);
 	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	sigprocmask(SIG_BLOCK, &block, NULL);
 	/* A write to a stderr pipe whose reader is gone (| head) or past
 	 * RLIMIT_FSIZE fails with EPIPE/EFBIG instead of killing the capture
 	 * before it cleans up (the workloads get the default actions back). */
@@ -264,7 +264,9 @@ int cmd_capture(int argc, char **argv)
 	}
 	/* A signal that came while the files were written was taken as the
 	 * end of recording (or skipped the writing): unblocking it must not
-	 * turn the result into a death by that signal. */
+	 * turn the result into a death by that signal. The signals stay
+	 * blocked until the exit: one that comes after this drain (the capture
+	 * is done) would kill it as well. */
 	{
 		struct timespec zero = { 0, 0 };
 
@@ -272,7 +274,6 @@ int cmd_capture(int argc, char **argv)
 		while (sigtimedwait(&block, NULL, &zero) > 0)
 			;
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
 out:
 	for (i = 0; i < opt.nr_groups; i++)
 		cap_group_release(&groups[i]);
