@@ -117,12 +117,24 @@ static unsigned long weight_from_shares(unsigned long s)
 	return w < 1 ? 1 : w > 10000 ? 10000 : w;
 }
 
-int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run, struct sr_error *err)
+static int remove_run_dir(const char *root, const char *run, const struct cap_options *logopt);
+
+int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run,
+			  const struct cap_options *logopt, struct sr_error *err)
 {
 	char path[4096 + 300], ctl[1024];
+	int r;
 
 	snprintf(path, sizeof(path), "%s/%s", h->root, run);
-	if (mkdir(path, 0755) < 0) {
+	/* @run carries our pid: one that exists is a killed capture's of the same pid */
+	r = mkdir(path, 0755);
+
+	if (r < 0 && errno == EEXIST && remove_run_dir(h->root, run, logopt) == 0) {
+		cap_log(logopt, true, "removed cgroup %s left by a killed capture with the same pid",
+			path);
+		r = mkdir(path, 0755);
+	}
+	if (r < 0) {
 		sr_error_set(err, errno, "cannot create cgroup %s: %s", path, strerror(errno));
 		return -1;
 	}

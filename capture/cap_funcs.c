@@ -168,7 +168,7 @@ struct cap_funcs *cap_funcs_start(const char *run_name, const char *tracing_dir,
 			return unavailable(f, "no address for %s (kptr_restrict?)", f->resolved[i]);
 
 	snprintf(name, sizeof(name), "%s-fn", run_name);
-	f->t = cap_trace_create(name, NULL, &err);   /* the main instance's tracefs */
+	f->t = cap_trace_create(name, NULL, logopt, &err);   /* the main instance's tracefs */
 	if (!f->t)
 		return unavailable(f, "%s", err.msg);
 	if (cap_trace_setup(f->t, 8192, NULL, &err) < 0 ||

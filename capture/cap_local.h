@@ -36,6 +36,8 @@ char *cap_read_file(const char *path, size_t *len);
 /* Read a file's first line without the newline into @buf; -1 + errno on failure. */
 int cap_read_line(const char *path, char *buf, size_t size);
 int cap_write_file(const char *path, const char *text);
+/* " (raise the open-file limit: ulimit -n)" for EMFILE/ENFILE, else "". */
+const char *cap_errno_hint(int e);
 int cap_write_all(int fd, const void *buf, size_t len);
 /* "name-<pid>" style names: the pid if @name is PREFIX<digits>[suffix], else 0. */
 pid_t cap_name_pid(const char *name, const char **suffix);
@@ -51,8 +53,11 @@ struct cap_cpu_stats {
 	char *text;              /* the stats file as read, "CPU: N\n" first */
 };
 
+/* Use @tracing_dir (NULL: the mounted tracefs), checked to be a tracefs mount. */
+int cap_trace_resolve_dir(const char *tracing_dir, struct sr_error *err);
+/* An instance @name left by a killed capture (same pid) is removed first. */
 struct cap_trace *cap_trace_create(const char *name, const char *tracing_dir,
-				   struct sr_error *err);
+				   const struct cap_options *logopt, struct sr_error *err);
 /* Destroys the instance (also when recording was never started). NULL ok. */
 void cap_trace_destroy(struct cap_trace *t);
 const char *cap_trace_name(const struct cap_trace *t);
@@ -99,6 +104,9 @@ struct cap_tracedat {
 	const char *uname;           /* "sysname nodename release machine" */
 	const char *version;         /* writer name and version */
 	uint64_t trace_id;
+	/* removed just before the file is renamed into place, NULL: none (the
+	 * previous capture's sidecar: a new trace never pairs with an old one) */
+	const char *unlink_before_rename;
 };
 int cap_tracedat_write(const char *path, const struct cap_tracedat *td, struct sr_error *err);
 
@@ -138,7 +146,8 @@ struct cap_cgroup_set {
 };
 /* Create ROOT/<run>/ and ROOT/<run>/<group> with the group's weight and
  * bandwidth limit. */
-int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run, struct sr_error *err);
+int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run,
+			  const struct cap_options *logopt, struct sr_error *err);
 int cap_cgroup_create_group(struct cap_cgroup_host *h, const char *run,
 			    const struct cap_group *g, struct cap_cgroup_set *set,
 			    struct sr_error *err);
@@ -189,6 +198,11 @@ int cap_procs_reap(struct cap_proc *procs, size_t n, double now_s);
 /* SIGTERM each process group, wait up to @grace_s, then SIGKILL. */
 void cap_procs_kill(struct cap_proc *procs, size_t n, double grace_s);
 void cap_proc_release_resources(struct cap_proc *p);
+/* Every workload process runs with CAP_WORKLOAD_ENV=<capture pid>. */
+#define CAP_WORKLOAD_ENV "SCHEDREPLAY_CAPTURE_PID"
+/* SIGKILL processes whose CAP_WORKLOAD_ENV names a capture that is gone
+ * (the descendants of a SIGKILLed capture's command); returns how many. */
+int cap_workload_cleanup_leftovers(const struct cap_options *logopt);
 
 /* ---- machine metadata (cap_machine.c) ---- */
 json_t *cap_machine_kernel(void);

@@ -111,7 +111,7 @@ static int check_tracing_dir(const char *dir, struct sr_error *err)
 
 /* Resolve the tracing directory: the given one, or the mounted tracefs
  * (libtracefs mounts it at /sys/kernel/tracing if it is not). */
-static int resolve_tracing_dir(const char *tracing_dir, struct sr_error *err)
+int cap_trace_resolve_dir(const char *tracing_dir, struct sr_error *err)
 {
 	const char *dir = sr_tracefs->tracing_dir();
 
@@ -133,11 +133,11 @@ static int resolve_tracing_dir(const char *tracing_dir, struct sr_error *err)
 }
 
 struct cap_trace *cap_trace_create(const char *name, const char *tracing_dir,
-				   struct sr_error *err)
+				   const struct cap_options *logopt, struct sr_error *err)
 {
 	struct cap_trace *t;
 
-	if (!sr_tracefs_load(err) || resolve_tracing_dir(tracing_dir, err) < 0)
+	if (!sr_tracefs_load(err) || cap_trace_resolve_dir(tracing_dir, err) < 0)
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t) {
@@ -149,8 +149,21 @@ struct cap_trace *cap_trace_create(const char *name, const char *tracing_dir,
 	if (!t->name)
 		goto nomem;
 	if (sr_tracefs->instance_exists(name)) {
-		sr_error_set(err, EEXIST, "tracefs instance %s already exists", name);
-		goto fail;
+		/*
+		 * Our name carries our pid, so no running capture owns it: a
+		 * killed capture had this pid before (pids wrap). Its leftover
+		 * goes as --cleanup would remove it.
+		 */
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/instances/%s", sr_tracefs->tracing_dir(), name);
+		if (rmdir(path) < 0) {
+			sr_error_set(err, EEXIST, "tracefs instance %s already exists and cannot be "
+				     "removed: %s", name, strerror(errno));
+			goto fail;
+		}
+		cap_log(logopt, true, "removed tracefs instance %s left by a killed capture with "
+			"the same pid", name);
 	}
 	t->inst = sr_tracefs->instance_create(name);
 	if (!t->inst) {
@@ -344,13 +357,14 @@ int cap_trace_start_streams(struct cap_trace *t, const char *prefix, struct sr_e
 		}
 		s->fd = open(s->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (s->fd < 0) {
-			sr_error_set(err, errno, "%s: %s", s->path, strerror(errno));
+			sr_error_set(err, errno, "%s: %s%s", s->path, strerror(errno),
+				     cap_errno_hint(errno));
 			return -1;
 		}
 		s->tcpu = sr_tracefs->cpu_open(t->inst, cpu, false);
 		if (!s->tcpu) {
-			sr_error_set(err, errno, "%s: cannot open per_cpu/cpu%d/trace_pipe_raw: %s",
-				     t->name, cpu, strerror(errno));
+			sr_error_set(err, errno, "%s: cannot open per_cpu/cpu%d/trace_pipe_raw: %s%s",
+				     t->name, cpu, strerror(errno), cap_errno_hint(errno));
 			return -1;
 		}
 		if (sr_tracefs->cpu_read_size(s->tcpu) > 0)

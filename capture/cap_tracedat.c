@@ -336,6 +336,11 @@ int cap_tracedat_write(const char *path, const struct cap_tracedat *td, struct s
 		goto fail;
 	}
 	w.fd = -1;
+	if (td->unlink_before_rename && unlink(td->unlink_before_rename) < 0 && errno != ENOENT) {
+		sr_error_set(err, errno, "cannot remove %s: %s", td->unlink_before_rename,
+			     strerror(errno));
+		goto fail;
+	}
 	if (rename(tmp, path) < 0) {
 		sr_error_set(err, errno, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
 		goto fail;

@@ -83,6 +83,11 @@ int cap_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+const char *cap_errno_hint(int e)
+{
+	return e == EMFILE || e == ENFILE ? " (raise the open-file limit: ulimit -n)" : "";
+}
+
 int cap_write_file(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -123,8 +128,16 @@ bool cap_pid_is_capture(pid_t pid)
 {
 	char path[64], comm[64];
 
+	/* our own names are never a dead capture's */
+	if (pid == getpid())
+		return true;
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	/*
+	 * Only a pid that is gone is no capture: a read that failed for want
+	 * of file descriptors (EMFILE) made every live capture look dead, and
+	 * its instance, cgroups and workloads were removed.
+	 */
 	if (cap_read_line(path, comm, sizeof(comm)) < 0)
-		return false;
+		return errno != ENOENT && errno != ESRCH;
 	return !strcmp(comm, "schedreplay");
 }

@@ -6,12 +6,14 @@
  * pipe (so "command not found" is an error, not a silent 127). At the end the
  * whole process group is stopped: SIGTERM, a grace period, then SIGKILL.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -108,15 +110,30 @@ int cap_command_check(const char *file)
 }
 
 /* In the child: wait for the go byte, then exec. Never returns. */
-static void child_main(struct cap_proc *p, int go_rd, int err_wr)
+static void child_main(struct cap_proc *p, int go_rd, int err_wr, pid_t capture)
 {
 	sigset_t none;
 	char go = 0;
 	int e, fd;
 
+	/* A SIGKILLed capture cannot stop its workloads, and a command outside
+	 * --group is in no cgroup that --cleanup could empty: it dies with the
+	 * capture (what it started itself must be in a --group for that). */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != capture)
+		_exit(0);
+	/* Inherited by everything the workload starts: how --cleanup finds what
+	 * a SIGKILLed capture's plain command left (cap_workload_cleanup_leftovers). */
+	{
+		char val[32];
+
+		snprintf(val, sizeof(val), "%d", (int)capture);
+		setenv(CAP_WORKLOAD_ENV, val, 1);
+	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
 	setpgid(0, 0);
 	fd = open("/dev/null", O_RDONLY);
 	if (fd >= 0) {
@@ -139,15 +156,18 @@ static void child_main(struct cap_proc *p, int go_rd, int err_wr)
 
 int cap_proc_spawn(struct cap_proc *p, struct sr_error *err)
 {
+	pid_t self = getpid();
 	int go[2], ep[2];
 
 	p->go_fd = p->err_fd = -1;
 	if (pipe2(go, O_CLOEXEC) < 0) {
-		sr_error_set(err, errno, "pipe: %s", strerror(errno));
+		sr_error_set(err, errno, "%s: cannot create a pipe: %s%s", p->label, strerror(errno),
+			     cap_errno_hint(errno));
 		return -1;
 	}
 	if (pipe2(ep, O_CLOEXEC) < 0) {
-		sr_error_set(err, errno, "pipe: %s", strerror(errno));
+		sr_error_set(err, errno, "%s: cannot create a pipe: %s%s", p->label, strerror(errno),
+			     cap_errno_hint(errno));
 		close(go[0]);
 		close(go[1]);
 		return -1;
@@ -164,7 +184,7 @@ int cap_proc_spawn(struct cap_proc *p, struct sr_error *err)
 	if (p->pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		child_main(p, go[0], ep[1]);
+		child_main(p, go[0], ep[1], self);
 	}
 	/* Both sides set the process group, so neither order of events races. */
 	setpgid(p->pid, p->pid);
@@ -223,6 +243,129 @@ int cap_procs_reap(struct cap_proc *procs, size_t n, double now_s)
 	return done;
 }
 
+/*
+ * SIGKILL every descendant of the capture: a workload's child that left its
+ * process group (setsid, a daemon) outlived the group kill, and the capture,
+ * the child subreaper, inherits the orphans. Only processes are ours here:
+ * the capture's threads are not listed in /proc. Returns how many were
+ * killed.
+ */
+static int kill_descendants(void)
+{
+	pid_t self = getpid();
+	int total = 0;
+
+	for (int round = 0; round < 20; round++) {
+		size_t n = 0, cap = 256;
+		pid_t *pid = malloc(cap * sizeof(*pid)), *ppid = malloc(cap * sizeof(*ppid));
+		bool *ours = NULL;
+		struct dirent *de;
+		int killed = 0;
+		DIR *d = opendir("/proc");
+
+		if (!pid || !ppid || !d) {
+			free(pid);
+			free(ppid);
+			if (d)
+				closedir(d);
+			break;
+		}
+		while ((de = readdir(d))) {
+			char path[64], buf[512], *rp;
+			long v;
+
+			v = strtol(de->d_name, &rp, 10);
+			if (v <= 0 || *rp || v == self)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%ld/stat", v);
+			if (cap_read_line(path, buf, sizeof(buf)) < 0)
+				continue;
+			/* "pid (comm) S ppid ...": the comm may hold anything but ')' last */
+			rp = strrchr(buf, ')');
+			if (!rp)
+				continue;
+			if (n == cap) {
+				pid_t *a = realloc(pid, 2 * cap * sizeof(*pid));
+				pid_t *b = a ? realloc(ppid, 2 * cap * sizeof(*ppid)) : NULL;
+
+				if (a)
+					pid = a;
+				if (!b)
+					break;
+				ppid = b;
+				cap *= 2;
+			}
+			pid[n] = (pid_t)v;
+			ppid[n] = (pid_t)strtol(rp + 4, NULL, 10);
+			n++;
+		}
+		closedir(d);
+		ours = calloc(n ? n : 1, sizeof(*ours));
+		if (ours) {
+			/* descendants: a child of self or of a descendant (to a fixpoint) */
+			for (bool grew = true; grew;) {
+				grew = false;
+				for (size_t i = 0; i < n; i++) {
+					if (ours[i])
+						continue;
+					for (size_t j = 0; j < n && !ours[i]; j++)
+						if (ppid[i] == self || (ours[j] && pid[j] == ppid[i]))
+							ours[i] = grew = true;
+				}
+			}
+			for (size_t i = 0; i < n; i++)
+				if (ours[i] && kill(pid[i], SIGKILL) == 0)
+					killed++;
+		}
+		free(ours);
+		free(pid);
+		free(ppid);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (!killed)
+			break;
+		total += killed;
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	}
+	return total;
+}
+
+int cap_workload_cleanup_leftovers(const struct cap_options *logopt)
+{
+	size_t klen = strlen(CAP_WORKLOAD_ENV);
+	struct dirent *de;
+	int killed = 0;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char path[64], *env, *e, *end;
+		size_t len;
+		long pid = strtol(de->d_name, &end, 10), owner = 0;
+
+		if (pid <= 0 || *end || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+		env = cap_read_file(path, &len);
+		if (!env)
+			continue;
+		for (e = env; e < env + len; e += strlen(e) + 1)
+			if (!strncmp(e, CAP_WORKLOAD_ENV, klen) && e[klen] == '=')
+				owner = strtol(e + klen + 1, NULL, 10);
+		free(env);
+		if (owner <= 0 || owner == pid || cap_pid_is_capture((pid_t)owner))
+			continue;
+		if (kill((pid_t)pid, SIGKILL) == 0)
+			killed++;
+	}
+	closedir(d);
+	if (killed)
+		cap_log(logopt, true, "killed %d process(es) left by killed captures' workloads",
+			killed);
+	return killed;
+}
+
 static bool any_running(const struct cap_proc *procs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -270,6 +413,7 @@ void cap_procs_kill(struct cap_proc *procs, size_t n, double grace_s)
 		}
 	}
 	cap_procs_reap(procs, n, -1);
+	kill_descendants();
 }
 
 void cap_proc_release_resources(struct cap_proc *p)

@@ -321,6 +321,16 @@ int cap_validate(const struct cap_options *opt, struct sr_error *err)
 			     opt->output);
 		return -1;
 	}
+	/*
+	 * The file is written next to OUT and renamed over it: a FIFO or a
+	 * device node (-o /dev/null as root) would be replaced by a regular
+	 * file, not written into.
+	 */
+	if (stat(opt->output, &st) == 0 && !S_ISREG(st.st_mode)) {
+		sr_error_set(err, EINVAL, "%s: is not a regular file (a FIFO or device node would "
+			     "be replaced, not written into); name a trace file with -o", opt->output);
+		return -1;
+	}
 	snprintf(dir, sizeof(dir), "%s", opt->output);
 	if (access(dirname(dir), W_OK) < 0) {
 		snprintf(dir, sizeof(dir), "%s", opt->output);
@@ -472,7 +482,15 @@ static int enable_events(struct session *s, struct sr_error *err)
 		char sys[128], ev[128];
 		const char *e = s->opt->events[i];
 		const char *colon = strchr(e, ':');
+		bool seen = false;
+		size_t k;
+		json_t *v;
 
+		/* a core event or one given twice is recorded and listed once */
+		json_array_foreach(s->events, k, v)
+			seen = seen || !strcmp(json_string_value(v), e);
+		if (seen)
+			continue;
 		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - e), e);
 		snprintf(ev, sizeof(ev), "%s", colon + 1);
 		if (cap_trace_enable(s->t, sys, ev) < 0) {
@@ -501,7 +519,7 @@ static int setup_procs(struct session *s, struct sr_error *err)
 	if (opt->nr_groups) {
 		if (cap_cgroup_detect(&s->cg, err) < 0)
 			return -1;
-		if (cap_cgroup_create_run(&s->cg, s->run, err) < 0) {
+		if (cap_cgroup_create_run(&s->cg, s->run, opt, err) < 0) {
 			s->cg_created = true;   /* remove what part was made */
 			return -1;
 		}
@@ -564,6 +582,7 @@ static void wait_for_end(struct session *s)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
 	for (;;) {
 		double now = now_s(), left = 1.0;
 		struct timespec ts;
@@ -581,9 +600,10 @@ static void wait_for_end(struct session *s)
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 		sig = sigtimedwait(&set, NULL, &ts);
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
 			cap_log(opt, true, "%s: ending the recording early",
-				sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+				sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
+				sig == SIGHUP ? "SIGHUP" : "SIGQUIT");
 			s->interrupted = true;
 			break;
 		}
@@ -601,6 +621,7 @@ static bool abort_requested(void)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
 	sig = sigtimedwait(&set, NULL, &zero);
 	return sig > 0;
 }
@@ -779,12 +800,33 @@ static int write_sidecar(struct session *s, const struct cap_readback *rb, json_
 	json_object_set_new(side, "lost", lost);
 	json_object_set_new(side, "function_counts", funcs);
 
-	if (json_dump_file(side, path, JSON_INDENT(1) | JSON_ENSURE_ASCII) < 0) {
-		sr_error_set(err, errno ? errno : EIO, "%s: cannot write the sidecar", path);
-		json_decref(side);
-		free(path);
-		free(tmp);
-		return -1;
+	/*
+	 * Written next to it and renamed, as the trace.dat is: a capture
+	 * killed or out of space while writing left a truncated sidecar,
+	 * which the readers refuse along with its complete trace.
+	 */
+	{
+		char *part = NULL;
+		int e = 0;
+
+		errno = 0;
+		if (asprintf(&part, "%s.json", s->tmp_prefix) < 0) {
+			part = NULL;
+			e = ENOMEM;
+		} else if (json_dump_file(side, part, JSON_INDENT(1) | JSON_ENSURE_ASCII) < 0 ||
+			   rename(part, path) < 0) {
+			e = errno ? errno : EIO;
+			unlink(part);
+		}
+		if (e) {
+			sr_error_set(err, e, "%s: cannot write the sidecar: %s", path, strerror(e));
+			free(part);
+			json_decref(side);
+			free(path);
+			free(tmp);
+			return -1;
+		}
+		free(part);
 	}
 	json_decref(side);
 	free(path);
@@ -834,6 +876,7 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	struct cap_readback rb = { 0 };
 	struct cap_tracedat td;
 	char *saved = NULL, *cmdlines = NULL, *uname_s = NULL, *trace_clock = NULL;
+	char *old_sidecar = NULL;
 	json_t *funcs, *lost, *load_start;
 	uint64_t lost_total = 0;
 	int ret = -1;
@@ -848,7 +891,8 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	if (cap_trace_read_stats(s->t, s->stats, err) < 0)
 		goto out;
 	if (s->aborted || abort_requested()) {
-		sr_error_set(err, EINTR, "interrupted twice: %s not written", opt->output);
+		sr_error_set(err, EINTR, "%s: %s not written", s->interrupted ? "interrupted twice" :
+			     "interrupted while finishing", opt->output);
 		goto out;
 	}
 	for (int cpu = 0; cpu < n; cpu++)
@@ -883,8 +927,16 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	td.uname = uname_s;
 	td.version = "schedreplay " SCHEDREPLAY_VERSION;
 	td.trace_id = s->trace_id;
+	if (asprintf(&old_sidecar, "%s.json", opt->output) < 0) {
+		old_sidecar = NULL;
+		sr_error_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	td.unlink_before_rename = old_sidecar;
 	if (cap_tracedat_write(opt->output, &td, err) < 0)
 		goto out;
+	if (abort_requested())
+		goto aborted;
 	if (cap_readback(opt->output, n, MARK_START, MARK_END, &rb, err) < 0)
 		goto out;
 	if (rb.missing_cmdlines) {
@@ -915,6 +967,8 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 		cap_log(opt, false, "named %llu task(s) from the records (absent from the "
 			"kernel's saved_cmdlines)", (unsigned long long)added);
 	}
+	if (abort_requested())
+		goto aborted;
 	lost = lost_json(s, n, &rb, &lost_total);
 	res->events = rb.events;
 	res->lost = lost_total;
@@ -957,6 +1011,13 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 			ret = -1;
 		}
 	}
+	goto out;
+aborted:
+	/* a signal while the files were written (a second one, or the first
+	 * after the recording had ended): none of them stays */
+	unlink(opt->output);
+	sr_error_set(err, EINTR, "%s: %s not written", s->interrupted ? "interrupted twice" :
+		     "interrupted while finishing", opt->output);
 out:
 	json_decref(funcs);
 	json_decref(load_start);
@@ -970,6 +1031,7 @@ out:
 	free(cmdlines);
 	free(uname_s);
 	free(trace_clock);
+	free(old_sidecar);
 	return ret;
 }
 
@@ -1037,11 +1099,12 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 		return -1;
 	}
 	/* Proves tracefs + privileges before anything else is touched. */
-	s.t = cap_trace_create(s.run, opt->tracing_dir, err);
+	s.t = cap_trace_create(s.run, opt->tracing_dir, opt, err);
 	if (!s.t)
 		goto out;
 	cap_trace_cleanup_leftovers(sr_tracefs->tracing_dir(), opt);
 	cap_cgroup_cleanup_leftovers(opt);
+	cap_workload_cleanup_leftovers(opt);
 	remove_stale_scratch(opt);
 	if (getrandom(&s.trace_id, sizeof(s.trace_id), 0) != sizeof(s.trace_id))
 		s.trace_id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
@@ -1069,10 +1132,13 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	 * capture's own threads are in the pid -> cgroup map too; they do appear in
 	 * the trace) and before tracing is on (so these reads are not traced).
 	 */
+	errno = 0;
 	s.side = json_object();
 	s.tasks = cap_machine_tasks(&s.cg, &autogroup);
 	if (!s.side || !s.tasks) {
-		sr_error_set(err, ENOMEM, "cannot snapshot /proc");
+		int e = errno ? errno : ENOMEM;
+
+		sr_error_set(err, e, "cannot snapshot /proc: %s%s", strerror(e), cap_errno_hint(e));
 		goto out;
 	}
 	ag = json_pack("{s:b}", "enabled", autogroup);
@@ -1143,17 +1209,18 @@ int cap_cleanup_leftovers(const char *tracing_dir,
 
 	if (!sr_tracefs_load(err))
 		return -1;
-	if (tracing_dir && (!sr_tracefs->tracing_dir() || strcmp(sr_tracefs->tracing_dir(), tracing_dir)) &&
-	    sr_tracefs->set_tracing_dir((char *)tracing_dir) < 0) {
-		sr_error_set(err, errno, "cannot use tracing directory %s", tracing_dir);
+	/* without root nothing can be removed: "removed 0" would say all is clean */
+	if (geteuid() != 0) {
+		sr_error_set(err, EPERM, "--cleanup needs root (it removes tracefs instances and "
+			     "cgroups); run it as root or with sudo");
 		return -1;
 	}
+	/* the same check as a capture's: a plain directory is no tracefs */
+	if (cap_trace_resolve_dir(tracing_dir, err) < 0)
+		return -1;
 	dir = sr_tracefs->tracing_dir();
-	if (!dir) {
-		sr_error_set(err, ENODEV, "no tracefs found");
-		return -1;
-	}
 	n = cap_trace_cleanup_leftovers(dir, &o);
 	n += cap_cgroup_cleanup_leftovers(&o);
+	n += cap_workload_cleanup_leftovers(&o);
 	return n;
 }

@@ -114,8 +114,8 @@ int cmd_capture(int argc, char **argv)
 	struct cap_group *groups = NULL;
 	struct cap_result res;
 	struct sr_error err = { 0 };
-	sigset_t block, old;
-	bool quiet = false, cleanup = false, syscalls = false;
+	sigset_t block;
+	bool quiet = false, cleanup = false, syscalls = false, buffer_given = false;
 	int c, ret = SR_EXIT_USAGE;
 	size_t i;
 
@@ -152,6 +152,7 @@ int cmd_capture(int argc, char **argv)
 			}
 			break;
 		case 'b':
+			buffer_given = true;
 			errno = 0;
 			opt.buffer_kb = strtoul(optarg, &end, 10);
 			if (end == optarg || *end || errno || *optarg == '-' || opt.buffer_kb < 16 ||
@@ -204,6 +205,13 @@ int cmd_capture(int argc, char **argv)
 		/* "-- CMD ARGS" (getopt consumed the "--") or a bare CMD */
 		opt.argv = &argv[optind];
 	}
+	if (cleanup && (opt.output || opt.duration_s > 0 || buffer_given || opt.nr_groups ||
+			opt.nr_events || syscalls || opt.strict || opt.clock || opt.argv)) {
+		/* they were ignored: -o, -g or a command looked like a capture */
+		cli_usage("capture", "--cleanup takes no other option than --tracing-dir and -q; "
+			  "it only removes what killed captures left behind");
+		goto out;
+	}
 	if (cleanup) {
 		int n = cap_cleanup_leftovers(opt.tracing_dir, print_log, &quiet, &err);
 
@@ -227,13 +235,21 @@ int cmd_capture(int argc, char **argv)
 	}
 
 	/* Signals are taken synchronously by the session (sigtimedwait); block
-	 * them before it starts threads, which inherit the mask. */
+	 * them before it starts threads, which inherit the mask. SIGQUIT ends
+	 * the recording as SIGINT does: its default action killed the capture
+	 * with its instance, cgroups and workloads left behind. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
 	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	/* A write to a stderr pipe whose reader is gone (| head) or past
+	 * RLIMIT_FSIZE fails with EPIPE/EFBIG instead of killing the capture
+	 * before it cleans up (the workloads get the default actions back). */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	if (cap_run(&opt, &res, &err) < 0) {
 		fprintf(stderr, "schedreplay capture: %s\n", err.msg);
 		ret = SR_EXIT_FAIL;
@@ -246,7 +262,18 @@ int cmd_capture(int argc, char **argv)
 				(unsigned long long)res.lost);
 		ret = SR_EXIT_OK;
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	/* A signal that came while the files were written was taken as the
+	 * end of recording (or skipped the writing): unblocking it must not
+	 * turn the result into a death by that signal. The signals stay
+	 * blocked until the exit: one that comes after this drain (the capture
+	 * is done) would kill it as well. */
+	{
+		struct timespec zero = { 0, 0 };
+
+		sigdelset(&block, SIGCHLD);
+		while (sigtimedwait(&block, NULL, &zero) > 0)
+			;
+	}
 out:
 	for (i = 0; i < opt.nr_groups; i++)
 		cap_group_release(&groups[i]);

@@ -89,10 +89,12 @@ void cap_group_release(struct cap_group *g);
 int cap_validate(const struct cap_options *opt, struct sr_error *err);
 
 /*
- * Run one capture. SIGINT, SIGTERM, SIGHUP and SIGCHLD must be blocked in
- * every thread of the caller (cmd_capture does it); the first SIGINT/SIGTERM
- * ends the recording early and the files are still written, a second one
- * skips writing. Returns 0 on success (@res filled), -1 with @err set.
+ * Run one capture. SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGCHLD must be
+ * blocked in every thread of the caller, and SIGPIPE and SIGXFSZ ignored
+ * (cmd_capture does both); the first SIGINT/SIGTERM/SIGHUP/SIGQUIT ends the
+ * recording early and the files are still written, one while they are
+ * written stops the writing (no OUT). Returns 0 on success (@res filled), -1
+ * with @err set.
  */
 int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_error *err);
 
