@@ -87,8 +87,9 @@ static int cmp_count(const void *a, const void *b)
 
 /*
  * The sidecar of the trace: the explicit file, or TRACE.json if present. A
- * sidecar that does not load, or that names another trace (TRACEID), is an
- * error: silently grouping by the wrong machine's cgroups would be worse.
+ * sidecar that does not load, or that names another trace (TRACEID) or
+ * describes another CPU count (sidecar_check_trace()), is an error: silently
+ * grouping by the wrong machine's cgroups would be worse.
  */
 static int load_sidecar(const struct report_opts *o, struct report_data *d,
 			struct sr_error *err)
@@ -112,16 +113,8 @@ static int load_sidecar(const struct report_opts *o, struct report_data *d,
 			     "--sidecar FILE names another, --no-sidecar ignores it");
 		return -1;
 	}
-	if (in->has_trace_id && d->sc->trace_id) {
-		if (in->trace_id != d->sc->trace_id) {
-			sr_error_set(err, EINVAL, "%s: sidecar %s belongs to another trace (its trace_id "
-				     "0x%016" PRIx64 ", the trace's TRACEID 0x%016" PRIx64 "; "
-				     "--no-sidecar ignores it)", o->path, d->sc->path,
-				     d->sc->trace_id, in->trace_id);
-			return -1;
-		}
-		d->sidecar_id_checked = true;
-	}
+	if (sidecar_check_trace(d->sc, in, o->path, &d->sidecar_id_checked, err))
+		return -1;
 	return 0;
 }
 

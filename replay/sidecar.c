@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <jansson.h>
 
 #include <schedreplay/sidecar.h>
+#include <schedreplay/trace.h>
 
 #include "sidecar_local.h"
 
@@ -931,6 +933,36 @@ fail:
 	sv_doc_release(&d);
 	sidecar_free(sc);
 	return NULL;
+}
+
+int sidecar_check_trace(const struct sidecar *sc, const struct trace_info *in,
+			const char *trace_path, bool *id_checked, struct sr_error *err)
+{
+	const char *path = trace_path ? trace_path : "trace";
+
+	if (id_checked)
+		*id_checked = false;
+	if (!sc || !in)
+		return 0;
+	if (in->has_trace_id && sc->trace_id) {
+		if (in->trace_id != sc->trace_id) {
+			sr_error_set(err, EINVAL, "%s: sidecar %s belongs to another trace (its "
+				     "trace_id 0x%016" PRIx64 ", the trace's TRACEID 0x%016" PRIx64
+				     "; --no-sidecar ignores it)", path, sc->path, sc->trace_id,
+				     in->trace_id);
+			return -1;
+		}
+		if (id_checked)
+			*id_checked = true;
+	}
+	if (sc->nr_cpus > 0 && in->cpus > 0 && sc->nr_cpus != in->cpus) {
+		sr_error_set(err, EINVAL, "%s: sidecar %s describes %d CPUs, the trace %d (%s): it "
+			     "is another capture's (--sidecar FILE names this trace's, --no-sidecar "
+			     "ignores it)", path, sc->path, sc->nr_cpus, in->cpus,
+			     in->cpus_from ? in->cpus_from : "trace header");
+		return -1;
+	}
+	return 0;
 }
 
 struct sidecar *sidecar_load_for_trace(const char *trace_path, struct sr_error *err)

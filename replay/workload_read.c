@@ -69,14 +69,8 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 		 * Another capture's sidecar (as report.c's load_sidecar()): its
 		 * cgroups, shares, HZ and limits replayed this trace with exit 0.
 		 */
-		if (sc && sc->trace_id && trace_get_info(r)->has_trace_id &&
-		    sc->trace_id != trace_get_info(r)->trace_id) {
-			sr_error_set(err, EINVAL, "%s: sidecar %s belongs to another trace (its "
-				     "trace_id 0x%016" PRIx64 ", the trace's TRACEID 0x%016" PRIx64
-				     "; --no-sidecar ignores it)", path, sc->path, sc->trace_id,
-				     trace_get_info(r)->trace_id);
+		if (sidecar_check_trace(sc, trace_get_info(r), path, NULL, err))
 			goto out;
-		}
 	}
 	if (!(b = wl_builder_new(trace_get_info(r), sc, &o, err)))
 		goto out;

@@ -130,6 +130,18 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err);
  */
 struct sidecar *sidecar_load_for_trace(const char *trace_path, struct sr_error *err);
 
+/*
+ * Is @sc the capture's sidecar of the trace @trace_path (header @in)?  0 if
+ * nothing says otherwise; -1 with @err set when it names another trace (its
+ * trace_id against the header's TRACEID) or describes another CPU count
+ * than the header's (cpus.topology): another capture's cgroups, HZ and
+ * topology would be taken for this trace's.  *@id_checked (may be NULL):
+ * both had an id, and they agree.
+ */
+struct trace_info;
+int sidecar_check_trace(const struct sidecar *sc, const struct trace_info *in,
+			const char *trace_path, bool *id_checked, struct sr_error *err);
+
 void sidecar_free(struct sidecar *sc);
 
 /* Lookups (NULL / -1 when unknown). */
