@@ -234,7 +234,7 @@ static int set_preempt_costs(struct run_opts *o, const char *arg)
 static int set_handoff(struct run_opts *o, const char *arg)
 {
 	if (replay_handoff_parse(arg, &o->rc.handoff) < 0)
-		return bad(o, "--handoff takes sleep, preempt, skip or yield", arg);
+		return bad(o, "--handoff takes sleep, preempt, skip, yield, writeon or writeon-pre", arg);
 	return 0;
 }
 
@@ -410,15 +410,18 @@ static const struct run_opt run_opt_table[] = {
 	{ "oneway-no-wait", NULL, RUN_OPTS_MODEL, AT(rc.oneway_no_wait), .help =
 	  "a waker the model does not preempt in a one-way flow writes\n"
 	  "on instead of waiting for its wakee (docs/replay.md)" },
-	{ "handoff", "preempt|skip|yield|sleep", RUN_OPTS_MODEL, set_handoff, .help =
-	  "a waker the model did not preempt at its\n"
-	  "hand-off, its wakee queued behind it: leaves runnable as if\n"
-	  "preempted by it on the kernel's clock for that preemption\n"
-	  "(skip, the default: not charged at the hand-off, no\n"
-	  "sched_stat_runtime there), the same charged there (preempt),\n"
-	  "yields to it (yield_to(); EEVDF profiles, on CFS it\n"
-	  "sleeps), or sleeps until the wakee passed its block\n"
-	  "(docs/replay.md, \"Hand-offs\")" },
+	{ "handoff", "preempt|skip|yield|sleep|writeon|writeon-pre", RUN_OPTS_MODEL, set_handoff,
+	  .help =
+	  "a waker\n"
+	  "the model did not preempt at its hand-off, its wakee queued\n"
+	  "behind it: leaves runnable as if preempted by it on the\n"
+	  "kernel's clock for that preemption (skip, the default: not\n"
+	  "charged at the hand-off, no sched_stat_runtime there), the\n"
+	  "same charged there (preempt), yields to it (yield_to(); EEVDF\n"
+	  "profiles, on CFS it sleeps), or sleeps until the wakee passed\n"
+	  "its block; experimental: at a one-way hand-off it writes on\n"
+	  "up to its next wakeup, then hands over (after that wakeup:\n"
+	  "writeon, before it: writeon-pre) (docs/replay.md, \"Hand-offs\")" },
 	{ "channels", "auto|off|strict", RUN_OPTS_MODEL, set_channels, .help =
 	  "pipes and sockets from the syscall events, where the\n"
 	  "trace has them (auto: a traced sleep in a read or write is slept\n"

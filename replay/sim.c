@@ -658,6 +658,8 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 
 		if (how == MODEL_PREV_RUNNABLE && next != prev)
 			pt->st = SIM_QUEUED;
+		if (next != prev && pt->wo_wait != WL_NONE)
+			pt->wo_out = true;        /* its write-on ends: see writeon_bound() */
 		if (how != MODEL_PREV_RUNNABLE)
 			pt->pending_cpu = -1;     /* asleep: its wakeup places it */
 	}
@@ -1276,6 +1278,12 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 
 /* ---- a task's own work ----------------------------------------------------- */
 
+/* --handoff writeon or writeon-pre (experimental) */
+static bool writeon(const struct sim *s)
+{
+	return s->cfg.handoff == REPLAY_HANDOFF_WRITEON || s->cfg.handoff == REPLAY_HANDOFF_WRITEON_PRE;
+}
+
 /*
  * replay_config.handoff.  Task @ti, running on @cpu, has reached hand-off WAIT
  * @op (the point where the trace switched it out runnable after waking its
@@ -1294,7 +1302,9 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
  * running, on the same CPU, and once per WAIT (handed_op): if it runs
  * again before Y passed its block (Y not eligible, so not the pick; Y
  * preempted or moved), the old sleep follows; so does it when Y runs on
- * another CPU or sleeps.  1: done (the caller schedules), 0: not.
+ * another CPU or sleeps.  With --handoff writeon*, at a one-way WAIT, no
+ * hand-over here: it writes on (wo_wait, writeon_bound()).  1: done (the
+ * caller schedules), 2: it writes on, 0: neither.
  */
 static int handoff_over(struct sim *s, uint32_t ti, const struct wl_op *op, int cpu, uint64_t now)
 {
@@ -1307,6 +1317,14 @@ static int handoff_over(struct sim *s, uint32_t ti, const struct wl_op *op, int 
 	    t->handed_op == t->op || y->st != SIM_QUEUED || y->cpu != cpu || !y->mt ||
 	    y->waiter != WL_NONE || (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY))
 		return 0;
+	if (writeon(s) && op->aux == WL_WAIT_ONEWAY) {
+		/* it writes on: writeon_bound() ends that */
+		t->wo_wait = t->op;
+		t->wo_out = false;
+		t->wo_woke = false;
+		s->notes[SIM_NOTE_HANDOFF_WRITEON]++;
+		return 2;
+	}
 	r = s->cfg.handoff == REPLAY_HANDOFF_YIELD ? model_yield_to(s->m, cpu, y->mt, now) :
 	    s->cfg.handoff == REPLAY_HANDOFF_SKIP ? model_preempt_for_skip(s->m, cpu, y->mt) :
 		model_preempt_for(s->m, cpu, y->mt, now);
@@ -1315,6 +1333,107 @@ static int handoff_over(struct sim *s, uint32_t ti, const struct wl_op *op, int 
 	t->handed_op = t->op;
 	s->notes[SIM_NOTE_HANDOFF_OVER]++;
 	return 1;
+}
+
+/*
+ * Task @ti sleeps in hand-off WAIT @op (of its wakee @yi) until the wakee has
+ * passed the block the WAIT names; the wakee wakes it (handoff_release()).
+ */
+static int wait_sleep(struct sim *s, int cpu, uint32_t ti, uint32_t yi, const struct wl_op *op,
+		      uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti], *y = &s->tasks[yi];
+
+	y->waiter = ti;
+	y->waiter_op = (uint32_t)op->value;
+	t->st = SIM_BLOCKED;
+	t->waiting = WL_NONE;
+	if (y->st == SIM_RUNNING && y->cpu != cpu && y->cpu >= 0 &&
+	    s->cpus[y->cpu].curr == (int32_t)yi) {
+		/* its reply may be due before its current RUN ends */
+		charge(s, y->cpu, now);
+		if (arm_op_done(s, y->cpu, now))
+			return -1;
+	}
+	return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
+}
+
+/*
+ * --handoff writeon: the dependency of task @ti (current on @cpu) on the
+ * one-way WAIT it wrote on past (wo_wait), checked now, as the WAIT itself
+ * would have: went on if its wakee has passed the block (or cannot: a channel
+ * sleep, another waiter), else it sleeps until then.  -1 error, 0 it goes
+ * on, 1 it slept (the CPU is rescheduled).
+ */
+static int writeon_resolve(struct sim *s, int cpu, uint32_t ti, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	const struct wl_op *op = &s->ops[s->wt[ti].first_op + t->wo_wait];
+	uint32_t yi = op->arg;
+	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
+
+	t->wo_wait = WL_NONE;
+	t->wo_out = false;
+	if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD) {
+		dump_op(s, cpu, now, "wait pid=%d y=%d kind=passed-after-writeon", s->wt[ti].pid,
+			y ? s->wt[yi].pid : -1);
+		return 0;
+	}
+	if (y->st == SIM_BLOCKED && y->chan_asleep) {
+		s->notes[SIM_NOTE_CHAN_WAIT_RELEASED]++;
+		return 0;
+	}
+	if (y->waiter != WL_NONE) {
+		s->notes[SIM_NOTE_HANDOFF_BUSY]++;
+		dump_wait_op(s, cpu, now, ti, yi, "busy", false);
+		return 0;
+	}
+	s->notes[SIM_NOTE_HANDOFF_WAIT]++;
+	dump_op(s, cpu, now, "wait pid=%d y=%d kind=slept-after-writeon", s->wt[ti].pid,
+		s->wt[yi].pid);
+	return wait_sleep(s, cpu, ti, yi, op, now) ? -1 : 1;
+}
+
+/*
+ * --handoff writeon / writeon-pre: task @ti, current on @cpu, wrote on past a
+ * one-way WAIT (wo_wait) and has reached its next wakeup (after it with
+ * writeon, before it with writeon-pre) or its next hand-off WAIT without
+ * leaving its CPU.  The kernel's writer would meet the wakeup preemption
+ * check there again; the pending hand-over is made now if the WAIT's wakee
+ * is still queued behind it on this CPU and has not passed its block (as
+ * --handoff preempt: model_preempt_for(), charged here, for X ran on since
+ * the WAIT's wakeup); else, or when X is picked again, the WAIT's dependency
+ * is checked (writeon_resolve()).  -1 error, 0 X goes on, 1 X left the CPU.
+ */
+static int writeon_bound(struct sim *s, int cpu, uint32_t ti, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	const struct wl_op *op = &s->ops[s->wt[ti].first_op + t->wo_wait];
+	uint32_t yi = op->arg;
+	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
+	uint32_t w = t->wo_wait;
+
+	if (y && y->op <= op->value && y->st == SIM_QUEUED && y->cpu == cpu && y->mt &&
+	    y->waiter == WL_NONE) {
+		int r = model_preempt_for(s->m, cpu, y->mt, now);
+
+		if (r < 0)
+			return -1;
+		if (r > 0) {
+			s->notes[SIM_NOTE_HANDOFF_OVER]++;
+			dump_wait_op(s, cpu, now, ti, yi, "handover", false);
+			if (schedule_ex(s, cpu, MODEL_PREV_RUNNABLE, 0, now))
+				return -1;
+			/*
+			 * Switched out (and maybe back in, its run_ops()
+			 * checked the WAIT then): done.  Picked again at once
+			 * (Y not the pick): the WAIT is checked now.
+			 */
+			if (s->cpus[cpu].curr != (int32_t)ti || t->wo_wait != w || t->wo_out)
+				return 1;
+		}
+	}
+	return writeon_resolve(s, cpu, ti, now);
 }
 
 /*
@@ -1331,6 +1450,31 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 		struct sim_task *t = &s->tasks[ti];
 		const struct wl_op *op = cur_op(s, t, ti);
 
+		if (t->wo_wait != WL_NONE &&
+		    (t->wo_out || (op && (op->kind == WL_OP_WAIT ||
+					  (op->kind == WL_OP_WAKE &&
+					   (t->wo_woke ||
+					    s->cfg.handoff == REPLAY_HANDOFF_WRITEON_PRE)))))) {
+			/*
+			 * The end of a write-on (--handoff writeon*): it left
+			 * its CPU since, or it is at its bound - its next
+			 * WAIT, its next wakeup (writeon-pre) or the one after
+			 * (writeon: the next one was made, and a preemption
+			 * it brought has not come yet).  With a preemption
+			 * on its way it leaves there, runnable, as at a WAIT.
+			 */
+			if (!t->wo_out && model_need_resched(s->m, cpu)) {
+				dump_wait_op(s, cpu, now, ti, s->ops[s->wt[ti].first_op + t->wo_wait].arg,
+					     "preempted", false);
+				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+			}
+			r = t->wo_out ? writeon_resolve(s, cpu, ti, now) : writeon_bound(s, cpu, ti, now);
+			if (r < 0)
+				return -1;
+			if (r > 0)
+				return 0;
+			continue;
+		}
 		if (!op) {
 			if (s->wt[ti].running_at_end && !s->past_end) {
 				/*
@@ -1375,6 +1519,19 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			sim_task_enter_op(s, ti);
 			if (deliver_wake(s, op->arg, cpu, now))
 				return -1;
+			if (t->wo_wait != WL_NONE && !t->wo_out)
+				t->wo_woke = true;
+			if (t->wo_wait != WL_NONE && !t->wo_out && s->cfg.handoff == REPLAY_HANDOFF_WRITEON &&
+			    c->curr == (int32_t)ti && c->other < 0 && !model_need_resched(s->m, cpu)) {
+				/*
+				 * Its next wakeup did not preempt it either:
+				 * the pending hand-over (writeon_bound()).
+				 */
+				if ((r = writeon_bound(s, cpu, ti, now)) < 0)
+					return -1;
+				if (r > 0)
+					return 0;
+			}
 			continue;
 		case WL_OP_FORK:
 			t->op++;
@@ -1413,6 +1570,12 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			switch (handoff_over(s, ti, op, cpu, now)) {
 			case -1:
 				return -1;
+			case 2:
+				/* one-way, --handoff writeon*: it writes on */
+				dump_wait_op(s, cpu, now, ti, yi, "writeon", false);
+				t->op++;
+				sim_task_enter_op(s, ti);
+				continue;
 			case 1:
 				dump_wait_op(s, cpu, now, ti, yi, "handover", false);
 				/* the wait is checked again when it runs next */
@@ -1455,18 +1618,7 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			dump_wait_op(s, cpu, now, ti, yi, "slept", t->handed_op == t->op - 1);
 			if (t->handed_op == t->op - 1)
 				s->notes[SIM_NOTE_HANDOFF_OVER_SLEPT]++;
-			y->waiter = ti;
-			y->waiter_op = (uint32_t)op->value;
-			t->st = SIM_BLOCKED;
-			t->waiting = WL_NONE;
-			if (y->st == SIM_RUNNING && y->cpu != cpu && y->cpu >= 0 &&
-			    s->cpus[y->cpu].curr == (int32_t)yi) {
-				/* its reply may be due before its current RUN ends */
-				charge(s, y->cpu, now);
-				if (arm_op_done(s, y->cpu, now))
-					return -1;
-			}
-			return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
+			return wait_sleep(s, cpu, ti, yi, op, now);
 		}
 		case WL_OP_BLOCK: {
 			uint32_t wi;

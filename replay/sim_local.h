@@ -39,6 +39,9 @@ struct sim_task {
 	uint32_t waiter_op;        /* ... until this task has passed this op */
 	uint32_t released_block;   /* BLOCK before which it woke its waiter (its reply) */
 	uint32_t handed_op;        /* the hand-off WAIT at which it left the CPU to its wakee */
+	uint32_t wo_wait;          /* --handoff writeon*: the one-way WAIT it wrote on past, WL_NONE */
+	bool wo_out;               /* ... and it left its CPU since (its dependency is checked) */
+	bool wo_woke;              /* ... and it made a wakeup since (writeon: its bound) */
 	uint32_t chan_head;        /* its channel wakes delivered early, oldest first */
 	uint32_t chan_tail;        /* (WL_WAKE_CHANNEL; linked by sim.chan_next) */
 	int pending_cpu;           /* a traced migration that found it running: at its next preemption */
@@ -115,6 +118,7 @@ enum sim_note_id {
 	SIM_NOTE_HANDOFF_ONEWAY,
 	SIM_NOTE_HANDOFF_OVER,
 	SIM_NOTE_HANDOFF_OVER_SLEPT,
+	SIM_NOTE_HANDOFF_WRITEON,
 	SIM_NOTE_CHAN_READ_SLEPT,
 	SIM_NOTE_CHAN_WRITE_SLEPT,
 	SIM_NOTE_CHAN_WAKE_READER,

@@ -82,6 +82,8 @@ int replay_handoff_parse(const char *name, enum replay_handoff *out)
 		[REPLAY_HANDOFF_PREEMPT] = "preempt",
 		[REPLAY_HANDOFF_YIELD] = "yield",
 		[REPLAY_HANDOFF_SKIP] = "skip",
+		[REPLAY_HANDOFF_WRITEON] = "writeon",
+		[REPLAY_HANDOFF_WRITEON_PRE] = "writeon-pre",
 	};
 	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
 
@@ -578,6 +580,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->waiter = WL_NONE;
 		t->released_block = WL_NONE;
 		t->handed_op = WL_NONE;
+		t->wo_wait = WL_NONE;
 		t->chan_head = WL_NONE;
 		t->chan_tail = WL_NONE;
 		t->pending_cpu = -1;
@@ -861,6 +864,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",
 	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",
 	[SIM_NOTE_HANDOFF_OVER] = "hand-off waits not slept: the waker, not preempted, left runnable for its wakee queued behind it on its CPU (--handoff skip|preempt|yield; yield on the EEVDF profiles only)",
+	[SIM_NOTE_HANDOFF_WRITEON] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on up to its next wakeup (--handoff writeon|writeon-pre)",
 	[SIM_NOTE_HANDOFF_OVER_SLEPT] = "hand-offs left runnable, then slept: the waker ran again before its wakee had passed the block it waits for (--handoff skip|preempt|yield)",
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",

@@ -75,6 +75,8 @@ enum replay_handoff {
 	REPLAY_HANDOFF_PREEMPT,
 	REPLAY_HANDOFF_YIELD,
 	REPLAY_HANDOFF_SKIP,
+	REPLAY_HANDOFF_WRITEON,
+	REPLAY_HANDOFF_WRITEON_PRE,
 };
 
 /*
@@ -219,7 +221,10 @@ struct replay_config {
 	 * no sched_stat_runtime there; the time to the switch goes to the
 	 * wakee); REPLAY_HANDOFF_SLEEP the
 	 * waker sleeps until the wakee passed the block and wakes it (the
-	 * behaviour before the tenth pass).  See docs/replay.md
+	 * behaviour before the tenth pass); REPLAY_HANDOFF_WRITEON and
+	 * REPLAY_HANDOFF_WRITEON_PRE (experimental) at a one-way WAIT the
+	 * waker writes on up to its next wakeup (after it, before it), then
+	 * hands over, the WAIT's dependency kept.  See docs/replay.md
 	 * ("Hand-offs") and docs/validation-log.md ("Tenth pass").
 	 */
 	enum replay_handoff handoff;
