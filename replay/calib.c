@@ -532,7 +532,8 @@ int calib_build_waker(struct wl_calib *c, const struct wl_workload *wl)
 			} else {
 				continue;
 			}
-			if (w->cpu < 0 || w->waker_cpu < 0 || (w->flags & WL_WAKE_SPURIOUS))
+			if (w->cpu < 0 || w->waker_cpu < 0 || (w->flags & WL_WAKE_SPURIOUS) ||
+			    ops[k + 1].value > CALIB_WAKER_MAX_NS)
 				continue;
 			if (waker_add(&b[x][w->cpu == w->waker_cpu ? CALIB_WAKER_LOCAL :
 					    w->path == WL_PATH_IDLE ? CALIB_WAKER_REMOTE_IDLE :
