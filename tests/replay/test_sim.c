@@ -476,13 +476,15 @@ static struct replay_result *run_dump(const struct wl_workload *wl, struct repla
  * (the model puts the children on idle CPU 1) the simulated locality
  * differs from the trace's for the local forks: with --waker-costs follow
  * each of them adds the drawn difference (25 - 5 = 20 us) to the parent's
- * run before its block; traced (the default) keeps the 5 us.
+ * run before its block; traced (the default) keeps the 5 us.  With a hog
+ * on CPU 1 (@hog) the remote forks wait there behind it and the model puts
+ * the children on CPU 0 instead: each remote one loses the 20 us.
  */
-static uint64_t parent_runs(const char *dump, uint64_t t0, int cpu)
+static uint64_t parent_runs(const char *dump, uint64_t t0, int cpu, int first)
 {
 	uint64_t sum = 0;
 
-	for (int i = 0; i < 40; i += 2) {
+	for (int i = first; i < 40; i += 2) {
 		uint64_t f = t0 + (uint64_t)(i + 1) * MS;
 		uint64_t fork = dump_find(dump, cpu, f, "sched_process_fork");
 		uint64_t out = dump_find(dump, cpu, fork, "sched_switch: task70:70");
@@ -495,17 +497,18 @@ static uint64_t parent_runs(const char *dump, uint64_t t0, int cpu)
 	return sum;
 }
 
-static void test_waker_costs(void)
+static void test_waker_costs_on(bool hog)
 {
 	static struct trace_event ev[512];
 	size_t n = 0;
-	uint64_t t0 = 1 * MS, t = t0, run[3] = { 0 };
+	uint64_t t0 = 1 * MS, t = t0, run[3] = { 0 }, added[3] = { 0 }, removed[3] = { 0 };
+	int cls;
 	const struct wl_calib *c;
 	struct wl_workload *wl;
 	char *dump = NULL;
 
 	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 70, 120);
-	ev[n++] = ev_switch(t, 1, 71, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(t, 1, 71, 'S', 120, hog ? 72 : 0, 120);
 	for (int i = 0; i < 40; i++) {
 		int child = 100 + i, remote = i & 1;
 		uint64_t block;
@@ -514,7 +517,12 @@ static void test_waker_costs(void)
 		ev[n++] = ev_fork(t, 0, 70, child);
 		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t, 0, 70, 0, child, 120, remote);
 		block = t + (remote ? 25 : 5) * US;
-		if (remote) {
+		if (remote && hog) {
+			/* onto CPU 1 busy with hog 72: it runs when 72 is preempted */
+			ev[n++] = ev_switch(block, 0, 70, 'S', 120, 0, 120);
+			ev[n++] = ev_switch(t + 100 * US, 1, 72, 'R', 120, child, 120);
+			ev[n++] = ev_switch(t + 150 * US, 1, child, 'X', 120, 72, 120);
+		} else if (remote) {
 			ev[n++] = ev_switch(t + 20 * US, 1, 0, 'R', 120, child, 120);
 			ev[n++] = ev_switch(block, 0, 70, 'S', 120, 0, 120);
 			ev[n++] = ev_switch(t + 70 * US, 1, child, 'X', 120, 0, 120);
@@ -532,11 +540,12 @@ static void test_waker_costs(void)
 	if (!wl)
 		return;
 	c = wl_calibration(wl);
+	cls = hog ? CALIB_WAKER_REMOTE_BUSY : CALIB_WAKER_REMOTE_IDLE;
 	CHECK_EQ(c->waker[CALIB_WAKER_FORK][CALIB_WAKER_LOCAL].n, 20);
 	CHECK_EQ(c->waker[CALIB_WAKER_FORK][CALIB_WAKER_LOCAL].p50, 5 * US);
-	CHECK_EQ(c->waker[CALIB_WAKER_FORK][CALIB_WAKER_REMOTE_IDLE].n, 20);
-	CHECK_EQ(c->waker[CALIB_WAKER_FORK][CALIB_WAKER_REMOTE_IDLE].p50, 25 * US);
-	CHECK_EQ(calib_draw_waker(c, CALIB_WAKER_FORK, CALIB_WAKER_REMOTE_IDLE, 7, 0, 1), 20 * US);
+	CHECK_EQ(c->waker[CALIB_WAKER_FORK][cls].n, 20);
+	CHECK_EQ(c->waker[CALIB_WAKER_FORK][cls].p50, 25 * US);
+	CHECK_EQ(calib_draw_waker(c, CALIB_WAKER_FORK, cls, 7, 0, 1), 20 * US);
 	for (int m = 0; m < 3; m++) {
 		static const enum replay_waker_costs mode[3] = { REPLAY_WAKER_TRACED,
 			REPLAY_WAKER_PLACED, REPLAY_WAKER_FOLLOW };
@@ -549,18 +558,30 @@ static void test_waker_costs(void)
 		r = run_dump(wl, &rc, &dump);
 		CHECK(r != NULL);
 		if (r) {
-			CHECK_EQ(note_count(r, "wakeups and forks local in the trace, remote"),
-				 m ? 20 : 0);
-			run[m] = parent_runs(dump, t0, 0);
+			added[m] = note_count(r, "wakeups and forks local in the trace, remote");
+			removed[m] = note_count(r, "wakeups and forks remote in the trace, local");
+			run[m] = parent_runs(dump, t0, 0, hog ? 1 : 0);
 			replay_result_free(r);
 		}
 		free(dump);
 		dump = NULL;
 	}
-	/* 20 local forks made remote: 20 x 5 us as traced, 20 x 25 us following */
-	CHECK_EQ(run[0], 20 * 5 * US);
-	CHECK_EQ(run[1], 20 * 25 * US);
-	CHECK_EQ(run[2], 20 * 25 * US);
+	CHECK_EQ(added[0] + removed[0], 0);
+	if (!hog) {
+		/* 20 local forks made remote: 20 x 5 us as traced, 20 x 25 us following */
+		CHECK_EQ(added[1], 20);
+		CHECK_EQ(added[2], 20);
+		CHECK_EQ(run[0], 20 * 5 * US);
+		CHECK_EQ(run[1], 20 * 25 * US);
+		CHECK_EQ(run[2], 20 * 25 * US);
+	} else {
+		/* 20 remote forks made local: 20 x 25 us as traced, 20 x 5 us following */
+		CHECK_EQ(removed[1], 20);
+		CHECK_EQ(removed[2], 20);
+		CHECK_EQ(run[0], 20 * 25 * US);
+		CHECK_EQ(run[1], 20 * 5 * US);
+		CHECK_EQ(run[2], 20 * 5 * US);
+	}
 	wl_free(wl);
 }
 
@@ -2774,7 +2795,8 @@ int main(int argc, char **argv)
 	test_restored_idle_exits();
 	test_pull_before_fork();
 	test_stopper_move_restored();
-	test_waker_costs();
+	test_waker_costs_on(false);
+	test_waker_costs_on(true);
 	test_flush_hold();
 	test_exit_preempt();
 	test_flush_hold_model();
