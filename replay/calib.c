@@ -124,6 +124,8 @@ struct wake_set {
 	uint32_t n;
 };
 
+static int fill_table(struct calib_path *cp, uint64_t *buf, uint64_t k, long double sum);
+
 /* One table from the samples of @ws that @sel picks. */
 static int build_sel(struct calib_path *cp, const struct wake_set *ws,
 		     const struct calib_sel *sel, uint64_t *buf)
@@ -140,6 +142,13 @@ static int build_sel(struct calib_path *cp, const struct wake_set *ws,
 			sum += w->latency;
 		}
 	}
+	return fill_table(cp, buf, k, sum);
+}
+
+/* The table of the @k samples in @buf (sorted here), @sum their sum. */
+static int fill_table(struct calib_path *cp, uint64_t *buf, uint64_t k, long double sum)
+{
+	cp->fallback = -1;
 	if (!k)
 		return 0;
 	if (!(cp->q = malloc(CALIB_Q * sizeof(*cp->q))))
@@ -367,6 +376,11 @@ void calib_release(struct wl_calib *c)
 {
 	if (!c)
 		return;
+	for (int x = 0; x < 2; x++)
+		for (int l = 0; l < 3; l++) {
+			free(c->waker[x][l].q);
+			c->waker[x][l].q = NULL;
+		}
 	for (int p = 0; p < WL_PATH_NR; p++) {
 		free(c->path[p].q);
 		c->path[p].q = NULL;
@@ -466,4 +480,99 @@ uint64_t calib_draw(const struct wl_calib *c, enum wl_path path, enum calib_ctx 
 		    uint32_t task, uint32_t seq)
 {
 	return calib_draw_seeded(c, path, ctx, task, seq, 1);
+}
+
+/* ---- the waker's side (calib.h, wl_calib.waker) -------------------------- */
+
+struct waker_buf {
+	uint64_t *v;
+	uint64_t n, cap;
+	long double sum;
+};
+
+static int waker_add(struct waker_buf *b, uint64_t v)
+{
+	if (b->n == b->cap) {
+		uint64_t cap = b->cap ? 2 * b->cap : 256;
+		uint64_t *nv = realloc(b->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		b->v = nv;
+		b->cap = cap;
+	}
+	b->v[b->n++] = v;
+	b->sum += v;
+	return 0;
+}
+
+int calib_build_waker(struct wl_calib *c, const struct wl_workload *wl)
+{
+	struct waker_buf b[2][3];
+	int ret = -1;
+
+	memset(b, 0, sizeof(b));
+	for (uint32_t ti = 0; ti < wl_nr_tasks(wl); ti++) {
+		const struct wl_task *tk = wl_task(wl, ti);
+		const struct wl_op *ops = wl_task_ops(wl, ti);
+
+		for (uint32_t k = 0; k + 2 < tk->nr_ops; k++) {
+			const struct wl_wake *w;
+			int x;
+
+			if (ops[k + 1].kind != WL_OP_RUN || ops[k + 2].kind != WL_OP_BLOCK)
+				continue;
+			if (ops[k].kind == WL_OP_WAKE) {
+				w = wl_wake(wl, ops[k].arg);
+				x = CALIB_WAKER_TASK;
+			} else if (ops[k].kind == WL_OP_FORK && ops[k].arg < wl_nr_tasks(wl) &&
+				   wl_task(wl, ops[k].arg)->init_wake != WL_NONE) {
+				w = wl_wake(wl, wl_task(wl, ops[k].arg)->init_wake);
+				x = CALIB_WAKER_FORK;
+			} else {
+				continue;
+			}
+			if (w->cpu < 0 || w->waker_cpu < 0 || (w->flags & WL_WAKE_SPURIOUS) ||
+			    ops[k + 1].value > CALIB_WAKER_MAX_NS)
+				continue;
+			if (waker_add(&b[x][w->cpu == w->waker_cpu ? CALIB_WAKER_LOCAL :
+					    w->path == WL_PATH_IDLE ? CALIB_WAKER_REMOTE_IDLE :
+					    CALIB_WAKER_REMOTE_BUSY], ops[k + 1].value))
+				goto out;
+		}
+	}
+	for (int x = 0; x < 2; x++)
+		for (int l = 0; l < 3; l++)
+			if (fill_table(&c->waker[x][l], b[x][l].v, b[x][l].n, b[x][l].sum))
+				goto out;
+	ret = 0;
+out:
+	for (int x = 0; x < 2; x++)
+		for (int l = 0; l < 3; l++)
+			free(b[x][l].v);
+	return ret;
+}
+
+uint64_t calib_draw_waker(const struct wl_calib *c, int ctx, int cls, uint32_t task,
+			  uint32_t seq, uint64_t seed)
+{
+	const struct calib_path *loc, *rem;
+	uint64_t h;
+	unsigned int i;
+
+	if (ctx < 0 || ctx > 1 || cls < CALIB_WAKER_REMOTE_IDLE || cls > CALIB_WAKER_REMOTE_BUSY)
+		return 0;
+	loc = &c->waker[ctx][CALIB_WAKER_LOCAL];
+	rem = &c->waker[ctx][cls];
+	if (ctx == CALIB_WAKER_FORK && (loc->n < CALIB_MIN_SAMPLES || rem->n < CALIB_MIN_SAMPLES)) {
+		loc = &c->waker[CALIB_WAKER_TASK][CALIB_WAKER_LOCAL];
+		rem = &c->waker[CALIB_WAKER_TASK][cls];
+	}
+	if (loc->n < CALIB_MIN_SAMPLES || rem->n < CALIB_MIN_SAMPLES)
+		return 0;
+	/* another salt than the wakee's own cost draws (path < WL_PATH_NR) */
+	h = calib_mix(((uint64_t)task << 32 | seq) ^ ((uint64_t)(WL_PATH_NR + 1 + ctx) << 60) ^
+		      (seed - 1) * 0xd6e8feb86659fd93ull);
+	i = (unsigned int)((h >> 11) % CALIB_Q);
+	return rem->q[i] > loc->q[i] ? rem->q[i] - loc->q[i] : 0;
 }

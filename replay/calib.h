@@ -135,7 +135,30 @@ struct wl_calib {
 	struct calib_bands (*idle_band_cpu)[CALIB_CTX_NR];  /* [nr_cpus] */
 	struct calib_bands idle_band_kind[2][CALIB_CTX_NR];
 	bool any;                    /* at least one mechanical path has samples */
+	/*
+	 * The waker's side (calib_build_waker()): the waker's CPU time from a
+	 * wakeup or fork it did to its next op, when that op is a block (its
+	 * system call returned to sleep: the run is the wakeup's own work and
+	 * the return), by context (CALIB_WAKER_TASK / _FORK) and by the trace's
+	 * locality: [CALIB_WAKER_LOCAL], remote onto an idle CPU, remote onto
+	 * a busy one.  A remote wakeup costs its waker the remote enqueue or
+	 * the wake list's queueing and the IPI (ttwu_queue_wakelist(),
+	 * __smp_call_single_queue(), send_call_function_single_ipi(); on a VM
+	 * a VM exit); the replay keeps that time in the waker's RUN ops.
+	 */
+	struct calib_path waker[2][3];
 };
+
+/*
+ * A waker's run longer than this is not a wakeup's mechanism but the waker's
+ * own work before its block (hackbench's senders: p50 34-147 us local and
+ * remote alike), left out of the waker tables: the remote wakeup's own cost
+ * on the capture machine is under 40 us (the fork tables' p90 ~36 us).
+ */
+#define CALIB_WAKER_MAX_NS 50000u
+enum { CALIB_WAKER_TASK = 0, CALIB_WAKER_FORK = 1 };
+enum { CALIB_WAKER_LOCAL = 0, CALIB_WAKER_REMOTE_IDLE = 1, CALIB_WAKER_REMOTE_BUSY = 2 };
+
 
 /*
  * Build from the wake records (latency and path filled; an idle sample's
@@ -147,6 +170,25 @@ struct wl_calib {
 int calib_build(struct wl_calib *c, const struct wl_wake *wakes, uint32_t n,
 		unsigned int nr_cpus, bool uncontested);
 void calib_release(struct wl_calib *c);
+
+/*
+ * The waker's side tables (wl_calib.waker) from the ops of @wl's tasks: every
+ * WAKE op (a task's own wakeup of a fair task, not spurious) or FORK op whose
+ * next op is a RUN that a BLOCK follows gives that RUN's length.  -1 on
+ * ENOMEM.
+ */
+struct wl_workload;
+int calib_build_waker(struct wl_calib *c, const struct wl_workload *wl);
+/*
+ * The waker's extra CPU time for a remote wakeup of class @cls
+ * (CALIB_WAKER_REMOTE_*) from context @ctx, against a local one: the
+ * difference of the remote and the local table at one quantile, drawn as
+ * calib_draw_seeded() draws (a hash of @task, @seq and @seed), 0 if negative
+ * or when a table has fewer than CALIB_MIN_SAMPLES samples (a fork's tables
+ * fall back to the task ones first).
+ */
+uint64_t calib_draw_waker(const struct wl_calib *c, int ctx, int cls, uint32_t task,
+			  uint32_t seq, uint64_t seed);
 
 enum calib_ctx calib_ctx_of(enum wl_wake_src src);
 /* The context of a wake record: CALIB_CTX_FORK for a forked child's first wakeup. */

@@ -270,6 +270,19 @@ static int set_idle_residency(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_waker_costs(struct run_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "follow"))
+		o->rc.waker_costs = REPLAY_WAKER_FOLLOW;
+	else if (!strcmp(arg, "placed"))
+		o->rc.waker_costs = REPLAY_WAKER_PLACED;
+	else if (!strcmp(arg, "traced"))
+		o->rc.waker_costs = REPLAY_WAKER_TRACED;
+	else
+		return bad(o, "--waker-costs takes traced, placed or follow", arg);
+	return 0;
+}
+
 static int set_channels(struct run_opts *o, const char *arg)
 {
 	if (replay_channels_parse(arg, &o->wo.channels, &o->rc.channel_strict) < 0)
@@ -396,6 +409,15 @@ static const struct run_opt run_opt_table[] = {
 	  "it had been idle: <5, 5-20, 20-50, 50-200, 200-1000, >1000 us;\n"
 	  "adjacent bands merged until each has 20 samples) (default: off;\n"
 	  "measured, not adopted: docs/replay.md, \"Idle residency\")" },
+	{ "waker-costs", "traced|placed|follow", RUN_OPTS_MODEL, set_waker_costs, .help =
+	  "placed: a waker's CPU time after a wakeup or fork loses the\n"
+	  "calibrated cost of a remote wakeup (the IPI, the remote enqueue)\n"
+	  "where the trace's was remote and the simulation's is local, and\n"
+	  "gains it where the trace's was local and the simulation's remote,\n"
+	  "when the simulation put the wakee on another CPU than the trace;\n"
+	  "follow: also when the waker runs on another CPU than traced\n"
+	  "(default: traced: the waker's runs as traced; docs/replay.md,\n"
+	  "\"The waker's side\")" },
 	{ "no-flush-hold", NULL, RUN_OPTS_MODEL, AT(rc.no_flush_hold), .help =
 	  "ablation: a CPU that one traced interrupt queued several\n"
 	  "wakeups onto while idle (a wake-list flush) leaves idle after\n"

@@ -837,6 +837,8 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	t->st = SIM_QUEUED;
 	t->cpu = after.cpu;
 	t->waiting = WL_NONE;
+	s->woke_cpu = after.cpu;     /* waker_cost() */
+	s->woke_idle = was_idle;
 	if (t->standin) {            /* woken otherwise: its stand-in no longer work left */
 		t->standin = false;
 		s->standins_pending--;
@@ -1269,6 +1271,8 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	c->st = SIM_QUEUED;
 	c->cpu = cpu;
 	c->op = 0;
+	s->woke_cpu = cpu;           /* waker_cost() */
+	s->woke_idle = was_idle;
 	sim_task_enter_op(s, ci);
 	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, cpu_pid(s, cpu), now))
 		return -1;
@@ -1437,6 +1441,52 @@ static int writeon_bound(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 }
 
 /*
+ * replay_config.waker_costs.  Task @ti, on @cpu, has just woken or
+ * forked the wakee of wake record @w, which wake_task() / do_fork() put on
+ * s->woke_cpu (-1: no wakeup happened now: early, spurious, not born).  The
+ * trace's waker spent a remote wakeup's cost in the RUN after the wakeup
+ * (the remote enqueue or the wake list's queueing and the IPI:
+ * ttwu_queue_wakelist(), __smp_call_single_queue(),
+ * send_call_function_single_ipi(); a VM exit on a VM): where the simulated
+ * locality differs from the trace's, that RUN loses (traced remote,
+ * simulated local) or gains (traced local, simulated remote) a cost drawn
+ * for the remote class (target idle or busy: the trace's when removed, the
+ * simulation's when added) by calib_draw_waker(), seeded as the other
+ * mechanical costs and the same for every variant.  Only a RUN that follows
+ * the wakeup directly; a removal leaves at least 1 ns of it.  Under
+ * REPLAY_WAKER_PLACED only a wakee the simulation put on another CPU than
+ * the trace's counts; under REPLAY_WAKER_FOLLOW also a waker that runs on
+ * another CPU than the trace's.
+ */
+static void waker_cost(struct sim *s, uint32_t ti, int cpu, int ctx, const struct wl_wake *w)
+{
+	struct sim_task *t = &s->tasks[ti];
+	bool traced_remote, sim_remote;
+	uint64_t d;
+
+	if (s->cfg.waker_costs == REPLAY_WAKER_TRACED || s->woke_cpu < 0 || !w || w->cpu < 0 ||
+	    w->waker_cpu < 0 || t->run_left == 0 ||
+	    (s->cfg.waker_costs == REPLAY_WAKER_PLACED && s->woke_cpu == w->cpu))
+		return;
+	traced_remote = w->cpu != w->waker_cpu;
+	sim_remote = s->woke_cpu != cpu;
+	if (traced_remote == sim_remote)
+		return;
+	if (traced_remote) {
+		d = calib_draw_waker(s->calib, ctx, w->path == WL_PATH_IDLE ?
+				     CALIB_WAKER_REMOTE_IDLE : CALIB_WAKER_REMOTE_BUSY,
+				     w->target, w->seq, s->cfg.seed);
+		t->run_left = t->run_left > d ? t->run_left - d : 1;
+		s->notes[SIM_NOTE_WAKER_COST_REMOVED]++;
+	} else {
+		d = calib_draw_waker(s->calib, ctx, s->woke_idle ? CALIB_WAKER_REMOTE_IDLE :
+				     CALIB_WAKER_REMOTE_BUSY, w->target, w->seq, s->cfg.seed);
+		t->run_left += d;
+		s->notes[SIM_NOTE_WAKER_COST_ADDED]++;
+	}
+}
+
+/*
  * The current task of @cpu executes its ops from where it is, until a RUN op
  * with time left (then its completion is armed), a block or an exit.
  */
@@ -1517,8 +1567,10 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 		case WL_OP_WAKE:
 			t->op++;
 			sim_task_enter_op(s, ti);
+			s->woke_cpu = -1;
 			if (deliver_wake(s, op->arg, cpu, now))
 				return -1;
+			waker_cost(s, ti, cpu, CALIB_WAKER_TASK, &s->wakes[op->arg]);
 			if (t->wo_wait != WL_NONE && !t->wo_out)
 				t->wo_woke = true;
 			if (t->wo_wait != WL_NONE && !t->wo_out && s->cfg.handoff == REPLAY_HANDOFF_WRITEON &&
@@ -1536,8 +1588,12 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 		case WL_OP_FORK:
 			t->op++;
 			sim_task_enter_op(s, ti);
+			s->woke_cpu = -1;
 			if (do_fork(s, op->arg, cpu, s->wt[ti].pid, now))
 				return -1;
+			waker_cost(s, ti, cpu, CALIB_WAKER_FORK, op->arg < s->nr_tasks &&
+				   s->wt[op->arg].init_wake != WL_NONE ?
+				   &s->wakes[s->wt[op->arg].init_wake] : NULL);
 			continue;
 		case WL_OP_COMM:
 			snprintf(t->comm, TRACE_COMM_LEN, "%s", wl_string(s->wl, op->arg));

@@ -124,6 +124,8 @@ enum sim_note_id {
 	SIM_NOTE_CHAN_WAKE_READER,
 	SIM_NOTE_CHAN_WAKE_WRITER,
 	SIM_NOTE_CHAN_WAIT_RELEASED,
+	SIM_NOTE_WAKER_COST_REMOVED,
+	SIM_NOTE_WAKER_COST_ADDED,
 	/* placement_check / state_placement: wakeups, then forks (same order) */
 	SIM_NOTE_PC_WAKE_MATCH,
 	SIM_NOTE_PC_WAKE_AGREE,
@@ -160,6 +162,8 @@ struct sim {
 	int nr_cpus;
 	bool past_end;             /* the loop has passed the trace's last timestamp */
 	uint32_t standins_pending; /* HEV_STANDIN events not fired yet (work left) */
+	int woke_cpu;              /* the CPU wake_task() last put its task on (-1: none) */
+	bool woke_idle;            /* ... and that CPU was idle then */
 	uint64_t end_ts;           /* when the simulation ended (>= the trace's end) */
 
 	struct model *m;

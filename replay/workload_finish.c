@@ -882,6 +882,8 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes, wl->facts.nr_cpus,
 			!b->opt.all_preempt_costs))
 		goto oom;
+	if (calib_build_waker(&wl->calib, wl))
+		goto oom;
 	b->wl = NULL;
 	wl_builder_free(b);
 	return wl;

@@ -141,6 +141,12 @@ enum replay_balance_attach {
 	REPLAY_BALANCE_ATTACH_KERNEL,
 };
 
+enum replay_waker_costs {
+	REPLAY_WAKER_TRACED = 0,
+	REPLAY_WAKER_PLACED,
+	REPLAY_WAKER_FOLLOW,
+};
+
 struct replay_config {
 	/* NULL: the profile for the trace's kernel release, else the default */
 	const struct model_profile *profile;
@@ -176,6 +182,18 @@ struct replay_config {
 	 * on; docs/replay.md, "Idle residency").
 	 */
 	bool idle_residency;
+	/*
+	 * The waker's CPU time after a wakeup or fork follows the simulated
+	 * locality (--waker-costs placed|follow): where the simulation's
+	 * wakeup is local and the trace's remote, the waker's next RUN loses
+	 * a drawn remote cost (calib_draw_waker()); where the simulation's is
+	 * remote and the trace's local, it gains one.  REPLAY_WAKER_PLACED:
+	 * only where the simulation put the wakee on another CPU than the
+	 * trace did; REPLAY_WAKER_FOLLOW: also where the waker itself runs on
+	 * another CPU than in the trace.  REPLAY_WAKER_TRACED (the default):
+	 * the waker's RUN ops as traced (docs/replay.md, "The waker's side").
+	 */
+	enum replay_waker_costs waker_costs;
 	/*
 	 * By default a CPU that a traced interrupt queued several external
 	 * wakeups onto while idle (a wake-list flush: wl_wake.flush_ns)

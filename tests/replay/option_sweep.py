@@ -66,6 +66,8 @@ SINGLE = [
     ("skip-early-blocks", ["--skip-early-blocks"]),
     ("exit-preempt=now", ["--exit-preempt", "now"]),
     ("idle-residency=on", ["--idle-residency", "on"]),
+    ("waker-costs=placed", ["--waker-costs", "placed"]),
+    ("waker-costs=follow", ["--waker-costs", "follow"]),
     ("no-flush-hold", ["--no-flush-hold"]),
     ("idle-pull", ["--idle-pull"]),
     ("channel-wakes", ["--channel-wakes"]),
@@ -131,6 +133,9 @@ PAIRS = [
     ("idle-residency=on+no-costs", ["--idle-residency", "on", "--no-costs"]),
     ("idle-residency=on+no-repair", ["--idle-residency", "on", "--no-repair"]),
     ("no-costs+preempt-costs=all", ["--no-costs", "--preempt-costs", "all"]),
+    ("waker-costs=follow+placement=model", ["--waker-costs", "follow", "--placement", "model"]),
+    ("waker-costs=placed+idle-pull", ["--waker-costs", "placed", "--idle-pull"]),
+    ("waker-costs=follow+no-costs", ["--waker-costs", "follow", "--no-costs"]),
     ("no-sidecar+placement=model", ["--no-sidecar", "--placement", "model"]),
     ("no-sidecar+channels=strict", ["--no-sidecar", "--channels", "strict"]),
     ("hz=100+stop-at-end", ["--hz", "100", "--stop-at-end"]),
@@ -162,7 +167,7 @@ PAIRS = [
                        "--early-wakes", "sleep", "--exit-preempt", "now", "--idle-residency", "on",
                        "--no-flush-hold", "--channel-wakes", "--oneway-no-wait",
                        "--stop-at-end", "--preempt-costs", "all", "--vcpu-pack",
-                       "--balance-attach", "kernel-order"]),
+                       "--balance-attach", "kernel-order", "--waker-costs", "follow"]),
 ]
 
 # The external traces: a subset (their names: run_cases's label).

@@ -17,6 +17,7 @@
 #include "sched.h"     /* model/: struct model_profile, FEAT_NI_RANDOM */
 #include <schedreplay/workload.h>
 
+#include "calib.h"
 #include "check_replay.h"
 #include "text_cell.h"
 
@@ -462,6 +463,126 @@ static struct replay_result *run_dump(const struct wl_workload *wl, struct repla
 	if (!r)
 		fprintf(stderr, "replay: %s\n", err.msg);
 	return r;
+}
+
+/*
+ * The waker's side of a wakeup (docs/replay.md, "The waker's side"): parent
+ * 70 on CPU 0 forks 40 children, 1 ms apart.  The even ones the trace puts
+ * on CPU 0 (local): 70 runs 5 us after the fork and blocks, the child runs
+ * 50 us and exits; the odd ones on idle CPU 1 (remote): 70 runs 25 us after
+ * the fork - the remote activation and the IPI - and blocks.  A hardirq
+ * wakes 70 500 us after each fork.  The calibration keeps the waker's run
+ * per locality (5 and 25 us, 20 samples each).  Under --placement model
+ * (the model puts the children on idle CPU 1) the simulated locality
+ * differs from the trace's for the local forks: with --waker-costs follow
+ * each of them adds the drawn difference (25 - 5 = 20 us) to the parent's
+ * run before its block; traced (the default) keeps the 5 us.  With a hog
+ * on CPU 1 (@hog) the remote forks wait there behind it and the model puts
+ * the children on CPU 0 instead: each remote one loses the 20 us.
+ */
+static uint64_t parent_runs(const char *dump, uint64_t t0, int cpu, int first)
+{
+	uint64_t sum = 0;
+
+	for (int i = first; i < 40; i += 2) {
+		uint64_t f = t0 + (uint64_t)(i + 1) * MS;
+		uint64_t fork = dump_find(dump, cpu, f, "sched_process_fork");
+		uint64_t out = dump_find(dump, cpu, fork, "sched_switch: task70:70");
+
+		CHECK(fork != UINT64_MAX && out != UINT64_MAX);
+		if (fork == UINT64_MAX || out == UINT64_MAX)
+			return 0;
+		sum += out - fork;
+	}
+	return sum;
+}
+
+static void test_waker_costs_on(bool hog)
+{
+	static struct trace_event ev[512];
+	size_t n = 0;
+	uint64_t t0 = 1 * MS, t = t0, run[3] = { 0 }, added[3] = { 0 }, removed[3] = { 0 };
+	int cls;
+	const struct wl_calib *c;
+	struct wl_workload *wl;
+	char *dump = NULL;
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 70, 120);
+	ev[n++] = ev_switch(t, 1, 71, 'S', 120, hog ? 72 : 0, 120);
+	for (int i = 0; i < 40; i++) {
+		int child = 100 + i, remote = i & 1;
+		uint64_t block;
+
+		t += 1 * MS;
+		ev[n++] = ev_fork(t, 0, 70, child);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t, 0, 70, 0, child, 120, remote);
+		block = t + (remote ? 25 : 5) * US;
+		if (remote && hog) {
+			/* onto CPU 1 busy with hog 72: it runs when 72 is preempted */
+			ev[n++] = ev_switch(block, 0, 70, 'S', 120, 0, 120);
+			ev[n++] = ev_switch(t + 100 * US, 1, 72, 'R', 120, child, 120);
+			ev[n++] = ev_switch(t + 150 * US, 1, child, 'X', 120, 72, 120);
+		} else if (remote) {
+			ev[n++] = ev_switch(t + 20 * US, 1, 0, 'R', 120, child, 120);
+			ev[n++] = ev_switch(block, 0, 70, 'S', 120, 0, 120);
+			ev[n++] = ev_switch(t + 70 * US, 1, child, 'X', 120, 0, 120);
+		} else {
+			ev[n++] = ev_switch(block, 0, 70, 'S', 120, child, 120);
+			ev[n++] = ev_switch(block + 50 * US, 0, child, 'X', 120, 0, 120);
+		}
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 500 * US, 0, 0, 0x08, 70, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 500 * US, 0, 0, 0x08, 70, 120, 0);
+		ev[n++] = ev_switch(t + 510 * US, 0, 0, 'R', 120, 70, 120);
+	}
+	ev[n++] = ev_switch(t + 1 * MS, 0, 70, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	c = wl_calibration(wl);
+	cls = hog ? CALIB_WAKER_REMOTE_BUSY : CALIB_WAKER_REMOTE_IDLE;
+	CHECK_EQ(c->waker[CALIB_WAKER_FORK][CALIB_WAKER_LOCAL].n, 20);
+	CHECK_EQ(c->waker[CALIB_WAKER_FORK][CALIB_WAKER_LOCAL].p50, 5 * US);
+	CHECK_EQ(c->waker[CALIB_WAKER_FORK][cls].n, 20);
+	CHECK_EQ(c->waker[CALIB_WAKER_FORK][cls].p50, 25 * US);
+	CHECK_EQ(calib_draw_waker(c, CALIB_WAKER_FORK, cls, 7, 0, 1), 20 * US);
+	for (int m = 0; m < 3; m++) {
+		static const enum replay_waker_costs mode[3] = { REPLAY_WAKER_TRACED,
+			REPLAY_WAKER_PLACED, REPLAY_WAKER_FOLLOW };
+		struct replay_config rc;
+		struct replay_result *r;
+
+		replay_config_default(&rc);
+		rc.placement = REPLAY_PLACEMENT_MODEL;
+		rc.waker_costs = mode[m];
+		r = run_dump(wl, &rc, &dump);
+		CHECK(r != NULL);
+		if (r) {
+			added[m] = note_count(r, "wakeups and forks local in the trace, remote");
+			removed[m] = note_count(r, "wakeups and forks remote in the trace, local");
+			run[m] = parent_runs(dump, t0, 0, hog ? 1 : 0);
+			replay_result_free(r);
+		}
+		free(dump);
+		dump = NULL;
+	}
+	CHECK_EQ(added[0] + removed[0], 0);
+	if (!hog) {
+		/* 20 local forks made remote: 20 x 5 us as traced, 20 x 25 us following */
+		CHECK_EQ(added[1], 20);
+		CHECK_EQ(added[2], 20);
+		CHECK_EQ(run[0], 20 * 5 * US);
+		CHECK_EQ(run[1], 20 * 25 * US);
+		CHECK_EQ(run[2], 20 * 25 * US);
+	} else {
+		/* 20 remote forks made local: 20 x 25 us as traced, 20 x 5 us following */
+		CHECK_EQ(removed[1], 20);
+		CHECK_EQ(removed[2], 20);
+		CHECK_EQ(run[0], 20 * 25 * US);
+		CHECK_EQ(run[1], 20 * 5 * US);
+		CHECK_EQ(run[2], 20 * 5 * US);
+	}
+	wl_free(wl);
 }
 
 /*
@@ -2674,6 +2795,8 @@ int main(int argc, char **argv)
 	test_restored_idle_exits();
 	test_pull_before_fork();
 	test_stopper_move_restored();
+	test_waker_costs_on(false);
+	test_waker_costs_on(true);
 	test_flush_hold();
 	test_exit_preempt();
 	test_flush_hold_model();
