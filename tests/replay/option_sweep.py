@@ -136,6 +136,7 @@ PAIRS = [
     ("waker-costs=follow+placement=model", ["--waker-costs", "follow", "--placement", "model"]),
     ("waker-costs=placed+idle-pull", ["--waker-costs", "placed", "--idle-pull"]),
     ("waker-costs=follow+no-costs", ["--waker-costs", "follow", "--no-costs"]),
+    ("waker-costs=follow+handoff=writeon", ["--waker-costs", "follow", "--handoff", "writeon"]),
     ("no-sidecar+placement=model", ["--no-sidecar", "--placement", "model"]),
     ("no-sidecar+channels=strict", ["--no-sidecar", "--channels", "strict"]),
     ("hz=100+stop-at-end", ["--hz", "100", "--stop-at-end"]),
