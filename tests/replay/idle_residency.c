@@ -24,16 +24,13 @@
 #include <schedreplay/error.h>
 #include <schedreplay/workload.h>
 
+#include "sample_cell.h"
+
 #include "calib.h"
 
 static const uint64_t band_lo_us[] = { 0, 5, 20, 50, 200, 1000 };
 #define NB (sizeof(band_lo_us) / sizeof(band_lo_us[0]))
 #define NCTX (CALIB_CTX_NR + 1)    /* contexts, then all of them */
-
-struct cell {
-	uint64_t *v;
-	size_t n, cap;
-};
 
 /* [kind: 0 traced, 1 restored][context][band] */
 struct table {
@@ -48,40 +45,6 @@ static int band_of(uint32_t idle_ns)
 		if ((uint64_t)idle_ns >= band_lo_us[b] * 1000)
 			return b;
 	return 0;
-}
-
-static int add(struct cell *c, uint64_t v)
-{
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 64;
-		uint64_t *nv = realloc(c->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		c->v = nv;
-		c->cap = cap;
-	}
-	c->v[c->n++] = v;
-	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* nearest rank, as calib.c */
-static double q_us(const struct cell *c, double p)
-{
-	size_t r = (size_t)(p * (double)c->n + 0.999999999);
-
-	if (r < 1)
-		r = 1;
-	if (r > c->n)
-		r = c->n;
-	return (double)c->v[r - 1] / 1000.0;
 }
 
 static void print(const char *name, struct table *t)
@@ -102,7 +65,7 @@ static void print(const char *name, struct table *t)
 
 				if (!c->n)
 					continue;
-				qsort(c->v, c->n, sizeof(*c->v), cmp_u64);
+				cell_sort(c);
 				if (b == NB)
 					snprintf(band, sizeof(band), "unknown");
 				else if (b == NB - 1)
@@ -114,7 +77,7 @@ static void print(const char *name, struct table *t)
 						 (unsigned long long)band_lo_us[b + 1]);
 				printf("%-28s %-8s %-8s %-10s %6zu %8.1f %8.1f %8.1f\n", name, kind[k],
 				       x == CALIB_CTX_NR ? "all" : calib_ctx_name((enum calib_ctx)x),
-				       band, c->n, q_us(c, 0.10), q_us(c, 0.50), q_us(c, 0.90));
+				       band, c->n, cell_q_us(c, 0.10), cell_q_us(c, 0.50), cell_q_us(c, 0.90));
 			}
 		}
 }
@@ -160,8 +123,8 @@ int main(int argc, char **argv)
 
 			if (w->path != WL_PATH_IDLE)
 				continue;
-			if (add(&one.c[k][x][b], w->latency) || add(&one.c[k][NCTX - 1][b], w->latency) ||
-			    add(&all.c[k][x][b], w->latency) || add(&all.c[k][NCTX - 1][b], w->latency)) {
+			if (cell_add(&one.c[k][x][b], w->latency) || cell_add(&one.c[k][NCTX - 1][b], w->latency) ||
+			    cell_add(&all.c[k][x][b], w->latency) || cell_add(&all.c[k][NCTX - 1][b], w->latency)) {
 				fprintf(stderr, "out of memory\n");
 				return 1;
 			}

@@ -26,48 +26,12 @@
 #include <schedreplay/error.h>
 #include <schedreplay/workload.h>
 
-struct cell {
-	uint64_t *v;
-	size_t n, cap;
-};
+#include "sample_cell.h"
 
 /* [ctx: 0 task, 1 fork][0 local, 1 remote][target 0 idle, 1 busy, 2 all][end 0 blk, 1 oth, 2 all] */
 struct table {
 	struct cell c[2][2][3][3];
 };
-
-static int add(struct cell *c, uint64_t v)
-{
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 64;
-		uint64_t *nv = realloc(c->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		c->v = nv;
-		c->cap = cap;
-	}
-	c->v[c->n++] = v;
-	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double q_us(const struct cell *c, double p)
-{
-	size_t r = (size_t)(p * (double)c->n + 0.999999999);
-
-	if (r < 1)
-		r = 1;
-	if (r > c->n)
-		r = c->n;
-	return (double)c->v[r - 1] / 1000.0;
-}
 
 static void print(const char *name, struct table *t)
 {
@@ -82,10 +46,10 @@ static void print(const char *name, struct table *t)
 
 					if (!c->n)
 						continue;
-					qsort(c->v, c->n, sizeof(*c->v), cmp_u64);
+					cell_sort(c);
 					printf("%-24s %-5s %-5s %-4s %-6s %7zu %8.1f %8.1f %8.1f %8.1f %8.1f\n",
-					       name, ctx[x], tg[g], end[e], loc[l], c->n, q_us(c, 0.10),
-					       q_us(c, 0.25), q_us(c, 0.50), q_us(c, 0.75), q_us(c, 0.90));
+					       name, ctx[x], tg[g], end[e], loc[l], c->n, cell_q_us(c, 0.10),
+					       cell_q_us(c, 0.25), cell_q_us(c, 0.50), cell_q_us(c, 0.75), cell_q_us(c, 0.90));
 				}
 }
 
@@ -105,7 +69,7 @@ static int add_all(struct table *t, int x, int l, int g, int e, uint64_t v)
 
 	for (int i = 0; i < 2; i++)
 		for (int j = 0; j < 2; j++)
-			if (add(&t->c[x][l][gs[i]][es[j]], v))
+			if (cell_add(&t->c[x][l][gs[i]][es[j]], v))
 				return -1;
 	return 0;
 }
