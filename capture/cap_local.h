@@ -76,6 +76,12 @@ int cap_trace_on(struct cap_trace *t, bool on);
 int cap_trace_mark(struct cap_trace *t, const char *text);
 /* Stop the streamers, drain what is left, close the files. */
 int cap_trace_stop_streams(struct cap_trace *t, struct sr_error *err);
+/*
+ * The errno of a CPU's stream that failed while recording (a full disk, a
+ * write error), 0 if none; *@cpu its CPU.  The recording loop ends the
+ * recording on it (cap_trace_stop_streams() then reports it).
+ */
+int cap_trace_stream_failed(const struct cap_trace *t, int *cpu);
 int cap_trace_nr_cpus(const struct cap_trace *t);
 int cap_trace_page_size(const struct cap_trace *t);
 const char *cap_trace_cpu_file(const struct cap_trace *t, int cpu);

@@ -42,7 +42,8 @@ struct cap_stream {
 	pthread_t thread;
 	bool started;
 	uint64_t bytes;
-	int error;                 /* errno of a failed read/write, 0 if none */
+	atomic_int error;          /* errno of a failed read/write, 0 if none (the
+				      recording loop polls it: cap_trace_stream_failed()) */
 };
 
 struct cap_trace {
@@ -379,6 +380,20 @@ int cap_trace_start_streams(struct cap_trace *t, const char *prefix, struct sr_e
 			return -1;
 		}
 		s->started = true;
+	}
+	return 0;
+}
+
+int cap_trace_stream_failed(const struct cap_trace *t, int *cpu)
+{
+	for (int c = 0; t->streams && c < t->nr_cpus; c++) {
+		int e = atomic_load(&t->streams[c].error);
+
+		if (e) {
+			if (cpu)
+				*cpu = c;
+			return e;
+		}
 	}
 	return 0;
 }

@@ -570,7 +570,11 @@ static int setup_procs(struct session *s, struct sr_error *err)
 	return 0;
 }
 
-/* Wait for the end: every command exited, the duration elapsed, or a signal. */
+/*
+ * Wait for the end: every command exited, the duration elapsed, a signal,
+ * or a CPU's stream failed (checked each second at the latest: a disk that
+ * filled ends the recording then, not at the duration's end).
+ */
 static void wait_for_end(struct session *s)
 {
 	const struct cap_options *opt = s->opt;
@@ -586,11 +590,16 @@ static void wait_for_end(struct session *s)
 	for (;;) {
 		double now = now_s(), left = 1.0;
 		struct timespec ts;
-		int sig;
+		int sig, cpu = -1, e;
 
 		if (s->nr_procs && cap_procs_reap(s->procs, s->nr_procs, now - s->t_start) ==
 					   (int)s->nr_procs)
 			break;
+		if ((e = cap_trace_stream_failed(s->t, &cpu))) {
+			cap_log(opt, true, "CPU %d: streaming failed (%s): ending the recording early",
+				cpu, strerror(e));
+			break;
+		}
 		if (deadline) {
 			if (now >= deadline)
 				break;

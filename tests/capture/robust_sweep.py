@@ -635,6 +635,14 @@ def env_cases(sweep):
                                            "hb=sh -c 'while :; do /bin/true; done'"],
                  wrap=ns_wrap("mkdir -p {dir}/full && mount -t tmpfs -o size=32k none {dir}/full"),
                  expect_rc=(1,), msg="No space left"),
+            # the disk fills while recording: the recording ends then (within
+            # a second of the failed write), not at -d's end (120 s, over the
+            # sweep's --timeout: a hang before the fix)
+            Case("env/full-tmpfs-ends-early", ["-o", "{dir}/full/out.dat", "-d", "120", "-b",
+                                               "64", "-g",
+                                               "hb=sh -c 'while :; do /bin/true; done'"],
+                 wrap=ns_wrap("mkdir -p {dir}/full && mount -t tmpfs -o size=32k none {dir}/full"),
+                 expect_rc=(1,), msg="No space left"),
             Case("env/full-tmpfs-write", ["-o", "{dir}/full/out.dat", "-d", "0.3", "-b", "64",
                                           "--", "true"],
                  wrap=ns_wrap("mkdir -p {dir}/full && mount -t tmpfs -o size=180k none "
