@@ -29,7 +29,10 @@ owed CPU).  One cycle per receiver block (a switch-out not runnable, the receive
 Printed per side: the cycles by class (block eligible / delayed then zeroed at a pick / delayed
 then requeued; wake onto an empty / non-empty queue; a decision or not; waited queued or picked
 at once), the count, the lag at each stage (p25 p50 p75) and, for the decisions, the class's
-share and its contribution to the mean lag at the check.
+share and its contribution to the mean lag at the check; each stage's flow (mean per cycle, and
+by tenth of the cycles in time) with the mean lag at the check and at the block; per receiver,
+its lag at its first block and its mean lag at block and net flow per cycle in the first and
+the second half of its cycles (the stock it carries, and where it is made).
 Analysis helper, not a test (docs/validation-log.md, "hackbench-shares' receivers, sleep -> wake
 cycle by cycle").
 """
@@ -220,6 +223,33 @@ def flows(C):
         '%6.3f' % (T[-1]['tb'] / 1e9 % 1000) if T else '     -' for T in tenths)))
 
 
+def per_receiver(C):
+    """Each receiver's stock: its lag at its first block, the mean lag at its blocks and the net
+    flow per cycle (the stages summed) in the first and the second half of its cycles."""
+    by = defaultdict(list)
+    for cy in C:
+        by[cy['pid']].append(cy)
+
+    def net(cy):
+        return sum(x for x in (f(cy) for _, f in STAGES) if x is not None)
+    print('  per receiver: cycles, checks, lag at the first block; mean lag at block and net flow '
+          'per cycle, first half | second half (us)')
+    acc = [0.0] * 4
+    for p in sorted(by):
+        L = by[p]
+        h = len(L) // 2
+        A, B = L[:h] or L, L[h:]
+        m = (sum(cy['lb'] for cy in A) / len(A), sum(net(cy) for cy in A) / len(A),
+             sum(cy['lb'] for cy in B) / len(B), sum(net(cy) for cy in B) / len(B))
+        acc = [x + y for x, y in zip(acc, m)]
+        print('    %7d %5d %5d %8.1f   %8.1f %6.2f | %8.1f %6.2f' % (
+            p, len(L), sum('chk' in cy for cy in L), us(L[0]['lb']), us(m[0]), us(m[1]),
+            us(m[2]), us(m[3])))
+    if by:
+        print('    %-7s %5s %5s %8s   %8.1f %6.2f | %8.1f %6.2f' % (
+            'mean', '', '', '', *(us(x / len(by)) for x in acc)))
+
+
 def side(name, R):
     C = [cy for cy in R.cycles if 'tw' in cy]
     print('== %s: %d receiver cycles (block -> wake), %d with a sender -> receiver check' % (
@@ -250,6 +280,7 @@ def side(name, R):
         qs([cy['lin'] - cy['lw'] for cy in A if 'lw' in cy]), qs([cy['wait'] for cy in A]),
         qs([cy['run'] for cy in A if 'run' in cy])))
     flows(C)
+    per_receiver(C)
     print('  lag at the next block by how the previous check went: ')
     for lab, sel in (('checked, rule preempts', lambda cy: cy.get('pre') is True),
                      ('checked, rule does not', lambda cy: cy.get('pre') is False),
