@@ -36,7 +36,6 @@ the second half of its cycles (the stock it carries, and where it is made).
 Analysis helper, not a test (docs/validation-log.md, "hackbench-shares' receivers, sleep -> wake
 cycle by cycle").
 """
-import argparse
 import sys
 from collections import defaultdict
 
@@ -295,15 +294,7 @@ def side(name, R):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('trace')
-    ap.add_argument('dump')
-    ap.add_argument('--group-pid', type=int, required=True)
-    ap.add_argument('--senders', type=int, default=10)
-    ap.add_argument('--base-slice', type=int, default=1400000)
-    ap.add_argument('--tick', type=int, default=4000000)
-    ap.add_argument('--list', type=int, default=0)
-    a = ap.parse_args()
+    a = ss.rebuild_args().parse_args()
     ss.Rebuild = Rebuild
     ops = ss.read_ops(a.dump)
     side('kernel (trace)', ss.rebuild(a.trace, None, a))

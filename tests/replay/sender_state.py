@@ -214,7 +214,9 @@ def kcause(h):
         'migrated' if 'migrated' in h else 'ran'
 
 
-def main():
+def rebuild_args():
+    """The command line of this script and of those built on its rebuild
+    (receiver_lag.py): TRACE.rep DUMP --group-pid PID and the rebuild's knobs."""
     ap = argparse.ArgumentParser()
     ap.add_argument('trace')
     ap.add_argument('dump')
@@ -223,7 +225,11 @@ def main():
     ap.add_argument('--base-slice', type=int, default=1400000)
     ap.add_argument('--tick', type=int, default=4000000)
     ap.add_argument('--list', type=int, default=0)
-    a = ap.parse_args()
+    return ap
+
+
+def main():
+    a = rebuild_args().parse_args()
     ops = read_ops(a.dump)
     K = rebuild(a.trace, None, a)
     R = rebuild(a.dump, ops, a)
