@@ -58,15 +58,28 @@ static void dump_wake_op(struct sim *s, const char *kind, int cpu, uint64_t now,
 		w->waker != WL_NONE && w->waker < s->nr_tasks ? s->wt[w->waker].pid : -1);
 }
 
+/* What a hand-off WAIT's dependency is checked after (wait_check()). */
+enum wait_after {
+	WAIT_AFTER_NONE,       /* the WAIT reached */
+	WAIT_AFTER_HANDOVER,   /* the waker ran again after handing over at it */
+	WAIT_AFTER_WRITEON,    /* the end of a write-on past it (--handoff writeon*) */
+};
+
 /*
- * `wait pid=P y=Y kind=KIND[-after-handover]`: what became of task @ti's
- * hand-off WAIT for task @yi (WL_NONE: none, y=-1)
+ * `wait pid=P y=Y kind=KIND[-after-handover|-after-writeon]`: what became of
+ * task @ti's hand-off WAIT for task @yi (WL_NONE: none, y=-1)
  */
 static void dump_wait_op(struct sim *s, int cpu, uint64_t now, uint32_t ti, uint32_t yi,
-			 const char *kind, bool after_handover)
+			 const char *kind, enum wait_after after)
 {
+	static const char *const suffix[] = {
+		[WAIT_AFTER_NONE] = "",
+		[WAIT_AFTER_HANDOVER] = "-after-handover",
+		[WAIT_AFTER_WRITEON] = "-after-writeon",
+	};
+
 	dump_op(s, cpu, now, "wait pid=%d y=%d kind=%s%s", s->wt[ti].pid,
-		yi != WL_NONE ? s->wt[yi].pid : -1, kind, after_handover ? "-after-handover" : "");
+		yi != WL_NONE ? s->wt[yi].pid : -1, kind, suffix[after]);
 }
 
 /* ---- heap ------------------------------------------------------------- */
@@ -1363,39 +1376,66 @@ static int wait_sleep(struct sim *s, int cpu, uint32_t ti, uint32_t yi, const st
 }
 
 /*
- * --handoff writeon: the dependency of task @ti (current on @cpu) on the
- * one-way WAIT it wrote on past (wo_wait), checked now, as the WAIT itself
- * would have: went on if its wakee has passed the block (or cannot: a channel
- * sleep, another waiter), else it sleeps until then.  -1 error, 0 it goes
- * on, 1 it slept (the CPU is rescheduled).
+ * The dependency of task @ti (current on @cpu) on hand-off WAIT @op, checked
+ * when it reaches the WAIT (@after: WAIT_AFTER_NONE, or _HANDOVER when it
+ * runs again after handing over there) or at the end of a write-on past it
+ * (WAIT_AFTER_WRITEON): it goes on if its wakee has passed the block the
+ * WAIT names (or cannot: a channel sleep stands for that block, another
+ * waiter holds the wakee, a one-way flow under --oneway-no-wait), else it
+ * sleeps until then.  -1 error, 0 it goes on, 1 it slept (the CPU is
+ * rescheduled).
+ */
+static int wait_check(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op,
+		      enum wait_after after, uint64_t now)
+{
+	uint32_t yi = op->arg;
+	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
+
+	if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD) {
+		/* the wakee is past that block already */
+		dump_wait_op(s, cpu, now, ti, y ? yi : WL_NONE, "passed", after);
+		return 0;
+	}
+	if (y->st == SIM_BLOCKED && y->chan_asleep) {
+		/* it sleeps in a channel op: the block the wait stands for */
+		s->notes[SIM_NOTE_CHAN_WAIT_RELEASED]++;
+		return 0;
+	}
+	if (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY) {
+		/*
+		 * Not preempted, in a one-way flow: nothing after this point
+		 * depends on the wakee's work (it never answers), so the
+		 * writer writes on, as the kernel's does
+		 * (replay_config.oneway_no_wait).
+		 */
+		s->notes[SIM_NOTE_HANDOFF_ONEWAY]++;
+		dump_wait_op(s, cpu, now, ti, yi, "oneway", WAIT_AFTER_NONE);
+		return 0;
+	}
+	if (y->waiter != WL_NONE) {
+		s->notes[SIM_NOTE_HANDOFF_BUSY]++;
+		dump_wait_op(s, cpu, now, ti, yi, "busy", WAIT_AFTER_NONE);
+		return 0;
+	}
+	s->notes[SIM_NOTE_HANDOFF_WAIT]++;
+	dump_wait_op(s, cpu, now, ti, yi, "slept", after);
+	if (after == WAIT_AFTER_HANDOVER)
+		s->notes[SIM_NOTE_HANDOFF_OVER_SLEPT]++;
+	return wait_sleep(s, cpu, ti, yi, op, now) ? -1 : 1;
+}
+
+/*
+ * --handoff writeon: the end of task @ti's write-on past a one-way WAIT
+ * (wo_wait): that WAIT's dependency is checked now (wait_check()).
  */
 static int writeon_resolve(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 {
 	struct sim_task *t = &s->tasks[ti];
 	const struct wl_op *op = &s->ops[s->wt[ti].first_op + t->wo_wait];
-	uint32_t yi = op->arg;
-	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
 
 	t->wo_wait = WL_NONE;
 	t->wo_out = false;
-	if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD) {
-		dump_op(s, cpu, now, "wait pid=%d y=%d kind=passed-after-writeon", s->wt[ti].pid,
-			y ? s->wt[yi].pid : -1);
-		return 0;
-	}
-	if (y->st == SIM_BLOCKED && y->chan_asleep) {
-		s->notes[SIM_NOTE_CHAN_WAIT_RELEASED]++;
-		return 0;
-	}
-	if (y->waiter != WL_NONE) {
-		s->notes[SIM_NOTE_HANDOFF_BUSY]++;
-		dump_wait_op(s, cpu, now, ti, yi, "busy", false);
-		return 0;
-	}
-	s->notes[SIM_NOTE_HANDOFF_WAIT]++;
-	dump_op(s, cpu, now, "wait pid=%d y=%d kind=slept-after-writeon", s->wt[ti].pid,
-		s->wt[yi].pid);
-	return wait_sleep(s, cpu, ti, yi, op, now) ? -1 : 1;
+	return wait_check(s, cpu, ti, op, WAIT_AFTER_WRITEON, now);
 }
 
 /*
@@ -1425,7 +1465,7 @@ static int writeon_bound(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 			return -1;
 		if (r > 0) {
 			s->notes[SIM_NOTE_HANDOFF_OVER]++;
-			dump_wait_op(s, cpu, now, ti, yi, "handover", false);
+			dump_wait_op(s, cpu, now, ti, yi, "handover", WAIT_AFTER_NONE);
 			if (schedule_ex(s, cpu, MODEL_PREV_RUNNABLE, 0, now))
 				return -1;
 			/*
@@ -1515,7 +1555,7 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			 */
 			if (!t->wo_out && model_need_resched(s->m, cpu)) {
 				dump_wait_op(s, cpu, now, ti, s->ops[s->wt[ti].first_op + t->wo_wait].arg,
-					     "preempted", false);
+					     "preempted", WAIT_AFTER_NONE);
 				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 			}
 			r = t->wo_out ? writeon_resolve(s, cpu, ti, now) : writeon_bound(s, cpu, ti, now);
@@ -1571,10 +1611,11 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			if (deliver_wake(s, op->arg, cpu, now))
 				return -1;
 			waker_cost(s, ti, cpu, CALIB_WAKER_TASK, &s->wakes[op->arg]);
-			if (t->wo_wait != WL_NONE && !t->wo_out)
-				t->wo_woke = true;
-			if (t->wo_wait != WL_NONE && !t->wo_out && s->cfg.handoff == REPLAY_HANDOFF_WRITEON &&
-			    c->curr == (int32_t)ti && c->other < 0 && !model_need_resched(s->m, cpu)) {
+			if (t->wo_wait == WL_NONE || t->wo_out)
+				continue;
+			t->wo_woke = true;
+			if (s->cfg.handoff == REPLAY_HANDOFF_WRITEON && c->curr == (int32_t)ti &&
+			    c->other < 0 && !model_need_resched(s->m, cpu)) {
 				/*
 				 * Its next wakeup did not preempt it either:
 				 * the pending hand-over (writeon_bound()).
@@ -1620,7 +1661,7 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				 * mechanism.  It leaves runnable now; the wait is
 				 * checked again when it runs next.
 				 */
-				dump_wait_op(s, cpu, now, ti, yi, "preempted", false);
+				dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
 				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 			}
 			switch (handoff_over(s, ti, op, cpu, now)) {
@@ -1628,12 +1669,12 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				return -1;
 			case 2:
 				/* one-way, --handoff writeon*: it writes on */
-				dump_wait_op(s, cpu, now, ti, yi, "writeon", false);
+				dump_wait_op(s, cpu, now, ti, yi, "writeon", WAIT_AFTER_NONE);
 				t->op++;
 				sim_task_enter_op(s, ti);
 				continue;
 			case 1:
-				dump_wait_op(s, cpu, now, ti, yi, "handover", false);
+				dump_wait_op(s, cpu, now, ti, yi, "handover", WAIT_AFTER_NONE);
 				/* the wait is checked again when it runs next */
 				return schedule_ex(s, cpu, MODEL_PREV_RUNNABLE,
 						   s->cfg.handoff == REPLAY_HANDOFF_YIELD ?
@@ -1643,38 +1684,13 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			}
 			t->op++;
 			sim_task_enter_op(s, ti);
-			if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD) {
-				/* the wakee is past that block already */
-				dump_wait_op(s, cpu, now, ti, y ? yi : WL_NONE, "passed",
-					     t->handed_op == t->op - 1);
-				continue;
-			}
-			if (y->st == SIM_BLOCKED && y->chan_asleep) {
-				/* it sleeps in a channel op: the block the wait stands for */
-				s->notes[SIM_NOTE_CHAN_WAIT_RELEASED]++;
-				continue;
-			}
-			if (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY) {
-				/*
-				 * Not preempted, in a one-way flow: nothing after
-				 * this point depends on the wakee's work (it never
-				 * answers), so the writer writes on, as the
-				 * kernel's does (replay_config.oneway_no_wait).
-				 */
-				s->notes[SIM_NOTE_HANDOFF_ONEWAY]++;
-				dump_wait_op(s, cpu, now, ti, yi, "oneway", false);
-				continue;
-			}
-			if (y->waiter != WL_NONE) {
-				s->notes[SIM_NOTE_HANDOFF_BUSY]++;
-				dump_wait_op(s, cpu, now, ti, yi, "busy", false);
-				continue;
-			}
-			s->notes[SIM_NOTE_HANDOFF_WAIT]++;
-			dump_wait_op(s, cpu, now, ti, yi, "slept", t->handed_op == t->op - 1);
-			if (t->handed_op == t->op - 1)
-				s->notes[SIM_NOTE_HANDOFF_OVER_SLEPT]++;
-			return wait_sleep(s, cpu, ti, yi, op, now);
+			r = wait_check(s, cpu, ti, op, t->handed_op == t->op - 1 ?
+				       WAIT_AFTER_HANDOVER : WAIT_AFTER_NONE, now);
+			if (r < 0)
+				return -1;
+			if (r > 0)
+				return 0;
+			continue;
 		}
 		case WL_OP_BLOCK: {
 			uint32_t wi;
