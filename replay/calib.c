@@ -376,8 +376,8 @@ void calib_release(struct wl_calib *c)
 {
 	if (!c)
 		return;
-	for (int x = 0; x < 2; x++)
-		for (int l = 0; l < 3; l++) {
+	for (int x = 0; x < CALIB_WAKER_CTX_NR; x++)
+		for (int l = 0; l < CALIB_WAKER_LOC_NR; l++) {
 			free(c->waker[x][l].q);
 			c->waker[x][l].q = NULL;
 		}
@@ -451,13 +451,23 @@ const struct calib_path *calib_effective_cpu(const struct wl_calib *c, enum wl_p
 	return calib_effective(c, path, ctx);
 }
 
+/*
+ * The quantile index of draw (@task, @seq) under @seed: @salt (a path; the
+ * waker tables take salts above WL_PATH_NR) keeps the draws of one wakeup
+ * from different tables independent.
+ */
+static unsigned int draw_index(uint64_t salt, uint32_t task, uint32_t seq, uint64_t seed)
+{
+	uint64_t h = calib_mix(((uint64_t)task << 32 | seq) ^ (salt << 60) ^
+			       (seed - 1) * 0xd6e8feb86659fd93ull);
+
+	return (unsigned int)((h >> 11) % CALIB_Q);
+}
+
 static uint64_t draw(const struct calib_path *cp, enum wl_path path, uint32_t task, uint32_t seq,
 		     uint64_t seed)
 {
-	uint64_t h = calib_mix(((uint64_t)task << 32 | seq) ^ ((uint64_t)path << 60) ^
-			       (seed - 1) * 0xd6e8feb86659fd93ull);
-
-	return cp->q[(h >> 11) % CALIB_Q];
+	return cp->q[draw_index((uint64_t)path, task, seq, seed)];
 }
 
 uint64_t calib_draw_cpu(const struct wl_calib *c, enum wl_path path, enum calib_ctx ctx,
@@ -508,7 +518,7 @@ static int waker_add(struct waker_buf *b, uint64_t v)
 
 int calib_build_waker(struct wl_calib *c, const struct wl_workload *wl)
 {
-	struct waker_buf b[2][3];
+	struct waker_buf b[CALIB_WAKER_CTX_NR][CALIB_WAKER_LOC_NR];
 	int ret = -1;
 
 	memset(b, 0, sizeof(b));
@@ -541,14 +551,14 @@ int calib_build_waker(struct wl_calib *c, const struct wl_workload *wl)
 				goto out;
 		}
 	}
-	for (int x = 0; x < 2; x++)
-		for (int l = 0; l < 3; l++)
+	for (int x = 0; x < CALIB_WAKER_CTX_NR; x++)
+		for (int l = 0; l < CALIB_WAKER_LOC_NR; l++)
 			if (fill_table(&c->waker[x][l], b[x][l].v, b[x][l].n, b[x][l].sum))
 				goto out;
 	ret = 0;
 out:
-	for (int x = 0; x < 2; x++)
-		for (int l = 0; l < 3; l++)
+	for (int x = 0; x < CALIB_WAKER_CTX_NR; x++)
+		for (int l = 0; l < CALIB_WAKER_LOC_NR; l++)
 			free(b[x][l].v);
 	return ret;
 }
@@ -557,10 +567,10 @@ uint64_t calib_draw_waker(const struct wl_calib *c, int ctx, int cls, uint32_t t
 			  uint32_t seq, uint64_t seed)
 {
 	const struct calib_path *loc, *rem;
-	uint64_t h;
 	unsigned int i;
 
-	if (ctx < 0 || ctx > 1 || cls < CALIB_WAKER_REMOTE_IDLE || cls > CALIB_WAKER_REMOTE_BUSY)
+	if (ctx < 0 || ctx >= CALIB_WAKER_CTX_NR || cls < CALIB_WAKER_REMOTE_IDLE ||
+	    cls > CALIB_WAKER_REMOTE_BUSY)
 		return 0;
 	loc = &c->waker[ctx][CALIB_WAKER_LOCAL];
 	rem = &c->waker[ctx][cls];
@@ -571,8 +581,6 @@ uint64_t calib_draw_waker(const struct wl_calib *c, int ctx, int cls, uint32_t t
 	if (loc->n < CALIB_MIN_SAMPLES || rem->n < CALIB_MIN_SAMPLES)
 		return 0;
 	/* another salt than the wakee's own cost draws (path < WL_PATH_NR) */
-	h = calib_mix(((uint64_t)task << 32 | seq) ^ ((uint64_t)(WL_PATH_NR + 1 + ctx) << 60) ^
-		      (seed - 1) * 0xd6e8feb86659fd93ull);
-	i = (unsigned int)((h >> 11) % CALIB_Q);
+	i = draw_index((uint64_t)(WL_PATH_NR + 1 + ctx), task, seq, seed);
 	return rem->q[i] > loc->q[i] ? rem->q[i] - loc->q[i] : 0;
 }

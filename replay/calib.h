@@ -123,6 +123,11 @@ struct calib_bands {
 /* Group @g's residency range in us: "<20", "20-200", ">200" */
 void calib_bands_name(const struct calib_bands *cb, int g, char *buf, size_t size);
 
+/* The waker tables' axes (wl_calib.waker): context, then the trace's locality. */
+enum { CALIB_WAKER_TASK = 0, CALIB_WAKER_FORK = 1, CALIB_WAKER_CTX_NR };
+enum { CALIB_WAKER_LOCAL = 0, CALIB_WAKER_REMOTE_IDLE = 1, CALIB_WAKER_REMOTE_BUSY = 2,
+       CALIB_WAKER_LOC_NR };
+
 struct wl_calib {
 	struct calib_path path[WL_PATH_NR];
 	struct calib_path ctx[WL_PATH_NR][CALIB_CTX_NR];  /* by waker context */
@@ -146,7 +151,7 @@ struct wl_calib {
 	 * __smp_call_single_queue(), send_call_function_single_ipi(); on a VM
 	 * a VM exit); the replay keeps that time in the waker's RUN ops.
 	 */
-	struct calib_path waker[2][3];
+	struct calib_path waker[CALIB_WAKER_CTX_NR][CALIB_WAKER_LOC_NR];
 };
 
 /*
@@ -156,9 +161,6 @@ struct wl_calib {
  * on the capture machine is under 40 us (the fork tables' p90 ~36 us).
  */
 #define CALIB_WAKER_MAX_NS 50000u
-enum { CALIB_WAKER_TASK = 0, CALIB_WAKER_FORK = 1 };
-enum { CALIB_WAKER_LOCAL = 0, CALIB_WAKER_REMOTE_IDLE = 1, CALIB_WAKER_REMOTE_BUSY = 2 };
-
 
 /*
  * Build from the wake records (latency and path filled; an idle sample's
