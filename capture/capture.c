@@ -570,6 +570,14 @@ static int setup_procs(struct session *s, struct sr_error *err)
 	return 0;
 }
 
+void cap_add_stop_signals(sigset_t *set)
+{
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+}
+
 /*
  * Wait for the end: every command exited, the duration elapsed, a signal,
  * or a CPU's stream failed (checked each second at the latest: a disk that
@@ -583,10 +591,7 @@ static void wait_for_end(struct session *s)
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
+	cap_add_stop_signals(&set);
 	for (;;) {
 		double now = now_s(), left = 1.0;
 		struct timespec ts;
@@ -624,15 +629,17 @@ static bool abort_requested(void)
 {
 	struct timespec zero = { 0, 0 };
 	sigset_t set;
-	int sig;
 
 	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
-	sig = sigtimedwait(&set, NULL, &zero);
-	return sig > 0;
+	cap_add_stop_signals(&set);
+	return sigtimedwait(&set, NULL, &zero) > 0;
+}
+
+/* The error of a capture whose files a signal stopped (abort_requested()). */
+static void set_not_written(const struct session *s, struct sr_error *err)
+{
+	sr_error_set(err, EINTR, "%s: %s not written", s->interrupted ? "interrupted twice" :
+		     "interrupted while finishing", s->opt->output);
 }
 
 static json_t *proc_json(const struct session *s, size_t i)
@@ -900,8 +907,7 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	if (cap_trace_read_stats(s->t, s->stats, err) < 0)
 		goto out;
 	if (s->aborted || abort_requested()) {
-		sr_error_set(err, EINTR, "%s: %s not written", s->interrupted ? "interrupted twice" :
-			     "interrupted while finishing", opt->output);
+		set_not_written(s, err);
 		goto out;
 	}
 	for (int cpu = 0; cpu < n; cpu++)
@@ -1025,8 +1031,7 @@ aborted:
 	/* a signal while the files were written (a second one, or the first
 	 * after the recording had ended): none of them stays */
 	unlink(opt->output);
-	sr_error_set(err, EINTR, "%s: %s not written", s->interrupted ? "interrupted twice" :
-		     "interrupted while finishing", opt->output);
+	set_not_written(s, err);
 out:
 	json_decref(funcs);
 	json_decref(load_start);

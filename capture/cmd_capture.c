@@ -239,10 +239,7 @@ int cmd_capture(int argc, char **argv)
 	 * the recording as SIGINT does: its default action killed the capture
 	 * with its instance, cgroups and workloads left behind. */
 	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGQUIT);
+	cap_add_stop_signals(&block);
 	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	/* A write to a stderr pipe whose reader is gone (| head) or past

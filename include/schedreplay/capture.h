@@ -17,6 +17,7 @@
 #ifndef SCHEDREPLAY_CAPTURE_H
 #define SCHEDREPLAY_CAPTURE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -89,8 +90,15 @@ void cap_group_release(struct cap_group *g);
 int cap_validate(const struct cap_options *opt, struct sr_error *err);
 
 /*
- * Run one capture. SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGCHLD must be
- * blocked in every thread of the caller, and SIGPIPE and SIGXFSZ ignored
+ * Add to @set the signals that end a recording: SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT (the caller of cap_run() blocks them with SIGCHLD; the session
+ * takes them with sigtimedwait()).
+ */
+void cap_add_stop_signals(sigset_t *set);
+
+/*
+ * Run one capture. The stop signals (cap_add_stop_signals()) and SIGCHLD
+ * must be blocked in every thread of the caller, and SIGPIPE and SIGXFSZ ignored
  * (cmd_capture does both); the first SIGINT/SIGTERM/SIGHUP/SIGQUIT ends the
  * recording early and the files are still written, one while they are
  * written stops the writing (no OUT). Returns 0 on success (@res filled), -1
