@@ -272,13 +272,7 @@ static int set_idle_residency(struct run_opts *o, const char *arg)
 
 static int set_waker_costs(struct run_opts *o, const char *arg)
 {
-	if (!strcmp(arg, "follow"))
-		o->rc.waker_costs = REPLAY_WAKER_FOLLOW;
-	else if (!strcmp(arg, "placed"))
-		o->rc.waker_costs = REPLAY_WAKER_PLACED;
-	else if (!strcmp(arg, "traced"))
-		o->rc.waker_costs = REPLAY_WAKER_TRACED;
-	else
+	if (replay_waker_costs_parse(arg, &o->rc.waker_costs) < 0)
 		return bad(o, "--waker-costs takes traced, placed or follow", arg);
 	return 0;
 }

@@ -123,6 +123,21 @@ int replay_balance_attach_parse(const char *name, enum replay_balance_attach *ou
 	return 0;
 }
 
+int replay_waker_costs_parse(const char *name, enum replay_waker_costs *out)
+{
+	static const char *const names[] = {
+		[REPLAY_WAKER_TRACED] = "traced",
+		[REPLAY_WAKER_PLACED] = "placed",
+		[REPLAY_WAKER_FOLLOW] = "follow",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_waker_costs)i;
+	return 0;
+}
+
 int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out)
 {
 	static const char *const names[] = {

@@ -308,7 +308,10 @@ void replay_config_default(struct replay_config *cfg);
  * -1 (outputs unchanged) for anything else.
  */
 int replay_channels_parse(const char *name, enum wl_channels *wl, bool *strict);
-/* "sleep", "preempt", "yield", "skip" -> *out; -1 (out unchanged) for anything else. */
+/*
+ * "sleep", "preempt", "yield", "skip", "writeon", "writeon-pre" -> *out; -1
+ * (out unchanged) for anything else.
+ */
 int replay_handoff_parse(const char *name, enum replay_handoff *out);
 /* "sample", "nosample", "nocost" -> *out; -1 (out unchanged) for anything else. */
 int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out);
@@ -316,6 +319,8 @@ int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out);
 int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out);
 /* "trace-order", "kernel-order" -> *out; -1 (out unchanged) for anything else. */
 int replay_balance_attach_parse(const char *name, enum replay_balance_attach *out);
+/* "traced", "placed", "follow" -> *out; -1 (out unchanged) for anything else. */
+int replay_waker_costs_parse(const char *name, enum replay_waker_costs *out);
 
 /* The profile a configuration resolves to for @wl, and why (static text). */
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,
