@@ -423,6 +423,9 @@ static const struct run_opt run_opt_table[] = {
 	{ "channel-wakes", NULL, RUN_OPTS_MODEL, AT(rc.channel_wakes), .help =
 	  "a reader with several writers is woken by whichever writer\n"
 	  "comes first here, not the trace's (docs/replay.md)" },
+	{ "channel-races", NULL, RUN_OPTS_MODEL, AT(rc.channel_races), .help =
+	  "--channel-wakes, and a writer's wake that raced with its\n"
+	  "reader's sleep in the trace is re-paired too (docs/replay.md)" },
 	{ "oneway-no-wait", NULL, RUN_OPTS_MODEL, AT(rc.oneway_no_wait), .help =
 	  "a waker the model does not preempt in a one-way flow writes\n"
 	  "on instead of waiting for its wakee (docs/replay.md)" },

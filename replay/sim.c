@@ -1126,14 +1126,19 @@ static uint32_t block_wake(const struct sim *s, uint32_t ti, uint32_t k)
 	return s->block_wake ? s->block_wake[g] : s->ops[g].arg;
 }
 
+/* Wake @wi is re-paired (WL_WAKE_CHANNEL, or a race of a channel pair: channel_races). */
+static bool chan_wake_of(const struct sim *s, uint32_t wi)
+{
+	return (s->wakes[wi].flags & WL_WAKE_CHANNEL) || (s->chan_race && s->chan_race[wi]);
+}
+
 /* Wakes @a and @b of task @ti end sleeps of one kind, both of a channel. */
 static bool chan_pairable(const struct sim *s, uint32_t ti, uint32_t a, uint32_t b)
 {
 	const struct wl_op *ops = &s->ops[s->wt[ti].first_op];
 	uint32_t ka, kb;
 
-	if (!s->block_wake || a == b || !(s->wakes[a].flags & WL_WAKE_CHANNEL) ||
-	    !(s->wakes[b].flags & WL_WAKE_CHANNEL))
+	if (!s->block_wake || a == b || !chan_wake_of(s, a) || !chan_wake_of(s, b))
 		return false;
 	ka = s->wake_block[a];
 	kb = s->wake_block[b];
@@ -1157,7 +1162,7 @@ static void chan_push(struct sim *s, uint32_t wi)
 {
 	struct sim_task *t = &s->tasks[s->wakes[wi].target];
 
-	if (!s->block_wake || !(s->wakes[wi].flags & WL_WAKE_CHANNEL))
+	if (!s->block_wake || !chan_wake_of(s, wi))
 		return;
 	s->chan_next[wi] = WL_NONE;
 	if (t->chan_tail == WL_NONE)
@@ -1176,7 +1181,7 @@ static uint32_t chan_take_early(struct sim *s, uint32_t ti, uint32_t k, uint32_t
 {
 	struct sim_task *t = &s->tasks[ti];
 
-	if (!s->block_wake || !(s->wakes[wi].flags & WL_WAKE_CHANNEL))
+	if (!s->block_wake || !chan_wake_of(s, wi))
 		return wi;
 	while (t->chan_head != WL_NONE) {
 		uint32_t e = t->chan_head;

@@ -115,6 +115,7 @@ enum sim_note_id {
 	SIM_NOTE_PULL_AT_IDLE,
 	SIM_NOTE_PULL_DROPPED,
 	SIM_NOTE_CHANNEL_REPAIRED,
+	SIM_NOTE_CHANNEL_RACES,
 	SIM_NOTE_HANDOFF_ONEWAY,
 	SIM_NOTE_HANDOFF_OVER,
 	SIM_NOTE_HANDOFF_OVER_SLEPT,
@@ -180,6 +181,9 @@ struct sim {
 				      NULL without replay_config.channel_wakes */
 	uint32_t *wake_block;      /* per wake: the op (task-relative) of the BLOCK it ends */
 	uint32_t *chan_next;       /* per wake: the next in its target's chan_head list */
+	uint8_t *chan_race;        /* per wake, replay_config.channel_races: a race wake
+				      (WL_WAKE_ON_CPU) of a channel pair, re-paired as
+				      WL_WAKE_CHANNEL wakes are; NULL without the option */
 	uint32_t *pulls;           /* tasks with a pull_cpu (may hold stale entries) */
 	uint32_t nr_pulls, cap_pulls;
 	uint32_t handoff_wakes;    /* hand-off wakeups so far (their cost draws) */

@@ -400,6 +400,54 @@ static void dump_stat_runtime(void *ctx, int cpu, uint32_t id, uint64_t runtime,
 
 /* ---- set-up ------------------------------------------------------------- */
 
+static int cmp_key(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * replay_config.channel_races: a wake that ended a sleep of its target while
+ * racing with it (WL_WAKE_ON_CPU | WL_WAKE_ENDS_BLOCK; the extraction leaves
+ * those out of WL_WAKE_CHANNEL) is re-paired like a channel wake when its
+ * (target, waker) pair has channel wakes: in the kernel the reader's sleep
+ * on its pipe or socket ends at whichever writer's wake_up of the wait
+ * queue comes first, whether or not that writer raced with the reader's
+ * schedule().  Counted in SIM_NOTE_CHANNEL_RACES.
+ */
+static int sim_mark_channel_races(struct sim *s)
+{
+	uint32_t nw = wl_nr_wakes(s->wl);
+	uint64_t *keys = malloc((nw ? nw : 1) * sizeof(*keys));
+	size_t n = 0;
+
+	s->chan_race = calloc(nw ? nw : 1, sizeof(*s->chan_race));
+	if (!keys || !s->chan_race) {
+		free(keys);
+		return -1;
+	}
+	for (uint32_t w = 0; w < nw; w++)
+		if (s->wakes[w].flags & WL_WAKE_CHANNEL)
+			keys[n++] = (uint64_t)s->wakes[w].target << 32 | s->wakes[w].waker;
+	qsort(keys, n, sizeof(*keys), cmp_key);
+	for (uint32_t w = 0; w < nw; w++) {
+		const struct wl_wake *wk = &s->wakes[w];
+		uint64_t key = (uint64_t)wk->target << 32 | wk->waker;
+
+		if ((wk->flags & (WL_WAKE_ON_CPU | WL_WAKE_ENDS_BLOCK)) !=
+		    (WL_WAKE_ON_CPU | WL_WAKE_ENDS_BLOCK) ||
+		    (wk->flags & (WL_WAKE_SPURIOUS | WL_WAKE_NEW | WL_WAKE_CHANNEL)) ||
+		    wk->src != WL_SRC_TASK || wk->waker == WL_NONE || s->wake_block[w] == WL_NONE ||
+		    !n || !bsearch(&key, keys, n, sizeof(*keys), cmp_key))
+			continue;
+		s->chan_race[w] = 1;
+		s->notes[SIM_NOTE_CHANNEL_RACES]++;
+	}
+	free(keys);
+	return 0;
+}
+
 /* replay_config.channel_wakes: the trace's pairing of wakes and the BLOCKs they end. */
 static int sim_bind_blocks(struct sim *s)
 {
@@ -430,7 +478,7 @@ static int sim_bind_blocks(struct sim *s)
 			s->wake_block[op->arg] = k;
 		}
 	}
-	return 0;
+	return s->cfg.channel_races ? sim_mark_channel_races(s) : 0;
 }
 
 /*
@@ -516,7 +564,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	    !(s->tasks = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*s->tasks))) ||
 	    !(s->cpus = calloc((size_t)s->nr_cpus, sizeof(*s->cpus))) ||
 	    !(s->early = calloc(wl_nr_wakes(wl) + 1, 1)) ||
-	    (s->cfg.channel_wakes && sim_bind_blocks(s)) ||
+	    ((s->cfg.channel_wakes || s->cfg.channel_races) && sim_bind_blocks(s)) ||
 	    sim_chans_init(&s->chans, wl_nr_channels(wl), s->nr_tasks))
 		goto oom;
 	for (uint32_t i = 0; i < s->chans.nr; i++) {
@@ -720,6 +768,7 @@ static void sim_release(struct sim *s)
 	free(s->block_wake);
 	free(s->wake_block);
 	free(s->chan_next);
+	free(s->chan_race);
 	sim_chans_release(&s->chans);
 	free(s->pulls);
 	free(s->heap);
@@ -877,6 +926,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_BW_THROTTLE_PICKS] = "picks of a task from a throttled hierarchy: it runs until its next reschedule (the kernel: until its return to user space), then waits in limbo for the unthrottle",
 	[SIM_NOTE_WORK_STUCK] = "past the trace end, tasks were runnable with no event left to run them: the simulation stopped there with work left (a simulation bug: please report it)",
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",
+	[SIM_NOTE_CHANNEL_RACES] = "wakes of a reader with several writers that raced with its sleep in the trace, re-paired as its other writers' wakes (--channel-races)",
 	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",
 	[SIM_NOTE_WAKER_COST_REMOVED] = "wakeups and forks remote in the trace, local in the simulation: the waker's run after it lost a drawn remote cost (--waker-costs follow; docs/replay.md, \"The waker's side\")",
 	[SIM_NOTE_WAKER_COST_ADDED] = "wakeups and forks local in the trace, remote in the simulation: the waker's run after it gained a drawn remote cost (--waker-costs follow)",

@@ -221,6 +221,16 @@ struct replay_config {
 	 */
 	bool channel_wakes;
 	/*
+	 * channel_wakes, and: a reader's wake that the trace shows racing with
+	 * its sleep (WL_WAKE_ON_CPU: the writer's waking came while the reader
+	 * was still going to sleep on its CPU) from one of its channel writers is
+	 * a channel wake too - the kernel's pipe_write()/sock_def_readable()
+	 * wakes the reader's wait queue whichever writer it is, racing or not.
+	 * Off by default: docs/validation-log.md ("hackbench-chan-run2's p95:
+	 * a stall of the readers and its backlog").
+	 */
+	bool channel_races;
+	/*
 	 * A hand-off WAIT in a one-way flow (WL_WAIT_ONEWAY) is not slept
 	 * when the model did not preempt the waker: the waker goes on with its
 	 * work, as the kernel's writer does.  Off by default: see

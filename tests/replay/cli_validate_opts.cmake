@@ -24,6 +24,7 @@ foreach(case
     "small-hackbench|--no-repair" "small-hackbench|--stop-at-end"
     "small-nowaking|--no-flush-hold" "small-nowaking|--oneway-no-wait"
     "small-nowaking|--channel-wakes" "small-nowaking|--state-placement"
+    "small-chan|--channel-races"
     "small-chan|--channels;strict" "small-hackbench|--idle-residency;on"
     "small-hackbench|--balance-attach;kernel-order")
   string(REPLACE "|" ";" parts "${case}")

@@ -71,6 +71,7 @@ SINGLE = [
     ("no-flush-hold", ["--no-flush-hold"]),
     ("idle-pull", ["--idle-pull"]),
     ("channel-wakes", ["--channel-wakes"]),
+    ("channel-races", ["--channel-races"]),
     ("oneway-no-wait", ["--oneway-no-wait"]),
     ("state-placement", ["--state-placement"]),
     ("state-placement-wakes", ["--state-placement-wakes"]),
@@ -166,7 +167,7 @@ PAIRS = [
                                              "--early-wakes", "sleep"]),
     ("everything-on", ["--placement", "model", "--channels", "strict", "--handoff", "sleep",
                        "--early-wakes", "sleep", "--exit-preempt", "now", "--idle-residency", "on",
-                       "--no-flush-hold", "--channel-wakes", "--oneway-no-wait",
+                       "--no-flush-hold", "--channel-wakes", "--channel-races", "--oneway-no-wait",
                        "--stop-at-end", "--preempt-costs", "all", "--vcpu-pack",
                        "--balance-attach", "kernel-order", "--waker-costs", "follow"]),
 ]

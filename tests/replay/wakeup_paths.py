@@ -7,7 +7,7 @@ Usage:
   trace-cmd report -t -i T.dat > T.rep
   schedreplay replay [--seed N] --dump-events T.dump T.dat
   wakeup_paths.py --samples T.samples [--group pipe|all [--comm C]] [--start waking|wakeup]
-                  [--band 35 75] T.rep [T.dump ...]
+                  [--band 35 75] [--buckets LIST] [--ahead] [--cpu-bins MS] T.rep [T.dump ...]
 
 The group's tasks are the pids of the samples whose cgroup ends in /GROUP.  Each sample (the
 latency definition of docs/report.md: the first sched_waking, or sched_wakeup_new, of a task not
@@ -27,6 +27,14 @@ With --buckets LIST (e.g. 5,10,20,50) every input also gets a table of the sampl
 coarse class - preempt/queued (behind the current, or behind other switches) x local/remote,
 idle, early (the stand-in in a dump), new, moved - and by latency bucket (us): the split of a
 percentile's miss (docs/validation-log.md, "hackbench-shares-run2's p50, path by path").
+With --ahead, for the samples in the band by that class: what the target CPU ran between the
+wakeup and the switch-in (mean us per sample) - runs of group tasks begun by an early-marked
+sample's switch-in (a dump's stand-ins queued behind each other), other runs of the group's
+tasks, other groups' tasks, idle - and how many group tasks were switched in first.  With
+--cpu-bins MS, each CPU's time by bins of MS ms from the group's first switch-in: the share run
+by the group's tasks, by others, idle (a stall of the group on one CPU).  Both are checked on
+dumps by ctest replay_wakeup_paths_ahead (wakeup_paths_check.py: the classes add up to the
+wait, the shares to 100).
 The trace file's own samples are matched to report's (its latency, with the switches out of
 idle the reader restores); in the trace an untraced switch is inferred where a CPU's buffer
 shows another current task.  Both inputs are text in the `trace-cmd report` line shape.
@@ -42,11 +50,12 @@ from sched_text import PID, SWITCH, TCPU, events, first
 EARLY_NS = 500
 
 
-def classify(path, pids, start):
+def classify(path, pids, start, cpu_hist=None):
     """start: 'sched_waking', or 'sched_wakeup' for a trace without sched_waking (the measured
     interval then starts at sched_wakeup, docs/report.md; local/remote is then the CPU of the
     sched_wakeup, the waker's unless the target CPU's wake list ran it)."""
     curr = defaultdict(int)
+    hist = defaultdict(list)   # per CPU: (ts, pid switched in)
     pend = {}
     nsw = defaultdict(int)
     slept = defaultdict(int)
@@ -54,6 +63,7 @@ def classify(path, pids, start):
 
     def switch(ts, cpu, prev, state, nxt):
         nsw[cpu] += 1
+        hist[cpu].append((ts, nxt))
         if state[0] in 'SD':
             slept[prev] = ts
         d = pend.get(nxt)
@@ -70,7 +80,8 @@ def classify(path, pids, start):
             else:
                 k = 'queued_behind_%s_%s' % ('1' if n == 1 else '2+', loc)
             res.append(dict(pid=nxt, t0=d['t0'], lat=ts - d['t0'], early=d['early'],
-                            k=('new:' if d['new'] else '') + k))
+                            k=('new:' if d['new'] else '') + k, cpu=cpu, t1=ts,
+                            cur=d['cur'], waker_cpu=d['waker_cpu']))
         curr[cpu] = nxt
 
     for ts, _, cpu, shown, ev, fl in events(path):
@@ -94,7 +105,95 @@ def classify(path, pids, start):
         elif ev == 'sched_switch':
             m = SWITCH.search(fl)
             switch(ts, cpu, int(m.group(2)), m.group(3), int(m.group(5)))
+    ahead(res, hist, pids)
+    if cpu_hist is not None:
+        cpu_hist.update(hist)
     return res
+
+
+def ahead(res, hist, pids):
+    """Give each sample of @res what its target CPU ran between the wakeup and the switch-in
+    (--ahead): r['ahead'] = {class: ns}, r['nahead'] = the group's tasks switched in first.
+    Classes: 'early' (a run of a group task begun by the switch-in of an early-marked sample),
+    'group' (another run of a group task: the current at the wakeup, or one switched in),
+    'other' (a task of another group), 'idle'."""
+    import bisect
+    early_in = {(r['cpu'], r['t1']) for r in res if r['early']}
+    keys = {c: [t for t, _ in h] for c, h in hist.items()}
+    for r in res:
+        c, t0, t1 = r['cpu'], r['t0'], r['t1']
+        h, ks = hist[c], keys[c]
+        i = bisect.bisect_right(ks, t0) - 1   # the switch that made the current at t0
+        acc, nah = defaultdict(int), 0
+        while i + 1 < len(h) and ks[i + 1] <= t1:
+            a, pid = (t0 if i < 0 or ks[i] < t0 else ks[i]), (h[i][1] if i >= 0 else r['cur'])
+            b = ks[i + 1]
+            if b > a:
+                if pid == 0:
+                    k = 'idle'
+                elif pids is None or pid in pids:
+                    k = 'early' if i >= 0 and (c, ks[i]) in early_in and ks[i] >= t0 else 'group'
+                else:
+                    k = 'other'
+                acc[k] += b - a
+            i += 1
+            if ks[i] < t1 and h[i][1] != 0 and (pids is None or h[i][1] in pids):
+                nah += 1
+        r['ahead'], r['nahead'] = acc, nah
+
+
+def cpu_bins(hist, pids, bin_ns):
+    """Print each CPU's time by bins of @bin_ns from the first switch-in of a group task (on
+    any CPU): the share run by the group's tasks, by other tasks, idle (--cpu-bins).  The time
+    before a CPU's first switch is not counted."""
+    t0 = min((t for h in hist.values() for t, p in h if pids is None or p in pids), default=None)
+    if t0 is None:
+        return
+    end = max(h[-1][0] for h in hist.values() if h)
+    nb = int((end - t0) // bin_ns) + 1
+    print('  each CPU by %g ms from the first switch-in of a group task: group / other / idle %%'
+          % (bin_ns / 1e6))
+    tab = {}
+    for c in sorted(hist):
+        acc = [[0, 0, 0] for _ in range(nb)]
+        h = hist[c]
+        for (a, p), (b, _) in zip(h, h[1:] + [(end, None)]):
+            k = 2 if p == 0 else 0 if (pids is None or p in pids) else 1
+            a = max(a, t0)
+            while a < b:
+                i = int((a - t0) // bin_ns)
+                x = min(b, t0 + (i + 1) * bin_ns)
+                acc[i][k] += x - a
+                a = x
+        tab[c] = acc
+    print('  %5s %8s' % ('bin', 'from ms') + ''.join('%16s' % ('cpu%d' % c) for c in tab))
+    for i in range(nb):
+        cells = []
+        for c in tab:
+            t = sum(tab[c][i])
+            cells.append('%16s' % ('%d/%d/%d' % tuple(round(100 * x / t) for x in tab[c][i])
+                                   if t else '-'))
+        print('  %5d %8.1f' % (i, i * bin_ns / 1e6) + ''.join(cells))
+
+
+def ahead_table(res, lo, hi):
+    """Print, for the samples in [lo, hi) ns, by coarse() class: what their target CPU ran
+    during the wait, mean us per sample by ahead()'s classes, and the group's tasks switched in
+    first (mean)."""
+    by = defaultdict(list)
+    for r in res:
+        if lo <= r['lat'] < hi:
+            by[coarse(r)].append(r)
+    ks = ('early', 'group', 'other', 'idle')
+    print('  the band\'s samples, what the target CPU ran during the wait (mean us per sample):')
+    print('  %-12s %6s %8s' % ('class', 'n', 'wait') + ''.join('%8s' % k for k in ks)
+          + '%9s' % 'g.ahead')
+    for k in sorted(by, key=lambda k: -len(by[k])):
+        v = by[k]
+        n = len(v)
+        print('  %-12s %6d %8.1f' % (k, n, sum(r['lat'] for r in v) / n / 1e3)
+              + ''.join('%8.1f' % (sum(r['ahead'].get(c, 0) for r in v) / n / 1e3) for c in ks)
+              + '%9.2f' % (sum(r['nahead'] for r in v) / n))
 
 
 def coarse(r):
@@ -144,6 +243,13 @@ def main():
                     help='latency band in us (default 35 75)')
     ap.add_argument('--buckets', metavar='LIST',
                     help='also a table by class and latency bucket, edges in us (e.g. 5,10,20,50)')
+    ap.add_argument('--ahead', action='store_true',
+                    help="also, for the band's samples by class, what the target CPU ran during "
+                         "the wait: runs begun by an early-marked sample's switch-in, other runs "
+                         "of the group's tasks, other groups' tasks, idle")
+    ap.add_argument('--cpu-bins', type=float, metavar='MS',
+                    help="also each CPU's time by bins of MS ms from the group's first "
+                         "switch-in: run by the group's tasks, by others, idle")
     ap.add_argument('files', nargs='+', help='trace-cmd report -t text or --dump-events files')
     a = ap.parse_args()
     edges = sorted(float(x) for x in a.buckets.split(',')) if a.buckets else None
@@ -163,7 +269,8 @@ def main():
             head = [f.readline() for _ in range(5)]
         dump = any(line.startswith('[') for line in head)
         # a dump's sched_waking is on the waker's CPU at its sched_wakeup's time
-        res = classify(path, pids, 'sched_waking' if dump else 'sched_' + a.start)
+        hist = {}
+        res = classify(path, pids, 'sched_waking' if dump else 'sched_' + a.start, hist)
         if not dump:   # the trace: report's latencies
             for r in res:
                 r['lat'] = meas.get((r['pid'], r['t0']), -1)
@@ -186,6 +293,10 @@ def main():
                 sum(lo <= r['lat'] < hi and r['early'] for r in by[k]), sum(x >= hi for x in v)))
         if edges:
             bucket_table(res, edges)
+        if a.ahead:
+            ahead_table(res, lo, hi)
+        if a.cpu_bins:
+            cpu_bins(hist, pids, a.cpu_bins * 1e6)
 
 
 if __name__ == '__main__':
