@@ -669,6 +669,83 @@ static void test_reweight_curr(void)
 }
 
 /*
+ * The reweight ratchet (REWEIGHT_PLACE repeated): a running group entity
+ * that update_cfs_group() reweights again and again, with no run in
+ * between, while one sibling Q waits on its queue.  hackbench-shares'
+ * seed-2 stall of the pipe group on CPU 0 (6.5-108 ms after the start; the
+ * stall26 analysis, 2 Dec 2026: the socket group's entity, curr, reweighted
+ * 231 times while the pipe group's waited) is this.  Both weights 512 (full resolution << 10; curr
+ * alternates 512 / 513 as a changing group weight does); units ns of virtual
+ * time.  curr starts at x = V - v = 1 ms, Q at v - V = +1 ms.
+ *
+ * 6.18: each reweight takes curr's lag x (clamped to L = calc_delta_fair(
+ *   max slice 1.4 ms + tick 4 ms) = 5.4 ms x 1024 / 512 = 10.8 ms) and
+ *   re-places it with place_entity(), whose inflation counts curr's weight
+ *   twice: lag' = x (q + 2w) / (q + w) = 1.5 x, placed at V (curr still
+ *   counted in V).  With D = v_Q - v and x = q D / (q + w): D' = w D /
+ *   (q + w) + 1.5 x = 1.25 D, so x grows 1.25x per reweight until the
+ *   clamp, then settles where D = L (q + 2w) / q: x = 1.5 L = 16.2 ms and
+ *   Q at v - V = +16.2 ms: Q is not eligible until curr has run ~16 ms
+ *   without another reweight.
+ * 6.12 (reweight_eevdf()): x' = x w / w' (lag kept): x stays ~1 ms.
+ * The pipe group's figures on CPU 0 (q 486, w 512) are x = 16.37 ms and
+ * Q at +17.1-17.3 ms, the same fixed point: L (q + 2w) / (q + w) and
+ * L w (q + 2w) / (q (q + w)).
+ */
+static void test_reweight_ratchet(void)
+{
+	const char *names[2] = { "6.18", "6.12" };
+
+	for (int k = 0; k < 2; k++) {
+		struct model *m = mk(names[k]);
+		struct cfs_rq *cfs_rq = &m->rqs[0].cfs;
+		struct sched_entity curr, q;
+		u64 v0 = cfs_rq_origin(m, cfs_rq);
+		s64 x[41], qd;
+
+		mkse(&curr, cfs_rq, v0, -1000000, 400000, 1400000);
+		curr.load.weight = 512UL << 10;
+		curr.vprot = curr.vruntime;
+		mkse(&q, cfs_rq, v0, 1000000, 3800000, 1400000);
+		q.load.weight = 512UL << 10;
+		__enqueue_entity(m, cfs_rq, &q);
+		cfs_rq->curr = &curr;
+		cfs_rq->nr_running = 2;
+		update_load_set(&cfs_rq->load, curr.load.weight + q.load.weight);
+		x[0] = (s64)(avg_vruntime(m, cfs_rq) - curr.vruntime);
+		CHECK_EQ_S(x[0], 1000000);
+		for (int i = 1; i <= 40; i++) {
+			reweight_entity(m, cfs_rq, &curr, (i & 1 ? 513UL : 512UL) << 10);
+			x[i] = (s64)(avg_vruntime(m, cfs_rq) - curr.vruntime);
+		}
+		qd = (s64)(q.vruntime - avg_vruntime(m, cfs_rq));
+		CHECK_EQ_U(cfs_rq->nr_running, 2);
+		if (k == 0) {
+			/* 1.25x per reweight below the clamp */
+			for (int i = 1; i <= 4; i++)
+				CHECK_MSG(x[i] * 1000 >= x[i - 1] * 1240 && x[i] * 1000 <= x[i - 1] * 1260,
+					  "6.18: reweight %d: x %lld -> %lld, want x1.25", i,
+					  (long long)x[i - 1], (long long)x[i]);
+			/* the fixed point 1.5 L = 16.2 ms (L 10.78-10.8 ms) */
+			CHECK_MSG(x[40] >= 16100000 && x[40] <= 16250000,
+				  "6.18: x after 40 reweights %lld, want ~16.2 ms", (long long)x[40]);
+			CHECK_MSG(qd >= 16100000 && qd <= 16300000,
+				  "6.18: Q's v - V %lld, want ~16.2 ms", (long long)qd);
+			CHECK(!entity_eligible(cfs_rq, &q));
+		} else {
+			CHECK_MSG(x[40] >= 995000 && x[40] <= 1005000,
+				  "6.12: x after 40 reweights %lld, want ~1 ms", (long long)x[40]);
+			CHECK_MSG(qd >= 995000 && qd <= 1005000,
+				  "6.12: Q's v - V %lld, want ~1 ms", (long long)qd);
+		}
+		__dequeue_entity(m, cfs_rq, &q);
+		cfs_rq->curr = NULL;
+		cfs_rq->nr_running = 0;
+		model_free(m);
+	}
+}
+
+/*
  * Rule (d), a what-if (NEXT_BUDDY is off in every profile: the capture
  * kernel's sched_features bit 5 is 0), switched on in a 6.18 model.  Nice
  * 0: curr A (v +0.6 ms, d +2 ms, protected to v + 5 ms, not eligible), the
@@ -743,6 +820,7 @@ int main(void)
 	test_delayed_winner();
 	test_protect_shrinks_on_wakeup();
 	test_reweight_curr();
+	test_reweight_ratchet();
 	test_next_buddy_whatif();
 	return check_done("wakeup618");
 }
