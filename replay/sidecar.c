@@ -965,6 +965,36 @@ int sidecar_check_trace(const struct sidecar *sc, const struct trace_info *in,
 	return 0;
 }
 
+bool sidecar_cpu_offline(const struct sidecar *sc, int cpu)
+{
+	return sc && cpu >= 0 && cpu < sc->nr_cpus && sc->cpus[cpu].listed &&
+	       !sc->cpus[cpu].online;
+}
+
+int sidecar_last_online_cpu(const struct sidecar *sc, struct sr_error *err)
+{
+	int last = -1, hole = -1;
+
+	for (int c = 0; c < sc->nr_cpus; c++) {
+		if (!sidecar_cpu_offline(sc, c))
+			last = c;
+		else if (hole < 0)
+			hole = c;
+	}
+	if (last < 0) {
+		sr_error_set(err, EINVAL, "%s: cpus.topology lists no online CPU", sc->path);
+		return -1;
+	}
+	if (hole >= 0 && hole < last) {
+		sr_error_set(err, EINVAL, "%s: CPU %d is offline (cpus.topology[%d].online false) "
+			     "but CPU %d above it is online: the replay simulates the online CPUs "
+			     "0..N only, not a machine with a hole (--no-sidecar simulates every "
+			     "CPU of the trace)", sc->path, hole, hole, last);
+		return -1;
+	}
+	return last;
+}
+
 struct sidecar *sidecar_load_for_trace(const char *trace_path, struct sr_error *err)
 {
 	struct sidecar *sc;
