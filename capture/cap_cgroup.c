@@ -411,17 +411,13 @@ int cap_cgroup_remove_run(struct cap_cgroup_host *h, const char *run,
 	return ret;
 }
 
-int cap_cgroup_cleanup_leftovers(const struct cap_options *logopt)
+/* Remove the run directories under @root whose capture is gone. */
+static int cleanup_root(const char *root, const struct cap_options *logopt)
 {
-	struct cap_cgroup_host h;
-	struct sr_error err;
 	struct dirent *de;
 	int removed = 0;
-	DIR *d;
+	DIR *d = opendir(root);
 
-	if (cap_cgroup_detect(&h, &err) < 0)
-		return 0;
-	d = opendir(h.root);
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
@@ -429,14 +425,113 @@ int cap_cgroup_cleanup_leftovers(const struct cap_options *logopt)
 
 		if (!pid || cap_pid_is_capture(pid))
 			continue;
-		if (remove_run_dir(h.root, de->d_name, logopt) == 0) {
-			cap_log(logopt, true, "removed cgroup %s/%s left by a killed capture", h.root,
+		if (remove_run_dir(root, de->d_name, logopt) == 0) {
+			cap_log(logopt, true, "removed cgroup %s/%s left by a killed capture", root,
 				de->d_name);
 			removed++;
 		}
 	}
 	closedir(d);
 	return removed;
+}
+
+int cap_cgroup_cleanup_leftovers(const struct cap_options *logopt)
+{
+	struct cap_cgroup_host h;
+	struct sr_error err;
+	char track[4096];
+	int removed = 0;
+
+	if (cap_cgroup_detect(&h, &err) == 0)
+		removed += cleanup_root(h.root, logopt);
+	if (cap_track_detect(track, sizeof(track)) == 0)
+		removed += cleanup_root(track, logopt);
+	return removed;
+}
+
+/* ---- the tracking cgroup ---- */
+
+int cap_track_detect(char *root, size_t size)
+{
+	char *text = cap_read_file("/proc/self/mountinfo", NULL);
+	char v1[4096] = "";
+	char *line, *save = NULL;
+	int found = -1;
+
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line && found < 0;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char mroot[4096], mnt[4096], fstype[64], opts[1024], path[4200], ctl[1024];
+		const char *sep = strstr(line, " - ");
+
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ... - FSTYPE SOURCE SUPEROPTS" */
+		if (!sep || sscanf(line, "%*s %*s %*s %4095s %4095s", mroot, mnt) != 2 ||
+		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
+			continue;
+		/* the hierarchy's root, and a plain path (no \040 escapes) */
+		if (strcmp(mroot, "/") || strchr(mnt, '\\'))
+			continue;
+		if (!strcmp(fstype, "cgroup2")) {
+			snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
+			if (cap_read_line(path, ctl, sizeof(ctl)) < 0)
+				ctl[0] = '\0';
+			if (has_token(ctl, "cpu") || has_token(ctl, "cpuset"))
+				continue;
+			snprintf(root, size, "%s", mnt);
+			found = 0;
+		} else if (!strcmp(fstype, "cgroup") && !v1[0] && !has_token(opts, "cpu") &&
+			   !has_token(opts, "cpuset") &&
+			   (has_token(opts, "freezer") || has_token(opts, "pids"))) {
+			snprintf(v1, sizeof(v1), "%s", mnt);
+		}
+	}
+	free(text);
+	if (found < 0 && v1[0]) {
+		snprintf(root, size, "%s", v1);
+		found = 0;
+	}
+	return found;
+}
+
+int cap_track_create(const char *root, const char *run, const struct cap_options *logopt,
+		     struct sr_error *err)
+{
+	char path[4096 + 300];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", root, run);
+	r = mkdir(path, 0755);
+	/* as cap_cgroup_create_run(): an existing one is a killed capture's of our pid */
+	if (r < 0 && errno == EEXIST && remove_run_dir(root, run, logopt) == 0) {
+		cap_log(logopt, true, "removed cgroup %s left by a killed capture with the same pid",
+			path);
+		r = mkdir(path, 0755);
+	}
+	if (r < 0) {
+		sr_error_set(err, errno, "cannot create cgroup %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int cap_track_attach(const char *root, const char *run, pid_t pid, struct sr_error *err)
+{
+	char path[4096 + 400], val[32];
+
+	snprintf(path, sizeof(path), "%s/%s/cgroup.procs", root, run);
+	snprintf(val, sizeof(val), "%d", (int)pid);
+	if (cap_write_file(path, val) < 0) {
+		sr_error_set(err, errno, "cannot move pid %d into %s: %s", (int)pid, path,
+			     strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int cap_track_remove(const char *root, const char *run, const struct cap_options *logopt)
+{
+	return remove_run_dir(root, run, logopt);
 }
 
 int cap_cgroup_of_task(const struct cap_cgroup_host *h, pid_t tgid, pid_t tid, char *buf,

@@ -172,6 +172,23 @@ int cap_cgroup_attach(const struct cap_cgroup_host *h, const char *run, const ch
 int cap_cgroup_remove_run(struct cap_cgroup_host *h, const char *run,
 			  const struct cap_options *logopt);
 int cap_cgroup_cleanup_leftovers(const struct cap_options *logopt);
+/*
+ * The tracking cgroup: every workload process is put into <root>/<run> of a
+ * hierarchy without the cpu and cpuset controllers (so its scheduling is
+ * untouched: a cgroup v2 hierarchy whose cgroup.controllers has neither, else
+ * a v1 freezer or pids hierarchy), where its children stay whatever they do
+ * to their environment or process group; --cleanup and the next capture kill
+ * what a SIGKILLed capture's workloads left there, the end of a capture what
+ * its own left.  cap_track_detect(): 0 with @root set, -1 if the host has no
+ * such hierarchy (then only the process group, the subreaper and
+ * CAP_WORKLOAD_ENV find them).
+ */
+int cap_track_detect(char *root, size_t size);
+int cap_track_create(const char *root, const char *run, const struct cap_options *logopt,
+		     struct sr_error *err);
+int cap_track_attach(const char *root, const char *run, pid_t pid, struct sr_error *err);
+/* Kill what is left in <root>/<run> and remove it. Returns 0 or -1. */
+int cap_track_remove(const char *root, const char *run, const struct cap_options *logopt);
 /* The cpu-controller cgroup path of a task as /proc/<pid>/cgroup shows it. */
 int cap_cgroup_of_task(const struct cap_cgroup_host *h, pid_t tgid, pid_t tid,
 		       char *buf, size_t size);

@@ -402,6 +402,8 @@ struct session {
 	struct cap_funcs *funcs;
 	struct cap_cgroup_host cg;
 	bool cg_created;
+	char track[4096];          /* the tracking cgroup's hierarchy (cap_track_detect()) */
+	bool track_created;
 	struct cap_proc *procs;
 	size_t nr_procs;
 	struct cap_cgroup_set *set;   /* per group: what the kernel kept */
@@ -438,6 +440,10 @@ static void session_cleanup(struct session *s)
 	if (s->cg_created) {
 		cap_cgroup_remove_run(&s->cg, s->run, s->opt);
 		s->cg_created = false;
+	}
+	if (s->track_created) {
+		cap_track_remove(s->track, s->run, s->opt);
+		s->track_created = false;
 	}
 	/* reap whatever the subreaper collected */
 	while (waitpid(-1, NULL, WNOHANG) > 0)
@@ -535,6 +541,21 @@ static int setup_procs(struct session *s, struct sr_error *err)
 		if (cap_cgroup_detect(&s->cg, &ignore) < 0)
 			s->cg.version = 0;
 	}
+	/*
+	 * Every workload in the tracking cgroup (cap_local.h): a process that
+	 * clears its environment and leaves its process group is still found
+	 * there after a SIGKILL of the capture.  Without one (no such hierarchy,
+	 * or it cannot be made) the workloads run as before, untracked.
+	 */
+	if (cap_track_detect(s->track, sizeof(s->track)) == 0) {
+		struct sr_error terr = { 0 };
+
+		if (cap_track_create(s->track, s->run, opt, &terr) == 0)
+			s->track_created = true;
+		else
+			cap_log(opt, true, "%s; a workload that leaves its process group may "
+				"outlive a killed capture", terr.msg);
+	}
 	for (i = 0; i < n; i++) {
 		struct cap_proc *p = &s->procs[i];
 		bool shell = false;
@@ -563,6 +584,8 @@ static int setup_procs(struct session *s, struct sr_error *err)
 			return -1;
 		}
 		if (cap_proc_spawn(p, err) < 0)
+			return -1;
+		if (s->track_created && cap_track_attach(s->track, s->run, p->pid, err) < 0)
 			return -1;
 		if (p->group && cap_cgroup_attach(&s->cg, s->run, p->group, p->pid, err) < 0)
 			return -1;

@@ -334,7 +334,8 @@ static const struct run_opt run_opt_table[] = {
 	  "100000 by default; QUOTA_US -1: none, overriding the sidecar's)" },
 	{ "sidecar", "FILE", RUN_OPTS_RUNS, AT(wo.sidecar), .help =
 	  "the capture sidecar (default: TRACE.dat.json if present;\n"
-	  "not with --no-sidecar)" },
+	  "not with --no-sidecar; at most 16 MiB). CPUs it lists offline\n"
+	  "are not simulated; an event on one is an error" },
 	{ "no-sidecar", NULL, RUN_OPTS_RUNS, AT(wo.no_sidecar), .help =
 	  "ignore any sidecar" },
 	{ "seed", "N", RUN_OPTS_RUNS, set_seed, .help =

@@ -142,6 +142,19 @@ static bool sv_close(struct sv_doc *d, struct sv *c, size_t base)
 }
 
 /*
+ * The largest sidecar the loader takes: SIDECAR_MAX_BYTES, at most
+ * SIDECAR_MAX_VALUES JSON values (docs/capture.md).  A real one is about
+ * 150 bytes and 8.4 values per thread of tasks_at_start: 16 MiB is a machine
+ * of about 100 000 threads.  Unbounded, jansson's tree of a 32 MiB file of
+ * small integers took 1.7 GB (a malloc()ed json_t and an array slot per
+ * value, then the sv copy of it); within both limits the peak is 110 MB
+ * for the worst shape (1 M integers and an escape: jansson's parse), 55 MB
+ * for a real 14 MB one (the fast parse).
+ */
+#define SIDECAR_MAX_BYTES (16u << 20)
+#define SIDECAR_MAX_VALUES (1u << 20)
+
+/*
  * The fast parse of the common sidecar: plain ASCII strings (no escapes),
  * integers of up to 18 digits, decimal reals, true/false/null, objects and
  * arrays nested 64 deep, objects of up to 1,024 members, into the tree
@@ -154,7 +167,7 @@ static bool sv_close(struct sv_doc *d, struct sv *c, size_t base)
  * the 0.45 ms that loading the 19 KB sidecar of 1 s of hackbench cost.
  */
 #define FAST_MAX_DEPTH 64
-#define FAST_MAX_BYTES (4u << 20)
+#define FAST_MAX_BYTES SIDECAR_MAX_BYTES
 #define FAST_MAX_MEMBERS 1024   /* bounds the repeated-key scan: 0.5 M compares */
 
 struct fast {
@@ -363,34 +376,67 @@ static bool fast_value(struct fast *s, struct sv *v)
 	}
 }
 
-/*
- * Parse @path into @d with the fast parse: true, or false with @d released
- * (then only jansson decides whether and how the file is valid JSON).
- * A file that is not regular (a FIFO, a pipe) is not read: with @keep_fd
- * its open descriptor is left in *@keep_fd for jansson, since closing it
- * unread lost what a FIFO's writer had written, and opening the path
- * again waited for another writer for ever.
- */
-static bool sv_parse_fast(struct sv_doc *d, const char *path, int *keep_fd)
+/* An upper bound of the JSON values in the bytes seen so far: 1 + commas + open brackets. */
+struct vcount {
+	size_t bytes, values;
+	bool in_str, esc;
+};
+
+/* Count @n more bytes; false when over either limit. */
+static bool vcount_feed(struct vcount *c, const char *p, size_t n)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!c->values)
+		c->values = 1;
+	c->bytes += n;
+	for (size_t i = 0; i < n; i++) {
+		char ch = p[i];
+
+		if (c->in_str) {
+			if (c->esc)
+				c->esc = false;
+			else if (ch == '\\')
+				c->esc = true;
+			else if (ch == '"')
+				c->in_str = false;
+		} else if (ch == '"') {
+			c->in_str = true;
+		} else if (ch == ',' || ch == '[' || ch == '{') {
+			c->values++;
+		}
+	}
+	return c->bytes <= SIDECAR_MAX_BYTES && c->values <= SIDECAR_MAX_VALUES;
+}
+
+/* The one-line error of a file over a limit, from its count. */
+static void vcount_error(const struct vcount *c, const char *path, struct sr_error *err)
+{
+	if (c->bytes > SIDECAR_MAX_BYTES)
+		sr_error_set(err, EFBIG, "%s: %s%zu bytes, over the sidecar maximum of %u MiB",
+			     path, c->values ? "more than " : "", c->bytes, SIDECAR_MAX_BYTES >> 20);
+	else
+		sr_error_set(err, EFBIG, "%s: more than %u JSON values in its first %zu bytes, over "
+			     "the sidecar maximum", path, SIDECAR_MAX_VALUES, c->bytes);
+}
+
+/*
+ * Parse the regular file open at @fd into @d with the fast parse: 1, or 0
+ * with @d released (then only jansson decides whether and how the file is
+ * valid JSON), or -1 with @err set: over a limit (@path names it).
+ */
+static int sv_parse_fast(struct sv_doc *d, int fd, const char *path, struct sr_error *err)
+{
 	struct fast s = { .d = d };
-	bool ok = false;
+	struct vcount vc = { 0 };
+	int ok = 0;
 	struct stat st;
 	size_t size, done = 0;
 
 	memset(d, 0, sizeof(*d));
-	if (fd < 0)
-		return false;
 	/*
-	 * open, fstat, read: stdio's fopen/fseek/ftell/fread took eight system
-	 * calls and a 4 KiB buffer. A file that is not regular, empty, larger
-	 * than FAST_MAX_BYTES or changes size while read is left to jansson.
+	 * fstat, read: stdio's fopen/fseek/ftell/fread took eight system
+	 * calls and a 4 KiB buffer. A file that is empty, larger than
+	 * FAST_MAX_BYTES or changes size while read is left to jansson.
 	 */
-	if (keep_fd && !fstat(fd, &st) && !S_ISREG(st.st_mode)) {
-		*keep_fd = fd;
-		return false;
-	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    st.st_size > (off_t)FAST_MAX_BYTES || !(d->buf = malloc((size_t)st.st_size)))
 		goto out;
@@ -404,6 +450,11 @@ static bool sv_parse_fast(struct sv_doc *d, const char *path, int *keep_fd)
 			goto out;
 		done += (size_t)n;
 	}
+	if (!vcount_feed(&vc, d->buf, size)) {
+		vcount_error(&vc, path, err);
+		ok = -1;
+		goto out;
+	}
 	s.p = d->buf;
 	s.end = d->buf + size;
 	fast_ws(&s);
@@ -413,10 +464,35 @@ static bool sv_parse_fast(struct sv_doc *d, const char *path, int *keep_fd)
 	fast_ws(&s);
 	ok = s.p == s.end;
 out:
-	close(fd);
-	if (!ok)
+	if (ok != 1)
 		sv_doc_release(d);
 	return ok;
+}
+
+/* jansson's reader (json_load_callback()): read(), within the limits */
+struct jread {
+	int fd, error;          /* a read()'s errno */
+	bool over;              /* over a limit: vc says which */
+	struct vcount vc;
+};
+
+static size_t jread_cb(void *buf, size_t len, void *data)
+{
+	struct jread *j = data;
+	ssize_t n;
+
+	do
+		n = read(j->fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		j->error = errno;
+		return (size_t)-1;
+	}
+	if (!vcount_feed(&j->vc, buf, (size_t)n)) {
+		j->over = true;
+		return (size_t)-1;
+	}
+	return (size_t)n;
 }
 
 /* Copy jansson's node @j into @v; strings and keys stay in jansson's tree. */
@@ -514,10 +590,16 @@ static json_t *sv_to_json(const struct sv *v)
 
 json_t *sidecar_json_fast(const char *path)
 {
+	struct sr_error err = { 0 };
 	struct sv_doc d;
 	json_t *j;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
 
-	if (!sv_parse_fast(&d, path, NULL))
+	if (fd < 0)
+		return NULL;
+	ok = sv_parse_fast(&d, fd, path, &err);
+	close(fd);
+	if (ok != 1)
 		return NULL;
 	j = sv_to_json(&d.root);
 	sv_doc_release(&d);
@@ -627,31 +709,56 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 	const struct sv *root, *o, *a, *v;
 	const char *bad = NULL;        /* the first key whose value is not a valid integer */
 	size_t i, len;
-	int fd = -1;                   /* a FIFO's, for jansson (sv_parse_fast()) */
+	struct stat st = { 0 };
+	int fd, fast;
 
 /* ints (pids, CPUs, counts), longs (shares, quotas), and non-negative 64-bit values */
 #define get_int(o, key, dflt) get_int_in(o, key, dflt, INT_MIN, INT_MAX, &bad)
 #define get_long(o, key, dflt) get_int_in(o, key, dflt, LONG_MIN, LONG_MAX, &bad)
 #define get_u63(o, key, dflt) get_int_in(o, key, dflt, 0, LLONG_MAX, &bad)
 
-	if (!sv_parse_fast(&d, path, &fd) &&
-	    !(d.json = fd >= 0 ? json_loadfd(fd, 0, &jerr) : json_load_file(path, 0, &jerr))) {
-		FILE *f = fd >= 0 ? NULL : fopen(path, "r");
-
-		if (fd < 0 && !f) {
-			sr_error_set(err, errno, "%s: %s", path, strerror(errno));
-			return NULL;
-		}
-		if (f)
-			fclose(f);
-		else
-			close(fd);
-		sr_error_set(err, EINVAL, "%s: line %d column %d: %s", path, jerr.line,
-			     jerr.column, jerr.text);
+	/*
+	 * A regular file: the fast parse, else jansson from its start. Anything
+	 * else (a FIFO, a pipe) only through jansson, read once: closing it
+	 * unread lost what a FIFO's writer had written, and opening the path
+	 * again waited for another writer for ever.  Either way within
+	 * SIDECAR_MAX_BYTES and SIDECAR_MAX_VALUES.
+	 */
+	memset(&d, 0, sizeof(d));
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		sr_error_set(err, errno, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fd >= 0)
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > (off_t)SIDECAR_MAX_BYTES) {
+		struct vcount vc = { .bytes = (size_t)st.st_size };
+
+		vcount_error(&vc, path, err);
 		close(fd);
+		return NULL;
+	}
+	fast = S_ISREG(st.st_mode) ? sv_parse_fast(&d, fd, path, err) : 0;
+	if (!fast) {
+		struct jread jr = { .fd = fd };
+
+		if (S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_SET) < 0) {
+			sr_error_set(err, errno, "%s: %s", path, strerror(errno));
+			close(fd);
+			return NULL;
+		}
+		if (!(d.json = json_load_callback(jread_cb, &jr, 0, &jerr))) {
+			if (jr.over)
+				vcount_error(&jr.vc, path, err);
+			else if (jr.error)
+				sr_error_set(err, jr.error, "%s: %s", path, strerror(jr.error));
+			else
+				sr_error_set(err, EINVAL, "%s: line %d column %d: %s", path,
+					     jerr.line, jerr.column, jerr.text);
+			fast = -1;
+		}
+	}
+	close(fd);
+	if (fast < 0)
+		return NULL;
 	root = &d.root;
 	if (d.json && !sv_from_json(&d, d.json, &d.root))
 		NOMEM();
@@ -963,6 +1070,36 @@ int sidecar_check_trace(const struct sidecar *sc, const struct trace_info *in,
 		return -1;
 	}
 	return 0;
+}
+
+bool sidecar_cpu_offline(const struct sidecar *sc, int cpu)
+{
+	return sc && cpu >= 0 && cpu < sc->nr_cpus && sc->cpus[cpu].listed &&
+	       !sc->cpus[cpu].online;
+}
+
+int sidecar_last_online_cpu(const struct sidecar *sc, struct sr_error *err)
+{
+	int last = -1, hole = -1;
+
+	for (int c = 0; c < sc->nr_cpus; c++) {
+		if (!sidecar_cpu_offline(sc, c))
+			last = c;
+		else if (hole < 0)
+			hole = c;
+	}
+	if (last < 0) {
+		sr_error_set(err, EINVAL, "%s: cpus.topology lists no online CPU", sc->path);
+		return -1;
+	}
+	if (hole >= 0 && hole < last) {
+		sr_error_set(err, EINVAL, "%s: CPU %d is offline (cpus.topology[%d].online false) "
+			     "but CPU %d above it is online: the replay simulates the online CPUs "
+			     "0..N only, not a machine with a hole (--no-sidecar simulates every "
+			     "CPU of the trace)", sc->path, hole, hole, last);
+		return -1;
+	}
+	return last;
 }
 
 struct sidecar *sidecar_load_for_trace(const char *trace_path, struct sr_error *err)

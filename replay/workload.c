@@ -19,6 +19,7 @@
  * replays as "blocked and woken at once" when its waker is early.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1998,6 +1999,14 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	if (b->opt.channels != WL_CHANNELS_OFF && !(b->chan = wl_chanb_new()))
 		goto oom;
 	b->sc = sc;
+	b->sc_last_online = -1;
+	/* as facts_finish(): a sidecar without a topology says nothing of the CPUs */
+	if (sc && sc->nr_cpus > 0) {
+		if ((b->sc_last_online = sidecar_last_online_cpu(sc, err)) < 0)
+			goto fail;
+		for (int c = 0; c < sc->nr_cpus; c++)
+			b->sc_offline += sidecar_cpu_offline(sc, c);
+	}
 	b->cg_root = -1;
 	if (b->opt.cgroup_map && wl_cgmap_load(b->opt.cgroup_map, &b->cgmap, err))
 		goto fail;
@@ -2112,6 +2121,34 @@ static int32_t impossible_pid(const struct trace_event *ev)
 	return p[0] >= WL_PID_MAX_LIMIT ? p[0] : p[1] >= WL_PID_MAX_LIMIT ? p[1] : 0;
 }
 
+/*
+ * The first CPU of @ev (its own, a wakeup's target_cpu, a migration's
+ * orig_cpu or dest_cpu) that sidecar @sc lists offline, else -1: the kernel
+ * runs, wakes and migrates nothing there, so such an event contradicts it.
+ */
+static int32_t offline_cpu(const struct sidecar *sc, const struct trace_event *ev)
+{
+	int32_t c[3] = { ev->cpu, -1, -1 };
+
+	switch (ev->type) {
+	case TRACE_EV_SCHED_WAKING:
+	case TRACE_EV_SCHED_WAKEUP:
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		c[1] = ev->u.wakeup.target_cpu;
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		c[1] = ev->u.migrate.orig_cpu;
+		c[2] = ev->u.migrate.dest_cpu;
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < 3; i++)
+		if (sidecar_cpu_offline(sc, c[i]))
+			return c[i];
+	return -1;
+}
+
 int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
 		     struct sr_error *err)
 {
@@ -2134,6 +2171,17 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 			     "CPUs (corrupted data, or a larger machine)",
 			     wl_event_where(ev, where, sizeof(where)),
 			     ev->name ? ev->name : "an event", bad_cpu, TRACE_MAX_CPUS);
+		return -1;
+	}
+	if (b->sc_offline && (bad_cpu = offline_cpu(b->sc, ev)) >= 0) {
+		char where[64];
+
+		sr_error_set(err, EINVAL, "%s: %s at %" PRIu64 ".%09" PRIu64 " s names CPU %d, "
+			     "which sidecar %s lists offline: the CPU came online during the "
+			     "capture or the sidecar is not this trace's (--no-sidecar ignores it)",
+			     wl_event_where(ev, where, sizeof(where)),
+			     ev->name ? ev->name : "an event", ev->ts / 1000000000,
+			     ev->ts % 1000000000, bad_cpu, b->sc->path);
 		return -1;
 	}
 	if (!b->started) {

@@ -97,6 +97,8 @@ struct wl_missing_wake {
 struct wl_builder {
 	struct wl_options opt;
 	const struct sidecar *sc;
+	int sc_last_online;          /* sidecar_last_online_cpu(), -1 without a sidecar */
+	int sc_offline;              /* the sidecar's offline CPUs (all above sc_last_online) */
 	struct wl_workload *wl;
 
 	WL_VEC(struct wl_task) tasks;

@@ -314,9 +314,14 @@ static int facts_finish(struct wl_builder *b)
 	f->sync_tail_ns = hist_median(b->tail_hist, &f->sync_tail_samples);
 
 	if (b->sc && b->sc->nr_cpus > 0) {
-		f->nr_cpus = (unsigned int)b->sc->nr_cpus;
+		/* the online ones: wl_builder_new() refused an offline CPU below one */
+		f->nr_cpus = (unsigned int)b->sc_last_online + 1;
 		f->cpus_src = WL_FACT_SIDECAR;
-		snprintf(f->cpus_how, sizeof(f->cpus_how), "sidecar %s", b->sc->path);
+		if (b->sc_offline)
+			snprintf(f->cpus_how, sizeof(f->cpus_how), "sidecar %.80s, %d CPU(s) "
+				 "offline not simulated", b->sc->path, b->sc_offline);
+		else
+			snprintf(f->cpus_how, sizeof(f->cpus_how), "sidecar %s", b->sc->path);
 	} else if (i->cpus > 0) {
 		f->nr_cpus = (unsigned int)i->cpus;
 		f->cpus_src = WL_FACT_TRACE;

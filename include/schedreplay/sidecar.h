@@ -144,6 +144,17 @@ int sidecar_check_trace(const struct sidecar *sc, const struct trace_info *in,
 
 void sidecar_free(struct sidecar *sc);
 
+/*
+ * Offline CPUs (cpus.topology[].online false: present but not online when
+ * the capture started; the kernel schedules nothing there).  The replay
+ * simulates CPUs 0..sidecar_last_online_cpu(): the online ones.  An offline
+ * CPU below an online one (a hole, e.g. `nosmt`) cannot be left out that way
+ * and is an error (-1 with @err naming it); -1 too when no CPU is online.
+ * sidecar_cpu_offline(): @cpu is listed and offline (@sc may be NULL).
+ */
+int sidecar_last_online_cpu(const struct sidecar *sc, struct sr_error *err);
+bool sidecar_cpu_offline(const struct sidecar *sc, int cpu);
+
 /* Lookups (NULL / -1 when unknown). */
 const struct sidecar_task *sidecar_task(const struct sidecar *sc, int pid);
 const char *sidecar_cgroup_of(const struct sidecar *sc, int pid);

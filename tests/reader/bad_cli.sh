@@ -101,6 +101,38 @@ done
 expect 1 "replay: .*: sidecar $traces/hog-timer.dat.json belongs to another trace" -- \
 	replay --sidecar "$traces/hog-timer.dat.json" "$traces/bw-hogs.dat"
 
+# sidecar size limits (docs/capture.md): a sidecar over 16 MiB, or of more
+# than 1 048 576 JSON values, is refused in one line; jansson's tree of a
+# 32 MiB file of integers took 1.7 GB (exit 0 or killed by the OOM killer).
+# Sparse: the size alone decides.  The values are counted in a regular file
+# (the fast parse) and in a FIFO's stream (jansson's reader) alike.
+mkdir -p "$work/huge"
+ln -sf "$traces/bw-hogs.dat" "$work/huge/bw.dat"
+truncate -s 17M "$work/huge/bw.dat.json"
+expect 1 "bw.dat.json: 17825792 bytes, over the sidecar maximum of 16 MiB" -- replay "$work/huge/bw.dat"
+manyvals() { sed '$d' "$traces/bw-hogs.dat.json"; printf ', "pad": ['; yes 1, | head -n 1100000 | tr -d '\n'; echo '1]}'; }
+manyvals > "$work/huge/many.json"
+expect 1 "many.json: more than 1048576 JSON values in its first [0-9]* bytes, over the sidecar maximum" -- \
+	replay --sidecar "$work/huge/many.json" "$traces/bw-hogs.dat"
+mkfifo "$work/huge/fifo.json"
+manyvals > "$work/huge/fifo.json" 2> /dev/null &
+feeder=$!
+expect 1 "fifo.json: more than 1048576 JSON values in its first [0-9]* bytes, over the sidecar maximum" -- \
+	replay --sidecar "$work/huge/fifo.json" "$traces/bw-hogs.dat"
+kill $feeder 2> /dev/null
+wait $feeder 2> /dev/null
+# a valid sidecar just under the value limit is read (the fast parse and jansson's)
+{ sed '$d' "$traces/bw-hogs.dat.json"; printf ', "pad": ['; yes 1, | head -n 1040000 | tr -d '\n'; echo '1]}'; } > "$work/huge/bw.dat.json"
+sed 's/"pad"/"p\\u0061d"/' "$work/huge/bw.dat.json" > "$work/huge/esc.json"
+for sc in "$work/huge/bw.dat.json" "$work/huge/esc.json"; do
+	if timeout 120 "$sr" replay --sidecar "$sc" "$work/huge/bw.dat" > /dev/null 2> "$work/err"; then
+		echo "ok: a sidecar of 1 040 002 values is read: $sc"
+	else
+		echo "FAIL: a sidecar of 1 040 002 values is refused: $sc:"; cat "$work/err"
+		fails=$((fails + 1))
+	fi
+done
+
 # a directory as --cgroup-map: its read failed and counted as an empty map (exit 0)
 mkdir -p "$work/adir"
 expect 1 "adir: Is a directory" -- replay --cgroup-map "$work/adir" "$traces/small-pipe.dat"

@@ -28,6 +28,56 @@ cpus: +41  \[trace: the highest CPU in the events \+ 1 \(CPU 40\), over the coun
              "${beyond}" "a target_cpu beyond the text's CPU count: the cpus line does not say so")
 file(REMOVE ${t})
 
+# offline CPUs (docs/replay.md, "Machine facts"): a sidecar whose topology
+# lists CPUs 2 and 3 offline simulates CPUs 0-1 only (all 4 were simulated as
+# usable before 2 Dec 2026); an event on an offline CPU, or a wakeup's
+# target_cpu there, contradicts the sidecar: an error naming CPU and sidecar;
+# an offline CPU below an online one (a hole) is an error too
+set(t "${CMAKE_CURRENT_BINARY_DIR}/facts-offline.txt")
+set(sc "${CMAKE_CURRENT_BINARY_DIR}/facts-offline.json")
+function(offline_sidecar online)
+  set(topo "")
+  set(cpu 0)
+  foreach(on ${online})
+    if(NOT topo STREQUAL "")
+      string(APPEND topo ",")
+    endif()
+    string(APPEND topo "{\"cpu\": ${cpu}, \"online\": ${on}}")
+    math(EXPR cpu "${cpu} + 1")
+  endforeach()
+  file(WRITE ${sc} "{\"schema\": \"schedreplay-sidecar\", \"schema_version\": 1, \"trace\": {},
+ \"kernel\": {\"release\": \"6.18.0\"}, \"cpus\": {\"topology\": [${topo}]}, \"tasks_at_start\": []}
+")
+endfunction()
+function(offline_trace target)
+  file(WRITE ${t} "cpus=4
+ t10-10 [000] 0.001000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=t10 next_pid=10 next_prio=120
+ t10-10 [000] 0.001500: sched_waking: comm=t11 pid=11 prio=120 target_cpu=00${target}
+ t10-10 [000] 0.001501: sched_wakeup: comm=t11 pid=11 prio=120 target_cpu=00${target}
+ t10-10 [000] 0.002000: sched_switch: prev_comm=t10 prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=t11 next_pid=11 next_prio=120
+ t11-11 [000] 0.003000: sched_switch: prev_comm=t11 prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+")
+endfunction()
+offline_sidecar("true;true;false;false")
+offline_trace(1)
+replay_run(off --sidecar ${sc} ${t})
+expect_match("\ncpus: +2  \\[sidecar: sidecar [^\n]*facts-offline.json, 2 CPU\\(s\\) offline not simulated\\]\n"
+             "${off}" "a sidecar with CPUs 2-3 offline: the simulation does not have 2 CPUs")
+offline_trace(3)
+execute_process(COMMAND ${SCHEDREPLAY} replay --sidecar ${sc} ${t}
+                OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("rc EQUAL 1" "a wakeup onto an offline CPU: exit ${rc}, not 1: ${e}")
+expect_match("^schedreplay replay: [^\n]*sched_waking at 0\\.001500000 s names CPU 3, which sidecar [^\n]*facts-offline.json lists offline[^\n]*\n$"
+             "${e}" "a wakeup onto an offline CPU: not the one-line error naming CPU 3: ${e}")
+offline_sidecar("true;false;true;true")
+offline_trace(1)
+execute_process(COMMAND ${SCHEDREPLAY} replay --sidecar ${sc} ${t}
+                OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("rc EQUAL 1" "an offline CPU below online ones: exit ${rc}, not 1: ${e}")
+expect_match("^schedreplay replay: [^\n]*facts-offline.json: CPU 1 is offline [^\n]*CPU 3 above it is online[^\n]*\n$"
+             "${e}" "an offline CPU below online ones: not the one-line error: ${e}")
+file(REMOVE ${t} ${sc})
+
 # measured.counts_without_events: the compared counts the trace has not one
 # event of (the text's "untraced"), their relative errors null; small-pipe
 # forks nothing, hog-timer has every compared event
