@@ -709,12 +709,13 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: schedreplay validate [options]\n"
+"usage: schedreplay validate [--markdown | --json | --suggest] [options]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
 "DIR/thresholds.json). Exit 1 if any threshold is exceeded, a trace has no entry, or\n"
 "no trace was validated; FILE's traces missing from DIR are named in a warning.\n"
+"The output is a text table, or one of --markdown, --json and --suggest.\n"
 "\n"
 "  --dir DIR           the traces (default: traces)\n"
 "  --thresholds FILE   the thresholds (default: DIR/thresholds.json)\n"
@@ -823,6 +824,12 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (run_opts_finish(&o) < 0) {
 		ret = SR_EXIT_USAGE;
+		goto out;
+	}
+	/* one output format: --json --markdown printed the markdown, exit 1 */
+	if (markdown + suggest + as_json > 1) {
+		ret = cli_usage("validate", "--markdown, --json and --suggest are three outputs; "
+				"give one of them");
 		goto out;
 	}
 	if (optind != argc) {

@@ -339,6 +339,12 @@ expect_usage "whatif: no built-in machine 'x'" -- whatif --print-machine x
 expect_usage "whatif: --svg-cgroup or --svg-comm, not both" -- whatif --svg-cgroup a --svg-comm b "$pipe"
 expect_usage "validate: --seeds takes 1..15, not '0'" -- validate --seeds 0
 expect_usage "validate: unexpected argument '$pipe'" -- validate "$pipe"
+# --json --markdown printed the markdown (a script reading JSON got a table), and
+# --json --suggest the suggestions: the three outputs are one or another
+for pair in "--json --markdown" "--suggest --json" "--markdown --suggest"; do
+	expect_usage "validate: --markdown, --json and --suggest are three outputs; give one of them" -- \
+		validate $pair --seeds 1 --dir "$work/vempty"
+done
 expect_usage "variants: option '--json' takes no value, not '--json=1'" -- variants --json=1
 expect_usage "capture: --duration takes seconds > 0 (and at most 86400), not 'x'" -- capture --duration x
 expect_usage "capture: --buffer-kb takes 16..4194304, not '1'" -- capture --buffer-kb 1
