@@ -842,8 +842,15 @@ int cmd_validate(int argc, char **argv)
 	/* a trace's entry (or a limit) given twice: jansson kept the last, silently */
 	root = json_load_file(tpath, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		fprintf(stderr, "schedreplay validate: %s:%d: %s\n", cli_esc(tpath), je.line,
-			cli_esc(je.text));
+		const char *open_why = sr_json_open_reason(tpath, &je);
+
+		if (open_why)
+			fprintf(stderr, "schedreplay validate: %s: cannot open: %s%s\n", cli_esc(tpath),
+				cli_esc(open_why), tfile || strcmp(dir, "traces") ? "" :
+				" (the default --dir is ./traces: run it in the source tree, or give --dir)");
+		else
+			fprintf(stderr, "schedreplay validate: %s:%d: %s\n", cli_esc(tpath), je.line,
+				cli_esc(je.text));
 		ret = SR_EXIT_FAIL;
 		goto out;
 	}

@@ -336,6 +336,23 @@ expect_usage "report: bad value 'x' for --by" -- report --by x "$pipe"
 expect_usage "report: ambiguous option '--s' (--" -- report --s x "$pipe"
 expect_usage "replay: --top takes 0..[0-9]* (0: all), not 'x'" -- replay --top x "$pipe"
 expect_usage "whatif: no built-in machine 'x'" -- whatif --print-machine x
+# a JSON input that cannot be opened: jansson's "F:-1:-1: unable to open F: ..."
+# (validate's "F:-1: ..."); a --machine name that is neither built in nor a file
+# did not name the built-in ones; validate run outside the source tree did not
+# say that its default --dir is ./traces
+expect 1 "replay: $work/none.json: cannot open: No such file or directory\$" -- \
+	replay --variants-file "$work/none.json" "$pipe"
+expect 1 "variants: $work/none.json: cannot open: No such file or directory\$" -- \
+	variants --variants-file "$work/none.json"
+expect 1 "whatif: $work/none.json: cannot open: No such file or directory\$" -- \
+	whatif --machine "$work/none.json" "$pipe"
+expect 1 "whatif: one-sockett: no built-in machine (one-socket, two-socket) and no such file\$" -- \
+	whatif --machine one-sockett "$pipe"
+expect 1 "validate: $work/none.json: cannot open: No such file or directory\$" -- \
+	validate --thresholds "$work/none.json"
+(cd "$work" || exit 1; f0=$fails
+ expect 1 "validate: traces/thresholds.json: cannot open: No such file or directory (the default --dir is ./traces: run it in the source tree, or give --dir)" -- validate
+ [ $fails = $f0 ]) || fails=$((fails + 1))
 expect_usage "whatif: --svg-cgroup or --svg-comm, not both" -- whatif --svg-cgroup a --svg-comm b "$pipe"
 expect_usage "validate: --seeds takes 1..15, not '0'" -- validate --seeds 0
 expect_usage "validate: unexpected argument '$pipe'" -- validate "$pipe"
