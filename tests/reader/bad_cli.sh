@@ -333,6 +333,14 @@ expect_usage "replay: one TRACE.dat expected" -- replay
 expect_usage "whatif: a TRACE is needed" -- whatif
 expect_usage "report: no trace file given" -- report
 expect_usage "report: bad value 'x' for --by" -- report --by x "$pipe"
+# ... and says what each option takes ("bad value 'x' for --top" alone did not)
+expect_usage "report: bad value 'x' for --by (it takes comm, pid or cgroup)" -- report --by x "$pipe"
+expect_usage "report: bad value '-1' for --top (it takes a count, 0..2147483647, 0 = all)" -- report --top -1 "$pipe"
+expect_usage "report: bad value 'x' for --pid (it takes a PID, 0..2147483647)" -- report --pid x "$pipe"
+expect_usage "report: bad value 'x' for --start (it takes auto, waking or wakeup)" -- report --start x "$pipe"
+expect_usage "report: bad value 'kb' for --reader (it takes native or libtracecmd)" -- report --reader kb "$pipe"
+expect_usage "report: bad value 'z' for --cgroup-root (it takes a cgroup hierarchy ID, 0..2147483647)" -- \
+	report --cgroup-root z "$pipe"
 expect_usage "report: ambiguous option '--s' (--" -- report --s x "$pipe"
 expect_usage "replay: --top takes 0..[0-9]* (0: all), not 'x'" -- replay --top x "$pipe"
 expect_usage "whatif: no built-in machine 'x'" -- whatif --print-machine x
