@@ -363,6 +363,23 @@ expect 1 "validate: $work/none.json: cannot open: No such file or directory\$" -
  [ $fails = $f0 ]) || fails=$((fails + 1))
 expect_usage "whatif: --svg-cgroup or --svg-comm, not both" -- whatif --svg-cgroup a --svg-comm b "$pipe"
 expect_usage "validate: --seeds takes 1..15, not '0'" -- validate --seeds 0
+# options that did nothing, without a word: both of --vcpu-pack and
+# --no-vcpu-pack (the last won), and the trace placement's options under
+# --placement model
+for c in replay whatif validate; do
+	t=$pipe; [ $c = validate ] && t=
+	expect_usage "$c: --vcpu-pack and --no-vcpu-pack exclude each other" -- \
+		$c --vcpu-pack --no-vcpu-pack $t
+	expect_usage "$c: --vcpu-pack and --no-vcpu-pack exclude each other" -- \
+		$c --no-vcpu-pack --vcpu-pack $t
+	for opt in --state-placement --state-placement-wakes --idle-pull "--balance-attach kernel-order"; do
+		expect_usage "$c: $opt is an option of --placement trace (the trace's placement); with --placement model it does nothing" -- \
+			$c --placement model $opt $t
+	done
+done
+expect_usage "replay: --placement-check checks the model's choice against the trace's placement (--placement trace); with --placement model it does nothing" -- \
+	replay --placement-check --placement model "$pipe"
+expect_ok replay --placement model --balance-attach trace-order "$pipe"
 expect_usage "validate: unexpected argument '$pipe'" -- validate "$pipe"
 # --json --markdown printed the markdown (a script reading JSON got a table), and
 # --json --suggest the suggestions: the three outputs are one or another
