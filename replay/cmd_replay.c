@@ -205,6 +205,12 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (run_opts_finish(&o) < 0)
 		goto usage;
+	/* the check of the trace's placement: nothing to check under the model's */
+	if (o.rc.placement_check && o.rc.placement == REPLAY_PLACEMENT_MODEL) {
+		cli_usage("replay", "--placement-check checks the model's choice against the "
+			  "trace's placement (--placement trace); with --placement model it does nothing");
+		goto usage;
+	}
 	if (dump) {
 		char scpath[PATH_MAX + 8];
 		const char *in[] = { argv[optind], o.wo.cgroup_map,

@@ -142,6 +142,7 @@ int cmd_report(int argc, char **argv)
 	bool allow_lost = false;
 	int c, rc, li = -1;
 	long v;
+	const char *want = "?";   /* what the option being parsed takes, for bad_value */
 
 	report_opts_default(&o);
 	optind = 1;
@@ -156,11 +157,13 @@ int cmd_report(int argc, char **argv)
 			o.comm_prefix = optarg;
 			break;
 		case OPT_PID:
+			want = "a PID, 0..2147483647";
 			if (parse_int(optarg, 0, INT32_MAX, &v))
 				goto bad_value;
 			o.pid = (int32_t)v;
 			break;
 		case OPT_BY:
+			want = "comm, pid or cgroup";
 			if (!strcmp(optarg, "comm"))
 				o.by[LAT_BY_COMM] = true;
 			else if (!strcmp(optarg, "pid"))
@@ -174,11 +177,13 @@ int cmd_report(int argc, char **argv)
 			o.buffer = optarg;
 			break;
 		case OPT_TOP:
+			want = "a count, 0..2147483647, 0 = all";
 			if (parse_int(optarg, 0, INT32_MAX, &v))
 				goto bad_value;
 			o.top = (int)v;
 			break;
 		case OPT_START:
+			want = "auto, waking or wakeup";
 			if (!strcmp(optarg, "auto"))
 				o.start_mode = LAT_START_AUTO;
 			else if (!strcmp(optarg, "waking"))
@@ -204,10 +209,12 @@ int cmd_report(int argc, char **argv)
 			o.repair = 0;
 			break;
 		case OPT_READER:
+			want = "native or libtracecmd";
 			if (trace_backend_parse(optarg, &o.backend))
 				goto bad_value;
 			break;
 		case OPT_CGROUP_ROOT:
+			want = "a cgroup hierarchy ID, 0..2147483647";
 			if (parse_int(optarg, 0, INT32_MAX, &v))
 				goto bad_value;
 			o.cgroup_root = (int)v;
@@ -274,6 +281,7 @@ int cmd_report(int argc, char **argv)
 	return rc;
 
 bad_value:
-	return cli_usage("report", "bad value '%s' for --%s", cli_esc(optarg),
-			 li >= 0 ? longopts[li].name : "?");
+	/* "bad value 'x' for --top" alone did not say what --top takes */
+	return cli_usage("report", "bad value '%s' for --%s (it takes %s)", cli_esc(optarg),
+			 li >= 0 ? longopts[li].name : "?", want);
 }

@@ -203,20 +203,23 @@ static int set_placement(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+/* both: the last one won, silently (as --sidecar with --no-sidecar, refused) */
 static int set_vcpu_pack(struct run_opts *o, const char *arg)
 {
 	(void)arg;
+	if (o->rc.vcpu_pack == REPLAY_VCPU_PACK_OFF)
+		return cli_usage(o->cmd, "--vcpu-pack and --no-vcpu-pack exclude each other"), -1;
 	o->rc.vcpu_pack = REPLAY_VCPU_PACK_ON;
 	return 0;
 }
-
 static int set_no_vcpu_pack(struct run_opts *o, const char *arg)
 {
 	(void)arg;
+	if (o->rc.vcpu_pack == REPLAY_VCPU_PACK_ON)
+		return cli_usage(o->cmd, "--vcpu-pack and --no-vcpu-pack exclude each other"), -1;
 	o->rc.vcpu_pack = REPLAY_VCPU_PACK_OFF;
 	return 0;
 }
-
 static int set_strict_costs(struct run_opts *o, const char *arg)
 {
 	(void)arg;
@@ -556,6 +559,23 @@ int run_opts_finish(struct run_opts *o)
 	if (o->wo.sidecar && o->wo.no_sidecar) {
 		cli_usage(o->cmd, "--sidecar and --no-sidecar exclude each other");
 		return -1;
+	}
+	/*
+	 * The options of the trace's placement ("placement trace:" in --help)
+	 * did nothing with --placement model, without a word.
+	 */
+	if (o->rc.placement == REPLAY_PLACEMENT_MODEL) {
+		const char *what = o->rc.state_placement ? (o->rc.state_placement_forks ?
+			"--state-placement" : "--state-placement-wakes") :
+			o->rc.idle_pull ? "--idle-pull" :
+			o->rc.balance_attach == REPLAY_BALANCE_ATTACH_KERNEL ?
+			"--balance-attach kernel-order" : NULL;
+
+		if (what) {
+			cli_usage(o->cmd, "%s is an option of --placement trace (the trace's placement); "
+				  "with --placement model it does nothing", what);
+			return -1;
+		}
 	}
 	if (!strcmp(o->profile, "auto"))
 		return 0;

@@ -709,12 +709,13 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: schedreplay validate [options]\n"
+"usage: schedreplay validate [--markdown | --json | --suggest] [options]\n"
 "\n"
 "Replay every trace.dat of DIR (default: traces) and compare predicted with measured\n"
 "counts and latency percentiles against the per-trace thresholds of FILE (default:\n"
 "DIR/thresholds.json). Exit 1 if any threshold is exceeded, a trace has no entry, or\n"
 "no trace was validated; FILE's traces missing from DIR are named in a warning.\n"
+"The output is a text table, or one of --markdown, --json and --suggest.\n"
 "\n"
 "  --dir DIR           the traces (default: traces)\n"
 "  --thresholds FILE   the thresholds (default: DIR/thresholds.json)\n"
@@ -825,6 +826,12 @@ int cmd_validate(int argc, char **argv)
 		ret = SR_EXIT_USAGE;
 		goto out;
 	}
+	/* one output format: --json --markdown printed the markdown, exit 1 */
+	if (markdown + suggest + as_json > 1) {
+		ret = cli_usage("validate", "--markdown, --json and --suggest are three outputs; "
+				"give one of them");
+		goto out;
+	}
 	if (optind != argc) {
 		ret = cli_usage("validate", "unexpected argument '%s'", cli_esc(argv[optind]));
 		goto out;
@@ -835,8 +842,15 @@ int cmd_validate(int argc, char **argv)
 	/* a trace's entry (or a limit) given twice: jansson kept the last, silently */
 	root = json_load_file(tpath, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		fprintf(stderr, "schedreplay validate: %s:%d: %s\n", cli_esc(tpath), je.line,
-			cli_esc(je.text));
+		const char *open_why = sr_json_open_reason(tpath, &je);
+
+		if (open_why)
+			fprintf(stderr, "schedreplay validate: %s: cannot open: %s%s\n", cli_esc(tpath),
+				cli_esc(open_why), tfile || strcmp(dir, "traces") ? "" :
+				" (the default --dir is ./traces: run it in the source tree, or give --dir)");
+		else
+			fprintf(stderr, "schedreplay validate: %s:%d: %s\n", cli_esc(tpath), je.line,
+				cli_esc(je.text));
 		ret = SR_EXIT_FAIL;
 		goto out;
 	}

@@ -53,8 +53,10 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -278,7 +280,7 @@ int cost_machine_load(const char *path, struct cost_machine *out, struct sr_erro
 
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		sr_error_set(err, EINVAL, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		sr_error_set_json(err, path, &jerr);
 		return -1;
 	}
 	if (!json_is_object(root)) {
@@ -352,7 +354,19 @@ int cost_machine_resolve(const char *name_or_path, struct cost_machine *out,
 		*out = *b;
 		return 0;
 	}
-	return cost_machine_load(name_or_path, out, err);
+	if (cost_machine_load(name_or_path, out, err) == 0)
+		return 0;
+	/* a mistyped built-in name read as a missing file, without the names */
+	if (err && !strchr(name_or_path, '/') && access(name_or_path, F_OK) != 0) {
+		char names[128] = "";
+
+		for (unsigned int i = 0; i < cost_machine_builtin_count(); i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", cost_machine_builtin_at(i)->name);
+		sr_error_set(err, ENOENT, "%s: no built-in machine (%s) and no such file",
+			     name_or_path, names);
+	}
+	return -1;
 }
 
 int cost_machine_write_json(const struct cost_machine *m, FILE *out)

@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <errno.h>
+#include <jansson.h>
+
 #include <schedreplay/error.h>
 
 /*
@@ -53,6 +56,28 @@ void sr_error_prefix(struct sr_error *err, const char *fmt, ...)
 		strncat(err->msg, old, sizeof(err->msg) - strlen(err->msg) - 1);
 	}
 	one_line(err->msg);
+}
+
+const char *sr_json_open_reason(const char *path, const struct json_error_t *je)
+{
+	char pre[SR_ERROR_MSG_MAX];
+	size_t n;
+
+	if (json_error_code(je) != json_error_cannot_open_file)
+		return NULL;
+	/* jansson's "unable to open PATH: REASON" (cut short for a long PATH: as it is) */
+	n = (size_t)snprintf(pre, sizeof(pre), "unable to open %s: ", path);
+	return n < sizeof(pre) && !strncmp(je->text, pre, n) ? je->text + n : je->text;
+}
+
+void sr_error_set_json(struct sr_error *err, const char *path, const struct json_error_t *je)
+{
+	const char *why = sr_json_open_reason(path, je);
+
+	if (why)
+		sr_error_set(err, EIO, "%s: cannot open: %s", path, why);
+	else
+		sr_error_set(err, EINVAL, "%s:%d:%d: %s", path, je->line, je->column, je->text);
 }
 
 void sr_error_clear(struct sr_error *err)

@@ -33,7 +33,8 @@ static void usage(FILE *f)
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'schedreplay <command> --help' describes a command.\n");
+	fprintf(f, "\n'schedreplay <command> --help' describes a command; "
+		   "'schedreplay --version' prints the version.\n");
 }
 
 int main(int argc, char **argv)

@@ -565,6 +565,17 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 			fprintf(out, "placement: vcpu_pack %s (%s)\n", o->vcpu_pack_on ? "on" : "off",
 				o->vcpu_pack_why);
 	}
+	/*
+	 * What the columns are, once, before the first table: a first reader
+	 * could not tell the run column "base" from a baseline measurement, nor
+	 * which way round the error is.
+	 */
+	fprintf(out, "\ncolumns:   measured = from the trace (what the traced machine did)\n"
+		"           %s = predicted: the model replaying the same work (%s)\n"
+		"           error = (predicted - measured) / measured; latencies and waits in us\n",
+		nr > 1 ? "each run column" : names[0],
+		nr > 1 ? "under that --variant; base: no patch" :
+		strcmp(names[0], "base") ? "under that --variant" : "variant base: no patch");
 	/* a run name wider than its column is headed "run N" and named in full above */
 	for (unsigned int r = 0, shown = 0; r < nr; r++) {
 		if (strlen(names[r]) > 14)

@@ -218,10 +218,16 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 	fprintf(out, "sidecar: %s\n", cli_esc(d->sidecar_note));
 	fprintf(out, "cgroups: cgroup_attach_task: %s; %" PRIu64 " moves followed, %" PRIu64
 		" ignored\n", d->cgroup_policy, s->cgroup_moves, s->cgroup_moves_ignored);
-	fprintf(out, "span:    %.6f .. %.6f s (%.6f s), clock %s, %" PRIu64 " events\n",
+	/*
+	 * A v6 trace.dat of `schedreplay capture` has no trace_clock option:
+	 * "clock unknown" where the capture's sidecar names it (text only: the
+	 * JSON's trace.clock stays the file's)
+	 */
+	fprintf(out, "span:    %.6f .. %.6f s (%.6f s), clock %s%s, %" PRIu64 " events\n",
 		(double)in->first_ts / 1e9, (double)in->last_ts / 1e9,
-		(double)(in->last_ts - in->first_ts) / 1e9, in->clock ? in->clock : "unknown",
-		d->events);
+		(double)(in->last_ts - in->first_ts) / 1e9,
+		in->clock ? in->clock : d->sc && d->sc->clock ? cli_esc(d->sc->clock) : "unknown",
+		!in->clock && d->sc && d->sc->clock ? " (sidecar)" : "", d->events);
 	if (d->lost_total) {
 		fprintf(out, "lost:    %s%" PRIu64 " events (", d->lost_unknown ? ">= " : "",
 			d->lost_total);

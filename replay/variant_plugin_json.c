@@ -164,7 +164,7 @@ int variant_catalog_load_json(struct variant_catalog *c, const char *path,
 
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		sr_error_set(err, EINVAL, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		sr_error_set_json(err, path, &jerr);
 		return -1;
 	}
 	list = json_object_get(root, "variants");

@@ -28,6 +28,18 @@ void sr_error_set(struct sr_error *err, int code, const char *fmt, ...)
 void sr_error_prefix(struct sr_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * The error of jansson's json_load_file(@path) (@je, a json_error_t) as one
+ * line: "PATH: cannot open: REASON" for a file that could not be opened (the
+ * trace's wording), else "PATH:LINE:COLUMN: TEXT" (where the parse failed).
+ * jansson's own line for an open failure was "PATH:-1:-1: unable to open
+ * PATH: REASON".  sr_json_open_reason() is REASON alone, NULL when the file
+ * was opened.
+ */
+struct json_error_t;
+void sr_error_set_json(struct sr_error *err, const char *path, const struct json_error_t *je);
+const char *sr_json_open_reason(const char *path, const struct json_error_t *je);
+
 /* Clear @err (may be NULL). */
 void sr_error_clear(struct sr_error *err);
 

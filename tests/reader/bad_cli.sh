@@ -365,12 +365,60 @@ expect_usage "replay: one TRACE.dat expected" -- replay
 expect_usage "whatif: a TRACE is needed" -- whatif
 expect_usage "report: no trace file given" -- report
 expect_usage "report: bad value 'x' for --by" -- report --by x "$pipe"
+# ... and says what each option takes ("bad value 'x' for --top" alone did not)
+expect_usage "report: bad value 'x' for --by (it takes comm, pid or cgroup)" -- report --by x "$pipe"
+expect_usage "report: bad value '-1' for --top (it takes a count, 0..2147483647, 0 = all)" -- report --top -1 "$pipe"
+expect_usage "report: bad value 'x' for --pid (it takes a PID, 0..2147483647)" -- report --pid x "$pipe"
+expect_usage "report: bad value 'x' for --start (it takes auto, waking or wakeup)" -- report --start x "$pipe"
+expect_usage "report: bad value 'kb' for --reader (it takes native or libtracecmd)" -- report --reader kb "$pipe"
+expect_usage "report: bad value 'z' for --cgroup-root (it takes a cgroup hierarchy ID, 0..2147483647)" -- \
+	report --cgroup-root z "$pipe"
 expect_usage "report: ambiguous option '--s' (--" -- report --s x "$pipe"
 expect_usage "replay: --top takes 0..[0-9]* (0: all), not 'x'" -- replay --top x "$pipe"
 expect_usage "whatif: no built-in machine 'x'" -- whatif --print-machine x
+# a JSON input that cannot be opened: jansson's "F:-1:-1: unable to open F: ..."
+# (validate's "F:-1: ..."); a --machine name that is neither built in nor a file
+# did not name the built-in ones; validate run outside the source tree did not
+# say that its default --dir is ./traces
+expect 1 "replay: $work/none.json: cannot open: No such file or directory\$" -- \
+	replay --variants-file "$work/none.json" "$pipe"
+expect 1 "variants: $work/none.json: cannot open: No such file or directory\$" -- \
+	variants --variants-file "$work/none.json"
+expect 1 "whatif: $work/none.json: cannot open: No such file or directory\$" -- \
+	whatif --machine "$work/none.json" "$pipe"
+expect 1 "whatif: one-sockett: no built-in machine (one-socket, two-socket) and no such file\$" -- \
+	whatif --machine one-sockett "$pipe"
+expect 1 "validate: $work/none.json: cannot open: No such file or directory\$" -- \
+	validate --thresholds "$work/none.json"
+(cd "$work" || exit 1; f0=$fails
+ expect 1 "validate: traces/thresholds.json: cannot open: No such file or directory (the default --dir is ./traces: run it in the source tree, or give --dir)" -- validate
+ [ $fails = $f0 ]) || fails=$((fails + 1))
 expect_usage "whatif: --svg-cgroup or --svg-comm, not both" -- whatif --svg-cgroup a --svg-comm b "$pipe"
 expect_usage "validate: --seeds takes 1..15, not '0'" -- validate --seeds 0
+# options that did nothing, without a word: both of --vcpu-pack and
+# --no-vcpu-pack (the last won), and the trace placement's options under
+# --placement model
+for c in replay whatif validate; do
+	t=$pipe; [ $c = validate ] && t=
+	expect_usage "$c: --vcpu-pack and --no-vcpu-pack exclude each other" -- \
+		$c --vcpu-pack --no-vcpu-pack $t
+	expect_usage "$c: --vcpu-pack and --no-vcpu-pack exclude each other" -- \
+		$c --no-vcpu-pack --vcpu-pack $t
+	for opt in --state-placement --state-placement-wakes --idle-pull "--balance-attach kernel-order"; do
+		expect_usage "$c: $opt is an option of --placement trace (the trace's placement); with --placement model it does nothing" -- \
+			$c --placement model $opt $t
+	done
+done
+expect_usage "replay: --placement-check checks the model's choice against the trace's placement (--placement trace); with --placement model it does nothing" -- \
+	replay --placement-check --placement model "$pipe"
+expect_ok replay --placement model --balance-attach trace-order "$pipe"
 expect_usage "validate: unexpected argument '$pipe'" -- validate "$pipe"
+# --json --markdown printed the markdown (a script reading JSON got a table), and
+# --json --suggest the suggestions: the three outputs are one or another
+for pair in "--json --markdown" "--suggest --json" "--markdown --suggest"; do
+	expect_usage "validate: --markdown, --json and --suggest are three outputs; give one of them" -- \
+		validate $pair --seeds 1 --dir "$work/vempty"
+done
 expect_usage "variants: option '--json' takes no value, not '--json=1'" -- variants --json=1
 expect_usage "capture: --duration takes seconds > 0 (and at most 86400), not 'x'" -- capture --duration x
 expect_usage "capture: --buffer-kb takes 16..4194304, not '1'" -- capture --buffer-kb 1

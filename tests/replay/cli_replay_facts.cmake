@@ -89,3 +89,15 @@ expect_match("\"sched_wakeup_new\": null" "${pj}"
 replay_run(hj --json --no-sidecar ${DIR}/hog-timer.dat)
 expect_match("\"counts_without_events\": \\[\\]" "${hj}"
              "hog-timer: counts_without_events is not empty")
+
+# what the columns are, stated before the first table: a first reader could
+# not tell the run column "base" from a baseline measurement, nor which way
+# round the error is, nor the latency tables' unit
+expect_match("\ncolumns: +measured = from the trace \\(what the traced machine did\\)\n +base = predicted: the model replaying the same work \\(variant base: no patch\\)\n +error = \\(predicted - measured\\) / measured; latencies and waits in us\n\nCounts +measured +base +error\n"
+             "${v6}" "hog-timer.dat: no 'columns:' legend above the counts:\n${v6}")
+replay_run(two --no-sidecar --variant aaron-skip --variant base ${DIR}/hog-timer.dat)
+expect_match("\n +each run column = predicted: the model replaying the same work \\(under that --variant; base: no patch\\)\n"
+             "${two}" "hog-timer.dat, two runs: the legend does not say what each run column is:\n${two}")
+replay_run(one --no-sidecar --variant aaron-skip ${DIR}/hog-timer.dat)
+expect_match("\n +aaron-skip = predicted: the model replaying the same work \\(under that --variant\\)\n"
+             "${one}" "hog-timer.dat, --variant aaron-skip: the legend does not name the run:\n${one}")

@@ -22,6 +22,14 @@ A case is flagged when
     replay cases), or between --threads 1 and 2 (replay --all-variants,
     whatif --seeds 3; whatif's documented run facts threads and wall_seconds
     aside).
+  * a usage case (every command's --help read for its options: each option
+    without its value, a flag given a value, a number or mode option given a
+    bad one, an unknown option) is not exit 2 with exactly one line on stderr
+    ending "(see 'schedreplay CMD --help')" and nothing on stdout (a bad file
+    name: exit 1, one line), or --help is not exit 0 with the usage on
+    stdout and nothing on stderr,
+  * an option of a --help is never run by any case (NOT_SWEPT names the
+    exceptions and why).
 
 Build with -DSCHEDREPLAY_SANITIZE=ON for the sanitizer checks; a Release
 build checks exit codes, errors and determinism only.  Every run is under
@@ -130,7 +138,6 @@ PAIRS = [
     ("state-placement+idle-pull", ["--state-placement", "--idle-pull"]),
     ("state-placement+vcpu-pack", ["--state-placement", "--vcpu-pack"]),
     ("placement-check+state-placement", ["--placement-check", "--state-placement"]),
-    ("placement-check+placement=model", ["--placement-check", "--placement", "model"]),
     ("idle-residency=on+no-costs", ["--idle-residency", "on", "--no-costs"]),
     ("idle-residency=on+no-repair", ["--idle-residency", "on", "--no-repair"]),
     ("no-costs+preempt-costs=all", ["--no-costs", "--preempt-costs", "all"]),
@@ -152,8 +159,6 @@ PAIRS = [
     ("cgroup-map quota+no-sidecar", ["--cgroup-map", "@CGMAP_QUOTA@", "--no-sidecar"]),
     ("cgroup-map tiny quota", ["--cgroup-map", "@CGMAP_TINY@"]),
     ("cgroup-map quota -1", ["--cgroup-map", "@CGMAP_NONE@"]),
-    ("balance-attach=kernel-order+placement=model", ["--balance-attach", "kernel-order",
-                                                     "--placement", "model"]),
     ("balance-attach=kernel-order+idle-pull", ["--balance-attach", "kernel-order", "--idle-pull"]),
     ("balance-attach=kernel-order+state-placement", ["--balance-attach", "kernel-order",
                                                      "--state-placement"]),
@@ -169,7 +174,8 @@ PAIRS = [
                        "--early-wakes", "sleep", "--exit-preempt", "now", "--idle-residency", "on",
                        "--no-flush-hold", "--channel-wakes", "--channel-races", "--oneway-no-wait",
                        "--stop-at-end", "--preempt-costs", "all", "--vcpu-pack",
-                       "--balance-attach", "kernel-order", "--waker-costs", "follow"]),
+                       "--waker-costs", "follow"]),
+    # (--placement model refuses the trace placement's options: reader_bad_cli)
 ]
 
 # The external traces: a subset (their names: run_cases's label).
@@ -191,7 +197,125 @@ def other_cases(tr, tmp):
         ("report --start wakeup --json", ["report", "--start", "wakeup", "--json", tr]),
         ("report --no-repair --samples", ["report", "--no-repair", "--samples",
                                           os.path.join(tmp, base + ".samples"), tr]),
+        # the options no other case ran (the coverage check below)
+        ("report --reader libtracecmd --allow-lost", ["report", "--reader", "libtracecmd",
+                                                      "--allow-lost", tr]),
+        ("report --pid 0 --buffer ''", ["report", "--pid", "0", "--buffer", "", "--allow-lost", tr]),
+        ("report --cgroup-root 1 --no-sidecar", ["report", "--cgroup-root", "1", "--no-sidecar",
+                                                 "--allow-lost", tr]),
+        # a trace without a sidecar: the error of a missing one (exit 1, one line)
+        ("report --sidecar", ["report", "--sidecar", tr + ".json", "--allow-lost", tr]),
+        ("replay --sidecar", ["replay", "--sidecar", tr + ".json", tr]),
+        ("replay --variants-file", ["replay", "--variants-file", VARIANTS_FILE,
+                                    "--all-variants", "--threads", "1", tr]),
+        ("whatif --machine two-socket --noise", ["whatif", "--variant", "aaron-skip", "--threads",
+                                                 "1", "--machine", "two-socket", "--noise", tr, tr]),
+        ("whatif --svg-comm", ["whatif", "--variant", "base", "--threads", "1", "--svg",
+                               os.path.join(tmp, base + ".comm.svg"), "--svg-comm", "@COMM@", tr]),
+        ("whatif --svg-cgroup /", ["whatif", "--variant", "base", "--threads", "1", "--svg",
+                                   os.path.join(tmp, base + ".cg.svg"), "--svg-cgroup", "/", tr]),
+        ("whatif --print-machine", ["whatif", "--print-machine", "two-socket"]),
     ]
+
+
+# validate on the whole --dir (with --seeds 1, and --json unless another output)
+VALIDATE_CASES = (
+    ("validate --markdown", ["--markdown"]),
+    ("validate --suggest", ["--suggest"]),
+    ("validate --thresholds", ["--thresholds", "@THRESHOLDS@"]),
+    ("validate placement=model", ["--placement", "model"]),
+    ("validate channels=strict", ["--channels", "strict"]),
+    ("validate handoff=yield profile=6.1", ["--handoff", "yield", "--profile", "6.1"]),
+    ("validate stop-at-end", ["--stop-at-end"]),
+)
+
+# A JSON variants file of the variants' own tests
+VARIANTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "variants",
+                             "data", "good.json")
+
+# The options of a --help that no case runs, and why (the coverage check)
+NOT_SWEPT = {
+    "--plugin": "needs a built plugin .so (tests/variants: variants_plugin_*)",
+    "--help": "the usage cases",
+    "--tracing-dir": "capture: root and a live tracefs (tests/capture)",
+}
+# capture runs a workload as root: only its usage errors are swept
+USAGE_ONLY = ("capture", "variants")
+
+
+def help_options(binary, cmd, env):
+    """{option: metavar or None} of `schedreplay CMD --help` (the lines that
+    start with an option; a metavar is upper case or holds '|')."""
+    p = subprocess.run([binary, cmd, "--help"], env=env, capture_output=True, timeout=60)
+    opts = {}
+    for line in p.stdout.decode("utf-8", "replace").splitlines():
+        m = re.match(r"^\s{1,8}(-.*)$", line)
+        if not m:
+            continue
+        head = re.split(r"\s{2,}", m.group(1))[0]
+        for part in re.split(r",\s*", head):
+            mm = re.match(r"(--?[A-Za-z0-9][\w-]*)(?:[ =](\S+))?", part.strip())
+            if not mm:
+                continue
+            meta = mm.group(2)
+            if meta and not (re.match(r"^[A-Z]", meta) or "|" in meta):
+                meta = None     # "--skip-early-blocks a wake ...": the description
+            opts.setdefault(mm.group(1), meta)
+    return opts
+
+
+def usage_cases(binary, tr, env):
+    """(label, argv, kind) per command: kind "usage" (exit 2, one line, the
+    see-hint), "help" (exit 0 on stdout) or "onefail" (exit 1 or 2, one line)."""
+    out = []
+    for cmd in ("report", "replay", "whatif", "validate", "variants", "capture"):
+        trace = [tr] if cmd in ("report", "replay", "whatif") else []
+        out.append(("usage: %s --help" % cmd, [cmd, "--help"], "help"))
+        out.append(("usage: %s unknown option" % cmd, [cmd, "--no-such-option"] + trace, "usage"))
+        for opt, meta in sorted(help_options(binary, cmd, env).items()):
+            if opt in ("-h", "--help"):
+                continue
+            if not opt.startswith("--"):
+                continue        # its long name's cases
+            if meta is None:
+                if cmd != "capture":
+                    out.append(("usage: %s %s=1" % (cmd, opt), [cmd, opt + "=1"] + trace, "usage"))
+                continue
+            out.append(("usage: %s %s (no value)" % (cmd, opt), [cmd] + trace + [opt], "usage"))
+            numeric = meta in ("N", "SEC", "ID", "PID")
+            if numeric or "|" in meta or meta in ("MODE", "KEY") or opt == "--profile":
+                if opt == "--machine":
+                    continue    # NAME|FILE: any name may be a file
+                for bad in (["x", "", "1x"] + (["-1", "99999999999999999999999"] if numeric else [])):
+                    out.append(("usage: %s %s %r" % (cmd, opt, bad), [cmd, opt, bad] + trace,
+                                "usage"))
+    return out
+
+
+def check_usage(kind, cmd, rc, out, err):
+    """The problems of one usage case."""
+    lines = [l for l in err.splitlines() if l.strip()]
+    if rc == "timeout":
+        return ["timeout"]
+    if kind == "help":
+        bad = []
+        if rc != 0:
+            bad.append("--help: exit %s" % rc)
+        if lines:
+            bad.append("--help: %d lines on stderr" % len(lines))
+        if not out.startswith(b"usage: schedreplay " + cmd.encode()):
+            bad.append("--help: stdout does not start 'usage: schedreplay %s'" % cmd)
+        return bad
+    bad = []
+    if rc not in ((1, 2) if kind == "onefail" else (2,)):
+        bad.append("exit %s, expected %s" % (rc, "1 or 2" if kind == "onefail" else 2))
+    if len(lines) != 1:
+        bad.append("%d lines on stderr, expected one" % len(lines))
+    elif rc == 2 and not lines[0].endswith("(see 'schedreplay %s --help')" % cmd):
+        bad.append("the line does not end \"(see 'schedreplay %s --help')\"" % cmd)
+    if out.strip():
+        bad.append("a usage error printed on stdout")
+    return bad
 
 
 def trace_comm(binary, tr, env):
@@ -360,16 +484,32 @@ def main():
             for label, argv in other_cases(tr, tmp):
                 if args.only and args.only not in label:
                     continue
-                cases.append((tr, label, argv))
+                cases.append((tr, label, [subs.get(a, a) for a in argv]))
+    # the usage errors of every command's options (--help's list), on the
+    # smallest trace; and which options of the --help texts no case runs
+    usage = []
+    if not args.quick and traces:
+        for label, argv, kind in usage_cases(args.bin, traces[0], env):
+            if not args.only or args.only in label:
+                usage.append((traces[0], label, argv, kind))
+        if not args.only:
+            ran = {a.split("=")[0] for c in cases for a in c[2] if a.startswith("--")}
+            # the validate cases below (on the whole --dir only: not with --traces)
+            ran |= {"--dir", "--seeds", "--json"}
+            ran |= {a for _, argv in VALIDATE_CASES for a in argv if a.startswith("--")}
+            for cmd in ("report", "replay", "whatif", "validate"):
+                for opt in help_options(args.bin, cmd, env):
+                    if opt.startswith("--") and opt not in ran and opt not in NOT_SWEPT:
+                        usage.append((traces[0], "coverage: %s %s" % (cmd, opt), None, "never"))
     # validate with a few model options on the whole directory
     if not args.quick and not args.traces:
-        for label, argv in (("validate placement=model", ["--placement", "model"]),
-                            ("validate channels=strict", ["--channels", "strict"]),
-                            ("validate handoff=yield profile=6.1", ["--handoff", "yield", "--profile", "6.1"]),
-                            ("validate stop-at-end", ["--stop-at-end"])):
+        for label, argv in VALIDATE_CASES:
             if args.only and args.only not in label:
                 continue
-            cases.append((args.dir, label, ["validate", "--dir", args.dir, "--seeds", "1", "--json"] + argv))
+            fmt = [] if argv[0] in ("--markdown", "--suggest") else ["--json"]
+            argv = [os.path.join(args.dir, "thresholds.json") if a == "@THRESHOLDS@" else a
+                    for a in argv]
+            cases.append((args.dir, label, ["validate", "--dir", args.dir, "--seeds", "1"] + fmt + argv))
 
     # random combinations of 2..6 single options on the small traces
     rnd_c = random.Random(args.seed)
@@ -413,6 +553,14 @@ def main():
 
     def work(case):
         tr, label, argv = case[:3]
+        if label.startswith(("usage:", "coverage:")):
+            kind = case[3]
+            if kind == "never":
+                return tr, label, [], 0, ["in --help, but no case of the sweep runs it "
+                                          "(add one, or to NOT_SWEPT with why)"], "", ""
+            rc, out, err = run_one(args.bin, argv, env, args.timeout, args.nice)
+            bad = check_usage(kind, argv[0], rc, out, err)
+            return tr, label, argv, rc, bad, (err.strip().splitlines() or [""])[-1][:200], err
         argv2 = case[3] if len(case) > 3 else None
         rc, out, err = run_one(args.bin, argv, env, args.timeout, args.nice)
         bad = check(rc, out, err, args.max_err_lines, argv)
@@ -426,10 +574,14 @@ def main():
         return tr, label, argv, rc, bad, first, err
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        for tr, label, argv, rc, bad, first, err in ex.map(work, cases + det):
+        for tr, label, argv, rc, bad, first, err in ex.map(work, cases + det + usage):
             opt = label.split(" [")[0]
             if opt.startswith("random:"):
                 opt = "random combinations of 2..6"
+            elif opt.startswith("usage:"):
+                opt = "usage: " + opt.split()[1] + " (bad options, --help)"
+            elif opt.startswith("coverage:"):
+                opt = "coverage: every --help option run"
             elif opt.startswith("comm="):
                 opt = "comm=(the busiest task's first 3 letters)"
             per_opt[opt][0] += 1
@@ -442,8 +594,9 @@ def main():
                                       "bad": bad, "stderr_last": first}) + "\n")
                 log.flush()
     rcs = collections.Counter(str(r[2]) for r in results)
-    print("option_sweep: %d runs (%d traces, %d external, %d determinism pairs); exit codes %s"
-          % (len(results), len(traces), len(ext), len(det),
+    print("option_sweep: %d runs (%d traces, %d external, %d determinism pairs, %d usage "
+          "cases); exit codes %s"
+          % (len(results), len(traces), len(ext), len(det), len(usage),
              ", ".join("%s: %d" % kv for kv in sorted(rcs.items()))))
     for opt in sorted(per_opt):
         n, b = per_opt[opt]

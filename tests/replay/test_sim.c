@@ -2237,8 +2237,8 @@ static void test_standin_chan(void)
 
 /*
  * A trace without sched_waking (kernels before 4.3): its wakeup intervals
- * start at sched_wakeup, on both sides (docs/replay.md, "the one
- * definition").  Each of 4 rounds an interrupt wakes fair task 100 on idle
+ * start at sched_wakeup, on both sides (docs/replay.md, "Synthetic events":
+ * predicted and measured latency share one definition).  Each of 4 rounds an interrupt wakes fair task 100 on idle
  * CPU 0 (5 us to its switch-in, 50 us of work) and RT task 200 (prio 96) on
  * idle CPU 1 (3 us, 100 us of work).  The simulation emits a sched_waking
  * before every fair wakeup but an RT wake as the trace has it (only

@@ -205,6 +205,14 @@ def captured(sr, t):
         check(f"{t}: group {g['name']} pid {pid} cgroup", tasks[pid]["cgroup"], cg)
         if tasks[pid]["wakeup_latency_us"]["samples"] and not groups.get(cg):
             fail(f"{t}: group {g['name']} has samples but none under {cg}: {groups}")
+    # the text's clock: the file's, else the sidecar's (a v6 capture has no
+    # trace_clock option: "clock unknown" for a capture that recorded it)
+    if (sc.get("trace") or {}).get("clock"):
+        span = [l for l in report(sr, "--allow-lost", t).stdout.splitlines()
+                if l.startswith("span:")]
+        want = d["trace"]["clock"] or sc["trace"]["clock"] + " (sidecar)"
+        if not span or f", clock {want}, " not in span[0]:
+            fail(f"{t}: span line {span[:1]} does not say clock {want}")
     if failures == before:
         print(f"{t}: sidecar used, {s['tasks_seeded']} tasks seeded, by cgroup {groups}")
 
