@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include <schedreplay/error.h>
+#include <schedreplay/profile.h>
 
 /* Behaviour flags: each names one place a seed patch changes the kernel. */
 enum model_variant_flag {
@@ -85,6 +86,10 @@ struct model_variant {
 	/* tg->load_avg update rate limit in ns: 0 off, >0 on with that
 	 * period, MODEL_TG_RATELIMIT_KEEP: the profile's. */
 	int64_t tg_ratelimit_ns;
+	/* debugfs-style feature toggles over the profile's column, as
+	 * `echo NO_RUN_TO_PARITY > /sys/kernel/debug/sched/features` would
+	 * set them (model_sched_feature_parse(); zero: the profile's). */
+	struct model_sched_features sched_features;
 	/* Optional: return false to skip update_cfs_group() at this site. */
 	bool (*update_cfs_group)(const struct model_hook_cfs_group *ctx);
 };
