@@ -86,12 +86,13 @@ struct model_variant {
 	/* tg->load_avg update rate limit in ns: 0 off, >0 on with that
 	 * period, MODEL_TG_RATELIMIT_KEEP: the profile's. */
 	int64_t tg_ratelimit_ns;
-	/* debugfs-style feature toggles over the profile's column, as
-	 * `echo NO_RUN_TO_PARITY > /sys/kernel/debug/sched/features` would
-	 * set them (model_sched_feature_parse(); zero: the profile's). */
-	struct model_sched_features sched_features;
 	/* Optional: return false to skip update_cfs_group() at this site. */
 	bool (*update_cfs_group)(const struct model_hook_cfs_group *ctx);
+	/* debugfs-style feature toggles over the profile's column, as
+	 * `echo NO_RUN_TO_PARITY > /sys/kernel/debug/sched/features` would
+	 * set them (model_sched_feature_parse(); zero: the profile's).  Last,
+	 * so the fields before keep their plugin ABI 1 offsets (ABI 2). */
+	struct model_sched_features sched_features;
 };
 
 /* The registered variants ("base" first). */

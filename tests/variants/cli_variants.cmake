@@ -50,7 +50,7 @@ expect("pos GREATER -1" "text listing lacks cfs-group-tick-only")
 execute_process(COMMAND ${SCHEDREPLAY} variants --plugin ${BAD_PLUGIN}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 expect("rc EQUAL 1" "a bad plugin must exit 1, got ${rc}")
-string(FIND "${err}" "plugin ABI version 2, this schedreplay speaks version 1" pos)
+string(FIND "${err}" "plugin ABI version 3, this schedreplay speaks version 2" pos)
 expect("pos GREATER -1" "bad plugin message: ${err}")
 
 execute_process(COMMAND ${SCHEDREPLAY} variants --variants-file ${DATA}/bad_flag.json
