@@ -179,6 +179,33 @@ static void resolve_behaviour(struct model *m)
 	}
 }
 
+/*
+ * The variants' then the caller's sched feature toggles over the profile's
+ * column, as writes to /sys/kernel/debug/sched/features would leave
+ * sysctl_sched_features (sched_feat_set(): later writes win).
+ */
+static int apply_sched_features(struct model *m, const struct model_config *cfg,
+				struct sr_error *err)
+{
+	struct model_sched_features *f = &m->sched_features;
+	char msg[700];
+
+	for (unsigned int i = 0; i < m->variants.n; i++)
+		model_sched_features_merge(f, &m->variants.v[i]->sched_features);
+	model_sched_features_merge(f, &cfg->sched_features);
+	if (model_sched_features_check(&m->prof, f, msg, sizeof(msg)) < 0) {
+		model_err(err, 22, "%s", msg);
+		return -1;
+	}
+	for (unsigned int i = 0; i < NR_MODEL_FEATS; i++) {
+		if (f->set >> i & 1)
+			m->prof.feat[i] = 1;
+		if (f->clear >> i & 1)
+			m->prof.feat[i] = 0;
+	}
+	return 0;
+}
+
 struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 {
 	struct model *m;
@@ -217,6 +244,10 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	else
 		model_variant_set_init(&m->variants);
 	resolve_behaviour(m);
+	if (apply_sched_features(m, cfg, err) < 0) {
+		free(m);
+		return NULL;
+	}
 
 	m->nr_cpus = cfg->nr_cpus;
 	m->nr_nodes = max_node + 1;
@@ -324,6 +355,11 @@ const struct model_profile *model_profile(const struct model *m)
 	return &m->prof;
 }
 
+const struct model_sched_features *model_sched_features(const struct model *m)
+{
+	return &m->sched_features;
+}
+
 void model_print_settings(const struct model *m, FILE *out)
 {
 	fprintf(out, "kernel profile %s: %s\n", m->prof.name, m->prof.description);
@@ -341,6 +377,12 @@ void model_print_settings(const struct model *m, FILE *out)
 			(unsigned long long)m->sysctl_sched_wakeup_granularity);
 	fprintf(out, "effective: tg->load_avg rate limit %llu ns\n",
 		(unsigned long long)m->b.tg_ratelimit_ns);
+	if (m->sched_features.set | m->sched_features.clear) {
+		char buf[600];
+
+		model_sched_features_format(&m->sched_features, buf, sizeof(buf));
+		fprintf(out, "sched_features toggled: %s\n", buf);
+	}
 	fprintf(out, "variants: %s (flags 0x%x)\n", m->variants.n ? m->variants.name : "base",
 		m->b.vflags);
 	fprintf(out, "balancing %s tasks\n", m->balance_moves_tasks ? "moves" : "never moves");

@@ -22,10 +22,10 @@
 		MODEL_PROFILE_TUNABLES(PT_##col_)                              \
 	}
 
-#define PF_0(n, a, b, c, d, why) [FEAT_##n] = a,
-#define PF_1(n, a, b, c, d, why) [FEAT_##n] = b,
-#define PF_2(n, a, b, c, d, why) [FEAT_##n] = c,
-#define PF_3(n, a, b, c, d, why) [FEAT_##n] = d,
+#define PF_0(n, a, b, c, d, sf, why) [FEAT_##n] = a,
+#define PF_1(n, a, b, c, d, sf, why) [FEAT_##n] = b,
+#define PF_2(n, a, b, c, d, sf, why) [FEAT_##n] = c,
+#define PF_3(n, a, b, c, d, sf, why) [FEAT_##n] = d,
 #define PT_0(n, u, a, b, c, d, why) .n = a,
 #define PT_1(n, u, a, b, c, d, why) .n = b,
 #define PT_2(n, u, a, b, c, d, why) .n = c,
@@ -43,8 +43,9 @@ static const struct model_profile profiles[] = {
 static const struct {
 	const char *name;
 	const char *reason;
+	unsigned int sf;             /* SF() mask: toggleable per column */
 } feat_info[] = {
-#define F(n, a, b, c, d, why) { #n, why },
+#define F(n, a, b, c, d, sf, why) { #n, why, sf },
 	MODEL_PROFILE_FEATURES(F)
 #undef F
 };
@@ -61,6 +62,8 @@ static const struct {
 };
 
 #define NR_TUNABLES (sizeof(tunable_info) / sizeof(tunable_info[0]))
+
+_Static_assert(NR_MODEL_FEATS <= 64, "struct model_sched_features holds 64 features");
 
 const struct model_profile *model_profile_find(const char *name)
 {
@@ -174,5 +177,111 @@ void model_profile_print(const struct model_profile *p, FILE *out)
 		else
 			fprintf(out, "  %-28s %lld%s%s  # %s\n", s.name, (long long)s.value,
 				*s.unit ? " " : "", s.unit, s.reason);
+	}
+}
+
+/* ---- debugfs-style feature toggles ------------------------------------ */
+
+static void toggleable_names(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (unsigned int i = 0; i < NR_MODEL_FEATS && off < len; i++)
+		if (feat_info[i].sf) {
+			int n = snprintf(buf + off, len - off, "%s%s", off ? " " : "",
+					 feat_info[i].name);
+			if (n < 0)
+				break;
+			off += (size_t)n;
+		}
+}
+
+int model_sched_feature_parse(struct model_sched_features *f, const char *spec,
+			      char *msg, size_t len)
+{
+	const char *name = spec;
+	bool on = true;
+	char names[600];
+
+	if (!strncmp(name, "NO_", 3)) {
+		name += 3;
+		on = false;
+	}
+	for (unsigned int i = 0; i < NR_MODEL_FEATS; i++) {
+		if (strcmp(feat_info[i].name, name))
+			continue;
+		if (!feat_info[i].sf) {
+			toggleable_names(names, sizeof(names));
+			snprintf(msg, len, "sched feature '%s' is a model switch, not a toggleable "
+				 "features.h entry (toggleable: %s)", name, names);
+			return -1;
+		}
+		if (on) {
+			f->set |= 1ull << i;
+			f->clear &= ~(1ull << i);
+		} else {
+			f->clear |= 1ull << i;
+			f->set &= ~(1ull << i);
+		}
+		return 0;
+	}
+	toggleable_names(names, sizeof(names));
+	snprintf(msg, len, "unknown sched feature '%s' (toggleable: %s; NO_NAME clears)", spec,
+		 names);
+	return -1;
+}
+
+int model_sched_features_check(const struct model_profile *p,
+			       const struct model_sched_features *f, char *msg, size_t len)
+{
+	for (unsigned int i = 0; i < NR_MODEL_FEATS; i++)
+		if (((f->set | f->clear) >> i & 1) && !(feat_info[i].sf >> p->column & 1)) {
+			snprintf(msg, len, "sched feature '%s' does not exist in profile %s's "
+				 "kernel (kernel/sched/features.h); see 'schedreplay variants "
+				 "--sched-features'", feat_info[i].name, p->name);
+			return -1;
+		}
+	return 0;
+}
+
+void model_sched_features_merge(struct model_sched_features *f,
+				const struct model_sched_features *add)
+{
+	f->set = (f->set & ~add->clear) | add->set;
+	f->clear = (f->clear & ~add->set) | add->clear;
+}
+
+void model_sched_features_format(const struct model_sched_features *f, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	for (unsigned int i = 0; i < NR_MODEL_FEATS && off < len; i++)
+		if ((f->set | f->clear) >> i & 1) {
+			int n = snprintf(buf + off, len - off, "%s%s%s", off ? " " : "",
+					 (f->clear >> i & 1) ? "NO_" : "", feat_info[i].name);
+			if (n < 0)
+				break;
+			off += (size_t)n;
+		}
+}
+
+void model_sched_features_list(FILE *out)
+{
+	fprintf(out, "%-24s", "feature");
+	for (unsigned int c = 0; c < NR_PROFILES; c++)
+		fprintf(out, " %-5s", profiles[c].name);  /* names are at most 5 wide */
+	fputs("  (defaults; '-': not in that kernel's features.h)\n", out);
+	for (unsigned int i = 0; i < NR_MODEL_FEATS; i++) {
+		if (!feat_info[i].sf)
+			continue;
+		fprintf(out, "%-24s", feat_info[i].name);
+		for (unsigned int c = 0; c < NR_PROFILES; c++)
+			fprintf(out, c + 1 < NR_PROFILES ? " %-5s" : " %s",
+				!(feat_info[i].sf >> c & 1) ? "-" : profiles[c].feat[i] ? "on" : "off");
+		fputc('\n', out);
 	}
 }

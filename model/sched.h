@@ -109,7 +109,7 @@ enum model_bw_counter {
 #define BW_COUNT(m, c) ((m)->bw_counters[MBC_##c]++)
 
 enum model_feat {
-#define F(name, a, b, c, d, why) FEAT_##name,
+#define F(name, a, b, c, d, sf, why) FEAT_##name,
 	MODEL_PROFILE_FEATURES(F)
 #undef F
 	NR_MODEL_FEATS
@@ -375,6 +375,7 @@ struct model {
 	struct model_profile prof;  /* a copy: the effective profile */
 	struct model_behaviour b;
 	struct model_variant_set variants;
+	struct model_sched_features sched_features;  /* the toggles applied to prof */
 	unsigned int nr_cpus;
 	int nr_nodes;
 	unsigned int hz;

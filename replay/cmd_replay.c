@@ -71,7 +71,8 @@ static int print_json(const struct wl_workload *wl, const struct whatif_result *
 		return -1;
 	}
 	json_object_set_new(root, "profile",
-			    replay_json_profile(replay_result_profile(whatif_run_result(res, 0)), why));
+			    replay_json_profile(replay_result_profile(whatif_run_result(res, 0)), why,
+						replay_result_sched_features(whatif_run_result(res, 0))));
 	json_object_set_new(root, "placement",
 			    json_string(rc->placement == REPLAY_PLACEMENT_TRACE ? "trace" : "model"));
 	if (replay_uses_model_placement(rc))

@@ -154,6 +154,18 @@ static int set_vfile(struct run_opts *o, const char *arg)
 	return load_variants(o, arg, false);
 }
 
+/* --sched-feature NAME|NO_NAME: the kernel's debugfs syntax; the profile is checked by model_new() */
+static int set_sched_feature(struct run_opts *o, const char *arg)
+{
+	char msg[700];
+
+	if (model_sched_feature_parse(&o->rc.sched_features, arg, msg, sizeof(msg)) < 0) {
+		cli_usage(o->cmd, "--sched-feature: %s", msg);
+		return -1;
+	}
+	return 0;
+}
+
 static int set_threads(struct run_opts *o, const char *arg)
 {
 	unsigned long long v;
@@ -346,6 +358,12 @@ static const struct run_opt run_opt_table[] = {
 	{ "profile", "NAME", RUN_OPTS_MODEL, AT(profile), .help =    /* resolved: run_opts_finish() */
 	  "kernel profile: auto (from the trace's kernel release, else its\n"
 	  "age as the trace shows it, else 6.18), 6.18, 6.12, 6.5, 6.1" },
+	{ "sched-feature", "[NO_]NAME", RUN_OPTS_MODEL, set_sched_feature, .help =
+	  "set (NAME) or clear (NO_NAME) a scheduler feature over the\n"
+	  "profile, as 'echo NO_NAME > /sys/kernel/debug/sched/features';\n"
+	  "repeatable, later wins; only features of the profile's kernel\n"
+	  "features.h the model implements both ways ('schedreplay\n"
+	  "variants --sched-features' lists them)" },
 	{ "placement", "MODE", RUN_OPTS_MODEL, set_placement, .help =
 	  "trace (default): wakeups, forks and migrations as traced;\n"
 	  "model: the model's select_task_rq and balancing" },
@@ -580,8 +598,17 @@ int run_opts_finish(struct run_opts *o)
 	if (!strcmp(o->profile, "auto"))
 		return 0;
 	o->rc.profile = model_profile_find(o->profile);
-	if (o->rc.profile)
+	if (o->rc.profile) {
+		char msg[700];
+
+		/* an explicit profile: a toggle its kernel lacks is bad usage (auto: per trace) */
+		if (model_sched_features_check(o->rc.profile, &o->rc.sched_features, msg,
+					       sizeof(msg)) < 0) {
+			cli_usage(o->cmd, "--sched-feature: %s", msg);
+			return -1;
+		}
 		return 0;
+	}
 	for (unsigned int i = 0; i < model_profile_count(); i++)
 		snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s ",
 			 model_profile_name(model_profile_at(i)));

@@ -610,7 +610,8 @@ static json_t *info_json(double meas, double pred, double lo, double hi)
  * simulation's time for the traced work (replay_end_ts()); runs_unfinished
  * counts the seeds' runs that stopped with work left (replay_work_unfinished()).
  */
-static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
+static int print_json(const struct result *r, size_t n, json_t *goal, bool ok,
+		      const struct model_sched_features *sf)
 {
 	json_t *root = json_object(), *tr = json_object();
 	int ret = 0;
@@ -622,6 +623,13 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok)
 	}
 	json_object_set_new(root, "ok", json_boolean(ok));
 	json_object_set(root, "goal", goal ? goal : json_null());
+	if (sf->set | sf->clear) {
+		char buf[600];
+
+		/* --sched-feature toggles over every trace's profile (none: no key) */
+		model_sched_features_format(sf, buf, sizeof(buf));
+		json_object_set_new(root, "sched_features", json_string(buf));
+	}
 	for (size_t t = 0; t < n; t++) {
 		json_t *o = json_object(), *m = json_object(), *rs = json_object();
 
@@ -1040,9 +1048,15 @@ int cmd_validate(int argc, char **argv)
 	} else if (markdown) {
 		print_markdown(res, n, goal);
 	} else if (as_json) {
-		if (print_json(res, n, goal, ret == SR_EXIT_OK))
+		if (print_json(res, n, goal, ret == SR_EXIT_OK, &o.rc.sched_features))
 			ret = SR_EXIT_FAIL;
 	} else {
+		if (o.rc.sched_features.set | o.rc.sched_features.clear) {
+			char buf[600];
+
+			model_sched_features_format(&o.rc.sched_features, buf, sizeof(buf));
+			printf("sched_features: %s (toggled over each trace's profile)\n", buf);
+		}
 		for (size_t t = 0; t < n; t++) {
 			const struct result *r = &res[t];
 

@@ -30,12 +30,14 @@ static const char *source_name(enum variant_source s)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: schedreplay variants [--json] [--flags] [--plugin PATH]... [--variants-file FILE]...\n\n"
+		"usage: schedreplay variants [--json] [--flags] [--sched-features] [--plugin PATH]... [--variants-file FILE]...\n\n"
 		"List the model variants (the seed patches as model configuration), with\n"
 		"origin, behaviour change and the kernel functions they touch.\n\n"
 		"  --json                a JSON list of objects (name, description, origin,\n"
 		"                        touches, flags, tg_ratelimit_ns, hook, source, file)\n"
 		"  --flags               list the behaviour flag names JSON variant files use\n"
+		"  --sched-features      list the scheduler features --sched-feature and\n"
+		"                        \"sched_features\" may toggle, with each profile's default\n"
 		"  --plugin PATH         also load the variants of a plugin (.so, see docs/variants.md)\n"
 		"  --variants-file FILE  also load variants from a JSON file\n");
 }
@@ -74,7 +76,14 @@ static void print_text(const struct variant_catalog *c, FILE *out)
 			fprintf(out, "%s%s", any ? " " : "", variant_flag_name(bit));
 			any = true;
 		}
-		fprintf(out, "%s\n  tg rate limit: ", any ? "" : "-");
+		fprintf(out, "%s\n", any ? "" : "-");
+		if (v->sched_features.set | v->sched_features.clear) {
+			char buf[600];
+
+			model_sched_features_format(&v->sched_features, buf, sizeof(buf));
+			fprintf(out, "  sched_features: %s\n", buf);
+		}
+		fprintf(out, "  tg rate limit: ");
 		print_ratelimit(out, v->tg_ratelimit_ns);
 		fprintf(out, "%s\n", v->update_cfs_group ? "\n  hook: update_cfs_group()" : "");
 	}
@@ -112,6 +121,12 @@ static json_t *to_json(const struct variant_catalog *c)
 			bad |= json_object_set_new(o, "tg_ratelimit_ns",
 						   json_integer(v->tg_ratelimit_ns));
 			bad |= json_object_set_new(o, "hook", json_boolean(v->update_cfs_group));
+			if (v->sched_features.set | v->sched_features.clear) {
+				char buf[600];
+
+				model_sched_features_format(&v->sched_features, buf, sizeof(buf));
+				bad |= set_str(o, "sched_features", buf);
+			}
 			bad |= set_str(o, "source", source_name(src));
 			bad |= set_str(o, "file", file);
 		}
@@ -132,6 +147,7 @@ int cmd_variants(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "flags", no_argument, NULL, 'f' },
+		{ "sched-features", no_argument, NULL, 's' },
 		{ "plugin", required_argument, NULL, 'p' },
 		{ "variants-file", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -139,7 +155,7 @@ int cmd_variants(int argc, char **argv)
 	};
 	struct sr_error err = { 0 };
 	struct variant_catalog *c;
-	bool json = false, flags = false;
+	bool json = false, flags = false, feats = false;
 	int opt, ret = SR_EXIT_OK;
 
 	c = variant_catalog_new(&err);
@@ -149,13 +165,16 @@ int cmd_variants(int argc, char **argv)
 	}
 	optind = 1;
 	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
-	while ((opt = getopt_long(argc, argv, ":jfp:V:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":jfsp:V:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
 			break;
 		case 'f':
 			flags = true;
+			break;
+		case 's':
+			feats = true;
 			break;
 		case 'p':
 			if (variant_catalog_load_plugin(c, optarg, &err) < 0)
@@ -181,7 +200,9 @@ int cmd_variants(int argc, char **argv)
 		variant_catalog_free(c);
 		return SR_EXIT_USAGE;
 	}
-	if (flags) {
+	if (feats) {
+		model_sched_features_list(stdout);
+	} else if (flags) {
 		for (uint32_t bit = 1; bit; bit <<= 1)
 			if (variant_flag_name(bit))
 				printf("%s\n", variant_flag_name(bit));

@@ -671,7 +671,8 @@ json_t *replay_json_vcpu_pack(const struct wl_workload *wl, const struct replay_
 	return json_pack("{s:b, s:s}", "on", on, "why", why);
 }
 
-json_t *replay_json_profile(const struct model_profile *p, const char *why)
+json_t *replay_json_profile(const struct model_profile *p, const char *why,
+			    const struct model_sched_features *f)
 {
 	json_t *o = json_object(), *s = json_object();
 	struct model_setting st;
@@ -683,6 +684,13 @@ json_t *replay_json_profile(const struct model_profile *p, const char *why)
 	while (model_profile_setting_next(p, &it, &st))
 		json_object_set_new(s, st.name, json_integer(st.value));
 	json_object_set_new(o, "settings", s);
+	if (f && (f->set | f->clear)) {
+		char buf[600];
+
+		/* the kernel's debugfs words, in table order: "NO_RUN_TO_PARITY ..." */
+		model_sched_features_format(f, buf, sizeof(buf));
+		json_object_set_new(o, "sched_features", json_string(buf));
+	}
 	return o;
 }
 

@@ -36,6 +36,7 @@ struct replay_result {
 	uint64_t end_ts;
 	unsigned int nr_cpus;
 	const struct model_profile *profile;
+	struct model_sched_features sched_features;
 	uint64_t events;
 	double seconds;
 	uint64_t *samples;
@@ -535,6 +536,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.profile = replay_profile_for(wl, &s->cfg, NULL);
 	mc.variants = s->cfg.variants;
 	mc.seed = s->cfg.seed;
+	mc.sched_features = s->cfg.sched_features;
 	mc.balance_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
 	mc.vcpu_pack = replay_vcpu_pack_for(wl, &s->cfg, NULL, 0);
 	mc.newidle_moves_tasks = false;      /* per __schedule(): sim_model_schedule() */
@@ -780,6 +782,7 @@ struct replay_result *replay_run(const struct wl_workload *wl, const struct repl
 				 struct sr_error *err)
 {
 	struct sim s;
+	int bad;
 	struct replay_result *r = calloc(1, sizeof(*r));
 	struct timespec t0, t1;
 
@@ -806,7 +809,10 @@ struct replay_result *replay_run(const struct wl_workload *wl, const struct repl
 	if (s.nr_cpus > MODEL_MAX_CPUS)
 		s.nr_cpus = MODEL_MAX_CPUS;
 	r->profile = replay_profile_for(wl, &s.cfg, NULL);
-	if (setup(&s, err) || sim_start(&s) || sim_loop(&s) || s.oom ||
+	bad = setup(&s, err);
+	if (!bad)
+		r->sched_features = *model_sched_features(s.m);
+	if (bad || sim_start(&s) || sim_loop(&s) || s.oom ||
 	    lat_machine_finish(s.lat, s.end_ts) || collect(&s, r)) {
 		if (!err || !err->msg[0])
 			sr_error_set(err, ENOMEM, "replay: out of memory");
@@ -845,6 +851,11 @@ double replay_seconds(const struct replay_result *r) { return r->seconds; }
 const struct model_profile *replay_result_profile(const struct replay_result *r)
 {
 	return r->profile;
+}
+
+const struct model_sched_features *replay_result_sched_features(const struct replay_result *r)
+{
+	return &r->sched_features;
 }
 
 const uint64_t *replay_samples(const struct replay_result *r, size_t *n)

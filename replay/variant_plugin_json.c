@@ -8,8 +8,13 @@
  *		"origin": "what-if, not posted",
  *		"touches": "dequeue_entity, update_tg_load_avg",
  *		"flags": ["SKIP_CG_DEQUEUE_ENTITY"],
- *		"tg_ratelimit_ns": 2000000
+ *		"tg_ratelimit_ns": 2000000,
+ *		"sched_features": ["NO_RUN_TO_PARITY"]
  *	}]}
+ *
+ * "sched_features" toggles scheduler features over the profile in the
+ * kernel's debugfs syntax (NAME / NO_NAME, model_sched_feature_parse());
+ * whether the profile's kernel has them is checked when a run starts.
  *
  * A file may also hold a single variant object.  Every key is checked: a
  * misspelt key or flag name is an error naming the file, the variant and the
@@ -27,6 +32,7 @@
 
 static const char *const variant_keys[] = {
 	"name", "description", "origin", "touches", "flags", "tg_ratelimit_ns", "comment",
+	"sched_features",
 };
 
 static int dup_string(json_t *obj, const char *key, bool required, char **out,
@@ -86,7 +92,7 @@ static struct model_variant *variant_from_json(json_t *obj, size_t index, struct
 			ok |= !strcmp(key, variant_keys[i]);
 		if (!ok) {
 			sr_error_set(err, EINVAL,
-				     "variant '%s': unknown key \"%s\" (known: name, description, origin, touches, flags, tg_ratelimit_ns, comment)",
+				     "variant '%s': unknown key \"%s\" (known: name, description, origin, touches, flags, tg_ratelimit_ns, sched_features, comment)",
 				     label, key);
 			return NULL;
 		}
@@ -133,6 +139,32 @@ static struct model_variant *variant_from_json(json_t *obj, size_t index, struct
 				goto fail;
 			}
 			v->flags |= bit;
+		}
+	}
+	val = json_object_get(obj, "sched_features");
+	if (val) {
+		size_t i;
+		json_t *f;
+		char msg[700];
+
+		if (!json_is_array(val)) {
+			sr_error_set(err, EINVAL,
+				     "variant '%s': \"sched_features\" must be a list of NAME or NO_NAME",
+				     label);
+			goto fail;
+		}
+		json_array_foreach(val, i, f) {
+			if (!json_is_string(f)) {
+				sr_error_set(err, EINVAL,
+					     "variant '%s': \"sched_features\" #%zu is not a string",
+					     label, i);
+				goto fail;
+			}
+			if (model_sched_feature_parse(&v->sched_features, json_string_value(f),
+						      msg, sizeof(msg)) < 0) {
+				sr_error_set(err, EINVAL, "variant '%s': %s", label, msg);
+				goto fail;
+			}
 		}
 	}
 	val = json_object_get(obj, "tg_ratelimit_ns");

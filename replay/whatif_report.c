@@ -485,6 +485,13 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 		o && o->profile_why ? o->profile_why : "chosen explicitly",
 		cfg->placement == REPLAY_PLACEMENT_MODEL ? "model" : "trace",
 		replay_nr_cpus(ref), wl_facts(wl)->hz);
+	if (cfg->sched_features.set | cfg->sched_features.clear) {
+		char buf[600];
+
+		model_sched_features_format(&cfg->sched_features, buf, sizeof(buf));
+		fprintf(out, "  sched_features %s (toggled over the profile; variants may add theirs)\n",
+			buf);
+	}
 	if (replay_uses_model_placement(cfg)) {
 		char why[200];
 		bool on = replay_vcpu_pack_for(wl, cfg, why, sizeof(why));
@@ -708,7 +715,8 @@ int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct what
 	if (replay_json_add_workload(root, wl, cfg) < 0)
 		goto nomem;
 	json_object_set_new(root, "profile", replay_json_profile(replay_result_profile(ref),
-								 o ? o->profile_why : NULL));
+								 o ? o->profile_why : NULL,
+								 replay_result_sched_features(ref)));
 	json_object_set_new(root, "placement",
 			    json_string(cfg->placement == REPLAY_PLACEMENT_MODEL ? "model" : "trace"));
 	if (replay_uses_model_placement(cfg))

@@ -55,6 +55,12 @@ struct model_config {
 	const struct model_variant_set *variants; /* NULL: "base" */
 	uint64_t seed;                   /* NI_RANDOM and tree priorities */
 	/*
+	 * debugfs-style toggles (--sched-feature) over the profile's column,
+	 * applied after the variants' own "sched_features"; model_new() fails
+	 * if one does not exist in the profile's kernel.
+	 */
+	struct model_sched_features sched_features;
+	/*
 	 * Let the model's balancing move tasks (--placement model): newidle
 	 * and periodic balance pull queued tasks.  When false (--placement
 	 * trace) balancing runs for its bookkeeping (update_blocked_averages,
@@ -126,6 +132,8 @@ void model_free(struct model *m);
 unsigned int model_nr_cpus(const struct model *m);
 unsigned int model_hz(const struct model *m);
 const struct model_profile *model_profile(const struct model *m);
+/* The sched feature toggles applied over it (variants' and the caller's). */
+const struct model_sched_features *model_sched_features(const struct model *m);
 /* Print the effective settings (profile, tunables after CPU scaling, variants). */
 void model_print_settings(const struct model *m, FILE *out);
 

@@ -62,7 +62,7 @@
 
 #include <schedreplay/variant.h>
 
-#define SCHEDREPLAY_PLUGIN_ABI_VERSION 1u
+#define SCHEDREPLAY_PLUGIN_ABI_VERSION 2u   /* 2: model_variant.sched_features */
 #define SCHEDREPLAY_PLUGIN_ENTRY "schedreplay_plugin"
 
 #define SCHEDREPLAY_PLUGIN_EXPORT __attribute__((visibility("default")))

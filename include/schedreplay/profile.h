@@ -48,4 +48,31 @@ bool model_profile_setting_next(const struct model_profile *p, unsigned int *ite
 /* One line per setting: "  NAME = value unit  # reason". */
 void model_profile_print(const struct model_profile *p, FILE *out);
 
+/*
+ * Toggles of scheduler features over a profile's column, in the kernel's
+ * debugfs syntax: "NAME" sets, "NO_NAME" clears (sched_feat_write() ->
+ * sched_feat_set() in kernel/sched/debug.c), later toggles win.  Only the
+ * features profile_table.h marks with SF() may be toggled, and only on the
+ * profiles whose kernel's features.h has them.
+ */
+struct model_sched_features {
+	uint64_t set, clear;          /* bit i: feature i of profile_table.h */
+};
+/*
+ * Add "NAME" or "NO_NAME" to @f.  0, or -1 with a one-line message in @msg
+ * (unknown name, or not toggleable: the message names the toggleable ones).
+ */
+int model_sched_feature_parse(struct model_sched_features *f, const char *spec,
+			      char *msg, size_t len);
+/* 0 if every toggle of @f exists in @p's kernel, else -1 and a message. */
+int model_sched_features_check(const struct model_profile *p,
+			       const struct model_sched_features *f, char *msg, size_t len);
+/* Fold @add into @f (@add's toggles win). */
+void model_sched_features_merge(struct model_sched_features *f,
+				const struct model_sched_features *add);
+/* "NO_RUN_TO_PARITY NEXT_BUDDY" (table order); "" if none. */
+void model_sched_features_format(const struct model_sched_features *f, char *buf, size_t len);
+/* The toggleable features with each profile's default ("-": not in it). */
+void model_sched_features_list(FILE *out);
+
 #endif /* SCHEDREPLAY_PROFILE_H */

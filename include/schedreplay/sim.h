@@ -155,6 +155,8 @@ struct replay_config {
 	enum replay_vcpu_pack vcpu_pack;
 	const char *comm_prefix;       /* latency samples of these comms; NULL: all */
 	uint64_t seed;                 /* the model's RNG (NI_RANDOM, tree priorities) */
+	/* --sched-feature toggles over the profile (model_config's) */
+	struct model_sched_features sched_features;
 	bool no_costs;                 /* ablation: zero mechanical costs */
 	/*
 	 * Ablation: groups with a CPU bandwidth limit (wl_group.quota_us) are
@@ -411,6 +413,8 @@ uint64_t replay_busy_ns(const struct replay_result *r);
 unsigned int replay_nr_cpus(const struct replay_result *r);
 /* The profile used. */
 const struct model_profile *replay_result_profile(const struct replay_result *r);
+/* The sched feature toggles the run applied over the profile (none: zero). */
+const struct model_sched_features *replay_result_sched_features(const struct replay_result *r);
 /* Synthetic events emitted; wall time of the run in seconds. */
 uint64_t replay_events(const struct replay_result *r);
 double replay_seconds(const struct replay_result *r);
@@ -452,7 +456,9 @@ json_t *replay_json_measured(const struct wl_workload *wl);
 int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 			     const struct replay_config *cfg);
 /* {"name", "why", "settings": {NAME: value}} */
-json_t *replay_json_profile(const struct model_profile *p, const char *why);
+/* @f: the sched feature toggles applied ("sched_features", only if any); may be NULL */
+json_t *replay_json_profile(const struct model_profile *p, const char *why,
+			    const struct model_sched_features *f);
 /* {"on", "why"}: replay_vcpu_pack_for() of @wl under @cfg */
 json_t *replay_json_vcpu_pack(const struct wl_workload *wl, const struct replay_config *cfg);
 /*

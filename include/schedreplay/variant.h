@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include <schedreplay/error.h>
+#include <schedreplay/profile.h>
 
 /* Behaviour flags: each names one place a seed patch changes the kernel. */
 enum model_variant_flag {
@@ -87,6 +88,11 @@ struct model_variant {
 	int64_t tg_ratelimit_ns;
 	/* Optional: return false to skip update_cfs_group() at this site. */
 	bool (*update_cfs_group)(const struct model_hook_cfs_group *ctx);
+	/* debugfs-style feature toggles over the profile's column, as
+	 * `echo NO_RUN_TO_PARITY > /sys/kernel/debug/sched/features` would
+	 * set them (model_sched_feature_parse(); zero: the profile's).  Last,
+	 * so the fields before keep their plugin ABI 1 offsets (ABI 2). */
+	struct model_sched_features sched_features;
 };
 
 /* The registered variants ("base" first). */

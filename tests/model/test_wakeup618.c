@@ -807,6 +807,113 @@ static void test_next_buddy_whatif(void)
 	}
 }
 
+/* ---- debugfs sched_features toggles (model_config.sched_features) ------- */
+
+/*
+ * `echo NO_RUN_TO_PARITY > /sys/kernel/debug/sched/features` through the
+ * model's plumbing (model_sched_feature_parse() -> model_config ->
+ * model_new()), not by poking m->prof.  curr A (nice 0, base slice 1.4 ms)
+ * is picked at v 0 with deadline +1.4 ms: set_protect_slice() with
+ * RUN_TO_PARITY protects it to min(deadline, v + the shortest queued slice
+ * 1.4 ms) = +1.4 ms, without it for one normalized base slice (0.70 ms,
+ * vprot = +0.7 ms; 6.12: no protection at all, pick_eevdf() ignores it).
+ * A then ran to v +1.0 ms; the wakee B has v +1.0 ms and deadline +1.2 ms:
+ * V = +1.0 ms, both eligible, B has the earlier deadline.  RUN_TO_PARITY:
+ * the protected pick keeps A, no preemption (6.18: update_protect_slice()
+ * leaves vprot at min(+1.4, v + 1.4 ms) = +1.4 ms).  NO_RUN_TO_PARITY: A's
+ * protection ended at +0.7 ms, the pick is B: wakeup preemption.
+ */
+static struct model *mk_feats(const char *profile, const char *const *toggles, int n,
+			      struct sr_error *err)
+{
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+	char msg[700];
+
+	cfg.profile = model_profile_find(profile);
+	for (int i = 0; i < n; i++)
+		CHECK_EQ_S(model_sched_feature_parse(&cfg.sched_features, toggles[i], msg,
+						     sizeof(msg)), 0);
+	return model_new(&cfg, err);
+}
+
+static void test_no_run_to_parity(void)
+{
+	const char *names[2] = { "6.18", "6.12" };
+	const char *const no_rtp[1] = { "NO_RUN_TO_PARITY" };
+	const int nices[2] = { 0, 0 };
+
+	for (int k = 0; k < 2; k++) {
+		for (int off = 0; off < 2; off++) {
+			struct rig r;
+			struct sched_entity *a;
+			u64 b;
+
+			memset(&r, 0, sizeof(r));
+			r.m = mk_feats(names[k], no_rtp, off, NULL);
+			if (!r.m) {
+				CHECK(0);
+				continue;
+			}
+			CHECK_EQ_U(sched_feat(r.m, RUN_TO_PARITY), !off);
+			r.rq = &r.m->rqs[0];
+			r.cfs_rq = &r.rq->cfs;
+			r.now = 1000000;
+			for (int i = 0; i < 2; i++) {
+				r.t[i] = model_task_new(r.m, model_root_group(r.m), nices[i],
+							MODEL_POLICY_NORMAL, 10 + (uint32_t)i, NULL);
+				CHECK(r.t[i] != NULL);
+			}
+			CHECK_EQ_S(model_task_start_runnable(r.m, r.t[0], 0, r.now), 0);
+			CHECK(model_schedule(r.m, 0, MODEL_PREV_RUNNABLE, r.now) == r.t[0]);
+			CHECK_EQ_S(model_task_start_runnable(r.m, r.t[1], 0, r.now), 0);
+			a = &r.t[0]->se;
+			rig_set(&r, r.t[0], 0, 1400000, BASE_SLICE);
+			rig_set(&r, r.t[1], 1000000, 1200000, BASE_SLICE);
+			set_protect_slice(r.m, r.cfs_rq, a);    /* as set_next_entity() at v 0 */
+			b = cfs_rq_origin(r.m, r.cfs_rq);
+			if (k == 0)
+				CHECK_EQ_S((s64)(a->vprot - b), off ? 700000 : 1400000);
+			a->vruntime = b + 1000000;
+			rig_check(&r, r.t[1], MODEL_WF_TTWU);
+			CHECK_EQ_U(r.rq->need_resched, off);
+			CHECK_EQ_U(MC(&r, wakeup_preempt), off);
+			if (k == 0)
+				CHECK_EQ_S((s64)(a->vprot - b), off ? 700000 : 1400000);
+			model_free(r.m);
+		}
+	}
+}
+
+/* A toggle the profile's kernel lacks: model_new() refuses, naming it. */
+static void test_feature_not_in_profile(void)
+{
+	const char *const rtp[1] = { "NO_RUN_TO_PARITY" };
+	const char *const debit[1] = { "NO_START_DEBIT" };
+	struct sr_error err = { 0 };
+	struct model_sched_features f = { 0 };
+	char msg[700];
+	struct model *m;
+
+	CHECK(mk_feats("6.1", rtp, 1, &err) == NULL);
+	CHECK(strstr(err.msg, "'RUN_TO_PARITY' does not exist in profile 6.1") != NULL);
+	memset(&err, 0, sizeof(err));
+	CHECK(mk_feats("6.18", debit, 1, &err) == NULL);
+	CHECK(strstr(err.msg, "'START_DEBIT' does not exist in profile 6.18") != NULL);
+	m = mk_feats("6.1", debit, 1, NULL);
+	CHECK(m && !sched_feat(m, START_DEBIT) && sched_feat(m, GENTLE_FAIR_SLEEPERS));
+	model_free(m);
+	/* parse: later toggles win; model switches and unknown names refused */
+	CHECK_EQ_S(model_sched_feature_parse(&f, "NEXT_BUDDY", msg, sizeof(msg)), 0);
+	CHECK_EQ_S(model_sched_feature_parse(&f, "NO_NEXT_BUDDY", msg, sizeof(msg)), 0);
+	CHECK_EQ_U(f.set, 0);
+	CHECK_EQ_U(f.clear, 1ull << FEAT_NEXT_BUDDY);
+	CHECK_EQ_S(model_sched_feature_parse(&f, "EEVDF", msg, sizeof(msg)), -1);
+	CHECK(strstr(msg, "model switch") != NULL);
+	CHECK_EQ_S(model_sched_feature_parse(&f, "NO_PROTECT_VPROT", msg, sizeof(msg)), -1);
+	CHECK_EQ_S(model_sched_feature_parse(&f, "RUN_TO_PARTY", msg, sizeof(msg)), -1);
+	CHECK(strstr(msg, "unknown sched feature 'RUN_TO_PARTY'") != NULL);
+}
+
 int main(void)
 {
 	test_protect_min_slice();
@@ -822,5 +929,7 @@ int main(void)
 	test_reweight_curr();
 	test_reweight_ratchet();
 	test_next_buddy_whatif();
+	test_no_run_to_parity();
+	test_feature_not_in_profile();
 	return check_done("wakeup618");
 }

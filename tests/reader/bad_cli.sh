@@ -360,6 +360,18 @@ for c in replay whatif validate; do
 	expect_usage "$c: ambiguous option '--no' (--no-" -- $c --no "$pipe"
 	expect_usage "$c: option '--idle-pull' takes no value, not '--idle-pull=1'" -- $c --idle-pull=1 "$pipe"
 done
+# --sched-feature: the kernel's debugfs words, only the features profile_table.h
+# marks toggleable (SF()) and only in profiles whose kernel has them
+for c in replay whatif validate; do
+	expect_usage "$c: --sched-feature: unknown sched feature 'NO_FOO' (toggleable: PLACE_LAG .* NI_RANDOM; NO_NAME clears)" -- $c --sched-feature NO_FOO "$pipe"
+	expect_usage "$c: --sched-feature: sched feature 'PROTECT_VPROT' is a model switch, not a toggleable features.h entry (toggleable: PLACE_LAG " -- $c --sched-feature NO_PROTECT_VPROT "$pipe"
+	expect_usage "$c: --sched-feature: sched feature 'RUN_TO_PARITY' does not exist in profile 6.1's kernel" -- $c --profile 6.1 --sched-feature NO_RUN_TO_PARITY "$pipe"
+done
+# a variants file's "sched_features": the same words, checked at load
+printf '{"name": "nrtp", "description": "d", "sched_features": ["NO_RUN_TO_PARTY"]}' > "$work/sf.json"
+expect 1 "variants: .*sf.json: variant 'nrtp': unknown sched feature 'NO_RUN_TO_PARTY'" -- variants --variants-file "$work/sf.json"
+printf '{"name": "nrtp", "description": "d", "sched_features": ["NO_RUN_TO_PARITY"]}' > "$work/sf.json"
+expect 1 "replay: .*variant nrtp: sched feature 'RUN_TO_PARITY' does not exist in profile 6.1's kernel" -- replay --profile 6.1 --variants-file "$work/sf.json" --variant nrtp "$pipe"
 # the commands' own arguments
 expect_usage "replay: one TRACE.dat expected" -- replay
 expect_usage "whatif: a TRACE is needed" -- whatif

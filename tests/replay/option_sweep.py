@@ -95,6 +95,9 @@ SINGLE = [
     ("profile=6.12", ["--profile", "6.12"]),
     ("profile=6.5", ["--profile", "6.5"]),
     ("profile=6.1", ["--profile", "6.1"]),
+    # features every profile's kernel has (RUN_TO_PARITY would fail a CFS trace's auto profile)
+    ("sched-feature", ["--sched-feature", "NO_WAKEUP_PREEMPTION", "--sched-feature", "NEXT_BUDDY"]),
+    ("sched-feature+profile=6.12", ["--sched-feature", "NO_RUN_TO_PARITY", "--profile", "6.12"]),
     ("all-variants", ["--all-variants", "--threads", "1"]),
     ("placement-check", ["--placement-check"]),
     ("dump-events", ["--dump-events", "@DUMP@"]),
@@ -191,6 +194,8 @@ def other_cases(tr, tmp):
         ("whatif", ["whatif", "--seeds", "2", "--threads", "1", "--json", tr]),
         ("whatif variant+svg", ["whatif", "--variant", "base", "--threads", "1",
                                 "--svg", os.path.join(tmp, base + ".svg"), tr]),
+        ("whatif sched-feature", ["whatif", "--variant", "base", "--threads", "1",
+                                  "--sched-feature", "NO_PLACE_LAG", "--profile", "6.18", tr]),
         ("whatif placement=model", ["whatif", "--variant", "base", "--threads", "1",
                                     "--placement", "model", "--handoff", "yield", tr]),
         ("report --by pid --by cgroup", ["report", "--by", "pid", "--by", "cgroup", "--top", "0", tr]),
@@ -227,6 +232,7 @@ VALIDATE_CASES = (
     ("validate channels=strict", ["--channels", "strict"]),
     ("validate handoff=yield profile=6.1", ["--handoff", "yield", "--profile", "6.1"]),
     ("validate stop-at-end", ["--stop-at-end"]),
+    ("validate sched-feature", ["--sched-feature", "NO_WAKEUP_PREEMPTION"]),
 )
 
 # A JSON variants file of the variants' own tests

@@ -130,7 +130,7 @@ expect("rc EQUAL 2" "a plugin variant without --plugin: exit ${rc}")
 execute_process(COMMAND ${SCHEDREPLAY} replay --plugin ${BAD_PLUGIN} ${TRACE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
 expect("rc EQUAL 1" "bad plugin: exit ${rc}")
-string(FIND "${err}" "plugin ABI version 2, this schedreplay speaks version 1" pos)
+string(FIND "${err}" "plugin ABI version 3, this schedreplay speaks version 2" pos)
 expect("pos GREATER -1" "bad plugin message: ${err}")
 execute_process(COMMAND ${SCHEDREPLAY} replay --variants-file ${DATA}/bad_flag.json ${TRACE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)

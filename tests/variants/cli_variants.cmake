@@ -50,7 +50,7 @@ expect("pos GREATER -1" "text listing lacks cfs-group-tick-only")
 execute_process(COMMAND ${SCHEDREPLAY} variants --plugin ${BAD_PLUGIN}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 expect("rc EQUAL 1" "a bad plugin must exit 1, got ${rc}")
-string(FIND "${err}" "plugin ABI version 2, this schedreplay speaks version 1" pos)
+string(FIND "${err}" "plugin ABI version 3, this schedreplay speaks version 2" pos)
 expect("pos GREATER -1" "bad plugin message: ${err}")
 
 execute_process(COMMAND ${SCHEDREPLAY} variants --variants-file ${DATA}/bad_flag.json
@@ -62,3 +62,17 @@ expect("pos GREATER -1" "bad JSON message: ${err}")
 execute_process(COMMAND ${SCHEDREPLAY} variants --no-such-option RESULT_VARIABLE rc
                 ERROR_QUIET)
 expect("rc EQUAL 2" "an unknown option must exit 2, got ${rc}")
+
+# --sched-features: the toggleable features of profile_table.h with each
+# profile's default ('-': not in that kernel's features.h); model switches absent
+execute_process(COMMAND ${SCHEDREPLAY} variants --sched-features
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+expect("rc EQUAL 0" "variants --sched-features failed (${rc}): ${err}")
+string(FIND "${out}" "RUN_TO_PARITY            -     -     on    on\n" pos)
+expect("pos GREATER_EQUAL 0" "no RUN_TO_PARITY line with - - on on: ${out}")
+string(FIND "${out}" "NEXT_BUDDY               off   off   off   off\n" pos)
+expect("pos GREATER_EQUAL 0" "no NEXT_BUDDY line with off x4: ${out}")
+string(FIND "${out}" "START_DEBIT              on    on    -     -\n" pos)
+expect("pos GREATER_EQUAL 0" "no START_DEBIT line with on on - -: ${out}")
+string(FIND "${out}" "PROTECT_VPROT" pos)
+expect("pos EQUAL -1" "model switch PROTECT_VPROT listed as toggleable: ${out}")

@@ -60,9 +60,10 @@ static void test_flags(void)
  */
 static void test_abi_pinned(void)
 {
-	CHECK_EQ_U(SCHEDREPLAY_PLUGIN_ABI_VERSION, 1);
+	CHECK_EQ_U(SCHEDREPLAY_PLUGIN_ABI_VERSION, 2);
 	if (sizeof(void *) == 8) {
-		CHECK_EQ_U(sizeof(struct model_variant), 56);
+		CHECK_EQ_U(sizeof(struct model_variant), 72);
+		CHECK_EQ_U(offsetof(struct model_variant, sched_features), 56);
 		CHECK_EQ_U(offsetof(struct model_variant, flags), 32);
 		CHECK_EQ_U(offsetof(struct model_variant, tg_ratelimit_ns), 40);
 		CHECK_EQ_U(offsetof(struct model_variant, update_cfs_group), 48);
@@ -207,9 +208,9 @@ static void test_plugins(char **so)
 	CHECK_EQ_U(variant_catalog_count(c), base_count + 2);
 
 	CHECK_EQ_S(variant_catalog_load_plugin(c, so[1], &err), -1);
-	CHECK_CONTAINS(err.msg, "plugin ABI version 2, this schedreplay speaks version 1");
+	CHECK_CONTAINS(err.msg, "plugin ABI version 3, this schedreplay speaks version 2");
 	CHECK_EQ_S(variant_catalog_load_plugin(c, so[2], &err), -1);
-	CHECK_CONTAINS(err.msg, "struct model_variant is 64 bytes");
+	CHECK_CONTAINS(err.msg, "struct model_variant is 80 bytes");
 	CHECK_EQ_S(variant_catalog_load_plugin(c, so[3], &err), -1);
 	CHECK_CONTAINS(err.msg, "flag bits 0x40000000");
 	CHECK_EQ_S(variant_catalog_load_plugin(c, so[4], &err), -1);
