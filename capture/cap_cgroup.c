@@ -119,17 +119,19 @@ static unsigned long weight_from_shares(unsigned long s)
 
 static int remove_run_dir(const char *root, const char *run, const struct cap_options *logopt);
 
-int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run,
-			  const struct cap_options *logopt, struct sr_error *err)
+/*
+ * mkdir <root>/<run>.  @run carries our pid: one that exists is a killed
+ * capture's of the same pid, removed (with a warning) and made again.
+ */
+static int make_run_dir(const char *root, const char *run, const struct cap_options *logopt,
+			struct sr_error *err)
 {
-	char path[4096 + 300], ctl[1024];
+	char path[4096 + 300];
 	int r;
 
-	snprintf(path, sizeof(path), "%s/%s", h->root, run);
-	/* @run carries our pid: one that exists is a killed capture's of the same pid */
+	snprintf(path, sizeof(path), "%s/%s", root, run);
 	r = mkdir(path, 0755);
-
-	if (r < 0 && errno == EEXIST && remove_run_dir(h->root, run, logopt) == 0) {
+	if (r < 0 && errno == EEXIST && remove_run_dir(root, run, logopt) == 0) {
 		cap_log(logopt, true, "removed cgroup %s left by a killed capture with the same pid",
 			path);
 		r = mkdir(path, 0755);
@@ -138,6 +140,16 @@ int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run,
 		sr_error_set(err, errno, "cannot create cgroup %s: %s", path, strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+int cap_cgroup_create_run(struct cap_cgroup_host *h, const char *run,
+			  const struct cap_options *logopt, struct sr_error *err)
+{
+	char path[4096 + 300], ctl[1024];
+
+	if (make_run_dir(h->root, run, logopt, err) < 0)
+		return -1;
 	if (h->version == 2) {
 		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", h->root);
 		if (cap_read_line(path, ctl, sizeof(ctl)) < 0 || !has_token(ctl, "cpu")) {
@@ -497,22 +509,7 @@ int cap_track_detect(char *root, size_t size)
 int cap_track_create(const char *root, const char *run, const struct cap_options *logopt,
 		     struct sr_error *err)
 {
-	char path[4096 + 300];
-	int r;
-
-	snprintf(path, sizeof(path), "%s/%s", root, run);
-	r = mkdir(path, 0755);
-	/* as cap_cgroup_create_run(): an existing one is a killed capture's of our pid */
-	if (r < 0 && errno == EEXIST && remove_run_dir(root, run, logopt) == 0) {
-		cap_log(logopt, true, "removed cgroup %s left by a killed capture with the same pid",
-			path);
-		r = mkdir(path, 0755);
-	}
-	if (r < 0) {
-		sr_error_set(err, errno, "cannot create cgroup %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return make_run_dir(root, run, logopt, err);
 }
 
 int cap_track_attach(const char *root, const char *run, pid_t pid, struct sr_error *err)

@@ -2122,27 +2122,15 @@ static int32_t impossible_pid(const struct trace_event *ev)
 }
 
 /*
- * The first CPU of @ev (its own, a wakeup's target_cpu, a migration's
- * orig_cpu or dest_cpu) that sidecar @sc lists offline, else -1: the kernel
- * runs, wakes and migrates nothing there, so such an event contradicts it.
+ * The first CPU of @ev (trace_event_cpus()) that sidecar @sc lists offline,
+ * else -1: the kernel runs, wakes and migrates nothing there, so such an
+ * event contradicts it.
  */
 static int32_t offline_cpu(const struct sidecar *sc, const struct trace_event *ev)
 {
-	int32_t c[3] = { ev->cpu, -1, -1 };
+	int32_t c[3];
 
-	switch (ev->type) {
-	case TRACE_EV_SCHED_WAKING:
-	case TRACE_EV_SCHED_WAKEUP:
-	case TRACE_EV_SCHED_WAKEUP_NEW:
-		c[1] = ev->u.wakeup.target_cpu;
-		break;
-	case TRACE_EV_SCHED_MIGRATE_TASK:
-		c[1] = ev->u.migrate.orig_cpu;
-		c[2] = ev->u.migrate.dest_cpu;
-		break;
-	default:
-		break;
-	}
+	trace_event_cpus(ev, c);
 	for (int i = 0; i < 3; i++)
 		if (sidecar_cpu_offline(sc, c[i]))
 			return c[i];

@@ -224,15 +224,13 @@ struct trace_event {
 #define TRACE_MAX_CPUS 4096
 
 /*
- * The first CPU number of @ev (its own CPU, a wakeup's target_cpu, a
- * migration's orig_cpu or dest_cpu) not below TRACE_MAX_CPUS, else -1: an
- * event replay and report refuse (corrupted data, or a machine the model
- * cannot have). Inline: report checks every event.
+ * The CPU numbers @ev names into @c: its own CPU, a wakeup's target_cpu, a
+ * migration's orig_cpu and dest_cpu; -1 where it names none.
  */
-static inline int32_t trace_event_impossible_cpu(const struct trace_event *ev)
+static inline void trace_event_cpus(const struct trace_event *ev, int32_t c[3])
 {
-	int32_t c[3] = { ev->cpu, -1, -1 };
-
+	c[0] = ev->cpu;
+	c[1] = c[2] = -1;
 	switch (ev->type) {
 	case TRACE_EV_SCHED_WAKING:
 	case TRACE_EV_SCHED_WAKEUP:
@@ -246,6 +244,18 @@ static inline int32_t trace_event_impossible_cpu(const struct trace_event *ev)
 	default:
 		break;
 	}
+}
+
+/*
+ * The first CPU number of @ev (trace_event_cpus()) not below TRACE_MAX_CPUS,
+ * else -1: an event replay and report refuse (corrupted data, or a machine
+ * the model cannot have). Inline: report checks every event.
+ */
+static inline int32_t trace_event_impossible_cpu(const struct trace_event *ev)
+{
+	int32_t c[3];
+
+	trace_event_cpus(ev, c);
 	for (int i = 0; i < 3; i++)
 		if (c[i] >= TRACE_MAX_CPUS)
 			return c[i];
