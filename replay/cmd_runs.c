@@ -232,10 +232,28 @@ static int set_no_vcpu_pack(struct run_opts *o, const char *arg)
 	o->rc.vcpu_pack = REPLAY_VCPU_PACK_OFF;
 	return 0;
 }
+/*
+ * --preempt-costs given twice, or with its old name --strict-preempt-costs,
+ * with two values: the last one won, silently.  The same value twice is
+ * harmless (scripts that add the old switch to an explicit strict).
+ */
+static int preempt_costs_given(struct run_opts *o, const char *arg)
+{
+	if (o->preempt_costs && strcmp(o->preempt_costs, arg))
+		return cli_usage(o->cmd, "--preempt-costs %s and %s exclude each other "
+				 "(--strict-preempt-costs is --preempt-costs strict)",
+				 o->preempt_costs, arg), -1;
+	o->preempt_costs = arg;
+	return 0;
+}
+
 static int set_strict_costs(struct run_opts *o, const char *arg)
 {
 	(void)arg;
-	o->wo.all_preempt_costs = false;        /* the default's old switch, kept for scripts */
+	/* the default's old switch, kept for scripts */
+	if (preempt_costs_given(o, "strict") < 0)
+		return -1;
+	o->wo.all_preempt_costs = false;
 	return 0;
 }
 
@@ -243,7 +261,7 @@ static int set_preempt_costs(struct run_opts *o, const char *arg)
 {
 	if (wl_preempt_costs_parse(arg, &o->wo.all_preempt_costs) < 0)
 		return bad(o, "--preempt-costs takes strict or all", arg);
-	return 0;
+	return preempt_costs_given(o, o->wo.all_preempt_costs ? "all" : "strict");
 }
 
 static int set_handoff(struct run_opts *o, const char *arg)

@@ -51,6 +51,8 @@ struct run_opts {
 					    plugin truncated under its mapping: SIGBUS) */
 	unsigned int nr_loaded;
 	bool all;                        /* --all-variants */
+	const char *preempt_costs;       /* the --preempt-costs value given, "strict" for
+					    --strict-preempt-costs; NULL: none */
 	const char *profile;             /* "auto" or a profile name */
 };
 

@@ -416,6 +416,13 @@ for c in replay whatif validate; do
 		$c --vcpu-pack --no-vcpu-pack $t
 	expect_usage "$c: --vcpu-pack and --no-vcpu-pack exclude each other" -- \
 		$c --no-vcpu-pack --vcpu-pack $t
+	# --preempt-costs with its old name or itself, two values: the last won
+	expect_usage "$c: --preempt-costs all and strict exclude each other (--strict-preempt-costs is --preempt-costs strict)" -- \
+		$c --preempt-costs all --strict-preempt-costs $t
+	expect_usage "$c: --preempt-costs strict and all exclude each other (--strict-preempt-costs is --preempt-costs strict)" -- \
+		$c --strict-preempt-costs --preempt-costs all $t
+	expect_usage "$c: --preempt-costs strict and all exclude each other (--strict-preempt-costs is --preempt-costs strict)" -- \
+		$c --preempt-costs strict --preempt-costs all $t
 	for opt in --state-placement --state-placement-wakes --idle-pull "--balance-attach kernel-order"; do
 		expect_usage "$c: $opt is an option of --placement trace (the trace's placement); with --placement model it does nothing" -- \
 			$c --placement model $opt $t
