@@ -289,12 +289,15 @@ int cap_cgroup_create_group(struct cap_cgroup_host *h, const char *run,
 	return cap_cgroup_set_bandwidth(h->version, path, g, set, err);
 }
 
-int cap_cgroup_attach(const struct cap_cgroup_host *h, const char *run, const char *group,
-		      pid_t pid, struct sr_error *err)
+/*
+ * Move @pid into the cgroup directory @dir (its cgroup.procs): the cpu groups and the tracking
+ * cgroup alike.
+ */
+static int write_procs(const char *dir, pid_t pid, struct sr_error *err)
 {
-	char path[4096 + 400], val[32];
+	char path[4096 + 400 + 16], val[32];
 
-	snprintf(path, sizeof(path), "%s/%s/%s/cgroup.procs", h->root, run, group);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	snprintf(val, sizeof(val), "%d", (int)pid);
 	if (cap_write_file(path, val) < 0) {
 		sr_error_set(err, errno, "cannot move pid %d into %s: %s", (int)pid, path,
@@ -302,6 +305,15 @@ int cap_cgroup_attach(const struct cap_cgroup_host *h, const char *run, const ch
 		return -1;
 	}
 	return 0;
+}
+
+int cap_cgroup_attach(const struct cap_cgroup_host *h, const char *run, const char *group,
+		      pid_t pid, struct sr_error *err)
+{
+	char dir[4096 + 400];
+
+	snprintf(dir, sizeof(dir), "%s/%s/%s", h->root, run, group);
+	return write_procs(dir, pid, err);
 }
 
 /* SIGKILL every task in @dir's cgroup.procs; returns how many were found. */
@@ -514,16 +526,10 @@ int cap_track_create(const char *root, const char *run, const struct cap_options
 
 int cap_track_attach(const char *root, const char *run, pid_t pid, struct sr_error *err)
 {
-	char path[4096 + 400], val[32];
+	char dir[4096 + 400];
 
-	snprintf(path, sizeof(path), "%s/%s/cgroup.procs", root, run);
-	snprintf(val, sizeof(val), "%d", (int)pid);
-	if (cap_write_file(path, val) < 0) {
-		sr_error_set(err, errno, "cannot move pid %d into %s: %s", (int)pid, path,
-			     strerror(errno));
-		return -1;
-	}
-	return 0;
+	snprintf(dir, sizeof(dir), "%s/%s", root, run);
+	return write_procs(dir, pid, err);
 }
 
 int cap_track_remove(const char *root, const char *run, const struct cap_options *logopt)
