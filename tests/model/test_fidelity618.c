@@ -612,6 +612,42 @@ static void test_throttle618(void)
 	model_free(m);
 }
 
+/*
+ * A wakeup that preempts: a SCHED_IDLE task runs, a normal task is forked
+ * onto its CPU.
+ */
+static void test_preempt_idle_curr(void)
+{
+	struct model *m = mk(1);
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_IDLE, 1, NULL);
+	struct model_task *b = new_task(m, NULL, 2);
+
+	CHECK(a != NULL);
+	model_wake_up_new_task(m, a, 0, 0, T0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == a);
+
+	/*
+	 * wake_up_new_task(b): enqueue_entity(root, b): update_curr(root),
+	 * update_load_avg(UPDATE_TG|DO_ATTACH) [attach], place_entity(); no
+	 * group level.  wakeup_preempt() -> check_preempt_wakeup_fair():
+	 * curr's entity is idle, b's is not: 'goto preempt' before the policy
+	 * test and before update_curr() (so before 6.18.33's fork rule too):
+	 * preempted, curr rescheduled.
+	 */
+	take(m);
+	CHECK_EQ_U(model_wake_up_new_task(m, b, 0, 0, T0 + 1 * MS), 0);
+	CHECK_EQ_U(D(m, update_curr), 1);
+	CHECK_EQ_U(D(m, update_load_avg), 1);
+	CHECK_EQ_U(D(m, update_load_avg_do_attach), 1);
+	CHECK_EQ_U(D(m, place_entity), 1);
+	CHECK_EQ_U(D(m, update_tg_load_avg), 0);
+	CHECK_EQ_U(D(m, wakeup_preempt_check), 1);
+	CHECK_EQ_U(D(m, wakeup_preempt), 1);
+	CHECK(model_need_resched(m, 0));
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_paths_one_cpu();
@@ -624,5 +660,6 @@ int main(void)
 	test_newidle_blocked_update();
 	test_group_walk();
 	test_throttle618();
+	test_preempt_idle_curr();
 	return check_done("fidelity618");
 }
