@@ -14,7 +14,7 @@
 	C(sched_wakeup_new,      "sched_wakeup_new",      "wake_up_new_task()") \
 	C(sched_migrate_task,    "sched_migrate_task",    "set_task_cpu() to another CPU (not fork placement)") \
 	C(sched_stat_runtime,    "sched_stat_runtime",    "update_curr() on a task with delta > 0 (emits the event)") \
-	C(update_curr,           "update_curr",           "update_curr() calls with a current entity") \
+	C(update_curr,           "update_curr",           "update_curr() calls (also those that find no curr: the kernel enters it at every call site)") \
 	C(update_load_avg,       "update_load_avg",       "update_load_avg() calls") \
 	C(update_cfs_group,      "update_cfs_group",      "update_cfs_group() calls on group entities") \
 	C(reweight_entity,       "reweight_entity",       "reweight_entity() calls") \
