@@ -144,6 +144,7 @@ s64 entity_lag(struct model *m, u64 avruntime, struct sched_entity *se)
 void update_entity_lag(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	se->vlag = entity_lag(m, avg_vruntime(m, cfs_rq), se);
+	vlag_written(m, se);
 }
 
 /* vruntime_eligible(): V >= vruntime, without dividing (see the top). */

@@ -460,6 +460,7 @@ static void requeue_delayed_entity(struct model *m, struct sched_entity *se)
 			if (se != cfs_rq->curr)
 				__dequeue_entity(m, cfs_rq, se);
 			se->vlag = 0;
+			vlag_written(m, se);
 			place_entity(m, cfs_rq, se, 0);
 			if (se != cfs_rq->curr)
 				__enqueue_entity(m, cfs_rq, se);
@@ -555,8 +556,10 @@ void enqueue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int
 static void finish_delayed_dequeue_entity(struct model *m, struct sched_entity *se)
 {
 	clear_delayed(m, se);
-	if (sched_feat(m, DELAY_ZERO) && se->vlag > 0)
+	if (sched_feat(m, DELAY_ZERO) && se->vlag > 0) {
 		se->vlag = 0;
+		vlag_written(m, se);
+	}
 }
 
 /*

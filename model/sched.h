@@ -495,6 +495,22 @@ static inline void update_load_set(struct load_weight *lw, unsigned long w)
 #define vflag(m, x) (((m)->b.vflags & MODEL_V_##x) != 0)
 #define COUNT(m, c) ((m)->counters[MC_##c]++)
 
+/*
+ * vlag_written(): called after every write of se->vlag.  6.18 up to 6.18.44
+ * keep vlag and vprot in one field (variant vlag-vprot-union), so a lag written to
+ * the running entity is its protection from then on: protect_slice() then
+ * compares the lag (a few ms at most) with the vruntime, and on a queue
+ * whose virtual clock is far above any lag (the root) the protection is
+ * over.  The other direction (set_protect_slice() overwriting curr's lag)
+ * needs no mirror: every read of a queued entity's lag follows an
+ * update_entity_lag() (dequeue, reweight, requeue of a delayed entity).
+ */
+static inline void vlag_written(const struct model *m, struct sched_entity *se)
+{
+	if (vflag(m, VLAG_VPROT_UNION))
+		se->vprot = (u64)se->vlag;
+}
+
 static inline struct rq *rq_of(const struct cfs_rq *cfs_rq)
 {
 	return cfs_rq->rq;

@@ -233,6 +233,7 @@ void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 
 	if (place) {
 		se->vlag = se->vlag * (s64)se->load.weight / (s64)weight;
+		vlag_written(m, se);
 		if (se->rel_deadline)
 			se->deadline = (u64)((s64)se->deadline * (s64)se->load.weight / (s64)weight);
 		if (rel_vprot)
@@ -243,8 +244,10 @@ void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 			if (rel_vprot)
 				se->vprot = se->vruntime +
 					(u64)(vprot * (s64)se->load.weight / (s64)weight);
-		} else
+		} else {
 			se->vlag = se->vlag * (s64)se->load.weight / (s64)weight;
+			vlag_written(m, se);
+		}
 	}
 
 	update_load_set(&se->load, weight);
@@ -267,15 +270,27 @@ void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 	}
 }
 
+#define ROOT_VRUNTIME_UPTIME ((u64)1 << 42)
+
 void init_cfs_rq(struct model *m, struct cfs_rq *cfs_rq, struct rq *rq, struct task_group *tg)
 {
-	(void)m;
 	memset(cfs_rq, 0, sizeof(*cfs_rq));
 	cfs_rq->rq = rq;
 	cfs_rq->tg = tg;
 	/* init_cfs_rq(): both origins start just below the wrap point */
 	cfs_rq->zero_vruntime = (u64)(-(1LL << 20));
 	cfs_rq->min_vruntime = (u64)(-(1LL << 20));
+	/*
+	 * Only the vlag-vprot-union variant reads a vruntime as an absolute value (a lag
+	 * written over curr's protection is compared with it).  The kernel's
+	 * root queues were made at boot and their clock has run since: a
+	 * trace's root queue is far above any lag (2^42 ns, 73 minutes, stands
+	 * for it); the groups a capture makes start where the kernel's do.
+	 */
+	if (vflag(m, VLAG_VPROT_UNION) && tg == &m->root_task_group) {
+		cfs_rq->zero_vruntime += ROOT_VRUNTIME_UPTIME;
+		cfs_rq->min_vruntime += ROOT_VRUNTIME_UPTIME;
+	}
 	/*
 	 * No h_load computed yet.  The model's jiffies start at 0, so 0 would
 	 * read as "computed this jiffy" during the first tick and task_h_load()

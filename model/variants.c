@@ -158,6 +158,21 @@ static const struct model_variant variants[] = {
 		.flags = MODEL_V_UPDATE_CURR_BEFORE_PLACE,
 		.tg_ratelimit_ns = MODEL_TG_RATELIMIT_KEEP,
 	},
+	{
+		.name = "vlag-vprot-union",
+		.origin = "Linux 6.18 up to 6.18.44: struct sched_entity's union { vlag; vprot; } "
+			  "(split by \"sched/fair: Separate se->vlag from se->vprot\", "
+			  "6b6d09f274bd, mainline 6.19, stable 6.18.45)",
+		.description = "One field holds curr's slice protection and every entity's lag: "
+			       "a lag written to the running entity (reweight_entity()'s "
+			       "update_entity_lag() when update_cfs_group() reweights a running "
+			       "group entity, requeue_delayed_entity() of a delayed curr) is its "
+			       "protection from then on, which on the root queue (virtual clock far "
+			       "above any lag) is over: the next update_curr() reschedules.",
+		.touches = "reweight_entity, requeue_delayed_entity, update_entity_lag, init_cfs_rq",
+		.flags = MODEL_V_VLAG_VPROT_UNION,
+		.tg_ratelimit_ns = MODEL_TG_RATELIMIT_KEEP,
+	},
 };
 
 #define NR_VARIANTS (sizeof(variants) / sizeof(variants[0]))

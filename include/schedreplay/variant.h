@@ -55,6 +55,11 @@ enum model_variant_flag {
 	/* Daniel Jordan 2023: enqueue_entity() runs update_curr() before
 	 * place_entity() also when the entity is cfs_rq->curr. */
 	MODEL_V_UPDATE_CURR_BEFORE_PLACE = 1u << 11,
+	/* 6.18 up to 6.18.44: se->vlag and se->vprot are one field (a union), so
+	 * a lag written to the running entity (reweight_entity()'s
+	 * update_entity_lag() of a running group entity, a delayed curr's
+	 * requeue) ends its slice protection. */
+	MODEL_V_VLAG_VPROT_UNION        = 1u << 12,
 };
 
 /* Where update_cfs_group() is called (the hook's call sites). */

@@ -161,7 +161,7 @@ int main(void)
 	static const char *variants[] = {
 		"base", "aaron-series", "cfs-group-tick-only", "no-tg-ratelimit",
 		"lazy-blocked-update,newidle-pre-5.16", "no-decay-first-enqueue",
-		"update-curr-before-place", "cfs-group-no-dequeue,tg-ratelimit",
+		"update-curr-before-place", "cfs-group-no-dequeue,tg-ratelimit", "vlag-vprot-union",
 	};
 	unsigned int p, v;
 	uint64_t seed;

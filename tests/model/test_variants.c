@@ -59,6 +59,7 @@ static void test_registry(void)
 		"base", "tg-ratelimit", "no-tg-ratelimit", "aaron-node", "aaron-delay",
 		"aaron-skip", "aaron-series", "cfs-group-no-dequeue", "cfs-group-tick-only",
 		"lazy-blocked-update", "no-decay-first-enqueue", "update-curr-before-place",
+		"vlag-vprot-union",
 	};
 	struct model_variant_set set;
 	struct sr_error err = { 0 };

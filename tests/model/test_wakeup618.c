@@ -914,6 +914,86 @@ static void test_feature_not_in_profile(void)
 	CHECK(strstr(msg, "unknown sched feature 'RUN_TO_PARTY'") != NULL);
 }
 
+/*
+ * The vlag/vprot union of 6.18 up to 6.18.44 (variant vlag-vprot-union):
+ * curr, just picked (protected to its deadline, 1.4 ms ahead), is a group
+ * entity that update_cfs_group() reweights 1024 -> 1536 while it runs, one
+ * sibling queued.  reweight_entity() writes curr's lag (update_entity_lag())
+ * before the 6.18.y backport of "Update se->vprot in reweight_entity()"
+ * tests protect_slice(): with one field, that test reads the lag against a
+ * root vruntime far above it, finds no protection, and the field ends as
+ * the rescaled lag.  The next update_curr() (nr_queued 2) reschedules.
+ * Separate fields (6.18.45 on; the model's default): the protected rest is
+ * rescaled and kept, no reschedule.  This is how chan-run2's socket leader
+ * lost the CPU 757 us into its slice at 49673.352521 (docs/validation-log.md,
+ * "chan-run2's first divergence: the root-level state at .3517").
+ */
+static void test_vlag_vprot_union(void)
+{
+	for (int k = 0; k < 2; k++) {
+		static struct model_variant_set vs;
+		struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+		struct sr_error err = { 0 };
+		struct model *m;
+		struct rq *rq;
+		struct cfs_rq *cfs_rq;
+		struct sched_entity curr, other;
+		u64 v0;
+
+		CHECK_EQ_S(model_variant_set_parse(&vs, k ? "vlag-vprot-union" : "base", &err), 0);
+		cfg.profile = model_profile_find("6.18");
+		cfg.variants = &vs;
+		m = model_new(&cfg, &err);
+		CHECK(m != NULL);
+		if (!m)
+			return;
+		rq = &m->rqs[0];
+		cfs_rq = &rq->cfs;
+		v0 = cfs_rq->zero_vruntime;
+		/* the root's virtual clock: far above any lag with the union */
+		if (k)
+			CHECK_EQ_U(v0, (u64)(-(1LL << 20)) + ((u64)1 << 42));
+		else
+			CHECK_EQ_U(v0, (u64)(-(1LL << 20)));
+
+		mkse(&curr, cfs_rq, v0, 0, 1400000, 1400000);
+		mkse(&other, cfs_rq, v0, 0, 1400000, 1400000);
+		__enqueue_entity(m, cfs_rq, &other);
+		cfs_rq->curr = &curr;
+		cfs_rq->nr_running = 2;
+		update_load_set(&cfs_rq->load, curr.load.weight + other.load.weight);
+		rq->clock_task = 1000000;
+		curr.exec_start = rq->clock_task;
+		set_protect_slice(m, cfs_rq, &curr);
+		CHECK_EQ_U(curr.vprot - v0, 1400000);
+		/* curr runs 10 us, then its group's shares change */
+		rq->clock_task += 10000;
+		reweight_entity(m, cfs_rq, &curr, 1536UL << 10);
+		CHECK_EQ_U(curr.load.weight, 1536UL << 10);
+		if (k) {
+			CHECK_MSG(!protect_slice(m, &curr), "union: curr still protected, vprot - v %lld",
+				  (long long)(s64)(curr.vprot - curr.vruntime));
+			CHECK_EQ_S((s64)curr.vprot, curr.vlag);
+		} else {
+			/* 1.39 ms of protection left at weight 1024: 0.927 ms at 1536 */
+			CHECK(protect_slice(m, &curr));
+			CHECK_MSG((s64)(curr.vprot - curr.vruntime) > 900000 &&
+				  (s64)(curr.vprot - curr.vruntime) < 940000,
+				  "separate: vprot - v %lld, want ~926667",
+				  (long long)(s64)(curr.vprot - curr.vruntime));
+		}
+		rq->clock_task += 1000;
+		rq->need_resched = false;
+		update_curr(m, cfs_rq);
+		CHECK_MSG(rq->need_resched == (k == 1), "%s: resched %d",
+			  k ? "union" : "separate", rq->need_resched);
+		__dequeue_entity(m, cfs_rq, &other);
+		cfs_rq->curr = NULL;
+		cfs_rq->nr_running = 0;
+		model_free(m);
+	}
+}
+
 int main(void)
 {
 	test_protect_min_slice();
@@ -931,5 +1011,6 @@ int main(void)
 	test_next_buddy_whatif();
 	test_no_run_to_parity();
 	test_feature_not_in_profile();
+	test_vlag_vprot_union();
 	return check_done("wakeup618");
 }

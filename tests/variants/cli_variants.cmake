@@ -36,7 +36,7 @@ foreach(i RANGE ${last})
 endforeach()
 foreach(want base tg-ratelimit no-tg-ratelimit aaron-node aaron-delay aaron-skip aaron-series
         cfs-group-no-dequeue cfs-group-tick-only lazy-blocked-update no-decay-first-enqueue
-        update-curr-before-place example-top-level-skip example-ratelimit-4ms
+        update-curr-before-place vlag-vprot-union example-top-level-skip example-ratelimit-4ms
         json-skip-dequeue-2ms json-tick-only-nodes)
   list(FIND names ${want} found)
   expect("found GREATER -1" "variant ${want} missing from variants --json")

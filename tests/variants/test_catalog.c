@@ -18,7 +18,7 @@
 static const char *const fixed_names[] = {
 	"base", "tg-ratelimit", "no-tg-ratelimit", "aaron-node", "aaron-delay", "aaron-skip",
 	"aaron-series", "cfs-group-no-dequeue", "cfs-group-tick-only", "lazy-blocked-update",
-	"no-decay-first-enqueue", "update-curr-before-place",
+	"no-decay-first-enqueue", "update-curr-before-place", "vlag-vprot-union",
 };
 #define NR_FIXED (sizeof(fixed_names) / sizeof(fixed_names[0]))
 
@@ -75,6 +75,7 @@ static void test_abi_pinned(void)
 	CHECK_EQ_U(MODEL_SITE_ENQUEUE_ENTITY, 0);
 	CHECK_EQ_U(MODEL_SITE_SET_SHARES, 5);
 	CHECK_EQ_U(MODEL_V_UPDATE_CURR_BEFORE_PLACE, 1u << 11);
+	CHECK_EQ_U(MODEL_V_VLAG_VPROT_UNION, 1u << 12);
 }
 
 static void test_registered(void)
