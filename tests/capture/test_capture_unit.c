@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd.h>
@@ -838,6 +839,50 @@ static void test_sidecar(void)
 	CHECK_INT(err.code, ENOENT);
 }
 
+/* The state letter of /proc/@pid/stat, or 0. */
+static char state_of(pid_t pid)
+{
+	char path[64], buf[512], *rp = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f))
+		rp = strrchr(buf, ')');
+	fclose(f);
+	return rp && rp[1] == ' ' ? rp[2] : 0;
+}
+
+/*
+ * cap_proc_spawn() returns only once the child sleeps in its read of the go pipe, so the
+ * cgroup moves that follow it move a sleeping task (no run inside its new group before the
+ * release).  Right after a fork the child is runnable or has not run yet; 20 spawns all asleep
+ * at once is what the wait gives.  Then each is released and runs `true`.
+ */
+static void test_spawn_asleep(void)
+{
+	char *argv[] = { "true", NULL };
+	struct sr_error err = { 0 };
+	int asleep = 0;
+
+	for (int i = 0; i < 20; i++) {
+		struct cap_proc p = { .label = "command", .argv = argv };
+		int status = -1;
+
+		if (cap_proc_spawn(&p, &err) < 0) {
+			CHECK(!"cap_proc_spawn failed");
+			return;
+		}
+		asleep += state_of(p.pid) == 'S';
+		CHECK(cap_proc_release(&p, &err) == 0);
+		CHECK(waitpid(p.pid, &status, 0) == p.pid);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	CHECK_INT(asleep, 20);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -863,6 +908,7 @@ int main(int argc, char **argv)
 	test_group_parse_quota();
 	test_cgroup_bandwidth();
 	test_commands();
+	test_spawn_asleep();
 	test_tracedat();
 	test_tracedat_comms();
 	test_sidecar();
