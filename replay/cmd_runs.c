@@ -285,6 +285,15 @@ static int set_exit_preempt(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_resched_at(struct run_opts *o, const char *arg)
+{
+	if (replay_resched_at_parse(arg, &o->rc.resched_at) < 0)
+		return bad(o, "--resched-at takes cost or syscall-exit", arg);
+	/* the positions it needs: made only then (they split the RUN ops) */
+	o->wo.syscall_marks = o->rc.resched_at == REPLAY_RESCHED_SYSCALL_EXIT;
+	return 0;
+}
+
 static int set_balance_attach(struct run_opts *o, const char *arg)
 {
 	if (replay_balance_attach_parse(arg, &o->rc.balance_attach) < 0)
@@ -428,6 +437,15 @@ static const struct run_opt run_opt_table[] = {
 	  "__schedule() (defer, the default: no preemption point there\n"
 	  "on a preempt=none kernel), or reschedules after the path's\n"
 	  "cost (now, for comparisons; docs/replay.md, \"Exits\")" },
+	{ "resched-at", "cost|syscall-exit", RUN_OPTS_MODEL, set_resched_at, .help =
+	  "when a waker that its wakee preempts is switched out:\n"
+	  "after the local preemption path's drawn cost (cost, the default),\n"
+	  "or, where the trace shows it inside a read or write\n"
+	  "(syscalls:sys_{enter,exit}_{read,write}), at that call's exit in\n"
+	  "its work, its return to user space, as on the preempt=none capture\n"
+	  "kernel: its further wakes in the call come first, a block before\n"
+	  "it wins (syscall-exit; experimental, measured, not adopted:\n"
+	  "docs/replay.md, \"Mechanical costs\")" },
 	{ "balance-attach", "trace-order|kernel-order", RUN_OPTS_MODEL, set_balance_attach, .help =
 	  "placement trace: a traced\n"
 	  "load-balance pass that moved several queued tasks (consecutive\n"

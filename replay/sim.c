@@ -213,12 +213,38 @@ static bool exit_deferred(const struct sim *s, int cpu)
 	       s->tasks[c->curr].exiting && s->tasks[c->curr].op < s->wt[c->curr].nr_ops;
 }
 
+/* --resched-at syscall-exit: task @ti is inside a traced read or write (kernel mode) */
+static bool in_kernel_section(const struct sim *s, uint32_t ti)
+{
+	return s->cfg.resched_at == REPLAY_RESCHED_SYSCALL_EXIT && s->tasks[ti].in_sys;
+}
+
 static int arm_resched(struct sim *s, int cpu, uint64_t at)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
 	if (exit_deferred(s, cpu))
 		return 0;
+	if (c->curr >= 0 && c->other < 0 && in_kernel_section(s, (uint32_t)c->curr)) {
+		/*
+		 * need_resched is set and the task is in kernel mode: on a
+		 * preempt=none kernel nothing switches it before its return to
+		 * user space (its exit mark, run_ops()).  A resched other than
+		 * its own wakee's (a remote wakeup's IPI, a tick, a migration)
+		 * comes no earlier than its own cost there (resched_due).
+		 */
+		if (c->resched_deferred) {
+			if (!c->resched_due || at < c->resched_due)
+				c->resched_due = at;
+			return 0;
+		}
+		s->notes[SIM_NOTE_RESCHED_DEFERRED_OTHER]++;
+		c->resched_due = at;
+		c->resched_deferred = true;
+		c->resched_at = UINT64_MAX;
+		c->gen_resched++;
+		return 0;
+	}
 	if (c->resched_at != UINT64_MAX && c->resched_at <= at)
 		return 0;
 	c->resched_at = at;
@@ -462,6 +488,31 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 	else
 		path = WL_PATH_PREEMPT_REMOTE;
 	at = now + (no_cost ? 0 : cost(s, path, ctx, cpu, task, seq, now));
+	if (path == WL_PATH_PREEMPT_LOCAL && ctx == CALIB_CTX_TASK) {
+		struct sim_cpu *c = &s->cpus[cpu];
+
+		if (c->curr >= 0 && c->other < 0 && in_kernel_section(s, (uint32_t)c->curr)) {
+			/*
+			 * The waker, current here, is inside a traced read or
+			 * write: resched_curr_lazy() only set TIF_NEED_RESCHED
+			 * (preempt=none), honoured at its return to user space,
+			 * its exit mark (run_ops()); a resched armed before is
+			 * honoured there too.
+			 */
+			if (!c->resched_deferred) {
+				s->notes[SIM_NOTE_RESCHED_DEFERRED]++;
+				c->resched_due = 0;
+			}
+			/* its own wakee's: the cost was the rest of the call */
+			if (c->resched_at != UINT64_MAX &&
+			    (!c->resched_due || c->resched_at < c->resched_due))
+				c->resched_due = c->resched_at;
+			c->resched_deferred = true;
+			c->resched_at = UINT64_MAX;
+			c->gen_resched++;
+			return 0;
+		}
+	}
 	if (at < not_before) {
 		const struct sim_cpu *c = &s->cpus[cpu];
 
@@ -650,6 +701,7 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 	charge(s, cpu, now);
 	c->resched_at = UINT64_MAX;
 	c->gen_resched++;
+	c->resched_deferred = false;
 	if (c->other >= 0) {
 		/* an RT/DL task holds the CPU: the fair pick waits for it */
 		return 0;
@@ -1531,6 +1583,45 @@ static void waker_cost(struct sim *s, uint32_t ti, int cpu, int ctx, const struc
 	}
 }
 
+/* the system call task @ti enters at op @op has its exit mark in the trace */
+static bool exit_mark_follows(const struct sim *s, uint32_t ti, uint32_t op)
+{
+	const struct wl_task *w = &s->wt[ti];
+
+	for (op++; op < w->nr_ops; op++) {
+		const struct wl_op *o = &s->ops[w->first_op + op];
+
+		if (o->kind == WL_OP_SYSCALL)
+			return o->aux == WL_SYSCALL_EXIT;
+		if (o->kind == WL_OP_EXIT)
+			return false;
+	}
+	return false;
+}
+
+/*
+ * --resched-at syscall-exit: task @ti's ops from @op on are at most one RUN
+ * (the exit path's work after the exit mark, up to the switch the trace
+ * shows) and zero-time ops, then a hand-off WAIT: the trace's switch point.
+ */
+static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op)
+{
+	const struct wl_task *w = &s->wt[ti];
+	bool run = false;
+
+	for (; op < w->nr_ops; op++) {
+		uint8_t k = s->ops[w->first_op + op].kind;
+
+		if (k == WL_OP_WAIT)
+			return true;
+		if (k == WL_OP_RUN && !run)
+			run = true;
+		else if (k != WL_OP_COMM)
+			return false;
+	}
+	return false;
+}
+
 /*
  * The current task of @cpu executes its ops from where it is, until a RUN op
  * with time left (then its completion is armed), a block or an exit.
@@ -1644,6 +1735,38 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 		case WL_OP_COMM:
 			snprintf(t->comm, TRACE_COMM_LEN, "%s", wl_string(s->wl, op->arg));
 			break;
+		case WL_OP_SYSCALL:
+			/* a traced read or write begins or returns (--resched-at) */
+			t->in_sys = op->aux == WL_SYSCALL_ENTER && exit_mark_follows(s, ti, t->op);
+			if (t->in_sys || !c->resched_deferred)
+				break;
+			/*
+			 * Its return to user space with need_resched set by
+			 * its wakee in the call: exit_to_user_mode_loop()'s
+			 * schedule(), here.
+			 */
+			c->resched_deferred = false;
+			t->op++;
+			sim_task_enter_op(s, ti);
+			if (!model_need_resched(s->m, cpu))
+				continue;
+			if (wait_follows(s, ti, t->op)) {
+				/*
+				 * The trace switched it out at that hand-off
+				 * WAIT, after the exit path's work: it runs on
+				 * to it, where it leaves (the WAIT below).
+				 */
+				c->resched_deferred = true;
+				s->notes[SIM_NOTE_RESCHED_AT_WAIT]++;
+				continue;
+			}
+			s->notes[SIM_NOTE_RESCHED_AT_EXIT]++;
+			if (c->resched_due > now) {
+				if (arm_resched(s, cpu, c->resched_due))
+					return -1;
+				continue;
+			}
+			return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 		case WL_OP_MIGRATE: {
 			int dst = (int)op->arg;
 
@@ -1657,6 +1780,11 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			uint32_t yi = op->arg;
 			struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
 
+			if (model_need_resched(s->m, cpu) && c->resched_deferred && !t->in_sys) {
+				/* --resched-at syscall-exit: its exit's schedule() */
+				dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
+				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+			}
 			if (y && y->op <= op->value && model_need_resched(s->m, cpu)) {
 				/*
 				 * A preemption is on its way: the waker reached
@@ -1824,7 +1952,7 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 	return 0;
 armed:
 	if (model_need_resched(s->m, cpu) && s->cpus[cpu].resched_at == UINT64_MAX &&
-	    !s->tasks[c->curr].exiting) {
+	    !s->cpus[cpu].resched_deferred && !s->tasks[c->curr].exiting) {
 		/* A wakeup by this task preempts it: the local path's cost. */
 		uint32_t ti = (uint32_t)c->curr;
 
@@ -1911,6 +2039,7 @@ static int nonfair_out(struct sim *s, int cpu, int32_t who, bool blocked, uint64
 
 	model_other_class(s->m, cpu, false, now);
 	c->resched_at = UINT64_MAX;
+	c->resched_deferred = false;
 	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 	next_task = mt ? (int32_t)model_task_id(mt) : -1;
 	if (emit_switch(s, cpu, who, blocked ? 1 : s->facts->preempt_state,

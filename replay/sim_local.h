@@ -55,6 +55,7 @@ struct sim_task {
 	bool displaced;            /* moved by the simulation's newidle pull (traced_cpu()) */
 	bool chan_asleep;          /* BLOCKED in a READ or WRITE of a channel (sim_chan.h) */
 	bool standin;              /* BLOCKED: a HEV_STANDIN for its waiting wake is pending */
+	bool in_sys;               /* between its WL_OP_SYSCALL enter and exit marks */
 	char comm[TRACE_COMM_LEN];
 };
 
@@ -67,6 +68,9 @@ struct sim_cpu {
 	uint64_t idle_since;       /* its last switch to idle, UINT64_MAX none yet */
 	uint32_t gen_op, gen_tick, gen_resched;
 	bool tick_armed;
+	bool resched_deferred;     /* --resched-at syscall-exit: curr's preemption by its
+				      wakee waits for its system call's exit mark */
+	uint64_t resched_due;      /* ... and the earliest another resched's cost allows, 0 none */
 };
 
 /* HEV_STANDIN: gen = the wake index (--early-wakes sleep), cpu = its waker's CPU */
@@ -148,6 +152,10 @@ enum sim_note_id {
 	SIM_NOTE_BW_GROUPS,
 	SIM_NOTE_BW_OFF,
 	SIM_NOTE_BW_THROTTLE_PICKS,
+	SIM_NOTE_RESCHED_DEFERRED,
+	SIM_NOTE_RESCHED_DEFERRED_OTHER,
+	SIM_NOTE_RESCHED_AT_EXIT,
+	SIM_NOTE_RESCHED_AT_WAIT,
 	SIM_NOTE_NR
 };
 

@@ -153,6 +153,20 @@ int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out)
 	return 0;
 }
 
+int replay_resched_at_parse(const char *name, enum replay_resched_at *out)
+{
+	static const char *const names[] = {
+		[REPLAY_RESCHED_COST] = "cost",
+		[REPLAY_RESCHED_SYSCALL_EXIT] = "syscall-exit",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_resched_at)i;
+	return 0;
+}
+
 /*
  * The reason of a profile chosen by the trace's upper bound of its kernel
  * release (wl_facts.release_before, the kernel line's "before"), one per
@@ -935,6 +949,10 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_BW_GROUPS] = "groups with a CPU bandwidth limit throttled by the model (6.18 task-based throttle, profiles 6.1, 6.5, 6.12 dequeue the throttled queue's group entity; the state at the trace start: pool full, no queue throttled; period boundaries where the trace's throttled tasks came back, else at multiples of the period in the trace clock: facts, bandwidth; docs/model.md \"CFS bandwidth\")",
 	[SIM_NOTE_BW_OFF] = "groups with a CPU bandwidth limit NOT throttled (--no-bandwidth): replayed as if unlimited",
 	[SIM_NOTE_BW_THROTTLE_PICKS] = "picks of a task from a throttled hierarchy: it runs until its next reschedule (the kernel: until its return to user space), then waits in limbo for the unthrottle",
+	[SIM_NOTE_RESCHED_DEFERRED] = "preemptions of a waker by its wakee inside a traced read or write deferred to the call's exit, its return to user space (--resched-at)",
+	[SIM_NOTE_RESCHED_DEFERRED_OTHER] = "other reschedules (a remote wakeup's, a tick's, a migration's) of a task inside a traced read or write deferred to the call's exit, and not before their own cost (--resched-at)",
+	[SIM_NOTE_RESCHED_AT_EXIT] = "of these deferrals, switched out at the call's exit (the rest: at the hand-off wait the trace switched it out at right after, or it left the CPU before: a block, an RT task)",
+	[SIM_NOTE_RESCHED_AT_WAIT] = "of them, switched out at the hand-off wait that follows the exit in its work (the trace's switch point)",
 	[SIM_NOTE_WORK_STUCK] = "past the trace end, tasks were runnable with no event left to run them: the simulation stopped there with work left (a simulation bug: please report it)",
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",
 	[SIM_NOTE_CHANNEL_RACES] = "wakes of a reader with several writers that raced with its sleep in the trace, re-paired as its other writers' wakes (--channel-races)",

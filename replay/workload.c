@@ -2409,16 +2409,31 @@ static int on_syscall(struct wl_builder *b, const struct trace_event *ev, enum w
 	bool need_op;
 
 	b->sys_seen |= (uint8_t)(1u << (!enter + 2 * kind));
-	if (!b->chan || t == WL_NONE || b->tasks.v[t].cls != WL_CLASS_FAIR ||
-	    b->ts.v[t].st != TS_RUNNING || b->ts.v[t].cpu != ev->cpu ||
+	if ((!b->chan && !b->opt.syscall_marks) || t == WL_NONE ||
+	    b->tasks.v[t].cls != WL_CLASS_FAIR || b->ts.v[t].st != TS_RUNNING ||
+	    b->ts.v[t].cpu != ev->cpu ||
 	    (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI)))
 		return 0;
-	if (enter)
-		return wl_chanb_enter(b->chan, t, kind, ev->u.syscall.fd, ev->u.syscall.count);
-	rec = wl_chanb_exit(b->chan, t, kind, ev->u.syscall.ret, ev->ts, &need_op);
-	if (rec == WL_NONE || !need_op)
-		return 0;
-	return flush_run(b, t, ev->ts) || chan_place(b, t, rec) ? -1 : 0;
+	if (enter) {
+		/* the mark first: the system call's work follows it */
+		if (b->opt.syscall_marks &&
+		    (flush_run(b, t, ev->ts) ||
+		     push_op(b, t, WL_OP_SYSCALL, WL_SYSCALL_ENTER, kind == WL_SYS_WRITE, 0)))
+			return -1;
+		return b->chan ? wl_chanb_enter(b->chan, t, kind, ev->u.syscall.fd,
+						ev->u.syscall.count) : 0;
+	}
+	if (b->chan) {
+		rec = wl_chanb_exit(b->chan, t, kind, ev->u.syscall.ret, ev->ts, &need_op);
+		if (rec != WL_NONE && need_op && (flush_run(b, t, ev->ts) || chan_place(b, t, rec)))
+			return -1;
+	}
+	/* after the channel op: the bytes moved, then the call returns */
+	if (b->opt.syscall_marks &&
+	    (flush_run(b, t, ev->ts) ||
+	     push_op(b, t, WL_OP_SYSCALL, WL_SYSCALL_EXIT, kind == WL_SYS_WRITE, 0)))
+		return -1;
+	return 0;
 }
 
 /* ---- read access -------------------------------------------------------- */

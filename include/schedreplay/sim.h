@@ -136,6 +136,29 @@ enum replay_exit_preempt {
  *           detach_tasks() + attach_tasks() (model_migrate_tasks()), at the
  *           pass's first migration.  docs/replay.md, "Balance passes".
  */
+/*
+ * replay_config.resched_at: when a waker preempted by its own wakee (the
+ * wakeup check set need_resched on the waker's CPU: resched_curr_lazy(),
+ * TIF_NEED_RESCHED on the preempt=none capture kernel) is switched out.
+ *   COST          after the local preemption path's drawn cost, wherever
+ *                 that falls in the waker's work (the default);
+ *   SYSCALL_EXIT  where the waker is inside a traced read or write (the
+ *                 workload's WL_OP_SYSCALL marks: wl_options.syscall_marks),
+ *                 at that system call's exit position in its work, its
+ *                 return to user space (exit_to_user_mode_loop() ->
+ *                 schedule()): its further wakes and work of the same call
+ *                 come first; a block or a hand-off WAIT before it wins, and
+ *                 no other resched of that CPU (a tick, a remote wakeup)
+ *                 switches it earlier (those come at the exit, not before
+ *                 their own drawn cost).  Elsewhere, and on traces without
+ *                 the syscall events, as COST.  docs/replay.md, "Mechanical
+ *                 costs".
+ */
+enum replay_resched_at {
+	REPLAY_RESCHED_COST = 0,
+	REPLAY_RESCHED_SYSCALL_EXIT,
+};
+
 enum replay_balance_attach {
 	REPLAY_BALANCE_ATTACH_TRACE = 0,
 	REPLAY_BALANCE_ATTACH_KERNEL,
@@ -175,6 +198,8 @@ struct replay_config {
 	enum replay_early_wakes early_wakes;
 	/* a resched of a CPU running a task past its EXIT_MOVE (above) */
 	enum replay_exit_preempt exit_preempt;
+	/* when a waker preempted by its wakee is switched out (above) */
+	enum replay_resched_at resched_at;
 	/* the traced load-balance passes of several tasks (above) */
 	enum replay_balance_attach balance_attach;
 	/*
@@ -329,6 +354,8 @@ int replay_handoff_parse(const char *name, enum replay_handoff *out);
 int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out);
 /* "now", "defer" -> *out; -1 (out unchanged) for anything else. */
 int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out);
+/* --resched-at: "cost" / "syscall-exit" (replay_config.resched_at); -1 else. */
+int replay_resched_at_parse(const char *name, enum replay_resched_at *out);
 /* "trace-order", "kernel-order" -> *out; -1 (out unchanged) for anything else. */
 int replay_balance_attach_parse(const char *name, enum replay_balance_attach *out);
 /* "traced", "placed", "follow" -> *out; -1 (out unchanged) for anything else. */

@@ -75,7 +75,13 @@ enum wl_op_kind {
 			     sched_wakeup (WL_T_OTHER_WAKE entries with WL_T_WAKE_TIED) */
 	WL_OP_READ,       /* arg = channel op index (wl_chan_op()): read from a channel */
 	WL_OP_WRITE,      /* arg = channel op index: write into a channel */
+	WL_OP_SYSCALL,    /* a position only: aux WL_SYSCALL_ENTER / WL_SYSCALL_EXIT, the
+			     task's traced syscalls:sys_{enter,exit}_{read,write} (arg: 0
+			     read, 1 write); made only with wl_options.syscall_marks */
 };
+
+/* WL_OP_SYSCALL aux: where in the task's work the system call began or returned */
+enum { WL_SYSCALL_ENTER = 0, WL_SYSCALL_EXIT = 1 };
 
 enum { WL_BLOCK_SLEEP = 0, WL_BLOCK_SPECIAL = 1 };
 /*
@@ -473,6 +479,15 @@ struct wl_options {
 	 * after a boundary").
 	 */
 	bool all_preempt_costs;
+	/*
+	 * Mark each traced read and write of a fair task (the four
+	 * syscalls:sys_{enter,exit}_{read,write}) in its work as WL_OP_SYSCALL
+	 * positions: where its return to user space is, for
+	 * replay_config.resched_at (--resched-at syscall-exit).  Off: no such
+	 * op (the workload of before; the ops split the RUNs, so the cost
+	 * draws seeded by op index change with them).
+	 */
+	bool syscall_marks;
 	/* Progress: called about every 2^18 events with the fraction of the
 	 * trace's time span done; may be NULL. */
 	void (*progress)(void *ctx, uint64_t events_done, double fraction);

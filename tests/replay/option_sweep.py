@@ -73,6 +73,8 @@ SINGLE = [
     ("early-wakes=sleep", ["--early-wakes", "sleep"]),
     ("skip-early-blocks", ["--skip-early-blocks"]),
     ("exit-preempt=now", ["--exit-preempt", "now"]),
+    ("resched-at=syscall-exit", ["--resched-at", "syscall-exit"]),
+    ("resched-at=cost", ["--resched-at", "cost"]),
     ("idle-residency=on", ["--idle-residency", "on"]),
     ("waker-costs=placed", ["--waker-costs", "placed"]),
     ("waker-costs=follow", ["--waker-costs", "follow"]),
@@ -154,6 +156,12 @@ PAIRS = [
     ("hz=1000+placement=model", ["--hz", "1000", "--placement", "model"]),
     ("hz=1000+profile=6.1", ["--hz", "1000", "--profile", "6.1"]),
     ("exit-preempt=now+handoff=sleep", ["--exit-preempt", "now", "--handoff", "sleep"]),
+    ("resched-at=syscall-exit+channels=strict", ["--resched-at", "syscall-exit", "--channels",
+                                                "strict"]),
+    ("resched-at=syscall-exit+handoff=writeon", ["--resched-at", "syscall-exit", "--handoff",
+                                                "writeon"]),
+    ("resched-at=syscall-exit+exit-preempt=now", ["--resched-at", "syscall-exit",
+                                                 "--exit-preempt", "now"]),
     ("cgroup-map quota", ["--cgroup-map", "@CGMAP_QUOTA@"]),
     ("cgroup-map quota+no-bandwidth", ["--cgroup-map", "@CGMAP_QUOTA@", "--no-bandwidth"]),
     ("cgroup-map quota+placement=model", ["--cgroup-map", "@CGMAP_QUOTA@", "--placement", "model"]),
@@ -177,7 +185,7 @@ PAIRS = [
                        "--early-wakes", "sleep", "--exit-preempt", "now", "--idle-residency", "on",
                        "--no-flush-hold", "--channel-wakes", "--channel-races", "--oneway-no-wait",
                        "--stop-at-end", "--preempt-costs", "all", "--vcpu-pack",
-                       "--waker-costs", "follow"]),
+                       "--waker-costs", "follow", "--resched-at", "syscall-exit"]),
     # (--placement model refuses the trace placement's options: reader_bad_cli)
 ]
 

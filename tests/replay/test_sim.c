@@ -724,6 +724,97 @@ static void test_exit_preempt(void)
 }
 
 /*
+ * --resched-at syscall-exit (docs/replay.md, "Mechanical costs"): leader 60
+ * runs alone on CPU 0 from 1 ms (its protection long spent); at 10 ms one
+ * write() (its sys_enter_write / sys_exit_write) wakes its four children
+ * 61-64 (nice -20: each would preempt it) 2 us apart on its own CPU, as
+ * hackbench's readiness barrier, and the trace switches 60 out after the
+ * call's exit (preempt=none: at the return to user space).  Under cost (no
+ * costs) the first wake switches 60 out at once, before it woke the other
+ * three; under syscall-exit it wakes all four and leaves at its exit mark,
+ * 10.010 ms.  Without the syscall events (the marks) syscall-exit is cost.
+ */
+static struct trace_event ev_sys(enum trace_event_type type, uint64_t ts, int cpu, int pid,
+				 int64_t ret)
+{
+	struct trace_event e = ev_base(type, ts, cpu, pid);
+
+	e.u.syscall.fd = 4;
+	e.u.syscall.count = 1;
+	e.u.syscall.ret = ret;
+	return e;
+}
+
+static void test_resched_at_syscall_exit(void)
+{
+	struct trace_event ev[48];
+	size_t n = 0;
+	uint64_t t = 10 * MS;
+
+	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 61, 100);
+	for (int k = 0; k < 4; k++)
+		ev[n++] = ev_switch(1 * MS + (uint64_t)(k + 1) * US, 0, 61 + k, 'S', 100,
+				    k < 3 ? 62 + k : 60, k < 3 ? 100 : 120);
+	ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, t, 0, 60, 0);
+	for (int k = 0; k < 4; k++) {
+		uint64_t w = t + (uint64_t)(1 + 2 * k) * US;
+
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, w, 0, 60, 0, 61 + k, 100, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, w + 500, 0, 60, 0, 61 + k, 100, 0);
+	}
+	ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, t + 10 * US, 0, 60, 1);
+	ev[n++] = ev_switch(t + 12 * US, 0, 60, 'R', 120, 61, 100);
+	for (int k = 0; k < 4; k++)
+		ev[n++] = ev_switch(t + (uint64_t)(20 + 10 * k) * US, 0, 61 + k, 'S', 100,
+				    k < 3 ? 62 + k : 60, k < 3 ? 100 : 120);
+	ev[n++] = ev_switch(11 * MS, 0, 60, 'S', 120, 0, 120);
+	for (int marks = 0; marks <= 1; marks++) {
+		struct wl_options o = { .syscall_marks = marks };
+		struct sr_error err = { 0 };
+		struct wl_builder *b = wl_builder_new(NULL, NULL, &o, &err);
+		struct wl_workload *wl = NULL;
+
+		CHECK(b != NULL);
+		for (size_t i = 0; b && i < n; i++)
+			CHECK_EQ(wl_builder_event(b, &ev[i], 0, &err), 0);
+		if (b)
+			wl = wl_builder_finish(b, &err);
+		CHECK(wl != NULL);
+		if (!wl)
+			return;
+		for (int sx = 0; sx <= 1; sx++) {
+			struct replay_config rc;
+			struct replay_result *r;
+			char *dump;
+
+			replay_config_default(&rc);
+			rc.no_costs = true;
+			CHECK_EQ(replay_resched_at_parse(sx ? "syscall-exit" : "cost", &rc.resched_at), 0);
+			r = run_dump(wl, &rc, &dump);
+			CHECK(r != NULL);
+			if (r) {
+				uint64_t out = dump_find(dump, 0, t, "task60:60 [120] R");
+				uint64_t last = dump_find(dump, 0, t, "sched_waking: task64:64");
+
+				if (marks && sx) {
+					/* all four wakes, then the switch at the exit */
+					CHECK_EQ(out, t + 10 * US);
+					CHECK_EQ(last, t + 7 * US);
+				} else {
+					/* the first wake's preemption, at once */
+					CHECK_EQ(out, t + 1 * US);
+					CHECK(last > out && last != UINT64_MAX);
+				}
+				replay_result_free(r);
+			}
+			free(dump);
+		}
+		wl_free(wl);
+	}
+}
+
+/*
  * The flush hold under --placement model: a member the model places off the
  * flush's CPU (CPU 0 idle, its previous CPU) is not held to the end of CPU
  * 1's flush (review of 1 Dec 2026).
@@ -2799,6 +2890,7 @@ int main(int argc, char **argv)
 	test_waker_costs_on(true);
 	test_flush_hold();
 	test_exit_preempt();
+	test_resched_at_syscall_exit();
 	test_flush_hold_model();
 	test_channel_wakes();
 	test_early_wakes();
