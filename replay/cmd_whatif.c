@@ -252,8 +252,15 @@ int cmd_whatif(int argc, char **argv)
 			goto usage_fail;
 		}
 	}
-	if (cost_machine_resolve(machine_name, &machine, &err) < 0)
+	switch (cost_machine_resolve(machine_name, &machine, &err)) {
+	case 0:
+		break;
+	case -2:                        /* a mistyped built-in name: exit 2, as --profile's */
+		cli_usage("whatif", "--machine: %s", err.msg);
+		goto usage_fail;
+	default:
 		goto fail;
+	}
 
 	/* the runs: base first, then what was asked for (by default all), each once */
 	if (run_opts_select(&o, true, true, &runs, &err) < 0) {

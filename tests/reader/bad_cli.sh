@@ -398,7 +398,8 @@ expect 1 "variants: $work/none.json: cannot open: No such file or directory\$" -
 	variants --variants-file "$work/none.json"
 expect 1 "whatif: $work/none.json: cannot open: No such file or directory\$" -- \
 	whatif --machine "$work/none.json" "$pipe"
-expect 1 "whatif: one-sockett: no built-in machine (one-socket, two-socket) and no such file\$" -- \
+# ... and was exit 1, a file error: a mistyped name is a bad value (exit 2)
+expect_usage "whatif: --machine: no built-in machine 'one-sockett' (one-socket, two-socket) and no such file" -- \
 	whatif --machine one-sockett "$pipe"
 expect 1 "validate: $work/none.json: cannot open: No such file or directory\$" -- \
 	validate --thresholds "$work/none.json"
