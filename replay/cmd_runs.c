@@ -358,7 +358,8 @@ static const struct run_opt run_opt_table[] = {
 	  "'schedreplay variants') or a composition\n"
 	  "aaron-skip,no-tg-ratelimit; repeatable: one run each" },
 	{ "all-variants", NULL, RUN_OPTS_RUNS, AT(all), .help =
-	  "one run per variant (registered, then loaded ones)" },
+	  "one run per variant (registered, then loaded ones);\n"
+	  "with --variant, its runs after them (one each)" },
 	{ "plugin", "PATH", RUN_OPTS_RUNS, set_plugin, .help =
 	  "load variants from a plugin (.so; docs/variants.md)" },
 	{ "variants-file", "F", RUN_OPTS_RUNS, set_vfile, .help =

@@ -109,6 +109,34 @@ string(JSON a GET "${all}" variants example-top-level-skip counts update_cfs_gro
 string(JSON b GET "${all}" variants base counts update_cfs_group)
 expect("a LESS b" "the plugin variant changed nothing (update_cfs_group ${a} vs base ${b})")
 
+# --all-variants with --variant (docs/variants.md): the catalog's runs, then
+# each --variant not among them; a catalog name given again is its one run,
+# a composition one more run, the last; whatif alike after its base
+execute_process(COMMAND ${SCHEDREPLAY} variants --json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE reg ERROR_VARIABLE err)
+expect("rc EQUAL 0" "variants --json failed (${rc}): ${err}")
+string(JSON nreg LENGTH "${reg}")
+math(EXPR want "${nreg} + 1")
+execute_process(COMMAND ${SCHEDREPLAY} replay --json --variant aaron-skip --all-variants
+                        --variant aaron-skip,no-tg-ratelimit ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE both ERROR_VARIABLE err)
+expect("rc EQUAL 0" "replay --all-variants --variant failed (${rc}): ${err}")
+string(JSON n LENGTH "${both}" variants)
+expect("n EQUAL want" "replay --all-variants --variant: ${n} runs, expected ${want}")
+same_run("${both}" "${comp}" aaron-skip,no-tg-ratelimit "--all-variants --variant vs --variant")
+execute_process(COMMAND ${SCHEDREPLAY} replay --variant aaron-skip --all-variants
+                        --variant aaron-skip,no-tg-ratelimit ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err)
+expect("rc EQUAL 0" "replay text --all-variants --variant failed (${rc}): ${err}")
+string(REGEX MATCH "run ${want} = aaron-skip,no-tg-ratelimit\n" last "${text}")
+expect("last" "the composition is not the last run (${want}) of the text")
+execute_process(COMMAND ${SCHEDREPLAY} whatif --json --all-variants
+                        --variant aaron-skip,no-tg-ratelimit ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE wi ERROR_VARIABLE err)
+expect("rc EQUAL 0" "whatif --all-variants --variant failed (${rc}): ${err}")
+string(JSON n LENGTH "${wi}" variants)
+expect("n EQUAL want" "whatif --all-variants --variant: ${n} runs, expected ${want}")
+
 # the text report names every run
 execute_process(COMMAND ${SCHEDREPLAY} replay --variant aaron-skip --variant aaron-delay ${TRACE}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err)
