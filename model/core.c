@@ -363,7 +363,7 @@ const struct model_sched_features *model_sched_features(const struct model *m)
 void model_print_settings(const struct model *m, FILE *out)
 {
 	fprintf(out, "kernel profile %s: %s\n", m->prof.name, m->prof.description);
-	model_profile_print(&m->prof, out);
+	model_profile_print_toggled(&m->prof, &m->sched_features, out);
 	fprintf(out, "machine: %u CPUs, %d NUMA node(s), HZ=%u (TICK_NSEC %llu), tunable factor %u\n",
 		m->nr_cpus, m->nr_nodes, m->hz, (unsigned long long)m->tick_nsec, m->factor);
 	if (sched_feat(m, EEVDF))

@@ -277,6 +277,9 @@ int cmd_whatif(int argc, char **argv)
 		ret = SR_EXIT_USAGE;
 		goto out;
 	}
+	/* a toggle the trace's kernel lacks: before any run (it was a run's exit 1) */
+	if (run_opts_check_features(&o, argv[optind], wl, &runs) < 0)
+		goto usage_fail;
 	if (svg && (ro.svg_comm || ro.svg_cgroup) && !svg_group_known(wl, &ro)) {
 		fprintf(stderr, "schedreplay whatif: --svg-%s '%s' names no %s of %s (see "
 			"'schedreplay report --by %s')\n", ro.svg_comm ? "comm" : "cgroup",

@@ -357,6 +357,17 @@ json_t *replay_json_variant(const struct replay_result *r)
 	}
 	json_object_set_new(sim, "approximations", notes);
 	json_object_set_new(o, "simulation", sim);
+	{
+		/* this run's toggles (--sched-feature and its variants'): runs differ */
+		const struct model_sched_features *f = replay_result_sched_features(r);
+
+		if (f->set | f->clear) {
+			char buf[600];
+
+			model_sched_features_format(f, buf, sizeof(buf));
+			json_object_set_new(o, "sched_features", json_string(buf));
+		}
+	}
 	return o;
 }
 
@@ -681,7 +692,8 @@ json_t *replay_json_profile(const struct model_profile *p, const char *why,
 	json_object_set_new(o, "name", json_string(model_profile_name(p)));
 	json_object_set_new(o, "description", json_string(model_profile_description(p)));
 	json_object_set_new(o, "why", why ? json_string(why) : json_null());
-	while (model_profile_setting_next(p, &it, &st))
+	/* the values the run used: the profile's with the toggles of @f applied */
+	while (model_profile_setting_next_toggled(p, f, &it, &st, NULL))
 		json_object_set_new(s, st.name, json_integer(st.value));
 	json_object_set_new(o, "settings", s);
 	if (f && (f->set | f->clear)) {

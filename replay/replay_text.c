@@ -566,8 +566,8 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 			model_sched_features_format(sf, buf, sizeof(buf));
 			fprintf(out, "sched_features: %s (toggled over the profile)\n", buf);
 		}
-		if (o && o->show_settings)
-			model_profile_print(p, out);
+		if (o && o->show_settings)      /* the values run 1 used */
+			model_profile_print_toggled(p, sf, out);
 		if (o && o->vcpu_pack_why)
 			fprintf(out, "placement: vcpu_pack %s (%s)\n", o->vcpu_pack_on ? "on" : "off",
 				o->vcpu_pack_why);

@@ -48,6 +48,19 @@ bool model_profile_setting_next(const struct model_profile *p, unsigned int *ite
 /* One line per setting: "  NAME = value unit  # reason". */
 void model_profile_print(const struct model_profile *p, FILE *out);
 
+struct model_sched_features;
+/*
+ * The same, with the feature toggles @f (may be NULL: none) applied: the
+ * effective values a run used.  *toggled (may be NULL) is set when @f sets
+ * or clears the setting; model_profile_print_toggled() then marks its line
+ * "(toggled; profile: on|off)".
+ */
+bool model_profile_setting_next_toggled(const struct model_profile *p,
+					const struct model_sched_features *f, unsigned int *iter,
+					struct model_setting *out, bool *toggled);
+void model_profile_print_toggled(const struct model_profile *p,
+				 const struct model_sched_features *f, FILE *out);
+
 /*
  * Toggles of scheduler features over a profile's column, in the kernel's
  * debugfs syntax: "NAME" sets, "NO_NAME" clears (sched_feat_write() ->
@@ -67,6 +80,9 @@ int model_sched_feature_parse(struct model_sched_features *f, const char *spec,
 /* 0 if every toggle of @f exists in @p's kernel, else -1 and a message. */
 int model_sched_features_check(const struct model_profile *p,
 			       const struct model_sched_features *f, char *msg, size_t len);
+/* The first feature (table order) @f toggles that @p's kernel lacks; NULL: none. */
+const char *model_sched_features_missing(const struct model_profile *p,
+					 const struct model_sched_features *f);
 /* Fold @add into @f (@add's toggles win). */
 void model_sched_features_merge(struct model_sched_features *f,
 				const struct model_sched_features *add);
