@@ -310,6 +310,15 @@ void model_sched_features_format(const struct model_sched_features *f, char *buf
 		}
 }
 
+const char *model_sched_features_text(const struct model_sched_features *f, char *buf,
+				      size_t len)
+{
+	if (!f || !(f->set | f->clear) || !len)
+		return NULL;
+	model_sched_features_format(f, buf, len);
+	return buf;
+}
+
 void model_sched_features_list(FILE *out)
 {
 	fprintf(out, "%-24s", "feature");
