@@ -1078,6 +1078,33 @@ bool sidecar_cpu_offline(const struct sidecar *sc, int cpu)
 	       !sc->cpus[cpu].online;
 }
 
+int sidecar_nr_offline(const struct sidecar *sc)
+{
+	int n = 0;
+
+	for (int c = 0; sc && c < sc->nr_cpus; c++)
+		n += sidecar_cpu_offline(sc, c);
+	return n;
+}
+
+int32_t sidecar_event_offline_cpu(const struct sidecar *sc, const struct trace_event *ev,
+				  const char *where, struct sr_error *err)
+{
+	int32_t c[3];
+
+	trace_event_cpus(ev, c);
+	for (int i = 0; i < 3; i++)
+		if (sidecar_cpu_offline(sc, c[i])) {
+			sr_error_set(err, EINVAL, "%s: %s at %" PRIu64 ".%09" PRIu64 " s names CPU "
+				     "%d, which sidecar %s lists offline: the CPU came online during "
+				     "the capture or the sidecar is not this trace's (--no-sidecar "
+				     "ignores it)", where, ev->name ? ev->name : "an event",
+				     ev->ts / 1000000000, ev->ts % 1000000000, c[i], sc->path);
+			return c[i];
+		}
+	return -1;
+}
+
 int sidecar_last_online_cpu(const struct sidecar *sc, struct sr_error *err)
 {
 	int last = -1, hole = -1;

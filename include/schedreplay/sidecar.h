@@ -154,6 +154,20 @@ void sidecar_free(struct sidecar *sc);
  */
 int sidecar_last_online_cpu(const struct sidecar *sc, struct sr_error *err);
 bool sidecar_cpu_offline(const struct sidecar *sc, int cpu);
+/* How many CPUs @sc lists offline (0 for NULL): 0 spares the per-event check. */
+int sidecar_nr_offline(const struct sidecar *sc);
+/*
+ * An event on a CPU @sc lists offline: the first CPU @ev names
+ * (trace_event_cpus(): its own, a wakeup's target, a migration's ends) that
+ * @sc lists offline, or -1.  When there is one, @err gets the one line replay
+ * and report both print ("@where: EVENT at T s names CPU N, which sidecar F
+ * lists offline: ..."; @where: the event's place in the file, "CPU 0, file
+ * offset 4096").  The kernel runs, wakes and migrates nothing on an offline
+ * CPU, so such an event contradicts the sidecar.
+ */
+struct trace_event;
+int32_t sidecar_event_offline_cpu(const struct sidecar *sc, const struct trace_event *ev,
+				  const char *where, struct sr_error *err);
 
 /* Lookups (NULL / -1 when unknown). */
 const struct sidecar_task *sidecar_task(const struct sidecar *sc, int pid);
