@@ -138,6 +138,23 @@ struct sidecar *sidecar_load_for_trace(const char *trace_path, struct sr_error *
  * topology would be taken for this trace's.  *@id_checked (may be NULL):
  * both had an id, and they agree.
  */
+/*
+ * The largest sidecar sidecar_load() takes (docs/capture.md): bytes, and
+ * JSON values counted as 1 + commas + open brackets outside strings (an upper
+ * bound, counted before parsing).  A real sidecar is about 150 bytes and 8.4
+ * values per thread of tasks_at_start: a machine of about 100 000 threads.
+ */
+#define SIDECAR_MAX_BYTES (16u << 20)
+#define SIDECAR_MAX_VALUES (1u << 20)
+/*
+ * Sidecar text @text (@len bytes) against those bounds, counted as
+ * sidecar_load() counts a file: 0, or -1 with the loader's one-line error
+ * ("@path: N bytes, over the sidecar maximum of 16 MiB", "@path: more than
+ * 1048576 JSON values in its first N bytes, ...").  The capture checks the
+ * sidecar it writes with it.
+ */
+int sidecar_text_check(const char *path, const char *text, size_t len, struct sr_error *err);
+
 struct trace_info;
 int sidecar_check_trace(const struct sidecar *sc, const struct trace_info *in,
 			const char *trace_path, bool *id_checked, struct sr_error *err);
