@@ -29,6 +29,16 @@
 void cap_log(const struct cap_options *opt, bool warning, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Write the sidecar @side to @part (JSON_INDENT(1), ASCII), then rename it
+ * to @path.  A sidecar over the loader's bounds (SIDECAR_MAX_BYTES,
+ * SIDECAR_MAX_VALUES: report and replay refuse it) is still written, with
+ * one warning through @opt's log saying so and what to do.  0, or -1 with
+ * @err set (@part removed).
+ */
+int cap_sidecar_dump(const struct cap_options *opt, json_t *side, const char *part,
+		     const char *path, struct sr_error *err);
+
 /* ---- small file helpers (cap_util.c) ---- */
 /* Read a whole file (tracefs/proc files report size 0, so read to EOF).
  * Returns a NUL-terminated buffer (caller frees) or NULL with errno set. */

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <schedreplay/sidecar.h>
 #include <schedreplay/tracelibs.h>
 
 #include "cap_local.h"
@@ -755,6 +756,51 @@ static json_t *idle_json(const struct cap_readback *rb)
 	return a;
 }
 
+int cap_sidecar_dump(const struct cap_options *opt, json_t *side, const char *part,
+		     const char *path, struct sr_error *err)
+{
+	char *text = json_dumps(side, JSON_INDENT(1) | JSON_ENSURE_ASCII);
+	struct sr_error over = { 0 };
+	size_t len;
+	FILE *f;
+	int e = 0;
+
+	if (!text) {
+		sr_error_set(err, ENOMEM, "%s: cannot write the sidecar: out of memory", path);
+		return -1;
+	}
+	len = strlen(text);
+	/*
+	 * Counted as sidecar_load() counts it: above about 100 000 threads
+	 * (tasks_at_start) report and replay would refuse the file.  Nothing
+	 * of it can go without a fact the readers use (each thread's cgroup,
+	 * policy, nice and CPU at the start), so it is written whole, and said.
+	 */
+	if (sidecar_text_check(path, text, len, &over) < 0)
+		cap_log(opt, true, "%s: report and replay will refuse it (give them --no-sidecar, "
+			"without its facts: the tasks' cgroups at the start, the CPU topology, HZ; "
+			"or capture with fewer threads on the machine)", over.msg);
+	errno = 0;
+	if (!(f = fopen(part, "w")))
+		e = errno ? errno : EIO;
+	else {
+		if (fwrite(text, 1, len, f) != len)
+			e = errno ? errno : EIO;
+		if (fclose(f) != 0 && !e)
+			e = errno ? errno : EIO;
+		if (!e && rename(part, path) < 0)
+			e = errno ? errno : EIO;
+		if (e)
+			unlink(part);
+	}
+	free(text);
+	if (e) {
+		sr_error_set(err, e, "%s: cannot write the sidecar: %s", path, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
 static int write_sidecar(struct session *s, const struct cap_readback *rb, json_t *funcs,
 			 json_t *lost, json_t *load_start, struct sr_error *err)
 {
@@ -846,26 +892,23 @@ static int write_sidecar(struct session *s, const struct cap_readback *rb, json_
 	 */
 	{
 		char *part = NULL;
-		int e = 0;
+		int r;
 
-		errno = 0;
 		if (asprintf(&part, "%s.json", s->tmp_prefix) < 0) {
+			sr_error_set(err, ENOMEM, "%s: cannot write the sidecar: %s", path,
+				     strerror(ENOMEM));
+			r = -1;
 			part = NULL;
-			e = ENOMEM;
-		} else if (json_dump_file(side, part, JSON_INDENT(1) | JSON_ENSURE_ASCII) < 0 ||
-			   rename(part, path) < 0) {
-			e = errno ? errno : EIO;
-			unlink(part);
+		} else {
+			r = cap_sidecar_dump(opt, side, part, path, err);
 		}
-		if (e) {
-			sr_error_set(err, e, "%s: cannot write the sidecar: %s", path, strerror(e));
-			free(part);
+		free(part);
+		if (r < 0) {
 			json_decref(side);
 			free(path);
 			free(tmp);
 			return -1;
 		}
-		free(part);
 	}
 	json_decref(side);
 	free(path);

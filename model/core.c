@@ -362,8 +362,11 @@ const struct model_sched_features *model_sched_features(const struct model *m)
 
 void model_print_settings(const struct model *m, FILE *out)
 {
+	char sfb[MODEL_SCHED_FEATURES_TEXT];
+	const char *sft;
+
 	fprintf(out, "kernel profile %s: %s\n", m->prof.name, m->prof.description);
-	model_profile_print(&m->prof, out);
+	model_profile_print_toggled(&m->prof, &m->sched_features, out);
 	fprintf(out, "machine: %u CPUs, %d NUMA node(s), HZ=%u (TICK_NSEC %llu), tunable factor %u\n",
 		m->nr_cpus, m->nr_nodes, m->hz, (unsigned long long)m->tick_nsec, m->factor);
 	if (sched_feat(m, EEVDF))
@@ -377,12 +380,9 @@ void model_print_settings(const struct model *m, FILE *out)
 			(unsigned long long)m->sysctl_sched_wakeup_granularity);
 	fprintf(out, "effective: tg->load_avg rate limit %llu ns\n",
 		(unsigned long long)m->b.tg_ratelimit_ns);
-	if (m->sched_features.set | m->sched_features.clear) {
-		char buf[600];
-
-		model_sched_features_format(&m->sched_features, buf, sizeof(buf));
-		fprintf(out, "sched_features toggled: %s\n", buf);
-	}
+	sft = model_sched_features_text(&m->sched_features, sfb, sizeof(sfb));
+	if (sft)
+		fprintf(out, "sched_features toggled: %s\n", sft);
 	fprintf(out, "variants: %s (flags 0x%x)\n", m->variants.n ? m->variants.name : "base",
 		m->b.vflags);
 	fprintf(out, "balancing %s tasks\n", m->balance_moves_tasks ? "moves" : "never moves");

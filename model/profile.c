@@ -166,13 +166,44 @@ bool model_profile_setting_next(const struct model_profile *p, unsigned int *ite
 	return false;
 }
 
+bool model_profile_setting_next_toggled(const struct model_profile *p,
+					const struct model_sched_features *f, unsigned int *iter,
+					struct model_setting *out, bool *toggled)
+{
+	unsigned int i = *iter;             /* features first, as in setting_next() */
+
+	if (toggled)
+		*toggled = false;
+	if (!model_profile_setting_next(p, iter, out))
+		return false;
+	if (f && i < NR_MODEL_FEATS && ((f->set | f->clear) >> i & 1)) {
+		/* as apply_sched_features() (model/core.c) leaves the model's copy */
+		out->value = f->set >> i & 1;
+		if (toggled)
+			*toggled = true;
+	}
+	return true;
+}
+
 void model_profile_print(const struct model_profile *p, FILE *out)
+{
+	model_profile_print_toggled(p, NULL, out);
+}
+
+void model_profile_print_toggled(const struct model_profile *p,
+				 const struct model_sched_features *f, FILE *out)
 {
 	struct model_setting s;
 	unsigned int it = 0;
+	bool toggled;
 
-	while (model_profile_setting_next(p, &it, &s)) {
-		if (s.is_feature)
+	while (model_profile_setting_next_toggled(p, f, &it, &s, &toggled)) {
+		/* the column's own value: @p may be a model's copy, toggled already */
+		if (s.is_feature && toggled)
+			fprintf(out, "  %-28s %s  # toggled (profile %s: %s); %s\n", s.name,
+				s.value ? "on " : "off", p->name,
+				profiles[p->column].feat[it - 1] ? "on" : "off", s.reason);
+		else if (s.is_feature)
 			fprintf(out, "  %-28s %s  # %s\n", s.name, s.value ? "on " : "off", s.reason);
 		else
 			fprintf(out, "  %-28s %lld%s%s  # %s\n", s.name, (long long)s.value,
@@ -232,16 +263,26 @@ int model_sched_feature_parse(struct model_sched_features *f, const char *spec,
 	return -1;
 }
 
+const char *model_sched_features_missing(const struct model_profile *p,
+					 const struct model_sched_features *f)
+{
+	for (unsigned int i = 0; i < NR_MODEL_FEATS; i++)
+		if (((f->set | f->clear) >> i & 1) && !(feat_info[i].sf >> p->column & 1))
+			return feat_info[i].name;
+	return NULL;
+}
+
 int model_sched_features_check(const struct model_profile *p,
 			       const struct model_sched_features *f, char *msg, size_t len)
 {
-	for (unsigned int i = 0; i < NR_MODEL_FEATS; i++)
-		if (((f->set | f->clear) >> i & 1) && !(feat_info[i].sf >> p->column & 1)) {
-			snprintf(msg, len, "sched feature '%s' does not exist in profile %s's "
-				 "kernel (kernel/sched/features.h); see 'schedreplay variants "
-				 "--sched-features'", feat_info[i].name, p->name);
-			return -1;
-		}
+	const char *name = model_sched_features_missing(p, f);
+
+	if (name) {
+		snprintf(msg, len, "sched feature '%s' does not exist in profile %s's "
+			 "kernel (kernel/sched/features.h); see 'schedreplay variants "
+			 "--sched-features'", name, p->name);
+		return -1;
+	}
 	return 0;
 }
 
@@ -267,6 +308,15 @@ void model_sched_features_format(const struct model_sched_features *f, char *buf
 				break;
 			off += (size_t)n;
 		}
+}
+
+const char *model_sched_features_text(const struct model_sched_features *f, char *buf,
+				      size_t len)
+{
+	if (!f || !(f->set | f->clear) || !len)
+		return NULL;
+	model_sched_features_format(f, buf, len);
+	return buf;
 }
 
 void model_sched_features_list(FILE *out)

@@ -43,7 +43,7 @@ static void usage(FILE *f)
 "  --json              JSON output (schema in docs/replay.md)\n"
 "  --placement-check   placement trace: count how often the model's select_task_rq_fair()\n"
 "                      chooses the traced CPU where the simulated state is the trace's\n"
-"  --settings          print every profile setting\n"
+"  --settings          print every profile setting (as toggled by --sched-feature)\n"
 "  --top N             groups shown per key in text output (default 10, 0 = all)\n"
 "  --dump-events FILE  write every simulated event as text (debugging; one run only)\n"
 "  --dump-wake-records with --dump-events: also a 'replay_op:' line naming the trace's\n"
@@ -234,6 +234,9 @@ int cmd_replay(int argc, char **argv)
 		goto fail;
 	/* a --comm that matches nothing compared empty tables at exit 0 */
 	if (cli_filter_check("replay", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1))
+		goto usage;
+	/* a toggle the trace's kernel lacks: before any run (it was a run's exit 1) */
+	if (run_opts_check_features(&o, argv[optind], wl, &runs) < 0)
 		goto usage;
 	if (dump && !(dumpf = fopen(dump, "w"))) {
 		fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(dump), strerror(errno));

@@ -358,7 +358,8 @@ static const struct run_opt run_opt_table[] = {
 	  "'schedreplay variants') or a composition\n"
 	  "aaron-skip,no-tg-ratelimit; repeatable: one run each" },
 	{ "all-variants", NULL, RUN_OPTS_RUNS, AT(all), .help =
-	  "one run per variant (registered, then loaded ones)" },
+	  "one run per variant (registered, then loaded ones);\n"
+	  "with --variant, its runs after them (one each)" },
 	{ "plugin", "PATH", RUN_OPTS_RUNS, set_plugin, .help =
 	  "load variants from a plugin (.so; docs/variants.md)" },
 	{ "variants-file", "F", RUN_OPTS_RUNS, set_vfile, .help =
@@ -657,6 +658,34 @@ int run_opts_select(const struct run_opts *o, bool base_first, bool all_by_defau
 {
 	return whatif_select(o->cat, base_first, o->all || (all_by_default && !o->nr_specs),
 			     o->specs, o->nr_specs, out, err);
+}
+
+int run_opts_check_features(const struct run_opts *o, const char *trace,
+			    const struct wl_workload *wl, const struct whatif_selection *runs)
+{
+	const char *why, *release = wl_facts(wl)->release;
+	const struct model_profile *p = replay_profile_for(wl, &o->rc, &why);
+	const char *name = model_sched_features_missing(p, &o->rc.sched_features);
+	char src[300] = "--sched-feature";
+
+	for (unsigned int r = 0; !name && r < runs->n; r++)
+		for (unsigned int i = 0; !name && i < runs->sets[r].n; i++) {
+			const struct model_variant *v = runs->sets[r].v[i];
+
+			name = model_sched_features_missing(p, &v->sched_features);
+			if (name)
+				snprintf(src, sizeof(src), "variant '%s' (sched_features)",
+					 cli_esc(v->name));
+		}
+	if (!name)
+		return 0;
+	cli_usage(o->cmd, "%s: %s's kernel profile is %s (%s%s%s), whose "
+		  "kernel/sched/features.h has no %s ('schedreplay variants --sched-features' "
+		  "lists each profile's)", src, cli_esc(trace), model_profile_name(p),
+		  o->rc.profile ? "--profile" : "--profile auto",
+		  !o->rc.profile && release ? ", kernel " : "",
+		  !o->rc.profile && release ? cli_esc(release) : "", name);
+	return -1;
 }
 
 void run_opts_release(struct run_opts *o)

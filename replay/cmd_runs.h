@@ -85,6 +85,17 @@ void run_opts_help(FILE *f, unsigned int groups);
 int run_opts_select(const struct run_opts *o, bool base_first, bool all_by_default,
 		    struct whatif_selection *out, struct sr_error *err);
 
+/*
+ * Before replaying @trace (@wl extracted from it): each run of @runs, its
+ * variants' sched feature toggles then --sched-feature's (as model_new()
+ * merges them), against the profile the trace resolves to (--profile auto:
+ * the trace's kernel).  0, or -1 with one usage line naming the trace, its
+ * profile and the feature (exit SR_EXIT_USAGE); it was the run's failure,
+ * exit 1, after the extraction.
+ */
+int run_opts_check_features(const struct run_opts *o, const char *trace,
+			    const struct wl_workload *wl, const struct whatif_selection *runs);
+
 void run_opts_release(struct run_opts *o);
 
 /*

@@ -615,6 +615,8 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok,
 {
 	json_t *root = json_object(), *tr = json_object();
 	int ret = 0;
+	char sfb[MODEL_SCHED_FEATURES_TEXT];
+	const char *sft;
 
 	if (!root || !tr) {
 		json_decref(root);
@@ -623,13 +625,10 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok,
 	}
 	json_object_set_new(root, "ok", json_boolean(ok));
 	json_object_set(root, "goal", goal ? goal : json_null());
-	if (sf->set | sf->clear) {
-		char buf[600];
-
-		/* --sched-feature toggles over every trace's profile (none: no key) */
-		model_sched_features_format(sf, buf, sizeof(buf));
-		json_object_set_new(root, "sched_features", json_string(buf));
-	}
+	/* --sched-feature toggles over every trace's profile (none: no key) */
+	sft = model_sched_features_text(sf, sfb, sizeof(sfb));
+	if (sft)
+		json_object_set_new(root, "sched_features", json_string(sft));
 	for (size_t t = 0; t < n; t++) {
 		json_t *o = json_object(), *m = json_object(), *rs = json_object();
 
@@ -1051,12 +1050,11 @@ int cmd_validate(int argc, char **argv)
 		if (print_json(res, n, goal, ret == SR_EXIT_OK, &o.rc.sched_features))
 			ret = SR_EXIT_FAIL;
 	} else {
-		if (o.rc.sched_features.set | o.rc.sched_features.clear) {
-			char buf[600];
+		char sfb[MODEL_SCHED_FEATURES_TEXT];
+		const char *sft = model_sched_features_text(&o.rc.sched_features, sfb, sizeof(sfb));
 
-			model_sched_features_format(&o.rc.sched_features, buf, sizeof(buf));
-			printf("sched_features: %s (toggled over each trace's profile)\n", buf);
-		}
+		if (sft)
+			printf("sched_features: %s (toggled over each trace's profile)\n", sft);
 		for (size_t t = 0; t < n; t++) {
 			const struct result *r = &res[t];
 

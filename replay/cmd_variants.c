@@ -59,6 +59,8 @@ static void print_text(const struct variant_catalog *c, FILE *out)
 		const char *file;
 		const struct model_variant *v = variant_catalog_at(c, i, &src, &file);
 		bool any = false;
+		char sfb[MODEL_SCHED_FEATURES_TEXT];
+		const char *sft;
 
 		fprintf(out, "%s%s", i ? "\n" : "", v->name);
 		if (src != VARIANT_SOURCE_BUILTIN)
@@ -77,12 +79,9 @@ static void print_text(const struct variant_catalog *c, FILE *out)
 			any = true;
 		}
 		fprintf(out, "%s\n", any ? "" : "-");
-		if (v->sched_features.set | v->sched_features.clear) {
-			char buf[600];
-
-			model_sched_features_format(&v->sched_features, buf, sizeof(buf));
-			fprintf(out, "  sched_features: %s\n", buf);
-		}
+		sft = model_sched_features_text(&v->sched_features, sfb, sizeof(sfb));
+		if (sft)
+			fprintf(out, "  sched_features: %s\n", sft);
 		fprintf(out, "  tg rate limit: ");
 		print_ratelimit(out, v->tg_ratelimit_ns);
 		fprintf(out, "%s\n", v->update_cfs_group ? "\n  hook: update_cfs_group()" : "");
@@ -107,6 +106,8 @@ static json_t *to_json(const struct variant_catalog *c)
 		const struct model_variant *v = variant_catalog_at(c, i, &src, &file);
 		json_t *o = json_object(), *flags = json_array();
 		int bad = !o || !flags;
+		char sfb[MODEL_SCHED_FEATURES_TEXT];
+		const char *sft;
 
 		for (uint32_t bit = 1; !bad && bit; bit <<= 1)
 			if (v->flags & bit)
@@ -121,12 +122,9 @@ static json_t *to_json(const struct variant_catalog *c)
 			bad |= json_object_set_new(o, "tg_ratelimit_ns",
 						   json_integer(v->tg_ratelimit_ns));
 			bad |= json_object_set_new(o, "hook", json_boolean(v->update_cfs_group));
-			if (v->sched_features.set | v->sched_features.clear) {
-				char buf[600];
-
-				model_sched_features_format(&v->sched_features, buf, sizeof(buf));
-				bad |= set_str(o, "sched_features", buf);
-			}
+			sft = model_sched_features_text(&v->sched_features, sfb, sizeof(sfb));
+			if (sft)
+				bad |= set_str(o, "sched_features", sft);
 			bad |= set_str(o, "source", source_name(src));
 			bad |= set_str(o, "file", file);
 		}

@@ -252,8 +252,15 @@ int cmd_whatif(int argc, char **argv)
 			goto usage_fail;
 		}
 	}
-	if (cost_machine_resolve(machine_name, &machine, &err) < 0)
+	switch (cost_machine_resolve(machine_name, &machine, &err)) {
+	case 0:
+		break;
+	case -2:                        /* a mistyped built-in name: exit 2, as --profile's */
+		cli_usage("whatif", "--machine: %s", err.msg);
+		goto usage_fail;
+	default:
 		goto fail;
+	}
 
 	/* the runs: base first, then what was asked for (by default all), each once */
 	if (run_opts_select(&o, true, true, &runs, &err) < 0) {
@@ -270,6 +277,9 @@ int cmd_whatif(int argc, char **argv)
 		ret = SR_EXIT_USAGE;
 		goto out;
 	}
+	/* a toggle the trace's kernel lacks: before any run (it was a run's exit 1) */
+	if (run_opts_check_features(&o, argv[optind], wl, &runs) < 0)
+		goto usage_fail;
 	if (svg && (ro.svg_comm || ro.svg_cgroup) && !svg_group_known(wl, &ro)) {
 		fprintf(stderr, "schedreplay whatif: --svg-%s '%s' names no %s of %s (see "
 			"'schedreplay report --by %s')\n", ro.svg_comm ? "comm" : "cgroup",

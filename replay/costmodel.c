@@ -354,18 +354,20 @@ int cost_machine_resolve(const char *name_or_path, struct cost_machine *out,
 		*out = *b;
 		return 0;
 	}
-	if (cost_machine_load(name_or_path, out, err) == 0)
-		return 0;
-	/* a mistyped built-in name read as a missing file, without the names */
-	if (err && !strchr(name_or_path, '/') && access(name_or_path, F_OK) != 0) {
+	/* a mistyped built-in name is a bad option value, not a missing file:
+	 * it is told before any file is read */
+	if (!strchr(name_or_path, '/') && access(name_or_path, F_OK) != 0) {
 		char names[128] = "";
 
 		for (unsigned int i = 0; i < cost_machine_builtin_count(); i++)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 				 i ? ", " : "", cost_machine_builtin_at(i)->name);
-		sr_error_set(err, ENOENT, "%s: no built-in machine (%s) and no such file",
+		sr_error_set(err, ENOENT, "no built-in machine '%s' (%s) and no such file",
 			     name_or_path, names);
+		return -2;
 	}
+	if (cost_machine_load(name_or_path, out, err) == 0)
+		return 0;
 	return -1;
 }
 

@@ -314,6 +314,8 @@ json_t *replay_json_variant(const struct replay_result *r)
 	unsigned int it = 0;
 	const char *name, *text;
 	uint64_t v;
+	char sfb[MODEL_SCHED_FEATURES_TEXT];
+	const char *sft;
 
 	if (!o || !c || !sim || !notes) {
 		json_decref(o);
@@ -357,6 +359,10 @@ json_t *replay_json_variant(const struct replay_result *r)
 	}
 	json_object_set_new(sim, "approximations", notes);
 	json_object_set_new(o, "simulation", sim);
+	/* this run's toggles (--sched-feature and its variants'): runs differ */
+	sft = model_sched_features_text(replay_result_sched_features(r), sfb, sizeof(sfb));
+	if (sft)
+		json_object_set_new(o, "sched_features", json_string(sft));
 	return o;
 }
 
@@ -677,20 +683,20 @@ json_t *replay_json_profile(const struct model_profile *p, const char *why,
 	json_t *o = json_object(), *s = json_object();
 	struct model_setting st;
 	unsigned int it = 0;
+	char sfb[MODEL_SCHED_FEATURES_TEXT];
+	const char *sft;
 
 	json_object_set_new(o, "name", json_string(model_profile_name(p)));
 	json_object_set_new(o, "description", json_string(model_profile_description(p)));
 	json_object_set_new(o, "why", why ? json_string(why) : json_null());
-	while (model_profile_setting_next(p, &it, &st))
+	/* the values the run used: the profile's with the toggles of @f applied */
+	while (model_profile_setting_next_toggled(p, f, &it, &st, NULL))
 		json_object_set_new(s, st.name, json_integer(st.value));
 	json_object_set_new(o, "settings", s);
-	if (f && (f->set | f->clear)) {
-		char buf[600];
-
-		/* the kernel's debugfs words, in table order: "NO_RUN_TO_PARITY ..." */
-		model_sched_features_format(f, buf, sizeof(buf));
-		json_object_set_new(o, "sched_features", json_string(buf));
-	}
+	/* the kernel's debugfs words, in table order: "NO_RUN_TO_PARITY ..." */
+	sft = model_sched_features_text(f, sfb, sizeof(sfb));
+	if (sft)
+		json_object_set_new(o, "sched_features", json_string(sft));
 	return o;
 }
 

@@ -557,17 +557,15 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	if (nr_runs) {
 		const struct model_profile *p = replay_result_profile(runs[0]);
 		const struct model_sched_features *sf = replay_result_sched_features(runs[0]);
+		char sfb[MODEL_SCHED_FEATURES_TEXT];
+		const char *sft = model_sched_features_text(sf, sfb, sizeof(sfb));
 
 		fprintf(out, "profile:   %s (%s)%s\n", model_profile_name(p),
 			o && o->profile_why ? o->profile_why : "", o && o->show_settings ? ":" : "");
-		if (sf->set | sf->clear) {
-			char buf[600];
-
-			model_sched_features_format(sf, buf, sizeof(buf));
-			fprintf(out, "sched_features: %s (toggled over the profile)\n", buf);
-		}
-		if (o && o->show_settings)
-			model_profile_print(p, out);
+		if (sft)
+			fprintf(out, "sched_features: %s (toggled over the profile)\n", sft);
+		if (o && o->show_settings)      /* the values run 1 used */
+			model_profile_print_toggled(p, sf, out);
 		if (o && o->vcpu_pack_why)
 			fprintf(out, "placement: vcpu_pack %s (%s)\n", o->vcpu_pack_on ? "on" : "off",
 				o->vcpu_pack_why);

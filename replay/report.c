@@ -305,6 +305,25 @@ cpu_too_high(const char *path, const struct trace_event *ev, struct sr_error *er
 		     trace_event_impossible_cpu(ev), TRACE_MAX_CPUS);
 }
 
+/*
+ * An event on a CPU the sidecar lists offline: replay refuses it
+ * (sidecar_event_offline_cpu(), the same line), so report does too.  Before
+ * 2 Dec 2026 report counted it at exit 0: a wakeup onto an offline CPU, a
+ * latency sample of a CPU the kernel never ran.  -1 (error set) or 0.
+ */
+static __attribute__((cold, noinline)) int
+offline_event(const char *path, const struct sidecar *sc, const struct trace_event *ev,
+	      struct sr_error *err)
+{
+	struct sr_error e = { 0 };
+	char where[64];
+
+	if (sidecar_event_offline_cpu(sc, ev, event_where(ev, where, sizeof(where)), &e) < 0)
+		return 0;
+	sr_error_set(err, e.code, "%s: %s", path, e.msg);
+	return -1;
+}
+
 /* The state of the pass over the events: trace_consume()'s context. */
 struct pass {
 	const struct report_opts *o;
@@ -312,6 +331,7 @@ struct pass {
 	struct sr_error *err;
 	uint64_t prev_ts;
 	int prev_cpu;
+	bool sc_offline;        /* the sidecar lists offline CPUs: check each event */
 };
 
 /* What every event gets: the order and gap checks (then a loss before it). */
@@ -330,6 +350,8 @@ pass_order(struct pass *p, const struct trace_event *ev)
 		cpu_too_high(p->o->path, ev, p->err);
 		return -1;
 	}
+	if (__builtin_expect(p->sc_offline, 0) && offline_event(p->o->path, p->d->sc, ev, p->err))
+		return -1;
 	p->prev_ts = ev->ts;
 	p->prev_cpu = ev->cpu;
 	return 0;
@@ -416,6 +438,7 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 	d->info = trace_get_info(d->reader);
 	if (load_sidecar(o, d, err))
 		return -1;
+	p.sc_offline = sidecar_nr_offline(d->sc) > 0;
 	lat_config_default(&cfg);
 	cfg.start_mode = o->start_mode;
 	cfg.comm_prefix = o->comm_prefix;

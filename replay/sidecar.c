@@ -151,8 +151,7 @@ static bool sv_close(struct sv_doc *d, struct sv *c, size_t base)
  * for the worst shape (1 M integers and an escape: jansson's parse), 55 MB
  * for a real 14 MB one (the fast parse).
  */
-#define SIDECAR_MAX_BYTES (16u << 20)
-#define SIDECAR_MAX_VALUES (1u << 20)
+/* SIDECAR_MAX_BYTES, SIDECAR_MAX_VALUES: include/schedreplay/sidecar.h (the capture checks them) */
 
 /*
  * The fast parse of the common sidecar: plain ASCII strings (no escapes),
@@ -416,6 +415,22 @@ static void vcount_error(const struct vcount *c, const char *path, struct sr_err
 	else
 		sr_error_set(err, EFBIG, "%s: more than %u JSON values in its first %zu bytes, over "
 			     "the sidecar maximum", path, SIDECAR_MAX_VALUES, c->bytes);
+}
+
+int sidecar_text_check(const char *path, const char *text, size_t len, struct sr_error *err)
+{
+	struct vcount c = { 0 };
+
+	if (len > SIDECAR_MAX_BYTES) {
+		/* the whole size, as the loader tells a regular file's (no "more than") */
+		c.bytes = len;
+		vcount_error(&c, path, err);
+		return -1;
+	}
+	if (vcount_feed(&c, text, len))
+		return 0;
+	vcount_error(&c, path, err);
+	return -1;
 }
 
 /*
@@ -1076,6 +1091,33 @@ bool sidecar_cpu_offline(const struct sidecar *sc, int cpu)
 {
 	return sc && cpu >= 0 && cpu < sc->nr_cpus && sc->cpus[cpu].listed &&
 	       !sc->cpus[cpu].online;
+}
+
+int sidecar_nr_offline(const struct sidecar *sc)
+{
+	int n = 0;
+
+	for (int c = 0; sc && c < sc->nr_cpus; c++)
+		n += sidecar_cpu_offline(sc, c);
+	return n;
+}
+
+int32_t sidecar_event_offline_cpu(const struct sidecar *sc, const struct trace_event *ev,
+				  const char *where, struct sr_error *err)
+{
+	int32_t c[3];
+
+	trace_event_cpus(ev, c);
+	for (int i = 0; i < 3; i++)
+		if (sidecar_cpu_offline(sc, c[i])) {
+			sr_error_set(err, EINVAL, "%s: %s at %" PRIu64 ".%09" PRIu64 " s names CPU "
+				     "%d, which sidecar %s lists offline: the CPU came online during "
+				     "the capture or the sidecar is not this trace's (--no-sidecar "
+				     "ignores it)", where, ev->name ? ev->name : "an event",
+				     ev->ts / 1000000000, ev->ts % 1000000000, c[i], sc->path);
+			return c[i];
+		}
+	return -1;
 }
 
 int sidecar_last_online_cpu(const struct sidecar *sc, struct sr_error *err)

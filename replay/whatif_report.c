@@ -474,6 +474,8 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 	const struct replay_config *cfg = whatif_replay_config(r);
 	const struct trace_info *ti = wl_trace_info(wl);
 	int lw = label_width(r);
+	char sfb[MODEL_SCHED_FEATURES_TEXT];
+	const char *sft;
 	unsigned int seeds = whatif_nr_seeds(r);
 	double evps = whatif_wall_seconds(r) > 0 ?
 		      (double)whatif_trace_events(r) * whatif_nr_runs(r) * seeds /
@@ -485,13 +487,10 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 		o && o->profile_why ? o->profile_why : "chosen explicitly",
 		cfg->placement == REPLAY_PLACEMENT_MODEL ? "model" : "trace",
 		replay_nr_cpus(ref), wl_facts(wl)->hz);
-	if (cfg->sched_features.set | cfg->sched_features.clear) {
-		char buf[600];
-
-		model_sched_features_format(&cfg->sched_features, buf, sizeof(buf));
+	sft = model_sched_features_text(&cfg->sched_features, sfb, sizeof(sfb));
+	if (sft)
 		fprintf(out, "  sched_features %s (toggled over the profile; variants may add theirs)\n",
-			buf);
-	}
+			sft);
 	if (replay_uses_model_placement(cfg)) {
 		char why[200];
 		bool on = replay_vcpu_pack_for(wl, cfg, why, sizeof(why));

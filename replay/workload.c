@@ -2004,8 +2004,7 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	if (sc && sc->nr_cpus > 0) {
 		if ((b->sc_last_online = sidecar_last_online_cpu(sc, err)) < 0)
 			goto fail;
-		for (int c = 0; c < sc->nr_cpus; c++)
-			b->sc_offline += sidecar_cpu_offline(sc, c);
+		b->sc_offline = sidecar_nr_offline(sc);
 	}
 	b->cg_root = -1;
 	if (b->opt.cgroup_map && wl_cgmap_load(b->opt.cgroup_map, &b->cgmap, err))
@@ -2121,22 +2120,6 @@ static int32_t impossible_pid(const struct trace_event *ev)
 	return p[0] >= WL_PID_MAX_LIMIT ? p[0] : p[1] >= WL_PID_MAX_LIMIT ? p[1] : 0;
 }
 
-/*
- * The first CPU of @ev (trace_event_cpus()) that sidecar @sc lists offline,
- * else -1: the kernel runs, wakes and migrates nothing there, so such an
- * event contradicts it.
- */
-static int32_t offline_cpu(const struct sidecar *sc, const struct trace_event *ev)
-{
-	int32_t c[3];
-
-	trace_event_cpus(ev, c);
-	for (int i = 0; i < 3; i++)
-		if (sidecar_cpu_offline(sc, c[i]))
-			return c[i];
-	return -1;
-}
-
 int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
 		     struct sr_error *err)
 {
@@ -2161,16 +2144,13 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 			     ev->name ? ev->name : "an event", bad_cpu, TRACE_MAX_CPUS);
 		return -1;
 	}
-	if (b->sc_offline && (bad_cpu = offline_cpu(b->sc, ev)) >= 0) {
+	if (b->sc_offline) {
 		char where[64];
 
-		sr_error_set(err, EINVAL, "%s: %s at %" PRIu64 ".%09" PRIu64 " s names CPU %d, "
-			     "which sidecar %s lists offline: the CPU came online during the "
-			     "capture or the sidecar is not this trace's (--no-sidecar ignores it)",
-			     wl_event_where(ev, where, sizeof(where)),
-			     ev->name ? ev->name : "an event", ev->ts / 1000000000,
-			     ev->ts % 1000000000, bad_cpu, b->sc->path);
-		return -1;
+		/* the one line report prints too (sidecar_event_offline_cpu()) */
+		if (sidecar_event_offline_cpu(b->sc, ev, wl_event_where(ev, where, sizeof(where)),
+					      err) >= 0)
+			return -1;
 	}
 	if (!b->started) {
 		b->started = true;

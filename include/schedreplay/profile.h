@@ -48,6 +48,19 @@ bool model_profile_setting_next(const struct model_profile *p, unsigned int *ite
 /* One line per setting: "  NAME = value unit  # reason". */
 void model_profile_print(const struct model_profile *p, FILE *out);
 
+struct model_sched_features;
+/*
+ * The same, with the feature toggles @f (may be NULL: none) applied: the
+ * effective values a run used.  *toggled (may be NULL) is set when @f sets
+ * or clears the setting; model_profile_print_toggled() then marks its line
+ * "(toggled; profile: on|off)".
+ */
+bool model_profile_setting_next_toggled(const struct model_profile *p,
+					const struct model_sched_features *f, unsigned int *iter,
+					struct model_setting *out, bool *toggled);
+void model_profile_print_toggled(const struct model_profile *p,
+				 const struct model_sched_features *f, FILE *out);
+
 /*
  * Toggles of scheduler features over a profile's column, in the kernel's
  * debugfs syntax: "NAME" sets, "NO_NAME" clears (sched_feat_write() ->
@@ -67,11 +80,23 @@ int model_sched_feature_parse(struct model_sched_features *f, const char *spec,
 /* 0 if every toggle of @f exists in @p's kernel, else -1 and a message. */
 int model_sched_features_check(const struct model_profile *p,
 			       const struct model_sched_features *f, char *msg, size_t len);
+/* The first feature (table order) @f toggles that @p's kernel lacks; NULL: none. */
+const char *model_sched_features_missing(const struct model_profile *p,
+					 const struct model_sched_features *f);
 /* Fold @add into @f (@add's toggles win). */
 void model_sched_features_merge(struct model_sched_features *f,
 				const struct model_sched_features *add);
 /* "NO_RUN_TO_PARITY NEXT_BUDDY" (table order); "" if none. */
 void model_sched_features_format(const struct model_sched_features *f, char *buf, size_t len);
+/* Room for every toggle's word: the buffer of model_sched_features_text(). */
+#define MODEL_SCHED_FEATURES_TEXT 600
+/*
+ * What every output prints of the toggles: @buf (@len bytes) holding
+ * _format()'s words, or NULL when @f is NULL or toggles nothing (the outputs
+ * then print nothing, so that the default output stays as it was).
+ */
+const char *model_sched_features_text(const struct model_sched_features *f, char *buf,
+				      size_t len);
 /* The toggleable features with each profile's default ("-": not in it). */
 void model_sched_features_list(FILE *out);
 

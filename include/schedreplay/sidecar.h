@@ -138,6 +138,23 @@ struct sidecar *sidecar_load_for_trace(const char *trace_path, struct sr_error *
  * topology would be taken for this trace's.  *@id_checked (may be NULL):
  * both had an id, and they agree.
  */
+/*
+ * The largest sidecar sidecar_load() takes (docs/capture.md): bytes, and
+ * JSON values counted as 1 + commas + open brackets outside strings (an upper
+ * bound, counted before parsing).  A real sidecar is about 150 bytes and 8.4
+ * values per thread of tasks_at_start: a machine of about 100 000 threads.
+ */
+#define SIDECAR_MAX_BYTES (16u << 20)
+#define SIDECAR_MAX_VALUES (1u << 20)
+/*
+ * Sidecar text @text (@len bytes) against those bounds, counted as
+ * sidecar_load() counts a file: 0, or -1 with the loader's one-line error
+ * ("@path: N bytes, over the sidecar maximum of 16 MiB", "@path: more than
+ * 1048576 JSON values in its first N bytes, ...").  The capture checks the
+ * sidecar it writes with it.
+ */
+int sidecar_text_check(const char *path, const char *text, size_t len, struct sr_error *err);
+
 struct trace_info;
 int sidecar_check_trace(const struct sidecar *sc, const struct trace_info *in,
 			const char *trace_path, bool *id_checked, struct sr_error *err);
@@ -154,6 +171,20 @@ void sidecar_free(struct sidecar *sc);
  */
 int sidecar_last_online_cpu(const struct sidecar *sc, struct sr_error *err);
 bool sidecar_cpu_offline(const struct sidecar *sc, int cpu);
+/* How many CPUs @sc lists offline (0 for NULL): 0 spares the per-event check. */
+int sidecar_nr_offline(const struct sidecar *sc);
+/*
+ * An event on a CPU @sc lists offline: the first CPU @ev names
+ * (trace_event_cpus(): its own, a wakeup's target, a migration's ends) that
+ * @sc lists offline, or -1.  When there is one, @err gets the one line replay
+ * and report both print ("@where: EVENT at T s names CPU N, which sidecar F
+ * lists offline: ..."; @where: the event's place in the file, "CPU 0, file
+ * offset 4096").  The kernel runs, wakes and migrates nothing on an offline
+ * CPU, so such an event contradicts the sidecar.
+ */
+struct trace_event;
+int32_t sidecar_event_offline_cpu(const struct sidecar *sc, const struct trace_event *ev,
+				  const char *where, struct sr_error *err);
 
 /* Lookups (NULL / -1 when unknown). */
 const struct sidecar_task *sidecar_task(const struct sidecar *sc, int pid);

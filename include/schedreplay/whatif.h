@@ -174,7 +174,11 @@ const struct cost_machine *cost_machine_builtin_at(unsigned int i);
  * when absent).  Unknown keys are errors.  @out is filled; -1 on error.
  */
 int cost_machine_load(const char *path, struct cost_machine *out, struct sr_error *err);
-/* "one-socket", "two-socket" or a file path. */
+/*
+ * "one-socket", "two-socket" or a file path: 0, -1 on a file that cannot be
+ * read or is wrong, -2 on a name without '/' that is neither a built-in nor
+ * an existing file (a bad option value: the message lists the built-ins).
+ */
 int cost_machine_resolve(const char *name_or_path, struct cost_machine *out,
 			 struct sr_error *err);
 /* Write @m as a machine file (the format cost_machine_load reads). */

@@ -883,6 +883,94 @@ static void test_spawn_asleep(void)
 	CHECK_INT(asleep, 20);
 }
 
+/* The capture's log: the lines and how many were warnings. */
+struct log_lines {
+	int n, warnings;
+	char last[1024];
+};
+
+static void log_line(void *ctx, bool warning, const char *line)
+{
+	struct log_lines *l = ctx;
+
+	l->n++;
+	l->warnings += warning;
+	snprintf(l->last, sizeof(l->last), "%s", line);
+}
+
+/*
+ * The sidecar the capture writes against the loader's bounds: one over them
+ * (130 000 threads of tasks_at_start, as the capture writes them: 17 MiB) is
+ * written whole, with one warning naming the file, the loader's
+ * reason and what to do; the loader then refuses it with the same reason.
+ * One within them: no warning, and it loads.  The capture wrote a sidecar
+ * report and replay refuse without a word.
+ */
+static void test_sidecar_bound(void)
+{
+	struct log_lines l = { 0 };
+	struct cap_options opt = { .log = log_line, .log_ctx = &l };
+	char part[4096], path[4096];
+	json_t *side = json_object(), *tasks = json_array();
+	struct sr_error err = { 0 };
+	struct sidecar *sc;
+	char *want;
+
+	CHECK(side && tasks);	/* ~150 bytes a thread: over 16 MiB at 112 000 */
+	if (!side || !tasks)
+		return;
+	for (int i = 0; i < 130000; i++)
+		json_array_append_new(tasks, json_pack("{s:i, s:i, s:s, s:i, s:i, s:i, s:s, s:i, s:i}",
+						       "pid", 1000 + i, "tgid", 1000 + i, "comm", "t",
+						       "policy", 0, "nice", 0, "cpu", 0,
+						       "cgroup", "/", "autogroup", 1,
+						       "autogroup_nice", 0));
+	json_object_set_new(side, "schema", json_string("schedreplay-sidecar"));
+	json_object_set_new(side, "tasks_at_start", tasks);
+	snprintf(part, sizeof(part), "%s/big.part", scratch);
+	snprintf(path, sizeof(path), "%s/big.dat.json", scratch);
+	CHECK_INT(cap_sidecar_dump(&opt, side, part, path, &err), 0);
+	CHECK_INT(l.n, 1);
+	CHECK_INT(l.warnings, 1);
+	CHECK(strstr(l.last, path) == l.last);
+	CHECK(strstr(l.last, "bytes, over the sidecar maximum of 16 MiB: ") != NULL);
+	CHECK(strstr(l.last, "report and replay will refuse it (give them --no-sidecar") != NULL);
+	CHECK(strchr(l.last, '\n') == NULL);
+	CHECK(access(part, F_OK) != 0);
+	sc = sidecar_load(path, &err);
+	CHECK(sc == NULL);
+	sidecar_free(sc);
+	/* the loader's reason is the warning's (its first part) */
+	if ((want = strstr(l.last, ": report and replay"))) {
+		*want = 0;
+		CHECK(strcmp(err.msg, l.last) == 0);
+		if (strcmp(err.msg, l.last))
+			fprintf(stderr, "  loader: %s\n  capture: %s\n", err.msg, l.last);
+	}
+	unlink(path);
+
+	/* within the bounds: silent */
+	l.n = l.warnings = 0;
+	json_array_clear(tasks);
+	json_array_append_new(tasks, json_pack("{s:i}", "pid", 1));
+	CHECK_INT(cap_sidecar_dump(&opt, side, part, path, &err), 0);
+	CHECK_INT(l.n, 0);
+	CHECK(access(path, F_OK) == 0);
+	unlink(path);
+	/* under 16 MiB, over the values: the other bound, as the loader counts it */
+	for (int i = 0; i < 1100000; i++)
+		json_array_append_new(tasks, json_integer(0));
+	CHECK_INT(cap_sidecar_dump(&opt, side, part, path, &err), 0);
+	CHECK_INT(l.warnings, 1);
+	CHECK(strstr(l.last, "more than 1048576 JSON values in its first") != NULL);
+	sc = sidecar_load(path, &err);
+	CHECK(sc == NULL);
+	sidecar_free(sc);
+	CHECK(strstr(err.msg, "more than 1048576 JSON values in its first") != NULL);
+	unlink(path);
+	json_decref(side);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -912,6 +1000,7 @@ int main(int argc, char **argv)
 	test_tracedat();
 	test_tracedat_comms();
 	test_sidecar();
+	test_sidecar_bound();
 	if (failures) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
 		return 1;

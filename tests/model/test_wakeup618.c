@@ -994,6 +994,38 @@ static void test_vlag_vprot_union(void)
 	}
 }
 
+/*
+ * The one formatting of the toggles every output prints (replay/whatif/
+ * validate text and JSON, variants, model_print_settings()): NULL when
+ * nothing is toggled, and room for every toggle's word.
+ */
+static void test_sched_features_text(void)
+{
+	struct model_sched_features f = { 0, 0 };
+	char buf[MODEL_SCHED_FEATURES_TEXT], msg[700];
+	const char *all[] = { "PLACE_LAG", "PLACE_DEADLINE_INITIAL", "PLACE_REL_DEADLINE",
+			      "RUN_TO_PARITY", "PREEMPT_SHORT", "PICK_BUDDY", "DELAY_DEQUEUE",
+			      "DELAY_ZERO", "START_DEBIT", "GENTLE_FAIR_SLEEPERS", "LAST_BUDDY",
+			      "NEXT_BUDDY", "WAKEUP_PREEMPTION", "CACHE_HOT_BUDDY",
+			      "ATTACH_AGE_LOAD", "SIS_UTIL", "NI_RANDOM" };
+	char no[40];
+
+	CHECK(model_sched_features_text(NULL, buf, sizeof(buf)) == NULL);
+	CHECK(model_sched_features_text(&f, buf, sizeof(buf)) == NULL);
+	CHECK_EQ_S(model_sched_feature_parse(&f, "NEXT_BUDDY", msg, sizeof(msg)), 0);
+	CHECK_EQ_S(model_sched_feature_parse(&f, "NO_RUN_TO_PARITY", msg, sizeof(msg)), 0);
+	CHECK(model_sched_features_text(&f, buf, sizeof(buf)) == buf);
+	CHECK_STR(buf, "NO_RUN_TO_PARITY NEXT_BUDDY");          /* table order */
+	/* every toggleable feature cleared: whole, not cut */
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		snprintf(no, sizeof(no), "NO_%s", all[i]);
+		CHECK_EQ_S(model_sched_feature_parse(&f, no, msg, sizeof(msg)), 0);
+	}
+	CHECK(model_sched_features_text(&f, buf, sizeof(buf)) != NULL);
+	CHECK(strlen(buf) > 250 && !strcmp(buf + strlen(buf) - 13, " NO_NI_RANDOM"));
+	CHECK_STR(model_sched_features_missing(model_profile_find("6.18"), &f), "START_DEBIT");
+}
+
 int main(void)
 {
 	test_protect_min_slice();
@@ -1012,5 +1044,6 @@ int main(void)
 	test_no_run_to_parity();
 	test_feature_not_in_profile();
 	test_vlag_vprot_union();
+	test_sched_features_text();
 	return check_done("wakeup618");
 }

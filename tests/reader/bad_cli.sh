@@ -370,8 +370,14 @@ done
 # a variants file's "sched_features": the same words, checked at load
 printf '{"name": "nrtp", "description": "d", "sched_features": ["NO_RUN_TO_PARTY"]}' > "$work/sf.json"
 expect 1 "variants: .*sf.json: variant 'nrtp': unknown sched feature 'NO_RUN_TO_PARTY'" -- variants --variants-file "$work/sf.json"
+# ... and, as --sched-feature's, against the trace's profile before any run:
+# they were a run's failure (exit 1), and under --profile auto so was a
+# --sched-feature the trace's kernel lacks (small-pipe.dat: 6.18, no START_DEBIT)
 printf '{"name": "nrtp", "description": "d", "sched_features": ["NO_RUN_TO_PARITY"]}' > "$work/sf.json"
-expect 1 "replay: .*variant nrtp: sched feature 'RUN_TO_PARITY' does not exist in profile 6.1's kernel" -- replay --profile 6.1 --variants-file "$work/sf.json" --variant nrtp "$pipe"
+for c in replay whatif; do
+	expect_usage "$c: variant 'nrtp' (sched_features): .*small-pipe.dat's kernel profile is 6.1 (--profile), whose kernel/sched/features.h has no RUN_TO_PARITY" -- $c --profile 6.1 --variants-file "$work/sf.json" --variant nrtp "$pipe"
+	expect_usage "$c: --sched-feature: .*small-pipe.dat's kernel profile is 6.18 (--profile auto, kernel 6.18.44-fc-v857), whose kernel/sched/features.h has no START_DEBIT" -- $c --sched-feature START_DEBIT "$pipe"
+done
 # the commands' own arguments
 expect_usage "replay: one TRACE.dat expected" -- replay
 expect_usage "whatif: a TRACE is needed" -- whatif
@@ -398,7 +404,8 @@ expect 1 "variants: $work/none.json: cannot open: No such file or directory\$" -
 	variants --variants-file "$work/none.json"
 expect 1 "whatif: $work/none.json: cannot open: No such file or directory\$" -- \
 	whatif --machine "$work/none.json" "$pipe"
-expect 1 "whatif: one-sockett: no built-in machine (one-socket, two-socket) and no such file\$" -- \
+# ... and was exit 1, a file error: a mistyped name is a bad value (exit 2)
+expect_usage "whatif: --machine: no built-in machine 'one-sockett' (one-socket, two-socket) and no such file" -- \
 	whatif --machine one-sockett "$pipe"
 expect 1 "validate: $work/none.json: cannot open: No such file or directory\$" -- \
 	validate --thresholds "$work/none.json"

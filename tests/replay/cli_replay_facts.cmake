@@ -69,6 +69,19 @@ execute_process(COMMAND ${SCHEDREPLAY} replay --sidecar ${sc} ${t}
 expect("rc EQUAL 1" "a wakeup onto an offline CPU: exit ${rc}, not 1: ${e}")
 expect_match("^schedreplay replay: [^\n]*sched_waking at 0\\.001500000 s names CPU 3, which sidecar [^\n]*facts-offline.json lists offline[^\n]*\n$"
              "${e}" "a wakeup onto an offline CPU: not the one-line error naming CPU 3: ${e}")
+# report: the same line (it counted the wakeup at exit 0), and CPUs listed
+# offline that no event names are no error
+execute_process(COMMAND ${SCHEDREPLAY} report --sidecar ${sc} ${t}
+                OUTPUT_VARIABLE o ERROR_VARIABLE e2 RESULT_VARIABLE rc)
+expect("rc EQUAL 1" "report: a wakeup onto an offline CPU: exit ${rc}, not 1: ${e2}")
+string(REPLACE "schedreplay replay: " "schedreplay report: " want "${e}")
+expect("e2 STREQUAL want" "report's error is not replay's: '${e2}' vs '${want}'")
+string(LENGTH "${o}" olen)
+expect("olen EQUAL 0" "report printed a report before its error: ${o}")
+offline_trace(1)
+execute_process(COMMAND ${SCHEDREPLAY} report --sidecar ${sc} ${t}
+                OUTPUT_QUIET ERROR_VARIABLE e2 RESULT_VARIABLE rc)
+expect("rc EQUAL 0" "report with CPUs 2-3 offline and no event there: exit ${rc}: ${e2}")
 offline_sidecar("true;false;true;true")
 offline_trace(1)
 execute_process(COMMAND ${SCHEDREPLAY} replay --sidecar ${sc} ${t}

@@ -109,6 +109,66 @@ string(JSON a GET "${all}" variants example-top-level-skip counts update_cfs_gro
 string(JSON b GET "${all}" variants base counts update_cfs_group)
 expect("a LESS b" "the plugin variant changed nothing (update_cfs_group ${a} vs base ${b})")
 
+# --all-variants with --variant (docs/variants.md): the catalog's runs, then
+# each --variant not among them; a catalog name given again is its one run,
+# a composition one more run, the last; whatif alike after its base
+execute_process(COMMAND ${SCHEDREPLAY} variants --json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE reg ERROR_VARIABLE err)
+expect("rc EQUAL 0" "variants --json failed (${rc}): ${err}")
+string(JSON nreg LENGTH "${reg}")
+math(EXPR want "${nreg} + 1")
+execute_process(COMMAND ${SCHEDREPLAY} replay --json --variant aaron-skip --all-variants
+                        --variant aaron-skip,no-tg-ratelimit ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE both ERROR_VARIABLE err)
+expect("rc EQUAL 0" "replay --all-variants --variant failed (${rc}): ${err}")
+string(JSON n LENGTH "${both}" variants)
+expect("n EQUAL want" "replay --all-variants --variant: ${n} runs, expected ${want}")
+same_run("${both}" "${comp}" aaron-skip,no-tg-ratelimit "--all-variants --variant vs --variant")
+execute_process(COMMAND ${SCHEDREPLAY} replay --variant aaron-skip --all-variants
+                        --variant aaron-skip,no-tg-ratelimit ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err)
+expect("rc EQUAL 0" "replay text --all-variants --variant failed (${rc}): ${err}")
+string(REGEX MATCH "run ${want} = aaron-skip,no-tg-ratelimit\n" last "${text}")
+expect("last" "the composition is not the last run (${want}) of the text")
+execute_process(COMMAND ${SCHEDREPLAY} whatif --json --all-variants
+                        --variant aaron-skip,no-tg-ratelimit ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE wi ERROR_VARIABLE err)
+expect("rc EQUAL 0" "whatif --all-variants --variant failed (${rc}): ${err}")
+string(JSON n LENGTH "${wi}" variants)
+expect("n EQUAL want" "whatif --all-variants --variant: ${n} runs, expected ${want}")
+
+# --sched-feature: profile.settings and --settings give the values the run
+# used (they gave the profile's defaults beside the toggles); each run's JSON
+# entry names its own toggles (whatif's profile.sched_features is base's only)
+execute_process(COMMAND ${SCHEDREPLAY} replay --json --sched-feature NO_RUN_TO_PARITY ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE sf ERROR_VARIABLE err)
+expect("rc EQUAL 0" "replay --sched-feature failed (${rc}): ${err}")
+string(JSON v GET "${sf}" profile settings RUN_TO_PARITY)
+expect("v EQUAL 0" "profile.settings.RUN_TO_PARITY ${v} under NO_RUN_TO_PARITY")
+string(JSON v GET "${j_base}" profile settings RUN_TO_PARITY)
+expect("v EQUAL 1" "profile.settings.RUN_TO_PARITY ${v} without toggles (6.18: on)")
+string(JSON v GET "${sf}" profile sched_features)
+expect("v STREQUAL NO_RUN_TO_PARITY" "profile.sched_features '${v}'")
+string(JSON v GET "${sf}" variants base sched_features)
+expect("v STREQUAL NO_RUN_TO_PARITY" "variants.base.sched_features '${v}'")
+string(JSON v ERROR_VARIABLE none GET "${j_base}" variants base sched_features)
+expect("none" "a run without toggles has sched_features '${v}'")
+execute_process(COMMAND ${SCHEDREPLAY} replay --settings --sched-feature NEXT_BUDDY ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err)
+expect("rc EQUAL 0" "replay --settings --sched-feature failed (${rc}): ${err}")
+string(FIND "${text}" "  NEXT_BUDDY                   on   # toggled (profile 6.18: off); " pos)
+expect("pos GREATER -1" "--settings does not show NEXT_BUDDY on, toggled: ${text}")
+file(WRITE sf-nrtp.json
+     "{\"name\": \"nrtp\", \"description\": \"d\", \"sched_features\": [\"NO_RUN_TO_PARITY\"]}")
+execute_process(COMMAND ${SCHEDREPLAY} whatif --json --variants-file sf-nrtp.json --variant nrtp
+                        --sched-feature NEXT_BUDDY ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE wi ERROR_VARIABLE err)
+expect("rc EQUAL 0" "whatif with a toggling variant failed (${rc}): ${err}")
+string(JSON v GET "${wi}" variants base sched_features)
+expect("v STREQUAL NEXT_BUDDY" "whatif variants.base.sched_features '${v}'")
+string(JSON v GET "${wi}" variants nrtp sched_features)
+expect("v STREQUAL \"NO_RUN_TO_PARITY NEXT_BUDDY\"" "whatif variants.nrtp.sched_features '${v}'")
+
 # the text report names every run
 execute_process(COMMAND ${SCHEDREPLAY} replay --variant aaron-skip --variant aaron-delay ${TRACE}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err)

@@ -129,8 +129,12 @@ static void test_load_errors(const char *data)
 	/* 1e308 ns: whatif's shares were nan% */
 	CHECK_EQ_S(cost_machine_load(path_in(data, "machine_huge.json"), &m, &err), -1);
 	CHECK_CONTAINS(err.msg, "cost \"update_cfs_group\" must be a number of ns >= 0 and <= 1000000000 (1 s)");
-	CHECK_EQ_S(cost_machine_resolve("no-such-machine.json", &m, &err), -1);
-	CHECK_CONTAINS(err.msg, "no-such-machine.json");
+	/* a name without '/' that is neither built in nor a file: -2 (a usage
+	 * error, listing the built-ins); a missing path: -1 (a file error) */
+	CHECK_EQ_S(cost_machine_resolve("no-such-machine.json", &m, &err), -2);
+	CHECK_CONTAINS(err.msg, "no built-in machine 'no-such-machine.json' (one-socket, two-socket)");
+	CHECK_EQ_S(cost_machine_resolve("./no-such-machine.json", &m, &err), -1);
+	CHECK_CONTAINS(err.msg, "./no-such-machine.json: cannot open");
 	CHECK_EQ_S(cost_machine_resolve("two-socket", &m, &err), 0);
 	CHECK_EQ_U(m.nodes, 2);
 }
