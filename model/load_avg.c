@@ -310,6 +310,7 @@ static int propagate_entity_load_avg(struct model *m, struct sched_entity *se)
 {
 	struct cfs_rq *cfs_rq, *gcfs_rq;
 
+	COUNT(m, propagate_entity_load_avg_entries);
 	if (entity_is_task(se))
 		return 0;
 	COUNT(m, propagate_entity_load_avg_calls);

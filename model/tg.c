@@ -55,6 +55,7 @@ void update_tg_load_avg(struct model *m, struct cfs_rq *cfs_rq)
 	u64 now;
 	int node;
 
+	COUNT(m, update_tg_load_avg_entries);
 	if (tg == &m->root_task_group)
 		return;
 	COUNT(m, update_tg_load_avg);
@@ -111,13 +112,14 @@ long calc_group_shares(struct model *m, struct cfs_rq *cfs_rq)
 	return shares;
 }
 
-/* Does a variant remove this update_cfs_group() call? */
-static bool cfs_group_site_skipped(struct model *m, struct sched_entity *se,
-				   enum model_cfs_group_site site, unsigned int nr_running_before)
+/*
+ * Does a built-in variant remove the update_cfs_group() call at @site?  Its
+ * patch removes the call whatever the entity, a task entity's too (the
+ * function-entry count update_cfs_group.entries).
+ */
+static bool cfs_group_site_removed(const struct model *m, enum model_cfs_group_site site,
+				   unsigned int nr_running_before)
 {
-	struct model_hook_cfs_group ctx;
-	unsigned int i;
-
 	switch (site) {
 	case MODEL_SITE_ENQUEUE_ENTITY:
 		if (vflag(m, SKIP_CG_ENQUEUE_ENTITY))
@@ -140,6 +142,21 @@ static bool cfs_group_site_skipped(struct model *m, struct sched_entity *se,
 	default:
 		break;
 	}
+	return false;
+}
+
+/*
+ * Does a variant remove this update_cfs_group() call of a group entity?  The
+ * built-in ones, then the plugins' hooks (asked about group entities only).
+ */
+static bool cfs_group_site_skipped(struct model *m, struct sched_entity *se,
+				   enum model_cfs_group_site site, unsigned int nr_running_before)
+{
+	struct model_hook_cfs_group ctx;
+	unsigned int i;
+
+	if (cfs_group_site_removed(m, site, nr_running_before))
+		return true;
 	if (!m->b.nr_hooks)
 		return false;
 	ctx.site = site;
@@ -165,13 +182,18 @@ void update_cfs_group(struct model *m, struct sched_entity *se, enum model_cfs_g
 	struct cfs_rq *gcfs_rq = group_cfs_rq(se);
 	long shares;
 
-	if (!gcfs_rq)
+	if (!gcfs_rq) {
+		/* the kernel enters it for a task entity too and returns at once */
+		if (!cfs_group_site_removed(m, site, nr_running_before))
+			COUNT(m, update_cfs_group_entries);
 		return;
+	}
 	if (cfs_group_site_skipped(m, se, site, nr_running_before)) {
 		COUNT(m, update_cfs_group_skipped);
 		return;
 	}
 	COUNT(m, update_cfs_group);
+	COUNT(m, update_cfs_group_entries);
 	if (sched_feat(m, CFS_GROUP_KEEP_EMPTY) && !gcfs_rq->load.weight)
 		return;
 	/* before 6.18 a throttled hierarchy keeps its weight (6.18 dropped the test) */

@@ -19,6 +19,49 @@ const char *const replay_compared_counts[REPLAY_NR_COMPARED] = {
 	"sched_stat_runtime",
 };
 
+const struct replay_func replay_funcs[REPLAY_NR_FUNCS] = {
+	{ "update_curr", NULL, "update_curr" },
+	{ "update_load_avg", NULL, "update_load_avg" },
+	{ "update_cfs_group", NULL, "update_cfs_group.entries" },
+	{ "reweight_entity", NULL, "reweight_entity" },
+	{ "update_tg_load_avg", NULL, "update_tg_load_avg.entries" },
+	{ "propagate_entity_load_avg", NULL, "propagate_entity_load_avg.entries" },
+	{ "update_blocked_averages", "sched_balance_update_blocked_averages",
+	  "update_blocked_averages" },
+	{ "newidle_balance", "sched_balance_newidle", "newidle_balance" },
+	{ "place_entity", NULL, "place_entity" },
+};
+
+bool replay_func_measured(const struct wl_workload *wl, int i, int64_t *count)
+{
+	const struct replay_func *f = &replay_funcs[i];
+
+	return wl_sidecar_func_get(wl, f->key, count) ||
+	       (f->renamed && wl_sidecar_func_get(wl, f->renamed, count));
+}
+
+bool replay_has_func_counts(const struct wl_workload *wl)
+{
+	int64_t m;
+
+	for (int i = 0; i < REPLAY_NR_FUNCS; i++)
+		if (replay_func_measured(wl, i, &m))
+			return true;
+	return false;
+}
+
+const char *replay_func_name(const struct model_profile *p, int i)
+{
+	const struct replay_func *f = &replay_funcs[i];
+	int major, minor;
+
+	/* 6.10 renamed them (sched_balance_*); the profiles are named by release */
+	if (f->renamed && p && sscanf(model_profile_name(p), "%d.%d", &major, &minor) == 2 &&
+	    (major > 6 || (major == 6 && minor >= 10)))
+		return f->renamed;
+	return f->key;
+}
+
 void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t len)
 {
 	uint32_t n = wl_nr_lost_windows(wl), shown = n > 4 ? 4 : n;
@@ -755,6 +798,39 @@ static json_t *latency_errors(const struct lat_machine *ml, const struct lat_mac
 	return l;
 }
 
+/*
+ * {key: {function, measured, predicted, error}} of the bookkeeping functions
+ * the sidecar lists: a not traceable one's measured and error null (no
+ * comparison).
+ */
+static json_t *func_errors(const struct wl_workload *wl, const struct replay_result *r)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; o && i < REPLAY_NR_FUNCS; i++) {
+		json_t *e;
+		int64_t m;
+		uint64_t pv = 0;
+
+		if (!replay_func_measured(wl, i, &m))
+			continue;
+		if (!(e = json_object())) {
+			json_decref(o);
+			return NULL;
+		}
+		replay_count_get(r, replay_funcs[i].predicted, &pv);
+		json_object_set_new(e, "function",
+				    json_string(replay_func_name(replay_result_profile(r), i)));
+		json_object_set_new(e, "measured", m < 0 ? json_null() : jint((uint64_t)m));
+		json_object_set_new(e, "predicted", jint(pv));
+		json_object_set_new(e, "predicted_counter", json_string(replay_funcs[i].predicted));
+		json_object_set_new(e, "error", m < 0 ? json_null() :
+				    rel_err((double)pv, (double)m));
+		json_object_set_new(o, replay_funcs[i].key, e);
+	}
+	return o;
+}
+
 json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_result *r)
 {
 	const struct lat_machine *ml = wl_measured_latency(wl), *pl = replay_latency(r);
@@ -772,6 +848,8 @@ json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_res
 		(double)(replay_count_get(r, "sched_switch_restored", &pv_restored) ? pv_restored : 0),
 		(double)replay_measured_count(wl, "sched_switch_restored")));
 	json_object_set_new(o, "counts", c);
+	if (replay_has_func_counts(wl))
+		json_object_set_new(o, "function_counts", func_errors(wl, r));
 	json_object_set_new(o, "wakeup_latency_us", latency_errors(ml, pl, LAT_WAKEUP));
 	json_object_set_new(o, "runqueue_wait_us", latency_errors(ml, pl, LAT_RUNQ_WAIT));
 	return o;

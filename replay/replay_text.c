@@ -542,6 +542,67 @@ static void print_runq(FILE *out, const struct wl_workload *wl, const char *cons
 	}
 }
 
+/*
+ * The sidecar's bookkeeping-function counts against each run's entries of the
+ * same function (replay_funcs): a row per function the sidecar lists, named
+ * as the profile's kernel names it; the not traceable ones on a line below.
+ */
+static void print_funcs(FILE *out, const struct wl_workload *wl, const char *const *names,
+			const struct replay_result *const *runs, unsigned int nr)
+{
+	const struct model_profile *p = nr ? replay_result_profile(runs[0]) : NULL;
+	char untraceable[256] = "";
+
+	if (!replay_has_func_counts(wl))
+		return;
+	fprintf(out, "\nFunction counts %19s", "measured");
+	for (unsigned int r = 0; r < nr; r++) {
+		char head[16];
+
+		/* as the counts table heads it */
+		if (strlen(names[r]) > 14)
+			snprintf(head, sizeof(head), "run %u", r + 1);
+		else
+			snprintf(head, sizeof(head), "%s", names[r]);
+		fprintf(out, " %14s %9s", head, "error");
+	}
+	fprintf(out, "\n");
+	for (int i = 0; i < REPLAY_NR_FUNCS; i++) {
+		const char *fn = replay_func_name(p, i);
+		int64_t m;
+
+		if (!replay_func_measured(wl, i, &m))
+			continue;
+		if (m < 0) {
+			size_t at = strlen(untraceable);
+
+			snprintf(untraceable + at, sizeof(untraceable) - at, "%s%s", at ? ", " : "", fn);
+			continue;
+		}
+		/* a name wider than its column (sched_balance_update_blocked_averages) goes whole */
+		if (strlen(fn) > 24)
+			fprintf(out, "  %s\n  %-24s", fn, "");
+		else
+			fprintf(out, "  %-24s", fn);
+		fprintf(out, " %10" PRId64, m);
+		for (unsigned int r = 0; r < nr; r++) {
+			uint64_t pv = 0;
+
+			replay_count_get(runs[r], replay_funcs[i].predicted, &pv);
+			fprintf(out, " %14" PRIu64, pv);
+			err_cell(out, (double)pv, (double)m);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "  (measured: the function tracer's entries during the capture (sidecar); "
+		"predicted: the model's entries of the same function, those that return at once "
+		"included: update_cfs_group of a task entity, update_tg_load_avg of the root "
+		"cfs_rq)\n");
+	if (untraceable[0])
+		fprintf(out, "  (not traceable on the traced kernel (inlined): %s: no measured count, "
+			"not compared)\n", untraceable);
+}
+
 void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
 		       const struct replay_result *const *runs, unsigned int nr_runs,
 		       const struct replay_text_opts *o)
@@ -676,6 +737,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 				"compared%s%s)\n", names[r], tot, tot ? ": " : "", un);
 		}
 	}
+	print_funcs(out, wl, names, runs, nr);
 	fprintf(out, "\nPredicted only (model counters)\n");
 	static const char *const bk[] = { "update_curr", "update_load_avg", "update_cfs_group",
 		"reweight_entity", "update_tg_load_avg", "tg_load_avg_writes",

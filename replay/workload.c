@@ -2617,6 +2617,16 @@ bool wl_sidecar_func_next(const struct wl_workload *wl, unsigned int *iter, cons
 	return false;
 }
 
+bool wl_sidecar_func_get(const struct wl_workload *wl, const char *name, int64_t *count)
+{
+	for (size_t i = 0; i < wl->nr_funcs; i++)
+		if (!strcmp(wl->funcs[i].name, name)) {
+			*count = wl->funcs[i].count;
+			return true;
+		}
+	return false;
+}
+
 static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_LOST] = "gaps of lost events (ring-buffer overrun): task states repaired at each task's next event; intervals pending across a gap dropped",
 	[WL_NOTE_NO_WAKING] = "trace has no sched_waking: wakeups timed at sched_wakeup, wakers taken from its context (remote wakeups look external)",

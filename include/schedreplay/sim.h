@@ -511,6 +511,29 @@ uint64_t replay_unseen_text(const struct replay_result *r, char *buf, size_t len
 /* The trace-visible counts compared with the measured ones, in this order. */
 #define REPLAY_NR_COMPARED 5
 extern const char *const replay_compared_counts[REPLAY_NR_COMPARED];
+/*
+ * The bookkeeping functions whose entries the sidecar's function counts
+ * (function tracer, docs/capture.md) measure, compared like with like: each
+ * with the model counter of the same entries (update_cfs_group.entries: task
+ * entities too, where update_cfs_group counts group entities only).  @key is
+ * the report name (the sidecar's and the counters'), @renamed the kernel's
+ * name since 6.10 (NULL: unchanged).
+ */
+struct replay_func {
+	const char *key, *renamed, *predicted;
+};
+#define REPLAY_NR_FUNCS 9
+extern const struct replay_func replay_funcs[REPLAY_NR_FUNCS];
+/*
+ * The sidecar's count of replay_funcs[@i], under its report name or its
+ * kernel name (a sidecar keyed by symbol): false if not listed, *count -1 if
+ * not traceable (inlined): no measured count, never a 0.
+ */
+bool replay_func_measured(const struct wl_workload *wl, int i, int64_t *count);
+/* The sidecar has a count of one of replay_funcs (traceable or not). */
+bool replay_has_func_counts(const struct wl_workload *wl);
+/* The kernel's name of replay_funcs[@i] on the kernel of profile @p (6.10+: the new name). */
+const char *replay_func_name(const struct model_profile *p, int i);
 /* The measured value of a compared count (sched_stat_runtime: fair tasks only). */
 uint64_t replay_measured_count(const struct wl_workload *wl, const char *name);
 /*

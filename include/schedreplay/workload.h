@@ -608,6 +608,13 @@ const int *wl_cpu_nodes(const struct wl_workload *wl);
 /* The sidecar's bookkeeping-function counts (only those captured): *iter from 0. */
 bool wl_sidecar_func_next(const struct wl_workload *wl, unsigned int *iter, const char **name,
 			  int64_t *count);
+/*
+ * The sidecar's count of the bookkeeping function @name, not traceable ones
+ * included: true if the sidecar's function counts list @name, *count -1 when
+ * it was not traceable on that kernel (inlined).  False without function
+ * counts (none recorded, or the tracer was unavailable).
+ */
+bool wl_sidecar_func_get(const struct wl_workload *wl, const char *name, int64_t *count);
 /* The sidecar used, NULL if none. */
 const char *wl_sidecar_path(const struct wl_workload *wl);
 
