@@ -611,7 +611,7 @@ static json_t *info_json(double meas, double pred, double lo, double hi)
  * counts the seeds' runs that stopped with work left (replay_work_unfinished()).
  */
 static int print_json(const struct result *r, size_t n, json_t *goal, bool ok,
-		      const struct model_sched_features *sf)
+		      const struct model_sched_features *sf, const struct model_variant_set *vs)
 {
 	json_t *root = json_object(), *tr = json_object();
 	int ret = 0;
@@ -629,6 +629,9 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok,
 	sft = model_sched_features_text(sf, sfb, sizeof(sfb));
 	if (sft)
 		json_object_set_new(root, "sched_features", json_string(sft));
+	/* --variant: the set every trace was replayed with (none: no key) */
+	if (vs)
+		json_object_set_new(root, "variant", json_string(vs->name));
 	for (size_t t = 0; t < n; t++) {
 		json_t *o = json_object(), *m = json_object(), *rs = json_object();
 
@@ -733,6 +736,10 @@ static void usage(FILE *f)
 "                      is not UTF-8 is refused: no JSON key can hold it)\n"
 "  --seeds N           the prediction is the median of N replays with model seeds\n"
 "                      1..N (1..15, default 15; the seeds' error range is shown)\n"
+"  --variant V[,V...]  replay every trace with that variant set (schedreplay variants;\n"
+"                      built-in ones) against the same measured figures and limits:\n"
+"                      does the capture kernel behave as the set does?  Text and\n"
+"                      --json only (the json's \"variant\" key)\n"
 "the model (as replay's and whatif's; the defaults are what thresholds.json holds)\n");
 	run_opts_help(f, RUN_OPTS_MODEL);
 	fprintf(f,
@@ -770,10 +777,13 @@ int cmd_validate(int argc, char **argv)
 		{ "suggest", no_argument, NULL, 's' },
 		{ "seeds", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "variant", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dir = "traces", *tfile = NULL;
+	const char *dir = "traces", *tfile = NULL, *vspec = NULL;
+	struct model_variant_set vset;
+	struct variant_catalog *cat = NULL;      /* the built-in variants (--variant) */
 	char tpath[4096], why[700];
 	bool markdown = false, suggest = false, as_json = false;
 	unsigned int seeds = MAX_SEEDS;
@@ -813,6 +823,14 @@ int cmd_validate(int argc, char **argv)
 			break;
 		}
 		case 'j': as_json = true; break;
+		case 'v':
+			if (vspec) {
+				ret = cli_usage("validate", "--variant given twice ('%s', '%s'): give one "
+						"set, e.g. --variant a,b", cli_esc(vspec), cli_esc(optarg));
+				goto out;
+			}
+			vspec = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			goto out;
@@ -842,6 +860,36 @@ int cmd_validate(int argc, char **argv)
 	if (optind != argc) {
 		ret = cli_usage("validate", "unexpected argument '%s'", cli_esc(argv[optind]));
 		goto out;
+	}
+	/*
+	 * --variant: every trace replayed with that set; its errors against the
+	 * hardware's figures say whether the capture kernel behaved as the set
+	 * does (a kernel rule the base profile lacks: vlag-vprot-union).  The
+	 * limits are the base model's, so --markdown (docs/validation.md's
+	 * tables) and --suggest (thresholds.json) stay the base model's.
+	 */
+	if (vspec) {
+		struct sr_error verr = { 0 };
+
+		if (markdown || suggest) {
+			ret = cli_usage("validate", "--variant is for the text and --json outputs: "
+					"--markdown and --suggest are the base model's");
+			goto out;
+		}
+		model_variant_set_init(&vset);
+		if (!(cat = variant_catalog_new(&verr))) {
+			fprintf(stderr, "schedreplay validate: %s\n", verr.msg);
+			ret = SR_EXIT_FAIL;
+			goto out;
+		}
+		/* an unknown name is a bad option value: exit 2, as replay's and whatif's */
+		if (variant_catalog_parse_set(cat, &vset, vspec, &verr) < 0) {
+			fprintf(stderr, "schedreplay validate: %s\n", cli_esc(verr.msg));
+			ret = SR_EXIT_USAGE;
+			goto out;
+		}
+		if (vset.n)
+			o.rc.variants = &vset;
 	}
 	snprintf(tpath, sizeof(tpath), "%s", tfile ? tfile : dir);
 	if (!tfile)
@@ -1047,7 +1095,7 @@ int cmd_validate(int argc, char **argv)
 	} else if (markdown) {
 		print_markdown(res, n, goal);
 	} else if (as_json) {
-		if (print_json(res, n, goal, ret == SR_EXIT_OK, &o.rc.sched_features))
+		if (print_json(res, n, goal, ret == SR_EXIT_OK, &o.rc.sched_features, o.rc.variants))
 			ret = SR_EXIT_FAIL;
 	} else {
 		char sfb[MODEL_SCHED_FEATURES_TEXT];
@@ -1055,6 +1103,9 @@ int cmd_validate(int argc, char **argv)
 
 		if (sft)
 			printf("sched_features: %s (toggled over each trace's profile)\n", sft);
+		if (o.rc.variants)
+			printf("variant: %s (every trace replayed with it; the limits are the base "
+			       "model's)\n", o.rc.variants->name);
 		for (size_t t = 0; t < n; t++) {
 			const struct result *r = &res[t];
 
@@ -1120,6 +1171,7 @@ out:
 	free(names);
 	free(res);
 	json_decref(root);
+	variant_catalog_free(cat);
 	run_opts_release(&o);
 	return ret;
 }

@@ -414,6 +414,16 @@ expect 1 "validate: $work/none.json: cannot open: No such file or directory\$" -
  [ $fails = $f0 ]) || fails=$((fails + 1))
 expect_usage "whatif: --svg-cgroup or --svg-comm, not both" -- whatif --svg-cgroup a --svg-comm b "$pipe"
 expect_usage "validate: --seeds takes 1..15, not '0'" -- validate --seeds 0
+# validate --variant: an unknown name as replay's (exit 2, pointing at the
+# catalog), one set only, and not for the base model's --markdown/--suggest
+expect 2 "validate: unknown variant 'nosuch' (known: base, .*; see 'schedreplay variants')\$" -- \
+	validate --variant nosuch
+expect_usage "validate: --variant given twice ('aaron-skip', 'base')" -- \
+	validate --variant aaron-skip --variant base
+expect_usage "validate: --variant is for the text and --json outputs" -- \
+	validate --variant aaron-skip --markdown
+expect_usage "validate: --variant is for the text and --json outputs" -- \
+	validate --suggest --variant aaron-skip
 # options that did nothing, without a word: both of --vcpu-pack and
 # --no-vcpu-pack (the last won), and the trace placement's options under
 # --placement model

@@ -46,3 +46,16 @@ foreach(case
   expect("NOT o STREQUAL base_${trace}"
          "validate ${opt} gives the same JSON as without it on ${trace}: the option does not reach the replays")
 endforeach()
+
+# --variant (validate's own option): every trace is replayed with the set, the
+# JSON names it, and the per-trace figures are the set's, not the base
+# model's; "base" is the plain validate, byte for byte.
+set(d ${WORK}/small-hackbench)
+validate_json(v ${d} --variant vlag-vprot-union)
+string(JSON vname ERROR_VARIABLE err GET "${v}" variant)
+expect("vname STREQUAL \"vlag-vprot-union\"" "validate --variant: \"variant\" is '${vname}' (${err})")
+string(JSON vt GET "${v}" traces)
+string(JSON bt GET "${base_small-hackbench}" traces)
+expect("NOT vt STREQUAL bt" "validate --variant vlag-vprot-union: the traces' figures are the base model's")
+validate_json(vb ${d} --variant base)
+expect("vb STREQUAL base_small-hackbench" "validate --variant base differs from validate")

@@ -241,6 +241,7 @@ VALIDATE_CASES = (
     ("validate handoff=yield profile=6.1", ["--handoff", "yield", "--profile", "6.1"]),
     ("validate stop-at-end", ["--stop-at-end"]),
     ("validate sched-feature", ["--sched-feature", "NO_WAKEUP_PREEMPTION"]),
+    ("validate variant", ["--variant", "vlag-vprot-union"]),
 )
 
 # A JSON variants file of the variants' own tests
