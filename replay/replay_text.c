@@ -543,6 +543,24 @@ static void print_runq(FILE *out, const struct wl_workload *wl, const char *cons
 }
 
 /*
+ * The run columns' heads of a counts table, then the newline: a run name
+ * wider than its column is headed "run N" (named in full in the legend).
+ */
+static void print_run_heads(FILE *out, const char *const *names, unsigned int nr)
+{
+	for (unsigned int r = 0; r < nr; r++) {
+		char head[16];
+
+		if (strlen(names[r]) > 14)
+			snprintf(head, sizeof(head), "run %u", r + 1);
+		else
+			snprintf(head, sizeof(head), "%s", names[r]);
+		fprintf(out, " %14s %9s", head, "error");
+	}
+	fputc('\n', out);
+}
+
+/*
  * The sidecar's bookkeeping-function counts against each run's entries of the
  * same function (replay_funcs): a row per function the sidecar lists, named
  * as the profile's kernel names it; the not traceable ones on a line below.
@@ -556,17 +574,7 @@ static void print_funcs(FILE *out, const struct wl_workload *wl, const char *con
 	if (!replay_has_func_counts(wl))
 		return;
 	fprintf(out, "\nFunction counts %19s", "measured");
-	for (unsigned int r = 0; r < nr; r++) {
-		char head[16];
-
-		/* as the counts table heads it */
-		if (strlen(names[r]) > 14)
-			snprintf(head, sizeof(head), "run %u", r + 1);
-		else
-			snprintf(head, sizeof(head), "%s", names[r]);
-		fprintf(out, " %14s %9s", head, "error");
-	}
-	fprintf(out, "\n");
+	print_run_heads(out, names, nr);
 	for (int i = 0; i < REPLAY_NR_FUNCS; i++) {
 		const char *fn = replay_func_name(p, i);
 		int64_t m;
@@ -648,16 +656,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 			fprintf(out, "%s run %u = %s", shown++ ? "," : "\nruns:     ", r + 1, names[r]);
 	}
 	fprintf(out, "\nCounts %28s", "measured");
-	for (unsigned int r = 0; r < nr; r++) {
-		char head[16];
-
-		if (strlen(names[r]) > 14)
-			snprintf(head, sizeof(head), "run %u", r + 1);
-		else
-			snprintf(head, sizeof(head), "%s", names[r]);
-		fprintf(out, " %14s %9s", head, "error");
-	}
-	fputc('\n', out);
+	print_run_heads(out, names, nr);
 	for (int i = 0; i < REPLAY_NR_COMPARED; i++) {
 		const char *name = replay_compared_counts[i];
 		uint64_t m = replay_measured_count(wl, name);
