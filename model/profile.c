@@ -213,19 +213,33 @@ void model_profile_print_toggled(const struct model_profile *p,
 
 /* ---- debugfs-style feature toggles ------------------------------------ */
 
-static void toggleable_names(char *buf, size_t len)
+/* "NO_RUN_TO_PARITY NEXT_BUDDY": @f's toggles in table order, "" if none */
+static void sched_features_format(const struct model_sched_features *f, char *buf, size_t len)
 {
 	size_t off = 0;
 
+	if (!len)
+		return;
 	buf[0] = 0;
 	for (unsigned int i = 0; i < NR_MODEL_FEATS && off < len; i++)
-		if (feat_info[i].sf) {
-			int n = snprintf(buf + off, len - off, "%s%s", off ? " " : "",
-					 feat_info[i].name);
+		if ((f->set | f->clear) >> i & 1) {
+			int n = snprintf(buf + off, len - off, "%s%s%s", off ? " " : "",
+					 (f->clear >> i & 1) ? "NO_" : "", feat_info[i].name);
 			if (n < 0)
 				break;
 			off += (size_t)n;
 		}
+}
+
+/* The toggleable features' names (the SF() ones), as a toggle setting each would print them */
+static void toggleable_names(char *buf, size_t len)
+{
+	struct model_sched_features all = { 0 };
+
+	for (unsigned int i = 0; i < NR_MODEL_FEATS; i++)
+		if (feat_info[i].sf)
+			all.set |= 1ull << i;
+	sched_features_format(&all, buf, len);
 }
 
 int model_sched_feature_parse(struct model_sched_features *f, const char *spec,
@@ -293,29 +307,13 @@ void model_sched_features_merge(struct model_sched_features *f,
 	f->clear = (f->clear & ~add->set) | add->clear;
 }
 
-void model_sched_features_format(const struct model_sched_features *f, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	if (!len)
-		return;
-	buf[0] = 0;
-	for (unsigned int i = 0; i < NR_MODEL_FEATS && off < len; i++)
-		if ((f->set | f->clear) >> i & 1) {
-			int n = snprintf(buf + off, len - off, "%s%s%s", off ? " " : "",
-					 (f->clear >> i & 1) ? "NO_" : "", feat_info[i].name);
-			if (n < 0)
-				break;
-			off += (size_t)n;
-		}
-}
 
 const char *model_sched_features_text(const struct model_sched_features *f, char *buf,
 				      size_t len)
 {
 	if (!f || !(f->set | f->clear) || !len)
 		return NULL;
-	model_sched_features_format(f, buf, len);
+	sched_features_format(f, buf, len);
 	return buf;
 }
 

@@ -86,14 +86,13 @@ const char *model_sched_features_missing(const struct model_profile *p,
 /* Fold @add into @f (@add's toggles win). */
 void model_sched_features_merge(struct model_sched_features *f,
 				const struct model_sched_features *add);
-/* "NO_RUN_TO_PARITY NEXT_BUDDY" (table order); "" if none. */
-void model_sched_features_format(const struct model_sched_features *f, char *buf, size_t len);
 /* Room for every toggle's word: the buffer of model_sched_features_text(). */
 #define MODEL_SCHED_FEATURES_TEXT 600
 /*
  * What every output prints of the toggles: @buf (@len bytes) holding
- * _format()'s words, or NULL when @f is NULL or toggles nothing (the outputs
- * then print nothing, so that the default output stays as it was).
+ * their words in table order ("NO_RUN_TO_PARITY NEXT_BUDDY"), or NULL when
+ * @f is NULL or toggles nothing (the outputs then print nothing, so that the
+ * default output stays as it was).
  */
 const char *model_sched_features_text(const struct model_sched_features *f, char *buf,
 				      size_t len);
