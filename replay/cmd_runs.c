@@ -338,7 +338,9 @@ static int set_state_placement(struct run_opts *o, const char *arg)
  * without one, the field at offset @at of struct run_opts (AT()) is set: a
  * bool to true (a flag: no @arg), a const char * to the value.  help: its
  * --help text, lines without their indent, the first one after @synopsis
- * (default "--NAME ARG"); NULL: described in another's.
+ * (default "--NAME ARG"); NULL: described in another's.  heading: a
+ * section title printed before the option (the options after it, up to
+ * the next heading, are that section's).
  */
 struct run_opt {
 	const char *name;
@@ -347,6 +349,7 @@ struct run_opt {
 	int (*set)(struct run_opts *o, const char *arg);
 	size_t at;
 	const char *synopsis;
+	const char *heading;
 	const char *help;
 };
 
@@ -404,33 +407,26 @@ static const struct run_opt run_opt_table[] = {
 	  "--state-placement*, replay's --placement-check): no effect\n"
 	  "otherwise" },
 	{ "no-vcpu-pack", NULL, RUN_OPTS_MODEL, set_no_vcpu_pack, .help = NULL },
-	{ "no-costs", NULL, RUN_OPTS_MODEL, AT(rc.no_costs), .help =
-	  "ablation: no mechanical costs in the simulation" },
-	{ "preempt-costs", "strict|all", RUN_OPTS_MODEL, set_preempt_costs, .help =
-	  "strict (default): the cost calibration counts a\n"
-	  "traced wakeup as queued, not a preemption, if a later wakeup\n"
-	  "onto its CPU or a tick came before the switch and it waited\n"
-	  "longer than any wakeup without one, and a preemption path\n"
-	  "(local, remote) with fewer than 20 samples keeps its own\n"
-	  "table; all: every preempting-path sample is a cost, and such\n"
-	  "a path borrows the other's (docs/replay.md, \"Mechanical\n"
-	  "costs\"); --strict-preempt-costs is the old name of strict" },
-	{ "strict-preempt-costs", NULL, RUN_OPTS_MODEL, set_strict_costs, .help = NULL },
 	{ "no-bandwidth", NULL, RUN_OPTS_MODEL, AT(rc.no_bandwidth), .help =
 	  "ablation: groups with a CPU bandwidth limit (sidecar or\n"
 	  "replay's and whatif's --cgroup-map quota) run unthrottled\n"
 	  "(default: modelled)" },
-	{ "skip-early-blocks", NULL, RUN_OPTS_MODEL, AT(rc.skip_early_blocks), .help =
-	  "a wake that arrives before its block skips the block\n"
-	  "(default: the task blocks and is woken at once)" },
-	{ "early-wakes", "sample|nosample|nocost|sleep", RUN_OPTS_MODEL, set_early_wakes, .help =
-	  "the wakeup of such a block (a non-sync\n"
-	  "wake: the stand-in for writes the trace does not show) is a\n"
-	  "latency sample (sample, the default), is not counted as one\n"
-	  "(nosample: every event stays), costs no idle exit or\n"
-	  "preemption cost (nocost), or comes after the sleep the trace\n"
-	  "shows for that block, not at once (sleep); measured, not\n"
-	  "adopted (docs/replay.md, \"Early wakes\")" },
+	{ "handoff", "preempt|skip|yield|sleep|writeon|writeon-pre", RUN_OPTS_MODEL, set_handoff,
+	  .heading =
+	  "the replay's rules (how the trace's work is replayed where the trace does not\n"
+	  "show what the kernel did; the defaults measured best, the others are kept for\n"
+	  "comparison, each measured in docs/validation-log.md)",
+	  .help =
+	  "a waker\n"
+	  "the model did not preempt at its hand-off, its wakee queued\n"
+	  "behind it: leaves runnable as if preempted by it on the\n"
+	  "kernel's clock for that preemption (skip, the default: not\n"
+	  "charged at the hand-off, no sched_stat_runtime there), the\n"
+	  "same charged there (preempt), yields to it (yield_to(); EEVDF\n"
+	  "profiles, on CFS it sleeps), or sleeps until the wakee passed\n"
+	  "its block; experimental: at a one-way hand-off it writes on\n"
+	  "up to its next wakeup, then hands over (after that wakeup:\n"
+	  "writeon, before it: writeon-pre) (docs/replay.md, \"Hand-offs\")" },
 	{ "exit-preempt", "defer|now", RUN_OPTS_MODEL, set_exit_preempt, .help =
 	  "a wakeup, tick or migration onto a CPU whose task is past its\n"
 	  "exit's sched_move_task() (EXIT_MOVE, which set need_resched\n"
@@ -447,6 +443,32 @@ static const struct run_opt run_opt_table[] = {
 	  "kernel: its further wakes in the call come first, a block before\n"
 	  "it wins (syscall-exit; experimental, measured, not adopted:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
+	{ "skip-early-blocks", NULL, RUN_OPTS_MODEL, AT(rc.skip_early_blocks), .help =
+	  "a wake that arrives before its block skips the block\n"
+	  "(default: the task blocks and is woken at once)" },
+	{ "early-wakes", "sample|nosample|nocost|sleep", RUN_OPTS_MODEL, set_early_wakes, .help =
+	  "the wakeup of such a block (a non-sync\n"
+	  "wake: the stand-in for writes the trace does not show) is a\n"
+	  "latency sample (sample, the default), is not counted as one\n"
+	  "(nosample: every event stays), costs no idle exit or\n"
+	  "preemption cost (nocost), or comes after the sleep the trace\n"
+	  "shows for that block, not at once (sleep); measured, not\n"
+	  "adopted (docs/replay.md, \"Early wakes\")" },
+	{ "channels", "auto|off|strict", RUN_OPTS_MODEL, set_channels, .help =
+	  "pipes and sockets from the syscall events, where the\n"
+	  "trace has them (auto: a traced sleep in a read or write is slept\n"
+	  "only if the channel is still empty or full there; strict: every\n"
+	  "read of an empty channel sleeps; off, the default: ignored;\n"
+	  "docs/replay.md, \"Channels\")" },
+	{ "channel-wakes", NULL, RUN_OPTS_MODEL, AT(rc.channel_wakes), .help =
+	  "a reader with several writers is woken by whichever writer\n"
+	  "comes first here, not the trace's (docs/replay.md)" },
+	{ "channel-races", NULL, RUN_OPTS_MODEL, AT(rc.channel_races), .help =
+	  "--channel-wakes, and a writer's wake that raced with its\n"
+	  "reader's sleep in the trace is re-paired too (docs/replay.md)" },
+	{ "oneway-no-wait", NULL, RUN_OPTS_MODEL, AT(rc.oneway_no_wait), .help =
+	  "a waker the model does not preempt in a one-way flow writes\n"
+	  "on instead of waiting for its wakee (docs/replay.md)" },
 	{ "balance-attach", "trace-order|kernel-order", RUN_OPTS_MODEL, set_balance_attach, .help =
 	  "placement trace: a traced\n"
 	  "load-balance pass that moved several queued tasks (consecutive\n"
@@ -456,6 +478,39 @@ static const struct run_opt run_opt_table[] = {
 	  "first, as the kernel's detach_tasks() + attach_tasks()\n"
 	  "(kernel-order; measured, not adopted: docs/replay.md,\n"
 	  "\"Balance passes\")" },
+	{ "idle-pull", NULL, RUN_OPTS_MODEL, AT(rc.idle_pull), .help =
+	  "placement trace: a CPU the simulation (not the trace) leaves idle\n"
+	  "pulls a cache-cold waiting task (newidle balance)" },
+	{ "state-placement", NULL, RUN_OPTS_MODEL, set_state_placement, .help =
+	  "placement trace: a wakeup or fork whose simulated CPUs are not\n"
+	  "idle/busy as the trace's were goes where the model's\n"
+	  "select_task_rq_fair() puts it (--state-placement-wakes: wakeups only)" },
+	{ "state-placement-wakes", NULL, RUN_OPTS_MODEL, AT(rc.state_placement) },
+	{ "stop-at-end", NULL, RUN_OPTS_MODEL, AT(rc.stop_at_end), .help =
+	  "stop at the trace end even if the traced work is not done (by\n"
+	  "default the simulation runs on until it is, and the duration\n"
+	  "row says how long that took; docs/replay.md)" },
+	{ "no-repair", NULL, RUN_OPTS_MODEL, AT(wo.no_repair), .help =
+	  "the raw event stream: the switches out of idle the kernel did\n"
+	  "not trace are not restored (docs/report.md, \"Untraced switches\n"
+	  "out of idle\")" },
+
+	{ "no-costs", NULL, RUN_OPTS_MODEL, AT(rc.no_costs),
+	  .heading =
+	  "the machine's mechanical costs (calibrated from the trace, per path; identical\n"
+	  "for every variant: docs/replay.md, \"Mechanical costs\")",
+	  .help =
+	  "ablation: no mechanical costs in the simulation" },
+	{ "preempt-costs", "strict|all", RUN_OPTS_MODEL, set_preempt_costs, .help =
+	  "strict (default): the cost calibration counts a\n"
+	  "traced wakeup as queued, not a preemption, if a later wakeup\n"
+	  "onto its CPU or a tick came before the switch and it waited\n"
+	  "longer than any wakeup without one, and a preemption path\n"
+	  "(local, remote) with fewer than 20 samples keeps its own\n"
+	  "table; all: every preempting-path sample is a cost, and such\n"
+	  "a path borrows the other's (docs/replay.md, \"Mechanical\n"
+	  "costs\"); --strict-preempt-costs is the old name of strict" },
+	{ "strict-preempt-costs", NULL, RUN_OPTS_MODEL, set_strict_costs, .help = NULL },
 	{ "idle-residency", "on|off", RUN_OPTS_MODEL, set_idle_residency, .help =
 	  "on: a wakeup onto an idle CPU draws its idle-exit\n"
 	  "cost from the samples of the CPU's idle residency band (how long\n"
@@ -475,51 +530,7 @@ static const struct run_opt run_opt_table[] = {
 	  "ablation: a CPU that one traced interrupt queued several\n"
 	  "wakeups onto while idle (a wake-list flush) leaves idle after\n"
 	  "the first one's cost (default: only after the last of them,\n"
-	  "as the kernel; docs/replay.md, \"Mechanical costs\")" },
-	{ "idle-pull", NULL, RUN_OPTS_MODEL, AT(rc.idle_pull), .help =
-	  "placement trace: a CPU the simulation (not the trace) leaves idle\n"
-	  "pulls a cache-cold waiting task (newidle balance)" },
-	{ "channel-wakes", NULL, RUN_OPTS_MODEL, AT(rc.channel_wakes), .help =
-	  "a reader with several writers is woken by whichever writer\n"
-	  "comes first here, not the trace's (docs/replay.md)" },
-	{ "channel-races", NULL, RUN_OPTS_MODEL, AT(rc.channel_races), .help =
-	  "--channel-wakes, and a writer's wake that raced with its\n"
-	  "reader's sleep in the trace is re-paired too (docs/replay.md)" },
-	{ "oneway-no-wait", NULL, RUN_OPTS_MODEL, AT(rc.oneway_no_wait), .help =
-	  "a waker the model does not preempt in a one-way flow writes\n"
-	  "on instead of waiting for its wakee (docs/replay.md)" },
-	{ "handoff", "preempt|skip|yield|sleep|writeon|writeon-pre", RUN_OPTS_MODEL, set_handoff,
-	  .help =
-	  "a waker\n"
-	  "the model did not preempt at its hand-off, its wakee queued\n"
-	  "behind it: leaves runnable as if preempted by it on the\n"
-	  "kernel's clock for that preemption (skip, the default: not\n"
-	  "charged at the hand-off, no sched_stat_runtime there), the\n"
-	  "same charged there (preempt), yields to it (yield_to(); EEVDF\n"
-	  "profiles, on CFS it sleeps), or sleeps until the wakee passed\n"
-	  "its block; experimental: at a one-way hand-off it writes on\n"
-	  "up to its next wakeup, then hands over (after that wakeup:\n"
-	  "writeon, before it: writeon-pre) (docs/replay.md, \"Hand-offs\")" },
-	{ "channels", "auto|off|strict", RUN_OPTS_MODEL, set_channels, .help =
-	  "pipes and sockets from the syscall events, where the\n"
-	  "trace has them (auto: a traced sleep in a read or write is slept\n"
-	  "only if the channel is still empty or full there; strict: every\n"
-	  "read of an empty channel sleeps; off, the default: ignored;\n"
-	  "docs/replay.md, \"Channels\")" },
-	{ "state-placement", NULL, RUN_OPTS_MODEL, set_state_placement, .help =
-	  "placement trace: a wakeup or fork whose simulated CPUs are not\n"
-	  "idle/busy as the trace's were goes where the model's\n"
-	  "select_task_rq_fair() puts it (--state-placement-wakes: wakeups only)" },
-	{ "state-placement-wakes", NULL, RUN_OPTS_MODEL, AT(rc.state_placement) },
-	{ "stop-at-end", NULL, RUN_OPTS_MODEL, AT(rc.stop_at_end), .help =
-	  "stop at the trace end even if the traced work is not done (by\n"
-	  "default the simulation runs on until it is, and the duration\n"
-	  "row says how long that took; docs/replay.md)" },
-	{ "no-repair", NULL, RUN_OPTS_MODEL, AT(wo.no_repair), .help =
-	  "the raw event stream: the switches out of idle the kernel did\n"
-	  "not trace are not restored (docs/report.md, \"Untraced switches\n"
-	  "out of idle\")" },
-};
+	  "as the kernel; docs/replay.md, \"Mechanical costs\")" },};
 
 #define NR_RUN_OPTS (sizeof(run_opt_table) / sizeof(run_opt_table[0]))
 
@@ -585,7 +596,11 @@ void run_opts_help(FILE *f, unsigned int groups)
 		char left[64];
 		int w;
 
-		if (!(d->groups & groups) || !h)
+		if (!(d->groups & groups))
+			continue;
+		if (d->heading)
+			fprintf(f, "%s\n", d->heading);
+		if (!h)
 			continue;
 		if (d->synopsis)
 			w = snprintf(left, sizeof(left), "%s", d->synopsis);

@@ -8,7 +8,9 @@
  *                   sidecar, comm filter): replay, whatif;
  *   RUN_OPTS_MODEL  how a trace is replayed (profile, placement, costs,
  *                   hand-offs, channels, ablations): replay, whatif and
- *                   validate.
+ *                   validate; --help shows them in three sections (the
+ *                   model, the replay's rules, the machine's mechanical
+ *                   costs: the table's headings).
  * One table, so the commands cannot drift apart in names, ranges, messages
  * or help: a new option is one entry there, and every command of its group
  * takes it and documents it.
