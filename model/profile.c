@@ -100,7 +100,7 @@ const struct model_profile *model_profile_for_release(const char *release, const
 	minor = strtoul(end + 1, &end, 10);
 	if (major < 6 || (major == 6 && minor <= 4)) {
 		if (why)
-			*why = "kernel before 6.5: CFS; profile 6.1 (same fair-class code as far as the model goes)";
+			*why = "kernel before 6.5: CFS, the 6.1 fair-class code as far as the model goes";
 		return model_profile_find("6.1");
 	}
 	if (major == 6 && minor == 5) {
@@ -110,12 +110,12 @@ const struct model_profile *model_profile_for_release(const char *release, const
 	}
 	if (major == 6 && minor <= 12) {
 		if (why)
-			*why = (minor < 12) ? "kernel 6.6-6.11: EEVDF; nearest profile 6.12 (has DELAY_DEQUEUE, which 6.6-6.11 lack)"
-					    : "kernel 6.12: EEVDF, profile 6.12 (6.12.117 with backports)";
+			*why = (minor < 12) ? "kernel 6.6-6.11: EEVDF, the nearest profile (it has DELAY_DEQUEUE, which 6.6-6.11 lack)"
+					    : "kernel 6.12: EEVDF, 6.12.117 with backports";
 		return model_profile_find("6.12");
 	}
 	if (why)
-		*why = "kernel 6.13 or later: profile 6.18 (6.12.117 + 6.17/6.18 protection, lag clamp, reweight, 6.18.33 wakeup check)";
+		*why = "kernel 6.13 or later: 6.12.117 + 6.17/6.18 protection, lag clamp, reweight, 6.18.33 wakeup check";
 	return model_profile_find("6.18");
 }
 

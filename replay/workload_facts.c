@@ -157,7 +157,7 @@ void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned 
 	} else if (sidecar_hz) {
 		f->hz = sidecar_hz;
 		f->hz_src = WL_FACT_SIDECAR;
-		snprintf(f->hz_how, sizeof(f->hz_how), "sidecar kernel.hz; trace: %s", inf);
+		snprintf(f->hz_how, sizeof(f->hz_how), "kernel.hz; trace: %s", inf);
 	} else if (inferred) {
 		f->hz = inferred;
 		f->hz_src = WL_FACT_TRACE;

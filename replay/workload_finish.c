@@ -318,10 +318,10 @@ static int facts_finish(struct wl_builder *b)
 		f->nr_cpus = (unsigned int)b->sc_last_online + 1;
 		f->cpus_src = WL_FACT_SIDECAR;
 		if (b->sc_offline)
-			snprintf(f->cpus_how, sizeof(f->cpus_how), "sidecar %.80s, %d CPU(s) "
+			snprintf(f->cpus_how, sizeof(f->cpus_how), "%.80s, %d CPU(s) "
 				 "offline not simulated", b->sc->path, b->sc_offline);
 		else
-			snprintf(f->cpus_how, sizeof(f->cpus_how), "sidecar %s", b->sc->path);
+			snprintf(f->cpus_how, sizeof(f->cpus_how), "%s", b->sc->path);
 	} else if (i->cpus > 0) {
 		f->nr_cpus = (unsigned int)i->cpus;
 		f->cpus_src = WL_FACT_TRACE;
@@ -343,14 +343,15 @@ static int facts_finish(struct wl_builder *b)
 
 		memcpy(was, f->cpus_how, sizeof(was));
 		snprintf(f->cpus_how, sizeof(f->cpus_how), "the highest CPU in the events + 1 "
-			 "(CPU %d), over the count from %.80s", b->nr_cpus - 1, was);
+			 "(CPU %d), over the count from %s%.70s", b->nr_cpus - 1,
+			 f->cpus_src == WL_FACT_SIDECAR ? "sidecar " : "", was);
 		f->cpus_src = WL_FACT_TRACE;
 		f->nr_cpus = (unsigned int)b->nr_cpus;
 	}
 	if (b->sc && b->sc->kernel_release && (b->wl->info_strs[6] = strdup(b->sc->kernel_release))) {
 		f->release = b->wl->info_strs[6];
 		f->release_src = WL_FACT_SIDECAR;
-		snprintf(f->release_how, sizeof(f->release_how), "sidecar kernel.release");
+		snprintf(f->release_how, sizeof(f->release_how), "kernel.release");
 	} else if (i->uname) {
 		/* "Linux HOST RELEASE MACHINE" (uname -a order) or the bare release */
 		const char *r = i->uname;
@@ -421,7 +422,7 @@ static int facts_finish(struct wl_builder *b)
 			 f->has_cgroup_attach ? " + cgroup_attach_task events" : "");
 	} else if (b->sc) {
 		f->groups_src = WL_FACT_SIDECAR;
-		snprintf(f->groups_how, sizeof(f->groups_how), "sidecar (%zu cgroups, %zu tasks%s)%s",
+		snprintf(f->groups_how, sizeof(f->groups_how), "%zu cgroups, %zu tasks%s%s",
 			 b->sc->nr_cgroups, b->sc->nr_tasks,
 			 b->sc->autogroup_enabled ? ", autogroup" : "",
 			 f->has_cgroup_attach ? " + cgroup_attach_task events" : "");

@@ -61,7 +61,7 @@ endfunction()
 offline_sidecar("true;true;false;false")
 offline_trace(1)
 replay_run(off --sidecar ${sc} ${t})
-expect_match("\ncpus: +2  \\[sidecar: sidecar [^\n]*facts-offline.json, 2 CPU\\(s\\) offline not simulated\\]\n"
+expect_match("\ncpus: +2  \\[sidecar: [^\n]*facts-offline.json, 2 CPU\\(s\\) offline not simulated\\]\n"
              "${off}" "a sidecar with CPUs 2-3 offline: the simulation does not have 2 CPUs")
 offline_trace(3)
 execute_process(COMMAND ${SCHEDREPLAY} replay --sidecar ${sc} ${t}
