@@ -1,7 +1,9 @@
 # switch_order.py (docs/replay.md, the analysis helpers' table) on small-chan: the capture
 # against itself (every switch agrees), against a replay dump (one line per CPU, the agreeing
 # prefix no longer than either list) and against a copy without its fifth task-to-task switch on
-# CPU 0 (the first difference is #4 there, CPU 1 all agree).  Needs SCHEDREPLAY, PYTHON3,
+# CPU 0 (the first difference is #4 there, CPU 1 all agree); and --w-as-s against a copy whose
+# first sleeping task-to-task switch on CPU 0 leaves with W (a difference without it, none with
+# it).  Needs SCHEDREPLAY, PYTHON3,
 # TRACECMD, TOOL, DIR, WORK.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
@@ -29,6 +31,34 @@ foreach(l IN LISTS lines)
 endforeach()
 expect("n GREATER 10" "small-chan: ${n} task-to-task switches on CPU 0")
 file(WRITE ${WORK}/cut.rep "${out}")
+
+# the first task-to-task switch on CPU 0 whose prev state is S written as W
+set(wout "")
+set(k 0)
+set(wat -1)
+foreach(l IN LISTS lines)
+  if(l MATCHES "\\[000\\] [0-9.]+: sched_switch: .*:[1-9][0-9]* \\[[0-9]+\\] ([A-Z+]+) ==> .*:[1-9][0-9]* \\[")
+    if(CMAKE_MATCH_1 STREQUAL "S" AND wat EQUAL -1)
+      set(wat ${k})
+      string(REPLACE "] S ==> " "] W ==> " l "${l}")
+    endif()
+    math(EXPR k "${k} + 1")
+  endif()
+  string(APPEND wout "${l}\n")
+endforeach()
+expect("wat GREATER -1" "small-chan: no task-to-task switch on CPU 0 with state S")
+file(WRITE ${WORK}/w.rep "${wout}")
+foreach(opt "" "--w-as-s")
+  execute_process(COMMAND ${PYTHON3} ${TOOL} ${opt} --cpu 0 ${WORK}/t.rep ${WORK}/w.rep
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  expect("rc EQUAL 0" "switch_order.py ${opt}: exit ${rc}: ${e}")
+  if(opt STREQUAL "")
+    expect_match("cpu0: ${wat} of [0-9]+/[0-9]+ switches agree, first difference #${wat}\n" "${o}"
+                 "W copy without --w-as-s: ${o}")
+  else()
+    expect_match("cpu0: all [0-9]+ switches agree\n" "${o}" "W copy with --w-as-s: ${o}")
+  endif()
+endforeach()
 
 execute_process(COMMAND ${PYTHON3} ${TOOL} ${WORK}/t.rep ${WORK}/t.rep ${WORK}/cut.rep
                         ${WORK}/s1.dump

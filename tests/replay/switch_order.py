@@ -9,7 +9,11 @@ pid; switches to or from idle are left out: a capture may not trace a CPU's idle
 prints how many agree from the start and the first pair that differs, with the switches around
 it:
 
-  switch_order.py [--cpu N]... [--context K] REF OTHER...
+  switch_order.py [--cpu N]... [--context K] [--w-as-s] REF OTHER...
+
+  --w-as-s: a prev state W read as S.  The 6.18.44 captures show some kthreads (rcu_preempt,
+  kworkers) leaving the CPU with state W where a replay dump writes S; without it the first
+  such switch is a difference of letters, not of order.
 
   OTHER:
     cpu1: 10 of 1088/1029 switches agree, first difference #10
@@ -30,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sched_text  # noqa: E402
 
 
-def switches(path):
+def switches(path, w_as_s=False):
     """{cpu: [(ts, prev, state, next)]} of the switches between two tasks, by time."""
     out = {}
     for ts, _line, cpu, _cur, ev, fields in sched_text.events(path):
@@ -40,6 +44,8 @@ def switches(path):
         if not m:
             continue
         prev, state, nxt = int(m.group(2)), m.group(3).rstrip('+'), int(m.group(5))
+        if w_as_s and state == 'W':
+            state = 'S'
         if prev == 0 or nxt == 0:
             continue
         out.setdefault(cpu, []).append((ts, prev, state, nxt))
@@ -72,15 +78,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--cpu', type=int, action='append', help='only this CPU (repeatable)')
     ap.add_argument('--context', type=int, default=2, help='switches shown either side (2)')
+    ap.add_argument('--w-as-s', action='store_true', help='a prev state W read as S')
     ap.add_argument('ref')
     ap.add_argument('other', nargs='+')
     o = ap.parse_args()
-    ref = switches(o.ref)
+    ref = switches(o.ref, o.w_as_s)
     if not ref:
         print('%s: no switch between two tasks' % o.ref, file=sys.stderr)
         return 2
     for path in o.other:
-        other = switches(path)
+        other = switches(path, o.w_as_s)
         if not other:
             print('%s: no switch between two tasks' % path, file=sys.stderr)
             return 2
