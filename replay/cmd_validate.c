@@ -897,15 +897,13 @@ int cmd_validate(int argc, char **argv)
 	/* a trace's entry (or a limit) given twice: jansson kept the last, silently */
 	root = json_load_file(tpath, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		const char *open_why = sr_json_open_reason(tpath, &je);
+		struct sr_error jerr;
 
-		if (open_why)
-			fprintf(stderr, "schedreplay validate: %s: cannot open: %s%s\n", cli_esc(tpath),
-				cli_esc(open_why), tfile || strcmp(dir, "traces") ? "" :
-				" (the default --dir is ./traces: run it in the source tree, or give --dir)");
-		else
-			fprintf(stderr, "schedreplay validate: %s:%d: %s\n", cli_esc(tpath), je.line,
-				cli_esc(je.text));
+		/* the file named as validate's messages name it (cli_esc()) */
+		sr_error_set_json_named(&jerr, tpath, cli_esc(tpath), &je);
+		fprintf(stderr, "schedreplay validate: %s%s\n", jerr.msg,
+			jerr.code != EIO || tfile || strcmp(dir, "traces") ? "" :
+			" (the default --dir is ./traces: run it in the source tree, or give --dir)");
 		ret = SR_EXIT_FAIL;
 		goto out;
 	}

@@ -409,6 +409,18 @@ expect_usage "whatif: --machine: no built-in machine 'one-sockett' (one-socket, 
 	whatif --machine one-sockett "$pipe"
 expect 1 "validate: $work/none.json: cannot open: No such file or directory\$" -- \
 	validate --thresholds "$work/none.json"
+# a thresholds file that does not parse: the line of every JSON input,
+# F:LINE:COLUMN (sr_error_set_json(); validate's was F:LINE, its own split);
+# the name as validate names files, escaped
+printf '{"schema": "schedreplay-thresholds",\n "traces": {"a": 1, "a": 2}}\n' > "$work/dupkey.json"
+expect 1 "validate: $work/dupkey.json:2:23: duplicate object key near '\"a\"'\$" -- \
+	validate --thresholds "$work/dupkey.json"
+expect 1 "replay: $work/dupkey.json:2:23: duplicate object key near '\"a\"'\$" -- \
+	replay --variants-file "$work/dupkey.json" "$pipe"
+mkdir -p "$work/nl/j$(printf '\r')d"
+cp "$work/dupkey.json" "$work/nl/j$(printf '\r')d/thresholds.json"
+expect 1 "validate: $work/nl/j\\\\rd/thresholds.json:2:23: duplicate object key" -- \
+	validate --dir "$work/nl/j$(printf '\r')d"
 (cd "$work" || exit 1; f0=$fails
  expect 1 "validate: traces/thresholds.json: cannot open: No such file or directory (the default --dir is ./traces: run it in the source tree, or give --dir)" -- validate
  [ $fails = $f0 ]) || fails=$((fails + 1))
