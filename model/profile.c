@@ -63,6 +63,18 @@ static const struct {
 
 #define NR_TUNABLES (sizeof(tunable_info) / sizeof(tunable_info[0]))
 
+static const struct {
+	const char *counter;
+	const char *name[4];         /* by column */
+} func_names[] = {
+#define N(ctr, a, b, c, d, why) { #ctr, { a, b, c, d } },
+	MODEL_PROFILE_FUNC_NAMES(N)
+#undef N
+};
+
+_Static_assert(NR_PROFILES == sizeof(func_names[0].name) / sizeof(func_names[0].name[0]),
+	       "a kernel name per profile column");
+
 _Static_assert(NR_MODEL_FEATS <= 64, "struct model_sched_features holds 64 features");
 
 const struct model_profile *model_profile_find(const char *name)
@@ -137,6 +149,14 @@ const char *model_profile_name(const struct model_profile *p)
 const char *model_profile_description(const struct model_profile *p)
 {
 	return p->description;
+}
+
+const char *model_profile_func_name(const struct model_profile *p, const char *func)
+{
+	for (size_t i = 0; i < sizeof(func_names) / sizeof(func_names[0]); i++)
+		if (!strcmp(func_names[i].counter, func))
+			return func_names[i].name[p->column];
+	return func;
 }
 
 bool model_profile_setting_next(const struct model_profile *p, unsigned int *iter,

@@ -93,3 +93,20 @@
 	T(sd_busy_factor,        "",   16, 16, 16, 16, "sched_domain busy_factor: busy CPUs balance 16x less often") \
 	T(newidle_domain_cost_ns, "ns", 3000, 3000, 3000, 3000, "MODEL ESTIMATE: cost of one newidle sched_balance_rq (not in sched events)") \
 	T(blocked_cost_per_cfs_rq_ns, "ns", 150, 150, 150, 150, "MODEL ESTIMATE: update_blocked_averages cost per leaf cfs_rq")
+
+/*
+ * Kernel function names by profile: the functions the kernel renamed, each
+ * under the model's counter name (the report name, the sidecar's key) with
+ * its name in each column's kernel, for the outputs that name the traced
+ * kernel's function (replay's function counts).  Names, not settings: no
+ * --settings line, no JSON setting; model_profile_func_name() reads them.
+ *
+ * PROFILE_FUNC(counter, 6.1, 6.5, 6.12, 6.18, reason)
+ */
+#define MODEL_PROFILE_FUNC_NAMES(N)                                                \
+	N(update_blocked_averages, "update_blocked_averages", "update_blocked_averages", \
+	  "sched_balance_update_blocked_averages", "sched_balance_update_blocked_averages", \
+	  "renamed in v6.10 by the sched/balance renames (Ingo Molnar, March 2024)") \
+	N(newidle_balance, "newidle_balance", "newidle_balance", \
+	  "sched_balance_newidle", "sched_balance_newidle", \
+	  "renamed in v6.10 by the sched/balance renames (Ingo Molnar, March 2024)")

@@ -126,6 +126,11 @@ static int set_variant(struct run_opts *o, const char *arg)
 	/* "" ran base without a word; "a,,b" is already an error */
 	if (!*arg)
 		return bad(o, "--variant takes a name or a composition A,B", arg);
+	if (!(o->groups & RUN_OPTS_RUNS) && o->nr_specs) {     /* RUN_OPTS_VARIANT: one set */
+		cli_usage(o->cmd, "--variant given twice ('%s', '%s'): give one set, e.g. "
+			  "--variant a,b", cli_esc(o->specs[0]), cli_esc(arg));
+		return -1;
+	}
 	o->specs[o->nr_specs++] = arg;
 	return 0;
 }
@@ -356,7 +361,7 @@ struct run_opt {
 #define AT(field) .at = offsetof(struct run_opts, field)
 
 static const struct run_opt run_opt_table[] = {
-	{ "variant", "SPEC", RUN_OPTS_RUNS, set_variant, .help =
+	{ "variant", "SPEC", RUN_OPTS_RUNS | RUN_OPTS_VARIANT, set_variant, .help =
 	  "a run under SPEC: a variant (base, aaron-skip, ...:\n"
 	  "'schedreplay variants') or a composition\n"
 	  "aaron-skip,no-tg-ratelimit; repeatable: one run each" },
@@ -538,24 +543,26 @@ int run_opts_init(struct run_opts *o, const char *cmd, int argc, unsigned int gr
 		  const struct option *own)
 {
 	struct sr_error err = { 0 };
+	bool variants = groups & (RUN_OPTS_RUNS | RUN_OPTS_VARIANT);
 	size_t n = 0, nown = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->cmd = cmd;
+	o->groups = groups;
 	o->profile = "auto";
 	replay_config_default(&o->rc);
 	while (own[nown].name)
 		nown++;
 	o->lo = calloc(NR_RUN_OPTS + nown + 1, sizeof(*o->lo));
-	if (groups & RUN_OPTS_RUNS) {
+	if (variants) {
 		/* at most one spec per argument */
 		o->specs = calloc((size_t)argc + 1, sizeof(*o->specs));
 		o->loaded = calloc((size_t)argc + 1, sizeof(*o->loaded));
 		o->cat = variant_catalog_new(&err);
 	}
-	if (!o->lo || ((groups & RUN_OPTS_RUNS) && (!o->specs || !o->loaded || !o->cat))) {
+	if (!o->lo || (variants && (!o->specs || !o->loaded || !o->cat))) {
 		fprintf(stderr, "schedreplay %s: %s\n", cmd,
-			(groups & RUN_OPTS_RUNS) && !o->cat ? err.msg : "out of memory");
+			variants && !o->cat ? err.msg : "out of memory");
 		run_opts_release(o);
 		return -1;
 	}

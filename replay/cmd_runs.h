@@ -2,7 +2,7 @@
 /*
  * The command-line options the commands that replay share, in one table
  * (run_opt_table[] in cmd_runs.c: name, value, --help text and what it
- * sets), in two groups:
+ * sets), in three groups:
  *   RUN_OPTS_RUNS   which runs (variants, plugins, variant files, threads,
  *                   seed) of which trace's machine (HZ, cgroup map,
  *                   sidecar, comm filter): replay, whatif;
@@ -10,7 +10,9 @@
  *                   hand-offs, channels, ablations): replay, whatif and
  *                   validate; --help shows them in three sections (the
  *                   model, the replay's rules, the machine's mechanical
- *                   costs: the table's headings).
+ *                   costs: the table's headings);
+ *   RUN_OPTS_VARIANT  --variant alone, given once (one set for every run):
+ *                   validate, whose --help words it for itself.
  * One table, so the commands cannot drift apart in names, ranges, messages
  * or help: a new option is one entry there, and every command of its group
  * takes it and documents it.
@@ -34,18 +36,20 @@
 #include <schedreplay/whatif.h>
 #include <schedreplay/workload.h>
 
-enum { RUN_OPTS_RUNS = 1, RUN_OPTS_MODEL = 2 };
+enum { RUN_OPTS_RUNS = 1, RUN_OPTS_MODEL = 2, RUN_OPTS_VARIANT = 4 };
 
 /* getopt_long values of the shared options: RUN_OPT_BASE + their index */
 #define RUN_OPT_BASE 1000
 
 struct run_opts {
 	const char *cmd;                 /* "replay", "whatif", "validate": for messages */
+	unsigned int groups;             /* run_opts_init()'s */
 	struct option *lo;               /* getopt_long's table: the shared options, the command's */
 	struct wl_options wo;            /* extraction: hz, cgroup map, sidecar, comm, repair */
 	struct replay_config rc;         /* profile, placement, comm, seed, the rules */
 	unsigned int threads;            /* 0: the CPUs */
-	struct variant_catalog *cat;     /* registered + loaded variants (RUN_OPTS_RUNS) */
+	struct variant_catalog *cat;     /* registered + loaded variants (RUN_OPTS_RUNS,
+					    RUN_OPTS_VARIANT) */
 	const char **specs;              /* the --variant arguments, in order */
 	unsigned int nr_specs;
 	const char **loaded;             /* the --plugin and --variants-file paths: inputs

@@ -777,13 +777,11 @@ int cmd_validate(int argc, char **argv)
 		{ "suggest", no_argument, NULL, 's' },
 		{ "seeds", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "variant", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dir = "traces", *tfile = NULL, *vspec = NULL;
-	struct model_variant_set vset;
-	struct variant_catalog *cat = NULL;      /* the built-in variants (--variant) */
+	const char *dir = "traces", *tfile = NULL;
+	struct whatif_selection vsel = { 0 };    /* --variant's one set */
 	char tpath[4096], why[700];
 	bool markdown = false, suggest = false, as_json = false;
 	unsigned int seeds = MAX_SEEDS;
@@ -798,7 +796,7 @@ int cmd_validate(int argc, char **argv)
 	char **names = NULL;
 	size_t nn = 0, validated = 0;
 
-	if (run_opts_init(&o, "validate", argc, RUN_OPTS_MODEL, own) < 0)
+	if (run_opts_init(&o, "validate", argc, RUN_OPTS_MODEL | RUN_OPTS_VARIANT, own) < 0)
 		return SR_EXIT_FAIL;
 	optind = 1;
 	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
@@ -823,14 +821,6 @@ int cmd_validate(int argc, char **argv)
 			break;
 		}
 		case 'j': as_json = true; break;
-		case 'v':
-			if (vspec) {
-				ret = cli_usage("validate", "--variant given twice ('%s', '%s'): give one "
-						"set, e.g. --variant a,b", cli_esc(vspec), cli_esc(optarg));
-				goto out;
-			}
-			vspec = optarg;
-			break;
 		case 'h':
 			usage(stdout);
 			goto out;
@@ -868,7 +858,7 @@ int cmd_validate(int argc, char **argv)
 	 * limits are the base model's, so --markdown (docs/validation.md's
 	 * tables) and --suggest (thresholds.json) stay the base model's.
 	 */
-	if (vspec) {
+	if (o.nr_specs) {
 		struct sr_error verr = { 0 };
 
 		if (markdown || suggest) {
@@ -876,20 +866,14 @@ int cmd_validate(int argc, char **argv)
 					"--markdown and --suggest are the base model's");
 			goto out;
 		}
-		model_variant_set_init(&vset);
-		if (!(cat = variant_catalog_new(&verr))) {
-			fprintf(stderr, "schedreplay validate: %s\n", verr.msg);
-			ret = SR_EXIT_FAIL;
-			goto out;
-		}
 		/* an unknown name is a bad option value: exit 2, as replay's and whatif's */
-		if (variant_catalog_parse_set(cat, &vset, vspec, &verr) < 0) {
-			fprintf(stderr, "schedreplay validate: %s\n", cli_esc(verr.msg));
+		if (run_opts_select(&o, false, false, &vsel, &verr) < 0) {
+			fprintf(stderr, "schedreplay validate: %s\n", verr.msg);
 			ret = SR_EXIT_USAGE;
 			goto out;
 		}
-		if (vset.n)
-			o.rc.variants = &vset;
+		if (vsel.sets[0].n)
+			o.rc.variants = &vsel.sets[0];
 	}
 	snprintf(tpath, sizeof(tpath), "%s", tfile ? tfile : dir);
 	if (!tfile)
@@ -897,15 +881,13 @@ int cmd_validate(int argc, char **argv)
 	/* a trace's entry (or a limit) given twice: jansson kept the last, silently */
 	root = json_load_file(tpath, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		const char *open_why = sr_json_open_reason(tpath, &je);
+		struct sr_error jerr;
 
-		if (open_why)
-			fprintf(stderr, "schedreplay validate: %s: cannot open: %s%s\n", cli_esc(tpath),
-				cli_esc(open_why), tfile || strcmp(dir, "traces") ? "" :
-				" (the default --dir is ./traces: run it in the source tree, or give --dir)");
-		else
-			fprintf(stderr, "schedreplay validate: %s:%d: %s\n", cli_esc(tpath), je.line,
-				cli_esc(je.text));
+		/* the file named as validate's messages name it (cli_esc()) */
+		sr_error_set_json_named(&jerr, tpath, cli_esc(tpath), &je);
+		fprintf(stderr, "schedreplay validate: %s%s\n", jerr.msg,
+			jerr.code != EIO || tfile || strcmp(dir, "traces") ? "" :
+			" (the default --dir is ./traces: run it in the source tree, or give --dir)");
 		ret = SR_EXIT_FAIL;
 		goto out;
 	}
@@ -1171,7 +1153,7 @@ out:
 	free(names);
 	free(res);
 	json_decref(root);
-	variant_catalog_free(cat);
+	whatif_selection_release(&vsel);
 	run_opts_release(&o);
 	return ret;
 }

@@ -58,7 +58,8 @@ void sr_error_prefix(struct sr_error *err, const char *fmt, ...)
 	one_line(err->msg);
 }
 
-const char *sr_json_open_reason(const char *path, const struct json_error_t *je)
+/* REASON of jansson's open failure, NULL when the file was opened */
+static const char *json_open_reason(const char *path, const struct json_error_t *je)
 {
 	char pre[SR_ERROR_MSG_MAX];
 	size_t n;
@@ -70,14 +71,20 @@ const char *sr_json_open_reason(const char *path, const struct json_error_t *je)
 	return n < sizeof(pre) && !strncmp(je->text, pre, n) ? je->text + n : je->text;
 }
 
-void sr_error_set_json(struct sr_error *err, const char *path, const struct json_error_t *je)
+void sr_error_set_json_named(struct sr_error *err, const char *path, const char *shown,
+			     const struct json_error_t *je)
 {
-	const char *why = sr_json_open_reason(path, je);
+	const char *why = json_open_reason(path, je);
 
 	if (why)
-		sr_error_set(err, EIO, "%s: cannot open: %s", path, why);
+		sr_error_set(err, EIO, "%s: cannot open: %s", shown, why);
 	else
-		sr_error_set(err, EINVAL, "%s:%d:%d: %s", path, je->line, je->column, je->text);
+		sr_error_set(err, EINVAL, "%s:%d:%d: %s", shown, je->line, je->column, je->text);
+}
+
+void sr_error_set_json(struct sr_error *err, const char *path, const struct json_error_t *je)
+{
+	sr_error_set_json_named(err, path, path, je);
 }
 
 void sr_error_clear(struct sr_error *err)

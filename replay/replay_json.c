@@ -20,24 +20,31 @@ const char *const replay_compared_counts[REPLAY_NR_COMPARED] = {
 };
 
 const struct replay_func replay_funcs[REPLAY_NR_FUNCS] = {
-	{ "update_curr", NULL, "update_curr" },
-	{ "update_load_avg", NULL, "update_load_avg" },
-	{ "update_cfs_group", NULL, "update_cfs_group.entries" },
-	{ "reweight_entity", NULL, "reweight_entity" },
-	{ "update_tg_load_avg", NULL, "update_tg_load_avg.entries" },
-	{ "propagate_entity_load_avg", NULL, "propagate_entity_load_avg.entries" },
-	{ "update_blocked_averages", "sched_balance_update_blocked_averages",
-	  "update_blocked_averages" },
-	{ "newidle_balance", "sched_balance_newidle", "newidle_balance" },
-	{ "place_entity", NULL, "place_entity" },
+	{ "update_curr", "update_curr" },
+	{ "update_load_avg", "update_load_avg" },
+	{ "update_cfs_group", "update_cfs_group.entries" },
+	{ "reweight_entity", "reweight_entity" },
+	{ "update_tg_load_avg", "update_tg_load_avg.entries" },
+	{ "propagate_entity_load_avg", "propagate_entity_load_avg.entries" },
+	{ "update_blocked_averages", "update_blocked_averages" },
+	{ "newidle_balance", "newidle_balance" },
+	{ "place_entity", "place_entity" },
 };
 
 bool replay_func_measured(const struct wl_workload *wl, int i, int64_t *count)
 {
-	const struct replay_func *f = &replay_funcs[i];
+	const char *key = replay_funcs[i].key;
 
-	return wl_sidecar_func_get(wl, f->key, count) ||
-	       (f->renamed && wl_sidecar_func_get(wl, f->renamed, count));
+	if (wl_sidecar_func_get(wl, key, count))
+		return true;
+	/* a sidecar keyed by the traced kernel's symbol: the name of any profile's kernel */
+	for (unsigned int p = 0; p < model_profile_count(); p++) {
+		const char *fn = model_profile_func_name(model_profile_at(p), key);
+
+		if (strcmp(fn, key) && wl_sidecar_func_get(wl, fn, count))
+			return true;
+	}
+	return false;
 }
 
 bool replay_has_func_counts(const struct wl_workload *wl)
@@ -52,14 +59,7 @@ bool replay_has_func_counts(const struct wl_workload *wl)
 
 const char *replay_func_name(const struct model_profile *p, int i)
 {
-	const struct replay_func *f = &replay_funcs[i];
-	int major, minor;
-
-	/* 6.10 renamed them (sched_balance_*); the profiles are named by release */
-	if (f->renamed && p && sscanf(model_profile_name(p), "%d.%d", &major, &minor) == 2 &&
-	    (major > 6 || (major == 6 && minor >= 10)))
-		return f->renamed;
-	return f->key;
+	return p ? model_profile_func_name(p, replay_funcs[i].key) : replay_funcs[i].key;
 }
 
 void replay_lost_windows_text(const struct wl_workload *wl, char *buf, size_t len)

@@ -1229,10 +1229,13 @@ const struct sidecar_group *sidecar_find_group(const struct sidecar *sc, const c
 	return NULL;
 }
 
-int64_t sidecar_func_count(const struct sidecar *sc, const char *name)
+bool sidecar_funcs_get(const struct sidecar_func *funcs, size_t nr, const char *name,
+		       int64_t *count)
 {
-	for (size_t i = 0; sc && sc->funcs_available && i < sc->nr_funcs; i++)
-		if (!strcmp(sc->funcs[i].name, name))
-			return sc->funcs[i].count;
-	return -1;
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(funcs[i].name, name)) {
+			*count = funcs[i].count;
+			return true;
+		}
+	return false;
 }

@@ -2606,7 +2606,7 @@ bool wl_sidecar_func_next(const struct wl_workload *wl, unsigned int *iter, cons
 			  int64_t *count)
 {
 	while (*iter < wl->nr_funcs) {
-		const struct wl_func *f = &wl->funcs[(*iter)++];
+		const struct sidecar_func *f = &wl->funcs[(*iter)++];
 
 		if (f->count < 0)
 			continue;
@@ -2619,12 +2619,7 @@ bool wl_sidecar_func_next(const struct wl_workload *wl, unsigned int *iter, cons
 
 bool wl_sidecar_func_get(const struct wl_workload *wl, const char *name, int64_t *count)
 {
-	for (size_t i = 0; i < wl->nr_funcs; i++)
-		if (!strcmp(wl->funcs[i].name, name)) {
-			*count = wl->funcs[i].count;
-			return true;
-		}
-	return false;
+	return sidecar_funcs_get(wl->funcs, wl->nr_funcs, name, count);
 }
 
 static const char *const note_text[WL_NOTE_NR] = {

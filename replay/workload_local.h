@@ -69,7 +69,7 @@ struct wl_workload {
 	struct trace_info info;       /* strings owned by strs below */
 	char *info_strs[8];            /* [6]: kernel release from the sidecar, [7]: its
 					  sched_vcpu_pack= value */
-	struct wl_func { char *name; int64_t count; } *funcs; /* sidecar function counts */
+	struct sidecar_func *funcs;    /* the sidecar's function counts, copied */
 	size_t nr_funcs;
 	int *cpu_node;                 /* NUMA node per CPU (sidecar), NULL if unknown */
 	char *sidecar_path;

@@ -33,12 +33,15 @@ void sr_error_prefix(struct sr_error *err, const char *fmt, ...)
  * line: "PATH: cannot open: REASON" for a file that could not be opened (the
  * trace's wording), else "PATH:LINE:COLUMN: TEXT" (where the parse failed).
  * jansson's own line for an open failure was "PATH:-1:-1: unable to open
- * PATH: REASON".  sr_json_open_reason() is REASON alone, NULL when the file
- * was opened.
+ * PATH: REASON".  The code is EIO for a file not opened, else EINVAL.
+ * sr_error_set_json_named() names the file @shown in the line (a
+ * subcommand's cli_esc() of @path), where @path is the name jansson was
+ * given.
  */
 struct json_error_t;
 void sr_error_set_json(struct sr_error *err, const char *path, const struct json_error_t *je);
-const char *sr_json_open_reason(const char *path, const struct json_error_t *je);
+void sr_error_set_json_named(struct sr_error *err, const char *path, const char *shown,
+			     const struct json_error_t *je);
 
 /* Clear @err (may be NULL). */
 void sr_error_clear(struct sr_error *err);

@@ -34,6 +34,13 @@ unsigned int model_profile_count(void);
 const struct model_profile *model_profile_at(unsigned int i);
 const char *model_profile_name(const struct model_profile *p);
 const char *model_profile_description(const struct model_profile *p);
+/*
+ * The name of kernel function @func (a model counter's name, e.g.
+ * "newidle_balance") in @p's kernel: "sched_balance_newidle" since 6.10
+ * (profile_table.h's MODEL_PROFILE_FUNC_NAMES); @func itself where the
+ * kernel never renamed it.
+ */
+const char *model_profile_func_name(const struct model_profile *p, const char *func);
 
 struct model_setting {
 	const char *name;     /* e.g. "PLACE_LAG", "base_slice_ns" */

@@ -191,6 +191,12 @@ const struct sidecar_task *sidecar_task(const struct sidecar *sc, int pid);
 const char *sidecar_cgroup_of(const struct sidecar *sc, int pid);
 const struct sidecar_cgroup *sidecar_find_cgroup(const struct sidecar *sc, const char *path);
 const struct sidecar_group *sidecar_find_group(const struct sidecar *sc, const char *name);
-int64_t sidecar_func_count(const struct sidecar *sc, const char *name);
+/*
+ * The count of bookkeeping function @name among the @nr counts @funcs (a
+ * sidecar's funcs, or the workload's copy of them): true if they list
+ * @name, *count -1 when it was not traceable on that kernel (inlined).
+ */
+bool sidecar_funcs_get(const struct sidecar_func *funcs, size_t nr, const char *name,
+		       int64_t *count);
 
 #endif /* SCHEDREPLAY_SIDECAR_H */

@@ -516,17 +516,17 @@ extern const char *const replay_compared_counts[REPLAY_NR_COMPARED];
  * (function tracer, docs/capture.md) measure, compared like with like: each
  * with the model counter of the same entries (update_cfs_group.entries: task
  * entities too, where update_cfs_group counts group entities only).  @key is
- * the report name (the sidecar's and the counters'), @renamed the kernel's
- * name since 6.10 (NULL: unchanged).
+ * the report name (the sidecar's and the counters'); its name in a profile's
+ * kernel is the profile's (model_profile_func_name()).
  */
 struct replay_func {
-	const char *key, *renamed, *predicted;
+	const char *key, *predicted;
 };
 #define REPLAY_NR_FUNCS 9
 extern const struct replay_func replay_funcs[REPLAY_NR_FUNCS];
 /*
- * The sidecar's count of replay_funcs[@i], under its report name or its
- * kernel name (a sidecar keyed by symbol): false if not listed, *count -1 if
+ * The sidecar's count of replay_funcs[@i], under its report name or its name
+ * in any profile's kernel (a sidecar keyed by symbol): false if not listed, *count -1 if
  * not traceable (inlined): no measured count, never a 0.
  */
 bool replay_func_measured(const struct wl_workload *wl, int i, int64_t *count);

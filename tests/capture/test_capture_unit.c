@@ -761,6 +761,7 @@ static void test_sidecar(void)
 	char path[4096];
 	struct sr_error err;
 	struct sidecar *sc;
+	int64_t fc = 0;
 
 	snprintf(path, sizeof(path), "%s/sidecar-good.json", data_dir);
 	sc = sidecar_load(path, &err);
@@ -791,7 +792,7 @@ static void test_sidecar(void)
 	CHECK_STR(sidecar_find_group(sc, "hog")->cgroup, "/schedreplay-10100/hog");
 	CHECK(!sc->funcs_available);
 	CHECK(strstr(sc->funcs_reason, "Operation not permitted") != NULL);
-	CHECK_INT(sidecar_func_count(sc, "update_curr"), -1);
+	CHECK(!sidecar_funcs_get(sc->funcs, sc->nr_funcs, "update_curr", &fc));
 	CHECK_INT(sc->lost_events, 0);
 	CHECK(!sc->cpus[1].idle_exit_untraced);          /* not recorded: unknown */
 	CHECK_INT(sc->cpus[1].to_idle, -1);
@@ -802,8 +803,11 @@ static void test_sidecar(void)
 	CHECK(sc != NULL);
 	if (sc) {
 		CHECK(sc->funcs_available);
-		CHECK_INT(sidecar_func_count(sc, "update_curr"), 123456);
-		CHECK_INT(sidecar_func_count(sc, "update_tg_load_avg"), -1);
+		CHECK(sidecar_funcs_get(sc->funcs, sc->nr_funcs, "update_curr", &fc));
+		CHECK_INT(fc, 123456);
+		CHECK(sidecar_funcs_get(sc->funcs, sc->nr_funcs, "update_tg_load_avg", &fc));
+		CHECK_INT(fc, -1);      /* listed, not traceable */
+		CHECK(!sidecar_funcs_get(sc->funcs, sc->nr_funcs, "no_such_function", &fc));
 		CHECK_INT(sc->lost_events, 17);
 		CHECK(!sc->cpus[0].idle_exit_untraced);
 		CHECK(sc->cpus[1].idle_exit_untraced);

@@ -2,7 +2,8 @@
 /*
  * The public API: errors are one line and never crash, counters iterate with
  * the stable names the replay JSON uses, settings print, runs are
- * deterministic for a seed.
+ * deterministic for a seed, a profile names the functions 6.10 renamed as
+ * its kernel does.
  */
 #include <string.h>
 
@@ -242,8 +243,32 @@ static void test_finish_delayed(bool finish)
 	model_free(m);
 }
 
+/* profile_table.h's function names: the kernel's name by profile, not by the profile's name */
+static void test_func_names(void)
+{
+	static const struct { const char *profile, *func, *name; } cases[] = {
+		{ "6.1", "newidle_balance", "newidle_balance" },
+		{ "6.5", "newidle_balance", "newidle_balance" },
+		{ "6.12", "newidle_balance", "sched_balance_newidle" },
+		{ "6.18", "newidle_balance", "sched_balance_newidle" },
+		{ "6.5", "update_blocked_averages", "update_blocked_averages" },
+		{ "6.12", "update_blocked_averages", "sched_balance_update_blocked_averages" },
+		{ "6.18", "update_cfs_group", "update_cfs_group" },
+		{ "6.1", "place_entity", "place_entity" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct model_profile *p = model_profile_find(cases[i].profile);
+
+		CHECK(p != NULL);
+		if (p)
+			CHECK_STR(model_profile_func_name(p, cases[i].func), cases[i].name);
+	}
+}
+
 int main(void)
 {
+	test_func_names();
 	test_errors();
 	test_counters();
 	test_deterministic();

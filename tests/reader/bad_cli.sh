@@ -409,6 +409,18 @@ expect_usage "whatif: --machine: no built-in machine 'one-sockett' (one-socket, 
 	whatif --machine one-sockett "$pipe"
 expect 1 "validate: $work/none.json: cannot open: No such file or directory\$" -- \
 	validate --thresholds "$work/none.json"
+# a thresholds file that does not parse: the line of every JSON input,
+# F:LINE:COLUMN (sr_error_set_json(); validate's was F:LINE, its own split);
+# the name as validate names files, escaped
+printf '{"schema": "schedreplay-thresholds",\n "traces": {"a": 1, "a": 2}}\n' > "$work/dupkey.json"
+expect 1 "validate: $work/dupkey.json:2:23: duplicate object key near '\"a\"'\$" -- \
+	validate --thresholds "$work/dupkey.json"
+expect 1 "replay: $work/dupkey.json:2:23: duplicate object key near '\"a\"'\$" -- \
+	replay --variants-file "$work/dupkey.json" "$pipe"
+mkdir -p "$work/nl/j$(printf '\r')d"
+cp "$work/dupkey.json" "$work/nl/j$(printf '\r')d/thresholds.json"
+expect 1 "validate: $work/nl/j\\\\rd/thresholds.json:2:23: duplicate object key" -- \
+	validate --dir "$work/nl/j$(printf '\r')d"
 (cd "$work" || exit 1; f0=$fails
  expect 1 "validate: traces/thresholds.json: cannot open: No such file or directory (the default --dir is ./traces: run it in the source tree, or give --dir)" -- validate
  [ $fails = $f0 ]) || fails=$((fails + 1))
@@ -424,6 +436,13 @@ expect_usage "validate: --variant is for the text and --json outputs" -- \
 	validate --variant aaron-skip --markdown
 expect_usage "validate: --variant is for the text and --json outputs" -- \
 	validate --suggest --variant aaron-skip
+# ... parsed as replay's and whatif's --variant (run_opt_table[]'s entry): an
+# empty one is refused (validate ran base without a word), a name is written
+# as replay writes it (validate's doubled a backslash)
+expect_usage "replay: --variant takes a name or a composition A,B, not ''" -- replay --variant '' "$pipe"
+expect_usage "validate: --variant takes a name or a composition A,B, not ''" -- validate --variant ''
+expect 2 "replay: unknown variant 'a\\\\b' (known: base," -- replay --variant 'a\b' "$pipe"
+expect 2 "validate: unknown variant 'a\\\\b' (known: base," -- validate --variant 'a\b'
 # options that did nothing, without a word: both of --vcpu-pack and
 # --no-vcpu-pack (the last won), and the trace placement's options under
 # --placement model

@@ -22,6 +22,20 @@ replay_run(js --json ${t})
 string(JSON fc ERROR_VARIABLE err GET "${js}" relative_errors base function_counts)
 expect("NOT err STREQUAL NOTFOUND" "relative_errors.base.function_counts without function counts")
 
+# "Predicted only (model counters)": the three model-defined counters, each
+# with its function entries (the JSON's NAME.entries) on a row under it, and
+# the line saying which is which - also without the sidecar's function counts
+foreach(k update_cfs_group update_tg_load_avg propagate_entity_load_avg)
+  string(JSON pc GET "${js}" variants base counts ${k})
+  string(JSON pe GET "${js}" variants base counts ${k}.entries)
+  expect_match("\n  ${k} +${pc} *\n    \\.entries +${pe} *\n" "${txt}"
+               "Predicted only: no ${k} ${pc} with .entries ${pe} under it")
+endforeach()
+expect_match("\n  update_curr +[0-9]+ *\n  update_load_avg +[0-9]+ *\n  update_cfs_group " "${txt}"
+             "Predicted only: a .entries row under a counter that has none")
+expect_match("\n  \\(update_cfs_group, update_tg_load_avg, propagate_entity_load_avg: the calls that do work[^\n]*\\.entries: every entry of the function, as a function tracer counts it[^\n]*\\)\n"
+             "${txt}" "Predicted only: no line saying what .entries counts")
+
 # the predicted entries, and measured counts twice as many: -50.0 % each
 set(keys update_curr update_load_avg update_cfs_group reweight_entity
     update_blocked_averages newidle_balance)
