@@ -1387,6 +1387,48 @@ COMBO_CMD = {
 }
 
 
+# variants file "feat" (source: FEAT_VARIANTS): two variants with
+# sched_features, run under --profile auto (the trace's 6.18) and 6.1; class
+# "feat" puts one odd toggle into a list (a feature of another kernel,
+# NO_ alone, lower case, a 5000-byte name, a comma list, a newline) or
+# makes the list long / self-contradicting.
+FEAT_VARIANTS = {"variants": [
+    {"name": "json-no-parity", "description": "RUN_TO_PARITY and PLACE_LAG off",
+     "sched_features": ["NO_RUN_TO_PARITY", "NO_PLACE_LAG"]},
+    {"name": "json-wakeup-preempt", "description": "WAKEUP_PREEMPTION on, as it is",
+     "flags": ["SKIP_CG_DEQUEUE_ENTITY"], "sched_features": ["WAKEUP_PREEMPTION"]}]}
+FEAT_ODD = ["NO_START_DEBIT", "START_DEBIT", "NO_", "", "no_place_lag", "NO_NO_PLACE_LAG",
+            "x" * 5000, "PLACE_LAG\n", "NO_PLACE_LAG ", "HRTICK", "\u00e9", "NO_PLACE_LAG,NO_RUN_TO_PARITY",
+            "NEXT_BUDDY", "NI_RANDOM", "NO_NI_RANDOM", "LAST_BUDDY", "GENTLE_FAIR_SLEEPERS"]
+FEAT_LISTS = ["long", "contra", "empty", "null", "str", "nested"]
+
+
+def mutate_feat(data, c):
+    p = c["p"]
+    doc = json.loads(data)
+    v = doc["variants"][p["w"] % 2]
+    if p["op"] == "odd":
+        feats = v["sched_features"]
+        feats[p["i"] % len(feats)] = FEAT_ODD[p["v"] % len(FEAT_ODD)]
+    else:
+        how = FEAT_LISTS[p["v"] % len(FEAT_LISTS)]
+        v["sched_features"] = {"long": ["NO_PLACE_LAG", "PLACE_LAG"] * 5000,
+                               "contra": ["PLACE_LAG", "NO_PLACE_LAG", "PLACE_LAG"],
+                               "empty": [], "null": None, "str": "NO_PLACE_LAG",
+                               "nested": [["NO_PLACE_LAG"]]}[how]
+    return json.dumps(doc, indent=1).encode()
+
+
+def gen_feat_cases(kind, src, rng, n):
+    out = []
+    for i in range(n):
+        op = "odd" if i % 3 else "list"
+        out.append({"kind": kind, "src": src, "cls": "feat",
+                    "p": {"op": op, "w": rng.randrange(2), "i": rng.randrange(2),
+                          "v": rng.randrange(1 << 16)}})
+    return out
+
+
 def gen_combo_cases(rng, n):
     out = []
     for _ in range(n):
@@ -1491,6 +1533,10 @@ class Inputs:
         self.chan = chan if os.path.exists(chan) else None
         if self.chan:
             self.src[("sysc", "small-chan")] = chan
+            out = os.path.join(work, "feat.json")
+            self.src[("variants", "feat")] = out
+            self.make[("variants", "feat")] = lambda out=out: \
+                write_new(out, json.dumps(FEAT_VARIANTS, indent=1).encode())
             if os.path.exists(chan + ".json"):
                 out = os.path.join(work, "small-chan-funcs.dat.json")
                 self.src[("funcs", "small-chan")] = out
@@ -1560,6 +1606,9 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
             cases += gen_sys_cases(kind, name, inp.layout(kind, name), r, n)
         elif kind == "funcs":
             cases += gen_funcs_cases(kind, name, r, n // 2)
+        elif kind == "variants" and name == "feat":
+            cases += gen_json_cases(kind, name, inp.data_of(kind, name), r, n // 4)
+            cases += gen_feat_cases(kind, name, r, n // 4)
         elif kind in ("v7zstd", "v7none", "v6"):
             # the big capture: fewer cases (each replay costs ~10x a fixture's)
             k = n // 3 if name == "hog-timer" else n
@@ -1633,6 +1682,13 @@ def commands_for_all(c, path, inp, slot):
         return [("report", ["report", "--by", "cgroup", trace], path),
                 ("replay", ["replay", trace], path),
                 ("whatif", ["whatif", "--all-variants", trace], path)]
+    if kind == "variants" and c["src"] == "feat":
+        return [("replay", ["replay", "--variants-file", path, "--all-variants", "--profile",
+                            "auto", inp.chan], path),
+                ("whatif", ["whatif", "--variants-file", path, "--profile", "auto", inp.chan],
+                 path),
+                ("replay-6.1", ["replay", "--variants-file", path, "--variant",
+                                "json-wakeup-preempt", "--profile", "6.1", fix], path)]
     if kind == "variants":
         return [("replay", ["replay", "--variants-file", path, "--all-variants", fix], path),
                 ("whatif", ["whatif", "--variants-file", path, fix], path)]
@@ -1701,6 +1757,8 @@ def make_input(c, inp):
         return mutate_sys(bytearray(data), inp.layout(kind, name), c)
     if kind == "funcs":
         return mutate_funcs(data, c)
+    if c["cls"] == "feat":
+        return mutate_feat(data, c)
     return mutate_json(data, c)
 
 
