@@ -375,7 +375,7 @@ expect 1 "variants: .*sf.json: variant 'nrtp': unknown sched feature 'NO_RUN_TO_
 # --sched-feature the trace's kernel lacks (small-pipe.dat: 6.18, no START_DEBIT)
 printf '{"name": "nrtp", "description": "d", "sched_features": ["NO_RUN_TO_PARITY"]}' > "$work/sf.json"
 for c in replay whatif; do
-	expect_usage "$c: variant 'nrtp' (sched_features): .*small-pipe.dat's kernel profile is 6.1 (--profile), whose kernel/sched/features.h has no RUN_TO_PARITY" -- $c --profile 6.1 --variants-file "$work/sf.json" --variant nrtp "$pipe"
+	expect_usage "$c: $work/sf.json: variant 'nrtp' (sched_features): .*small-pipe.dat's kernel profile is 6.1 (--profile), whose kernel/sched/features.h has no RUN_TO_PARITY" -- $c --profile 6.1 --variants-file "$work/sf.json" --variant nrtp "$pipe"
 	expect_usage "$c: --sched-feature: .*small-pipe.dat's kernel profile is 6.18 (--profile auto, kernel 6.18.44-fc-v857), whose kernel/sched/features.h has no START_DEBIT" -- $c --sched-feature START_DEBIT "$pipe"
 done
 # the commands' own arguments
