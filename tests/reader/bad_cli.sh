@@ -370,6 +370,10 @@ done
 # a variants file's "sched_features": the same words, checked at load
 printf '{"name": "nrtp", "description": "d", "sched_features": ["NO_RUN_TO_PARTY"]}' > "$work/sf.json"
 expect 1 "variants: .*sf.json: variant 'nrtp': unknown sched feature 'NO_RUN_TO_PARTY'" -- variants --variants-file "$work/sf.json"
+# a name typed with a byte that is not UTF-8 is escaped as \xNN in the message
+# (it was written raw: whatif --machine's and the variant catalogue's, fz28)
+expect_usage "whatif: --machine: no built-in machine 'x\\\\xffy'" -- whatif --machine "x$(printf '\377')y" "$pipe"
+expect 2 "replay: unknown variant 'x\\\\xffy'" -- replay --variant "x$(printf '\377')y" "$pipe"
 # ... and, as --sched-feature's, against the trace's profile before any run:
 # they were a run's failure (exit 1), and under --profile auto so was a
 # --sched-feature the trace's kernel lacks (small-pipe.dat: 6.18, no START_DEBIT)
