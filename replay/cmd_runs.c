@@ -682,22 +682,39 @@ int run_opts_select(const struct run_opts *o, bool base_first, bool all_by_defau
 			     o->specs, o->nr_specs, out, err);
 }
 
+/* The variants file or plugin @v came from (NULL: built in). */
+static const char *variant_file(const struct variant_catalog *cat, const struct model_variant *v)
+{
+	for (unsigned int i = 0; i < variant_catalog_count(cat); i++) {
+		const char *file = NULL;
+
+		if (variant_catalog_at(cat, i, NULL, &file) == v)
+			return file;
+	}
+	return NULL;
+}
+
 int run_opts_check_features(const struct run_opts *o, const char *trace,
 			    const struct wl_workload *wl, const struct whatif_selection *runs)
 {
 	const char *why, *release = wl_facts(wl)->release;
 	const struct model_profile *p = replay_profile_for(wl, &o->rc, &why);
 	const char *name = model_sched_features_missing(p, &o->rc.sched_features);
-	char src[300] = "--sched-feature";
+	char src[600] = "--sched-feature";
 
 	for (unsigned int r = 0; !name && r < runs->n; r++)
 		for (unsigned int i = 0; !name && i < runs->sets[r].n; i++) {
 			const struct model_variant *v = runs->sets[r].v[i];
 
 			name = model_sched_features_missing(p, &v->sched_features);
-			if (name)
-				snprintf(src, sizeof(src), "variant '%s' (sched_features)",
+			if (name) {
+				const char *file = variant_file(o->cat, v);
+
+				/* the file too: the check came after every file loaded */
+				snprintf(src, sizeof(src), "%s%svariant '%s' (sched_features)",
+					 file ? cli_esc(file) : "", file ? ": " : "",
 					 cli_esc(v->name));
+			}
 		}
 	if (!name)
 		return 0;

@@ -60,6 +60,7 @@
 
 #include <jansson.h>
 
+#include <schedreplay/cli.h>
 #include <schedreplay/whatif.h>
 
 static const char *const item_keys[COST_NR_ITEMS] = {
@@ -357,13 +358,15 @@ int cost_machine_resolve(const char *name_or_path, struct cost_machine *out,
 	/* a mistyped built-in name is a bad option value, not a missing file:
 	 * it is told before any file is read */
 	if (!strchr(name_or_path, '/') && access(name_or_path, F_OK) != 0) {
-		char names[128] = "";
+		char names[128] = "", esc[256];
 
 		for (unsigned int i = 0; i < cost_machine_builtin_count(); i++)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 				 i ? ", " : "", cost_machine_builtin_at(i)->name);
+		/* the name as typed, escaped: a byte not UTF-8 is \xNN (cli.h) */
+		sr_esc(esc, sizeof(esc), name_or_path, SR_ESC_TEXT);
 		sr_error_set(err, ENOENT, "no built-in machine '%s' (%s) and no such file",
-			     name_or_path, names);
+			     esc, names);
 		return -2;
 	}
 	if (cost_machine_load(name_or_path, out, err) == 0)

@@ -49,7 +49,27 @@ void replay_text_nonfair_note(FILE *out, const struct wl_workload *wl)
 static void print_channels(FILE *out, const struct wl_workload *wl)
 {
 	const struct wl_chan_stats *c = &wl_facts(wl)->chan;
+	static const char *const ev[4] = { "sys_enter_read", "sys_exit_read", "sys_enter_write",
+					   "sys_exit_write" };
 
+	/*
+	 * Options that read the syscall events, on a trace without (all of)
+	 * them: a line saying they did nothing; the output was the same as
+	 * without them, not a word said.  Other traces' reports unchanged.
+	 */
+	if (!c->syscalls && c->requested) {
+		fprintf(out, "channels:  none: --channels needs the four syscalls:sys_{enter,exit}_"
+			"{read,write} events; the trace has no records of");
+		for (int i = 0, n = 0; i < 4; i++)
+			if (!(c->events_seen & (1u << i)))
+				fprintf(out, "%s %s", n++ ? "," : "", ev[i]);
+		fprintf(out, "  [trace: syscalls]\n");
+	}
+	/* a mark needs a read's or a write's enter and exit (exit_mark_follows()) */
+	if (c->marks_requested && (c->events_seen & 3) != 3 && (c->events_seen & 12) != 12)
+		fprintf(out, "syscalls:  --resched-at syscall-exit: the trace has no read or write "
+			"with its syscalls:sys_enter_* and sys_exit_* records: every waker was "
+			"switched out after the drawn cost (as --resched-at cost)  [trace: syscalls]\n");
 	if (!c->syscalls)
 		return;
 	if (!c->modelled) {

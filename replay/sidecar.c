@@ -22,6 +22,7 @@
 
 #include <jansson.h>
 
+#include <schedreplay/cli.h>
 #include <schedreplay/sidecar.h>
 #include <schedreplay/trace.h>
 
@@ -678,26 +679,56 @@ static char *dup_str(const struct sv *v)
  * gives @dflt: the loader then fails naming it. Casting such a value was
  * undefined behaviour for 1e308 and silently wrong for the others.
  */
-static long long get_int_in(const struct sv *o, const char *key, long long dflt, long long lo,
-			    long long hi, const char **bad)
+static bool sv_int_in(const struct sv *v, long long lo, long long hi, long long *out)
 {
-	const struct sv *v = sv_get(o, key);
-
-	if (!v || v->type == SV_NULL)
-		return dflt;
-	if (v->type == SV_INT && v->u.i >= lo && v->u.i <= hi)
-		return v->u.i;
+	if (v->type == SV_INT && v->u.i >= lo && v->u.i <= hi) {
+		*out = v->u.i;
+		return true;
+	}
 	if (v->type == SV_REAL) {
 		double d = v->u.d;
 
 		/* 2^53: every integer below is exact in a double */
 		if (d > -9007199254740992.0 && d < 9007199254740992.0 && d >= (double)lo &&
-		    d <= (double)hi && d == (double)(long long)d)
-			return (long long)d;
+		    d <= (double)hi && d == (double)(long long)d) {
+			*out = (long long)d;
+			return true;
+		}
 	}
+	return false;
+}
+
+static long long get_int_in(const struct sv *o, const char *key, long long dflt, long long lo,
+			    long long hi, const char **bad)
+{
+	const struct sv *v = sv_get(o, key);
+	long long x;
+
+	if (!v || v->type == SV_NULL)
+		return dflt;
+	if (sv_int_in(v, lo, hi, &x))
+		return x;
 	if (!*bad)
 		*bad = key;
 	return dflt;
+}
+
+/*
+ * The functions replay_funcs (replay_json.c) knows by two names, before and
+ * after Linux 6.10's sched_balance_* renames: a sidecar listing both would
+ * be compared by the one replay looks up first, under the other's name.
+ */
+static const char *const func_renamed[][2] = {
+	{ "update_blocked_averages", "sched_balance_update_blocked_averages" },
+	{ "newidle_balance", "sched_balance_newidle" },
+};
+
+static bool sidecar_func_listed(const struct sidecar *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->nr_funcs; i++)
+		if (!strcmp(sc->funcs[i].name, name))
+			return true;
+	return false;
 }
 
 static int cmp_task(const void *a, const void *b)
@@ -1013,7 +1044,11 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 
 	/* function counts */
 	o = sv_get(root, "function_counts");
-	sc->funcs_available = sv_is_true(sv_get(o, "available"));
+	v = sv_get(o, "available");
+	/* a "true" or 1 was read as false: the counts dropped without a word */
+	if (v && v->type != SV_TRUE && v->type != SV_FALSE && v->type != SV_NULL)
+		FAIL(EINVAL, "function_counts.available is not true or false");
+	sc->funcs_available = sv_is_true(v);
 	if (!sc->funcs_available) {
 		const char *why = sv_str(sv_get(o, "reason"));
 
@@ -1028,13 +1063,34 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 			NOMEM();
 		for (i = 0; i < sv_object_size(counts); i++) {
 			struct sidecar_func *f = &sc->funcs[sc->nr_funcs++];
+			long long n = -1;
 
 			v = &counts->u.kids[i];
 			f->name = strdup(v->key);
 			if (!f->name)
 				NOMEM();
-			f->count = sv_is_int(v) ? v->u.i : -1;
+			/*
+			 * null: not traceable (no count); else an entry count.
+			 * Any other value was read as null: a count of -5,
+			 * 1.5, "12" or true became "not traceable (inlined)"
+			 * at exit 0.  At most 2^53: compared as doubles.
+			 */
+			if (v->type != SV_NULL &&
+			    !sv_int_in(v, 0, SIDECAR_FUNC_COUNT_MAX, &n)) {
+				char name[64];
+
+				sr_esc(name, sizeof(name), v->key, SR_ESC_TEXT);
+				FAIL(EINVAL, "function_counts.counts.%s is not a count (an integer "
+				     "0..2^53, or null: not traceable)", name);
+			}
+			f->count = n;
 		}
+		for (i = 0; i < sizeof(func_renamed) / sizeof(func_renamed[0]); i++)
+			if (sidecar_func_listed(sc, func_renamed[i][0]) &&
+			    sidecar_func_listed(sc, func_renamed[i][1]))
+				FAIL(EINVAL, "function_counts.counts has both %s and %s (one function's "
+				     "names before and after Linux 6.10: a kernel has one of them)",
+				     func_renamed[i][0], func_renamed[i][1]);
 	}
 
 	/* lost events */

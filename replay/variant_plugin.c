@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <schedreplay/cli.h>
 #include <schedreplay/plugin.h>
 #include <schedreplay/whatif.h>
 
@@ -410,9 +411,13 @@ int variant_catalog_parse_set(const struct variant_catalog *c, struct model_vari
 					break;
 				len += (size_t)w;
 			}
+			char esc[256];
+
+			/* as typed, escaped: a byte not UTF-8 is \xNN (cli.h) */
+			sr_esc(esc, sizeof(esc), tok, SR_ESC_TEXT);
 			sr_error_set(err, ENOENT,
 				     "unknown variant '%s' (known: %s; see 'schedreplay variants')",
-				     tok, known);
+				     esc, known);
 			ret = -1;
 			break;
 		}

@@ -833,6 +833,9 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	 * runs when any was seen, to remove their placeholders).
 	 */
 	wl->facts.chan.syscalls = b->sys_seen == 0xf;
+	wl->facts.chan.events_seen = b->sys_seen;
+	wl->facts.chan.requested = b->opt.channels != WL_CHANNELS_OFF;
+	wl->facts.chan.marks_requested = b->opt.syscall_marks;
 	if (b->chan && b->sys_seen) {
 		if (chan_finish(b))
 			goto oom;

@@ -147,6 +147,11 @@ struct sidecar *sidecar_load_for_trace(const char *trace_path, struct sr_error *
 #define SIDECAR_MAX_BYTES (16u << 20)
 #define SIDECAR_MAX_VALUES (1u << 20)
 /*
+ * function_counts.counts: an entry count is 0..2^53 (compared as doubles,
+ * exact below it), or null (not traceable); the loader refuses other values.
+ */
+#define SIDECAR_FUNC_COUNT_MAX (1LL << 53)
+/*
  * Sidecar text @text (@len bytes) against those bounds, counted as
  * sidecar_load() counts a file: 0, or -1 with the loader's one-line error
  * ("@path: N bytes, over the sidecar maximum of 16 MiB", "@path: more than

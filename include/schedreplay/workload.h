@@ -300,6 +300,10 @@ struct wl_chan_stats {
 	uint64_t blocks_explained;  /* traced sleeps now decided by a READ or WRITE op */
 	uint64_t damaged;           /* reads/writes left out: ret larger than their count
 				       (or than MAX_RW_COUNT): a damaged trace */
+	uint8_t events_seen;        /* a bit per syscall event with records: sys_enter_read 1,
+				       sys_exit_read 2, sys_enter_write 4, sys_exit_write 8 */
+	bool requested;             /* --channels auto|strict (wl_options.channels) */
+	bool marks_requested;       /* --resched-at syscall-exit (wl_options.syscall_marks) */
 };
 
 enum wl_timed_kind {

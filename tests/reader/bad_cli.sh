@@ -370,12 +370,16 @@ done
 # a variants file's "sched_features": the same words, checked at load
 printf '{"name": "nrtp", "description": "d", "sched_features": ["NO_RUN_TO_PARTY"]}' > "$work/sf.json"
 expect 1 "variants: .*sf.json: variant 'nrtp': unknown sched feature 'NO_RUN_TO_PARTY'" -- variants --variants-file "$work/sf.json"
+# a name typed with a byte that is not UTF-8 is escaped as \xNN in the message
+# (it was written raw: whatif --machine's and the variant catalogue's, fz28)
+expect_usage "whatif: --machine: no built-in machine 'x\\\\xffy'" -- whatif --machine "x$(printf '\377')y" "$pipe"
+expect 2 "replay: unknown variant 'x\\\\xffy'" -- replay --variant "x$(printf '\377')y" "$pipe"
 # ... and, as --sched-feature's, against the trace's profile before any run:
 # they were a run's failure (exit 1), and under --profile auto so was a
 # --sched-feature the trace's kernel lacks (small-pipe.dat: 6.18, no START_DEBIT)
 printf '{"name": "nrtp", "description": "d", "sched_features": ["NO_RUN_TO_PARITY"]}' > "$work/sf.json"
 for c in replay whatif; do
-	expect_usage "$c: variant 'nrtp' (sched_features): .*small-pipe.dat's kernel profile is 6.1 (--profile), whose kernel/sched/features.h has no RUN_TO_PARITY" -- $c --profile 6.1 --variants-file "$work/sf.json" --variant nrtp "$pipe"
+	expect_usage "$c: $work/sf.json: variant 'nrtp' (sched_features): .*small-pipe.dat's kernel profile is 6.1 (--profile), whose kernel/sched/features.h has no RUN_TO_PARITY" -- $c --profile 6.1 --variants-file "$work/sf.json" --variant nrtp "$pipe"
 	expect_usage "$c: --sched-feature: .*small-pipe.dat's kernel profile is 6.18 (--profile auto, kernel 6.18.44-fc-v857), whose kernel/sched/features.h has no START_DEBIT" -- $c --sched-feature START_DEBIT "$pipe"
 done
 # the commands' own arguments

@@ -22,7 +22,8 @@ Usage:
         class x outcome and every BUG (one JSON line each in --results).
  smoke  a fixed subset (seed 1, about 200 cases, one source per kind, whatif
         for a quarter of them; ~25 CPU-seconds on the sanitizer build, run
-        with 2 jobs); exit 1 on any BUG. ctest `reader_fuzz_smoke`.
+        with 2 jobs), and 16 cases of sysc, funcs, variants/feat and option
+        combos; exit 1 on any BUG. ctest `reader_fuzz_smoke`.
  case   one case by its id (as `run` prints it: kind/source/class/params),
         e.g. for a regression test; --expect error|ok|lost|any fails unless
         the outcome is that (default: not BUG); --expect-msg REGEX also
@@ -786,6 +787,8 @@ UNDETECTABLE_PAGE_OPS = {"payload", "pidflip", "commit_rec", "tssmall", "rectl",
 
 def detectable(c):
     cls, p = c["cls"], c["p"]
+    if c["kind"] == "sysc":
+        return p["op"] in SYS_DETECTABLE
     if c["kind"] in ("v7zstd", "v7none", "v6"):
         if cls == "trunc":
             return True
@@ -1073,6 +1076,484 @@ def gen_option_cases(rng, n):
     return rng.sample(out, min(n, len(out)))
 
 
+# ------------------------------------------------------ syscall events ---
+# kind "sysc": traces/small-chan.dat (v6, uncompressed, with the four
+# syscalls:sys_{enter,exit}_{read,write} events --resched-at syscall-exit
+# and --channels read).  One syscall record of a page is edited in place:
+# fd / count / ret values, enter <-> exit (a mismatched pair; an exit read as
+# an enter is shorter than the enter's fields), read <-> write, dropped (its
+# type turned into an event no reader keeps), copied over the next record,
+# moved after a later one (an exit before its enter), another pid, taken
+# into IRQ context, or the file cut inside it.
+
+SYS_EVENTS = ("sys_enter_read", "sys_exit_read", "sys_enter_write", "sys_exit_write")
+SYS_OPS = ["fd", "count", "ret", "nr", "e2x", "x2e", "rw", "drop", "dup", "order", "pid",
+           "irq", "cut"]
+# an exit read as an enter (its record too short for fd and count) and a
+# file cut inside a record must be noticed; the others are data a kernel
+# could have written (or that a reader cannot tell): review their ok-changed
+SYS_DETECTABLE = {"x2e", "cut"}
+
+
+def sys_ids(lay):
+    """{name: event id} of the four syscall events (and sys_enter_getpid)."""
+    if not hasattr(lay, "_sys_ids"):
+        out = {}
+        for name, off, ln, sec in lay.fmt_texts:
+            if sec is None and (name in SYS_EVENTS or name == "sys_enter_getpid"):
+                m = re.search(rb"\nID: (\d+)", lay.data[off:off + ln])
+                if m:
+                    out[name] = int(m.group(1))
+        lay._sys_ids = out
+    return lay._sys_ids
+
+
+def sys_records(page, ls, ids):
+    """[(q, tl, ln, body offset in page, event name)] of the syscall records."""
+    hdr = 8 + ls
+    byid = {v: k for k, v in ids.items() if k in SYS_EVENTS}
+    out = []
+    for q, tl, ln in records(page, ls):
+        if not (1 <= tl <= 28 or tl == 0):
+            continue
+        body = hdr + q + (8 if tl == 0 else 4)
+        if body + 2 > len(page):
+            continue
+        t = struct.unpack_from("<H", page, body)[0]
+        if t in byid:
+            out.append((q, tl, ln, body, byid[t]))
+    return out
+
+
+def sys_pages(lay):
+    """Indices of the pages with syscall records (uncompressed files only)."""
+    if lay.compressed:
+        return []
+    ids = sys_ids(lay)
+    if len([k for k in ids if k in SYS_EVENTS]) < 4:
+        return []
+    out = []
+    for i, (_, off) in enumerate(lay.pages):
+        if sys_records(lay.data[off:off + lay.page_size], lay.long_size, ids):
+            out.append(i)
+    return out
+
+
+def mutate_sys(buf, lay, c):
+    p = c["p"]
+    ls = lay.long_size
+    hdr = 8 + ls
+    ids = sys_ids(lay)
+    page, put = page_bytes(lay, buf, p["pg"])
+    page = bytearray(page)
+    recs = sys_records(page, ls, ids)
+    if not recs:
+        return None
+    rng = random.Random(p["s"])
+    op = p["op"]
+    enters = [r for r in recs if "enter" in r[4]]
+    exits = [r for r in recs if "exit" in r[4]]
+
+    def pick(lst):
+        return lst[rng.randrange(len(lst))] if lst else None
+    if op in ("fd", "count", "e2x") and not enters or op in ("ret", "x2e") and not exits:
+        return None
+    if op == "fd":
+        r = pick(enters)
+        struct.pack_into("<Q", page, r[3] + 16, rng.choice(
+            [0, 2**31, 2**32 - 1, 2**32, 2**63, 2**64 - 1, 99999, 1]))
+    elif op == "count":
+        r = pick(enters)
+        struct.pack_into("<Q", page, r[3] + 32, rng.choice([0, 1, 2**63, 2**64 - 1, 2**32]))
+    elif op == "ret":
+        r = pick(exits)
+        struct.pack_into("<q", page, r[3] + 16, rng.choice(
+            [-1, -4095, -4096, 0, 2**63 - 1, -2**63, 1 << 40, 1 << 20]))
+    elif op == "nr":
+        r = pick(recs)
+        struct.pack_into("<i", page, r[3] + 8, rng.choice([-1, 9999, 1, 0, 2**31 - 1]))
+    elif op in ("e2x", "x2e", "rw"):
+        r = pick(enters if op == "e2x" else exits if op == "x2e" else recs)
+        name = r[4]
+        if op == "rw":
+            new = name.replace("read", "WRITE").replace("write", "read").replace("WRITE", "write")
+        else:
+            new = name.replace("enter", "EXIT").replace("exit", "enter").replace("EXIT", "exit")
+        struct.pack_into("<H", page, r[3], ids[new])
+    elif op == "drop":
+        r = pick(recs)
+        struct.pack_into("<H", page, r[3], ids.get("sys_enter_getpid", 0xfffe))
+    elif op == "dup":
+        # the record copied over the next record of the same length (its
+        # header, and so its time, kept): an enter or exit given twice
+        allr = records(page, ls)
+        r = pick(recs)
+        nxt = [x for x in allr if x[0] > r[0] and x[2] == r[2] and x[1] == r[1]]
+        if not nxt:
+            return None
+        q2 = nxt[0][0]
+        skip = 8 if r[1] == 0 else 4
+        page[hdr + q2 + skip:hdr + q2 + r[2]] = page[hdr + r[0] + skip:hdr + r[0] + r[2]]
+    elif op == "order":
+        # a syscall record and a later syscall record of the page exchanged
+        # (the time deltas stay where they were): an exit before its enter,
+        # or two calls in the other order
+        if len(recs) < 2:
+            return None
+        i = rng.randrange(len(recs) - 1)
+        a = recs[i]
+        # prefer the same task's next syscall record
+        pid = struct.unpack_from("<i", page, a[3] + 4)[0]
+        same = [x for x in recs[i + 1:] if struct.unpack_from("<i", page, x[3] + 4)[0] == pid]
+        b = same[0] if same else recs[i + 1]
+        qa, qb = hdr + a[0], hdr + b[0]
+        ba, bb = bytearray(page[qa:qa + a[2]]), bytearray(page[qb:qb + b[2]])
+        wa, wb = struct.unpack_from("<I", ba, 0)[0], struct.unpack_from("<I", bb, 0)[0]
+        struct.pack_into("<I", ba, 0, (wa & 0x1f) | (wb & ~0x1f))
+        struct.pack_into("<I", bb, 0, (wb & 0x1f) | (wa & ~0x1f))
+        page[qa:qb + b[2]] = bb + page[qa + a[2]:qb] + ba
+    elif op == "pid":
+        r = pick(recs)
+        others = sorted({struct.unpack_from("<i", page, x[3] + 4)[0] for x in recs})
+        struct.pack_into("<i", page, r[3] + 4, rng.choice([0, -1, 2**31 - 1] + others))
+    elif op == "irq":
+        r = pick(recs)
+        page[r[3] + 2] |= rng.choice([0x08, 0x10, 0x40])
+    elif op == "cut":
+        r = pick(recs)
+        off = lay.pages[p["pg"]][1] + hdr + r[0] + 1 + rng.randrange(r[2] - 1)
+        return bytes(buf[:off])
+    else:
+        raise ValueError(op)
+    return bytes(buf) if put(bytes(page)) else None
+
+
+def gen_sys_cases(kind, src, lay, rng, n):
+    pages = sys_pages(lay)
+    if not pages:
+        return []
+    return [{"kind": kind, "src": src, "cls": "sysc",
+             "p": {"pg": rng.choice(pages), "op": SYS_OPS[k % len(SYS_OPS)],
+                   "s": rng.randrange(1 << 20)}} for k in range(n)]
+
+
+# kind "systext": small-chan.dat as `trace-cmd report -N -t` / `-R -t`
+# text (whole: 22 450 lines), class sysline: one syscall line's number
+# replaced, its event renamed (enter <-> exit, read <-> write), the line
+# dropped or doubled, the event parts of two of one task's syscall lines
+# exchanged (an exit before its enter, times in order), a field dropped,
+# or the line moved to the other CPU.
+
+SYSTEXT_OPS = ["val", "val", "name", "del", "dup", "order", "field", "cpu"]
+SYS_BAD_NUMS = BAD_NUMS + ["0xffffffffffffffff", "0x10000000000000000", "-0x1", "0x", "0xg",
+                           "0x7fffffff", "0x80000000", "-4095"]
+SYS_LINE_RE = re.compile(rb"^\s*(\S.*?)-(\d+)\s+\[(\d+)\]\s+([\d.]+):\s+(sys_(?:enter|exit)_"
+                         rb"(?:read|write)):(.*)$")
+
+
+def mutate_systext(data, c):
+    lines = data.split(b"\n")
+    p = c["p"]
+    rng = random.Random(p["s"])
+    idx = [i for i, ln in enumerate(lines) if SYS_LINE_RE.match(ln)]
+    if not idx:
+        return None
+    i = idx[p["l"] % len(idx)]
+    m = SYS_LINE_RE.match(lines[i])
+    op = p["op"]
+    if op == "val":
+        nums = list(re.finditer(rb"0x[0-9a-f]+|\d+", m.group(6)))
+        if not nums:
+            return None
+        n = rng.choice(nums)
+        body = m.group(6)
+        body = body[:n.start()] + rng.choice(SYS_BAD_NUMS).encode() + body[n.end():]
+        lines[i] = lines[i][:m.start(6)] + body
+    elif op == "name":
+        ev = m.group(5)
+        if rng.random() < 0.5:
+            new = ev.replace(b"enter", b"EXIT").replace(b"exit", b"enter").replace(b"EXIT", b"exit")
+        else:
+            new = ev.replace(b"read", b"WRITE").replace(b"write", b"read").replace(b"WRITE", b"write")
+        lines[i] = lines[i][:m.start(5)] + new + lines[i][m.end(5):]
+    elif op == "del":
+        del lines[i]
+    elif op == "dup":
+        lines.insert(i, lines[i])
+    elif op == "order":
+        pid = m.group(2)
+        later = [j for j in idx if j > i and SYS_LINE_RE.match(lines[j]).group(2) == pid]
+        if not later:
+            return None
+        j = later[0]
+        mj = SYS_LINE_RE.match(lines[j])
+        a, b = lines[i][m.start(5):], lines[j][mj.start(5):]
+        lines[i] = lines[i][:m.start(5)] + b
+        lines[j] = lines[j][:mj.start(5)] + a
+    elif op == "field":
+        body = m.group(6)
+        kvs = list(re.finditer(rb"(\w+)[=:] ?(0x[0-9a-f]+|-?\d+),?", body))
+        if not kvs:
+            body = b""
+        else:
+            k = rng.choice(kvs)
+            body = body[:k.start()] + (b"" if rng.random() < 0.5 else k.group(1) + b"=") + \
+                body[k.end():]
+        lines[i] = lines[i][:m.start(6)] + body
+    elif op == "cpu":
+        cpu = int(m.group(3))
+        lines[i] = lines[i][:m.start(3)] + b"%03d" % (1 - cpu if cpu < 2 else 0) + \
+            lines[i][m.end(3):]
+    else:
+        raise ValueError(op)
+    return b"\n".join(lines)
+
+
+def gen_systext_cases(kind, src, data, rng, n):
+    nsys = sum(1 for ln in data.split(b"\n") if SYS_LINE_RE.match(ln))
+    if not nsys:
+        return []
+    return [{"kind": kind, "src": src, "cls": "sysline",
+             "p": {"l": rng.randrange(nsys), "op": SYSTEXT_OPS[k % len(SYSTEXT_OPS)],
+                   "s": rng.randrange(1 << 30)}} for k in range(n)]
+
+
+# --------------------------------------------- sidecar function_counts ---
+# kind "funcs": small-chan.dat's sidecar with a function_counts section
+# as a capture with a usable function tracer writes it (the nine functions
+# replay compares, 6.10+ names), then: a count of another JSON type or out
+# of range, a name twice, unknown / odd names, the old and new name of a
+# renamed function both, 200 000 names, the section's own keys retyped.
+# Through replay (text: its "Function counts" table), replay --json
+# (relative_errors.RUN.function_counts), whatif and report.
+
+FUNC_NAMES = ["update_curr", "update_load_avg", "update_cfs_group", "reweight_entity",
+              "update_tg_load_avg", "propagate_entity_load_avg",
+              "sched_balance_update_blocked_averages", "sched_balance_newidle", "place_entity"]
+FUNC_OLD = {"sched_balance_update_blocked_averages": "update_blocked_averages",
+            "sched_balance_newidle": "newidle_balance"}
+FUNC_VALUES = {"neg": -1, "neg5": -5, "zero": 0, "i63": 2**63 - 1, "i64": 2**63, "u64": 2**64,
+               "big": 1e308, "frac": 1.5, "negfrac": -0.5, "float": 1000.0, "str": "12",
+               "null": None, "true": True, "list": [], "obj": {}, "negbig": -2**63}
+FUNC_ODD = ["no_such_function", "", "update_curr ", "UPDATE_CURR", "y" * 100000,
+            "\u0000update_curr", "update_curr\n", "\ud800", "update_curr\u00e9", "%s%n"]
+FUNC_OPS = ["val", "val", "val", "dup", "unknown", "renamed", "many", "avail", "del"]
+FUNC_AVAIL = ["str", "one", "null", "false", "nocounts", "countslist", "countsnull",
+              "countsstr", "fclist", "fcnull", "fcint", "countsnested"]
+
+
+def funcs_base(sidecar_bytes):
+    doc = json.loads(sidecar_bytes)
+    doc["function_counts"] = {
+        "available": True, "method": "function tracer in instance",
+        "counts": {n: 1000 * (i + 1) + 7 * i for i, n in enumerate(FUNC_NAMES)}, "symbols": {}}
+    return json.dumps(doc, indent=1).encode()
+
+
+def mutate_funcs(data, c):
+    p = c["p"]
+    op = p["op"]
+    doc = json.loads(data)
+    fc = doc["function_counts"]
+    counts = fc["counts"]
+    k = FUNC_NAMES[p.get("k", 0) % len(FUNC_NAMES)]
+    if op == "val":
+        counts[k] = FUNC_VALUES[p["v"]]
+    elif op == "del":
+        del counts[k]
+    elif op == "unknown":
+        counts[FUNC_ODD[p["v"] % len(FUNC_ODD)]] = 5
+    elif op == "renamed":
+        old = list(FUNC_OLD)[p["k"] % 2]
+        how = p["v"] % 3
+        if how == 0:        # both names, other counts
+            counts[FUNC_OLD[old]] = counts[old] * 3
+        elif how == 1:      # only the old name
+            counts[FUNC_OLD[old]] = counts.pop(old)
+        else:               # both, the old one unmeasured
+            counts[FUNC_OLD[old]] = None
+    elif op == "many":
+        for i in range(200000):
+            counts[f"f{i}"] = i
+    elif op == "avail":
+        how = FUNC_AVAIL[p["v"] % len(FUNC_AVAIL)]
+        if how == "str":
+            fc["available"] = "true"
+        elif how == "one":
+            fc["available"] = 1
+        elif how == "null":
+            fc["available"] = None
+        elif how == "false":
+            fc["available"] = False
+        elif how == "nocounts":
+            del fc["counts"]
+        elif how == "countslist":
+            fc["counts"] = list(counts.values())
+        elif how == "countsnull":
+            fc["counts"] = None
+        elif how == "countsstr":
+            fc["counts"] = "update_curr=5"
+        elif how == "fclist":
+            doc["function_counts"] = [fc]
+        elif how == "fcnull":
+            doc["function_counts"] = None
+        elif how == "fcint":
+            doc["function_counts"] = 1
+        else:
+            fc["counts"] = {"update_curr": {"count": 5}}
+    elif op == "dup":
+        # the name twice, as text: json.dumps cannot write it
+        txt = json.dumps(doc, indent=1)
+        key = json.dumps(k) + ": "
+        at = txt.index(key)
+        v2 = [0, 1, 999999999, -1][p["v"] % 4]
+        return (txt[:at] + key + str(v2) + ",\n  " + txt[at:]).encode()
+    else:
+        raise ValueError(op)
+    return json.dumps(doc, indent=1).encode()
+
+
+def gen_funcs_cases(kind, src, rng, n):
+    out = []
+    for i in range(n):
+        op = FUNC_OPS[i % len(FUNC_OPS)]
+        p = {"op": op, "k": rng.randrange(len(FUNC_NAMES))}
+        if op == "val":
+            p["v"] = rng.choice(sorted(FUNC_VALUES))
+        elif op != "del":
+            p["v"] = rng.randrange(1 << 16)
+        out.append({"kind": kind, "src": src, "cls": op, "p": p})
+    return out
+
+
+# ------------------------------------------- options of the new surfaces ---
+# class "combo" of kind "options": one to four of these options (valid and
+# invalid values) on replay / whatif / validate, on a trace with syscall
+# events (small-chan) and one without (small-pipe).
+
+COMBO_OPTS = {
+    "--resched-at": ["cost", "syscall-exit", "syscall", "", "COST", "syscall-exit,cost",
+                     "syscall-exit "],
+    "--early-wakes": ["sample", "nosample", "nocost", "sleep", "", "x"],
+    "--channels": ["auto", "off", "strict", "", "on", "strict,auto"],
+    "--channel-races": None,
+    "--channel-wakes": None,
+    "--oneway-no-wait": None,
+    "--handoff": ["preempt", "skip", "yield", "sleep", "writeon", "writeon-pre", "", "write"],
+    "--balance-attach": ["trace-order", "kernel-order", "", "kernel"],
+    "--sched-feature": ["PLACE_LAG", "NO_PLACE_LAG", "NO_RUN_TO_PARITY", "START_DEBIT",
+                        "NO_START_DEBIT", "NO_", "", "NO_NO_PLACE_LAG", "place_lag",
+                        "x" * 5000, "NO_PLACE_LAG,NO_WAKEUP_PREEMPTION", "NI_RANDOM",
+                        "NO_NI_RANDOM", "NEXT_BUDDY", "HRTICK"],
+    "--profile": ["auto", "6.1", "6.5", "6.12", "6.18", "6.19", ""],
+    "--placement": ["model", "trace"],
+    "--stop-at-end": None,
+    "--no-costs": None,
+    "--preempt-costs": ["strict", "all", "", "none"],
+}
+COMBO_CMD = {
+    "replay": {"--variant": ["vlag-vprot-union", "base", "aaron-skip", "vlag-vprot-union,base",
+                             "", "VLAG-VPROT-UNION"],
+               "--all-variants": None, "--json": None, "--settings": None},
+    "whatif": {"--variant": ["vlag-vprot-union", "base", "aaron-skip", ""],
+               "--all-variants": None, "--json": None,
+               "--machine": ["one-socket", "two-socket", "TWO-SOCKET", "two-socket.json", "",
+                             ".", "/", "/dev/null", "./", "one-socket,two-socket", "x" * 300,
+                             "-", "one-socket "],
+               "--seeds": ["1", "2", "0", "-1"]},
+    "validate": {"--variant": ["vlag-vprot-union", "vlag-vprot-union,base", "base,base", ",",
+                               "", "nosuch", "vlag-vprot-union,", "a" * 1000,
+                               ",".join(["base"] * 100), "base,aaron-skip,vlag-vprot-union",
+                               "VLAG-VPROT-UNION"],
+                 "--json": None, "--markdown": None, "--suggest": None},
+}
+
+
+# variants file "feat" (source: FEAT_VARIANTS): two variants with
+# sched_features, run under --profile auto (the trace's 6.18) and 6.1; class
+# "feat" puts one odd toggle into a list (a feature of another kernel,
+# NO_ alone, lower case, a 5000-byte name, a comma list, a newline) or
+# makes the list long / self-contradicting.
+FEAT_VARIANTS = {"variants": [
+    {"name": "json-no-parity", "description": "RUN_TO_PARITY and PLACE_LAG off",
+     "sched_features": ["NO_RUN_TO_PARITY", "NO_PLACE_LAG"]},
+    {"name": "json-wakeup-preempt", "description": "WAKEUP_PREEMPTION on, as it is",
+     "flags": ["SKIP_CG_DEQUEUE_ENTITY"], "sched_features": ["WAKEUP_PREEMPTION"]}]}
+FEAT_ODD = ["NO_START_DEBIT", "START_DEBIT", "NO_", "", "no_place_lag", "NO_NO_PLACE_LAG",
+            "x" * 5000, "PLACE_LAG\n", "NO_PLACE_LAG ", "HRTICK", "\u00e9", "NO_PLACE_LAG,NO_RUN_TO_PARITY",
+            "NEXT_BUDDY", "NI_RANDOM", "NO_NI_RANDOM", "LAST_BUDDY", "GENTLE_FAIR_SLEEPERS"]
+FEAT_LISTS = ["long", "contra", "empty", "null", "str", "nested"]
+
+
+def mutate_feat(data, c):
+    p = c["p"]
+    doc = json.loads(data)
+    v = doc["variants"][p["w"] % 2]
+    if p["op"] == "odd":
+        feats = v["sched_features"]
+        feats[p["i"] % len(feats)] = FEAT_ODD[p["v"] % len(FEAT_ODD)]
+    else:
+        how = FEAT_LISTS[p["v"] % len(FEAT_LISTS)]
+        v["sched_features"] = {"long": ["NO_PLACE_LAG", "PLACE_LAG"] * 5000,
+                               "contra": ["PLACE_LAG", "NO_PLACE_LAG", "PLACE_LAG"],
+                               "empty": [], "null": None, "str": "NO_PLACE_LAG",
+                               "nested": [["NO_PLACE_LAG"]]}[how]
+    return json.dumps(doc, indent=1).encode()
+
+
+def gen_feat_cases(kind, src, rng, n):
+    out = []
+    for i in range(n):
+        op = "odd" if i % 3 else "list"
+        out.append({"kind": kind, "src": src, "cls": "feat",
+                    "p": {"op": op, "w": rng.randrange(2), "i": rng.randrange(2),
+                          "v": rng.randrange(1 << 16)}})
+    return out
+
+
+def gen_combo_cases(rng, n):
+    out = []
+    for _ in range(n):
+        cmd = rng.choice(sorted(COMBO_CMD))
+        table = dict(COMBO_OPTS)
+        table.update(COMBO_CMD[cmd])
+        names = sorted(table)
+        if cmd == "validate" and rng.random() < 0.5:
+            names = ["--variant"] + names
+        k = 1 + rng.randrange(4)
+        opts = []
+        for o in rng.sample(names, k):
+            if table[o] is None:
+                opts.append(o)
+            else:
+                vi = rng.randrange(len(table[o]))
+                opts.append(f"{o}#{vi}")
+        trace = rng.choice(["small-chan", "small-chan", "small-pipe"])
+        out.append({"kind": "options", "src": cmd, "cls": "combo",
+                    "p": {"t": trace, "o": "+".join(opts)}})
+    return out
+
+
+def combo_argv(c, slot, inp):
+    cmd = c["src"]
+    table = dict(COMBO_OPTS)
+    table.update(COMBO_CMD[cmd])
+    argv = [cmd]
+    for o in c["p"]["o"].split("+"):
+        name, _, vi = o.partition("#")
+        argv.append(name)
+        if vi:
+            argv.append(table[name][int(vi)])
+    trace = c["p"]["t"]
+    if cmd == "validate":
+        argv += ["--dir", os.path.join(slot, "vdir2" if trace == "small-chan" else "vdir"),
+                 "--seeds", "1"]
+    else:
+        argv.append(inp.chan if trace == "small-chan" else
+                    inp.src[("v7zstd", "small-pipe")])
+    return argv
+
+
 # ----------------------------------------------------------------- inputs --
 
 
@@ -1128,6 +1609,27 @@ class Inputs:
         th = os.path.join(traces, "thresholds.json")
         if os.path.exists(th):
             self.src[("thresh", "thresholds")] = th
+        # syscall events (small-chan.dat: v6, uncompressed) and a sidecar
+        # with function counts: kinds sysc and funcs, and the option combos
+        chan = os.path.join(traces, "small-chan.dat")
+        self.chan = chan if os.path.exists(chan) else None
+        if self.chan:
+            self.src[("sysc", "small-chan")] = chan
+            if have_tc:
+                for kind, flag in (("text", "-N"), ("raw", "-R")):
+                    out = os.path.join(work, f"small-chan-{kind}.txt")
+                    self.src[("systext", f"small-chan-{kind}")] = out
+                    self.make[("systext", f"small-chan-{kind}")] = \
+                        lambda out=out, flag=flag: report_text(chan, out, flag, None)
+            out = os.path.join(work, "feat.json")
+            self.src[("variants", "feat")] = out
+            self.make[("variants", "feat")] = lambda out=out: \
+                write_new(out, json.dumps(FEAT_VARIANTS, indent=1).encode())
+            if os.path.exists(chan + ".json"):
+                out = os.path.join(work, "small-chan-funcs.dat.json")
+                self.src[("funcs", "small-chan")] = out
+                self.make[("funcs", "small-chan")] = lambda out=out, sc=chan + ".json": \
+                    write_new(out, funcs_base(open(sc, "rb").read()))
         self.layouts = {}
         self.data = {}
         self.machine_json = None
@@ -1163,13 +1665,14 @@ def convert(trace, out, args):
     os.rename(out + ".tmp", out)
 
 
-def report_text(trace, out, flag):
+def report_text(trace, out, flag, lines=3000):
     """`trace-cmd report FLAG -t`: the header and the first 3000 records
-    (the same grammar as the whole, 10x faster to read)."""
+    (the same grammar as the whole, 10x faster to read); lines None: all."""
     txt = subprocess.run(["trace-cmd", "report", flag, "-t", "-i", trace],
                          capture_output=True, check=True).stdout
     with open(out + ".tmp", "wb") as fh:
-        fh.write(b"\n".join(txt.split(b"\n")[:3001]) + b"\n")
+        fh.write(b"\n".join(txt.split(b"\n")[:lines + 1 if lines else None]).rstrip(b"\n") +
+                 b"\n")
     os.rename(out + ".tmp", out)
 
 
@@ -1177,6 +1680,9 @@ def report_text(trace, out, flag):
 SMOKE_SOURCES = {("v7zstd", "small-pipe"), ("v7none", "small-pipe"), ("v6", "small-hackbench"),
                  ("text", "small-hackbench-text"), ("sidecar", "hog-timer"), ("cgmap", "map"),
                  ("variants", "good"), ("thresh", "thresholds")}
+
+
+SMOKE_NEW_SOURCES = {("sysc", "small-chan"), ("funcs", "small-chan"), ("variants", "feat")}
 
 
 def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
@@ -1188,7 +1694,16 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
         if sources and (kind, name) not in sources:
             continue
         r = random.Random(f"{seed}/{kind}/{name}")
-        if kind in ("v7zstd", "v7none", "v6"):
+        if kind == "sysc":
+            cases += gen_sys_cases(kind, name, inp.layout(kind, name), r, n)
+        elif kind == "funcs":
+            cases += gen_funcs_cases(kind, name, r, n // 2)
+        elif kind == "systext":
+            cases += gen_systext_cases(kind, name, inp.data_of(kind, name), r, n // 2)
+        elif kind == "variants" and name == "feat":
+            cases += gen_json_cases(kind, name, inp.data_of(kind, name), r, n // 4)
+            cases += gen_feat_cases(kind, name, r, n // 4)
+        elif kind in ("v7zstd", "v7none", "v6"):
             # the big capture: fewer cases (each replay costs ~10x a fixture's)
             k = n // 3 if name == "hog-timer" else n
             cases += gen_binary_cases(kind, name, inp.layout(kind, name), r, k)
@@ -1212,6 +1727,10 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
     if classes:
         cases = [c for c in cases if c["cls"] in classes]
     rng.shuffle(cases)
+    if (not kinds or "options" in kinds) and inp.chan:
+        # after the shuffle: the other cases' order stays that of before
+        combo = gen_combo_cases(random.Random(f"{seed}/combo"), n // 2)
+        cases += [c for c in combo if not classes or c["cls"] in classes]
     return cases
 
 
@@ -1240,11 +1759,37 @@ def commands_for_all(c, path, inp, slot):
         if kind != "text" and c["cls"] in ("trunc", "page", "payload", "chunk", "cpuid"):
             cmds.append(("report-ltc", ["report", "--reader", "libtracecmd", path], path))
         return cmds
+    if kind == "sysc":
+        return [("report", ["report", path], path), ("replay", ["replay", path], path),
+                ("replay-sysexit", ["replay", "--resched-at", "syscall-exit", "--json", path],
+                 path),
+                ("replay-chan", ["replay", "--channels", "strict", "--channel-races", path], path),
+                ("whatif", ["whatif", "--channels", "auto", "--resched-at", "syscall-exit",
+                            "--variant", "vlag-vprot-union", path], path)]
+    if kind == "systext":
+        return [("report", ["report", path], path), ("replay", ["replay", path], path),
+                ("replay-sysexit", ["replay", "--resched-at", "syscall-exit", path], path),
+                ("replay-chan", ["replay", "--channels", "strict", "--channel-races", path],
+                 path)]
+    if kind == "funcs":
+        trace = os.path.join(slot, "fc", "small-chan.dat")
+        return [("replay", ["replay", trace], path),
+                ("replay-json", ["replay", "--json", "--variant", "vlag-vprot-union", trace],
+                 path),
+                ("whatif", ["whatif", "--variant", "aaron-skip", trace], path),
+                ("report", ["report", trace], path)]
     if kind == "sidecar":
         trace = os.path.join(slot, "sc", "hog-timer.dat")
         return [("report", ["report", "--by", "cgroup", trace], path),
                 ("replay", ["replay", trace], path),
                 ("whatif", ["whatif", "--all-variants", trace], path)]
+    if kind == "variants" and c["src"] == "feat":
+        return [("replay", ["replay", "--variants-file", path, "--all-variants", "--profile",
+                            "auto", inp.chan], path),
+                ("whatif", ["whatif", "--variants-file", path, "--profile", "auto", inp.chan],
+                 path),
+                ("replay-6.1", ["replay", "--variants-file", path, "--variant",
+                                "json-wakeup-preempt", "--profile", "6.1", fix], path)]
     if kind == "variants":
         return [("replay", ["replay", "--variants-file", path, "--all-variants", fix], path),
                 ("whatif", ["whatif", "--variants-file", path, fix], path)]
@@ -1257,6 +1802,8 @@ def commands_for_all(c, path, inp, slot):
         return [("replay", ["replay", "--cgroup-map", path, fix], path),
                 ("whatif", ["whatif", "--cgroup-map", path, "--variant", "aaron-skip", fix],
                  path)]
+    if kind == "options" and c["cls"] == "combo":
+        return [(c["src"], combo_argv(c, slot, inp), None)]
     if kind == "options":
         cmd = c["src"]
         o = c["p"]["o"]
@@ -1275,10 +1822,14 @@ def input_path(c, slot, inp):
     if kind in ("v7zstd", "v7none", "v6"):
         return os.path.join(slot, inp.slot_name.get((kind, name),
                                                     os.path.basename(inp.src[(kind, name)])))
-    if kind == "text":
+    if kind in ("text", "systext"):
         return os.path.join(slot, name + ".txt")
     if kind == "sidecar":
         return os.path.join(slot, "sc", "hog-timer.dat.json")
+    if kind == "sysc":
+        return os.path.join(slot, "small-chan.dat")
+    if kind == "funcs":
+        return os.path.join(slot, "fc", "small-chan.dat.json")
     if kind in ("variants", "thresh", "machine"):
         return os.path.join(slot, f"{name}.json")
     if kind == "cgmap":
@@ -1303,6 +1854,14 @@ def make_input(c, inp):
         return mutate_binary(data, inp.layout(kind, name), c)
     if kind in ("text", "cgmap"):
         return mutate_text(data, c)
+    if kind == "sysc":
+        return mutate_sys(bytearray(data), inp.layout(kind, name), c)
+    if kind == "funcs":
+        return mutate_funcs(data, c)
+    if kind == "systext":
+        return mutate_systext(data, c)
+    if c["cls"] == "feat":
+        return mutate_feat(data, c)
     return mutate_json(data, c)
 
 
@@ -1320,6 +1879,20 @@ def prepare_slot(slot, inp):
     th = inp.src.get(("thresh", "thresholds"))
     if th and not os.path.lexists(os.path.join(vdir, "thresholds.json")):
         os.symlink(os.path.abspath(th), os.path.join(vdir, "thresholds.json"))
+    if inp.chan:
+        # the syscall trace: its sidecar beside the sysc kind's copy, a link
+        # beside the funcs kind's sidecar, a validate dir of its own
+        os.makedirs(os.path.join(slot, "fc"), exist_ok=True)
+        vdir2 = os.path.join(slot, "vdir2")
+        os.makedirs(vdir2, exist_ok=True)
+        for d, name, target in ((slot, "small-chan.dat.json", inp.chan + ".json"),
+                                (os.path.join(slot, "fc"), "small-chan.dat", inp.chan),
+                                (vdir2, "small-chan.dat", inp.chan),
+                                (vdir2, "small-chan.dat.json", inp.chan + ".json"),
+                                (vdir2, "thresholds.json", th)):
+            if target and os.path.exists(target) and \
+                    not os.path.lexists(os.path.join(d, name)):
+                os.symlink(os.path.abspath(target), os.path.join(d, name))
 
 
 # Third-party leaks not counted (libtracecmd's own, libtraceevent's on broken
@@ -1388,7 +1961,10 @@ def classify(c, label, rc, out, err, base, named):
             return "ok-changed"
         return "BUG-silent"
     # non-zero exit
-    if label == "validate" and rc == 1 and out.strip() and not lines:
+    if rc not in (1, 2):
+        return "BUG-exitcode"
+    if label == "validate" and rc == 1 and out.strip() and \
+            all(b"warning" in ln for ln in lines):
         return "ok"     # thresholds exceeded: a result, not an error
     if lines and all(LOST_RE.search(ln) or b"warning" in ln for ln in lines) and \
             LOST_RE.search(lines[-1]):
@@ -1585,8 +2161,14 @@ def main():
         cases = gen_cases(inp, a.seed, a.cases, kinds, classes,
                           SMOKE_SOURCES if a.mode == "smoke" else None)
     if a.mode == "smoke":
-        # about 200: every kind and class represented, deterministic
-        cases = smoke_subset(cases, 200)
+        # about 200: every kind and class represented, deterministic; then
+        # 16 of the new surfaces' (syscall records, function counts, a
+        # variants file's sched_features, option combos: fast runs on
+        # small-chan), drawn apart so that the first 200 stay the same
+        new = [c for c in gen_cases(inp, a.seed, a.cases, kinds, classes, SMOKE_NEW_SOURCES)
+               if c["kind"] in ("sysc", "funcs") or c["src"] == "feat" or c["cls"] == "combo"]
+        cases = smoke_subset([c for c in cases if c["cls"] != "combo"], 200) + \
+            smoke_subset(new, 16)
     if a.mode == "list":
         for c in cases:
             print(case_id(c))
