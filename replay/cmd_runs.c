@@ -297,7 +297,8 @@ static int set_resched_at(struct run_opts *o, const char *arg)
 static int set_standin_skip(struct run_opts *o, const char *arg)
 {
 	if (replay_standin_skip_parse(arg, &o->rc.standin_skip) < 0)
-		return bad(o, "--standin-skip takes keep, drop, local, drop-local, drop-own or block-preempt", arg);
+		return bad(o, "--standin-skip takes keep, drop, local, drop-local, drop-own, "
+			   "block-preempt or block-charge", arg);
 	return 0;
 }
 
@@ -454,7 +455,8 @@ static const struct run_opt run_opt_table[] = {
 	  "kernel: its further wakes in the call come first, a block before\n"
 	  "it wins (syscall-exit; experimental, measured, not adopted:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
-	{ "standin-skip", "keep|drop|local|drop-local|drop-own|block-preempt", RUN_OPTS_MODEL, set_standin_skip, .help =
+	{ "standin-skip", "keep|drop|local|drop-local|drop-own|block-preempt|block-charge",
+	  RUN_OPTS_MODEL, set_standin_skip, .help =
 	  "an early wake's stand-in wakeup that preempts the task the\n"
 	  "block's pick switched in: its clock skip and preemption as any\n"
 	  "wakeup's (keep, the default); a block of that task before the\n"
@@ -463,8 +465,8 @@ static const struct run_opt run_opt_table[] = {
 	  "the return to user space on its own CPU (local); both\n"
 	  "(drop-local); drop only where the task preempted is the one\n"
 	  "the block switched in (drop-own); a block reached before the\n"
-	  "preemption lands is preempted there first (block-preempt;\n"
-	  "experimental, measured, not adopted:\n"
+	  "preemption lands is preempted there first (block-preempt), and\n"
+	  "charged its run there (block-charge; experimental, measured, not adopted:\n"
 	  "docs/replay.md, \"Early wakes\")" },
 	{ "balance-attach", "trace-order|kernel-order", RUN_OPTS_MODEL, set_balance_attach, .help =
 	  "placement trace: a traced\n"
@@ -601,7 +603,7 @@ void run_opts_help(FILE *f, unsigned int groups)
 	for (size_t i = 0; i < NR_RUN_OPTS; i++) {
 		const struct run_opt *d = &run_opt_table[i];
 		const char *h = d->help;
-		char left[96];     /* the longest: --standin-skip and its values */
+		char left[112];    /* the longest: --standin-skip and its values */
 		int w;
 
 		if (!(d->groups & groups) || !h)

@@ -1877,7 +1877,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
 				MODEL_PREV_SLEEP;
 
-			if (s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_PREEMPT &&
+			if ((s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_PREEMPT ||
+			     s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE) &&
 			    s->cpus[cpu].skip_standin && s->cpus[cpu].resched_at != UINT64_MAX &&
 			    model_need_resched(s->m, cpu)) {
 				/*
@@ -1887,8 +1888,14 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				 * return to user space, before the system call
 				 * it blocks in: preempted here (on the skipped
 				 * clock), it blocks when it next runs.
+				 * block-charge: its work so far is what the
+				 * kernel's task ran after that preemption, up
+				 * to this block: charged here (the clock
+				 * updated), not to the wakee.
 				 */
 				s->notes[SIM_NOTE_STANDIN_BLOCK_PREEMPT]++;
+				if (s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE)
+					model_clock_skip_cancel(s->m, cpu);
 				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 			}
 			if (op->aux & WL_BLOCK_CHANNEL) {

@@ -189,7 +189,11 @@ enum replay_resched_at {
  *               over) is preempted there first, on the skipped clock (the
  *               kernel's would have landed at its return to user space,
  *               before that system call), and blocks when it next runs:
- *               the wakee switches in when it did under KEEP.
+ *               the wakee switches in when it did under KEEP;
+ *   BLOCK_CHARGE  BLOCK_PREEMPT, with the clock updated at that preemption:
+ *               the task's run up to the block is charged to it (the work
+ *               the kernel's task did after its preemption, up to its
+ *               block), not to the wakee.
  */
 enum replay_standin_skip {
 	REPLAY_STANDIN_SKIP_KEEP = 0,
@@ -198,6 +202,7 @@ enum replay_standin_skip {
 	REPLAY_STANDIN_SKIP_DROP_LOCAL,
 	REPLAY_STANDIN_SKIP_DROP_OWN,
 	REPLAY_STANDIN_SKIP_BLOCK_PREEMPT,
+	REPLAY_STANDIN_SKIP_BLOCK_CHARGE,
 };
 
 enum replay_balance_attach {
@@ -400,7 +405,7 @@ int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out);
 /* --resched-at: "cost" / "syscall-exit" (replay_config.resched_at); -1 else. */
 int replay_resched_at_parse(const char *name, enum replay_resched_at *out);
 /* --standin-skip: "keep" / "drop" / "local" / "drop-local" / "drop-own" /
- * "block-preempt"; -1 else. */
+ * "block-preempt" / "block-charge"; -1 else. */
 int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out);
 /* "trace-order", "kernel-order" -> *out; -1 (out unchanged) for anything else. */
 int replay_balance_attach_parse(const char *name, enum replay_balance_attach *out);

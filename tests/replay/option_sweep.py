@@ -81,6 +81,7 @@ SINGLE = [
     ("standin-skip=drop-own", ["--standin-skip", "drop-own"]),
     ("standin-skip=keep", ["--standin-skip", "keep"]),
     ("standin-skip=block-preempt", ["--standin-skip", "block-preempt"]),
+    ("standin-skip=block-charge", ["--standin-skip", "block-charge"]),
     ("idle-residency=on", ["--idle-residency", "on"]),
     ("waker-costs=placed", ["--waker-costs", "placed"]),
     ("waker-costs=follow", ["--waker-costs", "follow"]),

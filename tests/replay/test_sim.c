@@ -2185,7 +2185,8 @@ static void test_early_wakes(void)
  * after 60 and blocks on a clock of its own (one sched_stat_runtime more).
  * drop-local: as local, the skip taken by the preemption.  drop-own: as
  * keep (61 is not the task 60's block switched in: that is CPU 2's idle).
- * block-preempt: 61 is preempted at its block instead, and blocks after 60.
+ * block-preempt: 61 is preempted at its block instead, and blocks after 60;
+ * block-charge: the same, 61 charged its run at that preemption.
  */
 static size_t standin_skip_events(struct trace_event *ev)
 {
@@ -2258,12 +2259,12 @@ static void test_standin_skip(void)
 {
 	struct trace_event ev[512];
 	struct wl_workload *wl = build(ev, standin_skip_events(ev));
-	uint64_t sw[6] = { 0 }, st[6] = { 0 }, dropped[6] = { 0 }, local[6] = { 0 }, bp[6] = { 0 };
+	uint64_t sw[7] = { 0 }, st[7] = { 0 }, dropped[7] = { 0 }, local[7] = { 0 }, bp[7] = { 0 };
 
 	CHECK(wl != NULL);
 	if (!wl)
 		return;
-	for (int mode = REPLAY_STANDIN_SKIP_KEEP; mode <= REPLAY_STANDIN_SKIP_BLOCK_PREEMPT; mode++) {
+	for (int mode = REPLAY_STANDIN_SKIP_KEEP; mode <= REPLAY_STANDIN_SKIP_BLOCK_CHARGE; mode++) {
 		struct replay_config rc;
 		struct sr_error err = { 0 };
 		struct replay_result *r;
@@ -2309,6 +2310,10 @@ static void test_standin_skip(void)
 	CHECK_EQ(bp[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT], 4);
 	CHECK_EQ(sw[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT], sw[REPLAY_STANDIN_SKIP_KEEP] + 4);
 	CHECK_EQ(st[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT], st[REPLAY_STANDIN_SKIP_KEEP]);
+	/* block-charge: the same switches, and that preemption charges 61's run */
+	CHECK_EQ(bp[REPLAY_STANDIN_SKIP_BLOCK_CHARGE], 4);
+	CHECK_EQ(sw[REPLAY_STANDIN_SKIP_BLOCK_CHARGE], sw[REPLAY_STANDIN_SKIP_KEEP] + 4);
+	CHECK_EQ(st[REPLAY_STANDIN_SKIP_BLOCK_CHARGE], st[REPLAY_STANDIN_SKIP_KEEP] + 4);
 	wl_free(wl);
 }
 
