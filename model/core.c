@@ -916,6 +916,24 @@ bool model_need_resched(const struct model *m, int cpu)
 	return m->rqs[cpu].need_resched;
 }
 
+bool model_clock_skip_pending(const struct model *m, int cpu)
+{
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return false;
+	return m->rqs[cpu].clock_skip_req;
+}
+
+bool model_clock_skip_cancel(struct model *m, int cpu)
+{
+	bool was;
+
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return false;
+	was = m->rqs[cpu].clock_skip_req;
+	m->rqs[cpu].clock_skip_req = false;
+	return was;
+}
+
 struct model_task *model_curr(const struct model *m, int cpu)
 {
 	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)

@@ -299,6 +299,14 @@ static int set_resched_at(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_standin_skip(struct run_opts *o, const char *arg)
+{
+	if (replay_standin_skip_parse(arg, &o->rc.standin_skip) < 0)
+		return bad(o, "--standin-skip takes keep, drop, local, drop-local, drop-own, "
+			   "block-preempt or block-charge", arg);
+	return 0;
+}
+
 static int set_balance_attach(struct run_opts *o, const char *arg)
 {
 	if (replay_balance_attach_parse(arg, &o->rc.balance_attach) < 0)
@@ -459,6 +467,19 @@ static const struct run_opt run_opt_table[] = {
 	  "preemption cost (nocost), or comes after the sleep the trace\n"
 	  "shows for that block, not at once (sleep); measured, not\n"
 	  "adopted (docs/replay.md, \"Early wakes\")" },
+	{ "standin-skip", "keep|drop|local|drop-local|drop-own|block-preempt|block-charge",
+	  RUN_OPTS_MODEL, set_standin_skip, .help =
+	  "an early wake's stand-in wakeup that preempts the task the\n"
+	  "block's pick switched in: its clock skip and preemption as any\n"
+	  "wakeup's (keep, the default); a block of that task before the\n"
+	  "preemption lands does not keep the skip, its dequeue charges its\n"
+	  "run (drop); the preemption lands after the local path's cost,\n"
+	  "the return to user space on its own CPU (local); both\n"
+	  "(drop-local); drop only where the task preempted is the one\n"
+	  "the block switched in (drop-own); a block reached before the\n"
+	  "preemption lands is preempted there first (block-preempt), and\n"
+	  "charged its run there (block-charge; experimental, measured, not adopted:\n"
+	  "docs/replay.md, \"Early wakes\")" },
 	{ "channels", "auto|off|strict", RUN_OPTS_MODEL, set_channels, .help =
 	  "pipes and sockets from the syscall events, where the\n"
 	  "trace has them (auto: a traced sleep in a read or write is slept\n"
@@ -595,36 +616,57 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 	return r < 0 ? r : 1;
 }
 
+/*
+ * One option: its synopsis in a column of 20, the text re-flowed at column 22 up to 79
+ * (a line break in the table's text is a space here); a synopsis of 20 or more has the
+ * text start on the next line.
+ */
+static void run_opt_print(FILE *f, const struct run_opt *d)
+{
+	const char *h = d->help;
+	char left[112];    /* the longest: --standin-skip and its values */
+	int col;
+
+	if (d->synopsis)
+		snprintf(left, sizeof(left), "%s", d->synopsis);
+	else
+		snprintf(left, sizeof(left), "--%s%s%s", d->name, d->arg ? " " : "",
+			 d->arg ? d->arg : "");
+	if (strlen(left) < 20)
+		col = fprintf(f, "  %-20s", left);
+	else
+		col = fprintf(f, "  %s\n%22s", left, "") - (int)strlen(left) - 3;
+	for (bool first = true; *h; first = false) {
+		size_t len;
+
+		while (*h == ' ' || *h == '\n')
+			h++;
+		len = strcspn(h, " \n");
+		if (!len)
+			break;
+		if (!first && col + 1 + (int)len > 79) {
+			col = fprintf(f, "\n%22s", "") - 1;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		col += fprintf(f, "%.*s", (int)len, h);
+		h += len;
+	}
+	fputc('\n', f);
+}
+
 void run_opts_help(FILE *f, unsigned int groups)
 {
 	for (size_t i = 0; i < NR_RUN_OPTS; i++) {
 		const struct run_opt *d = &run_opt_table[i];
-		const char *h = d->help;
-		char left[64];
-		int w;
 
 		if (!(d->groups & groups))
 			continue;
 		if (d->heading)
 			fprintf(f, "%s\n", d->heading);
-		if (!h)
-			continue;
-		if (d->synopsis)
-			w = snprintf(left, sizeof(left), "%s", d->synopsis);
-		else
-			w = snprintf(left, sizeof(left), "--%s%s%s", d->name, d->arg ? " " : "",
-				     d->arg ? d->arg : "");
-		/* the text in a column of its own; a longer name puts it after two spaces */
-		fprintf(f, "  %-*s", w < 20 ? 20 : w + 2, left);
-		for (;;) {
-			size_t len = strcspn(h, "\n");
-
-			fprintf(f, "%.*s\n", (int)len, h);
-			if (!h[len])
-				break;
-			h += len + 1;
-			fprintf(f, "%22s", "");
-		}
+		if (d->help)
+			run_opt_print(f, d);
 	}
 }
 

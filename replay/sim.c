@@ -487,6 +487,18 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 		path = WL_PATH_PREEMPT_LOCAL;
 	else
 		path = WL_PATH_PREEMPT_REMOTE;
+	if (path == WL_PATH_PREEMPT_REMOTE && s->in_standin &&
+	    (s->cfg.standin_skip == REPLAY_STANDIN_SKIP_LOCAL ||
+	     s->cfg.standin_skip == REPLAY_STANDIN_SKIP_DROP_LOCAL)) {
+		/*
+		 * --standin-skip local: a stand-in's preemption lands at the
+		 * preempted task's return to user space on its own CPU (the
+		 * trace's waker ran elsewhere, but this wakeup stands for the
+		 * block's own, no IPI to wait for): the local path's cost.
+		 */
+		path = WL_PATH_PREEMPT_LOCAL;
+		s->notes[SIM_NOTE_STANDIN_LOCAL]++;
+	}
 	at = now + (no_cost ? 0 : cost(s, path, ctx, cpu, task, seq, now));
 	if (path == WL_PATH_PREEMPT_LOCAL && ctx == CALIB_CTX_TASK) {
 		struct sim_cpu *c = &s->cpus[cpu];
@@ -617,9 +629,27 @@ static int apply_pending_migration(struct sim *s, uint32_t ti, uint64_t now)
 static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_prev how,
 					     uint64_t now)
 {
+	struct sim_cpu *c = &s->cpus[cpu];
+
 	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.idle_pull)
 		model_set_newidle_moves(s->m, !wl_cpu_idle_at(s->wl, cpu, now,
 							       &s->idle_cursor[cpu % 64]));
+	/*
+	 * --standin-skip drop: the task blocks (or exits) with a clock skip
+	 * pending that only an early wake's stand-in wakeup asked for.  On the
+	 * preempt=none capture kernel that preemption would have landed at
+	 * its return to user space, before it could block in a later system
+	 * call, and that __schedule() would have taken the skip: this one
+	 * updates the clock (update_rq_clock()), its dequeue charges its run.
+	 */
+	if (c->skip_standin && how != MODEL_PREV_RUNNABLE && c->curr >= 0 &&
+	    (s->cfg.standin_skip == REPLAY_STANDIN_SKIP_DROP ||
+	     s->cfg.standin_skip == REPLAY_STANDIN_SKIP_DROP_LOCAL ||
+	     (s->cfg.standin_skip == REPLAY_STANDIN_SKIP_DROP_OWN &&
+	      c->skip_standin == SIM_SKIP_STANDIN_OWN)) &&
+	    model_clock_skip_cancel(s->m, cpu))
+		s->notes[SIM_NOTE_STANDIN_SKIP_DROPPED]++;
+	c->skip_standin = 0;         /* this __schedule() takes any request */
 	return model_schedule(s->m, cpu, how, now);
 }
 
@@ -860,7 +890,8 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	struct sim_task *t = &s->tasks[ti];
 	struct model_task_info before, after;
 	int cpu;
-	bool was_idle, idle_curr;
+	bool was_idle, idle_curr, nr_before[2];
+	int block_cpu = t->cpu;      /* a stand-in's: where its task has just blocked */
 
 	if (w)
 		dump_wake_op(s, "wake", wcpu, now, ti, w);
@@ -886,6 +917,9 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		s->notes[SIM_NOTE_DELAYED_MOVED]++;
 	was_idle = cpu_idle(&s->cpus[cpu]);
 	idle_curr = !cpu_busy(&s->cpus[cpu]);
+	/* need_resched before, on each CPU the wakeup can land on (--standin-skip) */
+	nr_before[0] = model_need_resched(s->m, cpu);
+	nr_before[1] = model_need_resched(s->m, before.cpu);
 	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags, now) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
 		s->in_lost_wake = false;
@@ -899,6 +933,15 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		was_idle = cpu_idle(&s->cpus[after.cpu]);
 		idle_curr = !cpu_busy(&s->cpus[after.cpu]);
 	}
+	/*
+	 * An early wake's stand-in that set need_resched on a running CPU
+	 * made its clock skip request (wakeup_preempt()); a request made
+	 * while need_resched was already set is the earlier resched's.
+	 */
+	if (s->in_standin && !(after.cpu == cpu ? nr_before[0] : nr_before[1]) &&
+	    model_clock_skip_pending(s->m, after.cpu))
+		s->cpus[after.cpu].skip_standin = after.cpu == block_cpu ? SIM_SKIP_STANDIN_OWN :
+					       SIM_SKIP_STANDIN_OTHER;
 	t->st = SIM_QUEUED;
 	t->cpu = after.cpu;
 	t->waiting = WL_NONE;
@@ -969,9 +1012,13 @@ static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t 
 	}
 	if (mode == REPLAY_EARLY_NOCOST)
 		s->notes[SIM_NOTE_EARLY_NOCOST]++;
+	s->in_standin = true;
 	if (wake_now(s, wi, s->wakes[wi].waker_cpu,
-		     mode == REPLAY_EARLY_NOCOST ? SIM_WAKE_NO_COST : 0, now))
+		     mode == REPLAY_EARLY_NOCOST ? SIM_WAKE_NO_COST : 0, now)) {
+		s->in_standin = false;
 		return -1;
+	}
+	s->in_standin = false;
 	if (mode == REPLAY_EARLY_NOSAMPLE)
 		lat_machine_mute_pending(s->lat, s->wt[ti].pid);
 	return 0;
@@ -1830,6 +1877,27 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
 				MODEL_PREV_SLEEP;
 
+			if ((s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_PREEMPT ||
+			     s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE) &&
+			    s->cpus[cpu].skip_standin && s->cpus[cpu].resched_at != UINT64_MAX &&
+			    model_need_resched(s->m, cpu)) {
+				/*
+				 * --standin-skip block-preempt: a preemption only
+				 * a stand-in's wakeup asked for is pending; the
+				 * kernel's would have landed at this task's
+				 * return to user space, before the system call
+				 * it blocks in: preempted here (on the skipped
+				 * clock), it blocks when it next runs.
+				 * block-charge: its work so far is what the
+				 * kernel's task ran after that preemption, up
+				 * to this block: charged here (the clock
+				 * updated), not to the wakee.
+				 */
+				s->notes[SIM_NOTE_STANDIN_BLOCK_PREEMPT]++;
+				if (s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE)
+					model_clock_skip_cancel(s->m, cpu);
+				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+			}
 			if (op->aux & WL_BLOCK_CHANNEL) {
 				/*
 				 * A sleep in a channel op, ended in the trace by

@@ -59,6 +59,8 @@ struct sim_task {
 	char comm[TRACE_COMM_LEN];
 };
 
+enum { SIM_SKIP_STANDIN_NONE = 0, SIM_SKIP_STANDIN_OTHER, SIM_SKIP_STANDIN_OWN };
+
 struct sim_cpu {
 	int32_t curr;              /* fair task running, -1 none */
 	int32_t other;             /* RT/DL task holding the CPU, -1 none */
@@ -71,6 +73,10 @@ struct sim_cpu {
 	bool resched_deferred;     /* --resched-at syscall-exit: curr's preemption by its
 				      wakee waits for its system call's exit mark */
 	uint64_t resched_due;      /* ... and the earliest another resched's cost allows, 0 none */
+	uint8_t skip_standin;      /* the model's pending clock skip here was asked for by an early
+				      wake's stand-in wakeup that set need_resched (--standin-skip):
+				      SIM_SKIP_STANDIN_OWN on the CPU its task blocked on (the
+				      task preempted is that block's pick), _OTHER elsewhere */
 };
 
 /* HEV_STANDIN: gen = the wake index (--early-wakes sleep), cpu = its waker's CPU */
@@ -156,6 +162,9 @@ enum sim_note_id {
 	SIM_NOTE_RESCHED_DEFERRED_OTHER,
 	SIM_NOTE_RESCHED_AT_EXIT,
 	SIM_NOTE_RESCHED_AT_WAIT,
+	SIM_NOTE_STANDIN_SKIP_DROPPED,
+	SIM_NOTE_STANDIN_LOCAL,
+	SIM_NOTE_STANDIN_BLOCK_PREEMPT,
 	SIM_NOTE_NR
 };
 
@@ -226,6 +235,8 @@ struct sim {
 	uint64_t restored_unseen;
 	uint64_t stat_unseen;
 	bool in_lost_wake;
+	/* an early wake's stand-in wakeup is being delivered (--standin-skip) */
+	bool in_standin;
 	uint64_t busy_ns;
 	uint64_t path_count[WL_PATH_NR];
 	uint64_t notes[SIM_NOTE_NR];

@@ -167,6 +167,25 @@ int replay_resched_at_parse(const char *name, enum replay_resched_at *out)
 	return 0;
 }
 
+int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out)
+{
+	static const char *const names[] = {
+		[REPLAY_STANDIN_SKIP_KEEP] = "keep",
+		[REPLAY_STANDIN_SKIP_DROP] = "drop",
+		[REPLAY_STANDIN_SKIP_LOCAL] = "local",
+		[REPLAY_STANDIN_SKIP_DROP_LOCAL] = "drop-local",
+		[REPLAY_STANDIN_SKIP_DROP_OWN] = "drop-own",
+		[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT] = "block-preempt",
+		[REPLAY_STANDIN_SKIP_BLOCK_CHARGE] = "block-charge",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_standin_skip)i;
+	return 0;
+}
+
 /*
  * The reason of a profile chosen by the trace's upper bound of its kernel
  * release (wl_facts.release_before, the kernel line's "before"), one per
@@ -952,6 +971,9 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_RESCHED_DEFERRED] = "preemptions of a waker by its wakee inside a traced read or write deferred to the call's exit, its return to user space (--resched-at)",
 	[SIM_NOTE_RESCHED_DEFERRED_OTHER] = "other reschedules (a remote wakeup's, a tick's, a migration's) of a task inside a traced read or write deferred to the call's exit, and not before their own cost (--resched-at)",
 	[SIM_NOTE_RESCHED_AT_EXIT] = "of these deferrals, switched out at the call's exit (the rest: at the hand-off wait the trace switched it out at right after, or it left the CPU before: a block, an RT task)",
+	[SIM_NOTE_STANDIN_SKIP_DROPPED] = "blocks whose __schedule() updated the clock where a clock skip only an early wake's stand-in wakeup had asked for was pending (--standin-skip drop|drop-local|drop-own)",
+	[SIM_NOTE_STANDIN_BLOCK_PREEMPT] = "blocks reached with a preemption pending that only an early wake's stand-in wakeup had asked for: preempted there first, blocked when next run (--standin-skip block-preempt|block-charge)",
+	[SIM_NOTE_STANDIN_LOCAL] = "preemptions by an early wake's stand-in wakeup landed after the local preemption path's cost, the trace's waker on another CPU (--standin-skip local)",
 	[SIM_NOTE_RESCHED_AT_WAIT] = "of them, switched out at the hand-off wait that follows the exit in its work (the trace's switch point)",
 	[SIM_NOTE_WORK_STUCK] = "past the trace end, tasks were runnable with no event left to run them: the simulation stopped there with work left (a simulation bug: please report it)",
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",

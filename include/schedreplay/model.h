@@ -345,6 +345,19 @@ int model_preempt_for_skip(struct model *m, int cpu, struct model_task *p);
 
 /* TIF_NEED_RESCHED on @cpu, as set by the model. */
 bool model_need_resched(const struct model *m, int cpu);
+/*
+ * RQCF_REQ_SKIP on @cpu: a wakeup_preempt() (or a yield, a hand-over) asked
+ * the next __schedule() there to keep the rq clock (rq_clock_skip_update()).
+ */
+bool model_clock_skip_pending(const struct model *m, int cpu);
+/*
+ * Withdraw that request: the next __schedule() on @cpu updates the clock.
+ * For a caller that knows the __schedule() the request was made for came
+ * first in the kernel (it consumed the request: __schedule() clears
+ * RQCF_ACT_SKIP) and the one the model is about to run is a later one.
+ * Returns whether a request was pending.
+ */
+bool model_clock_skip_cancel(struct model *m, int cpu);
 /* The current fair task on @cpu, NULL if idle or a non-fair task runs. */
 struct model_task *model_curr(const struct model *m, int cpu);
 /* Fair tasks queued on @cpu (rq->cfs.h_nr_queued, delayed ones included). */

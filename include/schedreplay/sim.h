@@ -159,6 +159,52 @@ enum replay_resched_at {
 	REPLAY_RESCHED_SYSCALL_EXIT,
 };
 
+/*
+ * replay_config.standin_skip: the clock skip and the preemption of an early
+ * wake's stand-in wakeup (docs/replay.md, "Early wakes").  The stand-in's
+ * target T blocks and is woken at once; where its wakeup preempts the task
+ * N the block's pick switched in, wakeup_preempt() asks N's CPU to skip its
+ * next clock update (rq_clock_skip_update()).  If N blocks before that
+ * preemption lands (within the drawn cost), its block's __schedule() keeps
+ * the skipped clock: its dequeue charges it nothing (no sched_stat_runtime)
+ * and its run goes to the next task.  On the preempt=none capture kernel N,
+ * just switched in, returns to user space before it can block in a later
+ * system call, and the preemption lands there.
+ *   KEEP        as any other wakeup (the default);
+ *   DROP        a block does not keep a skip that only a stand-in's wakeup
+ *               asked for (it set need_resched there): its __schedule()
+ *               updates the clock, N is charged its run;
+ *   LOCAL       the stand-in's preemption lands after the local preemption
+ *               path's drawn cost (N's return to user space on its own
+ *               CPU, no IPI to wait for), also where the trace's waker ran
+ *               on another CPU;
+ *   DROP_LOCAL  both;
+ *   DROP_OWN    DROP only where the stand-in's wakeup preempted the task its
+ *               own block switched in (the wakeup on the CPU the task
+ *               blocked on), the case the inference is about; elsewhere,
+ *               a task running since before may block in the same system
+ *               call as the kernel's could, and keeps the skip;
+ *   BLOCK_PREEMPT a task that reaches a block while a preemption only a
+ *               stand-in's wakeup asked for is pending (its cost not yet
+ *               over) is preempted there first, on the skipped clock (the
+ *               kernel's would have landed at its return to user space,
+ *               before that system call), and blocks when it next runs:
+ *               the wakee switches in when it did under KEEP;
+ *   BLOCK_CHARGE  BLOCK_PREEMPT, with the clock updated at that preemption:
+ *               the task's run up to the block is charged to it (the work
+ *               the kernel's task did after its preemption, up to its
+ *               block), not to the wakee.
+ */
+enum replay_standin_skip {
+	REPLAY_STANDIN_SKIP_KEEP = 0,
+	REPLAY_STANDIN_SKIP_DROP,
+	REPLAY_STANDIN_SKIP_LOCAL,
+	REPLAY_STANDIN_SKIP_DROP_LOCAL,
+	REPLAY_STANDIN_SKIP_DROP_OWN,
+	REPLAY_STANDIN_SKIP_BLOCK_PREEMPT,
+	REPLAY_STANDIN_SKIP_BLOCK_CHARGE,
+};
+
 enum replay_balance_attach {
 	REPLAY_BALANCE_ATTACH_TRACE = 0,
 	REPLAY_BALANCE_ATTACH_KERNEL,
@@ -200,6 +246,8 @@ struct replay_config {
 	enum replay_exit_preempt exit_preempt;
 	/* when a waker preempted by its wakee is switched out (above) */
 	enum replay_resched_at resched_at;
+	/* an early wake's stand-in: its clock skip and preemption (above) */
+	enum replay_standin_skip standin_skip;
 	/* the traced load-balance passes of several tasks (above) */
 	enum replay_balance_attach balance_attach;
 	/*
@@ -356,6 +404,9 @@ int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out);
 int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out);
 /* --resched-at: "cost" / "syscall-exit" (replay_config.resched_at); -1 else. */
 int replay_resched_at_parse(const char *name, enum replay_resched_at *out);
+/* --standin-skip: "keep" / "drop" / "local" / "drop-local" / "drop-own" /
+ * "block-preempt" / "block-charge"; -1 else. */
+int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out);
 /* "trace-order", "kernel-order" -> *out; -1 (out unchanged) for anything else. */
 int replay_balance_attach_parse(const char *name, enum replay_balance_attach *out);
 /* "traced", "placed", "follow" -> *out; -1 (out unchanged) for anything else. */

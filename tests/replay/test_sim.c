@@ -2167,6 +2167,157 @@ static void test_early_wakes(void)
 }
 
 /*
+ * --standin-skip (docs/replay.md, "Early wakes").  Calibration first, from
+ * 1.6 ms: 20 remote preemptions on CPU 3 (66 on CPU 1 wakes 67, nice -20,
+ * which preempts 65 30 us later) and 20 local ones on CPU 0 (68 wakes 69,
+ * nice -20, switched in 0.5 us later).  Then 4 rounds as early_events()'s,
+ * 5 ms apart: 60 (nice -20) works 100 us alone on CPU 2 and sleeps; 62 on
+ * CPU 1 wakes it onto CPU 3 late on the hardware; 61 (nice 0) has run on
+ * CPU 3 for 3.5 ms (its slice protection spent) and sleeps 3 us after 60's
+ * block.  In the replay 62 runs ahead (its idle exit from the interrupt
+ * pool) and its wake reaches 60 before 60's block: the stand-in wakes 60
+ * at once, from 62's CPU 1 onto CPU 3, where it preempts 61 and asks for
+ * the clock skip.  keep: the remote cost (30 us) lands after 61's block,
+ * which keeps the skip: 61's dequeue emits no sched_stat_runtime.  drop:
+ * that block updates the clock, one sched_stat_runtime more per round, the
+ * switches unchanged.  local: the preemption lands after 0.5 us, before the
+ * block: 61 is switched out runnable (one switch more per round), runs again
+ * after 60 and blocks on a clock of its own (one sched_stat_runtime more).
+ * drop-local: as local, the skip taken by the preemption.  drop-own: as
+ * keep (61 is not the task 60's block switched in: that is CPU 2's idle).
+ * block-preempt: 61 is preempted at its block instead, and blocks after 60;
+ * block-charge: the same, 61 charged its run at that preemption.
+ */
+static size_t standin_skip_events(struct trace_event *ev)
+{
+	size_t n = 0;
+	uint64_t t = 1 * MS;
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(t, 2, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(t, 3, 0, 'R', 120, 0, 120);
+	for (int k = 0; k < 25; k++) {
+		t += 20 * US;
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 2, 0, 0x08, 64, 120, 2);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 2, 0, 0x08, 64, 120, 2);
+		ev[n++] = ev_switch(t + 2 * US, 2, 0, 'R', 120, 64, 120);
+		ev[n++] = ev_switch(t + 7 * US, 2, 64, 'S', 120, 0, 120);
+	}
+	t = 1600 * US;
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 68, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 66, 120);
+	ev[n++] = ev_switch(t, 3, 0, 'R', 120, 65, 120);
+	for (int k = 0; k < 20; k++) {
+		uint64_t u = 1610 * US + (uint64_t)k * 40 * US;
+
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, u + 34 * US, 0, 68, 0, 69, 100, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, u + 34 * US, 0, 68, 0, 69, 100, 0);
+		ev[n++] = ev_switch(u + 34 * US + 500, 0, 68, 'R', 120, 69, 100);
+		ev[n++] = ev_switch(u + 37 * US, 0, 69, 'S', 100, 68, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, u, 1, 66, 0, 67, 100, 3);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, u, 1, 66, 0, 67, 100, 3);
+		ev[n++] = ev_switch(u + 30 * US, 3, 65, 'R', 120, 67, 100);
+		ev[n++] = ev_switch(u + 32 * US, 3, 67, 'S', 100, 65, 120);
+	}
+	ev[n++] = ev_switch(2450 * US, 0, 68, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(2450 * US, 1, 66, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(2450 * US, 3, 65, 'S', 120, 0, 120);
+	for (int k = 0; k < 4; k++) {
+		t = 6 * MS + (uint64_t)k * 5 * MS;
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t - 3500 * US, 3, 0, 0x08, 61, 120, 3);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t - 3500 * US, 3, 0, 0x08, 61, 120, 3);
+		ev[n++] = ev_switch(t - 3498 * US, 3, 0, 'R', 120, 61, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 1, 0, 0x08, 62, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 1, 0, 0x08, 62, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 2, 0, 0x08, 60, 100, 2);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 2, 0, 0x08, 60, 100, 2);
+		ev[n++] = ev_switch(t + 2 * US, 2, 0, 'R', 120, 60, 100);
+		ev[n++] = ev_switch(t + 102 * US, 2, 60, 'S', 100, 0, 120);
+		ev[n++] = ev_switch(t + 105 * US, 3, 61, 'S', 120, 0, 120);
+		ev[n++] = ev_switch(t + 500 * US, 1, 0, 'R', 120, 62, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 510 * US, 1, 62, 0, 60, 100, 3);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 510 * US, 3, 0, 0x08, 60, 100, 3);
+		ev[n++] = ev_switch(t + 512 * US, 3, 0, 'R', 120, 60, 100);
+		ev[n++] = ev_switch(t + 522 * US, 3, 60, 'S', 100, 0, 120);
+		ev[n++] = ev_switch(t + 560 * US, 1, 62, 'S', 120, 0, 120);
+	}
+	ev[n++] = ev_runtime(23 * MS, 0, 0, 0);
+	/* into time order, stably (the order written at one instant) */
+	for (size_t i = 1; i < n; i++) {
+		struct trace_event e = ev[i];
+		size_t j = i;
+
+		for (; j > 0 && ev[j - 1].ts > e.ts; j--)
+			ev[j] = ev[j - 1];
+		ev[j] = e;
+	}
+	return n;
+}
+
+static void test_standin_skip(void)
+{
+	struct trace_event ev[512];
+	struct wl_workload *wl = build(ev, standin_skip_events(ev));
+	uint64_t sw[7] = { 0 }, st[7] = { 0 }, dropped[7] = { 0 }, local[7] = { 0 }, bp[7] = { 0 };
+
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	for (int mode = REPLAY_STANDIN_SKIP_KEEP; mode <= REPLAY_STANDIN_SKIP_BLOCK_CHARGE; mode++) {
+		struct replay_config rc;
+		struct sr_error err = { 0 };
+		struct replay_result *r;
+
+		replay_config_default(&rc);
+		rc.standin_skip = (enum replay_standin_skip)mode;
+		r = replay_run(wl, &rc, &err);
+		CHECK(r != NULL);
+		if (!r)
+			continue;
+		sw[mode] = count(r, "sched_switch");
+		st[mode] = count(r, "sched_stat_runtime");
+		dropped[mode] = note_count(r, "blocks whose __schedule() updated the clock");
+		local[mode] = note_count(r, "preemptions by an early wake's stand-in");
+		bp[mode] = note_count(r, "blocks reached with a preemption pending");
+		CHECK(note_count(r, "early wakes neither sync nor a race") >= 4);
+		replay_result_free(r);
+	}
+	/* drop: the 4 blocks on the stand-in's skip charge their run, nothing else moves */
+	CHECK_EQ(dropped[REPLAY_STANDIN_SKIP_KEEP], 0);
+	CHECK_EQ(dropped[REPLAY_STANDIN_SKIP_DROP], 4);
+	CHECK_EQ(sw[REPLAY_STANDIN_SKIP_DROP], sw[REPLAY_STANDIN_SKIP_KEEP]);
+	CHECK_EQ(st[REPLAY_STANDIN_SKIP_DROP], st[REPLAY_STANDIN_SKIP_KEEP] + 4);
+	/* local: the 4 preemptions land before the block: a switch and a charge more each */
+	CHECK_EQ(local[REPLAY_STANDIN_SKIP_KEEP], 0);
+	CHECK(local[REPLAY_STANDIN_SKIP_LOCAL] >= 4);
+	CHECK_EQ(sw[REPLAY_STANDIN_SKIP_LOCAL], sw[REPLAY_STANDIN_SKIP_KEEP] + 4);
+	CHECK_EQ(st[REPLAY_STANDIN_SKIP_LOCAL], st[REPLAY_STANDIN_SKIP_KEEP] + 4);
+	/* both: the preemption took the skip, none left for a block */
+	CHECK_EQ(dropped[REPLAY_STANDIN_SKIP_DROP_LOCAL], 0);
+	CHECK_EQ(sw[REPLAY_STANDIN_SKIP_DROP_LOCAL], sw[REPLAY_STANDIN_SKIP_LOCAL]);
+	CHECK_EQ(st[REPLAY_STANDIN_SKIP_DROP_LOCAL], st[REPLAY_STANDIN_SKIP_LOCAL]);
+	/* drop-own: the preempted 61 runs on CPU 3, not 60's block's CPU 2: kept as keep's */
+	CHECK_EQ(dropped[REPLAY_STANDIN_SKIP_DROP_OWN], 0);
+	CHECK_EQ(sw[REPLAY_STANDIN_SKIP_DROP_OWN], sw[REPLAY_STANDIN_SKIP_KEEP]);
+	CHECK_EQ(st[REPLAY_STANDIN_SKIP_DROP_OWN], st[REPLAY_STANDIN_SKIP_KEEP]);
+	/*
+	 * block-preempt: 61 reaches its block with the preemption pending:
+	 * switched out runnable there (a switch more per round), on the
+	 * skipped clock (no charge: its later block has no delta left)
+	 */
+	CHECK_EQ(bp[REPLAY_STANDIN_SKIP_KEEP], 0);
+	CHECK_EQ(bp[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT], 4);
+	CHECK_EQ(sw[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT], sw[REPLAY_STANDIN_SKIP_KEEP] + 4);
+	CHECK_EQ(st[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT], st[REPLAY_STANDIN_SKIP_KEEP]);
+	/* block-charge: the same switches, and that preemption charges 61's run */
+	CHECK_EQ(bp[REPLAY_STANDIN_SKIP_BLOCK_CHARGE], 4);
+	CHECK_EQ(sw[REPLAY_STANDIN_SKIP_BLOCK_CHARGE], sw[REPLAY_STANDIN_SKIP_KEEP] + 4);
+	CHECK_EQ(st[REPLAY_STANDIN_SKIP_BLOCK_CHARGE], st[REPLAY_STANDIN_SKIP_KEEP] + 4);
+	wl_free(wl);
+}
+
+/*
  * --early-wakes sleep on early_events(): 60's traced sleep in each round is
  * 408 us (its switch-out at +102 us, the waking at +510 us: the workload's
  * sleep_ns), so each of the 3 stand-in wakeups is delivered 408 us after the
@@ -2895,6 +3046,7 @@ int main(int argc, char **argv)
 	test_channel_wakes();
 	test_early_wakes();
 	test_early_wakes_sleep();
+	test_standin_skip();
 	test_standin_chan();
 	test_no_waking_rt_samples();
 	test_rt_samples_pid_reuse();
