@@ -442,11 +442,11 @@ expect_usage "validate: --variant is for the text and --json outputs" -- \
 	validate --suggest --variant aaron-skip
 # ... parsed as replay's and whatif's --variant (run_opt_table[]'s entry): an
 # empty one is refused (validate ran base without a word), a name is written
-# as replay writes it (validate's doubled a backslash)
+# as replay writes it, escaped by cli.h's rule (a backslash doubled)
 expect_usage "replay: --variant takes a name or a composition A,B, not ''" -- replay --variant '' "$pipe"
 expect_usage "validate: --variant takes a name or a composition A,B, not ''" -- validate --variant ''
-expect 2 "replay: unknown variant 'a\\\\b' (known: base," -- replay --variant 'a\b' "$pipe"
-expect 2 "validate: unknown variant 'a\\\\b' (known: base," -- validate --variant 'a\b'
+expect 2 "replay: unknown variant 'a\\\\\\\\b' (known: base," -- replay --variant 'a\b' "$pipe"
+expect 2 "validate: unknown variant 'a\\\\\\\\b' (known: base," -- validate --variant 'a\b'
 # options that did nothing, without a word: both of --vcpu-pack and
 # --no-vcpu-pack (the last won), and the trace placement's options under
 # --placement model
