@@ -292,6 +292,16 @@ int model_sched_feature_parse(struct model_sched_features *f, const char *spec,
 		return 0;
 	}
 	toggleable_names(names, sizeof(names));
+	/* a control byte or one not ASCII is shown by value, not written raw */
+	for (size_t i = 0; spec[i]; i++) {
+		unsigned char c = (unsigned char)spec[i];
+
+		if (c >= 0x20 && c < 0x7f)    /* printable ASCII */
+			continue;
+		snprintf(msg, len, "unknown sched feature '%.*s...': byte 0x%02x after it is in "
+			 "no feature name (toggleable: %s; NO_NAME clears)", (int)i, spec, c, names);
+		return -1;
+	}
 	snprintf(msg, len, "unknown sched feature '%s' (toggleable: %s; NO_NAME clears)", spec,
 		 names);
 	return -1;

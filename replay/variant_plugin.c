@@ -390,7 +390,12 @@ int variant_catalog_parse_set(const struct variant_catalog *c, struct model_vari
 		while (end > tok && isspace((unsigned char)end[-1]))
 			*--end = '\0';
 		if (!*tok) {
-			sr_error_set(err, EINVAL, "--variant '%s': empty name", spec);
+			char esc[256];
+
+			/* as typed, escaped: a byte not UTF-8 is \xNN (cli.h) */
+			sr_esc(esc, sizeof(esc), spec, SR_ESC_TEXT);
+			sr_error_set(err, EINVAL, "--variant '%s': an empty name in the list (names "
+				     "separated by commas; see 'schedreplay variants')", esc);
 			ret = -1;
 			break;
 		}

@@ -374,6 +374,9 @@ expect 1 "variants: .*sf.json: variant 'nrtp': unknown sched feature 'NO_RUN_TO_
 # (it was written raw: whatif --machine's and the variant catalogue's, fz28)
 expect_usage "whatif: --machine: no built-in machine 'x\\\\xffy'" -- whatif --machine "x$(printf '\377')y" "$pipe"
 expect 2 "replay: unknown variant 'x\\\\xffy'" -- replay --variant "x$(printf '\377')y" "$pipe"
+expect 2 "replay: --variant 'base,,\\\\xff': an empty name in the list" -- replay --variant "base,,$(printf '\377')" "$pipe"
+# --sched-feature's name is the model library's message: a byte not printable ASCII by value
+expect_usage "replay: --sched-feature: unknown sched feature 'NO_\\.\\.\\.': byte 0xff after it" -- replay --sched-feature "NO_$(printf '\377')A" "$pipe"
 # ... and, as --sched-feature's, against the trace's profile before any run:
 # they were a run's failure (exit 1), and under --profile auto so was a
 # --sched-feature the trace's kernel lacks (small-pipe.dat: 6.18, no START_DEBIT)
