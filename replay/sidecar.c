@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include <schedreplay/cli.h>
+#include <schedreplay/profile.h>
 #include <schedreplay/sidecar.h>
 #include <schedreplay/trace.h>
 
@@ -713,16 +714,6 @@ static long long get_int_in(const struct sv *o, const char *key, long long dflt,
 	return dflt;
 }
 
-/*
- * The functions replay_funcs (replay_json.c) knows by two names, before and
- * after Linux 6.10's sched_balance_* renames: a sidecar listing both would
- * be compared by the one replay looks up first, under the other's name.
- */
-static const char *const func_renamed[][2] = {
-	{ "update_blocked_averages", "sched_balance_update_blocked_averages" },
-	{ "newidle_balance", "sched_balance_newidle" },
-};
-
 static bool sidecar_func_listed(const struct sidecar *sc, const char *name)
 {
 	for (size_t i = 0; i < sc->nr_funcs; i++)
@@ -1085,12 +1076,22 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 			}
 			f->count = n;
 		}
-		for (i = 0; i < sizeof(func_renamed) / sizeof(func_renamed[0]); i++)
-			if (sidecar_func_listed(sc, func_renamed[i][0]) &&
-			    sidecar_func_listed(sc, func_renamed[i][1]))
-				FAIL(EINVAL, "function_counts.counts has both %s and %s (one function's "
-				     "names before and after Linux 6.10: a kernel has one of them)",
-				     func_renamed[i][0], func_renamed[i][1]);
+		/*
+		 * A function the kernel renamed (the profiles' kernel names,
+		 * model_profile_func_name(): Linux 6.10's sched_balance_*) is
+		 * one kernel's name or the other's: a sidecar listing both
+		 * would be compared under the name replay looks up first.
+		 */
+		for (i = 0; i < sc->nr_funcs; i++)
+			for (unsigned int p = 0; p < model_profile_count(); p++) {
+				const char *old = sc->funcs[i].name;
+				const char *cur = model_profile_func_name(model_profile_at(p), old);
+
+				if (strcmp(cur, old) && sidecar_func_listed(sc, cur))
+					FAIL(EINVAL, "function_counts.counts has both %s and %s (one "
+					     "function's names before and after its rename: a kernel "
+					     "has one of them)", old, cur);
+			}
 	}
 
 	/* lost events */
