@@ -86,7 +86,13 @@ static int check_tracing_dir(const char *dir, struct sr_error *err)
 	struct statfs sfs;
 
 	if (statfs(dir, &sfs) < 0) {
-		sr_error_set(err, errno, "tracing directory %s: %s", dir, strerror(errno));
+		/*
+		 * libtracefs offers debugfs' tracing directory when no tracefs is
+		 * mounted and debugfs is: that directory may not exist either
+		 */
+		sr_error_set(err, errno, "tracing directory %s: %s (no tracefs there: mount it "
+			     "with 'mount -t tracefs nodev /sys/kernel/tracing', or give "
+			     "--tracing-dir)", dir, strerror(errno));
 		return -1;
 	}
 	if (sfs.f_type != TRACEFS_MAGIC && sfs.f_type != DEBUGFS_MAGIC) {
