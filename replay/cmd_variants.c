@@ -30,7 +30,8 @@ static const char *source_name(enum variant_source s)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: schedreplay variants [--json] [--flags] [--sched-features] [--plugin PATH]... [--variants-file FILE]...\n\n"
+		"usage: schedreplay variants [--json] [--flags] [--sched-features]\n"
+		"                            [--plugin PATH]... [--variants-file FILE]...\n\n"
 		"List the model variants (the seed patches as model configuration), with\n"
 		"origin, behaviour change and the kernel functions they touch.\n\n"
 		"  --json                a JSON list of objects (name, description, origin,\n"
@@ -38,7 +39,8 @@ static void usage(FILE *f)
 		"  --flags               list the behaviour flag names JSON variant files use\n"
 		"  --sched-features      list the scheduler features --sched-feature and\n"
 		"                        \"sched_features\" may toggle, with each profile's default\n"
-		"  --plugin PATH         also load the variants of a plugin (.so, see docs/variants.md)\n"
+		"  --plugin PATH         also load the variants of a plugin (.so, see\n"
+		"                        docs/variants.md)\n"
 		"  --variants-file FILE  also load variants from a JSON file\n");
 }
 

@@ -21,8 +21,8 @@ static const struct command {
 	{ "capture", cmd_capture, "record a workload's scheduler events (root): trace.dat + sidecar" },
 	{ "variants", cmd_variants, "list the model variants (patches as model configuration)" },
 	{ "whatif", cmd_whatif, "compare variants on one trace: counts, latency, CPU cost, SVG" },
-	{ "replay", cmd_replay, "replay a trace through the model: predicted vs measured counts and latency" },
-	{ "validate", cmd_validate, "replay every bundled trace and check the errors against traces/thresholds.json" },
+	{ "replay", cmd_replay, "replay a trace through the model: predicted next to measured" },
+	{ "validate", cmd_validate, "replay every bundled trace, check its errors against its thresholds" },
 };
 
 static void usage(FILE *f)
@@ -33,7 +33,7 @@ static void usage(FILE *f)
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'schedreplay <command> --help' describes a command; "
+	fprintf(f, "\n'schedreplay <command> --help' describes a command;\n"
 		   "'schedreplay --version' prints the version.\n");
 }
 

@@ -526,4 +526,18 @@ else
 	fails=$((fails + 1))
 fi
 
+# every --help fits an 80-column terminal (run_opts_help() re-flows the model
+# options; the commands' own texts are wrapped by hand)
+for c in "" report capture variants whatif replay validate; do
+	# shellcheck disable=SC2086 # $c is one word or none
+	"$sr" $c --help > "$work/help" 2>&1
+	wide=$(awk 'length > 80' "$work/help")
+	if [ -n "$wide" ]; then
+		echo "FAIL: schedreplay $c --help has lines over 80 columns:"; echo "$wide"
+		fails=$((fails + 1))
+	else
+		echo "ok: schedreplay $c --help within 80 columns"
+	fi
+done
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
