@@ -1739,7 +1739,12 @@ static int migrate_event(struct wl_builder *b, const struct trace_event *ev)
 			return push_op(b, t, WL_OP_MIGRATE, 0, (uint32_t)m->dest_cpu,
 				       (uint64_t)c->curr);
 		}
-		return push_timed(b, ev->ts, WL_T_MIGRATE, t, m->dest_cpu, 0, 0);
+		if (push_timed(b, ev->ts, WL_T_MIGRATE, t, m->dest_cpu, 0, 0))
+			return -1;
+		/* its position: the RUN it was preempted in goes on after this */
+		b->timed.v[b->timed.n - 1].op = s->ops.n && s->ops.v[s->ops.n - 1].kind == WL_OP_RUN ?
+						s->ops.n - 1 : s->ops.n;
+		return 0;
 	}
 	case TS_BLOCKED:
 		s->cpu = (int16_t)m->dest_cpu;

@@ -528,6 +528,17 @@ static int drop_dead_ops(struct wl_builder *b)
 				o->value = map[o->arg][o->value];
 		}
 	}
+	/* the traced migrations' positions (wl_timed.op) likewise */
+	for (uint32_t i = 0; i < b->timed.n; i++) {
+		struct wl_timed *e = &b->timed.v[i];
+
+		if (e->kind != WL_T_MIGRATE || e->task >= b->ts.n)
+			continue;
+		if (map[e->task] && e->op < old_n[e->task])
+			e->op = map[e->task][e->op];
+		else if (e->op >= old_n[e->task])
+			e->op = b->ts.v[e->task].ops.n;
+	}
 	ret = 0;
 out:
 	for (uint32_t t = 0; map && t < b->ts.n; t++)

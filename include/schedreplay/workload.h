@@ -346,6 +346,13 @@ struct wl_timed {
 	int16_t cpu;
 	uint8_t kind;          /* enum wl_timed_kind */
 	uint8_t aux;
+	/*
+	 * WL_T_MIGRATE of a task the trace had queued (aux 0): where in its
+	 * work the task was, the index (relative to its first op) of the RUN
+	 * it was preempted in, or of the op it had still to start
+	 * (replay_config.queued_moves POSITION); else 0.
+	 */
+	uint32_t op;
 };
 
 
