@@ -314,6 +314,13 @@ static int set_balance_attach(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_queued_moves(struct run_opts *o, const char *arg)
+{
+	if (replay_queued_moves_parse(arg, &o->rc.queued_moves) < 0)
+		return bad(o, "--queued-moves takes time, wait or position", arg);
+	return 0;
+}
+
 static int set_idle_residency(struct run_opts *o, const char *arg)
 {
 	if (!strcmp(arg, "on"))
@@ -504,6 +511,15 @@ static const struct run_opt run_opt_table[] = {
 	  "first, as the kernel's detach_tasks() + attach_tasks()\n"
 	  "(kernel-order; measured, not adopted: docs/replay.md,\n"
 	  "\"Balance passes\")" },
+	{ "queued-moves", "time|wait|position", RUN_OPTS_MODEL, set_queued_moves, .help =
+	  "placement trace: a traced migration of a task the\n"
+	  "trace had queued is applied at its trace time to the simulated\n"
+	  "state then (time, the default); wait: also to a task asleep here\n"
+	  "in a hand-off WAIT (runnable in the kernel): the wake that\n"
+	  "releases it places it there; position: wait, and one that comes\n"
+	  "before the task has reached the point of its work where the trace\n"
+	  "moved it waits for that point (experimental, measured, not\n"
+	  "adopted: docs/replay.md, \"Traced migrations\")" },
 	{ "idle-pull", NULL, RUN_OPTS_MODEL, AT(rc.idle_pull), .help =
 	  "placement trace: a CPU the simulation (not the trace) leaves idle\n"
 	  "pulls a cache-cold waiting task (newidle balance)" },
@@ -687,6 +703,8 @@ int run_opts_finish(struct run_opts *o)
 		const char *what = o->rc.state_placement ? (o->rc.state_placement_forks ?
 			"--state-placement" : "--state-placement-wakes") :
 			o->rc.idle_pull ? "--idle-pull" :
+			o->rc.queued_moves == REPLAY_QUEUED_MOVES_WAIT ? "--queued-moves wait" :
+			o->rc.queued_moves == REPLAY_QUEUED_MOVES_POSITION ? "--queued-moves position" :
 			o->rc.balance_attach == REPLAY_BALANCE_ATTACH_KERNEL ?
 			"--balance-attach kernel-order" : NULL;
 

@@ -46,6 +46,12 @@ struct sim_task {
 	uint32_t chan_tail;        /* (WL_WAKE_CHANNEL; linked by sim.chan_next) */
 	int pending_cpu;           /* a traced migration that found it running: at its next preemption */
 	int pull_cpu;              /* a traced pull of it before its fork/wakeup here: when that CPU idles */
+	int move_cpu;              /* --queued-moves wait: a traced migration while it sleeps in a
+				      hand-off WAIT: the untraced wake that releases it places it there */
+	int hold_cpu;              /* --queued-moves position: a traced migration at a point of its
+				      work it has not reached here (hold_op): at its first
+				      switch-out past that point */
+	uint32_t hold_op;
 	uint32_t pass_done;        /* the traced balance pass (WL_T_PASS_ID) that moved it with its
 				      first migration (balance_pass()), 0 none */
 	uint32_t group;
@@ -56,6 +62,7 @@ struct sim_task {
 	bool chan_asleep;          /* BLOCKED in a READ or WRITE of a channel (sim_chan.h) */
 	bool standin;              /* BLOCKED: a HEV_STANDIN for its waiting wake is pending */
 	bool in_sys;               /* between its WL_OP_SYSCALL enter and exit marks */
+	bool wait_asleep;          /* BLOCKED in a hand-off WAIT (wait_sleep()) */
 	char comm[TRACE_COMM_LEN];
 };
 
@@ -106,6 +113,10 @@ enum sim_note_id {
 	SIM_NOTE_SPURIOUS_DROPPED,
 	SIM_NOTE_MIGRATE_SKIPPED,
 	SIM_NOTE_MIGRATE_DEFERRED,
+	SIM_NOTE_WAIT_PULL,
+	SIM_NOTE_WAIT_PULL_PLACED,
+	SIM_NOTE_MOVE_HELD,
+	SIM_NOTE_MOVE_HELD_APPLIED,
 	SIM_NOTE_BALANCE_PASS,
 	SIM_NOTE_DELAYED_MOVED,
 	SIM_NOTE_FLUSH_HOLD,

@@ -124,6 +124,21 @@ int replay_balance_attach_parse(const char *name, enum replay_balance_attach *ou
 	return 0;
 }
 
+int replay_queued_moves_parse(const char *name, enum replay_queued_moves *out)
+{
+	static const char *const names[] = {
+		[REPLAY_QUEUED_MOVES_TIME] = "time",
+		[REPLAY_QUEUED_MOVES_WAIT] = "wait",
+		[REPLAY_QUEUED_MOVES_POSITION] = "position",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_queued_moves)i;
+	return 0;
+}
+
 int replay_waker_costs_parse(const char *name, enum replay_waker_costs *out)
 {
 	static const char *const names[] = {
@@ -683,6 +698,8 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->chan_tail = WL_NONE;
 		t->pending_cpu = -1;
 		t->pull_cpu = -1;
+		t->move_cpu = -1;
+		t->hold_cpu = -1;
 		t->st = SIM_UNBORN;
 		if (w->init_state != WL_INIT_NEW &&
 		    lat_cgroup_seed(s->lat, w->pid, wl_group(wl, t->group)->path))
@@ -955,6 +972,10 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_SPURIOUS_DROPPED] = "wakes of a running task in the trace that found the task asleep in the simulation: dropped",
 	[SIM_NOTE_BALANCE_PASS] = "traced load-balance passes replayed as one detach_tasks() + attach_tasks(): their queued tasks attached last-detached first (--balance-attach kernel-order)",
 	[SIM_NOTE_MIGRATE_DEFERRED] = "traced migrations of queued tasks that the simulation had running: applied at the task's next preemption",
+	[SIM_NOTE_WAIT_PULL] = "traced migrations of queued tasks that the simulation had asleep in a hand-off WAIT, or deferred when it slept in one: kept for the wake that releases it (--queued-moves wait|position)",
+	[SIM_NOTE_WAIT_PULL_PLACED] = "... of them applied: the release placed the task on the migration's CPU",
+	[SIM_NOTE_MOVE_HELD] = "traced migrations of queued tasks that the simulation had asleep in a traced block at or before the point of their work where the trace moved them: held for that point (--queued-moves position)",
+	[SIM_NOTE_MOVE_HELD_APPLIED] = "... of them applied: at the wakeup that brought the task there, or at its first preemption or hand-off WAIT past it",
 	[SIM_NOTE_FLUSH_HOLD] = "idle exits held past their mechanical cost until the last wakeup the same traced interrupt queued there (a wake-list flush)",
 	[SIM_NOTE_DELAYED_MOVED] = "wakeups the trace sent to another CPU of a task the model still had delayed (DELAY_DEQUEUE): its dequeue completed first, as the kernel's had",
 	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",

@@ -205,6 +205,30 @@ enum replay_standin_skip {
 	REPLAY_STANDIN_SKIP_BLOCK_CHARGE,
 };
 
+/*
+ * replay_config.queued_moves: a traced migration of a task the trace had
+ * queued (the balancer moved it while it waited).  TIME (the default): at its
+ * trace time, on the task's simulated state then - applied if queued,
+ * deferred to its next preemption if running (dropped if it sleeps first),
+ * and if asleep kept only as a pull by that CPU if it is idle at the
+ * wakeup.  WAIT: also, a task the simulation has asleep in a hand-off WAIT
+ * (runnable in the kernel: its next work waits for its wakee's), or that
+ * sleeps in one with such a deferred move, is moved by it: the untraced
+ * wake that releases it places it on the migration's CPU.  POSITION: WAIT,
+ * and a migration of a task the simulation has asleep in a traced block at
+ * or before the point of its work where the trace moved it (wl_timed.op: it
+ * runs behind, or has not had the wakeup the trace showed before the move)
+ * waits for that point: applied right after the wakeup that brings the task
+ * there, else at its first preemption (or WAIT sleep, as WAIT) past it;
+ * dropped if it sleeps in a later traced block first (the trace's wakeup
+ * places it).  docs/replay.md, "Traced migrations".
+ */
+enum replay_queued_moves {
+	REPLAY_QUEUED_MOVES_TIME = 0,
+	REPLAY_QUEUED_MOVES_WAIT,
+	REPLAY_QUEUED_MOVES_POSITION,
+};
+
 enum replay_balance_attach {
 	REPLAY_BALANCE_ATTACH_TRACE = 0,
 	REPLAY_BALANCE_ATTACH_KERNEL,
@@ -287,6 +311,12 @@ struct replay_config {
 	 * ("Second pass", "Fourth pass").
 	 */
 	bool idle_pull;
+	/*
+	 * Under placement trace, the traced balancer migrations of tasks the
+	 * trace had queued (replay_queued_moves; docs/replay.md, "Traced
+	 * migrations").  Experimental; TIME the default.
+	 */
+	enum replay_queued_moves queued_moves;
 	/*
 	 * A reader with several writers (WL_WAKE_CHANNEL) is woken by
 	 * whichever simulated writer comes first, and a reader reaching a
@@ -409,6 +439,8 @@ int replay_resched_at_parse(const char *name, enum replay_resched_at *out);
 int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out);
 /* "trace-order", "kernel-order" -> *out; -1 (out unchanged) for anything else. */
 int replay_balance_attach_parse(const char *name, enum replay_balance_attach *out);
+/* "time", "wait", "position"; -1 if unknown */
+int replay_queued_moves_parse(const char *name, enum replay_queued_moves *out);
 /* "traced", "placed", "follow" -> *out; -1 (out unchanged) for anything else. */
 int replay_waker_costs_parse(const char *name, enum replay_waker_costs *out);
 

@@ -466,7 +466,8 @@ for c in replay whatif validate; do
 		$c --strict-preempt-costs --preempt-costs all $t
 	expect_usage "$c: --preempt-costs strict and all exclude each other (--strict-preempt-costs is --preempt-costs strict)" -- \
 		$c --preempt-costs strict --preempt-costs all $t
-	for opt in --state-placement --state-placement-wakes --idle-pull "--balance-attach kernel-order"; do
+	for opt in --state-placement --state-placement-wakes --idle-pull "--balance-attach kernel-order" \
+		   "--queued-moves wait" "--queued-moves position"; do
 		expect_usage "$c: $opt is an option of --placement trace (the trace's placement); with --placement model it does nothing" -- \
 			$c --placement model $opt $t
 	done
@@ -474,6 +475,7 @@ done
 expect_usage "replay: --placement-check checks the model's choice against the trace's placement (--placement trace); with --placement model it does nothing" -- \
 	replay --placement-check --placement model "$pipe"
 expect_ok replay --placement model --balance-attach trace-order "$pipe"
+expect_ok replay --placement model --queued-moves time "$pipe"
 expect_usage "validate: unexpected argument '$pipe'" -- validate "$pipe"
 # --json --markdown printed the markdown (a script reading JSON got a table), and
 # --json --suggest the suggestions: the three outputs are one or another

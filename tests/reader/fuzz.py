@@ -1441,6 +1441,7 @@ COMBO_OPTS = {
     "--oneway-no-wait": None,
     "--handoff": ["preempt", "skip", "yield", "sleep", "writeon", "writeon-pre", "", "write"],
     "--balance-attach": ["trace-order", "kernel-order", "", "kernel"],
+    "--queued-moves": ["time", "wait", "position", "", "Position", "wait,position"],
     "--sched-feature": ["PLACE_LAG", "NO_PLACE_LAG", "NO_RUN_TO_PARITY", "START_DEBIT",
                         "NO_START_DEBIT", "NO_", "", "NO_NO_PLACE_LAG", "place_lag",
                         "x" * 5000, "NO_PLACE_LAG,NO_WAKEUP_PREEMPTION", "NI_RANDOM",
