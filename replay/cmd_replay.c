@@ -274,6 +274,7 @@ int cmd_replay(int argc, char **argv)
 
 		to.profile_why = why;
 		to.no_bandwidth = o.rc.no_bandwidth;
+		to.wake_clock_traced = o.rc.wake_clock == REPLAY_WAKE_CLOCK_TRACED;
 		if (replay_uses_model_placement(&o.rc)) {
 			to.vcpu_pack_on = on;
 			to.vcpu_pack_why = pw;

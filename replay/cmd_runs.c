@@ -290,6 +290,20 @@ static int set_exit_preempt(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_wake_clock(struct run_opts *o, const char *arg)
+{
+	if (replay_wake_clock_parse(arg, &o->rc.wake_clock) < 0)
+		return bad(o, "--wake-clock takes waking or traced", arg);
+	return 0;
+}
+
+static int set_migrate_resched(struct run_opts *o, const char *arg)
+{
+	if (replay_migrate_resched_parse(arg, &o->rc.migrate_resched) < 0)
+		return bad(o, "--migrate-resched takes dest or both", arg);
+	return 0;
+}
+
 static int set_resched_at(struct run_opts *o, const char *arg)
 {
 	if (replay_resched_at_parse(arg, &o->rc.resched_at) < 0)
@@ -462,6 +476,21 @@ static const struct run_opt run_opt_table[] = {
 	  "its work, its return to user space, as on the preempt=none capture\n"
 	  "kernel: its further wakes in the call come first, a block before\n"
 	  "it wins (syscall-exit; experimental, measured, not adopted:\n"
+	  "docs/replay.md, \"Mechanical costs\")" },
+	{ "wake-clock", "waking|traced", RUN_OPTS_MODEL, set_wake_clock, .help =
+	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"
+	  "the sched_waking's (waking, the default), or the median delay\n"
+	  "the trace shows from it to the waker's sched_stat_runtime, where\n"
+	  "the capture kernel's enqueue charged the waker (traced; the\n"
+	  "waker is charged up to there, a wakee it lets preempt it from\n"
+	  "there; experimental: docs/replay.md, \"Mechanical costs\")" },
+	{ "migrate-resched", "dest|both", RUN_OPTS_MODEL, set_migrate_resched, .help =
+	  "a traced migration of a queued task (a balance pull) sets\n"
+	  "need_resched where the model says so: armed on the destination\n"
+	  "only (dest, the default: the source's waits for its task's next\n"
+	  "operation), or on the source too, whose dequeue charged the running\n"
+	  "task (its request or protection may end there: resched_curr()'s\n"
+	  "IPI), after the remote preemption path's cost (both; experimental:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
 	{ "skip-early-blocks", NULL, RUN_OPTS_MODEL, AT(rc.skip_early_blocks), .help =
 	  "a wake that arrives before its block skips the block\n"

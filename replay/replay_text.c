@@ -141,7 +141,8 @@ static void print_bandwidth(FILE *out, const struct wl_workload *wl, bool off)
 	}
 }
 
-static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwidth)
+static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwidth,
+			bool wake_clock_traced)
 {
 	const struct trace_info *i = wl_trace_info(wl);
 	const struct wl_facts *f = wl_facts(wl);
@@ -180,6 +181,10 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 		"tick to switch %" PRIu64 " ns (%u), sync tail %" PRIu64 " ns (%u)  [trace]\n",
 		f->switch_lead_ns, f->switch_lead_samples, f->tick_switch_ns, f->tick_switch_samples,
 		f->sync_tail_ns, f->sync_tail_samples);
+	if (wake_clock_traced)
+		fprintf(out, "wakeups:   --wake-clock traced: a local wakeup's enqueue %" PRIu64
+			" ns after its sched_waking (%u samples%s)  [trace]\n", f->wake_clock_ns,
+			f->wake_clock_samples, f->wake_clock_samples < 20 ? ", under 20: 0" : "");
 	print_channels(out, wl);
 }
 
@@ -659,7 +664,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	const char *text;
 	uint64_t v;
 
-	print_facts(out, wl, o && o->no_bandwidth);
+	print_facts(out, wl, o && o->no_bandwidth, o && o->wake_clock_traced);
 	if (nr_runs) {
 		const struct model_profile *p = replay_result_profile(runs[0]);
 		const struct model_sched_features *sf = replay_result_sched_features(runs[0]);

@@ -455,6 +455,7 @@ static int run_ops(struct sim *s, int cpu, uint64_t now);
 static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
 			uint64_t now);
 static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
+static int arm_source_resched(struct sim *s, int from, uint64_t now);
 
 /*
  * After a wakeup, fork or migration onto @cpu: if the model set
@@ -902,6 +903,19 @@ static int32_t cpu_pid(const struct sim *s, int cpu)
 	return c->curr >= 0 ? s->wt[c->curr].pid : 0;
 }
 
+/*
+ * --wake-clock traced: a local wakeup (the waker on the target CPU) reads
+ * the rq clock wl_facts.wake_clock_ns after its sched_waking, as the capture
+ * kernel's enqueue did; the model's clocks never go back, so the later
+ * events of this CPU read at least that clock.
+ */
+static uint64_t wake_clock_delay(const struct sim *s, int waker_cpu, int cpu)
+{
+	if (s->cfg.wake_clock != REPLAY_WAKE_CLOCK_TRACED || waker_cpu < 0 || waker_cpu != cpu)
+		return 0;
+	return s->facts->wake_clock_ns;
+}
+
 /* wake_task()'s @how */
 #define SIM_WAKE_WAKING_EMITTED 1u   /* its sched_waking is already emitted */
 #define SIM_WAKE_NO_COST        2u   /* no mechanical cost (--early-wakes nocost) */
@@ -972,7 +986,8 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	/* need_resched before, on each CPU the wakeup can land on (--standin-skip) */
 	nr_before[0] = model_need_resched(s->m, cpu);
 	nr_before[1] = model_need_resched(s->m, before.cpu);
-	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags, now) < 0) {
+	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags,
+				 now + wake_clock_delay(s, waker_cpu, cpu)) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
 		s->in_lost_wake = false;
 		return 0;
@@ -2415,10 +2430,37 @@ static int balance_pass(struct sim *s, const struct wl_timed *e, uint64_t now)
 		if (emit_migrate(s, tis[k], from, dst, dst, now))
 			return -1;
 	}
+	if (arm_source_resched(s, from, now))
+		return -1;
 	/* the balancer runs on the destination CPU: no IPI, no idle exit */
 	if (model_need_resched(s->m, dst) && arm_resched(s, dst, now))
 		return -1;
 	return 1;
+}
+
+/*
+ * --migrate-resched both: a migration dequeued a task from @from, and that
+ * dequeue's update_curr() set need_resched there (the running task's request
+ * or protection ended): resched_curr() sends @from an IPI, which switches at
+ * the remote preemption path's cost, not at its task's next operation.
+ */
+static int arm_source_resched(struct sim *s, int from, uint64_t now)
+{
+	const struct sim_cpu *c;
+	uint32_t ti;
+
+	if (s->cfg.migrate_resched != REPLAY_MIGRATE_RESCHED_BOTH || from < 0 ||
+	    from >= s->nr_cpus)
+		return 0;
+	c = &s->cpus[from];
+	if (c->curr < 0 || c->other >= 0 || c->resched_at != UINT64_MAX || c->resched_deferred ||
+	    !model_need_resched(s->m, from))
+		return 0;
+	ti = (uint32_t)c->curr;
+	if (s->tasks[ti].exiting)
+		return 0;
+	return arm_resched(s, from, now + cost(s, WL_PATH_PREEMPT_REMOTE, CALIB_CTX_TASK, from, ti,
+					       s->tasks[ti].op, now));
 }
 
 static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed *next)
@@ -2549,6 +2591,8 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		}
 		t->cpu = e->cpu;
 		if (emit_migrate(s, e->task, from, e->cpu, e->cpu, now))
+			return -1;
+		if (arm_source_resched(s, from, now))
 			return -1;
 		/* the balancer runs on the destination CPU: no IPI, no idle exit */
 		if (model_need_resched(s->m, e->cpu))

@@ -201,6 +201,34 @@ int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out)
 	return 0;
 }
 
+int replay_wake_clock_parse(const char *name, enum replay_wake_clock *out)
+{
+	static const char *const names[] = {
+		[REPLAY_WAKE_CLOCK_WAKING] = "waking",
+		[REPLAY_WAKE_CLOCK_TRACED] = "traced",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_wake_clock)i;
+	return 0;
+}
+
+int replay_migrate_resched_parse(const char *name, enum replay_migrate_resched *out)
+{
+	static const char *const names[] = {
+		[REPLAY_MIGRATE_RESCHED_DEST] = "dest",
+		[REPLAY_MIGRATE_RESCHED_BOTH] = "both",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_migrate_resched)i;
+	return 0;
+}
+
 /*
  * The reason of a profile chosen by the trace's upper bound of its kernel
  * release (wl_facts.release_before, the kernel line's "before"), one per

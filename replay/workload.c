@@ -1209,6 +1209,16 @@ static int on_waking(struct wl_builder *b, const struct trace_event *ev)
 
 	if (u->pid <= 0)
 		return 0;
+	{
+		/* a local wakeup by the task running here: wake_clock_ns */
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+
+		if (c) {
+			c->wclk_pid = u->target_cpu == ev->cpu && ev->common_pid > 0 &&
+				      ev->common_pid != u->pid ? ev->common_pid : 0;
+			c->wclk_ts = ev->ts;
+		}
+	}
 	if ((t = wakee(b, u, ev->ts)) == WL_NONE)
 		return -1;
 	if (b->tasks.v[t].cls != WL_CLASS_FAIR) {
@@ -1966,6 +1976,10 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 			c->stat2_ts = c->stat_ts;
 			c->stat_pid = r->pid;
 			c->stat_ts = ev->ts;
+			if (c->wclk_pid == r->pid && ev->ts >= c->wclk_ts &&
+			    ev->ts - c->wclk_ts < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
+				b->wclk_hist[(ev->ts - c->wclk_ts) / WL_LEAD_BUCKET_NS]++;
+			c->wclk_pid = 0;
 		}
 		t = context_task(b, ev, &stranger, &fail);
 		if (fail)
@@ -2222,6 +2236,13 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 
 		if (c)
 			c->stat_pid = c->stat2_pid = 0;
+	}
+	if (ev->type != TRACE_EV_SCHED_STAT_RUNTIME && ev->type != TRACE_EV_SCHED_MIGRATE_TASK &&
+	    ev->type != TRACE_EV_SCHED_WAKING) {
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+
+		if (c)
+			c->wclk_pid = 0;    /* the waking's update_curr() comes before these */
 	}
 	if ((ev->type != TRACE_EV_SCHED_STAT_RUNTIME && ev->type != TRACE_EV_SCHED_MIGRATE_TASK) ||
 	    lost_before) {

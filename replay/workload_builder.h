@@ -56,6 +56,8 @@ struct cpu_track {
 	uint64_t stat_ts;
 	int32_t stat2_pid;           /* ... and the one before it, too (a tick's) */
 	uint64_t stat2_ts;
+	int32_t wclk_pid;            /* a local sched_waking by this pid (the CPU's task) awaits */
+	uint64_t wclk_ts;            /* ... its update_curr(): wake_clock_ns; its ts */
 	uint32_t other_in;           /* timed index of the RT/DL switch-in running here */
 	uint32_t other_prev;         /* the fair task it preempted (switched out runnable) */
 	bool other_tied;             /* that interval moved other_prev (WL_OP_MIGRATE) */
@@ -135,6 +137,7 @@ struct wl_builder {
 	uint32_t lead_hist[WL_LEAD_BUCKETS];
 	uint32_t tick_hist[WL_LEAD_BUCKETS];
 	uint32_t tail_hist[WL_LEAD_BUCKETS];
+	uint32_t wclk_hist[WL_LEAD_BUCKETS];
 };
 
 /*

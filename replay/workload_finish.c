@@ -312,6 +312,7 @@ static int facts_finish(struct wl_builder *b)
 	f->switch_lead_ns = hist_median(b->lead_hist, &f->switch_lead_samples);
 	f->tick_switch_ns = hist_median(b->tick_hist, &f->tick_switch_samples);
 	f->sync_tail_ns = hist_median(b->tail_hist, &f->sync_tail_samples);
+	f->wake_clock_ns = hist_median(b->wclk_hist, &f->wake_clock_samples);
 
 	if (b->sc && b->sc->nr_cpus > 0) {
 		/* the online ones: wl_builder_new() refused an offline CPU below one */

@@ -229,6 +229,33 @@ enum replay_queued_moves {
 	REPLAY_QUEUED_MOVES_POSITION,
 };
 
+/*
+ * replay_config.wake_clock: the clock a local wakeup (the waker wakes a task
+ * onto its own CPU) reads in the model: the sched_waking's time (waking, the
+ * default), or wl_facts.wake_clock_ns after it (traced: where
+ * try_to_wake_up()'s enqueue reads the rq clock on the capture kernel, so
+ * the waker is charged up to there and a preempting wakee from there;
+ * experimental: docs/replay.md, "Mechanical costs").
+ */
+enum replay_wake_clock {
+	REPLAY_WAKE_CLOCK_WAKING = 0,
+	REPLAY_WAKE_CLOCK_TRACED,
+};
+
+/*
+ * replay_config.migrate_resched: a traced migration of a queued task (a
+ * balance pull) dequeues it from its source CPU, whose update_curr() there
+ * may end the running task's request or protection and set need_resched
+ * (resched_curr(): an IPI to that CPU).  dest (the default): only the
+ * destination's reschedule is armed; the source's waits for its task's next
+ * operation.  both: the source's too, after the remote preemption path's
+ * cost (experimental: docs/replay.md, "Mechanical costs").
+ */
+enum replay_migrate_resched {
+	REPLAY_MIGRATE_RESCHED_DEST = 0,
+	REPLAY_MIGRATE_RESCHED_BOTH,
+};
+
 enum replay_balance_attach {
 	REPLAY_BALANCE_ATTACH_TRACE = 0,
 	REPLAY_BALANCE_ATTACH_KERNEL,
@@ -272,6 +299,10 @@ struct replay_config {
 	enum replay_resched_at resched_at;
 	/* an early wake's stand-in: its clock skip and preemption (above) */
 	enum replay_standin_skip standin_skip;
+	/* the clock of a local wakeup's enqueue (above) */
+	enum replay_wake_clock wake_clock;
+	/* the source CPU's reschedule after a traced migration (above) */
+	enum replay_migrate_resched migrate_resched;
 	/* the traced load-balance passes of several tasks (above) */
 	enum replay_balance_attach balance_attach;
 	/*
@@ -437,6 +468,10 @@ int replay_resched_at_parse(const char *name, enum replay_resched_at *out);
 /* --standin-skip: "keep" / "drop" / "local" / "drop-local" / "drop-own" /
  * "block-preempt" / "block-charge"; -1 else. */
 int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out);
+/* --wake-clock: "waking" / "traced" (replay_config.wake_clock); -1 else. */
+int replay_wake_clock_parse(const char *name, enum replay_wake_clock *out);
+/* --migrate-resched: "dest" / "both" (replay_config.migrate_resched); -1 else. */
+int replay_migrate_resched_parse(const char *name, enum replay_migrate_resched *out);
 /* "trace-order", "kernel-order" -> *out; -1 (out unchanged) for anything else. */
 int replay_balance_attach_parse(const char *name, enum replay_balance_attach *out);
 /* "time", "wait", "position"; -1 if unknown */
@@ -666,6 +701,7 @@ struct replay_text_opts {
 	bool show_settings;
 	int top;                       /* groups shown per key; 0 = all */
 	bool no_bandwidth;             /* replay_config.no_bandwidth: the facts say so */
+	bool wake_clock_traced;        /* replay_config.wake_clock traced: the facts say its delay */
 };
 void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
 		       const struct replay_result *const *runs, unsigned int nr_runs,

@@ -403,6 +403,19 @@ struct wl_facts {
 	uint64_t tick_switch_ns;
 	uint32_t tick_switch_samples;
 	/*
+	 * A local wakeup (the waker wakes a task onto its own CPU) reads the rq
+	 * clock this long after its sched_waking: try_to_wake_up() traces the
+	 * waking first, then selects the CPU and enqueues; the enqueue's
+	 * update_curr() (or wakeup_preempt()'s, for a task still queued as
+	 * delayed) charges the waker up to that clock, and a preempting wakee
+	 * is charged from it (the skipped clock).  Median over local wakes of
+	 * the waker's sched_stat_runtime - the sched_waking before it (no
+	 * sched_wakeup or switch between); 0 if < 20 samples.  Used by
+	 * replay_config.wake_clock (--wake-clock traced).
+	 */
+	uint64_t wake_clock_ns;
+	uint32_t wake_clock_samples;
+	/*
 	 * CPUs (bit n: CPU n < 64) whose switches out of idle the kernel does
 	 * not trace (sidecar trace.idle_switches[].idle_exit_untraced; this
 	 * machine's CPU 1, docs/capture.md).  Unless the reader's repair

@@ -3024,6 +3024,148 @@ static void test_dump_wake_records(void)
 	wl_free(wl);
 }
 
+/*
+ * --wake-clock traced (docs/replay.md, "Mechanical costs"): task 80 on CPU 0
+ * wakes task 81 there 30 times and is preempted by it, as perf bench sched
+ * pipe pinned to one CPU; the trace shows the waker's sched_stat_runtime
+ * (the enqueue's update_curr()) 400 ns after each sched_waking.  The facts
+ * keep that delay (the 400-450 ns bucket: 425 ns, 30 samples); with it the
+ * model charges the waker up to 425 ns after the waking, 425 ns more than at
+ * the waking (the default), and the wakee from there.
+ */
+static uint64_t first_charge(const char *dump, int cpu, uint64_t from, int pid)
+{
+	char needle[48];
+	uint64_t at;
+	const char *p;
+	unsigned long long v = 0;
+
+	snprintf(needle, sizeof(needle), "pid=%d runtime=", pid);
+	at = dump_find(dump, cpu, from, needle);
+	if (at == UINT64_MAX)
+		return UINT64_MAX;
+	/* the line dump_find() matched: the first with that time and needle */
+	for (p = strstr(dump, needle); p; p = strstr(p + 1, needle)) {
+		const char *bol = p;
+		unsigned long long sec, nsec;
+
+		while (bol > dump && bol[-1] != '\n')
+			bol--;
+		if (sscanf(bol + 5, " %llu.%llu", &sec, &nsec) == 2 &&
+		    sec * 1000000000ull + nsec == at && sscanf(p + strlen(needle), "%llu", &v) == 1)
+			return v;
+	}
+	return UINT64_MAX;
+}
+
+static void test_wake_clock(void)
+{
+	struct trace_event ev[256];
+	size_t n = 0;
+	uint64_t t = 1 * MS, first_wake;
+	struct wl_workload *wl;
+	uint64_t charge[2] = { 0, 0 };
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 80, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_fork(t + 10 * US, 0, 80, 81);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t + 11 * US, 0, 80, 0, 81, 120, 0);
+	ev[n++] = ev_switch(t + 20 * US, 0, 80, 'R', 120, 81, 120);
+	ev[n++] = ev_switch(t + 25 * US, 0, 81, 'S', 120, 80, 120);
+	t += 25 * US;
+	first_wake = t + 6 * US;
+	for (int i = 0; i < 30; i++) {
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 6 * US, 0, 80, 0, 81, 120, 0);
+		ev[n++] = ev_runtime(t + 6 * US + 400, 0, 80, 6 * US);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 6 * US + 700, 0, 80, 0, 81, 120, 0);
+		ev[n++] = ev_switch(t + 7 * US, 0, 80, 'R', 120, 81, 120);
+		ev[n++] = ev_runtime(t + 13 * US + 500, 0, 81, 7 * US);
+		ev[n++] = ev_switch(t + 14 * US, 0, 81, 'S', 120, 80, 120);
+		t += 14 * US;
+	}
+	ev[n++] = ev_switch(t + 50 * US, 0, 80, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	CHECK_EQ(wl_facts(wl)->wake_clock_ns, 425);
+	CHECK_EQ(wl_facts(wl)->wake_clock_samples, 30);
+	for (int traced = 0; traced <= 1; traced++) {
+		struct replay_config rc;
+		struct replay_result *r;
+		char *dump;
+
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		CHECK_EQ(replay_wake_clock_parse(traced ? "traced" : "waking", &rc.wake_clock), 0);
+		r = run_dump(wl, &rc, &dump);
+		CHECK(r != NULL);
+		if (dump)
+			charge[traced] = first_charge(dump, 0, first_wake, 80);
+		CHECK(charge[traced] != UINT64_MAX);
+		replay_result_free(r);
+		free(dump);
+	}
+	CHECK_EQ(charge[1], charge[0] + 425);
+	CHECK(replay_wake_clock_parse("sometimes", &(enum replay_wake_clock){ 0 }) < 0);
+	wl_free(wl);
+}
+
+/*
+ * --migrate-resched both (docs/replay.md, "Mechanical costs"): task 90 runs
+ * alone on CPU 1 from 1 ms and forks 91 and 92 there (queued: a fork never
+ * preempts on 6.18); 90's request ends 1.4 ms into its run.  At 2.8 ms idle
+ * CPU 0 pulls 92 (sched_migrate_task): the dequeue's update_curr() on CPU 1
+ * finds 90's request over with 91 still queued, and reschedules CPU 1.  The
+ * trace has 90 run on to its block at 3.5 ms.  dest (the default) arms only
+ * CPU 0, so 90 also runs to 3.5 ms in the model; both arms CPU 1 too, where
+ * 91 (the earlier deadline) preempts 90 right after the pull.
+ */
+static void test_migrate_resched(void)
+{
+	struct trace_event ev[32];
+	size_t n = 0;
+	uint64_t t = 1 * MS, pull = 2800 * US;
+	struct wl_workload *wl;
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 90, 120);
+	ev[n++] = ev_fork(t + 10 * US, 1, 90, 91);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t + 11 * US, 1, 90, 0, 91, 120, 1);
+	ev[n++] = ev_fork(t + 20 * US, 1, 90, 92);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t + 21 * US, 1, 90, 0, 92, 120, 1);
+	ev[n++] = ev_migrate(pull, 0, 92, 1, 0);
+	ev[n++] = ev_switch(pull + 5 * US, 0, 0, 'R', 120, 92, 120);
+	ev[n++] = ev_switch(pull + 100 * US, 0, 92, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(3500 * US, 1, 90, 'S', 120, 91, 120);
+	ev[n++] = ev_switch(3600 * US, 1, 91, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	for (int both = 0; both <= 1; both++) {
+		struct replay_config rc;
+		struct replay_result *r;
+		char *dump;
+		uint64_t out;
+
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		CHECK_EQ(replay_migrate_resched_parse(both ? "both" : "dest", &rc.migrate_resched), 0);
+		r = run_dump(wl, &rc, &dump);
+		CHECK(r != NULL);
+		out = dump ? dump_find(dump, 1, pull, "sched_switch: task90:90") : UINT64_MAX;
+		if (both)
+			CHECK(out >= pull && out < pull + 50 * US);
+		else
+			CHECK(out >= 3400 * US && out != UINT64_MAX);
+		replay_result_free(r);
+		free(dump);
+	}
+	CHECK(replay_migrate_resched_parse("source", &(enum replay_migrate_resched){ 0 }) < 0);
+	wl_free(wl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -3070,5 +3212,7 @@ int main(int argc, char **argv)
 	test_lost_windows();
 	test_balance_attach();
 	test_dump_wake_records();
+	test_wake_clock();
+	test_migrate_resched();
 	CHECK_DONE();
 }
