@@ -274,6 +274,7 @@ int cmd_replay(int argc, char **argv)
 
 		to.profile_why = why;
 		to.no_bandwidth = o.rc.no_bandwidth;
+		to.ticks_traced = o.rc.ticks == REPLAY_TICKS_TRACED;
 		if (replay_uses_model_placement(&o.rc)) {
 			to.vcpu_pack_on = on;
 			to.vcpu_pack_why = pw;
