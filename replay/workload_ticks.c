@@ -23,8 +23,8 @@
  * hardirq sched_wakeup(_new) within WL_TICK_WAKE_NS.  The grid of a CPU
  * with WL_TICK_PHASE_MIN of them is theirs (ticks_phase(): the facts'
  * phase, a mean of the tick-like charges, is unknown on several captures,
- * and 20-300 us off on others), else the facts'.  Per CPU, each tick
- * period of that grid keeps the first tick in [grid - lo, grid + hi]
+ * and pulled late by the late ticks on others), else the facts'.  Per CPU,
+ * each tick period of that grid keeps the first tick in [grid - lo, grid + hi]
  * (wl_tick_window()): a tick is never early (the grid is a median, a few
  * us off), and the latest seen is 604 us late.
  *
@@ -33,9 +33,10 @@
  * (TRACE_FLAG_NEED_RESCHED, or the lazy one) where the tick's own did not,
  * unless that event is a wakeup or a wakeup onto the CPU was written on
  * another CPU in between (a remote enqueue: its wakeup_preempt() may have
- * set it; hog-timer's probe wakeups, 300 us - 2 ms after the tick).  The delay is then the tick to the CPU's next switch, if that
- * switches the ticked task out runnable (R, R+) before the CPU's next
- * tick; a block first or another tick first gives no sample.  The delays
+ * set it; hog-timer's probe wakeups, 300 us - 2 ms after the tick).  The
+ * delay is then the tick to the CPU's next switch, if that switches the
+ * ticked task out runnable (R, R+) before the CPU's next tick; a block
+ * first or another tick first gives no sample.  The delays
  * are the calibration's tick table (calib_build_tick()).
  *
  * Without common_flags (an ftrace text: the reader does not keep its flag
