@@ -376,6 +376,8 @@ void calib_release(struct wl_calib *c)
 {
 	if (!c)
 		return;
+	free(c->tick.q);
+	c->tick.q = NULL;
 	for (int x = 0; x < CALIB_WAKER_CTX_NR; x++)
 		for (int l = 0; l < CALIB_WAKER_LOC_NR; l++) {
 			free(c->waker[x][l].q);
@@ -583,4 +585,27 @@ uint64_t calib_draw_waker(const struct wl_calib *c, int ctx, int cls, uint32_t t
 	/* another salt than the wakee's own cost draws (path < WL_PATH_NR) */
 	i = draw_index((uint64_t)(WL_PATH_NR + 1 + ctx), task, seq, seed);
 	return rem->q[i] > loc->q[i] ? rem->q[i] - loc->q[i] : 0;
+}
+
+/* ---- the tick's switch (wl_calib.tick) ---------------------------------- */
+
+int calib_build_tick(struct wl_calib *c, uint64_t *v, uint64_t n)
+{
+	long double sum = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		sum += v[i];
+	return fill_table(&c->tick, v, n, sum);
+}
+
+uint64_t calib_draw_tick(const struct wl_calib *c, int cpu, uint64_t t, uint64_t seed)
+{
+	uint64_t h;
+
+	if (c->tick.n < CALIB_MIN_SAMPLES)
+		return UINT64_MAX;
+	/* salt 15 << 60: above the paths' and the waker tables' */
+	h = calib_mix(calib_mix(t) ^ ((uint64_t)(uint32_t)cpu << 32) ^ (15ull << 60) ^
+		      (seed - 1) * 0xd6e8feb86659fd93ull);
+	return c->tick.q[(h >> 11) % CALIB_Q];
 }

@@ -152,6 +152,14 @@ struct wl_calib {
 	 * a VM exit); the replay keeps that time in the waker's RUN ops.
 	 */
 	struct calib_path waker[CALIB_WAKER_CTX_NR][CALIB_WAKER_LOC_NR];
+	/*
+	 * A tick that rescheduled -> the switch of the task it ticked
+	 * (workload_ticks.c): the kernel switches at the return from the
+	 * interrupt, or, on a preempt=none kernel, at the return from the
+	 * system call the tick hit.  --ticks traced draws it
+	 * (calib_draw_tick()).
+	 */
+	struct calib_path tick;
 };
 
 /*
@@ -191,6 +199,16 @@ int calib_build_waker(struct wl_calib *c, const struct wl_workload *wl);
  */
 uint64_t calib_draw_waker(const struct wl_calib *c, int ctx, int cls, uint32_t task,
 			  uint32_t seq, uint64_t seed);
+
+/* The tick table (wl_calib.tick) from @n delays in ns (@v is sorted in place).  -1 on ENOMEM. */
+int calib_build_tick(struct wl_calib *c, uint64_t *v, uint64_t n);
+/*
+ * The delay of a rescheduling tick's switch on @cpu for the tick at @t: a
+ * quantile of the tick table at a hash of @cpu, @t and @seed (another salt
+ * than the wakeups' draws: deterministic, the same for every variant).
+ * UINT64_MAX when the table has fewer than CALIB_MIN_SAMPLES samples.
+ */
+uint64_t calib_draw_tick(const struct wl_calib *c, int cpu, uint64_t t, uint64_t seed);
 
 enum calib_ctx calib_ctx_of(enum wl_wake_src src);
 /* The context of a wake record: CALIB_CTX_FORK for a forked child's first wakeup. */

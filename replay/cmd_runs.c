@@ -353,6 +353,13 @@ static int set_waker_costs(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_ticks(struct run_opts *o, const char *arg)
+{
+	if (replay_ticks_parse(arg, &o->rc.ticks) < 0)
+		return bad(o, "--ticks takes grid or traced", arg);
+	return 0;
+}
+
 static int set_channels(struct run_opts *o, const char *arg)
 {
 	if (replay_channels_parse(arg, &o->wo.channels, &o->rc.channel_strict) < 0)
@@ -601,7 +608,16 @@ static const struct run_opt run_opt_table[] = {
 	  "ablation: a CPU that one traced interrupt queued several\n"
 	  "wakeups onto while idle (a wake-list flush) leaves idle after\n"
 	  "the first one's cost (default: only after the last of them,\n"
-	  "as the kernel; docs/replay.md, \"Mechanical costs\")" },};
+	  "as the kernel; docs/replay.md, \"Mechanical costs\")" },
+	{ "ticks", "grid|traced", RUN_OPTS_MODEL, set_ticks, .help =
+	  "a busy CPU ticks every 1/HZ on its grid and a tick that\n"
+	  "reschedules switches the timing line's 'tick to switch' later\n"
+	  "(grid, the default), or at the trace's own tick of each period\n"
+	  "where it shows one (a hardirq sched_stat_runtime of the running\n"
+	  "task, up to 700 us late on the capture VM) and such a switch\n"
+	  "after a delay drawn from the trace's tick -> switch delays\n"
+	  "(traced; experimental: docs/replay.md, \"Traced ticks\")" },
+};
 
 #define NR_RUN_OPTS (sizeof(run_opt_table) / sizeof(run_opt_table[0]))
 

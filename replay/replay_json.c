@@ -604,6 +604,42 @@ static json_t *bandwidth_json(const struct wl_workload *wl, const struct replay_
 	return a;
 }
 
+/*
+ * --ticks traced: the trace's ticks ({found, per_cpu: [placed in their
+ * periods, per CPU]}) and the tick -> switch table (the calibration's
+ * tick: {samples, mean_ns, p50_ns, p90_ns, p99_ns, max_ns, used}); NULL on
+ * ENOMEM.
+ */
+static json_t *traced_ticks_json(const struct wl_workload *wl)
+{
+	const struct calib_path *cp = &wl_calibration(wl)->tick;
+	json_t *o = json_object(), *a = json_array(), *d = json_object();
+
+	if (!o || !a || !d) {
+		json_decref(o);
+		json_decref(a);
+		json_decref(d);
+		return NULL;
+	}
+	for (unsigned int c = 0; c < wl_facts(wl)->nr_cpus; c++) {
+		uint32_t n;
+
+		wl_traced_ticks(wl, (int)c, &n);
+		json_array_append_new(a, jint(n));
+	}
+	json_object_set_new(o, "found", jint(wl_nr_ticks_found(wl)));
+	json_object_set_new(o, "per_cpu", a);
+	json_object_set_new(d, "samples", jint(cp->n));
+	json_object_set_new(d, "mean_ns", jint(cp->mean));
+	json_object_set_new(d, "p50_ns", jint(cp->p50));
+	json_object_set_new(d, "p90_ns", jint(cp->p90));
+	json_object_set_new(d, "p99_ns", jint(cp->p99));
+	json_object_set_new(d, "max_ns", jint(cp->max));
+	json_object_set_new(d, "used", json_boolean(cp->n >= CALIB_MIN_SAMPLES));
+	json_object_set_new(o, "tick_switch", d);
+	return o;
+}
+
 int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 			     const struct replay_config *cfg)
 {
@@ -699,6 +735,15 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 	rel = bandwidth_json(wl, cfg);
 	if (rel)
 		json_object_set_new(fa, "bandwidth", rel);
+	if (cfg && cfg->ticks == REPLAY_TICKS_TRACED) {
+		/* only under --ticks traced: other runs' JSON unchanged */
+		if (!(rel = traced_ticks_json(wl))) {
+			json_decref(fa);
+			json_decref(ap);
+			return -1;
+		}
+		json_object_set_new(fa, "traced_ticks", rel);
+	}
 	json_object_set_new(root, "facts", fa);
 	json_object_set_new(root, "calibration", calib_json(wl_calibration(wl), f));
 	while (wl_note_at(wl, &it, &text, &v)) {

@@ -141,8 +141,31 @@ static void print_bandwidth(FILE *out, const struct wl_workload *wl, bool off)
 	}
 }
 
+/* --ticks traced: the trace's ticks per CPU, and its tick -> switch delays */
+static void print_traced_ticks(FILE *out, const struct wl_workload *wl)
+{
+	const struct calib_path *cp = &wl_calibration(wl)->tick;
+	unsigned int nr = wl_facts(wl)->nr_cpus;
+
+	fprintf(out, "ticks:     traced: %u found (hardirq sched_stat_runtime of the running task), "
+		"in their periods", wl_nr_ticks_found(wl));
+	for (unsigned int c = 0; c < nr && c < 8; c++) {
+		uint32_t n;
+
+		wl_traced_ticks(wl, (int)c, &n);
+		fprintf(out, "%s CPU %u %u", c ? "," : ":", c, n);
+	}
+	if (nr > 8)
+		fprintf(out, ", ...");
+	fprintf(out, "; tick to switch: %" PRIu64 " delays", cp->n);
+	if (cp->n)
+		fprintf(out, ", p50 %.1f us, p90 %.1f us", cp->p50 / 1e3, cp->p90 / 1e3);
+	fprintf(out, "%s  [trace]\n", cp->n < CALIB_MIN_SAMPLES ?
+		" (too few: the timing line's tick to switch)" : "");
+}
+
 static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwidth,
-			bool wake_clock_traced)
+			bool wake_clock_traced, bool ticks_traced)
 {
 	const struct trace_info *i = wl_trace_info(wl);
 	const struct wl_facts *f = wl_facts(wl);
@@ -185,6 +208,8 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 		fprintf(out, "wakeups:   --wake-clock traced: a local wakeup's enqueue %" PRIu64
 			" ns after its sched_waking (%u samples%s)  [trace]\n", f->wake_clock_ns,
 			f->wake_clock_samples, f->wake_clock_samples < 20 ? ", under 20: 0" : "");
+	if (ticks_traced)
+		print_traced_ticks(out, wl);
 	print_channels(out, wl);
 }
 
@@ -242,7 +267,7 @@ static void print_calib_idle_cpus(FILE *out, const struct wl_workload *wl)
 	}
 }
 
-static void print_calib(FILE *out, const struct wl_workload *wl)
+static void print_calib(FILE *out, const struct wl_workload *wl, bool ticks_traced)
 {
 	const struct wl_calib *c = wl_calibration(wl);
 
@@ -279,6 +304,17 @@ static void print_calib(FILE *out, const struct wl_workload *wl)
 		}
 		if (p == WL_PATH_IDLE)
 			print_calib_idle_cpus(out, wl);
+	}
+	if (ticks_traced) {
+		const struct calib_path *cp = &c->tick;
+
+		fprintf(out, "  %-15s %9" PRIu64, "tick->switch", cp->n);
+		if (cp->n)
+			fprintf(out, " %9.1f %9.1f %9.1f %9.1f %9.1f", cp->mean / 1e3, cp->p50 / 1e3,
+				cp->p90 / 1e3, cp->p99 / 1e3, cp->max / 1e3);
+		fprintf(out, "%s\n", cp->n < CALIB_MIN_SAMPLES ?
+			"   (< 20 samples: the timing line's tick to switch used)" :
+			"   (a rescheduling tick's switch: --ticks traced)");
 	}
 }
 
@@ -664,7 +700,8 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	const char *text;
 	uint64_t v;
 
-	print_facts(out, wl, o && o->no_bandwidth, o && o->wake_clock_traced);
+	print_facts(out, wl, o && o->no_bandwidth, o && o->wake_clock_traced,
+		    o && o->ticks_traced);
 	if (nr_runs) {
 		const struct model_profile *p = replay_result_profile(runs[0]);
 		const struct model_sched_features *sf = replay_result_sched_features(runs[0]);
@@ -802,7 +839,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 		"that do work - on group entities, on non-root queues, that propagated; .entries: "
 		"every entry of the function, as a function tracer counts it, those that return at "
 		"once included)\n");
-	print_calib(out, wl);
+	print_calib(out, wl, o && o->ticks_traced);
 
 	for (unsigned int r = 0; r < nr; r++)
 		pred[r] = lat_get_all(replay_latency(runs[r]), LAT_WAKEUP);

@@ -176,10 +176,42 @@ static int take_traced_pull(struct sim *s, struct sim_task *t, int cpu)
 	return cpu;
 }
 
-static uint64_t next_tick(const struct sim *s, int cpu, uint64_t now)
+/*
+ * --ticks traced: the tick of period @k (grid point g = phase + k / HZ) on
+ * @cpu: the trace's own tick of that period (wl_traced_ticks(): at most one
+ * per period, within wl_tick_window() of g), else g.  Increasing in @k.
+ */
+static uint64_t traced_tick(const struct sim *s, int cpu, uint64_t k, bool *traced)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+	uint64_t p = s->tick_ns, g = s->phase[cpu % 64] % p + k * p, lo, hi;
+	uint32_t a = 0, b = c->tt_n;
+
+	wl_tick_window(s->facts->hz, &lo, &hi);
+	while (a < b) {                 /* the first at or after g - lo */
+		uint32_t m = a + (b - a) / 2;
+
+		if (c->tt[m] + lo < g)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*traced = a < c->tt_n && c->tt[a] <= g + hi;
+	return *traced ? c->tt[a] : g;
+}
+
+/* The CPU's first tick after @now; *traced: the trace's own (--ticks traced). */
+static uint64_t next_tick(const struct sim *s, int cpu, uint64_t now, bool *traced)
 {
 	uint64_t p = s->tick_ns, ph = s->phase[cpu % 64] % p, t;
 
+	*traced = false;
+	if (s->cpus[cpu].tt_n) {
+		/* the current period's tick if the trace's comes later, else the next's */
+		for (uint64_t k = now < ph ? 0 : (now - ph) / p;; k++)
+			if ((t = traced_tick(s, cpu, k, traced)) > now)
+				return t;
+	}
 	if (now < ph)
 		return ph;
 	t = ph + ((now - ph) / p + 1) * p;
@@ -189,11 +221,34 @@ static uint64_t next_tick(const struct sim *s, int cpu, uint64_t now)
 static int arm_tick(struct sim *s, int cpu, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+	uint64_t t;
 
 	if (c->tick_armed)
 		return 0;
 	c->tick_armed = true;
-	return heap_push(s, next_tick(s, cpu, now), HEV_TICK, cpu, ++c->gen_tick);
+	t = next_tick(s, cpu, now, &c->tick_traced);
+	return heap_push(s, t, HEV_TICK, cpu, ++c->gen_tick);
+}
+
+/*
+ * The switch after a tick at @t that set need_resched on @cpu comes this
+ * long after it: tick_switch_ns, or under --ticks traced a delay drawn from
+ * the trace's own tick -> switch delays (calib_draw_tick()), where it has
+ * CALIB_MIN_SAMPLES of them (not under --no-costs: a mechanical cost).
+ */
+static uint64_t tick_switch_delay(struct sim *s, int cpu, uint64_t t)
+{
+	uint64_t d;
+
+	if (s->cfg.ticks != REPLAY_TICKS_TRACED || s->cfg.no_costs)
+		return s->facts->tick_switch_ns;
+	d = calib_draw_tick(s->calib, cpu, t, s->cfg.seed);
+	if (d == UINT64_MAX) {
+		s->notes[SIM_NOTE_TICK_SWITCH_FIXED]++;
+		return s->facts->tick_switch_ns;
+	}
+	s->notes[SIM_NOTE_TICK_SWITCH_DRAWN]++;
+	return d;
 }
 
 /*
@@ -2709,16 +2764,18 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		c->tick_armed = false;
 		if (!cpu_busy(c))
 			return 0;    /* NO_HZ: an idle CPU stops its tick */
+		s->notes[SIM_NOTE_TICK_TRACED] += c->tick_traced;
 		model_tick(s->m, cpu, h->t);
 		if (arm_tick(s, cpu, h->t))
 			return -1;
 		/*
-		 * The switch comes at the return from the interrupt; its
-		 * __schedule() reads the clock then (tick_switch_ns later),
-		 * so prev's last update_curr() charges that time.
+		 * The switch comes at the return from the interrupt (or, on a
+		 * preempt=none kernel, from the system call it hit); its
+		 * __schedule() reads the clock then (tick_switch_delay()
+		 * later), so prev's last update_curr() charges that time.
 		 */
 		if (model_need_resched(s->m, cpu) && c->other < 0)
-			return arm_resched(s, cpu, h->t + s->facts->tick_switch_ns);
+			return arm_resched(s, cpu, h->t + tick_switch_delay(s, cpu, h->t));
 		return 0;
 	case HEV_BW_TIMER:
 		return bw_timer(s, h->t);

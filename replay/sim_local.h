@@ -77,6 +77,9 @@ struct sim_cpu {
 	uint64_t idle_since;       /* its last switch to idle, UINT64_MAX none yet */
 	uint32_t gen_op, gen_tick, gen_resched;
 	bool tick_armed;
+	bool tick_traced;          /* ... at the trace's own tick of its period (--ticks traced) */
+	const uint64_t *tt;        /* --ticks traced: the trace's ticks here (wl_traced_ticks()) */
+	uint32_t tt_n;
 	bool resched_deferred;     /* --resched-at syscall-exit: curr's preemption by its
 				      wakee waits for its system call's exit mark */
 	uint64_t resched_due;      /* ... and the earliest another resched's cost allows, 0 none */
@@ -176,6 +179,9 @@ enum sim_note_id {
 	SIM_NOTE_STANDIN_SKIP_DROPPED,
 	SIM_NOTE_STANDIN_LOCAL,
 	SIM_NOTE_STANDIN_BLOCK_PREEMPT,
+	SIM_NOTE_TICK_TRACED,
+	SIM_NOTE_TICK_SWITCH_DRAWN,
+	SIM_NOTE_TICK_SWITCH_FIXED,
 	SIM_NOTE_NR
 };
 

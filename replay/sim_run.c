@@ -154,6 +154,20 @@ int replay_waker_costs_parse(const char *name, enum replay_waker_costs *out)
 	return 0;
 }
 
+int replay_ticks_parse(const char *name, enum replay_ticks *out)
+{
+	static const char *const names[] = {
+		[REPLAY_TICKS_GRID] = "grid",
+		[REPLAY_TICKS_TRACED] = "traced",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_ticks)i;
+	return 0;
+}
+
 int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out)
 {
 	static const char *const names[] = {
@@ -645,6 +659,13 @@ static int setup(struct sim *s, struct sr_error *err)
 	    ((s->cfg.channel_wakes || s->cfg.channel_races) && sim_bind_blocks(s)) ||
 	    sim_chans_init(&s->chans, wl_nr_channels(wl), s->nr_tasks))
 		goto oom;
+	if (s->cfg.ticks == REPLAY_TICKS_TRACED)
+		for (int c = 0; c < s->nr_cpus; c++) {
+			/* the grid of the CPU's own ticks (wl_traced_tick_phase()) */
+			if (c < 64)
+				wl_traced_tick_phase(wl, c, &s->phase[c]);
+			s->cpus[c].tt = wl_traced_ticks(wl, c, &s->cpus[c].tt_n);
+		}
 	for (uint32_t i = 0; i < s->chans.nr; i++) {
 		const struct wl_channel *wc = wl_channel(wl, i);
 
@@ -1023,6 +1044,9 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_STANDIN_SKIP_DROPPED] = "blocks whose __schedule() updated the clock where a clock skip only an early wake's stand-in wakeup had asked for was pending (--standin-skip drop|drop-local|drop-own)",
 	[SIM_NOTE_STANDIN_BLOCK_PREEMPT] = "blocks reached with a preemption pending that only an early wake's stand-in wakeup had asked for: preempted there first, blocked when next run (--standin-skip block-preempt|block-charge)",
 	[SIM_NOTE_STANDIN_LOCAL] = "preemptions by an early wake's stand-in wakeup landed after the local preemption path's cost, the trace's waker on another CPU (--standin-skip local)",
+	[SIM_NOTE_TICK_TRACED] = "ticks at the trace's own tick of their period (--ticks traced; the others on the grid: docs/replay.md, \"Traced ticks\")",
+	[SIM_NOTE_TICK_SWITCH_DRAWN] = "rescheduling ticks whose switch came after a delay drawn from the trace's tick -> switch delays (--ticks traced)",
+	[SIM_NOTE_TICK_SWITCH_FIXED] = "rescheduling ticks whose switch came tick_switch_ns after the tick: the trace has fewer than 20 tick -> switch delays (--ticks traced)",
 	[SIM_NOTE_RESCHED_AT_WAIT] = "of them, switched out at the hand-off wait that follows the exit in its work (the trace's switch point)",
 	[SIM_NOTE_WORK_STUCK] = "past the trace end, tasks were runnable with no event left to run them: the simulation stopped there with work left (a simulation bug: please report it)",
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",

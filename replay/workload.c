@@ -2220,6 +2220,8 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 			c->rec_ts = ev->ts;
 		}
 	}
+	if (wl_ticks_event(b, ev, lost_before))
+		goto oom;
 	/*
 	 * The measured side first: its latency machine infers the switches
 	 * the kernel did not trace (lost_switch()), which the builder must
@@ -2354,6 +2356,9 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->idle.v);
 	free(b->lost.v);
 	free(b->missing.v);
+	free(b->tick_cpus);
+	free(b->tick_found.v);
+	free(b->tick_delays.v);
 	free(b->groups.v);
 	for (uint32_t g = 0; g < b->bw_unthrottle_n; g++)
 		free(b->bw_unthrottle[g].v);
@@ -2382,6 +2387,8 @@ int wl_builder_stream_end(struct wl_builder *b)
 	for (int c = 0; c < b->nr_cpus; c++)
 		if (idle_end(b, &b->cpus[c], c, b->last_ts))
 			return -1;
+	if (wl_ticks_stream_end(b))
+		return -1;
 	return lat_machine_finish(b->wl->measured, b->last_ts) ? -1 : 0;
 }
 
@@ -2496,6 +2503,8 @@ void wl_free(struct wl_workload *wl)
 	free(wl->timed);
 	free(wl->idle);
 	free(wl->idle_first);
+	free(wl->ticks);
+	free(wl->tick_first);
 	free(wl->lost);
 	free(wl->repair);
 	free(wl->groups);

@@ -138,7 +138,23 @@ struct wl_builder {
 	uint32_t tick_hist[WL_LEAD_BUCKETS];
 	uint32_t tail_hist[WL_LEAD_BUCKETS];
 	uint32_t wclk_hist[WL_LEAD_BUCKETS];
+	/* the trace's ticks and their switches (workload_ticks.c) */
+	struct wl_tick_cpu *tick_cpus;
+	int tick_ncpus;
+	WL_VEC(struct wl_tick_rec) tick_found;
+	WL_VEC(uint64_t) tick_delays;
 };
+
+/*
+ * workload_ticks.c: the trace's own ticks (--ticks traced).  Every event of
+ * the stream, @lost_before as wl_builder_event()'s; at the stream's end;
+ * and after facts_finish() (the grid): the ticks placed in their periods
+ * (wl_workload.ticks) and the tick -> switch table (calib_build_tick()).
+ * -1 on ENOMEM.
+ */
+int wl_ticks_event(struct wl_builder *b, const struct trace_event *ev, bool lost_before);
+int wl_ticks_stream_end(struct wl_builder *b);
+int wl_ticks_finish(struct wl_builder *b);
 
 /*
  * The end of the event stream (workload.c): the tasks still running have

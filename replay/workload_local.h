@@ -113,6 +113,25 @@ struct wl_workload {
 
 	struct lat_machine *measured; /* may be NULL (builder-only tests) */
 	struct wl_calib calib;
+
+	/*
+	 * The trace's ticks placed in the grid's periods (wl_traced_ticks(),
+	 * workload_ticks.c), sorted by CPU then time; tick_first [nr_cpus + 1]:
+	 * each CPU's first.  nr_ticks_found: every tick found, placed or not.
+	 */
+	uint64_t *ticks;
+	uint32_t nr_ticks;
+	uint32_t *tick_first;
+	uint32_t nr_ticks_found;
+	/* the grid phase of each CPU < 64 from its own ticks (bit set: known) */
+	uint64_t tick_phase_traced[64];
+	uint64_t tick_phase_traced_mask;
+};
+
+/* A tick the trace shows (workload_ticks.c) */
+struct wl_tick_rec {
+	uint64_t ts;
+	int cpu;
 };
 
 /* workload_facts.c: HZ / tick phase inference from sched_stat_runtime. */

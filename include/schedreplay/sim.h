@@ -267,6 +267,21 @@ enum replay_waker_costs {
 	REPLAY_WAKER_FOLLOW,
 };
 
+/*
+ * When a busy CPU ticks (--ticks): GRID, the default: every 1/HZ on the
+ * CPU's grid (wl_facts.tick_phase_ns), a tick that reschedules switching
+ * wl_facts.tick_switch_ns later; TRACED: at the trace's own tick of that
+ * period where it shows one (wl_traced_ticks(): the capture VM's ticks come
+ * up to 600 us late), on the grid elsewhere, and a rescheduling tick's
+ * switch after a delay drawn from the trace's tick -> switch delays
+ * (calib_draw_tick(); tick_switch_ns under CALIB_MIN_SAMPLES of them).
+ * The machine's timing: the same for every variant.
+ */
+enum replay_ticks {
+	REPLAY_TICKS_GRID = 0,
+	REPLAY_TICKS_TRACED,
+};
+
 struct replay_config {
 	/* NULL: the profile for the trace's kernel release, else the default */
 	const struct model_profile *profile;
@@ -324,6 +339,8 @@ struct replay_config {
 	 * the waker's RUN ops as traced (docs/replay.md, "The waker's side").
 	 */
 	enum replay_waker_costs waker_costs;
+	/* when a busy CPU ticks and a rescheduling tick switches (above) */
+	enum replay_ticks ticks;
 	/*
 	 * By default a CPU that a traced interrupt queued several external
 	 * wakeups onto while idle (a wake-list flush: wl_wake.flush_ns)
@@ -478,6 +495,8 @@ int replay_balance_attach_parse(const char *name, enum replay_balance_attach *ou
 int replay_queued_moves_parse(const char *name, enum replay_queued_moves *out);
 /* "traced", "placed", "follow" -> *out; -1 (out unchanged) for anything else. */
 int replay_waker_costs_parse(const char *name, enum replay_waker_costs *out);
+/* --ticks: "grid" / "traced" (replay_config.ticks); -1 (out unchanged) else. */
+int replay_ticks_parse(const char *name, enum replay_ticks *out);
 
 /* The profile a configuration resolves to for @wl, and why (static text). */
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,
@@ -702,6 +721,7 @@ struct replay_text_opts {
 	int top;                       /* groups shown per key; 0 = all */
 	bool no_bandwidth;             /* replay_config.no_bandwidth: the facts say so */
 	bool wake_clock_traced;        /* replay_config.wake_clock traced: the facts say its delay */
+	bool ticks_traced;             /* replay_config.ticks traced: the facts and costs say so */
 };
 void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
 		       const struct replay_result *const *runs, unsigned int nr_runs,

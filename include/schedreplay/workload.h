@@ -627,6 +627,26 @@ const struct wl_lost_window *wl_lost_window(const struct wl_workload *wl, uint32
  */
 bool wl_in_lost_window(const struct wl_workload *wl, int cpu, uint64_t ts);
 
+/*
+ * The trace's own ticks on @cpu (replay_config.ticks, --ticks traced;
+ * docs/replay.md, "Traced ticks"): each a hardirq sched_stat_runtime of the
+ * running task that no hardirq wakeup follows (workload_ticks.c), at most one
+ * per tick period of its grid (wl_traced_tick_phase() + k / HZ), within
+ * wl_tick_window() of its grid point; ascending, *n of them (NULL, 0: none:
+ * no tick phase known, no context flags in the trace, a CPU of 64 or more).
+ */
+const uint64_t *wl_traced_ticks(const struct wl_workload *wl, int cpu, uint32_t *n);
+/*
+ * The grid phase of @cpu's ticks from its traced ticks (their median offset,
+ * 0..1/HZ), the grid the simulation ticks on under --ticks traced; false if
+ * it has fewer than 4 (the facts' tick_phase_ns then).
+ */
+bool wl_traced_tick_phase(const struct wl_workload *wl, int cpu, uint64_t *phase);
+/* Every tick found, in a period's window or not (the first of a period or not). */
+uint32_t wl_nr_ticks_found(const struct wl_workload *wl);
+/* A traced tick of grid point g is in [g - *lo, g + *hi] (100 and 700 us at HZ <= 1000). */
+void wl_tick_window(unsigned int hz, uint64_t *lo, uint64_t *hi);
+
 /* NUMA node of each CPU from the sidecar (nr_cpus entries), NULL if unknown. */
 const int *wl_cpu_nodes(const struct wl_workload *wl);
 /* The sidecar's bookkeeping-function counts (only those captured): *iter from 0. */

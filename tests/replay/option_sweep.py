@@ -90,6 +90,8 @@ SINGLE = [
     ("waker-costs=placed", ["--waker-costs", "placed"]),
     ("waker-costs=follow", ["--waker-costs", "follow"]),
     ("no-flush-hold", ["--no-flush-hold"]),
+    ("ticks=traced", ["--ticks", "traced"]),
+    ("ticks=grid", ["--ticks", "grid"]),
     ("idle-pull", ["--idle-pull"]),
     ("channel-wakes", ["--channel-wakes"]),
     ("channel-races", ["--channel-races"]),
@@ -164,6 +166,12 @@ PAIRS = [
     ("waker-costs=placed+idle-pull", ["--waker-costs", "placed", "--idle-pull"]),
     ("waker-costs=follow+no-costs", ["--waker-costs", "follow", "--no-costs"]),
     ("waker-costs=follow+handoff=writeon", ["--waker-costs", "follow", "--handoff", "writeon"]),
+    ("ticks=traced+no-costs", ["--ticks", "traced", "--no-costs"]),
+    ("ticks=traced+json", ["--ticks", "traced", "--json"]),
+    ("ticks=traced+hz=1000", ["--ticks", "traced", "--hz", "1000"]),
+    ("ticks=traced+resched-at=syscall-exit", ["--ticks", "traced", "--resched-at", "syscall-exit"]),
+    ("ticks=traced+placement=model", ["--ticks", "traced", "--placement", "model"]),
+    ("ticks=traced+stop-at-end", ["--ticks", "traced", "--stop-at-end"]),
     ("no-sidecar+placement=model", ["--no-sidecar", "--placement", "model"]),
     ("no-sidecar+channels=strict", ["--no-sidecar", "--channels", "strict"]),
     ("hz=100+stop-at-end", ["--hz", "100", "--stop-at-end"]),
@@ -218,7 +226,7 @@ PAIRS = [
                        "--no-flush-hold", "--channel-wakes", "--channel-races", "--oneway-no-wait",
                        "--stop-at-end", "--preempt-costs", "all", "--vcpu-pack",
                        "--waker-costs", "follow", "--resched-at", "syscall-exit",
-                       "--standin-skip", "drop-local"]),
+                       "--standin-skip", "drop-local", "--ticks", "traced"]),
     # (--placement model refuses the trace placement's options: reader_bad_cli)
 ]
 

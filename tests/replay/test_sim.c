@@ -466,6 +466,105 @@ static struct replay_result *run_dump(const struct wl_workload *wl, struct repla
 }
 
 /*
+ * --ticks traced (docs/replay.md, "Traced ticks").  Two hogs, 40 and 41,
+ * share CPU 0; the trace ticks it every 4 ms at 0.5 ms + k * 4 ms (a hardirq
+ * sched_stat_runtime of the running one), ticks 10 and 20 come 300 us late,
+ * and every tick switches the ticked hog out 20 us after it (its put_prev
+ * charge with need_resched set at 15 us).  A hardirq charge at 42.2 ms with
+ * a hardirq wakeup of 42 (a sleeper, the wake list's IPI onto CPU 0) right
+ * after it is that wakeup's, not a tick.  Extraction: 30 ticks placed, the late ones at
+ * their own times; 30 tick -> switch delays of 20 us.  The simulation under
+ * traced ticks has each hog's tick charge at the traced times (the late ones
+ * 300 us after their grid points, none at those grid points) and a
+ * rescheduling tick's switch 20 us after it; under grid (the default) at the
+ * facts' grid points (the mean phase of the 4 ms charges: 19 us after the
+ * ticks' own, pulled by the two late ones) and at once (tick_switch_ns 0:
+ * no sample under 10 us).
+ */
+static void test_traced_ticks(void)
+{
+	struct trace_event ev[256];
+	size_t n = 0;
+	uint64_t t0 = 1 * MS, grid = 500 * US, late[2] = { 0, 0 };
+	int cur = 40, other = 41;
+	struct wl_workload *wl;
+	const uint64_t *tt;
+	uint32_t nt = 0;
+	uint64_t ph = 0;
+
+	ev[n++] = ev_switch(t0, 1, 0, 'R', 120, 42, 120);
+	ev[n++] = ev_switch(t0 + 5 * US, 1, 42, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(t0, 0, 0, 'R', 120, 40, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t0 + 10 * US, 0, 40, 0, 41, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t0 + 11 * US, 0, 40, 0, 41, 120, 0);
+	for (int k = 1; k <= 30; k++) {
+		uint64_t t = grid + (uint64_t)k * 4 * MS + (k == 10 || k == 20 ? 300 * US : 0);
+		int x;
+
+		if (k == 10 || k == 20)
+			late[k / 20] = t;
+		if (k == 11) {
+			/* a wakeup's charge from an interrupt: not a tick */
+			ev[n] = ev_runtime(t - 2 * MS, 0, cur, 1 * MS);
+			ev[n++].common_flags = 0x08 | 0x01;
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t - 2 * MS + 2 * US, 0, cur, 0x08, 42,
+					  120, 0);
+			ev[n++] = ev_switch(t - 2 * MS + 30 * US, 0, cur, 'R', 120, 42, 120);
+			ev[n++] = ev_switch(t - 2 * MS + 40 * US, 0, 42, 'S', 120, cur, 120);
+		}
+		ev[n] = ev_runtime(t, 0, cur, 4 * MS);
+		ev[n++].common_flags = 0x08 | 0x01;              /* hardirq, irqs off */
+		ev[n] = ev_runtime(t + 15 * US, 0, cur, 15 * US);
+		ev[n++].common_flags = 0x04 | 0x01;              /* need_resched set */
+		ev[n++] = ev_switch(t + 20 * US, 0, cur, 'R', 120, other, 120);
+		x = cur;
+		cur = other;
+		other = x;
+	}
+	CHECK(n <= sizeof(ev) / sizeof(ev[0]));
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	tt = wl_traced_ticks(wl, 0, &nt);
+	CHECK_EQ(wl_nr_ticks_found(wl), 30);
+	CHECK_EQ(nt, 30);
+	CHECK(wl_traced_tick_phase(wl, 0, &ph));
+	CHECK_EQ(ph, grid);
+	CHECK(nt == 30 && tt[9] == late[0] && tt[19] == late[1]);
+	CHECK_EQ(wl_calibration(wl)->tick.n, 30);
+	CHECK_EQ(wl_calibration(wl)->tick.p50, 20 * US);
+	CHECK_EQ(wl_facts(wl)->tick_switch_samples, 0);
+	CHECK(wl_facts(wl)->tick_phase_known && wl_facts(wl)->tick_phase_ns[0] > grid);
+	for (int traced = 0; traced < 2; traced++) {
+		struct replay_config rc;
+		struct replay_result *r;
+		char *dump = NULL;
+
+		replay_config_default(&rc);
+		rc.ticks = traced ? REPLAY_TICKS_TRACED : REPLAY_TICKS_GRID;
+		r = run_dump(wl, &rc, &dump);
+		CHECK(r != NULL && dump != NULL);
+		if (r && dump) {
+			for (int i = 0; i < 2; i++) {
+				/* the grid: the traced ticks' own, or the facts' (a mean: 19 us late) */
+				uint64_t g = late[i] - 300 * US - grid + wl_facts(wl)->tick_phase_ns[0];
+				uint64_t at = dump_find(dump, 0, g, "sched_stat_runtime");
+				uint64_t sw = dump_find(dump, 0, at, "sched_switch");
+
+				/* the tick's charge: at the late tick, or at its grid point */
+				CHECK_EQ(at, traced ? late[i] : g);
+				/* a switch 20 us after it (the drawn delay), or at once */
+				CHECK_EQ(sw - at, traced ? 20 * US : 0);
+			}
+		}
+		replay_result_free(r);
+		free(dump);
+	}
+	wl_free(wl);
+}
+
+/*
  * The waker's side of a wakeup (docs/replay.md, "The waker's side"): parent
  * 70 on CPU 0 forks 40 children, 1 ms apart.  The even ones the trace puts
  * on CPU 0 (local): 70 runs 5 us after the fork and blocks, the child runs
@@ -3179,6 +3278,7 @@ int main(int argc, char **argv)
 	test_restored_idle_exits();
 	test_pull_before_fork();
 	test_stopper_move_restored();
+	test_traced_ticks();
 	test_waker_costs_on(false);
 	test_waker_costs_on(true);
 	test_flush_hold();
