@@ -291,6 +291,17 @@ struct task {
 	struct lat_task pub;
 	struct comm_tally *tallies;
 	uint32_t nr_tallies, tally_last;
+	/*
+	 * The open wakeup interval's path (enum lat_path, wake_path()): the
+	 * waker's CPU, the target CPU (-1: not known yet, till the
+	 * sched_wakeup after a sched_waking), the target's current task at the
+	 * wakeup (0: idle, -1: not known) and its switch count then
+	 * (cpu_state.nsw); a sched_wakeup_new's.
+	 */
+	int wk_cpu, wk_target;
+	int32_t wk_curr;
+	uint64_t wk_nsw;
+	bool wk_new;
 };
 
 struct comm_tally {
@@ -319,6 +330,13 @@ struct cpu_state {
 	 * its switch-in, or a sched_stat_runtime of it on another CPU).
 	 */
 	uint64_t last;
+	/*
+	 * Switches here so far: the traced ones, and each change of the
+	 * current task the stream shows without one (an inferred untraced
+	 * switch, a missing switch out, a new guess): wake_path()'s count of
+	 * the switches ahead of a wakee.
+	 */
+	uint64_t nsw;
 };
 
 /*
@@ -349,6 +367,7 @@ struct prov_sample {
 	const char *cgroup;
 	int cpu;
 	uint64_t start_ts, end_ts;
+	enum lat_path path;
 };
 
 struct lat_machine {
@@ -369,6 +388,7 @@ struct lat_machine {
 	struct sr_hist all[LAT_NR_KINDS];
 	struct sr_sum all_sum[LAT_NR_KINDS];
 	uint64_t all_over_long[LAT_NR_KINDS];  /* built with all[] */
+	uint64_t all_paths[LAT_PATH_NR];       /* built with all[] */
 	struct cpu_state *cpus;
 	int nr_cpus;
 	struct prov_sample *prov;
@@ -623,18 +643,22 @@ static bool old_on_cpu(const struct lat_machine *m, const struct task *t)
 }
 
 /* Count @v in group @g (NULL: its allocation failed). */
-static void group_add(struct lat_machine *m, struct lat_group *g, enum lat_kind kind, uint64_t v)
+static void group_add(struct lat_machine *m, struct lat_group *g, enum lat_kind kind, uint64_t v,
+		      enum lat_path path)
 {
-	if (!g || sr_hist_add(&g->lat[kind], v))
+	if (!g || sr_hist_add(&g->lat[kind], v)) {
 		m->oom = true;
-	else
+	} else {
 		g->over_long[kind] += v > LAT_LONG_NS;
+		if (kind == LAT_WAKEUP)
+			g->paths[path]++;
+	}
 }
 
 static void add_group(struct lat_machine *m, enum lat_group_key key, const char *k,
-		      enum lat_kind kind, uint64_t v)
+		      enum lat_kind kind, uint64_t v, enum lat_path path)
 {
-	group_add(m, str_map_get(&m->groups[key], k, strlen(k), group_make, NULL), kind, v);
+	group_add(m, str_map_get(&m->groups[key], k, strlen(k), group_make, NULL), kind, v, path);
 }
 
 /*
@@ -729,12 +753,12 @@ tally_add(struct lat_machine *m, struct task *t, const struct lat_group *g, enum
 static __attribute__((noinline)) void
 to_sink(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *comm,
 	const char *cgroup, int cpu, uint64_t start, uint64_t end, uint64_t v,
-	enum trace_event_type start_ev)
+	enum trace_event_type start_ev, enum lat_path path)
 {
 	struct lat_sample s = {
 		.kind = kind, .task = &t->pub, .pid = t->pub.pid, .comm = comm, .cgroup = cgroup,
 		.cpu = cpu, .start_ts = start, .end_ts = end, .latency_ns = v,
-		.start_event = start_ev,
+		.start_event = start_ev, .path = path,
 	};
 
 	m->cfg.sink(m->cfg.sink_ctx, &s);
@@ -751,7 +775,7 @@ to_sink(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *c
 static inline __attribute__((always_inline)) void
 commit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *comm,
        const char *cgroup, int cpu, uint64_t start, uint64_t end, uint64_t v,
-       enum trace_event_type start_ev)
+       enum trace_event_type start_ev, enum lat_path path)
 {
 	if (sr_hist_add(&t->pub.lat[kind], v))
 		m->oom = true;
@@ -760,20 +784,20 @@ commit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *co
 		struct lat_group *g = comm_group(m, t, comm);
 
 		sr_sum_add(&m->all_sum[kind], v);
-		group_add(m, g, kind, v);
+		group_add(m, g, kind, v, path);
 		if (m->cfg.comm_tallies)
 			tally_add(m, t, g, kind);
 		if (m->cfg.group_by[LAT_BY_PID]) {
 			char b[16];
 
 			snprintf(b, sizeof(b), "%d", (int)t->pub.pid);
-			add_group(m, LAT_BY_PID, b, kind, v);
+			add_group(m, LAT_BY_PID, b, kind, v, path);
 		}
 		if (m->cfg.group_by[LAT_BY_CGROUP])
-			add_group(m, LAT_BY_CGROUP, cgroup ? cgroup : "(unknown)", kind, v);
+			add_group(m, LAT_BY_CGROUP, cgroup ? cgroup : "(unknown)", kind, v, path);
 	}
 	if (m->cfg.sink)
-		to_sink(m, kind, t, comm, cgroup, cpu, start, end, v, start_ev);
+		to_sink(m, kind, t, comm, cgroup, cpu, start, end, v, start_ev, path);
 }
 
 static void flush_provisional(struct lat_machine *m)
@@ -782,7 +806,7 @@ static void flush_provisional(struct lat_machine *m)
 		struct prov_sample *p = &m->prov[i];
 
 		commit(m, LAT_WAKEUP, p->task, p->comm, p->cgroup, p->cpu, p->start_ts, p->end_ts,
-		       p->end_ts - p->start_ts, TRACE_EV_SCHED_WAKEUP);
+		       p->end_ts - p->start_ts, TRACE_EV_SCHED_WAKEUP, p->path);
 	}
 	m->nr_prov = 0;
 }
@@ -817,7 +841,8 @@ static void decide_waking(struct lat_machine *m)
 }
 
 static void emit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *comm,
-		 int cpu, uint64_t start, uint64_t end, enum trace_event_type start_ev)
+		 int cpu, uint64_t start, uint64_t end, enum trace_event_type start_ev,
+		 enum lat_path path)
 {
 	if (kind == LAT_WAKEUP && start_ev == TRACE_EV_SCHED_WAKEUP && m->mode == LAT_START_AUTO) {
 		struct prov_sample *p;
@@ -837,12 +862,13 @@ static void emit(struct lat_machine *m, enum lat_kind kind, struct task *t, cons
 		p->cpu = cpu;
 		p->start_ts = start;
 		p->end_ts = end >= start ? end : start;
+		p->path = path;
 		if (m->nr_prov == LAT_PROVISIONAL_MAX)
 			decide_wakeup(m);
 		return;
 	}
 	commit(m, kind, t, comm, t->pub.cgroup, cpu, start, end, end >= start ? end - start : 0,
-	       start_ev);
+	       start_ev, path);
 }
 
 /*
@@ -864,9 +890,30 @@ static bool run_waking_since(const struct lat_machine *m, const struct task *t)
 	return t->run_waking_ts > last;
 }
 
-static void start_interval(struct lat_machine *m, struct task *t, uint64_t ts,
+/*
+ * The wakeup's target CPU @target (-1: none): its current task and switch
+ * count now, into @t's path state (wake_path()).  A CPU with no event yet
+ * is idle as far as the stream shows.
+ */
+static void wake_target(const struct lat_machine *m, struct task *t, int target)
+{
+	const struct cpu_state *c;
+
+	t->wk_target = target;
+	t->wk_curr = 0;
+	t->wk_nsw = 0;
+	if (target < 0 || target >= m->nr_cpus || !m->cpus[target].seen)
+		return;
+	c = &m->cpus[target];
+	t->wk_curr = c->known || c->guessed ? (c->curr > 0 ? c->curr : 0) : -1;
+	t->wk_nsw = c->nsw;
+}
+
+static void start_interval(struct lat_machine *m, struct task *t, const struct trace_event *e,
 			   enum trace_event_type ev)
 {
+	uint64_t ts = e->ts;
+
 	if (t->on_cpu >= 0) {
 		t->pub.wakings_running++;
 		m->sum.wakings_running++;
@@ -883,6 +930,35 @@ static void start_interval(struct lat_machine *m, struct task *t, uint64_t ts,
 	t->muted = false;
 	t->wake_ts = ts;
 	t->wake_ev = (uint8_t)ev;
+	t->wk_cpu = e->cpu;
+	t->wk_new = ev == TRACE_EV_SCHED_WAKEUP_NEW;
+	wake_target(m, t, ev == TRACE_EV_SCHED_WAKING ? -1 : e->u.wakeup.target_cpu);
+}
+
+/*
+ * How the wakee @t, pending, got CPU @cpu (state @c, before the switch @s
+ * that puts it on is counted): enum lat_path.
+ */
+static enum lat_path wake_path(const struct task *t, const struct cpu_state *c, int cpu,
+			       const struct trace_sched_switch *s)
+{
+	bool local = t->wk_cpu == t->wk_target;
+	uint64_t n = c->nsw - t->wk_nsw;
+
+	if (t->wk_new)
+		return LAT_PATH_NEW;
+	if (t->wk_target < 0 || t->wk_curr < 0)
+		return LAT_PATH_UNKNOWN;
+	if (cpu != t->wk_target)
+		return LAT_PATH_MOVED;
+	if (t->wk_curr == 0 && !n)
+		return LAT_PATH_IDLE;
+	if (t->wk_curr > 0 && !n && s->prev_pid == t->wk_curr) {
+		if (s->prev_run == TRACE_STATE_RUNNING)
+			return local ? LAT_PATH_PREEMPT_LOCAL : LAT_PATH_PREEMPT_REMOTE;
+		return local ? LAT_PATH_BEHIND_LOCAL : LAT_PATH_BEHIND_REMOTE;
+	}
+	return local ? LAT_PATH_QUEUED_LOCAL : LAT_PATH_QUEUED_REMOTE;
 }
 
 /* Before its first sched_switch, a CPU's current task is its events' common_pid. */
@@ -898,6 +974,7 @@ static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, i
 
 		if (old && old->on_cpu == cpu)
 			old->on_cpu = -1;
+		c->nsw++;       /* another guess: a switch the stream did not show */
 	}
 	c->guessed = true;
 	c->curr = pid;
@@ -1385,6 +1462,8 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		exchanged(m, c, ev->cpu, s->prev_pid, ev->ts);
 	if (m->nr_open)
 		left_close_pid(m, s->prev_pid, false, -1);  /* back without a switch-in */
+	if ((c->known || c->guessed) && c->curr != s->prev_pid)
+		c->nsw++;       /* a switch to prev the stream did not show */
 	if ((c->known || c->guessed) && c->curr != s->prev_pid && c->curr > 0) {
 		/* the previous switch out of this CPU is missing */
 		struct task *old = cpu_curr_task(m, c);
@@ -1441,11 +1520,11 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 			m->sum.samples_muted++;
 		else if (t->pending)
 			emit(m, LAT_WAKEUP, t, s->next_comm, ev->cpu, t->wake_ts, ev->ts,
-			     (enum trace_event_type)t->wake_ev);
+			     (enum trace_event_type)t->wake_ev, wake_path(t, c, ev->cpu, s));
 		t->pending = false;
 		if (t->runnable) {
 			emit(m, LAT_RUNQ_WAIT, t, s->next_comm, ev->cpu, t->runnable_ts, ev->ts,
-			     TRACE_EV_SCHED_SWITCH);
+			     TRACE_EV_SCHED_SWITCH, LAT_PATH_UNKNOWN);
 			t->runnable = false;
 		}
 		t->pub.switches++;
@@ -1455,6 +1534,7 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		t->stat_ts = 0;
 		c->curr_t = t;
 	}
+	c->nsw++;
 	c->curr = s->next_pid;
 	c->known = true;
 	c->was_known = true;
@@ -1494,12 +1574,14 @@ feed_cpu(struct lat_machine *m, const struct trace_event *ev, bool is_switch)
 			/* another task's event: the current left untraced (or is stale) */
 			if (c->known || c->guessed)
 				lost_switch(m, c, ev->cpu, LAT_LOST_OTHER, ev->ts, ev->common_pid);
+			c->nsw++;
 			c->curr = 0;
 			c->known = false;
 			c->guessed = false;
 		} else if ((c->known || c->guessed) &&
 			   lost_switch(m, c, ev->cpu, LAT_LOST_IDLE, ev->ts, 0)) {
 			/* an event in idle's context: the CPU is idle */
+			c->nsw++;
 			c->curr = 0;
 		}
 	}
@@ -1545,12 +1627,19 @@ on_wakeup(struct lat_machine *m, const struct trace_event *ev, enum trace_event_
 	} else if (type == TRACE_EV_SCHED_WAKEUP) {
 		if (m->cfg.infer_lost_switches && ev->u.wakeup.pid > 0)
 			wakeup_of_running(m, ev);
-		if (m->mode == LAT_START_WAKING || !ev->u.wakeup.success)
+		if (!ev->u.wakeup.success)
 			return;
+		if (m->mode == LAT_START_WAKING) {
+			/* the target of the interval its sched_waking opened */
+			if (ev->u.wakeup.pid > 0 && (t = pid_map_get(&m->live, ev->u.wakeup.pid)) &&
+			    !t->dead && t->pending && t->wk_target < 0 && !t->wk_new)
+				wake_target(m, t, ev->u.wakeup.target_cpu);
+			return;
+		}
 	}
 	if (ev->u.wakeup.pid > 0 &&
 	    (t = get_task(m, ev->u.wakeup.pid, ev->u.wakeup.comm, ev->ts)))
-		start_interval(m, t, ev->ts, type);
+		start_interval(m, t, ev, type);
 }
 
 static inline __attribute__((always_inline)) void
@@ -1836,6 +1925,9 @@ static void build_all(struct lat_machine *m)
 			if (sr_hist_merge(&m->all[k], &g->lat[k]))
 				m->oom = true;
 			m->all_over_long[k] += g->over_long[k];
+			if (k == LAT_WAKEUP)
+				for (int p = 0; p < LAT_PATH_NR; p++)
+					m->all_paths[p] += g->paths[p];
 		}
 		m->all[k].sum = m->all_sum[k];
 	}
@@ -1874,6 +1966,29 @@ const struct sr_hist *lat_get_all(const struct lat_machine *m, enum lat_kind kin
 uint64_t lat_get_all_over_long(const struct lat_machine *m, enum lat_kind kind)
 {
 	return m->all_over_long[kind];
+}
+
+const uint64_t *lat_get_all_paths(const struct lat_machine *m)
+{
+	return m->all_paths;
+}
+
+const char *lat_path_name(enum lat_path p)
+{
+	static const char *const name[LAT_PATH_NR] = {
+		[LAT_PATH_IDLE] = "idle",
+		[LAT_PATH_PREEMPT_LOCAL] = "preempt_local",
+		[LAT_PATH_PREEMPT_REMOTE] = "preempt_remote",
+		[LAT_PATH_BEHIND_LOCAL] = "behind_current_local",
+		[LAT_PATH_BEHIND_REMOTE] = "behind_current_remote",
+		[LAT_PATH_QUEUED_LOCAL] = "queued_local",
+		[LAT_PATH_QUEUED_REMOTE] = "queued_remote",
+		[LAT_PATH_MOVED] = "moved",
+		[LAT_PATH_NEW] = "new",
+		[LAT_PATH_UNKNOWN] = "unknown",
+	};
+
+	return (unsigned)p < LAT_PATH_NR ? name[p] : "?";
 }
 
 size_t lat_nr_tasks(const struct lat_machine *m)

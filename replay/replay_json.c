@@ -351,6 +351,43 @@ json_t *replay_json_long_waits(const struct lat_machine *lat)
 	return o;
 }
 
+/* P of replay_json_paths() */
+static json_t *paths_json(const uint64_t *p)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "samples", jint(lat_paths_total(p)));
+	for (int i = 0; i < LAT_PATH_NR; i++)
+		json_object_set_new(o, lat_path_name(i), jint(p[i]));
+	json_object_set_new(o, "local_busy", jint(lat_paths_local_busy(p)));
+	json_object_set_new(o, "local_busy_preempt", jint(p[LAT_PATH_PREEMPT_LOCAL]));
+	return o;
+}
+
+json_t *replay_json_paths(const struct lat_machine *lat)
+{
+	json_t *o = json_object(), *g = json_object();
+
+	if (!o || !g) {
+		json_decref(o);
+		json_decref(g);
+		return NULL;
+	}
+	json_object_set_new(o, "all", paths_json(lat_get_all_paths(lat)));
+	for (size_t i = 0; i < lat_nr_groups(lat, LAT_BY_CGROUP); i++) {
+		const struct lat_group *lg = lat_group_at(lat, LAT_BY_CGROUP, i);
+		char kb[CLI_ESC_MAX + 4];
+
+		if (lg->lat[LAT_WAKEUP].count)
+			json_object_set_new(g, lg->key[0] ? sr_json_key(lg->key, kb, sizeof(kb)) : "?",
+					    paths_json(lg->paths));
+	}
+	json_object_set_new(o, "by_cgroup", g);
+	return o;
+}
+
 json_t *replay_json_variant(const struct replay_result *r)
 {
 	json_t *o = json_object(), *c = json_object(), *sim = json_object(), *notes = json_array();
@@ -387,6 +424,7 @@ json_t *replay_json_variant(const struct replay_result *r)
 	}
 	json_object_set_new(o, "wakeup_latency_us", replay_json_latency(replay_latency(r), LAT_WAKEUP));
 	json_object_set_new(o, "runqueue_wait_us", replay_json_latency(replay_latency(r), LAT_RUNQ_WAIT));
+	json_object_set_new(o, "wakeup_paths", replay_json_paths(replay_latency(r)));
 	json_object_set_new(o, "long_waits", replay_json_long_waits(replay_latency(r)));
 	json_object_set_new(sim, "events", jint(replay_events(r)));
 	json_object_set_new(sim, "busy_ns", jint(replay_busy_ns(r)));
@@ -448,6 +486,7 @@ json_t *replay_json_measured(const struct wl_workload *wl)
 	json_object_set_new(o, "runqueue_wait_us",
 			    replay_json_latency(wl_measured_latency(wl), LAT_RUNQ_WAIT));
 	json_object_set_new(o, "long_waits", replay_json_long_waits(wl_measured_latency(wl)));
+	json_object_set_new(o, "wakeup_paths", replay_json_paths(wl_measured_latency(wl)));
 	return o;
 }
 
@@ -876,6 +915,45 @@ static json_t *func_errors(const struct wl_workload *wl, const struct replay_res
 	return o;
 }
 
+/* @n of @d as a percentage, -1 if @d is 0 */
+static double share_pct(uint64_t n, uint64_t d)
+{
+	return d ? (double)n / (double)d * 100.0 : -1;
+}
+
+/* The predicted share minus the measured, in points (0.01 precision); null if a side has none */
+static json_t *points(uint64_t pn, uint64_t pd, uint64_t mn, uint64_t md)
+{
+	if (!pd || !md)
+		return json_null();
+	return json_real(round((share_pct(pn, pd) - share_pct(mn, md)) * 100.0) / 100.0);
+}
+
+/*
+ * {"all": {path: points, ..., "local_busy_preempt": points}}: each path's
+ * share of the wakeup samples, predicted minus measured; local_busy_preempt:
+ * of the local wakeups onto a busy CPU
+ */
+static json_t *path_errors(const struct lat_machine *ml, const struct lat_machine *pl)
+{
+	const uint64_t *m = lat_get_all_paths(ml), *p = lat_get_all_paths(pl);
+	uint64_t mt = lat_paths_total(m), pt = lat_paths_total(p);
+	json_t *o = json_object(), *a = json_object();
+
+	if (!o || !a) {
+		json_decref(o);
+		json_decref(a);
+		return NULL;
+	}
+	for (int i = 0; i < LAT_PATH_NR; i++)
+		json_object_set_new(a, lat_path_name(i), points(p[i], pt, m[i], mt));
+	json_object_set_new(a, "local_busy_preempt",
+			    points(p[LAT_PATH_PREEMPT_LOCAL], lat_paths_local_busy(p),
+				   m[LAT_PATH_PREEMPT_LOCAL], lat_paths_local_busy(m)));
+	json_object_set_new(o, "all", a);
+	return o;
+}
+
 json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_result *r)
 {
 	const struct lat_machine *ml = wl_measured_latency(wl), *pl = replay_latency(r);
@@ -897,5 +975,6 @@ json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_res
 		json_object_set_new(o, "function_counts", func_errors(wl, r));
 	json_object_set_new(o, "wakeup_latency_us", latency_errors(ml, pl, LAT_WAKEUP));
 	json_object_set_new(o, "runqueue_wait_us", latency_errors(ml, pl, LAT_RUNQ_WAIT));
+	json_object_set_new(o, "wakeup_paths_points", path_errors(ml, pl));
 	return o;
 }

@@ -603,6 +603,90 @@ static void print_runq(FILE *out, const struct wl_workload *wl, const char *cons
 	}
 }
 
+/* A share cell of the wakeup paths: @n of @d in %, "-" when @d is 0 */
+static void share_cell(FILE *out, uint64_t n, uint64_t d)
+{
+	if (d)
+		fprintf(out, " %6.1f%%", (double)n / (double)d * 100.0);
+	else
+		fprintf(out, " %7s", "-");
+}
+
+/* The predicted share minus the measured, in points ("-" when a side has none) */
+static void points_cell(FILE *out, uint64_t pn, uint64_t pd, uint64_t mn, uint64_t md)
+{
+	if (pd && md)
+		fprintf(out, " %+7.1f", ((double)pn / (double)pd - (double)mn / (double)md) * 100.0);
+	else
+		fprintf(out, " %7s", "-");
+}
+
+/*
+ * Wakeup paths (docs/replay.md): every wakeup-latency sample of `all` by how
+ * it got its CPU (enum lat_path), measured and each run's, with the shares
+ * and their difference; then the local wakeups onto a busy CPU that
+ * preempted, of all local wakeups onto a busy CPU.
+ */
+static void print_paths(FILE *out, const struct wl_workload *wl, const char *const *names,
+			const struct replay_result *const *runs, unsigned int nr)
+{
+	const uint64_t *m = lat_get_all_paths(wl_measured_latency(wl));
+	uint64_t mt = lat_paths_total(m), mb = lat_paths_local_busy(m);
+
+	fprintf(out, "\nWakeup paths, all (what the target CPU did from the wakeup to the switch-in; "
+		"local: woken from the target CPU; share: of the samples; diff: predicted - "
+		"measured share, points)\n");
+	fprintf(out, "  %-24s %9s %7s", "path", "measured", "share");
+	for (unsigned int r = 0; r < nr; r++) {
+		char head[16];
+
+		if (strlen(names[r]) > 14)
+			snprintf(head, sizeof(head), "run %u", r + 1);
+		else
+			snprintf(head, sizeof(head), "%s", names[r]);
+		fprintf(out, " %14s %7s %7s", head, "share", "diff");
+	}
+	fputc('\n', out);
+	for (int i = 0; i < LAT_PATH_NR; i++) {
+		bool any = m[i];
+
+		for (unsigned int r = 0; r < nr; r++)
+			any |= lat_get_all_paths(replay_latency(runs[r]))[i] != 0;
+		if (!any && i == LAT_PATH_UNKNOWN)
+			continue;
+		fprintf(out, "  %-24s %9" PRIu64, lat_path_name(i), m[i]);
+		share_cell(out, m[i], mt);
+		for (unsigned int r = 0; r < nr; r++) {
+			const uint64_t *p = lat_get_all_paths(replay_latency(runs[r]));
+			uint64_t pt = lat_paths_total(p);
+
+			fprintf(out, " %14" PRIu64, p[i]);
+			share_cell(out, p[i], pt);
+			points_cell(out, p[i], pt, m[i], mt);
+		}
+		fputc('\n', out);
+	}
+	{
+		char b[48];
+
+		snprintf(b, sizeof(b), "%" PRIu64 "/%" PRIu64, m[LAT_PATH_PREEMPT_LOCAL], mb);
+		fprintf(out, "  %-24s %9s", "local busy: preempt", b);
+		share_cell(out, m[LAT_PATH_PREEMPT_LOCAL], mb);
+		for (unsigned int r = 0; r < nr; r++) {
+			const uint64_t *p = lat_get_all_paths(replay_latency(runs[r]));
+			uint64_t pb = lat_paths_local_busy(p);
+
+			snprintf(b, sizeof(b), "%" PRIu64 "/%" PRIu64, p[LAT_PATH_PREEMPT_LOCAL], pb);
+			fprintf(out, " %14s", b);
+			share_cell(out, p[LAT_PATH_PREEMPT_LOCAL], pb);
+			points_cell(out, p[LAT_PATH_PREEMPT_LOCAL], pb, m[LAT_PATH_PREEMPT_LOCAL], mb);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "  (local busy: the local wakeups onto a CPU running a task - preempt, "
+		"behind_current, queued; preempt: the wakee preempted it)\n");
+}
+
 /*
  * The run columns' heads of a counts table, then the newline: a run name
  * wider than its column is headed "run N" (named in full in the legend).
@@ -848,6 +932,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	replay_text_nonfair_note(out, wl);
 	print_groups(out, wl, LAT_BY_CGROUP, "cgroup", names, runs, nr, o ? o->top : 10);
 	print_groups(out, wl, LAT_BY_COMM, "comm", names, runs, nr, o ? o->top : 10);
+	print_paths(out, wl, names, runs, nr);
 	print_runq(out, wl, names, runs, nr, o ? o->top : 10);
 
 	fprintf(out, "\nApproximations (extraction)\n");

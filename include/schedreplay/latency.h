@@ -87,6 +87,67 @@ struct lat_task {
 	struct sr_hist lat[LAT_NR_KINDS];
 };
 
+/*
+ * How a wakeup got its CPU (docs/replay.md, "Wakeup paths"): what the
+ * target CPU did between the wakeup and the wakee's switch-in.  The target
+ * is the sched_wakeup's (or sched_wakeup_new's) target_cpu - sched_waking's
+ * is the task's previous CPU - and its current task and switch count are
+ * taken at that event.  LOCAL: the waker's CPU (the sched_waking's event
+ * CPU; the sched_wakeup's where the interval starts there) is the target;
+ * REMOTE: it is another.
+ *   IDLE     the target was idle, and the wakee is the first task switched
+ *            in there;
+ *   PREEMPT  the task current on the target was switched out runnable
+ *            (R/R+) straight to the wakee;
+ *   BEHIND   that task ran on, was switched out not runnable (blocked,
+ *            dead), then the wakee;
+ *   QUEUED   one or more other switches on the target came first (also
+ *            when the target was idle at the wakeup: idle+queued; an
+ *            inferred untraced switch counts as one);
+ *   MOVED    the wakee was switched in on another CPU;
+ *   NEW      a forked task's first wakeup (sched_wakeup_new), any path;
+ *   UNKNOWN  the target or its current task was not known (no sched_wakeup
+ *            with a target_cpu, the CPU's state lost).
+ * Only LAT_WAKEUP samples have one (a run-queue wait's is UNKNOWN).
+ */
+enum lat_path {
+	LAT_PATH_IDLE = 0,
+	LAT_PATH_PREEMPT_LOCAL,
+	LAT_PATH_PREEMPT_REMOTE,
+	LAT_PATH_BEHIND_LOCAL,
+	LAT_PATH_BEHIND_REMOTE,
+	LAT_PATH_QUEUED_LOCAL,
+	LAT_PATH_QUEUED_REMOTE,
+	LAT_PATH_MOVED,
+	LAT_PATH_NEW,
+	LAT_PATH_UNKNOWN,
+	LAT_PATH_NR
+};
+
+/* "idle", "preempt_local", ... "behind_current_local", ... "unknown" */
+const char *lat_path_name(enum lat_path p);
+
+/* The samples of @p (counts by enum lat_path, LAT_PATH_NR of them) */
+static inline uint64_t lat_paths_total(const uint64_t *p)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < LAT_PATH_NR; i++)
+		n += p[i];
+	return n;
+}
+
+/*
+ * The local wakeups onto a busy CPU: preempt, behind_current and queued,
+ * local (a local idle+queued - a waking in idle's context, a switch before
+ * the wakee's - among them: rare).  Their preempting share is the kernel's
+ * local wakeup-preemption rate (docs/validation.md, gap 3).
+ */
+static inline uint64_t lat_paths_local_busy(const uint64_t *p)
+{
+	return p[LAT_PATH_PREEMPT_LOCAL] + p[LAT_PATH_BEHIND_LOCAL] + p[LAT_PATH_QUEUED_LOCAL];
+}
+
 struct lat_sample {
 	enum lat_kind kind;
 	const struct lat_task *task;
@@ -97,6 +158,7 @@ struct lat_sample {
 	uint64_t start_ts, end_ts;     /* ns */
 	uint64_t latency_ns;
 	enum trace_event_type start_event; /* WAKING, WAKEUP, WAKEUP_NEW or SWITCH */
+	enum lat_path path;            /* LAT_WAKEUP: how it got its CPU */
 };
 
 /*
@@ -274,6 +336,7 @@ struct lat_group {
 	const char *key;
 	struct sr_hist lat[LAT_NR_KINDS];
 	uint64_t over_long[LAT_NR_KINDS];   /* samples > LAT_LONG_NS */
+	uint64_t paths[LAT_PATH_NR];        /* its LAT_WAKEUP samples by path */
 };
 
 struct lat_summary {
@@ -346,6 +409,8 @@ const struct lat_summary *lat_get_summary(const struct lat_machine *m);
 const struct sr_hist *lat_get_all(const struct lat_machine *m, enum lat_kind kind);
 /* Samples of lat_get_all(@kind) over LAT_LONG_NS. */
 uint64_t lat_get_all_over_long(const struct lat_machine *m, enum lat_kind kind);
+/* The samples of lat_get_all(LAT_WAKEUP) by enum lat_path (LAT_PATH_NR of them). */
+const uint64_t *lat_get_all_paths(const struct lat_machine *m);
 size_t lat_nr_tasks(const struct lat_machine *m);
 const struct lat_task *lat_task_at(const struct lat_machine *m, size_t i); /* creation order */
 /*

@@ -33,6 +33,7 @@ struct got {
 		char comm[16];
 		uint64_t lat;
 		enum trace_event_type start;
+		enum lat_path path;
 	} s[64];
 };
 
@@ -47,6 +48,7 @@ static void sink(void *ctx, const struct lat_sample *s)
 	snprintf(g->s[g->n].comm, 16, "%s", s->comm);
 	g->s[g->n].lat = s->latency_ns;
 	g->s[g->n].start = s->start_event;
+	g->s[g->n].path = s->path;
 	g->n++;
 }
 
@@ -98,6 +100,52 @@ static void wake(enum trace_event_type t, uint64_t ts, int cpu, int32_t waker, i
 	ev.u.wakeup.success = 1;
 	snprintf(ev.u.wakeup.comm, 16, "w%d", pid);
 	feed(&ev);
+}
+
+/* a wake event of @pid onto @target (its target_cpu) */
+static void wake_to(enum trace_event_type t, uint64_t ts, int cpu, int32_t waker, int32_t pid,
+		    int target)
+{
+	struct trace_event ev = { .type = t, .cpu = cpu, .ts = ts, .common_pid = waker };
+
+	ev.u.wakeup.pid = pid;
+	ev.u.wakeup.success = 1;
+	ev.u.wakeup.target_cpu = target;
+	snprintf(ev.u.wakeup.comm, 16, "w%d", pid);
+	feed(&ev);
+}
+
+/* sched_waking of @pid on the waker's CPU @cpu (target_cpu: its previous CPU, 3), sched_wakeup onto @target */
+static void waking_to(uint64_t ts, int cpu, int32_t waker, int32_t pid, int target)
+{
+	wake_to(TRACE_EV_SCHED_WAKING, ts, cpu, waker, pid, 3);
+	wake_to(TRACE_EV_SCHED_WAKEUP, ts + 1, cpu, waker, pid, target);
+}
+
+/* The wakeup samples' paths in got (in order) against @want, and the machine's counts */
+static void expect_paths(const enum lat_path *want, int n)
+{
+	uint64_t cnt[LAT_PATH_NR] = { 0 };
+	const uint64_t *all = lat_get_all_paths(m);
+	int k = 0;
+
+	for (int i = 0; i < got.n; i++) {
+		if (got.s[i].kind != LAT_WAKEUP)
+			continue;
+		if (k < n && got.s[i].path != want[k]) {
+			fprintf(stderr, "FAIL %s: wakeup sample %d (pid %d): path %s, expected %s\n",
+				current, k, (int)got.s[i].pid, lat_path_name(got.s[i].path),
+				lat_path_name(want[k]));
+			failures++;
+		}
+		k++;
+	}
+	EQ("wakeup samples", k, n);
+	for (int i = 0; i < n; i++)
+		cnt[want[i]]++;
+	for (int p = 0; p < LAT_PATH_NR; p++)
+		EQ(lat_path_name(p), all[p], cnt[p]);
+	EQ("paths total", lat_paths_total(all), n);
 }
 
 static void stat_rt(uint64_t ts, int cpu, int32_t ctx, int32_t pid, uint64_t runtime)
@@ -907,6 +955,92 @@ int main(void)
 	EQ("all counts the match only", lat_get_all(m, LAT_WAKEUP)->count, 1);
 	EQ("task of the other comm kept", task_of(200, 0)->lat[LAT_WAKEUP].count, 1);
 	lat_machine_free(m);
+
+	begin("wakeup paths: every class", LAT_START_AUTO);
+	{
+		static const enum lat_path want[] = {
+			LAT_PATH_IDLE, LAT_PATH_PREEMPT_LOCAL, LAT_PATH_PREEMPT_REMOTE,
+			LAT_PATH_BEHIND_LOCAL, LAT_PATH_BEHIND_REMOTE, LAT_PATH_BEHIND_LOCAL,
+			LAT_PATH_QUEUED_LOCAL, LAT_PATH_IDLE, LAT_PATH_QUEUED_REMOTE,
+			LAT_PATH_MOVED, LAT_PATH_NEW, LAT_PATH_UNKNOWN,
+		};
+		const struct lat_group *g;
+
+		sw(1, 0, 0, R, 10, "a");        /* CPU 0 runs 10, CPU 1 20, CPU 3 30 */
+		sw(2, 1, 0, R, 20, "b");        /* CPU 2: no event, idle */
+		sw(3, 3, 0, R, 30, "c");
+		waking_to(100, 0, 10, 101, 2);          /* remote, onto idle CPU 2 */
+		sw(110, 2, 0, R, 101, "t");             /* idle */
+		waking_to(200, 0, 10, 102, 0);          /* local */
+		sw(210, 0, 10, R, 102, "t");            /* preempt_local */
+		sw(220, 0, 102, S, 10, "a");
+		waking_to(300, 0, 10, 103, 1);          /* remote, onto CPU 1 running 20 */
+		sw(310, 1, 20, R, 103, "t");            /* preempt_remote */
+		sw(320, 1, 103, S, 20, "b");
+		waking_to(400, 0, 10, 104, 0);
+		sw(410, 0, 10, S, 104, "t");            /* behind_current_local */
+		waking_to(500, 0, 104, 105, 1);
+		sw(510, 1, 20, S, 105, "t");            /* behind_current_remote */
+		waking_to(600, 0, 104, 106, 0);
+		waking_to(602, 0, 104, 107, 0);
+		sw(610, 0, 104, S, 107, "t");           /* behind_current_local */
+		sw(620, 0, 107, S, 106, "t");           /* one switch ahead: queued_local */
+		sw(650, 2, 101, S, 0, "swapper/2");
+		waking_to(700, 1, 105, 108, 2);         /* both onto idle CPU 2 */
+		waking_to(702, 1, 105, 109, 2);
+		sw(710, 2, 0, R, 109, "t");             /* idle */
+		sw(720, 2, 109, S, 108, "t");           /* idle+queued: queued_remote */
+		waking_to(800, 1, 105, 110, 3);         /* onto CPU 3 ... */
+		sw(810, 2, 108, S, 110, "t");           /* ... in on CPU 2: moved */
+		wake_to(N, 900, 1, 105, 111, 1);
+		sw(910, 1, 105, R, 111, "t");           /* new */
+		wake(W, 950, 0, 106, 112);              /* no sched_wakeup: no target */
+		sw(960, 3, 30, R, 112, "t");            /* unknown */
+		end(1000);
+		expect_paths(want, (int)(sizeof(want) / sizeof(want[0])));
+		g = lat_group_find(m, LAT_BY_COMM, "t");
+		EQ("comm t's group", g != NULL, 1);
+		if (g) {
+			EQ("group t: idle", g->paths[LAT_PATH_IDLE], 2);
+			EQ("group t: behind_current_local", g->paths[LAT_PATH_BEHIND_LOCAL], 2);
+			EQ("group t: samples", lat_paths_total(g->paths), 12);
+		}
+		EQ("run-queue waits", lat_get_all(m, LAT_RUNQ_WAIT)->count, 2);
+		EQ("local busy", lat_paths_local_busy(lat_get_all_paths(m)), 4);
+	}
+	lat_machine_free(m);
+
+	begin("wakeup paths: a trace without sched_waking (local: the sched_wakeup's CPU)",
+	      LAT_START_AUTO);
+	{
+		static const enum lat_path want[] = { LAT_PATH_PREEMPT_LOCAL, LAT_PATH_BEHIND_REMOTE };
+
+		sw(1, 0, 0, R, 10, "a");
+		wake_to(U, 10, 0, 10, 50, 0);
+		sw(20, 0, 10, R, 50, "t");
+		wake_to(U, 30, 1, 0, 51, 0);
+		sw(40, 0, 50, S, 51, "t");
+		end(50);
+		EQ("start: sched_wakeup", got.s[0].start, U);
+		expect_paths(want, 2);
+	}
+	lat_machine_free(m);
+
+	infer = true;
+	begin("wakeup paths: an inferred untraced switch is a switch ahead", LAT_START_AUTO);
+	{
+		static const enum lat_path want[] = { LAT_PATH_QUEUED_LOCAL };
+
+		sw(1, 0, 0, R, 10, "a");
+		waking_to(100, 0, 10, 60, 0);
+		stat_rt(110, 0, 70, 70, 5);             /* CPU 0 runs 70: 10 left untraced */
+		sw(120, 0, 70, R, 60, "t");
+		end(130);
+		EQ("inferred", lat_get_summary(m)->lost_switches[LAT_LOST_OTHER], 1);
+		expect_paths(want, 1);
+	}
+	lat_machine_free(m);
+	infer = false;
 
 	if (!failures)
 		printf("latency: all checks passed\n");
