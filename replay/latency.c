@@ -397,6 +397,14 @@ struct lat_machine {
 	 * it is the live task of its pid.
 	 */
 	struct task *waking_t;
+	/*
+	 * LAT_START_WAKEUP: the pid and CPU of the last sched_waking (0: none
+	 * since the last interval start), the waker's CPU of the sched_wakeup
+	 * that follows it (a simulated stream has both; in a trace with both
+	 * the sched_wakeup may be on the target CPU, a wake-list wakeup).
+	 */
+	int32_t waking_pid;
+	int waking_cpu;
 	struct cpu_state *cpus;
 	int nr_cpus;
 	struct prov_sample *prov;
@@ -941,6 +949,11 @@ static void start_interval(struct lat_machine *m, struct task *t, const struct t
 	t->wake_ts = ts;
 	t->wake_ev = (uint8_t)ev;
 	t->wk_cpu = e->cpu;
+	if (m->waking_pid) {
+		if (m->waking_pid == t->pub.pid && ev == TRACE_EV_SCHED_WAKEUP)
+			t->wk_cpu = m->waking_cpu;
+		m->waking_pid = 0;
+	}
 	t->wk_new = ev == TRACE_EV_SCHED_WAKEUP_NEW;
 	if (ev == TRACE_EV_SCHED_WAKING)
 		m->waking_t = t;
@@ -1634,8 +1647,12 @@ on_wakeup(struct lat_machine *m, const struct trace_event *ev, enum trace_event_
 	if (m->nr_open)
 		left_close_pid(m, ev->u.wakeup.pid, false, -1);   /* woken: it had blocked */
 	if (type == TRACE_EV_SCHED_WAKING) {
-		if (m->mode == LAT_START_WAKEUP)
+		if (m->mode == LAT_START_WAKEUP) {
+			/* starts nothing, but says where the waker is (start_interval()) */
+			m->waking_pid = ev->u.wakeup.pid;
+			m->waking_cpu = ev->cpu;
 			return;
+		}
 		if (m->mode == LAT_START_AUTO)
 			decide_waking(m);
 	} else if (type == TRACE_EV_SCHED_WAKEUP) {

@@ -93,8 +93,9 @@ struct lat_task {
  * is the sched_wakeup's (or sched_wakeup_new's) target_cpu - sched_waking's
  * is the task's previous CPU - and its current task and switch count are
  * taken at that event.  LOCAL: the waker's CPU (the sched_waking's event
- * CPU; the sched_wakeup's where the interval starts there) is the target;
- * REMOTE: it is another.
+ * CPU; where the interval starts at sched_wakeup, that of the task's
+ * sched_waking right before it if there is one, else the sched_wakeup's)
+ * is the target; REMOTE: it is another.
  *   IDLE     the target was idle, and the wakee is the first task switched
  *            in there;
  *   PREEMPT  the task current on the target was switched out runnable

@@ -1026,6 +1026,26 @@ int main(void)
 	}
 	lat_machine_free(m);
 
+	begin("wakeup paths: start at sched_wakeup, the waker's CPU from the sched_waking before it",
+	      LAT_START_WAKEUP);
+	{
+		/* a simulated stream: sched_waking on the waker's CPU, sched_wakeup on the target */
+		static const enum lat_path want[] = { LAT_PATH_PREEMPT_REMOTE, LAT_PATH_PREEMPT_LOCAL };
+
+		sw(1, 0, 0, R, 10, "a");
+		sw(2, 1, 0, R, 20, "b");
+		wake_to(W, 10, 1, 20, 50, 0);
+		wake_to(U, 10, 0, 0, 50, 0);
+		sw(20, 0, 10, R, 50, "t");
+		wake_to(W, 30, 0, 50, 51, 0);
+		wake_to(U, 30, 0, 50, 51, 0);
+		sw(40, 0, 50, R, 51, "t");
+		end(50);
+		EQ("start: sched_wakeup", got.s[0].start, U);
+		expect_paths(want, 2);
+	}
+	lat_machine_free(m);
+
 	infer = true;
 	begin("wakeup paths: an inferred untraced switch is a switch ahead", LAT_START_AUTO);
 	{
