@@ -621,6 +621,16 @@ static void points_cell(FILE *out, uint64_t pn, uint64_t pd, uint64_t mn, uint64
 		fprintf(out, " %7s", "-");
 }
 
+/* Run @r's column head: its name, or "run N" when the name is wider than the column's 14. */
+static const char *run_head(char head[16], const char *const *names, unsigned int r)
+{
+	if (strlen(names[r]) > 14)
+		snprintf(head, 16, "run %u", r + 1);
+	else
+		snprintf(head, 16, "%s", names[r]);
+	return head;
+}
+
 /*
  * Wakeup paths (docs/replay.md): every wakeup-latency sample of `all` by how
  * it got its CPU (enum lat_path), measured and each run's, with the shares
@@ -640,11 +650,7 @@ static void print_paths(FILE *out, const struct wl_workload *wl, const char *con
 	for (unsigned int r = 0; r < nr; r++) {
 		char head[16];
 
-		if (strlen(names[r]) > 14)
-			snprintf(head, sizeof(head), "run %u", r + 1);
-		else
-			snprintf(head, sizeof(head), "%s", names[r]);
-		fprintf(out, " %14s %7s %7s", head, "share", "diff");
+		fprintf(out, " %14s %7s %7s", run_head(head, names, r), "share", "diff");
 	}
 	fputc('\n', out);
 	for (int i = 0; i < LAT_PATH_NR; i++) {
@@ -696,11 +702,7 @@ static void print_run_heads(FILE *out, const char *const *names, unsigned int nr
 	for (unsigned int r = 0; r < nr; r++) {
 		char head[16];
 
-		if (strlen(names[r]) > 14)
-			snprintf(head, sizeof(head), "run %u", r + 1);
-		else
-			snprintf(head, sizeof(head), "%s", names[r]);
-		fprintf(out, " %14s %9s", head, "error");
+		fprintf(out, " %14s %9s", run_head(head, names, r), "error");
 	}
 	fputc('\n', out);
 }
