@@ -342,6 +342,103 @@ static void lat_table(FILE *out, const struct wl_workload *wl, const struct what
 	}
 }
 
+/*
+ * Wakeup paths (docs/replay.md, "Wakeup paths"): the shares, in %, of all
+ * wakeup samples whose target CPU was idle, whose wakee preempted the task
+ * current there, waited behind it, or was queued behind other switches
+ * (local and remote together), and the local wakeups onto a busy CPU that
+ * preempted, of those local wakeups (replay's "local busy: preempt").
+ */
+enum { PF_IDLE, PF_PREEMPT, PF_BEHIND, PF_QUEUED, PF_LOCAL_PREEMPT, NR_PF };
+
+static double path_share(const uint64_t *p, int what)
+{
+	uint64_t t = lat_paths_total(p), lb = lat_paths_local_busy(p), n;
+
+	switch (what) {
+	case PF_IDLE:
+		n = p[LAT_PATH_IDLE];
+		break;
+	case PF_PREEMPT:
+		n = p[LAT_PATH_PREEMPT_LOCAL] + p[LAT_PATH_PREEMPT_REMOTE];
+		break;
+	case PF_BEHIND:
+		n = p[LAT_PATH_BEHIND_LOCAL] + p[LAT_PATH_BEHIND_REMOTE];
+		break;
+	case PF_QUEUED:
+		n = p[LAT_PATH_QUEUED_LOCAL] + p[LAT_PATH_QUEUED_REMOTE];
+		break;
+	default:
+		return lb ? 100.0 * (double)p[LAT_PATH_PREEMPT_LOCAL] / (double)lb : NAN;
+	}
+	return t ? 100.0 * (double)n / (double)t : NAN;
+}
+
+static double fig_path(const struct whatif_result *r, unsigned int i, unsigned int s,
+		       const void *ctx)
+{
+	return path_share(lat_get_all_paths(replay_latency(whatif_seed_result(r, i, s))),
+			  *(const int *)ctx);
+}
+
+/* A row of shares @v (NAN: "-"), each with its change in points against @a (NAN: none). */
+static void paths_row(FILE *out, const struct whatif_result *r, int lw, const char *label,
+		      const double *v, const double *a, const bool *within)
+{
+	fprintf(out, "%-*s", lw, label);
+	for (int k = 0; k < NR_PF; k++) {
+		char buf[48], p[24] = "";
+
+		if (isnan(v[k])) {
+			put_cell(out, "-", NAN, seed_mark(r, false));
+			continue;
+		}
+		if (!isnan(a[k]))
+			snprintf(p, sizeof(p), " (%+.1f)", v[k] - a[k]);
+		snprintf(buf, sizeof(buf), "%.1f%%%s%s", v[k], p,
+			 seed_mark(r, within && within[k] && !isnan(a[k])));
+		fprintf(out, "  %*s", CELL - 2, buf);
+	}
+	fputc('\n', out);
+}
+
+static void paths_table(FILE *out, const struct wl_workload *wl, const struct whatif_result *r,
+			int lw)
+{
+	static const char *const cols[NR_PF] = { "idle", "preempt", "behind current", "queued",
+						 "local preempt" };
+	static const int what[NR_PF] = { PF_IDLE, PF_PREEMPT, PF_BEHIND, PF_QUEUED,
+					 PF_LOCAL_PREEMPT };
+	const uint64_t *m = lat_get_all_paths(wl_measured_latency(wl));
+	struct whatif_figure base[NR_PF];
+	double mv[NR_PF], none[NR_PF];
+
+	for (int k = 0; k < NR_PF; k++) {
+		mv[k] = path_share(m, what[k]);
+		none[k] = NAN;
+		whatif_figure_get(r, 0, fig_path, &what[k], &base[k]);
+	}
+	header(out, lw, "wakeup paths, all", cols, NR_PF);
+	paths_row(out, r, lw, "measured", mv, none, NULL);
+	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
+		double v[NR_PF], a[NR_PF];
+		bool within[NR_PF];
+
+		for (int k = 0; k < NR_PF; k++) {
+			struct whatif_figure fig;
+
+			whatif_figure_get(r, i, fig_path, &what[k], &fig);
+			v[k] = fig.median;
+			a[k] = i == 0 ? mv[k] : base[k].median;
+			within[k] = i && whatif_figure_within_seeds(r, &fig, &base[k]);
+		}
+		paths_row(out, r, lw, whatif_run_name(r, i), v, a, within);
+	}
+	fprintf(out, "  (%% of the wakeup samples by what the target CPU did until the wakee's "
+		"switch-in; local preempt: %% of the local wakeups onto a busy CPU that preempted; "
+		"brackets: points; replay's \"Wakeup paths\" has every class)\n");
+}
+
 struct group_rank {
 	const char *key;
 	uint64_t n;
@@ -528,6 +625,7 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 			o->nr_noise == 1 ? "" : "s");
 	lat_table(out, wl, r, lw, LAT_BY_COMM, NULL, "wakeup latency, all", o);
 	replay_text_nonfair_note(out, wl);
+	paths_table(out, wl, r, lw);
 	group_tables(out, wl, r, lw, LAT_BY_CGROUP, "cgroup", o ? o->top : 0, o);
 	group_tables(out, wl, r, lw, LAT_BY_COMM, "comm", o ? o->top : 0, o);
 	cost_table(out, r, lw);

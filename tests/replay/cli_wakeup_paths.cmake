@@ -31,4 +31,15 @@ execute_process(COMMAND ${PYTHON3} ${CHECK} ${WORK}/r.json ${args}
                 OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
 expect("rc EQUAL 0" "wakeup_paths_golden.py: exit ${rc}: ${o}${e}")
 expect_match("^0 errors" "${o}" "wakeup_paths_golden.py: ${o}")
+# whatif's table of the same paths: the golden counts above as shares of the 309 samples
+# (idle 3, preempt 95 + 16, behind 6 + 41, queued 51 + 74; local preempt 95 of 152), and
+# each run's row with its change in points
+execute_process(COMMAND ${SCHEDREPLAY} whatif --variant aaron-skip ${t}
+                OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("rc EQUAL 0" "whatif: exit ${rc}: ${e}")
+expect_match("\nwakeup paths, all +idle +preempt +behind current +queued +local preempt\n" "${o}"
+             "whatif: no wakeup paths table: ${o}")
+expect_match("\nmeasured +1\\.0% +35\\.9% +15\\.2% +40\\.5% +62\\.5%\n" "${o}"
+             "whatif: the measured paths are not the golden shares: ${o}")
+expect_match("\naaron-skip +[0-9.]+% \\([-+][0-9.]+\\)" "${o}" "whatif: no run row with points: ${o}")
 file(REMOVE ${WORK}/s.dump ${WORK}/t.rep)
