@@ -5,10 +5,22 @@
  * Why stream: a ring buffer holds buffer_kb per CPU and overwrites the oldest
  * pages when full, so "record then extract" caps a capture at what fits. Like
  * trace-cmd record, one thread per CPU reads whole ring-buffer pages from
- * per_cpu/cpuN/trace_pipe_raw as they fill (the kernel wakes the reader at
- * buffer_percent, 50% by default) and appends them to a per-CPU file; the
- * pages are already in the trace.dat flyrecord layout, so the final file is
- * assembled by copying them (cap_tracedat.c).
+ * per_cpu/cpuN/trace_pipe_raw as they fill and appends them to a per-CPU
+ * file; the pages are already in the trace.dat flyrecord layout, so the final
+ * file is assembled by copying them (cap_tracedat.c).
+ *
+ * When the reader wakes: tracefs_cpu_read() blocks in select(), and the
+ * kernel's poll of trace_pipe_raw (tracing_buffers_poll() ->
+ * ring_buffer_poll_wait()) reports it readable once the dirty pages reach the
+ * instance's buffer_percent (50 by default); read() itself does not wait for
+ * the watermark (tracing_buffers_read() -> wait_on_pipe(iter, 0)). The writer
+ * checks the watermark at every new page (rb_wakeups()) and wakes the reader
+ * from the CPU that wrote the event, inside the traced task. A reader that
+ * took one page per wake kept the buffer at the watermark, and from then on
+ * was woken once per page: ~2 500 times a second on a `perf bench sched pipe`
+ * capture pinned to one CPU, each wake inside the workload's write(). So the
+ * streamer drains the buffer after each wake (stream_drain()): the next wake
+ * comes only when the buffer is half full again.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -285,6 +297,53 @@ char *cap_trace_clock(struct cap_trace *t)
 	return name;
 }
 
+/* Append the page just read (@r bytes, padded to a whole page) to the CPU's file. */
+static int stream_write(struct cap_stream *s, char *buf, int r)
+{
+	int page = s->t->page_size;
+
+	if (r < page)
+		memset(buf + r, 0, page - r);
+	if (cap_write_all(s->fd, buf, page) < 0) {
+		s->error = errno;
+		return -1;
+	}
+	s->bytes += page;
+	return 0;
+}
+
+/*
+ * After a blocking read returned (the buffer reached the watermark), read
+ * without blocking until the buffer is empty, so that the reader is not woken
+ * again before the buffer is half full (the file comment says why). The last
+ * read may take the page the writer is on, partly filled (a padded page, as
+ * at the end of a capture). Returns the pages read, -1 on a failed write or
+ * read.
+ */
+static int stream_drain(struct cap_stream *s, char *buf)
+{
+	int n = 0;
+	int r;
+
+	while (!atomic_load(&s->t->stop)) {
+		r = sr_tracefs->cpu_read(s->tcpu, buf, true);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno == EAGAIN)
+			break;
+		if (r < 0) {
+			s->error = errno;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		if (stream_write(s, buf, r) < 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
 /*
  * One CPU's streamer. Every read returns one whole sub-buffer (page) in the
  * ring-buffer format: an 8-byte timestamp, a commit word whose high bits flag
@@ -312,13 +371,8 @@ static void *stream_main(void *arg)
 		}
 		if (r == 0)
 			continue;
-		if (r < page)
-			memset(buf + r, 0, page - r);
-		if (cap_write_all(s->fd, buf, page) < 0) {
-			s->error = errno;
+		if (stream_write(s, buf, r) < 0 || stream_drain(s, buf) < 0)
 			break;
-		}
-		s->bytes += page;
 	}
 	/* Drain: after tracefs_cpu_stop() the reads no longer block, and a
 	 * partly filled last page comes out too. */
@@ -328,13 +382,8 @@ static void *stream_main(void *arg)
 			continue;
 		if (r <= 0)
 			break;
-		if (r < page)
-			memset(buf + r, 0, page - r);
-		if (cap_write_all(s->fd, buf, page) < 0) {
-			s->error = errno;
+		if (stream_write(s, buf, r) < 0)
 			break;
-		}
-		s->bytes += page;
 	}
 	free(buf);
 	return NULL;

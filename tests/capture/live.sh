@@ -4,7 +4,7 @@
 # live captures (normal end, --syscalls, SIGINT, cleanup of a SIGKILLed run,
 # a group with a CPU bandwidth limit, lost events with --strict,
 # a workload whose exec fails after everything was set up, KernelShark
-# reading a fresh capture). Live modes need root and
+# reading a fresh capture, the readers' wakes on a busy pipe). Live modes need root and
 # tracefs with the sched events; elsewhere they exit 77 (ctest: skipped) with
 # the reason.
 #
@@ -340,6 +340,33 @@ strict)
 	done
 	grep -q '"any": true' "$dir/lost2.dat.json" &&
 		expect 0 "LOST EVENTS"
+	;;
+readerwakes)
+	# The capture's per-CPU readers must not be woken once per ring-buffer
+	# page (cap_trace.c: a reader that took one page per wake kept the buffer
+	# at the buffer_percent watermark, and every later page woke it from the
+	# traced CPU). A 1 MB buffer (256 pages, watermark 128) and a busy pipe
+	# pinned to one CPU (~1 600 pages): about one wake per page past the
+	# first 128 before the drain, one per ~128 pages with it. Counted: the
+	# sched_waking events of the capture's threads (comm schedreplay; the
+	# workload has exec'd). Lost events (a reader kept off the CPU by other
+	# tests for more than ~30 ms) make the count meaningless: skipped.
+	need_live
+	command -v perf >/dev/null || skip "no perf (perf bench sched pipe)"
+	command -v trace-cmd >/dev/null || skip "no trace-cmd to count the wakes"
+	command -v taskset >/dev/null || skip "no taskset"
+	before=$(host_state)
+	run "$bin" capture -o "$dir/rw.dat" -b 1024 -- taskset -c 0 perf bench sched pipe -l 20000
+	expect 0 "wrote $dir/rw.dat"
+	grep -q '"any": false' "$dir/rw.dat.json" || skip "events were lost (a busy machine?)"
+	pages=$(( $(stat -c %s "$dir/rw.dat") / 4096 ))
+	wakes=$(trace-cmd report "$dir/rw.dat" 2>/dev/null |
+		grep -c 'sched_waking: *comm=schedreplay pid=')
+	echo "readerwakes: $wakes wakes of the capture's threads, $pages pages"
+	[ "$pages" -gt 800 ] || skip "only $pages pages traced: too few to tell"
+	[ $((wakes * 4)) -lt "$pages" ] ||
+		fail "the capture's threads were woken $wakes times for $pages pages (per page?)"
+	[ "$before" = "$(host_state)" ] || fail "instance or cgroup left behind"
 	;;
 kshark)
 	# KernelShark (libkshark) reads a fresh capture as trace-cmd and our
