@@ -67,18 +67,26 @@ static int label_width(const struct whatif_result *r)
 }
 
 /*
- * A cell: @value, its change @pct (none if NAN) and @mark after it: with
+ * A cell: @value, its @change (text, "" for none) and @mark after it: with
  * several seeds "~" (within base's seed range) or " ", so that the columns
  * stay aligned; "" with one seed.
  */
+static void put_cell_text(FILE *out, const char *value, const char *change, const char *mark)
+{
+	char buf[80];
+
+	snprintf(buf, sizeof(buf), "%s%s%s", value, change, mark);
+	fprintf(out, "  %*s", CELL - 2, buf);
+}
+
+/* put_cell_text() with the change a percentage @pct (none if NAN). */
 static void put_cell(FILE *out, const char *value, double pct, const char *mark)
 {
-	char buf[64], p[24] = "";
+	char p[24] = "";
 
 	if (!isnan(pct))
 		snprintf(p, sizeof(p), " (%+.1f%%)", pct);
-	snprintf(buf, sizeof(buf), "%s%s%s", value, p, mark);
-	fprintf(out, "  %*s", CELL - 2, buf);
+	put_cell_text(out, value, p, mark);
 }
 
 static void put_u64(FILE *out, uint64_t v, double pct, const char *mark)
@@ -274,7 +282,7 @@ static void lat_row(FILE *out, const struct whatif_result *r, int lw, const char
 	put_u64(out, (uint64_t)samples, NAN, seed_mark(r, false));
 	for (int k = 0; k < NR_LAT_PCT; k++) {
 		double pct = !isnan(v[k]) && !isnan(a[k]) ? whatif_change_pct(v[k], a[k]) : NAN;
-		char buf[48], p[24] = "";
+		char val[32], p[24] = "";
 
 		if (isnan(v[k])) {
 			put_cell(out, "-", NAN, seed_mark(r, false));
@@ -283,9 +291,8 @@ static void lat_row(FILE *out, const struct whatif_result *r, int lw, const char
 		if (!isnan(pct))
 			snprintf(p, sizeof(p), " (%+.1f%%%s)", pct,
 				 spread && !isnan(spread[k]) && fabs(pct) <= 100 * spread[k] ? "~" : "");
-		snprintf(buf, sizeof(buf), "%.1f%s%s", v[k] / 1000.0, p,
-			 seed_mark(r, within && within[k] && !isnan(pct)));
-		fprintf(out, "  %*s", CELL - 2, buf);
+		snprintf(val, sizeof(val), "%.1f", v[k] / 1000.0);
+		put_cell_text(out, val, p, seed_mark(r, within && within[k] && !isnan(pct)));
 	}
 	fputc('\n', out);
 }
@@ -387,7 +394,7 @@ static void paths_row(FILE *out, const struct whatif_result *r, int lw, const ch
 {
 	fprintf(out, "%-*s", lw, label);
 	for (int k = 0; k < NR_PF; k++) {
-		char buf[48], p[24] = "";
+		char val[32], p[24] = "";
 
 		if (isnan(v[k])) {
 			put_cell(out, "-", NAN, seed_mark(r, false));
@@ -395,9 +402,8 @@ static void paths_row(FILE *out, const struct whatif_result *r, int lw, const ch
 		}
 		if (!isnan(a[k]))
 			snprintf(p, sizeof(p), " (%+.1f)", v[k] - a[k]);
-		snprintf(buf, sizeof(buf), "%.1f%%%s%s", v[k], p,
-			 seed_mark(r, within && within[k] && !isnan(a[k])));
-		fprintf(out, "  %*s", CELL - 2, buf);
+		snprintf(val, sizeof(val), "%.1f%%", v[k]);
+		put_cell_text(out, val, p, seed_mark(r, within && within[k] && !isnan(a[k])));
 	}
 	fputc('\n', out);
 }
