@@ -389,6 +389,7 @@ struct lat_machine {
 	struct sr_sum all_sum[LAT_NR_KINDS];
 	uint64_t all_over_long[LAT_NR_KINDS];  /* built with all[] */
 	uint64_t all_paths[LAT_PATH_NR];       /* built with all[] */
+	struct sr_hist path_lat[LAT_PATH_NR];  /* lat_config.path_latency: all's wakeups by path */
 	/*
 	 * The task whose sched_waking last opened an interval: its
 	 * sched_wakeup, nearly always the next wake event, gives the target
@@ -446,6 +447,8 @@ struct lat_machine *lat_machine_new(const struct lat_config *cfg, struct sr_erro
 		TRACE_EV_SCHED_WAKING;
 	for (int k = 0; k < LAT_NR_KINDS; k++)
 		sr_hist_init(&m->all[k]);
+	for (int p = 0; p < LAT_PATH_NR; p++)
+		sr_hist_init(&m->path_lat[p]);
 	return m;
 }
 
@@ -467,6 +470,8 @@ void lat_machine_free(struct lat_machine *m)
 	str_map_free(&m->cgroups, NULL);
 	for (int k = 0; k < LAT_NR_KINDS; k++)
 		sr_hist_release(&m->all[k]);
+	for (int p = 0; p < LAT_PATH_NR; p++)
+		sr_hist_release(&m->path_lat[p]);
 	free(m->cpus);
 	free(m->prov);
 	free(m->open);
@@ -802,6 +807,8 @@ commit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *co
 
 		sr_sum_add(&m->all_sum[kind], v);
 		group_add(m, g, kind, v, path);
+		if (kind == LAT_WAKEUP && m->cfg.path_latency && sr_hist_add(&m->path_lat[path], v))
+			m->oom = true;
 		if (m->cfg.comm_tallies)
 			tally_add(m, t, g, kind);
 		if (m->cfg.group_by[LAT_BY_PID]) {
@@ -1936,6 +1943,8 @@ static void settle_all(struct lat_machine *m)
 			for (size_t i = 0; i < m->groups[key].n; i++)
 				sr_hist_settle(&((struct lat_group *)m->groups[key].order[i])->lat[k]);
 	}
+	for (int p = 0; p < LAT_PATH_NR; p++)
+		sr_hist_settle(&m->path_lat[p]);
 }
 
 /*
@@ -2004,6 +2013,11 @@ uint64_t lat_get_all_over_long(const struct lat_machine *m, enum lat_kind kind)
 const uint64_t *lat_get_all_paths(const struct lat_machine *m)
 {
 	return m->all_paths;
+}
+
+const struct sr_hist *lat_get_all_path_latency(const struct lat_machine *m, enum lat_path p)
+{
+	return &m->path_lat[p];
 }
 
 const char *lat_path_name(enum lat_path p)

@@ -366,6 +366,39 @@ static json_t *paths_json(const uint64_t *p)
 	return o;
 }
 
+/*
+ * {path: {samples, p50, p95, p99}} of replay_json_paths(): the wakeup latency
+ * (µs) of `all`'s samples of each path, percentiles as wakeup_latency_us'
+ * (null without samples)
+ */
+static json_t *path_latency_json(const struct lat_machine *lat)
+{
+	static const double pct[3] = { 50.0, 95.0, 99.0 };
+	static const char *const key[3] = { "p50", "p95", "p99" };
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	for (int i = 0; i < LAT_PATH_NR; i++) {
+		const struct sr_hist *h = lat_get_all_path_latency(lat, i);
+		json_t *e = json_object();
+		uint64_t v[3];
+
+		if (!e) {
+			json_decref(o);
+			return NULL;
+		}
+		json_object_set_new(e, "samples", jint(h->count));
+		if (h->count)
+			sr_hist_percentiles(h, pct, 3, v, NULL);
+		for (int k = 0; k < 3; k++)
+			json_object_set_new(e, key[k], h->count ? json_real((double)v[k] / 1000.0) :
+					    json_null());
+		json_object_set_new(o, lat_path_name(i), e);
+	}
+	return o;
+}
+
 json_t *replay_json_paths(const struct lat_machine *lat)
 {
 	json_t *o = json_object(), *g = json_object();
@@ -385,6 +418,7 @@ json_t *replay_json_paths(const struct lat_machine *lat)
 					    paths_json(lg->paths));
 	}
 	json_object_set_new(o, "by_cgroup", g);
+	json_object_set_new(o, "latency_us", path_latency_json(lat));
 	return o;
 }
 

@@ -294,6 +294,13 @@ struct lat_config {
 	 */
 	bool comm_tallies;
 	/*
+	 * Keep the wakeup latency of `all` per path too
+	 * (lat_get_all_path_latency(): one more histogram add per wakeup
+	 * sample): for replay's wakeup paths; off by default, so that report's
+	 * per-sample path stays as it was.
+	 */
+	bool path_latency;
+	/*
 	 * Infer the switches the kernel did not trace (enum lat_lost_reason):
 	 * on for a measured trace (report, the workload extraction), off for
 	 * a simulated stream, which has none.  @lost_switch, if set, is told
@@ -412,6 +419,12 @@ const struct sr_hist *lat_get_all(const struct lat_machine *m, enum lat_kind kin
 uint64_t lat_get_all_over_long(const struct lat_machine *m, enum lat_kind kind);
 /* The samples of lat_get_all(LAT_WAKEUP) by enum lat_path (LAT_PATH_NR of them). */
 const uint64_t *lat_get_all_paths(const struct lat_machine *m);
+/*
+ * The samples of lat_get_all(LAT_WAKEUP) of path @p: their latency (same
+ * buckets and percentiles; count = lat_get_all_paths()[@p]).  Empty unless
+ * lat_config.path_latency.
+ */
+const struct sr_hist *lat_get_all_path_latency(const struct lat_machine *m, enum lat_path p);
 size_t lat_nr_tasks(const struct lat_machine *m);
 const struct lat_task *lat_task_at(const struct lat_machine *m, size_t i); /* creation order */
 /*
