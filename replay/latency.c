@@ -231,6 +231,10 @@ static void group_free(void *p)
 
 	for (int k = 0; k < LAT_NR_KINDS; k++)
 		sr_hist_release(&g->lat[k]);
+	if (g->path_lat)
+		for (int i = 0; i < LAT_PATH_NR; i++)
+			sr_hist_release(&g->path_lat[i]);
+	free(g->path_lat);
 	free(g);
 }
 
@@ -677,10 +681,32 @@ static void group_add(struct lat_machine *m, struct lat_group *g, enum lat_kind 
 	}
 }
 
-static void add_group(struct lat_machine *m, enum lat_group_key key, const char *k,
-		      enum lat_kind kind, uint64_t v, enum lat_path path)
+static struct lat_group *add_group(struct lat_machine *m, enum lat_group_key key, const char *k,
+				   enum lat_kind kind, uint64_t v, enum lat_path path)
 {
-	group_add(m, str_map_get(&m->groups[key], k, strlen(k), group_make, NULL), kind, v, path);
+	struct lat_group *g = str_map_get(&m->groups[key], k, strlen(k), group_make, NULL);
+
+	group_add(m, g, kind, v, path);
+	return g;
+}
+
+/* lat_config.path_latency: wakeup latency @v of @path into by-cgroup group @g's (NULL: none) */
+static __attribute__((noinline)) void group_path_add(struct lat_machine *m, struct lat_group *g,
+						     enum lat_path path, uint64_t v)
+{
+	if (!g)
+		return;
+	if (!g->path_lat) {
+		g->path_lat = calloc(LAT_PATH_NR, sizeof(*g->path_lat));
+		if (!g->path_lat) {
+			m->oom = true;
+			return;
+		}
+		for (int p = 0; p < LAT_PATH_NR; p++)
+			sr_hist_init(&g->path_lat[p]);
+	}
+	if (sr_hist_add(&g->path_lat[path], v))
+		m->oom = true;
 }
 
 /*
@@ -817,8 +843,13 @@ commit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *co
 			snprintf(b, sizeof(b), "%d", (int)t->pub.pid);
 			add_group(m, LAT_BY_PID, b, kind, v, path);
 		}
-		if (m->cfg.group_by[LAT_BY_CGROUP])
-			add_group(m, LAT_BY_CGROUP, cgroup ? cgroup : "(unknown)", kind, v, path);
+		if (m->cfg.group_by[LAT_BY_CGROUP]) {
+			struct lat_group *cg = add_group(m, LAT_BY_CGROUP,
+							 cgroup ? cgroup : "(unknown)", kind, v, path);
+
+			if (kind == LAT_WAKEUP && m->cfg.path_latency)
+				group_path_add(m, cg, path, v);
+		}
 	}
 	if (m->cfg.sink)
 		to_sink(m, kind, t, comm, cgroup, cpu, start, end, v, start_ev, path);
@@ -1942,6 +1973,13 @@ static void settle_all(struct lat_machine *m)
 		for (unsigned key = 0; key < LAT_NR_KEYS; key++)
 			for (size_t i = 0; i < m->groups[key].n; i++)
 				sr_hist_settle(&((struct lat_group *)m->groups[key].order[i])->lat[k]);
+	}
+	for (size_t i = 0; i < m->groups[LAT_BY_CGROUP].n; i++) {
+		const struct lat_group *g = m->groups[LAT_BY_CGROUP].order[i];
+
+		if (g->path_lat)
+			for (int p = 0; p < LAT_PATH_NR; p++)
+				sr_hist_settle(&g->path_lat[p]);
 	}
 	for (int p = 0; p < LAT_PATH_NR; p++)
 		sr_hist_settle(&m->path_lat[p]);

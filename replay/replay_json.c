@@ -368,10 +368,11 @@ static json_t *paths_json(const uint64_t *p)
 
 /*
  * {path: {samples, p50, p95, p99}} of replay_json_paths(): the wakeup latency
- * (µs) of `all`'s samples of each path, percentiles as wakeup_latency_us'
- * (null without samples)
+ * (µs) of each path's samples of `all` (@ph NULL) or of a by-cgroup group
+ * (@ph its lat_group.path_lat), percentiles as wakeup_latency_us' (null
+ * without samples)
  */
-static json_t *path_latency_json(const struct lat_machine *lat)
+static json_t *path_latency_json(const struct lat_machine *lat, const struct sr_hist *ph)
 {
 	static const double pct[3] = { 50.0, 95.0, 99.0 };
 	static const char *const key[3] = { "p50", "p95", "p99" };
@@ -380,7 +381,7 @@ static json_t *path_latency_json(const struct lat_machine *lat)
 	if (!o)
 		return NULL;
 	for (int i = 0; i < LAT_PATH_NR; i++) {
-		const struct sr_hist *h = lat_get_all_path_latency(lat, i);
+		const struct sr_hist *h = ph ? &ph[i] : lat_get_all_path_latency(lat, i);
 		json_t *e = json_object();
 		uint64_t v[3];
 
@@ -409,16 +410,20 @@ json_t *replay_json_paths(const struct lat_machine *lat)
 		return NULL;
 	}
 	json_object_set_new(o, "all", paths_json(lat_get_all_paths(lat)));
+	json_object_set_new(json_object_get(o, "all"), "latency_us", path_latency_json(lat, NULL));
 	for (size_t i = 0; i < lat_nr_groups(lat, LAT_BY_CGROUP); i++) {
 		const struct lat_group *lg = lat_group_at(lat, LAT_BY_CGROUP, i);
 		char kb[CLI_ESC_MAX + 4];
+		json_t *e;
 
-		if (lg->lat[LAT_WAKEUP].count)
-			json_object_set_new(g, lg->key[0] ? sr_json_key(lg->key, kb, sizeof(kb)) : "?",
-					    paths_json(lg->paths));
+		if (!lg->lat[LAT_WAKEUP].count)
+			continue;
+		e = paths_json(lg->paths);
+		if (e && lg->path_lat)
+			json_object_set_new(e, "latency_us", path_latency_json(lat, lg->path_lat));
+		json_object_set_new(g, lg->key[0] ? sr_json_key(lg->key, kb, sizeof(kb)) : "?", e);
 	}
 	json_object_set_new(o, "by_cgroup", g);
-	json_object_set_new(o, "latency_us", path_latency_json(lat));
 	return o;
 }
 

@@ -294,10 +294,10 @@ struct lat_config {
 	 */
 	bool comm_tallies;
 	/*
-	 * Keep the wakeup latency of `all` per path too
-	 * (lat_get_all_path_latency(): one more histogram add per wakeup
-	 * sample): for replay's wakeup paths; off by default, so that report's
-	 * per-sample path stays as it was.
+	 * Keep the wakeup latency of `all` and of each by-cgroup group per
+	 * path too (lat_get_all_path_latency(), lat_group.path_lat: one or two
+	 * more histogram adds per wakeup sample): for replay's wakeup paths;
+	 * off by default, so that report's per-sample path stays as it was.
 	 */
 	bool path_latency;
 	/*
@@ -345,6 +345,12 @@ struct lat_group {
 	struct sr_hist lat[LAT_NR_KINDS];
 	uint64_t over_long[LAT_NR_KINDS];   /* samples > LAT_LONG_NS */
 	uint64_t paths[LAT_PATH_NR];        /* its LAT_WAKEUP samples by path */
+	/*
+	 * A by-cgroup group's LAT_WAKEUP samples by path, their latency
+	 * ([LAT_PATH_NR]) with lat_config.path_latency; else (and for the other
+	 * keys) NULL
+	 */
+	struct sr_hist *path_lat;
 };
 
 struct lat_summary {

@@ -1038,6 +1038,16 @@ int main(void)
 		expect_path_lat(LAT_PATH_MOVED, 1, 10, 10);
 		expect_path_lat(LAT_PATH_NEW, 1, 10, 10);
 		expect_path_lat(LAT_PATH_UNKNOWN, 1, 10, 10);
+		/* and the by-cgroup group's (every sample's cgroup unknown) */
+		g = lat_group_find(m, LAT_BY_CGROUP, "(unknown)");
+		EQ("cgroup group", g && g->path_lat, 1);
+		if (g && g->path_lat) {
+			EQ("cgroup: idle samples", g->path_lat[LAT_PATH_IDLE].count, 2);
+			EQ("cgroup: idle p50", sr_hist_percentile(&g->path_lat[LAT_PATH_IDLE], 50), 8);
+			EQ("cgroup: queued_local p50",
+			   sr_hist_percentile(&g->path_lat[LAT_PATH_QUEUED_LOCAL], 50), 20);
+			EQ("cgroup: new samples", g->path_lat[LAT_PATH_NEW].count, 1);
+		}
 	}
 	lat_machine_free(m);
 
@@ -1071,6 +1081,9 @@ int main(void)
 		end(50);
 		EQ("preempt_local", lat_get_all_paths(m)[LAT_PATH_PREEMPT_LOCAL], 1);
 		expect_path_lat(LAT_PATH_PREEMPT_LOCAL, 0, 0, 0);
+		EQ("no cgroup path latency",
+		   lat_group_find(m, LAT_BY_CGROUP, "(unknown)") &&
+		   !lat_group_find(m, LAT_BY_CGROUP, "(unknown)")->path_lat, 1);
 	}
 	lat_machine_free(m);
 
