@@ -833,7 +833,9 @@ commit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *co
 
 		sr_sum_add(&m->all_sum[kind], v);
 		group_add(m, g, kind, v, path);
-		if (kind == LAT_WAKEUP && m->cfg.path_latency && sr_hist_add(&m->path_lat[path], v))
+		/* with the cgroups, all's path_lat is built from theirs (build_all()) */
+		if (kind == LAT_WAKEUP && m->cfg.path_latency && !m->cfg.group_by[LAT_BY_CGROUP] &&
+		    sr_hist_add(&m->path_lat[path], v))
 			m->oom = true;
 		if (m->cfg.comm_tallies)
 			tally_add(m, t, g, kind);
@@ -2011,6 +2013,18 @@ static void build_all(struct lat_machine *m)
 		}
 		m->all[k].sum = m->all_sum[k];
 	}
+	/*
+	 * Likewise each path's latency from the by-cgroup groups', when kept:
+	 * every sample that passes the filter is in exactly one of them.
+	 */
+	if (m->cfg.path_latency && m->cfg.group_by[LAT_BY_CGROUP])
+		for (size_t i = 0; i < m->groups[LAT_BY_CGROUP].n; i++) {
+			const struct lat_group *g = m->groups[LAT_BY_CGROUP].order[i];
+
+			for (int p = 0; g->path_lat && p < LAT_PATH_NR; p++)
+				if (sr_hist_merge(&m->path_lat[p], &g->path_lat[p]))
+					m->oom = true;
+		}
 }
 
 int lat_machine_finish(struct lat_machine *m, uint64_t end_ts)

@@ -56,6 +56,7 @@ static struct lat_machine *m;
 static struct got got;
 static bool infer;                     /* lat_config.infer_lost_switches, as report sets it */
 static bool path_lat;                  /* lat_config.path_latency, as replay sets it */
+static bool no_cgroups;                /* no by-cgroup groups (replay has them) */
 
 static void begin(const char *name, enum lat_start_mode mode)
 {
@@ -65,7 +66,7 @@ static void begin(const char *name, enum lat_start_mode mode)
 	memset(&got, 0, sizeof(got));
 	lat_config_default(&cfg);
 	cfg.start_mode = mode;
-	cfg.group_by[LAT_BY_CGROUP] = true;
+	cfg.group_by[LAT_BY_CGROUP] = !no_cgroups;
 	cfg.sink = sink;
 	cfg.sink_ctx = &got;
 	cfg.infer_lost_switches = infer;
@@ -1070,6 +1071,24 @@ int main(void)
 		expect_path_lat(LAT_PATH_IDLE, 0, 0, 0);
 	}
 	lat_machine_free(m);
+
+	/* all's path latency without the cgroups it is otherwise built from */
+	no_cgroups = true;
+	begin("wakeup paths: latency per path without cgroup groups", LAT_START_AUTO);
+	{
+		sw(1, 0, 0, R, 10, "a");
+		waking_to(10, 0, 10, 50, 0);
+		sw(30, 0, 10, R, 50, "t");              /* preempt_local, 20 */
+		sw(40, 0, 50, S, 10, "a");
+		waking_to(100, 0, 10, 51, 1);           /* onto CPU 1, no event yet: idle */
+		sw(105, 1, 0, R, 51, "t");              /* idle, 5 */
+		end(200);
+		expect_path_lat(LAT_PATH_PREEMPT_LOCAL, 1, 20, 20);
+		expect_path_lat(LAT_PATH_IDLE, 1, 5, 5);
+		EQ("no cgroup groups", lat_nr_groups(m, LAT_BY_CGROUP), 0);
+	}
+	lat_machine_free(m);
+	no_cgroups = false;
 	path_lat = false;
 
 	begin("wakeup paths: no latency per path unless asked (report's machine)",
