@@ -231,6 +231,10 @@ static void group_free(void *p)
 
 	for (int k = 0; k < LAT_NR_KINDS; k++)
 		sr_hist_release(&g->lat[k]);
+	if (g->path_lat)
+		for (int i = 0; i < LAT_PATH_NR; i++)
+			sr_hist_release(&g->path_lat[i]);
+	free(g->path_lat);
 	free(g);
 }
 
@@ -389,6 +393,7 @@ struct lat_machine {
 	struct sr_sum all_sum[LAT_NR_KINDS];
 	uint64_t all_over_long[LAT_NR_KINDS];  /* built with all[] */
 	uint64_t all_paths[LAT_PATH_NR];       /* built with all[] */
+	struct sr_hist path_lat[LAT_PATH_NR];  /* lat_config.path_latency: all's wakeups by path */
 	/*
 	 * The task whose sched_waking last opened an interval: its
 	 * sched_wakeup, nearly always the next wake event, gives the target
@@ -446,6 +451,8 @@ struct lat_machine *lat_machine_new(const struct lat_config *cfg, struct sr_erro
 		TRACE_EV_SCHED_WAKING;
 	for (int k = 0; k < LAT_NR_KINDS; k++)
 		sr_hist_init(&m->all[k]);
+	for (int p = 0; p < LAT_PATH_NR; p++)
+		sr_hist_init(&m->path_lat[p]);
 	return m;
 }
 
@@ -467,6 +474,8 @@ void lat_machine_free(struct lat_machine *m)
 	str_map_free(&m->cgroups, NULL);
 	for (int k = 0; k < LAT_NR_KINDS; k++)
 		sr_hist_release(&m->all[k]);
+	for (int p = 0; p < LAT_PATH_NR; p++)
+		sr_hist_release(&m->path_lat[p]);
 	free(m->cpus);
 	free(m->prov);
 	free(m->open);
@@ -672,10 +681,32 @@ static void group_add(struct lat_machine *m, struct lat_group *g, enum lat_kind 
 	}
 }
 
-static void add_group(struct lat_machine *m, enum lat_group_key key, const char *k,
-		      enum lat_kind kind, uint64_t v, enum lat_path path)
+static struct lat_group *add_group(struct lat_machine *m, enum lat_group_key key, const char *k,
+				   enum lat_kind kind, uint64_t v, enum lat_path path)
 {
-	group_add(m, str_map_get(&m->groups[key], k, strlen(k), group_make, NULL), kind, v, path);
+	struct lat_group *g = str_map_get(&m->groups[key], k, strlen(k), group_make, NULL);
+
+	group_add(m, g, kind, v, path);
+	return g;
+}
+
+/* lat_config.path_latency: wakeup latency @v of @path into by-cgroup group @g's (NULL: none) */
+static __attribute__((noinline)) void group_path_add(struct lat_machine *m, struct lat_group *g,
+						     enum lat_path path, uint64_t v)
+{
+	if (!g)
+		return;
+	if (!g->path_lat) {
+		g->path_lat = calloc(LAT_PATH_NR, sizeof(*g->path_lat));
+		if (!g->path_lat) {
+			m->oom = true;
+			return;
+		}
+		for (int p = 0; p < LAT_PATH_NR; p++)
+			sr_hist_init(&g->path_lat[p]);
+	}
+	if (sr_hist_add(&g->path_lat[path], v))
+		m->oom = true;
 }
 
 /*
@@ -802,6 +833,10 @@ commit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *co
 
 		sr_sum_add(&m->all_sum[kind], v);
 		group_add(m, g, kind, v, path);
+		/* with the cgroups, all's path_lat is built from theirs (build_all()) */
+		if (kind == LAT_WAKEUP && m->cfg.path_latency && !m->cfg.group_by[LAT_BY_CGROUP] &&
+		    sr_hist_add(&m->path_lat[path], v))
+			m->oom = true;
 		if (m->cfg.comm_tallies)
 			tally_add(m, t, g, kind);
 		if (m->cfg.group_by[LAT_BY_PID]) {
@@ -810,8 +845,13 @@ commit(struct lat_machine *m, enum lat_kind kind, struct task *t, const char *co
 			snprintf(b, sizeof(b), "%d", (int)t->pub.pid);
 			add_group(m, LAT_BY_PID, b, kind, v, path);
 		}
-		if (m->cfg.group_by[LAT_BY_CGROUP])
-			add_group(m, LAT_BY_CGROUP, cgroup ? cgroup : "(unknown)", kind, v, path);
+		if (m->cfg.group_by[LAT_BY_CGROUP]) {
+			struct lat_group *cg = add_group(m, LAT_BY_CGROUP,
+							 cgroup ? cgroup : "(unknown)", kind, v, path);
+
+			if (kind == LAT_WAKEUP && m->cfg.path_latency)
+				group_path_add(m, cg, path, v);
+		}
 	}
 	if (m->cfg.sink)
 		to_sink(m, kind, t, comm, cgroup, cpu, start, end, v, start_ev, path);
@@ -1936,6 +1976,15 @@ static void settle_all(struct lat_machine *m)
 			for (size_t i = 0; i < m->groups[key].n; i++)
 				sr_hist_settle(&((struct lat_group *)m->groups[key].order[i])->lat[k]);
 	}
+	for (size_t i = 0; i < m->groups[LAT_BY_CGROUP].n; i++) {
+		const struct lat_group *g = m->groups[LAT_BY_CGROUP].order[i];
+
+		if (g->path_lat)
+			for (int p = 0; p < LAT_PATH_NR; p++)
+				sr_hist_settle(&g->path_lat[p]);
+	}
+	for (int p = 0; p < LAT_PATH_NR; p++)
+		sr_hist_settle(&m->path_lat[p]);
 }
 
 /*
@@ -1964,6 +2013,18 @@ static void build_all(struct lat_machine *m)
 		}
 		m->all[k].sum = m->all_sum[k];
 	}
+	/*
+	 * Likewise each path's latency from the by-cgroup groups', when kept:
+	 * every sample that passes the filter is in exactly one of them.
+	 */
+	if (m->cfg.path_latency && m->cfg.group_by[LAT_BY_CGROUP])
+		for (size_t i = 0; i < m->groups[LAT_BY_CGROUP].n; i++) {
+			const struct lat_group *g = m->groups[LAT_BY_CGROUP].order[i];
+
+			for (int p = 0; g->path_lat && p < LAT_PATH_NR; p++)
+				if (sr_hist_merge(&m->path_lat[p], &g->path_lat[p]))
+					m->oom = true;
+		}
 }
 
 int lat_machine_finish(struct lat_machine *m, uint64_t end_ts)
@@ -2004,6 +2065,11 @@ uint64_t lat_get_all_over_long(const struct lat_machine *m, enum lat_kind kind)
 const uint64_t *lat_get_all_paths(const struct lat_machine *m)
 {
 	return m->all_paths;
+}
+
+const struct sr_hist *lat_get_all_path_latency(const struct lat_machine *m, enum lat_path p)
+{
+	return &m->path_lat[p];
 }
 
 const char *lat_path_name(enum lat_path p)

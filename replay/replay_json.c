@@ -366,6 +366,40 @@ static json_t *paths_json(const uint64_t *p)
 	return o;
 }
 
+/*
+ * {path: {samples, p50, p95, p99}} of replay_json_paths(): the wakeup latency
+ * (µs) of each path's samples of `all` (@ph NULL) or of a by-cgroup group
+ * (@ph its lat_group.path_lat), percentiles as wakeup_latency_us' (null
+ * without samples)
+ */
+static json_t *path_latency_json(const struct lat_machine *lat, const struct sr_hist *ph)
+{
+	static const double pct[3] = { 50.0, 95.0, 99.0 };
+	static const char *const key[3] = { "p50", "p95", "p99" };
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	for (int i = 0; i < LAT_PATH_NR; i++) {
+		const struct sr_hist *h = ph ? &ph[i] : lat_get_all_path_latency(lat, i);
+		json_t *e = json_object();
+		uint64_t v[3];
+
+		if (!e) {
+			json_decref(o);
+			return NULL;
+		}
+		json_object_set_new(e, "samples", jint(h->count));
+		if (h->count)
+			sr_hist_percentiles(h, pct, 3, v, NULL);
+		for (int k = 0; k < 3; k++)
+			json_object_set_new(e, key[k], h->count ? json_real((double)v[k] / 1000.0) :
+					    json_null());
+		json_object_set_new(o, lat_path_name(i), e);
+	}
+	return o;
+}
+
 json_t *replay_json_paths(const struct lat_machine *lat)
 {
 	json_t *o = json_object(), *g = json_object();
@@ -376,13 +410,18 @@ json_t *replay_json_paths(const struct lat_machine *lat)
 		return NULL;
 	}
 	json_object_set_new(o, "all", paths_json(lat_get_all_paths(lat)));
+	json_object_set_new(json_object_get(o, "all"), "latency_us", path_latency_json(lat, NULL));
 	for (size_t i = 0; i < lat_nr_groups(lat, LAT_BY_CGROUP); i++) {
 		const struct lat_group *lg = lat_group_at(lat, LAT_BY_CGROUP, i);
 		char kb[CLI_ESC_MAX + 4];
+		json_t *e;
 
-		if (lg->lat[LAT_WAKEUP].count)
-			json_object_set_new(g, lg->key[0] ? sr_json_key(lg->key, kb, sizeof(kb)) : "?",
-					    paths_json(lg->paths));
+		if (!lg->lat[LAT_WAKEUP].count)
+			continue;
+		e = paths_json(lg->paths);
+		if (e && lg->path_lat)
+			json_object_set_new(e, "latency_us", path_latency_json(lat, lg->path_lat));
+		json_object_set_new(g, lg->key[0] ? sr_json_key(lg->key, kb, sizeof(kb)) : "?", e);
 	}
 	json_object_set_new(o, "by_cgroup", g);
 	return o;

@@ -631,6 +631,57 @@ static const char *run_head(char head[16], const char *const *names, unsigned in
 	return head;
 }
 
+/* A path's samples and their p50, p95, p99 (µs; "-" without samples), count @w wide */
+static void path_latency_cells(FILE *out, const struct sr_hist *h, int w)
+{
+	static const double pct[3] = { 50.0, 95.0, 99.0 };
+	uint64_t v[3];
+
+	fprintf(out, " %*" PRIu64, w, h->count);
+	if (!h->count) {
+		fprintf(out, " %7s %7s %7s", "-", "-", "-");
+		return;
+	}
+	sr_hist_percentiles(h, pct, 3, v, NULL);
+	for (int k = 0; k < 3; k++)
+		fprintf(out, " %7.1f", (double)v[k] / 1000.0);
+}
+
+/*
+ * The wakeup latency of each path's samples (docs/replay.md, "Wakeup paths"):
+ * whether a class's own latency or its share makes a percentile's error.
+ */
+static void print_path_latency(FILE *out, const struct wl_workload *wl,
+			       const char *const *names,
+			       const struct replay_result *const *runs, unsigned int nr)
+{
+	const struct lat_machine *ml = wl_measured_latency(wl);
+
+	fprintf(out, "\nWakeup paths, all: latency (us; each path's samples and their "
+		"p50, p95, p99)\n");
+	fprintf(out, "  %-24s %9s %7s %7s %7s", "path", "measured", "p50", "p95", "p99");
+	for (unsigned int r = 0; r < nr; r++) {
+		char head[16];
+
+		fprintf(out, " %14s %7s %7s %7s", run_head(head, names, r), "p50", "p95", "p99");
+	}
+	fputc('\n', out);
+	for (int i = 0; i < LAT_PATH_NR; i++) {
+		bool any = lat_get_all_paths(ml)[i];
+
+		for (unsigned int r = 0; r < nr; r++)
+			any |= lat_get_all_paths(replay_latency(runs[r]))[i] != 0;
+		if (!any)
+			continue;
+		fprintf(out, "  %-24s", lat_path_name(i));
+		path_latency_cells(out, lat_get_all_path_latency(ml, i), 9);
+		for (unsigned int r = 0; r < nr; r++)
+			path_latency_cells(out, lat_get_all_path_latency(replay_latency(runs[r]), i),
+					   14);
+		fputc('\n', out);
+	}
+}
+
 /*
  * Wakeup paths (docs/replay.md): every wakeup-latency sample of `all` by how
  * it got its CPU (enum lat_path), measured and each run's, with the shares
@@ -691,6 +742,7 @@ static void print_paths(FILE *out, const struct wl_workload *wl, const char *con
 	}
 	fprintf(out, "  (local busy: the local wakeups onto a CPU running a task - preempt, "
 		"behind_current, queued; preempt: the wakee preempted it)\n");
+	print_path_latency(out, wl, names, runs, nr);
 }
 
 /*

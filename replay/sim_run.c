@@ -645,6 +645,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	lc.group_by[LAT_BY_CGROUP] = true;
 	lc.comm_prefix = s->cfg.comm_prefix;
 	lc.start_mode = predicted_start_mode(wl);
+	lc.path_latency = true;         /* replay's wakeup paths: latency per path */
 	if (s->cfg.keep_samples || s->cfg.sample_sink) {
 		lc.sink = sample_sink;
 		lc.sink_ctx = s;

@@ -2061,6 +2061,7 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	lc.group_by[LAT_BY_CGROUP] = true;
 	lc.comm_prefix = b->opt.comm_prefix;
 	lc.comm_tallies = true;         /* replay_nonfair_comms(), replay_nonfair_samples() */
+	lc.path_latency = true;         /* replay's wakeup paths: latency per path */
 	lc.infer_lost_switches = true;
 	lc.lost_switch = lost_switch;
 	lc.lost_switch_ctx = b;

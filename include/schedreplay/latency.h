@@ -294,6 +294,13 @@ struct lat_config {
 	 */
 	bool comm_tallies;
 	/*
+	 * Keep the wakeup latency of `all` and of each by-cgroup group per
+	 * path too (lat_get_all_path_latency(), lat_group.path_lat: one or two
+	 * more histogram adds per wakeup sample): for replay's wakeup paths;
+	 * off by default, so that report's per-sample path stays as it was.
+	 */
+	bool path_latency;
+	/*
 	 * Infer the switches the kernel did not trace (enum lat_lost_reason):
 	 * on for a measured trace (report, the workload extraction), off for
 	 * a simulated stream, which has none.  @lost_switch, if set, is told
@@ -338,6 +345,12 @@ struct lat_group {
 	struct sr_hist lat[LAT_NR_KINDS];
 	uint64_t over_long[LAT_NR_KINDS];   /* samples > LAT_LONG_NS */
 	uint64_t paths[LAT_PATH_NR];        /* its LAT_WAKEUP samples by path */
+	/*
+	 * A by-cgroup group's LAT_WAKEUP samples by path, their latency
+	 * ([LAT_PATH_NR]) with lat_config.path_latency; else (and for the other
+	 * keys) NULL
+	 */
+	struct sr_hist *path_lat;
 };
 
 struct lat_summary {
@@ -412,6 +425,12 @@ const struct sr_hist *lat_get_all(const struct lat_machine *m, enum lat_kind kin
 uint64_t lat_get_all_over_long(const struct lat_machine *m, enum lat_kind kind);
 /* The samples of lat_get_all(LAT_WAKEUP) by enum lat_path (LAT_PATH_NR of them). */
 const uint64_t *lat_get_all_paths(const struct lat_machine *m);
+/*
+ * The samples of lat_get_all(LAT_WAKEUP) of path @p: their latency (same
+ * buckets and percentiles; count = lat_get_all_paths()[@p]).  Empty unless
+ * lat_config.path_latency.
+ */
+const struct sr_hist *lat_get_all_path_latency(const struct lat_machine *m, enum lat_path p);
 size_t lat_nr_tasks(const struct lat_machine *m);
 const struct lat_task *lat_task_at(const struct lat_machine *m, size_t i); /* creation order */
 /*

@@ -31,6 +31,42 @@ execute_process(COMMAND ${PYTHON3} ${CHECK} ${WORK}/r.json ${args}
                 OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
 expect("rc EQUAL 0" "wakeup_paths_golden.py: exit ${rc}: ${o}${e}")
 expect_match("^0 errors" "${o}" "wakeup_paths_golden.py: ${o}")
+file(READ ${WORK}/r.json j)
+# each path's own latency (the measured side of the trace, exact): the text table's measured
+# columns and the JSON's wakeup_paths.all.latency_us (samples = the golden counts)
+string(JSON n GET "${j}" measured wakeup_paths all latency_us queued_local samples)
+string(JSON p50 GET "${j}" measured wakeup_paths all latency_us queued_local p50)
+string(JSON p99 GET "${j}" measured wakeup_paths all latency_us queued_local p99)
+expect("n EQUAL 51 AND p50 GREATER 120.0635 AND p50 LESS 120.0645 AND p99 GREATER 3134.9475 AND p99 LESS 3134.9485"
+       "JSON queued_local latency: ${n} ${p50} ${p99}")
+string(JSON n GET "${j}" measured wakeup_paths all latency_us preempt_local samples)
+string(JSON p50 GET "${j}" measured wakeup_paths all latency_us preempt_local p50)
+expect("n EQUAL 95 AND p50 GREATER 3.9595 AND p50 LESS 3.9605" "JSON preempt_local latency: ${n} ${p50}")
+string(JSON n GET "${j}" variants base wakeup_paths all latency_us idle samples)
+string(JSON pn GET "${j}" variants base wakeup_paths all idle)
+expect("n EQUAL pn" "JSON predicted idle latency samples ${n}, count ${pn}")
+# and the /pipe cgroup's (the validation group): 13 queued_local samples
+string(JSON nc LENGTH "${j}" measured wakeup_paths by_cgroup)
+set(n -1)
+math(EXPR last "${nc} - 1")
+foreach(i RANGE ${last})
+  string(JSON k MEMBER "${j}" measured wakeup_paths by_cgroup ${i})
+  if(k MATCHES "/pipe$")
+    string(JSON n GET "${j}" measured wakeup_paths by_cgroup ${k} latency_us queued_local samples)
+    string(JSON p50 GET "${j}" measured wakeup_paths by_cgroup ${k} latency_us queued_local p50)
+  endif()
+endforeach()
+expect("n EQUAL 13 AND p50 GREATER 1241.0875 AND p50 LESS 1241.0885"
+       "JSON /pipe queued_local latency: ${n} ${p50}")
+execute_process(COMMAND ${SCHEDREPLAY} replay ${t}
+                OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("rc EQUAL 0" "replay: exit ${rc}: ${e}")
+expect_match("\nWakeup paths, all: latency [^\n]*\n  path +measured +p50 +p95 +p99 +base +p50 +p95 +p99\n"
+             "${o}" "replay: no path latency table: ${o}")
+expect_match("\n  idle +3 +29\\.9 +41\\.3 +41\\.3 +[0-9]" "${o}" "replay: idle latency: ${o}")
+expect_match("\n  queued_local +51 +120\\.1 +2613\\.2 +3134\\.9 +[0-9]" "${o}"
+             "replay: queued_local latency: ${o}")
+expect_match("\n  moved +3 +3006\\.5 +3459\\.4 +3459\\.4 +[0-9]" "${o}" "replay: moved latency: ${o}")
 # whatif's table of the same paths: the golden counts above as shares of the 309 samples
 # (idle 3, preempt 95 + 16, behind 6 + 41, queued 51 + 74; local preempt 95 of 152), and
 # each run's row with its change in points

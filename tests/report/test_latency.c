@@ -55,6 +55,8 @@ static void sink(void *ctx, const struct lat_sample *s)
 static struct lat_machine *m;
 static struct got got;
 static bool infer;                     /* lat_config.infer_lost_switches, as report sets it */
+static bool path_lat;                  /* lat_config.path_latency, as replay sets it */
+static bool no_cgroups;                /* no by-cgroup groups (replay has them) */
 
 static void begin(const char *name, enum lat_start_mode mode)
 {
@@ -64,10 +66,11 @@ static void begin(const char *name, enum lat_start_mode mode)
 	memset(&got, 0, sizeof(got));
 	lat_config_default(&cfg);
 	cfg.start_mode = mode;
-	cfg.group_by[LAT_BY_CGROUP] = true;
+	cfg.group_by[LAT_BY_CGROUP] = !no_cgroups;
 	cfg.sink = sink;
 	cfg.sink_ctx = &got;
 	cfg.infer_lost_switches = infer;
+	cfg.path_latency = path_lat;
 	m = lat_machine_new(&cfg, NULL);
 }
 
@@ -146,6 +149,23 @@ static void expect_paths(const enum lat_path *want, int n)
 	for (int p = 0; p < LAT_PATH_NR; p++)
 		EQ(lat_path_name(p), all[p], cnt[p]);
 	EQ("paths total", lat_paths_total(all), n);
+}
+
+/*
+ * Path @p's latency histogram (lat_config.path_latency): its samples, and its
+ * p50 and p99 (ns; exact below 128 ns)
+ */
+static void expect_path_lat(enum lat_path p, uint64_t n, uint64_t p50, uint64_t p99)
+{
+	const struct sr_hist *h = lat_get_all_path_latency(m, p);
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s: samples", lat_path_name(p));
+	EQ(what, h->count, n);
+	snprintf(what, sizeof(what), "%s: p50", lat_path_name(p));
+	EQ(what, sr_hist_percentile(h, 50), p50);
+	snprintf(what, sizeof(what), "%s: p99", lat_path_name(p));
+	EQ(what, sr_hist_percentile(h, 99), p99);
 }
 
 static void stat_rt(uint64_t ts, int cpu, int32_t ctx, int32_t pid, uint64_t runtime)
@@ -956,6 +976,7 @@ int main(void)
 	EQ("task of the other comm kept", task_of(200, 0)->lat[LAT_WAKEUP].count, 1);
 	lat_machine_free(m);
 
+	path_lat = true;
 	begin("wakeup paths: every class", LAT_START_AUTO);
 	{
 		static const enum lat_path want[] = {
@@ -1007,6 +1028,27 @@ int main(void)
 		}
 		EQ("run-queue waits", lat_get_all(m, LAT_RUNQ_WAIT)->count, 2);
 		EQ("local busy", lat_paths_local_busy(lat_get_all_paths(m)), 4);
+		/* each path's latencies (ns): the waking to the switch-in */
+		expect_path_lat(LAT_PATH_IDLE, 2, 8, 10);               /* 101: 10, 109: 8 */
+		expect_path_lat(LAT_PATH_PREEMPT_LOCAL, 1, 10, 10);
+		expect_path_lat(LAT_PATH_PREEMPT_REMOTE, 1, 10, 10);
+		expect_path_lat(LAT_PATH_BEHIND_LOCAL, 2, 8, 10);       /* 104: 10, 107: 8 */
+		expect_path_lat(LAT_PATH_BEHIND_REMOTE, 1, 10, 10);
+		expect_path_lat(LAT_PATH_QUEUED_LOCAL, 1, 20, 20);      /* 106: 600 -> 620 */
+		expect_path_lat(LAT_PATH_QUEUED_REMOTE, 1, 20, 20);     /* 108: 700 -> 720 */
+		expect_path_lat(LAT_PATH_MOVED, 1, 10, 10);
+		expect_path_lat(LAT_PATH_NEW, 1, 10, 10);
+		expect_path_lat(LAT_PATH_UNKNOWN, 1, 10, 10);
+		/* and the by-cgroup group's (every sample's cgroup unknown) */
+		g = lat_group_find(m, LAT_BY_CGROUP, "(unknown)");
+		EQ("cgroup group", g && g->path_lat, 1);
+		if (g && g->path_lat) {
+			EQ("cgroup: idle samples", g->path_lat[LAT_PATH_IDLE].count, 2);
+			EQ("cgroup: idle p50", sr_hist_percentile(&g->path_lat[LAT_PATH_IDLE], 50), 8);
+			EQ("cgroup: queued_local p50",
+			   sr_hist_percentile(&g->path_lat[LAT_PATH_QUEUED_LOCAL], 50), 20);
+			EQ("cgroup: new samples", g->path_lat[LAT_PATH_NEW].count, 1);
+		}
 	}
 	lat_machine_free(m);
 
@@ -1023,6 +1065,44 @@ int main(void)
 		end(50);
 		EQ("start: sched_wakeup", got.s[0].start, U);
 		expect_paths(want, 2);
+		/* the held-back (provisional) samples keep their path's latency too */
+		expect_path_lat(LAT_PATH_PREEMPT_LOCAL, 1, 10, 10);
+		expect_path_lat(LAT_PATH_BEHIND_REMOTE, 1, 10, 10);
+		expect_path_lat(LAT_PATH_IDLE, 0, 0, 0);
+	}
+	lat_machine_free(m);
+
+	/* all's path latency without the cgroups it is otherwise built from */
+	no_cgroups = true;
+	begin("wakeup paths: latency per path without cgroup groups", LAT_START_AUTO);
+	{
+		sw(1, 0, 0, R, 10, "a");
+		waking_to(10, 0, 10, 50, 0);
+		sw(30, 0, 10, R, 50, "t");              /* preempt_local, 20 */
+		sw(40, 0, 50, S, 10, "a");
+		waking_to(100, 0, 10, 51, 1);           /* onto CPU 1, no event yet: idle */
+		sw(105, 1, 0, R, 51, "t");              /* idle, 5 */
+		end(200);
+		expect_path_lat(LAT_PATH_PREEMPT_LOCAL, 1, 20, 20);
+		expect_path_lat(LAT_PATH_IDLE, 1, 5, 5);
+		EQ("no cgroup groups", lat_nr_groups(m, LAT_BY_CGROUP), 0);
+	}
+	lat_machine_free(m);
+	no_cgroups = false;
+	path_lat = false;
+
+	begin("wakeup paths: no latency per path unless asked (report's machine)",
+	      LAT_START_AUTO);
+	{
+		sw(1, 0, 0, R, 10, "a");
+		waking_to(10, 0, 10, 50, 0);
+		sw(30, 0, 10, R, 50, "t");
+		end(50);
+		EQ("preempt_local", lat_get_all_paths(m)[LAT_PATH_PREEMPT_LOCAL], 1);
+		expect_path_lat(LAT_PATH_PREEMPT_LOCAL, 0, 0, 0);
+		EQ("no cgroup path latency",
+		   lat_group_find(m, LAT_BY_CGROUP, "(unknown)") &&
+		   !lat_group_find(m, LAT_BY_CGROUP, "(unknown)")->path_lat, 1);
 	}
 	lat_machine_free(m);
 
