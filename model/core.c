@@ -655,6 +655,17 @@ int model_wake_up_new_task(struct model *m, struct model_task *p, int parent_cpu
 
 /* ttwu_update_avg_idle() lives in balance.c with the rest of avg_idle. */
 
+int model_finish_delayed_pick(struct model *m, struct model_task *p, uint64_t now)
+{
+	int ret = model_finish_delayed_dequeue(m, p, now);
+
+	if (ret == 1 && sched_feat(m, DELAY_ZERO)) {
+		p->se.vlag = 0;
+		vlag_written(m, &p->se);
+	}
+	return ret;
+}
+
 int model_finish_delayed_dequeue(struct model *m, struct model_task *p, uint64_t now)
 {
 	struct rq *rq;

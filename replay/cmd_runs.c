@@ -297,6 +297,13 @@ static int set_wake_clock(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_wake_path(struct run_opts *o, const char *arg)
+{
+	if (replay_wake_path_parse(arg, &o->rc.wake_path) < 0)
+		return bad(o, "--wake-path takes model or traced", arg);
+	return 0;
+}
+
 static int set_migrate_resched(struct run_opts *o, const char *arg)
 {
 	if (replay_migrate_resched_parse(arg, &o->rc.migrate_resched) < 0)
@@ -491,6 +498,14 @@ static const struct run_opt run_opt_table[] = {
 	  "the capture kernel's enqueue charged the waker (traced; the\n"
 	  "waker is charged up to there, a wakee it lets preempt it from\n"
 	  "there; experimental: docs/replay.md, \"Mechanical costs\")" },
+	{ "wake-path", "model|traced", RUN_OPTS_MODEL, set_wake_path, .help =
+	  "a local wakeup whose trace shows the capture kernel enqueue a\n"
+	  "fully asleep task (the waker's sched_stat_runtime in the first\n"
+	  "half of sched_waking -> sched_wakeup) where the model still has\n"
+	  "the task queued as delayed: requeued in place (model, the\n"
+	  "default), or its delayed dequeue completed first at lag 0, as\n"
+	  "the kernel's pick had done (traced; experimental:\n"
+	  "docs/replay.md, \"Mechanical costs\")" },
 	{ "migrate-resched", "dest|both", RUN_OPTS_MODEL, set_migrate_resched, .help =
 	  "a traced migration of a queued task (a balance pull) sets\n"
 	  "need_resched where the model says so: armed on the destination\n"

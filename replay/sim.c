@@ -989,6 +989,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	bool was_idle, idle_curr, nr_before[2];
 	int block_cpu = t->cpu;      /* a stand-in's: where its task has just blocked */
 	int hold = -1, ret;
+	enum wl_kpath kpath = WL_KPATH_UNKNOWN;
 
 	if (w)
 		dump_wake_op(s, "wake", wcpu, now, ti, w);
@@ -1036,6 +1037,28 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	    before.cpu >= 0 && cpu != before.cpu && w && w->prev_cpu >= 0 && w->prev_cpu != traced &&
 	    model_finish_delayed_dequeue(s->m, t->mt, now) == 1)
 		s->notes[SIM_NOTE_DELAYED_MOVED]++;
+	if (w && (before.state == MODEL_TASK_DELAYED || before.state == MODEL_TASK_SLEEPING))
+		kpath = wl_wake_traced_path(s->wl, (uint32_t)(w - wl_wake(s->wl, 0)));
+	if (kpath != WL_KPATH_UNKNOWN) {
+		/* the wake path agreement (docs/replay.md, "Mechanical costs") */
+		s->notes[SIM_NOTE_KPATH_KNOWN]++;
+		if (kpath == WL_KPATH_ASLEEP && before.state == MODEL_TASK_DELAYED)
+			s->notes[SIM_NOTE_KPATH_ASLEEP_DELAYED]++;
+		else if (kpath == WL_KPATH_DELAYED && before.state == MODEL_TASK_SLEEPING)
+			s->notes[SIM_NOTE_KPATH_DELAYED_ASLEEP]++;
+	}
+	/*
+	 * --wake-path traced: the trace shows this local wakeup enqueue a task
+	 * fully asleep (wl_wake_traced_path()), the model still has it delayed:
+	 * the kernel's pick had completed its dequeue since its block
+	 * (pick_next_entity() -> dequeue_entities() with DEQUEUE_DELAYED, at a
+	 * lag pick_eevdf() found eligible, which DELAY_ZERO zeroed); complete
+	 * it here at lag 0, and the wakeup places it as a sleeper instead of
+	 * requeueing it in place.
+	 */
+	if (s->cfg.wake_path == REPLAY_WAKE_PATH_TRACED && kpath == WL_KPATH_ASLEEP &&
+	    before.state == MODEL_TASK_DELAYED && model_finish_delayed_pick(s->m, t->mt, now) == 1)
+		s->notes[SIM_NOTE_WAKE_PATH_DEQUEUED]++;
 	was_idle = cpu_idle(&s->cpus[cpu]);
 	idle_curr = !cpu_busy(&s->cpus[cpu]);
 	/* need_resched before, on each CPU the wakeup can land on (--standin-skip) */

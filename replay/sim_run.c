@@ -229,6 +229,20 @@ int replay_wake_clock_parse(const char *name, enum replay_wake_clock *out)
 	return 0;
 }
 
+int replay_wake_path_parse(const char *name, enum replay_wake_path *out)
+{
+	static const char *const names[] = {
+		[REPLAY_WAKE_PATH_MODEL] = "model",
+		[REPLAY_WAKE_PATH_TRACED] = "traced",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_wake_path)i;
+	return 0;
+}
+
 int replay_migrate_resched_parse(const char *name, enum replay_migrate_resched *out)
 {
 	static const char *const names[] = {
@@ -1027,6 +1041,10 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_MOVE_HELD] = "traced migrations of queued tasks that the simulation had asleep in a traced block at or before the point of their work where the trace moved them: held for that point (--queued-moves position)",
 	[SIM_NOTE_MOVE_HELD_APPLIED] = "... of them applied: at the wakeup that brought the task there, or at its first preemption or hand-off WAIT past it",
 	[SIM_NOTE_FLUSH_HOLD] = "idle exits held past their mechanical cost until the last wakeup the same traced interrupt queued there (a wake-list flush)",
+	[SIM_NOTE_KPATH_KNOWN] = "wakeups of a sleeper whose trace shows the capture kernel's path (a local wakeup, the waker's sched_stat_runtime between its sched_waking and sched_wakeup: in the second half a delayed wakee requeued, else one fully asleep enqueued)",
+	[SIM_NOTE_KPATH_ASLEEP_DELAYED] = "... of them fully asleep in the trace, still delayed (DELAY_DEQUEUE) in the model",
+	[SIM_NOTE_KPATH_DELAYED_ASLEEP] = "... of them delayed in the trace, fully asleep in the model",
+	[SIM_NOTE_WAKE_PATH_DEQUEUED] = "local wakeups the trace shows enqueueing a fully asleep task that the model still had delayed (DELAY_DEQUEUE): its dequeue completed first (--wake-path traced)",
 	[SIM_NOTE_DELAYED_MOVED] = "wakeups the trace sent to another CPU of a task the model still had delayed (DELAY_DEQUEUE): its dequeue completed first, as the kernel's had",
 	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",
 	[SIM_NOTE_OTHER_MISMATCH] = "RT/DL switch-outs without their switch-in in the trace: ignored",

@@ -1201,6 +1201,69 @@ static void stopper_wake_seen(struct wl_builder *b, struct cpu_track *c,
 	c->rtw_wakeup = WL_NONE;
 }
 
+/*
+ * wl_wake_traced_path(): a local sched_waking (the CPU's task wakes @t onto
+ * this CPU) made wake record b->ts.v[t].waking; wake_path_seen() follows the
+ * events after it on this CPU.
+ */
+static void wake_path_start(struct wl_builder *b, const struct trace_event *ev, uint32_t t)
+{
+	const struct trace_sched_wakeup *u = &ev->u.wakeup;
+	struct cpu_track *c = cpu_get(b, ev->cpu);
+
+	if (!c || u->target_cpu != ev->cpu || ev->common_pid <= 0 || ev->common_pid == u->pid ||
+	    b->ts.v[t].waking == WL_NONE)
+		return;
+	c->wp_on = true;
+	c->wp_wake = b->ts.v[t].waking;
+	c->wp_waker = ev->common_pid;
+	c->wp_pid = u->pid;
+	c->wp_ts = ev->ts;
+	c->wp_rt_ts = 0;
+}
+
+/*
+ * The next event on the CPU of a pending local waking (wake_path_start()):
+ * the waker's sched_stat_runtime, then the wakee's sched_wakeup (a
+ * migration between is select_task_rq()'s, kept) record the charge ->
+ * wakeup gap; anything else, or lost events, ends it unrecorded.
+ */
+static int wake_path_seen(struct wl_builder *b, struct cpu_track *c, const struct trace_event *ev,
+			  bool lost_before)
+{
+	if (lost_before) {
+		c->wp_on = false;
+		return 0;
+	}
+	switch (ev->type) {
+	case TRACE_EV_SCHED_STAT_RUNTIME:
+		if (!c->wp_rt_ts && ev->common_pid == c->wp_waker && ev->ts >= c->wp_ts &&
+		    ev->u.stat_runtime.pid == c->wp_waker) {
+			c->wp_rt_ts = ev->ts;
+			return 0;
+		}
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		return 0;
+	case TRACE_EV_SCHED_WAKEUP:
+		if (c->wp_rt_ts && ev->u.wakeup.pid == c->wp_pid && ev->ts >= c->wp_rt_ts) {
+			uint64_t gap = ev->ts - c->wp_rt_ts, lead = c->wp_rt_ts - c->wp_ts;
+
+			WL_VEC_PUSH(b->kpath, oom);
+			b->kpath.v[b->kpath.n].wake = c->wp_wake;
+			b->kpath.v[b->kpath.n].lead_ns = lead > UINT32_MAX ? UINT32_MAX : (uint32_t)lead;
+			b->kpath.v[b->kpath.n++].gap_ns = gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap;
+		}
+		break;
+	default:
+		break;
+	}
+	c->wp_on = false;
+	return 0;
+oom:
+	return -1;
+}
+
 static int on_waking(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_wakeup *u = &ev->u.wakeup;
@@ -1229,6 +1292,8 @@ static int on_waking(struct wl_builder *b, const struct trace_event *ev)
 	if (b->ts.v[t].waking != WL_NONE)
 		return 0;          /* a second waking before the wakeup: the first counts */
 	b->ts.v[t].waking = wake_new(b, ev, t, 0, &fail);
+	if (!fail)
+		wake_path_start(b, ev, t);
 	return fail;
 }
 
@@ -2247,6 +2312,12 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		if (c)
 			c->wclk_pid = 0;    /* the waking's update_curr() comes before these */
 	}
+	{
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+
+		if (c && c->wp_on && wake_path_seen(b, c, ev, lost_before))
+			goto oom;
+	}
 	if ((ev->type != TRACE_EV_SCHED_STAT_RUNTIME && ev->type != TRACE_EV_SCHED_MIGRATE_TASK) ||
 	    lost_before) {
 		struct cpu_track *c = cpu_get(b, ev->cpu);
@@ -2356,6 +2427,7 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->timed.v);
 	free(b->idle.v);
 	free(b->lost.v);
+	free(b->kpath.v);
 	free(b->missing.v);
 	free(b->tick_cpus);
 	free(b->tick_found.v);
@@ -2501,6 +2573,7 @@ void wl_free(struct wl_workload *wl)
 	free(wl->by_pid);
 	free(wl->ops);
 	free(wl->wakes);
+	free(wl->kpath);
 	free(wl->timed);
 	free(wl->idle);
 	free(wl->idle_first);
@@ -2580,6 +2653,41 @@ bool wl_in_lost_window(const struct wl_workload *wl, int cpu, uint64_t ts)
 	return lo > 0 && wl->lost[lo - 1].cpu == cpu && ts < wl->lost[lo - 1].to;
 }
 const struct wl_wake *wl_wake(const struct wl_workload *wl, uint32_t i) { return &wl->wakes[i]; }
+
+/* the waker's charge in the second half of the waking -> wakeup interval */
+static bool kpath_delayed(const struct wl_wake_kpath *k)
+{
+	return k->lead_ns > k->gap_ns;
+}
+
+enum wl_kpath wl_wake_traced_path(const struct wl_workload *wl, uint32_t wake)
+{
+	uint32_t lo = 0, hi = wl->nr_kpath;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (wl->kpath[mid].wake < wake)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == wl->nr_kpath || wl->kpath[lo].wake != wake)
+		return WL_KPATH_UNKNOWN;
+	return kpath_delayed(&wl->kpath[lo]) ? WL_KPATH_DELAYED : WL_KPATH_ASLEEP;
+}
+
+void wl_wake_traced_paths(const struct wl_workload *wl, uint32_t *asleep, uint32_t *delayed)
+{
+	uint32_t d = 0;
+
+	for (uint32_t i = 0; i < wl->nr_kpath; i++)
+		d += kpath_delayed(&wl->kpath[i]);
+	if (asleep)
+		*asleep = wl->nr_kpath - d;
+	if (delayed)
+		*delayed = d;
+}
 uint32_t wl_nr_timed(const struct wl_workload *wl) { return wl->nr_timed; }
 
 const struct wl_timed *wl_timed_at(const struct wl_workload *wl, uint32_t i)

@@ -58,6 +58,11 @@ struct cpu_track {
 	uint64_t stat2_ts;
 	int32_t wclk_pid;            /* a local sched_waking by this pid (the CPU's task) awaits */
 	uint64_t wclk_ts;            /* ... its update_curr(): wake_clock_ns; its ts */
+	bool wp_on;                  /* a local sched_waking's path awaits (wake_path_seen()): */
+	uint32_t wp_wake;            /* ... its wake record, */
+	int32_t wp_waker, wp_pid;    /* ... the waker and the wakee, */
+	uint64_t wp_ts;              /* ... the waking's time, */
+	uint64_t wp_rt_ts;           /* ... the waker's sched_stat_runtime after it (0: none yet) */
 	uint32_t other_in;           /* timed index of the RT/DL switch-in running here */
 	uint32_t other_prev;         /* the fair task it preempted (switched out runnable) */
 	bool other_tied;             /* that interval moved other_prev (WL_OP_MIGRATE) */
@@ -109,6 +114,7 @@ struct wl_builder {
 	WL_VEC(struct wl_timed) timed;
 	WL_VEC(struct wl_idle) idle;
 	WL_VEC(struct wl_lost_window) lost;
+	WL_VEC(struct wl_wake_kpath) kpath;   /* local wakes' traced paths (wl_wake_traced_path()) */
 	WL_VEC(struct wl_missing_wake) missing;
 	WL_VEC(struct wl_group) groups;
 	/* per group: trace-clock offsets in its period of throttle-ending switch-ins */

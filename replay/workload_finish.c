@@ -151,6 +151,13 @@ static int idle_finish(struct wl_builder *b)
 	return 0;
 }
 
+static int cmp_kpath(const void *a, const void *b)
+{
+	const struct wl_wake_kpath *x = a, *y = b;
+
+	return x->wake < y->wake ? -1 : x->wake > y->wake;
+}
+
 static int cmp_lost(const void *a, const void *b)
 {
 	const struct wl_lost_window *x = a, *y = b;
@@ -885,6 +892,11 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	wl->wakes = b->wakes.v;
 	wl->nr_wakes = b->wakes.n;
 	b->wakes.v = NULL;
+	if (b->kpath.n)     /* completed at each sched_wakeup: not in wake order across CPUs */
+		qsort(b->kpath.v, b->kpath.n, sizeof(*b->kpath.v), cmp_kpath);
+	wl->kpath = b->kpath.v;
+	wl->nr_kpath = b->kpath.n;
+	b->kpath.v = NULL;
 	wl->timed = b->timed.v;
 	wl->nr_timed = b->timed.n;
 	b->timed.v = NULL;

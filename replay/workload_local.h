@@ -85,6 +85,8 @@ struct wl_workload {
 	uint32_t nr_ops;
 	struct wl_wake *wakes;
 	uint32_t nr_wakes;
+	struct wl_wake_kpath *kpath;   /* by wake index: wl_wake_traced_path() */
+	uint32_t nr_kpath;
 	struct wl_timed *timed;
 	uint32_t nr_timed;
 	struct wl_group *groups;

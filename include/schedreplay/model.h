@@ -293,6 +293,15 @@ int model_try_to_wake_up(struct model *m, struct model_task *t, int cpu, int wak
  * not delayed (nothing done), -1 if it is running or not a live task.
  */
 int model_finish_delayed_dequeue(struct model *m, struct model_task *t, uint64_t now);
+/*
+ * The same, for a caller that knows the kernel's pick completed that dequeue
+ * some time before @now: pick_next_entity() takes a delayed entity only when
+ * pick_eevdf() found it eligible (lag >= 0), and DELAY_ZERO then drops the
+ * positive part, so the task left its queue at lag 0 whatever its lag at
+ * @now (dequeue_entity() with DEQUEUE_DELAYED).  Without DELAY_ZERO the lag
+ * at @now is kept.  Returns as model_finish_delayed_dequeue().
+ */
+int model_finish_delayed_pick(struct model *m, struct model_task *t, uint64_t now);
 
 /* How the previous task leaves the CPU in __schedule(). */
 enum model_prev {

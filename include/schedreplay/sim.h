@@ -243,6 +243,21 @@ enum replay_wake_clock {
 };
 
 /*
+ * replay_config.wake_path: a wakeup whose trace shows the capture kernel
+ * enqueue a fully asleep task (wl_wake_traced_path(): a local wake, its
+ * waker's sched_stat_runtime in the first half of its sched_waking ->
+ * sched_wakeup) where the model still has that task queued as delayed
+ * (DELAY_DEQUEUE): requeued in place (model, the default), or its delayed
+ * dequeue completed first at lag 0, as the kernel's pick had done since
+ * its block (traced: model_finish_delayed_pick(); the wakeup then places
+ * it as a sleeper; experimental: docs/replay.md, "Mechanical costs").
+ */
+enum replay_wake_path {
+	REPLAY_WAKE_PATH_MODEL = 0,
+	REPLAY_WAKE_PATH_TRACED,
+};
+
+/*
  * replay_config.migrate_resched: a traced migration of a queued task (a
  * balance pull) dequeues it from its source CPU, whose update_curr() there
  * may end the running task's request or protection and set need_resched
@@ -316,6 +331,8 @@ struct replay_config {
 	enum replay_standin_skip standin_skip;
 	/* the clock of a local wakeup's enqueue (above) */
 	enum replay_wake_clock wake_clock;
+	/* a traced fully asleep wakee the model has delayed (above) */
+	enum replay_wake_path wake_path;
 	/* the source CPU's reschedule after a traced migration (above) */
 	enum replay_migrate_resched migrate_resched;
 	/* the traced load-balance passes of several tasks (above) */
@@ -487,6 +504,8 @@ int replay_resched_at_parse(const char *name, enum replay_resched_at *out);
 int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out);
 /* --wake-clock: "waking" / "traced" (replay_config.wake_clock); -1 else. */
 int replay_wake_clock_parse(const char *name, enum replay_wake_clock *out);
+/* --wake-path: "model" / "traced" (replay_config.wake_path); -1 else. */
+int replay_wake_path_parse(const char *name, enum replay_wake_path *out);
 /* --migrate-resched: "dest" / "both" (replay_config.migrate_resched); -1 else. */
 int replay_migrate_resched_parse(const char *name, enum replay_migrate_resched *out);
 /* "trace-order", "kernel-order" -> *out; -1 (out unchanged) for anything else. */

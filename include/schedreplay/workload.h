@@ -571,6 +571,37 @@ const struct wl_op *wl_task_ops(const struct wl_workload *wl, uint32_t i);
 uint32_t wl_nr_wakes(const struct wl_workload *wl);
 const struct wl_wake *wl_wake(const struct wl_workload *wl, uint32_t i);
 
+/*
+ * The capture kernel's path of a local wakeup (the waker wakes a task onto
+ * its own CPU; docs/replay.md "Mechanical costs", --wake-path), read from
+ * the trace.  try_to_wake_up() of a task still queued as delayed
+ * (DELAY_DEQUEUE) takes ttwu_runnable(): requeue_delayed_entity(), then
+ * wakeup_preempt() -> check_preempt_wakeup_fair(), whose update_curr()
+ * writes the waker's sched_stat_runtime, and the sched_wakeup follows it
+ * at once (capture machine: p50 ~280 ns).  A task fully asleep is enqueued:
+ * enqueue_entity()'s update_curr() writes the sched_stat_runtime first, and
+ * the rest of the enqueue (place_entity(), the tree, the load sums, every
+ * level of its hierarchy) and wakeup_preempt() come before the sched_wakeup
+ * (0.55-1.3 us).  So the charge falls late in the waking -> wakeup interval
+ * for a delayed wakee, early for an asleep one.  A wake record whose
+ * sched_waking was followed on its CPU by the waker's sched_stat_runtime
+ * and then the wakee's sched_wakeup, nothing else between (a
+ * sched_migrate_task aside), has a lead (waking -> charge) and a gap
+ * (charge -> wakeup): delayed if lead > gap, else asleep.  Unknown for other
+ * wakes.  The ratio, not a time: the times scale with the machine and the
+ * task's hierarchy (charge -> wakeup of a delayed wakee ~280 ns on a pinned
+ * pipe, 400-850 ns on hog-timer; of an asleep one 550-650 and 900-2000 ns).
+ */
+enum wl_kpath { WL_KPATH_UNKNOWN = 0, WL_KPATH_ASLEEP, WL_KPATH_DELAYED };
+struct wl_wake_kpath {
+	uint32_t wake;         /* wake record index */
+	uint32_t lead_ns;      /* its sched_waking -> the waker's sched_stat_runtime */
+	uint32_t gap_ns;       /* that sched_stat_runtime -> the wakee's sched_wakeup */
+};
+enum wl_kpath wl_wake_traced_path(const struct wl_workload *wl, uint32_t wake);
+/* Local wakes with a traced path: *asleep and *delayed of them (either may be NULL). */
+void wl_wake_traced_paths(const struct wl_workload *wl, uint32_t *asleep, uint32_t *delayed);
+
 uint32_t wl_nr_timed(const struct wl_workload *wl);
 const struct wl_timed *wl_timed_at(const struct wl_workload *wl, uint32_t i);
 
