@@ -449,6 +449,8 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 	/* the output reads the distributions in this thread, and few of them */
 	cfg.settle_when_read = true;
 	cfg.infer_lost_switches = true;
+	/* the wakeup paths' own latency (report_text.c's table, lat_json_paths()) */
+	cfg.path_latency = true;
 	if (o->samples_path) {
 		d->samples = fopen(o->samples_path, "w");
 		if (!d->samples) {

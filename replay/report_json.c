@@ -238,6 +238,7 @@ int report_print_json(FILE *out, const struct report_data *d, const struct repor
 	json_object_set_new(root, "filter", filter);
 
 	json_object_set_new(root, "wakeup_latency_us", latency_section(d, o, LAT_WAKEUP));
+	json_object_set_new(root, "wakeup_paths", lat_json_paths(d->lat));
 	json_object_set_new(root, "runqueue_wait_us", latency_section(d, o, LAT_RUNQ_WAIT));
 	for (size_t i = 0; i < lat_nr_tasks(d->lat); i++) {
 		const struct lat_task *t = lat_task_at(d->lat, i);

@@ -76,6 +76,47 @@ static void print_block(FILE *out, const char *what, const char *label, const st
 	fprintf(out, "\t  min=%s, max=%s\n", us1(h->min, a, sizeof(a)), us1(h->max, b, sizeof(b)));
 }
 
+/*
+ * Wakeup paths (docs/report.md, "Wakeup paths"): the wakeup-latency samples
+ * by what the target CPU did from the wakeup to the switch-in, each path's
+ * share and latency, then the local wakeups onto a busy CPU that preempted.
+ */
+static void print_paths(FILE *out, const struct lat_machine *lat)
+{
+	static const double pct[3] = { 50.0, 95.0, 99.0 };
+	const uint64_t *p = lat_get_all_paths(lat);
+	uint64_t t = lat_paths_total(p), lb = lat_paths_local_busy(p);
+	char a[48];
+
+	if (!t)
+		return;
+	fprintf(out, "\nWakeup paths (what the target CPU did from the wakeup to the switch-in; "
+		"local: woken from the target CPU; usec)\n");
+	fprintf(out, "  %-24s %9s %7s %9s %9s %9s\n", "path", "samples", "share", "p50", "p95",
+		"p99");
+	for (int i = 0; i < LAT_PATH_NR; i++) {
+		const struct sr_hist *h = lat_get_all_path_latency(lat, i);
+		uint64_t v[3];
+
+		if (!p[i])
+			continue;
+		fprintf(out, "  %-24s %9" PRIu64 " %6.1f%%", lat_path_name(i), p[i],
+			100.0 * (double)p[i] / (double)t);
+		if (h->count) {
+			sr_hist_percentiles(h, pct, 3, v, NULL);
+			for (int k = 0; k < 3; k++)
+				fprintf(out, " %9.1f", (double)v[k] / 1000.0);
+		}
+		fputc('\n', out);
+	}
+	snprintf(a, sizeof(a), "%" PRIu64 "/%" PRIu64, p[LAT_PATH_PREEMPT_LOCAL], lb);
+	fprintf(out, "  %-24s %9s", "local busy: preempt", a);
+	if (lb)
+		fprintf(out, " %6.1f%%", 100.0 * (double)p[LAT_PATH_PREEMPT_LOCAL] / (double)lb);
+	fprintf(out, "\n  (local busy: the local wakeups onto a CPU running a task - preempt, "
+		"behind_current, queued; preempt: the wakee preempted it)\n");
+}
+
 static int cmp_group(const void *a, const void *b)
 {
 	const struct lat_group *x = *(const struct lat_group *const *)a;
@@ -286,6 +327,7 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 	for (int k = 0; k < LAT_NR_KEYS; k++)
 		if (o->by[k])
 			print_groups(out, d, o, (enum lat_group_key)k);
+	print_paths(out, d->lat);
 	fprintf(out, "\n");
 	print_block(out, "Run-queue wait after preemption", filter,
 		    lat_get_all(d->lat, LAT_RUNQ_WAIT));

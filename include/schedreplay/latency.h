@@ -431,6 +431,16 @@ const uint64_t *lat_get_all_paths(const struct lat_machine *m);
  * lat_config.path_latency.
  */
 const struct sr_hist *lat_get_all_path_latency(const struct lat_machine *m, enum lat_path p);
+struct json_t;
+/*
+ * {"all": P, "by_cgroup": {path: P}}, P = {"samples": n, "idle": n,
+ * "preempt_local": n, ... (every enum lat_path by lat_path_name()),
+ * "local_busy": n, "local_busy_preempt": n, "latency_us": {path: {"samples",
+ * "p50", "p95", "p99"}}}: the wakeup-latency samples by how they got their
+ * CPU (docs/replay.md, "Wakeup paths"; latency_us is empty unless
+ * lat_config.path_latency).  A new reference; NULL on ENOMEM.  latency_json.c
+ */
+struct json_t *lat_json_paths(const struct lat_machine *m);
 size_t lat_nr_tasks(const struct lat_machine *m);
 const struct lat_task *lat_task_at(const struct lat_machine *m, size_t i); /* creation order */
 /*

@@ -628,13 +628,6 @@ json_t *replay_json_latency(const struct lat_machine *lat, enum lat_kind kind);
  */
 json_t *replay_json_long_waits(const struct lat_machine *lat);
 /*
- * {"all": P, "by_cgroup": {path: P}}, P = {"samples": n, "idle": n,
- * "preempt_local": n, ... (every enum lat_path by lat_path_name()),
- * "local_busy": n, "local_busy_preempt": n}: the wakeup-latency samples by
- * how they got their CPU (docs/replay.md, "Wakeup paths")
- */
-json_t *replay_json_paths(const struct lat_machine *lat);
-/*
  * {"counts": {...}, "wakeup_latency_us": {...}, "runqueue_wait_us": {...},
  * "long_waits": {...}, "simulation": {...}} of one run
  */

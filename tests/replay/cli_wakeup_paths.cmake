@@ -67,6 +67,43 @@ expect_match("\n  idle +3 +29\\.9 +41\\.3 +41\\.3 +[0-9]" "${o}" "replay: idle l
 expect_match("\n  queued_local +51 +120\\.1 +2613\\.2 +3134\\.9 +[0-9]" "${o}"
              "replay: queued_local latency: ${o}")
 expect_match("\n  moved +3 +3006\\.5 +3459\\.4 +3459\\.4 +[0-9]" "${o}" "replay: moved latency: ${o}")
+# report's wakeup paths (docs/report.md, "Wakeup paths"): the same machine on the trace, so
+# report --json's wakeup_paths.all (counts and each path's latency) and its workload cgroups' are
+# replay's measured ones, member for member; and the text table's rows
+execute_process(COMMAND ${SCHEDREPLAY} report --json --by cgroup ${t}
+                OUTPUT_VARIABLE rj ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("rc EQUAL 0" "report --json: exit ${rc}: ${e}")
+string(JSON ra GET "${rj}" wakeup_paths all)
+string(JSON pa GET "${j}" measured wakeup_paths all)
+string(JSON same EQUAL "${ra}" "${pa}")
+expect("same" "report's wakeup_paths.all ${ra} is not replay's measured ${pa}")
+string(JSON n GET "${rj}" wakeup_paths all latency_us queued_local samples)
+expect("n EQUAL 51" "report: queued_local latency samples ${n}")
+foreach(g pipe socket)
+  string(JSON nc LENGTH "${rj}" wakeup_paths by_cgroup)
+  set(rg "")
+  math(EXPR last "${nc} - 1")
+  foreach(i RANGE ${last})
+    string(JSON k MEMBER "${rj}" wakeup_paths by_cgroup ${i})
+    if(k MATCHES "/${g}$")
+      string(JSON rg GET "${rj}" wakeup_paths by_cgroup ${k})
+      string(JSON pg GET "${j}" measured wakeup_paths by_cgroup ${k})
+    endif()
+  endforeach()
+  if(rg STREQUAL "")
+    message(FATAL_ERROR "report: no /${g} cgroup in wakeup_paths.by_cgroup")
+  endif()
+  string(JSON same EQUAL "${rg}" "${pg}")
+  expect("same" "report's /${g} wakeup paths ${rg} are not replay's measured ${pg}")
+endforeach()
+execute_process(COMMAND ${SCHEDREPLAY} report ${t}
+                OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("rc EQUAL 0" "report: exit ${rc}: ${e}")
+expect_match("\nWakeup paths [^\n]*\n  path +samples +share +p50 +p95 +p99\n" "${o}"
+             "report: no wakeup paths table: ${o}")
+expect_match("\n  queued_local +51 +16\\.5% +120\\.1 +2613\\.2 +3134\\.9\n" "${o}"
+             "report: queued_local row: ${o}")
+expect_match("\n  local busy: preempt +95/152 +62\\.5%\n" "${o}" "report: local busy row: ${o}")
 # whatif's table of the same paths: the golden counts above as shares of the 309 samples
 # (idle 3, preempt 95 + 16, behind 6 + 41, queued 51 + 74; local preempt 95 of 152), and
 # each run's row with its change in points
