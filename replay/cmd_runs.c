@@ -297,6 +297,13 @@ static int set_wake_clock(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_idle_clock(struct run_opts *o, const char *arg)
+{
+	if (replay_idle_clock_parse(arg, &o->rc.idle_clock) < 0)
+		return bad(o, "--idle-clock takes update, skip or local", arg);
+	return 0;
+}
+
 static int set_migrate_resched(struct run_opts *o, const char *arg)
 {
 	if (replay_migrate_resched_parse(arg, &o->rc.migrate_resched) < 0)
@@ -491,6 +498,13 @@ static const struct run_opt run_opt_table[] = {
 	  "the capture kernel's enqueue charged the waker (traced; the\n"
 	  "waker is charged up to there, a wakee it lets preempt it from\n"
 	  "there; experimental: docs/replay.md, \"Mechanical costs\")" },
+	{ "idle-clock", "update|skip|local", RUN_OPTS_MODEL, set_idle_clock, .help =
+	  "the clock a task woken onto an idle CPU is charged from:\n"
+	  "its switch-in (update, the default), or the wakeup's enqueue,\n"
+	  "as the capture kernel, whose idle task is on_rq so that\n"
+	  "wakeup_preempt() skips the next clock update (skip), or that\n"
+	  "except for a wakeup from another CPU, enqueued by the kernel at\n"
+	  "the IPI (local; experimental: docs/replay.md, \"Mechanical costs\")" },
 	{ "migrate-resched", "dest|both", RUN_OPTS_MODEL, set_migrate_resched, .help =
 	  "a traced migration of a queued task (a balance pull) sets\n"
 	  "need_resched where the model says so: armed on the destination\n"
