@@ -148,6 +148,16 @@ void wakeup_preempt(struct model *m, struct rq *rq, struct model_task *p, int fl
 		resched_curr(m, rq);
 	if (sched_feat(m, CLOCK_SKIP_UPDATE) && rq->curr && rq->curr->on_rq && rq->need_resched)
 		rq->clock_skip_req = true;
+	/*
+	 * The kernel's test is task_on_rq_queued(donor), and the idle task is
+	 * on_rq (init_idle()): a wakeup onto an idle CPU requests the skip
+	 * too, and the wakee is charged from this clock (model_config.
+	 * idle_clock_skip; the capture traces: the first charge of a task
+	 * switched in from idle exceeds its run by the sched_wakeup ->
+	 * sched_switch delay).
+	 */
+	if (sched_feat(m, CLOCK_SKIP_UPDATE) && m->idle_clock_skip && !rq->curr && rq->need_resched)
+		rq->clock_skip_req = true;
 }
 
 /* ---- machine --------------------------------------------------------- */
@@ -256,6 +266,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->balance_moves_tasks = cfg->balance_moves_tasks;
 	m->newidle_moves_tasks = cfg->newidle_moves_tasks;
 	m->vcpu_pack = cfg->vcpu_pack;
+	m->idle_clock_skip = cfg->idle_clock_skip;
 	m->migrate_hook = cfg->migrate_hook;
 	m->stopper_hook = cfg->stopper_hook;
 	m->stat_runtime_hook = cfg->stat_runtime_hook;
@@ -386,6 +397,9 @@ void model_print_settings(const struct model *m, FILE *out)
 	fprintf(out, "variants: %s (flags 0x%x)\n", m->variants.n ? m->variants.name : "base",
 		m->b.vflags);
 	fprintf(out, "balancing %s tasks\n", m->balance_moves_tasks ? "moves" : "never moves");
+	if (m->idle_clock_skip)
+		fprintf(out, "clock: a wakeup onto an idle CPU skips the next clock update "
+			"(rq_clock_skip_update(), the idle task on_rq)\n");
 	if (m->vcpu_pack)
 		fprintf(out, "placement: the capture kernel's sched_vcpu_pack (vcpu_pack_room(), "
 			"measured; not mainline)\n");

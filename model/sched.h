@@ -385,6 +385,7 @@ struct model {
 	bool balance_moves_tasks;
 	bool newidle_moves_tasks;
 	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
+	bool idle_clock_skip;       /* model_config.idle_clock_skip: wakeup_preempt() on idle */
 	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);
 	void (*stopper_hook)(void *ctx, int cpu, int waker_cpu, uint64_t now);
 	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);

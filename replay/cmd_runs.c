@@ -304,6 +304,13 @@ static int set_wake_path(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_idle_clock(struct run_opts *o, const char *arg)
+{
+	if (replay_idle_clock_parse(arg, &o->rc.idle_clock) < 0)
+		return bad(o, "--idle-clock takes update, skip or local", arg);
+	return 0;
+}
+
 static int set_migrate_resched(struct run_opts *o, const char *arg)
 {
 	if (replay_migrate_resched_parse(arg, &o->rc.migrate_resched) < 0)
@@ -506,6 +513,13 @@ static const struct run_opt run_opt_table[] = {
 	  "default), or its delayed dequeue completed first at lag 0, as\n"
 	  "the kernel's pick had done (traced; experimental:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
+	{ "idle-clock", "update|skip|local", RUN_OPTS_MODEL, set_idle_clock, .help =
+	  "the clock a task woken onto an idle CPU is charged from:\n"
+	  "its switch-in (update, the default), or the wakeup's enqueue,\n"
+	  "as the capture kernel, whose idle task is on_rq so that\n"
+	  "wakeup_preempt() skips the next clock update (skip), or that\n"
+	  "except for a wakeup from another CPU, enqueued by the kernel at\n"
+	  "the IPI (local; experimental: docs/replay.md, \"Mechanical costs\")" },
 	{ "migrate-resched", "dest|both", RUN_OPTS_MODEL, set_migrate_resched, .help =
 	  "a traced migration of a queued task (a balance pull) sets\n"
 	  "need_resched where the model says so: armed on the destination\n"
@@ -859,14 +873,26 @@ void run_opts_release(struct run_opts *o)
 	o->lo = NULL;
 }
 
+/* An errno a failed write() leaves: ENOSPC, EDQUOT, EFBIG, EPIPE or EIO; else 0. */
+static int write_errno(int e)
+{
+	return e == ENOSPC || e == EDQUOT || e == EFBIG || e == EPIPE || e == EIO ? e : 0;
+}
+
 int cli_output_error(FILE *f)
 {
-	int earlier = ferror(f);
+	int earlier = ferror(f), last = write_errno(errno);
 
 	errno = 0;
 	if (fflush(f) != 0)
 		return errno ? errno : EIO;
-	return earlier ? EIO : 0;
+	/*
+	 * Only an earlier write failed (stdio dropped that buffer and went on):
+	 * every later write to the stream failed again and set errno, and a
+	 * library call that succeeds never clears it, so a write errno still
+	 * there is the stream's; else EIO.
+	 */
+	return earlier ? (last ? last : EIO) : 0;
 }
 
 bool cli_output_is_input(const char *out, const char *const *in, size_t n)

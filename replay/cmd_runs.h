@@ -120,8 +120,10 @@ const char *cli_sidecar_read(char *buf, size_t size, const char *trace, const ch
 			     bool no_sidecar);
 /*
  * 0 when everything written to @f has reached it (flushed), else the errno to
- * report: fflush()'s, or EIO when only an earlier write failed (its errno is
- * gone by now: strerror(errno) would name whatever ran since).
+ * report: fflush()'s, or when only an earlier write failed (stdio dropped
+ * that buffer) the write errno still in errno (ENOSPC, EDQUOT, EFBIG, EPIPE,
+ * EIO), else EIO.  Call it right after the output, before anything else can
+ * fail.
  */
 int cli_output_error(FILE *f);
 

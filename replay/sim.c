@@ -986,7 +986,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	struct sim_task *t = &s->tasks[ti];
 	struct model_task_info before, after;
 	int cpu;
-	bool was_idle, idle_curr, nr_before[2];
+	bool was_idle, idle_curr, nr_before[2], skip_before;
 	int block_cpu = t->cpu;      /* a stand-in's: where its task has just blocked */
 	int hold = -1, ret;
 	enum wl_kpath kpath = WL_KPATH_UNKNOWN;
@@ -1064,6 +1064,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	/* need_resched before, on each CPU the wakeup can land on (--standin-skip) */
 	nr_before[0] = model_need_resched(s->m, cpu);
 	nr_before[1] = model_need_resched(s->m, before.cpu);
+	skip_before = model_clock_skip_pending(s->m, cpu);
 	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags,
 				 now + wake_clock_delay(s, waker_cpu, cpu)) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
@@ -1071,6 +1072,19 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		return 0;
 	}
 	model_task_info(t->mt, &after);
+	/*
+	 * --idle-clock local: a wakeup from another CPU onto an idle one went
+	 * through the wake list (ttwu_queue_wakelist(): an idle target always
+	 * does), so the kernel's enqueue, and the clock its skip keeps, came
+	 * with the IPI on the target, close to the switch; the model enqueues
+	 * at the waking.  Its skip request is withdrawn: charged from the
+	 * switch as under update.  A fork's wake_up_new_task() enqueues from
+	 * the parent's CPU and keeps it.
+	 */
+	if (s->cfg.idle_clock == REPLAY_IDLE_CLOCK_LOCAL && after.cpu == cpu && was_idle &&
+	    wcpu != cpu && !(flags & MODEL_WF_FORK) && !skip_before &&
+	    model_clock_skip_cancel(s->m, cpu))
+		s->notes[SIM_NOTE_IDLE_CLOCK_REMOTE]++;
 	if (after.cpu != before.cpu && before.cpu >= 0 &&
 	    emit_migrate(s, ti, before.cpu, after.cpu, wcpu, now))
 		return -1;

@@ -243,6 +243,21 @@ int replay_wake_path_parse(const char *name, enum replay_wake_path *out)
 	return 0;
 }
 
+int replay_idle_clock_parse(const char *name, enum replay_idle_clock *out)
+{
+	static const char *const names[] = {
+		[REPLAY_IDLE_CLOCK_UPDATE] = "update",
+		[REPLAY_IDLE_CLOCK_SKIP] = "skip",
+		[REPLAY_IDLE_CLOCK_LOCAL] = "local",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_idle_clock)i;
+	return 0;
+}
+
 int replay_migrate_resched_parse(const char *name, enum replay_migrate_resched *out)
 {
 	static const char *const names[] = {
@@ -643,6 +658,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.sched_features = s->cfg.sched_features;
 	mc.balance_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
 	mc.vcpu_pack = replay_vcpu_pack_for(wl, &s->cfg, NULL, 0);
+	mc.idle_clock_skip = s->cfg.idle_clock != REPLAY_IDLE_CLOCK_UPDATE;
 	mc.newidle_moves_tasks = false;      /* per __schedule(): sim_model_schedule() */
 	mc.migrate_hook = sim_model_migrated;
 	mc.stopper_hook = sim_model_stopper;
@@ -1062,6 +1078,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_RESCHED_AT_EXIT] = "of these deferrals, switched out at the call's exit (the rest: at the hand-off wait the trace switched it out at right after, or it left the CPU before: a block, an RT task)",
 	[SIM_NOTE_STANDIN_SKIP_DROPPED] = "blocks whose __schedule() updated the clock where a clock skip only an early wake's stand-in wakeup had asked for was pending (--standin-skip drop|drop-local|drop-own)",
 	[SIM_NOTE_STANDIN_BLOCK_PREEMPT] = "blocks reached with a preemption pending that only an early wake's stand-in wakeup had asked for: preempted there first, blocked when next run (--standin-skip block-preempt|block-charge)",
+	[SIM_NOTE_IDLE_CLOCK_REMOTE] = "wakeups from another CPU onto an idle one charged from the switch, not the wakeup (--idle-clock local: the kernel's wake list enqueued them at the IPI)",
 	[SIM_NOTE_STANDIN_LOCAL] = "preemptions by an early wake's stand-in wakeup landed after the local preemption path's cost, the trace's waker on another CPU (--standin-skip local)",
 	[SIM_NOTE_TICK_TRACED] = "ticks at the trace's own tick of their period (--ticks traced; the others on the grid: docs/replay.md, \"Traced ticks\")",
 	[SIM_NOTE_TICK_SWITCH_DRAWN] = "rescheduling ticks whose switch came after a delay drawn from the trace's tick -> switch delays (--ticks traced)",

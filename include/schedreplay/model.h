@@ -122,6 +122,15 @@ struct model_config {
 	 * Only model_select_task_rq() reads it.
 	 */
 	bool vcpu_pack;
+	/*
+	 * wakeup_preempt() requests the clock skip (rq_clock_skip_update())
+	 * on an idle CPU too: the kernel's idle task is on_rq (init_idle()
+	 * sets TASK_ON_RQ_QUEUED), so the __schedule() that leaves idle keeps
+	 * the wakeup's clock and the wakee is charged from its enqueue, not
+	 * from its switch-in.  false: the clock is updated at that switch
+	 * (the model before this option).  Experimental (--idle-clock).
+	 */
+	bool idle_clock_skip;
 };
 
 /* Create a machine; NULL on error (err filled). */

@@ -266,6 +266,24 @@ enum replay_wake_path {
  * operation.  both: the source's too, after the remote preemption path's
  * cost (experimental: docs/replay.md, "Mechanical costs").
  */
+/*
+ * replay_config.idle_clock: the clock a task woken onto an idle CPU is
+ * charged from.  update (the default): the idle CPU's __schedule() updates
+ * the rq clock, the wakee is charged from its switch-in.  skip: the
+ * kernel's wakeup_preempt() requests rq_clock_skip_update() there too (the
+ * idle task is on_rq: init_idle()), so the wakee is charged from the
+ * wakeup's enqueue (model_config.idle_clock_skip).  local: skip, except for
+ * a wakeup from another CPU (ttwu_queue_wakelist(): the kernel's enqueue
+ * ran on the target at the IPI, close to the switch; the model's at the
+ * waking): that one's request is withdrawn.  Experimental:
+ * docs/replay.md, "Mechanical costs".
+ */
+enum replay_idle_clock {
+	REPLAY_IDLE_CLOCK_UPDATE = 0,
+	REPLAY_IDLE_CLOCK_SKIP,
+	REPLAY_IDLE_CLOCK_LOCAL,
+};
+
 enum replay_migrate_resched {
 	REPLAY_MIGRATE_RESCHED_DEST = 0,
 	REPLAY_MIGRATE_RESCHED_BOTH,
@@ -335,6 +353,8 @@ struct replay_config {
 	enum replay_wake_path wake_path;
 	/* the source CPU's reschedule after a traced migration (above) */
 	enum replay_migrate_resched migrate_resched;
+	/* the clock a wakee of an idle CPU is charged from (above) */
+	enum replay_idle_clock idle_clock;
 	/* the traced load-balance passes of several tasks (above) */
 	enum replay_balance_attach balance_attach;
 	/*
@@ -506,6 +526,8 @@ int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out);
 int replay_wake_clock_parse(const char *name, enum replay_wake_clock *out);
 /* --wake-path: "model" / "traced" (replay_config.wake_path); -1 else. */
 int replay_wake_path_parse(const char *name, enum replay_wake_path *out);
+/* --idle-clock: "update" / "skip" / "local" (replay_config.idle_clock); -1 else. */
+int replay_idle_clock_parse(const char *name, enum replay_idle_clock *out);
 /* --migrate-resched: "dest" / "both" (replay_config.migrate_resched); -1 else. */
 int replay_migrate_resched_parse(const char *name, enum replay_migrate_resched *out);
 /* "trace-order", "kernel-order" -> *out; -1 (out unchanged) for anything else. */

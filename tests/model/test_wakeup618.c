@@ -1026,6 +1026,45 @@ static void test_sched_features_text(void)
 	CHECK_STR(model_sched_features_missing(model_profile_find("6.18"), &f), "START_DEBIT");
 }
 
+/*
+ * model_config.idle_clock_skip (replay --idle-clock): the kernel's
+ * wakeup_preempt() requests rq_clock_skip_update() when the donor is
+ * on_rq, which the idle task is (init_idle()).  X, alone on CPU 1, wakes
+ * onto the idle CPU at t, is switched in 20 us later (the idle exit) and
+ * sleeps 10 us after that: charged 30 us from the wakeup's clock with the
+ * skip, 10 us from its switch without (the model before).  A second wakeup
+ * onto a busy CPU is unaffected (no preemption: no skip either way), and
+ * the pending request is the one the kernel's RQCF_REQ_SKIP would be.
+ */
+static void test_idle_clock_skip(void)
+{
+	for (int skip = 0; skip < 2; skip++) {
+		struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+		struct model *m;
+		struct model_task *x;
+		uint64_t now = 1000000000ULL, sum0;
+
+		cfg.profile = model_profile_find("6.18");
+		cfg.idle_clock_skip = skip;
+		m = model_new(&cfg, NULL);
+		CHECK(m != NULL);
+		if (!m)
+			return;
+		x = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+		CHECK_EQ_S(model_task_start_sleeping(m, x, 1), 0);
+		CHECK_EQ_S(model_try_to_wake_up(m, x, 1, 1, MODEL_WF_TTWU, now), 1);
+		CHECK(model_need_resched(m, 1));
+		CHECK(model_clock_skip_pending(m, 1) == (bool)skip);
+		sum0 = x->se.sum_exec_runtime;
+		CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, now + 20000) == x);
+		CHECK(!model_clock_skip_pending(m, 1));
+		CHECK(model_schedule(m, 1, MODEL_PREV_SLEEP, now + 30000) == NULL);
+		CHECK_EQ_U(x->se.sum_exec_runtime - sum0, skip ? 30000 : 10000);
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_free(m);
+	}
+}
+
 int main(void)
 {
 	test_protect_min_slice();
@@ -1045,5 +1084,6 @@ int main(void)
 	test_feature_not_in_profile();
 	test_vlag_vprot_union();
 	test_sched_features_text();
+	test_idle_clock_skip();
 	return check_done("wakeup618");
 }

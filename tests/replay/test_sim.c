@@ -3312,6 +3312,76 @@ static void test_wake_path(void)
 }
 
 /*
+ * --idle-clock (docs/replay.md, "Mechanical costs"): task 81 sleeps on CPU 1
+ * and is woken 30 times onto it while it is idle, alternately by task 80
+ * running on CPU 0 (a remote wakeup) and by an interrupt on CPU 1 itself;
+ * each time it is switched in 20 us after the waking and runs 10 us.  With
+ * the skip the model charges each run from the wakeup's enqueue (the idle
+ * exit included), so 81's charges exceed update's; local withdraws the
+ * remote wakeups' skips only, between the two.
+ */
+static uint64_t sum_charges(const char *dump, int pid)
+{
+	char needle[48];
+	uint64_t sum = 0;
+	unsigned long long v;
+
+	snprintf(needle, sizeof(needle), "pid=%d runtime=", pid);
+	for (const char *p = strstr(dump, needle); p; p = strstr(p + 1, needle))
+		if (sscanf(p + strlen(needle), "%llu", &v) == 1)
+			sum += v;
+	return sum;
+}
+
+static void test_idle_clock(void)
+{
+	struct trace_event ev[256];
+	size_t n = 0;
+	uint64_t t = 1 * MS, sum[3] = { 0, 0, 0 };
+	struct wl_workload *wl;
+	static const char *const mode[3] = { "update", "skip", "local" };
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 80, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 81, 120);
+	ev[n++] = ev_switch(t + 5 * US, 1, 81, 'S', 120, 0, 120);
+	for (int i = 0; i < 30; i++) {
+		int wcpu = i & 1 ? 1 : 0, wpid = i & 1 ? 0 : 80;
+
+		t += 100 * US;
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, wcpu, wpid, 0, 81, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 15 * US, 1, 0, 0, 81, 120, 1);
+		ev[n++] = ev_switch(t + 20 * US, 1, 0, 'R', 120, 81, 120);
+		ev[n++] = ev_runtime(t + 30 * US, 1, 81, 25 * US);
+		ev[n++] = ev_switch(t + 30 * US, 1, 81, 'S', 120, 0, 120);
+	}
+	ev[n++] = ev_switch(t + 200 * US, 0, 80, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	for (int k = 0; k < 3; k++) {
+		struct replay_config rc;
+		struct replay_result *r;
+		char *dump;
+
+		replay_config_default(&rc);
+		CHECK_EQ(replay_idle_clock_parse(mode[k], &rc.idle_clock), 0);
+		r = run_dump(wl, &rc, &dump);
+		CHECK(r != NULL);
+		if (dump)
+			sum[k] = sum_charges(dump, 81);
+		replay_result_free(r);
+		free(dump);
+	}
+	/* 30 runs of 10 us, plus each one's idle exit under skip */
+	CHECK(sum[0] >= 300 * US - 30 * 2 * US && sum[0] <= 300 * US + 30 * 2 * US);
+	CHECK(sum[1] >= sum[0] + 30 * 5 * US);
+	CHECK(sum[2] > sum[0] + 15 * 5 * US && sum[2] < sum[1] - 15 * 5 * US);
+	CHECK(replay_idle_clock_parse("sometimes", &(enum replay_idle_clock){ 0 }) < 0);
+	wl_free(wl);
+}
+
+/*
  * --migrate-resched both (docs/replay.md, "Mechanical costs"): task 90 runs
  * alone on CPU 1 from 1 ms and forks 91 and 92 there (queued: a fork never
  * preempts on 6.18); 90's request ends 1.4 ms into its run.  At 2.8 ms idle
@@ -3414,6 +3484,7 @@ int main(int argc, char **argv)
 	test_balance_attach();
 	test_dump_wake_records();
 	test_wake_clock();
+	test_idle_clock();
 	test_wake_path();
 	test_migrate_resched();
 	CHECK_DONE();
