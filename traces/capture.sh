@@ -92,6 +92,16 @@ for run in hackbench-chan hackbench-chan-run2 hackbench-chan-run3; do
 			-g "socket:shares=512=hackbench -g 1 -f 5 -l 400"
 	fi
 done
+# the smallest local-preemption case (docs/validation-log.md, "The capture's own
+# reader"): perf bench sched pipe's two tasks pinned to CPU 1, each write waking
+# the other there; three times, the spread.  Captured with the reader that
+# empties the buffer at each wake, so the reader never wakes inside the pair
+pipe_pinned() {
+	cap "$1" -d 4 -g "pipe=taskset -c 1 perf bench sched pipe -l 5000"
+}
+for run in pipe-pinned pipe-pinned-run2 pipe-pinned-run3; do
+	if want $run; then pipe_pinned $run; fi
+done
 # forkexec three times as well: its run-to-run spread
 for run in forkexec forkexec-run2 forkexec-run3; do
 	if want $run; then
