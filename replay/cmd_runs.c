@@ -500,11 +500,11 @@ static const struct run_opt run_opt_table[] = {
 	  "docs/replay.md, \"Mechanical costs\")" },
 	{ "wake-clock", "waking|traced", RUN_OPTS_MODEL, set_wake_clock, .help =
 	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"
-	  "the sched_waking's (waking, the default), or the median delay\n"
-	  "the trace shows from it to the waker's sched_stat_runtime, where\n"
-	  "the capture kernel's enqueue charged the waker (traced; the\n"
-	  "waker is charged up to there, a wakee it lets preempt it from\n"
-	  "there; experimental: docs/replay.md, \"Mechanical costs\")" },
+	  "the median delay the trace shows from the sched_waking to the\n"
+	  "waker's sched_stat_runtime, where the capture kernel's enqueue\n"
+	  "charged the waker (traced, the default: the waker is charged up\n"
+	  "to there, a wakee it lets preempt it from there), or the\n"
+	  "sched_waking's own (waking; docs/replay.md, \"Mechanical costs\")" },
 	{ "wake-path", "model|traced", RUN_OPTS_MODEL, set_wake_path, .help =
 	  "a local wakeup whose trace shows the capture kernel enqueue a\n"
 	  "fully asleep task (the waker's sched_stat_runtime in the first\n"
@@ -515,11 +515,11 @@ static const struct run_opt run_opt_table[] = {
 	  "docs/replay.md, \"Mechanical costs\")" },
 	{ "idle-clock", "update|skip|local", RUN_OPTS_MODEL, set_idle_clock, .help =
 	  "the clock a task woken onto an idle CPU is charged from:\n"
-	  "its switch-in (update, the default), or the wakeup's enqueue,\n"
-	  "as the capture kernel, whose idle task is on_rq so that\n"
-	  "wakeup_preempt() skips the next clock update (skip), or that\n"
-	  "except for a wakeup from another CPU, enqueued by the kernel at\n"
-	  "the IPI (local; experimental: docs/replay.md, \"Mechanical costs\")" },
+	  "the wakeup's enqueue, as the capture kernel, whose idle task is\n"
+	  "on_rq so that wakeup_preempt() skips the next clock update\n"
+	  "(skip), that except for a wakeup from another CPU, enqueued by\n"
+	  "the kernel at the IPI (local, the default), or its switch-in\n"
+	  "(update; docs/replay.md, \"Mechanical costs\")" },
 	{ "migrate-resched", "dest|both", RUN_OPTS_MODEL, set_migrate_resched, .help =
 	  "a traced migration of a queued task (a balance pull) sets\n"
 	  "need_resched where the model says so: armed on the destination\n"

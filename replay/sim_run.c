@@ -51,6 +51,9 @@ void replay_config_default(struct replay_config *cfg)
 	cfg->placement = REPLAY_PLACEMENT_TRACE;
 	cfg->handoff = REPLAY_HANDOFF_SKIP;
 	cfg->balance_attach = REPLAY_BALANCE_ATTACH_TRACE;
+	/* the kernel's charge points (docs/validation-log.md, "Twenty-first pass") */
+	cfg->wake_clock = REPLAY_WAKE_CLOCK_TRACED;
+	cfg->idle_clock = REPLAY_IDLE_CLOCK_LOCAL;
 	cfg->seed = 1;
 }
 

@@ -192,13 +192,15 @@ done
 t=$dir/arm-lisa/trace_txt/trace.txt
 if [ -f "$t" ]; then
 	"$sr" replay "$t" > "$tmp/hand.txt" 2> /dev/null
-	err=$(sed -n 's/^  sched_wakeup  *1068  *1060  *\([-+][0-9.]*\)%$/\1/p' "$tmp/hand.txt")
-	if [ -n "$err" ] &&
+	# within 2 % of the traced 1068 (1060 until the twenty-first pass's charge
+	# points, 1056 since; sleeping the hand-offs gave +18.8 %)
+	err=$(sed -n 's/^  sched_wakeup  *1068  *[0-9][0-9]*  *\([-+][0-9.]*\)%$/\1/p' "$tmp/hand.txt")
+	if [ -n "$err" ] && awk -v e="$err" 'BEGIN { exit !(e >= -2 && e <= 2) }' &&
 	   grep -q '^ *[0-9][0-9]*  hand-off waits not slept: the waker, not preempted' "$tmp/hand.txt" &&
 	   ! grep -q '  hand-off waits slept: ' "$tmp/hand.txt"; then
 		echo "ok: $t: sched_wakeup $err % under profile 6.1, hand-offs handed over"
 	else
-		echo "FAIL: $t: sched_wakeup not 1060 predicted of 1068 (-0.7 %) or hand-off waits slept:"
+		echo "FAIL: $t: sched_wakeup not within 2 % of the traced 1068 or hand-off waits slept:"
 		grep -E '^  sched_wakeup |hand-off' "$tmp/hand.txt"; fails=$((fails + 1))
 	fi
 	"$sr" report "$t" > "$tmp/txt.txt" 2> /dev/null

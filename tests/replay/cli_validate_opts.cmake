@@ -21,7 +21,7 @@ foreach(case
     "small-hackbench|--preempt-costs;all" "small-hackbench|--handoff;sleep"
     "small-hackbench|--profile;6.5" "small-hackbench|--placement;model"
     "small-hackbench|--skip-early-blocks" "small-hackbench|--idle-pull"
-    "small-hackbench|--no-repair" "small-hackbench|--stop-at-end"
+    "small-hackbench|--no-repair" "small-nowaking|--stop-at-end"
     "small-nowaking|--no-flush-hold" "small-nowaking|--oneway-no-wait"
     "small-nowaking|--channel-wakes" "small-nowaking|--state-placement"
     "small-chan|--channel-races"
