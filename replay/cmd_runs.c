@@ -321,7 +321,7 @@ static int set_migrate_resched(struct run_opts *o, const char *arg)
 static int set_resched_at(struct run_opts *o, const char *arg)
 {
 	if (replay_resched_at_parse(arg, &o->rc.resched_at) < 0)
-		return bad(o, "--resched-at takes cost or syscall-exit", arg);
+		return bad(o, "--resched-at takes cost, syscall-exit or traced", arg);
 	/* the positions it needs: made only then (they split the RUN ops) */
 	o->wo.syscall_marks = o->rc.resched_at == REPLAY_RESCHED_SYSCALL_EXIT;
 	return 0;
@@ -489,7 +489,7 @@ static const struct run_opt run_opt_table[] = {
 	  "__schedule() (defer, the default: no preemption point there\n"
 	  "on a preempt=none kernel), or reschedules after the path's\n"
 	  "cost (now, for comparisons; docs/replay.md, \"Exits\")" },
-	{ "resched-at", "cost|syscall-exit", RUN_OPTS_MODEL, set_resched_at, .help =
+	{ "resched-at", "cost|syscall-exit|traced", RUN_OPTS_MODEL, set_resched_at, .help =
 	  "when a waker that its wakee preempts is switched out:\n"
 	  "after the local preemption path's drawn cost (cost, the default),\n"
 	  "or, where the trace shows it inside a read or write\n"
@@ -497,7 +497,10 @@ static const struct run_opt run_opt_table[] = {
 	  "its work, its return to user space, as on the preempt=none capture\n"
 	  "kernel: its further wakes in the call come first, a block before\n"
 	  "it wins (syscall-exit; experimental, measured, not adopted:\n"
-	  "docs/replay.md, \"Mechanical costs\")" },
+	  "docs/replay.md, \"Mechanical costs\"), or, where the trace shows\n"
+	  "this wakee preempting this waker, at the waker's traced switch\n"
+	  "point, its traced run since the wakeup being the mechanism\n"
+	  "(traced; experimental)" },
 	{ "wake-clock", "waking|traced", RUN_OPTS_MODEL, set_wake_clock, .help =
 	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"
 	  "the median delay the trace shows from the sched_waking to the\n"

@@ -512,6 +512,48 @@ static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, i
 static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
 static int arm_source_resched(struct sim *s, int from, uint64_t now);
 
+
+static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op);
+
+/*
+ * --resched-at traced: the waker current on @cpu, which just woke @task
+ * there, has as its next ops at most one RUN and then the hand-off WAIT for
+ * @task (the trace switched it out runnable for this wakee at that point):
+ * the CPU time it has left to that WAIT, else UINT64_MAX.
+ */
+static uint64_t traced_switch_run(const struct sim *s, int cpu, uint32_t task)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+	const struct sim_task *w;
+	const struct wl_task *wt;
+	uint64_t run = 0;
+	uint32_t op;
+
+	/*
+	 * Only a wakeup the trace shows as this path's uncontested sample: the
+	 * waker switched out for it with no later decision point (another
+	 * wakeup there, a tick) before (workload_finish.c, uncontest_costs()).
+	 */
+	if (!s->resched_wake || s->resched_wake->path != WL_PATH_PREEMPT_LOCAL ||
+	    s->resched_wake->contested)
+		return UINT64_MAX;
+	if (c->curr < 0 || c->other >= 0)
+		return UINT64_MAX;
+	w = &s->tasks[c->curr];
+	wt = &s->wt[c->curr];
+	if (!wait_follows(s, (uint32_t)c->curr, w->op))
+		return UINT64_MAX;
+	for (op = w->op; op < wt->nr_ops; op++) {
+		const struct wl_op *o = &s->ops[wt->first_op + op];
+
+		if (o->kind == WL_OP_RUN)
+			run = op == w->op ? w->run_left : o->value;
+		else if (o->kind == WL_OP_WAIT)
+			return o->arg == task && run != SIM_FOREVER ? run : UINT64_MAX;
+	}
+	return UINT64_MAX;
+}
+
 /*
  * After a wakeup, fork or migration onto @cpu: if the model set
  * need_resched, the switch happens after the path's mechanical cost (none
@@ -556,6 +598,24 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 		s->notes[SIM_NOTE_STANDIN_LOCAL]++;
 	}
 	at = now + (no_cost ? 0 : cost(s, path, ctx, cpu, task, seq, now));
+	if (path == WL_PATH_PREEMPT_LOCAL && ctx == CALIB_CTX_TASK && !no_cost &&
+	    s->cfg.resched_at == REPLAY_RESCHED_TRACED) {
+		uint64_t run = traced_switch_run(s, cpu, task);
+
+		if (run != UINT64_MAX) {
+			/*
+			 * The trace switched this waker out for this wakee
+			 * after the RUN it has left: that run (the rest of
+			 * its write, its return to user space, __schedule())
+			 * was this wakeup's mechanism, measured.  It runs on
+			 * to its hand-off WAIT, which switches it (run_ops());
+			 * the drawn cost bounds it only if something delays
+			 * that run.
+			 */
+			at += run;
+			s->notes[SIM_NOTE_RESCHED_TRACED]++;
+		}
+	}
 	if (path == WL_PATH_PREEMPT_LOCAL && ctx == CALIB_CTX_TASK) {
 		struct sim_cpu *c = &s->cpus[cpu];
 
@@ -1115,10 +1175,12 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		return -1;
 	/* the preemption it causes is the target CPU's, traced */
 	s->in_lost_wake = false;
+	s->resched_wake = w;
 	ret = resched_after_hold(s, after.cpu, was_idle, wcpu, ctx, ti, seq,
 				 !s->cfg.no_flush_hold && idle_curr && w && w->flush_ns &&
 				 w->waker == WL_NONE && after.cpu == w->cpu ? w->ts + w->flush_ns : 0,
 				 how & SIM_WAKE_NO_COST, now);
+	s->resched_wake = NULL;
 	if (ret || hold < 0 || hold == t->cpu || t->st != SIM_QUEUED ||
 	    model_migrate_task(s->m, t->mt, hold, now) < 0)
 		return ret;

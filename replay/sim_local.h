@@ -179,6 +179,7 @@ enum sim_note_id {
 	SIM_NOTE_RESCHED_DEFERRED,
 	SIM_NOTE_RESCHED_DEFERRED_OTHER,
 	SIM_NOTE_RESCHED_AT_EXIT,
+	SIM_NOTE_RESCHED_TRACED,
 	SIM_NOTE_RESCHED_AT_WAIT,
 	SIM_NOTE_STANDIN_SKIP_DROPPED,
 	SIM_NOTE_STANDIN_LOCAL,
@@ -257,6 +258,8 @@ struct sim {
 	uint64_t restored_unseen;
 	uint64_t stat_unseen;
 	bool in_lost_wake;
+	/* the wake record deliver_wake() is delivering (--resched-at traced), or NULL */
+	const struct wl_wake *resched_wake;
 	/* an early wake's stand-in wakeup is being delivered (--standin-skip) */
 	bool in_standin;
 	uint64_t busy_ns;

@@ -153,10 +153,17 @@ enum replay_exit_preempt {
  *                 their own drawn cost).  Elsewhere, and on traces without
  *                 the syscall events, as COST.  docs/replay.md, "Mechanical
  *                 costs".
+ *   TRACED        where the trace shows this waker switched out runnable for
+ *                 this wakee (its next ops are one RUN, then the hand-off WAIT
+ *                 for the wakee), at that point of its work: its traced run
+ *                 since the wakeup was this wakeup's mechanism, and the
+ *                 drawn cost only bounds it from behind (armed after that
+ *                 run).  Elsewhere as COST.
  */
 enum replay_resched_at {
 	REPLAY_RESCHED_COST = 0,
 	REPLAY_RESCHED_SYSCALL_EXIT,
+	REPLAY_RESCHED_TRACED,
 };
 
 /*

@@ -1432,7 +1432,7 @@ def gen_funcs_cases(kind, src, rng, n):
 # events (small-chan) and one without (small-pipe).
 
 COMBO_OPTS = {
-    "--resched-at": ["cost", "syscall-exit", "syscall", "", "COST", "syscall-exit,cost",
+    "--resched-at": ["cost", "syscall-exit", "traced", "syscall", "", "COST", "syscall-exit,cost",
                      "syscall-exit "],
     "--early-wakes": ["sample", "nosample", "nocost", "sleep", "", "x"],
     "--channels": ["auto", "off", "strict", "", "on", "strict,auto"],

@@ -75,6 +75,7 @@ SINGLE = [
     ("exit-preempt=now", ["--exit-preempt", "now"]),
     ("resched-at=syscall-exit", ["--resched-at", "syscall-exit"]),
     ("resched-at=cost", ["--resched-at", "cost"]),
+    ("resched-at=traced", ["--resched-at", "traced"]),
     ("standin-skip=drop", ["--standin-skip", "drop"]),
     ("standin-skip=local", ["--standin-skip", "local"]),
     ("standin-skip=drop-local", ["--standin-skip", "drop-local"]),
