@@ -512,7 +512,6 @@ static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, i
 static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
 static int arm_source_resched(struct sim *s, int from, uint64_t now);
 
-
 static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op);
 
 /*
