@@ -43,11 +43,13 @@ p95").
 """
 import argparse
 import math
+import re
 from collections import defaultdict
 
 from sched_text import PID, SWITCH, TCPU, events, first
 
 EARLY_NS = 500
+OP = re.compile(r'(\w+) pid=(\d+)(?: trace=(\d+))?')
 
 
 def classify(path, pids, start, cpu_hist=None):
@@ -109,6 +111,132 @@ def classify(path, pids, start, cpu_hist=None):
     if cpu_hist is not None:
         cpu_hist.update(hist)
     return res
+
+
+def wake_records(path):
+    """A dump's wake records: (wakee, sched_waking time) -> the trace time of the record; and per
+    task its hand-off WAITs (time, kind) and stand-in blocks (times)."""
+    rec, pend, waits, standins = {}, {}, defaultdict(list), defaultdict(list)
+    for ts, _, _, _, ev, fl in events(path):
+        if ev == 'replay_op':
+            m = OP.match(fl)
+            if not m:
+                continue
+            k, p = m.group(1), int(m.group(2))
+            if k == 'wake' and m.group(3):
+                pend[p] = int(m.group(3))
+            elif k == 'wait':
+                waits[p].append((ts, fl.split('kind=')[-1].strip()))
+            elif k == 'standin':
+                standins[p].append(ts)
+        elif ev == 'sched_waking':
+            p = first(PID.search(fl))
+            if p in pend:
+                rec[(p, ts)] = pend.pop(p)
+    return rec, waits, standins
+
+
+def cpu_runs(path):
+    """Per task its runs: (switch-in, switch-out, prev_state), by time."""
+    runs, since = defaultdict(list), {}
+    for ts, _, _, _, ev, fl in events(path):
+        if ev == 'sched_switch':
+            m = SWITCH.search(fl)
+            p, n = int(m.group(2)), int(m.group(5))
+            if p in since:
+                runs[p].append((since.pop(p), ts, m.group(3)))
+            since[n] = ts
+    return runs
+
+
+def cpu_to_sleep(runs, pid, t0):
+    """@pid's CPU time from @t0 to its next switch-out not runnable, and that switch's time."""
+    tot = 0
+    for s, e, st in runs.get(pid, []):
+        if e < t0:
+            continue
+        tot += e - max(s, t0)
+        if st[0] != 'R':
+            return tot, e
+    return None, None
+
+
+def pairs_table(tres, trace_path, path, res, x):
+    """--pairs: @res (a dump's samples) against @tres (the trace's) by wake record."""
+    rec, waits, standins = wake_records(path)
+    tkey = {(r['pid'], r['t0']): r for r in tres}
+    cells = defaultdict(lambda: [0, 0, 0])
+    extra = defaultdict(lambda: [0, 0])
+    seen = set()
+    for r in res:
+        lab = r['k'] + (' early' if r['early'] else '')
+        t = rec.get((r['pid'], r['t0']))
+        tr = tkey.get((r['pid'], t)) if t is not None else None
+        r['pair'] = tr
+        if tr is None:
+            if t is None:
+                w = [k for ts, k in waits.get(r['pid'], []) if ts <= r['t0']]
+                why = 'no record, after WAIT ' + (w[-1] if w else '-')
+            else:
+                why = 'record, no trace sample'
+            c = extra[(why, lab)]
+            c[0] += 1
+            c[1] += r['lat'] <= x
+            continue
+        seen.add((tr['pid'], tr['t0']))
+        c = cells[(tr['k'], lab)]
+        c[0] += 1
+        c[1] += r['lat'] <= x < tr['lat']
+        c[2] += tr['lat'] <= x < r['lat']
+    nt = len(tres)
+    npair = sum(c[0] for c in cells.values())
+    print('  pairs by wake record: %d of the dump\'s %d samples, of the trace\'s %d; at or below %g us: '
+          'trace %.1f %%, dump %.1f %%' % (npair, len(res), nt, x / 1e3,
+                                          100.0 * sum(r['lat'] <= x for r in tres) / max(nt, 1),
+                                          100.0 * sum(r['lat'] <= x for r in res) / max(len(res), 1)))
+    print('    %-26s %-32s %6s %6s %6s %7s' % ('trace class', 'dump class', 'pairs', 's->f', 'f->s', 'net'))
+    for (tk, dk), c in sorted(cells.items(), key=lambda kv: -abs(kv[1][1] - kv[1][2])):
+        print('    %-26s %-32s %6d %6d %6d %+7.2f' % (tk, dk, c[0], c[1], c[2],
+                                                    100.0 * (c[1] - c[2]) / max(nt, 1)))
+    print('    pairs net %+.2f points' % (100.0 * sum(c[1] - c[2] for c in cells.values()) / max(nt, 1)))
+    print('  dump samples without a trace sample: %d' % sum(c[0] for c in extra.values()))
+    print('    %-40s %-32s %6s %6s' % ('why', 'dump class', 'n', '<=x'))
+    for (why, dk), c in sorted(extra.items(), key=lambda kv: -kv[1][0]):
+        print('    %-40s %-32s %6d %6d' % (why, dk, c[0], c[1]))
+    miss = defaultdict(lambda: [0, 0])
+    for r in tres:
+        if (r['pid'], r['t0']) not in seen:
+            miss[r['k']][0] += 1
+            miss[r['k']][1] += r['lat'] <= x
+    print('  trace samples without a dump sample: %d' % sum(c[0] for c in miss.values()))
+    for k, c in sorted(miss.items(), key=lambda kv: -kv[1][0]):
+        print('    %-40s %-32s %6d %6d' % ('', k, c[0], c[1]))
+    # the waker's CPU work from the wakeup to its next sleep, same record and same current
+    truns, druns = cpu_runs(trace_path), cpu_runs(path)
+    cmp_, why = defaultdict(int), defaultdict(int)
+    for r in res:
+        tr = r['pair']
+        if (tr is None or not r['cur'] or r['cur'] != tr['cur'] or r['cpu'] != r['waker_cpu']
+                or tr['cpu'] != tr['waker_cpu']):
+            continue
+        dw, dend = cpu_to_sleep(druns, r['cur'], r['t0'])
+        tw, _ = cpu_to_sleep(truns, tr['cur'], tr['t0'])
+        if dw is None or tw is None:
+            continue
+        if abs(dw - tw) < 1000:
+            cmp_['equal (within 1 us)'] += 1
+        elif dw > tw:
+            cmp_['longer in the dump'] += 1
+        else:
+            cmp_['shorter in the dump'] += 1
+            w = [k for ts, k in waits.get(r['cur'], []) if r['t0'] <= ts <= dend]
+            s = [ts for ts in standins.get(r['cur'], []) if r['t0'] <= ts <= dend]
+            why['a hand-off WAIT, ' + w[-1] if w else ('its stand-in block' if s else 'a block')] += 1
+    print('  local wakeups paired with the same current: the waker\'s CPU time to its next sleep, '
+          'dump against trace: ' + ', '.join('%s %d' % kv for kv in sorted(cmp_.items())))
+    if why:
+        print('    shorter in the dump, the waker\'s sleep: ' +
+              ', '.join('%s %d' % kv for kv in sorted(why.items(), key=lambda kv: -kv[1])))
 
 
 def ahead(res, hist, pids):
@@ -250,11 +378,15 @@ def main():
     ap.add_argument('--cpu-bins', type=float, metavar='MS',
                     help="also each CPU's time by bins of MS ms from the group's first "
                          "switch-in: run by the group's tasks, by others, idle")
+    ap.add_argument('--pairs', type=float, metavar='X',
+                    help='the first file the trace, the others dumps with --dump-wake-records: '
+                         'their samples paired by wake record, by trace class -> dump class, '
+                         'and on which side of X us each pair is')
     ap.add_argument('files', nargs='+', help='trace-cmd report -t text or --dump-events files')
     a = ap.parse_args()
     edges = sorted(float(x) for x in a.buckets.split(',')) if a.buckets else None
     lo, hi = a.band[0] * 1000, a.band[1] * 1000
-    pids, meas = set(), {}
+    pids, meas, tres = set(), {}, None
     with open(a.samples) as f:
         for line in f:
             c = line.rstrip('\n').split('\t')
@@ -275,6 +407,8 @@ def main():
             for r in res:
                 r['lat'] = meas.get((r['pid'], r['t0']), -1)
             res = [r for r in res if r['lat'] >= 0]
+            if tres is None:
+                tres, tpath = res, path
         lat = [r['lat'] for r in res]
         print('%s: %d samples, p50 %.1f p95 %.1f p99 %.1f us; in [%g, %g) us: %d, of them early %d'
               % (path, len(lat), pct(lat, 50) / 1e3, pct(lat, 95) / 1e3, pct(lat, 99) / 1e3,
@@ -297,6 +431,8 @@ def main():
             ahead_table(res, lo, hi)
         if a.cpu_bins:
             cpu_bins(hist, pids, a.cpu_bins * 1e6)
+        if a.pairs is not None and dump and tres is not None:
+            pairs_table(tres, tpath, path, res, a.pairs * 1e3)
 
 
 if __name__ == '__main__':
