@@ -2072,6 +2072,9 @@ const struct sr_hist *lat_get_all_path_latency(const struct lat_machine *m, enum
 	return &m->path_lat[p];
 }
 
+const double lat_path_pct[LAT_PATH_NR_PCT] = { 50.0, 95.0, 99.0 };
+const char *const lat_path_pct_key[LAT_PATH_NR_PCT] = { "p50", "p95", "p99" };
+
 const char *lat_path_name(enum lat_path p)
 {
 	static const char *const name[LAT_PATH_NR] = {

@@ -39,8 +39,6 @@ static json_t *paths_json(const uint64_t *p)
  */
 static json_t *path_latency_json(const struct lat_machine *lat, const struct sr_hist *ph)
 {
-	static const double pct[3] = { 50.0, 95.0, 99.0 };
-	static const char *const key[3] = { "p50", "p95", "p99" };
 	json_t *o = json_object();
 
 	if (!o)
@@ -48,7 +46,7 @@ static json_t *path_latency_json(const struct lat_machine *lat, const struct sr_
 	for (int i = 0; i < LAT_PATH_NR; i++) {
 		const struct sr_hist *h = ph ? &ph[i] : lat_get_all_path_latency(lat, i);
 		json_t *e = json_object();
-		uint64_t v[3];
+		uint64_t v[LAT_PATH_NR_PCT];
 
 		if (!e) {
 			json_decref(o);
@@ -56,10 +54,10 @@ static json_t *path_latency_json(const struct lat_machine *lat, const struct sr_
 		}
 		json_object_set_new(e, "samples", jint(h->count));
 		if (h->count)
-			sr_hist_percentiles(h, pct, 3, v, NULL);
-		for (int k = 0; k < 3; k++)
-			json_object_set_new(e, key[k], h->count ? json_real((double)v[k] / 1000.0) :
-					    json_null());
+			sr_hist_percentiles(h, lat_path_pct, LAT_PATH_NR_PCT, v, NULL);
+		for (int k = 0; k < LAT_PATH_NR_PCT; k++)
+			json_object_set_new(e, lat_path_pct_key[k],
+					    h->count ? json_real((double)v[k] / 1000.0) : json_null());
 		json_object_set_new(o, lat_path_name(i), e);
 	}
 	return o;

@@ -634,16 +634,16 @@ static const char *run_head(char head[16], const char *const *names, unsigned in
 /* A path's samples and their p50, p95, p99 (µs; "-" without samples), count @w wide */
 static void path_latency_cells(FILE *out, const struct sr_hist *h, int w)
 {
-	static const double pct[3] = { 50.0, 95.0, 99.0 };
-	uint64_t v[3];
+	uint64_t v[LAT_PATH_NR_PCT];
 
 	fprintf(out, " %*" PRIu64, w, h->count);
 	if (!h->count) {
-		fprintf(out, " %7s %7s %7s", "-", "-", "-");
+		for (int k = 0; k < LAT_PATH_NR_PCT; k++)
+			fprintf(out, " %7s", "-");
 		return;
 	}
-	sr_hist_percentiles(h, pct, 3, v, NULL);
-	for (int k = 0; k < 3; k++)
+	sr_hist_percentiles(h, lat_path_pct, LAT_PATH_NR_PCT, v, NULL);
+	for (int k = 0; k < LAT_PATH_NR_PCT; k++)
 		fprintf(out, " %7.1f", (double)v[k] / 1000.0);
 }
 

@@ -83,7 +83,6 @@ static void print_block(FILE *out, const char *what, const char *label, const st
  */
 static void print_paths(FILE *out, const struct lat_machine *lat)
 {
-	static const double pct[3] = { 50.0, 95.0, 99.0 };
 	const uint64_t *p = lat_get_all_paths(lat);
 	uint64_t t = lat_paths_total(p), lb = lat_paths_local_busy(p);
 	char a[48];
@@ -96,15 +95,15 @@ static void print_paths(FILE *out, const struct lat_machine *lat)
 		"p99");
 	for (int i = 0; i < LAT_PATH_NR; i++) {
 		const struct sr_hist *h = lat_get_all_path_latency(lat, i);
-		uint64_t v[3];
+		uint64_t v[LAT_PATH_NR_PCT];
 
 		if (!p[i])
 			continue;
 		fprintf(out, "  %-24s %9" PRIu64 " %6.1f%%", lat_path_name(i), p[i],
 			100.0 * (double)p[i] / (double)t);
 		if (h->count) {
-			sr_hist_percentiles(h, pct, 3, v, NULL);
-			for (int k = 0; k < 3; k++)
+			sr_hist_percentiles(h, lat_path_pct, LAT_PATH_NR_PCT, v, NULL);
+			for (int k = 0; k < LAT_PATH_NR_PCT; k++)
 				fprintf(out, " %9.1f", (double)v[k] / 1000.0);
 		}
 		fputc('\n', out);

@@ -128,6 +128,14 @@ enum lat_path {
 /* "idle", "preempt_local", ... "behind_current_local", ... "unknown" */
 const char *lat_path_name(enum lat_path p);
 
+/*
+ * The percentiles a path's own latency is shown by (lat_config.path_latency:
+ * replay's and report's tables, lat_json_paths()): p50, p95, p99.
+ */
+#define LAT_PATH_NR_PCT 3
+extern const double lat_path_pct[LAT_PATH_NR_PCT];
+extern const char *const lat_path_pct_key[LAT_PATH_NR_PCT];   /* "p50", "p95", "p99" */
+
 /* The samples of @p (counts by enum lat_path, LAT_PATH_NR of them) */
 static inline uint64_t lat_paths_total(const uint64_t *p)
 {
