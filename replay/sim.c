@@ -516,11 +516,13 @@ static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op);
 
 /*
  * --resched-at traced: the waker current on @cpu, which just woke @task
- * there, has as its next ops at most one RUN and then the hand-off WAIT for
- * @task (the trace switched it out runnable for this wakee at that point):
- * the CPU time it has left to that WAIT, else UINT64_MAX.
+ * there delivering wake record @wake, has as its next ops at most one RUN and
+ * then the hand-off WAIT for @task (the trace switched it out runnable for
+ * this wakee at that point): the CPU time it has left to that WAIT, else
+ * UINT64_MAX.
  */
-static uint64_t traced_switch_run(const struct sim *s, int cpu, uint32_t task)
+static uint64_t traced_switch_run(const struct sim *s, int cpu, uint32_t task,
+				  const struct wl_wake *wake)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
 	const struct sim_task *w;
@@ -533,8 +535,7 @@ static uint64_t traced_switch_run(const struct sim *s, int cpu, uint32_t task)
 	 * waker switched out for it with no later decision point (another
 	 * wakeup there, a tick) before (workload_finish.c, uncontest_costs()).
 	 */
-	if (!s->resched_wake || s->resched_wake->path != WL_PATH_PREEMPT_LOCAL ||
-	    s->resched_wake->contested)
+	if (!wake || wake->path != WL_PATH_PREEMPT_LOCAL || wake->contested)
 		return UINT64_MAX;
 	if (c->curr < 0 || c->other >= 0)
 		return UINT64_MAX;
@@ -559,11 +560,12 @@ static uint64_t traced_switch_run(const struct sim *s, int cpu, uint32_t task)
  * if @no_cost: an early wake's stand-in wakeup under --early-wakes nocost),
  * and not before @not_before (0: no bound; a wakeup onto a CPU running idle,
  * with or without its switch out pending, that the traced interrupt queued
- * with later ones: the end of that flush, wl_wake.flush_ns).
+ * with later ones: the end of that flush, wl_wake.flush_ns).  @w: the wake
+ * record a wakeup delivers (--resched-at traced), else NULL.
  */
 static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_cpu,
 			      enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t not_before,
-			      bool no_cost, uint64_t now)
+			      bool no_cost, const struct wl_wake *w, uint64_t now)
 {
 	enum wl_path path;
 	uint64_t at;
@@ -599,7 +601,7 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 	at = now + (no_cost ? 0 : cost(s, path, ctx, cpu, task, seq, now));
 	if (path == WL_PATH_PREEMPT_LOCAL && ctx == CALIB_CTX_TASK && !no_cost &&
 	    s->cfg.resched_at == REPLAY_RESCHED_TRACED) {
-		uint64_t run = traced_switch_run(s, cpu, task);
+		uint64_t run = traced_switch_run(s, cpu, task, w);
 
 		if (run != UINT64_MAX) {
 			/*
@@ -655,7 +657,7 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
 			 enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t now)
 {
-	return resched_after_hold(s, cpu, was_idle, waker_cpu, ctx, task, seq, 0, false, now);
+	return resched_after_hold(s, cpu, was_idle, waker_cpu, ctx, task, seq, 0, false, NULL, now);
 }
 
 /*
@@ -1174,12 +1176,10 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		return -1;
 	/* the preemption it causes is the target CPU's, traced */
 	s->in_lost_wake = false;
-	s->resched_wake = w;
 	ret = resched_after_hold(s, after.cpu, was_idle, wcpu, ctx, ti, seq,
 				 !s->cfg.no_flush_hold && idle_curr && w && w->flush_ns &&
 				 w->waker == WL_NONE && after.cpu == w->cpu ? w->ts + w->flush_ns : 0,
-				 how & SIM_WAKE_NO_COST, now);
-	s->resched_wake = NULL;
+				 how & SIM_WAKE_NO_COST, w, now);
 	if (ret || hold < 0 || hold == t->cpu || t->st != SIM_QUEUED ||
 	    model_migrate_task(s->m, t->mt, hold, now) < 0)
 		return ret;

@@ -258,8 +258,6 @@ struct sim {
 	uint64_t restored_unseen;
 	uint64_t stat_unseen;
 	bool in_lost_wake;
-	/* the wake record deliver_wake() is delivering (--resched-at traced), or NULL */
-	const struct wl_wake *resched_wake;
 	/* an early wake's stand-in wakeup is being delivered (--standin-skip) */
 	bool in_standin;
 	uint64_t busy_ns;
