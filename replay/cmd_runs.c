@@ -491,16 +491,16 @@ static const struct run_opt run_opt_table[] = {
 	  "cost (now, for comparisons; docs/replay.md, \"Exits\")" },
 	{ "resched-at", "cost|syscall-exit|traced", RUN_OPTS_MODEL, set_resched_at, .help =
 	  "when a waker that its wakee preempts is switched out:\n"
-	  "after the local preemption path's drawn cost (cost, the default),\n"
-	  "or, where the trace shows it inside a read or write\n"
+	  "after the local preemption path's drawn cost (cost), or, where\n"
+	  "the trace shows it inside a read or write\n"
 	  "(syscalls:sys_{enter,exit}_{read,write}), at that call's exit in\n"
 	  "its work, its return to user space, as on the preempt=none capture\n"
 	  "kernel: its further wakes in the call come first, a block before\n"
 	  "it wins (syscall-exit; experimental, measured, not adopted:\n"
 	  "docs/replay.md, \"Mechanical costs\"), or, where the trace shows\n"
 	  "this wakee preempting this waker, at the waker's traced switch\n"
-	  "point, its traced run since the wakeup being the mechanism\n"
-	  "(traced; experimental)" },
+	  "point, its traced run since the wakeup being the mechanism,\n"
+	  "elsewhere as cost (traced, the default)" },
 	{ "wake-clock", "waking|traced", RUN_OPTS_MODEL, set_wake_clock, .help =
 	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"
 	  "the median delay the trace shows from the sched_waking to the\n"

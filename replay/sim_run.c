@@ -54,6 +54,8 @@ void replay_config_default(struct replay_config *cfg)
 	/* the kernel's charge points (docs/validation-log.md, "Twenty-first pass") */
 	cfg->wake_clock = REPLAY_WAKE_CLOCK_TRACED;
 	cfg->idle_clock = REPLAY_IDLE_CLOCK_LOCAL;
+	/* a hand-off's measured switch point (docs/validation-log.md, "Twenty-second pass") */
+	cfg->resched_at = REPLAY_RESCHED_TRACED;
 	cfg->seed = 1;
 }
 

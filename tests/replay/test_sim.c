@@ -1052,6 +1052,12 @@ static struct replay_result *run_notes(const struct wl_workload *wl, bool channe
 	rc.stop_at_end = stop_at_end;
 	/* the waits these tests count are slept (test_handoff_modes() has the others) */
 	rc.handoff = REPLAY_HANDOFF_SLEEP;
+	/*
+	 * A preempted waker switched at once (no costs): under the default
+	 * --resched-at traced it first runs its traced 2 us to the switch,
+	 * which moves the later wakeups' lags and so the scenario's decisions.
+	 */
+	rc.resched_at = REPLAY_RESCHED_COST;
 	r = replay_run(wl, &rc, &err);
 	if (!r)
 		fprintf(stderr, "replay: %s\n", err.msg);
@@ -1543,6 +1549,8 @@ static void test_handoff_modes(void)
 		replay_config_default(&rc);
 		rc.no_costs = true;
 		rc.handoff = (enum replay_handoff)mode;
+		/* the scenario's decisions with the waker switched at once (run_notes()) */
+		rc.resched_at = REPLAY_RESCHED_COST;
 		rc.dump = open_memstream(&dump, &dump_len);
 		CHECK(rc.dump != NULL);
 		if (!rc.dump)
@@ -1618,6 +1626,8 @@ static void test_handoff_modes_cfs(void)
 		replay_config_default(&rc);
 		rc.no_costs = true;
 		rc.handoff = (enum replay_handoff)mode;
+		/* the scenario's decisions with the waker switched at once (run_notes()) */
+		rc.resched_at = REPLAY_RESCHED_COST;
 		rc.profile = model_profile_find("6.1");
 		CHECK(rc.profile != NULL);
 		rc.dump = open_memstream(&dump, &dump_len);
