@@ -50,10 +50,28 @@
 #include <schedreplay/variant.h>
 #include <schedreplay/workload.h>
 
+/*
+ * The names of an enum's values, as the command line takes them (--handoff
+ * NAME, ...) and the output prints them: a table ended by a NULL name, in
+ * the order a usage error lists them.  One table per enum, declared after it
+ * (replay_handoff_names[], ...): the options' parsing, their usage errors
+ * and the reports read the same names.
+ */
+struct replay_name {
+	const char *name;
+	int value;
+};
+
+/* The value @names gives @name (NULL: none), or -1. */
+int replay_name_to_value(const struct replay_name *names, const char *name);
+/* The name @names gives @value, or NULL. */
+const char *replay_value_to_name(const struct replay_name *names, int value);
+
 enum replay_placement {
 	REPLAY_PLACEMENT_TRACE = 0,
 	REPLAY_PLACEMENT_MODEL,
 };
+extern const struct replay_name replay_placement_names[];
 
 /*
  * The capture kernel's vendor packing in the model's placement
@@ -78,6 +96,7 @@ enum replay_handoff {
 	REPLAY_HANDOFF_WRITEON,
 	REPLAY_HANDOFF_WRITEON_PRE,
 };
+extern const struct replay_name replay_handoff_names[];
 
 /*
  * replay_config.early_wakes: what the stand-in block of a non-sync early wake
@@ -108,6 +127,7 @@ enum replay_early_wakes {
 	REPLAY_EARLY_NOCOST,
 	REPLAY_EARLY_SLEEP,
 };
+extern const struct replay_name replay_early_wakes_names[];
 
 /*
  * replay_config.exit_preempt: a resched (a wakeup's, a tick's, a migration's,
@@ -125,6 +145,7 @@ enum replay_exit_preempt {
 	REPLAY_EXIT_PREEMPT_DEFER = 0,
 	REPLAY_EXIT_PREEMPT_NOW,
 };
+extern const struct replay_name replay_exit_preempt_names[];
 
 /*
  * replay_config.balance_attach: under placement trace, the migrations of a
@@ -165,6 +186,7 @@ enum replay_resched_at {
 	REPLAY_RESCHED_SYSCALL_EXIT,
 	REPLAY_RESCHED_TRACED,
 };
+extern const struct replay_name replay_resched_at_names[];
 
 /*
  * replay_config.standin_skip: the clock skip and the preemption of an early
@@ -211,6 +233,7 @@ enum replay_standin_skip {
 	REPLAY_STANDIN_SKIP_BLOCK_PREEMPT,
 	REPLAY_STANDIN_SKIP_BLOCK_CHARGE,
 };
+extern const struct replay_name replay_standin_skip_names[];
 
 /*
  * replay_config.queued_moves: a traced migration of a task the trace had
@@ -235,6 +258,7 @@ enum replay_queued_moves {
 	REPLAY_QUEUED_MOVES_WAIT,
 	REPLAY_QUEUED_MOVES_POSITION,
 };
+extern const struct replay_name replay_queued_moves_names[];
 
 /*
  * replay_config.wake_clock: the clock a local wakeup (the waker wakes a task
@@ -248,6 +272,7 @@ enum replay_wake_clock {
 	REPLAY_WAKE_CLOCK_WAKING = 0,
 	REPLAY_WAKE_CLOCK_TRACED,
 };
+extern const struct replay_name replay_wake_clock_names[];
 
 /*
  * replay_config.wake_path: a wakeup whose trace shows the capture kernel
@@ -263,6 +288,7 @@ enum replay_wake_path {
 	REPLAY_WAKE_PATH_MODEL = 0,
 	REPLAY_WAKE_PATH_TRACED,
 };
+extern const struct replay_name replay_wake_path_names[];
 
 /*
  * replay_config.migrate_resched: a traced migration of a queued task (a
@@ -290,22 +316,26 @@ enum replay_idle_clock {
 	REPLAY_IDLE_CLOCK_SKIP,
 	REPLAY_IDLE_CLOCK_LOCAL,
 };
+extern const struct replay_name replay_idle_clock_names[];
 
 enum replay_migrate_resched {
 	REPLAY_MIGRATE_RESCHED_DEST = 0,
 	REPLAY_MIGRATE_RESCHED_BOTH,
 };
+extern const struct replay_name replay_migrate_resched_names[];
 
 enum replay_balance_attach {
 	REPLAY_BALANCE_ATTACH_TRACE = 0,
 	REPLAY_BALANCE_ATTACH_KERNEL,
 };
+extern const struct replay_name replay_balance_attach_names[];
 
 enum replay_waker_costs {
 	REPLAY_WAKER_TRACED = 0,
 	REPLAY_WAKER_PLACED,
 	REPLAY_WAKER_FOLLOW,
 };
+extern const struct replay_name replay_waker_costs_names[];
 
 /*
  * When a busy CPU ticks (--ticks): GRID, the default: every 1/HZ on the
@@ -321,6 +351,7 @@ enum replay_ticks {
 	REPLAY_TICKS_GRID = 0,
 	REPLAY_TICKS_TRACED,
 };
+extern const struct replay_name replay_ticks_names[];
 
 struct replay_config {
 	/* NULL: the profile for the trace's kernel release, else the default */
@@ -515,36 +546,6 @@ void replay_config_default(struct replay_config *cfg);
  * -1 (outputs unchanged) for anything else.
  */
 int replay_channels_parse(const char *name, enum wl_channels *wl, bool *strict);
-/*
- * "sleep", "preempt", "yield", "skip", "writeon", "writeon-pre" -> *out; -1
- * (out unchanged) for anything else.
- */
-int replay_handoff_parse(const char *name, enum replay_handoff *out);
-/* "sample", "nosample", "nocost" -> *out; -1 (out unchanged) for anything else. */
-int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out);
-/* "now", "defer" -> *out; -1 (out unchanged) for anything else. */
-int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out);
-/* --resched-at: "cost" / "syscall-exit" (replay_config.resched_at); -1 else. */
-int replay_resched_at_parse(const char *name, enum replay_resched_at *out);
-/* --standin-skip: "keep" / "drop" / "local" / "drop-local" / "drop-own" /
- * "block-preempt" / "block-charge"; -1 else. */
-int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out);
-/* --wake-clock: "waking" / "traced" (replay_config.wake_clock); -1 else. */
-int replay_wake_clock_parse(const char *name, enum replay_wake_clock *out);
-/* --wake-path: "model" / "traced" (replay_config.wake_path); -1 else. */
-int replay_wake_path_parse(const char *name, enum replay_wake_path *out);
-/* --idle-clock: "update" / "skip" / "local" (replay_config.idle_clock); -1 else. */
-int replay_idle_clock_parse(const char *name, enum replay_idle_clock *out);
-/* --migrate-resched: "dest" / "both" (replay_config.migrate_resched); -1 else. */
-int replay_migrate_resched_parse(const char *name, enum replay_migrate_resched *out);
-/* "trace-order", "kernel-order" -> *out; -1 (out unchanged) for anything else. */
-int replay_balance_attach_parse(const char *name, enum replay_balance_attach *out);
-/* "time", "wait", "position"; -1 if unknown */
-int replay_queued_moves_parse(const char *name, enum replay_queued_moves *out);
-/* "traced", "placed", "follow" -> *out; -1 (out unchanged) for anything else. */
-int replay_waker_costs_parse(const char *name, enum replay_waker_costs *out);
-/* --ticks: "grid" / "traced" (replay_config.ticks); -1 (out unchanged) else. */
-int replay_ticks_parse(const char *name, enum replay_ticks *out);
 
 /* The profile a configuration resolves to for @wl, and why (static text). */
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,

@@ -442,6 +442,15 @@ static void test_stopper_move_restored(void)
 	wl_free(wl);
 }
 
+/* The value @names gives @name, as the command line sets it (checked: it has one). */
+static int named(const struct replay_name *names, const char *name)
+{
+	int v = replay_name_to_value(names, name);
+
+	CHECK(v >= 0);
+	return v;
+}
+
 /* The replay of @wl under @rc with every synthetic event as text in *@text (malloc'd). */
 static struct replay_result *run_dump(const struct wl_workload *wl, struct replay_config *rc,
 				      char **text)
@@ -803,7 +812,7 @@ static void test_exit_preempt_at(uint64_t exit_at)
 
 		replay_config_default(&rc);
 		rc.no_costs = true;
-		CHECK_EQ(replay_exit_preempt_parse(defer ? "defer" : "now", &rc.exit_preempt), 0);
+		rc.exit_preempt = named(replay_exit_preempt_names, defer ? "defer" : "now");
 		r = run_dump(wl, &rc, &dump);
 		CHECK(r != NULL);
 		if (r) {
@@ -889,7 +898,7 @@ static void test_resched_at_syscall_exit(void)
 
 			replay_config_default(&rc);
 			rc.no_costs = true;
-			CHECK_EQ(replay_resched_at_parse(sx ? "syscall-exit" : "cost", &rc.resched_at), 0);
+			rc.resched_at = named(replay_resched_at_names, sx ? "syscall-exit" : "cost");
 			r = run_dump(wl, &rc, &dump);
 			CHECK(r != NULL);
 			if (r) {
@@ -3196,7 +3205,7 @@ static void test_wake_clock(void)
 
 		replay_config_default(&rc);
 		rc.no_costs = true;
-		CHECK_EQ(replay_wake_clock_parse(traced ? "traced" : "waking", &rc.wake_clock), 0);
+		rc.wake_clock = named(replay_wake_clock_names, traced ? "traced" : "waking");
 		r = run_dump(wl, &rc, &dump);
 		CHECK(r != NULL);
 		if (dump)
@@ -3206,7 +3215,7 @@ static void test_wake_clock(void)
 		free(dump);
 	}
 	CHECK_EQ(charge[1], charge[0] + 425);
-	CHECK(replay_wake_clock_parse("sometimes", &(enum replay_wake_clock){ 0 }) < 0);
+	CHECK(replay_name_to_value(replay_wake_clock_names, "sometimes") < 0);
 	wl_free(wl);
 }
 
@@ -3277,7 +3286,7 @@ static void test_wake_path(void)
 
 		replay_config_default(&rc);
 		rc.no_costs = true;
-		CHECK_EQ(replay_wake_path_parse(traced ? "traced" : "model", &rc.wake_path), 0);
+		rc.wake_path = named(replay_wake_path_names, traced ? "traced" : "model");
 		r = run_dump(wl, &rc, &dump);
 		CHECK(r != NULL);
 		if (r) {
@@ -3307,7 +3316,7 @@ static void test_wake_path(void)
 	CHECK_EQ(done[1], 29);
 	CHECK(preempted[0] < 30);
 	CHECK_EQ(preempted[1], 30);
-	CHECK(replay_wake_path_parse("sometimes", &(enum replay_wake_path){ 0 }) < 0);
+	CHECK(replay_name_to_value(replay_wake_path_names, "sometimes") < 0);
 	wl_free(wl);
 }
 
@@ -3365,7 +3374,7 @@ static void test_idle_clock(void)
 		char *dump;
 
 		replay_config_default(&rc);
-		CHECK_EQ(replay_idle_clock_parse(mode[k], &rc.idle_clock), 0);
+		rc.idle_clock = named(replay_idle_clock_names, mode[k]);
 		r = run_dump(wl, &rc, &dump);
 		CHECK(r != NULL);
 		if (dump)
@@ -3377,7 +3386,7 @@ static void test_idle_clock(void)
 	CHECK(sum[0] >= 300 * US - 30 * 2 * US && sum[0] <= 300 * US + 30 * 2 * US);
 	CHECK(sum[1] >= sum[0] + 30 * 5 * US);
 	CHECK(sum[2] > sum[0] + 15 * 5 * US && sum[2] < sum[1] - 15 * 5 * US);
-	CHECK(replay_idle_clock_parse("sometimes", &(enum replay_idle_clock){ 0 }) < 0);
+	CHECK(replay_name_to_value(replay_idle_clock_names, "sometimes") < 0);
 	wl_free(wl);
 }
 
@@ -3421,7 +3430,7 @@ static void test_migrate_resched(void)
 
 		replay_config_default(&rc);
 		rc.no_costs = true;
-		CHECK_EQ(replay_migrate_resched_parse(both ? "both" : "dest", &rc.migrate_resched), 0);
+		rc.migrate_resched = named(replay_migrate_resched_names, both ? "both" : "dest");
 		r = run_dump(wl, &rc, &dump);
 		CHECK(r != NULL);
 		out = dump ? dump_find(dump, 1, pull, "sched_switch: task90:90") : UINT64_MAX;
@@ -3432,7 +3441,7 @@ static void test_migrate_resched(void)
 		replay_result_free(r);
 		free(dump);
 	}
-	CHECK(replay_migrate_resched_parse("source", &(enum replay_migrate_resched){ 0 }) < 0);
+	CHECK(replay_name_to_value(replay_migrate_resched_names, "source") < 0);
 	wl_free(wl);
 }
 
