@@ -148,16 +148,6 @@ enum replay_exit_preempt {
 extern const struct replay_name replay_exit_preempt_names[];
 
 /*
- * replay_config.balance_attach: under placement trace, the migrations of a
- * traced load-balance pass that moved several queued tasks (WL_T_PASS_ID).
- *   TRACE   each is applied on its own at its trace time, in trace order
- *           (the default);
- *   KERNEL  the pass's tasks the simulation has queued on the source are
- *           detached in trace order and attached last-detached first, as
- *           detach_tasks() + attach_tasks() (model_migrate_tasks()), at the
- *           pass's first migration.  docs/replay.md, "Balance passes".
- */
-/*
  * replay_config.resched_at: when a waker preempted by its own wakee (the
  * wakeup check set need_resched on the waker's CPU: resched_curr_lazy(),
  * TIF_NEED_RESCHED on the preempt=none capture kernel) is switched out.
@@ -262,11 +252,11 @@ extern const struct replay_name replay_queued_moves_names[];
 
 /*
  * replay_config.wake_clock: the clock a local wakeup (the waker wakes a task
- * onto its own CPU) reads in the model: the sched_waking's time (waking, the
- * default), or wl_facts.wake_clock_ns after it (traced: where
+ * onto its own CPU) reads in the model: the sched_waking's time (waking), or
+ * wl_facts.wake_clock_ns after it (traced, the default: where
  * try_to_wake_up()'s enqueue reads the rq clock on the capture kernel, so
  * the waker is charged up to there and a preempting wakee from there;
- * experimental: docs/replay.md, "Mechanical costs").
+ * docs/replay.md, "Mechanical costs").
  */
 enum replay_wake_clock {
 	REPLAY_WAKE_CLOCK_WAKING = 0,
@@ -291,25 +281,16 @@ enum replay_wake_path {
 extern const struct replay_name replay_wake_path_names[];
 
 /*
- * replay_config.migrate_resched: a traced migration of a queued task (a
- * balance pull) dequeues it from its source CPU, whose update_curr() there
- * may end the running task's request or protection and set need_resched
- * (resched_curr(): an IPI to that CPU).  dest (the default): only the
- * destination's reschedule is armed; the source's waits for its task's next
- * operation.  both: the source's too, after the remote preemption path's
- * cost (experimental: docs/replay.md, "Mechanical costs").
- */
-/*
  * replay_config.idle_clock: the clock a task woken onto an idle CPU is
- * charged from.  update (the default): the idle CPU's __schedule() updates
+ * charged from.  update: the idle CPU's __schedule() updates
  * the rq clock, the wakee is charged from its switch-in.  skip: the
  * kernel's wakeup_preempt() requests rq_clock_skip_update() there too (the
  * idle task is on_rq: init_idle()), so the wakee is charged from the
  * wakeup's enqueue (model_config.idle_clock_skip).  local: skip, except for
  * a wakeup from another CPU (ttwu_queue_wakelist(): the kernel's enqueue
  * ran on the target at the IPI, close to the switch; the model's at the
- * waking): that one's request is withdrawn.  Experimental:
- * docs/replay.md, "Mechanical costs".
+ * waking): that one's request is withdrawn (the default).  docs/replay.md,
+ * "Mechanical costs".
  */
 enum replay_idle_clock {
 	REPLAY_IDLE_CLOCK_UPDATE = 0,
@@ -318,12 +299,31 @@ enum replay_idle_clock {
 };
 extern const struct replay_name replay_idle_clock_names[];
 
+/*
+ * replay_config.migrate_resched: a traced migration of a queued task (a
+ * balance pull) dequeues it from its source CPU, whose update_curr() there
+ * may end the running task's request or protection and set need_resched
+ * (resched_curr(): an IPI to that CPU).  dest (the default): only the
+ * destination's reschedule is armed; the source's waits for its task's next
+ * operation.  both: the source's too, after the remote preemption path's
+ * cost (experimental: docs/replay.md, "Mechanical costs").
+ */
 enum replay_migrate_resched {
 	REPLAY_MIGRATE_RESCHED_DEST = 0,
 	REPLAY_MIGRATE_RESCHED_BOTH,
 };
 extern const struct replay_name replay_migrate_resched_names[];
 
+/*
+ * replay_config.balance_attach: under placement trace, the migrations of a
+ * traced load-balance pass that moved several queued tasks (WL_T_PASS_ID).
+ *   TRACE   each is applied on its own at its trace time, in trace order
+ *           (the default);
+ *   KERNEL  the pass's tasks the simulation has queued on the source are
+ *           detached in trace order and attached last-detached first, as
+ *           detach_tasks() + attach_tasks() (model_migrate_tasks()), at the
+ *           pass's first migration.  docs/replay.md, "Balance passes".
+ */
 enum replay_balance_attach {
 	REPLAY_BALANCE_ATTACH_TRACE = 0,
 	REPLAY_BALANCE_ATTACH_KERNEL,
