@@ -220,21 +220,24 @@ static int set_placement(struct run_opts *o, const char *arg)
 }
 
 /* both: the last one won, silently (as --sidecar with --no-sidecar, refused) */
+static int vcpu_pack_given(struct run_opts *o, enum replay_vcpu_pack v)
+{
+	if (o->rc.vcpu_pack != REPLAY_VCPU_PACK_AUTO && o->rc.vcpu_pack != v)
+		return cli_usage(o->cmd, "--vcpu-pack and --no-vcpu-pack exclude each other"), -1;
+	o->rc.vcpu_pack = v;
+	return 0;
+}
+
 static int set_vcpu_pack(struct run_opts *o, const char *arg)
 {
 	(void)arg;
-	if (o->rc.vcpu_pack == REPLAY_VCPU_PACK_OFF)
-		return cli_usage(o->cmd, "--vcpu-pack and --no-vcpu-pack exclude each other"), -1;
-	o->rc.vcpu_pack = REPLAY_VCPU_PACK_ON;
-	return 0;
+	return vcpu_pack_given(o, REPLAY_VCPU_PACK_ON);
 }
+
 static int set_no_vcpu_pack(struct run_opts *o, const char *arg)
 {
 	(void)arg;
-	if (o->rc.vcpu_pack == REPLAY_VCPU_PACK_ON)
-		return cli_usage(o->cmd, "--vcpu-pack and --no-vcpu-pack exclude each other"), -1;
-	o->rc.vcpu_pack = REPLAY_VCPU_PACK_OFF;
-	return 0;
+	return vcpu_pack_given(o, REPLAY_VCPU_PACK_OFF);
 }
 /*
  * --preempt-costs given twice, or with its old name --strict-preempt-costs,
