@@ -1861,6 +1861,13 @@ static int lines_with(const char *text, ...)
 	return n;
 }
 
+/* Each of @lines (NULL-ended) stands in exactly one line of @text. */
+static void check_lines_once(const char *text, const char *const *lines)
+{
+	for (; *lines; lines++)
+		CHECK_EQ_U_AS(*lines, lines_with(text, *lines, NULL), 1);
+}
+
 /*
  * A pull during the trace's own stopper interval is the puller's.  CPU 1
  * runs 54 and 55 (seen there only: pinned); CPU 0 runs 51 (seen on CPU 1
@@ -1905,14 +1912,16 @@ static void test_pull_under_traced_stopper(void)
 	rc.no_costs = true;
 	rc.placement = REPLAY_PLACEMENT_MODEL;
 	if (run_begin(&x, wl, &rc)) {
+		static const char *const once[] = {
+			"[001] 0.009600000: sched_migrate_task: task51:51 orig_cpu=0 dest_cpu=1",
+			/* inside migration/0's interval */
+			"[000] 0.008000000: sched_switch: task52:52 [120] R+ ==> migration/0:10",
+			"[000] 0.011000000: sched_switch: migration/0:10 [0] S ==> task52:52",
+			NULL
+		};
+
 		CHECK_EQ(lines_with(x.dump, "sched_migrate_task", NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[001] 0.009600000: sched_migrate_task: task51:51 orig_cpu=0 dest_cpu=1",
-				    NULL), 1);
-		/* inside migration/0's interval */
-		CHECK_EQ(lines_with(x.dump, "[000] 0.008000000: sched_switch: task52:52 [120] R+ ==> migration/0:10",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[000] 0.011000000: sched_switch: migration/0:10 [0] S ==> task52:52",
-				    NULL), 1);
+		check_lines_once(x.dump, once);
 	}
 	run_end(&x);
 	wl_free(wl);
@@ -1973,6 +1982,16 @@ static void test_active_balance_synth(void)
 	rc.no_costs = true;
 	rc.placement = REPLAY_PLACEMENT_MODEL;
 	if (run_begin(&x, wl, &rc)) {
+		static const char *const once[] = {
+			"[001] 0.024000000: sched_waking: migration/0:4194304 [0] CPU:000",
+			"[001] 0.024000000: sched_wakeup: migration/0:4194304 [0] CPU:000",
+			"[000] 0.024000000: sched_switch: task51:51 [120] R+ ==> migration/0:4194304 [0]",
+			"[000] 0.024000000: sched_migrate_task: task51:51 orig_cpu=0 dest_cpu=1",
+			"[000] 0.024000000: sched_switch: migration/0:4194304 [0] S ==> task52:52 [139]",
+			"[001] 0.024000000: sched_switch: swapper/1:0 [120] R ==> task51:51",
+			NULL
+		};
+
 		CHECK_EQ(count(x.r, "sched_balance_rq.failed"), 5);
 		CHECK_EQ(count(x.r, "sched_balance_rq.active_needed"), 1);
 		CHECK_EQ(count(x.r, "sched_balance_rq.active_started"), 1);
@@ -1981,18 +2000,7 @@ static void test_active_balance_synth(void)
 		CHECK_EQ(count(x.r, "sched_switch"), 10);
 		CHECK_EQ(lines_with(x.dump, "sched_migrate_task", NULL), 1);
 		CHECK_EQ(lines_with(x.dump, "migration/0", NULL), 4);
-		CHECK_EQ(lines_with(x.dump, "[001] 0.024000000: sched_waking: migration/0:4194304 [0] CPU:000",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[001] 0.024000000: sched_wakeup: migration/0:4194304 [0] CPU:000",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[000] 0.024000000: sched_switch: task51:51 [120] R+ ==> migration/0:4194304 [0]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[000] 0.024000000: sched_migrate_task: task51:51 orig_cpu=0 dest_cpu=1",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[000] 0.024000000: sched_switch: migration/0:4194304 [0] S ==> task52:52 [139]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[001] 0.024000000: sched_switch: swapper/1:0 [120] R ==> task51:51",
-				    NULL), 1);
+		check_lines_once(x.dump, once);
 	}
 	run_end(&x);
 	wl_free(wl);
@@ -2057,6 +2065,18 @@ static void test_stopper_over_rt(uint64_t seed)
 	rc.profile = &prof;
 	rc.seed = seed;
 	if (run_begin(&x, wl, &rc)) {
+		static const char *const once[] = {
+			"[001] 0.033000000: sched_waking: migration/2:4194306 [0] CPU:002",
+			"[001] 0.033000000: sched_wakeup: migration/2:4194306 [0] CPU:002",
+			"[002] 0.033000000: sched_switch: task51:51 [120] R+ ==> task61:61 [49]",
+			"[002] 0.033000000: sched_switch: task61:61 [49] R+ ==> migration/2:4194306 [0]",
+			"[002] 0.033000000: sched_migrate_task: task51:51 orig_cpu=2 dest_cpu=1",
+			"[002] 0.033000000: sched_switch: migration/2:4194306 [0] S ==> task61:61 [49]",
+			"[001] 0.033000000: sched_switch: swapper/1:0 [120] R ==> task51:51 [120]",
+			"[002] 0.033500000: sched_switch: task61:61 [49] S ==> task57:57 [139]",
+			NULL
+		};
+
 		CHECK_EQ(count(x.r, "newidle_balance.ni_random_skip"), 0);
 		CHECK_EQ(count(x.r, "sched_balance_rq.active_needed"), 3);
 		CHECK_EQ(count(x.r, "sched_balance_rq.active_started"), 2);
@@ -2065,22 +2085,7 @@ static void test_stopper_over_rt(uint64_t seed)
 		CHECK_EQ(count(x.r, "sched_switch"), 22);
 		CHECK_EQ(lines_with(x.dump, "sched_migrate_task", NULL), 2);
 		CHECK_EQ(lines_with(x.dump, "migration/2", NULL), 4);
-		CHECK_EQ(lines_with(x.dump, "[001] 0.033000000: sched_waking: migration/2:4194306 [0] CPU:002",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[001] 0.033000000: sched_wakeup: migration/2:4194306 [0] CPU:002",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[002] 0.033000000: sched_switch: task51:51 [120] R+ ==> task61:61 [49]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[002] 0.033000000: sched_switch: task61:61 [49] R+ ==> migration/2:4194306 [0]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[002] 0.033000000: sched_migrate_task: task51:51 orig_cpu=2 dest_cpu=1",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[002] 0.033000000: sched_switch: migration/2:4194306 [0] S ==> task61:61 [49]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[001] 0.033000000: sched_switch: swapper/1:0 [120] R ==> task51:51 [120]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(x.dump, "[002] 0.033500000: sched_switch: task61:61 [49] S ==> task57:57 [139]",
-				    NULL), 1);
+		check_lines_once(x.dump, once);
 	}
 	run_end(&x);
 	wl_free(wl);
