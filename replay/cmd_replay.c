@@ -77,7 +77,7 @@ static int print_json(const struct wl_workload *wl, const struct whatif_result *
 			    replay_json_profile(replay_result_profile(whatif_run_result(res, 0)), why,
 						replay_result_sched_features(whatif_run_result(res, 0))));
 	json_object_set_new(root, "placement",
-			    json_string(rc->placement == REPLAY_PLACEMENT_TRACE ? "trace" : "model"));
+			    json_string(replay_value_to_name(replay_placement_names, rc->placement)));
 	if (replay_uses_model_placement(rc))
 		json_object_set_new(root, "vcpu_pack", replay_json_vcpu_pack(wl, rc));
 	for (unsigned int i = 0; i < whatif_nr_runs(res); i++) {

@@ -211,31 +211,33 @@ static int set_seed(struct run_opts *o, const char *arg)
 
 static int set_placement(struct run_opts *o, const char *arg)
 {
-	if (!strcmp(arg, "trace"))
-		o->rc.placement = REPLAY_PLACEMENT_TRACE;
-	else if (!strcmp(arg, "model"))
-		o->rc.placement = REPLAY_PLACEMENT_MODEL;
-	else
+	int v = replay_name_to_value(replay_placement_names, arg);
+
+	if (v < 0)
 		return bad(o, "--placement is trace or model", arg);
+	o->rc.placement = (enum replay_placement)v;
 	return 0;
 }
 
 /* both: the last one won, silently (as --sidecar with --no-sidecar, refused) */
+static int vcpu_pack_given(struct run_opts *o, enum replay_vcpu_pack v)
+{
+	if (o->rc.vcpu_pack != REPLAY_VCPU_PACK_AUTO && o->rc.vcpu_pack != v)
+		return cli_usage(o->cmd, "--vcpu-pack and --no-vcpu-pack exclude each other"), -1;
+	o->rc.vcpu_pack = v;
+	return 0;
+}
+
 static int set_vcpu_pack(struct run_opts *o, const char *arg)
 {
 	(void)arg;
-	if (o->rc.vcpu_pack == REPLAY_VCPU_PACK_OFF)
-		return cli_usage(o->cmd, "--vcpu-pack and --no-vcpu-pack exclude each other"), -1;
-	o->rc.vcpu_pack = REPLAY_VCPU_PACK_ON;
-	return 0;
+	return vcpu_pack_given(o, REPLAY_VCPU_PACK_ON);
 }
+
 static int set_no_vcpu_pack(struct run_opts *o, const char *arg)
 {
 	(void)arg;
-	if (o->rc.vcpu_pack == REPLAY_VCPU_PACK_ON)
-		return cli_usage(o->cmd, "--vcpu-pack and --no-vcpu-pack exclude each other"), -1;
-	o->rc.vcpu_pack = REPLAY_VCPU_PACK_OFF;
-	return 0;
+	return vcpu_pack_given(o, REPLAY_VCPU_PACK_OFF);
 }
 /*
  * --preempt-costs given twice, or with its old name --strict-preempt-costs,
@@ -269,86 +271,6 @@ static int set_preempt_costs(struct run_opts *o, const char *arg)
 	return preempt_costs_given(o, o->wo.all_preempt_costs ? "all" : "strict");
 }
 
-static int set_handoff(struct run_opts *o, const char *arg)
-{
-	if (replay_handoff_parse(arg, &o->rc.handoff) < 0)
-		return bad(o, "--handoff takes sleep, preempt, skip, yield, writeon or writeon-pre", arg);
-	return 0;
-}
-
-static int set_early_wakes(struct run_opts *o, const char *arg)
-{
-	if (replay_early_wakes_parse(arg, &o->rc.early_wakes) < 0)
-		return bad(o, "--early-wakes takes sample, nosample, nocost or sleep", arg);
-	return 0;
-}
-
-static int set_exit_preempt(struct run_opts *o, const char *arg)
-{
-	if (replay_exit_preempt_parse(arg, &o->rc.exit_preempt) < 0)
-		return bad(o, "--exit-preempt takes now or defer", arg);
-	return 0;
-}
-
-static int set_wake_clock(struct run_opts *o, const char *arg)
-{
-	if (replay_wake_clock_parse(arg, &o->rc.wake_clock) < 0)
-		return bad(o, "--wake-clock takes waking or traced", arg);
-	return 0;
-}
-
-static int set_wake_path(struct run_opts *o, const char *arg)
-{
-	if (replay_wake_path_parse(arg, &o->rc.wake_path) < 0)
-		return bad(o, "--wake-path takes model or traced", arg);
-	return 0;
-}
-
-static int set_idle_clock(struct run_opts *o, const char *arg)
-{
-	if (replay_idle_clock_parse(arg, &o->rc.idle_clock) < 0)
-		return bad(o, "--idle-clock takes update, skip or local", arg);
-	return 0;
-}
-
-static int set_migrate_resched(struct run_opts *o, const char *arg)
-{
-	if (replay_migrate_resched_parse(arg, &o->rc.migrate_resched) < 0)
-		return bad(o, "--migrate-resched takes dest or both", arg);
-	return 0;
-}
-
-static int set_resched_at(struct run_opts *o, const char *arg)
-{
-	if (replay_resched_at_parse(arg, &o->rc.resched_at) < 0)
-		return bad(o, "--resched-at takes cost, syscall-exit or traced", arg);
-	/* the positions it needs: made only then (they split the RUN ops) */
-	o->wo.syscall_marks = o->rc.resched_at == REPLAY_RESCHED_SYSCALL_EXIT;
-	return 0;
-}
-
-static int set_standin_skip(struct run_opts *o, const char *arg)
-{
-	if (replay_standin_skip_parse(arg, &o->rc.standin_skip) < 0)
-		return bad(o, "--standin-skip takes keep, drop, local, drop-local, drop-own, "
-			   "block-preempt or block-charge", arg);
-	return 0;
-}
-
-static int set_balance_attach(struct run_opts *o, const char *arg)
-{
-	if (replay_balance_attach_parse(arg, &o->rc.balance_attach) < 0)
-		return bad(o, "--balance-attach takes trace-order or kernel-order", arg);
-	return 0;
-}
-
-static int set_queued_moves(struct run_opts *o, const char *arg)
-{
-	if (replay_queued_moves_parse(arg, &o->rc.queued_moves) < 0)
-		return bad(o, "--queued-moves takes time, wait or position", arg);
-	return 0;
-}
-
 static int set_idle_residency(struct run_opts *o, const char *arg)
 {
 	if (!strcmp(arg, "on"))
@@ -357,20 +279,6 @@ static int set_idle_residency(struct run_opts *o, const char *arg)
 		o->rc.idle_residency = false;
 	else
 		return bad(o, "--idle-residency takes on or off", arg);
-	return 0;
-}
-
-static int set_waker_costs(struct run_opts *o, const char *arg)
-{
-	if (replay_waker_costs_parse(arg, &o->rc.waker_costs) < 0)
-		return bad(o, "--waker-costs takes traced, placed or follow", arg);
-	return 0;
-}
-
-static int set_ticks(struct run_opts *o, const char *arg)
-{
-	if (replay_ticks_parse(arg, &o->rc.ticks) < 0)
-		return bad(o, "--ticks takes grid or traced", arg);
 	return 0;
 }
 
@@ -391,7 +299,9 @@ static int set_state_placement(struct run_opts *o, const char *arg)
 /*
  * One shared option: --NAME [ARG] in @groups.  set() does what it says;
  * without one, the field at offset @at of struct run_opts (AT()) is set: a
- * bool to true (a flag: no @arg), a const char * to the value.  help: its
+ * bool to true (a flag: no @arg), a const char * to the value, or, with
+ * @names, an enum to the value its table gives the name (AT_ENUM(); any
+ * other name is a usage error that lists the table's).  help: its
  * --help text, lines without their indent, the first one after @synopsis
  * (default "--NAME ARG"); NULL: described in another's.  heading: a
  * section title printed before the option (the options after it, up to
@@ -402,6 +312,7 @@ struct run_opt {
 	const char *arg;                /* the value in --help; NULL: takes none */
 	unsigned int groups;
 	int (*set)(struct run_opts *o, const char *arg);
+	const struct replay_name *names;
 	size_t at;
 	const char *synopsis;
 	const char *heading;
@@ -409,6 +320,9 @@ struct run_opt {
 };
 
 #define AT(field) .at = offsetof(struct run_opts, field)
+/* an enum set by @names: stored as an int, so it must be one in size (or no build) */
+#define AT_ENUM(field) AT(field) + \
+	0 * sizeof(char[sizeof(((struct run_opts *)0)->field) == sizeof(int) ? 1 : -1])
 
 static const struct run_opt run_opt_table[] = {
 	{ "variant", "SPEC", RUN_OPTS_RUNS | RUN_OPTS_VARIANT, set_variant, .help =
@@ -466,7 +380,8 @@ static const struct run_opt run_opt_table[] = {
 	  "ablation: groups with a CPU bandwidth limit (sidecar or\n"
 	  "replay's and whatif's --cgroup-map quota) run unthrottled\n"
 	  "(default: modelled)" },
-	{ "handoff", "preempt|skip|yield|sleep|writeon|writeon-pre", RUN_OPTS_MODEL, set_handoff,
+	{ "handoff", "preempt|skip|yield|sleep|writeon|writeon-pre", RUN_OPTS_MODEL,
+	  .names = replay_handoff_names, AT_ENUM(rc.handoff),
 	  .heading =
 	  "the replay's rules (how the trace's work is replayed where the trace does not\n"
 	  "show what the kernel did; the defaults measured best, the others are kept for\n"
@@ -482,14 +397,16 @@ static const struct run_opt run_opt_table[] = {
 	  "its block; experimental: at a one-way hand-off it writes on\n"
 	  "up to its next wakeup, then hands over (after that wakeup:\n"
 	  "writeon, before it: writeon-pre) (docs/replay.md, \"Hand-offs\")" },
-	{ "exit-preempt", "defer|now", RUN_OPTS_MODEL, set_exit_preempt, .help =
+	{ "exit-preempt", "defer|now", RUN_OPTS_MODEL,
+	  .names = replay_exit_preempt_names, AT_ENUM(rc.exit_preempt), .help =
 	  "a wakeup, tick or migration onto a CPU whose task is past its\n"
 	  "exit's sched_move_task() (EXIT_MOVE, which set need_resched\n"
 	  "there) arms no preemption: the task runs on to its final\n"
 	  "__schedule() (defer, the default: no preemption point there\n"
 	  "on a preempt=none kernel), or reschedules after the path's\n"
 	  "cost (now, for comparisons; docs/replay.md, \"Exits\")" },
-	{ "resched-at", "cost|syscall-exit|traced", RUN_OPTS_MODEL, set_resched_at, .help =
+	{ "resched-at", "cost|syscall-exit|traced", RUN_OPTS_MODEL,
+	  .names = replay_resched_at_names, AT_ENUM(rc.resched_at), .help =
 	  "when a waker that its wakee preempts is switched out:\n"
 	  "after the local preemption path's drawn cost (cost), or, where\n"
 	  "the trace shows it inside a read or write\n"
@@ -501,14 +418,16 @@ static const struct run_opt run_opt_table[] = {
 	  "this wakee preempting this waker, at the waker's traced switch\n"
 	  "point, its traced run since the wakeup being the mechanism,\n"
 	  "elsewhere as cost (traced, the default)" },
-	{ "wake-clock", "waking|traced", RUN_OPTS_MODEL, set_wake_clock, .help =
+	{ "wake-clock", "waking|traced", RUN_OPTS_MODEL,
+	  .names = replay_wake_clock_names, AT_ENUM(rc.wake_clock), .help =
 	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"
 	  "the median delay the trace shows from the sched_waking to the\n"
 	  "waker's sched_stat_runtime, where the capture kernel's enqueue\n"
 	  "charged the waker (traced, the default: the waker is charged up\n"
 	  "to there, a wakee it lets preempt it from there), or the\n"
 	  "sched_waking's own (waking; docs/replay.md, \"Mechanical costs\")" },
-	{ "wake-path", "model|traced", RUN_OPTS_MODEL, set_wake_path, .help =
+	{ "wake-path", "model|traced", RUN_OPTS_MODEL,
+	  .names = replay_wake_path_names, AT_ENUM(rc.wake_path), .help =
 	  "a local wakeup whose trace shows the capture kernel enqueue a\n"
 	  "fully asleep task (the waker's sched_stat_runtime in the first\n"
 	  "half of sched_waking -> sched_wakeup) where the model still has\n"
@@ -516,14 +435,16 @@ static const struct run_opt run_opt_table[] = {
 	  "default), or its delayed dequeue completed first at lag 0, as\n"
 	  "the kernel's pick had done (traced; experimental:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
-	{ "idle-clock", "update|skip|local", RUN_OPTS_MODEL, set_idle_clock, .help =
+	{ "idle-clock", "update|skip|local", RUN_OPTS_MODEL,
+	  .names = replay_idle_clock_names, AT_ENUM(rc.idle_clock), .help =
 	  "the clock a task woken onto an idle CPU is charged from:\n"
 	  "the wakeup's enqueue, as the capture kernel, whose idle task is\n"
 	  "on_rq so that wakeup_preempt() skips the next clock update\n"
 	  "(skip), that except for a wakeup from another CPU, enqueued by\n"
 	  "the kernel at the IPI (local, the default), or its switch-in\n"
 	  "(update; docs/replay.md, \"Mechanical costs\")" },
-	{ "migrate-resched", "dest|both", RUN_OPTS_MODEL, set_migrate_resched, .help =
+	{ "migrate-resched", "dest|both", RUN_OPTS_MODEL,
+	  .names = replay_migrate_resched_names, AT_ENUM(rc.migrate_resched), .help =
 	  "a traced migration of a queued task (a balance pull) sets\n"
 	  "need_resched where the model says so: armed on the destination\n"
 	  "only (dest, the default: the source's waits for its task's next\n"
@@ -534,7 +455,8 @@ static const struct run_opt run_opt_table[] = {
 	{ "skip-early-blocks", NULL, RUN_OPTS_MODEL, AT(rc.skip_early_blocks), .help =
 	  "a wake that arrives before its block skips the block\n"
 	  "(default: the task blocks and is woken at once)" },
-	{ "early-wakes", "sample|nosample|nocost|sleep", RUN_OPTS_MODEL, set_early_wakes, .help =
+	{ "early-wakes", "sample|nosample|nocost|sleep", RUN_OPTS_MODEL,
+	  .names = replay_early_wakes_names, AT_ENUM(rc.early_wakes), .help =
 	  "the wakeup of such a block (a non-sync\n"
 	  "wake: the stand-in for writes the trace does not show) is a\n"
 	  "latency sample (sample, the default), is not counted as one\n"
@@ -543,7 +465,8 @@ static const struct run_opt run_opt_table[] = {
 	  "shows for that block, not at once (sleep); measured, not\n"
 	  "adopted (docs/replay.md, \"Early wakes\")" },
 	{ "standin-skip", "keep|drop|local|drop-local|drop-own|block-preempt|block-charge",
-	  RUN_OPTS_MODEL, set_standin_skip, .help =
+	  RUN_OPTS_MODEL,
+	  .names = replay_standin_skip_names, AT_ENUM(rc.standin_skip), .help =
 	  "an early wake's stand-in wakeup that preempts the task the\n"
 	  "block's pick switched in: its clock skip and preemption as any\n"
 	  "wakeup's (keep, the default); a block of that task before the\n"
@@ -570,7 +493,8 @@ static const struct run_opt run_opt_table[] = {
 	{ "oneway-no-wait", NULL, RUN_OPTS_MODEL, AT(rc.oneway_no_wait), .help =
 	  "a waker the model does not preempt in a one-way flow writes\n"
 	  "on instead of waiting for its wakee (docs/replay.md)" },
-	{ "balance-attach", "trace-order|kernel-order", RUN_OPTS_MODEL, set_balance_attach, .help =
+	{ "balance-attach", "trace-order|kernel-order", RUN_OPTS_MODEL,
+	  .names = replay_balance_attach_names, AT_ENUM(rc.balance_attach), .help =
 	  "placement trace: a traced\n"
 	  "load-balance pass that moved several queued tasks (consecutive\n"
 	  "sched_migrate_task between one pair of CPUs) moves each at its\n"
@@ -579,7 +503,8 @@ static const struct run_opt run_opt_table[] = {
 	  "first, as the kernel's detach_tasks() + attach_tasks()\n"
 	  "(kernel-order; measured, not adopted: docs/replay.md,\n"
 	  "\"Balance passes\")" },
-	{ "queued-moves", "time|wait|position", RUN_OPTS_MODEL, set_queued_moves, .help =
+	{ "queued-moves", "time|wait|position", RUN_OPTS_MODEL,
+	  .names = replay_queued_moves_names, AT_ENUM(rc.queued_moves), .help =
 	  "placement trace: a traced migration of a task the\n"
 	  "trace had queued is applied at its trace time to the simulated\n"
 	  "state then (time, the default); wait: also to a task asleep here\n"
@@ -627,7 +552,8 @@ static const struct run_opt run_opt_table[] = {
 	  "it had been idle: <5, 5-20, 20-50, 50-200, 200-1000, >1000 us;\n"
 	  "adjacent bands merged until each has 20 samples) (default: off;\n"
 	  "measured, not adopted: docs/replay.md, \"Idle residency\")" },
-	{ "waker-costs", "traced|placed|follow", RUN_OPTS_MODEL, set_waker_costs, .help =
+	{ "waker-costs", "traced|placed|follow", RUN_OPTS_MODEL,
+	  .names = replay_waker_costs_names, AT_ENUM(rc.waker_costs), .help =
 	  "placed: a waker's CPU time after a wakeup or fork loses the\n"
 	  "calibrated cost of a remote wakeup (the IPI, the remote enqueue)\n"
 	  "where the trace's was remote and the simulation's is local, and\n"
@@ -641,7 +567,8 @@ static const struct run_opt run_opt_table[] = {
 	  "wakeups onto while idle (a wake-list flush) leaves idle after\n"
 	  "the first one's cost (default: only after the last of them,\n"
 	  "as the kernel; docs/replay.md, \"Mechanical costs\")" },
-	{ "ticks", "grid|traced", RUN_OPTS_MODEL, set_ticks, .help =
+	{ "ticks", "grid|traced", RUN_OPTS_MODEL,
+	  .names = replay_ticks_names, AT_ENUM(rc.ticks), .help =
 	  "a busy CPU ticks every 1/HZ on its grid and a tick that\n"
 	  "reschedules switches the timing line's 'tick to switch' later\n"
 	  "(grid, the default), or at the trace's own tick of each period\n"
@@ -652,6 +579,18 @@ static const struct run_opt run_opt_table[] = {
 };
 
 #define NR_RUN_OPTS (sizeof(run_opt_table) / sizeof(run_opt_table[0]))
+
+/* "--NAME takes a, b or c, not 'ARG'": @d's names, in its table's order */
+static int bad_name(const struct run_opts *o, const struct run_opt *d, const char *arg)
+{
+	char what[256];
+	size_t n = (size_t)snprintf(what, sizeof(what), "--%s takes", d->name);
+
+	for (const struct replay_name *v = d->names; v->name && n < sizeof(what); v++)
+		n += (size_t)snprintf(what + n, sizeof(what) - n, "%s%s",
+				      v == d->names ? " " : v[1].name ? ", " : " or ", v->name);
+	return bad(o, what, arg);
+}
 
 int run_opts_init(struct run_opts *o, const char *cmd, int argc, unsigned int groups,
 		  const struct option *own)
@@ -698,6 +637,14 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 	if (opt < RUN_OPT_BASE || opt >= RUN_OPT_BASE + (int)NR_RUN_OPTS)
 		return 0;
 	d = &run_opt_table[opt - RUN_OPT_BASE];
+	if (d->names) {
+		int v = replay_name_to_value(d->names, arg);
+
+		if (v < 0)
+			return bad_name(o, d, arg);
+		*(int *)((char *)o + d->at) = v;
+		return 1;
+	}
 	if (!d->set) {
 		if (d->arg)
 			*(const char **)((char *)o + d->at) = arg;
@@ -768,6 +715,8 @@ int run_opts_finish(struct run_opts *o)
 	/* as report: --no-sidecar silently won over the file named */
 	char known[256] = "";
 
+	/* --resched-at syscall-exit's positions: made only then (they split the RUN ops) */
+	o->wo.syscall_marks = o->rc.resched_at == REPLAY_RESCHED_SYSCALL_EXIT;
 	if (o->wo.sidecar && o->wo.no_sidecar) {
 		cli_usage(o->cmd, "--sidecar and --no-sidecar exclude each other");
 		return -1;

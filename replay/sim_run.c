@@ -72,211 +72,121 @@ int replay_channels_parse(const char *name, enum wl_channels *wl, bool *strict)
 	return 0;
 }
 
-/* The index of @name in @names (an enum's names), or -1. */
-static int name_index(const char *const *names, size_t n, const char *name)
+int replay_name_to_value(const struct replay_name *names, const char *name)
 {
-	for (size_t i = 0; name && i < n; i++)
-		if (!strcmp(name, names[i]))
-			return (int)i;
+	for (; name && names->name; names++)
+		if (!strcmp(names->name, name))
+			return names->value;
 	return -1;
 }
 
-int replay_handoff_parse(const char *name, enum replay_handoff *out)
+const char *replay_value_to_name(const struct replay_name *names, int value)
 {
-	static const char *const names[] = {
-		[REPLAY_HANDOFF_SLEEP] = "sleep",
-		[REPLAY_HANDOFF_PREEMPT] = "preempt",
-		[REPLAY_HANDOFF_YIELD] = "yield",
-		[REPLAY_HANDOFF_SKIP] = "skip",
-		[REPLAY_HANDOFF_WRITEON] = "writeon",
-		[REPLAY_HANDOFF_WRITEON_PRE] = "writeon-pre",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
-
-	if (i < 0)
-		return -1;
-	*out = (enum replay_handoff)i;
-	return 0;
+	for (; names->name; names++)
+		if (names->value == value)
+			return names->name;
+	return NULL;
 }
 
-int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out)
-{
-	static const char *const names[] = {
-		[REPLAY_EARLY_SAMPLE] = "sample",
-		[REPLAY_EARLY_NOSAMPLE] = "nosample",
-		[REPLAY_EARLY_NOCOST] = "nocost",
-		[REPLAY_EARLY_SLEEP] = "sleep",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+/* The enums' names (sim.h), in their usage errors' order. */
+const struct replay_name replay_placement_names[] = {
+	{ "trace", REPLAY_PLACEMENT_TRACE },
+	{ "model", REPLAY_PLACEMENT_MODEL },
+	{ NULL, 0 }
+};
 
-	if (i < 0)
-		return -1;
-	*out = (enum replay_early_wakes)i;
-	return 0;
-}
+const struct replay_name replay_handoff_names[] = {
+	{ "sleep", REPLAY_HANDOFF_SLEEP },
+	{ "preempt", REPLAY_HANDOFF_PREEMPT },
+	{ "skip", REPLAY_HANDOFF_SKIP },
+	{ "yield", REPLAY_HANDOFF_YIELD },
+	{ "writeon", REPLAY_HANDOFF_WRITEON },
+	{ "writeon-pre", REPLAY_HANDOFF_WRITEON_PRE },
+	{ NULL, 0 }
+};
 
-int replay_balance_attach_parse(const char *name, enum replay_balance_attach *out)
-{
-	static const char *const names[] = {
-		[REPLAY_BALANCE_ATTACH_TRACE] = "trace-order",
-		[REPLAY_BALANCE_ATTACH_KERNEL] = "kernel-order",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+const struct replay_name replay_early_wakes_names[] = {
+	{ "sample", REPLAY_EARLY_SAMPLE },
+	{ "nosample", REPLAY_EARLY_NOSAMPLE },
+	{ "nocost", REPLAY_EARLY_NOCOST },
+	{ "sleep", REPLAY_EARLY_SLEEP },
+	{ NULL, 0 }
+};
 
-	if (i < 0)
-		return -1;
-	*out = (enum replay_balance_attach)i;
-	return 0;
-}
+const struct replay_name replay_exit_preempt_names[] = {
+	{ "now", REPLAY_EXIT_PREEMPT_NOW },
+	{ "defer", REPLAY_EXIT_PREEMPT_DEFER },
+	{ NULL, 0 }
+};
 
-int replay_queued_moves_parse(const char *name, enum replay_queued_moves *out)
-{
-	static const char *const names[] = {
-		[REPLAY_QUEUED_MOVES_TIME] = "time",
-		[REPLAY_QUEUED_MOVES_WAIT] = "wait",
-		[REPLAY_QUEUED_MOVES_POSITION] = "position",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+const struct replay_name replay_resched_at_names[] = {
+	{ "cost", REPLAY_RESCHED_COST },
+	{ "syscall-exit", REPLAY_RESCHED_SYSCALL_EXIT },
+	{ "traced", REPLAY_RESCHED_TRACED },
+	{ NULL, 0 }
+};
 
-	if (i < 0)
-		return -1;
-	*out = (enum replay_queued_moves)i;
-	return 0;
-}
+const struct replay_name replay_standin_skip_names[] = {
+	{ "keep", REPLAY_STANDIN_SKIP_KEEP },
+	{ "drop", REPLAY_STANDIN_SKIP_DROP },
+	{ "local", REPLAY_STANDIN_SKIP_LOCAL },
+	{ "drop-local", REPLAY_STANDIN_SKIP_DROP_LOCAL },
+	{ "drop-own", REPLAY_STANDIN_SKIP_DROP_OWN },
+	{ "block-preempt", REPLAY_STANDIN_SKIP_BLOCK_PREEMPT },
+	{ "block-charge", REPLAY_STANDIN_SKIP_BLOCK_CHARGE },
+	{ NULL, 0 }
+};
 
-int replay_waker_costs_parse(const char *name, enum replay_waker_costs *out)
-{
-	static const char *const names[] = {
-		[REPLAY_WAKER_TRACED] = "traced",
-		[REPLAY_WAKER_PLACED] = "placed",
-		[REPLAY_WAKER_FOLLOW] = "follow",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+const struct replay_name replay_queued_moves_names[] = {
+	{ "time", REPLAY_QUEUED_MOVES_TIME },
+	{ "wait", REPLAY_QUEUED_MOVES_WAIT },
+	{ "position", REPLAY_QUEUED_MOVES_POSITION },
+	{ NULL, 0 }
+};
 
-	if (i < 0)
-		return -1;
-	*out = (enum replay_waker_costs)i;
-	return 0;
-}
+const struct replay_name replay_wake_clock_names[] = {
+	{ "waking", REPLAY_WAKE_CLOCK_WAKING },
+	{ "traced", REPLAY_WAKE_CLOCK_TRACED },
+	{ NULL, 0 }
+};
 
-int replay_ticks_parse(const char *name, enum replay_ticks *out)
-{
-	static const char *const names[] = {
-		[REPLAY_TICKS_GRID] = "grid",
-		[REPLAY_TICKS_TRACED] = "traced",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+const struct replay_name replay_wake_path_names[] = {
+	{ "model", REPLAY_WAKE_PATH_MODEL },
+	{ "traced", REPLAY_WAKE_PATH_TRACED },
+	{ NULL, 0 }
+};
 
-	if (i < 0)
-		return -1;
-	*out = (enum replay_ticks)i;
-	return 0;
-}
+const struct replay_name replay_idle_clock_names[] = {
+	{ "update", REPLAY_IDLE_CLOCK_UPDATE },
+	{ "skip", REPLAY_IDLE_CLOCK_SKIP },
+	{ "local", REPLAY_IDLE_CLOCK_LOCAL },
+	{ NULL, 0 }
+};
 
-int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out)
-{
-	static const char *const names[] = {
-		[REPLAY_EXIT_PREEMPT_NOW] = "now",
-		[REPLAY_EXIT_PREEMPT_DEFER] = "defer",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+const struct replay_name replay_migrate_resched_names[] = {
+	{ "dest", REPLAY_MIGRATE_RESCHED_DEST },
+	{ "both", REPLAY_MIGRATE_RESCHED_BOTH },
+	{ NULL, 0 }
+};
 
-	if (i < 0)
-		return -1;
-	*out = (enum replay_exit_preempt)i;
-	return 0;
-}
+const struct replay_name replay_balance_attach_names[] = {
+	{ "trace-order", REPLAY_BALANCE_ATTACH_TRACE },
+	{ "kernel-order", REPLAY_BALANCE_ATTACH_KERNEL },
+	{ NULL, 0 }
+};
 
-int replay_resched_at_parse(const char *name, enum replay_resched_at *out)
-{
-	static const char *const names[] = {
-		[REPLAY_RESCHED_COST] = "cost",
-		[REPLAY_RESCHED_SYSCALL_EXIT] = "syscall-exit",
-		[REPLAY_RESCHED_TRACED] = "traced",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+const struct replay_name replay_waker_costs_names[] = {
+	{ "traced", REPLAY_WAKER_TRACED },
+	{ "placed", REPLAY_WAKER_PLACED },
+	{ "follow", REPLAY_WAKER_FOLLOW },
+	{ NULL, 0 }
+};
 
-	if (i < 0)
-		return -1;
-	*out = (enum replay_resched_at)i;
-	return 0;
-}
-
-int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out)
-{
-	static const char *const names[] = {
-		[REPLAY_STANDIN_SKIP_KEEP] = "keep",
-		[REPLAY_STANDIN_SKIP_DROP] = "drop",
-		[REPLAY_STANDIN_SKIP_LOCAL] = "local",
-		[REPLAY_STANDIN_SKIP_DROP_LOCAL] = "drop-local",
-		[REPLAY_STANDIN_SKIP_DROP_OWN] = "drop-own",
-		[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT] = "block-preempt",
-		[REPLAY_STANDIN_SKIP_BLOCK_CHARGE] = "block-charge",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
-
-	if (i < 0)
-		return -1;
-	*out = (enum replay_standin_skip)i;
-	return 0;
-}
-
-int replay_wake_clock_parse(const char *name, enum replay_wake_clock *out)
-{
-	static const char *const names[] = {
-		[REPLAY_WAKE_CLOCK_WAKING] = "waking",
-		[REPLAY_WAKE_CLOCK_TRACED] = "traced",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
-
-	if (i < 0)
-		return -1;
-	*out = (enum replay_wake_clock)i;
-	return 0;
-}
-
-int replay_wake_path_parse(const char *name, enum replay_wake_path *out)
-{
-	static const char *const names[] = {
-		[REPLAY_WAKE_PATH_MODEL] = "model",
-		[REPLAY_WAKE_PATH_TRACED] = "traced",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
-
-	if (i < 0)
-		return -1;
-	*out = (enum replay_wake_path)i;
-	return 0;
-}
-
-int replay_idle_clock_parse(const char *name, enum replay_idle_clock *out)
-{
-	static const char *const names[] = {
-		[REPLAY_IDLE_CLOCK_UPDATE] = "update",
-		[REPLAY_IDLE_CLOCK_SKIP] = "skip",
-		[REPLAY_IDLE_CLOCK_LOCAL] = "local",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
-
-	if (i < 0)
-		return -1;
-	*out = (enum replay_idle_clock)i;
-	return 0;
-}
-
-int replay_migrate_resched_parse(const char *name, enum replay_migrate_resched *out)
-{
-	static const char *const names[] = {
-		[REPLAY_MIGRATE_RESCHED_DEST] = "dest",
-		[REPLAY_MIGRATE_RESCHED_BOTH] = "both",
-	};
-	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
-
-	if (i < 0)
-		return -1;
-	*out = (enum replay_migrate_resched)i;
-	return 0;
-}
+const struct replay_name replay_ticks_names[] = {
+	{ "grid", REPLAY_TICKS_GRID },
+	{ "traced", REPLAY_TICKS_TRACED },
+	{ NULL, 0 }
+};
 
 /*
  * The reason of a profile chosen by the trace's upper bound of its kernel

@@ -588,7 +588,7 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 	fprintf(out, "  profile %s (%s)\n  placement %s, %u CPUs, HZ %u\n",
 		model_profile_name(replay_result_profile(ref)),
 		o && o->profile_why ? o->profile_why : "chosen explicitly",
-		cfg->placement == REPLAY_PLACEMENT_MODEL ? "model" : "trace",
+		replay_value_to_name(replay_placement_names, cfg->placement),
 		replay_nr_cpus(ref), wl_facts(wl)->hz);
 	sft = model_sched_features_text(&cfg->sched_features, sfb, sizeof(sfb));
 	if (sft)
@@ -821,7 +821,7 @@ int whatif_print_json(FILE *out, const struct wl_workload *wl, const struct what
 								 o ? o->profile_why : NULL,
 								 replay_result_sched_features(ref)));
 	json_object_set_new(root, "placement",
-			    json_string(cfg->placement == REPLAY_PLACEMENT_MODEL ? "model" : "trace"));
+			    json_string(replay_value_to_name(replay_placement_names, cfg->placement)));
 	if (replay_uses_model_placement(cfg))
 		json_object_set_new(root, "vcpu_pack", replay_json_vcpu_pack(wl, cfg));
 	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
@@ -963,7 +963,7 @@ int whatif_write_svg(FILE *out, const struct wl_workload *wl, const struct whati
 		 what, name ? " " : "", name ? name : "",
 		 ti && ti->path ? ti->path : "?",
 		 model_profile_name(replay_result_profile(whatif_run_result(r, 0))),
-		 cfg->placement == REPLAY_PLACEMENT_MODEL ? "model" : "trace");
+		 replay_value_to_name(replay_placement_names, cfg->placement));
 	ret = svg_cdf_write(out, title, c, n + 1, err);
 	free(c);
 	return ret;

@@ -50,10 +50,28 @@
 #include <schedreplay/variant.h>
 #include <schedreplay/workload.h>
 
+/*
+ * The names of an enum's values, as the command line takes them (--handoff
+ * NAME, ...) and the output prints them: a table ended by a NULL name, in
+ * the order a usage error lists them.  One table per enum, declared after it
+ * (replay_handoff_names[], ...): the options' parsing, their usage errors
+ * and the reports read the same names.
+ */
+struct replay_name {
+	const char *name;
+	int value;
+};
+
+/* The value @names gives @name (NULL: none), or -1. */
+int replay_name_to_value(const struct replay_name *names, const char *name);
+/* The name @names gives @value, or NULL. */
+const char *replay_value_to_name(const struct replay_name *names, int value);
+
 enum replay_placement {
 	REPLAY_PLACEMENT_TRACE = 0,
 	REPLAY_PLACEMENT_MODEL,
 };
+extern const struct replay_name replay_placement_names[];
 
 /*
  * The capture kernel's vendor packing in the model's placement
@@ -78,6 +96,7 @@ enum replay_handoff {
 	REPLAY_HANDOFF_WRITEON,
 	REPLAY_HANDOFF_WRITEON_PRE,
 };
+extern const struct replay_name replay_handoff_names[];
 
 /*
  * replay_config.early_wakes: what the stand-in block of a non-sync early wake
@@ -108,6 +127,7 @@ enum replay_early_wakes {
 	REPLAY_EARLY_NOCOST,
 	REPLAY_EARLY_SLEEP,
 };
+extern const struct replay_name replay_early_wakes_names[];
 
 /*
  * replay_config.exit_preempt: a resched (a wakeup's, a tick's, a migration's,
@@ -125,17 +145,8 @@ enum replay_exit_preempt {
 	REPLAY_EXIT_PREEMPT_DEFER = 0,
 	REPLAY_EXIT_PREEMPT_NOW,
 };
+extern const struct replay_name replay_exit_preempt_names[];
 
-/*
- * replay_config.balance_attach: under placement trace, the migrations of a
- * traced load-balance pass that moved several queued tasks (WL_T_PASS_ID).
- *   TRACE   each is applied on its own at its trace time, in trace order
- *           (the default);
- *   KERNEL  the pass's tasks the simulation has queued on the source are
- *           detached in trace order and attached last-detached first, as
- *           detach_tasks() + attach_tasks() (model_migrate_tasks()), at the
- *           pass's first migration.  docs/replay.md, "Balance passes".
- */
 /*
  * replay_config.resched_at: when a waker preempted by its own wakee (the
  * wakeup check set need_resched on the waker's CPU: resched_curr_lazy(),
@@ -165,6 +176,7 @@ enum replay_resched_at {
 	REPLAY_RESCHED_SYSCALL_EXIT,
 	REPLAY_RESCHED_TRACED,
 };
+extern const struct replay_name replay_resched_at_names[];
 
 /*
  * replay_config.standin_skip: the clock skip and the preemption of an early
@@ -211,6 +223,7 @@ enum replay_standin_skip {
 	REPLAY_STANDIN_SKIP_BLOCK_PREEMPT,
 	REPLAY_STANDIN_SKIP_BLOCK_CHARGE,
 };
+extern const struct replay_name replay_standin_skip_names[];
 
 /*
  * replay_config.queued_moves: a traced migration of a task the trace had
@@ -235,19 +248,21 @@ enum replay_queued_moves {
 	REPLAY_QUEUED_MOVES_WAIT,
 	REPLAY_QUEUED_MOVES_POSITION,
 };
+extern const struct replay_name replay_queued_moves_names[];
 
 /*
  * replay_config.wake_clock: the clock a local wakeup (the waker wakes a task
- * onto its own CPU) reads in the model: the sched_waking's time (waking, the
- * default), or wl_facts.wake_clock_ns after it (traced: where
+ * onto its own CPU) reads in the model: the sched_waking's time (waking), or
+ * wl_facts.wake_clock_ns after it (traced, the default: where
  * try_to_wake_up()'s enqueue reads the rq clock on the capture kernel, so
  * the waker is charged up to there and a preempting wakee from there;
- * experimental: docs/replay.md, "Mechanical costs").
+ * docs/replay.md, "Mechanical costs").
  */
 enum replay_wake_clock {
 	REPLAY_WAKE_CLOCK_WAKING = 0,
 	REPLAY_WAKE_CLOCK_TRACED,
 };
+extern const struct replay_name replay_wake_clock_names[];
 
 /*
  * replay_config.wake_path: a wakeup whose trace shows the capture kernel
@@ -263,6 +278,26 @@ enum replay_wake_path {
 	REPLAY_WAKE_PATH_MODEL = 0,
 	REPLAY_WAKE_PATH_TRACED,
 };
+extern const struct replay_name replay_wake_path_names[];
+
+/*
+ * replay_config.idle_clock: the clock a task woken onto an idle CPU is
+ * charged from.  update: the idle CPU's __schedule() updates
+ * the rq clock, the wakee is charged from its switch-in.  skip: the
+ * kernel's wakeup_preempt() requests rq_clock_skip_update() there too (the
+ * idle task is on_rq: init_idle()), so the wakee is charged from the
+ * wakeup's enqueue (model_config.idle_clock_skip).  local: skip, except for
+ * a wakeup from another CPU (ttwu_queue_wakelist(): the kernel's enqueue
+ * ran on the target at the IPI, close to the switch; the model's at the
+ * waking): that one's request is withdrawn (the default).  docs/replay.md,
+ * "Mechanical costs".
+ */
+enum replay_idle_clock {
+	REPLAY_IDLE_CLOCK_UPDATE = 0,
+	REPLAY_IDLE_CLOCK_SKIP,
+	REPLAY_IDLE_CLOCK_LOCAL,
+};
+extern const struct replay_name replay_idle_clock_names[];
 
 /*
  * replay_config.migrate_resched: a traced migration of a queued task (a
@@ -273,39 +308,34 @@ enum replay_wake_path {
  * operation.  both: the source's too, after the remote preemption path's
  * cost (experimental: docs/replay.md, "Mechanical costs").
  */
-/*
- * replay_config.idle_clock: the clock a task woken onto an idle CPU is
- * charged from.  update (the default): the idle CPU's __schedule() updates
- * the rq clock, the wakee is charged from its switch-in.  skip: the
- * kernel's wakeup_preempt() requests rq_clock_skip_update() there too (the
- * idle task is on_rq: init_idle()), so the wakee is charged from the
- * wakeup's enqueue (model_config.idle_clock_skip).  local: skip, except for
- * a wakeup from another CPU (ttwu_queue_wakelist(): the kernel's enqueue
- * ran on the target at the IPI, close to the switch; the model's at the
- * waking): that one's request is withdrawn.  Experimental:
- * docs/replay.md, "Mechanical costs".
- */
-enum replay_idle_clock {
-	REPLAY_IDLE_CLOCK_UPDATE = 0,
-	REPLAY_IDLE_CLOCK_SKIP,
-	REPLAY_IDLE_CLOCK_LOCAL,
-};
-
 enum replay_migrate_resched {
 	REPLAY_MIGRATE_RESCHED_DEST = 0,
 	REPLAY_MIGRATE_RESCHED_BOTH,
 };
+extern const struct replay_name replay_migrate_resched_names[];
 
+/*
+ * replay_config.balance_attach: under placement trace, the migrations of a
+ * traced load-balance pass that moved several queued tasks (WL_T_PASS_ID).
+ *   TRACE   each is applied on its own at its trace time, in trace order
+ *           (the default);
+ *   KERNEL  the pass's tasks the simulation has queued on the source are
+ *           detached in trace order and attached last-detached first, as
+ *           detach_tasks() + attach_tasks() (model_migrate_tasks()), at the
+ *           pass's first migration.  docs/replay.md, "Balance passes".
+ */
 enum replay_balance_attach {
 	REPLAY_BALANCE_ATTACH_TRACE = 0,
 	REPLAY_BALANCE_ATTACH_KERNEL,
 };
+extern const struct replay_name replay_balance_attach_names[];
 
 enum replay_waker_costs {
 	REPLAY_WAKER_TRACED = 0,
 	REPLAY_WAKER_PLACED,
 	REPLAY_WAKER_FOLLOW,
 };
+extern const struct replay_name replay_waker_costs_names[];
 
 /*
  * When a busy CPU ticks (--ticks): GRID, the default: every 1/HZ on the
@@ -321,6 +351,7 @@ enum replay_ticks {
 	REPLAY_TICKS_GRID = 0,
 	REPLAY_TICKS_TRACED,
 };
+extern const struct replay_name replay_ticks_names[];
 
 struct replay_config {
 	/* NULL: the profile for the trace's kernel release, else the default */
@@ -515,36 +546,6 @@ void replay_config_default(struct replay_config *cfg);
  * -1 (outputs unchanged) for anything else.
  */
 int replay_channels_parse(const char *name, enum wl_channels *wl, bool *strict);
-/*
- * "sleep", "preempt", "yield", "skip", "writeon", "writeon-pre" -> *out; -1
- * (out unchanged) for anything else.
- */
-int replay_handoff_parse(const char *name, enum replay_handoff *out);
-/* "sample", "nosample", "nocost" -> *out; -1 (out unchanged) for anything else. */
-int replay_early_wakes_parse(const char *name, enum replay_early_wakes *out);
-/* "now", "defer" -> *out; -1 (out unchanged) for anything else. */
-int replay_exit_preempt_parse(const char *name, enum replay_exit_preempt *out);
-/* --resched-at: "cost" / "syscall-exit" (replay_config.resched_at); -1 else. */
-int replay_resched_at_parse(const char *name, enum replay_resched_at *out);
-/* --standin-skip: "keep" / "drop" / "local" / "drop-local" / "drop-own" /
- * "block-preempt" / "block-charge"; -1 else. */
-int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out);
-/* --wake-clock: "waking" / "traced" (replay_config.wake_clock); -1 else. */
-int replay_wake_clock_parse(const char *name, enum replay_wake_clock *out);
-/* --wake-path: "model" / "traced" (replay_config.wake_path); -1 else. */
-int replay_wake_path_parse(const char *name, enum replay_wake_path *out);
-/* --idle-clock: "update" / "skip" / "local" (replay_config.idle_clock); -1 else. */
-int replay_idle_clock_parse(const char *name, enum replay_idle_clock *out);
-/* --migrate-resched: "dest" / "both" (replay_config.migrate_resched); -1 else. */
-int replay_migrate_resched_parse(const char *name, enum replay_migrate_resched *out);
-/* "trace-order", "kernel-order" -> *out; -1 (out unchanged) for anything else. */
-int replay_balance_attach_parse(const char *name, enum replay_balance_attach *out);
-/* "time", "wait", "position"; -1 if unknown */
-int replay_queued_moves_parse(const char *name, enum replay_queued_moves *out);
-/* "traced", "placed", "follow" -> *out; -1 (out unchanged) for anything else. */
-int replay_waker_costs_parse(const char *name, enum replay_waker_costs *out);
-/* --ticks: "grid" / "traced" (replay_config.ticks); -1 (out unchanged) else. */
-int replay_ticks_parse(const char *name, enum replay_ticks *out);
 
 /* The profile a configuration resolves to for @wl, and why (static text). */
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,

@@ -159,6 +159,17 @@ for c in replay whatif validate; do
 	expect_usage "$c: --early-wakes takes sample, nosample, nocost or sleep, not 'x'" -- \
 		$c --early-wakes x "$traces/small-pipe.dat"
 done
+# the replay rules' usage errors list their names tables (sim_run.c), in order
+for m in "exit-preempt takes now or defer" \
+	 "resched-at takes cost, syscall-exit or traced" \
+	 "standin-skip takes keep, drop, local, drop-local, drop-own, block-preempt or block-charge" \
+	 "wake-clock takes waking or traced" "wake-path takes model or traced" \
+	 "idle-clock takes update, skip or local" "migrate-resched takes dest or both" \
+	 "balance-attach takes trace-order or kernel-order" \
+	 "queued-moves takes time, wait or position" \
+	 "waker-costs takes traced, placed or follow" "ticks takes grid or traced"; do
+	expect_usage "replay: --$m, not 'x'" -- replay --"${m%% *}" x "$traces/small-pipe.dat"
+done
 # a --noise capture with lost events: its spread was partial without a word
 expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
 	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"

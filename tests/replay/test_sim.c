@@ -372,6 +372,45 @@ static uint64_t dump_find(const char *dump, int cpu, uint64_t from, const char *
 }
 
 /*
+ * One replay of a scenario, its result and every synthetic event as text:
+ * run_begin() replays @wl under @rc, checks that it ran (false if not: skip
+ * the checks of its output) and, with SR_TEST_DUMP set, prints the events;
+ * run_end() frees what it made, whatever run_begin() returned.
+ */
+struct run {
+	struct replay_result *r;
+	char *dump;
+};
+
+static bool run_begin(struct run *x, const struct wl_workload *wl, struct replay_config *rc)
+{
+	struct sr_error err = { 0 };
+	size_t len = 0;
+	FILE *f;
+
+	*x = (struct run){ NULL, NULL };
+	f = open_memstream(&x->dump, &len);
+	CHECK(f != NULL);
+	if (!f)
+		return false;
+	rc->dump = f;
+	x->r = replay_run(wl, rc, &err);
+	rc->dump = NULL;
+	fclose(f);
+	CHECK_MSG(x->r != NULL, "replay: %s", err.msg);
+	CHECK(x->dump != NULL);
+	if (x->r && x->dump && getenv("SR_TEST_DUMP"))
+		fputs(x->dump, stderr);
+	return x->r && x->dump;
+}
+
+static void run_end(struct run *x)
+{
+	replay_result_free(x->r);
+	free(x->dump);
+}
+
+/*
  * Exec balancing onto a CPU whose switches out of idle are restored (docs/
  * replay.md, "Untraced idle exits"): parent 70 on CPU 0 forks 25 children
  * onto idle CPU 1, each restored at its sched_wakeup_new (0 us: the fork
@@ -384,14 +423,11 @@ static uint64_t dump_find(const char *dump, int cpu, uint64_t from, const char *
 static void test_stopper_move_restored(void)
 {
 	struct trace_event ev[256], e;
-	size_t n = 0, len = 0;
+	size_t n = 0;
 	uint64_t t = 1 * MS, m = 30 * MS, moved, in;
 	struct wl_workload *wl;
-	struct replay_result *r;
 	struct replay_config rc;
-	struct sr_error err = { 0 };
-	char *dump = NULL;
-	FILE *f;
+	struct run x;
 
 	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 70, 120);
 	ev[n++] = ev_switch(t, 1, 71, 'S', 120, 0, 120);
@@ -421,48 +457,27 @@ static void test_stopper_move_restored(void)
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	CHECK_EQ(wl_facts(wl)->idle_exit_restored, 0x2);
-	f = open_memstream(&dump, &len);
-	CHECK(f != NULL);
-	if (!wl || !f)
+	if (!wl)
 		return;
 	replay_config_default(&rc);
-	rc.dump = f;
-	r = replay_run(wl, &rc, &err);
-	fclose(f);
-	CHECK(r != NULL);
-	if (r) {
-		moved = dump_find(dump, 0, 0, "sched_migrate_task: task70:70 orig_cpu=0 dest_cpu=1");
-		in = dump_find(dump, 1, moved, "==> task70:70");
+	if (run_begin(&x, wl, &rc)) {
+		moved = dump_find(x.dump, 0, 0, "sched_migrate_task: task70:70 orig_cpu=0 dest_cpu=1");
+		in = dump_find(x.dump, 1, moved, "==> task70:70");
 		CHECK(moved != UINT64_MAX && in != UINT64_MAX);
 		/* the fork context's 0 us, not the task context's 35 us */
 		CHECK_EQ(in - moved, 0);
-		replay_result_free(r);
 	}
-	free(dump);
+	run_end(&x);
 	wl_free(wl);
 }
 
-/* The replay of @wl under @rc with every synthetic event as text in *@text (malloc'd). */
-static struct replay_result *run_dump(const struct wl_workload *wl, struct replay_config *rc,
-				      char **text)
+/* The value @names gives @name, as the command line sets it (checked: it has one). */
+static int named(const struct replay_name *names, const char *name)
 {
-	struct sr_error err = { 0 };
-	struct replay_result *r;
-	size_t len = 0;
-	FILE *f;
+	int v = replay_name_to_value(names, name);
 
-	*text = NULL;
-	f = open_memstream(text, &len);
-	CHECK(f != NULL);
-	if (!f)
-		return NULL;
-	rc->dump = f;
-	r = replay_run(wl, rc, &err);
-	rc->dump = NULL;
-	fclose(f);
-	if (!r)
-		fprintf(stderr, "replay: %s\n", err.msg);
-	return r;
+	CHECK(v >= 0);
+	return v;
 }
 
 /*
@@ -538,19 +553,16 @@ static void test_traced_ticks(void)
 	CHECK(wl_facts(wl)->tick_phase_known && wl_facts(wl)->tick_phase_ns[0] > grid);
 	for (int traced = 0; traced < 2; traced++) {
 		struct replay_config rc;
-		struct replay_result *r;
-		char *dump = NULL;
+		struct run x;
 
 		replay_config_default(&rc);
 		rc.ticks = traced ? REPLAY_TICKS_TRACED : REPLAY_TICKS_GRID;
-		r = run_dump(wl, &rc, &dump);
-		CHECK(r != NULL && dump != NULL);
-		if (r && dump) {
+		if (run_begin(&x, wl, &rc)) {
 			for (int i = 0; i < 2; i++) {
 				/* the grid: the traced ticks' own, or the facts' (a mean: 19 us late) */
 				uint64_t g = late[i] - 300 * US - grid + wl_facts(wl)->tick_phase_ns[0];
-				uint64_t at = dump_find(dump, 0, g, "sched_stat_runtime");
-				uint64_t sw = dump_find(dump, 0, at, "sched_switch");
+				uint64_t at = dump_find(x.dump, 0, g, "sched_stat_runtime");
+				uint64_t sw = dump_find(x.dump, 0, at, "sched_switch");
 
 				/* the tick's charge: at the late tick, or at its grid point */
 				CHECK_EQ(at, traced ? late[i] : g);
@@ -558,8 +570,7 @@ static void test_traced_ticks(void)
 				CHECK_EQ(sw - at, traced ? 20 * US : 0);
 			}
 		}
-		replay_result_free(r);
-		free(dump);
+		run_end(&x);
 	}
 	wl_free(wl);
 }
@@ -604,7 +615,6 @@ static void test_waker_costs_on(bool hog)
 	int cls;
 	const struct wl_calib *c;
 	struct wl_workload *wl;
-	char *dump = NULL;
 
 	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 70, 120);
 	ev[n++] = ev_switch(t, 1, 71, 'S', 120, hog ? 72 : 0, 120);
@@ -649,21 +659,17 @@ static void test_waker_costs_on(bool hog)
 		static const enum replay_waker_costs mode[3] = { REPLAY_WAKER_TRACED,
 			REPLAY_WAKER_PLACED, REPLAY_WAKER_FOLLOW };
 		struct replay_config rc;
-		struct replay_result *r;
+		struct run x;
 
 		replay_config_default(&rc);
 		rc.placement = REPLAY_PLACEMENT_MODEL;
 		rc.waker_costs = mode[m];
-		r = run_dump(wl, &rc, &dump);
-		CHECK(r != NULL);
-		if (r) {
-			added[m] = note_count(r, "wakeups and forks local in the trace, remote");
-			removed[m] = note_count(r, "wakeups and forks remote in the trace, local");
-			run[m] = parent_runs(dump, t0, 0, hog ? 1 : 0);
-			replay_result_free(r);
+		if (run_begin(&x, wl, &rc)) {
+			added[m] = note_count(x.r, "wakeups and forks local in the trace, remote");
+			removed[m] = note_count(x.r, "wakeups and forks remote in the trace, local");
+			run[m] = parent_runs(x.dump, t0, 0, hog ? 1 : 0);
 		}
-		free(dump);
-		dump = NULL;
+		run_end(&x);
 	}
 	CHECK_EQ(added[0] + removed[0], 0);
 	if (!hog) {
@@ -735,31 +741,27 @@ static void test_flush_hold(void)
 	CHECK_EQ(members, 3);
 	for (int hold = 0; hold <= 1; hold++) {
 		struct replay_config rc;
-		struct replay_result *r;
-		char *dump;
+		struct run x;
 		uint64_t in;
 
 		replay_config_default(&rc);
 		rc.no_flush_hold = !hold;
-		r = run_dump(wl, &rc, &dump);
-		CHECK(r != NULL);
-		if (r) {
+		if (run_begin(&x, wl, &rc)) {
 			{
 				unsigned int it = 0;
 				const char *tx;
 				uint64_t cnt;
 
 				/* one note per idle exit held (25 flushes), not per member (50) */
-				while (replay_note_next(r, &it, &tx, &cnt))
+				while (replay_note_next(x.r, &it, &tx, &cnt))
 					if (strstr(tx, "idle exits held"))
 						CHECK_EQ(cnt, 25);
 			}
-			in = dump_find(dump, 1, t1, "sched_switch: swapper/1:0 [120] R ==>");
+			in = dump_find(x.dump, 1, t1, "sched_switch: swapper/1:0 [120] R ==>");
 			CHECK(in != UINT64_MAX);
 			CHECK_EQ(in - t1, hold ? 2 * US : 0);
-			replay_result_free(r);
 		}
-		free(dump);
+		run_end(&x);
 	}
 	wl_free(wl);
 }
@@ -797,21 +799,15 @@ static void test_exit_preempt_at(uint64_t exit_at)
 		return;
 	for (int defer = 0; defer <= 1; defer++) {
 		struct replay_config rc;
-		struct replay_result *r;
-		char *dump;
-		uint64_t in;
+		struct run x;
 
 		replay_config_default(&rc);
 		rc.no_costs = true;
-		CHECK_EQ(replay_exit_preempt_parse(defer ? "defer" : "now", &rc.exit_preempt), 0);
-		r = run_dump(wl, &rc, &dump);
-		CHECK(r != NULL);
-		if (r) {
-			in = dump_find(dump, 0, 10 * MS, "==> task40:40");
-			CHECK_EQ(in, defer ? exit_at : 10 * MS + 20 * US);
-			replay_result_free(r);
-		}
-		free(dump);
+		rc.exit_preempt = named(replay_exit_preempt_names, defer ? "defer" : "now");
+		if (run_begin(&x, wl, &rc))
+			CHECK_EQ(dump_find(x.dump, 0, 10 * MS, "==> task40:40"),
+				 defer ? exit_at : 10 * MS + 20 * US);
+		run_end(&x);
 	}
 	wl_free(wl);
 }
@@ -884,17 +880,14 @@ static void test_resched_at_syscall_exit(void)
 			return;
 		for (int sx = 0; sx <= 1; sx++) {
 			struct replay_config rc;
-			struct replay_result *r;
-			char *dump;
+			struct run x;
 
 			replay_config_default(&rc);
 			rc.no_costs = true;
-			CHECK_EQ(replay_resched_at_parse(sx ? "syscall-exit" : "cost", &rc.resched_at), 0);
-			r = run_dump(wl, &rc, &dump);
-			CHECK(r != NULL);
-			if (r) {
-				uint64_t out = dump_find(dump, 0, t, "task60:60 [120] R");
-				uint64_t last = dump_find(dump, 0, t, "sched_waking: task64:64");
+			rc.resched_at = named(replay_resched_at_names, sx ? "syscall-exit" : "cost");
+			if (run_begin(&x, wl, &rc)) {
+				uint64_t out = dump_find(x.dump, 0, t, "task60:60 [120] R");
+				uint64_t last = dump_find(x.dump, 0, t, "sched_waking: task64:64");
 
 				if (marks && sx) {
 					/* all four wakes, then the switch at the exit */
@@ -905,9 +898,8 @@ static void test_resched_at_syscall_exit(void)
 					CHECK_EQ(out, t + 1 * US);
 					CHECK(last > out && last != UINT64_MAX);
 				}
-				replay_result_free(r);
 			}
-			free(dump);
+			run_end(&x);
 		}
 		wl_free(wl);
 	}
@@ -944,19 +936,16 @@ static void test_flush_hold_model(void)
 		return;
 	for (int hold = 0; hold <= 1; hold++) {
 		struct replay_config rc;
-		struct replay_result *r;
-		char *dump;
+		struct run x;
 
 		replay_config_default(&rc);
 		rc.no_flush_hold = !hold;
 		rc.no_costs = true;
 		rc.placement = REPLAY_PLACEMENT_MODEL;
-		r = run_dump(wl, &rc, &dump);
-		CHECK(r != NULL);
-		if (r) {
-			uint64_t w0 = dump_find(dump, 0, t1, "sched_wakeup:");
-			uint64_t in0 = dump_find(dump, 0, t1, "sched_switch: swapper/0:0 [120] R ==>");
-			uint64_t in1 = dump_find(dump, 1, t1, "sched_switch: swapper/1:0 [120] R ==>");
+		if (run_begin(&x, wl, &rc)) {
+			uint64_t w0 = dump_find(x.dump, 0, t1, "sched_wakeup:");
+			uint64_t in0 = dump_find(x.dump, 0, t1, "sched_switch: swapper/0:0 [120] R ==>");
+			uint64_t in1 = dump_find(x.dump, 1, t1, "sched_switch: swapper/1:0 [120] R ==>");
 
 			/*
 			 * The model puts 81 on idle CPU 0 (prev 0, wake_affine_idle()) at
@@ -966,9 +955,8 @@ static void test_flush_hold_model(void)
 			CHECK_EQ(w0 - t1, 0);
 			CHECK_EQ(in0 - t1, 0);
 			CHECK_EQ(in1 - t1, hold ? 20 * US : 10 * US);
-			replay_result_free(r);
 		}
-		free(dump);
+		run_end(&x);
 	}
 	wl_free(wl);
 }
@@ -1537,10 +1525,8 @@ static void test_handoff_modes(void)
 	CHECK(wl != NULL);
 	for (int mode = REPLAY_HANDOFF_SLEEP; wl && mode <= REPLAY_HANDOFF_SKIP; mode++) {
 		struct replay_config rc;
-		struct sr_error err = { 0 };
-		struct replay_result *r;
-		char *dump = NULL, *p;
-		size_t dump_len = 0;
+		struct run x;
+		char *p;
 		bool on = mode != REPLAY_HANDOFF_SLEEP;
 		/* yield_to() schedules voluntarily: "R"; the preemption's "R+" */
 		const char *want = mode == REPLAY_HANDOFF_YIELD ? "R ==> task71:71" :
@@ -1551,36 +1537,28 @@ static void test_handoff_modes(void)
 		rc.handoff = (enum replay_handoff)mode;
 		/* the scenario's decisions with the waker switched at once (run_notes()) */
 		rc.resched_at = REPLAY_RESCHED_COST;
-		rc.dump = open_memstream(&dump, &dump_len);
-		CHECK(rc.dump != NULL);
-		if (!rc.dump)
-			break;
-		r = replay_run(wl, &rc, &err);
-		fclose(rc.dump);
-		CHECK_MSG(r != NULL, "replay: %s", err.msg);
-		if (!r) {
-			free(dump);
+		if (!run_begin(&x, wl, &rc)) {
+			run_end(&x);
 			break;
 		}
-		CHECK_EQ(note_count(r, "hand-off waits slept"), on ? 0 : 2);
-		CHECK_EQ(note_count(r, "hand-off waits not slept: the waker, not preempted"),
+		CHECK_EQ(note_count(x.r, "hand-off waits slept"), on ? 0 : 2);
+		CHECK_EQ(note_count(x.r, "hand-off waits not slept: the waker, not preempted"),
 			 mode == REPLAY_HANDOFF_SKIP ? 1 : on ? 2 : 0);
-		CHECK_EQ(note_count(r, "hand-offs left runnable, then slept"), 0);
-		CHECK_EQ(count(r, "sched_wakeup"), on ? 10 : 12);
-		CHECK_EQ(count(r, "sched_switch"), 21);
-		p = strstr(dump, first_wait);
+		CHECK_EQ(note_count(x.r, "hand-offs left runnable, then slept"), 0);
+		CHECK_EQ(count(x.r, "sched_wakeup"), on ? 10 : 12);
+		CHECK_EQ(count(x.r, "sched_switch"), 21);
+		p = strstr(x.dump, first_wait);
 		CHECK_MSG(p && !strncmp(p + strlen(first_wait), want, strlen(want)),
 			  "mode %d: the first WAIT's switch: %.60s", mode, p ? p : "(none)");
-		p = strstr(dump, last_wait);
+		p = strstr(x.dump, last_wait);
 		if (mode == REPLAY_HANDOFF_SKIP)
-			CHECK(!p && strstr(dump, last_wake));
+			CHECK(!p && strstr(x.dump, last_wake));
 		else
 			CHECK_MSG(p && !strncmp(p + strlen(last_wait), want, strlen(want)),
 				  "mode %d: the last WAIT's switch: %.60s", mode, p ? p : "(none)");
-		CHECK_EQ(strstr(dump, "sched_waking: task70:70") != NULL, !on);
-		stat[mode] = count(r, "sched_stat_runtime");
-		replay_result_free(r);
-		free(dump);
+		CHECK_EQ(strstr(x.dump, "sched_waking: task70:70") != NULL, !on);
+		stat[mode] = count(x.r, "sched_stat_runtime");
+		run_end(&x);
 	}
 	CHECK_EQ(stat[REPLAY_HANDOFF_SLEEP], 23);
 	CHECK_EQ(stat[REPLAY_HANDOFF_PREEMPT], 23);
@@ -1618,41 +1596,29 @@ static void test_handoff_modes_cfs(void)
 		const bool on = mode == REPLAY_HANDOFF_PREEMPT || mode == REPLAY_HANDOFF_SKIP;
 		const char *want = on ? "R+ ==> task71:71" : "S ==> task71:71";
 		struct replay_config rc;
-		struct sr_error err = { 0 };
-		struct replay_result *r;
-		char *dump = NULL, *p;
-		size_t dump_len = 0;
+		struct run x;
+		char *p;
 
 		replay_config_default(&rc);
 		rc.no_costs = true;
 		rc.handoff = (enum replay_handoff)mode;
-		/* the scenario's decisions with the waker switched at once (run_notes()) */
-		rc.resched_at = REPLAY_RESCHED_COST;
 		rc.profile = model_profile_find("6.1");
 		CHECK(rc.profile != NULL);
-		rc.dump = open_memstream(&dump, &dump_len);
-		CHECK(rc.dump != NULL);
-		if (!rc.dump)
-			break;
-		r = replay_run(wl, &rc, &err);
-		fclose(rc.dump);
-		CHECK_MSG(r != NULL, "replay: %s", err.msg);
-		if (!r) {
-			free(dump);
+		if (!run_begin(&x, wl, &rc)) {
+			run_end(&x);
 			break;
 		}
-		CHECK_EQ(note_count(r, "hand-off waits slept"), on ? 0 : 10);
-		CHECK_EQ(note_count(r, "hand-off waits not slept: the waker, not preempted"), on ? 10 : 0);
-		CHECK_EQ(note_count(r, "hand-offs left runnable, then slept"), 0);
-		CHECK_EQ(count(r, "sched_wakeup"), on ? 10 : 20);
-		CHECK_EQ(count(r, "sched_switch"), 21);
-		CHECK_EQ(count(r, "sched_stat_runtime"), mode == REPLAY_HANDOFF_SKIP ? 21 : 31);
-		p = strstr(dump, wait);
+		CHECK_EQ(note_count(x.r, "hand-off waits slept"), on ? 0 : 10);
+		CHECK_EQ(note_count(x.r, "hand-off waits not slept: the waker, not preempted"), on ? 10 : 0);
+		CHECK_EQ(note_count(x.r, "hand-offs left runnable, then slept"), 0);
+		CHECK_EQ(count(x.r, "sched_wakeup"), on ? 10 : 20);
+		CHECK_EQ(count(x.r, "sched_switch"), 21);
+		CHECK_EQ(count(x.r, "sched_stat_runtime"), mode == REPLAY_HANDOFF_SKIP ? 21 : 31);
+		p = strstr(x.dump, wait);
 		CHECK_MSG(p && !strncmp(p + strlen(wait), want, strlen(want)),
 			  "mode %d: the sixth WAIT's switch: %.60s", mode, p ? p : "(none)");
-		CHECK_EQ(strstr(dump, "sched_waking: task70:70") != NULL, !on);
-		replay_result_free(r);
-		free(dump);
+		CHECK_EQ(strstr(x.dump, "sched_waking: task70:70") != NULL, !on);
+		run_end(&x);
 	}
 	wl_free(wl);
 }
@@ -1903,6 +1869,13 @@ static int lines_with(const char *text, ...)
 	return n;
 }
 
+/* Each of @lines (NULL-ended) stands in exactly one line of @text. */
+static void check_lines_once(const char *text, const char *const *lines)
+{
+	for (; *lines; lines++)
+		CHECK_EQ_U_AS(*lines, lines_with(text, *lines, NULL), 1);
+}
+
 /*
  * A pull during the trace's own stopper interval is the puller's.  CPU 1
  * runs 54 and 55 (seen there only: pinned); CPU 0 runs 51 (seen on CPU 1
@@ -1920,9 +1893,8 @@ static void test_pull_under_traced_stopper(void)
 	struct trace_event ev[64];
 	size_t n = 0;
 	struct wl_workload *wl;
-	struct replay_result *r;
 	struct replay_config rc;
-	char *text;
+	struct run x;
 
 	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 55, 120);
 	ev[n++] = ev_switch(90 * US, 1, 55, 'R', 120, 54, 120);
@@ -1947,22 +1919,19 @@ static void test_pull_under_traced_stopper(void)
 	replay_config_default(&rc);
 	rc.no_costs = true;
 	rc.placement = REPLAY_PLACEMENT_MODEL;
-	r = run_dump(wl, &rc, &text);
-	CHECK(r != NULL);
-	CHECK(text != NULL);
-	if (r && text) {
-		CHECK_EQ(lines_with(text, "sched_migrate_task", NULL), 1);
-		CHECK_EQ(lines_with(text, "[001] 0.009600000: sched_migrate_task: task51:51 orig_cpu=0 dest_cpu=1",
-				    NULL), 1);
-		/* inside migration/0's interval */
-		CHECK_EQ(lines_with(text, "[000] 0.008000000: sched_switch: task52:52 [120] R+ ==> migration/0:10",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[000] 0.011000000: sched_switch: migration/0:10 [0] S ==> task52:52",
-				    NULL), 1);
+	if (run_begin(&x, wl, &rc)) {
+		static const char *const once[] = {
+			"[001] 0.009600000: sched_migrate_task: task51:51 orig_cpu=0 dest_cpu=1",
+			/* inside migration/0's interval */
+			"[000] 0.008000000: sched_switch: task52:52 [120] R+ ==> migration/0:10",
+			"[000] 0.011000000: sched_switch: migration/0:10 [0] S ==> task52:52",
+			NULL
+		};
+
+		CHECK_EQ(lines_with(x.dump, "sched_migrate_task", NULL), 1);
+		check_lines_once(x.dump, once);
 	}
-	if (r)
-		replay_result_free(r);
-	free(text);
+	run_end(&x);
 	wl_free(wl);
 }
 
@@ -2009,9 +1978,8 @@ static void test_active_balance_synth(void)
 	struct trace_event ev[64];
 	size_t n = 0;
 	struct wl_workload *wl;
-	struct replay_result *r;
 	struct replay_config rc;
-	char *text;
+	struct run x;
 
 	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 54, 120);
 	ev[n++] = ev_switch(10 * MS, 1, 54, 'S', 120, 0, 120);
@@ -2021,34 +1989,28 @@ static void test_active_balance_synth(void)
 	replay_config_default(&rc);
 	rc.no_costs = true;
 	rc.placement = REPLAY_PLACEMENT_MODEL;
-	r = run_dump(wl, &rc, &text);
-	CHECK(r != NULL);
-	CHECK(text != NULL);
-	if (r && text) {
-		CHECK_EQ(count(r, "sched_balance_rq.failed"), 5);
-		CHECK_EQ(count(r, "sched_balance_rq.active_needed"), 1);
-		CHECK_EQ(count(r, "sched_balance_rq.active_started"), 1);
-		CHECK_EQ(count(r, "active_balance.pushed"), 1);
-		CHECK_EQ(count(r, "active_balance.failed"), 0);
-		CHECK_EQ(count(r, "sched_switch"), 10);
-		CHECK_EQ(lines_with(text, "sched_migrate_task", NULL), 1);
-		CHECK_EQ(lines_with(text, "migration/0", NULL), 4);
-		CHECK_EQ(lines_with(text, "[001] 0.024000000: sched_waking: migration/0:4194304 [0] CPU:000",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[001] 0.024000000: sched_wakeup: migration/0:4194304 [0] CPU:000",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[000] 0.024000000: sched_switch: task51:51 [120] R+ ==> migration/0:4194304 [0]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[000] 0.024000000: sched_migrate_task: task51:51 orig_cpu=0 dest_cpu=1",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[000] 0.024000000: sched_switch: migration/0:4194304 [0] S ==> task52:52 [139]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[001] 0.024000000: sched_switch: swapper/1:0 [120] R ==> task51:51",
-				    NULL), 1);
+	if (run_begin(&x, wl, &rc)) {
+		static const char *const once[] = {
+			"[001] 0.024000000: sched_waking: migration/0:4194304 [0] CPU:000",
+			"[001] 0.024000000: sched_wakeup: migration/0:4194304 [0] CPU:000",
+			"[000] 0.024000000: sched_switch: task51:51 [120] R+ ==> migration/0:4194304 [0]",
+			"[000] 0.024000000: sched_migrate_task: task51:51 orig_cpu=0 dest_cpu=1",
+			"[000] 0.024000000: sched_switch: migration/0:4194304 [0] S ==> task52:52 [139]",
+			"[001] 0.024000000: sched_switch: swapper/1:0 [120] R ==> task51:51",
+			NULL
+		};
+
+		CHECK_EQ(count(x.r, "sched_balance_rq.failed"), 5);
+		CHECK_EQ(count(x.r, "sched_balance_rq.active_needed"), 1);
+		CHECK_EQ(count(x.r, "sched_balance_rq.active_started"), 1);
+		CHECK_EQ(count(x.r, "active_balance.pushed"), 1);
+		CHECK_EQ(count(x.r, "active_balance.failed"), 0);
+		CHECK_EQ(count(x.r, "sched_switch"), 10);
+		CHECK_EQ(lines_with(x.dump, "sched_migrate_task", NULL), 1);
+		CHECK_EQ(lines_with(x.dump, "migration/0", NULL), 4);
+		check_lines_once(x.dump, once);
 	}
-	if (r)
-		replay_result_free(r);
-	free(text);
+	run_end(&x);
 	wl_free(wl);
 }
 
@@ -2076,11 +2038,10 @@ static void test_stopper_over_rt(uint64_t seed)
 	struct trace_event ev[64];
 	size_t n = 0;
 	struct wl_workload *wl;
-	struct replay_result *r;
 	struct replay_config rc;
 	struct model_profile prof;
 	const char *why;
-	char *text;
+	struct run x;
 
 	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 54, 120);
 	ev[n++] = ev_switch(60 * US, 2, 0, 'R', 120, 56, 120);
@@ -2097,10 +2058,10 @@ static void test_stopper_over_rt(uint64_t seed)
 	/* in time order, stable: CPU 1's switch at 33 ms before CPU 2's */
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = i; j > 0 && ev[j - 1].ts > ev[j].ts; j--) {
-			struct trace_event x = ev[j];
+			struct trace_event e = ev[j];
 
 			ev[j] = ev[j - 1];
-			ev[j - 1] = x;
+			ev[j - 1] = e;
 		}
 	wl = build(ev, n);
 	CHECK(wl != NULL);
@@ -2111,38 +2072,30 @@ static void test_stopper_over_rt(uint64_t seed)
 	prof.feat[FEAT_NI_RANDOM] = 0;
 	rc.profile = &prof;
 	rc.seed = seed;
-	r = run_dump(wl, &rc, &text);
-	CHECK(r != NULL);
-	CHECK(text != NULL);
-	if (r && text) {
-		CHECK_EQ(count(r, "newidle_balance.ni_random_skip"), 0);
-		CHECK_EQ(count(r, "sched_balance_rq.active_needed"), 3);
-		CHECK_EQ(count(r, "sched_balance_rq.active_started"), 2);
-		CHECK_EQ(count(r, "active_balance.pushed"), 2);
-		CHECK_EQ(count(r, "active_balance.failed"), 0);
-		CHECK_EQ(count(r, "sched_switch"), 22);
-		CHECK_EQ(lines_with(text, "sched_migrate_task", NULL), 2);
-		CHECK_EQ(lines_with(text, "migration/2", NULL), 4);
-		CHECK_EQ(lines_with(text, "[001] 0.033000000: sched_waking: migration/2:4194306 [0] CPU:002",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[001] 0.033000000: sched_wakeup: migration/2:4194306 [0] CPU:002",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[002] 0.033000000: sched_switch: task51:51 [120] R+ ==> task61:61 [49]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[002] 0.033000000: sched_switch: task61:61 [49] R+ ==> migration/2:4194306 [0]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[002] 0.033000000: sched_migrate_task: task51:51 orig_cpu=2 dest_cpu=1",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[002] 0.033000000: sched_switch: migration/2:4194306 [0] S ==> task61:61 [49]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[001] 0.033000000: sched_switch: swapper/1:0 [120] R ==> task51:51 [120]",
-				    NULL), 1);
-		CHECK_EQ(lines_with(text, "[002] 0.033500000: sched_switch: task61:61 [49] S ==> task57:57 [139]",
-				    NULL), 1);
+	if (run_begin(&x, wl, &rc)) {
+		static const char *const once[] = {
+			"[001] 0.033000000: sched_waking: migration/2:4194306 [0] CPU:002",
+			"[001] 0.033000000: sched_wakeup: migration/2:4194306 [0] CPU:002",
+			"[002] 0.033000000: sched_switch: task51:51 [120] R+ ==> task61:61 [49]",
+			"[002] 0.033000000: sched_switch: task61:61 [49] R+ ==> migration/2:4194306 [0]",
+			"[002] 0.033000000: sched_migrate_task: task51:51 orig_cpu=2 dest_cpu=1",
+			"[002] 0.033000000: sched_switch: migration/2:4194306 [0] S ==> task61:61 [49]",
+			"[001] 0.033000000: sched_switch: swapper/1:0 [120] R ==> task51:51 [120]",
+			"[002] 0.033500000: sched_switch: task61:61 [49] S ==> task57:57 [139]",
+			NULL
+		};
+
+		CHECK_EQ(count(x.r, "newidle_balance.ni_random_skip"), 0);
+		CHECK_EQ(count(x.r, "sched_balance_rq.active_needed"), 3);
+		CHECK_EQ(count(x.r, "sched_balance_rq.active_started"), 2);
+		CHECK_EQ(count(x.r, "active_balance.pushed"), 2);
+		CHECK_EQ(count(x.r, "active_balance.failed"), 0);
+		CHECK_EQ(count(x.r, "sched_switch"), 22);
+		CHECK_EQ(lines_with(x.dump, "sched_migrate_task", NULL), 2);
+		CHECK_EQ(lines_with(x.dump, "migration/2", NULL), 4);
+		check_lines_once(x.dump, once);
 	}
-	if (r)
-		replay_result_free(r);
-	free(text);
+	run_end(&x);
 	wl_free(wl);
 }
 
@@ -3040,28 +2993,21 @@ static void test_balance_attach(void)
 	CHECK_EQ(wl_timed_at(wl, last)->arg, 1 | WL_T_PASS_LAST);
 	for (int kernel = 0; kernel <= 1; kernel++) {
 		struct replay_config rc;
-		struct replay_result *r;
-		char *dump = NULL;
+		struct run x;
 		uint64_t out91, out92;
 
 		replay_config_default(&rc);
 		rc.balance_attach = kernel ? REPLAY_BALANCE_ATTACH_KERNEL : REPLAY_BALANCE_ATTACH_TRACE;
-		r = run_dump(wl, &rc, &dump);
-		CHECK(r != NULL);
-		if (r && dump) {
-			if (getenv("SR_TEST_DUMP"))
-				fputs(dump, stderr);
-			CHECK(dump_find(dump, 1, 0, "orig_cpu=0 dest_cpu=1") != UINT64_MAX);
-			out91 = dump_find(dump, 1, p, "task91:91 [120] S ==>");
-			out92 = dump_find(dump, 1, p, "task92:92 [120] S ==>");
+		if (run_begin(&x, wl, &rc)) {
+			CHECK(dump_find(x.dump, 1, 0, "orig_cpu=0 dest_cpu=1") != UINT64_MAX);
+			out91 = dump_find(x.dump, 1, p, "task91:91 [120] S ==>");
+			out92 = dump_find(x.dump, 1, p, "task92:92 [120] S ==>");
 			CHECK(out91 != UINT64_MAX && out92 != UINT64_MAX);
 			/* kernel order: the first detached does its work first; trace order: the last */
 			CHECK(kernel ? out91 < out92 : out92 < out91);
-			CHECK_EQ(note_count(r, "traced load-balance passes replayed"), (uint64_t)kernel);
+			CHECK_EQ(note_count(x.r, "traced load-balance passes replayed"), (uint64_t)kernel);
 		}
-		if (r)
-			replay_result_free(r);
-		free(dump);
+		run_end(&x);
 	}
 	wl_free(wl);
 }
@@ -3081,8 +3027,7 @@ static void test_dump_wake_records(void)
 	size_t n = 0;
 	struct wl_workload *wl;
 	struct replay_config rc;
-	struct replay_result *r;
-	char *dump = NULL;
+	struct run x;
 
 	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 200, 120);
 	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 201, 120);
@@ -3108,29 +3053,58 @@ static void test_dump_wake_records(void)
 		return;
 	replay_config_default(&rc);
 	rc.dump_ops = true;
-	r = run_dump(wl, &rc, &dump);
-	CHECK(r != NULL);
-	if (r && dump) {
-		if (getenv("SR_TEST_DUMP"))
-			fputs(dump, stderr);
-		CHECK(strstr(dump, "replay_op: wake pid=201 trace=2000000 waker=200\n") != NULL);
-		CHECK(strstr(dump, "replay_op: wake pid=201 trace=3000000 waker=200\n") != NULL);
-		CHECK(strstr(dump, "replay_op: wake pid=201 trace=4000000 waker=-1\n") != NULL);
+	if (run_begin(&x, wl, &rc)) {
+		CHECK(strstr(x.dump, "replay_op: wake pid=201 trace=2000000 waker=200\n") != NULL);
+		CHECK(strstr(x.dump, "replay_op: wake pid=201 trace=3000000 waker=200\n") != NULL);
+		CHECK(strstr(x.dump, "replay_op: wake pid=201 trace=4000000 waker=-1\n") != NULL);
 		/* each line precedes its wake's sched_waking, on the waker's CPU */
-		CHECK(dump_find(dump, 0, 2 * MS, "replay_op: wake pid=201 trace=2000000") <
-		      dump_find(dump, 0, 2 * MS, "sched_waking: comm=task201"));
+		CHECK(dump_find(x.dump, 0, 2 * MS, "replay_op: wake pid=201 trace=2000000") <
+		      dump_find(x.dump, 0, 2 * MS, "sched_waking: comm=task201"));
 	}
-	if (r)
-		replay_result_free(r);
-	free(dump);
+	run_end(&x);
 	/* without dump_ops: no replay_op line */
 	replay_config_default(&rc);
-	r = run_dump(wl, &rc, &dump);
-	CHECK(r != NULL && dump != NULL && !strstr(dump, "replay_op:"));
-	if (r)
-		replay_result_free(r);
-	free(dump);
+	if (run_begin(&x, wl, &rc))
+		CHECK(!strstr(x.dump, "replay_op:"));
+	run_end(&x);
 	wl_free(wl);
+}
+
+/*
+ * The ping-pong of --wake-clock and --wake-path (docs/replay.md, "Mechanical
+ * costs"): task 80 on CPU 0 wakes task 81 there 30 times and is preempted
+ * by it, as perf bench sched pipe pinned to one CPU.  Each round the trace
+ * shows the waker's sched_stat_runtime @lead ns after the sched_waking and
+ * the sched_wakeup @gap ns after that: a charge late in the interval is
+ * check_preempt_wakeup_fair()'s after requeue_delayed_entity() (a delayed
+ * wakee), an early one enqueue_entity()'s (a wakee fully asleep).  The
+ * first sched_waking in *@first_wake.
+ */
+static struct wl_workload *pingpong_paths(uint64_t lead, uint64_t gap, uint64_t *first_wake)
+{
+	struct trace_event ev[256];
+	size_t n = 0;
+	uint64_t t = 1 * MS;
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 80, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_fork(t + 10 * US, 0, 80, 81);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t + 11 * US, 0, 80, 0, 81, 120, 0);
+	ev[n++] = ev_switch(t + 20 * US, 0, 80, 'R', 120, 81, 120);
+	ev[n++] = ev_switch(t + 25 * US, 0, 81, 'S', 120, 80, 120);
+	t += 25 * US;
+	*first_wake = t + 6 * US;
+	for (int i = 0; i < 30; i++) {
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 6 * US, 0, 80, 0, 81, 120, 0);
+		ev[n++] = ev_runtime(t + 6 * US + lead, 0, 80, 6 * US);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 6 * US + lead + gap, 0, 80, 0, 81, 120, 0);
+		ev[n++] = ev_switch(t + 7 * US, 0, 80, 'R', 120, 81, 120);
+		ev[n++] = ev_runtime(t + 13 * US + 500, 0, 81, 7 * US);
+		ev[n++] = ev_switch(t + 14 * US, 0, 81, 'S', 120, 80, 120);
+		t += 14 * US;
+	}
+	ev[n++] = ev_switch(t + 50 * US, 0, 80, 'S', 120, 0, 120);
+	return build(ev, n);
 }
 
 /*
@@ -3169,31 +3143,12 @@ static uint64_t first_charge(const char *dump, int cpu, uint64_t from, int pid)
 
 static void test_wake_clock(void)
 {
-	struct trace_event ev[256];
-	size_t n = 0;
-	uint64_t t = 1 * MS, first_wake;
+	uint64_t first_wake;
 	struct wl_workload *wl;
 	uint64_t charge[2] = { 0, 0 };
 
-	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 80, 120);
-	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
-	ev[n++] = ev_fork(t + 10 * US, 0, 80, 81);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t + 11 * US, 0, 80, 0, 81, 120, 0);
-	ev[n++] = ev_switch(t + 20 * US, 0, 80, 'R', 120, 81, 120);
-	ev[n++] = ev_switch(t + 25 * US, 0, 81, 'S', 120, 80, 120);
-	t += 25 * US;
-	first_wake = t + 6 * US;
-	for (int i = 0; i < 30; i++) {
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 6 * US, 0, 80, 0, 81, 120, 0);
-		ev[n++] = ev_runtime(t + 6 * US + 400, 0, 80, 6 * US);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 6 * US + 700, 0, 80, 0, 81, 120, 0);
-		ev[n++] = ev_switch(t + 7 * US, 0, 80, 'R', 120, 81, 120);
-		ev[n++] = ev_runtime(t + 13 * US + 500, 0, 81, 7 * US);
-		ev[n++] = ev_switch(t + 14 * US, 0, 81, 'S', 120, 80, 120);
-		t += 14 * US;
-	}
-	ev[n++] = ev_switch(t + 50 * US, 0, 80, 'S', 120, 0, 120);
-	wl = build(ev, n);
+	/* the charge 400 ns after each waking, the wakeup 300 ns after it */
+	wl = pingpong_paths(400, 300, &first_wake);
 	CHECK(wl != NULL);
 	if (!wl)
 		return;
@@ -3201,59 +3156,19 @@ static void test_wake_clock(void)
 	CHECK_EQ(wl_facts(wl)->wake_clock_samples, 30);
 	for (int traced = 0; traced <= 1; traced++) {
 		struct replay_config rc;
-		struct replay_result *r;
-		char *dump;
+		struct run x;
 
 		replay_config_default(&rc);
 		rc.no_costs = true;
-		CHECK_EQ(replay_wake_clock_parse(traced ? "traced" : "waking", &rc.wake_clock), 0);
-		r = run_dump(wl, &rc, &dump);
-		CHECK(r != NULL);
-		if (dump)
-			charge[traced] = first_charge(dump, 0, first_wake, 80);
+		rc.wake_clock = named(replay_wake_clock_names, traced ? "traced" : "waking");
+		if (run_begin(&x, wl, &rc))
+			charge[traced] = first_charge(x.dump, 0, first_wake, 80);
 		CHECK(charge[traced] != UINT64_MAX);
-		replay_result_free(r);
-		free(dump);
+		run_end(&x);
 	}
 	CHECK_EQ(charge[1], charge[0] + 425);
-	CHECK(replay_wake_clock_parse("sometimes", &(enum replay_wake_clock){ 0 }) < 0);
+	CHECK(replay_name_to_value(replay_wake_clock_names, "sometimes") < 0);
 	wl_free(wl);
-}
-
-/*
- * The wake path agreement and --wake-path traced (docs/replay.md, "Mechanical
- * costs"): task 80 on CPU 0 wakes task 81 there 30 times and is preempted
- * by it, as perf bench sched pipe pinned to one CPU.  Each round the trace
- * shows the waker's sched_stat_runtime @lead ns after the sched_waking and
- * the sched_wakeup @gap ns after that: a charge late in the interval is
- * check_preempt_wakeup_fair()'s after requeue_delayed_entity() (a delayed
- * wakee), an early one enqueue_entity()'s (a wakee fully asleep).
- */
-static struct wl_workload *pingpong_paths(uint64_t lead, uint64_t gap, uint64_t *first_wake)
-{
-	struct trace_event ev[256];
-	size_t n = 0;
-	uint64_t t = 1 * MS;
-
-	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 80, 120);
-	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
-	ev[n++] = ev_fork(t + 10 * US, 0, 80, 81);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t + 11 * US, 0, 80, 0, 81, 120, 0);
-	ev[n++] = ev_switch(t + 20 * US, 0, 80, 'R', 120, 81, 120);
-	ev[n++] = ev_switch(t + 25 * US, 0, 81, 'S', 120, 80, 120);
-	t += 25 * US;
-	*first_wake = t + 6 * US;
-	for (int i = 0; i < 30; i++) {
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 6 * US, 0, 80, 0, 81, 120, 0);
-		ev[n++] = ev_runtime(t + 6 * US + lead, 0, 80, 6 * US);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 6 * US + lead + gap, 0, 80, 0, 81, 120, 0);
-		ev[n++] = ev_switch(t + 7 * US, 0, 80, 'R', 120, 81, 120);
-		ev[n++] = ev_runtime(t + 13 * US + 500, 0, 81, 7 * US);
-		ev[n++] = ev_switch(t + 14 * US, 0, 81, 'S', 120, 80, 120);
-		t += 14 * US;
-	}
-	ev[n++] = ev_switch(t + 50 * US, 0, 80, 'S', 120, 0, 120);
-	return build(ev, n);
 }
 
 static void test_wake_path(void)
@@ -3282,25 +3197,19 @@ static void test_wake_path(void)
 	CHECK_EQ(delayed, 0);
 	for (int traced = 0; traced <= 1; traced++) {
 		struct replay_config rc;
-		struct replay_result *r;
-		char *dump;
+		struct run x;
 
 		replay_config_default(&rc);
 		rc.no_costs = true;
-		CHECK_EQ(replay_wake_path_parse(traced ? "traced" : "model", &rc.wake_path), 0);
-		r = run_dump(wl, &rc, &dump);
-		CHECK(r != NULL);
-		if (r) {
-			known[traced] = note_count(r, "wakeups of a sleeper whose trace shows");
-			disagree[traced] = note_count(r, "... of them fully asleep in the trace");
-			done[traced] = note_count(r, "local wakeups the trace shows enqueueing");
-			if (getenv("SR_TEST_DUMP") && dump)
-				fputs(dump, stderr);
+		rc.wake_path = named(replay_wake_path_names, traced ? "traced" : "model");
+		if (run_begin(&x, wl, &rc)) {
+			known[traced] = note_count(x.r, "wakeups of a sleeper whose trace shows");
+			disagree[traced] = note_count(x.r, "... of them fully asleep in the trace");
+			done[traced] = note_count(x.r, "local wakeups the trace shows enqueueing");
 		}
-		for (const char *p = dump; p && (p = strstr(p, "task80:80 [120] R+ ==> task81:81")); p++)
+		for (const char *p = x.dump; p && (p = strstr(p, "task80:80 [120] R+ ==> task81:81")); p++)
 			preempted[traced]++;
-		replay_result_free(r);
-		free(dump);
+		run_end(&x);
 	}
 	/*
 	 * The model keeps 81 delayed at most of its wakes (it blocks ineligible,
@@ -3317,7 +3226,7 @@ static void test_wake_path(void)
 	CHECK_EQ(done[1], 29);
 	CHECK(preempted[0] < 30);
 	CHECK_EQ(preempted[1], 30);
-	CHECK(replay_wake_path_parse("sometimes", &(enum replay_wake_path){ 0 }) < 0);
+	CHECK(replay_name_to_value(replay_wake_path_names, "sometimes") < 0);
 	wl_free(wl);
 }
 
@@ -3371,23 +3280,19 @@ static void test_idle_clock(void)
 		return;
 	for (int k = 0; k < 3; k++) {
 		struct replay_config rc;
-		struct replay_result *r;
-		char *dump;
+		struct run x;
 
 		replay_config_default(&rc);
-		CHECK_EQ(replay_idle_clock_parse(mode[k], &rc.idle_clock), 0);
-		r = run_dump(wl, &rc, &dump);
-		CHECK(r != NULL);
-		if (dump)
-			sum[k] = sum_charges(dump, 81);
-		replay_result_free(r);
-		free(dump);
+		rc.idle_clock = named(replay_idle_clock_names, mode[k]);
+		if (run_begin(&x, wl, &rc))
+			sum[k] = sum_charges(x.dump, 81);
+		run_end(&x);
 	}
 	/* 30 runs of 10 us, plus each one's idle exit under skip */
 	CHECK(sum[0] >= 300 * US - 30 * 2 * US && sum[0] <= 300 * US + 30 * 2 * US);
 	CHECK(sum[1] >= sum[0] + 30 * 5 * US);
 	CHECK(sum[2] > sum[0] + 15 * 5 * US && sum[2] < sum[1] - 15 * 5 * US);
-	CHECK(replay_idle_clock_parse("sometimes", &(enum replay_idle_clock){ 0 }) < 0);
+	CHECK(replay_name_to_value(replay_idle_clock_names, "sometimes") < 0);
 	wl_free(wl);
 }
 
@@ -3425,24 +3330,21 @@ static void test_migrate_resched(void)
 		return;
 	for (int both = 0; both <= 1; both++) {
 		struct replay_config rc;
-		struct replay_result *r;
-		char *dump;
-		uint64_t out;
+		struct run x;
+		uint64_t out = UINT64_MAX;
 
 		replay_config_default(&rc);
 		rc.no_costs = true;
-		CHECK_EQ(replay_migrate_resched_parse(both ? "both" : "dest", &rc.migrate_resched), 0);
-		r = run_dump(wl, &rc, &dump);
-		CHECK(r != NULL);
-		out = dump ? dump_find(dump, 1, pull, "sched_switch: task90:90") : UINT64_MAX;
+		rc.migrate_resched = named(replay_migrate_resched_names, both ? "both" : "dest");
+		if (run_begin(&x, wl, &rc))
+			out = dump_find(x.dump, 1, pull, "sched_switch: task90:90");
 		if (both)
 			CHECK(out >= pull && out < pull + 50 * US);
 		else
 			CHECK(out >= 3400 * US && out != UINT64_MAX);
-		replay_result_free(r);
-		free(dump);
+		run_end(&x);
 	}
-	CHECK(replay_migrate_resched_parse("source", &(enum replay_migrate_resched){ 0 }) < 0);
+	CHECK(replay_name_to_value(replay_migrate_resched_names, "source") < 0);
 	wl_free(wl);
 }
 
