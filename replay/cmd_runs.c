@@ -297,6 +297,13 @@ static int set_wake_clock(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_block_lead(struct run_opts *o, const char *arg)
+{
+	if (replay_block_lead_parse(arg, &o->rc.block_lead) < 0)
+		return bad(o, "--block-lead takes median or traced", arg);
+	return 0;
+}
+
 static int set_wake_path(struct run_opts *o, const char *arg)
 {
 	if (replay_wake_path_parse(arg, &o->rc.wake_path) < 0)
@@ -508,6 +515,13 @@ static const struct run_opt run_opt_table[] = {
 	  "charged the waker (traced, the default: the waker is charged up\n"
 	  "to there, a wakee it lets preempt it from there), or the\n"
 	  "sched_waking's own (waking; docs/replay.md, \"Mechanical costs\")" },
+	{ "block-lead", "median|traced", RUN_OPTS_MODEL, set_block_lead, .help =
+	  "the clock a block's __schedule() reads before its switch: the\n"
+	  "median delay the trace shows from a blocking task's\n"
+	  "sched_stat_runtime to its sched_switch (median, the default), or\n"
+	  "that block's own (traced: the time from its charge to its switch,\n"
+	  "an untraced stall included, is the next task's, as on the\n"
+	  "capture kernel; experimental: docs/replay.md, \"Mechanical costs\")" },
 	{ "wake-path", "model|traced", RUN_OPTS_MODEL, set_wake_path, .help =
 	  "a local wakeup whose trace shows the capture kernel enqueue a\n"
 	  "fully asleep task (the waker's sched_stat_runtime in the first\n"

@@ -219,6 +219,20 @@ int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out)
 	return 0;
 }
 
+int replay_block_lead_parse(const char *name, enum replay_block_lead *out)
+{
+	static const char *const names[] = {
+		[REPLAY_BLOCK_LEAD_MEDIAN] = "median",
+		[REPLAY_BLOCK_LEAD_TRACED] = "traced",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_block_lead)i;
+	return 0;
+}
+
 int replay_wake_clock_parse(const char *name, enum replay_wake_clock *out)
 {
 	static const char *const names[] = {
