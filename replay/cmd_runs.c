@@ -426,6 +426,14 @@ static const struct run_opt run_opt_table[] = {
 	  "charged the waker (traced, the default: the waker is charged up\n"
 	  "to there, a wakee it lets preempt it from there), or the\n"
 	  "sched_waking's own (waking; docs/replay.md, \"Mechanical costs\")" },
+	{ "block-lead", "median|traced", RUN_OPTS_MODEL,
+	  .names = replay_block_lead_names, AT_ENUM(rc.block_lead), .help =
+	  "the clock a block's __schedule() reads before its switch: the\n"
+	  "median delay the trace shows from a blocking task's\n"
+	  "sched_stat_runtime to its sched_switch (median, the default), or\n"
+	  "that block's own (traced: the time from its charge to its switch,\n"
+	  "an untraced stall included, is the next task's, as on the\n"
+	  "capture kernel; experimental: docs/replay.md, \"Mechanical costs\")" },
 	{ "wake-path", "model|traced", RUN_OPTS_MODEL,
 	  .names = replay_wake_path_names, AT_ENUM(rc.wake_path), .help =
 	  "a local wakeup whose trace shows the capture kernel enqueue a\n"

@@ -838,8 +838,8 @@ static int pull_waiting(struct sim *s, int cpu, uint64_t now)
  * calls schedule() with the task running: prev_state 0, "R", not the
  * preemption's "R+").
  */
-static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
-		       uint64_t now)
+static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
+			 uint64_t lead, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	int32_t prev = c->curr, next;
@@ -854,16 +854,15 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 		return 0;
 	}
 	/*
-	 * __schedule() read the clock switch_lead_ns before the switch the
-	 * trace shows: prev is charged up to then, next from then (the model's
-	 * clocks never go back, so this is at most the time since its last
-	 * update on this CPU).
+	 * __schedule() read the clock @lead (switch_lead_ns, or a block's own:
+	 * block_lead()) before the switch the trace shows: prev is charged up
+	 * to then, next from then (the model's clocks never go back, so this
+	 * is at most the time since its last update on this CPU).
 	 */
 	if (s->nr_pulls && (prev < 0 || how != MODEL_PREV_RUNNABLE) &&
 	    model_nr_queued(s->m, cpu) <= (prev >= 0 ? 1u : 0u) && pull_waiting(s, cpu, now))
 		return -1;
-	mt = sim_model_schedule(s, cpu, how,
-				now > s->facts->switch_lead_ns ? now - s->facts->switch_lead_ns : now);
+	mt = sim_model_schedule(s, cpu, how, now > lead ? now - lead : now);
 	next = mt ? (int32_t)model_task_id(mt) : -1;
 	if (prev >= 0) {
 		struct sim_task *pt = &s->tasks[prev];
@@ -966,6 +965,28 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
 	}
 	c->gen_op++;
 	return 0;
+}
+
+static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
+		       uint64_t now)
+{
+	return schedule_lead(s, cpu, how, block_state, s->facts->switch_lead_ns, now);
+}
+
+/*
+ * --block-lead traced: a BLOCK's __schedule() read the clock where the trace
+ * shows its dequeue's charge (its last sched_stat_runtime in that run), so
+ * the time from there to its switch is the next task's (set_next_entity()
+ * starts its exec_start at that clock), also where an untraced stall sits
+ * in between; median: switch_lead_ns for every block.
+ */
+static uint64_t block_lead(const struct sim *s, const struct wl_op *op)
+{
+	uint64_t lead = wl_block_lead_ns(op);
+
+	if (s->cfg.block_lead != REPLAY_BLOCK_LEAD_TRACED || lead == UINT64_MAX)
+		return s->facts->switch_lead_ns;
+	return lead;
 }
 
 static int do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now)
@@ -2189,7 +2210,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 						return -1;
 					t->st = SIM_BLOCKED;
 					t->waiting = wi;
-					if (schedule_ex(s, cpu, how, (int64_t)op->value, now))
+					if (schedule_lead(s, cpu, how, (int64_t)op->value,
+							  block_lead(s, op), now))
 						return -1;
 					if (t->st != SIM_BLOCKED || t->waiting != wi)
 						return 0;
@@ -2215,7 +2237,7 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			}
 			t->st = SIM_BLOCKED;
 			t->waiting = wi;
-			return schedule_ex(s, cpu, how, (int64_t)op->value, now);
+			return schedule_lead(s, cpu, how, (int64_t)op->value, block_lead(s, op), now);
 		}
 		case WL_OP_EXIT_MOVE:
 			/*

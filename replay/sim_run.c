@@ -150,6 +150,12 @@ const struct replay_name replay_wake_clock_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_block_lead_names[] = {
+	{ "median", REPLAY_BLOCK_LEAD_MEDIAN },
+	{ "traced", REPLAY_BLOCK_LEAD_TRACED },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_wake_path_names[] = {
 	{ "model", REPLAY_WAKE_PATH_MODEL },
 	{ "traced", REPLAY_WAKE_PATH_TRACED },

@@ -343,6 +343,8 @@ fail:
 }
 
 static int flush_run(struct wl_builder *b, uint32_t t, uint64_t ts);
+/* a charge's clock read this long before its event: a stall between them (clk_read()) */
+#define WL_CLK_STALL_NS 2000u
 static int chan_block(struct wl_builder *b, uint32_t t, uint32_t block_op, uint64_t ts);
 static int on_syscall(struct wl_builder *b, const struct trace_event *ev, enum wl_sys_kind kind,
 		      bool enter);
@@ -1639,6 +1641,17 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			retract_exit_move(b, p);
 			if (switch_out_blocked(b, p, special, (uint64_t)sw->prev_state, ev->ts))
 				return -1;
+			/*
+			 * its dequeue's charge in this run: the clock its
+			 * __schedule() read, at the charge's event, or before
+			 * it where a stall shows between them (clk_read())
+			 */
+			if (stat_pid == sw->prev_pid && ev->ts >= stat_ts &&
+			    b->tasks.v[p].cls == WL_CLASS_FAIR && s->block_op < s->ops.n &&
+			    s->ops.v[s->block_op].kind == WL_OP_BLOCK)
+				s->ops.v[s->block_op].lead8 = wl_block_lead_pack(
+					ev->ts - (stat_ts - c->stat_clk > WL_CLK_STALL_NS ?
+						  c->stat_clk : stat_ts));
 			if (s->waking != WL_NONE) {
 				/* Woken before it got off the CPU: the wakeup
 				 * that follows ends this block (race wake). */
@@ -1655,6 +1668,10 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		return -1;
 	}
 
+	/* the next task's exec_start is this __schedule()'s clock only between fair tasks */
+	if (p == WL_NONE || b->tasks.v[p].cls != WL_CLASS_FAIR || sw->next_pid <= 0 ||
+	    sw->next_prio < 100)
+		c->clk = 0;
 	if (sw->prev_pid <= 0 && sw->next_pid > 0) {
 		if (ev->synthetic)
 			c->idle_exits_restored++;
@@ -2019,6 +2036,27 @@ static int on_exit_event(struct wl_builder *b, const struct trace_event *ev)
 	return 0;
 }
 
+/*
+ * The rq clock a charge of the CPU's task read: update_curr() charges
+ * now - exec_start and sets exec_start = now, and set_next_entity() starts
+ * the next task's exec_start at the clock of the __schedule() that charged
+ * prev (or, after a preempting wakeup, of that wakeup: the skipped clock).
+ * So between fair tasks of one CPU a charge read about the previous charge's
+ * clock plus its runtime, and the events trail their clock reads by a few
+ * hundred ns alike: taken from the previous charge's event, that read comes
+ * out within that jitter of its own event, or well before it where an
+ * untraced stall (irqs off, a stalled vCPU) came between the read and the
+ * event.  The event's time where the previous charge is unknown (an idle or
+ * RT/DL switch, a remote charge) or the read would fall after it.
+ */
+static uint64_t clk_read(struct cpu_track *c, const struct trace_event *ev, uint64_t runtime)
+{
+	uint64_t clk = c->clk ? c->clk + runtime : ev->ts;
+
+	c->clk = ev->ts;
+	return clk < ev->ts ? clk : ev->ts;
+}
+
 static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_stat_runtime *r = &ev->u.stat_runtime;
@@ -2032,6 +2070,8 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 
 		if (rc && rc->curr == (int32_t)t)
 			rc->curr_stats++;
+		if (rc && (ev->common_pid != r->pid || b->ts.v[t].cpu != ev->cpu))
+			rc->clk = 0;        /* a remote charge: its clock is another CPU's */
 	}
 	if (ev->common_pid == r->pid && r->pid > 0) {
 		struct cpu_track *c = cpu_get(b, ev->cpu);
@@ -2041,6 +2081,7 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 			c->stat2_ts = c->stat_ts;
 			c->stat_pid = r->pid;
 			c->stat_ts = ev->ts;
+			c->stat_clk = clk_read(c, ev, r->runtime);
 			if (c->wclk_pid == r->pid && ev->ts >= c->wclk_ts &&
 			    ev->ts - c->wclk_ts < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
 				b->wclk_hist[(ev->ts - c->wclk_ts) / WL_LEAD_BUCKET_NS]++;

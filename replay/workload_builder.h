@@ -56,6 +56,8 @@ struct cpu_track {
 	uint64_t stat_ts;
 	int32_t stat2_pid;           /* ... and the one before it, too (a tick's) */
 	uint64_t stat2_ts;
+	uint64_t stat_clk;           /* ... the rq clock it charged up to (clk_read()) */
+	uint64_t clk;                /* the time of the last charge here, 0: unknown */
 	int32_t wclk_pid;            /* a local sched_waking by this pid (the CPU's task) awaits */
 	uint64_t wclk_ts;            /* ... its update_curr(): wake_clock_ns; its ts */
 	bool wp_on;                  /* a local sched_waking's path awaits (wake_path_seen()): */

@@ -265,6 +265,20 @@ enum replay_wake_clock {
 extern const struct replay_name replay_wake_clock_names[];
 
 /*
+ * replay_config.block_lead: the clock a block's __schedule() reads, before
+ * its traced sched_switch: wl_facts.switch_lead_ns (median, the default), or
+ * where the trace shows that block's own dequeue charge (traced:
+ * wl_block_lead_ns(); the time from there to the switch is the next task's,
+ * as set_next_entity() starts its exec_start there; experimental:
+ * docs/replay.md, "Mechanical costs").
+ */
+enum replay_block_lead {
+	REPLAY_BLOCK_LEAD_MEDIAN = 0,
+	REPLAY_BLOCK_LEAD_TRACED,
+};
+extern const struct replay_name replay_block_lead_names[];
+
+/*
  * replay_config.wake_path: a wakeup whose trace shows the capture kernel
  * enqueue a fully asleep task (wl_wake_traced_path(): a local wake, its
  * waker's sched_stat_runtime in the first half of its sched_waking ->
@@ -387,6 +401,8 @@ struct replay_config {
 	enum replay_standin_skip standin_skip;
 	/* the clock of a local wakeup's enqueue (above) */
 	enum replay_wake_clock wake_clock;
+	/* the clock of a block's __schedule() (above) */
+	enum replay_block_lead block_lead;
 	/* a traced fully asleep wakee the model has delayed (above) */
 	enum replay_wake_path wake_path;
 	/* the source CPU's reschedule after a traced migration (above) */

@@ -99,10 +99,30 @@ enum { WL_WAIT_PINGPONG = 0, WL_WAIT_ONEWAY = 1 };
 struct wl_op {
 	uint8_t kind;                  /* enum wl_op_kind */
 	uint8_t aux;
-	uint16_t pad;
+	uint16_t lead8;                /* WL_OP_BLOCK: wl_block_lead_ns(); else 0 */
 	uint32_t arg;
 	uint64_t value;
 };
+
+/*
+ * A BLOCK's own switch lead: the time from the blocking task's last
+ * sched_stat_runtime in that run (its dequeue's update_curr(), at the clock
+ * __schedule() read) to its sched_switch, in 8 ns units plus one; 0 when the
+ * trace shows no such charge.  Saturates at 524 us.
+ */
+#define WL_BLOCK_LEAD_UNIT_NS 8u
+static inline uint16_t wl_block_lead_pack(uint64_t ns)
+{
+	uint64_t u = ns / WL_BLOCK_LEAD_UNIT_NS + 1;
+
+	return u > UINT16_MAX ? UINT16_MAX : (uint16_t)u;
+}
+
+/* The BLOCK's traced lead in ns, or UINT64_MAX when unknown. */
+static inline uint64_t wl_block_lead_ns(const struct wl_op *op)
+{
+	return op->lead8 ? (uint64_t)(op->lead8 - 1) * WL_BLOCK_LEAD_UNIT_NS : UINT64_MAX;
+}
 
 /* Why a wake happened, as far as the trace can tell. */
 enum wl_wake_src {

@@ -163,7 +163,8 @@ done
 for m in "exit-preempt takes now or defer" \
 	 "resched-at takes cost, syscall-exit or traced" \
 	 "standin-skip takes keep, drop, local, drop-local, drop-own, block-preempt or block-charge" \
-	 "wake-clock takes waking or traced" "wake-path takes model or traced" \
+	 "wake-clock takes waking or traced" "block-lead takes median or traced" \
+	 "wake-path takes model or traced" \
 	 "idle-clock takes update, skip or local" "migrate-resched takes dest or both" \
 	 "balance-attach takes trace-order or kernel-order" \
 	 "queued-moves takes time, wait or position" \

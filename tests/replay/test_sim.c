@@ -3171,6 +3171,101 @@ static void test_wake_clock(void)
 	wl_free(wl);
 }
 
+/*
+ * --block-lead traced (docs/replay.md, "Mechanical costs"): the ping-pong of
+ * test_wake_clock().  At round 10 the wakee's block shows its dequeue's
+ * charge (sched_stat_runtime) 40 us before its sched_switch, an untraced
+ * stall inside __schedule(), as on the pinned pipe captures: the kernel
+ * charged the stall to the next task (its exec_start is the clock the
+ * block's __schedule() read), so the waker's next charge is 46 us.  At
+ * round 20 the stall comes between the block's clock read and its charge's
+ * event: the charge (7 us) says the clock was read 30 us before its event
+ * (clk_read()).  The BLOCK ops keep the leads (8 ns units); with the median
+ * lead (the default) the model charges the stall to the blocking task, with
+ * the block's own to the waker.
+ */
+static void test_block_lead(void)
+{
+	struct trace_event ev[256];
+	size_t n = 0;
+	uint64_t t = 1 * MS, stall_block = 0;
+	struct wl_workload *wl;
+	const struct wl_task *wk;
+	uint64_t charge80[2] = { 0, 0 }, charge81[2] = { 0, 0 };
+	uint32_t nblock = 0, nlead = 0, nread = 0;
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 80, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_fork(t + 10 * US, 0, 80, 81);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, t + 11 * US, 0, 80, 0, 81, 120, 0);
+	ev[n++] = ev_switch(t + 20 * US, 0, 80, 'R', 120, 81, 120);
+	ev[n++] = ev_switch(t + 25 * US, 0, 81, 'S', 120, 80, 120);
+	t += 25 * US;
+	for (int i = 0, carry = 0; i < 30; i++) {
+		uint64_t stall = i == 10 || i == 20 ? (i == 10 ? 40 : 30) * US : 0;
+		uint64_t late = i == 20 ? stall : 0;    /* the charge's event, after the stall */
+
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 6 * US, 0, 80, 0, 81, 120, 0);
+		ev[n++] = ev_runtime(t + 6 * US + 400, 0, 80, 6 * US + (uint64_t)carry);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 6 * US + 700, 0, 80, 0, 81, 120, 0);
+		ev[n++] = ev_switch(t + 7 * US, 0, 80, 'R', 120, 81, 120);
+		ev[n++] = ev_runtime(t + 13 * US + 500 + late, 0, 81, 7 * US);
+		ev[n++] = ev_switch(t + 14 * US + stall, 0, 81, 'S', 120, 80, 120);
+		if (i == 10)
+			stall_block = t + 14 * US + stall;
+		carry = (int)stall;
+		t += 14 * US + stall;
+	}
+	ev[n++] = ev_switch(t + 50 * US, 0, 80, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	wk = task_of_pid(wl, 81);
+	CHECK(wk != NULL);
+	for (uint32_t i = 0; wk && i < wl_nr_tasks(wl); i++) {
+		const struct wl_op *ops = wl_task_ops(wl, i);
+
+		if (wl_task(wl, i) != wk)
+			continue;
+		for (uint32_t k = 0; k < wk->nr_ops; k++) {
+			if (ops[k].kind != WL_OP_BLOCK)
+				continue;
+			nblock++;
+			if (wl_block_lead_ns(&ops[k]) == 40 * US + 496)
+				nlead++;
+			else if (wl_block_lead_ns(&ops[k]) == 30 * US + 600)
+				nread++;     /* 80's charge at +6.4 us, 81's 7 us: read at +13.4 */
+			else
+				CHECK(wl_block_lead_ns(&ops[k]) == 496 ||
+				      wl_block_lead_ns(&ops[k]) == UINT64_MAX);
+		}
+	}
+	CHECK(nblock >= 30);
+	CHECK_EQ(nlead, 1);
+	CHECK_EQ(nread, 1);
+	for (int traced = 0; traced <= 1; traced++) {
+		struct replay_config rc;
+		struct run x;
+
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		rc.block_lead = named(replay_block_lead_names, traced ? "traced" : "median");
+		if (run_begin(&x, wl, &rc)) {
+			/* 81's charge at the stalled block, 80's at its next wakeup */
+			charge81[traced] = first_charge(x.dump, 0, stall_block - 45 * US, 81);
+			charge80[traced] = first_charge(x.dump, 0, stall_block - 30 * US, 80);
+		}
+		CHECK(charge80[traced] != UINT64_MAX && charge81[traced] != UINT64_MAX);
+		run_end(&x);
+	}
+	/* the stall moves from the blocking task to the next: 40 us less the median lead */
+	CHECK(charge81[0] > 45 * US && charge81[1] < 8 * US);
+	CHECK(charge80[1] > 45 * US && charge80[0] < 8 * US);
+	CHECK(replay_name_to_value(replay_block_lead_names, "sometimes") < 0);
+	wl_free(wl);
+}
+
 static void test_wake_path(void)
 {
 	struct wl_workload *wl;
@@ -3396,6 +3491,7 @@ int main(int argc, char **argv)
 	test_balance_attach();
 	test_dump_wake_records();
 	test_wake_clock();
+	test_block_lead();
 	test_idle_clock();
 	test_wake_path();
 	test_migrate_resched();
