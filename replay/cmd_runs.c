@@ -272,7 +272,7 @@ static int set_preempt_costs(struct run_opts *o, const char *arg)
 static int set_handoff(struct run_opts *o, const char *arg)
 {
 	if (replay_handoff_parse(arg, &o->rc.handoff) < 0)
-		return bad(o, "--handoff takes sleep, preempt, skip, yield, writeon or writeon-pre", arg);
+		return bad(o, "--handoff takes sleep, preempt, skip, yield, writeon, writeon-pre or skip-wake", arg);
 	return 0;
 }
 
@@ -466,7 +466,8 @@ static const struct run_opt run_opt_table[] = {
 	  "ablation: groups with a CPU bandwidth limit (sidecar or\n"
 	  "replay's and whatif's --cgroup-map quota) run unthrottled\n"
 	  "(default: modelled)" },
-	{ "handoff", "preempt|skip|yield|sleep|writeon|writeon-pre", RUN_OPTS_MODEL, set_handoff,
+	{ "handoff", "preempt|skip|yield|sleep|writeon|writeon-pre|skip-wake", RUN_OPTS_MODEL,
+	  set_handoff,
 	  .heading =
 	  "the replay's rules (how the trace's work is replayed where the trace does not\n"
 	  "show what the kernel did; the defaults measured best, the others are kept for\n"
@@ -481,7 +482,10 @@ static const struct run_opt run_opt_table[] = {
 	  "profiles, on CFS it sleeps), or sleeps until the wakee passed\n"
 	  "its block; experimental: at a one-way hand-off it writes on\n"
 	  "up to its next wakeup, then hands over (after that wakeup:\n"
-	  "writeon, before it: writeon-pre) (docs/replay.md, \"Hand-offs\")" },
+	  "writeon, before it: writeon-pre); or skip with the waker\n"
+	  "charged up to its wakeup of the wakee where that wake came\n"
+	  "before the wakee's block here, as the kernel's enqueue charged\n"
+	  "it (skip-wake; experimental) (docs/replay.md, \"Hand-offs\")" },
 	{ "exit-preempt", "defer|now", RUN_OPTS_MODEL, set_exit_preempt, .help =
 	  "a wakeup, tick or migration onto a CPU whose task is past its\n"
 	  "exit's sched_move_task() (EXIT_MOVE, which set need_resched\n"

@@ -88,6 +88,7 @@ int replay_handoff_parse(const char *name, enum replay_handoff *out)
 		[REPLAY_HANDOFF_SKIP] = "skip",
 		[REPLAY_HANDOFF_WRITEON] = "writeon",
 		[REPLAY_HANDOFF_WRITEON_PRE] = "writeon-pre",
+		[REPLAY_HANDOFF_SKIP_WAKE] = "skip-wake",
 	};
 	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
 
@@ -777,6 +778,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->waiter = WL_NONE;
 		t->released_block = WL_NONE;
 		t->handed_op = WL_NONE;
+		t->woken_by = WL_NONE;
 		t->wo_wait = WL_NONE;
 		t->chan_head = WL_NONE;
 		t->chan_tail = WL_NONE;

@@ -77,6 +77,7 @@ enum replay_handoff {
 	REPLAY_HANDOFF_SKIP,
 	REPLAY_HANDOFF_WRITEON,
 	REPLAY_HANDOFF_WRITEON_PRE,
+	REPLAY_HANDOFF_SKIP_WAKE,
 };
 
 /*
@@ -449,7 +450,11 @@ struct replay_config {
 	 * behaviour before the tenth pass); REPLAY_HANDOFF_WRITEON and
 	 * REPLAY_HANDOFF_WRITEON_PRE (experimental) at a one-way WAIT the
 	 * waker writes on up to its next wakeup (after it, before it), then
-	 * hands over, the WAIT's dependency kept.  See docs/replay.md
+	 * hands over, the WAIT's dependency kept; REPLAY_HANDOFF_SKIP_WAKE
+	 * (experimental) as SKIP, the waker first charged up to the hand-off's
+	 * own wakeup where the simulation made no enqueue there (its wake of
+	 * the wakee reached it before its block: an early wake), as the
+	 * kernel's enqueue did (model_charge_curr()).  See docs/replay.md
 	 * ("Hand-offs") and docs/validation-log.md ("Tenth pass").
 	 */
 	enum replay_handoff handoff;

@@ -353,7 +353,7 @@ expect_usage "whatif: one TRACE only" -- whatif "$pipe" "$pipe"
 # whatif had no --idle-pull
 for c in replay whatif validate; do
 	expect_usage "$c: --placement is trace or model, not 'foo'" -- $c --placement foo "$pipe"
-	expect_usage "$c: --handoff takes sleep, preempt, skip, yield, writeon or writeon-pre, not 'x'" -- $c --handoff x "$pipe"
+	expect_usage "$c: --handoff takes sleep, preempt, skip, yield, writeon, writeon-pre or skip-wake, not 'x'" -- $c --handoff x "$pipe"
 	expect_usage "$c: --channels takes auto, off or strict, not 'x'" -- $c --channels x "$pipe"
 	expect_usage "$c: unknown profile 'x' (known: " -- $c --profile x "$pipe"
 	expect_usage "$c: a value is missing after option '--handoff'" -- $c --handoff

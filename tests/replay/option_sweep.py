@@ -66,6 +66,7 @@ SINGLE = [
     ("handoff=sleep", ["--handoff", "sleep"]),
     ("handoff=writeon", ["--handoff", "writeon"]),
     ("handoff=writeon-pre", ["--handoff", "writeon-pre"]),
+    ("handoff=skip-wake", ["--handoff", "skip-wake"]),
     ("channels=auto", ["--channels", "auto"]),
     ("channels=strict", ["--channels", "strict"]),
     ("early-wakes=nosample", ["--early-wakes", "nosample"]),
