@@ -297,6 +297,13 @@ static int set_wake_clock(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_early_charge(struct run_opts *o, const char *arg)
+{
+	if (replay_early_charge_parse(arg, &o->rc.early_charge) < 0)
+		return bad(o, "--early-charge takes off or local", arg);
+	return 0;
+}
+
 static int set_wake_path(struct run_opts *o, const char *arg)
 {
 	if (replay_wake_path_parse(arg, &o->rc.wake_path) < 0)
@@ -520,6 +527,13 @@ static const struct run_opt run_opt_table[] = {
 	  "default), or its delayed dequeue completed first at lag 0, as\n"
 	  "the kernel's pick had done (traced; experimental:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
+	{ "early-charge", "off|local", RUN_OPTS_MODEL, set_early_charge, .help =
+	  "a wake that reaches its task before the block it ends (an\n"
+	  "early wake: nothing enqueued) charges nobody (off, the default),\n"
+	  "or, where the trace enqueued the task on the waker's CPU in the\n"
+	  "waker's task group, charges the waker there, with its\n"
+	  "sched_stat_runtime, as the capture kernel's enqueue did (local;\n"
+	  "experimental: docs/replay.md, \"Early wakes\")" },
 	{ "idle-clock", "update|skip|local", RUN_OPTS_MODEL, set_idle_clock, .help =
 	  "the clock a task woken onto an idle CPU is charged from:\n"
 	  "the wakeup's enqueue, as the capture kernel, whose idle task is\n"

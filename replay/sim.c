@@ -1551,6 +1551,28 @@ static bool chan_wakes_sleeper(struct sim *s, uint32_t ti, uint32_t wi)
 	return true;
 }
 
+/*
+ * --early-charge local: early wake @w of @t, made by its waker's WAKE op on
+ * @waker_cpu.  The capture kernel enqueued @t then; where it did so on the
+ * waker's CPU in the waker's task group, that enqueue's update_curr()
+ * (enqueue_entity()) charged the waker, current there, at the wakeup's
+ * clock: the model's charge with its sched_stat_runtime
+ * (model_charge_curr()).  The wake stays early: nothing is enqueued.
+ */
+static int early_charge(struct sim *s, const struct wl_wake *w, const struct sim_task *t,
+			int waker_cpu, uint64_t now)
+{
+	int r;
+
+	if (waker_cpu < 0 || w->cpu != waker_cpu || w->waker >= s->nr_tasks ||
+	    s->tasks[w->waker].group != t->group || s->cpus[waker_cpu].curr != (int32_t)w->waker)
+		return 0;
+	r = model_charge_curr(s->m, waker_cpu, now + wake_clock_delay(s, waker_cpu, waker_cpu));
+	if (r > 0)
+		s->notes[SIM_NOTE_EARLY_CHARGED]++;
+	return r < 0 ? -1 : 0;
+}
+
 /* A wake record reaches its target (from a WAKE op or at its trace time). */
 static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 {
@@ -1581,6 +1603,8 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 		return wake_now(s, wi, waker_cpu, 0, now);
 	/* Not at that block yet: it will not sleep there (see run_ops). */
 	s->early[wi] = 1;
+	if (s->cfg.early_charge == REPLAY_EARLY_CHARGE_LOCAL && early_charge(s, w, t, waker_cpu, now))
+		return -1;
 	dump_wake_op(s, "early", wcpu, now, ti, w);
 	chan_push(s, wi);
 	s->notes[SIM_NOTE_EARLY_WAKE]++;

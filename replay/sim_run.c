@@ -248,6 +248,20 @@ int replay_wake_path_parse(const char *name, enum replay_wake_path *out)
 	return 0;
 }
 
+int replay_early_charge_parse(const char *name, enum replay_early_charge *out)
+{
+	static const char *const names[] = {
+		[REPLAY_EARLY_CHARGE_OFF] = "off",
+		[REPLAY_EARLY_CHARGE_LOCAL] = "local",
+	};
+	int i = name_index(names, sizeof(names) / sizeof(names[0]), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum replay_early_charge)i;
+	return 0;
+}
+
 int replay_idle_clock_parse(const char *name, enum replay_idle_clock *out)
 {
 	static const char *const names[] = {
@@ -1066,6 +1080,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_KPATH_KNOWN] = "wakeups of a sleeper whose trace shows the capture kernel's path (a local wakeup, the waker's sched_stat_runtime between its sched_waking and sched_wakeup: in the second half a delayed wakee requeued, else one fully asleep enqueued)",
 	[SIM_NOTE_KPATH_ASLEEP_DELAYED] = "... of them fully asleep in the trace, still delayed (DELAY_DEQUEUE) in the model",
 	[SIM_NOTE_KPATH_DELAYED_ASLEEP] = "... of them delayed in the trace, fully asleep in the model",
+	[SIM_NOTE_EARLY_CHARGED] = "early wakes whose waker was charged, as the kernel's enqueue on its CPU did (--early-charge local)",
 	[SIM_NOTE_WAKE_PATH_DEQUEUED] = "local wakeups the trace shows enqueueing a fully asleep task that the model still had delayed (DELAY_DEQUEUE): its dequeue completed first (--wake-path traced)",
 	[SIM_NOTE_DELAYED_MOVED] = "wakeups the trace sent to another CPU of a task the model still had delayed (DELAY_DEQUEUE): its dequeue completed first, as the kernel's had",
 	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",

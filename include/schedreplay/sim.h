@@ -266,6 +266,21 @@ enum replay_wake_path {
 };
 
 /*
+ * replay_config.early_charge: a wake record a task's WAKE op delivers before
+ * its target reached the block it ends (an early wake: nothing is enqueued,
+ * the wake is kept for that block) was, in the capture kernel, a wakeup
+ * whose enqueue on the target CPU ran update_curr() there
+ * (enqueue_entity()): where that CPU is the waker's and both are in one
+ * task group, the waker was charged, with its sched_stat_runtime.  off (the
+ * default): not charged; local: charged at the wakeup's clock
+ * (model_charge_curr(); experimental: docs/replay.md, "Early wakes").
+ */
+enum replay_early_charge {
+	REPLAY_EARLY_CHARGE_OFF = 0,
+	REPLAY_EARLY_CHARGE_LOCAL,
+};
+
+/*
  * replay_config.migrate_resched: a traced migration of a queued task (a
  * balance pull) dequeues it from its source CPU, whose update_curr() there
  * may end the running task's request or protection and set need_resched
@@ -359,6 +374,8 @@ struct replay_config {
 	enum replay_wake_clock wake_clock;
 	/* a traced fully asleep wakee the model has delayed (above) */
 	enum replay_wake_path wake_path;
+	/* an early wake's charge of its waker (above) */
+	enum replay_early_charge early_charge;
 	/* the source CPU's reschedule after a traced migration (above) */
 	enum replay_migrate_resched migrate_resched;
 	/* the clock a wakee of an idle CPU is charged from (above) */
@@ -538,6 +555,8 @@ int replay_standin_skip_parse(const char *name, enum replay_standin_skip *out);
 int replay_wake_clock_parse(const char *name, enum replay_wake_clock *out);
 /* --wake-path: "model" / "traced" (replay_config.wake_path); -1 else. */
 int replay_wake_path_parse(const char *name, enum replay_wake_path *out);
+/* --early-charge: "off" / "local" (replay_config.early_charge); -1 else. */
+int replay_early_charge_parse(const char *name, enum replay_early_charge *out);
 /* --idle-clock: "update" / "skip" / "local" (replay_config.idle_clock); -1 else. */
 int replay_idle_clock_parse(const char *name, enum replay_idle_clock *out);
 /* --migrate-resched: "dest" / "both" (replay_config.migrate_resched); -1 else. */

@@ -67,6 +67,7 @@ SINGLE = [
     ("handoff=writeon", ["--handoff", "writeon"]),
     ("handoff=writeon-pre", ["--handoff", "writeon-pre"]),
     ("handoff=skip-wake", ["--handoff", "skip-wake"]),
+    ("early-charge=local", ["--early-charge", "local"]),
     ("channels=auto", ["--channels", "auto"]),
     ("channels=strict", ["--channels", "strict"]),
     ("early-wakes=nosample", ["--early-wakes", "nosample"]),
