@@ -934,6 +934,20 @@ int model_preempt_for_skip(struct model *m, int cpu, struct model_task *p)
 	return preempt_for(m, cpu, p, 0, false);
 }
 
+int model_charge_curr(struct model *m, int cpu, uint64_t at)
+{
+	struct rq *rq;
+
+	if (check_cpu(m, cpu, "charge_curr", NULL))
+		return -1;
+	rq = &m->rqs[cpu];
+	if (!rq->curr || rq->other_class || !rq->curr->on_rq)
+		return 0;
+	update_rq_clock(m, rq, at);
+	update_curr(m, cfs_rq_of(&rq->curr->se));
+	return 1;
+}
+
 bool model_need_resched(const struct model *m, int cpu)
 {
 	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)

@@ -380,7 +380,7 @@ static const struct run_opt run_opt_table[] = {
 	  "ablation: groups with a CPU bandwidth limit (sidecar or\n"
 	  "replay's and whatif's --cgroup-map quota) run unthrottled\n"
 	  "(default: modelled)" },
-	{ "handoff", "preempt|skip|yield|sleep|writeon|writeon-pre", RUN_OPTS_MODEL,
+	{ "handoff", "preempt|skip|yield|sleep|writeon|writeon-pre|skip-wake", RUN_OPTS_MODEL,
 	  .names = replay_handoff_names, AT_ENUM(rc.handoff),
 	  .heading =
 	  "the replay's rules (how the trace's work is replayed where the trace does not\n"
@@ -396,7 +396,10 @@ static const struct run_opt run_opt_table[] = {
 	  "profiles, on CFS it sleeps), or sleeps until the wakee passed\n"
 	  "its block; experimental: at a one-way hand-off it writes on\n"
 	  "up to its next wakeup, then hands over (after that wakeup:\n"
-	  "writeon, before it: writeon-pre) (docs/replay.md, \"Hand-offs\")" },
+	  "writeon, before it: writeon-pre); or skip with the waker\n"
+	  "charged up to its wakeup of the wakee where that wake came\n"
+	  "before the wakee's block here, as the kernel's enqueue charged\n"
+	  "it (skip-wake; experimental) (docs/replay.md, \"Hand-offs\")" },
 	{ "exit-preempt", "defer|now", RUN_OPTS_MODEL,
 	  .names = replay_exit_preempt_names, AT_ENUM(rc.exit_preempt), .help =
 	  "a wakeup, tick or migration onto a CPU whose task is past its\n"
@@ -443,6 +446,14 @@ static const struct run_opt run_opt_table[] = {
 	  "default), or its delayed dequeue completed first at lag 0, as\n"
 	  "the kernel's pick had done (traced; experimental:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
+	{ "early-charge", "off|local", RUN_OPTS_MODEL,
+	  .names = replay_early_charge_names, AT_ENUM(rc.early_charge), .help =
+	  "a wake that reaches its task before the block it ends (an\n"
+	  "early wake: nothing enqueued) charges nobody (off, the default),\n"
+	  "or, where the trace enqueued the task on the waker's CPU in the\n"
+	  "waker's task group, charges the waker there, with its\n"
+	  "sched_stat_runtime, as the capture kernel's enqueue did (local;\n"
+	  "experimental: docs/replay.md, \"Early wakes\")" },
 	{ "idle-clock", "update|skip|local", RUN_OPTS_MODEL,
 	  .names = replay_idle_clock_names, AT_ENUM(rc.idle_clock), .help =
 	  "the clock a task woken onto an idle CPU is charged from:\n"

@@ -1572,6 +1572,28 @@ static bool chan_wakes_sleeper(struct sim *s, uint32_t ti, uint32_t wi)
 	return true;
 }
 
+/*
+ * --early-charge local: early wake @w of @t, made by its waker's WAKE op on
+ * @waker_cpu.  The capture kernel enqueued @t then; where it did so on the
+ * waker's CPU in the waker's task group, that enqueue's update_curr()
+ * (enqueue_entity()) charged the waker, current there, at the wakeup's
+ * clock: the model's charge with its sched_stat_runtime
+ * (model_charge_curr()).  The wake stays early: nothing is enqueued.
+ */
+static int early_charge(struct sim *s, const struct wl_wake *w, const struct sim_task *t,
+			int waker_cpu, uint64_t now)
+{
+	int r;
+
+	if (waker_cpu < 0 || w->cpu != waker_cpu || w->waker >= s->nr_tasks ||
+	    s->tasks[w->waker].group != t->group || s->cpus[waker_cpu].curr != (int32_t)w->waker)
+		return 0;
+	r = model_charge_curr(s->m, waker_cpu, now + wake_clock_delay(s, waker_cpu, waker_cpu));
+	if (r > 0)
+		s->notes[SIM_NOTE_EARLY_CHARGED]++;
+	return r < 0 ? -1 : 0;
+}
+
 /* A wake record reaches its target (from a WAKE op or at its trace time). */
 static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 {
@@ -1580,6 +1602,7 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 	struct sim_task *t = &s->tasks[ti];
 	int wcpu = waker_cpu >= 0 ? waker_cpu : w->waker_cpu;
 
+	t->woken_by = WL_NONE;       /* a WAKE op sets it after this */
 	if (!t->mt || t->st == SIM_DEAD) {
 		if (!(w->flags & WL_WAKE_SPURIOUS))
 			s->early[wi] = 1;      /* the task is not born yet in the simulation */
@@ -1601,6 +1624,8 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 		return wake_now(s, wi, waker_cpu, 0, now);
 	/* Not at that block yet: it will not sleep there (see run_ops). */
 	s->early[wi] = 1;
+	if (s->cfg.early_charge == REPLAY_EARLY_CHARGE_LOCAL && early_charge(s, w, t, waker_cpu, now))
+		return -1;
 	dump_wake_op(s, "early", wcpu, now, ti, w);
 	chan_push(s, wi);
 	s->notes[SIM_NOTE_EARLY_WAKE]++;
@@ -1669,7 +1694,8 @@ static bool writeon(const struct sim *s)
  * (model_preempt_for(): Y the next buddy, its state kept),
  * REPLAY_HANDOFF_SKIP the same on the clock of the kernel's preemption at
  * the wakeup (model_preempt_for_skip(): not charged here, no
- * sched_stat_runtime at the hand-off), REPLAY_HANDOFF_YIELD as the kernel's
+ * sched_stat_runtime at the hand-off; REPLAY_HANDOFF_SKIP_WAKE charged up
+ * to its wakeup of Y first), REPLAY_HANDOFF_YIELD as the kernel's
  * yield_to() (model_yield_to(): Y the
  * next buddy, the rest of its request given up).  Only with Y queued, not
  * running, on the same CPU, and once per WAIT (handed_op): if it runs
@@ -1698,9 +1724,21 @@ static int handoff_over(struct sim *s, uint32_t ti, const struct wl_op *op, int 
 		s->notes[SIM_NOTE_HANDOFF_WRITEON]++;
 		return 2;
 	}
+	if (s->cfg.handoff == REPLAY_HANDOFF_SKIP_WAKE && y->woken_by == ti && y->woken_ns <= now) {
+		/*
+		 * The kernel's preemption at the wakeup followed that
+		 * wakeup's enqueue, whose update_curr() charged the waker
+		 * (enqueue_entity()); a simulated wake that found the wakee
+		 * short of its block (early) enqueued nothing: charge it to
+		 * there, so that only the time since goes to the wakee.
+		 */
+		r = model_charge_curr(s->m, cpu, y->woken_ns);
+		if (r < 0)
+			return -1;
+	}
 	r = s->cfg.handoff == REPLAY_HANDOFF_YIELD ? model_yield_to(s->m, cpu, y->mt, now) :
-	    s->cfg.handoff == REPLAY_HANDOFF_SKIP ? model_preempt_for_skip(s->m, cpu, y->mt) :
-		model_preempt_for(s->m, cpu, y->mt, now);
+	    s->cfg.handoff == REPLAY_HANDOFF_SKIP || s->cfg.handoff == REPLAY_HANDOFF_SKIP_WAKE ?
+		model_preempt_for_skip(s->m, cpu, y->mt) : model_preempt_for(s->m, cpu, y->mt, now);
 	if (r <= 0)
 		return r;
 	t->handed_op = t->op;
@@ -2000,12 +2038,17 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			if ((r = chan_op(s, cpu, ti, op, now)) <= 0)
 				return r;
 			continue;
-		case WL_OP_WAKE:
+		case WL_OP_WAKE: {
+			struct sim_task *y = &s->tasks[s->wakes[op->arg].target];
+
 			t->op++;
 			sim_task_enter_op(s, ti);
 			s->woke_cpu = -1;
 			if (deliver_wake(s, op->arg, cpu, now))
 				return -1;
+			/* the clock its enqueue read (--handoff skip-wake) */
+			y->woken_by = ti;
+			y->woken_ns = now + wake_clock_delay(s, cpu, cpu);
 			waker_cost(s, ti, cpu, CALIB_WAKER_TASK, &s->wakes[op->arg]);
 			if (t->wo_wait == WL_NONE || t->wo_out)
 				continue;
@@ -2022,6 +2065,7 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 					return 0;
 			}
 			continue;
+		}
 		case WL_OP_FORK:
 			t->op++;
 			sim_task_enter_op(s, ti);

@@ -39,6 +39,8 @@ struct sim_task {
 	uint32_t waiter_op;        /* ... until this task has passed this op */
 	uint32_t released_block;   /* BLOCK before which it woke its waiter (its reply) */
 	uint32_t handed_op;        /* the hand-off WAIT at which it left the CPU to its wakee */
+	uint32_t woken_by;         /* the task whose WAKE op delivered its latest wake record */
+	uint64_t woken_ns;         /* ... and the clock that wakeup's enqueue read there */
 	uint32_t wo_wait;          /* --handoff writeon*: the one-way WAIT it wrote on past, WL_NONE */
 	bool wo_out;               /* ... and it left its CPU since (its dependency is checked) */
 	bool wo_woke;              /* ... and it made a wakeup since (writeon: its bound) */
@@ -126,6 +128,7 @@ enum sim_note_id {
 	SIM_NOTE_KPATH_ASLEEP_DELAYED,
 	SIM_NOTE_KPATH_DELAYED_ASLEEP,
 	SIM_NOTE_WAKE_PATH_DEQUEUED,
+	SIM_NOTE_EARLY_CHARGED,
 	SIM_NOTE_FLUSH_HOLD,
 	SIM_NOTE_OTHER_MISMATCH,
 	SIM_NOTE_BAD_WAKE,

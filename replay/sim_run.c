@@ -102,6 +102,7 @@ const struct replay_name replay_handoff_names[] = {
 	{ "yield", REPLAY_HANDOFF_YIELD },
 	{ "writeon", REPLAY_HANDOFF_WRITEON },
 	{ "writeon-pre", REPLAY_HANDOFF_WRITEON_PRE },
+	{ "skip-wake", REPLAY_HANDOFF_SKIP_WAKE },
 	{ NULL, 0 }
 };
 
@@ -153,6 +154,12 @@ const struct replay_name replay_wake_clock_names[] = {
 const struct replay_name replay_block_lead_names[] = {
 	{ "median", REPLAY_BLOCK_LEAD_MEDIAN },
 	{ "traced", REPLAY_BLOCK_LEAD_TRACED },
+	{ NULL, 0 }
+};
+
+const struct replay_name replay_early_charge_names[] = {
+	{ "off", REPLAY_EARLY_CHARGE_OFF },
+	{ "local", REPLAY_EARLY_CHARGE_LOCAL },
 	{ NULL, 0 }
 };
 
@@ -695,6 +702,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->waiter = WL_NONE;
 		t->released_block = WL_NONE;
 		t->handed_op = WL_NONE;
+		t->woken_by = WL_NONE;
 		t->wo_wait = WL_NONE;
 		t->chan_head = WL_NONE;
 		t->chan_tail = WL_NONE;
@@ -982,6 +990,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_KPATH_KNOWN] = "wakeups of a sleeper whose trace shows the capture kernel's path (a local wakeup, the waker's sched_stat_runtime between its sched_waking and sched_wakeup: in the second half a delayed wakee requeued, else one fully asleep enqueued)",
 	[SIM_NOTE_KPATH_ASLEEP_DELAYED] = "... of them fully asleep in the trace, still delayed (DELAY_DEQUEUE) in the model",
 	[SIM_NOTE_KPATH_DELAYED_ASLEEP] = "... of them delayed in the trace, fully asleep in the model",
+	[SIM_NOTE_EARLY_CHARGED] = "early wakes whose waker was charged, as the kernel's enqueue on its CPU did (--early-charge local)",
 	[SIM_NOTE_WAKE_PATH_DEQUEUED] = "local wakeups the trace shows enqueueing a fully asleep task that the model still had delayed (DELAY_DEQUEUE): its dequeue completed first (--wake-path traced)",
 	[SIM_NOTE_DELAYED_MOVED] = "wakeups the trace sent to another CPU of a task the model still had delayed (DELAY_DEQUEUE): its dequeue completed first, as the kernel's had",
 	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",

@@ -360,6 +360,14 @@ int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t n
  * charged to @p.  Returns as model_preempt_for().
  */
 int model_preempt_for_skip(struct model *m, int cpu, struct model_task *p);
+/*
+ * update_curr() of the current fair task on @cpu at @at (the rq clock moved
+ * to @at, never back): the charge the enqueue of a local wakeup at @at made
+ * (enqueue_entity() -> update_curr()) where the simulation made no enqueue.
+ * Returns 1 if a fair task was charged, 0 if none is current, -1 on a bad
+ * CPU.
+ */
+int model_charge_curr(struct model *m, int cpu, uint64_t at);
 
 /* TIF_NEED_RESCHED on @cpu, as set by the model. */
 bool model_need_resched(const struct model *m, int cpu);

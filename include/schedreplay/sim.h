@@ -95,6 +95,7 @@ enum replay_handoff {
 	REPLAY_HANDOFF_SKIP,
 	REPLAY_HANDOFF_WRITEON,
 	REPLAY_HANDOFF_WRITEON_PRE,
+	REPLAY_HANDOFF_SKIP_WAKE,
 };
 extern const struct replay_name replay_handoff_names[];
 
@@ -314,6 +315,22 @@ enum replay_idle_clock {
 extern const struct replay_name replay_idle_clock_names[];
 
 /*
+ * replay_config.early_charge: a wake record a task's WAKE op delivers before
+ * its target reached the block it ends (an early wake: nothing is enqueued,
+ * the wake is kept for that block) was, in the capture kernel, a wakeup
+ * whose enqueue on the target CPU ran update_curr() there
+ * (enqueue_entity()): where that CPU is the waker's and both are in one
+ * task group, the waker was charged, with its sched_stat_runtime.  off (the
+ * default): not charged; local: charged at the wakeup's clock
+ * (model_charge_curr(); experimental: docs/replay.md, "Early wakes").
+ */
+enum replay_early_charge {
+	REPLAY_EARLY_CHARGE_OFF = 0,
+	REPLAY_EARLY_CHARGE_LOCAL,
+};
+extern const struct replay_name replay_early_charge_names[];
+
+/*
  * replay_config.migrate_resched: a traced migration of a queued task (a
  * balance pull) dequeues it from its source CPU, whose update_curr() there
  * may end the running task's request or protection and set need_resched
@@ -405,6 +422,8 @@ struct replay_config {
 	enum replay_block_lead block_lead;
 	/* a traced fully asleep wakee the model has delayed (above) */
 	enum replay_wake_path wake_path;
+	/* an early wake's charge of its waker (above) */
+	enum replay_early_charge early_charge;
 	/* the source CPU's reschedule after a traced migration (above) */
 	enum replay_migrate_resched migrate_resched;
 	/* the clock a wakee of an idle CPU is charged from (above) */
@@ -496,7 +515,11 @@ struct replay_config {
 	 * behaviour before the tenth pass); REPLAY_HANDOFF_WRITEON and
 	 * REPLAY_HANDOFF_WRITEON_PRE (experimental) at a one-way WAIT the
 	 * waker writes on up to its next wakeup (after it, before it), then
-	 * hands over, the WAIT's dependency kept.  See docs/replay.md
+	 * hands over, the WAIT's dependency kept; REPLAY_HANDOFF_SKIP_WAKE
+	 * (experimental) as SKIP, the waker first charged up to the hand-off's
+	 * own wakeup where the simulation made no enqueue there (its wake of
+	 * the wakee reached it before its block: an early wake), as the
+	 * kernel's enqueue did (model_charge_curr()).  See docs/replay.md
 	 * ("Hand-offs") and docs/validation-log.md ("Tenth pass").
 	 */
 	enum replay_handoff handoff;

@@ -164,6 +164,7 @@ for m in "exit-preempt takes now or defer" \
 	 "resched-at takes cost, syscall-exit or traced" \
 	 "standin-skip takes keep, drop, local, drop-local, drop-own, block-preempt or block-charge" \
 	 "wake-clock takes waking or traced" "block-lead takes median or traced" \
+	 "early-charge takes off or local" \
 	 "wake-path takes model or traced" \
 	 "idle-clock takes update, skip or local" "migrate-resched takes dest or both" \
 	 "balance-attach takes trace-order or kernel-order" \
@@ -365,7 +366,7 @@ expect_usage "whatif: one TRACE only" -- whatif "$pipe" "$pipe"
 # whatif had no --idle-pull
 for c in replay whatif validate; do
 	expect_usage "$c: --placement is trace or model, not 'foo'" -- $c --placement foo "$pipe"
-	expect_usage "$c: --handoff takes sleep, preempt, skip, yield, writeon or writeon-pre, not 'x'" -- $c --handoff x "$pipe"
+	expect_usage "$c: --handoff takes sleep, preempt, skip, yield, writeon, writeon-pre or skip-wake, not 'x'" -- $c --handoff x "$pipe"
 	expect_usage "$c: --channels takes auto, off or strict, not 'x'" -- $c --channels x "$pipe"
 	expect_usage "$c: unknown profile 'x' (known: " -- $c --profile x "$pipe"
 	expect_usage "$c: a value is missing after option '--handoff'" -- $c --handoff

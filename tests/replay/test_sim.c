@@ -1491,6 +1491,54 @@ static void test_handoff_model(void)
 }
 
 /*
+ * model_charge_curr() (--handoff skip-wake): handoff_model_setup()'s X ran
+ * 2 us since the wakeup's update_curr(); charged at 1 us of it (the point a
+ * hand-off's own wakeup had, where the simulation enqueued nothing), it gains
+ * 1 us of vruntime and runtime and one sched_stat_runtime; the skip hand-over
+ * that follows gives Y the rest: Y, blocking 10 us after the switch, is
+ * charged 11 us (12 without the charge, test_handoff_model()).  A charge at
+ * a time the rq clock has passed charges nothing more (the clock never goes
+ * back); none on an idle CPU (0) or a bad one (-1).
+ */
+static void test_charge_curr(void)
+{
+	struct model *m;
+	struct model_task *t[3];
+	struct model_task_info before, after, y0, y1;
+	uint64_t now, st0, st1;
+
+	handoff_model_setup(&m, t, &now);
+	if (!m)
+		return;
+	model_task_info(t[1], &before);
+	model_task_info(t[2], &y0);
+	CHECK(model_counter_get(m, "sched_stat_runtime", &st0));
+	CHECK_EQ(model_charge_curr(m, 0, now - 1 * US), 1);
+	model_task_info(t[1], &after);
+	CHECK_EQ(after.vruntime, before.vruntime + 1 * US);
+	CHECK_EQ(after.sum_exec_runtime, before.sum_exec_runtime + 1 * US);
+	CHECK(model_counter_get(m, "sched_stat_runtime", &st1));
+	CHECK_EQ(st1, st0 + 1);
+	/* the clock is at now - 1 us: an earlier charge adds nothing */
+	CHECK_EQ(model_charge_curr(m, 0, now - 2 * US), 1);
+	model_task_info(t[1], &after);
+	CHECK_EQ(after.sum_exec_runtime, before.sum_exec_runtime + 1 * US);
+	CHECK_EQ(model_preempt_for_skip(m, 0, t[2]), 1);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == t[2]);
+	model_task_info(t[1], &after);
+	CHECK_EQ(after.sum_exec_runtime, before.sum_exec_runtime + 1 * US);
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 10 * US) == t[1]);
+	model_task_info(t[2], &y1);
+	CHECK_EQ(y1.sum_exec_runtime, y0.sum_exec_runtime + 11 * US);
+	CHECK_EQ(model_charge_curr(m, 1, now), -1);
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 20 * US) == t[0]);
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 30 * US) == NULL);
+	CHECK_EQ(model_charge_curr(m, 0, now + 40 * US), 0);
+	CHECK_EQ(model_check_invariants(m, NULL), 0);
+	model_free(m);
+}
+
+/*
  * replay_config.handoff on the writes of oneway_events() (without
  * oneway_no_wait: the waits are kept).  The model does not preempt writer 70
  * at its first write (it runs alone, eligible and protected) nor at its last;
@@ -3475,6 +3523,7 @@ int main(int argc, char **argv)
 	test_wakeup_migrated();
 	test_oneway_no_wait();
 	test_handoff_model();
+	test_charge_curr();
 	test_handoff_modes();
 	test_handoff_modes_cfs();
 	test_end_rt_hold();
