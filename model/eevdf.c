@@ -118,10 +118,11 @@ u64 avg_vruntime(struct model *m, struct cfs_rq *cfs_rq)
 /*
  * entity_lag(): vlag = V - v, clamped: lag beyond the bound is an artefact of
  * V moving when entities join or leave with non-zero lag.  The bound is two
- * slices, at least a tick, of this entity's virtual time (6.6-6.16), or with
- * LAG_CLAMP_MAX_SLICE (6.17+, "sched/fair: Increase max lag clamping") the
- * longest slice queued on its cfs_rq plus a tick, after EEVDF's steady-state
- * bound -r_max < lag < max(r_max, q) with the tick as the quantum q.
+ * slices, at least a tick, of this entity's virtual time (6.6-6.18.0), or with
+ * LAG_CLAMP_MAX_SLICE (6e3c0a4e1ad1 "sched/fair: Fix lag clamp", mainline
+ * 2026, in 6.18-stable by April 2026) the longest slice queued on its cfs_rq
+ * plus a tick, after EEVDF's steady-state bound -r_max < lag < max(r_max, q)
+ * with the tick as the quantum q.
  */
 s64 entity_lag(struct model *m, u64 avruntime, struct sched_entity *se)
 {

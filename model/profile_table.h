@@ -7,15 +7,16 @@
  * as the seed patches measured it (CFS, before the tg rate limit, no
  * backports); 6.12 = Debian 6.12.117 (EEVDF with late stable backports, the
  * text of ../shared/model-spec.md); 6.18 = the capture kernel of this
- * project's machines (6.18.44): 6.12.117 plus the 6.17 slice-protection and
- * lag-clamp rework (PROTECT_VPROT, RESCHED_UNPROTECTED, LAG_CLAMP_MAX_SLICE),
- * read in a 6.18.26 stable fair.c, plus the 6.18.33 stable backport of the
- * 6.19 wakeup-preemption rework (WAKEUP_PICK_NEXT), read in a 6.18.35 stable
- * fair.c, checked on captures (docs/model.md, "Wakeup preemption on the
- * capture kernel").  Checked on
- * the capture machine (6.18.44, /sys/kernel/debug/sched/debug): cfs_rq
- * prints zero_vruntime and h_nr_runnable, sysctl_sched_base_slice is
- * 1.400000 ms on 2 CPUs (0.70 ms x factor 2), and sysctl_sched_features
+ * project's machines (6.18.44): 6.12.117 plus the 6.17 slice-protection
+ * rework (PROTECT_VPROT, RESCHED_UNPROTECTED), the re-placing reweight
+ * (REWEIGHT_PLACE) and the lag clamp 6.18-stable took in 2026
+ * (LAG_CLAMP_MAX_SLICE), read in a 6.18.26 stable fair.c, plus the 6.18.33
+ * stable backport of the 6.19 wakeup-preemption rework (WAKEUP_PICK_NEXT),
+ * read in a 6.18.35 stable fair.c, checked on captures (docs/model.md,
+ * "Wakeup preemption on the capture kernel").  Checked on the capture
+ * machine (6.18.44, /sys/kernel/debug/sched/debug): cfs_rq prints
+ * zero_vruntime and h_nr_runnable, sysctl_sched_base_slice is 1.400000 ms on
+ * 2 CPUs (0.70 ms x factor 2), and sysctl_sched_features
  * 0x5f0e7df has NI_RANDOM on and NEXT_BUDDY off (bits in 6.12's features.h
  * order without DOUBLE_TICK).
  *
@@ -47,7 +48,7 @@
 	F(RESCHED_UNPROTECTED,    0, 0, 0, 1, NOSF, "update_curr() reschedules once curr's protection ended, eligible or not (6.17 'resched || !protect_slice(curr)'; 6.12: only PREEMPT_SHORT + ineligible)") \
 	F(WAKEUP_PICK_NEXT,       0, 0, 0, 1, NOSF, "wakeup preemption: no preemption by a forked wakee or one still delayed at the check (unless its slice is shorter), the decision is pick_next_entity() (next buddy first, a delayed winner dequeued and the pick repeated), a pick that does not give the wakee shrinks curr's protection (6.18.33 stable: e837456fdca8 'Reimplement NEXT_BUDDY to align with EEVDF goals' + 'Revert force wakeup preemption' + 'Fix wakeup_preempt_fair() vs delayed dequeue'; 6.18.35 fair.c; the capture kernel is 6.18.44)") \
 	F(REWEIGHT_PLACE,         0, 0, 0, 1, NOSF, "reweight_entity() keeps the lag (update_entity_lag) and relative deadline and re-places the entity with place_entity() (6.18.26 fair.c; 6.12: reweight_eevdf() arithmetic)") \
-	F(LAG_CLAMP_MAX_SLICE,    0, 0, 0, 1, NOSF, "lag clamp = longest queued slice + TICK_NSEC (6.17 'Increase max lag clamping'; 6.12: max(2 slices, tick))") \
+	F(LAG_CLAMP_MAX_SLICE,    0, 0, 0, 1, NOSF, "lag clamp = longest queued slice + TICK_NSEC (6e3c0a4e1ad1 'sched/fair: Fix lag clamp', mainline 2026, in 6.18-stable by April 2026; 6.12.117 and 6.18.0: max(2 slices, tick))") \
 	F(PREEMPT_SHORT,          0, 0, 1, 1, SF(0,0,1,1), "EEVDF: shorter slices may preempt (6.12)") \
 	F(PICK_BUDDY,             0, 0, 1, 1, SF(0,0,1,1), "EEVDF: pick cfs_rq->next if eligible (6.12)") \
 	F(DELAY_DEQUEUE,          0, 0, 1, 1, SF(0,0,1,1), "EEVDF: sleepers with negative lag stay queued (6.12)") \
