@@ -332,6 +332,24 @@ static bool reply_due(const struct sim *s, const struct sim_task *t)
 	       t->run_left > 0;
 }
 
+/*
+ * Task @t's RUN op reached the point its HEV_OP_DONE was armed for, and was
+ * charged up to it: the end of the RUN, where nothing is left - or, for a
+ * task a hand-off waiter waits for (reply_due()), the point its reply is
+ * sent, sync_tail_ns before the end: that tail is still to run (the kernel's
+ * wakee writes, then reads and sleeps; run_ops() sends the reply and runs the
+ * tail up to the BLOCK).  Leaving nothing there lost the tail, and the reply
+ * came at the BLOCK itself: its waiter was woken and switched in at one
+ * instant (a 0 us sample).
+ */
+static void op_done_left(const struct sim *s, struct sim_task *t)
+{
+	if (!reply_due(s, t))
+		t->run_left = 0;
+	else if (t->run_left > s->facts->sync_tail_ns)
+		t->run_left = s->facts->sync_tail_ns;
+}
+
 /* (Re)arm the event at which the current task finishes its RUN op. */
 static int arm_op_done(struct sim *s, int cpu, uint64_t now)
 {
@@ -2854,7 +2872,7 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		if (h->gen != c->gen_op || c->curr < 0 || c->other >= 0)
 			return 0;
 		charge(s, cpu, h->t);
-		s->tasks[c->curr].run_left = 0;
+		op_done_left(s, &s->tasks[c->curr]);
 		return run_ops(s, cpu, h->t);
 	case HEV_TICK:
 		if (h->gen != c->gen_tick)
