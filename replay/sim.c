@@ -322,14 +322,52 @@ static void charge(struct sim *s, int cpu, uint64_t now)
 }
 
 /*
+ * How long before the BLOCK a hand-off waiter waits for its wakee's reply
+ * comes: the trace's sync tail (a waker that sleeps right after a sync
+ * wakeup runs that long in between), and never less than switch_lead_ns.
+ * The kernel's reply is a wakeup in the wakee's write() (pipe_write()'s
+ * wake_up_interruptible_sync_poll() -> try_to_wake_up(): sched_waking); its
+ * sleep is a later __schedule() (pipe_read()'s wait_event_*() ->
+ * schedule()), which reads the rq clock and dequeues it (update_curr():
+ * the sched_stat_runtime) switch_lead_ns before its sched_switch.  So the
+ * waiter cannot be switched in less than that after the reply - a sync
+ * tail under 20 samples reads 0 (hackbench-chan, small-chan, forkexec),
+ * which put the reply at the block's switch and the waiter's switch-in at
+ * the instant it was woken.
+ */
+static uint64_t reply_tail(const struct sim *s)
+{
+	return s->facts->sync_tail_ns > s->facts->switch_lead_ns ? s->facts->sync_tail_ns :
+		s->facts->switch_lead_ns;
+}
+
+/*
  * A task that a hand-off waiter waits for, in the RUN right before the
- * BLOCK the waiter waits for: its reply is due sync_tail_ns before that
+ * BLOCK the waiter waits for: its reply is due reply_tail() before that
  * block (see handoff_release()).
  */
 static bool reply_due(const struct sim *s, const struct sim_task *t)
 {
-	return t->waiter != WL_NONE && s->facts->sync_tail_ns && t->op + 1 == t->waiter_op &&
+	return t->waiter != WL_NONE && reply_tail(s) && t->op + 1 == t->waiter_op &&
 	       t->run_left > 0;
+}
+
+/*
+ * Task @t's RUN op reached the point its HEV_OP_DONE was armed for, and was
+ * charged up to it: the end of the RUN, where nothing is left - or, for a
+ * task a hand-off waiter waits for (reply_due()), the point its reply is
+ * sent, reply_tail() before the end: that tail is still to run (the kernel's
+ * wakee writes, then reads and sleeps; run_ops() sends the reply and runs the
+ * tail up to the BLOCK).  Leaving nothing there lost the tail, and the reply
+ * came at the BLOCK itself: its waiter was woken and switched in at one
+ * instant (a 0 us sample).
+ */
+static void op_done_left(const struct sim *s, struct sim_task *t)
+{
+	if (!reply_due(s, t))
+		t->run_left = 0;
+	else if (t->run_left > reply_tail(s))
+		t->run_left = reply_tail(s);
 }
 
 /* (Re)arm the event at which the current task finishes its RUN op. */
@@ -346,7 +384,7 @@ static int arm_op_done(struct sim *s, int cpu, uint64_t now)
 		return 0;
 	if (reply_due(s, t)) {
 		/* stop where the reply to a hand-off waiter is sent */
-		uint64_t tail = s->facts->sync_tail_ns;
+		uint64_t tail = reply_tail(s);
 
 		return heap_push(s, now + (t->run_left > tail ? t->run_left - tail : 0),
 				 HEV_OP_DONE, cpu, c->gen_op);
@@ -1297,7 +1335,7 @@ static int standin_fire(struct sim *s, uint32_t wi, uint64_t now)
 /*
  * Task @yi (running on @cpu) has just passed an op, or (@reply) is at the
  * point where its reply is due: wake a task sleeping in a hand-off WAIT for
- * it (see WL_OP_WAIT).  The reply comes sync_tail_ns before the block the
+ * it (see WL_OP_WAIT).  The reply comes reply_tail() before the block the
  * waiter waits for - the kernel's wakee writes, then reads and sleeps - so
  * the woken waiter may preempt it, and its next message may then come
  * before that read: the block is not slept (released_block).
@@ -2024,7 +2062,7 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 		}
 		switch (op->kind) {
 		case WL_OP_RUN:
-			if (reply_due(s, t) && t->run_left <= s->facts->sync_tail_ns &&
+			if (reply_due(s, t) && t->run_left <= reply_tail(s) &&
 			    handoff_release(s, ti, cpu, true, now))
 				return -1;
 			if (c->curr != (int32_t)ti || c->other >= 0)
@@ -2920,7 +2958,7 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		if (h->gen != c->gen_op || c->curr < 0 || c->other >= 0)
 			return 0;
 		charge(s, cpu, h->t);
-		s->tasks[c->curr].run_left = 0;
+		op_done_left(s, &s->tasks[c->curr]);
 		return run_ops(s, cpu, h->t);
 	case HEV_TICK:
 		if (h->gen != c->gen_tick)

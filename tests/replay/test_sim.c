@@ -3296,8 +3296,8 @@ static void test_block_lead(void)
 		struct replay_config rc;
 		struct run x;
 
+		/* with the trace's costs, as test_wake_path(): its hand-off replies */
 		replay_config_default(&rc);
-		rc.no_costs = true;
 		rc.block_lead = named(replay_block_lead_names, traced ? "traced" : "median");
 		if (run_begin(&x, wl, &rc)) {
 			/* 81's charge at the stalled block, 80's at its next wakeup */
@@ -3342,8 +3342,17 @@ static void test_wake_path(void)
 		struct replay_config rc;
 		struct run x;
 
+		/*
+		 * With the trace's costs: where the model misses a
+		 * preemption, 80 sleeps at its hand-off WAIT and 81's reply
+		 * comes switch_lead_ns (500 ns) before 81's block; without
+		 * costs 80 would preempt 81 there at once, 81's block would
+		 * be released, and the rounds would run the other way round
+		 * (80 preempted by 81's wakes, no wakeup of a sleeper left).
+		 * The local preemption cost (1 us) lets 81 block first, as
+		 * the trace shows.
+		 */
 		replay_config_default(&rc);
-		rc.no_costs = true;
 		rc.wake_path = named(replay_wake_path_names, traced ? "traced" : "model");
 		if (run_begin(&x, wl, &rc)) {
 			known[traced] = note_count(x.r, "wakeups of a sleeper whose trace shows");
