@@ -2,8 +2,9 @@
 # "The local wakees the model keeps delayed"): an early wake (the replay's wakee short of the
 # block it ends: nothing enqueued) was, in the capture kernel, an enqueue whose update_curr()
 # charged the waker where the wakee was enqueued on the waker's CPU in its task group.  Under
-# `local` those wakes charge the waker, with its sched_stat_runtime (small-chan seed 1: 65 of
-# them, 716 -> 798 events, the trace's 859); under `off` (the default) none.
+# `local` those wakes whose block the replay skips (no wakeup of its own) charge the waker, with
+# its sched_stat_runtime (small-chan seed 1: 46 of them, 724 -> 766 events, the trace's 859; 65
+# before ec31's once-per-wakeup rule: replay_early_charge_once); under `off` (the default) none.
 # Needs SCHEDREPLAY, DIR, WORK.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
@@ -27,6 +28,6 @@ foreach(mode off local)
     endif()
   endforeach()
 endforeach()
-expect("n_off EQUAL 0 AND n_local GREATER 40" "charged early wakes: off ${n_off}, local ${n_local}")
+expect("n_off EQUAL 0 AND n_local GREATER 30" "charged early wakes: off ${n_off}, local ${n_local}")
 math(EXPR more "${s_local} - ${s_off}")
-expect("more GREATER 40" "sched_stat_runtime: off ${s_off}, local ${s_local}")
+expect("more GREATER 30" "sched_stat_runtime: off ${s_off}, local ${s_local}")
