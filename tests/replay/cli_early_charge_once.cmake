@@ -16,25 +16,9 @@ execute_process(COMMAND ${SCHEDREPLAY} replay --json --seed 1 --early-charge loc
                 OUTPUT_FILE ${WORK}/local.json ERROR_VARIABLE e RESULT_VARIABLE rc)
 expect("rc EQUAL 0" "replay --early-charge local: exit ${rc}: ${e}")
 file(READ ${WORK}/local.json j)
-
-# the count of the approximation note starting with @prefix (0 when absent) into @out
-function(note_count prefix out)
-  set(n 0)
-  string(JSON na LENGTH "${j}" variants base simulation approximations)
-  math(EXPR last "${na} - 1")
-  foreach(i RANGE ${last})
-    string(JSON what GET "${j}" variants base simulation approximations ${i} what)
-    string(FIND "${what}" "${prefix}" at)
-    if(at EQUAL 0)
-      string(JSON n GET "${j}" variants base simulation approximations ${i} count)
-    endif()
-  endforeach()
-  set(${out} ${n} PARENT_SCOPE)
-endfunction()
-
-note_count("early wakes whose waker was charged" charged)
-note_count("blocks not slept because their wake had already arrived" skipped)
-note_count("blocks not slept after a hand-off reply" noblock)
+replay_note(charged "${j}" "early wakes whose waker was charged")
+replay_note(skipped "${j}" "blocks not slept because their wake had already arrived")
+replay_note(noblock "${j}" "blocks not slept after a hand-off reply")
 math(EXPR unslept "${skipped} + ${noblock}")
 expect("charged GREATER 20 AND NOT charged GREATER unslept"
        "charged early wakes ${charged}, blocks the replay skips ${unslept}")
