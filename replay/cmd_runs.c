@@ -452,8 +452,9 @@ static const struct run_opt run_opt_table[] = {
 	  "early wake: nothing enqueued) charges nobody (off, the default),\n"
 	  "or, where the trace enqueued the task on the waker's CPU in the\n"
 	  "waker's task group, charges the waker there, with its\n"
-	  "sched_stat_runtime, as the capture kernel's enqueue did (local;\n"
-	  "experimental: docs/replay.md, \"Early wakes\")" },
+	  "sched_stat_runtime, as the capture kernel's enqueue did, where\n"
+	  "the replay skips the block it ends (no wakeup of its own there;\n"
+	  "local; experimental: docs/replay.md, \"Early wakes\")" },
 	{ "idle-clock", "update|skip|local", RUN_OPTS_MODEL,
 	  .names = replay_idle_clock_names, AT_ENUM(rc.idle_clock), .help =
 	  "the clock a task woken onto an idle CPU is charged from:\n"

@@ -1611,20 +1611,38 @@ static bool chan_wakes_sleeper(struct sim *s, uint32_t ti, uint32_t wi)
 }
 
 /*
+ * Early wake @w still wakes its task at the block it ends (run_ops()'s
+ * WL_OP_BLOCK): a race in the trace (the waking came while the task was on
+ * its CPU) or the stand-in of a non-sync wake: the task blocks and is woken
+ * at once, a wakeup with its own enqueue.  Else (sync, or
+ * --skip-early-blocks) the block is skipped: no sleep, no wakeup.
+ */
+static bool early_wake_wakes(const struct sim *s, const struct wl_wake *w)
+{
+	return (w->flags & WL_WAKE_ON_CPU) ||
+	       (!s->cfg.skip_early_blocks && !(w->flags & WL_WAKE_SYNC));
+}
+
+/*
  * --early-charge local: early wake @w of @t, made by its waker's WAKE op on
  * @waker_cpu.  The capture kernel enqueued @t then; where it did so on the
  * waker's CPU in the waker's task group, that enqueue's update_curr()
  * (enqueue_entity()) charged the waker, current there, at the wakeup's
  * clock: the model's charge with its sched_stat_runtime
- * (model_charge_curr()).  The wake stays early: nothing is enqueued.
+ * (model_charge_curr()).  The wake stays early: nothing is enqueued.  Only
+ * where the replay makes no wakeup of its own for this wake record
+ * (early_wake_wakes()): a stand-in's or a race's wakeup enqueues the task,
+ * and that enqueue's update_curr() is this record's charge (the kernel's
+ * try_to_wake_up() enqueues once, one update_curr() per wakeup: charging
+ * here too emitted two sched_stat_runtime for one wakeup).
  */
 static int early_charge(struct sim *s, const struct wl_wake *w, const struct sim_task *t,
 			int waker_cpu, uint64_t now)
 {
 	int r;
 
-	if (waker_cpu < 0 || w->cpu != waker_cpu || w->waker >= s->nr_tasks ||
-	    s->tasks[w->waker].group != t->group || s->cpus[waker_cpu].curr != (int32_t)w->waker)
+	if (early_wake_wakes(s, w) || waker_cpu < 0 || w->cpu != waker_cpu ||
+	    w->waker >= s->nr_tasks || s->tasks[w->waker].group != t->group || s->cpus[waker_cpu].curr != (int32_t)w->waker)
 		return 0;
 	r = model_charge_curr(s->m, waker_cpu, now + wake_clock_delay(s, waker_cpu, waker_cpu));
 	if (r > 0)
@@ -2269,8 +2287,7 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				const struct wl_wake *w = &s->wakes[wi];
 
 				s->early[wi] = 0;
-				if ((w->flags & WL_WAKE_ON_CPU) ||
-				    (!s->cfg.skip_early_blocks && !(w->flags & WL_WAKE_SYNC))) {
+				if (early_wake_wakes(s, w)) {
 					/*
 					 * The task still sleeps there and is woken at
 					 * once (the trace raced like this, or: a block

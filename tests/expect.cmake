@@ -25,3 +25,20 @@ function(replay_run out)
   expect("rc EQUAL 0" "replay ${ARGN}: exit ${rc}: ${e}")
   set(${out} "${o}" PARENT_SCOPE)
 endfunction()
+
+# replay_note(OUT JSON PREFIX): the count of the approximation note of the
+# base run in replay --json output JSON whose text starts with PREFIX (0 when
+# the run has no such note).
+function(replay_note out json prefix)
+  set(n 0)
+  string(JSON na LENGTH "${json}" variants base simulation approximations)
+  math(EXPR last "${na} - 1")
+  foreach(i RANGE ${last})
+    string(JSON what GET "${json}" variants base simulation approximations ${i} what)
+    string(FIND "${what}" "${prefix}" at)
+    if(at EQUAL 0)
+      string(JSON n GET "${json}" variants base simulation approximations ${i} count)
+    endif()
+  endforeach()
+  set(${out} ${n} PARENT_SCOPE)
+endfunction()

@@ -322,7 +322,11 @@ extern const struct replay_name replay_idle_clock_names[];
  * (enqueue_entity()): where that CPU is the waker's and both are in one
  * task group, the waker was charged, with its sched_stat_runtime.  off (the
  * default): not charged; local: charged at the wakeup's clock
- * (model_charge_curr(); experimental: docs/replay.md, "Early wakes").
+ * (model_charge_curr(); experimental: docs/replay.md, "Early wakes"), where
+ * the replay makes no wakeup of its own for that record (its block skipped:
+ * a sync wake, or skip_early_blocks); a stand-in's or a race's wakeup
+ * enqueues the task later, and that enqueue's update_curr() is the record's
+ * one charge.
  */
 enum replay_early_charge {
 	REPLAY_EARLY_CHARGE_OFF = 0,

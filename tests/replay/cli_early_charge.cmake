@@ -2,8 +2,9 @@
 # "The local wakees the model keeps delayed"): an early wake (the replay's wakee short of the
 # block it ends: nothing enqueued) was, in the capture kernel, an enqueue whose update_curr()
 # charged the waker where the wakee was enqueued on the waker's CPU in its task group.  Under
-# `local` those wakes charge the waker, with its sched_stat_runtime (small-chan seed 1: 65 of
-# them, 716 -> 798 events, the trace's 859); under `off` (the default) none.
+# `local` those wakes whose block the replay skips (no wakeup of its own) charge the waker, with
+# its sched_stat_runtime (small-chan seed 1: 46 of them, 724 -> 766 events, the trace's 859; 65
+# before ec31's once-per-wakeup rule: replay_early_charge_once); under `off` (the default) none.
 # Needs SCHEDREPLAY, DIR, WORK.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
@@ -16,17 +17,8 @@ foreach(mode off local)
   expect("rc EQUAL 0" "replay --early-charge ${mode}: exit ${rc}: ${e}")
   file(READ ${WORK}/${mode}.json j)
   string(JSON s_${mode} GET "${j}" variants base counts sched_stat_runtime)
-  set(n_${mode} 0)
-  string(JSON na LENGTH "${j}" variants base simulation approximations)
-  math(EXPR last "${na} - 1")
-  foreach(i RANGE ${last})
-    string(JSON what GET "${j}" variants base simulation approximations ${i} what)
-    string(FIND "${what}" "${note}" at)
-    if(at EQUAL 0)
-      string(JSON n_${mode} GET "${j}" variants base simulation approximations ${i} count)
-    endif()
-  endforeach()
+  replay_note(n_${mode} "${j}" "${note}")
 endforeach()
-expect("n_off EQUAL 0 AND n_local GREATER 40" "charged early wakes: off ${n_off}, local ${n_local}")
+expect("n_off EQUAL 0 AND n_local GREATER 30" "charged early wakes: off ${n_off}, local ${n_local}")
 math(EXPR more "${s_local} - ${s_off}")
-expect("more GREATER 40" "sched_stat_runtime: off ${s_off}, local ${s_local}")
+expect("more GREATER 30" "sched_stat_runtime: off ${s_off}, local ${s_local}")
