@@ -42,3 +42,27 @@ function(replay_note out json prefix)
   endforeach()
   set(${out} ${n} PARENT_SCOPE)
 endfunction()
+
+# analysis_inputs(TRACE WORK [REP] [DUMP_ARGS...]): the inputs of the analysis
+# helpers (tests/replay/wakeup_paths.py, remote_wakes.py): report's latency
+# samples of TRACE in WORK/s.samples, with REP set `trace-cmd report -t` of it
+# in WORK/t.rep (needs TRACECMD), and two replay dumps, seeds 1 and 2, in
+# WORK/s1.dump and WORK/s2.dump, made with DUMP_ARGS (e.g.
+# --dump-wake-records).  Needs SCHEDREPLAY.
+function(analysis_inputs t work rep)
+  file(MAKE_DIRECTORY ${work})
+  execute_process(COMMAND ${SCHEDREPLAY} report --samples ${work}/s.samples ${t}
+                  OUTPUT_QUIET ERROR_VARIABLE e RESULT_VARIABLE rc)
+  expect("rc EQUAL 0" "report --samples: exit ${rc}: ${e}")
+  if(rep)
+    execute_process(COMMAND ${TRACECMD} report -t -i ${t} OUTPUT_FILE ${work}/t.rep
+                    ERROR_VARIABLE e RESULT_VARIABLE rc)
+    expect("rc EQUAL 0" "trace-cmd report: exit ${rc}: ${e}")
+  endif()
+  foreach(seed 1 2)
+    execute_process(COMMAND ${SCHEDREPLAY} replay --seed ${seed}
+                            --dump-events ${work}/s${seed}.dump ${ARGN} ${t}
+                    OUTPUT_QUIET ERROR_VARIABLE e RESULT_VARIABLE rc)
+    expect("rc EQUAL 0" "replay --seed ${seed}: exit ${rc}: ${e}")
+  endforeach()
+endfunction()

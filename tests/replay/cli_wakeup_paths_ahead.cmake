@@ -5,16 +5,8 @@
 # DIR, WORK.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-file(MAKE_DIRECTORY ${WORK})
 set(t ${DIR}/small-chan.dat)
-execute_process(COMMAND ${SCHEDREPLAY} report --samples ${WORK}/s.samples ${t}
-                OUTPUT_QUIET ERROR_VARIABLE e RESULT_VARIABLE rc)
-expect("rc EQUAL 0" "report --samples: exit ${rc}: ${e}")
-foreach(seed 1 2)
-  execute_process(COMMAND ${SCHEDREPLAY} replay --seed ${seed} --dump-events ${WORK}/s${seed}.dump ${t}
-                  OUTPUT_QUIET ERROR_VARIABLE e RESULT_VARIABLE rc)
-  expect("rc EQUAL 0" "replay --seed ${seed}: exit ${rc}: ${e}")
-endforeach()
+analysis_inputs(${t} ${WORK} "")
 execute_process(COMMAND ${PYTHON3} ${TOOL} --samples ${WORK}/s.samples --band 0 100000
                         --ahead --cpu-bins 2 ${WORK}/s1.dump ${WORK}/s2.dump
                 OUTPUT_FILE ${WORK}/paths.txt ERROR_VARIABLE e RESULT_VARIABLE rc)

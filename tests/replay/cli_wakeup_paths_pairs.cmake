@@ -5,20 +5,8 @@
 # Needs SCHEDREPLAY, PYTHON3, TRACECMD, TOOL, CHECK, DIR, WORK.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-file(MAKE_DIRECTORY ${WORK})
 set(t ${DIR}/small-hackbench.dat)
-execute_process(COMMAND ${SCHEDREPLAY} report --samples ${WORK}/s.samples ${t}
-                OUTPUT_QUIET ERROR_VARIABLE e RESULT_VARIABLE rc)
-expect("rc EQUAL 0" "report --samples: exit ${rc}: ${e}")
-execute_process(COMMAND ${TRACECMD} report -t -i ${t} OUTPUT_FILE ${WORK}/t.rep
-                ERROR_VARIABLE e RESULT_VARIABLE rc)
-expect("rc EQUAL 0" "trace-cmd report: exit ${rc}: ${e}")
-foreach(seed 1 2)
-  execute_process(COMMAND ${SCHEDREPLAY} replay --seed ${seed} --dump-events ${WORK}/s${seed}.dump
-                          --dump-wake-records ${t}
-                  OUTPUT_QUIET ERROR_VARIABLE e RESULT_VARIABLE rc)
-  expect("rc EQUAL 0" "replay --seed ${seed}: exit ${rc}: ${e}")
-endforeach()
+analysis_inputs(${t} ${WORK} REP --dump-wake-records)
 execute_process(COMMAND ${PYTHON3} ${TOOL} --samples ${WORK}/s.samples --group all --comm hackbench
                         --pairs 18 ${WORK}/t.rep ${WORK}/s1.dump ${WORK}/s2.dump
                 OUTPUT_FILE ${WORK}/pairs.txt ERROR_VARIABLE e RESULT_VARIABLE rc)
