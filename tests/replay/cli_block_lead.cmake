@@ -8,16 +8,12 @@
 # hz31) against the trace's 4 970 of 5 046.  Under `traced` each block reads the clock its
 # charge shows: 4 962 of 5 057 (4 937 of 5 082).  Checked: traced preempts at least 11 more and
 # declines at least 21 fewer than the default, and stays under the trace's count.
-# Needs SCHEDREPLAY, DIR, WORK.
+# Needs SCHEDREPLAY, DIR.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-file(MAKE_DIRECTORY ${WORK})
 set(t ${DIR}/pipe-pinned.dat)
 foreach(mode median traced)
-  execute_process(COMMAND ${SCHEDREPLAY} replay --json --block-lead ${mode} ${t}
-                  OUTPUT_FILE ${WORK}/${mode}.json ERROR_VARIABLE e RESULT_VARIABLE rc)
-  expect("rc EQUAL 0" "replay --block-lead ${mode}: exit ${rc}: ${e}")
-  file(READ ${WORK}/${mode}.json j)
+  replay_run(j --json --block-lead ${mode} ${t})
   string(JSON m_pre GET "${j}" measured wakeup_paths all local_busy_preempt)
   string(JSON ${mode}_pre GET "${j}" variants base wakeup_paths all local_busy_preempt)
   string(JSON ${mode}_all GET "${j}" variants base wakeup_paths all local_busy)

@@ -5,17 +5,13 @@
 # `local` those wakes whose block the replay skips (no wakeup of its own) charge the waker, with
 # its sched_stat_runtime (small-chan seed 1: 46 of them, 724 -> 766 events, the trace's 859; 65
 # before ec31's once-per-wakeup rule: replay_early_charge_once); under `off` (the default) none.
-# Needs SCHEDREPLAY, DIR, WORK.
+# Needs SCHEDREPLAY, DIR.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-file(MAKE_DIRECTORY ${WORK})
 set(t ${DIR}/small-chan.dat)
 set(note "early wakes whose waker was charged")
 foreach(mode off local)
-  execute_process(COMMAND ${SCHEDREPLAY} replay --json --early-charge ${mode} ${t}
-                  OUTPUT_FILE ${WORK}/${mode}.json ERROR_VARIABLE e RESULT_VARIABLE rc)
-  expect("rc EQUAL 0" "replay --early-charge ${mode}: exit ${rc}: ${e}")
-  file(READ ${WORK}/${mode}.json j)
+  replay_run(j --json --early-charge ${mode} ${t})
   string(JSON s_${mode} GET "${j}" variants base counts sched_stat_runtime)
   replay_note(n_${mode} "${j}" "${note}")
 endforeach()

@@ -7,15 +7,10 @@
 # then a stand-in; sched_stat_runtime +6.4 % against the trace, off -1.4 %).  So a charged early
 # wake is one whose block the replay skips (no sleep, no wakeup): at most the skipped blocks, and
 # the sched_stat_runtime count stays near the trace's (fixed: 57 charged, +0.3 %).
-# Needs SCHEDREPLAY, DIR, WORK.
+# Needs SCHEDREPLAY, DIR.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-file(MAKE_DIRECTORY ${WORK})
-execute_process(COMMAND ${SCHEDREPLAY} replay --json --seed 1 --early-charge local
-                        ${DIR}/small-hackbench.dat
-                OUTPUT_FILE ${WORK}/local.json ERROR_VARIABLE e RESULT_VARIABLE rc)
-expect("rc EQUAL 0" "replay --early-charge local: exit ${rc}: ${e}")
-file(READ ${WORK}/local.json j)
+replay_run(j --json --seed 1 --early-charge local ${DIR}/small-hackbench.dat)
 replay_note(charged "${j}" "early wakes whose waker was charged")
 replay_note(skipped "${j}" "blocks not slept because their wake had already arrived")
 replay_note(noblock "${j}" "blocks not slept after a hand-off reply")

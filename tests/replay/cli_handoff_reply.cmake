@@ -7,19 +7,15 @@
 # at the BLOCK's switch and the waiter was switched in at the instant it was woken: 0 us
 # samples (pipe-pinned: ~90 per run, the path's p50 1.1 us; hackbench-chan, whose sync tail
 # has under 20 samples and read 0: ~96 per run, the path's p50 0.0 us).
-# Needs SCHEDREPLAY, DIR, WORK.
+# Needs SCHEDREPLAY, DIR.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-file(MAKE_DIRECTORY ${WORK})
 # trace, the facts that make its reply tail, the path's lowest acceptable p50 (us)
 foreach(c "pipe-pinned;sync_tail_ns;2.5" "hackbench-chan;switch_lead_ns;1.0")
   list(GET c 0 name)
   list(GET c 1 fact)
   list(GET c 2 lo)
-  execute_process(COMMAND ${SCHEDREPLAY} replay --json ${DIR}/${name}.dat
-                  OUTPUT_FILE ${WORK}/${name}.json ERROR_VARIABLE e RESULT_VARIABLE rc)
-  expect("rc EQUAL 0" "replay ${name}: exit ${rc}: ${e}")
-  file(READ ${WORK}/${name}.json j)
+  replay_run(j --json ${DIR}/${name}.dat)
   string(JSON tail GET "${j}" facts timing sync_tail_ns)
   string(JSON lead GET "${j}" facts timing switch_lead_ns)
   # pipe-pinned: a measured sync tail (~3.0 us); hackbench-chan: none (under 20 samples)

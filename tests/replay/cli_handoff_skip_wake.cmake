@@ -6,21 +6,15 @@
 # charges the waker up to that wakeup first: fewer wakees delayed in the model that the trace
 # shows fully asleep (84 -> 50 on seed 1) and more local preemptions (70.6 -> 78.0 %, the
 # kernel's 86.1 %; 68.0 -> 80.6 % before --resched-at traced became the default).  Needs
-# SCHEDREPLAY, DIR, WORK.
+# SCHEDREPLAY, DIR.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-file(MAKE_DIRECTORY ${WORK})
 set(t ${DIR}/hackbench-chan-run2.dat)
 foreach(mode skip skip-wake)
-  execute_process(COMMAND ${SCHEDREPLAY} replay --json --handoff ${mode} ${t}
-                  OUTPUT_FILE ${WORK}/${mode}.json ERROR_VARIABLE e RESULT_VARIABLE rc)
-  expect("rc EQUAL 0" "replay --handoff ${mode}: exit ${rc}: ${e}")
-  file(READ ${WORK}/${mode}.json j)
+  replay_run(j --json --handoff ${mode} ${t})
   string(JSON n_${mode} GET "${j}" variants base wakeup_paths all local_busy)
   string(JSON p_${mode} GET "${j}" variants base wakeup_paths all local_busy_preempt)
-  execute_process(COMMAND ${SCHEDREPLAY} replay --handoff ${mode} ${t}
-                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
-  expect("rc EQUAL 0" "replay --handoff ${mode} (text): exit ${rc}: ${e}")
+  replay_run(o --handoff ${mode} ${t})
   if(o MATCHES "\n *([0-9]+)  \\.\\.\\. of them fully asleep in the trace, still delayed")
     set(d_${mode} ${CMAKE_MATCH_1})
   else()

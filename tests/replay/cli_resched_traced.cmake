@@ -4,7 +4,7 @@
 # hand-off WAIT switches it at the traced point too), so the simulated latency is the shorter
 # of two draws of one distribution and the local path's tail is lost (p95 1.4 -> 1.1 us, p99
 # 1.9 -> 1.2).  Under `traced` the path's predicted p95/p99 follow the measured ones.
-# Needs SCHEDREPLAY, DIR, WORK.
+# Needs SCHEDREPLAY, DIR.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
 # a JSON microsecond figure in nanoseconds (CMake's math is integer only)
@@ -22,13 +22,9 @@ function(to_ns us out)
   set(${out} ${ns} PARENT_SCOPE)
 endfunction()
 
-file(MAKE_DIRECTORY ${WORK})
 set(t ${DIR}/pipe-pinned.dat)
 foreach(mode cost traced)
-  execute_process(COMMAND ${SCHEDREPLAY} replay --json --resched-at ${mode} ${t}
-                  OUTPUT_FILE ${WORK}/${mode}.json ERROR_VARIABLE e RESULT_VARIABLE rc)
-  expect("rc EQUAL 0" "replay --resched-at ${mode}: exit ${rc}: ${e}")
-  file(READ ${WORK}/${mode}.json j)
+  replay_run(j --json --resched-at ${mode} ${t})
   foreach(q p95 p99)
     string(JSON m_${q} GET "${j}" measured wakeup_paths all latency_us preempt_local ${q})
     string(JSON ${mode}_${q} GET "${j}" variants base wakeup_paths all latency_us preempt_local ${q})
