@@ -1642,7 +1642,8 @@ static int early_charge(struct sim *s, const struct wl_wake *w, const struct sim
 	int r;
 
 	if (early_wake_wakes(s, w) || waker_cpu < 0 || w->cpu != waker_cpu ||
-	    w->waker >= s->nr_tasks || s->tasks[w->waker].group != t->group || s->cpus[waker_cpu].curr != (int32_t)w->waker)
+	    w->waker >= s->nr_tasks || s->tasks[w->waker].group != t->group ||
+	    s->cpus[waker_cpu].curr != (int32_t)w->waker)
 		return 0;
 	r = model_charge_curr(s->m, waker_cpu, now + wake_clock_delay(s, waker_cpu, waker_cpu));
 	if (r > 0)
@@ -2102,9 +2103,11 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			s->woke_cpu = -1;
 			if (deliver_wake(s, op->arg, cpu, now))
 				return -1;
-			/* the clock its enqueue read (--handoff skip-wake) */
-			y->woken_by = ti;
-			y->woken_ns = now + wake_clock_delay(s, cpu, cpu);
+			if (s->cfg.handoff == REPLAY_HANDOFF_SKIP_WAKE) {
+				/* the clock its enqueue read (handoff_over()) */
+				y->woken_by = ti;
+				y->woken_ns = now + wake_clock_delay(s, cpu, cpu);
+			}
 			waker_cost(s, ti, cpu, CALIB_WAKER_TASK, &s->wakes[op->arg]);
 			if (t->wo_wait == WL_NONE || t->wo_out)
 				continue;
