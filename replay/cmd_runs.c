@@ -446,6 +446,15 @@ static const struct run_opt run_opt_table[] = {
 	  "default), or its delayed dequeue completed first at lag 0, as\n"
 	  "the kernel's pick had done (traced; experimental:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
+	{ "flush-last", "held|cost|lead", RUN_OPTS_MODEL,
+	  .names = replay_flush_last_names, AT_ENUM(rc.flush_last), .help =
+	  "the last wakeup of a wake-list flush, queued on its idle CPU at\n"
+	  "the end the flush holds the idle exit to: switched in at that\n"
+	  "end (held, the default: 0 us where it is picked), or the switch\n"
+	  "comes no earlier than its own idle-path cost after it (cost) or\n"
+	  "the trace's __schedule() clock lead (lead), as the kernel's idle\n"
+	  "loop leaves only after the whole flush is queued (experimental:\n"
+	  "docs/replay.md, \"Wake-list flushes\")" },
 	{ "early-charge", "off|local", RUN_OPTS_MODEL,
 	  .names = replay_early_charge_names, AT_ENUM(rc.early_charge), .help =
 	  "a wake that reaches its task before the block it ends (an\n"

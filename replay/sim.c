@@ -333,12 +333,26 @@ static void charge(struct sim *s, int cpu, uint64_t now)
  * waiter cannot be switched in less than that after the reply - a sync
  * tail under 20 samples reads 0 (hackbench-chan, small-chan, forkexec),
  * which put the reply at the block's switch and the waiter's switch-in at
- * the instant it was woken.
+ * the instant it was woken.  A trace with neither fact (no
+ * sched_stat_runtime: small-nowaking) floors it at its shortest local
+ * preemption (the preempt_local path's lowest calibrated quantile, in the
+ * trace's own latency definition): the kernel's quickest way from a local
+ * enqueue to the wakee's switch-in (wakeup_preempt() -> resched_curr(), the
+ * waker's __schedule() at its next preemption point); the replier's way
+ * (return from its write(), its read(), the block's __schedule()) is no
+ * shorter.  Before 3 Dec 2026 (helper zf32) it was 0 there: ~38 replies of
+ * 0 us a run on small-nowaking, where the trace's local wakeups of a waker
+ * that then sleeps take 3.5 us and more.
  */
 static uint64_t reply_tail(const struct sim *s)
 {
-	return s->facts->sync_tail_ns > s->facts->switch_lead_ns ? s->facts->sync_tail_ns :
-		s->facts->switch_lead_ns;
+	const struct calib_path *p = &s->calib->path[WL_PATH_PREEMPT_LOCAL];
+
+	if (s->facts->sync_tail_ns || s->facts->switch_lead_ns)
+		return s->facts->sync_tail_ns > s->facts->switch_lead_ns ?
+			s->facts->sync_tail_ns : s->facts->switch_lead_ns;
+	/* neither fact: the shortest local wakeup -> switch-in the trace shows */
+	return p->q && p->n >= CALIB_MIN_SAMPLES ? p->q[0] : 0;
 }
 
 /*
@@ -680,15 +694,61 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 			return 0;
 		}
 	}
-	if (at < not_before) {
-		const struct sim_cpu *c = &s->cpus[cpu];
+	if (not_before) {
+		struct sim_cpu *c = &s->cpus[cpu];
 
-		at = not_before;
-		/* an idle exit held: not a later member of a flush already armed there */
-		if (c->resched_at == UINT64_MAX || c->resched_at > at)
-			s->notes[SIM_NOTE_FLUSH_HOLD]++;
+		c->flush_end = not_before;      /* sched_ttwu_pending_last() */
+		if (at < not_before) {
+			at = not_before;
+			/* an idle exit held: not a later member of a flush already armed there */
+			if (c->resched_at == UINT64_MAX || c->resched_at > at)
+				s->notes[SIM_NOTE_FLUSH_HOLD]++;
+		}
 	}
 	return arm_resched(s, cpu, at);
+}
+
+/*
+ * The last wakeup of a wake-list flush (wake record @w, delivered at the end
+ * its earlier members hold the idle exit of @cpu to), onto @cpu still
+ * running idle with that idle exit pending (flush_last()): the kernel's
+ * sched_ttwu_pending() enqueues every member under the rq lock, and only
+ * after the interrupt do the idle loop's need_resched check and
+ * schedule_idle() -> __schedule() pick.  So the switch follows this last
+ * enqueue by the idle exit: under --flush-last cost|lead the switch armed
+ * there (the hold, or this wakeup's own resched_after_hold()) is moved to no
+ * earlier than @now + this wakee's own idle-path cost (cost: waking ->
+ * switch-in, measured; on a CPU whose idle exits are restored, its waking ->
+ * sched_wakeup) or the trace's __schedule() clock lead (lead), whichever
+ * member the pick takes.  Under held (the default) a wakee queued at the
+ * held end is switched in at once: 0 us (idle-io: 32.5 a run, 2 measured).
+ */
+static bool flush_last(const struct sim *s, int cpu, const struct wl_wake *w)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+
+	return s->cfg.flush_last != REPLAY_FLUSH_LAST_HELD && !s->cfg.no_flush_hold &&
+	       !s->cfg.no_costs && w && !w->flush_ns &&
+	       w->waker == WL_NONE && w->cpu == cpu && c->flush_end == w->ts && !cpu_busy(c) &&
+	       c->resched_at != UINT64_MAX && model_need_resched(s->m, cpu);
+}
+
+static int sched_ttwu_pending_last(struct sim *s, int cpu, enum calib_ctx ctx, uint32_t task,
+				   uint32_t seq, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	uint64_t at;
+
+	c->flush_end = 0;
+	if (cpu_busy(c) || c->resched_at == UINT64_MAX)
+		return 0;
+	at = now + (s->cfg.flush_last == REPLAY_FLUSH_LAST_LEAD ? s->facts->switch_lead_ns :
+		    cost(s, WL_PATH_IDLE, ctx, cpu, task, seq, now));
+	if (at <= c->resched_at)
+		return 0;
+	s->notes[SIM_NOTE_FLUSH_TAIL]++;
+	c->resched_at = at;
+	return heap_push(s, at, HEV_RESCHED, cpu, ++c->gen_resched);
 }
 
 /* The same, with no interrupt to wait for. */
@@ -1106,7 +1166,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	struct sim_task *t = &s->tasks[ti];
 	struct model_task_info before, after;
 	int cpu;
-	bool was_idle, idle_curr, nr_before[2], skip_before;
+	bool was_idle, idle_curr, nr_before[2], skip_before, flush_tail;
 	int block_cpu = t->cpu;      /* a stand-in's: where its task has just blocked */
 	int hold = -1, ret;
 	enum wl_kpath kpath = WL_KPATH_UNKNOWN;
@@ -1235,10 +1295,13 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		return -1;
 	/* the preemption it causes is the target CPU's, traced */
 	s->in_lost_wake = false;
+	flush_tail = !(how & SIM_WAKE_NO_COST) && flush_last(s, after.cpu, w);
 	ret = resched_after_hold(s, after.cpu, was_idle, wcpu, ctx, ti, seq,
 				 !s->cfg.no_flush_hold && idle_curr && w && w->flush_ns &&
 				 w->waker == WL_NONE && after.cpu == w->cpu ? w->ts + w->flush_ns : 0,
 				 how & SIM_WAKE_NO_COST, w, now);
+	if (!ret && flush_tail)
+		ret = sched_ttwu_pending_last(s, after.cpu, ctx, ti, seq, now);
 	if (ret || hold < 0 || hold == t->cpu || t->st != SIM_QUEUED ||
 	    model_migrate_task(s->m, t->mt, hold, now) < 0)
 		return ret;

@@ -77,6 +77,8 @@ struct sim_cpu {
 	uint64_t run_start;        /* curr's progress charged up to here */
 	uint64_t resched_at;       /* pending delayed reschedule, UINT64_MAX none */
 	uint64_t idle_since;       /* its last switch to idle, UINT64_MAX none yet */
+	uint64_t flush_end;        /* the end of the wake-list flush its pending idle exit
+				      was held for (resched_after_hold()), 0 none */
 	uint32_t gen_op, gen_tick, gen_resched;
 	bool tick_armed;
 	bool tick_traced;          /* ... at the trace's own tick of its period (--ticks traced) */
@@ -130,6 +132,7 @@ enum sim_note_id {
 	SIM_NOTE_WAKE_PATH_DEQUEUED,
 	SIM_NOTE_EARLY_CHARGED,
 	SIM_NOTE_FLUSH_HOLD,
+	SIM_NOTE_FLUSH_TAIL,
 	SIM_NOTE_OTHER_MISMATCH,
 	SIM_NOTE_BAD_WAKE,
 	SIM_NOTE_MOVE_FAILED,

@@ -157,6 +157,13 @@ const struct replay_name replay_block_lead_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_flush_last_names[] = {
+	{ "held", REPLAY_FLUSH_LAST_HELD },
+	{ "cost", REPLAY_FLUSH_LAST_COST },
+	{ "lead", REPLAY_FLUSH_LAST_LEAD },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_early_charge_names[] = {
 	{ "off", REPLAY_EARLY_CHARGE_OFF },
 	{ "local", REPLAY_EARLY_CHARGE_LOCAL },
@@ -987,6 +994,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_MOVE_HELD] = "traced migrations of queued tasks that the simulation had asleep in a traced block at or before the point of their work where the trace moved them: held for that point (--queued-moves position)",
 	[SIM_NOTE_MOVE_HELD_APPLIED] = "... of them applied: at the wakeup that brought the task there, or at its first preemption or hand-off WAIT past it",
 	[SIM_NOTE_FLUSH_HOLD] = "idle exits held past their mechanical cost until the last wakeup the same traced interrupt queued there (a wake-list flush)",
+	[SIM_NOTE_FLUSH_TAIL] = "... idle exits moved past the idle-exit cost of the flush's last wakeup, queued at its end (--flush-last cost|lead: sched_ttwu_pending(), then the idle loop's schedule_idle())",
 	[SIM_NOTE_KPATH_KNOWN] = "wakeups of a sleeper whose trace shows the capture kernel's path (a local wakeup, the waker's sched_stat_runtime between its sched_waking and sched_wakeup: in the second half a delayed wakee requeued, else one fully asleep enqueued)",
 	[SIM_NOTE_KPATH_ASLEEP_DELAYED] = "... of them fully asleep in the trace, still delayed (DELAY_DEQUEUE) in the model",
 	[SIM_NOTE_KPATH_DELAYED_ASLEEP] = "... of them delayed in the trace, fully asleep in the model",

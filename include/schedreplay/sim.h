@@ -335,6 +335,25 @@ enum replay_early_charge {
 extern const struct replay_name replay_early_charge_names[];
 
 /*
+ * replay_config.flush_last: the last wakeup of a wake-list flush (an
+ * interrupt's external wakeups onto its own idle CPU, wl_wake.flush_ns),
+ * queued at the end its earlier members hold the idle exit to.  held (the
+ * default): the switch stays where it was armed (the flush end, or this
+ * wakeup's own cost if earlier), so a wakee queued at that instant can be
+ * switched in at once (0 us: idle-io, ~32 a run); cost: the switch follows
+ * it by its own idle-path cost, as the kernel's idle loop exits
+ * (schedule_idle()) only after sched_ttwu_pending() queued the whole flush;
+ * lead: by the trace's __schedule() clock lead (switch_lead_ns).
+ * Experimental (docs/replay.md, "Wake-list flushes").
+ */
+enum replay_flush_last {
+	REPLAY_FLUSH_LAST_HELD = 0,
+	REPLAY_FLUSH_LAST_COST,
+	REPLAY_FLUSH_LAST_LEAD,
+};
+extern const struct replay_name replay_flush_last_names[];
+
+/*
  * replay_config.migrate_resched: a traced migration of a queued task (a
  * balance pull) dequeues it from its source CPU, whose update_curr() there
  * may end the running task's request or protection and set need_resched
@@ -464,6 +483,8 @@ struct replay_config {
 	 * (docs/validation-log.md, "small-nowaking's p95 and small-hackbench's p50").
 	 */
 	bool no_flush_hold;
+	/* ... and the flush's last wakeup (above) */
+	enum replay_flush_last flush_last;
 	/*
 	 * Under placement trace, a CPU the simulation leaves idle while the
 	 * trace shows it busy pulls a cache-cold waiting task as the kernel's

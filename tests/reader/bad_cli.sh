@@ -164,7 +164,7 @@ for m in "exit-preempt takes now or defer" \
 	 "resched-at takes cost, syscall-exit or traced" \
 	 "standin-skip takes keep, drop, local, drop-local, drop-own, block-preempt or block-charge" \
 	 "wake-clock takes waking or traced" "block-lead takes median or traced" \
-	 "early-charge takes off or local" \
+	 "early-charge takes off or local" "flush-last takes held, cost or lead" \
 	 "wake-path takes model or traced" \
 	 "idle-clock takes update, skip or local" "migrate-resched takes dest or both" \
 	 "balance-attach takes trace-order or kernel-order" \
