@@ -18,6 +18,7 @@ import argparse
 from collections import defaultdict
 
 from sched_text import PID, SWITCH, TCPU, events, first
+from long_waits import read_groups
 from tail_waits import MIG
 
 
@@ -111,14 +112,8 @@ def main():
     ap.add_argument('--list', action='store_true')
     ap.add_argument('files', nargs='+')
     a = ap.parse_args()
-    grp = {}
-    with open(a.samples) as f:
-        for line in f:
-            c = line.rstrip('\n').split('\t')
-            if c[0] in ('wakeup', 'runq'):
-                grp[int(c[1])] = c[8].rsplit('/', 1)[-1] or '/'
     groups = a.groups.split(',')
-    grp = {p: x for p, x in grp.items() if x in groups}
+    grp = read_groups(a.samples, groups)
     for path in a.files:
         out = [s for s in stalls(path, grp, groups) if s['t1'] - s['t0'] >= a.min_ms * 1e6]
         print('%s: stalls >= %g ms' % (path, a.min_ms))

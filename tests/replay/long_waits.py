@@ -80,7 +80,7 @@ def analyse(path, grp):
             p = first(PID.search(fl))
             if p in grp and p not in pend and p not in curr.values():
                 pend[p] = dict(pid=p, grp=g(p), t0=ts, cpu=None, occ=defaultdict(int),
-                               rqi=defaultdict(int), moved=0)
+                               rqi=defaultdict(int), moved=0, cpu0=None)
             if ev == 'sched_wakeup_new':
                 ev = 'sched_wakeup'
         if ev == 'sched_wakeup':
@@ -89,8 +89,7 @@ def analyse(path, grp):
             set_runnable(p, t)
             d = pend.get(p)
             if d is not None and d['cpu'] is None:
-                d['cpu'] = t
-                d['tw'] = ts
+                d['cpu'] = d['cpu0'] = t
                 move_wait(d, t)
         elif ev == 'sched_migrate_task':
             m = MIG.search(fl)
@@ -122,6 +121,17 @@ def analyse(path, grp):
     return res
 
 
+def read_groups(samples, groups):
+    """pid -> cgroup basename of a `report --samples` file's tasks in @groups."""
+    grp = {}
+    with open(samples) as f:
+        for line in f:
+            c = line.rstrip('\n').split('\t')
+            if c[0] in ('wakeup', 'runq'):
+                grp[int(c[1])] = c[8].rsplit('/', 1)[-1] or '/'
+    return {p: x for p, x in grp.items() if x in groups}
+
+
 def mean(v):
     return sum(v) / len(v) if v else 0.0
 
@@ -146,14 +156,8 @@ def main():
     ap.add_argument('--groups', default='pipe,socket')
     ap.add_argument('files', nargs='+')
     a = ap.parse_args()
-    grp = {}
-    with open(a.samples) as f:
-        for line in f:
-            c = line.rstrip('\n').split('\t')
-            if c[0] in ('wakeup', 'runq'):
-                grp[int(c[1])] = c[8].rsplit('/', 1)[-1] or '/'
     groups = a.groups.split(',')
-    grp = {p: x for p, x in grp.items() if x in groups}
+    grp = read_groups(a.samples, groups)
     lo = a.min_us * 1000
     for path in a.files:
         res = analyse(path, grp)
@@ -174,12 +178,11 @@ def main():
         if a.list:
             for w in sorted(res, key=lambda w: -w['lat'])[:a.list]:
                 tot = max(1, sum(w['occ'].values()))
-                print('   %s %d woken %.6f CPU %d->%d wait %.1f ms; CPU: %s; runnable: %s'
-                      % (w['grp'], w['pid'], w['t0'] / 1e9, w.get('tw') and w['cpu'] or -1,
-                         w['where'], w['lat'] / 1e6,
-                         ' '.join('%s %.0f%%' % (k, 100 * v / tot) for k, v in
-                                  sorted(w['occ'].items())),
-                         ' '.join('%s %.1f' % (k, w['rqi'][k] / tot) for k in groups)))
+                occ = ' '.join('%s %.0f%%' % (k, 100 * v / tot) for k, v in sorted(w['occ'].items()))
+                rq = ' '.join('%s %.1f' % (k, w['rqi'][k] / tot) for k in groups)
+                print('   %s %d woken %.6f onto CPU %d, in on CPU %d, wait %.1f ms; CPU: %s;'
+                      ' runnable: %s' % (w['grp'], w['pid'], w['t0'] / 1e9, w['cpu0'],
+                                         w['where'], w['lat'] / 1e6, occ, rq))
 
 
 if __name__ == '__main__':
