@@ -1694,15 +1694,17 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	n = lookup_named(b, ev, sw->next_pid);
 	if (n == WL_NONE) {
 		/*
-		 * Never seen before: queued here since the trace start, unless
-		 * this CPU has been idle since then.  The kernel's pick does not
-		 * leave a CPU idle with a task on its queue (__pick_next_task()
-		 * picks idle only when nothing is queued), so that task was
-		 * woken after, untraced: it starts asleep and make_current()
-		 * gives it an external wake now, as appear_running() does.
+		 * Never seen before: queued here since the trace start; with
+		 * --unseen-woken not if this CPU has gone idle since then.  The
+		 * kernel's pick does not leave a CPU idle with a task on its
+		 * queue (__pick_next_task() picks idle only when nothing is
+		 * queued), so that task was woken after, untraced: it starts
+		 * asleep and make_current() gives it an external wake now, as
+		 * appear_running() does.
 		 */
 		n = task_new(b, sw->next_pid, sw->next_comm, sw->next_prio, ev->ts,
-			     was_idle ? WL_INIT_SLEEPING : WL_INIT_RUNNABLE, ev->cpu);
+			     was_idle && b->opt.unseen_woken ? WL_INIT_SLEEPING :
+			     WL_INIT_RUNNABLE, ev->cpu);
 		if (n == WL_NONE)
 			return -1;
 	}

@@ -170,18 +170,23 @@ static void test_basic(void)
 }
 
 /*
- * A task first seen as the next task of a switch: queued since the trace
- * start only while its CPU has not been idle since (11, as in test_basic).
- * CPU 0 goes idle at 2 ms; 13, never seen before, is switched in at 5 ms:
- * the kernel would have run it at 2 ms had it been queued, so it was woken
- * after, untraced - it starts asleep, woken externally at its switch-in.
+ * A task first seen as the next task of a switch (--unseen-woken): queued
+ * since the trace start only while its CPU has not been idle since (11, as
+ * in test_basic).  CPU 0 goes idle at 2 ms; 13, never seen before, is
+ * switched in at 5 ms: the kernel would have run it at 2 ms had it been
+ * queued, so it was woken after, untraced - it starts asleep, woken
+ * externally at its switch-in.  Without the option: queued since the start.
  */
-static void test_unseen_after_idle(void)
+static void test_unseen_after_idle(bool woken)
 {
+	struct wl_options o = { .unseen_woken = woken };
+	struct sr_error err = { 0 };
 	struct wl_workload *wl;
 	uint32_t a, n;
 
-	start();
+	B = wl_builder_new(NULL, NULL, &o, &err);
+	if (!B)
+		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
 	feed(ev_runtime(1 * MS, 0, 10, 1 * MS));
 	feed(ev_switch(2 * MS, 0, 10, 'S', 120, 0, 120));        /* 10 blocks: idle */
 	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
@@ -196,6 +201,13 @@ static void test_unseen_after_idle(void)
 	CHECK(a != WL_NONE && n != WL_NONE);
 	if (n == WL_NONE)
 		return;
+	if (!woken) {
+		/* the default: queued here since the trace start */
+		CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_RUNNABLE);
+		CHECK_EQ(note_value(wl, "no wakeup recorded"), 0);
+		wl_free(wl);
+		return;
+	}
 	CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_SLEEPING);
 	CHECK(wl_task(wl, n)->init_wake != WL_NONE);
 	if (wl_task(wl, n)->init_wake != WL_NONE) {
@@ -2762,7 +2774,8 @@ int main(void)
 	test_cgmap_paths();
 	test_cpu_limit();
 	test_basic();
-	test_unseen_after_idle();
+	test_unseen_after_idle(false);
+	test_unseen_after_idle(true);
 	test_race_and_spurious();
 	test_lifecycle();
 	test_pid_reuse_in_exit();
