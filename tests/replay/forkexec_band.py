@@ -49,7 +49,7 @@ from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from forkexec_cycles import parse, find_parent  # noqa: E402
-from forkexec_tail import analyse  # noqa: E402
+from forkexec_tail import analyse, child_role as role, read_samples  # noqa: E402
 
 
 def timeline(evs):
@@ -126,17 +126,6 @@ def wait_runs(runs, ins, s):
             out.append((r[i][1], b - a))
         i += 1
     return cpu, out
-
-
-def role(p, k, xpid, kidx):
-    if p == 0:
-        return 'idle'
-    if p == xpid:
-        return 'X'
-    if p in kidx and k is not None:
-        d = kidx[p] - k
-        return 'c0' if d == 0 else ('c%+d' % d if abs(d) <= 2 else ('c<' if d < 0 else 'c>'))
-    return 'o'
 
 
 def summarise(seq, k, xpid, kidx):
@@ -298,13 +287,7 @@ def main():
     ap.add_argument('trace')
     ap.add_argument('dumps', nargs='+')
     a = ap.parse_args()
-    grp, meas = set(), {}
-    with open(a.samples) as f:
-        for line in f:
-            c = line.rstrip('\n').split('\t')
-            if c[0] == 'wakeup' and c[8].rsplit('/', 1)[-1] == a.group:
-                grp.add(int(c[1]))
-                meas[(int(c[1]), int(c[3]))] = int(c[5])
+    grp, meas = read_samples(a.samples, a.group)
     lo, hi = a.lo * 1000, a.hi * 1000
     tev = parse(a.trace)
     xpid = find_parent(tev)
