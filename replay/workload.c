@@ -1574,10 +1574,14 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	uint32_t p = WL_NONE, n, handoff_prev = WL_NONE;
 	int32_t stat_pid;
 	uint64_t stat_ts;
+	bool was_idle;
 
 	if (!c)
 		return 0;
 	c->switches++;
+	was_idle = c->idle_seen;
+	if (sw->next_pid <= 0)
+		c->idle_seen = true;
 	stat_pid = c->stat_pid;
 	stat_ts = c->stat_ts;
 	c->stat_pid = 0;
@@ -1689,7 +1693,17 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	}
 	n = lookup_named(b, ev, sw->next_pid);
 	if (n == WL_NONE) {
+		/*
+		 * Never seen before: queued here since the trace start; with
+		 * --unseen-woken not if this CPU has gone idle since then.  The
+		 * kernel's pick does not leave a CPU idle with a task on its
+		 * queue (__pick_next_task() picks idle only when nothing is
+		 * queued), so that task was woken after, untraced: it starts
+		 * asleep and make_current() gives it an external wake now, as
+		 * appear_running() does.
+		 */
 		n = task_new(b, sw->next_pid, sw->next_comm, sw->next_prio, ev->ts,
+			     was_idle && b->opt.unseen_woken ? WL_INIT_SLEEPING :
 			     WL_INIT_RUNNABLE, ev->cpu);
 		if (n == WL_NONE)
 			return -1;

@@ -79,6 +79,7 @@ struct cpu_track {
 	bool idle_open;              /* idle since idle_since (an open wl_idle) */
 	uint64_t idle_since;
 	bool known_once;             /* curr has been known at some point */
+	bool idle_seen;              /* a switch to idle was read here: its queue was empty */
 	uint64_t idle_exits_traced;  /* idle -> task sched_switch records */
 	uint64_t idle_exits_restored;/* ... restored by the reader's repair (synthetic) */
 #define WL_FLUSH_MAX 16u

@@ -49,6 +49,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from forkexec_cycles import parse, find_parent  # noqa: E402
 
 
+def child_role(p, k, xpid, kidx):
+    """Task @p's role relative to child index @k: idle, X, c0, c-1, c+2, c< / c> (older /
+    newer beyond 2) or o (not the parent's child)."""
+    if p == 0:
+        return 'idle'
+    if p == xpid:
+        return 'X'
+    if p in kidx and k is not None:
+        d = kidx[p] - k
+        return 'c0' if d == 0 else ('c%+d' % d if abs(d) <= 2 else ('c<' if d < 0 else 'c>'))
+    return 'o'
+
+
 def analyse(evs, grp_pids, xpid, meas):
     ncpu = 1 + max(e['cpu'] for e in evs)
     curr = [0] * ncpu
@@ -63,14 +76,7 @@ def analyse(evs, grp_pids, xpid, meas):
     is_trace = any(e['ctx'] is not None for e in evs[:50])
 
     def role(p, k):
-        if p == 0:
-            return 'idle'
-        if p == xpid:
-            return 'X'
-        if p in kidx and k is not None:
-            d = kidx[p] - k
-            return 'c0' if d == 0 else ('c%+d' % d if abs(d) <= 2 else ('c<' if d < 0 else 'c>'))
-        return 'o'
+        return child_role(p, k, xpid, kidx)
 
     def account(cpu, t):
         d = t - since[cpu]
@@ -206,6 +212,18 @@ def cls(s):
     return c
 
 
+def read_samples(path, group):
+    """`report --samples` wakeups of the cgroup basename @group: (pids, {(pid, start): ns})."""
+    grp, meas = set(), {}
+    with open(path) as f:
+        for line in f:
+            c = line.rstrip('\n').split('\t')
+            if c[0] == 'wakeup' and c[8].rsplit('/', 1)[-1] == group:
+                grp.add(int(c[1]))
+                meas[(int(c[1]), int(c[3]))] = int(c[5])
+    return grp, meas
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--samples', required=True)
@@ -222,13 +240,7 @@ def main():
     ap.add_argument('trace')
     ap.add_argument('dumps', nargs='+')
     a = ap.parse_args()
-    grp, meas = set(), {}
-    with open(a.samples) as f:
-        for line in f:
-            c = line.rstrip('\n').split('\t')
-            if c[0] == 'wakeup' and c[8].rsplit('/', 1)[-1] == a.group:
-                grp.add(int(c[1]))
-                meas[(int(c[1]), int(c[3]))] = int(c[5])
+    grp, meas = read_samples(a.samples, a.group)
     lo, hi = a.lo * 1000, a.hi * 1000
     global COARSE, QUEUE
     COARSE = a.coarse

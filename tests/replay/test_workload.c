@@ -170,6 +170,67 @@ static void test_basic(void)
 }
 
 /*
+ * A task first seen as the next task of a switch (--unseen-woken): queued
+ * since the trace start only while its CPU has not been idle since (11, as
+ * in test_basic).  CPU 0 goes idle at 2 ms; 13, never seen before, is
+ * switched in at 5 ms: the kernel would have run it at 2 ms had it been
+ * queued, so it was woken after, untraced - it starts asleep, woken
+ * externally at its switch-in.  Without the option: queued since the start.
+ */
+static void test_unseen_after_idle(bool woken)
+{
+	struct wl_options o = { .unseen_woken = woken };
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	uint32_t a, n;
+
+	B = wl_builder_new(NULL, NULL, &o, &err);
+	if (!B)
+		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+	feed(ev_runtime(1 * MS, 0, 10, 1 * MS));
+	feed(ev_switch(2 * MS, 0, 10, 'S', 120, 0, 120));        /* 10 blocks: idle */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
+	feed(ev_switch(3 * MS + 10000, 0, 0, 'R', 120, 10, 120));
+	feed(ev_switch(5 * MS, 0, 10, 'S', 120, 13, 120));       /* 13: never seen */
+	feed(ev_switch(6 * MS, 0, 13, 'S', 120, 0, 120));
+	wl = finish();
+
+	a = task_of(wl, 10, 0);
+	n = task_of(wl, 13, 0);
+	CHECK(a != WL_NONE && n != WL_NONE);
+	if (n == WL_NONE)
+		return;
+	if (!woken) {
+		/* the default: queued here since the trace start */
+		CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_RUNNABLE);
+		CHECK_EQ(note_value(wl, "no wakeup recorded"), 0);
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_SLEEPING);
+	CHECK(wl_task(wl, n)->init_wake != WL_NONE);
+	if (wl_task(wl, n)->init_wake != WL_NONE) {
+		const struct wl_wake *w = wl_wake(wl, wl_task(wl, n)->init_wake);
+		bool timed = false;
+
+		CHECK_EQ(w->waker, WL_NONE);
+		CHECK_EQ(w->cpu, 0);
+		for (uint32_t i = 0; i < wl_nr_timed(wl); i++)
+			if (wl_timed_at(wl, i)->kind == WL_T_EXT_WAKE &&
+			    wl_timed_at(wl, i)->arg == wl_task(wl, n)->init_wake) {
+				timed = true;
+				CHECK_EQ(wl_timed_at(wl, i)->ts, 5 * MS);
+			}
+		CHECK(timed);
+	}
+	CHECK_EQ(op_of(wl, n, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, n, 0)->value, 1 * MS);
+	CHECK_EQ(note_value(wl, "no wakeup recorded"), 1);
+	wl_free(wl);
+}
+
+/*
  * Waking while running: the waker's waking reaches 21 while it is still on
  * CPU 1 going to sleep; the wakeup follows its switch-out.  And a spurious
  * wake (p == current path) of a task that keeps running.
@@ -2713,6 +2774,8 @@ int main(void)
 	test_cgmap_paths();
 	test_cpu_limit();
 	test_basic();
+	test_unseen_after_idle(false);
+	test_unseen_after_idle(true);
 	test_race_and_spurious();
 	test_lifecycle();
 	test_pid_reuse_in_exit();
