@@ -554,11 +554,11 @@ static const struct run_opt run_opt_table[] = {
 	  "stop at the trace end even if the traced work is not done (by\n"
 	  "default the simulation runs on until it is, and the duration\n"
 	  "row says how long that took; docs/replay.md)" },
-	{ "unseen-woken", NULL, RUN_OPTS_MODEL, AT(wo.unseen_woken), .help =
+	{ "unseen-queued", NULL, RUN_OPTS_MODEL, AT(wo.unseen_queued), .help =
 	  "a task first seen at its switch-in on a CPU that went idle\n"
-	  "before is woken (untraced) then, not queued since the trace\n"
-	  "start (experimental, measured, not adopted: docs/replay.md,\n"
-	  "\"Tasks first seen at a switch-in\")" },
+	  "before is queued since the trace start (by default it was woken,\n"
+	  "untraced, at that switch-in: docs/replay.md, \"Tasks first seen\n"
+	  "at a switch-in\")" },
 	{ "no-repair", NULL, RUN_OPTS_MODEL, AT(wo.no_repair), .help =
 	  "the raw event stream: the switches out of idle the kernel did\n"
 	  "not trace are not restored (docs/report.md, \"Untraced switches\n"

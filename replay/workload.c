@@ -1694,8 +1694,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	n = lookup_named(b, ev, sw->next_pid);
 	if (n == WL_NONE) {
 		/*
-		 * Never seen before: queued here since the trace start; with
-		 * --unseen-woken not if this CPU has gone idle since then.  The
+		 * Never seen before: queued here since the trace start, but not
+		 * if this CPU has gone idle since then (unless --unseen-queued).  The
 		 * kernel's pick does not leave a CPU idle with a task on its
 		 * queue (__pick_next_task() picks idle only when nothing is
 		 * queued), so that task was woken after, untraced: it starts
@@ -1703,7 +1703,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		 * appear_running() does.
 		 */
 		n = task_new(b, sw->next_pid, sw->next_comm, sw->next_prio, ev->ts,
-			     was_idle && b->opt.unseen_woken ? WL_INIT_SLEEPING :
+			     was_idle && !b->opt.unseen_queued ? WL_INIT_SLEEPING :
 			     WL_INIT_RUNNABLE, ev->cpu);
 		if (n == WL_NONE)
 			return -1;

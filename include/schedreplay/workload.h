@@ -533,14 +533,14 @@ struct wl_options {
 	 */
 	bool syscall_marks;
 	/*
-	 * --unseen-woken (experimental; docs/replay.md, "Tasks first seen at
-	 * a switch-in"): a task never seen before that is switched in on a CPU
-	 * where a switch to idle was traced earlier starts asleep, woken
-	 * externally at that switch-in (the kernel picks idle only with an
-	 * empty queue, so it was woken after, untraced).  Off: queued there
-	 * since the trace start.
+	 * A task never seen before that is switched in on a CPU where a switch
+	 * to idle was traced earlier starts asleep, woken externally at that
+	 * switch-in (the kernel picks idle only with an empty queue, so it was
+	 * woken after, untraced; docs/replay.md, "Tasks first seen at a
+	 * switch-in").  --unseen-queued (for comparison): queued there since
+	 * the trace start, as before 3 Dec 2026.
 	 */
-	bool unseen_woken;
+	bool unseen_queued;
 	/* Progress: called about every 2^18 events with the fraction of the
 	 * trace's time span done; may be NULL. */
 	void (*progress)(void *ctx, uint64_t events_done, double fraction);

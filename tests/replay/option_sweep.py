@@ -112,7 +112,7 @@ SINGLE = [
     ("state-placement-wakes", ["--state-placement-wakes"]),
     ("stop-at-end", ["--stop-at-end"]),
     ("no-repair", ["--no-repair"]),
-    ("unseen-woken", ["--unseen-woken"]),
+    ("unseen-queued", ["--unseen-queued"]),
     ("no-costs", ["--no-costs"]),
     ("preempt-costs=all", ["--preempt-costs", "all"]),
     ("no-bandwidth", ["--no-bandwidth"]),

@@ -170,16 +170,16 @@ static void test_basic(void)
 }
 
 /*
- * A task first seen as the next task of a switch (--unseen-woken): queued
- * since the trace start only while its CPU has not been idle since (11, as
+ * A task first seen as the next task of a switch: queued since the trace
+ * start only while its CPU has not been idle since (11, as
  * in test_basic).  CPU 0 goes idle at 2 ms; 13, never seen before, is
  * switched in at 5 ms: the kernel would have run it at 2 ms had it been
  * queued, so it was woken after, untraced - it starts asleep, woken
- * externally at its switch-in.  Without the option: queued since the start.
+ * externally at its switch-in.  With --unseen-queued: queued since the start.
  */
 static void test_unseen_after_idle(bool woken)
 {
-	struct wl_options o = { .unseen_woken = woken };
+	struct wl_options o = { .unseen_queued = !woken };
 	struct sr_error err = { 0 };
 	struct wl_workload *wl;
 	uint32_t a, n;
@@ -202,7 +202,7 @@ static void test_unseen_after_idle(bool woken)
 	if (n == WL_NONE)
 		return;
 	if (!woken) {
-		/* the default: queued here since the trace start */
+		/* --unseen-queued: queued here since the trace start */
 		CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_RUNNABLE);
 		CHECK_EQ(note_value(wl, "no wakeup recorded"), 0);
 		wl_free(wl);
