@@ -1010,6 +1010,27 @@ static void test_vlag_vprot_union(void)
  * has the earlier deadline and preempts; told that the trace did not, C gets
  * the largest negative lag under which A keeps the CPU.
  */
+/*
+ * test_initial_lag()'s wakeup of @t onto @cpu by the task running there,
+ * told the trace's outcome @e when @tell: the CPU reschedules iff @resched,
+ * the inference says SET when told (NONE otherwise); *@vlag its lag.
+ */
+static void wake_told(struct model *m, struct model_task *t, int cpu, enum model_wakeup_expect e,
+		      bool tell, bool resched, u64 now, int64_t *vlag)
+{
+	unsigned long w = 0;
+
+	if (tell)
+		model_expect_wakeup(m, e);
+	CHECK_EQ_S(model_try_to_wake_up(m, t, cpu, cpu, MODEL_WF_TTWU, now), 1);
+	CHECK_MSG(model_need_resched(m, cpu) == resched, "expect %d told %d: resched %d", (int)e,
+		  tell, model_need_resched(m, cpu));
+	CHECK_EQ_S(model_initial_lag_last(m, vlag, &w),
+		   tell ? MODEL_INITIAL_LAG_SET : MODEL_INITIAL_LAG_NONE);
+	CHECK(!tell || w > 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+}
+
 static void test_initial_lag(void)
 {
 	for (int k = 0; k < 2; k++) {
@@ -1022,7 +1043,6 @@ static void test_initial_lag(void)
 		struct model_task *c = model_task_new(m, NULL, -5, MODEL_POLICY_NORMAL, 4, &err);
 		u64 now = 1000000;
 		int64_t vlag = -1;
-		unsigned long w = 0;
 		struct model_task_info bi;
 
 		CHECK(g && a && b && a2 && c);
@@ -1037,19 +1057,10 @@ static void test_initial_lag(void)
 		CHECK_EQ_S(model_try_to_wake_up(m, a, 0, 0, MODEL_WF_TTWU, now), 1);
 		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now + 5000) == a);
 		now += 20000;
+		wake_told(m, b, 0, MODEL_EXPECT_PREEMPT, k, k == 1, now, &vlag);
+		/* the smallest positive lag: A is ineligible by one virtual ns */
 		if (k)
-			model_expect_wakeup(m, MODEL_EXPECT_PREEMPT);
-		CHECK_EQ_S(model_try_to_wake_up(m, b, 0, 0, MODEL_WF_TTWU, now), 1);
-		CHECK_MSG(model_need_resched(m, 0) == (k == 1), "preempt: k %d resched %d", k,
-			  model_need_resched(m, 0));
-		CHECK_EQ_S(model_initial_lag_last(m, &vlag, &w),
-			   k ? MODEL_INITIAL_LAG_SET : MODEL_INITIAL_LAG_NONE);
-		if (k) {
-			/* the smallest positive lag: A is ineligible by one virtual ns */
 			CHECK_MSG(vlag > 0 && vlag < 1000, "preempt: vlag %lld", (long long)vlag);
-			CHECK(w > 0);
-		}
-		CHECK(model_check_invariants(m, NULL) == 0);
 		if (model_need_resched(m, 0))
 			CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now + 3000) == b);
 		model_task_info(b, &bi);
@@ -1060,16 +1071,9 @@ static void test_initial_lag(void)
 		CHECK_EQ_S(model_try_to_wake_up(m, a2, 1, 1, MODEL_WF_TTWU, now), 1);
 		CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, now) == a2);
 		now += 1500000;
-		if (k)
-			model_expect_wakeup(m, MODEL_EXPECT_NO_PREEMPT);
-		CHECK_EQ_S(model_try_to_wake_up(m, c, 1, 1, MODEL_WF_TTWU, now), 1);
-		CHECK_MSG(model_need_resched(m, 1) == (k == 0), "no preempt: k %d resched %d", k,
-			  model_need_resched(m, 1));
-		CHECK_EQ_S(model_initial_lag_last(m, &vlag, &w),
-			   k ? MODEL_INITIAL_LAG_SET : MODEL_INITIAL_LAG_NONE);
+		wake_told(m, c, 1, MODEL_EXPECT_NO_PREEMPT, k, k == 0, now, &vlag);
 		if (k)
 			CHECK_MSG(vlag < 0, "no preempt: vlag %lld", (long long)vlag);
-		CHECK(model_check_invariants(m, NULL) == 0);
 
 		/* an entity with history: nothing inferred (CPU 0: B blocks, wakes again) */
 		if (model_curr(m, 0) == b) {
