@@ -619,7 +619,27 @@ int model_task_start_sleeping(struct model *m, struct model_task *p, int cpu)
 	p->first_enqueue = false;
 	/* CFS: a sleeper with an absolute vruntime at its queue's floor */
 	p->se.vruntime = p->se.cfs_rq->min_vruntime;
+	/* its lag from before the trace: 0, or inferred (model_expect_wakeup()) */
+	p->se.no_history = 1;
 	return 0;
+}
+
+void model_expect_wakeup(struct model *m, enum model_wakeup_expect e)
+{
+	m->expect = e;
+	m->lag_result = MODEL_INITIAL_LAG_NONE;
+	m->lag_vlag = 0;
+	m->lag_weight = 0;
+}
+
+enum model_initial_lag model_initial_lag_last(const struct model *m, int64_t *vlag,
+					      unsigned long *weight)
+{
+	if (vlag)
+		*vlag = m->lag_vlag;
+	if (weight)
+		*weight = m->lag_weight;
+	return m->lag_result;
 }
 
 /*
@@ -701,8 +721,10 @@ int model_try_to_wake_up(struct model *m, struct model_task *p, int cpu, int wak
 {
 	struct rq *rq;
 	int en_flags = ENQUEUE_WAKEUP | ENQUEUE_NOCLOCK;
+	enum model_wakeup_expect expect = m->expect;
 
 	(void)waker_cpu;
+	m->expect = MODEL_EXPECT_NONE;   /* this wakeup's only */
 	if (p->state == TS_NEW || p->state == TS_DEAD)
 		return -1;
 
@@ -740,7 +762,12 @@ int model_try_to_wake_up(struct model *m, struct model_task *p, int cpu, int wak
 	rq = &m->rqs[cpu];
 	update_rq_clock(m, rq, now);
 	p->state = TS_RUNNING;
+	/* the traced outcome for an entity without history it places (place_initial_lag()) */
+	m->expect = expect;
+	m->expect_task = expect != MODEL_EXPECT_NONE ? p : NULL;
 	activate_task(m, rq, p, en_flags);
+	m->expect = MODEL_EXPECT_NONE;
+	m->expect_task = NULL;
 	wakeup_preempt(m, rq, p, wake_flags);
 	COUNT(m, sched_wakeup);
 	ttwu_update_avg_idle(m, rq);

@@ -124,17 +124,20 @@ u64 avg_vruntime(struct model *m, struct cfs_rq *cfs_rq)
  * plus a tick, after EEVDF's steady-state bound -r_max < lag < max(r_max, q)
  * with the tick as the quantum q.
  */
+u64 entity_lag_bound(struct model *m, struct sched_entity *se)
+{
+	/* se's own slice: it is queued at every entity_lag() call, not yet at a placement's */
+	if (sched_feat(m, LAG_CLAMP_MAX_SLICE))
+		return max_u64(cfs_rq_max_slice(cfs_rq_of(se)), se->slice) + m->tick_nsec;
+	return max_u64(2 * se->slice, m->tick_nsec);
+}
+
 s64 entity_lag(struct model *m, u64 avruntime, struct sched_entity *se)
 {
 	s64 vlag, limit;
-	u64 bound;
 
 	vlag = (s64)(avruntime - se->vruntime);
-	if (sched_feat(m, LAG_CLAMP_MAX_SLICE))
-		bound = cfs_rq_max_slice(cfs_rq_of(se)) + m->tick_nsec;
-	else
-		bound = max_u64(2 * se->slice, m->tick_nsec);
-	limit = (s64)calc_delta_fair(bound, se);
+	limit = (s64)calc_delta_fair(entity_lag_bound(m, se), se);
 	if (vlag < -limit)
 		return -limit;
 	if (vlag > limit)
@@ -347,6 +350,20 @@ bool update_deadline(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 	return true;
 }
 
+/* place_entity()'s inflation of a stored lag @vlag for @se joining @cfs_rq (below). */
+s64 place_lag(struct cfs_rq *cfs_rq, struct sched_entity *se, s64 vlag)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+	long load = cfs_rq->avg_load;
+
+	if (curr && curr->on_rq)
+		load += (long)scale_load_down(curr->load.weight);
+	vlag *= load + (long)scale_load_down(se->load.weight);
+	if (!load)
+		load = 1;
+	return vlag / load;
+}
+
 /*
  * place_entity() (EEVDF): put @se at V - lag.
  *
@@ -367,19 +384,8 @@ void place_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct sched_ent
 		se->slice = m->sysctl_sched_base_slice;
 	vslice = calc_delta_fair(se->slice, se);
 
-	if (sched_feat(m, PLACE_LAG) && cfs_rq->nr_running) {
-		struct sched_entity *curr = cfs_rq->curr;
-		long load;
-
-		lag = se->vlag;
-		load = cfs_rq->avg_load;
-		if (curr && curr->on_rq)
-			load += (long)scale_load_down(curr->load.weight);
-		lag *= load + (long)scale_load_down(se->load.weight);
-		if (!load)
-			load = 1;
-		lag = lag / load;
-	}
+	if (sched_feat(m, PLACE_LAG) && cfs_rq->nr_running)
+		lag = place_lag(cfs_rq, se, se->vlag);
 
 	se->vruntime = vruntime - (u64)lag;
 

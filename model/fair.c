@@ -291,9 +291,21 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
 		cfs_rq->idle_nr_running--;
 }
 
+static void place_initial_lag(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *pse);
+
+/*
+ * An entity placed for the first time since the model began may take its
+ * stored lag from the trace's outcome of the wakeup that places it
+ * (model_expect_wakeup(): place_initial_lag()).
+ */
 static void place_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
 			 int flags)
 {
+	if (se->no_history) {
+		se->no_history = 0;
+		if (m->expect_task && (flags & ENQUEUE_WAKEUP))
+			place_initial_lag(m, cfs_rq, se);
+	}
 	place_entity_eevdf(m, cfs_rq, se, flags);
 }
 
@@ -1181,6 +1193,137 @@ preempt:
 		cancel_protect_slice(m, se);
 	resched_curr(m, rq);
 	COUNT(m, wakeup_preempt);
+}
+
+/* ---- the lag from before the trace (model_expect_wakeup()) ----------- */
+
+/*
+ * check_preempt_wakeup_fair()'s decision after its update_curr(), for @pse
+ * (queued for the trial) against curr's entity @se on @cfs_rq, as the
+ * profile's kernel makes it; 6.18.33+: the next buddy first, a delayed
+ * winner taken out and the pick repeated (pick_next_entity()).  No side
+ * effects: the delayed entities taken out are put back as they were.
+ */
+static bool wakeup_pick_trial(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+			      struct sched_entity *pse)
+{
+	bool short_pre = sched_feat(m, PREEMPT_SHORT) && pse->slice < se->slice;
+	struct sched_entity *out[8], *nse;
+	int n = 0;
+
+	if (!sched_feat(m, WAKEUP_PICK_NEXT)) {
+		if (sched_feat(m, PROTECT_VPROT))
+			return __pick_eevdf(m, cfs_rq, !short_pre) == pse;
+		return __pick_eevdf(m, cfs_rq, pick_protects(m) &&
+				    !do_preempt_short(m, cfs_rq, pse, se)) == pse;
+	}
+	for (;;) {
+		struct sched_entity *next = cfs_rq->next;
+
+		if (sched_feat(m, PICK_BUDDY) && next && entity_eligible(cfs_rq, next) &&
+		    !next->handoff_buddy) {
+			nse = next;
+			break;
+		}
+		nse = __pick_eevdf(m, cfs_rq, !short_pre);
+		if (!nse || !nse->sched_delayed || nse == cfs_rq->curr || n == 8)
+			break;
+		__dequeue_entity(m, cfs_rq, nse);
+		cfs_rq->nr_running--;
+		out[n++] = nse;
+	}
+	while (n--) {
+		__restore_entity(m, cfs_rq, out[n]);
+		cfs_rq->nr_running++;
+	}
+	return nse == pse;
+}
+
+/* Would @pse, placed with stored lag @vlag, preempt @se?  The tree, sums and RNG as before. */
+static bool lag_trial(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,
+		      struct sched_entity *pse, u64 avruntime, u64 vslice, s64 vlag)
+{
+	u64 rng = m->tl_rng, seq = cfs_rq->tl_seq;
+	bool win;
+
+	pse->vruntime = avruntime - (u64)place_lag(cfs_rq, pse, vlag);
+	pse->deadline = pse->vruntime + vslice;
+	__enqueue_entity(m, cfs_rq, pse);
+	cfs_rq->nr_running++;
+	win = wakeup_pick_trial(m, cfs_rq, se, pse);
+	cfs_rq->nr_running--;
+	__dequeue_entity(m, cfs_rq, pse);
+	m->tl_rng = rng;
+	cfs_rq->tl_seq = seq;
+	return win;
+}
+
+/*
+ * place_initial_lag(): @pse, never placed since the model began, is being
+ * placed on @cfs_rq by a wakeup whose check the caller knows from the trace
+ * (m->expect).  Where it is the entity that meets curr's at that check
+ * (find_matching_se()) and the check's other conditions hold, its stored lag
+ * becomes the one closest to 0 within the kernel's clamp (entity_lag():
+ * +-calc_delta_fair(bound)) under which the check decides as the trace: a
+ * bisection over the lag, each step a trial placement (place_entity()'s
+ * inflation) and pick.  Larger lags place it earlier (vruntime and deadline)
+ * and lower V, so the outcome is monotonic in the lag; the bisection keeps
+ * one lag on each side and returns the winning (PREEMPT) or losing
+ * (NO_PREEMPT) one.  The entity's lag is otherwise left at 0.
+ */
+static void place_initial_lag(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *pse)
+{
+	struct rq *rq = cfs_rq->rq;
+	struct model_task *p = m->expect_task;
+	struct sched_entity *se, *wse;
+	bool want = m->expect == MODEL_EXPECT_PREEMPT;
+	u64 avruntime, vslice;
+	s64 limit, lo, hi, lag = 0;
+
+	if (!sched_feat(m, EEVDF) || !sched_feat(m, PLACE_LAG) ||
+	    !sched_feat(m, WAKEUP_PREEMPTION) || sched_feat(m, NEXT_BUDDY) ||
+	    m->expect == MODEL_EXPECT_NONE)
+		return;
+	if (!rq->curr || rq->curr == p || rq->other_class || rq->need_resched ||
+	    !cfs_rq->nr_running || p->policy != MODEL_POLICY_NORMAL || task_is_throttled(m, p))
+		return;
+	se = &rq->curr->se;
+	wse = &p->se;
+	find_matching_se(&se, &wse);
+	if (wse != pse || cfs_rq->curr != se || se_is_idle(se) || se_is_idle(pse) ||
+	    entity_throttled_pre618(m, pse))
+		return;
+
+	if (!pse->custom_slice)
+		pse->slice = m->sysctl_sched_base_slice;
+	vslice = calc_delta_fair(pse->slice, pse);
+	avruntime = avg_vruntime(m, cfs_rq);
+	limit = (s64)calc_delta_fair(entity_lag_bound(m, pse), pse);
+	m->lag_result = MODEL_INITIAL_LAG_ZERO;
+	if (lag_trial(m, cfs_rq, se, pse, avruntime, vslice, 0) == want)
+		goto out;
+	if (lag_trial(m, cfs_rq, se, pse, avruntime, vslice, want ? limit : -limit) != want) {
+		m->lag_result = MODEL_INITIAL_LAG_INFEASIBLE;
+		goto out;
+	}
+	/* lo loses, hi wins */
+	lo = want ? 0 : -limit;
+	hi = want ? limit : 0;
+	while (hi - lo > 1) {
+		s64 mid = lo + (hi - lo) / 2;
+
+		if (lag_trial(m, cfs_rq, se, pse, avruntime, vslice, mid))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	lag = want ? hi : lo;
+	m->lag_result = MODEL_INITIAL_LAG_SET;
+out:
+	pse->vlag = lag;
+	vlag_written(m, pse);
+	m->lag_vlag = lag;
+	m->lag_weight = pse->load.weight;
 }
 
 /* ---- migration, exit, group and weight changes ------------------------ */

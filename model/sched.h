@@ -165,6 +165,8 @@ struct sched_entity {
 	unsigned char rel_deadline;
 	unsigned char handoff_buddy;    /* cfs_rq->next by model_preempt_for() (the trace's decision), not by a kernel path */
 	unsigned char custom_slice;
+	unsigned char no_history;   /* never placed since the model began: a group's entity,
+				       a task started sleeping (model_expect_wakeup()) */
 
 	int depth;
 	struct sched_entity *parent;
@@ -419,6 +421,16 @@ struct model {
 	bool rd_overloaded;
 
 	u64 tl_rng;                 /* treap priorities */
+	/*
+	 * model_expect_wakeup(): the traced outcome of the next wakeup's check
+	 * (cleared by model_try_to_wake_up()), the task it wakes while it
+	 * enqueues, and what the initial lag inference made of it.
+	 */
+	enum model_wakeup_expect expect;
+	struct model_task *expect_task;
+	enum model_initial_lag lag_result;
+	s64 lag_vlag;
+	unsigned long lag_weight;
 	unsigned int cfs_bandwidth_used;   /* groups with a quota: the kernel's static key */
 	unsigned int nr_throttled_tasks;   /* on limbo lists */
 	u64 bw_counters[NR_MODEL_BW_COUNTERS];
@@ -578,6 +590,7 @@ void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 u64 avg_vruntime(struct model *m, struct cfs_rq *cfs_rq);
 void avg_vruntime_add(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se);
+u64 entity_lag_bound(struct model *m, struct sched_entity *se);
 s64 entity_lag(struct model *m, u64 avruntime, struct sched_entity *se);
 void update_entity_lag(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
 int vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime);
@@ -587,6 +600,7 @@ struct sched_entity *pick_eevdf(struct model *m, struct cfs_rq *cfs_rq);
 /* Whether a pick (pick_eevdf(), pick_task_fair()) honours curr's slice protection */
 bool pick_protects(const struct model *m);
 bool update_deadline(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+s64 place_lag(struct cfs_rq *cfs_rq, struct sched_entity *se, s64 vlag);
 void place_entity_eevdf(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 void reweight_eevdf(struct model *m, struct sched_entity *se, u64 avruntime, unsigned long weight);
 u64 cfs_rq_max_slice(struct cfs_rq *cfs_rq);
@@ -614,6 +628,7 @@ void set_preempt_buddies_cfs(struct model *m, struct rq *rq, struct model_task *
 /* timeline.c: the rb-tree of queued entities */
 void __enqueue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
 void __dequeue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
+void __restore_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se);
 struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq);
 struct sched_entity *__pick_root_entity(struct cfs_rq *cfs_rq);
 struct sched_entity *__pick_next_entity(struct model *m, struct cfs_rq *cfs_rq,

@@ -364,6 +364,8 @@ int tg_alloc_percpu(struct model *m, struct task_group *tg, struct sr_error *err
 		/* a group entity starts at NICE_0_LOAD (init_tg_cfs_entry()), never at 0 */
 		update_load_set(&se->load, NICE_0_LOAD);
 		init_entity_runnable_average(m, se);
+		/* its lag from before the trace: 0, or inferred (model_expect_wakeup()) */
+		se->no_history = 1;
 	}
 	return 0;
 nomem:

@@ -172,6 +172,23 @@ void __dequeue_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entit
 		avg_vruntime_sub(cfs_rq, se);
 }
 
+/*
+ * __enqueue_entity() again for an entity just taken out with
+ * __dequeue_entity(), its insertion order, key and priority kept: a treap's
+ * shape is set by its keys and priorities, so the tree is exactly as before
+ * (a trial pick without side effects: fair.c's initial lag inference).
+ */
+void __restore_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (sched_feat(m, EEVDF))
+		avg_vruntime_add(cfs_rq, se);
+	se->tl_left = se->tl_right = NULL;
+	se->min_vruntime = se->vruntime;
+	se->min_slice = se->slice;
+	se->max_slice = se->slice;
+	cfs_rq->tl_root = tl_insert(m, cfs_rq->tl_root, se);
+}
+
 struct sched_entity *__pick_root_entity(struct cfs_rq *cfs_rq)
 {
 	return cfs_rq->tl_root;

@@ -455,6 +455,15 @@ static const struct run_opt run_opt_table[] = {
 	  "the trace's __schedule() clock lead (lead), as the kernel's idle\n"
 	  "loop leaves only after the whole flush is queued (experimental:\n"
 	  "docs/replay.md, \"Wake-list flushes\")" },
+	{ "initial-lag", "zero|infer", RUN_OPTS_MODEL,
+	  .names = replay_initial_lag_names, AT_ENUM(rc.initial_lag), .help =
+	  "the lag of a task asleep at the trace start, and of a task\n"
+	  "group's entity on a CPU, at its first placement: 0 (zero, the\n"
+	  "default), or, where that is a local wakeup whose trace shows\n"
+	  "whether the wakee preempted its waker, the lag closest to 0\n"
+	  "within the kernel's clamp that makes the model's wakeup check\n"
+	  "decide the same (infer; experimental: docs/replay.md, \"The\n"
+	  "start of the capture\")" },
 	{ "early-charge", "off|local", RUN_OPTS_MODEL,
 	  .names = replay_early_charge_names, AT_ENUM(rc.early_charge), .help =
 	  "a wake that reaches its task before the block it ends (an\n"

@@ -1151,6 +1151,57 @@ static uint64_t wake_clock_delay(const struct sim *s, int waker_cpu, int cpu)
 	return s->facts->wake_clock_ns;
 }
 
+/*
+ * --initial-lag infer: what the trace shows wake record @w's wakeup check
+ * decide, where the simulation replays it as the trace made it: a local
+ * wakeup by a fair task that is running on the target CPU here too.  The
+ * wakee switched in at the waker's next switch, the waker runnable (a local
+ * preemption path, no other decision point before it: uncontested):
+ * preempted.  It waited behind the running task (queued) and the waker did
+ * not sleep right after it (not a sync wake, where a preemption the check
+ * asked for would be lost in the block): not preempted.  Else unknown.
+ */
+static enum model_wakeup_expect traced_check(const struct sim *s, const struct wl_wake *w,
+					     int cpu)
+{
+	if (!w || w->src != WL_SRC_TASK || w->waker == WL_NONE || w->waker_cpu != w->cpu ||
+	    (w->flags & (WL_WAKE_NEW | WL_WAKE_SPURIOUS | WL_WAKE_ON_CPU)) ||
+	    s->cpus[cpu].curr != (int32_t)w->waker)
+		return MODEL_EXPECT_NONE;
+	if (w->path == WL_PATH_PREEMPT_LOCAL && !w->contested)
+		return MODEL_EXPECT_PREEMPT;
+	if (w->path == WL_PATH_QUEUED && !(w->flags & WL_WAKE_SYNC))
+		return MODEL_EXPECT_NO_PREEMPT;
+	return MODEL_EXPECT_NONE;
+}
+
+/* --initial-lag infer: what the wakeup of @ti made of an entity without history (notes, dump). */
+static void initial_lag_seen(struct sim *s, uint32_t ti, enum model_wakeup_expect want, int cpu,
+			     bool resched_before, uint64_t now)
+{
+	static const char *const what[] = {
+		[MODEL_INITIAL_LAG_NONE] = "none", [MODEL_INITIAL_LAG_ZERO] = "zero",
+		[MODEL_INITIAL_LAG_SET] = "set", [MODEL_INITIAL_LAG_INFEASIBLE] = "infeasible",
+	};
+	int64_t vlag;
+	unsigned long weight;
+	enum model_initial_lag r = model_initial_lag_last(s->m, &vlag, &weight);
+
+	if (r == MODEL_INITIAL_LAG_NONE)
+		return;
+	s->notes[SIM_NOTE_INITIAL_LAG_MET]++;
+	if (r == MODEL_INITIAL_LAG_SET)
+		s->notes[vlag > 0 ? SIM_NOTE_INITIAL_LAG_POSITIVE : SIM_NOTE_INITIAL_LAG_NEGATIVE]++;
+	else if (r == MODEL_INITIAL_LAG_INFEASIBLE)
+		s->notes[SIM_NOTE_INITIAL_LAG_INFEASIBLE]++;
+	if (!resched_before &&
+	    model_need_resched(s->m, cpu) != (want == MODEL_EXPECT_PREEMPT))
+		s->notes[SIM_NOTE_INITIAL_LAG_OTHERWISE]++;
+	dump_op(s, cpu, now, "initial-lag pid=%d want=%s result=%s vlag=%" PRId64 " weight=%lu",
+		s->wt[ti].pid, want == MODEL_EXPECT_PREEMPT ? "preempt" : "no-preempt", what[r],
+		vlag, weight);
+}
+
 /* wake_task()'s @how */
 #define SIM_WAKE_WAKING_EMITTED 1u   /* its sched_waking is already emitted */
 #define SIM_WAKE_NO_COST        2u   /* no mechanical cost (--early-wakes nocost) */
@@ -1170,6 +1221,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	int block_cpu = t->cpu;      /* a stand-in's: where its task has just blocked */
 	int hold = -1, ret;
 	enum wl_kpath kpath = WL_KPATH_UNKNOWN;
+	enum model_wakeup_expect expect;
 
 	if (w)
 		dump_wake_op(s, "wake", wcpu, now, ti, w);
@@ -1245,12 +1297,18 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	nr_before[0] = model_need_resched(s->m, cpu);
 	nr_before[1] = model_need_resched(s->m, before.cpu);
 	skip_before = model_clock_skip_pending(s->m, cpu);
+	expect = s->cfg.initial_lag == REPLAY_INITIAL_LAG_INFER ? traced_check(s, w, cpu) :
+		 MODEL_EXPECT_NONE;
+	if (expect != MODEL_EXPECT_NONE)
+		model_expect_wakeup(s->m, expect);
 	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags,
 				 now + wake_clock_delay(s, waker_cpu, cpu)) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
 		s->in_lost_wake = false;
 		return 0;
 	}
+	if (expect != MODEL_EXPECT_NONE)
+		initial_lag_seen(s, ti, expect, cpu, nr_before[0], now);
 	model_task_info(t->mt, &after);
 	/*
 	 * --idle-clock local: a wakeup from another CPU onto an idle one went

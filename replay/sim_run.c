@@ -176,6 +176,12 @@ const struct replay_name replay_wake_path_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_initial_lag_names[] = {
+	{ "zero", REPLAY_INITIAL_LAG_ZERO },
+	{ "infer", REPLAY_INITIAL_LAG_INFER },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_idle_clock_names[] = {
 	{ "update", REPLAY_IDLE_CLOCK_UPDATE },
 	{ "skip", REPLAY_IDLE_CLOCK_SKIP },
@@ -1000,6 +1006,11 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_KPATH_DELAYED_ASLEEP] = "... of them delayed in the trace, fully asleep in the model",
 	[SIM_NOTE_EARLY_CHARGED] = "early wakes whose waker was charged, as the kernel's enqueue on its CPU did (--early-charge local)",
 	[SIM_NOTE_WAKE_PATH_DEQUEUED] = "local wakeups the trace shows enqueueing a fully asleep task that the model still had delayed (DELAY_DEQUEUE): its dequeue completed first (--wake-path traced)",
+	[SIM_NOTE_INITIAL_LAG_MET] = "first placements of an entity the trace shows no history of (a task asleep at the start, a group's entity on a CPU) where it met the running task at a local wakeup whose outcome the trace shows (--initial-lag infer; docs/replay.md \"The start of the capture\"): at lag 0 the model's check decided as the trace unless counted below",
+	[SIM_NOTE_INITIAL_LAG_POSITIVE] = "... of them given the smallest positive lag under which the wakee preempts its waker, as traced",
+	[SIM_NOTE_INITIAL_LAG_NEGATIVE] = "... of them given the largest negative lag under which the wakee does not preempt its waker, as traced",
+	[SIM_NOTE_INITIAL_LAG_INFEASIBLE] = "... of them left at lag 0: no lag within the kernel's clamp gives the traced outcome",
+	[SIM_NOTE_INITIAL_LAG_OTHERWISE] = "... of them whose wakeup still decided otherwise than the trace (the check's pick repeated past a delayed entity, a resched set later in the enqueue)",
 	[SIM_NOTE_DELAYED_MOVED] = "wakeups the trace sent to another CPU of a task the model still had delayed (DELAY_DEQUEUE): its dequeue completed first, as the kernel's had",
 	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",
 	[SIM_NOTE_OTHER_MISMATCH] = "RT/DL switch-outs without their switch-in in the trace: ignored",

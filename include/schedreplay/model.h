@@ -268,6 +268,38 @@ void model_task_info(const struct model_task *t, struct model_task_info *out);
 int model_task_start_runnable(struct model *m, struct model_task *t, int cpu, uint64_t now);
 int model_task_start_sleeping(struct model *m, struct model_task *t, int cpu);
 
+/*
+ * The lag from before the trace (replay --initial-lag infer; docs/replay.md
+ * "The start of the capture").  An entity never placed since the model began
+ * (a task started sleeping, a group's per-CPU entity) had a lag in the
+ * kernel that the trace does not show; it is placed at lag 0 unless the
+ * caller tells the next model_try_to_wake_up() what the kernel's wakeup
+ * check decided (MODEL_EXPECT_PREEMPT: the wakee preempted the running task;
+ * MODEL_EXPECT_NO_PREEMPT: it did not).  If that wakeup places such an
+ * entity where the wakee's hierarchy meets the running task's
+ * (find_matching_se()) and the check at lag 0 decides otherwise, the entity
+ * gets the stored lag closest to 0, within the kernel's lag clamp
+ * (entity_lag()), under which check_preempt_wakeup_fair()'s pick decides as
+ * the trace: the smallest positive lag that makes the wakee win, the
+ * largest negative one that makes it lose.  None in the clamp: lag 0.
+ * model_initial_lag_last() says what the last wakeup made of it (*vlag: the
+ * stored lag chosen, virtual ns of that entity; *weight: its weight).
+ */
+enum model_wakeup_expect {
+	MODEL_EXPECT_NONE = 0,
+	MODEL_EXPECT_PREEMPT,
+	MODEL_EXPECT_NO_PREEMPT,
+};
+enum model_initial_lag {
+	MODEL_INITIAL_LAG_NONE = 0,    /* no entity without history met curr at that check */
+	MODEL_INITIAL_LAG_ZERO,        /* lag 0 gives the traced outcome: kept */
+	MODEL_INITIAL_LAG_SET,         /* a non-zero lag was needed and chosen */
+	MODEL_INITIAL_LAG_INFEASIBLE,  /* no lag within the clamp gives it: lag 0 */
+};
+void model_expect_wakeup(struct model *m, enum model_wakeup_expect e);
+enum model_initial_lag model_initial_lag_last(const struct model *m, int64_t *vlag,
+					      unsigned long *weight);
+
 /* ---- events (the core's entry points) --------------------------------- */
 
 /*

@@ -296,6 +296,22 @@ enum replay_wake_path {
 extern const struct replay_name replay_wake_path_names[];
 
 /*
+ * replay_config.initial_lag: the lag of an entity the trace shows no history
+ * of (a task asleep at the trace start, a group's per-CPU entity) at its
+ * first placement.  ZERO (the default): 0.  INFER: where that placement is a
+ * local wakeup whose trace shows the check's outcome (the wakee preempting
+ * its waker: a local preemption path, uncontested; not preempting: queued,
+ * not a sync wake), the stored lag closest to 0 within the kernel's clamp
+ * that makes the model's check decide the same (model_expect_wakeup();
+ * experimental: docs/replay.md, "The start of the capture").
+ */
+enum replay_initial_lag {
+	REPLAY_INITIAL_LAG_ZERO = 0,
+	REPLAY_INITIAL_LAG_INFER,
+};
+extern const struct replay_name replay_initial_lag_names[];
+
+/*
  * replay_config.idle_clock: the clock a task woken onto an idle CPU is
  * charged from.  update: the idle CPU's __schedule() updates
  * the rq clock, the wakee is charged from its switch-in.  skip: the
@@ -445,6 +461,7 @@ struct replay_config {
 	enum replay_block_lead block_lead;
 	/* a traced fully asleep wakee the model has delayed (above) */
 	enum replay_wake_path wake_path;
+	enum replay_initial_lag initial_lag;   /* the start's lags (--initial-lag) */
 	/* an early wake's charge of its waker (above) */
 	enum replay_early_charge early_charge;
 	/* the source CPU's reschedule after a traced migration (above) */

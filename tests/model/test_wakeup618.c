@@ -995,6 +995,98 @@ static void test_vlag_vprot_union(void)
 }
 
 /*
+ * The lag from before the trace (model_expect_wakeup(), replay --initial-lag
+ * infer).  k = 0: no expectation, every entity without history placed at
+ * lag 0; k = 1: the trace's outcome given.
+ *
+ * Preempt (chan-run2's .3517): A (root) is woken onto an empty queue, placed
+ * at lag 0 and protected; 15 us later it wakes B, whose group's entity has no
+ * history.  At lag 0 A is eligible and protected: no preemption.  Any
+ * positive lag of B's entity makes A ineligible: the smallest is chosen, and
+ * B preempts.  Woken again (its entity has history now) nothing is inferred.
+ *
+ * No preemption: A (root) has run alone past its first request (its
+ * protection over, a fresh request); C (nice -5, no history) woken at lag 0
+ * has the earlier deadline and preempts; told that the trace did not, C gets
+ * the largest negative lag under which A keeps the CPU.
+ */
+/*
+ * test_initial_lag()'s wakeup of @t onto @cpu by the task running there,
+ * told the trace's outcome @e when @tell: the CPU reschedules iff @resched,
+ * the inference says SET when told (NONE otherwise); *@vlag its lag.
+ */
+static void wake_told(struct model *m, struct model_task *t, int cpu, enum model_wakeup_expect e,
+		      bool tell, bool resched, u64 now, int64_t *vlag)
+{
+	unsigned long w = 0;
+
+	if (tell)
+		model_expect_wakeup(m, e);
+	CHECK_EQ_S(model_try_to_wake_up(m, t, cpu, cpu, MODEL_WF_TTWU, now), 1);
+	CHECK_MSG(model_need_resched(m, cpu) == resched, "expect %d told %d: resched %d", (int)e,
+		  tell, model_need_resched(m, cpu));
+	CHECK_EQ_S(model_initial_lag_last(m, vlag, &w),
+		   tell ? MODEL_INITIAL_LAG_SET : MODEL_INITIAL_LAG_NONE);
+	CHECK(!tell || w > 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+}
+
+static void test_initial_lag(void)
+{
+	for (int k = 0; k < 2; k++) {
+		struct model *m = mk("6.18");
+		struct sr_error err = { 0 };
+		struct model_group *g = model_group_new(m, model_root_group(m), 1024, "/g", &err);
+		struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, &err);
+		struct model_task *b = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 2, &err);
+		struct model_task *a2 = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, &err);
+		struct model_task *c = model_task_new(m, NULL, -5, MODEL_POLICY_NORMAL, 4, &err);
+		u64 now = 1000000;
+		int64_t vlag = -1;
+		struct model_task_info bi;
+
+		CHECK(g && a && b && a2 && c);
+		if (!g || !a || !b || !a2 || !c)
+			return;
+		CHECK_EQ_S(model_task_start_sleeping(m, a, 0), 0);
+		CHECK_EQ_S(model_task_start_sleeping(m, b, 0), 0);
+		CHECK_EQ_S(model_task_start_sleeping(m, a2, 1), 0);
+		CHECK_EQ_S(model_task_start_sleeping(m, c, 1), 0);
+
+		/* CPU 0: A woken onto the idle CPU and picked */
+		CHECK_EQ_S(model_try_to_wake_up(m, a, 0, 0, MODEL_WF_TTWU, now), 1);
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now + 5000) == a);
+		now += 20000;
+		wake_told(m, b, 0, MODEL_EXPECT_PREEMPT, k, k == 1, now, &vlag);
+		/* the smallest positive lag: A is ineligible by one virtual ns */
+		if (k)
+			CHECK_MSG(vlag > 0 && vlag < 1000, "preempt: vlag %lld", (long long)vlag);
+		if (model_need_resched(m, 0))
+			CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now + 3000) == b);
+		model_task_info(b, &bi);
+		CHECK(bi.state == MODEL_TASK_QUEUED);
+
+		/* CPU 1: A2 runs alone for 1.5 ms (past its 1.4 ms request) */
+		now = 1000000;
+		CHECK_EQ_S(model_try_to_wake_up(m, a2, 1, 1, MODEL_WF_TTWU, now), 1);
+		CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, now) == a2);
+		now += 1500000;
+		wake_told(m, c, 1, MODEL_EXPECT_NO_PREEMPT, k, k == 0, now, &vlag);
+		if (k)
+			CHECK_MSG(vlag < 0, "no preempt: vlag %lld", (long long)vlag);
+
+		/* an entity with history: nothing inferred (CPU 0: B blocks, wakes again) */
+		if (model_curr(m, 0) == b) {
+			CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 10000) != b);
+			model_expect_wakeup(m, MODEL_EXPECT_PREEMPT);
+			model_try_to_wake_up(m, b, 0, 0, MODEL_WF_TTWU, now + 20000);
+			CHECK_EQ_S(model_initial_lag_last(m, NULL, NULL), MODEL_INITIAL_LAG_NONE);
+		}
+		model_free(m);
+	}
+}
+
+/*
  * The one formatting of the toggles every output prints (replay/whatif/
  * validate text and JSON, variants, model_print_settings()): NULL when
  * nothing is toggled, and room for every toggle's word.
@@ -1083,6 +1175,7 @@ int main(void)
 	test_no_run_to_parity();
 	test_feature_not_in_profile();
 	test_vlag_vprot_union();
+	test_initial_lag();
 	test_sched_features_text();
 	test_idle_clock_skip();
 	return check_done("wakeup618");

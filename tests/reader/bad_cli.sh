@@ -166,6 +166,7 @@ for m in "exit-preempt takes now or defer" \
 	 "wake-clock takes waking or traced" "block-lead takes median or traced" \
 	 "early-charge takes off or local" "flush-last takes held, cost or lead" \
 	 "wake-path takes model or traced" \
+	 "initial-lag takes zero or infer" \
 	 "idle-clock takes update, skip or local" "migrate-resched takes dest or both" \
 	 "balance-attach takes trace-order or kernel-order" \
 	 "queued-moves takes time, wait or position" \
