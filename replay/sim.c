@@ -2018,6 +2018,182 @@ static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op)
 }
 
 /*
+ * WL_OP_WAIT of task @ti on @cpu, a waker at its hand-off to its wakee
+ * (docs/replay.md, "Hand-offs"): 1 passed (the caller goes to the next op),
+ * 0 it left the CPU or sleeps there (run_ops() is done), -1 on error.
+ */
+static int wait_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+	struct sim_task *t = &s->tasks[ti];
+	uint32_t yi = op->arg;
+	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
+	int r;
+
+	if (model_need_resched(s->m, cpu) && c->resched_deferred && !t->in_sys) {
+		/* --resched-at syscall-exit: its exit's schedule() */
+		dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
+		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+	}
+	if (y && y->op <= op->value && model_need_resched(s->m, cpu)) {
+		/*
+		 * A preemption is on its way: the waker reached
+		 * the point where the trace switched it out, and
+		 * the rest of its system call since the wakeup
+		 * (the RUN before this op) was that wakeup's
+		 * mechanism.  It leaves runnable now; the wait is
+		 * checked again when it runs next.
+		 */
+		dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
+		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+	}
+	switch (handoff_over(s, ti, op, cpu, now)) {
+	case -1:
+		return -1;
+	case 2:
+		/* one-way, --handoff writeon*: it writes on */
+		dump_wait_op(s, cpu, now, ti, yi, "writeon", WAIT_AFTER_NONE);
+		t->op++;
+		sim_task_enter_op(s, ti);
+		return 1;
+	case 1:
+		dump_wait_op(s, cpu, now, ti, yi, "handover", WAIT_AFTER_NONE);
+		/* the wait is checked again when it runs next */
+		return schedule_ex(s, cpu, MODEL_PREV_RUNNABLE,
+				   s->cfg.handoff == REPLAY_HANDOFF_YIELD ?
+				   SIM_STATE_YIELD : 0, now);
+	default:
+		break;
+	}
+	t->op++;
+	sim_task_enter_op(s, ti);
+	r = wait_check(s, cpu, ti, op, t->handed_op == t->op - 1 ?
+		       WAIT_AFTER_HANDOVER : WAIT_AFTER_NONE, now);
+	return r < 0 ? -1 : r > 0 ? 0 : 1;
+}
+
+/*
+ * WL_OP_BLOCK of task @ti on @cpu: it sleeps (try_to_block_task() and
+ * __schedule()) until its wake, unless that wake came early (before the
+ * block here: it sleeps and is woken at once, or skips the block), or the
+ * block is a channel's (chan_wait()).  1 passed (the caller goes to the
+ * next op), 0 it left the CPU (run_ops() is done), -1 on error.
+ */
+static int block_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	uint32_t wi;
+	enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
+		MODEL_PREV_SLEEP;
+
+	if ((s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_PREEMPT ||
+	     s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE) &&
+	    s->cpus[cpu].skip_standin && s->cpus[cpu].resched_at != UINT64_MAX &&
+	    model_need_resched(s->m, cpu)) {
+		/*
+		 * --standin-skip block-preempt: a preemption only
+		 * a stand-in's wakeup asked for is pending; the
+		 * kernel's would have landed at this task's
+		 * return to user space, before the system call
+		 * it blocks in: preempted here (on the skipped
+		 * clock), it blocks when it next runs.
+		 * block-charge: its work so far is what the
+		 * kernel's task ran after that preemption, up
+		 * to this block: charged here (the clock
+		 * updated), not to the wakee.
+		 */
+		s->notes[SIM_NOTE_STANDIN_BLOCK_PREEMPT]++;
+		if (s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE)
+			model_clock_skip_cancel(s->m, cpu);
+		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+	}
+	if (op->aux & WL_BLOCK_CHANNEL) {
+		/*
+		 * A sleep in a channel op, ended in the trace by
+		 * the channel's other end: the READ/WRITE that
+		 * follows sleeps if the channel says so.  Passed
+		 * here (a hand-off waiter for it goes on).
+		 */
+		t->op++;
+		sim_task_enter_op(s, ti);
+		if (handoff_release(s, ti, cpu, false, now))
+			return -1;
+		/* -1 error, 0 asleep, 1 the channel let it go on */
+		return chan_wait(s, cpu, ti, now);
+	}
+	wi = block_wake(s, ti, t->op);
+
+	if (wi != WL_NONE && !s->early[wi])
+		wi = chan_take_early(s, ti, t->op, wi);
+	t->op++;
+	sim_task_enter_op(s, ti);
+	if (handoff_release(s, ti, cpu, false, now))
+		return -1;
+	if (wi != WL_NONE && s->early[wi] && t->released_block == t->op - 1) {
+		s->early[wi] = 0;
+		t->released_block = WL_NONE;
+		s->notes[SIM_NOTE_HANDOFF_NO_BLOCK]++;
+		dump_op(s, cpu, now, "noblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
+			s->wakes[wi].ts);
+		return 1;
+	}
+	if (wi != WL_NONE && s->early[wi]) {
+		const struct wl_wake *w = &s->wakes[wi];
+
+		s->early[wi] = 0;
+		if (early_wake_wakes(s, w)) {
+			/*
+			 * The task still sleeps there and is woken at
+			 * once (the trace raced like this, or: a block
+			 * in the trace is evidence of a dependency the
+			 * trace may not show, see docs/replay.md).
+			 */
+			bool race = w->flags & WL_WAKE_ON_CPU;
+
+			/*
+			 * A race in the trace: the waking came
+			 * while it was still on its CPU (no
+			 * latency sample).  Else the waker only
+			 * ran ahead in the simulation: the wakeup
+			 * follows the sleep, as it did in the
+			 * trace.
+			 */
+			if (race && emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, cpu, cpu,
+						    s->wt[ti].pid, now))
+				return -1;
+			t->st = SIM_BLOCKED;
+			t->waiting = wi;
+			if (schedule_lead(s, cpu, how, (int64_t)op->value,
+					  block_lead(s, op), now))
+				return -1;
+			if (t->st != SIM_BLOCKED || t->waiting != wi)
+				return 0;
+			if (race)
+				return wake_now(s, wi, cpu, SIM_WAKE_WAKING_EMITTED, now);
+			return early_standin_wake(s, ti, wi, now);
+		}
+		/*
+		 * The condition was true before it slept: no
+		 * sleep, and no wakeup either.  The kernel's
+		 * waker wakes only tasks on the wait queue
+		 * (__wake_up_common(): pipe_write() on
+		 * pipe->rd_wait, sock_def_readable(),
+		 * futex_wake()), and a reader that finds its
+		 * data (pipe_read() with the pipe not empty)
+		 * never joins it: no try_to_wake_up(), no
+		 * sched_waking or sched_wakeup.
+		 */
+		s->notes[SIM_NOTE_BLOCK_SKIPPED]++;
+		dump_op(s, cpu, now, "skipblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
+			w->ts);
+		return 1;
+	}
+	t->st = SIM_BLOCKED;
+	t->waiting = wi;
+	return schedule_lead(s, cpu, how, (int64_t)op->value, block_lead(s, op), now);
+}
+
+/*
  * The current task of @cpu executes its ops from where it is, until a RUN op
  * with time left (then its completion is armed), a block or an exit.
  */
@@ -2179,168 +2355,16 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				continue;
 			return self_migrate(s, cpu, ti, (uint32_t)op->value, dst, now);
 		}
-		case WL_OP_WAIT: {
-			uint32_t yi = op->arg;
-			struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
-
-			if (model_need_resched(s->m, cpu) && c->resched_deferred && !t->in_sys) {
-				/* --resched-at syscall-exit: its exit's schedule() */
-				dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
-				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-			}
-			if (y && y->op <= op->value && model_need_resched(s->m, cpu)) {
-				/*
-				 * A preemption is on its way: the waker reached
-				 * the point where the trace switched it out, and
-				 * the rest of its system call since the wakeup
-				 * (the RUN before this op) was that wakeup's
-				 * mechanism.  It leaves runnable now; the wait is
-				 * checked again when it runs next.
-				 */
-				dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
-				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-			}
-			switch (handoff_over(s, ti, op, cpu, now)) {
-			case -1:
-				return -1;
-			case 2:
-				/* one-way, --handoff writeon*: it writes on */
-				dump_wait_op(s, cpu, now, ti, yi, "writeon", WAIT_AFTER_NONE);
-				t->op++;
-				sim_task_enter_op(s, ti);
-				continue;
-			case 1:
-				dump_wait_op(s, cpu, now, ti, yi, "handover", WAIT_AFTER_NONE);
-				/* the wait is checked again when it runs next */
-				return schedule_ex(s, cpu, MODEL_PREV_RUNNABLE,
-						   s->cfg.handoff == REPLAY_HANDOFF_YIELD ?
-						   SIM_STATE_YIELD : 0, now);
-			default:
-				break;
-			}
-			t->op++;
-			sim_task_enter_op(s, ti);
-			r = wait_check(s, cpu, ti, op, t->handed_op == t->op - 1 ?
-				       WAIT_AFTER_HANDOVER : WAIT_AFTER_NONE, now);
-			if (r < 0)
-				return -1;
-			if (r > 0)
-				return 0;
+		case WL_OP_WAIT:
+			/* -1 error, 0 it left the CPU or sleeps, 1 passed */
+			if ((r = wait_op(s, cpu, ti, op, now)) <= 0)
+				return r;
 			continue;
-		}
-		case WL_OP_BLOCK: {
-			uint32_t wi;
-			enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
-				MODEL_PREV_SLEEP;
-
-			if ((s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_PREEMPT ||
-			     s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE) &&
-			    s->cpus[cpu].skip_standin && s->cpus[cpu].resched_at != UINT64_MAX &&
-			    model_need_resched(s->m, cpu)) {
-				/*
-				 * --standin-skip block-preempt: a preemption only
-				 * a stand-in's wakeup asked for is pending; the
-				 * kernel's would have landed at this task's
-				 * return to user space, before the system call
-				 * it blocks in: preempted here (on the skipped
-				 * clock), it blocks when it next runs.
-				 * block-charge: its work so far is what the
-				 * kernel's task ran after that preemption, up
-				 * to this block: charged here (the clock
-				 * updated), not to the wakee.
-				 */
-				s->notes[SIM_NOTE_STANDIN_BLOCK_PREEMPT]++;
-				if (s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE)
-					model_clock_skip_cancel(s->m, cpu);
-				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-			}
-			if (op->aux & WL_BLOCK_CHANNEL) {
-				/*
-				 * A sleep in a channel op, ended in the trace by
-				 * the channel's other end: the READ/WRITE that
-				 * follows sleeps if the channel says so.  Passed
-				 * here (a hand-off waiter for it goes on).
-				 */
-				t->op++;
-				sim_task_enter_op(s, ti);
-				if (handoff_release(s, ti, cpu, false, now))
-					return -1;
-				/* -1 error, 0 asleep, 1 the channel let it go on */
-				if ((r = chan_wait(s, cpu, ti, now)) <= 0)
-					return r;
-				continue;
-			}
-			wi = block_wake(s, ti, t->op);
-
-			if (wi != WL_NONE && !s->early[wi])
-				wi = chan_take_early(s, ti, t->op, wi);
-			t->op++;
-			sim_task_enter_op(s, ti);
-			if (handoff_release(s, ti, cpu, false, now))
-				return -1;
-			if (wi != WL_NONE && s->early[wi] && t->released_block == t->op - 1) {
-				s->early[wi] = 0;
-				t->released_block = WL_NONE;
-				s->notes[SIM_NOTE_HANDOFF_NO_BLOCK]++;
-				dump_op(s, cpu, now, "noblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
-					s->wakes[wi].ts);
-				continue;
-			}
-			if (wi != WL_NONE && s->early[wi]) {
-				const struct wl_wake *w = &s->wakes[wi];
-
-				s->early[wi] = 0;
-				if (early_wake_wakes(s, w)) {
-					/*
-					 * The task still sleeps there and is woken at
-					 * once (the trace raced like this, or: a block
-					 * in the trace is evidence of a dependency the
-					 * trace may not show, see docs/replay.md).
-					 */
-					bool race = w->flags & WL_WAKE_ON_CPU;
-
-					/*
-					 * A race in the trace: the waking came
-					 * while it was still on its CPU (no
-					 * latency sample).  Else the waker only
-					 * ran ahead in the simulation: the wakeup
-					 * follows the sleep, as it did in the
-					 * trace.
-					 */
-					if (race && emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, cpu, cpu,
-								    s->wt[ti].pid, now))
-						return -1;
-					t->st = SIM_BLOCKED;
-					t->waiting = wi;
-					if (schedule_lead(s, cpu, how, (int64_t)op->value,
-							  block_lead(s, op), now))
-						return -1;
-					if (t->st != SIM_BLOCKED || t->waiting != wi)
-						return 0;
-					if (race)
-						return wake_now(s, wi, cpu, SIM_WAKE_WAKING_EMITTED, now);
-					return early_standin_wake(s, ti, wi, now);
-				}
-				/*
-				 * The condition was true before it slept: no
-				 * sleep, and no wakeup either.  The kernel's
-				 * waker wakes only tasks on the wait queue
-				 * (__wake_up_common(): pipe_write() on
-				 * pipe->rd_wait, sock_def_readable(),
-				 * futex_wake()), and a reader that finds its
-				 * data (pipe_read() with the pipe not empty)
-				 * never joins it: no try_to_wake_up(), no
-				 * sched_waking or sched_wakeup.
-				 */
-				s->notes[SIM_NOTE_BLOCK_SKIPPED]++;
-				dump_op(s, cpu, now, "skipblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
-					w->ts);
-				continue;
-			}
-			t->st = SIM_BLOCKED;
-			t->waiting = wi;
-			return schedule_lead(s, cpu, how, (int64_t)op->value, block_lead(s, op), now);
-		}
+		case WL_OP_BLOCK:
+			/* -1 error, 0 it left the CPU, 1 no sleep: the next op */
+			if ((r = block_op(s, cpu, ti, op, now)) <= 0)
+				return r;
+			continue;
 		case WL_OP_EXIT_MOVE:
 			/*
 			 * do_exit()'s sched_move_task(): its dequeue charges the
