@@ -2018,6 +2018,85 @@ static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op)
 }
 
 /*
+ * WL_OP_WAKE of task @ti on @cpu: it wakes the op's wakee (try_to_wake_up())
+ * and pays the waker's side of that wakeup (waker_cost()); in a write-on
+ * (--handoff writeon) the wakeup after its bound hands over
+ * (writeon_bound()).  1 passed (the caller goes to the next op), 0 run_ops()
+ * is done, -1 on error.
+ */
+static int wake_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+	struct sim_task *t = &s->tasks[ti];
+	struct sim_task *y = &s->tasks[s->wakes[op->arg].target];
+	int r;
+
+	t->op++;
+	sim_task_enter_op(s, ti);
+	s->woke_cpu = -1;
+	if (deliver_wake(s, op->arg, cpu, now))
+		return -1;
+	if (s->cfg.handoff == REPLAY_HANDOFF_SKIP_WAKE) {
+		/* the clock its enqueue read (handoff_over()) */
+		y->woken_by = ti;
+		y->woken_ns = now + wake_clock_delay(s, cpu, cpu);
+	}
+	waker_cost(s, ti, cpu, CALIB_WAKER_TASK, &s->wakes[op->arg]);
+	if (t->wo_wait == WL_NONE || t->wo_out)
+		return 1;
+	t->wo_woke = true;
+	if (s->cfg.handoff == REPLAY_HANDOFF_WRITEON && c->curr == (int32_t)ti &&
+	    c->other < 0 && !model_need_resched(s->m, cpu)) {
+		/*
+		 * Its next wakeup did not preempt it either:
+		 * the pending hand-over (writeon_bound()).
+		 */
+		if ((r = writeon_bound(s, cpu, ti, now)) < 0)
+			return -1;
+		if (r > 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * WL_OP_SYSCALL of task @ti on @cpu: a traced read or write begins or
+ * returns (--resched-at syscall-exit).  At its return to user space with
+ * need_resched set by its wakee in the call, exit_to_user_mode_loop()'s
+ * schedule(), here.  1 passed (the caller goes to the next op), 0 it left
+ * the CPU, -1 on error.
+ */
+static int syscall_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	struct sim_task *t = &s->tasks[ti];
+	bool exit_resched;
+
+	t->in_sys = op->aux == WL_SYSCALL_ENTER && exit_mark_follows(s, ti, t->op);
+	exit_resched = !t->in_sys && c->resched_deferred;
+	if (exit_resched)
+		c->resched_deferred = false;
+	t->op++;
+	sim_task_enter_op(s, ti);
+	if (!exit_resched || !model_need_resched(s->m, cpu))
+		return 1;
+	if (wait_follows(s, ti, t->op)) {
+		/*
+		 * The trace switched it out at that hand-off
+		 * WAIT, after the exit path's work: it runs on
+		 * to it, where it leaves (the WAIT below).
+		 */
+		c->resched_deferred = true;
+		s->notes[SIM_NOTE_RESCHED_AT_WAIT]++;
+		return 1;
+	}
+	s->notes[SIM_NOTE_RESCHED_AT_EXIT]++;
+	if (c->resched_due > now)
+		return arm_resched(s, cpu, c->resched_due) ? -1 : 1;
+	return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+}
+
+/*
  * WL_OP_WAIT of task @ti on @cpu, a waker at its hand-off to its wakee
  * (docs/replay.md, "Hand-offs"): 1 passed (the caller goes to the next op),
  * 0 it left the CPU or sleeps there (run_ops() is done), -1 on error.
@@ -2271,36 +2350,11 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			if ((r = chan_op(s, cpu, ti, op, now)) <= 0)
 				return r;
 			continue;
-		case WL_OP_WAKE: {
-			struct sim_task *y = &s->tasks[s->wakes[op->arg].target];
-
-			t->op++;
-			sim_task_enter_op(s, ti);
-			s->woke_cpu = -1;
-			if (deliver_wake(s, op->arg, cpu, now))
-				return -1;
-			if (s->cfg.handoff == REPLAY_HANDOFF_SKIP_WAKE) {
-				/* the clock its enqueue read (handoff_over()) */
-				y->woken_by = ti;
-				y->woken_ns = now + wake_clock_delay(s, cpu, cpu);
-			}
-			waker_cost(s, ti, cpu, CALIB_WAKER_TASK, &s->wakes[op->arg]);
-			if (t->wo_wait == WL_NONE || t->wo_out)
-				continue;
-			t->wo_woke = true;
-			if (s->cfg.handoff == REPLAY_HANDOFF_WRITEON && c->curr == (int32_t)ti &&
-			    c->other < 0 && !model_need_resched(s->m, cpu)) {
-				/*
-				 * Its next wakeup did not preempt it either:
-				 * the pending hand-over (writeon_bound()).
-				 */
-				if ((r = writeon_bound(s, cpu, ti, now)) < 0)
-					return -1;
-				if (r > 0)
-					return 0;
-			}
+		case WL_OP_WAKE:
+			/* -1 error, 0 it handed over, 1 the next op */
+			if ((r = wake_op(s, cpu, ti, op, now)) <= 0)
+				return r;
 			continue;
-		}
 		case WL_OP_FORK:
 			t->op++;
 			sim_task_enter_op(s, ti);
@@ -2315,37 +2369,10 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			snprintf(t->comm, TRACE_COMM_LEN, "%s", wl_string(s->wl, op->arg));
 			break;
 		case WL_OP_SYSCALL:
-			/* a traced read or write begins or returns (--resched-at) */
-			t->in_sys = op->aux == WL_SYSCALL_ENTER && exit_mark_follows(s, ti, t->op);
-			if (t->in_sys || !c->resched_deferred)
-				break;
-			/*
-			 * Its return to user space with need_resched set by
-			 * its wakee in the call: exit_to_user_mode_loop()'s
-			 * schedule(), here.
-			 */
-			c->resched_deferred = false;
-			t->op++;
-			sim_task_enter_op(s, ti);
-			if (!model_need_resched(s->m, cpu))
-				continue;
-			if (wait_follows(s, ti, t->op)) {
-				/*
-				 * The trace switched it out at that hand-off
-				 * WAIT, after the exit path's work: it runs on
-				 * to it, where it leaves (the WAIT below).
-				 */
-				c->resched_deferred = true;
-				s->notes[SIM_NOTE_RESCHED_AT_WAIT]++;
-				continue;
-			}
-			s->notes[SIM_NOTE_RESCHED_AT_EXIT]++;
-			if (c->resched_due > now) {
-				if (arm_resched(s, cpu, c->resched_due))
-					return -1;
-				continue;
-			}
-			return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+			/* -1 error, 0 it left the CPU, 1 the next op */
+			if ((r = syscall_op(s, cpu, ti, op, now)) <= 0)
+				return r;
+			continue;
 		case WL_OP_MIGRATE: {
 			int dst = (int)op->arg;
 
