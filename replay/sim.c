@@ -2791,6 +2791,142 @@ static int arm_source_resched(struct sim *s, int from, uint64_t now)
 					       s->tasks[ti].op, now));
 }
 
+/*
+ * WL_T_MIGRATE: a traced sched_migrate_task of task @e->task to @e->cpu
+ * (a balancer's move), applied under --placement trace to the simulated
+ * state at its trace time: moved if the task is queued here, else
+ * deferred, held or noted as the rules below say.  0, or -1 on error.
+ */
+static int apply_traced_migration(struct sim *s, const struct wl_timed *e, uint64_t now)
+{
+	struct sim_task *t = e->task < s->nr_tasks ? &s->tasks[e->task] : NULL;
+	struct model_task_info info;
+	int from;
+
+	if (t && (e->arg & WL_T_PASS_ID) && t->pass_done == (e->arg & WL_T_PASS_ID))
+		return 0;      /* moved with its pass (balance_pass()) */
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
+	    s->cfg.balance_attach == REPLAY_BALANCE_ATTACH_KERNEL && t && !e->aux &&
+	    (e->arg & WL_T_PASS_ID) && t->st == SIM_QUEUED && e->cpu >= 0 &&
+	    e->cpu < s->nr_cpus) {
+		int r = balance_pass(s, e, now);
+
+		if (r < 0)
+			return -1;
+		/*
+		 * @e's own task not among those moved (not seen: the
+		 * simulation's queued state and the model's curr agree)
+		 * falls through to the rule of a migration on its own
+		 * rather than being dropped
+		 */
+		if (r && t->pass_done == (e->arg & WL_T_PASS_ID))
+			return 0;
+	}
+	if (t && !e->aux && s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
+	    s->cfg.queued_moves != REPLAY_QUEUED_MOVES_TIME)
+		t->hold_cpu = -1;       /* superseded */
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
+	    s->cfg.queued_moves == REPLAY_QUEUED_MOVES_POSITION && t && t->mt && !e->aux &&
+	    t->st == SIM_BLOCKED && !t->wait_asleep && t->op <= e->op &&
+	    e->cpu >= 0 && e->cpu < s->nr_cpus && s->wt[e->task].cls == WL_CLASS_FAIR) {
+		/*
+		 * The simulation has the task asleep in a traced block
+		 * at or before the point of its work where the trace's
+		 * balancer moved it (it runs behind, or has not had the
+		 * wakeup the trace showed before the move): the move
+		 * waits for that point (wake_task(), schedule_ex()), as
+		 * the stopper's moves that belong to the task's work
+		 * (WL_OP_MIGRATE) do.  As pull_note() ("that CPU takes
+		 * it if idle at the wakeup") a saturated destination
+		 * never did: a task the trace then shows never asleep
+		 * stayed on its old CPU for good (hackbench-shares'
+		 * pipe sender 8356 in 6 of 15 seeds).  Queued or
+		 * running here, the move is applied as under time:
+		 * holding those too lost more moves than it placed.
+		 */
+		t->hold_cpu = e->cpu;
+		t->hold_op = e->op;
+		t->pending_cpu = -1;
+		t->move_cpu = -1;
+		s->notes[SIM_NOTE_MOVE_HELD]++;
+		return 0;
+	}
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
+	    s->cfg.queued_moves != REPLAY_QUEUED_MOVES_TIME && t && !e->aux &&
+	    t->st == SIM_BLOCKED && t->wait_asleep && e->cpu >= 0 && e->cpu < s->nr_cpus &&
+	    s->wt[e->task].cls == WL_CLASS_FAIR) {
+		/*
+		 * The trace's balancer moved it while it waited, queued;
+		 * here it sleeps in a hand-off WAIT, which the kernel's
+		 * task did not (runnable there, its next work waiting
+		 * for its wakee's): the release wakes it there
+		 * (wake_task()).  As pull_note() ("that CPU takes it if
+		 * idle") a saturated destination never did, and a task
+		 * the trace never shows asleep stayed on its old CPU.
+		 */
+		if (t->move_cpu < 0 || t->move_cpu != e->cpu)
+			s->notes[SIM_NOTE_WAIT_PULL]++;
+		t->move_cpu = e->cpu == t->cpu ? -1 : e->cpu;
+		return 0;
+	}
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && t && !e->aux &&
+	    (t->st == SIM_UNBORN || t->st == SIM_BLOCKED) && e->cpu >= 0 && e->cpu < s->nr_cpus &&
+	    s->wt[e->task].cls == WL_CLASS_FAIR) {
+		/*
+		 * The trace's balancer pulled it while it waited after
+		 * its fork or wakeup; here it is not forked or woken
+		 * yet: pull_waiting().
+		 */
+		return pull_note(s, e->task, e->cpu);
+	}
+	if (s->cfg.placement != REPLAY_PLACEMENT_TRACE || !t || !t->mt || e->aux)
+		return 0;
+	/*
+	 * A later traced migration supersedes one still deferred:
+	 * the trace moved the task away and back while the
+	 * simulation had it running (hog-timer: a hog pulled to the
+	 * other CPU and pushed back 0.2 ms later ended on the wrong
+	 * CPU when the first move was applied after the second).
+	 */
+	if (t->pending_cpu >= 0 && t->st == SIM_RUNNING && e->cpu == t->cpu) {
+		t->pending_cpu = -1;
+		return 0;
+	}
+	if (t->st == SIM_RUNNING && e->cpu >= 0 && e->cpu < s->nr_cpus && e->cpu != t->cpu) {
+		/*
+		 * The balancer moved it while it waited in the trace;
+		 * here it runs: it moves when it next waits.
+		 */
+		t->pending_cpu = e->cpu;
+		s->notes[SIM_NOTE_MIGRATE_DEFERRED]++;
+		return 0;
+	}
+	if (t->st != SIM_QUEUED) {
+		s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
+		return 0;
+	}
+	model_task_info(t->mt, &info);
+	from = info.cpu;
+	if (from == e->cpu || e->cpu < 0 || e->cpu >= s->nr_cpus)
+		return 0;
+	bool was_idle = cpu_idle(&s->cpus[e->cpu]);
+
+	if (model_migrate_task(s->m, t->mt, e->cpu, now) < 0) {
+		s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
+		return 0;
+	}
+	t->cpu = e->cpu;
+	if (emit_migrate(s, e->task, from, e->cpu, e->cpu, now))
+		return -1;
+	if (arm_source_resched(s, from, now))
+		return -1;
+	/* the balancer runs on the destination CPU: no IPI, no idle exit */
+	if (model_need_resched(s->m, e->cpu))
+		return arm_resched(s, e->cpu, now);
+	(void)was_idle;
+	return 0;
+}
+
 static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed *next)
 {
 	uint64_t now = e->ts;
@@ -2801,133 +2937,8 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		return deliver_wake(s, e->arg, -1, now);
 	case WL_T_EXT_FORK:
 		return do_fork(s, e->arg, e->cpu, 0, now);
-	case WL_T_MIGRATE: {
-		struct model_task_info info;
-		int from;
-
-		if (t && (e->arg & WL_T_PASS_ID) && t->pass_done == (e->arg & WL_T_PASS_ID))
-			return 0;      /* moved with its pass (balance_pass()) */
-		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-		    s->cfg.balance_attach == REPLAY_BALANCE_ATTACH_KERNEL && t && !e->aux &&
-		    (e->arg & WL_T_PASS_ID) && t->st == SIM_QUEUED && e->cpu >= 0 &&
-		    e->cpu < s->nr_cpus) {
-			int r = balance_pass(s, e, now);
-
-			if (r < 0)
-				return -1;
-			/*
-			 * @e's own task not among those moved (not seen: the
-			 * simulation's queued state and the model's curr agree)
-			 * falls through to the rule of a migration on its own
-			 * rather than being dropped
-			 */
-			if (r && t->pass_done == (e->arg & WL_T_PASS_ID))
-				return 0;
-		}
-		if (t && !e->aux && s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-		    s->cfg.queued_moves != REPLAY_QUEUED_MOVES_TIME)
-			t->hold_cpu = -1;       /* superseded */
-		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-		    s->cfg.queued_moves == REPLAY_QUEUED_MOVES_POSITION && t && t->mt && !e->aux &&
-		    t->st == SIM_BLOCKED && !t->wait_asleep && t->op <= e->op &&
-		    e->cpu >= 0 && e->cpu < s->nr_cpus && s->wt[e->task].cls == WL_CLASS_FAIR) {
-			/*
-			 * The simulation has the task asleep in a traced block
-			 * at or before the point of its work where the trace's
-			 * balancer moved it (it runs behind, or has not had the
-			 * wakeup the trace showed before the move): the move
-			 * waits for that point (wake_task(), schedule_ex()), as
-			 * the stopper's moves that belong to the task's work
-			 * (WL_OP_MIGRATE) do.  As pull_note() ("that CPU takes
-			 * it if idle at the wakeup") a saturated destination
-			 * never did: a task the trace then shows never asleep
-			 * stayed on its old CPU for good (hackbench-shares'
-			 * pipe sender 8356 in 6 of 15 seeds).  Queued or
-			 * running here, the move is applied as under time:
-			 * holding those too lost more moves than it placed.
-			 */
-			t->hold_cpu = e->cpu;
-			t->hold_op = e->op;
-			t->pending_cpu = -1;
-			t->move_cpu = -1;
-			s->notes[SIM_NOTE_MOVE_HELD]++;
-			return 0;
-		}
-		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-		    s->cfg.queued_moves != REPLAY_QUEUED_MOVES_TIME && t && !e->aux &&
-		    t->st == SIM_BLOCKED && t->wait_asleep && e->cpu >= 0 && e->cpu < s->nr_cpus &&
-		    s->wt[e->task].cls == WL_CLASS_FAIR) {
-			/*
-			 * The trace's balancer moved it while it waited, queued;
-			 * here it sleeps in a hand-off WAIT, which the kernel's
-			 * task did not (runnable there, its next work waiting
-			 * for its wakee's): the release wakes it there
-			 * (wake_task()).  As pull_note() ("that CPU takes it if
-			 * idle") a saturated destination never did, and a task
-			 * the trace never shows asleep stayed on its old CPU.
-			 */
-			if (t->move_cpu < 0 || t->move_cpu != e->cpu)
-				s->notes[SIM_NOTE_WAIT_PULL]++;
-			t->move_cpu = e->cpu == t->cpu ? -1 : e->cpu;
-			return 0;
-		}
-		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && t && !e->aux &&
-		    (t->st == SIM_UNBORN || t->st == SIM_BLOCKED) && e->cpu >= 0 && e->cpu < s->nr_cpus &&
-		    s->wt[e->task].cls == WL_CLASS_FAIR) {
-			/*
-			 * The trace's balancer pulled it while it waited after
-			 * its fork or wakeup; here it is not forked or woken
-			 * yet: pull_waiting().
-			 */
-			return pull_note(s, e->task, e->cpu);
-		}
-		if (s->cfg.placement != REPLAY_PLACEMENT_TRACE || !t || !t->mt || e->aux)
-			return 0;
-		/*
-		 * A later traced migration supersedes one still deferred:
-		 * the trace moved the task away and back while the
-		 * simulation had it running (hog-timer: a hog pulled to the
-		 * other CPU and pushed back 0.2 ms later ended on the wrong
-		 * CPU when the first move was applied after the second).
-		 */
-		if (t->pending_cpu >= 0 && t->st == SIM_RUNNING && e->cpu == t->cpu) {
-			t->pending_cpu = -1;
-			return 0;
-		}
-		if (t->st == SIM_RUNNING && e->cpu >= 0 && e->cpu < s->nr_cpus && e->cpu != t->cpu) {
-			/*
-			 * The balancer moved it while it waited in the trace;
-			 * here it runs: it moves when it next waits.
-			 */
-			t->pending_cpu = e->cpu;
-			s->notes[SIM_NOTE_MIGRATE_DEFERRED]++;
-			return 0;
-		}
-		if (t->st != SIM_QUEUED) {
-			s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
-			return 0;
-		}
-		model_task_info(t->mt, &info);
-		from = info.cpu;
-		if (from == e->cpu || e->cpu < 0 || e->cpu >= s->nr_cpus)
-			return 0;
-		bool was_idle = cpu_idle(&s->cpus[e->cpu]);
-
-		if (model_migrate_task(s->m, t->mt, e->cpu, now) < 0) {
-			s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
-			return 0;
-		}
-		t->cpu = e->cpu;
-		if (emit_migrate(s, e->task, from, e->cpu, e->cpu, now))
-			return -1;
-		if (arm_source_resched(s, from, now))
-			return -1;
-		/* the balancer runs on the destination CPU: no IPI, no idle exit */
-		if (model_need_resched(s->m, e->cpu))
-			return arm_resched(s, e->cpu, now);
-		(void)was_idle;
-		return 0;
-	}
+	case WL_T_MIGRATE:
+		return apply_traced_migration(s, e, now);
 	case WL_T_MOVE_GROUP: {
 		struct trace_event ev;
 		const char *path = wl_group(s->wl, e->arg)->path;
