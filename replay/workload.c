@@ -2273,12 +2273,15 @@ static int32_t impossible_pid(const struct trace_event *ev)
 	return p[0] >= WL_PID_MAX_LIMIT ? p[0] : p[1] >= WL_PID_MAX_LIMIT ? p[1] : 0;
 }
 
-int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
-		     struct sr_error *err)
+/*
+ * @ev's pid and CPU are ones the kernel and the replay can have, and its
+ * CPU is not one the sidecar lists offline: 0, else -1 with the one line
+ * in @err.
+ */
+static int event_check(const struct wl_builder *b, const struct trace_event *ev,
+		       struct sr_error *err)
 {
-	struct wl_counts *n = &b->wl->counts;
 	int32_t bad_pid = impossible_pid(ev), bad_cpu = trace_event_impossible_cpu(ev);
-	int r = 0;
 
 	if (bad_pid) {
 		char where[64];
@@ -2305,6 +2308,63 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 					      err) >= 0)
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * The trace lost @lost_before records of @ev's CPU before @ev (or an
+ * unknown number: TRACE_LOST_UNKNOWN): the window is noted, and what the
+ * CPU ran and its idle interval are unknown from there until the next
+ * events say.  0, or -1 on ENOMEM.
+ */
+static int lost_before_event(struct wl_builder *b, const struct trace_event *ev,
+			     uint64_t lost_before)
+{
+	struct wl_counts *n = &b->wl->counts;
+	struct cpu_track *c = cpu_get(b, ev->cpu);
+
+	n->lost_events += lost_before == TRACE_LOST_UNKNOWN ? 1 : lost_before;
+	note(b, WL_NOTE_LOST);
+	if (c) {
+		/* no record of this CPU since its last one (or the trace start) */
+		WL_VEC_PUSH(b->lost, oom);
+		b->lost.v[b->lost.n++] = (struct wl_lost_window){
+			.from = !c->rec_seen ? b->first_ts :
+				c->rec_ts < ev->ts ? c->rec_ts + 1 : ev->ts,
+			.to = ev->ts, .events = lost_before, .cpu = ev->cpu,
+			.at_start = !c->rec_seen };
+	}
+	if (c && idle_end(b, c, ev->cpu, ev->ts))      /* what the gap held is unknown */
+		goto oom;
+	lat_machine_lost(b->wl->measured, ev->cpu, lost_before);
+	if (b->chan)
+		wl_chanb_lost(b->chan);
+	if (c && c->curr >= 0) {
+		/* what ran in the gap is unknown: the next event says */
+		struct tstate *o = &b->ts.v[c->curr];
+
+		if (o->st == TS_RUNNING && o->cpu == ev->cpu) {
+			if (flush_run(b, (uint32_t)c->curr, ev->ts))
+				goto oom;
+			o->st = TS_QUEUED;
+		}
+		c->curr = CUR_UNKNOWN;
+	} else if (c) {
+		c->curr = CUR_UNKNOWN;
+	}
+	return 0;
+oom:
+	return -1;
+}
+
+int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
+		     struct sr_error *err)
+{
+	struct wl_counts *n = &b->wl->counts;
+	int r = 0;
+
+	if (event_check(b, ev, err))
+		return -1;
 	if (!b->started) {
 		b->started = true;
 		b->first_ts = ev->ts;
@@ -2313,39 +2373,8 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		b->last_ts = ev->ts;
 	if (!ev->synthetic)
 		n->events++;
-	if (lost_before) {
-		struct cpu_track *c = cpu_get(b, ev->cpu);
-
-		n->lost_events += lost_before == TRACE_LOST_UNKNOWN ? 1 : lost_before;
-		note(b, WL_NOTE_LOST);
-		if (c) {
-			/* no record of this CPU since its last one (or the trace start) */
-			WL_VEC_PUSH(b->lost, oom);
-			b->lost.v[b->lost.n++] = (struct wl_lost_window){
-				.from = !c->rec_seen ? b->first_ts :
-					c->rec_ts < ev->ts ? c->rec_ts + 1 : ev->ts,
-				.to = ev->ts, .events = lost_before, .cpu = ev->cpu,
-				.at_start = !c->rec_seen };
-		}
-		if (c && idle_end(b, c, ev->cpu, ev->ts))      /* what the gap held is unknown */
-			goto oom;
-		lat_machine_lost(b->wl->measured, ev->cpu, lost_before);
-		if (b->chan)
-			wl_chanb_lost(b->chan);
-		if (c && c->curr >= 0) {
-			/* what ran in the gap is unknown: the next event says */
-			struct tstate *o = &b->ts.v[c->curr];
-
-			if (o->st == TS_RUNNING && o->cpu == ev->cpu) {
-				if (flush_run(b, (uint32_t)c->curr, ev->ts))
-					goto oom;
-				o->st = TS_QUEUED;
-			}
-			c->curr = CUR_UNKNOWN;
-		} else if (c) {
-			c->curr = CUR_UNKNOWN;
-		}
-	}
+	if (lost_before && lost_before_event(b, ev, lost_before))
+		goto oom;
 	if (!ev->synthetic) {
 		struct cpu_track *c = cpu_get(b, ev->cpu);
 
