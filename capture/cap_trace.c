@@ -312,6 +312,42 @@ static int stream_write(struct cap_stream *s, char *buf, int r)
 	return 0;
 }
 
+/* How stream_read() reads the CPU's buffer. */
+enum stream_how {
+	STREAM_WAIT,       /* block until the buffer reaches the watermark */
+	STREAM_NOWAIT,     /* whatever is there now, EAGAIN if nothing */
+	STREAM_FLUSH,      /* after tracefs_cpu_stop(): the rest, a partly filled page too */
+};
+
+/* What one stream_read() got. */
+enum stream_got {
+	STREAM_PAGE,       /* a page, appended to the CPU's file */
+	STREAM_EINTR,      /* interrupted by a signal: read again */
+	STREAM_EMPTY,      /* nothing to read (EAGAIN, 0 bytes; a flush's failed read) */
+	STREAM_FAILED,     /* a read or the write failed: s->error holds its errno */
+};
+
+/*
+ * Read one page of the CPU's buffer @how, and append it to the CPU's file.
+ * A flush's failed read is its end, not a failure: the capture is over and
+ * the pages read so far are its trace.
+ */
+static enum stream_got stream_read(struct cap_stream *s, char *buf, enum stream_how how)
+{
+	int r = how == STREAM_FLUSH ? sr_tracefs->cpu_flush(s->tcpu, buf) :
+				      sr_tracefs->cpu_read(s->tcpu, buf, how == STREAM_NOWAIT);
+
+	if (r < 0 && errno == EINTR)
+		return STREAM_EINTR;
+	if (r == 0 || (r < 0 && (errno == EAGAIN || how == STREAM_FLUSH)))
+		return STREAM_EMPTY;
+	if (r < 0) {
+		s->error = errno;
+		return STREAM_FAILED;
+	}
+	return stream_write(s, buf, r) < 0 ? STREAM_FAILED : STREAM_PAGE;
+}
+
 /*
  * After a blocking read returned (the buffer reached the watermark), read
  * without blocking until the buffer is empty, so that the reader is not woken
@@ -323,23 +359,15 @@ static int stream_write(struct cap_stream *s, char *buf, int r)
 static int stream_drain(struct cap_stream *s, char *buf)
 {
 	int n = 0;
-	int r;
 
 	while (!atomic_load(&s->t->stop)) {
-		r = sr_tracefs->cpu_read(s->tcpu, buf, true);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 && errno == EAGAIN)
-			break;
-		if (r < 0) {
-			s->error = errno;
+		enum stream_got got = stream_read(s, buf, STREAM_NOWAIT);
+
+		if (got == STREAM_FAILED)
 			return -1;
-		}
-		if (r == 0)
+		if (got == STREAM_EMPTY)
 			break;
-		if (stream_write(s, buf, r) < 0)
-			return -1;
-		n++;
+		n += got == STREAM_PAGE;
 	}
 	return n;
 }
@@ -353,36 +381,23 @@ static int stream_drain(struct cap_stream *s, char *buf)
 static void *stream_main(void *arg)
 {
 	struct cap_stream *s = arg;
-	int page = s->t->page_size;
-	char *buf = malloc(page);
-	int r;
+	char *buf = malloc(s->t->page_size);
+	enum stream_got got;
 
 	if (!buf) {
 		s->error = ENOMEM;
 		return NULL;
 	}
 	while (!atomic_load(&s->t->stop)) {
-		r = sr_tracefs->cpu_read(s->tcpu, buf, false);
-		if (r < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (r < 0) {
-			s->error = errno;
-			break;
-		}
-		if (r == 0)
-			continue;
-		if (stream_write(s, buf, r) < 0 || stream_drain(s, buf) < 0)
+		got = stream_read(s, buf, STREAM_WAIT);
+		if (got == STREAM_FAILED || (got == STREAM_PAGE && stream_drain(s, buf) < 0))
 			break;
 	}
 	/* Drain: after tracefs_cpu_stop() the reads no longer block, and a
 	 * partly filled last page comes out too. */
 	while (!s->error) {
-		r = sr_tracefs->cpu_flush(s->tcpu, buf);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		if (stream_write(s, buf, r) < 0)
+		got = stream_read(s, buf, STREAM_FLUSH);
+		if (got != STREAM_PAGE && got != STREAM_EINTR)
 			break;
 	}
 	free(buf);

@@ -301,7 +301,8 @@ static int set_state_placement(struct run_opts *o, const char *arg)
  * without one, the field at offset @at of struct run_opts (AT()) is set: a
  * bool to true (a flag: no @arg), a const char * to the value, or, with
  * @names, an enum to the value its table gives the name (AT_ENUM(); any
- * other name is a usage error that lists the table's).  help: its
+ * other name is a usage error that lists the table's, and --help shows
+ * them as the value: "a|b|c", in the table's order).  help: its
  * --help text, lines without their indent, the first one after @synopsis
  * (default "--NAME ARG"); NULL: described in another's.  heading: a
  * section title printed before the option (the options after it, up to
@@ -309,7 +310,7 @@ static int set_state_placement(struct run_opts *o, const char *arg)
  */
 struct run_opt {
 	const char *name;
-	const char *arg;                /* the value in --help; NULL: takes none */
+	const char *arg;                /* the value in --help; NULL: takes none (or @names) */
 	unsigned int groups;
 	int (*set)(struct run_opts *o, const char *arg);
 	const struct replay_name *names;
@@ -380,7 +381,7 @@ static const struct run_opt run_opt_table[] = {
 	  "ablation: groups with a CPU bandwidth limit (sidecar or\n"
 	  "replay's and whatif's --cgroup-map quota) run unthrottled\n"
 	  "(default: modelled)" },
-	{ "handoff", "preempt|skip|yield|sleep|writeon|writeon-pre|skip-wake", RUN_OPTS_MODEL,
+	{ "handoff", NULL, RUN_OPTS_MODEL,
 	  .names = replay_handoff_names, AT_ENUM(rc.handoff),
 	  .heading =
 	  "the replay's rules (how the trace's work is replayed where the trace does not\n"
@@ -400,7 +401,7 @@ static const struct run_opt run_opt_table[] = {
 	  "charged up to its wakeup of the wakee where that wake came\n"
 	  "before the wakee's block here, as the kernel's enqueue charged\n"
 	  "it (skip-wake; experimental) (docs/replay.md, \"Hand-offs\")" },
-	{ "exit-preempt", "defer|now", RUN_OPTS_MODEL,
+	{ "exit-preempt", NULL, RUN_OPTS_MODEL,
 	  .names = replay_exit_preempt_names, AT_ENUM(rc.exit_preempt), .help =
 	  "a wakeup, tick or migration onto a CPU whose task is past its\n"
 	  "exit's sched_move_task() (EXIT_MOVE, which set need_resched\n"
@@ -408,7 +409,7 @@ static const struct run_opt run_opt_table[] = {
 	  "__schedule() (defer, the default: no preemption point there\n"
 	  "on a preempt=none kernel), or reschedules after the path's\n"
 	  "cost (now, for comparisons; docs/replay.md, \"Exits\")" },
-	{ "resched-at", "cost|syscall-exit|traced", RUN_OPTS_MODEL,
+	{ "resched-at", NULL, RUN_OPTS_MODEL,
 	  .names = replay_resched_at_names, AT_ENUM(rc.resched_at), .help =
 	  "when a waker that its wakee preempts is switched out:\n"
 	  "after the local preemption path's drawn cost (cost), or, where\n"
@@ -421,7 +422,7 @@ static const struct run_opt run_opt_table[] = {
 	  "this wakee preempting this waker, at the waker's traced switch\n"
 	  "point, its traced run since the wakeup being the mechanism,\n"
 	  "elsewhere as cost (traced, the default)" },
-	{ "wake-clock", "waking|traced", RUN_OPTS_MODEL,
+	{ "wake-clock", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_clock_names, AT_ENUM(rc.wake_clock), .help =
 	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"
 	  "the median delay the trace shows from the sched_waking to the\n"
@@ -429,7 +430,7 @@ static const struct run_opt run_opt_table[] = {
 	  "charged the waker (traced, the default: the waker is charged up\n"
 	  "to there, a wakee it lets preempt it from there), or the\n"
 	  "sched_waking's own (waking; docs/replay.md, \"Mechanical costs\")" },
-	{ "block-lead", "median|traced", RUN_OPTS_MODEL,
+	{ "block-lead", NULL, RUN_OPTS_MODEL,
 	  .names = replay_block_lead_names, AT_ENUM(rc.block_lead), .help =
 	  "the clock a block's __schedule() reads before its switch: the\n"
 	  "median delay the trace shows from a blocking task's\n"
@@ -437,7 +438,7 @@ static const struct run_opt run_opt_table[] = {
 	  "that block's own (traced: the time from its charge to its switch,\n"
 	  "an untraced stall included, is the next task's, as on the\n"
 	  "capture kernel; experimental: docs/replay.md, \"Mechanical costs\")" },
-	{ "wake-path", "model|traced", RUN_OPTS_MODEL,
+	{ "wake-path", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_path_names, AT_ENUM(rc.wake_path), .help =
 	  "a local wakeup whose trace shows the capture kernel enqueue a\n"
 	  "fully asleep task (the waker's sched_stat_runtime in the first\n"
@@ -446,7 +447,7 @@ static const struct run_opt run_opt_table[] = {
 	  "default), or its delayed dequeue completed first at lag 0, as\n"
 	  "the kernel's pick had done (traced; experimental:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
-	{ "flush-last", "held|cost|lead", RUN_OPTS_MODEL,
+	{ "flush-last", NULL, RUN_OPTS_MODEL,
 	  .names = replay_flush_last_names, AT_ENUM(rc.flush_last), .help =
 	  "the last wakeup of a wake-list flush, queued on its idle CPU at\n"
 	  "the end the flush holds the idle exit to: switched in at that\n"
@@ -455,7 +456,7 @@ static const struct run_opt run_opt_table[] = {
 	  "the trace's __schedule() clock lead (lead), as the kernel's idle\n"
 	  "loop leaves only after the whole flush is queued (experimental:\n"
 	  "docs/replay.md, \"Wake-list flushes\")" },
-	{ "initial-lag", "zero|infer", RUN_OPTS_MODEL,
+	{ "initial-lag", NULL, RUN_OPTS_MODEL,
 	  .names = replay_initial_lag_names, AT_ENUM(rc.initial_lag), .help =
 	  "the lag of a task asleep at the trace start, and of a task\n"
 	  "group's entity on a CPU, at its first placement: 0 (zero, the\n"
@@ -464,7 +465,7 @@ static const struct run_opt run_opt_table[] = {
 	  "within the kernel's clamp that makes the model's wakeup check\n"
 	  "decide the same (infer; experimental: docs/replay.md, \"The\n"
 	  "start of the capture\")" },
-	{ "early-charge", "off|local", RUN_OPTS_MODEL,
+	{ "early-charge", NULL, RUN_OPTS_MODEL,
 	  .names = replay_early_charge_names, AT_ENUM(rc.early_charge), .help =
 	  "a wake that reaches its task before the block it ends (an\n"
 	  "early wake: nothing enqueued) charges nobody (off, the default),\n"
@@ -473,7 +474,7 @@ static const struct run_opt run_opt_table[] = {
 	  "sched_stat_runtime, as the capture kernel's enqueue did, where\n"
 	  "the replay skips the block it ends (no wakeup of its own there;\n"
 	  "local; experimental: docs/replay.md, \"Early wakes\")" },
-	{ "idle-clock", "update|skip|local", RUN_OPTS_MODEL,
+	{ "idle-clock", NULL, RUN_OPTS_MODEL,
 	  .names = replay_idle_clock_names, AT_ENUM(rc.idle_clock), .help =
 	  "the clock a task woken onto an idle CPU is charged from:\n"
 	  "the wakeup's enqueue, as the capture kernel, whose idle task is\n"
@@ -481,7 +482,7 @@ static const struct run_opt run_opt_table[] = {
 	  "(skip), that except for a wakeup from another CPU, enqueued by\n"
 	  "the kernel at the IPI (local, the default), or its switch-in\n"
 	  "(update; docs/replay.md, \"Mechanical costs\")" },
-	{ "migrate-resched", "dest|both", RUN_OPTS_MODEL,
+	{ "migrate-resched", NULL, RUN_OPTS_MODEL,
 	  .names = replay_migrate_resched_names, AT_ENUM(rc.migrate_resched), .help =
 	  "a traced migration of a queued task (a balance pull) sets\n"
 	  "need_resched where the model says so: armed on the destination\n"
@@ -493,7 +494,7 @@ static const struct run_opt run_opt_table[] = {
 	{ "skip-early-blocks", NULL, RUN_OPTS_MODEL, AT(rc.skip_early_blocks), .help =
 	  "a wake that arrives before its block skips the block\n"
 	  "(default: the task blocks and is woken at once)" },
-	{ "early-wakes", "sample|nosample|nocost|sleep", RUN_OPTS_MODEL,
+	{ "early-wakes", NULL, RUN_OPTS_MODEL,
 	  .names = replay_early_wakes_names, AT_ENUM(rc.early_wakes), .help =
 	  "the wakeup of such a block (a non-sync\n"
 	  "wake: the stand-in for writes the trace does not show) is a\n"
@@ -502,8 +503,7 @@ static const struct run_opt run_opt_table[] = {
 	  "preemption cost (nocost), or comes after the sleep the trace\n"
 	  "shows for that block, not at once (sleep); measured, not\n"
 	  "adopted (docs/replay.md, \"Early wakes\")" },
-	{ "standin-skip", "keep|drop|local|drop-local|drop-own|block-preempt|block-charge",
-	  RUN_OPTS_MODEL,
+	{ "standin-skip", NULL, RUN_OPTS_MODEL,
 	  .names = replay_standin_skip_names, AT_ENUM(rc.standin_skip), .help =
 	  "an early wake's stand-in wakeup that preempts the task the\n"
 	  "block's pick switched in: its clock skip and preemption as any\n"
@@ -531,7 +531,7 @@ static const struct run_opt run_opt_table[] = {
 	{ "oneway-no-wait", NULL, RUN_OPTS_MODEL, AT(rc.oneway_no_wait), .help =
 	  "a waker the model does not preempt in a one-way flow writes\n"
 	  "on instead of waiting for its wakee (docs/replay.md)" },
-	{ "balance-attach", "trace-order|kernel-order", RUN_OPTS_MODEL,
+	{ "balance-attach", NULL, RUN_OPTS_MODEL,
 	  .names = replay_balance_attach_names, AT_ENUM(rc.balance_attach), .help =
 	  "placement trace: a traced\n"
 	  "load-balance pass that moved several queued tasks (consecutive\n"
@@ -541,7 +541,7 @@ static const struct run_opt run_opt_table[] = {
 	  "first, as the kernel's detach_tasks() + attach_tasks()\n"
 	  "(kernel-order; measured, not adopted: docs/replay.md,\n"
 	  "\"Balance passes\")" },
-	{ "queued-moves", "time|wait|position", RUN_OPTS_MODEL,
+	{ "queued-moves", NULL, RUN_OPTS_MODEL,
 	  .names = replay_queued_moves_names, AT_ENUM(rc.queued_moves), .help =
 	  "placement trace: a traced migration of a task the\n"
 	  "trace had queued is applied at its trace time to the simulated\n"
@@ -595,7 +595,7 @@ static const struct run_opt run_opt_table[] = {
 	  "it had been idle: <5, 5-20, 20-50, 50-200, 200-1000, >1000 us;\n"
 	  "adjacent bands merged until each has 20 samples) (default: off;\n"
 	  "measured, not adopted: docs/replay.md, \"Idle residency\")" },
-	{ "waker-costs", "traced|placed|follow", RUN_OPTS_MODEL,
+	{ "waker-costs", NULL, RUN_OPTS_MODEL,
 	  .names = replay_waker_costs_names, AT_ENUM(rc.waker_costs), .help =
 	  "placed: a waker's CPU time after a wakeup or fork loses the\n"
 	  "calibrated cost of a remote wakeup (the IPI, the remote enqueue)\n"
@@ -610,7 +610,7 @@ static const struct run_opt run_opt_table[] = {
 	  "wakeups onto while idle (a wake-list flush) leaves idle after\n"
 	  "the first one's cost (default: only after the last of them,\n"
 	  "as the kernel; docs/replay.md, \"Mechanical costs\")" },
-	{ "ticks", "grid|traced", RUN_OPTS_MODEL,
+	{ "ticks", NULL, RUN_OPTS_MODEL,
 	  .names = replay_ticks_names, AT_ENUM(rc.ticks), .help =
 	  "a busy CPU ticks every 1/HZ on its grid and a tick that\n"
 	  "reschedules switches the timing line's 'tick to switch' later\n"
@@ -623,15 +623,28 @@ static const struct run_opt run_opt_table[] = {
 
 #define NR_RUN_OPTS (sizeof(run_opt_table) / sizeof(run_opt_table[0]))
 
+/*
+ * @names' names in their table's order, @sep between two of them and @last
+ * before the last one: "a|b|c" (--help), "a, b or c" (a usage error).
+ */
+static void names_list(char *buf, size_t size, const struct replay_name *names,
+		       const char *sep, const char *last)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (const struct replay_name *v = names; v->name && n < size; v++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+				      v == names ? "" : v[1].name ? sep : last, v->name);
+}
+
 /* "--NAME takes a, b or c, not 'ARG'": @d's names, in its table's order */
 static int bad_name(const struct run_opts *o, const struct run_opt *d, const char *arg)
 {
-	char what[256];
-	size_t n = (size_t)snprintf(what, sizeof(what), "--%s takes", d->name);
+	char names[192], what[256];
 
-	for (const struct replay_name *v = d->names; v->name && n < sizeof(what); v++)
-		n += (size_t)snprintf(what + n, sizeof(what) - n, "%s%s",
-				      v == d->names ? " " : v[1].name ? ", " : " or ", v->name);
+	names_list(names, sizeof(names), d->names, ", ", " or ");
+	snprintf(what, sizeof(what), "--%s takes %s", d->name, names);
 	return bad(o, what, arg);
 }
 
@@ -662,12 +675,14 @@ int run_opts_init(struct run_opts *o, const char *cmd, int argc, unsigned int gr
 		run_opts_release(o);
 		return -1;
 	}
-	for (size_t i = 0; i < NR_RUN_OPTS; i++)
-		if (run_opt_table[i].groups & groups)
-			o->lo[n++] = (struct option){ run_opt_table[i].name,
-						      run_opt_table[i].arg ? required_argument :
-									     no_argument,
+	for (size_t i = 0; i < NR_RUN_OPTS; i++) {
+		const struct run_opt *d = &run_opt_table[i];
+
+		if (d->groups & groups)
+			o->lo[n++] = (struct option){ d->name, d->arg || d->names ?
+						      required_argument : no_argument,
 						      NULL, RUN_OPT_BASE + (int)i };
+	}
 	memcpy(o->lo + n, own, (nown + 1) * sizeof(*own));
 	return 0;
 }
@@ -706,15 +721,18 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
  */
 static void run_opt_print(FILE *f, const struct run_opt *d)
 {
-	const char *h = d->help;
-	char left[112];    /* the longest: --standin-skip and its values */
+	const char *h = d->help, *arg = d->arg;
+	char left[112], names[96];    /* the longest: --standin-skip and its values */
 	int col;
 
+	if (d->names) {
+		names_list(names, sizeof(names), d->names, "|", "|");
+		arg = names;
+	}
 	if (d->synopsis)
 		snprintf(left, sizeof(left), "%s", d->synopsis);
 	else
-		snprintf(left, sizeof(left), "--%s%s%s", d->name, d->arg ? " " : "",
-			 d->arg ? d->arg : "");
+		snprintf(left, sizeof(left), "--%s%s%s", d->name, arg ? " " : "", arg ? arg : "");
 	if (strlen(left) < 20)
 		col = fprintf(f, "  %-20s", left);
 	else

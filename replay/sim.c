@@ -2139,6 +2139,261 @@ static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op)
 }
 
 /*
+ * WL_OP_WAKE of task @ti on @cpu: it wakes the op's wakee (try_to_wake_up())
+ * and pays the waker's side of that wakeup (waker_cost()); in a write-on
+ * (--handoff writeon) the wakeup after its bound hands over
+ * (writeon_bound()).  1 passed (the caller goes to the next op), 0 run_ops()
+ * is done, -1 on error.
+ */
+static int wake_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+	struct sim_task *t = &s->tasks[ti];
+	struct sim_task *y = &s->tasks[s->wakes[op->arg].target];
+	int r;
+
+	t->op++;
+	sim_task_enter_op(s, ti);
+	s->woke_cpu = -1;
+	if (deliver_wake(s, op->arg, cpu, now))
+		return -1;
+	if (s->cfg.handoff == REPLAY_HANDOFF_SKIP_WAKE) {
+		/* the clock its enqueue read (handoff_over()) */
+		y->woken_by = ti;
+		y->woken_ns = now + wake_clock_delay(s, cpu, cpu);
+	}
+	waker_cost(s, ti, cpu, CALIB_WAKER_TASK, &s->wakes[op->arg]);
+	if (t->wo_wait == WL_NONE || t->wo_out)
+		return 1;
+	t->wo_woke = true;
+	if (s->cfg.handoff == REPLAY_HANDOFF_WRITEON && c->curr == (int32_t)ti &&
+	    c->other < 0 && !model_need_resched(s->m, cpu)) {
+		/*
+		 * Its next wakeup did not preempt it either:
+		 * the pending hand-over (writeon_bound()).
+		 */
+		if ((r = writeon_bound(s, cpu, ti, now)) < 0)
+			return -1;
+		if (r > 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * WL_OP_SYSCALL of task @ti on @cpu: a traced read or write begins or
+ * returns (--resched-at syscall-exit).  At its return to user space with
+ * need_resched set by its wakee in the call, exit_to_user_mode_loop()'s
+ * schedule(), here.  1 passed (the caller goes to the next op), 0 it left
+ * the CPU, -1 on error.
+ */
+static int syscall_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	struct sim_task *t = &s->tasks[ti];
+	bool exit_resched;
+
+	t->in_sys = op->aux == WL_SYSCALL_ENTER && exit_mark_follows(s, ti, t->op);
+	exit_resched = !t->in_sys && c->resched_deferred;
+	if (exit_resched)
+		c->resched_deferred = false;
+	t->op++;
+	sim_task_enter_op(s, ti);
+	if (!exit_resched || !model_need_resched(s->m, cpu))
+		return 1;
+	if (wait_follows(s, ti, t->op)) {
+		/*
+		 * The trace switched it out at that hand-off
+		 * WAIT, after the exit path's work: it runs on
+		 * to it, where it leaves (the WAIT below).
+		 */
+		c->resched_deferred = true;
+		s->notes[SIM_NOTE_RESCHED_AT_WAIT]++;
+		return 1;
+	}
+	s->notes[SIM_NOTE_RESCHED_AT_EXIT]++;
+	if (c->resched_due > now)
+		return arm_resched(s, cpu, c->resched_due) ? -1 : 1;
+	return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+}
+
+/*
+ * WL_OP_WAIT of task @ti on @cpu, a waker at its hand-off to its wakee
+ * (docs/replay.md, "Hand-offs"): 1 passed (the caller goes to the next op),
+ * 0 it left the CPU or sleeps there (run_ops() is done), -1 on error.
+ */
+static int wait_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+	struct sim_task *t = &s->tasks[ti];
+	uint32_t yi = op->arg;
+	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
+	int r;
+
+	if (model_need_resched(s->m, cpu) && c->resched_deferred && !t->in_sys) {
+		/* --resched-at syscall-exit: its exit's schedule() */
+		dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
+		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+	}
+	if (y && y->op <= op->value && model_need_resched(s->m, cpu)) {
+		/*
+		 * A preemption is on its way: the waker reached
+		 * the point where the trace switched it out, and
+		 * the rest of its system call since the wakeup
+		 * (the RUN before this op) was that wakeup's
+		 * mechanism.  It leaves runnable now; the wait is
+		 * checked again when it runs next.
+		 */
+		dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
+		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+	}
+	switch (handoff_over(s, ti, op, cpu, now)) {
+	case -1:
+		return -1;
+	case 2:
+		/* one-way, --handoff writeon*: it writes on */
+		dump_wait_op(s, cpu, now, ti, yi, "writeon", WAIT_AFTER_NONE);
+		t->op++;
+		sim_task_enter_op(s, ti);
+		return 1;
+	case 1:
+		dump_wait_op(s, cpu, now, ti, yi, "handover", WAIT_AFTER_NONE);
+		/* the wait is checked again when it runs next */
+		return schedule_ex(s, cpu, MODEL_PREV_RUNNABLE,
+				   s->cfg.handoff == REPLAY_HANDOFF_YIELD ?
+				   SIM_STATE_YIELD : 0, now);
+	default:
+		break;
+	}
+	t->op++;
+	sim_task_enter_op(s, ti);
+	r = wait_check(s, cpu, ti, op, t->handed_op == t->op - 1 ?
+		       WAIT_AFTER_HANDOVER : WAIT_AFTER_NONE, now);
+	return r < 0 ? -1 : r > 0 ? 0 : 1;
+}
+
+/*
+ * WL_OP_BLOCK of task @ti on @cpu: it sleeps (try_to_block_task() and
+ * __schedule()) until its wake, unless that wake came early (before the
+ * block here: it sleeps and is woken at once, or skips the block), or the
+ * block is a channel's (chan_wait()).  1 passed (the caller goes to the
+ * next op), 0 it left the CPU (run_ops() is done), -1 on error.
+ */
+static int block_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	uint32_t wi;
+	enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
+		MODEL_PREV_SLEEP;
+
+	if ((s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_PREEMPT ||
+	     s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE) &&
+	    s->cpus[cpu].skip_standin && s->cpus[cpu].resched_at != UINT64_MAX &&
+	    model_need_resched(s->m, cpu)) {
+		/*
+		 * --standin-skip block-preempt: a preemption only
+		 * a stand-in's wakeup asked for is pending; the
+		 * kernel's would have landed at this task's
+		 * return to user space, before the system call
+		 * it blocks in: preempted here (on the skipped
+		 * clock), it blocks when it next runs.
+		 * block-charge: its work so far is what the
+		 * kernel's task ran after that preemption, up
+		 * to this block: charged here (the clock
+		 * updated), not to the wakee.
+		 */
+		s->notes[SIM_NOTE_STANDIN_BLOCK_PREEMPT]++;
+		if (s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE)
+			model_clock_skip_cancel(s->m, cpu);
+		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+	}
+	if (op->aux & WL_BLOCK_CHANNEL) {
+		/*
+		 * A sleep in a channel op, ended in the trace by
+		 * the channel's other end: the READ/WRITE that
+		 * follows sleeps if the channel says so.  Passed
+		 * here (a hand-off waiter for it goes on).
+		 */
+		t->op++;
+		sim_task_enter_op(s, ti);
+		if (handoff_release(s, ti, cpu, false, now))
+			return -1;
+		/* -1 error, 0 asleep, 1 the channel let it go on */
+		return chan_wait(s, cpu, ti, now);
+	}
+	wi = block_wake(s, ti, t->op);
+
+	if (wi != WL_NONE && !s->early[wi])
+		wi = chan_take_early(s, ti, t->op, wi);
+	t->op++;
+	sim_task_enter_op(s, ti);
+	if (handoff_release(s, ti, cpu, false, now))
+		return -1;
+	if (wi != WL_NONE && s->early[wi] && t->released_block == t->op - 1) {
+		s->early[wi] = 0;
+		t->released_block = WL_NONE;
+		s->notes[SIM_NOTE_HANDOFF_NO_BLOCK]++;
+		dump_op(s, cpu, now, "noblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
+			s->wakes[wi].ts);
+		return 1;
+	}
+	if (wi != WL_NONE && s->early[wi]) {
+		const struct wl_wake *w = &s->wakes[wi];
+
+		s->early[wi] = 0;
+		if (early_wake_wakes(s, w)) {
+			/*
+			 * The task still sleeps there and is woken at
+			 * once (the trace raced like this, or: a block
+			 * in the trace is evidence of a dependency the
+			 * trace may not show, see docs/replay.md).
+			 */
+			bool race = w->flags & WL_WAKE_ON_CPU;
+
+			/*
+			 * A race in the trace: the waking came
+			 * while it was still on its CPU (no
+			 * latency sample).  Else the waker only
+			 * ran ahead in the simulation: the wakeup
+			 * follows the sleep, as it did in the
+			 * trace.
+			 */
+			if (race && emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, cpu, cpu,
+						    s->wt[ti].pid, now))
+				return -1;
+			t->st = SIM_BLOCKED;
+			t->waiting = wi;
+			if (schedule_lead(s, cpu, how, (int64_t)op->value,
+					  block_lead(s, op), now))
+				return -1;
+			if (t->st != SIM_BLOCKED || t->waiting != wi)
+				return 0;
+			if (race)
+				return wake_now(s, wi, cpu, SIM_WAKE_WAKING_EMITTED, now);
+			return early_standin_wake(s, ti, wi, now);
+		}
+		/*
+		 * The condition was true before it slept: no
+		 * sleep, and no wakeup either.  The kernel's
+		 * waker wakes only tasks on the wait queue
+		 * (__wake_up_common(): pipe_write() on
+		 * pipe->rd_wait, sock_def_readable(),
+		 * futex_wake()), and a reader that finds its
+		 * data (pipe_read() with the pipe not empty)
+		 * never joins it: no try_to_wake_up(), no
+		 * sched_waking or sched_wakeup.
+		 */
+		s->notes[SIM_NOTE_BLOCK_SKIPPED]++;
+		dump_op(s, cpu, now, "skipblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
+			w->ts);
+		return 1;
+	}
+	t->st = SIM_BLOCKED;
+	t->waiting = wi;
+	return schedule_lead(s, cpu, how, (int64_t)op->value, block_lead(s, op), now);
+}
+
+/*
  * The current task of @cpu executes its ops from where it is, until a RUN op
  * with time left (then its completion is armed), a block or an exit.
  */
@@ -2216,36 +2471,11 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			if ((r = chan_op(s, cpu, ti, op, now)) <= 0)
 				return r;
 			continue;
-		case WL_OP_WAKE: {
-			struct sim_task *y = &s->tasks[s->wakes[op->arg].target];
-
-			t->op++;
-			sim_task_enter_op(s, ti);
-			s->woke_cpu = -1;
-			if (deliver_wake(s, op->arg, cpu, now))
-				return -1;
-			if (s->cfg.handoff == REPLAY_HANDOFF_SKIP_WAKE) {
-				/* the clock its enqueue read (handoff_over()) */
-				y->woken_by = ti;
-				y->woken_ns = now + wake_clock_delay(s, cpu, cpu);
-			}
-			waker_cost(s, ti, cpu, CALIB_WAKER_TASK, &s->wakes[op->arg]);
-			if (t->wo_wait == WL_NONE || t->wo_out)
-				continue;
-			t->wo_woke = true;
-			if (s->cfg.handoff == REPLAY_HANDOFF_WRITEON && c->curr == (int32_t)ti &&
-			    c->other < 0 && !model_need_resched(s->m, cpu)) {
-				/*
-				 * Its next wakeup did not preempt it either:
-				 * the pending hand-over (writeon_bound()).
-				 */
-				if ((r = writeon_bound(s, cpu, ti, now)) < 0)
-					return -1;
-				if (r > 0)
-					return 0;
-			}
+		case WL_OP_WAKE:
+			/* -1 error, 0 it handed over, 1 the next op */
+			if ((r = wake_op(s, cpu, ti, op, now)) <= 0)
+				return r;
 			continue;
-		}
 		case WL_OP_FORK:
 			t->op++;
 			sim_task_enter_op(s, ti);
@@ -2260,37 +2490,10 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			snprintf(t->comm, TRACE_COMM_LEN, "%s", wl_string(s->wl, op->arg));
 			break;
 		case WL_OP_SYSCALL:
-			/* a traced read or write begins or returns (--resched-at) */
-			t->in_sys = op->aux == WL_SYSCALL_ENTER && exit_mark_follows(s, ti, t->op);
-			if (t->in_sys || !c->resched_deferred)
-				break;
-			/*
-			 * Its return to user space with need_resched set by
-			 * its wakee in the call: exit_to_user_mode_loop()'s
-			 * schedule(), here.
-			 */
-			c->resched_deferred = false;
-			t->op++;
-			sim_task_enter_op(s, ti);
-			if (!model_need_resched(s->m, cpu))
-				continue;
-			if (wait_follows(s, ti, t->op)) {
-				/*
-				 * The trace switched it out at that hand-off
-				 * WAIT, after the exit path's work: it runs on
-				 * to it, where it leaves (the WAIT below).
-				 */
-				c->resched_deferred = true;
-				s->notes[SIM_NOTE_RESCHED_AT_WAIT]++;
-				continue;
-			}
-			s->notes[SIM_NOTE_RESCHED_AT_EXIT]++;
-			if (c->resched_due > now) {
-				if (arm_resched(s, cpu, c->resched_due))
-					return -1;
-				continue;
-			}
-			return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+			/* -1 error, 0 it left the CPU, 1 the next op */
+			if ((r = syscall_op(s, cpu, ti, op, now)) <= 0)
+				return r;
+			continue;
 		case WL_OP_MIGRATE: {
 			int dst = (int)op->arg;
 
@@ -2300,168 +2503,16 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				continue;
 			return self_migrate(s, cpu, ti, (uint32_t)op->value, dst, now);
 		}
-		case WL_OP_WAIT: {
-			uint32_t yi = op->arg;
-			struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
-
-			if (model_need_resched(s->m, cpu) && c->resched_deferred && !t->in_sys) {
-				/* --resched-at syscall-exit: its exit's schedule() */
-				dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
-				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-			}
-			if (y && y->op <= op->value && model_need_resched(s->m, cpu)) {
-				/*
-				 * A preemption is on its way: the waker reached
-				 * the point where the trace switched it out, and
-				 * the rest of its system call since the wakeup
-				 * (the RUN before this op) was that wakeup's
-				 * mechanism.  It leaves runnable now; the wait is
-				 * checked again when it runs next.
-				 */
-				dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
-				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-			}
-			switch (handoff_over(s, ti, op, cpu, now)) {
-			case -1:
-				return -1;
-			case 2:
-				/* one-way, --handoff writeon*: it writes on */
-				dump_wait_op(s, cpu, now, ti, yi, "writeon", WAIT_AFTER_NONE);
-				t->op++;
-				sim_task_enter_op(s, ti);
-				continue;
-			case 1:
-				dump_wait_op(s, cpu, now, ti, yi, "handover", WAIT_AFTER_NONE);
-				/* the wait is checked again when it runs next */
-				return schedule_ex(s, cpu, MODEL_PREV_RUNNABLE,
-						   s->cfg.handoff == REPLAY_HANDOFF_YIELD ?
-						   SIM_STATE_YIELD : 0, now);
-			default:
-				break;
-			}
-			t->op++;
-			sim_task_enter_op(s, ti);
-			r = wait_check(s, cpu, ti, op, t->handed_op == t->op - 1 ?
-				       WAIT_AFTER_HANDOVER : WAIT_AFTER_NONE, now);
-			if (r < 0)
-				return -1;
-			if (r > 0)
-				return 0;
+		case WL_OP_WAIT:
+			/* -1 error, 0 it left the CPU or sleeps, 1 passed */
+			if ((r = wait_op(s, cpu, ti, op, now)) <= 0)
+				return r;
 			continue;
-		}
-		case WL_OP_BLOCK: {
-			uint32_t wi;
-			enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
-				MODEL_PREV_SLEEP;
-
-			if ((s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_PREEMPT ||
-			     s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE) &&
-			    s->cpus[cpu].skip_standin && s->cpus[cpu].resched_at != UINT64_MAX &&
-			    model_need_resched(s->m, cpu)) {
-				/*
-				 * --standin-skip block-preempt: a preemption only
-				 * a stand-in's wakeup asked for is pending; the
-				 * kernel's would have landed at this task's
-				 * return to user space, before the system call
-				 * it blocks in: preempted here (on the skipped
-				 * clock), it blocks when it next runs.
-				 * block-charge: its work so far is what the
-				 * kernel's task ran after that preemption, up
-				 * to this block: charged here (the clock
-				 * updated), not to the wakee.
-				 */
-				s->notes[SIM_NOTE_STANDIN_BLOCK_PREEMPT]++;
-				if (s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE)
-					model_clock_skip_cancel(s->m, cpu);
-				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-			}
-			if (op->aux & WL_BLOCK_CHANNEL) {
-				/*
-				 * A sleep in a channel op, ended in the trace by
-				 * the channel's other end: the READ/WRITE that
-				 * follows sleeps if the channel says so.  Passed
-				 * here (a hand-off waiter for it goes on).
-				 */
-				t->op++;
-				sim_task_enter_op(s, ti);
-				if (handoff_release(s, ti, cpu, false, now))
-					return -1;
-				/* -1 error, 0 asleep, 1 the channel let it go on */
-				if ((r = chan_wait(s, cpu, ti, now)) <= 0)
-					return r;
-				continue;
-			}
-			wi = block_wake(s, ti, t->op);
-
-			if (wi != WL_NONE && !s->early[wi])
-				wi = chan_take_early(s, ti, t->op, wi);
-			t->op++;
-			sim_task_enter_op(s, ti);
-			if (handoff_release(s, ti, cpu, false, now))
-				return -1;
-			if (wi != WL_NONE && s->early[wi] && t->released_block == t->op - 1) {
-				s->early[wi] = 0;
-				t->released_block = WL_NONE;
-				s->notes[SIM_NOTE_HANDOFF_NO_BLOCK]++;
-				dump_op(s, cpu, now, "noblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
-					s->wakes[wi].ts);
-				continue;
-			}
-			if (wi != WL_NONE && s->early[wi]) {
-				const struct wl_wake *w = &s->wakes[wi];
-
-				s->early[wi] = 0;
-				if (early_wake_wakes(s, w)) {
-					/*
-					 * The task still sleeps there and is woken at
-					 * once (the trace raced like this, or: a block
-					 * in the trace is evidence of a dependency the
-					 * trace may not show, see docs/replay.md).
-					 */
-					bool race = w->flags & WL_WAKE_ON_CPU;
-
-					/*
-					 * A race in the trace: the waking came
-					 * while it was still on its CPU (no
-					 * latency sample).  Else the waker only
-					 * ran ahead in the simulation: the wakeup
-					 * follows the sleep, as it did in the
-					 * trace.
-					 */
-					if (race && emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, cpu, cpu,
-								    s->wt[ti].pid, now))
-						return -1;
-					t->st = SIM_BLOCKED;
-					t->waiting = wi;
-					if (schedule_lead(s, cpu, how, (int64_t)op->value,
-							  block_lead(s, op), now))
-						return -1;
-					if (t->st != SIM_BLOCKED || t->waiting != wi)
-						return 0;
-					if (race)
-						return wake_now(s, wi, cpu, SIM_WAKE_WAKING_EMITTED, now);
-					return early_standin_wake(s, ti, wi, now);
-				}
-				/*
-				 * The condition was true before it slept: no
-				 * sleep, and no wakeup either.  The kernel's
-				 * waker wakes only tasks on the wait queue
-				 * (__wake_up_common(): pipe_write() on
-				 * pipe->rd_wait, sock_def_readable(),
-				 * futex_wake()), and a reader that finds its
-				 * data (pipe_read() with the pipe not empty)
-				 * never joins it: no try_to_wake_up(), no
-				 * sched_waking or sched_wakeup.
-				 */
-				s->notes[SIM_NOTE_BLOCK_SKIPPED]++;
-				dump_op(s, cpu, now, "skipblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
-					w->ts);
-				continue;
-			}
-			t->st = SIM_BLOCKED;
-			t->waiting = wi;
-			return schedule_lead(s, cpu, how, (int64_t)op->value, block_lead(s, op), now);
-		}
+		case WL_OP_BLOCK:
+			/* -1 error, 0 it left the CPU, 1 no sleep: the next op */
+			if ((r = block_op(s, cpu, ti, op, now)) <= 0)
+				return r;
+			continue;
 		case WL_OP_EXIT_MOVE:
 			/*
 			 * do_exit()'s sched_move_task(): its dequeue charges the
@@ -2861,6 +2912,142 @@ static int arm_source_resched(struct sim *s, int from, uint64_t now)
 					       s->tasks[ti].op, now));
 }
 
+/*
+ * WL_T_MIGRATE: a traced sched_migrate_task of task @e->task to @e->cpu
+ * (a balancer's move), applied under --placement trace to the simulated
+ * state at its trace time: moved if the task is queued here, else
+ * deferred, held or noted as the rules below say.  0, or -1 on error.
+ */
+static int apply_traced_migration(struct sim *s, const struct wl_timed *e, uint64_t now)
+{
+	struct sim_task *t = e->task < s->nr_tasks ? &s->tasks[e->task] : NULL;
+	struct model_task_info info;
+	int from;
+
+	if (t && (e->arg & WL_T_PASS_ID) && t->pass_done == (e->arg & WL_T_PASS_ID))
+		return 0;      /* moved with its pass (balance_pass()) */
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
+	    s->cfg.balance_attach == REPLAY_BALANCE_ATTACH_KERNEL && t && !e->aux &&
+	    (e->arg & WL_T_PASS_ID) && t->st == SIM_QUEUED && e->cpu >= 0 &&
+	    e->cpu < s->nr_cpus) {
+		int r = balance_pass(s, e, now);
+
+		if (r < 0)
+			return -1;
+		/*
+		 * @e's own task not among those moved (not seen: the
+		 * simulation's queued state and the model's curr agree)
+		 * falls through to the rule of a migration on its own
+		 * rather than being dropped
+		 */
+		if (r && t->pass_done == (e->arg & WL_T_PASS_ID))
+			return 0;
+	}
+	if (t && !e->aux && s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
+	    s->cfg.queued_moves != REPLAY_QUEUED_MOVES_TIME)
+		t->hold_cpu = -1;       /* superseded */
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
+	    s->cfg.queued_moves == REPLAY_QUEUED_MOVES_POSITION && t && t->mt && !e->aux &&
+	    t->st == SIM_BLOCKED && !t->wait_asleep && t->op <= e->op &&
+	    e->cpu >= 0 && e->cpu < s->nr_cpus && s->wt[e->task].cls == WL_CLASS_FAIR) {
+		/*
+		 * The simulation has the task asleep in a traced block
+		 * at or before the point of its work where the trace's
+		 * balancer moved it (it runs behind, or has not had the
+		 * wakeup the trace showed before the move): the move
+		 * waits for that point (wake_task(), schedule_ex()), as
+		 * the stopper's moves that belong to the task's work
+		 * (WL_OP_MIGRATE) do.  As pull_note() ("that CPU takes
+		 * it if idle at the wakeup") a saturated destination
+		 * never did: a task the trace then shows never asleep
+		 * stayed on its old CPU for good (hackbench-shares'
+		 * pipe sender 8356 in 6 of 15 seeds).  Queued or
+		 * running here, the move is applied as under time:
+		 * holding those too lost more moves than it placed.
+		 */
+		t->hold_cpu = e->cpu;
+		t->hold_op = e->op;
+		t->pending_cpu = -1;
+		t->move_cpu = -1;
+		s->notes[SIM_NOTE_MOVE_HELD]++;
+		return 0;
+	}
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
+	    s->cfg.queued_moves != REPLAY_QUEUED_MOVES_TIME && t && !e->aux &&
+	    t->st == SIM_BLOCKED && t->wait_asleep && e->cpu >= 0 && e->cpu < s->nr_cpus &&
+	    s->wt[e->task].cls == WL_CLASS_FAIR) {
+		/*
+		 * The trace's balancer moved it while it waited, queued;
+		 * here it sleeps in a hand-off WAIT, which the kernel's
+		 * task did not (runnable there, its next work waiting
+		 * for its wakee's): the release wakes it there
+		 * (wake_task()).  As pull_note() ("that CPU takes it if
+		 * idle") a saturated destination never did, and a task
+		 * the trace never shows asleep stayed on its old CPU.
+		 */
+		if (t->move_cpu < 0 || t->move_cpu != e->cpu)
+			s->notes[SIM_NOTE_WAIT_PULL]++;
+		t->move_cpu = e->cpu == t->cpu ? -1 : e->cpu;
+		return 0;
+	}
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && t && !e->aux &&
+	    (t->st == SIM_UNBORN || t->st == SIM_BLOCKED) && e->cpu >= 0 && e->cpu < s->nr_cpus &&
+	    s->wt[e->task].cls == WL_CLASS_FAIR) {
+		/*
+		 * The trace's balancer pulled it while it waited after
+		 * its fork or wakeup; here it is not forked or woken
+		 * yet: pull_waiting().
+		 */
+		return pull_note(s, e->task, e->cpu);
+	}
+	if (s->cfg.placement != REPLAY_PLACEMENT_TRACE || !t || !t->mt || e->aux)
+		return 0;
+	/*
+	 * A later traced migration supersedes one still deferred:
+	 * the trace moved the task away and back while the
+	 * simulation had it running (hog-timer: a hog pulled to the
+	 * other CPU and pushed back 0.2 ms later ended on the wrong
+	 * CPU when the first move was applied after the second).
+	 */
+	if (t->pending_cpu >= 0 && t->st == SIM_RUNNING && e->cpu == t->cpu) {
+		t->pending_cpu = -1;
+		return 0;
+	}
+	if (t->st == SIM_RUNNING && e->cpu >= 0 && e->cpu < s->nr_cpus && e->cpu != t->cpu) {
+		/*
+		 * The balancer moved it while it waited in the trace;
+		 * here it runs: it moves when it next waits.
+		 */
+		t->pending_cpu = e->cpu;
+		s->notes[SIM_NOTE_MIGRATE_DEFERRED]++;
+		return 0;
+	}
+	if (t->st != SIM_QUEUED) {
+		s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
+		return 0;
+	}
+	model_task_info(t->mt, &info);
+	from = info.cpu;
+	if (from == e->cpu || e->cpu < 0 || e->cpu >= s->nr_cpus)
+		return 0;
+	bool was_idle = cpu_idle(&s->cpus[e->cpu]);
+
+	if (model_migrate_task(s->m, t->mt, e->cpu, now) < 0) {
+		s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
+		return 0;
+	}
+	t->cpu = e->cpu;
+	if (emit_migrate(s, e->task, from, e->cpu, e->cpu, now))
+		return -1;
+	if (arm_source_resched(s, from, now))
+		return -1;
+	/* the balancer runs on the destination CPU: no IPI, no idle exit */
+	if (model_need_resched(s->m, e->cpu))
+		return arm_resched(s, e->cpu, now);
+	(void)was_idle;
+	return 0;
+}
+
 static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed *next)
 {
 	uint64_t now = e->ts;
@@ -2871,133 +3058,8 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		return deliver_wake(s, e->arg, -1, now);
 	case WL_T_EXT_FORK:
 		return do_fork(s, e->arg, e->cpu, 0, now);
-	case WL_T_MIGRATE: {
-		struct model_task_info info;
-		int from;
-
-		if (t && (e->arg & WL_T_PASS_ID) && t->pass_done == (e->arg & WL_T_PASS_ID))
-			return 0;      /* moved with its pass (balance_pass()) */
-		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-		    s->cfg.balance_attach == REPLAY_BALANCE_ATTACH_KERNEL && t && !e->aux &&
-		    (e->arg & WL_T_PASS_ID) && t->st == SIM_QUEUED && e->cpu >= 0 &&
-		    e->cpu < s->nr_cpus) {
-			int r = balance_pass(s, e, now);
-
-			if (r < 0)
-				return -1;
-			/*
-			 * @e's own task not among those moved (not seen: the
-			 * simulation's queued state and the model's curr agree)
-			 * falls through to the rule of a migration on its own
-			 * rather than being dropped
-			 */
-			if (r && t->pass_done == (e->arg & WL_T_PASS_ID))
-				return 0;
-		}
-		if (t && !e->aux && s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-		    s->cfg.queued_moves != REPLAY_QUEUED_MOVES_TIME)
-			t->hold_cpu = -1;       /* superseded */
-		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-		    s->cfg.queued_moves == REPLAY_QUEUED_MOVES_POSITION && t && t->mt && !e->aux &&
-		    t->st == SIM_BLOCKED && !t->wait_asleep && t->op <= e->op &&
-		    e->cpu >= 0 && e->cpu < s->nr_cpus && s->wt[e->task].cls == WL_CLASS_FAIR) {
-			/*
-			 * The simulation has the task asleep in a traced block
-			 * at or before the point of its work where the trace's
-			 * balancer moved it (it runs behind, or has not had the
-			 * wakeup the trace showed before the move): the move
-			 * waits for that point (wake_task(), schedule_ex()), as
-			 * the stopper's moves that belong to the task's work
-			 * (WL_OP_MIGRATE) do.  As pull_note() ("that CPU takes
-			 * it if idle at the wakeup") a saturated destination
-			 * never did: a task the trace then shows never asleep
-			 * stayed on its old CPU for good (hackbench-shares'
-			 * pipe sender 8356 in 6 of 15 seeds).  Queued or
-			 * running here, the move is applied as under time:
-			 * holding those too lost more moves than it placed.
-			 */
-			t->hold_cpu = e->cpu;
-			t->hold_op = e->op;
-			t->pending_cpu = -1;
-			t->move_cpu = -1;
-			s->notes[SIM_NOTE_MOVE_HELD]++;
-			return 0;
-		}
-		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-		    s->cfg.queued_moves != REPLAY_QUEUED_MOVES_TIME && t && !e->aux &&
-		    t->st == SIM_BLOCKED && t->wait_asleep && e->cpu >= 0 && e->cpu < s->nr_cpus &&
-		    s->wt[e->task].cls == WL_CLASS_FAIR) {
-			/*
-			 * The trace's balancer moved it while it waited, queued;
-			 * here it sleeps in a hand-off WAIT, which the kernel's
-			 * task did not (runnable there, its next work waiting
-			 * for its wakee's): the release wakes it there
-			 * (wake_task()).  As pull_note() ("that CPU takes it if
-			 * idle") a saturated destination never did, and a task
-			 * the trace never shows asleep stayed on its old CPU.
-			 */
-			if (t->move_cpu < 0 || t->move_cpu != e->cpu)
-				s->notes[SIM_NOTE_WAIT_PULL]++;
-			t->move_cpu = e->cpu == t->cpu ? -1 : e->cpu;
-			return 0;
-		}
-		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && t && !e->aux &&
-		    (t->st == SIM_UNBORN || t->st == SIM_BLOCKED) && e->cpu >= 0 && e->cpu < s->nr_cpus &&
-		    s->wt[e->task].cls == WL_CLASS_FAIR) {
-			/*
-			 * The trace's balancer pulled it while it waited after
-			 * its fork or wakeup; here it is not forked or woken
-			 * yet: pull_waiting().
-			 */
-			return pull_note(s, e->task, e->cpu);
-		}
-		if (s->cfg.placement != REPLAY_PLACEMENT_TRACE || !t || !t->mt || e->aux)
-			return 0;
-		/*
-		 * A later traced migration supersedes one still deferred:
-		 * the trace moved the task away and back while the
-		 * simulation had it running (hog-timer: a hog pulled to the
-		 * other CPU and pushed back 0.2 ms later ended on the wrong
-		 * CPU when the first move was applied after the second).
-		 */
-		if (t->pending_cpu >= 0 && t->st == SIM_RUNNING && e->cpu == t->cpu) {
-			t->pending_cpu = -1;
-			return 0;
-		}
-		if (t->st == SIM_RUNNING && e->cpu >= 0 && e->cpu < s->nr_cpus && e->cpu != t->cpu) {
-			/*
-			 * The balancer moved it while it waited in the trace;
-			 * here it runs: it moves when it next waits.
-			 */
-			t->pending_cpu = e->cpu;
-			s->notes[SIM_NOTE_MIGRATE_DEFERRED]++;
-			return 0;
-		}
-		if (t->st != SIM_QUEUED) {
-			s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
-			return 0;
-		}
-		model_task_info(t->mt, &info);
-		from = info.cpu;
-		if (from == e->cpu || e->cpu < 0 || e->cpu >= s->nr_cpus)
-			return 0;
-		bool was_idle = cpu_idle(&s->cpus[e->cpu]);
-
-		if (model_migrate_task(s->m, t->mt, e->cpu, now) < 0) {
-			s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
-			return 0;
-		}
-		t->cpu = e->cpu;
-		if (emit_migrate(s, e->task, from, e->cpu, e->cpu, now))
-			return -1;
-		if (arm_source_resched(s, from, now))
-			return -1;
-		/* the balancer runs on the destination CPU: no IPI, no idle exit */
-		if (model_need_resched(s->m, e->cpu))
-			return arm_resched(s, e->cpu, now);
-		(void)was_idle;
-		return 0;
-	}
+	case WL_T_MIGRATE:
+		return apply_traced_migration(s, e, now);
 	case WL_T_MOVE_GROUP: {
 		struct trace_event ev;
 		const char *path = wl_group(s->wl, e->arg)->path;

@@ -88,7 +88,7 @@ const char *replay_value_to_name(const struct replay_name *names, int value)
 	return NULL;
 }
 
-/* The enums' names (sim.h), in their usage errors' order. */
+/* The enums' names (sim.h), in the order --help and the usage errors list them. */
 const struct replay_name replay_placement_names[] = {
 	{ "trace", REPLAY_PLACEMENT_TRACE },
 	{ "model", REPLAY_PLACEMENT_MODEL },
@@ -96,10 +96,10 @@ const struct replay_name replay_placement_names[] = {
 };
 
 const struct replay_name replay_handoff_names[] = {
-	{ "sleep", REPLAY_HANDOFF_SLEEP },
 	{ "preempt", REPLAY_HANDOFF_PREEMPT },
 	{ "skip", REPLAY_HANDOFF_SKIP },
 	{ "yield", REPLAY_HANDOFF_YIELD },
+	{ "sleep", REPLAY_HANDOFF_SLEEP },
 	{ "writeon", REPLAY_HANDOFF_WRITEON },
 	{ "writeon-pre", REPLAY_HANDOFF_WRITEON_PRE },
 	{ "skip-wake", REPLAY_HANDOFF_SKIP_WAKE },
@@ -115,8 +115,8 @@ const struct replay_name replay_early_wakes_names[] = {
 };
 
 const struct replay_name replay_exit_preempt_names[] = {
-	{ "now", REPLAY_EXIT_PREEMPT_NOW },
 	{ "defer", REPLAY_EXIT_PREEMPT_DEFER },
+	{ "now", REPLAY_EXIT_PREEMPT_NOW },
 	{ NULL, 0 }
 };
 

@@ -1566,6 +1566,115 @@ oom:
 	return -1;
 }
 
+/*
+ * The sched_switch @ev's prev task @p leaves CPU @c: preempted (queued),
+ * blocked or dead, as its prev_state says; @stat_pid and @stat_ts are the
+ * CPU's last sched_stat_runtime before the switch.  *@handoff_prev is set
+ * to @p if its wakee of this run is next (a hand-off).  0, or -1 on error.
+ */
+static int switch_out_prev(struct wl_builder *b, struct cpu_track *c, const struct trace_event *ev,
+			   uint32_t p, int32_t stat_pid, uint64_t stat_ts, uint32_t *handoff_prev)
+{
+	const struct trace_sched_switch *sw = &ev->u.sched_switch;
+	struct tstate *s = &b->ts.v[p];
+
+	if (b->tasks.v[p].cls != WL_CLASS_FAIR) {
+		if (push_timed(b, ev->ts, WL_T_OTHER_OUT, p, ev->cpu, 0,
+			       (sw->prev_run != TRACE_STATE_RUNNING) |
+			       (c->other_tied ? WL_T_TIED : 0)))
+			return -1;
+		c->other_tied = false;
+		c->other_in = WL_NONE;
+		c->other_prev = WL_NONE;
+	}
+	switch (sw->prev_run) {
+	case TRACE_STATE_RUNNING:
+		retract_exit_move(b, p);
+		s->st = TS_QUEUED;
+		s->exit_queued = s->exited;
+		s->runnable_since = ev->ts;
+		if (sw->prev_preempt) {
+			b->wl->facts.preempt_state = sw->prev_state;
+			b->saw_r_plus = true;
+		} else {
+			b->saw_r = true;
+		}
+		if (s->run_wakee != WL_NONE && s->run_wakee == lookup(b, sw->next_pid))
+			*handoff_prev = p;
+		break;
+	case TRACE_STATE_SLEEPING: {
+		/* T (stopped), t (traced), P (parked): never delayed. */
+		bool special = (sw->prev_state & 0x4c) && !(sw->prev_state & 0x3);
+
+		if (stat_pid == sw->prev_pid && ev->ts >= stat_ts &&
+		    ev->ts - stat_ts < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
+			b->lead_hist[(ev->ts - stat_ts) / WL_LEAD_BUCKET_NS]++;
+
+		retract_exit_move(b, p);
+		if (switch_out_blocked(b, p, special, (uint64_t)sw->prev_state, ev->ts))
+			return -1;
+		/*
+		 * its dequeue's charge in this run: the clock its
+		 * __schedule() read, at the charge's event, or before
+		 * it where a stall shows between them (clk_read())
+		 */
+		if (stat_pid == sw->prev_pid && ev->ts >= stat_ts &&
+		    b->tasks.v[p].cls == WL_CLASS_FAIR && s->block_op < s->ops.n &&
+		    s->ops.v[s->block_op].kind == WL_OP_BLOCK)
+			s->ops.v[s->block_op].lead8 = wl_block_lead_pack(
+				ev->ts - (stat_ts - c->stat_clk > WL_CLK_STALL_NS ?
+					  c->stat_clk : stat_ts));
+		if (s->waking != WL_NONE) {
+			/* Woken before it got off the CPU: the wakeup
+			 * that follows ends this block (race wake). */
+		}
+		break;
+	}
+	case TRACE_STATE_DEAD:
+		if (task_exit(b, p, (uint64_t)sw->prev_state))
+			return -1;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Task @n is switched in on CPU @c by the sched_switch @ev, from @prev_idx
+ * (CUR_IDLE: the idle task): the latency of the wakeup it waited for, if
+ * any, ends here, with the path it took (classify_path()).
+ */
+static void end_wake_latency(struct wl_builder *b, struct cpu_track *c,
+			     const struct trace_event *ev, uint32_t n, int32_t prev_idx)
+{
+	const struct trace_sched_switch *sw = &ev->u.sched_switch;
+	struct tstate *ns = &b->ts.v[n];
+	struct wl_wake *w;
+
+	if (ns->lat_wake == WL_NONE)
+		return;
+	w = &b->wakes.v[ns->lat_wake];
+	/* Current unknown at the wakeup, and no switch since: it was prev. */
+	if (ns->lat_curr == CUR_UNKNOWN && c->switches == ns->lat_switches + 1)
+		ns->lat_curr = prev_idx;
+	/* woken after the untraced switch to idle of that current */
+	if (ns->lat_curr >= 0 && ns->lat_curr == c->lost_task && w->ts > c->lost_ts)
+		ns->lat_curr = CUR_IDLE;
+	w->latency = ev->ts - w->ts;
+	w->path = classify_path(ns->lat_curr, prev_idx,
+				sw->prev_run == TRACE_STATE_RUNNING, w->waker_cpu, ev->cpu);
+	w->contested = (w->path == WL_PATH_PREEMPT_LOCAL ||
+			w->path == WL_PATH_PREEMPT_REMOTE) && later_decision_point(c, ns);
+	if (ev->synthetic)
+		w->flags |= WL_WAKE_RESTORED;
+	w->idle_ns = WL_IDLE_NS_UNKNOWN;
+	if (w->path == WL_PATH_IDLE && ns->lat_idle_since != UINT64_MAX) {
+		uint64_t r = w->ts > ns->lat_idle_since ? w->ts - ns->lat_idle_since : 0;
+
+		w->idle_ns = r > WL_IDLE_NS_MAX ? WL_IDLE_NS_MAX : (uint32_t)r;
+	}
+	ns->lat_wake = WL_NONE;
+}
+
 static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_switch *sw = &ev->u.sched_switch;
@@ -1608,65 +1717,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			note(b, WL_NOTE_PI_BOOST);
 		if (flush_run(b, p, ev->ts))
 			return -1;
-		struct tstate *s = &b->ts.v[p];
-
-		if (b->tasks.v[p].cls != WL_CLASS_FAIR) {
-			if (push_timed(b, ev->ts, WL_T_OTHER_OUT, p, ev->cpu, 0,
-				       (sw->prev_run != TRACE_STATE_RUNNING) |
-				       (c->other_tied ? WL_T_TIED : 0)))
-				return -1;
-			c->other_tied = false;
-			c->other_in = WL_NONE;
-			c->other_prev = WL_NONE;
-		}
-		switch (sw->prev_run) {
-		case TRACE_STATE_RUNNING:
-			retract_exit_move(b, p);
-			s->st = TS_QUEUED;
-			s->exit_queued = s->exited;
-			s->runnable_since = ev->ts;
-			if (sw->prev_preempt) {
-				b->wl->facts.preempt_state = sw->prev_state;
-				b->saw_r_plus = true;
-			} else {
-				b->saw_r = true;
-			}
-			if (s->run_wakee != WL_NONE && s->run_wakee == lookup(b, sw->next_pid))
-				handoff_prev = p;
-			break;
-		case TRACE_STATE_SLEEPING: {
-			/* T (stopped), t (traced), P (parked): never delayed. */
-			bool special = (sw->prev_state & 0x4c) && !(sw->prev_state & 0x3);
-
-			if (stat_pid == sw->prev_pid && ev->ts >= stat_ts &&
-			    ev->ts - stat_ts < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
-				b->lead_hist[(ev->ts - stat_ts) / WL_LEAD_BUCKET_NS]++;
-
-			retract_exit_move(b, p);
-			if (switch_out_blocked(b, p, special, (uint64_t)sw->prev_state, ev->ts))
-				return -1;
-			/*
-			 * its dequeue's charge in this run: the clock its
-			 * __schedule() read, at the charge's event, or before
-			 * it where a stall shows between them (clk_read())
-			 */
-			if (stat_pid == sw->prev_pid && ev->ts >= stat_ts &&
-			    b->tasks.v[p].cls == WL_CLASS_FAIR && s->block_op < s->ops.n &&
-			    s->ops.v[s->block_op].kind == WL_OP_BLOCK)
-				s->ops.v[s->block_op].lead8 = wl_block_lead_pack(
-					ev->ts - (stat_ts - c->stat_clk > WL_CLK_STALL_NS ?
-						  c->stat_clk : stat_ts));
-			if (s->waking != WL_NONE) {
-				/* Woken before it got off the CPU: the wakeup
-				 * that follows ends this block (race wake). */
-			}
-			break;
-		}
-		case TRACE_STATE_DEAD:
-			if (task_exit(b, p, (uint64_t)sw->prev_state))
-				return -1;
-			break;
-		}
+		if (switch_out_prev(b, c, ev, p, stat_pid, stat_ts, &handoff_prev))
+			return -1;
 	} else if (cpu_seen_idle(b, c, ev->cpu, ev->ts)) {
 		/* prev is idle but the CPU ran a task: the trace lost its switch */
 		return -1;
@@ -1735,32 +1787,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		c->other_prev = p != WL_NONE && sw->prev_run == TRACE_STATE_RUNNING &&
 			b->tasks.v[p].cls == WL_CLASS_FAIR ? p : WL_NONE;
 	}
-	struct tstate *ns = &b->ts.v[n];
-
-	if (ns->lat_wake != WL_NONE) {
-		struct wl_wake *w = &b->wakes.v[ns->lat_wake];
-
-		/* Current unknown at the wakeup, and no switch since: it was prev. */
-		if (ns->lat_curr == CUR_UNKNOWN && c->switches == ns->lat_switches + 1)
-			ns->lat_curr = prev_idx;
-		/* woken after the untraced switch to idle of that current */
-		if (ns->lat_curr >= 0 && ns->lat_curr == c->lost_task && w->ts > c->lost_ts)
-			ns->lat_curr = CUR_IDLE;
-		w->latency = ev->ts - w->ts;
-		w->path = classify_path(ns->lat_curr, prev_idx,
-					sw->prev_run == TRACE_STATE_RUNNING, w->waker_cpu, ev->cpu);
-		w->contested = (w->path == WL_PATH_PREEMPT_LOCAL ||
-				w->path == WL_PATH_PREEMPT_REMOTE) && later_decision_point(c, ns);
-		if (ev->synthetic)
-			w->flags |= WL_WAKE_RESTORED;
-		w->idle_ns = WL_IDLE_NS_UNKNOWN;
-		if (w->path == WL_PATH_IDLE && ns->lat_idle_since != UINT64_MAX) {
-			uint64_t r = w->ts > ns->lat_idle_since ? w->ts - ns->lat_idle_since : 0;
-
-			w->idle_ns = r > WL_IDLE_NS_MAX ? WL_IDLE_NS_MAX : (uint32_t)r;
-		}
-		ns->lat_wake = WL_NONE;
-	}
+	end_wake_latency(b, c, ev, n, prev_idx);
 	return 0;
 }
 
@@ -2260,12 +2287,15 @@ static int32_t impossible_pid(const struct trace_event *ev)
 	return p[0] >= WL_PID_MAX_LIMIT ? p[0] : p[1] >= WL_PID_MAX_LIMIT ? p[1] : 0;
 }
 
-int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
-		     struct sr_error *err)
+/*
+ * @ev's pid and CPU are ones the kernel and the replay can have, and its
+ * CPU is not one the sidecar lists offline: 0, else -1 with the one line
+ * in @err.
+ */
+static int event_check(const struct wl_builder *b, const struct trace_event *ev,
+		       struct sr_error *err)
 {
-	struct wl_counts *n = &b->wl->counts;
 	int32_t bad_pid = impossible_pid(ev), bad_cpu = trace_event_impossible_cpu(ev);
-	int r = 0;
 
 	if (bad_pid) {
 		char where[64];
@@ -2292,6 +2322,63 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 					      err) >= 0)
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * The trace lost @lost_before records of @ev's CPU before @ev (or an
+ * unknown number: TRACE_LOST_UNKNOWN): the window is noted, and what the
+ * CPU ran and its idle interval are unknown from there until the next
+ * events say.  0, or -1 on ENOMEM.
+ */
+static int lost_before_event(struct wl_builder *b, const struct trace_event *ev,
+			     uint64_t lost_before)
+{
+	struct wl_counts *n = &b->wl->counts;
+	struct cpu_track *c = cpu_get(b, ev->cpu);
+
+	n->lost_events += lost_before == TRACE_LOST_UNKNOWN ? 1 : lost_before;
+	note(b, WL_NOTE_LOST);
+	if (c) {
+		/* no record of this CPU since its last one (or the trace start) */
+		WL_VEC_PUSH(b->lost, oom);
+		b->lost.v[b->lost.n++] = (struct wl_lost_window){
+			.from = !c->rec_seen ? b->first_ts :
+				c->rec_ts < ev->ts ? c->rec_ts + 1 : ev->ts,
+			.to = ev->ts, .events = lost_before, .cpu = ev->cpu,
+			.at_start = !c->rec_seen };
+	}
+	if (c && idle_end(b, c, ev->cpu, ev->ts))      /* what the gap held is unknown */
+		goto oom;
+	lat_machine_lost(b->wl->measured, ev->cpu, lost_before);
+	if (b->chan)
+		wl_chanb_lost(b->chan);
+	if (c && c->curr >= 0) {
+		/* what ran in the gap is unknown: the next event says */
+		struct tstate *o = &b->ts.v[c->curr];
+
+		if (o->st == TS_RUNNING && o->cpu == ev->cpu) {
+			if (flush_run(b, (uint32_t)c->curr, ev->ts))
+				goto oom;
+			o->st = TS_QUEUED;
+		}
+		c->curr = CUR_UNKNOWN;
+	} else if (c) {
+		c->curr = CUR_UNKNOWN;
+	}
+	return 0;
+oom:
+	return -1;
+}
+
+int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
+		     struct sr_error *err)
+{
+	struct wl_counts *n = &b->wl->counts;
+	int r = 0;
+
+	if (event_check(b, ev, err))
+		return -1;
 	if (!b->started) {
 		b->started = true;
 		b->first_ts = ev->ts;
@@ -2300,39 +2387,8 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		b->last_ts = ev->ts;
 	if (!ev->synthetic)
 		n->events++;
-	if (lost_before) {
-		struct cpu_track *c = cpu_get(b, ev->cpu);
-
-		n->lost_events += lost_before == TRACE_LOST_UNKNOWN ? 1 : lost_before;
-		note(b, WL_NOTE_LOST);
-		if (c) {
-			/* no record of this CPU since its last one (or the trace start) */
-			WL_VEC_PUSH(b->lost, oom);
-			b->lost.v[b->lost.n++] = (struct wl_lost_window){
-				.from = !c->rec_seen ? b->first_ts :
-					c->rec_ts < ev->ts ? c->rec_ts + 1 : ev->ts,
-				.to = ev->ts, .events = lost_before, .cpu = ev->cpu,
-				.at_start = !c->rec_seen };
-		}
-		if (c && idle_end(b, c, ev->cpu, ev->ts))      /* what the gap held is unknown */
-			goto oom;
-		lat_machine_lost(b->wl->measured, ev->cpu, lost_before);
-		if (b->chan)
-			wl_chanb_lost(b->chan);
-		if (c && c->curr >= 0) {
-			/* what ran in the gap is unknown: the next event says */
-			struct tstate *o = &b->ts.v[c->curr];
-
-			if (o->st == TS_RUNNING && o->cpu == ev->cpu) {
-				if (flush_run(b, (uint32_t)c->curr, ev->ts))
-					goto oom;
-				o->st = TS_QUEUED;
-			}
-			c->curr = CUR_UNKNOWN;
-		} else if (c) {
-			c->curr = CUR_UNKNOWN;
-		}
-	}
+	if (lost_before && lost_before_event(b, ev, lost_before))
+		goto oom;
 	if (!ev->synthetic) {
 		struct cpu_track *c = cpu_get(b, ev->cpu);
 

@@ -53,9 +53,10 @@
 /*
  * The names of an enum's values, as the command line takes them (--handoff
  * NAME, ...) and the output prints them: a table ended by a NULL name, in
- * the order a usage error lists them.  One table per enum, declared after it
- * (replay_handoff_names[], ...): the options' parsing, their usage errors
- * and the reports read the same names.
+ * the order --help and a usage error list them.  One table per enum,
+ * declared after it (replay_handoff_names[], ...): the options' parsing,
+ * their --help values, their usage errors and the reports read the same
+ * names.
  */
 struct replay_name {
 	const char *name;

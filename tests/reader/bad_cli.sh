@@ -160,7 +160,7 @@ for c in replay whatif validate; do
 		$c --early-wakes x "$traces/small-pipe.dat"
 done
 # the replay rules' usage errors list their names tables (sim_run.c), in order
-for m in "exit-preempt takes now or defer" \
+for m in "exit-preempt takes defer or now" \
 	 "resched-at takes cost, syscall-exit or traced" \
 	 "standin-skip takes keep, drop, local, drop-local, drop-own, block-preempt or block-charge" \
 	 "wake-clock takes waking or traced" "block-lead takes median or traced" \
@@ -173,6 +173,20 @@ for m in "exit-preempt takes now or defer" \
 	 "waker-costs takes traced, placed or follow" "ticks takes grid or traced"; do
 	expect_usage "replay: --$m, not 'x'" -- replay --"${m%% *}" x "$traces/small-pipe.dat"
 done
+# every option --help shows as "--OPT a|b|c": its usage error lists the same
+# names in the same order ("--OPT takes a, b or c"); --help's lists were
+# written apart from the names tables, and --handoff's and --exit-preempt's
+# orders were not the tables' (their --help lists are made from the tables now)
+"$sr" replay --help | sed -n 's/^  --\([a-z-]*\) \([a-z-]*|[a-z|-]*\).*/\1 \2/p' \
+	> "$work/help-lists"
+if [ ! -s "$work/help-lists" ]; then
+	echo "FAIL: replay --help shows no --OPT a|b|c"; fails=$((fails + 1))
+fi
+while read -r opt list <&3; do
+	names=$(echo "$list" | sed 's/|/, /g; s/, \([^,]*\)$/ or \1/')
+	expect_usage "replay: --$opt takes $names, not 'x'" -- \
+		replay --"$opt" x "$traces/small-pipe.dat"
+done 3< "$work/help-lists"
 # a --noise capture with lost events: its spread was partial without a word
 expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
 	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"
@@ -367,7 +381,7 @@ expect_usage "whatif: one TRACE only" -- whatif "$pipe" "$pipe"
 # whatif had no --idle-pull
 for c in replay whatif validate; do
 	expect_usage "$c: --placement is trace or model, not 'foo'" -- $c --placement foo "$pipe"
-	expect_usage "$c: --handoff takes sleep, preempt, skip, yield, writeon, writeon-pre or skip-wake, not 'x'" -- $c --handoff x "$pipe"
+	expect_usage "$c: --handoff takes preempt, skip, yield, sleep, writeon, writeon-pre or skip-wake, not 'x'" -- $c --handoff x "$pipe"
 	expect_usage "$c: --channels takes auto, off or strict, not 'x'" -- $c --channels x "$pipe"
 	expect_usage "$c: unknown profile 'x' (known: " -- $c --profile x "$pipe"
 	expect_usage "$c: a value is missing after option '--handoff'" -- $c --handoff
