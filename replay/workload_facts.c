@@ -131,21 +131,30 @@ static bool tick_phase(struct wl_hz_probe *p, int cand, unsigned int hz, struct 
 void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned int sidecar_hz,
 			struct wl_facts *f)
 {
-	unsigned int best = 0, inferred = 0;
+	unsigned int best = 0, inferred = 0, second = NR_HZ;
 	uint64_t runner_up = 0;
-	char inf[120];
+	char inf[150];
 
 	for (unsigned int i = 1; i < NR_HZ; i++)
 		if (p->count[i] > p->count[best])
 			best = i;
 	for (unsigned int i = 0; i < NR_HZ; i++)
-		if (i != best && p->count[i] > runner_up)
+		if (i != best && p->count[i] > runner_up) {
 			runner_up = p->count[i];
+			second = i;
+		}
 	if (p->count[best] >= 16 && p->count[best] >= 2 * runner_up) {
 		inferred = hz_candidates[best];
 		snprintf(inf, sizeof(inf), "%llu of %llu fair sched_stat_runtime events charge %u us (1/%u s)",
 			 (unsigned long long)p->count[best], (unsigned long long)p->total,
 			 1000000 / inferred, inferred);
+	} else if (p->count[best] >= 16 && second < NR_HZ) {
+		/* why: "180 tick-like of 18139" read as too few when 1/500 s had 114 */
+		snprintf(inf, sizeof(inf), "not inferable (%llu tick-like of %llu sched_stat_runtime "
+			 "events: %llu at 1/%u s, %llu at 1/%u s, not twice as many)",
+			 (unsigned long long)p->count[best], (unsigned long long)p->total,
+			 (unsigned long long)p->count[best], hz_candidates[best],
+			 (unsigned long long)runner_up, hz_candidates[second]);
 	} else {
 		snprintf(inf, sizeof(inf), "not inferable (%llu tick-like of %llu sched_stat_runtime events)",
 			 (unsigned long long)p->count[best], (unsigned long long)p->total);
