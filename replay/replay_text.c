@@ -194,7 +194,7 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 	if (i->prev_state_how)
 		fprintf(out, "states:    prev_state %s  [trace]\n", i->prev_state_how);
 	fprintf(out, "HZ:        %u  [%s: %s]%s\n", f->hz, wl_fact_source_name(f->hz_src), f->hz_how,
-		f->tick_phase_known ? "" : " (tick phase unknown: 0)");
+		f->tick_phase_known ? "" : " (tick phase unknown: 0 ns assumed)");
 	fprintf(out, "groups:    %u  [%s: %s]\n", wl_nr_groups(wl), wl_fact_source_name(f->groups_src),
 		f->groups_how);
 	print_bandwidth(out, wl, no_bandwidth);
