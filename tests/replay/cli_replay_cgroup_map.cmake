@@ -35,3 +35,7 @@ replay_run(b ${t})
 expect("a STREQUAL b" "two text runs of one trace differ")
 expect_match("\nApproximations \\(simulation, base; [0-9]+ events\\)\n" "${a}"
              "the simulation's approximations heading:\n${a}")
+# ... and its HZ line says what the unknown tick phase was taken as ("(tick
+# phase unknown: 0)" read as a count)
+expect_match("\nHZ: [^\n]*\\(tick phase unknown: 0 ns assumed\\)\n" "${a}"
+             "the HZ line of a trace without a tick phase:\n${a}")
