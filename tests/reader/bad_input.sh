@@ -124,6 +124,13 @@ if command -v trace-cmd > /dev/null; then
 	trace-cmd report -N -t -i "$good" 2> /dev/null | sed -n 3p | sed 's/^\(.*\] *\)[0-9]/\10/' \
 		>> "$work/back.txt"
 	expect 1 "back.txt: ftrace text: line 4: timestamp .* is before line 3's" -- "$work/back.txt"
+	# cut inside its first sched_switch line (a copy that stopped): it was
+	# told to use `trace-cmd report -N`, the advice for plugin output
+	trace-cmd report -N -t -i "$good" 2> /dev/null | head -30 |
+		awk '/sched_switch:/ { printf "%s", substr($0, 1, index($0, "prev_state=") - 1); exit }
+		     { print }' > "$work/cutline.txt"
+	expect 1 "cutline.txt: line [0-9]*: sched_switch cut short: the file ends inside this line" -- \
+		"$work/cutline.txt"
 fi
 expect 1 "no sched_switch events" -- "$traces/small-nosched.dat"
 expect 1 "events lost" -- "$traces/small-lost.dat"
