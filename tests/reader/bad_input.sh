@@ -57,6 +57,15 @@ for v in v6 v7-none v7-zlib; do
 		done
 	done
 done
+# a v6 file cut inside its last CPU's data (a copy that stopped) is called
+# truncated, with what to do; it was "corrupted: ... (v6 CPU data is back to
+# back up to the end of the file)"
+f=$work/../conv/small-pipe-v6.dat
+if [ -f "$f" ]; then
+	head -c $(($(stat -c %s "$f") - 10)) "$f" > "$work/cut6.dat"
+	expect 1 "cut6.dat: truncated: CPU [0-9]* data at offset .* but the file ends at .*(a copy cut short" -- \
+		"$work/cut6.dat"
+fi
 # a page header whose commit is larger than the page
 f=$work/../conv/small-pipe-v7-none.dat
 if [ -f "$f" ]; then
