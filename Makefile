@@ -36,7 +36,7 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	./$(BUILD)/schedreplay replay $(MAIN_TRACE)
+	$(BUILD)/schedreplay replay $(MAIN_TRACE)
 
 test-release: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

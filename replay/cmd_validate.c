@@ -37,6 +37,7 @@
 #include <schedreplay/workload.h>
 
 #include "cmd_runs.h"
+#include "replay_progress.h"
 
 #define NR_METRICS 7
 static const char *const metric[NR_METRICS] = {
@@ -792,6 +793,7 @@ int cmd_validate(int argc, char **argv)
 	bool markdown = false, suggest = false, as_json = false;
 	unsigned int seeds = MAX_SEEDS;
 	struct run_opts o;
+	struct replay_progress prog;
 	json_error_t je;
 	json_t *root = NULL, *traces, *goal;
 	struct result *res = NULL;
@@ -995,9 +997,14 @@ int cmd_validate(int argc, char **argv)
 		ret = SR_EXIT_FAIL;
 		goto out;
 	}
+	/* a few seconds per trace set: progress as replay's, on a terminal after a second */
+	replay_progress_init(&prog, "validating");
+	prog.unit = "traces";
 	for (size_t i = 0; i < nn; i++) {
 		json_t *spec = json_object_get(traces, names[i]);
 		struct result *r = &res[n++];
+
+		replay_progress_runs(&prog, (unsigned int)i, (unsigned int)nn);
 
 		if (!spec && suggest)
 			spec = json_object_get(root, "default_entry");
@@ -1009,6 +1016,7 @@ int cmd_validate(int argc, char **argv)
 			continue;
 		}
 		if (check_spec(spec, names[i], why, sizeof(why))) {
+			replay_progress_done(&prog);
 			fprintf(stderr, "schedreplay validate: %s: %s\n", cli_esc(tpath), cli_esc(why));
 			ret = SR_EXIT_FAIL;
 			goto out;
@@ -1022,6 +1030,7 @@ int cmd_validate(int argc, char **argv)
 			if (r->over[k])
 				ret = SR_EXIT_FAIL;
 	}
+	replay_progress_done(&prog);
 	/*
 	 * The thresholds' traces that are not in DIR: a subset of the traces
 	 * (a directory of some of them) is validated with a warning naming the

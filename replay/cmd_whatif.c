@@ -329,6 +329,7 @@ int cmd_whatif(int argc, char **argv)
 	wc.progress = replay_progress_runs;
 	wc.progress_ctx = &pc;
 	res = whatif_run(wl, &wc, &err);
+	replay_progress_done(&pc);
 	if (!res)
 		goto fail;
 	if (svg) {

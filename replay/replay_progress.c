@@ -19,6 +19,7 @@ void replay_progress_init(struct replay_progress *p, const char *what)
 	p->shown = false;
 	p->t0 = now_s();
 	p->what = what;
+	p->unit = NULL;
 }
 
 static bool due(struct replay_progress *p, double *el)
@@ -52,15 +53,25 @@ void replay_progress_sim(void *ctx, double fraction)
 	p->shown = true;
 }
 
+/*
+ * Several runs (replay's, whatif's) or traces (validate's): after a second, on
+ * a terminal only, as the others.  It printed from the first run on, a run of
+ * 0.3 s included, and left its last line standing with a newline.
+ */
 void replay_progress_runs(void *ctx, unsigned int done, unsigned int total)
 {
-	const struct replay_progress *p = ctx;
+	struct replay_progress *p = ctx;
+	double el;
 
-	if (!p->tty)
+	if (!due(p, &el) || !total)
 		return;
-	fprintf(stderr, "\r%s: %u/%u runs done%s", p->what, done, total,
-		done == total ? "\n" : "");
+	if (done)
+		fprintf(stderr, "\r%s: %u/%u %s done, ETA %.0f s   ", p->what, done, total,
+			p->unit ? p->unit : "runs", el / done * (total - done));
+	else
+		fprintf(stderr, "\r%s: 0/%u %s done   ", p->what, total, p->unit ? p->unit : "runs");
 	fflush(stderr);
+	p->shown = true;
 }
 
 void replay_progress_done(struct replay_progress *p)

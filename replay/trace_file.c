@@ -1304,6 +1304,16 @@ static int check_v6_tiling(const struct tr_file *f, struct sr_error *err)
 		uint64_t next = i + 1 < n ? r[i + 1].off : f->file_size;
 		const char *bn = r[i].b->name;
 
+		/* the last region past the end: a copy cut short, not a damaged offset */
+		if (i + 1 == n && end > next && end >= r[i].off) {
+			sr_error_set(err, EINVAL, "truncated: %s%s%sCPU %d data at offset %" PRIu64
+				     " is %" PRIu64 " bytes and ends at %" PRIu64 ", but the file ends at %"
+				     PRIu64 " (a copy cut short? copy the whole trace)",
+				     bn[0] ? "buffer '" : "", bn, bn[0] ? "' " : "", r[i].cpu, r[i].off,
+				     r[i].size, end, next);
+			ret = -1;
+			break;
+		}
 		if (end != next || end < r[i].off) {
 			sr_error_set(err, EINVAL, "corrupted: %s%s%sCPU %d data at offset %" PRIu64
 				     " is %" PRIu64 " bytes and ends at %" PRIu64 ", but %s at %" PRIu64

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -663,9 +664,23 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 	uint64_t first = UINT64_MAX, last = 0;
 	uint8_t *seen = NULL;          /* CPU ids of the buffer's data sections */
 	bool any;
+	struct stat st;
 
 	if (!r) {
 		sr_error_set(err, ENOMEM, "%s: out of memory", path);
+		return NULL;
+	}
+	/*
+	 * Only a regular file is a trace (tr_file_open() checks it too, after
+	 * its open()): a FIFO with no writer hung in open(), and of a pipe
+	 * (`report <(cat trace.txt)`) the text sniffer consumed what it read,
+	 * so the text reader's own open got the rest ("holds no events").
+	 */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		sr_error_set(err, EINVAL, "%s: not a regular file%s", path,
+			     S_ISFIFO(st.st_mode) ? " (a pipe or FIFO: save the trace to a file and "
+			     "give that)" : "");
+		free(r);
 		return NULL;
 	}
 	if (looks_like_text(path))

@@ -76,6 +76,7 @@ struct tr_text {
 	char *line;
 	size_t line_cap;
 	uint64_t lineno;
+	bool unterminated;             /* the line had no '\n': the file's last, maybe cut */
 	/* buffers (trace-cmd report prefixes instance lines with "NAME: ") */
 	struct text_buffer buffers[MAX_BUFFERS];
 	int nr_buffers;
@@ -135,9 +136,23 @@ static int read_line(struct tr_text *t)
 	if (n < 0)
 		return 0;
 	t->lineno++;
+	t->unterminated = t->line[n - 1] != '\n';
 	while (n > 0 && (t->line[n - 1] == '\n' || t->line[n - 1] == '\r'))
 		t->line[--n] = '\0';
 	return 1;
+}
+
+/*
+ * An event line missing fields that the file ends inside (no '\n'): a trace
+ * cut short (a copy or a download stopped), not another format; the message
+ * advised `trace-cmd report -N` for it.  -1 with err.
+ */
+static int cut_short(const struct tr_text *t, const struct trace_event *ev, struct sr_error *err)
+{
+	sr_error_set(err, EINVAL, "line %" PRIu64 ": %s cut short: the file ends inside this "
+		     "line (truncated? copy the whole trace, or drop its last line)", t->lineno,
+		     ev->name);
+	return -1;
 }
 
 /* "CPU:N [LOST M EVENTS]" or "CPU:N [M EVENTS DROPPED]" after an optional prefix. */
@@ -591,6 +606,8 @@ static int decode_syscall(struct tr_text *t, struct trace_event *ev, const char 
 	s->ret = (int64_t)v;
 	return 0;
 missing:
+	if (t->unterminated)
+		return cut_short(t, ev, err);
 	sr_error_set(err, EINVAL, "line %" PRIu64 ": %s without the fields of the kernel's print "
 		     "format", t->lineno, ev->name);
 	return -1;
@@ -734,6 +751,8 @@ range:
 		     t->lineno, ev->name, bad);
 	return -1;
 missing:
+	if (t->unterminated)
+		return cut_short(t, ev, err);
 	sr_error_set(err, EINVAL, "line %" PRIu64 ": %s without the fields of the kernel's print "
 		     "format (plugin output of `trace-cmd report`? use `trace-cmd report -N`)",
 		     t->lineno, ev->name);

@@ -163,8 +163,10 @@ static uint32_t initial_group(struct wl_builder *b, int32_t pid)
 	char name[32];
 
 	for (size_t i = 0; i < b->cgmap.n; i++)
-		if (b->cgmap.e[i].pid == pid)
+		if (b->cgmap.e[i].pid == pid) {
 			path = b->cgmap.e[i].path;
+			b->cgmap.e[i].used = true;
+		}
 	if (!path && b->sc)
 		path = sidecar_cgroup_of(b->sc, pid);
 	if (path && strcmp(path, "/"))
@@ -2909,6 +2911,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_EXIT_MOVE_RETRACTED] = "exiting tasks switched out after the charge taken for their EXIT_MOVE (a preemption's or a wakeup's, before sched_move_task()): the EXIT_MOVE placed at a charge of their last run instead",
 	[WL_NOTE_BALANCE_PASS] = "load-balance passes that moved several queued tasks (consecutive sched_migrate_task between one pair of CPUs, written on one CPU): their tasks attached last-detached first after the pass with --balance-attach kernel-order (attach_tasks()), else each at its own migration",
 	[WL_NOTE_CGMAP_UNMATCHED] = "--cgroup-map 'shares' or 'quota' lines naming a group no task of the trace was in (or under): no effect",
+	[WL_NOTE_CGMAP_PID_UNMATCHED] = "--cgroup-map PID lines naming no task alive at the trace start (a task the trace forks starts in its parent's group): no effect",
 	[WL_NOTE_RACE_WAKE] = "wakings that reached a task still on its CPU before it blocked (waker and sleeper racing): replayed as block + immediate wake",
 };
 

@@ -131,21 +131,30 @@ static bool tick_phase(struct wl_hz_probe *p, int cand, unsigned int hz, struct 
 void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned int sidecar_hz,
 			struct wl_facts *f)
 {
-	unsigned int best = 0, inferred = 0;
+	unsigned int best = 0, inferred = 0, second = NR_HZ;
 	uint64_t runner_up = 0;
-	char inf[120];
+	char inf[150];
 
 	for (unsigned int i = 1; i < NR_HZ; i++)
 		if (p->count[i] > p->count[best])
 			best = i;
 	for (unsigned int i = 0; i < NR_HZ; i++)
-		if (i != best && p->count[i] > runner_up)
+		if (i != best && p->count[i] > runner_up) {
 			runner_up = p->count[i];
+			second = i;
+		}
 	if (p->count[best] >= 16 && p->count[best] >= 2 * runner_up) {
 		inferred = hz_candidates[best];
 		snprintf(inf, sizeof(inf), "%llu of %llu fair sched_stat_runtime events charge %u us (1/%u s)",
 			 (unsigned long long)p->count[best], (unsigned long long)p->total,
 			 1000000 / inferred, inferred);
+	} else if (p->count[best] >= 16 && second < NR_HZ) {
+		/* why: "180 tick-like of 18139" read as too few when 1/500 s had 114 */
+		snprintf(inf, sizeof(inf), "not inferable (%llu tick-like of %llu sched_stat_runtime "
+			 "events: %llu at 1/%u s, %llu at 1/%u s, not twice as many)",
+			 (unsigned long long)p->count[best], (unsigned long long)p->total,
+			 (unsigned long long)p->count[best], hz_candidates[best],
+			 (unsigned long long)runner_up, hz_candidates[second]);
 	} else {
 		snprintf(inf, sizeof(inf), "not inferable (%llu tick-like of %llu sched_stat_runtime events)",
 			 (unsigned long long)p->count[best], (unsigned long long)p->total);
@@ -194,6 +203,16 @@ static bool cgmap_path(char *s)
 		o--;
 	s[o] = '\0';
 	return true;
+}
+
+/* by pid, then line: a pid's lines next to each other, the first one first */
+static int cmp_cgmap_entry(const void *a, const void *b)
+{
+	const struct wl_cgmap_entry *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
 }
 
 int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
@@ -251,12 +270,21 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 					     file, lineno);
 				goto fail;
 			}
+			/* two weights for one group: the first won, without a word */
+			for (size_t i = 0; i < map->nr_shares; i++)
+				if (!strcmp(map->shares[i].path, a)) {
+					sr_error_set(err, EINVAL, "%s:%u: a second 'shares' line for %s "
+						     "(the first is line %u): keep one", file, lineno,
+						     a, map->shares[i].line);
+					goto fail;
+				}
 			p = realloc(map->shares, (map->nr_shares + 1) * sizeof(*map->shares));
 			if (!p)
 				goto oom;
 			map->shares = p;
 			if (!(map->shares[map->nr_shares].path = strdup(a)))
 				goto oom;
+			map->shares[map->nr_shares].line = lineno;
 			map->shares[map->nr_shares++].shares = shares;
 			continue;
 		}
@@ -294,12 +322,21 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 					     file, lineno);
 				goto fail;
 			}
+			/* two limits for one group: the last won, without a word */
+			for (size_t i = 0; i < map->nr_quota; i++)
+				if (!strcmp(map->quota[i].path, a)) {
+					sr_error_set(err, EINVAL, "%s:%u: a second 'quota' line for %s "
+						     "(the first is line %u): keep one", file, lineno,
+						     a, map->quota[i].line);
+					goto fail;
+				}
 			p = realloc(map->quota, (map->nr_quota + 1) * sizeof(*map->quota));
 			if (!p)
 				goto oom;
 			map->quota = p;
 			if (!(map->quota[map->nr_quota].path = strdup(a)))
 				goto oom;
+			map->quota[map->nr_quota].line = lineno;
 			map->quota[map->nr_quota].quota_us = q;
 			map->quota[map->nr_quota++].period_us = q < 0 ? -1 : per;
 			continue;
@@ -324,6 +361,8 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 			goto oom;
 		map->e = p;
 		map->e[map->n].pid = (int32_t)pid;
+		map->e[map->n].line = lineno;
+		map->e[map->n].used = false;
 		if (!(map->e[map->n].path = strdup(b)))
 			goto oom;
 		map->n++;
@@ -336,11 +375,23 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 		goto fail;
 	}
 	fclose(f);
+	/* a pid in two groups: the last line won, without a word */
+	if (map->n > 1) {
+		qsort(map->e, map->n, sizeof(*map->e), cmp_cgmap_entry);
+		for (size_t i = 1; i < map->n; i++)
+			if (map->e[i].pid == map->e[i - 1].pid) {
+				sr_error_set(err, EINVAL, "%s:%u: PID %d is mapped already (line %u): "
+					     "one line per PID", file, map->e[i].line,
+					     (int)map->e[i].pid, map->e[i - 1].line);
+				goto fail_closed;
+			}
+	}
 	return 0;
 oom:
 	sr_error_set(err, ENOMEM, "%s: out of memory", file);
 fail:
 	fclose(f);
+fail_closed:
 	wl_cgmap_release(map);
 	return -1;
 }

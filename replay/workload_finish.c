@@ -424,9 +424,14 @@ static int facts_finish(struct wl_builder *b)
 	}
 	wl_hz_probe_decide(b->hz, b->opt.hz, sc_hz, f);
 	if (b->cgmap.n) {
+		size_t used = 0;
+
+		for (size_t k = 0; k < b->cgmap.n; k++)
+			used += b->cgmap.e[k].used;
 		f->groups_src = WL_FACT_OPTION;
-		snprintf(f->groups_how, sizeof(f->groups_how), "--cgroup-map %s (%zu tasks)%s",
-			 b->opt.cgroup_map, b->cgmap.n,
+		snprintf(f->groups_how, sizeof(f->groups_how),
+			 "--cgroup-map %s (%zu PID lines, %zu of them tasks of the trace)%s",
+			 b->opt.cgroup_map, b->cgmap.n, used,
 			 f->has_cgroup_attach ? " + cgroup_attach_task events" : "");
 	} else if (b->sc) {
 		f->groups_src = WL_FACT_SIDECAR;
@@ -439,6 +444,8 @@ static int facts_finish(struct wl_builder *b)
 		snprintf(f->groups_how, sizeof(f->groups_how), "%s",
 			 f->has_cgroup_attach ?
 			 "cgroup_attach_task events only; tasks alive before the trace in the root group" :
+			 b->opt.cgroup_map ?
+			 "no sidecar, no PID line in --cgroup-map: every task in the root group" :
 			 "no sidecar, no --cgroup-map: every task in the root group");
 	}
 	if (!f->has_sched_waking && !b->wl->counts.sched_wakeup)
@@ -842,6 +849,10 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 		if (g == b->groups.n)
 			wl->notes[WL_NOTE_CGMAP_UNMATCHED]++;
 	}
+	/* a map's PID no task alive at the start had (a typo, a pid of another run) */
+	for (size_t i = 0; i < b->cgmap.n; i++)
+		if (!b->cgmap.e[i].used)
+			wl->notes[WL_NOTE_CGMAP_PID_UNMATCHED]++;
 	if (drop_oneoff_handoffs(b) || mark_oneway_handoffs(b) || mark_channel_wakes(b))
 		goto oom;
 	for (uint32_t t = 0; t < b->ts.n; t++)

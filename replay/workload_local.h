@@ -62,6 +62,7 @@ enum wl_note_id {
 	WL_NOTE_EXIT_MOVE_RETRACTED,
 	WL_NOTE_BALANCE_PASS,
 	WL_NOTE_CGMAP_UNMATCHED,
+	WL_NOTE_CGMAP_PID_UNMATCHED,
 	WL_NOTE_NR
 };
 
@@ -152,15 +153,17 @@ void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned 
 /* The cgroup map file of --cgroup-map: see docs/replay.md. */
 struct wl_cgmap_entry {
 	int32_t pid;
+	unsigned int line;     /* its line in the file */
+	bool used;             /* a task alive at the trace start took its group */
 	char *path;
 };
 struct wl_cgmap {
-	struct wl_cgmap_entry *e;
+	struct wl_cgmap_entry *e;      /* by pid (one line per pid) */
 	size_t n;
-	struct { char *path; unsigned long shares; } *shares;
+	struct { char *path; unsigned long shares; unsigned int line; } *shares;
 	size_t nr_shares;
 	/* "quota /path Q P": quota_us -1 = no limit (overrides the sidecar's) */
-	struct { char *path; long quota_us, period_us; } *quota;
+	struct { char *path; long quota_us, period_us; unsigned int line; } *quota;
 	size_t nr_quota;
 };
 int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err);

@@ -136,6 +136,17 @@ done
 # a directory as --cgroup-map: its read failed and counted as an empty map (exit 0)
 mkdir -p "$work/adir"
 expect 1 "adir: Is a directory" -- replay --cgroup-map "$work/adir" "$traces/small-pipe.dat"
+# one PID or one group's shares or quota twice: the last PID line, the first
+# shares line and the last quota line won, at exit 0 without a word
+printf '22002 /x\n# c\n22002 /y\n' > "$work/dup-pid.map"
+expect 1 "dup-pid.map:3: PID 22002 is mapped already (line 1)" -- \
+	replay --cgroup-map "$work/dup-pid.map" "$traces/small-pipe.dat"
+printf 'shares /x 512\nshares /x 1024\n' > "$work/dup-shares.map"
+expect 1 "dup-shares.map:2: a second 'shares' line for /x (the first is line 1)" -- \
+	replay --cgroup-map "$work/dup-shares.map" "$traces/small-pipe.dat"
+printf 'quota /x/ 5000\nquota /x 6000 50000\n' > "$work/dup-quota.map"
+expect 1 "dup-quota.map:2: a second 'quota' line for /x (the first is line 1)" -- \
+	replay --cgroup-map "$work/dup-quota.map" "$traces/small-pipe.dat"
 
 # report named the value instead of the option ("bad value '-1' for -1"), and
 # called an option without its value unknown ("unknown option '--pid'")

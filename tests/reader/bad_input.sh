@@ -33,6 +33,13 @@ expect 1 "text.dat: not a trace.dat" -- "$work/text.dat"
 head -c 2000 /dev/urandom > "$work/random.dat"
 expect 1 "random.dat: not a trace.dat" -- "$work/random.dat"
 expect 1 "traces: not a regular file" -- "$traces"
+# a FIFO nobody writes to: refused before open(), which waited for a writer
+# (the run hung); one fed a text trace: refused, not sniffed and then read
+# from where the sniffer stopped ("buffer '' holds no events")
+rm -f "$work/fifo.dat"
+mkfifo "$work/fifo.dat"
+expect 1 "fifo.dat: not a regular file (a pipe or FIFO" -- "$work/fifo.dat"
+rm -f "$work/fifo.dat"
 { printf '\027\010\104tracing9\000'; head -c 100 /dev/zero; } > "$work/v9.dat"
 expect 1 "unsupported trace.dat version '9'" -- "$work/v9.dat"
 
@@ -50,6 +57,15 @@ for v in v6 v7-none v7-zlib; do
 		done
 	done
 done
+# a v6 file cut inside its last CPU's data (a copy that stopped) is called
+# truncated, with what to do; it was "corrupted: ... (v6 CPU data is back to
+# back up to the end of the file)"
+f=$work/../conv/small-pipe-v6.dat
+if [ -f "$f" ]; then
+	head -c $(($(stat -c %s "$f") - 10)) "$f" > "$work/cut6.dat"
+	expect 1 "cut6.dat: truncated: CPU [0-9]* data at offset .* but the file ends at .*(a copy cut short" -- \
+		"$work/cut6.dat"
+fi
 # a page header whose commit is larger than the page
 f=$work/../conv/small-pipe-v7-none.dat
 if [ -f "$f" ]; then
@@ -117,6 +133,13 @@ if command -v trace-cmd > /dev/null; then
 	trace-cmd report -N -t -i "$good" 2> /dev/null | sed -n 3p | sed 's/^\(.*\] *\)[0-9]/\10/' \
 		>> "$work/back.txt"
 	expect 1 "back.txt: ftrace text: line 4: timestamp .* is before line 3's" -- "$work/back.txt"
+	# cut inside its first sched_switch line (a copy that stopped): it was
+	# told to use `trace-cmd report -N`, the advice for plugin output
+	trace-cmd report -N -t -i "$good" 2> /dev/null | head -30 |
+		awk '/sched_switch:/ { printf "%s", substr($0, 1, index($0, "prev_state=") - 1); exit }
+		     { print }' > "$work/cutline.txt"
+	expect 1 "cutline.txt: line [0-9]*: sched_switch cut short: the file ends inside this line" -- \
+		"$work/cutline.txt"
 fi
 expect 1 "no sched_switch events" -- "$traces/small-nosched.dat"
 expect 1 "events lost" -- "$traces/small-lost.dat"

@@ -1035,6 +1035,22 @@ static void test_hz(void)
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
 	CHECK(strstr(wl_facts(wl)->hz_how, "not inferable") != NULL);
 	wl_free(wl);
+
+	/*
+	 * ambiguous (make-probe.dat's case): 30 charges of 4 ms, 20 of 2 ms;
+	 * the line said only "30 tick-like of 50", as if too few
+	 */
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 60, 120));
+	for (int k = 1; k <= 30; k++)
+		feed(ev_runtime((uint64_t)k * 4 * MS + 123 * US, 0, 60, 4 * MS));
+	for (int k = 1; k <= 20; k++)
+		feed(ev_runtime(200 * MS + (uint64_t)k * 2 * MS, 0, 60, 2 * MS));
+	wl = finish();
+	CHECK_EQ(wl_facts(wl)->hz, 250);
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
+	CHECK(strstr(wl_facts(wl)->hz_how, "30 at 1/250 s, 20 at 1/500 s, not twice as many") != NULL);
+	wl_free(wl);
 }
 
 /* Lost events and contradictions are repaired and counted, never fatal. */
