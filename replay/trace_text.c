@@ -849,6 +849,13 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 		if (!lines_ok && !t->tracecmd)
 			note_overwritten(t, t->line);
 		r = parse_line(t, t->line, &l);
+		if (r <= 0 && t->unterminated && lines_ok) {
+			/* the events' last line, cut before its event name */
+			sr_error_set(err, EINVAL, "line %" PRIu64 ": cut short: the file ends inside "
+				     "this line (truncated? copy the whole trace, or drop its last "
+				     "line)", t->lineno);
+			goto fail;
+		}
 		if (r < 0) {
 			sr_error_set(err, EINVAL, "line %" PRIu64 ": not an ftrace event line%s%s",
 				     t->lineno, l.bad ? ": " : "", l.bad ? l.bad : "");
@@ -869,6 +876,8 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 		lines_ok++;
 		if (l.cpu > t->max_cpu)
 			t->max_cpu = l.cpu;
+		if (!strcmp(l.event, "sched_migrate_task"))
+			t->info.records_migrations = true;
 		/* each buffer's lines are merged by time */
 		if (l.ts < prev_ts[b]) {
 			sr_error_set(err, EINVAL, "line %" PRIu64 ": timestamp %" PRIu64 ".%09" PRIu64
@@ -1034,6 +1043,9 @@ int tr_text_next(struct tr_text *t, struct trace_event *ev, uint64_t *lost_befor
 		if (sc != TRACE_EV_OTHER ? decode_syscall(t, ev, l.rest, true, err) :
 		    ev->type != TRACE_EV_OTHER && decode(t, ev, l.rest, err))
 			return -1;
+		if (t->unterminated)
+			/* its fields read, but the last may be cut ("next_pr") */
+			return cut_short(t, ev, err);
 		t->counts[id]++;
 		if (t->overwritten && !t->cpu_started[l.cpu]) {
 			/* the oldest records of an overrun CPU are gone: this one's? */

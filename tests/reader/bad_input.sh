@@ -140,6 +140,19 @@ if command -v trace-cmd > /dev/null; then
 		     { print }' > "$work/cutline.txt"
 	expect 1 "cutline.txt: line [0-9]*: sched_switch cut short: the file ends inside this line" -- \
 		"$work/cutline.txt"
+	# cut inside the last field of a sched_switch ("next_pr"): its fields
+	# read, it was accepted at exit 0 with a cut next_prio
+	trace-cmd report -N -t -i "$good" 2> /dev/null | head -30 |
+		awk '/sched_switch:/ { printf "%s", substr($0, 1, index($0, "next_prio=") + 6); exit }
+		     { print }' > "$work/cutprio.txt"
+	expect 1 "cutprio.txt: line [0-9]*: sched_switch cut short: the file ends inside this line" -- \
+		"$work/cutprio.txt"
+	# cut before the event name of the last line: it was dropped unsaid
+	trace-cmd report -N -t -i "$good" 2> /dev/null | head -30 |
+		awk '/sched_switch:/ { printf "%s", substr($0, 1, index($0, "sched_switch:") - 4); exit }
+		     { print }' > "$work/cutname.txt"
+	expect 1 "cutname.txt: .*line [0-9]*: cut short: the file ends inside this line" -- \
+		"$work/cutname.txt"
 fi
 expect 1 "no sched_switch events" -- "$traces/small-nosched.dat"
 expect 1 "events lost" -- "$traces/small-lost.dat"
