@@ -449,6 +449,7 @@ struct tr_text_info {
 	bool numeric_state;            /* prev_state printed as a number was seen */
 	const char *prev_state_how;    /* numeric prev_states: their layout (static); else NULL */
 	const char *prev_state_before; /* a layout older than 4.14: "4.14"; else NULL */
+	bool records_migrations;       /* a sched_migrate_task line was seen */
 };
 
 /* Does this sample of a file's start look like ftrace text? */

@@ -625,6 +625,7 @@ static struct trace_reader *open_text(struct trace_reader *r, const char *path,
 		.last_ts = ti->last_ts,
 		.prev_state_how = ti->prev_state_how,
 		.prev_state_before = ti->prev_state_before,
+		.records_migrations = ti->records_migrations,
 	};
 	return r;
 }
@@ -788,6 +789,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 		.last_ts = last,
 		.has_sched_waking_format = r->fm.ev[TRACE_EV_SCHED_WAKING].present,
 		.has_sched_wakeup_format = r->fm.ev[TRACE_EV_SCHED_WAKEUP].present,
+		.records_migrations = r->fm.ev[TRACE_EV_SCHED_MIGRATE_TASK].present,
 	};
 	return r;
 fail:

@@ -1690,7 +1690,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	if (!c)
 		return 0;
 	c->switches++;
-	was_idle = c->idle_seen;
+	/* without sched_migrate_task, a task may have come here by an untraced move */
+	was_idle = c->idle_seen && b->wl->info.records_migrations;
 	if (sw->next_pid <= 0)
 		c->idle_seen = true;
 	stat_pid = c->stat_pid;
@@ -1749,7 +1750,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	if (n == WL_NONE) {
 		/*
 		 * Never seen before: queued here since the trace start, but not
-		 * if this CPU has gone idle since then (unless --unseen-queued).  The
+		 * if this CPU has gone idle since then in a trace that records
+		 * migrations (unless --unseen-queued).  The
 		 * kernel's pick does not leave a CPU idle with a task on its
 		 * queue (__pick_next_task() picks idle only when nothing is
 		 * queued), so that task was woken after, untraced: it starts

@@ -305,6 +305,11 @@ struct trace_info {
 	uint64_t last_ts;              /* ns */
 	bool has_sched_waking_format;  /* the file describes sched_waking */
 	bool has_sched_wakeup_format;  /* ... sched_wakeup */
+	/*
+	 * The trace records sched_migrate_task: a trace.dat describes it, a
+	 * text has a line of it (the text's open pass reads every line).
+	 */
+	bool records_migrations;
 	/* ftrace text with a numeric prev_state: the bit layout read (static); else NULL */
 	const char *prev_state_how;
 	/* that layout's kernel is older than this release ("4.14"), else NULL */

@@ -175,16 +175,19 @@ static void test_basic(void)
  * in test_basic).  CPU 0 goes idle at 2 ms; 13, never seen before, is
  * switched in at 5 ms: the kernel would have run it at 2 ms had it been
  * queued, so it was woken after, untraced - it starts asleep, woken
- * externally at its switch-in.  With --unseen-queued: queued since the start.
+ * externally at its switch-in.  With --unseen-queued, or in a trace that does
+ * not record sched_migrate_task (13 may have been moved here, untraced):
+ * queued since the start.
  */
-static void test_unseen_after_idle(bool woken)
+static void test_unseen_after_idle(bool woken, bool migrations)
 {
 	struct wl_options o = { .unseen_queued = !woken };
+	struct trace_info info = { .records_migrations = migrations };
 	struct sr_error err = { 0 };
 	struct wl_workload *wl;
 	uint32_t a, n;
 
-	B = wl_builder_new(NULL, NULL, &o, &err);
+	B = wl_builder_new(&info, NULL, &o, &err);
 	if (!B)
 		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
 	feed(ev_runtime(1 * MS, 0, 10, 1 * MS));
@@ -201,8 +204,8 @@ static void test_unseen_after_idle(bool woken)
 	CHECK(a != WL_NONE && n != WL_NONE);
 	if (n == WL_NONE)
 		return;
-	if (!woken) {
-		/* --unseen-queued: queued here since the trace start */
+	if (!woken || !migrations) {
+		/* queued here since the trace start */
 		CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_RUNNABLE);
 		CHECK_EQ(note_value(wl, "no wakeup recorded"), 0);
 		wl_free(wl);
@@ -2790,8 +2793,9 @@ int main(void)
 	test_cgmap_paths();
 	test_cpu_limit();
 	test_basic();
-	test_unseen_after_idle(false);
-	test_unseen_after_idle(true);
+	test_unseen_after_idle(false, true);
+	test_unseen_after_idle(true, true);
+	test_unseen_after_idle(true, false);
 	test_race_and_spurious();
 	test_lifecycle();
 	test_pid_reuse_in_exit();
