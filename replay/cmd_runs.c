@@ -456,6 +456,16 @@ static const struct run_opt run_opt_table[] = {
 	  "the trace's __schedule() clock lead (lead), as the kernel's idle\n"
 	  "loop leaves only after the whole flush is queued (experimental:\n"
 	  "docs/replay.md, \"Wake-list flushes\")" },
+	{ "behind-lead", NULL, RUN_OPTS_MODEL,
+	  .names = replay_behind_lead_names, AT_ENUM(rc.behind_lead), .help =
+	  "a wakee queued on a busy CPU whose current task blocks less than\n"
+	  "a __schedule() clock lead later: switched in at the block (off,\n"
+	  "the default), or that switch comes a lead after the wakeup, as\n"
+	  "the block's rq lock follows the waker's enqueue: in a trace\n"
+	  "without a clock lead (no sched_stat_runtime), its shortest\n"
+	  "wakeup -> switch-in behind a running task (fallback), or in\n"
+	  "every trace, with its clock lead where it has one (all)\n"
+	  "(experimental: docs/replay.md, \"Behind a blocking current\")" },
 	{ "initial-lag", NULL, RUN_OPTS_MODEL,
 	  .names = replay_initial_lag_names, AT_ENUM(rc.initial_lag), .help =
 	  "the lag of a task asleep at the trace start, and of a task\n"

@@ -161,6 +161,13 @@ const struct replay_name replay_flush_last_names[] = {
 	{ "held", REPLAY_FLUSH_LAST_HELD },
 	{ "cost", REPLAY_FLUSH_LAST_COST },
 	{ "lead", REPLAY_FLUSH_LAST_LEAD },
+	{ NULL, 0 },
+};
+
+const struct replay_name replay_behind_lead_names[] = {
+	{ "off", REPLAY_BEHIND_LEAD_OFF },
+	{ "fallback", REPLAY_BEHIND_LEAD_FALLBACK },
+	{ "all", REPLAY_BEHIND_LEAD_ALL },
 	{ NULL, 0 }
 };
 
@@ -1001,6 +1008,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_MOVE_HELD_APPLIED] = "... of them applied: at the wakeup that brought the task there, or at its first preemption or hand-off WAIT past it",
 	[SIM_NOTE_FLUSH_HOLD] = "idle exits held past their mechanical cost until the last wakeup the same traced interrupt queued there (a wake-list flush)",
 	[SIM_NOTE_FLUSH_TAIL] = "... idle exits moved past the idle-exit cost of the flush's last wakeup, queued at its end (--flush-last cost|lead: sched_ttwu_pending(), then the idle loop's schedule_idle())",
+	[SIM_NOTE_BEHIND_LEAD] = "runs ended less than a __schedule() clock lead after a wakee was queued behind them, before their block: run on to it (--behind-lead fallback|all: the block's rq_lock() follows try_to_wake_up()'s enqueue)",
 	[SIM_NOTE_KPATH_KNOWN] = "wakeups of a sleeper whose trace shows the capture kernel's path (a local wakeup, the waker's sched_stat_runtime between its sched_waking and sched_wakeup: in the second half a delayed wakee requeued, else one fully asleep enqueued)",
 	[SIM_NOTE_KPATH_ASLEEP_DELAYED] = "... of them fully asleep in the trace, still delayed (DELAY_DEQUEUE) in the model",
 	[SIM_NOTE_KPATH_DELAYED_ASLEEP] = "... of them delayed in the trace, fully asleep in the model",

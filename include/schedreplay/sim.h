@@ -371,6 +371,29 @@ enum replay_flush_last {
 extern const struct replay_name replay_flush_last_names[];
 
 /*
+ * replay_config.behind_lead: a wakee queued on a busy CPU whose current task
+ * then blocks is switched in by that task's __schedule(), which takes the rq
+ * lock only after the waker's enqueue released it, then reads the clock,
+ * dequeues, picks and switches: the switch comes a clock lead after the
+ * wakeup at least.  off: the block switches at its own instant, however
+ * soon after the wakeup (0 ns where the trace has no clock lead:
+ * small-nowaking; the default); fallback: in a trace without a clock
+ * lead (no sched_stat_runtime: switch_lead_ns 0), a current whose run ends
+ * less than a lead after the wakeup, before a block, runs on to it, the
+ * lead the queued path's lowest calibrated quantile (the shortest wakeup ->
+ * switch-in behind a running task the trace shows); all: in every trace,
+ * with the trace's own lead (switch_lead_ns) where it has one.
+ * Experimental: faithful, but fallback exceeds small-nowaking's p50 limit
+ * (docs/replay.md, "Behind a blocking current").
+ */
+enum replay_behind_lead {
+	REPLAY_BEHIND_LEAD_OFF = 0,
+	REPLAY_BEHIND_LEAD_FALLBACK,
+	REPLAY_BEHIND_LEAD_ALL,
+};
+extern const struct replay_name replay_behind_lead_names[];
+
+/*
  * replay_config.migrate_resched: a traced migration of a queued task (a
  * balance pull) dequeues it from its source CPU, whose update_curr() there
  * may end the running task's request or protection and set need_resched
@@ -503,6 +526,8 @@ struct replay_config {
 	bool no_flush_hold;
 	/* ... and the flush's last wakeup (above) */
 	enum replay_flush_last flush_last;
+	/* a wakee queued behind a current that blocks at once (above) */
+	enum replay_behind_lead behind_lead;
 	/*
 	 * Under placement trace, a CPU the simulation leaves idle while the
 	 * trace shows it busy pulls a cache-cold waiting task as the kernel's

@@ -176,6 +176,7 @@ for m in "exit-preempt takes defer or now" \
 	 "standin-skip takes keep, drop, local, drop-local, drop-own, block-preempt or block-charge" \
 	 "wake-clock takes waking or traced" "block-lead takes median or traced" \
 	 "early-charge takes off or local" "flush-last takes held, cost or lead" \
+	 "behind-lead takes off, fallback or all" \
 	 "wake-path takes model or traced" \
 	 "initial-lag takes zero or infer" \
 	 "idle-clock takes update, skip or local" "migrate-resched takes dest or both" \
