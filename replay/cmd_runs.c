@@ -421,7 +421,9 @@ static const struct run_opt run_opt_table[] = {
 	  "docs/replay.md, \"Mechanical costs\"), or, where the trace shows\n"
 	  "this wakee preempting this waker, at the waker's traced switch\n"
 	  "point, its traced run since the wakeup being the mechanism,\n"
-	  "elsewhere as cost (traced, the default)" },
+	  "elsewhere as cost (traced, the default), or as traced and a task\n"
+	  "with a switch armed is switched out at its next wake, taken as\n"
+	  "its next system call's (next-wake; experimental)" },
 	{ "wake-clock", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_clock_names, AT_ENUM(rc.wake_clock), .help =
 	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"

@@ -737,7 +737,8 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 	}
 	at = now + (no_cost ? 0 : cost(s, path, ctx, cpu, task, seq, now));
 	if (path == WL_PATH_PREEMPT_LOCAL && ctx == CALIB_CTX_TASK && !no_cost &&
-	    s->cfg.resched_at == REPLAY_RESCHED_TRACED) {
+	    (s->cfg.resched_at == REPLAY_RESCHED_TRACED ||
+	     s->cfg.resched_at == REPLAY_RESCHED_NEXT_WAKE)) {
 		uint64_t run = traced_switch_run(s, cpu, task, w);
 
 		if (run != UINT64_MAX) {
@@ -2481,6 +2482,24 @@ static int block_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op,
 }
 
 /*
+ * --resched-at next-wake: the current task @ti of @cpu is at a wake with a
+ * switch armed on its CPU and not yet due.  On the preempt=none capture
+ * kernel resched_curr() only set TIF_NEED_RESCHED, honoured at the return to
+ * user space of the system call it is in (exit_to_user_mode_loop() ->
+ * schedule()); that wake, taken as the next call's, comes after it.  Not
+ * inside a traced read or write (--resched-at syscall-exit's marks), nor past
+ * an EXIT_MOVE (its final __schedule() picks).
+ */
+static bool exit_to_user_mode_loop(const struct sim *s, int cpu, uint32_t ti, uint64_t now)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+
+	return s->cfg.resched_at == REPLAY_RESCHED_NEXT_WAKE && c->resched_at != UINT64_MAX &&
+	       c->resched_at > now && !c->resched_deferred && !s->tasks[ti].exiting &&
+	       !s->tasks[ti].in_sys && model_need_resched(s->m, cpu);
+}
+
+/*
  * The current task of @cpu executes its ops from where it is, until a RUN op
  * with time left (then its completion is armed), a block or an exit.
  */
@@ -2559,6 +2578,10 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				return r;
 			continue;
 		case WL_OP_WAKE:
+			if (exit_to_user_mode_loop(s, cpu, ti, now)) {
+				s->notes[SIM_NOTE_RESCHED_WAKE]++;
+				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+			}
 			/* -1 error, 0 it handed over, 1 the next op */
 			if ((r = wake_op(s, cpu, ti, op, now)) <= 0)
 				return r;

@@ -172,11 +172,23 @@ extern const struct replay_name replay_exit_preempt_names[];
  *                 since the wakeup was this wakeup's mechanism, and the
  *                 drawn cost only bounds it from behind (armed after that
  *                 run).  Elsewhere as COST.
+ *   NEXT_WAKE     as TRACED, and a task whose CPU has a switch armed and not
+ *                 yet due (need_resched set: a wakee's preemption, a tick, a
+ *                 remote wakeup) is switched out when it reaches its next
+ *                 wake instead of making it: on the preempt=none capture
+ *                 kernel TIF_NEED_RESCHED is honoured at the return to user
+ *                 space of the system call that set it
+ *                 (exit_to_user_mode_loop() -> schedule()), which comes
+ *                 before the next call's wake, each wake taken as its own
+ *                 call (hackbench's writes, one pipe per receiver; a call
+ *                 that wakes several, its barrier write, is split).
+ *                 Experimental.
  */
 enum replay_resched_at {
 	REPLAY_RESCHED_COST = 0,
 	REPLAY_RESCHED_SYSCALL_EXIT,
 	REPLAY_RESCHED_TRACED,
+	REPLAY_RESCHED_NEXT_WAKE,
 };
 extern const struct replay_name replay_resched_at_names[];
 

@@ -172,7 +172,7 @@ for c in replay whatif validate; do
 done
 # the replay rules' usage errors list their names tables (sim_run.c), in order
 for m in "exit-preempt takes defer or now" \
-	 "resched-at takes cost, syscall-exit or traced" \
+	 "resched-at takes cost, syscall-exit, traced or next-wake" \
 	 "standin-skip takes keep, drop, local, drop-local, drop-own, block-preempt or block-charge" \
 	 "wake-clock takes waking or traced" "block-lead takes median or traced" \
 	 "early-charge takes off or local" "flush-last takes held, cost or lead" \

@@ -82,6 +82,7 @@ SINGLE = [
     ("resched-at=syscall-exit", ["--resched-at", "syscall-exit"]),
     ("resched-at=cost", ["--resched-at", "cost"]),
     ("resched-at=traced", ["--resched-at", "traced"]),
+    ("resched-at=next-wake", ["--resched-at", "next-wake"]),
     ("standin-skip=drop", ["--standin-skip", "drop"]),
     ("standin-skip=local", ["--standin-skip", "local"]),
     ("standin-skip=drop-local", ["--standin-skip", "drop-local"]),
