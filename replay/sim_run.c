@@ -18,6 +18,7 @@
 #include <schedreplay/cli.h>
 
 #include "calib.h"
+#include "note_list.h"
 #include "sim_local.h"
 
 struct replay_count {
@@ -1078,14 +1079,5 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 bool replay_note_next(const struct replay_result *r, unsigned int *iter, const char **text,
 		      uint64_t *count)
 {
-	while (*iter < SIM_NOTE_NR) {
-		unsigned int i = (*iter)++;
-
-		if (r->notes[i]) {
-			*text = sim_note_text[i];
-			*count = r->notes[i];
-			return true;
-		}
-	}
-	return false;
+	return note_next(r->notes, sim_note_text, SIM_NOTE_NR, iter, text, count);
 }

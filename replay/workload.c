@@ -27,6 +27,7 @@
 
 #include <schedreplay/sidecar.h>
 
+#include "note_list.h"
 #include "workload_builder.h"
 
 /* common_flags bits of the ftrace ring buffer (enum trace_flag_type). */
@@ -2915,16 +2916,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 bool wl_note_at(const struct wl_workload *wl, unsigned int *iter, const char **text,
 		uint64_t *count)
 {
-	while (*iter < WL_NOTE_NR) {
-		unsigned int i = (*iter)++;
-
-		if (wl->notes[i]) {
-			*text = note_text[i];
-			*count = wl->notes[i];
-			return true;
-		}
-	}
-	return false;
+	return note_next(wl->notes, note_text, WL_NOTE_NR, iter, text, count);
 }
 
 const char *wl_wake_src_name(enum wl_wake_src s)
