@@ -2394,6 +2394,36 @@ static int block_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op,
 }
 
 /*
+ * Current task @ti of @cpu has no op left: it runs on to the trace end if
+ * the trace ended while it ran, else it sleeps for good.  run_ops() is done:
+ * 0, or -1 on error.
+ */
+static int ops_done(struct sim *s, int cpu, uint32_t ti, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+
+	if (s->wt[ti].running_at_end && !s->past_end) {
+		/*
+		 * The trace ended while it ran: it runs on, up to the trace
+		 * end; past it (the others finishing their traced work) its
+		 * demand is unknown, so it stops there.
+		 */
+		t->run_left = SIM_FOREVER;
+		return arm_op_done(s, cpu, now);
+	}
+	/*
+	 * Its traced work is done, earlier than in the trace, and the trace
+	 * does not say it ran at the end (it was queued, or a filtered capture
+	 * never showed it leave): no known demand is left.
+	 */
+	if (!s->past_end)
+		s->notes[SIM_NOTE_OPS_DONE]++;
+	t->st = SIM_BLOCKED;
+	t->waiting = WL_NONE;
+	return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
+}
+
+/*
  * The current task of @cpu executes its ops from where it is, until a RUN op
  * with time left (then its completion is armed), a block or an exit.
  */
@@ -2432,29 +2462,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				return 0;
 			continue;
 		}
-		if (!op) {
-			if (s->wt[ti].running_at_end && !s->past_end) {
-				/*
-				 * The trace ended while it ran: it runs on,
-				 * up to the trace end; past it (the others
-				 * finishing their traced work) its demand is
-				 * unknown, so it stops there.
-				 */
-				t->run_left = SIM_FOREVER;
-				return arm_op_done(s, cpu, now);
-			}
-			/*
-			 * Its traced work is done, earlier than in the trace,
-			 * and the trace does not say it ran at the end (it was
-			 * queued, or a filtered capture never showed it leave):
-			 * no known demand is left.
-			 */
-			if (!s->past_end)
-				s->notes[SIM_NOTE_OPS_DONE]++;
-			t->st = SIM_BLOCKED;
-			t->waiting = WL_NONE;
-			return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
-		}
+		if (!op)
+			return ops_done(s, cpu, ti, now);
 		switch (op->kind) {
 		case WL_OP_RUN:
 			if (reply_due(s, t) && t->run_left <= reply_tail(s) &&
