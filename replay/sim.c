@@ -1207,39 +1207,20 @@ static void initial_lag_seen(struct sim *s, uint32_t ti, enum model_wakeup_expec
 #define SIM_WAKE_NO_COST        2u   /* no mechanical cost (--early-wakes nocost) */
 
 /*
- * try_to_wake_up() of blocked task @ti onto the CPU placement picks (the
- * trace's @traced CPU under --placement trace).  @seq draws the cost.
+ * --queued-moves: where the wakeup of @t places it instead of @cpu (the
+ * placement's), and in *@hold the CPU the trace's balancer moved it to
+ * after it, queued (-1: none).
  */
-static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int wcpu, int flags,
-		     enum calib_ctx ctx, uint32_t seq, unsigned int how, const struct wl_wake *w,
-		     uint64_t now)
+static int queued_move_cpu(struct sim *s, struct sim_task *t, int cpu, const struct wl_wake *w,
+			   int *hold)
 {
-	struct sim_task *t = &s->tasks[ti];
-	struct model_task_info before, after;
-	int cpu;
-	bool was_idle, idle_curr, nr_before[2], skip_before, flush_tail;
-	int block_cpu = t->cpu;      /* a stand-in's: where its task has just blocked */
-	int hold = -1, ret;
-	enum wl_kpath kpath = WL_KPATH_UNKNOWN;
-	enum model_wakeup_expect expect;
-
-	if (w)
-		dump_wake_op(s, "wake", wcpu, now, ti, w);
-	/* the trace may have lost this wakeup's records: not compared (sim_unseen()) */
-	s->in_lost_wake = w && w->in_lost;
-	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
-	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
-		return -1;
-	model_task_info(t->mt, &before);
-	cpu = placement_cpu(s, t, traced, wcpu, flags, w, now);
-	cpu = take_traced_pull(s, t, cpu);
 	if (t->hold_cpu >= 0 && t->op >= t->hold_op) {
 		/*
 		 * --queued-moves position: the wakeup that brings it to the
 		 * point where the trace's balancer moved it, queued, before it
-		 * ran: woken as traced, then moved (below).
+		 * ran: woken as traced, then moved (wake_task()).
 		 */
-		hold = t->hold_cpu;
+		*hold = t->hold_cpu;
 		t->hold_cpu = -1;
 		t->move_cpu = -1;
 	}
@@ -1256,7 +1237,21 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		}
 		t->move_cpu = -1;
 	}
-	t->wait_asleep = false;
+	return cpu;
+}
+
+/*
+ * Before the wakeup of @t onto @cpu (the trace's @traced under --placement
+ * trace) by wake record @w: the model's state of it (@before: delayed,
+ * asleep) against the trace's wake path; a dequeue the kernel had completed
+ * and the model has not is completed here.
+ */
+static void delayed_before_wake(struct sim *s, struct sim_task *t,
+				const struct model_task_info *before, int cpu, int traced,
+				const struct wl_wake *w, uint64_t now)
+{
+	enum wl_kpath kpath = WL_KPATH_UNKNOWN;
+
 	/*
 	 * --placement trace: the trace wakes the task on another CPU than the
 	 * model's, where the model still has it delayed (DELAY_DEQUEUE).  A
@@ -1265,18 +1260,18 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	 * before this wakeup: complete that dequeue, and the wakeup goes where
 	 * the trace sent it instead of silently keeping the model's CPU.
 	 */
-	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && before.state == MODEL_TASK_DELAYED &&
-	    before.cpu >= 0 && cpu != before.cpu && w && w->prev_cpu >= 0 && w->prev_cpu != traced &&
-	    model_finish_delayed_dequeue(s->m, t->mt, now) == 1)
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && before->state == MODEL_TASK_DELAYED &&
+	    before->cpu >= 0 && cpu != before->cpu && w && w->prev_cpu >= 0 &&
+	    w->prev_cpu != traced && model_finish_delayed_dequeue(s->m, t->mt, now) == 1)
 		s->notes[SIM_NOTE_DELAYED_MOVED]++;
-	if (w && (before.state == MODEL_TASK_DELAYED || before.state == MODEL_TASK_SLEEPING))
+	if (w && (before->state == MODEL_TASK_DELAYED || before->state == MODEL_TASK_SLEEPING))
 		kpath = wl_wake_traced_path(s->wl, (uint32_t)(w - wl_wake(s->wl, 0)));
 	if (kpath != WL_KPATH_UNKNOWN) {
 		/* the wake path agreement (docs/replay.md, "Mechanical costs") */
 		s->notes[SIM_NOTE_KPATH_KNOWN]++;
-		if (kpath == WL_KPATH_ASLEEP && before.state == MODEL_TASK_DELAYED)
+		if (kpath == WL_KPATH_ASLEEP && before->state == MODEL_TASK_DELAYED)
 			s->notes[SIM_NOTE_KPATH_ASLEEP_DELAYED]++;
-		else if (kpath == WL_KPATH_DELAYED && before.state == MODEL_TASK_SLEEPING)
+		else if (kpath == WL_KPATH_DELAYED && before->state == MODEL_TASK_SLEEPING)
 			s->notes[SIM_NOTE_KPATH_DELAYED_ASLEEP]++;
 	}
 	/*
@@ -1289,8 +1284,39 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	 * requeueing it in place.
 	 */
 	if (s->cfg.wake_path == REPLAY_WAKE_PATH_TRACED && kpath == WL_KPATH_ASLEEP &&
-	    before.state == MODEL_TASK_DELAYED && model_finish_delayed_pick(s->m, t->mt, now) == 1)
+	    before->state == MODEL_TASK_DELAYED && model_finish_delayed_pick(s->m, t->mt, now) == 1)
 		s->notes[SIM_NOTE_WAKE_PATH_DEQUEUED]++;
+}
+
+/*
+ * try_to_wake_up() of blocked task @ti onto the CPU placement picks (the
+ * trace's @traced CPU under --placement trace).  @seq draws the cost.
+ */
+static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int wcpu, int flags,
+		     enum calib_ctx ctx, uint32_t seq, unsigned int how, const struct wl_wake *w,
+		     uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	struct model_task_info before, after;
+	int cpu;
+	bool was_idle, idle_curr, nr_before[2], skip_before, flush_tail;
+	int block_cpu = t->cpu;      /* a stand-in's: where its task has just blocked */
+	int hold = -1, ret;
+	enum model_wakeup_expect expect;
+
+	if (w)
+		dump_wake_op(s, "wake", wcpu, now, ti, w);
+	/* the trace may have lost this wakeup's records: not compared (sim_unseen()) */
+	s->in_lost_wake = w && w->in_lost;
+	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
+	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
+		return -1;
+	model_task_info(t->mt, &before);
+	cpu = placement_cpu(s, t, traced, wcpu, flags, w, now);
+	cpu = take_traced_pull(s, t, cpu);
+	cpu = queued_move_cpu(s, t, cpu, w, &hold);
+	t->wait_asleep = false;
+	delayed_before_wake(s, t, &before, cpu, traced, w, now);
 	was_idle = cpu_idle(&s->cpus[cpu]);
 	idle_curr = !cpu_busy(&s->cpus[cpu]);
 	/* need_resched before, on each CPU the wakeup can land on (--standin-skip) */
