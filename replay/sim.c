@@ -529,7 +529,7 @@ static uint64_t idle_residency(const struct sim *s, int cpu, uint64_t now)
 {
 	uint64_t since;
 
-	if (!s->cfg.idle_residency || cpu < 0 || cpu >= s->nr_cpus)
+	if (s->cfg.idle_residency != REPLAY_IDLE_RESIDENCY_ON || cpu < 0 || cpu >= s->nr_cpus)
 		return UINT64_MAX;
 	since = s->cpus[cpu].idle_since;
 	if (since == UINT64_MAX)

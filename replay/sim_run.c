@@ -215,6 +215,12 @@ const struct replay_name replay_ticks_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_idle_residency_names[] = {
+	{ "on", REPLAY_IDLE_RESIDENCY_ON },
+	{ "off", REPLAY_IDLE_RESIDENCY_OFF },
+	{ NULL, 0 }
+};
+
 /*
  * The reason of a profile chosen by the trace's upper bound of its kernel
  * release (wl_facts.release_before, the kernel line's "before"), one per
