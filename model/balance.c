@@ -192,7 +192,7 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 	m->lb_cpus = calloc(m->nr_cpus, 1);
 	m->sgc_imbalance = calloc((size_t)m->nr_nodes, 1);
 	if (!m->lb_cpus || !m->sgc_imbalance) {
-		model_err(err, 12, "model: out of memory building sched domains");
+		sr_error_set(err, 12, "model: out of memory building sched domains");
 		return -1;
 	}
 
@@ -208,7 +208,8 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 				break;
 			sd->span = calloc(m->nr_cpus, sizeof(int));
 			if (!sd->span) {
-				model_err(err, 12, "model: out of memory building sched domains");
+				sr_error_set(err, 12,
+					     "model: out of memory building sched domains");
 				return -1;
 			}
 			for (other = 0; other < m->nr_cpus; other++)

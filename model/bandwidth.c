@@ -847,17 +847,17 @@ int model_group_set_bandwidth(struct model *m, struct model_group *g, uint64_t q
 	unsigned int cpu;
 
 	if (!tg || tg == &m->root_task_group) {
-		model_err(err, 22, "model: the root group has no bandwidth limit");
+		sr_error_set(err, 22, "model: the root group has no bandwidth limit");
 		return -1;
 	}
 	if (period_ns < NSEC_PER_MSEC || period_ns > 1000 * NSEC_PER_MSEC) {
-		model_err(err, 22, "model: group %s: period %llu ns outside 1 ms..1 s", tg->name,
-			  (unsigned long long)period_ns);
+		sr_error_set(err, 22, "model: group %s: period %llu ns outside 1 ms..1 s", tg->name,
+			     (unsigned long long)period_ns);
 		return -1;
 	}
 	if (enabled && quota_ns < NSEC_PER_MSEC) {
-		model_err(err, 22, "model: group %s: quota %llu ns below 1 ms", tg->name,
-			  (unsigned long long)quota_ns);
+		sr_error_set(err, 22, "model: group %s: quota %llu ns below 1 ms", tg->name,
+			     (unsigned long long)quota_ns);
 		return -1;
 	}
 	cfs_b = tg_cfs_bandwidth(tg);

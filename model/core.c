@@ -8,23 +8,10 @@
  * point takes `now` and updates the CPU's rq clock from it, as the kernel's
  * update_rq_clock() does at the same places.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sched.h"
-
-void model_err(struct sr_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	err->code = code;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-}
 
 /* ---- clocks ---------------------------------------------------------- */
 
@@ -204,7 +191,7 @@ static int apply_sched_features(struct model *m, const struct model_config *cfg,
 		model_sched_features_merge(f, &m->variants.v[i]->sched_features);
 	model_sched_features_merge(f, &cfg->sched_features);
 	if (model_sched_features_check(&m->prof, f, msg, sizeof(msg)) < 0) {
-		model_err(err, 22, "%s", msg);
+		sr_error_set(err, 22, "%s", msg);
 		return -1;
 	}
 	for (unsigned int i = 0; i < NR_MODEL_FEATS; i++) {
@@ -223,21 +210,22 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	int max_node = 0;
 
 	if (!cfg || cfg->nr_cpus < 1 || cfg->nr_cpus > MODEL_MAX_CPUS) {
-		model_err(err, 22, "model: nr_cpus must be 1..%d (got %u)", MODEL_MAX_CPUS,
-			  cfg ? cfg->nr_cpus : 0);
+		sr_error_set(err, 22, "model: nr_cpus must be 1..%d (got %u)", MODEL_MAX_CPUS,
+			     cfg ? cfg->nr_cpus : 0);
 		return NULL;
 	}
 	hz = cfg->hz ? cfg->hz : 250;
 	if (hz < 24 || hz > 10000) {
-		model_err(err, 22, "model: HZ %u outside 24..10000 (kernels use 100, 250, 300 or 1000)",
-			  hz);
+		sr_error_set(err, 22,
+			     "model: HZ %u outside 24..10000 (kernels use 100, 250, 300 or 1000)",
+			     hz);
 		return NULL;
 	}
 	if (cfg->cpu_node) {
 		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
 			if (cfg->cpu_node[cpu] < 0 || cfg->cpu_node[cpu] >= (int)cfg->nr_cpus) {
-				model_err(err, 22, "model: CPU %u has invalid NUMA node %d", cpu,
-					  cfg->cpu_node[cpu]);
+				sr_error_set(err, 22, "model: CPU %u has invalid NUMA node %d", cpu,
+					     cfg->cpu_node[cpu]);
 				return NULL;
 			}
 			if (cfg->cpu_node[cpu] > max_node)
@@ -320,7 +308,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	return m;
 
 nomem:
-	model_err(err, 12, "model: out of memory");
+	sr_error_set(err, 12, "model: out of memory");
 fail:
 	model_free(m);
 	return NULL;
@@ -420,8 +408,8 @@ const char *model_group_name(const struct model_group *g)
 static int check_shares(unsigned long shares, struct sr_error *err)
 {
 	if (shares < MIN_SHARES || shares > MAX_SHARES) {
-		model_err(err, 22, "model: cpu.shares %lu outside %lu..%lu", shares, MIN_SHARES,
-			  MAX_SHARES);
+		sr_error_set(err, 22, "model: cpu.shares %lu outside %lu..%lu", shares, MIN_SHARES,
+			     MAX_SHARES);
 		return -1;
 	}
 	return 0;
@@ -436,7 +424,7 @@ struct model_group *model_group_new(struct model *m, struct model_group *parent,
 		return NULL;
 	tg = calloc(1, sizeof(*tg));
 	if (!tg) {
-		model_err(err, 12, "model: out of memory creating group %s", name ? name : "?");
+		sr_error_set(err, 12, "model: out of memory creating group %s", name ? name : "?");
 		return NULL;
 	}
 	tg->parent = parent ? (struct task_group *)parent : &m->root_task_group;
@@ -446,7 +434,8 @@ struct model_group *model_group_new(struct model *m, struct model_group *parent,
 	tg->name = strdup(name ? name : "");
 	if (!tg->name || tg_alloc_percpu(m, tg, err)) {
 		if (!tg->name)
-			model_err(err, 12, "model: out of memory creating group %s", name ? name : "?");
+			sr_error_set(err, 12, "model: out of memory creating group %s",
+				     name ? name : "?");
 		tg_free(m, tg);
 		free(tg);
 		return NULL;
@@ -474,7 +463,7 @@ int model_group_set_shares(struct model *m, struct model_group *g, unsigned long
 	if (check_shares(shares, err))
 		return -1;
 	if (tg == &m->root_task_group) {
-		model_err(err, 22, "model: the root group's shares cannot change");
+		sr_error_set(err, 22, "model: the root group's shares cannot change");
 		return -1;
 	}
 	if (tg->shares == scale_load(shares))
@@ -501,17 +490,17 @@ struct model_task *model_task_new(struct model *m, struct model_group *g, int ni
 	struct model_task *p;
 
 	if (nice < -20 || nice > 19) {
-		model_err(err, 22, "model: task %u: nice %d outside -20..19", id, nice);
+		sr_error_set(err, 22, "model: task %u: nice %d outside -20..19", id, nice);
 		return NULL;
 	}
 	if (policy != MODEL_POLICY_NORMAL && policy != MODEL_POLICY_BATCH &&
 	    policy != MODEL_POLICY_IDLE) {
-		model_err(err, 22, "model: task %u: policy %d is not a fair policy", id, policy);
+		sr_error_set(err, 22, "model: task %u: policy %d is not a fair policy", id, policy);
 		return NULL;
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
-		model_err(err, 12, "model: out of memory creating task %u", id);
+		sr_error_set(err, 12, "model: out of memory creating task %u", id);
 		return NULL;
 	}
 	p->se.task = p;
@@ -584,7 +573,7 @@ void model_task_info(const struct model_task *t, struct model_task_info *out)
 static int check_cpu(const struct model *m, int cpu, const char *what, struct sr_error *err)
 {
 	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus) {
-		model_err(err, 22, "model: %s: CPU %d outside 0..%u", what, cpu, m->nr_cpus - 1);
+		sr_error_set(err, 22, "model: %s: CPU %d outside 0..%u", what, cpu, m->nr_cpus - 1);
 		return -1;
 	}
 	return 0;

@@ -51,7 +51,7 @@ static int tl_visit(struct sched_entity *se, void *arg)
 	return 0;
 }
 
-#define BAD(...) do { model_err(err, 5, __VA_ARGS__); return -1; } while (0)
+#define BAD(...) do { sr_error_set(err, 5, __VA_ARGS__); return -1; } while (0)
 
 /*
  * CFS bandwidth: a throttled queue is on its pool's throttled list with no

@@ -852,8 +852,4 @@ void wakeup_preempt(struct model *m, struct rq *rq, struct model_task *p, int fl
 u64 sched_clock_cpu(const struct model *m, int cpu);
 u32 sched_rng(struct rq *rq);
 
-/* errors without the replay library */
-void model_err(struct sr_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 #endif /* SCHEDREPLAY_MODEL_SCHED_H */

@@ -369,7 +369,7 @@ int tg_alloc_percpu(struct model *m, struct task_group *tg, struct sr_error *err
 	}
 	return 0;
 nomem:
-	model_err(err, 12, "out of memory allocating task group %s", tg->name ? tg->name : "?");
+	sr_error_set(err, 12, "out of memory allocating task group %s", tg->name ? tg->name : "?");
 	return -1;
 }
 

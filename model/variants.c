@@ -210,23 +210,23 @@ int model_variant_set_add(struct model_variant_set *set, const struct model_vari
 	unsigned int i;
 
 	if (!v || !v->name || !*v->name) {
-		model_err(err, 22, "variant: a variant needs a name");
+		sr_error_set(err, 22, "variant: a variant needs a name");
 		return -1;
 	}
 	for (i = 0; i < set->n; i++) {
 		if (!strcmp(set->v[i]->name, v->name)) {
-			model_err(err, 22, "variant %s given twice", v->name);
+			sr_error_set(err, 22, "variant %s given twice", v->name);
 			return -1;
 		}
 	}
 	if (set->n >= MODEL_VARIANT_SET_MAX) {
-		model_err(err, 7, "variant %s: at most %d variants compose", v->name,
-			  MODEL_VARIANT_SET_MAX);
+		sr_error_set(err, 7, "variant %s: at most %d variants compose", v->name,
+			     MODEL_VARIANT_SET_MAX);
 		return -1;
 	}
 	len = set->n ? strlen(set->name) : 0;
 	if (len + strlen(v->name) + 2 > sizeof(set->name)) {
-		model_err(err, 36, "variant %s: composed name too long", v->name);
+		sr_error_set(err, 36, "variant %s: composed name too long", v->name);
 		return -1;
 	}
 	if (set->n)
@@ -259,7 +259,7 @@ int model_variant_set_parse(struct model_variant_set *set, const char *spec,
 		while (len && p[len - 1] == ' ')
 			len--;
 		if (len >= sizeof(name)) {
-			model_err(err, 22, "variant name too long in \"%s\"", spec);
+			sr_error_set(err, 22, "variant name too long in \"%s\"", spec);
 			return -1;
 		}
 		memcpy(name, p, len);
@@ -268,8 +268,9 @@ int model_variant_set_parse(struct model_variant_set *set, const char *spec,
 			const struct model_variant *v = model_variant_find(name);
 
 			if (!v) {
-				model_err(err, 22, "unknown variant \"%s\" (schedreplay variants lists them)",
-					  name);
+				sr_error_set(err, 22,
+					     "unknown variant \"%s\" (schedreplay variants lists them)",
+					     name);
 				return -1;
 			}
 			if (model_variant_set_add(set, v, err))

@@ -264,6 +264,7 @@ static int set_strict_costs(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+/* not an AT_ENUM: a second, different value is refused (preempt_costs_given()) */
 static int set_preempt_costs(struct run_opts *o, const char *arg)
 {
 	if (wl_preempt_costs_parse(arg, &o->wo.all_preempt_costs) < 0)
@@ -271,17 +272,7 @@ static int set_preempt_costs(struct run_opts *o, const char *arg)
 	return preempt_costs_given(o, o->wo.all_preempt_costs ? "all" : "strict");
 }
 
-static int set_idle_residency(struct run_opts *o, const char *arg)
-{
-	if (!strcmp(arg, "on"))
-		o->rc.idle_residency = true;
-	else if (!strcmp(arg, "off"))
-		o->rc.idle_residency = false;
-	else
-		return bad(o, "--idle-residency takes on or off", arg);
-	return 0;
-}
-
+/* not an AT_ENUM: one name sets two fields (strict: auto plus channel_strict) */
 static int set_channels(struct run_opts *o, const char *arg)
 {
 	if (replay_channels_parse(arg, &o->wo.channels, &o->rc.channel_strict) < 0)
@@ -601,7 +592,8 @@ static const struct run_opt run_opt_table[] = {
 	  "a path borrows the other's (docs/replay.md, \"Mechanical\n"
 	  "costs\"); --strict-preempt-costs is the old name of strict" },
 	{ "strict-preempt-costs", NULL, RUN_OPTS_MODEL, set_strict_costs, .help = NULL },
-	{ "idle-residency", "on|off", RUN_OPTS_MODEL, set_idle_residency, .help =
+	{ "idle-residency", NULL, RUN_OPTS_MODEL,
+	  .names = replay_idle_residency_names, AT_ENUM(rc.idle_residency), .help =
 	  "on: a wakeup onto an idle CPU draws its idle-exit\n"
 	  "cost from the samples of the CPU's idle residency band (how long\n"
 	  "it had been idle: <5, 5-20, 20-50, 50-200, 200-1000, >1000 us;\n"

@@ -614,7 +614,7 @@ static uint64_t idle_residency(const struct sim *s, int cpu, uint64_t now)
 {
 	uint64_t since;
 
-	if (!s->cfg.idle_residency || cpu < 0 || cpu >= s->nr_cpus)
+	if (s->cfg.idle_residency != REPLAY_IDLE_RESIDENCY_ON || cpu < 0 || cpu >= s->nr_cpus)
 		return UINT64_MAX;
 	since = s->cpus[cpu].idle_since;
 	if (since == UINT64_MAX)
@@ -1293,39 +1293,20 @@ static void initial_lag_seen(struct sim *s, uint32_t ti, enum model_wakeup_expec
 #define SIM_WAKE_NO_COST        2u   /* no mechanical cost (--early-wakes nocost) */
 
 /*
- * try_to_wake_up() of blocked task @ti onto the CPU placement picks (the
- * trace's @traced CPU under --placement trace).  @seq draws the cost.
+ * --queued-moves: where the wakeup of @t places it instead of @cpu (the
+ * placement's), and in *@hold the CPU the trace's balancer moved it to
+ * after it, queued (-1: none).
  */
-static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int wcpu, int flags,
-		     enum calib_ctx ctx, uint32_t seq, unsigned int how, const struct wl_wake *w,
-		     uint64_t now)
+static int queued_move_cpu(struct sim *s, struct sim_task *t, int cpu, const struct wl_wake *w,
+			   int *hold)
 {
-	struct sim_task *t = &s->tasks[ti];
-	struct model_task_info before, after;
-	int cpu;
-	bool was_idle, idle_curr, nr_before[2], skip_before, flush_tail;
-	int block_cpu = t->cpu;      /* a stand-in's: where its task has just blocked */
-	int hold = -1, ret;
-	enum wl_kpath kpath = WL_KPATH_UNKNOWN;
-	enum model_wakeup_expect expect;
-
-	if (w)
-		dump_wake_op(s, "wake", wcpu, now, ti, w);
-	/* the trace may have lost this wakeup's records: not compared (sim_unseen()) */
-	s->in_lost_wake = w && w->in_lost;
-	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
-	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
-		return -1;
-	model_task_info(t->mt, &before);
-	cpu = placement_cpu(s, t, traced, wcpu, flags, w, now);
-	cpu = take_traced_pull(s, t, cpu);
 	if (t->hold_cpu >= 0 && t->op >= t->hold_op) {
 		/*
 		 * --queued-moves position: the wakeup that brings it to the
 		 * point where the trace's balancer moved it, queued, before it
-		 * ran: woken as traced, then moved (below).
+		 * ran: woken as traced, then moved (wake_task()).
 		 */
-		hold = t->hold_cpu;
+		*hold = t->hold_cpu;
 		t->hold_cpu = -1;
 		t->move_cpu = -1;
 	}
@@ -1342,7 +1323,21 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		}
 		t->move_cpu = -1;
 	}
-	t->wait_asleep = false;
+	return cpu;
+}
+
+/*
+ * Before the wakeup of @t onto @cpu (the trace's @traced under --placement
+ * trace) by wake record @w: the model's state of it (@before: delayed,
+ * asleep) against the trace's wake path; a dequeue the kernel had completed
+ * and the model has not is completed here.
+ */
+static void delayed_before_wake(struct sim *s, struct sim_task *t,
+				const struct model_task_info *before, int cpu, int traced,
+				const struct wl_wake *w, uint64_t now)
+{
+	enum wl_kpath kpath = WL_KPATH_UNKNOWN;
+
 	/*
 	 * --placement trace: the trace wakes the task on another CPU than the
 	 * model's, where the model still has it delayed (DELAY_DEQUEUE).  A
@@ -1351,18 +1346,18 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	 * before this wakeup: complete that dequeue, and the wakeup goes where
 	 * the trace sent it instead of silently keeping the model's CPU.
 	 */
-	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && before.state == MODEL_TASK_DELAYED &&
-	    before.cpu >= 0 && cpu != before.cpu && w && w->prev_cpu >= 0 && w->prev_cpu != traced &&
-	    model_finish_delayed_dequeue(s->m, t->mt, now) == 1)
+	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && before->state == MODEL_TASK_DELAYED &&
+	    before->cpu >= 0 && cpu != before->cpu && w && w->prev_cpu >= 0 &&
+	    w->prev_cpu != traced && model_finish_delayed_dequeue(s->m, t->mt, now) == 1)
 		s->notes[SIM_NOTE_DELAYED_MOVED]++;
-	if (w && (before.state == MODEL_TASK_DELAYED || before.state == MODEL_TASK_SLEEPING))
+	if (w && (before->state == MODEL_TASK_DELAYED || before->state == MODEL_TASK_SLEEPING))
 		kpath = wl_wake_traced_path(s->wl, (uint32_t)(w - wl_wake(s->wl, 0)));
 	if (kpath != WL_KPATH_UNKNOWN) {
 		/* the wake path agreement (docs/replay.md, "Mechanical costs") */
 		s->notes[SIM_NOTE_KPATH_KNOWN]++;
-		if (kpath == WL_KPATH_ASLEEP && before.state == MODEL_TASK_DELAYED)
+		if (kpath == WL_KPATH_ASLEEP && before->state == MODEL_TASK_DELAYED)
 			s->notes[SIM_NOTE_KPATH_ASLEEP_DELAYED]++;
-		else if (kpath == WL_KPATH_DELAYED && before.state == MODEL_TASK_SLEEPING)
+		else if (kpath == WL_KPATH_DELAYED && before->state == MODEL_TASK_SLEEPING)
 			s->notes[SIM_NOTE_KPATH_DELAYED_ASLEEP]++;
 	}
 	/*
@@ -1375,8 +1370,39 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	 * requeueing it in place.
 	 */
 	if (s->cfg.wake_path == REPLAY_WAKE_PATH_TRACED && kpath == WL_KPATH_ASLEEP &&
-	    before.state == MODEL_TASK_DELAYED && model_finish_delayed_pick(s->m, t->mt, now) == 1)
+	    before->state == MODEL_TASK_DELAYED && model_finish_delayed_pick(s->m, t->mt, now) == 1)
 		s->notes[SIM_NOTE_WAKE_PATH_DEQUEUED]++;
+}
+
+/*
+ * try_to_wake_up() of blocked task @ti onto the CPU placement picks (the
+ * trace's @traced CPU under --placement trace).  @seq draws the cost.
+ */
+static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int wcpu, int flags,
+		     enum calib_ctx ctx, uint32_t seq, unsigned int how, const struct wl_wake *w,
+		     uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	struct model_task_info before, after;
+	int cpu;
+	bool was_idle, idle_curr, nr_before[2], skip_before, flush_tail;
+	int block_cpu = t->cpu;      /* a stand-in's: where its task has just blocked */
+	int hold = -1, ret;
+	enum model_wakeup_expect expect;
+
+	if (w)
+		dump_wake_op(s, "wake", wcpu, now, ti, w);
+	/* the trace may have lost this wakeup's records: not compared (sim_unseen()) */
+	s->in_lost_wake = w && w->in_lost;
+	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
+	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
+		return -1;
+	model_task_info(t->mt, &before);
+	cpu = placement_cpu(s, t, traced, wcpu, flags, w, now);
+	cpu = take_traced_pull(s, t, cpu);
+	cpu = queued_move_cpu(s, t, cpu, w, &hold);
+	t->wait_asleep = false;
+	delayed_before_wake(s, t, &before, cpu, traced, w, now);
 	was_idle = cpu_idle(&s->cpus[cpu]);
 	idle_curr = !cpu_busy(&s->cpus[cpu]);
 	/* need_resched before, on each CPU the wakeup can land on (--standin-skip) */
@@ -2500,6 +2526,36 @@ static bool exit_to_user_mode_loop(const struct sim *s, int cpu, uint32_t ti, ui
 }
 
 /*
+ * Current task @ti of @cpu has no op left: it runs on to the trace end if
+ * the trace ended while it ran, else it sleeps for good.  run_ops() is done:
+ * 0, or -1 on error.
+ */
+static int ops_done(struct sim *s, int cpu, uint32_t ti, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+
+	if (s->wt[ti].running_at_end && !s->past_end) {
+		/*
+		 * The trace ended while it ran: it runs on, up to the trace
+		 * end; past it (the others finishing their traced work) its
+		 * demand is unknown, so it stops there.
+		 */
+		t->run_left = SIM_FOREVER;
+		return arm_op_done(s, cpu, now);
+	}
+	/*
+	 * Its traced work is done, earlier than in the trace, and the trace
+	 * does not say it ran at the end (it was queued, or a filtered capture
+	 * never showed it leave): no known demand is left.
+	 */
+	if (!s->past_end)
+		s->notes[SIM_NOTE_OPS_DONE]++;
+	t->st = SIM_BLOCKED;
+	t->waiting = WL_NONE;
+	return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
+}
+
+/*
  * The current task of @cpu executes its ops from where it is, until a RUN op
  * with time left (then its completion is armed), a block or an exit.
  */
@@ -2538,29 +2594,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				return 0;
 			continue;
 		}
-		if (!op) {
-			if (s->wt[ti].running_at_end && !s->past_end) {
-				/*
-				 * The trace ended while it ran: it runs on,
-				 * up to the trace end; past it (the others
-				 * finishing their traced work) its demand is
-				 * unknown, so it stops there.
-				 */
-				t->run_left = SIM_FOREVER;
-				return arm_op_done(s, cpu, now);
-			}
-			/*
-			 * Its traced work is done, earlier than in the trace,
-			 * and the trace does not say it ran at the end (it was
-			 * queued, or a filtered capture never showed it leave):
-			 * no known demand is left.
-			 */
-			if (!s->past_end)
-				s->notes[SIM_NOTE_OPS_DONE]++;
-			t->st = SIM_BLOCKED;
-			t->waiting = WL_NONE;
-			return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
-		}
+		if (!op)
+			return ops_done(s, cpu, ti, now);
 		switch (op->kind) {
 		case WL_OP_RUN:
 			if (reply_due(s, t) && t->run_left <= reply_tail(s) &&

@@ -18,6 +18,7 @@
 #include <schedreplay/cli.h>
 
 #include "calib.h"
+#include "note_list.h"
 #include "sim_local.h"
 
 struct replay_count {
@@ -219,6 +220,12 @@ const struct replay_name replay_waker_costs_names[] = {
 const struct replay_name replay_ticks_names[] = {
 	{ "grid", REPLAY_TICKS_GRID },
 	{ "traced", REPLAY_TICKS_TRACED },
+	{ NULL, 0 }
+};
+
+const struct replay_name replay_idle_residency_names[] = {
+	{ "on", REPLAY_IDLE_RESIDENCY_ON },
+	{ "off", REPLAY_IDLE_RESIDENCY_OFF },
 	{ NULL, 0 }
 };
 
@@ -1088,14 +1095,5 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 bool replay_note_next(const struct replay_result *r, unsigned int *iter, const char **text,
 		      uint64_t *count)
 {
-	while (*iter < SIM_NOTE_NR) {
-		unsigned int i = (*iter)++;
-
-		if (r->notes[i]) {
-			*text = sim_note_text[i];
-			*count = r->notes[i];
-			return true;
-		}
-	}
-	return false;
+	return note_next(r->notes, sim_note_text, SIM_NOTE_NR, iter, text, count);
 }

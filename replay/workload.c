@@ -27,6 +27,7 @@
 
 #include <schedreplay/sidecar.h>
 
+#include "note_list.h"
 #include "workload_builder.h"
 
 /* common_flags bits of the ftrace ring buffer (enum trace_flag_type). */
@@ -2375,11 +2376,84 @@ oom:
 	return -1;
 }
 
+/*
+ * @ev's own handler (on_switch(), on_waking(), ...) and its count: 0, or
+ * -1 on ENOMEM.
+ */
+static int on_event(struct wl_builder *b, const struct trace_event *ev)
+{
+	struct wl_counts *n = &b->wl->counts;
+	int r = 0;
+
+	switch (ev->type) {
+	case TRACE_EV_SCHED_SWITCH:
+		n->sched_switch++;
+		n->sched_switch_restored += ev->synthetic;
+		r = on_switch(b, ev);
+		break;
+	case TRACE_EV_SCHED_WAKING:
+		n->sched_waking++;
+		b->wl->facts.has_sched_waking = true;
+		r = on_waking(b, ev);
+		break;
+	case TRACE_EV_SCHED_WAKEUP:
+		if (!ev->u.wakeup.success) {
+			/*
+			 * Before 3.0 try_to_wake_up() traced a wakeup that found
+			 * the task awake too, with success=0 (report's latency
+			 * skips it): nothing was woken, and the model emits none
+			 */
+			b->wl->notes[WL_NOTE_WAKEUP_NO_SUCCESS]++;
+			break;
+		}
+		n->sched_wakeup++;
+		r = on_wakeup(b, ev);
+		break;
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		n->sched_wakeup_new++;
+		r = on_wakeup_new(b, ev);
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		n->sched_migrate_task++;
+		r = on_migrate(b, ev);
+		break;
+	case TRACE_EV_SCHED_PROCESS_FORK:
+		n->sched_process_fork++;
+		r = on_fork(b, ev);
+		break;
+	case TRACE_EV_SCHED_PROCESS_EXEC:
+		r = on_exec(b, ev);
+		break;
+	case TRACE_EV_SCHED_PROCESS_EXIT:
+		n->sched_process_exit++;
+		r = on_exit_event(b, ev);
+		break;
+	case TRACE_EV_SCHED_STAT_RUNTIME:
+		b->wl->facts.has_stat_runtime = true;
+		r = on_stat_runtime(b, ev);
+		break;
+	case TRACE_EV_CGROUP_ATTACH_TASK:
+		b->wl->facts.has_cgroup_attach = true;
+		r = on_cgroup_attach(b, ev);
+		break;
+	case TRACE_EV_SYS_ENTER_READ:
+	case TRACE_EV_SYS_EXIT_READ:
+	case TRACE_EV_SYS_ENTER_WRITE:
+	case TRACE_EV_SYS_EXIT_WRITE:
+		r = on_syscall(b, ev, ev->type == TRACE_EV_SYS_ENTER_READ ||
+				      ev->type == TRACE_EV_SYS_EXIT_READ ? WL_SYS_READ : WL_SYS_WRITE,
+			       ev->type == TRACE_EV_SYS_ENTER_READ || ev->type == TRACE_EV_SYS_ENTER_WRITE);
+		break;
+	default:
+		break;
+	}
+	return r ? -1 : 0;
+}
+
 int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
 		     struct sr_error *err)
 {
 	struct wl_counts *n = &b->wl->counts;
-	int r = 0;
 
 	if (event_check(b, ev, err))
 		return -1;
@@ -2455,69 +2529,7 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		if (c)
 			c->flush_n = 0;
 	}
-	switch (ev->type) {
-	case TRACE_EV_SCHED_SWITCH:
-		n->sched_switch++;
-		n->sched_switch_restored += ev->synthetic;
-		r = on_switch(b, ev);
-		break;
-	case TRACE_EV_SCHED_WAKING:
-		n->sched_waking++;
-		b->wl->facts.has_sched_waking = true;
-		r = on_waking(b, ev);
-		break;
-	case TRACE_EV_SCHED_WAKEUP:
-		if (!ev->u.wakeup.success) {
-			/*
-			 * Before 3.0 try_to_wake_up() traced a wakeup that found
-			 * the task awake too, with success=0 (report's latency
-			 * skips it): nothing was woken, and the model emits none
-			 */
-			b->wl->notes[WL_NOTE_WAKEUP_NO_SUCCESS]++;
-			break;
-		}
-		n->sched_wakeup++;
-		r = on_wakeup(b, ev);
-		break;
-	case TRACE_EV_SCHED_WAKEUP_NEW:
-		n->sched_wakeup_new++;
-		r = on_wakeup_new(b, ev);
-		break;
-	case TRACE_EV_SCHED_MIGRATE_TASK:
-		n->sched_migrate_task++;
-		r = on_migrate(b, ev);
-		break;
-	case TRACE_EV_SCHED_PROCESS_FORK:
-		n->sched_process_fork++;
-		r = on_fork(b, ev);
-		break;
-	case TRACE_EV_SCHED_PROCESS_EXEC:
-		r = on_exec(b, ev);
-		break;
-	case TRACE_EV_SCHED_PROCESS_EXIT:
-		n->sched_process_exit++;
-		r = on_exit_event(b, ev);
-		break;
-	case TRACE_EV_SCHED_STAT_RUNTIME:
-		b->wl->facts.has_stat_runtime = true;
-		r = on_stat_runtime(b, ev);
-		break;
-	case TRACE_EV_CGROUP_ATTACH_TASK:
-		b->wl->facts.has_cgroup_attach = true;
-		r = on_cgroup_attach(b, ev);
-		break;
-	case TRACE_EV_SYS_ENTER_READ:
-	case TRACE_EV_SYS_EXIT_READ:
-	case TRACE_EV_SYS_ENTER_WRITE:
-	case TRACE_EV_SYS_EXIT_WRITE:
-		r = on_syscall(b, ev, ev->type == TRACE_EV_SYS_ENTER_READ ||
-				      ev->type == TRACE_EV_SYS_EXIT_READ ? WL_SYS_READ : WL_SYS_WRITE,
-			       ev->type == TRACE_EV_SYS_ENTER_READ || ev->type == TRACE_EV_SYS_ENTER_WRITE);
-		break;
-	default:
-		break;
-	}
-	if (r)
+	if (on_event(b, ev))
 		goto oom;
 	/* The measured side sees the cpu hierarchy's cgroup moves only. */
 	if (((ev->type == TRACE_EV_CGROUP_ATTACH_TASK && ev->u.cgroup_attach.dst_root == b->cg_root) ||
@@ -2920,16 +2932,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 bool wl_note_at(const struct wl_workload *wl, unsigned int *iter, const char **text,
 		uint64_t *count)
 {
-	while (*iter < WL_NOTE_NR) {
-		unsigned int i = (*iter)++;
-
-		if (wl->notes[i]) {
-			*text = note_text[i];
-			*count = wl->notes[i];
-			return true;
-		}
-	}
-	return false;
+	return note_next(wl->notes, note_text, WL_NOTE_NR, iter, text, count);
 }
 
 const char *wl_wake_src_name(enum wl_wake_src s)

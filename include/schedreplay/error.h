@@ -36,7 +36,8 @@ void sr_error_prefix(struct sr_error *err, const char *fmt, ...)
  * PATH: REASON".  The code is EIO for a file not opened, else EINVAL.
  * sr_error_set_json_named() names the file @shown in the line (a
  * subcommand's cli_esc() of @path), where @path is the name jansson was
- * given.
+ * given.  These two are the replay library's (replay/error_json.c, jansson);
+ * the others are common/error.c's, which the model library links too.
  */
 struct json_error_t;
 void sr_error_set_json(struct sr_error *err, const char *path, const struct json_error_t *je);

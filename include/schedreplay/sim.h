@@ -459,6 +459,13 @@ enum replay_ticks {
 };
 extern const struct replay_name replay_ticks_names[];
 
+/* replay_config.idle_residency (--idle-residency on|off; below) */
+enum replay_idle_residency {
+	REPLAY_IDLE_RESIDENCY_OFF = 0,
+	REPLAY_IDLE_RESIDENCY_ON,
+};
+extern const struct replay_name replay_idle_residency_names[];
+
 struct replay_config {
 	/* NULL: the profile for the trace's kernel release, else the default */
 	const struct model_profile *profile;
@@ -512,7 +519,7 @@ struct replay_config {
 	 * CALIB_IDLE_BANDS), where that band has enough samples (--idle-residency
 	 * on; docs/replay.md, "Idle residency").
 	 */
-	bool idle_residency;
+	enum replay_idle_residency idle_residency;
 	/*
 	 * The waker's CPU time after a wakeup or fork follows the simulated
 	 * locality (--waker-costs placed|follow): where the simulation's

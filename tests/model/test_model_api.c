@@ -36,6 +36,15 @@ static void test_errors(void)
 	CHECK(strstr(err.msg, "task 9") != NULL);
 	CHECK(model_group_set_shares(m, model_root_group(m), 100, 0, &err) == -1);
 	{
+		/* a name with control characters: the message stays one line (error.h) */
+		struct model_group *g = model_group_new(m, NULL, 1024, "/a\nb\x1b[31m", &err);
+
+		CHECK(g != NULL);
+		CHECK(model_group_set_bandwidth(m, g, 1000000, 0, 0, 0, &err) == -1);
+		CHECK_MSG(!strcmp(err.msg, "model: group /a?b?[31m: period 0 ns outside 1 ms..1 s"),
+			  "got '%s'", err.msg);
+	}
+	{
 		struct model_task *t = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, &err);
 
 		CHECK(model_wake_up_new_task(m, t, 0, 5, 1000) == -1);

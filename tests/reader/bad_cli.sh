@@ -182,7 +182,8 @@ for m in "exit-preempt takes defer or now" \
 	 "idle-clock takes update, skip or local" "migrate-resched takes dest or both" \
 	 "balance-attach takes trace-order or kernel-order" \
 	 "queued-moves takes time, wait or position" \
-	 "waker-costs takes traced, placed or follow" "ticks takes grid or traced"; do
+	 "waker-costs takes traced, placed or follow" "ticks takes grid or traced" \
+	 "idle-residency takes on or off"; do
 	expect_usage "replay: --$m, not 'x'" -- replay --"${m%% *}" x "$traces/small-pipe.dat"
 done
 # every option --help shows as "--OPT a|b|c": its usage error lists the same
