@@ -258,6 +258,7 @@ int cmd_replay(int argc, char **argv)
 	if (runs.n > 1) {
 		wc.progress = replay_progress_runs;
 		wc.progress_ctx = &prog;
+		prog.run_events = wl_counts(wl)->events;
 	}
 	res = whatif_run(wl, &wc, &err);
 	replay_progress_done(&prog);

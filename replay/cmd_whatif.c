@@ -328,6 +328,7 @@ int cmd_whatif(int argc, char **argv)
 	replay_progress_init(&pc, "what-if");
 	wc.progress = replay_progress_runs;
 	wc.progress_ctx = &pc;
+	pc.run_events = wl_counts(wl)->events;
 	res = whatif_run(wl, &wc, &err);
 	replay_progress_done(&pc);
 	if (!res)

@@ -20,6 +20,7 @@ void replay_progress_init(struct replay_progress *p, const char *what)
 	p->t0 = now_s();
 	p->what = what;
 	p->unit = NULL;
+	p->run_events = 0;
 }
 
 static bool due(struct replay_progress *p, double *el)
@@ -65,7 +66,17 @@ void replay_progress_runs(void *ctx, unsigned int done, unsigned int total)
 
 	if (!due(p, &el) || !total)
 		return;
-	if (done)
+	/*
+	 * why: issue 5 names events done, events/s and ETA; several runs
+	 * showed runs and ETA only.  Runs end whole, so the events are those
+	 * of the runs done.
+	 */
+	if (done && p->run_events)
+		fprintf(stderr, "\r%s: %u/%u %s done, %llu events, %.2fM events/s, ETA %.0f s   ",
+			p->what, done, total, p->unit ? p->unit : "runs",
+			(unsigned long long)(p->run_events * done),
+			(double)p->run_events * done / el / 1e6, el / done * (total - done));
+	else if (done)
 		fprintf(stderr, "\r%s: %u/%u %s done, ETA %.0f s   ", p->what, done, total,
 			p->unit ? p->unit : "runs", el / done * (total - done));
 	else
@@ -77,6 +88,6 @@ void replay_progress_runs(void *ctx, unsigned int done, unsigned int total)
 void replay_progress_done(struct replay_progress *p)
 {
 	if (p->shown)
-		fprintf(stderr, "\r%60s\r", "");
+		fprintf(stderr, "\r%90s\r", "");
 	p->shown = false;
 }

@@ -1690,6 +1690,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 
 	if (!c)
 		return 0;
+	wl_hz_probe_switch(b->hz, ev->cpu);
 	c->switches++;
 	/* without sched_migrate_task, a task may have come here by an untraced move */
 	was_idle = c->idle_seen && b->wl->info.records_migrations;
@@ -2151,7 +2152,8 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 			return -1;
 		b->ts.v[t].move_op = b->ts.v[t].ops.n;
 	}
-	return wl_hz_probe_add(b->hz, ev->cpu, ev->ts, r->runtime);
+	return wl_hz_probe_add(b->hz, ev->cpu, ev->ts, r->runtime,
+			       ev->common_pid == r->pid ? r->pid : -1);
 }
 
 /* ---- builder ------------------------------------------------------------ */

@@ -3,14 +3,21 @@
  * Machine facts a trace from another tool does not state: HZ and the tick
  * phase, from the cadence of sched_stat_runtime; and the --cgroup-map file.
  *
- * HZ.  A fair task that runs without interruption is charged by
- * update_curr() at every tick, so its sched_stat_runtime events carry
- * runtime = TICK_NSEC (the time since the previous tick) and recur every
- * TICK_NSEC.  Other events (enqueue, dequeue, preemption checks) carry
- * arbitrary shorter runtimes.  So the HZ is the candidate whose tick period
- * explains the most events with runtime within 2 % of it; a candidate wins
- * only with >= 16 such events and twice the runner-up's, else HZ is not
- * inferable from this trace.
+ * HZ.  A fair task that keeps running is charged by update_curr() at every
+ * tick (task_tick_fair() -> entity_tick()), so while it stays on its CPU
+ * its sched_stat_runtime events recur every TICK_NSEC.  Other charges
+ * (enqueue_entity(), check_preempt_wakeup_fair(), dequeue, put_prev) come at
+ * arbitrary times.  So the probe takes the spacing of consecutive charges
+ * of a CPU's running task with no sched_switch between, and the HZ is the
+ * candidate whose period holds a peak of them (within HZ_TOL) standing
+ * HZ_PEAK_OVER times over the spacings as close 10 % below and above it:
+ * the other charges spread over all spacings, the ticks do not.  It wins
+ * with >= HZ_MIN_TICKS spacings over that background and twice any other
+ * candidate's, else HZ is not inferable from this trace.  The charges'
+ * runtime (~TICK_NSEC for a tick) was the rule before 3 Dec 2026 (helper
+ * hzc32): on make -j, first charges after a switch-in of 1 and 2 ms tied
+ * with the 4 ms ticks, and forkexec's 1 ms charges (also first ones
+ * after a switch-in) made a HZ=250 trace read as 1000.
  *
  * Tick phase.  Ticks stay on one grid per CPU across NO_HZ idle periods
  * (tick_nohz_restart() forwards the timer on the old grid), so the phase of
@@ -44,11 +51,24 @@ struct hz_sample {
 	uint8_t cand;
 };
 
+/* A CPU's last charge of its running task since its last switch. */
+struct hz_cpu {
+	int32_t pid;        /* 0: none since the last switch */
+	uint64_t ts;
+};
+
+#define HZ_HIST_US 12000
+#define HZ_MIN_TICKS 10
+#define HZ_PEAK_OVER 3
+
 struct wl_hz_probe {
 	struct hz_sample *s;
 	uint32_t n, cap;
-	uint64_t count[NR_HZ];
 	uint64_t total;
+	struct hz_cpu *cpu;
+	uint32_t ncpu;
+	uint64_t spacings;
+	uint32_t hist[HZ_HIST_US];
 };
 
 struct wl_hz_probe *wl_hz_probe_new(void)
@@ -61,18 +81,52 @@ void wl_hz_probe_free(struct wl_hz_probe *p)
 	if (!p)
 		return;
 	free(p->s);
+	free(p->cpu);
 	free(p);
 }
 
-int wl_hz_probe_add(struct wl_hz_probe *p, int cpu, uint64_t ts, uint64_t runtime)
+static struct hz_cpu *hz_cpu_get(struct wl_hz_probe *p, int cpu)
 {
+	if (cpu < 0 || cpu >= 4096)
+		return NULL;
+	if ((uint32_t)cpu >= p->ncpu) {
+		uint32_t n = (uint32_t)cpu + 1;
+		struct hz_cpu *v = realloc(p->cpu, n * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		memset(v + p->ncpu, 0, (n - p->ncpu) * sizeof(*v));
+		p->cpu = v;
+		p->ncpu = n;
+	}
+	return &p->cpu[cpu];
+}
+
+void wl_hz_probe_switch(struct wl_hz_probe *p, int cpu)
+{
+	if (cpu >= 0 && (uint32_t)cpu < p->ncpu)
+		p->cpu[cpu].pid = 0;
+}
+
+int wl_hz_probe_add(struct wl_hz_probe *p, int cpu, uint64_t ts, uint64_t runtime, int32_t pid)
+{
+	struct hz_cpu *c = pid > 0 ? hz_cpu_get(p, cpu) : NULL;
+
 	p->total++;
+	if (c) {
+		if (c->pid == pid && ts > c->ts) {
+			p->spacings++;
+			if ((ts - c->ts) / 1000 < HZ_HIST_US)
+				p->hist[(ts - c->ts) / 1000]++;
+		}
+		c->pid = pid;
+		c->ts = ts;
+	}
 	for (unsigned int i = 0; i < NR_HZ; i++) {
 		double period = 1e9 / hz_candidates[i];
 
 		if (fabs((double)runtime - period) > HZ_TOL * period)
 			continue;
-		p->count[i]++;
 		if (p->n >= HZ_MAX_SAMPLES)
 			return 0;     /* enough for the phase */
 		if (p->n == p->cap && wl_vec_grow((void **)&p->s, &p->cap, sizeof(*p->s), p->n + 1))
@@ -128,36 +182,66 @@ static bool tick_phase(struct wl_hz_probe *p, int cand, unsigned int hz, struct 
 	return true;
 }
 
+/* Spacings in [from, to] us. */
+static uint64_t hist_sum(const struct wl_hz_probe *p, unsigned int from, unsigned int to)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = from; i <= to && i < HZ_HIST_US; i++)
+		n += p->hist[i];
+	return n;
+}
+
+/*
+ * The tick's signature: spacings of one period, within HZ_TOL, against
+ * the spacings in windows as wide 10 % below and above it (charges at
+ * wakeups and dequeues, spread over all spacings).  @bg: their mean.
+ */
+static uint64_t tick_peak(const struct wl_hz_probe *p, unsigned int cand, uint64_t *bg)
+{
+	unsigned int per = 1000000 / hz_candidates[cand], w = (unsigned int)(HZ_TOL * per);
+
+	*bg = (hist_sum(p, per * 9 / 10 - w, per * 9 / 10 + w) +
+	       hist_sum(p, per * 11 / 10 - w, per * 11 / 10 + w) + 1) / 2;
+	return hist_sum(p, per - w, per + w);
+}
+
 void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned int sidecar_hz,
 			struct wl_facts *f)
 {
+	uint64_t peak[NR_HZ], bg[NR_HZ], ex[NR_HZ];
 	unsigned int best = 0, inferred = 0, second = NR_HZ;
-	uint64_t runner_up = 0;
-	char inf[150];
+	char inf[200];
 
-	for (unsigned int i = 1; i < NR_HZ; i++)
-		if (p->count[i] > p->count[best])
+	for (unsigned int i = 0; i < NR_HZ; i++) {
+		peak[i] = tick_peak(p, i, &bg[i]);
+		/* a peak counts only standing HZ_PEAK_OVER times over its surroundings */
+		ex[i] = peak[i] >= HZ_PEAK_OVER * bg[i] ? peak[i] - bg[i] : 0;
+		if (ex[i] > ex[best] || (ex[i] == ex[best] && peak[i] > peak[best]))
 			best = i;
+	}
 	for (unsigned int i = 0; i < NR_HZ; i++)
-		if (i != best && p->count[i] > runner_up) {
-			runner_up = p->count[i];
+		if (i != best && peak[i] > 0 && (second == NR_HZ || ex[i] > ex[second] ||
+						 (ex[i] == ex[second] && peak[i] > peak[second])))
 			second = i;
-		}
-	if (p->count[best] >= 16 && p->count[best] >= 2 * runner_up) {
+	if (ex[best] >= HZ_MIN_TICKS && (second == NR_HZ || ex[best] >= 2 * ex[second])) {
 		inferred = hz_candidates[best];
-		snprintf(inf, sizeof(inf), "%llu of %llu fair sched_stat_runtime events charge %u us (1/%u s)",
-			 (unsigned long long)p->count[best], (unsigned long long)p->total,
-			 1000000 / inferred, inferred);
-	} else if (p->count[best] >= 16 && second < NR_HZ) {
-		/* why: "180 tick-like of 18139" read as too few when 1/500 s had 114 */
-		snprintf(inf, sizeof(inf), "not inferable (%llu tick-like of %llu sched_stat_runtime "
-			 "events: %llu at 1/%u s, %llu at 1/%u s, not twice as many)",
-			 (unsigned long long)p->count[best], (unsigned long long)p->total,
-			 (unsigned long long)p->count[best], hz_candidates[best],
-			 (unsigned long long)runner_up, hz_candidates[second]);
+		snprintf(inf, sizeof(inf), "%llu of %llu spacings of a running task's sched_stat_runtime "
+			 "events are %u us (1/%u s), %llu at +-10 %%",
+			 (unsigned long long)peak[best], (unsigned long long)p->spacings,
+			 1000000 / inferred, inferred, (unsigned long long)bg[best]);
+	} else if (ex[best] >= HZ_MIN_TICKS) {
+		snprintf(inf, sizeof(inf), "not inferable (of %llu spacings of a running task's "
+			 "sched_stat_runtime events, %llu at 1/%u s and %llu at 1/%u s over %llu and "
+			 "%llu at +-10 %%: neither twice the other)",
+			 (unsigned long long)p->spacings, (unsigned long long)peak[best], hz_candidates[best],
+			 (unsigned long long)peak[second], hz_candidates[second],
+			 (unsigned long long)bg[best], (unsigned long long)bg[second]);
 	} else {
-		snprintf(inf, sizeof(inf), "not inferable (%llu tick-like of %llu sched_stat_runtime events)",
-			 (unsigned long long)p->count[best], (unsigned long long)p->total);
+		snprintf(inf, sizeof(inf), "not inferable (of %llu spacings of a running task's "
+			 "sched_stat_runtime events, at most %llu at one period over its +-10 %%; "
+			 "%d needed)", (unsigned long long)p->spacings, (unsigned long long)ex[best],
+			 HZ_MIN_TICKS);
 	}
 	if (forced_hz) {
 		f->hz = forced_hz;

@@ -142,7 +142,8 @@ struct wl_hz_probe;
 struct wl_hz_probe *wl_hz_probe_new(void);
 void wl_hz_probe_free(struct wl_hz_probe *p);
 /* A fair task's sched_stat_runtime of @runtime ns at @ts on @cpu. */
-int wl_hz_probe_add(struct wl_hz_probe *p, int cpu, uint64_t ts, uint64_t runtime);
+int wl_hz_probe_add(struct wl_hz_probe *p, int cpu, uint64_t ts, uint64_t runtime, int32_t pid);
+void wl_hz_probe_switch(struct wl_hz_probe *p, int cpu);
 /*
  * Decide: fills facts->hz / hz_src / hz_how and the tick phases, honouring
  * @forced_hz (option, > 0) and @sidecar_hz (> 0) in that order.

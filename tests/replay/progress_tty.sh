@@ -29,6 +29,20 @@ else
 	echo "ok: replay --all-variants ($secs s): no progress under a second"
 fi
 
+# several runs over a second: runs done, events done, events/s and ETA (issue
+# 5 names the three; the line had runs and ETA only before 3 Dec 2026)
+tty "$sr" whatif --seeds 15 --threads 1 "$traces/make-probe.dat"
+runs_re='^what-if: [0-9]*/[0-9]* runs done, [0-9]* events, [0-9.]*M events/s, ETA [0-9]* s'
+if [ "$secs" -ge 2 ] && ! printf '%s\n' "$out" | grep -q "$runs_re"; then
+	echo "FAIL: whatif ($secs s) showed no events, events/s and ETA:"; printf '%s\n' "$out" | tail -n 3
+	fails=$((fails + 1))
+elif printf '%s\n' "$out" | grep 'runs done' | grep -vq "$runs_re"; then
+	echo "FAIL: whatif: a runs line without events and events/s:"; printf '%s\n' "$out" | tail -n 3
+	fails=$((fails + 1))
+else
+	echo "ok: whatif ($secs s): runs, events, events/s and ETA"
+fi
+
 # validate: progress when it ran over a second, the line cleared at the end
 tty "$sr" validate --dir "$traces"
 if [ "$secs" -ge 2 ] && ! printf '%s' "$out" | grep -q '^validating: [0-9]*/[0-9]* traces done, ETA'; then

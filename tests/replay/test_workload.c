@@ -1003,7 +1003,12 @@ static void test_balance_pass_bounds(void)
 	wl_free(wl);
 }
 
-/* HZ from the tick cadence of a CPU-bound task, and its phase. */
+#define HZ_SP "spacings of a running task's sched_stat_runtime events"
+
+/*
+ * HZ from the tick cadence of a CPU-bound task (the spacing of its
+ * consecutive charges while it runs), and its phase.
+ */
 static void test_hz(void)
 {
 	struct wl_workload *wl;
@@ -1012,47 +1017,93 @@ static void test_hz(void)
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 60, 120));
 	for (int k = 1; k <= 50; k++) {
 		feed(ev_runtime((uint64_t)k * 4 * MS + 123 * US, 0, 60, 4 * MS));
-		feed(ev_runtime((uint64_t)k * 4 * MS + 1500 * US, 0, 60, 77 * US)); /* not a tick */
+		if (k % 5 == 0)     /* not a tick: it splits 9 of the 49 tick spacings */
+			feed(ev_runtime((uint64_t)k * 4 * MS + 1500 * US, 0, 60, 77 * US));
 	}
 	wl = finish();
 	CHECK_EQ(wl_facts(wl)->hz, 250);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_TRACE);
+	CHECK_STR(wl_facts(wl)->hz_how, "inferred: 40 of 59 " HZ_SP " are 4000 us (1/250 s), 0 at +-10 %");
 	CHECK(wl_facts(wl)->tick_phase_known);
 	CHECK(wl_facts(wl)->tick_phase_ns[0] >= 122 * US && wl_facts(wl)->tick_phase_ns[0] <= 124 * US);
 	wl_free(wl);
 
-	start();    /* HZ=200 (arch/arm's Kconfig): 5 ms charges, not 250's 4 ms */
+	start();    /* HZ=200 (arch/arm's Kconfig): 5 ms spacings, not 250's 4 ms */
 	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 62, 120));
 	for (int k = 1; k <= 40; k++)
 		feed(ev_runtime((uint64_t)k * 5 * MS + 700 * US, 1, 62, 5 * MS - 3 * US));
 	wl = finish();
 	CHECK_EQ(wl_facts(wl)->hz, 200);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_TRACE);
+	CHECK_STR(wl_facts(wl)->hz_how, "inferred: 39 of 39 " HZ_SP " are 5000 us (1/200 s), 0 at +-10 %");
 	CHECK(wl_facts(wl)->tick_phase_ns[1] >= 699 * US && wl_facts(wl)->tick_phase_ns[1] <= 701 * US);
 	wl_free(wl);
 
-	start();    /* too few tick-like events: the default, and it says so */
+	start();    /* too few spacings: the default, and it says so */
 	feed(ev_runtime(1 * MS, 0, 61, 4 * MS));
 	wl = finish();
 	CHECK_EQ(wl_facts(wl)->hz, 250);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
-	CHECK(strstr(wl_facts(wl)->hz_how, "not inferable") != NULL);
+	CHECK_STR(wl_facts(wl)->hz_how, "assumed 250: not inferable (of 0 " HZ_SP ", at most 0 at one "
+		  "period over its +-10 %; 10 needed) (use --hz)");
 	wl_free(wl);
 
 	/*
-	 * ambiguous (make-probe.dat's case): 30 charges of 4 ms, 20 of 2 ms;
-	 * the line said only "30 tick-like of 50", as if too few
+	 * forkexec.dat's case (HZ=250 by its sidecar): 30 ticks of a CPU-bound
+	 * task, and 80 short runs on CPU 1 whose one charge, 1 ms after the
+	 * switch-in, carries runtime 1 ms.  The runtime rule (before hzc32)
+	 * counted 80 at 1/1000 s against 30 at 1/250 s and inferred 1000.
 	 */
 	start();
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 60, 120));
 	for (int k = 1; k <= 30; k++)
 		feed(ev_runtime((uint64_t)k * 4 * MS + 123 * US, 0, 60, 4 * MS));
-	for (int k = 1; k <= 20; k++)
-		feed(ev_runtime(200 * MS + (uint64_t)k * 2 * MS, 0, 60, 2 * MS));
+	for (int j = 0; j < 80; j++) {
+		uint64_t t = 300 * MS + (uint64_t)j * 3 * MS;
+
+		feed(ev_switch(t, 1, j ? 100 + j - 1 : 0, 'S', 120, 100 + j, 120));
+		feed(ev_runtime(t + 1 * MS, 1, 100 + j, 1 * MS));
+	}
+	wl = finish();
+	CHECK_EQ(wl_facts(wl)->hz, 250);
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_TRACE);
+	CHECK_STR(wl_facts(wl)->hz_how, "inferred: 29 of 29 " HZ_SP " are 4000 us (1/250 s), 0 at +-10 %");
+	wl_free(wl);
+
+	/* a switch between two charges: no spacing, even of the same task */
+	start();
+	for (int k = 1; k <= 30; k++) {
+		feed(ev_switch((uint64_t)k * 4 * MS, 0, 0, 'R', 120, 60, 120));
+		feed(ev_runtime((uint64_t)k * 4 * MS + 123 * US, 0, 60, 4 * MS));
+		feed(ev_switch((uint64_t)k * 4 * MS + 200 * US, 0, 60, 'R', 120, 0, 120));
+	}
+	wl = finish();
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
+	CHECK(strstr(wl_facts(wl)->hz_how, "(of 0 " HZ_SP) != NULL);
+	wl_free(wl);
+
+	/* two peaks, neither twice the other: not inferable, and both named */
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 60, 120));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 61, 120));
+	for (int k = 1; k <= 30; k++)
+		feed(ev_runtime((uint64_t)k * 4 * MS, 0, 60, 4 * MS));
+	for (int k = 1; k <= 25; k++)
+		feed(ev_runtime((uint64_t)k * 3333333, 1, 61, 3333333));
 	wl = finish();
 	CHECK_EQ(wl_facts(wl)->hz, 250);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
-	CHECK(strstr(wl_facts(wl)->hz_how, "30 at 1/250 s, 20 at 1/500 s, not twice as many") != NULL);
+	CHECK_STR(wl_facts(wl)->hz_how, "assumed 250: not inferable (of 53 " HZ_SP ", 29 at 1/250 s and "
+		  "24 at 1/300 s over 0 and 0 at +-10 %: neither twice the other) (use --hz)");
+	wl_free(wl);
+
+	/* a peak that does not stand over its surroundings is no tick */
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 60, 120));
+	for (int k = 0; k < 60; k++)   /* 20 at 4 ms, 20 at 3.6 ms, 20 at 4.4 ms */
+		feed(ev_runtime(2 * MS + (uint64_t)k * 4 * MS + (uint64_t)(k % 3) * 400 * US, 0, 60, 4 * MS));
+	wl = finish();
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
 	wl_free(wl);
 }
 
