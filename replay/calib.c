@@ -412,6 +412,13 @@ void calib_release(struct wl_calib *c)
 	c->nr_cpus = 0;
 }
 
+uint64_t calib_path_min(const struct wl_calib *c, enum wl_path path)
+{
+	const struct calib_path *p = &c->path[path];
+
+	return p->q && p->n >= CALIB_MIN_SAMPLES ? p->q[0] : 0;
+}
+
 const struct calib_path *calib_effective(const struct wl_calib *c, enum wl_path path,
 					 enum calib_ctx ctx)
 {

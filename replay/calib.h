@@ -243,6 +243,13 @@ uint64_t calib_draw_cpu(const struct wl_calib *c, enum wl_path path, enum calib_
 			int cpu, bool restored_cpu, uint64_t idle_ns, uint32_t task, uint32_t seq,
 			uint64_t seed);
 
+/*
+ * The shortest sample of @path's own table (its lowest quantile, ns): the
+ * trace's quickest wakeup -> switch-in on that path; 0 under
+ * CALIB_MIN_SAMPLES (no fallback: a floor, not a draw).
+ */
+uint64_t calib_path_min(const struct wl_calib *c, enum wl_path path);
+
 /* The table actually used for @path from @ctx (after fallbacks), or NULL. */
 const struct calib_path *calib_effective(const struct wl_calib *c, enum wl_path path,
 					 enum calib_ctx ctx);

@@ -346,13 +346,11 @@ static void charge(struct sim *s, int cpu, uint64_t now)
  */
 static uint64_t reply_tail(const struct sim *s)
 {
-	const struct calib_path *p = &s->calib->path[WL_PATH_PREEMPT_LOCAL];
-
 	if (s->facts->sync_tail_ns || s->facts->switch_lead_ns)
 		return s->facts->sync_tail_ns > s->facts->switch_lead_ns ?
 			s->facts->sync_tail_ns : s->facts->switch_lead_ns;
 	/* neither fact: the shortest local wakeup -> switch-in the trace shows */
-	return p->q && p->n >= CALIB_MIN_SAMPLES ? p->q[0] : 0;
+	return calib_path_min(s->calib, WL_PATH_PREEMPT_LOCAL);
 }
 
 /*
@@ -395,13 +393,11 @@ static void op_done_left(const struct sim *s, struct sim_task *t)
  */
 static uint64_t behind_lead(const struct sim *s)
 {
-	const struct calib_path *p = &s->calib->path[WL_PATH_QUEUED];
-
 	if (s->cfg.behind_lead == REPLAY_BEHIND_LEAD_OFF)
 		return 0;
 	if (s->facts->switch_lead_ns)
 		return s->cfg.behind_lead == REPLAY_BEHIND_LEAD_ALL ? s->facts->switch_lead_ns : 0;
-	return p->q && p->n >= CALIB_MIN_SAMPLES ? p->q[0] : 0;
+	return calib_path_min(s->calib, WL_PATH_QUEUED);
 }
 
 /* Whether task @ti's ops from its current RUN on reach a sleep before more work. */
