@@ -143,15 +143,17 @@ static int read_line(struct tr_text *t)
 }
 
 /*
- * An event line missing fields that the file ends inside (no '\n'): a trace
- * cut short (a copy or a download stopped), not another format; the message
- * advised `trace-cmd report -N` for it.  -1 with err.
+ * A line that the file ends inside (no '\n') after event lines: a trace cut
+ * short (a copy or a download stopped), not another format, even where the
+ * fields it has read (a sched_switch cut in "next_pr") or its event name is
+ * gone; the message advised `trace-cmd report -N` for a line missing fields.
+ * @name: the line's event, or NULL.  -1 with err.
  */
-static int cut_short(const struct tr_text *t, const struct trace_event *ev, struct sr_error *err)
+static int cut_short(const struct tr_text *t, const char *name, struct sr_error *err)
 {
-	sr_error_set(err, EINVAL, "line %" PRIu64 ": %s cut short: the file ends inside this "
+	sr_error_set(err, EINVAL, "line %" PRIu64 ": %s%scut short: the file ends inside this "
 		     "line (truncated? copy the whole trace, or drop its last line)", t->lineno,
-		     ev->name);
+		     name ? name : "", name ? " " : "");
 	return -1;
 }
 
@@ -606,8 +608,6 @@ static int decode_syscall(struct tr_text *t, struct trace_event *ev, const char 
 	s->ret = (int64_t)v;
 	return 0;
 missing:
-	if (t->unterminated)
-		return cut_short(t, ev, err);
 	sr_error_set(err, EINVAL, "line %" PRIu64 ": %s without the fields of the kernel's print "
 		     "format", t->lineno, ev->name);
 	return -1;
@@ -751,8 +751,6 @@ range:
 		     t->lineno, ev->name, bad);
 	return -1;
 missing:
-	if (t->unterminated)
-		return cut_short(t, ev, err);
 	sr_error_set(err, EINVAL, "line %" PRIu64 ": %s without the fields of the kernel's print "
 		     "format (plugin output of `trace-cmd report`? use `trace-cmd report -N`)",
 		     t->lineno, ev->name);
@@ -851,9 +849,7 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 		r = parse_line(t, t->line, &l);
 		if (r <= 0 && t->unterminated && lines_ok) {
 			/* the events' last line, cut before its event name */
-			sr_error_set(err, EINVAL, "line %" PRIu64 ": cut short: the file ends inside "
-				     "this line (truncated? copy the whole trace, or drop its last "
-				     "line)", t->lineno);
+			cut_short(t, NULL, err);
 			goto fail;
 		}
 		if (r < 0) {
@@ -1040,12 +1036,11 @@ int tr_text_next(struct tr_text *t, struct trace_event *ev, uint64_t *lost_befor
 		for (int k = 1; sc == TRACE_EV_OTHER && k < TRACE_EV_NR_TYPES; k++)
 			if (!strcmp(trace_event_type_name((enum trace_event_type)k), l.event))
 				ev->type = (enum trace_event_type)k;
+		if (t->unterminated)
+			return cut_short(t, ev->name, err);
 		if (sc != TRACE_EV_OTHER ? decode_syscall(t, ev, l.rest, true, err) :
 		    ev->type != TRACE_EV_OTHER && decode(t, ev, l.rest, err))
 			return -1;
-		if (t->unterminated)
-			/* its fields read, but the last may be cut ("next_pr") */
-			return cut_short(t, ev, err);
 		t->counts[id]++;
 		if (t->overwritten && !t->cpu_started[l.cpu]) {
 			/* the oldest records of an overrun CPU are gone: this one's? */
