@@ -19,7 +19,7 @@ void replay_progress_init(struct replay_progress *p, const char *what)
 	p->shown = false;
 	p->t0 = now_s();
 	p->what = what;
-	p->unit = NULL;
+	p->unit = "runs";
 	p->run_events = 0;
 }
 
@@ -73,14 +73,14 @@ void replay_progress_runs(void *ctx, unsigned int done, unsigned int total)
 	 */
 	if (done && p->run_events)
 		fprintf(stderr, "\r%s: %u/%u %s done, %llu events, %.2fM events/s, ETA %.0f s   ",
-			p->what, done, total, p->unit ? p->unit : "runs",
+			p->what, done, total, p->unit,
 			(unsigned long long)(p->run_events * done),
 			(double)p->run_events * done / el / 1e6, el / done * (total - done));
 	else if (done)
 		fprintf(stderr, "\r%s: %u/%u %s done, ETA %.0f s   ", p->what, done, total,
-			p->unit ? p->unit : "runs", el / done * (total - done));
+			p->unit, el / done * (total - done));
 	else
-		fprintf(stderr, "\r%s: 0/%u %s done   ", p->what, total, p->unit ? p->unit : "runs");
+		fprintf(stderr, "\r%s: 0/%u %s done   ", p->what, total, p->unit);
 	fflush(stderr);
 	p->shown = true;
 }

@@ -14,7 +14,7 @@ struct replay_progress {
 	bool shown;
 	double t0;
 	const char *what;
-	const char *unit;      /* of replay_progress_runs(): "runs" when NULL */
+	const char *unit;      /* of replay_progress_runs(): "runs" (init) or "traces" */
 	uint64_t run_events;   /* trace events one run replays: 0, not shown */
 };
 
