@@ -2382,11 +2382,26 @@ oom:
  * @ev's own handler (on_switch(), on_waking(), ...) and its count: 0, or
  * -1 on ENOMEM.
  */
+/*
+ * Events whose CPU's charges of its running task at the same time are not
+ * the tick's: put_prev/dequeue before a switch, enqueue_entity() and
+ * check_preempt_wakeup_fair() at a wakeup, task_fork_fair() (the HZ tick
+ * grid, workload_facts.c).
+ */
+static bool hz_near_event(enum trace_event_type t)
+{
+	return t == TRACE_EV_SCHED_SWITCH || t == TRACE_EV_SCHED_WAKING || t == TRACE_EV_SCHED_WAKEUP ||
+	       t == TRACE_EV_SCHED_WAKEUP_NEW || t == TRACE_EV_SCHED_MIGRATE_TASK ||
+	       t == TRACE_EV_SCHED_PROCESS_FORK;
+}
+
 static int on_event(struct wl_builder *b, const struct trace_event *ev)
 {
 	struct wl_counts *n = &b->wl->counts;
 	int r = 0;
 
+	if (hz_near_event(ev->type) && wl_hz_probe_near(b->hz, ev->cpu, ev->ts))
+		return -1;
 	switch (ev->type) {
 	case TRACE_EV_SCHED_SWITCH:
 		n->sched_switch++;

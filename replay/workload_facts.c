@@ -7,17 +7,42 @@
  * tick (task_tick_fair() -> entity_tick()), so while it stays on its CPU
  * its sched_stat_runtime events recur every TICK_NSEC.  Other charges
  * (enqueue_entity(), check_preempt_wakeup_fair(), dequeue, put_prev) come at
- * arbitrary times.  So the probe takes the spacing of consecutive charges
- * of a CPU's running task with no sched_switch between, and the HZ is the
+ * arbitrary times.  Two independent tests read that:
+ *
+ * The tick grid (helper hz33, 3 Dec 2026).  The tick fires on a grid of
+ * TICK_NSEC per CPU: tick_setup_sched_timer() starts it at
+ * tick_init_jiffy_update(), a multiple of TICK_NSEC (plus the per-CPU
+ * sched_skew_tick offset), and tick_nohz_restart() forwards the stopped
+ * timer from its last expiry, so the phase survives NO_HZ idle.  A charge
+ * of a CPU's running task with no switch, wakeup, migration or fork within
+ * HZ_LONE_NS on that CPU ("lone") is a tick's, or noise at any phase; so
+ * for the true period the lone charges of each CPU concentrate at one phase
+ * (mean resultant length >= HZ_GRID_CONC, Rayleigh Z >= HZ_GRID_Z) and for
+ * 100/200/250/300 against each other they do not.  A divisor of the true
+ * period (1 and 2 ms of 4 ms) concentrates as well, and so does a multiple
+ * if the workload samples the ticks periodically; those are told by the
+ * grid points that fall between two consecutive charges of a running task
+ * (no switch between): a tick there would have charged it, so the true
+ * grid's points there are all charged (at the interval's end, within
+ * period/HZ_GRID_W) and a divisor's are mostly missed.  The HZ is the one
+ * concentrated candidate not refuted (>= 3 points missed, over 1 in
+ * HZ_GRID_MISS), if >= HZ_GRID_TESTS of its points were tested and at most
+ * 1 in HZ_GRID_MISS missed.
+ *
+ * The tick spacing (helper hzc32): the spacing of consecutive charges of a
+ * CPU's running task with no sched_switch between, and the HZ is the
  * candidate whose period holds a peak of them (within HZ_TOL) standing
  * HZ_PEAK_OVER times over the spacings as close 10 % below and above it:
  * the other charges spread over all spacings, the ticks do not.  It wins
  * with >= HZ_MIN_TICKS spacings over that background and twice any other
- * candidate's, else HZ is not inferable from this trace.  The charges'
- * runtime (~TICK_NSEC for a tick) was the rule before 3 Dec 2026 (helper
- * hzc32): on make -j, first charges after a switch-in of 1 and 2 ms tied
- * with the 4 ms ticks, and forkexec's 1 ms charges (also first ones
- * after a switch-in) made a HZ=250 trace read as 1000.
+ * candidate's.  The charges' runtime (~TICK_NSEC for a tick) was the rule
+ * before 3 Dec 2026 (helper hzc32): on make -j, first charges after a
+ * switch-in of 1 and 2 ms tied with the 4 ms ticks, and forkexec's 1 ms
+ * charges (also first ones after a switch-in) made a HZ=250 trace read as
+ * 1000.
+ *
+ * The grid's answer first (it needs no task to run a whole period), else the
+ * spacing's; if both answer and differ, HZ is not inferable.
  *
  * Tick phase.  Ticks stay on one grid per CPU across NO_HZ idle periods
  * (tick_nohz_restart() forwards the timer on the old grid), so the phase of
@@ -55,7 +80,29 @@ struct hz_sample {
 struct hz_cpu {
 	int32_t pid;        /* 0: none since the last switch */
 	uint64_t ts;
+	uint64_t near_ts;   /* its last switch, wakeup, migration or fork */
+	bool near_seen;
+	/* tick_grid()'s, for one candidate at a time */
+	double gx, gy;
+	uint32_t gn;
+	uint64_t phase;     /* ns mod the period; valid if gn >= HZ_GRID_CPU_MIN */
 };
+
+/* A charge of a CPU's running task, for the tick grid. */
+struct hz_charge {
+	uint64_t ts;
+	uint64_t prev;      /* the task's charge before, no switch between; 0: none */
+	int32_t cpu;
+	bool lone;          /* no switch, wakeup, ... within HZ_LONE_NS on its CPU */
+};
+
+#define HZ_LONE_NS 20000
+#define HZ_GRID_CPU_MIN 3   /* lone charges of a CPU for its phase */
+#define HZ_GRID_CONC 0.5
+#define HZ_GRID_Z 10
+#define HZ_GRID_W 20        /* a charge within period/20 of a point is on it */
+#define HZ_GRID_TESTS 8
+#define HZ_GRID_MISS 20
 
 #define HZ_HIST_US 12000
 #define HZ_MIN_TICKS 10
@@ -67,6 +114,8 @@ struct wl_hz_probe {
 	uint64_t total;
 	struct hz_cpu *cpu;
 	uint32_t ncpu;
+	struct hz_charge *ch;
+	uint32_t nch, chcap;
 	uint64_t spacings;
 	uint32_t hist[HZ_HIST_US];
 };
@@ -82,6 +131,7 @@ void wl_hz_probe_free(struct wl_hz_probe *p)
 		return;
 	free(p->s);
 	free(p->cpu);
+	free(p->ch);
 	free(p);
 }
 
@@ -108,16 +158,49 @@ void wl_hz_probe_switch(struct wl_hz_probe *p, int cpu)
 		p->cpu[cpu].pid = 0;
 }
 
+static bool hz_near(uint64_t a, uint64_t b)
+{
+	return (a > b ? a - b : b - a) <= HZ_LONE_NS;
+}
+
+int wl_hz_probe_near(struct wl_hz_probe *p, int cpu, uint64_t ts)
+{
+	struct hz_cpu *c;
+
+	if (cpu < 0 || cpu >= 4096)
+		return 0;
+	if (!(c = hz_cpu_get(p, cpu)))
+		return -1;
+	c->near_ts = ts;
+	c->near_seen = true;
+	/* the charges just before it on this CPU are its own (dequeue, put_prev, enqueue) */
+	for (uint32_t i = p->nch; i-- > 0 && p->ch[i].ts + HZ_LONE_NS >= ts;)
+		if (p->ch[i].cpu == cpu)
+			p->ch[i].lone = false;
+	return 0;
+}
+
 int wl_hz_probe_add(struct wl_hz_probe *p, int cpu, uint64_t ts, uint64_t runtime, int32_t pid)
 {
 	struct hz_cpu *c = pid > 0 ? hz_cpu_get(p, cpu) : NULL;
 
 	p->total++;
 	if (c) {
-		if (c->pid == pid && ts > c->ts) {
+		bool cont = c->pid == pid && ts > c->ts;
+
+		if (cont) {
 			p->spacings++;
 			if ((ts - c->ts) / 1000 < HZ_HIST_US)
 				p->hist[(ts - c->ts) / 1000]++;
+		}
+		if (p->nch < HZ_MAX_SAMPLES) {
+			if (p->nch == p->chcap &&
+			    wl_vec_grow((void **)&p->ch, &p->chcap, sizeof(*p->ch), p->nch + 1))
+				return -1;
+			p->ch[p->nch++] = (struct hz_charge){
+				.ts = ts, .prev = cont ? c->ts : 0, .cpu = cpu,
+				.lone = !(c->near_seen && hz_near(ts, c->near_ts)),
+			};
 		}
 		c->pid = pid;
 		c->ts = ts;
@@ -206,12 +289,183 @@ static uint64_t tick_peak(const struct wl_hz_probe *p, unsigned int cand, uint64
 	return hist_sum(p, per - w, per + w);
 }
 
-void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned int sidecar_hz,
-			struct wl_facts *f)
+/* The tick grid's figures for one candidate: see the head of this file. */
+struct hz_grid {
+	uint64_t lone;      /* lone charges of CPUs with a phase */
+	uint64_t on;        /* ... of them within period/HZ_GRID_W of their CPU's phase */
+	uint64_t tested;    /* grid points between two charges of a running task */
+	uint64_t missed;    /* ... with no charge on them */
+	double conc;        /* mean resultant length of the lone charges' phases */
+	double z;           /* Rayleigh's Z summed over the CPUs: ~1 per CPU at random */
+	bool fits;          /* they concentrate */
+};
+
+/* ns from @ts to the nearest point of the grid (@phase mod @per) */
+static uint64_t grid_dist(uint64_t ts, uint64_t phase, uint64_t per)
+{
+	uint64_t r = (ts + per - phase) % per;
+
+	return r < per - r ? r : per - r;
+}
+
+/* grid points (@phase mod @per) in (lo, hi] */
+static uint64_t grid_points(uint64_t lo, uint64_t hi, uint64_t phase, uint64_t per)
+{
+	return hi <= lo ? 0 : (hi + per - phase) / per - (lo + per - phase) / per;
+}
+
+static void tick_grid(struct wl_hz_probe *p, unsigned int cand, struct hz_grid *g)
+{
+	uint64_t per = 1000000000ull / hz_candidates[cand], w = per / HZ_GRID_W;
+	double sum = 0;
+
+	memset(g, 0, sizeof(*g));
+	for (uint32_t c = 0; c < p->ncpu; c++) {
+		p->cpu[c].gx = p->cpu[c].gy = 0;
+		p->cpu[c].gn = 0;
+	}
+	for (uint32_t i = 0; i < p->nch; i++) {
+		struct hz_cpu *c = &p->cpu[p->ch[i].cpu];
+		double a = 2 * M_PI * (double)(p->ch[i].ts % per) / (double)per;
+
+		if (!p->ch[i].lone)
+			continue;
+		c->gx += cos(a);
+		c->gy += sin(a);
+		c->gn++;
+	}
+	for (uint32_t c = 0; c < p->ncpu; c++) {
+		struct hz_cpu *k = &p->cpu[c];
+		double r = hypot(k->gx, k->gy), ang = atan2(k->gy, k->gx);
+
+		if (k->gn < HZ_GRID_CPU_MIN)
+			continue;
+		sum += r;
+		g->z += r * r / k->gn;
+		g->lone += k->gn;
+		if (ang < 0)
+			ang += 2 * M_PI;
+		k->phase = (uint64_t)(ang / (2 * M_PI) * (double)per) % per;
+	}
+	g->conc = g->lone ? sum / (double)g->lone : 0;
+	g->fits = g->conc >= HZ_GRID_CONC && g->z >= HZ_GRID_Z;
+	if (!g->fits)
+		return;
+	for (uint32_t i = 0; i < p->nch; i++) {
+		const struct hz_charge *ch = &p->ch[i];
+		const struct hz_cpu *k = &p->cpu[ch->cpu];
+		uint64_t n, x;
+
+		if (k->gn < HZ_GRID_CPU_MIN)
+			continue;
+		if (ch->lone && grid_dist(ch->ts, k->phase, per) <= w)
+			g->on++;
+		if (!ch->prev)
+			continue;
+		/*
+		 * The task ran from ch->prev to ch->ts, charged at neither end
+		 * between: a tick at a point in (prev + w, ts - w) would have
+		 * charged it.  The point within w of ts is its charge's.
+		 */
+		n = grid_points(ch->prev + w, ch->ts + w, k->phase, per);
+		if (!n)
+			continue;
+		g->tested += n;
+		x = ch->ts + per - (ch->ts + per - k->phase) % per;   /* the point above ts */
+		if (x - ch->ts > w)
+			x -= per;                                      /* the one below */
+		g->missed += n - (grid_dist(ch->ts, k->phase, per) <= w && x > ch->prev + w);
+	}
+}
+
+static bool grid_refuted(const struct hz_grid *g)
+{
+	return g->missed >= 3 && g->missed * HZ_GRID_MISS > g->tested;
+}
+
+static bool other_fits(const struct hz_grid *g, unsigned int fit)
+{
+	for (unsigned int i = 0; i < NR_HZ; i++)
+		if (g[i].fits && i != fit)
+			return true;
+	return false;
+}
+
+/*
+ * The tick grid's HZ, or 0 with the reason in @why.  Candidates run from
+ * the shortest period: a refuted one is named in the answer.
+ */
+static unsigned int grid_decide(struct wl_hz_probe *p, char *why, size_t len)
+{
+	struct hz_grid g[NR_HZ];
+	unsigned int fit = NR_HZ, nfit = 0, other = NR_HZ, best = 0;
+	size_t o;
+
+	for (unsigned int i = 0; i < NR_HZ; i++) {
+		tick_grid(p, i, &g[i]);
+		if (g[i].conc > g[best].conc)
+			best = i;
+		if (!g[i].fits || grid_refuted(&g[i]))
+			continue;
+		if (nfit++ == 0)
+			fit = i;
+		else if (other == NR_HZ)
+			other = i;
+	}
+	if (nfit == 0) {
+		for (unsigned int i = NR_HZ; i-- > 0;)
+			if (g[i].fits) {
+				snprintf(why, len, "the lone charges fit only refuted grids (1/%u s: %llu of "
+					 "%llu points in a task's runs missed)", hz_candidates[i],
+					 (unsigned long long)g[i].missed, (unsigned long long)g[i].tested);
+				return 0;
+			}
+		snprintf(why, len, "%llu lone charges at no one phase of a period (at most %.2f and "
+			 "Z %.0f, 1/%u s; %.2f and %d needed)", (unsigned long long)g[best].lone,
+			 g[best].conc, g[best].z, hz_candidates[best], HZ_GRID_CONC, HZ_GRID_Z);
+		return 0;
+	}
+	if (nfit > 1) {
+		snprintf(why, len, "the lone charges fit the grids of 1/%u and 1/%u s, neither refuted",
+			 hz_candidates[fit], hz_candidates[other]);
+		return 0;
+	}
+	if (g[fit].tested < HZ_GRID_TESTS) {
+		snprintf(why, len, "the lone charges fit the 1/%u s grid, but only %llu of its points "
+			 "fell in a task's runs (%d needed)", hz_candidates[fit],
+			 (unsigned long long)g[fit].tested, HZ_GRID_TESTS);
+		return 0;
+	}
+	if (g[fit].missed * HZ_GRID_MISS > g[fit].tested) {
+		snprintf(why, len, "the lone charges fit the 1/%u s grid, but %llu of its %llu points "
+			 "in a task's runs missed (1 in %d at most)", hz_candidates[fit],
+			 (unsigned long long)g[fit].missed, (unsigned long long)g[fit].tested, HZ_GRID_MISS);
+		return 0;
+	}
+	o = (size_t)snprintf(why, len, "%llu of %llu lone sched_stat_runtime charges within %u us of "
+			     "one phase mod %u us (1/%u s) per CPU (concentration %.2f); %llu of %llu "
+			     "grid points in a task's runs charged",
+			     (unsigned long long)g[fit].on, (unsigned long long)g[fit].lone,
+			     1000000 / hz_candidates[fit] / HZ_GRID_W, 1000000 / hz_candidates[fit],
+			     hz_candidates[fit], g[fit].conc,
+			     (unsigned long long)(g[fit].tested - g[fit].missed),
+			     (unsigned long long)g[fit].tested);
+	for (unsigned int i = 0, n = 0; i < NR_HZ; i++)
+		if (g[i].fits && i != fit && o < len)
+			o += (size_t)snprintf(why + o, len - o, "%s1/%u s: %llu of %llu", n++ ? ", " : " (",
+					      hz_candidates[i],
+					      (unsigned long long)(g[i].tested - g[i].missed),
+					      (unsigned long long)g[i].tested);
+	if (o < len && other_fits(g, fit))
+		snprintf(why + o, len - o, ")");
+	return hz_candidates[fit];
+}
+
+/* The tick spacing's HZ, or 0 with the reason in @why. */
+static unsigned int spacing_decide(const struct wl_hz_probe *p, char *why, size_t len)
 {
 	uint64_t peak[NR_HZ], bg[NR_HZ], ex[NR_HZ];
-	unsigned int best = 0, inferred = 0, second = NR_HZ;
-	char inf[200];
+	unsigned int best = 0, second = NR_HZ;
 
 	for (unsigned int i = 0; i < NR_HZ; i++) {
 		peak[i] = tick_peak(p, i, &bg[i]);
@@ -225,23 +479,43 @@ void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned 
 						 (ex[i] == ex[second] && peak[i] > peak[second])))
 			second = i;
 	if (ex[best] >= HZ_MIN_TICKS && (second == NR_HZ || ex[best] >= 2 * ex[second])) {
-		inferred = hz_candidates[best];
-		snprintf(inf, sizeof(inf), "%llu of %llu spacings of a running task's sched_stat_runtime "
+		snprintf(why, len, "%llu of %llu spacings of a running task's sched_stat_runtime "
 			 "events are %u us (1/%u s), %llu at +-10 %%",
 			 (unsigned long long)peak[best], (unsigned long long)p->spacings,
-			 1000000 / inferred, inferred, (unsigned long long)bg[best]);
-	} else if (ex[best] >= HZ_MIN_TICKS) {
-		snprintf(inf, sizeof(inf), "not inferable (of %llu spacings of a running task's "
-			 "sched_stat_runtime events, %llu at 1/%u s and %llu at 1/%u s over %llu and "
-			 "%llu at +-10 %%: neither twice the other)",
-			 (unsigned long long)p->spacings, (unsigned long long)peak[best], hz_candidates[best],
-			 (unsigned long long)peak[second], hz_candidates[second],
+			 1000000 / hz_candidates[best], hz_candidates[best], (unsigned long long)bg[best]);
+		return hz_candidates[best];
+	}
+	if (ex[best] >= HZ_MIN_TICKS)
+		snprintf(why, len, "of %llu spacings of a running task's sched_stat_runtime events, "
+			 "%llu at 1/%u s and %llu at 1/%u s over %llu and %llu at +-10 %%: neither "
+			 "twice the other", (unsigned long long)p->spacings, (unsigned long long)peak[best],
+			 hz_candidates[best], (unsigned long long)peak[second], hz_candidates[second],
 			 (unsigned long long)bg[best], (unsigned long long)bg[second]);
+	else
+		snprintf(why, len, "of %llu spacings of a running task's sched_stat_runtime events, "
+			 "at most %llu at one period over its +-10 %%; %d needed",
+			 (unsigned long long)p->spacings, (unsigned long long)ex[best], HZ_MIN_TICKS);
+	return 0;
+}
+
+void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned int sidecar_hz,
+			struct wl_facts *f)
+{
+	char gw[256], sw[200], inf[sizeof(gw) + sizeof(sw) + 64];
+	unsigned int gh = grid_decide(p, gw, sizeof(gw)), sh = spacing_decide(p, sw, sizeof(sw));
+	unsigned int inferred = 0;
+
+	if (gh && sh && gh != sh) {
+		snprintf(inf, sizeof(inf), "not inferable (the tick grid gives 1/%u s, the tick "
+			 "spacing 1/%u s)", gh, sh);
+	} else if (gh) {
+		inferred = gh;
+		snprintf(inf, sizeof(inf), "tick grid: %s", gw);
+	} else if (sh) {
+		inferred = sh;
+		snprintf(inf, sizeof(inf), "tick spacing: %s", sw);
 	} else {
-		snprintf(inf, sizeof(inf), "not inferable (of %llu spacings of a running task's "
-			 "sched_stat_runtime events, at most %llu at one period over its +-10 %%; "
-			 "%d needed)", (unsigned long long)p->spacings, (unsigned long long)ex[best],
-			 HZ_MIN_TICKS);
+		snprintf(inf, sizeof(inf), "not inferable (tick grid: %s; tick spacing: %s)", gw, sw);
 	}
 	if (forced_hz) {
 		f->hz = forced_hz;

@@ -144,6 +144,8 @@ void wl_hz_probe_free(struct wl_hz_probe *p);
 /* A fair task's sched_stat_runtime of @runtime ns at @ts on @cpu. */
 int wl_hz_probe_add(struct wl_hz_probe *p, int cpu, uint64_t ts, uint64_t runtime, int32_t pid);
 void wl_hz_probe_switch(struct wl_hz_probe *p, int cpu);
+/* A switch, wakeup, migration or fork at @ts on @cpu: its charges are not the tick's. */
+int wl_hz_probe_near(struct wl_hz_probe *p, int cpu, uint64_t ts);
 /*
  * Decide: fills facts->hz / hz_src / hz_how and the tick phases, honouring
  * @forced_hz (option, > 0) and @sidecar_hz (> 0) in that order.

@@ -382,7 +382,7 @@ struct wl_facts {
 	char cpus_how[160];
 	unsigned int hz;
 	enum wl_fact_source hz_src;
-	char hz_how[256];
+	char hz_how[600];
 	const char *release;   /* kernel release (uname), NULL if unknown */
 	enum wl_fact_source release_src;
 	char release_how[160];
