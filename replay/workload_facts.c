@@ -24,7 +24,8 @@
  * grid points that fall between two consecutive charges of a running task
  * (no switch between): a tick there would have charged it, so the true
  * grid's points there are all charged (at the interval's end, within
- * period/HZ_GRID_W) and a divisor's are mostly missed.  The HZ is the one
+ * period/HZ_GRID_W before it and HZ_GRID_LATE times that after: the VM's
+ * late ticks, 50..573 us at 4 ms) and a divisor's are mostly missed.  The HZ is the one
  * concentrated candidate not refuted (>= 3 points missed, over 1 in
  * HZ_GRID_MISS), if >= HZ_GRID_TESTS of its points were tested and at most
  * 1 in HZ_GRID_MISS missed.
@@ -101,6 +102,7 @@ struct hz_charge {
 #define HZ_GRID_CONC 0.5
 #define HZ_GRID_Z 10
 #define HZ_GRID_W 20        /* a charge within period/20 of a point is on it */
+#define HZ_GRID_LATE 3      /* ... or up to 3 times that late after it (VM: 50..573 us) */
 #define HZ_GRID_TESTS 8
 #define HZ_GRID_MISS 20
 
@@ -364,17 +366,16 @@ static void tick_grid(struct wl_hz_probe *p, unsigned int cand, struct hz_grid *
 			continue;
 		/*
 		 * The task ran from ch->prev to ch->ts, charged at neither end
-		 * between: a tick at a point in (prev + w, ts - w) would have
-		 * charged it.  The point within w of ts is its charge's.
+		 * between: a tick at a point in (prev + w, ts - late) would have
+		 * charged it.  A point from w before ts to HZ_GRID_LATE w after
+		 * it is its charge's (a tick's interrupt comes late on a VM).
 		 */
 		n = grid_points(ch->prev + w, ch->ts + w, k->phase, per);
 		if (!n)
 			continue;
 		g->tested += n;
-		x = ch->ts + per - (ch->ts + per - k->phase) % per;   /* the point above ts */
-		if (x - ch->ts > w)
-			x -= per;                                      /* the one below */
-		g->missed += n - (grid_dist(ch->ts, k->phase, per) <= w && x > ch->prev + w);
+		x = ch->ts + w - (ch->ts + w + per - k->phase) % per;   /* the last point <= ts + w */
+		g->missed += n - (x + HZ_GRID_LATE * w >= ch->ts && x > ch->prev + w);
 	}
 }
 
@@ -395,9 +396,8 @@ static bool other_fits(const struct hz_grid *g, unsigned int fit)
  * The tick grid's HZ, or 0 with the reason in @why.  Candidates run from
  * the shortest period: a refuted one is named in the answer.
  */
-static unsigned int grid_decide(struct wl_hz_probe *p, char *why, size_t len)
+static unsigned int grid_decide(struct wl_hz_probe *p, struct hz_grid *g, char *why, size_t len)
 {
-	struct hz_grid g[NR_HZ];
 	unsigned int fit = NR_HZ, nfit = 0, other = NR_HZ, best = 0;
 	size_t o;
 
@@ -502,12 +502,21 @@ void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned 
 			struct wl_facts *f)
 {
 	char gw[256], sw[200], inf[sizeof(gw) + sizeof(sw) + 64];
-	unsigned int gh = grid_decide(p, gw, sizeof(gw)), sh = spacing_decide(p, sw, sizeof(sw));
+	struct hz_grid g[NR_HZ];
+	unsigned int gh = grid_decide(p, g, gw, sizeof(gw)), sh = spacing_decide(p, sw, sizeof(sw));
 	unsigned int inferred = 0;
 
-	if (gh && sh && gh != sh) {
+	/*
+	 * Two answers: the grid's stands if it refutes the spacing's (a
+	 * periodic wakeup's charges make a spacing peak; their period's grid
+	 * points in a task's runs go uncharged), else neither does.
+	 */
+	if (gh && sh && gh != sh && !(g[cand_of(sh)].fits && grid_refuted(&g[cand_of(sh)]))) {
 		snprintf(inf, sizeof(inf), "not inferable (the tick grid gives 1/%u s, the tick "
 			 "spacing 1/%u s)", gh, sh);
+	} else if (gh && sh && gh != sh) {
+		inferred = gh;
+		snprintf(inf, sizeof(inf), "tick grid: %s; the tick spacing's 1/%u s refuted", gw, sh);
 	} else if (gh) {
 		inferred = gh;
 		snprintf(inf, sizeof(inf), "tick grid: %s", gw);

@@ -1004,6 +1004,7 @@ static void test_balance_pass_bounds(void)
 }
 
 #define HZ_SP "spacings of a running task's sched_stat_runtime events"
+#define HZ_LONE "lone sched_stat_runtime charges"
 
 /*
  * HZ from the tick cadence of a CPU-bound task (the spacing of its
@@ -1023,7 +1024,10 @@ static void test_hz(void)
 	wl = finish();
 	CHECK_EQ(wl_facts(wl)->hz, 250);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_TRACE);
-	CHECK_STR(wl_facts(wl)->hz_how, "inferred: 40 of 59 " HZ_SP " are 4000 us (1/250 s), 0 at +-10 %");
+	/* the 1500 us charges are lone too: 50 of 60 on the grid */
+	CHECK_STR(wl_facts(wl)->hz_how, "inferred: tick grid: 50 of 60 " HZ_LONE " within 200 us of one "
+		  "phase mod 4000 us (1/250 s) per CPU (concentration 0.75); 49 of 49 grid points in a "
+		  "task's runs charged (1/500 s: 49 of 98, 1/1000 s: 49 of 197)");
 	CHECK(wl_facts(wl)->tick_phase_known);
 	CHECK(wl_facts(wl)->tick_phase_ns[0] >= 122 * US && wl_facts(wl)->tick_phase_ns[0] <= 124 * US);
 	wl_free(wl);
@@ -1035,7 +1039,9 @@ static void test_hz(void)
 	wl = finish();
 	CHECK_EQ(wl_facts(wl)->hz, 200);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_TRACE);
-	CHECK_STR(wl_facts(wl)->hz_how, "inferred: 39 of 39 " HZ_SP " are 5000 us (1/200 s), 0 at +-10 %");
+	CHECK_STR(wl_facts(wl)->hz_how, "inferred: tick grid: 40 of 40 " HZ_LONE " within 250 us of one "
+		  "phase mod 5000 us (1/200 s) per CPU (concentration 1.00); 39 of 39 grid points in a "
+		  "task's runs charged (1/1000 s: 39 of 195)");
 	CHECK(wl_facts(wl)->tick_phase_ns[1] >= 699 * US && wl_facts(wl)->tick_phase_ns[1] <= 701 * US);
 	wl_free(wl);
 
@@ -1044,8 +1050,9 @@ static void test_hz(void)
 	wl = finish();
 	CHECK_EQ(wl_facts(wl)->hz, 250);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
-	CHECK_STR(wl_facts(wl)->hz_how, "assumed 250: not inferable (of 0 " HZ_SP ", at most 0 at one "
-		  "period over its +-10 %; 10 needed) (use --hz)");
+	CHECK_STR(wl_facts(wl)->hz_how, "assumed 250: not inferable (tick grid: 0 lone charges at no one "
+		  "phase of a period (at most 0.00 and Z 0, 1/100 s; 0.50 and 10 needed); tick spacing: "
+		  "of 0 " HZ_SP ", at most 0 at one period over its +-10 %; 10 needed) (use --hz)");
 	wl_free(wl);
 
 	/*
@@ -1067,7 +1074,12 @@ static void test_hz(void)
 	wl = finish();
 	CHECK_EQ(wl_facts(wl)->hz, 250);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_TRACE);
-	CHECK_STR(wl_facts(wl)->hz_how, "inferred: 29 of 29 " HZ_SP " are 4000 us (1/250 s), 0 at +-10 %");
+	/*
+	 * CPU 1's 80 lone charges, at every phase, dilute CPU 0's 30 ticks
+	 * (concentration 0.5 needed): the tick spacing answers alone
+	 */
+	CHECK_STR(wl_facts(wl)->hz_how, "inferred: tick spacing: 29 of 29 " HZ_SP " are 4000 us (1/250 s), "
+		  "0 at +-10 %");
 	wl_free(wl);
 
 	/* a switch between two charges: no spacing, even of the same task */
@@ -1079,7 +1091,10 @@ static void test_hz(void)
 	}
 	wl = finish();
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
-	CHECK(strstr(wl_facts(wl)->hz_how, "(of 0 " HZ_SP) != NULL);
+	CHECK(strstr(wl_facts(wl)->hz_how, "tick spacing: of 0 " HZ_SP) != NULL);
+	/* its lone charges fit 4, 2 and 1 ms, and no run spans a grid point */
+	CHECK(strstr(wl_facts(wl)->hz_how, "(tick grid: the lone charges fit the grids of 1/250 and "
+		     "1/500 s, neither refuted;") != NULL);
 	wl_free(wl);
 
 	/* two peaks, neither twice the other: not inferable, and both named */
@@ -1093,8 +1108,10 @@ static void test_hz(void)
 	wl = finish();
 	CHECK_EQ(wl_facts(wl)->hz, 250);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
-	CHECK_STR(wl_facts(wl)->hz_how, "assumed 250: not inferable (of 53 " HZ_SP ", 29 at 1/250 s and "
-		  "24 at 1/300 s over 0 and 0 at +-10 %: neither twice the other) (use --hz)");
+	CHECK_STR(wl_facts(wl)->hz_how, "assumed 250: not inferable (tick grid: the lone charges fit only "
+		  "refuted grids (1/1000 s: 159 of 196 points in a task's runs missed); tick spacing: of 53 "
+		  HZ_SP ", 29 at 1/250 s and 24 at 1/300 s over 0 and 0 at +-10 %: neither twice the "
+		  "other) (use --hz)");
 	wl_free(wl);
 
 	/* a peak that does not stand over its surroundings is no tick */
@@ -1104,6 +1121,177 @@ static void test_hz(void)
 		feed(ev_runtime(2 * MS + (uint64_t)k * 4 * MS + (uint64_t)(k % 3) * 400 * US, 0, 60, 4 * MS));
 	wl = finish();
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
+	wl_free(wl);
+}
+
+/* ---- the tick grid: synthetic traces of known HZ ---- */
+
+#define GRID_MAX 20000
+static struct trace_event grid_ev[GRID_MAX];
+static uint32_t grid_n;
+static uint64_t grid_rand = 12345;
+
+/* deterministic 0..n-1 */
+static uint64_t grid_rnd(uint64_t n)
+{
+	grid_rand = grid_rand * 6364136223846793005ull + 1442695040888963407ull;
+	return (grid_rand >> 33) % n;
+}
+
+static void grid_add(struct trace_event e)
+{
+	if (grid_n < GRID_MAX)
+		grid_ev[grid_n++] = e;
+}
+
+/* by time, the order added at a tie (qsort is not stable: the index decides) */
+static int cmp_grid_ev(const void *a, const void *b)
+{
+	const struct trace_event *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static struct wl_workload *grid_feed(void)
+{
+	qsort(grid_ev, grid_n, sizeof(grid_ev[0]), cmp_grid_ev);
+	start();
+	for (uint32_t i = 0; i < grid_n; i++)
+		feed(grid_ev[i]);
+	grid_n = 0;
+	return finish();
+}
+
+/*
+ * Runs of 5..9 ms on @ncpu CPUs, tasks 200.. switching in turn.  In each,
+ * the running task is charged at every tick (period @tick ns, CPU c's
+ * phase @phase + c * 1.3 ms, 2..40 us late, 1 in 16 of them 300..570 us
+ * late at 4 ms as on the VM, in proportion at other periods), or, if @tick
+ * is 0, at random times 1..7 ms apart; and
+ * it wakes a task on its own CPU every ~1.5 ms (a charge 1 us before the
+ * sched_wakeup): so it is rarely charged twice one period apart, and the
+ * tick spacing has nothing to go on.
+ */
+static struct wl_workload *grid_trace(int ncpu, uint64_t tick, uint64_t phase, uint64_t span)
+{
+	for (int c = 0; c < ncpu; c++) {
+		uint64_t t = 1 * MS, ph = (phase + (uint64_t)c * 1300 * US) % (tick ? tick : 1);
+		int prev = 0, pid = 200 + c * 100;
+
+		while (t < span) {
+			uint64_t end = t + 5 * MS + grid_rnd(4 * MS), k, w;
+
+			grid_add(ev_switch(t, c, prev, 'S', 120, pid, 120));
+			k = tick ? (t - ph) / tick + 1 : 0;
+			for (uint64_t x = tick ? ph + k * tick : t + grid_rnd(4 * MS); x < end;
+			     x += tick ? tick : 1 * MS + grid_rnd(6 * MS)) {
+				uint64_t late = grid_rnd(16) ? 2 * US + grid_rnd(38 * US) :
+					(300 * US + grid_rnd(270 * US)) * (tick ? tick : 4 * MS) / (4 * MS);
+
+				if (x + late < end - 30 * US)
+					grid_add(ev_runtime(x + late, c, pid, 4 * MS));
+			}
+			for (w = t + 1 * MS + grid_rnd(MS); w < end - 100 * US; w += 1 * MS + grid_rnd(MS)) {
+				grid_add(ev_runtime(w, c, pid, 300 * US));
+				grid_add(ev_wake(TRACE_EV_SCHED_WAKEUP, w + 1 * US, c, pid, 0, pid + 1, 120, c));
+			}
+			grid_add(ev_runtime(end, c, pid, 50 * US));
+			grid_add(ev_switch(end + 2 * US, c, pid, 'S', 120, 0, 120));
+			prev = 0;
+			pid++;
+			t = end + 100 * US + grid_rnd(900 * US);
+		}
+	}
+	return grid_feed();
+}
+
+static void test_hz_grid(void)
+{
+	struct wl_workload *wl;
+
+	/* HZ=250 on 2 CPUs, jittered and some late ticks: the grid finds it, the spacing cannot */
+	wl = grid_trace(2, 4 * MS, 123 * US, 800 * MS);
+	CHECK_EQ(wl_facts(wl)->hz, 250);
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_TRACE);
+	CHECK(strncmp(wl_facts(wl)->hz_how, "inferred: tick grid: ", 21) == 0);
+	CHECK(strstr(wl_facts(wl)->hz_how, "mod 4000 us (1/250 s) per CPU (concentration 0.9") != NULL);
+	/* 1 and 2 ms fit too (divisors) and are refuted */
+	CHECK(strstr(wl_facts(wl)->hz_how, "charged (1/500 s: ") != NULL);
+	CHECK(strstr(wl_facts(wl)->hz_how, ", 1/1000 s: ") != NULL);
+	wl_free(wl);
+
+	/* the same at random times: no grid, not inferable */
+	wl = grid_trace(2, 0, 0, 800 * MS);
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
+	CHECK(strstr(wl_facts(wl)->hz_how, "(tick grid: ") != NULL);
+	CHECK(strstr(wl_facts(wl)->hz_how, " lone charges at no one phase of a period (at most 0.") != NULL);
+	wl_free(wl);
+
+	/* HZ=1000: 1 ms, not 250's 4 ms (whose grid 1000's ticks fill at 4 phases) */
+	wl = grid_trace(2, 1 * MS, 456 * US, 400 * MS);
+	CHECK_EQ(wl_facts(wl)->hz, 1000);
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_TRACE);
+	CHECK(strstr(wl_facts(wl)->hz_how, "mod 1000 us (1/1000 s) per CPU") != NULL);
+	wl_free(wl);
+
+	/* HZ=200 against 100 (5 ms ticks fall at 2 phases mod 10 ms) and 1000 */
+	wl = grid_trace(2, 5 * MS, 77 * US, 800 * MS);
+	CHECK_EQ(wl_facts(wl)->hz, 200);
+	wl_free(wl);
+
+	/* HZ=300 (3333333 ns) */
+	wl = grid_trace(1, 3333333, 900 * US, 800 * MS);
+	CHECK_EQ(wl_facts(wl)->hz, 300);
+	wl_free(wl);
+
+	/*
+	 * HZ=1000 seen through a task woken every 10 ms (an absolute timer)
+	 * for 0.5 ms: one tick per run, always at one phase mod 10 ms, and
+	 * no run spans a grid point.  1/100 s fits as well as 1/1000 s, and
+	 * nothing refutes either: not inferable, never 100.
+	 */
+	for (int k = 0; k < 100; k++) {
+		uint64_t t = 10 * MS + (uint64_t)k * 10 * MS + 300 * US;
+
+		grid_add(ev_wake(TRACE_EV_SCHED_WAKEUP, t, 0, 0, 0, 300, 120, 0));
+		grid_add(ev_switch(t + 5 * US, 0, 0, 'S', 120, 300, 120));
+		grid_add(ev_runtime(t + 700 * US + 3 * US, 0, 300, 700 * US));   /* the tick at 1 ms */
+		grid_add(ev_runtime(t + 800 * US, 0, 300, 100 * US));
+		grid_add(ev_switch(t + 802 * US, 0, 300, 'S', 120, 0, 120));
+	}
+	wl = grid_feed();
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
+	CHECK(strstr(wl_facts(wl)->hz_how, "(tick grid: the lone charges fit the grids of 1/100 and ") != NULL);
+	wl_free(wl);
+
+	/*
+	 * A CPU-bound task ticked at 4 ms (phase 123 us) that wakes a task on
+	 * its CPU every 2 ms (at 700 us): 200 charges at the wakeups, 100 at
+	 * the ticks.  Taken for ticks, the wakeups' charges made a 2 ms grid
+	 * that their own points confirm: 500.  They are no tick's: a
+	 * sched_wakeup follows each on its CPU 1 us later.  The tick spacing
+	 * (2 ms between the two wakeups' charges) says 500, and the grid
+	 * refutes it: half of its points in the task's runs uncharged.
+	 */
+	grid_add(ev_switch(1 * MS, 0, 0, 'R', 120, 60, 120));
+	for (int k = 1; k <= 100; k++) {
+		uint64_t t = (uint64_t)k * 4 * MS;
+
+		grid_add(ev_runtime(t + 123 * US, 0, 60, 4 * MS));
+		for (int j = 0; j < 2; j++) {
+			grid_add(ev_runtime(t + 700 * US + (uint64_t)j * 2 * MS, 0, 60, 300 * US));
+			grid_add(ev_wake(TRACE_EV_SCHED_WAKEUP, t + 701 * US + (uint64_t)j * 2 * MS, 0, 60,
+					 0, 61, 120, 1));
+		}
+	}
+	wl = grid_feed();
+	CHECK_EQ(wl_facts(wl)->hz, 250);
+	CHECK_STR(wl_facts(wl)->hz_how, "inferred: tick grid: 100 of 100 " HZ_LONE " within 200 us of one "
+		  "phase mod 4000 us (1/250 s) per CPU (concentration 1.00); 99 of 99 grid points in a "
+		  "task's runs charged (1/500 s: 99 of 199, 1/1000 s: 99 of 398); the tick spacing's "
+		  "1/500 s refuted");
 	wl_free(wl);
 }
 
@@ -2861,6 +3049,7 @@ int main(void)
 	test_balance_pass();
 	test_balance_pass_bounds();
 	test_hz();
+	test_hz_grid();
 	test_lost();
 	test_lost_windows();
 	test_lost_windows_nested();
