@@ -2611,6 +2611,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 		case WL_OP_WAKE:
 			if (exit_to_user_mode_loop(s, cpu, ti, now)) {
 				s->notes[SIM_NOTE_RESCHED_WAKE]++;
+				dump_op(s, cpu, now, "nextwake pid=%d trace=%" PRIu64,
+					s->wt[ti].pid, s->wakes[op->arg].ts);
 				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 			}
 			/* -1 error, 0 it handed over, 1 the next op */
