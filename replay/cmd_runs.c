@@ -414,7 +414,8 @@ static const struct run_opt run_opt_table[] = {
 	  "point, its traced run since the wakeup being the mechanism,\n"
 	  "elsewhere as cost (traced, the default), or as traced and a task\n"
 	  "with a switch armed is switched out at its next wake, taken as\n"
-	  "its next system call's (next-wake; experimental)" },
+	  "its next system call's unless the trace shows it in the call of\n"
+	  "the task's previous wake (next-wake; experimental)" },
 	{ "wake-clock", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_clock_names, AT_ENUM(rc.wake_clock), .help =
 	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"

@@ -2504,21 +2504,31 @@ static int block_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op,
 }
 
 /*
- * --resched-at next-wake: the current task @ti of @cpu is at a wake with a
- * switch armed on its CPU and not yet due.  On the preempt=none capture
- * kernel resched_curr() only set TIF_NEED_RESCHED, honoured at the return to
- * user space of the system call it is in (exit_to_user_mode_loop() ->
- * schedule()); that wake, taken as the next call's, comes after it.  Not
+ * --resched-at next-wake: the current task @ti of @cpu is at its wake @op
+ * with a switch armed on its CPU and not yet due.  On the preempt=none
+ * capture kernel resched_curr() only set TIF_NEED_RESCHED, honoured at the
+ * return to user space of the system call it is in (exit_to_user_mode_loop()
+ * -> schedule()); that wake, taken as the next call's, comes after it.  Not
  * inside a traced read or write (--resched-at syscall-exit's marks), nor past
- * an EXIT_MOVE (its final __schedule() picks).
+ * an EXIT_MOVE (its final __schedule() picks), nor at a wake the trace shows
+ * in the call of the task's previous one (WL_WAKE_OP_IN_CALL: the kernel's
+ * flag stayed set from that wake to this one, so it had not returned to user
+ * space): it has no return to user space before it.
  */
-static bool exit_to_user_mode_loop(const struct sim *s, int cpu, uint32_t ti, uint64_t now)
+static bool exit_to_user_mode_loop(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op,
+				   uint64_t now)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
 
-	return s->cfg.resched_at == REPLAY_RESCHED_NEXT_WAKE && c->resched_at != UINT64_MAX &&
-	       c->resched_at > now && !c->resched_deferred && !s->tasks[ti].exiting &&
-	       !s->tasks[ti].in_sys && model_need_resched(s->m, cpu);
+	if (s->cfg.resched_at != REPLAY_RESCHED_NEXT_WAKE || c->resched_at == UINT64_MAX ||
+	    c->resched_at <= now || c->resched_deferred || s->tasks[ti].exiting ||
+	    s->tasks[ti].in_sys || !model_need_resched(s->m, cpu))
+		return false;
+	if (op->aux & WL_WAKE_OP_IN_CALL) {
+		s->notes[SIM_NOTE_RESCHED_WAKE_IN_CALL]++;
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -2609,8 +2619,10 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				return r;
 			continue;
 		case WL_OP_WAKE:
-			if (exit_to_user_mode_loop(s, cpu, ti, now)) {
+			if (exit_to_user_mode_loop(s, cpu, ti, op, now)) {
 				s->notes[SIM_NOTE_RESCHED_WAKE]++;
+				dump_op(s, cpu, now, "nextwake pid=%d trace=%" PRIu64,
+					s->wt[ti].pid, s->wakes[op->arg].ts);
 				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 			}
 			/* -1 error, 0 it handed over, 1 the next op */

@@ -1051,6 +1051,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_TICK_SWITCH_FIXED] = "rescheduling ticks whose switch came tick_switch_ns after the tick: the trace has fewer than 20 tick -> switch delays (--ticks traced)",
 	[SIM_NOTE_RESCHED_TRACED] = "local preemptions of a waker by its wakee left to the waker's traced run to its switch point, the drawn cost armed after it (--resched-at traced)",
 	[SIM_NOTE_RESCHED_WAKE] = "tasks switched out at a wake with a switch armed on their CPU and not yet due: the wake made when they run again, after their return to user space (--resched-at next-wake)",
+	[SIM_NOTE_RESCHED_WAKE_IN_CALL] = "wakes with a switch armed on their CPU and not yet due NOT switched out at: the trace shows them in the system call of the task's previous wake (its TIF_NEED_RESCHED set from that wake to this one; --resched-at next-wake)",
 	[SIM_NOTE_RESCHED_AT_WAIT] = "of them, switched out at the hand-off wait that follows the exit in its work (the trace's switch point)",
 	[SIM_NOTE_WORK_STUCK] = "past the trace end, tasks were runnable with no event left to run them: the simulation stopped there with work left (a simulation bug: please report it)",
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",

@@ -31,6 +31,8 @@
 #include "workload_builder.h"
 
 /* common_flags bits of the ftrace ring buffer (enum trace_flag_type). */
+#define TRACE_FLAG_NEED_RESCHED_LAZY 0x02
+#define TRACE_FLAG_NEED_RESCHED 0x04
 #define TRACE_FLAG_HARDIRQ 0x08
 #define TRACE_FLAG_SOFTIRQ 0x10
 #define TRACE_FLAG_NMI     0x40
@@ -455,7 +457,7 @@ static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
 		for (int i = b->nr_cpus; i <= cpu; i++)
 			p[i] = (struct cpu_track){ .curr = CUR_UNKNOWN, .other_in = WL_NONE, .lost_task = -1,
 						   .other_prev = WL_NONE, .rtw_task = WL_NONE,
-						   .pass_last = WL_NONE };
+						   .pass_last = WL_NONE, .nr_waker = WL_NONE };
 		b->cpus = p;
 		b->nr_cpus = cpu + 1;
 	}
@@ -1035,6 +1037,57 @@ static uint32_t context_task(struct wl_builder *b, const struct trace_event *ev,
 
 /* ---- wakes -------------------------------------------------------------- */
 
+static bool need_resched_flag(const struct trace_event *ev)
+{
+	return ev->common_flags & (TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_NEED_RESCHED_LAZY);
+}
+
+/*
+ * Every event on its CPU before on_event(): whether the task of that CPU's
+ * last task-context sched_waking has had TIF_NEED_RESCHED set since
+ * (WL_WAKE_OP_IN_CALL).  A switch there ends it; an event without the flag
+ * clears it (its schedule() at a return to user space, or none set yet); the
+ * wake's own sched_wakeup, in the waker's context, may set it (its wakeup
+ * preemption, resched_curr()).  Only while the flag is set is the waker known
+ * to be in the kernel entry of that wake: nothing is claimed otherwise.
+ */
+static void in_call_track(struct wl_builder *b, const struct trace_event *ev)
+{
+	struct cpu_track *c = cpu_get(b, ev->cpu);
+
+	if (!c || c->nr_waker == WL_NONE)
+		return;
+	if (ev->type == TRACE_EV_SCHED_SWITCH) {
+		c->nr_waker = WL_NONE;
+		return;
+	}
+	if (ev->synthetic)
+		return;
+	if (!need_resched_flag(ev))
+		c->nr_held = false;
+	else if (ev->type == TRACE_EV_SCHED_WAKEUP && c->curr == (int32_t)c->nr_waker &&
+		 !(ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI)))
+		c->nr_held = true;
+}
+
+/*
+ * The WAKE op aux of a task-context sched_waking by @waker (in_call_track()
+ * has read @ev): WL_WAKE_OP_IN_CALL when the flag has stayed set since its
+ * previous wake here; then this wake is the one tracked.
+ */
+static uint8_t in_call_wake(struct wl_builder *b, const struct trace_event *ev, uint32_t waker)
+{
+	struct cpu_track *c = cpu_get(b, ev->cpu);
+	uint8_t aux;
+
+	if (!c)
+		return 0;
+	aux = c->nr_waker == waker && c->nr_held && need_resched_flag(ev) ? WL_WAKE_OP_IN_CALL : 0;
+	c->nr_waker = waker;
+	c->nr_held = need_resched_flag(ev);
+	return aux;
+}
+
 /*
  * A new wake record for target @t, classified from the event's context; a
  * task-caused one becomes a WAKE op of the waker, the others a timed
@@ -1099,7 +1152,8 @@ static uint32_t wake_new(struct wl_builder *b, const struct trace_event *ev, uin
 		w->flags |= WL_WAKE_ON_CPU;
 	b->wakes.n++;
 	if (waker != WL_NONE) {
-		if (flush_run(b, waker, ev->ts) || push_op(b, waker, WL_OP_WAKE, 0, wi, 0))
+		if (flush_run(b, waker, ev->ts) ||
+		    push_op(b, waker, WL_OP_WAKE, in_call_wake(b, ev, waker), wi, 0))
 			goto oom;
 		if (b->chan && wl_chanb_wake(b->chan, waker, wi, b->ts.v[waker].ops.n - 1, ev->ts))
 			goto oom;
@@ -2546,6 +2600,7 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		if (c)
 			c->flush_n = 0;
 	}
+	in_call_track(b, ev);
 	if (on_event(b, ev))
 		goto oom;
 	/* The measured side sees the cpu hierarchy's cgroup moves only. */

@@ -93,6 +93,10 @@ struct cpu_track {
 					(pass_track()) */
 	uint32_t pass_n;             /* ... the migrations of its pass so far */
 	int16_t pass_orig;           /* ... its orig_cpu */
+	uint32_t nr_waker;           /* the task of this CPU's last task-context sched_waking,
+					WL_NONE after a switch here (in_call_track()) */
+	bool nr_held;                /* ... TIF_NEED_RESCHED set since that wake (at its
+					waking or its own sched_wakeup) on every event here */
 };
 
 /* The extraction writes one per wakeup: keep it in 48 bytes (struct wl_wake). */

@@ -93,6 +93,21 @@ enum { WL_BLOCK_SLEEP = 0, WL_BLOCK_SPECIAL = 1 };
  */
 #define WL_BLOCK_CHANNEL 0x2
 
+/*
+ * WL_OP_WAKE aux flag: the trace shows this wake in the same kernel entry (one
+ * system call) as the waker's previous wake: no switch of the waker between
+ * the two, and its TIF_NEED_RESCHED set at this waking and on each of its
+ * events since the previous wake's (set there or by that wake's own wakeup
+ * preemption).  Its return to user space in between would have cleared it:
+ * exit_to_user_mode_loop() calls schedule() for it, and __schedule() clears
+ * it even where it picks the same task.  Hackbench's readiness barrier, one
+ * write() waking every child; a socket read waking its blocked writers.
+ * --resched-at next-wake leaves such a wake to the call (docs/replay.md,
+ * "Mechanical costs").  Where the kernel set no need_resched before the wake
+ * the trace cannot tell, and the flag is not set.
+ */
+#define WL_WAKE_OP_IN_CALL 0x1
+
 /* WL_OP_WAIT aux: the wakee never wakes the waker in the whole trace (a one-way flow) */
 enum { WL_WAIT_PINGPONG = 0, WL_WAIT_ONEWAY = 1 };
 

@@ -906,6 +906,100 @@ static void test_resched_at_syscall_exit(void)
 }
 
 /*
+ * --resched-at next-wake and a wake-all in one system call (WL_WAKE_OP_IN_CALL,
+ * docs/replay.md, "Mechanical costs"): leader 60 on CPU 0 first wakes task 65
+ * (nice -20) 30 times, switched out for it 3 us after each wake (the local
+ * preemption path's calibrated cost), then wakes its four children 61-64 (nice
+ * -20: each would preempt it) 0.5 us apart, as hackbench's readiness barrier,
+ * with no syscall events; the trace switches it out for 61 at 10.012 ms.  With
+ * TIF_NEED_RESCHED (common_flags 0x04) set from 61's sched_wakeup on, the trace
+ * shows the four wakes in one kernel entry: next-wake leaves 62-64 to the
+ * call, 60 wakes all four before its switch (the note counts the three).
+ * Without the flag (a trace that does not show the call) next-wake switches 60
+ * out at its second wake, before it woke 62: each wake its own call.
+ */
+static void test_resched_next_wake_in_call(void)
+{
+	struct trace_event ev[160];
+	size_t n;
+	uint64_t t = 10 * MS;
+	struct wl_workload *wl[2];
+
+	for (int flag = 0; flag <= 1; flag++) {
+		n = 0;
+		ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
+		ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 61, 100);
+		for (int k = 0; k < 4; k++)
+			ev[n++] = ev_switch(1 * MS + (uint64_t)(k + 1) * US, 0, 61 + k, 'S', 100,
+					    k < 3 ? 62 + k : 60, k < 3 ? 100 : 120);
+		for (int k = 0; k < 30; k++) {
+			uint64_t r = 2 * MS + (uint64_t)k * 200 * US;
+
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, r, 0, 60, 0x01, 65, 100, 0);
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, r + 300, 0, 60, 0x05, 65, 100, 0);
+			ev[n++] = ev_switch(r + 3 * US, 0, 60, 'R', 120, 65, 100);
+			ev[n++] = ev_switch(r + 8 * US, 0, 65, 'S', 100, 60, 120);
+		}
+		for (int k = 0; k < 4; k++) {
+			uint64_t w = t + 1 * US + (uint64_t)k * 500;
+
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, w, 0, 60, k && flag ? 0x05 : 0x01,
+					  61 + k, 100, 0);
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, w + 200, 0, 60, flag ? 0x05 : 0x01,
+					  61 + k, 100, 0);
+		}
+		ev[n++] = ev_switch(t + 12 * US, 0, 60, 'R', 120, 61, 100);
+		for (int k = 0; k < 4; k++)
+			ev[n++] = ev_switch(t + (uint64_t)(20 + 10 * k) * US, 0, 61 + k, 'S', 100,
+					    k < 3 ? 62 + k : 60, k < 3 ? 100 : 120);
+		ev[n++] = ev_switch(11 * MS, 0, 60, 'S', 120, 0, 120);
+		wl[flag] = build(ev, n);
+		CHECK(wl[flag] != NULL);
+	}
+	for (int flag = 0; flag <= 1; flag++) {
+		struct replay_config rc;
+		struct run x;
+
+		if (!wl[flag])
+			continue;
+		for (uint32_t i = 0; i < wl_nr_tasks(wl[flag]); i++) {
+			const struct wl_op *ops = wl_task_ops(wl[flag], i);
+			uint32_t k = 0;
+
+			if (wl_task(wl[flag], i)->pid != 60)
+				continue;
+			for (uint32_t o = 0; o < wl_task(wl[flag], i)->nr_ops; o++)
+				if (ops[o].kind == WL_OP_WAKE) {
+					bool barrier = wl_wake(wl[flag], ops[o].arg)->ts >= t;
+
+					/* the flag from the barrier's second wake on, where the trace shows it */
+					CHECK_EQ(!!(ops[o].aux & WL_WAKE_OP_IN_CALL), flag && barrier && k > 0);
+					k += barrier;
+				}
+			CHECK_EQ(k, 4);
+		}
+		replay_config_default(&rc);
+		rc.resched_at = named(replay_resched_at_names, "next-wake");
+		if (run_begin(&x, wl[flag], &rc)) {
+			uint64_t out = dump_find(x.dump, 0, t, "task60:60 [120] R");
+			uint64_t w62 = dump_find(x.dump, 0, t, "sched_waking: task62:62");
+			uint64_t w64 = dump_find(x.dump, 0, t, "sched_waking: task64:64");
+
+			CHECK(out != UINT64_MAX && w62 != UINT64_MAX && w64 != UINT64_MAX);
+			if (flag) {
+				CHECK(w64 < out);
+				CHECK_EQ(note_count(x.r, "wakes with a switch armed on their CPU and not yet due NOT"), 3);
+			} else {
+				CHECK_EQ(out, t + 1 * US + 500);
+				CHECK(w62 > out);
+			}
+		}
+		run_end(&x);
+		wl_free(wl[flag]);
+	}
+}
+
+/*
  * The flush hold under --placement model: a member the model places off the
  * flush's CPU (CPU 0 idle, its previous CPU) is not held to the end of CPU
  * 1's flush (review of 1 Dec 2026).
@@ -3519,6 +3613,7 @@ int main(int argc, char **argv)
 	test_flush_hold();
 	test_exit_preempt();
 	test_resched_at_syscall_exit();
+	test_resched_next_wake_in_call();
 	test_flush_hold_model();
 	test_channel_wakes();
 	test_early_wakes();
