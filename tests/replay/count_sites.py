@@ -57,46 +57,28 @@ With --records, the trace's wake records (wakee, sched_waking time) by waker > w
 trace outcome (`preempt_local`: the waker switched out runnable for its wakee before any other
 switch on the CPU; `local`, `remote`, `idle`) against their fate in each dump (the delivered
 wake's outcome, or `early.standin|skipblock|noblock`, or `early.race`: reached before the block
-and woken there as the trace's own race, a waking while the task was still on its CPU).  Analysis helper, not a test
-(docs/validation-log.md, "small-chan's count deficit, event by event").
+and woken there as the trace's own race, a waking while the task was still on its CPU).
+Analysis helper, not a test (docs/validation-log.md, "small-chan's count deficit, event by
+event").
 """
 import argparse
 import json
 import re
 from collections import Counter, defaultdict
 
-REP = re.compile(r'^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
-DUMP = re.compile(r'^\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
-SWITCH = re.compile(r'(\S.*?):(\d+) \[\d+\] (\S+) ==> (\S.*?):(\d+) \[')
-PIDF = re.compile(r'(?:pid=(\d+)|:(\d+) \[\d+\])')
+from sched_text import PID as PIDF, SWITCH, TCPU as TGT, events, first
+
 RTPID = re.compile(r'pid=(\d+)')
-TGT = re.compile(r'CPU:(\d+)|target_cpu=(\d+)')
 OP = re.compile(r'^(\w+) pid=(\d+)(?: trace=(\d+))?')
 NEAR_NS = 20000
 SKIP = ('print', 'replay_op', 'sched_waking')
 
 
-def ns(sec, frac):
-    return int(sec) * 1000000000 + int(frac.ljust(9, '0'))
-
-
-def first(m):
-    return int(next(g for g in m.groups() if g is not None))
-
-
 def read(path):
-    """[(ts, cpu, event, fields)] in file order (a trace's: by time, trace-cmd's merge)."""
-    out = []
-    with open(path, errors='replace') as f:
-        for line in f:
-            m = None if line.startswith('[') else REP.match(line)
-            if m:
-                out.append((ns(m.group(4), m.group(5)), int(m.group(3)), m.group(6), m.group(7)))
-                continue
-            m = DUMP.match(line)
-            if m:
-                out.append((ns(m.group(2), m.group(3)), int(m.group(1)), m.group(4), m.group(5)))
-    return out
+    """[(ts, cpu, event, fields)] in file order (a dump's emissions are synchronous: file
+    order is the model's call order; a trace's is by time, trace-cmd's merge)."""
+    return [(ts, cpu, ev, fl) for ts, i, cpu, cur, ev, fl in sorted(events(path),
+                                                                     key=lambda e: e[1])]
 
 
 def classes(evs, sidecar):
