@@ -255,6 +255,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->newidle_moves_tasks = cfg->newidle_moves_tasks;
 	m->vcpu_pack = cfg->vcpu_pack;
 	m->idle_clock_skip = cfg->idle_clock_skip;
+	m->block_clock_after = cfg->block_clock_after;
 	m->migrate_hook = cfg->migrate_hook;
 	m->stopper_hook = cfg->stopper_hook;
 	m->stat_runtime_hook = cfg->stat_runtime_hook;
@@ -768,6 +769,22 @@ int model_try_to_wake_up(struct model *m, struct model_task *p, int cpu, int wak
  * may keep it queued), then pick_next_task(); a dying task is finished off
  * by task_dead_fair() in finish_task_switch().
  */
+/*
+ * __schedule()'s rq_lock() before its update_rq_clock(): with
+ * model_config.block_clock_after, a block's clock read that the caller put at
+ * or before the rq's last update (its median lead before the switch, an
+ * enqueue's charge after it) comes 1 ns after that update, as the kernel's
+ * does under the rq lock the enqueue held first.
+ */
+static u64 rq_lock_clock(const struct model *m, const struct rq *rq, enum model_prev prev_mode,
+			 u64 now)
+{
+	if (m->block_clock_after && rq->curr && prev_mode != MODEL_PREV_RUNNABLE &&
+	    (s64)(now - rq->clock) <= 0)
+		return rq->clock + 1;
+	return now;
+}
+
 struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev_mode,
 				  uint64_t now)
 {
@@ -779,7 +796,7 @@ struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev
 	rq = &m->rqs[cpu];
 	/* RQCF_REQ_SKIP -> RQCF_ACT_SKIP: keep the clock (see wakeup_preempt()) */
 	if (!rq->clock_skip_req)
-		update_rq_clock(m, rq, now);
+		update_rq_clock(m, rq, rq_lock_clock(m, rq, prev_mode, now));
 	rq->clock_skip_req = false;
 	prev = rq->curr;
 

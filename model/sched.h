@@ -388,6 +388,7 @@ struct model {
 	bool newidle_moves_tasks;
 	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
 	bool idle_clock_skip;       /* model_config.idle_clock_skip: wakeup_preempt() on idle */
+	bool block_clock_after;     /* model_config.block_clock_after: __schedule() of a block */
 	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);
 	void (*stopper_hook)(void *ctx, int cpu, int waker_cpu, uint64_t now);
 	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);

@@ -432,6 +432,15 @@ static const struct run_opt run_opt_table[] = {
 	  "that block's own (traced: the time from its charge to its switch,\n"
 	  "an untraced stall included, is the next task's, as on the\n"
 	  "capture kernel; experimental: docs/replay.md, \"Mechanical costs\")" },
+	{ "block-clock", NULL, RUN_OPTS_MODEL,
+	  .names = replay_block_clock_names, AT_ENUM(rc.block_clock), .help =
+	  "a block whose __schedule() clock read falls at or before the\n"
+	  "CPU's last clock update (an enqueue charged the blocker within\n"
+	  "the lead before its switch): keeps that clock, its dequeue sees\n"
+	  "no delta and emits no sched_stat_runtime (keep, the default),\n"
+	  "or reads 1 ns after it, as the kernel's update_rq_clock() under\n"
+	  "the rq lock the enqueue held first (after; experimental:\n"
+	  "docs/replay.md, \"Mechanical costs\")" },
 	{ "wake-path", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_path_names, AT_ENUM(rc.wake_path), .help =
 	  "a local wakeup whose trace shows the capture kernel enqueue a\n"

@@ -153,6 +153,12 @@ const struct replay_name replay_wake_clock_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_block_clock_names[] = {
+	{ "keep", REPLAY_BLOCK_CLOCK_KEEP },
+	{ "after", REPLAY_BLOCK_CLOCK_AFTER },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_block_lead_names[] = {
 	{ "median", REPLAY_BLOCK_LEAD_MEDIAN },
 	{ "traced", REPLAY_BLOCK_LEAD_TRACED },
@@ -616,6 +622,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.balance_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
 	mc.vcpu_pack = replay_vcpu_pack_for(wl, &s->cfg, NULL, 0);
 	mc.idle_clock_skip = s->cfg.idle_clock != REPLAY_IDLE_CLOCK_UPDATE;
+	mc.block_clock_after = s->cfg.block_clock == REPLAY_BLOCK_CLOCK_AFTER;
 	mc.newidle_moves_tasks = false;      /* per __schedule(): sim_model_schedule() */
 	mc.migrate_hook = sim_model_migrated;
 	mc.stopper_hook = sim_model_stopper;

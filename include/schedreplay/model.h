@@ -131,6 +131,16 @@ struct model_config {
 	 * (the model before this option).  Experimental (--idle-clock).
 	 */
 	bool idle_clock_skip;
+	/*
+	 * A block's __schedule() whose clock read (the caller's @now) falls
+	 * at or before the rq's last clock update reads 1 ns after it: the
+	 * kernel's update_rq_clock() there runs under the rq lock, after
+	 * every enqueue that updated the clock before it, so the dequeue's
+	 * update_curr() always sees a delta and emits sched_stat_runtime.
+	 * false: the clock stays (no delta, no emission).  Not with a clock
+	 * skip pending.  Experimental (--block-clock after).
+	 */
+	bool block_clock_after;
 };
 
 /* Create a machine; NULL on error (err filled). */

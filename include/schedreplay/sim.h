@@ -293,6 +293,20 @@ enum replay_block_lead {
 extern const struct replay_name replay_block_lead_names[];
 
 /*
+ * replay_config.block_clock: a block whose __schedule() clock read falls at
+ * or before the rq's last clock update (an enqueue charged the blocker after
+ * the median lead before its switch): keeps that clock (keep, the default: no
+ * delta, no sched_stat_runtime of its dequeue), or reads 1 ns after it (after:
+ * model_config.block_clock_after; experimental: docs/replay.md, "Mechanical
+ * costs").
+ */
+enum replay_block_clock {
+	REPLAY_BLOCK_CLOCK_KEEP = 0,
+	REPLAY_BLOCK_CLOCK_AFTER,
+};
+extern const struct replay_name replay_block_clock_names[];
+
+/*
  * replay_config.wake_path: a wakeup whose trace shows the capture kernel
  * enqueue a fully asleep task (wl_wake_traced_path(): a local wake, its
  * waker's sched_stat_runtime in the first half of its sched_waking ->
@@ -502,6 +516,8 @@ struct replay_config {
 	enum replay_wake_clock wake_clock;
 	/* the clock of a block's __schedule() (above) */
 	enum replay_block_lead block_lead;
+	/* a block's clock read before the rq's last update (above) */
+	enum replay_block_clock block_clock;
 	/* a traced fully asleep wakee the model has delayed (above) */
 	enum replay_wake_path wake_path;
 	enum replay_initial_lag initial_lag;   /* the start's lags (--initial-lag) */

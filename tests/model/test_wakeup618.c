@@ -1157,6 +1157,54 @@ static void test_idle_clock_skip(void)
 	}
 }
 
+/*
+ * model_config.block_clock_after (replay --block-clock after): X runs on CPU
+ * 0, wakes Y there 10 us after its switch-in (the enqueue's update_curr()
+ * charges X: one sched_stat_runtime; X keeps the CPU, slice-protected) and
+ * blocks with a clock read 500 ns before that wakeup's (the caller's median
+ * lead).  Kept clock: the dequeue sees no delta, no emission, X's runtime
+ * stays.  After: the read is 1 ns past the rq's clock, as the kernel's
+ * update_rq_clock() under the rq lock the enqueue held first: X charged 1 ns,
+ * one more emission, Y charged from there.  A block whose read is past the
+ * clock is the same either way.
+ */
+static void test_block_clock_after(void)
+{
+	for (int after = 0; after < 2; after++) {
+		struct model_config cfg = { .nr_cpus = 1, .hz = 250, .seed = 3 };
+		struct model *m;
+		struct model_task *x, *y;
+		uint64_t t0 = 1000000000ULL, sum0, n0 = 0, n1 = 0;
+
+		cfg.profile = model_profile_find("6.18");
+		cfg.block_clock_after = after;
+		m = model_new(&cfg, NULL);
+		CHECK(m != NULL);
+		if (!m)
+			return;
+		x = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 0, NULL);
+		y = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 0, NULL);
+		CHECK_EQ_S(model_task_start_runnable(m, x, 0, t0), 0);
+		CHECK_EQ_S(model_task_start_sleeping(m, y, 0), 0);
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, t0) == x);
+		CHECK_EQ_S(model_try_to_wake_up(m, y, 0, 0, MODEL_WF_TTWU, t0 + 10000), 1);
+		CHECK(!model_clock_skip_pending(m, 0));
+		CHECK(model_curr(m, 0) == x);
+		sum0 = x->se.sum_exec_runtime;
+		CHECK(model_counter_get(m, "sched_stat_runtime", &n0));
+		CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, t0 + 9500) == y);
+		CHECK(model_counter_get(m, "sched_stat_runtime", &n1));
+		CHECK_EQ_U(n1 - n0, after ? 1 : 0);
+		CHECK_EQ_U(x->se.sum_exec_runtime - sum0, after ? 1 : 0);
+		/* Y blocks 20 us on: charged from the read either way */
+		sum0 = y->se.sum_exec_runtime;
+		CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, t0 + 30000) == NULL);
+		CHECK_EQ_U(y->se.sum_exec_runtime - sum0, after ? 19999 : 20000);
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_free(m);
+	}
+}
+
 int main(void)
 {
 	test_protect_min_slice();
@@ -1178,5 +1226,6 @@ int main(void)
 	test_initial_lag();
 	test_sched_features_text();
 	test_idle_clock_skip();
+	test_block_clock_after();
 	return check_done("wakeup618");
 }

@@ -175,6 +175,7 @@ for m in "exit-preempt takes defer or now" \
 	 "resched-at takes cost, syscall-exit, traced or next-wake" \
 	 "standin-skip takes keep, drop, local, drop-local, drop-own, block-preempt or block-charge" \
 	 "wake-clock takes waking or traced" "block-lead takes median or traced" \
+	 "block-clock takes keep or after" \
 	 "early-charge takes off or local" "flush-last takes held, cost or lead" \
 	 "behind-lead takes off, fallback or all" \
 	 "wake-path takes model or traced" \
