@@ -729,60 +729,42 @@ static int cmp_task(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-#define FAIL(code, ...)                                       \
-	do {                                                  \
-		sr_error_set(err, code, __VA_ARGS__);         \
-		sr_error_prefix(err, "%s", path);             \
-		goto fail;                                    \
-	} while (0)
-
-#define NOMEM() FAIL(ENOMEM, "out of memory")
-
-struct sidecar *sidecar_load(const char *path, struct sr_error *err)
+/*
+ * A regular file: the fast parse, else jansson from its start. Anything
+ * else (a FIFO, a pipe) only through jansson, read once: closing it
+ * unread lost what a FIFO's writer had written, and opening the path
+ * again waited for another writer for ever.  Either way within
+ * SIDECAR_MAX_BYTES and SIDECAR_MAX_VALUES.
+ * The document into @d: 0, or -1 with @err set, naming @path.
+ */
+static int sidecar_parse(const char *path, struct sv_doc *d, struct sr_error *err)
 {
-	struct sidecar *sc = NULL;
-	struct sv_doc d;
 	json_error_t jerr;
-	const struct sv *root, *o, *a, *v;
-	const char *bad = NULL;        /* the first key whose value is not a valid integer */
-	size_t i, len;
 	struct stat st = { 0 };
 	int fd, fast;
 
-/* ints (pids, CPUs, counts), longs (shares, quotas), and non-negative 64-bit values */
-#define get_int(o, key, dflt) get_int_in(o, key, dflt, INT_MIN, INT_MAX, &bad)
-#define get_long(o, key, dflt) get_int_in(o, key, dflt, LONG_MIN, LONG_MAX, &bad)
-#define get_u63(o, key, dflt) get_int_in(o, key, dflt, 0, LLONG_MAX, &bad)
-
-	/*
-	 * A regular file: the fast parse, else jansson from its start. Anything
-	 * else (a FIFO, a pipe) only through jansson, read once: closing it
-	 * unread lost what a FIFO's writer had written, and opening the path
-	 * again waited for another writer for ever.  Either way within
-	 * SIDECAR_MAX_BYTES and SIDECAR_MAX_VALUES.
-	 */
-	memset(&d, 0, sizeof(d));
+	memset(d, 0, sizeof(*d));
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		sr_error_set(err, errno, "%s: %s", path, strerror(errno));
-		return NULL;
+		return -1;
 	}
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > (off_t)SIDECAR_MAX_BYTES) {
 		struct vcount vc = { .bytes = (size_t)st.st_size };
 
 		vcount_error(&vc, path, err);
 		close(fd);
-		return NULL;
+		return -1;
 	}
-	fast = S_ISREG(st.st_mode) ? sv_parse_fast(&d, fd, path, err) : 0;
+	fast = S_ISREG(st.st_mode) ? sv_parse_fast(d, fd, path, err) : 0;
 	if (!fast) {
 		struct jread jr = { .fd = fd };
 
 		if (S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_SET) < 0) {
 			sr_error_set(err, errno, "%s: %s", path, strerror(errno));
 			close(fd);
-			return NULL;
+			return -1;
 		}
-		if (!(d.json = json_load_callback(jread_cb, &jr, 0, &jerr))) {
+		if (!(d->json = json_load_callback(jread_cb, &jr, 0, &jerr))) {
 			if (jr.over)
 				vcount_error(&jr.vc, path, err);
 			else if (jr.error)
@@ -794,15 +776,31 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		}
 	}
 	close(fd);
-	if (fast < 0)
-		return NULL;
-	root = &d.root;
-	if (d.json && !sv_from_json(&d, d.json, &d.root))
-		NOMEM();
-	sc = calloc(1, sizeof(*sc));
-	if (!sc || !(sc->path = strdup(path)))
-		NOMEM();
+	return fast < 0 ? -1 : 0;
+}
 
+/*
+ * A step of sidecar_load(): FAIL() sets @err (without the path, which the
+ * caller prefixes) and returns -1.  The ints (pids, CPUs, counts), longs
+ * (shares, quotas) and non-negative 64-bit values note the first key whose
+ * value is not a valid integer in *@bad.
+ */
+#define FAIL(code, ...)                                       \
+	do {                                                  \
+		sr_error_set(err, code, __VA_ARGS__);         \
+		return -1;                                    \
+	} while (0)
+
+#define NOMEM() FAIL(ENOMEM, "out of memory")
+
+#define get_int(o, key, dflt) get_int_in(o, key, dflt, INT_MIN, INT_MAX, bad)
+#define get_long(o, key, dflt) get_int_in(o, key, dflt, LONG_MIN, LONG_MAX, bad)
+#define get_u63(o, key, dflt) get_int_in(o, key, dflt, 0, LLONG_MAX, bad)
+
+/* schema, schema_version, and the types of the containers read below */
+static int load_header(struct sidecar *sc, const struct sv *root, const char **bad,
+		       struct sr_error *err)
+{
 	if (!sv_is_obj(root) ||
 	    !sv_is_str(sv_get(root, "schema")) ||
 	    strcmp(sv_str(sv_get(root, "schema")), "schedreplay-sidecar"))
@@ -840,8 +838,15 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 	WANT(sv_get(sv_get(root, "function_counts"), "counts"), SV_OBJ, "function_counts.counts");
 	WANT(sv_get(root, "lost"), SV_OBJ, "lost");
 #undef WANT
+	return 0;
+}
 
-	/* trace */
+/* "trace", "kernel" and "config": the capture's window, kernel and HZ */
+static int load_trace(struct sidecar *sc, const struct sv *root, const char **bad,
+		      struct sr_error *err)
+{
+	const struct sv *o, *v;
+
 	o = sv_get(root, "trace");
 	if (!sv_is_obj(o))
 		FAIL(EINVAL, "\"trace\" missing");
@@ -876,8 +881,16 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		FAIL(EINVAL, "config.hz %d outside 24..10000", sc->hz);
 	sc->no_hz = dup_str(sv_get(o, "no_hz"));
 	sc->preempt = dup_str(sv_get(o, "preempt"));
+	return 0;
+}
 
-	/* CPUs */
+/* "cpus": the topology; "trace.idle_switches": each CPU's idle switches */
+static int load_cpus(struct sidecar *sc, const struct sv *root, const char **bad,
+		     struct sr_error *err)
+{
+	const struct sv *o, *a, *v;
+	size_t i;
+
 	o = sv_get(root, "cpus");
 	a = sv_get(o, "topology");
 	if (!sv_is_arr(a) || !sv_array_size(a))
@@ -928,8 +941,16 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		sc->cpus[cpu].idle_exit_untraced =
 			sv_is_true(sv_get(v, "idle_exit_untraced"));
 	}
+	return 0;
+}
 
-	/* groups and tasks */
+/* "autogroup" and "cgroup": the cgroups with their shares and quotas */
+static int load_cgroups(struct sidecar *sc, const struct sv *root, const char **bad,
+			struct sr_error *err)
+{
+	const struct sv *o, *a, *v;
+	size_t i;
+
 	sc->autogroup_enabled = sv_is_true(sv_get(sv_get(root, "autogroup"),
 							     "enabled"));
 	o = sv_get(root, "cgroup");
@@ -972,7 +993,7 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 			FAIL(EINVAL, "cgroup.groups[%zu].period_us %ld outside the kernel's "
 			     "1000..1000000 us", i, period);
 		/* a period that is not an integer reads as absent: say that, not this */
-		if (quota != -1 && period == -1 && !bad)
+		if (quota != -1 && period == -1 && !*bad)
 			FAIL(EINVAL, "cgroup.groups[%zu] has a quota_us but no period_us", i);
 		/* the other unit by the kernel's rule: weight 100 = shares 1024 */
 		g->shares = shares >= 0 ? shares : weight >= 0 ? (weight * 1024 + 50) / 100 : -1;
@@ -981,6 +1002,15 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		g->period_us = period;
 		g->nr_tasks = (int)get_int(v, "nr_tasks", -1);
 	}
+	return 0;
+}
+
+/* "groups" and "command": what capture ran */
+static int load_groups(struct sidecar *sc, const struct sv *root, const char **bad,
+		       struct sr_error *err)
+{
+	const struct sv *a, *v;
+	size_t i;
 
 	a = sv_get(root, "groups");
 	v = sv_get(root, "command");
@@ -1004,6 +1034,15 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		s->signal = (int)get_int(g, "signal", 0);
 		s->stopped_at_end = sv_is_true(sv_get(g, "stopped_at_end"));
 	}
+	return 0;
+}
+
+/* "tasks_at_start", sorted by pid */
+static int load_tasks(struct sidecar *sc, const struct sv *root, const char **bad,
+		      struct sr_error *err)
+{
+	const struct sv *a, *v;
+	size_t i, len;
 
 	a = sv_get(root, "tasks_at_start");
 	if (!sv_is_arr(a))
@@ -1032,8 +1071,17 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		t->policy[len] = '\0';
 	}
 	qsort(sc->tasks, sc->nr_tasks, sizeof(*sc->tasks), cmp_task);
+	return 0;
+}
 
-	/* function counts */
+/* "function_counts": the function tracer's entry counts */
+static int load_funcs(struct sidecar *sc, const struct sv *root, const char **bad,
+		      struct sr_error *err)
+{
+	const struct sv *o, *v;
+	size_t i;
+
+	(void)bad;      /* a count has its own message: not a count, or null */
 	o = sv_get(root, "function_counts");
 	v = sv_get(o, "available");
 	/* a "true" or 1 was read as false: the counts dropped without a word */
@@ -1093,22 +1141,57 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 					     "has one of them)", old, cur);
 			}
 	}
+	return 0;
+}
 
-	/* lost events */
+/* "lost": the kernel's lost-event counters; then the first key whose value
+ * was not an integer in range, which every step above read as its default */
+static int load_lost(struct sidecar *sc, const struct sv *root, const char **bad,
+		     struct sr_error *err)
+{
+	const struct sv *o;
+
 	o = sv_get(root, "lost");
 	sc->lost_events = (uint64_t)get_u63(o, "overrun", 0) +
 			  (uint64_t)get_u63(o, "dropped_events", 0) +
 			  (uint64_t)get_u63(o, "commit_overrun", 0);
 	sc->missed_pages = (uint64_t)get_u63(o, "pages_with_missed_events", 0);
-	if (bad)
-		FAIL(EINVAL, "\"%s\" is not an integer in range", bad);
+	if (*bad)
+		FAIL(EINVAL, "\"%s\" is not an integer in range", *bad);
+	return 0;
+}
+
 #undef get_int
 #undef get_long
 #undef get_u63
+#undef NOMEM
+#undef FAIL
 
+struct sidecar *sidecar_load(const char *path, struct sr_error *err)
+{
+	static int (*const step[])(struct sidecar *, const struct sv *, const char **,
+				   struct sr_error *) = {
+		load_header, load_trace, load_cpus, load_cgroups, load_groups, load_tasks,
+		load_funcs, load_lost,
+	};
+	struct sidecar *sc = NULL;
+	struct sv_doc d;
+	const char *bad = NULL;        /* the first key whose value is not a valid integer */
+
+	if (sidecar_parse(path, &d, err) < 0)
+		return NULL;
+	if ((d.json && !sv_from_json(&d, d.json, &d.root)) || !(sc = calloc(1, sizeof(*sc))) ||
+	    !(sc->path = strdup(path))) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++)
+		if (step[i](sc, &d.root, &bad, err) < 0)
+			goto fail;
 	sv_doc_release(&d);
 	return sc;
 fail:
+	sr_error_prefix(err, "%s", path);
 	sv_doc_release(&d);
 	sidecar_free(sc);
 	return NULL;
