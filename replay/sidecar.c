@@ -667,11 +667,18 @@ static const struct sv *sv_at(const struct sv *a, size_t i)
 	return sv_is(a, SV_ARR) && i < a->n ? &a->u.kids[i] : NULL;
 }
 
-static char *dup_str(const struct sv *v)
+/*
+ * *@dst = a copy of @v's string, NULL when @v is absent or not a string; -1
+ * when the copy failed.  A failed copy read as an absent key: a group
+ * refused for a "path" it has, a comm or cgroup of a task or the kernel
+ * release (checked present just before) loaded as NULL, at exit 0.
+ */
+static int dup_str(char **dst, const struct sv *v)
 {
 	const char *s = sv_str(v);
 
-	return s ? strdup(s) : NULL;
+	*dst = s ? strdup(s) : NULL;
+	return s && !*dst ? -1 : 0;
 }
 
 /*
@@ -793,6 +800,12 @@ static int sidecar_parse(const char *path, struct sv_doc *d, struct sr_error *er
 
 #define NOMEM() FAIL(ENOMEM, "out of memory")
 
+#define DUP_STR(dst, v)                                       \
+	do {                                                  \
+		if (dup_str(&(dst), (v)) < 0)                 \
+			NOMEM();                              \
+	} while (0)
+
 #define get_int(o, key, dflt) get_int_in(o, key, dflt, INT_MIN, INT_MAX, bad)
 #define get_long(o, key, dflt) get_int_in(o, key, dflt, LONG_MIN, LONG_MAX, bad)
 #define get_u63(o, key, dflt) get_int_in(o, key, dflt, 0, LLONG_MAX, bad)
@@ -850,11 +863,11 @@ static int load_trace(struct sidecar *sc, const struct sv *root, const char **ba
 	o = sv_get(root, "trace");
 	if (!sv_is_obj(o))
 		FAIL(EINVAL, "\"trace\" missing");
-	sc->trace_file = dup_str(sv_get(o, "file"));
+	DUP_STR(sc->trace_file, sv_get(o, "file"));
 	v = sv_get(o, "trace_id");
 	if (sv_is_str(v))
 		sc->trace_id = strtoull(sv_str(v), NULL, 0);
-	sc->clock = dup_str(sv_get(o, "clock"));
+	DUP_STR(sc->clock, sv_get(o, "clock"));
 	sc->buffer_kb = (long)get_long(o, "buffer_kb_per_cpu", -1);
 	if (sv_is_int(sv_get(o, "start_ts")) &&
 	    sv_is_int(sv_get(o, "end_ts"))) {
@@ -870,17 +883,17 @@ static int load_trace(struct sidecar *sc, const struct sv *root, const char **ba
 	o = sv_get(root, "kernel");
 	if (!sv_is_obj(o) || !sv_is_str(sv_get(o, "release")))
 		FAIL(EINVAL, "\"kernel.release\" missing");
-	sc->kernel_release = dup_str(sv_get(o, "release"));
-	sc->kernel_version = dup_str(sv_get(o, "version"));
-	sc->machine = dup_str(sv_get(o, "machine"));
-	sc->kernel_cmdline = dup_str(sv_get(o, "cmdline"));
+	DUP_STR(sc->kernel_release, sv_get(o, "release"));
+	DUP_STR(sc->kernel_version, sv_get(o, "version"));
+	DUP_STR(sc->machine, sv_get(o, "machine"));
+	DUP_STR(sc->kernel_cmdline, sv_get(o, "cmdline"));
 	o = sv_get(root, "config");
 	sc->hz = (int)get_int(o, "hz", 0);
 	/* 0: absent; else the range --hz takes (HZ_24 is the smallest CONFIG_HZ) */
 	if (sc->hz != 0 && (sc->hz < 24 || sc->hz > 10000))
 		FAIL(EINVAL, "config.hz %d outside 24..10000", sc->hz);
-	sc->no_hz = dup_str(sv_get(o, "no_hz"));
-	sc->preempt = dup_str(sv_get(o, "preempt"));
+	DUP_STR(sc->no_hz, sv_get(o, "no_hz"));
+	DUP_STR(sc->preempt, sv_get(o, "preempt"));
 	return 0;
 }
 
@@ -924,7 +937,7 @@ static int load_cpus(struct sidecar *sc, const struct sv *root, const char **bad
 		c->core = (int)get_int(v, "core", -1);
 		c->numa_node = (int)get_int(v, "numa_node", -1);
 		c->capacity = (int)get_int(v, "capacity", -1);
-		c->smt_siblings = dup_str(sv_get(v, "smt_siblings"));
+		DUP_STR(c->smt_siblings, sv_get(v, "smt_siblings"));
 	}
 	sc->nr_numa_nodes = (int)sv_array_size(sv_get(o, "numa_nodes"));
 	for (i = 0; i < (size_t)sc->nr_cpus; i++)
@@ -969,7 +982,7 @@ static int load_cgroups(struct sidecar *sc, const struct sv *root, const char **
 		long quota = (long)get_long(v, "quota_us", -1);
 		long period = (long)get_long(v, "period_us", -1);
 
-		g->path = dup_str(sv_get(v, "path"));
+		DUP_STR(g->path, sv_get(v, "path"));
 		if (!g->path)
 			FAIL(EINVAL, "cgroup.groups[%zu].path missing", i);
 		/*
@@ -1022,11 +1035,11 @@ static int load_groups(struct sidecar *sc, const struct sv *root, const char **b
 		const struct sv *g = i < sv_array_size(a) ? sv_at(a, i) : v;
 		struct sidecar_group *s = &sc->groups[i];
 
-		s->name = dup_str(sv_get(g, "name"));
+		DUP_STR(s->name, sv_get(g, "name"));
 		if (!s->name)
 			FAIL(EINVAL, "groups[%zu].name missing", i);
-		s->cgroup = dup_str(sv_get(g, "cgroup"));
-		s->command = dup_str(sv_get(g, "command"));
+		DUP_STR(s->cgroup, sv_get(g, "cgroup"));
+		DUP_STR(s->command, sv_get(g, "command"));
 		s->shares = (long)get_long(g, "shares", -1);
 		s->weight = (long)get_long(g, "weight", -1);
 		s->pid = (int)get_int(g, "pid", -1);
@@ -1059,8 +1072,8 @@ static int load_tasks(struct sidecar *sc, const struct sv *root, const char **ba
 		t->tgid = (int)get_int(v, "tgid", t->pid);
 		if (t->pid < 0)
 			FAIL(EINVAL, "tasks_at_start[%zu].pid missing", i);
-		t->comm = dup_str(sv_get(v, "comm"));
-		t->cgroup = dup_str(sv_get(v, "cgroup"));
+		DUP_STR(t->comm, sv_get(v, "comm"));
+		DUP_STR(t->cgroup, sv_get(v, "cgroup"));
 		t->autogroup = (int)get_int(v, "autogroup", -1);
 		t->nice = (int)get_int(v, "nice", 0);
 		if (!pol)
@@ -1164,6 +1177,7 @@ static int load_lost(struct sidecar *sc, const struct sv *root, const char **bad
 #undef get_int
 #undef get_long
 #undef get_u63
+#undef DUP_STR
 #undef NOMEM
 #undef FAIL
 
