@@ -52,6 +52,11 @@ enum {
 #define TR_MAX_META (512u << 20)
 /* Options sections chained by DONE: more than this is a loop. */
 #define TR_MAX_OPTION_SECTIONS 1024
+/*
+ * Options in a v6 list: trace-cmd writes a few dozen (one per buffer and a
+ * handful of machine facts); more than this is a damaged list, not a trace.
+ */
+#define TR_MAX_V6_OPTIONS 100000
 
 static const uint8_t trace_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
@@ -801,7 +806,9 @@ bad:
 /* v6 options list: id(2) [size(4) data] ... id 0 */
 static int v6_read_options(struct fcur *c, struct tr_file *f, struct opt_ctx *ctx)
 {
-	for (int guard = 0; guard < 100000; guard++) {
+	uint64_t start = c->off;
+
+	for (int guard = 0; guard < TR_MAX_V6_OPTIONS; guard++) {
 		uint8_t b[2];
 		uint16_t id;
 		uint32_t size;
@@ -824,7 +831,8 @@ static int v6_read_options(struct fcur *c, struct tr_file *f, struct opt_ctx *ct
 		if (ret)
 			return -1;
 	}
-	sr_error_set(c->err, EINVAL, "corrupted: options list does not end");
+	sr_error_set(c->err, EINVAL, "corrupted: the options list at offset %" PRIu64 " does not "
+		     "end within %d options (offset %" PRIu64 ")", start, TR_MAX_V6_OPTIONS, c->off);
 	return -1;
 }
 
@@ -1152,7 +1160,9 @@ static int v7_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 		struct mcur m;
 
 		if (n == TR_MAX_OPTION_SECTIONS) {
-			sr_error_set(err, EINVAL, "corrupted: options sections form a loop");
+			sr_error_set(err, EINVAL, "corrupted: options sections form a loop (more "
+				     "than %d, the next at offset %" PRIu64 ")", TR_MAX_OPTION_SECTIONS,
+				     opt_off);
 			return -1;
 		}
 		d = v7_read_section(f, opt_off, OPT_DONE, "options section", &len, err);
