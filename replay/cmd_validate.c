@@ -277,21 +277,117 @@ static void skip_reason(char why[512], const char *s)
 	snprintf(why, 512, "%.*s", (int)n, s);
 }
 
+/*
+ * The prediction: @seeds replays of @wl with model seeds from @rc's up,
+ * each metric's figures of every seed into @pred (@have_pred: every seed's
+ * run has the metric); the informational rows and the duration, measured
+ * and the seeds' median and range, into @r.
+ * -1 when a replay failed (@r says why).
+ */
+static int predict_seeds(struct wl_workload *wl, struct replay_config *rc, unsigned int seeds,
+			 json_t *grp, struct result *r, double pred[NR_METRICS][MAX_SEEDS],
+			 bool have_pred[NR_METRICS])
+{
+	const uint64_t seed0 = rc->seed;
+	struct sr_error err = { 0 };
+	struct replay_result *res;
+	const struct sr_hist *ph, *prq;
+	struct lgroup pg;
+	double restored[MAX_SEEDS], dur[MAX_SEEDS];
+	double rq[NR_RQ][MAX_SEEDS], rq_samples[MAX_SEEDS];
+	char gl[300];
+
+	for (int i = 0; i < NR_METRICS; i++)
+		have_pred[i] = true;
+	for (unsigned int sd = 0; sd < seeds; sd++) {
+		rc->seed = seed0 + sd;
+		if (!(res = replay_run(wl, rc, &err))) {
+			r->failed_run = true;
+			snprintf(r->why, sizeof(r->why), "%.500s", err.msg);
+			return -1;
+		}
+		for (int i = 0; i < 4; i++) {
+			uint64_t p = 0;
+
+			replay_count_get(res, metric[i], &p);
+			pred[i][sd] = (double)p;
+		}
+		{
+			uint64_t p = 0;
+
+			replay_count_get(res, "sched_switch_restored", &p);
+			restored[sd] = (double)p;
+		}
+		dur[sd] = (double)(replay_end_ts(res) - wl_first_ts(wl)) / 1e6;
+		r->dur_unfinished += replay_work_unfinished(res);
+		pg = find_group(replay_latency(res), grp, gl, sizeof(gl));
+		ph = pg.h[LAT_WAKEUP];
+		prq = pg.h[LAT_RUNQ_WAIT];
+		for (int k = 0; k < 3; k++) {
+			r->rq_have[k] &= prq && prq->count;
+			rq[k][sd] = pct_us(prq, k);
+		}
+		rq[RQ_LONG][sd] = (double)pg.over_long[LAT_RUNQ_WAIT];
+		rq[WAKE_LONG][sd] = (double)pg.over_long[LAT_WAKEUP];
+		rq_samples[sd] = prq ? (double)prq->count : 0;
+		for (int k = 0; k < 3; k++) {
+			have_pred[4 + k] &= ph && ph->count;
+			pred[4 + k][sd] = pct_us(ph, k);
+		}
+		replay_result_free(res);
+	}
+	/* the restored part of the run whose sched_switch is the median */
+	r->pred_restored = restored[sr_seeds_rank(pred[0], seeds, NULL, NULL)];
+	for (int k = 0; k < NR_RQ; k++)
+		r->rq_pred[k] = seeds_median(rq[k], seeds, &r->rq_lo[k], &r->rq_hi[k]);
+	r->rq_samples_pred = seeds_median(rq_samples, seeds, &r->rq_samples_lo, &r->rq_samples_hi);
+	r->dur_meas = (double)(wl_last_ts(wl) - wl_first_ts(wl)) / 1e6;
+	r->dur_pred = seeds_median(dur, seeds, &r->dur_lo, &r->dur_hi);
+	return 0;
+}
+
+/*
+ * Each latency percentile placed on the measured distribution @mh: where
+ * the prediction falls in it and the measured samples within the goal's
+ * band (struct result's have_q..off_n).
+ */
+static void place_on_measured(struct result *r, const struct sr_hist *mh, json_t *goal)
+{
+	r->n_meas = mh ? mh->count : 0;
+	for (int k = 0; k < 3; k++) {
+		json_t *g = json_object_get(goal, metric[4 + k]);
+		double gv = json_is_number(g) ? json_number_value(g) : NAN, m = r->meas[4 + k];
+		uint64_t lo, hi, le, lt;
+
+		r->have_q[k] = r->have[4 + k] && !isnan(gv) && r->n_meas;
+		if (!r->have_q[k])
+			continue;
+		/* the figures are whole ns in us: back to ns exactly */
+		le = hist_at_or_below(mh, round(r->pred[4 + k] * 1e3), false);
+		lt = hist_at_or_below(mh, round(r->pred[4 + k] * 1e3), true);
+		r->q_pred[k] = 100.0 * (double)le / (double)r->n_meas;
+		lo = hist_at_or_below(mh, round(m * 1e3) * (1 - gv), true);
+		hi = hist_at_or_below(mh, round(m * 1e3) * (1 + gv), false);
+		r->off_n[k] = le < lo ? lo - le : lt > hi ? lt - hi : 0;
+		r->band_n[k] = hi - lo;
+		r->band_q_lo[k] = 100.0 * (double)lo / (double)r->n_meas;
+		r->band_q_hi[k] = 100.0 * (double)hi / (double)r->n_meas;
+	}
+}
+
 static void run_one(const char *dir, const char *name, json_t *spec, json_t *goal,
 		    const struct replay_config *base, const struct wl_options *wo, unsigned int seeds,
 		    struct result *r)
 {
-	char path[4096], gl[300];
+	char path[4096];
 	struct sr_error err = { 0 };
 	struct wl_workload *wl;
-	struct replay_result *res = NULL;
 	struct replay_config rc = *base;
 	json_t *lim = json_object_get(spec, "max_rel_error");
 	json_t *grp = json_object_get(spec, "latency_group");
-	struct lgroup mg, pg;
-	const struct sr_hist *mh, *ph, *mrq, *prq;
-	double pred[NR_METRICS][MAX_SEEDS], restored[MAX_SEEDS], dur[MAX_SEEDS];
-	double rq[NR_RQ][MAX_SEEDS], rq_samples[MAX_SEEDS];
+	struct lgroup mg;
+	const struct sr_hist *mh, *mrq;
+	double pred[NR_METRICS][MAX_SEEDS];
 	bool have_pred[NR_METRICS];
 
 	snprintf(r->name, sizeof(r->name), "%s", name);
@@ -339,53 +435,10 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 	r->meas_restored = (double)replay_measured_count(wl, "sched_switch_restored");
 	for (int k = 0; k < 3; k++)
 		r->meas[4 + k] = pct_us(mh, k);
-	for (int i = 0; i < NR_METRICS; i++)
-		have_pred[i] = true;
-	for (unsigned int sd = 0; sd < seeds; sd++) {
-		rc.seed = base->seed + sd;
-		if (!(res = replay_run(wl, &rc, &err))) {
-			r->failed_run = true;
-			snprintf(r->why, sizeof(r->why), "%.500s", err.msg);
-			wl_free(wl);
-			return;
-		}
-		for (int i = 0; i < 4; i++) {
-			uint64_t p = 0;
-
-			replay_count_get(res, metric[i], &p);
-			pred[i][sd] = (double)p;
-		}
-		{
-			uint64_t p = 0;
-
-			replay_count_get(res, "sched_switch_restored", &p);
-			restored[sd] = (double)p;
-		}
-		dur[sd] = (double)(replay_end_ts(res) - wl_first_ts(wl)) / 1e6;
-		r->dur_unfinished += replay_work_unfinished(res);
-		pg = find_group(replay_latency(res), grp, gl, sizeof(gl));
-		ph = pg.h[LAT_WAKEUP];
-		prq = pg.h[LAT_RUNQ_WAIT];
-		for (int k = 0; k < 3; k++) {
-			r->rq_have[k] &= prq && prq->count;
-			rq[k][sd] = pct_us(prq, k);
-		}
-		rq[RQ_LONG][sd] = (double)pg.over_long[LAT_RUNQ_WAIT];
-		rq[WAKE_LONG][sd] = (double)pg.over_long[LAT_WAKEUP];
-		rq_samples[sd] = prq ? (double)prq->count : 0;
-		for (int k = 0; k < 3; k++) {
-			have_pred[4 + k] &= ph && ph->count;
-			pred[4 + k][sd] = pct_us(ph, k);
-		}
-		replay_result_free(res);
+	if (predict_seeds(wl, &rc, seeds, grp, r, pred, have_pred) < 0) {
+		wl_free(wl);
+		return;
 	}
-	/* the restored part of the run whose sched_switch is the median */
-	r->pred_restored = restored[sr_seeds_rank(pred[0], seeds, NULL, NULL)];
-	for (int k = 0; k < NR_RQ; k++)
-		r->rq_pred[k] = seeds_median(rq[k], seeds, &r->rq_lo[k], &r->rq_hi[k]);
-	r->rq_samples_pred = seeds_median(rq_samples, seeds, &r->rq_samples_lo, &r->rq_samples_hi);
-	r->dur_meas = (double)(wl_last_ts(wl) - wl_first_ts(wl)) / 1e6;
-	r->dur_pred = seeds_median(dur, seeds, &r->dur_lo, &r->dur_hi);
 	for (int i = 0; i < NR_METRICS; i++) {
 		json_t *l = json_object_get(lim, metric[i]);
 		double lo, hi;
@@ -400,26 +453,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 		r->err_hi[i] = rel(hi, r->meas[i]);
 		r->over[i] = !isnan(r->limit[i]) && fabs(r->err[i]) > r->limit[i];
 	}
-	r->n_meas = mh ? mh->count : 0;
-	for (int k = 0; k < 3; k++) {
-		json_t *g = json_object_get(goal, metric[4 + k]);
-		double gv = json_is_number(g) ? json_number_value(g) : NAN, m = r->meas[4 + k];
-		uint64_t lo, hi, le, lt;
-
-		r->have_q[k] = r->have[4 + k] && !isnan(gv) && r->n_meas;
-		if (!r->have_q[k])
-			continue;
-		/* the figures are whole ns in us: back to ns exactly */
-		le = hist_at_or_below(mh, round(r->pred[4 + k] * 1e3), false);
-		lt = hist_at_or_below(mh, round(r->pred[4 + k] * 1e3), true);
-		r->q_pred[k] = 100.0 * (double)le / (double)r->n_meas;
-		lo = hist_at_or_below(mh, round(m * 1e3) * (1 - gv), true);
-		hi = hist_at_or_below(mh, round(m * 1e3) * (1 + gv), false);
-		r->off_n[k] = le < lo ? lo - le : lt > hi ? lt - hi : 0;
-		r->band_n[k] = hi - lo;
-		r->band_q_lo[k] = 100.0 * (double)lo / (double)r->n_meas;
-		r->band_q_hi[k] = 100.0 * (double)hi / (double)r->n_meas;
-	}
+	place_on_measured(r, mh, goal);
 	wl_free(wl);
 }
 
