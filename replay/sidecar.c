@@ -1241,7 +1241,8 @@ int sidecar_check_trace(const struct sidecar *sc, const struct trace_info *in,
 	return 0;
 }
 
-bool sidecar_cpu_offline(const struct sidecar *sc, int cpu)
+/* @cpu is listed and offline (@sc may be NULL) */
+static bool sidecar_cpu_offline(const struct sidecar *sc, int cpu)
 {
 	return sc && cpu >= 0 && cpu < sc->nr_cpus && sc->cpus[cpu].listed &&
 	       !sc->cpus[cpu].online;
