@@ -483,22 +483,23 @@ static char *dup_option_string(const uint8_t *data, uint32_t size)
 	return s;
 }
 
-/* "[local] global counter" -> "local" */
-static char *parse_trace_clock(const uint8_t *data, uint32_t size)
+/* "[local] global counter" -> *@clock "local" (NULL: no brackets); -1: out of memory */
+static int parse_trace_clock(const uint8_t *data, uint32_t size, char **clock)
 {
 	char *all = dup_option_string(data, size);
-	char *open, *close, *res = NULL;
+	char *open, *close;
 
+	*clock = NULL;
 	if (!all)
-		return NULL;
+		return -1;
 	open = strchr(all, '[');
 	close = open ? strchr(open, ']') : NULL;
 	if (open && close) {
 		*close = '\0';
-		res = strdup(open + 1);
+		*clock = strdup(open + 1);
 	}
 	free(all);
-	return res;
+	return open && close && !*clock ? -1 : 0;
 }
 
 /* ---- options (both versions) ---------------------------------------------- */
@@ -546,12 +547,14 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 	}
 	case OPT_TRACECLOCK:
 		free(f->clock);
-		f->clock = parse_trace_clock(data, size);
+		if (parse_trace_clock(data, size, &f->clock))
+			goto nomem;
 		return 0;
 	case OPT_UNAME:
 		free(f->uname);
-		f->uname = dup_option_string(data, size);
-		return f->uname ? 0 : -1;
+		if (!(f->uname = dup_option_string(data, size)))
+			goto nomem;
+		return 0;
 	case OPT_TRACEID:
 		/* a random 64-bit id the recorder chose; the capture sidecar repeats it */
 		if (size == 8) {
@@ -561,8 +564,9 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 		return 0;
 	case OPT_VERSION:
 		free(f->tracer_version);
-		f->tracer_version = dup_option_string(data, size);
-		return f->tracer_version ? 0 : -1;
+		if (!(f->tracer_version = dup_option_string(data, size)))
+			goto nomem;
+		return 0;
 	case OPT_OFFSET: {
 		char *s = dup_option_string(data, size);
 
@@ -695,7 +699,8 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 		return 0;
 	}
 nomem:
-	sr_error_set(err, ENOMEM, "out of memory reading options");
+	sr_error_set(err, ENOMEM, "out of memory reading the option (id %" PRIu16 ") at offset %"
+		     PRIu64, id, where);
 	return -1;
 }
 

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sidecar_load() under every failed allocation: the loader's malloc, calloc,
- * realloc and strdup calls (linked with -Wl,--wrap, so only the static
- * libraries' calls are counted, not jansson's) fail at the Nth call, for
- * every N the load makes.  Each load must fail with ENOMEM and a message
- * naming the file, or give the sidecar the load without failures gives:
- * a failed copy of a string is never an absent key.
- *   test_sidecar_nomem FILE...
+ * The readers under every failed allocation: their malloc, calloc, realloc
+ * and strdup calls (linked with -Wl,--wrap, so only the static libraries'
+ * calls are counted, not jansson's or libtraceevent's) fail at the Nth
+ * call, for every N a load makes.
+ *   sidecar: sidecar_load() must fail with ENOMEM and a message naming the
+ *            file, or give the sidecar a load without failures gives (a
+ *            failed copy of a string is never an absent key).
+ *   trace:   trace_open() and trace_next() to the end must fail with ENOMEM
+ *            and a message, or read what a run without failures reads.
+ *   test_nomem sidecar|trace FILE...
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +20,7 @@
 
 #include <schedreplay/error.h>
 #include <schedreplay/sidecar.h>
+#include <schedreplay/trace.h>
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
@@ -147,14 +152,91 @@ static void check_file(const char *path)
 	sidecar_free(ref);
 }
 
+/*
+ * Open @path and read it to the end: the events read (and the last one's
+ * timestamp, the file's clock and uname in @facts) or -1 with @err set.
+ */
+static long read_trace(const char *path, uint64_t *last_ts, char *facts, size_t n_facts,
+		       struct sr_error *err)
+{
+	struct trace_reader *r = trace_open(path, NULL, err);
+	const struct trace_info *in;
+	struct trace_event ev;
+	long n = 0;
+	int ret;
+
+	if (!r)
+		return -1;
+	in = trace_get_info(r);
+	snprintf(facts, n_facts, "clock %s, uname %s, version %s", in->clock ?: "(none)",
+		 in->uname ?: "(none)", in->tracer_version ?: "(none)");
+	while ((ret = trace_next(r, &ev, err)) > 0) {
+		*last_ts = ev.ts;
+		n++;
+	}
+	trace_close(r);
+	return ret < 0 ? -1 : n;
+}
+
+static void check_trace(const char *path)
+{
+	struct sr_error err = { 0 };
+	uint64_t ref_ts = 0, ts;
+	long ref, got, total, n, failed = 0;
+	char ref_facts[512], facts[512];
+
+	calls = 0;
+	fail_at = -1;
+	ref = read_trace(path, &ref_ts, ref_facts, sizeof(ref_facts), &err);
+	if (ref < 0) {
+		printf("FAIL: %s: %s\n", path, err.msg);
+		failures++;
+		return;
+	}
+	calls = 0;
+	fail_at = 1L << 40;
+	read_trace(path, &ts, facts, sizeof(facts), &err);
+	total = calls;
+	for (n = 0; n < total; n++) {
+		memset(&err, 0, sizeof(err));
+		ts = 0;
+		calls = 0;
+		fail_at = n;
+		got = read_trace(path, &ts, facts, sizeof(facts), &err);
+		fail_at = -1;
+		if (got < 0) {
+			failed++;
+			if (err.code != ENOMEM || !err.msg[0]) {
+				printf("FAIL: %s: allocation %ld of %ld failed: code %d, '%s' (want "
+				       "ENOMEM with a message)\n", path, n, total, err.code, err.msg);
+				failures++;
+			}
+			continue;
+		}
+		if (got != ref || ts != ref_ts || strcmp(facts, ref_facts)) {
+			printf("FAIL: %s: allocation %ld of %ld failed: %ld events read to %" PRIu64
+			       " (%s), %ld to %" PRIu64 " (%s) without failures\n", path, n, total,
+			       got, ts, facts, ref, ref_ts, ref_facts);
+			failures++;
+		}
+	}
+	printf("%s: %ld allocations, %ld reads failed with ENOMEM\n", path, total, failed);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: test_sidecar_nomem FILE...\n");
+	bool trace = argc > 1 && !strcmp(argv[1], "trace");
+
+	if (argc < 3 || (!trace && strcmp(argv[1], "sidecar"))) {
+		fprintf(stderr, "usage: test_nomem sidecar|trace FILE...\n");
 		return 2;
 	}
-	for (int i = 1; i < argc; i++)
-		check_file(argv[i]);
+	for (int i = 2; i < argc; i++) {
+		if (trace)
+			check_trace(argv[i]);
+		else
+			check_file(argv[i]);
+	}
 	printf("%s\n", failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }
