@@ -461,16 +461,38 @@ const struct calib_path *calib_effective_cpu(const struct wl_calib *c, enum wl_p
 }
 
 /*
- * The quantile index of draw (@task, @seq) under @seed: @salt (a path; the
- * waker tables take salts above WL_PATH_NR) keeps the draws of one wakeup
- * from different tables independent.
+ * A draw's salt fills the top 4 bits of its hash input and keeps the draws
+ * of one wakeup from different tables independent: a path's own table
+ * takes the path (0..WL_PATH_NR-1), a waker table WL_PATH_NR + 1 + its
+ * context (0..CALIB_WAKER_CTX_NR-1, calib_draw_waker()), the tick table
+ * SALT_TICK.  Salts that
+ * reached 16 would wrap onto another table's.
  */
+#define SALT_TICK 15
+_Static_assert(WL_PATH_NR + 1 + CALIB_WAKER_CTX_NR <= SALT_TICK,
+	       "draw salts: the waker tables' stay below the tick's, within 4 bits");
+
+/*
+ * @seed's share of a draw's hash input: none for seed 1 (the default
+ * seed's draws), and an odd multiplier keeps every seed's apart.
+ */
+static uint64_t seed_term(uint64_t seed)
+{
+	return (seed - 1) * 0xd6e8feb86659fd93ull;
+}
+
+/* The quantile a draw's hash picks (from its top 53 bits) */
+static unsigned int hash_quantile(uint64_t h)
+{
+	return (unsigned int)((h >> 11) % CALIB_Q);
+}
+
+/* The quantile index of draw (@task, @seq) under @seed from @salt's table */
 static unsigned int draw_index(uint64_t salt, uint32_t task, uint32_t seq, uint64_t seed)
 {
-	uint64_t h = calib_mix(((uint64_t)task << 32 | seq) ^ (salt << 60) ^
-			       (seed - 1) * 0xd6e8feb86659fd93ull);
+	uint64_t h = calib_mix(((uint64_t)task << 32 | seq) ^ (salt << 60) ^ seed_term(seed));
 
-	return (unsigned int)((h >> 11) % CALIB_Q);
+	return hash_quantile(h);
 }
 
 static uint64_t draw(const struct calib_path *cp, enum wl_path path, uint32_t task, uint32_t seq,
@@ -611,8 +633,7 @@ uint64_t calib_draw_tick(const struct wl_calib *c, int cpu, uint64_t t, uint64_t
 
 	if (c->tick.n < CALIB_MIN_SAMPLES)
 		return UINT64_MAX;
-	/* salt 15 << 60: above the paths' and the waker tables' */
-	h = calib_mix(calib_mix(t) ^ ((uint64_t)(uint32_t)cpu << 32) ^ (15ull << 60) ^
-		      (seed - 1) * 0xd6e8feb86659fd93ull);
-	return c->tick.q[(h >> 11) % CALIB_Q];
+	h = calib_mix(calib_mix(t) ^ ((uint64_t)(uint32_t)cpu << 32) ^
+		      ((uint64_t)SALT_TICK << 60) ^ seed_term(seed));
+	return c->tick.q[hash_quantile(h)];
 }

@@ -277,21 +277,117 @@ static void skip_reason(char why[512], const char *s)
 	snprintf(why, 512, "%.*s", (int)n, s);
 }
 
+/*
+ * The prediction: @seeds replays of @wl with model seeds from @rc's up,
+ * each metric's figures of every seed into @pred (@have_pred: every seed's
+ * run has the metric); the informational rows and the duration, measured
+ * and the seeds' median and range, into @r.
+ * -1 when a replay failed (@r says why).
+ */
+static int predict_seeds(struct wl_workload *wl, struct replay_config *rc, unsigned int seeds,
+			 json_t *grp, struct result *r, double pred[NR_METRICS][MAX_SEEDS],
+			 bool have_pred[NR_METRICS])
+{
+	const uint64_t seed0 = rc->seed;
+	struct sr_error err = { 0 };
+	struct replay_result *res;
+	const struct sr_hist *ph, *prq;
+	struct lgroup pg;
+	double restored[MAX_SEEDS], dur[MAX_SEEDS];
+	double rq[NR_RQ][MAX_SEEDS], rq_samples[MAX_SEEDS];
+	char gl[300];
+
+	for (int i = 0; i < NR_METRICS; i++)
+		have_pred[i] = true;
+	for (unsigned int sd = 0; sd < seeds; sd++) {
+		rc->seed = seed0 + sd;
+		if (!(res = replay_run(wl, rc, &err))) {
+			r->failed_run = true;
+			snprintf(r->why, sizeof(r->why), "%.500s", err.msg);
+			return -1;
+		}
+		for (int i = 0; i < 4; i++) {
+			uint64_t p = 0;
+
+			replay_count_get(res, metric[i], &p);
+			pred[i][sd] = (double)p;
+		}
+		{
+			uint64_t p = 0;
+
+			replay_count_get(res, "sched_switch_restored", &p);
+			restored[sd] = (double)p;
+		}
+		dur[sd] = (double)(replay_end_ts(res) - wl_first_ts(wl)) / 1e6;
+		r->dur_unfinished += replay_work_unfinished(res);
+		pg = find_group(replay_latency(res), grp, gl, sizeof(gl));
+		ph = pg.h[LAT_WAKEUP];
+		prq = pg.h[LAT_RUNQ_WAIT];
+		for (int k = 0; k < 3; k++) {
+			r->rq_have[k] &= prq && prq->count;
+			rq[k][sd] = pct_us(prq, k);
+		}
+		rq[RQ_LONG][sd] = (double)pg.over_long[LAT_RUNQ_WAIT];
+		rq[WAKE_LONG][sd] = (double)pg.over_long[LAT_WAKEUP];
+		rq_samples[sd] = prq ? (double)prq->count : 0;
+		for (int k = 0; k < 3; k++) {
+			have_pred[4 + k] &= ph && ph->count;
+			pred[4 + k][sd] = pct_us(ph, k);
+		}
+		replay_result_free(res);
+	}
+	/* the restored part of the run whose sched_switch is the median */
+	r->pred_restored = restored[sr_seeds_rank(pred[0], seeds, NULL, NULL)];
+	for (int k = 0; k < NR_RQ; k++)
+		r->rq_pred[k] = seeds_median(rq[k], seeds, &r->rq_lo[k], &r->rq_hi[k]);
+	r->rq_samples_pred = seeds_median(rq_samples, seeds, &r->rq_samples_lo, &r->rq_samples_hi);
+	r->dur_meas = (double)(wl_last_ts(wl) - wl_first_ts(wl)) / 1e6;
+	r->dur_pred = seeds_median(dur, seeds, &r->dur_lo, &r->dur_hi);
+	return 0;
+}
+
+/*
+ * Each latency percentile placed on the measured distribution @mh: where
+ * the prediction falls in it and the measured samples within the goal's
+ * band (struct result's have_q..off_n).
+ */
+static void place_on_measured(struct result *r, const struct sr_hist *mh, json_t *goal)
+{
+	r->n_meas = mh ? mh->count : 0;
+	for (int k = 0; k < 3; k++) {
+		json_t *g = json_object_get(goal, metric[4 + k]);
+		double gv = json_is_number(g) ? json_number_value(g) : NAN, m = r->meas[4 + k];
+		uint64_t lo, hi, le, lt;
+
+		r->have_q[k] = r->have[4 + k] && !isnan(gv) && r->n_meas;
+		if (!r->have_q[k])
+			continue;
+		/* the figures are whole ns in us: back to ns exactly */
+		le = hist_at_or_below(mh, round(r->pred[4 + k] * 1e3), false);
+		lt = hist_at_or_below(mh, round(r->pred[4 + k] * 1e3), true);
+		r->q_pred[k] = 100.0 * (double)le / (double)r->n_meas;
+		lo = hist_at_or_below(mh, round(m * 1e3) * (1 - gv), true);
+		hi = hist_at_or_below(mh, round(m * 1e3) * (1 + gv), false);
+		r->off_n[k] = le < lo ? lo - le : lt > hi ? lt - hi : 0;
+		r->band_n[k] = hi - lo;
+		r->band_q_lo[k] = 100.0 * (double)lo / (double)r->n_meas;
+		r->band_q_hi[k] = 100.0 * (double)hi / (double)r->n_meas;
+	}
+}
+
 static void run_one(const char *dir, const char *name, json_t *spec, json_t *goal,
 		    const struct replay_config *base, const struct wl_options *wo, unsigned int seeds,
 		    struct result *r)
 {
-	char path[4096], gl[300];
+	char path[4096];
 	struct sr_error err = { 0 };
 	struct wl_workload *wl;
-	struct replay_result *res = NULL;
 	struct replay_config rc = *base;
 	json_t *lim = json_object_get(spec, "max_rel_error");
 	json_t *grp = json_object_get(spec, "latency_group");
-	struct lgroup mg, pg;
-	const struct sr_hist *mh, *ph, *mrq, *prq;
-	double pred[NR_METRICS][MAX_SEEDS], restored[MAX_SEEDS], dur[MAX_SEEDS];
-	double rq[NR_RQ][MAX_SEEDS], rq_samples[MAX_SEEDS];
+	struct lgroup mg;
+	const struct sr_hist *mh, *mrq;
+	double pred[NR_METRICS][MAX_SEEDS];
 	bool have_pred[NR_METRICS];
 
 	snprintf(r->name, sizeof(r->name), "%s", name);
@@ -339,53 +435,10 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 	r->meas_restored = (double)replay_measured_count(wl, "sched_switch_restored");
 	for (int k = 0; k < 3; k++)
 		r->meas[4 + k] = pct_us(mh, k);
-	for (int i = 0; i < NR_METRICS; i++)
-		have_pred[i] = true;
-	for (unsigned int sd = 0; sd < seeds; sd++) {
-		rc.seed = base->seed + sd;
-		if (!(res = replay_run(wl, &rc, &err))) {
-			r->failed_run = true;
-			snprintf(r->why, sizeof(r->why), "%.500s", err.msg);
-			wl_free(wl);
-			return;
-		}
-		for (int i = 0; i < 4; i++) {
-			uint64_t p = 0;
-
-			replay_count_get(res, metric[i], &p);
-			pred[i][sd] = (double)p;
-		}
-		{
-			uint64_t p = 0;
-
-			replay_count_get(res, "sched_switch_restored", &p);
-			restored[sd] = (double)p;
-		}
-		dur[sd] = (double)(replay_end_ts(res) - wl_first_ts(wl)) / 1e6;
-		r->dur_unfinished += replay_work_unfinished(res);
-		pg = find_group(replay_latency(res), grp, gl, sizeof(gl));
-		ph = pg.h[LAT_WAKEUP];
-		prq = pg.h[LAT_RUNQ_WAIT];
-		for (int k = 0; k < 3; k++) {
-			r->rq_have[k] &= prq && prq->count;
-			rq[k][sd] = pct_us(prq, k);
-		}
-		rq[RQ_LONG][sd] = (double)pg.over_long[LAT_RUNQ_WAIT];
-		rq[WAKE_LONG][sd] = (double)pg.over_long[LAT_WAKEUP];
-		rq_samples[sd] = prq ? (double)prq->count : 0;
-		for (int k = 0; k < 3; k++) {
-			have_pred[4 + k] &= ph && ph->count;
-			pred[4 + k][sd] = pct_us(ph, k);
-		}
-		replay_result_free(res);
+	if (predict_seeds(wl, &rc, seeds, grp, r, pred, have_pred) < 0) {
+		wl_free(wl);
+		return;
 	}
-	/* the restored part of the run whose sched_switch is the median */
-	r->pred_restored = restored[sr_seeds_rank(pred[0], seeds, NULL, NULL)];
-	for (int k = 0; k < NR_RQ; k++)
-		r->rq_pred[k] = seeds_median(rq[k], seeds, &r->rq_lo[k], &r->rq_hi[k]);
-	r->rq_samples_pred = seeds_median(rq_samples, seeds, &r->rq_samples_lo, &r->rq_samples_hi);
-	r->dur_meas = (double)(wl_last_ts(wl) - wl_first_ts(wl)) / 1e6;
-	r->dur_pred = seeds_median(dur, seeds, &r->dur_lo, &r->dur_hi);
 	for (int i = 0; i < NR_METRICS; i++) {
 		json_t *l = json_object_get(lim, metric[i]);
 		double lo, hi;
@@ -400,26 +453,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 		r->err_hi[i] = rel(hi, r->meas[i]);
 		r->over[i] = !isnan(r->limit[i]) && fabs(r->err[i]) > r->limit[i];
 	}
-	r->n_meas = mh ? mh->count : 0;
-	for (int k = 0; k < 3; k++) {
-		json_t *g = json_object_get(goal, metric[4 + k]);
-		double gv = json_is_number(g) ? json_number_value(g) : NAN, m = r->meas[4 + k];
-		uint64_t lo, hi, le, lt;
-
-		r->have_q[k] = r->have[4 + k] && !isnan(gv) && r->n_meas;
-		if (!r->have_q[k])
-			continue;
-		/* the figures are whole ns in us: back to ns exactly */
-		le = hist_at_or_below(mh, round(r->pred[4 + k] * 1e3), false);
-		lt = hist_at_or_below(mh, round(r->pred[4 + k] * 1e3), true);
-		r->q_pred[k] = 100.0 * (double)le / (double)r->n_meas;
-		lo = hist_at_or_below(mh, round(m * 1e3) * (1 - gv), true);
-		hi = hist_at_or_below(mh, round(m * 1e3) * (1 + gv), false);
-		r->off_n[k] = le < lo ? lo - le : lt > hi ? lt - hi : 0;
-		r->band_n[k] = hi - lo;
-		r->band_q_lo[k] = 100.0 * (double)lo / (double)r->n_meas;
-		r->band_q_hi[k] = 100.0 * (double)hi / (double)r->n_meas;
-	}
+	place_on_measured(r, mh, goal);
 	wl_free(wl);
 }
 
@@ -775,6 +809,279 @@ static void usage(FILE *f)
 "--json say which and why.\n");
 }
 
+/*
+ * The thresholds file @tpath, checked before anything runs: its schema, its
+ * version and its goals.  The root (the caller releases it), its "traces"
+ * and its "goal"; NULL with the message printed.  @tfile and @dir as given:
+ * a missing default file gets a hint.
+ */
+static json_t *load_thresholds(const char *tpath, const char *tfile, const char *dir,
+			       json_t **traces, json_t **goal)
+{
+	json_error_t je;
+	json_t *root, *ver, *v;
+	const char *key;
+	int i = 0;
+
+	/* a trace's entry (or a limit) given twice: jansson kept the last, silently */
+	root = json_load_file(tpath, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		struct sr_error jerr;
+
+		/* the file named as validate's messages name it (cli_esc()) */
+		sr_error_set_json_named(&jerr, tpath, cli_esc(tpath), &je);
+		fprintf(stderr, "schedreplay validate: %s%s\n", jerr.msg,
+			jerr.code != EIO || tfile || strcmp(dir, "traces") ? "" :
+			" (the default --dir is ./traces: run it in the source tree, or give --dir)");
+		return NULL;
+	}
+	*traces = json_object_get(root, "traces");
+	*goal = json_object_get(root, "goal");
+	if (strcmp(json_string_value(json_object_get(root, "schema")) ?: "", "schedreplay-thresholds") ||
+	    !json_is_object(*traces)) {
+		fprintf(stderr, "schedreplay validate: %s: not a thresholds file (schema "
+			"\"schedreplay-thresholds\" with a \"traces\" object)\n", cli_esc(tpath));
+		goto bad;
+	}
+	/*
+	 * The goals (reported, not enforced: the markdown's goal column and its
+	 * "goals met"): a goal of another type or a string number was no goal,
+	 * silently; a version this validate does not know read as version 1.
+	 */
+	ver = json_object_get(root, "version");
+	if (ver && (!json_is_integer(ver) || json_integer_value(ver) != 1)) {
+		fprintf(stderr, "schedreplay validate: %s: \"version\" is not 1, the only one "
+			"this schedreplay reads\n", cli_esc(tpath));
+		goto bad;
+	}
+	if (*goal && !json_is_object(*goal)) {
+		fprintf(stderr, "schedreplay validate: %s: \"goal\" is not an object\n",
+			cli_esc(tpath));
+		goto bad;
+	}
+	json_object_foreach(*goal, key, v) {
+		for (i = 0; i < NR_METRICS && strcmp(key, metric[i]); i++)
+			;
+		if (i == NR_METRICS || !json_is_number(v) || !(json_number_value(v) >= 0) ||
+		    !isfinite(json_number_value(v) * 100))
+			break;
+	}
+	if (key) {
+		fprintf(stderr, "schedreplay validate: %s: goal.%s: %s\n", cli_esc(tpath), cli_esc(key),
+			i == NR_METRICS ? "unknown metric (sched_switch, sched_stat_runtime, "
+			"sched_wakeup, sched_migrate_task, p50, p95, p99)" :
+			"not a fraction >= 0 (e.g. 0.05 for 5 %)");
+		goto bad;
+	}
+	return root;
+bad:
+	json_decref(root);
+	return NULL;
+}
+
+/*
+ * The .dat files of @dir into *@names, *@nn of them, sorted by name.  The
+ * caller frees the names, also those listed before a failure.  -1 with the
+ * message printed.
+ */
+static int list_traces(const char *dir, char ***names, size_t *nn)
+{
+	struct dirent *de;
+	char **v;
+	DIR *d;
+
+	if (!(d = opendir(dir))) {
+		fprintf(stderr, "schedreplay validate: %s: %s\n", cli_esc(dir), strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char **p;
+
+		if (l < 5 || strcmp(de->d_name + l - 4, ".dat"))
+			continue;
+		/*
+		 * A trace's name is its key in thresholds.json, which can hold
+		 * UTF-8 only: such a trace had "no entry" that could be added,
+		 * and --suggest printed a key (\xNN) naming another file.
+		 */
+		if (!sr_utf8_valid(de->d_name)) {
+			fprintf(stderr, "schedreplay validate: %s/%s: the file name is not UTF-8, so "
+				"no key of thresholds.json can name it: rename the file\n",
+				cli_esc(dir), cli_esc(de->d_name));
+			closedir(d);
+			return -1;
+		}
+		if (!(p = realloc(*names, (*nn + 1) * sizeof(**names))) ||
+		    !(p[*nn] = strdup(de->d_name))) {
+			if (p)
+				*names = p;     /* the caller frees the *nn names so far */
+			closedir(d);
+			fprintf(stderr, "schedreplay validate: out of memory\n");
+			return -1;
+		}
+		*names = p;
+		(*nn)++;
+	}
+	closedir(d);
+	v = *names;
+	/* sorted by name: output order does not depend on the directory */
+	for (size_t i = 1; i < *nn; i++)
+		for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
+			char *t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return 0;
+}
+
+/*
+ * The thresholds' traces that are not in DIR: a subset of the traces
+ * (a directory of some of them) is validated with a warning naming the
+ * others; none at all (a wrong --dir, an empty one) passed, exit 0: it
+ * is -1 (the message printed) when nothing else failed (@ok).
+ */
+static int warn_missing(json_t *traces, char **names, size_t nn, size_t validated, bool ok,
+			const char *dir, const char *tpath)
+{
+	const char *key;
+	json_t *spec;
+	size_t missing = 0;
+	char list[300] = "";
+
+	json_object_foreach(traces, key, spec) {
+		bool found = false;
+
+		for (size_t i = 0; i < nn && !found; i++)
+			found = !strcmp(names[i], key);
+		if (found || json_is_string(json_object_get(spec, "skip")))
+			continue;
+		if (missing++ < 3)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%.80s",
+				 missing > 1 ? ", " : "", key);
+	}
+	if (!validated && ok) {
+		fprintf(stderr, "schedreplay validate: %s: no trace validated (%zu .dat files, "
+			"none with an entry of %s that is not skipped)\n", cli_esc(dir), nn,
+			cli_esc(tpath));
+		return -1;
+	}
+	if (missing)
+		fprintf(stderr, "schedreplay validate: warning: %zu trace(s) of %s not in %s, "
+			"not validated: %s%s\n", missing, cli_esc(tpath), cli_esc(dir), cli_esc(list),
+			missing > 3 ? ", ..." : "");
+	return 0;
+}
+
+/* --suggest: max_rel_error entries for thresholds.json */
+static void print_suggest(const struct result *res, size_t n)
+{
+	/* achieved error plus a margin: |e| * 1.25 + 5 %, rounded up to 1 % */
+	printf("{\n");
+	for (size_t t = 0; t < n; t++) {
+		const struct result *r = &res[t];
+
+		printf("    ");
+		put_json_str(r->name);
+		printf(": { ");
+		if (r->skipped || r->failed_run) {
+			printf("\"skip\": ");
+			put_json_str(r->skipped ? r->why : "replay failed");
+			printf(" }%s\n", t + 1 < n ? "," : "");
+			continue;
+		}
+		printf("\"max_rel_error\": {");
+		for (int k = 0, f = 0; k < NR_METRICS; k++)
+			if (r->have[k])
+				printf("%s \"%s\": %.2f", f++ ? "," : "", metric[k],
+				       ceil((fabs(r->err[k]) * 1.25 + 0.05) * 100) / 100);
+		printf(" } }%s\n", t + 1 < n ? "," : "");
+	}
+	printf("}\n");
+}
+
+/* The text table; @failed: the verdict of the last line */
+static void print_text(const struct result *res, size_t n, const struct replay_config *rc,
+		       bool failed)
+{
+	char sfb[MODEL_SCHED_FEATURES_TEXT];
+	const char *sft = model_sched_features_text(&rc->sched_features, sfb, sizeof(sfb));
+
+	if (sft)
+		printf("sched_features: %s (toggled over each trace's profile)\n", sft);
+	if (rc->variants)
+		printf("variant: %s (every trace replayed with it; the limits are the base "
+		       "model's)\n", rc->variants->name);
+	for (size_t t = 0; t < n; t++) {
+		const struct result *r = &res[t];
+
+		if (r->skipped) {
+			printf("%-28s skipped: %s\n", cli_esc(r->name), cli_esc(r->why));
+			continue;
+		}
+		if (r->failed_run) {
+			printf("%-28s FAIL: %s\n", cli_esc(r->name), cli_esc(r->why));
+			continue;
+		}
+		printf("%-28s %s\n", cli_esc(r->name), cli_esc(r->group));
+		if (r->pack_shown)
+			printf("  placement: vcpu_pack %s (%s)\n", r->pack_on ? "on" : "off",
+			       r->pack_why);
+		for (int k = 0; k < NR_METRICS; k++) {
+			if (!r->have[k])
+				continue;
+			printf("  %-20s measured %12.1f predicted %12.1f error %+8.1f%%  limit %s%5.0f%%%s\n",
+			       metric[k], r->meas[k], r->pred[k], r->err[k] * 100,
+			       isnan(r->limit[k]) ? "  -" : "", isnan(r->limit[k]) ? 0 : r->limit[k] * 100,
+			       r->over[k] ? "  OVER" : "");
+			if (k == 0 && (r->meas_restored || r->pred_restored))
+				printf("    %-18s measured %12.1f predicted %12.1f (switches out of idle "
+				       "the kernel did not trace, restored by the reader)\n",
+				       "of them restored", r->meas_restored, r->pred_restored);
+		}
+		printf("  %-20s measured %12.1f predicted %12.1f error %+8.1f%%  (no limit: the "
+		       "simulation's time for the traced work)%s\n", "duration (ms)", r->dur_meas,
+		       r->dur_pred, rel(r->dur_pred, r->dur_meas) * 100,
+		       r->dur_unfinished ? "  WORK LEFT in some seeds' runs" : "");
+		for (int k = 0; k < NR_RQ; k++) {
+			if (!r->rq_meas_have[k])
+				continue;
+			if (!r->rq_have[k]) {
+				/* a seed's run has none of the group's waits */
+				printf("  %-20s measured %12.1f predicted %12s %15s  (no limit)\n",
+				       rq_row[k], r->rq_meas[k], "-", "");
+				continue;
+			}
+			/* the counts as integers, as --markdown has them */
+			printf(k < RQ_LONG ? "  %-20s measured %12.1f predicted %12.1f " :
+			       "  %-20s measured %12.0f predicted %12.0f ", rq_row[k],
+			       r->rq_meas[k], r->rq_pred[k]);
+			if (r->rq_meas[k] > 0)
+				printf("error %+8.1f%%", rel(r->rq_pred[k], r->rq_meas[k]) * 100);
+			else
+				printf("%15s", "");
+			printf("  (no limit)\n");
+		}
+	}
+	printf("%s\n", failed ? "validate: FAILED" : "validate: all within thresholds");
+}
+
+/* --seeds N: 1..MAX_SEEDS, or 0 with the usage error printed */
+static unsigned int parse_seeds(const char *arg)
+{
+	char *e;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &e, 10);
+	if (errno || e == arg || *e || *arg == '-' || v < 1 || v > MAX_SEEDS) {
+		cli_usage("validate", "--seeds takes 1..%d, not '%s'", MAX_SEEDS, cli_esc(arg));
+		return 0;
+	}
+	return (unsigned int)v;
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -794,13 +1101,10 @@ int cmd_validate(int argc, char **argv)
 	unsigned int seeds = MAX_SEEDS;
 	struct run_opts o;
 	struct replay_progress prog;
-	json_error_t je;
 	json_t *root = NULL, *traces, *goal;
 	struct result *res = NULL;
 	size_t n = 0;
 	int c, pr, werr, ret = SR_EXIT_OK;
-	DIR *d;
-	struct dirent *de;
 	char **names = NULL;
 	size_t nn = 0, validated = 0;
 
@@ -814,20 +1118,12 @@ int cmd_validate(int argc, char **argv)
 		case 't': tfile = optarg; break;
 		case 'm': markdown = true; break;
 		case 's': suggest = true; break;
-		case 'S': {
-			char *e;
-			unsigned long v;
-
-			errno = 0;
-			v = strtoul(optarg, &e, 10);
-			if (errno || e == optarg || *e || *optarg == '-' || v < 1 || v > MAX_SEEDS) {
-				ret = cli_usage("validate", "--seeds takes 1..%d, not '%s'", MAX_SEEDS,
-						cli_esc(optarg));
+		case 'S':
+			if (!(seeds = parse_seeds(optarg))) {
+				ret = SR_EXIT_USAGE;
 				goto out;
 			}
-			seeds = (unsigned int)v;
 			break;
-		}
 		case 'j': as_json = true; break;
 		case 'h':
 			usage(stdout);
@@ -886,111 +1182,15 @@ int cmd_validate(int argc, char **argv)
 	snprintf(tpath, sizeof(tpath), "%s", tfile ? tfile : dir);
 	if (!tfile)
 		snprintf(tpath, sizeof(tpath), "%s/thresholds.json", dir);
-	/* a trace's entry (or a limit) given twice: jansson kept the last, silently */
-	root = json_load_file(tpath, JSON_REJECT_DUPLICATES, &je);
+	root = load_thresholds(tpath, tfile, dir, &traces, &goal);
 	if (!root) {
-		struct sr_error jerr;
-
-		/* the file named as validate's messages name it (cli_esc()) */
-		sr_error_set_json_named(&jerr, tpath, cli_esc(tpath), &je);
-		fprintf(stderr, "schedreplay validate: %s%s\n", jerr.msg,
-			jerr.code != EIO || tfile || strcmp(dir, "traces") ? "" :
-			" (the default --dir is ./traces: run it in the source tree, or give --dir)");
 		ret = SR_EXIT_FAIL;
 		goto out;
 	}
-	traces = json_object_get(root, "traces");
-	goal = json_object_get(root, "goal");
-	if (strcmp(json_string_value(json_object_get(root, "schema")) ?: "", "schedreplay-thresholds") ||
-	    !json_is_object(traces)) {
-		fprintf(stderr, "schedreplay validate: %s: not a thresholds file (schema "
-			"\"schedreplay-thresholds\" with a \"traces\" object)\n", cli_esc(tpath));
+	if (list_traces(dir, &names, &nn) < 0) {
 		ret = SR_EXIT_FAIL;
 		goto out;
 	}
-	/*
-	 * The goals (reported, not enforced: the markdown's goal column and its
-	 * "goals met"): a goal of another type or a string number was no goal,
-	 * silently; a version this validate does not know read as version 1.
-	 */
-	{
-		json_t *ver = json_object_get(root, "version");
-		const char *key;
-		json_t *v;
-		int i = 0;
-
-		if (ver && (!json_is_integer(ver) || json_integer_value(ver) != 1)) {
-			fprintf(stderr, "schedreplay validate: %s: \"version\" is not 1, the only one "
-				"this schedreplay reads\n", cli_esc(tpath));
-			ret = SR_EXIT_FAIL;
-			goto out;
-		}
-		if (goal && !json_is_object(goal)) {
-			fprintf(stderr, "schedreplay validate: %s: \"goal\" is not an object\n",
-				cli_esc(tpath));
-			ret = SR_EXIT_FAIL;
-			goto out;
-		}
-		json_object_foreach(goal, key, v) {
-			for (i = 0; i < NR_METRICS && strcmp(key, metric[i]); i++)
-				;
-			if (i == NR_METRICS || !json_is_number(v) || !(json_number_value(v) >= 0) ||
-			    !isfinite(json_number_value(v) * 100))
-				break;
-		}
-		if (key) {
-			fprintf(stderr, "schedreplay validate: %s: goal.%s: %s\n", cli_esc(tpath), cli_esc(key),
-				i == NR_METRICS ? "unknown metric (sched_switch, sched_stat_runtime, "
-				"sched_wakeup, sched_migrate_task, p50, p95, p99)" :
-				"not a fraction >= 0 (e.g. 0.05 for 5 %)");
-			ret = SR_EXIT_FAIL;
-			goto out;
-		}
-	}
-	if (!(d = opendir(dir))) {
-		fprintf(stderr, "schedreplay validate: %s: %s\n", cli_esc(dir), strerror(errno));
-		ret = SR_EXIT_FAIL;
-		goto out;
-	}
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		char **p;
-
-		if (l < 5 || strcmp(de->d_name + l - 4, ".dat"))
-			continue;
-		/*
-		 * A trace's name is its key in thresholds.json, which can hold
-		 * UTF-8 only: such a trace had "no entry" that could be added,
-		 * and --suggest printed a key (\xNN) naming another file.
-		 */
-		if (!sr_utf8_valid(de->d_name)) {
-			fprintf(stderr, "schedreplay validate: %s/%s: the file name is not UTF-8, so "
-				"no key of thresholds.json can name it: rename the file\n",
-				cli_esc(dir), cli_esc(de->d_name));
-			closedir(d);
-			ret = SR_EXIT_FAIL;
-			goto out;
-		}
-		if (!(p = realloc(names, (nn + 1) * sizeof(*names))) || !(p[nn] = strdup(de->d_name))) {
-			if (p)
-				names = p;      /* out: frees the nn names so far */
-			closedir(d);
-			fprintf(stderr, "schedreplay validate: out of memory\n");
-			ret = SR_EXIT_FAIL;
-			goto out;
-		}
-		names = p;
-		nn++;
-	}
-	closedir(d);
-	/* sorted by name: output order does not depend on the directory */
-	for (size_t i = 1; i < nn; i++)
-		for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-			char *t = names[j];
-
-			names[j] = names[j - 1];
-			names[j - 1] = t;
-		}
 	res = calloc(nn ? nn : 1, sizeof(*res));
 	if (!res) {
 		fprintf(stderr, "schedreplay validate: out of memory\n");
@@ -1031,63 +1231,12 @@ int cmd_validate(int argc, char **argv)
 				ret = SR_EXIT_FAIL;
 	}
 	replay_progress_done(&prog);
-	/*
-	 * The thresholds' traces that are not in DIR: a subset of the traces
-	 * (a directory of some of them) is validated with a warning naming the
-	 * others; none at all (a wrong --dir, an empty one) passed, exit 0.
-	 */
-	{
-		const char *key;
-		json_t *spec;
-		size_t missing = 0;
-		char list[300] = "";
-
-		json_object_foreach(traces, key, spec) {
-			bool found = false;
-
-			for (size_t i = 0; i < nn && !found; i++)
-				found = !strcmp(names[i], key);
-			if (found || json_is_string(json_object_get(spec, "skip")))
-				continue;
-			if (missing++ < 3)
-				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%.80s",
-					 missing > 1 ? ", " : "", key);
-		}
-		if (!validated && ret == SR_EXIT_OK) {
-			fprintf(stderr, "schedreplay validate: %s: no trace validated (%zu .dat files, "
-				"none with an entry of %s that is not skipped)\n", cli_esc(dir), nn,
-				cli_esc(tpath));
-			ret = SR_EXIT_FAIL;
-			goto out;
-		}
-		if (missing)
-			fprintf(stderr, "schedreplay validate: warning: %zu trace(s) of %s not in %s, "
-				"not validated: %s%s\n", missing, cli_esc(tpath), cli_esc(dir), cli_esc(list),
-				missing > 3 ? ", ..." : "");
+	if (warn_missing(traces, names, nn, validated, ret == SR_EXIT_OK, dir, tpath) < 0) {
+		ret = SR_EXIT_FAIL;
+		goto out;
 	}
 	if (suggest) {
-		/* achieved error plus a margin: |e| * 1.25 + 5 %, rounded up to 1 % */
-		printf("{\n");
-		for (size_t t = 0; t < n; t++) {
-			const struct result *r = &res[t];
-
-			printf("    ");
-			put_json_str(r->name);
-			printf(": { ");
-			if (r->skipped || r->failed_run) {
-				printf("\"skip\": ");
-				put_json_str(r->skipped ? r->why : "replay failed");
-				printf(" }%s\n", t + 1 < n ? "," : "");
-				continue;
-			}
-			printf("\"max_rel_error\": {");
-			for (int k = 0, f = 0; k < NR_METRICS; k++)
-				if (r->have[k])
-					printf("%s \"%s\": %.2f", f++ ? "," : "", metric[k],
-					       ceil((fabs(r->err[k]) * 1.25 + 0.05) * 100) / 100);
-			printf(" } }%s\n", t + 1 < n ? "," : "");
-		}
-		printf("}\n");
+		print_suggest(res, n);
 		ret = SR_EXIT_OK;
 	} else if (markdown) {
 		print_markdown(res, n, goal);
@@ -1095,66 +1244,7 @@ int cmd_validate(int argc, char **argv)
 		if (print_json(res, n, goal, ret == SR_EXIT_OK, &o.rc.sched_features, o.rc.variants))
 			ret = SR_EXIT_FAIL;
 	} else {
-		char sfb[MODEL_SCHED_FEATURES_TEXT];
-		const char *sft = model_sched_features_text(&o.rc.sched_features, sfb, sizeof(sfb));
-
-		if (sft)
-			printf("sched_features: %s (toggled over each trace's profile)\n", sft);
-		if (o.rc.variants)
-			printf("variant: %s (every trace replayed with it; the limits are the base "
-			       "model's)\n", o.rc.variants->name);
-		for (size_t t = 0; t < n; t++) {
-			const struct result *r = &res[t];
-
-			if (r->skipped) {
-				printf("%-28s skipped: %s\n", cli_esc(r->name), cli_esc(r->why));
-				continue;
-			}
-			if (r->failed_run) {
-				printf("%-28s FAIL: %s\n", cli_esc(r->name), cli_esc(r->why));
-				continue;
-			}
-			printf("%-28s %s\n", cli_esc(r->name), cli_esc(r->group));
-			if (r->pack_shown)
-				printf("  placement: vcpu_pack %s (%s)\n", r->pack_on ? "on" : "off",
-				       r->pack_why);
-			for (int k = 0; k < NR_METRICS; k++) {
-				if (!r->have[k])
-					continue;
-				printf("  %-20s measured %12.1f predicted %12.1f error %+8.1f%%  limit %s%5.0f%%%s\n",
-				       metric[k], r->meas[k], r->pred[k], r->err[k] * 100,
-				       isnan(r->limit[k]) ? "  -" : "", isnan(r->limit[k]) ? 0 : r->limit[k] * 100,
-				       r->over[k] ? "  OVER" : "");
-				if (k == 0 && (r->meas_restored || r->pred_restored))
-					printf("    %-18s measured %12.1f predicted %12.1f (switches out of idle "
-					       "the kernel did not trace, restored by the reader)\n",
-					       "of them restored", r->meas_restored, r->pred_restored);
-			}
-			printf("  %-20s measured %12.1f predicted %12.1f error %+8.1f%%  (no limit: the "
-			       "simulation's time for the traced work)%s\n", "duration (ms)", r->dur_meas,
-			       r->dur_pred, rel(r->dur_pred, r->dur_meas) * 100,
-			       r->dur_unfinished ? "  WORK LEFT in some seeds' runs" : "");
-			for (int k = 0; k < NR_RQ; k++) {
-				if (!r->rq_meas_have[k])
-					continue;
-				if (!r->rq_have[k]) {
-					/* a seed's run has none of the group's waits */
-					printf("  %-20s measured %12.1f predicted %12s %15s  (no limit)\n",
-					       rq_row[k], r->rq_meas[k], "-", "");
-					continue;
-				}
-				/* the counts as integers, as --markdown has them */
-				printf(k < RQ_LONG ? "  %-20s measured %12.1f predicted %12.1f " :
-				       "  %-20s measured %12.0f predicted %12.0f ", rq_row[k],
-				       r->rq_meas[k], r->rq_pred[k]);
-				if (r->rq_meas[k] > 0)
-					printf("error %+8.1f%%", rel(r->rq_pred[k], r->rq_meas[k]) * 100);
-				else
-					printf("%15s", "");
-				printf("  (no limit)\n");
-			}
-		}
-		printf("%s\n", ret ? "validate: FAILED" : "validate: all within thresholds");
+		print_text(res, n, &o.rc, ret != SR_EXIT_OK);
 	}
 	/* `validate --markdown > v.md` on a full disk: a cut table and exit 0 */
 	if ((werr = cli_output_error(stdout)) != 0) {

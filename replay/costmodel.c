@@ -432,6 +432,97 @@ static double read_misses(double reads, double writes, double cpus)
 	return miss < reads ? miss : reads;
 }
 
+/*
+ * p[n], the share of the tg_load_avg writes made on node n (1/N each under
+ * @spread), into @p; their sum of squares into *@sum_p2 (the chance two
+ * writes are on one node).  The nodes that write.
+ */
+static unsigned int node_write_shares(cost_counter_fn get, const void *ctx, uint64_t writes,
+				      double W, unsigned int nr_nodes, bool spread,
+				      double p[COST_MAX_NODES], double *sum_p2)
+{
+	unsigned int active = 0;
+
+	if (writes && spread) {
+		for (unsigned int n = 0; n < nr_nodes; n++)
+			p[n] = 1.0 / nr_nodes;
+	} else if (writes) {
+		for (unsigned int n = 0; n < nr_nodes; n++) {
+			char name[48];
+
+			snprintf(name, sizeof(name), "tg_load_avg_writes.node%u", n);
+			p[n] = (double)counter(get, ctx, name) / W;
+		}
+		if (nr_nodes == 1) {
+			/* no per-node split needed: all on one node */
+			p[0] = 1;
+		}
+	}
+	for (unsigned int n = 0; n < nr_nodes; n++) {
+		*sum_p2 += p[n] * p[n];
+		active += p[n] > 0;
+	}
+	if (writes && active == 0) {
+		p[0] = 1;           /* writes not split per node: all on node 0 */
+		*sum_p2 = 1;
+		active = 1;
+	}
+	return active;
+}
+
+/*
+ * Where the line is found at an access: w[] for the writes and r[] for the
+ * reads, the fractions {own CPU's cache, another CPU of the node, another
+ * node}, from the node shares @p (sum of squares @sum_p2), one line for all
+ * or one line per node (@per_node).
+ */
+static void line_fractions(double R, double W, uint64_t writes, unsigned int nr_cpus,
+			   unsigned int nr_nodes, double per_cpu, bool per_node,
+			   const double p[COST_MAX_NODES], double sum_p2, double w[3], double r[3])
+{
+	r[0] = 1, r[1] = 0, r[2] = 0;
+	if (!writes) {
+		/* the line never moves: every access hits the CPU's cache */
+		w[0] = 1, w[1] = 0, w[2] = 0;
+	} else if (!per_node) {
+		double miss = read_misses(R, W, nr_cpus);
+
+		/* a write needs the line exclusive: last written elsewhere? */
+		w[2] = 1 - sum_p2;
+		w[0] = sum_p2 / per_cpu;
+		w[1] = sum_p2 - w[0];
+		/* a missing read finds it written on another node w.p. 1 - sum p^2 */
+		if (R > 0) {
+			r[2] = miss / R * (1 - sum_p2);
+			r[1] = miss / R * sum_p2;
+			r[0] = 1 - miss / R;
+		}
+	} else {
+		double miss = 0, remote = 0;
+
+		/* writes go to the writer's node line; only its own CPUs bounce it */
+		w[2] = 0;
+		w[0] = 1 / per_cpu;
+		w[1] = 1 - w[0];
+		/*
+		 * Every read touches each node's line (the model counts one read
+		 * per line): line k is read R / N times and written p_k W times by
+		 * node k's CPUs; a miss is remote unless the reader is on node k.
+		 */
+		for (unsigned int k = 0; k < nr_nodes; k++) {
+			double mk = read_misses(R / nr_nodes, p[k] * W, nr_cpus);
+
+			miss += mk;
+			remote += mk * (1 - p[k]);
+		}
+		if (R > 0) {
+			r[2] = remote / R;
+			r[1] = (miss - remote) / R;
+			r[0] = 1 - miss / R;
+		}
+	}
+}
+
 static void estimate(const struct cost_machine *m, cost_counter_fn get, const void *ctx,
 		     uint64_t busy_ns, unsigned int nr_cpus, unsigned int nr_nodes,
 		     bool per_node, bool spread, struct cost_estimate *out)
@@ -442,8 +533,8 @@ static void estimate(const struct cost_machine *m, cost_counter_fn get, const vo
 	uint64_t calls_utla = counter(get, ctx, "update_tg_load_avg");
 	uint64_t calls_uba = counter(get, ctx, "update_blocked_averages");
 	double p[COST_MAX_NODES] = { 0 }, sum_p2 = 0, per_cpu, wr_own, wr_local, wr_remote;
-	double rd_own = 1, rd_local = 0, rd_remote = 0, cost_w, cost_r, sum, R, W;
-	unsigned int active = 0;
+	double rd_own, rd_local, rd_remote, cost_w, cost_r, sum, R, W, w[3], r[3];
+	unsigned int active;
 
 	memset(out, 0, sizeof(*out));
 	if (nr_nodes == 0)
@@ -462,73 +553,13 @@ static void estimate(const struct cost_machine *m, cost_counter_fn get, const vo
 	R = (double)out->tg_reads;
 	W = (double)out->tg_writes;
 
-	/* p_n: the share of writes made on node n */
-	if (out->tg_writes && out->spread_assumed) {
-		for (unsigned int n = 0; n < nr_nodes; n++)
-			p[n] = 1.0 / nr_nodes;
-	} else if (out->tg_writes) {
-		for (unsigned int n = 0; n < nr_nodes; n++) {
-			char name[48];
-
-			snprintf(name, sizeof(name), "tg_load_avg_writes.node%u", n);
-			p[n] = (double)counter(get, ctx, name) / W;
-		}
-		if (nr_nodes == 1) {
-			/* no per-node split needed: all on one node */
-			p[0] = 1;
-		}
-	}
-	for (unsigned int n = 0; n < nr_nodes; n++) {
-		sum_p2 += p[n] * p[n];
-		active += p[n] > 0;
-	}
-	if (out->tg_writes && active == 0) {
-		p[0] = 1;           /* writes not split per node: all on node 0 */
-		sum_p2 = 1;
-		active = 1;
-	}
+	active = node_write_shares(get, ctx, out->tg_writes, W, nr_nodes, out->spread_assumed, p,
+				   &sum_p2);
 	out->nodes_active = active;
 
-	if (!out->tg_writes) {
-		/* the line never moves: every access hits the CPU's cache */
-		wr_own = 1, wr_local = 0, wr_remote = 0;
-	} else if (!per_node) {
-		double miss = read_misses(R, W, nr_cpus);
-
-		/* a write needs the line exclusive: last written elsewhere? */
-		wr_remote = 1 - sum_p2;
-		wr_own = sum_p2 / per_cpu;
-		wr_local = sum_p2 - wr_own;
-		/* a missing read finds it written on another node w.p. 1 - sum p^2 */
-		if (R > 0) {
-			rd_remote = miss / R * (1 - sum_p2);
-			rd_local = miss / R * sum_p2;
-			rd_own = 1 - miss / R;
-		}
-	} else {
-		double miss = 0, remote = 0;
-
-		/* writes go to the writer's node line; only its own CPUs bounce it */
-		wr_remote = 0;
-		wr_own = 1 / per_cpu;
-		wr_local = 1 - wr_own;
-		/*
-		 * Every read touches each node's line (the model counts one read
-		 * per line): line k is read R / N times and written p_k W times by
-		 * node k's CPUs; a miss is remote unless the reader is on node k.
-		 */
-		for (unsigned int k = 0; k < nr_nodes; k++) {
-			double mk = read_misses(R / nr_nodes, p[k] * W, nr_cpus);
-
-			miss += mk;
-			remote += mk * (1 - p[k]);
-		}
-		if (R > 0) {
-			rd_remote = remote / R;
-			rd_local = (miss - remote) / R;
-			rd_own = 1 - miss / R;
-		}
-	}
+	line_fractions(R, W, out->tg_writes, nr_cpus, nr_nodes, per_cpu, per_node, p, sum_p2, w, r);
+	wr_own = w[0], wr_local = w[1], wr_remote = w[2];
+	rd_own = r[0], rd_local = r[1], rd_remote = r[2];
 	cost_w = wr_own * m->ns[COST_tg_access_own] + wr_local * m->ns[COST_tg_write_local] +
 		 wr_remote * m->ns[COST_tg_write_remote];
 	cost_r = rd_own * m->ns[COST_tg_access_own] + rd_local * m->ns[COST_tg_read_local] +

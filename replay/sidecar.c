@@ -667,11 +667,18 @@ static const struct sv *sv_at(const struct sv *a, size_t i)
 	return sv_is(a, SV_ARR) && i < a->n ? &a->u.kids[i] : NULL;
 }
 
-static char *dup_str(const struct sv *v)
+/*
+ * *@dst = a copy of @v's string, NULL when @v is absent or not a string; -1
+ * when the copy failed.  A failed copy read as an absent key: a group
+ * refused for a "path" it has, a comm or cgroup of a task or the kernel
+ * release (checked present just before) loaded as NULL, at exit 0.
+ */
+static int dup_str(char **dst, const struct sv *v)
 {
 	const char *s = sv_str(v);
 
-	return s ? strdup(s) : NULL;
+	*dst = s ? strdup(s) : NULL;
+	return s && !*dst ? -1 : 0;
 }
 
 /*
@@ -729,60 +736,42 @@ static int cmp_task(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-#define FAIL(code, ...)                                       \
-	do {                                                  \
-		sr_error_set(err, code, __VA_ARGS__);         \
-		sr_error_prefix(err, "%s", path);             \
-		goto fail;                                    \
-	} while (0)
-
-#define NOMEM() FAIL(ENOMEM, "out of memory")
-
-struct sidecar *sidecar_load(const char *path, struct sr_error *err)
+/*
+ * A regular file: the fast parse, else jansson from its start. Anything
+ * else (a FIFO, a pipe) only through jansson, read once: closing it
+ * unread lost what a FIFO's writer had written, and opening the path
+ * again waited for another writer for ever.  Either way within
+ * SIDECAR_MAX_BYTES and SIDECAR_MAX_VALUES.
+ * The document into @d: 0, or -1 with @err set, naming @path.
+ */
+static int sidecar_parse(const char *path, struct sv_doc *d, struct sr_error *err)
 {
-	struct sidecar *sc = NULL;
-	struct sv_doc d;
 	json_error_t jerr;
-	const struct sv *root, *o, *a, *v;
-	const char *bad = NULL;        /* the first key whose value is not a valid integer */
-	size_t i, len;
 	struct stat st = { 0 };
 	int fd, fast;
 
-/* ints (pids, CPUs, counts), longs (shares, quotas), and non-negative 64-bit values */
-#define get_int(o, key, dflt) get_int_in(o, key, dflt, INT_MIN, INT_MAX, &bad)
-#define get_long(o, key, dflt) get_int_in(o, key, dflt, LONG_MIN, LONG_MAX, &bad)
-#define get_u63(o, key, dflt) get_int_in(o, key, dflt, 0, LLONG_MAX, &bad)
-
-	/*
-	 * A regular file: the fast parse, else jansson from its start. Anything
-	 * else (a FIFO, a pipe) only through jansson, read once: closing it
-	 * unread lost what a FIFO's writer had written, and opening the path
-	 * again waited for another writer for ever.  Either way within
-	 * SIDECAR_MAX_BYTES and SIDECAR_MAX_VALUES.
-	 */
-	memset(&d, 0, sizeof(d));
+	memset(d, 0, sizeof(*d));
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		sr_error_set(err, errno, "%s: %s", path, strerror(errno));
-		return NULL;
+		return -1;
 	}
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > (off_t)SIDECAR_MAX_BYTES) {
 		struct vcount vc = { .bytes = (size_t)st.st_size };
 
 		vcount_error(&vc, path, err);
 		close(fd);
-		return NULL;
+		return -1;
 	}
-	fast = S_ISREG(st.st_mode) ? sv_parse_fast(&d, fd, path, err) : 0;
+	fast = S_ISREG(st.st_mode) ? sv_parse_fast(d, fd, path, err) : 0;
 	if (!fast) {
 		struct jread jr = { .fd = fd };
 
 		if (S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_SET) < 0) {
 			sr_error_set(err, errno, "%s: %s", path, strerror(errno));
 			close(fd);
-			return NULL;
+			return -1;
 		}
-		if (!(d.json = json_load_callback(jread_cb, &jr, 0, &jerr))) {
+		if (!(d->json = json_load_callback(jread_cb, &jr, 0, &jerr))) {
 			if (jr.over)
 				vcount_error(&jr.vc, path, err);
 			else if (jr.error)
@@ -794,15 +783,37 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		}
 	}
 	close(fd);
-	if (fast < 0)
-		return NULL;
-	root = &d.root;
-	if (d.json && !sv_from_json(&d, d.json, &d.root))
-		NOMEM();
-	sc = calloc(1, sizeof(*sc));
-	if (!sc || !(sc->path = strdup(path)))
-		NOMEM();
+	return fast < 0 ? -1 : 0;
+}
 
+/*
+ * A step of sidecar_load(): FAIL() sets @err (without the path, which the
+ * caller prefixes) and returns -1.  The ints (pids, CPUs, counts), longs
+ * (shares, quotas) and non-negative 64-bit values note the first key whose
+ * value is not a valid integer in *@bad.
+ */
+#define FAIL(code, ...)                                       \
+	do {                                                  \
+		sr_error_set(err, code, __VA_ARGS__);         \
+		return -1;                                    \
+	} while (0)
+
+#define NOMEM() FAIL(ENOMEM, "out of memory")
+
+#define DUP_STR(dst, v)                                       \
+	do {                                                  \
+		if (dup_str(&(dst), (v)) < 0)                 \
+			NOMEM();                              \
+	} while (0)
+
+#define get_int(o, key, dflt) get_int_in(o, key, dflt, INT_MIN, INT_MAX, bad)
+#define get_long(o, key, dflt) get_int_in(o, key, dflt, LONG_MIN, LONG_MAX, bad)
+#define get_u63(o, key, dflt) get_int_in(o, key, dflt, 0, LLONG_MAX, bad)
+
+/* schema, schema_version, and the types of the containers read below */
+static int load_header(struct sidecar *sc, const struct sv *root, const char **bad,
+		       struct sr_error *err)
+{
 	if (!sv_is_obj(root) ||
 	    !sv_is_str(sv_get(root, "schema")) ||
 	    strcmp(sv_str(sv_get(root, "schema")), "schedreplay-sidecar"))
@@ -840,16 +851,23 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 	WANT(sv_get(sv_get(root, "function_counts"), "counts"), SV_OBJ, "function_counts.counts");
 	WANT(sv_get(root, "lost"), SV_OBJ, "lost");
 #undef WANT
+	return 0;
+}
 
-	/* trace */
+/* "trace", "kernel" and "config": the capture's window, kernel and HZ */
+static int load_trace(struct sidecar *sc, const struct sv *root, const char **bad,
+		      struct sr_error *err)
+{
+	const struct sv *o, *v;
+
 	o = sv_get(root, "trace");
 	if (!sv_is_obj(o))
 		FAIL(EINVAL, "\"trace\" missing");
-	sc->trace_file = dup_str(sv_get(o, "file"));
+	DUP_STR(sc->trace_file, sv_get(o, "file"));
 	v = sv_get(o, "trace_id");
 	if (sv_is_str(v))
 		sc->trace_id = strtoull(sv_str(v), NULL, 0);
-	sc->clock = dup_str(sv_get(o, "clock"));
+	DUP_STR(sc->clock, sv_get(o, "clock"));
 	sc->buffer_kb = (long)get_long(o, "buffer_kb_per_cpu", -1);
 	if (sv_is_int(sv_get(o, "start_ts")) &&
 	    sv_is_int(sv_get(o, "end_ts"))) {
@@ -865,19 +883,27 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 	o = sv_get(root, "kernel");
 	if (!sv_is_obj(o) || !sv_is_str(sv_get(o, "release")))
 		FAIL(EINVAL, "\"kernel.release\" missing");
-	sc->kernel_release = dup_str(sv_get(o, "release"));
-	sc->kernel_version = dup_str(sv_get(o, "version"));
-	sc->machine = dup_str(sv_get(o, "machine"));
-	sc->kernel_cmdline = dup_str(sv_get(o, "cmdline"));
+	DUP_STR(sc->kernel_release, sv_get(o, "release"));
+	DUP_STR(sc->kernel_version, sv_get(o, "version"));
+	DUP_STR(sc->machine, sv_get(o, "machine"));
+	DUP_STR(sc->kernel_cmdline, sv_get(o, "cmdline"));
 	o = sv_get(root, "config");
 	sc->hz = (int)get_int(o, "hz", 0);
 	/* 0: absent; else the range --hz takes (HZ_24 is the smallest CONFIG_HZ) */
 	if (sc->hz != 0 && (sc->hz < 24 || sc->hz > 10000))
 		FAIL(EINVAL, "config.hz %d outside 24..10000", sc->hz);
-	sc->no_hz = dup_str(sv_get(o, "no_hz"));
-	sc->preempt = dup_str(sv_get(o, "preempt"));
+	DUP_STR(sc->no_hz, sv_get(o, "no_hz"));
+	DUP_STR(sc->preempt, sv_get(o, "preempt"));
+	return 0;
+}
 
-	/* CPUs */
+/* "cpus": the topology; "trace.idle_switches": each CPU's idle switches */
+static int load_cpus(struct sidecar *sc, const struct sv *root, const char **bad,
+		     struct sr_error *err)
+{
+	const struct sv *o, *a, *v;
+	size_t i;
+
 	o = sv_get(root, "cpus");
 	a = sv_get(o, "topology");
 	if (!sv_is_arr(a) || !sv_array_size(a))
@@ -911,7 +937,7 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		c->core = (int)get_int(v, "core", -1);
 		c->numa_node = (int)get_int(v, "numa_node", -1);
 		c->capacity = (int)get_int(v, "capacity", -1);
-		c->smt_siblings = dup_str(sv_get(v, "smt_siblings"));
+		DUP_STR(c->smt_siblings, sv_get(v, "smt_siblings"));
 	}
 	sc->nr_numa_nodes = (int)sv_array_size(sv_get(o, "numa_nodes"));
 	for (i = 0; i < (size_t)sc->nr_cpus; i++)
@@ -928,8 +954,16 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		sc->cpus[cpu].idle_exit_untraced =
 			sv_is_true(sv_get(v, "idle_exit_untraced"));
 	}
+	return 0;
+}
 
-	/* groups and tasks */
+/* "autogroup" and "cgroup": the cgroups with their shares and quotas */
+static int load_cgroups(struct sidecar *sc, const struct sv *root, const char **bad,
+			struct sr_error *err)
+{
+	const struct sv *o, *a, *v;
+	size_t i;
+
 	sc->autogroup_enabled = sv_is_true(sv_get(sv_get(root, "autogroup"),
 							     "enabled"));
 	o = sv_get(root, "cgroup");
@@ -948,7 +982,7 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		long quota = (long)get_long(v, "quota_us", -1);
 		long period = (long)get_long(v, "period_us", -1);
 
-		g->path = dup_str(sv_get(v, "path"));
+		DUP_STR(g->path, sv_get(v, "path"));
 		if (!g->path)
 			FAIL(EINVAL, "cgroup.groups[%zu].path missing", i);
 		/*
@@ -972,7 +1006,7 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 			FAIL(EINVAL, "cgroup.groups[%zu].period_us %ld outside the kernel's "
 			     "1000..1000000 us", i, period);
 		/* a period that is not an integer reads as absent: say that, not this */
-		if (quota != -1 && period == -1 && !bad)
+		if (quota != -1 && period == -1 && !*bad)
 			FAIL(EINVAL, "cgroup.groups[%zu] has a quota_us but no period_us", i);
 		/* the other unit by the kernel's rule: weight 100 = shares 1024 */
 		g->shares = shares >= 0 ? shares : weight >= 0 ? (weight * 1024 + 50) / 100 : -1;
@@ -981,6 +1015,15 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		g->period_us = period;
 		g->nr_tasks = (int)get_int(v, "nr_tasks", -1);
 	}
+	return 0;
+}
+
+/* "groups" and "command": what capture ran */
+static int load_groups(struct sidecar *sc, const struct sv *root, const char **bad,
+		       struct sr_error *err)
+{
+	const struct sv *a, *v;
+	size_t i;
 
 	a = sv_get(root, "groups");
 	v = sv_get(root, "command");
@@ -992,11 +1035,11 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		const struct sv *g = i < sv_array_size(a) ? sv_at(a, i) : v;
 		struct sidecar_group *s = &sc->groups[i];
 
-		s->name = dup_str(sv_get(g, "name"));
+		DUP_STR(s->name, sv_get(g, "name"));
 		if (!s->name)
 			FAIL(EINVAL, "groups[%zu].name missing", i);
-		s->cgroup = dup_str(sv_get(g, "cgroup"));
-		s->command = dup_str(sv_get(g, "command"));
+		DUP_STR(s->cgroup, sv_get(g, "cgroup"));
+		DUP_STR(s->command, sv_get(g, "command"));
 		s->shares = (long)get_long(g, "shares", -1);
 		s->weight = (long)get_long(g, "weight", -1);
 		s->pid = (int)get_int(g, "pid", -1);
@@ -1004,6 +1047,15 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		s->signal = (int)get_int(g, "signal", 0);
 		s->stopped_at_end = sv_is_true(sv_get(g, "stopped_at_end"));
 	}
+	return 0;
+}
+
+/* "tasks_at_start", sorted by pid */
+static int load_tasks(struct sidecar *sc, const struct sv *root, const char **bad,
+		      struct sr_error *err)
+{
+	const struct sv *a, *v;
+	size_t i, len;
 
 	a = sv_get(root, "tasks_at_start");
 	if (!sv_is_arr(a))
@@ -1020,8 +1072,8 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		t->tgid = (int)get_int(v, "tgid", t->pid);
 		if (t->pid < 0)
 			FAIL(EINVAL, "tasks_at_start[%zu].pid missing", i);
-		t->comm = dup_str(sv_get(v, "comm"));
-		t->cgroup = dup_str(sv_get(v, "cgroup"));
+		DUP_STR(t->comm, sv_get(v, "comm"));
+		DUP_STR(t->cgroup, sv_get(v, "cgroup"));
 		t->autogroup = (int)get_int(v, "autogroup", -1);
 		t->nice = (int)get_int(v, "nice", 0);
 		if (!pol)
@@ -1032,8 +1084,17 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 		t->policy[len] = '\0';
 	}
 	qsort(sc->tasks, sc->nr_tasks, sizeof(*sc->tasks), cmp_task);
+	return 0;
+}
 
-	/* function counts */
+/* "function_counts": the function tracer's entry counts */
+static int load_funcs(struct sidecar *sc, const struct sv *root, const char **bad,
+		      struct sr_error *err)
+{
+	const struct sv *o, *v;
+	size_t i;
+
+	(void)bad;      /* a count has its own message: not a count, or null */
 	o = sv_get(root, "function_counts");
 	v = sv_get(o, "available");
 	/* a "true" or 1 was read as false: the counts dropped without a word */
@@ -1093,22 +1154,58 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 					     "has one of them)", old, cur);
 			}
 	}
+	return 0;
+}
 
-	/* lost events */
+/* "lost": the kernel's lost-event counters; then the first key whose value
+ * was not an integer in range, which every step above read as its default */
+static int load_lost(struct sidecar *sc, const struct sv *root, const char **bad,
+		     struct sr_error *err)
+{
+	const struct sv *o;
+
 	o = sv_get(root, "lost");
 	sc->lost_events = (uint64_t)get_u63(o, "overrun", 0) +
 			  (uint64_t)get_u63(o, "dropped_events", 0) +
 			  (uint64_t)get_u63(o, "commit_overrun", 0);
 	sc->missed_pages = (uint64_t)get_u63(o, "pages_with_missed_events", 0);
-	if (bad)
-		FAIL(EINVAL, "\"%s\" is not an integer in range", bad);
+	if (*bad)
+		FAIL(EINVAL, "\"%s\" is not an integer in range", *bad);
+	return 0;
+}
+
 #undef get_int
 #undef get_long
 #undef get_u63
+#undef DUP_STR
+#undef NOMEM
+#undef FAIL
 
+struct sidecar *sidecar_load(const char *path, struct sr_error *err)
+{
+	static int (*const step[])(struct sidecar *, const struct sv *, const char **,
+				   struct sr_error *) = {
+		load_header, load_trace, load_cpus, load_cgroups, load_groups, load_tasks,
+		load_funcs, load_lost,
+	};
+	struct sidecar *sc = NULL;
+	struct sv_doc d;
+	const char *bad = NULL;        /* the first key whose value is not a valid integer */
+
+	if (sidecar_parse(path, &d, err) < 0)
+		return NULL;
+	if ((d.json && !sv_from_json(&d, d.json, &d.root)) || !(sc = calloc(1, sizeof(*sc))) ||
+	    !(sc->path = strdup(path))) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++)
+		if (step[i](sc, &d.root, &bad, err) < 0)
+			goto fail;
 	sv_doc_release(&d);
 	return sc;
 fail:
+	sr_error_prefix(err, "%s", path);
 	sv_doc_release(&d);
 	sidecar_free(sc);
 	return NULL;
@@ -1144,7 +1241,8 @@ int sidecar_check_trace(const struct sidecar *sc, const struct trace_info *in,
 	return 0;
 }
 
-bool sidecar_cpu_offline(const struct sidecar *sc, int cpu)
+/* @cpu is listed and offline (@sc may be NULL) */
+static bool sidecar_cpu_offline(const struct sidecar *sc, int cpu)
 {
 	return sc && cpu >= 0 && cpu < sc->nr_cpus && sc->cpus[cpu].listed &&
 	       !sc->cpus[cpu].online;

@@ -52,6 +52,18 @@ enum {
 #define TR_MAX_META (512u << 20)
 /* Options sections chained by DONE: more than this is a loop. */
 #define TR_MAX_OPTION_SECTIONS 1024
+/*
+ * Options in a v6 list: trace-cmd writes a few dozen (one per buffer and a
+ * handful of machine facts); more than this is a damaged list, not a trace.
+ */
+#define TR_MAX_V6_OPTIONS 100000
+/*
+ * A CPU count the file may claim (header, CPUCOUNT, a buffer's sections):
+ * the reader takes CPU ids up to 65535 (trace.h; replay and report then
+ * refuse those from TRACE_MAX_CPUS up, naming the event).  Beyond it the
+ * count is damage, and a section table of that size is not allocated.
+ */
+#define TR_MAX_FILE_CPUS 65536
 
 static const uint8_t trace_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
@@ -478,22 +490,23 @@ static char *dup_option_string(const uint8_t *data, uint32_t size)
 	return s;
 }
 
-/* "[local] global counter" -> "local" */
-static char *parse_trace_clock(const uint8_t *data, uint32_t size)
+/* "[local] global counter" -> *@clock "local" (NULL: no brackets); -1: out of memory */
+static int parse_trace_clock(const uint8_t *data, uint32_t size, char **clock)
 {
 	char *all = dup_option_string(data, size);
-	char *open, *close, *res = NULL;
+	char *open, *close;
 
+	*clock = NULL;
 	if (!all)
-		return NULL;
+		return -1;
 	open = strchr(all, '[');
 	close = open ? strchr(open, ']') : NULL;
 	if (open && close) {
 		*close = '\0';
-		res = strdup(open + 1);
+		*clock = strdup(open + 1);
 	}
 	free(all);
-	return res;
+	return open && close && !*clock ? -1 : 0;
 }
 
 /* ---- options (both versions) ---------------------------------------------- */
@@ -519,6 +532,107 @@ static void parse_cpustat(const char *text, struct tr_cpustat *st)
 	st->now = stat_now_ns(text, &st->now_ns);
 }
 
+/* -1: out of memory reading option @id at @where */
+static int option_nomem(uint16_t id, uint64_t where, struct sr_error *err)
+{
+	sr_error_set(err, ENOMEM, "out of memory reading the option (id %" PRIu16 ") at offset %"
+		     PRIu64, id, where);
+	return -1;
+}
+
+/*
+ * A BUFFER or BUFFER_TEXT option at @where: an instance's name and, in v7,
+ * its clock, page size and CPU sections (v6 lists the sections after the
+ * top buffer's data; @ctx keeps the instance's offset for then).
+ */
+static int buffer_option(struct tr_file *f, struct opt_ctx *ctx, struct mcur *c, uint16_t id,
+			 uint64_t where, struct sr_error *err)
+{
+	uint64_t off;
+	const char *name, *clock;
+	struct tr_buffer_desc *b;
+	uint32_t page_size, cpus;
+
+	if (mc_u64(c, &off, "BUFFER offset") || !(name = mc_cstr(c, "BUFFER name")))
+		return -1;
+	/*
+	 * An instance name is a tracefs directory name: no control
+	 * characters. Other data read as a BUFFER option (a damaged id)
+	 * would put its lines into every message naming the buffer.
+	 */
+	for (const char *q = name; *q; q++) {
+		if ((unsigned char)*q < 0x20 || *q == 0x7f) {
+			sr_error_set(err, EINVAL, "corrupted: BUFFER option at offset %" PRIu64
+				     ": the buffer name has a control character (0x%02x at "
+				     "byte %zu)", where, (unsigned)(unsigned char)*q,
+				     (size_t)(q - name));
+			return -1;
+		}
+	}
+	if (f->version < 7) {
+		size_t k = (size_t)ctx->v6_nr_buffers + 1;
+		uint64_t *n = realloc(ctx->v6_buffer_off, k * sizeof(*n));
+		int *ni;
+
+		if (n)
+			ctx->v6_buffer_off = n;
+		ni = n ? realloc(ctx->v6_buffer_idx, k * sizeof(*ni)) : NULL;
+		if (!ni)
+			goto nomem;
+		ctx->v6_buffer_idx = ni;
+		b = add_buffer(f, name, err);
+		if (!b)
+			return -1;
+		n[ctx->v6_nr_buffers] = off;
+		ni[ctx->v6_nr_buffers++] = (int)(b - f->buffers);
+		return 0;
+	}
+	if (!(clock = mc_cstr(c, "BUFFER clock")))
+		return -1;
+	b = add_buffer(f, name, err);
+	if (!b)
+		return -1;
+	b->clock = strdup(clock);
+	if (!b->clock)
+		goto nomem;
+	if (id == OPT_BUFFER_TEXT) {
+		b->latency = true;
+		return 0;
+	}
+	if (mc_u32(c, &page_size, "BUFFER page size") || mc_u32(c, &cpus, "BUFFER cpus"))
+		return -1;
+	if (cpus > TR_MAX_FILE_CPUS) {
+		sr_error_set(err, EINVAL, "corrupted: buffer '%s' at offset %" PRIu64
+			     " claims %" PRIu32 " CPUs", name, where, cpus);
+		return -1;
+	}
+	b->page_size = page_size;
+	b->nr_cpus = (int)cpus;
+	b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
+	if (!b->cpus)
+		goto nomem;
+	for (uint32_t i = 0; i < cpus; i++) {
+		uint32_t cpu;
+
+		if (mc_u32(c, &cpu, "BUFFER cpu") ||
+		    mc_u64(c, &b->cpus[i].offset, "BUFFER cpu offset") ||
+		    mc_u64(c, &b->cpus[i].size, "BUFFER cpu size"))
+			return -1;
+		b->cpus[i].cpu = (int)cpu;
+	}
+	/* the section header at @off says whether the data is compressed */
+	if (cpus) {
+		uint8_t hdr[16];
+
+		if (tr_file_pread(f, hdr, sizeof(hdr), off, "buffer section header", err))
+			return -1;
+		b->compressed = tr_u16(hdr + 2, f->swap) & SEC_FL_COMPRESS;
+	}
+	return 0;
+nomem:
+	return option_nomem(id, where, err);
+}
+
 static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 			 const uint8_t *data, uint32_t size, uint64_t where, struct sr_error *err)
 {
@@ -541,12 +655,14 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 	}
 	case OPT_TRACECLOCK:
 		free(f->clock);
-		f->clock = parse_trace_clock(data, size);
+		if (parse_trace_clock(data, size, &f->clock))
+			goto nomem;
 		return 0;
 	case OPT_UNAME:
 		free(f->uname);
-		f->uname = dup_option_string(data, size);
-		return f->uname ? 0 : -1;
+		if (!(f->uname = dup_option_string(data, size)))
+			goto nomem;
+		return 0;
 	case OPT_TRACEID:
 		/* a random 64-bit id the recorder chose; the capture sidecar repeats it */
 		if (size == 8) {
@@ -556,8 +672,9 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 		return 0;
 	case OPT_VERSION:
 		free(f->tracer_version);
-		f->tracer_version = dup_option_string(data, size);
-		return f->tracer_version ? 0 : -1;
+		if (!(f->tracer_version = dup_option_string(data, size)))
+			goto nomem;
+		return 0;
 	case OPT_OFFSET: {
 		char *s = dup_option_string(data, size);
 
@@ -572,7 +689,7 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 
 		if (mc_u32(&c, &n, "CPUCOUNT"))
 			return -1;
-		if (n == 0 || n > 65536) {
+		if (n == 0 || n > TR_MAX_FILE_CPUS) {
 			sr_error_set(err, EINVAL, "corrupted: CPUCOUNT option at offset %" PRIu64
 				     " says %" PRIu32 " CPUs", where, n);
 			return -1;
@@ -599,89 +716,8 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 	case OPT_EVENT_FORMATS:
 		return mc_u64(&c, &ctx->event_formats, "EVENT_FORMATS");
 	case OPT_BUFFER:
-	case OPT_BUFFER_TEXT: {
-		uint64_t off;
-		const char *name, *clock;
-		struct tr_buffer_desc *b;
-		uint32_t page_size, cpus;
-
-		if (mc_u64(&c, &off, "BUFFER offset") || !(name = mc_cstr(&c, "BUFFER name")))
-			return -1;
-		/*
-		 * An instance name is a tracefs directory name: no control
-		 * characters. Other data read as a BUFFER option (a damaged id)
-		 * would put its lines into every message naming the buffer.
-		 */
-		for (const char *q = name; *q; q++) {
-			if ((unsigned char)*q < 0x20 || *q == 0x7f) {
-				sr_error_set(err, EINVAL, "corrupted: BUFFER option at offset %" PRIu64
-					     ": the buffer name has a control character (0x%02x at "
-					     "byte %zu)", where, (unsigned)(unsigned char)*q,
-					     (size_t)(q - name));
-				return -1;
-			}
-		}
-		if (f->version < 7) {
-			size_t k = (size_t)ctx->v6_nr_buffers + 1;
-			uint64_t *n = realloc(ctx->v6_buffer_off, k * sizeof(*n));
-			int *ni;
-
-			if (n)
-				ctx->v6_buffer_off = n;
-			ni = n ? realloc(ctx->v6_buffer_idx, k * sizeof(*ni)) : NULL;
-			if (!ni)
-				goto nomem;
-			ctx->v6_buffer_idx = ni;
-			b = add_buffer(f, name, err);
-			if (!b)
-				return -1;
-			n[ctx->v6_nr_buffers] = off;
-			ni[ctx->v6_nr_buffers++] = (int)(b - f->buffers);
-			return 0;
-		}
-		if (!(clock = mc_cstr(&c, "BUFFER clock")))
-			return -1;
-		b = add_buffer(f, name, err);
-		if (!b)
-			return -1;
-		b->clock = strdup(clock);
-		if (!b->clock)
-			goto nomem;
-		if (id == OPT_BUFFER_TEXT) {
-			b->latency = true;
-			return 0;
-		}
-		if (mc_u32(&c, &page_size, "BUFFER page size") || mc_u32(&c, &cpus, "BUFFER cpus"))
-			return -1;
-		if (cpus > 65536) {
-			sr_error_set(err, EINVAL, "corrupted: buffer '%s' at offset %" PRIu64
-				     " claims %" PRIu32 " CPUs", name, where, cpus);
-			return -1;
-		}
-		b->page_size = page_size;
-		b->nr_cpus = (int)cpus;
-		b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
-		if (!b->cpus)
-			goto nomem;
-		for (uint32_t i = 0; i < cpus; i++) {
-			uint32_t cpu;
-
-			if (mc_u32(&c, &cpu, "BUFFER cpu") ||
-			    mc_u64(&c, &b->cpus[i].offset, "BUFFER cpu offset") ||
-			    mc_u64(&c, &b->cpus[i].size, "BUFFER cpu size"))
-				return -1;
-			b->cpus[i].cpu = (int)cpu;
-		}
-		/* the section header at @off says whether the data is compressed */
-		if (cpus) {
-			uint8_t hdr[16];
-
-			if (tr_file_pread(f, hdr, sizeof(hdr), off, "buffer section header", err))
-				return -1;
-			b->compressed = tr_u16(hdr + 2, f->swap) & SEC_FL_COMPRESS;
-		}
-		return 0;
-	}
+	case OPT_BUFFER_TEXT:
+		return buffer_option(f, ctx, &c, id, where, err);
 	case OPT_DONE:
 		return mc_u64(&c, &ctx->next_options, "DONE");
 
@@ -690,8 +726,7 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 		return 0;
 	}
 nomem:
-	sr_error_set(err, ENOMEM, "out of memory reading options");
-	return -1;
+	return option_nomem(id, where, err);
 }
 
 /* ---- v6 ------------------------------------------------------------------- */
@@ -801,7 +836,9 @@ bad:
 /* v6 options list: id(2) [size(4) data] ... id 0 */
 static int v6_read_options(struct fcur *c, struct tr_file *f, struct opt_ctx *ctx)
 {
-	for (int guard = 0; guard < 100000; guard++) {
+	uint64_t start = c->off;
+
+	for (int guard = 0; guard < TR_MAX_V6_OPTIONS; guard++) {
 		uint8_t b[2];
 		uint16_t id;
 		uint32_t size;
@@ -824,7 +861,8 @@ static int v6_read_options(struct fcur *c, struct tr_file *f, struct opt_ctx *ct
 		if (ret)
 			return -1;
 	}
-	sr_error_set(c->err, EINVAL, "corrupted: options list does not end");
+	sr_error_set(c->err, EINVAL, "corrupted: the options list at offset %" PRIu64 " does not "
+		     "end within %d options (offset %" PRIu64 ")", start, TR_MAX_V6_OPTIONS, c->off);
 	return -1;
 }
 
@@ -887,7 +925,7 @@ static int v6_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 	    fc_u64(&c, &size64, "saved cmdlines size") || fc_skip(&c, size64, "saved cmdlines") ||
 	    fc_u32(&c, &cpus, "CPU count"))
 		return -1;
-	if (cpus == 0 || cpus > 65536) {
+	if (cpus == 0 || cpus > TR_MAX_FILE_CPUS) {
 		sr_error_set(err, EINVAL, "corrupted: CPU count %" PRIu32 " at offset %" PRIu64,
 			     cpus, c.off - 4);
 		return -1;
@@ -1152,7 +1190,9 @@ static int v7_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 		struct mcur m;
 
 		if (n == TR_MAX_OPTION_SECTIONS) {
-			sr_error_set(err, EINVAL, "corrupted: options sections form a loop");
+			sr_error_set(err, EINVAL, "corrupted: options sections form a loop (more "
+				     "than %d, the next at offset %" PRIu64 ")", TR_MAX_OPTION_SECTIONS,
+				     opt_off);
 			return -1;
 		}
 		d = v7_read_section(f, opt_off, OPT_DONE, "options section", &len, err);

@@ -879,14 +879,103 @@ static int finish_common(struct tr_formats *fm, bool have_common, struct sr_erro
 	return 0;
 }
 
+/* sched_switch read by the loader itself: its text, print fmt and common_type */
+struct switch_fast {
+	const struct tr_format_text *text;
+	const char *pf;
+	struct tr_field type;
+};
+
+/*
+ * The decoded event @t's format @ft (id @id): its fields read here when the
+ * format has the kernels' common shape (sched_switch: its prev_state print
+ * format too), else through libtraceevent; the common fields from the first
+ * event loaded (*@have_common).  -1 with @err set.
+ */
+static int load_event(struct tr_formats *fm, const struct tr_file *f,
+		      const struct tr_format_text *ft, enum trace_event_type t, long id,
+		      bool tep_only, bool *have_common, struct switch_fast *sw,
+		      struct sr_error *err)
+{
+	struct tr_field common[4];
+	struct tep_event *ev;
+	const char *missing = NULL;
+	const char *pf;
+	unsigned arrays;
+
+	if (fm->ev[t].present) {
+		unusable(err, ft->system, t, id, "a second format of the event", NULL);
+		return -1;
+	}
+	if (check_format(ft, t, &pf, err))
+		return -1;
+	/*
+	 * sched_switch's print format classifies prev_state: read
+	 * here too when it is of the kernels' shape, else the whole
+	 * format goes to libtraceevent
+	 */
+	if (!tep_only &&
+	    fast_fields(ft, pf, t, common, &fm->ev[t], &arrays) &&
+	    (t != TRACE_EV_SCHED_SWITCH ||
+	     (fm->pstate = tr_pstate_parse(pf, ft->text + ft->len, specs[t].fields,
+					   fm->ev[t].f, arrays, SW_PREV_STATE)))) {
+		if (t == TRACE_EV_SCHED_SWITCH) {
+			sw->text = ft;
+			sw->pf = pf;
+			sw->type = common[0];
+		}
+		if (!*have_common) {
+			if (!(common[0].flags & TR_F_PRESENT) ||
+			    !(common[3].flags & TR_F_PRESENT)) {
+				unusable(err, ft->system, t, id, "no usable field",
+					 "common_type/common_pid");
+				return -1;
+			}
+			/* flags and preempt_count may be absent (very old kernels) */
+			fm->common_type = common[0];
+			fm->common_flags = common[1];
+			fm->common_preempt_count = common[2];
+			fm->common_pid = common[3];
+			*have_common = true;
+		}
+		if (finish_layout(fm, t, &missing)) {
+			unusable(err, ft->system, t, id, "no usable field", missing);
+			return -1;
+		}
+		goto decoded;
+	}
+	if (parse_format(fm, f, ft, t, pf, err))
+		return -1;
+	ev = tep_find_event(t == TRACE_EV_SCHED_SWITCH ? fm->tep : fm->tep_others, (int)id);
+	if (!ev) {
+		unusable(err, ft->system, t, id, "libtraceevent did not keep it", NULL);
+		return -1;
+	}
+	if (!*have_common) {
+		if (load_common(fm, ev)) {
+			unusable(err, ft->system, t, id, "no usable field",
+				 "common_type/common_pid");
+			return -1;
+		}
+		*have_common = true;
+	}
+	if (load_layout(fm, t, ev, &missing)) {
+		unusable(err, ft->system, t, id, "no usable field", missing);
+		return -1;
+	}
+decoded:
+	fm->ev[t].present = true;
+	fm->ev[t].id = (uint16_t)id;
+	fm->type_of_id[id] = (uint8_t)t;
+	return 0;
+}
+
 int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, bool tep_only,
 		    struct sr_error *err)
 {
 	size_t names_len = 0, names_pos = 0;
 	bool have_common = false, header_ok;
-	const struct tr_format_text *switch_text = NULL;
-	const char *switch_pf = NULL;
-	struct tr_field switch_type = { 0 };
+	struct switch_fast sw = { 0 };
 
 	memset(fm, 0, sizeof(*fm));
 	tep_set_loglevel(TEP_LOG_NONE);
@@ -950,81 +1039,12 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, bool tep_onl
 
 		/* the container kept the texts of the decoded events only */
 		for (int t = 1; ft->text && t < TRACE_EV_NR_TYPES; t++) {
-			struct tr_field common[4];
-			struct tep_event *ev;
-			const char *missing = NULL;
-			const char *pf;
-			unsigned arrays;
-
 			if (strcmp(ft->system, specs[t].system) || strlen(specs[t].name) != nl ||
 			    memcmp(specs[t].name, name, nl))
 				continue;
-			if (fm->ev[t].present) {
-				unusable(err, ft->system, t, id, "a second format of the event", NULL);
+			if (load_event(fm, f, ft, (enum trace_event_type)t, id, tep_only, &have_common,
+				       &sw, err))
 				return -1;
-			}
-			if (check_format(ft, (enum trace_event_type)t, &pf, err))
-				return -1;
-			/*
-			 * sched_switch's print format classifies prev_state: read
-			 * here too when it is of the kernels' shape, else the whole
-			 * format goes to libtraceevent
-			 */
-			if (!tep_only &&
-			    fast_fields(ft, pf, (enum trace_event_type)t, common, &fm->ev[t],
-					&arrays) &&
-			    (t != TRACE_EV_SCHED_SWITCH ||
-			     (fm->pstate = tr_pstate_parse(pf, ft->text + ft->len, specs[t].fields,
-							   fm->ev[t].f, arrays, SW_PREV_STATE)))) {
-				if (t == TRACE_EV_SCHED_SWITCH) {
-					switch_text = ft;
-					switch_pf = pf;
-					switch_type = common[0];
-				}
-				if (!have_common) {
-					if (!(common[0].flags & TR_F_PRESENT) ||
-					    !(common[3].flags & TR_F_PRESENT)) {
-						unusable(err, ft->system, t, id, "no usable field",
-							 "common_type/common_pid");
-						return -1;
-					}
-					/* flags and preempt_count may be absent (very old kernels) */
-					fm->common_type = common[0];
-					fm->common_flags = common[1];
-					fm->common_preempt_count = common[2];
-					fm->common_pid = common[3];
-					have_common = true;
-				}
-				if (finish_layout(fm, (enum trace_event_type)t, &missing)) {
-					unusable(err, ft->system, t, id, "no usable field", missing);
-					return -1;
-				}
-				goto decoded;
-			}
-			if (parse_format(fm, f, ft, (enum trace_event_type)t, pf, err))
-				return -1;
-			ev = tep_find_event(t == TRACE_EV_SCHED_SWITCH ? fm->tep : fm->tep_others,
-					    (int)id);
-			if (!ev) {
-				unusable(err, ft->system, t, id, "libtraceevent did not keep it", NULL);
-				return -1;
-			}
-			if (!have_common) {
-				if (load_common(fm, ev)) {
-					unusable(err, ft->system, t, id, "no usable field",
-						 "common_type/common_pid");
-					return -1;
-				}
-				have_common = true;
-			}
-			if (load_layout(fm, (enum trace_event_type)t, ev, &missing)) {
-				unusable(err, ft->system, t, id, "no usable field", missing);
-				return -1;
-			}
-decoded:
-			fm->ev[t].present = true;
-			fm->ev[t].id = (uint16_t)id;
-			fm->type_of_id[id] = (uint8_t)t;
 			break;
 		}
 	}
@@ -1036,19 +1056,19 @@ decoded:
 	 * it is libtraceevent's call
 	 */
 	if (fm->ev[TRACE_EV_SCHED_SWITCH].present && fm->pstate &&
-	    (!(switch_type.flags & TR_F_PRESENT) ||
-	     switch_type.offset != fm->common_type.offset ||
-	     switch_type.size != fm->common_type.size ||
+	    (!(sw.type.flags & TR_F_PRESENT) ||
+	     sw.type.offset != fm->common_type.offset ||
+	     sw.type.size != fm->common_type.size ||
 	     classify_prev_state(fm, f->big_endian, print_prev_state_fast) == -2)) {
 		/* outside trace_prev_state.c's subset after all: libtraceevent prints */
 		long id = fm->ev[TRACE_EV_SCHED_SWITCH].id;
 
 		tr_pstate_free(fm->pstate);
 		fm->pstate = NULL;
-		if (parse_format(fm, f, switch_text, TRACE_EV_SCHED_SWITCH, switch_pf, err))
+		if (parse_format(fm, f, sw.text, TRACE_EV_SCHED_SWITCH, sw.pf, err))
 			return -1;
 		if (!tep_find_event(fm->tep, (int)id)) {
-			unusable(err, switch_text->system, TRACE_EV_SCHED_SWITCH, id,
+			unusable(err, sw.text->system, TRACE_EV_SCHED_SWITCH, id,
 				 "libtraceevent did not keep it", NULL);
 			return -1;
 		}

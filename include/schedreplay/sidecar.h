@@ -172,10 +172,8 @@ void sidecar_free(struct sidecar *sc);
  * simulates CPUs 0..sidecar_last_online_cpu(): the online ones.  An offline
  * CPU below an online one (a hole, e.g. `nosmt`) cannot be left out that way
  * and is an error (-1 with @err naming it); -1 too when no CPU is online.
- * sidecar_cpu_offline(): @cpu is listed and offline (@sc may be NULL).
  */
 int sidecar_last_online_cpu(const struct sidecar *sc, struct sr_error *err);
-bool sidecar_cpu_offline(const struct sidecar *sc, int cpu);
 /* How many CPUs @sc lists offline (0 for NULL): 0 spares the per-event check. */
 int sidecar_nr_offline(const struct sidecar *sc);
 /*

@@ -124,6 +124,34 @@ if [ -f "$f" ] && command -v python3 > /dev/null; then
 		"corrupted: the top-level buffer has a data section of CPU 2, the trace.dat CPUCOUNT option says 2 CPUs"
 fi
 
+# option lists that do not end say where they start and where the reader
+# gave up (the messages named no offset): a v7 chain of options sections
+# whose last points back to the first, and a v6 list of 100001 options
+python3 - "$good" "$work/optloop.dat" <<'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+p = d.index(b'\0', 10) + 1 + 2 + 4            # version, endian, long size, page size
+p = d.index(b'\0', d.index(b'\0', p) + 1) + 1  # compression and its version
+first = off = struct.unpack_from('<Q', d, p)[0]
+while off:                                      # to the last section's DONE option
+    o = off + 16
+    while struct.unpack_from('<H', d, o)[0]:
+        o += 6 + struct.unpack_from('<I', d, o + 2)[0]
+    done, off = o + 6, struct.unpack_from('<Q', d, o + 6)[0]
+struct.pack_into('<Q', d, done, first)
+open(sys.argv[2], 'wb').write(d)
+EOF
+expect 1 "optloop.dat: corrupted: options sections form a loop (more than 1024, the next at offset [0-9]" -- \
+	"$work/optloop.dat"
+python3 - "$traces/bw-hogs.dat" "$work/optlong.dat" <<'EOF'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+p = d.index(b'options  \0') + len(b'options  \0')
+open(sys.argv[2], 'wb').write(d[:p] + struct.pack('<HI', 100, 0) * 100001 + d[p:])
+EOF
+expect 1 "optlong.dat: corrupted: the options list at offset [0-9]* does not end within 100000 options (offset [0-9]*)" -- \
+	"$work/optlong.dat"
+
 # ftrace text: plain `trace-cmd report` (plugin formats) and time going back
 if command -v trace-cmd > /dev/null; then
 	trace-cmd report -t -i "$good" > "$work/plugin.txt" 2> /dev/null
