@@ -389,33 +389,59 @@ static int remove_group_dir(const char *dir, const struct cap_options *logopt)
 	return -1;
 }
 
-static int remove_run_dir(const char *root, const char *run, const struct cap_options *logopt)
+/* The first subdirectory of @path into @sub: true, else false (none, or unreadable). */
+static bool first_subdir(const char *path, char *sub, size_t size)
 {
-	char path[4096 + 300];
 	struct dirent *de;
-	int ret = 0;
-	DIR *d;
+	bool found = false;
+	DIR *d = opendir(path);
 
-	snprintf(path, sizeof(path), "%s/%s", root, run);
-	d = opendir(path);
 	if (!d)
-		return errno == ENOENT ? 0 : -1;
-	while ((de = readdir(d))) {
-		char sub[4096 + 600];
+		return false;
+	while (!found && (de = readdir(d))) {
 		struct stat st;
 
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] == '.' ||
+		    snprintf(sub, size, "%s/%s", path, de->d_name) >= (int)size)
 			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
-		if (stat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
-			continue;
-		if (remove_group_dir(sub, logopt) < 0)
-			ret = -1;
+		found = lstat(sub, &st) == 0 && S_ISDIR(st.st_mode);
 	}
 	closedir(d);
+	return found;
+}
+
+/*
+ * Remove @path and every cgroup below it, deepest first: a workload may make
+ * cgroups of its own inside its group (a container runtime, a test harness:
+ * GROUP/sub), and rmdir() of a cgroup with children fails with EBUSY. Before
+ * 3 Dec 2026 only the groups one level down were removed: GROUP/sub kept
+ * GROUP and the run's directory, the capture exited 0 with two warnings
+ * and --cleanup could not remove them either. One child at a time, the
+ * directory closed before descending: one descriptor at most, as before (a
+ * capture at its open-file limit still cleans up: env/nofile-4). @depth
+ * bounds the walk.
+ */
+static int remove_cgroup_tree(const char *path, int depth, const struct cap_options *logopt)
+{
+	char sub[4096 + 600];
+	int ret = 0;
+
+	while (depth < 64 && first_subdir(path, sub, sizeof(sub)))
+		if (remove_cgroup_tree(sub, depth + 1, logopt) < 0) {
+			ret = -1;
+			break;
+		}
 	if (remove_group_dir(path, logopt) < 0)
 		ret = -1;
 	return ret;
+}
+
+static int remove_run_dir(const char *root, const char *run, const struct cap_options *logopt)
+{
+	char path[4096 + 300];
+
+	snprintf(path, sizeof(path), "%s/%s", root, run);
+	return remove_cgroup_tree(path, 0, logopt);
 }
 
 int cap_cgroup_remove_run(struct cap_cgroup_host *h, const char *run,

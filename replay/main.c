@@ -3,8 +3,11 @@
  * schedreplay: one binary, one subcommand per pipeline stage.
  * The table below is the only place a subcommand is registered.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <schedreplay/cli.h>
 
@@ -37,8 +40,35 @@ static void usage(FILE *f)
 		   "'schedreplay --version' prints the version.\n");
 }
 
+/*
+ * A stdin, stdout or stderr the caller closed (`2>&-`, `>&- <&-`) gets
+ * /dev/null, opened read-only, before anything opens a file: otherwise the
+ * next open() or pipe() takes its number. With stderr closed a capture's
+ * trace.dat became fd 2, its progress lines were written into the trace
+ * (a page time stamp 8099005280419341171) and it died of SIGSEGV with its
+ * instance and cgroups left; with stdin closed the workload's start pipe
+ * was fd 0, which the child replaces by /dev/null, and the capture failed
+ * with "cannot start the command: Broken pipe". Read-only, so that a write
+ * to a closed stdout still fails as before ("writing the output failed",
+ * exit 1) instead of going to /dev/null unsaid.
+ */
+static void std_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int n = open("/dev/null", O_RDONLY);
+
+			/* the lowest free number: fd itself, those below being open */
+			if (n >= 0 && n != fd) {
+				dup2(n, fd);
+				close(n);
+			}
+		}
+}
+
 int main(int argc, char **argv)
 {
+	std_fds_open();
 	if (argc < 2) {
 		/* one line, as every usage error (the whole usage was 14 lines on stderr) */
 		char names[256] = "";

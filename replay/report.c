@@ -306,6 +306,23 @@ cpu_too_high(const char *path, const struct trace_event *ev, struct sr_error *er
 }
 
 /*
+ * A pid, prio or CPU number no kernel writes (trace_event_bad_value()):
+ * replay refuses it, so report does too. Before 3 Dec 2026 report read on
+ * with exit 0: every next_pid of a trace set to -2^31 gave "0 total
+ * samples", a negative target_cpu a task woken nowhere.
+ */
+static __attribute__((cold, noinline)) void
+bad_value(const char *path, const struct trace_event *ev, const struct trace_bad_value *b,
+	  struct sr_error *err)
+{
+	struct sr_error e = { 0 };
+	char where[64];
+
+	trace_bad_value_error(ev, b, event_where(ev, where, sizeof(where)), &e);
+	sr_error_set(err, e.code, "%s: %s", path, e.msg);
+}
+
+/*
  * An event on a CPU the sidecar lists offline: replay refuses it
  * (sidecar_event_offline_cpu(), the same line), so report does too.  Before
  * 2 Dec 2026 report counted it at exit 0: a wakeup onto an offline CPU, a
@@ -338,12 +355,18 @@ struct pass {
 static inline __attribute__((always_inline)) int
 pass_order(struct pass *p, const struct trace_event *ev)
 {
+	struct trace_bad_value bad;
+
 	if (ev->ts < p->prev_ts) {
 		time_goes_back(p->o->path, ev, p->prev_cpu, p->prev_ts, p->err);
 		return -1;
 	}
 	if (p->prev_ts && ev->ts - p->prev_ts > REPORT_MAX_GAP_NS) {
 		gap_too_long(p->o->path, ev, p->prev_ts, p->err);
+		return -1;
+	}
+	if (__builtin_expect(trace_event_bad_value(ev, &bad), 0)) {
+		bad_value(p->o->path, ev, &bad, p->err);
 		return -1;
 	}
 	if (__builtin_expect(trace_event_impossible_cpu(ev) >= 0, 0)) {

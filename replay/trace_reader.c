@@ -98,6 +98,14 @@ const char *trace_event_type_name(enum trace_event_type type)
 	return (unsigned)type < TRACE_EV_NR_TYPES ? type_names[type] : "?";
 }
 
+void trace_bad_value_error(const struct trace_event *ev, const struct trace_bad_value *b,
+			   const char *where, struct sr_error *err)
+{
+	sr_error_set(err, EINVAL, "corrupted data: %s: %s with %s %" PRId64 ", which no kernel "
+		     "writes (%s)", where, ev->name ? ev->name : trace_event_type_name(ev->type),
+		     b->field, b->value, b->range);
+}
+
 const char *trace_backend_name(enum trace_backend b)
 {
 	return b == TRACE_BACKEND_LIBTRACECMD ? "libtracecmd" : "native";

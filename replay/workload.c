@@ -2287,15 +2287,6 @@ fail:
 	return NULL;
 }
 
-/*
- * PID_MAX_LIMIT (include/linux/threads.h): pid_max is at most that, and
- * alloc_pid() hands out pids below pid_max, so a pid of PID_MAX_LIMIT or more
- * in a record is damage (and 4194304 + N is the replay's stand-in
- * migration/N: sim.c, SIM_SYNTH_STOPPER_PID). The pid-indexed map below would
- * otherwise grow to 16 GiB for a pid near 2^31.
- */
-#define WL_PID_MAX_LIMIT (4 * 1024 * 1024)
-
 const char *wl_event_where(const struct trace_event *ev, char *buf, size_t size)
 {
 	/* offset 0 is the file header: text input, whose events have no offset */
@@ -2307,63 +2298,27 @@ const char *wl_event_where(const struct trace_event *ev, char *buf, size_t size)
 	return buf;
 }
 
-/* The first pid of @ev not below WL_PID_MAX_LIMIT, else 0. */
-static int32_t impossible_pid(const struct trace_event *ev)
-{
-	int32_t p[2] = { ev->common_pid, 0 };
-
-	switch (ev->type) {
-	case TRACE_EV_SCHED_SWITCH:
-		p[0] = ev->u.sched_switch.prev_pid > p[0] ? ev->u.sched_switch.prev_pid : p[0];
-		p[1] = ev->u.sched_switch.next_pid;
-		break;
-	case TRACE_EV_SCHED_WAKING:
-	case TRACE_EV_SCHED_WAKEUP:
-	case TRACE_EV_SCHED_WAKEUP_NEW:
-		p[1] = ev->u.wakeup.pid;
-		break;
-	case TRACE_EV_SCHED_MIGRATE_TASK:
-		p[1] = ev->u.migrate.pid;
-		break;
-	case TRACE_EV_SCHED_PROCESS_FORK:
-		p[0] = ev->u.fork.parent_pid > p[0] ? ev->u.fork.parent_pid : p[0];
-		p[1] = ev->u.fork.child_pid;
-		break;
-	case TRACE_EV_SCHED_PROCESS_EXEC:
-		p[0] = ev->u.exec.old_pid > p[0] ? ev->u.exec.old_pid : p[0];
-		p[1] = ev->u.exec.pid;
-		break;
-	case TRACE_EV_SCHED_PROCESS_EXIT:
-		p[1] = ev->u.exit.pid;
-		break;
-	case TRACE_EV_SCHED_STAT_RUNTIME:
-		p[1] = ev->u.stat_runtime.pid;
-		break;
-	case TRACE_EV_CGROUP_ATTACH_TASK:
-		p[1] = ev->u.cgroup_attach.pid;
-		break;
-	default:
-		break;
-	}
-	return p[0] >= WL_PID_MAX_LIMIT ? p[0] : p[1] >= WL_PID_MAX_LIMIT ? p[1] : 0;
-}
-
 /*
- * @ev's pid and CPU are ones the kernel and the replay can have, and its
- * CPU is not one the sidecar lists offline: 0, else -1 with the one line
- * in @err.
+ * @ev's pids, prios and CPUs are ones the kernel and the replay can have
+ * (trace_event_bad_value(), trace_event_impossible_cpu(): shared with
+ * report), and its CPU is not one the sidecar lists offline: 0, else -1
+ * with the one line in @err. A pid of PID_MAX_LIMIT or more would also be
+ * taken for the replay's stand-in migration/N (4194304 + N: sim.c,
+ * SIM_SYNTH_STOPPER_PID), and the pid-indexed map would grow to 16 GiB for
+ * a pid near 2^31; a negative one read as a task of its own (every
+ * next_pid of a trace set to -2^31 gave exit 0 with no wakeup sample
+ * before 3 Dec 2026).
  */
 static int event_check(const struct wl_builder *b, const struct trace_event *ev,
 		       struct sr_error *err)
 {
-	int32_t bad_pid = impossible_pid(ev), bad_cpu = trace_event_impossible_cpu(ev);
+	int32_t bad_cpu = trace_event_impossible_cpu(ev);
+	struct trace_bad_value bad;
 
-	if (bad_pid) {
+	if (trace_event_bad_value(ev, &bad)) {
 		char where[64];
 
-		sr_error_set(err, EINVAL, "corrupted data: %s: %s with pid %d, not below the "
-			     "kernel's PID_MAX_LIMIT (%d)", wl_event_where(ev, where, sizeof(where)),
-			     ev->name ? ev->name : "an event", bad_pid, WL_PID_MAX_LIMIT);
+		trace_bad_value_error(ev, &bad, wl_event_where(ev, where, sizeof(where)), err);
 		return -1;
 	}
 	if (bad_cpu >= 0) {

@@ -710,11 +710,11 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 		}
 		errno = 0;
 		/*
-		 * WL_PID_MAX_LIMIT: PID_MAX_LIMIT, above the largest pid a kernel
+		 * TRACE_PID_MAX_LIMIT: PID_MAX_LIMIT, above the largest pid a kernel
 		 * gives (and the replay's stand-in migration/0)
 		 */
 		if (sscanf(line, "%4095s %4095s %c", a, b, &extra) != 2 ||
-		    (pid = strtol(a, &end, 10)) <= 0 || errno || *end || pid >= 4 * 1024 * 1024 ||
+		    (pid = strtol(a, &end, 10)) <= 0 || errno || *end || pid >= TRACE_PID_MAX_LIMIT ||
 		    !cgmap_path(b)) {
 			sr_error_set(err, EINVAL,
 				     "%s:%u: expected 'PID /cgroup/path', 'shares /cgroup/path N' or "

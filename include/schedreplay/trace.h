@@ -263,6 +263,104 @@ static inline int32_t trace_event_impossible_cpu(const struct trace_event *ev)
 }
 
 /*
+ * PID_MAX_LIMIT (include/linux/threads.h): pid_max is at most that, and
+ * alloc_pid() hands out pids below pid_max.
+ */
+#define TRACE_PID_MAX_LIMIT (4 * 1024 * 1024)
+
+/* A field of an event with a value no kernel writes: trace_event_bad_value(). */
+struct trace_bad_value {
+	const char *field;             /* "next_pid", "prio", "target_cpu", ... */
+	int64_t value;
+	const char *range;             /* what the kernel writes there */
+};
+
+static inline bool trace_bad_pid(const char *field, int32_t pid, struct trace_bad_value *b)
+{
+	if (pid >= 0 && pid < TRACE_PID_MAX_LIMIT)
+		return false;
+	*b = (struct trace_bad_value){ field, pid, "a pid is 0 .. 4194303, below the kernel's PID_MAX_LIMIT" };
+	return true;
+}
+
+/* -1 .. MAX_PRIO - 1: a deadline task's -1, RT 0..99, fair 100..139 (p->prio) */
+static inline bool trace_bad_prio(const char *field, int32_t prio, struct trace_bad_value *b)
+{
+	if (prio >= -1 && prio < 140)
+		return false;
+	*b = (struct trace_bad_value){ field, prio, "a prio is -1 .. 139" };
+	return true;
+}
+
+/* task_cpu() is never negative; the readers' -1 is "the format has none" */
+static inline bool trace_bad_cpu(const char *field, int32_t cpu, struct trace_bad_value *b)
+{
+	if (cpu >= -1)
+		return false;
+	*b = (struct trace_bad_value){ field, cpu, "a CPU number is 0 or more" };
+	return true;
+}
+
+/*
+ * The first field of @ev (its common_pid, then the pids, prios and CPU
+ * numbers its fields name) whose value no kernel writes: a pid below 0 or
+ * not below PID_MAX_LIMIT, a prio outside -1 .. 139, a CPU number below
+ * -1 (CPU numbers too high for the model: trace_event_impossible_cpu()).
+ * True and *@b filled, else false. Replay and report refuse such an event
+ * (corrupted data); an ftrace text's pids are checked by its reader too.
+ * Inline: report checks every event.
+ */
+static inline bool trace_event_bad_value(const struct trace_event *ev, struct trace_bad_value *b)
+{
+	if (trace_bad_pid("common_pid", ev->common_pid, b))
+		return true;
+	switch (ev->type) {
+	case TRACE_EV_SCHED_SWITCH: {
+		const struct trace_sched_switch *s = &ev->u.sched_switch;
+
+		return trace_bad_pid("prev_pid", s->prev_pid, b) ||
+		       trace_bad_prio("prev_prio", s->prev_prio, b) ||
+		       trace_bad_pid("next_pid", s->next_pid, b) ||
+		       trace_bad_prio("next_prio", s->next_prio, b);
+	}
+	case TRACE_EV_SCHED_WAKING:
+	case TRACE_EV_SCHED_WAKEUP:
+	case TRACE_EV_SCHED_WAKEUP_NEW:
+		return trace_bad_pid("pid", ev->u.wakeup.pid, b) ||
+		       trace_bad_prio("prio", ev->u.wakeup.prio, b) ||
+		       trace_bad_cpu("target_cpu", ev->u.wakeup.target_cpu, b);
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		return trace_bad_pid("pid", ev->u.migrate.pid, b) ||
+		       trace_bad_prio("prio", ev->u.migrate.prio, b) ||
+		       trace_bad_cpu("orig_cpu", ev->u.migrate.orig_cpu, b) ||
+		       trace_bad_cpu("dest_cpu", ev->u.migrate.dest_cpu, b);
+	case TRACE_EV_SCHED_PROCESS_FORK:
+		return trace_bad_pid("parent_pid", ev->u.fork.parent_pid, b) ||
+		       trace_bad_pid("child_pid", ev->u.fork.child_pid, b);
+	case TRACE_EV_SCHED_PROCESS_EXEC:
+		return trace_bad_pid("pid", ev->u.exec.pid, b) ||
+		       trace_bad_pid("old_pid", ev->u.exec.old_pid, b);
+	case TRACE_EV_SCHED_PROCESS_EXIT:
+		return trace_bad_pid("pid", ev->u.exit.pid, b) ||
+		       trace_bad_prio("prio", ev->u.exit.prio, b);
+	case TRACE_EV_SCHED_STAT_RUNTIME:
+		return trace_bad_pid("pid", ev->u.stat_runtime.pid, b);
+	case TRACE_EV_CGROUP_ATTACH_TASK:
+		return trace_bad_pid("pid", ev->u.cgroup_attach.pid, b);
+	default:
+		return false;
+	}
+}
+
+/*
+ * The one line for @ev's field @b (trace_event_bad_value()) into @err:
+ * "corrupted data: WHERE: EVENT with FIELD VALUE, which no kernel writes
+ * (RANGE)"; @where says where the record is.
+ */
+void trace_bad_value_error(const struct trace_event *ev, const struct trace_bad_value *b,
+			   const char *where, struct sr_error *err);
+
+/*
  * What the repair stage did on one CPU (trace_info.repair_cpus[cpu]). Counts
  * so far; complete once trace_next() returned 0.
  */

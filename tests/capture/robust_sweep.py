@@ -647,6 +647,25 @@ def env_cases(sweep):
     if cr:
         cases.append(Case("env/cgroup-name-taken", ["-o", "{out}", "-d", "0.3", "-g", "a=true"],
                           wrap=plant_name("cgroup"), expect_out=True))
+        # a workload that makes a cgroup of its own inside its group (and
+        # moves itself there): GROUP/sub kept GROUP and the run's directory,
+        # exit 0 with two warnings, and --cleanup could not remove them
+        cases.append(Case("env/nested-cgroup", ["-o", "{out}", "-d", "0.5", "-g",
+                                                "a=d=%s/schedreplay-$SCHEDREPLAY_CAPTURE_PID/a/sub; "
+                                                "mkdir $d && echo $$ > $d/cgroup.procs; "
+                                                "exec sleep 30" % cr],
+                          expect_out=True))
+    # stderr, or stdin and stdout, closed by the caller: the trace.dat became
+    # fd 2 and got the progress lines (SIGSEGV, instance and cgroups left);
+    # the workload's start pipe became fd 0 ("cannot start the command:
+    # Broken pipe", exit 1)
+    cases += [
+        Case("env/stderr-closed", ["-o", "{out}", "-d", "0.3", "-g", "a=sleep 30"], quiet=False,
+             wrap=["sh", "-c", 'exec "$@" 2>&-', "sh"], expect_out=True),
+        Case("env/stdin-stdout-closed", ["-o", "{out}", "-d", "0.3", "-g", "a=sleep 30", "--",
+                                         "true"],
+             wrap=["sh", "-c", 'exec "$@" <&- >&-', "sh"], expect_out=True),
+    ]
     # every open-file limit from none left to enough: the error names the limit
     for n in ((4, 8, 12, 16) if sweep.a.quick else range(4, 20)):
         cases.append(Case("env/nofile-%d" % n, ["-o", "{out}", "-d", "0.3", "-g", "a=true",

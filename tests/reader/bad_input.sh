@@ -195,4 +195,14 @@ expect 0 "" -- --reader libtracecmd --json "$good"
 expect 0 "" -- --json "$good"
 # pid 22002 was perf before its exec: its samples of that comm match (pid 1 is not in the trace)
 expect 0 "" -- --comm perf --pid 22002 --by pid --by cgroup --top 0 "$good"
+# stdout closed by the caller: main() puts /dev/null there read-only (so
+# that no file the command opens takes fd 1), and the report's writes
+# still fail: one line, exit 1, not exit 0 with the report gone unsaid
+"$sr" report "$good" >&- 2> "$work/err"
+rc=$?
+if [ $rc != 1 ] || [ "$(cat "$work/err")" != "schedreplay report: writing the output failed" ]; then
+	echo "FAIL: report >&-: exit $rc:"; cat "$work/err"; fails=$((fails + 1))
+else
+	echo "ok: report >&- -> 1"
+fi
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }

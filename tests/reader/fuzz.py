@@ -54,7 +54,10 @@ chunk header or format field), fmt (same-length edits of the sched_* format
 texts: digits, names, signedness), page (commit 0/small/over/flags,
 timestamp 0/2^64-1/+2^62/+1000 s/backwards, a record's type_len 0/29/30/31 with huge
 values, duplicated/swapped/zeroed pages), payload (byte flips inside event
-records: undetectable by any reader, expected to change results).
+records: undetectable by any reader, expected to change results), evfield
+(one record's pid, prio or CPU field, found by its event format, set to a
+value no kernel writes: pid -1 / -2^31 / PID_MAX_LIMIT / 2^31-1, prio 140 /
+-2, CPU -2 / -2^31: EVFIELD_OPS; detectable).
 Compressed (v7zstd) pages and sections are decompressed, mutated and
 recompressed in place (a zstd skippable frame pads the chunk to its size).
 Text: cutline, cut (mid-line), badnum, hugenum, swap, dup, field (drop or
@@ -508,6 +511,8 @@ def mutate_binary(data, lay, c):
         return bytes(buf)
     if cls == "cpuid":
         return mutate_cpuid(buf, lay, p)
+    if cls == "evfield":
+        return mutate_evfield(buf, lay, p)
     if cls in ("page", "payload"):
         return mutate_page(buf, lay, c)
     if cls == "chunk":
@@ -580,6 +585,88 @@ def mutate_cpuid(buf, lay, p):
     else:
         buf[soff + 16:soff + 16 + len(body)] = body
     return bytes(buf)
+
+
+# A decoded field of one record set to a value no kernel writes (a pid
+# below 0 or not below PID_MAX_LIMIT, a prio outside -1..139, a CPU number
+# below 0): (event, field, value).  Detectable: report and replay refuse the
+# event (before 3 Dec 2026 every one of them read on at exit 0, with a
+# negative next_pid a task of its own, a negative target_cpu a wakeup onto
+# no CPU, a prio of 140 a fair task of nice 0).
+EVFIELD_OPS = [
+    ("sched_switch", "prev_pid", -1), ("sched_switch", "next_pid", -2**31),
+    ("sched_switch", "next_pid", 4194304), ("sched_switch", "prev_prio", 140),
+    ("sched_switch", "next_prio", -2),
+    ("sched_waking", "pid", -1), ("sched_waking", "target_cpu", -2),
+    ("sched_waking", "prio", 2**31 - 1),
+    ("sched_wakeup", "pid", 2**31 - 1), ("sched_wakeup", "target_cpu", -2**31),
+    ("sched_wakeup", "prio", -2**31),
+    ("sched_wakeup_new", "pid", -5), ("sched_wakeup_new", "target_cpu", -7),
+    ("sched_migrate_task", "pid", -1), ("sched_migrate_task", "orig_cpu", -2),
+    ("sched_migrate_task", "dest_cpu", -2**31), ("sched_migrate_task", "prio", 140),
+    ("sched_process_fork", "child_pid", -1), ("sched_process_fork", "parent_pid", 4194304),
+    ("sched_process_exec", "pid", -1), ("sched_process_exec", "old_pid", 2**31 - 1),
+    ("sched_process_exit", "pid", -1), ("sched_process_exit", "prio", 999),
+    ("sched_stat_runtime", "pid", -1), ("cgroup_attach_task", "pid", -1),
+]
+
+
+def event_formats(lay):
+    """{event name: (id, {field: (offset, size)})} from the format texts."""
+    out = {}
+    bodies = {}
+    for name, off, size, soff in lay.fmt_texts:
+        if soff is None:
+            t = lay.data[off:off + size]
+        else:
+            if soff not in bodies:
+                bodies[soff] = section_body(lay, soff)[0]
+            t = bodies[soff][off:off + size]
+        t = t.decode("latin-1")
+        m = re.search(r"ID: (\d+)", t)
+        if not m:
+            continue
+        fields = {}
+        for fm in re.finditer(r"field:([^;]*);\s*offset:(\d+);\s*size:(\d+);", t):
+            fname = re.sub(r"\[.*\]", "", fm.group(1).strip().split()[-1])
+            fields[fname] = (int(fm.group(2)), int(fm.group(3)))
+        out[name] = (int(m.group(1)), fields)
+    return out
+
+
+def mutate_evfield(buf, lay, p):
+    """Field p["f"] of one p["ev"] record (chosen by p["s"]) set to p["v"]."""
+    fmts = event_formats(lay)
+    if p["ev"] not in fmts or p["f"] not in fmts[p["ev"]][1]:
+        return None
+    eid, fields = fmts[p["ev"]]
+    foff, fsize = fields[p["f"]]
+    ls = lay.long_size
+    hdr = 8 + ls
+    hits = []
+    plains = {}
+    for idx in page_index_list(lay):
+        if lay.compressed:
+            ci, pi = divmod(idx, 1 << 16)
+            if ci not in plains:
+                plains[ci] = chunk_plain(lay, buf, ci)
+            page = bytes(plains[ci][pi * lay.page_size:(pi + 1) * lay.page_size])
+        else:
+            page = page_bytes(lay, buf, idx)[0]
+        for q, tl, ln in records(page, ls):
+            if tl > 28:
+                continue
+            body = hdr + q + (8 if tl == 0 else 4)
+            if body + foff + fsize <= len(page) and \
+                    struct.unpack_from("<H", page, body)[0] == eid:
+                hits.append((idx, body + foff))
+    if not hits:
+        return None
+    idx, at = random.Random(p["s"]).choice(hits)
+    page, put = page_bytes(lay, buf, idx)
+    page = bytearray(page)
+    page[at:at + fsize] = (p["v"] % (1 << (8 * fsize))).to_bytes(fsize, "little")
+    return bytes(buf) if put(bytes(page)) else None
 
 
 def page_index_list(lay):
@@ -797,6 +884,8 @@ def detectable(c):
         if cls == "chunk":
             # zstd frames carry no checksum here: changed literals decompress fine
             return p["op"] not in ("dup", "swap", "zbytes")
+        if cls == "evfield":
+            return True
         if cls == "cpuid":
             # ids exchanged: each CPU's records read as the other's, which no
             # reader can tell
@@ -888,6 +977,13 @@ def gen_binary_cases(kind, src, lay, rng, n):
     # after the others, so that their cases are those of the same seed before
     for pp in cpuid:
         add("cpuid", **pp)
+    # the events the file has formats for (its own generator: the cases of
+    # the classes above stay those of the same seed before)
+    names = {t[0] for t in lay.fmt_texts}
+    r2 = random.Random(f"{rng.random()}/evfield")
+    for ev, f, v in EVFIELD_OPS:
+        if ev in names:
+            add("evfield", ev=ev, f=f, v=v, s=r2.randrange(1 << 20))
     return cases
 
 
@@ -1727,7 +1823,12 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
         cases += gen_option_cases(random.Random(f"{seed}/options"), n // 2)
     if classes:
         cases = [c for c in cases if c["cls"] in classes]
+    # evfield (added 3 Dec 2026) after the shuffle: the other cases keep
+    # their order (and the smoke its subset)
+    evfield = [c for c in cases if c["cls"] == "evfield"]
+    cases = [c for c in cases if c["cls"] != "evfield"]
     rng.shuffle(cases)
+    cases += evfield
     if (not kinds or "options" in kinds) and inp.chan:
         # after the shuffle: the other cases' order stays that of before
         combo = gen_combo_cases(random.Random(f"{seed}/combo"), n // 2)
@@ -1757,7 +1858,8 @@ def commands_for_all(c, path, inp, slot):
                 ("whatif", ["whatif", "--all-variants", path], path)]
         # the libtracecmd backend behind the same validation, on damaged data
         # (libtraceevent itself crashes on some damaged format texts: not ours)
-        if kind != "text" and c["cls"] in ("trunc", "page", "payload", "chunk", "cpuid"):
+        if kind != "text" and c["cls"] in ("trunc", "page", "payload", "chunk", "cpuid",
+                                            "evfield"):
             cmds.append(("report-ltc", ["report", "--reader", "libtracecmd", path], path))
         return cmds
     if kind == "sysc":
@@ -2106,6 +2208,9 @@ def main():
     if a.sr:
         a.sr = os.path.abspath(a.sr)
     a.work = os.path.abspath(a.work)
+    # the commands run in the slots: a relative --traces named no file there
+    # ("traces/small-pipe.dat: cannot open", flagged BUG-noname)
+    a.traces = os.path.abspath(a.traces)
     if not shutil.which("zstd"):
         print("SKIP: no zstd command", file=sys.stderr)
         return 77

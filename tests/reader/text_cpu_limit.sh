@@ -5,6 +5,7 @@
 # 2-CPU text with exit 0, its task taken as woken onto another CPU (an
 # untraced switch inferred, its wakeup latency 10 -> 260 us). Each of the
 # wakeup's target_cpu, a migration's orig_cpu and dest_cpu; 4095 is taken.
+# A negative one is refused as corrupted data (no kernel writes it).
 # (The text reader refuses a [CPU] field above 4095 itself; an event's CPU
 # of 4096 or more comes from a trace.dat.)
 # usage: text_cpu_limit.sh SCHEDREPLAY WORKDIR
@@ -53,6 +54,20 @@ for c in "waking 001 5000 000 0 0 CPU+1:+sched_waking+names+CPU+5000" \
 	check "$1: report exits 1" $? 1
 	[ "$(cat "$work/$1.err")" = "schedreplay report: $work/$1.txt: $msg: report, as replay, takes at most 4096 CPUs (corrupted data, or a larger machine)" ]
 	check "$1: the one error line" $? 0
+done
+# a negative CPU number (-1 is "none given", the default of an absent
+# target_cpu): exit 0 before 3 Dec 2026, a wakeup onto no CPU
+for c in "waking-neg 001 -2 000 0 0 CPU+1:+sched_waking+with+target_cpu+-2" \
+	 "dest-neg 001 000 000 0 -5 CPU+0:+sched_migrate_task+with+dest_cpu+-5"; do
+	set -- $c
+	text "$2" "$3" "$4" "$5" "$6" > "$work/$1.txt"
+	msg=$(echo "$7" | tr + ' ')
+	for cmd in report replay; do
+		"$sr" $cmd "$work/$1.txt" > "$work/$1.out" 2> "$work/$1.err"
+		check "$1: $cmd exits 1" $? 1
+		[ "$(cat "$work/$1.err")" = "schedreplay $cmd: $work/$1.txt: corrupted data: $msg, which no kernel writes (a CPU number is 0 or more)" ]
+		check "$1: $cmd: the one error line" $? 0
+	done
 done
 text 001 4095 4095 4095 4095 > "$work/last.txt"
 "$sr" report "$work/last.txt" > "$work/last.out" 2> "$work/last.err"

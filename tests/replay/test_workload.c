@@ -2884,8 +2884,10 @@ static void test_pid_limit(void)
 				ev_switch(1 * MS, 0, 0, 'R', 120, pids[i], 120);
 			memset(&err, 0, sizeof(err));
 			CHECK_EQ(wl_builder_event(B, &e, 0, &err), i ? -1 : 0);
-			CHECK_MSG(!i || strstr(err.msg, "with pid 4194304, not below the kernel's "
-					       "PID_MAX_LIMIT (4194304)"), "%s", err.msg);
+			CHECK_MSG(!i || strstr(err.msg, k ? "sched_waking with pid 4194304, which no "
+					       "kernel writes (a pid is 0 .. 4194303, below the "
+					       "kernel's PID_MAX_LIMIT)" : "sched_switch with next_pid "
+					       "4194304, which no kernel writes"), "%s", err.msg);
 			wl_free(finish());
 		}
 	}
@@ -2909,6 +2911,64 @@ static void test_pid_limit(void)
 			wl_free(finish());
 	}
 	unlink(path);
+}
+
+/*
+ * A pid, prio or CPU number no kernel writes (trace_event_bad_value()):
+ * refused with the field named. Before 3 Dec 2026 each was replayed at
+ * exit 0 (a trace whose next_pids were all -2^31: no wakeup sample; a
+ * target_cpu of -2: a wake onto no CPU; prio 140: a fair task of nice 0).
+ * The bounds themselves (pid 0, prio -1 and 139, target_cpu -1: "none")
+ * are taken.
+ */
+static void test_bad_values(void)
+{
+	struct trace_event bad[] = {
+		ev_switch(1 * MS, 0, -1, 'R', 120, 10, 120),
+		ev_switch(1 * MS, 0, 0, 'R', 120, INT32_MIN, 120),
+		ev_switch(1 * MS, 0, 0, 'R', 140, 10, 120),
+		ev_switch(1 * MS, 0, 0, 'R', 120, 10, -2),
+		ev_wake(TRACE_EV_SCHED_WAKING, 1 * MS, 0, 0, 0, -5, 120, 0),
+		ev_wake(TRACE_EV_SCHED_WAKEUP, 1 * MS, 0, 0, 0, 11, INT32_MAX, 0),
+		ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 1 * MS, 0, 0, 0, 11, 120, -2),
+		ev_migrate(1 * MS, 0, 12, INT32_MIN, 0),
+		ev_fork(1 * MS, 0, 10, -1),
+		ev_runtime(1 * MS, 0, -7, 1000),
+	};
+	static const char *const why[] = {
+		"sched_switch with common_pid -1, which no kernel writes (a pid is 0 .. 4194303",
+		"sched_switch with next_pid -2147483648, which no kernel writes (a pid is",
+		"sched_switch with prev_prio 140, which no kernel writes (a prio is -1 .. 139)",
+		"sched_switch with next_prio -2, which no kernel writes (a prio is -1 .. 139)",
+		"sched_waking with pid -5, which no kernel writes (a pid is",
+		"sched_wakeup with prio 2147483647, which no kernel writes",
+		"sched_wakeup_new with target_cpu -2, which no kernel writes (a CPU number is 0 or more)",
+		"sched_migrate_task with orig_cpu -2147483648, which no kernel writes",
+		"sched_process_fork with child_pid -1, which no kernel writes",
+		"sched_stat_runtime with common_pid -7, which no kernel writes",
+	};
+	struct trace_event good[] = {
+		ev_switch(1 * MS, 0, 0, 'R', -1, 10, 139),
+		ev_wake(TRACE_EV_SCHED_WAKING, 1 * MS, 0, 0, 0, 11, -1, -1),
+		ev_migrate(1 * MS, 0, 12, 0, 1),
+	};
+
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		struct sr_error err = { 0 };
+
+		start();
+		CHECK_EQ(wl_builder_event(B, &bad[k], 0, &err), -1);
+		CHECK_MSG(strstr(err.msg, "corrupted data: CPU 0: ") && strstr(err.msg, why[k]),
+			  "%zu: %s", k, err.msg);
+		wl_free(finish());
+	}
+	for (size_t k = 0; k < sizeof(good) / sizeof(good[0]); k++) {
+		struct sr_error err = { 0 };
+
+		start();
+		CHECK_MSG(wl_builder_event(B, &good[k], 0, &err) == 0, "%zu: %s", k, err.msg);
+		wl_free(finish());
+	}
 }
 
 /*
@@ -3029,6 +3089,7 @@ static void test_strict_preempt_costs(void)
 int main(void)
 {
 	test_pid_limit();
+	test_bad_values();
 	test_cgmap_paths();
 	test_cpu_limit();
 	test_basic();
