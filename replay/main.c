@@ -66,6 +66,24 @@ static void std_fds_open(void)
 		}
 }
 
+/*
+ * The last word on stdout: what a command printed may still sit in stdio's
+ * buffer, and the commands check their own report writes but not their
+ * --help or version text, so `schedreplay replay --help > /dev/full` exited
+ * 0.  A command that succeeded but whose output could not be written exits
+ * 1 with one line; one that failed already said why.
+ */
+static int finish(int rc, const char *cmd)
+{
+	int flushed = fflush(stdout), e = errno;
+
+	if (rc != SR_EXIT_OK || (flushed == 0 && !ferror(stdout)))
+		return rc;
+	fprintf(stderr, "schedreplay%s%s: cannot write the output: %s\n", cmd ? " " : "",
+		cmd ? cmd : "", flushed ? strerror(e) : "a write to stdout failed");
+	return SR_EXIT_FAIL;
+}
+
 int main(int argc, char **argv)
 {
 	std_fds_open();
@@ -80,14 +98,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return SR_EXIT_OK;
+		return finish(SR_EXIT_OK, NULL);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("schedreplay %s\n", SCHEDREPLAY_VERSION);
-		return SR_EXIT_OK;
+		return finish(SR_EXIT_OK, NULL);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+			return finish(commands[i].run(argc - 1, argv + 1), commands[i].name);
 	return cli_usage(NULL, "unknown command '%s'", cli_esc(argv[1]));
 }

@@ -265,6 +265,11 @@ if [ -w /dev/full ]; then
 			validate --dir "$work/vpipe" --seeds 1 $f
 	done
 	rm "$work/vpipe/thresholds.json"
+	# --help and --version were not checked at all: exit 0 (audit33)
+	for c in "" report replay whatif validate variants capture; do
+		expect_full 1 "schedreplay${c:+ $c}: cannot write the output: " -- $c --help
+	done
+	expect_full 1 "schedreplay: cannot write the output: No space left on device" -- --version
 fi
 
 # an output file naming an input: report --samples, replay --dump-events and
