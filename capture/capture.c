@@ -594,12 +594,39 @@ static int setup_procs(struct session *s, struct sr_error *err)
 	return 0;
 }
 
+/*
+ * Every asynchronous signal whose default action ends the process
+ * (signal(7)), SIGPIPE and SIGXFSZ aside (cmd_capture.c ignores them: a
+ * failed write says why), and the real-time ones: under its default action
+ * SIGUSR1, SIGALRM, ... killed the capture with its instance, cgroups,
+ * workloads and scratch files left behind.  Each now ends the recording as
+ * SIGINT does.
+ */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+	SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT,
+};
+
 void cap_add_stop_signals(sigset_t *set)
 {
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	sigaddset(set, SIGQUIT);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaddset(set, stop_signals[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(set, sig);
+}
+
+/* "SIGUSR1", "SIGRTMIN+3": the name a user sent it by */
+static const char *signal_name(int sig, char *buf, size_t n)
+{
+	const char *abbrev = sig >= SIGRTMIN && sig <= SIGRTMAX ? NULL : sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, n, "SIG%s", abbrev);
+	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(buf, n, "SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		snprintf(buf, n, "signal %d", sig);
+	return buf;
 }
 
 /*
@@ -638,17 +665,18 @@ static void wait_for_end(struct session *s)
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 		sig = sigtimedwait(&set, NULL, &ts);
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
+		if (sig > 0 && sig != SIGCHLD) {
+			char name[32];
+
 			cap_log(opt, true, "%s: ending the recording early",
-				sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
-				sig == SIGHUP ? "SIGHUP" : "SIGQUIT");
+				signal_name(sig, name, sizeof(name)));
 			s->interrupted = true;
 			break;
 		}
 	}
 }
 
-/* A second SIGINT/SIGTERM while finishing: skip writing, just clean up. */
+/* A second stop signal while finishing: skip writing, just clean up. */
 static bool abort_requested(void)
 {
 	struct timespec zero = { 0, 0 };

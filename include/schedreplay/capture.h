@@ -90,9 +90,11 @@ void cap_group_release(struct cap_group *g);
 int cap_validate(const struct cap_options *opt, struct sr_error *err);
 
 /*
- * Add to @set the signals that end a recording: SIGINT, SIGTERM, SIGHUP and
- * SIGQUIT (the caller of cap_run() blocks them with SIGCHLD; the session
- * takes them with sigtimedwait()).
+ * Add to @set the signals that end a recording: SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT and every other asynchronous signal whose default action would
+ * end the capture (SIGUSR1, SIGALRM, ..., the real-time ones; SIGPIPE and
+ * SIGXFSZ are ignored instead).  The caller of cap_run() blocks them with
+ * SIGCHLD; the session takes them with sigtimedwait().
  */
 void cap_add_stop_signals(sigset_t *set);
 

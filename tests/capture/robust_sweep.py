@@ -6,9 +6,10 @@ or processes behind; bad input gets a one-line actionable error and a non-zero
 exit; never a crash or a hang.  This runs the capture binary (an ASan build
 where there is one) through
 
-  * signals: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE and SIGKILL (followed
-    by `capture --cleanup`, the documented path) delivered in every phase of
-    a capture: setup (the instance exists), cgroup creation, workload start,
+  * signals: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, SIGPIPE and
+    SIGKILL (followed by `capture --cleanup`, the documented path) delivered
+    in every phase of a capture: setup (the instance exists), cgroup
+    creation, workload start,
     recording (the streamers' scratch files exist), the drain/write of the
     trace.dat (OUT.partial exists), the read-back and sidecar (OUT exists),
     and at seeded random instants; one case sends a second SIGINT while the
@@ -69,7 +70,7 @@ PREFIX = "schedreplay capture: "
 LSAN_TRACER = re.compile(r"Tracer caught signal 11.*\n.*LeakSanitizer has encountered a fatal error")
 TOP_FILES = ["tracing_on", "buffer_size_kb", "current_tracer", "trace_clock",
              "events/enable", "events/sched/enable", "tracing_cpumask"]
-SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGPIPE", "SIGKILL"]
+SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGALRM", "SIGPIPE", "SIGKILL"]
 PHASES = ["setup", "cgroup", "workload", "recording", "write", "readback", "random"]
 
 
