@@ -231,8 +231,8 @@ int cap_trace_setup(struct cap_trace *t, unsigned long buffer_kb, const char *cl
 		    struct sr_error *err)
 {
 	if (sr_tracefs->trace_off(t->inst) < 0) {
-		sr_error_set(err, errno, "%s: cannot turn tracing off: %s", t->name,
-			     strerror(errno));
+		sr_error_set(err, errno, "%s: cannot turn tracing off: %s%s", t->name,
+			     strerror(errno), cap_errno_hint(errno));
 		return -1;
 	}
 	if (buffer_kb && sr_tracefs->instance_set_buffer_size(t->inst, buffer_kb, -1) < 0) {

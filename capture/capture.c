@@ -16,12 +16,14 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -416,7 +418,71 @@ struct session {
 	time_t wall_start;         /* for the sidecar: when, in calendar time */
 	bool interrupted, aborted;
 	uint64_t trace_id;
+	int claim_fd;              /* OUT.partial, locked: claim_output() */
+	struct stat claim_st;
 };
+
+/*
+ * Claim OUT for this capture: OUT.partial, created if need be and held
+ * under flock() until the session ends.  The trace.dat is assembled in that
+ * file and renamed to OUT, the lock going with it.  A second capture to the
+ * same -o finds it locked and stops before it touches anything: until 3 Dec
+ * 2026 each removed the other's OUT.partial at its start ("cannot rename
+ * OUT.partial", or a trace and a sidecar of two different captures).  A
+ * partial file nobody holds is a killed capture's: taken over (truncated
+ * when the trace is written).  The file is checked to be still the one
+ * locked: one whose holder removed it between our open() and flock() is not.
+ */
+static int claim_output(struct session *s, struct sr_error *err)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s.partial", s->opt->output);
+	for (int tries = 0; tries < 8; tries++) {
+		struct stat st;
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644), e;
+
+		if (fd < 0) {
+			sr_error_set(err, errno, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			e = errno;
+			close(fd);
+			if (e == EWOULDBLOCK)
+				sr_error_set(err, EBUSY, "%s: another capture is writing it (it holds "
+					     "%s); give this one another -o", s->opt->output, path);
+			else
+				sr_error_set(err, e, "%s: cannot lock it: %s", path, strerror(e));
+			return -1;
+		}
+		if (fstat(fd, &s->claim_st) == 0 && stat(path, &st) == 0 &&
+		    st.st_dev == s->claim_st.st_dev && st.st_ino == s->claim_st.st_ino) {
+			s->claim_fd = fd;
+			return 0;
+		}
+		close(fd);
+	}
+	sr_error_set(err, EBUSY, "%s: another capture keeps replacing it; give this one "
+		     "another -o", path);
+	return -1;
+}
+
+/* Our OUT.partial if it is still there (not renamed to OUT): removed. */
+static void release_output(struct session *s)
+{
+	char path[4200];
+	struct stat st;
+
+	if (s->claim_fd < 0)
+		return;
+	snprintf(path, sizeof(path), "%s.partial", s->opt->output);
+	if (stat(path, &st) == 0 && st.st_dev == s->claim_st.st_dev &&
+	    st.st_ino == s->claim_st.st_ino)
+		unlink(path);
+	close(s->claim_fd);
+	s->claim_fd = -1;
+}
 
 static void session_cleanup(struct session *s)
 {
@@ -461,6 +527,7 @@ static void session_cleanup(struct session *s)
 	json_decref(s->events);
 	json_decref(s->events_missing);
 	s->side = s->tasks = s->events = s->events_missing = NULL;
+	release_output(s);
 }
 
 static int enable_events(struct session *s, struct sr_error *err)
@@ -1145,7 +1212,7 @@ out:
 
 /*
  * Scratch files of a killed capture to the same output: OUT.tmp-<pid>.* whose
- * pid is no longer a capture, and a half-written OUT.partial.
+ * pid is no longer a capture (its OUT.partial is ours now: claim_output()).
  */
 static void remove_stale_scratch(const struct cap_options *opt)
 {
@@ -1160,8 +1227,6 @@ static void remove_stale_scratch(const struct cap_options *opt)
 	dir = dirname(dirbuf);
 	base = basename(basebuf);
 	blen = strlen(base);
-	snprintf(path, sizeof(path), "%s.partial", opt->output);
-	unlink(path);
 	d = opendir(dir);
 	if (!d)
 		return;
@@ -1183,7 +1248,7 @@ static void remove_stale_scratch(const struct cap_options *opt)
 
 int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_error *err)
 {
-	struct session s = { .opt = opt };
+	struct session s = { .opt = opt, .claim_fd = -1 };
 	bool autogroup = false;
 	json_t *ag;
 	size_t i;
@@ -1208,7 +1273,7 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	}
 	/* Proves tracefs + privileges before anything else is touched. */
 	s.t = cap_trace_create(s.run, opt->tracing_dir, opt, err);
-	if (!s.t)
+	if (!s.t || claim_output(&s, err) < 0)
 		goto out;
 	cap_trace_cleanup_leftovers(sr_tracefs->tracing_dir(), opt);
 	cap_cgroup_cleanup_leftovers(opt);

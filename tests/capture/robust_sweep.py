@@ -141,7 +141,8 @@ def comm(pid):
 class Case:
     def __init__(self, name, args, expect_rc=(0,), msg=None, sig=None, phase=None,
                  wrap=None, rlimit=None, stderr_pipe_closed=False, quiet=True,
-                 expect_out=None, pre=None, post=None, after=None, second_sig=False):
+                 expect_out=None, pre=None, post=None, after=None, second_sig=False,
+                 scratch_ok=False):
         self.name, self.args = name, args
         self.expect_rc, self.msg = expect_rc, msg
         self.sig, self.phase = sig, phase
@@ -153,6 +154,7 @@ class Case:
         self.pre, self.post = pre, post  # callables(sweep, case)
         self.after = after               # callable(sweep, case, ctx) once it ended
         self.second_sig = second_sig
+        self.scratch_ok = scratch_ok     # another process's OUT.partial (checked by after)
 
 
 class Sweep:
@@ -255,7 +257,9 @@ class Sweep:
                     return True
             if phase == "recording" and os.path.exists(tmp0):
                 return True
-            if phase == "write" and os.path.exists(out + ".partial"):
+            # OUT.partial exists from the start (the capture's claim on
+            # OUT); the trace.dat is being written once it has bytes
+            if phase == "write" and size_of(out + ".partial") > 0:
                 return True
             if phase == "readback" and os.path.exists(out):
                 return True
@@ -413,7 +417,7 @@ class Sweep:
             if rc != 0 and not killed and wrote and c.expect_out is None:
                 why.append("exit %d but a trace was written" % rc)
             sc = self.scratch_files(out, pids)
-            if sc and not killed:
+            if sc and not killed and not c.scratch_ok:
                 why.append("scratch files left: " + " ".join(sc))
         if c.after:
             why += c.after(self, c, ctx) or []
@@ -494,6 +498,51 @@ def start_threads(sweep, c, ctx):
                          stdout=subprocess.PIPE)
     p.stdout.readline()
     ctx["holder"] = p
+
+
+def size_of(path):
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return -1
+
+
+def start_first(sweep, c, ctx):
+    """Another capture writing the same OUT: each removed the other's
+    OUT.partial at its start ("cannot rename OUT.partial", or a trace and a
+    sidecar of two captures); the second one must now be refused at once."""
+    d = ctx["dir"]
+    ferr = open(os.path.join(d, "stderr-first"), "w")
+    p = subprocess.Popen([sweep.bin, "capture", "-q", "-o", ctx["out"], "-d", "2", "--",
+                          "sleep", "30"], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=ferr, cwd=d)
+    ferr.close()
+    for _ in range(200):
+        if os.path.isdir(os.path.join(TRACING, "instances", "schedreplay-%d" % p.pid)):
+            break
+        time.sleep(0.02)
+    ctx["first"] = p
+
+
+def stop_first(sweep, c, ctx):
+    """The first capture must finish as if alone: exit 0, OUT written, no
+    OUT.partial left."""
+    p = ctx.pop("first", None)
+    if not p:
+        return []
+    try:
+        rc = p.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        return ["the first capture to the same output hung"]
+    why = []
+    if rc != 0:
+        why.append("the first capture to the same output exited %d: %s" %
+                   (rc, read(os.path.join(ctx["dir"], "stderr-first")).strip()))
+    if not os.path.exists(ctx["out"]) or os.path.exists(ctx["out"] + ".partial"):
+        why.append("the first capture's OUT missing or its OUT.partial left")
+    return why
 
 
 def stop_threads(sweep, c, ctx):
@@ -642,6 +691,9 @@ def env_cases(sweep):
              expect_rc=(2,), msg="not a regular file", pre=make_fifo),
         Case("env/two-at-once", ["-o", "{out}", "-d", "0.8", "-g", "a=sleep 30"],
              post=start_second, expect_out=True),
+        Case("env/same-output", ["-o", "{out}", "-d", "0.3", "--", "true"],
+             expect_rc=(1,), msg="another capture is writing it", expect_out="any",
+             pre=start_first, after=stop_first, scratch_ok=True),
         Case("env/instance-name-taken", ["-o", "{out}", "-d", "0.3", "--", "true"],
              wrap=plant_name("instance"), expect_out=True),
     ]
