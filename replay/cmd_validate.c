@@ -191,7 +191,13 @@ static double pct_us(const struct sr_hist *h, int k)
 	return h && h->count ? (double)sr_hist_percentile(h, pct_of[k]) / 1e3 : 0;
 }
 
-#define MAX_SEEDS 15
+/*
+ * --seeds: at most 64 (the replays of one trace's seeds are held in stack
+ * arrays of this size); 15 by default, the seeds thresholds.json's limits
+ * were set on (--first-seed 1).
+ */
+#define MAX_SEEDS 64
+#define DEFAULT_SEEDS 15
 
 /*
  * One trace's entry, before anything runs: a limit that is not a number (a
@@ -631,8 +637,15 @@ static json_t *info_json(double meas, double pred, double lo, double hi)
 	return e;
 }
 
+/* the seeds thresholds.json's limits were set on: 1..DEFAULT_SEEDS */
+static bool default_seeds(const struct replay_config *rc, unsigned int seeds)
+{
+	return rc->seed == 1 && seeds == DEFAULT_SEEDS;
+}
+
 /*
- * --json: {"ok": bool, "goal": {...}, "traces": {NAME: {"skipped"|"failed": why} |
+ * --json: {"ok": bool, "goal": {...}, ["seeds": {"first", "count"}: not the
+ * limits' 1..15,] "traces": {NAME: {"skipped"|"failed": why} |
  * {"latency_group", "series", "metrics": {metric: {measured, predicted, error,
  * seeds_error_min, seeds_error_max, limit, over}}, "sched_switch_restored":
  * {measured, predicted}, "duration_ms": {measured, predicted, seeds_min,
@@ -646,7 +659,7 @@ static json_t *info_json(double meas, double pred, double lo, double hi)
  * counts the seeds' runs that stopped with work left (replay_work_unfinished()).
  */
 static int print_json(const struct result *r, size_t n, json_t *goal, bool ok,
-		      const struct model_sched_features *sf, const struct model_variant_set *vs)
+		      const struct replay_config *rc, unsigned int seeds)
 {
 	json_t *root = json_object(), *tr = json_object();
 	int ret = 0;
@@ -661,12 +674,17 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok,
 	json_object_set_new(root, "ok", json_boolean(ok));
 	json_object_set(root, "goal", goal ? goal : json_null());
 	/* --sched-feature toggles over every trace's profile (none: no key) */
-	sft = model_sched_features_text(sf, sfb, sizeof(sfb));
+	sft = model_sched_features_text(&rc->sched_features, sfb, sizeof(sfb));
 	if (sft)
 		json_object_set_new(root, "sched_features", json_string(sft));
 	/* --variant: the set every trace was replayed with (none: no key) */
-	if (vs)
-		json_object_set_new(root, "variant", json_string(vs->name));
+	if (rc->variants)
+		json_object_set_new(root, "variant", json_string(rc->variants->name));
+	/* --seeds / --first-seed other than the limits' 1..15 (else no key) */
+	if (!default_seeds(rc, seeds))
+		json_object_set_new(root, "seeds", json_pack("{s:I,s:I}", "first",
+							  (json_int_t)rc->seed, "count",
+							  (json_int_t)seeds));
 	for (size_t t = 0; t < n; t++) {
 		json_t *o = json_object(), *m = json_object(), *rs = json_object();
 
@@ -772,7 +790,11 @@ static void usage(FILE *f)
 "                      name that is not UTF-8 is refused: no JSON key can hold\n"
 "                      it)\n"
 "  --seeds N           the prediction is the median of N replays with model seeds\n"
-"                      1..N (1..15, default 15; the seeds' error range is shown)\n"
+"                      S..S+N-1 (N 1..64, default 15; the seeds' error range is\n"
+"                      shown)\n"
+"  --first-seed S      the first of those seeds (default 1: the seeds the\n"
+"                      limits of thresholds.json were set on; another window\n"
+"                      shows how much a goal met depends on them)\n"
 "  --variant V[,V...]  replay every trace with that variant set (schedreplay\n"
 "                      variants; built-in ones) against the same measured\n"
 "                      figures and limits: does the capture kernel behave as the\n"
@@ -1003,10 +1025,15 @@ static void print_suggest(const struct result *res, size_t n)
 
 /* The text table; @failed: the verdict of the last line */
 static void print_text(const struct result *res, size_t n, const struct replay_config *rc,
-		       bool failed)
+		       unsigned int seeds, bool failed)
 {
 	char sfb[MODEL_SCHED_FEATURES_TEXT];
 	const char *sft = model_sched_features_text(&rc->sched_features, sfb, sizeof(sfb));
+
+	if (!default_seeds(rc, seeds))
+		printf("model seeds %llu..%llu (the limits were set on seeds 1..%d)\n",
+		       (unsigned long long)rc->seed, (unsigned long long)rc->seed + seeds - 1,
+		       DEFAULT_SEEDS);
 
 	if (sft)
 		printf("sched_features: %s (toggled over each trace's profile)\n", sft);
@@ -1082,6 +1109,21 @@ static unsigned int parse_seeds(const char *arg)
 	return (unsigned int)v;
 }
 
+/* --first-seed S: 1..2^63, or 0 with the usage error printed */
+static unsigned long long parse_first_seed(const char *arg)
+{
+	char *e;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &e, 10);
+	if (errno || e == arg || *e || *arg == '-' || v < 1 || v > (1ull << 63)) {
+		cli_usage("validate", "--first-seed takes a seed from 1, not '%s'", cli_esc(arg));
+		return 0;
+	}
+	return v;
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -1090,6 +1132,7 @@ int cmd_validate(int argc, char **argv)
 		{ "markdown", no_argument, NULL, 'm' },
 		{ "suggest", no_argument, NULL, 's' },
 		{ "seeds", required_argument, NULL, 'S' },
+		{ "first-seed", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1098,7 +1141,8 @@ int cmd_validate(int argc, char **argv)
 	struct whatif_selection vsel = { 0 };    /* --variant's one set */
 	char tpath[4096], why[700];
 	bool markdown = false, suggest = false, as_json = false;
-	unsigned int seeds = MAX_SEEDS;
+	unsigned int seeds = DEFAULT_SEEDS;
+	unsigned long long first_seed = 1;
 	struct run_opts o;
 	struct replay_progress prog;
 	json_t *root = NULL, *traces, *goal;
@@ -1124,6 +1168,12 @@ int cmd_validate(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case 'F':
+			if (!(first_seed = parse_first_seed(optarg))) {
+				ret = SR_EXIT_USAGE;
+				goto out;
+			}
+			break;
 		case 'j': as_json = true; break;
 		case 'h':
 			usage(stdout);
@@ -1145,6 +1195,7 @@ int cmd_validate(int argc, char **argv)
 		ret = SR_EXIT_USAGE;
 		goto out;
 	}
+	o.rc.seed = first_seed;
 	/* one output format: --json --markdown printed the markdown, exit 1 */
 	if (markdown + suggest + as_json > 1) {
 		ret = cli_usage("validate", "--markdown, --json and --suggest are three outputs; "
@@ -1241,10 +1292,10 @@ int cmd_validate(int argc, char **argv)
 	} else if (markdown) {
 		print_markdown(res, n, goal);
 	} else if (as_json) {
-		if (print_json(res, n, goal, ret == SR_EXIT_OK, &o.rc.sched_features, o.rc.variants))
+		if (print_json(res, n, goal, ret == SR_EXIT_OK, &o.rc, seeds))
 			ret = SR_EXIT_FAIL;
 	} else {
-		print_text(res, n, &o.rc, ret != SR_EXIT_OK);
+		print_text(res, n, &o.rc, seeds, ret != SR_EXIT_OK);
 	}
 	/* `validate --markdown > v.md` on a full disk: a cut table and exit 0 */
 	if ((werr = cli_output_error(stdout)) != 0) {

@@ -479,7 +479,10 @@ expect 1 "validate: $work/nl/j\\\\rd/thresholds.json:2:23: duplicate object key"
  expect 1 "validate: traces/thresholds.json: cannot open: No such file or directory (the default --dir is ./traces: run it in the source tree, or give --dir)" -- validate
  [ $fails = $f0 ]) || fails=$((fails + 1))
 expect_usage "whatif: --svg-cgroup or --svg-comm, not both" -- whatif --svg-cgroup a --svg-comm b "$pipe"
-expect_usage "validate: --seeds takes 1..15, not '0'" -- validate --seeds 0
+expect_usage "validate: --seeds takes 1..64, not '0'" -- validate --seeds 0
+expect_usage "validate: --seeds takes 1..64, not '65'" -- validate --seeds 65
+expect_usage "validate: --first-seed takes a seed from 1, not '0'" -- validate --first-seed 0
+expect_usage "validate: --first-seed takes a seed from 1, not '-3'" -- validate --first-seed -3
 # validate --variant: an unknown name as replay's (exit 2, pointing at the
 # catalog), one set only, and not for the base model's --markdown/--suggest
 expect 2 "validate: unknown variant 'nosuch' (known: base, .*; see 'schedreplay variants')\$" -- \

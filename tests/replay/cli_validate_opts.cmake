@@ -59,3 +59,20 @@ string(JSON bt GET "${base_small-hackbench}" traces)
 expect("NOT vt STREQUAL bt" "validate --variant vlag-vprot-union: the traces' figures are the base model's")
 validate_json(vb ${d} --variant base)
 expect("vb STREQUAL base_small-hackbench" "validate --variant base differs from validate")
+
+# --first-seed (validate's own): the seeds S..S+N-1, named in the JSON's
+# "seeds"; the limits' window (1, 15 seeds) has no such key, so --first-seed 1
+# with the default count is the plain validate, byte for byte.
+validate_json(fs ${d} --first-seed 7)
+string(JSON fs_first ERROR_VARIABLE err GET "${fs}" seeds first)
+string(JSON fs_count ERROR_VARIABLE err2 GET "${fs}" seeds count)
+expect("fs_first EQUAL 7 AND fs_count EQUAL 1"
+       "validate --first-seed 7 --seeds 1: \"seeds\" is ${fs_first}/${fs_count} (${err} ${err2})")
+string(JSON ft GET "${fs}" traces)
+string(JSON bt GET "${base_small-hackbench}" traces)
+expect("NOT ft STREQUAL bt" "validate --first-seed 7: the figures are seed 1's")
+execute_process(COMMAND ${SCHEDREPLAY} validate --dir ${d} --first-seed 1 --json
+                OUTPUT_VARIABLE f1 RESULT_VARIABLE rc1)
+execute_process(COMMAND ${SCHEDREPLAY} validate --dir ${d} --json
+                OUTPUT_VARIABLE f0 RESULT_VARIABLE rc0)
+expect("f1 STREQUAL f0" "validate --first-seed 1 differs from validate")

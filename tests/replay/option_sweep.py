@@ -316,6 +316,7 @@ VALIDATE_CASES = (
     ("validate stop-at-end", ["--stop-at-end"]),
     ("validate sched-feature", ["--sched-feature", "NO_WAKEUP_PREEMPTION"]),
     ("validate variant", ["--variant", "vlag-vprot-union"]),
+    ("validate first-seed", ["--first-seed", "16"]),
 )
 
 # A JSON variants file of the variants' own tests
