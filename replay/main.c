@@ -11,6 +11,8 @@
 
 #include <schedreplay/cli.h>
 
+#include "cmd_runs.h"
+
 #ifndef SCHEDREPLAY_VERSION
 #define SCHEDREPLAY_VERSION "0.1.0"
 #endif
@@ -75,12 +77,12 @@ static void std_fds_open(void)
  */
 static int finish(int rc, const char *cmd)
 {
-	int flushed = fflush(stdout), e = errno;
+	int e = cli_output_error(stdout);
 
-	if (rc != SR_EXIT_OK || (flushed == 0 && !ferror(stdout)))
+	if (rc != SR_EXIT_OK || !e)
 		return rc;
 	fprintf(stderr, "schedreplay%s%s: cannot write the output: %s\n", cmd ? " " : "",
-		cmd ? cmd : "", flushed ? strerror(e) : "a write to stdout failed");
+		cmd ? cmd : "", strerror(e));
 	return SR_EXIT_FAIL;
 }
 
