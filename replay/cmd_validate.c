@@ -196,7 +196,7 @@ static double pct_us(const struct sr_hist *h, int k)
  * arrays of this size); 15 by default, the seeds thresholds.json's limits
  * were set on (--first-seed 1).
  */
-#define MAX_SEEDS 64
+#define MAX_SEEDS 64       /* "--seeds takes 1..64" (parse_from_1()) */
 #define DEFAULT_SEEDS 15
 
 /*
@@ -1034,7 +1034,6 @@ static void print_text(const struct result *res, size_t n, const struct replay_c
 		printf("model seeds %llu..%llu (the limits were set on seeds 1..%d)\n",
 		       (unsigned long long)rc->seed, (unsigned long long)rc->seed + seeds - 1,
 		       DEFAULT_SEEDS);
-
 	if (sft)
 		printf("sched_features: %s (toggled over each trace's profile)\n", sft);
 	if (rc->variants)
@@ -1094,31 +1093,19 @@ static void print_text(const struct result *res, size_t n, const struct replay_c
 	printf("%s\n", failed ? "validate: FAILED" : "validate: all within thresholds");
 }
 
-/* --seeds N: 1..MAX_SEEDS, or 0 with the usage error printed */
-static unsigned int parse_seeds(const char *arg)
-{
-	char *e;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(arg, &e, 10);
-	if (errno || e == arg || *e || *arg == '-' || v < 1 || v > MAX_SEEDS) {
-		cli_usage("validate", "--seeds takes 1..%d, not '%s'", MAX_SEEDS, cli_esc(arg));
-		return 0;
-	}
-	return (unsigned int)v;
-}
-
-/* --first-seed S: 1..2^63, or 0 with the usage error printed */
-static unsigned long long parse_first_seed(const char *arg)
+/*
+ * --seeds N (1..MAX_SEEDS) and --first-seed S (1..2^63): @arg as a number
+ * from 1 to @max, or 0 with the usage error "@rule, not '@arg'" printed.
+ */
+static unsigned long long parse_from_1(const char *arg, unsigned long long max, const char *rule)
 {
 	char *e;
 	unsigned long long v;
 
 	errno = 0;
 	v = strtoull(arg, &e, 10);
-	if (errno || e == arg || *e || *arg == '-' || v < 1 || v > (1ull << 63)) {
-		cli_usage("validate", "--first-seed takes a seed from 1, not '%s'", cli_esc(arg));
+	if (errno || e == arg || *e || *arg == '-' || v < 1 || v > max) {
+		cli_usage("validate", "%s, not '%s'", rule, cli_esc(arg));
 		return 0;
 	}
 	return v;
@@ -1163,13 +1150,15 @@ int cmd_validate(int argc, char **argv)
 		case 'm': markdown = true; break;
 		case 's': suggest = true; break;
 		case 'S':
-			if (!(seeds = parse_seeds(optarg))) {
+			if (!(seeds = (unsigned int)parse_from_1(optarg, MAX_SEEDS,
+								 "--seeds takes 1..64"))) {
 				ret = SR_EXIT_USAGE;
 				goto out;
 			}
 			break;
 		case 'F':
-			if (!(first_seed = parse_first_seed(optarg))) {
+			if (!(first_seed = parse_from_1(optarg, 1ull << 63,
+							"--first-seed takes a seed from 1"))) {
 				ret = SR_EXIT_USAGE;
 				goto out;
 			}
