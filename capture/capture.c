@@ -419,8 +419,18 @@ struct session {
 	bool interrupted, aborted;
 	uint64_t trace_id;
 	int claim_fd;              /* OUT.partial, locked: claim_output() */
-	struct stat claim_st;
+	struct stat claim_st;      /* ... its file */
+	char partial[4200];        /* ... its path */
 };
+
+/* OUT.partial is still the file claim_output() locked */
+static bool partial_is_ours(const struct session *s)
+{
+	struct stat st;
+
+	return stat(s->partial, &st) == 0 && st.st_dev == s->claim_st.st_dev &&
+	       st.st_ino == s->claim_st.st_ino;
+}
 
 /*
  * Claim OUT for this capture: OUT.partial, created if need be and held
@@ -435,11 +445,10 @@ struct session {
  */
 static int claim_output(struct session *s, struct sr_error *err)
 {
-	char path[4200];
+	const char *path = s->partial;
 
-	snprintf(path, sizeof(path), "%s.partial", s->opt->output);
+	snprintf(s->partial, sizeof(s->partial), "%s.partial", s->opt->output);
 	for (int tries = 0; tries < 8; tries++) {
-		struct stat st;
 		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644), e;
 
 		if (fd < 0) {
@@ -456,8 +465,7 @@ static int claim_output(struct session *s, struct sr_error *err)
 				sr_error_set(err, e, "%s: cannot lock it: %s", path, strerror(e));
 			return -1;
 		}
-		if (fstat(fd, &s->claim_st) == 0 && stat(path, &st) == 0 &&
-		    st.st_dev == s->claim_st.st_dev && st.st_ino == s->claim_st.st_ino) {
+		if (fstat(fd, &s->claim_st) == 0 && partial_is_ours(s)) {
 			s->claim_fd = fd;
 			return 0;
 		}
@@ -471,15 +479,10 @@ static int claim_output(struct session *s, struct sr_error *err)
 /* Our OUT.partial if it is still there (not renamed to OUT): removed. */
 static void release_output(struct session *s)
 {
-	char path[4200];
-	struct stat st;
-
 	if (s->claim_fd < 0)
 		return;
-	snprintf(path, sizeof(path), "%s.partial", s->opt->output);
-	if (stat(path, &st) == 0 && st.st_dev == s->claim_st.st_dev &&
-	    st.st_ino == s->claim_st.st_ino)
-		unlink(path);
+	if (partial_is_ours(s))
+		unlink(s->partial);
 	close(s->claim_fd);
 	s->claim_fd = -1;
 }
@@ -685,12 +688,12 @@ void cap_add_stop_signals(sigset_t *set)
 /* "SIGUSR1", "SIGRTMIN+3": the name a user sent it by */
 static const char *signal_name(int sig, char *buf, size_t n)
 {
-	const char *abbrev = sig >= SIGRTMIN && sig <= SIGRTMAX ? NULL : sigabbrev_np(sig);
+	const char *abbrev;
 
-	if (abbrev)
-		snprintf(buf, n, "SIG%s", abbrev);
-	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
 		snprintf(buf, n, "SIGRTMIN+%d", sig - SIGRTMIN);
+	else if ((abbrev = sigabbrev_np(sig)))
+		snprintf(buf, n, "SIG%s", abbrev);
 	else
 		snprintf(buf, n, "signal %d", sig);
 	return buf;
