@@ -765,11 +765,6 @@ int model_try_to_wake_up(struct model *m, struct model_task *p, int cpu, int wak
 }
 
 /*
- * __schedule(): the current fair task blocks (try_to_block_task(): DELAY_DEQUEUE
- * may keep it queued), then pick_next_task(); a dying task is finished off
- * by task_dead_fair() in finish_task_switch().
- */
-/*
  * __schedule()'s rq_lock() before its update_rq_clock(): with
  * model_config.block_clock_after, a block's clock read that the caller put at
  * or before the rq's last update (its median lead before the switch, an
@@ -785,6 +780,11 @@ static u64 rq_lock_clock(const struct model *m, const struct rq *rq, enum model_
 	return now;
 }
 
+/*
+ * __schedule(): the current fair task blocks (try_to_block_task(): DELAY_DEQUEUE
+ * may keep it queued), then pick_next_task(); a dying task is finished off
+ * by task_dead_fair() in finish_task_switch().
+ */
 struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev_mode,
 				  uint64_t now)
 {

@@ -36,6 +36,8 @@
 #define TRACE_FLAG_HARDIRQ 0x08
 #define TRACE_FLAG_SOFTIRQ 0x10
 #define TRACE_FLAG_NMI     0x40
+/* an event in interrupt context, not in its task's own */
+#define TRACE_FLAGS_IRQ (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI)
 
 /* prev_state of a last switch not traced: TASK_DEAD, "X" (6.x's bit) */
 #define WL_PREV_STATE_DEAD 0x80
@@ -1066,7 +1068,7 @@ static void in_call_track(struct wl_builder *b, const struct trace_event *ev)
 	if (!need_resched_flag(ev))
 		c->nr_held = false;
 	else if (ev->type == TRACE_EV_SCHED_WAKEUP && c->curr == (int32_t)c->nr_waker &&
-		 !(ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI)))
+		 !(ev->common_flags & TRACE_FLAGS_IRQ))
 		c->nr_held = true;
 }
 
@@ -2388,10 +2390,6 @@ oom:
 }
 
 /*
- * @ev's own handler (on_switch(), on_waking(), ...) and its count: 0, or
- * -1 on ENOMEM.
- */
-/*
  * Events whose CPU's charges of its running task at the same time are not
  * the tick's: put_prev/dequeue before a switch, enqueue_entity() and
  * check_preempt_wakeup_fair() at a wakeup, task_fork_fair() (the HZ tick
@@ -2404,6 +2402,10 @@ static bool hz_near_event(enum trace_event_type t)
 	       t == TRACE_EV_SCHED_PROCESS_FORK;
 }
 
+/*
+ * @ev's own handler (on_switch(), on_waking(), ...) and its count: 0, or
+ * -1 on ENOMEM.
+ */
 static int on_event(struct wl_builder *b, const struct trace_event *ev)
 {
 	struct wl_counts *n = &b->wl->counts;
@@ -2652,7 +2654,7 @@ static int on_syscall(struct wl_builder *b, const struct trace_event *ev, enum w
 	if ((!b->chan && !b->opt.syscall_marks) || t == WL_NONE ||
 	    b->tasks.v[t].cls != WL_CLASS_FAIR || b->ts.v[t].st != TS_RUNNING ||
 	    b->ts.v[t].cpu != ev->cpu ||
-	    (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI)))
+	    (ev->common_flags & TRACE_FLAGS_IRQ))
 		return 0;
 	if (enter) {
 		/* the mark first: the system call's work follows it */

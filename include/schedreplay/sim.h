@@ -180,9 +180,10 @@ extern const struct replay_name replay_exit_preempt_names[];
  *                 space of the system call that set it
  *                 (exit_to_user_mode_loop() -> schedule()), which comes
  *                 before the next call's wake, each wake taken as its own
- *                 call (hackbench's writes, one pipe per receiver; a call
- *                 that wakes several, its barrier write, is split).
- *                 Experimental.
+ *                 call (hackbench's writes, one pipe per receiver) unless
+ *                 the trace shows it in the call of the task's previous
+ *                 wake (WL_WAKE_OP_IN_CALL: the flag kept set between
+ *                 them), where it is left to that call.  Experimental.
  */
 enum replay_resched_at {
 	REPLAY_RESCHED_COST = 0,
