@@ -291,6 +291,8 @@ static void print_calib(FILE *out, const struct wl_workload *wl, bool ticks_trac
 		else if (cp->n && cp->n < CALIB_MIN_SAMPLES)
 			fprintf(out, "   (< %d samples: its own used, --preempt-costs strict)",
 				CALIB_MIN_SAMPLES);
+		else if (!cp->n)
+			fprintf(out, "   (no samples, none to borrow: no cost, 0 us)");
 		fputc('\n', out);
 		for (int x = 0; p != WL_PATH_QUEUED && x < CALIB_CTX_NR; x++) {
 			const struct calib_path *xp = &c->ctx[p][x];
