@@ -638,7 +638,7 @@ static const struct run_opt run_opt_table[] = {
 	  "where the trace's full-period sched_stat_runtime charges give\n"
 	  "no tick phase: 0 ns on every CPU (zero, the default), or each\n"
 	  "CPU's phase of the tick grid that infers HZ (grid; experimental:\n"
-	  "docs/replay.md, \"Machine facts\")" },
+	  "docs/replay.md, \"Tick grid phase\")" },
 };
 
 #define NR_RUN_OPTS (sizeof(run_opt_table) / sizeof(run_opt_table[0]))
