@@ -633,6 +633,12 @@ static const struct run_opt run_opt_table[] = {
 	  "task, up to 700 us late on the capture VM) and such a switch\n"
 	  "after a delay drawn from the trace's tick -> switch delays\n"
 	  "(traced; experimental: docs/replay.md, \"Traced ticks\")" },
+	{ "tick-phase", NULL, RUN_OPTS_MODEL,
+	  .names = replay_tick_phase_names, AT_ENUM(rc.tick_phase), .help =
+	  "where the trace's full-period sched_stat_runtime charges give\n"
+	  "no tick phase: 0 ns on every CPU (zero, the default), or each\n"
+	  "CPU's phase of the tick grid that infers HZ (grid; experimental:\n"
+	  "docs/replay.md, \"Tick grid phase\")" },
 };
 
 #define NR_RUN_OPTS (sizeof(run_opt_table) / sizeof(run_opt_table[0]))

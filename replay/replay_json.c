@@ -708,6 +708,15 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 	json_object_set_new(rel, "how", json_string(f->groups_how));
 	json_object_set_new(fa, "task_groups", rel);
 	json_object_set_new(fa, "tick_phase_known", json_boolean(f->tick_phase_known));
+	/* the simulation's: the full-period charges', the tick grid's (--tick-phase grid), 0 */
+	json_object_set_new(fa, "tick_phase_from", json_string(
+		f->tick_phase_known ? "charges" : cfg && cfg->tick_phase == REPLAY_TICK_PHASE_GRID &&
+		f->tick_phase_grid_known ? "tick grid" : "zero"));
+	rel = json_null();
+	if (f->tick_phase_grid_known && (rel = json_array()))
+		for (unsigned int c = 0; c < f->nr_cpus && c < 64; c++)
+			json_array_append_new(rel, jint(f->tick_phase_grid_ns[c]));
+	json_object_set_new(fa, "tick_grid_phase_ns", rel);
 	rel = json_object();
 	json_object_set_new(rel, "switch_lead_ns", jint(f->switch_lead_ns));
 	json_object_set_new(rel, "switch_lead_samples", jint(f->switch_lead_samples));

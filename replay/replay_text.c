@@ -164,8 +164,40 @@ static void print_traced_ticks(FILE *out, const struct wl_workload *wl)
 		" (too few: the timing line's tick to switch)" : "");
 }
 
+/* "CPU 0 X us, CPU 1 Y us" of the tick grid's phases (the first 8 CPUs) */
+static void print_grid_phases(FILE *out, const struct wl_facts *f)
+{
+	for (unsigned int c = 0; c < f->nr_cpus && c < 8; c++)
+		fprintf(out, "%s CPU %u %.1f us%s", c ? "," : ":", c, f->tick_phase_grid_ns[c] / 1e3,
+			f->tick_phase_grid_cpus >> c & 1 ? "" : " (all CPUs')");
+	if (f->nr_cpus > 8)
+		fprintf(out, ", ...");
+}
+
+/*
+ * The HZ line's tail where the full-period charges give no tick phase: 0
+ * assumed, or under --tick-phase grid the tick grid's; the grid's phases
+ * named either way where the grid holds.
+ */
+static void print_tick_phase(FILE *out, const struct wl_facts *f, bool grid)
+{
+	if (f->tick_phase_known) {
+		fprintf(out, "\n");
+	} else if (!f->tick_phase_grid_known) {
+		fprintf(out, " (tick phase unknown: 0 ns assumed)\n");
+	} else if (grid) {
+		fprintf(out, " (tick phase from the tick grid");
+		print_grid_phases(out, f);
+		fprintf(out, ")\n");
+	} else {
+		fprintf(out, " (tick phase unknown: 0 ns assumed; the tick grid's, for --tick-phase grid");
+		print_grid_phases(out, f);
+		fprintf(out, ")\n");
+	}
+}
+
 static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwidth,
-			bool wake_clock_traced, bool ticks_traced)
+			bool wake_clock_traced, bool ticks_traced, bool tick_phase_grid)
 {
 	const struct trace_info *i = wl_trace_info(wl);
 	const struct wl_facts *f = wl_facts(wl);
@@ -193,8 +225,8 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 		f->cpus_how);
 	if (i->prev_state_how)
 		fprintf(out, "states:    prev_state %s  [trace]\n", i->prev_state_how);
-	fprintf(out, "HZ:        %u  [%s: %s]%s\n", f->hz, wl_fact_source_name(f->hz_src), f->hz_how,
-		f->tick_phase_known ? "" : " (tick phase unknown: 0 ns assumed)");
+	fprintf(out, "HZ:        %u  [%s: %s]", f->hz, wl_fact_source_name(f->hz_src), f->hz_how);
+	print_tick_phase(out, f, tick_phase_grid);
 	fprintf(out, "groups:    %u  [%s: %s]\n", wl_nr_groups(wl), wl_fact_source_name(f->groups_src),
 		f->groups_how);
 	print_bandwidth(out, wl, no_bandwidth);
@@ -841,7 +873,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	uint64_t v;
 
 	print_facts(out, wl, o && o->no_bandwidth, o && o->wake_clock_traced,
-		    o && o->ticks_traced);
+		    o && o->ticks_traced, o && o->tick_phase_grid);
 	if (nr_runs) {
 		const struct model_profile *p = replay_result_profile(runs[0]);
 		const struct model_sched_features *sf = replay_result_sched_features(runs[0]);

@@ -229,6 +229,12 @@ const struct replay_name replay_ticks_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_tick_phase_names[] = {
+	{ "zero", REPLAY_TICK_PHASE_ZERO },
+	{ "grid", REPLAY_TICK_PHASE_GRID },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_idle_residency_names[] = {
 	{ "on", REPLAY_IDLE_RESIDENCY_ON },
 	{ "off", REPLAY_IDLE_RESIDENCY_OFF },
@@ -603,6 +609,19 @@ static enum lat_start_mode predicted_start_mode(const struct wl_workload *wl)
 	       LAT_START_WAKEUP : LAT_START_WAKING;
 }
 
+/*
+ * The phase of @cpu's tick grid (tick_sched_timer: one grid per CPU): the
+ * full-period charges', else under --tick-phase grid the tick grid's, else 0.
+ */
+static uint64_t tick_phase_of(const struct wl_facts *f, const struct replay_config *cfg, int cpu)
+{
+	if (f->tick_phase_known)
+		return f->tick_phase_ns[cpu];
+	if (cfg->tick_phase == REPLAY_TICK_PHASE_GRID && f->tick_phase_grid_known)
+		return f->tick_phase_grid_ns[cpu];
+	return 0;
+}
+
 static int setup(struct sim *s, struct sr_error *err)
 {
 	const struct wl_workload *wl = s->wl;
@@ -633,7 +652,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		return -1;
 	s->tick_ns = 1000000000ull / (f->hz ? f->hz : 250);
 	for (int c = 0; c < 64; c++)
-		s->phase[c] = f->tick_phase_known ? f->tick_phase_ns[c] : 0;
+		s->phase[c] = tick_phase_of(f, &s->cfg, c);
 
 	lat_config_default(&lc);
 	lc.group_by[LAT_BY_CGROUP] = true;

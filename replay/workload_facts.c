@@ -48,7 +48,13 @@
  * Tick phase.  Ticks stay on one grid per CPU across NO_HZ idle periods
  * (tick_nohz_restart() forwards the timer on the old grid), so the phase of
  * a CPU's ticks is the circular mean of (ts mod TICK_NSEC) over its
- * tick-charged events.  The simulation ticks busy CPUs on that grid.
+ * tick-charged events (a runtime of one period).  The simulation ticks busy
+ * CPUs on that grid.  Where no event was charged a whole period (forkexec,
+ * hackbench-shares, small-hackbench: 0 ns assumed), the grid that infers
+ * HZ holds a phase per CPU too: the median of its lone charges near their
+ * circular mean (helper hz34, 3 Dec 2026; within 2.7 us of the CPU's traced
+ * hardirq ticks on every bundled capture), the simulation's under
+ * --tick-phase grid.
  */
 #include <errno.h>
 #include <math.h>
@@ -229,6 +235,16 @@ static int cand_of(unsigned int hz)
 	return -1;
 }
 
+/* The phase (ns mod @per) of the circular mean (@x, @y). */
+static uint64_t mean_phase(double x, double y, uint64_t per)
+{
+	double ang = atan2(y, x);
+
+	if (ang < 0)
+		ang += 2 * M_PI;
+	return (uint64_t)(ang / (2 * M_PI) * (double)per) % per;
+}
+
 /* Circular mean of ts mod period over the candidate's samples, per CPU. */
 static bool tick_phase(struct wl_hz_probe *p, int cand, unsigned int hz, struct wl_facts *f)
 {
@@ -256,14 +272,9 @@ static bool tick_phase(struct wl_hz_probe *p, int cand, unsigned int hz, struct 
 	}
 	if (!all)
 		return false;
-	for (int c = 0; c < 64; c++) {
-		double x = n[c] >= 4 ? sx[c] : gx, y = n[c] >= 4 ? sy[c] : gy;
-		double ang = atan2(y, x);
-
-		if (ang < 0)
-			ang += 2 * M_PI;
-		f->tick_phase_ns[c] = (uint64_t)(ang / (2 * M_PI) * (double)period) % period;
-	}
+	for (int c = 0; c < 64; c++)
+		f->tick_phase_ns[c] = n[c] >= 4 ? mean_phase(sx[c], sy[c], period) :
+				      mean_phase(gx, gy, period);
 	return true;
 }
 
@@ -338,16 +349,14 @@ static void tick_grid(struct wl_hz_probe *p, unsigned int cand, struct hz_grid *
 	}
 	for (uint32_t c = 0; c < p->ncpu; c++) {
 		struct hz_cpu *k = &p->cpu[c];
-		double r = hypot(k->gx, k->gy), ang = atan2(k->gy, k->gx);
+		double r = hypot(k->gx, k->gy);
 
 		if (k->gn < HZ_GRID_CPU_MIN)
 			continue;
 		sum += r;
 		g->z += r * r / k->gn;
 		g->lone += k->gn;
-		if (ang < 0)
-			ang += 2 * M_PI;
-		k->phase = (uint64_t)(ang / (2 * M_PI) * (double)per) % per;
+		k->phase = mean_phase(k->gx, k->gy, per);
 	}
 	g->conc = g->lone ? sum / (double)g->lone : 0;
 	g->fits = g->conc >= HZ_GRID_CONC && g->z >= HZ_GRID_Z;
@@ -498,13 +507,95 @@ static unsigned int spacing_decide(const struct wl_hz_probe *p, char *why, size_
 	return 0;
 }
 
-void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned int sidecar_hz,
-			struct wl_facts *f)
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The phase of CPU @c's ticks on the grid of @per: the median offset of its
+ * lone charges within @per / HZ_GRID_W of their circular mean @m (the
+ * grid's phase, tick_grid()), from @m.  A late tick, or a lone charge of
+ * another kind near the grid, moves the mean, not the median (as
+ * ticks_phase() for the traced ticks).  @off: room for the CPU's lone
+ * charges.
+ */
+static uint64_t grid_cpu_phase(const struct wl_hz_probe *p, int32_t c, uint64_t m, uint64_t per,
+			       int64_t *off)
+{
+	int64_t w = (int64_t)(per / HZ_GRID_W), h = (int64_t)(per / 2);
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < p->nch; i++) {
+		int64_t o;
+
+		if (!p->ch[i].lone || p->ch[i].cpu != c)
+			continue;
+		o = (int64_t)((p->ch[i].ts + per - m + per / 2) % per) - h;     /* in [-per/2, per/2) */
+		if (o >= -w && o <= w)
+			off[n++] = o;
+	}
+	if (!n)
+		return m;
+	qsort(off, n, sizeof(*off), cmp_i64);
+	return (uint64_t)((int64_t)(m + per) + off[n / 2]) % per;
+}
+
+/*
+ * The tick grid's phase per CPU (grid_cpu_phase()), if the grid of
+ * candidate @cand holds as grid_decide() requires of the HZ it infers
+ * (concentrated, >= HZ_GRID_TESTS points tested, at most 1 in HZ_GRID_MISS
+ * missed): a CPU's ticks stay on one grid (tick_nohz_restart() forwards the
+ * stopped tick_sched_timer from its last expiry).  A CPU with fewer than
+ * HZ_GRID_CPU_MIN lone charges takes the circular mean of all CPUs' lone
+ * charges.  0: no phase (the grid does not hold), 1: the phase, -1: out of
+ * memory.
+ */
+static int grid_phase(struct wl_hz_probe *p, int cand, struct wl_facts *f)
+{
+	struct hz_grid g;
+	uint64_t per, all;
+	uint32_t most = 0;
+	double x = 0, y = 0;
+	int64_t *off;
+
+	if (cand < 0)
+		return 0;
+	tick_grid(p, (unsigned int)cand, &g);
+	if (!g.fits || g.tested < HZ_GRID_TESTS || g.missed * HZ_GRID_MISS > g.tested)
+		return 0;
+	per = 1000000000ull / hz_candidates[cand];
+	for (uint32_t c = 0; c < p->ncpu; c++) {
+		x += p->cpu[c].gx;
+		y += p->cpu[c].gy;
+		if (p->cpu[c].gn > most)
+			most = p->cpu[c].gn;
+	}
+	if (!(off = malloc((most ? most : 1) * sizeof(*off))))
+		return -1;
+	all = mean_phase(x, y, per);
+	f->tick_phase_grid_cpus = 0;
+	for (uint32_t c = 0; c < 64; c++) {
+		f->tick_phase_grid_ns[c] = all;
+		if (c < p->ncpu && p->cpu[c].gn >= HZ_GRID_CPU_MIN) {
+			f->tick_phase_grid_ns[c] = grid_cpu_phase(p, (int32_t)c, p->cpu[c].phase, per, off);
+			f->tick_phase_grid_cpus |= 1ull << c;
+		}
+	}
+	free(off);
+	return 1;
+}
+
+int wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned int sidecar_hz,
+		       struct wl_facts *f)
 {
 	char gw[256], sw[200], inf[sizeof(gw) + sizeof(sw) + 64];
 	struct hz_grid g[NR_HZ];
 	unsigned int gh = grid_decide(p, g, gw, sizeof(gw)), sh = spacing_decide(p, sw, sizeof(sw));
 	unsigned int inferred = 0;
+	int r;
 
 	/*
 	 * Two answers: the grid's stands if it refutes the spacing's (a
@@ -544,6 +635,10 @@ void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned 
 		snprintf(f->hz_how, sizeof(f->hz_how), "assumed 250: %s (use --hz)", inf);
 	}
 	f->tick_phase_known = tick_phase(p, cand_of(f->hz), f->hz, f);
+	if ((r = grid_phase(p, cand_of(f->hz), f)) < 0)
+		return -1;
+	f->tick_phase_grid_known = r > 0;
+	return 0;
 }
 
 /* ---- --cgroup-map ------------------------------------------------------ */

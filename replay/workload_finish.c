@@ -422,7 +422,8 @@ static int facts_finish(struct wl_builder *b)
 			}
 		}
 	}
-	wl_hz_probe_decide(b->hz, b->opt.hz, sc_hz, f);
+	if (wl_hz_probe_decide(b->hz, b->opt.hz, sc_hz, f))
+		return -1;
 	if (b->cgmap.n) {
 		size_t used = 0;
 

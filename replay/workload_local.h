@@ -148,10 +148,11 @@ void wl_hz_probe_switch(struct wl_hz_probe *p, int cpu);
 int wl_hz_probe_near(struct wl_hz_probe *p, int cpu, uint64_t ts);
 /*
  * Decide: fills facts->hz / hz_src / hz_how and the tick phases, honouring
- * @forced_hz (option, > 0) and @sidecar_hz (> 0) in that order.
+ * @forced_hz (option, > 0) and @sidecar_hz (> 0) in that order.  0, or -1
+ * out of memory.
  */
-void wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned int sidecar_hz,
-			struct wl_facts *facts);
+int wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned int sidecar_hz,
+		       struct wl_facts *facts);
 
 /* The cgroup map file of --cgroup-map: see docs/replay.md. */
 struct wl_cgmap_entry {

@@ -474,6 +474,19 @@ enum replay_ticks {
 };
 extern const struct replay_name replay_ticks_names[];
 
+/*
+ * The tick phase where the trace's full-period charges give none
+ * (--tick-phase; wl_facts.tick_phase_known false): ZERO, the default, 0 ns
+ * on every CPU; GRID: the tick grid's per CPU (wl_facts.tick_phase_grid_ns,
+ * where the grid holds at the HZ), as tick_sched_timer fires on one grid
+ * per CPU.  Experimental: docs/replay.md, "Tick grid phase".
+ */
+enum replay_tick_phase {
+	REPLAY_TICK_PHASE_ZERO = 0,
+	REPLAY_TICK_PHASE_GRID,
+};
+extern const struct replay_name replay_tick_phase_names[];
+
 /* replay_config.idle_residency (--idle-residency on|off; below) */
 enum replay_idle_residency {
 	REPLAY_IDLE_RESIDENCY_OFF = 0,
@@ -551,6 +564,8 @@ struct replay_config {
 	enum replay_waker_costs waker_costs;
 	/* when a busy CPU ticks and a rescheduling tick switches (above) */
 	enum replay_ticks ticks;
+	/* the tick phase where the full-period charges give none (above) */
+	enum replay_tick_phase tick_phase;
 	/*
 	 * By default a CPU that a traced interrupt queued several external
 	 * wakeups onto while idle (a wake-list flush: wl_wake.flush_ns)
@@ -914,6 +929,7 @@ struct replay_text_opts {
 	bool no_bandwidth;             /* replay_config.no_bandwidth: the facts say so */
 	bool wake_clock_traced;        /* replay_config.wake_clock traced: the facts say its delay */
 	bool ticks_traced;             /* replay_config.ticks traced: the facts and costs say so */
+	bool tick_phase_grid;          /* replay_config.tick_phase grid: the HZ line says so */
 };
 void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
 		       const struct replay_result *const *runs, unsigned int nr_runs,

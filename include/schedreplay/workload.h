@@ -415,7 +415,17 @@ struct wl_facts {
 	 */
 	const char *vcpu_pack;
 	uint64_t tick_phase_ns[64]; /* per CPU (< 64): ticks fire at phase + k / HZ */
-	bool tick_phase_known;
+	bool tick_phase_known;  /* from full-period charges (0 used where not, by default) */
+	/*
+	 * The tick grid's phase per CPU, if the grid holds at hz (the test
+	 * that infers HZ): the median of each CPU in tick_phase_grid_cpus's
+	 * lone charges near their circular mean, all CPUs' mean for the
+	 * others.  The simulation's where tick_phase_known is false under
+	 * --tick-phase grid (replay_config.tick_phase).
+	 */
+	uint64_t tick_phase_grid_ns[64];
+	bool tick_phase_grid_known;
+	uint64_t tick_phase_grid_cpus;
 	enum wl_fact_source groups_src;
 	char groups_how[200];
 	int64_t preempt_state;  /* raw prev_state of a preempted task in this trace ("R+",

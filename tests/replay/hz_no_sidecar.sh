@@ -6,7 +6,8 @@
 # helper hzc32) read forkexec*.dat (HZ 250) as 1000 and could not tell
 # make-probe.dat's 4 ms ticks from its 2 ms charges; the tick spacing alone
 # (helper hzc32) left make-probe-run2/-run3, forkexec* and hackbench-shares*
-# not inferable, which the tick grid (helper hz33) infers.
+# not inferable, which the tick grid (helper hz33) infers.  The tick grid's
+# phase per CPU where no charge of a whole period gives one (helper hz34).
 #   hz_no_sidecar.sh SCHEDREPLAY TRACES_DIR
 set -u
 sr=$1; dir=$2
@@ -43,5 +44,36 @@ for t in "$dir"/*.dat; do
 		*) echo "FAIL: $b: HZ line '$line'"; fails=$((fails + 1)) ;;
 		esac ;;
 	esac
+	# The tick phase where no event was charged a whole period: the tick
+	# grid's per CPU (helper hz34), within 10 us of the CPU's traced ticks
+	# (hardirq sched_stat_runtime of the running task: their grid by
+	# wl_traced_tick_phase(), in us), named on the HZ line and used under
+	# --tick-phase grid; 0 ns before.
+	case $b in
+	forkexec.dat) ref="3386.6 3381.7" ;;
+	forkexec-run2.dat) ref="3858.8 3857.0" ;;
+	forkexec-run3.dat) ref="3856.4 3858.0" ;;
+	hackbench-shares.dat) ref="2299.9 2295.5" ;;
+	hackbench-shares-run3.dat) ref="97.8 91.7" ;;
+	small-hackbench.dat) ref="544.9 541.0" ;;
+	*) ref= ;;
+	esac
+	[ -n "$ref" ] || continue
+	ph=$(echo "$line" | sed -n 's/.*] (tick phase unknown: 0 ns assumed; the tick grid.s, for --tick-phase grid: CPU 0 \([0-9.]*\) us, CPU 1 \([0-9.]*\) us)$/\1 \2/p')
+	# circular distance mod 4000 us
+	if [ -n "$ph" ] && echo "$ph $ref" | awk '{ for (i = 1; i <= 2; i++) { d = $i - $(i + 2); if (d < 0) d = -d;
+		if (d > 2000) d = 4000 - d; if (d > 10) exit 1 } }'; then
+		echo "ok: $b: tick grid phase $ph us, traced ticks' $ref"
+	else
+		echo "FAIL: $b: tick grid phase '$ph', traced ticks' $ref: HZ line '$line'"; fails=$((fails + 1))
+	fi
+	g=$("$sr" replay --no-sidecar --tick-phase grid "$t" 2> /dev/null | grep '^HZ:')
+	case $g in
+	*"] (tick phase from the tick grid: CPU 0 "*" us, CPU 1 "*" us)") echo "ok: $b: --tick-phase grid" ;;
+	*) echo "FAIL: $b: --tick-phase grid: HZ line '$g'"; fails=$((fails + 1)) ;;
+	esac
+	if "$sr" replay --no-sidecar --tick-phase grid --json "$t" 2> /dev/null |
+	   grep -q '"tick_phase_from": "tick grid"'; then echo "ok: $b: tick_phase_from"
+	else echo "FAIL: $b: --tick-phase grid --json: no tick_phase_from \"tick grid\""; fails=$((fails + 1)); fi
 done
 [ "$fails" = 0 ] || { echo "$fails failed"; exit 1; }

@@ -576,6 +576,51 @@ static void test_traced_ticks(void)
 }
 
 /*
+ * --tick-phase (docs/replay.md, "Tick grid phase").  Hog 40 runs alone on
+ * CPU 0 from 1 ms to 101 ms, charged at its ticks at 1.3 ms + k * 4 ms with
+ * a runtime of 1 ms (no charge of a whole period: the facts' phase unknown),
+ * 2 us late but for every fifth, 300 us late (the VM's late ticks).  The
+ * tick grid infers HZ 250 and its phase, 1.302 ms (the median of the lone
+ * charges near their mean, which the late ones pull 60 us later).  The
+ * simulation ticks CPU 0 on multiples of 4 ms by default (zero), on the
+ * grid's phase under grid: its first tick charge from 50 ms at 52 ms, or
+ * at 53.302 ms.
+ */
+static void test_tick_phase_grid(void)
+{
+	struct trace_event ev[64];
+	size_t n = 0;
+	struct wl_workload *wl;
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 40, 120);
+	for (int k = 1; k <= 24; k++)
+		ev[n++] = ev_runtime(1300 * US + (uint64_t)k * 4 * MS + (k % 5 ? 2 : 300) * US, 0, 40,
+				     1 * MS);
+	ev[n++] = ev_switch(101 * MS, 0, 40, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	CHECK_EQ(wl_facts(wl)->hz, 250);
+	CHECK(!wl_facts(wl)->tick_phase_known);
+	CHECK(wl_facts(wl)->tick_phase_grid_known);
+	CHECK_EQ(wl_facts(wl)->tick_phase_grid_ns[0], 1302 * US);
+	CHECK_EQ(wl_facts(wl)->tick_phase_grid_cpus, 1);
+	for (int grid = 0; grid < 2; grid++) {
+		struct replay_config rc;
+		struct run x;
+
+		replay_config_default(&rc);
+		rc.tick_phase = named(replay_tick_phase_names, grid ? "grid" : "zero");
+		if (run_begin(&x, wl, &rc))
+			CHECK_EQ(dump_find(x.dump, 0, 50 * MS, "sched_stat_runtime"),
+				 grid ? 53302 * US : 52 * MS);
+		run_end(&x);
+	}
+	wl_free(wl);
+}
+
+/*
  * The waker's side of a wakeup (docs/replay.md, "The waker's side"): parent
  * 70 on CPU 0 forks 40 children, 1 ms apart.  The even ones the trace puts
  * on CPU 0 (local): 70 runs 5 us after the fork and blocks, the child runs
@@ -3608,6 +3653,7 @@ int main(int argc, char **argv)
 	test_pull_before_fork();
 	test_stopper_move_restored();
 	test_traced_ticks();
+	test_tick_phase_grid();
 	test_waker_costs_on(false);
 	test_waker_costs_on(true);
 	test_flush_hold();

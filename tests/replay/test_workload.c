@@ -1227,6 +1227,7 @@ static void test_hz_grid(void)
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
 	CHECK(strstr(wl_facts(wl)->hz_how, "(tick grid: ") != NULL);
 	CHECK(strstr(wl_facts(wl)->hz_how, " lone charges at no one phase of a period (at most 0.") != NULL);
+	CHECK(!wl_facts(wl)->tick_phase_grid_known);
 	wl_free(wl);
 
 	/* HZ=1000: 1 ms, not 250's 4 ms (whose grid 1000's ticks fill at 4 phases) */
@@ -1234,6 +1235,16 @@ static void test_hz_grid(void)
 	CHECK_EQ(wl_facts(wl)->hz, 1000);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_TRACE);
 	CHECK(strstr(wl_facts(wl)->hz_how, "mod 1000 us (1/1000 s) per CPU") != NULL);
+	/*
+	 * Its charges' 4 ms runtime is no 1 ms period: no phase but the
+	 * grid's, each CPU's (456 us, CPU 1's 1.3 ms later) plus the median
+	 * of the ticks' 2..40 us lateness, their 75..142 us late ones aside
+	 */
+	CHECK(!wl_facts(wl)->tick_phase_known);
+	CHECK(wl_facts(wl)->tick_phase_grid_known);
+	CHECK_EQ(wl_facts(wl)->tick_phase_grid_cpus, 3);
+	CHECK(wl_facts(wl)->tick_phase_grid_ns[0] >= 466 * US && wl_facts(wl)->tick_phase_grid_ns[0] <= 486 * US);
+	CHECK(wl_facts(wl)->tick_phase_grid_ns[1] >= 766 * US && wl_facts(wl)->tick_phase_grid_ns[1] <= 786 * US);
 	wl_free(wl);
 
 	/* HZ=200 against 100 (5 ms ticks fall at 2 phases mod 10 ms) and 1000 */
