@@ -112,6 +112,8 @@ SINGLE = [
     ("ticks=traced", ["--ticks", "traced"]),
     ("ticks=grid", ["--ticks", "grid"]),
     ("idle-pull", ["--idle-pull"]),
+    ("nohz-pull", ["--nohz-pull"]),
+    ("nohz-pull+idle-pull", ["--nohz-pull", "--idle-pull"]),
     ("channel-wakes", ["--channel-wakes"]),
     ("channel-races", ["--channel-races"]),
     ("oneway-no-wait", ["--oneway-no-wait"]),
