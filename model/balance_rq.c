@@ -1007,14 +1007,16 @@ static bool lb_cpus_in_local_group(const struct model *m, const struct lb_env *e
  *   out_one_pinned, the interval doubling past max_interval as the
  *   kernel's does: test_active_balance_one_pinned().)
  *
- * Without task moves (--placement trace: periodic balancing, and newidle
- * balancing unless newidle_moves_tasks is set) the pass is a dry run: the same decisions, nr_balance_failed and interval updates,
+ * Without task moves (--placement trace: periodic balancing, newidle
+ * balancing unless newidle_moves_tasks is set, an idle CPU's unless
+ * idle_moves_tasks is, for that CPU) the pass is a dry run: the same decisions, nr_balance_failed and interval updates,
  * nothing moved, 0 returned.  Returns the number of tasks moved.
  */
 int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_domain *sd,
 		     enum cpu_idle_type idle, struct lb_env *env)
 {
-	bool moves = m->balance_moves_tasks || (idle == CPU_NEWLY_IDLE && m->newidle_moves_tasks);
+	bool moves = m->balance_moves_tasks || (idle == CPU_NEWLY_IDLE && m->newidle_moves_tasks) ||
+		     (idle == CPU_IDLE && this_rq->cpu < 64 && (m->idle_moves_cpus >> this_rq->cpu & 1));
 	/* sd->parent: the NUMA domain above an MC one, if there are nodes */
 	bool sd_parent = sd - this_rq->sd + 1 < this_rq->nr_sd;
 	struct rq *busiest;

@@ -253,6 +253,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->tick_nsec = (1000000000ULL + hz / 2) / hz;
 	m->balance_moves_tasks = cfg->balance_moves_tasks;
 	m->newidle_moves_tasks = cfg->newidle_moves_tasks;
+	m->idle_moves_cpus = cfg->idle_moves_tasks ? UINT64_MAX : 0;
 	m->vcpu_pack = cfg->vcpu_pack;
 	m->idle_clock_skip = cfg->idle_clock_skip;
 	m->block_clock_after = cfg->block_clock_after;
@@ -1196,6 +1197,11 @@ int model_task_move_group(struct model *m, struct model_task *p, struct model_gr
 void model_set_newidle_moves(struct model *m, bool on)
 {
 	m->newidle_moves_tasks = on;
+}
+
+void model_set_idle_moves(struct model *m, uint64_t cpus)
+{
+	m->idle_moves_cpus = cpus;
 }
 
 void model_task_set_pinned(struct model_task *p, bool pinned)

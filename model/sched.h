@@ -386,6 +386,7 @@ struct model {
 	u64 now;                    /* latest time seen */
 	bool balance_moves_tasks;
 	bool newidle_moves_tasks;
+	uint64_t idle_moves_cpus;    /* model_config.idle_moves_tasks: for these CPUs (bit n: CPU n) */
 	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
 	bool idle_clock_skip;       /* model_config.idle_clock_skip: wakeup_preempt() on idle */
 	bool block_clock_after;     /* model_config.block_clock_after: __schedule() of a block */

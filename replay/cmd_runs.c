@@ -567,6 +567,11 @@ static const struct run_opt run_opt_table[] = {
 	{ "idle-pull", NULL, RUN_OPTS_MODEL, AT(rc.idle_pull), .help =
 	  "placement trace: a CPU the simulation (not the trace) leaves idle\n"
 	  "pulls a cache-cold waiting task (newidle balance)" },
+	{ "nohz-pull", NULL, RUN_OPTS_MODEL, AT(rc.nohz_pull), .help =
+	  "placement trace: an idle CPU's nohz idle balance, kicked by a busy\n"
+	  "CPU's tick (nohz_balancer_kick()), moves the queued tasks the\n"
+	  "model's sched_balance_rq() picks (default: only the trace's pulls;\n"
+	  "experimental: docs/replay.md, \"Nohz idle pulls\")" },
 	{ "state-placement", NULL, RUN_OPTS_MODEL, set_state_placement, .help =
 	  "placement trace: a wakeup or fork whose simulated CPUs are not\n"
 	  "idle/busy as the trace's were goes where the model's\n"
@@ -810,6 +815,7 @@ int run_opts_finish(struct run_opts *o)
 		const char *what = o->rc.state_placement ? (o->rc.state_placement_forks ?
 			"--state-placement" : "--state-placement-wakes") :
 			o->rc.idle_pull ? "--idle-pull" :
+			o->rc.nohz_pull ? "--nohz-pull" :
 			o->rc.queued_moves == REPLAY_QUEUED_MOVES_WAIT ? "--queued-moves wait" :
 			o->rc.queued_moves == REPLAY_QUEUED_MOVES_POSITION ? "--queued-moves position" :
 			o->rc.balance_attach == REPLAY_BALANCE_ATTACH_KERNEL ?

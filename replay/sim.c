@@ -2837,6 +2837,24 @@ static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t
 	return nonfair_out(s, cpu, (int32_t)ti, blocked, now);
 }
 
+/*
+ * --nohz-pull: the CPUs whose nohz idle balance, kicked from a busy CPU's
+ * tick at @now (nohz_balancer_kick() -> _nohz_idle_balance() ->
+ * sched_balance_rq(CPU_IDLE)), may move tasks: those the simulation, not
+ * the trace, has idle then (as --idle-pull's newidle balance: a CPU the
+ * trace shows idle too did not pull in the kernel, or its pull is a traced
+ * migration).
+ */
+static void nohz_pull_cpus(struct sim *s, uint64_t now)
+{
+	uint64_t cpus = 0;
+
+	for (int c = 0; c < s->nr_cpus && c < 64; c++)
+		if (!wl_cpu_idle_at(s->wl, c, now, &s->idle_cursor[c]))
+			cpus |= UINT64_C(1) << c;
+	model_set_idle_moves(s->m, cpus);
+}
+
 void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
 {
 	struct sim *s = ctx;
@@ -2846,7 +2864,7 @@ void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
 	s->tasks[id].cpu = to;
 	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE) {
 		s->tasks[id].displaced = true;
-		s->notes[SIM_NOTE_IDLE_PULL]++;
+		s->notes[s->in_tick ? SIM_NOTE_NOHZ_PULL : SIM_NOTE_IDLE_PULL]++;
 	}
 	/*
 	 * set_task_cpu() runs where the balancing runs: on the destination,
@@ -3323,7 +3341,11 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		if (!cpu_busy(c))
 			return 0;    /* NO_HZ: an idle CPU stops its tick */
 		s->notes[SIM_NOTE_TICK_TRACED] += c->tick_traced;
+		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.nohz_pull)
+			nohz_pull_cpus(s, h->t);
+		s->in_tick = true;
 		model_tick(s->m, cpu, h->t);
+		s->in_tick = false;
 		if (arm_tick(s, cpu, h->t))
 			return -1;
 		/*

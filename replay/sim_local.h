@@ -151,6 +151,7 @@ enum sim_note_id {
 	SIM_NOTE_HANDOFF_BUSY,
 	SIM_NOTE_HANDOFF_NO_BLOCK,
 	SIM_NOTE_IDLE_PULL,
+	SIM_NOTE_NOHZ_PULL,
 	SIM_NOTE_PULL_AT_PLACE,
 	SIM_NOTE_PULL_AT_IDLE,
 	SIM_NOTE_PULL_DROPPED,
@@ -274,6 +275,7 @@ struct sim {
 	bool in_lost_wake;
 	/* an early wake's stand-in wakeup is being delivered (--standin-skip) */
 	bool in_standin;
+	bool in_tick;              /* inside model_tick(): its nohz idle balance (--nohz-pull) */
 	uint64_t busy_ns;
 	uint64_t path_count[WL_PATH_NR];
 	uint64_t notes[SIM_NOTE_NR];

@@ -643,6 +643,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.idle_clock_skip = s->cfg.idle_clock != REPLAY_IDLE_CLOCK_UPDATE;
 	mc.block_clock_after = s->cfg.block_clock == REPLAY_BLOCK_CLOCK_AFTER;
 	mc.newidle_moves_tasks = false;      /* per __schedule(): sim_model_schedule() */
+	mc.idle_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.nohz_pull;
 	mc.migrate_hook = sim_model_migrated;
 	mc.stopper_hook = sim_model_stopper;
 	mc.hook_ctx = s;
@@ -1096,6 +1097,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_CHAN_WAKE_WRITER] = "channel wakeups of a writer by a read that made room (WF_SYNC: pipe_read(), unix_write_space())",
 	[SIM_NOTE_CHAN_WAIT_RELEASED] = "hand-off waits ended because the wakee slept in a channel read or write (the block the wait stood for)",
 	[SIM_NOTE_IDLE_PULL] = "queued tasks a CPU pulled when the simulation, unlike the trace, left it idle next to them (newidle balance; placement trace)",
+	[SIM_NOTE_NOHZ_PULL] = "queued tasks an idle CPU's nohz idle balance pulled, kicked by a busy CPU's tick, the simulation, unlike the trace, leaving that CPU idle (--nohz-pull)",
 	[SIM_NOTE_PULL_AT_PLACE] = "traced balancer pulls of tasks not yet forked or woken here: placed at their fork or wakeup on the pulling CPU, idle here then (docs/replay.md)",
 	[SIM_NOTE_PULL_AT_IDLE] = "traced balancer pulls of tasks not yet forked or woken here: applied when the pulling CPU went idle while they waited",
 	[SIM_NOTE_PULL_DROPPED] = "traced balancer pulls of tasks not yet forked or woken here: they ran first (not applied)",

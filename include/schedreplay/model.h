@@ -79,6 +79,15 @@ struct model_config {
 	 */
 	bool newidle_moves_tasks;
 	/*
+	 * The same for an idle CPU's own balance (CPU_IDLE: the nohz idle
+	 * balance a busy CPU's tick kicks, nohz_balancer_kick() ->
+	 * _nohz_idle_balance()) when balance_moves_tasks is false: it moves
+	 * queued tasks (task_hot() and cache_nice_tries as the kernel; no
+	 * active balance), where it is otherwise a dry run; for every CPU until
+	 * model_set_idle_moves() says otherwise.
+	 */
+	bool idle_moves_tasks;
+	/*
 	 * Optional: called when the model's balancing moves a queued task
 	 * (@id = model_task_id()), so that the caller can follow it (and
 	 * emit its sched_migrate_task).  Wakeup and traced migrations are the
@@ -480,6 +489,12 @@ int model_cpu_stop(struct model *m, int cpu, bool over_other, uint64_t now);
 
 /* Change model_config.newidle_moves_tasks from now on (per __schedule() call). */
 void model_set_newidle_moves(struct model *m, bool on);
+/*
+ * Change for which CPUs (bit n: CPU n; CPUs 64 and up never) an idle CPU's
+ * own balance moves tasks under model_config.idle_moves_tasks, from now on
+ * (per tick: its nohz idle balance runs from a busy CPU's model_tick()).
+ */
+void model_set_idle_moves(struct model *m, uint64_t cpus);
 
 /*
  * The task may only run on its current CPU (nr_cpus_allowed == 1: per-CPU

@@ -589,6 +589,14 @@ struct replay_config {
 	 */
 	bool idle_pull;
 	/*
+	 * Under placement trace, an idle CPU's own balance (the nohz idle
+	 * balance a busy CPU's tick kicks) moves the queued tasks the model's
+	 * sched_balance_rq(CPU_IDLE) picks (model_config.idle_moves_tasks),
+	 * pulled tasks staying where they were pulled as under idle_pull.
+	 * Experimental, off by default (docs/replay.md, "Nohz idle pulls").
+	 */
+	bool nohz_pull;
+	/*
 	 * Under placement trace, the traced balancer migrations of tasks the
 	 * trace had queued (replay_queued_moves; docs/replay.md, "Traced
 	 * migrations").  Experimental; TIME the default.

@@ -517,7 +517,7 @@ for c in replay whatif validate; do
 		$c --strict-preempt-costs --preempt-costs all $t
 	expect_usage "$c: --preempt-costs strict and all exclude each other (--strict-preempt-costs is --preempt-costs strict)" -- \
 		$c --preempt-costs strict --preempt-costs all $t
-	for opt in --state-placement --state-placement-wakes --idle-pull "--balance-attach kernel-order" \
+	for opt in --state-placement --state-placement-wakes --idle-pull --nohz-pull "--balance-attach kernel-order" \
 		   "--queued-moves wait" "--queued-moves position"; do
 		expect_usage "$c: $opt is an option of --placement trace (the trace's placement); with --placement model it does nothing" -- \
 			$c --placement model $opt $t

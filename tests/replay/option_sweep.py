@@ -114,6 +114,8 @@ SINGLE = [
     ("tick-phase=grid", ["--tick-phase", "grid"]),
     ("tick-phase=zero", ["--tick-phase", "zero"]),
     ("idle-pull", ["--idle-pull"]),
+    ("nohz-pull", ["--nohz-pull"]),
+    ("nohz-pull+idle-pull", ["--nohz-pull", "--idle-pull"]),
     ("channel-wakes", ["--channel-wakes"]),
     ("channel-races", ["--channel-races"]),
     ("oneway-no-wait", ["--oneway-no-wait"]),
