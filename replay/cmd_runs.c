@@ -641,9 +641,9 @@ static const struct run_opt run_opt_table[] = {
 	{ "tick-phase", NULL, RUN_OPTS_MODEL,
 	  .names = replay_tick_phase_names, AT_ENUM(rc.tick_phase), .help =
 	  "where the trace's full-period sched_stat_runtime charges give\n"
-	  "no tick phase: 0 ns on every CPU (zero, the default), or each\n"
-	  "CPU's phase of the tick grid that infers HZ (grid; experimental:\n"
-	  "docs/replay.md, \"Tick grid phase\")" },
+	  "no tick phase: each CPU's phase of the tick grid that infers HZ\n"
+	  "(grid, the default; 0 where the grid does not hold), or 0 ns on\n"
+	  "every CPU (zero; docs/replay.md, \"Tick grid phase\")" },
 };
 
 #define NR_RUN_OPTS (sizeof(run_opt_table) / sizeof(run_opt_table[0]))

@@ -176,8 +176,8 @@ static void print_grid_phases(FILE *out, const struct wl_facts *f)
 
 /*
  * The HZ line's tail where the full-period charges give no tick phase: 0
- * assumed, or under --tick-phase grid the tick grid's; the grid's phases
- * named either way where the grid holds.
+ * assumed where the grid does not hold, else the tick grid's (--tick-phase
+ * grid, the default) or 0 (zero), the grid's phases named either way.
  */
 static void print_tick_phase(FILE *out, const struct wl_facts *f, bool grid)
 {
@@ -190,7 +190,7 @@ static void print_tick_phase(FILE *out, const struct wl_facts *f, bool grid)
 		print_grid_phases(out, f);
 		fprintf(out, ")\n");
 	} else {
-		fprintf(out, " (tick phase unknown: 0 ns assumed; the tick grid's, for --tick-phase grid");
+		fprintf(out, " (tick phase: 0 ns, --tick-phase zero; the tick grid's");
 		print_grid_phases(out, f);
 		fprintf(out, ")\n");
 	}

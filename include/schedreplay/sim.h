@@ -476,10 +476,11 @@ extern const struct replay_name replay_ticks_names[];
 
 /*
  * The tick phase where the trace's full-period charges give none
- * (--tick-phase; wl_facts.tick_phase_known false): ZERO, the default, 0 ns
- * on every CPU; GRID: the tick grid's per CPU (wl_facts.tick_phase_grid_ns,
- * where the grid holds at the HZ), as tick_sched_timer fires on one grid
- * per CPU.  Experimental: docs/replay.md, "Tick grid phase".
+ * (--tick-phase; wl_facts.tick_phase_known false): GRID, the default, the
+ * tick grid's per CPU (wl_facts.tick_phase_grid_ns, where the grid holds at
+ * the HZ; else 0), as tick_sched_timer fires on one grid per CPU; ZERO: 0 ns
+ * on every CPU (the rule until the twenty-sixth pass, for comparisons).
+ * docs/replay.md, "Tick grid phase".
  */
 enum replay_tick_phase {
 	REPLAY_TICK_PHASE_ZERO = 0,

@@ -582,9 +582,9 @@ static void test_traced_ticks(void)
  * 2 us late but for every fifth, 300 us late (the VM's late ticks).  The
  * tick grid infers HZ 250 and its phase, 1.302 ms (the median of the lone
  * charges near their mean, which the late ones pull 60 us later).  The
- * simulation ticks CPU 0 on multiples of 4 ms by default (zero), on the
- * grid's phase under grid: its first tick charge from 50 ms at 52 ms, or
- * at 53.302 ms.
+ * simulation ticks CPU 0 on the grid's phase under grid (the default), on
+ * multiples of 4 ms under zero: its first tick charge from 50 ms at
+ * 53.302 ms, or at 52 ms; the default is grid's.
  */
 static void test_tick_phase_grid(void)
 {
@@ -606,12 +606,13 @@ static void test_tick_phase_grid(void)
 	CHECK(wl_facts(wl)->tick_phase_grid_known);
 	CHECK_EQ(wl_facts(wl)->tick_phase_grid_ns[0], 1302 * US);
 	CHECK_EQ(wl_facts(wl)->tick_phase_grid_cpus, 1);
-	for (int grid = 0; grid < 2; grid++) {
+	for (int grid = 0; grid < 3; grid++) {
 		struct replay_config rc;
 		struct run x;
 
 		replay_config_default(&rc);
-		rc.tick_phase = named(replay_tick_phase_names, grid ? "grid" : "zero");
+		if (grid < 2)	/* 2: the default */
+			rc.tick_phase = named(replay_tick_phase_names, grid ? "grid" : "zero");
 		if (run_begin(&x, wl, &rc))
 			CHECK_EQ(dump_find(x.dump, 0, 50 * MS, "sched_stat_runtime"),
 				 grid ? 53302 * US : 52 * MS);
