@@ -640,10 +640,11 @@ static const struct run_opt run_opt_table[] = {
 	  "(traced; experimental: docs/replay.md, \"Traced ticks\")" },
 	{ "tick-phase", NULL, RUN_OPTS_MODEL,
 	  .names = replay_tick_phase_names, AT_ENUM(rc.tick_phase), .help =
-	  "where the trace's full-period sched_stat_runtime charges give\n"
-	  "no tick phase: each CPU's phase of the tick grid that infers HZ\n"
-	  "(grid, the default; 0 where the grid does not hold), or 0 ns on\n"
-	  "every CPU (zero; docs/replay.md, \"Tick grid phase\")" },
+	  "each CPU's tick phase: its phase of the tick grid that infers\n"
+	  "HZ where that holds, else the mean of the full-period\n"
+	  "sched_stat_runtime charges, else 0 (grid, the default), or that\n"
+	  "mean, else 0 ns (zero, the rule before; docs/replay.md, \"Tick\n"
+	  "grid phase\")" },
 };
 
 #define NR_RUN_OPTS (sizeof(run_opt_table) / sizeof(run_opt_table[0]))

@@ -175,20 +175,21 @@ static void print_grid_phases(FILE *out, const struct wl_facts *f)
 }
 
 /*
- * The HZ line's tail where the full-period charges give no tick phase: 0
- * assumed where the grid does not hold, else the tick grid's (--tick-phase
- * grid, the default) or 0 (zero), the grid's phases named either way.
+ * The HZ line's tail: under --tick-phase grid (the default) the tick grid's
+ * phases where the grid holds; else nothing where the full-period charges
+ * give the phase, "0 ns assumed" where the grid does not hold either, and
+ * under zero 0 ns with the grid's phases named.
  */
 static void print_tick_phase(FILE *out, const struct wl_facts *f, bool grid)
 {
-	if (f->tick_phase_known) {
-		fprintf(out, "\n");
-	} else if (!f->tick_phase_grid_known) {
-		fprintf(out, " (tick phase unknown: 0 ns assumed)\n");
-	} else if (grid) {
+	if (grid && f->tick_phase_grid_known) {
 		fprintf(out, " (tick phase from the tick grid");
 		print_grid_phases(out, f);
 		fprintf(out, ")\n");
+	} else if (f->tick_phase_known) {
+		fprintf(out, "\n");
+	} else if (!f->tick_phase_grid_known) {
+		fprintf(out, " (tick phase unknown: 0 ns assumed)\n");
 	} else {
 		fprintf(out, " (tick phase: 0 ns, --tick-phase zero; the tick grid's");
 		print_grid_phases(out, f);

@@ -613,15 +613,17 @@ static enum lat_start_mode predicted_start_mode(const struct wl_workload *wl)
 }
 
 /*
- * The phase of @cpu's tick grid (tick_sched_timer: one grid per CPU): the
- * full-period charges', else under --tick-phase grid the tick grid's, else 0.
+ * The phase of @cpu's tick grid (tick_sched_timer: one grid per CPU): under
+ * --tick-phase grid the tick grid's where it holds (within 1.3 us of the
+ * traced ticks on the bundled captures, where the full-period charges' mean
+ * is up to 30 us off), else the full-period charges', else 0.
  */
 static uint64_t tick_phase_of(const struct wl_facts *f, const struct replay_config *cfg, int cpu)
 {
-	if (f->tick_phase_known)
-		return f->tick_phase_ns[cpu];
 	if (cfg->tick_phase == REPLAY_TICK_PHASE_GRID && f->tick_phase_grid_known)
 		return f->tick_phase_grid_ns[cpu];
+	if (f->tick_phase_known)
+		return f->tick_phase_ns[cpu];
 	return 0;
 }
 

@@ -475,12 +475,12 @@ enum replay_ticks {
 extern const struct replay_name replay_ticks_names[];
 
 /*
- * The tick phase where the trace's full-period charges give none
- * (--tick-phase; wl_facts.tick_phase_known false): GRID, the default, the
- * tick grid's per CPU (wl_facts.tick_phase_grid_ns, where the grid holds at
- * the HZ; else 0), as tick_sched_timer fires on one grid per CPU; ZERO: 0 ns
- * on every CPU (the rule until the twenty-sixth pass, for comparisons).
- * docs/replay.md, "Tick grid phase".
+ * Each CPU's tick phase (--tick-phase): GRID, the default, the tick grid's
+ * (wl_facts.tick_phase_grid_ns, where the grid holds at the HZ), as
+ * tick_sched_timer fires on one grid per CPU, else the full-period charges'
+ * mean (wl_facts.tick_phase_ns), else 0; ZERO: that mean, else 0 ns (the
+ * rule until the twenty-sixth pass, for comparisons).  docs/replay.md,
+ * "Tick grid phase".
  */
 enum replay_tick_phase {
 	REPLAY_TICK_PHASE_ZERO = 0,
