@@ -260,6 +260,7 @@ static int classify_prev_state(struct tr_formats *fm, bool big, state_printer pr
 	fm->state_dead_mask = 0x10 | 0x20;
 	fm->state_from_print_fmt = false;
 	fm->state_bad_mask = ~TRACE_STATE_UNION;
+	fm->state_one_bit = false;
 	if (l->min_size > 512)
 		return 0;               /* the synthetic record's size */
 	if ((ret = print(fm, big, 0, letters, sizeof(letters))) || strcmp(letters, "R"))
@@ -287,6 +288,7 @@ static int classify_prev_state(struct tr_formats *fm, bool big, state_printer pr
 	fm->state_dead_mask = dead;
 	fm->state_from_print_fmt = true;
 	fm->state_bad_mask = ~(preempt | sleep | dead);
+	fm->state_one_bit = preempt == 0x100;
 	return 0;
 }
 

@@ -221,6 +221,13 @@ struct tr_formats {
 	 * those of no kernel (TRACE_STATE_UNION)
 	 */
 	uint64_t state_bad_mask;
+	/*
+	 * The format's preemption bit is 0x100, TASK_REPORT_MAX: a 4.14+
+	 * kernel, whose __trace_sched_switch_state() writes 0, one state bit
+	 * or that bit alone, never two bits (older kernels write p->state,
+	 * whose bits combine: 0x82 is 4.x's TASK_KILLABLE)
+	 */
+	bool state_one_bit;
 	bool tep_borrowed;             /* tep belongs to libtracecmd: not freed here */
 	struct tr_pstate *pstate;      /* sched_switch's print format, read without tep */
 };

@@ -1087,8 +1087,9 @@ string_error(const struct tr_formats *fm, const struct tr_rec *c, const struct t
 
 /*
  * A sched_switch prev_state with a bit the file's kernel does not write
- * (tr_formats.state_bad_mask). Before 3 Dec 2026 read at exit 0: -1 as a
- * dead task, 0x10000 as a running one. -1.
+ * (tr_formats.state_bad_mask), or two bits from a 4.14+ kernel
+ * (state_one_bit). Before 3 Dec 2026 read at exit 0: -1 as a dead task,
+ * 0x10000 as a running one, 0x3 as a sleeping one. -1.
  */
 static __attribute__((cold, noinline)) int
 state_error(const struct tr_formats *fm, const struct trace_event *ev, struct sr_error *err)
@@ -1097,7 +1098,10 @@ state_error(const struct tr_formats *fm, const struct trace_event *ev, struct sr
 	struct trace_bad_value b = { "prev_state", ev->u.sched_switch.prev_state, range,
 				     TRACE_BAD_HEX };
 
-	if (fm->state_from_print_fmt)
+	if (fm->state_one_bit && !((uint64_t)b.value & fm->state_bad_mask))
+		snprintf(range, sizeof(range), "its kernel, 4.14 or later by its sched_switch print "
+			 "format, writes one bit of %#" PRIx64 " or 0", ~fm->state_bad_mask);
+	else if (fm->state_from_print_fmt)
 		snprintf(range, sizeof(range), "its kernel's sched_switch print format shows the "
 			 "bits %#" PRIx64 " of it", ~fm->state_bad_mask);
 	else
@@ -1196,7 +1200,7 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 			(st & fm->state_sleep_mask) ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING;
 		if (!ok)
 			goto bad_string;
-		if (st & fm->state_bad_mask)
+		if ((st & fm->state_bad_mask) || (fm->state_one_bit && (st & (st - 1))))
 			return state_error(fm, ev, err);
 		if (rp)
 			*rp_ret = tr_repair_pass_switch(rp, ev, c->lost_before);
