@@ -327,15 +327,24 @@ static inline bool trace_bad_cpu(const char *field, int32_t cpu, struct trace_ba
  * sched_stat_runtime's runtime: the delta_exec of update_curr_se(), which
  * update_curr() and update_curr_common() trace only when it is above 0 as
  * an s64 (since 3.14; before, a delta of 0 was not traced and the task
- * clock never went back): 1 .. 2^63 - 1 ns.
+ * clock never went back): 1 .. 2^63 - 1 ns by the code. It is the time
+ * the task's rq clock (rq_clock_task(), sched_clock() since boot) ran
+ * since the task's exec_start: from 2^62 ns up, 146 years, no machine's
+ * clock has run that long. A bound from the trace itself would not hold:
+ * a task running since before the trace began (nohz_full, a paused VM)
+ * is charged more than the trace's span, and the trace clock need not
+ * count nanoseconds since boot. TRACE_RUNTIME_MAX.
  */
+#define TRACE_RUNTIME_MAX (1ull << 62)
+
 static inline bool trace_bad_runtime(uint64_t runtime, struct trace_bad_value *b)
 {
-	if (runtime - 1 < (uint64_t)INT64_MAX)
+	if (runtime - 1 < TRACE_RUNTIME_MAX)
 		return false;
 	*b = (struct trace_bad_value){ "runtime", (int64_t)runtime,
-				       "a runtime is 1 .. 2^63-1 ns: the kernel traces only a "
-				       "positive s64 delta_exec", TRACE_BAD_U64 };
+				       "a runtime is 1 .. 2^62 ns: the kernel traces a positive s64 "
+				       "delta_exec of its task clock, and 2^62 ns is 146 years",
+				       TRACE_BAD_U64 };
 	return true;
 }
 
@@ -360,7 +369,7 @@ bool trace_bad_cgroup_level(const struct trace_cgroup_attach_task *g, struct tra
  * cgroup_attach_task's dst_level) whose value no kernel writes: a pid
  * below 0 or not below PID_MAX_LIMIT, a prio outside -1 .. 139, a CPU
  * number below -1 (CPU numbers too high: trace_event_cpu_from()), a
- * runtime of 0 or 2^63 and more (trace_bad_runtime()), a dst_level other
+ * runtime of 0 or above 2^62 (trace_bad_runtime()), a dst_level other
  * than its path's depth (trace_bad_cgroup_level()). True and *@b filled,
  * else false. Replay and report refuse such an event (corrupted data); an
  * ftrace text's pids are checked by its reader too. A comm without its

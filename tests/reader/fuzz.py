@@ -57,7 +57,8 @@ values, duplicated/swapped/zeroed pages), payload (byte flips inside event
 records: undetectable by any reader, expected to change results), evfield
 (one record's pid, prio or CPU field, found by its event format, set to a
 value no kernel writes: pid -1 / -2^31 / PID_MAX_LIMIT / 2^31-1, prio 140 /
--2, CPU -2 / -2^31 / the file's CPU count, runtime 0 / 2^63 / 2^64-1,
+-2, CPU -2 / -2^31 / the file's CPU count, runtime 0 / 2^62+1 / 2^63 /
+2^64-1,
 prev_state -1 / 0x10000 / 3 (two bits: 4.14+ writes one), dst_level -1 /
 1000, a comm of 16 bytes without its NUL: EVFIELD_OPS; detectable).
 Compressed (v7zstd) pages and sections are decompressed, mutated and
@@ -623,8 +624,9 @@ EVFIELD_OPS = [
     ("sched_migrate_task", "dest_cpu", "ncpus"),
     ("sched_switch", "prev_comm", "nonul"), ("sched_switch", "next_comm", "nonul"),
     ("sched_waking", "comm", "nonul"),
-    # two prev_state bits from a 4.14+ kernel (one bit or TASK_REPORT_MAX)
-    ("sched_switch", "prev_state", 3),
+    # two prev_state bits from a 4.14+ kernel (one bit or TASK_REPORT_MAX);
+    # a runtime above 2^62 ns (146 years of a task clock)
+    ("sched_switch", "prev_state", 3), ("sched_stat_runtime", "runtime", 2**62 + 1),
 ]
 
 

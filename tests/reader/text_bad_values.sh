@@ -1,12 +1,12 @@
 #!/bin/sh
 # Values no kernel writes in an ftrace text (audit34, 3 Dec 2026; each was
 # read at exit 0 before): a numeric prev_state outside 0 .. 0x1fff (-1,
-# 0x10000; TRACE_STATE_UNION), a sched_stat_runtime runtime of 0 or 2^63
-# and more (the kernel traces a positive s64 delta_exec only), a
+# 0x10000; TRACE_STATE_UNION), a sched_stat_runtime runtime of 0 or above
+# 2^62 ns (the kernel traces a positive s64 delta_exec only; 146 years), a
 # cgroup_attach_task dst_level other than its dst_path's depth. report and
 # replay each print one line naming the file, the CPU, the text's line and
 # the field, and exit 1. The bounds are taken: prev_state 0x100 (4.14+'s
-# preemption) and 0x1000 (4.11-4.13's TASK_STATE_MAX), runtime 2^63-1,
+# preemption) and 0x1000 (4.11-4.13's TASK_STATE_MAX), runtime 2^62,
 # dst_level 1 for "/a", and a line without dst_level.
 # usage: text_bad_values.sh SCHEDREPLAY WORKDIR
 . "$(dirname "$0")/text_common.sh"
@@ -27,6 +27,7 @@ EOT
 for c in "state-neg -1 30000 dst_level=1 CPU+0,+line+13:+sched_switch+with+prev_state+-1" \
 	 "state-high 0x10000 30000 dst_level=1 CPU+0,+line+13:+sched_switch+with+prev_state+0x10000" \
 	 "runtime-0 1 0 dst_level=1 CPU+1,+line+12:+sched_stat_runtime+with+runtime+0" \
+	 "runtime-2e62 1 4611686018427387905 dst_level=1 CPU+1,+line+12:+sched_stat_runtime+with+runtime+4611686018427387905" \
 	 "runtime-2e63 1 9223372036854775808 dst_level=1 CPU+1,+line+12:+sched_stat_runtime+with+runtime+9223372036854775808" \
 	 "runtime-max 1 18446744073709551615 dst_level=1 CPU+1,+line+12:+sched_stat_runtime+with+runtime+18446744073709551615" \
 	 "level-neg 1 30000 dst_level=-1 CPU+1,+line+11:+cgroup_attach_task+with+dst_level+-1" \
@@ -43,7 +44,7 @@ for c in "state-neg -1 30000 dst_level=1 CPU+0,+line+13:+sched_switch+with+prev_
 	done
 done
 # the bounds: exit 0, nothing on stderr but replay's notes
-for c in "state-preempt 0x100 9223372036854775807 dst_level=1" \
+for c in "state-preempt 0x100 4611686018427387904 dst_level=1" \
 	 "state-old 0x1000 1 dst_level=1" "no-level 1 30000 dst_root=1"; do
 	set -- $c
 	text "$2" "$3" "$4" > "$work/$1.txt"
