@@ -243,17 +243,6 @@ static void write_sample(void *ctx, const struct lat_sample *s)
  * extend), or pages out of order. Reading on would count the same interval
  * twice or a negative one, and the replay would simulate the jump.
  */
-static const char *event_where(const struct trace_event *ev, char *buf, size_t size)
-{
-	/* offset 0 is the file header: text input, whose events have no offset */
-	if (ev->offset || ev->offset_in_stream)
-		snprintf(buf, size, "CPU %d, %s offset %" PRIu64, ev->cpu,
-			 ev->offset_in_stream ? "stream" : "file", ev->offset);
-	else
-		snprintf(buf, size, "CPU %d", ev->cpu);
-	return buf;
-}
-
 /* cold and apart: the per-event callbacks below then need no saved registers */
 static __attribute__((cold, noinline)) void
 time_goes_back(const char *path, const struct trace_event *ev, int prev_cpu, uint64_t prev_ts,
@@ -263,7 +252,7 @@ time_goes_back(const char *path, const struct trace_event *ev, int prev_cpu, uin
 
 	sr_error_set(err, EINVAL, "%s: corrupted data: %s: event at %" PRIu64 ".%09" PRIu64
 		     " s is earlier than the one before it (CPU %d, %" PRIu64 ".%09" PRIu64
-		     " s): the timestamps go back", path, event_where(ev, where, sizeof(where)),
+		     " s): the timestamps go back", path, trace_event_where(ev, where, sizeof(where)),
 		     ev->ts / 1000000000, ev->ts % 1000000000, prev_cpu, prev_ts / 1000000000,
 		     prev_ts % 1000000000);
 }
@@ -284,7 +273,7 @@ gap_too_long(const char *path, const struct trace_event *ev, uint64_t prev_ts,
 
 	sr_error_set(err, EINVAL, "%s: corrupted data: %s: event at %" PRIu64 ".%09" PRIu64
 		     " s comes %" PRIu64 " s after the one before it, with no event on any CPU in "
-		     "between: a damaged timestamp", path, event_where(ev, where, sizeof(where)),
+		     "between: a damaged timestamp", path, trace_event_where(ev, where, sizeof(where)),
 		     ev->ts / 1000000000, ev->ts % 1000000000, (ev->ts - prev_ts) / 1000000000);
 }
 
@@ -292,17 +281,30 @@ gap_too_long(const char *path, const struct trace_event *ev, uint64_t prev_ts,
  * A CPU number of TRACE_MAX_CPUS or more (trace_event_impossible_cpu()):
  * replay refuses it, so report does too. Before 2 Dec 2026 report read on
  * with exit 0: a sched_wakeup with target_cpu=5000 in a 2-CPU trace took
- * its task as woken onto another CPU, leaving its own untraced.
+ * its task as woken onto another CPU, leaving its own untraced. In a
+ * trace.dat, a CPU number at or above its CPU count (@limit: the kernel's
+ * nr_cpu_ids) is damage, the line replay gives: before 3 Dec 2026 report
+ * read a target_cpu of 2 in a 2-CPU trace.dat at exit 0, its header still
+ * saying "2 CPUs".
  */
 static __attribute__((cold, noinline)) void
-cpu_too_high(const char *path, const struct trace_event *ev, struct sr_error *err)
+cpu_too_high(const char *path, const struct trace_info *in, int32_t limit,
+	     const struct trace_event *ev, struct sr_error *err)
 {
+	struct trace_bad_value b;
+	struct sr_error e = { 0 };
 	char where[64];
 
+	trace_event_where(ev, where, sizeof(where));
+	if (limit < TRACE_MAX_CPUS && trace_event_cpu_past(ev, limit, &b)) {
+		trace_cpu_past_error(ev, &b, in, where, &e);
+		sr_error_set(err, e.code, "%s: %s", path, e.msg);
+		return;
+	}
 	sr_error_set(err, EINVAL, "%s: %s: %s names CPU %d: report, as replay, takes at most %d "
-		     "CPUs (corrupted data, or a larger machine)", path,
-		     event_where(ev, where, sizeof(where)), ev->name ? ev->name : "an event",
-		     trace_event_impossible_cpu(ev), TRACE_MAX_CPUS);
+		     "CPUs (corrupted data, or a larger machine)", path, where,
+		     ev->name ? ev->name : "an event", trace_event_impossible_cpu(ev),
+		     TRACE_MAX_CPUS);
 }
 
 /*
@@ -318,7 +320,7 @@ bad_value(const char *path, const struct trace_event *ev, const struct trace_bad
 	struct sr_error e = { 0 };
 	char where[64];
 
-	trace_bad_value_error(ev, b, event_where(ev, where, sizeof(where)), &e);
+	trace_bad_value_error(ev, b, trace_event_where(ev, where, sizeof(where)), &e);
 	sr_error_set(err, e.code, "%s: %s", path, e.msg);
 }
 
@@ -335,7 +337,7 @@ offline_event(const char *path, const struct sidecar *sc, const struct trace_eve
 	struct sr_error e = { 0 };
 	char where[64];
 
-	if (sidecar_event_offline_cpu(sc, ev, event_where(ev, where, sizeof(where)), &e) < 0)
+	if (sidecar_event_offline_cpu(sc, ev, trace_event_where(ev, where, sizeof(where)), &e) < 0)
 		return 0;
 	sr_error_set(err, e.code, "%s: %s", path, e.msg);
 	return -1;
@@ -348,6 +350,7 @@ struct pass {
 	struct sr_error *err;
 	uint64_t prev_ts;
 	int prev_cpu;
+	int32_t cpu_limit;      /* trace_cpu_limit(): no event names a CPU from here up */
 	bool sc_offline;        /* the sidecar lists offline CPUs: check each event */
 };
 
@@ -369,8 +372,8 @@ pass_order(struct pass *p, const struct trace_event *ev)
 		bad_value(p->o->path, ev, &bad, p->err);
 		return -1;
 	}
-	if (__builtin_expect(trace_event_impossible_cpu(ev) >= 0, 0)) {
-		cpu_too_high(p->o->path, ev, p->err);
+	if (__builtin_expect(trace_event_cpu_from(ev, p->cpu_limit) >= 0, 0)) {
+		cpu_too_high(p->o->path, p->d->info, p->cpu_limit, ev, p->err);
 		return -1;
 	}
 	if (__builtin_expect(p->sc_offline, 0) && offline_event(p->o->path, p->d->sc, ev, p->err))
@@ -462,6 +465,7 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 	if (load_sidecar(o, d, err))
 		return -1;
 	p.sc_offline = sidecar_nr_offline(d->sc) > 0;
+	p.cpu_limit = trace_cpu_limit(d->info);
 	lat_config_default(&cfg);
 	cfg.start_mode = o->start_mode;
 	cfg.comm_prefix = o->comm_prefix;

@@ -696,6 +696,7 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 		}
 		f->cpus = (int)n;
 		f->cpus_from = "trace.dat CPUCOUNT option";
+		f->cpus_exact = true;
 		return 0;
 	}
 	case OPT_TSC2NSEC: {
@@ -932,6 +933,7 @@ static int v6_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 	}
 	f->cpus = (int)cpus;
 	f->cpus_from = "trace.dat header";
+	f->cpus_exact = true;
 	/* the top buffer is described first; instances come from BUFFER options */
 	top = add_buffer(f, "", err);
 	if (!top)

@@ -113,6 +113,12 @@ int tr_format_scan(const char *text, size_t len, const char **name, size_t *name
 	return 0;
 }
 
+const char *tr_field_name(enum trace_event_type t, int i)
+{
+	return (unsigned)t < TRACE_EV_NR_TYPES && i >= 0 && i < TR_MAX_FIELDS ? specs[t].fields[i] :
+		NULL;
+}
+
 bool tr_format_decoded(const char *system, const char *name, size_t name_len)
 {
 	for (int t = 1; t < TRACE_EV_NR_TYPES; t++)
@@ -253,6 +259,8 @@ static int classify_prev_state(struct tr_formats *fm, bool big, state_printer pr
 	fm->state_sleep_mask = 0x01 | 0x02 | 0x04 | 0x08 | 0x40 | 0x80;
 	fm->state_dead_mask = 0x10 | 0x20;
 	fm->state_from_print_fmt = false;
+	fm->state_bad_mask = ~TRACE_STATE_UNION;
+	fm->state_one_bit = false;
 	if (l->min_size > 512)
 		return 0;               /* the synthetic record's size */
 	if ((ret = print(fm, big, 0, letters, sizeof(letters))) || strcmp(letters, "R"))
@@ -279,6 +287,8 @@ static int classify_prev_state(struct tr_formats *fm, bool big, state_printer pr
 	fm->state_sleep_mask = sleep;
 	fm->state_dead_mask = dead;
 	fm->state_from_print_fmt = true;
+	fm->state_bad_mask = ~(preempt | sleep | dead);
+	fm->state_one_bit = preempt == 0x100;
 	return 0;
 }
 

@@ -97,6 +97,7 @@ struct tr_file {
 	char compress_name[32];
 	int cpus;                      /* CPUCOUNT option or header count */
 	const char *cpus_from;         /* which of them, for the user */
+	bool cpus_exact;               /* header or CPUCOUNT: trace_info.cpus_exact */
 	char *uname;
 	char *tracer_version;
 	uint64_t trace_id;             /* TRACEID option */
@@ -213,6 +214,20 @@ struct tr_formats {
 	uint64_t state_sleep_mask;     /* bits printed as S, D, I, T, ... */
 	uint64_t state_dead_mask;      /* bits printed as X, Z, x */
 	bool state_from_print_fmt;     /* false: default 6.x table used */
+	/*
+	 * prev_state bits no kernel writes into this file: those its print
+	 * format does not show (printed as a bare "R"), and those from bit 24
+	 * up (not classified; no kernel has them); without a classification
+	 * those of no kernel (TRACE_STATE_UNION)
+	 */
+	uint64_t state_bad_mask;
+	/*
+	 * The format's preemption bit is 0x100, TASK_REPORT_MAX: a 4.14+
+	 * kernel, whose __trace_sched_switch_state() writes 0, one state bit
+	 * or that bit alone, never two bits (older kernels write p->state,
+	 * whose bits combine: 0x82 is 4.x's TASK_KILLABLE)
+	 */
+	bool state_one_bit;
 	bool tep_borrowed;             /* tep belongs to libtracecmd: not freed here */
 	struct tr_pstate *pstate;      /* sched_switch's print format, read without tep */
 };
@@ -228,6 +243,16 @@ int tr_formats_load(struct tr_formats *fm, const struct tr_file *f, bool tep_onl
 /* A format text's name and id ("name: X\nID: N"): 0, or -1 if it has none. */
 int tr_format_scan(const char *text, size_t len, const char **name, size_t *name_len,
 		   long *id);
+/*
+ * The prev_state bits of every kernel: 4.14+ writes S D T t X Z P I =
+ * 0x1..0x80 and a preemption as 0x100 (TASK_REPORT_MAX), older kernels
+ * p->state's bits up to TASK_NEW 0x800 and a preemption as TASK_STATE_MAX
+ * (0x400, 0x800 or 0x1000). A value outside is written by none.
+ */
+#define TRACE_STATE_UNION 0x1fffull
+
+/* The name of field @i of @t's layout (the SW_/WK_/... enums), NULL past the last. */
+const char *tr_field_name(enum trace_event_type t, int i);
 /* Is system:name one of the events decoded (whose text must be kept)? */
 bool tr_format_decoded(const char *system, const char *name, size_t name_len);
 /*

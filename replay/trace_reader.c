@@ -98,12 +98,95 @@ const char *trace_event_type_name(enum trace_event_type type)
 	return (unsigned)type < TRACE_EV_NR_TYPES ? type_names[type] : "?";
 }
 
+/* @b's value as trace_bad_value_error() prints it */
+static const char *bad_value_str(const struct trace_bad_value *b, char *buf, size_t size)
+{
+	if (b->print == TRACE_BAD_U64)
+		snprintf(buf, size, "%" PRIu64, (uint64_t)b->value);
+	else if (b->print == TRACE_BAD_HEX && b->value >= 0)
+		snprintf(buf, size, "%#" PRIx64, (uint64_t)b->value);
+	else
+		snprintf(buf, size, "%" PRId64, b->value);
+	return buf;
+}
+
 void trace_bad_value_error(const struct trace_event *ev, const struct trace_bad_value *b,
 			   const char *where, struct sr_error *err)
 {
+	char v[32];
+
+	sr_error_set(err, EINVAL, "corrupted data: %s: %s with %s %s, which no kernel writes (%s)",
+		     where, ev->name ? ev->name : trace_event_type_name(ev->type), b->field,
+		     bad_value_str(b, v, sizeof(v)), b->range);
+}
+
+const char *trace_event_where(const struct trace_event *ev, char *buf, size_t size)
+{
+	if (ev->offset_is_line)
+		snprintf(buf, size, "CPU %d, line %" PRIu64, ev->cpu, ev->offset);
+	else if (ev->offset || ev->offset_in_stream)
+		/* offset 0 is the file header: an event made by hand, without one */
+		snprintf(buf, size, "CPU %d, %s offset %" PRIu64, ev->cpu,
+			 ev->offset_in_stream ? "stream" : "file", ev->offset);
+	else
+		snprintf(buf, size, "CPU %d", ev->cpu);
+	return buf;
+}
+
+bool trace_event_cpu_past(const struct trace_event *ev, int32_t limit, struct trace_bad_value *b)
+{
+	static const char *const wakeup[3] = { "cpu", "target_cpu", NULL };
+	static const char *const migrate[3] = { "cpu", "orig_cpu", "dest_cpu" };
+	const char *const *names = ev->type == TRACE_EV_SCHED_MIGRATE_TASK ? migrate : wakeup;
+	int32_t c[3];
+
+	trace_event_cpus(ev, c);
+	for (int i = 0; i < 3; i++)
+		if (c[i] >= limit) {
+			*b = (struct trace_bad_value){ names[i] ? names[i] : "cpu", c[i], NULL,
+						       TRACE_BAD_INT };
+			return true;
+		}
+	return false;
+}
+
+void trace_cpu_past_error(const struct trace_event *ev, const struct trace_bad_value *b,
+			  const struct trace_info *in, const char *where, struct sr_error *err)
+{
 	sr_error_set(err, EINVAL, "corrupted data: %s: %s with %s %" PRId64 ", which no kernel "
-		     "writes (%s)", where, ev->name ? ev->name : trace_event_type_name(ev->type),
-		     b->field, b->value, b->range);
+		     "writes (the %s says %d CPUs, the kernel's nr_cpu_ids: a CPU number is "
+		     "0 .. %d)", where, ev->name ? ev->name : trace_event_type_name(ev->type),
+		     b->field, b->value, in->cpus_from ? in->cpus_from : "trace.dat header",
+		     in->cpus, in->cpus - 1);
+}
+
+int trace_cgroup_path_depth(const char *path, size_t len)
+{
+	int depth = 0;
+
+	/* TRACE_CGROUP_PATH_LEN 1024 with its NUL: a longer path is cut */
+	if (!len || path[0] != '/' || len >= 1023)
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		if (path[i] == '/' && i + 1 < len && path[i + 1] != '/')
+			depth++;
+	return depth;
+}
+
+bool trace_bad_cgroup_level(const struct trace_cgroup_attach_task *g, struct trace_bad_value *b)
+{
+	int depth;
+
+	if (!g->has_dst_level)
+		return false;
+	depth = trace_cgroup_path_depth(g->dst_path, g->dst_path_len);
+	if (g->dst_level >= 0 && (depth < 0 || g->dst_level == depth))
+		return false;
+	*b = (struct trace_bad_value){ "dst_level", g->dst_level,
+				       depth < 0 ? "a cgroup's level is 0 or more" :
+				       "a cgroup's level is the depth of its dst_path: 0 for \"/\", "
+				       "1 for \"/a\", ...", TRACE_BAD_INT };
+	return true;
 }
 
 const char *trace_backend_name(enum trace_backend b)
@@ -191,9 +274,12 @@ static inline bool rd_str(const uint8_t *d, uint32_t len, const struct tr_field 
  * A comm: at most the first 15 bytes of @s before a NUL or @limit, stored
  * zero-padded to 16 bytes; @s has 16 readable bytes. One vector compare and
  * one 16-byte store: strnlen() and a variable-length memcpy() (a `rep movsb`)
- * were a quarter of the reader's time.
+ * were a quarter of the reader's time. True if a NUL is among the first
+ * @limit (at most 16) bytes: the kernel ends every comm with one (a
+ * char[TASK_COMM_LEN] is memcpy()'d from task->comm, which __set_task_comm()
+ * keeps NUL-terminated; a __string's __assign_str() writes the NUL last).
  */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) bool
 comm16(const uint8_t *s, uint32_t limit, char out[TRACE_COMM_LEN])
 {
 #if defined(__SSE2__) && TRACE_COMM_LEN == 16
@@ -206,21 +292,35 @@ comm16(const uint8_t *s, uint32_t limit, char out[TRACE_COMM_LEN])
 		n = limit;
 	v = _mm_and_si128(v, _mm_cmplt_epi8(idx, _mm_set1_epi8((char)n)));
 	_mm_storeu_si128((__m128i *)(void *)out, v);
+	return (nul & (limit >= 16 ? 0xffffu : (1u << limit) - 1)) != 0;
 #else
 	size_t n = strnlen((const char *)s, limit < TRACE_COMM_LEN - 1 ? limit : TRACE_COMM_LEN - 1);
 
 	memset(out, 0, TRACE_COMM_LEN);
 	memcpy(out, s, n);
+	return memchr(s, 0, limit < TRACE_COMM_LEN ? limit : TRACE_COMM_LEN) != NULL;
 #endif
 }
 
-/* @avail: bytes readable at @d, at least @len (comm16() reads 16 at once). */
+/* A NUL among the @n bytes at @s (a comm field longer than 16 bytes: its rest). */
+static __attribute__((noinline)) bool nul_in(const uint8_t *s, uint32_t n)
+{
+	return memchr(s, 0, n) != NULL;
+}
+
+/*
+ * @avail: bytes readable at @d, at least @len (comm16() reads 16 at once).
+ * False if the comm points outside the record, or has no NUL among its
+ * bytes (the char[16]'s, or the __data_loc string's own length): which one,
+ * string_error() tells.
+ */
 static inline __attribute__((always_inline)) bool
 rd_comm(const uint8_t *d, uint32_t len, uint32_t avail, const struct tr_field *f, bool swap,
 	char out[TRACE_COMM_LEN])
 {
 	const char *s;
 	size_t n;
+	uint32_t flen;
 
 	if (!(f->flags & TR_F_PRESENT)) {
 		out[0] = '\0';
@@ -228,10 +328,11 @@ rd_comm(const uint8_t *d, uint32_t len, uint32_t avail, const struct tr_field *f
 	}
 	if (!(f->flags & TR_F_DYNAMIC)) {
 		/* char[16] in every kernel; within the record: decode() checked min_size */
-		if (f->size >= TRACE_COMM_LEN) {
-			comm16(d + f->offset, f->size, out);
-			return true;
-		}
+		flen = f->size;
+		if (f->size >= TRACE_COMM_LEN)
+			return comm16(d + f->offset, f->size, out) ||
+			       (f->size > TRACE_COMM_LEN &&
+				nul_in(d + f->offset + TRACE_COMM_LEN, f->size - TRACE_COMM_LEN));
 	} else {
 		/* __data_loc char[] (sched_stat_runtime, sched_migrate_task in 6.x) */
 		uint32_t loc = tr_u32(d + f->offset, swap);
@@ -241,11 +342,12 @@ rd_comm(const uint8_t *d, uint32_t len, uint32_t avail, const struct tr_field *f
 			off += (uint32_t)f->offset + f->size;
 		if (off > len || l > len - off)
 			return false;
+		flen = l;
 		/* the string ends the record: the 16 bytes read may pass its end */
-		if (avail - off >= TRACE_COMM_LEN) {
-			comm16(d + off, l, out);
-			return true;
-		}
+		if (avail - off >= TRACE_COMM_LEN)
+			return comm16(d + off, l, out) ||
+			       (l > TRACE_COMM_LEN &&
+				nul_in(d + off + TRACE_COMM_LEN, l - TRACE_COMM_LEN));
 	}
 	if (!rd_str(d, len, f, swap, &s, &n))
 		return false;
@@ -253,7 +355,7 @@ rd_comm(const uint8_t *d, uint32_t len, uint32_t avail, const struct tr_field *f
 		n = TRACE_COMM_LEN - 1;
 	memcpy(out, s, n);
 	out[n] = '\0';
-	return true;
+	return memchr(s, 0, flen) != NULL;
 }
 
 static inline uint32_t rec_id(const struct tr_formats *fm, const uint8_t *d, uint32_t len,
@@ -784,6 +886,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 		.long_size = r->fm.kernel_long_size,
 		.cpus = f->cpus,
 		.cpus_from = f->cpus_from,
+		.cpus_exact = f->cpus_exact,
 		.uname = f->uname,
 		.tracer_version = f->tracer_version,
 		.has_trace_id = f->has_trace_id,
@@ -927,6 +1030,87 @@ static inline int32_t ld_s32(const uint8_t *p)
  * in *@rp_ret: from the case of its type, with the stage's function for
  * that type, so that the event is dispatched on its type once.
  */
+/* "comm", "prev_comm", ...: a field read by rd_comm() */
+static bool is_comm(const char *name)
+{
+	size_t k = strlen(name);
+
+	return !strcmp(name, "comm") || (k > 5 && !strcmp(name + k - 5, "_comm"));
+}
+
+/*
+ * Why decode_as() found a string of @ev's record bad: the first string
+ * field of its type that points outside the record, else the first comm
+ * without a NUL among its bytes, which no kernel writes (comm16()). Before
+ * 3 Dec 2026 such a comm was read as its first 15 bytes, at exit 0. -1.
+ */
+static __attribute__((cold, noinline)) int
+string_error(const struct tr_formats *fm, const struct tr_rec *c, const struct trace_event *ev,
+	     enum trace_event_type t, bool sw, struct sr_error *err)
+{
+	const struct tr_event_layout *l = &fm->ev[t];
+	char where[96], comm[TRACE_COMM_LEN], shown[4 * TRACE_COMM_LEN + 1];
+	const char *name, *s;
+	size_t n;
+
+	for (int i = 0; (name = tr_field_name(t, i)); i++)
+		if ((is_comm(name) || !strcmp(name, "filename") || !strcmp(name, "dst_path")) &&
+		    !rd_str(c->data, c->len, &l->f[i], sw, &s, &n)) {
+			sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
+				     " (timestamp %" PRIu64 "): %s string field %s points outside "
+				     "the record", c->cpu, ev->offset, ev->ts, ev->name, name);
+			return -1;
+		}
+	for (int i = 0; (name = tr_field_name(t, i)); i++) {
+		char *o = shown;
+
+		if (!is_comm(name) || rd_comm(c->data, c->len, c->avail, &l->f[i], sw, comm))
+			continue;
+		rd_str(c->data, c->len, &l->f[i], sw, &s, &n);
+		/* rd_str() stops at the field's end: its first 16 bytes, escaped */
+		for (size_t j = 0; j < TRACE_COMM_LEN && j < n; j++)
+			o += (unsigned char)s[j] >= ' ' && (unsigned char)s[j] < 0x7f &&
+			     s[j] != '"' && s[j] != '\\' ?
+				sprintf(o, "%c", s[j]) : sprintf(o, "\\x%02x", (unsigned char)s[j]);
+		*o = '\0';
+		sr_error_set(err, EINVAL, "corrupted data: %s: %s with %s \"%s%s\" and no NUL, "
+			     "which no kernel writes (a comm is at most 15 characters and its NUL: "
+			     "TASK_COMM_LEN 16)", trace_event_where(ev, where, sizeof(where)),
+			     ev->name, name, shown, n > TRACE_COMM_LEN ? "..." : "");
+		return -1;
+	}
+	sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64 " (timestamp %" PRIu64
+		     "): %s string field points outside the record", c->cpu, ev->offset, ev->ts,
+		     ev->name);
+	return -1;
+}
+
+/*
+ * A sched_switch prev_state with a bit the file's kernel does not write
+ * (tr_formats.state_bad_mask), or two bits from a 4.14+ kernel
+ * (state_one_bit). Before 3 Dec 2026 read at exit 0: -1 as a dead task,
+ * 0x10000 as a running one, 0x3 as a sleeping one. -1.
+ */
+static __attribute__((cold, noinline)) int
+state_error(const struct tr_formats *fm, const struct trace_event *ev, struct sr_error *err)
+{
+	char where[96], range[160];
+	struct trace_bad_value b = { "prev_state", ev->u.sched_switch.prev_state, range,
+				     TRACE_BAD_HEX };
+
+	if (fm->state_one_bit && !((uint64_t)b.value & fm->state_bad_mask))
+		snprintf(range, sizeof(range), "its kernel, 4.14 or later by its sched_switch print "
+			 "format, writes one bit of %#" PRIx64 " or 0", ~fm->state_bad_mask);
+	else if (fm->state_from_print_fmt)
+		snprintf(range, sizeof(range), "its kernel's sched_switch print format shows the "
+			 "bits %#" PRIx64 " of it", ~fm->state_bad_mask);
+	else
+		snprintf(range, sizeof(range), "no kernel writes a bit outside %#llx",
+			 TRACE_STATE_UNION);
+	trace_bad_value_error(ev, &b, trace_event_where(ev, where, sizeof(where)), err);
+	return -1;
+}
+
 static inline __attribute__((always_inline)) int
 decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev, uint32_t id,
 	  enum trace_event_type t, uint64_t hdr, struct tr_repair *rp, int *rp_ret,
@@ -943,6 +1127,7 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 	ev->cpu = c->cpu;
 	ev->ts = c->ts;
 	ev->offset_in_stream = c->offset_in_stream;
+	ev->offset_is_line = false;
 	ev->offset = c->offset;
 	if (fast) {
 		/* fm->std_common, and decode() saw the record's first 8 bytes in @hdr */
@@ -993,8 +1178,8 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 
 		if (fast && r->std_layout[TRACE_EV_SCHED_SWITCH]) {
 			/* the same values as below: find_std_layouts() */
-			comm16(d + 8, TRACE_COMM_LEN, s->prev_comm);
-			comm16(d + 40, TRACE_COMM_LEN, s->next_comm);
+			ok &= comm16(d + 8, TRACE_COMM_LEN, s->prev_comm);
+			ok &= comm16(d + 40, TRACE_COMM_LEN, s->next_comm);
 			s->prev_pid = ld_s32(d + 24);
 			s->prev_prio = ld_s32(d + 28);
 			s->prev_state = (int64_t)ld64(d + 32);
@@ -1015,6 +1200,8 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 			(st & fm->state_sleep_mask) ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING;
 		if (!ok)
 			goto bad_string;
+		if ((st & fm->state_bad_mask) || (fm->state_one_bit && (st & (st - 1))))
+			return state_error(fm, ev, err);
 		if (rp)
 			*rp_ret = tr_repair_pass_switch(rp, ev, c->lost_before);
 		if (cs && (!rp || *rp_ret == 1))
@@ -1027,7 +1214,7 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		struct trace_sched_wakeup *w = &ev->u.wakeup;
 
 		if (fast && r->std_layout[t]) {
-			comm16(d + 8, TRACE_COMM_LEN, w->comm);
+			ok &= comm16(d + 8, TRACE_COMM_LEN, w->comm);
 			w->pid = ld_s32(d + 24);
 			w->prio = ld_s32(d + 28);
 			w->target_cpu = ld_s32(d + 32);
@@ -1096,7 +1283,9 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 			if (off > len || n > len - off)
 				ok = false;
 			else if (avail - off >= TRACE_COMM_LEN)
-				comm16(d + off, n, s->comm);
+				ok = comm16(d + off, n, s->comm) ||
+				     (n > TRACE_COMM_LEN &&
+				      nul_in(d + off + TRACE_COMM_LEN, n - TRACE_COMM_LEN));
 			else
 				ok &= rd_comm(d, len, avail, &l->f[RT_COMM], sw, s->comm);
 			s->pid = ld_s32(d + 12);
@@ -1122,7 +1311,8 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;
 
 		g->dst_root = (int32_t)RS(&l->f[CG_DST_ROOT]);
-		g->dst_level = l->f[CG_DST_LEVEL].size ? (int32_t)RS(&l->f[CG_DST_LEVEL]) : -1;
+		g->has_dst_level = l->f[CG_DST_LEVEL].size != 0;
+		g->dst_level = g->has_dst_level ? (int32_t)RS(&l->f[CG_DST_LEVEL]) : -1;
 		g->dst_id = l->f[CG_DST_ID].size ? RU(&l->f[CG_DST_ID]) : 0;
 		g->pid = (int32_t)RS(&l->f[CG_PID]);
 		ok &= rd_str(d, len, &l->f[CG_DST_PATH], sw, &g->dst_path, &g->dst_path_len);
@@ -1164,10 +1354,7 @@ pass:
 		*cs_ret = cs->other(cs->ctx, ev, c->lost_before);
 	return 0;
 bad_string:
-	sr_error_set(err, EINVAL, "corrupted data: CPU %d, offset %" PRIu64
-		     " (timestamp %" PRIu64 "): %s string field points outside the record",
-		     c->cpu, ev->offset, ev->ts, ev->name);
-	return -1;
+	return string_error(fm, c, ev, t, sw, err);
 }
 
 #undef RU

@@ -90,6 +90,7 @@ struct rp_open {
 	uint64_t first_seq;
 	uint64_t first_offset;
 	bool first_offset_in_stream;
+	bool first_offset_is_line;
 };
 
 struct rp_cpu {
@@ -365,6 +366,7 @@ static int resolve(struct tr_repair *rp, int c, uint64_t est, bool by_stat,
 	y.ev.ts = est;
 	y.ev.offset = s->first_offset;
 	y.ev.offset_in_stream = s->first_offset_in_stream;
+	y.ev.offset_is_line = s->first_offset_is_line;
 	y.ev.common_pid = 0;
 	y.ev.id = rp->switch_id;
 	y.ev.name = "sched_switch";
@@ -465,6 +467,7 @@ observe(struct tr_repair *rp, const struct trace_event *ev, uint64_t lost_before
 		s->first_seq = seq;
 		s->first_offset = ev->offset;
 		s->first_offset_in_stream = ev->offset_in_stream;
+		s->first_offset_is_line = ev->offset_is_line;
 		pc->curr = ev->common_pid;
 	}
 	/* after the snapshot: T's name as it was before it ran (an exec renames it) */

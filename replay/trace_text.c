@@ -414,6 +414,19 @@ static bool get_int(const struct kv *kv, int n, const char *key, int64_t *out)
 	return !errno && end != v;
 }
 
+/* An unsigned 64-bit field ("runtime=%Lu"): 2^63 and more read as they are. */
+static bool get_u64(const struct kv *kv, int n, const char *key, uint64_t *out)
+{
+	const char *v = get(kv, n, key);
+	char *end;
+
+	if (!v || !*v || *v == '-')
+		return get_int(kv, n, key, (int64_t *)out);
+	errno = 0;
+	*out = strtoull(v, &end, v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 16 : 10);
+	return !errno && end != v;
+}
+
 static int32_t opt_int(const struct kv *kv, int n, const char *key, int32_t def)
 {
 	int64_t v;
@@ -613,6 +626,24 @@ missing:
 	return -1;
 }
 
+/*
+ * A numeric prev_state with a bit outside TRACE_STATE_UNION (-1, 0x10000):
+ * no kernel writes it (read at exit 0 before 3 Dec 2026, -1 as a dead
+ * task). The layout read from the values (prev_state_layout()) tells no
+ * more: a value above 0x1ff is an older kernel's. -1.
+ */
+static __attribute__((cold, noinline)) int state_error(const struct trace_event *ev,
+						      struct sr_error *err)
+{
+	struct trace_bad_value b = { "prev_state", ev->u.sched_switch.prev_state,
+				     "a numeric prev_state is 0 .. 0x1fff: 4.14+'s S D T t X Z P I "
+				     "and 0x100, an older kernel's task state bits", TRACE_BAD_HEX };
+	char where[64];
+
+	trace_bad_value_error(ev, &b, trace_event_where(ev, where, sizeof(where)), err);
+	return -1;
+}
+
 /* Decode the fields of a sched event; -1 (with err) if a required one is missing. */
 static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct sr_error *err)
 {
@@ -654,6 +685,8 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 		w->prev_prio = opt_int(kv, n, "prev_prio", 0);
 		w->next_prio = opt_int(kv, n, "next_prio", 0);
 		classify_state(t, s, w);
+		if ((uint64_t)w->prev_state & ~TRACE_STATE_UNION)
+			return state_error(ev, err);
 		break;
 	}
 	case TRACE_EV_SCHED_WAKING:
@@ -717,9 +750,9 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 		struct trace_sched_stat_runtime *w = &ev->u.stat_runtime;
 
 		NEED_PID("pid", a);
-		NEED("runtime", b);
+		if (!get_u64(kv, n, "runtime", &w->runtime))
+			goto missing;
 		w->pid = (int32_t)a;
-		w->runtime = (uint64_t)b;
 		put_comm(w->comm, get(kv, n, "comm"));
 		w->has_vruntime = get_int(kv, n, "vruntime", &a);
 		w->vruntime = w->has_vruntime ? (uint64_t)a : 0;
@@ -732,7 +765,8 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 		NEED("dst_root", b);
 		w->pid = (int32_t)a;
 		w->dst_root = (int32_t)b;
-		w->dst_level = opt_int(kv, n, "dst_level", -1);
+		w->has_dst_level = get_int(kv, n, "dst_level", &a);
+		w->dst_level = w->has_dst_level ? (int32_t)a : -1;
 		w->dst_id = (uint64_t)opt_int(kv, n, "dst_id", 0);
 		s = get(kv, n, "dst_path");
 		w->dst_path = s ? s : "";
@@ -1029,6 +1063,8 @@ int tr_text_next(struct tr_text *t, struct trace_event *ev, uint64_t *lost_befor
 		memset(ev, 0, sizeof(*ev));
 		ev->cpu = l.cpu;
 		ev->ts = l.ts;
+		ev->offset = t->lineno;
+		ev->offset_is_line = true;
 		ev->common_pid = l.pid;
 		ev->id = (uint16_t)id;
 		ev->name = t->names[id];

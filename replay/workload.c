@@ -2258,6 +2258,7 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 		i->repair_cpus = NULL;
 		i->repair_nr_cpus = 0;
 	}
+	b->cpu_limit = trace_cpu_limit(&b->wl->info);
 	/* group 0 is the root task group */
 	WL_VEC_PUSH(b->groups, oom);
 	if (intern_string(b, "/", 1) == WL_NONE)
@@ -2289,21 +2290,11 @@ fail:
 	return NULL;
 }
 
-const char *wl_event_where(const struct trace_event *ev, char *buf, size_t size)
-{
-	/* offset 0 is the file header: text input, whose events have no offset */
-	if (ev->offset || ev->offset_in_stream)
-		snprintf(buf, size, "CPU %d, %s offset %llu", ev->cpu,
-			 ev->offset_in_stream ? "stream" : "file", (unsigned long long)ev->offset);
-	else
-		snprintf(buf, size, "CPU %d", ev->cpu);
-	return buf;
-}
-
 /*
  * @ev's pids, prios and CPUs are ones the kernel and the replay can have
- * (trace_event_bad_value(), trace_event_impossible_cpu(): shared with
- * report), and its CPU is not one the sidecar lists offline: 0, else -1
+ * (trace_event_bad_value(), trace_event_cpu_from() below a trace.dat's CPU
+ * count or TRACE_MAX_CPUS: shared with report), and its CPU is not one the
+ * sidecar lists offline: 0, else -1
  * with the one line in @err. A pid of PID_MAX_LIMIT or more would also be
  * taken for the replay's stand-in migration/N (4194304 + N: sim.c,
  * SIM_SYNTH_STOPPER_PID), and the pid-indexed map would grow to 16 GiB for
@@ -2314,13 +2305,22 @@ const char *wl_event_where(const struct trace_event *ev, char *buf, size_t size)
 static int event_check(const struct wl_builder *b, const struct trace_event *ev,
 		       struct sr_error *err)
 {
-	int32_t bad_cpu = trace_event_impossible_cpu(ev);
+	int32_t bad_cpu = trace_event_cpu_from(ev, b->cpu_limit);
 	struct trace_bad_value bad;
 
 	if (trace_event_bad_value(ev, &bad)) {
 		char where[64];
 
-		trace_bad_value_error(ev, &bad, wl_event_where(ev, where, sizeof(where)), err);
+		trace_bad_value_error(ev, &bad, trace_event_where(ev, where, sizeof(where)), err);
+		return -1;
+	}
+	if (bad_cpu >= 0 && b->cpu_limit < TRACE_MAX_CPUS &&
+	    trace_event_cpu_past(ev, b->cpu_limit, &bad)) {
+		char where[64];
+
+		/* a trace.dat's count: the same line as report's */
+		trace_cpu_past_error(ev, &bad, &b->wl->info,
+				     trace_event_where(ev, where, sizeof(where)), err);
 		return -1;
 	}
 	if (bad_cpu >= 0) {
@@ -2328,7 +2328,7 @@ static int event_check(const struct wl_builder *b, const struct trace_event *ev,
 
 		sr_error_set(err, EINVAL, "%s: %s names CPU %d: the replay models at most %d "
 			     "CPUs (corrupted data, or a larger machine)",
-			     wl_event_where(ev, where, sizeof(where)),
+			     trace_event_where(ev, where, sizeof(where)),
 			     ev->name ? ev->name : "an event", bad_cpu, TRACE_MAX_CPUS);
 		return -1;
 	}
@@ -2336,7 +2336,7 @@ static int event_check(const struct wl_builder *b, const struct trace_event *ev,
 		char where[64];
 
 		/* the one line report prints too (sidecar_event_offline_cpu()) */
-		if (sidecar_event_offline_cpu(b->sc, ev, wl_event_where(ev, where, sizeof(where)),
+		if (sidecar_event_offline_cpu(b->sc, ev, trace_event_where(ev, where, sizeof(where)),
 					      err) >= 0)
 			return -1;
 	}

@@ -113,6 +113,7 @@ struct wl_builder {
 	const struct sidecar *sc;
 	int sc_last_online;          /* sidecar_last_online_cpu(), -1 without a sidecar */
 	int sc_offline;              /* the sidecar's offline CPUs (all above sc_last_online) */
+	int32_t cpu_limit;           /* trace_cpu_limit(): no event names a CPU from here up */
 	struct wl_workload *wl;
 
 	WL_VEC(struct wl_task) tasks;

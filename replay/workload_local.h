@@ -220,7 +220,4 @@ struct wl_chanb_task {
 int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t nr_tasks,
 		    uint32_t nr_wakes, struct wl_workload *wl);
 
-/* "CPU n, file offset x" (or "stream offset"; ftrace text has none) for errors. */
-const char *wl_event_where(const struct trace_event *ev, char *buf, size_t size);
-
 #endif /* SCHEDREPLAY_WORKLOAD_LOCAL_H */

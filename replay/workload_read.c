@@ -86,7 +86,7 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 			sr_error_set(err, EINVAL, "%s: corrupted data: %s: event at %" PRIu64 ".%09"
 				     PRIu64 " s is earlier than the one before it (%" PRIu64 ".%09"
 				     PRIu64 " s): the timestamps go back", path,
-				     wl_event_where(&ev, where, sizeof(where)), ev.ts / 1000000000,
+				     trace_event_where(&ev, where, sizeof(where)), ev.ts / 1000000000,
 				     ev.ts % 1000000000, prev_ts / 1000000000, prev_ts % 1000000000);
 			goto out;
 		}
@@ -99,7 +99,7 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 			sr_error_set(err, EINVAL, "%s: corrupted data: %s: event at %" PRIu64 ".%09"
 				     PRIu64 " s comes %" PRIu64 " s after the one before it, with no "
 				     "event on any CPU in between: a damaged timestamp", path,
-				     wl_event_where(&ev, where, sizeof(where)), ev.ts / 1000000000,
+				     trace_event_where(&ev, where, sizeof(where)), ev.ts / 1000000000,
 				     ev.ts % 1000000000, (ev.ts - prev_ts) / 1000000000);
 			goto out;
 		}

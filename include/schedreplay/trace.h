@@ -161,7 +161,8 @@ struct trace_sched_stat_runtime {
 
 struct trace_cgroup_attach_task {
 	int32_t dst_root;              /* hierarchy id */
-	int32_t dst_level;
+	int32_t dst_level;             /* -1 unless has_dst_level */
+	bool has_dst_level;            /* the format (an ftrace text: the line) has it */
 	uint64_t dst_id;
 	int32_t pid;
 	const char *dst_path;          /* not NUL-terminated beyond dst_path_len */
@@ -189,10 +190,13 @@ struct trace_event {
 	/*
 	 * Where the record is: for an uncompressed file, the byte offset of its
 	 * ring-buffer header in the file; for a compressed file, the offset in
-	 * that CPU's uncompressed data stream (offset_in_stream is then true).
+	 * that CPU's uncompressed data stream (offset_in_stream is then true);
+	 * for an ftrace text, its line number, from 1 (offset_is_line is then
+	 * true). trace_event_where() says it.
 	 */
 	uint64_t offset;
 	bool offset_in_stream;
+	bool offset_is_line;
 	int32_t common_pid;
 	uint8_t common_flags;
 	uint8_t common_preempt_count;
@@ -247,19 +251,28 @@ static inline void trace_event_cpus(const struct trace_event *ev, int32_t c[3])
 }
 
 /*
- * The first CPU number of @ev (trace_event_cpus()) not below TRACE_MAX_CPUS,
- * else -1: an event replay and report refuse (corrupted data, or a machine
- * the model cannot have). Inline: report checks every event.
+ * The first CPU number of @ev (trace_event_cpus()) not below @limit, else
+ * -1. Inline: report checks every event.
  */
-static inline int32_t trace_event_impossible_cpu(const struct trace_event *ev)
+static inline int32_t trace_event_cpu_from(const struct trace_event *ev, int32_t limit)
 {
 	int32_t c[3];
 
 	trace_event_cpus(ev, c);
 	for (int i = 0; i < 3; i++)
-		if (c[i] >= TRACE_MAX_CPUS)
+		if (c[i] >= limit)
 			return c[i];
 	return -1;
+}
+
+/*
+ * The first CPU number of @ev not below TRACE_MAX_CPUS, else -1: an event
+ * replay and report refuse (corrupted data, or a machine the model cannot
+ * have).
+ */
+static inline int32_t trace_event_impossible_cpu(const struct trace_event *ev)
+{
+	return trace_event_cpu_from(ev, TRACE_MAX_CPUS);
 }
 
 /*
@@ -268,18 +281,27 @@ static inline int32_t trace_event_impossible_cpu(const struct trace_event *ev)
  */
 #define TRACE_PID_MAX_LIMIT (4 * 1024 * 1024)
 
+/* How trace_bad_value_error() prints a trace_bad_value's value. */
+enum trace_bad_print {
+	TRACE_BAD_INT = 0,             /* decimal */
+	TRACE_BAD_U64,                 /* decimal, the value's bits as a u64 */
+	TRACE_BAD_HEX,                 /* 0x..., a negative one in decimal */
+};
+
 /* A field of an event with a value no kernel writes: trace_event_bad_value(). */
 struct trace_bad_value {
 	const char *field;             /* "next_pid", "prio", "target_cpu", ... */
 	int64_t value;
 	const char *range;             /* what the kernel writes there */
+	enum trace_bad_print print;
 };
 
 static inline bool trace_bad_pid(const char *field, int32_t pid, struct trace_bad_value *b)
 {
 	if (pid >= 0 && pid < TRACE_PID_MAX_LIMIT)
 		return false;
-	*b = (struct trace_bad_value){ field, pid, "a pid is 0 .. 4194303, below the kernel's PID_MAX_LIMIT" };
+	*b = (struct trace_bad_value){ field, pid, "a pid is 0 .. 4194303, below the kernel's "
+				       "PID_MAX_LIMIT", TRACE_BAD_INT };
 	return true;
 }
 
@@ -288,7 +310,7 @@ static inline bool trace_bad_prio(const char *field, int32_t prio, struct trace_
 {
 	if (prio >= -1 && prio < 140)
 		return false;
-	*b = (struct trace_bad_value){ field, prio, "a prio is -1 .. 139" };
+	*b = (struct trace_bad_value){ field, prio, "a prio is -1 .. 139", TRACE_BAD_INT };
 	return true;
 }
 
@@ -297,17 +319,62 @@ static inline bool trace_bad_cpu(const char *field, int32_t cpu, struct trace_ba
 {
 	if (cpu >= -1)
 		return false;
-	*b = (struct trace_bad_value){ field, cpu, "a CPU number is 0 or more" };
+	*b = (struct trace_bad_value){ field, cpu, "a CPU number is 0 or more", TRACE_BAD_INT };
 	return true;
 }
 
 /*
+ * sched_stat_runtime's runtime: the delta_exec of update_curr_se(), which
+ * update_curr() and update_curr_common() trace only when it is above 0 as
+ * an s64 (since 3.14; before, a delta of 0 was not traced and the task
+ * clock never went back): 1 .. 2^63 - 1 ns by the code. It is the time
+ * the task's rq clock (rq_clock_task(), sched_clock() since boot) ran
+ * since the task's exec_start: from 2^62 ns up, 146 years, no machine's
+ * clock has run that long. A bound from the trace itself would not hold:
+ * a task running since before the trace began (nohz_full, a paused VM)
+ * is charged more than the trace's span, and the trace clock need not
+ * count nanoseconds since boot. TRACE_RUNTIME_MAX.
+ */
+#define TRACE_RUNTIME_MAX (1ull << 62)
+
+static inline bool trace_bad_runtime(uint64_t runtime, struct trace_bad_value *b)
+{
+	if (runtime - 1 < TRACE_RUNTIME_MAX)
+		return false;
+	*b = (struct trace_bad_value){ "runtime", (int64_t)runtime,
+				       "a runtime is 1 .. 2^62 ns: the kernel traces a positive s64 "
+				       "delta_exec of its task clock, and 2^62 ns is 146 years",
+				       TRACE_BAD_U64 };
+	return true;
+}
+
+/*
+ * The depth of a cgroup path ("/" 0, "/a/b" 2), or -1 if @path is not one
+ * the kernel writes complete (empty, not from the root, or 1023 bytes and
+ * more: cut by TRACE_CGROUP_PATH_LEN).
+ */
+int trace_cgroup_path_depth(const char *path, size_t len);
+
+/*
+ * cgroup_attach_task's dst_level: the cgroup's level (cgrp->level), 0 for
+ * a hierarchy's root and one more per level below it, the depth of the
+ * dst_path the same event names (cgroup_path(), from the hierarchy's root).
+ * No fixed bound: cgroup.max.depth is unlimited by default.
+ */
+bool trace_bad_cgroup_level(const struct trace_cgroup_attach_task *g, struct trace_bad_value *b);
+
+/*
  * The first field of @ev (its common_pid, then the pids, prios and CPU
- * numbers its fields name) whose value no kernel writes: a pid below 0 or
- * not below PID_MAX_LIMIT, a prio outside -1 .. 139, a CPU number below
- * -1 (CPU numbers too high for the model: trace_event_impossible_cpu()).
- * True and *@b filled, else false. Replay and report refuse such an event
- * (corrupted data); an ftrace text's pids are checked by its reader too.
+ * numbers its fields name, a sched_stat_runtime's runtime, a
+ * cgroup_attach_task's dst_level) whose value no kernel writes: a pid
+ * below 0 or not below PID_MAX_LIMIT, a prio outside -1 .. 139, a CPU
+ * number below -1 (CPU numbers too high: trace_event_cpu_from()), a
+ * runtime of 0 or above 2^62 (trace_bad_runtime()), a dst_level other
+ * than its path's depth (trace_bad_cgroup_level()). True and *@b filled,
+ * else false. Replay and report refuse such an event (corrupted data); an
+ * ftrace text's pids are checked by its reader too. A comm without its
+ * NUL and a prev_state its kernel does not write are the reader's to
+ * refuse (the raw bytes and the file's bit layout are its own).
  * Inline: report checks every event.
  */
 static inline bool trace_event_bad_value(const struct trace_event *ev, struct trace_bad_value *b)
@@ -344,9 +411,11 @@ static inline bool trace_event_bad_value(const struct trace_event *ev, struct tr
 		return trace_bad_pid("pid", ev->u.exit.pid, b) ||
 		       trace_bad_prio("prio", ev->u.exit.prio, b);
 	case TRACE_EV_SCHED_STAT_RUNTIME:
-		return trace_bad_pid("pid", ev->u.stat_runtime.pid, b);
+		return trace_bad_pid("pid", ev->u.stat_runtime.pid, b) ||
+		       trace_bad_runtime(ev->u.stat_runtime.runtime, b);
 	case TRACE_EV_CGROUP_ATTACH_TASK:
-		return trace_bad_pid("pid", ev->u.cgroup_attach.pid, b);
+		return trace_bad_pid("pid", ev->u.cgroup_attach.pid, b) ||
+		       trace_bad_cgroup_level(&ev->u.cgroup_attach, b);
 	default:
 		return false;
 	}
@@ -359,6 +428,13 @@ static inline bool trace_event_bad_value(const struct trace_event *ev, struct tr
  */
 void trace_bad_value_error(const struct trace_event *ev, const struct trace_bad_value *b,
 			   const char *where, struct sr_error *err);
+
+/*
+ * Where @ev is, into @buf: "CPU 1, file offset 2457332", "CPU 1, stream
+ * offset 154132", "CPU 1, line 12" (an ftrace text); "CPU 1" if nothing
+ * more is known. Returns @buf.
+ */
+const char *trace_event_where(const struct trace_event *ev, char *buf, size_t size);
 
 /*
  * What the repair stage did on one CPU (trace_info.repair_cpus[cpu]). Counts
@@ -390,6 +466,13 @@ struct trace_info {
 	int long_size;                 /* kernel long, bytes */
 	int cpus;                      /* CPUs of the machine (CPUCOUNT or header) */
 	const char *cpus_from;         /* where @cpus comes from, for the user */
+	/*
+	 * @cpus is the kernel's nr_cpu_ids (a trace.dat's header or CPUCOUNT
+	 * option: trace-cmd and capture record a data section per possible
+	 * CPU), so no event names a CPU at or above it; false: an ftrace
+	 * text's "#P:" / "cpus=" count, or a count made from the sections
+	 */
+	bool cpus_exact;
 	const char *uname;             /* NULL if the file has none */
 	const char *tracer_version;    /* trace-cmd version, NULL if none */
 	bool has_trace_id;             /* the file has a TRACEID option */
@@ -421,6 +504,32 @@ struct trace_info {
 	const struct trace_repair_cpu *repair_cpus;
 	int repair_nr_cpus;
 };
+
+/*
+ * The highest CPU number + 1 an event of the trace @in describes may name:
+ * a trace.dat's CPU count (@in->cpus_exact), else TRACE_MAX_CPUS (an
+ * ftrace text's count is the user's, which its events may exceed).
+ */
+static inline int32_t trace_cpu_limit(const struct trace_info *in)
+{
+	return in->cpus_exact && in->cpus > 0 && in->cpus < TRACE_MAX_CPUS ? in->cpus :
+		TRACE_MAX_CPUS;
+}
+
+/*
+ * The first CPU number field of @ev at or above @limit (trace_cpu_limit())
+ * into *@b ("cpu", "target_cpu", "orig_cpu", "dest_cpu"): true, else false.
+ */
+bool trace_event_cpu_past(const struct trace_event *ev, int32_t limit, struct trace_bad_value *b);
+
+/*
+ * The one line for @ev's CPU field @b (trace_event_cpu_past()) at or above
+ * a trace.dat's CPU count @in->cpus, which is the kernel's nr_cpu_ids:
+ * "corrupted data: WHERE: EVENT with FIELD VALUE, which no kernel writes
+ * (the trace.dat CPUCOUNT option says N CPUs, ...)".
+ */
+void trace_cpu_past_error(const struct trace_event *ev, const struct trace_bad_value *b,
+			  const struct trace_info *in, const char *where, struct sr_error *err);
 
 struct trace_reader;
 

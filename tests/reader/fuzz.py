@@ -57,7 +57,10 @@ values, duplicated/swapped/zeroed pages), payload (byte flips inside event
 records: undetectable by any reader, expected to change results), evfield
 (one record's pid, prio or CPU field, found by its event format, set to a
 value no kernel writes: pid -1 / -2^31 / PID_MAX_LIMIT / 2^31-1, prio 140 /
--2, CPU -2 / -2^31: EVFIELD_OPS; detectable).
+-2, CPU -2 / -2^31 / the file's CPU count, runtime 0 / 2^62+1 / 2^63 /
+2^64-1,
+prev_state -1 / 0x10000 / 3 (two bits: 4.14+ writes one), dst_level -1 /
+1000, a comm of 16 bytes without its NUL: EVFIELD_OPS; detectable).
 Compressed (v7zstd) pages and sections are decompressed, mutated and
 recompressed in place (a zstd skippable frame pads the chunk to its size).
 Text: cutline, cut (mid-line), badnum, hugenum, swap, dup, field (drop or
@@ -608,6 +611,22 @@ EVFIELD_OPS = [
     ("sched_process_exec", "pid", -1), ("sched_process_exec", "old_pid", 2**31 - 1),
     ("sched_process_exit", "pid", -1), ("sched_process_exit", "prio", 999),
     ("sched_stat_runtime", "pid", -1), ("cgroup_attach_task", "pid", -1),
+    # (audit34, 3 Dec 2026) a runtime of 0 or 2^63 and more (the kernel
+    # traces a positive s64 delta_exec), a prev_state bit the file's print
+    # format does not show, a dst_level other than its dst_path's depth, a
+    # CPU number of the trace.dat's CPU count ("ncpus": nr_cpu_ids), a
+    # 16-byte comm without its NUL ("nonul")
+    ("sched_stat_runtime", "runtime", 2**63), ("sched_stat_runtime", "runtime", 2**64 - 1),
+    ("sched_stat_runtime", "runtime", 0),
+    ("sched_switch", "prev_state", -1), ("sched_switch", "prev_state", 0x10000),
+    ("cgroup_attach_task", "dst_level", -1), ("cgroup_attach_task", "dst_level", 1000),
+    ("sched_waking", "target_cpu", "ncpus"), ("sched_wakeup", "target_cpu", "ncpus"),
+    ("sched_migrate_task", "dest_cpu", "ncpus"),
+    ("sched_switch", "prev_comm", "nonul"), ("sched_switch", "next_comm", "nonul"),
+    ("sched_waking", "comm", "nonul"),
+    # two prev_state bits from a 4.14+ kernel (one bit or TASK_REPORT_MAX);
+    # a runtime above 2^62 ns (146 years of a task clock)
+    ("sched_switch", "prev_state", 3), ("sched_stat_runtime", "runtime", 2**62 + 1),
 ]
 
 
@@ -641,6 +660,13 @@ def mutate_evfield(buf, lay, p):
         return None
     eid, fields = fmts[p["ev"]]
     foff, fsize = fields[p["f"]]
+    v = p["v"]
+    if v == "ncpus":
+        v = max(r[1] for r in lay.cpu_regions) + 1
+    elif v == "nonul":
+        if fsize != 16:
+            return None         # a __data_loc comm: not this op
+        v = int.from_bytes(b"x" * 16, "little")
     ls = lay.long_size
     hdr = 8 + ls
     hits = []
@@ -665,7 +691,7 @@ def mutate_evfield(buf, lay, p):
     idx, at = random.Random(p["s"]).choice(hits)
     page, put = page_bytes(lay, buf, idx)
     page = bytearray(page)
-    page[at:at + fsize] = (p["v"] % (1 << (8 * fsize))).to_bytes(fsize, "little")
+    page[at:at + fsize] = (v % (1 << (8 * fsize))).to_bytes(fsize, "little")
     return bytes(buf) if put(bytes(page)) else None
 
 

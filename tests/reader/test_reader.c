@@ -670,6 +670,7 @@ static void cmp_event(uint64_t n, const struct trace_event *a, const struct trac
 	CMP_EV(n, ts);
 	CMP_EV(n, offset);
 	CMP_EV(n, offset_in_stream);
+	CMP_EV(n, offset_is_line);
 	CMP_EV(n, common_pid);
 	CMP_EV(n, common_flags);
 	CMP_EV(n, common_preempt_count);
@@ -736,6 +737,7 @@ static void cmp_event(uint64_t n, const struct trace_event *a, const struct trac
 		cmp_str("comm", n, a->u.cgroup_attach.comm, b->u.cgroup_attach.comm);
 		CMP_EV(n, u.cgroup_attach.dst_root);
 		CMP_EV(n, u.cgroup_attach.dst_level);
+		CMP_EV(n, u.cgroup_attach.has_dst_level);
 		CMP_EV(n, u.cgroup_attach.dst_id);
 		CMP_EV(n, u.cgroup_attach.pid);
 		break;
@@ -1139,6 +1141,7 @@ static int cmd_text(const char *bin, const char *text)
 		yb = y;
 		xa.offset = yb.offset = 0;
 		xa.offset_in_stream = yb.offset_in_stream = false;
+		xa.offset_is_line = yb.offset_is_line = false;
 		xa.id = yb.id = 0;
 		xa.common_flags = yb.common_flags = 0;
 		xa.common_preempt_count = yb.common_preempt_count = 0;

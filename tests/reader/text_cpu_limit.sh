@@ -7,26 +7,15 @@
 # wakeup's target_cpu, a migration's orig_cpu and dest_cpu; 4095 is taken.
 # A negative one is refused as corrupted data (no kernel writes it).
 # (The text reader refuses a [CPU] field above 4095 itself; an event's CPU
-# of 4096 or more comes from a trace.dat.)
+# of 4096 or more comes from a trace.dat.) Each line names the text's line
+# (since 3 Dec 2026; before, only "CPU 1").
 # usage: text_cpu_limit.sh SCHEDREPLAY WORKDIR
-sr=$1
-work=$2
-mkdir -p "$work" || exit 1
-fail=0
+. "$(dirname "$0")/text_common.sh"
 # $1 the CPU field of a sched_stat_runtime, $2 a sched_waking's target_cpu, $3 a
 # sched_wakeup's, $4 $5 a migration's orig_cpu dest_cpu
 text() {
+	text_head 11
 	cat <<EOT
-# tracer: nop
-#
-# entries-in-buffer/entries-written: 11/11   #P:2
-#
-#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
-#              | |         |   |||||     |         |
-          <idle>-0       [000] d..2.   100.000100: sched_waking: comm=a pid=10 prio=120 target_cpu=000
-          <idle>-0       [000] d..2.   100.000110: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=10 next_prio=120
-          <idle>-0       [001] d..2.   100.000200: sched_waking: comm=b pid=11 prio=120 target_cpu=001
-          <idle>-0       [001] d..2.   100.000230: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=b next_pid=11 next_prio=120
                b-11      [001] d..2.   100.000250: sched_waking: comm=a pid=10 prio=120 target_cpu=$2
                b-11      [001] d..2.   100.000251: sched_wakeup: comm=a pid=10 prio=120 success=1 target_cpu=$3
                b-11      [$1] d..2.   100.000260: sched_stat_runtime: comm=b pid=11 runtime=30000 [ns] vruntime=1000000 [ns]
@@ -38,15 +27,11 @@ text() {
 EOT
 }
 
-check() {  # description, command status, wanted status
-	if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAIL: $1 (got $2, want $3)"; fail=1; fi
-}
-
 # name, CPU fields, the event and CPU the error names
-for c in "waking 001 5000 000 0 0 CPU+1:+sched_waking+names+CPU+5000" \
-	 "wakeup 001 000 5000 0 0 CPU+1:+sched_wakeup+names+CPU+5000" \
-	 "orig 001 000 000 4096 0 CPU+0:+sched_migrate_task+names+CPU+4096" \
-	 "dest 001 000 000 0 65535 CPU+0:+sched_migrate_task+names+CPU+65535"; do
+for c in "waking 001 5000 000 0 0 CPU+1,+line+11:+sched_waking+names+CPU+5000" \
+	 "wakeup 001 000 5000 0 0 CPU+1,+line+12:+sched_wakeup+names+CPU+5000" \
+	 "orig 001 000 000 4096 0 CPU+0,+line+16:+sched_migrate_task+names+CPU+4096" \
+	 "dest 001 000 000 0 65535 CPU+0,+line+16:+sched_migrate_task+names+CPU+65535"; do
 	set -- $c
 	text "$2" "$3" "$4" "$5" "$6" > "$work/$1.txt"
 	msg=$(echo "$7" | tr + ' ')
@@ -57,8 +42,8 @@ for c in "waking 001 5000 000 0 0 CPU+1:+sched_waking+names+CPU+5000" \
 done
 # a negative CPU number (-1 is "none given", the default of an absent
 # target_cpu): exit 0 before 3 Dec 2026, a wakeup onto no CPU
-for c in "waking-neg 001 -2 000 0 0 CPU+1:+sched_waking+with+target_cpu+-2" \
-	 "dest-neg 001 000 000 0 -5 CPU+0:+sched_migrate_task+with+dest_cpu+-5"; do
+for c in "waking-neg 001 -2 000 0 0 CPU+1,+line+11:+sched_waking+with+target_cpu+-2" \
+	 "dest-neg 001 000 000 0 -5 CPU+0,+line+16:+sched_migrate_task+with+dest_cpu+-5"; do
 	set -- $c
 	text "$2" "$3" "$4" "$5" "$6" > "$work/$1.txt"
 	msg=$(echo "$7" | tr + ' ')

@@ -2348,7 +2348,7 @@ static size_t early_events(struct trace_event *ev)
 		ev[n++] = ev_switch(t + 522 * US, 2, 60, 'S', 120, 0, 120);
 		ev[n++] = ev_switch(t + 560 * US, 1, 62, 'S', 120, 0, 120);
 	}
-	ev[n++] = ev_runtime(7 * MS, 0, 0, 0);
+	ev[n++] = ev_runtime(7 * MS, 0, 0, 1);
 	return n;
 }
 
@@ -2492,7 +2492,7 @@ static size_t standin_skip_events(struct trace_event *ev)
 		ev[n++] = ev_switch(t + 522 * US, 3, 60, 'S', 100, 0, 120);
 		ev[n++] = ev_switch(t + 560 * US, 1, 62, 'S', 120, 0, 120);
 	}
-	ev[n++] = ev_runtime(23 * MS, 0, 0, 0);
+	ev[n++] = ev_runtime(23 * MS, 0, 0, 1);
 	/* into time order, stably (the order written at one instant) */
 	for (size_t i = 1; i < n; i++) {
 		struct trace_event e = ev[i];
@@ -2662,7 +2662,7 @@ static size_t standin_chan_events(struct trace_event *ev)
 		ev[n++] = ev_switch(t + 755 * US, 0, 61, 'S', 120, 0, 120);
 		ev[n++] = ev_switch(t + 762 * US, 2, 60, 'S', 120, 0, 120);
 	}
-	ev[n++] = ev_runtime(7 * MS, 0, 0, 0);
+	ev[n++] = ev_runtime(7 * MS, 0, 0, 1);
 	return n;
 }
 
@@ -2758,7 +2758,7 @@ static void test_no_waking_rt_samples(void)
 		ev[n++] = ev_switch(t + 55 * US, 0, 100, 'S', 120, 0, 120);
 		ev[n++] = ev_switch(t + 113 * US, 1, 200, 'S', 96, 0, 120);
 	}
-	ev[n++] = ev_runtime(7 * MS, 0, 0, 0);
+	ev[n++] = ev_runtime(7 * MS, 0, 0, 1);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	if (!wl)
@@ -2835,7 +2835,7 @@ static void test_rt_samples_pid_reuse(void)
 		ev[n++] = ev_switch(t + 5 * US, 0, 0, 'R', 120, 300, 120);
 		ev[n++] = ev_switch(t + 60 * US, 0, 300, 'S', 120, 0, 120);
 	}
-	ev[n++] = ev_runtime(6 * MS, 0, 0, 0);
+	ev[n++] = ev_runtime(6 * MS, 0, 0, 1);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	if (!wl)
@@ -2900,7 +2900,7 @@ static void test_rt_comm_renamed(void)
 		n += comm_cycle(&ev[n], t + 200 * US, 300, 96, rt[k]);
 	}
 	n += comm_cycle(&ev[n], t, 200, 96, "B");
-	ev[n++] = ev_runtime(t + MS, 0, 0, 0);
+	ev[n++] = ev_runtime(t + MS, 0, 0, 1);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	if (!wl)

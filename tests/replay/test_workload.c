@@ -2928,8 +2928,9 @@ static void test_pid_limit(void)
  * A pid, prio or CPU number no kernel writes (trace_event_bad_value()):
  * refused with the field named. Before 3 Dec 2026 each was replayed at
  * exit 0 (a trace whose next_pids were all -2^31: no wakeup sample; a
- * target_cpu of -2: a wake onto no CPU; prio 140: a fair task of nice 0).
- * The bounds themselves (pid 0, prio -1 and 139, target_cpu -1: "none")
+ * target_cpu of -2: a wake onto no CPU; prio 140: a fair task of nice 0),
+ * and so was a runtime of 0 or above 2^62 ns (audit34). The bounds
+ * themselves (pid 0, prio -1 and 139, target_cpu -1: "none", runtime 2^62)
  * are taken.
  */
 static void test_bad_values(void)
@@ -2945,6 +2946,9 @@ static void test_bad_values(void)
 		ev_migrate(1 * MS, 0, 12, INT32_MIN, 0),
 		ev_fork(1 * MS, 0, 10, -1),
 		ev_runtime(1 * MS, 0, -7, 1000),
+		ev_runtime(1 * MS, 0, 10, 0),
+		ev_runtime(1 * MS, 0, 10, (uint64_t)INT64_MAX + 1),
+		ev_runtime(1 * MS, 0, 10, (1ull << 62) + 1),
 	};
 	static const char *const why[] = {
 		"sched_switch with common_pid -1, which no kernel writes (a pid is 0 .. 4194303",
@@ -2957,11 +2961,15 @@ static void test_bad_values(void)
 		"sched_migrate_task with orig_cpu -2147483648, which no kernel writes",
 		"sched_process_fork with child_pid -1, which no kernel writes",
 		"sched_stat_runtime with common_pid -7, which no kernel writes",
+		"sched_stat_runtime with runtime 0, which no kernel writes (a runtime is 1 .. 2^62 ns",
+		"sched_stat_runtime with runtime 9223372036854775808, which no kernel writes",
+		"sched_stat_runtime with runtime 4611686018427387905, which no kernel writes",
 	};
 	struct trace_event good[] = {
 		ev_switch(1 * MS, 0, 0, 'R', -1, 10, 139),
 		ev_wake(TRACE_EV_SCHED_WAKING, 1 * MS, 0, 0, 0, 11, -1, -1),
 		ev_migrate(1 * MS, 0, 12, 0, 1),
+		ev_runtime(1 * MS, 0, 10, 1ull << 62),
 	};
 
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Values no kernel writes in an ftrace text (audit34, 3 Dec 2026; each was
+# read at exit 0 before): a numeric prev_state outside 0 .. 0x1fff (-1,
+# 0x10000; TRACE_STATE_UNION), a sched_stat_runtime runtime of 0 or above
+# 2^62 ns (the kernel traces a positive s64 delta_exec only; 146 years), a
+# cgroup_attach_task dst_level other than its dst_path's depth. report and
+# replay each print one line naming the file, the CPU, the text's line and
+# the field, and exit 1. The bounds are taken: prev_state 0x100 (4.14+'s
+# preemption) and 0x1000 (4.11-4.13's TASK_STATE_MAX), runtime 2^62,
+# dst_level 1 for "/a", and a line without dst_level.
+# usage: text_bad_values.sh SCHEDREPLAY WORKDIR
+. "$(dirname "$0")/text_common.sh"
+# $1 the first switch's prev_state (numeric, as `trace-cmd report -R`), $2
+# a sched_stat_runtime's runtime, $3 a cgroup_attach_task's dst_level field
+text() {
+	text_head 9
+	cat <<EOT
+               b-11      [001] d..2.   100.000250: cgroup_attach_task: dst_root=1 dst_id=7 $3 dst_path=/a pid=11 comm=b
+               b-11      [001] d..2.   100.000260: sched_stat_runtime: comm=b pid=11 runtime=$2 [ns]
+               a-10      [000] d..2.   100.000300: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=$1 next_comm=swapper/0 next_pid=0 next_prio=120
+               b-11      [001] d..2.   100.000400: sched_switch: prev_comm=b prev_pid=11 prev_prio=120 prev_state=1 next_comm=swapper/1 next_pid=0 next_prio=120
+          <idle>-0       [000] d..2.   100.000500: sched_waking: comm=a pid=10 prio=120 target_cpu=000
+EOT
+}
+
+# name, prev_state, runtime, dst_level field, the line's middle (+ for a space)
+for c in "state-neg -1 30000 dst_level=1 CPU+0,+line+13:+sched_switch+with+prev_state+-1" \
+	 "state-high 0x10000 30000 dst_level=1 CPU+0,+line+13:+sched_switch+with+prev_state+0x10000" \
+	 "runtime-0 1 0 dst_level=1 CPU+1,+line+12:+sched_stat_runtime+with+runtime+0" \
+	 "runtime-2e62 1 4611686018427387905 dst_level=1 CPU+1,+line+12:+sched_stat_runtime+with+runtime+4611686018427387905" \
+	 "runtime-2e63 1 9223372036854775808 dst_level=1 CPU+1,+line+12:+sched_stat_runtime+with+runtime+9223372036854775808" \
+	 "runtime-max 1 18446744073709551615 dst_level=1 CPU+1,+line+12:+sched_stat_runtime+with+runtime+18446744073709551615" \
+	 "level-neg 1 30000 dst_level=-1 CPU+1,+line+11:+cgroup_attach_task+with+dst_level+-1" \
+	 "level-deep 1 30000 dst_level=1000 CPU+1,+line+11:+cgroup_attach_task+with+dst_level+1000"; do
+	set -- $c
+	text "$2" "$3" "$4" > "$work/$1.txt"
+	msg=$(echo "$5" | tr + ' ')
+	for cmd in report replay; do
+		"$sr" $cmd "$work/$1.txt" > "$work/$1.out" 2> "$work/$1.err"
+		check "$1: $cmd exits 1" $? 1
+		[ "$(wc -l < "$work/$1.err")" = 1 ] &&
+			grep -q "^schedreplay $cmd: $work/$1.txt: corrupted data: $msg, which no kernel writes (" "$work/$1.err"
+		check "$1: $cmd: the one error line ($(cat "$work/$1.err"))" $? 0
+	done
+done
+# the bounds: exit 0, nothing on stderr but replay's notes
+for c in "state-preempt 0x100 4611686018427387904 dst_level=1" \
+	 "state-old 0x1000 1 dst_level=1" "no-level 1 30000 dst_root=1"; do
+	set -- $c
+	text "$2" "$3" "$4" > "$work/$1.txt"
+	"$sr" report "$work/$1.txt" > "$work/$1.out" 2> "$work/$1.err"
+	check "$1: report exits 0 ($(cat "$work/$1.err"))" $? 0
+	"$sr" replay "$work/$1.txt" > "$work/$1.out" 2> "$work/$1.err"
+	check "$1: replay exits 0" $? 0
+done
+exit $fail
