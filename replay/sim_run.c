@@ -57,8 +57,8 @@ void replay_config_default(struct replay_config *cfg)
 	cfg->idle_clock = REPLAY_IDLE_CLOCK_LOCAL;
 	/* a hand-off's measured switch point (docs/validation-log.md, "Twenty-second pass") */
 	cfg->resched_at = REPLAY_RESCHED_TRACED;
-	/* the machine's tick grid where no full-period charge gives the phase
-	 * (docs/validation-log.md, "The tick phase where no charge spans a period") */
+	/* the machine's tick grid wherever it holds, before the full-period charges'
+	 * mean (docs/validation-log.md, "The tick phase where no charge spans a period") */
 	cfg->tick_phase = REPLAY_TICK_PHASE_GRID;
 	cfg->seed = 1;
 }

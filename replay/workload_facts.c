@@ -48,13 +48,14 @@
  * Tick phase.  Ticks stay on one grid per CPU across NO_HZ idle periods
  * (tick_nohz_restart() forwards the timer on the old grid), so the phase of
  * a CPU's ticks is the circular mean of (ts mod TICK_NSEC) over its
- * tick-charged events (a runtime of one period).  The simulation ticks busy
- * CPUs on that grid.  Where no event was charged a whole period (forkexec,
- * hackbench-shares, small-hackbench: 0 ns assumed), the grid that infers
- * HZ holds a phase per CPU too: the median of its lone charges near their
+ * tick-charged events (a runtime of one period).  The grid that infers HZ
+ * holds a phase per CPU too: the median of its lone charges near their
  * circular mean (helper hz34, 3 Dec 2026; within 2.7 us of the CPU's traced
- * hardirq ticks on every bundled capture), the simulation's under
- * --tick-phase grid.
+ * hardirq ticks on every bundled capture, where the full-period charges'
+ * mean is up to 30 us off, and forkexec, hackbench-shares, small-hackbench
+ * have no full-period charge).  The simulation ticks busy CPUs on the
+ * grid's phase where it holds, else on the charges' mean (--tick-phase
+ * grid, the default; sim_run.c, tick_phase_of()).
  */
 #include <errno.h>
 #include <math.h>
