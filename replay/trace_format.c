@@ -3,15 +3,18 @@
  * Event formats: which id is which event, and where each decoded field sits.
  *
  * Every format text of the file is indexed by its "name:" and "ID:" lines
- * only; the formats of the events we decode are parsed by libtraceevent,
- * and their field offsets, sizes and __data_loc/__rel_loc flags are
- * resolved here once. The decoder then reads fields straight from records.
+ * only; the field lines of the events we decode are read here when the text
+ * has the shape every kernel writes (fast_fields()), else parsed by
+ * libtraceevent, and their field offsets, sizes and __data_loc/__rel_loc
+ * flags are resolved here once. The decoder then reads fields straight from
+ * records.
  *
  * prev_state of sched_switch changed meaning across kernels (4.x had
  * TASK_STATE_MAX as the preemption bit and more letters; 4.14+ reports
  * TASK_REPORT_MAX = 0x100 for a preemption). Rather than a table per kernel,
- * the file's own print format is evaluated by libtraceevent on synthetic
- * records with one bit set each, and the printed letters classify the bits.
+ * the file's own print format is evaluated on synthetic records with one bit
+ * set each (by trace_prev_state.c, else by libtraceevent), and the printed
+ * letters classify the bits.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -2,8 +2,14 @@
 /*
  * The subcommands of the schedreplay binary. Each lives in its own file next
  * to the stage it drives (replay/cmd_*.c, capture/cmd_*.c), parses its own
- * options, prints its own --help and returns the process exit code:
+ * options (replay, whatif and validate share theirs: replay/cmd_runs.c),
+ * prints its own --help and returns the process exit code:
  * 0 success, 1 failure (a one-line message was printed on stderr), 2 bad usage.
+ *
+ * Also what every command's messages and outputs use: cli_esc() and its
+ * markdown and XML forms (names from the user or a trace, one line, no
+ * terminal escapes), sr_json_key() / sr_json_string() (the same for JSON),
+ * and cli_usage() / cli_getopt_error() (the one line of a usage error).
  */
 #ifndef SCHEDREPLAY_CLI_H
 #define SCHEDREPLAY_CLI_H

@@ -5,8 +5,8 @@
  * Libraries never exit and never print: a function that fails returns -1 (or
  * NULL) and, when given a non-NULL struct sr_error, fills it with one line a
  * user can act on. The line names what failed and where: the file, and the
- * CPU, record offset and timestamp when they are known. Only main() turns an
- * error into an exit code.
+ * CPU, record offset and timestamp when they are known. Only the subcommands
+ * (cli.h) print an error and turn it into an exit code.
  */
 #ifndef SCHEDREPLAY_ERROR_H
 #define SCHEDREPLAY_ERROR_H

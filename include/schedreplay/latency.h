@@ -28,6 +28,11 @@
  * inside the trace, sched_stat_runtime sum,
  * switches in, preemptions, migrations, both distributions.
  *
+ * Per group (comm, pid, cgroup: lat_config.group_by, struct lat_group): both
+ * distributions.  Per wakeup sample: its path, what the target CPU did from
+ * the wakeup to the switch-in (enum lat_path), counted and, per path, its
+ * latency distribution.
+ *
  * Tasks alive before the trace are handled from the first event that names
  * them; a CPU's current task before its first sched_switch is taken from the
  * common_pid of its events. Idle (pid 0) is not a task.

@@ -2,7 +2,8 @@
 /*
  * The scheduler model: an instrumented C model of the Linux fair scheduler
  * (PELT, task groups and shares, EEVDF and CFS, tick, newidle balance and
- * blocked load), driven the way kernel/sched/core.c drives the fair class.
+ * blocked load, task placement and load balancing, CFS bandwidth control),
+ * driven the way kernel/sched/core.c drives the fair class.
  *
  * The caller owns time and events; the model owns scheduling decisions.
  *
@@ -13,6 +14,8 @@
  *     chooses, or one model_select_task_rq() chooses), the running task
  *     blocking or exiting, ticks every 1/HZ on busy CPUs, migrations, cgroup
  *     moves, nice changes, time stolen by RT/DL tasks.
+ *   - The bandwidth timers (period and slack) are events of the caller's
+ *     loop: model_next_timer() says when, model_run_timers() runs them.
  *   - The model decides what runs: after any call, model_need_resched(cpu)
  *     says the kernel would have set TIF_NEED_RESCHED on that CPU; the caller
  *     then calls model_schedule() (the kernel's __schedule()) when the CPU

@@ -9,6 +9,12 @@
  * has.  Profiles are static and const; look them up by name or derive one
  * from a kernel release string (the trace's uname).  Every report prints the
  * effective settings (model_profile_print(), or iterate them for JSON).
+ *
+ * Over a profile, debugfs-style feature toggles (struct model_sched_features:
+ * --sched-feature, a variant's "sched_features") set or clear the features
+ * the model implements both ways (model_sched_feature_parse(),
+ * model_sched_features_check(), model_sched_features_merge(): a later
+ * toggle wins; model_sched_features_list()).
  */
 #ifndef SCHEDREPLAY_PROFILE_H
 #define SCHEDREPLAY_PROFILE_H

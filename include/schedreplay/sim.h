@@ -13,7 +13,8 @@
  *     target reached the block it ends is delivered at the block (the task
  *     blocks and is woken at once; skip_early_blocks: it does not sleep);
  *   - ticks every 1/HZ on busy CPUs only (NO_HZ idle), on each CPU's tick
- *     grid as inferred from the trace;
+ *     grid as inferred from the trace (ticks traced: at the trace's own
+ *     ticks where it shows them);
  *   - RT/DL tasks take their CPUs at their traced times (stolen time);
  *   - placement: REPLAY_PLACEMENT_TRACE puts every wakeup and fork on the
  *     CPU the trace shows and applies the traced migrations of queued
@@ -23,17 +24,24 @@
  *     switched in after an idle-path cost, a wakeup preemption takes effect
  *     after a preempt-path cost, both drawn from the trace's own calibrated
  *     distributions at a quantile fixed by the wake's identity, so every
- *     variant sees the same hardware.
+ *     variant sees the same hardware (resched_at traced, the default: a
+ *     waker the trace shows preempted by its wakee is switched out at its
+ *     traced switch point instead).
  *
  * The simulation emits the same struct trace_event records the kernel would
  * (sched_switch with prev_state, sched_waking, sched_wakeup(_new),
- * sched_migrate_task, sched_process_fork, cgroup_attach_task) and feeds them
+ * sched_migrate_task, sched_process_fork, sched_stat_runtime,
+ * cgroup_attach_task) and feeds them
  * to the latency machine of latency.h: predicted and measured latencies have
  * one definition, and the predicted event counts come from the same stream.
  *
  * replay_run() has no global state and only reads the workload: several
  * threads may replay one workload with different configurations at once.
  * The same workload and configuration give identical results.
+ *
+ * The replay's reports are here too: replay_print_text() (the text of
+ * `schedreplay replay`) and replay_json_*() (its JSON), and the names
+ * tables of its options (replay_X_names[], replay_name_to_value()).
  */
 #ifndef SCHEDREPLAY_SIM_H
 #define SCHEDREPLAY_SIM_H

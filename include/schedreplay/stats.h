@@ -37,6 +37,10 @@
  * is the sample of rank ceil(p / 100 * n) (rank 1 for p = 0) in ascending
  * order. sr_percentile_sorted() computes it exactly on a sorted array;
  * sr_hist_percentile() returns the bucket of that same sample.
+ *
+ * Also here: struct sr_sum (a histogram's sum of values, as the long double
+ * sum of them) and sr_seeds_rank() (the median and extreme runs of the model
+ * seeds of validate and whatif --seeds).
  */
 #ifndef SCHEDREPLAY_STATS_H
 #define SCHEDREPLAY_STATS_H

@@ -9,14 +9,19 @@
  *     options, per-CPU data bounds) before anything is decoded, so truncated or
  *     corrupted input is rejected with a one-line error instead of crashing;
  *     picks the buffer (top level or a named instance) that holds the sched
- *     events and says why; parses with libtraceevent only the event formats it
- *     decodes (the other ~2,000 formats of a typical file are only indexed by
- *     id and name, which keeps opening a file in the millisecond range).
+ *     events and says why; parses only the event formats it decodes, their
+ *     field lines and sched_switch's prev_state print format itself
+ *     (replay/trace_format.c, trace_prev_state.c; a format of another shape
+ *     through libtraceevent), and indexes the other ~2,000 formats of a
+ *     typical file by id and name only, which keeps opening a file in the
+ *     millisecond range.
  *   - trace_next(): one event per call, merged across CPUs by timestamp (ties
  *     go to the lower CPU, as in libtracecmd). Field offsets are resolved once
  *     per event type; values are read straight from the ring-buffer record
  *     with the file's endianness. __data_loc / __rel_loc strings and fixed
- *     char[16] comms are both handled.
+ *     char[16] comms are both handled.  trace_consume() delivers the same
+ *     stream to per-type callbacks, called from the decoder's case of the
+ *     type (one type dispatch per event).
  *   - Memory is O(CPUs): one page window (or one decompressed chunk) per CPU.
  *     Nothing is kept per event.
  *   - Besides the sched events, syscalls:sys_{enter,exit}_{read,write}

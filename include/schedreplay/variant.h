@@ -6,9 +6,10 @@
  * A variant is a const struct model_variant with designated initialisers in
  * ONE registration table (model/variants.c), looked up by name.  Variants
  * compose: "aaron-skip,no-tg-ratelimit" ORs their behaviour flags, applies
- * their tg rate-limit overrides in order and calls every hook (a call site is
- * skipped if any hook says so).  External variants (plugins, JSON files) fill
- * the same struct at run time and add it to a set.
+ * their tg rate-limit overrides and scheduler-feature toggles in order and
+ * calls every hook (a call site is skipped if any hook says so).  External
+ * variants (plugins, JSON files) fill the same struct at run time and add it
+ * to a set.
  */
 #ifndef SCHEDREPLAY_VARIANT_H
 #define SCHEDREPLAY_VARIANT_H

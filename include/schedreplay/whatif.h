@@ -15,9 +15,11 @@
  *     share per function from the model's counters and the simulated busy
  *     time.
  *   - The latency CDF plot (svg_cdf.c): a self-contained SVG.
- *   - The what-if run and report (whatif*.c): one workload, many variants in
- *     parallel threads, a table of base vs each variant with % change, JSON
- *     with the same "variants" map as `schedreplay replay --json`.
+ *   - The what-if run and report (whatif*.c): the runs the variant options
+ *     select (whatif_select(), replay's too), one workload, many variants in
+ *     parallel threads, each figure the median over --seeds, a table of base
+ *     vs each variant with % change, JSON with the same "variants" map as
+ *     `schedreplay replay --json`.
  *
  * Errors: struct sr_error, one line naming the file and what is wrong; the
  * functions never print (except the *_print/_write ones, to the FILE given)

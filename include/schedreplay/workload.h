@@ -20,6 +20,12 @@
  *                channel empty it sleeps until a WRITE
  *   WRITE(c, n)  it wrote n bytes into channel c, waking a reader asleep in a
  *                READ of c; with c full it sleeps until a READ makes room
+ *   WAIT(t, i)   a hand-off: it goes on only once task t has passed its
+ *                BLOCK op i, else it sleeps until then
+ *   MIGRATE(c)   the stopper moved it to CPU c here (sched_exec(), affinity)
+ *   WAKE_OTHER   it woke an RT/DL task here (the stopper of a MIGRATE next)
+ *   SYSCALL      a position only: a traced read/write began or returned
+ *                (--resched-at syscall-exit)
  *
  * What ends a block is a wake record: either a WAKE op of another fair task
  * (the waking ran in that task's own context: common_pid = that task, it was
@@ -35,7 +41,9 @@
  * The same pass measures what the hardware did (event counts, wakeup
  * latency through latency.h, the mechanical-cost calibration of calib.h) and
  * infers the machine facts the model needs (CPUs, HZ, tick phase, kernel
- * release), saying how each was found.
+ * release), saying how each was found; it also finds each CPU's own ticks
+ * (wl_traced_ticks(), for --ticks traced) and the windows a CPU's lost
+ * events leave (wl_lost_window()).
  *
  * A workload is immutable after extraction and may be replayed by several
  * threads at once (sim.h).  Memory: O(ops + wakes + tasks), ~16 bytes per op
