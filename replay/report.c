@@ -241,9 +241,9 @@ static void write_sample(void *ctx, const struct lat_sample *s)
  * The reader merges the CPUs by time, so its stream only goes back when one
  * CPU's records do: a damaged page header or record (a timestamp or time
  * extend), or pages out of order. Reading on would count the same interval
- * twice or a negative one, and the replay would simulate the jump.
+ * twice or a negative one, and the replay would simulate the jump.  Cold
+ * and apart: the per-event callbacks below then need no saved registers.
  */
-/* cold and apart: the per-event callbacks below then need no saved registers */
 static __attribute__((cold, noinline)) void
 time_goes_back(const char *path, const struct trace_event *ev, int prev_cpu, uint64_t prev_ts,
 	       struct sr_error *err)

@@ -1024,12 +1024,6 @@ static inline int32_t ld_s32(const uint8_t *p)
 	return v;
 }
 
-/*
- * Decode the record: 0, or -1 when it is corrupt. With @rp (a repairing
- * reader) the decoded event also goes through the repair stage, its result
- * in *@rp_ret: from the case of its type, with the stage's function for
- * that type, so that the event is dispatched on its type once.
- */
 /* "comm", "prev_comm", ...: a field read by rd_comm() */
 static bool is_comm(const char *name)
 {
@@ -1111,6 +1105,12 @@ state_error(const struct tr_formats *fm, const struct trace_event *ev, struct sr
 	return -1;
 }
 
+/*
+ * Decode the record: 0, or -1 when it is corrupt. With @rp (a repairing
+ * reader) the decoded event also goes through the repair stage, its result
+ * in *@rp_ret: from the case of its type, with the stage's function for
+ * that type, so that the event is dispatched on its type once.
+ */
 static inline __attribute__((always_inline)) int
 decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev, uint32_t id,
 	  enum trace_event_type t, uint64_t hdr, struct tr_repair *rp, int *rp_ret,
