@@ -277,7 +277,7 @@ int cmd_replay(int argc, char **argv)
 		to.no_bandwidth = o.rc.no_bandwidth;
 		to.wake_clock_traced = o.rc.wake_clock == REPLAY_WAKE_CLOCK_TRACED;
 		to.ticks_traced = o.rc.ticks == REPLAY_TICKS_TRACED;
-		to.tick_phase_grid = o.rc.tick_phase == REPLAY_TICK_PHASE_GRID;
+		to.tick_phase = o.rc.tick_phase;
 		if (replay_uses_model_placement(&o.rc)) {
 			to.vcpu_pack_on = on;
 			to.vcpu_pack_why = pw;

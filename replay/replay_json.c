@@ -708,10 +708,9 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 	json_object_set_new(rel, "how", json_string(f->groups_how));
 	json_object_set_new(fa, "task_groups", rel);
 	json_object_set_new(fa, "tick_phase_known", json_boolean(f->tick_phase_known));
-	/* the simulation's: the tick grid's (--tick-phase grid), the full-period charges', 0 */
-	json_object_set_new(fa, "tick_phase_from", json_string(
-		cfg && cfg->tick_phase == REPLAY_TICK_PHASE_GRID && f->tick_phase_grid_known ?
-		"tick grid" : f->tick_phase_known ? "charges" : "zero"));
+	/* the simulation's (replay_tick_phase_from()) */
+	json_object_set_new(fa, "tick_phase_from", json_string(replay_tick_phase_from_names[
+		replay_tick_phase_from(f, cfg ? cfg->tick_phase : REPLAY_TICK_PHASE_ZERO)]));
 	rel = json_null();
 	if (f->tick_phase_grid_known && (rel = json_array()))
 		for (unsigned int c = 0; c < f->nr_cpus && c < 64; c++)

@@ -175,18 +175,20 @@ static void print_grid_phases(FILE *out, const struct wl_facts *f)
 }
 
 /*
- * The HZ line's tail: under --tick-phase grid (the default) the tick grid's
- * phases where the grid holds; else nothing where the full-period charges
- * give the phase, "0 ns assumed" where the grid does not hold either, and
- * under zero 0 ns with the grid's phases named.
+ * The HZ line's tail, by where the simulation's phases come from
+ * (replay_tick_phase_from()): the tick grid's phases; nothing for the
+ * full-period charges'; at 0 ns, "0 ns assumed" where the grid does not
+ * hold either, else (--tick-phase zero) 0 ns with the grid's phases named.
  */
-static void print_tick_phase(FILE *out, const struct wl_facts *f, bool grid)
+static void print_tick_phase(FILE *out, const struct wl_facts *f, enum replay_tick_phase mode)
 {
-	if (grid && f->tick_phase_grid_known) {
+	enum replay_tick_phase_from from = replay_tick_phase_from(f, mode);
+
+	if (from == REPLAY_TICK_FROM_GRID) {
 		fprintf(out, " (tick phase from the tick grid");
 		print_grid_phases(out, f);
 		fprintf(out, ")\n");
-	} else if (f->tick_phase_known) {
+	} else if (from == REPLAY_TICK_FROM_CHARGES) {
 		fprintf(out, "\n");
 	} else if (!f->tick_phase_grid_known) {
 		fprintf(out, " (tick phase unknown: 0 ns assumed)\n");
@@ -198,7 +200,7 @@ static void print_tick_phase(FILE *out, const struct wl_facts *f, bool grid)
 }
 
 static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwidth,
-			bool wake_clock_traced, bool ticks_traced, bool tick_phase_grid)
+			bool wake_clock_traced, bool ticks_traced, enum replay_tick_phase tick_phase)
 {
 	const struct trace_info *i = wl_trace_info(wl);
 	const struct wl_facts *f = wl_facts(wl);
@@ -227,7 +229,7 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 	if (i->prev_state_how)
 		fprintf(out, "states:    prev_state %s  [trace]\n", i->prev_state_how);
 	fprintf(out, "HZ:        %u  [%s: %s]", f->hz, wl_fact_source_name(f->hz_src), f->hz_how);
-	print_tick_phase(out, f, tick_phase_grid);
+	print_tick_phase(out, f, tick_phase);
 	fprintf(out, "groups:    %u  [%s: %s]\n", wl_nr_groups(wl), wl_fact_source_name(f->groups_src),
 		f->groups_how);
 	print_bandwidth(out, wl, no_bandwidth);
@@ -874,7 +876,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	uint64_t v;
 
 	print_facts(out, wl, o && o->no_bandwidth, o && o->wake_clock_traced,
-		    o && o->ticks_traced, o && o->tick_phase_grid);
+		    o && o->ticks_traced, o ? o->tick_phase : REPLAY_TICK_PHASE_ZERO);
 	if (nr_runs) {
 		const struct model_profile *p = replay_result_profile(runs[0]);
 		const struct model_sched_features *sf = replay_result_sched_features(runs[0]);

@@ -612,19 +612,36 @@ static enum lat_start_mode predicted_start_mode(const struct wl_workload *wl)
 	       LAT_START_WAKEUP : LAT_START_WAKING;
 }
 
+const char *const replay_tick_phase_from_names[] = {
+	[REPLAY_TICK_FROM_ZERO] = "zero",
+	[REPLAY_TICK_FROM_CHARGES] = "charges",
+	[REPLAY_TICK_FROM_GRID] = "tick grid",
+};
+
 /*
- * The phase of @cpu's tick grid (tick_sched_timer: one grid per CPU): under
- * --tick-phase grid the tick grid's where it holds (within 1.3 us of the
- * traced ticks on the bundled captures, where the full-period charges' mean
- * is up to 30 us off), else the full-period charges', else 0.
+ * Under --tick-phase grid the tick grid's where it holds (within 1.3 us of
+ * the traced ticks on the bundled captures, where the full-period charges'
+ * mean is up to 30 us off), else the full-period charges', else 0.
  */
+enum replay_tick_phase_from replay_tick_phase_from(const struct wl_facts *f,
+						   enum replay_tick_phase mode)
+{
+	if (mode == REPLAY_TICK_PHASE_GRID && f->tick_phase_grid_known)
+		return REPLAY_TICK_FROM_GRID;
+	return f->tick_phase_known ? REPLAY_TICK_FROM_CHARGES : REPLAY_TICK_FROM_ZERO;
+}
+
+/* The phase of @cpu's tick grid (tick_sched_timer: one grid per CPU) */
 static uint64_t tick_phase_of(const struct wl_facts *f, const struct replay_config *cfg, int cpu)
 {
-	if (cfg->tick_phase == REPLAY_TICK_PHASE_GRID && f->tick_phase_grid_known)
+	switch (replay_tick_phase_from(f, cfg->tick_phase)) {
+	case REPLAY_TICK_FROM_GRID:
 		return f->tick_phase_grid_ns[cpu];
-	if (f->tick_phase_known)
+	case REPLAY_TICK_FROM_CHARGES:
 		return f->tick_phase_ns[cpu];
-	return 0;
+	default:
+		return 0;
+	}
 }
 
 static int setup(struct sim *s, struct sr_error *err)

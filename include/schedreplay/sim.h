@@ -496,6 +496,21 @@ enum replay_tick_phase {
 };
 extern const struct replay_name replay_tick_phase_names[];
 
+/*
+ * Where the simulation's tick phases come from under @mode, by the order
+ * above: the one rule of the simulation, replay's HZ line and its JSON
+ * facts.tick_phase_from (replay_tick_phase_from_names[]: "zero",
+ * "charges", "tick grid").
+ */
+enum replay_tick_phase_from {
+	REPLAY_TICK_FROM_ZERO = 0,
+	REPLAY_TICK_FROM_CHARGES,
+	REPLAY_TICK_FROM_GRID,
+};
+extern const char *const replay_tick_phase_from_names[];
+enum replay_tick_phase_from replay_tick_phase_from(const struct wl_facts *f,
+						   enum replay_tick_phase mode);
+
 /* replay_config.idle_residency (--idle-residency on|off; below) */
 enum replay_idle_residency {
 	REPLAY_IDLE_RESIDENCY_OFF = 0,
@@ -946,7 +961,7 @@ struct replay_text_opts {
 	bool no_bandwidth;             /* replay_config.no_bandwidth: the facts say so */
 	bool wake_clock_traced;        /* replay_config.wake_clock traced: the facts say its delay */
 	bool ticks_traced;             /* replay_config.ticks traced: the facts and costs say so */
-	bool tick_phase_grid;          /* replay_config.tick_phase grid: the HZ line says so */
+	enum replay_tick_phase tick_phase;  /* replay_config.tick_phase: the HZ line says its source */
 };
 void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
 		       const struct replay_result *const *runs, unsigned int nr_runs,
