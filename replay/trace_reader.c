@@ -138,16 +138,13 @@ bool trace_event_cpu_past(const struct trace_event *ev, int32_t limit, struct tr
 	static const char *const wakeup[3] = { "cpu", "target_cpu", NULL };
 	static const char *const migrate[3] = { "cpu", "orig_cpu", "dest_cpu" };
 	const char *const *names = ev->type == TRACE_EV_SCHED_MIGRATE_TASK ? migrate : wakeup;
-	int32_t c[3];
+	int32_t cpu;
+	int i = trace_event_cpu_field_from(ev, limit, &cpu);
 
-	trace_event_cpus(ev, c);
-	for (int i = 0; i < 3; i++)
-		if (c[i] >= limit) {
-			*b = (struct trace_bad_value){ names[i] ? names[i] : "cpu", c[i], NULL,
-						       TRACE_BAD_INT };
-			return true;
-		}
-	return false;
+	if (i < 0)
+		return false;
+	*b = (struct trace_bad_value){ names[i] ? names[i] : "cpu", cpu, NULL, TRACE_BAD_INT };
+	return true;
 }
 
 void trace_cpu_past_error(const struct trace_event *ev, const struct trace_bad_value *b,

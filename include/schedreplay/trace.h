@@ -256,18 +256,32 @@ static inline void trace_event_cpus(const struct trace_event *ev, int32_t c[3])
 }
 
 /*
- * The first CPU number of @ev (trace_event_cpus()) not below @limit, else
- * -1. Inline: report checks every event.
+ * The index in trace_event_cpus()'s order of @ev's first CPU number not
+ * below @limit, that number in *@cpu; else -1.
  */
-static inline int32_t trace_event_cpu_from(const struct trace_event *ev, int32_t limit)
+static inline int trace_event_cpu_field_from(const struct trace_event *ev, int32_t limit,
+					     int32_t *cpu)
 {
 	int32_t c[3];
 
 	trace_event_cpus(ev, c);
 	for (int i = 0; i < 3; i++)
-		if (c[i] >= limit)
-			return c[i];
+		if (c[i] >= limit) {
+			*cpu = c[i];
+			return i;
+		}
 	return -1;
+}
+
+/*
+ * The first CPU number of @ev (trace_event_cpus()) not below @limit, else
+ * -1. Inline: report checks every event.
+ */
+static inline int32_t trace_event_cpu_from(const struct trace_event *ev, int32_t limit)
+{
+	int32_t cpu;
+
+	return trace_event_cpu_field_from(ev, limit, &cpu) >= 0 ? cpu : -1;
 }
 
 /*
