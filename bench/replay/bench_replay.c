@@ -6,10 +6,18 @@
  * given in CPU time of the thread (the best of REPEATS, ms per million trace
  * events), which a machine shared with other work disturbs less.
  *
+ * Memory: the process's peak RSS (getrusage) after the runs, and its growth
+ * over the peak before the first run, per trace event. The replay keeps the
+ * extracted workload (every task's ops) and the simulation's state in
+ * memory, so that growth is O(trace events): bytes per event times a
+ * trace's event count is the memory a replay of it needs (each run frees
+ * its workload and result, so REPEATS does not add to it).
+ *
  *   bench_replay TRACE.dat [REPEATS]
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <schedreplay/sim.h>
@@ -31,11 +39,20 @@ static double cpu_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* The process's peak resident set so far, in KiB (Linux: ru_maxrss is KiB). */
+static long peak_rss_kb(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_maxrss;
+}
+
 int main(int argc, char **argv)
 {
 	int reps = argc > 2 ? atoi(argv[2]) : 3;
 	double best_x = 1e9, best_s = 1e9, best_xc = 1e9;
 	uint64_t events = 0, sim_events = 0;
+	long rss0 = peak_rss_kb(), rss1;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: bench_replay TRACE.dat [REPEATS]\n");
@@ -71,6 +88,7 @@ int main(int argc, char **argv)
 		replay_result_free(r);
 		wl_free(wl);
 	}
+	rss1 = peak_rss_kb();
 	printf("trace:        %s, %llu events\n", argv[1], (unsigned long long)events);
 	printf("extraction:   %.3f s  %.2fM trace events/s\n", best_x, events / best_x / 1e6);
 	printf("extraction CPU: %.3f s  %.2f ms per M trace events (thread CPU time)\n", best_xc,
@@ -80,5 +98,8 @@ int main(int argc, char **argv)
 	printf("replay total: %.3f s  %.2fM trace events/s for one variant (goal >= 1M/s: %s)\n",
 	       best_x + best_s, events / (best_x + best_s) / 1e6,
 	       events / (best_x + best_s) >= 1e6 ? "met" : "NOT met");
+	printf("memory:       peak RSS %.1f MiB, %.1f MiB over the start: %.0f bytes per trace "
+	       "event\n", rss1 / 1024.0, (rss1 - rss0) / 1024.0,
+	       events ? (rss1 - rss0) * 1024.0 / (double)events : 0.0);
 	return 0;
 }
