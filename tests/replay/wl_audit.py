@@ -17,15 +17,16 @@ From the trace text alone, per task (a pid; the capture's own processes included
   wakes     each sched_waking written in its context of a fair task (sched_wakeup in a trace
             without sched_waking), with its position: the CPU time since its last block
   forks     its sched_process_fork as parent
+  exits     its switch-outs dead (X, Z)
 and compares them with what the extraction made of the task (wl_tasks' B/E/W/F/S lines: the
 RUN ops' CPU time between its BLOCK ops, the wake ending each BLOCK, each WAKE op's position).
 A segment with a switch the kernel did not trace (an idle exit the reader restores, a
 switch-out another task's event reveals, a run seen only at its switch-out) is the reader's and
 the latency machine's inference, which this script does not redo: it is counted apart and not
-compared (nor are the wakes in it).  A task is flagged when its block or wake or fork count
-differs, a block's waker differs, a compared segment or the sum of them differs by more than
---tol-us (default 50 us) and 1 %, or a wake's position by more than --wake-tol-us (default
-5 us).  Prints the totals and the flagged tasks, biggest CPU-time difference first; exit 1 if
+compared (nor are the wakes in it).  A task is flagged when its block, wake, fork or exit
+count differs, a block's waker differs, a compared segment or the sum of them differs by more
+than --tol-us (default 50 us) and 1 %, or a wake's position by more than --wake-tol-us
+(default 5 us).  Prints the totals and the flagged tasks, biggest CPU-time difference first; exit 1 if
 any task is flagged, 0 else.  Analysis helper and ctest replay_wl_audit (docs/replay.md,
 "Workload extraction"; docs/validation-log.md, "The extraction, task by task").
 """
@@ -60,9 +61,10 @@ class Task:
         self.waking = None      # (ts, waker) of the last sched_waking of it
         self.woken = None       # runnable since (woken, preempted, moved), not on a CPU
         self.wakes = 0
-        self.wake_at = {}       # (sched_waking ts, target) -> (CPU time since the last block, approx)
+        self.wake_at = {}       # (waking ts, target) -> (CPU time since the last block, approx)
         self.forks = 0
         self.exited = False
+        self.exits = 0          # its switch-outs dead (X, Z)
         self.prio = None
         self.restored = 0       # switch-ins the kernel did not trace
         self.lost = 0           # switch-outs the kernel did not trace
@@ -220,6 +222,7 @@ def read_trace(path):
                 t.last_own = ts
                 if state.startswith('X') or state.startswith('Z'):
                     t.exited = True
+                    t.exits += 1
                 elif not state.startswith('R'):
                     block(t, state, ts)
                 else:
@@ -294,6 +297,7 @@ def read_wl(path):
             cur = out.setdefault(int(f[1]), {'comm': f[2], 'cls': f[3], 'prio': int(f[4]),
                                               'init': f[5], 'group': f[7], 'blocks': [],
                                               'wakes': 0, 'forks': 0, 'run': 0, 'tail': 0,
+                                              'exits': 0,
                                               'wake_at': {}})
         elif k == 'B':
             waker = int(f[5]) if f[5] != '-1' else f[6]
@@ -305,6 +309,7 @@ def read_wl(path):
         elif k == 'S':
             d = out[int(f[1])]
             d['run'] = int(f[2])
+            d['exits'] = int(f[4])
             d['wakes'] = int(f[6])
             d['forks'] = int(f[7])
     return out
@@ -393,6 +398,8 @@ def main():
                         key[1], key[0] / 1e9, (at - tat[0]) / 1e3))
         if nw > 2:
             why.append('... %d wakes differ' % nw)
+        if t.exits != w['exits']:
+            why.append('exits %d/%d' % (w['exits'], t.exits))
         if t.forks != w['forks']:
             why.append('forks %d/%d' % (w['forks'], t.forks))
         if why:
