@@ -36,15 +36,13 @@ import re
 import sys
 from collections import defaultdict
 
+from sched_text import ns
+
 LINE = re.compile(r'^(?:\S+: )?\s*(.*?)-(\d+)\s+(\d+)(\S{5})\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
 SWITCH = re.compile(r'^(.*?):(\d+) \[(-?\d+)\] (\S+) ==> (.*?):(\d+) \[(-?\d+)\]')
 WAKE = re.compile(r'^(?:comm=)?(.*?)(?::| pid=)(\d+) (?:\[(-?\d+)\]|prio=(-?\d+))')
 RUNTIME = re.compile(r'comm=.* pid=(\d+) runtime=(\d+)')
 FORK = re.compile(r'comm=.* pid=(\d+) child_comm=.* child_pid=(\d+)')
-
-
-def ns(sec, frac):
-    return int(sec) * 1000000000 + int(frac.ljust(9, '0'))
 
 
 class Task:
