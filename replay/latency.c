@@ -1223,6 +1223,7 @@ static __attribute__((noinline)) void left_stamp(struct lat_machine *m, int cpu,
 			continue;
 		o->ls.ts = from < o->ls.seen_ts ? from : o->ls.seen_ts;
 		o->ls.remote_stamp = false;
+		o->ls.stamped = true;
 		m->sum.lost_switch_stamped++;
 	}
 }

@@ -443,6 +443,20 @@ observe(struct tr_repair *rp, const struct trace_event *ev, uint64_t lost_before
 			return -1;
 		pc->curr = -1;
 	}
+	if (pc->curr < 0 && ev->common_pid == 0 && type != TRACE_EV_SCHED_SWITCH) {
+		/*
+		 * Its current not known yet (no sched_switch there since the
+		 * trace start or a loss): an event in idle's context (pid 0,
+		 * an interrupt on the idle task) shows it idle now.  Until 3
+		 * Dec 2026 only a switch to idle did, and a task switched in
+		 * after such an event was taken as running since its first
+		 * event (hackbench-shares-run3: 1523, woken onto idle CPU 1
+		 * at 179.434 ms, ran from its first event 47 us later, and its
+		 * wakeup sample was 1.72 ms long).
+		 */
+		pc->curr = 0;
+		pc->idle_since = ev->ts;
+	}
 	if (!passing && (rp->mode & TRACE_REPAIR_IDLE_EXIT) && pc->curr == 0 &&
 	    ev->common_pid > 0) {
 		const struct rp_task *t = task_find(rp, ev->common_pid);

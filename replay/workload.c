@@ -551,6 +551,7 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 			uint64_t ts, bool counted_mismatch, bool switch_in)
 {
 	struct tstate *s = &b->ts.v[t];
+	uint32_t cut = WL_NONE;
 
 	seen_on(b, t, cpu);
 	if (c->curr >= 0 && (uint32_t)c->curr != t) {
@@ -563,6 +564,8 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 			o->st = TS_QUEUED;
 			o->cut_ts = ts;         /* lost_switch() may say more */
 			o->cut_ops = o->ops.n;
+			o->cut_by = WL_NONE;
+			cut = (uint32_t)c->curr;
 		}
 		if (!counted_mismatch)
 			note(b, WL_NOTE_SWITCH_MISMATCH);
@@ -648,6 +651,18 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		s->cut_ts = 0;
 		s->run_wakee = WL_NONE;
 		handoff_cancel(b, t);
+		if (cut != WL_NONE && b->tasks.v[t].cls == WL_CLASS_FAIR) {
+			/*
+			 * Its run from the untraced switch to here, if the
+			 * switch is found earlier (lost_switch_decided()):
+			 * a placeholder until then, dropped if not.
+			 */
+			b->ts.v[cut].cut_by = t;
+			b->ts.v[cut].cut_by_op = s->ops.n;
+			b->dead_ops = true;
+			if (push_op(b, t, 0, 0, 0, 0))
+				return -1;
+		}
 	}
 	c->curr = (int32_t)t;
 	c->known_once = true;
@@ -710,6 +725,36 @@ static int switch_out_blocked(struct wl_builder *b, uint32_t p, bool special, ui
 }
 
 /*
+ * The run of the task N whose event revealed @ls (it cut @s there): where
+ * N's own exec_start put the switch @d before that event (@ls->stamped:
+ * set_next_entity() starts it when N is switched in), N ran from there, and
+ * the placeholder make_current() left before N's ops of that event becomes
+ * that RUN.  Until 3 Dec 2026 that time was nobody's: the task that left
+ * lost it, N's run began at its first event (hackbench-shares-run3: 1531's
+ * 45.5 us before its first sched_waking, by its exec_start).  Without a stamp
+ * the switch is the leaving task's last event, and who ran after it is not
+ * known: N keeps its first event.
+ */
+static void lost_switch_next_run(struct wl_builder *b, struct tstate *s,
+				 const struct lat_lost_switch *ls, uint64_t d)
+{
+	struct tstate *n;
+	struct wl_op *o;
+
+	if (s->cut_by == WL_NONE || s->cut_by >= b->ts.n)
+		return;
+	n = &b->ts.v[s->cut_by];
+	o = s->cut_by_op < n->ops.n ? &n->ops.v[s->cut_by_op] : NULL;
+	if (ls->stamped && d && o && o->kind == 0 && !o->value) {
+		o->kind = WL_OP_RUN;
+		o->value = d;
+		b->tasks.v[s->cut_by].runtime_ns += d;
+		note(b, WL_NOTE_LOST_SWITCH_STAMPED);
+	}
+	s->cut_by = WL_NONE;
+}
+
+/*
  * LAT_LOST_OTHER decided after the builder took @t's CPU for the task whose
  * event revealed it (make_current() cut @t's run there, at @ls->seen_ts,
  * and queued it): its run ends at @ls->ts instead, and if it blocked, its
@@ -735,6 +780,7 @@ static int lost_switch_decided(struct wl_builder *b, uint32_t t, const struct la
 			s->ops.n--;
 	}
 	b->tasks.v[t].runtime_ns -= d < b->tasks.v[t].runtime_ns ? d : b->tasks.v[t].runtime_ns;
+	lost_switch_next_run(b, s, ls, d);
 	note(b, WL_NOTE_LOST_SWITCH_OTHER);
 	if (ls->remote_stamp)
 		note(b, WL_NOTE_LOST_SWITCH_REMOTE);
@@ -2943,6 +2989,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_LOST_SWITCH_ELSEWHERE] = "switches the kernel did not trace, revealed by the task on another CPU (woken, switched in or migrated there while its CPU's current): the task assumed blocked (preempted, if migrated without a wakeup) at its last event on its CPU",
 	[WL_NOTE_LOST_SWITCH_OTHER] = "switches the kernel did not trace, revealed by another task's event on the task's CPU: the task assumed preempted if it was next switched in there (or migrated) with no wake in between, else blocked; at its last event there, or at the other task's exec_start from its first sched_stat_runtime there",
 	[WL_NOTE_LOST_SWITCH_REMOTE] = "... of these, switches whose task's last event was a sched_stat_runtime of it written on another CPU (a remote update_curr())",
+	[WL_NOTE_LOST_SWITCH_STAMPED] = "... of these, switches placed at the other task's exec_start: its run from there to its first event is its work",
 	[WL_NOTE_PID_REUSE] = "pids reused without a recorded exit: the old task closed at the reuse",
 	[WL_NOTE_PREEXIST] = "tasks alive before the trace, started in the state their first event implies",
 	[WL_NOTE_WAKEUP_MIGRATED] = "... of them first seen in the migration of their wakeup (no sched_waking before it): asleep at the start, not runnable",

@@ -34,6 +34,9 @@ struct tstate {
 	uint64_t runnable_since;     /* QUEUED by a switch-out while runnable: its time */
 	uint64_t cut_ts;             /* QUEUED by another task current on its CPU: then */
 	uint32_t cut_ops;            /* ... and its ops.n then */
+	uint32_t cut_by;             /* ... by that task (WL_NONE: none) */
+	uint32_t cut_by_op;          /* ... whose placeholder op (kind 0) is its run from the
+					untraced switch to then (lost_switch_decided()) */
 	uint32_t run_wakee;          /* RUNNING: last sleeper it woke since its switch-in */
 	uint32_t handoff_to;         /* QUEUED: preempted by run_wakee (a hand-off) */
 	uint32_t handoff_from;       /* the task that handed off to this one */

@@ -234,6 +234,8 @@ struct lat_lost_switch {
 	bool runnable;                 /* preempted (R), not blocked */
 	bool dead;                     /* after T's sched_process_exit (X) */
 	bool remote_stamp;             /* ts is a remote sched_stat_runtime's */
+	bool stamped;                  /* LAT_LOST_OTHER: ts is N's exec_start (its first
+					  sched_stat_runtime there): N ran from ts on */
 };
 
 /*

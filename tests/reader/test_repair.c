@@ -309,7 +309,10 @@ static void unit_clamp(void)
 				   IN(1000, 1) };
 	/* the same without a wakeup since the CPU went idle: at the first event */
 	const struct trace_event c2[] = {
-		wake(TRACE_EV_SCHED_WAKEUP, 1, 50, 0, 8, 1),    /* before: no bound */
+		/* before: no bound (written by 3, CPU 1's current: in idle's
+		   context it would show CPU 1 idle, and 3's switch at 100 a
+		   restored switch-in: unit_idle_context_first()) */
+		wake(TRACE_EV_SCHED_WAKEUP, 1, 50, 3, 8, 1),
 		PROLOGUE,
 		other(1, 202, 0),
 		wake(TRACE_EV_SCHED_WAKING, 1, 400, 8, 9, 0),
@@ -436,6 +439,45 @@ static void unit_traced(void)
 	expect("traced", &o, w, N(w));
 	CHECK_EQ_U_AS("restored", o.st[1].restored + o.st[2].restored, 0);
 	CHECK_EQ_U_AS("from idle", o.st[1].traced_from_idle, 1);
+}
+
+/*
+ * Before CPU 1's first switch its current task is unknown, but an event in
+ * idle's context there (pid 0: the wakeup's interrupt on the idle task) shows
+ * it idle: task 8, woken there, is then switched in untraced, at its wakeup
+ * (hackbench-shares-run3's 1523 at 179.434 ms; until 3 Dec 2026 nothing was
+ * restored and 8 ran from its first event, its wakeup sample 1.72 ms long).
+ * After a switch of another task (9's event) nothing is guessed.
+ */
+static void unit_idle_context_first(void)
+{
+	const struct trace_event in[] = {
+		sw(0, 10, 0, TRACE_STATE_RUNNING, 5),
+		wake(TRACE_EV_SCHED_WAKEUP, 1, 202, 0, 8, 1),
+		other(0, 300, 5),
+		wake(TRACE_EV_SCHED_WAKING, 1, 400, 8, 9, 0),
+		sw(1, 500, 8, TRACE_STATE_SLEEPING, 0),
+	};
+	const struct want w[] = { IN(10, 0), IN(202, 1), SYN(202, 1, 8), IN(300, 0), IN(400, 1),
+				  IN(500, 1) };
+	const struct trace_event in2[] = {
+		sw(0, 10, 0, TRACE_STATE_RUNNING, 5),
+		other(1, 150, 9),
+		wake(TRACE_EV_SCHED_WAKEUP, 1, 202, 9, 8, 1),
+		sw(1, 500, 9, TRACE_STATE_SLEEPING, 8),
+	};
+	const struct want w2[] = { IN(10, 0), IN(150, 1), IN(202, 1), IN(500, 1) };
+	struct out o;
+
+	run(in, NULL, N(in), 2, NULL, &o);
+	expect("idle context before the first switch", &o, w, N(w));
+	CHECK_EQ_U_AS("restored", o.st[1].restored, 1);
+	CHECK_EQ_U_AS("at_lower_bound", o.st[1].at_lower_bound, 1);
+	run_pass(in, NULL, N(in), 2, &o);
+	expect("idle context before the first switch (pass)", &o, w, N(w));
+	run(in2, NULL, N(in2), 2, NULL, &o);
+	expect("a task's context before the first switch", &o, w2, N(w2));
+	CHECK_EQ_U_AS("none restored", o.st[1].restored, 0);
 }
 
 /* Woken onto idle CPU 1, then pulled to CPU 0 before it ran: nothing on CPU 1. */
@@ -645,6 +687,7 @@ static int unit(void)
 	unit_clamp();
 	unit_no_stat();
 	unit_traced();
+	unit_idle_context_first();
 	unit_migrate_away();
 	unit_lost();
 	unit_two_cpus();

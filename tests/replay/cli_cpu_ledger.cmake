@@ -3,7 +3,8 @@
 # input each CPU's terms add up to the span, the tasks' fair time to the fair term, the idle
 # classes and episodes to the idle terms; then the ledger itself: the trace's CPU 1 with its
 # untraced idle exits restored (fair 11.305 ms, not the raw stream's 10.876), and the replays'
-# fair time the trace's to 0.02 CPU-ms (docs/validation-log.md, "A CPU-time ledger of the
+# fair time the trace's to the microsecond (0.02 CPU-ms short until 3 Dec 2026: tee's first run,
+# woken onto CPU 1 before that CPU's first sched_switch, was not restored) (docs/validation-log.md, "A CPU-time ledger of the
 # replays' extra duration").  Needs SCHEDREPLAY, PYTHON3, TRACECMD, TOOL, DIR, WORK.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
@@ -19,7 +20,7 @@ execute_process(COMMAND ${PYTHON3} ${TOOL} --episodes 50 ${WORK}/t.rep ${WORK}/s
 expect("rc EQUAL 0" "cpu_ledger.py: exit ${rc}: ${e}")
 expect_match("t.rep: span +14.177\n  cpu 0 +13.833 +0.025 +0.002 +0.000 +0.316\n  cpu 1 +11.305 +0.000 +0.005 +2.575 +0.292"
              "${o}" "cpu_ledger.py trace ledger: ${o}")
-expect_match("s1.dump minus t.rep \\(CPU-ms\\): span x CPUs [+-][0-9.]+ = fair -0.019 other -0.025"
+expect_match("s1.dump minus t.rep \\(CPU-ms\\): span x CPUs [+-][0-9.]+ = fair \\+0.000 other -0.025"
              "${o}" "cpu_ledger.py replay ledger: ${o}")
 # the kernel's pull from CPU 1's idle context at 8.68 ms ends the trace's long idle_lost
 expect_match("8.158 cpu 1 +526.0 .*sched_migrate_task on 1" "${o}" "cpu_ledger.py episodes: ${o}")

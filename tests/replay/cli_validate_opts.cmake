@@ -26,7 +26,7 @@ foreach(case
     "small-nowaking|--channel-wakes" "small-nowaking|--state-placement"
     "small-chan|--channel-races"
     "small-chan|--channels;strict" "small-hackbench|--idle-residency;on"
-    "small-hackbench|--balance-attach;kernel-order" "small-hackbench|--queued-moves;position"
+    "small-hackbench|--balance-attach;kernel-order" "small-nowaking|--queued-moves;position"
     "small-hackbench|--nohz-pull")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 trace)

@@ -2547,7 +2547,7 @@ static void lost_switch_other(enum other_how how)
 	const struct lat_summary *sum;
 	const struct lat_task *mt;
 	struct wl_workload *wl;
-	uint32_t t20;
+	uint32_t t20, t21;
 
 	start();
 	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 30, 120));
@@ -2602,6 +2602,24 @@ static void lost_switch_other(enum other_how how)
 		CHECK_EQ(op_of(wl, t20, 2)->kind, WL_OP_RUN);
 		CHECK_EQ(op_of(wl, t20, 2)->value, after);
 		CHECK_EQ(op_of(wl, t20, 3)->kind, WL_OP_BLOCK);
+	}
+	/*
+	 * 21, whose event revealed the switch: where its exec_start stamped
+	 * it, its run counts from there (its first op a RUN up to its first
+	 * event), else from its first event (until 3 Dec 2026: always)
+	 */
+	t21 = task_of(wl, 21, 0);
+	CHECK(t21 != WL_NONE);
+	if (t21 != WL_NONE && preempted) {
+		CHECK_EQ(op_of(wl, t21, 0)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, t21, 0)->value, back - left);
+		CHECK_EQ(wl_task(wl, t21)->runtime_ns, back - left);
+	} else if (t21 != WL_NONE && how == OTHER_WOKEN) {
+		CHECK_EQ(op_of(wl, t21, 0)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, t21, 0)->value, 2 * MS - left);
+		CHECK_EQ(op_of(wl, t21, 1)->kind, WL_OP_WAKE);
+	} else if (t21 != WL_NONE && how == OTHER_WOKEN_NOSTAMP) {
+		CHECK_EQ(op_of(wl, t21, 0)->kind, WL_OP_WAKE);
 	}
 	mt = measured_task(wl, 20);
 	CHECK(mt != NULL);
