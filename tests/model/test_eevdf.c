@@ -157,6 +157,32 @@ static void test_place_entity(void)
 }
 
 /*
+ * place_entity() on an empty queue: no lag applies (nr_running is 0), so
+ * v = V = v0 exactly and d = v + vslice.  And place_lag() with entities
+ * counted but no weight (the kernel's WARN_ON_ONCE(!load) case) divides by
+ * 1: vlag 1000 x (0 + 1024) / 1.
+ */
+static void test_place_entity_empty(void)
+{
+	struct model *m = mk("6.18", 1);
+	struct cfs_rq *cfs_rq = &m->rqs[0].cfs;
+	struct sched_entity p;
+	u64 v0 = cfs_rq->zero_vruntime;
+
+	memset(&p, 0, sizeof(p));
+	p.cfs_rq = cfs_rq;
+	p.load.weight = NICE_0_LOAD;
+	p.vlag = 5000;   /* a stored lag, ignored on an empty queue */
+	place_entity_eevdf(m, cfs_rq, &p, ENQUEUE_WAKEUP);
+	CHECK_EQ_U(p.vruntime, v0);
+	CHECK_EQ_U(p.deadline - p.vruntime, 700000);
+	CHECK_EQ_U(cfs_rq->zero_vruntime, v0);
+
+	CHECK_EQ_S(place_lag(cfs_rq, &p, 1000), 1024000);
+	model_free(m);
+}
+
+/*
  * DELAY_DEQUEUE through the API: A ran longer than B, so when A sleeps it
  * is not eligible and stays queued (delayed); it leaves when picked.
  */
@@ -264,10 +290,72 @@ static void test_wakeup_preempt(void)
 	model_free(m);
 }
 
+/*
+ * avg_vruntime() (kernel/sched/fair.c, ZERO_VRUNTIME as in 6.12.117) at its
+ * edges: an empty queue is V = v0 and leaves the origin alone; curr alone is
+ * V = its vruntime; a negative numerator rounds towards -inf: with the tree
+ * (keys -2, 0, w 1024 each) \Sum key w / \Sum w = -2048 / 2048 = -1 exactly,
+ * and with keys -1 (w 3) and +1 (w 2) -1 / 5 floors to -1, not 0.
+ */
+static void test_avg_vruntime_edges(void)
+{
+	const char *profiles[] = { "6.12", "6.18" };
+
+	for (int i = 0; i < 2; i++) {
+		struct model *m = mk(profiles[i], 1);
+		struct cfs_rq *cfs_rq = &m->rqs[0].cfs;
+		struct sched_entity a, b, c;
+		u64 v0 = cfs_rq->zero_vruntime;
+
+		CHECK_EQ_U(avg_vruntime(m, cfs_rq), v0);
+		CHECK_EQ_U(cfs_rq->zero_vruntime, v0);
+		CHECK_EQ_U(avg_vruntime(m, cfs_rq), v0);
+
+		/* curr alone (not in the tree): V is its vruntime; not queued: ignored */
+		mkse(&c, cfs_rq, v0, 5000, 9000, NICE_0_LOAD);
+		cfs_rq->curr = &c;
+		c.on_rq = 0;
+		CHECK_EQ_U(avg_vruntime(m, cfs_rq), v0);
+		c.on_rq = 1;
+		CHECK_EQ_U(avg_vruntime(m, cfs_rq) - v0, 5000);
+		CHECK_EQ_S(cfs_rq->avg_vruntime, 0);
+		cfs_rq->curr = NULL;
+		v0 = cfs_rq->zero_vruntime;
+
+		mkse(&a, cfs_rq, v0, -2, 1000, NICE_0_LOAD);
+		mkse(&b, cfs_rq, v0, 0, 2000, NICE_0_LOAD);
+		__enqueue_entity(m, cfs_rq, &a);
+		__enqueue_entity(m, cfs_rq, &b);
+		CHECK_EQ_S(cfs_rq->avg_vruntime, -2048);
+		CHECK_EQ_S((s64)(avg_vruntime(m, cfs_rq) - v0), -1);
+		/* the origin moved to V: the sum is relative to it (keys -1, +1) */
+		CHECK_EQ_S(cfs_rq->avg_vruntime, 0);
+		__dequeue_entity(m, cfs_rq, &a);
+		__dequeue_entity(m, cfs_rq, &b);
+		v0 = cfs_rq->zero_vruntime;
+
+		mkse(&a, cfs_rq, v0, -1, 1000, 3 * 1024);
+		mkse(&b, cfs_rq, v0, 1, 2000, 2 * 1024);
+		__enqueue_entity(m, cfs_rq, &a);
+		__enqueue_entity(m, cfs_rq, &b);
+		CHECK_EQ_S(cfs_rq->avg_vruntime, -1);
+		CHECK_EQ_S(cfs_rq->avg_load, 5);
+		CHECK_EQ_S((s64)(avg_vruntime(m, cfs_rq) - v0), -1);
+		/* keys now 0 and +2: 4 - 0 = 4 = avg_vruntime - 5 * (-1) */
+		CHECK_EQ_S(cfs_rq->avg_vruntime, 4);
+		__dequeue_entity(m, cfs_rq, &a);
+		__dequeue_entity(m, cfs_rq, &b);
+		CHECK_EQ_S(cfs_rq->avg_load, 0);
+		model_free(m);
+	}
+}
+
 int main(void)
 {
+	test_avg_vruntime_edges();
 	test_pick_constructed();
 	test_place_entity();
+	test_place_entity_empty();
 	test_delayed_dequeue();
 	test_delayed_wakeup();
 	test_wakeup_preempt();

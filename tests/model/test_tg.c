@@ -118,6 +118,44 @@ static void test_calc_group_shares(void)
 	model_free(m);
 }
 
+/*
+ * update_cfs_group() on a group entity whose share changes (the worked
+ * example above: 1048576 * 1024 / 2048 = 524288), then again with nothing
+ * changed: 6.12+ reweights only on a change; 6.1 always reweights
+ * (CFS_GROUP_ALWAYS_REWEIGHT) but update_cfs_group.reweighted counts only
+ * the call that changed the weight.
+ */
+static void test_update_cfs_group_reweight_count(void)
+{
+	const char *profiles[] = { "6.18", "6.1" };
+
+	for (int i = 0; i < 2; i++) {
+		struct model *m = mk(profiles[i], "base", 2);
+		struct task_group *a = (struct task_group *)model_group_new(m, NULL, 1024, "/a", NULL);
+		struct cfs_rq *a0 = a->cfs_rq[0];
+		struct sched_entity *gse = a->se[0];
+
+		CHECK_EQ_U(gse->load.weight, NICE_0_LOAD);
+		a0->load.weight = NICE_0_LOAD;
+		a0->avg.load_avg = 512;
+		a0->tg_load_avg_contrib = 512;
+		a->load_avg = 512 + 1024;
+		update_cfs_group(m, gse, MODEL_SITE_ENTITY_TICK, 1);
+		CHECK_EQ_U(gse->load.weight, 524288);
+		CHECK_EQ_U(m->counters[MC_update_cfs_group_reweight], 1);
+		CHECK_EQ_U(m->counters[MC_reweight_entity], 1);
+		update_cfs_group(m, gse, MODEL_SITE_ENTITY_TICK, 1);
+		CHECK_EQ_U(gse->load.weight, 524288);
+		CHECK_EQ_U(m->counters[MC_update_cfs_group_reweight], 1);
+		CHECK_EQ_U(m->counters[MC_reweight_entity], i ? 2 : 1);
+		a0->load.weight = 0;
+		a0->avg.load_avg = 0;
+		a0->tg_load_avg_contrib = 0;
+		a->load_avg = 0;
+		model_free(m);
+	}
+}
+
 /* update_tg_load_avg(): the 1/64 threshold and the 1 ms rate limit. */
 static void test_update_tg_load_avg(void)
 {
@@ -268,11 +306,41 @@ static void test_calc_delta_task_vs_group(void)
 	model_free(m);
 }
 
+/*
+ * __update_inv_weight() / __calc_delta() (kernel/sched/fair.c) off the common
+ * path, values worked out by hand from the kernel's definitions (the 6.12
+ * vectors only hold realistic weights):
+ * - a weight of 0 takes inv_weight = WMULT_CONST = 2^32 - 1: 1024 * (2^32 - 1)
+ *   has 10 high bits, so fact = (2^32 - 1) and shift = 22:
+ *   1000 * (2^32 - 1) >> 22 = 1023999;
+ * - scale_load_down(w) >= WMULT_CONST takes inv_weight = 1:
+ *   2^40 * (1024 * 1) >> 32 = 2^18;
+ * - a weight argument whose scaled-down value has high bits (2^44 >> 10 =
+ *   2^34: fls(4) = 3) is shifted first: fact = 2^31, shift 29; times the
+ *   nice-0 inverse 2^22 gives 2^53, fls(2^21) = 22: fact = 2^31, shift 7,
+ *   so 3 * 2^31 >> 7 = 3 * 2^24 = 3 * 2^44 / 2^20.
+ */
+static void test_calc_delta_extremes(void)
+{
+	struct load_weight zero = { .weight = 0, .inv_weight = 0 };
+	struct load_weight huge = { .weight = (unsigned long)1 << 42, .inv_weight = 0 };
+	struct load_weight nice0 = { .weight = NICE_0_LOAD, .inv_weight = 4194304 };
+
+	CHECK_EQ_U(__calc_delta(1000, NICE_0_LOAD, &zero), 1023999);
+	CHECK_EQ_U(zero.inv_weight, 0xffffffffu);
+	CHECK_EQ_U(__calc_delta((u64)1 << 40, NICE_0_LOAD, &huge), (u64)1 << 18);
+	CHECK_EQ_U(huge.inv_weight, 1);
+	CHECK_EQ_U(__calc_delta(3, (unsigned long)1 << 44, &nice0), 3 * ((u64)1 << 24));
+	CHECK_EQ_U(nice0.inv_weight, 4194304);
+}
+
 int main(void)
 {
 	test_seed_figure();
+	test_calc_delta_extremes();
 	test_calc_group_shares();
 	test_update_tg_load_avg();
+	test_update_cfs_group_reweight_count();
 	test_reweight_preserves_lag();
 	test_calc_delta_task_vs_group();
 	return check_done("tg");

@@ -31,7 +31,7 @@ struct got {
 		enum lat_kind kind;
 		int32_t pid;
 		char comm[16];
-		uint64_t lat;
+		uint64_t lat, start_ts, end_ts;
 		enum trace_event_type start;
 		enum lat_path path;
 	} s[64];
@@ -47,6 +47,8 @@ static void sink(void *ctx, const struct lat_sample *s)
 	g->s[g->n].pid = s->pid;
 	snprintf(g->s[g->n].comm, 16, "%s", s->comm);
 	g->s[g->n].lat = s->latency_ns;
+	g->s[g->n].start_ts = s->start_ts;
+	g->s[g->n].end_ts = s->end_ts;
 	g->s[g->n].start = s->start_event;
 	g->s[g->n].path = s->path;
 	g->n++;
@@ -279,6 +281,8 @@ int main(void)
 	EQ("samples", got.n, 1);
 	EQ("latency", got.s[0].lat, 500);
 	EQ("start", got.s[0].start, W);
+	EQ("start_ts is the waking", got.s[0].start_ts, 1000);
+	EQ("end_ts is the switch-in", got.s[0].end_ts, 1500);
 	EQ("comm is next_comm", strcmp(got.s[0].comm, "worker"), 0);
 	EQ("all", lat_get_all(m, LAT_WAKEUP)->count, 1);
 	t = task_of(100, 0);

@@ -206,8 +206,35 @@ static void test_seeds_rank(void)
 	CHECK_EQ_U_AS("NULL min and max: 7 5 5, the second 5", sr_seeds_rank(tie5, 3, NULL, NULL), 2);
 }
 
+/*
+ * sr_hist_percentiles() fills exactly @n outputs: of 1..10 (exact buckets)
+ * p50, p90, p99 are the ranks 5, 9, 10 (nearest rank), each with as many
+ * samples at or below it; the entry after the last is left alone.
+ */
+static void test_percentiles_bounds(void)
+{
+	const double p[3] = { 50, 90, 99 };
+	uint64_t out[4] = { 0, 0, 0, 0xdeadbeef }, below[4] = { 0, 0, 0, 0xfeed };
+	struct sr_hist h;
+
+	sr_hist_init(&h);
+	for (uint64_t v = 1; v <= 10; v++)
+		sr_hist_add(&h, v);
+	sr_hist_percentiles(&h, p, 3, out, below);
+	CHECK_EQ_U_AS("p50", out[0], 5);
+	CHECK_EQ_U_AS("p90", out[1], 9);
+	CHECK_EQ_U_AS("p99", out[2], 10);
+	CHECK_EQ_U_AS("below p50", below[0], 5);
+	CHECK_EQ_U_AS("below p90", below[1], 9);
+	CHECK_EQ_U_AS("below p99", below[2], 10);
+	CHECK_EQ_U_AS("out[n] untouched", out[3], 0xdeadbeef);
+	CHECK_EQ_U_AS("below[n] untouched", below[3], 0xfeed);
+	sr_hist_release(&h);
+}
+
 int main(void)
 {
+	test_percentiles_bounds();
 	static const uint64_t ten[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
 	struct sr_hist h, a, b;
 	uint64_t lo, hi;
