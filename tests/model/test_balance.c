@@ -405,6 +405,49 @@ static void test_fork_slow_path(void)
 }
 
 /*
+ * sched_exec() (MODEL_WF_EXEC, --placement model): the slow path from the
+ * exec'ing task's own CPU with that running task left out of its CPU's
+ * statistics (update_sg_wakeup_stats()'s *_without() and
+ * task_running_on_cpu()).  E runs on CPU 0: alone there, with CPU 1 idle,
+ * both groups have one idle CPU and E stays (the wakeup path would have taken
+ * idle CPU 1); with Q queued behind it CPU 0 is not idle without E and E goes
+ * to idle CPU 1; with CPU 1 running a task instead, E alone stays (more idle
+ * CPUs here).
+ */
+static int exec_case(bool queued0, bool busy1)
+{
+	struct model *m = mk("base", true);
+	struct model_task *e = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct model_task *q = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	struct model_task *b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	uint64_t now = 1000000000ULL;
+	int cpu;
+
+	model_wake_up_new_task(m, e, 0, 0, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == e);
+	if (queued0)
+		model_wake_up_new_task(m, q, 0, 0, now);
+	if (busy1) {
+		model_wake_up_new_task(m, b, 1, 1, now);
+		CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, now) == b);
+	}
+	now += 2000000;
+	cpu = model_select_task_rq(m, e, 0, MODEL_WF_EXEC, now);
+	CHECK_EQ_U(m->counters[MC_sched_exec], 1);
+	CHECK_EQ_U(m->counters[MC_sched_exec_moved], cpu != 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+	return cpu;
+}
+
+static void test_exec_balance(void)
+{
+	CHECK_EQ_S(exec_case(false, false), 0);
+	CHECK_EQ_S(exec_case(true, false), 1);
+	CHECK_EQ_S(exec_case(false, true), 0);
+}
+
+/*
  * The capture kernel's sched_vcpu_pack step (vcpu_pack_room(), docs/model.md
  * "The sweep"), at cells of the measured table: P last ran on CPU 0, which
  * went idle (newidle: idle_stamp) X before the wakeup; the waker W runs on
@@ -532,6 +575,7 @@ int main(void)
 	test_idle_cpu_scan();
 	test_select_idle_sibling();
 	test_fork_slow_path();
+	test_exec_balance();
 	test_vcpu_pack_room();
 	return check_done("balance");
 }
