@@ -1267,6 +1267,9 @@ static bool vcpu_pack_room(struct model *m, const struct model_task *p, int cpu,
 	if (m->rqs[cpu].cfs.h_nr_runnable != 1 || m->rqs[cpu].other_class || !m->rqs[cpu].curr ||
 	    m->rqs[cpu].curr->exiting)
 		return false;
+	/* model_config.vcpu_pack_flat: the long-idle cut whatever the idle time */
+	if (m->vcpu_pack_flat)
+		idle_ns = ~0ULL;
 	return cpu_util_cfs(m, cpu) + p->se.avg.util_avg < vcpu_pack_util_cut(idle_ns);
 }
 

@@ -368,6 +368,13 @@ static const struct run_opt run_opt_table[] = {
 	  "--state-placement*, replay's --placement-check): no effect\n"
 	  "otherwise" },
 	{ "no-vcpu-pack", NULL, RUN_OPTS_MODEL, set_no_vcpu_pack, .help = NULL },
+	{ "vcpu-pack-cut", NULL, RUN_OPTS_MODEL,
+	  .names = replay_vcpu_pack_cut_names, AT_ENUM(rc.vcpu_pack_cut), .help =
+	  "the packing's utilisation cut grows with how long the idle\n"
+	  "CPU has idled, as the probe's sweep measured it (idle, the\n"
+	  "default), or is its long-idle value (680) at every idle time\n"
+	  "(flat; experimental: docs/validation-log.md, \"The packing's\n"
+	  "idle-time cut\")" },
 	{ "no-bandwidth", NULL, RUN_OPTS_MODEL, AT(rc.no_bandwidth), .help =
 	  "ablation: groups with a CPU bandwidth limit (sidecar or\n"
 	  "replay's and whatif's --cgroup-map quota) run unthrottled\n"

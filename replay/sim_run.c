@@ -232,6 +232,12 @@ const struct replay_name replay_ticks_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_vcpu_pack_cut_names[] = {
+	{ "idle", REPLAY_VCPU_PACK_CUT_IDLE },
+	{ "flat", REPLAY_VCPU_PACK_CUT_FLAT },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_tick_phase_names[] = {
 	{ "zero", REPLAY_TICK_PHASE_ZERO },
 	{ "grid", REPLAY_TICK_PHASE_GRID },
@@ -662,6 +668,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.sched_features = s->cfg.sched_features;
 	mc.balance_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
 	mc.vcpu_pack = replay_vcpu_pack_for(wl, &s->cfg, NULL, 0);
+	mc.vcpu_pack_flat = s->cfg.vcpu_pack_cut == REPLAY_VCPU_PACK_CUT_FLAT;
 	mc.idle_clock_skip = s->cfg.idle_clock != REPLAY_IDLE_CLOCK_UPDATE;
 	mc.block_clock_after = s->cfg.block_clock == REPLAY_BLOCK_CLOCK_AFTER;
 	mc.newidle_moves_tasks = false;      /* per __schedule(): sim_model_schedule() */

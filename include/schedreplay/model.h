@@ -134,6 +134,7 @@ struct model_config {
 	 * Only model_select_task_rq() reads it.
 	 */
 	bool vcpu_pack;
+	bool vcpu_pack_flat;    /* vcpu_pack_room()'s cut at its long-idle value at any idle time */
 	/*
 	 * wakeup_preempt() requests the clock skip (rq_clock_skip_update())
 	 * on an idle CPU too: the kernel's idle task is on_rq (init_idle()

@@ -8,6 +8,8 @@
 #include "check.h"
 #include "sched.h"
 
+static bool pack_flat;     /* model_config.vcpu_pack_flat for mk_pack()'s models */
+
 static struct model *mk_pack(const char *variants, bool moves, bool vcpu_pack)
 {
 	static struct model_variant_set vs;
@@ -18,6 +20,7 @@ static struct model *mk_pack(const char *variants, bool moves, bool vcpu_pack)
 	cfg.variants = &vs;
 	cfg.balance_moves_tasks = moves;
 	cfg.vcpu_pack = vcpu_pack;
+	cfg.vcpu_pack_flat = pack_flat;
 	return model_new(&cfg, NULL);
 }
 
@@ -504,6 +507,29 @@ static int pack_case(bool vcpu_pack, uint64_t idle_ns, unsigned long util1,
 	return cpu == 1;
 }
 
+/*
+ * --vcpu-pack-cut flat (model_config.vcpu_pack_flat): the long-idle cut U =
+ * 680 at every idle time of the idle CPU - at 50 us, 1 ms and 10 ms alike a
+ * waker's CPU at 575 (+ 4) packs and one at 680 (+ 4) does not; with the
+ * sweep's cut (the default) the 50 us and 1 ms cases do not pack.
+ */
+static void test_vcpu_pack_flat(void)
+{
+	static const uint64_t idle_us[] = { 50, 1000, 10000 };
+	size_t k;
+
+	pack_flat = true;
+	for (k = 0; k < sizeof(idle_us) / sizeof(idle_us[0]); k++) {
+		CHECK_EQ_S(pack_case(true, idle_us[k] * 1000, 575, PACK_ALONE, MODEL_WF_TTWU), 1);
+		CHECK_EQ_S(pack_case(true, idle_us[k] * 1000, 675, PACK_ALONE, MODEL_WF_TTWU), 1);
+		CHECK_EQ_S(pack_case(true, idle_us[k] * 1000, 680, PACK_ALONE, MODEL_WF_TTWU), 0);
+		CHECK_EQ_S(pack_case(true, idle_us[k] * 1000, 575, PACK_QUEUED, MODEL_WF_TTWU), 0);
+	}
+	pack_flat = false;
+	CHECK_EQ_S(pack_case(true, 50000, 575, PACK_ALONE, MODEL_WF_TTWU), 0);
+	CHECK_EQ_S(pack_case(true, 1000000, 575, PACK_ALONE, MODEL_WF_TTWU), 0);
+}
+
 static void test_vcpu_pack_room(void)
 {
 	static const struct {
@@ -577,5 +603,6 @@ int main(void)
 	test_fork_slow_path();
 	test_exec_balance();
 	test_vcpu_pack_room();
+	test_vcpu_pack_flat();
 	return check_done("balance");
 }

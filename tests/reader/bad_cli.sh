@@ -184,7 +184,7 @@ for m in "exit-preempt takes defer or now" \
 	 "balance-attach takes trace-order or kernel-order" \
 	 "queued-moves takes time, wait or position" \
 	 "waker-costs takes traced, placed or follow" "ticks takes grid or traced" \
-	 "tick-phase takes zero or grid" \
+	 "tick-phase takes zero or grid" "vcpu-pack-cut takes idle or flat" \
 	 "idle-residency takes on or off"; do
 	expect_usage "replay: --$m, not 'x'" -- replay --"${m%% *}" x "$traces/small-pipe.dat"
 done
