@@ -231,10 +231,14 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 			sd->busy_factor = (unsigned int)m->prof.sd_busy_factor;
 			sd->last_balance = m->jiffies;
 			sd->last_decay_max_lb_cost = m->jiffies;
-			/* NI_RANDOM starts at a 50% success rate (sd_init()) */
+			/*
+			 * NI_RANDOM starts at a 50% success rate (sd_init()), or
+			 * at model_config.newidle_ratio: a machine's domains
+			 * carry their history (--newidle-ratio)
+			 */
 			sd->newidle_call = 512;
-			sd->newidle_success = 256;
-			sd->newidle_ratio = 512;
+			sd->newidle_success = m->newidle_ratio0 / 2;
+			sd->newidle_ratio = m->newidle_ratio0;
 			sd->cache_nice_tries = sd->numa ? SD_CACHE_NICE_TRIES_NUMA :
 							  SD_CACHE_NICE_TRIES_LLC;
 			sd->imbalance_pct = SD_IMBALANCE_PCT;

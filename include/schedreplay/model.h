@@ -136,6 +136,13 @@ struct model_config {
 	bool vcpu_pack;
 	bool vcpu_pack_flat;    /* vcpu_pack_room()'s cut at its long-idle value at any idle time */
 	/*
+	 * NI_RANDOM's starting newidle_ratio per domain (0..1024, the success
+	 * rate per 1024 newidle balances; newidle_success = ratio / 2 of
+	 * newidle_call = 512) when newidle_ratio_given; else sd_init()'s 512.
+	 */
+	bool newidle_ratio_given;
+	unsigned int newidle_ratio;
+	/*
 	 * wakeup_preempt() requests the clock skip (rq_clock_skip_update())
 	 * on an idle CPU too: the kernel's idle task is on_rq (init_idle()
 	 * sets TASK_ON_RQ_QUEUED), so the __schedule() that leaves idle keeps

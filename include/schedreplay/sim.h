@@ -537,6 +537,8 @@ struct replay_config {
 	enum replay_placement placement;
 	enum replay_vcpu_pack vcpu_pack;
 	enum replay_vcpu_pack_cut vcpu_pack_cut;
+	/* --newidle-ratio: NI_RANDOM's starting newidle_ratio, 0..1024; -1: sd_init()'s 512 */
+	int newidle_ratio;
 	const char *comm_prefix;       /* latency samples of these comms; NULL: all */
 	uint64_t seed;                 /* the model's RNG (NI_RANDOM, tree priorities) */
 	/* --sched-feature toggles over the profile (model_config's) */

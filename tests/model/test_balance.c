@@ -530,6 +530,60 @@ static void test_vcpu_pack_flat(void)
 	CHECK_EQ_S(pack_case(true, 1000000, 575, PACK_ALONE, MODEL_WF_TTWU), 0);
 }
 
+/*
+ * model_config.newidle_ratio (--newidle-ratio): every domain starts at the
+ * given ratio with newidle_success = ratio / 2 of newidle_call = 512 (the
+ * same rate), else at sd_init()'s 512 / 256.  With ratio 0 NI_RANDOM runs a
+ * newidle balance only when its 1k-sided die shows 0 or 1: of 200 newidle
+ * passes that pass the entry tests, at most a handful balance a domain.
+ */
+static struct model *mk_ratio(bool given, unsigned int ratio)
+{
+	static struct model_variant_set vs;
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 11 };
+
+	model_variant_set_parse(&vs, "base", NULL);
+	cfg.profile = model_profile_find("6.18");
+	cfg.variants = &vs;
+	cfg.newidle_ratio_given = given;
+	cfg.newidle_ratio = ratio;
+	return model_new(&cfg, NULL);
+}
+
+static void test_newidle_ratio(void)
+{
+	struct model *m = mk_ratio(true, 64);
+	struct sched_domain *sd = &m->rqs[0].sd[0];
+	struct model_task *a, *b;
+	uint64_t now = 1000000000ULL;
+	int i;
+
+	CHECK_EQ_U(sd->newidle_ratio, 64);
+	CHECK_EQ_U(sd->newidle_success, 32);
+	CHECK_EQ_U(sd->newidle_call, 512);
+	CHECK_EQ_U(m->rqs[1].sd[0].newidle_ratio, 64);
+	model_free(m);
+	m = mk_ratio(false, 64);
+	sd = &m->rqs[0].sd[0];
+	CHECK_EQ_U(sd->newidle_ratio, 512);
+	CHECK_EQ_U(sd->newidle_success, 256);
+	model_free(m);
+
+	m = mk_ratio(true, 0);
+	a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_wake_up_new_task(m, b, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	for (i = 0; i < 200; i++) {
+		m->rd_overloaded = true;
+		m->rqs[1].avg_idle = 1000000;
+		sched_balance_newidle(m, &m->rqs[1]);
+	}
+	CHECK(m->counters[MC_newidle_balance_random_skip] >= 190);
+	model_free(m);
+}
+
 static void test_vcpu_pack_room(void)
 {
 	static const struct {
@@ -604,5 +658,6 @@ int main(void)
 	test_exec_balance();
 	test_vcpu_pack_room();
 	test_vcpu_pack_flat();
+	test_newidle_ratio();
 	return check_done("balance");
 }
