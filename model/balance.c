@@ -231,10 +231,14 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 			sd->busy_factor = (unsigned int)m->prof.sd_busy_factor;
 			sd->last_balance = m->jiffies;
 			sd->last_decay_max_lb_cost = m->jiffies;
-			/* NI_RANDOM starts at a 50% success rate (sd_init()) */
+			/*
+			 * NI_RANDOM starts at a 50% success rate (sd_init()), or
+			 * at model_config.newidle_ratio: a machine's domains
+			 * carry their history (--newidle-ratio)
+			 */
 			sd->newidle_call = 512;
-			sd->newidle_success = 256;
-			sd->newidle_ratio = 512;
+			sd->newidle_success = m->newidle_ratio0 / 2;
+			sd->newidle_ratio = m->newidle_ratio0;
 			sd->cache_nice_tries = sd->numa ? SD_CACHE_NICE_TRIES_NUMA :
 							  SD_CACHE_NICE_TRIES_LLC;
 			sd->imbalance_pct = SD_IMBALANCE_PCT;
@@ -988,22 +992,52 @@ bool group_has_cpu(const struct model *m, const struct sched_domain *sd, int g, 
 	return sd->numa ? m->rqs[cpu].node == g : cpu == g;
 }
 
+/*
+ * The task a sched_exec() balance places is running on its CPU: the group
+ * statistics leave it out (cpu_load_without(), cpu_util_without(),
+ * cpu_runnable_without(), task_running_on_cpu(), idle_cpu_without()).  A
+ * fork's child is attached nowhere: nothing to leave out (@without NULL).
+ */
+struct sg_without {
+	const struct model_task *p;
+	unsigned long h_load;       /* task_h_load(p) */
+};
+
+static unsigned long lsub_positive(unsigned long a, unsigned long b)
+{
+	return a > b ? a - b : 0;
+}
+
 static void update_sg_wakeup_stats(const struct model *m, const struct sched_domain *sd, int g,
-				   struct fork_sg_stats *sgs)
+				   const struct sg_without *without, struct fork_sg_stats *sgs)
 {
 	int i;
 
 	memset(sgs, 0, sizeof(*sgs));
 	for (i = 0; i < sd->span_weight; i++) {
-		const struct rq *rq = &m->rqs[sd->span[i]];
+		int cpu = sd->span[i];
+		const struct rq *rq = &m->rqs[cpu];
+		const struct model_task *p = without ? without->p : NULL;
+		unsigned long load = rq->cfs.avg.load_avg, util = rq->cfs.avg.util_avg;
+		unsigned long runnable = rq->cfs.avg.runnable_avg;
+		unsigned int local = 0, nr_running;
 
-		if (!group_has_cpu(m, sd, g, sd->span[i]))
+		if (!group_has_cpu(m, sd, g, cpu))
 			continue;
-		sgs->load += rq->cfs.avg.load_avg;
-		sgs->util += cpu_util_cfs(m, sd->span[i]);
-		sgs->runnable += rq->cfs.avg.runnable_avg;
-		sgs->nr_running += rq->nr_running;
-		if (!rq->nr_running && !rq->curr && !rq->other_class)
+		if (p && p->cpu == cpu) {
+			load = lsub_positive(load, without->h_load);
+			util = lsub_positive(util, p->se.avg.util_avg);
+			runnable = lsub_positive(runnable, p->se.avg.runnable_avg);
+			local = p->on_rq == TASK_ON_RQ_QUEUED;
+		} else {
+			p = NULL;
+		}
+		nr_running = rq->nr_running - local;
+		sgs->load += load;
+		sgs->util += util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
+		sgs->runnable += runnable;
+		sgs->nr_running += nr_running;
+		if (!nr_running && (!rq->curr || rq->curr == p) && !rq->other_class)
 			sgs->idle_cpus++;
 		sgs->capacity += SCHED_CAPACITY_SCALE;
 		sgs->weight++;
@@ -1030,7 +1064,8 @@ static bool update_pick_idlest(const struct fork_sg_stats *idlest, const struct 
 }
 
 /* sched_balance_find_dst_group(): the group to move to, -1 to stay local. */
-static int find_dst_group(const struct model *m, const struct sched_domain *sd, int this_cpu)
+static int find_dst_group(const struct model *m, const struct sched_domain *sd, int this_cpu,
+			  const struct sg_without *without)
 {
 	struct fork_sg_stats local = { 0 }, idlest = { .avg_load = ~0UL, .type = group_overloaded };
 	struct fork_sg_stats sgs;
@@ -1046,10 +1081,10 @@ static int find_dst_group(const struct model *m, const struct sched_domain *sd, 
 		if (!in_span)
 			continue;
 		if (group_has_cpu(m, sd, g, this_cpu)) {
-			update_sg_wakeup_stats(m, sd, g, &local);
+			update_sg_wakeup_stats(m, sd, g, without, &local);
 			continue;
 		}
-		update_sg_wakeup_stats(m, sd, g, &sgs);
+		update_sg_wakeup_stats(m, sd, g, without, &sgs);
 		if (update_pick_idlest(&idlest, &sgs)) {
 			idlest = sgs;
 			best = g;
@@ -1107,13 +1142,13 @@ static int find_dst_group_cpu(const struct model *m, const struct sched_domain *
 	return shallowest >= 0 ? shallowest : least;
 }
 
-static int find_idlest_cpu(struct model *m, int this_cpu)
+static int find_idlest_cpu(struct model *m, int this_cpu, const struct sg_without *without)
 {
 	int level = m->rqs[this_cpu].nr_sd - 1, cpu = this_cpu, new_cpu = this_cpu;
 
 	while (level >= 0) {
 		const struct sched_domain *sd = &m->rqs[cpu].sd[level];
-		int g = find_dst_group(m, sd, cpu), weight;
+		int g = find_dst_group(m, sd, cpu, without), weight;
 
 		if (g < 0) {
 			level--;
@@ -1236,6 +1271,9 @@ static bool vcpu_pack_room(struct model *m, const struct model_task *p, int cpu,
 	if (m->rqs[cpu].cfs.h_nr_runnable != 1 || m->rqs[cpu].other_class || !m->rqs[cpu].curr ||
 	    m->rqs[cpu].curr->exiting)
 		return false;
+	/* model_config.vcpu_pack_flat: the long-idle cut whatever the idle time */
+	if (m->vcpu_pack_flat)
+		idle_ns = ~0ULL;
 	return cpu_util_cfs(m, cpu) + p->se.avg.util_avg < vcpu_pack_util_cut(idle_ns);
 }
 
@@ -1256,7 +1294,11 @@ static int vcpu_pack(struct model *m, const struct model_task *p, int waker_cpu,
 
 /*
  * select_task_rq_fair() on the model's topology (one LLC per node): a fork
- * takes the slow path (find_idlest_cpu() above); a wakeup records the wakee
+ * takes the slow path (find_idlest_cpu() above), and so does an exec
+ * (sched_exec(): WF_EXEC, SD_BALANCE_EXEC on every domain, from the task's
+ * own CPU, the running task left out of the statistics; no vcpu_pack step:
+ * the capture kernel's packing was measured for wakeups and forks only);
+ * a wakeup records the wakee
  * for the task current on the waking CPU, then - unless wake_wide() - lets
  * wake_affine() choose between the waking CPU and prev when both share a
  * domain (always: the top domain spans every CPU), and select_idle_sibling()
@@ -1280,7 +1322,16 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
 	if (p->pinned && p->cpu >= 0)
 		return p->cpu;
 	if (wake_flags & MODEL_WF_FORK)
-		return vcpu_pack(m, p, waker_cpu, find_idlest_cpu(m, waker_cpu), now);
+		return vcpu_pack(m, p, waker_cpu, find_idlest_cpu(m, waker_cpu, NULL), now);
+	if (wake_flags & MODEL_WF_EXEC) {
+		struct sg_without without = { .p = p, .h_load = task_h_load(m, p) };
+
+		COUNT(m, sched_exec);
+		new_cpu = find_idlest_cpu(m, prev, &without);
+		if (new_cpu != prev)
+			COUNT(m, sched_exec_moved);
+		return new_cpu;
+	}
 	record_wakee(m, m->rqs[waker_cpu].curr, p);
 	want_affine = !wake_wide(m->rqs[waker_cpu].curr, p, llc_size(m, waker_cpu));
 	new_cpu = prev;

@@ -255,6 +255,9 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->newidle_moves_tasks = cfg->newidle_moves_tasks;
 	m->idle_moves_cpus = cfg->idle_moves_tasks ? UINT64_MAX : 0;
 	m->vcpu_pack = cfg->vcpu_pack;
+	m->vcpu_pack_flat = cfg->vcpu_pack_flat;
+	m->newidle_ratio0 = cfg->newidle_ratio_given && cfg->newidle_ratio <= 1024 ?
+			    cfg->newidle_ratio : 512;
 	m->idle_clock_skip = cfg->idle_clock_skip;
 	m->block_clock_after = cfg->block_clock_after;
 	m->migrate_hook = cfg->migrate_hook;

@@ -82,6 +82,8 @@
 	C(lb_active_failed,      "active_balance.failed", "... that found no task to move (detach_one_task() NULL)") \
 	C(vcpu_pack_room,        "vcpu_pack_room",        "sched_vcpu_pack: placements beside an idle CPU asked whether the waker's CPU has room") \
 	C(vcpu_pack_room_packed, "vcpu_pack_room.packed", "... that kept the task on the waker's (parent's) CPU") \
+	C(sched_exec,            "sched_exec",            "exec balances (sched_exec(), --placement model): the running task placed by the slow path") \
+	C(sched_exec_moved,      "sched_exec.moved",      "... that moved it to another CPU (stop_one_cpu(): migration_cpu_stop())") \
 	C(update_cfs_group_entries, "update_cfs_group.entries", "update_cfs_group() entries as a function tracer counts them: task entities too") \
 	C(update_tg_load_avg_entries, "update_tg_load_avg.entries", "update_tg_load_avg() entries as a function tracer counts them: the root cfs_rq too") \
 	C(propagate_entity_load_avg_entries, "propagate_entity_load_avg.entries", "propagate_entity_load_avg() entries as a function tracer counts them: task entities too")

@@ -388,6 +388,8 @@ struct model {
 	bool newidle_moves_tasks;
 	uint64_t idle_moves_cpus;    /* model_config.idle_moves_tasks: for these CPUs (bit n: CPU n) */
 	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
+	bool vcpu_pack_flat;        /* model_config.vcpu_pack_flat: its cut whatever the idle time */
+	unsigned int newidle_ratio0; /* the domains' starting newidle_ratio (model_config) */
 	bool idle_clock_skip;       /* model_config.idle_clock_skip: wakeup_preempt() on idle */
 	bool block_clock_after;     /* model_config.block_clock_after: __schedule() of a block */
 	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);

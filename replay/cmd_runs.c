@@ -198,6 +198,16 @@ static int set_hz(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+static int set_newidle_ratio(struct run_opts *o, const char *arg)
+{
+	unsigned long long v;
+
+	if (parse_ulong(arg, 0, 1024, &v) < 0)
+		return bad(o, "--newidle-ratio takes 0..1024", arg);
+	o->rc.newidle_ratio = (int)v;
+	return 0;
+}
+
 static int set_seed(struct run_opts *o, const char *arg)
 {
 	char *end;
@@ -368,6 +378,19 @@ static const struct run_opt run_opt_table[] = {
 	  "--state-placement*, replay's --placement-check): no effect\n"
 	  "otherwise" },
 	{ "no-vcpu-pack", NULL, RUN_OPTS_MODEL, set_no_vcpu_pack, .help = NULL },
+	{ "newidle-ratio", "N", RUN_OPTS_MODEL, set_newidle_ratio, .help =
+	  "NI_RANDOM's starting newidle_ratio per domain, 0..1024: how\n"
+	  "many of 1024 newidle balances run until the domain has seen\n"
+	  "512 more (default: sd_init()'s 512, freshly built domains;\n"
+	  "experimental: docs/validation-log.md, \"Newidle pulls and\n"
+	  "NI_RANDOM's starting ratio\")" },
+	{ "vcpu-pack-cut", NULL, RUN_OPTS_MODEL,
+	  .names = replay_vcpu_pack_cut_names, AT_ENUM(rc.vcpu_pack_cut), .help =
+	  "the packing's utilisation cut grows with how long the idle\n"
+	  "CPU has idled, as the probe's sweep measured it (idle, the\n"
+	  "default), or is its long-idle value (680) at every idle time\n"
+	  "(flat; experimental: docs/validation-log.md, \"The packing's\n"
+	  "idle-time cut\")" },
 	{ "no-bandwidth", NULL, RUN_OPTS_MODEL, AT(rc.no_bandwidth), .help =
 	  "ablation: groups with a CPU bandwidth limit (sidecar or\n"
 	  "replay's and whatif's --cgroup-map quota) run unthrottled\n"

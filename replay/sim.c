@@ -640,6 +640,7 @@ static uint64_t cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, int c
 
 static int do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now);
 static int run_ops(struct sim *s, int cpu, uint64_t now);
+static int sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now);
 static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
 			uint64_t now);
 static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
@@ -2640,6 +2641,14 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				   &s->wakes[s->wt[op->arg].init_wake] : NULL);
 			continue;
 		case WL_OP_COMM:
+			if (op->aux == WL_COMM_EXEC && s->cfg.placement == REPLAY_PLACEMENT_MODEL &&
+			    !t->exec_balanced) {
+				/* -1 error, 0 it left the CPU, 1 it stays: the comm next */
+				t->exec_balanced = true;
+				if ((r = sched_exec(s, cpu, ti, now)) <= 0)
+					return r;
+			}
+			t->exec_balanced = false;
 			snprintf(t->comm, TRACE_COMM_LEN, "%s", wl_string(s->wl, op->arg));
 			break;
 		case WL_OP_SYSCALL:
@@ -2678,8 +2687,12 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				t->exiting = true;
 			break;
 		case WL_OP_WAKE_OTHER:
-			/* the stopper this task wakes on its CPU (its WL_OP_MIGRATE follows) */
-			if (op->arg < s->nr_tasks &&
+			/*
+			 * the stopper this task wakes on its CPU (its WL_OP_MIGRATE
+			 * follows); under --placement model sched_exec() decides
+			 * and wakes the stopper itself
+			 */
+			if (op->arg < s->nr_tasks && s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
 			    (((op->value & 1) && emit_wake_event(s, TRACE_EV_SCHED_WAKING, op->arg, cpu,
 								   cpu, s->wt[ti].pid, now)) ||
 			     ((op->value & 2) && emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, op->arg, cpu,
@@ -2731,27 +2744,62 @@ static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t
  * charged twice (forkexec, CPU 1: the exec-balanced children's move -> vfork
  * release p50 171 us in the trace, 202 us in the replay before).
  */
-static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
-			uint64_t now)
+/* The stopper's move of @ti from @cpu to @dst, with the stopper holding @cpu. */
+static int stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now)
 {
 	struct sim_task *t = &s->tasks[ti];
 	bool was_idle;
 
-	if (stopper >= s->nr_tasks || other_in(s, cpu, stopper, now))
-		return -1;
-	if (dst != cpu) {
-		was_idle = cpu_idle(&s->cpus[dst]);
-		if (model_migrate_task(s->m, t->mt, dst, now) == 0) {
-			t->cpu = dst;
-			if (emit_migrate(s, ti, cpu, dst, cpu, now) ||
-			    resched_after(s, dst, was_idle, cpu, CALIB_CTX_FORK, ti,
-					  0x20000000u | t->op, now))
-				return -1;
-		} else {
-			s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
-		}
+	if (dst == cpu)
+		return 0;
+	was_idle = cpu_idle(&s->cpus[dst]);
+	if (model_migrate_task(s->m, t->mt, dst, now) != 0) {
+		s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
+		return 0;
 	}
+	t->cpu = dst;
+	return emit_migrate(s, ti, cpu, dst, cpu, now) ||
+	       resched_after(s, dst, was_idle, cpu, CALIB_CTX_FORK, ti, 0x20000000u | t->op, now) ?
+	       -1 : 0;
+}
+
+static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
+			uint64_t now)
+{
+	if (stopper >= s->nr_tasks || other_in(s, cpu, stopper, now) ||
+	    stopper_move(s, cpu, ti, dst, now))
+		return -1;
 	return other_out(s, cpu, stopper, true, now, NULL);
+}
+
+static int32_t stopper_task(const struct sim *s, int cpu);
+static int synth_stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now);
+
+/*
+ * --placement model: sched_exec() (kernel/sched/core.c) at task @ti's exec on
+ * @cpu: select_task_rq_fair() with WF_EXEC (model_select_task_rq(), the slow
+ * path with the running task left out); another CPU chosen, stop_one_cpu()
+ * wakes @cpu's stopper from the task (sched_waking, sched_wakeup), which
+ * preempts it and moves it there (migration_cpu_stop() -> move_queued_task(),
+ * self_migrate()).  The decision is made at the trace's sched_process_exec,
+ * where the kernel makes it at bprm_execve()'s start, before the binary is
+ * loaded (forkexec: 160 us earlier).  1 if it stays, 0 if moved (it left the
+ * CPU), -1 on error.
+ */
+static int sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now)
+{
+	int32_t st;
+	int dst = model_select_task_rq(s->m, s->tasks[ti].mt, cpu, MODEL_WF_EXEC, now);
+
+	if (dst == cpu || dst < 0 || dst >= s->nr_cpus)
+		return 1;
+	st = stopper_task(s, cpu);
+	if (emit_wake_of(s, TRACE_EV_SCHED_WAKING, st, cpu, cpu, s->wt[ti].pid, now) ||
+	    emit_wake_of(s, TRACE_EV_SCHED_WAKEUP, st, cpu, cpu, s->wt[ti].pid, now))
+		return -1;
+	if (st == SIM_SYNTH_STOPPER)
+		return synth_stopper_move(s, cpu, ti, dst, now) < 0 ? -1 : 0;
+	return self_migrate(s, cpu, ti, (uint32_t)st, dst, now) < 0 ? -1 : 0;
 }
 
 /*
@@ -2948,6 +2996,15 @@ static int synth_stopper(struct sim *s, int cpu, uint64_t now)
 {
 	charge(s, cpu, now);
 	if (nonfair_in(s, cpu, SIM_SYNTH_STOPPER, now) || cpu_stop_work(s, cpu, false, now))
+		return -1;
+	return nonfair_out(s, cpu, SIM_SYNTH_STOPPER, true, now);
+}
+
+/* sched_exec()'s move by the stand-in stopper: as synth_stopper(). */
+static int synth_stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now)
+{
+	charge(s, cpu, now);
+	if (nonfair_in(s, cpu, SIM_SYNTH_STOPPER, now) || stopper_move(s, cpu, ti, dst, now))
 		return -1;
 	return nonfair_out(s, cpu, SIM_SYNTH_STOPPER, true, now);
 }
@@ -3249,13 +3306,16 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		return sim_emit(s, &ev);
 	}
 	case WL_T_OTHER_IN:
-		if (e->cpu < 0 || e->cpu >= s->nr_cpus ||
-		    (e->aux & WL_T_TIED && s->cfg.placement == REPLAY_PLACEMENT_TRACE))
+		/*
+		 * A stopper interval tied to the move it made (WL_OP_MIGRATE):
+		 * with --placement trace replayed there, with model not at all
+		 * (sched_exec() decides and runs the stopper itself)
+		 */
+		if (e->cpu < 0 || e->cpu >= s->nr_cpus || e->aux & WL_T_TIED)
 			return 0;
 		return other_in(s, e->cpu, e->task, now);
 	case WL_T_OTHER_OUT:
-		if (e->cpu < 0 || e->cpu >= s->nr_cpus ||
-		    (e->aux & WL_T_TIED && s->cfg.placement == REPLAY_PLACEMENT_TRACE))
+		if (e->cpu < 0 || e->cpu >= s->nr_cpus || e->aux & WL_T_TIED)
 			return 0;
 		return other_out(s, e->cpu, e->task, e->aux & 1, now, next);
 	case WL_T_OTHER_WAKE: {

@@ -60,6 +60,7 @@ struct sim_task {
 	int cpu;
 	uint8_t st;                /* enum sim_task_state */
 	bool exiting;              /* past its EXIT_MOVE: the resched it set waits for its EXIT */
+	bool exec_balanced;        /* --placement model: sched_exec() ran for its current COMM op */
 	bool displaced;            /* moved by the simulation's newidle pull (traced_cpu()) */
 	bool chan_asleep;          /* BLOCKED in a READ or WRITE of a channel (sim_chan.h) */
 	bool standin;              /* BLOCKED: a HEV_STANDIN for its waiting wake is pending */

@@ -50,6 +50,7 @@ void replay_config_default(struct replay_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->placement = REPLAY_PLACEMENT_TRACE;
+	cfg->newidle_ratio = -1;
 	cfg->handoff = REPLAY_HANDOFF_SKIP;
 	cfg->balance_attach = REPLAY_BALANCE_ATTACH_TRACE;
 	/* the kernel's charge points (docs/validation-log.md, "Twenty-first pass") */
@@ -229,6 +230,12 @@ const struct replay_name replay_waker_costs_names[] = {
 const struct replay_name replay_ticks_names[] = {
 	{ "grid", REPLAY_TICKS_GRID },
 	{ "traced", REPLAY_TICKS_TRACED },
+	{ NULL, 0 }
+};
+
+const struct replay_name replay_vcpu_pack_cut_names[] = {
+	{ "idle", REPLAY_VCPU_PACK_CUT_IDLE },
+	{ "flat", REPLAY_VCPU_PACK_CUT_FLAT },
 	{ NULL, 0 }
 };
 
@@ -662,6 +669,9 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.sched_features = s->cfg.sched_features;
 	mc.balance_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
 	mc.vcpu_pack = replay_vcpu_pack_for(wl, &s->cfg, NULL, 0);
+	mc.vcpu_pack_flat = s->cfg.vcpu_pack_cut == REPLAY_VCPU_PACK_CUT_FLAT;
+	mc.newidle_ratio_given = s->cfg.newidle_ratio >= 0;
+	mc.newidle_ratio = mc.newidle_ratio_given ? (unsigned int)s->cfg.newidle_ratio : 0;
 	mc.idle_clock_skip = s->cfg.idle_clock != REPLAY_IDLE_CLOCK_UPDATE;
 	mc.block_clock_after = s->cfg.block_clock == REPLAY_BLOCK_CLOCK_AFTER;
 	mc.newidle_moves_tasks = false;      /* per __schedule(): sim_model_schedule() */

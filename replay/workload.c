@@ -405,7 +405,7 @@ static int comm_seen(struct wl_builder *b, uint32_t t, const char *comm, uint64_
 		return 0;
 	if ((si = intern_string(b, s->comm, strlen(s->comm))) == WL_NONE || flush_run(b, t, ts))
 		return -1;
-	return push_op(b, t, WL_OP_COMM, 0, si, 0);
+	return push_op(b, t, WL_OP_COMM, WL_COMM_RENAME, si, 0);
 }
 
 /* Cut the running task's work at @ts into its op list. */
@@ -2134,7 +2134,7 @@ static int on_exec(struct wl_builder *b, const struct trace_event *ev)
 	if (flush_run(b, t, ev->ts))
 		return -1;
 	snprintf(b->ts.v[t].comm, TRACE_COMM_LEN, "%s", b->strings.v[si]);
-	return push_op(b, t, WL_OP_COMM, 0, si, 0);
+	return push_op(b, t, WL_OP_COMM, WL_COMM_EXEC, si, 0);
 }
 
 static int on_cgroup_attach(struct wl_builder *b, const struct trace_event *ev)

@@ -134,6 +134,14 @@ struct model_config {
 	 * Only model_select_task_rq() reads it.
 	 */
 	bool vcpu_pack;
+	bool vcpu_pack_flat;    /* vcpu_pack_room()'s cut at its long-idle value at any idle time */
+	/*
+	 * NI_RANDOM's starting newidle_ratio per domain (0..1024, the success
+	 * rate per 1024 newidle balances; newidle_success = ratio / 2 of
+	 * newidle_call = 512) when newidle_ratio_given; else sd_init()'s 512.
+	 */
+	bool newidle_ratio_given;
+	unsigned int newidle_ratio;
 	/*
 	 * wakeup_preempt() requests the clock skip (rq_clock_skip_update())
 	 * on an idle CPU too: the kernel's idle task is on_rq (init_idle()
@@ -335,6 +343,7 @@ int model_wake_up_new_task(struct model *m, struct model_task *t, int parent_cpu
 #define MODEL_WF_SYNC  0x10   /* the waker is about to sleep (WF_SYNC) */
 #define MODEL_WF_FORK  0x08
 #define MODEL_WF_TTWU  0x04
+#define MODEL_WF_EXEC  0x02   /* sched_exec(): the running task balanced at its exec */
 /*
  * try_to_wake_up() onto @cpu.  A sleeping task is enqueued (migrating first,
  * with remove_entity_load_avg and a sched_migrate_task count, if @cpu is not
@@ -523,7 +532,8 @@ int model_task_set_nice(struct model *m, struct model_task *t, int nice, uint64_
 /*
  * --placement model: the CPU select_task_rq_fair() would choose for @t,
  * woken (MODEL_WF_TTWU, optionally | MODEL_WF_SYNC) by a task on @waker_cpu,
- * or forked (MODEL_WF_FORK) by a task on @waker_cpu.  A wakeup records the
+ * or forked (MODEL_WF_FORK) by a task on @waker_cpu, or (MODEL_WF_EXEC) @t
+ * running on its CPU at its exec (sched_exec(); @waker_cpu unused).  A wakeup records the
  * wakee for the task current on @waker_cpu (record_wakee()) and updates
  * @t's recent_used_cpu, as the kernel's does.  A documented simplification
  * of the kernel (docs/model.md: SIS_UTIL without util_est, no SMT, LLC =

@@ -96,6 +96,18 @@ enum replay_vcpu_pack {
 	REPLAY_VCPU_PACK_ON,
 };
 
+/*
+ * replay_config.vcpu_pack_cut: vcpu_pack_room()'s utilisation cut - growing
+ * with how long the idle CPU has idled, as the probe's sweep measured it
+ * (IDLE, the default), or its long-idle value at every idle time (FLAT;
+ * experimental: docs/validation-log.md, "The packing's idle-time cut").
+ */
+enum replay_vcpu_pack_cut {
+	REPLAY_VCPU_PACK_CUT_IDLE = 0,
+	REPLAY_VCPU_PACK_CUT_FLAT,
+};
+extern const struct replay_name replay_vcpu_pack_cut_names[];
+
 /* replay_config.handoff: what a hand-off WAIT the model did not preempt at becomes. */
 enum replay_handoff {
 	REPLAY_HANDOFF_SLEEP = 0,
@@ -524,6 +536,9 @@ struct replay_config {
 	const struct model_variant_set *variants;  /* NULL: base */
 	enum replay_placement placement;
 	enum replay_vcpu_pack vcpu_pack;
+	enum replay_vcpu_pack_cut vcpu_pack_cut;
+	/* --newidle-ratio: NI_RANDOM's starting newidle_ratio, 0..1024; -1: sd_init()'s 512 */
+	int newidle_ratio;
 	const char *comm_prefix;       /* latency samples of these comms; NULL: all */
 	uint64_t seed;                 /* the model's RNG (NI_RANDOM, tree priorities) */
 	/* --sched-feature toggles over the profile (model_config's) */

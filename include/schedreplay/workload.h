@@ -67,7 +67,8 @@ enum wl_op_kind {
 	WL_OP_FORK,       /* arg = child task index */
 	WL_OP_BLOCK,      /* arg = wake index ending it or WL_NONE; value = raw prev_state;
 			     aux = WL_BLOCK_SLEEP or WL_BLOCK_SPECIAL */
-	WL_OP_COMM,       /* arg = string index (wl_string()) */
+	WL_OP_COMM,       /* arg = string index (wl_string()); aux WL_COMM_EXEC: at the
+			     task's sched_process_exec (else a rename seen in a switch) */
 	WL_OP_EXIT,       /* value = raw prev_state of the last switch */
 	WL_OP_WAIT,       /* hand-off: arg = task index, value = index in that task's ops of a
 			     BLOCK it must have passed before this task goes on (else it
@@ -87,6 +88,9 @@ enum wl_op_kind {
 			     task's traced syscalls:sys_{enter,exit}_{read,write} (arg: 0
 			     read, 1 write); made only with wl_options.syscall_marks */
 };
+
+/* WL_OP_COMM aux: the comm changed at an exec (the place of sched_exec()) or by a rename */
+enum { WL_COMM_RENAME = 0, WL_COMM_EXEC = 1 };
 
 /* WL_OP_SYSCALL aux: where in the task's work the system call began or returned */
 enum { WL_SYSCALL_ENTER = 0, WL_SYSCALL_EXIT = 1 };

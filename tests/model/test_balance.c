@@ -8,6 +8,8 @@
 #include "check.h"
 #include "sched.h"
 
+static bool pack_flat;     /* model_config.vcpu_pack_flat for mk_pack()'s models */
+
 static struct model *mk_pack(const char *variants, bool moves, bool vcpu_pack)
 {
 	static struct model_variant_set vs;
@@ -18,6 +20,7 @@ static struct model *mk_pack(const char *variants, bool moves, bool vcpu_pack)
 	cfg.variants = &vs;
 	cfg.balance_moves_tasks = moves;
 	cfg.vcpu_pack = vcpu_pack;
+	cfg.vcpu_pack_flat = pack_flat;
 	return model_new(&cfg, NULL);
 }
 
@@ -405,6 +408,49 @@ static void test_fork_slow_path(void)
 }
 
 /*
+ * sched_exec() (MODEL_WF_EXEC, --placement model): the slow path from the
+ * exec'ing task's own CPU with that running task left out of its CPU's
+ * statistics (update_sg_wakeup_stats()'s *_without() and
+ * task_running_on_cpu()).  E runs on CPU 0: alone there, with CPU 1 idle,
+ * both groups have one idle CPU and E stays (the wakeup path would have taken
+ * idle CPU 1); with Q queued behind it CPU 0 is not idle without E and E goes
+ * to idle CPU 1; with CPU 1 running a task instead, E alone stays (more idle
+ * CPUs here).
+ */
+static int exec_case(bool queued0, bool busy1)
+{
+	struct model *m = mk("base", true);
+	struct model_task *e = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct model_task *q = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	struct model_task *b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	uint64_t now = 1000000000ULL;
+	int cpu;
+
+	model_wake_up_new_task(m, e, 0, 0, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == e);
+	if (queued0)
+		model_wake_up_new_task(m, q, 0, 0, now);
+	if (busy1) {
+		model_wake_up_new_task(m, b, 1, 1, now);
+		CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, now) == b);
+	}
+	now += 2000000;
+	cpu = model_select_task_rq(m, e, 0, MODEL_WF_EXEC, now);
+	CHECK_EQ_U(m->counters[MC_sched_exec], 1);
+	CHECK_EQ_U(m->counters[MC_sched_exec_moved], cpu != 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+	return cpu;
+}
+
+static void test_exec_balance(void)
+{
+	CHECK_EQ_S(exec_case(false, false), 0);
+	CHECK_EQ_S(exec_case(true, false), 1);
+	CHECK_EQ_S(exec_case(false, true), 0);
+}
+
+/*
  * The capture kernel's sched_vcpu_pack step (vcpu_pack_room(), docs/model.md
  * "The sweep"), at cells of the measured table: P last ran on CPU 0, which
  * went idle (newidle: idle_stamp) X before the wakeup; the waker W runs on
@@ -459,6 +505,83 @@ static int pack_case(bool vcpu_pack, uint64_t idle_ns, unsigned long util1,
 	CHECK(model_check_invariants(m, NULL) == 0);
 	model_free(m);
 	return cpu == 1;
+}
+
+/*
+ * --vcpu-pack-cut flat (model_config.vcpu_pack_flat): the long-idle cut U =
+ * 680 at every idle time of the idle CPU - at 50 us, 1 ms and 10 ms alike a
+ * waker's CPU at 575 (+ 4) packs and one at 680 (+ 4) does not; with the
+ * sweep's cut (the default) the 50 us and 1 ms cases do not pack.
+ */
+static void test_vcpu_pack_flat(void)
+{
+	static const uint64_t idle_us[] = { 50, 1000, 10000 };
+	size_t k;
+
+	pack_flat = true;
+	for (k = 0; k < sizeof(idle_us) / sizeof(idle_us[0]); k++) {
+		CHECK_EQ_S(pack_case(true, idle_us[k] * 1000, 575, PACK_ALONE, MODEL_WF_TTWU), 1);
+		CHECK_EQ_S(pack_case(true, idle_us[k] * 1000, 675, PACK_ALONE, MODEL_WF_TTWU), 1);
+		CHECK_EQ_S(pack_case(true, idle_us[k] * 1000, 680, PACK_ALONE, MODEL_WF_TTWU), 0);
+		CHECK_EQ_S(pack_case(true, idle_us[k] * 1000, 575, PACK_QUEUED, MODEL_WF_TTWU), 0);
+	}
+	pack_flat = false;
+	CHECK_EQ_S(pack_case(true, 50000, 575, PACK_ALONE, MODEL_WF_TTWU), 0);
+	CHECK_EQ_S(pack_case(true, 1000000, 575, PACK_ALONE, MODEL_WF_TTWU), 0);
+}
+
+/*
+ * model_config.newidle_ratio (--newidle-ratio): every domain starts at the
+ * given ratio with newidle_success = ratio / 2 of newidle_call = 512 (the
+ * same rate), else at sd_init()'s 512 / 256.  With ratio 0 NI_RANDOM runs a
+ * newidle balance only when its 1k-sided die shows 0 or 1: of 200 newidle
+ * passes that pass the entry tests, at most a handful balance a domain.
+ */
+static struct model *mk_ratio(bool given, unsigned int ratio)
+{
+	static struct model_variant_set vs;
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 11 };
+
+	model_variant_set_parse(&vs, "base", NULL);
+	cfg.profile = model_profile_find("6.18");
+	cfg.variants = &vs;
+	cfg.newidle_ratio_given = given;
+	cfg.newidle_ratio = ratio;
+	return model_new(&cfg, NULL);
+}
+
+static void test_newidle_ratio(void)
+{
+	struct model *m = mk_ratio(true, 64);
+	struct sched_domain *sd = &m->rqs[0].sd[0];
+	struct model_task *a, *b;
+	uint64_t now = 1000000000ULL;
+	int i;
+
+	CHECK_EQ_U(sd->newidle_ratio, 64);
+	CHECK_EQ_U(sd->newidle_success, 32);
+	CHECK_EQ_U(sd->newidle_call, 512);
+	CHECK_EQ_U(m->rqs[1].sd[0].newidle_ratio, 64);
+	model_free(m);
+	m = mk_ratio(false, 64);
+	sd = &m->rqs[0].sd[0];
+	CHECK_EQ_U(sd->newidle_ratio, 512);
+	CHECK_EQ_U(sd->newidle_success, 256);
+	model_free(m);
+
+	m = mk_ratio(true, 0);
+	a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_wake_up_new_task(m, b, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	for (i = 0; i < 200; i++) {
+		m->rd_overloaded = true;
+		m->rqs[1].avg_idle = 1000000;
+		sched_balance_newidle(m, &m->rqs[1]);
+	}
+	CHECK(m->counters[MC_newidle_balance_random_skip] >= 190);
+	model_free(m);
 }
 
 static void test_vcpu_pack_room(void)
@@ -532,6 +655,9 @@ int main(void)
 	test_idle_cpu_scan();
 	test_select_idle_sibling();
 	test_fork_slow_path();
+	test_exec_balance();
 	test_vcpu_pack_room();
+	test_vcpu_pack_flat();
+	test_newidle_ratio();
 	return check_done("balance");
 }

@@ -184,7 +184,7 @@ for m in "exit-preempt takes defer or now" \
 	 "balance-attach takes trace-order or kernel-order" \
 	 "queued-moves takes time, wait or position" \
 	 "waker-costs takes traced, placed or follow" "ticks takes grid or traced" \
-	 "tick-phase takes zero or grid" \
+	 "tick-phase takes zero or grid" "vcpu-pack-cut takes idle or flat" \
 	 "idle-residency takes on or off"; do
 	expect_usage "replay: --$m, not 'x'" -- replay --"${m%% *}" x "$traces/small-pipe.dat"
 done
@@ -321,6 +321,8 @@ cd "$old_pwd"
 # --hz 10..23 passed the option's range and failed after the extraction, with a
 # message naming four rates; the option now has the model's range
 expect_usage "replay: --hz takes 24..10000, not '23'" -- replay --hz 23 "$traces/small-pipe.dat"
+expect_usage "replay: --newidle-ratio takes 0..1024, not '1025'" -- \
+	replay --newidle-ratio 1025 "$traces/small-pipe.dat"
 
 # a --comm or --pid that matches no task of the trace: empty tables, exit 0
 pipe=$traces/small-pipe.dat

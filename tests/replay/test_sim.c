@@ -2124,6 +2124,77 @@ static void test_pull_under_traced_stopper(void)
 }
 
 /*
+ * sched_exec() under --placement model.  CPU 1 runs 90 until 1.8 ms; on
+ * CPU 0 70 (nice 19, CPU 0 only: pinned) forks 80 at 1 ms and sleeps; 80
+ * wakes it at 1.5 ms (too light to preempt: it waits behind 80); at 2 ms the
+ * trace's migration/0 (pid 10) moves 80 to CPU 1, where it execs at 2.1 ms
+ * and exits at 3 ms.  Under the model's placement the traced stopper
+ * interval is not replayed; at 80's exec (the point of its work after 1.04
+ * ms of it here: the trace time shifted by the replay's start) CPU 0 is busy
+ * without 80 (70 queued) and CPU 1 idle: sched_exec() moves it through CPU
+ * 0's stopper, which 80 wakes - the workload's migration/0: 80 R+, the move
+ * emitted on CPU 0, the stopper sleeping and handing CPU 0 to 70.  Before,
+ * the traced stopper preempted 70 at 2 ms and moved nothing, and 80 was
+ * pulled by CPU 1's balance later.
+ */
+static void test_exec_balance_model(void)
+{
+	struct trace_event ev[64], e;
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct replay_config rc;
+	struct run x;
+
+	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 90, 120);
+	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 70, 139);
+	ev[n++] = ev_fork(1 * MS, 0, 70, 80);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 1 * MS, 0, 70, 0, 80, 120, 0);
+	ev[n++] = ev_switch(1010 * US, 0, 70, 'S', 139, 80, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 1500 * US, 0, 80, 0, 70, 139, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 1500 * US, 0, 80, 0, 70, 139, 0);
+	ev[n++] = ev_switch(1800 * US, 1, 90, 'S', 120, 0, 120);
+	ev[n] = ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 80, 0, 10, 0, 0);
+	snprintf(ev[n++].u.wakeup.comm, TRACE_COMM_LEN, "migration/0");
+	ev[n] = ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS, 0, 80, 0, 10, 0, 0);
+	snprintf(ev[n++].u.wakeup.comm, TRACE_COMM_LEN, "migration/0");
+	ev[n++] = ev_stopper_switch(2 * MS, 0, 80, 'R', 0);
+	e = ev_migrate(2005 * US, 0, 80, 0, 1);
+	e.common_pid = 10;
+	ev[n++] = e;
+	e = ev_stopper_switch(2010 * US, 0, 0, 'S', 70);
+	e.u.sched_switch.next_prio = 139;
+	ev[n++] = e;
+	ev[n++] = ev_switch(2010 * US, 1, 0, 'R', 120, 80, 120);
+	ev[n++] = ev_exec(2100 * US, 1, 80, "/bin/true");
+	ev[n++] = ev_switch(3 * MS, 1, 80, 'X', 120, 0, 120);
+	ev[n++] = ev_switch(6 * MS, 0, 70, 'S', 139, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	replay_config_default(&rc);
+	rc.no_costs = true;
+	rc.placement = REPLAY_PLACEMENT_MODEL;
+	if (run_begin(&x, wl, &rc)) {
+		static const char *const once[] = {
+			"sched_waking: migration/0:10 [0] CPU:000",
+			"sched_switch: task80:80 [120] R+ ==> migration/0:10",
+			"[000] 0.002040000: sched_migrate_task: task80:80 orig_cpu=0 dest_cpu=1",
+			"sched_switch: migration/0:10 [0] S ==> task70:70",
+			NULL
+		};
+
+		CHECK_EQ(count(x.r, "sched_exec"), 1);
+		CHECK_EQ(count(x.r, "sched_exec.moved"), 1);
+		CHECK_EQ(lines_with(x.dump, "sched_migrate_task", "task80", NULL), 1);
+		CHECK_EQ(lines_with(x.dump, "sched_waking: migration/0", NULL), 1);
+		check_lines_once(x.dump, once);
+	}
+	run_end(&x);
+	wl_free(wl);
+}
+
+/*
  * The tasks of CPU 0 in test_active_balance_synth() and
  * test_stopper_over_rt(), after @n events: 51 runs from 100 us, 52 (nice
  * 19) from 100 ms, 51 again from 200 ms; at 201 ms the trace moves 51 to
@@ -3685,6 +3756,7 @@ int main(int argc, char **argv)
 	test_pct_cell();
 	test_pull_under_traced_stopper();
 	test_active_balance_synth();
+	test_exec_balance_model();
 	test_stopper_over_rt(1);
 	test_stopper_over_rt(987654321);
 	test_lost_windows();
