@@ -2731,19 +2731,6 @@ static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now);
 static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t now,
 		     const struct wl_timed *next);
 
-/*
- * WL_OP_MIGRATE: the stopper @stopper preempts task @ti on @cpu, moves it to
- * @dst and sleeps again, as the trace showed at this point of the task's
- * work (the stopper's interval is not replayed at its trace time then).
- * move_queued_task() activates the task on @dst's queue from @cpu and sends
- * the resched IPI, as wake_up_new_task() does for a child - no wake list -
- * so an idle @dst's cost is drawn from the fork context's samples
- * (calib.h, CALIB_CTX_FORK): where @dst's switches out of idle are restored,
- * the measured task starts at the move (its runtime is charged from the
- * rq clock of the move), and a task-context wakeup's idle exit would be
- * charged twice (forkexec, CPU 1: the exec-balanced children's move -> vfork
- * release p50 171 us in the trace, 202 us in the replay before).
- */
 /* The stopper's move of @ti from @cpu to @dst, with the stopper holding @cpu. */
 static int stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now)
 {
@@ -2763,6 +2750,19 @@ static int stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t n
 	       -1 : 0;
 }
 
+/*
+ * WL_OP_MIGRATE: the stopper @stopper preempts task @ti on @cpu, moves it to
+ * @dst and sleeps again, as the trace showed at this point of the task's
+ * work (the stopper's interval is not replayed at its trace time then).
+ * move_queued_task() activates the task on @dst's queue from @cpu and sends
+ * the resched IPI, as wake_up_new_task() does for a child - no wake list -
+ * so an idle @dst's cost is drawn from the fork context's samples
+ * (calib.h, CALIB_CTX_FORK): where @dst's switches out of idle are restored,
+ * the measured task starts at the move (its runtime is charged from the
+ * rq clock of the move), and a task-context wakeup's idle exit would be
+ * charged twice (forkexec, CPU 1: the exec-balanced children's move -> vfork
+ * release p50 171 us in the trace, 202 us in the replay before).
+ */
 static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
 			uint64_t now)
 {
