@@ -58,6 +58,11 @@ trace outcome (`preempt_local`: the waker switched out runnable for its wakee be
 switch on the CPU; `local`, `remote`, `idle`) against their fate in each dump (the delivered
 wake's outcome, or `early.standin|skipblock|noblock`, or `early.race`: reached before the block
 and woken there as the trace's own race, a waking while the task was still on its CPU).
+With --fates, every wakeup onto a busy CPU by wakee < current class and side (`L`: waking on
+the target CPU; `R`: on another; `R.race`: on another while the wakee was still a CPU's current,
+the kernel's race, enqueued through the wake list) and what the current did at its next switch
+out: `preempt_by` (runnable, the wakee in), `preempt_other`, `block`, `exit` - how many
+wakeups each kind of preemption had to choose from, and how often it preempted.
 Analysis helper, not a test (docs/validation-log.md, "small-chan's count deficit, event by
 event").
 """
@@ -357,6 +362,62 @@ def records_table(tevs, devs, cls):
                   ''.join(f'{rows[(pair, kind, x)] / n:16.1f}' for x in names))
 
 
+FATES = ('preempt_by', 'preempt_other', 'block', 'exit')
+
+
+def wake_fates(evs, cls):
+    """Wakeups onto a busy CPU and what that CPU's current did next: Counter of (wakee class,
+    current class, side, fate).  Side: `L` the sched_waking on the target CPU, `R` on another,
+    `R.race` on another while the wakee was still a CPU's current (the kernel's own race: woken
+    in its block's __schedule(), enqueued by the wake list).  Fate, at the current's next switch
+    out: `preempt_by` runnable, the wakee switched in; `preempt_other` runnable, another task
+    in; `block`; `exit`.  Every wakeup onto the CPU since the current's switch-in gets that one
+    switch's fate."""
+    cl = lambda p: cls.get(p, 'other')                                     # noqa: E731
+    curr, wcpu, race, pend, out = {}, {}, {}, defaultdict(list), Counter()
+    for ts, cpu, ev, fl in evs:
+        if ev == 'sched_waking':
+            p = first(PIDF.search(fl))
+            wcpu[p] = cpu
+            race[p] = p in curr.values()
+        elif ev == 'sched_wakeup':
+            p = first(PIDF.search(fl))
+            tcpu = first(TGT.search(fl))
+            if curr.get(tcpu, 0):
+                side = ('L' if wcpu.get(p, tcpu) == tcpu else
+                        'R.race' if race.get(p) else 'R')
+                pend[tcpu].append((p, side))
+        elif ev == 'sched_switch':
+            m = SWITCH.search(fl)
+            prev, state, nxt = int(m.group(2)), m.group(3), int(m.group(5))
+            for p, side in pend.pop(cpu, []) if prev else ():
+                fate = (('preempt_by' if nxt == p else 'preempt_other')
+                        if state.startswith('R') else 'exit' if state.startswith('X') else
+                        'block')
+                out[(cl(p), cl(prev), side, fate)] += 1
+            curr[cpu] = nxt
+    return out
+
+
+def fates_table(tevs, devs, cls):
+    t = wake_fates(tevs, cls)
+    reps = [wake_fates(e, cls) for e in devs]
+    n = len(reps)
+    print(f'\nwakeups onto a busy CPU by wakee<current class and side, and what the current did '
+          f'next (trace / replay mean of {n}; rows with >= 5 either side)')
+    print(f'{"":40s}' + f'{"wakes":>8s}' + ''.join(f'{x:>14s}' for x in FATES) + ' |' +
+          f'{"wakes":>8s}' + ''.join(f'{x:>14s}' for x in FATES))
+    rows = sorted({k[:3] for d in [t] + reps for k in d})
+    for row in rows:
+        tv = [t[row + (f,)] for f in FATES]
+        rv = [sum(d[row + (f,)] for d in reps) / n for f in FATES]
+        if sum(tv) < 5 and sum(rv) < 5:
+            continue
+        print(f'{row[0] + "<" + row[1] + " " + row[2]:40s}{sum(tv):8d}' +
+              ''.join(f'{v:14d}' for v in tv) + ' |' + f'{sum(rv):8.1f}' +
+              ''.join(f'{v:14.1f}' for v in rv))
+
+
 def cell(t, reps, sel):
     tv = sel(t)
     rv = sum(sel(r) for r in reps) / len(reps)
@@ -437,6 +498,8 @@ def main():
     ap.add_argument('--hz', type=int, default=250, help="the dumps' tick grid (default 250)")
     ap.add_argument('--records', action='store_true',
                     help='match the wake records (dumps with --dump-wake-records)')
+    ap.add_argument('--fates', action='store_true',
+                    help='the wakeups onto a busy CPU and what its current did next')
     ap.add_argument('--check', action='store_true',
                     help="check the tables' own accounting on every input, print "
                          "'N inputs, E errors'")
@@ -475,6 +538,8 @@ def main():
            'early', 'standin', 'skipblock', 'noblock'], cols, t['cycle'], part('cycle'))
     if a.records:
         records_table(tevs, devs, cls)
+    if a.fates:
+        fates_table(tevs, devs, cls)
 
 
 if __name__ == '__main__':
