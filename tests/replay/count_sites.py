@@ -34,8 +34,8 @@ right before the event of the same model call; the trace's within the same CPU's
   preempt      the named task's switch out runnable (put_prev_entity())
   exit         its X switch or sched_process_exit (the autogroup move, the final dequeue)
   fork, migrate  sched_process_fork / sched_wakeup_new, sched_migrate_task
-  tick         trace: no sched event within 20 us; dump: on the HZ grid (its phase: the most
-               common offset of the dump's emissions, at least 3)
+  tick         trace: no sched event within 20 us; dump: on the HZ grid (its phase per CPU: the
+               most common offset of the dump's emissions on that CPU, at least 3)
   other        anything else
 The sleep -> wake cycle table counts, per class of the task that blocks / is woken: blocks,
 their `silent` ones (no emission of their own): right after a wakeup onto the CPU whose enqueue
@@ -132,12 +132,18 @@ def clock_lead(evs):
 
 
 def tick_phase(evs, tick_ns):
-    """The dump's tick offset: the most common emission time modulo the tick, if >= 3."""
-    c = Counter(ts % tick_ns for ts, cpu, ev, fl in evs if ev == 'sched_stat_runtime')
-    if not c:
-        return None
-    off, n = c.most_common(1)[0]
-    return off if n >= 3 else None
+    """The dump's tick offset per CPU (the model's tick grid has a phase per CPU): the most
+    common emission time modulo the tick on that CPU, if >= 3."""
+    c = defaultdict(Counter)
+    for ts, cpu, ev, fl in evs:
+        if ev == 'sched_stat_runtime':
+            c[cpu][ts % tick_ns] += 1
+    out = {}
+    for cpu, cc in c.items():
+        off, n = cc.most_common(1)[0]
+        if n >= 3:
+            out[cpu] = off
+    return out
 
 
 def analyse(evs, cls, tick_ns, is_dump):
@@ -234,7 +240,7 @@ def analyse(evs, cls, tick_ns, is_dump):
             last[cpu] = ('sw',)
         elif ev == 'sched_process_exit':
             exits.add(first(PIDF.search(fl)))
-    phase = tick_phase(evs, tick_ns) if is_dump else None
+    phase = tick_phase(evs, tick_ns) if is_dump else {}
     percpu = defaultdict(list)
     for i, e in enumerate(evs):
         percpu[e[1]].append(i)
@@ -243,7 +249,8 @@ def analyse(evs, cls, tick_ns, is_dump):
         if ev != 'sched_stat_runtime':
             continue
         pid = int(RTPID.search(fl).group(1))
-        s = site.get(i) or rest_site(evs, percpu[cpu], pos[i], ts, pid, exits, tick_ns, phase,
+        s = site.get(i) or rest_site(evs, percpu[cpu], pos[i], ts, pid, exits, tick_ns,
+                                                 phase.get(cpu),
                                      is_dump)
         C['site'][(s, cl(pid))] += 1
     return C
