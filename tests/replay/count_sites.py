@@ -34,8 +34,8 @@ right before the event of the same model call; the trace's within the same CPU's
   preempt      the named task's switch out runnable (put_prev_entity())
   exit         its X switch or sched_process_exit (the autogroup move, the final dequeue)
   fork, migrate  sched_process_fork / sched_wakeup_new, sched_migrate_task
-  tick         trace: no sched event within 20 us; dump: on the HZ grid (its phase: the most
-               common offset of the dump's emissions, at least 3)
+  tick         trace: no sched event within 20 us; dump: on the HZ grid (its phase per CPU: the
+               most common offset of the dump's emissions on that CPU, at least 3)
   other        anything else
 The sleep -> wake cycle table counts, per class of the task that blocks / is woken: blocks,
 their `silent` ones (no emission of their own): right after a wakeup onto the CPU whose enqueue
@@ -58,6 +58,11 @@ trace outcome (`preempt_local`: the waker switched out runnable for its wakee be
 switch on the CPU; `local`, `remote`, `idle`) against their fate in each dump (the delivered
 wake's outcome, or `early.standin|skipblock|noblock`, or `early.race`: reached before the block
 and woken there as the trace's own race, a waking while the task was still on its CPU).
+With --fates, every wakeup onto a busy CPU by wakee < current class and side (`L`: waking on
+the target CPU; `R`: on another; `R.race`: on another while the wakee was still a CPU's current,
+the kernel's race, enqueued through the wake list) and what the current did at its next switch
+out: `preempt_by` (runnable, the wakee in), `preempt_other`, `block`, `exit` - how many
+wakeups each kind of preemption had to choose from, and how often it preempted.
 Analysis helper, not a test (docs/validation-log.md, "small-chan's count deficit, event by
 event").
 """
@@ -127,12 +132,18 @@ def clock_lead(evs):
 
 
 def tick_phase(evs, tick_ns):
-    """The dump's tick offset: the most common emission time modulo the tick, if >= 3."""
-    c = Counter(ts % tick_ns for ts, cpu, ev, fl in evs if ev == 'sched_stat_runtime')
-    if not c:
-        return None
-    off, n = c.most_common(1)[0]
-    return off if n >= 3 else None
+    """The dump's tick offset per CPU (the model's tick grid has a phase per CPU): the most
+    common emission time modulo the tick on that CPU, if >= 3."""
+    c = defaultdict(Counter)
+    for ts, cpu, ev, fl in evs:
+        if ev == 'sched_stat_runtime':
+            c[cpu][ts % tick_ns] += 1
+    out = {}
+    for cpu, cc in c.items():
+        off, n = cc.most_common(1)[0]
+        if n >= 3:
+            out[cpu] = off
+    return out
 
 
 def analyse(evs, cls, tick_ns, is_dump):
@@ -229,7 +240,7 @@ def analyse(evs, cls, tick_ns, is_dump):
             last[cpu] = ('sw',)
         elif ev == 'sched_process_exit':
             exits.add(first(PIDF.search(fl)))
-    phase = tick_phase(evs, tick_ns) if is_dump else None
+    phase = tick_phase(evs, tick_ns) if is_dump else {}
     percpu = defaultdict(list)
     for i, e in enumerate(evs):
         percpu[e[1]].append(i)
@@ -238,7 +249,8 @@ def analyse(evs, cls, tick_ns, is_dump):
         if ev != 'sched_stat_runtime':
             continue
         pid = int(RTPID.search(fl).group(1))
-        s = site.get(i) or rest_site(evs, percpu[cpu], pos[i], ts, pid, exits, tick_ns, phase,
+        s = site.get(i) or rest_site(evs, percpu[cpu], pos[i], ts, pid, exits, tick_ns,
+                                                 phase.get(cpu),
                                      is_dump)
         C['site'][(s, cl(pid))] += 1
     return C
@@ -357,6 +369,62 @@ def records_table(tevs, devs, cls):
                   ''.join(f'{rows[(pair, kind, x)] / n:16.1f}' for x in names))
 
 
+FATES = ('preempt_by', 'preempt_other', 'block', 'exit')
+
+
+def wake_fates(evs, cls):
+    """Wakeups onto a busy CPU and what that CPU's current did next: Counter of (wakee class,
+    current class, side, fate).  Side: `L` the sched_waking on the target CPU, `R` on another,
+    `R.race` on another while the wakee was still a CPU's current (the kernel's own race: woken
+    in its block's __schedule(), enqueued by the wake list).  Fate, at the current's next switch
+    out: `preempt_by` runnable, the wakee switched in; `preempt_other` runnable, another task
+    in; `block`; `exit`.  Every wakeup onto the CPU since the current's switch-in gets that one
+    switch's fate."""
+    cl = lambda p: cls.get(p, 'other')                                     # noqa: E731
+    curr, wcpu, race, pend, out = {}, {}, {}, defaultdict(list), Counter()
+    for ts, cpu, ev, fl in evs:
+        if ev == 'sched_waking':
+            p = first(PIDF.search(fl))
+            wcpu[p] = cpu
+            race[p] = p in curr.values()
+        elif ev == 'sched_wakeup':
+            p = first(PIDF.search(fl))
+            tcpu = first(TGT.search(fl))
+            if curr.get(tcpu, 0):
+                side = ('L' if wcpu.get(p, tcpu) == tcpu else
+                        'R.race' if race.get(p) else 'R')
+                pend[tcpu].append((p, side))
+        elif ev == 'sched_switch':
+            m = SWITCH.search(fl)
+            prev, state, nxt = int(m.group(2)), m.group(3), int(m.group(5))
+            for p, side in pend.pop(cpu, []) if prev else ():
+                fate = (('preempt_by' if nxt == p else 'preempt_other')
+                        if state.startswith('R') else 'exit' if state.startswith('X') else
+                        'block')
+                out[(cl(p), cl(prev), side, fate)] += 1
+            curr[cpu] = nxt
+    return out
+
+
+def fates_table(tevs, devs, cls):
+    t = wake_fates(tevs, cls)
+    reps = [wake_fates(e, cls) for e in devs]
+    n = len(reps)
+    print(f'\nwakeups onto a busy CPU by wakee<current class and side, and what the current did '
+          f'next (trace / replay mean of {n}; rows with >= 5 either side)')
+    print(f'{"":40s}' + f'{"wakes":>8s}' + ''.join(f'{x:>14s}' for x in FATES) + ' |' +
+          f'{"wakes":>8s}' + ''.join(f'{x:>14s}' for x in FATES))
+    rows = sorted({k[:3] for d in [t] + reps for k in d})
+    for row in rows:
+        tv = [t[row + (f,)] for f in FATES]
+        rv = [sum(d[row + (f,)] for d in reps) / n for f in FATES]
+        if sum(tv) < 5 and sum(rv) < 5:
+            continue
+        print(f'{row[0] + "<" + row[1] + " " + row[2]:40s}{sum(tv):8d}' +
+              ''.join(f'{v:14d}' for v in tv) + ' |' + f'{sum(rv):8.1f}' +
+              ''.join(f'{v:14.1f}' for v in rv))
+
+
 def cell(t, reps, sel):
     tv = sel(t)
     rv = sum(sel(r) for r in reps) / len(reps)
@@ -437,6 +505,8 @@ def main():
     ap.add_argument('--hz', type=int, default=250, help="the dumps' tick grid (default 250)")
     ap.add_argument('--records', action='store_true',
                     help='match the wake records (dumps with --dump-wake-records)')
+    ap.add_argument('--fates', action='store_true',
+                    help='the wakeups onto a busy CPU and what its current did next')
     ap.add_argument('--check', action='store_true',
                     help="check the tables' own accounting on every input, print "
                          "'N inputs, E errors'")
@@ -475,6 +545,8 @@ def main():
            'early', 'standin', 'skipblock', 'noblock'], cols, t['cycle'], part('cycle'))
     if a.records:
         records_table(tevs, devs, cls)
+    if a.fates:
+        fates_table(tevs, devs, cls)
 
 
 if __name__ == '__main__':
