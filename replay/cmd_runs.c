@@ -439,6 +439,14 @@ static const struct run_opt run_opt_table[] = {
 	  "with a switch armed is switched out at its next wake, taken as\n"
 	  "its next system call's unless the trace shows it in the call of\n"
 	  "the task's previous wake (next-wake; experimental)" },
+	{ "tick-preempt-at", NULL, RUN_OPTS_MODEL,
+	  .names = replay_tick_preempt_at_names, AT_ENUM(rc.tick_preempt_at), .help =
+	  "where a tick's preemption lands in the work: at the simulated\n"
+	  "tick's switch (model, the default), or also, where the trace\n"
+	  "shows the task switched out runnable by a tick, at that point of\n"
+	  "its work: the kernel's tick update_curr() is made there and the\n"
+	  "task leaves if its request has run out (traced; experimental:\n"
+	  "docs/replay.md, \"Mechanical costs\")" },
 	{ "wake-clock", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_clock_names, AT_ENUM(rc.wake_clock), .help =
 	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"
@@ -827,6 +835,8 @@ int run_opts_finish(struct run_opts *o)
 
 	/* --resched-at syscall-exit's positions: made only then (they split the RUN ops) */
 	o->wo.syscall_marks = o->rc.resched_at == REPLAY_RESCHED_SYSCALL_EXIT;
+	/* --tick-preempt-at traced's positions, the same */
+	o->wo.tick_marks = o->rc.tick_preempt_at == REPLAY_TICK_PREEMPT_TRACED;
 	if (o->wo.sidecar && o->wo.no_sidecar) {
 		cli_usage(o->cmd, "--sidecar and --no-sidecar exclude each other");
 		return -1;

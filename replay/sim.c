@@ -2329,6 +2329,41 @@ static int syscall_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *o
 }
 
 /*
+ * WL_OP_PREEMPT of task @ti on @cpu: the trace switched it out runnable here
+ * at a tick (--tick-preempt-at traced).  The kernel's tick there made
+ * update_curr() (sched_tick() -> task_tick_fair() -> entity_tick()), whose
+ * update_deadline() asks for the resched once the request has run out: the
+ * model makes that charge here, and a task whose request has run out (or
+ * whose CPU has a resched pending, not one left to a system call's exit)
+ * leaves here, the tick's switch at the traced point of its work.  The model
+ * decides whether it is preempted; its grid ticks go on as before.  1 passed
+ * (the caller goes to the next op), 0 it left the CPU, -1 on error.
+ */
+static int tick_mark_op(struct sim *s, int cpu, uint32_t ti, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	struct sim_task *t = &s->tasks[ti];
+
+	t->op++;
+	sim_task_enter_op(s, ti);
+	if (s->cfg.tick_preempt_at != REPLAY_TICK_PREEMPT_TRACED || c->curr != (int32_t)ti ||
+	    c->other >= 0 || c->resched_deferred || t->in_sys || t->exiting ||
+	    model_nr_queued(s->m, cpu) < 2)
+		return 1;
+	s->notes[SIM_NOTE_TICK_MARK]++;
+	if (!model_need_resched(s->m, cpu)) {
+		charge(s, cpu, now);
+		if (model_charge_curr(s->m, cpu, now) < 0)
+			return -1;
+		if (!model_need_resched(s->m, cpu))
+			return 1;
+	}
+	s->notes[SIM_NOTE_TICK_MARK_PREEMPT]++;
+	dump_op(s, cpu, now, "tickmark pid=%d", s->wt[ti].pid);
+	return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+}
+
+/*
  * WL_OP_WAIT of task @ti on @cpu, a waker at its hand-off to its wakee
  * (docs/replay.md, "Hand-offs"): 1 passed (the caller goes to the next op),
  * 0 it left the CPU or sleeps there (run_ops() is done), -1 on error.
@@ -2654,6 +2689,11 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 		case WL_OP_SYSCALL:
 			/* -1 error, 0 it left the CPU, 1 the next op */
 			if ((r = syscall_op(s, cpu, ti, op, now)) <= 0)
+				return r;
+			continue;
+		case WL_OP_PREEMPT:
+			/* -1 error, 0 it left the CPU, 1 the next op */
+			if ((r = tick_mark_op(s, cpu, ti, now)) <= 0)
 				return r;
 			continue;
 		case WL_OP_MIGRATE: {

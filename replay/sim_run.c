@@ -133,6 +133,12 @@ const struct replay_name replay_resched_at_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_tick_preempt_at_names[] = {
+	{ "model", REPLAY_TICK_PREEMPT_MODEL },
+	{ "traced", REPLAY_TICK_PREEMPT_TRACED },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_standin_skip_names[] = {
 	{ "keep", REPLAY_STANDIN_SKIP_KEEP },
 	{ "drop", REPLAY_STANDIN_SKIP_DROP },
@@ -1108,6 +1114,8 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_TICK_TRACED] = "ticks at the trace's own tick of their period (--ticks traced; the others on the grid: docs/replay.md, \"Traced ticks\")",
 	[SIM_NOTE_TICK_SWITCH_DRAWN] = "rescheduling ticks whose switch came after a delay drawn from the trace's tick -> switch delays (--ticks traced)",
 	[SIM_NOTE_TICK_SWITCH_FIXED] = "rescheduling ticks whose switch came tick_switch_ns after the tick: the trace has fewer than 20 tick -> switch delays (--ticks traced)",
+	[SIM_NOTE_TICK_MARK] = "traced tick preemption points a task reached with another task queued on its CPU (--tick-preempt-at traced)",
+	[SIM_NOTE_TICK_MARK_PREEMPT] = "of them, switched out there: the update_curr() of the trace's tick found its request run out, or a resched was pending (--tick-preempt-at traced)",
 	[SIM_NOTE_RESCHED_TRACED] = "local preemptions of a waker by its wakee left to the waker's traced run to its switch point, the drawn cost armed after it (--resched-at traced)",
 	[SIM_NOTE_RESCHED_WAKE] = "tasks switched out at a wake with a switch armed on their CPU and not yet due: the wake made when they run again, after their return to user space (--resched-at next-wake)",
 	[SIM_NOTE_RESCHED_WAKE_IN_CALL] = "wakes with a switch armed on their CPU and not yet due NOT switched out at: the trace shows them in the system call of the task's previous wake (its TIF_NEED_RESCHED set from that wake to this one; --resched-at next-wake)",

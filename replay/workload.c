@@ -1780,6 +1780,25 @@ static void end_wake_latency(struct wl_builder *b, struct cpu_track *c,
 	ns->lat_wake = WL_NONE;
 }
 
+/*
+ * Fair task @p was switched out runnable right after its CPU's tick charge
+ * (sched_tick() -> task_tick_fair() -> update_curr(), then put_prev's
+ * charge, no wakeup onto the CPU in between: the tick's resched_curr(),
+ * honoured at the interrupt's return): mark that point of its work
+ * (wl_options.tick_marks, --tick-preempt-at traced).
+ */
+/* a tick's charge this long before the switch: the switch is not that tick's */
+#define WL_TICK_MARK_MAX_NS 1000000u
+static int tick_preempt_mark(struct wl_builder *b, uint32_t p)
+{
+	const struct tstate *s = &b->ts.v[p];
+
+	if (b->tasks.v[p].cls != WL_CLASS_FAIR || s->exited || !s->ops.n ||
+	    s->ops.v[s->ops.n - 1].kind != WL_OP_RUN)
+		return 0;
+	return push_op(b, p, WL_OP_PREEMPT, 0, 0, 0);
+}
+
 static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_switch *sw = &ev->u.sched_switch;
@@ -1788,7 +1807,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	uint32_t p = WL_NONE, n, handoff_prev = WL_NONE;
 	int32_t stat_pid;
 	uint64_t stat_ts;
-	bool was_idle;
+	bool was_idle, tick_preempt;
 
 	if (!c)
 		return 0;
@@ -1805,6 +1824,11 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	    c->stat2_pid == stat_pid && ev->ts >= c->stat2_ts &&
 	    ev->ts - c->stat2_ts < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
 		b->tick_hist[(ev->ts - c->stat2_ts) / WL_LEAD_BUCKET_NS]++;
+	tick_preempt = sw->prev_run == TRACE_STATE_RUNNING && sw->prev_pid > 0 &&
+		       c->tk_pid == sw->prev_pid && c->tk2_pid == sw->prev_pid &&
+		       c->tk2_wakeups == c->wakeups && ev->ts >= c->tk2_ts &&
+		       ev->ts - c->tk2_ts < WL_TICK_MARK_MAX_NS;
+	c->tk_pid = c->tk2_pid = 0;
 	c->stat2_pid = 0;
 	if (sw->prev_pid > 0) {
 		p = lookup_on(b, c, sw->prev_pid);
@@ -1825,6 +1849,9 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		if (flush_run(b, p, ev->ts))
 			return -1;
 		if (switch_out_prev(b, c, ev, p, stat_pid, stat_ts, &handoff_prev))
+			return -1;
+		if (tick_preempt && b->opt.tick_marks && handoff_prev == WL_NONE &&
+		    tick_preempt_mark(b, p))
 			return -1;
 	} else if (cpu_seen_idle(b, c, ev->cpu, ev->ts)) {
 		/* prev is idle but the CPU ran a task: the trace lost its switch */
@@ -2228,6 +2255,12 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 		if (c) {
 			c->stat2_pid = c->stat_pid;
 			c->stat2_ts = c->stat_ts;
+			c->tk2_pid = c->tk_pid;
+			c->tk2_ts = c->tk_ts;
+			c->tk2_wakeups = c->tk_wakeups;
+			c->tk_pid = r->pid;
+			c->tk_ts = ev->ts;
+			c->tk_wakeups = c->wakeups;
 			c->stat_pid = r->pid;
 			c->stat_ts = ev->ts;
 			c->stat_clk = clk_read(c, ev, r->runtime);

@@ -214,6 +214,29 @@ enum replay_resched_at {
 extern const struct replay_name replay_resched_at_names[];
 
 /*
+ * replay_config.tick_preempt_at: where in a task's work a tick's preemption
+ * lands.
+ *   MODEL   at the simulated tick's switch (tick_switch_delay() after the
+ *           tick that set need_resched), wherever that falls in the work
+ *           (the default);
+ *   TRACED  as MODEL, and where the trace shows the task switched out
+ *           runnable by a tick (the workload's WL_OP_PREEMPT marks:
+ *           wl_options.tick_marks), the replay's task reaching that point of
+ *           its work gets the update_curr() the kernel's tick made there
+ *           (sched_tick() -> task_tick_fair() -> entity_tick() ->
+ *           update_curr()): if the model's request has run out (or a
+ *           resched is already pending), it is switched out there.  The
+ *           model decides whether the tick preempts; the trace only places
+ *           the decision in the work.  Experimental.  docs/replay.md,
+ *           "Mechanical costs" ("Tick preemptions at the traced point").
+ */
+enum replay_tick_preempt_at {
+	REPLAY_TICK_PREEMPT_MODEL = 0,
+	REPLAY_TICK_PREEMPT_TRACED,
+};
+extern const struct replay_name replay_tick_preempt_at_names[];
+
+/*
  * replay_config.standin_skip: the clock skip and the preemption of an early
  * wake's stand-in wakeup (docs/replay.md, "Early wakes").  The stand-in's
  * target T blocks and is woken at once; where its wakeup preempts the task
@@ -563,6 +586,8 @@ struct replay_config {
 	enum replay_exit_preempt exit_preempt;
 	/* when a waker preempted by its wakee is switched out (above) */
 	enum replay_resched_at resched_at;
+	/* where a tick's preemption lands in the work (above) */
+	enum replay_tick_preempt_at tick_preempt_at;
 	/* an early wake's stand-in: its clock skip and preemption (above) */
 	enum replay_standin_skip standin_skip;
 	/* the clock of a local wakeup's enqueue (above) */

@@ -87,6 +87,10 @@ enum wl_op_kind {
 	WL_OP_SYSCALL,    /* a position only: aux WL_SYSCALL_ENTER / WL_SYSCALL_EXIT, the
 			     task's traced syscalls:sys_{enter,exit}_{read,write} (arg: 0
 			     read, 1 write); made only with wl_options.syscall_marks */
+	WL_OP_PREEMPT,    /* a position only: the trace switched the task out runnable here
+			     at a tick (its CPU's tick charge, then put_prev's, then the
+			     sched_switch, no wakeup onto that CPU in between; not a
+			     hand-off); made only with wl_options.tick_marks */
 };
 
 /* WL_OP_COMM aux: the comm changed at an exec (the place of sched_exec()) or by a rename */
@@ -569,6 +573,13 @@ struct wl_options {
 	 * draws seeded by op index change with them).
 	 */
 	bool syscall_marks;
+	/*
+	 * Mark each switch out of a fair task that the trace shows as a tick's
+	 * preemption (WL_OP_PREEMPT) in its work, for
+	 * replay_config.tick_preempt_at (--tick-preempt-at traced).  Off: no
+	 * such op (the ops split the RUNs, as syscall_marks').
+	 */
+	bool tick_marks;
 	/*
 	 * A task never seen before that is switched in on a CPU where a switch
 	 * to idle was traced earlier starts asleep, woken externally at that

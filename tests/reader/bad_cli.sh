@@ -173,6 +173,7 @@ done
 # the replay rules' usage errors list their names tables (sim_run.c), in order
 for m in "exit-preempt takes defer or now" \
 	 "resched-at takes cost, syscall-exit, traced or next-wake" \
+	 "tick-preempt-at takes model or traced" \
 	 "standin-skip takes keep, drop, local, drop-local, drop-own, block-preempt or block-charge" \
 	 "wake-clock takes waking or traced" "block-lead takes median or traced" \
 	 "block-clock takes keep or after" \

@@ -576,6 +576,87 @@ static void test_traced_ticks(void)
 }
 
 /*
+ * --tick-preempt-at traced (docs/replay.md, "Mechanical costs").  Two hogs,
+ * 40 and 41, share CPU 0 from 1 ms; the trace ticks it at 3.5 ms + k * 4 ms
+ * (a hardirq charge of the running hog, its put_prev charge 15 us later) and
+ * every tick switches the ticked hog out runnable 20 us after it, so each
+ * switch is a tick preemption: the extraction marks it (wl_options.tick_marks)
+ * at that point of the hog's work, the first after 2.52 ms of 40's work, the
+ * next after 4 ms of 41's.  Replayed on a grid at multiples of 4 ms
+ * (--tick-phase zero), model (the default) switches at the grid's ticks (the
+ * hogs' requests have run out by then): 4 ms, 8 ms; traced switches where
+ * the trace did, at 3.52 ms and 7.52 ms, the update_curr() made at the mark
+ * finding the request run out before the grid's tick comes.
+ */
+static void test_tick_preempt_at(void)
+{
+	struct trace_event ev[128];
+	size_t n = 0;
+	uint64_t t0 = 1 * MS;
+	int cur = 40, other = 41;
+
+	ev[n++] = ev_switch(t0, 0, 0, 'R', 120, 40, 120);
+	/* 41 woken from a hardirq: not 40's wakee (no hand-off) */
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t0 + 10 * US, 0, 40, 0x08, 41, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t0 + 11 * US, 0, 40, 0x08, 41, 120, 0);
+	for (int k = 0; k < 12; k++) {
+		uint64_t t = 3500 * US + (uint64_t)k * 4 * MS;
+		int x;
+
+		/* not a whole period: no phase from the charges */
+		ev[n] = ev_runtime(t, 0, cur, 3 * MS);
+		ev[n++].common_flags = 0x08 | 0x01;              /* hardirq, irqs off */
+		ev[n] = ev_runtime(t + 15 * US, 0, cur, 15 * US);
+		ev[n++].common_flags = 0x04 | 0x01;              /* need_resched set */
+		ev[n++] = ev_switch(t + 20 * US, 0, cur, 'R', 120, other, 120);
+		x = cur;
+		cur = other;
+		other = x;
+	}
+	ev[n++] = ev_switch(52 * MS, 0, cur, 'S', 120, other, 120);
+	ev[n++] = ev_switch(53 * MS, 0, other, 'S', 120, 0, 120);
+	CHECK(n <= sizeof(ev) / sizeof(ev[0]));
+	for (int traced = 0; traced < 2; traced++) {
+		struct wl_options o = { .tick_marks = traced };
+		struct sr_error err = { 0 };
+		struct wl_builder *b = wl_builder_new(NULL, NULL, &o, &err);
+		struct wl_workload *wl = NULL;
+		uint32_t marks = 0;
+		struct replay_config rc;
+		struct run x;
+
+		CHECK(b != NULL);
+		for (size_t i = 0; b && i < n; i++)
+			CHECK_EQ(wl_builder_event(b, &ev[i], 0, &err), 0);
+		if (b)
+			wl = wl_builder_finish(b, &err);
+		CHECK(wl != NULL);
+		if (!wl)
+			return;
+		for (uint32_t i = 0; i < wl_nr_tasks(wl); i++)
+			for (uint32_t k = 0; k < wl_task(wl, i)->nr_ops; k++) {
+				marks += wl_task_ops(wl, i)[k].kind == WL_OP_PREEMPT;
+			}
+		/* every switch but the last tick's (no RUN of that hog follows) */
+		CHECK_EQ(marks, traced ? 12u : 0u);
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		rc.tick_phase = named(replay_tick_phase_names, "zero");
+		if (traced)
+			rc.tick_preempt_at = named(replay_tick_preempt_at_names, "traced");
+		if (run_begin(&x, wl, &rc)) {
+			uint64_t s1 = dump_find(x.dump, 0, t0 + 1 * US, "task40:40 [120] R");
+			uint64_t s2 = dump_find(x.dump, 0, t0 + 1 * US, "task41:41 [120] R");
+
+			CHECK_EQ(s1, traced ? 3520 * US : 4 * MS);
+			CHECK_EQ(s2, traced ? 7520 * US : 8 * MS);
+		}
+		run_end(&x);
+		wl_free(wl);
+	}
+}
+
+/*
  * --tick-phase (docs/replay.md, "Tick grid phase").  Hog 40 runs alone on
  * CPU 0 from 1 ms to 101 ms, charged at its ticks at 1.3 ms + k * 4 ms with
  * a runtime of 1 ms (no charge of a whole period: the facts' phase unknown),
@@ -3726,6 +3807,7 @@ int main(int argc, char **argv)
 	test_stopper_move_restored();
 	test_traced_ticks();
 	test_tick_phase_grid();
+	test_tick_preempt_at();
 	test_waker_costs_on(false);
 	test_waker_costs_on(true);
 	test_flush_hold();

@@ -59,7 +59,7 @@ static void print_task(const struct wl_workload *wl, uint32_t i)
 	const struct wl_task *t = wl_task(wl, i);
 	const struct wl_op *ops = wl_task_ops(wl, i);
 	uint64_t run = 0, seg = 0;
-	uint32_t n[WL_OP_SYSCALL + 1] = { 0 };
+	uint32_t n[WL_OP_PREEMPT + 1] = { 0 };
 
 	printf("T %d %s %s %d %s %d %s %d %" PRIu64 " %d\n", t->pid, t->comm[0] ? t->comm : "-",
 	       cls_name[t->cls], t->prio, init_name[t->init_state], t->init_cpu,
@@ -73,7 +73,7 @@ static void print_task(const struct wl_workload *wl, uint32_t i)
 	for (uint32_t k = 0; k < t->nr_ops; k++) {
 		const struct wl_op *op = &ops[k];
 
-		if (op->kind <= WL_OP_SYSCALL)
+		if (op->kind <= WL_OP_PREEMPT)
 			n[op->kind]++;
 		switch (op->kind) {
 		case WL_OP_RUN:
