@@ -637,7 +637,7 @@ static void test_tick_preempt_at(void)
 			for (uint32_t k = 0; k < wl_task(wl, i)->nr_ops; k++) {
 				marks += wl_task_ops(wl, i)[k].kind == WL_OP_PREEMPT;
 			}
-		/* every switch but the last tick's (no RUN of that hog follows) */
+		/* each of the 12 tick switches (a RUN of the hog before each) */
 		CHECK_EQ(marks, traced ? 12u : 0u);
 		replay_config_default(&rc);
 		rc.no_costs = true;
