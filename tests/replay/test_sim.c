@@ -38,6 +38,23 @@ static struct wl_workload *build_sc(const struct trace_event *ev, size_t n,
 	return wl_builder_finish(b, &err);
 }
 
+/* The workload of @ev under extraction options @o, NULL (a check failed) on error. */
+static struct wl_workload *build_opts(const struct trace_event *ev, size_t n,
+				      const struct wl_options *o)
+{
+	struct sr_error err = { 0 };
+	struct wl_builder *b = wl_builder_new(NULL, NULL, o, &err);
+	struct wl_workload *wl = NULL;
+
+	CHECK(b != NULL);
+	for (size_t i = 0; b && i < n; i++)
+		CHECK_EQ(wl_builder_event(b, &ev[i], 0, &err), 0);
+	if (b)
+		wl = wl_builder_finish(b, &err);
+	CHECK(wl != NULL);
+	return wl;
+}
+
 static struct wl_workload *build(const struct trace_event *ev, size_t n)
 {
 	return build_sc(ev, n, NULL);
@@ -481,6 +498,26 @@ static int named(const struct replay_name *names, const char *name)
 }
 
 /*
+ * A tick at @t on CPU 0 switches *@cur out for *@other: the tick's hardirq
+ * charge of *@cur (@runtime), its put_prev charge 15 us later, the switch
+ * (R) 20 us after the tick; the two swap.  Returns the new count of @ev.
+ */
+static size_t tick_switch(struct trace_event *ev, size_t n, uint64_t t, uint64_t runtime,
+			  int *cur, int *other)
+{
+	int x = *cur;
+
+	ev[n] = ev_runtime(t, 0, x, runtime);
+	ev[n++].common_flags = 0x08 | 0x01;              /* hardirq, irqs off */
+	ev[n] = ev_runtime(t + 15 * US, 0, x, 15 * US);
+	ev[n++].common_flags = 0x04 | 0x01;              /* need_resched set */
+	ev[n++] = ev_switch(t + 20 * US, 0, x, 'R', 120, *other, 120);
+	*cur = *other;
+	*other = x;
+	return n;
+}
+
+/*
  * --ticks traced (docs/replay.md, "Traced ticks").  Two hogs, 40 and 41,
  * share CPU 0; the trace ticks it every 4 ms at 0.5 ms + k * 4 ms (a hardirq
  * sched_stat_runtime of the running one), ticks 10 and 20 come 300 us late,
@@ -514,7 +551,6 @@ static void test_traced_ticks(void)
 	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t0 + 11 * US, 0, 40, 0, 41, 120, 0);
 	for (int k = 1; k <= 30; k++) {
 		uint64_t t = grid + (uint64_t)k * 4 * MS + (k == 10 || k == 20 ? 300 * US : 0);
-		int x;
 
 		if (k == 10 || k == 20)
 			late[k / 20] = t;
@@ -527,14 +563,7 @@ static void test_traced_ticks(void)
 			ev[n++] = ev_switch(t - 2 * MS + 30 * US, 0, cur, 'R', 120, 42, 120);
 			ev[n++] = ev_switch(t - 2 * MS + 40 * US, 0, 42, 'S', 120, cur, 120);
 		}
-		ev[n] = ev_runtime(t, 0, cur, 4 * MS);
-		ev[n++].common_flags = 0x08 | 0x01;              /* hardirq, irqs off */
-		ev[n] = ev_runtime(t + 15 * US, 0, cur, 15 * US);
-		ev[n++].common_flags = 0x04 | 0x01;              /* need_resched set */
-		ev[n++] = ev_switch(t + 20 * US, 0, cur, 'R', 120, other, 120);
-		x = cur;
-		cur = other;
-		other = x;
+		n = tick_switch(ev, n, t, 4 * MS, &cur, &other);
 	}
 	CHECK(n <= sizeof(ev) / sizeof(ev[0]));
 	wl = build(ev, n);
@@ -601,36 +630,20 @@ static void test_tick_preempt_at(void)
 	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t0 + 11 * US, 0, 40, 0x08, 41, 120, 0);
 	for (int k = 0; k < 12; k++) {
 		uint64_t t = 3500 * US + (uint64_t)k * 4 * MS;
-		int x;
 
 		/* not a whole period: no phase from the charges */
-		ev[n] = ev_runtime(t, 0, cur, 3 * MS);
-		ev[n++].common_flags = 0x08 | 0x01;              /* hardirq, irqs off */
-		ev[n] = ev_runtime(t + 15 * US, 0, cur, 15 * US);
-		ev[n++].common_flags = 0x04 | 0x01;              /* need_resched set */
-		ev[n++] = ev_switch(t + 20 * US, 0, cur, 'R', 120, other, 120);
-		x = cur;
-		cur = other;
-		other = x;
+		n = tick_switch(ev, n, t, 3 * MS, &cur, &other);
 	}
 	ev[n++] = ev_switch(52 * MS, 0, cur, 'S', 120, other, 120);
 	ev[n++] = ev_switch(53 * MS, 0, other, 'S', 120, 0, 120);
 	CHECK(n <= sizeof(ev) / sizeof(ev[0]));
 	for (int traced = 0; traced < 2; traced++) {
 		struct wl_options o = { .tick_marks = traced };
-		struct sr_error err = { 0 };
-		struct wl_builder *b = wl_builder_new(NULL, NULL, &o, &err);
-		struct wl_workload *wl = NULL;
+		struct wl_workload *wl = build_opts(ev, n, &o);
 		uint32_t marks = 0;
 		struct replay_config rc;
 		struct run x;
 
-		CHECK(b != NULL);
-		for (size_t i = 0; b && i < n; i++)
-			CHECK_EQ(wl_builder_event(b, &ev[i], 0, &err), 0);
-		if (b)
-			wl = wl_builder_finish(b, &err);
-		CHECK(wl != NULL);
 		if (!wl)
 			return;
 		for (uint32_t i = 0; i < wl_nr_tasks(wl); i++)
@@ -993,16 +1006,8 @@ static void test_resched_at_syscall_exit(void)
 	ev[n++] = ev_switch(11 * MS, 0, 60, 'S', 120, 0, 120);
 	for (int marks = 0; marks <= 1; marks++) {
 		struct wl_options o = { .syscall_marks = marks };
-		struct sr_error err = { 0 };
-		struct wl_builder *b = wl_builder_new(NULL, NULL, &o, &err);
-		struct wl_workload *wl = NULL;
+		struct wl_workload *wl = build_opts(ev, n, &o);
 
-		CHECK(b != NULL);
-		for (size_t i = 0; b && i < n; i++)
-			CHECK_EQ(wl_builder_event(b, &ev[i], 0, &err), 0);
-		if (b)
-			wl = wl_builder_finish(b, &err);
-		CHECK(wl != NULL);
 		if (!wl)
 			return;
 		for (int sx = 0; sx <= 1; sx++) {
