@@ -28,7 +28,8 @@ strings and preprocessor lines are left alone):
 Sites are given as PATH:FUNC[,FUNC...] (the bodies of those functions) or
 PATH@FIRST-LAST (a line range, for data such as the variants table).
 Candidates are enumerated per site group, then `--sample N` picks N per
-group with a fixed --seed (reproducible).  `--list` prints the candidates
+group with a fixed --seed (reproducible); `--only-groups` runs some of the
+plan's groups.  `--list` prints the candidates
 without building; `--self-check` tests the operators on a built-in snippet
 (no build, no files touched: this is what ctest runs).
 
@@ -41,6 +42,9 @@ warnings stay errors):
       -DSCHEDREPLAY_VECTORS_DIR=/path/to/shared/vectors && cmake --build /tmp/mb -j2
   nice -n 10 tests/model/mutate.py --build /tmp/mb --plan default --seed 35 \\
       --json /tmp/mut.jsonl
+  (mut36's sample of balance.c, balance_rq.c, fair.c, core.c, bandwidth.c,
+  cfs.c and timeline.c: --seed 36 --only-groups
+  balance,fair_core,bandwidth,cfs_timeline)
 
 Each mutant: ~8 s to rebuild, ~10 s of tests (stopped at the first failure).
 `--report FILE.jsonl` summarises a results file per file and status.
@@ -85,6 +89,69 @@ DEFAULT_PLAN = [
     ("stats", ["replay/stats.c:rank_of,sr_hist_percentiles,sr_hist_bucket_value,bounds,"
                "sr_percentile_sorted,sr_hist_merge,sr_seeds_rank",
                "replay/latency.c:emit,flush_provisional"], 22),
+    # mut36: the model files mut35 did not sample (kernel logic only: the
+    # topology builder, the capture kernel's vcpu packing, setup, printing
+    # and getters left out).  Sizes as run on 4 Dec 2026 (57); a larger
+    # --groups NAME=N draws a superset of the same sample (random.sample()
+    # of a fixed seed picks the same first elements).
+    ("balance", ["model/balance.c:list_add_leaf_cfs_rq,list_del_leaf_cfs_rq,set_imb_numa_nr,"
+                 "time_after,time_after_eq,max_load_balance_interval,get_sd_balance_interval,"
+                 "update_next_balance,ttwu_update_avg_idle,cfs_rq_is_decayed,"
+                 "__update_blocked_fair,update_blocked_averages,update_newidle_stats,"
+                 "update_newidle_cost,_nohz_idle_balance,nohz_newidle_balance,"
+                 "sched_balance_newidle,sched_balance_domains,update_nohz_stats,"
+                 "nohz_balance_enter_idle,nohz_balance_exit_idle,llc_nr_busy_cpus,"
+                 "nohz_balancer_kick,sched_balance_trigger,available_idle_cpu,record_wakee,"
+                 "wake_wide,wake_affine,select_idle_cpu,select_idle_sibling,lsub_positive,"
+                 "update_sg_wakeup_stats,update_pick_idlest,find_dst_group,"
+                 "find_dst_group_cpu,find_idlest_cpu,model_select_task_rq",
+                 "model/balance_rq.c:task_hot,update_cfs_rq_h_load,task_h_load,"
+                 "task_is_ineligible_on_dst_cpu,can_migrate_task,shr_bound,attach_task,"
+                 "detach_attach_tasks,should_we_balance,cpu_util_cfs_boost,sg_imbalanced,"
+                 "group_classify,update_sg_lb_stats,update_sd_pick_busiest,"
+                 "update_idle_cpu_scan,update_sd_lb_stats,prefer_sibling,sibling_imbalance,"
+                 "adjust_numa_imbalance,calculate_imbalance,sched_balance_find_src_group,"
+                 "sched_balance_find_src_rq,need_active_balance,detach_one_task,"
+                 "active_load_balance_cpu_stop,sched_balance_rq"], 15),
+    ("fair_core", ["model/fair.c:update_curr,set_next_buddy,clear_buddies,yield_task_fair,"
+                   "yield_to_task_fair,init_entity_runnable_average,post_init_entity_util_avg,"
+                   "task_fork_fair,account_entity_enqueue,account_entity_dequeue,"
+                   "place_initial_lag,place_entity,enqueue_first_entity,enqueue_entity_eevdf,"
+                   "enqueue_entity_cfs,stops_at_throttled,set_delayed,clear_delayed,"
+                   "requeue_delayed_entity,enqueue_task_fair,finish_delayed_dequeue_entity,"
+                   "dequeue_entity_eevdf,dequeue_entity_cfs,dequeue_entities,"
+                   "dequeue_task_fair,set_next_entity,put_prev_entity,pick_next_entity,"
+                   "pick_task_fair,set_next_task_fair,pick_next_task_fair,entity_tick,"
+                   "task_tick_fair,find_matching_se,se_is_idle,do_preempt_short,"
+                   "preempt_wakeup_pick,check_preempt_wakeup_fair,migrate_task_rq_fair,"
+                   "task_dead_fair,task_change_group_fair,reweight_task_fair",
+                   "model/core.c:update_rq_clock,add_nr_running,sub_nr_running,set_task_rq,"
+                   "set_task_cpu,activate_task,deactivate_task,wakeup_preempt,"
+                   "model_group_set_shares,model_wake_up_new_task,"
+                   "model_finish_delayed_dequeue,model_try_to_wake_up,model_schedule,"
+                   "hand_over_possible,model_yield_to,preempt_for,model_charge_curr,"
+                   "model_tick,model_other_class,model_migrate_task,model_migrate_tasks,"
+                   "sched_move_task,model_task_exit_move,model_task_set_nice"], 15),
+    ("bandwidth", ["model/bandwidth.c:sched_cfs_bandwidth_slice,init_cfs_bandwidth,"
+                   "hrtimer_forward,start_cfs_bandwidth,__refill_cfs_bandwidth_runtime,"
+                   "__assign_cfs_rq_runtime,__account_cfs_rq_runtime,walk_tg_tree_from,"
+                   "tg_throttle_down_pre618,tg_throttle_down,record_throttle_clock,"
+                   "throttled_cfs_rq_emptied,throttled_cfs_rq_filled,h_nr_sub,h_nr_add,"
+                   "throttle_cfs_rq_pre618,throttle_cfs_rq,check_enqueue_throttle,"
+                   "throttle_cfs_rq_work,dequeue_throttled_task,enqueue_throttled_task,"
+                   "tg_unthrottle_up,unthrottle_cfs_rq_pre618,unthrottle_cfs_rq,"
+                   "distribute_cfs_runtime,do_sched_cfs_period_timer,sched_cfs_period_timer,"
+                   "runtime_refresh_within,start_cfs_slack_bandwidth,"
+                   "__return_cfs_rq_runtime,do_sched_cfs_slack_timer,bw_timer_min,"
+                   "model_run_timers,model_group_set_bandwidth"], 15),
+    ("cfs_timeline", ["model/cfs.c:update_min_vruntime_eevdf,update_min_vruntime,"
+                      "__sched_period,sched_slice,entity_is_long_sleeper,place_entity_cfs,"
+                      "check_preempt_tick,wakeup_preempt_entity,pick_next_entity_cfs,"
+                      "set_last_buddy,check_preempt_wakeup_cfs,set_preempt_buddies_cfs",
+                      "model/timeline.c:tl_less,tl_update,tl_split,tl_merge,tl_insert,"
+                      "tl_erase,__enqueue_entity,__dequeue_entity,__restore_entity,"
+                      "__pick_first_entity,__pick_next_entity,tl_propagate,"
+                      "min_vruntime_cb_propagate,tl_walk"], 12),
 ]
 
 KEYWORDS = {"return", "case", "sizeof", "else", "do"}
@@ -93,7 +160,7 @@ TYPE_WORDS = {"u64", "s64", "u32", "s32", "int", "long", "unsigned", "struct", "
               "char", "static", "enum", "float", "long double"}
 CLAMP_CALLS = {"max_u64", "min_u64", "max_u32_clamp", "labs", "max", "min", "clamp",
                "max_t", "min_t"}
-SKIP_DROP = re.compile(r"^\s*(COUNT\s*\(|m->counters\[|return\b|break\b|continue\b|goto\b|"
+SKIP_DROP = re.compile(r"^\s*((?:BW_)?COUNT\s*\(|m->counters\[|return\b|break\b|continue\b|goto\b|"
                        r"sr_error_set\b|free\s*\()")
 
 
@@ -526,6 +593,8 @@ def main():
     ap.add_argument("--seed", type=int, default=35)
     ap.add_argument("--groups", default="",
                     help="NAME=N,...: another sample size for these plan groups")
+    ap.add_argument("--only-groups", default="",
+                    help="NAME,...: run only these plan groups (their own sample sizes)")
     ap.add_argument("--resume", action="store_true",
                     help="skip the mutants the --json file already holds")
     ap.add_argument("--only", action="append", default=[], help="run only these ids")
@@ -546,7 +615,12 @@ def main():
     groups = []
     if args.plan:
         over = dict((k, int(v)) for k, v in (x.split("=") for x in args.groups.split(",") if x))
-        groups = [(g, s, over.get(g, args.sample or n)) for g, s, n in DEFAULT_PLAN]
+        only = [x for x in args.only_groups.split(",") if x]
+        unknown = set(only) - {g for g, _, _ in DEFAULT_PLAN}
+        if unknown:
+            ap.error("no plan group %s" % ", ".join(sorted(unknown)))
+        groups = [(g, s, over.get(g, args.sample or n)) for g, s, n in DEFAULT_PLAN
+                  if not only or g in only]
     if args.site:
         groups.append(("sites", args.site, args.sample))
     if not groups:

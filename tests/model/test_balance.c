@@ -362,6 +362,43 @@ static void test_select_idle_sibling(void)
 }
 
 /*
+ * wake_affine_weight() (kernel/sched/fair.c) at its tie: the waker's CPU
+ * wins only when this_eff_load = (load(this) + task) x 100 is strictly
+ * below prev_eff_load = (load(prev) - task) x (100 + 17 / 2 = 108); equal,
+ * the task stays on prev.  Both CPUs busy (no idle CPU for
+ * select_idle_sibling(): it keeps the target), P's load 100, prev's 1100
+ * (1000 x 108 = 108000): this at 980 -> 1080 x 100 = 108000, equal: CPU 0
+ * (prev); this at 979 -> 107900 < 108000: CPU 1 (the waker's).
+ */
+static void test_wake_affine_tie(void)
+{
+	struct model *m = mk("base", false);
+	struct model_task *p, *a, *b;
+	uint64_t now = 1000000000ULL;
+
+	p = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 0, NULL);
+	a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	model_wake_up_new_task(m, p, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	now += 100000;
+	model_schedule(m, 0, MODEL_PREV_SLEEP, now);           /* P sleeps on CPU 0 */
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	model_wake_up_new_task(m, b, 1, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	m->nr_idle_scan[0] = 0;
+	p->recent_used_cpu = 0;
+	p->se.avg.load_avg = 100;
+	m->rqs[0].cfs.avg.load_avg = 1100;
+	m->rqs[1].cfs.avg.load_avg = 980;
+	CHECK_EQ_S(model_select_task_rq(m, p, 1, MODEL_WF_TTWU, now), 0);
+	m->rqs[1].cfs.avg.load_avg = 979;
+	CHECK_EQ_S(model_select_task_rq(m, p, 1, MODEL_WF_TTWU, now), 1);
+	model_free(m);
+}
+
+/*
  * The fork slow path (sched_balance_find_dst_cpu() over single-CPU MC
  * groups), on states set directly: the child goes to the other CPU only when
  * that group is of a lighter type (an idle CPU has spare capacity and one
@@ -584,6 +621,78 @@ static void test_newidle_ratio(void)
 	model_free(m);
 }
 
+/*
+ * update_newidle_stats() (kernel/sched/fair.c, the NI_RANDOM window): every
+ * newidle pass of a domain counts a call and adds its success; at 1024
+ * calls the ratio becomes the successes so far and both counts are halved.
+ * A domain at 1023 calls and 701 successes, balanced once with nothing to
+ * pull (CPU 0 runs its only task): call 1024, success 701 + 0 -> ratio 701,
+ * call 512, success 701 / 2 = 350.  The next pass counts from there: 513 /
+ * 350.
+ */
+static void test_newidle_stats_window(void)
+{
+	struct model *m = mk_ratio(true, 1023);   /* NI_RANDOM: always balance */
+	struct sched_domain *sd = &m->rqs[1].sd[0];
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	uint64_t now = 1000000000ULL;
+
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	sd->newidle_call = 1023;
+	sd->newidle_success = 701;
+	m->rd_overloaded = true;
+	m->rqs[1].avg_idle = 10000000;
+	CHECK_EQ_S(sched_balance_newidle(m, &m->rqs[1]), 0);
+	CHECK_EQ_U(m->counters[MC_newidle_balance_domains], 1);
+	CHECK_EQ_U(sd->newidle_ratio, 701);
+	CHECK_EQ_U(sd->newidle_call, 512);
+	CHECK_EQ_U(sd->newidle_success, 350);
+	/* the ratio is now 701: the die (0..1023) may skip; either way one call */
+	m->rd_overloaded = true;
+	m->rqs[1].avg_idle = 10000000;
+	sched_balance_newidle(m, &m->rqs[1]);
+	CHECK_EQ_U(sd->newidle_call, 513);
+	CHECK_EQ_U(sd->newidle_success, 350);
+	model_free(m);
+}
+
+/*
+ * The decay of max_newidle_lb_cost (update_newidle_cost() called with cost 0
+ * by sched_balance_domains(), kernel/sched/fair.c): at most once per HZ
+ * jiffies after last_decay_max_lb_cost, strictly after (time_after()), the
+ * cost becomes cost x 253 / 256, and the rq's max_idle_balance_cost the
+ * larger of sysctl_sched_migration_cost (500 us) and the domains' sum.  CPU
+ * 0 busy, its periodic balance due at the tick to jiffy 251 (hz 250):
+ * last decay at jiffy 1: next_decay 251, not after -> unchanged; at jiffy
+ * 0: next_decay 250 < 251 -> 1000000 x 253 / 256 = 988281, the rq's max
+ * 988281 (> 500000), last decay 251.  A cost of 400000 decays to 395312 and
+ * the rq's max to 500000.
+ */
+static void test_newidle_cost_decay(unsigned long last, uint64_t cost, uint64_t want,
+				    uint64_t want_rq)
+{
+	struct model *m = mk("base", false);
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct rq *rq0 = &m->rqs[0];
+	uint64_t now = 1000000000ULL;
+
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	CHECK_EQ_S(rq0->nr_sd, 1);
+	rq0->next_balance = 0;
+	rq0->max_idle_balance_cost = 7;
+	rq0->sd[0].max_newidle_lb_cost = cost;
+	rq0->sd[0].last_decay_max_lb_cost = last;
+	model_tick(m, 0, now + 4000000);
+	CHECK_EQ_U(m->jiffies, 251);
+	CHECK_EQ_U(m->counters[MC_periodic_balance], 1);
+	CHECK_EQ_U(rq0->sd[0].max_newidle_lb_cost, want);
+	CHECK_EQ_U(rq0->sd[0].last_decay_max_lb_cost, want == cost ? last : 251);
+	CHECK_EQ_U(rq0->max_idle_balance_cost, want_rq);
+	model_free(m);
+}
+
 static void test_vcpu_pack_room(void)
 {
 	static const struct {
@@ -654,10 +763,15 @@ int main(void)
 	test_pull_cache_hot(true);
 	test_idle_cpu_scan();
 	test_select_idle_sibling();
+	test_wake_affine_tie();
 	test_fork_slow_path();
 	test_exec_balance();
 	test_vcpu_pack_room();
 	test_vcpu_pack_flat();
 	test_newidle_ratio();
+	test_newidle_stats_window();
+	test_newidle_cost_decay(1, 1000000, 1000000, 7);
+	test_newidle_cost_decay(0, 1000000, 988281, 988281);
+	test_newidle_cost_decay(0, 400000, 395312, 500000);
 	return check_done("balance");
 }

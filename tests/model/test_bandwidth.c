@@ -335,13 +335,19 @@ static void test_enqueue_throttle(void)
  * queue throttled and the period timer 70 ms away (> 5 + 2 ms): the slack
  * timer is armed for T0 + 35 ms.  It hands b's queue 2001 ns and
  * unthrottles it 65 ms before the period would have.
+ * runtime_refresh_within() at its boundary (the returns at T0 + @ret):
+ * returned at T0 + 93 ms, the refill is 7 ms away, not less than 5 + 2 ms:
+ * armed for T0 + 98 ms, where the refill is 2 ms away, not less than
+ * min_bandwidth_expiration: distributed as above.  At T0 + 94 ms (6 ms
+ * away) it is not armed: b waits for the period timer.
  */
-static void test_slack(void)
+static void test_slack(uint64_t ret)
 {
 	struct model *m = mk(3);
 	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
 	struct model_task *r0, *r2, *a0, *a2, *b;
 	uint64_t now;
+	bool armed = 100 * MS - ret >= 7 * MS;
 
 	CHECK(model_group_set_bandwidth(m, a, 30 * MS, 100 * MS, 0, T0, NULL) == 0);
 	r0 = fork_in(m, NULL, 10, 0, T0);
@@ -374,17 +380,22 @@ static void test_slack(void)
 		model_free(m);
 		return;
 	}
-	CHECK(model_task_set_nice(m, a0, 1, T0 + 30 * MS) == 0);
+	CHECK(model_task_set_nice(m, a0, 1, T0 + ret) == 0);
 	CHECK_EQ_U(pool(a)->runtime, 4 * MS);
 	CHECK(!pool(a)->slack_started);
 	CHECK_EQ_S(q(a, 0)->runtime_remaining, 1 * MS);
-	CHECK(model_task_set_nice(m, a2, 1, T0 + 30 * MS) == 0);
+	CHECK(model_task_set_nice(m, a2, 1, T0 + ret) == 0);
 	CHECK_EQ_U(pool(a)->runtime, 8 * MS);
-	CHECK(pool(a)->slack_started);
-	CHECK_EQ_U(model_next_timer(m), T0 + 35 * MS);
+	CHECK(pool(a)->slack_started == armed);
+	CHECK_EQ_U(model_next_timer(m), T0 + (armed ? ret + 5 * MS : 100 * MS));
 	CHECK_EQ_U(bw_counter(m, "return_cfs_rq_runtime"), 2);
+	if (!armed) {
+		CHECK(b->throttled);
+		model_free(m);
+		return;
+	}
 
-	model_run_timers(m, T0 + 35 * MS);
+	model_run_timers(m, T0 + ret + 5 * MS);
 	CHECK(!q(a, 1)->throttled && !b->throttled);
 	CHECK_EQ_U(pool(a)->runtime, 8 * MS - 2001);
 	CHECK_EQ_U(bw_counter(m, "sched_cfs_slack_timer"), 1);
@@ -467,10 +478,18 @@ static void test_api(void)
 	struct model *m = mk(1);
 	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
 	struct sr_error err = { 0 };
+	struct model_bandwidth_info bi;
 	struct model_task *t;
 	uint64_t v;
 
 	CHECK(!model_counter_get(m, "throttle_cfs_rq", &v));   /* no quota: not listed */
+	/* a new group's pool (init_cfs_bandwidth(), kernel/sched/fair.c): no
+	 * quota, default_cfs_period() = 100 ms (cpu.max "max 100000"), idle */
+	CHECK(model_group_bandwidth(a, &bi) == 0);
+	CHECK_EQ_U(bi.quota_ns, 0);
+	CHECK_EQ_U(bi.period_ns, 100 * MS);
+	CHECK(!bi.period_active);
+	CHECK(model_group_bandwidth(model_root_group(m), &bi) < 0);
 	CHECK(model_group_set_bandwidth(m, model_root_group(m), 10 * MS, 100 * MS, 0, T0, &err) < 0);
 	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * US, 0, T0, &err) < 0);
 	CHECK(strstr(err.msg, "period") != NULL);
@@ -500,7 +519,9 @@ int main(void)
 	test_two_cpus();
 	test_parent_limit();
 	test_enqueue_throttle();
-	test_slack();
+	test_slack(30 * MS);
+	test_slack(93 * MS);
+	test_slack(94 * MS);
 	test_idle_timer();
 	test_refill_race();
 	test_api();

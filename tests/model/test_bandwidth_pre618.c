@@ -206,6 +206,10 @@ static void test_one_task(void)
 	CHECK_EQ_U(q(a)->throttled_clock_pelt_time, 90 * MS);
 	CHECK_EQ_U(cfs_rq_clock_pelt(q(a)), T0 + 10 * MS);
 	CHECK_EQ_U(q(a)->throttled_clock_self_time, is_61 ? 0 : 90 * MS);
+	/* tg_unthrottle_up() (kernel/sched/fair.c) stops the queue's own
+	 * clock: the next throttle (or first enqueue under one,
+	 * record_throttle_clock()) starts it afresh */
+	CHECK_EQ_U(q(a)->throttled_clock_self, 0);
 	CHECK(model_need_resched(m, 0));
 	CHECK_EQ_U(counter(m, "enqueue_entity") - ee, 1);
 	CHECK_EQ_U(counter(m, "update_load_avg") - ula, 1);
@@ -293,6 +297,7 @@ static void test_child_limit(void)
 	struct model_group *c = model_group_new(m, p, 1024, "/p/c", NULL);
 	struct rq *rq = &m->rqs[0];
 	struct model_task *t, *u;
+	uint64_t ula, ee;
 
 	t = run_dry(m, c);
 	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS) == NULL);
@@ -317,10 +322,16 @@ static void test_child_limit(void)
 	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 20 * MS) == u);
 	CHECK(model_check_invariants(m, NULL) == 0);
 
+	ula = counter(m, "update_load_avg");
+	ee = counter(m, "enqueue_entity");
 	model_run_timers(m, T0 + 100 * MS);
 	CHECK(!q(c)->throttled);
 	CHECK_EQ_S(q(c)->throttle_count, 0);
 	CHECK(q(c)->se->on_rq && q(p)->se->on_rq);
+	/* unthrottle_cfs_rq(): loop 1's enqueue_entity() of /p/c's entity (its
+	 * update_load_avg()), loop 2's update_load_avg(UPDATE_TG) of /p's */
+	CHECK_EQ_U(counter(m, "enqueue_entity") - ee, 1);
+	CHECK_EQ_U(counter(m, "update_load_avg") - ula, 2);
 	CHECK_Q(q(c), 1, 1);
 	CHECK_Q(q(p), 2, 2);
 	CHECK_Q(&rq->cfs, 1, 2);

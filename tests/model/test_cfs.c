@@ -50,6 +50,9 @@ static void test_pick_and_buddies(void)
 	cfs_rq->next = NULL;
 	cfs_rq->last = &b;
 	CHECK(pick_next_entity_cfs(m, cfs_rq, NULL) == &b);
+	/* the last buddy likewise (wakeup_preempt_entity(last, left) < 1) */
+	cfs_rq->last = &c;
+	CHECK(pick_next_entity_cfs(m, cfs_rq, NULL) == &a);
 	cfs_rq->last = NULL;
 
 	/* wakeup_preempt_entity(curr, se) */
@@ -95,6 +98,10 @@ static void test_wakeup_preempt_api(void)
 	CHECK_EQ_U(b->se.vruntime, minv - 3000000);
 	CHECK(model_need_resched(m, 0));
 	CHECK_EQ_U(m->counters[MC_wakeup_preempt], 1);
+	/* check_preempt_wakeup(): the preempting wakee becomes the next buddy
+	 * (NEXT_BUDDY off: set on the wakeup_preempt_entity() == 1 branch) */
+	CHECK(m->rqs[0].cfs.next == &b->se);
+	CHECK(m->rqs[0].cfs.last == NULL);   /* LAST_BUDDY needs 8 queued */
 	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
 	CHECK(model_check_invariants(m, NULL) == 0);
 
@@ -168,6 +175,45 @@ static void test_sleeping_migration(void)
 	/* -40 ms relative to CPU 0, re-based on CPU 1, then raised to the
 	 * sleeper credit: half the latency (6 ms x factor 2 for 2 CPUs) */
 	CHECK_EQ_U(b->se.vruntime, m->rqs[1].cfs.min_vruntime - 6000000);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * A queued task moved to another CPU takes its load with it at the dequeue
+ * (dequeue_entity(), <= 6.5 (6.2+: "Combine detach into dequeue when
+ * migrating task"): a task on a migrating rq is dequeued with DO_DETACH,
+ * detach_entity_load_avg() subtracting its averages from the old queue).
+ * A runs on CPU 0; B is forked onto CPU 0 at T and moved to CPU 1 at the
+ * same instant (no decay in between): CPU 0's root queue loses exactly B's
+ * load_avg (1024, a new task's) and util_avg, CPU 1's gains them.
+ */
+static void test_queued_migration_detach(void)
+{
+	struct model *m = mk(2);
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct model_task *b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	struct cfs_rq *c0 = &m->rqs[0].cfs, *c1 = &m->rqs[1].cfs;
+	uint64_t now = 1000000000ULL;
+	unsigned long load0, util0, bload, butil;
+
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	now += 4000000;
+	model_tick(m, 0, now);
+	model_wake_up_new_task(m, b, 0, 0, now);
+	CHECK(model_curr(m, 0) == a);
+	load0 = c0->avg.load_avg;
+	util0 = c0->avg.util_avg;
+	bload = b->se.avg.load_avg;
+	butil = b->se.avg.util_avg;
+	CHECK_EQ_U(bload, 1024);
+	CHECK_EQ_U(c1->avg.load_avg, 0);
+	CHECK_EQ_S(model_migrate_task(m, b, 1, now), 0);
+	CHECK_EQ_U(c0->avg.load_avg, load0 - bload);
+	CHECK_EQ_U(c0->avg.util_avg, util0 - butil);
+	CHECK_EQ_U(c1->avg.load_avg, bload);
+	CHECK_EQ_U(c1->avg.util_avg, butil);
 	CHECK(model_check_invariants(m, NULL) == 0);
 	model_free(m);
 }
@@ -282,6 +328,7 @@ static void test_hand_over_group(void)
 int main(void)
 {
 	test_sleeping_migration();
+	test_queued_migration_detach();
 	test_pick_and_buddies();
 	test_wakeup_preempt_api();
 	test_fork_placement();

@@ -292,6 +292,52 @@ static void test_within_imbalance_pct(void)
  * 1, B moves to CPU 2.  (With imb_numa_nr 2, the node count, it would be 0:
  * balanced.)
  */
+/*
+ * imb_numa_nr by node size (build_sched_domains(), kernel/sched/topology.c):
+ * the first domain above the LLC (here the NODE level, spanning one node
+ * that is also the LLC: nr_llcs = 1) sets imb = max(1, span >> 3), and the
+ * model's NUMA domain inherits it with factor 1.  Nodes of 15 and 16 CPUs:
+ * 15 >> 3 = 1, 16 >> 3 = 2; a node of 7 CPUs: max(1, 0) = 1.  Each CPU gets
+ * its own node's value.
+ */
+static void check_imb_numa_nr(struct model *m, int cpu, unsigned int want)
+{
+	struct rq *rq = &m->rqs[cpu];
+	int i, numa = 0;
+
+	for (i = 0; i < rq->nr_sd; i++) {
+		if (rq->sd[i].numa) {
+			numa++;
+			CHECK_EQ_U(rq->sd[i].imb_numa_nr, want);
+		} else {
+			CHECK_EQ_U(rq->sd[i].imb_numa_nr, 0);
+		}
+	}
+	CHECK_EQ_S(numa, 1);
+}
+
+static void test_imb_numa_nr_node_size(void)
+{
+	int nodes[31];
+	struct model *m;
+	int i;
+
+	for (i = 0; i < 31; i++)
+		nodes[i] = i < 15 ? 0 : 1;          /* 15 + 16 CPUs */
+	m = mk("6.18", 31, nodes, true);
+	check_imb_numa_nr(m, 0, 1);
+	check_imb_numa_nr(m, 14, 1);
+	check_imb_numa_nr(m, 15, 2);
+	check_imb_numa_nr(m, 30, 2);
+	model_free(m);
+	for (i = 0; i < 23; i++)
+		nodes[i] = i < 16 ? 0 : 1;          /* 16 + 7 CPUs */
+	m = mk("6.1", 23, nodes, true);
+	check_imb_numa_nr(m, 0, 2);
+	check_imb_numa_nr(m, 22, 1);
+	model_free(m);
+}
+
 static const int numa_nodes[4] = { 0, 0, 1, 1 };
 
 static void test_numa_migrate_util(const char *profile, enum cpu_idle_type idle)
@@ -481,6 +527,51 @@ static void test_prefer_sibling_one_cpu_node(const char *profile, bool moves)
 	CHECK_EQ_U(env.migration_type, migrate_task);
 	CHECK_EQ_S(env.imbalance_found, moves ? 1 : 0);
 	CHECK_EQ_S(a->cpu, moves ? 1 : 0);
+	model_free(m);
+}
+
+/*
+ * sibling_imbalance()'s "take advantage of an empty group" (6.6+,
+ * kernel/sched/fair.c): nodes {0, 1, 1, 1, 1}; CPU 0, alone and idle on node
+ * 0, balances the NUMA domain; node 1 runs A on CPU 1 and B on CPU 2 (util
+ * 100 each: has spare, 2 idle CPUs).  Unequal groups: (2 x (1 x 2 - 4 x 0)
+ * + 1 + 4) / (1 + 4) = 9 / 5 = 1, raised to 2 as the local group is empty
+ * and busiest runs more than one task: 2 > 1 forces the balance;
+ * calculate_imbalance(): both have spare, prefer_sibling: migrate_task 2,
+ * adjust_numa_imbalance(2, 0 + 1, imb_numa_nr 1) = 0 (a pair may stay):
+ * nothing moves, but the balance went through calculate_imbalance().
+ * (Without the raise: 1 is not > 1, and local's 1 idle CPU <= busiest's 2 +
+ * 1 returns balanced before calculate_imbalance().)
+ */
+static const int numa_nodes_1_4[5] = { 0, 1, 1, 1, 1 };
+
+static void test_sibling_imbalance_empty_local(void)
+{
+	struct model *m = mk("6.18", 5, numa_nodes_1_4, true);
+	struct model_task *a, *b;
+	struct rq *rq0 = &m->rqs[0];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	a = fork_on(m, 1, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	b = fork_on(m, 2, 2, now);
+	model_schedule(m, 2, MODEL_PREV_RUNNABLE, now);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 1, 1000, 100, 100);
+	set_cpu(m, 2, 1000, 100, 100);
+	CHECK_EQ_S(rq0->nr_sd, 1);
+	CHECK_EQ_U(rq0->sd[0].imb_numa_nr, 1);
+	sched_balance_rq(m, rq0, &rq0->sd[0], CPU_IDLE, &env);
+	CHECK_EQ_U(env.busiest_stat.sum_nr_running, 2);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_has_spare);
+	CHECK_EQ_U(env.busiest_stat.idle_cpus, 2);
+	CHECK_EQ_U(env.local_stat.idle_cpus, 1);
+	CHECK_EQ_U(env.migration_type, migrate_task);   /* calculate_imbalance() ran */
+	CHECK_EQ_S(env.imbalance_found, 0);
+	CHECK_EQ_S(a->cpu, 1);
+	CHECK_EQ_S(b->cpu, 2);
 	model_free(m);
 }
 
@@ -739,6 +830,104 @@ static void test_throttled_dst(bool throttled)
 }
 
 /*
+ * calculate_imbalance()'s second early return (kernel/sched/fair.c: local
+ * below overloaded, "if (local->avg_load >= sds->avg_load) { env->imbalance
+ * = 0; return; }") on a redo after an all-pinned source.  4 CPUs, one MC
+ * domain of single-CPU groups; CPU 0 (busy, periodic balance) runs one task,
+ * load 1000, util 900: fully busy; CPU 1 two pinned tasks, load 3000;
+ * CPU 2 two tasks of load 100, load 1500 (both overloaded, util 1000);
+ * CPU 3 idle.  Pass 1: busiest CPU 1, migrate_load, domain average 5500 x
+ * 1024 / 4096 = 1375, imbalance min(3000 - 1375, 1375 - 1000) = 375; both
+ * tasks pinned: CPU 1 leaves the mask, redo.  Pass 2 (CPUs 0, 2, 3):
+ * busiest CPU 2 (1500 > 1000), average 2500 x 1024 / 3072 = 833 <= 1000:
+ * imbalance 0, balanced; CPU 2 keeps its tasks, one migrate_load balance.
+ * (Keeping pass 1's 375 would pull from CPU 2.)
+ */
+static void test_redo_local_above_average(void)
+{
+	struct model *m = mk("6.18", 4, NULL, true);
+	struct model_task *a, *b, *c, *d;
+	struct rq *rq0 = &m->rqs[0];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	a = fork_on(m, 2, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	b = fork_on(m, 3, 1, now);
+	model_task_set_pinned(a, true);
+	model_task_set_pinned(b, true);
+	c = fork_on(m, 4, 2, now);
+	model_schedule(m, 2, MODEL_PREV_RUNNABLE, now);
+	d = fork_on(m, 5, 2, now);
+	now += 2000000;
+	model_advance_time(m, now);
+	set_cpu(m, 0, 1000, 900, 900);
+	set_cpu(m, 1, 3000, 1000, 1500);
+	set_cpu(m, 2, 1500, 1000, 1500);
+	set_cpu(m, 3, 0, 0, 0);
+	c->se.avg.load_avg = 100;
+	d->se.avg.load_avg = 100;
+	CHECK_EQ_S(sched_balance_rq(m, rq0, &rq0->sd[0], CPU_NOT_IDLE, &env), 0);
+	CHECK_EQ_U(m->counters[MC_lb_all_pinned], 1);
+	CHECK_EQ_U(m->counters[MC_lb_migrate_load], 1);
+	CHECK_EQ_S(env.imbalance_found, 375);
+	CHECK_EQ_U(env.local_stat.group_type, group_fully_busy);
+	CHECK_EQ_U(env.busiest_stat.group_type, group_overloaded);
+	CHECK_EQ_U(env.busiest_stat.group_load, 1500);
+	CHECK_EQ_S(env.imbalance, 0);
+	CHECK_EQ_S(c->cpu, 2);
+	CHECK_EQ_S(d->cpu, 2);
+	CHECK_EQ_U(model_nr_queued(m, 2), 2);
+	model_free(m);
+}
+
+/*
+ * group_is_overloaded()'s runnable test (kernel/sched/fair.c: overloaded when
+ * more tasks than CPUs and capacity x imbalance_pct < runnable x 100,
+ * strictly) at its boundary, which needs a group of 25 CPUs (capacity x 117
+ * a multiple of 100): 50 CPUs, nodes of 25; node 1 runs 26 tasks (CPU 25
+ * two), util 800 per CPU (20000 x 117 < 25600 x 100: the util test says
+ * no).  Runnable 29952 in all (1198 per CPU, 1200 on CPU 25): 25600 x 117 =
+ * 2995200 = 29952 x 100, not below: not overloaded, and
+ * group_has_capacity() (its runnable test equally strict, then 2560000 >
+ * 2340000) gives has spare.  One more (29953): overloaded.  CPU 0, idle on
+ * the idle node 0, balances the NUMA domain (a dry run: nothing moves).
+ */
+static void test_overloaded_runnable_boundary(unsigned long extra, enum group_type want)
+{
+	int nodes[50], i;
+	struct model *m;
+	struct rq *rq0;
+	struct lb_env env;
+	uint64_t now = T0;
+
+	for (i = 0; i < 50; i++)
+		nodes[i] = i < 25 ? 0 : 1;
+	m = mk("6.18", 50, nodes, false);
+	rq0 = &m->rqs[0];
+	for (i = 25; i < 50; i++) {
+		fork_on(m, (uint32_t)i, i, now);
+		model_schedule(m, i, MODEL_PREV_RUNNABLE, now);
+	}
+	fork_on(m, 50, 25, now);
+	now += 2000000;
+	model_advance_time(m, now);
+	for (i = 25; i < 50; i++)
+		set_cpu(m, i, 1000, 800, 1198);
+	set_cpu(m, 25, 1000, 800, 1200 + extra);
+	CHECK_EQ_S(rq0->nr_sd, 2);
+	sched_balance_rq(m, rq0, &rq0->sd[1], CPU_IDLE, &env);
+	CHECK_EQ_U(env.busiest_stat.group_weight, 25);
+	CHECK_EQ_U(env.busiest_stat.sum_nr_running, 26);
+	CHECK_EQ_U(env.busiest_stat.group_util, 20000);
+	CHECK_EQ_U(env.busiest_stat.group_runnable, 29952 + extra);
+	CHECK_EQ_U(env.busiest_stat.group_type, want);
+	model_free(m);
+}
+
+/*
  * The ineligible soft limit (6.18: task_is_ineligible_on_dst_cpu()).  CPU
  * 0: E ran 2 ms, was preempted, and is queued ahead of the average
  * (ineligible); A runs.  CPU 1 runs two tasks (its queue has entities).
@@ -831,6 +1020,45 @@ static void test_pinned_and_hot(void)
 	CHECK_EQ_S(b->cpu, 1);
 	CHECK_EQ_U(sd->nr_balance_failed, 0);
 	CHECK_EQ_U(m->counters[MC_load_balance_hot], 2);
+	model_free(m);
+}
+
+/*
+ * A task migrated by its wakeup is no longer cache hot (enqueue_entity(),
+ * kernel/sched/fair.c: ENQUEUE_MIGRATED sets se->exec_start = 0, so
+ * task_hot()'s clock_task - exec_start is never below the migration cost).
+ * B runs on CPU 0 until T0 + 400 us and sleeps; A runs on CPU 1; B wakes on
+ * CPU 1 50 us later (queued behind A).  CPU 2, idle, balances at once:
+ * migrate_task 1 (single-CPU groups, 2 - 0 = 2, >> 1), B is the one
+ * movable task and cold: it moves, no hot refusal.  (With B's exec_start
+ * kept, 50 us < 500 us: hot, refused while nr_balance_failed 0 <=
+ * cache_nice_tries 1.)
+ */
+static void test_migrated_not_hot(void)
+{
+	struct model *m = mk("6.18", 3, NULL, true);
+	struct model_task *a, *b;
+	struct rq *rq2 = &m->rqs[2];
+	struct lb_env env;
+	uint64_t now = T0;
+
+	b = fork_on(m, 1, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	now += 400000;
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now) == NULL);
+	a = fork_on(m, 2, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	now += 50000;
+	CHECK_EQ_S(model_try_to_wake_up(m, b, 1, 1, MODEL_WF_TTWU, now), 1);
+	CHECK_EQ_S(b->cpu, 1);
+	CHECK_EQ_U(b->se.exec_start, 0);
+	CHECK(model_curr(m, 1) == a);
+	set_cpu(m, 1, 2000, 1000, 1000);
+	CHECK_EQ_S(sched_balance_rq(m, rq2, &rq2->sd[0], CPU_IDLE, &env), 1);
+	CHECK_EQ_U(env.migration_type, migrate_task);
+	CHECK_EQ_U(m->counters[MC_load_balance_hot], 0);
+	CHECK_EQ_S(b->cpu, 2);
+	CHECK_EQ_S(a->cpu, 1);
 	model_free(m);
 }
 
@@ -1381,6 +1609,7 @@ int main(void)
 	test_busy_dst_sibling("6.1", true);
 	test_migrate_load_shr_bound();
 	test_within_imbalance_pct();
+	test_imb_numa_nr_node_size();
 	test_numa_migrate_util("6.18", CPU_IDLE);
 	test_numa_migrate_util("6.18", CPU_NEWLY_IDLE);
 	test_numa_migrate_util("6.1", CPU_IDLE);
@@ -1396,6 +1625,7 @@ int main(void)
 	test_prefer_sibling_one_cpu_local("6.5", true);
 	test_prefer_sibling_one_cpu_local("6.18", true);
 	test_prefer_sibling_one_cpu_local("6.1", false);
+	test_sibling_imbalance_empty_local();
 	test_task_h_load();
 	test_delayed_migrate_task("6.12", true);
 	test_delayed_migrate_task("6.18", false);
@@ -1405,6 +1635,10 @@ int main(void)
 	test_throttled_dst(false);
 	test_throttled_dst(true);
 	test_pinned_and_hot();
+	test_migrated_not_hot();
+	test_overloaded_runnable_boundary(0, group_has_spare);
+	test_overloaded_runnable_boundary(1, group_overloaded);
+	test_redo_local_above_average();
 	test_active_balance_push("6.18");
 	test_active_balance_push("6.12");
 	test_active_balance_push("6.1");
