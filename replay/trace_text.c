@@ -72,6 +72,8 @@ struct tr_text {
 	FILE *f;
 	regex_t re;
 	bool re_ok;
+	regex_t ev_re;                 /* ev_like_re: an event line, whatever its COMM-PID */
+	bool ev_re_ok;
 	bool tracecmd;                 /* "version = " / "cpus=" header: trace-cmd report text */
 	char *line;
 	size_t line_cap;
@@ -111,6 +113,17 @@ static const char line_re[] =
 	"^[[:space:]]*(.*)-([0-9]+)[[:space:]]+(\\([[:space:]]*[-0-9]+\\)[[:space:]]+)?"
 	"\\[([0-9]+)\\][[:space:]]+([^[:space:]]{4,5}[[:space:]]+)?([0-9]+)\\.([0-9]+):"
 	"[[:space:]]+([A-Za-z0-9_]+)(:[[:space:]]?|[[:space:]]|\\(|$)(.*)$";
+
+/*
+ * What follows an event's COMM-PID: "[CPU] (FLAGS) SEC.FRAC: NAME:".  A line
+ * that has it but fails line_re is an event line whose COMM-PID is broken
+ * ("sched-pipe-abc [000] 11514.500770782: sched_waking: ..."): until 4 Dec
+ * 2026 (fuzz36) it was taken as no event and skipped without a word, and the
+ * results were those of a trace without that event, at exit 0.
+ */
+static const char ev_like_re[] =
+	"\\[[0-9]+\\][[:space:]]+([^[:space:]]{4,5}[[:space:]]+)?[0-9]+\\.[0-9]+:"
+	"[[:space:]]+[A-Za-z0-9_]+:";
 
 enum { M_ALL, M_COMM, M_PID, M_TGID, M_CPU, M_FLAGS, M_SEC, M_FRAC, M_EVENT, M_SEP, M_REST,
        M_NR };
@@ -237,6 +250,9 @@ static int parse_line(struct tr_text *t, char *s, struct text_line *l)
 			l->buffer = "";
 			l->buffer_len = 0;
 			body = s;
+		} else if (!regexec(&t->ev_re, s, 0, NULL, 0)) {
+			l->bad = "no COMM-PID (a name, '-', a decimal pid) before its [CPU]";
+			return -1;
 		} else {
 			return 0;
 		}
@@ -857,6 +873,11 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 		goto fail;
 	}
 	t->re_ok = true;
+	if (regcomp(&t->ev_re, ev_like_re, REG_EXTENDED | REG_NOSUB)) {
+		sr_error_set(err, EINVAL, "internal error: event line pattern");
+		goto fail;
+	}
+	t->ev_re_ok = true;
 	t->f = fopen(path, "r");
 	if (!t->f) {
 		sr_error_set(err, errno, "cannot open: %s", strerror(errno));
@@ -1002,6 +1023,8 @@ void tr_text_close(struct tr_text *t)
 		fclose(t->f);
 	if (t->re_ok)
 		regfree(&t->re);
+	if (t->ev_re_ok)
+		regfree(&t->ev_re);
 	free(t->line);
 	for (int i = 0; i < t->nr_names; i++)
 		free(t->names[i]);

@@ -324,6 +324,46 @@ cd "$old_pwd"
 expect_usage "replay: --hz takes 24..10000, not '23'" -- replay --hz 23 "$traces/small-pipe.dat"
 expect_usage "replay: --newidle-ratio takes 0..1024, not '1025'" -- \
 	replay --newidle-ratio 1025 "$traces/small-pipe.dat"
+for v in -1 x 99999999999999999999 ""; do
+	expect_usage "whatif: --newidle-ratio takes 0..1024, not '$v'" -- \
+		whatif --placement model --newidle-ratio "$v" "$traces/small-pipe.dat"
+done
+expect_usage "validate: --vcpu-pack-cut takes idle or flat, not 'IDLE'" -- \
+	validate --vcpu-pack-cut IDLE --dir "$traces"
+
+# the new code's edges by hand (fuzz36): a CPU whose first event is in idle's
+# context (trace_repair.c, before its first sched_switch), the task it woke
+# revealed there by its own event (workload.c's placeholder op), the file cut
+# inside the next line; and a trace that ends right after a
+# sched_process_exec under --placement model (sim.c's sched_exec())
+mkdir -p "$work/edge"
+ev() {	# COMM-PID CPU SECONDS EVENT FIELDS
+	printf '%22s [%03d] %s: %-21s %s\n' "$1" "$2" "$3" "$4:" "$5"
+}
+{
+	echo cpus=2
+	ev a-10 0 100.000001000 sched_switch \
+		"prev_comm=a prev_pid=10 prev_prio=120 prev_state=R ==> next_comm=b next_pid=11 next_prio=120"
+	ev '<idle>-0' 1 100.000002000 sched_waking "comm=c pid=12 prio=120 target_cpu=001"
+	ev '<idle>-0' 1 100.000003000 sched_wakeup "comm=c pid=12 prio=120 target_cpu=001"
+	ev c-12 1 100.000050000 sched_stat_runtime "comm=c pid=12 runtime=30000 [ns]"
+	printf '                  c-12 [001] 100.0000600'
+} > "$work/edge/idle-first.txt"
+expect 1 "idle-first.txt: ftrace text: line 6: cut short: the file ends inside this line" -- \
+	replay --placement model --vcpu-pack-cut flat --newidle-ratio 64 "$work/edge/idle-first.txt"
+{
+	echo cpus=2
+	ev '<idle>-0' 0 100.000001000 sched_switch \
+		"prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=10 next_prio=120"
+	ev '<idle>-0' 1 100.000002000 sched_switch \
+		"prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=b next_pid=11 next_prio=120"
+	ev a-10 0 100.000010000 sched_process_fork "comm=a pid=10 child_comm=a child_pid=20"
+	ev a-10 0 100.000011000 sched_wakeup_new "comm=a pid=20 prio=120 target_cpu=000"
+	ev a-10 0 100.000020000 sched_process_exec "filename=/bin/x pid=10 old_pid=10"
+} > "$work/edge/exec-last.txt"
+for v in 0 1024; do
+	expect_ok replay --placement model --newidle-ratio $v "$work/edge/exec-last.txt"
+done
 
 # a --comm or --pid that matches no task of the trace: empty tables, exit 0
 pipe=$traces/small-pipe.dat

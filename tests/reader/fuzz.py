@@ -73,8 +73,14 @@ validate with 13 bad values, and without its value.
 
 Commands: report, replay, whatif --all-variants on every trace input, and
 report --reader libtracecmd ("report-ltc") for damaged data (trunc, page,
-payload, chunk); replay/whatif --variants-file; validate --thresholds;
-whatif --machine; each command with its bad options.
+payload, chunk); replay --placement model --vcpu-pack-cut flat
+--newidle-ratio 64 ("replay-model": sched_exec(), find_idlest_cpu()) on every
+binary and text input; validate --dir with the mutated small-pipe.dat as the
+directory's trace (its FAIL line on stdout naming the trace is an "error");
+replay/whatif --variants-file; validate --thresholds; whatif --machine; each
+command with its bad options (--newidle-ratio and --vcpu-pack-cut too, and in
+the combos, with whatif's variant lists).  The smoke runs replay-model and
+validate, like whatif, for one case in four.
 
 Outcomes: ok (exit 0, sane output), ok-changed (exit 0, output differs from
 the unmutated input's, for a mutation no reader can detect, or with a
@@ -1179,11 +1185,12 @@ CMD_OPTIONS = {
                "--comm", "--samples", "--sidecar"],
     "replay": ["--variant", "--threads", "--profile", "--placement", "--comm", "--hz",
                "--cgroup-map", "--sidecar", "--seed", "--top", "--plugin", "--variants-file",
-               "--dump-events"],
+               "--dump-events", "--newidle-ratio", "--vcpu-pack-cut"],
     "whatif": ["--variant", "--threads", "--profile", "--placement", "--hz", "--seed", "--top",
                "--machine", "--svg", "--svg-cgroup", "--svg-comm", "--noise", "--print-machine",
-               "--cgroup-map"],
-    "validate": ["--dir", "--thresholds", "--seeds", "--profile", "--placement"],
+               "--cgroup-map", "--newidle-ratio", "--vcpu-pack-cut"],
+    "validate": ["--dir", "--thresholds", "--seeds", "--profile", "--placement",
+                 "--newidle-ratio", "--vcpu-pack-cut"],
 }
 
 
@@ -1573,12 +1580,16 @@ COMBO_OPTS = {
     "--stop-at-end": None,
     "--no-costs": None,
     "--preempt-costs": ["strict", "all", "", "none"],
+    "--vcpu-pack-cut": ["idle", "flat", "", "IDLE", "none", "idle,flat"],
+    "--newidle-ratio": ["0", "1", "64", "1024", "1025", "-1", "99999999999999999999", "x",
+                        "512"],
 }
 COMBO_CMD = {
     "replay": {"--variant": ["vlag-vprot-union", "base", "aaron-skip", "vlag-vprot-union,base",
                              "", "VLAG-VPROT-UNION"],
                "--all-variants": None, "--json": None, "--settings": None},
-    "whatif": {"--variant": ["vlag-vprot-union", "base", "aaron-skip", ""],
+    "whatif": {"--variant": ["vlag-vprot-union", "base", "aaron-skip", "",
+                             "vlag-vprot-union,base,aaron-skip", "base,base"],
                "--all-variants": None, "--json": None,
                "--machine": ["one-socket", "two-socket", "TWO-SOCKET", "two-socket.json", "",
                              ".", "/", "/dev/null", "./", "one-socket,two-socket", "x" * 300,
@@ -1865,6 +1876,10 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
 # --------------------------------------------------------------- running ---
 
 
+# the slow commands the smoke runs for one case in four
+LIGHT_SKIP = ("whatif", "replay-model", "validate")
+
+
 def commands_for(c, path, inp, slot, light=False):
     """[(label, argv, file named in an error)] for case c with its input at path.
 
@@ -1872,7 +1887,7 @@ def commands_for(c, path, inp, slot, light=False):
     cmds = commands_for_all(c, path, inp, slot)
     if light and len(cmds) > 1 and \
             int(hashlib.md5(case_id(c).encode()).hexdigest(), 16) % 4:
-        cmds = [x for x in cmds if x[0] != "whatif"] or cmds[:1]
+        cmds = [x for x in cmds if x[0] not in LIGHT_SKIP] or cmds[:1]
     return cmds
 
 
@@ -1881,7 +1896,16 @@ def commands_for_all(c, path, inp, slot):
     fix = inp.src.get(("v7zstd", "small-pipe"))
     if kind in ("v7zstd", "v7none", "v6", "text"):
         cmds = [("report", ["report", path], path), ("replay", ["replay", path], path),
-                ("whatif", ["whatif", "--all-variants", path], path)]
+                ("whatif", ["whatif", "--all-variants", path], path),
+                # the model's placement: sched_exec(), find_idlest_cpu(), the
+                # packing's flat cut and a newidle ratio other than sd_init()'s
+                ("replay-model", ["replay", "--placement", "model", "--vcpu-pack-cut", "flat",
+                                  "--newidle-ratio", "64", path], path)]
+        if c["src"] == "small-pipe" and kind != "text":
+            # validate on a directory whose trace is the mutated one
+            vd = validate_mut_dir(slot, path)
+            cmds.append(("validate", ["validate", "--dir", vd, "--seeds", "1"],
+                         os.path.join(vd, "small-pipe.dat")))
         # the libtracecmd backend behind the same validation, on damaged data
         # (libtraceevent itself crashes on some damaged format texts: not ours)
         if kind != "text" and c["cls"] in ("trunc", "page", "payload", "chunk", "cpuid",
@@ -1944,6 +1968,20 @@ def commands_for_all(c, path, inp, slot):
                 [cmd, "--dir", os.path.join(slot, "vdir"), "--seeds", "1", o, v]
         return [(cmd, argv, None)]
     raise ValueError(kind)
+
+
+def validate_mut_dir(slot, path):
+    """slot/vdirm: small-pipe.dat -> path (the mutated copy) and the thresholds."""
+    d = os.path.join(slot, "vdirm")
+    os.makedirs(d, exist_ok=True)
+    link = os.path.join(d, "small-pipe.dat")
+    if os.path.lexists(link):
+        os.unlink(link)
+    os.symlink(os.path.abspath(path), link)
+    th = os.path.join(slot, "vdir", "thresholds.json")
+    if os.path.lexists(th) and not os.path.lexists(os.path.join(d, "thresholds.json")):
+        os.symlink(os.path.realpath(th), os.path.join(d, "thresholds.json"))
+    return d
 
 
 def input_path(c, slot, inp):
@@ -2094,6 +2132,11 @@ def classify(c, label, rc, out, err, base, named):
         return "BUG-exitcode"
     if label == "validate" and rc == 1 and out.strip() and \
             all(b"warning" in ln for ln in lines):
+        # a trace validate could not read: its FAIL line on stdout names it
+        if named is not None and re.search(rb"FAIL: \S*" +
+                                           re.escape(os.path.basename(named).encode()) + rb":",
+                                           out):
+            return "error"
         return "ok"     # thresholds exceeded: a result, not an error
     if lines and all(LOST_RE.search(ln) or b"warning" in ln for ln in lines) and \
             LOST_RE.search(lines[-1]):
@@ -2146,6 +2189,10 @@ class Runner:
             results.append({"id": case_id(c), "cmd": label, "kind": c["kind"], "cls": c["cls"],
                             "outcome": outcome, "rc": rc, "secs": round(dt, 3),
                             "stderr": err.decode("latin-1")[-2000:]})
+            if label == "validate":
+                # a trace it could not read: its FAIL line is on stdout
+                results[-1]["fail"] = "\n".join(
+                    ln for ln in out.decode("latin-1").split("\n") if "FAIL: " in ln)[-2000:]
         if keep and path:
             print("mutated input:", path)
         return results
@@ -2270,11 +2317,13 @@ def main():
             good = (not x["outcome"].startswith("BUG")) if want == "notbug" else \
                 (want == "any" or x["outcome"] == want or
                  (want == "ok" and x["outcome"] == "ok-changed"))
-            if a.expect_msg and not re.search(a.expect_msg, x["stderr"]):
+            if a.expect_msg and not re.search(a.expect_msg,
+                                              x["stderr"] + "\n" + x.get("fail", "")):
                 good = False
                 want += f" with stderr matching '{a.expect_msg}'"
             print(f"{'ok' if good else 'FAIL'}: {x['cmd']} {x['id']}: {x['outcome']} "
-                  f"(rc {x['rc']}, expected {want}); stderr: {x['stderr'].strip()[:500]}")
+                  f"(rc {x['rc']}, expected {want}); stderr: {x['stderr'].strip()[:500]}" +
+                  (f"; stdout: {x['fail'][:500]}" if x.get("fail") else ""))
             bad += not good
         return 1 if bad else 0
     if a.mode == "smoke":
