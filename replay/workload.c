@@ -1780,6 +1780,9 @@ static void end_wake_latency(struct wl_builder *b, struct cpu_track *c,
 	ns->lat_wake = WL_NONE;
 }
 
+/* a tick's charge this long before the switch: the switch is not that tick's */
+#define WL_TICK_MARK_MAX_NS 1000000u
+
 /*
  * Fair task @p was switched out runnable right after its CPU's tick charge
  * (sched_tick() -> task_tick_fair() -> update_curr(), then put_prev's
@@ -1787,8 +1790,6 @@ static void end_wake_latency(struct wl_builder *b, struct cpu_track *c,
  * honoured at the interrupt's return): mark that point of its work
  * (wl_options.tick_marks, --tick-preempt-at traced).
  */
-/* a tick's charge this long before the switch: the switch is not that tick's */
-#define WL_TICK_MARK_MAX_NS 1000000u
 static int tick_preempt_mark(struct wl_builder *b, uint32_t p)
 {
 	const struct tstate *s = &b->ts.v[p];
