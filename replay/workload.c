@@ -1827,8 +1827,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		b->tick_hist[(ev->ts - c->stat2_ts) / WL_LEAD_BUCKET_NS]++;
 	tick_preempt = sw->prev_run == TRACE_STATE_RUNNING && sw->prev_pid > 0 &&
 		       c->tk_pid == sw->prev_pid && c->tk2_pid == sw->prev_pid &&
-		       c->tk2_wakeups == c->wakeups && ev->ts >= c->tk2_ts &&
-		       ev->ts - c->tk2_ts < WL_TICK_MARK_MAX_NS;
+		       c->tk2_wakeups == c->wakeups && ev->ts >= c->stat2_ts &&
+		       ev->ts - c->stat2_ts < WL_TICK_MARK_MAX_NS;
 	c->tk_pid = c->tk2_pid = 0;
 	c->stat2_pid = 0;
 	if (sw->prev_pid > 0) {
@@ -2257,10 +2257,8 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 			c->stat2_pid = c->stat_pid;
 			c->stat2_ts = c->stat_ts;
 			c->tk2_pid = c->tk_pid;
-			c->tk2_ts = c->tk_ts;
 			c->tk2_wakeups = c->tk_wakeups;
 			c->tk_pid = r->pid;
-			c->tk_ts = ev->ts;
 			c->tk_wakeups = c->wakeups;
 			c->stat_pid = r->pid;
 			c->stat_ts = ev->ts;

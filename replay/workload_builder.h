@@ -60,13 +60,13 @@ struct cpu_track {
 	int32_t stat2_pid;           /* ... and the one before it, too (a tick's) */
 	uint64_t stat2_ts;
 	/*
-	 * The last two charges of a task in its own context here since the
-	 * last switch (a tick's, then put_prev's: tick_preempt_mark()), other
-	 * events in between (a system call's exit) not minding; and the
-	 * CPU's wakeups count at each.
+	 * The pids of the last two charges of a task in its own context here
+	 * since the last switch (a tick's, then put_prev's:
+	 * tick_preempt_mark()), other events in between (a system call's exit)
+	 * not minding, unlike stat_pid/stat2_pid; their times are stat_ts and
+	 * stat2_ts; and the CPU's wakeups count at each.
 	 */
 	int32_t tk_pid, tk2_pid;
-	uint64_t tk_ts, tk2_ts;
 	uint32_t tk_wakeups, tk2_wakeups;
 	uint64_t stat_clk;           /* ... the rq clock it charged up to (clk_read()) */
 	uint64_t clk;                /* the time of the last charge here, 0: unknown */
