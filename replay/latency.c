@@ -929,6 +929,37 @@ static void emit(struct lat_machine *m, enum lat_kind kind, struct task *t, cons
 }
 
 /*
+ * @t, on no CPU per the stream, shows up current on @cpu at @ts - an event
+ * in its context, or its own switch out - so the kernel switched it in
+ * without a sched_switch record (the repair stage restores those out of
+ * idle only: trace_repair.c).  Its open wakeup interval, or run-queue wait,
+ * ends here, @ts being the one time it surely ran: an upper bound of the
+ * untraced switch-in, on a path not known.  Left open, the interval would
+ * end at its next traced switch-in, after the task ran, blocked and was
+ * woken again - make-probe's kworker/1:1 ran 10 us after its wakeup and
+ * was measured at 601 ms - and the wakeup before that switch-in would be
+ * lost as a waking of a task already pending.
+ */
+static void revealed_run(struct lat_machine *m, struct task *t, int cpu, uint64_t ts)
+{
+	if (t->pending) {
+		if (t->muted)
+			m->sum.samples_muted++;
+		else
+			emit(m, LAT_WAKEUP, t, t->pub.comm, cpu, t->wake_ts, ts,
+			     (enum trace_event_type)t->wake_ev, LAT_PATH_UNKNOWN);
+		t->pending = false;
+		m->sum.intervals_revealed++;
+	}
+	if (t->runnable) {
+		emit(m, LAT_RUNQ_WAIT, t, t->pub.comm, cpu, t->runnable_ts, ts,
+		     TRACE_EV_SCHED_SWITCH, LAT_PATH_UNKNOWN);
+		t->runnable = false;
+		m->sum.intervals_revealed++;
+	}
+}
+
+/*
  * Whether @t (on a CPU) has a sched_waking since its last event there
  * (lost_switch()'s bound: its switch-in, an event of it there, a remote
  * sched_stat_runtime of it): one before that found it still running.
@@ -1058,6 +1089,7 @@ static void guess_current(struct lat_machine *m, struct cpu_state *c, int cpu, i
 		 * CPU before; else (after a lost-events gap, an untraced
 		 * switch) since this event, the one time it surely ran.
 		 */
+		revealed_run(m, t, cpu, ts);
 		t->on_cpu = cpu;
 		t->run_start = c->was_known ? ts : c->first_ts;
 		t->run_waking_ts = 0;
@@ -1547,6 +1579,8 @@ on_switch(struct lat_machine *m, const struct trace_event *ev, struct cpu_state 
 		left_close_pid(m, s->next_pid, s->prev_pid > 0, ev->cpu);
 	if (s->prev_pid > 0 &&
 	    (t = get_task_hint(m, c->curr_t, s->prev_pid, s->prev_comm, ev->ts))) {
+		if (t->on_cpu < 0)      /* its switch in, the first sign it ran */
+			revealed_run(m, t, ev->cpu, ev->ts);
 		if (t->on_cpu == ev->cpu)
 			t->pub.runtime_ns += ev->ts - t->run_start;
 		else if (!c->known && !c->guessed && t->on_cpu < 0)
@@ -1652,6 +1686,12 @@ feed_cpu(struct lat_machine *m, const struct trace_event *ev, bool is_switch)
 			c->nsw++;
 			c->curr = 0;
 		}
+	} else if (!is_switch && c->known && c->curr == 0 && ev->common_pid > 0) {
+		/* a task's event on a CPU idle per the stream (not restored) */
+		struct task *t = pid_map_get(&m->live, ev->common_pid);
+
+		if (t && t->on_cpu < 0)
+			revealed_run(m, t, ev->cpu, ev->ts);
 	}
 	if (!c->known && !is_switch)
 		guess_current(m, c, ev->cpu, ev->common_pid, ev->ts);

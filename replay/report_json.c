@@ -225,6 +225,8 @@ int report_print_json(FILE *out, const struct report_data *d, const struct repor
 		json_object_set_new(u, "preempted", jint(s->lost_switch_preempted));
 		json_object_set_new(u, "at_remote_stat_runtime", jint(s->lost_switches_remote));
 		json_object_set_new(u, "wakings_starting_intervals", jint(s->lost_switch_wakings));
+		json_object_set_new(u, "intervals_ended_at_first_event",
+				    jint(s->intervals_revealed));
 		json_object_set_new(def, "untraced_switches", u);
 	}
 	json_object_set_new(def, "cgroup_attach_policy", jstr(d->cgroup_policy));

@@ -310,17 +310,19 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 			s->intervals_dropped_lost, s->provisional_dropped);
 	if (s->lost_switches[LAT_LOST_IDLE] + s->lost_switches[LAT_LOST_WOKEN] +
 	    s->lost_switches[LAT_LOST_SWITCHED_IN] + s->lost_switches[LAT_LOST_MIGRATED] +
-	    s->lost_switches[LAT_LOST_OTHER])
+	    s->lost_switches[LAT_LOST_OTHER] + s->intervals_revealed)
 		fprintf(out, "untraced switches (taken at the task's last event on its CPU): %" PRIu64
 			" seen idle, %" PRIu64 " woken elsewhere, %" PRIu64 " switched in elsewhere, %"
 			PRIu64 " migrated, %" PRIu64 " another task's event there (%" PRIu64
 			" at its exec_start); %" PRIu64 " preemptions; %" PRIu64
 			" at a remote sched_stat_runtime; %" PRIu64
-			" wakings after one started their interval\n",
+			" wakings after one started their interval; %" PRIu64
+			" waits ended at the task's first event after an untraced switch-in\n",
 			s->lost_switches[LAT_LOST_IDLE], s->lost_switches[LAT_LOST_WOKEN],
 			s->lost_switches[LAT_LOST_SWITCHED_IN], s->lost_switches[LAT_LOST_MIGRATED],
 			s->lost_switches[LAT_LOST_OTHER], s->lost_switch_stamped,
-			s->lost_switch_preempted, s->lost_switches_remote, s->lost_switch_wakings);
+			s->lost_switch_preempted, s->lost_switches_remote, s->lost_switch_wakings,
+			s->intervals_revealed);
 	fprintf(out, "\n");
 	print_block(out, "Wakeup Latencies", filter, lat_get_all(d->lat, LAT_WAKEUP));
 	for (int k = 0; k < LAT_NR_KEYS; k++)

@@ -375,6 +375,8 @@ struct lat_summary {
 	uint64_t intervals_dropped_lost;    /* pending at a lost-events gap */
 	uint64_t provisional_dropped;       /* sched_wakeup samples dropped by AUTO */
 	uint64_t samples_muted;             /* wakeup intervals ended with no sample (muted) */
+	uint64_t intervals_revealed;        /* ended at the task's first event after an
+					     * untraced switch-in (revealed_run()) */
 	uint64_t wakings_running, wakings_pending;
 	uint64_t lost_gaps;
 	uint64_t cgroup_moves;              /* cgroup_attach_task followed */

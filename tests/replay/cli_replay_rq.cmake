@@ -44,7 +44,7 @@ expect("none GREATER 0" "small-pipe: no measured group without predicted samples
 
 # --- text: the error row of a group the model never preempts
 replay_run(tx ${DIR}/small-pipe.dat)
-expect_match("  comm=perf +measured +2 [^\n]*\n +base +0 +- +- +- +- +0 +0\n +error +-100\\.0% +- +- +- +-\n"
+expect_match("  comm=perf +measured +1 [^\n]*\n +base +0 +- +- +- +- +0 +0\n +error +-100\\.0% +- +- +- +-\n"
              "${tx}"
              "small-pipe text: comm=perf's block has no -100.0% error row:\n${tx}")
 

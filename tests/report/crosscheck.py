@@ -59,6 +59,13 @@ docs/report.md, written here from those definitions and not from the C code:
                   the runtimes of N's sched_stat_runtime lines before it on
                   any CPU while each one's time minus its runtime is within
                   20 us of the previous one's time, with no switch of N.
+  revealed        (docs/report.md "A wakee switched in untraced") a task on no
+                  CPU per the lines that shows a scheduler line (not a
+                  syscall's: report reads none) in its context on a CPU whose
+                  current is unknown or idle, or is the prev of a
+                  sched_switch, ran: its open wakeup interval and run-queue
+                  wait end at that line, the sample under the task's comm of
+                  the lines before it (the switch's prev_comm).
 
 Then it runs `schedreplay report --json --samples FILE` on the same trace and
 compares: the samples one by one (kind, pid, CPU, start, end, latency, comm;
@@ -98,12 +105,17 @@ WAKE_PLUGIN = re.compile(r"^(?P<comm>.*):(?P<pid>\d+) \[-?\d+\]")
 WAKE_FIELDS = re.compile(r"(?:^|\s)pid=(?P<pid>\d+)")
 FORK = re.compile(r"child_pid=(?P<pid>\d+)")
 FORK_CHILD = re.compile(r"child_comm=(?P<comm>.*) child_pid=(?P<pid>\d+)")
+FORK_PARENT = re.compile(r"^comm=(?P<comm>.*) pid=(?P<pid>\d+) child_comm=")
 STAT = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+) runtime=(?P<rt>\d+)")
 MIGRATE = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+) prio=-?\d+ orig_cpu=")
 EXIT = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+) prio=")
 WAKE_TARGET = re.compile(r"(?:CPU:|target_cpu=)(\d+)")
 MIGRATE_DEST = re.compile(r"pid=(?P<pid>\d+) prio=-?\d+ orig_cpu=\d+ dest_cpu=(?P<dest>\d+)")
 WAKE_COMM = re.compile(r"comm=(?P<comm>.*) pid=(?P<pid>\d+)")
+# the events the latency machine reads (report does not feed it syscall or other events)
+MACHINE = {"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
+           "sched_migrate_task", "sched_process_fork", "sched_process_exec",
+           "sched_process_exit", "sched_stat_runtime", "cgroup_attach_task"}
 PCTS = [("p50", 50), ("p75", 75), ("p90", 90), ("p95", 95), ("p99", 99), ("p99_5", 99.5),
         ("p99_9", 99.9)]
 
@@ -269,6 +281,7 @@ def independent(trace, buffer, do_repair):
     run_waking = {}     # pid -> its first sched_waking while on a CPU
     chain = {}          # pid -> (ts, exec_start) of its last sched_stat_runtime
     left = {}           # pid -> [cpu, switch ts, N's line ts, N, final]: undecided
+    comm_of = {}        # pid -> the comm the lines last gave it
     out = []
     unparsed = Counter()
 
@@ -304,6 +317,17 @@ def independent(trace, buffer, do_repair):
             cur[c] = None
             known.discard(c)
 
+    def reveal(pid, cpu, ts):
+        comm = comm_of.get(pid, "")
+        if pid in pending:
+            out.append(("wakeup", pid, cpu, pending.pop(pid), ts, comm))
+        if pid in runq:
+            out.append(("runq", pid, cpu, runq.pop(pid), ts, comm))
+
+    def named(pid, comm):
+        if pid and comm:
+            comm_of[pid] = comm
+
     def enter(pid, cpu):
         if pid:
             oncpu[pid] = cpu
@@ -330,10 +354,15 @@ def independent(trace, buffer, do_repair):
                 known.discard(cpu)
             elif untraced(cpu):
                 cur[cpu] = 0
+        elif event in MACHINE and event != "sched_switch" and cpu in known and \
+                cur.get(cpu) == 0 and cpid and cpid not in oncpu:
+            reveal(cpid, cpu, ts)       # a task's line on a CPU idle per the lines
         if cpu not in known and cur.get(cpu) != cpid:
             # the CPU's current task before its first sched_switch
             if cur.get(cpu):
                 leave(cur[cpu])
+            if cpid and cpid not in oncpu and event in MACHINE:
+                reveal(cpid, cpu, ts)
             enter(cpid, cpu)
             last[cpu] = ts
         if event == "sched_switch":
@@ -351,6 +380,9 @@ def independent(trace, buffer, do_repair):
             decide(nxt, prev != 0, cpu)
             if nxt and oncpu.get(nxt, cpu) != cpu:
                 elsewhere(nxt)
+            named(prev, m.group("prev_comm"))
+            if prev and prev not in oncpu:
+                reveal(prev, cpu, ts)       # its switch out: it ran
             if prev:
                 leave(prev)
                 if state in ("R", "R+"):
@@ -365,6 +397,7 @@ def independent(trace, buffer, do_repair):
                 if nxt in runq:
                     start = runq.pop(nxt)
                     out.append(("runq", nxt, cpu, start, ts, m.group("next_comm")))
+            named(nxt, m.group("next_comm"))
             old = cur.get(cpu)
             if old and old != nxt:
                 leave(old)
@@ -389,12 +422,17 @@ def independent(trace, buffer, do_repair):
                 unparsed[event] += 1
                 continue
             pid = int(m.group("pid"))
+            mc = WAKE_COMM.search(rest) if "pid=" in rest else m
+            named(pid, mc.group("comm") if mc else "")
             if pid and pid in oncpu and event == "sched_waking" and \
                     run_waking.get(pid, 0) <= last.get(oncpu[pid], 0):
                 run_waking[pid] = ts        # none since T's last line there
             if pid and pid not in oncpu and pid not in pending:
                 pending[pid] = ts
         elif event == "sched_migrate_task":
+            mc = MIGRATE.search(rest)
+            if mc:
+                named(int(mc.group("pid")), mc.group("comm"))
             m = MIGRATE_DEST.search(rest)
             if m:
                 decide(int(m.group("pid")), True)       # moved while queued
@@ -404,6 +442,7 @@ def independent(trace, buffer, do_repair):
             m = STAT.search(rest)
             if m:
                 pid = int(m.group("pid"))
+                named(pid, m.group("comm"))
                 at = ts - int(m.group("rt"))
                 prev_ts, prev_at = chain.get(pid, (0, 0))
                 if prev_ts and abs(at - prev_ts) <= 20000 and prev_at <= at:
@@ -416,12 +455,22 @@ def independent(trace, buffer, do_repair):
                     if e[0] == cpu and e[3] == pid and not e[4]:
                         e[4] = True
                         e[1] = max(e[1], min(at, e[2]))
+        elif event == "sched_process_exit":
+            mc = EXIT.search(rest)
+            if mc:
+                named(int(mc.group("pid")), mc.group("comm"))
         elif event == "sched_process_fork":
             m = FORK.search(rest)
             if not m:
                 unparsed[event] += 1
                 continue
             child = int(m.group("pid"))
+            mp = FORK_PARENT.search(rest)
+            if mp:
+                named(int(mp.group("pid")), mp.group("comm"))
+            mc = FORK_CHILD.search(rest)
+            comm_of.pop(child, None)
+            named(child, mc.group("comm") if mc else "")
             left.pop(child, None)
             chain.pop(child, None)
             pending.pop(child, None)
