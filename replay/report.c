@@ -24,7 +24,8 @@ const char report_latency_definition[] =
 	"event there, and its first sched_waking after that starts its interval.";
 
 const char report_repair_rule[] =
-	"a CPU whose current task per its sched_switch records is idle (pid 0) and an event "
+	"a CPU whose current task per its sched_switch records (or per its last event, when "
+	"that is in idle's context) is idle (pid 0) and an event "
 	"whose common_pid is a task T != 0 on it: T was switched in without a record; a "
 	"sched_switch idle -> T (prev_state R) is restored at ts - runtime of T's first "
 	"sched_stat_runtime there (its exec_start) if that lies within [max(T's last wakeup or "

@@ -443,17 +443,26 @@ observe(struct tr_repair *rp, const struct trace_event *ev, uint64_t lost_before
 			return -1;
 		pc->curr = -1;
 	}
-	if (pc->curr < 0 && ev->common_pid == 0 && type != TRACE_EV_SCHED_SWITCH) {
+	if (pc->curr != 0 && ev->common_pid == 0 && type != TRACE_EV_SCHED_SWITCH) {
 		/*
-		 * Its current not known yet (no sched_switch there since the
-		 * trace start or a loss): an event in idle's context (pid 0,
-		 * an interrupt on the idle task) shows it idle now.  Until 3
-		 * Dec 2026 only a switch to idle did, and a task switched in
-		 * after such an event was taken as running since its first
-		 * event (hackbench-shares-run3: 1523, woken onto idle CPU 1
-		 * at 179.434 ms, ran from its first event 47 us later, and its
-		 * wakeup sample was 1.72 ms long).
+		 * An event in idle's context (pid 0, an interrupt on the idle
+		 * task) shows the CPU idle now: its current was not known yet
+		 * (no sched_switch there since the trace start or a loss), or
+		 * it left untraced (the guest agent's tokio-rt-worker, whose
+		 * switches out are not traced: the latency machine's "seen
+		 * idle").  Until 3 Dec 2026 only a switch to idle did, and a
+		 * task switched in after such an event was taken as running
+		 * since its first event (hackbench-shares-run3: 1523, woken
+		 * onto idle CPU 1 at 179.434 ms, ran from its first event 47
+		 * us later, and its wakeup sample was 1.72 ms long); until 4
+		 * Dec, after a known task, nothing was restored (bw-hogs-run3's
+		 * kworker/1:2, woken by an interrupt after tokio-rt-worker's
+		 * untraced exit, measured to its next traced switch-in, 645 ms).
+		 * A switch-in still open there is decided first, without its
+		 * run time: the task left before reporting it.
 		 */
+		if (!passing && pc->s.open && resolve(rp, c, 0, false, NULL))
+			return -1;
 		pc->curr = 0;
 		pc->idle_since = ev->ts;
 	}

@@ -24,9 +24,10 @@ docs/report.md, written here from those definitions and not from the C code:
   pid reuse       sched_process_fork of a pid starts a new task.
   repair          (report's default, docs/report.md "Untraced switches out of
                   idle") a CPU whose current task per its sched_switch lines
-                  is idle (or, before its first sched_switch and after a gap,
-                  per a line in idle's context: pid 0, its switch to idle
-                  taken there) shows a line whose common pid is a task T: T was
+                  is idle (or per a line in idle's context: pid 0, its
+                  switch to idle taken there, whatever the lines said ran
+                  before; a switch-in still open is decided first, as at a
+                  gap) shows a line whose common pid is a task T: T was
                   switched in without a line. A switch idle -> T is inserted
                   at T's first sched_stat_runtime there minus its runtime if
                   that lies within [lower bound, T's first line there], where
@@ -217,9 +218,11 @@ def repair(recs):
                 settle(cpu, None)
             cur[cpu] = None
             continue
-        if cur.get(cpu) is None and not cpid and event != "sched_switch":
-            # current unknown (before its first sched_switch, after a gap): a line in
-            # idle's context shows it idle
+        if cur.get(cpu) != 0 and not cpid and event != "sched_switch":
+            # current unknown (before its first sched_switch, after a gap) or a task
+            # that left untraced: a line in idle's context shows it idle
+            if cpu in opened:
+                settle(cpu, None)
             cur[cpu] = 0
             idle_since[cpu] = ts
         if cur.get(cpu) == 0 and cpid and cpu not in opened:
