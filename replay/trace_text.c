@@ -402,6 +402,21 @@ static int split_fields(char *s, struct kv *kv, int max)
 	return n;
 }
 
+/*
+ * A key given twice: the text is ambiguous. A comm (up to 15 bytes the task
+ * chose: "x pid=5"), a filename or a cgroup path holding " KEY=" splits
+ * into a field of its own, and get() would read the first (the wakeup of
+ * pid 5, at exit 0). NULL if every key is there once.
+ */
+static const char *dup_key(const struct kv *kv, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(kv[i].key, kv[j].key))
+				return kv[i].key;
+	return NULL;
+}
+
 static const char *get(const struct kv *kv, int n, const char *key)
 {
 	for (int i = 0; i < n; i++)
@@ -671,6 +686,12 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 	if (trace_event_is_syscall(ev->type))
 		return decode_syscall(t, ev, rest, false, err);
 	n = split_fields(rest, kv, MAX_FIELDS);
+	if ((bad = dup_key(kv, n))) {
+		sr_error_set(err, EINVAL, "line %" PRIu64 ": %s: field '%s=' appears twice (a comm, "
+			     "filename or path holding ' %s='?): the text is ambiguous, read the "
+			     "trace.dat", t->lineno, ev->name, bad, bad);
+		return -1;
+	}
 
 #define NEED(key, var)                                                                    \
 	do {                                                                              \

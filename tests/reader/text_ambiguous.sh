@@ -1,0 +1,47 @@
+#!/bin/sh
+# A comm, filename or cgroup path holding " KEY=" of its event's own fields
+# (fuzz37, 4 Dec 2026): a task may name itself "x pid=5" (prctl
+# PR_SET_NAME, 15 bytes), and in the text its sched_waking reads
+# "comm=x pid=5 pid=12 ...". The fields split at " KEY=", and the first
+# pid= was read: the wakeup of pid 5, at exit 0. Such a line is ambiguous:
+# report and replay print one line naming the file, the text's line and the
+# field, and exit 1. A comm with a space and no '=' ("Web Content") is read
+# as before.
+# usage: text_ambiguous.sh SCHEDREPLAY WORKDIR
+. "$(dirname "$0")/text_common.sh"
+# $1: the line 11 (after text_head's four events), task c (pid 12) on CPU 0
+text() {
+	text_head 7
+	cat <<EOT
+$1
+               a-10      [000] d..2.   100.000300: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+               b-11      [001] d..2.   100.000400: sched_switch: prev_comm=b prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+EOT
+}
+W='               a-10      [000] d..2.   100.000250:'
+# name, the field given twice, line 11
+check_err() {
+	text "$3" > "$work/$1.txt"
+	for cmd in report replay; do
+		"$sr" $cmd "$work/$1.txt" > "$work/$1.out" 2> "$work/$1.err"
+		check "$1: $cmd exits 1" $? 1
+		[ "$(wc -l < "$work/$1.err")" = 1 ] &&
+			grep -q "^schedreplay $cmd: $work/$1.txt: .*line 11: .*field '$2=' appears twice" \
+				"$work/$1.err"
+		check "$1: $cmd: the one error line ($(cat "$work/$1.err"))" $? 0
+	done
+}
+check_err waking-comm pid "$W sched_waking: comm=x pid=5 pid=12 prio=120 target_cpu=000"
+check_err switch-comm prev_pid "$W sched_switch: prev_comm=x prev_pid=7 prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=c next_pid=12 next_prio=120"
+check_err runtime-comm pid "$W sched_stat_runtime: comm=a pid=3 pid=10 runtime=1000 [ns]"
+check_err fork-child child_pid "$W sched_process_fork: comm=a pid=10 child_comm=x child_pid=5 child_pid=12"
+check_err cgroup-path pid "$W cgroup_attach_task: dst_root=1 dst_id=7 dst_level=1 dst_path=/a pid=3 pid=10 comm=a"
+# a comm with a space and no '=': read, exit 0, the comm whole
+text "$W sched_waking: comm=Web Content pid=12 prio=120 target_cpu=000" > "$work/space.txt"
+"$sr" report --top 0 "$work/space.txt" > "$work/space.out" 2> "$work/space.err"
+check "space: report exits 0 ($(cat "$work/space.err"))" $? 0
+grep -q "Web Content" "$work/space.out"
+check "space: report names the comm whole" $? 0
+"$sr" replay "$work/space.txt" > "$work/space.out" 2> "$work/space.err"
+check "space: replay exits 0 ($(cat "$work/space.err"))" $? 0
+exit $fail
