@@ -365,16 +365,45 @@ struct kv {
 	char *val;
 };
 
-/* Split "k1=v1 k2=v 2 k3=v3" in place; values run to the next " key=". */
+/*
+ * The fields whose value is text a task or user chose (a comm: 15 bytes of
+ * anything, a filename, a cgroup path), each with the field the kernel's
+ * print format puts after it. Such a value runs to that field, so a comm
+ * "x success=0" is not read as a field of its own (it was: the wakeups of
+ * that task then counted as success=0, at exit 0). A value holding its own
+ * follower (" pid=") still splits there; dup_key() refuses that line.
+ */
+static const struct {
+	const char *key, *next;
+} text_fields[] = {
+	{ "comm", " pid=" }, { "prev_comm", " prev_pid=" }, { "next_comm", " next_pid=" },
+	{ "parent_comm", " parent_pid=" }, { "child_comm", " child_pid=" },
+	{ "filename", " pid=" }, { "dst_path", " pid=" },
+};
+
+/* Where the value of text field @key that starts at @v ends: its follower, or NULL. */
+static const char *text_value_end(const char *key, const char *v)
+{
+	for (size_t k = 0; k < sizeof(text_fields) / sizeof(text_fields[0]); k++)
+		if (!strcmp(key, text_fields[k].key))
+			return strstr(v, text_fields[k].next);
+	return NULL;
+}
+
+/*
+ * Split "k1=v1 k2=v 2 k3=v3" in place; values run to the next " key=", a
+ * text field's (text_fields[]) to its follower when there is one.
+ */
 static int split_fields(char *s, struct kv *kv, int max)
 {
 	int n = 0;
 	size_t len = strlen(s);
+	size_t skip_to = 0;              /* no key before: inside a text field's value */
 
 	for (size_t i = 0; i < len && n < max; i++) {
 		size_t j = i;
 
-		if (i > 0 && s[i - 1] != ' ')
+		if (i < skip_to || (i > 0 && s[i - 1] != ' '))
 			continue;
 		while (j < len && (isalnum((unsigned char)s[j]) || s[j] == '_'))
 			j++;
@@ -385,6 +414,12 @@ static int split_fields(char *s, struct kv *kv, int max)
 		s[j] = '\0';
 		kv[n].key = s + i;
 		kv[n].val = s + j + 1;
+		{
+			const char *end = text_value_end(kv[n].key, kv[n].val);
+
+			if (end)
+				skip_to = (size_t)(end - s) + 1;
+		}
 		n++;
 		i = j;
 	}

@@ -36,6 +36,23 @@ check_err switch-comm prev_pid "$W sched_switch: prev_comm=x prev_pid=7 prev_pid
 check_err runtime-comm pid "$W sched_stat_runtime: comm=a pid=3 pid=10 runtime=1000 [ns]"
 check_err fork-child child_pid "$W sched_process_fork: comm=a pid=10 child_comm=x child_pid=5 child_pid=12"
 check_err cgroup-path pid "$W cgroup_attach_task: dst_root=1 dst_id=7 dst_level=1 dst_path=/a pid=3 pid=10 comm=a"
+# a comm holding " KEY=" of a field its event may have but does not here
+# (success=, vruntime=: older kernels'): the comm runs to its follower
+# field (pid=), read whole; it was cut at the key and the key read: a
+# sched_wakeup of success=0 wakes nothing (replay measured 0 sched_wakeup)
+text "               a-10      [000] d..2.   100.000250: sched_wakeup: comm=x success=0 pid=12 prio=120 target_cpu=000
+               a-10      [000] d..2.   100.000260: sched_stat_runtime: comm=a pid=10 runtime=1000 [ns]
+               a-10      [000] d..2.   100.000270: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=R+ ==> next_comm=x success=0 next_pid=12 next_prio=120
+     x success=0-12      [000] d..2.   100.000280: sched_stat_runtime: comm=x success=0 pid=12 runtime=1000 [ns]
+     x success=0-12      [000] d..2.   100.000290: sched_switch: prev_comm=x success=0 prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=a next_pid=10 next_prio=120" > "$work/key.txt"
+"$sr" report --top 0 "$work/key.txt" > "$work/key.out" 2> "$work/key.err"
+check "key: report exits 0 ($(cat "$work/key.err"))" $? 0
+grep -q "^ *12 x success=0 " "$work/key.out"
+check "key: report names the comm whole" $? 0
+"$sr" replay "$work/key.txt" > "$work/key.out" 2> "$work/key.err"
+check "key: replay exits 0 ($(cat "$work/key.err"))" $? 0
+grep -q "^ *sched_wakeup  *1 " "$work/key.out"
+check "key: replay measures the sched_wakeup ($(grep "^ *sched_wakeup " "$work/key.out"))" $? 0
 # a comm with a space and no '=': read, exit 0, the comm whole
 text "$W sched_waking: comm=Web Content pid=12 prio=120 target_cpu=000" > "$work/space.txt"
 "$sr" report --top 0 "$work/space.txt" > "$work/space.out" 2> "$work/space.err"
