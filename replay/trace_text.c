@@ -370,23 +370,39 @@ struct kv {
  * anything, a filename, a cgroup path), each with the field the kernel's
  * print format puts after it. Such a value runs to that field, so a comm
  * "x success=0" is not read as a field of its own (it was: the wakeups of
- * that task then counted as success=0, at exit 0). A value holding its own
- * follower (" pid=") still splits there; dup_key() refuses that line.
+ * that task then counted as success=0, at exit 0); without its follower
+ * after it, to the end of the line. A value holding its own follower
+ * (" pid=") still splits there; dup_key() refuses that line.
  */
 static const struct {
-	const char *key, *next;
+	const char *key, *next[2];
 } text_fields[] = {
-	{ "comm", " pid=" }, { "prev_comm", " prev_pid=" }, { "next_comm", " next_pid=" },
-	{ "parent_comm", " parent_pid=" }, { "child_comm", " child_pid=" },
-	{ "filename", " pid=" }, { "dst_path", " pid=" },
+	{ "comm", { " pid=" } }, { "prev_comm", { " prev_pid=" } },
+	{ "next_comm", { " next_pid=" } }, { "parent_comm", { " parent_pid=" } },
+	{ "child_comm", { " child_pid=" } }, { "filename", { " pid=" } },
+	/* the print format's " pid=", -R's struct order: " comm=" */
+	{ "dst_path", { " pid=", " comm=" } },
 };
 
-/* Where the value of text field @key that starts at @v ends: its follower, or NULL. */
+/*
+ * Where the value of text field @key that starts at @v ends: at its first
+ * follower, or at the end of the line without one after it (the comm that
+ * ends cgroup_attach_task's line); NULL if @key is not a text field.
+ */
 static const char *text_value_end(const char *key, const char *v)
 {
 	for (size_t k = 0; k < sizeof(text_fields) / sizeof(text_fields[0]); k++)
-		if (!strcmp(key, text_fields[k].key))
-			return strstr(v, text_fields[k].next);
+		if (!strcmp(key, text_fields[k].key)) {
+			const char *end = v + strlen(v);
+
+			for (int f = 0; f < 2 && text_fields[k].next[f]; f++) {
+				const char *e = strstr(v, text_fields[k].next[f]);
+
+				if (e && e < end)
+					end = e;
+			}
+			return end;
+		}
 	return NULL;
 }
 

@@ -53,6 +53,11 @@ check "key: report names the comm whole" $? 0
 check "key: replay exits 0 ($(cat "$work/key.err"))" $? 0
 grep -q "^ *sched_wakeup  *1 " "$work/key.out"
 check "key: replay measures the sched_wakeup ($(grep "^ *sched_wakeup " "$work/key.out"))" $? 0
+# cgroup_attach_task in -R's struct order (pid= before dst_path=, comm=
+# last): the path runs to " comm=", the comm to the end of the line
+text "$W cgroup_attach_task: dst_root=1 dst_level=1 dst_id=7 pid=11 dst_path=/a comm=x dst_path=/b/c" > "$work/raw.txt"
+"$sr" report --by cgroup "$work/raw.txt" > "$work/raw.out" 2> "$work/raw.err"
+check "raw: report exits 0 ($(cat "$work/raw.err"))" $? 0
 # a comm with a space and no '=': read, exit 0, the comm whole
 text "$W sched_waking: comm=Web Content pid=12 prio=120 target_cpu=000" > "$work/space.txt"
 "$sr" report --top 0 "$work/space.txt" > "$work/space.out" 2> "$work/space.err"
