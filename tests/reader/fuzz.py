@@ -2359,7 +2359,10 @@ def classify(c, label, rc, out, err, base, named):
         return "lost"
     if len(lines) != 1:
         return "BUG-multiline" if lines else "BUG-silent-fail"
-    if named is not None and os.path.basename(named).encode() not in lines[0]:
+    if named is not None and os.path.basename(named).encode() not in lines[0] and \
+            not (rc == 2 and b"unknown variant '" in lines[0]):
+        # (a variants file without the variant the command line names: that
+        # name is the usage error, the file's variants listed as known)
         return "BUG-noname"
     return "error"
 
