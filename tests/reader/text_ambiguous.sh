@@ -31,6 +31,17 @@ check_err() {
 		check "$1: $cmd: the one error line ($(cat "$work/$1.err"))" $? 0
 	done
 }
+# name (its text in $work/NAME.txt), a line report's output must have (the
+# comm whole), one replay's must have: both exit 0
+check_ok() {
+	for cmd in report replay; do
+		if [ $cmd = report ]; then want=$2; else want=$3; fi
+		"$sr" $cmd --top 0 "$work/$1.txt" > "$work/$1.out" 2> "$work/$1.err"
+		check "$1: $cmd exits 0 ($(cat "$work/$1.err"))" $? 0
+		grep -q "$want" "$work/$1.out"
+		check "$1: $cmd prints '$want'" $? 0
+	done
+}
 check_err waking-comm pid "$W sched_waking: comm=x pid=5 pid=12 prio=120 target_cpu=000"
 check_err switch-comm prev_pid "$W sched_switch: prev_comm=x prev_pid=7 prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=c next_pid=12 next_prio=120"
 check_err runtime-comm pid "$W sched_stat_runtime: comm=a pid=3 pid=10 runtime=1000 [ns]"
@@ -45,14 +56,7 @@ text "               a-10      [000] d..2.   100.000250: sched_wakeup: comm=x su
                a-10      [000] d..2.   100.000270: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=R+ ==> next_comm=x success=0 next_pid=12 next_prio=120
      x success=0-12      [000] d..2.   100.000280: sched_stat_runtime: comm=x success=0 pid=12 runtime=1000 [ns]
      x success=0-12      [000] d..2.   100.000290: sched_switch: prev_comm=x success=0 prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=a next_pid=10 next_prio=120" > "$work/key.txt"
-"$sr" report --top 0 "$work/key.txt" > "$work/key.out" 2> "$work/key.err"
-check "key: report exits 0 ($(cat "$work/key.err"))" $? 0
-grep -q "^ *12 x success=0 " "$work/key.out"
-check "key: report names the comm whole" $? 0
-"$sr" replay "$work/key.txt" > "$work/key.out" 2> "$work/key.err"
-check "key: replay exits 0 ($(cat "$work/key.err"))" $? 0
-grep -q "^ *sched_wakeup  *1 " "$work/key.out"
-check "key: replay measures the sched_wakeup ($(grep "^ *sched_wakeup " "$work/key.out"))" $? 0
+check_ok key "^ *12 x success=0 " "^ *sched_wakeup  *1 "
 # cgroup_attach_task in -R's struct order (pid= before dst_path=, comm=
 # last): the path runs to " comm=", the comm to the end of the line
 text "$W cgroup_attach_task: dst_root=1 dst_level=1 dst_id=7 pid=11 dst_path=/a comm=x dst_path=/b/c" > "$work/raw.txt"
@@ -60,10 +64,5 @@ text "$W cgroup_attach_task: dst_root=1 dst_level=1 dst_id=7 pid=11 dst_path=/a 
 check "raw: report exits 0 ($(cat "$work/raw.err"))" $? 0
 # a comm with a space and no '=': read, exit 0, the comm whole
 text "$W sched_waking: comm=Web Content pid=12 prio=120 target_cpu=000" > "$work/space.txt"
-"$sr" report --top 0 "$work/space.txt" > "$work/space.out" 2> "$work/space.err"
-check "space: report exits 0 ($(cat "$work/space.err"))" $? 0
-grep -q "Web Content" "$work/space.out"
-check "space: report names the comm whole" $? 0
-"$sr" replay "$work/space.txt" > "$work/space.out" 2> "$work/space.err"
-check "space: replay exits 0 ($(cat "$work/space.err"))" $? 0
+check_ok space "Web Content" "^ *sched_switch  *4 "
 exit $fail
