@@ -2393,14 +2393,16 @@ class Runner:
         key = (c["kind"], c["src"])
         if c["kind"] in ("options", "vdir"):
             return None
-        if (slot, key, label) not in self.base:
+        # a comm case's commands show every comm (--top 0): baselines of their own
+        bk = (slot, key, label, c["cls"] == "comm")
+        if bk not in self.base:
             path = input_path(c, slot, self.inp)
             write_new(path, self.inp.data_of(*key))
             for lab, argv, _ in commands_for_all(c, path, self.inp, slot):
                 if lab == label:
                     rc, out, err, _ = run_one(self.sr, argv, slot)
-                    self.base[(slot, key, label)] = (rc, out, err)
-        return self.base.get((slot, key, label))
+                    self.base[bk] = (rc, out, err)
+        return self.base.get(bk)
 
     def run_case(self, c, slot, keep=False):
         prepare_slot(slot, self.inp)
