@@ -44,6 +44,10 @@ with trace-cmd when it is installed, else those kinds are skipped):
   machine   `whatif --print-machine one-socket` (whatif --machine FILE)
   cgmap     a --cgroup-map file (replay/whatif --cgroup-map FILE)
   options   bad option values for each command
+  vdir      validate --dir with odd entries: an empty, directory, FIFO,
+            socket, dangling or looping small-pipe.dat, a name not UTF-8 or
+            with a newline, its sidecar or thresholds.json garbage / empty /
+            a directory / a FIFO (fuzz37)
 
 Mutation classes (binary): trunc (cut at every header/section/option/chunk
 /page boundary, +1, middle, last byte), cpuid (a v7 BUFFER option's
@@ -65,17 +69,24 @@ Compressed (v7zstd) pages and sections are decompressed, mutated and
 recompressed in place (a zstd skippable frame pads the chunk to its size).
 Text: cutline, cut (mid-line), badnum, hugenum, swap, dup, field (drop or
 retype a key=value), garbage (binary, NUL, CR, 1 MiB line, CPU [99999]);
-cgmap takes the text classes.  JSON: del, type (null/str/list/obj/bool),
+cgmap takes the text classes.  comm (fuzz37): one task renamed in the
+whole text to a name a task may choose (COMM_ODD: a space, a field's
+" KEY=", brackets, ':'), its output mapped back must equal the unmutated
+text's (else BUG-silent), or one error line (a name holding its own event's
+" pid=" is ambiguous).  JSON: del, type (null/str/list/obj/bool),
 num (-1, 0, 1e308, 2**64, 2**63, 0.5, a 100 kB string, nested), dupitem,
 cut (mid-file), garbage (trailing data, 100k '[', a flipped byte,
 duplicate keys, a BOM).  options: each option of report/replay/whatif/
-validate with 13 bad values, and without its value.
+validate with 13 bad values, and without its value; limit (fuzz37): each
+numeric option at and past its bounds (LIMIT_VALUES).
 
 Commands: report, replay, whatif --all-variants on every trace input, and
 report --reader libtracecmd ("report-ltc") for damaged data (trunc, page,
 payload, chunk); replay --placement model --vcpu-pack-cut flat
 --newidle-ratio 64 ("replay-model": sched_exec(), find_idlest_cpu()) on every
-binary and text input; validate --dir with the mutated small-pipe.dat as the
+binary and text input; whatif --svg ("whatif-svg", full runs only: the
+file must be well-formed XML without nan/inf, else BUG-svg); validate --dir
+with the mutated small-pipe.dat as the
 directory's trace (its FAIL line on stdout naming the trace is an "error");
 replay/whatif --variants-file; validate --thresholds; whatif --machine; each
 command with its bad options (--newidle-ratio and --vcpu-pack-cut too, and in
