@@ -316,6 +316,32 @@ const char *model_sched_features_missing(const struct model_profile *p,
 	return NULL;
 }
 
+int model_sched_features_valid(const struct model_sched_features *f, char *msg, size_t len)
+{
+	uint64_t any = f->set | f->clear;
+
+	for (unsigned int i = 0; i < 64; i++) {
+		if (!(any >> i & 1))
+			continue;
+		if (i >= NR_MODEL_FEATS) {
+			snprintf(msg, len, "sched_features bit %u names no feature (%u are known)",
+				 i, (unsigned int)NR_MODEL_FEATS);
+			return -1;
+		}
+		if (!feat_info[i].sf) {
+			snprintf(msg, len, "sched_features bit %u is %s, a model switch, not a "
+				 "toggleable features.h entry", i, feat_info[i].name);
+			return -1;
+		}
+		if (f->set >> i & f->clear >> i & 1) {
+			snprintf(msg, len, "sched_features both sets and clears %s",
+				 feat_info[i].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int model_sched_features_check(const struct model_profile *p,
 			       const struct model_sched_features *f, char *msg, size_t len)
 {

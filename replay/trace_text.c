@@ -73,8 +73,10 @@ struct tr_text {
 	regex_t re;
 	bool re_ok;
 	regex_t ev_re;                 /* ev_like_re: an event line, whatever its COMM-PID */
-	bool ev_re_ok;
+	regex_t name_re;               /* ev_name_re: a decoded event, whatever before it */
+	bool ev_re_ok, name_re_ok;
 	bool tracecmd;                 /* "version = " / "cpus=" header: trace-cmd report text */
+	bool nul;                      /* the line read has a NUL byte */
 	char *line;
 	size_t line_cap;
 	uint64_t lineno;
@@ -125,6 +127,16 @@ static const char ev_like_re[] =
 	"\\[[0-9]+\\][[:space:]]+([^[:space:]]{4,5}[[:space:]]+)?[0-9]+\\.[0-9]+:"
 	"[[:space:]]+[A-Za-z0-9_]+:";
 
+/*
+ * A decoded event's name after "X: " where the line fails both patterns
+ * above: its [CPU] or SEC.FRAC time stamp is not numbers ("[1e10]",
+ * "11264.-1:", "1e10.5:"). Such a sched_switch was skipped as no event, at
+ * exit 0, until fuzz37 (4 Dec 2026).
+ */
+static const char ev_name_re[] =
+	"[^[:space:]]:[[:space:]]+(sched_[a-z_]+|cgroup_attach_task|sys_(enter|exit)_(read|write))"
+	":([[:space:]]|$)";
+
 enum { M_ALL, M_COMM, M_PID, M_TGID, M_CPU, M_FLAGS, M_SEC, M_FRAC, M_EVENT, M_SEP, M_REST,
        M_NR };
 
@@ -150,6 +162,7 @@ static int read_line(struct tr_text *t)
 		return 0;
 	t->lineno++;
 	t->unterminated = t->line[n - 1] != '\n';
+	t->nul = memchr(t->line, '\0', (size_t)n) != NULL;
 	while (n > 0 && (t->line[n - 1] == '\n' || t->line[n - 1] == '\r'))
 		t->line[--n] = '\0';
 	return 1;
@@ -252,6 +265,10 @@ static int parse_line(struct tr_text *t, char *s, struct text_line *l)
 			body = s;
 		} else if (!regexec(&t->ev_re, s, 0, NULL, 0)) {
 			l->bad = "no COMM-PID (a name, '-', a decimal pid) before its [CPU]";
+			return -1;
+		} else if (!regexec(&t->name_re, s, 0, NULL, 0)) {
+			l->bad = "a sched event's line without a decimal [CPU] and SEC.FRAC: time "
+				 "stamp before its name";
 			return -1;
 		} else {
 			return 0;
@@ -365,16 +382,61 @@ struct kv {
 	char *val;
 };
 
-/* Split "k1=v1 k2=v 2 k3=v3" in place; values run to the next " key=". */
+/*
+ * The fields whose value is text a task or user chose (a comm: 15 bytes of
+ * anything, a filename, a cgroup path), each with the field the kernel's
+ * print format puts after it. Such a value runs to that field, so a comm
+ * "x success=0" is not read as a field of its own (it was: the wakeups of
+ * that task then counted as success=0, at exit 0); without its follower
+ * after it, to the end of the line. A value holding its own follower
+ * (" pid=") still splits there; dup_key() refuses that line.
+ */
+static const struct {
+	const char *key, *next[2];
+} text_fields[] = {
+	{ "comm", { " pid=" } }, { "prev_comm", { " prev_pid=" } },
+	{ "next_comm", { " next_pid=" } }, { "parent_comm", { " parent_pid=" } },
+	{ "child_comm", { " child_pid=" } }, { "filename", { " pid=" } },
+	/* the print format's " pid=", -R's struct order: " comm=" */
+	{ "dst_path", { " pid=", " comm=" } },
+};
+
+/*
+ * Where the value of text field @key that starts at @v ends: at its first
+ * follower, or at the end of the line without one after it (the comm that
+ * ends cgroup_attach_task's line); NULL if @key is not a text field.
+ */
+static const char *text_value_end(const char *key, const char *v)
+{
+	for (size_t k = 0; k < sizeof(text_fields) / sizeof(text_fields[0]); k++)
+		if (!strcmp(key, text_fields[k].key)) {
+			const char *end = v + strlen(v);
+
+			for (int f = 0; f < 2 && text_fields[k].next[f]; f++) {
+				const char *e = strstr(v, text_fields[k].next[f]);
+
+				if (e && e < end)
+					end = e;
+			}
+			return end;
+		}
+	return NULL;
+}
+
+/*
+ * Split "k1=v1 k2=v 2 k3=v3" in place; values run to the next " key=", a
+ * text field's (text_fields[]) to its follower when there is one.
+ */
 static int split_fields(char *s, struct kv *kv, int max)
 {
 	int n = 0;
 	size_t len = strlen(s);
+	size_t skip_to = 0;              /* no key before: inside a text field's value */
 
 	for (size_t i = 0; i < len && n < max; i++) {
 		size_t j = i;
 
-		if (i > 0 && s[i - 1] != ' ')
+		if (i < skip_to || (i > 0 && s[i - 1] != ' '))
 			continue;
 		while (j < len && (isalnum((unsigned char)s[j]) || s[j] == '_'))
 			j++;
@@ -385,6 +447,12 @@ static int split_fields(char *s, struct kv *kv, int max)
 		s[j] = '\0';
 		kv[n].key = s + i;
 		kv[n].val = s + j + 1;
+		{
+			const char *end = text_value_end(kv[n].key, kv[n].val);
+
+			if (end)
+				skip_to = (size_t)(end - s) + 1;
+		}
 		n++;
 		i = j;
 	}
@@ -400,6 +468,21 @@ static int split_fields(char *s, struct kv *kv, int max)
 			v[--l] = '\0';
 	}
 	return n;
+}
+
+/*
+ * A key given twice: the text is ambiguous. A comm (up to 15 bytes the task
+ * chose: "x pid=5"), a filename or a cgroup path holding " KEY=" splits
+ * into a field of its own, and get() would read the first (the wakeup of
+ * pid 5, at exit 0). NULL if every key is there once.
+ */
+static const char *dup_key(const struct kv *kv, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(kv[i].key, kv[j].key))
+				return kv[i].key;
+	return NULL;
 }
 
 static const char *get(const struct kv *kv, int n, const char *key)
@@ -671,6 +754,12 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 	if (trace_event_is_syscall(ev->type))
 		return decode_syscall(t, ev, rest, false, err);
 	n = split_fields(rest, kv, MAX_FIELDS);
+	if ((bad = dup_key(kv, n))) {
+		sr_error_set(err, EINVAL, "line %" PRIu64 ": %s: field '%s=' appears twice (a comm, "
+			     "filename or path holding ' %s='?): the text is ambiguous, read the "
+			     "trace.dat", t->lineno, ev->name, bad, bad);
+		return -1;
+	}
 
 #define NEED(key, var)                                                                    \
 	do {                                                                              \
@@ -878,12 +967,24 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 		goto fail;
 	}
 	t->ev_re_ok = true;
+	if (regcomp(&t->name_re, ev_name_re, REG_EXTENDED | REG_NOSUB)) {
+		sr_error_set(err, EINVAL, "internal error: event name pattern");
+		goto fail;
+	}
+	t->name_re_ok = true;
 	t->f = fopen(path, "r");
 	if (!t->f) {
 		sr_error_set(err, errno, "cannot open: %s", strerror(errno));
 		goto fail;
 	}
 	while (read_line(t)) {
+		/* the line ends at it for every string function: the rest of it, an
+		 * event's COMM-PID and fields, was skipped without a word */
+		if (t->nul) {
+			sr_error_set(err, EINVAL, "line %" PRIu64 " has a NUL byte: not ftrace text",
+				     t->lineno);
+			goto fail;
+		}
 		if (strlen(t->line) > MAX_LINE) {
 			sr_error_set(err, EINVAL, "line %" PRIu64 " is longer than %d bytes: not "
 				     "ftrace text", t->lineno, MAX_LINE);
@@ -1025,6 +1126,8 @@ void tr_text_close(struct tr_text *t)
 		regfree(&t->re);
 	if (t->ev_re_ok)
 		regfree(&t->ev_re);
+	if (t->name_re_ok)
+		regfree(&t->name_re);
 	free(t->line);
 	for (int i = 0; i < t->nr_names; i++)
 		free(t->names[i]);

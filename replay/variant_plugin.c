@@ -108,6 +108,7 @@ static bool name_ok(const char *s)
 
 int variant_check(const struct model_variant *v, struct sr_error *err)
 {
+	char msg[160];
 	uint32_t unknown;
 
 	if (!v) {
@@ -129,6 +130,10 @@ int variant_check(const struct model_variant *v, struct sr_error *err)
 		sr_error_set(err, EINVAL,
 			     "variant '%s' sets flag bits 0x%x that this schedreplay does not know",
 			     v->name, unknown);
+		return -1;
+	}
+	if (model_sched_features_valid(&v->sched_features, msg, sizeof(msg)) < 0) {
+		sr_error_set(err, EINVAL, "variant '%s': %s", v->name, msg);
 		return -1;
 	}
 	if (v->tg_ratelimit_ns < MODEL_TG_RATELIMIT_KEEP) {

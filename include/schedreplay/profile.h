@@ -90,6 +90,13 @@ struct model_sched_features {
  */
 int model_sched_feature_parse(struct model_sched_features *f, const char *spec,
 			      char *msg, size_t len);
+/*
+ * 0 if @f could have come from model_sched_feature_parse(): every bit it
+ * sets or clears is a toggleable (SF()) feature of profile_table.h, and no
+ * feature is both set and cleared; else -1 and a one-line message (for
+ * toggles given as bits: a plugin's variant).
+ */
+int model_sched_features_valid(const struct model_sched_features *f, char *msg, size_t len);
 /* 0 if every toggle of @f exists in @p's kernel, else -1 and a message. */
 int model_sched_features_check(const struct model_profile *p,
 			       const struct model_sched_features *f, char *msg, size_t len);

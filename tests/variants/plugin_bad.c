@@ -3,7 +3,10 @@
  * Broken plugins for the loader's error paths, one per -DBAD_* definition:
  * BAD_ABI (another ABI version), BAD_SIZE (another struct size), BAD_FLAGS
  * (an unknown flag bit), BAD_NAME (a name scripts could not use), BAD_DUP
- * (a registered variant's name), BAD_NONE (no entry symbol at all).
+ * (a registered variant's name), BAD_NONE (no entry symbol at all),
+ * BAD_SFBIT (a sched_features bit past profile_table.h's features),
+ * BAD_SFSWITCH (the bit of a model switch: EEVDF, the table's first, not
+ * toggleable), BAD_SFBOTH (PLACE_LAG, the second, both set and cleared).
  */
 #include <schedreplay/plugin.h>
 
@@ -27,6 +30,13 @@ static const struct model_variant v = {
 	.flags = 1u << 30,
 #endif
 	.tg_ratelimit_ns = MODEL_TG_RATELIMIT_KEEP,
+#if defined(BAD_SFBIT)
+	.sched_features = { .set = 1ull << 63 },
+#elif defined(BAD_SFSWITCH)
+	.sched_features = { .clear = 1ull << 0 },
+#elif defined(BAD_SFBOTH)
+	.sched_features = { .set = 1ull << 1, .clear = 1ull << 1 },
+#endif
 };
 
 static const struct model_variant *const list[] = { &v };
