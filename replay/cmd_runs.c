@@ -617,6 +617,11 @@ static const struct run_opt run_opt_table[] = {
 	  "before is queued since the trace start (by default it was woken,\n"
 	  "untraced, at that switch-in: docs/replay.md, \"Tasks first seen\n"
 	  "at a switch-in\")" },
+	{ "handoff-signals", NULL, RUN_OPTS_MODEL, AT(wo.handoff_signals), .help =
+	  "a waker preempted by its wakee that runs again before the wakee\n"
+	  "blocked, the wakee having woken others meanwhile, waits for the\n"
+	  "wakee's last such wake (a barrier's wake-all; experimental:\n"
+	  "docs/replay.md, \"Hand-offs\")" },
 	{ "no-repair", NULL, RUN_OPTS_MODEL, AT(wo.no_repair), .help =
 	  "the raw event stream: the switches out of idle the kernel did\n"
 	  "not trace are not restored (docs/report.md, \"Untraced switches\n"

@@ -360,8 +360,8 @@ static uint64_t reply_tail(const struct sim *s)
  */
 static bool reply_due(const struct sim *s, const struct sim_task *t)
 {
-	return t->waiter != WL_NONE && reply_tail(s) && t->op + 1 == t->waiter_op &&
-	       t->run_left > 0;
+	return t->waiter != WL_NONE && !t->waiter_signal && reply_tail(s) &&
+	       t->op + 1 == t->waiter_op && t->run_left > 0;
 }
 
 /*
@@ -2046,6 +2046,7 @@ static int wait_sleep(struct sim *s, int cpu, uint32_t ti, uint32_t yi, const st
 
 	y->waiter = ti;
 	y->waiter_op = (uint32_t)op->value;
+	y->waiter_signal = op->aux == WL_WAIT_SIGNAL;
 	t->st = SIM_BLOCKED;
 	t->waiting = WL_NONE;
 	t->wait_asleep = true;
@@ -2266,7 +2267,7 @@ static int wake_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 	t->op++;
 	sim_task_enter_op(s, ti);
 	s->woke_cpu = -1;
-	if (deliver_wake(s, op->arg, cpu, now))
+	if (deliver_wake(s, op->arg, cpu, now) || handoff_release(s, ti, cpu, false, now))
 		return -1;
 	if (s->cfg.handoff == REPLAY_HANDOFF_SKIP_WAKE) {
 		/* the clock its enqueue read (handoff_over()) */

@@ -37,6 +37,7 @@ struct sim_task {
 	uint32_t waiting;          /* BLOCKED: the wake that ends it, WL_NONE: none */
 	uint32_t waiter;           /* a task sleeping in a hand-off WAIT for this one */
 	uint32_t waiter_op;        /* ... until this task has passed this op */
+	bool waiter_signal;        /* ... a WAKE op (WL_WAIT_SIGNAL): no early reply */
 	uint32_t released_block;   /* BLOCK before which it woke its waiter (its reply) */
 	uint32_t handed_op;        /* the hand-off WAIT at which it left the CPU to its wakee */
 	uint32_t woken_by;         /* the task whose WAKE op delivered its latest wake record */

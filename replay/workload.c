@@ -491,6 +491,38 @@ static void handoff_cancel(struct wl_builder *b, uint32_t x)
 	s->handoff_to = WL_NONE;
 }
 
+/*
+ * --handoff-signals (experimental): X, preempted by its wakee Y, runs again
+ * before Y blocked, and Y woke other tasks meanwhile (hackbench's leader: the
+ * last child's ready write wakes it, it preempts that child and wakes every
+ * child waiting at the barrier with one write; the preempted child's poll of
+ * that fd then finds it readable and never sleeps, so the trace holds no
+ * dependency).  X's work from here on may need what Y signalled: X gets a
+ * WAIT (WL_WAIT_SIGNAL) for Y's last such wake, kept even when the pair hands
+ * off only once (drop_oneoff_handoffs()).
+ */
+static int handoff_signal(struct wl_builder *b, uint32_t x)
+{
+	const struct tstate *s = &b->ts.v[x];
+	uint32_t y = s->handoff_to, last = WL_NONE;
+	const struct tstate *ys;
+
+	if (!b->opt.handoff_signals || y == WL_NONE || b->ts.v[y].handoff_from != x ||
+	    b->tasks.v[x].cls != WL_CLASS_FAIR || b->tasks.v[y].cls != WL_CLASS_FAIR)
+		return 0;
+	ys = &b->ts.v[y];
+	for (uint32_t i = ys->handoff_ops0; i < ys->ops.n; i++) {
+		const struct wl_op *o = &ys->ops.v[i];
+
+		if (o->kind == WL_OP_WAKE && o->arg < b->wakes.n && b->wakes.v[o->arg].target != x)
+			last = i;
+	}
+	if (last == WL_NONE)
+		return 0;
+	note(b, WL_NOTE_HANDOFF_SIGNAL);
+	return push_op(b, x, WL_OP_WAIT, WL_WAIT_SIGNAL, y, last);
+}
+
 /* Y blocks with its BLOCK op at @block_op: X (if it handed off to Y) waits for it. */
 static int handoff_block(struct wl_builder *b, uint32_t y, uint32_t block_op)
 {
@@ -650,6 +682,8 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		s->mark = ts;
 		s->cut_ts = 0;
 		s->run_wakee = WL_NONE;
+		if (handoff_signal(b, t))
+			return -1;
 		handoff_cancel(b, t);
 		if (cut != WL_NONE && b->tasks.v[t].cls == WL_CLASS_FAIR) {
 			/*
@@ -1903,6 +1937,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		handoff_cancel(b, handoff_prev);
 		b->ts.v[handoff_prev].handoff_to = n;
 		b->ts.v[n].handoff_from = handoff_prev;
+		b->ts.v[n].handoff_ops0 = b->ts.v[n].ops.n;
 	}
 	c->curr = CUR_IDLE;             /* prev is gone; no mismatch for next */
 	if (b->ts.v[n].st == TS_NEW) {
@@ -3014,6 +3049,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_WAKE_UNKNOWN] = "wakeups by a task the trace does not show running there (or by the wakee itself): replayed at their trace times",
 	[WL_NOTE_HANDOFF] = "hand-offs: a waker preempted by its wakee resumed only after the wakee blocked; replayed as a wait for that block (docs/replay.md)",
 	[WL_NOTE_HANDOFF_ONEOFF] = "... of them one-off between their two tasks (a vfork child's exec, an exit): no wait",
+	[WL_NOTE_HANDOFF_SIGNAL] = "wakers preempted by their wakee that ran again before it blocked, after it woke others: a wait for its last such wake (--handoff-signals)",
 	[WL_NOTE_SELF_MIGRATE] = "migrations by the stopper that had just preempted the task (exec balancing, affinity): replayed at that point of the task's work",
 	[WL_NOTE_MISSING_WAKEUP] = "switch-ins of tasks the trace showed blocked, with no wakeup recorded: an external wake at the switch-in time assumed",
 	[WL_NOTE_SWITCH_MISMATCH] = "sched_switch events whose prev was not the CPU's current so far: the previous current assumed preempted in the gap",

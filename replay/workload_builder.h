@@ -40,6 +40,7 @@ struct tstate {
 	uint32_t run_wakee;          /* RUNNING: last sleeper it woke since its switch-in */
 	uint32_t handoff_to;         /* QUEUED: preempted by run_wakee (a hand-off) */
 	uint32_t handoff_from;       /* the task that handed off to this one */
+	uint32_t handoff_ops0;       /* ... its own ops.n then (handoff_signal()) */
 	bool exiting;                /* sched_process_exit seen, its EXIT_MOVE not yet placed */
 	uint32_t move_op;            /* its EXIT_MOVE placed: that op's index + 1 (0: none), until
 					it is switched out (retract_exit_move()) or exits */

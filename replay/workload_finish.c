@@ -627,7 +627,7 @@ static int drop_oneoff_handoffs(struct wl_builder *b)
 		for (uint32_t i = 0; i < s->ops.n; i++) {
 			struct wl_op *o = &s->ops.v[i];
 
-			if (o->kind != WL_OP_WAIT || o->arg == WL_NONE)
+			if (o->kind != WL_OP_WAIT || o->arg == WL_NONE || o->aux == WL_WAIT_SIGNAL)
 				continue;
 			if (count_key(keys, n, (uint64_t)x << 32 | o->arg) < WL_HANDOFF_MIN_PAIR) {
 				o->arg = WL_NONE;
@@ -791,7 +791,7 @@ static int mark_oneway_handoffs(struct wl_builder *b)
 			struct wl_op *o = &s->ops.v[i];
 			uint64_t reply;
 
-			if (o->kind != WL_OP_WAIT || o->arg == WL_NONE)
+			if (o->kind != WL_OP_WAIT || o->arg == WL_NONE || o->aux == WL_WAIT_SIGNAL)
 				continue;
 			reply = (uint64_t)o->arg << 32 | x;
 			o->aux = n && bsearch(&reply, keys, n, sizeof(*keys), cmp_u64) ?

@@ -124,8 +124,12 @@ enum { WL_BLOCK_SLEEP = 0, WL_BLOCK_SPECIAL = 1 };
  */
 #define WL_WAKE_OP_IN_CALL 0x1
 
-/* WL_OP_WAIT aux: the wakee never wakes the waker in the whole trace (a one-way flow) */
-enum { WL_WAIT_PINGPONG = 0, WL_WAIT_ONEWAY = 1 };
+/*
+ * WL_OP_WAIT aux: the wakee never wakes the waker in the whole trace (a one-way
+ * flow); WL_WAIT_SIGNAL: the WAIT's value is the wakee's WAKE op it waits for,
+ * not a BLOCK (wl_options.handoff_signals)
+ */
+enum { WL_WAIT_PINGPONG = 0, WL_WAIT_ONEWAY = 1, WL_WAIT_SIGNAL = 2 };
 
 struct wl_op {
 	uint8_t kind;                  /* enum wl_op_kind */
@@ -589,6 +593,13 @@ struct wl_options {
 	 * the trace start, as before 3 Dec 2026.
 	 */
 	bool unseen_queued;
+	/*
+	 * A waker preempted by its wakee that runs again before the wakee
+	 * blocked, the wakee having woken other tasks meanwhile, waits for the
+	 * wakee's last such wake (WL_WAIT_SIGNAL; --handoff-signals,
+	 * experimental: docs/replay.md, "Hand-offs").  Off: no such wait.
+	 */
+	bool handoff_signals;
 	/* Progress: called about every 2^18 events with the fraction of the
 	 * trace's time span done; may be NULL. */
 	void (*progress)(void *ctx, uint64_t events_done, double fraction);

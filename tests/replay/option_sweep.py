@@ -126,6 +126,7 @@ SINGLE = [
     ("stop-at-end", ["--stop-at-end"]),
     ("no-repair", ["--no-repair"]),
     ("unseen-queued", ["--unseen-queued"]),
+    ("handoff-signals", ["--handoff-signals"]),
     ("no-costs", ["--no-costs"]),
     ("preempt-costs=all", ["--preempt-costs", "all"]),
     ("no-bandwidth", ["--no-bandwidth"]),

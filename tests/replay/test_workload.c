@@ -1925,6 +1925,60 @@ static void test_handoff_sync(void)
 }
 
 /*
+ * --handoff-signals (wl_options.handoff_signals): 30 wakes 31 and is
+ * preempted by it; 31 wakes 32 and 33 (a barrier's wake-all) and 30 runs
+ * again at 2.5 ms, before 31 blocks.  With the option 30 gets a WAIT
+ * (WL_WAIT_SIGNAL) for 31's wake of 33, kept although the pair hands off
+ * once; without it the hand-off is cancelled and 30 has no WAIT.
+ */
+static void test_handoff_signal(void)
+{
+	for (int on = 0; on <= 1; on++) {
+		struct wl_options opt = { .handoff_signals = on };
+		struct sr_error err = { 0 };
+		struct wl_workload *wl;
+		uint32_t x, y, waits = 0, k;
+
+		B = wl_builder_new(NULL, NULL, &opt, &err);
+		CHECK(B != NULL);
+		if (!B)
+			return;
+		feed(ev_runtime(1 * MS, 0, 30, 1000));
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 30, 0, 31, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS, 0, 30, 0, 31, 120, 0));
+		feed(ev_switch(2 * MS + 2 * US, 0, 30, 'R', 120, 31, 120));
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS + 100 * US, 0, 31, 0, 32, 120, 1));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 101 * US, 0, 31, 0, 32, 120, 1));
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS + 200 * US, 0, 31, 0, 33, 120, 1));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 201 * US, 0, 31, 0, 33, 120, 1));
+		feed(ev_switch(2 * MS + 500 * US, 0, 31, 'R', 120, 30, 120));
+		feed(ev_switch(3 * MS, 0, 30, 'S', 120, 31, 120));
+		feed(ev_switch(3 * MS + 500 * US, 0, 31, 'S', 120, 0, 120));
+		wl = finish();
+		x = task_of(wl, 30, 0);
+		y = task_of(wl, 31, 0);
+		CHECK(x != WL_NONE && y != WL_NONE);
+		for (k = 0; k < wl_task(wl, x)->nr_ops; k++) {
+			const struct wl_op *o = op_of(wl, x, k);
+
+			if (o->kind != WL_OP_WAIT)
+				continue;
+			waits++;
+			/* after 30's run to its preemption: RUN, WAKE(31), RUN 2 us */
+			CHECK_EQ(k, 3);
+			CHECK_EQ(o->arg, y);
+			CHECK_EQ(o->aux, WL_WAIT_SIGNAL);
+			CHECK_EQ(op_of(wl, y, o->value)->kind, WL_OP_WAKE);
+			CHECK_EQ(wl_wake(wl, op_of(wl, y, o->value)->arg)->target,
+				 task_of(wl, 33, 0));
+		}
+		CHECK_EQ(waits, (uint32_t)on);
+		CHECK_EQ(note_value(wl, "after it woke others"), (uint64_t)on);
+		wl_free(wl);
+	}
+}
+
+/*
  * One-way hand-offs and readers with several writers.  Writer 30 (CPU 0)
  * hands off to reader 31 three times; once it sleeps 30 us after a write to
  * 32 and 31 wakes it (a full pipe's writer woken by another reader): no
@@ -3158,6 +3212,7 @@ int main(void)
 	test_restored();
 	test_exit_move_idle();
 	test_handoff_sync();
+	test_handoff_signal();
 	test_oneway_channel();
 	test_timing();
 	test_self_migrate();
