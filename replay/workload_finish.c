@@ -527,6 +527,15 @@ static void renumber_ops(struct wl_builder *b, uint32_t *const *map, const uint3
 	}
 }
 
+/* renumber_ops()'s maps: each task's (NULL: none), then the arrays */
+static void free_op_maps(const struct wl_builder *b, uint32_t **map, uint32_t *old_n)
+{
+	for (uint32_t t = 0; map && t < b->ts.n; t++)
+		free(map[t]);
+	free(map);
+	free(old_n);
+}
+
 /*
  * Drop the dead ops (kind 0: a channel's placeholder, a retracted
  * EXIT_MOVE) and merge the RUNs they separated; hand-off WAITs name BLOCK
@@ -567,10 +576,7 @@ static int drop_dead_ops(struct wl_builder *b)
 	renumber_ops(b, map, old_n);
 	ret = 0;
 out:
-	for (uint32_t t = 0; map && t < b->ts.n; t++)
-		free(map[t]);
-	free(map);
-	free(old_n);
+	free_op_maps(b, map, old_n);
 	return ret;
 }
 
@@ -752,10 +758,7 @@ static int mark_exec_balance(struct wl_builder *b)
 	renumber_ops(b, map, old_n);
 	ret = 0;
 out:
-	for (uint32_t t = 0; map && t < b->ts.n; t++)
-		free(map[t]);
-	free(map);
-	free(old_n);
+	free_op_maps(b, map, old_n);
 	free(leads);
 	return ret;
 }

@@ -39,13 +39,19 @@ static struct wl_workload *finish(void)
 	return wl;
 }
 
-static void start(void)
+/* A builder under extraction options @o (NULL: the defaults). */
+static void start_opts(const struct wl_options *o)
 {
 	struct sr_error err = { 0 };
 
-	B = wl_builder_new(NULL, NULL, NULL, &err);
+	B = wl_builder_new(NULL, NULL, o, &err);
 	if (!B)
 		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+}
+
+static void start(void)
+{
+	start_opts(NULL);
 }
 
 /* The n-th task (0: first) with @pid. */
@@ -2048,9 +2054,9 @@ static void test_timing(void)
 /*
  * At 2 ms the stopper (pid 60, RT) preempts task 50 on CPU 0, moves it to
  * CPU 1 (its sched_migrate_task in the stopper's context) and sleeps; 50 runs
- * on CPU 1 from 2.02 ms to 3 ms.
+ * on CPU 1 from 2.02 ms (feed_stopper_move(): to 3 ms).
  */
-static void feed_stopper_move(void)
+static void feed_stopper_moved(void)
 {
 	struct trace_event e;
 
@@ -2060,7 +2066,19 @@ static void feed_stopper_move(void)
 	feed(e);
 	feed(ev_switch(2 * MS + 10 * US, 0, 60, 'S', 0, 0, 120));
 	feed(ev_switch(2 * MS + 20 * US, 1, 0, 'R', 120, 50, 120));
+}
+
+static void feed_stopper_move(void)
+{
+	feed_stopper_moved();
 	feed(ev_switch(3 * MS, 1, 50, 'S', 120, 0, 120));
+}
+
+/* 50 on CPU 0 wakes the stopper 60 there 4 us before its switch (sched_exec()) */
+static void feed_stopper_wake(void)
+{
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS - 4 * US, 0, 50, 0, 60, 0, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS - 3 * US, 0, 50, 0, 60, 0, 0));
 }
 
 /*
@@ -2113,28 +2131,17 @@ static void test_exec_marks(void)
 {
 	for (int marks = 0; marks < 2; marks++) {
 		struct wl_options o = { .exec_marks = marks };
-		struct sr_error err = { 0 };
-		struct trace_event e;
 		struct wl_workload *wl;
 		const struct wl_facts *f;
 		uint32_t t50, t70, t80;
 
-		B = wl_builder_new(NULL, NULL, &o, &err);
-		CHECK(B != NULL);
-		if (!B)
-			return;
+		start_opts(&o);
 		feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
 		feed(ev_switch(1 * MS, 1, 0, 'R', 120, 80, 120));
 		feed(ev_exec(1 * MS + 50 * US, 1, 80, "/bin/true"));
 		feed(ev_switch(1 * MS + 60 * US, 1, 80, 'S', 120, 0, 120));
-		feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS - 4 * US, 0, 50, 0, 60, 0, 0));
-		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS - 3 * US, 0, 50, 0, 60, 0, 0));
-		feed(ev_switch(2 * MS, 0, 50, 'R', 120, 60, 0));
-		e = ev_migrate(2 * MS + 5 * US, 0, 50, 0, 1);
-		e.common_pid = 60;
-		feed(e);
-		feed(ev_switch(2 * MS + 10 * US, 0, 60, 'S', 0, 0, 120));
-		feed(ev_switch(2 * MS + 20 * US, 1, 0, 'R', 120, 50, 120));
+		feed_stopper_wake();
+		feed_stopper_moved();
 		feed(ev_exec(2 * MS + 120 * US, 1, 50, "/bin/true"));
 		feed(ev_switch(3 * MS, 1, 50, 'S', 120, 0, 120));
 		feed(ev_switch(3 * MS, 0, 0, 'R', 120, 70, 120));
@@ -2199,8 +2206,7 @@ static void test_self_migrate_wake(void)
 
 	start();
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
-	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS - 4 * US, 0, 50, 0, 60, 0, 0));
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS - 3 * US, 0, 50, 0, 60, 0, 0));
+	feed_stopper_wake();
 	feed_stopper_move();
 	wl = finish();
 	t50 = task_of(wl, 50, 0);
