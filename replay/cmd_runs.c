@@ -447,6 +447,13 @@ static const struct run_opt run_opt_table[] = {
 	  "its work: the kernel's tick update_curr() is made there and the\n"
 	  "task leaves if its request has run out (traced; experimental:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
+	{ "exec-balance-at", NULL, RUN_OPTS_MODEL,
+	  .names = replay_exec_balance_at_names, AT_ENUM(rc.exec_balance_at), .help =
+	  "--placement model: where an exec's sched_exec() decides: at the\n"
+	  "trace's sched_process_exec (exec, the default), or at the\n"
+	  "kernel's point: the traced exec stopper move, else the trace's\n"
+	  "measured lead before the exec (traced; experimental:\n"
+	  "docs/replay.md, \"Exec balancing at the kernel's point\")" },
 	{ "wake-clock", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_clock_names, AT_ENUM(rc.wake_clock), .help =
 	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"
@@ -842,6 +849,9 @@ int run_opts_finish(struct run_opts *o)
 	o->wo.syscall_marks = o->rc.resched_at == REPLAY_RESCHED_SYSCALL_EXIT;
 	/* --tick-preempt-at traced's positions, the same */
 	o->wo.tick_marks = o->rc.tick_preempt_at == REPLAY_TICK_PREEMPT_TRACED;
+	/* --exec-balance-at traced's positions, the same (only where they are used) */
+	o->wo.exec_marks = o->rc.placement == REPLAY_PLACEMENT_MODEL &&
+			   o->rc.exec_balance_at == REPLAY_EXEC_BALANCE_TRACED;
 	if (o->wo.sidecar && o->wo.no_sidecar) {
 		cli_usage(o->cmd, "--sidecar and --no-sidecar exclude each other");
 		return -1;

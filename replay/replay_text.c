@@ -243,6 +243,12 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 		fprintf(out, "wakeups:   --wake-clock traced: a local wakeup's enqueue %" PRIu64
 			" ns after its sched_waking (%u samples%s)  [trace]\n", f->wake_clock_ns,
 			f->wake_clock_samples, f->wake_clock_samples < 20 ? ", under 20: 0" : "");
+	if (f->exec_marks_traced || f->exec_marks_lead || f->exec_marks_at_exec)
+		fprintf(out, "execs:     --exec-balance-at traced: sched_exec() at the traced stopper "
+			"move %u, %" PRIu64 " ns of work before the exec %u (the median of %u "
+			"traced moves), at the exec %u  [trace]\n", f->exec_marks_traced,
+			f->exec_lead_ns, f->exec_marks_lead, f->exec_lead_samples,
+			f->exec_marks_at_exec);
 	if (ticks_traced)
 		print_traced_ticks(out, wl);
 	print_channels(out, wl);

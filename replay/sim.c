@@ -416,6 +416,7 @@ static bool blocks_next(const struct sim *s, uint32_t ti)
 		case WL_OP_WAKE:
 		case WL_OP_COMM:
 		case WL_OP_WAKE_OTHER:
+		case WL_OP_EXEC_BALANCE:
 			continue;
 		default:
 			return false;
@@ -641,6 +642,17 @@ static uint64_t cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, int c
 static int do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now);
 static int run_ops(struct sim *s, int cpu, uint64_t now);
 static int sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now);
+
+/*
+ * --exec-balance-at traced: the workload has each exec's sched_exec() point
+ * (WL_OP_EXEC_BALANCE); the exec's COMM then does not balance
+ */
+static bool exec_marked(const struct sim *s)
+{
+	return s->cfg.exec_balance_at == REPLAY_EXEC_BALANCE_TRACED &&
+	       (s->facts->exec_marks_traced || s->facts->exec_marks_lead ||
+		s->facts->exec_marks_at_exec);
+}
 static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
 			uint64_t now);
 static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
@@ -2244,7 +2256,7 @@ static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op)
 			return true;
 		if (k == WL_OP_RUN && !run)
 			run = true;
-		else if (k != WL_OP_COMM)
+		else if (k != WL_OP_COMM && k != WL_OP_EXEC_BALANCE)
 			return false;
 	}
 	return false;
@@ -2677,15 +2689,19 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				   &s->wakes[s->wt[op->arg].init_wake] : NULL);
 			continue;
 		case WL_OP_COMM:
-			if (op->aux == WL_COMM_EXEC && s->cfg.placement == REPLAY_PLACEMENT_MODEL &&
-			    !t->exec_balanced) {
-				/* -1 error, 0 it left the CPU, 1 it stays: the comm next */
+		case WL_OP_EXEC_BALANCE:
+			/* an exec balances here unless the workload marks its point */
+			if ((op->kind == WL_OP_EXEC_BALANCE ? exec_marked(s) :
+			     op->aux == WL_COMM_EXEC && !exec_marked(s)) &&
+			    s->cfg.placement == REPLAY_PLACEMENT_MODEL && !t->exec_balanced) {
+				/* -1 error, 0 it left the CPU, 1 it stays: the op next */
 				t->exec_balanced = true;
 				if ((r = sched_exec(s, cpu, ti, now)) <= 0)
 					return r;
 			}
 			t->exec_balanced = false;
-			snprintf(t->comm, TRACE_COMM_LEN, "%s", wl_string(s->wl, op->arg));
+			if (op->kind == WL_OP_COMM)
+				snprintf(t->comm, TRACE_COMM_LEN, "%s", wl_string(s->wl, op->arg));
 			break;
 		case WL_OP_SYSCALL:
 			/* -1 error, 0 it left the CPU, 1 the next op */
@@ -2824,8 +2840,10 @@ static int synth_stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint
  * preempts it and moves it there (migration_cpu_stop() -> move_queued_task(),
  * self_migrate()).  The decision is made at the trace's sched_process_exec,
  * where the kernel makes it at bprm_execve()'s start, before the binary is
- * loaded (forkexec: 160 us earlier).  1 if it stays, 0 if moved (it left the
- * CPU), -1 on error.
+ * loaded (forkexec: 160 us of the task's work earlier); --exec-balance-at
+ * traced makes it at the workload's WL_OP_EXEC_BALANCE, that point as far as
+ * the trace tells it.  1 if it stays, 0 if moved (it left the CPU), -1 on
+ * error.
  */
 static int sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 {

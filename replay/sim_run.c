@@ -139,6 +139,12 @@ const struct replay_name replay_tick_preempt_at_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_exec_balance_at_names[] = {
+	{ "exec", REPLAY_EXEC_BALANCE_EXEC },
+	{ "traced", REPLAY_EXEC_BALANCE_TRACED },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_standin_skip_names[] = {
 	{ "keep", REPLAY_STANDIN_SKIP_KEEP },
 	{ "drop", REPLAY_STANDIN_SKIP_DROP },

@@ -498,6 +498,45 @@ static bool zero_time_op(uint8_t kind)
 }
 
 /*
+ * The ops of task t were renumbered (@map[t][old index] = new index, NULL:
+ * unchanged; @old_n[t]: the old count): hand-off WAITs name BLOCK ops by
+ * index, the traced migrations their positions (wl_timed.op).
+ */
+static void renumber_ops(struct wl_builder *b, uint32_t *const *map, const uint32_t *old_n)
+{
+	for (uint32_t t = 0; t < b->ts.n; t++) {
+		struct tstate *s = &b->ts.v[t];
+
+		for (uint32_t i = 0; i < s->ops.n; i++) {
+			struct wl_op *o = &s->ops.v[i];
+
+			if (o->kind == WL_OP_WAIT && o->arg < b->ts.n && map[o->arg] &&
+			    o->value < old_n[o->arg])
+				o->value = map[o->arg][o->value];
+		}
+	}
+	for (uint32_t i = 0; i < b->timed.n; i++) {
+		struct wl_timed *e = &b->timed.v[i];
+
+		if (e->kind != WL_T_MIGRATE || e->task >= b->ts.n)
+			continue;
+		if (map[e->task] && e->op < old_n[e->task])
+			e->op = map[e->task][e->op];
+		else if (e->op >= old_n[e->task])
+			e->op = b->ts.v[e->task].ops.n;
+	}
+}
+
+/* renumber_ops()'s maps: each task's (NULL: none), then the arrays */
+static void free_op_maps(const struct wl_builder *b, uint32_t **map, uint32_t *old_n)
+{
+	for (uint32_t t = 0; map && t < b->ts.n; t++)
+		free(map[t]);
+	free(map);
+	free(old_n);
+}
+
+/*
  * Drop the dead ops (kind 0: a channel's placeholder, a retracted
  * EXIT_MOVE) and merge the RUNs they separated; hand-off WAITs name BLOCK
  * ops by index: renumbered.
@@ -534,34 +573,193 @@ static int drop_dead_ops(struct wl_builder *b)
 		}
 		s->ops.n = k;
 	}
-	for (uint32_t t = 0; t < b->ts.n; t++) {
-		struct tstate *s = &b->ts.v[t];
-
-		for (uint32_t i = 0; i < s->ops.n; i++) {
-			struct wl_op *o = &s->ops.v[i];
-
-			if (o->kind == WL_OP_WAIT && o->arg < b->ts.n && map[o->arg] &&
-			    o->value < old_n[o->arg])
-				o->value = map[o->arg][o->value];
-		}
-	}
-	/* the traced migrations' positions (wl_timed.op) likewise */
-	for (uint32_t i = 0; i < b->timed.n; i++) {
-		struct wl_timed *e = &b->timed.v[i];
-
-		if (e->kind != WL_T_MIGRATE || e->task >= b->ts.n)
-			continue;
-		if (map[e->task] && e->op < old_n[e->task])
-			e->op = map[e->task][e->op];
-		else if (e->op >= old_n[e->task])
-			e->op = b->ts.v[e->task].ops.n;
-	}
+	renumber_ops(b, map, old_n);
 	ret = 0;
 out:
-	for (uint32_t t = 0; map && t < b->ts.n; t++)
-		free(map[t]);
-	free(map);
-	free(old_n);
+	free_op_maps(b, map, old_n);
+	return ret;
+}
+
+/*
+ * An op the walk back from an exec's COMM crosses: the execve()'s own work
+ * (RUN) and what it does on the way - begin_new_exec()'s vfork release
+ * (exec_mm_release() -> complete_vfork_done(): a WAKE), sched_exec()'s
+ * stopper (WAKE_OTHER, MIGRATE) - and positions.  Anything else (a FORK, a
+ * sleep, an earlier exec) ends the stretch the exec can have begun in.
+ */
+static bool execve_op(uint8_t kind)
+{
+	return kind == WL_OP_RUN || kind == WL_OP_WAKE || kind == WL_OP_WAKE_OTHER ||
+	       kind == WL_OP_MIGRATE || kind == WL_OP_SYSCALL || kind == WL_OP_PREEMPT;
+}
+
+/*
+ * The kernel's exec stopper move before the exec COMM at op @x of @s: the
+ * last MIGRATE in the exec's stretch, or the WAKE_OTHER right before it
+ * (the RUN between is the task's work from stop_one_cpu()'s wakeup to its
+ * switch to the stopper); WL_NONE if none.  *@work: the RUN work from there
+ * to @x.
+ */
+static uint32_t exec_stopper_op(const struct tstate *s, uint32_t x, uint64_t *work)
+{
+	uint32_t at = WL_NONE;
+	uint64_t w = 0, w_at = 0;
+
+	for (uint32_t i = x; i-- > 0;) {
+		const struct wl_op *o = &s->ops.v[i];
+
+		if (!execve_op(o->kind))
+			break;
+		if (o->kind == WL_OP_RUN) {
+			w += o->value;
+			continue;
+		}
+		if (o->kind == WL_OP_MIGRATE && at == WL_NONE) {
+			at = i;
+			w_at = w;
+			continue;
+		}
+		if (o->kind == WL_OP_WAKE_OTHER && at != WL_NONE) {
+			at = i;
+			w_at = w;
+		}
+		if (at != WL_NONE)
+			break;
+	}
+	*work = w_at;
+	return at;
+}
+
+/*
+ * The point @lead of work before the exec COMM at op @x of @s, within the
+ * exec's stretch (its start if the stretch has less): the op to put the
+ * mark before, *@cut > 0 if that op is a RUN to split, the mark before its
+ * last *@cut ns.
+ */
+static uint32_t exec_lead_op(const struct tstate *s, uint32_t x, uint64_t lead, uint64_t *cut)
+{
+	uint32_t i = x;
+
+	*cut = 0;
+	while (lead && i > 0 && execve_op(s->ops.v[i - 1].kind)) {
+		const struct wl_op *o = &s->ops.v[--i];
+
+		if (o->kind != WL_OP_RUN)
+			continue;
+		if (o->value > lead) {
+			*cut = lead;
+			break;
+		}
+		lead -= o->value;
+	}
+	return i;
+}
+
+/*
+ * sched_exec() runs at bprm_execve()'s start (fs/exec.c), before
+ * exec_binprm() loads the binary and fires sched_process_exec: measure the
+ * lead from the execs the trace shows moved by their stopper
+ * (wl_facts.exec_lead_ns) and, with wl_options.exec_marks, put a
+ * WL_OP_EXEC_BALANCE at each exec's point: its stopper move, else that lead
+ * before it.
+ */
+static int mark_exec_balance(struct wl_builder *b)
+{
+	struct wl_facts *f = &b->wl->facts;
+	uint32_t **map = NULL, *old_n = NULL, nx = 0, ns = 0;
+	uint64_t *leads = NULL, w;
+	int ret = -1;
+
+	for (uint32_t t = 0; t < b->ts.n; t++)
+		for (uint32_t i = 0; i < b->ts.v[t].ops.n; i++)
+			nx += b->ts.v[t].ops.v[i].kind == WL_OP_COMM &&
+			      b->ts.v[t].ops.v[i].aux == WL_COMM_EXEC;
+	if (!nx)
+		return 0;
+	if (!(leads = malloc(nx * sizeof(*leads))))
+		return -1;
+	for (uint32_t t = 0; t < b->ts.n; t++)
+		for (uint32_t i = 0; i < b->ts.v[t].ops.n; i++)
+			if (b->ts.v[t].ops.v[i].kind == WL_OP_COMM &&
+			    b->ts.v[t].ops.v[i].aux == WL_COMM_EXEC &&
+			    exec_stopper_op(&b->ts.v[t], i, &w) != WL_NONE)
+				leads[ns++] = w;
+	if (ns) {
+		qsort(leads, ns, sizeof(*leads), cmp_u64);
+		f->exec_lead_ns = leads[(ns - 1) / 2];
+		f->exec_lead_samples = ns;
+	}
+	if (!b->opt.exec_marks) {
+		ret = 0;
+		goto out;
+	}
+	map = calloc(b->ts.n, sizeof(*map));
+	old_n = calloc(b->ts.n, sizeof(*old_n));
+	if (!map || !old_n)
+		goto out;
+	for (uint32_t t = 0; t < b->ts.n; t++) {
+		struct tstate *s = &b->ts.v[t];
+		uint32_t n = s->ops.n, k = 0, e = 0;
+		struct wl_op *v;
+
+		old_n[t] = n;
+		for (uint32_t i = 0; i < n; i++)
+			e += s->ops.v[i].kind == WL_OP_COMM && s->ops.v[i].aux == WL_COMM_EXEC;
+		if (!e)
+			continue;
+		/* each exec adds its mark and at most one RUN cut in two */
+		if (!(v = malloc((n + 2 * (size_t)e) * sizeof(*v))) ||
+		    !(map[t] = malloc(n * sizeof(**map)))) {
+			free(v);
+			goto out;
+		}
+		for (uint32_t x = 0, from = 0; x <= n; x++) {
+			uint64_t cut = 0;
+			uint32_t at;
+			uint8_t how;
+
+			if (x < n && (s->ops.v[x].kind != WL_OP_COMM ||
+				      s->ops.v[x].aux != WL_COMM_EXEC))
+				continue;
+			if (x == n) {
+				at = n;
+				how = 0;
+			} else if ((at = exec_stopper_op(s, x, &w)) != WL_NONE) {
+				how = WL_EXEC_AT_STOPPER;
+				f->exec_marks_traced++;
+			} else if (f->exec_lead_ns) {
+				at = exec_lead_op(s, x, f->exec_lead_ns, &cut);
+				how = WL_EXEC_AT_LEAD;
+				f->exec_marks_lead++;
+			} else {
+				at = x;
+				how = WL_EXEC_AT_EXEC;
+				f->exec_marks_at_exec++;
+			}
+			for (; from < at; from++) {
+				map[t][from] = k;
+				v[k++] = s->ops.v[from];
+			}
+			if (x == n)
+				break;
+			if (cut) {
+				map[t][from] = k;
+				v[k] = s->ops.v[from++];
+				v[k++].value -= cut;
+			}
+			v[k++] = (struct wl_op){ .kind = WL_OP_EXEC_BALANCE, .aux = how };
+			if (cut)
+				v[k++] = (struct wl_op){ .kind = WL_OP_RUN, .value = cut };
+		}
+		free(s->ops.v);
+		s->ops.v = v;
+		s->ops.n = s->ops.cap = k;
+	}
+	renumber_ops(b, map, old_n);
+	ret = 0;
+out:
+	free_op_maps(b, map, old_n);
+	free(leads);
 	return ret;
 }
 
@@ -874,6 +1072,8 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 		b->dead_ops = true;     /* (its placeholders; as before, RUNs merged) */
 	}
 	if (b->dead_ops && drop_dead_ops(b))
+		goto oom;
+	if (mark_exec_balance(b))
 		goto oom;
 	for (uint32_t t = 0; t < b->ts.n; t++)
 		total += b->ts.v[t].ops.n;

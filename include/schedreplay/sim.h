@@ -237,6 +237,29 @@ enum replay_tick_preempt_at {
 extern const struct replay_name replay_tick_preempt_at_names[];
 
 /*
+ * replay_config.exec_balance_at: where in an exec'ing task's work the
+ * --placement model's sched_exec() decides (docs/replay.md, "Exec balancing
+ * at the kernel's point").
+ *   EXEC    at the trace's sched_process_exec (the default), which fires at
+ *           the end of exec_binprm(), after the binary is loaded;
+ *   TRACED  at the kernel's point as far as the trace tells it: where the
+ *           trace shows the kernel's exec stopper move (sched_exec() ->
+ *           stop_one_cpu(), its WL_OP_WAKE_OTHER), there; else the trace's
+ *           measured lead (wl_facts.exec_lead_ns: the median work from
+ *           those moves to their exec) before the exec (the workload's
+ *           WL_OP_EXEC_BALANCE marks: wl_options.exec_marks).  sched_exec()
+ *           runs at bprm_execve()'s start, before exec_binprm().
+ *           Experimental: measured, it moves fewer execs than EXEC, the
+ *           model's state at that point differs (docs/validation-log.md,
+ *           "Exec balancing at the kernel's point").
+ */
+enum replay_exec_balance_at {
+	REPLAY_EXEC_BALANCE_EXEC = 0,
+	REPLAY_EXEC_BALANCE_TRACED,
+};
+extern const struct replay_name replay_exec_balance_at_names[];
+
+/*
  * replay_config.standin_skip: the clock skip and the preemption of an early
  * wake's stand-in wakeup (docs/replay.md, "Early wakes").  The stand-in's
  * target T blocks and is woken at once; where its wakeup preempts the task
@@ -588,6 +611,8 @@ struct replay_config {
 	enum replay_resched_at resched_at;
 	/* where a tick's preemption lands in the work (above) */
 	enum replay_tick_preempt_at tick_preempt_at;
+	/* where --placement model's sched_exec() decides in the work (above) */
+	enum replay_exec_balance_at exec_balance_at;
 	/* an early wake's stand-in: its clock skip and preemption (above) */
 	enum replay_standin_skip standin_skip;
 	/* the clock of a local wakeup's enqueue (above) */

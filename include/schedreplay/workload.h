@@ -26,6 +26,8 @@
  *   WAKE_OTHER   it woke an RT/DL task here (the stopper of a MIGRATE next)
  *   SYSCALL      a position only: a traced read/write began or returned
  *                (--resched-at syscall-exit)
+ *   EXEC_BALANCE a position only: where the kernel's sched_exec() decided
+ *                before an exec (--placement model)
  *
  * What ends a block is a wake record: either a WAKE op of another fair task
  * (the waking ran in that task's own context: common_pid = that task, it was
@@ -91,10 +93,21 @@ enum wl_op_kind {
 			     at a tick (its CPU's tick charge, then put_prev's, then the
 			     sched_switch, no wakeup onto that CPU in between; not a
 			     hand-off); made only with wl_options.tick_marks */
+	WL_OP_EXEC_BALANCE, /* a position only: sched_exec()'s point in the task's work
+			     before the WL_COMM_EXEC that follows (bprm_execve());
+			     made only with wl_options.exec_marks (docs/replay.md,
+			     "Exec balancing at the kernel's point") */
 };
 
 /* WL_OP_COMM aux: the comm changed at an exec (the place of sched_exec()) or by a rename */
 enum { WL_COMM_RENAME = 0, WL_COMM_EXEC = 1 };
+
+/*
+ * WL_OP_EXEC_BALANCE aux: where it was put - at the trace's exec stopper move
+ * (its WAKE_OTHER, else its MIGRATE), wl_facts.exec_lead_ns of work before
+ * the exec, or at the exec (no lead measured)
+ */
+enum { WL_EXEC_AT_STOPPER = 0, WL_EXEC_AT_LEAD = 1, WL_EXEC_AT_EXEC = 2 };
 
 /* WL_OP_SYSCALL aux: where in the task's work the system call began or returned */
 enum { WL_SYSCALL_ENTER = 0, WL_SYSCALL_EXIT = 1 };
@@ -468,6 +481,20 @@ struct wl_facts {
 	uint64_t tick_switch_ns;
 	uint32_t tick_switch_samples;
 	/*
+	 * sched_exec() decides at bprm_execve()'s start, before the binary is
+	 * loaded; sched_process_exec fires at the end of exec_binprm(): the
+	 * median CPU work of a task from its exec stopper's sched_waking (the
+	 * kernel's move, tied to its work: WL_OP_WAKE_OTHER) to its exec
+	 * (exec_lead_samples execs; 0 and 0 if none).  With
+	 * wl_options.exec_marks: the execs whose WL_OP_EXEC_BALANCE sits at
+	 * the traced stopper move (exec_marks_traced), exec_lead_ns before the
+	 * exec (exec_marks_lead: the work since the segment's start if less),
+	 * or at the exec (exec_marks_at_exec: no lead measured).
+	 */
+	uint64_t exec_lead_ns;
+	uint32_t exec_lead_samples;
+	uint32_t exec_marks_traced, exec_marks_lead, exec_marks_at_exec;
+	/*
 	 * A local wakeup (the waker wakes a task onto its own CPU) reads the rq
 	 * clock this long after its sched_waking: try_to_wake_up() traces the
 	 * waking first, then selects the CPU and enqueues; the enqueue's
@@ -584,6 +611,13 @@ struct wl_options {
 	 * such op (the ops split the RUNs, as syscall_marks').
 	 */
 	bool tick_marks;
+	/*
+	 * Put each exec's sched_exec() point (WL_OP_EXEC_BALANCE) in the
+	 * task's work: at the kernel's exec stopper move where the trace shows
+	 * one, else wl_facts.exec_lead_ns of work before the exec's COMM; for
+	 * --placement model (replay_config.placement).  Off: no such op.
+	 */
+	bool exec_marks;
 	/*
 	 * A task never seen before that is switched in on a CPU where a switch
 	 * to idle was traced earlier starts asleep, woken externally at that

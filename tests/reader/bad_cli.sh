@@ -174,6 +174,7 @@ done
 for m in "exit-preempt takes defer or now" \
 	 "resched-at takes cost, syscall-exit, traced or next-wake" \
 	 "tick-preempt-at takes model or traced" \
+	 "exec-balance-at takes exec or traced" \
 	 "standin-skip takes keep, drop, local, drop-local, drop-own, block-preempt or block-charge" \
 	 "wake-clock takes waking or traced" "block-lead takes median or traced" \
 	 "block-clock takes keep or after" \

@@ -2223,13 +2223,17 @@ static void test_pull_under_traced_stopper(void)
  * the traced stopper preempted 70 at 2 ms and moved nothing, and 80 was
  * pulled by CPU 1's balance later.
  */
-static void test_exec_balance_model(void)
+/*
+ * The events of test_exec_balance_model(): 70 forks 80 on CPU 0 at 1 ms and
+ * sleeps; 80 runs from 1.01 ms, wakes 70 at 1.5 ms; at 2 ms 80 wakes
+ * migration/0, which moves it to CPU 1 (idle since 1.8 ms), where it execs
+ * /bin/true at 2.1 ms (90 us of work after the move) and exits at 3 ms.
+ * The new count.
+ */
+static size_t exec_move_events(struct trace_event *ev)
 {
-	struct trace_event ev[64], e;
+	struct trace_event e;
 	size_t n = 0;
-	struct wl_workload *wl;
-	struct replay_config rc;
-	struct run x;
 
 	ev[n++] = ev_switch(50 * US, 1, 0, 'R', 120, 90, 120);
 	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 70, 139);
@@ -2254,6 +2258,17 @@ static void test_exec_balance_model(void)
 	ev[n++] = ev_exec(2100 * US, 1, 80, "/bin/true");
 	ev[n++] = ev_switch(3 * MS, 1, 80, 'X', 120, 0, 120);
 	ev[n++] = ev_switch(6 * MS, 0, 70, 'S', 139, 0, 120);
+	return n;
+}
+
+static void test_exec_balance_model(void)
+{
+	struct trace_event ev[64];
+	size_t n = exec_move_events(ev);
+	struct wl_workload *wl;
+	struct replay_config rc;
+	struct run x;
+
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	if (!wl)
@@ -2278,6 +2293,50 @@ static void test_exec_balance_model(void)
 	}
 	run_end(&x);
 	wl_free(wl);
+}
+
+/*
+ * --exec-balance-at traced: 80's exec balances where the trace shows the
+ * kernel's sched_exec() stopper move (at 2 ms, after 990 us of its work),
+ * 90 us of work before its exec (the lead measured from that move); with
+ * exec (the default) at the exec, after 1080 us.
+ */
+static void test_exec_balance_traced(void)
+{
+	for (int traced = 0; traced < 2; traced++) {
+		struct trace_event ev[64];
+		size_t n = exec_move_events(ev);
+		struct wl_options o = { .exec_marks = traced };
+		struct wl_workload *wl = build_opts(ev, n, &o);
+		const struct wl_facts *f;
+		struct replay_config rc;
+		struct run x;
+
+		if (!wl)
+			continue;
+		f = wl_facts(wl);
+		CHECK_EQ(f->exec_lead_ns, 90 * US);
+		CHECK_EQ(f->exec_lead_samples, 1);
+		CHECK_EQ(f->exec_marks_traced, (unsigned)traced);
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		rc.placement = REPLAY_PLACEMENT_MODEL;
+		rc.exec_balance_at = traced ? REPLAY_EXEC_BALANCE_TRACED : REPLAY_EXEC_BALANCE_EXEC;
+		if (run_begin(&x, wl, &rc)) {
+			/* the replay starts at the trace's first event: 50 us earlier */
+			CHECK_EQ(count(x.r, "sched_exec"), 1);
+			CHECK_EQ(count(x.r, "sched_exec.moved"), 1);
+			CHECK_EQ(lines_with(x.dump, "sched_migrate_task", "task80", NULL), 1);
+			CHECK_EQ(lines_with(x.dump, traced ? "[000] 0.001950000: sched_migrate_task: "
+					    "task80:80 orig_cpu=0 dest_cpu=1" :
+					    "[000] 0.002040000: sched_migrate_task: "
+					    "task80:80 orig_cpu=0 dest_cpu=1", NULL), 1);
+			CHECK_EQ(lines_with(x.dump, "[000] 0.001950000: sched_waking: migration/0",
+					    NULL), (unsigned)traced);
+		}
+		run_end(&x);
+		wl_free(wl);
+	}
 }
 
 /*
@@ -3844,6 +3903,7 @@ int main(int argc, char **argv)
 	test_pull_under_traced_stopper();
 	test_active_balance_synth();
 	test_exec_balance_model();
+	test_exec_balance_traced();
 	test_stopper_over_rt(1);
 	test_stopper_over_rt(987654321);
 	test_lost_windows();

@@ -39,13 +39,19 @@ static struct wl_workload *finish(void)
 	return wl;
 }
 
-static void start(void)
+/* A builder under extraction options @o (NULL: the defaults). */
+static void start_opts(const struct wl_options *o)
 {
 	struct sr_error err = { 0 };
 
-	B = wl_builder_new(NULL, NULL, NULL, &err);
+	B = wl_builder_new(NULL, NULL, o, &err);
 	if (!B)
 		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+}
+
+static void start(void)
+{
+	start_opts(NULL);
 }
 
 /* The n-th task (0: first) with @pid. */
@@ -2102,9 +2108,9 @@ static void test_timing(void)
 /*
  * At 2 ms the stopper (pid 60, RT) preempts task 50 on CPU 0, moves it to
  * CPU 1 (its sched_migrate_task in the stopper's context) and sleeps; 50 runs
- * on CPU 1 from 2.02 ms to 3 ms.
+ * on CPU 1 from 2.02 ms (feed_stopper_move(): to 3 ms).
  */
-static void feed_stopper_move(void)
+static void feed_stopper_moved(void)
 {
 	struct trace_event e;
 
@@ -2114,7 +2120,19 @@ static void feed_stopper_move(void)
 	feed(e);
 	feed(ev_switch(2 * MS + 10 * US, 0, 60, 'S', 0, 0, 120));
 	feed(ev_switch(2 * MS + 20 * US, 1, 0, 'R', 120, 50, 120));
+}
+
+static void feed_stopper_move(void)
+{
+	feed_stopper_moved();
 	feed(ev_switch(3 * MS, 1, 50, 'S', 120, 0, 120));
+}
+
+/* 50 on CPU 0 wakes the stopper 60 there 4 us before its switch (sched_exec()) */
+static void feed_stopper_wake(void)
+{
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS - 4 * US, 0, 50, 0, 60, 0, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS - 3 * US, 0, 50, 0, 60, 0, 0));
 }
 
 /*
@@ -2154,6 +2172,81 @@ static void test_self_migrate(void)
 }
 
 /*
+ * wl_options.exec_marks (--exec-balance-at traced): each exec's sched_exec()
+ * point.  50's exec on CPU 1 at 2.12 ms follows the kernel's stopper move
+ * (50 woke migration/0 at 1.996 ms): its mark goes before the WAKE_OTHER,
+ * and the lead is the 104 us of work from there (4 us to the switch, 100 us
+ * on CPU 1).  70 runs on CPU 0 from 3 ms and execs 300 us in, unmoved: the
+ * mark 104 us before its exec, its RUN cut in two.  80 execs 50 us into its
+ * first run: the mark at the start of its stretch.  Without the option: the
+ * lead measured, no marks.
+ */
+static void test_exec_marks(void)
+{
+	for (int marks = 0; marks < 2; marks++) {
+		struct wl_options o = { .exec_marks = marks };
+		struct wl_workload *wl;
+		const struct wl_facts *f;
+		uint32_t t50, t70, t80;
+
+		start_opts(&o);
+		feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+		feed(ev_switch(1 * MS, 1, 0, 'R', 120, 80, 120));
+		feed(ev_exec(1 * MS + 50 * US, 1, 80, "/bin/true"));
+		feed(ev_switch(1 * MS + 60 * US, 1, 80, 'S', 120, 0, 120));
+		feed_stopper_wake();
+		feed_stopper_moved();
+		feed(ev_exec(2 * MS + 120 * US, 1, 50, "/bin/true"));
+		feed(ev_switch(3 * MS, 1, 50, 'S', 120, 0, 120));
+		feed(ev_switch(3 * MS, 0, 0, 'R', 120, 70, 120));
+		feed(ev_exec(3 * MS + 300 * US, 0, 70, "/bin/true"));
+		feed(ev_switch(4 * MS, 0, 70, 'S', 120, 0, 120));
+		wl = finish();
+		f = wl_facts(wl);
+		CHECK_EQ(f->exec_lead_ns, 104 * US);
+		CHECK_EQ(f->exec_lead_samples, 1);
+		CHECK_EQ(f->exec_marks_traced, (unsigned)marks);
+		CHECK_EQ(f->exec_marks_lead, 2u * (unsigned)marks);
+		CHECK_EQ(f->exec_marks_at_exec, 0);
+		t50 = task_of(wl, 50, 0);
+		t70 = task_of(wl, 70, 0);
+		t80 = task_of(wl, 80, 0);
+		for (uint32_t t = 0; getenv("SR_TEST_DUMP") && t < wl_nr_tasks(wl); t++)
+			for (uint32_t k = 0; k < wl_task(wl, t)->nr_ops; k++)
+				fprintf(stderr, "%d %u: %u %u %" PRIu64 "\n", wl_task(wl, t)->pid, k,
+					op_of(wl, t, k)->kind, op_of(wl, t, k)->aux,
+					op_of(wl, t, k)->value);
+		if (!marks) {
+			for (uint32_t t = 0; t < wl_nr_tasks(wl); t++)
+				for (uint32_t k = 0; k < wl_task(wl, t)->nr_ops; k++)
+					CHECK(op_of(wl, t, k)->kind != WL_OP_EXEC_BALANCE);
+			wl_free(wl);
+			continue;
+		}
+		CHECK_EQ(op_of(wl, t50, 0)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, t50, 0)->value, 996 * US);
+		CHECK_EQ(op_of(wl, t50, 1)->kind, WL_OP_EXEC_BALANCE);
+		CHECK_EQ(op_of(wl, t50, 1)->aux, WL_EXEC_AT_STOPPER);
+		CHECK_EQ(op_of(wl, t50, 2)->kind, WL_OP_WAKE_OTHER);
+		CHECK_EQ(op_of(wl, t50, 4)->kind, WL_OP_MIGRATE);
+		CHECK_EQ(op_of(wl, t50, 5)->value, 100 * US);
+		CHECK_EQ(op_of(wl, t50, 6)->kind, WL_OP_COMM);
+		CHECK_EQ(op_of(wl, t70, 0)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, t70, 0)->value, 196 * US);
+		CHECK_EQ(op_of(wl, t70, 1)->kind, WL_OP_EXEC_BALANCE);
+		CHECK_EQ(op_of(wl, t70, 1)->aux, WL_EXEC_AT_LEAD);
+		CHECK_EQ(op_of(wl, t70, 2)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, t70, 2)->value, 104 * US);
+		CHECK_EQ(op_of(wl, t70, 3)->kind, WL_OP_COMM);
+		CHECK_EQ(op_of(wl, t80, 0)->kind, WL_OP_EXEC_BALANCE);
+		CHECK_EQ(op_of(wl, t80, 1)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, t80, 1)->value, 50 * US);
+		CHECK_EQ(op_of(wl, t80, 2)->kind, WL_OP_COMM);
+		wl_free(wl);
+	}
+}
+
+/*
  * The same with the stopper woken by 50 itself on its CPU (sched_exec() ->
  * stop_one_cpu()): the waking and wakeup go to that point of 50's work (its
  * RUN cut 4 us before the switch, where it woke the stopper), not to their
@@ -2167,8 +2260,7 @@ static void test_self_migrate_wake(void)
 
 	start();
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
-	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS - 4 * US, 0, 50, 0, 60, 0, 0));
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS - 3 * US, 0, 50, 0, 60, 0, 0));
+	feed_stopper_wake();
 	feed_stopper_move();
 	wl = finish();
 	t50 = task_of(wl, 50, 0);
@@ -3217,6 +3309,7 @@ int main(void)
 	test_timing();
 	test_self_migrate();
 	test_self_migrate_wake();
+	test_exec_marks();
 	test_bandwidth_phase();
 	test_lost_idle_switch();
 	test_lost_idle_switch_exited();

@@ -59,7 +59,7 @@ static void print_task(const struct wl_workload *wl, uint32_t i)
 	const struct wl_task *t = wl_task(wl, i);
 	const struct wl_op *ops = wl_task_ops(wl, i);
 	uint64_t run = 0, seg = 0;
-	uint32_t n[WL_OP_PREEMPT + 1] = { 0 };
+	uint32_t n[WL_OP_EXEC_BALANCE + 1] = { 0 };
 
 	printf("T %d %s %s %d %s %d %s %d %" PRIu64 " %d\n", t->pid, t->comm[0] ? t->comm : "-",
 	       cls_name[t->cls], t->prio, init_name[t->init_state], t->init_cpu,
