@@ -642,6 +642,12 @@ static uint64_t cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, int c
 static int do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now);
 static int run_ops(struct sim *s, int cpu, uint64_t now);
 static int sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now);
+static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
+			uint64_t now);
+static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
+static int arm_source_resched(struct sim *s, int from, uint64_t now);
+
+static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op);
 
 /*
  * --exec-balance-at traced: the workload has each exec's sched_exec() point
@@ -653,12 +659,6 @@ static bool exec_marked(const struct sim *s)
 	       (s->facts->exec_marks_traced || s->facts->exec_marks_lead ||
 		s->facts->exec_marks_at_exec);
 }
-static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
-			uint64_t now);
-static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
-static int arm_source_resched(struct sim *s, int from, uint64_t now);
-
-static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op);
 
 /*
  * --resched-at traced: the waker current on @cpu, which just woke @task
