@@ -17,7 +17,8 @@ Usage:
     fuzz.py rerun  --sr BIN --from RESULTS.jsonl [--work DIR] [--results FILE]
 
  run    generate the cases of SEED (N per input kind; deterministic: the same
-        seed, traces and N give the same cases), run each under `timeout 10` (SR_FUZZ_TIMEOUT)
+        seed, traces and N give the same cases), run each under `timeout 10` (SR_FUZZ_TIMEOUT;
+        a run killed there runs again under 6 times that: BUG-timeout if killed again)
         with ASan/UBSan aborting, classify, print a table per kind x mutation
         class x outcome and every BUG (one JSON line each in --results).
  smoke  a fixed subset (seed 1, about 200 cases, one source per kind, whatif
@@ -126,6 +127,9 @@ from concurrent.futures import ThreadPoolExecutor
 # libtracecmd-backend runs took 4-6 s on a loaded machine and over 10 s at a
 # load of 11 on 2 CPUs (five BUG-timeouts in the smoke, no hang)
 TIMEOUT = int(os.environ.get("SR_FUZZ_TIMEOUT", "10"))
+# a run killed at TIMEOUT is a BUG-timeout only if it is killed again at
+# TIMEOUT * HANG_FACTOR (run_one())
+HANG_FACTOR = 6
 SAN_ENV = {
     "ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1",
     "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
@@ -2295,19 +2299,29 @@ def prepare_slot(slot, inp):
 LSAN_SUPP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lsan-libtracecmd.supp")
 
 
+def run_limited(sr, argv, cwd, env, limit):
+    try:
+        p = subprocess.run(["timeout", "-s", "KILL", str(limit), sr, *argv], cwd=cwd,
+                           capture_output=True, env=env)
+    except OSError as e:
+        sys.exit(f"cannot run {sr}: {e}")
+    if p.returncode in (126, 127) and b"timeout:" in p.stderr:
+        sys.exit(f"cannot run {sr}: {p.stderr.decode(errors='replace').strip()}")
+    return p.returncode, p.stdout, p.stderr
+
+
 def run_one(sr, argv, cwd):
+    """One run; a run killed at TIMEOUT is run again with HANG_FACTOR times
+    that: a hang never ends, a run slowed by a loaded machine (a CI-like run
+    next to other builds: eight ASan runs over 40 s, each done in 6-12 s
+    alone) does, and is classified by what it printed then."""
     env = dict(os.environ)
     env.update(SAN_ENV)
     env["LSAN_OPTIONS"] = f"suppressions={LSAN_SUPP}:print_suppressions=0"
     t0 = time.time()
-    try:
-        p = subprocess.run(["timeout", "-s", "KILL", str(TIMEOUT), sr, *argv], cwd=cwd,
-                           capture_output=True, env=env)
-        rc, out, err = p.returncode, p.stdout, p.stderr
-    except OSError as e:
-        sys.exit(f"cannot run {sr}: {e}")
-    if rc in (126, 127) and b"timeout:" in err:
-        sys.exit(f"cannot run {sr}: {err.decode(errors='replace').strip()}")
+    rc, out, err = run_limited(sr, argv, cwd, env, TIMEOUT)
+    if rc in (137, 124, -9):
+        rc, out, err = run_limited(sr, argv, cwd, env, TIMEOUT * HANG_FACTOR)
     return rc, out, err, time.time() - t0
 
 
