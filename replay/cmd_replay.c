@@ -53,6 +53,12 @@ static void usage(FILE *f)
 "                      trace's wake record (wakee, sched_waking time) each\n"
 "                      replayed wake delivers, the early ones, and what each\n"
 "                      hand-off WAIT became (analysis; docs/replay.md, \"Output\")\n"
+"  --dump-samples FILE write every latency sample of both sides, one per line:\n"
+"                      its path and, for a predicted one, what its wakeup\n"
+"                      stands for (a trace wake record delivered on time, an\n"
+"                      early wake's stand-in, a hand-off reply, ...) and that\n"
+"                      record's traced time and latency (analysis; one run\n"
+"                      only; docs/replay.md, \"Output\")\n"
 "\n"
 "Wakeup latency and run-queue wait have the definitions of 'schedreplay report'\n"
 "for both sides (docs/report.md, \"Definitions\").\n"
@@ -121,6 +127,37 @@ static void print_text(const struct wl_workload *wl, const struct whatif_result 
 	}
 }
 
+/* --dump-samples: a measured sample (the extraction's latency machine) */
+struct measured_dump {
+	FILE *f;
+	const char *comm_prefix;       /* --comm: as the predicted side's filter */
+};
+
+static void dump_measured(void *ctx, const struct lat_sample *smp)
+{
+	const struct measured_dump *d = ctx;
+
+	if (d->comm_prefix && strncmp(smp->comm, d->comm_prefix, strlen(d->comm_prefix)) != 0)
+		return;
+	/* a write error is seen at the end (cli_output_error()) */
+	(void)replay_dump_sample(d->f, smp, REPLAY_SAMPLE_MEASURED, UINT64_MAX, UINT64_MAX);
+}
+
+/* Close a --dump-* file @f written to @path: 0, or -1 with the message printed. */
+static int close_dump(FILE *f, const char *path, const char *what)
+{
+	int e = cli_output_error(f);
+
+	if (fclose(f) != 0 && !e)
+		e = errno ? errno : EIO;
+	if (!e)
+		return 0;
+	/* the dump was cut short at exit 0 */
+	fprintf(stderr, "schedreplay replay: %s: writing the %s failed: %s\n", cli_esc(path), what,
+		strerror(e));
+	return -1;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -130,6 +167,7 @@ int cmd_replay(int argc, char **argv)
 		{ "top", required_argument, NULL, 't' },
 		{ "dump-events", required_argument, NULL, 'D' },
 		{ "dump-wake-records", no_argument, NULL, 'W' },
+		{ "dump-samples", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -137,13 +175,14 @@ int cmd_replay(int argc, char **argv)
 	struct replay_text_opts to = { .top = 10 };
 	struct whatif_config wc = { 0 };
 	struct whatif_selection runs = { 0 };
-	const char *dump = NULL, *why = NULL;
+	const char *dump = NULL, *sdump = NULL, *why = NULL;
+	struct measured_dump md = { 0 };
 	bool json = false, dump_ops = false;
 	struct sr_error err = { 0 };
 	struct replay_progress prog;
 	struct wl_workload *wl = NULL;
 	struct whatif_result *res = NULL;
-	FILE *dumpf = NULL;
+	FILE *dumpf = NULL, *sdumpf = NULL;
 	int c, r, e, ret = SR_EXIT_FAIL;
 
 	if (run_opts_init(&o, "replay", argc, RUN_OPTS_RUNS | RUN_OPTS_MODEL, own) < 0)
@@ -172,6 +211,7 @@ int cmd_replay(int argc, char **argv)
 		}
 		case 'D': dump = optarg; break;
 		case 'W': dump_ops = true; break;
+		case 'S': sdump = optarg; break;
 		case 'h':
 			usage(stdout);
 			ret = SR_EXIT_OK;
@@ -207,6 +247,16 @@ int cmd_replay(int argc, char **argv)
 			  runs.n);
 		goto usage;
 	}
+	if (sdump && runs.n > 1) {
+		cli_usage("replay", "--dump-samples writes one run's samples; %u runs asked for",
+			  runs.n);
+		goto usage;
+	}
+	if (sdump && dump && !strcmp(sdump, dump)) {
+		cli_usage("replay", "--dump-samples and --dump-events name the same file %s",
+			  cli_esc(sdump));
+		goto usage;
+	}
 	if (run_opts_finish(&o) < 0)
 		goto usage;
 	/* the check of the trace's placement: nothing to check under the model's */
@@ -215,18 +265,32 @@ int cmd_replay(int argc, char **argv)
 			  "trace's placement (--placement trace); with --placement model it does nothing");
 		goto usage;
 	}
-	if (dump) {
+	for (int k = 0; k < 2; k++) {
+		const char *out = k ? sdump : dump;
 		char scpath[PATH_MAX + 8];
 		const char *in[] = { argv[optind], o.wo.cgroup_map,
 				     cli_sidecar_read(scpath, sizeof(scpath), argv[optind],
 						      o.wo.sidecar, o.wo.no_sidecar) };
 
-		if (cli_output_is_input(dump, in, 3) ||
-		    cli_output_is_input(dump, o.loaded, o.nr_loaded)) {
-			cli_usage("replay", "--dump-events %s is an input file; it would be "
-				  "overwritten", cli_esc(dump));
+		if (out && (cli_output_is_input(out, in, 3) ||
+			    cli_output_is_input(out, o.loaded, o.nr_loaded))) {
+			cli_usage("replay", "%s %s is an input file; it would be overwritten",
+				  k ? "--dump-samples" : "--dump-events", cli_esc(out));
 			goto usage;
 		}
+	}
+	/* the measured samples are written as the extraction measures them */
+	if (sdump) {
+		if (!(sdumpf = fopen(sdump, "w"))) {
+			fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(sdump), strerror(errno));
+			goto out;
+		}
+		(void)replay_dump_sample_header(sdumpf);
+		md.f = sdumpf;
+		md.comm_prefix = o.rc.comm_prefix;
+		o.wo.sample_sink = dump_measured;
+		o.wo.sample_ctx = &md;
+		o.rc.sample_dump = sdumpf;
 	}
 	replay_progress_init(&prog, "extracting");
 	o.wo.progress = replay_progress_extract;
@@ -290,16 +354,16 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	if (dumpf) {
-		e = cli_output_error(dumpf);
-		if (fclose(dumpf) != 0 && !e)
-			e = errno ? errno : EIO;
+		r = close_dump(dumpf, dump, "event dump");
 		dumpf = NULL;
-		if (e) {
-			/* the event dump was cut short at exit 0 */
-			fprintf(stderr, "schedreplay replay: %s: writing the event dump failed: %s\n",
-				cli_esc(dump), strerror(e));
+		if (r)
 			goto out;
-		}
+	}
+	if (sdumpf) {
+		r = close_dump(sdumpf, sdump, "sample dump");
+		sdumpf = NULL;
+		if (r)
+			goto out;
 	}
 	ret = SR_EXIT_OK;
 	goto out;
@@ -313,6 +377,8 @@ fail:
 out:
 	if (dumpf)
 		fclose(dumpf);
+	if (sdumpf)
+		fclose(sdumpf);
 	whatif_result_free(res);
 	wl_free(wl);
 	whatif_selection_release(&runs);

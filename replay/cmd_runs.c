@@ -554,6 +554,12 @@ static const struct run_opt run_opt_table[] = {
 	  "preemption cost (nocost), or comes after the sleep the trace\n"
 	  "shows for that block, not at once (sleep); measured, not\n"
 	  "adopted (docs/replay.md, \"Early wakes\")" },
+	{ "handoff-replies", NULL, RUN_OPTS_MODEL,
+	  .names = replay_handoff_replies_names, AT_ENUM(rc.handoff_replies), .help =
+	  "the wakeup of a waker asleep in a hand-off WAIT by its\n"
+	  "wakee's reply (the trace shows that waker runnable there, not\n"
+	  "asleep: no wakeup) is a latency sample (sample) or not\n"
+	  "(nosample: every event stays) (docs/replay.md, \"Hand-offs\")" },
 	{ "standin-skip", NULL, RUN_OPTS_MODEL,
 	  .names = replay_standin_skip_names, AT_ENUM(rc.standin_skip), .help =
 	  "an early wake's stand-in wakeup that preempts the task the\n"

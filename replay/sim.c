@@ -1300,6 +1300,10 @@ static void initial_lag_seen(struct sim *s, uint32_t ti, enum model_wakeup_expec
 /* wake_task()'s @how */
 #define SIM_WAKE_WAKING_EMITTED 1u   /* its sched_waking is already emitted */
 #define SIM_WAKE_NO_COST        2u   /* no mechanical cost (--early-wakes nocost) */
+#define SIM_WAKE_STANDIN        4u   /* an early wake's stand-in (--dump-samples' origin) */
+/* wake_task()'s @seq (the cost draw) of a wakeup without a wake record */
+#define SIM_SEQ_REPLY           0x40000000u  /* a hand-off waiter's release */
+#define SIM_SEQ_CHANNEL         0x50000000u  /* a channel wake (--channels) */
 
 /*
  * --queued-moves: where the wakeup of @t places it instead of @cpu (the
@@ -1401,6 +1405,19 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 
 	if (w)
 		dump_wake_op(s, "wake", wcpu, now, ti, w);
+	/*
+	 * What this wakeup stands for (--dump-samples): a wake record, its
+	 * stand-in, a traced race; without one, a hand-off reply or an
+	 * untraced channel wake (their cost draws' @seq tags, below).
+	 */
+	t->lat_ts = now;
+	t->lat_wake = w ? (uint32_t)(w - s->wakes) : WL_NONE;
+	t->lat_origin = (how & SIM_WAKE_STANDIN) ? REPLAY_SAMPLE_STANDIN :
+			(how & SIM_WAKE_WAKING_EMITTED) ? REPLAY_SAMPLE_RACE :
+			w ? REPLAY_SAMPLE_WAKE :
+			(seq & 0xf0000000u) == SIM_SEQ_REPLY ? REPLAY_SAMPLE_REPLY :
+			(seq & 0xf0000000u) == SIM_SEQ_CHANNEL ? REPLAY_SAMPLE_CHANNEL :
+			REPLAY_SAMPLE_OTHER;
 	/* the trace may have lost this wakeup's records: not compared (sim_unseen()) */
 	s->in_lost_wake = w && w->in_lost;
 	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
@@ -1548,7 +1565,7 @@ static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t 
 		s->notes[SIM_NOTE_EARLY_NOCOST]++;
 	s->in_standin = true;
 	if (wake_now(s, wi, s->wakes[wi].waker_cpu,
-		     mode == REPLAY_EARLY_NOCOST ? SIM_WAKE_NO_COST : 0, now)) {
+		     SIM_WAKE_STANDIN | (mode == REPLAY_EARLY_NOCOST ? SIM_WAKE_NO_COST : 0), now)) {
 		s->in_standin = false;
 		return -1;
 	}
@@ -1573,7 +1590,25 @@ static int standin_fire(struct sim *s, uint32_t wi, uint64_t now)
 		s->notes[SIM_NOTE_EARLY_SLEEP_DROPPED]++;
 		return 0;
 	}
-	return wake_now(s, wi, s->wakes[wi].waker_cpu, 0, now);
+	return wake_now(s, wi, s->wakes[wi].waker_cpu, SIM_WAKE_STANDIN, now);
+}
+
+/*
+ * The wakeup of task @xi, asleep in a hand-off WAIT, by its wakee running on
+ * @cpu (a sync wake: the wakee's write, then its read).  The trace shows
+ * @xi runnable there (switched out for that wakee): no wakeup, so under
+ * --handoff-replies nosample its interval gives no sample
+ * (replay_config.handoff_replies).
+ */
+static int reply_wake(struct sim *s, uint32_t xi, int cpu, uint64_t now)
+{
+	if (wake_task(s, xi, s->tasks[xi].cpu, cpu, cpu, MODEL_WF_TTWU | MODEL_WF_SYNC,
+		      CALIB_CTX_TASK, SIM_SEQ_REPLY | s->handoff_wakes++, 0, NULL, now))
+		return -1;
+	if (s->cfg.handoff_replies == REPLAY_REPLIES_NOSAMPLE &&
+	    lat_machine_mute_pending(s->lat, s->wt[xi].pid) > 0)
+		s->notes[SIM_NOTE_REPLY_MUTED]++;
+	return 0;
 }
 
 /*
@@ -1596,8 +1631,7 @@ static int handoff_release(struct sim *s, uint32_t yi, int cpu, bool reply, uint
 	y->waiter = WL_NONE;
 	if (s->tasks[xi].st != SIM_BLOCKED || s->tasks[xi].waiting != WL_NONE)
 		return 0;
-	return wake_task(s, xi, s->tasks[xi].cpu, cpu, cpu, MODEL_WF_TTWU | MODEL_WF_SYNC,
-			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, 0, NULL, now);
+	return reply_wake(s, xi, cpu, now);
 }
 
 /* ---- channels (WL_OP_READ / WL_OP_WRITE, sim_chan.h) ---------------- */
@@ -1619,8 +1653,7 @@ static int chan_release_waiter(struct sim *s, uint32_t yi, int cpu, uint64_t now
 	    s->tasks[xi].chan_asleep)
 		return 0;
 	s->notes[SIM_NOTE_CHAN_WAIT_RELEASED]++;
-	return wake_task(s, xi, s->tasks[xi].cpu, cpu, cpu, MODEL_WF_TTWU | MODEL_WF_SYNC,
-			 CALIB_CTX_TASK, 0x40000000u | s->handoff_wakes++, 0, NULL, now);
+	return reply_wake(s, xi, cpu, now);
 }
 
 /* Task @ti, current on @cpu, sleeps in its channel op (retried when it runs again). */
@@ -1657,7 +1690,7 @@ static int chan_wake(struct sim *s, uint32_t ti, uint32_t wi, int cpu, uint64_t 
 				 w->seq, 0, w, now);
 	}
 	return wake_task(s, ti, t->cpu, cpu, cpu, flags, CALIB_CTX_TASK,
-			 0x50000000u | s->chan_wakes++, 0, NULL, now);
+			 SIM_SEQ_CHANNEL | s->chan_wakes++, 0, NULL, now);
 }
 
 /*

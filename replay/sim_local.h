@@ -67,6 +67,14 @@ struct sim_task {
 	bool standin;              /* BLOCKED: a HEV_STANDIN for its waiting wake is pending */
 	bool in_sys;               /* between its WL_OP_SYSCALL enter and exit marks */
 	bool wait_asleep;          /* BLOCKED in a hand-off WAIT (wait_sleep()) */
+	/*
+	 * Its latest wakeup (wake_task()), for --dump-samples: the simulated
+	 * time of its sched_waking, the wake record it delivered (WL_NONE: a
+	 * hand-off reply, an untraced channel wake) and enum replay_sample_origin.
+	 */
+	uint8_t lat_origin;
+	uint32_t lat_wake;
+	uint64_t lat_ts;
 	char comm[TRACE_COMM_LEN];
 };
 
@@ -150,6 +158,7 @@ enum sim_note_id {
 	SIM_NOTE_WORK_CAPPED,
 	SIM_NOTE_WORK_STUCK,
 	SIM_NOTE_HANDOFF_WAIT,
+	SIM_NOTE_REPLY_MUTED,
 	SIM_NOTE_HANDOFF_BUSY,
 	SIM_NOTE_HANDOFF_NO_BLOCK,
 	SIM_NOTE_IDLE_PULL,

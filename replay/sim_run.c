@@ -119,6 +119,12 @@ const struct replay_name replay_early_wakes_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_handoff_replies_names[] = {
+	{ "sample", REPLAY_REPLIES_SAMPLE },
+	{ "nosample", REPLAY_REPLIES_NOSAMPLE },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_exit_preempt_names[] = {
 	{ "defer", REPLAY_EXIT_PREEMPT_DEFER },
 	{ "now", REPLAY_EXIT_PREEMPT_NOW },
@@ -464,10 +470,82 @@ void sim_task_enter_op(struct sim *s, uint32_t ti)
 		t->run_left = s->ops[w->first_op + t->op].value;
 }
 
+int replay_dump_sample_header(FILE *f)
+{
+	return fputs("# side\tkind\tpid\tcpu\tstart_ns\tend_ns\tlatency_ns\tstart_event\tpath"
+		     "\torigin\ttrace_start_ns\ttrace_latency_ns\tcomm\tcgroup\n", f) < 0 ? -1 : 0;
+}
+
+int replay_dump_sample(FILE *f, const struct lat_sample *smp, enum replay_sample_origin origin,
+		       uint64_t trace_start, uint64_t trace_lat)
+{
+	static const char *const name[] = {
+		[REPLAY_SAMPLE_MEASURED] = "-", [REPLAY_SAMPLE_WAKE] = "wake",
+		[REPLAY_SAMPLE_STANDIN] = "standin", [REPLAY_SAMPLE_RACE] = "race",
+		[REPLAY_SAMPLE_REPLY] = "reply", [REPLAY_SAMPLE_CHANNEL] = "channel",
+		[REPLAY_SAMPLE_FORK] = "fork", [REPLAY_SAMPLE_OTHER] = "other",
+	};
+	char c[4 * TRACE_COMM_LEN + 8], g[CLI_ESC_MAX + 4], a[24], b[24];
+
+	if (trace_start == UINT64_MAX)
+		strcpy(a, "-");
+	else
+		snprintf(a, sizeof(a), "%" PRIu64, trace_start);
+	if (trace_lat == UINT64_MAX)
+		strcpy(b, "-");
+	else
+		snprintf(b, sizeof(b), "%" PRIu64, trace_lat);
+	sr_esc(g, sizeof(g), smp->cgroup ? smp->cgroup : "", SR_ESC_TEXT);
+	return fprintf(f, "%s\t%s\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\t%s\t%s"
+		       "\t%s\t%s\t%s\n",
+		       origin == REPLAY_SAMPLE_MEASURED ? "measured" : "predicted",
+		       smp->kind == LAT_WAKEUP ? "wakeup" : "runq", smp->pid, smp->cpu,
+		       smp->start_ts, smp->end_ts, smp->latency_ns,
+		       trace_event_type_name(smp->start_event),
+		       smp->kind == LAT_WAKEUP ? lat_path_name(smp->path) : "-",
+		       smp->kind != LAT_WAKEUP ? "-" :
+		       name[origin <= REPLAY_SAMPLE_OTHER ? origin : REPLAY_SAMPLE_OTHER], a, b,
+		       dump_comm(c, sizeof(c), smp->comm), g) < 0 ? -1 : 0;
+}
+
+/*
+ * A predicted sample as a --dump-samples line: the task's latest wakeup
+ * (wake_task()) says what it stands for, if it opened this interval.  A
+ * scan of the tasks per sample (pid reuse: the one woken at the start).
+ */
+static void dump_sample(struct sim *s, const struct lat_sample *smp)
+{
+	enum replay_sample_origin o = REPLAY_SAMPLE_OTHER;
+	uint64_t ts = UINT64_MAX, lat = UINT64_MAX;
+
+	if (!lat_filter_match(s->lat, smp->comm, smp->pid))
+		return;
+	if (smp->kind == LAT_WAKEUP && smp->start_event == TRACE_EV_SCHED_WAKEUP_NEW) {
+		o = REPLAY_SAMPLE_FORK;
+	} else if (smp->kind == LAT_WAKEUP) {
+		for (uint32_t i = 0; i < s->nr_tasks; i++) {
+			const struct sim_task *t = &s->tasks[i];
+
+			if (s->wt[i].pid != smp->pid || t->lat_ts != smp->start_ts || !t->lat_origin)
+				continue;
+			o = t->lat_origin;
+			if (t->lat_wake != WL_NONE) {
+				ts = s->wakes[t->lat_wake].ts;
+				lat = s->wakes[t->lat_wake].latency;
+			}
+			break;
+		}
+	}
+	/* a write error is the caller's to see (ferror(), as for cfg.dump) */
+	(void)replay_dump_sample(s->cfg.sample_dump, smp, o, ts, lat);
+}
+
 static void sample_sink(void *ctx, const struct lat_sample *smp)
 {
 	struct sim *s = ctx;
 
+	if (s->cfg.sample_dump)
+		dump_sample(s, smp);
 	if (s->cfg.sample_sink)
 		s->cfg.sample_sink(s->cfg.sample_ctx, smp);
 	if (!s->cfg.keep_samples || smp->kind != LAT_WAKEUP ||
@@ -704,7 +782,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	lc.comm_prefix = s->cfg.comm_prefix;
 	lc.start_mode = predicted_start_mode(wl);
 	lc.path_latency = true;         /* replay's wakeup paths: latency per path */
-	if (s->cfg.keep_samples || s->cfg.sample_sink) {
+	if (s->cfg.keep_samples || s->cfg.sample_sink || s->cfg.sample_dump) {
 		lc.sink = sample_sink;
 		lc.sink_ctx = s;
 	}
@@ -906,7 +984,11 @@ static int collect(struct sim *s, struct replay_result *r)
 	r->nr_cpus = (unsigned int)s->nr_cpus;
 	r->events = s->events;
 	memcpy(r->notes, s->notes, sizeof(r->notes));
+	/* the muted samples that are not hand-off replies' (those are counted as muted) */
 	r->notes[SIM_NOTE_EARLY_MUTED] = lat_get_summary(s->lat)->samples_muted;
+	r->notes[SIM_NOTE_EARLY_MUTED] -= r->notes[SIM_NOTE_EARLY_MUTED] <
+		s->notes[SIM_NOTE_REPLY_MUTED] ? r->notes[SIM_NOTE_EARLY_MUTED] :
+		s->notes[SIM_NOTE_REPLY_MUTED];
 	for (uint32_t w = 0; w < wl_nr_wakes(s->wl); w++)
 		r->notes[SIM_NOTE_UNDELIVERED] += s->early[w];
 	if (s->samples)
@@ -1136,6 +1218,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_HANDOFF_WRITEON] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on up to its next wakeup (--handoff writeon|writeon-pre)",
 	[SIM_NOTE_HANDOFF_OVER_SLEPT] = "hand-offs left runnable, then slept: the waker ran again before its wakee had passed the block it waits for (--handoff skip|preempt|yield)",
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
+	[SIM_NOTE_REPLY_MUTED] = "wakeup latency samples not counted: the wakeups of those hand-off waits by their wakee's reply (the trace shows that waker runnable, not asleep: --handoff-replies nosample)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",
 	[SIM_NOTE_CHAN_READ_SLEPT] = "channel reads that found their channel empty and slept until a write (docs/replay.md, \"Channels\")",
 	[SIM_NOTE_CHAN_WRITE_SLEPT] = "channel writes that found their channel full and slept until a read made room",

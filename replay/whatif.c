@@ -163,6 +163,7 @@ struct whatif_result *whatif_run(const struct wl_workload *wl, const struct what
 		p.cfg.progress = NULL;
 		p.cfg.progress_ctx = NULL;
 		p.cfg.dump = NULL;
+		p.cfg.sample_dump = NULL;
 	}
 	p.runs = r->runs;
 	p.nr = r->nr;
@@ -177,6 +178,7 @@ struct whatif_result *whatif_run(const struct wl_workload *wl, const struct what
 	r->cfg.progress = NULL;       /* the caller's, valid only during the run */
 	r->cfg.progress_ctx = NULL;
 	r->cfg.dump = NULL;
+	r->cfg.sample_dump = NULL;
 
 	nthreads = cfg->threads ? cfg->threads : usable_cpus();
 	if (nthreads > r->nr * r->seeds)

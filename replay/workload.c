@@ -2393,6 +2393,8 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	lc.pid_change_ctx = b;
 	lc.old_task = old_task;
 	lc.old_task_ctx = b;
+	lc.sink = b->opt.sample_sink;
+	lc.sink_ctx = b->opt.sample_ctx;
 	if (!(b->wl->measured = lat_machine_new(&lc, err)))
 		goto fail;
 	return b;

@@ -152,6 +152,25 @@ enum replay_early_wakes {
 extern const struct replay_name replay_early_wakes_names[];
 
 /*
+ * replay_config.handoff_replies: the wakeup of a waker asleep in a hand-off
+ * WAIT, by its wakee's reply (handoff_release(); docs/replay.md,
+ * "Hand-offs").  The trace shows that waker switched out runnable for its
+ * wakee at the WAIT (preempted by it): it never slept, and its wait to run
+ * again is a run-queue wait there, no wakeup-latency sample.  The replay's
+ * waker sleeps where its wakee had not passed its block yet, and is woken.
+ *   SAMPLE   that wakeup is a latency sample like any other (the replay's
+ *            before 4 Dec 2026);
+ *   NOSAMPLE its wakeup interval ends with no sample
+ *            (lat_machine_mute_pending()), as the measured side has none:
+ *            every event stays.
+ */
+enum replay_handoff_replies {
+	REPLAY_REPLIES_SAMPLE = 0,
+	REPLAY_REPLIES_NOSAMPLE,
+};
+extern const struct replay_name replay_handoff_replies_names[];
+
+/*
  * replay_config.exit_preempt: a resched (a wakeup's, a tick's, a migration's,
  * a bandwidth timer's) of a CPU whose current task is past its EXIT_MOVE
  * (do_exit()'s sched_move_task(), which set need_resched itself).  do_exit()
@@ -605,6 +624,8 @@ struct replay_config {
 	bool skip_early_blocks;
 	/* the latency of the blocks skip_early_blocks keeps for non-sync wakes (above) */
 	enum replay_early_wakes early_wakes;
+	/* the wakeup of a waker asleep in a hand-off WAIT (above) */
+	enum replay_handoff_replies handoff_replies;
 	/* a resched of a CPU running a task past its EXIT_MOVE (above) */
 	enum replay_exit_preempt exit_preempt;
 	/* when a waker preempted by its wakee is switched out (above) */
@@ -781,6 +802,11 @@ struct replay_config {
 	 */
 	void (*sample_sink)(void *ctx, const struct lat_sample *s);
 	void *sample_ctx;
+	/*
+	 * Every predicted latency sample as a line (replay --dump-samples,
+	 * replay_dump_sample()), with the wake record it replays; NULL: none.
+	 */
+	FILE *sample_dump;
 	/* every synthetic event, as text (debugging); NULL: none */
 	FILE *dump;
 	/*
@@ -795,6 +821,42 @@ struct replay_config {
 };
 
 void replay_config_default(struct replay_config *cfg);
+
+/*
+ * What a latency sample's wakeup stands for (replay --dump-samples;
+ * docs/replay.md, "Output"): MEASURED, a sample of the trace; else a
+ * predicted one, whose wakeup delivered a trace wake record to its task
+ * asleep at the block that record ends (WAKE), was an early wake's stand-in
+ * (STANDIN: the record reached its task before that block; docs/replay.md,
+ * "Early wakes"), a traced race (RACE: woken on its CPU in the trace), a
+ * hand-off waiter's reply (REPLY) or a channel wake no record stands for
+ * (CHANNEL), none of them with a wake record; a fork's first wakeup (FORK);
+ * OTHER: none of these (a task's RT/DL wakeup replayed at its trace time).
+ */
+enum replay_sample_origin {
+	REPLAY_SAMPLE_MEASURED = 0,
+	REPLAY_SAMPLE_WAKE,
+	REPLAY_SAMPLE_STANDIN,
+	REPLAY_SAMPLE_RACE,
+	REPLAY_SAMPLE_REPLY,
+	REPLAY_SAMPLE_CHANNEL,
+	REPLAY_SAMPLE_FORK,
+	REPLAY_SAMPLE_OTHER,
+};
+
+/*
+ * One latency sample @smp as a --dump-samples line of @f (tab-separated:
+ * side, kind, pid, cpu, start_ns, end_ns, latency_ns, start_event, path,
+ * origin, trace_start_ns, trace_latency_ns, comm, cgroup; side "measured"
+ * for REPLAY_SAMPLE_MEASURED, else "predicted"; path and origin "-" for a
+ * run-queue wait).  @trace_start / @trace_lat:
+ * the trace wake record's sched_waking (or sched_wakeup) time and measured
+ * latency, or UINT64_MAX ("-") without one.  replay_dump_sample_header()
+ * writes the header line.  -1 on a write error.
+ */
+int replay_dump_sample(FILE *f, const struct lat_sample *smp, enum replay_sample_origin origin,
+		       uint64_t trace_start, uint64_t trace_lat);
+int replay_dump_sample_header(FILE *f);
 /*
  * --channels: "auto" (channels from the syscall events, trace-paced), "strict"
  * (the same, replay_config.channel_strict), "off" (wl_options.channels off):

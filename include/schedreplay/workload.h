@@ -63,6 +63,8 @@
 
 #define WL_NONE UINT32_MAX
 
+struct lat_sample;              /* latency.h */
+
 enum wl_op_kind {
 	WL_OP_RUN = 1,    /* value = ns of CPU work */
 	WL_OP_WAKE,       /* arg = wake index */
@@ -634,6 +636,13 @@ struct wl_options {
 	 * experimental: docs/replay.md, "Hand-offs").  Off: no such wait.
 	 */
 	bool handoff_signals;
+	/*
+	 * Called with every measured latency sample once final (the
+	 * extraction's latency machine, wl_measured_latency(): its
+	 * lat_config.sink; replay --dump-samples); NULL: none.
+	 */
+	void (*sample_sink)(void *ctx, const struct lat_sample *s);
+	void *sample_ctx;
 	/* Progress: called about every 2^18 events with the fraction of the
 	 * trace's time span done; may be NULL. */
 	void (*progress)(void *ctx, uint64_t events_done, double fraction);
