@@ -630,6 +630,12 @@ static const struct run_opt run_opt_table[] = {
 	  "before is queued since the trace start (by default it was woken,\n"
 	  "untraced, at that switch-in: docs/replay.md, \"Tasks first seen\n"
 	  "at a switch-in\")" },
+	{ "ksoftirqd-ops", NULL, RUN_OPTS_MODEL, AT(wo.ksoftirqd_ops), .help =
+	  "a softirq-context wake written while ksoftirqd/N is the CPU's\n"
+	  "current is a WAKE op of that thread, at its point of ksoftirqd's\n"
+	  "run (run_ksoftirqd()), not an external wake at its trace time\n"
+	  "(experimental, measured, not adopted: docs/replay.md, \"Softirq\n"
+	  "wakes in ksoftirqd\")" },
 	{ "handoff-signals", NULL, RUN_OPTS_MODEL, AT(wo.handoff_signals), .help =
 	  "a waker preempted by its wakee that runs again before the wakee\n"
 	  "blocked, the wakee having woken others meanwhile, waits for the\n"

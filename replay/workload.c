@@ -1171,6 +1171,25 @@ static uint8_t in_call_wake(struct wl_builder *b, const struct trace_event *ev, 
 }
 
 /*
+ * Whether @ev (in softirq context) ran in the CPU's ksoftirqd thread: a fair
+ * task named ksoftirqd/N that the event shows current.  Softirqs that
+ * ksoftirqd runs (run_ksoftirqd() -> handle_softirqs(), kernel/softirq.c) do
+ * their wakeups at that point of the thread's own run, which the model
+ * schedules; other softirqs (at irq_exit(), on an interrupted task) come at
+ * their interrupt's time.
+ */
+static bool in_ksoftirqd(const struct wl_builder *b, const struct trace_event *ev)
+{
+	uint32_t t;
+
+	if (ev->common_pid <= 0)
+		return false;
+	t = lookup(b, ev->common_pid);
+	return t != WL_NONE && b->tasks.v[t].cls == WL_CLASS_FAIR &&
+	       strncmp(b->ts.v[t].comm, "ksoftirqd/", 10) == 0;
+}
+
+/*
  * A new wake record for target @t, classified from the event's context; a
  * task-caused one becomes a WAKE op of the waker, the others a timed
  * external wake.
@@ -1185,7 +1204,8 @@ static uint32_t wake_new(struct wl_builder *b, const struct trace_event *ev, uin
 
 	if (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_NMI)) {
 		src = WL_SRC_HARDIRQ;
-	} else if (ev->common_flags & TRACE_FLAG_SOFTIRQ) {
+	} else if ((ev->common_flags & TRACE_FLAG_SOFTIRQ) &&
+		   !(b->opt.ksoftirqd_ops && in_ksoftirqd(b, ev))) {
 		src = WL_SRC_SOFTIRQ;
 	} else if (ev->common_pid == 0) {
 		src = WL_SRC_IDLE;
@@ -1207,6 +1227,8 @@ static uint32_t wake_new(struct wl_builder *b, const struct trace_event *ev, uin
 		waker = WL_NONE;
 		src = WL_SRC_UNKNOWN;
 	}
+	if (src == WL_SRC_TASK && (ev->common_flags & TRACE_FLAG_SOFTIRQ))
+		note(b, WL_NOTE_WAKE_KSOFTIRQD);
 	switch (src) {
 	case WL_SRC_IDLE: note(b, WL_NOTE_WAKE_IDLE); break;
 	case WL_SRC_HARDIRQ: note(b, WL_NOTE_WAKE_HARDIRQ); break;
@@ -3046,6 +3068,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_WAKE_IDLE] = "wakeups raised on an idle CPU (timers, devices): replayed at their trace times",
 	[WL_NOTE_WAKE_HARDIRQ] = "wakeups from hardirq/NMI context: replayed at their trace times",
 	[WL_NOTE_WAKE_SOFTIRQ] = "wakeups from softirq context (timers, network RX on the sender's CPU): replayed at their trace times, not tied to the interrupted task's work",
+	[WL_NOTE_WAKE_KSOFTIRQD] = "wakeups from softirqs that ksoftirqd ran (run_ksoftirqd()): WAKE ops of that thread, at their point of its run",
 	[WL_NOTE_WAKE_NONFAIR] = "wakeups by RT/DL tasks: replayed at their trace times",
 	[WL_NOTE_WAKE_OF_NONFAIR] = "wakeups of RT/DL tasks: replayed at their trace times, and so are those tasks' switch-ins: their latency samples are the trace's, not predicted (but for a stopper woken for a migration of the task it preempts: at that point of the task's work)",
 	[WL_NOTE_WAKE_UNKNOWN] = "wakeups by a task the trace does not show running there (or by the wakee itself): replayed at their trace times",

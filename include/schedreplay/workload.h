@@ -630,6 +630,13 @@ struct wl_options {
 	 */
 	bool unseen_queued;
 	/*
+	 * A softirq-context wake written while the CPU's current is its
+	 * ksoftirqd thread is a WAKE op of that thread (run_ksoftirqd() runs
+	 * the softirqs in its own context), not an external wake at its trace
+	 * time (--ksoftirqd-wakes ops|timed).
+	 */
+	bool ksoftirqd_ops;
+	/*
 	 * A waker preempted by its wakee that runs again before the wakee
 	 * blocked, the wakee having woken other tasks meanwhile, waits for the
 	 * wakee's last such wake (WL_WAIT_SIGNAL; --handoff-signals,

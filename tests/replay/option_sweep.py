@@ -132,6 +132,7 @@ SINGLE = [
     ("no-repair", ["--no-repair"]),
     ("unseen-queued", ["--unseen-queued"]),
     ("handoff-signals", ["--handoff-signals"]),
+    ("ksoftirqd-ops", ["--ksoftirqd-ops"]),
     ("no-costs", ["--no-costs"]),
     ("preempt-costs=all", ["--preempt-costs", "all"]),
     ("no-bandwidth", ["--no-bandwidth"]),

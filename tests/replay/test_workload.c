@@ -240,6 +240,73 @@ static void test_unseen_after_idle(bool woken, bool migrations)
 }
 
 /*
+ * A softirq-context wake written while ksoftirqd/0 (pid 14) is CPU 0's
+ * current: with ksoftirqd_ops a WAKE op of ksoftirqd, at 30 us of its run
+ * (run_ksoftirqd() runs the softirq in its own context), without it an
+ * external wake at its trace time.  A softirq wake on an interrupted task
+ * (10) stays external either way.
+ */
+static void test_ksoftirqd_wakes(bool ops)
+{
+	struct wl_options o = { .ksoftirqd_ops = ops };
+	struct trace_event e;
+	struct wl_workload *wl;
+	uint32_t k, t21, t22, ext = 0;
+
+	start_opts(&o);
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120));
+	feed(ev_switch(1 * MS + 10, 1, 0, 'R', 120, 21, 120));
+	feed(ev_switch(1 * MS + 20, 1, 21, 'S', 120, 22, 120));
+	feed(ev_switch(1 * MS + 30, 1, 22, 'S', 120, 0, 120));
+	e = ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 10, HARDIRQ, 14, 120, 0);
+	snprintf(e.u.wakeup.comm, TRACE_COMM_LEN, "ksoftirqd/0");
+	feed(e);
+	e.type = TRACE_EV_SCHED_WAKEUP;
+	feed(e);
+	e = ev_switch(2 * MS + 5 * US, 0, 10, 'R', 120, 14, 120);
+	snprintf(e.u.sched_switch.next_comm, TRACE_COMM_LEN, "ksoftirqd/0");
+	feed(e);
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS + 35 * US, 0, 14, SOFTIRQ, 21, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 36 * US, 1, 0, HARDIRQ, 21, 120, 1));
+	e = ev_switch(2 * MS + 50 * US, 0, 14, 'S', 120, 10, 120);
+	snprintf(e.u.sched_switch.prev_comm, TRACE_COMM_LEN, "ksoftirqd/0");
+	feed(e);
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 10, SOFTIRQ, 22, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 1 * US, 1, 0, HARDIRQ, 22, 120, 1));
+	feed(ev_switch(4 * MS, 0, 10, 'S', 120, 0, 120));
+	wl = finish();
+
+	k = task_of(wl, 14, 0);
+	t21 = task_of(wl, 21, 0);
+	t22 = task_of(wl, 22, 0);
+	CHECK(k != WL_NONE && t21 != WL_NONE && t22 != WL_NONE);
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
+		const struct wl_timed *x = wl_timed_at(wl, i);
+
+		if (x->kind == WL_T_EXT_WAKE && (x->task == t21 || x->task == t22))
+			ext++;
+	}
+	if (ops) {
+		/* RUN 30 us (woken at 2 ms + 5 us), WAKE 21, RUN 15 us, BLOCK */
+		CHECK_EQ(op_of(wl, k, 0)->kind, WL_OP_RUN);
+		CHECK_EQ(op_of(wl, k, 0)->value, 30 * US);
+		CHECK_EQ(op_of(wl, k, 1)->kind, WL_OP_WAKE);
+		CHECK_EQ(wl_wake(wl, op_of(wl, k, 1)->arg)->target, t21);
+		CHECK_EQ(wl_wake(wl, op_of(wl, k, 1)->arg)->waker, k);
+		CHECK_EQ(ext, 1);
+		CHECK_EQ(note_value(wl, "softirqs that ksoftirqd ran"), 1);
+		CHECK_EQ(note_value(wl, "wakeups from softirq context"), 1);
+	} else {
+		CHECK(op_of(wl, k, 1)->kind != WL_OP_WAKE);
+		CHECK_EQ(ext, 2);
+		CHECK_EQ(note_value(wl, "softirqs that ksoftirqd ran"), 0);
+		CHECK_EQ(note_value(wl, "wakeups from softirq context"), 2);
+	}
+	wl_free(wl);
+}
+
+/*
  * Waking while running: the waker's waking reaches 21 while it is still on
  * CPU 1 going to sleep; the wakeup follows its switch-out.  And a spurious
  * wake (p == current path) of a task that keeps running.
@@ -3279,6 +3346,8 @@ int main(void)
 	test_unseen_after_idle(false, true);
 	test_unseen_after_idle(true, true);
 	test_unseen_after_idle(true, false);
+	test_ksoftirqd_wakes(false);
+	test_ksoftirqd_wakes(true);
 	test_race_and_spurious();
 	test_lifecycle();
 	test_pid_reuse_in_exit();
