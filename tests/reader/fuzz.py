@@ -119,6 +119,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -1949,6 +1950,12 @@ class Inputs:
         self.layouts = {}
         self.data = {}
         self.machine_json = None
+        # the jobs' threads share the sources: `run` makes each one while
+        # generating its cases, but `rerun` (and `case`) only when a job first
+        # reads it, and two jobs both converted small-pipe-v6.dat into the
+        # same .tmp (the second's rename failed: FileNotFoundError ended the
+        # run) or read cgroup.map while the other was writing it (empty)
+        self.lock = threading.RLock()
         # --cgroup-map: two tasks of small-pipe in two groups with their shares
         self.src[("cgmap", "map")] = os.path.join(work, "cgroup.map")
         self.make[("cgmap", "map")] = lambda out=self.src[("cgmap", "map")]: write_new(
@@ -1956,6 +1963,10 @@ class Inputs:
                  b"shares /srfix/a 2048\nshares /srfix/b 512\n")
 
     def data_of(self, kind, name):
+        with self.lock:
+            return self._data_of(kind, name)
+
+    def _data_of(self, kind, name):
         k = (kind, name)
         if k not in self.data:
             if kind == "machine":
@@ -1970,15 +1981,23 @@ class Inputs:
 
     def layout(self, kind, name):
         k = (kind, name)
-        if k not in self.layouts:
-            self.layouts[k] = parse_layout(self.data_of(kind, name))
-        return self.layouts[k]
+        with self.lock:
+            if k not in self.layouts:
+                self.layouts[k] = parse_layout(self.data_of(kind, name))
+            return self.layouts[k]
+
+
+def tmp_name(out):
+    """out's scratch name, this process's own: two runs sharing one --work
+    must not write one .tmp"""
+    return f"{out}.tmp{os.getpid()}"
 
 
 def convert(trace, out, args):
-    subprocess.run(["trace-cmd", "convert", "-i", trace, "-o", out + ".tmp", *args],
+    tmp = tmp_name(out)
+    subprocess.run(["trace-cmd", "convert", "-i", trace, "-o", tmp, *args],
                    capture_output=True, check=True)
-    os.rename(out + ".tmp", out)
+    os.rename(tmp, out)
 
 
 def report_text(trace, out, flag, lines=3000):
@@ -1986,10 +2005,10 @@ def report_text(trace, out, flag, lines=3000):
     (the same grammar as the whole, 10x faster to read); lines None: all."""
     txt = subprocess.run(["trace-cmd", "report", flag, "-t", "-i", trace],
                          capture_output=True, check=True).stdout
-    with open(out + ".tmp", "wb") as fh:
+    with open(tmp_name(out), "wb") as fh:
         fh.write(b"\n".join(txt.split(b"\n")[:lines + 1 if lines else None]).rstrip(b"\n") +
                  b"\n")
-    os.rename(out + ".tmp", out)
+    os.rename(tmp_name(out), out)
 
 
 # smoke: one source per kind (the fast ones)
@@ -2460,6 +2479,7 @@ class Runner:
         all_res = []
         t0 = time.time()
         fh = open(results_file, "w") if results_file else None
+        fh_lock = threading.Lock()    # one job's line at a time (TextIOWrapper has no lock)
 
         def work(i):
             slot = slots[i]
@@ -2468,8 +2488,9 @@ class Runner:
                 r = self.run_case(cases[k], slot)
                 mine += r
                 if fh:
-                    for x in r:
-                        fh.write(json.dumps(x) + "\n")
+                    with fh_lock:
+                        for x in r:
+                            fh.write(json.dumps(x) + "\n")
                         fh.flush()
                 if progress and k % 200 == 0:
                     print(f"  {k}/{len(cases)} cases, {time.time() - t0:.0f} s",
