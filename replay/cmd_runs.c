@@ -348,7 +348,8 @@ static const struct run_opt run_opt_table[] = {
 	{ "cgroup-map", "FILE", RUN_OPTS_RUNS, AT(wo.cgroup_map), .help =
 	  "task groups: lines 'PID /cgroup/path', 'shares /path N' and\n"
 	  "'quota /path QUOTA_US [PERIOD_US]' (CPU bandwidth limit, period\n"
-	  "100000 by default; QUOTA_US -1: none, overriding the sidecar's)" },
+	  "100000 by default; QUOTA_US -1: none, overriding the sidecar's);\n"
+	  "paths as the kernel spells them (no '.' or '..'; CR LF read as LF)" },
 	{ "sidecar", "FILE", RUN_OPTS_RUNS, AT(wo.sidecar), .help =
 	  "the capture sidecar (default: TRACE.dat.json if present;\n"
 	  "not with --no-sidecar; at most 16 MiB). CPUs it lists offline\n"
