@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <schedreplay/cli.h>
+#include <schedreplay/sidecar.h>
 #include <schedreplay/model.h>
 #include <schedreplay/profile.h>
 
@@ -995,6 +996,15 @@ bool cli_output_is_input(const char *out, const char *const *in, size_t n)
 		    si.st_ino == so.st_ino)
 			return true;
 	return false;
+}
+
+void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_workload *wl)
+{
+	const struct sidecar_lost_cmp *c = wl_lost_sidecar(wl);
+
+	for (int i = 0; c && i < c->nr_text; i++)
+		fprintf(stderr, "schedreplay %s: %s: warning: %s\n", cmd, cli_esc(trace),
+			cli_esc(c->text[i]));
 }
 
 const char *cli_sidecar_read(char *buf, size_t size, const char *trace, const char *sidecar,
