@@ -455,7 +455,8 @@ static const struct run_opt run_opt_table[] = {
 	  "trace's sched_process_exec (exec, the default), or at the\n"
 	  "kernel's point: the traced exec stopper move, else the trace's\n"
 	  "measured lead before the exec (traced; experimental:\n"
-	  "docs/replay.md, \"Exec balancing at the kernel's point\")" },
+	  "docs/replay.md, \"Exec balancing at the kernel's point\");\n"
+	  "traced without --placement model is a usage error" },
 	{ "wake-clock", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_clock_names, AT_ENUM(rc.wake_clock), .help =
 	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"
@@ -877,6 +878,18 @@ int run_opts_finish(struct run_opts *o)
 				  "with --placement model it does nothing", what);
 			return -1;
 		}
+	}
+	/*
+	 * sched_exec() is --placement model's (sim.c runs it only then): under
+	 * the trace's placement an exec stays on its traced CPU, and
+	 * --exec-balance-at traced did nothing at exit 0 (inp38's fuzz round).
+	 */
+	if (o->rc.exec_balance_at == REPLAY_EXEC_BALANCE_TRACED &&
+	    o->rc.placement != REPLAY_PLACEMENT_MODEL) {
+		cli_usage(o->cmd, "--exec-balance-at traced moves --placement model's sched_exec(); "
+			  "under --placement trace (the default) an exec stays on its traced CPU "
+			  "and it does nothing");
+		return -1;
 	}
 	if (!strcmp(o->profile, "auto"))
 		return 0;

@@ -592,6 +592,17 @@ expect_usage "replay: --placement-check checks the model's choice against the tr
 	replay --placement-check --placement model "$pipe"
 expect_ok replay --placement model --balance-attach trace-order "$pipe"
 expect_ok replay --placement model --queued-moves time "$pipe"
+# the reverse (inp38's fuzz round): --exec-balance-at traced moves the model's
+# sched_exec(), which the trace's placement never runs: it did nothing at exit 0
+for c in replay whatif validate; do
+	t=$pipe; [ $c = validate ] && t=
+	expect_usage "$c: --exec-balance-at traced moves --placement model's sched_exec(); under --placement trace (the default) an exec stays on its traced CPU and it does nothing" -- \
+		$c --exec-balance-at traced $t
+	expect_usage "$c: --exec-balance-at traced moves --placement model's sched_exec()" -- \
+		$c --placement trace --exec-balance-at traced $t
+done
+expect_ok replay --placement model --exec-balance-at traced "$pipe"
+expect_ok replay --exec-balance-at exec "$pipe"
 expect_usage "validate: unexpected argument '$pipe'" -- validate "$pipe"
 # --json --markdown printed the markdown (a script reading JSON got a table), and
 # --json --suggest the suggestions: the three outputs are one or another
