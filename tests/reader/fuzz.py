@@ -1924,6 +1924,11 @@ def gen_recent_cases(rng, n):
                          (dict(RECENT_PARTNERS, **RECENT_CMD[cmd]), rng.randrange(4))):
             for o in rng.sample(sorted(table), k):
                 opts.append(o if table[o] is None else f"{o}#{rng.randrange(len(table[o]))}")
+        # --exec-balance-at traced is --placement model's (else a usage
+        # error, the same line every time): mostly with it
+        if any(o.startswith("--exec-balance-at#") for o in opts) and \
+                not any(o.startswith("--placement") for o in opts) and rng.random() < 0.8:
+            opts.append("--placement#0")
         trace = rng.choice(RECENT_TRACES)
         out.append({"kind": "options", "src": cmd, "cls": "recent",
                     "p": {"t": trace, "o": "+".join(opts)}})
