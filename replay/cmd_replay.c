@@ -299,6 +299,7 @@ int cmd_replay(int argc, char **argv)
 	replay_progress_done(&prog);
 	if (!wl)
 		goto fail;
+	run_warn_lost_sidecar("replay", argv[optind], wl);
 	/* a --comm that matches nothing compared empty tables at exit 0 */
 	if (cli_filter_check("replay", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1))
 		goto usage;

@@ -278,6 +278,18 @@ int cmd_report(int argc, char **argv)
 			"partial (--allow-lost accepts them)\n", cli_esc(o.path), d.lost_unknown ? ">= " : "",
 			(unsigned long long)d.lost_total);
 		rc = SR_EXIT_FAIL;
+	} else if ((d.lost_sc.unmarked || d.lost_sc.pages_unmarked) && !allow_lost) {
+		/* lost without a mark in the trace: partial all the same */
+		if (d.lost_sc.unmarked)
+			fprintf(stderr, "schedreplay report: %s: %llu events lost by the sidecar's "
+				"count, none marked in the trace: the results above are partial "
+				"(--allow-lost accepts them)\n", cli_esc(o.path),
+				(unsigned long long)d.lost_sc.unmarked);
+		else
+			fprintf(stderr, "schedreplay report: %s: events lost by the sidecar's "
+				"flagged pages, none marked in the trace: the results above are "
+				"partial (--allow-lost accepts them)\n", cli_esc(o.path));
+		rc = SR_EXIT_FAIL;
 	}
 	report_data_release(&d);
 	return rc;

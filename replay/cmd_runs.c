@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <schedreplay/cli.h>
+#include <schedreplay/sidecar.h>
 #include <schedreplay/model.h>
 #include <schedreplay/profile.h>
 
@@ -348,7 +349,8 @@ static const struct run_opt run_opt_table[] = {
 	{ "cgroup-map", "FILE", RUN_OPTS_RUNS, AT(wo.cgroup_map), .help =
 	  "task groups: lines 'PID /cgroup/path', 'shares /path N' and\n"
 	  "'quota /path QUOTA_US [PERIOD_US]' (CPU bandwidth limit, period\n"
-	  "100000 by default; QUOTA_US -1: none, overriding the sidecar's)" },
+	  "100000 by default; QUOTA_US -1: none, overriding the sidecar's);\n"
+	  "paths as the kernel spells them (no '.' or '..'; CR LF read as LF)" },
 	{ "sidecar", "FILE", RUN_OPTS_RUNS, AT(wo.sidecar), .help =
 	  "the capture sidecar (default: TRACE.dat.json if present;\n"
 	  "not with --no-sidecar; at most 16 MiB). CPUs it lists offline\n"
@@ -453,7 +455,8 @@ static const struct run_opt run_opt_table[] = {
 	  "trace's sched_process_exec (exec, the default), or at the\n"
 	  "kernel's point: the traced exec stopper move, else the trace's\n"
 	  "measured lead before the exec (traced; experimental:\n"
-	  "docs/replay.md, \"Exec balancing at the kernel's point\")" },
+	  "docs/replay.md, \"Exec balancing at the kernel's point\");\n"
+	  "traced without --placement model is a usage error" },
 	{ "wake-clock", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_clock_names, AT_ENUM(rc.wake_clock), .help =
 	  "the clock a local wakeup (onto the waker's own CPU) reads:\n"
@@ -888,6 +891,18 @@ int run_opts_finish(struct run_opts *o)
 			return -1;
 		}
 	}
+	/*
+	 * sched_exec() is --placement model's (sim.c runs it only then): under
+	 * the trace's placement an exec stays on its traced CPU, and
+	 * --exec-balance-at traced did nothing at exit 0 (inp38's fuzz round).
+	 */
+	if (o->rc.exec_balance_at == REPLAY_EXEC_BALANCE_TRACED &&
+	    o->rc.placement != REPLAY_PLACEMENT_MODEL) {
+		cli_usage(o->cmd, "--exec-balance-at traced moves --placement model's sched_exec(); "
+			  "under --placement trace (the default) an exec stays on its traced CPU "
+			  "and it does nothing");
+		return -1;
+	}
 	if (!strcmp(o->profile, "auto"))
 		return 0;
 	o->rc.profile = model_profile_find(o->profile);
@@ -1006,6 +1021,15 @@ bool cli_output_is_input(const char *out, const char *const *in, size_t n)
 		    si.st_ino == so.st_ino)
 			return true;
 	return false;
+}
+
+void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_workload *wl)
+{
+	const struct sidecar_lost_cmp *c = wl_lost_sidecar(wl);
+
+	for (int i = 0; c && i < c->nr_text; i++)
+		fprintf(stderr, "schedreplay %s: %s: warning: %s\n", cmd, cli_esc(trace),
+			cli_esc(c->text[i]));
 }
 
 const char *cli_sidecar_read(char *buf, size_t size, const char *trace, const char *sidecar,

@@ -105,6 +105,13 @@ int run_opts_check_features(const struct run_opts *o, const char *trace,
 void run_opts_release(struct run_opts *o);
 
 /*
+ * The sidecar's lost-event counters where they disagree with the trace's
+ * gaps (wl_lost_sidecar()): one "schedreplay CMD: TRACE: warning: ..." line
+ * each on stderr.
+ */
+void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_workload *wl);
+
+/*
  * Whether the output file @out is one of the @n input files @in (the same
  * file, by device and inode; NULL entries and missing files are none):
  * `whatif --svg run.dat run.dat` overwrote the trace it had just read.

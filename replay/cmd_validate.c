@@ -411,6 +411,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 		snprintf(r->why, sizeof(r->why), "%.500s", err.msg);
 		return;
 	}
+	run_warn_lost_sidecar("validate", path, wl);
 	mg = find_group(wl_measured_latency(wl), grp, r->group, sizeof(r->group));
 	mh = mg.h[LAT_WAKEUP];
 	/*

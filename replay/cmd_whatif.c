@@ -297,6 +297,7 @@ int cmd_whatif(int argc, char **argv)
 		fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost (ring-buffer "
 			"overrun): the measured and the replayed figures are partial\n",
 			cli_esc(argv[optind]), (unsigned long long)wl_counts(wl)->lost_events);
+	run_warn_lost_sidecar("whatif", argv[optind], wl);
 	/* the other captures: only their measured latency is used */
 	for (unsigned int i = 0; i < nr_noise; i++) {
 		struct wl_options no = o.wo;
@@ -313,6 +314,7 @@ int cmd_whatif(int argc, char **argv)
 				"(ring-buffer overrun): its measured spread (--noise) is partial\n",
 				cli_esc(noise_paths[i]),
 				(unsigned long long)wl_counts(noise_wl[i])->lost_events);
+		run_warn_lost_sidecar("whatif", noise_paths[i], noise_wl[i]);
 		noise_lat[i] = wl_measured_latency(noise_wl[i]);
 	}
 	ro.noise = noise_lat;

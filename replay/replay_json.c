@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <schedreplay/cli.h>
+#include <schedreplay/sidecar.h>
 #include <schedreplay/sim.h>
 
 #include "calib.h"
@@ -688,6 +689,9 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 		json_object_set_new(t, "lost_wakes", jint(wl_nr_lost_wakes(wl)));
 	}
 	json_object_set_new(t, "sidecar", sr_json_string(wl_sidecar_path(wl)));
+	/* the sidecar's lost-event counters against the trace's gaps (as report's) */
+	json_object_set_new(t, "lost_events_sidecar", wl_lost_sidecar(wl) ?
+			    sidecar_lost_json(wl_lost_sidecar(wl)) : json_null());
 	json_object_set_new(t, "repair", repair_json(wl));
 	json_object_set_new(t, "tasks", jint(wl_nr_tasks(wl)));
 	json_object_set_new(t, "wakes", jint(wl_nr_wakes(wl)));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <schedreplay/cli.h>
+#include <schedreplay/sidecar.h>
 #include <schedreplay/sim.h>
 
 #include "calib.h"
@@ -218,6 +219,9 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 		i->path ? cli_esc(i->path) : "?", format, n->events, (double)span / 1e9, n->lost_events);
 	if (wl_sidecar_path(wl))
 		fprintf(out, "sidecar:   %s\n", cli_esc(wl_sidecar_path(wl)));
+	/* the sidecar's lost-event counters where they disagree with the trace */
+	for (int k = 0; wl_lost_sidecar(wl) && k < wl_lost_sidecar(wl)->nr_text; k++)
+		fprintf(out, "lost:      %s\n", cli_esc(wl_lost_sidecar(wl)->text[k]));
 	if (!f->release && f->release_before)
 		fprintf(out, "kernel:    unknown, before %s  [%s: %s]\n", f->release_before,
 			wl_fact_source_name(f->release_src), f->release_how);

@@ -551,6 +551,15 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 			     "intervals spanning the gap were dropped", c,
 			     d->lost_unknown_per_cpu[c] ? "at least " : "", d->lost_per_cpu[c]);
 	}
+	/*
+	 * The sidecar's counters against the trace's gaps: events the kernel
+	 * dropped without a mark (dropped_events, commit_overrun) read as a
+	 * complete trace, "lost: none" at exit 0.
+	 */
+	sidecar_lost_compare(d->sc, d->lost_per_cpu, d->lost_unknown_per_cpu, d->nr_cpus,
+			     &d->lost_sc);
+	for (int i = 0; i < d->lost_sc.nr_text; i++)
+		warn(d, "%s", d->lost_sc.text[i]);
 
 	if (!d->events) {
 		sr_error_set(err, EINVAL, "%s: buffer '%s' holds no events", o->path,

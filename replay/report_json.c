@@ -144,6 +144,8 @@ static json_t *trace_section(const struct report_data *d)
 		json_object_set_new(t, "sidecar", json_null());
 	}
 	json_object_set_new(t, "sidecar_note", jstr(d->sidecar_note));
+	/* the sidecar's lost-event counters against the trace's gaps */
+	json_object_set_new(t, "lost_events_sidecar", sidecar_lost_json(&d->lost_sc));
 	json_object_set_new(t, "repair", repair_section(d));
 	return t;
 }

@@ -76,6 +76,7 @@ struct report_data {
 	bool *lost_unknown_per_cpu;
 	int nr_cpus;
 	bool lost_unknown;
+	struct sidecar_lost_cmp lost_sc; /* the sidecar's lost-event counters against the trace */
 	double read_seconds;            /* wall time of the pass over the events */
 	struct sidecar *sc;             /* NULL if none was used */
 	char sidecar_note[512];         /* which sidecar, or why none */
@@ -86,7 +87,7 @@ struct report_data {
 	FILE *samples;                  /* --samples FILE, open during the pass */
 	uint64_t samples_written;
 	bool samples_failed;
-	char warnings[REPORT_MAX_WARNINGS][256];
+	char warnings[REPORT_MAX_WARNINGS][SIDECAR_LOST_TEXT + 64];
 	int nr_warnings;
 };
 

@@ -278,6 +278,14 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 			first = 0;
 		}
 		fprintf(out, ") -- partial results\n");
+	} else if (d->lost_sc.unmarked || d->lost_sc.pages_unmarked) {
+		/* the kernel lost them without a mark: the warning below says where */
+		if (d->lost_sc.unmarked)
+			fprintf(out, "lost:    none marked in the trace; the sidecar counts %" PRIu64
+				" -- partial results\n", d->lost_sc.unmarked);
+		else
+			fprintf(out, "lost:    none marked in the trace; the sidecar saw %" PRIu64
+				" flagged pages -- partial results\n", d->sc->missed_pages);
 	} else {
 		fprintf(out, "lost:    none\n");
 	}

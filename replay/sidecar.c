@@ -1157,18 +1157,74 @@ static int load_funcs(struct sidecar *sc, const struct sv *root, const char **ba
 	return 0;
 }
 
-/* "lost": the kernel's lost-event counters; then the first key whose value
- * was not an integer in range, which every step above read as its default */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* "lost": the kernel's lost-event counters, in all and per CPU; then the
+ * first key whose value was not an integer in range, which every step above
+ * read as its default */
 static int load_lost(struct sidecar *sc, const struct sv *root, const char **bad,
 		     struct sr_error *err)
 {
-	const struct sv *o;
+	static const char *const key[] = { "overrun", "dropped_events", "commit_overrun" };
+	const struct sv *o, *a, *v;
+	size_t i;
 
 	o = sv_get(root, "lost");
-	sc->lost_events = (uint64_t)get_u63(o, "overrun", 0) +
-			  (uint64_t)get_u63(o, "dropped_events", 0) +
-			  (uint64_t)get_u63(o, "commit_overrun", 0);
+	sc->lost_listed = sv_is_obj(o);
+	sc->lost_overrun = (uint64_t)get_u63(o, "overrun", 0);
+	sc->lost_dropped = (uint64_t)get_u63(o, "dropped_events", 0);
+	sc->lost_commit_overrun = (uint64_t)get_u63(o, "commit_overrun", 0);
+	sc->lost_events = add_sat(add_sat(sc->lost_overrun, sc->lost_dropped),
+				  sc->lost_commit_overrun);
 	sc->missed_pages = (uint64_t)get_u63(o, "pages_with_missed_events", 0);
+	/*
+	 * lost.per_cpu: compared with the trace's gaps CPU by CPU
+	 * (sidecar_lost_compare()).  Read as strictly as the topology: a CPU
+	 * out of range or listed twice, or a count that is not one, is an
+	 * error, not a CPU without losses.
+	 */
+	a = sv_get(o, "per_cpu");
+	if (a && a->type != SV_NULL) {
+		if (!sv_is_arr(a))
+			FAIL(EINVAL, "lost.per_cpu is not a list");
+		sc->lost_per_cpu = calloc((size_t)sc->nr_cpus, sizeof(*sc->lost_per_cpu));
+		if (!sc->lost_per_cpu)
+			NOMEM();
+		bool *seen = calloc((size_t)sc->nr_cpus, sizeof(*seen));
+
+		if (!seen)
+			NOMEM();
+		for (i = 0; (v = sv_at(a, i)); i++) {
+			long long cpu = -1, n;
+			uint64_t sum = 0;
+
+			const struct sv *cv = sv_get(v, "cpu");
+
+			if (!sv_is_obj(v) || !cv || !sv_int_in(cv, 0, sc->nr_cpus - 1, &cpu) ||
+			    seen[cpu]) {
+				free(seen);
+				FAIL(EINVAL, "lost.per_cpu[%zu].cpu is %s", i, !sv_is_obj(v) ?
+				     "missing (the entry is not an object)" : !cv ? "missing" :
+				     cpu < 0 ? "not a CPU of cpus.topology" : "listed twice");
+			}
+			seen[cpu] = true;
+			for (size_t k = 0; k < sizeof(key) / sizeof(key[0]); k++) {
+				const struct sv *c = sv_get(v, key[k]);
+
+				n = 0;
+				if (c && !sv_int_in(c, 0, LLONG_MAX, &n)) {
+					free(seen);
+					FAIL(EINVAL, "lost.per_cpu[%zu].%s is not a count", i, key[k]);
+				}
+				sum = add_sat(sum, (uint64_t)n);
+			}
+			sc->lost_per_cpu[cpu] = sum;
+		}
+		free(seen);
+	}
 	if (*bad)
 		FAIL(EINVAL, "\"%s\" is not an integer in range", *bad);
 	return 0;
@@ -1299,6 +1355,150 @@ int sidecar_last_online_cpu(const struct sidecar *sc, struct sr_error *err)
 	return last;
 }
 
+/* " on CPU 1" / " on CPUs 0, 3" (and ", ... N in all" past the list) */
+static void lost_cpus(char *buf, size_t len, const int *cpu, int n)
+{
+	size_t o;
+
+	o = (size_t)snprintf(buf, len, " on CPU%s", n > 1 ? "s" : "");
+	for (int i = 0; i < n && i < SIDECAR_LOST_CPUS && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s %d", i ? "," : "", cpu[i]);
+	if (n > SIDECAR_LOST_CPUS && o < len)
+		snprintf(buf + o, len - o, ", ... %d in all", n);
+}
+
+void sidecar_lost_compare(const struct sidecar *sc, const uint64_t *trace_lost,
+			  const bool *trace_unknown, int nr_cpus, struct sidecar_lost_cmp *out)
+{
+	char path[160], cpus[120], counters[112];
+
+	memset(out, 0, sizeof(*out));
+	for (int c = 0; c < nr_cpus; c++) {
+		out->trace_total = add_sat(out->trace_total, trace_lost[c]);
+		out->trace_unknown |= trace_unknown && trace_unknown[c];
+	}
+	if (!sc || !sc->lost_listed)
+		return;
+	out->compared = true;
+	out->per_cpu = sc->lost_per_cpu != NULL;
+	out->overrun = sc->lost_overrun;
+	out->dropped = sc->lost_dropped;
+	out->commit_overrun = sc->lost_commit_overrun;
+	out->total = sc->lost_events;
+	out->missed_pages = sc->missed_pages;
+	for (int c = 0; sc->lost_per_cpu && c < sc->nr_cpus && c < SIDECAR_LOST_CPUS; c++)
+		out->sidecar_cpu[out->nr_sidecar_cpus++] = sc->lost_per_cpu[c];
+	if (out->per_cpu) {
+		for (int c = 0; c < nr_cpus && c < sc->nr_cpus; c++) {
+			if (sc->lost_per_cpu[c] && !trace_lost[c]) {
+				out->unmarked = add_sat(out->unmarked, sc->lost_per_cpu[c]);
+				if (out->nr_unmarked_cpus < SIDECAR_LOST_CPUS)
+					out->unmarked_cpu[out->nr_unmarked_cpus] = c;
+				out->nr_unmarked_cpus++;
+			}
+			if (trace_lost[c] && !sc->lost_per_cpu[c]) {
+				out->uncounted = add_sat(out->uncounted, trace_lost[c]);
+				out->uncounted_unknown |= trace_unknown && trace_unknown[c];
+				if (out->nr_uncounted_cpus < SIDECAR_LOST_CPUS)
+					out->uncounted_cpu[out->nr_uncounted_cpus] = c;
+				out->nr_uncounted_cpus++;
+			}
+		}
+	} else if (sc->lost_events && !out->trace_total) {
+		out->unmarked = sc->lost_events;
+	} else if (out->trace_total && !sc->lost_events) {
+		out->uncounted = out->trace_total;
+		out->uncounted_unknown = out->trace_unknown;
+		for (int c = 0; c < nr_cpus; c++)
+			if (trace_lost[c]) {
+				if (out->nr_uncounted_cpus < SIDECAR_LOST_CPUS)
+					out->uncounted_cpu[out->nr_uncounted_cpus] = c;
+				out->nr_uncounted_cpus++;
+			}
+	}
+	out->pages_unmarked = sc->missed_pages && !out->trace_total && !out->unmarked;
+
+	/* raw (each output escapes the line as it prints it), and bounded */
+	snprintf(path, sizeof(path), "%.150s%s", sc->path, strlen(sc->path) > 150 ? "..." : "");
+	snprintf(counters, sizeof(counters), "overrun %" PRIu64 ", dropped_events %" PRIu64
+		 ", commit_overrun %" PRIu64, sc->lost_overrun, sc->lost_dropped,
+		 sc->lost_commit_overrun);
+	if (out->unmarked) {
+		cpus[0] = '\0';
+		if (out->per_cpu)
+			lost_cpus(cpus, sizeof(cpus), out->unmarked_cpu, out->nr_unmarked_cpus);
+		snprintf(out->text[out->nr_text++], SIDECAR_LOST_TEXT,
+			 "sidecar %s counts %" PRIu64 " lost events%s where the trace marks no gap "
+			 "(in all: %s; the kernel marks only overruns in the trace): the trace is "
+			 "trusted, so the results lack those events at points it does not show",
+			 path, out->unmarked, cpus, counters);
+	}
+	if (out->uncounted) {
+		lost_cpus(cpus, sizeof(cpus), out->uncounted_cpu, out->nr_uncounted_cpus);
+		snprintf(out->text[out->nr_text++], SIDECAR_LOST_TEXT,
+			 "the trace marks %s%" PRIu64 " lost events%s that sidecar %s does not count "
+			 "(in all: %s): the trace's gaps are used; is the sidecar this capture's?",
+			 out->uncounted_unknown ? ">= " : "", out->uncounted, cpus, path,
+			 counters);
+	}
+	if (out->pages_unmarked)
+		snprintf(out->text[out->nr_text++], SIDECAR_LOST_TEXT,
+			 "sidecar %s says the capture read %" PRIu64 " trace pages flagged with "
+			 "missed events, but this trace marks no gap: the trace is trusted (was it "
+			 "rewritten without its marks?), so the results lack events at points it "
+			 "does not show", path, sc->missed_pages);
+}
+
+static json_t *lost_jint(uint64_t v)
+{
+	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+static json_t *lost_jcpus(const int *cpu, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < n && i < SIDECAR_LOST_CPUS; i++)
+		json_array_append_new(a, json_integer(cpu[i]));
+	return a;
+}
+
+json_t *sidecar_lost_json(const struct sidecar_lost_cmp *c)
+{
+	json_t *o, *w;
+
+	if (!c->compared || !(o = json_object()))
+		return json_null();
+	json_object_set_new(o, "overrun", lost_jint(c->overrun));
+	json_object_set_new(o, "dropped_events", lost_jint(c->dropped));
+	json_object_set_new(o, "commit_overrun", lost_jint(c->commit_overrun));
+	json_object_set_new(o, "total", lost_jint(c->total));
+	json_object_set_new(o, "pages_with_missed_events", lost_jint(c->missed_pages));
+	if (c->per_cpu) {
+		json_t *a = json_array();
+
+		for (int i = 0; a && i < c->nr_sidecar_cpus; i++)
+			json_array_append_new(a, lost_jint(c->sidecar_cpu[i]));
+		json_object_set_new(o, "per_cpu", a ? a : json_null());
+	} else {
+		json_object_set_new(o, "per_cpu", json_null());
+	}
+	json_object_set_new(o, "agrees", json_boolean(!sidecar_lost_disagree(c)));
+	json_object_set_new(o, "trusted", json_string("trace"));
+	json_object_set_new(o, "unmarked", lost_jint(c->unmarked));
+	json_object_set_new(o, "unmarked_cpus", c->per_cpu ?
+			    lost_jcpus(c->unmarked_cpu, c->nr_unmarked_cpus) : json_null());
+	json_object_set_new(o, "uncounted", lost_jint(c->uncounted));
+	json_object_set_new(o, "uncounted_cpus", lost_jcpus(c->uncounted_cpu,
+							     c->nr_uncounted_cpus));
+	json_object_set_new(o, "pages_unmarked", json_boolean(c->pages_unmarked));
+	w = json_array();
+	for (int i = 0; w && i < c->nr_text; i++)
+		json_array_append_new(w, sr_json_string(c->text[i]));
+	json_object_set_new(o, "warnings", w ? w : json_null());
+	return o;
+}
+
 struct sidecar *sidecar_load_for_trace(const char *trace_path, struct sr_error *err)
 {
 	struct sidecar *sc;
@@ -1340,6 +1540,7 @@ void sidecar_free(struct sidecar *sc)
 	free(sc->tasks);
 	free(sc->funcs);
 	free(sc->funcs_reason);
+	free(sc->lost_per_cpu);
 	free(sc->path);
 	free(sc->trace_file);
 	free(sc->clock);

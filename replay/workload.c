@@ -2862,6 +2862,7 @@ void wl_free(struct wl_workload *wl)
 	free(wl->funcs);
 	free(wl->cpu_node);
 	free(wl->sidecar_path);
+	free(wl->lost_sc);
 	free(wl->tasks);
 	free(wl->by_pid);
 	free(wl->ops);
@@ -3038,6 +3039,10 @@ const struct lat_machine *wl_measured_latency(const struct wl_workload *wl)
 const struct wl_calib *wl_calibration(const struct wl_workload *wl) { return &wl->calib; }
 const int *wl_cpu_nodes(const struct wl_workload *wl) { return wl->cpu_node; }
 const char *wl_sidecar_path(const struct wl_workload *wl) { return wl->sidecar_path; }
+const struct sidecar_lost_cmp *wl_lost_sidecar(const struct wl_workload *wl)
+{
+	return wl->lost_sc;
+}
 
 bool wl_sidecar_func_next(const struct wl_workload *wl, unsigned int *iter, const char **name,
 			  int64_t *count)

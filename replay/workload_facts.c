@@ -63,6 +63,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <schedreplay/cli.h>
+
 #include "workload_local.h"
 
 /*
@@ -668,6 +670,61 @@ static bool cgmap_path(char *s)
 	return true;
 }
 
+/*
+ * A '.' or '..' component of a map's path (after cgmap_path()).  The
+ * kernel's cgroup_path() never writes one (kernfs refuses those names, so
+ * no cgroup has them), and a map's path is matched as a string: '/a/../b'
+ * matched no group and the line had no effect without a word.  Refused
+ * rather than resolved, since a map that says '..' was most likely built
+ * from another path; the error gives the resolved path to write instead.
+ * 0, or -1 with @err set.
+ */
+static int cgmap_dots(const char *file, unsigned int lineno, const char *s,
+		      struct sr_error *err)
+{
+	char fix[4096], esc[256], fesc[256];
+	const char *dot = NULL;
+	size_t o = 0;
+	bool above = false;
+
+	for (const char *c = s + 1; *c; ) {
+		size_t n = strcspn(c, "/");
+
+		if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.')) {
+			if (!dot || n == 2)
+				dot = n == 1 ? "." : "..";
+			if (n == 2) {
+				/* back to the '/' before the last name */
+				if (o == 0)
+					above = true;
+				while (o > 0 && fix[--o] != '/')
+					;
+			}
+		} else if (o + 1 + n < sizeof(fix)) {
+			fix[o++] = '/';
+			memcpy(fix + o, c, n);
+			o += n;
+		}
+		c += n + (c[n] == '/');
+	}
+	if (!dot)
+		return 0;
+	if (o == 0)
+		fix[o++] = '/';
+	fix[o] = '\0';
+	sr_esc(esc, sizeof(esc), s, SR_ESC_TEXT);
+	sr_esc(fesc, sizeof(fesc), fix, SR_ESC_TEXT);
+	if (above)
+		sr_error_set(err, EINVAL, "%s:%u: cgroup path '%s' has a '..' above the root: "
+			     "write the path as the kernel spells it, from '/' without '.' or '..'",
+			     file, lineno, esc);
+	else
+		sr_error_set(err, EINVAL, "%s:%u: cgroup path '%s' has a '%s' component: write it "
+			     "as the kernel spells it, '%s' (paths are matched as written)",
+			     file, lineno, esc, dot, fesc);
+	return -1;
+}
+
 /* by pid, then line: a pid's lines next to each other, the first one first */
 static int cmp_cgmap_entry(const void *a, const void *b)
 {
@@ -707,7 +764,31 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 				goto fail;
 			}
 		}
-		if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line))
+		/*
+		 * CR LF (a file saved on Windows) reads as LF.  A CR anywhere
+		 * else is an error: a file with CR line ends (classic Mac OS)
+		 * read as one line, and "expected 'PID /cgroup/path'" did not
+		 * say why.
+		 */
+		{
+			size_t len = strlen(line);
+			char *cr;
+
+			if (len >= 2 && line[len - 2] == '\r' && line[len - 1] == '\n') {
+				line[len - 2] = '\n';
+				line[len - 1] = '\0';
+			} else if (len >= 1 && line[len - 1] == '\r') {
+				line[len - 1] = '\0';  /* the last line, CR without LF */
+			}
+			if ((cr = strchr(line, '\r'))) {
+				sr_error_set(err, EINVAL, "%s:%u: a carriage return (\\r) inside the "
+					     "line, at column %zu: lines end in LF or CR LF (a file "
+					     "with CR line ends reads as one line)", file, lineno,
+					     (size_t)(cr - line) + 1);
+				goto fail;
+			}
+		}
+		if (line[0] == '#' || strspn(line, " \t\n") == strlen(line))
 			continue;
 		/* every number checked whole: "%lu" took -1 as 2^64-1, strtol saturated */
 		k = sscanf(line, "shares %4095s %4095s %c", a, n, &extra);
@@ -726,6 +807,8 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 					     file, lineno);
 				goto fail;
 			}
+			if (cgmap_dots(file, lineno, a, err))
+				goto fail;
 			/* sched_group_set_shares(): the root group has none (no entity) */
 			if (!strcmp(a, "/")) {
 				sr_error_set(err, EINVAL, "%s:%u: the root cgroup '/' has no shares "
@@ -778,6 +861,8 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 					     "[PERIOD_US]'", file, lineno);
 				goto fail;
 			}
+			if (cgmap_dots(file, lineno, a, err))
+				goto fail;
 			/* tg_set_cfs_bandwidth() refuses the root task group */
 			if (!strcmp(a, "/")) {
 				sr_error_set(err, EINVAL, "%s:%u: the root cgroup '/' takes no quota "
@@ -818,6 +903,8 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 				     file, lineno);
 			goto fail;
 		}
+		if (cgmap_dots(file, lineno, b, err))
+			goto fail;
 		void *p = realloc(map->e, (map->n + 1) * sizeof(*map->e));
 
 		if (!p)

@@ -77,6 +77,8 @@ struct wl_workload {
 	size_t nr_funcs;
 	int *cpu_node;                 /* NUMA node per CPU (sidecar), NULL if unknown */
 	char *sidecar_path;
+	struct sidecar_lost_cmp *lost_sc; /* the sidecar's lost-event counters against the
+					     trace's gaps (wl_extract()); NULL: not compared */
 	struct wl_facts facts;
 	struct wl_counts counts;
 	uint64_t first_ts, last_ts;

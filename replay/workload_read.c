@@ -29,6 +29,27 @@ static int keep_repair_counts(struct wl_workload *wl, const struct trace_info *i
 	return 0;
 }
 
+/* wl->lost_sc: the sidecar's counters against the trace's gaps, per CPU */
+static int compare_lost(struct wl_workload *wl, const struct trace_reader *r,
+			const struct sidecar *sc)
+{
+	int n = trace_nr_cpus(r);
+	uint64_t *lost = calloc((size_t)n + 1, sizeof(*lost));
+	bool *unknown = calloc((size_t)n + 1, sizeof(*unknown));
+
+	if (!lost || !unknown || !(wl->lost_sc = malloc(sizeof(*wl->lost_sc)))) {
+		free(lost);
+		free(unknown);
+		return -1;
+	}
+	for (int c = 0; c < n; c++)
+		lost[c] = trace_lost_events(r, c, &unknown[c]);
+	sidecar_lost_compare(sc, lost, unknown, n, wl->lost_sc);
+	free(lost);
+	free(unknown);
+	return 0;
+}
+
 #define WL_MAX_GAP_NS (86400ull * 1000000000)
 
 struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
@@ -116,6 +137,16 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 	wl = wl_builder_finish(b, err);
 	b = NULL;
 	if (wl && keep_repair_counts(wl, trace_get_info(r))) {
+		sr_error_set(err, ENOMEM, "%s: out of memory", path);
+		wl_free(wl);
+		wl = NULL;
+	}
+	/*
+	 * The sidecar's lost-event counters against the trace's gaps: events
+	 * the kernel dropped without a mark replayed as a complete trace, and
+	 * nothing said so (replay and whatif print its lines as warnings).
+	 */
+	if (wl && sc && sc->lost_listed && compare_lost(wl, r, sc)) {
 		sr_error_set(err, ENOMEM, "%s: out of memory", path);
 		wl_free(wl);
 		wl = NULL;

@@ -112,10 +112,71 @@ struct sidecar {
 	size_t nr_funcs;
 	struct sidecar_func *funcs;
 
-	/* lost events */
+	/* lost events: the kernel's counters at the end of the capture */
+	bool lost_listed;              /* the sidecar has a "lost" object */
 	uint64_t lost_events;          /* overrun + dropped + commit overrun */
-	uint64_t missed_pages;
+	uint64_t lost_overrun, lost_dropped, lost_commit_overrun;
+	uint64_t missed_pages;         /* pages the capture's read of its trace found flagged */
+	uint64_t *lost_per_cpu;        /* [nr_cpus] overrun + dropped + commit overrun of each
+					  CPU; NULL if lost.per_cpu is absent */
 };
+
+/*
+ * The sidecar's lost-event counters against the gaps the trace marks
+ * (sidecar_lost_compare()).  The kernel marks a page after an overrun
+ * (ring_buffer_read_page()'s RB_MISSED_EVENTS, with the count), never an
+ * event dropped when the buffer was full (dropped_events, not overwrite
+ * mode) or a commit overrun: those are missing from the trace at points it
+ * does not show.  Every reader trusts the trace's gaps (the only ones it can
+ * place); the comparison says where the sidecar disagrees.
+ */
+#define SIDECAR_LOST_TEXT 768
+#define SIDECAR_LOST_CPUS 64           /* CPUs listed by number (more are counted) */
+struct sidecar_lost_cmp {
+	bool compared;                 /* a sidecar with a "lost" object */
+	bool per_cpu;                  /* compared CPU by CPU (lost.per_cpu listed) */
+	/* the sidecar's counters (its copy: the comparison outlives the sidecar) */
+	uint64_t overrun, dropped, commit_overrun, total, missed_pages;
+	uint64_t sidecar_cpu[SIDECAR_LOST_CPUS]; /* per CPU, when per_cpu */
+	int nr_sidecar_cpus;
+	uint64_t trace_total;          /* the trace's lost events (a gap of unknown size: 1) */
+	bool trace_unknown;            /* a gap without a count */
+	/*
+	 * The events the sidecar counts on CPUs where the trace marks no gap
+	 * (without per-CPU counts: its total, when the trace marks none), and
+	 * those CPUs (none listed without per-CPU counts).
+	 */
+	uint64_t unmarked;
+	int unmarked_cpu[SIDECAR_LOST_CPUS], nr_unmarked_cpus;
+	/* the trace's lost events on CPUs where the sidecar counts none */
+	uint64_t uncounted;
+	bool uncounted_unknown;        /* a gap of unknown size among them */
+	int uncounted_cpu[SIDECAR_LOST_CPUS], nr_uncounted_cpus;
+	/* the capture's read of its trace found flagged pages; this one has no gap */
+	bool pages_unmarked;
+	/* one line per disagreement (without "warning: ") */
+	char text[3][SIDECAR_LOST_TEXT];
+	int nr_text;
+};
+
+/*
+ * Compare @sc's lost-event counters with the trace's gaps: @trace_lost[c]
+ * events lost before records of CPU c (TRACE_LOST_UNKNOWN-sized gaps counted
+ * 1, *@trace_unknown[c] set) for @nr_cpus CPUs.  @sc NULL: nothing compared.
+ */
+void sidecar_lost_compare(const struct sidecar *sc, const uint64_t *trace_lost,
+			  const bool *trace_unknown, int nr_cpus, struct sidecar_lost_cmp *out);
+/*
+ * The comparison as the JSON outputs' trace.lost_events_sidecar (report and
+ * replay; schema in docs/report.md): null when nothing was compared.
+ */
+struct json_t;
+struct json_t *sidecar_lost_json(const struct sidecar_lost_cmp *c);
+/* Whether the comparison found a disagreement (a warning to print). */
+static inline bool sidecar_lost_disagree(const struct sidecar_lost_cmp *c)
+{
+	return c->nr_text > 0;
+}
 
 /*
  * Load and validate a sidecar. Returns NULL with @err set ("FILE: what is

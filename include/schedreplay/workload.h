@@ -830,6 +830,14 @@ bool wl_sidecar_func_next(const struct wl_workload *wl, unsigned int *iter, cons
 bool wl_sidecar_func_get(const struct wl_workload *wl, const char *name, int64_t *count);
 /* The sidecar used, NULL if none. */
 const char *wl_sidecar_path(const struct wl_workload *wl);
+/*
+ * The sidecar's lost-event counters against the trace's gaps
+ * (sidecar_lost_compare(), made by wl_extract()): NULL when there was no
+ * sidecar (or it has no "lost" object).  Its text lines are the warnings
+ * replay and whatif print.
+ */
+struct sidecar_lost_cmp;
+const struct sidecar_lost_cmp *wl_lost_sidecar(const struct wl_workload *wl);
 
 /* The measured wakeup latency (the same state machine as `report`). */
 const struct lat_machine *wl_measured_latency(const struct wl_workload *wl);

@@ -147,6 +147,27 @@ expect 1 "dup-shares.map:2: a second 'shares' line for /x (the first is line 1)"
 printf 'quota /x/ 5000\nquota /x 6000 50000\n' > "$work/dup-quota.map"
 expect 1 "dup-quota.map:2: a second 'quota' line for /x (the first is line 1)" -- \
 	replay --cgroup-map "$work/dup-quota.map" "$traces/small-pipe.dat"
+# a '.' or '..' component (inp38): matched as written, '/a/../b' matched no
+# group and the line had no effect at exit 0; the error gives the kernel's
+# spelling.  Every line kind, and a '..' above the root
+printf '22002 /a/../b\n' > "$work/dots-pid.map"
+expect 1 "dots-pid.map:1: cgroup path '/a/../b' has a '..' component: write it as the kernel spells it, '/b'" -- \
+	replay --cgroup-map "$work/dots-pid.map" "$traces/small-pipe.dat"
+printf '# c\nshares /a/./b/ 512\n' > "$work/dot-shares.map"
+expect 1 "dot-shares.map:2: cgroup path '/a/./b' has a '.' component: write it as the kernel spells it, '/a/b'" -- \
+	replay --cgroup-map "$work/dot-shares.map" "$traces/small-pipe.dat"
+printf 'quota /x//y/.. 5000\n' > "$work/dots-quota.map"
+expect 1 "dots-quota.map:1: cgroup path '/x/y/..' has a '..' component: write it as the kernel spells it, '/x'" -- \
+	whatif --cgroup-map "$work/dots-quota.map" "$traces/small-pipe.dat"
+printf '22002 /../a\n' > "$work/above.map"
+expect 1 "above.map:1: cgroup path '/../a' has a '..' above the root" -- \
+	replay --cgroup-map "$work/above.map" "$traces/small-pipe.dat"
+# CR line ends (classic Mac OS): the file was one line, "expected 'PID
+# /cgroup/path'"; a CR inside a line is named (CR LF reads as LF:
+# replay_cgroup_map_facts)
+printf '22002 /a\rshares /a 512\r' > "$work/cr.map"
+expect 1 "cr.map:1: a carriage return (\\\\r) inside the line, at column 9: lines end in LF or CR LF" -- \
+	replay --cgroup-map "$work/cr.map" "$traces/small-pipe.dat"
 
 # report named the value instead of the option ("bad value '-1' for -1"), and
 # called an option without its value unknown ("unknown option '--pid'")
@@ -571,6 +592,17 @@ expect_usage "replay: --placement-check checks the model's choice against the tr
 	replay --placement-check --placement model "$pipe"
 expect_ok replay --placement model --balance-attach trace-order "$pipe"
 expect_ok replay --placement model --queued-moves time "$pipe"
+# the reverse (inp38's fuzz round): --exec-balance-at traced moves the model's
+# sched_exec(), which the trace's placement never runs: it did nothing at exit 0
+for c in replay whatif validate; do
+	t=$pipe; [ $c = validate ] && t=
+	expect_usage "$c: --exec-balance-at traced moves --placement model's sched_exec(); under --placement trace (the default) an exec stays on its traced CPU and it does nothing" -- \
+		$c --exec-balance-at traced $t
+	expect_usage "$c: --exec-balance-at traced moves --placement model's sched_exec()" -- \
+		$c --placement trace --exec-balance-at traced $t
+done
+expect_ok replay --placement model --exec-balance-at traced "$pipe"
+expect_ok replay --exec-balance-at exec "$pipe"
 expect_usage "validate: unexpected argument '$pipe'" -- validate "$pipe"
 # --json --markdown printed the markdown (a script reading JSON got a table), and
 # --json --suggest the suggestions: the three outputs are one or another

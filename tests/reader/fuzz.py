@@ -24,7 +24,8 @@ Usage:
  smoke  a fixed subset (seed 1, about 200 cases, one source per kind, whatif
         for a quarter of them; ~25 CPU-seconds on the sanitizer build, run
         with 2 jobs), and 16 cases of sysc, funcs, variants/feat and option
-        combos; exit 1 on any BUG. ctest `reader_fuzz_smoke`.
+        combos, 9 of fuzz37's classes and 6 of class recent; exit 1 on any
+        BUG. ctest `reader_fuzz_smoke`.
  case   one case by its id (as `run` prints it: kind/source/class/params),
         e.g. for a regression test; --expect error|ok|lost|any fails unless
         the outcome is that (default: not BUG); --expect-msg REGEX also
@@ -49,6 +50,8 @@ with trace-cmd when it is installed, else those kinds are skipped):
             socket, dangling or looping small-pipe.dat, a name not UTF-8 or
             with a newline, its sidecar or thresholds.json garbage / empty /
             a directory / a FIFO (fuzz37)
+  v7exec    traces/forkexec.dat (3016 execs; only with --kinds v7exec):
+            report, replay-model and replay-recent on its mutations (inp38)
 
 Mutation classes (binary): trunc (cut at every header/section/option/chunk
 /page boundary, +1, middle, last byte), cpuid (a v7 BUFFER option's
@@ -79,14 +82,20 @@ num (-1, 0, 1e308, 2**64, 2**63, 0.5, a 100 kB string, nested), dupitem,
 cut (mid-file), garbage (trailing data, 100k '[', a flipped byte,
 duplicate keys, a BOM).  options: each option of report/replay/whatif/
 validate with 13 bad values, and without its value; limit (fuzz37): each
-numeric option at and past its bounds (LIMIT_VALUES).
+numeric option at and past its bounds (LIMIT_VALUES); recent (inp38): the
+options of stop 37 (--handoff-signals, --exec-balance-at, --tick-preempt-at:
+RECENT_OPTS) with partners they interact with (RECENT_PARTNERS), on the
+small traces and forkexec.
 
 Commands: report, replay, whatif --all-variants on every trace input, and
 report --reader libtracecmd ("report-ltc") for damaged data (trunc, page,
 payload, chunk); replay --placement model --vcpu-pack-cut flat
 --newidle-ratio 64 ("replay-model": sched_exec(), find_idlest_cpu()) on every
 binary and text input; whatif --svg ("whatif-svg", full runs only: the
-file must be well-formed XML without nan/inf, else BUG-svg); validate --dir
+file must be well-formed XML without nan/inf, else BUG-svg); replay with the
+options of stop 37 ("replay-recent": --placement model --exec-balance-at
+traced --tick-preempt-at traced --handoff-signals) on every binary, text
+and syscall input; validate --dir
 with the mutated small-pipe.dat as the
 directory's trace (its FAIL line on stdout naming the trace is an "error");
 replay/whatif --variants-file; validate --thresholds; whatif --machine; each
@@ -120,6 +129,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -1874,6 +1884,87 @@ def combo_argv(c, slot, inp):
     return argv
 
 
+# ------------------------------------------- the options of stop 37 ---
+# class "recent" of kind "options" (inp38): one to three of the options added
+# last (--handoff-signals, --exec-balance-at, --tick-preempt-at; valid and
+# invalid values) with zero to three partners they interact with (the
+# placement, the hand-off rule, the resched point, the traced ticks, a
+# profile), on replay / whatif / validate, on the small traces and forkexec
+# (3016 execs: the traced exec stopper moves).
+
+RECENT_OPTS = {
+    "--handoff-signals": None,
+    # mostly valid values: the bad ones are the usage errors' (one line each)
+    "--exec-balance-at": ["exec", "traced", "traced", "traced", "TRACED", "exec,traced"],
+    "--tick-preempt-at": ["model", "traced", "traced", "traced", "", "tick"],
+}
+RECENT_PARTNERS = {
+    "--placement": ["model", "model", "trace"],
+    "--handoff": ["preempt", "skip", "yield", "sleep", "writeon", "writeon-pre"],
+    "--resched-at": ["cost", "syscall-exit", "traced", "next-wake"],
+    "--ticks": ["traced", "grid"],
+    "--profile": ["6.1", "6.5", "6.12", "6.18"],
+    "--sched-feature": ["NO_PLACE_LAG", "NO_RUN_TO_PARITY", "NO_WAKEUP_PREEMPTION"],
+    "--channels": ["strict", "off"],
+    "--no-costs": None,
+    "--stop-at-end": None,
+    "--no-repair": None,
+    "--wake-clock": ["traced"],
+    "--vcpu-pack-cut": ["flat"],
+    "--newidle-ratio": ["0", "1024"],
+}
+RECENT_CMD = {"replay": {"--json": None, "--all-variants": None},
+              "whatif": {"--variant": ["aaron-skip"], "--json": None},
+              "validate": {"--json": None}}
+RECENT_TRACES = ["small-chan", "small-pipe", "small-hackbench", "forkexec"]
+
+
+def gen_recent_cases(rng, n):
+    out = []
+    for _ in range(n):
+        cmd = rng.choice(["replay", "replay", "replay", "whatif", "validate"])
+        opts = []
+        for table, k in ((RECENT_OPTS, 1 + rng.randrange(3)),
+                         (dict(RECENT_PARTNERS, **RECENT_CMD[cmd]), rng.randrange(4))):
+            for o in rng.sample(sorted(table), k):
+                opts.append(o if table[o] is None else f"{o}#{rng.randrange(len(table[o]))}")
+        # --exec-balance-at traced is --placement model's (else a usage
+        # error, the same line every time): mostly with it
+        if any(o.startswith("--exec-balance-at#") for o in opts) and \
+                not any(o.startswith("--placement") for o in opts) and rng.random() < 0.8:
+            opts.append("--placement#0")
+        trace = rng.choice(RECENT_TRACES)
+        out.append({"kind": "options", "src": cmd, "cls": "recent",
+                    "p": {"t": trace, "o": "+".join(opts)}})
+    return out
+
+
+def recent_argv(c, slot, inp):
+    cmd = c["src"]
+    table = dict(RECENT_OPTS, **RECENT_PARTNERS, **RECENT_CMD[cmd])
+    argv = [cmd]
+    for o in c["p"]["o"].split("+"):
+        name, _, vi = o.partition("#")
+        argv.append(name)
+        if vi:
+            argv.append(table[name][int(vi)])
+    trace = c["p"]["t"]
+    if cmd == "validate":
+        # validate --dir of the trace alone (its sidecar beside it)
+        argv += ["--dir", os.path.join(slot, "vdir2" if trace == "small-chan" else "vdir"),
+                 "--seeds", "1"]
+    else:
+        argv.append(os.path.join(inp.traces, trace + ".dat"))
+    return argv
+
+
+# the recent options on every trace input: the model's placement with the
+# exec balancing at the kernel's point, the traced tick preemptions and the
+# hand-off signals, over the mutated trace
+RECENT_REPLAY = ["replay", "--placement", "model", "--exec-balance-at", "traced",
+                 "--tick-preempt-at", "traced", "--handoff-signals"]
+
+
 # ----------------------------------------------------------------- inputs --
 
 
@@ -1918,6 +2009,10 @@ class Inputs:
                 self.src[("text", f"{name}-{kind}")] = out
                 self.make[("text", f"{name}-{kind}")] = \
                     lambda t=t, out=out, flag=flag: report_text(t, out, flag)
+        # kind v7exec (inp38; only when --kinds names it): forkexec's execs
+        fe = os.path.join(traces, "forkexec.dat")
+        if os.path.exists(fe):
+            self.src[("v7exec", "forkexec")] = fe
         hog = os.path.join(traces, "hog-timer.dat")
         if os.path.exists(hog):
             self.src[("v6", "hog-timer")] = hog
@@ -1953,6 +2048,12 @@ class Inputs:
         self.layouts = {}
         self.data = {}
         self.machine_json = None
+        # the jobs' threads share the sources: `run` makes each one while
+        # generating its cases, but `rerun` (and `case`) only when a job first
+        # reads it, and two jobs both converted small-pipe-v6.dat into the
+        # same .tmp (the second's rename failed: FileNotFoundError ended the
+        # run) or read cgroup.map while the other was writing it (empty)
+        self.lock = threading.RLock()
         # --cgroup-map: two tasks of small-pipe in two groups with their shares
         self.src[("cgmap", "map")] = os.path.join(work, "cgroup.map")
         self.make[("cgmap", "map")] = lambda out=self.src[("cgmap", "map")]: write_new(
@@ -1960,6 +2061,10 @@ class Inputs:
                  b"shares /srfix/a 2048\nshares /srfix/b 512\n")
 
     def data_of(self, kind, name):
+        with self.lock:
+            return self._data_of(kind, name)
+
+    def _data_of(self, kind, name):
         k = (kind, name)
         if k not in self.data:
             if kind == "machine":
@@ -1974,15 +2079,23 @@ class Inputs:
 
     def layout(self, kind, name):
         k = (kind, name)
-        if k not in self.layouts:
-            self.layouts[k] = parse_layout(self.data_of(kind, name))
-        return self.layouts[k]
+        with self.lock:
+            if k not in self.layouts:
+                self.layouts[k] = parse_layout(self.data_of(kind, name))
+            return self.layouts[k]
+
+
+def tmp_name(out):
+    """out's scratch name, this process's own: two runs sharing one --work
+    must not write one .tmp"""
+    return f"{out}.tmp{os.getpid()}"
 
 
 def convert(trace, out, args):
-    subprocess.run(["trace-cmd", "convert", "-i", trace, "-o", out + ".tmp", *args],
+    tmp = tmp_name(out)
+    subprocess.run(["trace-cmd", "convert", "-i", trace, "-o", tmp, *args],
                    capture_output=True, check=True)
-    os.rename(out + ".tmp", out)
+    os.rename(tmp, out)
 
 
 def report_text(trace, out, flag, lines=3000):
@@ -1990,10 +2103,10 @@ def report_text(trace, out, flag, lines=3000):
     (the same grammar as the whole, 10x faster to read); lines None: all."""
     txt = subprocess.run(["trace-cmd", "report", flag, "-t", "-i", trace],
                          capture_output=True, check=True).stdout
-    with open(out + ".tmp", "wb") as fh:
+    with open(tmp_name(out), "wb") as fh:
         fh.write(b"\n".join(txt.split(b"\n")[:lines + 1 if lines else None]).rstrip(b"\n") +
                  b"\n")
-    os.rename(out + ".tmp", out)
+    os.rename(tmp_name(out), out)
 
 
 # smoke: one source per kind (the fast ones)
@@ -2013,6 +2126,9 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
             continue
         if sources and (kind, name) not in sources:
             continue
+        # (a campaign without --kinds v7exec keeps its cases)
+        if kind == "v7exec" and not (kinds and kind in kinds):
+            continue
         r = random.Random(f"{seed}/{kind}/{name}")
         if kind == "sysc":
             cases += gen_sys_cases(kind, name, inp.layout(kind, name), r, n)
@@ -2023,9 +2139,9 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
         elif kind == "variants" and name == "feat":
             cases += gen_json_cases(kind, name, inp.data_of(kind, name), r, n // 4)
             cases += gen_feat_cases(kind, name, r, n // 4)
-        elif kind in ("v7zstd", "v7none", "v6"):
-            # the big capture: fewer cases (each replay costs ~10x a fixture's)
-            k = n // 3 if name == "hog-timer" else n
+        elif kind in ("v7zstd", "v7none", "v6", "v7exec"):
+            # the big captures: fewer cases (each replay costs ~10x a fixture's)
+            k = n // 3 if name in ("hog-timer", "forkexec") else n
             cases += gen_binary_cases(kind, name, inp.layout(kind, name), r, k)
         elif kind == "text":
             cases += gen_text_cases(kind, name, inp.data_of(kind, name), r, n // 2)
@@ -2068,6 +2184,10 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
     if not kinds or "options" in kinds:
         new += gen_limit_cases(random.Random(f"{seed}/limit"), n // 2)
     cases += [c for c in new if not classes or c["cls"] in classes]
+    # inp38's class, last of all: the cases before keep their order
+    if not kinds or "options" in kinds:
+        cases += [c for c in gen_recent_cases(random.Random(f"{seed}/recent"), n // 2)
+                  if not classes or c["cls"] in classes]
     return cases
 
 
@@ -2079,7 +2199,7 @@ FUZZ37_CLASSES = ("comm", "vdir", "limit")
 
 
 # the slow commands the smoke runs for one case in four
-LIGHT_SKIP = ("whatif", "replay-model", "validate", "whatif-svg")
+LIGHT_SKIP = ("whatif", "replay-model", "validate", "whatif-svg", "replay-recent")
 
 
 def commands_for(c, path, inp, slot, light=False):
@@ -2099,7 +2219,7 @@ def commands_for(c, path, inp, slot, light=False):
 def commands_for_all(c, path, inp, slot):
     kind = c["kind"]
     fix = inp.src.get(("v7zstd", "small-pipe"))
-    if kind in ("v7zstd", "v7none", "v6", "text"):
+    if kind in ("v7zstd", "v7none", "v6", "text", "v7exec"):
         cmds = [("report", ["report", path], path), ("replay", ["replay", path], path),
                 ("whatif", ["whatif", "--all-variants", path], path),
                 # the model's placement: sched_exec(), find_idlest_cpu(), the
@@ -2109,7 +2229,13 @@ def commands_for_all(c, path, inp, slot):
                 # the SVG plot (fuzz37): its file must be well-formed XML, no
                 # nan/inf coordinates (svg_check())
                 ("whatif-svg", ["whatif", "--variant", "aaron-skip", "--svg",
-                                os.path.join(slot, "plot.svg"), path], path)]
+                                os.path.join(slot, "plot.svg"), path], path),
+                # the options of stop 37 (inp38): RECENT_REPLAY
+                ("replay-recent", RECENT_REPLAY + [path], path)]
+        if kind == "v7exec":
+            # forkexec (3016 execs): the exec balancing's paths; whatif's
+            # and validate's runs cost ~10x a fixture's
+            cmds = [x for x in cmds if x[0] in ("report", "replay-model", "replay-recent")]
         if c["cls"] == "comm":
             # every group and comm shown: of equal ones the top N are taken
             # in name order, which the renaming changes
@@ -2129,6 +2255,7 @@ def commands_for_all(c, path, inp, slot):
         return cmds
     if kind == "sysc":
         return [("report", ["report", path], path), ("replay", ["replay", path], path),
+                ("replay-recent", RECENT_REPLAY + [path], path),
                 ("replay-sysexit", ["replay", "--resched-at", "syscall-exit", "--json", path],
                  path),
                 ("replay-chan", ["replay", "--channels", "strict", "--channel-races", path], path),
@@ -2178,6 +2305,8 @@ def commands_for_all(c, path, inp, slot):
         return [("validate", ["validate", "--dir", d, "--seeds", "1"], named)]
     if kind == "options" and c["cls"] == "combo":
         return [(c["src"], combo_argv(c, slot, inp), None)]
+    if kind == "options" and c["cls"] == "recent":
+        return [(c["src"], recent_argv(c, slot, inp), None)]
     if kind == "options":
         cmd = c["src"]
         o = c["p"]["o"]
@@ -2215,7 +2344,7 @@ def validate_mut_dir(slot, path):
 
 def input_path(c, slot, inp):
     kind, name = c["kind"], c["src"]
-    if kind in ("v7zstd", "v7none", "v6"):
+    if kind in ("v7zstd", "v7none", "v6", "v7exec"):
         return os.path.join(slot, inp.slot_name.get((kind, name),
                                                     os.path.basename(inp.src[(kind, name)])))
     if kind in ("text", "systext"):
@@ -2248,7 +2377,7 @@ def make_input(c, inp):
     data = inp.data_of(kind, name)
     if c["cls"] == "comm":
         return mutate_comm(data, c)
-    if kind in ("v7zstd", "v7none", "v6"):
+    if kind in ("v7zstd", "v7none", "v6", "v7exec"):
         return mutate_binary(data, inp.layout(kind, name), c)
     if kind in ("text", "cgmap"):
         return mutate_text(data, c)
@@ -2474,6 +2603,7 @@ class Runner:
         all_res = []
         t0 = time.time()
         fh = open(results_file, "w") if results_file else None
+        fh_lock = threading.Lock()    # one job's line at a time (TextIOWrapper has no lock)
 
         def work(i):
             slot = slots[i]
@@ -2482,8 +2612,9 @@ class Runner:
                 r = self.run_case(cases[k], slot)
                 mine += r
                 if fh:
-                    for x in r:
-                        fh.write(json.dumps(x) + "\n")
+                    with fh_lock:
+                        for x in r:
+                            fh.write(json.dumps(x) + "\n")
                         fh.flush()
                 if progress and k % 200 == 0:
                     print(f"  {k}/{len(cases)} cases, {time.time() - t0:.0f} s",
@@ -2618,9 +2749,10 @@ def main():
         new = [c for c in gen_cases(inp, a.seed, a.cases, kinds, classes, SMOKE_NEW_SOURCES)
                if c["kind"] in ("sysc", "funcs") or c["src"] == "feat" or c["cls"] == "combo"]
         new37 = [c for c in cases if c["cls"] in FUZZ37_CLASSES]
-        cases = smoke_subset([c for c in cases if c["cls"] != "combo" and
+        new38 = [c for c in cases if c["cls"] == "recent" and c["p"]["t"] != "forkexec"]
+        cases = smoke_subset([c for c in cases if c["cls"] not in ("combo", "recent") and
                               c["cls"] not in FUZZ37_CLASSES], 200) + \
-            smoke_subset(new, 16) + smoke_subset(new37, 9)
+            smoke_subset(new, 16) + smoke_subset(new37, 9) + new38[:6]
     if a.mode == "list":
         for c in cases:
             print(case_id(c))

@@ -39,3 +39,16 @@ expect_match("\nApproximations \\(simulation, base; [0-9]+ events\\)\n" "${a}"
 # phase unknown: 0)" read as a count)
 expect_match("\nHZ: [^\n]*\\(tick phase unknown: 0 ns assumed\\)\n" "${a}"
              "the HZ line of a trace without a tick phase:\n${a}")
+
+# --- CR LF line ends (a map saved on Windows) read as LF: the same groups,
+# shares and results as the LF file (inp38; a CR elsewhere is an error:
+# tests/reader/bad_cli.sh)
+file(WRITE ${WORK}/lf.map "# pid cgroup\n22002 /a/b\nshares /a/b 512\n")
+file(WRITE ${WORK}/crlf.map "# pid cgroup\r\n22002 /a/b\r\nshares /a/b 512\r\n\r\n")
+replay_run(lf --json --cgroup-map ${WORK}/lf.map ${t})
+replay_run(crlf --json --cgroup-map ${WORK}/crlf.map ${t})
+string(JSON lfg GET "${lf}" facts task_groups value)
+string(JSON crg GET "${crlf}" facts task_groups value)
+expect("lfg EQUAL 3 AND crg EQUAL lfg" "task groups of the LF map ${lfg} (expected 3: /, /a, /a/b), of the CR LF map ${crg}")
+string(REPLACE "crlf.map" "lf.map" crlf "${crlf}")
+expect("crlf STREQUAL lf" "the CR LF map's replay differs from the LF map's")
