@@ -1864,22 +1864,26 @@ def gen_combo_cases(rng, n):
     return out
 
 
-def combo_argv(c, slot, inp):
-    cmd = c["src"]
-    table = dict(COMBO_OPTS)
-    table.update(COMBO_CMD[cmd])
-    argv = [cmd]
+def options_argv(c, table, slot):
+    """Case @c's command and options (NAME or NAME#index into @table's
+    values); for validate, --dir of its trace alone (its sidecar beside it)
+    and one seed.  The caller appends the trace for the other commands."""
+    argv = [c["src"]]
     for o in c["p"]["o"].split("+"):
         name, _, vi = o.partition("#")
         argv.append(name)
         if vi:
             argv.append(table[name][int(vi)])
-    trace = c["p"]["t"]
-    if cmd == "validate":
-        argv += ["--dir", os.path.join(slot, "vdir2" if trace == "small-chan" else "vdir"),
+    if c["src"] == "validate":
+        argv += ["--dir", os.path.join(slot, "vdir2" if c["p"]["t"] == "small-chan" else "vdir"),
                  "--seeds", "1"]
-    else:
-        argv.append(inp.chan if trace == "small-chan" else
+    return argv
+
+
+def combo_argv(c, slot, inp):
+    argv = options_argv(c, dict(COMBO_OPTS, **COMBO_CMD[c["src"]]), slot)
+    if c["src"] != "validate":
+        argv.append(inp.chan if c["p"]["t"] == "small-chan" else
                     inp.src[("v7zstd", "small-pipe")])
     return argv
 
@@ -1940,21 +1944,9 @@ def gen_recent_cases(rng, n):
 
 
 def recent_argv(c, slot, inp):
-    cmd = c["src"]
-    table = dict(RECENT_OPTS, **RECENT_PARTNERS, **RECENT_CMD[cmd])
-    argv = [cmd]
-    for o in c["p"]["o"].split("+"):
-        name, _, vi = o.partition("#")
-        argv.append(name)
-        if vi:
-            argv.append(table[name][int(vi)])
-    trace = c["p"]["t"]
-    if cmd == "validate":
-        # validate --dir of the trace alone (its sidecar beside it)
-        argv += ["--dir", os.path.join(slot, "vdir2" if trace == "small-chan" else "vdir"),
-                 "--seeds", "1"]
-    else:
-        argv.append(os.path.join(inp.traces, trace + ".dat"))
+    argv = options_argv(c, dict(RECENT_OPTS, **RECENT_PARTNERS, **RECENT_CMD[c["src"]]), slot)
+    if c["src"] != "validate":
+        argv.append(os.path.join(inp.traces, c["p"]["t"] + ".dat"))
     return argv
 
 
