@@ -285,7 +285,7 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 				" -- partial results\n", d->lost_sc.unmarked);
 		else
 			fprintf(out, "lost:    none marked in the trace; the sidecar saw %" PRIu64
-				" flagged pages -- partial results\n", d->sc->missed_pages);
+				" flagged pages -- partial results\n", d->lost_sc.missed_pages);
 	} else {
 		fprintf(out, "lost:    none\n");
 	}

@@ -701,7 +701,8 @@ uint32_t wl_nr_tasks(const struct wl_workload *wl);
 const struct wl_task *wl_task(const struct wl_workload *wl, uint32_t i);
 /*
  * The task of @pid that had appeared by @ts and appeared last (pid reuse), else
- * the first of @pid; NULL if no task had @pid.  A scan of every task.
+ * the first of @pid; NULL if no task had @pid.  A binary search of the tasks
+ * sorted by (pid, first appearance): O(log tasks + tasks sharing @pid).
  */
 const struct wl_task *wl_task_of_pid(const struct wl_workload *wl, int32_t pid, uint64_t ts);
 const struct wl_op *wl_task_ops(const struct wl_workload *wl, uint32_t i);
