@@ -37,15 +37,25 @@
  *     model by get_pelt_divider() = LOAD_AVG_MAX - 1024 + period_contrib.
  * The initial state is unknown: a task starts at its first traced value
  * after the switch stream has shown whether it is running (util_sum = the
- * middle of the sums that give that util_avg; period_contrib 0, as the
- * tracepoint fires only when a period boundary was just crossed), and only
- * its later values are compared.  load is not compared: it accrues while
- * the task is runnable, and without wakeup events the trace cannot show when
- * a sleeping task became runnable again.
+ * middle of the sums that give that util_avg), and again at its next traced
+ * value after running on a cluster whose frequency no cpu_frequency event
+ * has given yet; only the values after a start are compared.  load is not
+ * compared: it accrues while the task is runnable, and without wakeup events
+ * the trace cannot show when a sleeping task became runnable again.
+ *
+ * The tracepoint fires only where the kernel's update crossed a period
+ * boundary (util_avg is recomputed only there), and where a task's boundaries
+ * fall is not known (4.11 also moves them at each wakeup migration: the se
+ * takes its new cfs_rq's last_update_time).  So each comparison is made
+ * twice: with the task replayed from its start on a period grid that puts a
+ * boundary at the traced value's time (the kernel's phase, first block of the
+ * output; the limits apply to its 4.11 row), and on the model's own grid,
+ * started on a boundary (its util_avg where it crossed one at that update,
+ * else its sum over the divider then).
  *
  * Exit 0 when the 4.11 configuration is within the limits given, 1 if not
  * (or the inputs disagree), 2 on bad usage.  Prints one line per
- * configuration.
+ * configuration and grid.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -406,113 +416,164 @@ static double rank(const double *v, size_t n, double q)
 	return n ? v[k ? k - 1 : 0] : 0;
 }
 
-static int run_config(const struct config *c, const struct rec *recs, size_t nrec,
+/* The replay of the timeline: all tasks, or only @only (>0) for an aligned run. */
+struct sim {
+	struct task *tasks;
+	uint32_t cur_freq[MAX_CPUS];      /* kHz; 0 until a cluster's first event */
+	int32_t only;
+	uint64_t align_ts;                /* an aligned run puts a boundary here */
+	size_t anchors;
+};
+
+enum step_result { STEP_NONE, STEP_ANCHOR, STEP_COMPARE };
+
+/*
+ * One record.  STEP_COMPARE: a traced util of a task started earlier, with
+ * the model's value in *@util (its util_avg when it crossed a period boundary
+ * at this update, else its sum over the divider now) and *@decayed.
+ */
+static enum step_result sim_step(struct sim *s, const struct rec *r, const struct config *c,
+				 const struct platform *pl, unsigned long *util, int *decayed)
+{
+	struct task *t;
+
+	switch (r->kind) {
+	case REC_FREQ:
+		s->cur_freq[r->cpu] = r->freq;
+		return STEP_NONE;
+	case REC_SWITCH:
+		if (r->prev_pid > 0 && (!s->only || s->only == r->prev_pid)) {
+			t = &s->tasks[r->prev_pid];
+			if (t->anchored)
+				advance(t, r->ts, c, pl, s->cur_freq);
+			t->known = true;
+			t->running = false;
+		}
+		if (r->next_pid > 0 && (!s->only || s->only == r->next_pid)) {
+			t = &s->tasks[r->next_pid];
+			if (t->anchored)
+				advance(t, r->ts, c, pl, s->cur_freq);
+			t->known = true;
+			t->running = true;
+			t->cpu = r->cpu;
+		}
+		return STEP_NONE;
+	case REC_LOAD_SE:
+		break;
+	}
+	if (r->pid <= 0 || (s->only && s->only != r->pid))
+		return STEP_NONE;
+	t = &s->tasks[r->pid];
+	if (!t->known)
+		return STEP_NONE;
+	*decayed = t->anchored ? advance(t, r->ts, c, pl, s->cur_freq) : 0;
+	if (!t->anchored || t->unknown_freq) {
+		s->anchors++;
+		t->unknown_freq = false;
+		memset(&t->sa, 0, sizeof(t->sa));
+		t->sa.last_update_time = r->ts;
+		/*
+		 * The model counts whole 1024 ns units from here, so the
+		 * boundary falls at align_ts when the units to it complete a
+		 * period.  An ordinary run starts on a boundary: the tracepoint
+		 * fires just after the kernel crossed one.
+		 */
+		if (s->align_ts >= r->ts)
+			t->sa.period_contrib = (uint32_t)((1024 - ((s->align_ts - r->ts) >> 10) % 1024) %
+							  1024);
+		t->sa.util_sum = (uint32_t)(r->util * divider(c, &t->sa) + divider(c, &t->sa) / 2);
+		t->sa.util_avg = r->util;
+		t->anchored = true;
+		return STEP_ANCHOR;
+	}
+	*util = *decayed ? t->sa.util_avg : t->sa.util_sum / divider(c, &t->sa);
+	return STEP_COMPARE;
+}
+
+/*
+ * The model's value at comparison @k (record @idx of task @pid) with its
+ * period grid shifted so that a boundary falls at the record's time, as the
+ * kernel's did (the tracepoint fires where its update crossed one): the task
+ * alone is replayed from the start.
+ */
+static int aligned_value(const struct config *c, const struct rec *recs, size_t idx,
+			 const struct platform *pl, int32_t max_pid, unsigned long *util,
+			 int *decayed)
+{
+	struct sim s = { .only = recs[idx].pid, .align_ts = recs[idx].ts };
+	enum step_result res = STEP_NONE;
+	size_t i;
+
+	s.tasks = calloc((size_t)max_pid + 1, sizeof(*s.tasks));
+	if (!s.tasks)
+		return die("out of memory", "");
+	for (i = 0; i <= idx; i++)
+		res = sim_step(&s, &recs[i], c, pl, util, decayed);
+	free(s.tasks);
+	return res == STEP_COMPARE ? 0 : die("an aligned replay did not reach its comparison", "");
+}
+
+static int run_config(const struct config *c, bool aligned, const struct rec *recs, size_t nrec,
 		      const struct platform *pl, int32_t max_pid, bool verbose,
 		      struct figures *fig)
 {
-	struct task *tasks = calloc((size_t)max_pid + 1, sizeof(*tasks));
+	struct sim s = { .only = 0 };
 	double *err = calloc(nrec + 1, sizeof(*err));
-	uint32_t cur_freq[MAX_CPUS];
 	double sum = 0;
 	size_t i;
 
-	if (!tasks || !err) {
-		free(tasks);
+	s.tasks = calloc((size_t)max_pid + 1, sizeof(*s.tasks));
+	if (!s.tasks || !err) {
+		free(s.tasks);
 		free(err);
 		return die("out of memory", "");
 	}
 	memset(fig, 0, sizeof(*fig));
-	memset(cur_freq, 0, sizeof(cur_freq));   /* unknown until a cluster's first event */
 	for (i = 0; i < nrec; i++) {
 		const struct rec *r = &recs[i];
-		struct task *t;
+		unsigned long util = 0;
 		int decayed = 0;
+		double e;
 
-		switch (r->kind) {
-		case REC_FREQ:
-			cur_freq[r->cpu] = r->freq;
-			break;
-		case REC_SWITCH:
-			if (r->prev_pid > 0) {
-				t = &tasks[r->prev_pid];
-				if (t->anchored)
-					advance(t, r->ts, c, pl, cur_freq);
-				t->known = true;
-				t->running = false;
-			}
-			if (r->next_pid > 0) {
-				t = &tasks[r->next_pid];
-				if (t->anchored)
-					advance(t, r->ts, c, pl, cur_freq);
-				t->known = true;
-				t->running = true;
-				t->cpu = r->cpu;
-			}
-			break;
-		case REC_LOAD_SE:
-			if (r->pid <= 0)
-				break;
-			t = &tasks[r->pid];
-			if (!t->known)
-				break;
-			if (t->anchored)
-				decayed = advance(t, r->ts, c, pl, cur_freq);
-			if (!t->anchored || t->unknown_freq) {
-				fig->anchors++;
-				t->unknown_freq = false;
-				memset(&t->sa, 0, sizeof(t->sa));
-				t->sa.last_update_time = r->ts;
-				t->sa.util_sum = (uint32_t)(r->util * divider(c, &t->sa) +
-							    divider(c, &t->sa) / 2);
-				t->sa.util_avg = r->util;
-				t->anchored = true;
-				break;
-			} else {
-				/*
-				 * The tracepoint fires when the kernel's update crossed a
-				 * period boundary, i.e. util_avg was just recomputed.  The
-				 * model's boundaries need not fall at the same place (the
-				 * phase at the anchor is unknown, and 4.11 shifts it at
-				 * each migration: the se takes its new cfs_rq's
-				 * last_update_time), so the model's value is its sum over
-				 * the divider now, which is its util_avg where it did cross.
-				 */
-				unsigned long util = t->sa.util_sum / divider(c, &t->sa);
-				double e = (double)util - (double)r->util;
-
-				if (verbose)
-					printf("  %" PRIu64 " pid %d cpu %d %s: traced %u model %lu (%+.0f)%s\n",
-					       r->ts, r->pid, t->cpu, t->running ? "running" : "asleep",
-					       r->util, util, e,
-					       decayed ? "" : " (no boundary in the model)");
-				sum += e;
-				if (e < 0)
-					e = -e;
-				if (e > fig->max) {
-					fig->max = e;
-					fig->max_pid = r->pid;
-					fig->max_ts = r->ts;
-				}
-				err[fig->n++] = e;
-				if (r->cpu != r->se_cpu) {
-					fig->remote++;
-					if (e > fig->remote_max)
-						fig->remote_max = e;
-				} else if (e > fig->local_max) {
-					fig->local_max = e;
-				}
-				fig->within1 += e <= 1024 * 0.01;
-				fig->exact += e == 0;
-				fig->decayed_here += decayed;
-			}
-			break;
+		if (sim_step(&s, r, c, pl, &util, &decayed) != STEP_COMPARE)
+			continue;
+		if (aligned && aligned_value(c, recs, i, pl, max_pid, &util, &decayed)) {
+			free(s.tasks);
+			free(err);
+			return 1;
 		}
+		e = (double)util - (double)r->util;
+		if (verbose)
+			printf("  %" PRIu64 " pid %d cpu %d%s: traced %u model %lu (%+.0f)%s\n",
+			       r->ts, r->pid, s.tasks[r->pid].cpu,
+			       s.tasks[r->pid].running ? " running" : "",
+			       r->util, util, e, decayed ? "" : " (no boundary in the model)");
+		sum += e;
+		if (e < 0)
+			e = -e;
+		if (e > fig->max) {
+			fig->max = e;
+			fig->max_pid = r->pid;
+			fig->max_ts = r->ts;
+		}
+		err[fig->n++] = e;
+		if (r->cpu != r->se_cpu) {
+			fig->remote++;
+			if (e > fig->remote_max)
+				fig->remote_max = e;
+		} else if (e > fig->local_max) {
+			fig->local_max = e;
+		}
+		fig->within1 += e <= 1024 * 0.01;
+		fig->exact += e == 0;
+		fig->decayed_here += decayed != 0;
 	}
+	fig->anchors = s.anchors;
 	qsort(err, fig->n, sizeof(*err), cmp_double);
 	fig->median = rank(err, fig->n, 0.5);
 	fig->p95 = rank(err, fig->n, 0.95);
 	fig->mean_signed = fig->n ? sum / (double)fig->n : 0;
-	free(tasks);
+	free(s.tasks);
 	free(err);
 	return 0;
 }
@@ -534,7 +595,7 @@ int main(int argc, char **argv)
 	size_t nrec = 0, i;
 	int32_t max_pid = 0;
 	bool verbose = false;
-	int a, rc = 0;
+	int a, m, rc = 0;
 
 	if (argc < 4)
 		return usage();
@@ -579,21 +640,25 @@ int main(int argc, char **argv)
 	       load.n, freq.n);
 	printf("%-44s %5s %7s %6s %6s %6s %7s %6s %9s %7s\n", "configuration", "n", "median",
 	       "p95", "max", "bias", "<=1%", "exact", "boundary", "starts");
-	for (i = 0; i < NR_CONFIGS; i++) {
-		struct figures f;
+	for (m = 0; m < 2; m++) {
+		printf("%s\n", m == 0 ? "boundary at each traced value (the kernel's phase):" :
+		       "the model's own phase (its sum over the divider where it crossed none):");
+		for (i = 0; i < NR_CONFIGS; i++) {
+			struct figures f;
 
-		if (verbose)
-			printf("%s:\n", configs[i].name);
-		if (run_config(&configs[i], recs, nrec, &pl, max_pid, verbose, &f)) {
-			rc = 1;
-			goto out;
+			if (verbose)
+				printf("%s:\n", configs[i].name);
+			if (run_config(&configs[i], m == 0, recs, nrec, &pl, max_pid, verbose, &f)) {
+				rc = 1;
+				goto out;
+			}
+			printf("%-44s %5zu %7.1f %6.1f %6.1f %+6.2f %6.1f%% %6zu %8.1f%% %7zu\n",
+			       configs[i].name, f.n, f.median, f.p95, f.max, f.mean_signed,
+			       f.n ? 100.0 * (double)f.within1 / (double)f.n : 0, f.exact,
+			       f.n ? 100.0 * (double)f.decayed_here / (double)f.n : 0, f.anchors);
+			if (i == 0 && m == 0)
+				fig0 = f;
 		}
-		printf("%-44s %5zu %7.1f %6.1f %6.1f %+6.2f %6.1f%% %6zu %8.1f%% %7zu\n",
-		       configs[i].name, f.n, f.median, f.p95, f.max, f.mean_signed,
-		       f.n ? 100.0 * (double)f.within1 / (double)f.n : 0, f.exact,
-		       f.n ? 100.0 * (double)f.decayed_here / (double)f.n : 0, f.anchors);
-		if (i == 0)
-			fig0 = f;
 	}
 	printf("largest error (4.11): %.0f, pid %d at %" PRIu64 " ns; %zu records written by "
 	       "another CPU than the se's (wakeups): largest error %.0f there, %.0f elsewhere\n",
