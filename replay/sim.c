@@ -1694,6 +1694,24 @@ static int chan_wake(struct sim *s, uint32_t ti, uint32_t wi, int cpu, uint64_t 
 }
 
 /*
+ * `KIND pid=P rw=read|write ch=C bytes=N fill=F trace=T slept=0|1`: channel
+ * op @co of task @ti (its channel's fill after it, the trace time of its
+ * place, whether the task sleeps there); KIND `chan` a READ/WRITE done,
+ * `chanblock` the trace's sleep inside one (slept: under --channels auto,
+ * whether the channel kept it; under strict always 0, the op decides),
+ * `chansleep` a READ/WRITE of an empty (full) channel that sleeps (strict).
+ * Analysis only (tests/replay/chan_fill.py).
+ */
+static void dump_chan_op(struct sim *s, const char *kind, int cpu, uint64_t now, uint32_t ti,
+			 const struct wl_op *op, const struct wl_chan_op *co, int slept)
+{
+	dump_op(s, cpu, now, "%s pid=%d rw=%s ch=%" PRIu32 " bytes=%" PRIu64 " fill=%" PRId64
+		" trace=%" PRIu64 " slept=%d", kind, s->wt[ti].pid,
+		op->kind == WL_OP_READ ? "read" : "write", co->chan, co->bytes,
+		s->chans.c[co->chan].fill, co->ts, slept);
+}
+
+/*
  * Trace-paced channels: task @ti on @cpu has passed a BLOCK the trace shows
  * inside a channel read or write (WL_BLOCK_CHANNEL; its READ/WRITE op
  * follows): it sleeps there only if the channel is still empty (full), until
@@ -1705,15 +1723,23 @@ static int chan_wait(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 	const struct wl_op *op = cur_op(s, t, ti);
 	const struct wl_chan_op *co;
 
-	if (s->cfg.channel_strict || !op || (op->kind != WL_OP_READ && op->kind != WL_OP_WRITE))
+	if (!op || (op->kind != WL_OP_READ && op->kind != WL_OP_WRITE))
 		return 1;
 	co = wl_chan_op(s->wl, op->arg);
 	if (co->chan >= s->chans.nr)
 		return 1;
+	if (s->cfg.channel_strict) {
+		/* the trace's sleep point: the READ/WRITE that follows decides */
+		dump_chan_op(s, "chanblock", cpu, now, ti, op, co, 0);
+		return 1;
+	}
 	if (op->kind == WL_OP_READ ? sim_chan_wait_read(&s->chans, co->chan, ti) :
-	    sim_chan_wait_write(&s->chans, co->chan, ti, co->bytes))
+	    sim_chan_wait_write(&s->chans, co->chan, ti, co->bytes)) {
+		dump_chan_op(s, "chanblock", cpu, now, ti, op, co, 1);
 		return chan_sleep(s, cpu, ti, op->kind == WL_OP_READ ? SIM_NOTE_CHAN_READ_SLEPT :
 				  SIM_NOTE_CHAN_WRITE_SLEPT, now) ? -1 : 0;
+	}
+	dump_chan_op(s, "chanblock", cpu, now, ti, op, co, 0);
 	return 1;
 }
 
@@ -1734,10 +1760,13 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 		unsigned int nth = 0;
 		uint64_t room;
 
-		if (!s->cfg.channel_strict)
+		if (!s->cfg.channel_strict) {
 			sim_chan_take(&s->chans, ci, co->bytes);
-		else if (!sim_chan_read(&s->chans, ci, ti, co->bytes ? co->bytes : 1))
+		} else if (!sim_chan_read(&s->chans, ci, ti, co->bytes ? co->bytes : 1)) {
+			dump_chan_op(s, "chansleep", cpu, now, ti, op, co, 1);
 			return chan_sleep(s, cpu, ti, SIM_NOTE_CHAN_READ_SLEPT, now) ? -1 : 0;
+		}
+		dump_chan_op(s, "chan", cpu, now, ti, op, co, 0);
 		s->tasks[ti].op++;
 		sim_task_enter_op(s, ti);
 		room = sim_chan_room(&s->chans, ci);
@@ -1749,10 +1778,13 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 		}
 		return 1;
 	}
-	if (!s->cfg.channel_strict)
+	if (!s->cfg.channel_strict) {
 		sim_chan_put(&s->chans, ci, co->bytes);
-	else if (!sim_chan_write(&s->chans, ci, ti, co->bytes))
+	} else if (!sim_chan_write(&s->chans, ci, ti, co->bytes)) {
+		dump_chan_op(s, "chansleep", cpu, now, ti, op, co, 1);
 		return chan_sleep(s, cpu, ti, SIM_NOTE_CHAN_WRITE_SLEPT, now) ? -1 : 0;
+	}
+	dump_chan_op(s, "chan", cpu, now, ti, op, co, 0);
 	s->tasks[ti].op++;
 	sim_task_enter_op(s, ti);
 	if ((wk = sim_chan_reader_to_wake(&s->chans, ci)) != WL_NONE) {
