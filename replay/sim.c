@@ -566,7 +566,13 @@ static int placement_cpu(struct sim *s, struct sim_task *t, int traced, int wake
 	    traced >= 0 && traced < s->nr_cpus &&
 	    (s->cfg.state_placement || s->cfg.placement_check))
 		return state_placement_cpu(s, t, traced, waker_cpu, flags, w, now);
-	if (s->cfg.placement == REPLAY_PLACEMENT_MODEL) {
+	/*
+	 * A wake with no trace record and no traced CPU (@traced < 0: a
+	 * channel's own wake, chan_wake()) has no choice of the trace's to
+	 * follow: the model's select_task_rq_fair() places it, under either
+	 * placement, as the kernel placed every wakeup.
+	 */
+	if (s->cfg.placement == REPLAY_PLACEMENT_MODEL || (!w && traced < 0)) {
 		cpu = model_select_task_rq(s->m, t->mt, waker_cpu >= 0 ? waker_cpu : traced, flags,
 					   now);
 		if (cpu >= 0 && cpu < s->nr_cpus)
@@ -574,6 +580,8 @@ static int placement_cpu(struct sim *s, struct sim_task *t, int traced, int wake
 	}
 	if (traced >= 0 && traced < s->nr_cpus)
 		return traced;
+	if (!w && t->cpu >= 0 && t->cpu < s->nr_cpus)
+		return t->cpu;
 	return waker_cpu >= 0 && waker_cpu < s->nr_cpus ? waker_cpu : 0;
 }
 
@@ -1675,7 +1683,11 @@ static int chan_sleep(struct sim *s, int cpu, uint32_t ti, enum sim_note_id why,
  * (WF_SYNC: wake_up_interruptible_sync_poll() in pipe_write()/pipe_read(),
  * sock_def_readable(), unix_write_space()).  With the trace's own wake of it
  * inside this write (@wi), that wake's CPU, cost draw and context; else the
- * task's previous CPU, as the hand-off wakeups.
+ * CPU the model's select_task_rq_fair() picks (wake_affine(),
+ * select_idle_sibling(): the kernel's choice for every wakeup; the trace has
+ * none for this one).  Until 4 Dec 2026 the task's previous CPU, as the
+ * hand-off replies: a CPU left idle while the wakee queued behind a busy one
+ * (docs/validation-log.md, "The channel replay's lost switches").
  */
 static int chan_wake(struct sim *s, uint32_t ti, uint32_t wi, int cpu, uint64_t now)
 {
@@ -1689,7 +1701,8 @@ static int chan_wake(struct sim *s, uint32_t ti, uint32_t wi, int cpu, uint64_t 
 		return wake_task(s, ti, traced_cpu(t, w), cpu, cpu, flags, calib_ctx_of_wake(w),
 				 w->seq, 0, w, now);
 	}
-	return wake_task(s, ti, t->cpu, cpu, cpu, flags, CALIB_CTX_TASK,
+	/* no traced CPU: placed by the model (placement_cpu()) */
+	return wake_task(s, ti, -1, cpu, cpu, flags, CALIB_CTX_TASK,
 			 SIM_SEQ_CHANNEL | s->chan_wakes++, 0, NULL, now);
 }
 
