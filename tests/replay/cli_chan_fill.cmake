@@ -17,9 +17,9 @@ foreach(mode auto strict)
                   OUTPUT_QUIET ERROR_VARIABLE e RESULT_VARIABLE rc)
   expect("rc EQUAL 0" "replay --channels ${mode}: exit ${rc}: ${e}")
   file(READ ${WORK}/${mode}.dump d)
-  foreach(re "\n\\[000\\] 0\\.000000000: replay_op: channel ch=9 reader=8050 fd=7 kind=socket capacity=27800 wake_fill=6900 cap_from=8 init_fill=0 writers=5\n"
-             "\n\\[000\\] 0\\.000000000: replay_op: channel ch=8 reader=8048 fd=7 kind=socket capacity=27800 wake_fill=6900 cap_from=8 "
-             "\n\\[000\\] 0\\.000000000: replay_op: channel ch=1 reader=8034 fd=3 kind=pipe capacity=-1 wake_fill=-1 cap_from=-1 init_fill=1664 writers=10\n"
+  foreach(re "\n\\[000\\] [0-9]+\\.[0-9]+: replay_op: channel ch=9 reader=8050 fd=7 kind=socket capacity=27800 wake_fill=6900 cap_from=8 init_fill=0 writers=5\n"
+             "\n\\[000\\] [0-9]+\\.[0-9]+: replay_op: channel ch=8 reader=8048 fd=7 kind=socket capacity=27800 wake_fill=6900 cap_from=8 "
+             "\n\\[000\\] [0-9]+\\.[0-9]+: replay_op: channel ch=1 reader=8034 fd=3 kind=pipe capacity=-1 wake_fill=-1 cap_from=-1 init_fill=1664 writers=10\n"
              "\n\\[00[01]\\] [0-9]+\\.[0-9]+: replay_op: chan pid=[0-9]+ rw=read ch=[0-9]+ bytes=100 fill=-?[0-9]+ trace=[0-9]+ slept=0\n"
              "\n\\[00[01]\\] [0-9]+\\.[0-9]+: replay_op: chan pid=[0-9]+ rw=write ch=[0-9]+ bytes=100 fill=-?[0-9]+ trace=[0-9]+ slept=0\n"
              "\n\\[00[01]\\] [0-9]+\\.[0-9]+: replay_op: chanblock pid=[0-9]+ rw=read ch=[0-9]+ bytes=100 fill=-?[0-9]+ trace=[0-9]+ slept=0\n")
