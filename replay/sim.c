@@ -566,7 +566,13 @@ static int placement_cpu(struct sim *s, struct sim_task *t, int traced, int wake
 	    traced >= 0 && traced < s->nr_cpus &&
 	    (s->cfg.state_placement || s->cfg.placement_check))
 		return state_placement_cpu(s, t, traced, waker_cpu, flags, w, now);
-	if (s->cfg.placement == REPLAY_PLACEMENT_MODEL) {
+	/*
+	 * A wake with no trace record and no traced CPU (@traced < 0: a
+	 * channel's own wake, chan_wake()) has no choice of the trace's to
+	 * follow: the model's select_task_rq_fair() places it, under either
+	 * placement, as the kernel placed every wakeup.
+	 */
+	if (s->cfg.placement == REPLAY_PLACEMENT_MODEL || (!w && traced < 0)) {
 		cpu = model_select_task_rq(s->m, t->mt, waker_cpu >= 0 ? waker_cpu : traced, flags,
 					   now);
 		if (cpu >= 0 && cpu < s->nr_cpus)
@@ -574,6 +580,8 @@ static int placement_cpu(struct sim *s, struct sim_task *t, int traced, int wake
 	}
 	if (traced >= 0 && traced < s->nr_cpus)
 		return traced;
+	if (!w && t->cpu >= 0 && t->cpu < s->nr_cpus)
+		return t->cpu;
 	return waker_cpu >= 0 && waker_cpu < s->nr_cpus ? waker_cpu : 0;
 }
 
@@ -1675,7 +1683,11 @@ static int chan_sleep(struct sim *s, int cpu, uint32_t ti, enum sim_note_id why,
  * (WF_SYNC: wake_up_interruptible_sync_poll() in pipe_write()/pipe_read(),
  * sock_def_readable(), unix_write_space()).  With the trace's own wake of it
  * inside this write (@wi), that wake's CPU, cost draw and context; else the
- * task's previous CPU, as the hand-off wakeups.
+ * CPU the model's select_task_rq_fair() picks (wake_affine(),
+ * select_idle_sibling(): the kernel's choice for every wakeup; the trace has
+ * none for this one).  Until 4 Dec 2026 the task's previous CPU, as the
+ * hand-off replies: a CPU left idle while the wakee queued behind a busy one
+ * (docs/validation-log.md, "The channel replay's lost switches").
  */
 static int chan_wake(struct sim *s, uint32_t ti, uint32_t wi, int cpu, uint64_t now)
 {
@@ -1689,8 +1701,27 @@ static int chan_wake(struct sim *s, uint32_t ti, uint32_t wi, int cpu, uint64_t 
 		return wake_task(s, ti, traced_cpu(t, w), cpu, cpu, flags, calib_ctx_of_wake(w),
 				 w->seq, 0, w, now);
 	}
-	return wake_task(s, ti, t->cpu, cpu, cpu, flags, CALIB_CTX_TASK,
+	/* no traced CPU: placed by the model (placement_cpu()) */
+	return wake_task(s, ti, -1, cpu, cpu, flags, CALIB_CTX_TASK,
 			 SIM_SEQ_CHANNEL | s->chan_wakes++, 0, NULL, now);
+}
+
+/*
+ * `KIND pid=P rw=read|write ch=C bytes=N fill=F trace=T slept=0|1`: channel
+ * op @co of task @ti (its channel's fill after it, the trace time of its
+ * place, whether the task sleeps there); KIND `chan` a READ/WRITE done,
+ * `chanblock` the trace's sleep inside one (slept: under --channels auto,
+ * whether the channel kept it; under strict always 0, the op decides),
+ * `chansleep` a READ/WRITE of an empty (full) channel that sleeps (strict).
+ * Analysis only (tests/replay/chan_fill.py).
+ */
+static void dump_chan_op(struct sim *s, const char *kind, int cpu, uint64_t now, uint32_t ti,
+			 const struct wl_op *op, const struct wl_chan_op *co, int slept)
+{
+	dump_op(s, cpu, now, "%s pid=%d rw=%s ch=%" PRIu32 " bytes=%" PRIu64 " fill=%" PRId64
+		" trace=%" PRIu64 " slept=%d", kind, s->wt[ti].pid,
+		op->kind == WL_OP_READ ? "read" : "write", co->chan, co->bytes,
+		s->chans.c[co->chan].fill, co->ts, slept);
 }
 
 /*
@@ -1705,15 +1736,23 @@ static int chan_wait(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 	const struct wl_op *op = cur_op(s, t, ti);
 	const struct wl_chan_op *co;
 
-	if (s->cfg.channel_strict || !op || (op->kind != WL_OP_READ && op->kind != WL_OP_WRITE))
+	if (!op || (op->kind != WL_OP_READ && op->kind != WL_OP_WRITE))
 		return 1;
 	co = wl_chan_op(s->wl, op->arg);
 	if (co->chan >= s->chans.nr)
 		return 1;
+	if (s->cfg.channel_strict) {
+		/* the trace's sleep point: the READ/WRITE that follows decides */
+		dump_chan_op(s, "chanblock", cpu, now, ti, op, co, 0);
+		return 1;
+	}
 	if (op->kind == WL_OP_READ ? sim_chan_wait_read(&s->chans, co->chan, ti) :
-	    sim_chan_wait_write(&s->chans, co->chan, ti, co->bytes))
+	    sim_chan_wait_write(&s->chans, co->chan, ti, co->bytes)) {
+		dump_chan_op(s, "chanblock", cpu, now, ti, op, co, 1);
 		return chan_sleep(s, cpu, ti, op->kind == WL_OP_READ ? SIM_NOTE_CHAN_READ_SLEPT :
 				  SIM_NOTE_CHAN_WRITE_SLEPT, now) ? -1 : 0;
+	}
+	dump_chan_op(s, "chanblock", cpu, now, ti, op, co, 0);
 	return 1;
 }
 
@@ -1734,10 +1773,13 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 		unsigned int nth = 0;
 		uint64_t room;
 
-		if (!s->cfg.channel_strict)
+		if (!s->cfg.channel_strict) {
 			sim_chan_take(&s->chans, ci, co->bytes);
-		else if (!sim_chan_read(&s->chans, ci, ti, co->bytes ? co->bytes : 1))
+		} else if (!sim_chan_read(&s->chans, ci, ti, co->bytes ? co->bytes : 1)) {
+			dump_chan_op(s, "chansleep", cpu, now, ti, op, co, 1);
 			return chan_sleep(s, cpu, ti, SIM_NOTE_CHAN_READ_SLEPT, now) ? -1 : 0;
+		}
+		dump_chan_op(s, "chan", cpu, now, ti, op, co, 0);
 		s->tasks[ti].op++;
 		sim_task_enter_op(s, ti);
 		room = sim_chan_room(&s->chans, ci);
@@ -1749,10 +1791,13 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 		}
 		return 1;
 	}
-	if (!s->cfg.channel_strict)
+	if (!s->cfg.channel_strict) {
 		sim_chan_put(&s->chans, ci, co->bytes);
-	else if (!sim_chan_write(&s->chans, ci, ti, co->bytes))
+	} else if (!sim_chan_write(&s->chans, ci, ti, co->bytes)) {
+		dump_chan_op(s, "chansleep", cpu, now, ti, op, co, 1);
 		return chan_sleep(s, cpu, ti, SIM_NOTE_CHAN_WRITE_SLEPT, now) ? -1 : 0;
+	}
+	dump_chan_op(s, "chan", cpu, now, ti, op, co, 0);
 	s->tasks[ti].op++;
 	sim_task_enter_op(s, ti);
 	if ((wk = sim_chan_reader_to_wake(&s->chans, ci)) != WL_NONE) {

@@ -824,6 +824,22 @@ static int setup(struct sim *s, struct sr_error *err)
 			s->chans.c[i].kind = SIM_CHAN_SOCKET;
 			s->chans.c[i].wake_fill = wc->wake_fill;
 		}
+		/*
+		 * replay --dump-wake-records: each channel as the simulation
+		 * takes it, at the trace's first time (the dump's span is
+		 * its first to its last line: tests/replay/cpu_ledger.py)
+		 */
+		if (s->cfg.dump && s->cfg.dump_ops)
+			fprintf(s->cfg.dump, "[000] %" PRIu64 ".%09" PRIu64 ": replay_op: channel ch=%" PRIu32
+				" reader=%d fd=%" PRId64 " kind=%s capacity=%" PRId64
+				" wake_fill=%" PRId64 " cap_from=%" PRId64 " init_fill=%" PRIu64
+				" writers=%" PRIu32 "\n", first / 1000000000, first % 1000000000, i,
+				wc->reader < s->nr_tasks ? s->wt[wc->reader].pid : -1, wc->rfd,
+				s->chans.c[i].kind == SIM_CHAN_SOCKET ? "socket" : "pipe",
+				wc->capacity == UINT64_MAX ? -1 : (int64_t)wc->capacity,
+				wc->wake_fill == UINT64_MAX ? -1 : (int64_t)wc->wake_fill,
+				wc->cap_from == WL_NONE ? -1 : (int64_t)wc->cap_from,
+				wc->init_fill, wc->nr_writers);
 	}
 	s->groups[0] = model_root_group(s->m);
 	for (uint32_t g = 1; g < ng; g++) {

@@ -58,6 +58,7 @@ struct rec {
 /* a wake made by a task inside one of its records */
 struct wake_in {
 	uint32_t wake, rec, op;
+	uint64_t ts;
 };
 
 /* a link: writer's fd -> read end */
@@ -207,7 +208,8 @@ int wl_chanb_wake(struct wl_chanb *cb, uint32_t waker, uint32_t wake, uint32_t w
 	if (!cb->recs.v[o].ts_wake)
 		cb->recs.v[o].ts_wake = ts;
 	WL_VEC_PUSH(cb->wins, oom);
-	cb->wins.v[cb->wins.n++] = (struct wake_in){ .wake = wake, .rec = o, .op = wake_op };
+	cb->wins.v[cb->wins.n++] = (struct wake_in){ .wake = wake, .rec = o, .op = wake_op,
+						      .ts = ts };
 	return 0;
 oom:
 	return -1;
@@ -340,6 +342,85 @@ static bool chan_pair(const struct wl_chanb *cb, const bool *dead, const struct 
 	       !(o->flags & REC_VOID);
 }
 
+/* The writer lists @a and @b (@n pairs each, sorted) name the same tasks. */
+static bool same_writers(const struct link *a, const struct link *b, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (a[i].chan != b[i].chan)
+			return false;
+	return true;
+}
+
+/*
+ * A channel whose writes never slept in the trace has no traced capacity, and
+ * unbounded it lets its writers run any distance ahead of its reader, where
+ * the kernel's would sleep at the same limit as its siblings': every pipe
+ * gets PIPE_DEF_BUFFERS pages (alloc_pipe_info()), every unix socket the same
+ * sk_sndbuf (sock_init_data(): sysctl_wmem_default).  Channels written by the
+ * same set of writer tasks (hackbench's receivers, each written to by the
+ * same senders, one write() per receiver) are taken to be of one kind: such
+ * a channel takes the capacity and wake fill of one of them that has its own
+ * (the largest capacity: like a channel's own, never too small), @from[c]
+ * that channel.  A channel with another set of writers (hackbench's ready
+ * pipe, written to by the senders and the receivers) borrows nothing.
+ * @pairs: scratch of one link per record.
+ */
+static int share_capacity(const struct wl_chanb *cb, uint32_t nrend, const bool *dead,
+			  uint64_t *cap, uint64_t *wfill, uint32_t *from, struct link *pairs)
+{
+	uint32_t n = 0, *first, *len;
+
+	/* (channel, writer) pairs, sorted by channel then writer, unique */
+	for (uint32_t i = 0; i < cb->recs.n; i++) {
+		const struct rec *r = &cb->recs.v[i];
+
+		if (r->kind == WL_SYS_WRITE && r->chan != WL_NONE && !dead[r->chan])
+			pairs[n++] = (struct link){ .key = r->chan, .chan = r->task };
+	}
+	if (n)
+		qsort(pairs, n, sizeof(*pairs), cmp_link);
+	{
+		uint32_t k = 0;
+
+		for (uint32_t i = 0; i < n; i++)
+			if (!k || pairs[k - 1].key != pairs[i].key || pairs[k - 1].chan != pairs[i].chan)
+				pairs[k++] = pairs[i];
+		n = k;
+	}
+	if (!(first = malloc((nrend + 1) * sizeof(*first))) ||
+	    !(len = calloc(nrend + 1, sizeof(*len)))) {
+		free(first);
+		return -1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (!len[pairs[i].key])
+			first[pairs[i].key] = i;
+		len[pairs[i].key]++;
+	}
+	/* donors are channels with their own capacity only: one step, no chains */
+	for (uint32_t c = 0; c < nrend; c++) {
+		uint32_t best = WL_NONE;
+
+		if (from[c] == c || !len[c])
+			continue;
+		for (uint32_t d = 0; d < nrend; d++) {
+			if (from[d] != d || len[d] != len[c] ||
+			    !same_writers(pairs + first[c], pairs + first[d], len[c]))
+				continue;
+			if (best == WL_NONE || cap[d] > cap[best])
+				best = d;
+		}
+		if (best == WL_NONE)
+			continue;
+		cap[c] = cap[best];
+		wfill[c] = wfill[best];
+		from[c] = best;
+	}
+	free(first);
+	free(len);
+	return 0;
+}
+
 int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t nr_tasks,
 		    uint32_t nr_wakes, struct wl_workload *wl)
 {
@@ -350,6 +431,7 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 	struct move *mv = NULL;
 	size_t nlinks = 0, nmv = 0;
 	uint64_t *init = NULL, *cap = NULL, *bytes = NULL, *wfill = NULL;
+	uint32_t *from = NULL;
 	bool *dead = NULL, *woke = NULL, *rwoke = NULL;
 	int ret = -1;
 
@@ -539,6 +621,13 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 		dead[c] = init[c] > WL_CHAN_MAX_INIT_FILL || !bytes[c];
 	}
 
+	if (!(from = malloc((nrend + 1) * sizeof(*from))))
+		goto out;
+	for (uint32_t c = 0; c < nrend; c++)
+		from[c] = cap[c] != UINT64_MAX ? c : WL_NONE;
+	if (share_capacity(cb, nrend, dead, cap, wfill, from, own))
+		goto out;
+
 	/* The channels, numbered as the read ends; READ/WRITE ops. */
 	if (nrend && !(wl->channels = calloc(nrend, sizeof(*wl->channels))))
 		goto out;
@@ -546,7 +635,7 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 	for (uint32_t c = 0; c < nrend; c++) {
 		wl->channels[c] = (struct wl_channel){ .reader = rends[c].task, .rfd = rends[c].fd,
 			.capacity = cap[c], .init_fill = init[c], .bytes = bytes[c],
-			.wake_fill = wfill[c] };
+			.wake_fill = wfill[c], .cap_from = from[c] };
 		if (dead[c])
 			st->unlinked_channels++;
 		else
@@ -596,6 +685,8 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 		struct rec *r = &cb->recs.v[i];
 		struct wl_op *ops;
 		uint32_t wi, oi, at = r->op, wake = WL_NONE;
+		/* the placeholder sits at the first sleep inside it, else at its exit */
+		uint64_t at_ts = r->block_op != WL_NONE ? r->ts_block : r->ts_exit;
 
 		if (r->task >= nr_tasks)
 			continue;
@@ -630,6 +721,7 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 			if (r->kind == WL_SYS_WRITE && wake == WL_NONE) {
 				wake = x->wake;
 				at = x->op;
+				at_ts = x->ts;
 				continue;
 			}
 			ops[x->op].kind = 0;
@@ -644,7 +736,7 @@ int wl_chanb_finish(struct wl_chanb *cb, struct wl_chanb_task *tasks, uint32_t n
 		ops[at].arg = wl->nr_chan_ops;
 		ops[at].value = 0;
 		wl->chan_ops[wl->nr_chan_ops++] = (struct wl_chan_op){ .chan = r->chan, .wake = wake,
-			.bytes = (uint64_t)r->ret };
+			.bytes = (uint64_t)r->ret, .ts = at_ts };
 		if (wake != WL_NONE)
 			st->wakes_explained++;
 		if (r->kind == WL_SYS_READ)
@@ -676,6 +768,7 @@ out:
 	free(init);
 	free(cap);
 	free(wfill);
+	free(from);
 	free(rwoke);
 	free(bytes);
 	free(dead);

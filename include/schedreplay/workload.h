@@ -342,6 +342,10 @@ struct wl_channel {
 	uint64_t wake_fill;    /* bytes: the fill a traced read left when it woke a writer
 				  asleep in a write of the channel (the largest such);
 				  UINT64_MAX when no read did */
+	uint32_t cap_from;     /* the channel whose capacity and wake fill these are:
+				  this one's own traced write sleeps, else (none slept
+				  here) a channel sharing a writer task with it whose
+				  did (docs/replay.md, "Channels"); WL_NONE: none known */
 };
 
 /* The operand of a WL_OP_READ / WL_OP_WRITE. */
@@ -351,6 +355,9 @@ struct wl_chan_op {
 				  write (its placement, cost draw and latency sample
 				  when the simulated reader is asleep too), else WL_NONE */
 	uint64_t bytes;        /* moved in the trace (the syscall's return value) */
+	uint64_t ts;           /* the trace time of the op's place: the wake it became,
+				  the sleep inside the syscall, else its exit (analysis:
+				  replay --dump-wake-records) */
 };
 
 /* Channel extraction (wl_options.channels), counts for the facts. */

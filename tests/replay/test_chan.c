@@ -654,6 +654,112 @@ static void test_extract_capacity(void)
 	}
 }
 
+/* The channel whose read end is task @pid's, NONE. */
+static uint32_t chan_of_reader(const struct wl_workload *wl, int32_t pid)
+{
+	uint32_t t = task_of(wl, pid);
+
+	for (uint32_t c = 0; t != NONE && c < wl_nr_channels(wl); c++)
+		if (wl_channel(wl, c)->reader == t)
+			return c;
+	return NONE;
+}
+
+/*
+ * Writer 201 feeds reader 200 (its fd 4) and reader 203 (its fd 5), each link
+ * made by a write that wakes the sleeping reader.  Its third write to 200
+ * sleeps at a fill of 200 bytes, and 200's read wakes it: 200's channel has a
+ * capacity of 200 and a wake fill of 100.  203's channel never filled: it has
+ * the same writers, so it takes 200's capacity and wake fill (cap_from: 200's
+ * channel); before, it was unbounded (and so a pipe, whatever 200's was).
+ * With @other, writer 206 feeds 203 too: another set of writers, nothing
+ * borrowed.
+ */
+static void test_extract_capacity_shared(void)
+{
+	for (int other = 0; other < 2; other++) {
+		struct trace_event ev[64];
+		size_t n = 0;
+		uint64_t t = 1 * MS;
+		struct wl_workload *wl;
+		uint32_t c200, c203, want_writers, want_from;
+		uint64_t want_cap, want_wake;
+
+		ev[n++] = ev_switch(t, 0, 0, 'R', 120, 201, 120);
+		ev[n++] = ev_switch(t, 1, 0, 'R', 120, 200, 120);
+		ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 10 * US, 1, 200, 3, 0);
+		ev[n++] = ev_switch(t + 11 * US, 1, 200, 'S', 120, 203, 120);
+		ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 12 * US, 1, 203, 3, 0);
+		ev[n++] = ev_switch(t + 13 * US, 1, 203, 'S', 120, 0, 120);
+		/* 201 wakes each reader with a message */
+		for (int i = 0; i < 2; i++) {
+			uint64_t u = t + (20 + 4 * (uint64_t)i) * US;
+			int r = i ? 203 : 200;
+
+			ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, u, 0, 201, 4 + i, 0);
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, u + 1 * US, 0, 201, 0, r, 120, 1);
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, u + 2 * US, 1, 0, 0x08, r, 120, 1);
+			ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, u + 3 * US, 0, 201, -1, 100);
+		}
+		ev[n++] = ev_switch(t + 30 * US, 1, 0, 'R', 120, 200, 120);
+		ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_READ, t + 31 * US, 1, 200, -1, 100);
+		/* two more messages for 200, and a third that does not fit */
+		for (int i = 0; i < 2; i++) {
+			uint64_t u = t + (40 + 2 * (uint64_t)i) * US;
+
+			ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, u, 0, 201, 4, 0);
+			ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, u + 1 * US, 0, 201, -1, 100);
+		}
+		ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, t + 44 * US, 0, 201, 4, 0);
+		ev[n++] = ev_switch(t + 45 * US, 0, 201, 'S', 120, 0, 120);
+		/* 200's read makes room and wakes it */
+		ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 50 * US, 1, 200, 3, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 51 * US, 1, 200, 0, 201, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 52 * US, 0, 0, 0x08, 201, 120, 0);
+		ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_READ, t + 53 * US, 1, 200, -1, 100);
+		ev[n++] = ev_switch(t + 55 * US, 1, 200, 'S', 120, 203, 120);
+		ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_READ, t + 56 * US, 1, 203, -1, 100);
+		ev[n++] = ev_switch(t + 60 * US, 0, 0, 'R', 120, 201, 120);
+		ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, t + 61 * US, 0, 201, -1, 100);
+		if (other) {
+			/* 206 wakes 203 asleep in its next read: a second writer */
+			ev[n++] = ev_switch(t + 62 * US, 0, 201, 'S', 120, 206, 120);
+			ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_READ, t + 70 * US, 1, 203, 3, 0);
+			ev[n++] = ev_switch(t + 71 * US, 1, 203, 'S', 120, 0, 120);
+			ev[n++] = ev_sys(TRACE_EV_SYS_ENTER_WRITE, t + 72 * US, 0, 206, 9, 0);
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 73 * US, 0, 206, 0, 203, 120, 1);
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 74 * US, 1, 0, 0x08, 203, 120, 1);
+			ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_WRITE, t + 75 * US, 0, 206, -1, 100);
+			ev[n++] = ev_switch(t + 80 * US, 1, 0, 'R', 120, 203, 120);
+			ev[n++] = ev_sys(TRACE_EV_SYS_EXIT_READ, t + 81 * US, 1, 203, -1, 100);
+		}
+		ev[n++] = ev_runtime(t + 100 * US, 1, 203, 20 * US);
+		ev[n++] = ev_runtime(t + 100 * US, 0, other ? 206 : 201, 20 * US);
+		wl = events_workload(ev, n, WL_CHANNELS_AUTO);
+		c200 = chan_of_reader(wl, 200);
+		c203 = chan_of_reader(wl, 203);
+		CHECK_EQ(wl_facts(wl)->chan.channels, 2u);
+		CHECK(c200 != NONE && c203 != NONE);
+		if (c200 == NONE || c203 == NONE) {
+			wl_free(wl);
+			continue;
+		}
+		CHECK_EQ(wl_channel(wl, c200)->capacity, 200u);
+		CHECK_EQ(wl_channel(wl, c200)->wake_fill, 100u);
+		CHECK_EQ(wl_channel(wl, c200)->cap_from, c200);
+		/* 203's: 200's (one writer, the same), or none (206 writes too) */
+		want_writers = other ? 2u : 1u;
+		want_cap = other ? UINT64_MAX : 200u;
+		want_wake = other ? UINT64_MAX : 100u;
+		want_from = other ? NONE : c200;
+		CHECK_EQ(wl_channel(wl, c203)->nr_writers, want_writers);
+		CHECK_EQ(wl_channel(wl, c203)->capacity, want_cap);
+		CHECK_EQ(wl_channel(wl, c203)->wake_fill, want_wake);
+		CHECK_EQ(wl_channel(wl, c203)->cap_from, want_from);
+		wl_free(wl);
+	}
+}
+
 /*
  * Writer 201 wakes reader 200 (fd 3) and reader 203 (fd 3) through the same
  * fd 4: one fd cannot feed two read ends (a pipe read by two tasks is not
@@ -969,6 +1075,7 @@ int main(int argc, char **argv)
 	test_extract_damaged();
 	test_extract_partial_events();
 	test_extract_capacity();
+	test_extract_capacity_shared();
 	test_replay_modes();
 	test_random_streams();
 	CHECK_DONE();
