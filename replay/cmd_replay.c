@@ -285,6 +285,13 @@ int cmd_replay(int argc, char **argv)
 			fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(sdump), strerror(errno));
 			goto out;
 		}
+		/* the same file under another name ('./x', a link): the two
+		 * streams were written over each other at exit 0 */
+		if (dump && cli_output_is_input(dump, &sdump, 1)) {
+			cli_usage("replay", "--dump-samples %s and --dump-events %s are the same file",
+				  cli_esc(sdump), cli_esc(dump));
+			goto usage;
+		}
 		(void)replay_dump_sample_header(sdumpf);
 		md.f = sdumpf;
 		md.comm_prefix = o.rc.comm_prefix;

@@ -281,6 +281,8 @@ if [ -w /dev/full ]; then
 		replay "$traces/small-pipe.dat"
 	expect 1 "replay: /dev/full: writing the event dump failed: No space left on device" -- \
 		replay --dump-events /dev/full "$traces/small-pipe.dat"
+	expect 1 "replay: /dev/full: writing the sample dump failed: No space left on device" -- \
+		replay --dump-samples /dev/full "$traces/small-pipe.dat"
 	expect_full 1 "whatif: cannot write the machine file: No space left on device" -- \
 		whatif --print-machine one-socket
 	cp "$traces/thresholds.json" "$work/vpipe/"
@@ -310,6 +312,15 @@ expect_usage "whatif: --svg $work/clob/t.dat is an input file" -- \
 	whatif --svg "$work/clob/t.dat" --variant aaron-skip "$work/clob/t.dat"
 expect_usage "whatif: --svg $work/clob/t.dat is an input file" -- \
 	whatif --svg "$work/clob/t.dat" --noise "$work/clob/t.dat" --variant aaron-skip "$work/clob/b.dat"
+expect_usage "replay: --dump-samples $work/clob/b.dat.json is an input file" -- \
+	replay --dump-samples "$work/clob/b.dat.json" "$work/clob/b.dat"
+# --dump-samples and --dump-events naming one file by two names: both
+# streams were written into it over each other at exit 0 (fuzz39)
+expect_usage "replay: --dump-samples $work/clob/s.tsv and --dump-events $work/clob/./s.tsv are the same file" -- \
+	replay --dump-samples "$work/clob/s.tsv" --dump-events "$work/clob/./s.tsv" "$work/clob/t.dat"
+ln -sf s.tsv "$work/clob/s-link.tsv"
+expect_usage "replay: --dump-samples $work/clob/s-link.tsv and --dump-events $work/clob/s.tsv are the same file" -- \
+	replay --dump-samples "$work/clob/s-link.tsv" --dump-events "$work/clob/s.tsv" "$work/clob/t.dat"
 if ! cmp -s "$work/clob/t.dat" "$traces/small-pipe.dat" ||
    ! cmp -s "$work/clob/b.dat.json" "$traces/bw-hogs.dat.json"; then
 	echo "FAIL: an input file was overwritten"; fails=$((fails + 1))
