@@ -168,6 +168,18 @@ expect 1 "above.map:1: cgroup path '/../a' has a '..' above the root" -- \
 printf '22002 /a\rshares /a 512\r' > "$work/cr.map"
 expect 1 "cr.map:1: a carriage return (\\\\r) inside the line, at column 9: lines end in LF or CR LF" -- \
 	replay --cgroup-map "$work/cr.map" "$traces/small-pipe.dat"
+# a NUL byte in a line (fuzz39): fgets() ended the line's string there, so a
+# last line 'shares /a 512<NUL>junk' was read as its head at exit 0, and one
+# with lines after it was "line longer than 4094 characters"
+printf 'shares /a 512\000 junk\n' > "$work/nul-last.map"
+expect 1 "nul-last.map:1: a NUL byte inside the line, at column 14: the map is a text file" -- \
+	replay --cgroup-map "$work/nul-last.map" "$traces/small-pipe.dat"
+printf '22001 /a\000x\n22002 /b\n' > "$work/nul-mid.map"
+expect 1 "nul-mid.map:1: a NUL byte inside the line, at column 9: the map is a text file" -- \
+	whatif --cgroup-map "$work/nul-mid.map" "$traces/small-pipe.dat"
+printf '22001 /a\n22002 /b\000' > "$work/nul-end.map"
+expect 1 "nul-end.map:2: a NUL byte inside the line, at column 9" -- \
+	replay --cgroup-map "$work/nul-end.map" "$traces/small-pipe.dat"
 
 # report named the value instead of the option ("bad value '-1' for -1"), and
 # called an option without its value unknown ("unknown option '--pid'")
