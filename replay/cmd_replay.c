@@ -209,9 +209,17 @@ int cmd_replay(int argc, char **argv)
 			to.top = (int)v;
 			break;
 		}
-		case 'D': dump = optarg; break;
+		case 'D':
+			if (!cli_path_arg("replay", "--dump-events", optarg, "file"))
+				goto usage;
+			dump = optarg;
+			break;
 		case 'W': dump_ops = true; break;
-		case 'S': sdump = optarg; break;
+		case 'S':
+			if (!cli_path_arg("replay", "--dump-samples", optarg, "file"))
+				goto usage;
+			sdump = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			ret = SR_EXIT_OK;

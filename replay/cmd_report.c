@@ -199,9 +199,13 @@ int cmd_report(int argc, char **argv)
 			allow_lost = true;
 			break;
 		case OPT_SIDECAR:
+			if (!cli_path_arg("report", "--sidecar", optarg, "file"))
+				return SR_EXIT_USAGE;
 			o.sidecar = optarg;
 			break;
 		case OPT_SAMPLES:
+			if (!cli_path_arg("report", "--samples", optarg, "file"))
+				return SR_EXIT_USAGE;
 			o.samples_path = optarg;
 			break;
 		case OPT_NO_SIDECAR:

@@ -188,6 +188,21 @@ expect_usage "report: bad value 'x' for --top" -- report --top=x "$traces/small-
 expect_usage "report: a value is missing after option '--pid'" -- report "$traces/small-pipe.dat" --pid
 expect_usage "report: unknown option '--frob'" -- report --frob "$traces/small-pipe.dat"
 
+# an empty file or directory name (fuzz39): it reached open() as "", and
+# the one line did not say which option ("schedreplay replay: : No such file
+# or directory"); validate --dir '' read "/thresholds.json"
+for o in --dump-samples --dump-events --plugin --variants-file --cgroup-map --sidecar; do
+	expect_usage "replay: $o takes a file name, not ''" -- replay "$o" '' "$traces/small-pipe.dat"
+done
+for o in --svg --noise --cgroup-map; do
+	expect_usage "whatif: $o takes a file name, not ''" -- whatif "$o" '' "$traces/small-pipe.dat"
+done
+for o in --sidecar --samples; do
+	expect_usage "report: $o takes a file name, not ''" -- report "$o" '' "$traces/small-pipe.dat"
+done
+expect_usage "validate: --dir takes a directory name, not ''" -- validate --dir '' --seeds 1
+expect_usage "validate: --thresholds takes a file name, not ''" -- validate --thresholds '' --seeds 1
+
 # conflicting options: replay and whatif let --no-sidecar win silently (report refused)
 for c in replay whatif; do
 	expect_usage "$c: --sidecar and --no-sidecar exclude each other" -- \
