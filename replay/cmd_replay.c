@@ -286,6 +286,12 @@ int cmd_replay(int argc, char **argv)
 				  k ? "--dump-samples" : "--dump-events", cli_esc(out));
 			goto usage;
 		}
+		if (cli_output_is_stdout(out)) {
+			cli_usage("replay", "%s %s is the file standard output goes to; the two "
+				  "would be written over each other", k ? "--dump-samples" :
+				  "--dump-events", cli_esc(out));
+			goto usage;
+		}
 	}
 	/* the measured samples are written as the extraction measures them */
 	if (sdump) {

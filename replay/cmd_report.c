@@ -251,6 +251,10 @@ int cmd_report(int argc, char **argv)
 			return cli_usage("report", "--samples %s is an input file; it would be "
 					 "overwritten", cli_esc(o.samples_path));
 		}
+		if (cli_output_is_stdout(o.samples_path))
+			return cli_usage("report", "--samples %s is the file standard output goes "
+					 "to; the two would be written over each other",
+					 cli_esc(o.samples_path));
 	}
 	if (report_collect(&o, &d, &err)) {
 		fprintf(stderr, "schedreplay report: %s\n", err.msg);

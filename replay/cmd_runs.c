@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <schedreplay/cli.h>
 #include <schedreplay/sidecar.h>
@@ -1024,6 +1025,14 @@ bool cli_path_arg(const char *cmd, const char *opt, const char *arg, const char 
 		return true;
 	cli_usage(cmd, "%s takes a %s name, not ''", opt, what);
 	return false;
+}
+
+bool cli_output_is_stdout(const char *out)
+{
+	struct stat so, si;
+
+	return out && stat(out, &so) == 0 && S_ISREG(so.st_mode) &&
+	       fstat(STDOUT_FILENO, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
 }
 
 bool cli_output_is_input(const char *out, const char *const *in, size_t n)

@@ -258,6 +258,11 @@ int cmd_whatif(int argc, char **argv)
 				  cli_esc(svg));
 			goto usage_fail;
 		}
+		if (cli_output_is_stdout(svg)) {
+			cli_usage("whatif", "--svg %s is the file standard output goes to; the two "
+				  "would be written over each other", cli_esc(svg));
+			goto usage_fail;
+		}
 	}
 	switch (cost_machine_resolve(machine_name, &machine, &err)) {
 	case 0:

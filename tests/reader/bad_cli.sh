@@ -345,6 +345,17 @@ expect_usage "replay: --dump-samples $work/clob/b.dat.json is an input file" -- 
 # streams were written into it over each other at exit 0 (fuzz39)
 expect_usage "replay: --dump-samples $work/clob/s.tsv and --dump-events $work/clob/./s.tsv are the same file" -- \
 	replay --dump-samples "$work/clob/s.tsv" --dump-events "$work/clob/./s.tsv" "$work/clob/t.dat"
+# an output file that standard output goes to ($work/out: expect's stdout):
+# opened again from offset 0, the dump and the report were written over
+# each other at exit 0 (fuzz39)
+for o in --dump-samples --dump-events; do
+	expect_usage "replay: $o $work/out is the file standard output goes to" -- \
+		replay "$o" "$work/out" "$work/clob/t.dat"
+done
+expect_usage "report: --samples $work/out is the file standard output goes to" -- \
+	report --samples "$work/out" "$work/clob/t.dat"
+expect_usage "whatif: --svg $work/out is the file standard output goes to" -- \
+	whatif --svg "$work/out" --variant aaron-skip "$work/clob/t.dat"
 ln -sf s.tsv "$work/clob/s-link.tsv"
 expect_usage "replay: --dump-samples $work/clob/s-link.tsv and --dump-events $work/clob/s.tsv are the same file" -- \
 	replay --dump-samples "$work/clob/s-link.tsv" --dump-events "$work/clob/s.tsv" "$work/clob/t.dat"
