@@ -356,6 +356,13 @@ expect_usage "report: --samples $work/out is the file standard output goes to" -
 	report --samples "$work/out" "$work/clob/t.dat"
 expect_usage "whatif: --svg $work/out is the file standard output goes to" -- \
 	whatif --svg "$work/out" --variant aaron-skip "$work/clob/t.dat"
+# an existing file is refused before it is opened (not truncated)
+echo keep > "$work/clob/k.tsv"
+expect_usage "replay: --dump-samples $work/clob/k.tsv and --dump-events $work/clob/./k.tsv are the same file" -- \
+	replay --dump-samples "$work/clob/k.tsv" --dump-events "$work/clob/./k.tsv" "$work/clob/t.dat"
+if [ "$(cat "$work/clob/k.tsv")" != keep ]; then
+	echo "FAIL: --dump-samples truncated the --dump-events file before refusing it"; fails=$((fails + 1))
+fi
 ln -sf s.tsv "$work/clob/s-link.tsv"
 expect_usage "replay: --dump-samples $work/clob/s-link.tsv and --dump-events $work/clob/s.tsv are the same file" -- \
 	replay --dump-samples "$work/clob/s-link.tsv" --dump-events "$work/clob/s.tsv" "$work/clob/t.dat"
