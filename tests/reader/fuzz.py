@@ -99,8 +99,9 @@ payload, chunk); replay --placement model --vcpu-pack-cut flat
 binary and text input; whatif --svg ("whatif-svg", full runs only: the
 file must be well-formed XML without nan/inf, else BUG-svg); replay with the
 options of stop 37 ("replay-recent": --placement model --exec-balance-at
-traced --tick-preempt-at traced --handoff-signals) on every binary, text
-and syscall input; validate --dir
+traced --tick-preempt-at traced --handoff-signals; since fuzz39 with
+--ksoftirqd-ops --handoff-replies nosample, and --dump-samples into the slot
+on the trace kinds) on every binary, text and syscall input; validate --dir
 with the mutated small-pipe.dat as the
 directory's trace (its FAIL line on stdout naming the trace is an "error");
 replay/whatif --variants-file; validate --thresholds; whatif --machine; each
@@ -2001,6 +2002,8 @@ def dump_check(argv, slot, rc, outcome):
 # exec balancing at the kernel's point, the traced tick preemptions and the
 # hand-off signals, over the mutated trace
 RECENT_REPLAY = ["replay", "--placement", "model", "--exec-balance-at", "traced",
+                 # stop 38's (fuzz39)
+                 "--ksoftirqd-ops", "--handoff-replies", "nosample",
                  "--tick-preempt-at", "traced", "--handoff-signals"]
 
 
@@ -2269,8 +2272,11 @@ def commands_for_all(c, path, inp, slot):
                 # nan/inf coordinates (svg_check())
                 ("whatif-svg", ["whatif", "--variant", "aaron-skip", "--svg",
                                 os.path.join(slot, "plot.svg"), path], path),
-                # the options of stop 37 (inp38): RECENT_REPLAY
-                ("replay-recent", RECENT_REPLAY + [path], path)]
+                # the options of stop 37 (inp38) and 38: RECENT_REPLAY, with
+                # --dump-samples (fuzz39; dump_check())
+                ("replay-recent", RECENT_REPLAY + ["--dump-samples",
+                                                   os.path.join(slot, "samples.tsv"), path],
+                 path)]
         if kind == "v7exec":
             # forkexec (3016 execs): the exec balancing's paths; whatif's
             # and validate's runs cost ~10x a fixture's
@@ -2612,7 +2618,8 @@ class Runner:
         for label, argv, named in commands_for(c, path, self.inp, slot, self.light):
             b = self.baseline(c, slot, label)
             for f in ("samples.tsv", "events.txt"):
-                if c["cls"] == "recent" and os.path.lexists(os.path.join(slot, f)):
+                if (c["cls"] == "recent" or label == "replay-recent") and \
+                        os.path.lexists(os.path.join(slot, f)):
                     os.unlink(os.path.join(slot, f))
             if path:
                 write_new(path, data)
@@ -2620,7 +2627,7 @@ class Runner:
                 os.unlink(svg)
             rc, out, err, dt = run_one(self.sr, argv, slot)
             outcome = classify(c, label, rc, out, err, b, named)
-            if c["cls"] == "recent":
+            if c["cls"] == "recent" or label == "replay-recent":
                 outcome = dump_check(argv, slot, rc, outcome)
             if rc == 0 and label == "whatif-svg" and not outcome.startswith("BUG"):
                 outcome = svg_check(svg) or outcome
