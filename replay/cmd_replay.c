@@ -158,6 +158,20 @@ static int close_dump(FILE *f, const char *path, const char *what)
 	return -1;
 }
 
+/*
+ * Whether --dump-samples @sdump and --dump-events @dump are one file under
+ * two names ('x' and './x', a link): the usage line printed.  Both were
+ * opened and their streams written over each other at exit 0.
+ */
+static bool same_dumps(const char *sdump, const char *dump)
+{
+	if (!dump || !cli_output_is_input(dump, &sdump, 1))
+		return false;
+	cli_usage("replay", "--dump-samples %s and --dump-events %s are the same file", cli_esc(sdump),
+		  cli_esc(dump));
+	return true;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -209,9 +223,17 @@ int cmd_replay(int argc, char **argv)
 			to.top = (int)v;
 			break;
 		}
-		case 'D': dump = optarg; break;
+		case 'D':
+			if (!cli_path_arg("replay", "--dump-events", optarg, "file"))
+				goto usage;
+			dump = optarg;
+			break;
 		case 'W': dump_ops = true; break;
-		case 'S': sdump = optarg; break;
+		case 'S':
+			if (!cli_path_arg("replay", "--dump-samples", optarg, "file"))
+				goto usage;
+			sdump = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			ret = SR_EXIT_OK;
@@ -278,13 +300,24 @@ int cmd_replay(int argc, char **argv)
 				  k ? "--dump-samples" : "--dump-events", cli_esc(out));
 			goto usage;
 		}
+		if (cli_output_is_stdout(out)) {
+			cli_usage("replay", "%s %s is the file standard output goes to; the two "
+				  "would be written over each other", k ? "--dump-samples" :
+				  "--dump-events", cli_esc(out));
+			goto usage;
+		}
 	}
 	/* the measured samples are written as the extraction measures them */
 	if (sdump) {
+		if (same_dumps(sdump, dump))
+			goto usage;
 		if (!(sdumpf = fopen(sdump, "w"))) {
 			fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(sdump), strerror(errno));
 			goto out;
 		}
+		/* again, now that it exists (neither did before) */
+		if (same_dumps(sdump, dump))
+			goto usage;
 		(void)replay_dump_sample_header(sdumpf);
 		md.f = sdumpf;
 		md.comm_prefix = o.rc.comm_prefix;

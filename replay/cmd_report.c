@@ -199,9 +199,13 @@ int cmd_report(int argc, char **argv)
 			allow_lost = true;
 			break;
 		case OPT_SIDECAR:
+			if (!cli_path_arg("report", "--sidecar", optarg, "file"))
+				return SR_EXIT_USAGE;
 			o.sidecar = optarg;
 			break;
 		case OPT_SAMPLES:
+			if (!cli_path_arg("report", "--samples", optarg, "file"))
+				return SR_EXIT_USAGE;
 			o.samples_path = optarg;
 			break;
 		case OPT_NO_SIDECAR:
@@ -247,6 +251,10 @@ int cmd_report(int argc, char **argv)
 			return cli_usage("report", "--samples %s is an input file; it would be "
 					 "overwritten", cli_esc(o.samples_path));
 		}
+		if (cli_output_is_stdout(o.samples_path))
+			return cli_usage("report", "--samples %s is the file standard output goes "
+					 "to; the two would be written over each other",
+					 cli_esc(o.samples_path));
 	}
 	if (report_collect(&o, &d, &err)) {
 		fprintf(stderr, "schedreplay report: %s\n", err.msg);

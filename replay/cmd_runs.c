@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <schedreplay/cli.h>
 #include <schedreplay/sidecar.h>
@@ -779,6 +780,14 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 	if (opt < RUN_OPT_BASE || opt >= RUN_OPT_BASE + (int)NR_RUN_OPTS)
 		return 0;
 	d = &run_opt_table[opt - RUN_OPT_BASE];
+	/* --plugin, --variants-file, --cgroup-map, --sidecar */
+	if (d->arg && (!strcmp(d->arg, "PATH") || !strcmp(d->arg, "F") || !strcmp(d->arg, "FILE"))) {
+		char name[48];
+
+		snprintf(name, sizeof(name), "--%s", d->name);
+		if (!cli_path_arg(o->cmd, name, arg, "file"))
+			return -1;
+	}
 	if (d->names) {
 		int v = replay_name_to_value(d->names, arg);
 
@@ -1008,6 +1017,22 @@ int cli_output_error(FILE *f)
 	 * there is the stream's; else EIO.
 	 */
 	return earlier ? (last ? last : EIO) : 0;
+}
+
+bool cli_path_arg(const char *cmd, const char *opt, const char *arg, const char *what)
+{
+	if (arg && *arg)
+		return true;
+	cli_usage(cmd, "%s takes a %s name, not ''", opt, what);
+	return false;
+}
+
+bool cli_output_is_stdout(const char *out)
+{
+	struct stat so, si;
+
+	return out && stat(out, &so) == 0 && S_ISREG(so.st_mode) &&
+	       fstat(STDOUT_FILENO, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
 }
 
 bool cli_output_is_input(const char *out, const char *const *in, size_t n)

@@ -119,6 +119,21 @@ void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_w
  */
 bool cli_output_is_input(const char *out, const char *const *in, size_t n);
 /*
+ * Whether @arg, the value of option @opt of command @cmd that names a file
+ * (@what: "file") or a directory, is a name: '' is a usage error (one line,
+ * false).  An empty name reached open() as "": "schedreplay replay: : No
+ * such file or directory" did not say which option, and validate --dir ''
+ * read "/thresholds.json".
+ */
+bool cli_path_arg(const char *cmd, const char *opt, const char *arg, const char *what);
+/*
+ * Whether the output file @out is the regular file standard output writes
+ * to (`replay --dump-samples out.txt TRACE > out.txt`): opened again, it
+ * was written from offset 0 over the report, both cut at exit 0.  A pipe or
+ * a terminal is no clash.
+ */
+bool cli_output_is_stdout(const char *out);
+/*
  * The sidecar file a command reads for @trace: @sidecar when named, none under
  * --no-sidecar, else TRACE.json (sidecar_load_for_trace()'s), written to @buf.
  * The input list of cli_output_is_input().

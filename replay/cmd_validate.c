@@ -1146,8 +1146,18 @@ int cmd_validate(int argc, char **argv)
 	opterr = 0;     /* cli_getopt_error(): getopt's messages print the option raw */
 	while ((c = getopt_long(argc, argv, ":h", o.lo, NULL)) != -1) {
 		switch (c) {
-		case 'd': dir = optarg; break;
-		case 't': tfile = optarg; break;
+		case 'd':
+		case 't':
+			if (!cli_path_arg("validate", c == 'd' ? "--dir" : "--thresholds", optarg,
+					  c == 'd' ? "directory" : "file")) {
+				ret = SR_EXIT_USAGE;
+				goto out;
+			}
+			if (c == 'd')
+				dir = optarg;
+			else
+				tfile = optarg;
+			break;
 		case 'm': markdown = true; break;
 		case 's': suggest = true; break;
 		case 'S':

@@ -147,6 +147,8 @@ int cmd_whatif(int argc, char **argv)
 			json = true;
 			break;
 		case O_SVG:
+			if (!cli_path_arg("whatif", "--svg", optarg, "file"))
+				goto usage_fail;
 			svg = optarg;
 			break;
 		case O_SVG_CGROUP:
@@ -189,6 +191,8 @@ int cmd_whatif(int argc, char **argv)
 				cli_usage("whatif", "at most %d --noise", MAX_NOISE);
 				goto usage_fail;
 			}
+			if (!cli_path_arg("whatif", "--noise", optarg, "file"))
+				goto usage_fail;
 			noise_paths[nr_noise++] = optarg;
 			break;
 		case O_SEEDS:
@@ -252,6 +256,11 @@ int cmd_whatif(int argc, char **argv)
 		if (clash) {
 			cli_usage("whatif", "--svg %s is an input file; it would be overwritten",
 				  cli_esc(svg));
+			goto usage_fail;
+		}
+		if (cli_output_is_stdout(svg)) {
+			cli_usage("whatif", "--svg %s is the file standard output goes to; the two "
+				  "would be written over each other", cli_esc(svg));
 			goto usage_fail;
 		}
 	}

@@ -1170,6 +1170,7 @@ static int load_lost(struct sidecar *sc, const struct sv *root, const char **bad
 {
 	static const char *const key[] = { "overrun", "dropped_events", "commit_overrun" };
 	const struct sv *o, *a, *v;
+	uint64_t tot[3] = { 0, 0, 0 };
 	size_t i;
 
 	o = sv_get(root, "lost");
@@ -1220,6 +1221,7 @@ static int load_lost(struct sidecar *sc, const struct sv *root, const char **bad
 					FAIL(EINVAL, "lost.per_cpu[%zu].%s is not a count", i, key[k]);
 				}
 				sum = add_sat(sum, (uint64_t)n);
+				tot[k] = add_sat(tot[k], (uint64_t)n);
 			}
 			sc->lost_per_cpu[cpu] = sum;
 		}
@@ -1227,6 +1229,21 @@ static int load_lost(struct sidecar *sc, const struct sv *root, const char **bad
 	}
 	if (*bad)
 		FAIL(EINVAL, "\"%s\" is not an integer in range", *bad);
+	/*
+	 * The capture writes each total as the sum of its per-CPU counts; the
+	 * comparison reads the per-CPU ones, so a total they do not add up to
+	 * (lost.dropped_events 7, every CPU 0) went unsaid: 'lost: none' at
+	 * exit 0.
+	 */
+	if (sc->lost_per_cpu) {
+		const uint64_t want[3] = { sc->lost_overrun, sc->lost_dropped,
+					   sc->lost_commit_overrun };
+
+		for (size_t k = 0; k < sizeof(key) / sizeof(key[0]); k++)
+			if (tot[k] != want[k])
+				FAIL(EINVAL, "lost.%s is %" PRIu64 " but lost.per_cpu's %s add up "
+				     "to %" PRIu64, key[k], want[k], key[k], tot[k]);
+	}
 	return 0;
 }
 

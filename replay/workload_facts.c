@@ -62,6 +62,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <schedreplay/cli.h>
 
@@ -735,18 +736,40 @@ static int cmp_cgmap_entry(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/*
+ * fgets() with the length read: the next line of @f into @buf (@size bytes,
+ * NUL-terminated), up to and with its LF, at most @size - 1 bytes.  The
+ * length, or -1 at the end of the file (or a read error: ferror()).  With
+ * fgets() a NUL byte inside a line hid the rest of it: "PID /a<NUL>x" was a
+ * line too long, a last line "shares /a 512<NUL>junk" read as its head.
+ */
+static ssize_t cgmap_line(FILE *f, char *buf, size_t size)
+{
+	size_t n = 0;
+	int c;
+
+	while (n + 1 < size && (c = getc(f)) != EOF) {
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	return n ? (ssize_t)n : -1;
+}
+
 int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 {
 	FILE *f = fopen(file, "r");
-	char line[4096];
+	char line[4096], *nul;
 	unsigned int lineno = 0;
+	ssize_t got;
 
 	memset(map, 0, sizeof(*map));
 	if (!f) {
 		sr_error_set(err, errno, "%s: %s", file, strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	while ((got = cgmap_line(f, line, sizeof(line))) >= 0) {
 		char a[4096], b[4096], n[4096], extra;
 		long pid;
 		unsigned long shares;
@@ -755,7 +778,7 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 
 		lineno++;
 		/* a longer line was read in pieces: its tail was "line N+1" */
-		if (!strchr(line, '\n')) {
+		if (line[got - 1] != '\n') {
 			int c = getc(f);
 
 			if (c != EOF) {
@@ -763,6 +786,12 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 					     file, lineno, sizeof(line) - 2);
 				goto fail;
 			}
+		}
+		/* a text file has none; the line's string ended there */
+		if ((nul = memchr(line, '\0', (size_t)got))) {
+			sr_error_set(err, EINVAL, "%s:%u: a NUL byte inside the line, at column %zu: "
+				     "the map is a text file", file, lineno, (size_t)(nul - line) + 1);
+			goto fail;
 		}
 		/*
 		 * CR LF (a file saved on Windows) reads as LF.  A CR anywhere

@@ -168,6 +168,18 @@ expect 1 "above.map:1: cgroup path '/../a' has a '..' above the root" -- \
 printf '22002 /a\rshares /a 512\r' > "$work/cr.map"
 expect 1 "cr.map:1: a carriage return (\\\\r) inside the line, at column 9: lines end in LF or CR LF" -- \
 	replay --cgroup-map "$work/cr.map" "$traces/small-pipe.dat"
+# a NUL byte in a line (fuzz39): fgets() ended the line's string there, so a
+# last line 'shares /a 512<NUL>junk' was read as its head at exit 0, and one
+# with lines after it was "line longer than 4094 characters"
+printf 'shares /a 512\000 junk\n' > "$work/nul-last.map"
+expect 1 "nul-last.map:1: a NUL byte inside the line, at column 14: the map is a text file" -- \
+	replay --cgroup-map "$work/nul-last.map" "$traces/small-pipe.dat"
+printf '22001 /a\000x\n22002 /b\n' > "$work/nul-mid.map"
+expect 1 "nul-mid.map:1: a NUL byte inside the line, at column 9: the map is a text file" -- \
+	whatif --cgroup-map "$work/nul-mid.map" "$traces/small-pipe.dat"
+printf '22001 /a\n22002 /b\000' > "$work/nul-end.map"
+expect 1 "nul-end.map:2: a NUL byte inside the line, at column 9" -- \
+	replay --cgroup-map "$work/nul-end.map" "$traces/small-pipe.dat"
 
 # report named the value instead of the option ("bad value '-1' for -1"), and
 # called an option without its value unknown ("unknown option '--pid'")
@@ -175,6 +187,21 @@ expect_usage "report: bad value '-1' for --start" -- report --start -1 "$traces/
 expect_usage "report: bad value 'x' for --top" -- report --top=x "$traces/small-pipe.dat"
 expect_usage "report: a value is missing after option '--pid'" -- report "$traces/small-pipe.dat" --pid
 expect_usage "report: unknown option '--frob'" -- report --frob "$traces/small-pipe.dat"
+
+# an empty file or directory name (fuzz39): it reached open() as "", and
+# the one line did not say which option ("schedreplay replay: : No such file
+# or directory"); validate --dir '' read "/thresholds.json"
+for o in --dump-samples --dump-events --plugin --variants-file --cgroup-map --sidecar; do
+	expect_usage "replay: $o takes a file name, not ''" -- replay "$o" '' "$traces/small-pipe.dat"
+done
+for o in --svg --noise --cgroup-map; do
+	expect_usage "whatif: $o takes a file name, not ''" -- whatif "$o" '' "$traces/small-pipe.dat"
+done
+for o in --sidecar --samples; do
+	expect_usage "report: $o takes a file name, not ''" -- report "$o" '' "$traces/small-pipe.dat"
+done
+expect_usage "validate: --dir takes a directory name, not ''" -- validate --dir '' --seeds 1
+expect_usage "validate: --thresholds takes a file name, not ''" -- validate --thresholds '' --seeds 1
 
 # conflicting options: replay and whatif let --no-sidecar win silently (report refused)
 for c in replay whatif; do
@@ -281,6 +308,8 @@ if [ -w /dev/full ]; then
 		replay "$traces/small-pipe.dat"
 	expect 1 "replay: /dev/full: writing the event dump failed: No space left on device" -- \
 		replay --dump-events /dev/full "$traces/small-pipe.dat"
+	expect 1 "replay: /dev/full: writing the sample dump failed: No space left on device" -- \
+		replay --dump-samples /dev/full "$traces/small-pipe.dat"
 	expect_full 1 "whatif: cannot write the machine file: No space left on device" -- \
 		whatif --print-machine one-socket
 	cp "$traces/thresholds.json" "$work/vpipe/"
@@ -310,6 +339,33 @@ expect_usage "whatif: --svg $work/clob/t.dat is an input file" -- \
 	whatif --svg "$work/clob/t.dat" --variant aaron-skip "$work/clob/t.dat"
 expect_usage "whatif: --svg $work/clob/t.dat is an input file" -- \
 	whatif --svg "$work/clob/t.dat" --noise "$work/clob/t.dat" --variant aaron-skip "$work/clob/b.dat"
+expect_usage "replay: --dump-samples $work/clob/b.dat.json is an input file" -- \
+	replay --dump-samples "$work/clob/b.dat.json" "$work/clob/b.dat"
+# --dump-samples and --dump-events naming one file by two names: both
+# streams were written into it over each other at exit 0 (fuzz39)
+expect_usage "replay: --dump-samples $work/clob/s.tsv and --dump-events $work/clob/./s.tsv are the same file" -- \
+	replay --dump-samples "$work/clob/s.tsv" --dump-events "$work/clob/./s.tsv" "$work/clob/t.dat"
+# an output file that standard output goes to ($work/out: expect's stdout):
+# opened again from offset 0, the dump and the report were written over
+# each other at exit 0 (fuzz39)
+for o in --dump-samples --dump-events; do
+	expect_usage "replay: $o $work/out is the file standard output goes to" -- \
+		replay "$o" "$work/out" "$work/clob/t.dat"
+done
+expect_usage "report: --samples $work/out is the file standard output goes to" -- \
+	report --samples "$work/out" "$work/clob/t.dat"
+expect_usage "whatif: --svg $work/out is the file standard output goes to" -- \
+	whatif --svg "$work/out" --variant aaron-skip "$work/clob/t.dat"
+# an existing file is refused before it is opened (not truncated)
+echo keep > "$work/clob/k.tsv"
+expect_usage "replay: --dump-samples $work/clob/k.tsv and --dump-events $work/clob/./k.tsv are the same file" -- \
+	replay --dump-samples "$work/clob/k.tsv" --dump-events "$work/clob/./k.tsv" "$work/clob/t.dat"
+if [ "$(cat "$work/clob/k.tsv")" != keep ]; then
+	echo "FAIL: --dump-samples truncated the --dump-events file before refusing it"; fails=$((fails + 1))
+fi
+ln -sf s.tsv "$work/clob/s-link.tsv"
+expect_usage "replay: --dump-samples $work/clob/s-link.tsv and --dump-events $work/clob/s.tsv are the same file" -- \
+	replay --dump-samples "$work/clob/s-link.tsv" --dump-events "$work/clob/s.tsv" "$work/clob/t.dat"
 if ! cmp -s "$work/clob/t.dat" "$traces/small-pipe.dat" ||
    ! cmp -s "$work/clob/b.dat.json" "$traces/bw-hogs.dat.json"; then
 	echo "FAIL: an input file was overwritten"; fails=$((fails + 1))

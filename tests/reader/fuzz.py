@@ -85,7 +85,12 @@ validate with 13 bad values, and without its value; limit (fuzz37): each
 numeric option at and past its bounds (LIMIT_VALUES); recent (inp38): the
 options of stop 37 (--handoff-signals, --exec-balance-at, --tick-preempt-at:
 RECENT_OPTS) with partners they interact with (RECENT_PARTNERS), on the
-small traces and forkexec.
+small traces and forkexec; since fuzz39 also those of stop 38
+(--handoff-replies, --ksoftirqd-ops, and replay's --dump-samples into the
+slot, /dev/full, a directory, a missing one or '', with --dump-events into
+the same file by another name in some): an unwritable dump at exit 0, or a
+dump written at exit 0 that is not the header and rows of 14 tab-separated
+fields, is BUG-dump (dump_check()).
 
 Commands: report, replay, whatif --all-variants on every trace input, and
 report --reader libtracecmd ("report-ltc") for damaged data (trunc, page,
@@ -94,8 +99,9 @@ payload, chunk); replay --placement model --vcpu-pack-cut flat
 binary and text input; whatif --svg ("whatif-svg", full runs only: the
 file must be well-formed XML without nan/inf, else BUG-svg); replay with the
 options of stop 37 ("replay-recent": --placement model --exec-balance-at
-traced --tick-preempt-at traced --handoff-signals) on every binary, text
-and syscall input; validate --dir
+traced --tick-preempt-at traced --handoff-signals; since fuzz39 with
+--ksoftirqd-ops --handoff-replies nosample, and --dump-samples into the slot
+on the trace kinds) on every binary, text and syscall input; validate --dir
 with the mutated small-pipe.dat as the
 directory's trace (its FAIL line on stdout naming the trace is an "error");
 replay/whatif --variants-file; validate --thresholds; whatif --machine; each
@@ -107,7 +113,7 @@ Outcomes: ok (exit 0, sane output), ok-changed (exit 0, output differs from
 the unmutated input's, for a mutation no reader can detect, or with a
 warning), error (non-zero exit, exactly one stderr line naming the input,
 no sanitizer report), lost (exit 1 with the documented lost-events lines),
-BUG-* (sanitizer, signal, timeout, exit-0-corrupt, multi-line, no-name,
+BUG-* (sanitizer, signal, timeout, exit-0-corrupt, multi-line, no-name, dump,
 silent (exit 0, changed output, detectable mutation, no warning), insane
 (nan/inf/2^64 in output), nooutput).  A usage error is one line too (its
 "(see 'schedreplay CMD --help')" ends that line).  JSON, text and option mutations are
@@ -1873,7 +1879,7 @@ def options_argv(c, table, slot):
         name, _, vi = o.partition("#")
         argv.append(name)
         if vi:
-            argv.append(table[name][int(vi)])
+            argv.append(table[name][int(vi)].replace("{slot}", slot))
     if c["src"] == "validate":
         argv += ["--dir", os.path.join(slot, "vdir2" if c["p"]["t"] == "small-chan" else "vdir"),
                  "--seeds", "1"]
@@ -1898,6 +1904,9 @@ def combo_argv(c, slot, inp):
 
 RECENT_OPTS = {
     "--handoff-signals": None,
+    # stop 38 (fuzz39): the reply samples' rule and the ksoftirqd WAKE ops
+    "--handoff-replies": ["sample", "nosample", "nosample", "NOSAMPLE", ""],
+    "--ksoftirqd-ops": None,
     # mostly valid values: the bad ones are the usage errors' (one line each)
     "--exec-balance-at": ["exec", "traced", "traced", "traced", "TRACED", "exec,traced"],
     "--tick-preempt-at": ["model", "traced", "traced", "traced", "", "tick"],
@@ -1917,7 +1926,13 @@ RECENT_PARTNERS = {
     "--vcpu-pack-cut": ["flat"],
     "--newidle-ratio": ["0", "1024"],
 }
-RECENT_CMD = {"replay": {"--json": None, "--all-variants": None},
+RECENT_CMD = {"replay": {"--json": None, "--all-variants": None,
+                         # {slot}: the case's slot (options_argv()); the dump
+                         # is checked after the run (dump_check())
+                         "--dump-samples": ["{slot}/samples.tsv", "{slot}/samples.tsv",
+                                            "{slot}/samples.tsv", "/dev/full",
+                                            "/nonexistent/x", "{slot}", ""],
+                         "--dump-events": ["{slot}/events.txt", "{slot}/./samples.tsv"]},
               "whatif": {"--variant": ["aaron-skip"], "--json": None},
               "validate": {"--json": None}}
 RECENT_TRACES = ["small-chan", "small-pipe", "small-hackbench", "forkexec"]
@@ -1937,6 +1952,13 @@ def gen_recent_cases(rng, n):
         if any(o.startswith("--exec-balance-at#") for o in opts) and \
                 not any(o.startswith("--placement") for o in opts) and rng.random() < 0.8:
             opts.append("--placement#0")
+        # --dump-samples (fuzz39): in two replays of five, its file checked
+        # (dump_check()), with --dump-events into the same file in some
+        if cmd == "replay" and not any(o.startswith("--dump-samples") for o in opts) and \
+                rng.random() < 0.4:
+            opts.append(f"--dump-samples#{rng.randrange(7)}")
+            if rng.random() < 0.3:
+                opts.append("--dump-events#1")
         trace = rng.choice(RECENT_TRACES)
         out.append({"kind": "options", "src": cmd, "cls": "recent",
                     "p": {"t": trace, "o": "+".join(opts)}})
@@ -1950,10 +1972,38 @@ def recent_argv(c, slot, inp):
     return argv
 
 
+# a --dump-samples run's file: an unwritable one (/dev/full, a directory, a
+# missing directory) is an error, never exit 0; one written at exit 0 is the
+# header and rows of its 14 tab-separated fields (another output into the
+# same file, --dump-events under another name, mixed lines into it)
+DUMP_BAD = ("/dev/full", "/nonexistent/x")
+SAMPLE_FIELDS = 14
+
+
+def dump_check(argv, slot, rc, outcome):
+    if "--dump-samples" not in argv or rc != 0 or outcome.startswith("BUG"):
+        return outcome
+    v = argv[argv.index("--dump-samples") + 1]
+    if v in DUMP_BAD or v in ("", slot):
+        return "BUG-dump"
+    try:
+        with open(v, "rb") as fh:
+            lines = fh.read().split(b"\n")
+    except OSError:
+        return "BUG-dump"
+    if lines[-1] != b"" or not lines[0].startswith(b"# side\t"):
+        return "BUG-dump"
+    if any(ln.count(b"\t") != SAMPLE_FIELDS - 1 for ln in lines[:-1]):
+        return "BUG-dump"
+    return outcome
+
+
 # the recent options on every trace input: the model's placement with the
 # exec balancing at the kernel's point, the traced tick preemptions and the
 # hand-off signals, over the mutated trace
 RECENT_REPLAY = ["replay", "--placement", "model", "--exec-balance-at", "traced",
+                 # stop 38's (fuzz39)
+                 "--ksoftirqd-ops", "--handoff-replies", "nosample",
                  "--tick-preempt-at", "traced", "--handoff-signals"]
 
 
@@ -2222,8 +2272,11 @@ def commands_for_all(c, path, inp, slot):
                 # nan/inf coordinates (svg_check())
                 ("whatif-svg", ["whatif", "--variant", "aaron-skip", "--svg",
                                 os.path.join(slot, "plot.svg"), path], path),
-                # the options of stop 37 (inp38): RECENT_REPLAY
-                ("replay-recent", RECENT_REPLAY + [path], path)]
+                # the options of stop 37 (inp38) and 38: RECENT_REPLAY, with
+                # --dump-samples (fuzz39; dump_check())
+                ("replay-recent", RECENT_REPLAY + ["--dump-samples",
+                                                   os.path.join(slot, "samples.tsv"), path],
+                 path)]
         if kind == "v7exec":
             # forkexec (3016 execs): the exec balancing's paths; whatif's
             # and validate's runs cost ~10x a fixture's
@@ -2564,12 +2617,18 @@ class Runner:
         svg = os.path.join(slot, "plot.svg")
         for label, argv, named in commands_for(c, path, self.inp, slot, self.light):
             b = self.baseline(c, slot, label)
+            for f in ("samples.tsv", "events.txt"):
+                if (c["cls"] == "recent" or label == "replay-recent") and \
+                        os.path.lexists(os.path.join(slot, f)):
+                    os.unlink(os.path.join(slot, f))
             if path:
                 write_new(path, data)
             if os.path.lexists(svg):
                 os.unlink(svg)
             rc, out, err, dt = run_one(self.sr, argv, slot)
             outcome = classify(c, label, rc, out, err, b, named)
+            if c["cls"] == "recent" or label == "replay-recent":
+                outcome = dump_check(argv, slot, rc, outcome)
             if rc == 0 and label == "whatif-svg" and not outcome.startswith("BUG"):
                 outcome = svg_check(svg) or outcome
             if c["cls"] == "comm" and outcome in ("ok", "ok-changed") and b:

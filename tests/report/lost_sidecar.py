@@ -22,7 +22,9 @@ overrun are missing without a mark.  Doctored copies, made here:
    hand-made sidecar that counts none: the trace's gaps the sidecar does
    not count; with per-CPU counts of its own (1, 909): they agree.
 6. lost.per_cpu naming a CPU the topology lacks, twice, or a count that is
-   not one: the loader's one-line error, exit 1.
+   not one, or per-CPU counts that do not add up to a total (500 dropped in
+   all, none on any CPU: 'lost: none' at exit 0 before fuzz39): the
+   loader's one-line error, exit 1.
 
 Before inp38 cases 2-5 read at exit 0 without a word (report: "lost: none").
 Exit 0 pass, 1 fail (each failure printed with both sides).
@@ -172,16 +174,25 @@ def bw_cases(sr, traces, work):
         f"schedreplay report: {t}: events lost by the sidecar's flagged pages, none marked in "
         "the trace: the results above are partial (--allow-lost accepts them)"])
 
-    # 6. lost.per_cpu that is not the topology's
+    # 6. lost.per_cpu that is not the topology's, or whose counts do not add
+    # up to the totals (fuzz39: the comparison reads the per-CPU counts, so
+    # dropped_events 500 in all over CPUs of 0 each was 'lost: none', exit 0)
     for name, edit, msg in (
-            ("cpu-range", lambda pc: pc[1].update(cpu=2),
+            ("cpu-range", lambda lo: lo["per_cpu"][1].update(cpu=2),
              "lost.per_cpu[1].cpu is not a CPU of cpus.topology"),
-            ("cpu-twice", lambda pc: pc[1].update(cpu=0), "lost.per_cpu[1].cpu is listed twice"),
-            ("cpu-none", lambda pc: pc[0].pop("cpu"), "lost.per_cpu[0].cpu is missing"),
-            ("count", lambda pc: pc[0].update(overrun="12"),
-             "lost.per_cpu[0].overrun is not a count")):
+            ("cpu-twice", lambda lo: lo["per_cpu"][1].update(cpu=0),
+             "lost.per_cpu[1].cpu is listed twice"),
+            ("cpu-none", lambda lo: lo["per_cpu"][0].pop("cpu"), "lost.per_cpu[0].cpu is missing"),
+            ("count", lambda lo: lo["per_cpu"][0].update(overrun="12"),
+             "lost.per_cpu[0].overrun is not a count"),
+            ("sum-total", lambda lo: lo.update(dropped_events=500),
+             "lost.dropped_events is 500 but lost.per_cpu's dropped_events add up to 0"),
+            ("sum-empty", lambda lo: lo.update(overrun=7, per_cpu=[]),
+             "lost.overrun is 7 but lost.per_cpu's overrun add up to 0"),
+            ("sum-cpu", lambda lo: lo["per_cpu"][0].update(commit_overrun=3),
+             "lost.commit_overrun is 0 but lost.per_cpu's commit_overrun add up to 3")):
         doc = json.loads(json.dumps(base))
-        edit(doc["lost"]["per_cpu"])
+        edit(doc["lost"])
         t = doctored(work, name, trace, doc)
         for cmd in ("report", "replay"):
             rc, out, err = run(sr, cmd, t)
