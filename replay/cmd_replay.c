@@ -312,7 +312,8 @@ int cmd_replay(int argc, char **argv)
 		if (same_dumps(sdump, dump))
 			goto usage;
 		if (!(sdumpf = fopen(sdump, "w"))) {
-			fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(sdump), strerror(errno));
+			fprintf(stderr, "schedreplay replay: --dump-samples %s: %s\n", cli_esc(sdump),
+				strerror(errno));
 			goto out;
 		}
 		/* again, now that it exists (neither did before) */
@@ -340,7 +341,7 @@ int cmd_replay(int argc, char **argv)
 	if (run_opts_check_features(&o, argv[optind], wl, &runs) < 0)
 		goto usage;
 	if (dump && !(dumpf = fopen(dump, "w"))) {
-		fprintf(stderr, "schedreplay replay: %s: %s\n", cli_esc(dump), strerror(errno));
+		fprintf(stderr, "schedreplay replay: --dump-events %s: %s\n", cli_esc(dump), strerror(errno));
 		goto out;
 	}
 	o.rc.dump = dumpf;

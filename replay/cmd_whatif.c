@@ -348,7 +348,7 @@ int cmd_whatif(int argc, char **argv)
 		FILE *f = fopen(svg, "w");
 
 		if (!f) {
-			sr_error_set(&err, errno, "%s: %s", svg, strerror(errno));
+			sr_error_set(&err, errno, "--svg %s: %s", svg, strerror(errno));
 			goto fail;
 		}
 		if (whatif_write_svg(f, wl, res, &ro, &err) < 0) {

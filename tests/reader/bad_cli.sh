@@ -303,6 +303,14 @@ expect_full() {
 		echo "ok: $* > /dev/full -> $got"
 	fi
 }
+# an output file that cannot be opened: the error names the option (it named
+# only the path: which of two dump files was it?)
+expect 1 "replay: --dump-samples $work/nodir/s.tsv: No such file or directory" -- \
+	replay --dump-samples "$work/nodir/s.tsv" "$traces/small-pipe.dat"
+expect 1 "replay: --dump-events $work/nodir/e.txt: No such file or directory" -- \
+	replay --dump-events "$work/nodir/e.txt" "$traces/small-pipe.dat"
+expect 1 "whatif: .*--svg $work/nodir/c.svg: No such file or directory" -- \
+	whatif --svg "$work/nodir/c.svg" "$traces/small-pipe.dat"
 if [ -w /dev/full ]; then
 	expect_full 1 "replay: writing the output failed: No space left on device" -- \
 		replay "$traces/small-pipe.dat"
