@@ -762,6 +762,7 @@ static int run_tasks_for_queues(const struct config *c, struct rec *recs, size_t
 		int decayed;
 
 		sim_step(&s, r, c, pl, &util, &decayed);
+		r->move_known = r->fork_attach = false;   /* another configuration's */
 		if (r->kind == REC_MIGRATE && r->pid > 0)
 			t = &s.tasks[r->pid];
 		else if (r->kind == REC_SWITCH && r->prev_dead && r->prev_pid > 0)
