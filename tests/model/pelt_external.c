@@ -5,8 +5,12 @@
  * big.LITTLE, kernel 4.11.0-rc6 with the sched_load_se tracepoint; see
  * ../shared/traces-external/PROVENANCE.md, section 1).
  *
- *   pelt_external TRACE.dat REPORT.txt PLATFORM.json [--min-within1 PCT]
- *                 [--max-p95 U] [--max-median U] [--verbose]
+ *   pelt_external TRACE.dat REPORT.txt PLATFORM.json [--root-cfs-rq]
+ *                 [--min-within1 PCT] [--max-p95 U] [--max-median U] [--verbose]
+ *
+ * --root-cfs-rq compares each CPU's root cfs_rq util_avg (sched_load_cfs_rq
+ * path=/) instead of the tasks', the limits then apply to it: see "The queue
+ * check" below.
  *
  * TRACE.dat is read with the project's reader (replay/trace_*.c): the
  * sched_switch stream gives each task's running intervals exactly, in ns.
@@ -73,7 +77,7 @@
 #define MAX_CPUS 64
 #define CAPACITY_SCALE 1024u
 
-enum rec_kind { REC_SWITCH, REC_LOAD_SE, REC_FREQ };
+enum rec_kind { REC_SWITCH, REC_LOAD_SE, REC_FREQ, REC_CFS_RQ, REC_MIGRATE };
 
 /* One event of the merged timeline the configurations are replayed over. */
 struct rec {
@@ -81,22 +85,41 @@ struct rec {
 	uint64_t ts;              /* ns */
 	int cpu;                  /* the CPU of the record (REC_FREQ: cpu_id) */
 	int32_t prev_pid, next_pid;
-	int32_t pid;              /* REC_LOAD_SE: the task (-1: a group se) */
-	int se_cpu;               /* REC_LOAD_SE: the CPU of the se's cfs_rq */
+	bool next_fair;           /* REC_SWITCH: next is a fair task (prio >= 100) */
+	bool prev_dead;           /* REC_SWITCH: prev exited */
+	int32_t pid;              /* REC_LOAD_SE: the task (-1: a group se); REC_MIGRATE */
+	int se_cpu;               /* REC_LOAD_SE: the CPU of the se's (REC_CFS_RQ: the) cfs_rq */
+	bool root;                /* REC_CFS_RQ: path=/ */
+	bool fair;                /* REC_MIGRATE: a fair task */
+	int orig_cpu, dest_cpu;   /* REC_MIGRATE */
 	uint32_t util, freq;
+	/*
+	 * Filled by the task pass (queue check): REC_MIGRATE and REC_SWITCH
+	 * with prev_dead carry the task's util (avg, sum) there, if known.
+	 */
+	bool move_known;
+	uint32_t move_avg, move_sum;
+	bool burst_last;          /* REC_CFS_RQ: the last value of its update (see QUEUE_BURST_NS) */
+	bool fork_attach;         /* REC_CFS_RQ: the update taken as a fork's attach (a start) */
 };
 
 /* A record of REPORT.txt: the fields the reader does not decode. */
 struct text_rec {
 	uint64_t ts;
 	int32_t pid;              /* sched_load_se */
-	int cpu;                  /* sched_load_se: cpu (its cfs_rq's); cpu_frequency: cpu_id */
+	int cpu;                  /* sched_load_se/_cfs_rq: cpu (the cfs_rq's); cpu_frequency: cpu_id */
+	bool root;                /* sched_load_cfs_rq: path=/ */
 	uint32_t util, freq;
 };
 
 struct text_list {
 	struct text_rec *v;
 	size_t n, cap, next;
+};
+
+/* The undecoded events' fields, one list per event. */
+struct text_lists {
+	struct text_list load, freq, cfs;
 };
 
 struct platform {
@@ -200,7 +223,7 @@ static bool field_last(const char *s, const char *key, long long *out)
 	return errno == 0 && end != p + strlen(key);
 }
 
-static int read_report(const char *path, struct text_list *load, struct text_list *freq)
+static int read_report(const char *path, struct text_lists *tl)
 {
 	FILE *f = fopen(path, "r");
 	char line[1024];
@@ -218,16 +241,26 @@ static int read_report(const char *path, struct text_list *load, struct text_lis
 			    !field_last(p, " pid=", &pid) || !field_last(p, " util=", &util))
 				goto bad;
 			r.cpu = (int)cpu;
-			l = load;
+			l = &tl->load;
 			r.pid = (int32_t)pid;
 			r.util = (uint32_t)util;
 		} else if ((p = strstr(line, ": cpu_frequency: ")) != NULL) {
 			if (!field_last(p, " state=", &state) || !field_last(p, " cpu_id=", &cpu) ||
 			    cpu < 0 || cpu >= MAX_CPUS)
 				goto bad;
-			l = freq;
+			l = &tl->freq;
 			r.freq = (uint32_t)state;
 			r.cpu = (int)cpu;
+		} else if ((p = strstr(line, ": sched_load_cfs_rq: ")) != NULL) {
+			const char *qpath = strstr(p, " path=");
+
+			if (sscanf(p, ": sched_load_cfs_rq: cpu=%lld", &cpu) != 1 || !qpath ||
+			    !field_last(p, " util=", &util))
+				goto bad;
+			l = &tl->cfs;
+			r.cpu = (int)cpu;
+			r.root = !strncmp(qpath, " path=/ ", 8);
+			r.util = (uint32_t)util;
 		} else {
 			continue;
 		}
@@ -295,8 +328,7 @@ static int read_platform(const char *path, struct platform *pl)
 }
 
 /* The trace through the project's reader, the undecoded fields joined from the text. */
-static int read_trace(const char *path, struct text_list *load, struct text_list *freq,
-		      struct rec **out, size_t *nout)
+static int read_trace(const char *path, struct text_lists *tl, struct rec **out, size_t *nout)
 {
 	struct trace_open_opts opts = { 0 };
 	struct sr_error err = { 0 };
@@ -316,12 +348,23 @@ static int read_trace(const char *path, struct text_list *load, struct text_list
 			x.kind = REC_SWITCH;
 			x.prev_pid = ev.u.sched_switch.prev_pid;
 			x.next_pid = ev.u.sched_switch.next_pid;
+			x.next_fair = x.next_pid > 0 && ev.u.sched_switch.next_prio >= 100;
+			x.prev_dead = ev.u.sched_switch.prev_run == TRACE_STATE_DEAD;
+		} else if (ev.type == TRACE_EV_SCHED_MIGRATE_TASK) {
+			x.kind = REC_MIGRATE;
+			x.pid = ev.u.migrate.pid;
+			x.fair = ev.u.migrate.prio >= 100;
+			x.orig_cpu = ev.u.migrate.orig_cpu;
+			x.dest_cpu = ev.u.migrate.dest_cpu;
 		} else if (ev.type == TRACE_EV_OTHER && !strcmp(ev.name, "sched_load_se")) {
 			x.kind = REC_LOAD_SE;
-			l = load;
+			l = &tl->load;
 		} else if (ev.type == TRACE_EV_OTHER && !strcmp(ev.name, "cpu_frequency")) {
 			x.kind = REC_FREQ;
-			l = freq;
+			l = &tl->freq;
+		} else if (ev.type == TRACE_EV_OTHER && !strcmp(ev.name, "sched_load_cfs_rq")) {
+			x.kind = REC_CFS_RQ;
+			l = &tl->cfs;
 		} else {
 			continue;
 		}
@@ -337,6 +380,7 @@ static int read_trace(const char *path, struct text_list *load, struct text_list
 				return 1;
 			}
 			x.pid = t->pid;
+			x.root = t->root;
 			x.util = t->util;
 			x.freq = t->freq;
 			if (x.kind == REC_FREQ)
@@ -356,9 +400,11 @@ static int read_trace(const char *path, struct text_list *load, struct text_list
 		free(v);
 		return die("", err.msg);
 	}
-	if (load->next != load->n || freq->next != freq->n) {
+	if (tl->load.next != tl->load.n || tl->freq.next != tl->freq.n ||
+	    tl->cfs.next != tl->cfs.n) {
 		free(v);
-		return die("the text has more sched_load_se/cpu_frequency lines than the trace ", path);
+		return die("the text has more sched_load_se/_cfs_rq/cpu_frequency lines than the trace ",
+			   path);
 	}
 	*out = v;
 	*nout = n;
@@ -371,34 +417,42 @@ static uint32_t divider(const struct config *c, const struct sched_avg *sa)
 }
 
 /*
- * Bring @t's util signal to @now.  Running: the model's contribution
- * (contrib << 10) is replaced by 4.11's cap_scale(contrib, scale_freq) *
- * scale_cpu.  Returns 1 if a period boundary was crossed (util_avg
- * recomputed), as ___update_load_sum() does.
+ * Bring the util signal @sa (a task's or a cfs_rq's, on @cpu) to @now.
+ * Running: the model's contribution (contrib << 10) is replaced by 4.11's
+ * cap_scale(contrib, scale_freq) * scale_cpu; *@unknown_freq is set if the
+ * CPU's frequency is not known yet.  Returns 1 if a period boundary was
+ * crossed (util_avg recomputed), as ___update_load_sum() does.
  */
-static int advance(struct task *t, uint64_t now, const struct config *c,
-		   const struct platform *pl, const uint32_t *cur_freq)
+static int advance_sa(struct sched_avg *sa, bool running, int cpu, bool *unknown_freq,
+		      uint64_t now, const struct config *c, const struct platform *pl,
+		      const uint32_t *cur_freq)
 {
-	uint32_t freq = t->cpu >= 0 && t->cpu < pl->nr_cpus ? cur_freq[t->cpu] : 0;
-	struct sched_avg run = t->sa;
-	int decayed = ___update_load_sum(now, &t->sa, 1, 0, 0);
+	uint32_t freq = cpu >= 0 && cpu < pl->nr_cpus ? cur_freq[cpu] : 0;
+	struct sched_avg run = *sa;
+	int decayed = ___update_load_sum(now, sa, 1, 0, 0);
 
-	if (t->running) {
+	if (running) {
 		uint32_t contrib, sf = CAPACITY_SCALE, sc = CAPACITY_SCALE;
 
 		___update_load_sum(now, &run, 1, 0, 1);
-		contrib = (run.util_sum - t->sa.util_sum) >> 10;
+		contrib = (run.util_sum - sa->util_sum) >> 10;
 		if (!freq)
-			t->unknown_freq = true;
+			*unknown_freq = true;
 		else if (c->freq_inv)
-			sf = (uint32_t)(((uint64_t)freq << 10) / pl->max_freq[t->cpu]);
-		if (c->cpu_inv && t->cpu >= 0 && t->cpu < pl->nr_cpus)
-			sc = pl->capacity[t->cpu];
-		t->sa.util_sum += ((contrib * sf) >> 10) * sc;
+			sf = (uint32_t)(((uint64_t)freq << 10) / pl->max_freq[cpu]);
+		if (c->cpu_inv && cpu >= 0 && cpu < pl->nr_cpus)
+			sc = pl->capacity[cpu];
+		sa->util_sum += ((contrib * sf) >> 10) * sc;
 	}
 	if (decayed)
-		___update_load_avg_div(&t->sa, 1, divider(c, &t->sa));
+		___update_load_avg_div(sa, 1, divider(c, sa));
 	return decayed;
+}
+
+static int advance(struct task *t, uint64_t now, const struct config *c,
+		   const struct platform *pl, const uint32_t *cur_freq)
+{
+	return advance_sa(&t->sa, t->running, t->cpu, &t->unknown_freq, now, c, pl, cur_freq);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -414,6 +468,19 @@ static double rank(const double *v, size_t n, double q)
 	size_t k = (size_t)(q * (double)n + 0.999999999);
 
 	return n ? v[k ? k - 1 : 0] : 0;
+}
+
+/*
+ * The period_contrib of a signal started at @ts so that a period boundary
+ * falls at @align_ts: the model counts whole 1024 ns units from @ts, so the
+ * boundary falls there when the units to it complete a period.  0 (a
+ * boundary at @ts) if @align_ts is before @ts.
+ */
+static uint32_t start_contrib(uint64_t align_ts, uint64_t ts)
+{
+	if (align_ts < ts)
+		return 0;
+	return (uint32_t)((1024 - ((align_ts - ts) >> 10) % 1024) % 1024);
 }
 
 /* The replay of the timeline: all tasks, or only @only (>0) for an aligned run. */
@@ -458,6 +525,9 @@ static enum step_result sim_step(struct sim *s, const struct rec *r, const struc
 			t->cpu = r->cpu;
 		}
 		return STEP_NONE;
+	case REC_CFS_RQ:
+	case REC_MIGRATE:
+		return STEP_NONE;
 	case REC_LOAD_SE:
 		break;
 	}
@@ -478,9 +548,7 @@ static enum step_result sim_step(struct sim *s, const struct rec *r, const struc
 		 * period.  An ordinary run starts on a boundary: the tracepoint
 		 * fires just after the kernel crossed one.
 		 */
-		if (s->align_ts >= r->ts)
-			t->sa.period_contrib = (uint32_t)((1024 - ((s->align_ts - r->ts) >> 10) % 1024) %
-							  1024);
+		t->sa.period_contrib = start_contrib(s->align_ts, r->ts);
 		t->sa.util_sum = (uint32_t)(r->util * divider(c, &t->sa) + divider(c, &t->sa) / 2);
 		t->sa.util_avg = r->util;
 		t->anchored = true;
@@ -578,23 +646,386 @@ static int run_config(const struct config *c, bool aligned, const struct rec *re
 	return 0;
 }
 
+/*
+ * The queue check (--root-cfs-rq): each CPU's root cfs_rq util_avg against
+ * its sched_load_cfs_rq path=/ values.
+ *
+ * The queue's own signal runs while a fair task (prio >= 100) runs on the
+ * CPU - the root's curr is that task or its autogroup's entity - with 4.11's
+ * invariance as for a task (advance_sa()), and decays while the CPU idles or
+ * runs an RT task.  Entities come and go as in 4.11's fair.c:
+ *   - a migration (sched_migrate_task) of a fair task: 4.11's
+ *     migrate_task_rq_fair() calls remove_entity_load_avg() for every
+ *     migration, so the task's util is added to the old queue's
+ *     removed_util_avg and subtracted (util_avg - r, util_sum - r *
+ *     divider) at that queue's next update_cfs_rq_load_avg(), taken here as
+ *     its next traced value or switch with a fair task on either side; on
+ *     the new CPU attach_entity_load_avg() adds the task's util_avg and
+ *     util_sum at its enqueue (the first update traced after the migration);
+ *   - an exit (prev_state X): task_dead_fair() -> remove_entity_load_avg();
+ *   - the task's util at a move is the task pass's model (run_tasks_for_
+ *     queues(): the per-task replay above, 4.11 configuration); a task whose
+ *     util the model does not know makes the queue start again.
+ * A grouped task's attach, detach and removal reach the root through its
+ * group entity (4.11's propagate_entity_load_avg() -> update_tg_cfs_util():
+ * the root gains the group's util change); the check adds the task's own
+ * util to the root directly (the group entity's util drifts from its
+ * queue's between propagations; a residual).  Forks (no fork events here:
+ * post_init_entity_util_avg() attaches an unknown util) and the detach and
+ * attach of sched_autogroup_exit_task() are not in the trace.
+ *
+ * One kernel update can trace several values (the decay, then an attach or
+ * a propagation, 2-7 us apart): only the last value of a burst (values of
+ * the queue less than QUEUE_BURST_NS apart) is compared, the state the
+ * update left.  A queue starts (util_sum in the middle of the sums that give
+ * the traced util_avg) at its first burst after its CPU's first switch, and
+ * again after a move of unknown util or running at an unknown frequency.
+ */
+#define QUEUE_BURST_NS 12000
+
+struct queue {
+	bool running_known, running, anchored, restart, unknown_freq;
+	struct sched_avg sa;
+	uint64_t removed;              /* removed_util_avg */
+	uint64_t attach_avg, attach_sum;
+	size_t anchors, restarts;
+};
+
+struct queue_cmp {
+	size_t idx;                    /* the traced value's record */
+	unsigned long util;            /* the model's */
+};
+
+/*
+ * The trace has no fork events, and a fork attaches an unknown util
+ * (post_init_entity_util_avg()).  A task first seen (any record) with a pid
+ * above every pid seen before is taken as a fork child of the task running
+ * on the CPU that wrote that record: the root values that CPU wrote since
+ * the parent's switch-in are not compared, each is a start (in this trace:
+ * the sudo/sh/busybox chain, 3104-3107).
+ */
+static int mark_forks(struct rec *recs, size_t nrec, int32_t max_pid)
+{
+	bool *seen = calloc((size_t)max_pid + 1, sizeof(*seen));
+	size_t since[MAX_CPUS] = { 0 }, i, j;
+	int32_t top = 0;
+
+	if (!seen)
+		return die("out of memory", "");
+	for (i = 0; i < nrec; i++) {
+		struct rec *r = &recs[i];
+		int32_t p[2] = { -1, -1 };
+		int k;
+
+		if (r->cpu < 0 || r->cpu >= MAX_CPUS)
+			continue;
+		if (r->kind == REC_SWITCH) {
+			p[0] = r->prev_pid;
+			p[1] = r->next_pid;
+		} else if (r->kind == REC_LOAD_SE || r->kind == REC_MIGRATE) {
+			p[0] = r->pid;
+		}
+		for (k = 0; k < 2; k++) {
+			if (p[k] <= 0 || seen[p[k]])
+				continue;
+			seen[p[k]] = true;
+			if (p[k] < top)
+				continue;
+			top = p[k];
+			for (j = since[r->cpu]; j < i; j++)
+				if (recs[j].kind == REC_CFS_RQ && recs[j].root &&
+				    recs[j].se_cpu == r->cpu)
+					recs[j].fork_attach = true;
+		}
+		if (r->kind == REC_SWITCH)
+			since[r->cpu] = i;
+	}
+	free(seen);
+	return 0;
+}
+
+/* The task pass: each move's util (REC_MIGRATE, a dead prev), and burst_last. */
+static int run_tasks_for_queues(const struct config *c, struct rec *recs, size_t nrec,
+				const struct platform *pl, int32_t max_pid)
+{
+	struct sim s = { .only = 0 };
+	uint64_t next_ts[MAX_CPUS];
+	size_t i;
+
+	s.tasks = calloc((size_t)max_pid + 1, sizeof(*s.tasks));
+	if (!s.tasks)
+		return die("out of memory", "");
+	for (i = 0; i < nrec; i++) {
+		struct rec *r = &recs[i];
+		struct task *t = NULL;
+		unsigned long util;
+		int decayed;
+
+		sim_step(&s, r, c, pl, &util, &decayed);
+		r->move_known = r->fork_attach = false;   /* another configuration's */
+		if (r->kind == REC_MIGRATE && r->pid > 0)
+			t = &s.tasks[r->pid];
+		else if (r->kind == REC_SWITCH && r->prev_dead && r->prev_pid > 0)
+			t = &s.tasks[r->prev_pid];
+		if (!t || !t->anchored)
+			continue;
+		advance(t, r->ts, c, pl, s.cur_freq);
+		r->move_known = !t->unknown_freq;
+		r->move_sum = t->sa.util_sum;
+		r->move_avg = t->sa.util_sum / divider(c, &t->sa);
+	}
+	free(s.tasks);
+	for (i = 0; i < MAX_CPUS; i++)
+		next_ts[i] = UINT64_MAX;
+	for (i = nrec; i-- > 0;) {
+		struct rec *r = &recs[i];
+
+		if (r->kind != REC_CFS_RQ || !r->root || r->se_cpu < 0 || r->se_cpu >= MAX_CPUS)
+			continue;
+		r->burst_last = next_ts[r->se_cpu] - r->ts >= QUEUE_BURST_NS;
+		next_ts[r->se_cpu] = r->ts;
+	}
+	return mark_forks(recs, nrec, max_pid);
+}
+
+/* 4.11's update_cfs_rq_load_avg(): the removed util goes before the decay. */
+static void queue_apply_removed(struct queue *q, const struct config *c)
+{
+	uint64_t r = q->removed, rs = r * divider(c, &q->sa);
+
+	q->sa.util_avg = q->sa.util_avg > r ? q->sa.util_avg - r : 0;
+	q->sa.util_sum = q->sa.util_sum > rs ? (uint32_t)(q->sa.util_sum - rs) : 0;
+	q->removed = 0;
+}
+
+/*
+ * Replay @cpu's root queue over records 0..@stop; each compared value into
+ * @out (room for @stop + 1), their number into *@nout.  A start puts a
+ * period boundary at @align_ts when it is later (see start_contrib()).
+ */
+static void queue_run(const struct config *c, const struct rec *recs, size_t stop,
+		      const struct platform *pl, int cpu, uint64_t align_ts, struct queue *q,
+		      struct queue_cmp *out, size_t *nout)
+{
+	uint32_t cur_freq[MAX_CPUS] = { 0 };
+	size_t i;
+
+	memset(q, 0, sizeof(*q));
+	*nout = 0;
+	for (i = 0; i <= stop; i++) {
+		const struct rec *r = &recs[i];
+
+		switch (r->kind) {
+		case REC_FREQ:
+			cur_freq[r->cpu] = r->freq;
+			break;
+		case REC_LOAD_SE:
+			break;
+		case REC_SWITCH:
+			if (r->cpu != cpu)
+				break;
+			if (q->anchored) {
+				if (q->running || r->next_fair)
+					queue_apply_removed(q, c);
+				advance_sa(&q->sa, q->running, cpu, &q->unknown_freq, r->ts, c, pl,
+					   cur_freq);
+			}
+			if (r->prev_dead && q->running) {
+				if (r->move_known)
+					q->removed += r->move_avg;
+				else
+					q->restart = true;
+			}
+			q->running_known = true;
+			q->running = r->next_fair;
+			break;
+		case REC_MIGRATE:
+			if (!r->fair || r->pid <= 0 || (r->orig_cpu != cpu && r->dest_cpu != cpu))
+				break;
+			if (!r->move_known) {
+				q->restart = true;
+			} else if (r->orig_cpu == cpu) {
+				q->removed += r->move_avg;
+			} else {
+				q->attach_avg += r->move_avg;
+				q->attach_sum += r->move_sum;
+			}
+			break;
+		case REC_CFS_RQ:
+			if (!r->root || r->se_cpu != cpu || !q->running_known)
+				break;
+			if (q->anchored && !q->restart) {
+				queue_apply_removed(q, c);
+				advance_sa(&q->sa, q->running, cpu, &q->unknown_freq, r->ts, c, pl,
+					   cur_freq);
+			}
+			if (!r->burst_last)
+				break;
+			if (!q->anchored || q->restart || q->unknown_freq || r->fork_attach) {
+				q->anchors++;
+				q->restarts += q->anchored;
+				memset(&q->sa, 0, sizeof(q->sa));
+				q->sa.last_update_time = r->ts;
+				q->sa.period_contrib = start_contrib(align_ts, r->ts);
+				q->sa.util_sum = (uint32_t)(r->util * divider(c, &q->sa) +
+							    divider(c, &q->sa) / 2);
+				q->sa.util_avg = r->util;
+				q->anchored = true;
+				q->restart = q->unknown_freq = false;
+				q->removed = q->attach_avg = q->attach_sum = 0;
+				break;
+			}
+			/* 4.11's attach_entity_load_avg(): the se's sums as they are */
+			q->sa.util_sum += (uint32_t)q->attach_sum;
+			q->sa.util_avg += q->attach_avg;
+			q->attach_avg = q->attach_sum = 0;
+			out[*nout].idx = i;
+			out[(*nout)++].util = q->sa.util_sum / divider(c, &q->sa);
+			break;
+		}
+	}
+}
+
+/* Every CPU's root queue; the errors at the traced values, on the kernel's grid if @aligned. */
+static int run_queues(const struct config *c, bool aligned, const struct rec *recs, size_t nrec,
+		      const struct platform *pl, bool verbose, struct figures *fig)
+{
+	struct queue_cmp *cmp = calloc(nrec + 1, sizeof(*cmp)), *one = calloc(nrec + 1, sizeof(*one));
+	double *err = calloc(nrec + 1, sizeof(*err));
+	double sum = 0;
+	int cpu;
+
+	if (!cmp || !one || !err) {
+		free(cmp);
+		free(one);
+		free(err);
+		return die("out of memory", "");
+	}
+	memset(fig, 0, sizeof(*fig));
+	for (cpu = 0; cpu < pl->nr_cpus; cpu++) {
+		struct queue q;
+		size_t n, k;
+
+		queue_run(c, recs, nrec - 1, pl, cpu, 0, &q, cmp, &n);
+		fig->anchors += q.anchors;
+		fig->remote += q.restarts;
+		for (k = 0; k < n; k++) {
+			const struct rec *r = &recs[cmp[k].idx];
+			unsigned long util = cmp[k].util;
+			double e;
+
+			if (aligned) {
+				struct queue qa;
+				size_t na;
+
+				queue_run(c, recs, cmp[k].idx, pl, cpu, r->ts, &qa, one, &na);
+				if (!na || one[na - 1].idx != cmp[k].idx) {
+					free(cmp);
+					free(one);
+					free(err);
+					return die("an aligned queue replay did not reach its comparison",
+						   "");
+				}
+				util = one[na - 1].util;
+			}
+			e = (double)util - (double)r->util;
+			if (verbose)
+				printf("  %" PRIu64 " cpu %d root: traced %u model %lu (%+.0f)\n", r->ts,
+				       cpu, r->util, util, e);
+			sum += e;
+			if (e < 0)
+				e = -e;
+			if (e > fig->max) {
+				fig->max = e;
+				fig->max_pid = cpu;
+				fig->max_ts = r->ts;
+			}
+			err[fig->n++] = e;
+			fig->within1 += e <= 1024 * 0.01;
+			fig->exact += e == 0;
+		}
+	}
+	qsort(err, fig->n, sizeof(*err), cmp_double);
+	fig->median = rank(err, fig->n, 0.5);
+	fig->p95 = rank(err, fig->n, 0.95);
+	fig->mean_signed = fig->n ? sum / (double)fig->n : 0;
+	free(cmp);
+	free(one);
+	free(err);
+	return 0;
+}
+
+static bool below_limits(const struct figures *f, double min_within1, double max_p95,
+			 double max_median)
+{
+	if (100.0 * (double)f->within1 / (double)f->n >= min_within1 && f->p95 <= max_p95 &&
+	    f->median <= max_median)
+		return false;
+	fprintf(stderr, "pelt_external: FAIL: 4.11 agreement below the limits (within 1 %%: "
+		"%.1f %% < %.1f %%, p95 %.1f > %.1f or median %.1f > %.1f)\n",
+		100.0 * (double)f->within1 / (double)f->n, min_within1, f->p95, max_p95, f->median,
+		max_median);
+	return true;
+}
+
+/* --root-cfs-rq: the queue check's table; the limits apply to its first row. */
+static int main_queues(struct rec *recs, size_t nrec, const struct platform *pl,
+		       int32_t max_pid, bool verbose, double min_within1, double max_p95,
+		       double max_median)
+{
+	struct figures fig0 = { 0 };
+	size_t i, n_root = 0;
+	int m;
+
+	for (i = 0; i < nrec; i++)
+		n_root += recs[i].kind == REC_CFS_RQ && recs[i].root;
+	printf("root cfs_rq values %zu; one comparison per update (the last value of a burst, "
+	       "values < %d us apart)\n", n_root, QUEUE_BURST_NS / 1000);
+	printf("%-44s %5s %7s %6s %6s %6s %7s %6s %7s %8s\n", "configuration", "n", "median",
+	       "p95", "max", "bias", "<=1%", "exact", "starts", "restarts");
+	for (m = 0; m < 2; m++) {
+		printf("%s\n", m == 0 ? "boundary at each traced value (the kernel's phase):" :
+		       "the model's own phase (started on a boundary):");
+		for (i = 0; i < NR_CONFIGS; i++) {
+			struct figures f;
+
+			if (verbose)
+				printf("%s:\n", configs[i].name);
+			if (run_tasks_for_queues(&configs[i], recs, nrec, pl, max_pid) ||
+			    run_queues(&configs[i], m == 0, recs, nrec, pl, verbose, &f))
+				return 1;
+			printf("%-44s %5zu %7.1f %6.1f %6.1f %+6.2f %6.1f%% %6zu %7zu %8zu\n",
+			       configs[i].name, f.n, f.median, f.p95, f.max, f.mean_signed,
+			       f.n ? 100.0 * (double)f.within1 / (double)f.n : 0, f.exact,
+			       f.anchors, f.remote);
+			if (i == 0 && m == 0)
+				fig0 = f;
+		}
+	}
+	printf("largest error (4.11): %.0f, cpu %d at %" PRIu64 " ns\n", fig0.max, fig0.max_pid,
+	       fig0.max_ts);
+	if (!fig0.n)
+		return die("no root cfs_rq comparison", "");
+	return below_limits(&fig0, min_within1, max_p95, max_median) ? 1 : 0;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: pelt_external TRACE.dat REPORT.txt PLATFORM.json [--min-within1 PCT]"
-		" [--max-p95 U] [--max-median U] [--verbose]\n");
+	fprintf(stderr, "usage: pelt_external TRACE.dat REPORT.txt PLATFORM.json [--root-cfs-rq]"
+		" [--min-within1 PCT] [--max-p95 U] [--max-median U] [--verbose]\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	struct text_list load = { 0 }, freq = { 0 };
+	struct text_lists tl = { 0 };
 	double min_within1 = 0, max_p95 = 1e9, max_median = 1e9;
 	struct platform pl;
 	struct figures fig0 = { 0 };
 	struct rec *recs = NULL;
 	size_t nrec = 0, i;
 	int32_t max_pid = 0;
-	bool verbose = false;
+	bool verbose = false, queues = false;
 	int a, m, rc = 0;
 
 	if (argc < 4)
@@ -605,6 +1036,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(argv[a], "--verbose")) {
 			verbose = true;
+			continue;
+		}
+		if (!strcmp(argv[a], "--root-cfs-rq")) {
+			queues = true;
 			continue;
 		}
 		if (!strcmp(argv[a], "--min-within1"))
@@ -619,8 +1054,8 @@ int main(int argc, char **argv)
 		if (*end)
 			return usage();
 	}
-	if (read_platform(argv[3], &pl) || read_report(argv[2], &load, &freq) ||
-	    read_trace(argv[1], &load, &freq, &recs, &nrec)) {
+	if (read_platform(argv[3], &pl) || read_report(argv[2], &tl) ||
+	    read_trace(argv[1], &tl, &recs, &nrec)) {
 		rc = 1;
 		goto out;
 	}
@@ -631,13 +1066,20 @@ int main(int argc, char **argv)
 
 		if (p > max_pid)
 			max_pid = p;
-		if (recs[i].kind == REC_FREQ && recs[i].cpu >= pl.nr_cpus) {
-			rc = die("cpu_frequency of a CPU platform.json does not have: ", argv[2]);
+		if ((recs[i].kind == REC_FREQ && recs[i].cpu >= pl.nr_cpus) ||
+		    (recs[i].kind == REC_CFS_RQ && (recs[i].se_cpu < 0 ||
+						    recs[i].se_cpu >= pl.nr_cpus))) {
+			rc = die("cpu_frequency or sched_load_cfs_rq of a CPU platform.json does not "
+				 "have: ", argv[2]);
 			goto out;
 		}
 	}
-	printf("sched_load_se records %zu, cpu_frequency %zu (joined with the reader's stream)\n",
-	       load.n, freq.n);
+	printf("sched_load_se records %zu, sched_load_cfs_rq %zu, cpu_frequency %zu (joined with "
+	       "the reader's stream)\n", tl.load.n, tl.cfs.n, tl.freq.n);
+	if (queues) {
+		rc = main_queues(recs, nrec, &pl, max_pid, verbose, min_within1, max_p95, max_median);
+		goto out;
+	}
 	printf("%-44s %5s %7s %6s %6s %6s %7s %6s %9s %7s\n", "configuration", "n", "median",
 	       "p95", "max", "bias", "<=1%", "exact", "boundary", "starts");
 	for (m = 0; m < 2; m++) {
@@ -675,7 +1117,8 @@ int main(int argc, char **argv)
 	}
 out:
 	free(recs);
-	free(load.v);
-	free(freq.v);
+	free(tl.load.v);
+	free(tl.freq.v);
+	free(tl.cfs.v);
 	return rc;
 }
