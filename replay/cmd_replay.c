@@ -294,18 +294,10 @@ int cmd_replay(int argc, char **argv)
 				     cli_sidecar_read(scpath, sizeof(scpath), argv[optind],
 						      o.wo.sidecar, o.wo.no_sidecar) };
 
-		if (out && (cli_output_is_input(out, in, 3) ||
-			    cli_output_is_input(out, o.loaded, o.nr_loaded))) {
-			cli_usage("replay", "%s %s is an input file; it would be overwritten",
-				  k ? "--dump-samples" : "--dump-events", cli_esc(out));
+		if (out && cli_output_clash("replay", k ? "--dump-samples" : "--dump-events", out,
+					    cli_output_is_input(out, in, 3) ||
+					    cli_output_is_input(out, o.loaded, o.nr_loaded)))
 			goto usage;
-		}
-		if (cli_output_is_stdout(out)) {
-			cli_usage("replay", "%s %s is the file standard output goes to; the two "
-				  "would be written over each other", k ? "--dump-samples" :
-				  "--dump-events", cli_esc(out));
-			goto usage;
-		}
 	}
 	/* the measured samples are written as the extraction measures them */
 	if (sdump) {

@@ -247,14 +247,9 @@ int cmd_report(int argc, char **argv)
 		const char *in[] = { o.path, cli_sidecar_read(scpath, sizeof(scpath), o.path,
 							      o.sidecar, o.no_sidecar) };
 
-		if (cli_output_is_input(o.samples_path, in, 2)) {
-			return cli_usage("report", "--samples %s is an input file; it would be "
-					 "overwritten", cli_esc(o.samples_path));
-		}
-		if (cli_output_is_stdout(o.samples_path))
-			return cli_usage("report", "--samples %s is the file standard output goes "
-					 "to; the two would be written over each other",
-					 cli_esc(o.samples_path));
+		if (cli_output_clash("report", "--samples", o.samples_path,
+				     cli_output_is_input(o.samples_path, in, 2)))
+			return SR_EXIT_USAGE;
 	}
 	if (report_collect(&o, &d, &err)) {
 		fprintf(stderr, "schedreplay report: %s\n", err.msg);

@@ -1035,6 +1035,18 @@ bool cli_output_is_stdout(const char *out)
 	       fstat(STDOUT_FILENO, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
 }
 
+bool cli_output_clash(const char *cmd, const char *opt, const char *out, bool is_input)
+{
+	if (is_input)
+		cli_usage(cmd, "%s %s is an input file; it would be overwritten", opt, cli_esc(out));
+	else if (cli_output_is_stdout(out))
+		cli_usage(cmd, "%s %s is the file standard output goes to; the two would be "
+			  "written over each other", opt, cli_esc(out));
+	else
+		return false;
+	return true;
+}
+
 bool cli_output_is_input(const char *out, const char *const *in, size_t n)
 {
 	struct stat so, si;

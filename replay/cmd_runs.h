@@ -134,6 +134,14 @@ bool cli_path_arg(const char *cmd, const char *opt, const char *arg, const char 
  */
 bool cli_output_is_stdout(const char *out);
 /*
+ * The usage error of output file @out, the value of option @opt of @cmd,
+ * where it would be written over an input (@is_input: cli_output_is_input()
+ * found it among the command's inputs) or over standard output's file
+ * (cli_output_is_stdout()): one line printed, true; false if neither.
+ * Shared by replay's dumps, report --samples and whatif --svg.
+ */
+bool cli_output_clash(const char *cmd, const char *opt, const char *out, bool is_input);
+/*
  * The sidecar file a command reads for @trace: @sidecar when named, none under
  * --no-sidecar, else TRACE.json (sidecar_load_for_trace()'s), written to @buf.
  * The input list of cli_output_is_input().

@@ -253,16 +253,8 @@ int cmd_whatif(int argc, char **argv)
 						 o.wo.no_sidecar);
 			clash = cli_output_is_input(svg, in + 3, 1);
 		}
-		if (clash) {
-			cli_usage("whatif", "--svg %s is an input file; it would be overwritten",
-				  cli_esc(svg));
+		if (cli_output_clash("whatif", "--svg", svg, clash))
 			goto usage_fail;
-		}
-		if (cli_output_is_stdout(svg)) {
-			cli_usage("whatif", "--svg %s is the file standard output goes to; the two "
-				  "would be written over each other", cli_esc(svg));
-			goto usage_fail;
-		}
 	}
 	switch (cost_machine_resolve(machine_name, &machine, &err)) {
 	case 0:

@@ -1384,6 +1384,14 @@ static void lost_cpus(char *buf, size_t len, const int *cpu, int n)
 		snprintf(buf + o, len - o, ", ... %d in all", n);
 }
 
+/* CPU @c into the list @cpu of *@n CPUs (counted past SIDECAR_LOST_CPUS, not listed) */
+static void lost_cpu_add(int *cpu, int *n, int c)
+{
+	if (*n < SIDECAR_LOST_CPUS)
+		cpu[*n] = c;
+	(*n)++;
+}
+
 void sidecar_lost_compare(const struct sidecar *sc, const uint64_t *trace_lost,
 			  const bool *trace_unknown, int nr_cpus, struct sidecar_lost_cmp *out)
 {
@@ -1409,16 +1417,12 @@ void sidecar_lost_compare(const struct sidecar *sc, const uint64_t *trace_lost,
 		for (int c = 0; c < nr_cpus && c < sc->nr_cpus; c++) {
 			if (sc->lost_per_cpu[c] && !trace_lost[c]) {
 				out->unmarked = add_sat(out->unmarked, sc->lost_per_cpu[c]);
-				if (out->nr_unmarked_cpus < SIDECAR_LOST_CPUS)
-					out->unmarked_cpu[out->nr_unmarked_cpus] = c;
-				out->nr_unmarked_cpus++;
+				lost_cpu_add(out->unmarked_cpu, &out->nr_unmarked_cpus, c);
 			}
 			if (trace_lost[c] && !sc->lost_per_cpu[c]) {
 				out->uncounted = add_sat(out->uncounted, trace_lost[c]);
 				out->uncounted_unknown |= trace_unknown && trace_unknown[c];
-				if (out->nr_uncounted_cpus < SIDECAR_LOST_CPUS)
-					out->uncounted_cpu[out->nr_uncounted_cpus] = c;
-				out->nr_uncounted_cpus++;
+				lost_cpu_add(out->uncounted_cpu, &out->nr_uncounted_cpus, c);
 			}
 		}
 	} else if (sc->lost_events && !out->trace_total) {
@@ -1427,11 +1431,8 @@ void sidecar_lost_compare(const struct sidecar *sc, const uint64_t *trace_lost,
 		out->uncounted = out->trace_total;
 		out->uncounted_unknown = out->trace_unknown;
 		for (int c = 0; c < nr_cpus; c++)
-			if (trace_lost[c]) {
-				if (out->nr_uncounted_cpus < SIDECAR_LOST_CPUS)
-					out->uncounted_cpu[out->nr_uncounted_cpus] = c;
-				out->nr_uncounted_cpus++;
-			}
+			if (trace_lost[c])
+				lost_cpu_add(out->uncounted_cpu, &out->nr_uncounted_cpus, c);
 	}
 	out->pages_unmarked = sc->missed_pages && !out->trace_total && !out->unmarked;
 
