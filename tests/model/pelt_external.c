@@ -476,6 +476,30 @@ static double rank(const double *v, size_t n, double q)
  * boundary falls there when the units to it complete a period.  0 (a
  * boundary at @ts) if @align_ts is before @ts.
  */
+/*
+ * One comparison's error @e (model - traced, util units) into @f and @err[]:
+ * its magnitude returned.  mean_signed holds the sum until fig_finish().
+ */
+static double fig_add(struct figures *f, double *err, double e)
+{
+	f->mean_signed += e;
+	if (e < 0)
+		e = -e;
+	err[f->n++] = e;
+	f->within1 += e <= 1024 * 0.01;
+	f->exact += e == 0;
+	return e;
+}
+
+/* @f's median, p95 and mean from its @err[] (sorted here) and sum */
+static void fig_finish(struct figures *f, double *err)
+{
+	qsort(err, f->n, sizeof(*err), cmp_double);
+	f->median = rank(err, f->n, 0.5);
+	f->p95 = rank(err, f->n, 0.95);
+	f->mean_signed = f->n ? f->mean_signed / (double)f->n : 0;
+}
+
 static uint32_t start_contrib(uint64_t align_ts, uint64_t ts)
 {
 	if (align_ts < ts)
@@ -587,7 +611,6 @@ static int run_config(const struct config *c, bool aligned, const struct rec *re
 {
 	struct sim s = { .only = 0 };
 	double *err = calloc(nrec + 1, sizeof(*err));
-	double sum = 0;
 	size_t i;
 
 	s.tasks = calloc((size_t)max_pid + 1, sizeof(*s.tasks));
@@ -616,15 +639,12 @@ static int run_config(const struct config *c, bool aligned, const struct rec *re
 			       r->ts, r->pid, s.tasks[r->pid].cpu,
 			       s.tasks[r->pid].running ? " running" : "",
 			       r->util, util, e, decayed ? "" : " (no boundary in the model)");
-		sum += e;
-		if (e < 0)
-			e = -e;
+		e = fig_add(fig, err, e);
 		if (e > fig->max) {
 			fig->max = e;
 			fig->max_pid = r->pid;
 			fig->max_ts = r->ts;
 		}
-		err[fig->n++] = e;
 		if (r->cpu != r->se_cpu) {
 			fig->remote++;
 			if (e > fig->remote_max)
@@ -632,15 +652,10 @@ static int run_config(const struct config *c, bool aligned, const struct rec *re
 		} else if (e > fig->local_max) {
 			fig->local_max = e;
 		}
-		fig->within1 += e <= 1024 * 0.01;
-		fig->exact += e == 0;
 		fig->decayed_here += decayed != 0;
 	}
 	fig->anchors = s.anchors;
-	qsort(err, fig->n, sizeof(*err), cmp_double);
-	fig->median = rank(err, fig->n, 0.5);
-	fig->p95 = rank(err, fig->n, 0.95);
-	fig->mean_signed = fig->n ? sum / (double)fig->n : 0;
+	fig_finish(fig, err);
 	free(s.tasks);
 	free(err);
 	return 0;
@@ -892,7 +907,6 @@ static int run_queues(const struct config *c, bool aligned, const struct rec *re
 {
 	struct queue_cmp *cmp = calloc(nrec + 1, sizeof(*cmp)), *one = calloc(nrec + 1, sizeof(*one));
 	double *err = calloc(nrec + 1, sizeof(*err));
-	double sum = 0;
 	int cpu;
 
 	if (!cmp || !one || !err) {
@@ -932,23 +946,15 @@ static int run_queues(const struct config *c, bool aligned, const struct rec *re
 			if (verbose)
 				printf("  %" PRIu64 " cpu %d root: traced %u model %lu (%+.0f)\n", r->ts,
 				       cpu, r->util, util, e);
-			sum += e;
-			if (e < 0)
-				e = -e;
+			e = fig_add(fig, err, e);
 			if (e > fig->max) {
 				fig->max = e;
 				fig->max_pid = cpu;
 				fig->max_ts = r->ts;
 			}
-			err[fig->n++] = e;
-			fig->within1 += e <= 1024 * 0.01;
-			fig->exact += e == 0;
 		}
 	}
-	qsort(err, fig->n, sizeof(*err), cmp_double);
-	fig->median = rank(err, fig->n, 0.5);
-	fig->p95 = rank(err, fig->n, 0.95);
-	fig->mean_signed = fig->n ? sum / (double)fig->n : 0;
+	fig_finish(fig, err);
 	free(cmp);
 	free(one);
 	free(err);
@@ -1107,12 +1113,7 @@ int main(int argc, char **argv)
 	       fig0.max, fig0.max_pid, fig0.max_ts, fig0.remote, fig0.remote_max, fig0.local_max);
 	if (!fig0.n) {
 		rc = die("no comparison: ", argv[1]);
-	} else if (100.0 * (double)fig0.within1 / (double)fig0.n < min_within1 ||
-		   fig0.p95 > max_p95 || fig0.median > max_median) {
-		fprintf(stderr, "pelt_external: FAIL: 4.11 agreement below the limits (within 1 %%: "
-			"%.1f %% < %.1f %%, p95 %.1f > %.1f or median %.1f > %.1f)\n",
-			100.0 * (double)fig0.within1 / (double)fig0.n, min_within1, fig0.p95, max_p95,
-			fig0.median, max_median);
+	} else if (below_limits(&fig0, min_within1, max_p95, max_median)) {
 		rc = 1;
 	}
 out:
