@@ -44,6 +44,10 @@ struct replay_result {
 	size_t nr_samples;
 	uint64_t notes[SIM_NOTE_NR];
 	uint64_t undelivered;
+	/* each workload task's model state when the simulation ended (replay_task_end()) */
+	struct model_task_info *task_end;
+	bool *task_end_have;
+	uint32_t nr_task_end;
 };
 
 void replay_config_default(struct replay_config *cfg)
@@ -994,6 +998,20 @@ static int collect(struct sim *s, struct replay_result *r)
 		}
 		r->counts[r->nr_counts++] = (struct replay_count){ name, v };
 	}
+	/* the model's PELT of each task at the end: replay_pelt_compare() */
+	if (s->nr_tasks) {
+		r->task_end = calloc(s->nr_tasks, sizeof(*r->task_end));
+		r->task_end_have = calloc(s->nr_tasks, sizeof(*r->task_end_have));
+		if (!r->task_end || !r->task_end_have)
+			return -1;
+		r->nr_task_end = s->nr_tasks;
+		for (uint32_t i = 0; i < s->nr_tasks; i++)
+			if (s->tasks[i].mt) {
+				model_task_info(s->tasks[i].mt, &r->task_end[i]);
+				r->task_end[i].group = NULL;   /* the model is freed */
+				r->task_end_have[i] = true;
+			}
+	}
 	r->lost_windows = wl_nr_lost_windows(s->wl) > 0;
 	r->busy_ns = s->busy_ns;
 	r->end_ts = s->end_ts;
@@ -1091,7 +1109,17 @@ void replay_result_free(struct replay_result *r)
 	free(r->counts);
 	free(r->unseen);
 	free(r->samples);
+	free(r->task_end);
+	free(r->task_end_have);
 	free(r);
+}
+
+bool replay_task_end(const struct replay_result *r, uint32_t task, struct model_task_info *out)
+{
+	if (!r || task >= r->nr_task_end || !r->task_end_have[task])
+		return false;
+	*out = r->task_end[task];
+	return true;
 }
 
 const struct lat_machine *replay_latency(const struct replay_result *r) { return r->lat; }

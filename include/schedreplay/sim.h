@@ -950,10 +950,88 @@ uint64_t replay_events(const struct replay_result *r);
 double replay_seconds(const struct replay_result *r);
 /* With keep_samples: the "all" wakeup latencies (ns), ascending. */
 const uint64_t *replay_samples(const struct replay_result *r, size_t *n);
+/*
+ * Workload task @task's model state when the simulation ended
+ * (model_task_info(), its group NULL): false if the simulation made no
+ * model task of it.  A task asleep at the end holds the PELT of its last
+ * update.
+ */
+struct model_task_info;
+bool replay_task_end(const struct replay_result *r, uint32_t task, struct model_task_info *out);
 /* What the simulation had to approximate, one sentence each. */
 bool replay_note_next(const struct replay_result *r, unsigned int *iter, const char **text,
 		      uint64_t *count);
 
+
+/* ---- PELT against the kernel's own values (pelt_check.c) ----------------- */
+
+/*
+ * The model's PELT of each thread against the kernel's se.avg in the
+ * sidecar's sched_at_end (docs/replay.md "PELT at the capture's end").  A
+ * thread is compared when it is in the end snapshot and the trace, a fair
+ * task, in the start snapshot or forked in the trace, asleep (S/D) at the
+ * end read, its nr_switches delta equals its traced switches out (nothing
+ * of it ran outside the traced window), and the model has it asleep at
+ * the end of the simulation; the others are counted by the first reason
+ * they fail.  Classes: threads alive before the trace (their model PELT
+ * starts from a guess) and threads forked in it (the kernel's fork rules).
+ */
+enum replay_pelt_excl {
+	REPLAY_PELT_EX_NOT_TRACED,     /* in the end snapshot, not in the trace */
+	REPLAY_PELT_EX_NOT_FAIR,       /* RT/DL in the trace */
+	REPLAY_PELT_EX_NO_START,       /* alive before the trace, not in the start snapshot */
+	REPLAY_PELT_EX_RUNNING,        /* not S/D at the end read */
+	REPLAY_PELT_EX_SWITCHES,       /* nr_switches delta != traced switches out */
+	REPLAY_PELT_EX_NO_VALUES,      /* a kernel value null */
+	REPLAY_PELT_EX_MODEL,          /* the model has it queued, delayed or gone at its end */
+	REPLAY_PELT_EX_NR
+};
+enum { REPLAY_PELT_PRE, REPLAY_PELT_BORN, REPLAY_PELT_CLASSES };
+enum { REPLAY_PELT_UTIL, REPLAY_PELT_LOAD, REPLAY_PELT_RUNNABLE, REPLAY_PELT_METRICS };
+
+struct replay_pelt_stat {
+	unsigned int n;
+	double median, p95, max;       /* |model - kernel|, in the kernel's units (1024 = full) */
+	double mean_signed;            /* mean of model - kernel */
+	double within_1pct;            /* share with |model - kernel| <= 10.24 */
+};
+
+struct replay_pelt_row {               /* one compared thread */
+	int pid;
+	char comm[16];
+	int cls;                       /* REPLAY_PELT_PRE / _BORN */
+	long kernel[REPLAY_PELT_METRICS], model[REPLAY_PELT_METRICS];
+};
+
+struct replay_pelt_cmp {
+	bool available;                /* the sidecar has both snapshots */
+	char reason[160];              /* why not */
+	unsigned int in_end;           /* threads in the end snapshot */
+	unsigned int excluded[REPLAY_PELT_EX_NR];
+	struct replay_pelt_stat st[REPLAY_PELT_CLASSES][REPLAY_PELT_METRICS];
+	struct replay_pelt_row *rows;
+	unsigned int nr_rows;
+	/*
+	 * The counters as cross-checks of the trace, for every fair thread in
+	 * the trace and in both snapshots (or forked in the trace): the
+	 * kernel's delta equal to the trace's count, or not.
+	 */
+	unsigned int checked;
+	unsigned int switch_mismatch, migrate_mismatch, runtime_mismatch;
+	int64_t switch_max_diff, migrate_max_diff, runtime_max_diff_ns; /* kernel - trace */
+	int switch_worst_pid, migrate_worst_pid, runtime_worst_pid;
+};
+
+/* 0, or -1 on ENOMEM; @out->available false when there is nothing to compare. */
+int replay_pelt_compare(const struct wl_workload *wl, const struct replay_result *r,
+			struct replay_pelt_cmp *out);
+void replay_pelt_cmp_release(struct replay_pelt_cmp *c);
+/* The section of replay's text output (after the run's tables). */
+void replay_pelt_text(FILE *out, const char *run_name, const struct replay_pelt_cmp *c);
+/* The JSON object of replay --json's "pelt_at_end" (docs/replay.md). */
+struct json_t;
+struct json_t *replay_pelt_json(const struct replay_pelt_cmp *c);
+const char *replay_pelt_excl_name(int reason);
 
 /* ---- reports (replay_json.c, replay_text.c) ------------------------------ */
 
