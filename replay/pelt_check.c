@@ -105,6 +105,40 @@ static void worst(int64_t d, int64_t *w, int *wpid, int pid)
 	}
 }
 
+/*
+ * Per CPU, the trace clock minus the kernel's rq_clock_task at each
+ * compared thread's last block: se.exec_start is update_curr()'s clock at
+ * the dequeue, the sched_switch that follows is traced a few µs later.
+ * Constant per CPU if the two clocks only differ by an offset; it drifts
+ * by the time clock_task leaves out (steal and IRQ time).  @tmp: scratch
+ * of nr_rows doubles.
+ */
+static void clock_fill(struct replay_pelt_cmp *out, double *tmp)
+{
+	for (int cpu = 0; cpu < REPLAY_PELT_CPUS; cpu++) {
+		struct replay_pelt_clock *c = &out->clock[cpu];
+		unsigned int k = 0;
+
+		for (unsigned int i = 0; i < out->nr_rows; i++) {
+			const struct replay_pelt_row *r = &out->rows[i];
+
+			if (r->cpu != cpu)
+				continue;
+			tmp[k++] = (double)r->clock_offset_ns;
+			if (k == 1 || r->clock_offset_ns < c->min_ns)
+				c->min_ns = r->clock_offset_ns;
+			if (k == 1 || r->clock_offset_ns > c->max_ns)
+				c->max_ns = r->clock_offset_ns;
+		}
+		if (!k)
+			continue;
+		qsort(tmp, k, sizeof(*tmp), cmp_double);
+		c->n = k;
+		c->median_ns = (int64_t)rank(tmp, k, 0.5);
+		out->nr_clock_cpus = (unsigned int)cpu + 1;
+	}
+}
+
 int replay_pelt_compare(const struct wl_workload *wl, const struct replay_result *r,
 			struct replay_pelt_cmp *out)
 {
@@ -207,6 +241,17 @@ int replay_pelt_compare(const struct wl_workload *wl, const struct replay_result
 			const unsigned long mv[REPLAY_PELT_METRICS] = { mi.util_avg, mi.load_avg,
 									 mi.runnable_avg };
 
+			row->cpu = wt->last_block_cpu;
+			if (k1->have[SIDECAR_SCHED_EXEC_START] && k1->have[SIDECAR_SCHED_LAST_UPDATE]) {
+				row->clock_offset_ns = (int64_t)wt->last_block_ts -
+						       k1->v[SIDECAR_SCHED_EXEC_START];
+				row->update_after_block_ns = k1->v[SIDECAR_SCHED_LAST_UPDATE] -
+							     k1->v[SIDECAR_SCHED_EXEC_START];
+			} else {
+				row->cpu = -1;
+			}
+			/* last_update_time is kept in 1024 ns steps: within one is the same update */
+			out->updated_after_block += row->cpu >= 0 && row->update_after_block_ns > 2048;
 			row->pid = k1->pid;
 			snprintf(row->comm, sizeof(row->comm), "%s", wt->comm);
 			row->cls = cls;
@@ -224,6 +269,7 @@ int replay_pelt_compare(const struct wl_workload *wl, const struct replay_result
 	for (int c = 0; c < REPLAY_PELT_CLASSES; c++)
 		for (int m = 0; m < REPLAY_PELT_METRICS; m++)
 			stat_fill(&out->st[c][m], err[c][m], sum[c][m], n[c]);
+	clock_fill(out, err[0][0]);
 	ret = 0;
 out:
 	for (int c = 0; c < REPLAY_PELT_CLASSES; c++)
@@ -276,6 +322,15 @@ void replay_pelt_text(FILE *out, const char *run_name, const struct replay_pelt_
 				metric_names[m], cls_text[cl], st->n, st->median, st->p95, st->max,
 				st->mean_signed, 100.0 * st->within_1pct);
 		}
+	fprintf(out, "  kernel's last PELT update after its last accounting (a delayed dequeue "
+		"completed later): %u of the compared\n", c->updated_after_block);
+	for (unsigned int cpu = 0; cpu < c->nr_clock_cpus; cpu++)
+		if (c->clock[cpu].n)
+			fprintf(out, "  CPU %u: trace clock - rq_clock_task (se.exec_start) at the "
+				"compared threads' last blocks: median %.6f s, range %.1f us "
+				"(%u threads)\n", cpu, (double)c->clock[cpu].median_ns * 1e-9,
+				(double)(c->clock[cpu].max_ns - c->clock[cpu].min_ns) * 1e-3,
+				c->clock[cpu].n);
 	fprintf(out, "  counters against the trace (%u threads in the trace and both snapshots): "
 		"nr_switches delta != traced switches out: %u (largest kernel - trace %+lld, "
 		"pid %d); sum_exec_runtime delta != summed sched_stat_runtime: %u (largest "
@@ -324,13 +379,35 @@ struct json_t *replay_pelt_json(const struct replay_pelt_cmp *c)
 	for (unsigned int i = 0; i < c->nr_rows; i++) {
 		const struct replay_pelt_row *r = &c->rows[i];
 
-		json_array_append_new(rows, json_pack(
-			"{s:i, s:s, s:s, s:[i,i,i], s:[i,i,i]}", "pid", r->pid, "comm", r->comm,
-			"class", class_names[r->cls], "kernel", (int)r->kernel[0],
-			(int)r->kernel[1], (int)r->kernel[2], "model", (int)r->model[0],
-			(int)r->model[1], (int)r->model[2]));
+		json_t *row = json_pack("{s:i, s:s, s:s, s:[i,i,i], s:[i,i,i]}", "pid", r->pid,
+					"comm", r->comm, "class", class_names[r->cls], "kernel",
+					(int)r->kernel[0], (int)r->kernel[1], (int)r->kernel[2],
+					"model", (int)r->model[0], (int)r->model[1],
+					(int)r->model[2]);
+
+		if (row && r->cpu >= 0) {
+			json_object_set_new(row, "cpu", json_integer(r->cpu));
+			json_object_set_new(row, "clock_offset_ns", json_integer(r->clock_offset_ns));
+			json_object_set_new(row, "update_after_block_ns",
+					    json_integer(r->update_after_block_ns));
+		}
+		json_array_append_new(rows, row);
 	}
 	json_object_set_new(o, "threads", rows);
+	json_object_set_new(o, "updated_after_block", json_integer(c->updated_after_block));
+	{
+		json_t *clk = json_array();
+
+		for (unsigned int cpu = 0; cpu < c->nr_clock_cpus; cpu++)
+			if (c->clock[cpu].n)
+				json_array_append_new(clk, json_pack(
+					"{s:i, s:i, s:I, s:I, s:I}", "cpu", (int)cpu, "threads",
+					(int)c->clock[cpu].n, "median_ns",
+					(json_int_t)c->clock[cpu].median_ns, "min_ns",
+					(json_int_t)c->clock[cpu].min_ns, "max_ns",
+					(json_int_t)c->clock[cpu].max_ns));
+		json_object_set_new(o, "clock_offset", clk);
+	}
 	cnt = json_pack("{s:i, s:{s:i, s:I, s:i}, s:{s:i, s:I, s:i}, s:{s:i, s:I, s:i}}",
 			"checked", c->checked,
 			"nr_switches", "mismatches", c->switch_mismatch, "largest",

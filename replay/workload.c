@@ -291,6 +291,7 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	t->init_wake = WL_NONE;
 	t->parent = WL_NONE;
 	t->first_ts = ts;
+	t->last_block_cpu = -1;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
 	memcpy(s->comm, t->comm, TRACE_COMM_LEN);
 	s->cpu = (int16_t)cpu;
@@ -2550,8 +2551,13 @@ static void count_traced(struct wl_builder *b, const struct trace_event *ev)
 
 	switch (ev->type) {
 	case TRACE_EV_SCHED_SWITCH:
-		if (!ev->synthetic && (t = lookup(b, ev->u.sched_switch.prev_pid)) != WL_NONE)
+		if (!ev->synthetic && (t = lookup(b, ev->u.sched_switch.prev_pid)) != WL_NONE) {
 			b->tasks.v[t].traced_switch_out++;
+			if (ev->u.sched_switch.prev_run == TRACE_STATE_SLEEPING) {
+				b->tasks.v[t].last_block_ts = ev->ts;
+				b->tasks.v[t].last_block_cpu = (int16_t)ev->cpu;
+			}
+		}
 		break;
 	case TRACE_EV_SCHED_MIGRATE_TASK:
 		if ((t = lookup(b, ev->u.migrate.pid)) != WL_NONE)

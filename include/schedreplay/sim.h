@@ -1001,6 +1001,18 @@ struct replay_pelt_row {               /* one compared thread */
 	char comm[16];
 	int cls;                       /* REPLAY_PELT_PRE / _BORN */
 	long kernel[REPLAY_PELT_METRICS], model[REPLAY_PELT_METRICS];
+	int cpu;                       /* of its last traced block, -1 none */
+	int64_t clock_offset_ns;       /* that block's trace ns - the kernel's se.exec_start */
+	int64_t update_after_block_ns; /* se.avg.last_update_time - se.exec_start: > 0 when
+					  the kernel's last PELT update came after its last
+					  accounting (a delayed dequeue completed later) */
+};
+
+/* Per CPU: the trace clock against the kernel's rq_clock_task (se.exec_start). */
+#define REPLAY_PELT_CPUS 64
+struct replay_pelt_clock {
+	unsigned int n;                /* compared threads whose last block was there */
+	int64_t median_ns, min_ns, max_ns; /* trace ns - clock_task ns */
 };
 
 struct replay_pelt_cmp {
@@ -1016,6 +1028,9 @@ struct replay_pelt_cmp {
 	 * the trace and in both snapshots (or forked in the trace): the
 	 * kernel's delta equal to the trace's count, or not.
 	 */
+	struct replay_pelt_clock clock[REPLAY_PELT_CPUS];
+	unsigned int nr_clock_cpus;
+	unsigned int updated_after_block; /* rows with update_after_block_ns > 2048 */
 	unsigned int checked;
 	unsigned int switch_mismatch, migrate_mismatch, runtime_mismatch;
 	int64_t switch_max_diff, migrate_max_diff, runtime_max_diff_ns; /* kernel - trace */

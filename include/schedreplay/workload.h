@@ -293,6 +293,9 @@ struct wl_task {
 	 */
 	uint32_t traced_switch_out, traced_migrations;
 	uint64_t traced_stat_runtime_ns;
+	/* its last traced switch out asleep (trace ns, CPU), -1 CPU if none */
+	uint64_t last_block_ts;
+	int16_t last_block_cpu;
 };
 
 /* How a machine fact was found. */
