@@ -419,3 +419,50 @@ struct json_t *replay_pelt_json(const struct replay_pelt_cmp *c)
 	json_object_set_new(o, "counters", cnt);
 	return o;
 }
+
+int replay_kernel_clock_offsets(const struct wl_workload *wl, int64_t *off, bool *have,
+				int nr_cpus)
+{
+	const struct sidecar_sched *s0 = wl_sched_snapshot(wl, false);
+	const struct sidecar_sched *s1 = wl_sched_snapshot(wl, true);
+	double *v = NULL;
+	int found = 0;
+
+	for (int c = 0; c < nr_cpus; c++)
+		have[c] = false;
+	if (!s0 || !s1 || !s0->available || !s1->available || !s1->nr_tasks ||
+	    !(v = calloc(s1->nr_tasks, sizeof(*v))))
+		return 0;
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		unsigned int n = 0;
+
+		for (size_t i = 0; i < s1->nr_tasks; i++) {
+			const struct sidecar_sched_task *k1 = &s1->tasks[i], *k0;
+			uint32_t t = task_of_pid(wl, k1->pid);
+			const struct wl_task *wt = t != WL_NONE ? wl_task(wl, t) : NULL;
+			int64_t sw0 = 0;
+
+			if (!wt || wt->cls != WL_CLASS_FAIR || wt->last_block_cpu != cpu ||
+			    (k1->state != 'S' && k1->state != 'D' && k1->state != 'I') ||
+			    !k1->have[SIDECAR_SCHED_EXEC_START] || !k1->have[SIDECAR_SCHED_NR_SWITCHES])
+				continue;
+			if (wt->init_state != WL_INIT_NEW) {
+				k0 = sidecar_sched_find(s0, k1->pid);
+				if (!k0 || !k0->have[SIDECAR_SCHED_NR_SWITCHES])
+					continue;
+				sw0 = k0->v[SIDECAR_SCHED_NR_SWITCHES];
+			}
+			if (k1->v[SIDECAR_SCHED_NR_SWITCHES] - sw0 != wt->traced_switch_out)
+				continue;
+			v[n++] = (double)((int64_t)wt->last_block_ts - k1->v[SIDECAR_SCHED_EXEC_START]);
+		}
+		if (!n)
+			continue;
+		qsort(v, n, sizeof(*v), cmp_double);
+		off[cpu] = (int64_t)rank(v, n, 0.5);
+		have[cpu] = true;
+		found++;
+	}
+	free(v);
+	return found;
+}

@@ -425,6 +425,22 @@ enum replay_initial_lag {
 extern const struct replay_name replay_initial_lag_names[];
 
 /*
+ * replay_config.initial_pelt: the PELT of a task asleep at the trace start.
+ * GUESS: init_entity_runnable_average()'s, attached at its first wakeup.
+ * KERNEL (the default; GUESS where the sidecar has no start snapshot or
+ * not that thread): the kernel's own se.avg from the sidecar's
+ * sched_at_start (its last update before the trace), its last_update_time
+ * mapped to the trace clock by the CPU's offset at the capture's end
+ * (replay_kernel_clock_offsets()) and aged from there to that first wakeup
+ * (model_task_set_pelt(); docs/replay.md "PELT at the capture's end").
+ */
+enum replay_initial_pelt {
+	REPLAY_INITIAL_PELT_GUESS = 0,
+	REPLAY_INITIAL_PELT_KERNEL,
+};
+extern const struct replay_name replay_initial_pelt_names[];
+
+/*
  * replay_config.idle_clock: the clock a task woken onto an idle CPU is
  * charged from.  update: the idle CPU's __schedule() updates
  * the rq clock, the wakee is charged from its switch-in.  skip: the
@@ -645,6 +661,7 @@ struct replay_config {
 	/* a traced fully asleep wakee the model has delayed (above) */
 	enum replay_wake_path wake_path;
 	enum replay_initial_lag initial_lag;   /* the start's lags (--initial-lag) */
+	enum replay_initial_pelt initial_pelt; /* the start's PELT (--initial-pelt) */
 	/* an early wake's charge of its waker (above) */
 	enum replay_early_charge early_charge;
 	/* the source CPU's reschedule after a traced migration (above) */
@@ -1047,6 +1064,15 @@ void replay_pelt_text(FILE *out, const char *run_name, const struct replay_pelt_
 struct json_t;
 struct json_t *replay_pelt_json(const struct replay_pelt_cmp *c);
 const char *replay_pelt_excl_name(int reason);
+/*
+ * Per CPU, the trace clock minus the kernel's rq_clock_task, from the
+ * model-independent part of the comparison: the median over the threads
+ * the comparison would take (asleep at the end read, nothing untraced) of
+ * their last traced block's time minus their se.exec_start at the end.
+ * have[c] false where no thread gives one.  Returns how many CPUs have one.
+ */
+int replay_kernel_clock_offsets(const struct wl_workload *wl, int64_t *off, bool *have,
+				int nr_cpus);
 
 /* ---- reports (replay_json.c, replay_text.c) ------------------------------ */
 
