@@ -24,6 +24,7 @@
 
 #include <schedreplay/capture.h>
 #include <schedreplay/error.h>
+#include <schedreplay/sidecar.h>
 
 /* ---- logging (capture.c) ---- */
 void cap_log(const struct cap_options *opt, bool warning, const char *fmt, ...)
@@ -259,5 +260,26 @@ void cap_funcs_on(struct cap_funcs *f, bool on);
 /* Stop, count, remove the instance; returns the sidecar object. */
 json_t *cap_funcs_finish(struct cap_funcs *f);
 void cap_funcs_destroy(struct cap_funcs *f);
+
+
+/* ---- the kernel's per-thread sched state (cap_schedsnap.c) ---- */
+/*
+ * Past this many threads a snapshot is left out ({"available": false}):
+ * 2 snapshots of 22 values a thread stay under a tenth of the sidecar's
+ * SIDECAR_MAX_VALUES.
+ */
+#define CAP_SCHED_MAX_THREADS 2048
+struct cap_sched {
+	int64_t v[SIDECAR_SCHED_NR];       /* ns for the SPLIT_NS() fields */
+	bool have[SIDECAR_SCHED_NR];       /* printed, and parsed whole */
+};
+/* Parse a /proc/<pid>/sched text; returns how many fields it found. */
+int cap_sched_parse(const char *text, struct cap_sched *out);
+/* The state letter (R, S, D, ...) of a /proc/<pid>/stat text, 0 if none. */
+char cap_sched_state(const char *stat_text);
+json_t *cap_sched_task_json(int pid, int tgid, char state, const struct cap_sched *s);
+/* Every thread's: {"available": true, "read_us", "tasks": [...]} or
+ * {"available": false, "reason"}; NULL only when out of memory. */
+json_t *cap_sched_snapshot(void);
 
 #endif /* SCHEDREPLAY_CAP_LOCAL_H */

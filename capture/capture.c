@@ -982,6 +982,10 @@ static int write_sidecar(struct session *s, const struct cap_readback *rb, json_
 			    json_null());
 	json_object_set_new(side, "lost", lost);
 	json_object_set_new(side, "function_counts", funcs);
+	json_object_set_new(side, "sched_at_start",
+			    json_incref(json_object_get(s->side, "sched_at_start")));
+	json_object_set_new(side, "sched_at_end",
+			    json_incref(json_object_get(s->side, "sched_at_end")));
 
 	/*
 	 * Written next to it and renamed, as the trace.dat is: a capture
@@ -1324,6 +1328,8 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	json_object_set_new(s.side, "autogroup", ag);
 	json_object_set_new(s.side, "cgroup", cap_cgroup_hierarchy(&s.cg));
 	json_object_set_new(s.side, "loadavg_start", cap_machine_loadavg());
+	/* the kernel's own PELT and counters of every thread, read untraced too */
+	json_object_set_new(s.side, "sched_at_start", cap_sched_snapshot());
 	cap_log(opt, false, "recording %zu event(s) on %d CPU(s) into %s (instance %s)",
 		json_array_size(s.events), cap_trace_nr_cpus(s.t), opt->output, s.run);
 	if (cap_trace_on(s.t, true) < 0) {
@@ -1344,6 +1350,12 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	s.t_end = now_s();
 	cap_trace_on(s.t, false);
 	cap_funcs_on(s.funcs, false);
+	/*
+	 * Before the workloads are stopped: their threads are still alive, a
+	 * blocked one with the PELT of its last dequeue (the replay compares
+	 * it, docs/replay.md "PELT at the capture's end").
+	 */
+	json_object_set_new(s.side, "sched_at_end", cap_sched_snapshot());
 	res->interrupted = s.interrupted;
 	cap_procs_kill(s.procs, s.nr_procs, 1.0);
 	for (i = 0; i < s.nr_procs; i++) {

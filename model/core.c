@@ -618,6 +618,23 @@ int model_task_start_sleeping(struct model *m, struct model_task *p, int cpu)
 	return 0;
 }
 
+int model_task_set_pelt(struct model_task *p, const struct model_pelt_init *v)
+{
+	if (p->state != TS_SLEEPING || p->on_rq || p->se.avg.last_update_time || !v ||
+	    v->period_contrib >= 1024 || v->util_sum > UINT32_MAX)
+		return -1;
+	p->se.avg.load_sum = v->load_sum;
+	p->se.avg.runnable_sum = v->runnable_sum;
+	p->se.avg.util_sum = (u32)v->util_sum;
+	p->se.avg.period_contrib = v->period_contrib;
+	p->se.avg.load_avg = v->load_avg;
+	p->se.avg.runnable_avg = v->runnable_avg;
+	p->se.avg.util_avg = v->util_avg;
+	p->pelt_init = true;
+	p->pelt_init_lut = v->last_update_time;
+	return 0;
+}
+
 void model_expect_wakeup(struct model *m, enum model_wakeup_expect e)
 {
 	m->expect = e;

@@ -468,6 +468,21 @@ void update_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 		COUNT(m, update_load_avg_decayed);
 
 	if (!se->avg.last_update_time && (flags & DO_ATTACH) && entity_is_task(se)) {
+		/*
+		 * A task started asleep with the kernel's se.avg of the capture
+		 * (model_task_set_pelt()): blocked since its last update there,
+		 * so aged with no contribution up to now first, as
+		 * __update_load_avg_blocked_se() ages it.
+		 */
+		if (se->task->pelt_init) {
+			se->task->pelt_init = false;
+			se->avg.last_update_time = se->task->pelt_init_lut;
+			if (now > se->avg.last_update_time &&
+			    ___update_load_sum(now, &se->avg, 0, 0, 0))
+				___update_load_avg_div(&se->avg, se_weight(se),
+						       pelt_divider(m, &se->avg));
+			se->avg.last_update_time = 0;
+		}
 		attach_entity_load_avg(m, cfs_rq, se);
 		update_tg_load_avg(m, cfs_rq);
 	} else if (flags & DO_DETACH) {

@@ -349,6 +349,11 @@ struct model_task {
 	enum task_state_model state;
 	struct task_group *tg;
 	bool first_enqueue;         /* not yet through its first update_load_avg */
+	/* se.avg from the capture's kernel (model_task_set_pelt()): aged from
+	 * pelt_init_lut to the clock of its first attach, as a migration's
+	 * sync_entity_load_avg() ages a blocked entity */
+	bool pelt_init;
+	u64 pelt_init_lut;
 	bool pinned;                /* nr_cpus_allowed == 1: the balancer leaves it alone */
 	bool wake_migrated;         /* moved while asleep: next wakeup is ENQUEUE_MIGRATED */
 	bool exiting;               /* past do_exit()'s sched_move_task() (PF_EXITING) */

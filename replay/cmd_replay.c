@@ -93,6 +93,23 @@ static int print_json(const struct wl_workload *wl, const struct whatif_result *
 		json_object_set_new(errs, whatif_run_name(res, i), replay_json_errors(wl, run));
 	}
 	json_object_set_new(root, "variants", vars);
+	/* the kernel's own PELT at the end, where the sidecar has it (docs/replay.md) */
+	if (wl_sched_snapshot(wl, true)) {
+		json_t *pelt = json_object();
+
+		for (unsigned int i = 0; pelt && i < whatif_nr_runs(res); i++) {
+			struct replay_pelt_cmp c;
+
+			if (replay_pelt_compare(wl, whatif_run_result(res, i), &c) < 0) {
+				json_decref(pelt);
+				pelt = NULL;
+				break;
+			}
+			json_object_set_new(pelt, whatif_run_name(res, i), replay_pelt_json(&c));
+			replay_pelt_cmp_release(&c);
+		}
+		json_object_set_new(root, "pelt_at_end", pelt);
+	}
 	json_object_set_new(root, "measured", replay_json_measured(wl));
 	json_object_set_new(root, "relative_errors", errs);
 	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) ||
@@ -124,6 +141,18 @@ static void print_text(const struct wl_workload *wl, const struct whatif_result 
 			runs[i] = whatif_run_result(res, first + i);
 		}
 		replay_print_text(stdout, wl, names, runs, k, to);
+	}
+	if (!wl_sched_snapshot(wl, true))
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		struct replay_pelt_cmp c;
+
+		if (replay_pelt_compare(wl, whatif_run_result(res, i), &c) < 0) {
+			fprintf(stderr, "schedreplay replay: out of memory\n");
+			return;
+		}
+		replay_pelt_text(stdout, n > 1 ? whatif_run_name(res, i) : NULL, &c);
+		replay_pelt_cmp_release(&c);
 	}
 }
 

@@ -520,6 +520,13 @@ static const struct run_opt run_opt_table[] = {
 	  "within the kernel's clamp that makes the model's wakeup check\n"
 	  "decide the same (infer; experimental: docs/replay.md, \"The\n"
 	  "start of the capture\")" },
+	{ "initial-pelt", NULL, RUN_OPTS_MODEL,
+	  .names = replay_initial_pelt_names, AT_ENUM(rc.initial_pelt), .help =
+	  "the PELT of a task asleep at the trace start: the kernel's own\n"
+	  "se.avg from the sidecar's start snapshot, aged from its last\n"
+	  "update (kernel, the default; the guess where the sidecar has\n"
+	  "none), or the model's guess, a new task's (guess)\n"
+	  "(docs/replay.md \"PELT at the capture's end\")" },
 	{ "early-charge", NULL, RUN_OPTS_MODEL,
 	  .names = replay_early_charge_names, AT_ENUM(rc.early_charge), .help =
 	  "a wake that reaches its task before the block it ends (an\n"

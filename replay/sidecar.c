@@ -1247,6 +1247,112 @@ static int load_lost(struct sidecar *sc, const struct sv *root, const char **bad
 	return 0;
 }
 
+static const char *const sched_keys[SIDECAR_SCHED_NR] = {
+	[SIDECAR_SCHED_WEIGHT] = "weight",
+	[SIDECAR_SCHED_LOAD_SUM] = "load_sum",
+	[SIDECAR_SCHED_RUNNABLE_SUM] = "runnable_sum",
+	[SIDECAR_SCHED_UTIL_SUM] = "util_sum",
+	[SIDECAR_SCHED_LOAD_AVG] = "load_avg",
+	[SIDECAR_SCHED_RUNNABLE_AVG] = "runnable_avg",
+	[SIDECAR_SCHED_UTIL_AVG] = "util_avg",
+	[SIDECAR_SCHED_LAST_UPDATE] = "last_update_time",
+	[SIDECAR_SCHED_UTIL_EST] = "util_est",
+	[SIDECAR_SCHED_EXEC_START] = "exec_start_ns",
+	[SIDECAR_SCHED_SUM_EXEC] = "sum_exec_runtime_ns",
+	[SIDECAR_SCHED_NR_MIGRATIONS] = "nr_migrations",
+	[SIDECAR_SCHED_NR_SWITCHES] = "nr_switches",
+	[SIDECAR_SCHED_NR_VOLUNTARY] = "nr_voluntary",
+	[SIDECAR_SCHED_NR_INVOLUNTARY] = "nr_involuntary",
+	[SIDECAR_SCHED_POLICY] = "policy",
+	[SIDECAR_SCHED_PRIO] = "prio",
+	[SIDECAR_SCHED_SLICE] = "slice_ns",
+};
+
+const char *sidecar_sched_key(int field)
+{
+	return field >= 0 && field < SIDECAR_SCHED_NR ? sched_keys[field] : NULL;
+}
+
+static int cmp_sched_task(const void *a, const void *b)
+{
+	const struct sidecar_sched_task *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/*
+ * "sched_at_start" / "sched_at_end" (absent in older sidecars: not listed).
+ * A value is an integer or null; a task without a pid, a state that is not
+ * one letter or a value of another type is an error naming it.
+ */
+static int load_sched_one(struct sidecar_sched *out, const struct sv *root, const char *name,
+			  struct sr_error *err)
+{
+	const struct sv *o = sv_get(root, name), *a, *v, *t;
+	size_t i;
+
+	if (!o || o->type == SV_NULL)
+		return 0;
+	if (!sv_is_obj(o))
+		FAIL(EINVAL, "%s is not an object", name);
+	out->listed = true;
+	v = sv_get(o, "available");
+	if (!sv_is_true(v) && !sv_is_false(v))
+		FAIL(EINVAL, "%s.available is not true or false", name);
+	out->available = sv_is_true(v);
+	if (!out->available) {
+		const char *why = sv_str(sv_get(o, "reason"));
+
+		if (!(out->reason = strdup(why ? why : "not recorded")))
+			NOMEM();
+		return 0;
+	}
+	a = sv_get(o, "tasks");
+	if (!sv_is_arr(a))
+		FAIL(EINVAL, "%s.tasks missing", name);
+	out->tasks = calloc(sv_array_size(a) + 1, sizeof(*out->tasks));
+	if (!out->tasks)
+		NOMEM();
+	for (i = 0; (t = sv_at(a, i)); i++) {
+		struct sidecar_sched_task *e = &out->tasks[out->nr_tasks++];
+		const char *st;
+		long long x = 0;
+
+		v = sv_get(t, "pid");
+		if (!v || !sv_int_in(v, 0, INT32_MAX, &x))
+			FAIL(EINVAL, "%s.tasks[%zu].pid missing or not a pid", name, i);
+		e->pid = (int)x;
+		v = sv_get(t, "tgid");
+		e->tgid = v && sv_int_in(v, 0, INT32_MAX, &x) ? (int)x : e->pid;
+		v = sv_get(t, "state");
+		st = sv_str(v);
+		if (v && v->type != SV_NULL && (!st || strlen(st) != 1))
+			FAIL(EINVAL, "%s.tasks[%zu].state is not one letter", name, i);
+		e->state = st ? st[0] : 0;
+		for (int f = 0; f < SIDECAR_SCHED_NR; f++) {
+			v = sv_get(t, sched_keys[f]);
+			if (!v || v->type == SV_NULL)
+				continue;
+			if (!sv_int_in(v, INT64_MIN, INT64_MAX, &x))
+				FAIL(EINVAL, "%s.tasks[%zu].%s is not an integer or null", name, i,
+				     sched_keys[f]);
+			e->v[f] = x;
+			e->have[f] = true;
+		}
+	}
+	qsort(out->tasks, out->nr_tasks, sizeof(*out->tasks), cmp_sched_task);
+	return 0;
+}
+
+static int load_sched(struct sidecar *sc, const struct sv *root, const char **bad,
+		      struct sr_error *err)
+{
+	(void)bad;
+	if (load_sched_one(&sc->sched_start, root, "sched_at_start", err) < 0)
+		return -1;
+	return load_sched_one(&sc->sched_end, root, "sched_at_end", err);
+}
+
 #undef get_int
 #undef get_long
 #undef get_u63
@@ -1254,12 +1360,21 @@ static int load_lost(struct sidecar *sc, const struct sv *root, const char **bad
 #undef NOMEM
 #undef FAIL
 
+const struct sidecar_sched_task *sidecar_sched_find(const struct sidecar_sched *s, int pid)
+{
+	struct sidecar_sched_task key = { .pid = pid };
+
+	if (!s || !s->nr_tasks)
+		return NULL;
+	return bsearch(&key, s->tasks, s->nr_tasks, sizeof(*s->tasks), cmp_sched_task);
+}
+
 struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 {
 	static int (*const step[])(struct sidecar *, const struct sv *, const char **,
 				   struct sr_error *) = {
 		load_header, load_trace, load_cpus, load_cgroups, load_groups, load_tasks,
-		load_funcs, load_lost,
+		load_funcs, load_lost, load_sched,
 	};
 	struct sidecar *sc = NULL;
 	struct sv_doc d;
@@ -1559,6 +1674,10 @@ void sidecar_free(struct sidecar *sc)
 	free(sc->funcs);
 	free(sc->funcs_reason);
 	free(sc->lost_per_cpu);
+	free(sc->sched_start.tasks);
+	free(sc->sched_start.reason);
+	free(sc->sched_end.tasks);
+	free(sc->sched_end.reason);
 	free(sc->path);
 	free(sc->trace_file);
 	free(sc->clock);

@@ -291,6 +291,7 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	t->init_wake = WL_NONE;
 	t->parent = WL_NONE;
 	t->first_ts = ts;
+	t->last_block_cpu = -1;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
 	memcpy(s->comm, t->comm, TRACE_COMM_LEN);
 	s->cpu = (int16_t)cpu;
@@ -2540,6 +2541,38 @@ static bool hz_near_event(enum trace_event_type t)
 }
 
 /*
+ * The task's traced switches out, runtime and migrations (struct wl_task),
+ * counted by pid as the kernel counts nr_switches, sum_exec_runtime and
+ * nr_migrations, after the handler gave the pid its task.
+ */
+static void count_traced(struct wl_builder *b, const struct trace_event *ev)
+{
+	uint32_t t;
+
+	switch (ev->type) {
+	case TRACE_EV_SCHED_SWITCH:
+		if (!ev->synthetic && (t = lookup(b, ev->u.sched_switch.prev_pid)) != WL_NONE) {
+			b->tasks.v[t].traced_switch_out++;
+			if (ev->u.sched_switch.prev_run == TRACE_STATE_SLEEPING) {
+				b->tasks.v[t].last_block_ts = ev->ts;
+				b->tasks.v[t].last_block_cpu = (int16_t)ev->cpu;
+			}
+		}
+		break;
+	case TRACE_EV_SCHED_MIGRATE_TASK:
+		if ((t = lookup(b, ev->u.migrate.pid)) != WL_NONE)
+			b->tasks.v[t].traced_migrations++;
+		break;
+	case TRACE_EV_SCHED_STAT_RUNTIME:
+		if ((t = lookup(b, ev->u.stat_runtime.pid)) != WL_NONE)
+			b->tasks.v[t].traced_stat_runtime_ns += ev->u.stat_runtime.runtime;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
  * @ev's own handler (on_switch(), on_waking(), ...) and its count: 0, or
  * -1 on ENOMEM.
  */
@@ -2612,6 +2645,8 @@ static int on_event(struct wl_builder *b, const struct trace_event *ev)
 	default:
 		break;
 	}
+	if (!r)
+		count_traced(b, ev);
 	return r ? -1 : 0;
 }
 
@@ -2860,6 +2895,10 @@ void wl_free(struct wl_workload *wl)
 	for (size_t i = 0; i < wl->nr_funcs; i++)
 		free(wl->funcs[i].name);
 	free(wl->funcs);
+	for (int k = 0; k < 2; k++) {
+		free(wl->sched_snap[k].tasks);
+		free(wl->sched_snap[k].reason);
+	}
 	free(wl->cpu_node);
 	free(wl->sidecar_path);
 	free(wl->lost_sc);
@@ -3039,6 +3078,11 @@ const struct lat_machine *wl_measured_latency(const struct wl_workload *wl)
 const struct wl_calib *wl_calibration(const struct wl_workload *wl) { return &wl->calib; }
 const int *wl_cpu_nodes(const struct wl_workload *wl) { return wl->cpu_node; }
 const char *wl_sidecar_path(const struct wl_workload *wl) { return wl->sidecar_path; }
+const struct sidecar_sched *wl_sched_snapshot(const struct wl_workload *wl, bool at_end)
+{
+	return wl->sched_snap[at_end].listed ? &wl->sched_snap[at_end] : NULL;
+}
+
 const struct sidecar_lost_cmp *wl_lost_sidecar(const struct wl_workload *wl)
 {
 	return wl->lost_sc;

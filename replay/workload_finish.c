@@ -253,6 +253,23 @@ static int sidecar_copy(struct wl_builder *b)
 			wl->nr_funcs++;
 		}
 	}
+	for (int k = 0; k < 2; k++) {
+		const struct sidecar_sched *from = k ? &sc->sched_end : &sc->sched_start;
+		struct sidecar_sched *to = &wl->sched_snap[k];
+
+		*to = *from;
+		to->tasks = NULL;
+		to->reason = NULL;
+		to->nr_tasks = 0;
+		if (from->reason && !(to->reason = strdup(from->reason)))
+			return -1;
+		if (from->nr_tasks) {
+			if (!(to->tasks = malloc(from->nr_tasks * sizeof(*to->tasks))))
+				return -1;
+			memcpy(to->tasks, from->tasks, from->nr_tasks * sizeof(*to->tasks));
+			to->nr_tasks = from->nr_tasks;
+		}
+	}
 	if (sc->nr_cpus > 0 && sc->cpus) {
 		bool known = false;
 		/*

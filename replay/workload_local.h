@@ -15,6 +15,7 @@
 #define SCHEDREPLAY_WORKLOAD_LOCAL_H
 
 #include <schedreplay/latency.h>
+#include <schedreplay/sidecar.h>
 #include <schedreplay/workload.h>
 
 #include "calib.h"
@@ -77,6 +78,7 @@ struct wl_workload {
 	size_t nr_funcs;
 	int *cpu_node;                 /* NUMA node per CPU (sidecar), NULL if unknown */
 	char *sidecar_path;
+	struct sidecar_sched sched_snap[2]; /* the sidecar's sched_at_start, sched_at_end */
 	struct sidecar_lost_cmp *lost_sc; /* the sidecar's lost-event counters against the
 					     trace's gaps (wl_extract()); NULL: not compared */
 	struct wl_facts facts;

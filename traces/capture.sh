@@ -134,3 +134,20 @@ if want idle-io; then
 		-g "w2=$probe -t 1 -i 3000 -w 10 -r 60 --json -o $here/idle-io.w2.probe.json" \
 		-g "w3=$probe -t 1 -i 3000 -w 10 -r 60 --json -o $here/idle-io.w3.probe.json"
 fi
+# PELT against the kernel's own values (traces/README.md "PELT captures"):
+# threads that stay alive to the end with known duty cycles, so that the
+# sidecar's sched_at_end (read before the workloads are stopped) holds the
+# kernel's se.avg of threads asleep at their last traced block.  A CPU hog
+# (a shell busy loop, no forks), a probe whose 2 workers compute 30 ms per
+# 100 ms round (30 % duty each), one whose 2 message threads each drive a
+# worker computing 10 ms per 200 ms (5 %): in three cgroups (pelt-mix) and
+# all in the root cgroup under one command (pelt-root).
+if want pelt-mix; then
+	cap pelt-mix -d 3 \
+		-g "hog:shares=1024=while :; do :; done" \
+		-g "duty30:shares=512=$probe -m 1 -t 2 -i 70000 -w 30000 -r 60 --json -o $here/pelt-mix.duty30.probe.json" \
+		-g "duty5:shares=1024=$probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/pelt-mix.duty5.probe.json"
+fi
+if want pelt-root; then
+	cap pelt-root -d 3 -- sh -c "$probe -m 1 -t 2 -i 70000 -w 30000 -r 60 --json -o $here/pelt-root.duty30.probe.json & $probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/pelt-root.duty5.probe.json & while :; do :; done"
+fi

@@ -326,6 +326,22 @@ enum model_initial_lag {
 	MODEL_INITIAL_LAG_SET,         /* a non-zero lag was needed and chosen */
 	MODEL_INITIAL_LAG_INFEASIBLE,  /* no lag within the clamp gives it: lag 0 */
 };
+/*
+ * The PELT a task started asleep had in the traced kernel (its se.avg at its
+ * last update before the trace; replay --initial-pelt kernel): set in
+ * place of init_entity_runnable_average()'s guess, after
+ * model_task_start_sleeping() and before its first wakeup, which ages it
+ * from @v->last_update_time (the model's clock, ns) with no contribution
+ * and attaches it.  -1 if the task is not such a task or a value is out of
+ * range (period_contrib >= 1024, util_sum beyond 32 bits).
+ */
+struct model_pelt_init {
+	uint64_t load_sum, runnable_sum, util_sum;
+	uint32_t period_contrib;
+	unsigned long load_avg, runnable_avg, util_avg;
+	uint64_t last_update_time;
+};
+int model_task_set_pelt(struct model_task *t, const struct model_pelt_init *v);
 void model_expect_wakeup(struct model *m, enum model_wakeup_expect e);
 enum model_initial_lag model_initial_lag_last(const struct model *m, int64_t *vlag,
 					      unsigned long *weight);

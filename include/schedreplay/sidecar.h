@@ -70,6 +70,41 @@ struct sidecar_func {
 	int64_t count;         /* -1: not traceable on that kernel (inlined) */
 };
 
+/*
+ * The kernel's own per-thread scheduler state (CONFIG_SCHED_DEBUG's
+ * /proc/<pid>/task/<tid>/sched), read by the capture just before tracing
+ * starts and just after it stops, the workloads still alive: the sidecar's
+ * "sched_at_start" / "sched_at_end" (docs/capture.md).  The fields, in the
+ * sidecar's order; sidecar_sched_key() names each one's key.  Units as the
+ * kernel keeps them: weight is se.load.weight (scaled: 1048576 for nice 0
+ * on 64-bit), the sums and averages se.avg's, last_update_time the ns of
+ * the cfs_rq's PELT clock, exec_start_ns / sum_exec_runtime_ns / slice_ns ns.
+ */
+enum sidecar_sched_field {
+	SIDECAR_SCHED_WEIGHT, SIDECAR_SCHED_LOAD_SUM, SIDECAR_SCHED_RUNNABLE_SUM,
+	SIDECAR_SCHED_UTIL_SUM, SIDECAR_SCHED_LOAD_AVG, SIDECAR_SCHED_RUNNABLE_AVG,
+	SIDECAR_SCHED_UTIL_AVG, SIDECAR_SCHED_LAST_UPDATE, SIDECAR_SCHED_UTIL_EST,
+	SIDECAR_SCHED_EXEC_START, SIDECAR_SCHED_SUM_EXEC, SIDECAR_SCHED_NR_MIGRATIONS,
+	SIDECAR_SCHED_NR_SWITCHES, SIDECAR_SCHED_NR_VOLUNTARY, SIDECAR_SCHED_NR_INVOLUNTARY,
+	SIDECAR_SCHED_POLICY, SIDECAR_SCHED_PRIO, SIDECAR_SCHED_SLICE, SIDECAR_SCHED_NR
+};
+const char *sidecar_sched_key(int field);   /* NULL past SIDECAR_SCHED_NR */
+
+struct sidecar_sched_task {
+	int pid, tgid;
+	char state;                      /* R, S, D, ... of /proc/.../stat; 0 unknown */
+	int64_t v[SIDECAR_SCHED_NR];
+	bool have[SIDECAR_SCHED_NR];     /* false: null (the kernel did not print it) */
+};
+
+struct sidecar_sched {
+	bool listed;                     /* the sidecar has the object (newer captures) */
+	bool available;
+	char *reason;                    /* why not, when listed and unavailable */
+	size_t nr_tasks;
+	struct sidecar_sched_task *tasks; /* sorted by pid */
+};
+
 struct sidecar {
 	char *path;                    /* the file it was loaded from */
 	int schema_version;
@@ -119,6 +154,9 @@ struct sidecar {
 	uint64_t missed_pages;         /* pages the capture's read of its trace found flagged */
 	uint64_t *lost_per_cpu;        /* [nr_cpus] overrun + dropped + commit overrun of each
 					  CPU; NULL if lost.per_cpu is absent */
+
+	/* the kernel's per-thread sched state at the start and at the end */
+	struct sidecar_sched sched_start, sched_end;
 };
 
 /*
@@ -255,6 +293,7 @@ const struct sidecar_task *sidecar_task(const struct sidecar *sc, int pid);
 const char *sidecar_cgroup_of(const struct sidecar *sc, int pid);
 const struct sidecar_cgroup *sidecar_find_cgroup(const struct sidecar *sc, const char *path);
 const struct sidecar_group *sidecar_find_group(const struct sidecar *sc, const char *name);
+const struct sidecar_sched_task *sidecar_sched_find(const struct sidecar_sched *s, int pid);
 /*
  * The count of bookkeeping function @name among the @nr counts @funcs (a
  * sidecar's funcs, or the workload's copy of them): true if they list

@@ -425,6 +425,22 @@ enum replay_initial_lag {
 extern const struct replay_name replay_initial_lag_names[];
 
 /*
+ * replay_config.initial_pelt: the PELT of a task asleep at the trace start.
+ * GUESS: init_entity_runnable_average()'s, attached at its first wakeup.
+ * KERNEL (the default; GUESS where the sidecar has no start snapshot or
+ * not that thread): the kernel's own se.avg from the sidecar's
+ * sched_at_start (its last update before the trace), its last_update_time
+ * mapped to the trace clock by the CPU's offset at the capture's end
+ * (replay_kernel_clock_offsets()) and aged from there to that first wakeup
+ * (model_task_set_pelt(); docs/replay.md "PELT at the capture's end").
+ */
+enum replay_initial_pelt {
+	REPLAY_INITIAL_PELT_GUESS = 0,
+	REPLAY_INITIAL_PELT_KERNEL,
+};
+extern const struct replay_name replay_initial_pelt_names[];
+
+/*
  * replay_config.idle_clock: the clock a task woken onto an idle CPU is
  * charged from.  update: the idle CPU's __schedule() updates
  * the rq clock, the wakee is charged from its switch-in.  skip: the
@@ -645,6 +661,7 @@ struct replay_config {
 	/* a traced fully asleep wakee the model has delayed (above) */
 	enum replay_wake_path wake_path;
 	enum replay_initial_lag initial_lag;   /* the start's lags (--initial-lag) */
+	enum replay_initial_pelt initial_pelt; /* the start's PELT (--initial-pelt) */
 	/* an early wake's charge of its waker (above) */
 	enum replay_early_charge early_charge;
 	/* the source CPU's reschedule after a traced migration (above) */
@@ -950,10 +967,112 @@ uint64_t replay_events(const struct replay_result *r);
 double replay_seconds(const struct replay_result *r);
 /* With keep_samples: the "all" wakeup latencies (ns), ascending. */
 const uint64_t *replay_samples(const struct replay_result *r, size_t *n);
+/*
+ * Workload task @task's model state when the simulation ended
+ * (model_task_info(), its group NULL): false if the simulation made no
+ * model task of it.  A task asleep at the end holds the PELT of its last
+ * update.
+ */
+struct model_task_info;
+bool replay_task_end(const struct replay_result *r, uint32_t task, struct model_task_info *out);
 /* What the simulation had to approximate, one sentence each. */
 bool replay_note_next(const struct replay_result *r, unsigned int *iter, const char **text,
 		      uint64_t *count);
 
+
+/* ---- PELT against the kernel's own values (pelt_check.c) ----------------- */
+
+/*
+ * The model's PELT of each thread against the kernel's se.avg in the
+ * sidecar's sched_at_end (docs/replay.md "PELT at the capture's end").  A
+ * thread is compared when it is in the end snapshot and the trace, a fair
+ * task, in the start snapshot or forked in the trace, asleep (S/D) at the
+ * end read, its nr_switches delta equals its traced switches out (nothing
+ * of it ran outside the traced window), and the model has it asleep at
+ * the end of the simulation; the others are counted by the first reason
+ * they fail.  Classes: threads alive before the trace (their model PELT
+ * starts from a guess) and threads forked in it (the kernel's fork rules).
+ */
+enum replay_pelt_excl {
+	REPLAY_PELT_EX_NOT_TRACED,     /* in the end snapshot, not in the trace */
+	REPLAY_PELT_EX_NOT_FAIR,       /* RT/DL in the trace */
+	REPLAY_PELT_EX_NO_START,       /* alive before the trace, not in the start snapshot */
+	REPLAY_PELT_EX_RUNNING,        /* not S/D at the end read */
+	REPLAY_PELT_EX_SWITCHES,       /* nr_switches delta != traced switches out */
+	REPLAY_PELT_EX_NO_VALUES,      /* a kernel value null */
+	REPLAY_PELT_EX_MODEL,          /* the model has it queued, delayed or gone at its end */
+	REPLAY_PELT_EX_NR
+};
+enum { REPLAY_PELT_PRE, REPLAY_PELT_BORN, REPLAY_PELT_CLASSES };
+enum { REPLAY_PELT_UTIL, REPLAY_PELT_LOAD, REPLAY_PELT_RUNNABLE, REPLAY_PELT_METRICS };
+
+struct replay_pelt_stat {
+	unsigned int n;
+	double median, p95, max;       /* |model - kernel|, in the kernel's units (1024 = full) */
+	double mean_signed;            /* mean of model - kernel */
+	double within_1pct;            /* share with |model - kernel| <= 10.24 */
+};
+
+struct replay_pelt_row {               /* one compared thread */
+	int pid;
+	char comm[16];
+	int cls;                       /* REPLAY_PELT_PRE / _BORN */
+	long kernel[REPLAY_PELT_METRICS], model[REPLAY_PELT_METRICS];
+	int cpu;                       /* of its last traced block, -1 none */
+	int64_t clock_offset_ns;       /* that block's trace ns - the kernel's se.exec_start */
+	int64_t update_after_block_ns; /* se.avg.last_update_time - se.exec_start: > 0 when
+					  the kernel's last PELT update came after its last
+					  accounting (a delayed dequeue completed later) */
+};
+
+/* Per CPU: the trace clock against the kernel's rq_clock_task (se.exec_start). */
+#define REPLAY_PELT_CPUS 64
+struct replay_pelt_clock {
+	unsigned int n;                /* compared threads whose last block was there */
+	int64_t median_ns, min_ns, max_ns; /* trace ns - clock_task ns */
+};
+
+struct replay_pelt_cmp {
+	bool available;                /* the sidecar has both snapshots */
+	char reason[160];              /* why not */
+	unsigned int in_end;           /* threads in the end snapshot */
+	unsigned int excluded[REPLAY_PELT_EX_NR];
+	struct replay_pelt_stat st[REPLAY_PELT_CLASSES][REPLAY_PELT_METRICS];
+	struct replay_pelt_row *rows;
+	unsigned int nr_rows;
+	/*
+	 * The counters as cross-checks of the trace, for every fair thread in
+	 * the trace and in both snapshots (or forked in the trace): the
+	 * kernel's delta equal to the trace's count, or not.
+	 */
+	struct replay_pelt_clock clock[REPLAY_PELT_CPUS];
+	unsigned int nr_clock_cpus;
+	unsigned int updated_after_block; /* rows with update_after_block_ns > 2048 */
+	unsigned int checked;
+	unsigned int switch_mismatch, migrate_mismatch, runtime_mismatch;
+	int64_t switch_max_diff, migrate_max_diff, runtime_max_diff_ns; /* kernel - trace */
+	int switch_worst_pid, migrate_worst_pid, runtime_worst_pid;
+};
+
+/* 0, or -1 on ENOMEM; @out->available false when there is nothing to compare. */
+int replay_pelt_compare(const struct wl_workload *wl, const struct replay_result *r,
+			struct replay_pelt_cmp *out);
+void replay_pelt_cmp_release(struct replay_pelt_cmp *c);
+/* The section of replay's text output (after the run's tables). */
+void replay_pelt_text(FILE *out, const char *run_name, const struct replay_pelt_cmp *c);
+/* The JSON object of replay --json's "pelt_at_end" (docs/replay.md). */
+struct json_t;
+struct json_t *replay_pelt_json(const struct replay_pelt_cmp *c);
+const char *replay_pelt_excl_name(int reason);
+/*
+ * Per CPU, the trace clock minus the kernel's rq_clock_task, from the
+ * model-independent part of the comparison: the median over the threads
+ * the comparison would take (asleep at the end read, nothing untraced) of
+ * their last traced block's time minus their se.exec_start at the end.
+ * have[c] false where no thread gives one.  Returns how many CPUs have one.
+ */
+int replay_kernel_clock_offsets(const struct wl_workload *wl, int64_t *off, bool *have,
+				int nr_cpus);
 
 /* ---- reports (replay_json.c, replay_text.c) ------------------------------ */
 

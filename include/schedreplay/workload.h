@@ -285,6 +285,17 @@ struct wl_task {
 	bool running_at_end;   /* on a CPU when the trace ended (its last RUN is cut short) */
 	bool multi_cpu;        /* the trace shows it on more than one CPU (else it may be
 				  pinned: the simulation's balancer leaves it alone) */
+	/*
+	 * The trace's own counts of it, against the kernel's counters in the
+	 * sidecar's sched_at_start / sched_at_end (replay_pelt_compare()):
+	 * traced sched_switch records with it as prev (restored ones not
+	 * counted), its sched_stat_runtime summed, its sched_migrate_task.
+	 */
+	uint32_t traced_switch_out, traced_migrations;
+	uint64_t traced_stat_runtime_ns;
+	/* its last traced switch out asleep (trace ns, CPU), -1 CPU if none */
+	uint64_t last_block_ts;
+	int16_t last_block_cpu;
 };
 
 /* How a machine fact was found. */
@@ -846,6 +857,13 @@ const char *wl_sidecar_path(const struct wl_workload *wl);
  */
 struct sidecar_lost_cmp;
 const struct sidecar_lost_cmp *wl_lost_sidecar(const struct wl_workload *wl);
+/*
+ * The sidecar's snapshot of the kernel's per-thread sched state at the
+ * capture's start (@at_end false) or end (sidecar_at_start / _at_end,
+ * copied): NULL when the sidecar has none (older captures, no sidecar).
+ */
+struct sidecar_sched;
+const struct sidecar_sched *wl_sched_snapshot(const struct wl_workload *wl, bool at_end);
 
 /* The measured wakeup latency (the same state machine as `report`). */
 const struct lat_machine *wl_measured_latency(const struct wl_workload *wl);

@@ -149,6 +149,38 @@ int main(int argc, char **argv)
 	    interrupted)
 		FAILF("capture.interrupted is not %s", interrupted ? "true" : "false");
 
+	/*
+	 * The kernel's per-thread sched state at both ends (docs/capture.md): read
+	 * where the host has /proc/<pid>/sched, with each group still running at the
+	 * end in the end read (taken before the workloads are stopped); else said
+	 * unavailable.
+	 */
+	if (!sc->sched_start.listed || !sc->sched_end.listed)
+		FAILF("sched_at_start / sched_at_end missing from the sidecar");
+	else if (access("/proc/self/sched", R_OK) == 0) {
+		if (!sc->sched_start.available || !sc->sched_end.available ||
+		    !sc->sched_start.nr_tasks || !sc->sched_end.nr_tasks)
+			FAILF("sched_at_start / sched_at_end unavailable or empty on a host with "
+			      "/proc/self/sched");
+		for (size_t i = 0; i < sc->nr_groups; i++) {
+			const struct sidecar_sched_task *k0, *k1;
+
+			if (!sc->groups[i].stopped_at_end)
+				continue;
+			k0 = sidecar_sched_find(&sc->sched_start, sc->groups[i].pid);
+			k1 = sidecar_sched_find(&sc->sched_end, sc->groups[i].pid);
+			if (!k0 || !k1)
+				FAILF("group %s: pid %d not in both sched snapshots", sc->groups[i].name,
+				      sc->groups[i].pid);
+			else if (k1->v[SIDECAR_SCHED_NR_SWITCHES] < k0->v[SIDECAR_SCHED_NR_SWITCHES] ||
+				 !k1->have[SIDECAR_SCHED_UTIL_AVG] || !k1->state)
+				FAILF("group %s: its end snapshot is not later than its start one or "
+				      "lacks util_avg / state", sc->groups[i].name);
+		}
+	} else if (sc->sched_start.available || sc->sched_end.available) {
+		FAILF("sched snapshots available on a host without /proc/self/sched");
+	}
+
 	instance = json_string_value(json_object_get(json_object_get(root, "trace"), "instance"));
 	cgmount = json_string_value(json_object_get(json_object_get(root, "cgroup"), "cpu_mount"));
 	for (size_t i = 0; i < sc->nr_groups; i++) {

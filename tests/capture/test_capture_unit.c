@@ -975,6 +975,93 @@ static void test_sidecar_bound(void)
 	json_decref(side);
 }
 
+/*
+ * The kernel's per-thread sched file (cap_sched_parse()) on real text: a
+ * sleeping `sleep` of the development VM's 6.18 kernel, and the same text
+ * cut short at 700 bytes (the fields before the cut kept, the cut one and
+ * those after it missing); the state letter of a stat line; and the
+ * sidecar's sched_at_start / sched_at_end through the loader.
+ */
+static void test_sched_snapshot(void)
+{
+	char path[4096], *text;
+	struct cap_sched s;
+	struct sr_error err;
+	struct sidecar *sc;
+	const struct sidecar_sched_task *t;
+
+	snprintf(path, sizeof(path), "%s/proc-sched-sleep.txt", data_dir);
+	text = cap_read_file(path, NULL);
+	CHECK(text != NULL);
+	if (text) {
+		CHECK_INT(cap_sched_parse(text, &s), SIDECAR_SCHED_NR);
+		CHECK_INT(s.v[SIDECAR_SCHED_EXEC_START], 36229203257587LL);
+		CHECK_INT(s.v[SIDECAR_SCHED_SUM_EXEC], 1444403);
+		CHECK_INT(s.v[SIDECAR_SCHED_WEIGHT], 1048576);
+		CHECK_INT(s.v[SIDECAR_SCHED_LOAD_SUM], 47384);
+		CHECK_INT(s.v[SIDECAR_SCHED_RUNNABLE_SUM], 13775836);
+		CHECK_INT(s.v[SIDECAR_SCHED_UTIL_SUM], 13498266);
+		CHECK_INT(s.v[SIDECAR_SCHED_LOAD_AVG], 1024);
+		CHECK_INT(s.v[SIDECAR_SCHED_RUNNABLE_AVG], 290);
+		CHECK_INT(s.v[SIDECAR_SCHED_UTIL_AVG], 284);
+		CHECK_INT(s.v[SIDECAR_SCHED_LAST_UPDATE], 36229203257344LL);
+		CHECK_INT(s.v[SIDECAR_SCHED_UTIL_EST], 264);
+		CHECK_INT(s.v[SIDECAR_SCHED_NR_SWITCHES], 1);
+		CHECK_INT(s.v[SIDECAR_SCHED_NR_VOLUNTARY], 1);
+		CHECK_INT(s.v[SIDECAR_SCHED_PRIO], 120);
+		CHECK_INT(s.v[SIDECAR_SCHED_SLICE], 1400000);
+		free(text);
+	}
+	snprintf(path, sizeof(path), "%s/proc-sched-truncated.txt", data_dir);
+	text = cap_read_file(path, NULL);
+	CHECK(text != NULL);
+	if (text) {
+		CHECK_INT(cap_sched_parse(text, &s), 7);
+		CHECK(s.have[SIDECAR_SCHED_WEIGHT] && !s.have[SIDECAR_SCHED_LOAD_SUM]);
+		CHECK(!s.have[SIDECAR_SCHED_UTIL_AVG] && !s.have[SIDECAR_SCHED_SLICE]);
+		free(text);
+	}
+	/* a negative SPLIT_NS() value, a value that is not a number, other text */
+	CHECK_INT(cap_sched_parse("se.exec_start :  -3.000500\nse.avg.util_avg : x12\n"
+				  "nr_switches : 12 \ngarbage\n\n", &s), 1);
+	CHECK_INT(s.v[SIDECAR_SCHED_EXEC_START], -3000500);
+	CHECK(!s.have[SIDECAR_SCHED_UTIL_AVG] && !s.have[SIDECAR_SCHED_NR_SWITCHES]);
+	CHECK_INT(cap_sched_parse("", &s), 0);
+	CHECK_INT(cap_sched_state("1409 (sl) e p) S 1 2"), 'S');
+	CHECK_INT(cap_sched_state("1409 (sleep) "), 0);
+	CHECK_INT(cap_sched_state(NULL), 0);
+
+	snprintf(path, sizeof(path), "%s/sidecar-sched.json", data_dir);
+	sc = sidecar_load(path, &err);
+	CHECK(sc != NULL);
+	if (!sc) {
+		fprintf(stderr, "  %s\n", err.msg);
+		return;
+	}
+	CHECK(sc->sched_start.listed && sc->sched_start.available);
+	CHECK_INT(sc->sched_start.nr_tasks, 2);
+	t = sidecar_sched_find(&sc->sched_start, 10101);
+	CHECK(t != NULL && t->state == 'R' && !t->have[SIDECAR_SCHED_UTIL_EST]);
+	t = sidecar_sched_find(&sc->sched_start, 10102);
+	CHECK(t != NULL && t->state == 'S' && t->v[SIDECAR_SCHED_UTIL_AVG] == 50);
+	CHECK(sidecar_sched_find(&sc->sched_start, 1) == NULL);
+	CHECK(sc->sched_end.listed && !sc->sched_end.available);
+	CHECK(strstr(sc->sched_end.reason, "No such file") != NULL);
+	sidecar_free(sc);
+	/* an older sidecar: neither listed */
+	snprintf(path, sizeof(path), "%s/sidecar-good.json", data_dir);
+	sc = sidecar_load(path, &err);
+	CHECK(sc && !sc->sched_start.listed && !sc->sched_end.listed);
+	sidecar_free(sc);
+	snprintf(path, sizeof(path), "%s/sidecar-badsched.json", data_dir);
+	sc = sidecar_load(path, &err);
+	CHECK(sc == NULL);
+	if (sc)
+		sidecar_free(sc);
+	else
+		CHECK(strstr(err.msg, "sched_at_start.tasks[0].load_avg is not an integer") != NULL);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -1005,6 +1092,7 @@ int main(int argc, char **argv)
 	test_tracedat_comms();
 	test_sidecar();
 	test_sidecar_bound();
+	test_sched_snapshot();
 	if (failures) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
 		return 1;

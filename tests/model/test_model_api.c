@@ -275,8 +275,57 @@ static void test_func_names(void)
 	}
 }
 
+/*
+ * model_task_set_pelt() (replay --initial-pelt kernel): a task started asleep
+ * takes the kernel's se.avg (all three averages 512, on the sums' scale)
+ * last updated one half-life (32 periods of 1024 us) before its first
+ * wakeup; that wakeup ages it with no contribution, so it attaches with 256
+ * each (the guess, init_entity_runnable_average(), attaches util 0 and the
+ * full load).  Refused for a task not started asleep, or once it woke.
+ */
+static void test_set_pelt(void)
+{
+	struct model_config cfg = { .nr_cpus = 1, .hz = 250, .seed = 3 };
+	struct model *m = model_new(&cfg, NULL);
+	struct model_task *t, *g, *n;
+	struct model_task_info ti, gi;
+	uint64_t now = 1000000000ULL, lut = now - 32ULL * 1024 * 1024;
+	uint32_t pc = (uint32_t)((lut >> 10) & 1023), div = 47742 - 1024 + pc;
+	struct model_pelt_init v = {
+		.load_sum = div / 2, .runnable_sum = 512ULL * div, .util_sum = 512ULL * div,
+		.period_contrib = pc, .load_avg = 512, .runnable_avg = 512, .util_avg = 512,
+		.last_update_time = lut,
+	};
+
+	CHECK(m != NULL);
+	t = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	g = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	n = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	CHECK(model_task_set_pelt(n, &v) == -1);             /* not started asleep */
+	CHECK(model_task_start_sleeping(m, t, 0) == 0);
+	CHECK(model_task_start_sleeping(m, g, 0) == 0);
+	v.period_contrib = 1024;
+	CHECK(model_task_set_pelt(t, &v) == -1);             /* out of range */
+	v.period_contrib = pc;
+	CHECK(model_task_set_pelt(t, &v) == 0);
+	CHECK(model_try_to_wake_up(m, t, 0, -1, MODEL_WF_TTWU, now) == 1);
+	CHECK(model_try_to_wake_up(m, g, 0, -1, MODEL_WF_TTWU, now) == 1);
+	model_task_info(t, &ti);
+	model_task_info(g, &gi);
+	/* y^32 = 1/2 in fixed point: 255 or 256 */
+	CHECK_MSG(ti.util_avg >= 254 && ti.util_avg <= 256, "util_avg %lu", ti.util_avg);
+	CHECK_MSG(ti.runnable_avg >= 254 && ti.runnable_avg <= 256, "runnable_avg %lu",
+		  ti.runnable_avg);
+	CHECK_MSG(ti.load_avg >= 254 && ti.load_avg <= 256, "load_avg %lu", ti.load_avg);
+	CHECK_EQ_U(gi.util_avg, 0);
+	CHECK(model_task_set_pelt(t, &v) == -1);             /* awake */
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
+	test_set_pelt();
 	test_func_names();
 	test_errors();
 	test_counters();

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's own per-thread scheduler state, read from
+ * /proc/<pid>/task/<tid>/sched (CONFIG_SCHED_DEBUG's proc_sched_show_task())
+ * and the state letter of /proc/<pid>/task/<tid>/stat, once just before
+ * tracing starts and once just after it stops (the workloads still alive):
+ * the sidecar's "sched_at_start" / "sched_at_end" (docs/capture.md).  The
+ * replay compares the model's PELT of each thread with the kernel's
+ * se.avg at the end (docs/replay.md "PELT at the capture's end").
+ *
+ * Nothing here fails a capture: a thread gone between the directory read
+ * and the file read is skipped, a field the kernel does not print is null,
+ * and a kernel without the files gives {"available": false, "reason"}.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cap_local.h"
+
+/*
+ * The fields kept (sidecar.h's enum sidecar_sched_field: their keys are
+ * sidecar_sched_key()'s): the name proc_sched_show_task() prints, and
+ * whether the value is printed as SPLIT_NS() milliseconds ("%Ld.%06ld") to
+ * be stored as nanoseconds.
+ */
+static const struct {
+	const char *proc;
+	bool ms;
+} fields[SIDECAR_SCHED_NR] = {
+	[SIDECAR_SCHED_WEIGHT] = { "se.load.weight", false },
+	[SIDECAR_SCHED_LOAD_SUM] = { "se.avg.load_sum", false },
+	[SIDECAR_SCHED_RUNNABLE_SUM] = { "se.avg.runnable_sum", false },
+	[SIDECAR_SCHED_UTIL_SUM] = { "se.avg.util_sum", false },
+	[SIDECAR_SCHED_LOAD_AVG] = { "se.avg.load_avg", false },
+	[SIDECAR_SCHED_RUNNABLE_AVG] = { "se.avg.runnable_avg", false },
+	[SIDECAR_SCHED_UTIL_AVG] = { "se.avg.util_avg", false },
+	[SIDECAR_SCHED_LAST_UPDATE] = { "se.avg.last_update_time", false },
+	[SIDECAR_SCHED_UTIL_EST] = { "se.avg.util_est", false },
+	[SIDECAR_SCHED_EXEC_START] = { "se.exec_start", true },
+	[SIDECAR_SCHED_SUM_EXEC] = { "se.sum_exec_runtime", true },
+	[SIDECAR_SCHED_NR_MIGRATIONS] = { "se.nr_migrations", false },
+	[SIDECAR_SCHED_NR_SWITCHES] = { "nr_switches", false },
+	[SIDECAR_SCHED_NR_VOLUNTARY] = { "nr_voluntary_switches", false },
+	[SIDECAR_SCHED_NR_INVOLUNTARY] = { "nr_involuntary_switches", false },
+	[SIDECAR_SCHED_POLICY] = { "policy", false },
+	[SIDECAR_SCHED_PRIO] = { "prio", false },
+	[SIDECAR_SCHED_SLICE] = { "se.slice", false },
+};
+
+/* "123", "-5": a whole number; *end past it. */
+static bool parse_int(const char *p, const char **end, int64_t *v)
+{
+	char *e;
+	long long x;
+
+	errno = 0;
+	x = strtoll(p, &e, 10);
+	if (e == p || errno)
+		return false;
+	*v = x;
+	*end = e;
+	return true;
+}
+
+/*
+ * SPLIT_NS(): "%Ld.%06ld" of ns / 1e6 and ns % 1e6 (a negative value's
+ * remainder printed without its sign: "-3.000500" is -3 ms - 500 ns).
+ */
+static bool parse_ms(const char *p, const char **end, int64_t *v)
+{
+	int64_t ms, frac = 0;
+	int digits = 0;
+	bool neg = *p == '-';
+
+	if (!parse_int(p, &p, &ms))
+		return false;
+	if (*p == '.') {
+		for (p++; isdigit((unsigned char)*p) && digits < 6; p++, digits++)
+			frac = frac * 10 + (*p - '0');
+		if (digits != 6 || isdigit((unsigned char)*p))
+			return false;
+	}
+	if (ms > INT64_MAX / 1000000 - 1 || ms < INT64_MIN / 1000000 + 1)
+		return false;
+	*v = ms * 1000000 + (neg ? -frac : frac);
+	*end = p;
+	return true;
+}
+
+int cap_sched_parse(const char *text, struct cap_sched *out)
+{
+	const char *line = text;
+	int found = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (line && *line) {
+		const char *nl = strchr(line, '\n'), *colon, *p;
+		size_t nlen;
+
+		/* "name   :   value"; a line cut short has no value and is left out */
+		colon = memchr(line, ':', nl ? (size_t)(nl - line) : strlen(line));
+		if (colon && nl) {
+			nlen = (size_t)(colon - line);
+			while (nlen && line[nlen - 1] == ' ')
+				nlen--;
+			for (int f = 0; f < SIDECAR_SCHED_NR; f++) {
+				int64_t v;
+
+				if (out->have[f] || strlen(fields[f].proc) != nlen ||
+				    memcmp(line, fields[f].proc, nlen))
+					continue;
+				for (p = colon + 1; *p == ' '; p++)
+					;
+				if ((fields[f].ms ? parse_ms(p, &p, &v) : parse_int(p, &p, &v)) &&
+				    p == nl) {
+					out->v[f] = v;
+					out->have[f] = true;
+					found++;
+				}
+				break;
+			}
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return found;
+}
+
+/* The state letter of a /proc/.../stat text (after "comm) "), or 0. */
+char cap_sched_state(const char *stat_text)
+{
+	const char *p = stat_text ? strrchr(stat_text, ')') : NULL;
+
+	return p && p[1] == ' ' && isalpha((unsigned char)p[2]) ? p[2] : 0;
+}
+
+json_t *cap_sched_task_json(int pid, int tgid, char state, const struct cap_sched *s)
+{
+	char st[2] = { state, 0 };
+	json_t *o = json_pack("{s:i, s:i}", "pid", pid, "tgid", tgid);
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "state", state ? json_string(st) : json_null());
+	for (int f = 0; f < SIDECAR_SCHED_NR; f++)
+		json_object_set_new(o, sidecar_sched_key(f),
+				    s->have[f] ? json_integer((json_int_t)s->v[f]) : json_null());
+	return o;
+}
+
+static json_t *not_available(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static json_t *not_available(const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return json_pack("{s:b, s:s}", "available", false, "reason", why);
+}
+
+/* One thread's entry, or NULL if it is gone. */
+static json_t *read_thread(int tgid, int tid)
+{
+	char path[96], *sched, *stat;
+	struct cap_sched s;
+	char state;
+	json_t *o;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", tgid, tid);
+	if (!(sched = cap_read_file(path, NULL)))
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", tgid, tid);
+	stat = cap_read_file(path, NULL);
+	state = cap_sched_state(stat);
+	free(stat);
+	cap_sched_parse(sched, &s);
+	free(sched);
+	o = cap_sched_task_json(tid, tgid, state, &s);
+	return o;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+json_t *cap_sched_snapshot(void)
+{
+	char probe[64];
+	json_t *tasks, *snap;
+	struct dirent *pe;
+	int64_t t0 = mono_ns();
+	size_t n = 0;
+	DIR *proc;
+
+	snprintf(probe, sizeof(probe), "/proc/%d/sched", (int)getpid());
+	if (access(probe, R_OK) < 0)
+		return not_available("%s: %s (a kernel without CONFIG_SCHED_DEBUG has no "
+				     "per-task sched file)", probe, strerror(errno));
+	if (!(proc = opendir("/proc")))
+		return not_available("/proc: %s", strerror(errno));
+	if (!(tasks = json_array())) {
+		closedir(proc);
+		return NULL;
+	}
+	while ((pe = readdir(proc))) {
+		char path[64];
+		struct dirent *te;
+		DIR *td;
+		int tgid;
+
+		if (!isdigit((unsigned char)pe->d_name[0]))
+			continue;
+		tgid = atoi(pe->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task", tgid);
+		if (!(td = opendir(path)))
+			continue;   /* exited meanwhile */
+		while ((te = readdir(td))) {
+			json_t *o;
+
+			if (!isdigit((unsigned char)te->d_name[0]))
+				continue;
+			if (++n > CAP_SCHED_MAX_THREADS)
+				break;
+			if ((o = read_thread(tgid, atoi(te->d_name))))
+				json_array_append_new(tasks, o);
+		}
+		closedir(td);
+		if (n > CAP_SCHED_MAX_THREADS)
+			break;
+	}
+	closedir(proc);
+	if (n > CAP_SCHED_MAX_THREADS) {
+		json_decref(tasks);
+		return not_available("more than %d threads: left out to keep the sidecar "
+				     "within its bounds (docs/capture.md)", CAP_SCHED_MAX_THREADS);
+	}
+	snap = json_pack("{s:b, s:I, s:o}", "available", true, "read_us",
+			 (json_int_t)((mono_ns() - t0) / 1000), "tasks", tasks);
+	return snap;
+}
