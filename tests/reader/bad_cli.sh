@@ -180,6 +180,20 @@ expect 1 "nul-mid.map:1: a NUL byte inside the line, at column 9: the map is a t
 printf '22001 /a\n22002 /b\000' > "$work/nul-end.map"
 expect 1 "nul-end.map:2: a NUL byte inside the line, at column 9" -- \
 	replay --cgroup-map "$work/nul-end.map" "$traces/small-pipe.dat"
+# no blank between a keyword and its path (fuzz40): sscanf()'s ' ' matched
+# none, so 'shares/a 512' was read as 'shares /a 512' at exit 0
+printf '22002 /a\nshares/a 512\n' > "$work/kw-shares.map"
+expect 1 "kw-shares.map:2: no blank after 'shares', at column 7: expected 'shares /cgroup/path ...'" -- \
+	replay --cgroup-map "$work/kw-shares.map" "$traces/small-pipe.dat"
+printf 'quota/a 5000\n' > "$work/kw-quota.map"
+expect 1 "kw-quota.map:1: no blank after 'quota', at column 6" -- \
+	whatif --cgroup-map "$work/kw-quota.map" "$traces/small-pipe.dat"
+printf 'shares\t/a 512\n22002 /a\n' > "$work/kw-tab.map"
+if "$sr" replay --cgroup-map "$work/kw-tab.map" "$traces/small-pipe.dat" > /dev/null 2> "$work/err"; then
+	echo "ok: a tab after 'shares' is a blank"
+else
+	echo "FAIL: 'shares<TAB>/a 512' refused:"; cat "$work/err"; fails=$((fails + 1))
+fi
 
 # report named the value instead of the option ("bad value '-1' for -1"), and
 # called an option without its value unknown ("unknown option '--pid'")
