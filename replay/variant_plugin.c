@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <schedreplay/cli.h>
 #include <schedreplay/plugin.h>
@@ -310,6 +311,21 @@ int variant_catalog_load_plugin(struct variant_catalog *c, const char *path,
 		strcpy(local, "./");
 		strcat(local, path);
 		open_path = local;
+	}
+	/*
+	 * dlopen() maps the file: a FIFO (or a terminal) can never be one, and
+	 * its open() waited for a writer that could not help (fuzz40: a hang,
+	 * then "failed to map segment").  A missing file is dlopen()'s error.
+	 */
+	{
+		struct stat st;
+
+		if (stat(open_path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			sr_error_set(err, EINVAL, "%s: cannot load plugin: not a regular file (a "
+				     "plugin is a shared object, which dlopen() maps)", path);
+			free(local);
+			return -1;
+		}
 	}
 	dlerror();
 	h = dlopen(open_path, RTLD_NOW | RTLD_LOCAL);

@@ -214,6 +214,12 @@ else
 	echo "FAIL: 'shares<TAB>/a 512' refused:"; cat "$work/err"; fails=$((fails + 1))
 fi
 
+# a FIFO as --plugin (fuzz40): dlopen()'s open() waited for a writer, and a
+# writer could not help (a FIFO cannot be mapped): a hang.  A directory too
+mkfifo "$work/plugin.fifo"
+expect 1 "plugin.fifo: cannot load plugin: not a regular file" -- variants --plugin "$work/plugin.fifo"
+expect 1 "adir: cannot load plugin: not a regular file" -- replay --plugin "$work/adir" "$traces/small-pipe.dat"
+
 # report named the value instead of the option ("bad value '-1' for -1"), and
 # called an option without its value unknown ("unknown option '--pid'")
 expect_usage "report: bad value '-1' for --start" -- report --start -1 "$traces/small-pipe.dat"
