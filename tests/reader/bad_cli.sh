@@ -73,6 +73,18 @@ sidecar period-neg 's/"period_us": 100000,/"period_us": -5,/'
 expect 1 'cgroup.groups\[3\].period_us -5 outside' -- replay "$work/period-neg/bw.dat"
 sidecar period-str 's/"period_us": 100000,/"period_us": "x",/'
 expect 1 '"period_us" is not an integer in range' -- replay "$work/period-str/bw.dat"
+# a trace_id that is no hex id (fuzz40): strtoull() read it as 0, "no id",
+# and the check that the sidecar is this trace's was skipped at exit 0
+for id in '"0xzz"' '""' '12345' '"0x823b6e466c542e98 "'; do
+	sidecar trace-id 's/"trace_id": "[^"]*"/"trace_id": '"$id"'/'
+	expect 1 'bw.dat.json: trace.trace_id is not "0x" and 1..16 hex digits' -- report "$work/trace-id/bw.dat"
+done
+sidecar trace-id 's/"trace_id": "[^"]*"/"trace_id": null/'
+if "$sr" report "$work/trace-id/bw.dat" > /dev/null 2> "$work/err"; then
+	echo "ok: a null trace_id is an unknown one"
+else
+	echo "FAIL: a null trace_id refused:"; cat "$work/err"; fails=$((fails + 1))
+fi
 sidecar hz-low 's/"hz": 250,/"hz": 10,/'
 expect 1 'config.hz 10 outside 24..10000' -- replay "$work/hz-low/bw.dat"
 sidecar shares-huge '0,/"shares": 1024/s//"shares": 4611686018427387904/'
