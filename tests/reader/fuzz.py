@@ -24,8 +24,8 @@ Usage:
  smoke  a fixed subset (seed 1, about 200 cases, one source per kind, whatif
         for a quarter of them; ~25 CPU-seconds on the sanitizer build, run
         with 2 jobs), and 16 cases of sysc, funcs, variants/feat and option
-        combos, 9 of fuzz37's classes and 6 of class recent; exit 1 on any
-        BUG. ctest `reader_fuzz_smoke`.
+        combos, 9 of fuzz37's classes, 6 of class recent and 4 of class
+        opt; exit 1 on any BUG. ctest `reader_fuzz_smoke`.
  case   one case by its id (as `run` prints it: kind/source/class/params),
         e.g. for a regression test; --expect error|ok|lost|any fails unless
         the outcome is that (default: not BUG); --expect-msg REGEX also
@@ -68,7 +68,11 @@ value no kernel writes: pid -1 / -2^31 / PID_MAX_LIMIT / 2^31-1, prio 140 /
 -2, CPU -2 / -2^31 / the file's CPU count, runtime 0 / 2^62+1 / 2^63 /
 2^64-1,
 prev_state -1 / 0x10000 / 3 (two bits: 4.14+ writes one), dst_level -1 /
-1000, a comm of 16 bytes without its NUL: EVFIELD_OPS; detectable).
+1000, a comm of 16 bytes without its NUL: EVFIELD_OPS; detectable), opt
+(fuzz40, v6 only: options inserted into the options list, the offsets after
+them moved along - two OFFSETs of +-(2^63-1), an OFFSET of 10^20, "0xzz",
+"" or "12 ns", CPUCOUNT 0 / 2^20 / 2 bytes, a TRACEID of 4 bytes, a
+TSC2NSEC with shift 40 or cut short: OPT_OPS; each is an error).
 Compressed (v7zstd) pages and sections are decompressed, mutated and
 recompressed in place (a zstd skippable frame pads the chunk to its size).
 Text: cutline, cut (mid-line), badnum, hugenum, swap, dup, field (drop or
@@ -487,6 +491,8 @@ def mutate_binary(data, lay, c):
     ls = lay.long_size
     if cls == "trunc":
         return bytes(buf[:p["at"]])
+    if cls == "opt":
+        return mutate_opt(buf, lay, p["op"])
     if cls == "field":
         fld = next((f for f in lay.fields if f.name == p["f"]), None)
         if fld is None or fld.size == 0:
@@ -596,6 +602,49 @@ def mutate_binary(data, lay, c):
 # the entries, 4096 and 65535 (a CPU the reader takes and the model has not),
 # 65536 and 0xffffffff (-1; not a CPU id).
 CPUID_OPS = ["other", "swap", "past", "4096", "65535", "65536", "neg"]
+
+# class opt (fuzz40): options inserted into a v6 file's options list (the
+# CPU and instance offsets after them moved along): (id, data) each.  OFFSET
+# (7) is text trace-cmd reads with strtoll() and several add up; CPUCOUNT
+# (8) a u32; TRACEID (11) 8 bytes; TSC2NSEC (14) u32 mult, u32 shift, u64
+# offset.  Every one is corrupted data: an error, never exit 0.
+OPT_OPS = {
+    "offmax2": [(7, b"9223372036854775807\0")] * 2,
+    "offmin2": [(7, b"-9223372036854775807\0")] * 2,
+    "offhuge": [(7, b"99999999999999999999\0")],
+    "offtext": [(7, b"0xzz\0")],
+    "offempty": [(7, b"\0")],
+    "offjunk": [(7, b"12 ns\0")],
+    "cpucount0": [(8, struct.pack("<I", 0))],
+    "cpucounthuge": [(8, struct.pack("<I", 1 << 20))],
+    "cpucountshort": [(8, b"\2\0")],
+    "traceidshort": [(11, b"\1\2\3\4")],
+    "tscshift": [(14, struct.pack("<IIQ", 1, 40, 0))],
+    "tscshort": [(14, struct.pack("<II", 1, 1))],
+}
+
+
+def mutate_opt(buf, lay, op):
+    """Insert OPT_OPS[op] into a v6 file's top-level options; None if not v6."""
+    if lay.version != 6 or op not in OPT_OPS:
+        return None
+    fly = next((f for f in lay.fields if f.name == ".flyrecord.tag"), None)
+    tag = next((f for f in lay.fields if f.name == ".options.tag"), None)
+    if fly is None:
+        return None
+    ins = b"".join(struct.pack("<HI", i, len(d)) + d for i, d in OPT_OPS[op])
+    if tag is not None:
+        at = tag.off + 10
+    else:
+        at = fly.off
+        ins = b"options  \0" + ins + struct.pack("<H", 0)
+    for f in lay.fields:
+        if re.search(r"\.(cpu\d+|opt3)\.offset$", f.name):
+            off = struct.unpack_from("<Q", buf, f.off)[0]
+            if off:
+                struct.pack_into("<Q", buf, f.off, off + len(ins))
+    buf[at:at] = ins
+    return bytes(buf)
 
 
 def mutate_cpuid(buf, lay, p):
@@ -940,7 +989,7 @@ def detectable(c):
     if c["kind"] == "sysc":
         return p["op"] in SYS_DETECTABLE
     if c["kind"] in ("v7zstd", "v7none", "v6"):
-        if cls == "trunc":
+        if cls in ("trunc", "opt"):
             return True
         if cls in ("page", "payload"):
             return p["op"] not in UNDETECTABLE_PAGE_OPS
@@ -1047,6 +1096,10 @@ def gen_binary_cases(kind, src, lay, rng, n):
     for ev, f, v in EVFIELD_OPS:
         if ev in names:
             add("evfield", ev=ev, f=f, v=v, s=r2.randrange(1 << 20))
+    # inserted options (fuzz40), every op, v6 only; last, as evfield
+    if lay.version == 6:
+        for op in OPT_OPS:
+            add("opt", op=op)
     return cases
 
 
@@ -2801,9 +2854,13 @@ def main():
                if c["kind"] in ("sysc", "funcs") or c["src"] == "feat" or c["cls"] == "combo"]
         new37 = [c for c in cases if c["cls"] in FUZZ37_CLASSES]
         new38 = [c for c in cases if c["cls"] == "recent" and c["p"]["t"] != "forkexec"]
-        cases = smoke_subset([c for c in cases if c["cls"] not in ("combo", "recent") and
+        # fuzz40's inserted options, apart (a new class in the round robin
+        # would change the first 200): the four that found defects
+        new40 = [c for c in cases if c["cls"] == "opt" and
+                 c["p"]["op"] in ("offmax2", "offtext", "traceidshort", "tscshift")]
+        cases = smoke_subset([c for c in cases if c["cls"] not in ("combo", "recent", "opt") and
                               c["cls"] not in FUZZ37_CLASSES], 200) + \
-            smoke_subset(new, 16) + smoke_subset(new37, 9) + new38[:6]
+            smoke_subset(new, 16) + smoke_subset(new37, 9) + new38[:6] + new40[:4]
     if a.mode == "list":
         for c in cases:
             print(case_id(c))
