@@ -447,7 +447,20 @@ int variant_catalog_parse_set(const struct variant_catalog *c, struct model_vari
 			ret = -1;
 			break;
 		}
+		/*
+		 * A name twice, or more than compose: one line that says where
+		 * to look, as the other errors of a --variant list (it ended
+		 * at "given twice": fuzz40)
+		 */
 		if (model_variant_set_add(set, v, err) < 0) {
+			char esc[256], msg[SR_ERROR_MSG_MAX];
+
+			sr_esc(esc, sizeof(esc), spec, SR_ESC_TEXT);
+			if (err) {
+				snprintf(msg, sizeof(msg), "%s", err->msg);
+				sr_error_set(err, err->code, "--variant '%s': %s (see 'schedreplay "
+					     "variants')", esc, msg);
+			}
 			ret = -1;
 			break;
 		}

@@ -670,6 +670,12 @@ expect 2 "validate: unknown variant 'nosuch' (known: base, .*; see 'schedreplay 
 	validate --variant nosuch
 expect_usage "validate: --variant given twice ('aaron-skip', 'base')" -- \
 	validate --variant aaron-skip --variant base
+# one name twice in a list (fuzz40): "variant aaron-skip given twice", the
+# only --variant error that named neither the option nor where to look
+expect 2 "whatif: --variant 'aaron-skip, aaron-skip': variant aaron-skip given twice (see 'schedreplay variants')\$" -- \
+	whatif --variant 'aaron-skip, aaron-skip' "$pipe"
+expect 2 "validate: --variant 'base,aaron-skip,aaron-skip': variant aaron-skip given twice (see 'schedreplay variants')\$" -- \
+	validate --variant base,aaron-skip,aaron-skip
 expect_usage "validate: --variant is for the text and --json outputs" -- \
 	validate --variant aaron-skip --markdown
 expect_usage "validate: --variant is for the text and --json outputs" -- \
