@@ -303,6 +303,12 @@ while read -r opt list <&3; do
 	expect_usage "replay: --$opt takes $names, not 'x'" -- \
 		replay --"$opt" x "$traces/small-pipe.dat"
 done 3< "$work/help-lists"
+# the trace itself as --noise, or one capture twice (fuzz40): a spread of 0
+# from a capture compared with itself, every change marked outside it
+expect_usage "whatif: --noise $traces/./small-pipe.dat is the trace itself: name another capture" -- \
+	whatif --noise "$traces/./small-pipe.dat" "$traces/small-pipe.dat"
+expect_usage "whatif: --noise $traces/./bw-hogs-run2.dat names a capture given already" -- \
+	whatif --noise "$traces/bw-hogs-run2.dat" --noise "$traces/./bw-hogs-run2.dat" "$traces/bw-hogs.dat"
 # a --noise capture with lost events: its spread was partial without a word
 expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
 	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"
