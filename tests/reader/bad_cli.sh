@@ -232,6 +232,12 @@ mkfifo "$work/plugin.fifo"
 expect 1 "plugin.fifo: cannot load plugin: not a regular file" -- variants --plugin "$work/plugin.fifo"
 expect 1 "adir: cannot load plugin: not a regular file" -- replay --plugin "$work/adir" "$traces/small-pipe.dat"
 
+# variants' three listings together (fuzz40): --flags --json printed the
+# text list, --sched-features --flags only the features, at exit 0
+expect_usage "variants: --flags with --json: one listing at a time" -- variants --flags --json
+expect_usage "variants: --sched-features with --json: one listing at a time" -- variants --json --sched-features
+expect_usage "variants: --flags with --sched-features: one listing at a time" -- variants --sched-features --flags
+
 # report named the value instead of the option ("bad value '-1' for -1"), and
 # called an option without its value unknown ("unknown option '--pid'")
 expect_usage "report: bad value '-1' for --start" -- report --start -1 "$traces/small-pipe.dat"
