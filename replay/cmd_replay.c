@@ -59,6 +59,8 @@ static void usage(FILE *f)
 "                      early wake's stand-in, a hand-off reply, ...) and that\n"
 "                      record's traced time and latency (analysis; one run\n"
 "                      only; docs/replay.md, \"Output\")\n"
+"  a dump FILE that is a FIFO waits for its reader to open it, as 'tee FIFO'\n"
+"  does; a reader that closes early ends the replay with SIGPIPE\n"
 "\n"
 "Wakeup latency and run-queue wait have the definitions of 'schedreplay report'\n"
 "for both sides (docs/report.md, \"Definitions\").\n"

@@ -1038,7 +1038,7 @@ bool cli_output_is_stdout(const char *out)
 {
 	struct stat so, si;
 
-	return out && stat(out, &so) == 0 && S_ISREG(so.st_mode) &&
+	return out && stat(out, &so) == 0 && (S_ISREG(so.st_mode) || S_ISFIFO(so.st_mode)) &&
 	       fstat(STDOUT_FILENO, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
 }
 
@@ -1058,7 +1058,12 @@ bool cli_output_is_input(const char *out, const char *const *in, size_t n)
 {
 	struct stat so, si;
 
-	if (!out || stat(out, &so) < 0 || !S_ISREG(so.st_mode))
+	/*
+	 * A file or a FIFO: one FIFO under two names interleaved the two
+	 * streams (or fed an input its output).  Not a device: two dumps into
+	 * /dev/null are fine.
+	 */
+	if (!out || stat(out, &so) < 0 || !(S_ISREG(so.st_mode) || S_ISFIFO(so.st_mode)))
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (in[i] && stat(in[i], &si) == 0 && si.st_dev == so.st_dev &&

@@ -113,8 +113,9 @@ void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_w
 
 /*
  * Whether the output file @out is one of the @n input files @in (the same
- * file, by device and inode; NULL entries and missing files are none):
- * `whatif --svg run.dat run.dat` overwrote the trace it had just read.
+ * regular file or FIFO, by device and inode; NULL entries, missing files and
+ * devices are none): `whatif --svg run.dat run.dat` overwrote the trace it
+ * had just read.
  * Shared by report, replay and whatif.
  */
 bool cli_output_is_input(const char *out, const char *const *in, size_t n);
@@ -127,10 +128,10 @@ bool cli_output_is_input(const char *out, const char *const *in, size_t n);
  */
 bool cli_path_arg(const char *cmd, const char *opt, const char *arg, const char *what);
 /*
- * Whether the output file @out is the regular file standard output writes
- * to (`replay --dump-samples out.txt TRACE > out.txt`): opened again, it
- * was written from offset 0 over the report, both cut at exit 0.  A pipe or
- * a terminal is no clash.
+ * Whether the output file @out is the regular file or FIFO standard output
+ * writes to (`replay --dump-samples out.txt TRACE > out.txt`): opened again,
+ * it was written from offset 0 over the report, both cut at exit 0 (in a
+ * FIFO, the two streams interleaved).  A pipe or a terminal is no clash.
  */
 bool cli_output_is_stdout(const char *out);
 /*

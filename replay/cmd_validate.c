@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <schedreplay/cli.h>
 #include <schedreplay/model.h>
@@ -846,6 +847,23 @@ static json_t *load_thresholds(const char *tpath, const char *tfile, const char 
 	const char *key;
 	int i = 0;
 
+	/*
+	 * The default DIR/thresholds.json as a FIFO (or a device): its open()
+	 * waited for a writer nobody had started, a hang (fuzz40, vdir
+	 * thresh-fifo).  One named by --thresholds is read as named: a pipe
+	 * (--thresholds <(...)) or a FIFO the user feeds.
+	 */
+	if (!tfile) {
+		struct stat st;
+
+		if (stat(tpath, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "schedreplay validate: %s: not a regular file (a %s): name "
+				"it with --thresholds to read it anyway\n", cli_esc(tpath),
+				S_ISFIFO(st.st_mode) ? "FIFO" : S_ISSOCK(st.st_mode) ? "socket" :
+				"device");
+			return NULL;
+		}
+	}
 	/* a trace's entry (or a limit) given twice: jansson kept the last, silently */
 	root = json_load_file(tpath, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {

@@ -37,8 +37,10 @@ static void usage(FILE *f)
 		"  --json                a JSON list of objects (name, description, origin,\n"
 		"                        touches, flags, tg_ratelimit_ns, hook, source, file)\n"
 		"  --flags               list the behaviour flag names JSON variant files use\n"
+		"                        (text; not with --json or --sched-features)\n"
 		"  --sched-features      list the scheduler features --sched-feature and\n"
 		"                        \"sched_features\" may toggle, with each profile's default\n"
+		"                        (text; not with --json)\n"
 		"  --plugin PATH         also load the variants of a plugin (.so, see\n"
 		"                        docs/variants.md)\n"
 		"  --variants-file FILE  also load variants from a JSON file\n");
@@ -197,6 +199,17 @@ int cmd_variants(int argc, char **argv)
 	}
 	if (optind != argc) {
 		cli_usage("variants", "unexpected argument '%s'", cli_esc(argv[optind]));
+		variant_catalog_free(c);
+		return SR_EXIT_USAGE;
+	}
+	/*
+	 * Three listings, one at a time: --flags --json printed the text list
+	 * and --sched-features --flags only the features, at exit 0 (fuzz40)
+	 */
+	if ((feats && flags) || ((feats || flags) && json)) {
+		cli_usage("variants", "%s: one listing at a time (--json is the variant list's)",
+			  feats && flags ? "--flags with --sched-features" :
+			  feats ? "--sched-features with --json" : "--flags with --json");
 		variant_catalog_free(c);
 		return SR_EXIT_USAGE;
 	}

@@ -234,6 +234,26 @@ int cmd_whatif(int argc, char **argv)
 	}
 	if (run_opts_finish(&o) < 0)
 		goto usage_fail;
+	/*
+	 * A --noise capture that is the trace itself, or one capture given
+	 * twice (two names of one file): a "run-to-run spread" of 0 from a
+	 * capture compared with itself, every change marked outside it, at
+	 * exit 0 (fuzz40)
+	 */
+	for (unsigned int i = 0; i < nr_noise; i++) {
+		const char *trace = argv[optind];
+
+		if (cli_output_is_input(noise_paths[i], &trace, 1)) {
+			cli_usage("whatif", "--noise %s is the trace itself: name another capture "
+				  "of the same workload", cli_esc(noise_paths[i]));
+			goto usage_fail;
+		}
+		if (cli_output_is_input(noise_paths[i], noise_paths, i)) {
+			cli_usage("whatif", "--noise %s names a capture given already: each "
+				  "capture once", cli_esc(noise_paths[i]));
+			goto usage_fail;
+		}
+	}
 	if (svg) {
 		char scpath[PATH_MAX + 8];
 		/* what is read: a built-in machine name is no file, TRACE.json only

@@ -864,9 +864,23 @@ static int load_trace(struct sidecar *sc, const struct sv *root, const char **ba
 	if (!sv_is_obj(o))
 		FAIL(EINVAL, "\"trace\" missing");
 	DUP_STR(sc->trace_file, sv_get(o, "file"));
+	/*
+	 * The id that ties the sidecar to its trace (sidecar_check_trace()):
+	 * "0xzz", "", a number read as 0, "no id", and the check of a
+	 * sidecar against another trace was skipped at exit 0 (fuzz40).
+	 * null is "unknown", as report --json writes it.
+	 */
 	v = sv_get(o, "trace_id");
-	if (sv_is_str(v))
-		sc->trace_id = strtoull(sv_str(v), NULL, 0);
+	if (v && !sv_is(v, SV_NULL)) {
+		const char *id = sv_str(v);
+		size_t hex = id && !strncmp(id, "0x", 2) ?
+			     strspn(id + 2, "0123456789abcdefABCDEF") : 0;
+
+		if (!hex || hex > 16 || id[2 + hex])
+			FAIL(EINVAL, "trace.trace_id is not \"0x\" and 1..16 hex digits (the "
+			     "trace.dat's TRACEID, as capture writes it)");
+		sc->trace_id = strtoull(id, NULL, 16);
+	}
 	DUP_STR(sc->clock, sv_get(o, "clock"));
 	sc->buffer_kb = (long)get_long(o, "buffer_kb_per_cpu", -1);
 	if (sv_is_int(sv_get(o, "start_ts")) &&

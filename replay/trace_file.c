@@ -664,11 +664,18 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 			goto nomem;
 		return 0;
 	case OPT_TRACEID:
-		/* a random 64-bit id the recorder chose; the capture sidecar repeats it */
-		if (size == 8) {
-			f->trace_id = tr_u64(data, f->swap);
-			f->has_trace_id = true;
+		/*
+		 * A random 64-bit id the recorder chose; the capture sidecar
+		 * repeats it.  Another size was ignored (fuzz40): the check of
+		 * the sidecar against its trace skipped at exit 0.
+		 */
+		if (size != 8) {
+			sr_error_set(err, EINVAL, "corrupted: TRACEID option at offset %" PRIu64
+				     " is %" PRIu32 " bytes, not 8", where, size);
+			return -1;
 		}
+		f->trace_id = tr_u64(data, f->swap);
+		f->has_trace_id = true;
 		return 0;
 	case OPT_VERSION:
 		free(f->tracer_version);
@@ -676,12 +683,32 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 			goto nomem;
 		return 0;
 	case OPT_OFFSET: {
-		char *s = dup_option_string(data, size);
+		/*
+		 * Several add up.  Read whole and checked (fuzz40): two of
+		 * 2^63-1 overflowed the sum (UBSan), and text that is no
+		 * number read as 0 at exit 0.
+		 */
+		char *s = dup_option_string(data, size), *end;
+		long long v;
+		bool bad;
 
 		if (!s)
 			goto nomem;
-		f->ts_offset += strtoll(s, NULL, 0);
+		errno = 0;
+		v = strtoll(s, &end, 0);
+		end += strspn(end, " \t\n");
+		bad = errno || end == s || *end;
 		free(s);
+		if (bad) {
+			sr_error_set(err, EINVAL, "corrupted: OFFSET option at offset %" PRIu64
+				     " is not a number of ns in the int64 range", where);
+			return -1;
+		}
+		if (__builtin_add_overflow(f->ts_offset, (int64_t)v, &f->ts_offset)) {
+			sr_error_set(err, EINVAL, "corrupted: OFFSET option at offset %" PRIu64
+				     " takes the timestamp offset past the int64 range", where);
+			return -1;
+		}
 		return 0;
 	}
 	case OPT_CPUCOUNT: {
@@ -705,8 +732,16 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 		if (mc_u32(&c, &f->tsc_mult, "TSC2NSEC") || mc_u32(&c, &f->tsc_shift, "TSC2NSEC") ||
 		    mc_u64(&c, &off, "TSC2NSEC"))
 			return -1;
-		if (f->tsc_shift > 32)
-			f->tsc_mult = 0;
+		/*
+		 * conv_ts()'s hi << (32 - shift) needs shift <= 32.  One above
+		 * used to drop the conversion at exit 0 (fuzz40): the time
+		 * stamps read as TSC cycles, not ns.
+		 */
+		if (f->tsc_shift > 32) {
+			sr_error_set(err, EINVAL, "corrupted: TSC2NSEC option at offset %" PRIu64
+				     " has shift %" PRIu32 " (at most 32)", where, f->tsc_shift);
+			return -1;
+		}
 		f->tsc_offset = off;
 		return 0;
 	}

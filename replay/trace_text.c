@@ -229,6 +229,26 @@ static int parse_dec(const char *s, uint64_t max, uint64_t *out)
 }
 
 /*
+ * The CPU count of a "cpus=N" (trace-cmd report) or "#P:N" (tracefs) header
+ * line at @s, into t->info.cpus: 0, or -1 with @err.  atoi() read
+ * "cpus=99999999999" as a wrapped int (ASan: a 126 GB allocation), "cpus=5000"
+ * as 5000 CPUs to simulate and "cpus=abc" as none, each at exit 0 (fuzz40).
+ */
+static int header_cpus(struct tr_text *t, const char *s, const char *what, struct sr_error *err)
+{
+	const char *end = s + strspn(s, "0123456789");
+	uint64_t v;
+
+	if (parse_dec(s, MAX_CPU + 1, &v) || v == 0 || end[strspn(end, " \t")]) {
+		sr_error_set(err, EINVAL, "line %" PRIu64 ": %s is not a CPU count 1..%d "
+			     "(corrupted header)", t->lineno, what, MAX_CPU + 1);
+		return -1;
+	}
+	t->info.cpus = (int)v;
+	return 0;
+}
+
+/*
  * Split one line. 1: an event or drop line (l filled), 0: a line that is no
  * event (header, comment, blank), -1: an event-looking line that is broken.
  */
@@ -994,10 +1014,12 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 				       !strncmp(t->line, "cpus=", 5)))
 			t->tracecmd = true;
 		if (!strncmp(t->line, "cpus=", 5)) {
-			t->info.cpus = atoi(t->line + 5);
+			if (header_cpus(t, t->line + 5, "cpus=", err))
+				goto fail;
 			t->info.cpus_from = "the text's cpus= line";
 		} else if (t->line[0] == '#' && strstr(t->line, "#P:")) {
-			t->info.cpus = atoi(strstr(t->line, "#P:") + 3);
+			if (header_cpus(t, strstr(t->line, "#P:") + 3, "#P:", err))
+				goto fail;
 			t->info.cpus_from = "the text's #P: header line";
 		}
 		if (!lines_ok && !t->tracecmd)

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <schedreplay/cli.h>
 #include <schedreplay/plugin.h>
@@ -311,6 +312,21 @@ int variant_catalog_load_plugin(struct variant_catalog *c, const char *path,
 		strcat(local, path);
 		open_path = local;
 	}
+	/*
+	 * dlopen() maps the file: a FIFO (or a terminal) can never be one, and
+	 * its open() waited for a writer that could not help (fuzz40: a hang,
+	 * then "failed to map segment").  A missing file is dlopen()'s error.
+	 */
+	{
+		struct stat st;
+
+		if (stat(open_path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			sr_error_set(err, EINVAL, "%s: cannot load plugin: not a regular file (a "
+				     "plugin is a shared object, which dlopen() maps)", path);
+			free(local);
+			return -1;
+		}
+	}
 	dlerror();
 	h = dlopen(open_path, RTLD_NOW | RTLD_LOCAL);
 	free(local);
@@ -431,7 +447,20 @@ int variant_catalog_parse_set(const struct variant_catalog *c, struct model_vari
 			ret = -1;
 			break;
 		}
+		/*
+		 * A name twice, or more than compose: one line that says where
+		 * to look, as the other errors of a --variant list (it ended
+		 * at "given twice": fuzz40)
+		 */
 		if (model_variant_set_add(set, v, err) < 0) {
+			char esc[256], msg[SR_ERROR_MSG_MAX];
+
+			sr_esc(esc, sizeof(esc), spec, SR_ESC_TEXT);
+			if (err) {
+				snprintf(msg, sizeof(msg), "%s", err->msg);
+				sr_error_set(err, err->code, "--variant '%s': %s (see 'schedreplay "
+					     "variants')", esc, msg);
+			}
 			ret = -1;
 			break;
 		}

@@ -819,6 +819,21 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 		}
 		if (line[0] == '#' || strspn(line, " \t\n") == strlen(line))
 			continue;
+		/*
+		 * A keyword, then blanks, then the path.  sscanf()'s ' ' matches
+		 * no blank too, so "shares/a 512" read as "shares /a 512" at
+		 * exit 0, and "quota/a 1000" likewise.
+		 */
+		{
+			size_t kw = !strncmp(line, "shares", 6) ? 6 : !strncmp(line, "quota", 5) ? 5 : 0;
+
+			if (kw && !strchr(" \t\n", line[kw])) {
+				sr_error_set(err, EINVAL, "%s:%u: no blank after '%.*s', at column %zu: "
+					     "expected '%.*s /cgroup/path ...'", file, lineno,
+					     (int)kw, line, kw + 1, (int)kw, line);
+				goto fail;
+			}
+		}
 		/* every number checked whole: "%lu" took -1 as 2^64-1, strtol saturated */
 		k = sscanf(line, "shares %4095s %4095s %c", a, n, &extra);
 		if (k >= 2) {

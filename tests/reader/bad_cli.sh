@@ -73,6 +73,18 @@ sidecar period-neg 's/"period_us": 100000,/"period_us": -5,/'
 expect 1 'cgroup.groups\[3\].period_us -5 outside' -- replay "$work/period-neg/bw.dat"
 sidecar period-str 's/"period_us": 100000,/"period_us": "x",/'
 expect 1 '"period_us" is not an integer in range' -- replay "$work/period-str/bw.dat"
+# a trace_id that is no hex id (fuzz40): strtoull() read it as 0, "no id",
+# and the check that the sidecar is this trace's was skipped at exit 0
+for id in '"0xzz"' '""' '12345' '"0x823b6e466c542e98 "'; do
+	sidecar trace-id 's/"trace_id": "[^"]*"/"trace_id": '"$id"'/'
+	expect 1 'bw.dat.json: trace.trace_id is not "0x" and 1..16 hex digits' -- report "$work/trace-id/bw.dat"
+done
+sidecar trace-id 's/"trace_id": "[^"]*"/"trace_id": null/'
+if "$sr" report "$work/trace-id/bw.dat" > /dev/null 2> "$work/err"; then
+	echo "ok: a null trace_id is an unknown one"
+else
+	echo "FAIL: a null trace_id refused:"; cat "$work/err"; fails=$((fails + 1))
+fi
 sidecar hz-low 's/"hz": 250,/"hz": 10,/'
 expect 1 'config.hz 10 outside 24..10000' -- replay "$work/hz-low/bw.dat"
 sidecar shares-huge '0,/"shares": 1024/s//"shares": 4611686018427387904/'
@@ -180,6 +192,51 @@ expect 1 "nul-mid.map:1: a NUL byte inside the line, at column 9: the map is a t
 printf '22001 /a\n22002 /b\000' > "$work/nul-end.map"
 expect 1 "nul-end.map:2: a NUL byte inside the line, at column 9" -- \
 	replay --cgroup-map "$work/nul-end.map" "$traces/small-pipe.dat"
+# no blank between a keyword and its path (fuzz40): sscanf()'s ' ' matched
+# none, so 'shares/a 512' was read as 'shares /a 512' at exit 0
+printf '22002 /a\nshares/a 512\n' > "$work/kw-shares.map"
+expect 1 "kw-shares.map:2: no blank after 'shares', at column 7: expected 'shares /cgroup/path ...'" -- \
+	replay --cgroup-map "$work/kw-shares.map" "$traces/small-pipe.dat"
+printf 'quota/a 5000\n' > "$work/kw-quota.map"
+expect 1 "kw-quota.map:1: no blank after 'quota', at column 6" -- \
+	whatif --cgroup-map "$work/kw-quota.map" "$traces/small-pipe.dat"
+printf 'shares\t/a 512\n22002 /a\n' > "$work/kw-tab.map"
+# one FIFO under two names for both dumps, or as standard output and a dump
+# (fuzz40): the clash checks compared regular files only, so both streams
+# were written into the FIFO interleaved (a dump FIFO waits for its reader by
+# design: docs/replay.md, "Dumps into a FIFO")
+mkfifo "$work/dump.fifo" && ln -sf dump.fifo "$work/dump.link"
+expect_usage "replay: --dump-samples $work/dump.link and --dump-events $work/dump.fifo are the same file" -- \
+	replay --dump-events "$work/dump.fifo" --dump-samples "$work/dump.link" "$traces/small-pipe.dat"
+cat "$work/dump.fifo" > "$work/fifo.out" &
+reader=$!
+timeout 120 "$sr" replay --dump-events "$work/dump.link" "$traces/small-pipe.dat" > "$work/dump.fifo" 2> "$work/err"
+got=$?
+wait $reader
+if [ $got = 2 ] && grep -q "^schedreplay replay: --dump-events $work/dump.link is the file standard output goes to" "$work/err" &&
+   [ "$(wc -l < "$work/err")" = 1 ]; then
+	echo "ok: a dump into the FIFO standard output goes to -> 2"
+else
+	echo "FAIL: a dump into the FIFO standard output goes to: exit $got:"; cat "$work/err"
+	fails=$((fails + 1))
+fi
+if "$sr" replay --cgroup-map "$work/kw-tab.map" "$traces/small-pipe.dat" > /dev/null 2> "$work/err"; then
+	echo "ok: a tab after 'shares' is a blank"
+else
+	echo "FAIL: 'shares<TAB>/a 512' refused:"; cat "$work/err"; fails=$((fails + 1))
+fi
+
+# a FIFO as --plugin (fuzz40): dlopen()'s open() waited for a writer, and a
+# writer could not help (a FIFO cannot be mapped): a hang.  A directory too
+mkfifo "$work/plugin.fifo"
+expect 1 "plugin.fifo: cannot load plugin: not a regular file" -- variants --plugin "$work/plugin.fifo"
+expect 1 "adir: cannot load plugin: not a regular file" -- replay --plugin "$work/adir" "$traces/small-pipe.dat"
+
+# variants' three listings together (fuzz40): --flags --json printed the
+# text list, --sched-features --flags only the features, at exit 0
+expect_usage "variants: --flags with --json: one listing at a time" -- variants --flags --json
+expect_usage "variants: --sched-features with --json: one listing at a time" -- variants --json --sched-features
+expect_usage "variants: --flags with --sched-features: one listing at a time" -- variants --sched-features --flags
 
 # report named the value instead of the option ("bad value '-1' for -1"), and
 # called an option without its value unknown ("unknown option '--pid'")
@@ -252,6 +309,12 @@ while read -r opt list <&3; do
 	expect_usage "replay: --$opt takes $names, not 'x'" -- \
 		replay --"$opt" x "$traces/small-pipe.dat"
 done 3< "$work/help-lists"
+# the trace itself as --noise, or one capture twice (fuzz40): a spread of 0
+# from a capture compared with itself, every change marked outside it
+expect_usage "whatif: --noise $traces/./small-pipe.dat is the trace itself: name another capture" -- \
+	whatif --noise "$traces/./small-pipe.dat" "$traces/small-pipe.dat"
+expect_usage "whatif: --noise $traces/./bw-hogs-run2.dat names a capture given already" -- \
+	whatif --noise "$traces/bw-hogs-run2.dat" --noise "$traces/./bw-hogs-run2.dat" "$traces/bw-hogs.dat"
 # a --noise capture with lost events: its spread was partial without a word
 expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
 	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"
@@ -619,6 +682,12 @@ expect 2 "validate: unknown variant 'nosuch' (known: base, .*; see 'schedreplay 
 	validate --variant nosuch
 expect_usage "validate: --variant given twice ('aaron-skip', 'base')" -- \
 	validate --variant aaron-skip --variant base
+# one name twice in a list (fuzz40): "variant aaron-skip given twice", the
+# only --variant error that named neither the option nor where to look
+expect 2 "whatif: --variant 'aaron-skip, aaron-skip': variant aaron-skip given twice (see 'schedreplay variants')\$" -- \
+	whatif --variant 'aaron-skip, aaron-skip' "$pipe"
+expect 2 "validate: --variant 'base,aaron-skip,aaron-skip': variant aaron-skip given twice (see 'schedreplay variants')\$" -- \
+	validate --variant base,aaron-skip,aaron-skip
 expect_usage "validate: --variant is for the text and --json outputs" -- \
 	validate --variant aaron-skip --markdown
 expect_usage "validate: --variant is for the text and --json outputs" -- \

@@ -24,8 +24,8 @@ Usage:
  smoke  a fixed subset (seed 1, about 200 cases, one source per kind, whatif
         for a quarter of them; ~25 CPU-seconds on the sanitizer build, run
         with 2 jobs), and 16 cases of sysc, funcs, variants/feat and option
-        combos, 9 of fuzz37's classes and 6 of class recent; exit 1 on any
-        BUG. ctest `reader_fuzz_smoke`.
+        combos, 9 of fuzz37's classes, 6 of class recent, 4 of class opt and
+        3 of class hdr; exit 1 on any BUG. ctest `reader_fuzz_smoke`.
  case   one case by its id (as `run` prints it: kind/source/class/params),
         e.g. for a regression test; --expect error|ok|lost|any fails unless
         the outcome is that (default: not BUG); --expect-msg REGEX also
@@ -68,7 +68,14 @@ value no kernel writes: pid -1 / -2^31 / PID_MAX_LIMIT / 2^31-1, prio 140 /
 -2, CPU -2 / -2^31 / the file's CPU count, runtime 0 / 2^62+1 / 2^63 /
 2^64-1,
 prev_state -1 / 0x10000 / 3 (two bits: 4.14+ writes one), dst_level -1 /
-1000, a comm of 16 bytes without its NUL: EVFIELD_OPS; detectable).
+1000, a comm of 16 bytes without its NUL: EVFIELD_OPS; detectable), opt
+(fuzz40, v6 only: options inserted into the options list, the offsets after
+them moved along - two OFFSETs of +-(2^63-1), an OFFSET of 10^20, "0xzz",
+"" or "12 ns", CPUCOUNT 0 / 2^20 / 2 bytes, a TRACEID of 4 bytes, a
+TSC2NSEC with shift 40 or cut short: OPT_OPS; each is an error), hdr (fuzz40,
+text: the header's cpus=N / #P:N set to 0, -3, abc, 2x, 4097, 5000,
+99999999999, 2^32+2 or nothing: HDR_CPUS; each is an error).  An exit 0 in
+class opt or hdr is BUG-accepted, whatever the output.
 Compressed (v7zstd) pages and sections are decompressed, mutated and
 recompressed in place (a zstd skippable frame pads the chunk to its size).
 Text: cutline, cut (mid-line), badnum, hugenum, swap, dup, field (drop or
@@ -114,7 +121,8 @@ the unmutated input's, for a mutation no reader can detect, or with a
 warning), error (non-zero exit, exactly one stderr line naming the input,
 no sanitizer report), lost (exit 1 with the documented lost-events lines),
 BUG-* (sanitizer, signal, timeout, exit-0-corrupt, multi-line, no-name, dump,
-silent (exit 0, changed output, detectable mutation, no warning), insane
+silent (exit 0, changed output, detectable mutation, no warning), accepted
+(exit 0 in a class whose every case must be an error), insane
 (nan/inf/2^64 in output), nooutput).  A usage error is one line too (its
 "(see 'schedreplay CMD --help')" ends that line).  JSON, text and option mutations are
 never "silent" BUGs (which keys a command reads is not known here): review
@@ -487,6 +495,8 @@ def mutate_binary(data, lay, c):
     ls = lay.long_size
     if cls == "trunc":
         return bytes(buf[:p["at"]])
+    if cls == "opt":
+        return mutate_opt(buf, lay, p["op"])
     if cls == "field":
         fld = next((f for f in lay.fields if f.name == p["f"]), None)
         if fld is None or fld.size == 0:
@@ -596,6 +606,49 @@ def mutate_binary(data, lay, c):
 # the entries, 4096 and 65535 (a CPU the reader takes and the model has not),
 # 65536 and 0xffffffff (-1; not a CPU id).
 CPUID_OPS = ["other", "swap", "past", "4096", "65535", "65536", "neg"]
+
+# class opt (fuzz40): options inserted into a v6 file's options list (the
+# CPU and instance offsets after them moved along): (id, data) each.  OFFSET
+# (7) is text trace-cmd reads with strtoll() and several add up; CPUCOUNT
+# (8) a u32; TRACEID (11) 8 bytes; TSC2NSEC (14) u32 mult, u32 shift, u64
+# offset.  Every one is corrupted data: an error, never exit 0.
+OPT_OPS = {
+    "offmax2": [(7, b"9223372036854775807\0")] * 2,
+    "offmin2": [(7, b"-9223372036854775807\0")] * 2,
+    "offhuge": [(7, b"99999999999999999999\0")],
+    "offtext": [(7, b"0xzz\0")],
+    "offempty": [(7, b"\0")],
+    "offjunk": [(7, b"12 ns\0")],
+    "cpucount0": [(8, struct.pack("<I", 0))],
+    "cpucounthuge": [(8, struct.pack("<I", 1 << 20))],
+    "cpucountshort": [(8, b"\2\0")],
+    "traceidshort": [(11, b"\1\2\3\4")],
+    "tscshift": [(14, struct.pack("<IIQ", 1, 40, 0))],
+    "tscshort": [(14, struct.pack("<II", 1, 1))],
+}
+
+
+def mutate_opt(buf, lay, op):
+    """Insert OPT_OPS[op] into a v6 file's top-level options; None if not v6."""
+    if lay.version != 6 or op not in OPT_OPS:
+        return None
+    fly = next((f for f in lay.fields if f.name == ".flyrecord.tag"), None)
+    tag = next((f for f in lay.fields if f.name == ".options.tag"), None)
+    if fly is None:
+        return None
+    ins = b"".join(struct.pack("<HI", i, len(d)) + d for i, d in OPT_OPS[op])
+    if tag is not None:
+        at = tag.off + 10
+    else:
+        at = fly.off
+        ins = b"options  \0" + ins + struct.pack("<H", 0)
+    for f in lay.fields:
+        if re.search(r"\.(cpu\d+|opt3)\.offset$", f.name):
+            off = struct.unpack_from("<Q", buf, f.off)[0]
+            if off:
+                struct.pack_into("<Q", buf, f.off, off + len(ins))
+    buf[at:at] = ins
+    return bytes(buf)
 
 
 def mutate_cpuid(buf, lay, p):
@@ -940,7 +993,7 @@ def detectable(c):
     if c["kind"] == "sysc":
         return p["op"] in SYS_DETECTABLE
     if c["kind"] in ("v7zstd", "v7none", "v6"):
-        if cls == "trunc":
+        if cls in ("trunc", "opt"):
             return True
         if cls in ("page", "payload"):
             return p["op"] not in UNDETECTABLE_PAGE_OPS
@@ -1107,6 +1160,21 @@ def mutate_text(data, c):
     else:
         raise ValueError(op)
     return b"\n".join(lines)
+
+
+# class hdr (fuzz40): the CPU count of a text's header line (trace-cmd
+# report's "cpus=N", tracefs' "#P:N") set to a value no header has; each is
+# an error (exit 0: BUG-accepted).  atoi() read 99999999999 as a wrapped int
+# (an ASan out-of-memory), 5000 as 5000 CPUs, "abc" as none.
+HDR_CPUS = ["0", "-3", "abc", "2x", "4097", "5000", "99999999999", "4294967298", ""]
+
+
+def mutate_hdr(data, c):
+    v = HDR_CPUS[c["p"]["v"]].encode()
+    out, n = re.subn(rb"^cpus=\d+", b"cpus=" + v, data, count=1, flags=re.M)
+    if not n:
+        out, n = re.subn(rb"#P:\d+", b"#P:" + v, data, count=1)
+    return out if n else None
 
 
 def gen_text_cases(kind, src, data, rng, n):
@@ -2230,6 +2298,18 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
     if not kinds or "options" in kinds:
         cases += [c for c in gen_recent_cases(random.Random(f"{seed}/recent"), n // 2)
                   if not classes or c["cls"] in classes]
+    # fuzz40's classes, after inp38's: every op on every v6 source (opt) and
+    # every header value on every text source (hdr); no random draw
+    new = []
+    for (kind, name) in sorted(inp.src):
+        if (kinds and kind not in kinds) or (sources and (kind, name) not in sources):
+            continue
+        if kind == "v6":
+            new += [{"kind": kind, "src": name, "cls": "opt", "p": {"op": op}} for op in OPT_OPS]
+        elif kind == "text":
+            new += [{"kind": kind, "src": name, "cls": "hdr", "p": {"v": i}}
+                    for i in range(len(HDR_CPUS))]
+    cases += [c for c in new if not classes or c["cls"] in classes]
     return cases
 
 
@@ -2238,6 +2318,10 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
 
 # fuzz37's classes: after the others in gen_cases(), apart in the smoke
 FUZZ37_CLASSES = ("comm", "vdir", "limit")
+# fuzz40's: every case corrupted data a reader must refuse, so exit 0 is a
+# BUG whatever the output (an option or header read as another value, or
+# ignored, left it unchanged: "ok" before)
+MUST_FAIL_CLASSES = ("opt", "hdr")
 
 
 # the slow commands the smoke runs for one case in four
@@ -2424,6 +2508,8 @@ def make_input(c, inp):
         return mutate_comm(data, c)
     if kind in ("v7zstd", "v7none", "v6", "v7exec"):
         return mutate_binary(data, inp.layout(kind, name), c)
+    if c["cls"] == "hdr":
+        return mutate_hdr(data, c)
     if kind in ("text", "cgmap"):
         return mutate_text(data, c)
     if kind == "sysc":
@@ -2526,6 +2612,8 @@ def classify(c, label, rc, out, err, base, named):
     if rc < 0 or rc > 128:
         return "BUG-signal"
     lines = [ln for ln in err.split(b"\n") if ln.strip()]
+    if rc == 0 and c["cls"] in MUST_FAIL_CLASSES:
+        return "BUG-accepted"
     if rc == 0:
         # validate: 0 = within thresholds
         if label != "validate" and not out.strip():
@@ -2749,7 +2837,9 @@ def main():
     classes = set(a.classes.split(",")) if a.classes else None
     if a.mode == "case":
         c = parse_case_id(a.case_id)
-        if c["kind"] not in ("options", "machine") and (c["kind"], c["src"]) not in inp.src:
+        # a vdir case lays out its own directory around the committed trace
+        if c["kind"] not in ("options", "machine", "vdir") and \
+                (c["kind"], c["src"]) not in inp.src:
             print(f"SKIP: no source {c['kind']}/{c['src']} (trace-cmd installed?)")
             return 77
         if c["kind"] == "machine":
@@ -2801,9 +2891,15 @@ def main():
                if c["kind"] in ("sysc", "funcs") or c["src"] == "feat" or c["cls"] == "combo"]
         new37 = [c for c in cases if c["cls"] in FUZZ37_CLASSES]
         new38 = [c for c in cases if c["cls"] == "recent" and c["p"]["t"] != "forkexec"]
+        # fuzz40's inserted options, apart (a new class in the round robin
+        # would change the first 200): the four that found defects
+        new40 = [c for c in cases if c["cls"] == "opt" and
+                 c["p"]["op"] in ("offmax2", "offtext", "traceidshort", "tscshift")][:4] + \
+            [c for c in cases if c["cls"] == "hdr" and HDR_CPUS[c["p"]["v"]] in
+             ("abc", "5000", "99999999999")][:3]
         cases = smoke_subset([c for c in cases if c["cls"] not in ("combo", "recent") and
-                              c["cls"] not in FUZZ37_CLASSES], 200) + \
-            smoke_subset(new, 16) + smoke_subset(new37, 9) + new38[:6]
+                              c["cls"] not in FUZZ37_CLASSES + MUST_FAIL_CLASSES], 200) + \
+            smoke_subset(new, 16) + smoke_subset(new37, 9) + new38[:6] + new40
     if a.mode == "list":
         for c in cases:
             print(case_id(c))

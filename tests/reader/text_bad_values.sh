@@ -54,4 +54,27 @@ for c in "state-preempt 0x100 4611686018427387904 dst_level=1" \
 	"$sr" replay "$work/$1.txt" > "$work/$1.out" 2> "$work/$1.err"
 	check "$1: replay exits 0" $? 0
 done
+# the header's CPU count (fuzz40): atoi() read "cpus=99999999999" as a
+# wrapped int (ASan: out of memory allocating per-CPU state), "cpus=5000"
+# as 5000 CPUs to simulate and "cpus=abc" or "#P:x" as none, at exit 0
+for c in "cpus-huge cpus=99999999999" "cpus-over cpus=5000" "cpus-text cpus=abc" \
+	 "cpus-zero cpus=0" "p-text #P:x"; do
+	set -- $c
+	case $2 in
+	cpus=*) what=cpus=; { echo "$2"; text_head 4 | sed 1,6d; } > "$work/$1.txt" ;;
+	*) what='#P:'; text_head 4 | sed "s/#P:2/$2/" > "$work/$1.txt" ;;
+	esac
+	line=$(grep -n -m1 -- "$what" "$work/$1.txt" | cut -d: -f1)
+	"$sr" report "$work/$1.txt" > "$work/$1.out" 2> "$work/$1.err"
+	check "$1: report exits 1" $? 1
+	[ "$(cat "$work/$1.err")" = "schedreplay report: $work/$1.txt: ftrace text: line $line: $what is not a CPU count 1..4096 (corrupted header)" ]
+	check "$1: the one error line ($(cat "$work/$1.err"))" $? 0
+done
+# 4096 CPUs and "cpus=2 " are a count
+for c in "cpus-max cpus=4096" "cpus-blank cpus=2+"; do
+	set -- $c
+	{ echo "$2" | tr + ' '; text_head 4 | sed 1,6d; } > "$work/$1.txt"
+	"$sr" report "$work/$1.txt" > "$work/$1.out" 2> "$work/$1.err"
+	check "$1: report exits 0 ($(cat "$work/$1.err"))" $? 0
+done
 exit $fail

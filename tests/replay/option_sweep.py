@@ -300,6 +300,10 @@ EXTERNAL_OPTS = ["", "placement=model", "channels=strict", "handoff=yield",
 # whatif/validate/report: a few of their own options.
 def other_cases(tr, tmp):
     base = os.path.basename(tr)
+    # --noise: a copy (the trace itself is a usage error since fuzz40)
+    noise = os.path.join(tmp, base + ".noise.dat")
+    if not os.path.exists(noise):
+        shutil.copyfile(tr, noise)
     return [
         ("whatif", ["whatif", "--seeds", "2", "--threads", "1", "--json", tr]),
         ("whatif variant+svg", ["whatif", "--variant", "base", "--threads", "1",
@@ -324,7 +328,7 @@ def other_cases(tr, tmp):
         ("replay --variants-file", ["replay", "--variants-file", VARIANTS_FILE,
                                     "--all-variants", "--threads", "1", tr]),
         ("whatif --machine two-socket --noise", ["whatif", "--variant", "aaron-skip", "--threads",
-                                                 "1", "--machine", "two-socket", "--noise", tr, tr]),
+                                                 "1", "--machine", "two-socket", "--noise", noise, tr]),
         ("whatif --svg-comm", ["whatif", "--variant", "base", "--threads", "1", "--svg",
                                os.path.join(tmp, base + ".comm.svg"), "--svg-comm", "@COMM@", tr]),
         ("whatif --svg-cgroup /", ["whatif", "--variant", "base", "--threads", "1", "--svg",
