@@ -1880,8 +1880,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	c->stat_pid = 0;
 	if (sw->prev_run == TRACE_STATE_RUNNING && stat_pid == sw->prev_pid && stat_pid > 0 &&
 	    c->stat2_pid == stat_pid && ev->ts >= c->stat2_ts &&
-	    ev->ts - c->stat2_ts < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
-		b->tick_hist[(ev->ts - c->stat2_ts) / WL_LEAD_BUCKET_NS]++;
+	    ev->ts - c->stat2_ts < (uint64_t)WL_TICK_BUCKET_NS * WL_TICK_BUCKETS)
+		b->tick_hist[(ev->ts - c->stat2_ts) / WL_TICK_BUCKET_NS]++;
 	tick_preempt = sw->prev_run == TRACE_STATE_RUNNING && sw->prev_pid > 0 &&
 		       c->tk_pid == sw->prev_pid && c->tk2_pid == sw->prev_pid &&
 		       c->tk2_wakeups == c->wakeups && ev->ts >= c->stat2_ts &&

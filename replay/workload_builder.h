@@ -162,7 +162,11 @@ struct wl_builder {
 #define WL_LEAD_BUCKET_NS 50u
 #define WL_LEAD_BUCKETS 200u     /* up to 10 us */
 	uint32_t lead_hist[WL_LEAD_BUCKETS];
-	uint32_t tick_hist[WL_LEAD_BUCKETS];
+	/* a rescheduling tick's charge -> its switch: the return from the
+	 * interrupt, 10-30 us on the development VM, so a wider range */
+#define WL_TICK_BUCKET_NS 250u
+#define WL_TICK_BUCKETS 4000u    /* up to 1 ms */
+	uint32_t tick_hist[WL_TICK_BUCKETS];
 	uint32_t tail_hist[WL_LEAD_BUCKETS];
 	uint32_t wclk_hist[WL_LEAD_BUCKETS];
 	/* the trace's ticks and their switches (workload_ticks.c) */

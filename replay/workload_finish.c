@@ -296,21 +296,27 @@ static int sidecar_copy(struct wl_builder *b)
 }
 
 /* Median of a WL_LEAD_BUCKET_NS histogram (bucket middle); 0 under 20 samples. */
-static uint64_t hist_median(const uint32_t *hist, uint32_t *samples)
+static uint64_t hist_median_of(const uint32_t *hist, unsigned int nb, unsigned int width,
+				uint32_t *samples)
 {
 	uint64_t n = 0, acc = 0;
 
-	for (unsigned int k = 0; k < WL_LEAD_BUCKETS; k++)
+	for (unsigned int k = 0; k < nb; k++)
 		n += hist[k];
 	*samples = (uint32_t)n;
 	if (n < 20)
 		return 0;
-	for (unsigned int k = 0; k < WL_LEAD_BUCKETS; k++) {
+	for (unsigned int k = 0; k < nb; k++) {
 		acc += hist[k];
 		if (2 * acc >= n)
-			return (uint64_t)k * WL_LEAD_BUCKET_NS + WL_LEAD_BUCKET_NS / 2;
+			return (uint64_t)k * width + width / 2;
 	}
 	return 0;
+}
+
+static uint64_t hist_median(const uint32_t *hist, uint32_t *samples)
+{
+	return hist_median_of(hist, WL_LEAD_BUCKETS, WL_LEAD_BUCKET_NS, samples);
 }
 
 static int facts_finish(struct wl_builder *b)
@@ -334,7 +340,8 @@ static int facts_finish(struct wl_builder *b)
 		if (b->cpus[c].idle_exits_restored > b->cpus[c].idle_exits_traced)
 			f->idle_exit_restored |= 1ull << c;
 	f->switch_lead_ns = hist_median(b->lead_hist, &f->switch_lead_samples);
-	f->tick_switch_ns = hist_median(b->tick_hist, &f->tick_switch_samples);
+	f->tick_switch_ns = hist_median_of(b->tick_hist, WL_TICK_BUCKETS, WL_TICK_BUCKET_NS,
+					    &f->tick_switch_samples);
 	f->sync_tail_ns = hist_median(b->tail_hist, &f->sync_tail_samples);
 	f->wake_clock_ns = hist_median(b->wclk_hist, &f->wake_clock_samples);
 
