@@ -578,7 +578,9 @@ static void test_traced_ticks(void)
 	CHECK(nt == 30 && tt[9] == late[0] && tt[19] == late[1]);
 	CHECK_EQ(wl_calibration(wl)->tick.n, 30);
 	CHECK_EQ(wl_calibration(wl)->tick.p50, 20 * US);
-	CHECK_EQ(wl_facts(wl)->tick_switch_samples, 0);
+	/* the 20 us delays are counted (up to 1 ms): the fixed delay is their median */
+	CHECK_EQ(wl_facts(wl)->tick_switch_samples, 30);
+	CHECK_EQ(wl_facts(wl)->tick_switch_ns, 20125);
 	CHECK(wl_facts(wl)->tick_phase_known && wl_facts(wl)->tick_phase_ns[0] > grid);
 	for (int traced = 0; traced < 2; traced++) {
 		struct replay_config rc;
@@ -595,8 +597,8 @@ static void test_traced_ticks(void)
 
 				/* the tick's charge: at the late tick, or at its grid point */
 				CHECK_EQ(at, traced ? late[i] : g);
-				/* a switch 20 us after it (the drawn delay), or at once */
-				CHECK_EQ(sw - at, traced ? 20 * US : 0);
+				/* a switch 20 us after it: the drawn delay, or the facts' median */
+				CHECK_EQ(sw - at, traced ? 20 * US : wl_facts(wl)->tick_switch_ns);
 			}
 		}
 		run_end(&x);

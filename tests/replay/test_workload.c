@@ -2168,7 +2168,7 @@ static void test_timing(void)
 	CHECK_EQ(wl_facts(wl)->switch_lead_samples, 25);
 	CHECK_EQ(wl_facts(wl)->switch_lead_ns, 1025);       /* the 50 ns bucket of 1 us */
 	CHECK_EQ(wl_facts(wl)->tick_switch_samples, 25);
-	CHECK_EQ(wl_facts(wl)->tick_switch_ns, 8025);
+	CHECK_EQ(wl_facts(wl)->tick_switch_ns, 8125);       /* the 250 ns bucket of 8 us */
 	wl_free(wl);
 }
 
