@@ -55,13 +55,15 @@ const char *replay_pelt_excl_name(int reason)
 	return reason >= 0 && reason < REPLAY_PELT_EX_NR ? excl_names[reason] : NULL;
 }
 
-/* The workload task of @pid alive at the end: its last incarnation. */
+/*
+ * The index of the workload task of @pid alive at the end: its last
+ * incarnation (wl_task_of_pid() at the end of time), WL_NONE if none.
+ */
 static uint32_t task_of_pid(const struct wl_workload *wl, int pid)
 {
-	for (uint32_t i = wl_nr_tasks(wl); i-- > 0;)
-		if (wl_task(wl, i)->pid == pid)
-			return i;
-	return WL_NONE;
+	const struct wl_task *t = wl_task_of_pid(wl, pid, UINT64_MAX);
+
+	return t ? (uint32_t)(t - wl_task(wl, 0)) : WL_NONE;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -225,7 +227,7 @@ int replay_pelt_compare(const struct wl_workload *wl, const struct replay_result
 		} else {
 			why = REPLAY_PELT_EX_NO_VALUES;
 		}
-		if (k1->state != 'S' && k1->state != 'D' && k1->state != 'I')
+		if (!sidecar_sched_asleep(k1))
 			why = REPLAY_PELT_EX_RUNNING;
 		for (int m = 0; m < REPLAY_PELT_METRICS && why < 0; m++)
 			if (!k1->have[kfield[m]])
@@ -420,49 +422,72 @@ struct json_t *replay_pelt_json(const struct replay_pelt_cmp *c)
 	return o;
 }
 
+/* one thread's (CPU of its last block, trace ns - clock_task ns) */
+struct clock_pair {
+	int cpu;
+	double off;
+};
+
+static int cmp_clock_pair(const void *a, const void *b)
+{
+	const struct clock_pair *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+	return (x->off > y->off) - (x->off < y->off);
+}
+
 int replay_kernel_clock_offsets(const struct wl_workload *wl, int64_t *off, bool *have,
 				int nr_cpus)
 {
 	const struct sidecar_sched *s0 = wl_sched_snapshot(wl, false);
 	const struct sidecar_sched *s1 = wl_sched_snapshot(wl, true);
+	struct clock_pair *p = NULL;
 	double *v = NULL;
+	size_t n = 0;
 	int found = 0;
 
 	for (int c = 0; c < nr_cpus; c++)
 		have[c] = false;
 	if (!s0 || !s1 || !s0->available || !s1->available || !s1->nr_tasks ||
-	    !(v = calloc(s1->nr_tasks, sizeof(*v))))
+	    !(p = calloc(s1->nr_tasks, sizeof(*p))) || !(v = calloc(s1->nr_tasks, sizeof(*v)))) {
+		free(p);
 		return 0;
-	for (int cpu = 0; cpu < nr_cpus; cpu++) {
-		unsigned int n = 0;
+	}
+	/* one pass over the end snapshot, then each CPU's median */
+	for (size_t i = 0; i < s1->nr_tasks; i++) {
+		const struct sidecar_sched_task *k1 = &s1->tasks[i], *k0;
+		uint32_t t = task_of_pid(wl, k1->pid);
+		const struct wl_task *wt = t != WL_NONE ? wl_task(wl, t) : NULL;
+		int64_t sw0 = 0;
 
-		for (size_t i = 0; i < s1->nr_tasks; i++) {
-			const struct sidecar_sched_task *k1 = &s1->tasks[i], *k0;
-			uint32_t t = task_of_pid(wl, k1->pid);
-			const struct wl_task *wt = t != WL_NONE ? wl_task(wl, t) : NULL;
-			int64_t sw0 = 0;
-
-			if (!wt || wt->cls != WL_CLASS_FAIR || wt->last_block_cpu != cpu ||
-			    (k1->state != 'S' && k1->state != 'D' && k1->state != 'I') ||
-			    !k1->have[SIDECAR_SCHED_EXEC_START] || !k1->have[SIDECAR_SCHED_NR_SWITCHES])
-				continue;
-			if (wt->init_state != WL_INIT_NEW) {
-				k0 = sidecar_sched_find(s0, k1->pid);
-				if (!k0 || !k0->have[SIDECAR_SCHED_NR_SWITCHES])
-					continue;
-				sw0 = k0->v[SIDECAR_SCHED_NR_SWITCHES];
-			}
-			if (k1->v[SIDECAR_SCHED_NR_SWITCHES] - sw0 != wt->traced_switch_out)
-				continue;
-			v[n++] = (double)((int64_t)wt->last_block_ts - k1->v[SIDECAR_SCHED_EXEC_START]);
-		}
-		if (!n)
+		if (!wt || wt->cls != WL_CLASS_FAIR || wt->last_block_cpu < 0 ||
+		    wt->last_block_cpu >= nr_cpus || !sidecar_sched_asleep(k1) ||
+		    !k1->have[SIDECAR_SCHED_EXEC_START] || !k1->have[SIDECAR_SCHED_NR_SWITCHES])
 			continue;
-		qsort(v, n, sizeof(*v), cmp_double);
-		off[cpu] = (int64_t)rank(v, n, 0.5);
-		have[cpu] = true;
+		if (wt->init_state != WL_INIT_NEW) {
+			k0 = sidecar_sched_find(s0, k1->pid);
+			if (!k0 || !k0->have[SIDECAR_SCHED_NR_SWITCHES])
+				continue;
+			sw0 = k0->v[SIDECAR_SCHED_NR_SWITCHES];
+		}
+		if (k1->v[SIDECAR_SCHED_NR_SWITCHES] - sw0 != wt->traced_switch_out)
+			continue;
+		p[n++] = (struct clock_pair){ wt->last_block_cpu,
+			(double)((int64_t)wt->last_block_ts - k1->v[SIDECAR_SCHED_EXEC_START]) };
+	}
+	/* sorted by CPU, then offset: each CPU's run gives its median */
+	qsort(p, n, sizeof(*p), cmp_clock_pair);
+	for (size_t a = 0, b; a < n; a = b) {
+		unsigned int k = 0;
+
+		for (b = a; b < n && p[b].cpu == p[a].cpu; b++)
+			v[k++] = p[b].off;
+		off[p[a].cpu] = (int64_t)rank(v, k, 0.5);
+		have[p[a].cpu] = true;
 		found++;
 	}
+	free(p);
 	free(v);
 	return found;
 }

@@ -1383,6 +1383,11 @@ const struct sidecar_sched_task *sidecar_sched_find(const struct sidecar_sched *
 	return bsearch(&key, s->tasks, s->nr_tasks, sizeof(*s->tasks), cmp_sched_task);
 }
 
+bool sidecar_sched_asleep(const struct sidecar_sched_task *k)
+{
+	return k->state == 'S' || k->state == 'D' || k->state == 'I';
+}
+
 struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 {
 	static int (*const step[])(struct sidecar *, const struct sv *, const char **,

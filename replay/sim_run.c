@@ -778,7 +778,7 @@ static bool initial_pelt(const struct sim *s, const struct wl_task *w, struct mo
 	struct model_pelt_init v;
 	int64_t lut;
 
-	if (!k || (k->state != 'S' && k->state != 'D' && k->state != 'I') || cpu < 0 ||
+	if (!k || !sidecar_sched_asleep(k) || cpu < 0 ||
 	    cpu >= REPLAY_PELT_CPUS || !have[cpu])
 		return false;
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)

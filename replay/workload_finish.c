@@ -295,7 +295,7 @@ static int sidecar_copy(struct wl_builder *b)
 	return 0;
 }
 
-/* Median of a WL_LEAD_BUCKET_NS histogram (bucket middle); 0 under 20 samples. */
+/* Median of a histogram of @nb buckets @width ns wide (bucket middle); 0 under 20 samples. */
 static uint64_t hist_median_of(const uint32_t *hist, unsigned int nb, unsigned int width,
 				uint32_t *samples)
 {
@@ -314,6 +314,7 @@ static uint64_t hist_median_of(const uint32_t *hist, unsigned int nb, unsigned i
 	return 0;
 }
 
+/* ... of a WL_LEAD_BUCKET_NS histogram */
 static uint64_t hist_median(const uint32_t *hist, uint32_t *samples)
 {
 	return hist_median_of(hist, WL_LEAD_BUCKETS, WL_LEAD_BUCKET_NS, samples);

@@ -294,6 +294,8 @@ const char *sidecar_cgroup_of(const struct sidecar *sc, int pid);
 const struct sidecar_cgroup *sidecar_find_cgroup(const struct sidecar *sc, const char *path);
 const struct sidecar_group *sidecar_find_group(const struct sidecar *sc, const char *name);
 const struct sidecar_sched_task *sidecar_sched_find(const struct sidecar_sched *s, int pid);
+/* Asleep at the read: the state letter S, D or I (an idle kernel thread). */
+bool sidecar_sched_asleep(const struct sidecar_sched_task *k);
 /*
  * The count of bookkeeping function @name among the @nr counts @funcs (a
  * sidecar's funcs, or the workload's copy of them): true if they list
