@@ -243,6 +243,12 @@ json_t *cap_machine_kernel(void);
 json_t *cap_machine_config(void);
 json_t *cap_machine_cpus(void);
 json_t *cap_machine_tunables(void);
+/*
+ * @fn(tgid, tid, @arg) for every thread of /proc/<tgid>/task/<tid> (a
+ * process gone meanwhile skipped): the first non-zero return of @fn (which
+ * stops the walk; keep it > 0), 0, or -1 with errno if /proc cannot be read.
+ */
+int cap_for_each_thread(int (*fn)(int tgid, int tid, void *arg), void *arg);
 json_t *cap_machine_tasks(const struct cap_cgroup_host *h, bool *autogroup_enabled);
 json_t *cap_machine_loadavg(void);
 char *cap_machine_uname_string(void);

@@ -393,76 +393,97 @@ static int task_stat(pid_t tgid, pid_t tid, int *nice, int *policy, int *cpu, un
 	return 0;
 }
 
-json_t *cap_machine_tasks(const struct cap_cgroup_host *h, bool *autogroup_enabled)
+int cap_for_each_thread(int (*fn)(int tgid, int tid, void *arg), void *arg)
 {
-	json_t *tasks = json_array();
-	char line[64];
 	struct dirent *pe;
-	DIR *proc;
+	DIR *proc = opendir("/proc");
+	int r = 0;
 
-	*autogroup_enabled = cap_read_line("/proc/sys/kernel/sched_autogroup_enabled", line,
-					   sizeof(line)) == 0 && atoi(line) == 1;
-	proc = opendir("/proc");
-	if (!tasks || !proc) {
-		json_decref(tasks);
-		if (proc)
-			closedir(proc);
-		return NULL;
-	}
-	while ((pe = readdir(proc))) {
-		char path[128], ag[128] = "";
+	if (!proc)
+		return -1;
+	while (!r && (pe = readdir(proc))) {
+		char path[64];
 		struct dirent *te;
-		pid_t tgid;
 		DIR *td;
-		int ag_id = -1, ag_nice = 0;
+		int tgid;
 
 		if (!isdigit((unsigned char)pe->d_name[0]))
 			continue;
-		tgid = (pid_t)atoi(pe->d_name);
-		snprintf(path, sizeof(path), "/proc/%d/autogroup", (int)tgid);
-		/* "/autogroup-7 nice 0"; empty for kernel threads */
-		if (cap_read_line(path, ag, sizeof(ag)) == 0)
-			sscanf(ag, "/autogroup-%d nice %d", &ag_id, &ag_nice);
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
-		td = opendir(path);
-		if (!td)
+		tgid = atoi(pe->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task", tgid);
+		if (!(td = opendir(path)))
 			continue;   /* exited meanwhile */
-		while ((te = readdir(td))) {
-			char comm[64] = "", cg[4096] = "", cpath[128];
-			int nice = 0, policy = 0, cpu = -1;
-			unsigned rt_prio = 0;
-			pid_t tid;
-			json_t *e;
-
-			if (!isdigit((unsigned char)te->d_name[0]))
-				continue;
-			tid = (pid_t)atoi(te->d_name);
-			snprintf(cpath, sizeof(cpath), "/proc/%d/task/%d/comm", (int)tgid, (int)tid);
-			if (cap_read_line(cpath, comm, sizeof(comm)) < 0)
-				continue;
-			if (task_stat(tgid, tid, &nice, &policy, &cpu, &rt_prio) < 0)
-				continue;
-			e = json_pack("{s:i, s:i, s:s, s:s, s:i, s:i}", "pid", (int)tid, "tgid",
-				      (int)tgid, "comm", comm, "policy", policy_name(policy), "nice",
-				      nice, "cpu", cpu);
-			if (!e)
-				continue;
-			if (rt_prio)
-				json_object_set_new(e, "rt_priority", json_integer(rt_prio));
-			if (h->version && cap_cgroup_of_task(h, tgid, tid, cg, sizeof(cg)) == 0)
-				json_object_set_new(e, "cgroup", json_string(cg));
-			else
-				json_object_set_new(e, "cgroup", json_null());
-			if (ag_id >= 0) {
-				json_object_set_new(e, "autogroup", json_integer(ag_id));
-				json_object_set_new(e, "autogroup_nice", json_integer(ag_nice));
-			}
-			json_array_append_new(tasks, e);
-		}
+		while (!r && (te = readdir(td)))
+			if (isdigit((unsigned char)te->d_name[0]))
+				r = fn(tgid, atoi(te->d_name), arg);
 		closedir(td);
 	}
 	closedir(proc);
-	return tasks;
+	return r;
+}
+
+struct tasks_walk {
+	const struct cap_cgroup_host *h;
+	json_t *tasks;
+	int tgid;                      /* the process whose autogroup is below */
+	int ag_id, ag_nice;
+};
+
+/* One thread of tasks_at_start (skipped if it exited meanwhile). */
+static int tasks_one(int tgid, int tid, void *arg)
+{
+	struct tasks_walk *w = arg;
+	char comm[64] = "", cg[4096] = "", cpath[128];
+	int nice = 0, policy = 0, cpu = -1;
+	unsigned rt_prio = 0;
+	json_t *e;
+
+	if (tgid != w->tgid) {
+		char ag[128] = "";
+
+		w->tgid = tgid;
+		w->ag_id = -1;
+		w->ag_nice = 0;
+		snprintf(cpath, sizeof(cpath), "/proc/%d/autogroup", tgid);
+		/* "/autogroup-7 nice 0"; empty for kernel threads */
+		if (cap_read_line(cpath, ag, sizeof(ag)) == 0)
+			sscanf(ag, "/autogroup-%d nice %d", &w->ag_id, &w->ag_nice);
+	}
+	snprintf(cpath, sizeof(cpath), "/proc/%d/task/%d/comm", tgid, tid);
+	if (cap_read_line(cpath, comm, sizeof(comm)) < 0)
+		return 0;
+	if (task_stat(tgid, tid, &nice, &policy, &cpu, &rt_prio) < 0)
+		return 0;
+	e = json_pack("{s:i, s:i, s:s, s:s, s:i, s:i}", "pid", tid, "tgid", tgid, "comm", comm,
+		      "policy", policy_name(policy), "nice", nice, "cpu", cpu);
+	if (!e)
+		return 0;
+	if (rt_prio)
+		json_object_set_new(e, "rt_priority", json_integer(rt_prio));
+	if (w->h->version && cap_cgroup_of_task(w->h, tgid, tid, cg, sizeof(cg)) == 0)
+		json_object_set_new(e, "cgroup", json_string(cg));
+	else
+		json_object_set_new(e, "cgroup", json_null());
+	if (w->ag_id >= 0) {
+		json_object_set_new(e, "autogroup", json_integer(w->ag_id));
+		json_object_set_new(e, "autogroup_nice", json_integer(w->ag_nice));
+	}
+	json_array_append_new(w->tasks, e);
+	return 0;
+}
+
+json_t *cap_machine_tasks(const struct cap_cgroup_host *h, bool *autogroup_enabled)
+{
+	struct tasks_walk w = { .h = h, .tasks = json_array(), .tgid = -1 };
+	char line[64];
+
+	*autogroup_enabled = cap_read_line("/proc/sys/kernel/sched_autogroup_enabled", line,
+					   sizeof(line)) == 0 && atoi(line) == 1;
+	if (!w.tasks || cap_for_each_thread(tasks_one, &w) < 0) {
+		json_decref(w.tasks);
+		return NULL;
+	}
+	return w.tasks;
 }
 
 json_t *cap_machine_loadavg(void)
@@ -525,13 +546,21 @@ static int cl_add(struct cmdline_buf *b, int pid, const char *comm)
 	return 0;
 }
 
+/* One thread alive now into the list: 1 when out of memory (stops the walk). */
+static int cmdline_one(int tgid, int tid, void *arg)
+{
+	char cpath[64], comm[64];
+
+	snprintf(cpath, sizeof(cpath), "/proc/%d/task/%d/comm", tgid, tid);
+	return cap_read_line(cpath, comm, sizeof(comm)) == 0 &&
+	       cl_add(arg, tid, comm) < 0;
+}
+
 char *cap_machine_cmdlines(const char *saved, json_t *start_tasks)
 {
 	struct cmdline_buf b = { 0 };
-	struct dirent *pe;
 	json_t *task;
 	size_t i;
-	DIR *proc;
 	const char *p;
 
 	/* The kernel's saved_cmdlines first: they are the comms the trace saw. */
@@ -556,35 +585,9 @@ char *cap_machine_cmdlines(const char *saved, json_t *start_tasks)
 				   comm) < 0)
 			goto nomem;
 	}
-	proc = opendir("/proc");
-	while (proc && (pe = readdir(proc))) {
-		char path[128];
-		struct dirent *te;
-		DIR *td;
-
-		if (!isdigit((unsigned char)pe->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%.20s/task", pe->d_name);
-		td = opendir(path);
-		while (td && (te = readdir(td))) {
-			char cpath[300], comm[64];
-
-			if (!isdigit((unsigned char)te->d_name[0]))
-				continue;
-			snprintf(cpath, sizeof(cpath), "/proc/%.20s/task/%.20s/comm", pe->d_name,
-				 te->d_name);
-			if (cap_read_line(cpath, comm, sizeof(comm)) == 0 &&
-			    cl_add(&b, atoi(te->d_name), comm) < 0) {
-				closedir(td);
-				closedir(proc);
-				goto nomem;
-			}
-		}
-		if (td)
-			closedir(td);
-	}
-	if (proc)
-		closedir(proc);
+	/* an unreadable /proc (-1) leaves the list as it is */
+	if (cap_for_each_thread(cmdline_one, &b) > 0)
+		goto nomem;
 	free(b.pids);
 	if (!b.text)
 		b.text = strdup("");

@@ -13,7 +13,6 @@
  * and a kernel without the files gives {"available": false, "reason"}.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -195,58 +194,48 @@ static int64_t mono_ns(void)
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+struct snap_walk {
+	json_t *tasks;
+	size_t n;                      /* threads met */
+};
+
+/* One thread into the snapshot; 1 (stop) past CAP_SCHED_MAX_THREADS. */
+static int snap_one(int tgid, int tid, void *arg)
+{
+	struct snap_walk *w = arg;
+	json_t *o;
+
+	if (++w->n > CAP_SCHED_MAX_THREADS)
+		return 1;
+	if ((o = read_thread(tgid, tid)))
+		json_array_append_new(w->tasks, o);
+	return 0;
+}
+
 json_t *cap_sched_snapshot(void)
 {
 	char probe[64];
-	json_t *tasks, *snap;
-	struct dirent *pe;
+	struct snap_walk w = { 0 };
 	int64_t t0 = mono_ns();
-	size_t n = 0;
-	DIR *proc;
+	int r;
 
 	snprintf(probe, sizeof(probe), "/proc/%d/sched", (int)getpid());
 	if (access(probe, R_OK) < 0)
 		return not_available("%s: %s (a kernel without CONFIG_SCHED_DEBUG has no "
 				     "per-task sched file)", probe, strerror(errno));
-	if (!(proc = opendir("/proc")))
-		return not_available("/proc: %s", strerror(errno));
-	if (!(tasks = json_array())) {
-		closedir(proc);
+	if (!(w.tasks = json_array()))
 		return NULL;
-	}
-	while ((pe = readdir(proc))) {
-		char path[64];
-		struct dirent *te;
-		DIR *td;
-		int tgid;
+	if ((r = cap_for_each_thread(snap_one, &w)) < 0) {
+		int e = errno;
 
-		if (!isdigit((unsigned char)pe->d_name[0]))
-			continue;
-		tgid = atoi(pe->d_name);
-		snprintf(path, sizeof(path), "/proc/%d/task", tgid);
-		if (!(td = opendir(path)))
-			continue;   /* exited meanwhile */
-		while ((te = readdir(td))) {
-			json_t *o;
-
-			if (!isdigit((unsigned char)te->d_name[0]))
-				continue;
-			if (++n > CAP_SCHED_MAX_THREADS)
-				break;
-			if ((o = read_thread(tgid, atoi(te->d_name))))
-				json_array_append_new(tasks, o);
-		}
-		closedir(td);
-		if (n > CAP_SCHED_MAX_THREADS)
-			break;
+		json_decref(w.tasks);
+		return not_available("/proc: %s", strerror(e));
 	}
-	closedir(proc);
-	if (n > CAP_SCHED_MAX_THREADS) {
-		json_decref(tasks);
+	if (r > 0) {
+		json_decref(w.tasks);
 		return not_available("more than %d threads: left out to keep the sidecar "
 				     "within its bounds (docs/capture.md)", CAP_SCHED_MAX_THREADS);
 	}
-	snap = json_pack("{s:b, s:I, s:o}", "available", true, "read_us",
-			 (json_int_t)((mono_ns() - t0) / 1000), "tasks", tasks);
-	return snap;
+	return json_pack("{s:b, s:I, s:o}", "available", true, "read_us",
+			 (json_int_t)((mono_ns() - t0) / 1000), "tasks", w.tasks);
 }
