@@ -1090,7 +1090,13 @@ static int load_tasks(struct sidecar *sc, const struct sv *root, const char **ba
 		DUP_STR(t->cgroup, sv_get(v, "cgroup"));
 		t->autogroup = (int)get_int(v, "autogroup", -1);
 		t->nice = (int)get_int(v, "nice", 0);
-		t->cpu = (int)get_int_in(v, "cpu", -1, -1, INT_MAX, bad);
+		/* read for the replay's start state only: a bad value is unknown, not an error */
+		{
+			const struct sv *c = sv_get(v, "cpu");
+			long long x;
+
+			t->cpu = c && sv_int_in(c, 0, INT_MAX, &x) ? (int)x : -1;
+		}
 		if (!pol)
 			pol = "unknown";
 		/* snprintf("%s")'s truncation, without its format parsing (81 calls, 47 k) */
