@@ -997,20 +997,26 @@ static int setup(struct sim *s, struct sr_error *err)
 		if (w->init_state == WL_INIT_SLEEPING) {
 			int bcpu = -1;
 
-			if (s->cfg.initial_pelt == REPLAY_INITIAL_PELT_ATTACHED &&
-			    (bcpu = blocked_cpu(s, w->pid)) >= 0 && bcpu != cpu) {
-				/* asleep on the CPU that last ran it, not where the trace first shows it */
-				s->notes[SIM_NOTE_INITIAL_PELT_OTHER_CPU]++;
-				t->cpu = cpu = bcpu;
-			}
+			if (s->cfg.initial_pelt == REPLAY_INITIAL_PELT_ATTACHED)
+				bcpu = blocked_cpu(s, w->pid);
 			if (model_task_start_sleeping(s->m, t->mt, cpu))
 				goto bad;
 			if (s->cfg.initial_pelt != REPLAY_INITIAL_PELT_GUESS &&
 			    initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have)) {
 				s->notes[SIM_NOTE_INITIAL_PELT]++;
-				if (s->cfg.initial_pelt == REPLAY_INITIAL_PELT_ATTACHED && bcpu < 0) {
+				if (s->cfg.initial_pelt != REPLAY_INITIAL_PELT_ATTACHED) {
+					/* attached at its first wakeup */
+				} else if (bcpu < 0) {
 					s->notes[SIM_NOTE_INITIAL_PELT_NO_CPU]++;
-				} else if (s->cfg.initial_pelt == REPLAY_INITIAL_PELT_ATTACHED) {
+				} else if (bcpu != cpu) {
+					/*
+					 * the trace first shows it on another CPU:
+					 * it moved after the sidecar's read (or
+					 * tasks_at_start's, read earlier), so which
+					 * queue held it at the start is unknown
+					 */
+					s->notes[SIM_NOTE_INITIAL_PELT_OTHER_CPU]++;
+				} else {
 					/* its preconditions hold here: -1 is out of memory */
 					if (model_task_attach_blocked(s->m, t->mt, first))
 						goto oom;
@@ -1323,8 +1329,8 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_INITIAL_LAG_OTHERWISE] = "... of them whose wakeup still decided otherwise than the trace (the check's pick repeated past a delayed entity, a resched set later in the enqueue)",
 	[SIM_NOTE_INITIAL_PELT] = "tasks asleep at the trace start given the kernel's own PELT of the capture's start (sidecar sched_at_start; --initial-pelt attached|kernel), aged from its last update there, mapped to the trace clock by its CPU's offset at the capture's end",
 	[SIM_NOTE_INITIAL_PELT_ATTACHED] = "... of them attached at the trace start to the queue of the CPU that last ran them, as the kernel's blocked task stays attached there (--initial-pelt attached; model_task_attach_blocked())",
-	[SIM_NOTE_INITIAL_PELT_NO_CPU] = "... of them NOT attached at the start: the sidecar does not say which CPU last ran them (--initial-pelt attached)",
-	[SIM_NOTE_INITIAL_PELT_OTHER_CPU] = "tasks asleep at the start put on the CPU the start snapshot has them on, not the one the trace first shows them on (--initial-pelt attached)",
+	[SIM_NOTE_INITIAL_PELT_NO_CPU] = "... of them NOT attached at the start: the sidecar does not say which CPU last ran them, attached at their first wakeup (--initial-pelt attached)",
+	[SIM_NOTE_INITIAL_PELT_OTHER_CPU] = "... of them NOT attached at the start: the trace first shows them on another CPU than the sidecar's read (they moved after it), attached at their first wakeup (--initial-pelt attached)",
 	[SIM_NOTE_DELAYED_MOVED] = "wakeups the trace sent to another CPU of a task the model still had delayed (DELAY_DEQUEUE): its dequeue completed first, as the kernel's had",
 	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",
 	[SIM_NOTE_OTHER_MISMATCH] = "RT/DL switch-outs without their switch-in in the trace: ignored",
