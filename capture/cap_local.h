@@ -283,7 +283,9 @@ struct cap_sched {
 int cap_sched_parse(const char *text, struct cap_sched *out);
 /* The state letter (R, S, D, ...) of a /proc/<pid>/stat text, 0 if none. */
 char cap_sched_state(const char *stat_text);
-json_t *cap_sched_task_json(int pid, int tgid, char state, const struct cap_sched *s);
+/* Its field 39, the CPU it last ran on (task_cpu()), -1 if none. */
+int cap_sched_cpu(const char *stat_text);
+json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, const struct cap_sched *s);
 /* Every thread's: {"available": true, "read_us", "tasks": [...]} or
  * {"available": false, "reason"}; NULL only when out of memory. */
 json_t *cap_sched_snapshot(void);

@@ -139,7 +139,40 @@ char cap_sched_state(const char *stat_text)
 	return p && p[1] == ' ' && isalpha((unsigned char)p[2]) ? p[2] : 0;
 }
 
-json_t *cap_sched_task_json(int pid, int tgid, char state, const struct cap_sched *s)
+/*
+ * Field 39 of a /proc/.../stat text, "processor" (do_task_stat():
+ * task_cpu(task)): the CPU the thread last ran on, which for a sleeping
+ * fair thread is the CPU of the cfs_rq its blocked load stays attached to
+ * until it wakes elsewhere (migrate_task_rq_fair()).  The comm (field 2)
+ * may hold spaces and parentheses, so fields are counted from the last
+ * ')': the state letter after it is field 3.  -1 if the text is cut short
+ * or the field is not a CPU number.
+ */
+int cap_sched_cpu(const char *stat_text)
+{
+	const char *p = stat_text ? strrchr(stat_text, ')') : NULL;
+	char *e;
+	long v;
+
+	if (!p || p[1] != ' ')
+		return -1;
+	p += 2;                                 /* field 3 */
+	for (int field = 3; field < 39; field++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -1;
+		p++;
+	}
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	errno = 0;
+	v = strtol(p, &e, 10);
+	if (errno || v > 65535 || (*e != ' ' && *e != '\n' && *e))
+		return -1;
+	return (int)v;
+}
+
+json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, const struct cap_sched *s)
 {
 	char st[2] = { state, 0 };
 	json_t *o = json_pack("{s:i, s:i}", "pid", pid, "tgid", tgid);
@@ -147,6 +180,7 @@ json_t *cap_sched_task_json(int pid, int tgid, char state, const struct cap_sche
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "state", state ? json_string(st) : json_null());
+	json_object_set_new(o, "cpu", cpu >= 0 ? json_integer(cpu) : json_null());
 	for (int f = 0; f < SIDECAR_SCHED_NR; f++)
 		json_object_set_new(o, sidecar_sched_key(f),
 				    s->have[f] ? json_integer((json_int_t)s->v[f]) : json_null());
@@ -171,6 +205,7 @@ static json_t *read_thread(int tgid, int tid)
 	char path[96], *sched, *stat;
 	struct cap_sched s;
 	char state;
+	int cpu;
 	json_t *o;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", tgid, tid);
@@ -179,10 +214,11 @@ static json_t *read_thread(int tgid, int tid)
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", tgid, tid);
 	stat = cap_read_file(path, NULL);
 	state = cap_sched_state(stat);
+	cpu = cap_sched_cpu(stat);
 	free(stat);
 	cap_sched_parse(sched, &s);
 	free(sched);
-	o = cap_sched_task_json(tid, tgid, state, &s);
+	o = cap_sched_task_json(tid, tgid, state, cpu, &s);
 	return o;
 }
 

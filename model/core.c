@@ -635,6 +635,50 @@ int model_task_set_pelt(struct model_task *p, const struct model_pelt_init *v)
 	return 0;
 }
 
+/*
+ * The traced kernel's blocked task is still attached to the cfs_rq of the
+ * CPU it last ran on: dequeue_entity() updated its se.avg and left it there,
+ * the queue's sums decay with it (update_blocked_averages()), and only a
+ * wakeup elsewhere removes it (migrate_task_rq_fair() ->
+ * remove_entity_load_avg()).  So its se.avg, aged blocked to @now, is
+ * attached now as attach_entity_cfs_rq() attaches a task that enters the
+ * class or group (attach_entity_load_avg(): the sums rebuilt on the queue's
+ * period; update_tg_load_avg(); propagate_entity_cfs_rq() up to the root,
+ * through the group entities' propagated load and util and tg->load_avg).
+ * Its first wakeup then ages it and does not attach it again (its
+ * last_update_time is not 0).
+ *
+ * The attach belongs to the kernel's history before the trace: the model's
+ * counters are left as they were, and update_tg_load_avg()'s 1 ms rate
+ * limit neither applies to it nor starts from it (each queue's last
+ * tg->load_avg write stays at 0, long before @now).
+ */
+int model_task_attach_blocked(struct model *m, struct model_task *p, uint64_t now)
+{
+	u64 *saved, ratelimit = m->b.tg_ratelimit_ns;
+	size_t nsaved = NR_MODEL_COUNTERS + (size_t)m->nr_nodes;
+	struct sched_entity *se = &p->se;
+
+	if (p->state != TS_SLEEPING || p->on_rq || !p->pelt_init || se->avg.last_update_time ||
+	    p->cpu < 0 || (unsigned int)p->cpu >= m->nr_cpus)
+		return -1;
+	if (!(saved = malloc(nsaved * sizeof(*saved))))
+		return -1;
+	memcpy(saved, m->counters, sizeof(m->counters));
+	memcpy(saved + NR_MODEL_COUNTERS, m->tg_writes_node, (size_t)m->nr_nodes * sizeof(*saved));
+	update_rq_clock(m, &m->rqs[p->cpu], now);
+	pelt_init_age(m, se, cfs_rq_clock_pelt(cfs_rq_of(se)));
+	m->b.tg_ratelimit_ns = 0;
+	attach_entity_cfs_rq(m, se);
+	m->b.tg_ratelimit_ns = ratelimit;
+	for (struct sched_entity *e = se; e; e = e->parent)
+		cfs_rq_of(e)->last_update_tg_load_avg = 0;
+	memcpy(m->counters, saved, sizeof(m->counters));
+	memcpy(m->tg_writes_node, saved + NR_MODEL_COUNTERS, (size_t)m->nr_nodes * sizeof(*saved));
+	free(saved);
+	return 0;
+}
+
 void model_expect_wakeup(struct model *m, enum model_wakeup_expect e)
 {
 	m->expect = e;

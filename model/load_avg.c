@@ -410,6 +410,21 @@ void detach_entity_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched
 }
 
 /*
+ * A task's se.avg from the capture's kernel (model_task_set_pelt()), last
+ * updated at pelt_init_lut: blocked since, so aged with no contribution up
+ * to @now as __update_load_avg_blocked_se() ages it, and left unattached
+ * (last_update_time 0) for the attach that follows.
+ */
+void pelt_init_age(struct model *m, struct sched_entity *se, u64 now)
+{
+	se->task->pelt_init = false;
+	se->avg.last_update_time = se->task->pelt_init_lut;
+	if (now > se->avg.last_update_time && ___update_load_sum(now, &se->avg, 0, 0, 0))
+		___update_load_avg_div(&se->avg, se_weight(se), pelt_divider(m, &se->avg));
+	se->avg.last_update_time = 0;
+}
+
+/*
  * update_load_avg(): age @se (unless it was never attached, or
  * SKIP_AGE_LOAD), then its cfs_rq, pull propagation from below, then exactly
  * one of: attach (DO_ATTACH and never attached: a new or migrated task),
@@ -474,15 +489,8 @@ void update_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity
 		 * so aged with no contribution up to now first, as
 		 * __update_load_avg_blocked_se() ages it.
 		 */
-		if (se->task->pelt_init) {
-			se->task->pelt_init = false;
-			se->avg.last_update_time = se->task->pelt_init_lut;
-			if (now > se->avg.last_update_time &&
-			    ___update_load_sum(now, &se->avg, 0, 0, 0))
-				___update_load_avg_div(&se->avg, se_weight(se),
-						       pelt_divider(m, &se->avg));
-			se->avg.last_update_time = 0;
-		}
+		if (se->task->pelt_init)
+			pelt_init_age(m, se, now);
 		attach_entity_load_avg(m, cfs_rq, se);
 		update_tg_load_avg(m, cfs_rq);
 	} else if (flags & DO_DETACH) {

@@ -656,6 +656,7 @@ void migrate_se_pelt_lag(struct model *m, struct sched_entity *se);
 void enqueue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void dequeue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void attach_entity_cfs_rq(struct model *m, struct sched_entity *se);
+void pelt_init_age(struct model *m, struct sched_entity *se, u64 now);
 void detach_entity_cfs_rq(struct model *m, struct sched_entity *se);
 void propagate_entity_cfs_rq(struct model *m, struct sched_entity *se);
 bool skip_blocked_update(struct sched_entity *se);

@@ -524,9 +524,12 @@ static const struct run_opt run_opt_table[] = {
 	  .names = replay_initial_pelt_names, AT_ENUM(rc.initial_pelt), .help =
 	  "the PELT of a task asleep at the trace start: the kernel's own\n"
 	  "se.avg from the sidecar's start snapshot, aged from its last\n"
-	  "update (kernel, the default; the guess where the sidecar has\n"
-	  "none), or the model's guess, a new task's (guess)\n"
-	  "(docs/replay.md \"PELT at the capture's end\")" },
+	  "update (kernel; the guess where the sidecar has none), the\n"
+	  "same attached at the start to the queue of the CPU that last\n"
+	  "ran it, as the kernel's blocked load stays there (attached,\n"
+	  "the default),\n"
+	  "or the model's guess, a new task's (guess) (docs/replay.md\n"
+	  "\"The PELT of the tasks alive at the start\")" },
 	{ "early-charge", NULL, RUN_OPTS_MODEL,
 	  .names = replay_early_charge_names, AT_ENUM(rc.early_charge), .help =
 	  "a wake that reaches its task before the block it ends (an\n"

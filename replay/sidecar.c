@@ -1090,6 +1090,13 @@ static int load_tasks(struct sidecar *sc, const struct sv *root, const char **ba
 		DUP_STR(t->cgroup, sv_get(v, "cgroup"));
 		t->autogroup = (int)get_int(v, "autogroup", -1);
 		t->nice = (int)get_int(v, "nice", 0);
+		/* read for the replay's start state only: a bad value is unknown, not an error */
+		{
+			const struct sv *c = sv_get(v, "cpu");
+			long long x;
+
+			t->cpu = c && sv_int_in(c, 0, INT_MAX, &x) ? (int)x : -1;
+		}
 		if (!pol)
 			pol = "unknown";
 		/* snprintf("%s")'s truncation, without its format parsing (81 calls, 47 k) */
@@ -1343,6 +1350,14 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 		if (v && v->type != SV_NULL && (!st || strlen(st) != 1))
 			FAIL(EINVAL, "%s.tasks[%zu].state is not one letter", name, i);
 		e->state = st ? st[0] : 0;
+		/* task_cpu() at the read: absent in sidecars before it was recorded */
+		e->cpu = -1;
+		v = sv_get(t, "cpu");
+		if (v && v->type != SV_NULL) {
+			if (!sv_int_in(v, 0, INT32_MAX, &x))
+				FAIL(EINVAL, "%s.tasks[%zu].cpu is not a CPU number or null", name, i);
+			e->cpu = (int)x;
+		}
 		for (int f = 0; f < SIDECAR_SCHED_NR; f++) {
 			v = sv_get(t, sched_keys[f]);
 			if (!v || v->type == SV_NULL)

@@ -269,6 +269,17 @@ static int sidecar_copy(struct wl_builder *b)
 			memcpy(to->tasks, from->tasks, from->nr_tasks * sizeof(*to->tasks));
 			to->nr_tasks = from->nr_tasks;
 		}
+		/*
+		 * A start snapshot recorded before its cpu field: the CPU of
+		 * tasks_at_start, read a few ms before it (the same stat field),
+		 * for --initial-pelt attached's queue of a sleeping thread.
+		 */
+		for (size_t i = 0; !k && i < to->nr_tasks; i++) {
+			const struct sidecar_task *st;
+
+			if (to->tasks[i].cpu < 0 && (st = sidecar_task(sc, to->tasks[i].pid)))
+				to->tasks[i].cpu = st->cpu;
+		}
 	}
 	if (sc->nr_cpus > 0 && sc->cpus) {
 		bool known = false;

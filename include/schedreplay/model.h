@@ -342,6 +342,18 @@ struct model_pelt_init {
 	uint64_t last_update_time;
 };
 int model_task_set_pelt(struct model_task *t, const struct model_pelt_init *v);
+/*
+ * A task given the kernel's se.avg (model_task_set_pelt()) attached at once,
+ * at @now (the trace's start, before any event), to the queue of the CPU it
+ * was started asleep on, as the kernel's blocked task stays attached to its
+ * last CPU's cfs_rq (dequeue_entity() keeps it there; update_blocked_averages()
+ * decays it; migrate_task_rq_fair() removes it at a wakeup elsewhere): aged
+ * blocked to @now, then attach_entity_cfs_rq() - the queue's sums, its group
+ * entities' propagated load and util, tg->load_avg.  Its first wakeup ages it
+ * and does not attach it again.  No counter moves.  -1 if it was not given
+ * the kernel's se.avg, is attached already, or out of memory.
+ */
+int model_task_attach_blocked(struct model *m, struct model_task *t, uint64_t now);
 void model_expect_wakeup(struct model *m, enum model_wakeup_expect e);
 enum model_initial_lag model_initial_lag_last(const struct model *m, int64_t *vlag,
 					      unsigned long *weight);

@@ -62,6 +62,7 @@ struct sidecar_task {
 	char *cgroup;          /* cpu-controller path, NULL if unknown */
 	int autogroup;         /* autogroup id, -1 if none (kernel thread) or unknown */
 	int nice;
+	int cpu;               /* the CPU it last ran on at the read (stat field 39), -1 unknown */
 	char policy[12];       /* "normal", "batch", "idle", "fifo", "rr", "deadline", ... */
 };
 
@@ -93,6 +94,12 @@ const char *sidecar_sched_key(int field);   /* NULL past SIDECAR_SCHED_NR */
 struct sidecar_sched_task {
 	int pid, tgid;
 	char state;                      /* R, S, D, ... of /proc/.../stat; 0 unknown */
+	/*
+	 * task_cpu() at the read (stat field 39): for a sleeping thread the CPU
+	 * whose cfs_rq still holds its blocked load; -1 unknown (absent in
+	 * sidecars before stop 41, or not printed)
+	 */
+	int cpu;
 	int64_t v[SIDECAR_SCHED_NR];
 	bool have[SIDECAR_SCHED_NR];     /* false: null (the kernel did not print it) */
 };

@@ -433,10 +433,18 @@ extern const struct replay_name replay_initial_lag_names[];
  * mapped to the trace clock by the CPU's offset at the capture's end
  * (replay_kernel_clock_offsets()) and aged from there to that first wakeup
  * (model_task_set_pelt(); docs/replay.md "PELT at the capture's end").
+ * ATTACHED: KERNEL's values, and the task's se.avg attached at the trace
+ * start to the queue of the CPU the start snapshot has it on (its cpu, else
+ * tasks_at_start's) where the trace first shows it on that CPU, as the
+ * kernel's blocked task stays attached to its last CPU's cfs_rq
+ * (model_task_attach_blocked()); its first wakeup does not attach it again,
+ * one elsewhere removes it from there.  A task the trace first shows on
+ * another CPU (it moved after the read) is attached at its first wakeup.
  */
 enum replay_initial_pelt {
 	REPLAY_INITIAL_PELT_GUESS = 0,
 	REPLAY_INITIAL_PELT_KERNEL,
+	REPLAY_INITIAL_PELT_ATTACHED,
 };
 extern const struct replay_name replay_initial_pelt_names[];
 

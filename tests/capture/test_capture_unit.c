@@ -1030,6 +1030,29 @@ static void test_sched_snapshot(void)
 	CHECK_INT(cap_sched_state("1409 (sl) e p) S 1 2"), 'S');
 	CHECK_INT(cap_sched_state("1409 (sleep) "), 0);
 	CHECK_INT(cap_sched_state(NULL), 0);
+	/*
+	 * stat's field 39 (the CPU it last ran on), on real lines of the
+	 * development VM: a `cat` on CPU 1, and a comm "a) b (c) S 9" set
+	 * through /proc/self/comm (spaces, parentheses and a fake state: the
+	 * fields count from the last ')'), on CPU 0; cut short; not a number.
+	 */
+	CHECK_INT(cap_sched_cpu("10946 (cat) R 10944 10944 1804 0 -1 4194304 99 0 0 0 0 0 0 0 20 0 "
+				"1 0 4673850 3133440 355 18446744073709551615 94275319382016 "
+				"94275319401897 140736360711536 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 "
+				"94275319417904 94275319419520 94275501826048 140736360712829 "
+				"140736360712849 140736360712849 140736360714219 0\n"), 1);
+	CHECK_INT(cap_sched_cpu("10977 (a) b (c) S 9) R 10975 10975 1804 0 -1 4194304 2836 6525 1 "
+				"0 7 1 7 3 20 0 1 0 4673993 16961536 3351 18446744073709551615 "
+				"94101309665280 94101309665621 140733444174192 0 0 0 0 16781312 2 "
+				"0 0 0 17 0 0 0 0 0 0 94101309676976 94101309677592 94101850058752 "
+				"140733444175949 140733444176082 140733444176082 140733444177871 "
+				"0\n"), 0);
+	CHECK_INT(cap_sched_cpu("10946 (cat) R 10944 10944 1804 0 -1 4194304 99 0 0 0 0 0 0 0 20 0 "
+				"1 0 4673850 3133440 355 18446744073709551615 94275319382016 "
+				"94275319401897 140736360711536 0 0 0 0 0 0 0 0 0 17"), -1);
+	CHECK_INT(cap_sched_cpu("1 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
+				"23 24 25 26 27 28 29 30 31 32 33 34 35 -1 0"), -1);
+	CHECK_INT(cap_sched_cpu(NULL), -1);
 
 	snprintf(path, sizeof(path), "%s/sidecar-sched.json", data_dir);
 	sc = sidecar_load(path, &err);
@@ -1042,8 +1065,11 @@ static void test_sched_snapshot(void)
 	CHECK_INT(sc->sched_start.nr_tasks, 2);
 	t = sidecar_sched_find(&sc->sched_start, 10101);
 	CHECK(t != NULL && t->state == 'R' && !t->have[SIDECAR_SCHED_UTIL_EST]);
+	CHECK(t != NULL && t->cpu == -1);       /* no "cpu": an older sidecar's entry */
+	CHECK_INT(sidecar_task(sc, 10101) ? sidecar_task(sc, 10101)->cpu : -2, 0);
 	t = sidecar_sched_find(&sc->sched_start, 10102);
 	CHECK(t != NULL && t->state == 'S' && t->v[SIDECAR_SCHED_UTIL_AVG] == 50);
+	CHECK(t != NULL && t->cpu == 1);
 	CHECK(sidecar_sched_find(&sc->sched_start, 1) == NULL);
 	CHECK(sc->sched_end.listed && !sc->sched_end.available);
 	CHECK(strstr(sc->sched_end.reason, "No such file") != NULL);

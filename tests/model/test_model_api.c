@@ -323,9 +323,92 @@ static void test_set_pelt(void)
 	model_free(m);
 }
 
+/*
+ * model_task_attach_blocked(): the kernel's blocked task stays attached to
+ * the queue of its last CPU.  Two CPUs, a group /g (shares 1024): task a in
+ * /g and task r in the root, both asleep on CPU 0 with the kernel's se.avg
+ * of test_set_pelt() (512 each, last updated one half-life before @now),
+ * attached at @now: aged to 256 each, CPU 0's /g queue holds a's, the group
+ * entity takes its util and runnable (update_tg_cfs_util/_runnable()) and a
+ * load from the propagated load_sum, the root queue holds r's and the group
+ * entity's, tg->load_avg the /g queue's load, and no counter moved.  a then
+ * wakes on CPU 0 (aged, not attached twice: the /g queue still holds one
+ * task's util), r wakes on CPU 1 (removed from CPU 0's root queue, attached
+ * on CPU 1's).  Refused twice, and for a task without the kernel's se.avg.
+ */
+static void test_attach_blocked(void)
+{
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+	struct model *m = model_new(&cfg, NULL);
+	struct model_group *g;
+	struct model_task *a, *r, *n;
+	struct task_group *tg;
+	uint64_t now = 1000000000ULL, lut = now - 32ULL * 1024 * 1024, c0 = 0, c1 = 0, v;
+	uint32_t pc = (uint32_t)((lut >> 10) & 1023), div = 47742 - 1024 + pc;
+	struct model_pelt_init pi = {
+		.load_sum = div / 2, .runnable_sum = 512ULL * div, .util_sum = 512ULL * div,
+		.period_contrib = pc, .load_avg = 512, .runnable_avg = 512, .util_avg = 512,
+		.last_update_time = lut,
+	};
+	struct cfs_rq *root0, *root1, *g0;
+	unsigned int iter = 0;
+	const char *name;
+
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	g = model_group_new(m, NULL, 1024, "/g", NULL);
+	tg = (struct task_group *)g;
+	a = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	r = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	n = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	CHECK(model_task_start_sleeping(m, a, 0) == 0 && model_task_set_pelt(a, &pi) == 0);
+	CHECK(model_task_start_sleeping(m, r, 0) == 0 && model_task_set_pelt(r, &pi) == 0);
+	CHECK(model_task_start_sleeping(m, n, 0) == 0);
+	CHECK(model_task_attach_blocked(m, n, now) == -1);     /* the guess: not attached */
+	while (model_counter_next(m, &iter, &name, &v))
+		c0 += v;
+	CHECK(model_task_attach_blocked(m, a, now) == 0);
+	CHECK(model_task_attach_blocked(m, r, now) == 0);
+	CHECK(model_task_attach_blocked(m, r, now) == -1);     /* attached already */
+	iter = 0;
+	while (model_counter_next(m, &iter, &name, &v))
+		c1 += v;
+	CHECK_EQ_U(c1, c0);
+	root0 = &m->rqs[0].cfs;
+	root1 = &m->rqs[1].cfs;
+	g0 = tg->cfs_rq[0];
+	/* aged 32 periods: 512 * y^32 */
+	CHECK_EQ_U(a->se.avg.util_avg, 255);
+	CHECK_EQ_U(a->se.avg.load_avg, 255);
+	CHECK_EQ_U(g0->avg.util_avg, 255);
+	CHECK_EQ_U(g0->avg.load_avg, 255);
+	CHECK_EQ_U(g0->avg.runnable_avg, 255);
+	CHECK_EQ_U(tg->se[0]->avg.util_avg, 255);
+	CHECK_EQ_U(tg->se[0]->avg.runnable_avg, 255);
+	CHECK_EQ_U(tg->se[0]->avg.load_avg, 254);   /* from the propagated load_sum */
+	CHECK_EQ_U(root0->avg.util_avg, 510);
+	CHECK_EQ_U(root0->avg.load_avg, 509);
+	CHECK_EQ_U(root1->avg.util_avg, 0);
+	CHECK_EQ_U((uint64_t)tg->load_avg, 255);
+	CHECK_EQ_U(g0->last_update_tg_load_avg, 0);
+	CHECK_EQ_U(a->se.avg.last_update_time, root0->avg.last_update_time);
+	/* a wakes where it sleeps: aged, not attached again */
+	CHECK(model_try_to_wake_up(m, a, 0, -1, MODEL_WF_TTWU, now + 1000) == 1);
+	CHECK_EQ_U(g0->avg.util_avg, a->se.avg.util_avg);
+	CHECK(g0->avg.util_avg >= 254 && g0->avg.util_avg <= 256);
+	/* r wakes on CPU 1: removed from CPU 0's queue at its next update */
+	CHECK(model_try_to_wake_up(m, r, 1, -1, MODEL_WF_TTWU, now + 2000) == 1);
+	CHECK_EQ_U(root0->removed.nr, 1);
+	CHECK_EQ_U(root1->avg.util_avg, r->se.avg.util_avg);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_set_pelt();
+	test_attach_blocked();
 	test_func_names();
 	test_errors();
 	test_counters();
