@@ -452,6 +452,19 @@ extern const struct replay_name replay_initial_pelt_names[];
  * waking): that one's request is withdrawn (the default).  docs/replay.md,
  * "Mechanical costs".
  */
+/*
+ * replay_config.clock_task: the model's rq_clock_task().  wall: the
+ * simulation's time, as the clock (the default).  traced: that less the
+ * time the trace shows the CPU's clock_task left out so far (IRQ and steal
+ * time: wl_clock_left_points(), model_config.clock_left).  docs/replay.md,
+ * "Left-out clock_task time".
+ */
+enum replay_clock_task {
+	REPLAY_CLOCK_TASK_WALL = 0,
+	REPLAY_CLOCK_TASK_TRACED,
+};
+extern const struct replay_name replay_clock_task_names[];
+
 enum replay_idle_clock {
 	REPLAY_IDLE_CLOCK_UPDATE = 0,
 	REPLAY_IDLE_CLOCK_SKIP,
@@ -668,6 +681,8 @@ struct replay_config {
 	enum replay_migrate_resched migrate_resched;
 	/* the clock a wakee of an idle CPU is charged from (above) */
 	enum replay_idle_clock idle_clock;
+	/* the model's clock_task: the wall clock or less the traced left-out time (above) */
+	enum replay_clock_task clock_task;
 	/* the traced load-balance passes of several tasks (above) */
 	enum replay_balance_attach balance_attach;
 	/*
