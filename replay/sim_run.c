@@ -988,7 +988,8 @@ static int setup(struct sim *s, struct sr_error *err)
 	}
 	s->notes[SIM_NOTE_BW_GROUPS] = s->bw_groups;
 	if (s->cfg.initial_pelt == REPLAY_INITIAL_PELT_KERNEL)
-		replay_kernel_clock_offsets(wl, clk_off, clk_have, REPLAY_PELT_CPUS);
+		(s->cfg.clock_task == REPLAY_CLOCK_TASK_TRACED ? replay_kernel_clock_offsets_start :
+		 replay_kernel_clock_offsets)(wl, clk_off, clk_have, REPLAY_PELT_CPUS);
 	s->stopper_cpu = -1;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		s->cpus[c].curr = -1;
