@@ -665,6 +665,7 @@ static json_t *clock_left_json(const struct wl_workload *wl)
 		json_object_set_new(o, "span_ns", jint(l.span_ns));
 		json_object_set_new(o, "pairs", jint(l.pairs));
 		json_object_set_new(o, "gaps", jint(l.gaps));
+		json_object_set_new(o, "skipped", jint(l.skipped));
 		json_object_set_new(o, "max_gap_ns", jint(l.max_gap_ns));
 		json_array_append_new(a, o);
 	}

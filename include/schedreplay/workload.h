@@ -853,6 +853,8 @@ struct wl_clock_left {
 	uint64_t chain_ns;          /* trace time covered by the chains' pairs */
 	uint64_t span_ns;           /* the trace's first to last event */
 	uint32_t pairs, gaps;       /* pairs read; pairs over the slack */
+	uint32_t skipped;           /* pairs not counted: the second charge may have read a
+				       wakeup's skipped clock (need_resched after a wakeup) */
 	uint64_t max_gap_ns;
 };
 /* @cpu's totals; false (zeroes) for a CPU outside the facts' nr_cpus. */

@@ -3867,7 +3867,9 @@ static void test_migrate_resched(void)
  * to nothing).  A remote charge of 40 written on CPU 1 at 26.5 ms ends the
  * chain: the tick at 29 ms, 200 us short, pairs with nothing.  Then 40 is
  * switched out at 30 ms and CPU 0's next task 41 shows one tick pair 30 us
- * short (33 -> 37 ms).  CPU 1 runs nothing: no pairs.
+ * short (33 -> 37 ms), then a wakeup onto CPU 0 and 41's charge with
+ * need_resched set 20 us short (a skipped clock, maybe: not counted) before
+ * its switch.  CPU 1 runs nothing: no pairs.
  */
 static void test_clock_left(void)
 {
@@ -3894,7 +3896,12 @@ static void test_clock_left(void)
 	ev[n++] = ev_switch(30 * MS, 0, 40, 'S', 120, 41, 120);
 	ev[n++] = ev_runtime(33 * MS, 0, 41, 3 * MS);
 	ev[n++] = ev_runtime(37 * MS, 0, 41, 4 * MS - 30 * US);     /* 30 us left out */
-	ev[n++] = ev_switch(38 * MS, 0, 41, 'S', 120, 0, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 37500 * US, 1, 0, 0x08, 42, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 37501 * US, 1, 0, 0x08, 42, 120, 0);
+	ev[n] = ev_runtime(37600 * US, 0, 41, 600 * US - 20 * US);  /* the wakeup's clock? */
+	ev[n++].common_flags = 0x04;
+	ev[n++] = ev_switch(37700 * US, 0, 41, 'R', 120, 42, 120);
+	ev[n++] = ev_switch(38 * MS, 0, 42, 'S', 120, 0, 120);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	if (!wl)
@@ -3903,8 +3910,9 @@ static void test_clock_left(void)
 	CHECK_EQ(l.left_ns, 130 * US);
 	CHECK_EQ(l.gaps, 2);
 	CHECK_EQ(l.max_gap_ns, 100 * US);
-	CHECK_EQ(l.pairs, 8);            /* 7 of 40 up to the remote charge, 1 of 41 */
-	CHECK_EQ(l.chain_ns, 24 * MS - 10 * US + 4 * MS);
+	CHECK_EQ(l.pairs, 9);            /* 7 of 40 up to the remote charge, 2 of 41 */
+	CHECK_EQ(l.skipped, 1);
+	CHECK_EQ(l.chain_ns, 24 * MS - 10 * US + 4 * MS + 600 * US);
 	CHECK_EQ(l.span_ns, 37 * MS);
 	p = wl_clock_left_points(wl, 0, &np);
 	CHECK_EQ(np, 4);
