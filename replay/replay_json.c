@@ -667,6 +667,10 @@ static json_t *clock_left_json(const struct wl_workload *wl)
 		json_object_set_new(o, "gaps", jint(l.gaps));
 		json_object_set_new(o, "skipped", jint(l.skipped));
 		json_object_set_new(o, "max_gap_ns", jint(l.max_gap_ns));
+		if (l.proc_stat) {
+			json_object_set_new(o, "proc_stat_steal_ns", jint(l.proc_steal_ns));
+			json_object_set_new(o, "proc_stat_irq_ns", jint(l.proc_irq_ns));
+		}
 		json_array_append_new(a, o);
 	}
 	return a;

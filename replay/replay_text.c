@@ -176,8 +176,8 @@ static void print_clock_left(FILE *out, const struct wl_workload *wl)
 
 	if (!wl_facts(wl)->has_stat_runtime)
 		return;
-	fprintf(out, "clock:     clock_task left out (IRQ + steal; chains of one task's charges, "
-		"gaps over 5 us)");
+	fprintf(out, "clock:     clock_task left out (steal, IRQ time; chains of one task's "
+		"charges, gaps over 5 us)");
 	for (unsigned int c = 0; c < nr && c < 8; c++) {
 		struct wl_clock_left l;
 
@@ -189,6 +189,16 @@ static void print_clock_left(FILE *out, const struct wl_workload *wl)
 			l.span_ns ? 100.0 * (double)l.chain_ns / (double)l.span_ns : 0.0);
 	}
 	fprintf(out, "%s  [trace]\n", nr > 8 ? ", ..." : "");
+	for (unsigned int c = 0; c < nr && c < 8; c++) {
+		struct wl_clock_left l;
+
+		if (!wl_clock_left(wl, (int)c, &l) || !l.proc_stat)
+			continue;
+		fprintf(out, "clock:     CPU %u: /proc/stat over the capture: steal %.0f ms, "
+			"irq + softirq %.0f ms; the trace's left-out time %.3f ms  [sidecar]\n", c,
+			(double)l.proc_steal_ns / 1e6, (double)l.proc_irq_ns / 1e6,
+			(double)l.left_ns / 1e6);
+	}
 }
 
 /* "CPU 0 X us, CPU 1 Y us" of the tick grid's phases (the first 8 CPUs) */

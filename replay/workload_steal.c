@@ -201,6 +201,18 @@ int wl_steal_finish(struct wl_builder *b)
 		struct wl_clock_left_cpu *o = &wl->clock_left[k];
 
 		o->st.span_ns = b->last_ts - b->first_ts;
+		if (b->sc && b->sc->cpu_time && (int)k < b->sc->nr_cpus && b->sc->cpu_time[k].have) {
+			const struct sidecar_cpu_time *ct = &b->sc->cpu_time[k];
+			double ns = 1e9 / (double)b->sc->cpu_time_user_hz;
+
+			o->st.proc_stat = true;
+			o->st.proc_steal_ns = ct->steal[1] > ct->steal[0] ?
+				(uint64_t)((double)(ct->steal[1] - ct->steal[0]) * ns) : 0;
+			o->st.proc_irq_ns = (uint64_t)((double)((ct->irq[1] > ct->irq[0] ?
+								  ct->irq[1] - ct->irq[0] : 0) +
+								 (ct->softirq[1] > ct->softirq[0] ?
+								  ct->softirq[1] - ct->softirq[0] : 0)) * ns);
+		}
 		if (!s || (int)k >= s->n)
 			continue;
 		o->st.pairs = s->cpu[k].st.pairs;

@@ -856,6 +856,12 @@ struct wl_clock_left {
 	uint32_t skipped;           /* pairs not counted: the second charge may have read a
 				       wakeup's skipped clock (need_resched after a wakeup) */
 	uint64_t max_gap_ns;
+	/*
+	 * The sidecar's /proc/stat deltas over the capture (its "cpu_time"),
+	 * in ns: steal, and irq + softirq; proc_stat false where it has none.
+	 */
+	bool proc_stat;
+	uint64_t proc_steal_ns, proc_irq_ns;
 };
 /* @cpu's totals; false (zeroes) for a CPU outside the facts' nr_cpus. */
 bool wl_clock_left(const struct wl_workload *wl, int cpu, struct wl_clock_left *out);

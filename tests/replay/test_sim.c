@@ -3928,7 +3928,32 @@ static void test_clock_left(void)
 	CHECK_EQ(l.left_ns, 0);
 	CHECK_EQ(l.pairs, 0);
 	CHECK(!wl_clock_left(wl, 2, &l));
+	CHECK(!l.proc_stat);
 	wl_free(wl);
+	{
+		/* a sidecar's /proc/stat reads: their deltas next to the trace's figure */
+		struct sidecar_cpu_time ct[2] = {
+			{ .have = true, .steal = { 400, 403 }, .softirq = { 10, 12 } },
+			{ .have = false },
+		};
+		struct sidecar_cpu cpus[2] = {
+			{ .cpu = 0, .listed = true, .online = true, .numa_node = -1 },
+			{ .cpu = 1, .listed = true, .online = true, .numa_node = -1 },
+		};
+		struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus,
+				      .cpu_time = ct, .cpu_time_user_hz = 100 };
+
+		wl = build_sc(ev, n, &sc);
+		CHECK(wl != NULL);
+		if (!wl)
+			return;
+		CHECK(wl_clock_left(wl, 0, &l) && l.proc_stat);
+		CHECK_EQ(l.proc_steal_ns, 30 * MS);
+		CHECK_EQ(l.proc_irq_ns, 20 * MS);
+		CHECK_EQ(l.left_ns, 130 * US);
+		CHECK(wl_clock_left(wl, 1, &l) && !l.proc_stat);
+		wl_free(wl);
+	}
 }
 
 int main(int argc, char **argv)
