@@ -18,16 +18,15 @@
  * lags (the clock read before the event is written).  Those lags are alike
  * (update_rq_clock() then update_curr(), a few hundred ns apart) in task,
  * softirq and hardirq context: gaps of pairs with no left-out time scatter
- * by a few us whatever the contexts (pelt-mix: 5 %-95 % of the
- * tick -> tick pairs -1.5..+0.5 us, of the tick -> task-context pairs
- * -2.8..+0.8 us).  So every pair counts, not only the pairs written in the
- * same kind of context: on make-probe those (tick -> tick) cover 2 % of the
- * trace, a compiler's tick -> its next charge in task context 100 %, and
- * that pair also holds the softirq work the tick raised (8 us median there,
- * IRQ time too).  A pair counts its whole gap when that is over
- * WL_CLOCK_LEFT_SLACK_NS, else nothing (so the few us of a tick's own IRQ
- * time per interval are not counted: the total is a lower bound of
- * IRQ + steal time).
+ * by a couple of us whatever the contexts (pelt-mix, 5 %-95 %: tick -> tick
+ * -1.4..+1.6 us, task -> task -0.6..+0.6 us, tick -> task from -2.0 us, its
+ * upper tail the skipped clocks below).  So every pair counts, not only the
+ * pairs written in the same kind of context (on make-probe those, tick ->
+ * tick, cover 2 % of the trace, every pair 17 %).  A pair counts its whole
+ * gap when that is over WL_CLOCK_LEFT_SLACK_NS, else nothing: the total is
+ * a lower bound (with IRQ_TIME_ACCOUNTING, a tick's own few us of IRQ time
+ * per interval are not counted; the capture kernel has it unset, so there
+ * it is steal time only).
  *
  * A charge that read a skipped clock (rq_clock_skip_update(): the
  * __schedule() after a wakeup_preempt() that rescheduled keeps the
@@ -37,14 +36,13 @@
  * next charge never comes: that __schedule() switches the task out (on
  * make-probe an hrtimer wakeup of the probe in the tick's interval, then
  * cc1's put_prev charge 8-10 us short, the wakeup's clock, then the switch:
- * 0.9 % "left out" on CPU 0 that is not).  So a pair whose second charge
+ * 0.98 % "left out" on CPU 0 that is not).  So a pair whose second charge
  * shows need_resched set (TRACE_FLAG_NEED_RESCHED*) after a wakeup onto the
  * CPU in its interval does not count.
  *
- * What breaks a chain: a switch on the CPU, a charge of the task written in
- * another kind of context or on another CPU (a remote update_curr(): the
- * task's exec_start moved on a clock this CPU's chain did not read), lost
- * events.  Runs shorter than two charges of one task (a wakeup -> block
+ * What breaks a chain: a switch on the CPU, a charge of the task written on
+ * another CPU (a remote update_curr(): the task's exec_start moved on a
+ * clock this CPU's chain did not read), lost events.  Runs shorter than two charges of one task (a wakeup -> block
  * that is charged once, at its dequeue) show no chain and contribute
  * nothing: on a CPU that only runs such tasks the left-out time is unknown
  * (the chains' share of the trace's span says how much was seen).
