@@ -1371,7 +1371,11 @@ static int load_sched(struct sidecar *sc, const struct sv *root, const char **ba
  * "cpu_time" (capture/cap_cputime.c): read as strictly as lost.per_cpu
  * when present and available; absent or {"available": false}: none.
  */
-static int load_cpu_time_one(struct sidecar *sc, const struct sv *a, int k)
+enum { CT_BAD = 1, CT_TWICE, CT_NOT_AT_START };
+
+/* One read (@k 0: at_start, 1: at_end) into cpu_time[].x[k]; 0, or CT_* with *@at. */
+static int load_cpu_time_one(struct sidecar *sc, const struct sv *a, int k, bool *seen,
+			     size_t *at)
 {
 	static const char *const key[] = { "irq", "softirq", "steal" };
 	const struct sv *v;
@@ -1380,20 +1384,24 @@ static int load_cpu_time_one(struct sidecar *sc, const struct sv *a, int k)
 		const struct sv *cv = sv_get(v, "cpu");
 		long long cpu = -1, n[3];
 
+		*at = i;
 		if (!sv_is_obj(v) || !cv || !sv_int_in(cv, 0, sc->nr_cpus - 1, &cpu))
-			return (int)i + 1;
+			return CT_BAD;
 		for (size_t j = 0; j < 3; j++) {
 			const struct sv *c = sv_get(v, key[j]);
 
 			if (!c || !sv_int_in(c, 0, LLONG_MAX, &n[j]))
-				return (int)i + 1;
+				return CT_BAD;
 		}
+		if (seen[cpu])
+			return CT_TWICE;
+		if (k == 1 && !sc->cpu_time[cpu].have)
+			return CT_NOT_AT_START;
+		seen[cpu] = true;
 		sc->cpu_time[cpu].irq[k] = (uint64_t)n[0];
 		sc->cpu_time[cpu].softirq[k] = (uint64_t)n[1];
 		sc->cpu_time[cpu].steal[k] = (uint64_t)n[2];
-		sc->cpu_time[cpu].have |= k == 0;
-		if (k == 1 && !sc->cpu_time[cpu].have)
-			return (int)i + 1;
+		sc->cpu_time[cpu].have = k == 0;   /* at the end: set below, for both reads */
 	}
 	return 0;
 }
@@ -1401,10 +1409,16 @@ static int load_cpu_time_one(struct sidecar *sc, const struct sv *a, int k)
 static int load_cpu_time(struct sidecar *sc, const struct sv *root, const char **bad,
 			 struct sr_error *err)
 {
+	static const char *const why[] = {
+		[CT_BAD] = "is not {cpu, irq, softirq, steal} of a CPU of cpus.topology",
+		[CT_TWICE] = "lists its CPU twice",
+		[CT_NOT_AT_START] = "is a CPU the start read does not list",
+	};
 	const struct sv *o = sv_get(root, "cpu_time"), *av, *a0, *a1, *hz;
 	long long uhz;
-	bool *seen1;
-	int r;
+	bool *seen;
+	size_t at = 0;
+	int r = 0, k;
 
 	(void)bad;
 	if (!o || o->type == SV_NULL)
@@ -1426,26 +1440,21 @@ static int load_cpu_time(struct sidecar *sc, const struct sv *root, const char *
 		return 0;
 	if (!(sc->cpu_time = calloc((size_t)sc->nr_cpus, sizeof(*sc->cpu_time))))
 		NOMEM();
-	if ((r = load_cpu_time_one(sc, a0, 0)) ||
-	    (r = -load_cpu_time_one(sc, a1, 1))) {
+	if (!(seen = calloc((size_t)sc->nr_cpus, sizeof(*seen))))
+		NOMEM();
+	for (k = 0; k < 2 && !r; k++) {
+		memset(seen, 0, (size_t)sc->nr_cpus * sizeof(*seen));
+		r = load_cpu_time_one(sc, k ? a1 : a0, k, seen, &at);
+	}
+	/* a CPU of both reads is compared; of the start read only, not */
+	for (int c = 0; !r && c < sc->nr_cpus; c++)
+		sc->cpu_time[c].have = seen[c];
+	free(seen);
+	if (r) {
 		free(sc->cpu_time);
 		sc->cpu_time = NULL;
-		FAIL(EINVAL, "cpu_time.%s[%d] is not {cpu, irq, softirq, steal} of a CPU of "
-		     "cpus.topology%s", r > 0 ? "at_start" : "at_end", (r > 0 ? r : -r) - 1,
-		     r < 0 ? " read at the start too" : "");
+		FAIL(EINVAL, "cpu_time.%s[%zu] %s", k == 1 ? "at_start" : "at_end", at, why[r]);
 	}
-	/* a CPU in the start read only: not compared */
-	if (!(seen1 = calloc((size_t)sc->nr_cpus, sizeof(*seen1))))
-		NOMEM();
-	for (size_t i = 0; sv_at(a1, i); i++) {
-		long long cpu;
-
-		if (sv_int_in(sv_get(sv_at(a1, i), "cpu"), 0, sc->nr_cpus - 1, &cpu))
-			seen1[cpu] = true;
-	}
-	for (int c = 0; c < sc->nr_cpus; c++)
-		sc->cpu_time[c].have &= seen1[c];
-	free(seen1);
 	return 0;
 }
 

@@ -182,6 +182,15 @@ int wl_steal_event(struct wl_builder *b, const struct trace_event *ev, bool lost
 	return 0;
 }
 
+/* (@a1 - @a0) + (@b1 - @b0) USER_HZ ticks in ns, a counter that went back as 0, saturated */
+static uint64_t ticks_ns(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1, long hz)
+{
+	double ns = ((double)(a1 > a0 ? a1 - a0 : 0) + (double)(b1 > b0 ? b1 - b0 : 0)) *
+		    (1e9 / (double)(hz > 0 ? hz : 100));
+
+	return ns >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)ns;
+}
+
 int wl_steal_finish(struct wl_builder *b)
 {
 	struct wl_workload *wl = b->wl;
@@ -201,15 +210,12 @@ int wl_steal_finish(struct wl_builder *b)
 		o->st.span_ns = b->last_ts - b->first_ts;
 		if (b->sc && b->sc->cpu_time && (int)k < b->sc->nr_cpus && b->sc->cpu_time[k].have) {
 			const struct sidecar_cpu_time *ct = &b->sc->cpu_time[k];
-			double ns = 1e9 / (double)b->sc->cpu_time_user_hz;
 
 			o->st.proc_stat = true;
-			o->st.proc_steal_ns = ct->steal[1] > ct->steal[0] ?
-				(uint64_t)((double)(ct->steal[1] - ct->steal[0]) * ns) : 0;
-			o->st.proc_irq_ns = (uint64_t)((double)((ct->irq[1] > ct->irq[0] ?
-								  ct->irq[1] - ct->irq[0] : 0) +
-								 (ct->softirq[1] > ct->softirq[0] ?
-								  ct->softirq[1] - ct->softirq[0] : 0)) * ns);
+			o->st.proc_steal_ns = ticks_ns(ct->steal[0], ct->steal[1], 0, 0,
+						       b->sc->cpu_time_user_hz);
+			o->st.proc_irq_ns = ticks_ns(ct->irq[0], ct->irq[1], ct->softirq[0],
+						     ct->softirq[1], b->sc->cpu_time_user_hz);
 		}
 		if (!s || (int)k >= s->n)
 			continue;

@@ -1067,7 +1067,7 @@ static void test_sched_snapshot(void)
  * softirq and steal parsed (the aggregate line skipped, a line without the
  * steal column refused), and loaded back: sidecar-good.json (written before
  * the field) has none; with the field each CPU's two reads; a CPU out of
- * the topology is an error naming the entry.
+ * the topology or listed twice is an error naming the entry.
  */
 static void test_cpu_time(void)
 {
@@ -1100,7 +1100,7 @@ static void test_cpu_time(void)
 	CHECK(text != NULL);
 	if (!text)
 		return;
-	for (int bad = 0; bad < 2; bad++) {
+	for (int bad = 0; bad < 3; bad++) {
 		char *end = strrchr(text, '}');
 
 		snprintf(out, sizeof(out), "%s/sidecar-cpu-time-%d.json", scratch, bad);
@@ -1113,12 +1113,13 @@ static void test_cpu_time(void)
 			"\"steal\": 400}, {\"cpu\": 1, \"irq\": 1, \"softirq\": 20, \"steal\": 500}], "
 			"\"at_end\": [{\"cpu\": 0, \"irq\": 0, \"softirq\": 12, \"steal\": 403}, "
 			"{\"cpu\": %d, \"irq\": 2, \"softirq\": 20, \"steal\": 505}]}}\n",
-			(int)(end - text), text, bad ? 7 : 1);
+			(int)(end - text), text, bad == 1 ? 7 : bad == 2 ? 0 : 1);
 		fclose(f);
 		memset(&err, 0, sizeof(err));
 		sc = sidecar_load(out, &err);
 		if (bad) {
-			CHECK(sc == NULL && strstr(err.msg, "cpu_time.at_end[1]") != NULL);
+			CHECK(sc == NULL && strstr(err.msg, bad == 1 ? "cpu_time.at_end[1] is not" :
+						   "cpu_time.at_end[1] lists its CPU twice") != NULL);
 		} else {
 			CHECK(sc != NULL && sc->cpu_time != NULL);
 			if (sc && sc->cpu_time) {
