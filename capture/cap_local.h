@@ -290,4 +290,24 @@ json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, const struct
  * {"available": false, "reason"}; NULL only when out of memory. */
 json_t *cap_sched_snapshot(void);
 
+/* ---- cap_cputime.c: the sidecar's "cpu_time" ---- */
+
+#define CAP_CPU_TIME_MAX 4096
+struct cap_cpu_time {
+	int cpu;
+	uint64_t irq, softirq, steal;   /* USER_HZ ticks */
+};
+/*
+ * The per-CPU lines of a /proc/stat text into @out (room for @max): how
+ * many, or -1 if a cpuN line lacks the steal column or there are too many.
+ */
+int cap_proc_stat_parse(const char *text, struct cap_cpu_time *out, int max);
+/* [{"cpu", "irq", "softirq", "steal"}, ...] now, or {"unreadable": why}. */
+json_t *cap_cpu_time_read(void);
+/*
+ * The sidecar's "cpu_time" from two reads: {"available": true, "source",
+ * "user_hz", "at_start", "at_end"}, or {"available": false, "reason"}.
+ */
+json_t *cap_cpu_time_json(json_t *start, json_t *end);
+
 #endif /* SCHEDREPLAY_CAP_LOCAL_H */

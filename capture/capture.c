@@ -986,6 +986,9 @@ static int write_sidecar(struct session *s, const struct cap_readback *rb, json_
 			    json_incref(json_object_get(s->side, "sched_at_start")));
 	json_object_set_new(side, "sched_at_end",
 			    json_incref(json_object_get(s->side, "sched_at_end")));
+	json_object_set_new(side, "cpu_time",
+			    cap_cpu_time_json(json_object_get(s->side, "cpu_time_start"),
+					      json_object_get(s->side, "cpu_time_end")));
 
 	/*
 	 * Written next to it and renamed, as the trace.dat is: a capture
@@ -1332,6 +1335,8 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	json_object_set_new(s.side, "sched_at_start", cap_sched_snapshot());
 	cap_log(opt, false, "recording %zu event(s) on %d CPU(s) into %s (instance %s)",
 		json_array_size(s.events), cap_trace_nr_cpus(s.t), opt->output, s.run);
+	/* /proc/stat's irq, softirq and steal: read around the traced window */
+	json_object_set_new(s.side, "cpu_time_start", cap_cpu_time_read());
 	if (cap_trace_on(s.t, true) < 0) {
 		sr_error_set(err, errno, "%s: cannot turn tracing on: %s", s.run, strerror(errno));
 		goto out;
@@ -1349,6 +1354,7 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	cap_trace_mark(s.t, MARK_END);
 	s.t_end = now_s();
 	cap_trace_on(s.t, false);
+	json_object_set_new(s.side, "cpu_time_end", cap_cpu_time_read());
 	cap_funcs_on(s.funcs, false);
 	/*
 	 * Before the workloads are stopped: their threads are still alive, a

@@ -138,7 +138,8 @@ static bool can_migrate_task(struct model *m, struct model_task *p, struct lb_en
 	/* "Aggressive migration if active balance": no cache-hot test */
 	if (env->flags & LBF_ACTIVE_LB)
 		return true;
-	if (task_hot(m, p, env->dry_run ? m->now : env->src_rq->clock_task, env->dst_rq) &&
+	if (task_hot(m, p, env->dry_run ? rq_clock_task_at(env->src_rq, m->now) :
+			    env->src_rq->clock_task, env->dst_rq) &&
 	    sd->nr_balance_failed <= sd->cache_nice_tries) {
 		COUNT(m, load_balance_hot);
 		return false;

@@ -8,6 +8,7 @@
  * point takes `now` and updates the CPU's rq clock from it, as the kernel's
  * update_rq_clock() does at the same places.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,17 +32,52 @@ void model_advance_time(struct model *m, u64 now)
 }
 
 /*
- * update_rq_clock(): clock, clock_task and clock_pelt move together (no irq
- * or steal time, no capacity or frequency scaling); an idle rq also records
- * the idle clocks migrate_se_pelt_lag() extrapolates from.
+ * The time @rq's clock_task leaves out up to @now (model_config.clock_left):
+ * linear between the points, looked up from the last point used (the clock
+ * only moves forward, so that is a step or two).
+ */
+static u64 rq_clock_left(struct rq *rq, u64 now)
+{
+	const struct model_clock_point *p = rq->left;
+	u32 i = rq->left_i;
+
+	if (!rq->left_n || now <= p[0].at)
+		return 0;
+	if (now >= p[rq->left_n - 1].at)
+		return p[rq->left_n - 1].left_ns;
+	if (p[i].at > now)
+		i = 0;
+	while (p[i + 1].at <= now)   /* p[i].at <= now < p[last].at */
+		i++;
+	rq->left_i = i;
+	return p[i].left_ns + (u64)((double)(p[i + 1].left_ns - p[i].left_ns) *
+				    (double)(now - p[i].at) / (double)(p[i + 1].at - p[i].at));
+}
+
+/* @rq's rq_clock_task() at @now (the clock less the left-out time) */
+u64 rq_clock_task_at(struct rq *rq, u64 now)
+{
+	return now - rq_clock_left(rq, now);
+}
+
+/*
+ * update_rq_clock(): clock_task is the clock less the time it leaves out
+ * (update_rq_clock_task(): IRQ and steal time, model_config.clock_left;
+ * none by default), clock_pelt follows clock_task (update_rq_clock_pelt():
+ * no capacity or frequency scaling, so equal to it); an idle rq also records
+ * the idle clocks migrate_se_pelt_lag() extrapolates from
+ * (update_idle_rq_clock_pelt(): clock_pelt synced to clock_task).
  */
 void update_rq_clock(struct model *m, struct rq *rq, u64 now)
 {
 	model_advance_time(m, now);
 	if ((s64)(now - rq->clock) > 0) {
+		u64 task = rq_clock_task_at(rq, now);
+
 		rq->clock = now;
-		rq->clock_task = now;
-		rq->clock_pelt = now;
+		if (task > rq->clock_task)   /* rounding never takes it back */
+			rq->clock_task = task;
+		rq->clock_pelt = rq->clock_task;
 	}
 	if (!rq->curr && !rq->other_class) {
 		rq->clock_idle = rq->clock;
@@ -288,6 +324,26 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	if (!m->tg_writes_node || !m->nr_idle_scan || !m->rqs)
 		goto nomem;
 
+	for (cpu = 0; cfg->clock_left && cpu < m->nr_cpus; cpu++) {
+		const struct model_clock_left *cl = &cfg->clock_left[cpu];
+		struct rq *rq = &m->rqs[cpu];
+
+		for (u32 i = 1; i < cl->n; i++)
+			if (cl->v[i].at <= cl->v[i - 1].at || cl->v[i].left_ns < cl->v[i - 1].left_ns ||
+			    cl->v[i].left_ns - cl->v[i - 1].left_ns > cl->v[i].at - cl->v[i - 1].at) {
+				sr_error_set(err, 22, "model: CPU %u: clock_left point %u (at %" PRIu64
+					     " ns, %" PRIu64 " ns left out) out of order or growing "
+					     "faster than the clock", cpu, i, cl->v[i].at,
+					     cl->v[i].left_ns);
+				goto fail;
+			}
+		if (!cl->n)
+			continue;
+		if (!(rq->left = malloc(cl->n * sizeof(*rq->left))))
+			goto nomem;
+		memcpy(rq->left, cl->v, cl->n * sizeof(*rq->left));
+		rq->left_n = cl->n;
+	}
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct rq *rq = &m->rqs[cpu];
 
@@ -335,6 +391,8 @@ void model_free(struct model *m)
 		tg_free(m, g);
 		free(g);
 	}
+	for (unsigned int c = 0; m->rqs && c < m->nr_cpus; c++)
+		free(m->rqs[c].left);
 	if (m->rqs)
 		free_sched_domains(m);
 	tg_free(m, &m->root_task_group);

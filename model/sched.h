@@ -272,8 +272,10 @@ struct rq {
 	bool clock_skip_req;        /* RQCF_REQ_SKIP: the next __schedule() keeps the clock */
 
 	u64 clock;                  /* rq_clock() */
-	u64 clock_task;             /* rq_clock_task(): no irq time in the model */
+	u64 clock_task;             /* rq_clock_task(): clock less left[] (IRQ, steal) */
 	u64 clock_pelt;             /* == clock_task: no capacity/frequency scaling */
+	struct model_clock_point *left;  /* model_config.clock_left's (NULL: none) */
+	u32 left_n, left_i;         /* ... points, and the last one looked up */
 	u64 clock_idle, clock_pelt_idle;
 
 	u64 avg_idle;
@@ -852,6 +854,7 @@ bool enqueue_throttled_task(struct model *m, struct model_task *p);
 
 /* core.c */
 void update_rq_clock(struct model *m, struct rq *rq, u64 now);
+u64 rq_clock_task_at(struct rq *rq, u64 now);
 void model_advance_time(struct model *m, u64 now);
 void add_nr_running(struct model *m, struct rq *rq, unsigned int count);
 void sub_nr_running(struct model *m, struct rq *rq, unsigned int count);

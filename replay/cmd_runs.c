@@ -547,6 +547,14 @@ static const struct run_opt run_opt_table[] = {
 	  "(skip), that except for a wakeup from another CPU, enqueued by\n"
 	  "the kernel at the IPI (local, the default), or its switch-in\n"
 	  "(update; docs/replay.md, \"Mechanical costs\")" },
+	{ "clock-task", NULL, RUN_OPTS_MODEL,
+	  .names = replay_clock_task_names, AT_ENUM(rc.clock_task), .help =
+	  "the model's rq_clock_task(), which update_curr()'s charges,\n"
+	  "slices, bandwidth and PELT read: the simulation's time (wall, the\n"
+	  "default), or that less the time the trace shows each CPU's\n"
+	  "clock_task left out so far, IRQ and steal time, from its charge\n"
+	  "chains (traced; measured, not adopted: docs/replay.md,\n"
+	  "\"Left-out clock_task time\")" },
 	{ "migrate-resched", NULL, RUN_OPTS_MODEL,
 	  .names = replay_migrate_resched_names, AT_ENUM(rc.migrate_resched), .help =
 	  "a traced migration of a queued task (a balance pull) sets\n"

@@ -127,6 +127,10 @@ static void clock_fill(struct replay_pelt_cmp *out, double *tmp)
 			if (r->cpu != cpu)
 				continue;
 			tmp[k++] = (double)r->clock_offset_ns;
+			if (k == 1 || r->clock_offset_ns - r->left_ns < c->less_left_min_ns)
+				c->less_left_min_ns = r->clock_offset_ns - r->left_ns;
+			if (k == 1 || r->clock_offset_ns - r->left_ns > c->less_left_max_ns)
+				c->less_left_max_ns = r->clock_offset_ns - r->left_ns;
 			if (k == 1 || r->clock_offset_ns < c->min_ns)
 				c->min_ns = r->clock_offset_ns;
 			if (k == 1 || r->clock_offset_ns > c->max_ns)
@@ -247,6 +251,8 @@ int replay_pelt_compare(const struct wl_workload *wl, const struct replay_result
 			if (k1->have[SIDECAR_SCHED_EXEC_START] && k1->have[SIDECAR_SCHED_LAST_UPDATE]) {
 				row->clock_offset_ns = (int64_t)wt->last_block_ts -
 						       k1->v[SIDECAR_SCHED_EXEC_START];
+				row->left_ns = (int64_t)wl_clock_left_at(wl, wt->last_block_cpu,
+									 wt->last_block_ts);
 				row->update_after_block_ns = k1->v[SIDECAR_SCHED_LAST_UPDATE] -
 							     k1->v[SIDECAR_SCHED_EXEC_START];
 			} else {
@@ -330,9 +336,11 @@ void replay_pelt_text(FILE *out, const char *run_name, const struct replay_pelt_
 		if (c->clock[cpu].n)
 			fprintf(out, "  CPU %u: trace clock - rq_clock_task (se.exec_start) at the "
 				"compared threads' last blocks: median %.6f s, range %.1f us "
-				"(%u threads)\n", cpu, (double)c->clock[cpu].median_ns * 1e-9,
+				"(%u threads); less the trace's left-out time (clock:) range "
+				"%.1f us\n", cpu, (double)c->clock[cpu].median_ns * 1e-9,
 				(double)(c->clock[cpu].max_ns - c->clock[cpu].min_ns) * 1e-3,
-				c->clock[cpu].n);
+				c->clock[cpu].n, (double)(c->clock[cpu].less_left_max_ns -
+							  c->clock[cpu].less_left_min_ns) * 1e-3);
 	fprintf(out, "  counters against the trace (%u threads in the trace and both snapshots): "
 		"nr_switches delta != traced switches out: %u (largest kernel - trace %+lld, "
 		"pid %d); sum_exec_runtime delta != summed sched_stat_runtime: %u (largest "
@@ -403,11 +411,13 @@ struct json_t *replay_pelt_json(const struct replay_pelt_cmp *c)
 		for (unsigned int cpu = 0; cpu < c->nr_clock_cpus; cpu++)
 			if (c->clock[cpu].n)
 				json_array_append_new(clk, json_pack(
-					"{s:i, s:i, s:I, s:I, s:I}", "cpu", (int)cpu, "threads",
-					(int)c->clock[cpu].n, "median_ns",
+					"{s:i, s:i, s:I, s:I, s:I, s:I, s:I}", "cpu", (int)cpu,
+					"threads", (int)c->clock[cpu].n, "median_ns",
 					(json_int_t)c->clock[cpu].median_ns, "min_ns",
 					(json_int_t)c->clock[cpu].min_ns, "max_ns",
-					(json_int_t)c->clock[cpu].max_ns));
+					(json_int_t)c->clock[cpu].max_ns, "less_left_min_ns",
+					(json_int_t)c->clock[cpu].less_left_min_ns, "less_left_max_ns",
+					(json_int_t)c->clock[cpu].less_left_max_ns));
 		json_object_set_new(o, "clock_offset", clk);
 	}
 	cnt = json_pack("{s:i, s:{s:i, s:I, s:i}, s:{s:i, s:I, s:i}, s:{s:i, s:I, s:i}}",
@@ -437,8 +447,23 @@ static int cmp_clock_pair(const void *a, const void *b)
 	return (x->off > y->off) - (x->off < y->off);
 }
 
+static int clock_offsets(const struct wl_workload *wl, int64_t *off, bool *have, int nr_cpus,
+			 bool at_start);
+
 int replay_kernel_clock_offsets(const struct wl_workload *wl, int64_t *off, bool *have,
 				int nr_cpus)
+{
+	return clock_offsets(wl, off, have, nr_cpus, false);
+}
+
+int replay_kernel_clock_offsets_start(const struct wl_workload *wl, int64_t *off, bool *have,
+				      int nr_cpus)
+{
+	return clock_offsets(wl, off, have, nr_cpus, true);
+}
+
+static int clock_offsets(const struct wl_workload *wl, int64_t *off, bool *have, int nr_cpus,
+			 bool at_start)
 {
 	const struct sidecar_sched *s0 = wl_sched_snapshot(wl, false);
 	const struct sidecar_sched *s1 = wl_sched_snapshot(wl, true);
@@ -475,6 +500,9 @@ int replay_kernel_clock_offsets(const struct wl_workload *wl, int64_t *off, bool
 			continue;
 		p[n++] = (struct clock_pair){ wt->last_block_cpu,
 			(double)((int64_t)wt->last_block_ts - k1->v[SIDECAR_SCHED_EXEC_START]) };
+		if (at_start)
+			p[n - 1].off -= (double)wl_clock_left_at(wl, wt->last_block_cpu,
+								 wt->last_block_ts);
 	}
 	/* sorted by CPU, then offset: each CPU's run gives its median */
 	qsort(p, n, sizeof(*p), cmp_clock_pair);

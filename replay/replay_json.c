@@ -643,6 +643,39 @@ static json_t *traced_ticks_json(const struct wl_workload *wl)
 	return o;
 }
 
+/*
+ * facts.clock_task_left: per CPU the time clock_task left out (IRQ and steal:
+ * wl_clock_left()), the trace time its charge chains covered and the trace's span.
+ */
+static json_t *clock_left_json(const struct wl_workload *wl)
+{
+	json_t *a = json_array();
+
+	for (unsigned int c = 0; a && c < wl_facts(wl)->nr_cpus; c++) {
+		json_t *o = json_object();
+		struct wl_clock_left l;
+
+		if (!o) {
+			json_decref(a);
+			return NULL;
+		}
+		wl_clock_left(wl, (int)c, &l);
+		json_object_set_new(o, "left_ns", jint(l.left_ns));
+		json_object_set_new(o, "chain_ns", jint(l.chain_ns));
+		json_object_set_new(o, "span_ns", jint(l.span_ns));
+		json_object_set_new(o, "pairs", jint(l.pairs));
+		json_object_set_new(o, "gaps", jint(l.gaps));
+		json_object_set_new(o, "skipped", jint(l.skipped));
+		json_object_set_new(o, "max_gap_ns", jint(l.max_gap_ns));
+		if (l.proc_stat) {
+			json_object_set_new(o, "proc_stat_steal_ns", jint(l.proc_steal_ns));
+			json_object_set_new(o, "proc_stat_irq_ns", jint(l.proc_irq_ns));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 			     const struct replay_config *cfg)
 {
@@ -758,6 +791,8 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 		}
 		json_object_set_new(fa, "traced_ticks", rel);
 	}
+	if (f->has_stat_runtime && (rel = clock_left_json(wl)))
+		json_object_set_new(fa, "clock_task_left", rel);
 	json_object_set_new(root, "facts", fa);
 	json_object_set_new(root, "calibration", calib_json(wl_calibration(wl), f));
 	while (wl_note_at(wl, &it, &text, &v)) {

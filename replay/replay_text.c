@@ -165,6 +165,42 @@ static void print_traced_ticks(FILE *out, const struct wl_workload *wl)
 		" (too few: the timing line's tick to switch)" : "");
 }
 
+/*
+ * The time clock_task left out per CPU (wl_clock_left(), workload_steal.c):
+ * the total, its share of the trace's span and the share the charge chains
+ * covered (the rest is unseen: runs too short to show a chain).
+ */
+static void print_clock_left(FILE *out, const struct wl_workload *wl)
+{
+	unsigned int nr = wl_facts(wl)->nr_cpus;
+
+	if (!wl_facts(wl)->has_stat_runtime)
+		return;
+	fprintf(out, "clock:     clock_task left out (steal, IRQ time; chains of one task's "
+		"charges, gaps over 5 us)");
+	for (unsigned int c = 0; c < nr && c < 8; c++) {
+		struct wl_clock_left l;
+
+		wl_clock_left(wl, (int)c, &l);
+		fprintf(out, "%s CPU %u %.3f ms (%.2f %% of the chains' %.1f ms, %.0f %% of the trace)",
+			c ? "," : ":", c, (double)l.left_ns / 1e6,
+			l.chain_ns ? 100.0 * (double)l.left_ns / (double)l.chain_ns : 0.0,
+			(double)l.chain_ns / 1e6,
+			l.span_ns ? 100.0 * (double)l.chain_ns / (double)l.span_ns : 0.0);
+	}
+	fprintf(out, "%s  [trace]\n", nr > 8 ? ", ..." : "");
+	for (unsigned int c = 0; c < nr && c < 8; c++) {
+		struct wl_clock_left l;
+
+		if (!wl_clock_left(wl, (int)c, &l) || !l.proc_stat)
+			continue;
+		fprintf(out, "clock:     CPU %u: /proc/stat over the capture: steal %.0f ms, "
+			"irq + softirq %.0f ms; the trace's left-out time %.3f ms  [sidecar]\n", c,
+			(double)l.proc_steal_ns / 1e6, (double)l.proc_irq_ns / 1e6,
+			(double)l.left_ns / 1e6);
+	}
+}
+
 /* "CPU 0 X us, CPU 1 Y us" of the tick grid's phases (the first 8 CPUs) */
 static void print_grid_phases(FILE *out, const struct wl_facts *f)
 {
@@ -255,6 +291,7 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 			f->exec_marks_at_exec);
 	if (ticks_traced)
 		print_traced_ticks(out, wl);
+	print_clock_left(out, wl);
 	print_channels(out, wl);
 }
 

@@ -1382,6 +1382,97 @@ static int load_sched(struct sidecar *sc, const struct sv *root, const char **ba
 	return load_sched_one(&sc->sched_end, root, "sched_at_end", err);
 }
 
+/*
+ * "cpu_time" (capture/cap_cputime.c): read as strictly as lost.per_cpu
+ * when present and available; absent or {"available": false}: none.
+ */
+enum { CT_BAD = 1, CT_TWICE, CT_NOT_AT_START };
+
+/* One read (@k 0: at_start, 1: at_end) into cpu_time[].x[k]; 0, or CT_* with *@at. */
+static int load_cpu_time_one(struct sidecar *sc, const struct sv *a, int k, bool *seen,
+			     size_t *at)
+{
+	static const char *const key[] = { "irq", "softirq", "steal" };
+	const struct sv *v;
+
+	for (size_t i = 0; (v = sv_at(a, i)); i++) {
+		const struct sv *cv = sv_get(v, "cpu");
+		long long cpu = -1, n[3];
+
+		*at = i;
+		if (!sv_is_obj(v) || !cv || !sv_int_in(cv, 0, sc->nr_cpus - 1, &cpu))
+			return CT_BAD;
+		for (size_t j = 0; j < 3; j++) {
+			const struct sv *c = sv_get(v, key[j]);
+
+			if (!c || !sv_int_in(c, 0, LLONG_MAX, &n[j]))
+				return CT_BAD;
+		}
+		if (seen[cpu])
+			return CT_TWICE;
+		if (k == 1 && !sc->cpu_time[cpu].have)
+			return CT_NOT_AT_START;
+		seen[cpu] = true;
+		sc->cpu_time[cpu].irq[k] = (uint64_t)n[0];
+		sc->cpu_time[cpu].softirq[k] = (uint64_t)n[1];
+		sc->cpu_time[cpu].steal[k] = (uint64_t)n[2];
+		sc->cpu_time[cpu].have = k == 0;   /* at the end: set below, for both reads */
+	}
+	return 0;
+}
+
+static int load_cpu_time(struct sidecar *sc, const struct sv *root, const char **bad,
+			 struct sr_error *err)
+{
+	static const char *const why[] = {
+		[CT_BAD] = "is not {cpu, irq, softirq, steal} of a CPU of cpus.topology",
+		[CT_TWICE] = "lists its CPU twice",
+		[CT_NOT_AT_START] = "is a CPU the start read does not list",
+	};
+	const struct sv *o = sv_get(root, "cpu_time"), *av, *a0, *a1, *hz;
+	long long uhz;
+	bool *seen;
+	size_t at = 0;
+	int r = 0, k;
+
+	(void)bad;
+	if (!o || o->type == SV_NULL)
+		return 0;
+	if (!sv_is_obj(o))
+		FAIL(EINVAL, "cpu_time is not an object");
+	av = sv_get(o, "available");
+	if (!av || av->type != SV_TRUE)
+		return 0;
+	a0 = sv_get(o, "at_start");
+	a1 = sv_get(o, "at_end");
+	if (!sv_is_arr(a0) || !sv_is_arr(a1))
+		FAIL(EINVAL, "cpu_time.at_start/at_end is not a list");
+	hz = sv_get(o, "user_hz");
+	if (!hz || !sv_int_in(hz, 1, 1000000, &uhz))
+		FAIL(EINVAL, "cpu_time.user_hz is not a positive integer");
+	sc->cpu_time_user_hz = (long)uhz;
+	if (sc->nr_cpus <= 0)
+		return 0;
+	if (!(sc->cpu_time = calloc((size_t)sc->nr_cpus, sizeof(*sc->cpu_time))))
+		NOMEM();
+	if (!(seen = calloc((size_t)sc->nr_cpus, sizeof(*seen))))
+		NOMEM();
+	for (k = 0; k < 2 && !r; k++) {
+		memset(seen, 0, (size_t)sc->nr_cpus * sizeof(*seen));
+		r = load_cpu_time_one(sc, k ? a1 : a0, k, seen, &at);
+	}
+	/* a CPU of both reads is compared; of the start read only, not */
+	for (int c = 0; !r && c < sc->nr_cpus; c++)
+		sc->cpu_time[c].have = seen[c];
+	free(seen);
+	if (r) {
+		free(sc->cpu_time);
+		sc->cpu_time = NULL;
+		FAIL(EINVAL, "cpu_time.%s[%zu] %s", k == 1 ? "at_start" : "at_end", at, why[r]);
+	}
+	return 0;
+}
+
 #undef get_int
 #undef get_long
 #undef get_u63
@@ -1408,7 +1499,7 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 	static int (*const step[])(struct sidecar *, const struct sv *, const char **,
 				   struct sr_error *) = {
 		load_header, load_trace, load_cpus, load_cgroups, load_groups, load_tasks,
-		load_funcs, load_lost, load_sched,
+		load_funcs, load_lost, load_sched, load_cpu_time,
 	};
 	struct sidecar *sc = NULL;
 	struct sv_doc d;
@@ -1708,6 +1799,7 @@ void sidecar_free(struct sidecar *sc)
 	free(sc->funcs);
 	free(sc->funcs_reason);
 	free(sc->lost_per_cpu);
+	free(sc->cpu_time);
 	free(sc->sched_start.tasks);
 	free(sc->sched_start.reason);
 	free(sc->sched_end.tasks);

@@ -236,6 +236,12 @@ const struct replay_name replay_initial_pelt_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_clock_task_names[] = {
+	{ "wall", REPLAY_CLOCK_TASK_WALL },
+	{ "traced", REPLAY_CLOCK_TASK_TRACED },
+	{ NULL, 0 },
+};
+
 const struct replay_name replay_idle_clock_names[] = {
 	{ "update", REPLAY_IDLE_CLOCK_UPDATE },
 	{ "skip", REPLAY_IDLE_CLOCK_SKIP },
@@ -818,8 +824,46 @@ static int blocked_cpu(const struct sim *s, int32_t pid)
 	return k && k->cpu >= 0 && k->cpu < s->nr_cpus ? k->cpu : -1;
 }
 
+/*
+ * --clock-task traced: each CPU's left-out timeline (wl_clock_left_points())
+ * as the model's (model_config.clock_left, which model_new() copies); *@pts
+ * to free after model_new().  0, or -1 on ENOMEM.
+ */
+static int clock_left_for(const struct sim *s, struct model_clock_left **cl,
+			  struct model_clock_point **pts)
+{
+	uint32_t total = 0, n, k = 0;
+
+	*cl = NULL;
+	*pts = NULL;
+	if (s->cfg.clock_task != REPLAY_CLOCK_TASK_TRACED)
+		return 0;
+	for (int c = 0; c < s->nr_cpus; c++) {
+		wl_clock_left_points(s->wl, c, &n);
+		total += n;
+	}
+	if (s->nr_cpus <= 0 || !(*cl = calloc((size_t)s->nr_cpus, sizeof(**cl))) ||
+	    !(*pts = malloc((total ? total : 1) * sizeof(**pts)))) {
+		free(*cl);
+		*cl = NULL;
+		return -1;
+	}
+	for (int c = 0; c < s->nr_cpus; c++) {
+		const struct wl_clock_point *p = wl_clock_left_points(s->wl, c, &n);
+
+		(*cl)[c].v = *pts + k;
+		(*cl)[c].n = n;
+		for (uint32_t i = 0; i < n; i++)
+			(*pts)[k++] = (struct model_clock_point){ .at = p[i].ts,
+								   .left_ns = p[i].left_ns };
+	}
+	return 0;
+}
+
 static int setup(struct sim *s, struct sr_error *err)
 {
+	struct model_clock_left *cl;
+	struct model_clock_point *cl_pts;
 	const struct wl_workload *wl = s->wl;
 	const struct wl_facts *f = s->facts;
 	struct model_config mc = { 0 };
@@ -850,7 +894,15 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.hook_ctx = s;
 	/* every emission: those the trace could not hold are not compared (sim_unseen()) */
 	mc.stat_runtime_hook = dump_stat_runtime;
-	if (!(s->m = model_new(&mc, err)))
+	if (clock_left_for(s, &cl, &cl_pts)) {
+		sr_error_set(err, 12, "replay: out of memory");
+		return -1;
+	}
+	mc.clock_left = cl;
+	s->m = model_new(&mc, err);
+	free(cl);
+	free(cl_pts);
+	if (!s->m)
 		return -1;
 	s->tick_ns = 1000000000ull / (f->hz ? f->hz : 250);
 	for (int c = 0; c < 64; c++)
@@ -953,7 +1005,8 @@ static int setup(struct sim *s, struct sr_error *err)
 	}
 	s->notes[SIM_NOTE_BW_GROUPS] = s->bw_groups;
 	if (s->cfg.initial_pelt != REPLAY_INITIAL_PELT_GUESS)
-		replay_kernel_clock_offsets(wl, clk_off, clk_have, REPLAY_PELT_CPUS);
+		(s->cfg.clock_task == REPLAY_CLOCK_TASK_TRACED ? replay_kernel_clock_offsets_start :
+		 replay_kernel_clock_offsets)(wl, clk_off, clk_have, REPLAY_PELT_CPUS);
 	s->stopper_cpu = -1;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		s->cpus[c].curr = -1;

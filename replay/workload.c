@@ -2675,7 +2675,7 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 			c->rec_ts = ev->ts;
 		}
 	}
-	if (wl_ticks_event(b, ev, lost_before))
+	if (wl_ticks_event(b, ev, lost_before) || wl_steal_event(b, ev, lost_before))
 		goto oom;
 	/*
 	 * The measured side first: its latency machine infers the switches
@@ -2760,6 +2760,7 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->tick_cpus);
 	free(b->tick_found.v);
 	free(b->tick_delays.v);
+	wl_steal_free(b);
 	free(b->groups.v);
 	for (uint32_t g = 0; g < b->bw_unthrottle_n; g++)
 		free(b->bw_unthrottle[g].v);
@@ -2912,6 +2913,10 @@ void wl_free(struct wl_workload *wl)
 	free(wl->idle_first);
 	free(wl->ticks);
 	free(wl->tick_first);
+	if (wl->clock_left)
+		for (unsigned int k = 0; k < wl->facts.nr_cpus; k++)
+			free(wl->clock_left[k].pts);
+	free(wl->clock_left);
 	free(wl->lost);
 	free(wl->repair);
 	free(wl->groups);

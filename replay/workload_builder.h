@@ -174,6 +174,8 @@ struct wl_builder {
 	int tick_ncpus;
 	WL_VEC(struct wl_tick_rec) tick_found;
 	WL_VEC(uint64_t) tick_delays;
+	/* the time clock_task left out, per CPU (workload_steal.c) */
+	struct wl_steal *steal;
 };
 
 /*
@@ -186,6 +188,17 @@ struct wl_builder {
 int wl_ticks_event(struct wl_builder *b, const struct trace_event *ev, bool lost_before);
 int wl_ticks_stream_end(struct wl_builder *b);
 int wl_ticks_finish(struct wl_builder *b);
+
+/*
+ * workload_steal.c: the time rq_clock_task() left out per CPU, from chains
+ * of one task's charges (wl_clock_left()).  Every event of the stream,
+ * @lost_before as wl_builder_event()'s; after facts_finish() (nr_cpus):
+ * the timelines handed to the workload.  -1 on ENOMEM.
+ */
+#define WL_CLOCK_LEFT_SLACK_NS 5000
+int wl_steal_event(struct wl_builder *b, const struct trace_event *ev, bool lost_before);
+int wl_steal_finish(struct wl_builder *b);
+void wl_steal_free(struct wl_builder *b);
 
 /*
  * The end of the event stream (workload.c): the tasks still running have

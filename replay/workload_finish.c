@@ -1167,7 +1167,7 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 		goto oom;
 	if (calib_build_waker(&wl->calib, wl))
 		goto oom;
-	if (wl_ticks_finish(b))
+	if (wl_ticks_finish(b) || wl_steal_finish(b))
 		goto oom;
 	b->wl = NULL;
 	wl_builder_free(b);

@@ -136,6 +136,12 @@ struct wl_workload {
 	/* the grid phase of each CPU < 64 from its own ticks (bit set: known) */
 	uint64_t tick_phase_traced[64];
 	uint64_t tick_phase_traced_mask;
+	/* per CPU (nr_cpus): the time clock_task left out (workload_steal.c) */
+	struct wl_clock_left_cpu {
+		struct wl_clock_point *pts;
+		uint32_t n;
+		struct wl_clock_left st;
+	} *clock_left;
 };
 
 /* A tick the trace shows (workload_ticks.c) */

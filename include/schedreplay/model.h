@@ -50,6 +50,22 @@ struct model_group;      /* a task group (cgroup or autogroup) */
 
 #define MODEL_MAX_CPUS 4096
 
+/*
+ * The time a CPU's rq_clock_task() leaves out of its rq clock (IRQ and steal
+ * time, update_rq_clock_task()), as data: @n points ascending in @at (the
+ * caller's clock, ns), @left_ns cumulative, linear between points, 0 before
+ * the first and constant after the last; it may grow at most as fast as the
+ * clock (left_ns[i+1] - left_ns[i] <= at[i+1] - at[i]).
+ */
+struct model_clock_point {
+	uint64_t at;
+	uint64_t left_ns;
+};
+struct model_clock_left {
+	const struct model_clock_point *v;
+	uint32_t n;
+};
+
 struct model_config {
 	unsigned int nr_cpus;            /* 1..MODEL_MAX_CPUS */
 	const int *cpu_node;             /* NUMA node of each CPU; NULL: all node 0 */
@@ -161,6 +177,16 @@ struct model_config {
 	 * skip pending.  Experimental (--block-clock after).
 	 */
 	bool block_clock_after;
+	/*
+	 * Per CPU (nr_cpus entries; NULL: none), the time rq_clock_task()
+	 * leaves out: update_rq_clock() sets clock_task (and clock_pelt, which
+	 * follows it) to the clock minus it, so update_curr()'s charges,
+	 * slices, bandwidth runtime and PELT do not count it, as the kernel's
+	 * with IRQ_TIME_ACCOUNTING / PARAVIRT_TIME_ACCOUNTING.  Copied by
+	 * model_new(), which fails on points out of order or growing faster
+	 * than the clock.  (--clock-task traced.)
+	 */
+	const struct model_clock_left *clock_left;
 };
 
 /* Create a machine; NULL on error (err filled). */

@@ -112,6 +112,11 @@ struct sidecar_sched {
 	struct sidecar_sched_task *tasks; /* sorted by pid */
 };
 
+struct sidecar_cpu_time {
+	bool have;                     /* listed in both reads */
+	uint64_t irq[2], softirq[2], steal[2];  /* [0] at the start, [1] at the end */
+};
+
 struct sidecar {
 	char *path;                    /* the file it was loaded from */
 	int schema_version;
@@ -164,6 +169,14 @@ struct sidecar {
 
 	/* the kernel's per-thread sched state at the start and at the end */
 	struct sidecar_sched sched_start, sched_end;
+
+	/*
+	 * "cpu_time": each CPU's /proc/stat irq, softirq and steal (USER_HZ
+	 * ticks) at the capture's start and end; cpu_time NULL when the
+	 * sidecar has none (older sidecars, or the reads failed).
+	 */
+	long cpu_time_user_hz;
+	struct sidecar_cpu_time *cpu_time;   /* [nr_cpus], by CPU number */
 };
 
 /*

@@ -460,6 +460,19 @@ extern const struct replay_name replay_initial_pelt_names[];
  * waking): that one's request is withdrawn (the default).  docs/replay.md,
  * "Mechanical costs".
  */
+/*
+ * replay_config.clock_task: the model's rq_clock_task().  wall: the
+ * simulation's time, as the clock (the default).  traced: that less the
+ * time the trace shows the CPU's clock_task left out so far (IRQ and steal
+ * time: wl_clock_left_points(), model_config.clock_left).  docs/replay.md,
+ * "Left-out clock_task time".
+ */
+enum replay_clock_task {
+	REPLAY_CLOCK_TASK_WALL = 0,
+	REPLAY_CLOCK_TASK_TRACED,
+};
+extern const struct replay_name replay_clock_task_names[];
+
 enum replay_idle_clock {
 	REPLAY_IDLE_CLOCK_UPDATE = 0,
 	REPLAY_IDLE_CLOCK_SKIP,
@@ -676,6 +689,8 @@ struct replay_config {
 	enum replay_migrate_resched migrate_resched;
 	/* the clock a wakee of an idle CPU is charged from (above) */
 	enum replay_idle_clock idle_clock;
+	/* the model's clock_task: the wall clock or less the traced left-out time (above) */
+	enum replay_clock_task clock_task;
 	/* the traced load-balance passes of several tasks (above) */
 	enum replay_balance_attach balance_attach;
 	/*
@@ -1028,6 +1043,8 @@ struct replay_pelt_row {               /* one compared thread */
 	long kernel[REPLAY_PELT_METRICS], model[REPLAY_PELT_METRICS];
 	int cpu;                       /* of its last traced block, -1 none */
 	int64_t clock_offset_ns;       /* that block's trace ns - the kernel's se.exec_start */
+	int64_t left_ns;               /* the time clock_task left out there up to that block,
+					  as the trace shows it (wl_clock_left_at()) */
 	int64_t update_after_block_ns; /* se.avg.last_update_time - se.exec_start: > 0 when
 					  the kernel's last PELT update came after its last
 					  accounting (a delayed dequeue completed later) */
@@ -1038,6 +1055,7 @@ struct replay_pelt_row {               /* one compared thread */
 struct replay_pelt_clock {
 	unsigned int n;                /* compared threads whose last block was there */
 	int64_t median_ns, min_ns, max_ns; /* trace ns - clock_task ns */
+	int64_t less_left_min_ns, less_left_max_ns; /* ... less the row's left_ns */
 };
 
 struct replay_pelt_cmp {
@@ -1079,6 +1097,14 @@ const char *replay_pelt_excl_name(int reason);
  * their last traced block's time minus their se.exec_start at the end.
  * have[c] false where no thread gives one.  Returns how many CPUs have one.
  */
+/*
+ * The same, each thread's offset less the time the trace shows its CPU's
+ * clock_task left out up to its last block (wl_clock_left_at()): the
+ * offsets as at the trace start, where the model's clock under
+ * --clock-task traced is the trace's.
+ */
+int replay_kernel_clock_offsets_start(const struct wl_workload *wl, int64_t *off, bool *have,
+				      int nr_cpus);
 int replay_kernel_clock_offsets(const struct wl_workload *wl, int64_t *off, bool *have,
 				int nr_cpus);
 

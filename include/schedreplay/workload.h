@@ -835,6 +835,45 @@ uint32_t wl_nr_ticks_found(const struct wl_workload *wl);
 /* A traced tick of grid point g is in [g - *lo, g + *hi] (100 and 700 us at HZ <= 1000). */
 void wl_tick_window(unsigned int hz, uint64_t *lo, uint64_t *hi);
 
+/*
+ * The time rq_clock_task() left out of each CPU's clock (IRQ and steal time:
+ * update_rq_clock_task()), measured from chains of one task's consecutive
+ * sched_stat_runtime charges with no switch of it between, both written in
+ * the same kind of context: each pair's trace interval minus its runtime,
+ * counted when over a 5 us slack (workload_steal.c; docs/replay.md
+ * "Left-out clock_task time").  Runs too short to show such a chain
+ * contribute nothing.
+ */
+struct wl_clock_point {
+	uint64_t ts;                /* trace ns */
+	uint64_t left_ns;           /* cumulative left-out time at ts */
+};
+struct wl_clock_left {
+	uint64_t left_ns;           /* the CPU's total */
+	uint64_t chain_ns;          /* trace time covered by the chains' pairs */
+	uint64_t span_ns;           /* the trace's first to last event */
+	uint32_t pairs, gaps;       /* pairs read; pairs over the slack */
+	uint32_t skipped;           /* pairs not counted: the second charge may have read a
+				       wakeup's skipped clock (need_resched after a wakeup) */
+	uint64_t max_gap_ns;
+	/*
+	 * The sidecar's /proc/stat deltas over the capture (its "cpu_time"),
+	 * in ns: steal, and irq + softirq; proc_stat false where it has none.
+	 */
+	bool proc_stat;
+	uint64_t proc_steal_ns, proc_irq_ns;
+};
+/* @cpu's totals; false (zeroes) for a CPU outside the facts' nr_cpus. */
+bool wl_clock_left(const struct wl_workload *wl, int cpu, struct wl_clock_left *out);
+/*
+ * @cpu's timeline, *n points ascending in ts, linear between them, constant
+ * after the last (0 before the first); NULL, 0: nothing left out seen.
+ */
+const struct wl_clock_point *wl_clock_left_points(const struct wl_workload *wl, int cpu,
+						  uint32_t *n);
+/* The timeline's value at @ts. */
+uint64_t wl_clock_left_at(const struct wl_workload *wl, int cpu, uint64_t ts);
+
 /* NUMA node of each CPU from the sidecar (nr_cpus entries), NULL if unknown. */
 const int *wl_cpu_nodes(const struct wl_workload *wl);
 /* The sidecar's bookkeeping-function counts (only those captured): *iter from 0. */

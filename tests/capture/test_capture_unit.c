@@ -1088,6 +1088,81 @@ static void test_sched_snapshot(void)
 		CHECK(strstr(err.msg, "sched_at_start.tasks[0].load_avg is not an integer") != NULL);
 }
 
+/*
+ * The sidecar's "cpu_time" (cap_cputime.c): /proc/stat's per-CPU irq,
+ * softirq and steal parsed (the aggregate line skipped, a line without the
+ * steal column refused), and loaded back: sidecar-good.json (written before
+ * the field) has none; with the field each CPU's two reads; a CPU out of
+ * the topology or listed twice is an error naming the entry.
+ */
+static void test_cpu_time(void)
+{
+	static const char stat[] =
+		"cpu  4233662 420055 646802 4017107 10007 0 3411 81196 0 0\n"
+		"cpu0 2105079 208685 323241 2024744 3310 0 215 40369 0 0\n"
+		"cpu1 2128583 211369 323560 1992363 6696 7 3196 40826 0 0\n"
+		"intr 1 2 3\nctxt 99\n";
+	struct cap_cpu_time t[4];
+	char path[4096], out[4096], *text;
+	struct sr_error err;
+	struct sidecar *sc;
+	FILE *f;
+
+	CHECK_INT(cap_proc_stat_parse(stat, t, 4), 2);
+	CHECK_INT(t[1].cpu, 1);
+	CHECK_INT(t[1].irq, 7);
+	CHECK_INT(t[1].softirq, 3196);
+	CHECK_INT(t[1].steal, 40826);
+	CHECK_INT(t[0].steal, 40369);
+	CHECK_INT(cap_proc_stat_parse(stat, t, 1), -1);                 /* no room */
+	CHECK_INT(cap_proc_stat_parse("cpu0 1 2 3 4 5 6 7\n", t, 4), -1); /* no steal */
+	CHECK_INT(cap_proc_stat_parse("intr 1\n", t, 4), 0);
+
+	snprintf(path, sizeof(path), "%s/sidecar-good.json", data_dir);
+	sc = sidecar_load(path, &err);
+	CHECK(sc != NULL && sc->cpu_time == NULL);
+	sidecar_free(sc);
+	text = cap_read_file(path, NULL);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	for (int bad = 0; bad < 3; bad++) {
+		char *end = strrchr(text, '}');
+
+		snprintf(out, sizeof(out), "%s/sidecar-cpu-time-%d.json", scratch, bad);
+		f = fopen(out, "w");
+		CHECK(f != NULL && end != NULL);
+		if (!f || !end)
+			break;
+		fprintf(f, "%.*s, \"cpu_time\": {\"available\": true, \"source\": \"/proc/stat\", "
+			"\"user_hz\": 100, \"at_start\": [{\"cpu\": 0, \"irq\": 0, \"softirq\": 10, "
+			"\"steal\": 400}, {\"cpu\": 1, \"irq\": 1, \"softirq\": 20, \"steal\": 500}], "
+			"\"at_end\": [{\"cpu\": 0, \"irq\": 0, \"softirq\": 12, \"steal\": 403}, "
+			"{\"cpu\": %d, \"irq\": 2, \"softirq\": 20, \"steal\": 505}]}}\n",
+			(int)(end - text), text, bad == 1 ? 7 : bad == 2 ? 0 : 1);
+		fclose(f);
+		memset(&err, 0, sizeof(err));
+		sc = sidecar_load(out, &err);
+		if (bad) {
+			CHECK(sc == NULL && strstr(err.msg, bad == 1 ? "cpu_time.at_end[1] is not" :
+						   "cpu_time.at_end[1] lists its CPU twice") != NULL);
+		} else {
+			CHECK(sc != NULL && sc->cpu_time != NULL);
+			if (sc && sc->cpu_time) {
+				CHECK_INT(sc->cpu_time_user_hz, 100);
+				CHECK(sc->cpu_time[0].have && sc->cpu_time[1].have);
+				CHECK_INT(sc->cpu_time[0].steal[1] - sc->cpu_time[0].steal[0], 3);
+				CHECK_INT(sc->cpu_time[0].softirq[1] - sc->cpu_time[0].softirq[0], 2);
+				CHECK_INT(sc->cpu_time[1].steal[1] - sc->cpu_time[1].steal[0], 5);
+				CHECK_INT(sc->cpu_time[1].irq[1] - sc->cpu_time[1].irq[0], 1);
+			}
+		}
+		sidecar_free(sc);
+		unlink(out);
+	}
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -1119,6 +1194,7 @@ int main(int argc, char **argv)
 	test_sidecar();
 	test_sidecar_bound();
 	test_sched_snapshot();
+	test_cpu_time();
 	if (failures) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
 		return 1;

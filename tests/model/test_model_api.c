@@ -403,12 +403,75 @@ static void test_attach_blocked(void)
 	CHECK_EQ_U(root1->avg.util_avg, r->se.avg.util_avg);
 	CHECK(model_check_invariants(m, NULL) == 0);
 	model_free(m);
+/* the runtimes stat_runtime_hook reports (test_clock_left()) */
+static uint64_t hook_runtime[4];
+static unsigned int hook_n;
+
+static void record_runtime(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now)
+{
+	(void)ctx, (void)cpu, (void)id, (void)now;
+	if (hook_n < 4)
+		hook_runtime[hook_n++] = runtime;
+}
+
+/*
+ * model_config.clock_left: CPU 0's clock_task leaves out 1 ms between 2 and
+ * 6 ms (linearly: a quarter of each ns).  A task switched in at 1 ms is
+ * charged at 4 ms its 3 ms less the 0.5 ms left out by then (2.5 ms) and at
+ * 8 ms 4 ms less the other 0.5 ms (3.5 ms); without the points 3 and 4 ms.
+ * task_hot()'s and every other reader's clock_task is rq_clock_task_at().
+ * Points growing faster than the clock are refused.
+ */
+static void test_clock_left(void)
+{
+	static const struct model_clock_point pts[] = { { 2000000, 0 }, { 6000000, 1000000 } };
+	static const struct model_clock_point bad[] = { { 2000000, 0 }, { 3000000, 1000001 } };
+	struct model_clock_left cl[1] = { { pts, 2 } };
+	struct sr_error err = { 0 };
+
+	for (int with = 0; with < 2; with++) {
+		struct model_config cfg = { .nr_cpus = 1, .stat_runtime_hook = record_runtime };
+		struct model_task_info mi;
+		struct model *m;
+		struct model_task *t;
+
+		cfg.clock_left = with ? cl : NULL;
+		hook_n = 0;
+		m = model_new(&cfg, &err);
+		CHECK(m != NULL);
+		if (!m)
+			return;
+		t = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+		CHECK(model_wake_up_new_task(m, t, 0, 0, 1000000) == 0);
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, 1000000) == t);
+		CHECK(model_charge_curr(m, 0, 4000000) == 1);
+		CHECK(model_charge_curr(m, 0, 8000000) == 1);
+		CHECK_EQ_U(hook_n, 2);
+		CHECK_EQ_U(hook_runtime[0], with ? 2500000 : 3000000);
+		CHECK_EQ_U(hook_runtime[1], with ? 3500000 : 4000000);
+		model_task_info(t, &mi);
+		CHECK_EQ_U(mi.sum_exec_runtime, with ? 6000000 : 7000000);
+		CHECK_EQ_U(rq_clock_task_at(&m->rqs[0], 3000000), with ? 2750000 : 3000000);
+		CHECK_EQ_U(m->rqs[0].clock_task, with ? 7000000 : 8000000);
+		CHECK_EQ_U(m->rqs[0].clock_pelt, m->rqs[0].clock_task);
+		CHECK_EQ_U(m->rqs[0].clock, 8000000);
+		model_free(m);
+	}
+	{
+		struct model_config cfg = { .nr_cpus = 1 };
+
+		cl[0].v = bad;
+		cfg.clock_left = cl;
+		CHECK(model_new(&cfg, &err) == NULL);
+		CHECK(strstr(err.msg, "growing faster than the clock") != NULL);
+	}
 }
 
 int main(void)
 {
 	test_set_pelt();
 	test_attach_blocked();
+	test_clock_left();
 	test_func_names();
 	test_errors();
 	test_counters();

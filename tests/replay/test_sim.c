@@ -3858,6 +3858,104 @@ static void test_migrate_resched(void)
 	wl_free(wl);
 }
 
+/*
+ * The time clock_task left out (wl_clock_left(), workload_steal.c).  Hog 40
+ * runs on CPU 0 from 1 ms, charged by ticks every 4 ms: the tick at 9 ms
+ * charges 100 us less than its interval (steal: counted), the one at 17 ms
+ * 3 us less (under the 5 us slack: not), a task-context charge at 22 ms
+ * 50 us less and the next tick 50 us more (a skipped clock made up: netted
+ * to nothing).  A remote charge of 40 written on CPU 1 at 26.5 ms ends the
+ * chain: the tick at 29 ms, 200 us short, pairs with nothing.  Then 40 is
+ * switched out at 30 ms and CPU 0's next task 41 shows one tick pair 30 us
+ * short (33 -> 37 ms), then a wakeup onto CPU 0 and 41's charge with
+ * need_resched set 20 us short (a skipped clock, maybe: not counted) before
+ * its switch.  CPU 1 runs nothing: no pairs.
+ */
+static void test_clock_left(void)
+{
+	struct trace_event ev[64];
+	size_t n = 0;
+	struct wl_workload *wl;
+	const struct wl_clock_point *p;
+	struct wl_clock_left l;
+	uint32_t np = 0;
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 40, 120);
+	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_runtime(1 * MS + 10 * US, 0, 40, 10 * US);
+	ev[n++] = ev_runtime(5 * MS, 0, 40, 4 * MS - 10 * US);
+	ev[n++] = ev_runtime(9 * MS, 0, 40, 4 * MS - 100 * US);     /* 100 us left out */
+	ev[n++] = ev_runtime(13 * MS, 0, 40, 4 * MS);
+	ev[n++] = ev_runtime(17 * MS, 0, 40, 4 * MS - 3 * US);      /* under the slack */
+	ev[n++] = ev_runtime(21 * MS, 0, 40, 4 * MS);
+	ev[n++] = ev_runtime(22 * MS, 0, 40, 1 * MS - 50 * US);     /* a skipped clock ... */
+	ev[n++] = ev_runtime(25 * MS, 0, 40, 3 * MS + 50 * US);     /* ... made up */
+	ev[n] = ev_runtime(26500 * US, 1, 0, 1500 * US);            /* remote, on CPU 1 */
+	ev[n++].u.stat_runtime.pid = 40;
+	ev[n++] = ev_runtime(29 * MS, 0, 40, 2500 * US - 200 * US); /* no pair: chain ended */
+	ev[n++] = ev_switch(30 * MS, 0, 40, 'S', 120, 41, 120);
+	ev[n++] = ev_runtime(33 * MS, 0, 41, 3 * MS);
+	ev[n++] = ev_runtime(37 * MS, 0, 41, 4 * MS - 30 * US);     /* 30 us left out */
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 37500 * US, 1, 0, 0x08, 42, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 37501 * US, 1, 0, 0x08, 42, 120, 0);
+	ev[n] = ev_runtime(37600 * US, 0, 41, 600 * US - 20 * US);  /* the wakeup's clock? */
+	ev[n++].common_flags = 0x04;
+	ev[n++] = ev_switch(37700 * US, 0, 41, 'R', 120, 42, 120);
+	ev[n++] = ev_switch(38 * MS, 0, 42, 'S', 120, 0, 120);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	CHECK(wl_clock_left(wl, 0, &l));
+	CHECK_EQ(l.left_ns, 130 * US);
+	CHECK_EQ(l.gaps, 2);
+	CHECK_EQ(l.max_gap_ns, 100 * US);
+	CHECK_EQ(l.pairs, 9);            /* 7 of 40 up to the remote charge, 2 of 41 */
+	CHECK_EQ(l.skipped, 1);
+	CHECK_EQ(l.chain_ns, 24 * MS - 10 * US + 4 * MS + 600 * US);
+	CHECK_EQ(l.span_ns, 37 * MS);
+	p = wl_clock_left_points(wl, 0, &np);
+	CHECK_EQ(np, 4);
+	CHECK(np == 4 && p[0].ts == 5 * MS && p[0].left_ns == 0 && p[1].ts == 9 * MS &&
+	      p[1].left_ns == 100 * US && p[2].ts == 33 * MS && p[2].left_ns == 100 * US &&
+	      p[3].ts == 37 * MS && p[3].left_ns == 130 * US);
+	CHECK_EQ(wl_clock_left_at(wl, 0, 4 * MS), 0);
+	CHECK_EQ(wl_clock_left_at(wl, 0, 7 * MS), 50 * US);
+	CHECK_EQ(wl_clock_left_at(wl, 0, 20 * MS), 100 * US);
+	CHECK_EQ(wl_clock_left_at(wl, 0, 34 * MS), 100 * US + 7500);
+	CHECK_EQ(wl_clock_left_at(wl, 0, 99 * MS), 130 * US);
+	CHECK(wl_clock_left(wl, 1, &l));
+	CHECK_EQ(l.left_ns, 0);
+	CHECK_EQ(l.pairs, 0);
+	CHECK(!wl_clock_left(wl, 2, &l));
+	CHECK(!l.proc_stat);
+	wl_free(wl);
+	{
+		/* a sidecar's /proc/stat reads: their deltas next to the trace's figure */
+		struct sidecar_cpu_time ct[2] = {
+			{ .have = true, .steal = { 400, 403 }, .softirq = { 10, 12 } },
+			{ .have = false },
+		};
+		struct sidecar_cpu cpus[2] = {
+			{ .cpu = 0, .listed = true, .online = true, .numa_node = -1 },
+			{ .cpu = 1, .listed = true, .online = true, .numa_node = -1 },
+		};
+		struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus,
+				      .cpu_time = ct, .cpu_time_user_hz = 100 };
+
+		wl = build_sc(ev, n, &sc);
+		CHECK(wl != NULL);
+		if (!wl)
+			return;
+		CHECK(wl_clock_left(wl, 0, &l) && l.proc_stat);
+		CHECK_EQ(l.proc_steal_ns, 30 * MS);
+		CHECK_EQ(l.proc_irq_ns, 20 * MS);
+		CHECK_EQ(l.left_ns, 130 * US);
+		CHECK(wl_clock_left(wl, 1, &l) && !l.proc_stat);
+		wl_free(wl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -3872,6 +3970,7 @@ int main(int argc, char **argv)
 	test_pull_before_fork();
 	test_stopper_move_restored();
 	test_traced_ticks();
+	test_clock_left();
 	test_tick_phase_grid();
 	test_tick_preempt_at();
 	test_waker_costs_on(false);
