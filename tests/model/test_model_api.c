@@ -403,6 +403,8 @@ static void test_attach_blocked(void)
 	CHECK_EQ_U(root1->avg.util_avg, r->se.avg.util_avg);
 	CHECK(model_check_invariants(m, NULL) == 0);
 	model_free(m);
+}
+
 /* the runtimes stat_runtime_hook reports (test_clock_left()) */
 static uint64_t hook_runtime[4];
 static unsigned int hook_n;
