@@ -72,7 +72,8 @@ prev_state -1 / 0x10000 / 3 (two bits: 4.14+ writes one), dst_level -1 /
 (fuzz40, v6 only: options inserted into the options list, the offsets after
 them moved along - two OFFSETs of +-(2^63-1), an OFFSET of 10^20, "0xzz",
 "" or "12 ns", CPUCOUNT 0 / 2^20 / 2 bytes, a TRACEID of 4 bytes, a
-TSC2NSEC with shift 40 or cut short: OPT_OPS; each is an error), hdr (fuzz40,
+TSC2NSEC with shift 40 or cut short, a CPUSTAT whose "CPU:" is 2^32, x or
+-1 (fuzz41): OPT_OPS; each is an error), hdr (fuzz40,
 text: the header's cpus=N / #P:N set to 0, -3, abc, 2x, 4097, 5000,
 99999999999, 2^32+2 or nothing: HDR_CPUS; each is an error).  An exit 0 in
 class opt or hdr is BUG-accepted, whatever the output.
@@ -625,6 +626,11 @@ OPT_OPS = {
     "traceidshort": [(11, b"\1\2\3\4")],
     "tscshift": [(14, struct.pack("<IIQ", 1, 40, 0))],
     "tscshort": [(14, struct.pack("<II", 1, 1))],
+    # CPUSTAT (2, fuzz41): trace-cmd's "CPU: N" line before the kernel's
+    # per-CPU stats; atoi() read these as CPU 0 (no "now ts:": no bound)
+    "cpustatwrap": [(2, b"CPU: 4294967296\nentries: 5\n\0")],
+    "cpustattext": [(2, b"CPU: x\nentries: 5\n\0")],
+    "cpustatneg": [(2, b"CPU: -1\nentries: 5\n\0")],
 }
 
 
