@@ -330,6 +330,9 @@ int cmd_replay(int argc, char **argv)
 					    cli_output_is_input(out, o.loaded, o.nr_loaded)))
 			goto usage;
 	}
+	/* before the extraction: it failed only after it (fuzz41) */
+	if (dump && cli_output_check("replay", "--dump-events", dump))
+		goto out;
 	/* the measured samples are written as the extraction measures them */
 	if (sdump) {
 		if (same_dumps(sdump, dump))

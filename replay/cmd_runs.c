@@ -1026,6 +1026,44 @@ int cli_output_error(FILE *f)
 	return earlier ? (last ? last : EIO) : 0;
 }
 
+int cli_output_check(const char *cmd, const char *opt, const char *path)
+{
+	struct stat st;
+	char *dir = NULL, *slash;
+	int e = 0;
+
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			e = EISDIR;
+		else if (access(path, W_OK))
+			e = errno;
+	} else if (errno != ENOENT) {
+		e = errno;
+	} else if (!(dir = strdup(path))) {
+		e = ENOMEM;
+	} else {
+		/* a dangling link's target is created by fopen(): its directory then */
+		slash = strrchr(dir, '/');
+		if (!slash)
+			strcpy(dir, ".");
+		else if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		if (stat(dir, &st))
+			e = errno;
+		else if (!S_ISDIR(st.st_mode))
+			e = ENOTDIR;
+		else if (access(dir, W_OK | X_OK))
+			e = errno;
+	}
+	free(dir);
+	if (!e)
+		return 0;
+	fprintf(stderr, "schedreplay %s: %s %s: %s\n", cmd, opt, cli_esc(path), strerror(e));
+	return -1;
+}
+
 bool cli_path_arg(const char *cmd, const char *opt, const char *arg, const char *what)
 {
 	if (arg && *arg)

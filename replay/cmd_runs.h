@@ -157,6 +157,15 @@ const char *cli_sidecar_read(char *buf, size_t size, const char *trace, const ch
  * fail.
  */
 int cli_output_error(FILE *f);
+/*
+ * Can the output file @path of option @opt be created or written, as far as
+ * a check without opening it tells (a FIFO's open() would wait for its
+ * reader): it exists and is writable and no directory, or its directory
+ * exists and is writable. 0, or -1 after printing "schedreplay CMD: OPT
+ * PATH: REASON", the line the later fopen() would have printed after the
+ * whole extraction (fuzz41).
+ */
+int cli_output_check(const char *cmd, const char *opt, const char *path);
 
 /*
  * The filters --comm @comm_prefix and --pid @pid (NULL and -1: none given)

@@ -327,6 +327,11 @@ int cmd_whatif(int argc, char **argv)
 		}
 		if (cli_output_clash("whatif", "--svg", svg, clash))
 			goto usage_fail;
+		/* before the runs: a missing directory failed after all of them (fuzz41) */
+		if (cli_output_check("whatif", "--svg", svg)) {
+			ret = SR_EXIT_FAIL;
+			goto out;
+		}
 	}
 	switch (cost_machine_resolve(machine_name, &machine, &err)) {
 	case 0:

@@ -392,6 +392,16 @@ expect 1 "replay: --dump-events $work/nodir/e.txt: No such file or directory" --
 	replay --dump-events "$work/nodir/e.txt" "$traces/small-pipe.dat"
 expect 1 "whatif: .*--svg $work/nodir/c.svg: No such file or directory" -- \
 	whatif --svg "$work/nodir/c.svg" "$traces/small-pipe.dat"
+# ... checked before the extraction (fuzz41): --dump-events and --svg were
+# opened after it (all of whatif's runs), so a trace cut short was the
+# error named, and a good one took its whole extraction to fail
+head -c 100000 "$traces/small-pipe.dat" > "$work/cut.dat"
+expect 1 "replay: --dump-events $work/nodir/e.txt: No such file or directory" -- \
+	replay --dump-events "$work/nodir/e.txt" "$work/cut.dat"
+expect 1 "replay: --dump-events $work: Is a directory" -- \
+	replay --dump-events "$work" "$work/cut.dat"
+expect 1 "whatif: --svg $work/nodir/c.svg: No such file or directory" -- \
+	whatif --svg "$work/nodir/c.svg" "$work/cut.dat"
 if [ -w /dev/full ]; then
 	expect_full 1 "replay: writing the output failed: No space left on device" -- \
 		replay "$traces/small-pipe.dat"
@@ -399,6 +409,11 @@ if [ -w /dev/full ]; then
 		replay --dump-events /dev/full "$traces/small-pipe.dat"
 	expect 1 "replay: /dev/full: writing the sample dump failed: No space left on device" -- \
 		replay --dump-samples /dev/full "$traces/small-pipe.dat"
+	# report named no reason (fuzz41): "/dev/full: writing the samples failed"
+	expect 1 "report: /dev/full: writing the samples failed: No space left on device" -- \
+		report --samples /dev/full "$traces/small-pipe.dat"
+	expect_full 1 "report: writing the output failed: No space left on device" -- \
+		report --json "$traces/small-pipe.dat"
 	expect_full 1 "whatif: cannot write the machine file: No space left on device" -- \
 		whatif --print-machine one-socket
 	cp "$traces/thresholds.json" "$work/vpipe/"
