@@ -1323,6 +1323,12 @@ static const long long sched_range[SIDECAR_SCHED_NR][2] = {
 	[SIDECAR_SCHED_SLICE] = { 0, 1LL << 62 },
 };
 
+bool sidecar_sched_in_range(int field, int64_t v)
+{
+	return field >= 0 && field < SIDECAR_SCHED_NR && v >= sched_range[field][0] &&
+	       v <= sched_range[field][1];
+}
+
 /* More than a capture writes (CAP_SCHED_MAX_THREADS, 2048), by far. */
 #define SIDECAR_SCHED_MAX_TASKS 65536
 
@@ -1395,7 +1401,7 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 			if (!sv_int_in(v, INT64_MIN, INT64_MAX, &x))
 				FAIL(EINVAL, "%s.tasks[%zu].%s is not an integer or null", name, i,
 				     sched_keys[f]);
-			if (x < sched_range[f][0] || x > sched_range[f][1])
+			if (!sidecar_sched_in_range(f, x))
 				FAIL(EINVAL, "%s.tasks[%zu].%s %lld is outside %lld..%lld, which no "
 				     "kernel prints", name, i, sched_keys[f], x, sched_range[f][0],
 				     sched_range[f][1]);
