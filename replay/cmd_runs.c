@@ -801,6 +801,8 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 		if (v < 0)
 			return bad_name(o, d, arg);
 		*(int *)((char *)o + d->at) = v;
+		if (d->at == offsetof(struct run_opts, rc.initial_pelt))
+			o->initial_pelt_given = true;
 		return 1;
 	}
 	if (!d->set) {
@@ -1117,6 +1119,29 @@ void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_w
 	for (int i = 0; c && i < c->nr_text; i++)
 		fprintf(stderr, "schedreplay %s: %s: warning: %s\n", cmd, cli_esc(trace),
 			cli_esc(c->text[i]));
+}
+
+void run_warn_initial_pelt(const char *cmd, const char *trace, const struct run_opts *o,
+			   const struct wl_workload *wl)
+{
+	const struct sidecar_sched *s0 = wl_sched_snapshot(wl, false);
+	const char *sc = wl_sidecar_path(wl), *head = "schedreplay", *tail;
+
+	if (!o->initial_pelt_given || o->rc.initial_pelt != REPLAY_INITIAL_PELT_KERNEL ||
+	    (s0 && s0->available))
+		return;
+	tail = "; the tasks asleep at the trace start take the model's guess";
+	if (!sc)
+		fprintf(stderr, "%s %s: %s: warning: --initial-pelt kernel: no sidecar (none found, "
+			"or --no-sidecar)%s\n", head, cmd, cli_esc(trace), tail);
+	else if (!s0 || !s0->listed)
+		fprintf(stderr, "%s %s: %s: warning: --initial-pelt kernel: sidecar %s has no "
+			"sched_at_start (an older capture)%s\n", head, cmd, cli_esc(trace),
+			cli_esc(sc), tail);
+	else
+		fprintf(stderr, "%s %s: %s: warning: --initial-pelt kernel: sidecar %s's "
+			"sched_at_start is not available (%s)%s\n", head, cmd, cli_esc(trace),
+			cli_esc(sc), cli_esc(s0->reason ? s0->reason : "not recorded"), tail);
 }
 
 const char *cli_sidecar_read(char *buf, size_t size, const char *trace, const char *sidecar,

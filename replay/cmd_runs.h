@@ -57,6 +57,7 @@ struct run_opts {
 					    plugin truncated under its mapping: SIGBUS) */
 	unsigned int nr_loaded;
 	bool all;                        /* --all-variants */
+	bool initial_pelt_given;         /* --initial-pelt given (run_warn_initial_pelt()) */
 	const char *preempt_costs;       /* the --preempt-costs value given, "strict" for
 					    --strict-preempt-costs; NULL: none */
 	const char *profile;             /* "auto" or a profile name */
@@ -110,6 +111,13 @@ void run_opts_release(struct run_opts *o);
  * each on stderr.
  */
 void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_workload *wl);
+/*
+ * --initial-pelt kernel given, but the trace's sidecar has no usable start
+ * snapshot (an older capture, a kernel without the file, --no-sidecar): one
+ * "warning:" line saying the model's guess is used, which was silent (fuzz41).
+ */
+void run_warn_initial_pelt(const char *cmd, const char *trace, const struct run_opts *o,
+			   const struct wl_workload *wl);
 
 /*
  * Whether the output file @out is one of the @n input files @in (the same

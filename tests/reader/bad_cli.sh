@@ -333,6 +333,13 @@ if command -v trace-cmd > /dev/null &&
 	expect_usage "whatif: --noise $work/noisecopy/v6.dat has the trace's TRACEID 0x[0-9a-f]*: the same capture" -- \
 		whatif --noise "$work/noisecopy/v6.dat" --variant aaron-skip "$traces/small-pipe.dat"
 fi
+# --initial-pelt kernel asked for where the sidecar has no start snapshot
+# (none, --no-sidecar, an older capture's): the model's guess was used
+# without a word (fuzz41); now one warning line, exit 0
+expect 0 "replay: $traces/pelt-mix.dat: warning: --initial-pelt kernel: no sidecar (none found, or --no-sidecar); the tasks asleep at the trace start take the model's guess" -- \
+	replay --initial-pelt kernel --no-sidecar "$traces/pelt-mix.dat"
+expect 0 "whatif: $traces/hog-timer.dat: warning: --initial-pelt kernel: sidecar $traces/hog-timer.dat.json has no sched_at_start (an older capture)" -- \
+	whatif --initial-pelt kernel --variant aaron-skip "$traces/hog-timer.dat"
 # a --noise capture with lost events: its spread was partial without a word
 expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
 	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"
