@@ -117,8 +117,12 @@ int cap_sched_parse(const char *text, struct cap_sched *out)
 					continue;
 				for (p = colon + 1; *p == ' '; p++)
 					;
+				/*
+				 * past what the kernel prints (a garbled line): null,
+				 * not a sidecar the replay refuses (fuzz41)
+				 */
 				if ((fields[f].ms ? parse_ms(p, &p, &v) : parse_int(p, &p, &v)) &&
-				    p == nl) {
+				    p == nl && sidecar_sched_in_range(f, v)) {
 					out->v[f] = v;
 					out->have[f] = true;
 					found++;

@@ -330,6 +330,9 @@ int cmd_replay(int argc, char **argv)
 					    cli_output_is_input(out, o.loaded, o.nr_loaded)))
 			goto usage;
 	}
+	/* before the extraction: it failed only after it (fuzz41) */
+	if (dump && cli_output_check("replay", "--dump-events", dump))
+		goto out;
 	/* the measured samples are written as the extraction measures them */
 	if (sdump) {
 		if (same_dumps(sdump, dump))
@@ -357,6 +360,7 @@ int cmd_replay(int argc, char **argv)
 	if (!wl)
 		goto fail;
 	run_warn_lost_sidecar("replay", argv[optind], wl);
+	run_warn_initial_pelt("replay", argv[optind], &o, wl);
 	/* a --comm that matches nothing compared empty tables at exit 0 */
 	if (cli_filter_check("replay", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1))
 		goto usage;

@@ -142,7 +142,7 @@ int cmd_report(int argc, char **argv)
 	struct report_data d;
 	struct sr_error err = { 0 };
 	bool allow_lost = false;
-	int c, rc, li = -1;
+	int c, rc, e, li = -1;
 	long v;
 	const char *want = "?";   /* what the option being parsed takes, for bad_value */
 
@@ -270,8 +270,10 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "schedreplay report: %s: warning: %s\n", cli_esc(o.path),
 			cli_esc(d.warnings[i]));
 	rc = o.json ? report_print_json(stdout, &d, &o, &err) : report_print_text(stdout, &d, &o);
-	if (fflush(stdout) || rc) {
-		fprintf(stderr, "schedreplay report: writing the output failed\n");
+	/* the reason too (ENOSPC: "writing the output failed" alone, fuzz41) */
+	if ((e = cli_output_error(stdout)) != 0 || rc) {
+		fprintf(stderr, "schedreplay report: writing the output failed: %s\n",
+			strerror(e ? e : EIO));
 		report_data_release(&d);
 		return SR_EXIT_FAIL;
 	}

@@ -812,6 +812,8 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg)
 		if (v < 0)
 			return bad_name(o, d, arg);
 		*(int *)((char *)o + d->at) = v;
+		if (d->at == offsetof(struct run_opts, rc.initial_pelt))
+			o->initial_pelt_given = true;
 		return 1;
 	}
 	if (!d->set) {
@@ -1037,6 +1039,44 @@ int cli_output_error(FILE *f)
 	return earlier ? (last ? last : EIO) : 0;
 }
 
+int cli_output_check(const char *cmd, const char *opt, const char *path)
+{
+	struct stat st;
+	char *dir = NULL, *slash;
+	int e = 0;
+
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			e = EISDIR;
+		else if (access(path, W_OK))
+			e = errno;
+	} else if (errno != ENOENT) {
+		e = errno;
+	} else if (!(dir = strdup(path))) {
+		e = ENOMEM;
+	} else {
+		/* a dangling link's target is created by fopen(): its directory then */
+		slash = strrchr(dir, '/');
+		if (!slash)
+			strcpy(dir, ".");
+		else if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		if (stat(dir, &st))
+			e = errno;
+		else if (!S_ISDIR(st.st_mode))
+			e = ENOTDIR;
+		else if (access(dir, W_OK | X_OK))
+			e = errno;
+	}
+	free(dir);
+	if (!e)
+		return 0;
+	fprintf(stderr, "schedreplay %s: %s %s: %s\n", cmd, opt, cli_esc(path), strerror(e));
+	return -1;
+}
+
 bool cli_path_arg(const char *cmd, const char *opt, const char *arg, const char *what)
 {
 	if (arg && *arg)
@@ -1090,6 +1130,29 @@ void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_w
 	for (int i = 0; c && i < c->nr_text; i++)
 		fprintf(stderr, "schedreplay %s: %s: warning: %s\n", cmd, cli_esc(trace),
 			cli_esc(c->text[i]));
+}
+
+void run_warn_initial_pelt(const char *cmd, const char *trace, const struct run_opts *o,
+			   const struct wl_workload *wl)
+{
+	const struct sidecar_sched *s0 = wl_sched_snapshot(wl, false);
+	const char *sc = wl_sidecar_path(wl), *head = "schedreplay", *tail;
+
+	if (!o->initial_pelt_given || o->rc.initial_pelt != REPLAY_INITIAL_PELT_KERNEL ||
+	    (s0 && s0->available))
+		return;
+	tail = "; the tasks asleep at the trace start take the model's guess";
+	if (!sc)
+		fprintf(stderr, "%s %s: %s: warning: --initial-pelt kernel: no sidecar (none found, "
+			"or --no-sidecar)%s\n", head, cmd, cli_esc(trace), tail);
+	else if (!s0 || !s0->listed)
+		fprintf(stderr, "%s %s: %s: warning: --initial-pelt kernel: sidecar %s has no "
+			"sched_at_start (an older capture)%s\n", head, cmd, cli_esc(trace),
+			cli_esc(sc), tail);
+	else
+		fprintf(stderr, "%s %s: %s: warning: --initial-pelt kernel: sidecar %s's "
+			"sched_at_start is not available (%s)%s\n", head, cmd, cli_esc(trace),
+			cli_esc(sc), cli_esc(s0->reason ? s0->reason : "not recorded"), tail);
 }
 
 const char *cli_sidecar_read(char *buf, size_t size, const char *trace, const char *sidecar,

@@ -57,6 +57,7 @@ struct run_opts {
 					    plugin truncated under its mapping: SIGBUS) */
 	unsigned int nr_loaded;
 	bool all;                        /* --all-variants */
+	bool initial_pelt_given;         /* --initial-pelt given (run_warn_initial_pelt()) */
 	const char *preempt_costs;       /* the --preempt-costs value given, "strict" for
 					    --strict-preempt-costs; NULL: none */
 	const char *profile;             /* "auto" or a profile name */
@@ -110,6 +111,13 @@ void run_opts_release(struct run_opts *o);
  * each on stderr.
  */
 void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_workload *wl);
+/*
+ * --initial-pelt kernel given, but the trace's sidecar has no usable start
+ * snapshot (an older capture, a kernel without the file, --no-sidecar): one
+ * "warning:" line saying the model's guess is used, which was silent (fuzz41).
+ */
+void run_warn_initial_pelt(const char *cmd, const char *trace, const struct run_opts *o,
+			   const struct wl_workload *wl);
 
 /*
  * Whether the output file @out is one of the @n input files @in (the same
@@ -157,6 +165,15 @@ const char *cli_sidecar_read(char *buf, size_t size, const char *trace, const ch
  * fail.
  */
 int cli_output_error(FILE *f);
+/*
+ * Can the output file @path of option @opt be created or written, as far as
+ * a check without opening it tells (a FIFO's open() would wait for its
+ * reader): it exists and is writable and no directory, or its directory
+ * exists and is writable. 0, or -1 after printing "schedreplay CMD: OPT
+ * PATH: REASON", the line the later fopen() would have printed after the
+ * whole extraction (fuzz41).
+ */
+int cli_output_check(const char *cmd, const char *opt, const char *path);
 
 /*
  * The filters --comm @comm_prefix and --pid @pid (NULL and -1: none given)

@@ -7,11 +7,15 @@
  * or an SVG of the latency CDFs.  See docs/variants.md.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <schedreplay/cli.h>
 #include <schedreplay/profile.h>
@@ -78,6 +82,41 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *out)
  * one of its tasks had (exact, as the plot's group key) or a task group of
  * the workload.  One that names nothing drew an empty plot at exit 0.
  */
+/*
+ * Are @a and @b two regular files of the same bytes (a copy of one capture)?
+ * false when either cannot be read: the extraction names that error.
+ */
+static bool same_content(const char *a, const char *b)
+{
+	int fa = open(a, O_RDONLY | O_NONBLOCK), fb = open(b, O_RDONLY | O_NONBLOCK);
+	struct stat sa, sb;
+	bool same = false;
+	static char ba[65536], bb[65536];
+
+	if (fa < 0 || fb < 0 || fstat(fa, &sa) || fstat(fb, &sb) || !S_ISREG(sa.st_mode) ||
+	    !S_ISREG(sb.st_mode) || sa.st_size != sb.st_size)
+		goto out;
+	for (;;) {
+		ssize_t na = read(fa, ba, sizeof(ba)), nb, got = 0;
+
+		if (na < 0)
+			goto out;
+		while (got < na && (nb = read(fb, bb + got, (size_t)(na - got))) > 0)
+			got += nb;
+		if (got != na || memcmp(ba, bb, (size_t)na))
+			goto out;
+		if (!na)
+			break;
+	}
+	same = true;
+out:
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
 static bool svg_group_known(const struct wl_workload *wl, const struct whatif_report_opts *ro)
 {
 	const struct lat_machine *m = wl_measured_latency(wl);
@@ -253,6 +292,19 @@ int cmd_whatif(int argc, char **argv)
 				  "capture once", cli_esc(noise_paths[i]));
 			goto usage_fail;
 		}
+		/* a copy of a file is the same capture under another inode (fuzz41) */
+		if (same_content(noise_paths[i], trace)) {
+			cli_usage("whatif", "--noise %s is a copy of the trace (the same bytes): "
+				  "name another capture of the same workload", cli_esc(noise_paths[i]));
+			goto usage_fail;
+		}
+		for (unsigned int j = 0; j < i; j++)
+			if (same_content(noise_paths[i], noise_paths[j])) {
+				cli_usage("whatif", "--noise %s is a copy of --noise %s (the same "
+					  "bytes): each capture once", cli_esc(noise_paths[i]),
+					  cli_esc(noise_paths[j]));
+				goto usage_fail;
+			}
 	}
 	if (svg) {
 		char scpath[PATH_MAX + 8];
@@ -275,6 +327,11 @@ int cmd_whatif(int argc, char **argv)
 		}
 		if (cli_output_clash("whatif", "--svg", svg, clash))
 			goto usage_fail;
+		/* before the runs: a missing directory failed after all of them (fuzz41) */
+		if (cli_output_check("whatif", "--svg", svg)) {
+			ret = SR_EXIT_FAIL;
+			goto out;
+		}
 	}
 	switch (cost_machine_resolve(machine_name, &machine, &err)) {
 	case 0:
@@ -319,6 +376,7 @@ int cmd_whatif(int argc, char **argv)
 			"overrun): the measured and the replayed figures are partial\n",
 			cli_esc(argv[optind]), (unsigned long long)wl_counts(wl)->lost_events);
 	run_warn_lost_sidecar("whatif", argv[optind], wl);
+	run_warn_initial_pelt("whatif", argv[optind], &o, wl);
 	/* the other captures: only their measured latency is used */
 	for (unsigned int i = 0; i < nr_noise; i++) {
 		struct wl_options no = o.wo;
@@ -329,6 +387,29 @@ int cmd_whatif(int argc, char **argv)
 		noise_wl[i] = wl_extract(noise_paths[i], &no, &err);
 		if (!noise_wl[i])
 			goto fail;
+		/*
+		 * The capture's TRACEID (random per recording, kept by trace-cmd
+		 * convert): one capture in another container or compression
+		 * compared with itself, a spread of 0 at exit 0 (fuzz41)
+		 */
+		for (unsigned int j = 0; j <= i; j++) {
+			const struct trace_info *a = wl_trace_info(noise_wl[i]);
+			const struct trace_info *b = wl_trace_info(j < i ? noise_wl[j] : wl);
+
+			if (!a->has_trace_id || !b->has_trace_id || a->trace_id != b->trace_id)
+				continue;
+			if (j < i)
+				cli_usage("whatif", "--noise %s has the TRACEID 0x%016" PRIx64 " of "
+					  "--noise %s: one capture (converted or copied); each "
+					  "capture once", cli_esc(noise_paths[i]), a->trace_id,
+					  cli_esc(noise_paths[j]));
+			else
+				cli_usage("whatif", "--noise %s has the trace's TRACEID 0x%016" PRIx64
+					  ": the same capture (converted or copied); name another "
+					  "capture of the same workload", cli_esc(noise_paths[i]),
+					  a->trace_id);
+			goto usage_fail;
+		}
 		/* its spread marks the variants' changes: partial, it must say so too */
 		if (wl_counts(noise_wl[i])->lost_events)
 			fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost "

@@ -219,6 +219,14 @@ static void put_field(FILE *f, const char *s)
 	fputs(buf, f);
 }
 
+/* A write to --samples failed: its errno kept for the error line (ENOSPC, ...). */
+static void sample_failed(struct report_data *d)
+{
+	if (!d->samples_failed)
+		d->samples_errno = errno;
+	d->samples_failed = true;
+}
+
 /* The --samples sink: one line per final sample of the filtered set. */
 static void write_sample(void *ctx, const struct lat_sample *s)
 {
@@ -229,12 +237,12 @@ static void write_sample(void *ctx, const struct lat_sample *s)
 	if (fprintf(d->samples, "%s\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%s\t",
 		    s->kind == LAT_WAKEUP ? "wakeup" : "runq", s->pid, s->cpu, s->start_ts,
 		    s->end_ts, s->latency_ns, trace_event_type_name(s->start_event)) < 0)
-		d->samples_failed = true;
+		sample_failed(d);
 	put_field(d->samples, s->comm);
 	fputc('\t', d->samples);
 	put_field(d->samples, s->cgroup ? s->cgroup : "");
 	if (fputc('\n', d->samples) == EOF)
-		d->samples_failed = true;
+		sample_failed(d);
 	d->samples_written++;
 }
 
@@ -515,12 +523,30 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 		return -1;
 	}
 	if (d->samples) {
-		int bad = d->samples_failed | ferror(d->samples);
+		/*
+		 * The reason, as replay's --dump-samples gives it: "/dev/full:
+		 * writing the samples failed" did not say the disk was full
+		 * (fuzz41). The first failed write's errno, else the flush's or
+		 * the close's (a buffered write fails there first).
+		 */
+		int e = d->samples_errno, bad = d->samples_failed | ferror(d->samples);
 
-		bad |= fclose(d->samples) != 0;
+		errno = 0;
+		if (fflush(d->samples)) {
+			bad = 1;
+			if (!e)
+				e = errno;
+		}
+		errno = 0;
+		if (fclose(d->samples)) {
+			bad = 1;
+			if (!e)
+				e = errno;
+		}
 		d->samples = NULL;
 		if (bad) {
-			sr_error_set(err, EIO, "%s: writing the samples failed", o->samples_path);
+			sr_error_set(err, e ? e : EIO, "%s: writing the samples failed: %s",
+				     o->samples_path, strerror(e ? e : EIO));
 			return -1;
 		}
 	}

@@ -87,6 +87,7 @@ struct report_data {
 	FILE *samples;                  /* --samples FILE, open during the pass */
 	uint64_t samples_written;
 	bool samples_failed;
+	int samples_errno;              /* the first failed write's errno (0: none known) */
 	char warnings[REPORT_MAX_WARNINGS][SIDECAR_LOST_TEXT + 64];
 	int nr_warnings;
 };

@@ -244,7 +244,11 @@ int report_print_text(FILE *out, const struct report_data *d, const struct repor
 	const struct lat_summary *s = lat_get_summary(d->lat);
 	char filter[128] = "all";
 
-	if (!strcmp(in->format, "text"))
+	/* a #P: header below the events' CPUs (trace_text.c): where the count is from */
+	if (!strcmp(in->format, "text") && in->cpus_from && strstr(in->cpus_from, "#P: header says"))
+		fprintf(out, "trace:   %s (ftrace text, %d CPUs: %s)\n", cli_esc(in->path), in->cpus,
+			in->cpus_from);
+	else if (!strcmp(in->format, "text"))
 		fprintf(out, "trace:   %s (ftrace text, %d CPUs)\n", cli_esc(in->path), in->cpus);
 	else
 		fprintf(out, "trace:   %s (trace.dat v%d, compression %s, %d CPUs, read by %s)\n",

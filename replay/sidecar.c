@@ -1294,6 +1294,51 @@ const char *sidecar_sched_key(int field)
 	return field >= 0 && field < SIDECAR_SCHED_NR ? sched_keys[field] : NULL;
 }
 
+/*
+ * The values proc_sched_show_task() can print, per field (fuzz41: any int64
+ * was taken; load_sum 2^62 overflowed calc_group_shares()'s product in the
+ * model, runnable_avg 2^62 update_cfs_rq_load_avg()'s negation, a counter of
+ * -2^63 the deltas of pelt_check.c, last_update_time 2^63-1 its mapping to
+ * the trace clock: signed overflows under UBSan, nonsense at exit 0 in a
+ * release build).  The PELT sums are at most LOAD_AVG_MAX (47742) times
+ * SCHED_CAPACITY_SCALE or, before 5.x, times a task's scaled-down weight
+ * (<= 88761): below 2^32 (util_sum is a u32); a task's averages are at most
+ * its scaled-down weight (88761) or 1024; util_est a u32 (its top bit is
+ * UTIL_AVG_UNCHANGED); ns clocks and counters at most 2^62 (146 years); a
+ * weight from SCHED_IDLE's 3 to nice -20's 88761, scaled by 1024 on 64-bit
+ * (2^32 allowed); policy SCHED_NORMAL .. SCHED_EXT (7); prio -1 (deadline)
+ * .. 139.
+ */
+static const long long sched_range[SIDECAR_SCHED_NR][2] = {
+	[SIDECAR_SCHED_WEIGHT] = { 1, 1LL << 32 },
+	[SIDECAR_SCHED_LOAD_SUM] = { 0, UINT32_MAX },
+	[SIDECAR_SCHED_RUNNABLE_SUM] = { 0, UINT32_MAX },
+	[SIDECAR_SCHED_UTIL_SUM] = { 0, UINT32_MAX },
+	[SIDECAR_SCHED_LOAD_AVG] = { 0, 1 << 20 },
+	[SIDECAR_SCHED_RUNNABLE_AVG] = { 0, 1 << 20 },
+	[SIDECAR_SCHED_UTIL_AVG] = { 0, 1 << 20 },
+	[SIDECAR_SCHED_LAST_UPDATE] = { 0, 1LL << 62 },
+	[SIDECAR_SCHED_UTIL_EST] = { 0, UINT32_MAX },
+	[SIDECAR_SCHED_EXEC_START] = { 0, 1LL << 62 },
+	[SIDECAR_SCHED_SUM_EXEC] = { 0, 1LL << 62 },
+	[SIDECAR_SCHED_NR_MIGRATIONS] = { 0, 1LL << 62 },
+	[SIDECAR_SCHED_NR_SWITCHES] = { 0, 1LL << 62 },
+	[SIDECAR_SCHED_NR_VOLUNTARY] = { 0, 1LL << 62 },
+	[SIDECAR_SCHED_NR_INVOLUNTARY] = { 0, 1LL << 62 },
+	[SIDECAR_SCHED_POLICY] = { 0, 7 },
+	[SIDECAR_SCHED_PRIO] = { -1, 139 },
+	[SIDECAR_SCHED_SLICE] = { 0, 1LL << 62 },
+};
+
+bool sidecar_sched_in_range(int field, int64_t v)
+{
+	return field >= 0 && field < SIDECAR_SCHED_NR && v >= sched_range[field][0] &&
+	       v <= sched_range[field][1];
+}
+
+/* More than a capture writes (CAP_SCHED_MAX_THREADS, 2048), by far. */
+#define SIDECAR_SCHED_MAX_TASKS 65536
+
 static int cmp_sched_task(const void *a, const void *b)
 {
 	const struct sidecar_sched_task *x = a, *y = b;
@@ -1331,6 +1376,9 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 	a = sv_get(o, "tasks");
 	if (!sv_is_arr(a))
 		FAIL(EINVAL, "%s.tasks missing", name);
+	if (sv_array_size(a) > SIDECAR_SCHED_MAX_TASKS)
+		FAIL(EINVAL, "%s.tasks has %zu entries, more than %d (a capture writes at most "
+		     "2048)", name, sv_array_size(a), SIDECAR_SCHED_MAX_TASKS);
 	out->tasks = calloc(sv_array_size(a) + 1, sizeof(*out->tasks));
 	if (!out->tasks)
 		NOMEM();
@@ -1339,12 +1387,15 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 		const char *st;
 		long long x = 0;
 
+		/* PID_MAX_LIMIT: pids are below it; a tgid of another type was the pid */
 		v = sv_get(t, "pid");
-		if (!v || !sv_int_in(v, 0, INT32_MAX, &x))
+		if (!v || !sv_int_in(v, 1, 4194304, &x))
 			FAIL(EINVAL, "%s.tasks[%zu].pid missing or not a pid", name, i);
 		e->pid = (int)x;
 		v = sv_get(t, "tgid");
-		e->tgid = v && sv_int_in(v, 0, INT32_MAX, &x) ? (int)x : e->pid;
+		if (v && v->type != SV_NULL && !sv_int_in(v, 1, 4194304, &x))
+			FAIL(EINVAL, "%s.tasks[%zu].tgid is not a pid or null", name, i);
+		e->tgid = v && v->type != SV_NULL ? (int)x : e->pid;
 		v = sv_get(t, "state");
 		st = sv_str(v);
 		if (v && v->type != SV_NULL && (!st || strlen(st) != 1))
@@ -1365,11 +1416,19 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 			if (!sv_int_in(v, INT64_MIN, INT64_MAX, &x))
 				FAIL(EINVAL, "%s.tasks[%zu].%s is not an integer or null", name, i,
 				     sched_keys[f]);
+			if (!sidecar_sched_in_range(f, x))
+				FAIL(EINVAL, "%s.tasks[%zu].%s %lld is outside %lld..%lld, which no "
+				     "kernel prints", name, i, sched_keys[f], x, sched_range[f][0],
+				     sched_range[f][1]);
 			e->v[f] = x;
 			e->have[f] = true;
 		}
 	}
 	qsort(out->tasks, out->nr_tasks, sizeof(*out->tasks), cmp_sched_task);
+	/* sidecar_sched_find() found either of two entries of one pid (fuzz41) */
+	for (i = 1; i < out->nr_tasks; i++)
+		if (out->tasks[i].pid == out->tasks[i - 1].pid)
+			FAIL(EINVAL, "%s.tasks lists pid %d twice", name, out->tasks[i].pid);
 	return 0;
 }
 

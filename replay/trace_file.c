@@ -521,15 +521,35 @@ struct opt_ctx {
 
 static int stat_now_ns(const char *text, uint64_t *ns);
 
-/* One CPUSTAT text as tr_file_cpu_ts_bound() reads it. */
-static void parse_cpustat(const char *text, struct tr_cpustat *st)
+/*
+ * One CPUSTAT text as tr_file_cpu_ts_bound() reads it: 0, or -1 if its
+ * "CPU: N" line (trace-cmd's, before the kernel's per_cpu/cpuN/stats) is
+ * not a CPU id the file may have. atoi() read "CPU: 4294967296" as CPU 0 and
+ * "CPU: x" as 0, so another CPU's "now ts:" bounded this one's time stamps
+ * (fuzz41).
+ */
+static int parse_cpustat(const char *text, struct tr_cpustat *st)
 {
 	const char *p = strstr(text, "CPU:");
+	char *end;
+	unsigned long long cpu;
 
 	st->has_cpu = p != NULL;
-	st->cpu = p ? atoi(p + 4) : -1;
+	st->cpu = -1;
 	st->now_ns = 0;
 	st->now = stat_now_ns(text, &st->now_ns);
+	if (!p)
+		return 0;
+	for (p += 4; *p == ' ' || *p == '\t'; p++)
+		;
+	if (*p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	cpu = strtoull(p, &end, 10);
+	if (errno || cpu >= TR_MAX_FILE_CPUS || (*end && *end != '\n' && *end != ' '))
+		return -1;
+	st->cpu = (int)cpu;
+	return 0;
 }
 
 /* -1: out of memory reading option @id at @where */
@@ -649,7 +669,13 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 		f->cpustats = n;
 		if (!(text = dup_option_string(data, size)))
 			goto nomem;
-		parse_cpustat(text, &n[f->nr_cpustats++]);
+		if (parse_cpustat(text, &n[f->nr_cpustats++])) {
+			free(text);
+			sr_error_set(err, EINVAL, "corrupted: CPUSTAT option at offset %" PRIu64
+				     ": its 'CPU:' line is not a CPU number 0..%d", where,
+				     TR_MAX_FILE_CPUS - 1);
+			return -1;
+		}
 		free(text);
 		return 0;
 	}

@@ -97,6 +97,9 @@ struct tr_text {
 	uint64_t overwritten;          /* the header's entries-written - entries-in-buffer */
 	bool cpu_started[MAX_CPU + 1]; /* an event of the CPU delivered (overwritten) */
 	int max_cpu;
+	uint64_t max_cpu_line;         /* the first line on max_cpu */
+	bool hdr_tracecmd;             /* the CPU count is cpus=N's (else #P:N's) */
+	char cpus_note[160];           /* info.cpus_from when the events raised it */
 	uint64_t last_ts;
 	struct tr_text_info info;
 	char reason[512];
@@ -183,34 +186,6 @@ static int cut_short(const struct tr_text *t, const char *name, struct sr_error 
 	return -1;
 }
 
-/* "CPU:N [LOST M EVENTS]" or "CPU:N [M EVENTS DROPPED]" after an optional prefix. */
-static bool parse_drop(const char *s, struct text_line *l)
-{
-	const char *p = strstr(s, "CPU:");
-	char *end;
-	long cpu;
-
-	if (!p || (!strstr(p, "EVENTS DROPPED]") && !strstr(p, "LOST ")))
-		return false;
-	cpu = strtol(p + 4, &end, 10);
-	if (end == p + 4 || cpu < 0 || cpu > MAX_CPU)
-		return false;
-	l->drop = true;
-	l->cpu = (int)cpu;
-	l->drop_count = TRACE_LOST_UNKNOWN;
-	p = strchr(end, '[');
-	if (p) {
-		p++;
-		if (!strncmp(p, "LOST ", 5))
-			p += 5;
-		if (isdigit((unsigned char)*p))
-			l->drop_count = strtoull(p, NULL, 10);
-	}
-	if (l->drop_count == 0)
-		l->drop_count = TRACE_LOST_UNKNOWN;
-	return true;
-}
-
 /* Decimal digits at @s as a number <= @max: 0, or -1 if it is larger (or none). */
 static int parse_dec(const char *s, uint64_t max, uint64_t *out)
 {
@@ -226,6 +201,59 @@ static int parse_dec(const char *s, uint64_t max, uint64_t *out)
 	}
 	*out = v;
 	return n ? 0 : -1;
+}
+
+/*
+ * A lost-events count a text may give per line, and the sum over a CPU's: a
+ * ring buffer losing 10 M events/s for a year loses 2^48.
+ * "LOST 99999999999999999999999 EVENTS" was read as UINT64_MAX (strtoull()'s
+ * saturation: "at least 1") and "LOST 18446744073709551614" summed with
+ * others wrapped (fuzz41).
+ */
+#define TEXT_LOST_MAX (1ull << 48)
+#define TEXT_LOST_SUM_MAX (1ull << 62)
+
+/*
+ * "CPU:N [LOST M EVENTS]" or "CPU:N [M EVENTS DROPPED]" after an optional
+ * prefix: 1 (@l filled), 0 if the line is no such line, -1 if it is one
+ * with a CPU or count no kernel prints (@l->bad says which). A CPU of -1 or
+ * 99999 made the line no drop line, so its lost events were dropped without
+ * a word (fuzz41).
+ */
+static int parse_drop(const char *s, struct text_line *l)
+{
+	const char *p = strstr(s, "CPU:");
+	uint64_t cpu, n;
+
+	if (!p || (!strstr(p, "EVENTS DROPPED]") && !strstr(p, "LOST ")))
+		return 0;
+	p += 4 + strspn(p + 4, " ");
+	if (parse_dec(p, MAX_CPU, &cpu)) {
+		l->bad = "a lost-events line's CPU:N is not a CPU number 0.." SR_STR(MAX_CPU);
+		return -1;
+	}
+	p += strspn(p, "0123456789");
+	l->drop = true;
+	l->cpu = (int)cpu;
+	l->drop_count = TRACE_LOST_UNKNOWN;
+	p = strchr(p, '[');
+	if (p) {
+		p++;
+		if (!strncmp(p, "LOST ", 5))
+			p += 5;
+		if (isdigit((unsigned char)*p)) {
+			if (parse_dec(p, TEXT_LOST_MAX, &n) ||
+			    strncmp(p + strspn(p, "0123456789"), " EVENTS", 7)) {
+				l->bad = "a lost-events line's count is not a number of at most 2^48 "
+					 "before ' EVENTS'";
+				return -1;
+			}
+			l->drop_count = n;
+		}
+	}
+	if (l->drop_count == 0)
+		l->drop_count = TRACE_LOST_UNKNOWN;
+	return 1;
 }
 
 /*
@@ -275,8 +303,14 @@ static int parse_line(struct tr_text *t, char *s, struct text_line *l)
 			body = c + 2;
 		}
 	}
-	if (parse_drop(body, l))
+	switch (parse_drop(body, l)) {
+	case 1:
 		return 1;
+	case -1:
+		return -1;
+	default:
+		break;
+	}
 	if (regexec(&t->re, body, M_NR, m, 0)) {
 		/* a prefix-less line right after a drop line may look like NAME: too */
 		if (l->buffer_len && !regexec(&t->re, s, M_NR, m, 0)) {
@@ -1017,6 +1051,7 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 			if (header_cpus(t, t->line + 5, "cpus=", err))
 				goto fail;
 			t->info.cpus_from = "the text's cpus= line";
+			t->hdr_tracecmd = true;
 		} else if (t->line[0] == '#' && strstr(t->line, "#P:")) {
 			if (header_cpus(t, strstr(t->line, "#P:") + 3, "#P:", err))
 				goto fail;
@@ -1048,8 +1083,10 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 			b = after_drop;
 		after_drop = -1;
 		lines_ok++;
-		if (l.cpu > t->max_cpu)
+		if (l.cpu > t->max_cpu) {
 			t->max_cpu = l.cpu;
+			t->max_cpu_line = t->lineno;
+		}
 		if (!strcmp(l.event, "sched_migrate_task"))
 			t->info.records_migrations = true;
 		/* each buffer's lines are merged by time */
@@ -1109,8 +1146,30 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 	t->info.buffer_reason = t->reason;
 	t->info.nr_buffers = t->nr_buffers;
 	if (t->info.cpus <= t->max_cpu) {
+		/*
+		 * trace-cmd report's cpus=N is the trace.dat's CPU count, which no
+		 * event of the file exceeds (its reader refuses one that does):
+		 * an edited or corrupted text. tracefs' #P:N is num_online_cpus()
+		 * when the text was read (print_event_info()): a CPU offline by
+		 * then may have events, so the count is raised, and said so.
+		 * Either was raised to the events' without a word before (fuzz41).
+		 */
+		if (t->info.cpus && t->hdr_tracecmd) {
+			sr_error_set(err, EINVAL, "line %" PRIu64 ": an event on CPU %d, but the "
+				     "text's cpus= line says %d CPU(s) (trace-cmd report prints the "
+				     "trace.dat's CPU count, which its events stay below: a "
+				     "corrupted or edited text)", t->max_cpu_line, t->max_cpu,
+				     t->info.cpus);
+			goto fail;
+		}
+		if (t->info.cpus)
+			snprintf(t->cpus_note, sizeof(t->cpus_note), "the highest CPU with events "
+				 "+ 1; the #P: header says %d, the CPUs online when the text was read",
+				 t->info.cpus);
+		else
+			snprintf(t->cpus_note, sizeof(t->cpus_note), "the highest CPU with events + 1");
 		t->info.cpus = t->max_cpu + 1;
-		t->info.cpus_from = "the highest CPU with events + 1";
+		t->info.cpus_from = t->cpus_note;
 	}
 	t->info.tracecmd = t->tracecmd;
 	prev_state_layout(t);
@@ -1191,6 +1250,12 @@ int tr_text_next(struct tr_text *t, struct trace_event *ev, uint64_t *lost_befor
 				*p = TRACE_LOST_UNKNOWN;
 			else
 				*p += l.drop_count;
+			if (l.drop_count != TRACE_LOST_UNKNOWN &&
+			    t->lost[l.cpu] > TEXT_LOST_SUM_MAX - l.drop_count) {
+				sr_error_set(err, EINVAL, "line %" PRIu64 ": CPU %d's lost events "
+					     "add up past 2^62 (a corrupted count)", t->lineno, l.cpu);
+				return -1;
+			}
 			if (l.drop_count == TRACE_LOST_UNKNOWN) {
 				t->lost[l.cpu]++;
 				t->lost_unknown[l.cpu] = true;

@@ -13,6 +13,7 @@
  *   costs                 uncontest_costs(), then calib_build()
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,6 +330,71 @@ static uint64_t hist_median_of(const uint32_t *hist, unsigned int nb, unsigned i
 static uint64_t hist_median(const uint32_t *hist, uint32_t *samples)
 {
 	return hist_median_of(hist, WL_LEAD_BUCKETS, WL_LEAD_BUCKET_NS, samples);
+}
+
+/*
+ * The two snapshots are one capture's, read before and after its trace: a
+ * thread's counters and run time in sched_at_end are at least its
+ * sched_at_start ones (not exec_start: each CPU's rq_clock_task is its own,
+ * seconds apart on the development VM, and a thread moves).  A start snapshot of a later capture (or the two
+ * exchanged) gave threads fewer switches at the end than at the start, and
+ * replay used its PELT for the tasks asleep at the start at exit 0 (fuzz41).
+ * Only a thread the trace shows as one thread from before it to its end
+ * (or not at all) is compared: a pid reused during the trace is a fork
+ * there.  0, or -1 with @err.
+ */
+static int sched_snap_check(const struct wl_builder *b, struct sr_error *err)
+{
+	static const int mono[] = { SIDECAR_SCHED_NR_SWITCHES, SIDECAR_SCHED_NR_VOLUNTARY,
+				    SIDECAR_SCHED_NR_INVOLUNTARY, SIDECAR_SCHED_NR_MIGRATIONS,
+				    SIDECAR_SCHED_SUM_EXEC };
+	const struct wl_workload *wl = b->wl;
+	const struct sidecar_sched *s0 = &wl->sched_snap[0], *s1 = &wl->sched_snap[1];
+
+	if (!s0->available || !s1->available)
+		return 0;
+	for (size_t i = 0; i < s1->nr_tasks; i++) {
+		const struct sidecar_sched_task *k1 = &s1->tasks[i];
+		const struct sidecar_sched_task *k0 = sidecar_sched_find(s0, k1->pid);
+		const struct wl_task *t0, *t1;
+
+		if (!k0 || k0->tgid != k1->tgid)
+			continue;
+		t0 = wl_task_of_pid(wl, k1->pid, 0);
+		t1 = wl_task_of_pid(wl, k1->pid, UINT64_MAX);
+		if (t0 && (t0 != t1 || t0->init_state == WL_INIT_NEW))
+			continue;
+		/*
+		 * the trace's switches out of it lie between the two reads: the
+		 * kernel counted each of them
+		 */
+		if (t0 && k0->have[SIDECAR_SCHED_NR_SWITCHES] && k1->have[SIDECAR_SCHED_NR_SWITCHES] &&
+		    k1->v[SIDECAR_SCHED_NR_SWITCHES] >= k0->v[SIDECAR_SCHED_NR_SWITCHES] &&
+		    k1->v[SIDECAR_SCHED_NR_SWITCHES] - k0->v[SIDECAR_SCHED_NR_SWITCHES] <
+		    t0->traced_switch_out) {
+			sr_error_set(err, EINVAL, "sidecar %s: pid %d switched out %" PRIu32 " times "
+				     "in the trace, but %" PRId64 " times between its sched_at_start "
+				     "and sched_at_end: the snapshots are not this trace's capture's "
+				     "(--no-sidecar ignores the sidecar)", wl->sidecar_path ?
+				     wl->sidecar_path : "", k1->pid, t0->traced_switch_out,
+				     k1->v[SIDECAR_SCHED_NR_SWITCHES] - k0->v[SIDECAR_SCHED_NR_SWITCHES]);
+			return -1;
+		}
+		for (size_t j = 0; j < sizeof(mono) / sizeof(mono[0]); j++) {
+			int f = mono[j];
+
+			if (!k0->have[f] || !k1->have[f] || k1->v[f] >= k0->v[f])
+				continue;
+			sr_error_set(err, EINVAL, "sidecar %s: pid %d's %s goes back from %" PRId64
+				     " in sched_at_start to %" PRId64 " in sched_at_end: the two "
+				     "snapshots are not one capture's, read before and after its "
+				     "trace (--no-sidecar ignores the sidecar)", wl->sidecar_path ?
+				     wl->sidecar_path : "", k1->pid, sidecar_sched_key(f), k0->v[f],
+				     k1->v[f]);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int facts_finish(struct wl_builder *b)
@@ -1160,6 +1226,8 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	b->strings.n = 0;
 	if (facts_finish(b) || idle_finish(b) || sidecar_copy(b) || lost_finish(b))
 		goto oom;
+	if (sched_snap_check(b, err))
+		goto fail;
 	if (!b->opt.all_preempt_costs)
 		uncontest_costs(wl);
 	if (calib_build(&wl->calib, wl->wakes, wl->nr_wakes, wl->facts.nr_cpus,

@@ -90,6 +90,11 @@ enum sidecar_sched_field {
 	SIDECAR_SCHED_POLICY, SIDECAR_SCHED_PRIO, SIDECAR_SCHED_SLICE, SIDECAR_SCHED_NR
 };
 const char *sidecar_sched_key(int field);   /* NULL past SIDECAR_SCHED_NR */
+/*
+ * Is @v a value proc_sched_show_task() can print for @field?  The loader
+ * refuses a sidecar with one that is not; the capture writes null for it.
+ */
+bool sidecar_sched_in_range(int field, int64_t v);
 
 struct sidecar_sched_task {
 	int pid, tgid;

@@ -976,6 +976,94 @@ static void test_sidecar_bound(void)
 }
 
 /*
+ * cap_sched_parse() on damaged text (fuzz41): the real file cut at every
+ * byte (only whole lines read: each value kept is the whole text's), each
+ * byte flipped in turn (at most the flipped line's field lost or changed,
+ * never another's), values past what the kernel prints (null: the loader
+ * refuses them, so a capture would write a sidecar its own replay rejects),
+ * a number of 100 000 digits, and 8 MiB of repeated lines (the first of each
+ * field kept).  Under ASan any read past the text fails the test.
+ */
+static void sched_parse_robust(const char *dir)
+{
+	char path[4096], *text, *cut, *big;
+	size_t len, blen = 8u << 20;
+	struct cap_sched all, s;
+	int nall, changed_max = 0;
+
+	snprintf(path, sizeof(path), "%s/proc-sched-sleep.txt", dir);
+	if (!(text = cap_read_file(path, &len)))
+		return;
+	nall = cap_sched_parse(text, &all);
+	cut = malloc(len + 1);
+	if (!cut) {
+		free(text);
+		return;
+	}
+	for (size_t n = 0; n <= len; n++) {
+		int found, kept = 0;
+
+		memcpy(cut, text, n);
+		cut[n] = '\0';
+		found = cap_sched_parse(cut, &s);
+		for (int f = 0; f < SIDECAR_SCHED_NR; f++)
+			if (s.have[f]) {
+				kept++;
+				if (!all.have[f] || s.v[f] != all.v[f])
+					changed_max = 99;
+			}
+		if (found != kept || found > nall)
+			changed_max = 99;
+	}
+	CHECK_INT(changed_max, 0);
+	for (size_t i = 0; i < len; i++) {
+		int changed = 0;
+
+		memcpy(cut, text, len + 1);
+		/* (a blank flipped by 0x20 would be a NUL: the text's end) */
+		cut[i] = cut[i] == '5' ? '6' : cut[i] == '\n' ? ' ' : cut[i] == ' ' ? '_' :
+			 (char)(cut[i] ^ 0x20);
+		cap_sched_parse(cut, &s);
+		for (int f = 0; f < SIDECAR_SCHED_NR; f++)
+			changed += s.have[f] != all.have[f] || (s.have[f] && s.v[f] != all.v[f]);
+		/* a newline made a blank: both lines it joined are lost */
+		if (changed > (text[i] == '\n' ? 2 : 1))
+			changed_max = changed;
+	}
+	CHECK_INT(changed_max, 0);
+	free(cut);
+	free(text);
+	/* past the kernel's values: null */
+	CHECK_INT(cap_sched_parse("se.avg.load_avg : 4611686018427387905\npolicy : 9\n"
+				  "prio : -2\nse.avg.util_sum : 4294967296\nse.load.weight : 0\n"
+				  "se.avg.util_avg : 1024\nnr_switches : 99999999999999999999\n", &s), 1);
+	CHECK(s.have[SIDECAR_SCHED_UTIL_AVG] && !s.have[SIDECAR_SCHED_LOAD_AVG] &&
+	      !s.have[SIDECAR_SCHED_POLICY] && !s.have[SIDECAR_SCHED_PRIO] &&
+	      !s.have[SIDECAR_SCHED_UTIL_SUM] && !s.have[SIDECAR_SCHED_WEIGHT] &&
+	      !s.have[SIDECAR_SCHED_NR_SWITCHES]);
+	/* oversized: 100 000 digits, then 8 MiB of lines */
+	big = malloc(blen + 1);
+	if (!big)
+		return;
+	memset(big, '7', 100100);
+	memcpy(big, "prio : ", 7);
+	memcpy(big + 100100, "\nprio : 120\n", 13);
+	CHECK_INT(cap_sched_parse(big, &s), 1);
+	CHECK_INT(s.v[SIDECAR_SCHED_PRIO], 120);
+	for (size_t p = 0; p + 32 <= blen; p += 32)
+		memcpy(big + p, p ? "nr_switches  :  9              \n" :
+		       "nr_switches  :  5              \n", 32);
+	big[blen - blen % 32] = '\0';
+	CHECK_INT(cap_sched_parse(big, &s), 0);   /* blanks after the value: none kept */
+	for (size_t p = 0; p + 32 <= blen; p += 32)
+		memcpy(big + p, p ? "nr_switches : 9\nprio : 130     \n" :
+		       "nr_switches : 5\nprio : 131     \n", 32);
+	CHECK_INT(cap_sched_parse(big, &s), 1);
+	CHECK_INT(s.v[SIDECAR_SCHED_NR_SWITCHES], 5);
+	free(big);
+}
+
+/*
  * The kernel's per-thread sched file (cap_sched_parse()) on real text: a
  * sleeping `sleep` of the development VM's 6.18 kernel, and the same text
  * cut short at 700 bytes (the fields before the cut kept, the cut one and
@@ -1021,11 +1109,18 @@ static void test_sched_snapshot(void)
 		CHECK(!s.have[SIDECAR_SCHED_UTIL_AVG] && !s.have[SIDECAR_SCHED_SLICE]);
 		free(text);
 	}
-	/* a negative SPLIT_NS() value, a value that is not a number, other text */
+	/*
+	 * a negative SPLIT_NS() value (read as -3000500 ns, but no rq clock is
+	 * negative: null since fuzz41, as the loader would refuse it), a value
+	 * that is not a number, other text
+	 */
 	CHECK_INT(cap_sched_parse("se.exec_start :  -3.000500\nse.avg.util_avg : x12\n"
-				  "nr_switches : 12 \ngarbage\n\n", &s), 1);
-	CHECK_INT(s.v[SIDECAR_SCHED_EXEC_START], -3000500);
+				  "nr_switches : 12 \ngarbage\nse.sum_exec_runtime : 3.000500\n\n",
+				  &s), 1);
+	CHECK(!s.have[SIDECAR_SCHED_EXEC_START]);
+	CHECK_INT(s.v[SIDECAR_SCHED_SUM_EXEC], 3000500);
 	CHECK(!s.have[SIDECAR_SCHED_UTIL_AVG] && !s.have[SIDECAR_SCHED_NR_SWITCHES]);
+	sched_parse_robust(data_dir);
 	CHECK_INT(cap_sched_parse("", &s), 0);
 	CHECK_INT(cap_sched_state("1409 (sl) e p) S 1 2"), 'S');
 	CHECK_INT(cap_sched_state("1409 (sleep) "), 0);

@@ -315,6 +315,31 @@ expect_usage "whatif: --noise $traces/./small-pipe.dat is the trace itself: name
 	whatif --noise "$traces/./small-pipe.dat" "$traces/small-pipe.dat"
 expect_usage "whatif: --noise $traces/./bw-hogs-run2.dat names a capture given already" -- \
 	whatif --noise "$traces/bw-hogs-run2.dat" --noise "$traces/./bw-hogs-run2.dat" "$traces/bw-hogs.dat"
+# a copy of the trace (or of another --noise) as --noise, and the trace
+# converted to v6 (another container, the same TRACEID): each a spread of 0,
+# every change marked outside it at exit 0 (fuzz41; a second name of the
+# file was refused since fuzz40, a copy was not)
+mkdir -p "$work/noisecopy"
+cp "$traces/small-pipe.dat" "$work/noisecopy/copy.dat"
+cp "$traces/bw-hogs-run2.dat" "$work/noisecopy/run2.dat"
+expect_usage "whatif: --noise $work/noisecopy/copy.dat is a copy of the trace (the same bytes)" -- \
+	whatif --noise "$work/noisecopy/copy.dat" --variant aaron-skip "$traces/small-pipe.dat"
+expect_usage "whatif: --noise $work/noisecopy/run2.dat is a copy of --noise $traces/bw-hogs-run2.dat" -- \
+	whatif --noise "$traces/bw-hogs-run2.dat" --noise "$work/noisecopy/run2.dat" \
+	--variant aaron-skip "$traces/bw-hogs.dat"
+if command -v trace-cmd > /dev/null &&
+	trace-cmd convert --file-version 6 -i "$traces/small-pipe.dat" -o "$work/noisecopy/v6.dat" \
+		> /dev/null 2>&1; then
+	expect_usage "whatif: --noise $work/noisecopy/v6.dat has the trace's TRACEID 0x[0-9a-f]*: the same capture" -- \
+		whatif --noise "$work/noisecopy/v6.dat" --variant aaron-skip "$traces/small-pipe.dat"
+fi
+# --initial-pelt kernel asked for where the sidecar has no start snapshot
+# (none, --no-sidecar, an older capture's): the model's guess was used
+# without a word (fuzz41); now one warning line, exit 0
+expect 0 "replay: $traces/pelt-mix.dat: warning: --initial-pelt kernel: no sidecar (none found, or --no-sidecar); the tasks asleep at the trace start take the model's guess" -- \
+	replay --initial-pelt kernel --no-sidecar "$traces/pelt-mix.dat"
+expect 0 "whatif: $traces/hog-timer.dat: warning: --initial-pelt kernel: sidecar $traces/hog-timer.dat.json has no sched_at_start (an older capture)" -- \
+	whatif --initial-pelt kernel --variant aaron-skip "$traces/hog-timer.dat"
 # a --noise capture with lost events: its spread was partial without a word
 expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
 	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"
@@ -374,6 +399,16 @@ expect 1 "replay: --dump-events $work/nodir/e.txt: No such file or directory" --
 	replay --dump-events "$work/nodir/e.txt" "$traces/small-pipe.dat"
 expect 1 "whatif: .*--svg $work/nodir/c.svg: No such file or directory" -- \
 	whatif --svg "$work/nodir/c.svg" "$traces/small-pipe.dat"
+# ... checked before the extraction (fuzz41): --dump-events and --svg were
+# opened after it (all of whatif's runs), so a trace cut short was the
+# error named, and a good one took its whole extraction to fail
+head -c 100000 "$traces/small-pipe.dat" > "$work/cut.dat"
+expect 1 "replay: --dump-events $work/nodir/e.txt: No such file or directory" -- \
+	replay --dump-events "$work/nodir/e.txt" "$work/cut.dat"
+expect 1 "replay: --dump-events $work: Is a directory" -- \
+	replay --dump-events "$work" "$work/cut.dat"
+expect 1 "whatif: --svg $work/nodir/c.svg: No such file or directory" -- \
+	whatif --svg "$work/nodir/c.svg" "$work/cut.dat"
 if [ -w /dev/full ]; then
 	expect_full 1 "replay: writing the output failed: No space left on device" -- \
 		replay "$traces/small-pipe.dat"
@@ -381,6 +416,11 @@ if [ -w /dev/full ]; then
 		replay --dump-events /dev/full "$traces/small-pipe.dat"
 	expect 1 "replay: /dev/full: writing the sample dump failed: No space left on device" -- \
 		replay --dump-samples /dev/full "$traces/small-pipe.dat"
+	# report named no reason (fuzz41): "/dev/full: writing the samples failed"
+	expect 1 "report: /dev/full: writing the samples failed: No space left on device" -- \
+		report --samples /dev/full "$traces/small-pipe.dat"
+	expect_full 1 "report: writing the output failed: No space left on device" -- \
+		report --json "$traces/small-pipe.dat"
 	expect_full 1 "whatif: cannot write the machine file: No space left on device" -- \
 		whatif --print-machine one-socket
 	cp "$traces/thresholds.json" "$work/vpipe/"

@@ -24,12 +24,14 @@ Usage:
  smoke  a fixed subset (seed 1, about 200 cases, one source per kind, whatif
         for a quarter of them; ~25 CPU-seconds on the sanitizer build, run
         with 2 jobs), and 16 cases of sysc, funcs, variants/feat and option
-        combos, 9 of fuzz37's classes, 6 of class recent, 4 of class opt and
-        3 of class hdr; exit 1 on any BUG. ctest `reader_fuzz_smoke`.
+        combos, 9 of fuzz37's classes, 6 of class recent, 4 of class opt,
+        3 of class hdr and 4 of kind snap; exit 1 on any BUG. ctest
+        `reader_fuzz_smoke`.
  case   one case by its id (as `run` prints it: kind/source/class/params),
         e.g. for a regression test; --expect error|ok|lost|any fails unless
         the outcome is that (default: not BUG); --expect-msg REGEX also
-        unless every run's stderr matches it (the error is the one meant).  --keep leaves the mutated
+        unless every run expected to fail has stderr matching it (the error
+        is the one meant).  --keep leaves the mutated
         file in WORK and prints its path (to minimize by hand).
  list   print the case ids that `run` would execute.
  rerun  the BUG cases of an earlier --results file again (after a fix).
@@ -52,6 +54,15 @@ with trace-cmd when it is installed, else those kinds are skipped):
             a directory / a FIFO (fuzz37)
   v7exec    traces/forkexec.dat (3016 execs; only with --kinds v7exec):
             report, replay-model and replay-recent on its mutations (inp38)
+  snap      traces/pelt-mix.dat.json's sched_at_start / sched_at_end (the
+            kernel's per-thread /proc/.../sched, fuzz41): class snapbad
+            (a field past the kernel's bounds or of another type, a pid
+            twice, missing or not a pid, available not a boolean, tasks
+            missing / null / an object, 70000 or 10^6 entries: every case
+            an error, exit 0 is BUG-accepted), snapok (bounds, null, a
+            field or task left out, unavailable), snapother (pelt-root's
+            snapshots, the same machine 7 s later, or the two exchanged);
+            replay, replay --json, replay --initial-pelt guess, report
 
 Mutation classes (binary): trunc (cut at every header/section/option/chunk
 /page boundary, +1, middle, last byte), cpuid (a v7 BUFFER option's
@@ -72,7 +83,8 @@ prev_state -1 / 0x10000 / 3 (two bits: 4.14+ writes one), dst_level -1 /
 (fuzz40, v6 only: options inserted into the options list, the offsets after
 them moved along - two OFFSETs of +-(2^63-1), an OFFSET of 10^20, "0xzz",
 "" or "12 ns", CPUCOUNT 0 / 2^20 / 2 bytes, a TRACEID of 4 bytes, a
-TSC2NSEC with shift 40 or cut short: OPT_OPS; each is an error), hdr (fuzz40,
+TSC2NSEC with shift 40 or cut short, a CPUSTAT whose "CPU:" is 2^32, x or
+-1 (fuzz41): OPT_OPS; each is an error), hdr (fuzz40,
 text: the header's cpus=N / #P:N set to 0, -3, abc, 2x, 4097, 5000,
 99999999999, 2^32+2 or nothing: HDR_CPUS; each is an error).  An exit 0 in
 class opt or hdr is BUG-accepted, whatever the output.
@@ -625,6 +637,11 @@ OPT_OPS = {
     "traceidshort": [(11, b"\1\2\3\4")],
     "tscshift": [(14, struct.pack("<IIQ", 1, 40, 0))],
     "tscshort": [(14, struct.pack("<II", 1, 1))],
+    # CPUSTAT (2, fuzz41): trace-cmd's "CPU: N" line before the kernel's
+    # per-CPU stats; atoi() read these as CPU 0 (no "now ts:": no bound)
+    "cpustatwrap": [(2, b"CPU: 4294967296\nentries: 5\n\0")],
+    "cpustattext": [(2, b"CPU: x\nentries: 5\n\0")],
+    "cpustatneg": [(2, b"CPU: -1\nentries: 5\n\0")],
 }
 
 
@@ -1825,6 +1842,154 @@ def gen_funcs_cases(kind, src, rng, n):
     return out
 
 
+# kind "snap" (fuzz41): pelt-mix.dat's sidecar snapshots of the kernel's
+# per-thread /proc/<pid>/task/<tid>/sched (sched_at_start / sched_at_end,
+# replay/sidecar.c), read by replay's --initial-pelt kernel and its "PELT at
+# the capture's end".  Class snapbad: every case a value, type or shape no
+# capture writes - an error naming the sidecar, never exit 0 (MUST_FAIL);
+# snapok: values a kernel may print (bounds, null, a field or task left
+# out), read at exit 0; snapother: another capture's snapshots (pelt-root's,
+# the same machine 7 s later) in pelt-mix's sidecar, or the two exchanged.
+SNAP_FIELDS = ["weight", "load_sum", "runnable_sum", "util_sum", "load_avg", "runnable_avg",
+               "util_avg", "last_update_time", "util_est", "exec_start_ns",
+               "sum_exec_runtime_ns", "nr_migrations", "nr_switches", "nr_voluntary",
+               "nr_involuntary", "policy", "prio", "slice_ns"]
+# a value no kernel prints in any of the fields (per-field bounds: sidecar.c's
+# sched_range), or of another type
+SNAP_BAD = {"neg2": -2, "i63": 2**63 - 1, "i63n": -2**63, "u64": 2**64, "e62": 2**62 + 1,
+            "huge": 10**30, "half": 0.5, "real": 1e308, "str": "5", "true": True,
+            "list": [], "obj": {}, "nan": "NaN"}
+SNAP_PID_BAD = {"zero": 0, "neg": -1, "big": 4194305, "i31": 2**31, "str": "7", "real": 7.5,
+                "null": None, "list": [7]}
+SNAP_SHAPE = ["availstr", "availone", "availnull", "notasks", "tasksnull", "tasksobj",
+              "taskint", "snapstr", "snaplist", "statelong", "stateint", "tgidstr",
+              "many70k", "many1m"]
+SNAP_OK = ["null", "del", "deltask", "low", "high", "unavail", "empty", "statenull"]
+SNAP_OTHER = ["both", "start", "end", "swap"]
+SNAP_OPS = {"snapbad": ["val", "val", "val", "dup", "pid", "shape"],
+            "snapok": ["ok"], "snapother": ["other"]}
+SNAP_CLASSES = tuple(SNAP_OPS)
+SNAP_KEYS = ("sched_at_start", "sched_at_end")
+# the kernel's bounds (sidecar.c's sched_range): low, high of each field
+SNAP_RANGE = {"weight": (1, 2**32), "load_sum": (0, 2**32 - 1), "runnable_sum": (0, 2**32 - 1),
+              "util_sum": (0, 2**32 - 1), "load_avg": (0, 2**20), "runnable_avg": (0, 2**20),
+              "util_avg": (0, 2**20), "util_est": (0, 2**32 - 1), "policy": (0, 7),
+              "prio": (-1, 139)}
+
+
+def snap_bad_value(field, name):
+    """SNAP_BAD[name], moved past the field's bound where it would be inside."""
+    v = SNAP_BAD[name]
+    lo, hi = SNAP_RANGE.get(field, (0, 2**62))
+    if isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi:
+        v = hi + 1
+    return v
+
+
+def mutate_snap(data, c, inp):
+    p = c["p"]
+    op = p["op"]
+    doc = json.loads(data)
+    key = SNAP_KEYS[p.get("s", 0) % 2]
+    snap = doc[key]
+    tasks = snap["tasks"]
+    t = tasks[p.get("i", 0) % len(tasks)]
+    f = SNAP_FIELDS[p.get("k", 0) % len(SNAP_FIELDS)]
+    if op == "val":
+        name = sorted(SNAP_BAD)[p["v"] % len(SNAP_BAD)]
+        if p.get("all"):
+            for x in tasks:
+                x[f] = snap_bad_value(f, name)
+        else:
+            t[f] = snap_bad_value(f, name)
+        if name == "nan":       # a bare NaN: not JSON
+            return json.dumps(doc, indent=1).replace('"NaN"', "NaN").encode()
+    elif op == "dup":
+        u = dict(t)
+        u["load_avg"] = (u.get("load_avg") or 0) + 1
+        tasks.insert(p["v"] % len(tasks), u)
+    elif op == "pid":
+        how = sorted(SNAP_PID_BAD)[p["v"] % len(SNAP_PID_BAD)]
+        if p["v"] % 9 == 8:
+            del t["pid"]
+        else:
+            t["pid"] = SNAP_PID_BAD[how]
+    elif op == "shape":
+        how = SNAP_SHAPE[p["v"] % len(SNAP_SHAPE)]
+        if how == "availstr":
+            snap["available"] = "true"
+        elif how == "availone":
+            snap["available"] = 1
+        elif how == "availnull":
+            snap["available"] = None
+        elif how == "notasks":
+            del snap["tasks"]
+        elif how == "tasksnull":
+            snap["tasks"] = None
+        elif how == "tasksobj":
+            snap["tasks"] = {"1": t}
+        elif how == "taskint":
+            tasks[p["i"] % len(tasks)] = 5
+        elif how == "snapstr":
+            doc[key] = "available"
+        elif how == "snaplist":
+            doc[key] = [snap]
+        elif how == "statelong":
+            t["state"] = "SS"
+        elif how == "stateint":
+            t["state"] = 83
+        elif how == "tgidstr":
+            t["tgid"] = "1"
+        elif how == "many70k":      # past the loader's 65536 (a capture writes 2048)
+            snap["tasks"] = [{"pid": i + 1} for i in range(70000)]
+        else:                       # 10^6 entries: past the sidecar's 1 M values
+            snap["tasks"] = [{"pid": i + 1} for i in range(10**6)]
+            return json.dumps(doc, separators=(",", ":")).encode()
+    elif op == "ok":
+        how = SNAP_OK[p["v"] % len(SNAP_OK)]
+        if how == "null":
+            t[f] = None
+        elif how == "del":
+            t.pop(f, None)
+        elif how == "deltask":
+            tasks.remove(t)
+        elif how in ("low", "high"):
+            lo, hi = SNAP_RANGE.get(f, (0, 2**62))
+            t[f] = lo if how == "low" else hi
+        elif how == "unavail":
+            doc[key] = {"available": False, "reason": "fuzz"}
+        elif how == "empty":
+            snap["tasks"] = []
+        else:
+            t["state"] = None
+    elif op == "other":
+        how = SNAP_OTHER[p["v"] % len(SNAP_OTHER)]
+        if how == "swap":
+            doc["sched_at_start"], doc["sched_at_end"] = doc["sched_at_end"], \
+                doc["sched_at_start"]
+        else:
+            other = json.loads(inp.data_of("snapother", "pelt-root"))
+            for k in SNAP_KEYS:
+                if how == "both" or k == "sched_at_" + how:
+                    doc[k] = other[k]
+    else:
+        raise ValueError(op)
+    return json.dumps(doc, indent=1).encode()
+
+
+def gen_snap_cases(kind, src, rng, n):
+    out = []
+    for cls, ops in SNAP_OPS.items():
+        for i in range(n if cls == "snapbad" else max(1, n // 3)):
+            op = ops[i % len(ops)]
+            p = {"op": op, "s": rng.randrange(2), "i": rng.randrange(90),
+                 "k": rng.randrange(len(SNAP_FIELDS)), "v": rng.randrange(1 << 16)}
+            if op == "val":
+                p["all"] = int(rng.randrange(4) == 0)
+            out.append({"kind": kind, "src": src, "cls": cls, "p": p})
+    return out
+
+
 # ------------------------------------------- options of the new surfaces ---
 # class "combo" of kind "options": one to four of these options (valid and
 # invalid values) on replay / whatif / validate, on a trace with syscall
@@ -2155,6 +2320,13 @@ class Inputs:
                 self.src[("funcs", "small-chan")] = out
                 self.make[("funcs", "small-chan")] = lambda out=out, sc=chan + ".json": \
                     write_new(out, funcs_base(open(sc, "rb").read()))
+        # kind snap (fuzz41): pelt-mix's sidecar snapshots; pelt-root's for class snapother
+        pm = os.path.join(traces, "pelt-mix.dat")
+        pr = os.path.join(traces, "pelt-root.dat.json")
+        if os.path.exists(pm) and os.path.exists(pm + ".json") and os.path.exists(pr):
+            self.src[("snap", "pelt-mix")] = pm + ".json"
+            self.snap_trace = pm
+            self.src[("snapother", "pelt-root")] = pr
         self.layouts = {}
         self.data = {}
         self.machine_json = None
@@ -2236,6 +2408,8 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
             continue
         if sources and (kind, name) not in sources:
             continue
+        if kind in ("snap", "snapother"):      # fuzz41's, generated last
+            continue
         # (a campaign without --kinds v7exec keeps its cases)
         if kind == "v7exec" and not (kinds and kind in kinds):
             continue
@@ -2310,6 +2484,12 @@ def gen_cases(inp, seed, n, kinds=None, classes=None, sources=None):
             new += [{"kind": kind, "src": name, "cls": "hdr", "p": {"v": i}}
                     for i in range(len(HDR_CPUS))]
     cases += [c for c in new if not classes or c["cls"] in classes]
+    # fuzz41's kind, last of all: the cases before keep their order
+    if ("snap", "pelt-mix") in inp.src and (not kinds or "snap" in kinds) and \
+            (not sources or ("snap", "pelt-mix") in sources):
+        cases += [c for c in gen_snap_cases("snap", "pelt-mix",
+                                            random.Random(f"{seed}/snap"), n // 2)
+                  if not classes or c["cls"] in classes]
     return cases
 
 
@@ -2321,7 +2501,7 @@ FUZZ37_CLASSES = ("comm", "vdir", "limit")
 # fuzz40's: every case corrupted data a reader must refuse, so exit 0 is a
 # BUG whatever the output (an option or header read as another value, or
 # ignored, left it unchanged: "ok" before)
-MUST_FAIL_CLASSES = ("opt", "hdr")
+MUST_FAIL_CLASSES = ("opt", "hdr", "snapbad")
 
 
 # the slow commands the smoke runs for one case in four
@@ -2402,6 +2582,12 @@ def commands_for_all(c, path, inp, slot):
                  path),
                 ("whatif", ["whatif", "--variant", "aaron-skip", trace], path),
                 ("report", ["report", trace], path)]
+    if kind == "snap":
+        trace = os.path.join(slot, "sn", "pelt-mix.dat")
+        return [("replay", ["replay", trace], path),
+                ("replay-json", ["replay", "--json", trace], path),
+                ("replay-guess", ["replay", "--initial-pelt", "guess", trace], path),
+                ("report", ["report", trace], path)]
     if kind == "sidecar":
         trace = os.path.join(slot, "sc", "hog-timer.dat")
         return [("report", ["report", "--by", "cgroup", trace], path),
@@ -2480,6 +2666,8 @@ def input_path(c, slot, inp):
         return os.path.join(slot, name + ".txt")
     if kind == "sidecar":
         return os.path.join(slot, "sc", "hog-timer.dat.json")
+    if kind == "snap":
+        return os.path.join(slot, "sn", "pelt-mix.dat.json")
     if kind == "sysc":
         return os.path.join(slot, "small-chan.dat")
     if kind == "funcs":
@@ -2516,6 +2704,8 @@ def make_input(c, inp):
         return mutate_sys(bytearray(data), inp.layout(kind, name), c)
     if kind == "funcs":
         return mutate_funcs(data, c)
+    if kind == "snap":
+        return mutate_snap(data, c, inp)
     if kind == "systext":
         return mutate_systext(data, c)
     if c["cls"] == "feat":
@@ -2529,6 +2719,11 @@ def prepare_slot(slot, inp):
     link = os.path.join(slot, "sc", "hog-timer.dat")
     if hog and not os.path.lexists(link):
         os.symlink(os.path.abspath(hog), link)
+    if getattr(inp, "snap_trace", None):
+        os.makedirs(os.path.join(slot, "sn"), exist_ok=True)
+        link = os.path.join(slot, "sn", "pelt-mix.dat")
+        if not os.path.lexists(link):
+            os.symlink(os.path.abspath(inp.snap_trace), link)
     vdir = os.path.join(slot, "vdir")
     os.makedirs(vdir, exist_ok=True)
     fix = inp.src.get(("v7zstd", "small-pipe"))
@@ -2858,8 +3053,10 @@ def main():
             good = (not x["outcome"].startswith("BUG")) if want == "notbug" else \
                 (want == "any" or x["outcome"] == want or
                  (want == "ok" and x["outcome"] == "ok-changed"))
-            if a.expect_msg and not re.search(a.expect_msg,
-                                              x["stderr"] + "\n" + x.get("fail", "")):
+            # (the message of the runs expected to fail: a command that does
+            # not read the damaged part, as report the snapshots, has none)
+            if a.expect_msg and want == "error" and \
+                    not re.search(a.expect_msg, x["stderr"] + "\n" + x.get("fail", "")):
                 good = False
                 want += f" with stderr matching '{a.expect_msg}'"
             print(f"{'ok' if good else 'FAIL'}: {x['cmd']} {x['id']}: {x['outcome']} "
@@ -2897,9 +3094,17 @@ def main():
                  c["p"]["op"] in ("offmax2", "offtext", "traceidshort", "tscshift")][:4] + \
             [c for c in cases if c["cls"] == "hdr" and HDR_CPUS[c["p"]["v"]] in
              ("abc", "5000", "99999999999")][:3]
+        # fuzz41's sidecar snapshots (pelt-mix): two bad, one good, one foreign
+        new41 = []
+        if ("snap", "pelt-mix") in inp.src:
+            snap = gen_snap_cases("snap", "pelt-mix", random.Random("1/snap"), 8)
+            new41 = [c for c in snap if c["cls"] == "snapbad"][:2] + \
+                [c for c in snap if c["cls"] != "snapbad"][:1] + \
+                [c for c in snap if c["cls"] == "snapother"][:1]
         cases = smoke_subset([c for c in cases if c["cls"] not in ("combo", "recent") and
-                              c["cls"] not in FUZZ37_CLASSES + MUST_FAIL_CLASSES], 200) + \
-            smoke_subset(new, 16) + smoke_subset(new37, 9) + new38[:6] + new40
+                              c["cls"] not in FUZZ37_CLASSES + MUST_FAIL_CLASSES +
+                              SNAP_CLASSES], 200) + \
+            smoke_subset(new, 16) + smoke_subset(new37, 9) + new38[:6] + new40 + new41
     if a.mode == "list":
         for c in cases:
             print(case_id(c))

@@ -77,4 +77,46 @@ for c in "cpus-max cpus=4096" "cpus-blank cpus=2+"; do
 	"$sr" report "$work/$1.txt" > "$work/$1.out" 2> "$work/$1.err"
 	check "$1: report exits 0 ($(cat "$work/$1.err"))" $? 0
 done
+# a header's CPU count below the events' CPUs (fuzz41; both were raised to
+# the events' without a word): trace-cmd report's cpus=N is the trace.dat's
+# count, which no event exceeds, so an error naming the first event past it;
+# tracefs' #P:N counts the CPUs online when the text was read, so the count
+# is raised and the output says why
+{ echo "cpus=1"; text_head 4 | sed 1,6d; } > "$work/cpus-low.txt"
+"$sr" report "$work/cpus-low.txt" > "$work/cpus-low.out" 2> "$work/cpus-low.err"
+check "cpus-low: report exits 1" $? 1
+[ "$(cat "$work/cpus-low.err")" = "schedreplay report: $work/cpus-low.txt: ftrace text: line 4: an event on CPU 1, but the text's cpus= line says 1 CPU(s) (trace-cmd report prints the trace.dat's CPU count, which its events stay below: a corrupted or edited text)" ]
+check "cpus-low: the one error line ($(cat "$work/cpus-low.err"))" $? 0
+text_head 4 | sed "s/#P:2/#P:1/" > "$work/p-low.txt"
+"$sr" report "$work/p-low.txt" > "$work/p-low.out" 2> "$work/p-low.err"
+check "p-low: report exits 0 ($(cat "$work/p-low.err"))" $? 0
+grep -q "^trace: .*(ftrace text, 2 CPUs: the highest CPU with events + 1; the #P: header says 1, the CPUs online when the text was read)" "$work/p-low.out"
+check "p-low: report says where its 2 CPUs come from" $? 0
+"$sr" replay "$work/p-low.txt" > "$work/p-low.out" 2> "$work/p-low.err"
+check "p-low: replay exits 0" $? 0
+grep -q "^cpus: .*the #P: header says 1, the CPUs online when the text was read" "$work/p-low.out"
+check "p-low: replay's cpus line says it" $? 0
+# a lost-events line's CPU:N and count (fuzz41): CPU:-1 and CPU:99999 made
+# it no drop line (its lost events dropped without a word, "lost: none"),
+# a count past 2^64 was read as "at least 1", 2^64-2 as that many, "5x" as 5
+for c in "lost-cpu-neg CPU:-1+[LOST+5+EVENTS] CPU:N" \
+	 "lost-cpu-huge CPU:99999+[LOST+5+EVENTS] CPU:N" \
+	 "lost-n-huge CPU:1+[LOST+99999999999999999999999+EVENTS] count" \
+	 "lost-n-2e64 CPU:1+[LOST+18446744073709551614+EVENTS] count" \
+	 "lost-n-junk CPU:1+[LOST+5x+EVENTS] count" \
+	 "drop-n-huge CPU:1+[281474976710657+EVENTS+DROPPED] count"; do
+	set -- $c
+	{ text_head 5; echo "$2" | tr + ' '; echo "          <idle>-0       [001] d..2.   100.000300: sched_waking: comm=b pid=11 prio=120 target_cpu=001"; } > "$work/$1.txt"
+	"$sr" report "$work/$1.txt" > "$work/$1.out" 2> "$work/$1.err"
+	check "$1: report exits 1" $? 1
+	[ "$(wc -l < "$work/$1.err")" = 1 ] &&
+		grep -q "^schedreplay report: $work/$1.txt: ftrace text: line 11: not an ftrace event line: a lost-events line's $3 " "$work/$1.err"
+	check "$1: the one error line ($(cat "$work/$1.err"))" $? 0
+done
+# 2^48 lost in one line is a count
+{ text_head 5; echo "CPU:1 [LOST 281474976710656 EVENTS]"; echo "          <idle>-0       [001] d..2.   100.000300: sched_waking: comm=b pid=11 prio=120 target_cpu=001"; } > "$work/lost-max.txt"
+"$sr" report --allow-lost "$work/lost-max.txt" > "$work/lost-max.out" 2> "$work/lost-max.err"
+check "lost-max: report exits 0" $? 0
+grep -q "^lost: *281474976710656 events" "$work/lost-max.out"
+check "lost-max: 2^48 events lost" $? 0
 exit $fail
