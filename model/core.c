@@ -678,8 +678,9 @@ int model_task_start_sleeping(struct model *m, struct model_task *p, int cpu)
 
 int model_task_set_pelt(struct model_task *p, const struct model_pelt_init *v)
 {
-	if (p->state != TS_SLEEPING || p->on_rq || p->se.avg.last_update_time || !v ||
-	    v->period_contrib >= 1024 || v->util_sum > UINT32_MAX)
+	if ((p->state != TS_SLEEPING && p->state != TS_NEW) || p->on_rq ||
+	    p->se.avg.last_update_time || !v || v->period_contrib >= 1024 ||
+	    v->util_sum > UINT32_MAX)
 		return -1;
 	p->se.avg.load_sum = v->load_sum;
 	p->se.avg.runnable_sum = v->runnable_sum;

@@ -1079,6 +1079,16 @@ static int setup(struct sim *s, struct sr_error *err)
 			t->st = SIM_BLOCKED;
 			t->waiting = w->init_wake;
 		} else {
+			/*
+			 * Asleep at the start read, running or queued at the
+			 * trace's start: woken in the few ms between (the
+			 * capture's own tee, at its first write).  Its se.avg
+			 * is aged blocked to the start and attached there by
+			 * the start's enqueue, on the CPU the trace shows it on.
+			 */
+			if (s->cfg.initial_pelt != REPLAY_INITIAL_PELT_GUESS &&
+			    initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have))
+				s->notes[SIM_NOTE_INITIAL_PELT_WOKEN]++;
 			if (model_task_start_runnable(s->m, t->mt, cpu, first))
 				goto bad;
 			t->st = SIM_QUEUED;
@@ -1384,6 +1394,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_INITIAL_PELT_ATTACHED] = "... of them attached at the trace start to the queue of the CPU that last ran them, as the kernel's blocked task stays attached there (--initial-pelt attached; model_task_attach_blocked())",
 	[SIM_NOTE_INITIAL_PELT_NO_CPU] = "... of them NOT attached at the start: the sidecar does not say which CPU last ran them, attached at their first wakeup (--initial-pelt attached)",
 	[SIM_NOTE_INITIAL_PELT_OTHER_CPU] = "... of them NOT attached at the start: the trace first shows them on another CPU than the sidecar's read (they moved after it), attached at their first wakeup (--initial-pelt attached)",
+	[SIM_NOTE_INITIAL_PELT_WOKEN] = "tasks asleep at the capture's start read but running or queued at the trace start (woken between the two) given that read's PELT, aged blocked to the trace start and attached there (--initial-pelt attached|kernel)",
 	[SIM_NOTE_DELAYED_MOVED] = "wakeups the trace sent to another CPU of a task the model still had delayed (DELAY_DEQUEUE): its dequeue completed first, as the kernel's had",
 	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",
 	[SIM_NOTE_OTHER_MISMATCH] = "RT/DL switch-outs without their switch-in in the trace: ignored",

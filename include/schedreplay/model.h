@@ -358,8 +358,10 @@ enum model_initial_lag {
  * place of init_entity_runnable_average()'s guess, after
  * model_task_start_sleeping() and before its first wakeup, which ages it
  * from @v->last_update_time (the model's clock, ns) with no contribution
- * and attaches it.  -1 if the task is not such a task or a value is out of
- * range (period_contrib >= 1024, util_sum beyond 32 bits).
+ * and attaches it; or before model_task_start_runnable() of a task that was
+ * asleep until the start (woken just before it), whose enqueue there ages
+ * and attaches it the same way.  -1 if the task is not such a task or a
+ * value is out of range (period_contrib >= 1024, util_sum beyond 32 bits).
  */
 struct model_pelt_init {
 	uint64_t load_sum, runnable_sum, util_sum;

@@ -281,14 +281,16 @@ static void test_func_names(void)
  * last updated one half-life (32 periods of 1024 us) before its first
  * wakeup; that wakeup ages it with no contribution, so it attaches with 256
  * each (the guess, init_entity_runnable_average(), attaches util 0 and the
- * full load).  Refused for a task not started asleep, or once it woke.
+ * full load).  A task given it before model_task_start_runnable() (asleep at
+ * the capture's read, woken before the trace starts) is aged and attached
+ * the same way by that start's enqueue.  Refused once it woke or started.
  */
 static void test_set_pelt(void)
 {
 	struct model_config cfg = { .nr_cpus = 1, .hz = 250, .seed = 3 };
 	struct model *m = model_new(&cfg, NULL);
 	struct model_task *t, *g, *n;
-	struct model_task_info ti, gi;
+	struct model_task_info ti, gi, ni;
 	uint64_t now = 1000000000ULL, lut = now - 32ULL * 1024 * 1024;
 	uint32_t pc = (uint32_t)((lut >> 10) & 1023), div = 47742 - 1024 + pc;
 	struct model_pelt_init v = {
@@ -301,7 +303,12 @@ static void test_set_pelt(void)
 	t = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
 	g = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
 	n = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
-	CHECK(model_task_set_pelt(n, &v) == -1);             /* not started asleep */
+	CHECK(model_task_set_pelt(n, &v) == 0);              /* before its start */
+	CHECK(model_task_start_runnable(m, n, 0, now) == 0);
+	model_task_info(n, &ni);
+	CHECK_MSG(ni.util_avg >= 254 && ni.util_avg <= 256, "util_avg %lu", ni.util_avg);
+	CHECK_MSG(ni.load_avg >= 254 && ni.load_avg <= 256, "load_avg %lu", ni.load_avg);
+	CHECK(model_task_set_pelt(n, &v) == -1);             /* started */
 	CHECK(model_task_start_sleeping(m, t, 0) == 0);
 	CHECK(model_task_start_sleeping(m, g, 0) == 0);
 	v.period_contrib = 1024;
