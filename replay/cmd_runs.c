@@ -522,7 +522,8 @@ static const struct run_opt run_opt_table[] = {
 	  "start of the capture\")" },
 	{ "initial-pelt", NULL, RUN_OPTS_MODEL,
 	  .names = replay_initial_pelt_names, AT_ENUM(rc.initial_pelt), .help =
-	  "the PELT of a task asleep at the trace start: the kernel's own\n"
+	  "the PELT of a task asleep at the trace start (or at the\n"
+	  "start snapshot's read, woken before the trace): the kernel's own\n"
 	  "se.avg from the sidecar's start snapshot, aged from its last\n"
 	  "update (kernel; the guess where the sidecar has none), the\n"
 	  "same attached at the start to the queue of the CPU that last\n"
