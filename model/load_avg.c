@@ -412,14 +412,18 @@ void detach_entity_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched
 /*
  * A task's se.avg from the capture's kernel (model_task_set_pelt()), last
  * updated at pelt_init_lut: blocked since, so aged with no contribution up
- * to @now as __update_load_avg_blocked_se() ages it, and left unattached
+ * to @now as __update_load_avg_blocked_se() ages it - or, read running
+ * (pelt_init_running), loaded, runnable and running since, as
+ * __update_load_avg_se() ages the current entity - and left unattached
  * (last_update_time 0) for the attach that follows.
  */
 void pelt_init_age(struct model *m, struct sched_entity *se, u64 now)
 {
+	unsigned long on = se->task->pelt_init_running;
+
 	se->task->pelt_init = false;
 	se->avg.last_update_time = se->task->pelt_init_lut;
-	if (now > se->avg.last_update_time && ___update_load_sum(now, &se->avg, 0, 0, 0))
+	if (now > se->avg.last_update_time && ___update_load_sum(now, &se->avg, on, on, on))
 		___update_load_avg_div(&se->avg, se_weight(se), pelt_divider(m, &se->avg));
 	se->avg.last_update_time = 0;
 }

@@ -355,6 +355,7 @@ struct model_task {
 	 * pelt_init_lut to the clock of its first attach, as a migration's
 	 * sync_entity_load_avg() ages a blocked entity */
 	bool pelt_init;
+	bool pelt_init_running;     /* ... on its CPU since (aged loaded and running) */
 	u64 pelt_init_lut;
 	bool pinned;                /* nr_cpus_allowed == 1: the balancer leaves it alone */
 	bool wake_migrated;         /* moved while asleep: next wakeup is ENQUEUE_MIGRATED */

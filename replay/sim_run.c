@@ -775,7 +775,7 @@ static uint64_t tick_phase_of(const struct wl_facts *f, const struct replay_conf
  * attach that copied them from a cfs_rq whose clock started at 0.
  */
 static bool initial_pelt(const struct sim *s, const struct wl_task *w, struct model_task *mt,
-			 int cpu, uint64_t first, const int64_t *off, const bool *have)
+			 int cpu, uint64_t first, const int64_t *off, const bool *have, bool running)
 {
 	static const int need[] = { SIDECAR_SCHED_LOAD_SUM, SIDECAR_SCHED_RUNNABLE_SUM,
 				    SIDECAR_SCHED_UTIL_SUM, SIDECAR_SCHED_LOAD_AVG,
@@ -787,8 +787,10 @@ static bool initial_pelt(const struct sim *s, const struct wl_task *w, struct mo
 	struct model_pelt_init v;
 	int64_t lut;
 
-	if (!k || !sidecar_sched_asleep(k) || cpu < 0 ||
-	    cpu >= REPLAY_PELT_CPUS || !have[cpu])
+	if (!k || cpu < 0 || cpu >= REPLAY_PELT_CPUS || !have[cpu])
+		return false;
+	/* @running: read running on @cpu (R), else read asleep */
+	if (running ? k->state != 'R' || k->cpu != cpu : !sidecar_sched_asleep(k))
 		return false;
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!k->have[need[i]] || k->v[need[i]] < 0)
@@ -807,6 +809,7 @@ static bool initial_pelt(const struct sim *s, const struct wl_task *w, struct mo
 	v.util_avg = (unsigned long)k->v[SIDECAR_SCHED_UTIL_AVG];
 	v.period_contrib = (uint32_t)((k->v[SIDECAR_SCHED_LAST_UPDATE] >> 10) & 1023);
 	v.last_update_time = (uint64_t)lut < first ? (uint64_t)lut : first;
+	v.running = running;
 	return model_task_set_pelt(mt, &v) == 0;
 }
 
@@ -1055,7 +1058,7 @@ static int setup(struct sim *s, struct sr_error *err)
 			if (model_task_start_sleeping(s->m, t->mt, cpu))
 				goto bad;
 			if (s->cfg.initial_pelt != REPLAY_INITIAL_PELT_GUESS &&
-			    initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have)) {
+			    initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have, false)) {
 				s->notes[SIM_NOTE_INITIAL_PELT]++;
 				if (s->cfg.initial_pelt != REPLAY_INITIAL_PELT_ATTACHED) {
 					/* attached at its first wakeup */
@@ -1086,9 +1089,19 @@ static int setup(struct sim *s, struct sr_error *err)
 			 * is aged blocked to the start and attached there by
 			 * the start's enqueue, on the CPU the trace shows it on.
 			 */
-			if (s->cfg.initial_pelt != REPLAY_INITIAL_PELT_GUESS &&
-			    initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have))
+			if (s->cfg.initial_pelt == REPLAY_INITIAL_PELT_GUESS) {
+				/* the model's guess */
+			} else if (initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have, false)) {
 				s->notes[SIM_NOTE_INITIAL_PELT_WOKEN]++;
+			} else if (initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have, true)) {
+				/*
+				 * read running on the CPU the trace starts it
+				 * on (the capture process itself, at its read):
+				 * its se.avg then, aged loaded and running to
+				 * the start (at most a few ms)
+				 */
+				s->notes[SIM_NOTE_INITIAL_PELT_RUNNING]++;
+			}
 			if (model_task_start_runnable(s->m, t->mt, cpu, first))
 				goto bad;
 			t->st = SIM_QUEUED;
@@ -1395,6 +1408,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_INITIAL_PELT_NO_CPU] = "... of them NOT attached at the start: the sidecar does not say which CPU last ran them, attached at their first wakeup (--initial-pelt attached)",
 	[SIM_NOTE_INITIAL_PELT_OTHER_CPU] = "... of them NOT attached at the start: the trace first shows them on another CPU than the sidecar's read (they moved after it), attached at their first wakeup (--initial-pelt attached)",
 	[SIM_NOTE_INITIAL_PELT_WOKEN] = "tasks asleep at the capture's start read but running or queued at the trace start (woken between the two) given that read's PELT, aged blocked to the trace start and attached there (--initial-pelt attached|kernel)",
+	[SIM_NOTE_INITIAL_PELT_RUNNING] = "tasks running at the capture's start read and at the trace start, on the same CPU, given that read's PELT, aged loaded and running to the trace start (--initial-pelt attached|kernel)",
 	[SIM_NOTE_DELAYED_MOVED] = "wakeups the trace sent to another CPU of a task the model still had delayed (DELAY_DEQUEUE): its dequeue completed first, as the kernel's had",
 	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",
 	[SIM_NOTE_OTHER_MISMATCH] = "RT/DL switch-outs without their switch-in in the trace: ignored",

@@ -360,14 +360,18 @@ enum model_initial_lag {
  * from @v->last_update_time (the model's clock, ns) with no contribution
  * and attaches it; or before model_task_start_runnable() of a task that was
  * asleep until the start (woken just before it), whose enqueue there ages
- * and attaches it the same way.  -1 if the task is not such a task or a
- * value is out of range (period_contrib >= 1024, util_sum beyond 32 bits).
+ * and attaches it the same way; @running: the task was on its CPU from
+ * @v->last_update_time on (the snapshot read it running), so that ageing
+ * counts it loaded, runnable and running, as __update_load_avg_se() of the
+ * current entity does.  -1 if the task is not such a task or a value is out
+ * of range (period_contrib >= 1024, util_sum beyond 32 bits).
  */
 struct model_pelt_init {
 	uint64_t load_sum, runnable_sum, util_sum;
 	uint32_t period_contrib;
 	unsigned long load_avg, runnable_avg, util_avg;
 	uint64_t last_update_time;
+	bool running;
 };
 int model_task_set_pelt(struct model_task *t, const struct model_pelt_init *v);
 /*

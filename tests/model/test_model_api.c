@@ -289,8 +289,8 @@ static void test_set_pelt(void)
 {
 	struct model_config cfg = { .nr_cpus = 1, .hz = 250, .seed = 3 };
 	struct model *m = model_new(&cfg, NULL);
-	struct model_task *t, *g, *n;
-	struct model_task_info ti, gi, ni;
+	struct model_task *t, *g, *n, *r;
+	struct model_task_info ti, gi, ni, ri;
 	uint64_t now = 1000000000ULL, lut = now - 32ULL * 1024 * 1024;
 	uint32_t pc = (uint32_t)((lut >> 10) & 1023), div = 47742 - 1024 + pc;
 	struct model_pelt_init v = {
@@ -309,8 +309,21 @@ static void test_set_pelt(void)
 	CHECK_MSG(ni.util_avg >= 254 && ni.util_avg <= 256, "util_avg %lu", ni.util_avg);
 	CHECK_MSG(ni.load_avg >= 254 && ni.load_avg <= 256, "load_avg %lu", ni.load_avg);
 	CHECK(model_task_set_pelt(n, &v) == -1);             /* started */
+	/* read running since lut: aged loaded and running, 512 y^32 + 1024 (1 - y^32) */
+	r = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 4, NULL);
+	v.running = true;
+	CHECK(model_task_set_pelt(r, &v) == 0);
+	CHECK(model_task_start_runnable(m, r, 0, now) == 0);
+	model_task_info(r, &ri);
+	CHECK_MSG(ri.util_avg >= 766 && ri.util_avg <= 770, "util_avg %lu", ri.util_avg);
+	CHECK_MSG(ri.runnable_avg >= 766 && ri.runnable_avg <= 770, "runnable_avg %lu",
+		  ri.runnable_avg);
+	v.running = false;
 	CHECK(model_task_start_sleeping(m, t, 0) == 0);
 	CHECK(model_task_start_sleeping(m, g, 0) == 0);
+	v.running = true;
+	CHECK(model_task_set_pelt(g, &v) == -1);             /* running, but asleep */
+	v.running = false;
 	v.period_contrib = 1024;
 	CHECK(model_task_set_pelt(t, &v) == -1);             /* out of range */
 	v.period_contrib = pc;
