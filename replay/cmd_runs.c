@@ -1138,21 +1138,22 @@ void run_warn_initial_pelt(const char *cmd, const char *trace, const struct run_
 {
 	const struct sidecar_sched *s0 = wl_sched_snapshot(wl, false);
 	const char *sc = wl_sidecar_path(wl), *head = "schedreplay", *tail;
+	const char *v = replay_value_to_name(replay_initial_pelt_names, o->rc.initial_pelt);
 
-	if (!o->initial_pelt_given || o->rc.initial_pelt != REPLAY_INITIAL_PELT_KERNEL ||
+	if (!o->initial_pelt_given || o->rc.initial_pelt == REPLAY_INITIAL_PELT_GUESS ||
 	    (s0 && s0->available))
 		return;
 	tail = "; the tasks asleep at the trace start take the model's guess";
 	if (!sc)
-		fprintf(stderr, "%s %s: %s: warning: --initial-pelt kernel: no sidecar (none found, "
-			"or --no-sidecar)%s\n", head, cmd, cli_esc(trace), tail);
+		fprintf(stderr, "%s %s: %s: warning: --initial-pelt %s: no sidecar (none found, "
+			"or --no-sidecar)%s\n", head, cmd, cli_esc(trace), v, tail);
 	else if (!s0 || !s0->listed)
-		fprintf(stderr, "%s %s: %s: warning: --initial-pelt kernel: sidecar %s has no "
-			"sched_at_start (an older capture)%s\n", head, cmd, cli_esc(trace),
+		fprintf(stderr, "%s %s: %s: warning: --initial-pelt %s: sidecar %s has no "
+			"sched_at_start (an older capture)%s\n", head, cmd, cli_esc(trace), v,
 			cli_esc(sc), tail);
 	else
-		fprintf(stderr, "%s %s: %s: warning: --initial-pelt kernel: sidecar %s's "
-			"sched_at_start is not available (%s)%s\n", head, cmd, cli_esc(trace),
+		fprintf(stderr, "%s %s: %s: warning: --initial-pelt %s: sidecar %s's "
+			"sched_at_start is not available (%s)%s\n", head, cmd, cli_esc(trace), v,
 			cli_esc(sc), cli_esc(s0->reason ? s0->reason : "not recorded"), tail);
 }
 

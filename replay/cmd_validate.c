@@ -34,6 +34,7 @@
 
 #include <schedreplay/cli.h>
 #include <schedreplay/model.h>
+#include <schedreplay/sidecar.h>
 #include <schedreplay/sim.h>
 #include <schedreplay/workload.h>
 
@@ -70,6 +71,7 @@ struct result {
 	char series[64];
 	char group[300];
 	bool skipped, failed_run;
+	bool no_start_snapshot;          /* no usable sched_at_start (--initial-pelt) */
 	char why[512];
 	double meas[NR_METRICS], pred[NR_METRICS], err[NR_METRICS], limit[NR_METRICS];
 	double err_lo[NR_METRICS], err_hi[NR_METRICS];   /* over the seeds */
@@ -413,6 +415,11 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 		return;
 	}
 	run_warn_lost_sidecar("validate", path, wl);
+	{
+		const struct sidecar_sched *s0 = wl_sched_snapshot(wl, false);
+
+		r->no_start_snapshot = !s0 || !s0->available;
+	}
 	mg = find_group(wl_measured_latency(wl), grp, r->group, sizeof(r->group));
 	mh = mg.h[LAT_WAKEUP];
 	/*
@@ -1300,6 +1307,25 @@ int cmd_validate(int argc, char **argv)
 				ret = SR_EXIT_FAIL;
 	}
 	replay_progress_done(&prog);
+	/*
+	 * --initial-pelt kernel|attached given: one line for the traces
+	 * whose sidecar has no usable start snapshot (every capture before
+	 * it was recorded), whose asleep tasks took the model's guess - per
+	 * trace, as replay warns, it would be a line for most of traces/
+	 */
+	if (o.initial_pelt_given && o.rc.initial_pelt != REPLAY_INITIAL_PELT_GUESS) {
+		unsigned int none = 0, ran = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			ran += !res[i].skipped && !res[i].failed_run;
+			none += !res[i].skipped && !res[i].failed_run && res[i].no_start_snapshot;
+		}
+		if (none)
+			fprintf(stderr, "schedreplay validate: warning: --initial-pelt %s: %u of %u "
+				"traces have no usable start snapshot (sidecar sched_at_start); their "
+				"tasks asleep at the start take the model's guess\n",
+				replay_value_to_name(replay_initial_pelt_names, o.rc.initial_pelt), none, ran);
+	}
 	if (warn_missing(traces, names, nn, validated, ret == SR_EXIT_OK, dir, tpath) < 0) {
 		ret = SR_EXIT_FAIL;
 		goto out;

@@ -66,6 +66,16 @@ static uint32_t task_of_pid(const struct wl_workload *wl, int pid)
 	return t ? (uint32_t)(t - wl_task(wl, 0)) : WL_NONE;
 }
 
+/*
+ * @ts (trace clock) minus @clock (a kernel clock the sidecar read, 0..2^62)
+ * into *@d: false past int64 (a trace clock past 2^63 ns, which only a
+ * crafted trace has), where the offset means nothing.
+ */
+static bool trace_minus_clock(uint64_t ts, int64_t clock, int64_t *d)
+{
+	return ts <= INT64_MAX && !__builtin_sub_overflow((int64_t)ts, clock, d);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -248,9 +258,9 @@ int replay_pelt_compare(const struct wl_workload *wl, const struct replay_result
 									 mi.runnable_avg };
 
 			row->cpu = wt->last_block_cpu;
-			if (k1->have[SIDECAR_SCHED_EXEC_START] && k1->have[SIDECAR_SCHED_LAST_UPDATE]) {
-				row->clock_offset_ns = (int64_t)wt->last_block_ts -
-						       k1->v[SIDECAR_SCHED_EXEC_START];
+			if (k1->have[SIDECAR_SCHED_EXEC_START] && k1->have[SIDECAR_SCHED_LAST_UPDATE] &&
+			    trace_minus_clock(wt->last_block_ts, k1->v[SIDECAR_SCHED_EXEC_START],
+					      &row->clock_offset_ns)) {
 				row->left_ns = (int64_t)wl_clock_left_at(wl, wt->last_block_cpu,
 									 wt->last_block_ts);
 				row->update_after_block_ns = k1->v[SIDECAR_SCHED_LAST_UPDATE] -
@@ -484,7 +494,7 @@ static int clock_offsets(const struct wl_workload *wl, int64_t *off, bool *have,
 		const struct sidecar_sched_task *k1 = &s1->tasks[i], *k0;
 		uint32_t t = task_of_pid(wl, k1->pid);
 		const struct wl_task *wt = t != WL_NONE ? wl_task(wl, t) : NULL;
-		int64_t sw0 = 0;
+		int64_t sw0 = 0, d;
 
 		if (!wt || wt->cls != WL_CLASS_FAIR || wt->last_block_cpu < 0 ||
 		    wt->last_block_cpu >= nr_cpus || !sidecar_sched_asleep(k1) ||
@@ -496,10 +506,10 @@ static int clock_offsets(const struct wl_workload *wl, int64_t *off, bool *have,
 				continue;
 			sw0 = k0->v[SIDECAR_SCHED_NR_SWITCHES];
 		}
-		if (k1->v[SIDECAR_SCHED_NR_SWITCHES] - sw0 != wt->traced_switch_out)
+		if (k1->v[SIDECAR_SCHED_NR_SWITCHES] - sw0 != wt->traced_switch_out ||
+		    !trace_minus_clock(wt->last_block_ts, k1->v[SIDECAR_SCHED_EXEC_START], &d))
 			continue;
-		p[n++] = (struct clock_pair){ wt->last_block_cpu,
-			(double)((int64_t)wt->last_block_ts - k1->v[SIDECAR_SCHED_EXEC_START]) };
+		p[n++] = (struct clock_pair){ wt->last_block_cpu, (double)d };
 		if (at_start)
 			p[n - 1].off -= (double)wl_clock_left_at(wl, wt->last_block_cpu,
 								 wt->last_block_ts);

@@ -798,8 +798,8 @@ static bool initial_pelt(const struct sim *s, const struct wl_task *w, struct mo
 	model_task_info(mt, &mi);
 	if ((unsigned long)k->v[SIDECAR_SCHED_WEIGHT] != mi.weight)
 		return false;
-	lut = k->v[SIDECAR_SCHED_LAST_UPDATE] + off[cpu];
-	if (lut < 0)
+	/* a trace clock past 2^62 ns (a crafted trace) could take the sum past int64 */
+	if (__builtin_add_overflow(k->v[SIDECAR_SCHED_LAST_UPDATE], off[cpu], &lut) || lut < 0)
 		return false;
 	v.load_sum = (uint64_t)k->v[SIDECAR_SCHED_LOAD_SUM];
 	v.runnable_sum = (uint64_t)k->v[SIDECAR_SCHED_RUNNABLE_SUM];

@@ -340,6 +340,22 @@ expect 0 "replay: $traces/pelt-mix.dat: warning: --initial-pelt kernel: no sidec
 	replay --initial-pelt kernel --no-sidecar "$traces/pelt-mix.dat"
 expect 0 "whatif: $traces/hog-timer.dat: warning: --initial-pelt kernel: sidecar $traces/hog-timer.dat.json has no sched_at_start (an older capture)" -- \
 	whatif --initial-pelt kernel --variant aaron-skip "$traces/hog-timer.dat"
+# ... and attached (the default since stop 41) asked for as well: it said
+# nothing; validate, over a directory, one line counting such traces
+expect 0 "replay: $traces/pelt-mix.dat: warning: --initial-pelt attached: no sidecar (none found, or --no-sidecar)" -- \
+	replay --initial-pelt attached --no-sidecar "$traces/pelt-mix.dat"
+mkdir -p "$work/ipdir"
+cp "$traces/hog-timer.dat" "$traces/hog-timer.dat.json" "$traces/pelt-root.dat" \
+	"$traces/pelt-root.dat.json" "$work/ipdir/"
+lim='"max_rel_error": {"sched_switch": 9, "sched_stat_runtime": 9, "p50": 9, "p95": 9, "p99": 9}'
+cat > "$work/ipdir/thresholds.json" << EOF
+{"schema": "schedreplay-thresholds", "version": 1,
+ "goal": {"sched_switch": 0.05, "sched_stat_runtime": 0.05, "p50": 0.2, "p95": 0.2, "p99": 0.2},
+ "traces": {"hog-timer.dat": {"latency_group": {"cgroup_suffix": "/timer"}, $lim},
+            "pelt-root.dat": {"latency_group": {"comm": "probe-worker"}, $lim}}}
+EOF
+expect 0 "validate: warning: --initial-pelt kernel: 1 of 2 traces have no usable start snapshot" -- \
+	validate --dir "$work/ipdir" --initial-pelt kernel
 # a --noise capture with lost events: its spread was partial without a word
 expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
 	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"
