@@ -764,18 +764,27 @@ static uint64_t tick_phase_of(const struct wl_facts *f, const struct replay_conf
 	}
 }
 
+/* what initial_pelt() gave a task: the start read had it asleep, or running */
+enum { PELT_READ_NONE, PELT_READ_ASLEEP, PELT_READ_RUNNING };
+
 /*
- * --initial-pelt kernel: task @mt, started asleep on @cpu, gets the kernel's
- * se.avg of the capture's start snapshot when the snapshot has it asleep
- * with every value, at its own weight, and @cpu has a clock offset: its
- * last_update_time (the kernel's rq_clock_task of @cpu, which ran it last)
- * plus the offset is the trace time of that update, at most the trace's
- * first.  period_contrib is last_update_time's position in its 1024 us
- * period: both advance by the same delta in ___update_load_sum() from an
- * attach that copied them from a cfs_rq whose clock started at 0.
+ * --initial-pelt kernel: task @mt, started on @cpu, gets the kernel's se.avg
+ * of the capture's start snapshot when the snapshot has it asleep - or, with
+ * @may_run, running (R) on @cpu - with every value, at its own weight, and
+ * @cpu has a clock offset: its last_update_time (the kernel's rq_clock_task
+ * of @cpu, which ran it last) plus the offset is the trace time of that
+ * update, at most the trace's first.  period_contrib is last_update_time's
+ * position in its 1024 us period: both advance by the same delta in
+ * ___update_load_sum() from an attach that copied them from a cfs_rq whose
+ * clock started at 0.  Which of the two it was, else PELT_READ_NONE;
+ * *@read_cpu: task_cpu() at the read, the CPU whose cfs_rq held a sleeping
+ * thread's blocked load (for a sidecar before that field, tasks_at_start's,
+ * read a few ms earlier: the workload's copy of the snapshot carries it),
+ * -1 unknown.
  */
-static bool initial_pelt(const struct sim *s, const struct wl_task *w, struct model_task *mt,
-			 int cpu, uint64_t first, const int64_t *off, const bool *have, bool running)
+static int initial_pelt(const struct sim *s, const struct wl_task *w, struct model_task *mt,
+			int cpu, uint64_t first, const int64_t *off, const bool *have, bool may_run,
+			int *read_cpu)
 {
 	static const int need[] = { SIDECAR_SCHED_LOAD_SUM, SIDECAR_SCHED_RUNNABLE_SUM,
 				    SIDECAR_SCHED_UTIL_SUM, SIDECAR_SCHED_LOAD_AVG,
@@ -786,21 +795,26 @@ static bool initial_pelt(const struct sim *s, const struct wl_task *w, struct mo
 	struct model_task_info mi;
 	struct model_pelt_init v;
 	int64_t lut;
+	int read;
 
+	*read_cpu = k && k->cpu >= 0 && k->cpu < s->nr_cpus ? k->cpu : -1;
 	if (!k || cpu < 0 || cpu >= REPLAY_PELT_CPUS || !have[cpu])
-		return false;
-	/* @running: read running on @cpu (R), else read asleep */
-	if (running ? k->state != 'R' || k->cpu != cpu : !sidecar_sched_asleep(k))
-		return false;
+		return PELT_READ_NONE;
+	if (sidecar_sched_asleep(k))
+		read = PELT_READ_ASLEEP;
+	else if (may_run && k->state == 'R' && k->cpu == cpu)
+		read = PELT_READ_RUNNING;
+	else
+		return PELT_READ_NONE;
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!k->have[need[i]] || k->v[need[i]] < 0)
-			return false;
+			return PELT_READ_NONE;
 	model_task_info(mt, &mi);
 	if ((unsigned long)k->v[SIDECAR_SCHED_WEIGHT] != mi.weight)
-		return false;
+		return PELT_READ_NONE;
 	/* a trace clock past 2^62 ns (a crafted trace) could take the sum past int64 */
 	if (__builtin_add_overflow(k->v[SIDECAR_SCHED_LAST_UPDATE], off[cpu], &lut) || lut < 0)
-		return false;
+		return PELT_READ_NONE;
 	v.load_sum = (uint64_t)k->v[SIDECAR_SCHED_LOAD_SUM];
 	v.runnable_sum = (uint64_t)k->v[SIDECAR_SCHED_RUNNABLE_SUM];
 	v.util_sum = (uint64_t)k->v[SIDECAR_SCHED_UTIL_SUM];
@@ -809,22 +823,8 @@ static bool initial_pelt(const struct sim *s, const struct wl_task *w, struct mo
 	v.util_avg = (unsigned long)k->v[SIDECAR_SCHED_UTIL_AVG];
 	v.period_contrib = (uint32_t)((k->v[SIDECAR_SCHED_LAST_UPDATE] >> 10) & 1023);
 	v.last_update_time = (uint64_t)lut < first ? (uint64_t)lut : first;
-	v.running = running;
-	return model_task_set_pelt(mt, &v) == 0;
-}
-
-/*
- * --initial-pelt attached: the CPU whose cfs_rq holds the blocked load of
- * thread @pid asleep at the start: task_cpu() at the start snapshot's read
- * (its cpu; for a sidecar before that field, tasks_at_start's, read a few
- * ms earlier: the workload's copy of the snapshot carries it), -1 unknown.
- */
-static int blocked_cpu(const struct sim *s, int32_t pid)
-{
-	const struct sidecar_sched_task *k = sidecar_sched_find(wl_sched_snapshot(s->wl, false),
-								pid);
-
-	return k && k->cpu >= 0 && k->cpu < s->nr_cpus ? k->cpu : -1;
+	v.running = read == PELT_READ_RUNNING;
+	return model_task_set_pelt(mt, &v) ? PELT_READ_NONE : read;
 }
 
 /*
@@ -1050,15 +1050,13 @@ static int setup(struct sim *s, struct sr_error *err)
 		if (!t->mt)
 			return -1;
 		model_task_set_pinned(t->mt, !w->multi_cpu);
-		if (w->init_state == WL_INIT_SLEEPING) {
-			int bcpu = -1;
+		int bcpu;
 
-			if (s->cfg.initial_pelt == REPLAY_INITIAL_PELT_ATTACHED)
-				bcpu = blocked_cpu(s, w->pid);
+		if (w->init_state == WL_INIT_SLEEPING) {
 			if (model_task_start_sleeping(s->m, t->mt, cpu))
 				goto bad;
 			if (s->cfg.initial_pelt != REPLAY_INITIAL_PELT_GUESS &&
-			    initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have, false)) {
+			    initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have, false, &bcpu)) {
 				s->notes[SIM_NOTE_INITIAL_PELT]++;
 				if (s->cfg.initial_pelt != REPLAY_INITIAL_PELT_ATTACHED) {
 					/* attached at its first wakeup */
@@ -1088,19 +1086,18 @@ static int setup(struct sim *s, struct sr_error *err)
 			 * capture's own tee, at its first write).  Its se.avg
 			 * is aged blocked to the start and attached there by
 			 * the start's enqueue, on the CPU the trace shows it on.
+			 * Or read running on that CPU (the capture process
+			 * itself, at its read): its se.avg then, aged loaded
+			 * and running to the start (at most a few ms).
 			 */
-			if (s->cfg.initial_pelt == REPLAY_INITIAL_PELT_GUESS) {
-				/* the model's guess */
-			} else if (initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have, false)) {
+			switch (s->cfg.initial_pelt == REPLAY_INITIAL_PELT_GUESS ? PELT_READ_NONE :
+				initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have, true, &bcpu)) {
+			case PELT_READ_ASLEEP:
 				s->notes[SIM_NOTE_INITIAL_PELT_WOKEN]++;
-			} else if (initial_pelt(s, w, t->mt, cpu, first, clk_off, clk_have, true)) {
-				/*
-				 * read running on the CPU the trace starts it
-				 * on (the capture process itself, at its read):
-				 * its se.avg then, aged loaded and running to
-				 * the start (at most a few ms)
-				 */
+				break;
+			case PELT_READ_RUNNING:
 				s->notes[SIM_NOTE_INITIAL_PELT_RUNNING]++;
+				break;
 			}
 			if (model_task_start_runnable(s->m, t->mt, cpu, first))
 				goto bad;
@@ -1177,8 +1174,12 @@ static int collect(struct sim *s, struct replay_result *r)
 		}
 		r->counts[r->nr_counts++] = (struct replay_count){ name, v };
 	}
-	/* the model's PELT of each task at the end: replay_pelt_compare() */
-	if (s->nr_tasks) {
+	/*
+	 * the model's PELT of each task at the end, for replay_pelt_compare(),
+	 * which needs the sidecar's end snapshot: not kept for every other
+	 * trace (each seed of validate and whatif replays it)
+	 */
+	if (s->nr_tasks && wl_sched_snapshot(s->wl, true) && wl_sched_snapshot(s->wl, true)->available) {
 		r->task_end = calloc(s->nr_tasks, sizeof(*r->task_end));
 		r->task_end_have = calloc(s->nr_tasks, sizeof(*r->task_end_have));
 		if (!r->task_end || !r->task_end_have)

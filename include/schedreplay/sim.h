@@ -993,8 +993,9 @@ const uint64_t *replay_samples(const struct replay_result *r, size_t *n);
 /*
  * Workload task @task's model state when the simulation ended
  * (model_task_info(), its group NULL): false if the simulation made no
- * model task of it.  A task asleep at the end holds the PELT of its last
- * update.
+ * model task of it, or the sidecar has no available end snapshot (the only
+ * reader is replay_pelt_compare(), so it is not kept then).  A task asleep
+ * at the end holds the PELT of its last update.
  */
 struct model_task_info;
 bool replay_task_end(const struct replay_result *r, uint32_t task, struct model_task_info *out);
