@@ -78,11 +78,6 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *out)
 }
 
 /*
- * Whether the group --svg-comm or --svg-cgroup names is in the trace: a comm
- * one of its tasks had (exact, as the plot's group key) or a task group of
- * the workload.  One that names nothing drew an empty plot at exit 0.
- */
-/*
  * Are @a and @b two regular files of the same bytes (a copy of one capture)?
  * false when either cannot be read: the extraction names that error.
  */
@@ -117,6 +112,11 @@ out:
 	return same;
 }
 
+/*
+ * Whether the group --svg-comm or --svg-cgroup names is in the trace: a comm
+ * one of its tasks had (exact, as the plot's group key) or a task group of
+ * the workload.  One that names nothing drew an empty plot at exit 0.
+ */
 static bool svg_group_known(const struct wl_workload *wl, const struct whatif_report_opts *ro)
 {
 	const struct lat_machine *m = wl_measured_latency(wl);
