@@ -479,10 +479,10 @@ static const struct run_opt run_opt_table[] = {
 	  "a block whose __schedule() clock read falls at or before the\n"
 	  "CPU's last clock update (an enqueue charged the blocker within\n"
 	  "the lead before its switch): keeps that clock, its dequeue sees\n"
-	  "no delta and emits no sched_stat_runtime (keep, the default),\n"
-	  "or reads 1 ns after it, as the kernel's update_rq_clock() under\n"
-	  "the rq lock the enqueue held first (after; experimental:\n"
-	  "docs/replay.md, \"Mechanical costs\")" },
+	  "no delta and emits no sched_stat_runtime (keep), or reads 1 ns\n"
+	  "after it, as the kernel's update_rq_clock() under the rq lock\n"
+	  "the enqueue held first (after, the default; docs/replay.md,\n"
+	  "\"Mechanical costs\")" },
 	{ "wake-path", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_path_names, AT_ENUM(rc.wake_path), .help =
 	  "a local wakeup whose trace shows the capture kernel enqueue a\n"

@@ -174,7 +174,7 @@ struct model_config {
 	 * every enqueue that updated the clock before it, so the dequeue's
 	 * update_curr() always sees a delta and emits sched_stat_runtime.
 	 * false: the clock stays (no delta, no emission).  Not with a clock
-	 * skip pending.  Experimental (--block-clock after).
+	 * skip pending.  replay's default (--block-clock after).
 	 */
 	bool block_clock_after;
 	/*

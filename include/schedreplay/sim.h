@@ -381,9 +381,9 @@ extern const struct replay_name replay_block_lead_names[];
 /*
  * replay_config.block_clock: a block whose __schedule() clock read falls at
  * or before the rq's last clock update (an enqueue charged the blocker after
- * the median lead before its switch): keeps that clock (keep, the default: no
- * delta, no sched_stat_runtime of its dequeue), or reads 1 ns after it (after:
- * model_config.block_clock_after; experimental: docs/replay.md, "Mechanical
+ * the median lead before its switch): keeps that clock (keep: no delta, no
+ * sched_stat_runtime of its dequeue), or reads 1 ns after it (after, the
+ * default: model_config.block_clock_after; docs/replay.md, "Mechanical
  * costs").
  */
 enum replay_block_clock {

@@ -1854,8 +1854,12 @@ static void test_handoff_modes(void)
  * behind 70 on CPU 0, 70 leaves runnable ("R+", the trace's switch, 2 us
  * after the wakeup) with 71 the next buddy, which the CFS pick takes: no
  * sleep, no wakeup of 70, the trace's 10 wakeups and 21 switches; skip
- * charges 70 nothing at the hand-off (21 sched_stat_runtime, 31 for the
- * others).  Before the CFS hand-over, preempt and skip slept as sleep.
+ * charges 70 nothing at the hand-off (21 sched_stat_runtime, 31 for
+ * preempt: the wakeup's charge, its switch on the skipped clock).  sleep
+ * and yield: 41, each WAIT's block charging 70 after the wakeup's charge
+ * (replay_config.block_clock after, the default: the kernel's block reads
+ * its clock under the rq lock after that enqueue's update).  Before the CFS
+ * hand-over, preempt and skip slept as sleep.
  */
 static void test_handoff_modes_cfs(void)
 {
@@ -1889,7 +1893,8 @@ static void test_handoff_modes_cfs(void)
 		CHECK_EQ(note_count(x.r, "hand-offs left runnable, then slept"), 0);
 		CHECK_EQ(count(x.r, "sched_wakeup"), on ? 10 : 20);
 		CHECK_EQ(count(x.r, "sched_switch"), 21);
-		CHECK_EQ(count(x.r, "sched_stat_runtime"), mode == REPLAY_HANDOFF_SKIP ? 21 : 31);
+		CHECK_EQ(count(x.r, "sched_stat_runtime"),
+			 mode == REPLAY_HANDOFF_SKIP ? 21 : on ? 31 : 41);
 		p = strstr(x.dump, wait);
 		CHECK_MSG(p && !strncmp(p + strlen(wait), want, strlen(want)),
 			  "mode %d: the sixth WAIT's switch: %.60s", mode, p ? p : "(none)");
@@ -2772,16 +2777,18 @@ static void test_standin_skip(void)
 	/*
 	 * block-preempt: 61 reaches its block with the preemption pending:
 	 * switched out runnable there (a switch more per round), on the
-	 * skipped clock (no charge: its later block has no delta left)
+	 * skipped clock (no charge there); its later block reads its clock
+	 * past that (block_clock after, the default) and charges 61: a charge
+	 * more per round
 	 */
 	CHECK_EQ(bp[REPLAY_STANDIN_SKIP_KEEP], 0);
 	CHECK_EQ(bp[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT], 4);
 	CHECK_EQ(sw[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT], sw[REPLAY_STANDIN_SKIP_KEEP] + 4);
-	CHECK_EQ(st[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT], st[REPLAY_STANDIN_SKIP_KEEP]);
-	/* block-charge: the same switches, and that preemption charges 61's run */
+	CHECK_EQ(st[REPLAY_STANDIN_SKIP_BLOCK_PREEMPT], st[REPLAY_STANDIN_SKIP_KEEP] + 4);
+	/* block-charge: the same switches, and that preemption charges 61's run too */
 	CHECK_EQ(bp[REPLAY_STANDIN_SKIP_BLOCK_CHARGE], 4);
 	CHECK_EQ(sw[REPLAY_STANDIN_SKIP_BLOCK_CHARGE], sw[REPLAY_STANDIN_SKIP_KEEP] + 4);
-	CHECK_EQ(st[REPLAY_STANDIN_SKIP_BLOCK_CHARGE], st[REPLAY_STANDIN_SKIP_KEEP] + 4);
+	CHECK_EQ(st[REPLAY_STANDIN_SKIP_BLOCK_CHARGE], st[REPLAY_STANDIN_SKIP_KEEP] + 8);
 	wl_free(wl);
 }
 
@@ -3337,9 +3344,14 @@ static void test_lost_windows(void)
 	CHECK_EQ(count(r, "sched_wakeup"), 1);
 	CHECK_EQ(replay_count_unseen(r, "sched_wakeup"), 3);
 	CHECK_EQ(replay_count_unseen(r, "sched_waking"), 3);
-	/* each assumed wakeup's enqueue charged CPU 1's current (update_curr()) */
+	/*
+	 * each assumed wakeup's enqueue charged CPU 1's current (update_curr());
+	 * 62's block at the switch-in of 61, whose wake is assumed there, charges
+	 * it 1 ns more (block_clock after, the default: the clock under the rq
+	 * lock, after the enqueue's)
+	 */
 	CHECK_EQ(replay_count_unseen(r, "sched_stat_runtime"), 3);
-	CHECK_EQ(count(r, "sched_stat_runtime"), 4);
+	CHECK_EQ(count(r, "sched_stat_runtime"), 5);
 	CHECK(replay_lost_windows(r));
 	replay_result_free(r);
 	wl_free(wl);
