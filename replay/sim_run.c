@@ -69,7 +69,9 @@ void replay_config_default(struct replay_config *cfg)
 	/* the kernel's own where the sidecar has it (docs/validation-log.md, "PELT against
 	 * the kernel's own values": goals 107 -> 108 of 134 on seeds 1-15, 109 -> 109 on 16-30),
 	 * attached at the start to the queue that holds it ("The queues' blocked load at the
-	 * trace start": goals 112 -> 112 on seeds 1-15, 111 -> 112 on 16-30) */
+	 * trace start": goals 112 -> 112 on seeds 1-15, 111 -> 112 on 16-30), with the read's
+	 * threads the trace never shows and its runnable ones ("The start state's PELT, the
+	 * cases still guessed": validate byte-identical on both windows) */
 	cfg->initial_pelt = REPLAY_INITIAL_PELT_ALL;
 	cfg->seed = 1;
 }
@@ -1534,14 +1536,14 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_INITIAL_LAG_NEGATIVE] = "... of them given the largest negative lag under which the wakee does not preempt its waker, as traced",
 	[SIM_NOTE_INITIAL_LAG_INFEASIBLE] = "... of them left at lag 0: no lag within the kernel's clamp gives the traced outcome",
 	[SIM_NOTE_INITIAL_LAG_OTHERWISE] = "... of them whose wakeup still decided otherwise than the trace (the check's pick repeated past a delayed entity, a resched set later in the enqueue)",
-	[SIM_NOTE_INITIAL_PELT] = "tasks asleep at the trace start given the kernel's own PELT of the capture's start (sidecar sched_at_start; --initial-pelt attached|kernel), aged from its last update there, mapped to the trace clock by its CPU's offset at the capture's end",
-	[SIM_NOTE_INITIAL_PELT_ATTACHED] = "... of them attached at the trace start to the queue of the CPU that last ran them, as the kernel's blocked task stays attached there (--initial-pelt attached; model_task_attach_blocked())",
-	[SIM_NOTE_INITIAL_PELT_NO_CPU] = "... of them NOT attached at the start: the sidecar does not say which CPU last ran them, attached at their first wakeup (--initial-pelt attached)",
-	[SIM_NOTE_INITIAL_PELT_OTHER_CPU] = "... of them NOT attached at the start: the trace first shows them on another CPU than the sidecar's read (they moved after it), attached at their first wakeup (--initial-pelt attached)",
-	[SIM_NOTE_INITIAL_PELT_WOKEN] = "tasks asleep at the capture's start read but running or queued at the trace start (woken between the two) given that read's PELT, aged blocked to the trace start and attached there (--initial-pelt attached|kernel)",
-	[SIM_NOTE_INITIAL_PELT_RUNNING] = "tasks running at the capture's start read and at the trace start, on the same CPU, given that read's PELT, aged loaded and running to the trace start (--initial-pelt attached|kernel)",
+	[SIM_NOTE_INITIAL_PELT] = "tasks asleep at the trace start given the kernel's own PELT of the capture's start (sidecar sched_at_start; --initial-pelt all|attached|kernel), aged from its last update there, mapped to the trace clock by its CPU's offset at the capture's end (under all: the read's CPU's)",
+	[SIM_NOTE_INITIAL_PELT_ATTACHED] = "... of them attached at the trace start to the queue of the CPU that last ran them, as the kernel's blocked task stays attached there (--initial-pelt all|attached; model_task_attach_blocked())",
+	[SIM_NOTE_INITIAL_PELT_NO_CPU] = "... of them NOT attached at the start: the sidecar does not say which CPU last ran them, attached at their first wakeup (--initial-pelt all|attached)",
+	[SIM_NOTE_INITIAL_PELT_OTHER_CPU] = "... of them NOT attached at the start: the trace first shows them on another CPU than the sidecar's read (they moved after it), attached at their first wakeup (--initial-pelt all|attached)",
+	[SIM_NOTE_INITIAL_PELT_WOKEN] = "tasks asleep at the capture's start read but running or queued at the trace start (woken between the two) given that read's PELT, aged blocked to the trace start and attached there (--initial-pelt all|attached|kernel)",
+	[SIM_NOTE_INITIAL_PELT_RUNNING] = "tasks running at the capture's start read and at the trace start, on the same CPU, given that read's PELT, aged loaded and running to the trace start (--initial-pelt all|attached|kernel; under all only their CPU's current task at the read)",
 	[SIM_NOTE_INITIAL_PELT_QUEUED] = "tasks runnable but not running at the capture's start read (another task was current on their CPU) and running or queued at the trace start on that CPU, given that read's PELT aged loaded and runnable, not running, to the trace start (--initial-pelt all)",
-	[SIM_NOTE_INITIAL_PELT_MOVED] = "tasks read on another CPU than the one the trace starts them on, running or queued there: given that read's PELT, aged to the trace start as it was read (asleep: blocked; runnable: loaded and runnable) and attached on the trace's CPU, as the migration between did (--initial-pelt all)",
+	[SIM_NOTE_INITIAL_PELT_MOVED] = "tasks read on another CPU than the one the trace starts them on, running or queued there: given that read's PELT, aged to the trace start as it was read (its CPU's current: loaded and running; else loaded and runnable) and attached on the trace's CPU, as the migration between did (--initial-pelt all)",
 	[SIM_NOTE_INITIAL_PELT_UNSEEN] = "threads of the capture's start read the trace never shows, asleep there: held as model tasks that never wake, their PELT aged blocked and attached at the trace start to the queue of their CPU in their group (--initial-pelt all)",
 	[SIM_NOTE_INITIAL_PELT_UNSEEN_NO_GROUP] = "... NOT held: their cgroup or autogroup is none of the trace's tasks' (the replay has no such group)",
 	[SIM_NOTE_INITIAL_PELT_UNSEEN_LEFT] = "... NOT held: not asleep or not a fair task at the read, a value or their CPU's clock offset missing",

@@ -440,13 +440,14 @@ extern const struct replay_name replay_initial_lag_names[];
  * (model_task_attach_blocked()); its first wakeup does not attach it again,
  * one elsewhere removes it from there.  A task the trace first shows on
  * another CPU (it moved after the read) is attached at its first wakeup.
- * ALL (the default since stop 42): ATTACHED, and the start snapshot's threads the trace never shows
- * (wl_unseen_threads()) held as model tasks that never wake, attached
- * blocked at the start to their CPU's queue in their group; a task the read
- * has runnable but not running on the CPU the trace starts it on takes the
- * read aged loaded and runnable, not running; one read on another CPU than
- * the trace's first, aged (blocked, or loaded and runnable) to the start
- * and attached on the trace's CPU, as a migration would attach it.
+ * ALL (the default since stop 42): ATTACHED, and the start snapshot's
+ * threads the trace never shows (wl_unseen_threads()) held as model tasks
+ * that never wake, attached blocked at the start to their CPU's queue in
+ * their group; a task the read has runnable but not running on the CPU the
+ * trace starts it on takes the read aged loaded and runnable, not running;
+ * one read runnable on another CPU than the trace's first, aged as read
+ * to the start and attached on the trace's CPU, as a migration would attach
+ * it; every read's last_update_time mapped by its read CPU's clock offset.
  */
 enum replay_initial_pelt {
 	REPLAY_INITIAL_PELT_GUESS = 0,

@@ -907,7 +907,7 @@ const struct sidecar_sched *wl_sched_snapshot(const struct wl_workload *wl, bool
  * The threads of the start snapshot the trace never shows (no task of
  * their pid): asleep through the whole trace, in the kernel their blocked
  * load still sits on the cfs_rq of the CPU they last ran on and decays
- * there (replay --initial-pelt attached holds them: docs/replay.md).  @snap
+ * there (replay --initial-pelt all holds them: docs/replay.md).  @snap
  * indexes wl_sched_snapshot(wl, false)->tasks; @group is the workload's group
  * of the thread's cgroup (tasks_at_start), or of its autogroup in the root
  * cgroup, when a traced task uses it, else WL_NONE (not in tasks_at_start, or
