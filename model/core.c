@@ -680,7 +680,8 @@ int model_task_set_pelt(struct model_task *p, const struct model_pelt_init *v)
 {
 	if ((p->state != TS_SLEEPING && p->state != TS_NEW) || p->on_rq ||
 	    p->se.avg.last_update_time || !v || v->period_contrib >= 1024 ||
-	    v->util_sum > UINT32_MAX || (v->running && p->state != TS_NEW))
+	    v->util_sum > UINT32_MAX || ((v->running || v->queued) && p->state != TS_NEW) ||
+	    (v->running && v->queued))
 		return -1;
 	p->se.avg.load_sum = v->load_sum;
 	p->se.avg.runnable_sum = v->runnable_sum;
@@ -691,6 +692,7 @@ int model_task_set_pelt(struct model_task *p, const struct model_pelt_init *v)
 	p->se.avg.util_avg = v->util_avg;
 	p->pelt_init = true;
 	p->pelt_init_running = v->running;
+	p->pelt_init_queued = v->queued;
 	p->pelt_init_lut = v->last_update_time;
 	return 0;
 }

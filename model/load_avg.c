@@ -414,16 +414,19 @@ void detach_entity_load_avg(struct model *m, struct cfs_rq *cfs_rq, struct sched
  * updated at pelt_init_lut: blocked since, so aged with no contribution up
  * to @now as __update_load_avg_blocked_se() ages it - or, read running
  * (pelt_init_running), loaded, runnable and running since, as
- * __update_load_avg_se() ages the current entity - and left unattached
+ * __update_load_avg_se() ages the current entity; read queued behind
+ * another (pelt_init_queued), loaded and runnable but not running, as it
+ * ages a queued entity that is not cfs_rq->curr - and left unattached
  * (last_update_time 0) for the attach that follows.
  */
 void pelt_init_age(struct model *m, struct sched_entity *se, u64 now)
 {
-	unsigned long on = se->task->pelt_init_running;
+	unsigned long on = se->task->pelt_init_running || se->task->pelt_init_queued;
+	int running = se->task->pelt_init_running;
 
 	se->task->pelt_init = false;
 	se->avg.last_update_time = se->task->pelt_init_lut;
-	if (now > se->avg.last_update_time && ___update_load_sum(now, &se->avg, on, on, on))
+	if (now > se->avg.last_update_time && ___update_load_sum(now, &se->avg, on, on, running))
 		___update_load_avg_div(&se->avg, se_weight(se), pelt_divider(m, &se->avg));
 	se->avg.last_update_time = 0;
 }

@@ -356,6 +356,7 @@ struct model_task {
 	 * sync_entity_load_avg() ages a blocked entity */
 	bool pelt_init;
 	bool pelt_init_running;     /* ... on its CPU since (aged loaded and running) */
+	bool pelt_init_queued;      /* ... queued, not running, since (aged loaded) */
 	u64 pelt_init_lut;
 	bool pinned;                /* nr_cpus_allowed == 1: the balancer leaves it alone */
 	bool wake_migrated;         /* moved while asleep: next wakeup is ENQUEUE_MIGRATED */

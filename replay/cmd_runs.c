@@ -527,8 +527,10 @@ static const struct run_opt run_opt_table[] = {
 	  "se.avg from the sidecar's start snapshot, aged from its last\n"
 	  "update (kernel; the guess where the sidecar has none), the\n"
 	  "same attached at the start to the queue of the CPU that last\n"
-	  "ran it, as the kernel's blocked load stays there (attached,\n"
-	  "the default),\n"
+	  "ran it, as the kernel's blocked load stays there (attached),\n"
+	  "that and the read's threads the trace never shows held asleep\n"
+	  "on their queues, a thread read runnable aged queued or running,\n"
+	  "or on another CPU, to the start (all, the default),\n"
 	  "or the model's guess, a new task's (guess) (docs/replay.md\n"
 	  "\"The PELT of the tasks alive at the start\")" },
 	{ "early-charge", NULL, RUN_OPTS_MODEL,

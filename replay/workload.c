@@ -2900,6 +2900,7 @@ void wl_free(struct wl_workload *wl)
 		free(wl->sched_snap[k].tasks);
 		free(wl->sched_snap[k].reason);
 	}
+	free(wl->unseen);
 	free(wl->cpu_node);
 	free(wl->sidecar_path);
 	free(wl->lost_sc);
@@ -3086,6 +3087,12 @@ const char *wl_sidecar_path(const struct wl_workload *wl) { return wl->sidecar_p
 const struct sidecar_sched *wl_sched_snapshot(const struct wl_workload *wl, bool at_end)
 {
 	return wl->sched_snap[at_end].listed ? &wl->sched_snap[at_end] : NULL;
+}
+
+const struct wl_unseen *wl_unseen_threads(const struct wl_workload *wl, uint32_t *n)
+{
+	*n = wl->nr_unseen;
+	return wl->unseen;
 }
 
 const struct sidecar_lost_cmp *wl_lost_sidecar(const struct wl_workload *wl)

@@ -363,8 +363,12 @@ enum model_initial_lag {
  * and attaches it the same way; @running: the task was on its CPU from
  * @v->last_update_time on (the snapshot read it running), so that ageing
  * counts it loaded, runnable and running, as __update_load_avg_se() of the
- * current entity does.  -1 if the task is not such a task or a value is out
- * of range (period_contrib >= 1024, util_sum beyond 32 bits).
+ * current entity does; @queued: it was runnable but not running (queued
+ * behind its CPU's current task) from then on, aged loaded and runnable,
+ * not running, as __update_load_avg_se() ages a queued entity that is not
+ * cfs_rq->curr (both only before model_task_start_runnable()).  -1 if the
+ * task is not such a task, both flags are set, or a value is out of range
+ * (period_contrib >= 1024, util_sum beyond 32 bits).
  */
 struct model_pelt_init {
 	uint64_t load_sum, runnable_sum, util_sum;
@@ -372,6 +376,7 @@ struct model_pelt_init {
 	unsigned long load_avg, runnable_avg, util_avg;
 	uint64_t last_update_time;
 	bool running;
+	bool queued;
 };
 int model_task_set_pelt(struct model_task *t, const struct model_pelt_init *v);
 /*

@@ -427,8 +427,8 @@ extern const struct replay_name replay_initial_lag_names[];
 /*
  * replay_config.initial_pelt: the PELT of a task asleep at the trace start.
  * GUESS: init_entity_runnable_average()'s, attached at its first wakeup.
- * KERNEL (the default; GUESS where the sidecar has no start snapshot or
- * not that thread): the kernel's own se.avg from the sidecar's
+ * KERNEL (GUESS where the sidecar has no start snapshot or not that
+ * thread): the kernel's own se.avg from the sidecar's
  * sched_at_start (its last update before the trace), its last_update_time
  * mapped to the trace clock by the CPU's offset at the capture's end
  * (replay_kernel_clock_offsets()) and aged from there to that first wakeup
@@ -440,11 +440,20 @@ extern const struct replay_name replay_initial_lag_names[];
  * (model_task_attach_blocked()); its first wakeup does not attach it again,
  * one elsewhere removes it from there.  A task the trace first shows on
  * another CPU (it moved after the read) is attached at its first wakeup.
+ * ALL (the default since stop 42): ATTACHED, and the start snapshot's
+ * threads the trace never shows (wl_unseen_threads()) held as model tasks
+ * that never wake, attached blocked at the start to their CPU's queue in
+ * their group; a task the read has runnable but not running on the CPU the
+ * trace starts it on takes the read aged loaded and runnable, not running;
+ * one read runnable on another CPU than the trace's first, aged as read
+ * to the start and attached on the trace's CPU, as a migration would attach
+ * it; every read's last_update_time mapped by its read CPU's clock offset.
  */
 enum replay_initial_pelt {
 	REPLAY_INITIAL_PELT_GUESS = 0,
 	REPLAY_INITIAL_PELT_KERNEL,
 	REPLAY_INITIAL_PELT_ATTACHED,
+	REPLAY_INITIAL_PELT_ALL,
 };
 extern const struct replay_name replay_initial_pelt_names[];
 

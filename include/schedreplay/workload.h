@@ -903,6 +903,22 @@ const struct sidecar_lost_cmp *wl_lost_sidecar(const struct wl_workload *wl);
  */
 struct sidecar_sched;
 const struct sidecar_sched *wl_sched_snapshot(const struct wl_workload *wl, bool at_end);
+/*
+ * The threads of the start snapshot the trace never shows (no task of
+ * their pid): asleep through the whole trace, in the kernel their blocked
+ * load still sits on the cfs_rq of the CPU they last ran on and decays
+ * there (replay --initial-pelt all holds them: docs/replay.md).  @snap
+ * indexes wl_sched_snapshot(wl, false)->tasks; @group is the workload's group
+ * of the thread's cgroup (tasks_at_start), or of its autogroup in the root
+ * cgroup, when a traced task uses it, else WL_NONE (not in tasks_at_start, or
+ * a group no traced task is in: the replay has no such group).  In snapshot
+ * order (by pid); NULL, *@n 0 without a start snapshot.
+ */
+struct wl_unseen {
+	uint32_t snap;
+	uint32_t group;
+};
+const struct wl_unseen *wl_unseen_threads(const struct wl_workload *wl, uint32_t *n);
 
 /* The measured wakeup latency (the same state machine as `report`). */
 const struct lat_machine *wl_measured_latency(const struct wl_workload *wl);

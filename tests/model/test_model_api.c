@@ -283,14 +283,16 @@ static void test_func_names(void)
  * each (the guess, init_entity_runnable_average(), attaches util 0 and the
  * full load).  A task given it before model_task_start_runnable() (asleep at
  * the capture's read, woken before the trace starts) is aged and attached
- * the same way by that start's enqueue.  Refused once it woke or started.
+ * the same way by that start's enqueue; one read running is aged loaded and
+ * running, one read queued (--initial-pelt all) loaded and runnable but
+ * not running.  Refused once it woke or started, or both running and queued.
  */
 static void test_set_pelt(void)
 {
 	struct model_config cfg = { .nr_cpus = 1, .hz = 250, .seed = 3 };
 	struct model *m = model_new(&cfg, NULL);
-	struct model_task *t, *g, *n, *r;
-	struct model_task_info ti, gi, ni, ri;
+	struct model_task *t, *g, *n, *r, *q;
+	struct model_task_info ti, gi, ni, ri, qi;
 	uint64_t now = 1000000000ULL, lut = now - 32ULL * 1024 * 1024;
 	uint32_t pc = (uint32_t)((lut >> 10) & 1023), div = 47742 - 1024 + pc;
 	struct model_pelt_init v = {
@@ -318,9 +320,26 @@ static void test_set_pelt(void)
 	CHECK_MSG(ri.util_avg >= 766 && ri.util_avg <= 770, "util_avg %lu", ri.util_avg);
 	CHECK_MSG(ri.runnable_avg >= 766 && ri.runnable_avg <= 770, "runnable_avg %lu",
 		  ri.runnable_avg);
+	/*
+	 * read runnable but not running (queued behind its CPU's current task)
+	 * since lut: loaded and runnable, not running - load and runnable go
+	 * 512 -> 766..770 as r's did, util decays 512 -> 254..256 as asleep
+	 */
+	q = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 5, NULL);
+	v.queued = true;
+	CHECK(model_task_set_pelt(q, &v) == -1);             /* running and queued */
 	v.running = false;
+	CHECK(model_task_set_pelt(q, &v) == 0);
+	CHECK(model_task_start_runnable(m, q, 0, now) == 0);
+	model_task_info(q, &qi);
+	CHECK_MSG(qi.util_avg >= 254 && qi.util_avg <= 256, "util_avg %lu", qi.util_avg);
+	CHECK_MSG(qi.runnable_avg >= 766 && qi.runnable_avg <= 770, "runnable_avg %lu",
+		  qi.runnable_avg);
+	CHECK_MSG(qi.load_avg >= 766 && qi.load_avg <= 770, "load_avg %lu", qi.load_avg);
 	CHECK(model_task_start_sleeping(m, t, 0) == 0);
 	CHECK(model_task_start_sleeping(m, g, 0) == 0);
+	CHECK(model_task_set_pelt(g, &v) == -1);             /* queued, but asleep */
+	v.queued = false;
 	v.running = true;
 	CHECK(model_task_set_pelt(g, &v) == -1);             /* running, but asleep */
 	v.running = false;

@@ -109,6 +109,7 @@ SINGLE = [
     ("initial-lag=zero", ["--initial-lag", "zero"]),
     ("initial-pelt=guess", ["--initial-pelt", "guess"]),
     ("initial-pelt=kernel", ["--initial-pelt", "kernel"]),
+    ("initial-pelt=attached", ["--initial-pelt", "attached"]),
     ("idle-clock=skip", ["--idle-clock", "skip"]),
     ("idle-clock=local", ["--idle-clock", "local"]),
     ("idle-clock=update", ["--idle-clock", "update"]),
