@@ -589,14 +589,14 @@ static const struct run_opt run_opt_table[] = {
 	  .names = replay_standin_skip_names, AT_ENUM(rc.standin_skip), .help =
 	  "an early wake's stand-in wakeup that preempts the task the\n"
 	  "block's pick switched in: its clock skip and preemption as any\n"
-	  "wakeup's (keep, the default); a block of that task before the\n"
+	  "wakeup's (keep); a block of that task before the\n"
 	  "preemption lands does not keep the skip, its dequeue charges its\n"
 	  "run (drop); the preemption lands after the local path's cost,\n"
 	  "the return to user space on its own CPU (local); both\n"
 	  "(drop-local); drop only where the task preempted is the one\n"
 	  "the block switched in (drop-own); a block reached before the\n"
 	  "preemption lands is preempted there first (block-preempt), and\n"
-	  "charged its run there (block-charge; experimental, measured, not adopted:\n"
+	  "charged its run there (block-charge, the default;\n"
 	  "docs/replay.md, \"Early wakes\")" },
 	{ "channels", "auto|off|strict", RUN_OPTS_MODEL, set_channels, .help =
 	  "pipes and sockets from the syscall events, where the\n"

@@ -289,7 +289,7 @@ extern const struct replay_name replay_exec_balance_at_names[];
  * and its run goes to the next task.  On the preempt=none capture kernel N,
  * just switched in, returns to user space before it can block in a later
  * system call, and the preemption lands there.
- *   KEEP        as any other wakeup (the default);
+ *   KEEP        as any other wakeup;
  *   DROP        a block does not keep a skip that only a stand-in's wakeup
  *               asked for (it set need_resched there): its __schedule()
  *               updates the clock, N is charged its run;
@@ -312,7 +312,8 @@ extern const struct replay_name replay_exec_balance_at_names[];
  *   BLOCK_CHARGE  BLOCK_PREEMPT, with the clock updated at that preemption:
  *               the task's run up to the block is charged to it (the work
  *               the kernel's task did after its preemption, up to its
- *               block), not to the wakee.
+ *               block), not to the wakee (the default since the
+ *               thirty-third pass: docs/validation-log.md).
  */
 enum replay_standin_skip {
 	REPLAY_STANDIN_SKIP_KEEP = 0,
