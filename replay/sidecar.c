@@ -1039,6 +1039,8 @@ static int load_groups(struct sidecar *sc, const struct sv *root, const char **b
 	const struct sv *a, *v;
 	size_t i;
 
+	/* PID_MAX_LIMIT, as the snapshots' pids (sched_snap_check() looks it up there) */
+	sc->capture_pid = (int)get_int_in(sv_get(root, "capture"), "pid", 0, 1, 4194304, bad);
 	a = sv_get(root, "groups");
 	v = sv_get(root, "command");
 	sc->nr_groups = sv_array_size(a) + (sv_is_obj(v) ? 1 : 0);

@@ -1873,6 +1873,8 @@ SNAP_PID_BAD = {"zero": 0, "neg": -1, "big": 4194305, "i31": 2**31, "str": "7", 
 SNAP_SHAPE = ["availstr", "availone", "availnull", "notasks", "tasksnull", "tasksobj",
               "taskint", "snapstr", "snaplist", "statelong", "stateint", "tgidstr",
               "many70k", "many1m"]
+# (since fuzz42 "empty", and "deltask" of the capture's own process or of a
+# workload, are errors: sched_snap_owner_check(), a snapshot lists both)
 SNAP_OK = ["null", "del", "deltask", "low", "high", "unavail", "empty", "statenull"]
 SNAP_OTHER = ["both", "start", "end", "swap"]
 # fuzz42: the sidecar's cpu_time (capture/cap_cputime.c: each CPU's /proc/stat
