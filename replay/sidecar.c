@@ -1529,6 +1529,10 @@ static int load_cpu_time(struct sidecar *sc, const struct sv *root, const char *
 	a1 = sv_get(o, "at_end");
 	if (!sv_is_arr(a0) || !sv_is_arr(a1))
 		FAIL(EINVAL, "cpu_time.at_start/at_end is not a list");
+	/* /proc/stat lists every online CPU, the reader's too: an empty read said nothing */
+	if (!sv_array_size(a0) || !sv_array_size(a1))
+		FAIL(EINVAL, "cpu_time.%s lists no CPU (/proc/stat lists at least the one that "
+		     "read it)", sv_array_size(a0) ? "at_end" : "at_start");
 	hz = sv_get(o, "user_hz");
 	if (!hz || !sv_int_in(hz, 1, 1000000, &uhz))
 		FAIL(EINVAL, "cpu_time.user_hz is not a positive integer");

@@ -65,8 +65,8 @@ with trace-cmd when it is installed, else those kinds are skipped):
             replay, replay --json, replay --initial-pelt guess, report.
             fuzz42: class ctbad (the sidecar's cpu_time: a count below the
             start read, past 2^64 ns in ticks, of another type, negative,
-            a CPU past cpus.topology or twice, at_end missing, user_hz 0 /
-            10^7 / a string: every case an error), ctok (a CPU offline by
+            a CPU past cpus.topology or twice, at_end missing or empty,
+            user_hz 0 / 10^7 / a string: every case an error), ctok (a CPU offline by
             the end read, user_hz 1 / 1024, the bound, unavailable),
             cpubad (a snapshot entry's cpu past cpus.topology, negative or
             of another type: errors), cpuok (null, absent on one read
@@ -1896,7 +1896,7 @@ CPU_BAD = [2, 3, 65535, 65536, -1, 2**31, 2**63, "1", 1.5, True, [1], {}]
 CPU_OK = ["null", "del", "other", "delstart", "delend", "allnull"]
 SNAP_OPS = {"snapbad": ["val", "val", "val", "dup", "pid", "shape"],
             "snapok": ["ok"], "snapother": ["other"],
-            "ctbad": ["ct"], "ctok": ["ctok"], "cpubad": ["cpu"], "cpuok": ["cpuok"]}
+            "ctbad": ["ct", "ct", "ct", "ctempty"], "ctok": ["ctok"], "cpubad": ["cpu"], "cpuok": ["cpuok"]}
 SNAP_CLASSES = tuple(SNAP_OPS)
 SNAP_KEYS = ("sched_at_start", "sched_at_end")
 # the kernel's bounds (sidecar.c's sched_range): low, high of each field
@@ -1993,6 +1993,8 @@ def mutate_snap(data, c, inp):
             t["state"] = None
     elif op in ("ct", "ctok"):
         mutate_cputime(doc, op, p)
+    elif op == "ctempty":       # a read that lists no CPU (was: no clock: line, exit 0)
+        doc["cpu_time"]["at_end" if p["v"] % 2 else "at_start"] = []
     elif op == "cpu":
         t["cpu"] = CPU_BAD[p["v"] % len(CPU_BAD)]
     elif op == "cpuok":
