@@ -361,6 +361,7 @@ int cmd_replay(int argc, char **argv)
 		goto fail;
 	run_warn_lost_sidecar("replay", argv[optind], wl);
 	run_warn_initial_pelt("replay", argv[optind], &o, wl);
+	run_warn_clock_task("replay", argv[optind], &o, wl);
 	/* a --comm that matches nothing compared empty tables at exit 0 */
 	if (cli_filter_check("replay", argv[optind], wl_measured_latency(wl), o.rc.comm_prefix, -1))
 		goto usage;

@@ -1159,6 +1159,21 @@ void run_warn_initial_pelt(const char *cmd, const char *trace, const struct run_
 			cli_esc(sc), cli_esc(s0->reason ? s0->reason : "not recorded"), tail);
 }
 
+/*
+ * --clock-task traced on a trace without sched_stat_runtime: no charge
+ * chain, so no left-out time (workload_steal.c) and the model's clock_task
+ * is the simulation's time, as under wall - said nothing (fuzz42).
+ */
+void run_warn_clock_task(const char *cmd, const char *trace, const struct run_opts *o,
+			 const struct wl_workload *wl)
+{
+	if (o->rc.clock_task != REPLAY_CLOCK_TASK_TRACED || wl_facts(wl)->has_stat_runtime)
+		return;
+	fprintf(stderr, "schedreplay %s: %s: warning: --clock-task traced: the trace has no "
+		"sched_stat_runtime events, so no left-out clock_task time is measured: the model's "
+		"clock_task is the simulation's time, as under wall\n", cmd, cli_esc(trace));
+}
+
 const char *cli_sidecar_read(char *buf, size_t size, const char *trace, const char *sidecar,
 			     bool no_sidecar)
 {

@@ -118,6 +118,9 @@ void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_w
  */
 void run_warn_initial_pelt(const char *cmd, const char *trace, const struct run_opts *o,
 			   const struct wl_workload *wl);
+/* --clock-task traced where the trace has no sched_stat_runtime: a warning line */
+void run_warn_clock_task(const char *cmd, const char *trace, const struct run_opts *o,
+			 const struct wl_workload *wl);
 
 /*
  * Whether the output file @out is one of the @n input files @in (the same

@@ -377,6 +377,7 @@ int cmd_whatif(int argc, char **argv)
 			cli_esc(argv[optind]), (unsigned long long)wl_counts(wl)->lost_events);
 	run_warn_lost_sidecar("whatif", argv[optind], wl);
 	run_warn_initial_pelt("whatif", argv[optind], &o, wl);
+	run_warn_clock_task("whatif", argv[optind], &o, wl);
 	/* the other captures: only their measured latency is used */
 	for (unsigned int i = 0; i < nr_noise; i++) {
 		struct wl_options no = o.wo;

@@ -1039,6 +1039,8 @@ static int load_groups(struct sidecar *sc, const struct sv *root, const char **b
 	const struct sv *a, *v;
 	size_t i;
 
+	/* PID_MAX_LIMIT, as the snapshots' pids (sched_snap_check() looks it up there) */
+	sc->capture_pid = (int)get_int_in(sv_get(root, "capture"), "pid", 0, 1, 4194304, bad);
 	a = sv_get(root, "groups");
 	v = sv_get(root, "command");
 	sc->nr_groups = sv_array_size(a) + (sv_is_obj(v) ? 1 : 0);
@@ -1352,7 +1354,7 @@ static int cmp_sched_task(const void *a, const void *b)
  * one letter or a value of another type is an error naming it.
  */
 static int load_sched_one(struct sidecar_sched *out, const struct sv *root, const char *name,
-			  struct sr_error *err)
+			  int nr_cpus, struct sr_error *err)
 {
 	const struct sv *o = sv_get(root, name), *a, *v, *t;
 	size_t i;
@@ -1401,12 +1403,17 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 		if (v && v->type != SV_NULL && (!st || strlen(st) != 1))
 			FAIL(EINVAL, "%s.tasks[%zu].state is not one letter", name, i);
 		e->state = st ? st[0] : 0;
-		/* task_cpu() at the read: absent in sidecars before it was recorded */
+		/*
+		 * task_cpu() at the read: absent in sidecars before it was
+		 * recorded; a CPU past cpus.topology (the capture writes at most
+		 * 65535) was taken as unknown at exit 0
+		 */
 		e->cpu = -1;
 		v = sv_get(t, "cpu");
 		if (v && v->type != SV_NULL) {
-			if (!sv_int_in(v, 0, INT32_MAX, &x))
-				FAIL(EINVAL, "%s.tasks[%zu].cpu is not a CPU number or null", name, i);
+			if (!sv_int_in(v, 0, nr_cpus > 0 ? nr_cpus - 1 : 65535, &x))
+				FAIL(EINVAL, "%s.tasks[%zu].cpu is not a CPU of cpus.topology (0..%d) "
+				     "or null", name, i, nr_cpus > 0 ? nr_cpus - 1 : 65535);
 			e->cpu = (int)x;
 		}
 		for (int f = 0; f < SIDECAR_SCHED_NR; f++) {
@@ -1436,16 +1443,16 @@ static int load_sched(struct sidecar *sc, const struct sv *root, const char **ba
 		      struct sr_error *err)
 {
 	(void)bad;
-	if (load_sched_one(&sc->sched_start, root, "sched_at_start", err) < 0)
+	if (load_sched_one(&sc->sched_start, root, "sched_at_start", sc->nr_cpus, err) < 0)
 		return -1;
-	return load_sched_one(&sc->sched_end, root, "sched_at_end", err);
+	return load_sched_one(&sc->sched_end, root, "sched_at_end", sc->nr_cpus, err);
 }
 
 /*
  * "cpu_time" (capture/cap_cputime.c): read as strictly as lost.per_cpu
  * when present and available; absent or {"available": false}: none.
  */
-enum { CT_BAD = 1, CT_TWICE, CT_NOT_AT_START };
+enum { CT_BAD = 1, CT_TWICE, CT_NOT_AT_START, CT_HUGE, CT_BACK };
 
 /* One read (@k 0: at_start, 1: at_end) into cpu_time[].x[k]; 0, or CT_* with *@at. */
 static int load_cpu_time_one(struct sidecar *sc, const struct sv *a, int k, bool *seen,
@@ -1467,10 +1474,23 @@ static int load_cpu_time_one(struct sidecar *sc, const struct sv *a, int k, bool
 			if (!c || !sv_int_in(c, 0, LLONG_MAX, &n[j]))
 				return CT_BAD;
 		}
+		/*
+		 * show_stat() prints a u64 of ns as nsec_to_clock_t(): at most
+		 * 2^64 / 10^9 * USER_HZ ticks (a larger one saturated the
+		 * replay's ns to 2^64: "steal 18446744073710 ms")
+		 */
+		for (size_t j = 0; j < 3; j++)
+			if ((double)n[j] > 18446744073.709551615 * (double)sc->cpu_time_user_hz)
+				return CT_HUGE;
 		if (seen[cpu])
 			return CT_TWICE;
 		if (k == 1 && !sc->cpu_time[cpu].have)
 			return CT_NOT_AT_START;
+		/* kcpustat counters only grow: an end below the start was read as 0 at exit 0 */
+		if (k == 1 && ((uint64_t)n[0] < sc->cpu_time[cpu].irq[0] ||
+			       (uint64_t)n[1] < sc->cpu_time[cpu].softirq[0] ||
+			       (uint64_t)n[2] < sc->cpu_time[cpu].steal[0]))
+			return CT_BACK;
 		seen[cpu] = true;
 		sc->cpu_time[cpu].irq[k] = (uint64_t)n[0];
 		sc->cpu_time[cpu].softirq[k] = (uint64_t)n[1];
@@ -1487,6 +1507,9 @@ static int load_cpu_time(struct sidecar *sc, const struct sv *root, const char *
 		[CT_BAD] = "is not {cpu, irq, softirq, steal} of a CPU of cpus.topology",
 		[CT_TWICE] = "lists its CPU twice",
 		[CT_NOT_AT_START] = "is a CPU the start read does not list",
+		[CT_HUGE] = "has a count past 2^64 ns in USER_HZ ticks, which no kernel prints",
+		[CT_BACK] = "is below the start read of its CPU: /proc/stat's counters do not go "
+			    "back, so the two reads are not one capture's",
 	};
 	const struct sv *o = sv_get(root, "cpu_time"), *av, *a0, *a1, *hz;
 	long long uhz;
@@ -1506,6 +1529,10 @@ static int load_cpu_time(struct sidecar *sc, const struct sv *root, const char *
 	a1 = sv_get(o, "at_end");
 	if (!sv_is_arr(a0) || !sv_is_arr(a1))
 		FAIL(EINVAL, "cpu_time.at_start/at_end is not a list");
+	/* /proc/stat lists every online CPU, the reader's too: an empty read said nothing */
+	if (!sv_array_size(a0) || !sv_array_size(a1))
+		FAIL(EINVAL, "cpu_time.%s lists no CPU (/proc/stat lists at least the one that "
+		     "read it)", sv_array_size(a0) ? "at_end" : "at_start");
 	hz = sv_get(o, "user_hz");
 	if (!hz || !sv_int_in(hz, 1, 1000000, &uhz))
 		FAIL(EINVAL, "cpu_time.user_hz is not a positive integer");

@@ -383,6 +383,60 @@ static uint64_t hist_median(const uint32_t *hist, uint32_t *samples)
 	return hist_median_of(hist, WL_LEAD_BUCKETS, WL_LEAD_BUCKET_NS, samples);
 }
 
+/* @pid is in @s as a process (tgid == pid) */
+static bool snap_has_process(const struct sidecar_sched *s, int pid)
+{
+	const struct sidecar_sched_task *k = sidecar_sched_find(s, pid);
+
+	return k && k->tgid == pid;
+}
+
+/*
+ * The processes both snapshots must list: the capture itself, which reads
+ * them (capture.pid), and each workload it stopped after the end read
+ * (stopped_at_end: forked before the start read and not reaped until that
+ * stop, so /proc listed it, a zombie too, at both reads).  An end
+ * snapshot of a later capture of the same machine passed the counter
+ * checks of sched_snap_check() (fuzz41's leftover): that capture's
+ * process and workloads are others, these were gone by then.  0, or -1
+ * with @err.
+ */
+static int sched_snap_owner_check(const struct wl_builder *b, struct sr_error *err)
+{
+	const struct wl_workload *wl = b->wl;
+	const struct sidecar *sc = b->sc;
+
+	if (!sc)
+		return 0;
+	for (int k = 0; k < 2; k++) {
+		const struct sidecar_sched *s = &wl->sched_snap[k];
+		const char *name = k ? "sched_at_end" : "sched_at_start";
+
+		if (!s->available)
+			continue;
+		if (sc->capture_pid > 0 && !snap_has_process(s, sc->capture_pid)) {
+			sr_error_set(err, EINVAL, "sidecar %s: %s does not list the capture's own "
+				     "process (capture.pid %d), which read it: the snapshot is another "
+				     "capture's (--no-sidecar ignores the sidecar)", wl->sidecar_path ?
+				     wl->sidecar_path : "", name, sc->capture_pid);
+			return -1;
+		}
+		for (size_t g = 0; g < sc->nr_groups; g++) {
+			const struct sidecar_group *gr = &sc->groups[g];
+
+			if (!gr->stopped_at_end || gr->pid <= 0 || snap_has_process(s, gr->pid))
+				continue;
+			sr_error_set(err, EINVAL, "sidecar %s: %s does not list workload %s (pid %d), "
+				     "which the capture stopped after its end read: the snapshot is "
+				     "another capture's (--no-sidecar ignores the sidecar)",
+				     wl->sidecar_path ? wl->sidecar_path : "", name,
+				     gr->name ? gr->name : "?", gr->pid);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /*
  * The two snapshots are one capture's, read before and after its trace: a
  * thread's counters and run time in sched_at_end are at least its
@@ -403,7 +457,7 @@ static int sched_snap_check(const struct wl_builder *b, struct sr_error *err)
 	const struct sidecar_sched *s0 = &wl->sched_snap[0], *s1 = &wl->sched_snap[1];
 
 	if (!s0->available || !s1->available)
-		return 0;
+		return sched_snap_owner_check(b, err);
 	for (size_t i = 0; i < s1->nr_tasks; i++) {
 		const struct sidecar_sched_task *k1 = &s1->tasks[i];
 		const struct sidecar_sched_task *k0 = sidecar_sched_find(s0, k1->pid);
@@ -445,7 +499,7 @@ static int sched_snap_check(const struct wl_builder *b, struct sr_error *err)
 			return -1;
 		}
 	}
-	return 0;
+	return sched_snap_owner_check(b, err);
 }
 
 static int facts_finish(struct wl_builder *b)

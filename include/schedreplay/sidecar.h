@@ -155,6 +155,7 @@ struct sidecar {
 	struct sidecar_cgroup *cgroups;
 	size_t nr_groups;
 	struct sidecar_group *groups;  /* the capture's groups, then the command */
+	int capture_pid;               /* capture.pid, the process that read the snapshots; 0 */
 	size_t nr_tasks;
 	struct sidecar_task *tasks;    /* sorted by pid */
 

@@ -13,7 +13,9 @@ where there is one) through
     recording (the streamers' scratch files exist), the drain/write of the
     trace.dat (OUT.partial exists), the read-back and sidecar (OUT exists),
     and at seeded random instants; one case sends a second SIGINT while the
-    files are written.  Workloads: a --group command, a plain command, a
+    files are written; SIGINT / SIGTERM / SIGHUP while the capture walks
+    /proc for its start and end snapshots (fuzz42), the output then replayed
+    with --initial-pelt kernel; workloads that die of a signal themselves.  Workloads: a --group command, a plain command, a
     group and a plain command that fork children ignoring SIGTERM, commands
     that exit non-zero, a hackbench burst, a child that leaves the process
     group with setsid;
@@ -124,6 +126,50 @@ def token_procs(token):
         except OSError:
             pass
     return found
+
+
+def proc_walk(pid):
+    """@pid has /proc itself open (a directory walk of every thread)."""
+    try:
+        fds = os.listdir("/proc/%d/fd" % pid)
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink("/proc/%d/fd/%s" % (pid, fd)) == "/proc":
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def replay_reads(sweep, c, ctx):
+    """The output of a capture that exited 0 replays: its sidecar's snapshots
+    and cpu_time pass the replay's checks (fuzz42: a capture interrupted
+    while reading them, or whose workload died of a signal, wrote what its
+    own replay refuses?)."""
+    out = ctx["out"]
+    if not os.path.exists(out) or not os.path.exists(out + ".json"):
+        return []
+    r = subprocess.run([sweep.report_bin, "replay", "--initial-pelt", "kernel", out],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                       timeout=120)
+    # exit 1 with the lost-events lines: a ring buffer that overran (see check_output())
+    if r.returncode != 0 and not (r.returncode == 1 and "lost" in r.stderr):
+        return ["schedreplay replay of the output fails: " + r.stderr.strip()[-300:]]
+    return []
+
+
+def died_of(sig):
+    """after: the capture named the workload's death by @sig."""
+    def check(sweep, c, ctx):
+        err = read(os.path.join(ctx["dir"], "stderr"))
+        want = "exited with signal %d" % sig
+        why = replay_reads(sweep, c, ctx)
+        if want not in err:
+            why.append("stderr does not say '%s'" % want)
+        return why
+    return check
 
 
 def children(pid):
@@ -244,6 +290,7 @@ class Sweep:
         inst = os.path.join(TRACING, "instances", "schedreplay-%d" % pid)
         tmp0 = "%s.tmp-%d.cpu0" % (out, pid)
         cgdir = os.path.join(self.cg_root or "/nonexistent", "schedreplay-%d" % pid)
+        last_walk = None
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 return False
@@ -266,6 +313,17 @@ class Sweep:
             if phase == "escapee" and read(os.path.join(os.path.dirname(out),
                                                          "escapee.pid")).strip().isdigit():
                 return True
+            # fuzz42: the /proc walks of tasks_at_start + sched_at_start
+            # (before tracing is on) and of sched_at_end, the first walk after
+            # the recording's 0.3 s or more without one: cap_for_each_thread()
+            # holds /proc open
+            if phase in ("startread", "endread"):
+                walking = proc_walk(pid)
+                if walking and (phase == "startread" or
+                                (last_walk and time.monotonic() - last_walk > 0.3)):
+                    return True
+                if walking:
+                    last_walk = time.monotonic()
             time.sleep(0.0003)
         return False
 
@@ -661,6 +719,23 @@ def signal_cases(sweep, full, nrandom, nphases):
                        "env -i setsid sh -c 'echo $$ > {dir}/escapee.pid; exec sleep 30' & "
                        "sleep 30"],
                       sig="SIGKILL", phase="escapee", after=escapee_gone))
+    # fuzz42: SIGINT, SIGTERM, SIGHUP while the capture reads /proc for its
+    # snapshots (the start's before tracing, the end's after it), its output
+    # replayed; and workloads that die of a signal themselves (no signal
+    # sent to the capture): exit 0, a warning naming the signal, no leftovers
+    for sig in ("SIGINT", "SIGTERM", "SIGHUP"):
+        for phase in ("startread", "endread"):
+            c = Case("sig/group/%s/%s" % (sig, phase), ["-o", "{out}"] + dict(wl)["group"],
+                     sig=sig, phase=phase, expect_rc=(0, 1), msg="interrupted",
+                     after=replay_reads)
+            cases.append(c)
+    cases.append(Case("sig/selfsegv-plain", ["-o", "{out}", "-d", "1", "--", "sh", "-c",
+                                             "sleep 0.3; kill -SEGV $$"],
+                      expect_out=True, after=died_of(signal.SIGSEGV)))
+    cases.append(Case("sig/selfkill-group", ["-o", "{out}", "-d", "1", "-g",
+                                             "k=exec sh -c 'sleep 0.3; kill -KILL $$'",
+                                             "-g", "s=sleep 30"],
+                      expect_out=True, after=died_of(signal.SIGKILL)))
     c = Case("sig/group/SIGINT-twice", ["-o", "{out}", "-d", "1", "-g",
                                         "hb=sh -c 'while :; do :; done'"],
              sig="SIGINT", phase="recording", second_sig=True, expect_rc=(0, 1),

@@ -340,6 +340,12 @@ expect 0 "replay: $traces/pelt-mix.dat: warning: --initial-pelt kernel: no sidec
 	replay --initial-pelt kernel --no-sidecar "$traces/pelt-mix.dat"
 expect 0 "whatif: $traces/hog-timer.dat: warning: --initial-pelt kernel: sidecar $traces/hog-timer.dat.json has no sched_at_start (an older capture)" -- \
 	whatif --initial-pelt kernel --variant aaron-skip "$traces/hog-timer.dat"
+# --clock-task traced on a trace without sched_stat_runtime: no left-out
+# time is measured, the model ran as under wall without a word (fuzz42)
+expect 0 "replay: $traces/small-nowaking.dat: warning: --clock-task traced: the trace has no sched_stat_runtime events" -- \
+	replay --clock-task traced "$traces/small-nowaking.dat"
+expect 0 "whatif: $traces/small-nowaking.dat: warning: --clock-task traced: the trace has no sched_stat_runtime events" -- \
+	whatif --clock-task traced --variant aaron-skip "$traces/small-nowaking.dat"
 # ... and attached (the default since stop 41) asked for as well: it said
 # nothing; validate, over a directory, one line counting such traces
 expect 0 "replay: $traces/pelt-mix.dat: warning: --initial-pelt attached: no sidecar (none found, or --no-sidecar)" -- \

@@ -25,7 +25,7 @@ Usage:
         for a quarter of them; ~25 CPU-seconds on the sanitizer build, run
         with 2 jobs), and 16 cases of sysc, funcs, variants/feat and option
         combos, 9 of fuzz37's classes, 6 of class recent, 4 of class opt,
-        3 of class hdr and 4 of kind snap; exit 1 on any BUG. ctest
+        3 of class hdr and 6 of kind snap; exit 1 on any BUG. ctest
         `reader_fuzz_smoke`.
  case   one case by its id (as `run` prints it: kind/source/class/params),
         e.g. for a regression test; --expect error|ok|lost|any fails unless
@@ -62,7 +62,16 @@ with trace-cmd when it is installed, else those kinds are skipped):
             an error, exit 0 is BUG-accepted), snapok (bounds, null, a
             field or task left out, unavailable), snapother (pelt-root's
             snapshots, the same machine 7 s later, or the two exchanged);
-            replay, replay --json, replay --initial-pelt guess, report
+            replay, replay --json, replay --initial-pelt guess, report.
+            fuzz42: class ctbad (the sidecar's cpu_time: a count below the
+            start read, past 2^64 ns in ticks, of another type, negative,
+            a CPU past cpus.topology or twice, at_end missing or empty,
+            user_hz 0 / 10^7 / a string: every case an error), ctok (a CPU offline by
+            the end read, user_hz 1 / 1024, the bound, unavailable),
+            cpubad (a snapshot entry's cpu past cpus.topology, negative or
+            of another type: errors), cpuok (null, absent on one read
+            only); these four also run replay --clock-task traced
+            --initial-pelt attached
 
 Mutation classes (binary): trunc (cut at every header/section/option/chunk
 /page boundary, +1, middle, last byte), cpuid (a v7 BUFFER option's
@@ -1864,10 +1873,30 @@ SNAP_PID_BAD = {"zero": 0, "neg": -1, "big": 4194305, "i31": 2**31, "str": "7", 
 SNAP_SHAPE = ["availstr", "availone", "availnull", "notasks", "tasksnull", "tasksobj",
               "taskint", "snapstr", "snaplist", "statelong", "stateint", "tgidstr",
               "many70k", "many1m"]
+# (since fuzz42 "empty", and "deltask" of the capture's own process or of a
+# workload, are errors: sched_snap_owner_check(), a snapshot lists both)
 SNAP_OK = ["null", "del", "deltask", "low", "high", "unavail", "empty", "statenull"]
 SNAP_OTHER = ["both", "start", "end", "swap"]
+# fuzz42: the sidecar's cpu_time (capture/cap_cputime.c: each CPU's /proc/stat
+# irq, softirq, steal in USER_HZ ticks at the start and end; replay's
+# "clock:" lines, --clock-task traced) and the snapshots' per-thread cpu
+# (stat field 39, --initial-pelt's blocked-load CPU).  ctbad / cpubad: every
+# case a value no capture writes (MUST_FAIL): a count below the start read
+# (a kernel counter does not go back: was read as 0 at exit 0), past 2^64 ns
+# in ticks (was "steal 18446744073710 ms"), a CPU past cpus.topology (the
+# snapshot's was taken as unknown); ctok / cpuok: what a kernel and capture
+# may write (a CPU offline by the end read, user_hz 1 or 1024, the bounds,
+# null, absent on one read only), read at exit 0.
+CT_BAD = ["back-irq", "back-softirq", "back-steal", "neg", "str", "real", "null", "huge",
+          "u64", "cpu2", "cpuneg", "cpustr", "twice", "noend", "endnull", "endobj", "hz0",
+          "hzneg", "hzstr", "hzbig", "hzreal", "notobj", "entryint", "endextra", "nocpu",
+          "nosteal"]
+CT_OK = ["grow", "hz1", "hz1024", "unavail", "null", "del", "endsub", "max", "availstr"]
+CPU_BAD = [2, 3, 65535, 65536, -1, 2**31, 2**63, "1", 1.5, True, [1], {}]
+CPU_OK = ["null", "del", "other", "delstart", "delend", "allnull"]
 SNAP_OPS = {"snapbad": ["val", "val", "val", "dup", "pid", "shape"],
-            "snapok": ["ok"], "snapother": ["other"]}
+            "snapok": ["ok"], "snapother": ["other"],
+            "ctbad": ["ct", "ct", "ct", "ctempty"], "ctok": ["ctok"], "cpubad": ["cpu"], "cpuok": ["cpuok"]}
 SNAP_CLASSES = tuple(SNAP_OPS)
 SNAP_KEYS = ("sched_at_start", "sched_at_end")
 # the kernel's bounds (sidecar.c's sched_range): low, high of each field
@@ -1962,6 +1991,26 @@ def mutate_snap(data, c, inp):
             snap["tasks"] = []
         else:
             t["state"] = None
+    elif op in ("ct", "ctok"):
+        mutate_cputime(doc, op, p)
+    elif op == "ctempty":       # a read that lists no CPU (was: no clock: line, exit 0)
+        doc["cpu_time"]["at_end" if p["v"] % 2 else "at_start"] = []
+    elif op == "cpu":
+        t["cpu"] = CPU_BAD[p["v"] % len(CPU_BAD)]
+    elif op == "cpuok":
+        how = CPU_OK[p["v"] % len(CPU_OK)]
+        if how == "null":
+            t["cpu"] = None
+        elif how == "del":
+            t.pop("cpu", None)
+        elif how == "other":
+            t["cpu"] = 1 - (t.get("cpu") or 0)
+        elif how in ("delstart", "delend"):      # absent on one read only
+            for x in doc["sched_at_start" if how == "delstart" else "sched_at_end"]["tasks"]:
+                x.pop("cpu", None)
+        else:
+            for x in tasks:
+                x["cpu"] = None
     elif op == "other":
         how = SNAP_OTHER[p["v"] % len(SNAP_OTHER)]
         if how == "swap":
@@ -1977,10 +2026,66 @@ def mutate_snap(data, c, inp):
     return json.dumps(doc, indent=1).encode()
 
 
+def mutate_cputime(doc, op, p):
+    ct = doc["cpu_time"]
+    a0, a1 = ct["at_start"], ct["at_end"]
+    side = a1 if p["s"] else a0
+    e = side[p["i"] % len(side)]
+    key = ("irq", "softirq", "steal")[p["k"] % 3]
+    if op == "ct":
+        how = CT_BAD[p["v"] % len(CT_BAD)]
+        if how.startswith("back-"):
+            k = how[5:]
+            a0[0][k] = a1[0][k] + 1 + p["v"] % 1000
+        elif how in ("neg", "str", "real", "null", "huge", "u64"):
+            e[key] = {"neg": -1, "str": "5", "real": 0.5, "null": None, "huge": 2**63 - 1,
+                      "u64": 2**64}[how]
+        elif how.startswith("cpu"):
+            e["cpu"] = {"cpu2": 2, "cpuneg": -1, "cpustr": "0"}[how]
+        elif how == "twice":
+            side.append(dict(e))
+        elif how == "noend":
+            del ct["at_end"]
+        elif how in ("endnull", "endobj"):
+            ct["at_end"] = None if how == "endnull" else {"0": a1[0]}
+        elif how.startswith("hz"):
+            ct["user_hz"] = {"hz0": 0, "hzneg": -100, "hzstr": "100", "hzbig": 10**7,
+                             "hzreal": 100.5}[how]
+        elif how == "notobj":
+            doc["cpu_time"] = 5
+        elif how == "entryint":
+            side[0] = 3
+        elif how == "endextra":             # the end lists a CPU the start does not
+            del a0[1]
+        elif how == "nocpu":
+            del e["cpu"]
+        else:
+            del e["steal"]
+    else:
+        how = CT_OK[p["v"] % len(CT_OK)]
+        if how == "grow":
+            a1[p["i"] % 2][key] += 1 + p["v"] % 500
+        elif how in ("hz1", "hz1024"):
+            ct["user_hz"] = 1 if how == "hz1" else 1024
+        elif how == "unavail":
+            doc["cpu_time"] = {"available": False, "reason": "fuzz"}
+        elif how == "null":
+            doc["cpu_time"] = None
+        elif how == "del":
+            del doc["cpu_time"]
+        elif how == "endsub":               # a CPU offline by the end read
+            del a1[1]
+        elif how == "max":                  # 2^64 ns in USER_HZ (100) ticks
+            for x in a0 + a1:
+                x[key] = 1844674407370
+        else:                               # not true: no cpu_time
+            ct["available"] = "true"
+
+
 def gen_snap_cases(kind, src, rng, n):
     out = []
     for cls, ops in SNAP_OPS.items():
-        for i in range(n if cls == "snapbad" else max(1, n // 3)):
+        for i in range(n if cls in ("snapbad", "ctbad", "cpubad") else max(1, n // 3)):
             op = ops[i % len(ops)]
             p = {"op": op, "s": rng.randrange(2), "i": rng.randrange(90),
                  "k": rng.randrange(len(SNAP_FIELDS)), "v": rng.randrange(1 << 16)}
@@ -2501,7 +2606,7 @@ FUZZ37_CLASSES = ("comm", "vdir", "limit")
 # fuzz40's: every case corrupted data a reader must refuse, so exit 0 is a
 # BUG whatever the output (an option or header read as another value, or
 # ignored, left it unchanged: "ok" before)
-MUST_FAIL_CLASSES = ("opt", "hdr", "snapbad")
+MUST_FAIL_CLASSES = ("opt", "hdr", "snapbad", "ctbad", "cpubad")
 
 
 # the slow commands the smoke runs for one case in four
@@ -2584,10 +2689,15 @@ def commands_for_all(c, path, inp, slot):
                 ("report", ["report", trace], path)]
     if kind == "snap":
         trace = os.path.join(slot, "sn", "pelt-mix.dat")
-        return [("replay", ["replay", trace], path),
+        cmds = [("replay", ["replay", trace], path),
                 ("replay-json", ["replay", "--json", trace], path),
                 ("replay-guess", ["replay", "--initial-pelt", "guess", trace], path),
                 ("report", ["report", trace], path)]
+        if c["cls"] in ("ctbad", "ctok", "cpubad", "cpuok"):
+            # fuzz42: the readers of cpu_time and the snapshots' cpu
+            cmds.append(("replay-traced", ["replay", "--clock-task", "traced", "--initial-pelt",
+                                           "attached", trace], path))
+        return cmds
     if kind == "sidecar":
         trace = os.path.join(slot, "sc", "hog-timer.dat")
         return [("report", ["report", "--by", "cgroup", trace], path),
@@ -3100,7 +3210,9 @@ def main():
             snap = gen_snap_cases("snap", "pelt-mix", random.Random("1/snap"), 8)
             new41 = [c for c in snap if c["cls"] == "snapbad"][:2] + \
                 [c for c in snap if c["cls"] != "snapbad"][:1] + \
-                [c for c in snap if c["cls"] == "snapother"][:1]
+                [c for c in snap if c["cls"] == "snapother"][:1] + \
+                [c for c in snap if c["cls"] == "ctbad"][:1] + \
+                [c for c in snap if c["cls"] == "cpubad"][:1]
         cases = smoke_subset([c for c in cases if c["cls"] not in ("combo", "recent") and
                               c["cls"] not in FUZZ37_CLASSES + MUST_FAIL_CLASSES +
                               SNAP_CLASSES], 200) + \
