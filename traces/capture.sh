@@ -141,13 +141,18 @@ fi
 # (a shell busy loop, no forks), a probe whose 2 workers compute 30 ms per
 # 100 ms round (30 % duty each), one whose 2 message threads each drive a
 # worker computing 10 ms per 200 ms (5 %): in three cgroups (pelt-mix) and
-# all in the root cgroup under one command (pelt-root).
-if want pelt-mix; then
-	cap pelt-mix -d 3 \
-		-g "hog:shares=1024=while :; do :; done" \
-		-g "duty30:shares=512=$probe -m 1 -t 2 -i 70000 -w 30000 -r 60 --json -o $here/pelt-mix.duty30.probe.json" \
-		-g "duty5:shares=1024=$probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/pelt-mix.duty5.probe.json"
-fi
-if want pelt-root; then
-	cap pelt-root -d 3 -- sh -c "$probe -m 1 -t 2 -i 70000 -w 30000 -r 60 --json -o $here/pelt-root.duty30.probe.json & $probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/pelt-root.duty5.probe.json & while :; do :; done"
-fi
+# all in the root cgroup under one command (pelt-root); each three times, the
+# spread (the -run2 and -run3 captures: 4 Dec 2026).
+for run in pelt-mix pelt-mix-run2 pelt-mix-run3; do
+	if want $run; then
+		cap $run -d 3 \
+			-g "hog:shares=1024=while :; do :; done" \
+			-g "duty30:shares=512=$probe -m 1 -t 2 -i 70000 -w 30000 -r 60 --json -o $here/$run.duty30.probe.json" \
+			-g "duty5:shares=1024=$probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/$run.duty5.probe.json"
+	fi
+done
+for run in pelt-root pelt-root-run2 pelt-root-run3; do
+	if want $run; then
+		cap $run -d 3 -- sh -c "$probe -m 1 -t 2 -i 70000 -w 30000 -r 60 --json -o $here/$run.duty30.probe.json & $probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/$run.duty5.probe.json & while :; do :; done"
+	fi
+done
