@@ -21,3 +21,9 @@ message(STATUS "sched_stat_runtime keep ${n_keep}, after ${n_after}; 1 ns emissi
 math(EXPR more "${n_after} - ${n_keep}")
 expect("ones_keep EQUAL 0 AND more GREATER 2 AND more EQUAL ones_after"
        "small-chan seed 1 --block-clock: keep ${n_keep} emissions (${ones_keep} of 1 ns), after ${n_after} (${ones_after} of 1 ns)")
+
+# after is the default (the thirty-third pass): the same count without the option
+replay_run(j --json --seed 1 ${DIR}/small-chan.dat)
+string(JSON n_default GET "${j}" variants base counts sched_stat_runtime)
+expect("n_default EQUAL n_after"
+       "small-chan seed 1: sched_stat_runtime ${n_default} by default, ${n_after} under --block-clock after, ${n_keep} under keep: after is not the default")
