@@ -362,6 +362,17 @@ cat > "$work/ipdir/thresholds.json" << EOF
 EOF
 expect 0 "validate: warning: --initial-pelt kernel: 1 of 2 traces have no usable start snapshot" -- \
 	validate --dir "$work/ipdir" --initial-pelt kernel
+# validate --clock-task traced: one line counting the traces without sched_stat_runtime
+mkdir -p "$work/ctdir"
+ln -sf "$traces/small-nowaking.dat" "$traces/hog-timer.dat" "$traces/hog-timer.dat.json" "$work/ctdir/"
+cat > "$work/ctdir/thresholds.json" << EOF
+{"schema": "schedreplay-thresholds", "version": 1,
+ "goal": {"sched_switch": 0.05, "sched_stat_runtime": 0.05, "p50": 0.2, "p95": 0.2, "p99": 0.2},
+ "traces": {"hog-timer.dat": {"latency_group": {"cgroup_suffix": "/timer"}, $lim},
+            "small-nowaking.dat": {"latency_group": {}, $lim}}}
+EOF
+expect 0 "validate: warning: --clock-task traced: 1 of 2 traces have no sched_stat_runtime events" -- \
+	validate --dir "$work/ctdir" --seeds 1 --clock-task traced
 # a --noise capture with lost events: its spread was partial without a word
 expect 0 "small-lost.dat: warning: >= [0-9]* events lost .*(--noise) is partial" -- \
 	whatif --noise "$traces/small-lost.dat" --variant aaron-skip "$traces/small-pipe.dat"
