@@ -1310,42 +1310,36 @@ int cmd_validate(int argc, char **argv)
 	}
 	replay_progress_done(&prog);
 	/*
-	 * --initial-pelt kernel|attached given: one line for the traces
-	 * whose sidecar has no usable start snapshot (every capture before
-	 * it was recorded), whose asleep tasks took the model's guess - per
-	 * trace, as replay warns, it would be a line for most of traces/
+	 * One line each, counting the traces it concerns - per trace, as
+	 * replay and whatif warn, it would be a line for most of traces/:
+	 * --initial-pelt kernel|attached given where the sidecar has no usable
+	 * start snapshot (every capture before it was recorded: the asleep
+	 * tasks take the model's guess); --clock-task traced where the trace
+	 * has no sched_stat_runtime (no charge chain, no left-out time: the
+	 * model's clock_task is the simulation's, as under wall; it said
+	 * nothing, fuzz42's leftover).
 	 */
-	if (o.initial_pelt_given && o.rc.initial_pelt != REPLAY_INITIAL_PELT_GUESS) {
-		unsigned int none = 0, ran = 0;
+	{
+		unsigned int ran = 0, no_snap = 0, no_stat = 0;
 
 		for (size_t i = 0; i < n; i++) {
-			ran += !res[i].skipped && !res[i].failed_run;
-			none += !res[i].skipped && !res[i].failed_run && res[i].no_start_snapshot;
+			if (res[i].skipped || res[i].failed_run)
+				continue;
+			ran++;
+			no_snap += res[i].no_start_snapshot;
+			no_stat += res[i].no_stat_runtime;
 		}
-		if (none)
+		if (o.initial_pelt_given && o.rc.initial_pelt != REPLAY_INITIAL_PELT_GUESS && no_snap)
 			fprintf(stderr, "schedreplay validate: warning: --initial-pelt %s: %u of %u "
 				"traces have no usable start snapshot (sidecar sched_at_start); their "
 				"tasks asleep at the start take the model's guess\n",
-				replay_value_to_name(replay_initial_pelt_names, o.rc.initial_pelt), none, ran);
-	}
-	/*
-	 * --clock-task traced: one line for the traces without
-	 * sched_stat_runtime (no charge chain, no left-out time measured:
-	 * their model clock_task is the simulation's time, as under wall), as
-	 * replay and whatif warn per trace - it said nothing (fuzz42's leftover)
-	 */
-	if (o.rc.clock_task == REPLAY_CLOCK_TASK_TRACED) {
-		unsigned int none = 0, ran = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			ran += !res[i].skipped && !res[i].failed_run;
-			none += !res[i].skipped && !res[i].failed_run && res[i].no_stat_runtime;
-		}
-		if (none)
+				replay_value_to_name(replay_initial_pelt_names, o.rc.initial_pelt),
+				no_snap, ran);
+		if (o.rc.clock_task == REPLAY_CLOCK_TASK_TRACED && no_stat)
 			fprintf(stderr, "schedreplay validate: warning: --clock-task traced: %u of %u "
 				"traces have no sched_stat_runtime events, so no left-out clock_task time "
 				"is measured there: their model's clock_task is the simulation's time, as "
-				"under wall\n", none, ran);
+				"under wall\n", no_stat, ran);
 	}
 	if (warn_missing(traces, names, nn, validated, ret == SR_EXIT_OK, dir, tpath) < 0) {
 		ret = SR_EXIT_FAIL;
