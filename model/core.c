@@ -556,8 +556,7 @@ struct model_task *model_task_new(struct model *m, struct model_group *g, int ni
 		sr_error_set(err, 22, "model: task %u: nice %d outside -20..19", id, nice);
 		return NULL;
 	}
-	if (policy != MODEL_POLICY_NORMAL && policy != MODEL_POLICY_BATCH &&
-	    policy != MODEL_POLICY_IDLE) {
+	if (!model_policy_is_fair(policy)) {
 		sr_error_set(err, 22, "model: task %u: policy %d is not a fair policy", id, policy);
 		return NULL;
 	}

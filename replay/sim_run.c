@@ -835,9 +835,7 @@ static bool read_current(const struct sidecar_sched *s0, const struct sidecar_sc
 		const struct sidecar_sched_task *o = &s0->tasks[i];
 		int64_t pol = o->have[SIDECAR_SCHED_POLICY] ? o->v[SIDECAR_SCHED_POLICY] : 0;
 
-		if (o != k && o->state == 'R' && o->cpu == k->cpu &&
-		    (pol == MODEL_POLICY_NORMAL || pol == MODEL_POLICY_BATCH ||
-		     pol == MODEL_POLICY_IDLE) &&
+		if (o != k && o->state == 'R' && o->cpu == k->cpu && model_policy_is_fair(pol) &&
 		    o->have[SIDECAR_SCHED_EXEC_START] &&
 		    o->v[SIDECAR_SCHED_EXEC_START] > k->v[SIDECAR_SCHED_EXEC_START])
 			return false;
@@ -970,8 +968,7 @@ static int attach_unseen(struct sim *s, uint64_t first, const int64_t *off, cons
 		}
 		/* a fair policy's static prio is 120 + nice (prio is p->prio, no PI boost asleep) */
 		if (!sidecar_sched_asleep(k) || k->cpu < 0 || k->cpu >= s->nr_cpus ||
-		    (pol != MODEL_POLICY_NORMAL && pol != MODEL_POLICY_BATCH &&
-		     pol != MODEL_POLICY_IDLE) || prio < 100 || prio > 139) {
+		    !model_policy_is_fair(pol) || prio < 100 || prio > 139) {
 			s->notes[SIM_NOTE_INITIAL_PELT_UNSEEN_LEFT]++;
 			continue;
 		}
@@ -1271,6 +1268,7 @@ static int collect(struct sim *s, struct replay_result *r)
 		{ "sched_wakeup_new", TRACE_EV_SCHED_WAKEUP_NEW },
 		{ "sched_migrate_task", TRACE_EV_SCHED_MIGRATE_TASK },
 	};
+	const struct sidecar_sched *end = wl_sched_snapshot(s->wl, true);
 	unsigned int iter = 0, n = 0;
 	const char *name;
 	uint64_t v;
@@ -1320,7 +1318,7 @@ static int collect(struct sim *s, struct replay_result *r)
 	 * which needs the sidecar's end snapshot: not kept for every other
 	 * trace (each seed of validate and whatif replays it)
 	 */
-	if (s->nr_tasks && wl_sched_snapshot(s->wl, true) && wl_sched_snapshot(s->wl, true)->available) {
+	if (s->nr_tasks && end && end->available) {
 		r->task_end = calloc(s->nr_tasks, sizeof(*r->task_end));
 		r->task_end_have = calloc(s->nr_tasks, sizeof(*r->task_end_have));
 		if (!r->task_end || !r->task_end_have)

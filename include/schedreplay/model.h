@@ -276,6 +276,13 @@ enum model_policy {
 	MODEL_POLICY_IDLE   = 5,
 };
 
+/* Whether @policy (a SCHED_* number) is one of fair_sched_class's, the model's tasks. */
+static inline bool model_policy_is_fair(long policy)
+{
+	return policy == MODEL_POLICY_NORMAL || policy == MODEL_POLICY_BATCH ||
+	       policy == MODEL_POLICY_IDLE;
+}
+
 /*
  * A task in state TASK_NEW, in group @g (NULL: root), with @nice (-20..19).
  * It is not on any CPU until model_wake_up_new_task() or
