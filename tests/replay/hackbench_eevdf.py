@@ -5,7 +5,8 @@
 Usage:
   trace-cmd report -t -i T.dat > T.rep
   schedreplay replay --seed N --dump-events T.dump T.dat
-  hackbench_eevdf.py T.rep|T.dump --group-pid PID [--senders N] [--no-clean-delayed]
+  hackbench_eevdf.py T.rep|T.dump --group-pid PID [--senders N | --sender-pids P,P,...]
+                     [--no-clean-delayed]
                      [--attach-fifo] [--no-exit-move] [--no-delay-zero] [--keep-lag-at-pick]
                      [--v-excl-delayed] [--no-inflate] [--no-delay-dequeue]
                      [--base-slice NS] [--tick NS] [--list N]
@@ -75,7 +76,9 @@ the model's decision at 396 of 400 matched local wakeups (568 of 568 with --hand
 switches are not all picks the rebuild can reproduce.
 
 Senders are the leader's last N children in fork order, receivers the ones before
-(hackbench forks its receivers first; --senders, default 10, -f 10).  On a replay dump the
+(hackbench forks its receivers first; --senders, default 10, -f 10); --sender-pids names them
+where groups interleave their forks (small-hackbench: receivers 3171-3174, senders 3175-3178,
+receivers 3179-3182, senders 3183-3186).  On a replay dump the
 waker is the task the dump last switched in on that CPU, and a wake of the running task itself
 (the dump's stand-in for an early wake) is not a decision.
 
@@ -131,7 +134,8 @@ class Rebuild(fe.Rebuild):
 
     def __init__(self, evs, gpid, ncpu, slice_ns, tick_ns, senders_n, no_delay_zero=False,
                  no_inflate=False, no_delay=False, nlist=0, clean_delayed=True,
-                 keep_lag_at_pick=False, attach_lifo=True, exit_move=True):
+                 keep_lag_at_pick=False, attach_lifo=True, exit_move=True, sender_pids=None,
+                 snap_all=False):
         self.no_delay_zero, self.no_inflate, self.nlist = no_delay_zero, no_inflate, nlist
         self.clean_delayed = clean_delayed
         self.keep_lag_at_pick = keep_lag_at_pick
@@ -146,6 +150,8 @@ class Rebuild(fe.Rebuild):
         self.running = [None] * ncpu
         self.kids = []
         self.senders_n = senders_n
+        self.sender_pids = sender_pids  # --sender-pids: the senders named, not the last N children
+        self.snap_all = snap_all        # every sender -> receiver decision keeps its queue (preempt_pairs.py)
         self.open = [None] * ncpu      # the decision on each CPU awaiting its outcome
         self.dec = []
         self.after_wakeup = [False] * ncpu
@@ -204,6 +210,11 @@ class Rebuild(fe.Rebuild):
         self.running[c] = pid
         return got
 
+    def senders(self):
+        if self.sender_pids is not None:
+            return self.sender_pids
+        return set(self.kids[-self.senders_n:])
+
     # --- the decision ----------------------------------------------------------------------
     def evaluate(self, c, waker, wakee):
         """Every rule's decision on a copy of the queue (the state is left as it is)."""
@@ -258,12 +269,13 @@ class Rebuild(fe.Rebuild):
         if waker not in rq.q or rq.curr != waker or wakee not in rq.q:
             self.anom['local wakeup, waker or wakee not on the group queue'] += 1
             return
-        senders = set(self.kids[-self.senders_n:])
+        senders = self.senders()
         s_wakeup = waker in senders and wakee in self.kids and wakee not in senders
         nsend = sum(1 for p, e in rq.q.items() if p in senders and not e.delayed)
         V = rq.V()
         snap = None
-        if self.nlist and nsend == 1 and s_wakeup and len(self.lists) < self.nlist:
+        listed = bool(self.nlist and nsend == 1 and s_wakeup and len(self.lists) < self.nlist)
+        if listed or (self.snap_all and s_wakeup):
             snap = [(p, e.v - V, e.d - V, rq.eligible(e), e.delayed,
                      self.vprot.get(p, 0) - e.v if p == waker else None) for p, e in rq.q.items()]
         if self.resched[c]:
@@ -279,7 +291,7 @@ class Rebuild(fe.Rebuild):
                 self.resched[c] = True
         d = dict(t=self.t, c=c, waker=waker, wakee=wakee, s=s_wakeup, nsend=nsend, rule=out,
                  wel=wel, pel=pel, kind=kind, how=rq.q[wakee].how,
-                 lag=V - rq.q[wakee].v, snap=snap,
+                 lag=V - rq.q[wakee].v, snap=snap, listed=listed,
                  a=rq.q[waker].v - self.pick_v.get(waker, rq.q[waker].v),
                  b=self.last_run.get(wakee))
         self.close(c, 'woke again')
@@ -295,7 +307,7 @@ class Rebuild(fe.Rebuild):
             outcome = 'preempted, wakee next' if nxt == d['wakee'] else 'preempted, other next'
         d['out'] = outcome
         self.dec.append(d)
-        if d['snap'] is not None:
+        if d['listed']:
             self.lists.append(d)
 
     # --- the events ------------------------------------------------------------------------
@@ -382,8 +394,12 @@ def pct(a, b):
 
 
 def report(r, args):
-    print('group %d: %d tasks, senders (last %d children) %s' % (
-        r.gpid, len(r.group), r.senders_n, ' '.join(map(str, r.kids[-r.senders_n:]))))
+    if r.sender_pids is not None:
+        print('group %d: %d tasks, senders (named) %s' % (
+            r.gpid, len(r.group), ' '.join(map(str, sorted(r.sender_pids)))))
+    else:
+        print('group %d: %d tasks, senders (last %d children) %s' % (
+            r.gpid, len(r.group), r.senders_n, ' '.join(map(str, r.kids[-r.senders_n:]))))
     print('1. switches to a group task, the rebuilt pick (matched / not):')
     tot = [0, 0]
     for kind in ('after a local wakeup', 'other'):
@@ -466,11 +482,24 @@ def report(r, args):
                   for p, v, dd, el, dl, vp in d['snap']))
 
 
+def parse_pids(text):
+    """--sender-pids: 'P,P-Q,...' -> a set of pids (None without the option)."""
+    if not text:
+        return None
+    pids = set()
+    for part in text.split(','):
+        lo, _, hi = part.partition('-')
+        pids.update(range(int(lo), int(hi or lo) + 1))
+    return pids
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('input')
     ap.add_argument('--group-pid', type=int, required=True)
     ap.add_argument('--senders', type=int, default=10)
+    ap.add_argument('--sender-pids', default=None,
+                    help='comma-separated pids, ranges a-b allowed (instead of --senders)')
     ap.add_argument('--base-slice', type=int, default=1400000)
     ap.add_argument('--tick', type=int, default=4000000)
     ap.add_argument('--no-delay-zero', action='store_true')
@@ -486,10 +515,11 @@ def main():
     evs = fe.parse(a.input)
     Rq.excl_delayed = a.v_excl_delayed
     Rebuild.fork_parent = {e['child']: e['pid'] for e in evs if e['ev'] == 'sched_process_fork'}
+    named = parse_pids(a.sender_pids)
     ncpu = 1 + max(e['cpu'] for e in evs)
     r = Rebuild(evs, a.group_pid, ncpu, a.base_slice, a.tick, a.senders, a.no_delay_zero,
                 a.no_inflate, a.no_delay_dequeue, a.list, not a.no_clean_delayed,
-                a.keep_lag_at_pick, not a.attach_fifo, not a.no_exit_move)
+                a.keep_lag_at_pick, not a.attach_fifo, not a.no_exit_move, named)
     report(r, a)
 
 
