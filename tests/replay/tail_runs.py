@@ -46,125 +46,86 @@ import sys
 from collections import defaultdict
 
 from sched_text import PID, SWITCH, TCPU, events, first
-from tail_waits import MIG
+from tail_waits import MIG, WaitWalk, read_samples
 
 CLASSES = ('curr', 'ahead', 'later', 'again')
 OP = re.compile(r'(wake|early) pid=(\d+) trace=\d+ waker=(-?\d+)')
 
 
+class TailRuns(WaitWalk):
+    """analyse()'s waits: the runs before each, its queue at the wakeup, its waker."""
+
+    def __init__(self, pids, grp):
+        super().__init__(pids)
+        self.grp = grp
+        self.acc = defaultdict(int)      # pid -> CPU time since its last wakeup's switch-in
+        self.burst = {}                  # pid -> CPU time of its last burst (wakeup to block)
+
+    def g(self, p):
+        return self.grp.get(p, 'other') if p else 'idle'
+
+    def open_on(self, d, cpu, ts):
+        d['since'] = ts
+        d['queued'] = set(self.runnable[cpu]) - {d['pid'], self.curr[cpu]}
+        d['cur0'] = self.curr[cpu]
+        self.open_w[cpu].append(d)
+
+    def new_wait(self, p, ts, cpu):
+        return dict(pid=p, t0=ts, tcpu=None, runs=[], ran=set(), idle=0,
+                    burst=self.burst.get(p, 0), waker=(cpu, self.curr[cpu]))
+
+    def woken(self, d, t, ts):
+        p, c = d['pid'], self.curr[t]
+        d['tcpu'] = t
+        q = defaultdict(int)
+        for x in self.runnable[t]:
+            if x != p and x != c:
+                q['own' if self.g(x) == self.g(p) else 'other'] += 1
+        d['rq'] = q
+        d['queued0'] = {x for x in self.runnable[t] if x != p and x != c
+                        and self.g(x) == self.g(p)}
+        d['by_curr'] = d['waker'] == (t, c) and c != 0
+        self.open_on(d, t, ts)
+
+    def moved(self, d, dst, ts):
+        self.open_on(d, dst, ts)
+
+    def switched(self, ts, cpu, prev, state, nxt):
+        for s in self.open_w[cpu]:
+            start = max(self.sw_in[cpu], s['since'])
+            if not prev:
+                s['idle'] += ts - start
+                continue
+            if prev == s['cur0'] and not s['ran']:
+                cls = 'curr'
+            elif prev in s['ran']:
+                cls = 'again'
+            elif prev in s['queued']:
+                cls = 'ahead'
+            else:
+                cls = 'later'
+            own = 'own' if self.g(prev) == self.g(s['pid']) else 'other'
+            if prev != s['pid']:
+                s['runs'].append((cls, own, ts - start, state[0] == 'R', prev,
+                                  ts - self.sw_in[cpu]))
+                s['ran'].add(prev)
+        if prev:
+            self.acc[prev] += ts - self.sw_in[cpu]
+            if state[0] != 'R':
+                self.burst[prev] = self.acc.pop(prev, 0)
+
+    def done(self, d, ts, cpu):
+        if d['tcpu'] is None:
+            return
+        d['left'] = sum(1 for q in d['queued0']
+                        if q not in d['ran'] and q in self.runnable[cpu])
+        d.update(t1=ts, lat=ts - d['t0'], moved=cpu != d['tcpu'], span=ts - d['since'])
+        self.res.append(d)
+
+
 def analyse(path, pids, grp):
     """The group's wakeup samples of one input, each with its queue at the wakeup and runs."""
-    evs = events(path)
-    curr = defaultdict(int)
-    sw_in = defaultdict(int)
-    runnable = defaultdict(set)
-    where = {}
-    pend = {}
-    open_w = defaultdict(list)
-    res = []
-    acc = defaultdict(int)               # pid -> CPU time since its last wakeup's switch-in
-    burst = {}                           # pid -> CPU time of its last burst (wakeup to block)
-
-    def g(p):
-        return grp.get(p, 'other') if p else 'idle'
-
-    def make_runnable(p, cpu):
-        old = where.get(p)
-        if old is not None:
-            runnable[old].discard(p)
-        where[p] = cpu
-        runnable[cpu].add(p)
-
-    def open_on(d, cpu, ts):
-        d['cpu_now'] = cpu
-        d['since'] = ts
-        d['queued'] = set(runnable[cpu]) - {d['pid'], curr[cpu]}
-        d['cur0'] = curr[cpu]
-        open_w[cpu].append(d)
-
-    def close(d):
-        for c in open_w:
-            if d in open_w[c]:
-                open_w[c].remove(d)
-
-    def switch(ts, cpu, prev, state, nxt):
-        for s in open_w[cpu]:
-            if prev:
-                start = max(sw_in[cpu], s['since'])
-                if prev == s['cur0'] and not s['ran']:
-                    cls = 'curr'
-                elif prev in s['ran']:
-                    cls = 'again'
-                elif prev in s['queued']:
-                    cls = 'ahead'
-                else:
-                    cls = 'later'
-                own = 'own' if g(prev) == g(s['pid']) else 'other'
-                if prev != s['pid']:
-                    s['runs'].append((cls, own, ts - start, state[0] == 'R', prev,
-                                      ts - sw_in[cpu]))
-                    s['ran'].add(prev)
-            else:
-                s['idle'] += ts - max(sw_in[cpu], s['since'])
-        if prev:
-            acc[prev] += ts - sw_in[cpu]
-        if prev and state[0] != 'R':
-            burst[prev] = acc.pop(prev, 0)
-            runnable[where.get(prev, cpu)].discard(prev)
-            where.pop(prev, None)
-        if nxt:
-            make_runnable(nxt, cpu)
-        d = pend.pop(nxt, None)
-        if d is not None:
-            close(d)
-            if d['tcpu'] is not None:
-                d['left'] = sum(1 for q in d['queued0'] if q not in d['ran'] and q in runnable[cpu])
-                d.update(t1=ts, lat=ts - d['t0'], moved=cpu != d['tcpu'], span=ts - d['since'])
-                res.append(d)
-        curr[cpu] = nxt
-        sw_in[cpu] = ts
-
-    for ts, _, cpu, shown, ev, fl in evs:
-        if shown is not None and shown != curr[cpu]:
-            switch(ts, cpu, curr[cpu], 'R?', shown)
-        if ev in ('sched_waking', 'sched_wakeup_new'):
-            p = first(PID.search(fl))
-            if p in pids and p not in pend and p not in curr.values():
-                pend[p] = dict(pid=p, t0=ts, tcpu=None, runs=[], ran=set(), idle=0,
-                               burst=burst.get(p, 0), waker=(cpu, curr[cpu]))
-            if ev == 'sched_wakeup_new':
-                ev = 'sched_wakeup'
-        if ev == 'sched_wakeup':
-            p = first(PID.search(fl))
-            t = first(TCPU.search(fl))
-            make_runnable(p, t)
-            d = pend.get(p)
-            if d is not None and d['tcpu'] is None:
-                d['tcpu'] = t
-                q = defaultdict(int)
-                for x in runnable[t]:
-                    if x != p and x != curr[t]:
-                        q['own' if g(x) == g(p) else 'other'] += 1
-                d['rq'] = q
-                d['queued0'] = {x for x in runnable[t] if x != p and x != curr[t]
-                                and g(x) == g(p)}
-                d['curr_g'] = g(curr[t])
-                d['by_curr'] = d['waker'] == (t, curr[t]) and curr[t] != 0
-                open_on(d, t, ts)
-        elif ev == 'sched_migrate_task':
-            m = MIG.search(fl)
-            if m:
-                p, dst = int(m.group(1)), int(m.group(3))
-                if p in where:
-                    make_runnable(p, dst)
-                d = pend.get(p)
-                if d is not None and d['tcpu'] is not None:
-                    close(d)
-                    open_on(d, dst, ts)
-        elif ev == 'sched_switch':
-            m = SWITCH.search(fl)
-            switch(ts, cpu, int(m.group(2)), m.group(3), int(m.group(5)))
-    return res
+    return TailRuns(pids, grp).run(events(path))
 
 
 def check(res):
@@ -279,9 +240,9 @@ def row(name, s):
                                                s['%s_other_n' % c], s['%s_other_us' % c])
                     for c in CLASSES)
     return ('%-22s n %6.1f (+%4.1f long)  wait %6.0f us  queued own %4.1f other %4.1f  '
-            'own left %4.1f  runs %4.1f x %5.0f us (R %3.0f%%) of %4.1f tasks (most %4.1f)  idle %4.0f  '
-            'moved %3.0f%%  last burst %4.0f us\n%24scurrent: whole run %4.0f us, preempted '
-            '%3.0f%%; woken by the current: %5.1f waits\n%24s%s'
+            'own left %4.1f  runs %4.1f x %5.0f us (R %3.0f%%) of %4.1f tasks (most %4.1f)  '
+            'idle %4.0f  moved %3.0f%%  last burst %4.0f us\n%24scurrent: whole run %4.0f us, '
+            'preempted %3.0f%%; woken by the current: %5.1f waits\n%24s%s'
             % (name, s['n'], s['long'], s['lat'], s['q_own'], s['q_other'], s['left'], s['runs'],
                s['run_us'], 100 * s['preempted'], s['distinct'], s['maxrep'], s['idle'],
                100 * s['moved'], s['burst'], '', s['curr_full'], 100 * s['curr_R'], s['by_curr'],
@@ -307,14 +268,8 @@ def main():
     ap.add_argument('--check', action='store_true', help='check the decomposition (ctest)')
     ap.add_argument('files', nargs='+', help='trace-cmd report -t text, then --dump-events files')
     a = ap.parse_args()
-    grp, meas = {}, {}
-    with open(a.samples) as f:
-        for line in f:
-            c = line.rstrip('\n').split('\t')
-            if c[0] in ('wakeup', 'runq'):
-                grp[int(c[1])] = c[8].rsplit('/', 1)[-1] or '/'
-            if c[0] == 'wakeup' and grp[int(c[1])] == a.group:
-                meas[(int(c[1]), int(c[3]))] = int(c[5])
+    grp, meas = read_samples(a.samples)
+    meas = {k: v for k, v in meas.items() if grp[k[0]] == a.group}
     pids = {p for p, x in grp.items() if x == a.group}
     lats = sorted(meas.values())
     thr = lats[max(0, int(-(-len(lats) * a.pct // 100)) - 1)]
