@@ -35,108 +35,178 @@ from sched_text import PID, SWITCH, TCPU, events, first
 MIG = re.compile(r'pid=(\d+).*orig_cpu=(\d+) dest_cpu=(\d+)')
 
 
+class WaitWalk:
+    """The wakeup waits of pids through an event list: each from its first `sched_waking` (or
+    `sched_wakeup_new`) to its switch-in, on the CPU it waits on (across migrations), with each
+    CPU's current and runnable tasks.  The hooks say what a wait records: new_wait() (its dict,
+    which needs pid, t0 and tcpu None), woken() at its wakeup (tcpu unset: set it and add the
+    wait to open_w), moved() at a migration (the wait already off every CPU's open_w),
+    switched() before each switch's bookkeeping and done() at its switch-in (off open_w).
+    A switch a line's current task implies (`trace-cmd report` lines) comes first, as 'R?'."""
+
+    def __init__(self, pids):
+        self.pids = pids
+        self.curr = defaultdict(int)
+        self.sw_in = defaultdict(int)            # cpu -> when its current was switched in
+        self.runnable = defaultdict(set)         # cpu -> pids runnable (queued or current)
+        self.where = {}                          # pid -> cpu it is runnable on
+        self.pend = {}
+        self.open_w = defaultdict(list)          # cpu -> pending waits
+        self.res = []
+
+    def make_runnable(self, p, cpu):
+        old = self.where.get(p)
+        if old is not None:
+            self.runnable[old].discard(p)
+        self.where[p] = cpu
+        self.runnable[cpu].add(p)
+
+    def close(self, d):
+        for c in self.open_w:
+            if d in self.open_w[c]:
+                self.open_w[c].remove(d)
+
+    def new_wait(self, p, ts, cpu):
+        return dict(pid=p, t0=ts, tcpu=None)
+
+    def woken(self, d, t, ts):
+        d['tcpu'] = t
+        self.open_w[t].append(d)
+
+    def moved(self, d, dst, ts):
+        self.open_w[dst].append(d)
+
+    def switched(self, ts, cpu, prev, state, nxt):
+        pass
+
+    def done(self, d, ts, cpu):
+        self.res.append(d)
+
+    def switch(self, ts, cpu, prev, state, nxt):
+        self.switched(ts, cpu, prev, state, nxt)
+        if prev and state[0] != 'R':
+            self.runnable[self.where.get(prev, cpu)].discard(prev)
+            self.where.pop(prev, None)
+        if nxt:
+            self.make_runnable(nxt, cpu)
+        d = self.pend.pop(nxt, None)
+        if d is not None:
+            self.close(d)
+            self.done(d, ts, cpu)
+        self.curr[cpu] = nxt
+        self.sw_in[cpu] = ts
+
+    def run(self, evs):
+        curr = self.curr
+        for ts, _, cpu, shown, ev, fl in evs:
+            if shown is not None and shown != curr[cpu]:
+                self.switch(ts, cpu, curr[cpu], 'R?', shown)
+            if ev in ('sched_waking', 'sched_wakeup_new'):
+                p = first(PID.search(fl))
+                if p in self.pids and p not in self.pend and p not in curr.values():
+                    self.pend[p] = self.new_wait(p, ts, cpu)
+                if ev == 'sched_wakeup_new':
+                    ev = 'sched_wakeup'
+            if ev == 'sched_wakeup':
+                p = first(PID.search(fl))
+                t = first(TCPU.search(fl))
+                self.make_runnable(p, t)
+                d = self.pend.get(p)
+                if d is not None and d['tcpu'] is None:
+                    self.woken(d, t, ts)
+            elif ev == 'sched_migrate_task':
+                m = MIG.search(fl)
+                if m:
+                    p, dst = int(m.group(1)), int(m.group(3))
+                    if p in self.where:
+                        self.make_runnable(p, dst)
+                    d = self.pend.get(p)
+                    if d is not None and d['tcpu'] is not None:
+                        self.close(d)
+                        self.moved(d, dst, ts)
+            elif ev == 'sched_switch':
+                m = SWITCH.search(fl)
+                self.switch(ts, cpu, int(m.group(2)), m.group(3), int(m.group(5)))
+        return self.res
+
+
+class LongWaits(WaitWalk):
+    """analyse()'s waits: the CPU time per group each got and what its CPU switched."""
+
+    def __init__(self, pids, grp, t_first):
+        super().__init__(pids)
+        self.grp = grp
+        self.t_first = t_first
+        self.since = defaultdict(int)
+        self.nth = defaultdict(int)
+
+    def g(self, p):
+        return self.grp.get(p, 'other') if p else 'idle'
+
+    def account(self, cpu, ts):
+        p = self.curr[cpu]
+        d = ts - self.since[cpu]
+        for s in self.open_w[cpu]:
+            s['occ'][self.g(p)] += d
+        self.since[cpu] = ts
+
+    def new_wait(self, p, ts, cpu):
+        self.nth[p] += 1
+        return dict(pid=p, nth=self.nth[p], t0=ts, bin=ts - self.t_first, tcpu=None,
+                    occ=defaultdict(int), nsw=0, first=0, first_by=None, ahead=0, rq={})
+
+    def woken(self, d, t, ts):
+        curr = self.curr
+        self.account(t, ts)
+        d['tcpu'] = t
+        rq = defaultdict(int)
+        for q in self.runnable[t]:
+            if q != d['pid'] and q != curr[t]:
+                rq[self.g(q)] += 1
+        d['rq'] = rq
+        d['curr'] = self.g(curr[t])
+        d['curr_pid'] = curr[t]
+        d['curr_ran'] = ts - self.sw_in[t] if curr[t] else 0
+        self.open_w[t].append(d)
+
+    def moved(self, d, dst, ts):
+        self.account(dst, ts)
+        self.open_w[dst].append(d)
+
+    def switched(self, ts, cpu, prev, state, nxt):
+        self.account(cpu, ts)
+        for s in self.open_w[cpu]:
+            if not s['nsw']:
+                s['first'] = ts - s['t0']
+                s['first_by'] = self.g(prev)
+                s['first_state'] = state[0]
+            s['nsw'] += 1
+            if nxt != s['pid'] and self.g(nxt) == self.g(s['pid']):
+                s['ahead'] += 1
+
+    def done(self, d, ts, cpu):
+        d.update(t1=ts, cpu=cpu, lat=ts - d['t0'], moved=cpu != d['tcpu'])
+        self.res.append(d)
+
+
 def analyse(path, pids, grp):
     """Wakeup samples of pids: dict(pid, nth, t0, t1, cpu, lat, occ{group: ns}, nsw, rq{group: n},
     ahead) - ahead: tasks of the wakee's group switched in on that CPU during the wait."""
     evs = events(path)
-    curr = defaultdict(int)
-    since = defaultdict(int)
-    sw_in = defaultdict(int)             # cpu -> when its current was switched in
-    runnable = defaultdict(set)          # cpu -> pids runnable (queued or current)
-    where = {}                           # pid -> cpu it is runnable on
-    pend = {}
-    nth = defaultdict(int)
-    open_w = defaultdict(list)           # cpu -> pending samples accumulating occupancy
-    res = []
-    t_first = evs[0][0] if evs else 0
+    return LongWaits(pids, grp, evs[0][0] if evs else 0).run(evs)
 
-    def g(p):
-        return grp.get(p, 'other') if p else 'idle'
 
-    def account(cpu, ts):
-        p = curr[cpu]
-        d = ts - since[cpu]
-        for s in open_w[cpu]:
-            s['occ'][g(p)] += d
-        since[cpu] = ts
-
-    def make_runnable(p, cpu):
-        old = where.get(p)
-        if old is not None:
-            runnable[old].discard(p)
-        where[p] = cpu
-        runnable[cpu].add(p)
-
-    def switch(ts, cpu, prev, state, nxt):
-        account(cpu, ts)
-        for s in open_w[cpu]:
-            if not s['nsw']:
-                s['first'] = ts - s['t0']
-                s['first_by'] = g(prev)
-                s['first_state'] = state[0]
-            s['nsw'] += 1
-            if nxt != s['pid'] and g(nxt) == g(s['pid']):
-                s['ahead'] += 1
-        if prev and state[0] != 'R':
-            runnable[where.get(prev, cpu)].discard(prev)
-            where.pop(prev, None)
-        if nxt:
-            make_runnable(nxt, cpu)
-        d = pend.pop(nxt, None)
-        if d is not None:
-            for c in open_w:
-                if d in open_w[c]:
-                    open_w[c].remove(d)
-            d.update(t1=ts, cpu=cpu, lat=ts - d['t0'], moved=cpu != d['tcpu'])
-            res.append(d)
-        curr[cpu] = nxt
-        sw_in[cpu] = ts
-
-    for ts, _, cpu, shown, ev, fl in evs:
-        if shown is not None and shown != curr[cpu]:
-            switch(ts, cpu, curr[cpu], 'R?', shown)
-        if ev in ('sched_waking', 'sched_wakeup_new'):
-            p = first(PID.search(fl))
-            if p in pids and p not in pend and p not in curr.values():
-                nth[p] += 1
-                pend[p] = dict(pid=p, nth=nth[p], t0=ts, bin=ts - t_first, tcpu=None,
-                               occ=defaultdict(int), nsw=0, first=0, first_by=None, ahead=0, rq={})
-            if ev == 'sched_wakeup_new':
-                ev = 'sched_wakeup'
-        if ev == 'sched_wakeup':
-            p = first(PID.search(fl))
-            t = first(TCPU.search(fl))
-            make_runnable(p, t)
-            d = pend.get(p)
-            if d is not None and d['tcpu'] is None:
-                account(t, ts)
-                d['tcpu'] = t
-                rq = defaultdict(int)
-                for q in runnable[t]:
-                    if q != p and q != curr[t]:
-                        rq[g(q)] += 1
-                d['rq'] = rq
-                d['curr'] = g(curr[t])
-                d['curr_pid'] = curr[t]
-                d['curr_ran'] = ts - sw_in[t] if curr[t] else 0
-                open_w[t].append(d)
-        elif ev == 'sched_migrate_task':
-            m = MIG.search(fl)
-            if m:
-                p, dst = int(m.group(1)), int(m.group(3))
-                if p in where:
-                    make_runnable(p, dst)
-                d = pend.get(p)
-                if d is not None and d['tcpu'] is not None:
-                    for c in open_w:
-                        if d in open_w[c]:
-                            open_w[c].remove(d)
-                    account(dst, ts)
-                    open_w[dst].append(d)
-        elif ev == 'sched_switch':
-            m = SWITCH.search(fl)
-            switch(ts, cpu, int(m.group(2)), m.group(3), int(m.group(5)))
-    return res
+def read_samples(path):
+    """A `report --samples` file: pid -> cgroup basename, (pid, start ns) -> wakeup latency."""
+    grp, meas = {}, {}
+    with open(path) as f:
+        for line in f:
+            c = line.rstrip('\n').split('\t')
+            if c[0] in ('wakeup', 'runq'):
+                grp[int(c[1])] = c[8].rsplit('/', 1)[-1] or '/'
+            if c[0] == 'wakeup':
+                meas[(int(c[1]), int(c[3]))] = int(c[5])
+    return grp, meas
 
 
 def med(v):
@@ -153,14 +223,7 @@ def main():
                     help="the trace's long waits as each dump gave them (by pid and ordinal)")
     ap.add_argument('files', nargs='+', help='trace-cmd report -t text or --dump-events files')
     a = ap.parse_args()
-    grp, meas = {}, {}
-    with open(a.samples) as f:
-        for line in f:
-            c = line.rstrip('\n').split('\t')
-            if c[0] in ('wakeup', 'runq'):
-                grp[int(c[1])] = c[8].rsplit('/', 1)[-1] or '/'
-            if c[0] == 'wakeup':
-                meas[(int(c[1]), int(c[3]))] = int(c[5])
+    grp, meas = read_samples(a.samples)
     pids = {p for p, x in grp.items() if x == a.group}
     lo = a.min_us * 1000
     keyed = []
