@@ -237,11 +237,9 @@ static int lost_finish(struct wl_builder *b)
 /* The workload's group named @path (not created: WL_NONE if no traced task uses it). */
 static uint32_t group_find(const struct wl_workload *wl, const char *path)
 {
-	size_t len = strlen(path);
+	size_t len = wl_group_path_len(path, strlen(path));
 
-	while (len > 1 && path[len - 1] == '/')
-		len--;
-	if (len == 0 || (len == 1 && path[0] == '/'))
+	if (!len)
 		return 0;
 	for (uint32_t g = 1; g < wl->nr_groups; g++)
 		if (strlen(wl->groups[g].path) == len && !strncmp(wl->groups[g].path, path, len))
@@ -251,12 +249,15 @@ static uint32_t group_find(const struct wl_workload *wl, const char *path)
 
 /*
  * The start snapshot's threads with no task in the trace, and the group
- * each is in (initial_group()'s rule - the cgroup of tasks_at_start, in the
- * root cgroup its autogroup - but only among the groups the trace's tasks
- * made: wl_unseen_threads()).  After the tasks and groups are final.
+ * each is in (wl_initial_cgroup(), the rule of the traced tasks: a pid is in
+ * one task group whether the trace shows it or not), but only among the
+ * groups the trace's tasks made: wl_unseen_threads().  A --cgroup-map line
+ * of such a pid is not counted as one of the trace's tasks (facts_finish()).
+ * After the tasks and groups are final.
  */
-static int unseen_copy(struct wl_workload *wl, const struct sidecar *sc)
+static int unseen_copy(struct wl_builder *b)
 {
+	struct wl_workload *wl = b->wl;
 	const struct sidecar_sched *s0 = &wl->sched_snap[0];
 	uint32_t n = 0;
 
@@ -265,21 +266,16 @@ static int unseen_copy(struct wl_workload *wl, const struct sidecar *sc)
 	if (!(wl->unseen = calloc(s0->nr_tasks, sizeof(*wl->unseen))))
 		return -1;
 	for (size_t i = 0; i < s0->nr_tasks; i++) {
-		const struct sidecar_task *st = sidecar_task(sc, s0->tasks[i].pid);
-		uint32_t g = WL_NONE;
-		char name[32];
+		struct wl_cgmap_entry *line;
+		char name[WL_AUTOGROUP_NAME];
+		bool autogroup;
+		const char *path;
 
 		if (wl_task_of_pid(wl, s0->tasks[i].pid, UINT64_MAX))
 			continue;
-		if (st && st->cgroup && strcmp(st->cgroup, "/"))
-			g = group_find(wl, st->cgroup);
-		else if (st && sc->autogroup_enabled && st->autogroup >= 0) {
-			snprintf(name, sizeof(name), "autogroup-%d", st->autogroup);
-			g = group_find(wl, name);
-		} else if (st) {
-			g = 0;
-		}
-		wl->unseen[n++] = (struct wl_unseen){ .snap = (uint32_t)i, .group = g };
+		path = wl_initial_cgroup(b, s0->tasks[i].pid, name, &autogroup, &line);
+		wl->unseen[n++] = (struct wl_unseen){ .snap = (uint32_t)i,
+						      .group = path ? group_find(wl, path) : 0 };
 	}
 	wl->nr_unseen = n;
 	return 0;
@@ -355,7 +351,7 @@ static int sidecar_copy(struct wl_builder *b)
 			wl->cpu_node = NULL;
 		}
 	}
-	return unseen_copy(wl, sc);
+	return unseen_copy(b);
 }
 
 /* Median of a histogram of @nb buckets @width ns wide (bucket middle); 0 under 20 samples. */
