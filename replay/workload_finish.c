@@ -388,19 +388,36 @@ static bool snap_has_process(const struct sidecar_sched *s, int pid)
 }
 
 /*
+ * The start (stat field 22) snapshot @s gives process @pid when it differs
+ * from @start, the process's own (-1 unknown: nothing to compare); else -1.
+ */
+static int64_t snap_other_start(const struct sidecar_sched *s, int pid, int64_t start)
+{
+	const struct sidecar_sched_task *k = sidecar_sched_find(s, pid);
+
+	return start >= 0 && k && k->starttime >= 0 && k->starttime != start ? k->starttime : -1;
+}
+
+/*
  * The processes both snapshots must list: the capture itself, which reads
  * them (capture.pid), and each workload it stopped after the end read
  * (stopped_at_end: forked before the start read and not reaped until that
  * stop, so /proc listed it, a zombie too, at both reads).  An end
  * snapshot of a later capture of the same machine passed the counter
  * checks of sched_snap_check() (fuzz41's leftover): that capture's
- * process and workloads are others, these were gone by then.  0, or -1
- * with @err.
+ * process and workloads are others, these were gone by then.  A later
+ * capture that reuses such a pid lists it with another start (stat field
+ * 22, since stop 43 in each snapshot entry and capture.starttime): the
+ * capture's entries must have capture.starttime, a workload's end entry its
+ * start entry's.  Sidecars without the field are checked by the pids alone.
+ * 0, or -1 with @err.
  */
 static int sched_snap_owner_check(const struct wl_builder *b, struct sr_error *err)
 {
 	const struct wl_workload *wl = b->wl;
 	const struct sidecar *sc = b->sc;
+	const char *path = wl->sidecar_path ? wl->sidecar_path : "";
+	int64_t other;
 
 	if (!sc)
 		return 0;
@@ -413,21 +430,43 @@ static int sched_snap_owner_check(const struct wl_builder *b, struct sr_error *e
 		if (sc->capture_pid > 0 && !snap_has_process(s, sc->capture_pid)) {
 			sr_error_set(err, EINVAL, "sidecar %s: %s does not list the capture's own "
 				     "process (capture.pid %d), which read it: the snapshot is another "
-				     "capture's (--no-sidecar ignores the sidecar)", wl->sidecar_path ?
-				     wl->sidecar_path : "", name, sc->capture_pid);
+				     "capture's (--no-sidecar ignores the sidecar)", path, name,
+				     sc->capture_pid);
+			return -1;
+		}
+		if (sc->capture_pid > 0 &&
+		    (other = snap_other_start(s, sc->capture_pid, sc->capture_starttime)) >= 0) {
+			sr_error_set(err, EINVAL, "sidecar %s: %s lists pid %d started at %" PRId64
+				     " ticks after boot, but the capture's own process (capture.pid) "
+				     "started at %" PRId64 ": the snapshot is another capture's, whose "
+				     "process reused the pid (--no-sidecar ignores the sidecar)", path,
+				     name, sc->capture_pid, other, sc->capture_starttime);
 			return -1;
 		}
 		for (size_t g = 0; g < sc->nr_groups; g++) {
 			const struct sidecar_group *gr = &sc->groups[g];
+			const struct sidecar_sched_task *k0;
 
-			if (!gr->stopped_at_end || gr->pid <= 0 || snap_has_process(s, gr->pid))
+			if (!gr->stopped_at_end || gr->pid <= 0)
 				continue;
-			sr_error_set(err, EINVAL, "sidecar %s: %s does not list workload %s (pid %d), "
-				     "which the capture stopped after its end read: the snapshot is "
-				     "another capture's (--no-sidecar ignores the sidecar)",
-				     wl->sidecar_path ? wl->sidecar_path : "", name,
-				     gr->name ? gr->name : "?", gr->pid);
-			return -1;
+			if (!snap_has_process(s, gr->pid)) {
+				sr_error_set(err, EINVAL, "sidecar %s: %s does not list workload %s "
+					     "(pid %d), which the capture stopped after its end read: "
+					     "the snapshot is another capture's (--no-sidecar ignores "
+					     "the sidecar)", path, name, gr->name ? gr->name : "?",
+					     gr->pid);
+				return -1;
+			}
+			k0 = sidecar_sched_find(&wl->sched_snap[0], gr->pid);
+			if (k && k0 && (other = snap_other_start(s, gr->pid, k0->starttime)) >= 0) {
+				sr_error_set(err, EINVAL, "sidecar %s: sched_at_end lists workload %s "
+					     "(pid %d) started at %" PRId64 " ticks after boot, "
+					     "sched_at_start at %" PRId64 ": the end snapshot is another "
+					     "capture's, whose process reused the pid (--no-sidecar "
+					     "ignores the sidecar)", path, gr->name ? gr->name : "?",
+					     gr->pid, other, k0->starttime);
+				return -1;
+			}
 		}
 	}
 	return 0;
