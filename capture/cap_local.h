@@ -271,7 +271,7 @@ void cap_funcs_destroy(struct cap_funcs *f);
 /* ---- the kernel's per-thread sched state (cap_schedsnap.c) ---- */
 /*
  * Past this many threads a snapshot is left out ({"available": false}):
- * 2 snapshots of 22 values a thread stay under a tenth of the sidecar's
+ * 2 snapshots of 23 values a thread stay under a tenth of the sidecar's
  * SIDECAR_MAX_VALUES.
  */
 #define CAP_SCHED_MAX_THREADS 2048
@@ -285,7 +285,10 @@ int cap_sched_parse(const char *text, struct cap_sched *out);
 char cap_sched_state(const char *stat_text);
 /* Its field 39, the CPU it last ran on (task_cpu()), -1 if none. */
 int cap_sched_cpu(const char *stat_text);
-json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, const struct cap_sched *s);
+/* Its field 22, the thread's start in USER_HZ ticks after boot, -1 if none. */
+long long cap_sched_starttime(const char *stat_text);
+json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, long long starttime,
+			    const struct cap_sched *s);
 /* Every thread's: {"available": true, "read_us", "tasks": [...]} or
  * {"available": false, "reason"}; NULL only when out of memory. */
 json_t *cap_sched_snapshot(void);

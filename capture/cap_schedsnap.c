@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,24 +145,21 @@ char cap_sched_state(const char *stat_text)
 }
 
 /*
- * Field 39 of a /proc/.../stat text, "processor" (do_task_stat():
- * task_cpu(task)): the CPU the thread last ran on, which for a sleeping
- * fair thread is the CPU of the cfs_rq its blocked load stays attached to
- * until it wakes elsewhere (migrate_task_rq_fair()).  The comm (field 2)
+ * Field @field (4 and up) of a /proc/.../stat text, -1 if the text is cut
+ * short or the field is not a number of at most @max.  The comm (field 2)
  * may hold spaces and parentheses, so fields are counted from the last
- * ')': the state letter after it is field 3.  -1 if the text is cut short
- * or the field is not a CPU number.
+ * ')': the state letter after it is field 3.
  */
-int cap_sched_cpu(const char *stat_text)
+static long long stat_field(const char *stat_text, int field, long long max)
 {
 	const char *p = stat_text ? strrchr(stat_text, ')') : NULL;
 	char *e;
-	long v;
+	long long v;
 
 	if (!p || p[1] != ' ')
 		return -1;
 	p += 2;                                 /* field 3 */
-	for (int field = 3; field < 39; field++) {
+	for (int f = 3; f < field; f++) {
 		p = strchr(p, ' ');
 		if (!p)
 			return -1;
@@ -170,13 +168,37 @@ int cap_sched_cpu(const char *stat_text)
 	if (!isdigit((unsigned char)*p))
 		return -1;
 	errno = 0;
-	v = strtol(p, &e, 10);
-	if (errno || v > 65535 || (*e != ' ' && *e != '\n' && *e))
+	v = strtoll(p, &e, 10);
+	if (errno || v > max || (*e != ' ' && *e != '\n' && *e))
 		return -1;
-	return (int)v;
+	return v;
 }
 
-json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, const struct cap_sched *s)
+/*
+ * Field 39 of a /proc/.../stat text, "processor" (do_task_stat():
+ * task_cpu(task)): the CPU the thread last ran on, which for a sleeping
+ * fair thread is the CPU of the cfs_rq its blocked load stays attached to
+ * until it wakes elsewhere (migrate_task_rq_fair()).  -1 if the text is
+ * cut short or the field is not a CPU number.
+ */
+int cap_sched_cpu(const char *stat_text)
+{
+	return (int)stat_field(stat_text, 39, 65535);
+}
+
+/*
+ * Field 22 of a /proc/.../stat text, "starttime" (do_task_stat():
+ * task->start_boottime in USER_HZ ticks): with the pid it names one thread
+ * of one boot - a pid reused later has a later start.  -1 if the text is
+ * cut short or the field is not a number.
+ */
+long long cap_sched_starttime(const char *stat_text)
+{
+	return stat_field(stat_text, 22, LLONG_MAX);
+}
+
+json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, long long starttime,
+			    const struct cap_sched *s)
 {
 	char st[2] = { state, 0 };
 	json_t *o = json_pack("{s:i, s:i}", "pid", pid, "tgid", tgid);
@@ -185,6 +207,7 @@ json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, const struct
 		return NULL;
 	json_object_set_new(o, "state", state ? json_string(st) : json_null());
 	json_object_set_new(o, "cpu", cpu >= 0 ? json_integer(cpu) : json_null());
+	json_object_set_new(o, "starttime", starttime >= 0 ? json_integer(starttime) : json_null());
 	for (int f = 0; f < SIDECAR_SCHED_NR; f++)
 		json_object_set_new(o, sidecar_sched_key(f),
 				    s->have[f] ? json_integer((json_int_t)s->v[f]) : json_null());
@@ -208,6 +231,7 @@ static json_t *read_thread(int tgid, int tid)
 {
 	char path[96], *sched, *stat;
 	struct cap_sched s;
+	long long starttime;
 	char state;
 	int cpu;
 	json_t *o;
@@ -219,10 +243,11 @@ static json_t *read_thread(int tgid, int tid)
 	stat = cap_read_file(path, NULL);
 	state = cap_sched_state(stat);
 	cpu = cap_sched_cpu(stat);
+	starttime = cap_sched_starttime(stat);
 	free(stat);
 	cap_sched_parse(sched, &s);
 	free(sched);
-	o = cap_sched_task_json(tid, tgid, state, cpu, &s);
+	o = cap_sched_task_json(tid, tgid, state, cpu, starttime, &s);
 	return o;
 }
 

@@ -842,6 +842,21 @@ static bool idle_exit_untraced(const struct cap_readback *rb, int cpu)
 	return rb->to_idle[cpu] >= 10 && rb->from_idle[cpu] * 2 < rb->to_idle[cpu];
 }
 
+/*
+ * capture.starttime: this process's start (stat field 22, USER_HZ ticks
+ * after boot), which its entry in sched_at_start / sched_at_end has too: a
+ * later capture whose process reuses the pid lists another start there
+ * (sched_snap_owner_check()).  null if unreadable.
+ */
+static json_t *self_starttime(void)
+{
+	char *stat = cap_read_file("/proc/self/stat", NULL);
+	long long v = cap_sched_starttime(stat);
+
+	free(stat);
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
 static json_t *idle_json(const struct cap_readback *rb)
 {
 	json_t *a = json_array();
@@ -959,6 +974,7 @@ static int write_sidecar(struct session *s, const struct cap_readback *rb, json_
 	json_object_set_new(cap, "tool", json_string("schedreplay " SCHEDREPLAY_VERSION));
 	json_object_set_new(cap, "command_line", cmdline);
 	json_object_set_new(cap, "pid", json_integer(getpid()));
+	json_object_set_new(cap, "starttime", self_starttime());
 	json_object_set_new(cap, "wall_clock_start", json_integer((json_int_t)s->wall_start));
 	json_object_set_new(cap, "duration_requested_s", opt->duration_s > 0 ?
 			    json_real(opt->duration_s) : json_null());

@@ -1041,6 +1041,8 @@ static int load_groups(struct sidecar *sc, const struct sv *root, const char **b
 
 	/* PID_MAX_LIMIT, as the snapshots' pids (sched_snap_check() looks it up there) */
 	sc->capture_pid = (int)get_int_in(sv_get(root, "capture"), "pid", 0, 1, 4194304, bad);
+	sc->capture_starttime = get_int_in(sv_get(root, "capture"), "starttime", -1, 0, INT64_MAX,
+					   bad);
 	a = sv_get(root, "groups");
 	v = sv_get(root, "command");
 	sc->nr_groups = sv_array_size(a) + (sv_is_obj(v) ? 1 : 0);
@@ -1415,6 +1417,15 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 				FAIL(EINVAL, "%s.tasks[%zu].cpu is not a CPU of cpus.topology (0..%d) "
 				     "or null", name, i, nr_cpus > 0 ? nr_cpus - 1 : 65535);
 			e->cpu = (int)x;
+		}
+		/* stat's field 22: absent in sidecars before stop 43 */
+		e->starttime = -1;
+		v = sv_get(t, "starttime");
+		if (v && v->type != SV_NULL) {
+			if (!sv_int_in(v, 0, INT64_MAX, &x))
+				FAIL(EINVAL, "%s.tasks[%zu].starttime is not a start time (stat "
+				     "field 22, ticks after boot) or null", name, i);
+			e->starttime = x;
 		}
 		for (int f = 0; f < SIDECAR_SCHED_NR; f++) {
 			v = sv_get(t, sched_keys[f]);

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 
 #include <schedreplay/tracelibs.h>
 
@@ -49,8 +50,72 @@ const char *__asan_default_options(void)
 }
 #endif
 
-/* @soname's handle, or NULL with @err */
-static void *open_lib(const char *soname, const char *package, struct sr_error *err)
+/* table.member = prefix##member of @h, or jump to @fail */
+#define GET(h, table, prefix, member, fail)                                              \
+	do {                                                                              \
+		if (!((table).member = (__typeof__((table).member))dlsym(h, #prefix #member))) \
+			goto fail;                                                        \
+	} while (0)
+
+/* libtracecmd's functions into @p (struct sr_tracecmd_fns): 0, -1 if one is missing */
+static int bind_tracecmd(void *h, void *p)
+{
+	struct sr_tracecmd_fns *fns = p;
+
+	GET(h, *fns, tracecmd_, open, missing);
+	GET(h, *fns, tracecmd_, close, missing);
+	GET(h, *fns, tracecmd_, get_tep, missing);
+	GET(h, *fns, tracecmd_, iterate_events, missing);
+	GET(h, *fns, tracecmd_, read_data, missing);
+	GET(h, *fns, tracecmd_, free_record, missing);
+	GET(h, *fns, tracecmd_, buffer_instances, missing);
+	GET(h, *fns, tracecmd_, buffer_instance_name, missing);
+	GET(h, *fns, tracecmd_, buffer_instance_handle, missing);
+	GET(h, *fns, tracecmd_, set_loglevel, missing);
+	return 0;
+missing:
+	return -1;
+}
+
+/* libtracefs's functions into @p (struct sr_tracefs_fns): 0, -1 if one is missing */
+static int bind_tracefs(void *h, void *p)
+{
+	struct sr_tracefs_fns *fns = p;
+
+	GET(h, *fns, tracefs_, tracing_dir, missing);
+	GET(h, *fns, tracefs_, set_tracing_dir, missing);
+	GET(h, *fns, tracefs_, put_tracing_file, missing);
+	GET(h, *fns, tracefs_, file_exists, missing);
+	GET(h, *fns, tracefs_, instance_exists, missing);
+	GET(h, *fns, tracefs_, instance_create, missing);
+	GET(h, *fns, tracefs_, instance_destroy, missing);
+	GET(h, *fns, tracefs_, instance_free, missing);
+	GET(h, *fns, tracefs_, instance_get_dir, missing);
+	GET(h, *fns, tracefs_, instance_set_buffer_size, missing);
+	GET(h, *fns, tracefs_, instance_file_open, missing);
+	GET(h, *fns, tracefs_, instance_file_read, missing);
+	GET(h, *fns, tracefs_, instance_file_write, missing);
+	GET(h, *fns, tracefs_, event_enable, missing);
+	GET(h, *fns, tracefs_, trace_on, missing);
+	GET(h, *fns, tracefs_, trace_off, missing);
+	GET(h, *fns, tracefs_, cpu_open, missing);
+	GET(h, *fns, tracefs_, cpu_close, missing);
+	GET(h, *fns, tracefs_, cpu_read, missing);
+	GET(h, *fns, tracefs_, cpu_read_size, missing);
+	GET(h, *fns, tracefs_, cpu_flush, missing);
+	GET(h, *fns, tracefs_, cpu_stop, missing);
+	return 0;
+missing:
+	return -1;
+}
+
+/*
+ * @soname (Debian package @package) opened and its functions bound into
+ * @fns by @bind: true, or false with @err (the library closed again when a
+ * function is missing).  Under the lock, once per library.
+ */
+static bool load_lib(const char *soname, const char *package, int (*bind)(void *h, void *fns),
+		     void *fns, struct sr_error *err)
 {
 	void *h;
 
@@ -61,91 +126,37 @@ static void *open_lib(const char *soname, const char *package, struct sr_error *
 
 		sr_error_set(err, ENOENT, "cannot load %s: %s (apt-get install %s)", soname,
 			     why ? why : "unknown dlopen error", package);
+		return false;
 	}
-	return h;
+	if (bind(h, fns)) {
+		const char *why = dlerror();
+
+		sr_error_set(err, ENOENT, "cannot load %s: %s (apt-get install %s)", soname,
+			     why ? why : "a symbol is missing", package);
+		dlclose(h);
+		return false;
+	}
+	return true;
 }
-
-static void missing_symbol(void *h, const char *soname, const char *package,
-			   struct sr_error *err)
-{
-	const char *why = dlerror();
-
-	sr_error_set(err, ENOENT, "cannot load %s: %s (apt-get install %s)", soname,
-		     why ? why : "a symbol is missing", package);
-	dlclose(h);
-}
-
-/* table.member = prefix##member of @h, or jump to @fail */
-#define GET(h, table, prefix, member, fail)                                              \
-	do {                                                                              \
-		if (!((table).member = (__typeof__((table).member))dlsym(h, #prefix #member))) \
-			goto fail;                                                        \
-	} while (0)
 
 const struct sr_tracecmd_fns *sr_tracecmd_load(struct sr_error *err)
 {
-	static const char soname[] = "libtracecmd.so.1", package[] = "libtracecmd1";
 	static struct sr_tracecmd_fns fns;
-	void *h;
 
 	pthread_mutex_lock(&lock);
-	if (sr_tracecmd || !(h = open_lib(soname, package, err)))
-		goto out;
-	GET(h, fns, tracecmd_, open, missing);
-	GET(h, fns, tracecmd_, close, missing);
-	GET(h, fns, tracecmd_, get_tep, missing);
-	GET(h, fns, tracecmd_, iterate_events, missing);
-	GET(h, fns, tracecmd_, read_data, missing);
-	GET(h, fns, tracecmd_, free_record, missing);
-	GET(h, fns, tracecmd_, buffer_instances, missing);
-	GET(h, fns, tracecmd_, buffer_instance_name, missing);
-	GET(h, fns, tracecmd_, buffer_instance_handle, missing);
-	GET(h, fns, tracecmd_, set_loglevel, missing);
-	sr_tracecmd = &fns;
-	goto out;
-missing:
-	missing_symbol(h, soname, package, err);
-out:
+	if (!sr_tracecmd && load_lib("libtracecmd.so.1", "libtracecmd1", bind_tracecmd, &fns, err))
+		sr_tracecmd = &fns;
 	pthread_mutex_unlock(&lock);
 	return sr_tracecmd;
 }
 
 const struct sr_tracefs_fns *sr_tracefs_load(struct sr_error *err)
 {
-	static const char soname[] = "libtracefs.so.1", package[] = "libtracefs1";
 	static struct sr_tracefs_fns fns;
-	void *h;
 
 	pthread_mutex_lock(&lock);
-	if (sr_tracefs || !(h = open_lib(soname, package, err)))
-		goto out;
-	GET(h, fns, tracefs_, tracing_dir, missing);
-	GET(h, fns, tracefs_, set_tracing_dir, missing);
-	GET(h, fns, tracefs_, put_tracing_file, missing);
-	GET(h, fns, tracefs_, file_exists, missing);
-	GET(h, fns, tracefs_, instance_exists, missing);
-	GET(h, fns, tracefs_, instance_create, missing);
-	GET(h, fns, tracefs_, instance_destroy, missing);
-	GET(h, fns, tracefs_, instance_free, missing);
-	GET(h, fns, tracefs_, instance_get_dir, missing);
-	GET(h, fns, tracefs_, instance_set_buffer_size, missing);
-	GET(h, fns, tracefs_, instance_file_open, missing);
-	GET(h, fns, tracefs_, instance_file_read, missing);
-	GET(h, fns, tracefs_, instance_file_write, missing);
-	GET(h, fns, tracefs_, event_enable, missing);
-	GET(h, fns, tracefs_, trace_on, missing);
-	GET(h, fns, tracefs_, trace_off, missing);
-	GET(h, fns, tracefs_, cpu_open, missing);
-	GET(h, fns, tracefs_, cpu_close, missing);
-	GET(h, fns, tracefs_, cpu_read, missing);
-	GET(h, fns, tracefs_, cpu_read_size, missing);
-	GET(h, fns, tracefs_, cpu_flush, missing);
-	GET(h, fns, tracefs_, cpu_stop, missing);
-	sr_tracefs = &fns;
-	goto out;
-missing:
-	missing_symbol(h, soname, package, err);
-out:
+	if (!sr_tracefs && load_lib("libtracefs.so.1", "libtracefs1", bind_tracefs, &fns, err))
+		sr_tracefs = &fns;
 	pthread_mutex_unlock(&lock);
 	return sr_tracefs;
 }

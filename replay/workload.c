@@ -125,9 +125,7 @@ static uint32_t group_get(struct wl_builder *b, const char *path, size_t len, bo
 	uint32_t parent = 0, si;
 	struct wl_group *g;
 
-	while (len > 1 && path[len - 1] == '/')
-		len--;
-	if (len == 0 || (len == 1 && path[0] == '/'))
+	if (!(len = wl_group_path_len(path, len)))
 		return 0;
 	if ((si = intern_string(b, path, len)) == WL_NONE)
 		return WL_NONE;
@@ -160,29 +158,51 @@ fail:
 	return WL_NONE;
 }
 
-/* The group a pre-existing task starts in: --cgroup-map, then the sidecar. */
-static uint32_t initial_group(struct wl_builder *b, int32_t pid)
+size_t wl_group_path_len(const char *path, size_t len)
+{
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	return len == 1 && path[0] == '/' ? 0 : len;
+}
+
+const char *wl_initial_cgroup(struct wl_builder *b, int32_t pid, char name[WL_AUTOGROUP_NAME],
+			      bool *autogroup, struct wl_cgmap_entry **line)
 {
 	const struct sidecar_task *st;
 	const char *path = NULL;
-	char name[32];
 
+	*autogroup = false;
+	*line = NULL;
 	for (size_t i = 0; i < b->cgmap.n; i++)
 		if (b->cgmap.e[i].pid == pid) {
 			path = b->cgmap.e[i].path;
-			b->cgmap.e[i].used = true;
+			*line = &b->cgmap.e[i];
 		}
 	if (!path && b->sc)
 		path = sidecar_cgroup_of(b->sc, pid);
 	if (path && strcmp(path, "/"))
-		return group_get(b, path, strlen(path), false);
+		return path;
 	/* In the root cgroup: the session's autogroup when the sidecar says so. */
 	if (b->sc && b->sc->autogroup_enabled && (st = sidecar_task(b->sc, pid)) &&
 	    st->autogroup >= 0) {
-		snprintf(name, sizeof(name), "autogroup-%d", st->autogroup);
-		return group_get(b, name, strlen(name), true);
+		snprintf(name, WL_AUTOGROUP_NAME, "autogroup-%d", st->autogroup);
+		*autogroup = true;
+		return name;
 	}
-	return 0;
+	return NULL;
+}
+
+/* The group a pre-existing task starts in (wl_initial_cgroup(), created). */
+static uint32_t initial_group(struct wl_builder *b, int32_t pid)
+{
+	struct wl_cgmap_entry *line;
+	char name[WL_AUTOGROUP_NAME];
+	bool autogroup;
+	const char *path = wl_initial_cgroup(b, pid, name, &autogroup, &line);
+
+	if (line)
+		line->used = true;
+	return path ? group_get(b, path, strlen(path), autogroup) : 0;
 }
 
 /* ---- tasks ------------------------------------------------------------ */

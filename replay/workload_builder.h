@@ -201,6 +201,26 @@ int wl_steal_finish(struct wl_builder *b);
 void wl_steal_free(struct wl_builder *b);
 
 /*
+ * workload.c: a cgroup path's length in the kernel's spelling (trailing '/'
+ * dropped, "/a/b/" is "/a/b"); 0 for the root ("", "/", "//").
+ */
+size_t wl_group_path_len(const char *path, size_t len);
+
+/*
+ * workload.c: the cgroup a task alive at the trace start is in (the kernel's
+ * task_group(): its cpu cgroup, in the root cgroup its session's autogroup,
+ * sched_autogroup_fork()): the --cgroup-map PID line (*@line, else NULL),
+ * then the sidecar's tasks_at_start; in the root cgroup, the autogroup of
+ * tasks_at_start when the sidecar says autogroups are on (written to @name,
+ * *@autogroup set).  NULL: the root group (also a pid with no map line and
+ * no tasks_at_start entry).  The rule of every task the replay starts
+ * before the trace, traced or not (wl_unseen_threads()).
+ */
+#define WL_AUTOGROUP_NAME 32
+const char *wl_initial_cgroup(struct wl_builder *b, int32_t pid, char name[WL_AUTOGROUP_NAME],
+			      bool *autogroup, struct wl_cgmap_entry **line);
+
+/*
  * The end of the event stream (workload.c): the tasks still running have
  * their last RUN cut at the last event, the CPUs idle then their idle
  * intervals closed, and the measured latencies closed.  -1 on ENOMEM.

@@ -726,6 +726,47 @@ static int cgmap_dots(const char *file, unsigned int lineno, const char *s,
 	return -1;
 }
 
+/*
+ * The group path @a of a 'quota' (@quota) or 'shares' line, in place: in
+ * the kernel's spelling (cgmap_path(), cgmap_dots()), not the root, which
+ * the kernel gives no entity and so neither a weight nor a limit
+ * (sched_group_set_shares(), tg_set_cfs_bandwidth()), and the group's only
+ * such line (with two, one won without a word).  0, or -1 with @err set.
+ */
+static int cgmap_group_path(const struct wl_cgmap *map, bool quota, const char *file,
+			    unsigned int lineno, char *a, struct sr_error *err)
+{
+	const char *kw = quota ? "quota" : "shares";
+	unsigned int first = 0;
+
+	if (!cgmap_path(a)) {
+		sr_error_set(err, EINVAL, "%s:%u: expected '%s'", file, lineno,
+			     quota ? "quota /cgroup/path QUOTA_US [PERIOD_US]" :
+			     "shares /cgroup/path N");
+		return -1;
+	}
+	if (cgmap_dots(file, lineno, a, err))
+		return -1;
+	if (!strcmp(a, "/")) {
+		sr_error_set(err, EINVAL, "%s:%u: the root cgroup '/' %s; name a group below it",
+			     file, lineno, quota ? "takes no quota (the kernel refuses it)" :
+			     "has no shares (the kernel refuses them)");
+		return -1;
+	}
+	for (size_t i = 0; !quota && i < map->nr_shares && !first; i++)
+		if (!strcmp(map->shares[i].path, a))
+			first = map->shares[i].line;
+	for (size_t i = 0; quota && i < map->nr_quota && !first; i++)
+		if (!strcmp(map->quota[i].path, a))
+			first = map->quota[i].line;
+	if (first) {
+		sr_error_set(err, EINVAL, "%s:%u: a second '%s' line for %s (the first is line %u): "
+			     "keep one", file, lineno, kw, a, first);
+		return -1;
+	}
+	return 0;
+}
+
 /* by pid, then line: a pid's lines next to each other, the first one first */
 static int cmp_cgmap_entry(const void *a, const void *b)
 {
@@ -846,28 +887,8 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 					     "after the path", file, lineno);
 				goto fail;
 			}
-			if (!cgmap_path(a)) {
-				sr_error_set(err, EINVAL, "%s:%u: expected 'shares /cgroup/path N'",
-					     file, lineno);
+			if (cgmap_group_path(map, false, file, lineno, a, err))
 				goto fail;
-			}
-			if (cgmap_dots(file, lineno, a, err))
-				goto fail;
-			/* sched_group_set_shares(): the root group has none (no entity) */
-			if (!strcmp(a, "/")) {
-				sr_error_set(err, EINVAL, "%s:%u: the root cgroup '/' has no shares "
-					     "(the kernel refuses them); name a group below it",
-					     file, lineno);
-				goto fail;
-			}
-			/* two weights for one group: the first won, without a word */
-			for (size_t i = 0; i < map->nr_shares; i++)
-				if (!strcmp(map->shares[i].path, a)) {
-					sr_error_set(err, EINVAL, "%s:%u: a second 'shares' line for %s "
-						     "(the first is line %u): keep one", file, lineno,
-						     a, map->shares[i].line);
-					goto fail;
-				}
 			p = realloc(map->shares, (map->nr_shares + 1) * sizeof(*map->shares));
 			if (!p)
 				goto oom;
@@ -900,28 +921,8 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 					goto fail;
 				}
 			}
-			if (!cgmap_path(a)) {
-				sr_error_set(err, EINVAL, "%s:%u: expected 'quota /cgroup/path QUOTA_US "
-					     "[PERIOD_US]'", file, lineno);
+			if (cgmap_group_path(map, true, file, lineno, a, err))
 				goto fail;
-			}
-			if (cgmap_dots(file, lineno, a, err))
-				goto fail;
-			/* tg_set_cfs_bandwidth() refuses the root task group */
-			if (!strcmp(a, "/")) {
-				sr_error_set(err, EINVAL, "%s:%u: the root cgroup '/' takes no quota "
-					     "(the kernel refuses it); name a group below it",
-					     file, lineno);
-				goto fail;
-			}
-			/* two limits for one group: the last won, without a word */
-			for (size_t i = 0; i < map->nr_quota; i++)
-				if (!strcmp(map->quota[i].path, a)) {
-					sr_error_set(err, EINVAL, "%s:%u: a second 'quota' line for %s "
-						     "(the first is line %u): keep one", file, lineno,
-						     a, map->quota[i].line);
-					goto fail;
-				}
 			p = realloc(map->quota, (map->nr_quota + 1) * sizeof(*map->quota));
 			if (!p)
 				goto oom;

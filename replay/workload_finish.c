@@ -237,11 +237,9 @@ static int lost_finish(struct wl_builder *b)
 /* The workload's group named @path (not created: WL_NONE if no traced task uses it). */
 static uint32_t group_find(const struct wl_workload *wl, const char *path)
 {
-	size_t len = strlen(path);
+	size_t len = wl_group_path_len(path, strlen(path));
 
-	while (len > 1 && path[len - 1] == '/')
-		len--;
-	if (len == 0 || (len == 1 && path[0] == '/'))
+	if (!len)
 		return 0;
 	for (uint32_t g = 1; g < wl->nr_groups; g++)
 		if (strlen(wl->groups[g].path) == len && !strncmp(wl->groups[g].path, path, len))
@@ -251,12 +249,15 @@ static uint32_t group_find(const struct wl_workload *wl, const char *path)
 
 /*
  * The start snapshot's threads with no task in the trace, and the group
- * each is in (initial_group()'s rule - the cgroup of tasks_at_start, in the
- * root cgroup its autogroup - but only among the groups the trace's tasks
- * made: wl_unseen_threads()).  After the tasks and groups are final.
+ * each is in (wl_initial_cgroup(), the rule of the traced tasks: a pid is in
+ * one task group whether the trace shows it or not), but only among the
+ * groups the trace's tasks made: wl_unseen_threads().  A --cgroup-map line
+ * of such a pid is not counted as one of the trace's tasks (facts_finish()).
+ * After the tasks and groups are final.
  */
-static int unseen_copy(struct wl_workload *wl, const struct sidecar *sc)
+static int unseen_copy(struct wl_builder *b)
 {
+	struct wl_workload *wl = b->wl;
 	const struct sidecar_sched *s0 = &wl->sched_snap[0];
 	uint32_t n = 0;
 
@@ -265,21 +266,16 @@ static int unseen_copy(struct wl_workload *wl, const struct sidecar *sc)
 	if (!(wl->unseen = calloc(s0->nr_tasks, sizeof(*wl->unseen))))
 		return -1;
 	for (size_t i = 0; i < s0->nr_tasks; i++) {
-		const struct sidecar_task *st = sidecar_task(sc, s0->tasks[i].pid);
-		uint32_t g = WL_NONE;
-		char name[32];
+		struct wl_cgmap_entry *line;
+		char name[WL_AUTOGROUP_NAME];
+		bool autogroup;
+		const char *path;
 
 		if (wl_task_of_pid(wl, s0->tasks[i].pid, UINT64_MAX))
 			continue;
-		if (st && st->cgroup && strcmp(st->cgroup, "/"))
-			g = group_find(wl, st->cgroup);
-		else if (st && sc->autogroup_enabled && st->autogroup >= 0) {
-			snprintf(name, sizeof(name), "autogroup-%d", st->autogroup);
-			g = group_find(wl, name);
-		} else if (st) {
-			g = 0;
-		}
-		wl->unseen[n++] = (struct wl_unseen){ .snap = (uint32_t)i, .group = g };
+		path = wl_initial_cgroup(b, s0->tasks[i].pid, name, &autogroup, &line);
+		wl->unseen[n++] = (struct wl_unseen){ .snap = (uint32_t)i,
+						      .group = path ? group_find(wl, path) : 0 };
 	}
 	wl->nr_unseen = n;
 	return 0;
@@ -355,7 +351,7 @@ static int sidecar_copy(struct wl_builder *b)
 			wl->cpu_node = NULL;
 		}
 	}
-	return unseen_copy(wl, sc);
+	return unseen_copy(b);
 }
 
 /* Median of a histogram of @nb buckets @width ns wide (bucket middle); 0 under 20 samples. */
@@ -392,19 +388,36 @@ static bool snap_has_process(const struct sidecar_sched *s, int pid)
 }
 
 /*
+ * The start (stat field 22) snapshot @s gives process @pid when it differs
+ * from @start, the process's own (-1 unknown: nothing to compare); else -1.
+ */
+static int64_t snap_other_start(const struct sidecar_sched *s, int pid, int64_t start)
+{
+	const struct sidecar_sched_task *k = sidecar_sched_find(s, pid);
+
+	return start >= 0 && k && k->starttime >= 0 && k->starttime != start ? k->starttime : -1;
+}
+
+/*
  * The processes both snapshots must list: the capture itself, which reads
  * them (capture.pid), and each workload it stopped after the end read
  * (stopped_at_end: forked before the start read and not reaped until that
  * stop, so /proc listed it, a zombie too, at both reads).  An end
  * snapshot of a later capture of the same machine passed the counter
  * checks of sched_snap_check() (fuzz41's leftover): that capture's
- * process and workloads are others, these were gone by then.  0, or -1
- * with @err.
+ * process and workloads are others, these were gone by then.  A later
+ * capture that reuses such a pid lists it with another start (stat field
+ * 22, since stop 43 in each snapshot entry and capture.starttime): the
+ * capture's entries must have capture.starttime, a workload's end entry its
+ * start entry's.  Sidecars without the field are checked by the pids alone.
+ * 0, or -1 with @err.
  */
 static int sched_snap_owner_check(const struct wl_builder *b, struct sr_error *err)
 {
 	const struct wl_workload *wl = b->wl;
 	const struct sidecar *sc = b->sc;
+	const char *path = wl->sidecar_path ? wl->sidecar_path : "";
+	int64_t other;
 
 	if (!sc)
 		return 0;
@@ -417,21 +430,43 @@ static int sched_snap_owner_check(const struct wl_builder *b, struct sr_error *e
 		if (sc->capture_pid > 0 && !snap_has_process(s, sc->capture_pid)) {
 			sr_error_set(err, EINVAL, "sidecar %s: %s does not list the capture's own "
 				     "process (capture.pid %d), which read it: the snapshot is another "
-				     "capture's (--no-sidecar ignores the sidecar)", wl->sidecar_path ?
-				     wl->sidecar_path : "", name, sc->capture_pid);
+				     "capture's (--no-sidecar ignores the sidecar)", path, name,
+				     sc->capture_pid);
+			return -1;
+		}
+		if (sc->capture_pid > 0 &&
+		    (other = snap_other_start(s, sc->capture_pid, sc->capture_starttime)) >= 0) {
+			sr_error_set(err, EINVAL, "sidecar %s: %s lists pid %d started at %" PRId64
+				     " ticks after boot, but the capture's own process (capture.pid) "
+				     "started at %" PRId64 ": the snapshot is another capture's, whose "
+				     "process reused the pid (--no-sidecar ignores the sidecar)", path,
+				     name, sc->capture_pid, other, sc->capture_starttime);
 			return -1;
 		}
 		for (size_t g = 0; g < sc->nr_groups; g++) {
 			const struct sidecar_group *gr = &sc->groups[g];
+			const struct sidecar_sched_task *k0;
 
-			if (!gr->stopped_at_end || gr->pid <= 0 || snap_has_process(s, gr->pid))
+			if (!gr->stopped_at_end || gr->pid <= 0)
 				continue;
-			sr_error_set(err, EINVAL, "sidecar %s: %s does not list workload %s (pid %d), "
-				     "which the capture stopped after its end read: the snapshot is "
-				     "another capture's (--no-sidecar ignores the sidecar)",
-				     wl->sidecar_path ? wl->sidecar_path : "", name,
-				     gr->name ? gr->name : "?", gr->pid);
-			return -1;
+			if (!snap_has_process(s, gr->pid)) {
+				sr_error_set(err, EINVAL, "sidecar %s: %s does not list workload %s "
+					     "(pid %d), which the capture stopped after its end read: "
+					     "the snapshot is another capture's (--no-sidecar ignores "
+					     "the sidecar)", path, name, gr->name ? gr->name : "?",
+					     gr->pid);
+				return -1;
+			}
+			k0 = sidecar_sched_find(&wl->sched_snap[0], gr->pid);
+			if (k && k0 && (other = snap_other_start(s, gr->pid, k0->starttime)) >= 0) {
+				sr_error_set(err, EINVAL, "sidecar %s: sched_at_end lists workload %s "
+					     "(pid %d) started at %" PRId64 " ticks after boot, "
+					     "sched_at_start at %" PRId64 ": the end snapshot is another "
+					     "capture's, whose process reused the pid (--no-sidecar "
+					     "ignores the sidecar)", path, gr->name ? gr->name : "?",
+					     gr->pid, other, k0->starttime);
+				return -1;
+			}
 		}
 	}
 	return 0;

@@ -105,6 +105,12 @@ struct sidecar_sched_task {
 	 * sidecars before stop 41, or not printed)
 	 */
 	int cpu;
+	/*
+	 * the thread's start (stat field 22, USER_HZ ticks after boot): with
+	 * the pid, one thread of one boot; -1 unknown (absent in sidecars
+	 * before stop 43, or null)
+	 */
+	int64_t starttime;
 	int64_t v[SIDECAR_SCHED_NR];
 	bool have[SIDECAR_SCHED_NR];     /* false: null (the kernel did not print it) */
 };
@@ -156,6 +162,7 @@ struct sidecar {
 	size_t nr_groups;
 	struct sidecar_group *groups;  /* the capture's groups, then the command */
 	int capture_pid;               /* capture.pid, the process that read the snapshots; 0 */
+	int64_t capture_starttime;     /* capture.starttime, its stat field 22; -1 unknown */
 	size_t nr_tasks;
 	struct sidecar_task *tasks;    /* sorted by pid */
 

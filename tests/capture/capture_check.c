@@ -176,6 +176,18 @@ int main(int argc, char **argv)
 				 !k1->have[SIDECAR_SCHED_UTIL_AVG] || !k1->state)
 				FAILF("group %s: its end snapshot is not later than its start one or "
 				      "lacks util_avg / state", sc->groups[i].name);
+			else if (k0->starttime < 0 || k1->starttime != k0->starttime)
+				FAILF("group %s: starttime %lld at the start read, %lld at the end (one "
+				      "process: the same stat field 22)", sc->groups[i].name,
+				      (long long)k0->starttime, (long long)k1->starttime);
+		}
+		{
+			const struct sidecar_sched_task *me =
+				sidecar_sched_find(&sc->sched_end, sc->capture_pid);
+
+			if (sc->capture_starttime < 0 || !me || me->starttime != sc->capture_starttime)
+				FAILF("capture.starttime %lld is not the end read's of capture.pid %d",
+				      (long long)sc->capture_starttime, sc->capture_pid);
 		}
 	} else if (sc->sched_start.available || sc->sched_end.available) {
 		FAILF("sched snapshots available on a host without /proc/self/sched");

@@ -1148,6 +1148,14 @@ static void test_sched_snapshot(void)
 	CHECK_INT(cap_sched_cpu("1 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
 				"23 24 25 26 27 28 29 30 31 32 33 34 35 -1 0"), -1);
 	CHECK_INT(cap_sched_cpu(NULL), -1);
+	/* field 22, the start in ticks after boot, of the same lines */
+	CHECK_INT(cap_sched_starttime("10946 (cat) R 10944 10944 1804 0 -1 4194304 99 0 0 0 0 0 0 "
+				      "0 20 0 1 0 4673850 3133440 355\n"), 4673850);
+	CHECK_INT(cap_sched_starttime("10977 (a) b (c) S 9) R 10975 10975 1804 0 -1 4194304 2836 "
+				      "6525 1 0 7 1 7 3 20 0 1 0 4673993 16961536 3351"), 4673993);
+	CHECK_INT(cap_sched_starttime("10946 (cat) R 10944 10944 1804 0 -1 4194304 99 0 0 0 0 0 0 "
+				      "0 20 0 1 0"), -1);
+	CHECK_INT(cap_sched_starttime(NULL), -1);
 
 	snprintf(path, sizeof(path), "%s/sidecar-sched.json", data_dir);
 	sc = sidecar_load(path, &err);
@@ -1161,10 +1169,13 @@ static void test_sched_snapshot(void)
 	t = sidecar_sched_find(&sc->sched_start, 10101);
 	CHECK(t != NULL && t->state == 'R' && !t->have[SIDECAR_SCHED_UTIL_EST]);
 	CHECK(t != NULL && t->cpu == -1);       /* no "cpu": an older sidecar's entry */
+	CHECK(t != NULL && t->starttime == -1); /* no "starttime": before stop 43 */
+	CHECK_INT(sc->capture_starttime, -1);
 	CHECK_INT(sidecar_task(sc, 10101) ? sidecar_task(sc, 10101)->cpu : -2, 0);
 	t = sidecar_sched_find(&sc->sched_start, 10102);
 	CHECK(t != NULL && t->state == 'S' && t->v[SIDECAR_SCHED_UTIL_AVG] == 50);
 	CHECK(t != NULL && t->cpu == 1);
+	CHECK(t != NULL && t->starttime == 4673850);
 	CHECK(sidecar_sched_find(&sc->sched_start, 1) == NULL);
 	CHECK(sc->sched_end.listed && !sc->sched_end.available);
 	CHECK(strstr(sc->sched_end.reason, "No such file") != NULL);

@@ -61,7 +61,8 @@ with trace-cmd when it is installed, else those kinds are skipped):
             missing / null / an object, 70000 or 10^6 entries: every case
             an error, exit 0 is BUG-accepted), snapok (bounds, null, a
             field or task left out, unavailable), snapother (pelt-root's
-            snapshots, the same machine 7 s later, or the two exchanged);
+            snapshots, the same machine 7 s later, or the two exchanged;
+            since stop 43 also a reused pid told by stat's start time);
             replay, replay --json, replay --initial-pelt guess, report.
             fuzz42: class ctbad (the sidecar's cpu_time: a count below the
             start read, past 2^64 ns in ticks, of another type, negative,
@@ -1876,7 +1877,11 @@ SNAP_SHAPE = ["availstr", "availone", "availnull", "notasks", "tasksnull", "task
 # (since fuzz42 "empty", and "deltask" of the capture's own process or of a
 # workload, are errors: sched_snap_owner_check(), a snapshot lists both)
 SNAP_OK = ["null", "del", "deltask", "low", "high", "unavail", "empty", "statenull"]
-SNAP_OTHER = ["both", "start", "end", "swap"]
+# reuse / reusewl (stop 43): each entry and capture.starttime given stat's
+# field 22, the end read's entry of the capture's process / of a stopped
+# workload a later start (a later capture whose process reused the pid);
+# starttime: the same starts, unchanged (read at exit 0)
+SNAP_OTHER = ["both", "start", "end", "swap", "reuse", "reusewl", "starttime"]
 # fuzz42: the sidecar's cpu_time (capture/cap_cputime.c: each CPU's /proc/stat
 # irq, softirq, steal in USER_HZ ticks at the start and end; replay's
 # "clock:" lines, --clock-task traced) and the snapshots' per-thread cpu
@@ -2016,6 +2021,17 @@ def mutate_snap(data, c, inp):
         if how == "swap":
             doc["sched_at_start"], doc["sched_at_end"] = doc["sched_at_end"], \
                 doc["sched_at_start"]
+        elif how in ("reuse", "reusewl", "starttime"):
+            for k in SNAP_KEYS:
+                for x in doc[k]["tasks"]:
+                    x["starttime"] = 100000 + x["pid"]
+            cap = doc["capture"]["pid"]
+            doc["capture"]["starttime"] = 100000 + cap
+            pid = cap if how == "reuse" else \
+                next(g["pid"] for g in doc["groups"] if g.get("stopped_at_end"))
+            if how != "starttime":
+                next(x for x in doc["sched_at_end"]["tasks"]
+                     if x["pid"] == pid)["starttime"] += 50000
         else:
             other = json.loads(inp.data_of("snapother", "pelt-root"))
             for k in SNAP_KEYS:

@@ -15,7 +15,10 @@ forked in the trace ("pelt_at_end", run base):
   unseen  a thread of the start read the trace never shows given a large
           blocked load on CPU 1 read just before the trace: `all` holds it on
           that queue, so the forks there start otherwise; `attached` does not
-          (the same as on the unedited sidecar);
+          (the same as on the unedited sidecar); that thread put by --cgroup-map
+          in a cgroup no traced task uses is not held, and with no
+          tasks_at_start entry it is held in the root group (the traced
+          tasks' rule, wl_initial_cgroup());
   queued  (the capture process's read moved 20 ms earlier in both files) a
           thread added to the read, runnable on CPU 1 with a later exec_start,
           makes the capture process queued, not current, at the read: `all`
@@ -40,8 +43,8 @@ import sys
 DIVIDER = 47742 - 1024   # LOAD_AVG_MAX - 1024, plus period_contrib
 
 
-def run(bin_, trace, mode):
-    out = subprocess.run([bin_, "replay", "--json", "--initial-pelt", mode, trace],
+def run(bin_, trace, mode, extra=()):
+    out = subprocess.run([bin_, "replay", "--json", "--initial-pelt", mode, *extra, trace],
                          capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
         raise SystemExit("replay %s %s failed (%d): %s" % (mode, trace, out.returncode,
@@ -81,6 +84,28 @@ def set_avg(t, util, load, lut):
              runnable_sum=util * div, load_sum=load * div // 1024, last_update_time=lut)
 
 
+def unseen_groups(a, tr, u, base, pid, check):
+    """The unseen thread @pid of sidecar @u (trace @tr, notes @base of `all`) in its group
+    by the traced tasks' rule (wl_initial_cgroup())."""
+    held = note(base, "threads of the capture's start read the trace never shows")
+    nogroup = note(base, "... NOT held: their cgroup or autogroup")
+    # mapped: --cgroup-map puts it in a cgroup no traced task uses: not held
+    cmap = os.path.join(a.work, "unseen-map.txt")
+    with open(cmap, "w") as f:
+        f.write("%d /elsewhere\n" % pid)
+    _, n, _ = run(a.bin, tr, "all", ("--cgroup-map", cmap))
+    check(note(n, "threads of the capture's start read the trace never shows") == held - 1 and
+          note(n, "... NOT held: their cgroup or autogroup") == nogroup + 1,
+          "mapped: a --cgroup-map line moves the unseen thread out of the trace's groups")
+    # no entry: no tasks_at_start entry, so the root group, as a traced task's
+    v = copy.deepcopy(u)
+    v["tasks_at_start"] = [t for t in v["tasks_at_start"] if t["pid"] != pid]
+    _, n, _ = run(a.bin, write_case(a.work, a.trace, "unlisted", v), "all")
+    check(note(n, "threads of the capture's start read the trace never shows") == held and
+          note(n, "... NOT held: their cgroup or autogroup") == nogroup,
+          "unlisted: an unseen thread with no tasks_at_start entry is held in the root group")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -118,10 +143,11 @@ def main():
         set_avg(t, 800, 800, me["last_update_time"] - 100000)
         tr = write_case(a.work, a.trace, "unseen", u)
         att, _, _ = run(a.bin, tr, "attached")
-        al, _, _ = run(a.bin, tr, "all")
+        al, un, _ = run(a.bin, tr, "all")
         check(att == orig_att, "unseen: attached ignores that thread")
         diff = [p for p in al if al[p] != orig_all[p]]
         check(bool(diff), "unseen: all starts forks otherwise on its queue (pids %s)" % diff)
+        unseen_groups(a, tr, u, un, cand[0]["pid"], check)
 
     # queued: the capture process read 20 ms earlier in both
     q0 = copy.deepcopy(sc)

@@ -3017,6 +3017,12 @@ static void test_cgmap_paths(void)
 		{ "10 /a\nquota // 20000\n", ":2: the root cgroup '/' takes no quota" },
 		{ "shares / 512\n", ":1: the root cgroup '/' has no shares" },
 		{ "shares lim 512\n", ":1: expected 'shares /cgroup/path N'" },
+		{ "quota lim 20000\n", ":1: expected 'quota /cgroup/path QUOTA_US [PERIOD_US]'" },
+		/* one group in two spellings: a second line (matched in the kernel's) */
+		{ "shares /x 512\nshares /x// 256\n", ":2: a second 'shares' line for /x (the "
+		  "first is line 1)" },
+		{ "quota /x/ 20000\nquota //x 30000\n", ":2: a second 'quota' line for /x (the "
+		  "first is line 1)" },
 		/* 4112 characters: read in two pieces, " 20000" as line 3 */
 		{ "10 /a\n@\n", ":2: line longer than 4094 characters" },
 	};
