@@ -1418,7 +1418,7 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 				     "or null", name, i, nr_cpus > 0 ? nr_cpus - 1 : 65535);
 			e->cpu = (int)x;
 		}
-		/* stat's field 22: absent in sidecars before stop 43 */
+		/* stat's field 22: absent in sidecars written before 2026-12-05 */
 		e->starttime = -1;
 		v = sv_get(t, "starttime");
 		if (v && v->type != SV_NULL) {

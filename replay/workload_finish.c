@@ -407,7 +407,7 @@ static int64_t snap_other_start(const struct sidecar_sched *s, int pid, int64_t 
  * checks of sched_snap_check() (fuzz41's leftover): that capture's
  * process and workloads are others, these were gone by then.  A later
  * capture that reuses such a pid lists it with another start (stat field
- * 22, since stop 43 in each snapshot entry and capture.starttime): the
+ * 22, since 2026-12-05 in each snapshot entry and capture.starttime): the
  * capture's entries must have capture.starttime, a workload's end entry its
  * start entry's.  Sidecars without the field are checked by the pids alone.
  * 0, or -1 with @err.

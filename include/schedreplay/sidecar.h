@@ -102,13 +102,13 @@ struct sidecar_sched_task {
 	/*
 	 * task_cpu() at the read (stat field 39): for a sleeping thread the CPU
 	 * whose cfs_rq still holds its blocked load; -1 unknown (absent in
-	 * sidecars before stop 41, or not printed)
+	 * sidecars written before 2026-12-04, or not printed)
 	 */
 	int cpu;
 	/*
 	 * the thread's start (stat field 22, USER_HZ ticks after boot): with
 	 * the pid, one thread of one boot; -1 unknown (absent in sidecars
-	 * before stop 43, or null)
+	 * written before 2026-12-05, or null)
 	 */
 	int64_t starttime;
 	int64_t v[SIDECAR_SCHED_NR];

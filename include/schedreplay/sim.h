@@ -441,7 +441,7 @@ extern const struct replay_name replay_initial_lag_names[];
  * (model_task_attach_blocked()); its first wakeup does not attach it again,
  * one elsewhere removes it from there.  A task the trace first shows on
  * another CPU (it moved after the read) is attached at its first wakeup.
- * ALL (the default since stop 42): ATTACHED, and the start snapshot's
+ * ALL (the default since 2026-12-05): ATTACHED, and the start snapshot's
  * threads the trace never shows (wl_unseen_threads()) held as model tasks
  * that never wake, attached blocked at the start to their CPU's queue in
  * their group; a task the read has runnable but not running on the CPU the

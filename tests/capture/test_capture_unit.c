@@ -1169,7 +1169,7 @@ static void test_sched_snapshot(void)
 	t = sidecar_sched_find(&sc->sched_start, 10101);
 	CHECK(t != NULL && t->state == 'R' && !t->have[SIDECAR_SCHED_UTIL_EST]);
 	CHECK(t != NULL && t->cpu == -1);       /* no "cpu": an older sidecar's entry */
-	CHECK(t != NULL && t->starttime == -1); /* no "starttime": before stop 43 */
+	CHECK(t != NULL && t->starttime == -1); /* no "starttime": a sidecar written before 2026-12-05 */
 	CHECK_INT(sc->capture_starttime, -1);
 	CHECK_INT(sidecar_task(sc, 10101) ? sidecar_task(sc, 10101)->cpu : -2, 0);
 	t = sidecar_sched_find(&sc->sched_start, 10102);

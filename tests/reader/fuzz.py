@@ -62,7 +62,7 @@ with trace-cmd when it is installed, else those kinds are skipped):
             an error, exit 0 is BUG-accepted), snapok (bounds, null, a
             field or task left out, unavailable), snapother (pelt-root's
             snapshots, the same machine 7 s later, or the two exchanged;
-            since stop 43 also a reused pid told by stat's start time);
+            since 2026-12-05 also a reused pid told by stat's start time);
             replay, replay --json, replay --initial-pelt guess, report.
             fuzz42: class ctbad (the sidecar's cpu_time: a count below the
             start read, past 2^64 ns in ticks, of another type, negative,
@@ -1877,7 +1877,7 @@ SNAP_SHAPE = ["availstr", "availone", "availnull", "notasks", "tasksnull", "task
 # (since fuzz42 "empty", and "deltask" of the capture's own process or of a
 # workload, are errors: sched_snap_owner_check(), a snapshot lists both)
 SNAP_OK = ["null", "del", "deltask", "low", "high", "unavail", "empty", "statenull"]
-# reuse / reusewl (stop 43): each entry and capture.starttime given stat's
+# reuse / reusewl (since 2026-12-05): each entry and capture.starttime given stat's
 # field 22, the end read's entry of the capture's process / of a stopped
 # workload a later start (a later capture whose process reused the pid);
 # starttime: the same starts, unchanged (read at exit 0)
