@@ -24,4 +24,13 @@ expect_match("s1.dump minus t.rep \\(CPU-ms\\): span x CPUs [+-][0-9.]+ = fair \
              "${o}" "cpu_ledger.py replay ledger: ${o}")
 # the kernel's pull from CPU 1's idle context at 8.68 ms ends the trace's long idle_lost
 expect_match("8.158 cpu 1 +526.0 .*sched_migrate_task on 1" "${o}" "cpu_ledger.py episodes: ${o}")
+# --cpu-tasks: CPU 1's two busiest tasks, the rest and idle per 5 ms window; the trace's sums
+# are its ledger's CPU 1 terms (fair 11.305 = 1.82 + 1.49 + 8.00, idle 0.005 + 2.575 + 0.292)
+execute_process(COMMAND ${PYTHON3} ${TOOL} --window-ms 5 --cpu-tasks 2 ${WORK}/t.rep
+                        ${WORK}/s1.dump ${WORK}/s2.dump
+                OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("rc EQUAL 0" "cpu_ledger.py --cpu-tasks: exit ${rc}: ${e}")
+expect_match("cpu 1 per window of 5.0 ms \\(ms\\): the tasks with the most time there \\(8034 hackbench, 8057 hackbench\\)"
+             "${o}" "cpu_ledger.py --cpu-tasks header: ${o}")
+expect_match("\n     sum   1.82   1.49   8.00   2.87  \\|" "${o}" "cpu_ledger.py --cpu-tasks CPU 1 sums: ${o}")
 file(REMOVE ${WORK}/s1.dump ${WORK}/s2.dump ${WORK}/t.rep ${WORK}/s.samples)

@@ -5,7 +5,8 @@
 Usage:
   trace-cmd report -t -i T.dat > T.rep
   schedreplay replay --seed N --dump-events T.dump --dump-wake-records T.dat
-  cpu_ledger.py [--window-ms W] [--tasks N] [--lost-tasks N] [--episodes US] T.rep T.dump ...
+  cpu_ledger.py [--window-ms W] [--tasks N] [--lost-tasks N] [--episodes US] [--cpu-tasks N]
+                T.rep T.dump ...
 
 Every input is read from its first to its last event (the span `replay` reports as the
 duration).  Each CPU's time is one of:
@@ -23,7 +24,8 @@ switch-out with prev_state R/R+).  A capture's idle exits the kernel did not tra
 a task's context on a CPU idle per its switches) are restored as the reader restores them: at
 the task's first sched_stat_runtime there minus its runtime, within the bounds (docs/report.md,
 "Untraced switches out of idle").  Printed: the terms per CPU and summed (ms) and each later
-input's difference from the first (CPU-ms); per window of W ms from each input's own start; the
+input's difference from the first (CPU-ms); per window of W ms from each input's own start (and
+with --cpu-tasks N, per CPU: the N tasks with the most time there, the other fair tasks, idle); the
 tasks whose fair time differs most from the first input's (--tasks); the tasks queued on the
 busy CPU during idle_lost (--lost-tasks) and the episodes (--episodes: each one longer than US);
 idle_lost by the event that ended it (a wakeup onto the idle CPU, a pull of a queued task onto
@@ -112,6 +114,7 @@ def ledger(path, window, ref=None):
     queued = {}               # pid -> cpu (runnable, not running)
     tot = defaultdict(lambda: defaultdict(int))       # cpu -> term -> ns
     win = defaultdict(lambda: defaultdict(int))       # window -> term -> ns (all CPUs)
+    cwin = defaultdict(lambda: defaultdict(int))      # (cpu, window) -> pid or term -> ns
     task = defaultdict(int)                           # pid -> fair ns
     lost_by = defaultdict(int)                        # queued pid -> idle_lost ns
     lost_ep = []                                      # idle_lost episodes
@@ -164,6 +167,7 @@ def ledger(path, window, ref=None):
                 w = (a - t0) // window
                 b = min(t, t0 + (w + 1) * window)
                 win[w][term] += b - a
+                cwin[(c, w)][curr[c] if term == 'fair' else term] += b - a
                 a = b
             if term == 'fair':
                 task[curr[c]] += d
@@ -285,7 +289,7 @@ def ledger(path, window, ref=None):
     for c in list(open_lost):
         st, qs = open_lost.pop(c)
         lost_ep.append((t1 - st, st - t0, c, qs, 'end'))
-    return dict(span=t1 - t0, tot=tot, win=win, task=task, comm=comm, lost_by=lost_by,
+    return dict(span=t1 - t0, tot=tot, win=win, cwin=cwin, task=task, comm=comm, lost_by=lost_by,
                 lost_ep=lost_ep, cpus=cpus, segs=segs, where=where, tl_w=tl_w, tl_s=tl_s,
                 cmp=cmp_, ends=ends)
 
@@ -306,6 +310,9 @@ def check(files, res):
             bad(f'tasks {sum(r["task"].values())} != fair {fair}')
         if sum(sum(w.values()) for w in r['win'].values()) != r['span'] * len(r['cpus']):
             bad('windows do not add up to the span')
+        for c in r['cpus']:
+            if sum(sum(v.values()) for k, v in r['cwin'].items() if k[0] == c) != r['span']:
+                bad(f'cpu {c}: its windows do not add up to the span')
         if i:
             for name, d in (('where', r['where']), ('cmp', r['cmp'])):
                 for term in ('idle_lost', 'idle_none'):
@@ -331,6 +338,9 @@ def main():
     ap.add_argument('--lost-tasks', type=int, default=8)
     ap.add_argument('--episodes', type=float, default=None, metavar='US',
                     help='list every idle_lost episode longer than US')
+    ap.add_argument('--cpu-tasks', type=int, default=0, metavar='N',
+                    help='per CPU and window, the fair time of the N tasks with the most time on '
+                    'that CPU (over all inputs), the rest of the fair time and the idle time')
     ap.add_argument('--check', action='store_true',
                     help='check the accounting on every input (each CPU\'s terms add up to the '
                     'span, the tasks\' fair time to the fair term, the idle classes to the idle '
@@ -362,6 +372,36 @@ def main():
     for w in range(nw):
         print(f'  {w * a.window_ms:6.1f} ' + '  |  '.join(
             ' '.join(f'{r["win"][w][t] / 1e6:6.3f}' for t in TERMS) for r in res))
+    for c in (b['cpus'] if a.cpu_tasks else []):
+        on = defaultdict(int)
+        for r in res:
+            for (c2, _), v in r['cwin'].items():
+                if c2 == c:
+                    for k, ns in v.items():
+                        if isinstance(k, int):
+                            on[k] += ns
+        top = sorted(on, key=lambda p: -on[p])[:a.cpu_tasks]
+        name = lambda p: next((r['comm'][p] for r in res if p in r['comm']), '?')
+        cols = [f'{p}' for p in top] + ['rest', 'idle']
+        print(f'\ncpu {c} per window of {a.window_ms} ms (ms): the tasks with the most time '
+              f'there ({", ".join(f"{p} {name(p)}" for p in top)}), the other fair tasks, idle '
+              '(idle_exit + idle_lost + idle_none); one group per input')
+        print('  window ' + '  |  '.join(' '.join(f'{k:>6s}' for k in cols) for r in res))
+        sums = [defaultdict(int) for r in res]
+        for w in range(nw):
+            row = []
+            for r, sm in zip(res, sums):
+                v = r['cwin'].get((c, w), {})
+                vals = [v.get(p, 0) for p in top]
+                vals.append(sum(ns for k, ns in v.items() if isinstance(k, int) and k not in top
+                                and k != 0) + v.get('other', 0))
+                vals.append(sum(v.get(t, 0) for t in ('idle_exit', 'idle_lost', 'idle_none')))
+                for i, x in enumerate(vals):
+                    sm[i] += x
+                row.append(' '.join(f'{x / 1e6:6.3f}' for x in vals))
+            print(f'  {w * a.window_ms:6.1f} ' + '  |  '.join(row))
+        print('     sum ' + '  |  '.join(' '.join(f'{sm[i] / 1e6:6.2f}' for i in range(len(cols)))
+                                      for sm in sums))
     print('\nfair time per task (ms), largest differences from the first input:')
     pids = set().union(*(r['task'] for r in res))
     diff = sorted(pids, key=lambda p: -max(abs(r['task'][p] - b['task'][p]) for r in res))
