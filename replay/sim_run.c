@@ -132,6 +132,14 @@ const struct replay_name replay_handoff_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_channel_burst_names[] = {
+	{ "off", REPLAY_CHANNEL_BURST_OFF },
+	{ "place", REPLAY_CHANNEL_BURST_PLACE },
+	{ "prev", REPLAY_CHANNEL_BURST_PREV },
+	{ "own", REPLAY_CHANNEL_BURST_OWN },
+	{ NULL, 0 },
+};
+
 const struct replay_name replay_early_wakes_names[] = {
 	{ "sample", REPLAY_EARLY_SAMPLE },
 	{ "nosample", REPLAY_EARLY_NOSAMPLE },
@@ -1056,7 +1064,8 @@ static int setup(struct sim *s, struct sr_error *err)
 	    !(s->tasks = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*s->tasks))) ||
 	    !(s->cpus = calloc((size_t)s->nr_cpus, sizeof(*s->cpus))) ||
 	    !(s->early = calloc(wl_nr_wakes(wl) + 1, 1)) ||
-	    ((s->cfg.channel_wakes || s->cfg.channel_races) && sim_bind_blocks(s)) ||
+	    ((s->cfg.channel_wakes || s->cfg.channel_races || s->cfg.channel_burst) &&
+	     sim_bind_blocks(s)) ||
 	    sim_chans_init(&s->chans, wl_nr_channels(wl), s->nr_tasks))
 		goto oom;
 	if (s->cfg.ticks == REPLAY_TICKS_TRACED)

@@ -1280,12 +1280,13 @@ static struct replay_result *run_notes(const struct wl_workload *wl, bool channe
 	return r;
 }
 
-static void test_channel_wakes(void)
+/*
+ * test_channel_wakes()' rounds with reader 60 on CPU @rcpu (2 there; 1 in
+ * test_channel_burst(): the CPU writer 62 runs on).
+ */
+static size_t channel_events(struct trace_event *ev, int rcpu)
 {
-	struct trace_event ev[256];
 	size_t n = 0;
-	struct wl_workload *wl;
-	struct replay_result *r;
 
 	ev[n++] = ev_runtime(1 * MS, 0, 61, 1000);
 	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
@@ -1295,18 +1296,35 @@ static void test_channel_wakes(void)
 
 		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 1, 0, 0x08, 62, 120, 1);
 		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 1, 0, 0x08, 62, 120, 1);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 300 * US, 0, 61, 0, 60, 120, 2);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 300 * US, 0, 61, 0, 60, 120, 2);
-		ev[n++] = ev_switch(t + 302 * US, 2, 0, 'R', 120, 60, 120);
-		ev[n++] = ev_switch(t + 310 * US, 2, 60, 'S', 120, 0, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 300 * US, 0, 61, 0, 60, 120, rcpu);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 300 * US, 0, 61, 0, 60, 120, rcpu);
+		ev[n++] = ev_switch(t + 302 * US, rcpu, 0, 'R', 120, 60, 120);
+		ev[n++] = ev_switch(t + 310 * US, rcpu, 60, 'S', 120, 0, 120);
 		ev[n++] = ev_switch(t + 500 * US, 1, 0, 'R', 120, 62, 120);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 510 * US, 1, 62, 0, 60, 120, 2);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 510 * US, 1, 62, 0, 60, 120, 2);
-		ev[n++] = ev_switch(t + 512 * US, 2, 0, 'R', 120, 60, 120);
-		ev[n++] = ev_switch(t + 515 * US, 1, 62, 'S', 120, 0, 120);
-		ev[n++] = ev_switch(t + 520 * US, 2, 60, 'S', 120, 0, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 510 * US, 1, 62, 0, 60, 120, rcpu);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 510 * US, 1, 62, 0, 60, 120, rcpu);
+		if (rcpu == 1) {
+			/* 60 preempts its waker 62 on CPU 1, 62 sleeps after it */
+			ev[n++] = ev_switch(t + 512 * US, 1, 62, 'R', 120, 60, 120);
+			ev[n++] = ev_switch(t + 520 * US, 1, 60, 'S', 120, 62, 120);
+			ev[n++] = ev_switch(t + 525 * US, 1, 62, 'S', 120, 0, 120);
+		} else {
+			ev[n++] = ev_switch(t + 512 * US, rcpu, 0, 'R', 120, 60, 120);
+			ev[n++] = ev_switch(t + 515 * US, 1, 62, 'S', 120, 0, 120);
+			ev[n++] = ev_switch(t + 520 * US, rcpu, 60, 'S', 120, 0, 120);
+		}
 	}
 	ev[n++] = ev_runtime(7 * MS, 0, 61, 1000);
+	return n;
+}
+
+static void test_channel_wakes(void)
+{
+	struct trace_event ev[256];
+	size_t n = channel_events(ev, 2);
+	struct wl_workload *wl;
+	struct replay_result *r;
+
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	for (int on = 0; on < 2; on++) {
@@ -1332,6 +1350,65 @@ static void test_channel_wakes(void)
 		replay_result_free(r);
 	}
 	wl_free(wl);
+}
+
+/* run_notes()' configuration with replay_config.channel_burst @mode */
+static struct replay_result *run_burst(const struct wl_workload *wl, enum replay_channel_burst mode)
+{
+	struct replay_config rc;
+	struct sr_error err = { 0 };
+	struct replay_result *r;
+
+	replay_config_default(&rc);
+	rc.no_costs = true;
+	rc.channel_burst = mode;
+	rc.handoff = REPLAY_HANDOFF_SLEEP;
+	rc.resched_at = REPLAY_RESCHED_COST;
+	r = replay_run(wl, &rc, &err);
+	if (!r)
+		fprintf(stderr, "replay: %s\n", err.msg);
+	return r;
+}
+
+/*
+ * replay_config.channel_burst on test_channel_wakes()' rounds.  Reader 60 on
+ * CPU 2: 62's early write is made on CPU 1, neither the CPU 60 last ran on
+ * nor the one its wakeup goes to: no mode frees 60 (as off: 4 early wakes,
+ * 8 wakeups).  Reader 60 on CPU 1, the CPU 62 writes on (its burst): 62's
+ * write finds 60 asleep there on 61's record, and every mode frees it in
+ * the three rounds whose first sleep is a traced BLOCK (as --channel-wakes
+ * on CPU 2: 3 re-paired, 1 early); off leaves 60 asleep (4 early).
+ */
+static void test_channel_burst(void)
+{
+	static const enum replay_channel_burst modes[] = {
+		REPLAY_CHANNEL_BURST_OFF, REPLAY_CHANNEL_BURST_PLACE,
+		REPLAY_CHANNEL_BURST_PREV, REPLAY_CHANNEL_BURST_OWN,
+	};
+	struct trace_event ev[256];
+
+	for (int rcpu = 1; rcpu <= 2; rcpu++) {
+		size_t n = channel_events(ev, rcpu);
+		struct wl_workload *wl = build(ev, n);
+
+		CHECK(wl != NULL);
+		if (!wl)
+			return;
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+			struct replay_result *r = run_burst(wl, modes[i]);
+			bool frees = rcpu == 1 && modes[i] != REPLAY_CHANNEL_BURST_OFF;
+
+			CHECK(r != NULL);
+			if (!r)
+				break;
+			CHECK_EQ(note_count(r, "sleeps of a reader with several writers"),
+				 frees ? 3 : 0);
+			CHECK_EQ(note_count(r, "wakes that reached their target before"),
+				 frees ? 1 : 4);
+			replay_result_free(r);
+		}
+		wl_free(wl);
+	}
 }
 
 /*
@@ -3993,6 +4070,7 @@ int main(int argc, char **argv)
 	test_resched_next_wake_in_call();
 	test_flush_hold_model();
 	test_channel_wakes();
+	test_channel_burst();
 	test_early_wakes();
 	test_early_wakes_sleep();
 	test_standin_skip();
