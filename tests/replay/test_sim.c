@@ -1254,8 +1254,10 @@ static void test_pull_before_fork(void)
  * 62's write ends the sleep and 61's the next.  Four rounds; in the first 60
  * sleeps since before the trace (no BLOCK to pair): 3 re-paired sleeps.
  */
-static struct replay_result *run_notes(const struct wl_workload *wl, bool channel, bool oneway,
-					bool stop_at_end)
+/* run_notes()' configuration, @burst: replay_config.channel_burst (test_channel_burst()) */
+static struct replay_result *run_notes_burst(const struct wl_workload *wl, bool channel,
+					     bool oneway, bool stop_at_end,
+					     enum replay_channel_burst burst)
 {
 	struct replay_config rc;
 	struct sr_error err = { 0 };
@@ -1264,6 +1266,7 @@ static struct replay_result *run_notes(const struct wl_workload *wl, bool channe
 	replay_config_default(&rc);
 	rc.no_costs = true;
 	rc.channel_wakes = channel;
+	rc.channel_burst = burst;
 	rc.oneway_no_wait = oneway;
 	rc.stop_at_end = stop_at_end;
 	/* the waits these tests count are slept (test_handoff_modes() has the others) */
@@ -1278,6 +1281,12 @@ static struct replay_result *run_notes(const struct wl_workload *wl, bool channe
 	if (!r)
 		fprintf(stderr, "replay: %s\n", err.msg);
 	return r;
+}
+
+static struct replay_result *run_notes(const struct wl_workload *wl, bool channel, bool oneway,
+					bool stop_at_end)
+{
+	return run_notes_burst(wl, channel, oneway, stop_at_end, REPLAY_CHANNEL_BURST_OFF);
 }
 
 /*
@@ -1352,29 +1361,11 @@ static void test_channel_wakes(void)
 	wl_free(wl);
 }
 
-/* run_notes()' configuration with replay_config.channel_burst @mode */
-static struct replay_result *run_burst(const struct wl_workload *wl, enum replay_channel_burst mode)
-{
-	struct replay_config rc;
-	struct sr_error err = { 0 };
-	struct replay_result *r;
-
-	replay_config_default(&rc);
-	rc.no_costs = true;
-	rc.channel_burst = mode;
-	rc.handoff = REPLAY_HANDOFF_SLEEP;
-	rc.resched_at = REPLAY_RESCHED_COST;
-	r = replay_run(wl, &rc, &err);
-	if (!r)
-		fprintf(stderr, "replay: %s\n", err.msg);
-	return r;
-}
-
 /*
  * replay_config.channel_burst on test_channel_wakes()' rounds.  Reader 60 on
  * CPU 2: 62's early write is made on CPU 1, neither the CPU 60 last ran on
- * nor the one its wakeup goes to: no mode frees 60 (as off: 4 early wakes,
- * 8 wakeups).  Reader 60 on CPU 1, the CPU 62 writes on (its burst): 62's
+ * nor the one its wakeup goes to: no mode frees 60 (as off: 4 early wakes).
+ * Reader 60 on CPU 1, the CPU 62 writes on (its burst): 62's
  * write finds 60 asleep there on 61's record, and every mode frees it in
  * the three rounds whose first sleep is a traced BLOCK (as --channel-wakes
  * on CPU 2: 3 re-paired, 1 early); off leaves 60 asleep (4 early).
@@ -1395,7 +1386,8 @@ static void test_channel_burst(void)
 		if (!wl)
 			return;
 		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-			struct replay_result *r = run_burst(wl, modes[i]);
+			struct replay_result *r =
+				run_notes_burst(wl, false, false, false, modes[i]);
 			bool frees = rcpu == 1 && modes[i] != REPLAY_CHANNEL_BURST_OFF;
 
 			CHECK(r != NULL);
