@@ -610,6 +610,14 @@ static const struct run_opt run_opt_table[] = {
 	{ "channel-races", NULL, RUN_OPTS_MODEL, AT(rc.channel_races), .help =
 	  "--channel-wakes, and a writer's wake that raced with its\n"
 	  "reader's sleep in the trace is re-paired too (docs/replay.md)" },
+	{ "channel-burst", NULL, RUN_OPTS_MODEL,
+	  .names = replay_channel_burst_names, AT_ENUM(rc.channel_burst), .help =
+	  "a reader with several writers asleep waiting\n"
+	  "for its traced writer is freed by another writer's wake only\n"
+	  "when that writer is running on the CPU the wakeup goes to\n"
+	  "(place), on the CPU the reader last ran on (prev), or both\n"
+	  "(own): the write burst on its CPU; off, the default: not (nothing else of\n"
+	  "--channel-wakes; experimental, docs/replay.md)" },
 	{ "oneway-no-wait", NULL, RUN_OPTS_MODEL, AT(rc.oneway_no_wait), .help =
 	  "a waker the model does not preempt in a one-way flow writes\n"
 	  "on instead of waiting for its wakee (docs/replay.md)" },

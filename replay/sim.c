@@ -1837,6 +1837,15 @@ static uint32_t block_wake(const struct sim *s, uint32_t ti, uint32_t k)
 	return s->block_wake ? s->block_wake[g] : s->ops[g].arg;
 }
 
+/*
+ * The whole of channel_wakes' re-pairing (channel_wakes or channel_races),
+ * not only channel_burst's (a sleeper freed by the burst on its CPU).
+ */
+static bool chan_repair_all(const struct sim *s)
+{
+	return s->block_wake && (s->cfg.channel_wakes || s->cfg.channel_races);
+}
+
 /* Wake @wi is re-paired (WL_WAKE_CHANNEL, or a race of a channel pair: channel_races). */
 static bool chan_wake_of(const struct sim *s, uint32_t wi)
 {
@@ -1873,7 +1882,7 @@ static void chan_push(struct sim *s, uint32_t wi)
 {
 	struct sim_task *t = &s->tasks[s->wakes[wi].target];
 
-	if (!s->block_wake || !chan_wake_of(s, wi))
+	if (!chan_repair_all(s) || !chan_wake_of(s, wi))
 		return;
 	s->chan_next[wi] = WL_NONE;
 	if (t->chan_tail == WL_NONE)
@@ -1892,7 +1901,7 @@ static uint32_t chan_take_early(struct sim *s, uint32_t ti, uint32_t k, uint32_t
 {
 	struct sim_task *t = &s->tasks[ti];
 
-	if (!s->block_wake || !chan_wake_of(s, wi))
+	if (!chan_repair_all(s) || !chan_wake_of(s, wi))
 		return wi;
 	while (t->chan_head != WL_NONE) {
 		uint32_t e = t->chan_head;
@@ -1912,10 +1921,40 @@ static uint32_t chan_take_early(struct sim *s, uint32_t ti, uint32_t k, uint32_t
 }
 
 /*
- * Wake @wi reaches task @ti asleep on another wake's BLOCK (the one before
- * its current op): a channel wake for a later sleep ends this one.
+ * replay_config.channel_burst: whether wake @wi, made on @waker_cpu, comes
+ * from the write burst running on its asleep reader @t's CPU.  The kernel's
+ * pipe_write() wakes the reader's rd_wait at each write
+ * (wake_up_interruptible_sync_poll()), whoever writes; the trace shows
+ * that, in a sender's burst, as 37-106 wakings of which some go onto the
+ * sender's own CPU and queue behind it.  The record must come from a WAKE
+ * op of the waker while it is current there (not a wake delivered at its
+ * trace time), and: PLACE, its wakeup goes to that CPU (traced_cpu()'s
+ * choice, not applied here); PREV, the reader last ran there; OWN, both.
  */
-static bool chan_wakes_sleeper(struct sim *s, uint32_t ti, uint32_t wi)
+static bool chan_burst_frees(const struct sim *s, const struct sim_task *t,
+			     const struct wl_wake *w, int waker_cpu)
+{
+	int place;
+
+	if (waker_cpu < 0 || waker_cpu >= s->nr_cpus || w->waker >= s->nr_tasks ||
+	    s->cpus[waker_cpu].curr != (int32_t)w->waker)
+		return false;
+	if (s->cfg.channel_burst != REPLAY_CHANNEL_BURST_PLACE && t->cpu != waker_cpu)
+		return false;
+	if (s->cfg.channel_burst == REPLAY_CHANNEL_BURST_PREV)
+		return true;
+	place = t->displaced && w->cpu >= 0 && w->cpu == w->prev_cpu &&
+		!(w->flags & WL_WAKE_NEW) && t->cpu >= 0 ? t->cpu : w->cpu;
+	return place == waker_cpu;
+}
+
+/*
+ * Wake @wi, made on @waker_cpu (-1: at its trace time), reaches task @ti
+ * asleep on another wake's BLOCK (the one before its current op): a channel
+ * wake for a later sleep ends this one (channel_wakes; under channel_burst
+ * only where chan_burst_frees()).
+ */
+static bool chan_wakes_sleeper(struct sim *s, uint32_t ti, uint32_t wi, int waker_cpu)
 {
 	struct sim_task *t = &s->tasks[ti];
 	uint32_t cur;
@@ -1923,6 +1962,8 @@ static bool chan_wakes_sleeper(struct sim *s, uint32_t ti, uint32_t wi)
 	/* t->standin: its wake is spent on a stand-in to come (--early-wakes sleep) */
 	if (!s->block_wake || t->st != SIM_BLOCKED || t->waiting == WL_NONE ||
 	    s->early[t->waiting] || t->standin || !chan_pairable(s, ti, wi, t->waiting))
+		return false;
+	if (!chan_repair_all(s) && !chan_burst_frees(s, t, &s->wakes[wi], waker_cpu))
 		return false;
 	cur = s->wake_block[t->waiting];
 	if (cur + 1 != t->op || s->wake_block[wi] <= cur)
@@ -1999,7 +2040,7 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 		return emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, t->cpu, t->cpu,
 				       cpu_pid(s, t->cpu), now);
 	}
-	if ((t->st == SIM_BLOCKED && t->waiting == wi) || chan_wakes_sleeper(s, ti, wi))
+	if ((t->st == SIM_BLOCKED && t->waiting == wi) || chan_wakes_sleeper(s, ti, wi, waker_cpu))
 		return wake_now(s, wi, waker_cpu, 0, now);
 	/* Not at that block yet: it will not sleep there (see run_ops). */
 	s->early[wi] = 1;

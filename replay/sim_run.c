@@ -132,6 +132,14 @@ const struct replay_name replay_handoff_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_channel_burst_names[] = {
+	{ "off", REPLAY_CHANNEL_BURST_OFF },
+	{ "place", REPLAY_CHANNEL_BURST_PLACE },
+	{ "prev", REPLAY_CHANNEL_BURST_PREV },
+	{ "own", REPLAY_CHANNEL_BURST_OWN },
+	{ NULL, 0 },
+};
+
 const struct replay_name replay_early_wakes_names[] = {
 	{ "sample", REPLAY_EARLY_SAMPLE },
 	{ "nosample", REPLAY_EARLY_NOSAMPLE },
@@ -1056,7 +1064,8 @@ static int setup(struct sim *s, struct sr_error *err)
 	    !(s->tasks = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*s->tasks))) ||
 	    !(s->cpus = calloc((size_t)s->nr_cpus, sizeof(*s->cpus))) ||
 	    !(s->early = calloc(wl_nr_wakes(wl) + 1, 1)) ||
-	    ((s->cfg.channel_wakes || s->cfg.channel_races) && sim_bind_blocks(s)) ||
+	    ((s->cfg.channel_wakes || s->cfg.channel_races || s->cfg.channel_burst) &&
+	     sim_bind_blocks(s)) ||
 	    sim_chans_init(&s->chans, wl_nr_channels(wl), s->nr_tasks))
 		goto oom;
 	if (s->cfg.ticks == REPLAY_TICKS_TRACED)
@@ -1583,7 +1592,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_RESCHED_WAKE_IN_CALL] = "wakes with a switch armed on their CPU and not yet due NOT switched out at: the trace shows them in the system call of the task's previous wake (its TIF_NEED_RESCHED set from that wake to this one; --resched-at next-wake)",
 	[SIM_NOTE_RESCHED_AT_WAIT] = "of them, switched out at the hand-off wait that follows the exit in its work (the trace's switch point)",
 	[SIM_NOTE_WORK_STUCK] = "past the trace end, tasks were runnable with no event left to run them: the simulation stopped there with work left (a simulation bug: please report it)",
-	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes)",
+	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes, --channel-burst)",
 	[SIM_NOTE_CHANNEL_RACES] = "wakes of a reader with several writers that raced with its sleep in the trace, re-paired as its other writers' wakes (--channel-races)",
 	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",
 	[SIM_NOTE_WAKER_COST_REMOVED] = "wakeups and forks remote in the trace, local in the simulation: the waker's run after it lost a drawn remote cost (--waker-costs follow; docs/replay.md, \"The waker's side\")",

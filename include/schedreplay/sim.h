@@ -152,6 +152,31 @@ enum replay_early_wakes {
 extern const struct replay_name replay_early_wakes_names[];
 
 /*
+ * replay_config.channel_burst: a reader with several writers asleep on its
+ * BLOCK, waiting for the wake record of the writer the trace shows ending
+ * it, and reached by another writer's channel wake (WL_WAKE_CHANNEL) for a
+ * later sleep (the kernel's pipe_write() wakes rd_wait whoever writes: the
+ * record's message is in the pipe).  OFF (the default): it sleeps on until
+ * its own record comes, unless channel_wakes.  PLACE: the two wakes
+ * exchange sleeps (as channel_wakes) only when the waker is running on its
+ * CPU and the record's wakeup goes to that CPU: a wakee queued behind, or
+ * preempting, the write burst that freed it (the convoy the trace shows);
+ * PREV: only when the waker is running on the CPU the reader last ran on
+ * (the reader's own CPU), wherever the wakeup goes; OWN: both (the reader
+ * asleep on the burst's CPU and woken there: no migration).  Nothing else of
+ * channel_wakes: a reader reaching a sleep does not take a later sleep's
+ * early message.  Experimental: docs/validation-log.md ("A reader freed
+ * only by the write burst running on its CPU").
+ */
+enum replay_channel_burst {
+	REPLAY_CHANNEL_BURST_OFF = 0,
+	REPLAY_CHANNEL_BURST_PLACE,
+	REPLAY_CHANNEL_BURST_PREV,
+	REPLAY_CHANNEL_BURST_OWN,
+};
+extern const struct replay_name replay_channel_burst_names[];
+
+/*
  * replay_config.handoff_replies: the wakeup of a waker asleep in a hand-off
  * WAIT, by its wakee's reply (handoff_release(); docs/replay.md,
  * "Hand-offs").  The trace shows that waker switched out runnable for its
@@ -780,6 +805,8 @@ struct replay_config {
 	 * a stall of the readers and its backlog").
 	 */
 	bool channel_races;
+	/* a reader freed early only by the burst on its CPU (above); OFF by default */
+	enum replay_channel_burst channel_burst;
 	/*
 	 * A hand-off WAIT in a one-way flow (WL_WAIT_ONEWAY) is not slept
 	 * when the model did not preempt the waker: the waker goes on with its

@@ -1254,8 +1254,10 @@ static void test_pull_before_fork(void)
  * 62's write ends the sleep and 61's the next.  Four rounds; in the first 60
  * sleeps since before the trace (no BLOCK to pair): 3 re-paired sleeps.
  */
-static struct replay_result *run_notes(const struct wl_workload *wl, bool channel, bool oneway,
-					bool stop_at_end)
+/* run_notes()' configuration, @burst: replay_config.channel_burst (test_channel_burst()) */
+static struct replay_result *run_notes_burst(const struct wl_workload *wl, bool channel,
+					     bool oneway, bool stop_at_end,
+					     enum replay_channel_burst burst)
 {
 	struct replay_config rc;
 	struct sr_error err = { 0 };
@@ -1264,6 +1266,7 @@ static struct replay_result *run_notes(const struct wl_workload *wl, bool channe
 	replay_config_default(&rc);
 	rc.no_costs = true;
 	rc.channel_wakes = channel;
+	rc.channel_burst = burst;
 	rc.oneway_no_wait = oneway;
 	rc.stop_at_end = stop_at_end;
 	/* the waits these tests count are slept (test_handoff_modes() has the others) */
@@ -1280,12 +1283,19 @@ static struct replay_result *run_notes(const struct wl_workload *wl, bool channe
 	return r;
 }
 
-static void test_channel_wakes(void)
+static struct replay_result *run_notes(const struct wl_workload *wl, bool channel, bool oneway,
+					bool stop_at_end)
 {
-	struct trace_event ev[256];
+	return run_notes_burst(wl, channel, oneway, stop_at_end, REPLAY_CHANNEL_BURST_OFF);
+}
+
+/*
+ * test_channel_wakes()' rounds with reader 60 on CPU @rcpu (2 there; 1 in
+ * test_channel_burst(): the CPU writer 62 runs on).
+ */
+static size_t channel_events(struct trace_event *ev, int rcpu)
+{
 	size_t n = 0;
-	struct wl_workload *wl;
-	struct replay_result *r;
 
 	ev[n++] = ev_runtime(1 * MS, 0, 61, 1000);
 	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 0, 120);
@@ -1295,18 +1305,35 @@ static void test_channel_wakes(void)
 
 		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 1, 0, 0x08, 62, 120, 1);
 		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t, 1, 0, 0x08, 62, 120, 1);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 300 * US, 0, 61, 0, 60, 120, 2);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 300 * US, 0, 61, 0, 60, 120, 2);
-		ev[n++] = ev_switch(t + 302 * US, 2, 0, 'R', 120, 60, 120);
-		ev[n++] = ev_switch(t + 310 * US, 2, 60, 'S', 120, 0, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 300 * US, 0, 61, 0, 60, 120, rcpu);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 300 * US, 0, 61, 0, 60, 120, rcpu);
+		ev[n++] = ev_switch(t + 302 * US, rcpu, 0, 'R', 120, 60, 120);
+		ev[n++] = ev_switch(t + 310 * US, rcpu, 60, 'S', 120, 0, 120);
 		ev[n++] = ev_switch(t + 500 * US, 1, 0, 'R', 120, 62, 120);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 510 * US, 1, 62, 0, 60, 120, 2);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 510 * US, 1, 62, 0, 60, 120, 2);
-		ev[n++] = ev_switch(t + 512 * US, 2, 0, 'R', 120, 60, 120);
-		ev[n++] = ev_switch(t + 515 * US, 1, 62, 'S', 120, 0, 120);
-		ev[n++] = ev_switch(t + 520 * US, 2, 60, 'S', 120, 0, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 510 * US, 1, 62, 0, 60, 120, rcpu);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 510 * US, 1, 62, 0, 60, 120, rcpu);
+		if (rcpu == 1) {
+			/* 60 preempts its waker 62 on CPU 1, 62 sleeps after it */
+			ev[n++] = ev_switch(t + 512 * US, 1, 62, 'R', 120, 60, 120);
+			ev[n++] = ev_switch(t + 520 * US, 1, 60, 'S', 120, 62, 120);
+			ev[n++] = ev_switch(t + 525 * US, 1, 62, 'S', 120, 0, 120);
+		} else {
+			ev[n++] = ev_switch(t + 512 * US, rcpu, 0, 'R', 120, 60, 120);
+			ev[n++] = ev_switch(t + 515 * US, 1, 62, 'S', 120, 0, 120);
+			ev[n++] = ev_switch(t + 520 * US, rcpu, 60, 'S', 120, 0, 120);
+		}
 	}
 	ev[n++] = ev_runtime(7 * MS, 0, 61, 1000);
+	return n;
+}
+
+static void test_channel_wakes(void)
+{
+	struct trace_event ev[256];
+	size_t n = channel_events(ev, 2);
+	struct wl_workload *wl;
+	struct replay_result *r;
+
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	for (int on = 0; on < 2; on++) {
@@ -1332,6 +1359,48 @@ static void test_channel_wakes(void)
 		replay_result_free(r);
 	}
 	wl_free(wl);
+}
+
+/*
+ * replay_config.channel_burst on test_channel_wakes()' rounds.  Reader 60 on
+ * CPU 2: 62's early write is made on CPU 1, neither the CPU 60 last ran on
+ * nor the one its wakeup goes to: no mode frees 60 (as off: 4 early wakes).
+ * Reader 60 on CPU 1, the CPU 62 writes on (its burst): 62's
+ * write finds 60 asleep there on 61's record, and every mode frees it in
+ * the three rounds whose first sleep is a traced BLOCK (as --channel-wakes
+ * on CPU 2: 3 re-paired, 1 early); off leaves 60 asleep (4 early).
+ */
+static void test_channel_burst(void)
+{
+	static const enum replay_channel_burst modes[] = {
+		REPLAY_CHANNEL_BURST_OFF, REPLAY_CHANNEL_BURST_PLACE,
+		REPLAY_CHANNEL_BURST_PREV, REPLAY_CHANNEL_BURST_OWN,
+	};
+	struct trace_event ev[256];
+
+	for (int rcpu = 1; rcpu <= 2; rcpu++) {
+		size_t n = channel_events(ev, rcpu);
+		struct wl_workload *wl = build(ev, n);
+
+		CHECK(wl != NULL);
+		if (!wl)
+			return;
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+			struct replay_result *r =
+				run_notes_burst(wl, false, false, false, modes[i]);
+			bool frees = rcpu == 1 && modes[i] != REPLAY_CHANNEL_BURST_OFF;
+
+			CHECK(r != NULL);
+			if (!r)
+				break;
+			CHECK_EQ(note_count(r, "sleeps of a reader with several writers"),
+				 frees ? 3 : 0);
+			CHECK_EQ(note_count(r, "wakes that reached their target before"),
+				 frees ? 1 : 4);
+			replay_result_free(r);
+		}
+		wl_free(wl);
+	}
 }
 
 /*
@@ -3993,6 +4062,7 @@ int main(int argc, char **argv)
 	test_resched_next_wake_in_call();
 	test_flush_hold_model();
 	test_channel_wakes();
+	test_channel_burst();
 	test_early_wakes();
 	test_early_wakes_sleep();
 	test_standin_skip();
