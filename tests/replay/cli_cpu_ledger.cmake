@@ -40,7 +40,8 @@ file(REMOVE ${WORK}/s1.dump ${WORK}/s2.dump ${WORK}/t.rep ${WORK}/s.samples)
 # came while the CPU was idle, else at its first event.  The trace's fair time is then the
 # replays' to the microsecond; until 5 Dec 2026 the ledger took the first event every time and
 # the trace came out 1.317 CPU-ms short (177.597 against 178.914), which read as a writer
-# 7.3 ms ahead of its trace
+# 7.3 ms ahead of its trace (docs/validation-log.md, "small-nowaking's writer 3490 against its
+# trace, block by block")
 set(t ${DIR}/small-nowaking.dat)
 if(EXISTS ${t})
   analysis_inputs(${t} ${WORK} REP --dump-wake-records)
