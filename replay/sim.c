@@ -585,6 +585,13 @@ static int placement_cpu(struct sim *s, struct sim_task *t, int traced, int wake
 	return waker_cpu >= 0 && waker_cpu < s->nr_cpus ? waker_cpu : 0;
 }
 
+/* Wake @w keeps displaced task @t on the simulation's previous CPU (traced_cpu(), below). */
+static bool traced_keeps_displaced(const struct sim_task *t, const struct wl_wake *w)
+{
+	return t->displaced && w->cpu >= 0 && w->cpu == w->prev_cpu &&
+	       !(w->flags & WL_WAKE_NEW) && t->cpu >= 0;
+}
+
 /*
  * --placement trace: the CPU the trace chose for wake @w - except for a task
  * the simulation's own newidle balance moved (replay_config.idle_pull,
@@ -596,11 +603,10 @@ static int placement_cpu(struct sim *s, struct sim_task *t, int traced, int wake
  */
 static int traced_cpu(struct sim_task *t, const struct wl_wake *w)
 {
-	if (!t->displaced || w->cpu < 0)
-		return w->cpu;
-	if (w->cpu == w->prev_cpu && !(w->flags & WL_WAKE_NEW) && t->cpu >= 0)
+	if (traced_keeps_displaced(t, w))
 		return t->cpu;
-	t->displaced = false;
+	if (w->cpu >= 0)
+		t->displaced = false;
 	return w->cpu;
 }
 
@@ -1929,7 +1935,8 @@ static uint32_t chan_take_early(struct sim *s, uint32_t ti, uint32_t k, uint32_t
  * sender's own CPU and queue behind it.  The record must come from a WAKE
  * op of the waker while it is current there (not a wake delivered at its
  * trace time), and: PLACE, its wakeup goes to that CPU (traced_cpu()'s
- * choice, not applied here); PREV, the reader last ran there; OWN, both.
+ * choice, without ending a displacement); PREV, the reader last ran there;
+ * OWN, both.
  */
 static bool chan_burst_frees(const struct sim *s, const struct sim_task *t,
 			     const struct wl_wake *w, int waker_cpu)
@@ -1943,8 +1950,7 @@ static bool chan_burst_frees(const struct sim *s, const struct sim_task *t,
 		return false;
 	if (s->cfg.channel_burst == REPLAY_CHANNEL_BURST_PREV)
 		return true;
-	place = t->displaced && w->cpu >= 0 && w->cpu == w->prev_cpu &&
-		!(w->flags & WL_WAKE_NEW) && t->cpu >= 0 ? t->cpu : w->cpu;
+	place = traced_keeps_displaced(t, w) ? t->cpu : w->cpu;
 	return place == waker_cpu;
 }
 
