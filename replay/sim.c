@@ -417,6 +417,7 @@ static bool blocks_next(const struct sim *s, uint32_t ti)
 		case WL_OP_COMM:
 		case WL_OP_WAKE_OTHER:
 		case WL_OP_EXEC_BALANCE:
+		case WL_OP_NICE:
 			continue;
 		default:
 			return false;
@@ -884,7 +885,7 @@ static void ident(const struct sim *s, int32_t who, int cpu, char *comm, int32_t
 	if (who >= 0) {
 		memcpy(comm, s->tasks[who].comm, TRACE_COMM_LEN);
 		*pid = s->wt[who].pid;
-		*prio = s->wt[who].prio;
+		*prio = s->tasks[who].prio;
 	} else if (who == SIM_SYNTH_STOPPER) {
 		snprintf(comm, TRACE_COMM_LEN, "migration/%u", (unsigned int)cpu % 10000u);
 		*pid = SIM_SYNTH_STOPPER_PID + cpu;
@@ -1229,7 +1230,7 @@ static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, u
 	sim_event_init(s, &ev, TRACE_EV_SCHED_MIGRATE_TASK, cpu, now, 0);
 	memcpy(ev.u.migrate.comm, s->tasks[ti].comm, TRACE_COMM_LEN);
 	ev.u.migrate.pid = s->wt[ti].pid;
-	ev.u.migrate.prio = s->wt[ti].prio;
+	ev.u.migrate.prio = s->tasks[ti].prio;
 	ev.u.migrate.orig_cpu = from;
 	ev.u.migrate.dest_cpu = to;
 	return sim_emit(s, &ev);
@@ -1401,6 +1402,39 @@ static void delayed_before_wake(struct sim *s, struct sim_task *t,
 		s->notes[SIM_NOTE_WAKE_PATH_DEQUEUED]++;
 }
 
+/* WL_OP_NICE @op of task @ti: set_user_nice() in the model, the prio its events show */
+static void set_nice(struct sim *s, uint32_t ti, const struct wl_op *op, uint64_t now)
+{
+	struct sim_task *t = &s->tasks[ti];
+	int nice = (int)(int64_t)op->value;
+
+	if (!t->mt || model_task_set_nice(s->m, t->mt, nice, now))
+		s->notes[SIM_NOTE_BAD_NICE]++;
+	else
+		t->prio = 120 + nice;
+}
+
+/*
+ * The nice changes the trace showed at the switch-in after blocked task
+ * @ti's sleep (WL_OP_NICE right after its BLOCK): made while it slept
+ * (renice, setpriority() by another task), so set_user_nice() reweighted it
+ * before this wakeup's enqueue and place_entity() (its lag scaled by the
+ * new weight, its deadline by the new slice share).  The ops themselves are
+ * no-ops when reached.
+ */
+static void nice_before_wake(struct sim *s, uint32_t ti, uint64_t now)
+{
+	const struct wl_task *wt = &s->wt[ti];
+
+	for (uint32_t op = s->tasks[ti].op; op < wt->nr_ops; op++) {
+		const struct wl_op *o = &s->ops[wt->first_op + op];
+
+		if (o->kind != WL_OP_NICE)
+			break;
+		set_nice(s, ti, o, now);
+	}
+}
+
 /*
  * try_to_wake_up() of blocked task @ti onto the CPU placement picks (the
  * trace's @traced CPU under --placement trace).  @seq draws the cost.
@@ -1434,6 +1468,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 			REPLAY_SAMPLE_OTHER;
 	/* the trace may have lost this wakeup's records: not compared (sim_unseen()) */
 	s->in_lost_wake = w && w->in_lost;
+	nice_before_wake(s, ti, now);
 	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
 	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
 		return -1;
@@ -2381,7 +2416,7 @@ static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op)
 			return true;
 		if (k == WL_OP_RUN && !run)
 			run = true;
-		else if (k != WL_OP_COMM && k != WL_OP_EXEC_BALANCE)
+		else if (k != WL_OP_COMM && k != WL_OP_EXEC_BALANCE && k != WL_OP_NICE)
 			return false;
 	}
 	return false;
@@ -2857,6 +2892,18 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			if ((r = block_op(s, cpu, ti, op, now)) <= 0)
 				return r;
 			continue;
+		case WL_OP_NICE:
+			/*
+			 * set_user_nice() in this run: the model dequeues,
+			 * reweights and requeues it (reweight_task_fair(),
+			 * charged to here first); prio_changed_fair()'s
+			 * resched_curr() for a lower priority is honoured below,
+			 * as a wakeup's by this task would be.  A no-op when
+			 * nice_before_wake() applied it already.
+			 */
+			charge(s, cpu, now);
+			set_nice(s, ti, op, now);
+			break;
 		case WL_OP_EXIT_MOVE:
 			/*
 			 * do_exit()'s sched_move_task(): its dequeue charges the

@@ -34,6 +34,8 @@ struct sim_task {
 	struct model_task *mt;
 	uint32_t op;               /* current op (relative to the task's first) */
 	uint64_t run_left;         /* ns left of the current RUN op */
+	int32_t prio;              /* the prio its events show: the workload's, 120 + nice
+				      after a WL_OP_NICE */
 	uint32_t waiting;          /* BLOCKED: the wake that ends it, WL_NONE: none */
 	uint32_t waiter;           /* a task sleeping in a hand-off WAIT for this one */
 	uint32_t waiter_op;        /* ... until this task has passed this op */
@@ -162,6 +164,7 @@ enum sim_note_id {
 	SIM_NOTE_BEHIND_LEAD,
 	SIM_NOTE_OTHER_MISMATCH,
 	SIM_NOTE_BAD_WAKE,
+	SIM_NOTE_BAD_NICE,
 	SIM_NOTE_MOVE_FAILED,
 	SIM_NOTE_UNDELIVERED,
 	SIM_NOTE_OPS_DONE,

@@ -1163,6 +1163,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		int cpu = w->init_cpu >= 0 && w->init_cpu < s->nr_cpus ? w->init_cpu : 0;
 
 		memcpy(t->comm, w->comm, TRACE_COMM_LEN);
+		t->prio = w->prio;
 		stopper_of(s, i);
 		t->group = w->group < ng ? w->group : 0;
 		t->cpu = cpu;
@@ -1567,6 +1568,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_MIGRATE_SKIPPED] = "traced migrations of queued tasks not applied (running or asleep in the simulation)",
 	[SIM_NOTE_OTHER_MISMATCH] = "RT/DL switch-outs without their switch-in in the trace: ignored",
 	[SIM_NOTE_BAD_WAKE] = "wakeups the model refused (task dead or new)",
+	[SIM_NOTE_BAD_NICE] = "nice changes the model refused (task dead)",
 	[SIM_NOTE_MOVE_FAILED] = "cgroup moves the model refused",
 	[SIM_NOTE_UNDELIVERED] = "wakes delivered early whose block the task never reached before the trace end",
 	[SIM_NOTE_OPS_DONE] = "tasks that did all their traced work before the trace end while the trace had them queued, not running, at its end: they sleep (their further demand is unknown)",

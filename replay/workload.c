@@ -316,6 +316,7 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	memcpy(s->comm, t->comm, TRACE_COMM_LEN);
 	s->cpu = (int16_t)cpu;
 	s->seen_cpu = -1;
+	s->nice = (int8_t)t->nice;
 	s->block_op = WL_NONE;
 	s->waking = WL_NONE;
 	s->init_migrate = WL_NONE;
@@ -1125,10 +1126,12 @@ static uint32_t context_task(struct wl_builder *b, const struct trace_event *ev,
 	if (t != WL_NONE && c->curr == (int32_t)t)
 		return t;
 	if (t == WL_NONE) {
-		/* its prio is not known yet: 120 until an event shows it */
+		/* its prio is not known yet: 120 until an event shows it (nice_seen()) */
 		t = appear_running(b, c, ev->cpu, ev->common_pid, "", 120, ev->ts);
 		if (t == WL_NONE)
 			*fail = -1;
+		else
+			b->ts.v[t].prio_unknown = true;
 		return t;
 	}
 	if (make_current(b, c, ev->cpu, t, ev->ts, c->curr == CUR_UNKNOWN, false)) {
@@ -1641,6 +1644,7 @@ static int on_wakeup_new(struct wl_builder *b, const struct trace_event *ev)
 	task->cls = class_of_prio(u->prio);
 	task->nice = task->cls == WL_CLASS_FAIR && u->prio >= 100 && u->prio < 140 ?
 		u->prio - 120 : 0;
+	b->ts.v[t].nice = (int8_t)task->nice;
 	task->init_cpu = (int16_t)cpu;
 	s = &b->ts.v[t];
 	s->st = TS_QUEUED;
@@ -1871,10 +1875,48 @@ static int tick_preempt_mark(struct wl_builder *b, uint32_t p)
 {
 	const struct tstate *s = &b->ts.v[p];
 
-	if (b->tasks.v[p].cls != WL_CLASS_FAIR || s->exited || !s->ops.n ||
-	    s->ops.v[s->ops.n - 1].kind != WL_OP_RUN)
+	uint32_t last = s->ops.n;
+
+	/* a nice change placed at this switch-out sits after the run (nice_seen()) */
+	if (last && s->ops.v[last - 1].kind == WL_OP_NICE)
+		last--;
+	if (b->tasks.v[p].cls != WL_CLASS_FAIR || s->exited || !last ||
+	    s->ops.v[last - 1].kind != WL_OP_RUN)
 		return 0;
 	return push_op(b, p, WL_OP_PREEMPT, 0, 0, 0);
+}
+
+/*
+ * The trace showed fair task @t at @prio: a nice level other than the one its
+ * ops so far give it is a set_user_nice() (setpriority(), a `nice` wrapper
+ * between fork and exec, renice) made since its last event - at a
+ * switch-out in the run that ends there, at a switch-in while it slept or
+ * waited.  It becomes a WL_OP_NICE at this point of its work.  The prio in
+ * sched_switch is p->prio: a fair task boosted by a fair rt_mutex waiter
+ * (rt_mutex_setprio() within 100..139) would read as a nice change, which
+ * the trace cannot tell apart without sched_pi_setprio.  A task first seen as
+ * an event's context had no prio yet (context_task()): the first one shown
+ * is its nice from the start, not a change.
+ */
+static int nice_seen(struct wl_builder *b, uint32_t t, int32_t prio)
+{
+	struct tstate *s = &b->ts.v[t];
+
+	if (b->tasks.v[t].cls != WL_CLASS_FAIR || prio < 100 || prio >= 140 ||
+	    s->st == TS_DEAD)
+		return 0;
+	if (s->prio_unknown) {
+		/* the first event to show it: its nice from the start */
+		s->prio_unknown = false;
+		b->tasks.v[t].prio = prio;
+		b->tasks.v[t].nice = s->nice = (int8_t)(prio - 120);
+		return 0;
+	}
+	if (prio - 120 == s->nice)
+		return 0;
+	s->nice = (int8_t)(prio - 120);
+	note(b, WL_NOTE_NICE);
+	return push_op(b, t, WL_OP_NICE, 0, 0, (uint64_t)(int64_t)(prio - 120));
 }
 
 static int on_switch(struct wl_builder *b, const struct trace_event *ev)
@@ -1924,7 +1966,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			return -1;
 		if (b->tasks.v[p].cls == WL_CLASS_FAIR && sw->prev_prio >= 0 && sw->prev_prio < 100)
 			note(b, WL_NOTE_PI_BOOST);
-		if (flush_run(b, p, ev->ts))
+		if (flush_run(b, p, ev->ts) || nice_seen(b, p, sw->prev_prio))
 			return -1;
 		if (switch_out_prev(b, c, ev, p, stat_pid, stat_ts, &handoff_prev))
 			return -1;
@@ -1991,7 +2033,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	if (b->ts.v[n].runnable_since && bw_unthrottle_seen(b, n, ev->ts))
 		return -1;
 	b->ts.v[n].runnable_since = 0;
-	if (make_current(b, c, ev->cpu, n, ev->ts, true, true))
+	if (make_current(b, c, ev->cpu, n, ev->ts, true, true) || nice_seen(b, n, sw->next_prio))
 		return -1;
 	if (b->tasks.v[n].cls != WL_CLASS_FAIR) {
 		if (push_timed(b, ev->ts, WL_T_OTHER_IN, n, ev->cpu, 0, 0))
@@ -3169,6 +3211,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_WAKEUP_MIGRATED] = "... of them first seen in the migration of their wakeup (no sched_waking before it): asleep at the start, not runnable",
 	[WL_NOTE_RUNNING_MIGRATE] = "sched_migrate_task of a running task (inconsistent trace): ignored",
 	[WL_NOTE_PI_BOOST] = "switch-outs of fair tasks at RT priority (priority inheritance): replayed as fair",
+	[WL_NOTE_NICE] = "nice changes of fair tasks (set_user_nice(): a fair prio other than the task's so far in a sched_switch): applied at that switch-out after the run; at a switch-in, before the wakeup that ended its sleep (if it was runnable, when it runs)",
 	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",
 	[WL_NOTE_CGROUP_OTHER_ROOT] = "cgroup_attach_task events of hierarchies other than the cpu controller's: ignored",
 	[WL_NOTE_WAKING_NO_WAKEUP] = "switch-ins of tasks whose sched_waking was traced but not their sched_wakeup: that waking ended the sleep, on the CPU they ran on",

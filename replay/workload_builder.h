@@ -48,6 +48,8 @@ struct tstate {
 	uint64_t blocked_ts;         /* BLOCKED by a switch-out: then (0: since the trace start) */
 	bool exit_queued;            /* QUEUED by a preemption after that: it runs again */
 	int16_t seen_cpu;            /* the first CPU the trace showed it on, -1 none yet */
+	int8_t nice;                 /* the nice its ops so far give it (WL_OP_NICE) */
+	bool prio_unknown;           /* first seen as an event's context: its prio is a guess */
 	char comm[TRACE_COMM_LEN];   /* comm as of the last event naming it */
 	WL_VEC(struct wl_op) ops;
 };

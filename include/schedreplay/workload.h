@@ -99,6 +99,14 @@ enum wl_op_kind {
 			     before the WL_COMM_EXEC that follows (bprm_execve());
 			     made only with wl_options.exec_marks (docs/replay.md,
 			     "Exec balancing at the kernel's point") */
+	WL_OP_NICE,       /* set_user_nice(): the task's nice became (int64_t)value here.
+			     The trace shows a fair prio (100..139) other than the one
+			     its ops so far give it: at a switch-out, the change was
+			     made in the run that ends there (the op sits after that
+			     run's work); at a switch-in, while it slept or waited (the
+			     op sits after its BLOCK, and the simulation applies it
+			     before the wakeup's enqueue, as the kernel's reweight
+			     came before it).  A position otherwise, like WL_OP_COMM */
 };
 
 /* WL_OP_COMM aux: the comm changed at an exec (the place of sched_exec()) or by a rename */

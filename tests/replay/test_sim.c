@@ -4037,6 +4037,60 @@ static void test_clock_left(void)
 	}
 }
 
+/*
+ * A nice change in the replay (WL_OP_NICE).  Hogs 10 and 11 share CPU 0;
+ * 10's first switch-out shows prio 139 (a setpriority() to nice 19 in its
+ * first run), 11 blocks after 6 ms of work and 10 after 9.  Replayed with the
+ * change, 10 weighs 15 against 11's 1024 from its first switch-out on:
+ * 11 runs its 6 ms to its block before 10 runs again (at the latest 10 ms +
+ * a tick), where at equal weights (the control: the trace without the
+ * change) they share the CPU and 11 blocks later.  10's switches show 139.
+ * Then 10 sleeps and is switched in at 110 (reniced while asleep): its
+ * sched_waking already shows 110 (nice_before_wake()).
+ */
+static void test_nice_change(void)
+{
+	uint64_t blk[2] = { UINT64_MAX, UINT64_MAX };
+
+	for (int control = 0; control <= 1; control++) {
+		int p19 = control ? 120 : 139, p110 = control ? 120 : 110;
+		struct trace_event ev[16];
+		size_t n = 0;
+		struct wl_workload *wl;
+		struct replay_config rc;
+		struct run x;
+
+		ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120);
+		ev[n++] = ev_switch(4 * MS, 0, 10, 'R', p19, 11, 120);
+		ev[n++] = ev_switch(7 * MS, 0, 11, 'R', 120, 10, p19);
+		ev[n++] = ev_switch(10 * MS, 0, 10, 'R', p19, 11, 120);
+		ev[n++] = ev_switch(13 * MS, 0, 11, 'S', 120, 10, p19);
+		ev[n++] = ev_switch(16 * MS, 0, 10, 'S', p19, 0, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 20 * MS, 0, 0, 0, 10, p110, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 20 * MS + 1000, 0, 0, 0, 10, p110, 0);
+		ev[n++] = ev_switch(20 * MS + 5000, 0, 0, 'R', 120, 10, p110);
+		ev[n++] = ev_switch(21 * MS, 0, 10, 'S', p110, 0, 120);
+		wl = build(ev, n);
+		CHECK(wl != NULL);
+		if (!wl)
+			continue;
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		if (run_begin(&x, wl, &rc)) {
+			blk[control] = dump_find(x.dump, 0, 0, "task11:11 [120] S ==>");
+			CHECK_EQ(dump_find(x.dump, 0, 0, "task10:10 [139]") != UINT64_MAX, !control);
+			CHECK_EQ(dump_find(x.dump, 0, 15 * MS, "sched_waking: task10:10 [110]") !=
+				 UINT64_MAX, !control);
+			CHECK_EQ(count(x.r, "reweight_entity") > 0, !control);
+		}
+		run_end(&x);
+		wl_free(wl);
+	}
+	CHECK(blk[0] != UINT64_MAX && blk[1] != UINT64_MAX);
+	CHECK(blk[0] <= 10 * MS + 4 * MS);
+	CHECK(blk[0] < blk[1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -4045,6 +4099,7 @@ int main(int argc, char **argv)
 		CHECK_DONE();
 	}
 	test_pingpong();
+	test_nice_change();
 	test_handoff_pingpong();
 	test_ops_done_queued();
 	test_restored_idle_exits();

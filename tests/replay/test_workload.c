@@ -3342,6 +3342,57 @@ static void test_strict_preempt_costs(void)
 	CHECK_EQ(p[3], WL_PATH_PREEMPT_LOCAL);
 }
 
+/*
+ * Nice changes (WL_OP_NICE, nice_seen()).  Task 10, first seen as the
+ * context of a sched_stat_runtime (prio unknown), shows 125 at its first
+ * switch: nice 5 from the start, no op (its runs then merge into one RUN).  It then blocks showing 130 (a
+ * setpriority() in that run: NICE 10 after the run, before the BLOCK) and
+ * is switched in at 110 after its sleep (a renice while asleep: NICE -10
+ * right after the BLOCK).  Task 11, preempted, shows 139: NICE 19 after its
+ * run, no BLOCK.  Task 12 keeps 120: no op.
+ */
+static void test_nice_changes(void)
+{
+	struct wl_workload *wl;
+	uint32_t a, b, c;
+
+	start();
+	feed(ev_runtime(1 * MS, 0, 10, 1 * MS));
+	feed(ev_switch(2 * MS, 0, 10, 'R', 125, 11, 120));      /* 10 preempted: nice 5 */
+	feed(ev_switch(3 * MS, 0, 11, 'R', 139, 10, 125));      /* 11 preempted at nice 19 */
+	feed(ev_switch(4 * MS, 0, 10, 'S', 130, 12, 120));      /* 10 blocks at nice 10 */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 0, 12, 0, 10, 110, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 1000, 0, 12, 0, 10, 110, 0));
+	feed(ev_switch(6 * MS, 0, 12, 'S', 120, 10, 110));      /* 10 back at nice -10 */
+	feed(ev_switch(7 * MS, 0, 10, 'S', 110, 0, 120));
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	b = task_of(wl, 11, 0);
+	c = task_of(wl, 12, 0);
+	CHECK(a != WL_NONE && b != WL_NONE && c != WL_NONE);
+	CHECK_EQ(wl_task(wl, a)->nice, 5);
+	CHECK_EQ(wl_task(wl, a)->prio, 125);
+	/* 10: RUN (its runs to 4 ms, merged), NICE 10, BLOCK, NICE -10, RUN 1 ms, BLOCK */
+	CHECK_EQ(op_of(wl, a, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, a, 1)->kind, WL_OP_NICE);
+	CHECK_EQ((int64_t)op_of(wl, a, 1)->value, 10);
+	CHECK_EQ(op_of(wl, a, 2)->kind, WL_OP_BLOCK);
+	CHECK_EQ(op_of(wl, a, 3)->kind, WL_OP_NICE);
+	CHECK_EQ((int64_t)op_of(wl, a, 3)->value, -10);
+	CHECK_EQ(op_of(wl, a, 4)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, a, 4)->value, 1 * MS);
+	CHECK_EQ(op_of(wl, a, 5)->kind, WL_OP_BLOCK);
+	CHECK_EQ(wl_task(wl, a)->nr_ops, 6);
+	/* 11: RUN 1 ms, NICE 19 and nothing else (it never runs again) */
+	CHECK_EQ(wl_task(wl, b)->nice, 0);
+	CHECK_EQ(op_of(wl, b, 1)->kind, WL_OP_NICE);
+	CHECK_EQ((int64_t)op_of(wl, b, 1)->value, 19);
+	for (uint32_t k = 0; k < wl_task(wl, c)->nr_ops; k++)
+		CHECK(op_of(wl, c, k)->kind != WL_OP_NICE);
+	CHECK_EQ(note_value(wl, "nice changes"), 3);
+	wl_free(wl);
+}
+
 int main(void)
 {
 	test_pid_limit();
@@ -3349,6 +3400,7 @@ int main(void)
 	test_cgmap_paths();
 	test_cpu_limit();
 	test_basic();
+	test_nice_changes();
 	test_unseen_after_idle(false, true);
 	test_unseen_after_idle(true, true);
 	test_unseen_after_idle(true, false);
