@@ -168,14 +168,31 @@ static void work(uint64_t iters)
 	sink = x;
 }
 
+/* The calling thread's own CPU time: what it ran, not what it waited. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Iterations of work() per microsecond of this thread's CPU time.  Timed on
+ * the thread's CPU clock, not the wall clock: a probe started beside CPU
+ * hogs (at nice 10, say) is preempted during the 20 ms run, and a wall-clock
+ * calibration then took the others' time for its own - one capture's
+ * workers computed 6 us per request for `-w 300` (traces/README.md, "Nice
+ * captures").
+ */
 static void calibrate(void)
 {
 	uint64_t iters = 1 << 16, t0, dt;
 
 	for (;;) {
-		t0 = now_ns();
+		t0 = cpu_ns();
 		work(iters);
-		dt = now_ns() - t0;
+		dt = cpu_ns() - t0;
 		if (dt > 20 * 1000 * 1000 || iters > (1ull << 40))
 			break;
 		iters *= 2;
