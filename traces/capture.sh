@@ -156,3 +156,14 @@ for run in pelt-root pelt-root-run2 pelt-root-run3; do
 		cap $run -d 3 -- sh -c "$probe -m 1 -t 2 -i 70000 -w 30000 -r 60 --json -o $here/$run.duty30.probe.json & $probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/$run.duty5.probe.json & while :; do :; done"
 	fi
 done
+# Nice levels (traces/README.md "Nice captures"): a CPU hog at nice 0, one at
+# nice 5 (a shell busy loop each) and the probe at nice 10 (`nice -n 10`:
+# forked at the shell's prio, reniced in the wrapper before its exec), all in
+# the root cgroup under one command: the probe workers' waits beside the hogs
+# are EEVDF's weights at work (a nice-10 wakee's deadline lies 9.3 slices
+# ahead).  Three times, the spread.
+for run in nice-mix nice-mix-run2 nice-mix-run3; do
+	if want $run; then
+		cap $run -d 3 -- sh -c "nice -n 10 $probe -m 1 -t 2 -i 3000 -w 300 -r 60 --json -o $here/$run.probe.json & nice -n 5 sh -c 'while :; do :; done' & while :; do :; done"
+	fi
+done
