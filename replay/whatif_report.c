@@ -631,6 +631,7 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 			o->nr_noise == 1 ? "" : "s");
 	lat_table(out, wl, r, lw, LAT_BY_COMM, NULL, "wakeup latency, all", o);
 	replay_text_nonfair_note(out, wl);
+	replay_text_no_wakeup_note(out, wl);
 	paths_table(out, wl, r, lw);
 	group_tables(out, wl, r, lw, LAT_BY_CGROUP, "cgroup", o ? o->top : 0, o);
 	group_tables(out, wl, r, lw, LAT_BY_COMM, "comm", o ? o->top : 0, o);
