@@ -812,7 +812,8 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 
 	memset(map, 0, sizeof(*map));
 	if (!f) {
-		sr_error_set(err, errno, "%s: %s", file, strerror(errno));
+		/* the option named, as --dump-events' and --svg's are */
+		sr_error_set(err, errno, "--cgroup-map %s: %s", file, strerror(errno));
 		return -1;
 	}
 	while ((got = cgmap_line(f, line, sizeof(line))) >= 0) {
