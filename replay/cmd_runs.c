@@ -693,7 +693,7 @@ static const struct run_opt run_opt_table[] = {
 	  "(local, remote) with fewer than 20 samples keeps its own\n"
 	  "table; all: every preempting-path sample is a cost, and such\n"
 	  "a path borrows the other's (docs/replay.md, \"Mechanical\n"
-	  "costs\"); --strict-preempt-costs is the old name of strict" },
+	  "costs\"); --strict-preempt-costs is accepted for strict" },
 	{ "strict-preempt-costs", NULL, RUN_OPTS_MODEL, set_strict_costs, .help = NULL },
 	{ "idle-residency", NULL, RUN_OPTS_MODEL,
 	  .names = replay_idle_residency_names, AT_ENUM(rc.idle_residency), .help =
@@ -723,15 +723,16 @@ static const struct run_opt run_opt_table[] = {
 	  "reschedules switches the timing line's 'tick to switch' later\n"
 	  "(grid, the default), or at the trace's own tick of each period\n"
 	  "where it shows one (a hardirq sched_stat_runtime of the running\n"
-	  "task, up to 700 us late on the capture VM) and such a switch\n"
-	  "after a delay drawn from the trace's tick -> switch delays\n"
+	  "task, up to 700 us late on the VM of the bundled traces) and\n"
+	  "such a switch after a delay drawn from the trace's tick ->\n"
+	  "switch delays\n"
 	  "(traced; experimental: docs/replay.md, \"Traced ticks\")" },
 	{ "tick-phase", NULL, RUN_OPTS_MODEL,
 	  .names = replay_tick_phase_names, AT_ENUM(rc.tick_phase), .help =
 	  "each CPU's tick phase: its phase of the tick grid that infers\n"
 	  "HZ where that holds, else the mean of the full-period\n"
 	  "sched_stat_runtime charges, else 0 (grid, the default), or that\n"
-	  "mean, else 0 ns (zero, the rule before; docs/replay.md, \"Tick\n"
+	  "mean, else 0 ns (zero, an older rule kept for comparison;\ndocs/replay.md, \"Tick\n"
 	  "grid phase\")" },
 };
 

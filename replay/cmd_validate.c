@@ -817,10 +817,10 @@ static void usage(FILE *f)
 	fprintf(f,
 "\n"
 "sched_switch counts the switches out of idle the kernel did not trace and the\n"
-"reader restored (shown as \"restored\"; --no-repair reads the raw stream). The\n"
-"other rules are measured in docs/validation-log.md and not adopted (its\n"
-"sections say which: --handoff's \"Tenth pass\", \"Fifteenth pass\"; --channels'\n"
-"\"Eleventh pass\"; --preempt-costs' \"The free group's p99 after a boundary\").\n"
+"reader restored (shown as \"restored\"; --no-repair reads the raw stream).\n"
+"Each of the replay's rules defaults to the value measured best on these traces;\n"
+"the docs/replay.md section its option names describes the other values and\n"
+"how they measured (every investigation's figures: docs/validation-log.md).\n"
 "Each replay runs on past the trace end until the traced work is done (the\n"
 "duration row, --json's duration_ms: the trace's span and the simulation's time\n"
 "for that work); --stop-at-end stops at the trace end instead, with the work not\n"
@@ -1058,6 +1058,13 @@ static void print_text(const struct result *res, size_t n, const struct replay_c
 	char sfb[MODEL_SCHED_FEATURES_TEXT];
 	const char *sft = model_sched_features_text(&rc->sched_features, sfb, sizeof(sfb));
 
+	if (seeds > 1)
+		printf("predicted = the median of %u replays (one per model seed); ", seeds);
+	else
+		printf("predicted = one replay; ");
+	printf("measured = the trace; error = (predicted - measured) / measured, held to the "
+	       "trace's limit (OVER: exceeded); each trace's counts are the whole trace's, its "
+	       "percentiles the wakeup latency of its latency group (thresholds.json)\n");
 	if (!default_seeds(rc, seeds))
 		printf("model seeds %llu..%llu (the limits were set on seeds 1..%d)\n",
 		       (unsigned long long)rc->seed, (unsigned long long)rc->seed + seeds - 1,
@@ -1085,12 +1092,21 @@ static void print_text(const struct result *res, size_t n, const struct replay_c
 		for (int k = 0; k < NR_METRICS; k++) {
 			if (!r->have[k])
 				continue;
-			printf("  %-20s measured %12.1f predicted %12.1f error %+8.1f%%  limit %s%5.0f%%%s\n",
-			       metric[k], r->meas[k], r->pred[k], r->err[k] * 100,
-			       isnan(r->limit[k]) ? "  -" : "", isnan(r->limit[k]) ? 0 : r->limit[k] * 100,
+			/* as --markdown: counts as integers, the percentiles in us */
+			char label[32], lim[16];
+
+			snprintf(label, sizeof(label), "%s%s", metric[k], k >= 4 ? " (us)" : "");
+			/* no limit: "-", not a 0 % one */
+			if (isnan(r->limit[k]))
+				snprintf(lim, sizeof(lim), "%6s", "-");
+			else
+				snprintf(lim, sizeof(lim), "%5.0f%%", r->limit[k] * 100);
+			printf(k >= 4 ? "  %-20s measured %12.1f predicted %12.1f error %+8.1f%%  limit %s%s\n" :
+			       "  %-20s measured %12.0f predicted %12.0f error %+8.1f%%  limit %s%s\n",
+			       label, r->meas[k], r->pred[k], r->err[k] * 100, lim,
 			       r->over[k] ? "  OVER" : "");
 			if (k == 0 && (r->meas_restored || r->pred_restored))
-				printf("    %-18s measured %12.1f predicted %12.1f (switches out of idle "
+				printf("    %-18s measured %12.0f predicted %12.0f (switches out of idle "
 				       "the kernel did not trace, restored by the reader)\n",
 				       "of them restored", r->meas_restored, r->pred_restored);
 		}

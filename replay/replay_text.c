@@ -43,6 +43,15 @@ void replay_text_nonfair_note(FILE *out, const struct wl_workload *wl)
 			"predicted)\n", v, lat_get_all(wl_measured_latency(wl), LAT_WAKEUP)->count - v);
 }
 
+void replay_text_no_wakeup_note(FILE *out, const struct wl_workload *wl)
+{
+	if (wl_facts(wl)->has_sched_waking || !replay_count_untraced(wl, "sched_wakeup"))
+		return;
+	fprintf(out, "  (no measured wakeup latency: the trace has neither sched_waking nor "
+		"sched_wakeup; the predicted samples are the wakeups assumed at the switch-ins of "
+		"blocked tasks, each woken externally there: not comparable with a measurement)\n");
+}
+
 /*
  * Channels (docs/replay.md, "Channels"): only for a trace with the syscall
  * events, so that other traces' reports are unchanged.
@@ -1068,6 +1077,7 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	print_dist_rows(out, "Wakeup latency, all", NULL,
 			lat_get_all(wl_measured_latency(wl), LAT_WAKEUP), pred, names, nr);
 	replay_text_nonfair_note(out, wl);
+	replay_text_no_wakeup_note(out, wl);
 	print_groups(out, wl, LAT_BY_CGROUP, "cgroup", names, runs, nr, o ? o->top : 10);
 	print_groups(out, wl, LAT_BY_COMM, "comm", names, runs, nr, o ? o->top : 10);
 	print_paths(out, wl, names, runs, nr);

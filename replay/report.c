@@ -87,9 +87,10 @@ static int cmp_count(const void *a, const void *b)
 }
 
 /*
- * The sidecar of the trace: the explicit file, or TRACE.json if present. A
- * sidecar that does not load, or that names another trace (TRACEID) or
- * describes another CPU count (sidecar_check_trace()), is an error: silently
+ * The sidecar of the trace: the explicit file, or TRACE.dat.json (the trace's
+ * path + ".json") if present.  A sidecar that does not load, or that names
+ * another trace (TRACEID) or describes another CPU count
+ * (sidecar_check_trace()), is an error: silently
  * grouping by the wrong machine's cgroups would be worse.
  */
 static int load_sidecar(const struct report_opts *o, struct report_data *d,

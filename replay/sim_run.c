@@ -337,6 +337,47 @@ static const char *release_before_why(const char *bound)
 	return BEFORE_WHY("the trace's bound (kernel line)");
 }
 
+/*
+ * A profile chosen with --profile, @chosen, and the one auto takes for the
+ * trace, @traced: static text saying when they differ, so that a replay of a
+ * 6.18 trace under 6.1 does not read as a 6.1 capture's.
+ */
+#define CHOSEN_WHY(name) \
+	"chosen with --profile; auto would take " name " for the trace's kernel: the trace's " \
+	"work replayed on another kernel than it was captured on"
+static const struct {
+	const char *name, *why;
+} chosen_why[] = {
+	{ "6.1", CHOSEN_WHY("6.1") },
+	{ "6.5", CHOSEN_WHY("6.5") },
+	{ "6.12", CHOSEN_WHY("6.12") },
+	{ "6.18", CHOSEN_WHY("6.18") },
+};
+
+/* The profile the trace's kernel release (or its bound) maps to; NULL: unknown */
+static const struct model_profile *traced_profile(const struct wl_facts *f)
+{
+	const struct model_profile *p = NULL;
+
+	/* replay_profile_for()'s order */
+	if (f->release)
+		p = model_profile_for_release(f->release, NULL);
+	if (!p && !f->release && f->release_before)
+		p = model_profile_for_release(f->release_before, NULL);
+	return p;
+}
+
+static const char *profile_chosen_why(const struct model_profile *chosen,
+				      const struct model_profile *traced)
+{
+	if (!traced || chosen == traced)
+		return "chosen with --profile";
+	for (size_t i = 0; i < sizeof(chosen_why) / sizeof(chosen_why[0]); i++)
+		if (!strcmp(chosen_why[i].name, model_profile_name(traced)))
+			return chosen_why[i].why;
+	return "chosen with --profile, not the trace's kernel's (--profile auto)";
+}
+
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 					       const struct replay_config *cfg, const char **why)
 {
@@ -345,7 +386,7 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 
 	if (cfg && cfg->profile) {
 		if (why)
-			*why = "chosen with --profile";
+			*why = profile_chosen_why(cfg->profile, traced_profile(f));
 		return cfg->profile;
 	}
 	if (f->release && (p = model_profile_for_release(f->release, why)))
@@ -358,7 +399,7 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 		return p;
 	}
 	if (why)
-		*why = "kernel release unknown: the default profile (the capture machines' kernel); "
+		*why = "kernel release unknown: the default profile (the bundled traces' kernel); "
 		       "--profile 6.1 for a kernel before 6.6 (CFS), 6.12 for 6.6-6.12";
 	return model_profile_default();
 }

@@ -1309,7 +1309,10 @@ static int v7_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 static void describe_non_trace(const uint8_t *h, size_t n, struct sr_error *err)
 {
 	const char *what = "unknown content";
+	size_t lead = 0;
 
+	while (lead < n && (h[lead] == ' ' || h[lead] == '\t' || h[lead] == '\n' || h[lead] == '\r'))
+		lead++;
 	if (n == 0)
 		what = "the file is empty";
 	else if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
@@ -1318,6 +1321,10 @@ static void describe_non_trace(const uint8_t *h, size_t n, struct sr_error *err)
 		what = "a perf.data file (use `perf sched` or convert with trace-cmd)";
 	else if (n >= 7 && (!memcmp(h, "version", 7) || !memcmp(h, "cpus=", 5)))
 		what = "text of `trace-cmd report` without ftrace event lines in its first 64 lines";
+	else if (lead < n && (h[lead] == '{' || h[lead] == '['))
+		/* the capture's sidecar or a probe's results, given for the trace */
+		what = "JSON (a capture sidecar? give the trace.dat; its sidecar TRACE.dat.json is "
+		       "read from beside it)";
 	else if (n >= 1 && h[0] == '#')
 		what = "text with a '#' header but no ftrace event line in its first 64 lines";
 	else {

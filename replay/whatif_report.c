@@ -58,7 +58,7 @@ static uint64_t count(const struct replay_result *res, const char *name)
 
 static int label_width(const struct whatif_result *r)
 {
-	size_t w = strlen("measured");
+	size_t w = strlen("run-to-run spread");     /* the widest row label that is not a run */
 
 	for (unsigned int i = 0; i < whatif_nr_runs(r); i++)
 		if (strlen(whatif_run_name(r, i)) > w)
@@ -71,30 +71,55 @@ static int label_width(const struct whatif_result *r)
  * several seeds "~" (within base's seed range) or " ", so that the columns
  * stay aligned; "" with one seed.
  */
-static void put_cell_text(FILE *out, const char *value, const char *change, const char *mark)
+static void put_cell_text_w(FILE *out, int w, const char *value, const char *change,
+			    const char *mark)
 {
 	char buf[80];
 
 	snprintf(buf, sizeof(buf), "%s%s%s", value, change, mark);
-	fprintf(out, "  %*s", CELL - 2, buf);
+	fprintf(out, "  %*s", w, buf);
 }
 
-/* put_cell_text() with the change a percentage @pct (none if NAN). */
-static void put_cell(FILE *out, const char *value, double pct, const char *mark)
+static void put_cell_text(FILE *out, const char *value, const char *change, const char *mark)
+{
+	put_cell_text_w(out, CELL - 2, value, change, mark);
+}
+
+/*
+ * The width of the column named @name: a cell's, or the name's where that is
+ * wider (update_cfs_group.reweighted), as header() prints it
+ */
+static int col_width(const char *name)
+{
+	return strlen(name) > CELL - 2 ? (int)strlen(name) : CELL - 2;
+}
+
+/* put_cell_text() with the change a percentage @pct (none if NAN), @w wide. */
+static void put_cell_w(FILE *out, int w, const char *value, double pct, const char *mark)
 {
 	char p[24] = "";
 
 	if (!isnan(pct))
 		snprintf(p, sizeof(p), " (%+.1f%%)", pct);
-	put_cell_text(out, value, p, mark);
+	put_cell_text_w(out, w, value, p, mark);
 }
 
-static void put_u64(FILE *out, uint64_t v, double pct, const char *mark)
+static void put_cell(FILE *out, const char *value, double pct, const char *mark)
+{
+	put_cell_w(out, CELL - 2, value, pct, mark);
+}
+
+static void put_u64_w(FILE *out, int w, uint64_t v, double pct, const char *mark)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	put_cell(out, buf, pct, mark);
+	put_cell_w(out, w, buf, pct, mark);
+}
+
+static void put_u64(FILE *out, uint64_t v, double pct, const char *mark)
+{
+	put_u64_w(out, CELL - 2, v, pct, mark);
 }
 
 /* The mark after a change (put_cell()); @within: whatif_figure_within_seeds(). */
@@ -141,11 +166,19 @@ static double fig_cost(const struct whatif_result *r, unsigned int i, unsigned i
 	return c->f < COST_NR_FUNCTIONS ? e->fn_share[c->f] : e->total_share;
 }
 
+/*
+ * A table's title and column names; a title wider than the label column
+ * (a cgroup's path, a long comm) goes on a line of its own, so that the
+ * column names stay over their columns.
+ */
 static void header(FILE *out, int lw, const char *title, const char *const *cols, int n)
 {
-	fprintf(out, "\n%-*s", lw, title);
+	if ((int)strlen(title) > lw)
+		fprintf(out, "\n%s\n%-*s", title, lw, "");
+	else
+		fprintf(out, "\n%-*s", lw, title);
 	for (int i = 0; i < n; i++)
-		fprintf(out, "  %*s", CELL - 2, cols[i]);
+		fprintf(out, "  %*s", col_width(cols[i]), cols[i]);
 	fputc('\n', out);
 }
 
@@ -156,7 +189,8 @@ static void count_table(FILE *out, const struct wl_workload *wl, const struct wh
 	if (measured) {
 		fprintf(out, "%-*s", lw, "measured");
 		for (int k = 0; k < n; k++)
-			put_u64(out, replay_measured_count(wl, names[k]), NAN, seed_mark(r, false));
+			put_u64_w(out, col_width(names[k]), replay_measured_count(wl, names[k]), NAN,
+				  seed_mark(r, false));
 		fputc('\n', out);
 	}
 	for (unsigned int i = 0; i < whatif_nr_runs(r); i++) {
@@ -170,8 +204,8 @@ static void count_table(FILE *out, const struct wl_workload *wl, const struct wh
 			against = i == 0 ? (measured ? (double)replay_measured_count(wl, names[k]) : NAN) :
 					   b.median;
 			pct = isnan(against) ? NAN : whatif_change_pct(v.median, against);
-			put_u64(out, (uint64_t)v.median, pct,
-				seed_mark(r, i && !isnan(pct) && whatif_figure_within_seeds(r, &v, &b)));
+			put_u64_w(out, col_width(names[k]), (uint64_t)v.median, pct,
+				  seed_mark(r, i && !isnan(pct) && whatif_figure_within_seeds(r, &v, &b)));
 		}
 		fputc('\n', out);
 	}
@@ -631,6 +665,7 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 			o->nr_noise == 1 ? "" : "s");
 	lat_table(out, wl, r, lw, LAT_BY_COMM, NULL, "wakeup latency, all", o);
 	replay_text_nonfair_note(out, wl);
+	replay_text_no_wakeup_note(out, wl);
 	paths_table(out, wl, r, lw);
 	group_tables(out, wl, r, lw, LAT_BY_CGROUP, "cgroup", o ? o->top : 0, o);
 	group_tables(out, wl, r, lw, LAT_BY_COMM, "comm", o ? o->top : 0, o);

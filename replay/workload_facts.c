@@ -433,9 +433,10 @@ static unsigned int grid_decide(struct wl_hz_probe *p, struct hz_grid *g, char *
 					 (unsigned long long)g[i].missed, (unsigned long long)g[i].tested);
 				return 0;
 			}
-		snprintf(why, len, "%llu lone charges at no one phase of a period (at most %.2f and "
-			 "Z %.0f, 1/%u s; %.2f and %d needed)", (unsigned long long)g[best].lone,
-			 g[best].conc, g[best].z, hz_candidates[best], HZ_GRID_CONC, HZ_GRID_Z);
+		snprintf(why, len, "%llu lone charges at no one phase of a period (closest: 1/%u s, "
+			 "concentration %.2f, z-score %.0f; %.2f and %d needed)",
+			 (unsigned long long)g[best].lone, hz_candidates[best], g[best].conc,
+			 g[best].z, HZ_GRID_CONC, HZ_GRID_Z);
 		return 0;
 	}
 	if (nfit > 1) {
@@ -618,6 +619,10 @@ int wl_hz_probe_decide(struct wl_hz_probe *p, unsigned int forced_hz, unsigned i
 	} else if (sh) {
 		inferred = sh;
 		snprintf(inf, sizeof(inf), "tick spacing: %s", sw);
+	} else if (!f->has_stat_runtime) {
+		/* both reasons would count charges of a trace that has none */
+		snprintf(inf, sizeof(inf), "not inferable: the trace has no sched_stat_runtime "
+			 "(the tick's charges of running tasks show HZ)");
 	} else {
 		snprintf(inf, sizeof(inf), "not inferable (tick grid: %s; tick spacing: %s)", gw, sw);
 	}
@@ -807,7 +812,8 @@ int wl_cgmap_load(const char *file, struct wl_cgmap *map, struct sr_error *err)
 
 	memset(map, 0, sizeof(*map));
 	if (!f) {
-		sr_error_set(err, errno, "%s: %s", file, strerror(errno));
+		/* the option named, as --dump-events' and --svg's are */
+		sr_error_set(err, errno, "--cgroup-map %s: %s", file, strerror(errno));
 		return -1;
 	}
 	while ((got = cgmap_line(f, line, sizeof(line))) >= 0) {

@@ -1267,6 +1267,13 @@ void replay_nonfair_comms_free(struct replay_nonfair_comms *s);
  * N is 0.
  */
 void replay_text_nonfair_note(FILE *out, const struct wl_workload *wl);
+/*
+ * The line both print there for a trace with neither sched_waking nor
+ * sched_wakeup: no measured latency, and the predicted samples are the
+ * wakeups the extraction assumed at switch-ins (WL_NOTE_NO_WAKEUP), nothing
+ * to hold a patch's latency against; nothing for other traces.
+ */
+void replay_text_no_wakeup_note(FILE *out, const struct wl_workload *wl);
 
 /* Text report of one or more runs of one workload next to the measurement. */
 struct replay_text_opts {

@@ -424,6 +424,10 @@ expect_full() {
 		echo "ok: $* > /dev/full -> $got"
 	fi
 }
+# a --cgroup-map that is not there: the line names the option (it was
+# "replay: /path: No such file or directory", which file of the command line?)
+expect 1 "replay: --cgroup-map $work/nodir/map: No such file or directory" -- \
+	replay --cgroup-map "$work/nodir/map" "$traces/small-pipe.dat"
 # an output file that cannot be opened: the error names the option (it named
 # only the path: which of two dump files was it?)
 expect 1 "replay: --dump-samples $work/nodir/s.tsv: No such file or directory" -- \

@@ -30,6 +30,9 @@ expect 1 "$work/missing.dat: cannot open" -- "$work/missing.dat"
 expect 1 "empty.dat: not a trace.dat: the file is empty" -- "$work/empty.dat"
 printf 'hello, this is not a trace\n' > "$work/text.dat"
 expect 1 "text.dat: not a trace.dat" -- "$work/text.dat"
+# a capture's sidecar given for its trace: said to be JSON, with the way out
+expect 1 "make-probe.dat.json: not a trace.dat: JSON (a capture sidecar? give the trace.dat" -- \
+	"$traces/make-probe.dat.json"
 head -c 2000 /dev/urandom > "$work/random.dat"
 expect 1 "random.dat: not a trace.dat" -- "$work/random.dat"
 expect 1 "traces: not a regular file" -- "$traces"

@@ -156,10 +156,18 @@ if [ -f "$t" ]; then
 		    '^  sched_switch  *1552  *[0-9][0-9]*  *[-+][0-9.]*%$' \
 		    '^  (untraced: the trace has not one event of sched_wakeup, sched_migrate_task, sched_stat_runtime ' \
 		    '^  *1  trace has neither sched_waking nor sched_wakeup: every wakeup assumed external' \
+		    '^  (no measured wakeup latency: the trace has neither sched_waking nor sched_wakeup; ' \
 		    '^profile:   6.18 (kernel release unknown: .*; --profile 6.1 for a kernel before 6.6'; do
 		if grep -q -- "$want" "$tmp/rtapp.txt"; then echo "ok: $t: /$want/"
 		else echo "FAIL: $t: no line /$want/"; fails=$((fails + 1)); fi
 	done
+	# whatif's latency table says it too
+	if "$sr" whatif --variant base "$t" 2> /dev/null |
+	   grep -q '^  (no measured wakeup latency: the trace has neither'; then
+		echo "ok: $t: whatif says there is no measured latency"
+	else
+		echo "FAIL: $t: whatif does not say there is no measured latency"; fails=$((fails + 1))
+	fi
 	if grep -q 'trace has no sched_waking: wakeups timed at sched_wakeup' "$tmp/rtapp.txt"; then
 		echo "FAIL: $t: says wakeups are timed at sched_wakeup, it has none"
 		fails=$((fails + 1))

@@ -204,3 +204,14 @@ expect_match("  rq waits > 10 ms +measured +0 predicted +0 "
 expect_match("  rq wait p50 \\(us\\) +measured +5\\.4 predicted +- "
              "${tx}"
              "text (own): perf's 'rq wait p50' does not show the measured 5.4 us:\n${tx}")
+# the held rows as --markdown has them: counts as integers, the latency
+# percentiles with their unit, a trace without a limit "-" (not "0%")
+expect_match("  sched_switch +measured +10037 predicted +[0-9]+ error +[-+][0-9.]+%  limit +-\n"
+             "${tx}"
+             "text (own): small-pipe's sched_switch row is not an integer count without a limit:\n${tx}")
+expect_match("  p50 \\(us\\) +measured +3\\.0 predicted +[0-9]+\\.[0-9] error"
+             "${tx}"
+             "text (own): small-pipe's p50 row does not say us:\n${tx}")
+expect_match("^predicted = one replay; measured = the trace; error = "
+             "${tx}"
+             "text (own): no legend line first:\n${tx}")

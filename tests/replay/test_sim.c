@@ -3282,6 +3282,18 @@ static void test_profile_why_release_bound(void)
 		CHECK(why && !strncmp(why, c[k].why, strlen(c[k].why)));
 		if (why && strncmp(why, c[k].why, strlen(c[k].why)))
 			fprintf(stderr, "  why: %s\n", why);
+		/*
+		 * --profile: the profile the trace maps to is plain "chosen",
+		 * another one says what auto would take (a 6.18 replay of
+		 * this trace is not a 6.18 capture's)
+		 */
+		rc.profile = model_profile_find("6.1");
+		CHECK(replay_profile_for(wl, &rc, &why) == rc.profile);
+		CHECK(why && !strcmp(why, "chosen with --profile"));
+		rc.profile = model_profile_find("6.18");
+		CHECK(replay_profile_for(wl, &rc, &why) == rc.profile);
+		CHECK(why && !strncmp(why, "chosen with --profile; auto would take 6.1 for the trace's "
+				      "kernel", 65));
 		wl_free(wl);
 	}
 }

@@ -1124,8 +1124,23 @@ static void test_hz(void)
 	CHECK_EQ(wl_facts(wl)->hz, 250);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
 	CHECK_STR(wl_facts(wl)->hz_how, "assumed 250: not inferable (tick grid: 0 lone charges at no one "
-		  "phase of a period (at most 0.00 and Z 0, 1/100 s; 0.50 and 10 needed); tick spacing: "
+		  "phase of a period (closest: 1/100 s, concentration 0.00, z-score 0; 0.50 and 10 needed); "
+		  "tick spacing: "
 		  "of 0 " HZ_SP ", at most 0 at one period over its +-10 %; 10 needed) (use --hz)");
+	wl_free(wl);
+
+	/*
+	 * no sched_stat_runtime at all (LISA's traces): that is the reason,
+	 * not "0 lone charges" and "0 spacings"
+	 */
+	start();
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 62, 120));
+	feed(ev_switch(3 * MS, 1, 62, 'S', 120, 0, 120));
+	wl = finish();
+	CHECK_EQ(wl_facts(wl)->hz, 250);
+	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
+	CHECK_STR(wl_facts(wl)->hz_how, "assumed 250: not inferable: the trace has no "
+		  "sched_stat_runtime (the tick's charges of running tasks show HZ) (use --hz)");
 	wl_free(wl);
 
 	/*
@@ -1299,7 +1314,7 @@ static void test_hz_grid(void)
 	wl = grid_trace(2, 0, 0, 800 * MS);
 	CHECK_EQ(wl_facts(wl)->hz_src, WL_FACT_DEFAULT);
 	CHECK(strstr(wl_facts(wl)->hz_how, "(tick grid: ") != NULL);
-	CHECK(strstr(wl_facts(wl)->hz_how, " lone charges at no one phase of a period (at most 0.") != NULL);
+	CHECK(strstr(wl_facts(wl)->hz_how, " lone charges at no one phase of a period (closest: 1/") != NULL);
 	CHECK(!wl_facts(wl)->tick_phase_grid_known);
 	wl_free(wl);
 

@@ -158,3 +158,27 @@ file(READ ${MACHINES}/two-socket.json file)
 expect("rc EQUAL 0" "--print-machine failed")
 string(COMPARE EQUAL "${printed}" "${file}" same)
 expect("same" "docs/machines/two-socket.json differs from 'whatif --print-machine two-socket'")
+
+# The text tables' columns line up: a column name wider than a cell
+# (update_cfs_group.reweighted, update_blocked_averages) widens its column,
+# and a title wider than the run names (a cgroup's path, "wakeup latency,
+# all" over one short variant name) goes on a line of its own; right-aligned
+# cells, so a table's header and its rows end at one column (until 5 Dec
+# 2026 both pushed the header's names 8 to 16 columns right of their figures)
+execute_process(COMMAND ${SCHEDREPLAY} whatif --variant base ${TRACE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE tw ERROR_VARIABLE err)
+expect("rc EQUAL 0" "whatif --variant base: exit ${rc}: ${err}")
+foreach(head "[^\n]*update_cfs_group  *update_cfs_group.reweighted[^\n]*"
+             "[^\n]*tg_load_avg_writes[^\n]*update_blocked_averages[^\n]*"
+             "wakeup latency, all\n[^\n]*samples[^\n]*"
+             "trace-visible counts\n[^\n]*sched_switch[^\n]*")
+  string(REGEX MATCH "\n(${head})\n([^\n]*)\n" m "${tw}")
+  string(LENGTH "${m}" ml)
+  expect("ml GREATER 0" "whatif text: no table /${head}/:\n${tw}")
+  set(head_m "${CMAKE_MATCH_1}")
+  set(row "${CMAKE_MATCH_2}")
+  string(REGEX REPLACE "^.*\n" "" hline "${head_m}")
+  string(LENGTH "${hline}" hl)
+  string(LENGTH "${row}" rl)
+  expect("hl EQUAL rl" "whatif text: header '${hline}' (${hl}) and row '${row}' (${rl}) do not line up")
+endforeach()
