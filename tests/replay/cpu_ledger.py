@@ -21,7 +21,8 @@ duration).  Each CPU's time is one of:
   idle_none  idle, and no task is queued on any busy CPU
 The queue follows the events alone (sched_wakeup/_new onto CPU:, sched_migrate_task, a
 switch-out with prev_state R/R+).  A capture's idle exits the kernel did not trace (a line in
-a task's context on a CPU idle per its switches) are restored as the reader restores them: at
+a task's context on a CPU idle per its switches or per a line in idle's context) are restored
+as the reader restores them (tests/report/crosscheck.py's restore_points()): at
 the task's first sched_stat_runtime there minus its runtime, within the bounds, and without one
 (or past the first event) at the task's wakeup if it came while the CPU was idle, else at its
 first event (docs/report.md, "Untraced switches out of idle").  Printed: the terms per CPU and summed (ms) and each later
