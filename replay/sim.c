@@ -10,6 +10,37 @@
  * takes effect after its mechanical cost).  Heap entries are invalidated
  * lazily with per-CPU generation numbers.  Ties: the timed list first, then
  * heap entries in insertion order, so a run is deterministic.
+ *
+ * The file's parts, in order (each under a `---- name` rule):
+ *   dump ops      the --dump-wake-records `replay_op:` lines
+ *   heap          the simulation's own events
+ *   helpers       a CPU's state, its ticks (grid or traced), arming a
+ *                 reschedule or a RUN op's end, charging the current task, the
+ *                 reply and clock leads, the CPU a wakeup goes to (--placement,
+ *                 traced_cpu()), the mechanical costs drawn per path (cost())
+ *   scheduling    a CPU's schedule(): the model's pick, the switch event, a
+ *                 wakeup's reschedule after its path's cost or the traced run
+ *                 (resched_after*()), the wake-list flush, newidle pulls
+ *   wakeups and forks  wake_task() (placement, the model's ttwu, queued
+ *                 moves, initial lag), its callers wake_now(), the stand-in
+ *                 wakeups of early wakes, reply and hand-off wakes
+ *   channels      READ/WRITE ops on sim_chan.h's channels; the re-pairing of
+ *                 a reader's channel wakes is sim_chanpair.c's
+ *   wake records reaching their target  deliver_wake() (early wakes,
+ *                 --early-charge), do_fork()
+ *   a task's own work  run_ops() and each op: WAKE, BLOCK, hand-off WAITs
+ *                 and write-on, syscall marks, the waker's cost, EXIT
+ *   RT / DL       non-fair CPU time, the stopper thread, the model's
+ *                 migrations and active balances (the hooks)
+ *   timed events  the workload's timed list: external wakeups and forks,
+ *                 traced migrations, cgroup moves, RT/DL intervals; balance
+ *                 passes
+ *   CPU bandwidth timers, heap events, the run  sim_loop(), sim_start()
+ * Set-up, the event sink and the results are sim_run.c's.  The stand-ins
+ * (early wakes: deliver_wake(), early_standin_wake(), block_op()) and the
+ * mechanical costs (cost(), resched_after*(), waker_cost()) run through
+ * several parts and stay here: they share the scheduling and wakeup paths'
+ * state at every step, with no narrower interface to split along.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -586,13 +617,6 @@ static int placement_cpu(struct sim *s, struct sim_task *t, int traced, int wake
 	return waker_cpu >= 0 && waker_cpu < s->nr_cpus ? waker_cpu : 0;
 }
 
-/* Wake @w keeps displaced task @t on the simulation's previous CPU (traced_cpu(), below). */
-static bool traced_keeps_displaced(const struct sim_task *t, const struct wl_wake *w)
-{
-	return t->displaced && w->cpu >= 0 && w->cpu == w->prev_cpu &&
-	       !(w->flags & WL_WAKE_NEW) && t->cpu >= 0;
-}
-
 /*
  * --placement trace: the CPU the trace chose for wake @w - except for a task
  * the simulation's own newidle balance moved (replay_config.idle_pull,
@@ -604,7 +628,7 @@ static bool traced_keeps_displaced(const struct sim_task *t, const struct wl_wak
  */
 static int traced_cpu(struct sim_task *t, const struct wl_wake *w)
 {
-	if (traced_keeps_displaced(t, w))
+	if (sim_traced_keeps_displaced(t, w))
 		return t->cpu;
 	if (w->cpu >= 0)
 		t->displaced = false;
@@ -1855,164 +1879,7 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 	return 1;
 }
 
-/* ---- readers with several writers (WL_WAKE_CHANNEL) ------------------- */
-
-/*
- * replay_config.channel_wakes.  The kernel's reader sleeps on its channel
- * and the first writer ends the sleep, whoever it is (pipe_read() waits on
- * pipe->rd_wait, pipe_write() wakes it).  The trace pairs each sleep of the
- * reader with the writer that came first on the hardware; the simulated
- * writers come in their own order.  So channel wakes are paired again as
- * they come: one that reaches its reader asleep on another channel wake's
- * sleep ends that sleep (the two exchange sleeps), and a reader reaching a
- * channel sleep while a channel wake for a later sleep is already there
- * takes the oldest such wake (the message is in the pipe: the early-wake
- * rules of run_ops() apply).  sim.block_wake and sim.wake_block hold the
- * pairing; without the option they are not allocated and each BLOCK is
- * ended by the trace's wake.
- */
-static uint32_t block_wake(const struct sim *s, uint32_t ti, uint32_t k)
-{
-	uint32_t g = s->wt[ti].first_op + k;
-
-	return s->block_wake ? s->block_wake[g] : s->ops[g].arg;
-}
-
-/*
- * The whole of channel_wakes' re-pairing (channel_wakes or channel_races),
- * not only channel_burst's (a sleeper freed by the burst on its CPU).
- */
-static bool chan_repair_all(const struct sim *s)
-{
-	return s->block_wake && (s->cfg.channel_wakes || s->cfg.channel_races);
-}
-
-/* Wake @wi is re-paired (WL_WAKE_CHANNEL, or a race of a channel pair: channel_races). */
-static bool chan_wake_of(const struct sim *s, uint32_t wi)
-{
-	return (s->wakes[wi].flags & WL_WAKE_CHANNEL) || (s->chan_race && s->chan_race[wi]);
-}
-
-/* Wakes @a and @b of task @ti end sleeps of one kind, both of a channel. */
-static bool chan_pairable(const struct sim *s, uint32_t ti, uint32_t a, uint32_t b)
-{
-	const struct wl_op *ops = &s->ops[s->wt[ti].first_op];
-	uint32_t ka, kb;
-
-	if (!s->block_wake || a == b || !chan_wake_of(s, a) || !chan_wake_of(s, b))
-		return false;
-	ka = s->wake_block[a];
-	kb = s->wake_block[b];
-	return ka != WL_NONE && kb != WL_NONE && ops[ka].value == ops[kb].value &&
-	       ops[ka].aux == ops[kb].aux;
-}
-
-static void chan_exchange(struct sim *s, uint32_t ti, uint32_t a, uint32_t b)
-{
-	uint32_t first = s->wt[ti].first_op, ka = s->wake_block[a], kb = s->wake_block[b];
-
-	s->block_wake[first + ka] = b;
-	s->block_wake[first + kb] = a;
-	s->wake_block[a] = kb;
-	s->wake_block[b] = ka;
-	s->notes[SIM_NOTE_CHANNEL_REPAIRED]++;
-}
-
-/* Channel wake @wi came before its reader reached its sleep: queue it. */
-static void chan_push(struct sim *s, uint32_t wi)
-{
-	struct sim_task *t = &s->tasks[s->wakes[wi].target];
-
-	if (!chan_repair_all(s) || !chan_wake_of(s, wi))
-		return;
-	s->chan_next[wi] = WL_NONE;
-	if (t->chan_tail == WL_NONE)
-		t->chan_head = wi;
-	else
-		s->chan_next[t->chan_tail] = wi;
-	t->chan_tail = wi;
-}
-
-/*
- * Task @ti reaches its BLOCK @k, which wake @wi ends and which has not come
- * yet: the oldest channel wake already there for a later sleep ends it
- * instead.  Returns the wake that ends the block now.
- */
-static uint32_t chan_take_early(struct sim *s, uint32_t ti, uint32_t k, uint32_t wi)
-{
-	struct sim_task *t = &s->tasks[ti];
-
-	if (!chan_repair_all(s) || !chan_wake_of(s, wi))
-		return wi;
-	while (t->chan_head != WL_NONE) {
-		uint32_t e = t->chan_head;
-		bool stale = !s->early[e] || s->wake_block[e] <= k;   /* consumed meanwhile */
-
-		if (!stale && !chan_pairable(s, ti, wi, e))
-			return wi;
-		t->chan_head = s->chan_next[e];
-		if (t->chan_head == WL_NONE)
-			t->chan_tail = WL_NONE;
-		if (!stale) {
-			chan_exchange(s, ti, wi, e);
-			return e;
-		}
-	}
-	return wi;
-}
-
-/*
- * replay_config.channel_burst: whether wake @wi, made on @waker_cpu, comes
- * from the write burst running on its asleep reader @t's CPU.  The kernel's
- * pipe_write() wakes the reader's rd_wait at each write
- * (wake_up_interruptible_sync_poll()), whoever writes; the trace shows
- * that, in a sender's burst, as 37-106 wakings of which some go onto the
- * sender's own CPU and queue behind it.  The record must come from a WAKE
- * op of the waker while it is current there (not a wake delivered at its
- * trace time), and: PLACE, its wakeup goes to that CPU (traced_cpu()'s
- * choice, without ending a displacement); PREV, the reader last ran there;
- * OWN, both.
- */
-static bool chan_burst_frees(const struct sim *s, const struct sim_task *t,
-			     const struct wl_wake *w, int waker_cpu)
-{
-	int place;
-
-	if (waker_cpu < 0 || waker_cpu >= s->nr_cpus || w->waker >= s->nr_tasks ||
-	    s->cpus[waker_cpu].curr != (int32_t)w->waker)
-		return false;
-	if (s->cfg.channel_burst != REPLAY_CHANNEL_BURST_PLACE && t->cpu != waker_cpu)
-		return false;
-	if (s->cfg.channel_burst == REPLAY_CHANNEL_BURST_PREV)
-		return true;
-	place = traced_keeps_displaced(t, w) ? t->cpu : w->cpu;
-	return place == waker_cpu;
-}
-
-/*
- * Wake @wi, made on @waker_cpu (-1: at its trace time), reaches task @ti
- * asleep on another wake's BLOCK (the one before its current op): a channel
- * wake for a later sleep ends this one (channel_wakes; under channel_burst
- * only where chan_burst_frees()).
- */
-static bool chan_wakes_sleeper(struct sim *s, uint32_t ti, uint32_t wi, int waker_cpu)
-{
-	struct sim_task *t = &s->tasks[ti];
-	uint32_t cur;
-
-	/* t->standin: its wake is spent on a stand-in to come (--early-wakes sleep) */
-	if (!s->block_wake || t->st != SIM_BLOCKED || t->waiting == WL_NONE ||
-	    s->early[t->waiting] || t->standin || !chan_pairable(s, ti, wi, t->waiting))
-		return false;
-	if (!chan_repair_all(s) && !chan_burst_frees(s, t, &s->wakes[wi], waker_cpu))
-		return false;
-	cur = s->wake_block[t->waiting];
-	if (cur + 1 != t->op || s->wake_block[wi] <= cur)
-		return false;
-	chan_exchange(s, ti, wi, t->waiting);
-	t->waiting = wi;
-	return true;
-}
+/* ---- wake records reaching their target (early wakes), forks -------------- */
 
 /*
  * Early wake @w still wakes its task at the block it ends (run_ops()'s
@@ -2081,14 +1948,14 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 		return emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, t->cpu, t->cpu,
 				       cpu_pid(s, t->cpu), now);
 	}
-	if ((t->st == SIM_BLOCKED && t->waiting == wi) || chan_wakes_sleeper(s, ti, wi, waker_cpu))
+	if ((t->st == SIM_BLOCKED && t->waiting == wi) || sim_chan_wakes_sleeper(s, ti, wi, waker_cpu))
 		return wake_now(s, wi, waker_cpu, 0, now);
 	/* Not at that block yet: it will not sleep there (see run_ops). */
 	s->early[wi] = 1;
 	if (s->cfg.early_charge == REPLAY_EARLY_CHARGE_LOCAL && early_charge(s, w, t, waker_cpu, now))
 		return -1;
 	dump_wake_op(s, "early", wcpu, now, ti, w);
-	chan_push(s, wi);
+	sim_chan_push(s, wi);
 	s->notes[SIM_NOTE_EARLY_WAKE]++;
 	return 0;
 }
@@ -2640,10 +2507,10 @@ static int block_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op,
 		/* -1 error, 0 asleep, 1 the channel let it go on */
 		return chan_wait(s, cpu, ti, now);
 	}
-	wi = block_wake(s, ti, t->op);
+	wi = sim_block_wake(s, ti, t->op);
 
 	if (wi != WL_NONE && !s->early[wi])
-		wi = chan_take_early(s, ti, t->op, wi);
+		wi = sim_chan_take_early(s, ti, t->op, wi);
 	t->op++;
 	sim_task_enter_op(s, ti);
 	if (handoff_release(s, ti, cpu, false, now))

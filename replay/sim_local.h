@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The replay simulation, private:
- *   sim.c      the event loop: wakeups, forks, blocks, ticks, RT intervals
- *   sim_run.c  replay_run(): model set-up, initial state, the event sink,
- *              the result object
+ *   sim.c           the event loop: wakeups, forks, blocks, ticks, RT intervals
+ *   sim_run.c       replay_run(): model set-up, initial state, the event sink,
+ *                   the result object
+ *   sim_chan.c      the channels' fill and sleepers (sim_chan.h)
+ *   sim_chanpair.c  a reader's channel wakes re-paired with its sleeps
+ *                   (--channel-wakes, --channel-races, --channel-burst)
  */
 #ifndef SCHEDREPLAY_SIM_LOCAL_H
 #define SCHEDREPLAY_SIM_LOCAL_H
@@ -324,6 +327,28 @@ void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now);
 /* model_config.stopper_hook: an active balance queued stopper work on @cpu */
 void sim_model_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now);
 int sim_loop(struct sim *s);
+
+/*
+ * Wake @w keeps displaced task @t on the simulation's previous CPU (sim.c's
+ * traced_cpu(), sim_chanpair.c's --channel-burst).
+ */
+static inline bool sim_traced_keeps_displaced(const struct sim_task *t, const struct wl_wake *w)
+{
+	return t->displaced && w->cpu >= 0 && w->cpu == w->prev_cpu &&
+	       !(w->flags & WL_WAKE_NEW) && t->cpu >= 0;
+}
+
+/* sim_chanpair.c */
+/* The pairing tables, at set-up (one of the channel_wakes/_races/_burst options). */
+int sim_bind_blocks(struct sim *s);
+/* The wake that ends task @ti's BLOCK op @k (the trace's, without the tables). */
+uint32_t sim_block_wake(const struct sim *s, uint32_t ti, uint32_t k);
+/* Channel wake @wi came before its reader reached its sleep: queue it. */
+void sim_chan_push(struct sim *s, uint32_t wi);
+/* Task @ti reaches BLOCK @k, which wake @wi ends: the wake that ends it now. */
+uint32_t sim_chan_take_early(struct sim *s, uint32_t ti, uint32_t k, uint32_t wi);
+/* Wake @wi (made on @waker_cpu, -1: at its trace time) ends task @ti's current sleep. */
+bool sim_chan_wakes_sleeper(struct sim *s, uint32_t ti, uint32_t wi, int waker_cpu);
 
 /* sim_run.c */
 void sim_event_init(struct sim *s, struct trace_event *ev, enum trace_event_type type, int cpu,

@@ -40,62 +40,51 @@ Analysis helper, not a test (docs/validation-log.md,
 "Fifteenth pass: forkexec's extra `xargs` waits").
 """
 import argparse
+import os
 import re
 import sys
 from collections import Counter, defaultdict
 
-RE_TC = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+([\d.]+):\s+(\w+):\s+(.*)$')
-RE_DUMP = re.compile(r'^\[(\d+)\]\s+([\d.]+):\s+(\w+):\s+(.*)$')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sched_text import lines  # noqa: E402
+
 RE_SW = re.compile(r'^(.+?):(\d+) \[(-?\d+)\] (\S+) ==> (.+?):(\d+) \[(-?\d+)\]')
 RE_WK = re.compile(r'^(.+?):(\d+) \[(-?\d+)\] CPU:(\d+)')
 RE_KV = re.compile(r'(\w+)=(\S+)')
 
 
-def ts_ns(s):
-    a, b = s.split('.')
-    return int(a) * 1000000000 + int(b.ljust(9, '0')[:9])
-
-
 def parse(path):
-    """Events as dicts: cpu, t (ns), ev, ctx (pid current per the line, or None)."""
+    """Events as dicts: cpu, t (ns), ev, ctx (pid current per the line, or None), in the
+    file's order (sched_text.lines())."""
     out = []
-    with open(path) as f:
-        for line in f:
-            m = RE_TC.match(line)
-            if m:
-                ctx, cpu, t, ev, rest = int(m.group(2)), int(m.group(3)), ts_ns(m.group(4)), m.group(5), m.group(6)
+    for t, _, cpu, ctx, ev, rest in lines(path):
+        e = {'cpu': cpu, 't': t, 'ev': ev, 'ctx': ctx}
+        if ev == 'sched_switch':
+            s = RE_SW.match(rest)
+            e.update(prev=int(s.group(2)), pcomm=s.group(1), pstate=s.group(4), next=int(s.group(6)),
+                     ncomm=s.group(5))
+        elif ev in ('sched_waking', 'sched_wakeup', 'sched_wakeup_new'):
+            s = RE_WK.match(rest)
+            if s:
+                e.update(pid=int(s.group(2)), comm=s.group(1), tcpu=int(s.group(4)))
             else:
-                m = RE_DUMP.match(line)
-                if not m:
-                    continue
-                ctx, cpu, t, ev, rest = None, int(m.group(1)), ts_ns(m.group(2)), m.group(3), m.group(4)
-            e = {'cpu': cpu, 't': t, 'ev': ev, 'ctx': ctx}
-            if ev == 'sched_switch':
-                s = RE_SW.match(rest)
-                e.update(prev=int(s.group(2)), pcomm=s.group(1), pstate=s.group(4), next=int(s.group(6)),
-                         ncomm=s.group(5))
-            elif ev in ('sched_waking', 'sched_wakeup', 'sched_wakeup_new'):
-                s = RE_WK.match(rest)
-                if s:
-                    e.update(pid=int(s.group(2)), comm=s.group(1), tcpu=int(s.group(4)))
-                else:
-                    kv = dict(RE_KV.findall(rest))
-                    e.update(pid=int(kv['pid']), comm=kv['comm'], tcpu=int(kv['target_cpu']))
-            elif ev == 'sched_migrate_task':
                 kv = dict(RE_KV.findall(rest))
-                if 'pid' in kv:
-                    e.update(pid=int(kv['pid']), orig=int(kv['orig_cpu']), dest=int(kv['dest_cpu']))
-                else:
-                    s = re.match(r'^(.+?):(\d+) orig_cpu=(\d+) dest_cpu=(\d+)', rest)
-                    e.update(pid=int(s.group(2)), orig=int(s.group(3)), dest=int(s.group(4)))
-            elif ev == 'sched_process_fork':
-                kv = dict(RE_KV.findall(rest))
-                if 'child_pid' in kv:
-                    e.update(pid=int(kv['pid']), pcomm=kv.get('comm', ''), child=int(kv['child_pid']))
-                else:
-                    s = re.match(r'^pid=(\d+) child=(.+?):(\d+)', rest)
-                    e.update(pid=int(s.group(1)), pcomm='', child=int(s.group(3)))
-            out.append(e)
+                e.update(pid=int(kv['pid']), comm=kv['comm'], tcpu=int(kv['target_cpu']))
+        elif ev == 'sched_migrate_task':
+            kv = dict(RE_KV.findall(rest))
+            if 'pid' in kv:
+                e.update(pid=int(kv['pid']), orig=int(kv['orig_cpu']), dest=int(kv['dest_cpu']))
+            else:
+                s = re.match(r'^(.+?):(\d+) orig_cpu=(\d+) dest_cpu=(\d+)', rest)
+                e.update(pid=int(s.group(2)), orig=int(s.group(3)), dest=int(s.group(4)))
+        elif ev == 'sched_process_fork':
+            kv = dict(RE_KV.findall(rest))
+            if 'child_pid' in kv:
+                e.update(pid=int(kv['pid']), pcomm=kv.get('comm', ''), child=int(kv['child_pid']))
+            else:
+                s = re.match(r'^pid=(\d+) child=(.+?):(\d+)', rest)
+                e.update(pid=int(s.group(1)), pcomm='', child=int(s.group(3)))
+        out.append(e)
     return out
 
 

@@ -20,11 +20,14 @@ Both inputs are text in the `trace-cmd report` line shape ("[CPU] TS: event: ...
 """
 import argparse
 import json
+import os
 import re
 import sys
 from collections import defaultdict
 
-LINE = re.compile(r'\[(\d+)\]\s+(\d+\.\d+):\s+(\w+):\s*(.*)$')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sched_text import lines  # noqa: E402
+
 SWITCH = re.compile(r'(\S.*?):(\d+) \[(\d+)\] (\S+) ==> (\S.*?):(\d+) \[')
 WAKE = re.compile(r'(?:pid=(\d+)|:(\d+) \[\d+\]).*CPU:(\d+)')
 MIGRATE = re.compile(r'(?:pid=(\d+)|:(\d+)) .*orig_cpu=(\d+) dest_cpu=(\d+)')
@@ -33,14 +36,10 @@ FORK_DUMP = re.compile(r'pid=(\d+) child=\S*:(\d+)')
 
 
 def parse(path):
-    with open(path) as f:
-        for line in f:
-            m = LINE.search(line)
-            if m:
-                sec, frac = m.group(2).split('.')
-                # integer ns: window boundaries must not depend on float rounding
-                ns = int(sec) * 10**9 + int(frac.ljust(9, '0')[:9])
-                yield int(m.group(1)), ns, m.group(3), m.group(4)
+    """(cpu, ts in integer ns, event, fields) of each event line, in the file's order
+    (sched_text.lines(); integer ns: window boundaries must not depend on float rounding)."""
+    for ns, _, cpu, _, ev, fields in lines(path):
+        yield cpu, ns, ev, fields
 
 
 def split(path, roots, ngroups, window, t_from, t_to):

@@ -4,7 +4,8 @@
 Two text shapes: `trace-cmd report -t` lines (`comm-pid [cpu] sec.nsec: event: fields`) and
 `schedreplay replay --dump-events` lines (`[cpu] sec.nsec: event: fields`, no current task).
 events() reads either into (ts ns, line number, cpu, current pid or None, event, fields), sorted
-by time.  Not a test (wakeup_paths.py, tail_waits.py).
+by time; lines() in the file's order.  Not a test (wakeup_paths.py, tail_waits.py, and through
+forkexec_cycles.py's and group_split.py's parse() the scripts built on them).
 """
 import re
 
@@ -19,22 +20,25 @@ def ns(sec, frac):
     return int(sec) * 1000000000 + int(frac.ljust(9, '0'))
 
 
-def events(path):
-    """(ts, line, cpu, current pid shown by the line or None, event, fields), by time."""
-    out = []
+def lines(path):
+    """(ts, line, cpu, current pid shown by the line or None, event, fields) of each event
+    line, in the file's order (forkexec_cycles.parse(), group_split.parse())."""
     with open(path, errors='replace') as f:
         for i, line in enumerate(f):
             m = None if line.startswith('[') else REP.match(line)
             if m:
-                out.append((ns(m.group(4), m.group(5)), i, int(m.group(3)),
-                            int(m.group(2)), m.group(6), m.group(7)))
+                yield (ns(m.group(4), m.group(5)), i, int(m.group(3)),
+                       int(m.group(2)), m.group(6), m.group(7))
                 continue
             m = DUMP.match(line)
             if m:
-                out.append((ns(m.group(2), m.group(3)), i, int(m.group(1)),
-                            None, m.group(4), m.group(5)))
-    out.sort()
-    return out
+                yield (ns(m.group(2), m.group(3)), i, int(m.group(1)),
+                       None, m.group(4), m.group(5))
+
+
+def events(path):
+    """lines(), by time."""
+    return sorted(lines(path))
 
 
 def first(m):

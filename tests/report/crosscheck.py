@@ -133,9 +133,18 @@ def records(trace, buffer):
     instances = buffers(trace) - {""}
     p = subprocess.Popen(["trace-cmd", "report", "-t", "-i", trace], stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True, errors="replace")
+    matched = [0]
+    yield from report_records(p.stdout, buffer, instances, matched)
+    if p.wait() != 0 or not matched[0]:
+        sys.exit(f"FAIL: trace-cmd report -t -i {trace}: exit {p.returncode}, "
+                 f"{matched[0]} event lines of buffer '{buffer}' read")
+
+
+def report_records(lines, buffer, instances, matched):
+    """records() of the lines of `trace-cmd report -t` (@instances: the trace's instance
+    names); @matched[0] counts the event lines read."""
     after_drop = False
-    matched = 0
-    for line in p.stdout:
+    for line in lines:
         line = line.rstrip("\n")
         m = DROP.match(line)
         if m:
@@ -161,16 +170,18 @@ def records(trace, buffer):
             ts = int(m.group("raw"))
         else:
             ts = int(m.group("s")) * 1000000000 + int(m.group("ns"))
-        matched += 1
+        matched[0] += 1
         yield ("ev", int(m.group("cpu")), ts, int(m.group("pid")), m.group("event"),
                m.group("rest"))
-    if p.wait() != 0 or not matched:
-        sys.exit(f"FAIL: trace-cmd report -t -i {trace}: exit {p.returncode}, "
-                 f"{matched} event lines of buffer '{buffer}' read")
 
 
-def repair(recs):
-    """The records with the switches out of idle the rule restores inserted."""
+def restore_points(recs):
+    """The switches out of idle the rule restores: ([(index of T's first line there, ts,
+    cpu, T, T's comm)], Counter of them per CPU).  @recs: (kind, cpu, ts, common_pid,
+    event, rest) as records() yields them; a common_pid of None (a line with no current
+    task) shows none.  tests/replay/cpu_ledger.py restores the capture's idle exits with
+    this function too (through an adapter; replay_idle_exit_rules holds the two readings
+    of every bundled trace to the same switches)."""
     cur = {}            # cpu -> pid from its sched_switch lines (None: unknown)
     last = {}           # cpu -> ts of its last line
     idle_since = {}     # cpu -> ts of its last switch to idle
@@ -251,7 +262,12 @@ def repair(recs):
         last[cpu] = ts
     for cpu in list(opened):
         settle(cpu, None)
+    return inserts, restored
 
+
+def repair(recs):
+    """The records with the switches out of idle the rule restores inserted."""
+    inserts, restored = restore_points(recs)
     # each goes after every line up to its time, but before T's first line there
     before = defaultdict(list)
     for idx, t, cpu, pid, name in inserts:
