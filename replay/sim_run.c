@@ -320,9 +320,22 @@ const struct replay_name replay_idle_residency_names[] = {
 #define BEFORE_WHY(older_than) \
 	"kernel release unknown, older than " older_than ": CFS, profile 6.1 (same fair-class " \
 	"code as far as the model goes; --profile to choose another)"
-static const struct {
-	const char *bound, *why;
-} before_why[] = {
+
+/* A static reason per key, and its lookup (@dflt: no entry for @key). */
+struct why_entry {
+	const char *key, *why;
+};
+
+static const char *why_lookup(const struct why_entry *t, size_t n, const char *key,
+			      const char *dflt)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t[i].key, key))
+			return t[i].why;
+	return dflt;
+}
+
+static const struct why_entry before_why[] = {
 	/* trace.dat event formats with sched_wakeup, no sched_waking */
 	{ "4.3", BEFORE_WHY("4.3 by the trace (kernel line)") },
 	/* ftrace text with the old prev_state layout */
@@ -331,10 +344,8 @@ static const struct {
 
 static const char *release_before_why(const char *bound)
 {
-	for (size_t i = 0; i < sizeof(before_why) / sizeof(before_why[0]); i++)
-		if (!strcmp(before_why[i].bound, bound))
-			return before_why[i].why;
-	return BEFORE_WHY("the trace's bound (kernel line)");
+	return why_lookup(before_why, sizeof(before_why) / sizeof(before_why[0]), bound,
+			  BEFORE_WHY("the trace's bound (kernel line)"));
 }
 
 /*
@@ -345,9 +356,7 @@ static const char *release_before_why(const char *bound)
 #define CHOSEN_WHY(name) \
 	"chosen with --profile; auto would take " name " for the trace's kernel: the trace's " \
 	"work replayed on another kernel than it was captured on"
-static const struct {
-	const char *name, *why;
-} chosen_why[] = {
+static const struct why_entry chosen_why[] = {
 	{ "6.1", CHOSEN_WHY("6.1") },
 	{ "6.5", CHOSEN_WHY("6.5") },
 	{ "6.12", CHOSEN_WHY("6.12") },
@@ -372,10 +381,9 @@ static const char *profile_chosen_why(const struct model_profile *chosen,
 {
 	if (!traced || chosen == traced)
 		return "chosen with --profile";
-	for (size_t i = 0; i < sizeof(chosen_why) / sizeof(chosen_why[0]); i++)
-		if (!strcmp(chosen_why[i].name, model_profile_name(traced)))
-			return chosen_why[i].why;
-	return "chosen with --profile, not the trace's kernel's (--profile auto)";
+	return why_lookup(chosen_why, sizeof(chosen_why) / sizeof(chosen_why[0]),
+			  model_profile_name(traced),
+			  "chosen with --profile, not the trace's kernel's (--profile auto)");
 }
 
 const struct model_profile *replay_profile_for(const struct wl_workload *wl,
