@@ -776,6 +776,11 @@ expect_usage "replay: --variant takes a name or a composition A,B, not ''" -- re
 expect_usage "validate: --variant takes a name or a composition A,B, not ''" -- validate --variant ''
 expect 2 "replay: unknown variant 'a\\\\\\\\b' (known: base," -- replay --variant 'a\b' "$pipe"
 expect 2 "validate: unknown variant 'a\\\\\\\\b' (known: base," -- validate --variant 'a\b'
+# a name within two edits of a known one ('_' for '-' free) is named first
+expect 2 "replay: unknown variant 'aaron_skip' (did you mean 'aaron-skip'? known: base," -- \
+	replay --variant aaron_skip "$pipe"
+expect 2 "whatif: unknown variant 'tg-ratelimt' (did you mean 'tg-ratelimit'? known: base," -- \
+	whatif --variant tg-ratelimt "$pipe"
 # options that did nothing, without a word: both of --vcpu-pack and
 # --no-vcpu-pack (the last won), and the trace placement's options under
 # --placement model
