@@ -881,8 +881,12 @@ static json_t *load_thresholds(const char *tpath, const char *tfile, const char 
 		/* the file named as validate's messages name it (cli_esc()) */
 		sr_error_set_json_named(&jerr, tpath, cli_esc(tpath), &je);
 		fprintf(stderr, "schedreplay validate: %s%s\n", jerr.msg,
-			jerr.code != EIO || tfile || strcmp(dir, "traces") ? "" :
-			" (the default --dir is ./traces: run it in the source tree, or give --dir)");
+			jerr.code != EIO || tfile ? "" :
+			!strcmp(dir, "traces") ?
+			" (the default --dir is ./traces: run it in the source tree, or give --dir)" :
+			" (each trace of --dir needs an entry with its limits: write them into "
+			"DIR/thresholds.json or give --thresholds FILE; traces/thresholds.json of the "
+			"source tree is an example)");
 		return NULL;
 	}
 	*traces = json_object_get(root, "traces");

@@ -748,6 +748,10 @@ expect 1 "validate: $work/nl/j\\\\rd/thresholds.json:2:23: duplicate object key"
 (cd "$work" || exit 1; f0=$fails
  expect 1 "validate: traces/thresholds.json: cannot open: No such file or directory (the default --dir is ./traces: run it in the source tree, or give --dir)" -- validate
  [ $fails = $f0 ]) || fails=$((fails + 1))
+# a --dir of one's own traces without its thresholds file: how to give the limits
+mkdir -p "$work/mytraces"
+expect 1 "validate: $work/mytraces/thresholds.json: cannot open: No such file or directory (each trace of --dir needs an entry with its limits: write them into DIR/thresholds.json or give --thresholds FILE;" -- \
+	validate --dir "$work/mytraces"
 expect_usage "whatif: --svg-cgroup or --svg-comm, not both" -- whatif --svg-cgroup a --svg-comm b "$pipe"
 expect_usage "validate: --seeds takes 1..64, not '0'" -- validate --seeds 0
 expect_usage "validate: --seeds takes 1..64, not '65'" -- validate --seeds 65
