@@ -24,7 +24,7 @@
 #include "cmd_runs.h"
 #include "replay_progress.h"
 
-static void usage(FILE *f)
+static void usage(FILE *f, bool all)
 {
 	fprintf(f,
 "usage: schedreplay replay [options] TRACE.dat\n"
@@ -33,11 +33,12 @@ static void usage(FILE *f)
 "the fair scheduler on the trace's CPUs, and print the predicted event counts,\n"
 "wakeup-latency and run-queue-wait percentiles next to the measured ones, with\n"
 "relative errors.\n"
+"(This --help sums up the replay's rules in one line; --help-all lists them.)\n"
 "\n"
 "runs and the traced machine (default: one run, base; as whatif's)\n");
-	run_opts_help(f, RUN_OPTS_RUNS);
+	run_opts_help(f, RUN_OPTS_RUNS, "replay", all);
 	fprintf(f, "the model (as whatif's and validate's)\n");
-	run_opts_help(f, RUN_OPTS_MODEL);
+	run_opts_help(f, RUN_OPTS_MODEL, "replay", all);
 	fprintf(f,
 "output and diagnostics\n"
 "  --json              JSON output (schema in docs/replay.md)\n"
@@ -214,6 +215,7 @@ int cmd_replay(int argc, char **argv)
 		{ "dump-wake-records", no_argument, NULL, 'W' },
 		{ "dump-samples", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "help-all", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o;
@@ -266,7 +268,8 @@ int cmd_replay(int argc, char **argv)
 			sdump = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+		case 'H':
+			usage(stdout, c == 'H');
 			ret = SR_EXIT_OK;
 			goto out;
 		case '?':

@@ -320,6 +320,7 @@ struct run_opt {
 	size_t at;
 	const char *synopsis;
 	const char *heading;
+	bool brief;                     /* with .heading: the short --help summarises the section */
 	const char *help;
 };
 
@@ -404,6 +405,7 @@ static const struct run_opt run_opt_table[] = {
 	  "the replay's rules (how the trace's work is replayed where the trace does not\n"
 	  "show what the kernel did; the defaults measured best, the others are kept for\n"
 	  "comparison, each measured in docs/validation-log.md)",
+	  .brief = true,
 	  .help =
 	  "a waker\n"
 	  "the model did not preempt at its hand-off, its wakee queued\n"
@@ -882,16 +884,31 @@ static void run_opt_print(FILE *f, const struct run_opt *d)
 	fputc('\n', f);
 }
 
-void run_opts_help(FILE *f, unsigned int groups)
+void run_opts_help(FILE *f, unsigned int groups, const char *cmd, bool all)
 {
+	bool hide = false;
+
 	for (size_t i = 0; i < NR_RUN_OPTS; i++) {
 		const struct run_opt *d = &run_opt_table[i];
 
 		if (!(d->groups & groups))
 			continue;
-		if (d->heading)
+		if (d->heading) {
 			fprintf(f, "%s\n", d->heading);
-		if (d->help)
+			hide = d->brief && !all;
+			if (hide) {
+				unsigned int n = 0;
+
+				for (size_t j = i; j < NR_RUN_OPTS && (j == i ||
+				     !run_opt_table[j].heading); j++)
+					n += (run_opt_table[j].groups & groups) &&
+					     run_opt_table[j].help;
+				fprintf(f, "  %u options (--handoff, --channels, ...), each one rule where the\n"
+					"  trace leaves a choice; their defaults are what validate measured\n"
+					"  best: 'schedreplay %s --help-all' lists them\n", n, cmd);
+			}
+		}
+		if (d->help && !hide)
 			run_opt_print(f, d);
 	}
 }

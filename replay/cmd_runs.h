@@ -83,7 +83,12 @@ int run_opts_parse(struct run_opts *o, int opt, const char *arg);
 int run_opts_finish(struct run_opts *o);
 
 /* The --help lines of the options of @groups, in the table's order. */
-void run_opts_help(FILE *f, unsigned int groups);
+/*
+ * The table's options of @groups as --help prints them; without @all, a
+ * section marked brief (the replay's rules) is one summary line naming
+ * 'schedreplay @cmd --help-all'.
+ */
+void run_opts_help(FILE *f, unsigned int groups, const char *cmd, bool all);
 
 /*
  * The runs asked for (whatif_select()): base first if @base_first; every

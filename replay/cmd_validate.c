@@ -780,7 +780,7 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok,
 	return ret;
 }
 
-static void usage(FILE *f)
+static void usage(FILE *f, bool all)
 {
 	fprintf(f,
 "usage: schedreplay validate [--markdown | --json | --suggest] [options]\n"
@@ -791,6 +791,7 @@ static void usage(FILE *f)
 "trace has no entry, or no trace was validated; FILE's traces missing from DIR\n"
 "are named in a warning.\n"
 "The output is a text table, or one of --markdown, --json and --suggest.\n"
+"(This --help sums up the replay's rules in one line; --help-all lists them.)\n"
 "\n"
 "  --dir DIR           the traces (default: traces)\n"
 "  --thresholds FILE   the thresholds (default: DIR/thresholds.json)\n"
@@ -813,7 +814,7 @@ static void usage(FILE *f)
 "                      key)\n"
 "the model (as replay's and whatif's; the defaults are what thresholds.json\n"
 "holds)\n");
-	run_opts_help(f, RUN_OPTS_MODEL);
+	run_opts_help(f, RUN_OPTS_MODEL, "validate", all);
 	fprintf(f,
 "\n"
 "sched_switch counts the switches out of idle the kernel did not trace and the\n"
@@ -1170,6 +1171,7 @@ int cmd_validate(int argc, char **argv)
 		{ "first-seed", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "help-all", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = "traces", *tfile = NULL;
@@ -1223,7 +1225,8 @@ int cmd_validate(int argc, char **argv)
 			break;
 		case 'j': as_json = true; break;
 		case 'h':
-			usage(stdout);
+		case 'H':
+			usage(stdout, c == 'H');
 			goto out;
 		case '?':
 		case ':':

@@ -26,18 +26,19 @@
 #include "cmd_runs.h"
 #include "replay_progress.h"
 
-static void usage(FILE *f)
+static void usage(FILE *f, bool all)
 {
 	fprintf(f,
 		"usage: schedreplay whatif [options] TRACE\n\n"
 		"Replay one trace under several model variants and compare them with each\n"
 		"other and with what the trace measured: bookkeeping-call counts, wakeup\n"
 		"latency percentiles (overall, per cgroup, per comm) and the predicted CPU\n"
-		"share of the bookkeeping on a given machine.  base is always the first run.\n\n"
+		"share of the bookkeeping on a given machine.  base is always the first run.\n"
+		"(This --help sums up the replay's rules in one line; --help-all lists them.)\n\n"
 		"runs and the traced machine (default: base, then every variant; as replay's)\n");
-	run_opts_help(f, RUN_OPTS_RUNS);
+	run_opts_help(f, RUN_OPTS_RUNS, "whatif", all);
 	fprintf(f, "the model (as replay's and validate's)\n");
-	run_opts_help(f, RUN_OPTS_MODEL);
+	run_opts_help(f, RUN_OPTS_MODEL, "whatif", all);
 	fprintf(f,
 		"the model's seeds (whatif's own)\n"
 		"  --seeds N           replay every variant with seeds S..S+N-1 (S = --seed;\n"
@@ -153,6 +154,7 @@ int cmd_whatif(int argc, char **argv)
 		{ "noise", required_argument, NULL, O_NOISE },
 		{ "seeds", required_argument, NULL, O_SEEDS },
 		{ "help", no_argument, NULL, 'h' },
+		{ "help-all", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *noise_paths[MAX_NOISE];
@@ -243,7 +245,8 @@ int cmd_whatif(int argc, char **argv)
 			seeds = (unsigned int)v;
 			break;
 		case 'h':
-			usage(stdout);
+		case 'H':
+			usage(stdout, opt == 'H');
 			run_opts_release(&o);
 			return SR_EXIT_OK;
 		case '?':

@@ -45,8 +45,13 @@ def main():
     src = "\n".join(srcs.values())
     docs = ["README.md"] + sorted(glob.glob("docs/*.md"))
     text = {d: open(d).read() for d in docs}
-    helps = {c: subprocess.run([sr, c, "--help"], capture_output=True, text=True).stdout
-             for c in CMDS}
+    # every option: --help-all where a command has it (its --help summarises a section)
+    helps = {}
+    for c in CMDS:
+        p = subprocess.run([sr, c, "--help-all"], capture_output=True, text=True)
+        if p.returncode != 0:
+            p = subprocess.run([sr, c, "--help"], capture_output=True, text=True)
+        helps[c] = p.stdout
 
     # 1. sections
     heads = {}

@@ -376,6 +376,7 @@ VARIANTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "
 NOT_SWEPT = {
     "--plugin": "needs a built plugin .so (tests/variants: variants_plugin_*)",
     "--help": "the usage cases",
+    "--help-all": "the usage cases",
     "--tracing-dir": "capture: root and a live tracefs (tests/capture)",
 }
 # capture runs a workload as root: only its usage errors are swept
@@ -383,9 +384,12 @@ USAGE_ONLY = ("capture", "variants")
 
 
 def help_options(binary, cmd, env):
-    """{option: metavar or None} of `schedreplay CMD --help` (the lines that
-    start with an option; a metavar is upper case or holds '|')."""
-    p = subprocess.run([binary, cmd, "--help"], env=env, capture_output=True, timeout=60)
+    """{option: metavar or None} of `schedreplay CMD --help-all` (or --help
+    where the command has no --help-all: the lines that start with an option;
+    a metavar is upper case or holds '|')."""
+    p = subprocess.run([binary, cmd, "--help-all"], env=env, capture_output=True, timeout=60)
+    if p.returncode != 0:       # a command without --help-all: its --help has every option
+        p = subprocess.run([binary, cmd, "--help"], env=env, capture_output=True, timeout=60)
     opts = {}
     for line in p.stdout.decode("utf-8", "replace").splitlines():
         m = re.match(r"^\s{1,8}(-.*)$", line)
@@ -410,9 +414,11 @@ def usage_cases(binary, tr, env):
     for cmd in ("report", "replay", "whatif", "validate", "variants", "capture"):
         trace = [tr] if cmd in ("report", "replay", "whatif") else []
         out.append(("usage: %s --help" % cmd, [cmd, "--help"], "help"))
+        if cmd in ("replay", "whatif", "validate"):
+            out.append(("usage: %s --help-all" % cmd, [cmd, "--help-all"], "help"))
         out.append(("usage: %s unknown option" % cmd, [cmd, "--no-such-option"] + trace, "usage"))
         for opt, meta in sorted(help_options(binary, cmd, env).items()):
-            if opt in ("-h", "--help"):
+            if opt in ("-h", "--help", "--help-all"):
                 continue
             if not opt.startswith("--"):
                 continue        # its long name's cases
