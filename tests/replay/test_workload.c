@@ -90,6 +90,17 @@ static uint64_t note_value(const struct wl_workload *wl, const char *part)
 	return 0;
 }
 
+/* The external wakes (WL_T_EXT_WAKE) of task @t on the timed list. */
+static uint32_t ext_wakes(const struct wl_workload *wl, uint32_t t)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++)
+		if (wl_timed_at(wl, i)->kind == WL_T_EXT_WAKE && wl_timed_at(wl, i)->task == t)
+			n++;
+	return n;
+}
+
 /*
  * Pre-existing tasks and a task-caused wake: CPU 0 runs 10 (it was running
  * at the start) then 11 (queued at the start); 11 blocks; 10 wakes it at
@@ -251,7 +262,7 @@ static void test_ksoftirqd_wakes(bool ops)
 	struct wl_options o = { .ksoftirqd_ops = ops };
 	struct trace_event e;
 	struct wl_workload *wl;
-	uint32_t k, t21, t22, ext = 0;
+	uint32_t k, t21, t22, ext;
 
 	start_opts(&o);
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120));
@@ -281,12 +292,7 @@ static void test_ksoftirqd_wakes(bool ops)
 	t21 = task_of(wl, 21, 0);
 	t22 = task_of(wl, 22, 0);
 	CHECK(k != WL_NONE && t21 != WL_NONE && t22 != WL_NONE);
-	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
-		const struct wl_timed *x = wl_timed_at(wl, i);
-
-		if (x->kind == WL_T_EXT_WAKE && (x->task == t21 || x->task == t22))
-			ext++;
-	}
+	ext = ext_wakes(wl, t21) + ext_wakes(wl, t22);
 	if (ops) {
 		/* RUN 30 us (woken at 2 ms + 5 us), WAKE 21, RUN 15 us, BLOCK */
 		CHECK_EQ(op_of(wl, k, 0)->kind, WL_OP_RUN);
@@ -319,7 +325,7 @@ static void test_wakelist_wakes(bool ops)
 {
 	struct wl_options o = { .wakelist_ops = ops };
 	struct wl_workload *wl;
-	uint32_t r, t21, t22, ext21 = 0, ext22 = 0;
+	uint32_t r, t21, t22, ext21, ext22;
 
 	start_opts(&o);
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
@@ -345,14 +351,8 @@ static void test_wakelist_wakes(bool ops)
 	t21 = task_of(wl, 21, 0);
 	t22 = task_of(wl, 22, 0);
 	CHECK(r != WL_NONE && t21 != WL_NONE && t22 != WL_NONE);
-	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
-		const struct wl_timed *x = wl_timed_at(wl, i);
-
-		if (x->kind == WL_T_EXT_WAKE && x->task == t21)
-			ext21++;
-		if (x->kind == WL_T_EXT_WAKE && x->task == t22)
-			ext22++;
-	}
+	ext21 = ext_wakes(wl, t21);
+	ext22 = ext_wakes(wl, t22);
 	/* RUN 1 ms, WAKE 21 (task context), then RUN 1 ms and WAKE 21 (option) */
 	CHECK_EQ(op_of(wl, r, 0)->kind, WL_OP_RUN);
 	CHECK_EQ(op_of(wl, r, 0)->value, 1 * MS);
