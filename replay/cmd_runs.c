@@ -671,6 +671,13 @@ static const struct run_opt run_opt_table[] = {
 	  "run (run_ksoftirqd()), not an external wake at its trace time\n"
 	  "(experimental, measured, not adopted: docs/replay.md, \"Softirq\n"
 	  "wakes in ksoftirqd\")" },
+	{ "wakelist-ops", NULL, RUN_OPTS_MODEL, AT(wo.wakelist_ops), .help =
+	  "in a trace without sched_waking, a wakeup traced on its idle\n"
+	  "target CPU in idle or hardirq context (the wake list's IPI) is a\n"
+	  "WAKE op of the one fair task current on another CPU that has\n"
+	  "woken that task before, at its point of that task's run, not an\n"
+	  "external wake at its trace time (experimental: docs/replay.md,\n"
+	  "\"Wake-list wakes without sched_waking\")" },
 	{ "handoff-signals", NULL, RUN_OPTS_MODEL, AT(wo.handoff_signals), .help =
 	  "a waker preempted by its wakee that runs again before the wakee\n"
 	  "blocked, the wakee having woken others meanwhile, waits for the\n"

@@ -1214,6 +1214,58 @@ static bool in_ksoftirqd(const struct wl_builder *b, const struct trace_event *e
 }
 
 /*
+ * --wakelist-ops: the waker of a wake list's wakeup in a trace without
+ * sched_waking.  try_to_wake_up() onto an idle CPU of the waker's cache
+ * domain queues the task on the target's wake list
+ * (ttwu_queue_cond() -> ttwu_queue_wakelist()) and sends an IPI; the target
+ * enqueues it in sched_ttwu_pending() and traces sched_wakeup there, in
+ * hardirq context on the idle task.  With sched_waking the waker is known
+ * (its waking is on the waker's CPU, in its context); without it the record
+ * names only the target, and the wake would be external, at its trace time,
+ * however far the waker's work has got in the replay.  Here such a wakeup
+ * (@ev: a sched_wakeup on its own target CPU, idle, in idle or hardirq
+ * context) is given to the one fair task current on another CPU at @ev's
+ * time, if exactly one other CPU runs a fair task and that task has woken
+ * @t in its own context within the last WL_WAKELIST_SCAN wake records (the
+ * wakee's known wakers: a timer or device wake of a task nobody else wakes
+ * stays external).  Returns that task (its CPU in *@cpu), or WL_NONE.
+ */
+#define WL_WAKELIST_SCAN 1024u
+
+static uint32_t wakelist_waker(const struct wl_builder *b, const struct trace_event *ev, uint32_t t,
+			       int *cpu)
+{
+	uint32_t cand = WL_NONE, lo;
+
+	if (ev->type != TRACE_EV_SCHED_WAKEUP || ev->common_pid != 0 ||
+	    ev->u.wakeup.target_cpu != ev->cpu)
+		return WL_NONE;
+	for (int i = 0; i < b->nr_cpus; i++) {
+		int32_t cur = b->cpus[i].curr;
+
+		if (i == ev->cpu || cur < 0)
+			continue;
+		if (b->tasks.v[cur].cls != WL_CLASS_FAIR || b->ts.v[cur].st != TS_RUNNING ||
+		    (uint32_t)cur == t)
+			continue;
+		if (cand != WL_NONE)
+			return WL_NONE;          /* two candidates: no waker known */
+		cand = (uint32_t)cur;
+		*cpu = i;
+	}
+	if (cand == WL_NONE)
+		return WL_NONE;
+	lo = b->wakes.n > WL_WAKELIST_SCAN ? b->wakes.n - WL_WAKELIST_SCAN : 0;
+	for (uint32_t i = b->wakes.n; i-- > lo;) {
+		const struct wl_wake *w = &b->wakes.v[i];
+
+		if (w->target == t && w->src == WL_SRC_TASK && w->waker == cand)
+			return cand;
+	}
+	return WL_NONE;
+}
+
+/*
  * A new wake record for target @t, classified from the event's context; a
  * task-caused one becomes a WAKE op of the waker, the others a timed
  * external wake.
@@ -1225,8 +1277,13 @@ static uint32_t wake_new(struct wl_builder *b, const struct trace_event *ev, uin
 	uint32_t waker = WL_NONE, wi;
 	bool stranger;
 	uint8_t src;
+	int waker_cpu = ev->cpu;
 
-	if (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_NMI)) {
+	if (b->opt.wakelist_ops && (flags & WL_WAKE_NO_WAKING) &&
+	    (waker = wakelist_waker(b, ev, t, &waker_cpu)) != WL_NONE) {
+		src = WL_SRC_TASK;
+		note(b, WL_NOTE_WAKE_WAKELIST);
+	} else if (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_NMI)) {
 		src = WL_SRC_HARDIRQ;
 	} else if ((ev->common_flags & TRACE_FLAG_SOFTIRQ) &&
 		   !(b->opt.ksoftirqd_ops && in_ksoftirqd(b, ev))) {
@@ -1271,7 +1328,7 @@ static uint32_t wake_new(struct wl_builder *b, const struct trace_event *ev, uin
 	w->waker = waker;
 	w->seq = b->tasks.v[t].nr_wakes++;
 	w->cpu = -1;
-	w->waker_cpu = (int16_t)ev->cpu;
+	w->waker_cpu = (int16_t)waker_cpu;
 	w->prev_cpu = b->ts.v[t].cpu;
 	w->src = src;
 	w->path = WL_PATH_NONE;
@@ -1281,7 +1338,8 @@ static uint32_t wake_new(struct wl_builder *b, const struct trace_event *ev, uin
 	b->wakes.n++;
 	if (waker != WL_NONE) {
 		if (flush_run(b, waker, ev->ts) ||
-		    push_op(b, waker, WL_OP_WAKE, in_call_wake(b, ev, waker), wi, 0))
+		    push_op(b, waker, WL_OP_WAKE,
+			    waker_cpu == ev->cpu ? in_call_wake(b, ev, waker) : 0, wi, 0))
 			goto oom;
 		if (b->chan && wl_chanb_wake(b->chan, waker, wi, b->ts.v[waker].ops.n - 1, ev->ts))
 			goto oom;
@@ -3192,6 +3250,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_WAKE_HARDIRQ] = "wakeups from hardirq/NMI context: replayed at their trace times",
 	[WL_NOTE_WAKE_SOFTIRQ] = "wakeups from softirq context (timers, network RX on the sender's CPU): replayed at their trace times, not tied to the interrupted task's work",
 	[WL_NOTE_WAKE_KSOFTIRQD] = "wakeups from softirqs that ksoftirqd ran (run_ksoftirqd()): WAKE ops of that thread, at their point of its run",
+	[WL_NOTE_WAKE_WAKELIST] = "wake-list wakeups without sched_waking given to the other CPU's current task, a known waker of the wakee (--wakelist-ops): WAKE ops of that task, at their point of its run",
 	[WL_NOTE_WAKE_NONFAIR] = "wakeups by RT/DL tasks: replayed at their trace times",
 	[WL_NOTE_WAKE_OF_NONFAIR] = "wakeups of RT/DL tasks: replayed at their trace times, and so are those tasks' switch-ins: their latency samples are the trace's, not predicted (but for a stopper woken for a migration of the task it preempts: at that point of the task's work)",
 	[WL_NOTE_WAKE_UNKNOWN] = "wakeups by a task the trace does not show running there (or by the wakee itself): replayed at their trace times",

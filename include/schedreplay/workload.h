@@ -663,6 +663,16 @@ struct wl_options {
 	 */
 	bool ksoftirqd_ops;
 	/*
+	 * In a trace without sched_waking, a sched_wakeup on its own idle
+	 * target CPU in idle or hardirq context (the wake list's IPI,
+	 * sched_ttwu_pending()) is a WAKE op of the one fair task current on
+	 * another CPU, where that task has woken the wakee in its own context
+	 * before, at its point of that task's run; otherwise (the default) an
+	 * external wake at its trace time (--wakelist-ops, experimental:
+	 * docs/replay.md, "Wake-list wakes without sched_waking").
+	 */
+	bool wakelist_ops;
+	/*
 	 * A waker preempted by its wakee that runs again before the wakee
 	 * blocked, the wakee having woken other tasks meanwhile, waits for the
 	 * wakee's last such wake (WL_WAIT_SIGNAL; --handoff-signals,

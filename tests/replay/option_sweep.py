@@ -141,6 +141,7 @@ SINGLE = [
     ("unseen-queued", ["--unseen-queued"]),
     ("handoff-signals", ["--handoff-signals"]),
     ("ksoftirqd-ops", ["--ksoftirqd-ops"]),
+    ("wakelist-ops", ["--wakelist-ops"]),
     ("no-costs", ["--no-costs"]),
     ("preempt-costs=all", ["--preempt-costs", "all"]),
     ("no-bandwidth", ["--no-bandwidth"]),

@@ -90,6 +90,17 @@ static uint64_t note_value(const struct wl_workload *wl, const char *part)
 	return 0;
 }
 
+/* The external wakes (WL_T_EXT_WAKE) of task @t on the timed list. */
+static uint32_t ext_wakes(const struct wl_workload *wl, uint32_t t)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++)
+		if (wl_timed_at(wl, i)->kind == WL_T_EXT_WAKE && wl_timed_at(wl, i)->task == t)
+			n++;
+	return n;
+}
+
 /*
  * Pre-existing tasks and a task-caused wake: CPU 0 runs 10 (it was running
  * at the start) then 11 (queued at the start); 11 blocks; 10 wakes it at
@@ -251,7 +262,7 @@ static void test_ksoftirqd_wakes(bool ops)
 	struct wl_options o = { .ksoftirqd_ops = ops };
 	struct trace_event e;
 	struct wl_workload *wl;
-	uint32_t k, t21, t22, ext = 0;
+	uint32_t k, t21, t22, ext;
 
 	start_opts(&o);
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120));
@@ -281,12 +292,7 @@ static void test_ksoftirqd_wakes(bool ops)
 	t21 = task_of(wl, 21, 0);
 	t22 = task_of(wl, 22, 0);
 	CHECK(k != WL_NONE && t21 != WL_NONE && t22 != WL_NONE);
-	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
-		const struct wl_timed *x = wl_timed_at(wl, i);
-
-		if (x->kind == WL_T_EXT_WAKE && (x->task == t21 || x->task == t22))
-			ext++;
-	}
+	ext = ext_wakes(wl, t21) + ext_wakes(wl, t22);
 	if (ops) {
 		/* RUN 30 us (woken at 2 ms + 5 us), WAKE 21, RUN 15 us, BLOCK */
 		CHECK_EQ(op_of(wl, k, 0)->kind, WL_OP_RUN);
@@ -302,6 +308,74 @@ static void test_ksoftirqd_wakes(bool ops)
 		CHECK_EQ(ext, 2);
 		CHECK_EQ(note_value(wl, "softirqs that ksoftirqd ran"), 0);
 		CHECK_EQ(note_value(wl, "wakeups from softirq context"), 2);
+	}
+	wl_free(wl);
+}
+
+/*
+ * A trace without sched_waking: reader 20 on CPU 0 wakes 21 (CPU 1) in its
+ * own context at 2 ms; 21 blocks again and CPU 1 idles; at 3 ms a
+ * sched_wakeup of 21 on CPU 1 in hardirq context on the idle task (the wake
+ * list's IPI): with wakelist_ops a WAKE op of 20 (CPU 0's current, a known
+ * waker of 21) at 2 ms of its run, without it an external wake.  At 5 ms
+ * the same wakeup of 22, whom 20 never woke, stays external either way; at
+ * 7 ms one of 21 with CPU 0 idle too.
+ */
+static void test_wakelist_wakes(bool ops)
+{
+	struct wl_options o = { .wakelist_ops = ops };
+	struct wl_workload *wl;
+	uint32_t r, t21, t22, ext21, ext22;
+
+	start_opts(&o);
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 21, 120));
+	feed(ev_switch(1 * MS + 10 * US, 1, 21, 'S', 120, 22, 120));
+	feed(ev_switch(1 * MS + 20 * US, 1, 22, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS, 0, 20, 0, 21, 120, 1));
+	feed(ev_switch(2 * MS + 5 * US, 1, 0, 'R', 120, 21, 120));
+	feed(ev_switch(2 * MS + 50 * US, 1, 21, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS, 1, 0, HARDIRQ, 21, 120, 1));
+	feed(ev_switch(3 * MS + 5 * US, 1, 0, 'R', 120, 21, 120));
+	feed(ev_switch(3 * MS + 50 * US, 1, 21, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS, 1, 0, HARDIRQ, 22, 120, 1));
+	feed(ev_switch(5 * MS + 5 * US, 1, 0, 'R', 120, 22, 120));
+	feed(ev_switch(5 * MS + 50 * US, 1, 22, 'S', 120, 0, 120));
+	feed(ev_switch(6 * MS, 0, 20, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 7 * MS, 1, 0, HARDIRQ, 21, 120, 1));
+	feed(ev_switch(7 * MS + 5 * US, 1, 0, 'R', 120, 21, 120));
+	feed(ev_switch(7 * MS + 50 * US, 1, 21, 'S', 120, 0, 120));
+	wl = finish();
+
+	r = task_of(wl, 20, 0);
+	t21 = task_of(wl, 21, 0);
+	t22 = task_of(wl, 22, 0);
+	CHECK(r != WL_NONE && t21 != WL_NONE && t22 != WL_NONE);
+	ext21 = ext_wakes(wl, t21);
+	ext22 = ext_wakes(wl, t22);
+	/* RUN 1 ms, WAKE 21 (task context), then RUN 1 ms and WAKE 21 (option) */
+	CHECK_EQ(op_of(wl, r, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, r, 0)->value, 1 * MS);
+	CHECK_EQ(op_of(wl, r, 1)->kind, WL_OP_WAKE);
+	CHECK_EQ(op_of(wl, r, 2)->kind, WL_OP_RUN);
+	CHECK_EQ(ext22, 1);
+	if (ops) {
+		CHECK_EQ(op_of(wl, r, 2)->value, 1 * MS);
+		CHECK_EQ(op_of(wl, r, 3)->kind, WL_OP_WAKE);
+		if (op_of(wl, r, 3)->kind == WL_OP_WAKE) {
+			const struct wl_wake *w = wl_wake(wl, op_of(wl, r, 3)->arg);
+
+			CHECK_EQ(w->target, t21);
+			CHECK_EQ(w->waker, r);
+			CHECK_EQ(w->waker_cpu, 0);
+			CHECK_EQ(w->cpu, 1);
+		}
+		CHECK_EQ(ext21, 1);
+		CHECK_EQ(note_value(wl, "wake-list wakeups without sched_waking"), 1);
+	} else {
+		CHECK(op_of(wl, r, 3)->kind != WL_OP_WAKE);
+		CHECK_EQ(ext21, 2);
+		CHECK_EQ(note_value(wl, "wake-list wakeups without sched_waking"), 0);
 	}
 	wl_free(wl);
 }
@@ -3421,6 +3495,8 @@ int main(void)
 	test_unseen_after_idle(true, false);
 	test_ksoftirqd_wakes(false);
 	test_ksoftirqd_wakes(true);
+	test_wakelist_wakes(false);
+	test_wakelist_wakes(true);
 	test_race_and_spurious();
 	test_lifecycle();
 	test_pid_reuse_in_exit();
