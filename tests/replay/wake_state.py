@@ -38,6 +38,7 @@ from collections import defaultdict
 
 sys.path.insert(0, __file__.rsplit('/', 1)[0])
 import forkexec_cycles as fc  # noqa: E402
+import sched_text as st  # noqa: E402
 import forkexec_eevdf as fe  # noqa: E402
 
 
@@ -54,11 +55,11 @@ def synthesize(src, dst):
 
     with open(src, errors='replace') as f, open(dst, 'w') as out:
         for line in f:
-            m = fc.RE_TC.match(line)
+            m = None if line.startswith('[') else st.REP.match(line)
             if not m:
                 continue
-            ctx, cpu, tss, ev, rest = int(m.group(2)), int(m.group(3)), m.group(4), m.group(5), m.group(6)
-            t = fc.ts_ns(tss)
+            ctx, cpu, ev, rest = int(m.group(2)), int(m.group(3)), m.group(6), m.group(7)
+            tss, t = m.group(4) + '.' + m.group(5), st.ns(m.group(4), m.group(5))
             if ctx != 0 and cur.get(cpu, 0) == 0 and ev != 'sched_switch':
                 cur[cpu], mark[cpu] = ctx, t        # an untraced switch out of idle
             if ev == 'sched_switch':
