@@ -140,6 +140,13 @@ const struct replay_name replay_channel_burst_names[] = {
 	{ NULL, 0 },
 };
 
+const struct replay_name replay_start_switch_names[] = {
+	{ "count", REPLAY_START_SWITCH_COUNT },
+	{ "lost", REPLAY_START_SWITCH_LOST },
+	{ "apart", REPLAY_START_SWITCH_APART },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_early_wakes_names[] = {
 	{ "sample", REPLAY_EARLY_SAMPLE },
 	{ "nosample", REPLAY_EARLY_NOSAMPLE },
@@ -487,7 +494,7 @@ static void dump_event(FILE *f, const struct trace_event *ev)
 
 bool sim_unseen(const struct sim *s, int cpu, uint64_t ts)
 {
-	return s->in_lost_wake || wl_in_lost_window(s->wl, cpu, ts);
+	return s->in_lost_wake || s->in_start_switch || wl_in_lost_window(s->wl, cpu, ts);
 }
 
 int sim_emit(struct sim *s, const struct trace_event *ev)
