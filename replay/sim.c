@@ -899,13 +899,26 @@ static void ident(const struct sim *s, int32_t who, int cpu, char *comm, int32_t
 /*
  * Whether the switch from idle on @cpu at @now is the start's switch-in that
  * --start-switch counts apart: the CPU's first switch, at the trace's first
- * timestamp, under apart on any CPU, under lost on a CPU whose lost-events
- * window is at the start (replay_config.start_switch).
+ * timestamp, on a CPU the trace starts with a task running (WL_INIT_RUNNING),
+ * under apart any such CPU, under lost one whose lost-events window is at the
+ * start (replay_config.start_switch).
  */
 static bool start_switch_apart(const struct sim *s, int cpu, int32_t prev, uint64_t now)
 {
+	bool running = false;
+
 	if (s->cfg.start_switch == REPLAY_START_SWITCH_COUNT || prev != -1 ||
 	    s->cpus[cpu].switched || now != wl_first_ts(s->wl))
+		return false;
+	/*
+	 * only where the trace starts the CPU with a task running (its switch
+	 * in before the trace); a CPU whose first record is a switch from idle
+	 * (its first task queued there) holds the switch the simulation's
+	 * matches
+	 */
+	for (uint32_t i = 0; i < s->nr_tasks && !running; i++)
+		running = s->wt[i].init_state == WL_INIT_RUNNING && s->wt[i].init_cpu == cpu;
+	if (!running)
 		return false;
 	if (s->cfg.start_switch == REPLAY_START_SWITCH_APART)
 		return true;
