@@ -572,10 +572,10 @@ static const struct run_opt run_opt_table[] = {
 	  "the simulation's switch out of idle at the trace's first\n"
 	  "timestamp that puts a CPU's first task on it (the start state;\n"
 	  "no trace holds the kernel's switch to the task it starts with)\n"
-	  "is compared (count, the default), counted apart with the\n"
-	  "lost-events windows' events on a CPU whose window is at the\n"
-	  "start, its stream begun after lost records (lost), or on every\n"
-	  "CPU (apart; experimental: docs/replay.md, \"Lost events\")" },
+	  "is compared (count), counted apart with the lost-events\n"
+	  "windows' events on a CPU whose window is at the start, its\n"
+	  "stream begun after lost records (lost, the default), or on\n"
+	  "every CPU (apart; docs/replay.md, \"Lost events\")" },
 	{ "skip-early-blocks", NULL, RUN_OPTS_MODEL, AT(rc.skip_early_blocks), .help =
 	  "a wake that arrives before its block skips the block\n"
 	  "(default: the task blocks and is woken at once)" },

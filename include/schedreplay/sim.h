@@ -155,9 +155,9 @@ extern const struct replay_name replay_early_wakes_names[];
  * replay_config.start_switch: the simulation's switch out of idle at the
  * trace's first timestamp that puts a CPU's first task on it (the start
  * state: the task the trace shows running there, or the model's pick of
- * the queued ones) is compared with the trace's switches (COUNT, the
- * default); is counted apart with the lost-events windows' events, on a
- * CPU whose window is at the start (LOST: its stream begins after lost
+ * the queued ones) is compared with the trace's switches (COUNT); is
+ * counted apart with the lost-events windows' events, on a CPU whose
+ * window is at the start (LOST, the default: its stream begins after lost
  * records, which held the kernel's switch to that task); or on every CPU
  * (APART: no trace holds the switch that made its first current current;
  * docs/replay.md, "Lost events").
