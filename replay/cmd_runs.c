@@ -569,6 +569,15 @@ static const struct run_opt run_opt_table[] = {
 	  "task (its request or protection may end there: resched_curr()'s\n"
 	  "IPI), after the remote preemption path's cost (both; experimental:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
+	{ "start-switch", NULL, RUN_OPTS_MODEL,
+	  .names = replay_start_switch_names, AT_ENUM(rc.start_switch), .help =
+	  "the simulation's switch out of idle at the trace's first\n"
+	  "timestamp that puts a CPU's first task on it (the start state;\n"
+	  "no trace holds the kernel's switch to the task it starts with)\n"
+	  "is compared (count), counted apart with the lost-events\n"
+	  "windows' events on a CPU whose window is at the start, its\n"
+	  "stream begun after lost records (lost, the default), or on\n"
+	  "every CPU (apart; docs/replay.md, \"Lost events\")" },
 	{ "skip-early-blocks", NULL, RUN_OPTS_MODEL, AT(rc.skip_early_blocks), .help =
 	  "a wake that arrives before its block skips the block\n"
 	  "(default: the task blocks and is woken at once)" },
@@ -683,6 +692,12 @@ static const struct run_opt run_opt_table[] = {
 	  "blocked, the wakee having woken others meanwhile, waits for the\n"
 	  "wakee's last such wake (a barrier's wake-all; experimental:\n"
 	  "docs/replay.md, \"Hand-offs\")" },
+	{ "exit-wake-sync", NULL, RUN_OPTS_MODEL, AT(wo.exit_wake_sync), .help =
+	  "a wake whose waker exits right after it (a child's wake of\n"
+	  "its parent from exit_notify(): __wake_up_parent(), WF_SYNC) is\n"
+	  "sync as one whose waker sleeps: arriving early, it skips the\n"
+	  "block it ends (do_wait() finds the zombie and does not sleep;\n"
+	  "experimental: docs/replay.md, \"Early wakes\")" },
 	{ "no-repair", NULL, RUN_OPTS_MODEL, AT(wo.no_repair), .help =
 	  "the raw event stream: the switches out of idle the kernel did\n"
 	  "not trace are not restored (docs/report.md, \"Untraced switches\n"

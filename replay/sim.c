@@ -921,11 +921,49 @@ static void ident(const struct sim *s, int32_t who, int cpu, char *comm, int32_t
 	}
 }
 
+/*
+ * Whether the switch from idle on @cpu at @now is the start's switch-in that
+ * --start-switch counts apart: the CPU's first switch, at the trace's first
+ * timestamp, on a CPU the trace starts with a task running (WL_INIT_RUNNING),
+ * under apart any such CPU, under lost one whose lost-events window is at the
+ * start (replay_config.start_switch).
+ */
+static bool start_switch_apart(const struct sim *s, int cpu, int32_t prev, uint64_t now)
+{
+	bool running = false;
+
+	if (s->cfg.start_switch == REPLAY_START_SWITCH_COUNT || prev != -1 ||
+	    s->cpus[cpu].switched || now != wl_first_ts(s->wl))
+		return false;
+	/*
+	 * only where the trace starts the CPU with a task running (its switch
+	 * in before the trace); a CPU whose first record is a switch from idle
+	 * (its first task queued there) holds the switch the simulation's
+	 * matches
+	 */
+	for (uint32_t i = 0; i < s->nr_tasks && !running; i++)
+		running = s->wt[i].init_state == WL_INIT_RUNNING && s->wt[i].init_cpu == cpu;
+	if (!running)
+		return false;
+	if (s->cfg.start_switch == REPLAY_START_SWITCH_APART)
+		return true;
+	for (uint32_t i = 0; i < wl_nr_lost_windows(s->wl); i++) {
+		const struct wl_lost_window *w = wl_lost_window(s->wl, i);
+
+		if (w->cpu == cpu && w->at_start)
+			return true;
+	}
+	return false;
+}
+
 static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
 		       enum trace_task_state prev_run, bool preempt, int32_t next, uint64_t now)
 {
 	struct trace_event ev;
 	struct trace_sched_switch *sw = &ev.u.sched_switch;
+	int ret;
+
+	s->in_start_switch = start_switch_apart(s, cpu, prev, now);
 
 	if (next == -1 && prev != -1)
 		s->cpus[cpu].idle_since = now;    /* idle_residency() */
@@ -939,6 +977,7 @@ static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
 		 * Not restored (the raw stream): the tracer would not have
 		 * recorded it (wl_facts.idle_exit_untraced).
 		 */
+		s->in_start_switch = false;
 		return 0;
 	}
 	sim_event_init(s, &ev, TRACE_EV_SCHED_SWITCH, cpu, now, 0);
@@ -948,7 +987,10 @@ static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
 	sw->prev_run = prev_run;
 	sw->prev_preempt = preempt;
 	ident(s, next, cpu, sw->next_comm, &sw->next_pid, &sw->next_prio);
-	return sim_emit(s, &ev);
+	ret = sim_emit(s, &ev);
+	s->in_start_switch = false;
+	s->cpus[cpu].switched = true;
+	return ret;
 }
 
 /* A deferred traced migration of queued task @ti (see WL_T_MIGRATE). */

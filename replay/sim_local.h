@@ -96,6 +96,7 @@ struct sim_cpu {
 				      was held for (resched_after_hold()), 0 none */
 	uint32_t gen_op, gen_tick, gen_resched;
 	bool tick_armed;
+	bool switched;             /* a sched_switch was written on it (start_switch_apart()) */
 	bool tick_traced;          /* ... at the trace's own tick of its period (--ticks traced) */
 	const uint64_t *tt;        /* --ticks traced: the trace's ticks here (wl_traced_ticks()) */
 	uint32_t tt_n;
@@ -303,6 +304,8 @@ struct sim {
 	uint64_t restored_unseen;
 	uint64_t stat_unseen;
 	bool in_lost_wake;
+	/* the start's switch-in of a CPU counted apart is being written (--start-switch) */
+	bool in_start_switch;
 	/* an early wake's stand-in wakeup is being delivered (--standin-skip) */
 	bool in_standin;
 	bool in_tick;              /* inside model_tick(): its nohz idle balance (--nohz-pull) */

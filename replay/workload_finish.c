@@ -1147,7 +1147,9 @@ out:
  * looks the same in a trace and is marked too.  6.18's wakeup preemption
  * ignores WF_SYNC (measured: the same preemption rate for pipe and eventfd
  * ping-pong, docs/model.md); it matters to wake_affine() under
- * --placement model.
+ * --placement model.  With wl_options.exit_wake_sync a waker that exits
+ * right after counts as one that sleeps: a child's wake of its parent from
+ * exit_notify() (do_notify_parent() -> __wake_up_parent(), WF_SYNC).
  */
 #define WL_SYNC_MAX_RUN_NS 20000u
 
@@ -1166,12 +1168,14 @@ static void mark_sync_wakes(struct wl_builder *b, uint32_t t)
 
 			if (k == WL_OP_RUN)
 				run += s->ops.v[j].value;
-			else if (!zero_time_op(k))
+			else if (!zero_time_op(k) &&
+				 !(b->opt.exit_wake_sync && k == WL_OP_EXIT_MOVE))
 				break;
 		}
 		if (j < s->ops.n && run <= WL_SYNC_MAX_RUN_NS &&
 		    ((s->ops.v[j].kind == WL_OP_BLOCK && s->ops.v[j].aux == WL_BLOCK_SLEEP) ||
-		     s->ops.v[j].kind == WL_OP_WAIT)) {
+		     s->ops.v[j].kind == WL_OP_WAIT ||
+		     (b->opt.exit_wake_sync && s->ops.v[j].kind == WL_OP_EXIT))) {
 			b->wakes.v[s->ops.v[i].arg].flags |= WL_WAKE_SYNC;
 			if (s->ops.v[j].kind == WL_OP_BLOCK &&
 			    run < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)

@@ -152,6 +152,24 @@ enum replay_early_wakes {
 extern const struct replay_name replay_early_wakes_names[];
 
 /*
+ * replay_config.start_switch: the simulation's switch out of idle at the
+ * trace's first timestamp that puts a CPU's first task on it (the start
+ * state: the task the trace shows running there, or the model's pick of
+ * the queued ones) is compared with the trace's switches (COUNT); is
+ * counted apart with the lost-events windows' events, on a CPU whose
+ * window is at the start (LOST, the default: its stream begins after lost
+ * records, which held the kernel's switch to that task); or on every CPU
+ * (APART: no trace holds the switch that made its first current current;
+ * docs/replay.md, "Lost events").
+ */
+enum replay_start_switch {
+	REPLAY_START_SWITCH_COUNT = 0,
+	REPLAY_START_SWITCH_LOST,
+	REPLAY_START_SWITCH_APART,
+};
+extern const struct replay_name replay_start_switch_names[];
+
+/*
  * replay_config.channel_burst: a reader with several writers asleep on its
  * BLOCK, waiting for the wake record of the writer the trace shows ending
  * it, and reached by another writer's channel wake (WL_WAKE_CHANNEL) for a
@@ -696,6 +714,8 @@ struct replay_config {
 	bool skip_early_blocks;
 	/* the latency of the blocks skip_early_blocks keeps for non-sync wakes (above) */
 	enum replay_early_wakes early_wakes;
+	/* the start's switch-in on each CPU compared or counted apart (above) */
+	enum replay_start_switch start_switch;
 	/* the wakeup of a waker asleep in a hand-off WAIT (above) */
 	enum replay_handoff_replies handoff_replies;
 	/* a resched of a CPU running a task past its EXIT_MOVE (above) */

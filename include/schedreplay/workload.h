@@ -680,6 +680,17 @@ struct wl_options {
 	 */
 	bool handoff_signals;
 	/*
+	 * A wake whose waker exits right after it (at most the sync bound of
+	 * its own work, no other wake or fork in between: a child's
+	 * exit_notify() -> do_notify_parent() -> __wake_up_parent(), a
+	 * __wake_up_sync_key() of the parent's wait_chldexit) is sync
+	 * (WL_WAKE_SYNC), as a wake whose waker sleeps right after: an early
+	 * one skips the block it ends, as do_wait() finds the zombie and
+	 * does not schedule() (--exit-wake-sync, experimental: docs/replay.md,
+	 * "Early wakes").  Off: only a waker's sleep or hand-off makes it sync.
+	 */
+	bool exit_wake_sync;
+	/*
 	 * Called with every measured latency sample once final (the
 	 * extraction's latency machine, wl_measured_latency(): its
 	 * lat_config.sink; replay --dump-samples); NULL: none.
