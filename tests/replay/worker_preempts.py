@@ -4,7 +4,7 @@
 `trace-cmd report` text or a `replay --dump-events` file: per (next task's role, cause) the
 count and the waits' p50 until the task's next switch-in.
 
-Usage: worker_preempts.py FILE [--comm probe-worker] [--hog-prios 120,125]
+Usage: worker_preempts.py FILE [--comm probe-worker] [--list N]
 
 Roles: the other group task ("worker"), probe-msg ("msg"), a fair hog named by its prio
 ("hog120", "hog125"), else the next comm.  Cause: "wake" if the next task was woken on this
