@@ -698,6 +698,12 @@ static const struct run_opt run_opt_table[] = {
 	  "sync as one whose waker sleeps: arriving early, it skips the\n"
 	  "block it ends (do_wait() finds the zombie and does not sleep;\n"
 	  "experimental: docs/replay.md, \"Early wakes\")" },
+	{ "reply-in-run", NULL, RUN_OPTS_MODEL, AT(wo.reply_in_run), .help =
+	  "a hand-off pair is a ping-pong only if the wakee's reply to\n"
+	  "its waker's sleep came in the run the waker's wake began (no\n"
+	  "sleep of the wakee between); a waker of a pair whose replies\n"
+	  "all came later goes on if not preempted (experimental:\n"
+	  "docs/validation-log.md, helper pw45)" },
 	{ "no-repair", NULL, RUN_OPTS_MODEL, AT(wo.no_repair), .help =
 	  "the raw event stream: the switches out of idle the kernel did\n"
 	  "not trace are not restored (docs/report.md, \"Untraced switches\n"

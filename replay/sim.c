@@ -2084,7 +2084,8 @@ static int handoff_over(struct sim *s, uint32_t ti, const struct wl_op *op, int 
 
 	if (s->cfg.handoff == REPLAY_HANDOFF_SLEEP || !y || y->op > op->value ||
 	    t->handed_op == t->op || y->st != SIM_QUEUED || y->cpu != cpu || !y->mt ||
-	    y->waiter != WL_NONE || (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY))
+	    y->waiter != WL_NONE || (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY) ||
+	    op->aux == WL_WAIT_LATER)
 		return 0;
 	if (writeon(s) && op->aux == WL_WAIT_ONEWAY) {
 		/* it writes on: writeon_bound() ends that */
@@ -2165,6 +2166,16 @@ static int wait_check(struct sim *s, int cpu, uint32_t ti, const struct wl_op *o
 	if (y->st == SIM_BLOCKED && y->chan_asleep) {
 		/* it sleeps in a channel op: the block the wait stands for */
 		s->notes[SIM_NOTE_CHAN_WAIT_RELEASED]++;
+		return 0;
+	}
+	if (op->aux == WL_WAIT_LATER) {
+		/*
+		 * Not preempted, and the wakee answers only after a sleep of
+		 * its own (--reply-in-run): nothing here waits for its run;
+		 * the sleep its reply ends carries the dependency.
+		 */
+		s->notes[SIM_NOTE_HANDOFF_LATER]++;
+		dump_wait_op(s, cpu, now, ti, yi, "later", WAIT_AFTER_NONE);
 		return 0;
 	}
 	if (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY) {

@@ -1577,6 +1577,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes, --channel-burst)",
 	[SIM_NOTE_CHANNEL_RACES] = "wakes of a reader with several writers that raced with its sleep in the trace, re-paired as its other writers' wakes (--channel-races)",
 	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",
+	[SIM_NOTE_HANDOFF_LATER] = "hand-off waits not slept: the wakee answers only after a sleep of its own, the waker not preempted goes on (--reply-in-run)",
 	[SIM_NOTE_WAKER_COST_REMOVED] = "wakeups and forks remote in the trace, local in the simulation: the waker's run after it lost a drawn remote cost (--waker-costs follow; docs/replay.md, \"The waker's side\")",
 	[SIM_NOTE_WAKER_COST_ADDED] = "wakeups and forks local in the trace, remote in the simulation: the waker's run after it gained a drawn remote cost (--waker-costs follow)",
 	[SIM_NOTE_HANDOFF_OVER] = "hand-off waits not slept: the waker, not preempted, left runnable for its wakee queued behind it on its CPU (--handoff skip|preempt|yield; yield on the EEVDF profiles only)",

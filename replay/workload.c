@@ -3256,6 +3256,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_WAKE_UNKNOWN] = "wakeups by a task the trace does not show running there (or by the wakee itself): replayed at their trace times",
 	[WL_NOTE_HANDOFF] = "hand-offs: a waker preempted by its wakee resumed only after the wakee blocked; replayed as a wait for that block (docs/replay.md)",
 	[WL_NOTE_HANDOFF_ONEOFF] = "... of them one-off between their two tasks (a vfork child's exec, an exit): no wait",
+	[WL_NOTE_HANDOFF_LATER] = "... of them in pairs whose wakee ends its waker's sleep only after a sleep of its own (--reply-in-run): no wait unless preempted",
 	[WL_NOTE_HANDOFF_SIGNAL] = "wakers preempted by their wakee that ran again before it blocked, after it woke others: a wait for its last such wake (--handoff-signals)",
 	[WL_NOTE_SELF_MIGRATE] = "migrations by the stopper that had just preempted the task (exec balancing, affinity): replayed at that point of the task's work",
 	[WL_NOTE_MISSING_WAKEUP] = "switch-ins of tasks the trace showed blocked, with no wakeup recorded: an external wake at the switch-in time assumed",

@@ -1195,19 +1195,77 @@ static void mark_sync_wakes(struct wl_builder *b, uint32_t t)
  * let Y run first.  Its WAITs are marked WL_WAIT_ONEWAY
  * (replay_config.oneway_no_wait, docs/replay.md).
  */
+/*
+ * wl_options.reply_in_run: whether Y's wake @wr (ending X's sleep) answers
+ * X's wake @wx of Y, i.e. Y made it in the run @wx began: no sleep of Y
+ * between the BLOCK @wx ended and that WAKE.  A wake of X that Y makes after
+ * sleeping again (the probe's message thread: woken by its last worker, it
+ * sleeps 3 ms on a timer, then wakes the workers for the next round) is no
+ * reply.  @blk, @wk: each wake's op in its target's (BLOCK it ends) and its
+ * waker's (WAKE) ops, WL_NONE where there is none; unknown: a reply, as by
+ * default.
+ */
+static bool reply_in_run(const struct wl_builder *b, const uint32_t *blk, const uint32_t *wk,
+			 uint32_t y, uint32_t wx, uint32_t wr)
+{
+	const struct tstate *s = &b->ts.v[y];
+
+	if (blk[wx] == WL_NONE || wk[wr] == WL_NONE)
+		return true;
+	if (wk[wr] < blk[wx])
+		return false;
+	for (uint32_t i = blk[wx] + 1; i < wk[wr]; i++)
+		if (s->ops.v[i].kind == WL_OP_BLOCK && s->ops.v[i].aux == WL_BLOCK_SLEEP)
+			return false;
+	return true;
+}
+
 static int mark_oneway_handoffs(struct wl_builder *b)
 {
-	uint64_t *keys = NULL;
-	size_t n = 0;
+	uint64_t *keys = NULL, *rkeys = NULL;     /* replies; in-run replies */
+	uint32_t *blk = NULL, *wk = NULL;
+	size_t n = 0, rn = 0;
 
 	if (b->wakes.n) {
 		keys = malloc(b->wakes.n * sizeof(*keys));
-		if (!keys)
+		rkeys = malloc(b->wakes.n * sizeof(*rkeys));
+		if (!keys || !rkeys) {
+			free(keys);
+			free(rkeys);
 			return -1;
+		}
+	}
+	if (b->opt.reply_in_run && b->wakes.n) {
+		blk = malloc(b->wakes.n * sizeof(*blk));
+		wk = malloc(b->wakes.n * sizeof(*wk));
+		if (!blk || !wk) {
+			free(keys);
+			free(rkeys);
+			free(blk);
+			free(wk);
+			return -1;
+		}
+		memset(blk, 0xff, b->wakes.n * sizeof(*blk));
+		memset(wk, 0xff, b->wakes.n * sizeof(*wk));
+		for (uint32_t t = 0; t < b->ts.n; t++) {
+			const struct tstate *s = &b->ts.v[t];
+
+			for (uint32_t i = 0; i < s->ops.n; i++) {
+				const struct wl_op *o = &s->ops.v[i];
+
+				if (o->arg >= b->wakes.n)
+					continue;
+				if (o->kind == WL_OP_BLOCK)
+					blk[o->arg] = i;
+				else if (o->kind == WL_OP_WAKE)
+					wk[o->arg] = i;
+			}
+		}
 	}
 	for (uint32_t x = 0; x < b->ts.n; x++) {       /* replies: (Y << 32 | X) */
 		const struct tstate *s = &b->ts.v[x];
 		uint32_t last = WL_NONE;                /* the wakee of X's last WAKE */
+		uint32_t last_w = WL_NONE;              /* that WAKE's record */
 		uint64_t run = 0;                       /* X's work since that WAKE */
 
 		for (uint32_t i = 0; i < s->ops.n; i++) {
@@ -1217,10 +1275,13 @@ static int mark_oneway_handoffs(struct wl_builder *b)
 				run += o->value;
 			} else if (o->kind == WL_OP_WAKE) {
 				last = b->wakes.v[o->arg].target;
+				last_w = o->arg;
 				run = 0;
 			} else if (o->kind == WL_OP_BLOCK && last != WL_NONE && o->arg != WL_NONE &&
 				   run <= WL_SYNC_MAX_RUN_NS && b->wakes.v[o->arg].waker == last) {
 				keys[n++] = (uint64_t)last << 32 | x;   /* one per wake at most */
+				if (blk && reply_in_run(b, blk, wk, last, last_w, o->arg))
+					rkeys[rn++] = keys[n - 1];
 				last = WL_NONE;
 			} else if (!zero_time_op(o->kind)) {
 				last = WL_NONE;
@@ -1229,6 +1290,10 @@ static int mark_oneway_handoffs(struct wl_builder *b)
 	}
 	if (n)
 		qsort(keys, n, sizeof(*keys), cmp_u64);
+	if (rn)
+		qsort(rkeys, rn, sizeof(*rkeys), cmp_u64);
+	if (rn)
+		qsort(rkeys, rn, sizeof(*rkeys), cmp_u64);
 	for (uint32_t x = 0; x < b->ts.n; x++) {
 		struct tstate *s = &b->ts.v[x];
 
@@ -1241,9 +1306,17 @@ static int mark_oneway_handoffs(struct wl_builder *b)
 			reply = (uint64_t)o->arg << 32 | x;
 			o->aux = n && bsearch(&reply, keys, n, sizeof(*keys), cmp_u64) ?
 				WL_WAIT_PINGPONG : WL_WAIT_ONEWAY;
+			if (blk && o->aux == WL_WAIT_PINGPONG &&
+			    !(rn && bsearch(&reply, rkeys, rn, sizeof(*rkeys), cmp_u64))) {
+				o->aux = WL_WAIT_LATER;
+				b->wl->notes[WL_NOTE_HANDOFF_LATER]++;
+			}
 		}
 	}
 	free(keys);
+	free(rkeys);
+	free(blk);
+	free(wk);
 	return 0;
 }
 

@@ -152,7 +152,15 @@ enum { WL_BLOCK_SLEEP = 0, WL_BLOCK_SPECIAL = 1 };
  * flow); WL_WAIT_SIGNAL: the WAIT's value is the wakee's WAKE op it waits for,
  * not a BLOCK (wl_options.handoff_signals)
  */
-enum { WL_WAIT_PINGPONG = 0, WL_WAIT_ONEWAY = 1, WL_WAIT_SIGNAL = 2 };
+/*
+ * WL_WAIT_LATER (wl_options.reply_in_run): the wakee ends the waker's sleep
+ * after it, but never in the run the waker's wake began (it slept first: a
+ * message thread that its last worker wakes, that sleeps on a timer and then
+ * wakes the workers again); nothing the waker does after its wake depends on
+ * that run, so a waker the model did not preempt goes on (docs/replay.md,
+ * "Hand-offs").
+ */
+enum { WL_WAIT_PINGPONG = 0, WL_WAIT_ONEWAY = 1, WL_WAIT_SIGNAL = 2, WL_WAIT_LATER = 3 };
 
 struct wl_op {
 	uint8_t kind;                  /* enum wl_op_kind */
@@ -690,6 +698,16 @@ struct wl_options {
 	 * "Early wakes").  Off: only a waker's sleep or hand-off makes it sync.
 	 */
 	bool exit_wake_sync;
+	/*
+	 * A pair's hand-off WAITs are ping-pong (WL_WAIT_PINGPONG) only if a
+	 * reply of the wakee Y ends a sleep its waker X went to right after
+	 * waking it, made in the run X's wake began (no sleep of Y between);
+	 * a pair whose replies all came after such a sleep of Y has its WAITs
+	 * marked WL_WAIT_LATER: a waker the model did not preempt there goes
+	 * on (--reply-in-run, experimental: docs/validation-log.md, helper
+	 * pw45).  Off: any wake of X by Y ending that sleep is a reply.
+	 */
+	bool reply_in_run;
 	/*
 	 * Called with every measured latency sample once final (the
 	 * extraction's latency machine, wl_measured_latency(): its

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""nice-mix's wakeup check at each local wake of probe-msg by a probe worker, on a weighted
+EEVDF rebuild of the probe's and the hogs' queue per CPU (helper pw45, docs/validation-log.md
+"nice-mix's extra worker preemptions").
+
+Usage: nice_mix_eevdf.py T.rep|T.dump HOG_PIDS [OUT.json]
+  T.rep: `trace-cmd report -t` (events sorted by time); T.dump: `replay --dump-events` (read
+  in file order: its sched_stat_runtime of the waker follows the sched_wakeup it precedes).
+  HOG_PIDS: the shells' busy loops, e.g. 12521,12525 for nice-mix-run2.
+
+The rebuild (weights from each switch's prio: 120 -> 1024, 125 -> 335, 130 -> 110; the
+tasks named probe-* and the hogs; one queue per CPU): vruntime from sched_stat_runtime
+(delta * 1024 / w), a new request (slice 1.4 ms, vslice = slice * 1024 / w) when it runs out;
+placement with the lag inflated by (W + w) / W; the lag clamp (slice + tick); DELAY_DEQUEUE of an
+ineligible sleeper and DELAY_ZERO at its dequeue; requeue of a delayed task at its sched_waking
+(placed at V when its lag is positive); vprot = min(deadline, v + vslice) at each switch-in.
+The decision after the wakee's placement: the worker protected and eligible keeps the CPU; else
+the eligible entity with the earliest deadline (a delayed winner dequeued, the pick repeated);
+"P" when that is msg.  Printed: (observed outcome, rebuilt decision, reason) counts and the
+agreement; OUT.json the state per decision (the worker's eligibility, v - V at its weight, the
+lag it was placed with, msg's).  On the trace it reproduces the kernel's outcome at 671 of
+695 wakes (nice-mix-run2).  Analysis helper, not a test.
+"""
+import collections
+import json
+import os
+import re
+import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sched_text as st
+SW = re.compile(r'(\S.*?):(\d+) \[(\d+)\] (\S+) ==> (\S.*?):(\d+) \[(\d+)\]')
+WU = re.compile(r'(\S.*?):(\d+) \[(\d+)\] (?:success=\d+ )?CPU:(\d+)')
+WK = re.compile(r'(?:comm=(\S+) pid=(\d+) prio=(\d+)|(\S.*?):(\d+) \[(\d+)\])')
+RT = re.compile(r'comm=(\S+) pid=(\d+) runtime=(\d+)')
+MG = re.compile(r'(?:comm=)?(\S+?)[: ](?:pid=)?(\d+)(?: prio=\d+)? orig_cpu=(\d+) dest_cpu=(\d+)')
+W = {120: 1024, 125: 335, 130: 110}
+SLICE, TICK = 1400000, 4000000
+def cdiv(a, b):
+    q = abs(a) // abs(b); return q if (a >= 0) == (b > 0) else -q
+class E:
+    def __init__(s, pid, w): s.plag, s.how = 0, 'new'; s.pid, s.w, s.v, s.d, s.vlag, s.rel, s.delayed, s.vprot = pid, w, 0, 0, 0, None, False, 0
+    def vs(s, x): return x * 1024 // s.w
+class Rq:
+    def __init__(s): s.q, s.curr = {}, None
+    def V(s):
+        if not s.q: return 0
+        tw = sum(e.w for e in s.q.values()); num = sum(e.v * e.w for e in s.q.values())
+        return num // tw
+    def elig(s, e):
+        return sum((x.v - e.v) * x.w for x in s.q.values()) >= 0
+rqs = [Rq(), Rq()]; ent = {}; where = {}; group = set()
+def ingroup(comm, pid, prio):
+    if comm.startswith('probe-') or comm.startswith('schedreplay-pro') or (comm == 'sh' and prio in (120, 125) and pid in hogs):
+        return True
+    return False
+hogs = set(int(x) for x in sys.argv[2].split(','))
+def get(pid, prio):
+    e = ent.get(pid)
+    if e is None: e = ent[pid] = E(pid, W.get(prio, 1024))
+    e.w = W.get(prio, e.w)
+    return e
+def clamp(e, vlag):
+    lim = e.vs(SLICE + TICK); return max(-lim, min(lim, vlag))
+def place(c, e):
+    rq = rqs[c]; V = rq.V(); lag = e.vlag; tw = sum(x.w for x in rq.q.values())
+    if rq.q: lag = cdiv(lag * (tw + e.w), tw)
+    e.v = V - lag
+    e.plag = lag * e.w // 1024; e.how = 'placed'
+    if e.rel is not None: e.d, e.rel = e.v + e.rel, None
+    else: e.d = e.v + e.vs(SLICE)
+    rq.q[e.pid] = e; where[e.pid] = c; e.delayed = False
+def dequeue(c, e, sleep, dpick=False):
+    rq = rqs[c]
+    if sleep and not dpick and not rq.elig(e):
+        e.delayed = True; return True
+    e.vlag = clamp(e, rq.V() - e.v)
+    if dpick: e.vlag = min(e.vlag, 0); e.delayed = False
+    if not sleep: e.rel = e.d - e.v
+    del rq.q[e.pid]; where.pop(e.pid, None)
+    if rq.curr == e.pid: rq.curr = None
+    return False
+def requeue(c, e):
+    rq = rqs[c]
+    if clamp(e, rq.V() - e.v) > 0:
+        del rq.q[e.pid]; e.vlag = 0; place(c, e); e.how = 'requeued at V'
+    else:
+        e.how = 'requeued, kept v'; e.plag = (rq.V() - e.v) * e.w // 1024
+    e.delayed = False
+def pick(c, protect=False, exclude_curr=True):
+    rq = rqs[c]
+    while True:
+        cur = rq.q.get(rq.curr) if rq.curr is not None else None
+        if cur is not None and not exclude_curr:
+            if not rq.elig(cur): cur = None
+            elif protect and cur.v < cur.vprot: return cur, 'protected'
+        cand = [e for p, e in rq.q.items() if p != rq.curr and rq.elig(e)]
+        if cur is not None: cand.append(cur)
+        if not cand: return None, 'none'
+        b = min(cand, key=lambda e: e.d)
+        if b.delayed and b is not cur:
+            dequeue(c, b, True, dpick=True); continue
+        return b, 'pick'
+cur = {}; decisions = []; pendmsg = {}
+for ts, _l, cpu, cp, ev, f in (st.lines(sys.argv[1]) if sys.argv[1].endswith(".ev") else st.events(sys.argv[1])):
+    if ev == 'sched_stat_runtime':
+        m = RT.search(f); pid, rt = int(m.group(2)), int(m.group(3))
+        if pid in where and rqs[where[pid]].curr == pid:
+            e = ent[pid]; e.v += e.vs(rt)
+            if e.v >= e.d: e.d = e.v + e.vs(SLICE)
+    elif ev == 'sched_waking':
+        m = WK.search(f); pid = int(m.group(2) or m.group(5))
+        if pid in where and ent[pid].delayed:
+            requeue(where[pid], ent[pid]); ent[pid].requeued = True
+    elif ev in ('sched_wakeup', 'sched_wakeup_new'):
+        m = WU.search(f); comm, pid, prio, c = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
+        if not ingroup(comm, pid, prio): continue
+        e = get(pid, prio)
+        if pid in where:
+            if where[pid] != c: dequeue(where[pid], e, True, dpick=True); place(c, e)
+        else:
+            place(c, e)
+        cc = cur.get(c)
+        if comm.startswith('probe-msg') and cc and cc[0].startswith('probe-w') and cpu == c and cc[1] in where:
+            rq = rqs[c]
+            b, why = pick(c, protect=True, exclude_curr=False)
+            w = ent[cc[1]]; V = rq.V()
+            state = dict(ts=ts, w_el=rq.elig(w), w_prot=w.v < w.vprot, msg_el=rq.elig(e),
+                         wv=(w.v - V) * w.w // 1024, whow=w.how, wplag=w.plag, mhow=e.how, mplag=e.plag, md=(e.d - V), wd=(w.d - V),
+                         others=sorted((x.w, rq.elig(x), x.delayed) for p, x in rq.q.items() if p not in (w.pid, pid)))
+            state['pred'] = 'P' if b is e else 'N'; state['why'] = why if b is not e else 'msg'
+            state['best'] = b.pid if b else None
+            pendmsg[c] = (cc[1], state)
+    elif ev == 'sched_migrate_task':
+        m = MG.search(f)
+        if m:
+            pid, o, d = int(m.group(2)), int(m.group(3)), int(m.group(4))
+            if pid in where and where[pid] == o:
+                e = ent[pid]; dl = e.delayed; dequeue(o, e, False); place(d, e); e.delayed = dl
+    elif ev == 'sched_switch':
+        m = SW.search(f); pc, pp, pprio, state, nc, npid, nprio = m.groups()
+        pp, npid, pprio, nprio = int(pp), int(npid), int(pprio), int(nprio)
+        c = cpu; rq = rqs[c]
+        for pid_, pr_ in ((pp, pprio), (npid, nprio)):
+            if pid_ in ent and W.get(pr_, ent[pid_].w) != ent[pid_].w:
+                ent[pid_].w = W[pr_]
+        if c in pendmsg and pendmsg[c][0] == pp:
+            _, sdict = pendmsg.pop(c); sdict['kernel'] = 'P' if state.startswith('R') else 'N'; decisions.append(sdict)
+        if pp in rq.q:
+            if state.startswith('R'): rq.curr = None
+            else: dequeue(c, ent[pp], True)
+            if rq.curr == pp: rq.curr = None
+        if ingroup(nc, npid, nprio) and npid in rq.q:
+            rq.curr = None
+            pick(c)  # clean delayed winners
+            rq.curr = npid; e = ent[npid]; e.vprot = min(e.d, e.v + e.vs(SLICE))
+        else:
+            rq.curr = None
+            if npid == 0 or nc.startswith('swapper'): 
+                while True:
+                    b, _ = pick(c)
+                    if b is None or not b.delayed: break
+        cur[c] = (nc, npid)
+c = collections.Counter((d['kernel'], d['pred'], d['why']) for d in decisions)
+for k, v in sorted(c.items()): print(k, v)
+ok = sum(v for k, v in c.items() if k[0] == k[1]); print('agree %d / %d' % (ok, len(decisions)))
+
+if len(sys.argv) > 3:
+    json.dump(decisions, open(sys.argv[3], 'w'))
