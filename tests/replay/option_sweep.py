@@ -147,6 +147,9 @@ SINGLE = [
     ("start-switch=apart", ["--start-switch", "apart"]),
     ("ksoftirqd-ops", ["--ksoftirqd-ops"]),
     ("wakelist-ops", ["--wakelist-ops"]),
+    # pw45: a reply-only hand-off's WAIT no longer forces the preemption
+    ("reply-in-run", ["--reply-in-run"]),
+    ("reply-in-run+handoff=preempt", ["--reply-in-run", "--handoff", "preempt"]),
     ("no-costs", ["--no-costs"]),
     ("preempt-costs=all", ["--preempt-costs", "all"]),
     ("no-bandwidth", ["--no-bandwidth"]),
