@@ -1225,26 +1225,16 @@ static int mark_oneway_handoffs(struct wl_builder *b)
 	uint64_t *keys = NULL, *rkeys = NULL;     /* replies; in-run replies */
 	uint32_t *blk = NULL, *wk = NULL;
 	size_t n = 0, rn = 0;
+	int ret = -1;
 
-	if (b->wakes.n) {
-		keys = malloc(b->wakes.n * sizeof(*keys));
-		rkeys = malloc(b->wakes.n * sizeof(*rkeys));
-		if (!keys || !rkeys) {
-			free(keys);
-			free(rkeys);
-			return -1;
-		}
-	}
+	if (b->wakes.n && !(keys = malloc(b->wakes.n * sizeof(*keys))))
+		goto out;
 	if (b->opt.reply_in_run && b->wakes.n) {
+		rkeys = malloc(b->wakes.n * sizeof(*rkeys));
 		blk = malloc(b->wakes.n * sizeof(*blk));
 		wk = malloc(b->wakes.n * sizeof(*wk));
-		if (!blk || !wk) {
-			free(keys);
-			free(rkeys);
-			free(blk);
-			free(wk);
-			return -1;
-		}
+		if (!rkeys || !blk || !wk)
+			goto out;
 		memset(blk, 0xff, b->wakes.n * sizeof(*blk));
 		memset(wk, 0xff, b->wakes.n * sizeof(*wk));
 		for (uint32_t t = 0; t < b->ts.n; t++) {
@@ -1292,8 +1282,6 @@ static int mark_oneway_handoffs(struct wl_builder *b)
 		qsort(keys, n, sizeof(*keys), cmp_u64);
 	if (rn)
 		qsort(rkeys, rn, sizeof(*rkeys), cmp_u64);
-	if (rn)
-		qsort(rkeys, rn, sizeof(*rkeys), cmp_u64);
 	for (uint32_t x = 0; x < b->ts.n; x++) {
 		struct tstate *s = &b->ts.v[x];
 
@@ -1313,11 +1301,13 @@ static int mark_oneway_handoffs(struct wl_builder *b)
 			}
 		}
 	}
+	ret = 0;
+out:
 	free(keys);
 	free(rkeys);
 	free(blk);
 	free(wk);
-	return 0;
+	return ret;
 }
 
 static int pid_ix_cmp(const void *a, const void *b)
