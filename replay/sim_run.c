@@ -375,17 +375,23 @@ static const struct why_entry chosen_why[] = {
 	{ "6.18", CHOSEN_WHY("6.18") },
 };
 
-/* The profile the trace's kernel release (or its bound) maps to; NULL: unknown */
-static const struct model_profile *traced_profile(const struct wl_facts *f)
+/*
+ * --profile auto: the profile the trace's kernel release (or, without one, its
+ * bound) maps to, and why (@why may be NULL); NULL: unknown.
+ */
+static const struct model_profile *traced_profile(const struct wl_facts *f, const char **why)
 {
-	const struct model_profile *p = NULL;
+	const struct model_profile *p;
 
-	/* replay_profile_for()'s order */
 	if (f->release)
-		p = model_profile_for_release(f->release, NULL);
-	if (!p && !f->release && f->release_before)
-		p = model_profile_for_release(f->release_before, NULL);
-	return p;
+		return model_profile_for_release(f->release, why);
+	if (f->release_before && (p = model_profile_for_release(f->release_before, NULL))) {
+		/* older than the trace's bound (4.3 or 4.14): CFS, as that release maps */
+		if (why)
+			*why = release_before_why(f->release_before);
+		return p;
+	}
+	return NULL;
 }
 
 static const char *profile_chosen_why(const struct model_profile *chosen,
@@ -406,18 +412,11 @@ const struct model_profile *replay_profile_for(const struct wl_workload *wl,
 
 	if (cfg && cfg->profile) {
 		if (why)
-			*why = profile_chosen_why(cfg->profile, traced_profile(f));
+			*why = profile_chosen_why(cfg->profile, traced_profile(f, NULL));
 		return cfg->profile;
 	}
-	if (f->release && (p = model_profile_for_release(f->release, why)))
+	if ((p = traced_profile(f, why)))
 		return p;
-	if (!f->release && f->release_before &&
-	    (p = model_profile_for_release(f->release_before, NULL))) {
-		/* older than the trace's bound (4.3 or 4.14): CFS, as that release maps */
-		if (why)
-			*why = release_before_why(f->release_before);
-		return p;
-	}
 	if (why)
 		*why = "kernel release unknown: the default profile (the bundled traces' kernel); "
 		       "--profile 6.1 for a kernel before 6.6 (CFS), 6.12 for 6.6-6.12";
