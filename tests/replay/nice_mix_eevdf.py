@@ -29,8 +29,7 @@ import re
 import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sched_text as st
-SW = re.compile(r'(\S.*?):(\d+) \[(\d+)\] (\S+) ==> (\S.*?):(\d+) \[(\d+)\]')
-WU = re.compile(r'(\S.*?):(\d+) \[(\d+)\] (?:success=\d+ )?CPU:(\d+)')
+SW, WU = st.SWITCH_PRIO, st.WAKEUP_CPU
 WK = re.compile(r'(?:comm=(\S+) pid=(\d+) prio=(\d+)|(\S.*?):(\d+) \[(\d+)\])')
 RT = re.compile(r'comm=(\S+) pid=(\d+) runtime=(\d+)')
 MG = re.compile(r'(?:comm=)?(\S+?)[: ](?:pid=)?(\d+)(?: prio=\d+)? orig_cpu=(\d+) dest_cpu=(\d+)')

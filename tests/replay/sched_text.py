@@ -12,6 +12,10 @@ import re
 REP = re.compile(r'^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
 DUMP = re.compile(r'^\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
 SWITCH = re.compile(r'(\S.*?):(\d+) \[\d+\] (\S+) ==> (\S.*?):(\d+) \[')
+# the same with both prios: prev comm, pid, prio, state, next comm, pid, prio
+SWITCH_PRIO = re.compile(r'(\S.*?):(\d+) \[(\d+)\] (\S+) ==> (\S.*?):(\d+) \[(\d+)\]')
+# sched_wakeup's body as trace-cmd and the replay's dump print it: comm, pid, prio, target CPU
+WAKEUP_CPU = re.compile(r'(\S.*?):(\d+) \[(\d+)\] (?:success=\d+ )?CPU:(\d+)')
 PID = re.compile(r'(?:pid=(\d+)|:(\d+) \[\d+\])')
 TCPU = re.compile(r'CPU:(\d+)|target_cpu=(\d+)')
 

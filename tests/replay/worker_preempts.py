@@ -15,14 +15,12 @@ Analysis helper, not a test (helper pw45, docs/validation-log.md).
 import argparse
 import collections
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sched_text as st  # noqa: E402
 
-SW = re.compile(r'(\S.*?):(\d+) \[(\d+)\] (\S+) ==> (\S.*?):(\d+) \[(\d+)\]')
-WU = re.compile(r'(\S.*?):(\d+) \[(\d+)\] (?:success=\d+ )?CPU:(\d+)')
+SW, WU = st.SWITCH_PRIO, st.WAKEUP_CPU
 
 
 def pct(v, p):
