@@ -66,6 +66,9 @@ static const struct ev_spec specs[TRACE_EV_NR_TYPES] = {
 	[TRACE_EV_SYS_EXIT_READ] = { "syscalls", "sys_exit_read", { "ret" }, 0x01 },
 	[TRACE_EV_SYS_ENTER_WRITE] = { "syscalls", "sys_enter_write", { "fd", "count" }, 0x03 },
 	[TRACE_EV_SYS_EXIT_WRITE] = { "syscalls", "sys_exit_write", { "ret" }, 0x01 },
+	/* include/trace/events/sched.h since 2.6.x; comm __data_loc since 6.8 */
+	[TRACE_EV_SCHED_PI_SETPRIO] = { "sched", "sched_pi_setprio",
+		{ "comm", "pid", "oldprio", "newprio" }, 0x0f },
 };
 
 /*

@@ -91,6 +91,7 @@ static const char *const type_names[TRACE_EV_NR_TYPES] = {
 	[TRACE_EV_SYS_EXIT_READ] = "sys_exit_read",
 	[TRACE_EV_SYS_ENTER_WRITE] = "sys_enter_write",
 	[TRACE_EV_SYS_EXIT_WRITE] = "sys_exit_write",
+	[TRACE_EV_SCHED_PI_SETPRIO] = "sched_pi_setprio",
 };
 
 const char *trace_event_type_name(enum trace_event_type type)
@@ -1303,6 +1304,15 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		if (cs && (!rp || *rp_ret == 1))
 			*cs_ret = cs->sched_stat_runtime(cs->ctx, ev, c->lost_before);
 		return 0;
+	}
+	case TRACE_EV_SCHED_PI_SETPRIO: {
+		struct trace_sched_pi_setprio *p = &ev->u.pi_setprio;
+
+		ok &= rd_comm(d, len, avail, &l->f[PI_COMM], sw, p->comm);
+		p->pid = (int32_t)RS(&l->f[PI_PID]);
+		p->oldprio = (int32_t)RS(&l->f[PI_OLDPRIO]);
+		p->newprio = (int32_t)RS(&l->f[PI_NEWPRIO]);
+		break;
 	}
 	case TRACE_EV_CGROUP_ATTACH_TASK: {
 		struct trace_cgroup_attach_task *g = &ev->u.cgroup_attach;

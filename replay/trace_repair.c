@@ -294,6 +294,10 @@ note_tasks(struct tr_repair *rp, const struct trace_event *ev, enum trace_event_
 	case TRACE_EV_CGROUP_ATTACH_TASK:
 		return task_note(rp, ev->u.cgroup_attach.pid, ev->u.cgroup_attach.comm, false, 0,
 				 false, 0);
+	case TRACE_EV_SCHED_PI_SETPRIO:
+		/* p->prio from here on (a restored switch shows it) */
+		return task_note(rp, ev->u.pi_setprio.pid, ev->u.pi_setprio.comm, true,
+				 ev->u.pi_setprio.newprio, false, 0);
 	default:
 		return 0;
 	}

@@ -917,6 +917,18 @@ static int decode(struct tr_text *t, struct trace_event *ev, char *rest, struct 
 		w->vruntime = w->has_vruntime ? (uint64_t)a : 0;
 		break;
 	}
+	case TRACE_EV_SCHED_PI_SETPRIO: {
+		struct trace_sched_pi_setprio *w = &ev->u.pi_setprio;
+
+		NEED_PID("pid", a);
+		w->pid = (int32_t)a;
+		NEED("oldprio", a);
+		NEED("newprio", b);
+		w->oldprio = (int32_t)a;
+		w->newprio = (int32_t)b;
+		put_comm(w->comm, get(kv, n, "comm"));
+		break;
+	}
 	case TRACE_EV_CGROUP_ATTACH_TASK: {
 		struct trace_cgroup_attach_task *w = &ev->u.cgroup_attach;
 

@@ -83,6 +83,7 @@ enum trace_event_type {
 	TRACE_EV_SYS_EXIT_READ,        /* u.syscall: ret */
 	TRACE_EV_SYS_ENTER_WRITE,      /* u.syscall: fd, count */
 	TRACE_EV_SYS_EXIT_WRITE,       /* u.syscall: ret */
+	TRACE_EV_SCHED_PI_SETPRIO,     /* u.pi_setprio (rt_mutex_setprio()) */
 	TRACE_EV_NR_TYPES
 };
 
@@ -156,6 +157,20 @@ struct trace_sched_process_exit {
 	int32_t group_dead;            /* -1 if the kernel's format has none */
 };
 
+/*
+ * sched_pi_setprio, from rt_mutex_setprio() (kernel/sched/core.c) before it
+ * changes p->prio: @oldprio is p->prio, @newprio the prio it sets - the top
+ * rt_mutex waiter's if that is higher, else p->normal_prio (the boost ends).
+ * The task's weight (static_prio) does not change: a fair task boosted
+ * within 100..139 shows the boosted prio in sched_switch at its old weight.
+ */
+struct trace_sched_pi_setprio {
+	char comm[TRACE_COMM_LEN];
+	int32_t pid;
+	int32_t oldprio;
+	int32_t newprio;
+};
+
 struct trace_sched_stat_runtime {
 	char comm[TRACE_COMM_LEN];
 	int32_t pid;
@@ -223,6 +238,7 @@ struct trace_event {
 		struct trace_sched_stat_runtime stat_runtime;
 		struct trace_cgroup_attach_task cgroup_attach;
 		struct trace_syscall syscall; /* SYS_ENTER_READ .. SYS_EXIT_WRITE */
+		struct trace_sched_pi_setprio pi_setprio;
 	} u;
 };
 

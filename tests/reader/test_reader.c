@@ -149,6 +149,12 @@ static int format_fields(const struct trace_event *ev, uint64_t long_mask, char 
 		if (ev->u.stat_runtime.has_vruntime)
 			F("vruntime=%" PRIu64, ev->u.stat_runtime.vruntime);
 		break;
+	case TRACE_EV_SCHED_PI_SETPRIO:
+		F("comm=%s ", ev->u.pi_setprio.comm);
+		F("pid=%d ", ev->u.pi_setprio.pid);
+		F("oldprio=%d ", ev->u.pi_setprio.oldprio);
+		F("newprio=%d", ev->u.pi_setprio.newprio);
+		break;
 	case TRACE_EV_CGROUP_ATTACH_TASK:
 		F("dst_root=%d ", ev->u.cgroup_attach.dst_root);
 		F("pid=%d ", ev->u.cgroup_attach.pid);
@@ -740,6 +746,12 @@ static void cmp_event(uint64_t n, const struct trace_event *a, const struct trac
 		CMP_EV(n, u.cgroup_attach.has_dst_level);
 		CMP_EV(n, u.cgroup_attach.dst_id);
 		CMP_EV(n, u.cgroup_attach.pid);
+		break;
+	case TRACE_EV_SCHED_PI_SETPRIO:
+		cmp_str("comm", n, a->u.pi_setprio.comm, b->u.pi_setprio.comm);
+		CMP_EV(n, u.pi_setprio.pid);
+		CMP_EV(n, u.pi_setprio.oldprio);
+		CMP_EV(n, u.pi_setprio.newprio);
 		break;
 	case TRACE_EV_SYS_ENTER_READ:
 	case TRACE_EV_SYS_EXIT_READ:
