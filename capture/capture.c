@@ -50,6 +50,8 @@ static const char *const core_events[][2] = {
 	{ "sched", "sched_process_fork" }, { "sched", "sched_process_exec" },
 	{ "sched", "sched_process_exit" }, { "sched", "sched_migrate_task" },
 	{ "sched", "sched_stat_runtime" }, { "cgroup", "cgroup_attach_task" },
+	/* tells a fair task's priority-inheritance boost from a nice change */
+	{ "sched", "sched_pi_setprio" },
 };
 #define NR_CORE_EVENTS (sizeof(core_events) / sizeof(core_events[0]))
 

@@ -59,7 +59,7 @@ static void usage(FILE *f)
 "\n"
 "Always recorded: sched_switch, sched_waking, sched_wakeup, sched_wakeup_new,\n"
 "sched_process_fork, sched_process_exec, sched_process_exit, sched_migrate_task,\n"
-"sched_stat_runtime, cgroup_attach_task.\n");
+"sched_stat_runtime, cgroup_attach_task, sched_pi_setprio.\n");
 }
 
 /*

@@ -4,7 +4,8 @@
 # live captures (normal end, --syscalls, SIGINT, cleanup of a SIGKILLed run,
 # a group with a CPU bandwidth limit, lost events with --strict,
 # a workload whose exec fails after everything was set up, KernelShark
-# reading a fresh capture, the readers' wakes on a busy pipe). Live modes need root and
+# reading a fresh capture, the readers' wakes on a busy pipe, priority
+# inheritance between fair threads). Live modes need root and
 # tracefs with the sched events; elsewhere they exit 77 (ctest: skipped) with
 # the reason.
 #
@@ -197,6 +198,28 @@ syscalls)
 		trace-cmd report -R "$dir/sys.dat" 2>/dev/null | grep -q 'sys_enter_write:.*count=0x0*64$' ||
 			fail "trace-cmd shows no 100-byte sys_enter_write"
 	fi
+	[ "$(host_state)" = "$before" ] || fail "left behind: $(host_state)"
+	;;
+pi)
+	# A fair thread boosted by priority inheritance (tests/capture/pi_boost:
+	# a nice-10 holder of a PI mutex, a nice-0 waiter): the capture records
+	# sched_pi_setprio, report counts it, and replay turns each boost and
+	# its end into a requeue at the task's own weight, not a nice change
+	need_live
+	[ -e $tracing/events/sched/sched_pi_setprio/enable ] ||
+		skip "no sched:sched_pi_setprio in $tracing/events"
+	piboost=$(dirname "$check")/pi_boost
+	before=$(host_state)
+	run "$bin" capture -q -o "$dir/pi.dat" -d 5 -- "$piboost" 0.5
+	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "exit code $rc"; }
+	"$bin" report --json "$dir/pi.dat" >"$dir/pi.json" 2>"$dir/pi.err" ||
+		fail "report failed: $(cat "$dir/pi.err")"
+	n=$(sed -n 's/.*"sched_pi_setprio": *\([0-9]*\).*/\1/p' "$dir/pi.json" | head -1)
+	[ "${n:-0}" -ge 10 ] || fail "sched_pi_setprio: ${n:-no} records, expected >= 10"
+	"$bin" replay "$dir/pi.dat" >"$dir/pi.txt" 2>"$dir/pi.err" ||
+		fail "replay failed: $(cat "$dir/pi.err")"
+	r=$(awk '/priority-inheritance boosts and their ends/ { print $1; exit }' "$dir/pi.txt")
+	[ "${r:-0}" -ge 10 ] || fail "replay: ${r:-no} PI requeues for $n sched_pi_setprio"
 	[ "$(host_state)" = "$before" ] || fail "left behind: $(host_state)"
 	;;
 quota)

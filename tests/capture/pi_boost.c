@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pi_boost: a workload whose fair tasks boost each other by priority
+ * inheritance, for the captures that check sched_pi_setprio (traces/
+ * small-pi.dat, tests/capture/live.sh pi).
+ *
+ *   pi_boost [SECONDS]      (default 1)
+ *
+ * Two threads share one PTHREAD_PRIO_INHERIT mutex (a PI futex: the kernel's
+ * rt_mutex). "pi-holder" runs at nice 10 (setpriority() on its own tid, a
+ * set_user_nice()) and holds the mutex for 4 ms every 8 ms; "pi-waiter", at
+ * nice 0, wants it every ~1 ms for ~50 us.  On one CPU (taskset) the waiter
+ * preempts the holder once its slice protection is over, blocks on the
+ * mutex, and rt_mutex_setprio() boosts the holder from prio 130 to 120 until
+ * it unlocks: the holder's switches in that window show prio 120 at its
+ * nice-10 weight.  The spins read CLOCK_MONOTONIC (the vDSO): a thread CPU
+ * clock read would charge the task (update_curr()) and write a
+ * sched_stat_runtime every few microseconds.  Exits 0, or 1 with a one-line
+ * reason.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static pthread_mutex_t lock;
+static atomic_bool stop;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* spin for @ns of wall time (preempted or not) */
+static void spin(uint64_t ns)
+{
+	uint64_t end = now_ns() + ns;
+
+	while (now_ns() < end)
+		;
+}
+
+static void nap(long ns)
+{
+	struct timespec ts = { 0, ns };
+
+	nanosleep(&ts, NULL);
+}
+
+static void *holder(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "pi-holder");
+	if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10)) {
+		fprintf(stderr, "pi_boost: setpriority(10): %s\n", strerror(errno));
+		exit(1);
+	}
+	while (!atomic_load(&stop)) {
+		pthread_mutex_lock(&lock);
+		spin(4000000);
+		pthread_mutex_unlock(&lock);
+		nap(4000000);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	double secs = argc > 1 ? atof(argv[1]) : 1.0;
+	pthread_mutexattr_t a;
+	pthread_t h;
+	struct timespec t0, t;
+	int err;
+
+	if (!(secs > 0 && secs <= 3600)) {
+		fprintf(stderr, "pi_boost: SECONDS must be in (0, 3600], got '%s'\n", argv[1]);
+		return 1;
+	}
+	if ((err = pthread_mutexattr_init(&a)) ||
+	    (err = pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT)) ||
+	    (err = pthread_mutex_init(&lock, &a))) {
+		fprintf(stderr, "pi_boost: a PTHREAD_PRIO_INHERIT mutex: %s\n", strerror(err));
+		return 1;
+	}
+	if ((err = pthread_create(&h, NULL, holder, NULL))) {
+		fprintf(stderr, "pi_boost: pthread_create: %s\n", strerror(err));
+		return 1;
+	}
+	prctl(PR_SET_NAME, "pi-waiter");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		nap(1000000);
+		pthread_mutex_lock(&lock);
+		spin(50000);
+		pthread_mutex_unlock(&lock);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 < secs);
+	atomic_store(&stop, true);
+	pthread_join(h, NULL);
+	return 0;
+}
