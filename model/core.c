@@ -1343,16 +1343,55 @@ int model_task_exit_move(struct model *m, struct model_task *p, uint64_t now)
 	return 0;
 }
 
-/* set_user_nice() + prio_changed_fair(). */
+/*
+ * The shape set_user_nice() and rt_mutex_setprio() share (kernel/sched/
+ * core.c): dequeue the task with @flags if queued, put it if running, change
+ * it (@nice: a new weight, reweight_task_fair(); NO_NICE: p->prio only, the
+ * weight stays), enqueue it with the matching ENQUEUE_ flags, set it again,
+ * then prio_changed_fair(): @lower (the new prio is lower) reschedules a
+ * running task, a queued one may preempt the current (wakeup_preempt(), no
+ * wake flags).  The rq clock is updated first.
+ */
+#define NO_NICE 100
+static void change_queued_task(struct model *m, struct model_task *p, unsigned int flags,
+			       int nice, bool lower, uint64_t now)
+{
+	struct rq *rq = &m->rqs[p->cpu];
+	bool queued, running;
+
+	update_rq_clock(m, rq, now);
+	queued = p->on_rq == TASK_ON_RQ_QUEUED;
+	running = rq->curr == p;
+	if (queued)
+		dequeue_task_fair(m, rq, p, flags);
+	if (running)
+		put_prev_task_fair(m, rq, p);
+	if (nice != NO_NICE) {
+		p->nice = nice;
+		reweight_task_fair(m, rq, p, nice);
+	}
+	/* DEQUEUE_SAVE / _MOVE / _NOCLOCK are ENQUEUE_RESTORE / _MOVE / _NOCLOCK */
+	if (queued)
+		enqueue_task_fair(m, rq, p, flags);
+	if (running)
+		set_next_task_fair(m, rq, p, false);   /* sched_change: not a pick */
+
+	/* prio_changed_fair(): a lower priority yields, a higher may preempt */
+	if (!queued || rq->cfs.nr_running == 1)
+		return;
+	if (running) {
+		if (lower)
+			resched_curr(m, rq);
+	} else {
+		wakeup_preempt(m, rq, p, 0);
+	}
+}
+
 int model_task_set_nice(struct model *m, struct model_task *p, int nice, uint64_t now)
 {
-	struct rq *rq;
-	bool queued, running;
-	int old_nice = p->nice;
-
 	if (nice < -20 || nice > 19 || p->state == TS_DEAD)
 		return -1;
-	if (nice == old_nice)
+	if (nice == p->nice)
 		return 0;   /* set_user_nice(): task_nice(p) == nice, nothing to do */
 	if (p->state == TS_NEW || p->cpu < 0) {
 		p->nice = nice;
@@ -1360,29 +1399,30 @@ int model_task_set_nice(struct model *m, struct model_task *p, int nice, uint64_
 		p->se.avg.load_avg = scale_load_down(p->se.load.weight);
 		return 0;
 	}
-	rq = &m->rqs[p->cpu];
-	update_rq_clock(m, rq, now);
-	queued = p->on_rq == TASK_ON_RQ_QUEUED;
-	running = rq->curr == p;
-	if (queued)
-		dequeue_task_fair(m, rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
-	if (running)
-		put_prev_task_fair(m, rq, p);
-	p->nice = nice;
-	reweight_task_fair(m, rq, p, nice);
-	if (queued)
-		enqueue_task_fair(m, rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
-	if (running)
-		set_next_task_fair(m, rq, p, false);   /* sched_change: not a pick */
-
-	/* prio_changed_fair(): a lower priority yields, a higher may preempt */
-	if (!queued || rq->cfs.nr_running == 1)
-		return 0;
-	if (running) {
-		if (nice > old_nice)
-			resched_curr(m, rq);
-	} else {
-		wakeup_preempt(m, rq, p, 0);
-	}
+	change_queued_task(m, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK, nice, nice > p->nice, now);
 	return 0;
 }
+
+/*
+ * rt_mutex_setprio() of a fair task to a fair prio (100..139): p->prio
+ * changes, static_prio and the load weight do not; the task is requeued
+ * (DEQUEUE_SAVE | DEQUEUE_MOVE, MOVE dropped when the prio is unchanged) and
+ * prio_changed_fair() runs.  Its own update_curr() calls are the dequeue's
+ * and put_prev's.
+ */
+int model_task_pi_setprio(struct model *m, struct model_task *p, int oldprio, int newprio,
+			  uint64_t now)
+{
+	unsigned int flags = DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK;
+
+	if (oldprio < 100 || oldprio > 139 || newprio < 100 || newprio > 139 ||
+	    p->state == TS_DEAD)
+		return -1;
+	if (p->state == TS_NEW || p->cpu < 0)
+		return 0;
+	if (oldprio == newprio)
+		flags &= ~DEQUEUE_MOVE;
+	change_queued_task(m, p, flags, NO_NICE, newprio > oldprio, now);
+	return 0;
+}
+#undef NO_NICE

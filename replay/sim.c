@@ -449,6 +449,7 @@ static bool blocks_next(const struct sim *s, uint32_t ti)
 		case WL_OP_WAKE_OTHER:
 		case WL_OP_EXEC_BALANCE:
 		case WL_OP_NICE:
+		case WL_OP_PI_SETPRIO:
 			continue;
 		default:
 			return false;
@@ -1123,6 +1124,8 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	c->resched_at = UINT64_MAX;
 	c->gen_resched++;
 	c->resched_deferred = false;
+	if (prev >= 0)
+		s->tasks[prev].resched_at_block = false;
 	if (c->other >= 0) {
 		/* an RT/DL task holds the CPU: the fair pick waits for it */
 		return 0;
@@ -1478,6 +1481,43 @@ static void set_nice(struct sim *s, uint32_t ti, const struct wl_op *op, uint64_
 		s->notes[SIM_NOTE_BAD_NICE]++;
 	else
 		t->prio = 120 + nice;
+}
+
+/*
+ * WL_OP_PI_SETPRIO @op made by the running task: rt_mutex_setprio() of the
+ * task it names in the model (a requeue at its weight), the prio that task's
+ * events show from here.
+ */
+static void pi_setprio(struct sim *s, const struct wl_op *op, uint64_t now)
+{
+	struct sim_task *p = op->arg < s->nr_tasks ? &s->tasks[op->arg] : NULL;
+
+	if (!p || !p->mt ||
+	    model_task_pi_setprio(s->m, p->mt, op->aux + 100, (int)op->value, now))
+		s->notes[SIM_NOTE_BAD_PI]++;
+	else
+		p->prio = (int)op->value;
+}
+
+/*
+ * Task @ti's ops after its current one are work and then a BLOCK: a waiter
+ * that boosted the rt_mutex's holder (task_blocks_on_rt_mutex()) goes on to
+ * rt_mutex_slowlock_block() -> schedule() in the same system call, so on a
+ * preempt=none kernel the boost's resched is taken by that block.
+ */
+static bool runs_then_blocks(const struct sim *s, uint32_t ti)
+{
+	const struct wl_task *wt = &s->wt[ti];
+
+	for (uint32_t op = s->tasks[ti].op + 1; op < wt->nr_ops; op++) {
+		uint8_t k = s->ops[wt->first_op + op].kind;
+
+		if (k == WL_OP_BLOCK)
+			return true;
+		if (k != WL_OP_RUN)
+			return false;
+	}
+	return false;
 }
 
 /*
@@ -2336,7 +2376,8 @@ static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op)
 			return true;
 		if (k == WL_OP_RUN && !run)
 			run = true;
-		else if (k != WL_OP_COMM && k != WL_OP_EXEC_BALANCE && k != WL_OP_NICE)
+		else if (k != WL_OP_COMM && k != WL_OP_EXEC_BALANCE && k != WL_OP_NICE &&
+			 k != WL_OP_PI_SETPRIO)
 			return false;
 	}
 	return false;
@@ -2824,6 +2865,19 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			charge(s, cpu, now);
 			set_nice(s, ti, op, now);
 			break;
+		case WL_OP_PI_SETPRIO:
+			/*
+			 * rt_mutex_setprio() of another task made in this run:
+			 * its dequeue charges this CPU's current first when the
+			 * task is queued here; prio_changed_fair()'s
+			 * resched_curr() or wakeup_preempt() is honoured below.
+			 */
+			charge(s, cpu, now);
+			r = model_need_resched(s->m, cpu);
+			pi_setprio(s, op, now);
+			if (!r && model_need_resched(s->m, cpu) && runs_then_blocks(s, ti))
+				t->resched_at_block = true;
+			break;
 		case WL_OP_EXIT_MOVE:
 			/*
 			 * do_exit()'s sched_move_task(): its dequeue charges the
@@ -2863,7 +2917,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 	return 0;
 armed:
 	if (model_need_resched(s->m, cpu) && s->cpus[cpu].resched_at == UINT64_MAX &&
-	    !s->cpus[cpu].resched_deferred && !s->tasks[c->curr].exiting) {
+	    !s->cpus[cpu].resched_deferred && !s->tasks[c->curr].exiting &&
+	    !s->tasks[c->curr].resched_at_block) {
 		/* A wakeup by this task preempts it: the local path's cost. */
 		uint32_t ti = (uint32_t)c->curr;
 

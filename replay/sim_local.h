@@ -66,6 +66,8 @@ struct sim_task {
 	int cpu;
 	uint8_t st;                /* enum sim_task_state */
 	bool exiting;              /* past its EXIT_MOVE: the resched it set waits for its EXIT */
+	bool resched_at_block;     /* its PI requeue (WL_OP_PI_SETPRIO) asked for a resched
+				      in the system call it blocks in next: taken there */
 	bool exec_balanced;        /* --placement model: sched_exec() ran for its current COMM op */
 	bool displaced;            /* moved by the simulation's newidle pull (traced_cpu()) */
 	bool chan_asleep;          /* BLOCKED in a READ or WRITE of a channel (sim_chan.h) */
@@ -169,6 +171,7 @@ enum sim_note_id {
 	SIM_NOTE_OTHER_MISMATCH,
 	SIM_NOTE_BAD_WAKE,
 	SIM_NOTE_BAD_NICE,
+	SIM_NOTE_BAD_PI,
 	SIM_NOTE_MOVE_FAILED,
 	SIM_NOTE_UNDELIVERED,
 	SIM_NOTE_OPS_DONE,

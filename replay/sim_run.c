@@ -1548,6 +1548,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_OTHER_MISMATCH] = "RT/DL switch-outs without their switch-in in the trace: ignored",
 	[SIM_NOTE_BAD_WAKE] = "wakeups the model refused (task dead or new)",
 	[SIM_NOTE_BAD_NICE] = "nice changes the model refused (task dead)",
+	[SIM_NOTE_BAD_PI] = "priority-inheritance requeues the model refused (task dead or not created)",
 	[SIM_NOTE_MOVE_FAILED] = "cgroup moves the model refused",
 	[SIM_NOTE_UNDELIVERED] = "wakes delivered early whose block the task never reached before the trace end",
 	[SIM_NOTE_OPS_DONE] = "tasks that did all their traced work before the trace end while the trace had them queued, not running, at its end: they sleep (their further demand is unknown)",

@@ -317,6 +317,7 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	s->cpu = (int16_t)cpu;
 	s->seen_cpu = -1;
 	s->nice = (int8_t)t->nice;
+	s->pi_prio = -1;
 	s->block_op = WL_NONE;
 	s->waking = WL_NONE;
 	s->init_migrate = WL_NONE;
@@ -1951,8 +1952,11 @@ static int tick_preempt_mark(struct wl_builder *b, uint32_t p)
  * switch-out in the run that ends there, at a switch-in while it slept or
  * waited.  It becomes a WL_OP_NICE at this point of its work.  The prio in
  * sched_switch is p->prio: a fair task boosted by a fair rt_mutex waiter
- * (rt_mutex_setprio() within 100..139) would read as a nice change, which
- * the trace cannot tell apart without sched_pi_setprio.  A task first seen as
+ * (rt_mutex_setprio() within 100..139) shows the boosted prio at its old
+ * weight; with sched_pi_setprio in the trace that prio is known
+ * (on_pi_setprio()) and not read as a nice change, without it it is.  A
+ * nice change made while boosted, or between a boost and the task's next
+ * switch, is not seen until a switch shows the new prio.  A task first seen as
  * an event's context had no prio yet (context_task()): the first one shown
  * is its nice from the start, not a change.
  */
@@ -1970,11 +1974,69 @@ static int nice_seen(struct wl_builder *b, uint32_t t, int32_t prio)
 		b->tasks.v[t].nice = s->nice = (int8_t)(prio - 120);
 		return 0;
 	}
+	if (s->pi_prio >= 0) {
+		if (prio == s->pi_prio) {
+			/* boosted: p->prio changed, static_prio and the weight did not */
+			note(b, WL_NOTE_PI_FAIR);
+			return 0;
+		}
+		/* set_user_nice() of a fair-boosted task sets p->prio = normal_prio */
+		s->pi_prio = -1;
+	}
 	if (prio - 120 == s->nice)
 		return 0;
 	s->nice = (int8_t)(prio - 120);
 	note(b, WL_NOTE_NICE);
 	return push_op(b, t, WL_OP_NICE, 0, 0, (uint64_t)(int64_t)(prio - 120));
+}
+
+/*
+ * sched_pi_setprio: rt_mutex_setprio() (kernel/sched/core.c) is about to set
+ * the task's p->prio to @newprio - its top waiter's prio if higher, else
+ * p->normal_prio.  It changes neither static_prio nor the load weight, so a
+ * fair task's boost to a fair prio is no nice change: nice_seen() takes a
+ * switch at that prio as the boost.  A @newprio equal to the nice so far is
+ * the boost's end.  Before the boost p->prio is the normal prio: a task whose
+ * prio was not known yet takes @oldprio as its nice.  RT boosts (newprio <
+ * 100) are the WL_NOTE_PI_BOOST switches' business.
+ */
+static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
+{
+	const struct trace_sched_pi_setprio *pi = &ev->u.pi_setprio;
+	uint32_t t = pi->pid > 0 ? lookup(b, pi->pid) : WL_NONE, ctx;
+	struct cpu_track *c = cpu_get(b, ev->cpu);
+	struct tstate *s;
+
+	if (t == WL_NONE || b->tasks.v[t].cls != WL_CLASS_FAIR)
+		return 0;
+	s = &b->ts.v[t];
+	if (s->st == TS_DEAD)
+		return 0;
+	if (s->pi_prio < 0 && s->prio_unknown && pi->oldprio >= 100 && pi->oldprio < 140 &&
+	    nice_seen(b, t, pi->oldprio))
+		return -1;
+	if (pi->newprio >= 100 && pi->newprio < 140 && pi->newprio - 120 != s->nice)
+		s->pi_prio = (int16_t)pi->newprio;
+	else
+		s->pi_prio = -1;
+	/*
+	 * The requeue at this point of the work of the task that made it (a
+	 * waiter in task_blocks_on_rt_mutex(), the holder at its unlock):
+	 * fair prios on both sides only, and only from a fair task running here.
+	 */
+	if (pi->oldprio < 100 || pi->oldprio >= 140 || pi->newprio < 100 || pi->newprio >= 140)
+		return 0;
+	ctx = ev->common_pid > 0 && c && c->curr >= 0 ? (uint32_t)c->curr : WL_NONE;
+	if (ctx == WL_NONE || b->tasks.v[ctx].pid != ev->common_pid ||
+	    b->tasks.v[ctx].cls != WL_CLASS_FAIR || b->ts.v[ctx].st != TS_RUNNING ||
+	    (ev->common_flags & TRACE_FLAGS_IRQ)) {
+		note(b, WL_NOTE_PI_UNPLACED);
+		return 0;
+	}
+	note(b, WL_NOTE_PI_REQUEUE);
+	return flush_run(b, ctx, ev->ts) ||
+	       push_op(b, ctx, WL_OP_PI_SETPRIO, (uint8_t)(pi->oldprio - 100), t,
+		       (uint64_t)pi->newprio);
 }
 
 static int on_switch(struct wl_builder *b, const struct trace_event *ev)
@@ -2754,6 +2816,9 @@ static int on_event(struct wl_builder *b, const struct trace_event *ev)
 		b->wl->facts.has_cgroup_attach = true;
 		r = on_cgroup_attach(b, ev);
 		break;
+	case TRACE_EV_SCHED_PI_SETPRIO:
+		r = on_pi_setprio(b, ev);
+		break;
 	case TRACE_EV_SYS_ENTER_READ:
 	case TRACE_EV_SYS_EXIT_READ:
 	case TRACE_EV_SYS_ENTER_WRITE:
@@ -3272,6 +3337,9 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_RUNNING_MIGRATE] = "sched_migrate_task of a running task (inconsistent trace): ignored",
 	[WL_NOTE_PI_BOOST] = "switch-outs of fair tasks at RT priority (priority inheritance): replayed as fair",
 	[WL_NOTE_NICE] = "nice changes of fair tasks (set_user_nice(): a fair prio other than the task's so far in a sched_switch): applied at that switch-out after the run; at a switch-in, before the wakeup that ended its sleep (if it was runnable, when it runs)",
+	[WL_NOTE_PI_REQUEUE] = "priority-inheritance boosts and their ends between fair prios (sched_pi_setprio, rt_mutex_setprio()): a requeue of the task at its own weight, at that point of the work of the task that made it",
+	[WL_NOTE_PI_UNPLACED] = "... of them made outside a fair task running on that CPU (interrupt, RT/DL or unknown context): not replayed",
+	[WL_NOTE_PI_FAIR] = "switches of fair tasks at a fair prio set by sched_pi_setprio (priority inheritance within 100..139): the boost, not a change of nice; replayed at the task's own weight",
 	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",
 	[WL_NOTE_CGROUP_OTHER_ROOT] = "cgroup_attach_task events of hierarchies other than the cpu controller's: ignored",
 	[WL_NOTE_WAKING_NO_WAKEUP] = "switch-ins of tasks whose sched_waking was traced but not their sched_wakeup: that waking ended the sleep, on the CPU they ran on",

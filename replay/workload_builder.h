@@ -50,6 +50,8 @@ struct tstate {
 	int16_t seen_cpu;            /* the first CPU the trace showed it on, -1 none yet */
 	int8_t nice;                 /* the nice its ops so far give it (WL_OP_NICE) */
 	bool prio_unknown;           /* first seen as an event's context: its prio is a guess */
+	int16_t pi_prio;             /* p->prio set by its last sched_pi_setprio while boosted
+					within the fair range, else -1 (on_pi_setprio()) */
 	char comm[TRACE_COMM_LEN];   /* comm as of the last event naming it */
 	WL_VEC(struct wl_op) ops;
 };

@@ -729,7 +729,8 @@ static size_t count_key(const uint64_t *keys, size_t n, uint64_t key)
  * Ops that take no time and decide nothing about sleeping here: a COMM, a
  * channel op (or its placeholder: in the pass, where a read or write moves
  * its bytes), a system call's mark (WL_OP_SYSCALL), a tick preemption's
- * (WL_OP_PREEMPT), a nice change (WL_OP_NICE).  The WF_SYNC and one-way
+ * (WL_OP_PREEMPT), a nice change (WL_OP_NICE) or another task's PI requeue
+ * (WL_OP_PI_SETPRIO).  The WF_SYNC and one-way
  * rules look through them, so that a trace with syscall events gets the same
  * marks as without.
  */
@@ -737,7 +738,8 @@ static bool zero_time_op(uint8_t kind)
 {
 	/* kind 0: a dropped op (a retracted EXIT_MOVE), gone by drop_dead_ops() */
 	return kind == 0 || kind == WL_OP_COMM || kind == WL_OP_READ || kind == WL_OP_WRITE ||
-	       kind == WL_OP_SYSCALL || kind == WL_OP_PREEMPT || kind == WL_OP_NICE;
+	       kind == WL_OP_SYSCALL || kind == WL_OP_PREEMPT || kind == WL_OP_NICE ||
+	       kind == WL_OP_PI_SETPRIO;
 }
 
 /*

@@ -600,6 +600,14 @@ int model_task_move_group(struct model *m, struct model_task *t, struct model_gr
 int model_task_exit_move(struct model *m, struct model_task *t, uint64_t now);
 /* set_user_nice(). */
 int model_task_set_nice(struct model *m, struct model_task *t, int nice, uint64_t now);
+/*
+ * rt_mutex_setprio() of fair task @t from prio @oldprio to @newprio, both
+ * 100..139 (a priority-inheritance boost or its end, sched_pi_setprio): a
+ * requeue at the same weight and prio_changed_fair().  -1 for a prio outside
+ * 100..139 or a dead task.
+ */
+int model_task_pi_setprio(struct model *m, struct model_task *t, int oldprio, int newprio,
+			  uint64_t now);
 
 /*
  * --placement model: the CPU select_task_rq_fair() would choose for @t,

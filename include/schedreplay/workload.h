@@ -107,6 +107,11 @@ enum wl_op_kind {
 			     op sits after its BLOCK, and the simulation applies it
 			     before the wakeup's enqueue, as the kernel's reweight
 			     came before it).  A position otherwise, like WL_OP_COMM */
+	WL_OP_PI_SETPRIO, /* rt_mutex_setprio() of fair task arg from prio aux + 100 to
+			     prio value (both 100..139), made here by this task (a
+			     waiter blocking on the rt_mutex it holds, or the holder's
+			     unlock): a requeue at the same weight
+			     (model_task_pi_setprio()); the trace's sched_pi_setprio */
 };
 
 /* WL_OP_COMM aux: the comm changed at an exec (the place of sched_exec()) or by a rename */

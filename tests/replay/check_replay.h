@@ -104,6 +104,19 @@ static inline struct trace_event ev_migrate(uint64_t ts, int cpu, int pid, int f
 	return e;
 }
 
+/* sched_pi_setprio of @pid written in @common_pid's context */
+static inline struct trace_event ev_pi_setprio(uint64_t ts, int cpu, int common_pid, int pid,
+					       int oldprio, int newprio)
+{
+	struct trace_event e = ev_base(TRACE_EV_SCHED_PI_SETPRIO, ts, cpu, common_pid);
+
+	snprintf(e.u.pi_setprio.comm, TRACE_COMM_LEN, "task%d", pid);
+	e.u.pi_setprio.pid = pid;
+	e.u.pi_setprio.oldprio = oldprio;
+	e.u.pi_setprio.newprio = newprio;
+	return e;
+}
+
 static inline struct trace_event ev_exec(uint64_t ts, int cpu, int pid, const char *file)
 {
 	struct trace_event e = ev_base(TRACE_EV_SCHED_PROCESS_EXEC, ts, cpu, pid);

@@ -4103,6 +4103,74 @@ static void test_nice_change(void)
 	CHECK(blk[0] < blk[1]);
 }
 
+/* the lines of CPU @cpu's dump in [@from, @to) holding @needle */
+static int dump_count(const char *dump, int cpu, uint64_t from, uint64_t to, const char *needle)
+{
+	int n = 0;
+
+	for (uint64_t at = from; (at = dump_find(dump, cpu, at, needle)) < to; at++)
+		n++;
+	return n;
+}
+
+/*
+ * Priority inheritance between fair tasks (WL_OP_PI_SETPRIO): task 11 (nice
+ * 0) preempts 10 (nice 10), blocks on the PI futex 10 holds and boosts it to
+ * prio 120 (sched_pi_setprio in 11's context); 10 unlocks, is deboosted and
+ * wakes 11.  The boost is a requeue at nice 10's weight: the dequeue charges
+ * 11, the running task (a sched_stat_runtime before its block's), no
+ * reweight_entity, and 10's switches show prio 120 while boosted.  Without the
+ * pi events (control) the switches at 120 read as nice changes: two
+ * set_user_nice() reweights, and no charge of 11 before its block.
+ */
+static void test_pi_requeue(void)
+{
+	for (int control = 0; control <= 1; control++) {
+		struct trace_event ev[16];
+		size_t n = 0;
+		struct wl_workload *wl;
+		struct replay_config rc;
+		struct run x;
+
+		ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 10, 0x08, 11, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1000, 0, 10, 0x08, 11, 120, 0);
+		ev[n++] = ev_switch(2 * MS + 5000, 0, 10, 'R', 130, 11, 120);
+		if (!control)
+			ev[n++] = ev_pi_setprio(2 * MS + 100000, 0, 11, 10, 130, 120);
+		ev[n++] = ev_switch(2 * MS + 102000, 0, 11, 'S', 120, 10, 120);
+		if (!control)
+			ev[n++] = ev_pi_setprio(3 * MS, 0, 10, 10, 120, 130);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS + 1000, 0, 10, 0, 11, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 2000, 0, 10, 0, 11, 120, 0);
+		ev[n++] = ev_switch(3 * MS + 10000, 0, 10, 'R', 130, 11, 120);
+		ev[n++] = ev_switch(3 * MS + 200000, 0, 11, 'S', 120, 10, 130);
+		ev[n++] = ev_switch(3 * MS + 900000, 0, 10, 'S', 130, 0, 120);
+		wl = build(ev, n);
+		CHECK(wl != NULL);
+		if (!wl)
+			continue;
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		if (run_begin(&x, wl, &rc)) {
+			uint64_t blk = dump_find(x.dump, 0, 2 * MS, "task11:11 [120] S ==>");
+
+			CHECK(blk < 3 * MS);
+			CHECK_EQ(count(x.r, "reweight_entity"), control ? 2 : 0);
+			/* boosted, 10 shows prio 120 from the switch-in after 11's block */
+			if (!control)
+				CHECK_EQ(dump_find(x.dump, 0, 2 * MS, "==> task10:10 [120]"), blk);
+			/* the requeue's charge of 11, before its block's switch */
+			CHECK_EQ(dump_count(x.dump, 0, 2 * MS, blk, "sched_stat_runtime: comm=task11"),
+				 control ? 0 : 1);
+			/* its resched is taken by the block: 11 is not preempted first */
+			CHECK(dump_find(x.dump, 0, 2 * MS, "task11:11 [120] R+") > blk);
+		}
+		run_end(&x);
+		wl_free(wl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -4112,6 +4180,7 @@ int main(int argc, char **argv)
 	}
 	test_pingpong();
 	test_nice_change();
+	test_pi_requeue();
 	test_handoff_pingpong();
 	test_ops_done_queued();
 	test_restored_idle_exits();

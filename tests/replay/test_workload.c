@@ -3482,6 +3482,45 @@ static void test_nice_changes(void)
 	wl_free(wl);
 }
 
+/*
+ * A fair task boosted by a fair rt_mutex waiter (sched_pi_setprio within
+ * 100..139) shows the boosted prio in sched_switch at its own weight: no
+ * nice change.  After the deboost a prio change is a nice change again.
+ */
+static void test_pi_boost(void)
+{
+	struct wl_workload *wl;
+	uint32_t a;
+	int nice_ops = 0;
+
+	start();
+	feed(ev_runtime(1 * MS, 0, 10, 1 * MS));                /* 10's prio unknown */
+	/* 11 blocks on 10's PI futex on CPU 1: 10 at 130 boosted to 120 */
+	feed(ev_pi_setprio(1 * MS + 500000, 1, 11, 10, 130, 120));
+	feed(ev_switch(2 * MS, 0, 10, 'R', 120, 12, 120));      /* preempted while boosted */
+	feed(ev_switch(3 * MS, 0, 12, 'R', 120, 10, 120));
+	feed(ev_pi_setprio(3 * MS + 500000, 0, 10, 10, 120, 130)); /* unlock: deboost */
+	feed(ev_switch(4 * MS, 0, 10, 'S', 130, 12, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 0, 12, 0, 10, 130, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 1000, 0, 12, 0, 10, 130, 0));
+	feed(ev_switch(6 * MS, 0, 12, 'S', 120, 10, 125));      /* reniced to 5 while asleep */
+	feed(ev_switch(7 * MS, 0, 10, 'S', 125, 0, 120));
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	CHECK(a != WL_NONE);
+	CHECK_EQ(wl_task(wl, a)->nice, 10);                     /* the pi event's oldprio */
+	for (uint32_t k = 0; k < wl_task(wl, a)->nr_ops; k++)
+		if (op_of(wl, a, k)->kind == WL_OP_NICE) {
+			nice_ops++;
+			CHECK_EQ((int64_t)op_of(wl, a, k)->value, 5);
+			CHECK(k > 0 && op_of(wl, a, k - 1)->kind == WL_OP_BLOCK);
+		}
+	CHECK_EQ(nice_ops, 1);
+	CHECK_EQ(note_value(wl, "nice changes"), 1);
+	CHECK_EQ(note_value(wl, "at a fair prio set by sched_pi_setprio"), 2);
+	wl_free(wl);
+}
+
 int main(void)
 {
 	test_pid_limit();
@@ -3490,6 +3529,7 @@ int main(void)
 	test_cpu_limit();
 	test_basic();
 	test_nice_changes();
+	test_pi_boost();
 	test_unseen_after_idle(false, true);
 	test_unseen_after_idle(true, true);
 	test_unseen_after_idle(true, false);
