@@ -2042,6 +2042,37 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 	return 0;
 }
 
+/*
+ * --placement model: the CPU a child forked on @parent_cpu is born on when
+ * both it and its parent are pinned (model_task_set_pinned(): the trace shows
+ * each on one CPU only, the same one) and the child was woken at least once
+ * (a placement that kept it there; a child that only ran and exited shows no
+ * mask), else -1.  A child inherits its
+ * parent's affinity (dup_task_struct() copies cpus_mask) and select_task_rq()
+ * (kernel/sched/core.c) skips the class's placement for a task allowed on one
+ * CPU: it is born on that CPU, its parent's.  Placed by the fork's slow path
+ * instead, such a child was put on the idle CPU and, pinned, stayed there:
+ * pipe-pinned-run2 (both tasks of `taskset -c 1 perf bench sched pipe` on CPU
+ * 1) ran its two tasks on two CPUs, sched_switch +99.3 %.
+ */
+static int inherited_pin_cpu(const struct sim *s, uint32_t ci, int parent_cpu)
+{
+	const struct wl_task *wt = &s->wt[ci], *pw;
+	const struct sim_task *pt;
+
+	if (s->cfg.placement != REPLAY_PLACEMENT_MODEL || wt->multi_cpu ||
+	    wt->nr_wakes <= (wt->init_wake != WL_NONE) ||
+	    wt->parent == WL_NONE ||
+	    wt->parent >= s->nr_tasks || parent_cpu < 0 || parent_cpu >= s->nr_cpus)
+		return -1;
+	pw = &s->wt[wt->parent];
+	pt = &s->tasks[wt->parent];
+	if (pw->multi_cpu || !pt->mt || pt->cpu != parent_cpu ||
+	    (pw->init_cpu >= 0 && wt->init_cpu >= 0 && pw->init_cpu != wt->init_cpu))
+		return -1;
+	return parent_cpu;
+}
+
 static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, uint64_t now)
 {
 	struct sim_task *c = &s->tasks[ci];
@@ -2066,8 +2097,10 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	memcpy(ev.u.fork.child_comm, c->comm, TRACE_COMM_LEN);
 	if (sim_emit(s, &ev))
 		return -1;
-	cpu = placement_cpu(s, c, wt->init_cpu, parent_cpu, MODEL_WF_FORK,
-			    wt->init_wake != WL_NONE ? &s->wakes[wt->init_wake] : NULL, now);
+	cpu = inherited_pin_cpu(s, ci, parent_cpu);
+	if (cpu < 0)
+		cpu = placement_cpu(s, c, wt->init_cpu, parent_cpu, MODEL_WF_FORK,
+				    wt->init_wake != WL_NONE ? &s->wakes[wt->init_wake] : NULL, now);
 	cpu = take_traced_pull(s, c, cpu);
 	was_idle = cpu_idle(&s->cpus[cpu]);
 	if (model_wake_up_new_task(s->m, c->mt, parent_cpu >= 0 ? parent_cpu : cpu, cpu, now))

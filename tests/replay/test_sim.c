@@ -2372,6 +2372,74 @@ static void test_exec_balance_model(void)
 }
 
 /*
+ * --placement model, a pinned pair (inherited_pin_cpu()): 70 runs on CPU 1
+ * only and forks 80 there at 1 ms; the two ping-pong on CPU 1 (70 sleeps, 80
+ * runs and wakes it, 80 sleeps) five times while CPU 0 idles.  Neither is
+ * ever on CPU 0, so the model pins both, and the child, inheriting its
+ * parent's one-CPU mask, is born on CPU 1: every switch stays there.  Before,
+ * the fork's slow path put 80 on idle CPU 0, where, pinned, it stayed, and
+ * each hand-off crossed CPUs through idle (pipe-pinned-run2: sched_switch
+ * +99.3 %).  A child the trace shows on two CPUs is placed by the slow path.
+ */
+static size_t pinned_pair_events(struct trace_event *ev, bool child_moves)
+{
+	size_t n = 0;
+
+	ev[n++] = ev_switch(50 * US, 0, 0, 'R', 120, 90, 120);
+	ev[n++] = ev_switch(60 * US, 0, 90, 'S', 120, 0, 120);
+	ev[n++] = ev_switch(100 * US, 1, 0, 'R', 120, 70, 120);
+	ev[n++] = ev_fork(1 * MS, 1, 70, 80);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP_NEW, 1 * MS, 1, 70, 0, 80, 120, 1);
+	for (int i = 0; i < 5; i++) {
+		uint64_t t = 1100 * US + (uint64_t)i * 200 * US;
+
+		ev[n++] = ev_switch(t, 1, 70, 'S', 120, 80, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 50 * US, 1, 80, 0, 70, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 50 * US, 1, 80, 0, 70, 120, 1);
+		ev[n++] = ev_switch(t + 60 * US, 1, 80, 'S', 120, 70, 120);
+	}
+	if (child_moves) {
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 2200 * US, 1, 70, 0, 80, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 2200 * US, 0, 70, 0, 80, 120, 0);
+		ev[n++] = ev_switch(2210 * US, 0, 0, 'R', 120, 80, 120);
+		ev[n++] = ev_switch(2300 * US, 0, 80, 'S', 120, 0, 120);
+	}
+	ev[n++] = ev_switch(3 * MS, 1, 70, 'S', 120, 0, 120);
+	return n;
+}
+
+static void test_fork_pinned_parent(void)
+{
+	for (int moves = 0; moves < 2; moves++) {
+		struct trace_event ev[64];
+		size_t n = pinned_pair_events(ev, moves);
+		struct wl_workload *wl = build(ev, n);
+		struct replay_config rc;
+		struct run x;
+
+		CHECK(wl != NULL);
+		if (!wl)
+			continue;
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		rc.placement = REPLAY_PLACEMENT_MODEL;
+		if (run_begin(&x, wl, &rc)) {
+			/* pinned: born beside its parent; else the slow path's idle CPU 0 */
+			CHECK_EQ(lines_with(x.dump, moves ? "[000] " : "[001] ",
+					    "sched_wakeup_new: task80:80 [120] CPU:00", NULL), 1);
+			if (!moves) {
+				CHECK_EQ(lines_with(x.dump, "[000] ", "task80", NULL), 0);
+				CHECK_EQ(lines_with(x.dump, "[000] ", "task70", NULL), 0);
+				CHECK_EQ(lines_with(x.dump, "sched_switch: task70:70 [120] S ==> "
+						    "task80:80", NULL), 5);
+			}
+		}
+		run_end(&x);
+		wl_free(wl);
+	}
+}
+
+/*
  * --exec-balance-at traced: 80's exec balances where the trace shows the
  * kernel's sched_exec() stopper move (at 2 ms, after 990 us of its work),
  * 90 us of work before its exec (the lead measured from that move); with
@@ -4222,6 +4290,7 @@ int main(int argc, char **argv)
 	test_pull_under_traced_stopper();
 	test_active_balance_synth();
 	test_exec_balance_model();
+	test_fork_pinned_parent();
 	test_exec_balance_traced();
 	test_stopper_over_rt(1);
 	test_stopper_over_rt(987654321);
