@@ -4,9 +4,9 @@
 EEVDF rebuild of the probe's and the hogs' queue per CPU (helper pw45, docs/validation-log.md
 "nice-mix's extra worker preemptions").
 
-Usage: nice_mix_eevdf.py T.rep|T.dump HOG_PIDS [OUT.json]
-  T.rep: `trace-cmd report -t` (events sorted by time); T.dump: `replay --dump-events` (read
-  in file order: its sched_stat_runtime of the waker follows the sched_wakeup it precedes).
+Usage: nice_mix_eevdf.py T.rep|T.ev HOG_PIDS [OUT.json [OUT2.json]]
+  T.rep: `trace-cmd report -t` (events sorted by time); T.ev: `replay --dump-events` named
+  *.ev (read in file order: its sched_stat_runtime of the waker follows the sched_wakeup it precedes).
   HOG_PIDS: the shells' busy loops, e.g. 12521,12525 for nice-mix-run2.
 
 The rebuild (weights from each switch's prio: 120 -> 1024, 125 -> 335, 130 -> 110; the
@@ -20,7 +20,13 @@ the eligible entity with the earliest deadline (a delayed winner dequeued, the p
 "P" when that is msg.  Printed: (observed outcome, rebuilt decision, reason) counts and the
 agreement; OUT.json the state per decision (the worker's eligibility, v - V at its weight, the
 lag it was placed with, msg's).  On the trace it reproduces the kernel's outcome at 671 of
-695 wakes (nice-mix-run2).  Analysis helper, not a test.
+695 wakes (nice-mix-run2).
+Also printed (helper lag45, "Where nice-mix's workers' extra positive lag comes from"): the rounds
+(msg's wake of both workers), which worker ran first and which woke msg ("the replier"), each
+worker's v - V and eligibility at its futex sleep and its next placed lag by its place in the round,
+the placed lag of the first and second runner, and the wakes of msg split by the replier's place;
+OUT2.json (a 4th argument) the rounds.  Analysis helper; ctest replay_join_reply reads its round
+order line.
 """
 import collections
 import json
