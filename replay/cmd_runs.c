@@ -704,6 +704,12 @@ static const struct run_opt run_opt_table[] = {
 	  "sleep of the wakee between); a waker of a pair whose replies\n"
 	  "all came later goes on if not preempted (experimental:\n"
 	  "docs/validation-log.md, helper pw45)" },
+	{ "join-reply", NULL, RUN_OPTS_MODEL, AT(rc.join_reply), .help =
+	  "a task that woke two tasks in one run and sleeps until one\n"
+	  "answers is woken by whichever of the two finishes last, not\n"
+	  "always by the trace's (a join: schedreplay-probe's message\n"
+	  "thread and workers; experimental: docs/validation-log.md,\n"
+	  "helper lag45)" },
 	{ "no-repair", NULL, RUN_OPTS_MODEL, AT(wo.no_repair), .help =
 	  "the raw event stream: the switches out of idle the kernel did\n"
 	  "not trace are not restored (docs/report.md, \"Untraced switches\n"

@@ -2599,6 +2599,28 @@ static int block_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op,
 	enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
 		MODEL_PREV_SLEEP;
 
+	if (s->join_sib) {
+		/*
+		 * --join-reply: the last of a join's two tasks to finish
+		 * makes the wake (the probe's worker that brings its
+		 * pending counter to 0, futex_wake() before its
+		 * futex_wait()); a preemption it brings lands before the
+		 * block, which comes when it runs next.
+		 */
+		uint32_t jw = sim_join_owed(s, ti);
+
+		t->join_skip = WL_NONE;
+		if (jw != WL_NONE) {
+			s->woke_cpu = -1;
+			if (deliver_wake(s, jw, cpu, now))
+				return -1;
+			waker_cost(s, ti, cpu, CALIB_WAKER_TASK, &s->wakes[jw]);
+			dump_op(s, cpu, now, "joinwake pid=%d trace=%" PRIu64, s->wt[ti].pid,
+				s->wakes[jw].ts);
+			if (model_need_resched(s->m, cpu))
+				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+		}
+	}
 	if ((s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_PREEMPT ||
 	     s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE) &&
 	    s->cpus[cpu].skip_standin && s->cpus[cpu].resched_at != UINT64_MAX &&
@@ -2822,6 +2844,19 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 				return r;
 			continue;
 		case WL_OP_WAKE:
+			if (s->join_sib && sim_join_defer(s, ti, op->arg)) {
+				/*
+				 * --join-reply: the join's other task has not
+				 * finished its work; it makes this wake at its
+				 * block (block_op()).
+				 */
+				dump_op(s, cpu, now, "joindefer pid=%d z=%d trace=%" PRIu64,
+					s->wt[ti].pid, s->wt[s->join_sib[op->arg]].pid,
+					s->wakes[op->arg].ts);
+				t->op++;
+				sim_task_enter_op(s, ti);
+				continue;
+			}
 			if (exit_to_user_mode_loop(s, cpu, ti, op, now)) {
 				s->notes[SIM_NOTE_RESCHED_WAKE]++;
 				dump_op(s, cpu, now, "nextwake pid=%d trace=%" PRIu64,
@@ -2877,6 +2912,12 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			return self_migrate(s, cpu, ti, (uint32_t)op->value, dst, now);
 		}
 		case WL_OP_WAIT:
+			if (s->join_sib && op->arg == t->join_skip) {
+				/* --join-reply: its wake of that task went to the other */
+				t->op++;
+				sim_task_enter_op(s, ti);
+				continue;
+			}
 			/* -1 error, 0 it left the CPU or sleeps, 1 passed */
 			if ((r = wait_op(s, cpu, ti, op, now)) <= 0)
 				return r;

@@ -52,6 +52,12 @@ struct sim_task {
 	bool wo_woke;              /* ... and it made a wakeup since (writeon: its bound) */
 	uint32_t chan_head;        /* its channel wakes delivered early, oldest first */
 	uint32_t chan_tail;        /* (WL_WAKE_CHANNEL; linked by sim.chan_next) */
+	uint32_t join_owed;        /* --join-reply: a wake it makes at its BLOCK op join_owed_blk
+				      for the other task of a join (sim_join.c), WL_NONE: none */
+	uint32_t join_owed_blk;
+	uint32_t join_skip;        /* --join-reply: its join wake of this task went to the other
+				      task: its hand-off WAITs for it are passed up to its next
+				      BLOCK, WL_NONE: none */
 	int pending_cpu;           /* a traced migration that found it running: at its next preemption */
 	int pull_cpu;              /* a traced pull of it before its fork/wakeup here: when that CPU idles */
 	int move_cpu;              /* --queued-moves wait: a traced migration while it sleeps in a
@@ -191,6 +197,8 @@ enum sim_note_id {
 	SIM_NOTE_CHANNEL_RACES,
 	SIM_NOTE_HANDOFF_ONEWAY,
 	SIM_NOTE_HANDOFF_LATER,
+	SIM_NOTE_JOIN_WAKES,
+	SIM_NOTE_JOIN_DEFERRED,
 	SIM_NOTE_HANDOFF_OVER,
 	SIM_NOTE_HANDOFF_OVER_SLEPT,
 	SIM_NOTE_HANDOFF_WRITEON,
@@ -274,6 +282,9 @@ struct sim {
 	uint8_t *chan_race;        /* per wake, replay_config.channel_races: a race wake
 				      (WL_WAKE_ON_CPU) of a channel pair, re-paired as
 				      WL_WAKE_CHANNEL wakes are; NULL without the option */
+	uint32_t *join_sib;        /* per wake, --join-reply: the other task of its join (the one
+				      that makes it if not done), WL_NONE: no join; NULL without */
+	uint32_t *join_blk;        /* ... and the BLOCK op ending that task's work of the round */
 	uint32_t *pulls;           /* tasks with a pull_cpu (may hold stale entries) */
 	uint32_t nr_pulls, cap_pulls;
 	uint32_t handoff_wakes;    /* hand-off wakeups so far (their cost draws) */
@@ -356,6 +367,14 @@ void sim_chan_push(struct sim *s, uint32_t wi);
 uint32_t sim_chan_take_early(struct sim *s, uint32_t ti, uint32_t k, uint32_t wi);
 /* Wake @wi (made on @waker_cpu, -1: at its trace time) ends task @ti's current sleep. */
 bool sim_chan_wakes_sleeper(struct sim *s, uint32_t ti, uint32_t wi, int waker_cpu);
+
+/* sim_join.c (--join-reply) */
+/* The joins' tables, at set-up. */
+int sim_join_init(struct sim *s);
+/* Task @ti is at its WAKE of wake @w: true if the join's other task makes it instead. */
+bool sim_join_defer(struct sim *s, uint32_t ti, uint32_t w);
+/* Task @ti is at a BLOCK op: the join wake it makes there first, WL_NONE: none. */
+uint32_t sim_join_owed(struct sim *s, uint32_t ti);
 
 /* sim_run.c */
 void sim_event_init(struct sim *s, struct trace_event *ev, enum trace_event_type type, int cpu,

@@ -1045,6 +1045,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	    !(s->early = calloc(wl_nr_wakes(wl) + 1, 1)) ||
 	    ((s->cfg.channel_wakes || s->cfg.channel_races || s->cfg.channel_burst) &&
 	     sim_bind_blocks(s)) ||
+	    (s->cfg.join_reply && sim_join_init(s)) ||
 	    sim_chans_init(&s->chans, wl_nr_channels(wl), s->nr_tasks))
 		goto oom;
 	if (s->cfg.ticks == REPLAY_TICKS_TRACED)
@@ -1354,6 +1355,8 @@ static void sim_release(struct sim *s)
 	free(s->wake_block);
 	free(s->chan_next);
 	free(s->chan_race);
+	free(s->join_sib);
+	free(s->join_blk);
 	sim_chans_release(&s->chans);
 	free(s->pulls);
 	free(s->heap);
@@ -1577,6 +1580,8 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_CHANNEL_REPAIRED] = "sleeps of a reader with several writers ended by another writer's wake than in the trace: the simulated writers came in another order (--channel-wakes, --channel-burst)",
 	[SIM_NOTE_CHANNEL_RACES] = "wakes of a reader with several writers that raced with its sleep in the trace, re-paired as its other writers' wakes (--channel-races)",
 	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",
+	[SIM_NOTE_JOIN_WAKES] = "wakes of a task by one of the two tasks it woke in one run, the other not answering (--join-reply: made by whichever of the two finishes last)",
+	[SIM_NOTE_JOIN_DEFERRED] = "... of them made by the other task at its block, which had not finished when the trace's waker made it",
 	[SIM_NOTE_HANDOFF_LATER] = "hand-off waits not slept: the wakee answers only after a sleep of its own, the waker not preempted goes on (--reply-in-run)",
 	[SIM_NOTE_WAKER_COST_REMOVED] = "wakeups and forks remote in the trace, local in the simulation: the waker's run after it lost a drawn remote cost (--waker-costs follow; docs/replay.md, \"The waker's side\")",
 	[SIM_NOTE_WAKER_COST_ADDED] = "wakeups and forks local in the trace, remote in the simulation: the waker's run after it gained a drawn remote cost (--waker-costs follow)",

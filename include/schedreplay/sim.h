@@ -835,6 +835,16 @@ struct replay_config {
 	 */
 	bool oneway_no_wait;
 	/*
+	 * A wake of X by Y, where X woke Y and one other task Z in one run and
+	 * slept until one of them answered, is made by whichever of the two
+	 * finishes its work of the round last (a join: the probe's message
+	 * thread and its workers' pending counter): Z at the BLOCK ending its
+	 * work when it has not reached it at Y's wake, and Y then passes its
+	 * hand-off WAITs for X (--join-reply, experimental: replay/sim_join.c,
+	 * docs/validation-log.md, helper lag45).  Off: the trace's waker makes it.
+	 */
+	bool join_reply;
+	/*
 	 * A hand-off WAIT the model did not preempt the waker at, with the
 	 * wakee queued behind it on its CPU: REPLAY_HANDOFF_PREEMPT (the
 	 * default of replay_config_default()) the wakee preempts the waker

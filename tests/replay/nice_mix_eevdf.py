@@ -4,9 +4,9 @@
 EEVDF rebuild of the probe's and the hogs' queue per CPU (helper pw45, docs/validation-log.md
 "nice-mix's extra worker preemptions").
 
-Usage: nice_mix_eevdf.py T.rep|T.dump HOG_PIDS [OUT.json]
-  T.rep: `trace-cmd report -t` (events sorted by time); T.dump: `replay --dump-events` (read
-  in file order: its sched_stat_runtime of the waker follows the sched_wakeup it precedes).
+Usage: nice_mix_eevdf.py T.rep|T.ev HOG_PIDS [OUT.json [OUT2.json]]
+  T.rep: `trace-cmd report -t` (events sorted by time); T.ev: `replay --dump-events` named
+  *.ev (read in file order: its sched_stat_runtime of the waker follows the sched_wakeup it precedes).
   HOG_PIDS: the shells' busy loops, e.g. 12521,12525 for nice-mix-run2.
 
 The rebuild (weights from each switch's prio: 120 -> 1024, 125 -> 335, 130 -> 110; the
@@ -20,7 +20,13 @@ the eligible entity with the earliest deadline (a delayed winner dequeued, the p
 "P" when that is msg.  Printed: (observed outcome, rebuilt decision, reason) counts and the
 agreement; OUT.json the state per decision (the worker's eligibility, v - V at its weight, the
 lag it was placed with, msg's).  On the trace it reproduces the kernel's outcome at 671 of
-695 wakes (nice-mix-run2).  Analysis helper, not a test.
+695 wakes (nice-mix-run2).
+Also printed (helper lag45, "Where nice-mix's workers' extra positive lag comes from"): the rounds
+(msg's wake of both workers), which worker ran first and which woke msg ("the replier"), each
+worker's v - V and eligibility at its futex sleep and its next placed lag by its place in the round,
+the placed lag of the first and second runner, and the wakes of msg split by the replier's place;
+OUT2.json (a 4th argument) the rounds.  Analysis helper; ctest replay_join_reply reads its round
+order line.
 """
 import collections
 import json
@@ -100,7 +106,7 @@ def pick(c, protect=False, exclude_curr=True):
         if b.delayed and b is not cur:
             dequeue(c, b, True, dpick=True); continue
         return b, 'pick'
-cur = {}; decisions = []; pendmsg = {}
+cur = {}; decisions = []; pendmsg = {}; rounds = []; rnd_of = {}
 for ts, _l, cpu, cp, ev, f in (st.lines(sys.argv[1]) if sys.argv[1].endswith(".ev") else st.events(sys.argv[1])):
     if ev == 'sched_stat_runtime':
         m = RT.search(f); pid, rt = int(m.group(2)), int(m.group(3))
@@ -119,6 +125,17 @@ for ts, _l, cpu, cp, ev, f in (st.lines(sys.argv[1]) if sys.argv[1].endswith(".e
             if where[pid] != c: dequeue(where[pid], e, True, dpick=True); place(c, e)
         else:
             place(c, e)
+        waker = cur.get(cpu)
+        if waker and waker[0].startswith('probe-msg') and comm.startswith('probe-w'):
+            r = rounds[-1] if rounds else None
+            if r is None or len(r['woken']) >= 2 or r['first'] is not None or pid in r['woken']:
+                r = dict(woken=[], wcpu={}, plag={}, how={}, first=None, replier=None, sleep={}, rts=None)
+                rounds.append(r)
+            r['woken'].append(pid); r['wcpu'][pid] = c; r['plag'][pid] = e.plag; r['how'][pid] = e.how
+            rnd_of[pid] = r
+        if comm.startswith('probe-msg') and waker and waker[0].startswith('probe-w') and waker[1] in rnd_of:
+            r = rnd_of[waker[1]]
+            if r['replier'] is None: r['replier'], r['rts'], r['rlocal'] = waker[1], ts, cpu == c
         cc = cur.get(c)
         if comm.startswith('probe-msg') and cc and cc[0].startswith('probe-w') and cpu == c and cc[1] in where:
             rq = rqs[c]
@@ -129,6 +146,8 @@ for ts, _l, cpu, cp, ev, f in (st.lines(sys.argv[1]) if sys.argv[1].endswith(".e
                          others=sorted((x.w, rq.elig(x), x.delayed) for p, x in rq.q.items() if p not in (w.pid, pid)))
             state['pred'] = 'P' if b is e else 'N'; state['why'] = why if b is not e else 'msg'
             state['best'] = b.pid if b else None
+            rw = rnd_of.get(cc[1])
+            state['wpos'] = '?' if rw is None or rw['first'] is None else ('first' if rw['first'] == cc[1] else 'second')
             pendmsg[c] = (cc[1], state)
     elif ev == 'sched_migrate_task':
         m = MG.search(f)
@@ -145,10 +164,17 @@ for ts, _l, cpu, cp, ev, f in (st.lines(sys.argv[1]) if sys.argv[1].endswith(".e
                 ent[pid_].w = W[pr_]
         if c in pendmsg and pendmsg[c][0] == pp:
             _, sdict = pendmsg.pop(c); sdict['kernel'] = 'P' if state.startswith('R') else 'N'; decisions.append(sdict)
+        if pp in rq.q and pp in rnd_of and not state.startswith('R') and pp not in rnd_of[pp]['sleep']:
+            r, w = rnd_of[pp], ent[pp]; V = rq.V()
+            r['sleep'][pp] = dict(ts=ts, vV=(w.v - V) * w.w // 1024, el=rq.elig(w),
+                                  after_reply=r['replier'] == pp,
+                                  others=sorted(x.w for p, x in rq.q.items() if p != pp and not x.delayed))
         if pp in rq.q:
             if state.startswith('R'): rq.curr = None
             else: dequeue(c, ent[pp], True)
             if rq.curr == pp: rq.curr = None
+        if npid in rnd_of and rnd_of[npid]['first'] is None:
+            rnd_of[npid]['first'] = npid
         if ingroup(nc, npid, nprio) and npid in rq.q:
             rq.curr = None
             pick(c)  # clean delayed winners
@@ -164,5 +190,64 @@ c = collections.Counter((d['kernel'], d['pred'], d['why']) for d in decisions)
 for k, v in sorted(c.items()): print(k, v)
 ok = sum(v for k, v in c.items() if k[0] == k[1]); print('agree %d / %d' % (ok, len(decisions)))
 
+
+
+def pct(v, q):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(q * len(v)))] // 1000 if v else float('nan')
+
+
+# The round order and each worker's state at its futex sleep, by its place in the round
+# (helper lag45): a round is msg's wake of both workers; "first" the worker switched in
+# first after it, "replier" the one that woke msg.  The lag at the sleep is the placed lag of
+# the worker's next wake (inflated), when it sleeps eligible.
+full = [r for r in rounds if len(r['woken']) == 2 and r['first'] and r['replier'] and len(r['sleep']) == 2]
+print('rounds %d (complete %d): first-woken runs first %d; the replier runs first %d, second %d; '
+      'both woken on one CPU %d' % (
+          len(rounds), len(full), sum(r['first'] == r['woken'][0] for r in full),
+          sum(r['first'] == r['replier'] for r in full), sum(r['first'] != r['replier'] for r in full),
+          sum(len(set(r['wcpu'].values())) == 1 for r in full)))
+nxt = {}
+for i, r in enumerate(rounds):
+    for p in r['woken']:
+        if p in nxt: nxt[p]['nplag'] = r['plag'][p]; nxt[p]['nhow'] = r['how'][p]
+    for p, sl in r['sleep'].items():
+        nxt[p] = sl
+rows = collections.defaultdict(list)
+for r in full:
+    for p, sl in r['sleep'].items():
+        pos = 'first' if r['first'] == p else 'second'
+        role = 'replier' if r['replier'] == p else 'other'
+        rows[(pos, role)].append(sl)
+print('%-16s %5s %8s %22s %26s' % ('runs/role', 'n', 'elig %', 'v-V at sleep p25/50/75', 'next placed lag p25/50/75/90'))
+for k in sorted(rows):
+    v = rows[k]; nl = [x['nplag'] for x in v if 'nplag' in x]
+    vv = [x['vV'] for x in v]
+    print('%-16s %5d %7.0f%% %8s/%s/%s %12s/%s/%s/%s' % (
+        '/'.join(k), len(v), 100.0 * sum(x['el'] for x in v) / len(v),
+        pct(vv, .25), pct(vv, .5), pct(vv, .75), pct(nl, .25), pct(nl, .5), pct(nl, .75), pct(nl, .9)))
+for pos in ('first', 'second'):
+    for role in ('replier', 'other'):
+        v = [r['plag'][p] for r in full for p in r['woken']
+             if (r['first'] == p) == (pos == 'first') and (r['replier'] == p) == (role == 'replier')]
+        if v:
+            print('placed lag of the %s runner (%s) at its wake: n %d, p25/50/75/90 %s/%s/%s/%s us' % (
+                pos, role, len(v), pct(v, .25), pct(v, .5), pct(v, .75), pct(v, .9)))
+print('wake of msg by the worker that ran first / second in its round: n, worker eligible, '
+      'kernel preempts, rebuilt check preempts, worker\'s placed lag p50')
+for pos in ('first', 'second', '?'):
+    v = [d for d in decisions if d.get('wpos') == pos]
+    if v:
+        print('  %-6s %4d %5.0f%% %5.0f%% %5.0f%% %6s us' % (
+            pos, len(v), 100.0 * sum(d['w_el'] for d in v) / len(v),
+            100.0 * sum(d['kernel'] == 'P' for d in v) / len(v),
+            100.0 * sum(d['pred'] == 'P' for d in v) / len(v), pct([d['wplag'] for d in v], .5)))
+allp = [r['plag'][p] for r in full for p in r['woken']]
+print('placed lag at msg\'s wakes, all: p25/50/75/90 %s/%s/%s/%s us' % (
+    pct(allp, .25), pct(allp, .5), pct(allp, .75), pct(allp, .9)))
 if len(sys.argv) > 3:
     json.dump(decisions, open(sys.argv[3], 'w'))
+if len(sys.argv) > 4:
+    json.dump([dict(woken=r['woken'], first=r['first'], replier=r['replier'], rts=r['rts'],
+                    wcpu=r['wcpu'], plag=r['plag'], how=r['how'], sleep=r['sleep']) for r in rounds],
+              open(sys.argv[4], 'w'))

@@ -150,6 +150,10 @@ SINGLE = [
     # pw45: a reply-only hand-off's WAIT no longer forces the preemption
     ("reply-in-run", ["--reply-in-run"]),
     ("reply-in-run+handoff=preempt", ["--reply-in-run", "--handoff", "preempt"]),
+    # lag45: a join's wake made by the last of its two tasks to finish
+    ("join-reply", ["--join-reply"]),
+    ("join-reply+reply-in-run", ["--join-reply", "--reply-in-run"]),
+    ("join-reply+channel-wakes", ["--join-reply", "--channel-wakes"]),
     ("no-costs", ["--no-costs"]),
     ("preempt-costs=all", ["--preempt-costs", "all"]),
     ("no-bandwidth", ["--no-bandwidth"]),

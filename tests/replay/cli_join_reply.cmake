@@ -1,0 +1,45 @@
+# --join-reply (experimental; docs/validation-log.md, helper lag45): nice-mix-run2's probe.
+# probe-msg (12528) wakes both workers and sleeps; the worker that finishes last
+# (atomic_fetch_sub(&pending) == 1) wakes it, so in the trace the replier is the worker that ran
+# second in its round (675 of 676 rounds).  By default the replay pins each reply to the trace's
+# replier, and runs it first in a third of the rounds (254 of 615, seed 1).  With the option the
+# other worker makes the wake at its block when it has not finished (joindefer / joinwake in the
+# dump), and the replier runs second as in the trace.  nice_mix_eevdf.py counts the rounds.
+# Needs SCHEDREPLAY, PYTHON3, SRC, DIR and WORK.
+include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
+
+file(MAKE_DIRECTORY ${WORK})
+set(t ${DIR}/nice-mix-run2.dat)
+replay_run(on --seed 1 --json --join-reply --dump-events ${WORK}/on.ev --dump-wake-records ${t})
+replay_run(off --seed 1 --json --dump-events ${WORK}/off.ev --dump-wake-records ${t})
+file(READ ${WORK}/on.ev d_on)
+file(READ ${WORK}/off.ev d_off)
+string(REGEX MATCHALL "replay_op: joindefer pid=1252[67] z=1252[67] " def_on "${d_on}")
+string(REGEX MATCHALL "replay_op: joinwake pid=1252[67] " wk_on "${d_on}")
+string(REGEX MATCHALL "replay_op: join" j_off "${d_off}")
+list(LENGTH def_on n_def)
+list(LENGTH wk_on n_wk)
+list(LENGTH j_off n_off)
+expect("n_def GREATER 100" "--join-reply: ${n_def} wakes of probe-msg deferred, expected over 100")
+expect("n_wk EQUAL n_def" "--join-reply: ${n_wk} deferred wakes made, ${n_def} deferred")
+expect("n_off EQUAL 0" "default: ${n_off} join records, expected none")
+replay_note(joins_on "${on}" "wakes of a task by one of the two tasks it woke")
+replay_note(deferred_on "${on}" "... of them made by the other task at its block")
+replay_note(joins_off "${off}" "wakes of a task by one of the two tasks it woke")
+expect("joins_on GREATER 600" "--join-reply: ${joins_on} join wakes, expected over 600 (695 local and remote wakes of msg)")
+expect("deferred_on EQUAL n_def" "--join-reply: note ${deferred_on}, dump ${n_def}")
+expect("joins_off EQUAL 0" "default: note ${joins_off}, expected 0")
+# the round order: the worker that wakes msg ran first in its round
+foreach(k on off)
+  execute_process(COMMAND ${PYTHON3} ${SRC}/nice_mix_eevdf.py ${WORK}/${k}.ev 12521,12525
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  expect("rc EQUAL 0" "nice_mix_eevdf.py ${k}: exit ${rc}: ${e}")
+  string(REGEX MATCH "the replier runs first ([0-9]+), second ([0-9]+)" m "${o}")
+  string(LENGTH "${m}" mlen)
+  expect("mlen GREATER 0" "nice_mix_eevdf.py ${k}: no round order line: ${o}")
+  set(first_${k} ${CMAKE_MATCH_1})
+  set(second_${k} ${CMAKE_MATCH_2})
+endforeach()
+expect("first_off GREATER 100" "default: the replier ran first in ${first_off} rounds, expected over 100")
+math(EXPR lim "${second_on} / 50")
+expect("first_on LESS_EQUAL lim" "--join-reply: the replier ran first in ${first_on} rounds (second ${second_on}), expected at most 2 %")
