@@ -1143,20 +1143,23 @@ static uint32_t newidle_of_timed(const struct sim *s, const struct wl_timed *e)
 
 /*
  * Task @x blocks or exits on @cpu (before the model's pick, with @x still
- * its current): the traced newidle pull of that block, if any, applied as
- * sched_balance_newidle() would.  0, or -1 on error.
+ * its current): the traced newidle pull of that block, if any, handed to
+ * the model's sched_balance_newidle() of this __schedule()
+ * (model_set_traced_newidle()); *@r its index, WL_NONE if none was.  A held
+ * one whose conditions fail here is applied now as at its trace time.  0,
+ * or -1 on error.
  */
-static int newidle_at_block(struct sim *s, int cpu, uint32_t x, uint64_t now)
+static int newidle_at_block(struct sim *s, int cpu, uint32_t x, uint64_t now, uint32_t *rp)
 {
 	struct sim_task *xt = &s->tasks[x];
 	uint32_t k = xt->op ? xt->op - 1 : 0, r;    /* the BLOCK / EXIT op: passed already */
 	const struct wl_newidle *p;
 	const struct wl_timed *e;
 	struct sim_task *t;
-	struct model_task_info info;
 	bool window;
 	uint8_t st;
 
+	*rp = WL_NONE;
 	while (xt->ni_cur != WL_NONE && wl_newidle_at(s->wl, xt->ni_cur)->block_op < k) {
 		r = xt->ni_cur;
 		xt->ni_cur = s->ni_next[r];
@@ -1183,7 +1186,7 @@ static int newidle_at_block(struct sim *s, int cpu, uint32_t x, uint64_t now)
 		  st == SIM_NI_HELD && now - e->ts <= REPLAY_NEWIDLE_WINDOW_NS);
 	if (t && t->st == SIM_RUNNING)
 		s->notes[SIM_NOTE_NEWIDLE_RUNNING]++;
-	if (!window || e->cpu != cpu || !t || !t->mt || t->st != SIM_QUEUED ||
+	if (!window || e->cpu != cpu || !t || !t->mt || t->st != SIM_QUEUED || t->cpu == cpu ||
 	    model_nr_queued(s->m, cpu) > 1) {
 		if (st == SIM_NI_PENDING)
 			return 0;            /* at its trace time, as any traced migration */
@@ -1191,8 +1194,25 @@ static int newidle_at_block(struct sim *s, int cpu, uint32_t x, uint64_t now)
 		s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
 		return apply_traced_migration(s, e, now);
 	}
-	model_task_info(t->mt, &info);
-	if (info.cpu == cpu || model_migrate_task(s->m, t->mt, cpu, now) < 0) {
+	model_set_traced_newidle(s->m, t->mt, cpu);
+	*rp = r;
+	return 0;
+}
+
+/*
+ * After the model's pick on @cpu for traced newidle pull @r
+ * (newidle_at_block()): the migration its sched_balance_newidle() made,
+ * emitted in the blocker's context; if the pick took another task, the
+ * pull is left to its trace time (held: applied now).  0, or -1 on error.
+ */
+static int newidle_after_pick(struct sim *s, int cpu, uint32_t r, int from, uint64_t now)
+{
+	const struct wl_timed *e = wl_timed_at(s->wl, wl_newidle_at(s->wl, r)->timed);
+	bool done = model_traced_newidle_done(s->m);
+	uint8_t st = s->ni_state[r];
+
+	model_set_traced_newidle(s->m, NULL, -1);
+	if (!done) {
 		if (st == SIM_NI_PENDING)
 			return 0;
 		s->ni_state[r] = SIM_NI_OVER;
@@ -1201,11 +1221,11 @@ static int newidle_at_block(struct sim *s, int cpu, uint32_t x, uint64_t now)
 	}
 	s->ni_state[r] = SIM_NI_DONE;
 	s->notes[st == SIM_NI_HELD ? SIM_NOTE_NEWIDLE_LATE : SIM_NOTE_NEWIDLE_EARLY]++;
-	t->cpu = cpu;
-	if (emit_migrate(s, e->task, info.cpu, cpu, cpu, now))
+	s->tasks[e->task].cpu = cpu;
+	if (emit_migrate(s, e->task, from, cpu, cpu, now))
 		return -1;
 	/* the detach's update_curr() on the source (its request may end there) */
-	return arm_source_resched(s, info.cpu, now);
+	return arm_source_resched(s, from, now);
 }
 
 /*
@@ -1267,6 +1287,8 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	struct sim_cpu *c = &s->cpus[cpu];
 	int32_t prev = c->curr, next;
 	struct model_task *mt;
+	uint32_t ni = WL_NONE;       /* a traced newidle pull handed to the pick */
+	int ni_from = -1;
 
 	charge(s, cpu, now);
 	c->resched_at = UINT64_MAX;
@@ -1283,12 +1305,16 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	 * is at most the time since its last update on this CPU).
 	 */
 	if (s->ni_state && prev >= 0 && how != MODEL_PREV_RUNNABLE &&
-	    newidle_at_block(s, cpu, (uint32_t)prev, now > lead ? now - lead : now))
+	    newidle_at_block(s, cpu, (uint32_t)prev, now > lead ? now - lead : now, &ni))
 		return -1;
+	if (ni != WL_NONE)
+		ni_from = s->tasks[wl_timed_at(s->wl, wl_newidle_at(s->wl, ni)->timed)->task].cpu;
 	if (s->nr_pulls && (prev < 0 || how != MODEL_PREV_RUNNABLE) &&
 	    model_nr_queued(s->m, cpu) <= (prev >= 0 ? 1u : 0u) && pull_waiting(s, cpu, now))
 		return -1;
 	mt = sim_model_schedule(s, cpu, how, now > lead ? now - lead : now);
+	if (ni != WL_NONE && newidle_after_pick(s, cpu, ni, ni_from, now > lead ? now - lead : now))
+		return -1;
 	next = mt ? (int32_t)model_task_id(mt) : -1;
 	if (prev >= 0) {
 		struct sim_task *pt = &s->tasks[prev];
