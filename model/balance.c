@@ -507,6 +507,31 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 	COUNT(m, newidle_balance);
 	this_rq->idle_stamp = this_rq->clock;
 
+	if (m->traced_newidle && m->traced_newidle_cpu == this_rq->cpu) {
+		/*
+		 * A traced newidle pull (model_set_traced_newidle()): the
+		 * trace shows this balance's detach_task() + attach_task() of
+		 * that task; its decisions (domains, costs) are not replayed.
+		 */
+		struct model_task *p = m->traced_newidle;
+
+		m->traced_newidle = NULL;
+		if (p->on_rq == TASK_ON_RQ_QUEUED && p->state != TS_NEW && p->state != TS_DEAD &&
+		    p->cpu >= 0 && p->cpu != this_rq->cpu && m->rqs[p->cpu].curr != p) {
+			struct rq *src = &m->rqs[p->cpu];
+
+			update_rq_clock(m, src, this_rq->clock);
+			deactivate_task(m, src, p, DEQUEUE_NOCLOCK);    /* detach_task() */
+			set_task_cpu(m, p, this_rq->cpu);
+			activate_task(m, this_rq, p, ENQUEUE_NOCLOCK);  /* attach_task() */
+			wakeup_preempt(m, this_rq, p, 0);
+			m->traced_newidle_done = true;
+			this_rq->idle_stamp = 0;
+			COUNT(m, newidle_balance_pulled);
+			return 1;
+		}
+	}
+
 	sd = this_rq->nr_sd ? &this_rq->sd[0] : NULL;
 	if (!sd) {
 		COUNT(m, newidle_balance_skip);

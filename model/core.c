@@ -1319,6 +1319,18 @@ int model_task_move_group(struct model *m, struct model_task *p, struct model_gr
 	return 0;
 }
 
+void model_set_traced_newidle(struct model *m, struct model_task *p, int cpu)
+{
+	m->traced_newidle = p;
+	m->traced_newidle_cpu = cpu;
+	m->traced_newidle_done = false;
+}
+
+bool model_traced_newidle_done(const struct model *m)
+{
+	return m->traced_newidle_done;
+}
+
 void model_set_newidle_moves(struct model *m, bool on)
 {
 	m->newidle_moves_tasks = on;

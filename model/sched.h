@@ -395,6 +395,10 @@ struct model {
 	u64 now;                    /* latest time seen */
 	bool balance_moves_tasks;
 	bool newidle_moves_tasks;
+	/* model_set_traced_newidle(): the task the next newidle balance of that CPU pulls */
+	struct model_task *traced_newidle;
+	int traced_newidle_cpu;
+	bool traced_newidle_done;   /* ... it did */
 	uint64_t idle_moves_cpus;    /* model_config.idle_moves_tasks: for these CPUs (bit n: CPU n) */
 	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
 	bool vcpu_pack_flat;        /* model_config.vcpu_pack_flat: its cut whatever the idle time */

@@ -652,6 +652,15 @@ static const struct run_opt run_opt_table[] = {
 	  "before the task has reached the point of its work where the trace\n"
 	  "moved it waits for that point (experimental, measured, not\n"
 	  "adopted: docs/replay.md, \"Traced migrations\")" },
+	{ "newidle-pulls", NULL, RUN_OPTS_MODEL,
+	  .names = replay_newidle_pulls_names, AT_ENUM(rc.newidle_pulls), .help =
+	  "placement trace: a traced\n"
+	  "newidle pull (a queued task's migration written on its destination\n"
+	  "by the task that blocks there and switches to it) is applied at its\n"
+	  "trace time (time, the default) or at the simulation's block of\n"
+	  "that task, before the pick, within 200 us of it (block), or however\n"
+	  "late it comes (hold) (measured, not adopted: docs/replay.md,\n"
+	  "\"Traced newidle pulls\")" },
 	{ "idle-pull", NULL, RUN_OPTS_MODEL, AT(rc.idle_pull), .help =
 	  "placement trace: a CPU the simulation (not the trace) leaves idle\n"
 	  "pulls a cache-cold waiting task (newidle balance)" },
@@ -974,6 +983,8 @@ int run_opts_finish(struct run_opts *o)
 			o->rc.nohz_pull ? "--nohz-pull" :
 			o->rc.queued_moves == REPLAY_QUEUED_MOVES_WAIT ? "--queued-moves wait" :
 			o->rc.queued_moves == REPLAY_QUEUED_MOVES_POSITION ? "--queued-moves position" :
+			o->rc.newidle_pulls == REPLAY_NEWIDLE_PULLS_BLOCK ? "--newidle-pulls block" :
+			o->rc.newidle_pulls == REPLAY_NEWIDLE_PULLS_HOLD ? "--newidle-pulls hold" :
 			o->rc.balance_attach == REPLAY_BALANCE_ATTACH_KERNEL ?
 			"--balance-attach kernel-order" : NULL;
 

@@ -686,6 +686,7 @@ static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, i
 			uint64_t now);
 static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
 static int arm_source_resched(struct sim *s, int from, uint64_t now);
+static int apply_traced_migration(struct sim *s, const struct wl_timed *e, uint64_t now);
 
 static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op);
 
@@ -1103,6 +1104,174 @@ static int pull_waiting(struct sim *s, int cpu, uint64_t now)
 	return ret < 0 ? -1 : 0;
 }
 
+/*
+ * --newidle-pulls block.  A traced newidle pull (struct wl_newidle) is the
+ * kernel's sched_balance_newidle() in the __schedule() of a task X that
+ * blocked or exited with no fair task left on its CPU: __schedule() ->
+ * pick_next_task() -> pick_next_task_fair() (or balance_fair() from
+ * prev_balance()), which finds the cfs_rq empty (X dequeued by then) and
+ * balances before it picks: sched_balance_newidle() -> sched_balance_rq()
+ * with CPU_NEWLY_IDLE detaches a task queued on the busiest CPU
+ * (detach_task(): deactivate_task() there, set_task_cpu(), which writes the
+ * sched_migrate_task in X's context), attaches it here, and the pick takes
+ * it (kernel/sched/fair.c, 6.12).  So the move belongs to X's block on the
+ * destination, not to its trace time: applied there when the simulation's
+ * block comes within REPLAY_NEWIDLE_WINDOW_NS of the trace time, no other
+ * fair task is queued on the CPU (else the kernel would not have balanced:
+ * sched_balance_newidle() runs only when the pick found nothing) and the
+ * task waits queued on another CPU (not running there: a running task is
+ * not detached, can_migrate_task() -> task_on_cpu()).  Otherwise the pull
+ * is applied at its trace time as any traced migration (a block later than
+ * the trace time holds it until the window ends: HEV_NEWIDLE).
+ */
+enum { SIM_NI_PENDING = 0, SIM_NI_DONE, SIM_NI_HELD, SIM_NI_OVER };
+
+/* The traced newidle pull of timed entry @e, WL_NONE if it is none. */
+static uint32_t newidle_of_timed(const struct sim *s, const struct wl_timed *e)
+{
+	uint32_t ti = (uint32_t)(e - wl_timed_at(s->wl, 0)), lo = 0, hi = wl_nr_newidle(s->wl);
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (wl_newidle_at(s->wl, mid)->timed < ti)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < wl_nr_newidle(s->wl) && wl_newidle_at(s->wl, lo)->timed == ti ? lo : WL_NONE;
+}
+
+/*
+ * Task @x blocks or exits on @cpu (before the model's pick, with @x still
+ * its current): the traced newidle pull of that block, if any, handed to
+ * the model's sched_balance_newidle() of this __schedule()
+ * (model_set_traced_newidle()); *@r its index, WL_NONE if none was.  A held
+ * one whose conditions fail here is applied now as at its trace time.  0,
+ * or -1 on error.
+ */
+static int newidle_at_block(struct sim *s, int cpu, uint32_t x, uint64_t now, uint32_t *rp)
+{
+	struct sim_task *xt = &s->tasks[x];
+	uint32_t k = xt->op ? xt->op - 1 : 0, r;    /* the BLOCK / EXIT op: passed already */
+	const struct wl_newidle *p;
+	const struct wl_timed *e;
+	struct sim_task *t;
+	bool window;
+	uint8_t st;
+
+	*rp = WL_NONE;
+	while (xt->ni_cur != WL_NONE && wl_newidle_at(s->wl, xt->ni_cur)->block_op < k) {
+		r = xt->ni_cur;
+		xt->ni_cur = s->ni_next[r];
+		if (s->ni_state[r] == SIM_NI_HELD) {
+			/* held for a block passed without it (not a BLOCK op here) */
+			s->ni_state[r] = SIM_NI_OVER;
+			s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
+			if (apply_traced_migration(s, wl_timed_at(s->wl, wl_newidle_at(s->wl, r)->timed),
+						   now))
+				return -1;
+		}
+	}
+	r = xt->ni_cur;
+	if (r == WL_NONE || (p = wl_newidle_at(s->wl, r))->block_op != k)
+		return 0;
+	xt->ni_cur = s->ni_next[r];
+	st = s->ni_state[r];
+	if (st != SIM_NI_PENDING && st != SIM_NI_HELD)
+		return 0;
+	e = wl_timed_at(s->wl, p->timed);
+	t = e->task < s->nr_tasks ? &s->tasks[e->task] : NULL;
+	window = s->cfg.newidle_pulls == REPLAY_NEWIDLE_PULLS_HOLD ||
+		 (now <= e->ts ? e->ts - now <= REPLAY_NEWIDLE_WINDOW_NS :
+		  st == SIM_NI_HELD && now - e->ts <= REPLAY_NEWIDLE_WINDOW_NS);
+	if (t && t->st == SIM_RUNNING)
+		s->notes[SIM_NOTE_NEWIDLE_RUNNING]++;
+	if (!window || e->cpu != cpu || !t || !t->mt || t->st != SIM_QUEUED || t->cpu == cpu ||
+	    model_nr_queued(s->m, cpu) > 1) {
+		if (st == SIM_NI_PENDING)
+			return 0;            /* at its trace time, as any traced migration */
+		s->ni_state[r] = SIM_NI_OVER; /* held: as at its trace time, now */
+		s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
+		return apply_traced_migration(s, e, now);
+	}
+	model_set_traced_newidle(s->m, t->mt, cpu);
+	*rp = r;
+	return 0;
+}
+
+/*
+ * After the model's pick on @cpu for traced newidle pull @r
+ * (newidle_at_block()): the migration its sched_balance_newidle() made,
+ * emitted in the blocker's context; if the pick took another task, the
+ * pull is left to its trace time (held: applied now).  0, or -1 on error.
+ */
+static int newidle_after_pick(struct sim *s, int cpu, uint32_t r, int from, uint64_t now)
+{
+	const struct wl_timed *e = wl_timed_at(s->wl, wl_newidle_at(s->wl, r)->timed);
+	bool done = model_traced_newidle_done(s->m);
+	uint8_t st = s->ni_state[r];
+
+	model_set_traced_newidle(s->m, NULL, -1);
+	if (!done) {
+		if (st == SIM_NI_PENDING)
+			return 0;
+		s->ni_state[r] = SIM_NI_OVER;
+		s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
+		return apply_traced_migration(s, e, now);
+	}
+	s->ni_state[r] = SIM_NI_DONE;
+	s->notes[st == SIM_NI_HELD ? SIM_NOTE_NEWIDLE_LATE : SIM_NOTE_NEWIDLE_EARLY]++;
+	s->tasks[e->task].cpu = cpu;
+	if (emit_migrate(s, e->task, from, cpu, cpu, now))
+		return -1;
+	/* the detach's update_curr() on the source (its request may end there) */
+	return arm_source_resched(s, from, now);
+}
+
+/*
+ * The trace time of traced newidle pull @e (wl_newidle index @r): 1 if it
+ * was applied at its block already or is held for it, 0 to apply it as any
+ * traced migration, -1 on error.
+ */
+static int newidle_at_time(struct sim *s, const struct wl_timed *e, uint32_t r)
+{
+	const struct wl_newidle *p = wl_newidle_at(s->wl, r);
+	const struct sim_task *xt = p->blocker < s->nr_tasks ? &s->tasks[p->blocker] : NULL;
+	const struct sim_task *t = e->task < s->nr_tasks ? &s->tasks[e->task] : NULL;
+
+	switch (s->ni_state[r]) {
+	case SIM_NI_DONE:
+		return 1;
+	case SIM_NI_PENDING:
+		break;
+	default:
+		return 0;                     /* HEV_NEWIDLE's window end */
+	}
+	if (xt && t && s->cfg.newidle_pulls == REPLAY_NEWIDLE_PULLS_HOLD &&
+	    xt->st != SIM_DEAD && xt->op <= p->block_op && e->cpu >= 0 && e->cpu < s->nr_cpus) {
+		/* hold: the block comes later here, however much: held for it */
+		s->ni_state[r] = SIM_NI_HELD;
+		s->notes[SIM_NOTE_NEWIDLE_HELD]++;
+		return 1;
+	}
+	if (xt && t && xt->ni_cur == r && xt->cpu == e->cpu &&
+	    (xt->st == SIM_RUNNING || xt->st == SIM_QUEUED) && xt->op <= p->block_op &&
+	    t->st == SIM_QUEUED && e->cpu >= 0 && e->cpu < s->nr_cpus) {
+		/* the block comes later here: held for it, up to the window's end */
+		s->ni_state[r] = SIM_NI_HELD;
+		s->notes[SIM_NOTE_NEWIDLE_HELD]++;
+		if (heap_push(s, e->ts + REPLAY_NEWIDLE_WINDOW_NS, HEV_NEWIDLE, e->cpu, r))
+			return -1;
+		return 1;
+	}
+	if (t && t->st == SIM_RUNNING)
+		s->notes[SIM_NOTE_NEWIDLE_RUNNING]++;
+	s->ni_state[r] = SIM_NI_OVER;
+	s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
+	return 0;
+}
+
 /* schedule_ex()'s @block_state of a RUNNABLE that is a yield, not a preemption */
 #define SIM_STATE_YIELD INT64_MIN
 
@@ -1119,6 +1288,8 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	struct sim_cpu *c = &s->cpus[cpu];
 	int32_t prev = c->curr, next;
 	struct model_task *mt;
+	uint32_t ni = WL_NONE;       /* a traced newidle pull handed to the pick */
+	int ni_from = -1;
 
 	charge(s, cpu, now);
 	c->resched_at = UINT64_MAX;
@@ -1136,10 +1307,17 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	 * to then, next from then (the model's clocks never go back, so this
 	 * is at most the time since its last update on this CPU).
 	 */
+	if (s->ni_state && prev >= 0 && how != MODEL_PREV_RUNNABLE &&
+	    newidle_at_block(s, cpu, (uint32_t)prev, now > lead ? now - lead : now, &ni))
+		return -1;
+	if (ni != WL_NONE)
+		ni_from = s->tasks[wl_timed_at(s->wl, wl_newidle_at(s->wl, ni)->timed)->task].cpu;
 	if (s->nr_pulls && (prev < 0 || how != MODEL_PREV_RUNNABLE) &&
 	    model_nr_queued(s->m, cpu) <= (prev >= 0 ? 1u : 0u) && pull_waiting(s, cpu, now))
 		return -1;
 	mt = sim_model_schedule(s, cpu, how, now > lead ? now - lead : now);
+	if (ni != WL_NONE && newidle_after_pick(s, cpu, ni, ni_from, now > lead ? now - lead : now))
+		return -1;
 	next = mt ? (int32_t)model_task_id(mt) : -1;
 	if (prev >= 0) {
 		struct sim_task *pt = &s->tasks[prev];
@@ -3434,6 +3612,13 @@ static int apply_traced_migration(struct sim *s, const struct wl_timed *e, uint6
 
 	if (t && (e->arg & WL_T_PASS_ID) && t->pass_done == (e->arg & WL_T_PASS_ID))
 		return 0;      /* moved with its pass (balance_pass()) */
+	if (s->ni_state) {
+		uint32_t r = newidle_of_timed(s, e);
+		int h = r == WL_NONE ? 0 : newidle_at_time(s, e, r);
+
+		if (h)
+			return h < 0 ? -1 : 0;
+	}
 	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
 	    s->cfg.balance_attach == REPLAY_BALANCE_ATTACH_KERNEL && t && !e->aux &&
 	    (e->arg & WL_T_PASS_ID) && t->st == SIM_QUEUED && e->cpu >= 0 &&
@@ -3703,6 +3888,15 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		return run_stopper(s, cpu, h->t);
 	case HEV_STANDIN:
 		return standin_fire(s, h->gen, h->t);
+	case HEV_NEWIDLE:
+		/* a held newidle pull whose block did not come in the window */
+		if (!s->ni_state || h->gen >= wl_nr_newidle(s->wl) ||
+		    s->ni_state[h->gen] != SIM_NI_HELD)
+			return 0;
+		s->ni_state[h->gen] = SIM_NI_OVER;
+		s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
+		return apply_traced_migration(s, wl_timed_at(s->wl, wl_newidle_at(s->wl, h->gen)->timed),
+					      h->t);
 	case HEV_RESCHED:
 		if (h->gen != c->gen_resched)
 			return 0;

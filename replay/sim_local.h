@@ -35,6 +35,9 @@ enum sim_task_state {
 
 struct sim_task {
 	struct model_task *mt;
+	uint32_t ni_cur;           /* --newidle-pulls block: its first traced newidle pull
+				      (wl_newidle index) whose block it has not passed,
+				      WL_NONE: none (newidle_at_block()) */
 	uint32_t op;               /* current op (relative to the task's first) */
 	uint64_t run_left;         /* ns left of the current RUN op */
 	int32_t prio;              /* the prio its events show: the workload's, 120 + nice
@@ -118,7 +121,9 @@ struct sim_cpu {
 };
 
 /* HEV_STANDIN: gen = the wake index (--early-wakes sleep), cpu = its waker's CPU */
-enum { HEV_OP_DONE = 1, HEV_TICK, HEV_RESCHED, HEV_BW_TIMER, HEV_STOPPER, HEV_STANDIN };
+/* HEV_NEWIDLE: gen = the wl_newidle index of a held pull, cpu = its destination */
+enum { HEV_OP_DONE = 1, HEV_TICK, HEV_RESCHED, HEV_BW_TIMER, HEV_STOPPER, HEV_STANDIN,
+       HEV_NEWIDLE };
 
 struct sim_hev {
 	uint64_t t;
@@ -148,6 +153,11 @@ enum sim_note_id {
 	SIM_NOTE_WAIT_PULL_PLACED,
 	SIM_NOTE_MOVE_HELD,
 	SIM_NOTE_MOVE_HELD_APPLIED,
+	SIM_NOTE_NEWIDLE_EARLY,
+	SIM_NOTE_NEWIDLE_LATE,
+	SIM_NOTE_NEWIDLE_HELD,
+	SIM_NOTE_NEWIDLE_AT_TIME,
+	SIM_NOTE_NEWIDLE_RUNNING,
 	SIM_NOTE_BALANCE_PASS,
 	SIM_NOTE_DELAYED_MOVED,
 	SIM_NOTE_KPATH_KNOWN,
@@ -286,6 +296,13 @@ struct sim {
 				      that makes it if not done), WL_NONE: no join; NULL without */
 	uint32_t *join_blk;        /* ... and the BLOCK op ending that task's work of the round */
 	uint32_t *pulls;           /* tasks with a pull_cpu (may hold stale entries) */
+	/*
+	 * --newidle-pulls block: per traced newidle pull (wl_newidle index) its
+	 * state (SIM_NI_*), the next pull of the same blocker (WL_NONE: none);
+	 * NULL under time
+	 */
+	uint8_t *ni_state;
+	uint32_t *ni_next;
 	uint32_t nr_pulls, cap_pulls;
 	uint32_t handoff_wakes;    /* hand-off wakeups so far (their cost draws) */
 	struct sim_chans chans;    /* the workload's channels (none: nr 0) */

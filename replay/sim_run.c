@@ -203,6 +203,13 @@ const struct replay_name replay_standin_skip_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_newidle_pulls_names[] = {
+	{ "time", REPLAY_NEWIDLE_PULLS_TIME },
+	{ "block", REPLAY_NEWIDLE_PULLS_BLOCK },
+	{ "hold", REPLAY_NEWIDLE_PULLS_HOLD },
+	{ NULL, 0 },
+};
+
 const struct replay_name replay_queued_moves_names[] = {
 	{ "time", REPLAY_QUEUED_MOVES_TIME },
 	{ "wait", REPLAY_QUEUED_MOVES_WAIT },
@@ -1159,6 +1166,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->pull_cpu = -1;
 		t->move_cpu = -1;
 		t->hold_cpu = -1;
+		t->ni_cur = WL_NONE;
 		t->st = SIM_UNBORN;
 		if (w->init_state != WL_INIT_NEW &&
 		    lat_cgroup_seed(s->lat, w->pid, wl_group(wl, t->group)->path))
@@ -1229,6 +1237,25 @@ static int setup(struct sim *s, struct sr_error *err)
 			t->st = SIM_QUEUED;
 		}
 		sim_task_enter_op(s, i);
+	}
+	if (s->cfg.newidle_pulls != REPLAY_NEWIDLE_PULLS_TIME &&
+	    s->cfg.placement == REPLAY_PLACEMENT_TRACE && wl_nr_newidle(wl)) {
+		uint32_t n = wl_nr_newidle(wl);
+
+		s->ni_state = calloc(n, sizeof(*s->ni_state));
+		s->ni_next = malloc(n * sizeof(*s->ni_next));
+		if (!s->ni_state || !s->ni_next)
+			goto oom;
+		/* each blocker's pulls chained in trace order (newidle_at_block()) */
+		for (uint32_t i = n; i-- > 0;) {
+			const struct wl_newidle *p = wl_newidle_at(wl, i);
+
+			s->ni_next[i] = WL_NONE;
+			if (p->blocker >= s->nr_tasks)
+				continue;
+			s->ni_next[i] = s->tasks[p->blocker].ni_cur;
+			s->tasks[p->blocker].ni_cur = i;
+		}
 	}
 	if (s->cfg.initial_pelt == REPLAY_INITIAL_PELT_ALL &&
 	    attach_unseen(s, first, clk_off, clk_have, err))
@@ -1359,6 +1386,8 @@ static void sim_release(struct sim *s)
 	free(s->join_blk);
 	sim_chans_release(&s->chans);
 	free(s->pulls);
+	free(s->ni_state);
+	free(s->ni_next);
 	free(s->heap);
 	free(s->samples);
 	lat_machine_free(s->lat);
@@ -1522,6 +1551,11 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_WAIT_PULL_PLACED] = "... of them applied: the release placed the task on the migration's CPU",
 	[SIM_NOTE_MOVE_HELD] = "traced migrations of queued tasks that the simulation had asleep in a traced block at or before the point of their work where the trace moved them: held for that point (--queued-moves position)",
 	[SIM_NOTE_MOVE_HELD_APPLIED] = "... of them applied: at the wakeup that brought the task there, or at its first preemption or hand-off WAIT past it",
+	[SIM_NOTE_NEWIDLE_EARLY] = "traced newidle pulls applied at the simulation's block of the task that pulled them, before their trace time (--newidle-pulls block)",
+	[SIM_NOTE_NEWIDLE_LATE] = "... applied at that block after their trace time (held there)",
+	[SIM_NOTE_NEWIDLE_HELD] = "... held at their trace time for that block to come (the task still running or queued before it there)",
+	[SIM_NOTE_NEWIDLE_AT_TIME] = "... applied as any traced migration: the block more than 200 us from the trace time, another fair task queued there, the pulled task not queued elsewhere",
+	[SIM_NOTE_NEWIDLE_RUNNING] = "... of them with the pulled task running at the block",
 	[SIM_NOTE_FLUSH_HOLD] = "idle exits held past their mechanical cost until the last wakeup the same traced interrupt queued there (a wake-list flush)",
 	[SIM_NOTE_FLUSH_TAIL] = "... idle exits moved past the idle-exit cost of the flush's last wakeup, queued at its end (--flush-last cost|lead: sched_ttwu_pending(), then the idle loop's schedule_idle())",
 	[SIM_NOTE_BEHIND_LEAD] = "runs ended less than a __schedule() clock lead after a wakee was queued behind them, before their block: run on to it (--behind-lead fallback|all: the block's rq_lock() follows try_to_wake_up()'s enqueue)",

@@ -482,7 +482,8 @@ static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
 		for (int i = b->nr_cpus; i <= cpu; i++)
 			p[i] = (struct cpu_track){ .curr = CUR_UNKNOWN, .other_in = WL_NONE, .lost_task = -1,
 						   .other_prev = WL_NONE, .rtw_task = WL_NONE,
-						   .pass_last = WL_NONE, .nr_waker = WL_NONE };
+						   .pass_last = WL_NONE, .nr_waker = WL_NONE,
+						   .ni_timed = WL_NONE };
 		b->cpus = p;
 		b->nr_cpus = cpu + 1;
 	}
@@ -2318,15 +2319,83 @@ static void pass_track(struct wl_builder *b, struct cpu_track *c, const struct t
 
 static int on_migrate(struct wl_builder *b, const struct trace_event *ev)
 {
+	const struct trace_sched_migrate_task *m = &ev->u.migrate;
 	uint32_t n0 = b->timed.n;
 	struct cpu_track *c;
+	int32_t curr;
 
+	c = cpu_get(b, ev->cpu);
+	curr = c ? c->curr : CUR_UNKNOWN;
 	if (migrate_event(b, ev))
 		return -1;
-	c = cpu_get(b, ev->cpu);
-	if (c)
-		pass_track(b, c, ev, n0);
+	if (!c)
+		return 0;
+	pass_track(b, c, ev, n0);
+	/* a newidle pull candidate (newidle_track()) */
+	if (c->ni_timed != WL_NONE || c->ni_n) {
+		c->ni_n++;
+	} else if (b->timed.n == n0 + 1 && b->timed.v[n0].kind == WL_T_MIGRATE &&
+		   !b->timed.v[n0].aux && m->dest_cpu == ev->cpu && m->orig_cpu != m->dest_cpu &&
+		   curr >= 0 && (uint32_t)curr < b->tasks.n &&
+		   b->tasks.v[curr].cls == WL_CLASS_FAIR && b->timed.v[n0].task != (uint32_t)curr) {
+		c->ni_timed = n0;
+		c->ni_prev = curr;
+		c->ni_n = 1;
+	}
 	return 0;
+}
+
+/*
+ * Traced newidle pulls (struct wl_newidle).  When the task that blocks or
+ * exits in __schedule() leaves its CPU with no fair task to pick,
+ * pick_next_task_fair() runs sched_balance_newidle(), which pulls a task
+ * queued on another CPU (detach_task(): set_task_cpu() writes the
+ * sched_migrate_task on the destination, in the blocker's context) before
+ * the pick, and the switch that follows goes from the blocker to the pulled
+ * task.  Called for every event of a CPU with a candidate pending (the
+ * candidate's own migration and sched_stat_runtime aside: the update_curr()
+ * of the source's dequeue and of the destination's enqueue): *@match is set
+ * if @ev is that switch, after which newidle_record() keeps it.
+ */
+static void newidle_track(struct wl_builder *b, struct cpu_track *c, const struct trace_event *ev,
+			  bool *match)
+{
+	const struct trace_sched_switch *sw = &ev->u.sched_switch;
+
+	*match = false;
+	if (ev->type == TRACE_EV_SCHED_STAT_RUNTIME)
+		return;
+	if (ev->type == TRACE_EV_SCHED_MIGRATE_TASK && c->ni_n)
+		return;                 /* on_migrate() counts it */
+	if (ev->type == TRACE_EV_SCHED_SWITCH && c->ni_timed != WL_NONE && c->ni_n == 1 &&
+	    !ev->synthetic && c->curr == c->ni_prev && sw->prev_run != TRACE_STATE_RUNNING &&
+	    lookup(b, sw->prev_pid) == (uint32_t)c->ni_prev &&
+	    lookup(b, sw->next_pid) == b->timed.v[c->ni_timed].task)
+		*match = true;
+	if (!*match) {
+		c->ni_timed = WL_NONE;
+		c->ni_n = 0;
+	}
+}
+
+/* After the switch newidle_track() matched: the blocker's BLOCK or EXIT op is its last. */
+static int newidle_record(struct wl_builder *b, struct cpu_track *c)
+{
+	uint32_t t = (uint32_t)c->ni_prev, n0 = c->ni_timed;
+	const struct tstate *s = &b->ts.v[t];
+	const struct wl_op *o = s->ops.n ? &s->ops.v[s->ops.n - 1] : NULL;
+
+	c->ni_timed = WL_NONE;
+	c->ni_n = 0;
+	if (!o || (o->kind != WL_OP_BLOCK && o->kind != WL_OP_EXIT))
+		return 0;
+	WL_VEC_PUSH(b->newidle, fail);
+	b->newidle.v[b->newidle.n++] = (struct wl_newidle){ .timed = n0, .blocker = t,
+		.block_op = s->ops.n - 1 };
+	note(b, o->kind == WL_OP_EXIT ? WL_NOTE_NEWIDLE_EXIT : WL_NOTE_NEWIDLE_PULL);
+	return 0;
+fail:
+	return -1;
 }
 
 static int on_fork(struct wl_builder *b, const struct trace_event *ev)
@@ -2915,8 +2984,21 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 			c->flush_n = 0;
 	}
 	in_call_track(b, ev);
-	if (on_event(b, ev))
-		goto oom;
+	{
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+		bool ni = false;
+
+		if (c && lost_before) {
+			c->ni_timed = WL_NONE;      /* the CPU's events in between are lost */
+			c->ni_n = 0;
+		} else if (c && (c->ni_timed != WL_NONE || c->ni_n)) {
+			newidle_track(b, c, ev, &ni);
+		}
+		if (on_event(b, ev))
+			goto oom;
+		if (ni && newidle_record(b, c))
+			goto oom;
+	}
 	/* The measured side sees the cpu hierarchy's cgroup moves only. */
 	if (((ev->type == TRACE_EV_CGROUP_ATTACH_TASK && ev->u.cgroup_attach.dst_root == b->cg_root) ||
 	     ev->type == TRACE_EV_SCHED_PROCESS_FORK) && lat_machine_feed(b->wl->measured, ev))
@@ -2938,6 +3020,7 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->tasks.v);
 	free(b->wakes.v);
 	free(b->timed.v);
+	free(b->newidle.v);
 	free(b->idle.v);
 	free(b->lost.v);
 	free(b->kpath.v);
@@ -3095,6 +3178,7 @@ void wl_free(struct wl_workload *wl)
 	free(wl->wakes);
 	free(wl->kpath);
 	free(wl->timed);
+	free(wl->newidle);
 	free(wl->idle);
 	free(wl->idle_first);
 	free(wl->ticks);
@@ -3213,6 +3297,11 @@ void wl_wake_traced_paths(const struct wl_workload *wl, uint32_t *asleep, uint32
 		*delayed = d;
 }
 uint32_t wl_nr_timed(const struct wl_workload *wl) { return wl->nr_timed; }
+uint32_t wl_nr_newidle(const struct wl_workload *wl) { return wl->nr_newidle; }
+const struct wl_newidle *wl_newidle_at(const struct wl_workload *wl, uint32_t i)
+{
+	return i < wl->nr_newidle ? &wl->newidle[i] : NULL;
+}
 
 const struct wl_timed *wl_timed_at(const struct wl_workload *wl, uint32_t i)
 {
@@ -3346,6 +3435,8 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_EXIT_MOVE_RETRACTED] = "exiting tasks switched out after the charge taken for their EXIT_MOVE (a preemption's or a wakeup's, before sched_move_task()): the EXIT_MOVE placed at a charge of their last run instead",
 	[WL_NOTE_BALANCE_PASS] = "load-balance passes that moved several queued tasks (consecutive sched_migrate_task between one pair of CPUs, written on one CPU): their tasks attached last-detached first after the pass with --balance-attach kernel-order (attach_tasks()), else each at its own migration",
 	[WL_NOTE_CGMAP_UNMATCHED] = "--cgroup-map 'shares' or 'quota' lines naming a group no task of the trace was in (or under): no effect",
+	[WL_NOTE_NEWIDLE_PULL] = "traced newidle pulls: a queued task's sched_migrate_task written on its destination in the context of a fair task that blocks and switches to it right after (sched_balance_newidle()); applied at the simulation's block with --newidle-pulls block|hold",
+	[WL_NOTE_NEWIDLE_EXIT] = "traced newidle pulls at an exit (as above, the task switching to the pulled one exits)",
 	[WL_NOTE_CGMAP_PID_UNMATCHED] = "--cgroup-map PID lines naming no task alive at the trace start (a task the trace forks starts in its parent's group): no effect",
 	[WL_NOTE_RACE_WAKE] = "wakings that reached a task still on its CPU before it blocked (waker and sleeper racing): replayed as block + immediate wake",
 };

@@ -110,6 +110,13 @@ struct cpu_track {
 					(pass_track()) */
 	uint32_t pass_n;             /* ... the migrations of its pass so far */
 	int16_t pass_orig;           /* ... its orig_cpu */
+	uint32_t ni_timed;           /* timed index of a queued task's migration onto this
+					CPU written here in a fair curr's context, WL_NONE:
+					none; a newidle pull if this CPU's next event (its
+					sched_stat_runtime aside) switches that curr out to
+					the moved task (newidle_track()) */
+	int32_t ni_prev;             /* ... that curr */
+	uint32_t ni_n;               /* ... migrations here since (1: a single pull) */
 	uint32_t nr_waker;           /* the task of this CPU's last task-context sched_waking,
 					WL_NONE after a switch here (in_call_track()) */
 	bool nr_held;                /* ... TIF_NEED_RESCHED set since that wake (at its
@@ -137,6 +144,7 @@ struct wl_builder {
 	WL_VEC(struct tstate) ts;
 	WL_VEC(struct wl_wake) wakes;
 	WL_VEC(struct wl_timed) timed;
+	WL_VEC(struct wl_newidle) newidle;
 	WL_VEC(struct wl_idle) idle;
 	WL_VEC(struct wl_lost_window) lost;
 	WL_VEC(struct wl_wake_kpath) kpath;   /* local wakes' traced paths (wl_wake_traced_path()) */

@@ -770,6 +770,12 @@ static void renumber_ops(struct wl_builder *b, uint32_t *const *map, const uint3
 		else if (e->op >= old_n[e->task])
 			e->op = b->ts.v[e->task].ops.n;
 	}
+	for (uint32_t i = 0; i < b->newidle.n; i++) {
+		struct wl_newidle *p = &b->newidle.v[i];
+
+		if (p->blocker < b->ts.n && map[p->blocker] && p->block_op < old_n[p->blocker])
+			p->block_op = map[p->blocker][p->block_op];
+	}
 }
 
 /* renumber_ops()'s maps: each task's (NULL: none), then the arrays */
@@ -1425,6 +1431,9 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	wl->timed = b->timed.v;
 	wl->nr_timed = b->timed.n;
 	b->timed.v = NULL;
+	wl->newidle = b->newidle.v;
+	wl->nr_newidle = b->newidle.n;
+	b->newidle.v = NULL;
 	for (uint32_t g = 0; g < b->groups.n; g++)
 		bw_phase_finish(b, &b->groups.v[g], g);
 	wl->groups = b->groups.v;

@@ -73,6 +73,8 @@ enum wl_note_id {
 	WL_NOTE_BALANCE_PASS,
 	WL_NOTE_CGMAP_UNMATCHED,
 	WL_NOTE_CGMAP_PID_UNMATCHED,
+	WL_NOTE_NEWIDLE_PULL,
+	WL_NOTE_NEWIDLE_EXIT,
 	WL_NOTE_NR
 };
 
@@ -105,6 +107,8 @@ struct wl_workload {
 	uint32_t nr_kpath;
 	struct wl_timed *timed;
 	uint32_t nr_timed;
+	struct wl_newidle *newidle;    /* traced newidle pulls, by timed index */
+	uint32_t nr_newidle;
 	struct wl_group *groups;
 	uint32_t nr_groups;
 	struct wl_channel *channels;   /* docs/replay.md, "Channels" */

@@ -574,6 +574,16 @@ int model_cpu_stop(struct model *m, int cpu, bool over_other, uint64_t now);
 /* Change model_config.newidle_moves_tasks from now on (per __schedule() call). */
 void model_set_newidle_moves(struct model *m, bool on);
 /*
+ * A traced newidle pull (replay --newidle-pulls): the next
+ * sched_balance_newidle() of @cpu (a __schedule() there that found no fair
+ * task after its prev's dequeue) first pulls @p if @p is still queued, not
+ * running, on another CPU - detach_task() there, attach_task() here - and
+ * the pick takes it; NULL clears.  model_traced_newidle_done(): whether the
+ * last one set was pulled.
+ */
+void model_set_traced_newidle(struct model *m, struct model_task *p, int cpu);
+bool model_traced_newidle_done(const struct model *m);
+/*
  * Change for which CPUs (bit n: CPU n; CPUs 64 and up never) an idle CPU's
  * own balance moves tasks under model_config.idle_moves_tasks, from now on
  * (per tick: its nohz idle balance runs from a busy CPU's model_tick()).

@@ -395,6 +395,31 @@ enum replay_queued_moves {
 extern const struct replay_name replay_queued_moves_names[];
 
 /*
+ * replay_config.newidle_pulls: a traced newidle pull (struct wl_newidle: the
+ * migration the kernel's sched_balance_newidle() made in the __schedule() of
+ * a task that blocked or exited with no fair task left on its CPU).  TIME
+ * (the default): applied at its trace time as any traced migration of a
+ * queued task.  BLOCK: at the simulation's block (or exit) of that task on
+ * the destination, before the model's pick, if that block comes within
+ * REPLAY_NEWIDLE_WINDOW_NS of the trace time, no other fair task is queued
+ * there and the moved task waits queued on another CPU; a block that comes
+ * later holds the migration up to the window's end, where it is applied as
+ * under TIME.  HOLD: BLOCK without the window - a pull whose block the
+ * simulation has not reached at its trace time (the task unborn, asleep
+ * before it, running or queued) is held for that block however late it
+ * comes, and applied there (if the pulled task waits queued on another CPU
+ * and no other fair task is queued there) or else as under TIME, then.
+ * docs/replay.md, "Traced newidle pulls".
+ */
+enum replay_newidle_pulls {
+	REPLAY_NEWIDLE_PULLS_TIME = 0,
+	REPLAY_NEWIDLE_PULLS_BLOCK,
+	REPLAY_NEWIDLE_PULLS_HOLD,
+};
+extern const struct replay_name replay_newidle_pulls_names[];
+#define REPLAY_NEWIDLE_WINDOW_NS 200000u
+
+/*
  * replay_config.wake_clock: the clock a local wakeup (the waker wakes a task
  * onto its own CPU) reads in the model: the sched_waking's time (waking), or
  * wl_facts.wake_clock_ns after it (traced, the default: where
@@ -807,6 +832,11 @@ struct replay_config {
 	 * migrations").  Experimental; TIME the default.
 	 */
 	enum replay_queued_moves queued_moves;
+	/*
+	 * Under placement trace, the traced newidle pulls
+	 * (replay_newidle_pulls).  Experimental; TIME the default.
+	 */
+	enum replay_newidle_pulls newidle_pulls;
 	/*
 	 * A reader with several writers (WL_WAKE_CHANNEL) is woken by
 	 * whichever simulated writer comes first, and a reader reaching a

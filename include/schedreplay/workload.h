@@ -814,6 +814,23 @@ void wl_wake_traced_paths(const struct wl_workload *wl, uint32_t *asleep, uint32
 uint32_t wl_nr_timed(const struct wl_workload *wl);
 const struct wl_timed *wl_timed_at(const struct wl_workload *wl, uint32_t i);
 
+/*
+ * A traced newidle pull: a queued task's sched_migrate_task (orig_cpu !=
+ * dest_cpu) written on its destination in the context of the task that
+ * switches out to the moved task right after, not runnable - the newidle
+ * balance of that task's __schedule() (pick_next_task_fair() ->
+ * sched_balance_newidle(), kernel/sched/fair.c).  replay_config.newidle_pulls;
+ * docs/replay.md, "Traced newidle pulls".
+ */
+struct wl_newidle {
+	uint32_t timed;        /* its WL_T_MIGRATE (the moved task, the destination) */
+	uint32_t blocker;      /* the task whose block or exit pulled it */
+	uint32_t block_op;     /* ... that BLOCK or EXIT op (index from its first op) */
+};
+/* In trace order (by timed index). */
+uint32_t wl_nr_newidle(const struct wl_workload *wl);
+const struct wl_newidle *wl_newidle_at(const struct wl_workload *wl, uint32_t i);
+
 uint32_t wl_nr_channels(const struct wl_workload *wl);
 const struct wl_channel *wl_channel(const struct wl_workload *wl, uint32_t i);
 const struct wl_chan_op *wl_chan_op(const struct wl_workload *wl, uint32_t i);
