@@ -362,7 +362,7 @@ int cmd_replay(int argc, char **argv)
 	replay_progress_done(&prog);
 	if (!wl)
 		goto fail;
-	run_warn_lost_sidecar("replay", argv[optind], wl);
+	run_warn_lost("replay", argv[optind], wl, NULL);
 	run_warn_initial_pelt("replay", argv[optind], &o, wl);
 	run_warn_clock_task("replay", argv[optind], &o, wl);
 	/* a --comm that matches nothing compared empty tables at exit 0 */

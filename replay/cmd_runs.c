@@ -1180,6 +1180,19 @@ bool cli_output_is_input(const char *out, const char *const *in, size_t n)
 	return false;
 }
 
+void run_warn_lost(const char *cmd, const char *trace, const struct wl_workload *wl,
+		   const char *what)
+{
+	uint64_t n = wl_counts(wl)->lost_events;
+
+	if (n)
+		fprintf(stderr, "schedreplay %s: %s: warning: >= %llu events lost (ring-buffer "
+			"overrun): %s\n", cmd, cli_esc(trace), (unsigned long long)n,
+			what ? what : "the measured figures miss them, and the predicted events "
+			"inside each CPU's lost-events window are not compared");
+	run_warn_lost_sidecar(cmd, trace, wl);
+}
+
 void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_workload *wl)
 {
 	const struct sidecar_lost_cmp *c = wl_lost_sidecar(wl);
