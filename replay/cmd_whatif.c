@@ -60,7 +60,11 @@ static void usage(FILE *f, bool all)
 		"  --top N             cgroups and comms shown in text (default 6; 0 = all)\n"
 		"  --noise TRACE       another capture of the same workload (repeatable): mark\n"
 		"                      latency changes within the measured run-to-run spread\n"
-		"  --print-machine NAME  print a built-in machine file and exit\n");
+		"  --print-machine NAME  print a built-in machine file and exit\n"
+		"\n"
+		"Exit status: 0 success, also on a trace with lost events (a warning on stderr\n"
+		"says what they left out); 1 failure (one line on stderr: an unreadable or\n"
+		"corrupted trace, no sched_switch in it); 2 bad usage.\n");
 }
 
 #define MAX_NOISE 64
