@@ -197,6 +197,68 @@ const struct model_variant *model_variant_find(const char *name)
 	return NULL;
 }
 
+/* Levenshtein distance of @a and @b, '_' and '-' alike, capped at 9. */
+static unsigned int name_distance(const char *a, const char *b)
+{
+	unsigned int row[64], n = (unsigned int)strlen(b);
+
+	if (n >= 64 || strlen(a) >= 64)
+		return 9;
+	for (unsigned int j = 0; j <= n; j++)
+		row[j] = j;
+	for (unsigned int i = 1; a[i - 1]; i++) {
+		unsigned int diag = row[0];
+
+		row[0] = i;
+		for (unsigned int j = 1; j <= n; j++) {
+			char x = a[i - 1] == '_' ? '-' : a[i - 1];
+			char y = b[j - 1] == '_' ? '-' : b[j - 1];
+			unsigned int best = diag + (x != y), up = row[j] + 1, left = row[j - 1] + 1;
+
+			diag = row[j];
+			best = up < best ? up : best;
+			row[j] = left < best ? left : best;
+		}
+	}
+	return row[n] > 9 ? 9 : row[n];
+}
+
+void model_variant_unknown(struct sr_error *err, const char *name, const char *shown,
+			   const struct model_variant *(*at)(const void *ctx, unsigned int i),
+			   const void *ctx, unsigned int n)
+{
+	char known[384] = "", hint[96] = "";
+	const char *near = NULL;
+	unsigned int bd = 3;
+	size_t len = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		const struct model_variant *k = at(ctx, i);
+		unsigned int d = name_distance(name, k->name);
+		int w;
+
+		if (d < bd) {
+			bd = d;
+			near = k->name;
+		}
+		if (len >= sizeof(known) - 1)
+			continue;
+		w = snprintf(known + len, sizeof(known) - len, "%s%s", i ? ", " : "", k->name);
+		if (w > 0)
+			len += (size_t)w;
+	}
+	if (near)
+		snprintf(hint, sizeof(hint), "did you mean '%s'? ", near);
+	sr_error_set(err, 2 /* ENOENT */, "unknown variant '%s' (%sknown: %s; see 'schedreplay variants')",
+		     shown ? shown : name, hint, known);
+}
+
+static const struct model_variant *registered_at(const void *ctx, unsigned int i)
+{
+	(void)ctx;
+	return model_variant_at(i);
+}
+
 void model_variant_set_init(struct model_variant_set *set)
 {
 	memset(set, 0, sizeof(*set));
@@ -268,9 +330,8 @@ int model_variant_set_parse(struct model_variant_set *set, const char *spec,
 			const struct model_variant *v = model_variant_find(name);
 
 			if (!v) {
-				sr_error_set(err, 22,
-					     "unknown variant \"%s\" (schedreplay variants lists them)",
-					     name);
+				model_variant_unknown(err, name, NULL, registered_at, NULL,
+						      model_variant_count());
 				return -1;
 			}
 			if (model_variant_set_add(set, v, err))

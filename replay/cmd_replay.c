@@ -53,11 +53,14 @@ static void usage(FILE *f, bool all)
 "  --dump-wake-records with --dump-events: also a 'replay_op:' line naming the\n"
 "                      trace's wake record (wakee, sched_waking time) each\n"
 "                      replayed wake delivers, the early ones, and what each\n"
-"                      hand-off WAIT became (analysis; docs/replay.md, \"Output\")\n"
+"                      hand-off wait became (a waker the trace shows preempted\n"
+"                      by its wakee, waiting for the wakee's block: slept,\n"
+"                      handed over, ...; analysis; docs/replay.md, \"Output\")\n"
 "  --dump-samples FILE write every latency sample of both sides, one per line:\n"
 "                      its path and, for a predicted one, what its wakeup\n"
 "                      stands for (a trace wake record delivered on time, an\n"
-"                      early wake's stand-in, a hand-off reply, ...) and that\n"
+"                      early wake's stand-in - blocked and woken at once -, a\n"
+"                      hand-off reply, ...) and that\n"
 "                      record's traced time and latency (analysis; one run\n"
 "                      only; docs/replay.md, \"Output\")\n"
 "  a dump FILE that is a FIFO waits for its reader to open it, as 'tee FIFO'\n"
@@ -66,7 +69,10 @@ static void usage(FILE *f, bool all)
 "Wakeup latency and run-queue wait have the definitions of 'schedreplay report'\n"
 "for both sides (docs/report.md, \"Definitions\").\n"
 "Several runs: the JSON 'variants' and 'relative_errors' maps have one entry per\n"
-"run, named as --variant gave it; 'schedreplay whatif' compares them with base.\n");
+"run, named as --variant gave it; 'schedreplay whatif' compares them with base.\n"
+"Exit status: 0 success, also on a trace with lost events (a warning on stderr\n"
+"says what they left out); 1 failure (one line on stderr: an unreadable or\n"
+"corrupted trace, no sched_switch in it); 2 bad usage.\n");
 }
 
 static int print_json(const struct wl_workload *wl, const struct whatif_result *res,
@@ -362,7 +368,7 @@ int cmd_replay(int argc, char **argv)
 	replay_progress_done(&prog);
 	if (!wl)
 		goto fail;
-	run_warn_lost_sidecar("replay", argv[optind], wl);
+	run_warn_lost("replay", argv[optind], wl, NULL);
 	run_warn_initial_pelt("replay", argv[optind], &o, wl);
 	run_warn_clock_task("replay", argv[optind], &o, wl);
 	/* a --comm that matches nothing compared empty tables at exit 0 */

@@ -423,8 +423,9 @@ static const struct run_opt run_opt_table[] = {
 	{ "exit-preempt", NULL, RUN_OPTS_MODEL,
 	  .names = replay_exit_preempt_names, AT_ENUM(rc.exit_preempt), .help =
 	  "a wakeup, tick or migration onto a CPU whose task is past its\n"
-	  "exit's sched_move_task() (EXIT_MOVE, which set need_resched\n"
-	  "there) arms no preemption: the task runs on to its final\n"
+	  "exit's sched_move_task() (do_exit() ->\n"
+	  "sched_autogroup_exit_task(), which set need_resched there)\n"
+	  "arms no preemption: the task runs on to its final\n"
 	  "__schedule() (defer, the default: no preemption point there\n"
 	  "on a preempt=none kernel), or reschedules after the path's\n"
 	  "cost (now, for comparisons; docs/replay.md, \"Exits\")" },
@@ -584,7 +585,8 @@ static const struct run_opt run_opt_table[] = {
 	{ "early-wakes", NULL, RUN_OPTS_MODEL,
 	  .names = replay_early_wakes_names, AT_ENUM(rc.early_wakes), .help =
 	  "the wakeup of such a block (a non-sync\n"
-	  "wake: the stand-in for writes the trace does not show) is a\n"
+	  "wake: the task blocks and is woken at once, a stand-in\n"
+	  "wakeup for writes the trace does not show) is a\n"
 	  "latency sample (sample, the default), is not counted as one\n"
 	  "(nosample: every event stays), costs no idle exit or\n"
 	  "preemption cost (nocost), or comes after the sleep the trace\n"
@@ -592,13 +594,15 @@ static const struct run_opt run_opt_table[] = {
 	  "adopted (docs/replay.md, \"Early wakes\")" },
 	{ "handoff-replies", NULL, RUN_OPTS_MODEL,
 	  .names = replay_handoff_replies_names, AT_ENUM(rc.handoff_replies), .help =
-	  "the wakeup of a waker asleep in a hand-off WAIT by its\n"
+	  "the wakeup of a waker asleep in a hand-off wait (for its\n"
+	  "wakee's block) by its\n"
 	  "wakee's reply (the trace shows that waker runnable there, not\n"
 	  "asleep: no wakeup) is a latency sample (sample) or not\n"
 	  "(nosample: every event stays) (docs/replay.md, \"Hand-offs\")" },
 	{ "standin-skip", NULL, RUN_OPTS_MODEL,
 	  .names = replay_standin_skip_names, AT_ENUM(rc.standin_skip), .help =
-	  "an early wake's stand-in wakeup that preempts the task the\n"
+	  "an early wake's stand-in wakeup (its task blocked and woken at\n"
+	  "once) that preempts the task the\n"
 	  "block's pick switched in: its clock skip and preemption as any\n"
 	  "wakeup's (keep); a block of that task before the\n"
 	  "preemption lands does not keep the skip, its dequeue charges its\n"
@@ -647,7 +651,7 @@ static const struct run_opt run_opt_table[] = {
 	  "placement trace: a traced migration of a task the\n"
 	  "trace had queued is applied at its trace time to the simulated\n"
 	  "state then (time, the default); wait: also to a task asleep here\n"
-	  "in a hand-off WAIT (runnable in the kernel): the wake that\n"
+	  "in a hand-off wait (runnable in the kernel): the wake that\n"
 	  "releases it places it there; position: wait, and one that comes\n"
 	  "before the task has reached the point of its work where the trace\n"
 	  "moved it waits for that point (experimental, measured, not\n"
@@ -765,7 +769,8 @@ static const struct run_opt run_opt_table[] = {
 	{ "ticks", NULL, RUN_OPTS_MODEL,
 	  .names = replay_ticks_names, AT_ENUM(rc.ticks), .help =
 	  "a busy CPU ticks every 1/HZ on its grid and a tick that\n"
-	  "reschedules switches the timing line's 'tick to switch' later\n"
+	  "reschedules switches the timing line's slice-ending tick delay\n"
+	  "later\n"
 	  "(grid, the default), or at the trace's own tick of each period\n"
 	  "where it shows one (a hardirq sched_stat_runtime of the running\n"
 	  "task, up to 700 us late on the VM of the bundled traces) and\n"
@@ -1195,6 +1200,19 @@ bool cli_output_is_input(const char *out, const char *const *in, size_t n)
 		    si.st_ino == so.st_ino)
 			return true;
 	return false;
+}
+
+void run_warn_lost(const char *cmd, const char *trace, const struct wl_workload *wl,
+		   const char *what)
+{
+	uint64_t n = wl_counts(wl)->lost_events;
+
+	if (n)
+		fprintf(stderr, "schedreplay %s: %s: warning: >= %llu events lost (ring-buffer "
+			"overrun): %s\n", cmd, cli_esc(trace), (unsigned long long)n,
+			what ? what : "the measured figures miss them, and the predicted events "
+			"inside each CPU's lost-events window are not compared");
+	run_warn_lost_sidecar(cmd, trace, wl);
 }
 
 void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_workload *wl)

@@ -115,6 +115,14 @@ void run_opts_release(struct run_opts *o);
  * gaps (wl_lost_sidecar()): one "schedreplay CMD: TRACE: warning: ..." line
  * each on stderr.
  */
+/*
+ * Lost events are a warning, never a failure (report's rule too): one line on
+ * stderr per trace the kernel marked lost events in, saying what of the
+ * results they touch (@what; NULL: the replay's measured and compared
+ * figures), then the sidecar's lost-event comparisons.  Exit status unchanged.
+ */
+void run_warn_lost(const char *cmd, const char *trace, const struct wl_workload *wl,
+		   const char *what);
 void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_workload *wl);
 /*
  * --initial-pelt kernel given, but the trace's sidecar has no usable start

@@ -60,7 +60,11 @@ static void usage(FILE *f, bool all)
 		"  --top N             cgroups and comms shown in text (default 6; 0 = all)\n"
 		"  --noise TRACE       another capture of the same workload (repeatable): mark\n"
 		"                      latency changes within the measured run-to-run spread\n"
-		"  --print-machine NAME  print a built-in machine file and exit\n");
+		"  --print-machine NAME  print a built-in machine file and exit\n"
+		"\n"
+		"Exit status: 0 success, also on a trace with lost events (a warning on stderr\n"
+		"says what they left out); 1 failure (one line on stderr: an unreadable or\n"
+		"corrupted trace, no sched_switch in it); 2 bad usage.\n");
 }
 
 #define MAX_NOISE 64
@@ -374,11 +378,7 @@ int cmd_whatif(int argc, char **argv)
 		goto out;
 	}
 	/* the report shows no trace header: say it here, as report and replay do */
-	if (wl_counts(wl)->lost_events)
-		fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost (ring-buffer "
-			"overrun): the measured and the replayed figures are partial\n",
-			cli_esc(argv[optind]), (unsigned long long)wl_counts(wl)->lost_events);
-	run_warn_lost_sidecar("whatif", argv[optind], wl);
+	run_warn_lost("whatif", argv[optind], wl, NULL);
 	run_warn_initial_pelt("whatif", argv[optind], &o, wl);
 	run_warn_clock_task("whatif", argv[optind], &o, wl);
 	/* the other captures: only their measured latency is used */
@@ -415,12 +415,8 @@ int cmd_whatif(int argc, char **argv)
 			goto usage_fail;
 		}
 		/* its spread marks the variants' changes: partial, it must say so too */
-		if (wl_counts(noise_wl[i])->lost_events)
-			fprintf(stderr, "schedreplay whatif: %s: warning: >= %llu events lost "
-				"(ring-buffer overrun): its measured spread (--noise) is partial\n",
-				cli_esc(noise_paths[i]),
-				(unsigned long long)wl_counts(noise_wl[i])->lost_events);
-		run_warn_lost_sidecar("whatif", noise_paths[i], noise_wl[i]);
+		run_warn_lost("whatif", noise_paths[i], noise_wl[i],
+			      "its measured spread (--noise) is partial");
 		noise_lat[i] = wl_measured_latency(noise_wl[i]);
 	}
 	ro.noise = noise_lat;

@@ -39,7 +39,10 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'schedreplay <command> --help' describes a command;\n"
-		   "'schedreplay --version' prints the version.\n");
+		   "'schedreplay --version' prints the version.\n"
+		   "Exit status of every command: 0 success (lost events in a trace are a\n"
+		   "warning on stderr, not a failure); 1 failure, one line on stderr (validate:\n"
+		   "also a limit exceeded); 2 bad usage.\n");
 }
 
 /*

@@ -14,6 +14,11 @@
 #include "calib.h"
 #include "text_cell.h"
 
+/* "< 20 samples": CALIB_MIN_SAMPLES in a remark of the text, as the paths' rows say it */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define UNDER_MIN "< " STR(CALIB_MIN_SAMPLES) " samples"
+
 void replay_text_pct_cell(FILE *out, int width, double pct)
 {
 	char b[64];
@@ -171,7 +176,7 @@ static void print_traced_ticks(FILE *out, const struct wl_workload *wl)
 	if (cp->n)
 		fprintf(out, ", p50 %.1f us, p90 %.1f us", cp->p50 / 1e3, cp->p90 / 1e3);
 	fprintf(out, "%s  [trace]\n", cp->n < CALIB_MIN_SAMPLES ?
-		" (too few: the timing line's tick to switch)" : "");
+		" (" UNDER_MIN ": the timing line's tick delay is used)" : "");
 }
 
 /*
@@ -284,8 +289,10 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 	print_bandwidth(out, wl, no_bandwidth);
 	print_repair(out, wl);
 	fprintf(out, "workload:  %u tasks, %u wakes\n", wl_nr_tasks(wl), wl_nr_wakes(wl));
-	fprintf(out, "timing:    __schedule clock %" PRIu64 " ns before the switch (%u samples), "
-		"tick to switch %" PRIu64 " ns (%u), sync tail %" PRIu64 " ns (%u)  [trace]\n",
+	fprintf(out, "timing:    __schedule() reads the rq clock %" PRIu64 " ns before its "
+		"sched_switch (%u samples), a slice-ending tick's switch %" PRIu64 " ns after it (%u), "
+		"a waker that sleeps right after a WF_SYNC wakeup runs %" PRIu64 " ns in between "
+		"(%u)  [trace: medians, 0 under 20 samples]\n",
 		f->switch_lead_ns, f->switch_lead_samples, f->tick_switch_ns, f->tick_switch_samples,
 		f->sync_tail_ns, f->sync_tail_samples);
 	if (wake_clock_traced)
@@ -333,14 +340,14 @@ static void print_calib_idle_cpus(FILE *out, const struct wl_workload *wl)
 			continue;
 		snprintf(label, sizeof(label), "on CPU %u", cpu);
 		calib_row(out, label, &t[CALIB_CTX_ALL],
-			  restored ? "   (switches out of idle restored: early by the idle exit)" :
+			  restored ? "   (switches out of idle restored by the reader: shorter than traced by the idle exit)" :
 			  "   (switches out of idle traced)");
 		for (int x = 0; x < CALIB_CTX_NR; x++) {
 			if (!t[x].n)
 				continue;
 			snprintf(label, sizeof(label), "  from %s", calib_ctx_name(x));
 			calib_row(out, label, &t[x], t[x].n < CALIB_MIN_SAMPLES ?
-				  "   (too few: the CPU's all-context table)" : "");
+				  "   (" UNDER_MIN ": the CPU's row above is drawn from)" : "");
 			/* its split by idle residency (--idle-residency on) */
 			for (int g = 0; c->idle_band_cpu && g < c->idle_band_cpu[cpu][x].nr; g++) {
 				const struct calib_bands *cb = &c->idle_band_cpu[cpu][x];
@@ -393,7 +400,7 @@ static void print_calib(FILE *out, const struct wl_workload *wl, bool ticks_trac
 			fprintf(out, "    from %-8s %9" PRIu64 " %9.1f %9.1f %9.1f %9.1f %9.1f%s\n",
 				calib_ctx_name(x), xp->n, xp->mean / 1e3, xp->p50 / 1e3,
 				xp->p90 / 1e3, xp->p99 / 1e3, xp->max / 1e3,
-				xp->n < CALIB_MIN_SAMPLES ? "   (too few: the path's used)" : "");
+				xp->n < CALIB_MIN_SAMPLES ? "   (" UNDER_MIN ": the path's row is drawn from)" : "");
 		}
 		if (p == WL_PATH_IDLE)
 			print_calib_idle_cpus(out, wl);

@@ -221,48 +221,9 @@ const struct model_variant *variant_catalog_find(const struct variant_catalog *c
 }
 
 
-/* Levenshtein distance of @a and @b, '_' and '-' alike, capped at 9. */
-static unsigned int name_distance(const char *a, const char *b)
+static const struct model_variant *catalog_at(const void *c, unsigned int i)
 {
-	unsigned int row[64], n = (unsigned int)strlen(b);
-
-	if (n >= 64 || strlen(a) >= 64)
-		return 9;
-	for (unsigned int j = 0; j <= n; j++)
-		row[j] = j;
-	for (unsigned int i = 1; a[i - 1]; i++) {
-		unsigned int diag = row[0];
-
-		row[0] = i;
-		for (unsigned int j = 1; j <= n; j++) {
-			char x = a[i - 1] == '_' ? '-' : a[i - 1];
-			char y = b[j - 1] == '_' ? '-' : b[j - 1];
-			unsigned int best = diag + (x != y), up = row[j] + 1, left = row[j - 1] + 1;
-
-			diag = row[j];
-			best = up < best ? up : best;
-			row[j] = left < best ? left : best;
-		}
-	}
-	return row[n] > 9 ? 9 : row[n];
-}
-
-/* The known variant name closest to @name, if within 2 edits ('_' for '-' free); else NULL. */
-static const char *variant_nearest(const struct variant_catalog *c, const char *name)
-{
-	const char *best = NULL;
-	unsigned int bd = 3;
-
-	for (unsigned int i = 0; i < variant_catalog_count(c); i++) {
-		const struct model_variant *k = variant_catalog_at(c, i, NULL, NULL);
-		unsigned int d = name_distance(name, k->name);
-
-		if (d < bd) {
-			bd = d;
-			best = k->name;
-		}
-	}
-	return best;
+	return variant_catalog_at(c, i, NULL, NULL);
 }
 
 /*
@@ -469,29 +430,11 @@ int variant_catalog_parse_set(const struct variant_catalog *c, struct model_vari
 			continue;
 		v = variant_catalog_find(c, tok);
 		if (!v) {
-			char known[384] = "", hint[96] = "";
-			size_t len = 0;
-			const char *near = variant_nearest(c, tok);
-
-			for (unsigned int i = 0; i < variant_catalog_count(c) && len < sizeof(known) - 1;
-			     i++) {
-				const struct model_variant *k = variant_catalog_at(c, i, NULL, NULL);
-				int w = snprintf(known + len, sizeof(known) - len, "%s%s",
-						 i ? ", " : "", k->name);
-
-				if (w < 0)
-					break;
-				len += (size_t)w;
-			}
 			char esc[256];
 
 			/* as typed, escaped: a byte not UTF-8 is \xNN (cli.h) */
 			sr_esc(esc, sizeof(esc), tok, SR_ESC_TEXT);
-			if (near)
-				snprintf(hint, sizeof(hint), "did you mean '%s'? ", near);
-			sr_error_set(err, ENOENT,
-				     "unknown variant '%s' (%sknown: %s; see 'schedreplay variants')",
-				     esc, hint, known);
+			model_variant_unknown(err, tok, esc, catalog_at, c, variant_catalog_count(c));
 			ret = -1;
 			break;
 		}

@@ -26,6 +26,36 @@ function(replay_run out)
   set(${out} "${o}" PARENT_SCOPE)
 endfunction()
 
+# replay_on_off(TRACE OPTION...): the on/off pair of an option's check: `schedreplay replay
+# --seed 1 OPTION... TRACE` and the same without OPTION, each with --dump-events
+# WORK/{on,off}.dump --dump-wake-records (and --json when OPTION starts with --json); sets
+# on / off (their standard output) and d_on / d_off (their dumps) in the caller.  Needs
+# SCHEDREPLAY and WORK.
+function(replay_on_off t)
+  set(opts ${ARGN})
+  set(json "")
+  list(GET opts 0 first)
+  if(first STREQUAL "--json")
+    set(json --json)
+  endif()
+  file(MAKE_DIRECTORY ${WORK})
+  replay_run(o --seed 1 ${opts} --dump-events ${WORK}/on.dump --dump-wake-records ${t})
+  replay_run(f --seed 1 ${json} --dump-events ${WORK}/off.dump --dump-wake-records ${t})
+  file(READ ${WORK}/on.dump d1)
+  file(READ ${WORK}/off.dump d0)
+  set(on "${o}" PARENT_SCOPE)
+  set(off "${f}" PARENT_SCOPE)
+  set(d_on "${d1}" PARENT_SCOPE)
+  set(d_off "${d0}" PARENT_SCOPE)
+endfunction()
+
+# count_matches(OUT REGEX TEXT): how many times REGEX matches TEXT.
+function(count_matches out re text)
+  string(REGEX MATCHALL "${re}" m "${text}")
+  list(LENGTH m n)
+  set(${out} ${n} PARENT_SCOPE)
+endfunction()
+
 # replay_note(OUT JSON PREFIX): the count of the approximation note of the
 # base run in replay --json output JSON whose text starts with PREFIX (0 when
 # the run has no such note).

@@ -105,6 +105,18 @@ struct model_variant {
 unsigned int model_variant_count(void);
 const struct model_variant *model_variant_at(unsigned int i);
 const struct model_variant *model_variant_find(const char *name);
+/*
+ * Set @err to the one line for a variant name that is none of the @n
+ * variants at(@ctx, i): "unknown variant 'NAME' (did you mean 'X'? known:
+ * a, b, ...; see 'schedreplay variants')", the hint only for a name within
+ * two edits of a known one ('_' for '-' free).  @shown is @name as the
+ * message prints it (escaped by the caller; NULL: @name).
+ * model_variant_set_parse() and the CLI's catalog (external variants too)
+ * share it.
+ */
+void model_variant_unknown(struct sr_error *err, const char *name, const char *shown,
+			   const struct model_variant *(*at)(const void *ctx, unsigned int i),
+			   const void *ctx, unsigned int n);
 
 #define MODEL_VARIANT_SET_MAX 16
 

@@ -82,6 +82,12 @@ static void test_registry(void)
 	CHECK(!strcmp(set.name, "base"));
 	CHECK(model_variant_set_parse(&set, "aaron-skip,bogus", &err) == -1);
 	CHECK(strstr(err.msg, "bogus") != NULL);
+	/* the library's rejection says where to look, as the CLI's --variant: one line */
+	CHECK(strstr(err.msg, "known: base, ") != NULL && strstr(err.msg, "aaron-skip") != NULL);
+	CHECK(strstr(err.msg, "see 'schedreplay variants'") != NULL && !strchr(err.msg, '\n'));
+	CHECK(strstr(err.msg, "did you mean") == NULL);
+	CHECK(model_variant_set_parse(&set, "aaron_skip", &err) == -1);
+	CHECK_MSG(strstr(err.msg, "did you mean 'aaron-skip'?") != NULL, "%s", err.msg);
 	CHECK(model_variant_set_parse(&set, "aaron-skip,aaron-skip", &err) == -1);
 	CHECK(model_variant_find("aaron-series")->flags ==
 	      (model_variant_find("aaron-node")->flags | model_variant_find("aaron-delay")->flags |

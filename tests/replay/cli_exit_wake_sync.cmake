@@ -8,19 +8,11 @@
 # Needs SCHEDREPLAY, DIR and WORK.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-file(MAKE_DIRECTORY ${WORK})
-set(t ${DIR}/small-lost.dat)
-replay_run(on --seed 1 --json --exit-wake-sync --dump-events ${WORK}/on.dump --dump-wake-records ${t})
-replay_run(off --seed 1 --json --dump-events ${WORK}/off.dump --dump-wake-records ${t})
-file(READ ${WORK}/on.dump d_on)
-file(READ ${WORK}/off.dump d_off)
-string(REGEX MATCHALL "replay_op: standin pid=6815 [^\n]*waker=68(24|25|26)" s_off "${d_off}")
-string(REGEX MATCHALL "replay_op: standin pid=6815 " s_on "${d_on}")
+replay_on_off(${DIR}/small-lost.dat --json --exit-wake-sync)
+count_matches(n_s_off "replay_op: standin pid=6815 [^\n]*waker=68(24|25|26)" "${d_off}")
+count_matches(n_s_on "replay_op: standin pid=6815 " "${d_on}")
 # skipblock lines name the wake record by its trace time: the wakes by 6826, 6824, 6825
-string(REGEX MATCHALL "replay_op: skipblock pid=6815 trace=(11310201436934|11310201701158|11310201971130)\n" k_on "${d_on}")
-list(LENGTH s_off n_s_off)
-list(LENGTH s_on n_s_on)
-list(LENGTH k_on n_k_on)
+count_matches(n_k_on "replay_op: skipblock pid=6815 trace=(11310201436934|11310201701158|11310201971130)\n" "${d_on}")
 expect("n_s_off EQUAL 3" "default: ${n_s_off} stand-ins of 6815 woken by exiting children, expected 3")
 expect("n_s_on EQUAL 0" "--exit-wake-sync: ${n_s_on} stand-ins of 6815, expected none")
 expect("n_k_on EQUAL 3" "--exit-wake-sync: ${n_k_on} skipped blocks of 6815 woken by exiting children, expected 3")

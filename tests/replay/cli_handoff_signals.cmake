@@ -8,17 +8,14 @@
 # Needs SCHEDREPLAY, DIR and WORK.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-file(MAKE_DIRECTORY ${WORK})
-set(t ${DIR}/small-chan.dat)
-replay_run(on --seed 1 --handoff-signals --dump-events ${WORK}/on.dump --dump-wake-records ${t})
-replay_run(off --seed 1 --dump-events ${WORK}/off.dump --dump-wake-records ${t})
+replay_on_off(${DIR}/small-chan.dat --handoff-signals)
 expect_match("[1-9][0-9]*  wakers preempted by their wakee that ran again before it blocked, after it woke others"
              "${on}" "--handoff-signals: no note of the waits made")
 if(off MATCHES "after it woke others")
   message(FATAL_ERROR "without --handoff-signals the note is there")
 endif()
 
-file(READ ${WORK}/on.dump d)
+set(d "${d_on}")
 expect_match("wait pid=8045 y=8034 kind=slept" "${d}"
              "--handoff-signals: 8045 did not sleep at its WAIT for 8034")
 # the leader's last barrier wake (of 8038, traced at 49122293772545) and 8045's wakeup at it
@@ -33,7 +30,6 @@ if(NOT tx STREQUAL tw)
   message(FATAL_ERROR "--handoff-signals: 8045 woken at ${tx}, the leader's last wake at ${tw}")
 endif()
 
-file(READ ${WORK}/off.dump d)
-if(d MATCHES "wait pid=8045 y=8034")
+if(d_off MATCHES "wait pid=8045 y=8034")
   message(FATAL_ERROR "without --handoff-signals 8045 has a WAIT for 8034")
 endif()

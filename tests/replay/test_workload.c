@@ -605,7 +605,7 @@ static void test_exit_move_last_run(void)
 	CHECK_EQ(op_of(wl, o, 2)->kind, WL_OP_RUN);
 	CHECK_EQ(op_of(wl, o, 2)->value, 10 * US);
 	CHECK_EQ(op_of(wl, o, 3)->kind, WL_OP_EXIT);
-	CHECK_EQ(note_value(wl, "their EXIT_MOVE"), 1);
+	CHECK_EQ(note_value(wl, "their exit's autogroup move"), 1);
 	wl_free(wl);
 }
 
@@ -653,7 +653,7 @@ static void test_exit_move_last_run_sleep(void)
 	}
 	for (uint32_t i = 0; i + 3 < n; i++)
 		CHECK(op_of(wl, o, i)->kind != WL_OP_EXIT_MOVE);
-	CHECK_EQ(note_value(wl, "their EXIT_MOVE"), 1);
+	CHECK_EQ(note_value(wl, "their exit's autogroup move"), 1);
 	wl_free(wl);
 }
 
@@ -2603,7 +2603,7 @@ static void test_lost_idle_switch_exited(void)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		CHECK(op_of(wl, t, i)->kind != WL_OP_BLOCK);
-	CHECK_EQ(note_value(wl, "their EXIT_MOVE"), 0);
+	CHECK_EQ(note_value(wl, "their exit's autogroup move"), 0);
 	wl_free(wl);
 }
 
