@@ -46,8 +46,7 @@ static void usage(FILE *f)
 		"  --start MODE       what starts a wakeup interval: auto (default), waking,\n"
 		"                     wakeup\n"
 		"  --top N            groups and tasks shown in text (default 10, 0 = all)\n"
-		"  --allow-lost       accepted for old scripts; lost events never fail (see Exit\n"
-		"                     status)\n"
+		"  --allow-lost       exit 0 even if the kernel lost events (results are partial)\n"
 		"  --no-repair        the raw event stream: do not restore switches out of idle\n"
 		"                     that the kernel did not trace (see Definitions)\n"
 		"  -h, --help         this text\n"
@@ -66,10 +65,8 @@ static void usage(FILE *f)
 		"  log-linear histogram, 128 buckets per power of two, relative error <= 0.4%%;\n"
 		"  min and max are exact.\n"
 		"\n"
-		"Exit status: 0 success, also when the kernel lost events (a warning on stderr\n"
-		"per CPU says so and what the results miss, as replay's; a script that must\n"
-		"refuse such a trace reads trace.lost_events of --json); 1 unreadable or\n"
-		"corrupted trace, or no sched events;\n"
+		"Exit status: 0 success; 1 unreadable or corrupted trace, no sched events, or\n"
+		"events lost (partial results are printed with a warning; --allow-lost gives 0);\n"
 		"2 bad usage (also a --comm or --pid that matches no task of the trace, or a\n"
 		"--cgroup-root hierarchy it does not have).\n");
 }
@@ -145,6 +142,7 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o;
 	struct report_data d;
 	struct sr_error err = { 0 };
+	bool allow_lost = false;
 	int c, rc, e, li = -1;
 	long v;
 	const char *want = "?";   /* what the option being parsed takes, for bad_value */
@@ -199,7 +197,7 @@ int cmd_report(int argc, char **argv)
 				goto bad_value;
 			break;
 		case OPT_ALLOW_LOST:
-			/* the old way to exit 0 on lost events: now always so */
+			allow_lost = true;
 			break;
 		case OPT_SIDECAR:
 			if (!cli_path_arg("report", "--sidecar", optarg, "file"))
@@ -280,12 +278,25 @@ int cmd_report(int argc, char **argv)
 		report_data_release(&d);
 		return SR_EXIT_FAIL;
 	}
-	/*
-	 * Lost events are a warning, never a failure, as for replay and whatif:
-	 * the warnings above name each CPU's and what they dropped (before 5 Dec
-	 * 2026 this exited 1 unless --allow-lost, where replay exited 0)
-	 */
 	rc = SR_EXIT_OK;
+	if (d.lost_total && !allow_lost) {
+		fprintf(stderr, "schedreplay report: %s: %s%llu events lost: the results above are "
+			"partial (--allow-lost accepts them)\n", cli_esc(o.path), d.lost_unknown ? ">= " : "",
+			(unsigned long long)d.lost_total);
+		rc = SR_EXIT_FAIL;
+	} else if ((d.lost_sc.unmarked || d.lost_sc.pages_unmarked) && !allow_lost) {
+		/* lost without a mark in the trace: partial all the same */
+		if (d.lost_sc.unmarked)
+			fprintf(stderr, "schedreplay report: %s: %llu events lost by the sidecar's "
+				"count, none marked in the trace: the results above are partial "
+				"(--allow-lost accepts them)\n", cli_esc(o.path),
+				(unsigned long long)d.lost_sc.unmarked);
+		else
+			fprintf(stderr, "schedreplay report: %s: events lost by the sidecar's "
+				"flagged pages, none marked in the trace: the results above are "
+				"partial (--allow-lost accepts them)\n", cli_esc(o.path));
+		rc = SR_EXIT_FAIL;
+	}
 	report_data_release(&d);
 	return rc;
 

@@ -116,10 +116,11 @@ void run_opts_release(struct run_opts *o);
  * each on stderr.
  */
 /*
- * Lost events are a warning, never a failure (report's rule too): one line on
- * stderr per trace the kernel marked lost events in, saying what of the
- * results they touch (@what; NULL: the replay's measured and compared
- * figures), then the sidecar's lost-event comparisons.  Exit status unchanged.
+ * replay and whatif replay what a trace with lost events holds (issue 5) and
+ * say so: one line on stderr per trace the kernel marked lost events in,
+ * saying what of the results they touch (@what; NULL: the replay's measured
+ * and compared figures), then the sidecar's lost-event comparisons.  Their
+ * exit status is unchanged (report's is 1 without --allow-lost).
  */
 void run_warn_lost(const char *cmd, const char *trace, const struct wl_workload *wl,
 		   const char *what);

@@ -28,7 +28,7 @@ Usage:
         3 of class hdr and 6 of kind snap; exit 1 on any BUG. ctest
         `reader_fuzz_smoke`.
  case   one case by its id (as `run` prints it: kind/source/class/params),
-        e.g. for a regression test; --expect error|ok|any fails unless
+        e.g. for a regression test; --expect error|ok|lost|any fails unless
         the outcome is that (default: not BUG); --expect-msg REGEX also
         unless every run expected to fail has stderr matching it (the error
         is the one meant).  --keep leaves the mutated
@@ -2925,7 +2925,7 @@ def normalize(out):
 
 
 def classify(c, label, rc, out, err, base, named):
-    """Outcome of one run: ok, ok-changed, error, usage, or BUG-*."""
+    """Outcome of one run: ok, ok-changed, error, usage, lost, or BUG-*."""
     if SAN_RE.search(err):
         return "BUG-sanitizer"
     if rc in (137, 124, -9):
@@ -2964,9 +2964,7 @@ def classify(c, label, rc, out, err, base, named):
         return "ok"     # thresholds exceeded: a result, not an error
     if lines and all(LOST_RE.search(ln) or b"warning" in ln for ln in lines) and \
             LOST_RE.search(lines[-1]):
-        # lost events are a warning, never a failure (report's exit 1 unless
-        # --allow-lost, the outcome 'lost', until 5 Dec 2026)
-        return "BUG-lost-exit"
+        return "lost"
     if len(lines) != 1:
         return "BUG-multiline" if lines else "BUG-silent-fail"
     if named is not None and os.path.basename(named).encode() not in lines[0] and \

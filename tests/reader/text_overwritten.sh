@@ -3,7 +3,7 @@
 # "# entries-in-buffer/entries-written: 6/25" says 19 events were overwritten,
 # the oldest of the CPUs that overran (which ones it does not say). Each CPU's
 # first record then follows a gap of unknown size: report warns per CPU and
-# exits 0 (a warning, never a failure: before 5 Dec 2026 exit 1 unless --allow-lost), replay puts each CPU's lost-events window
+# exits 1 (0 with --allow-lost), replay puts each CPU's lost-events window
 # from the trace start to its first record. Before 2 Dec 2026 this read as "lost: none", exit 0.
 # The same text with 6/6 lost nothing.
 # usage: text_overwritten.sh SCHEDREPLAY WORKDIR
@@ -29,13 +29,13 @@ check() {  # description, command status, wanted status
 }
 
 "$sr" report "$work/over.txt" > "$work/over.out" 2> "$work/over.err"
-check "overrun text: report exits 0" $? 0
+check "overrun text: report exits 1" $? 1
 grep -q '^lost:    >= 2 events (CPU 0: 1, CPU 1: 1) -- partial results$' "$work/over.out"
 check "overrun text: lost line names both CPUs" $? 0
 [ "$(grep -c 'at least 1 events lost (ring buffer overrun)' "$work/over.err")" = 2 ]
 check "overrun text: one warning per CPU" $? 0
 "$sr" report --allow-lost "$work/over.txt" > /dev/null 2>&1
-check "overrun text: --allow-lost (accepted) exits 0" $? 0
+check "overrun text: --allow-lost exits 0" $? 0
 "$sr" replay "$work/over.txt" > "$work/over.replay" 2> /dev/null
 grep -q 'the trace holds no record of CPU 0 before the trace start (an unknown number lost), CPU 1 in \[100.000100, 100.000200) (an unknown number lost)' "$work/over.replay"
 check "overrun text: replay's lost-events windows" $? 0
