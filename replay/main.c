@@ -40,9 +40,10 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'schedreplay <command> --help' describes a command;\n"
 		   "'schedreplay --version' prints the version.\n"
-		   "Exit status of every command: 0 success (lost events in a trace are a\n"
-		   "warning on stderr, not a failure); 1 failure, one line on stderr (validate:\n"
-		   "also a limit exceeded); 2 bad usage.\n");
+		   "Exit status of every command: 0 success; 1 failure, one line on stderr\n"
+		   "(validate: also a limit exceeded; report: also lost events, unless\n"
+		   "--allow-lost; replay and whatif warn of them on stderr at exit 0);\n"
+		   "2 bad usage.\n");
 }
 
 /*
