@@ -2002,8 +2002,12 @@ static int nice_seen(struct wl_builder *b, uint32_t t, int32_t prio)
  * the task was not boosted before (a boost) or is not after (its end): a
  * task whose prio was not known yet takes the higher one as its nice - at a
  * deboost in its own context, the first event of a holder boosted since
- * before the trace, @oldprio is the boost.  RT boosts (newprio <
- * 100) are the WL_NOTE_PI_BOOST switches' business.
+ * before the trace, @oldprio is the boost.  A higher one than the nice so far
+ * gives is a nice change no switch has shown yet (a setpriority() since the
+ * task's last switch, before the boost; or a boost its first switch showed
+ * as its prio): nice_seen() at this point, which keeps @newprio as the end
+ * of the boost when it is the normal prio, not as a boost to it for good.
+ * RT boosts (newprio < 100) are the WL_NOTE_PI_BOOST switches' business.
  */
 static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
 {
@@ -2018,7 +2022,8 @@ static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
 	s = &b->ts.v[t];
 	if (s->st == TS_DEAD)
 		return 0;
-	if (s->pi_prio < 0 && s->prio_unknown && hi >= 100 && hi < 140 && nice_seen(b, t, hi))
+	if (hi >= 100 && hi < 140 && (s->prio_unknown || hi - 120 > s->nice) &&
+	    nice_seen(b, t, hi))
 		return -1;
 	if (pi->newprio >= 100 && pi->newprio < 140 && pi->newprio - 120 != s->nice)
 		s->pi_prio = (int16_t)pi->newprio;
