@@ -1418,23 +1418,22 @@ int model_task_set_nice(struct model *m, struct model_task *p, int nice, uint64_
 /*
  * rt_mutex_setprio() of a fair task to a fair prio (100..139): p->prio
  * changes, static_prio and the load weight do not; the task is requeued
- * (DEQUEUE_SAVE | DEQUEUE_MOVE, MOVE dropped when the prio is unchanged) and
- * prio_changed_fair() runs.  Its own update_curr() calls are the dequeue's
- * and put_prev's.
+ * (DEQUEUE_SAVE | DEQUEUE_MOVE) and prio_changed_fair() runs.  Its own
+ * update_curr() calls are the dequeue's and put_prev's.  An unchanged prio
+ * does nothing: rt_mutex_setprio() goes to out_unlock on prio == p->prio
+ * (before its trace_sched_pi_setprio(), so a trace never shows one; its
+ * DEQUEUE_MOVE drop for oldprio == prio serves only the deadline class).
  */
 int model_task_pi_setprio(struct model *m, struct model_task *p, int oldprio, int newprio,
 			  uint64_t now)
 {
-	unsigned int flags = DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK;
-
 	if (oldprio < 100 || oldprio > 139 || newprio < 100 || newprio > 139 ||
 	    p->state == TS_DEAD)
 		return -1;
-	if (p->state == TS_NEW || p->cpu < 0)
+	if (p->state == TS_NEW || p->cpu < 0 || oldprio == newprio)
 		return 0;
-	if (oldprio == newprio)
-		flags &= ~DEQUEUE_MOVE;
-	change_queued_task(m, p, flags, NO_NICE, newprio > oldprio, now);
+	change_queued_task(m, p, DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK, NO_NICE,
+			   newprio > oldprio, now);
 	return 0;
 }
 #undef NO_NICE

@@ -1296,7 +1296,7 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	c->gen_resched++;
 	c->resched_deferred = false;
 	if (prev >= 0)
-		s->tasks[prev].resched_at_block = false;
+		s->tasks[prev].resched_at_block = s->tasks[prev].resched_after_wake = false;
 	if (c->other >= 0) {
 		/* an RT/DL task holds the CPU: the fair pick waits for it */
 		return 0;
@@ -1683,19 +1683,37 @@ static void pi_setprio(struct sim *s, const struct wl_op *op, uint64_t now)
  * rt_mutex_slowlock_block() -> schedule() in the same system call, so on a
  * preempt=none kernel the boost's resched is taken by that block.
  */
-static bool runs_then_blocks(const struct sim *s, uint32_t ti)
+static bool runs_then(const struct sim *s, uint32_t ti, uint8_t kind)
 {
 	const struct wl_task *wt = &s->wt[ti];
 
 	for (uint32_t op = s->tasks[ti].op + 1; op < wt->nr_ops; op++) {
 		uint8_t k = s->ops[wt->first_op + op].kind;
 
-		if (k == WL_OP_BLOCK)
+		if (k == kind)
 			return true;
 		if (k != WL_OP_RUN)
 			return false;
 	}
 	return false;
+}
+
+static bool runs_then_blocks(const struct sim *s, uint32_t ti)
+{
+	return runs_then(s, ti, WL_OP_BLOCK);
+}
+
+/*
+ * Task @ti's ops after its current one are work and then a WAKE: the holder
+ * that deboosted itself at its unlock (rt_mutex_slowunlock(), futex_unlock_pi()
+ * -> mark_wakeup_next_waiter() -> rt_mutex_adjust_prio()) wakes the top
+ * waiter next in the same call, with preemption disabled from before the
+ * deboost to after wake_up_q() (rt_mutex_wake_up_q()'s preempt_enable()):
+ * the deboost's resched_curr() is taken after that wake, never before.
+ */
+static bool runs_then_wakes(const struct sim *s, uint32_t ti)
+{
+	return runs_then(s, ti, WL_OP_WAKE);
 }
 
 /*
@@ -3041,6 +3059,11 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 					s->wt[ti].pid, s->wakes[op->arg].ts);
 				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 			}
+			/*
+			 * a PI deboost's resched held for this wake: armed by
+			 * it (the wakee here) or by the next RUN
+			 */
+			t->resched_after_wake = false;
 			/* -1 error, 0 it handed over, 1 the next op */
 			if ((r = wake_op(s, cpu, ti, op, now)) <= 0)
 				return r;
@@ -3127,8 +3150,12 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			charge(s, cpu, now);
 			r = model_need_resched(s->m, cpu);
 			pi_setprio(s, op, now);
-			if (!r && model_need_resched(s->m, cpu) && runs_then_blocks(s, ti))
-				t->resched_at_block = true;
+			if (!r && model_need_resched(s->m, cpu)) {
+				if (runs_then_blocks(s, ti))
+					t->resched_at_block = true;
+				else if (op->arg == ti && runs_then_wakes(s, ti))
+					t->resched_after_wake = true;
+			}
 			break;
 		case WL_OP_EXIT_MOVE:
 			/*
@@ -3170,7 +3197,7 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 armed:
 	if (model_need_resched(s->m, cpu) && s->cpus[cpu].resched_at == UINT64_MAX &&
 	    !s->cpus[cpu].resched_deferred && !s->tasks[c->curr].exiting &&
-	    !s->tasks[c->curr].resched_at_block) {
+	    !s->tasks[c->curr].resched_at_block && !s->tasks[c->curr].resched_after_wake) {
 		/* A wakeup by this task preempts it: the local path's cost. */
 		uint32_t ti = (uint32_t)c->curr;
 

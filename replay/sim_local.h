@@ -77,6 +77,9 @@ struct sim_task {
 	bool exiting;              /* past its EXIT_MOVE: the resched it set waits for its EXIT */
 	bool resched_at_block;     /* its PI requeue (WL_OP_PI_SETPRIO) asked for a resched
 				      in the system call it blocks in next: taken there */
+	bool resched_after_wake;   /* its own PI deboost (WL_OP_PI_SETPRIO) asked for a resched
+				      that waits for the wake of the top waiter its unlock makes
+				      next (mark_wakeup_next_waiter()'s preempt_disable()) */
 	bool exec_balanced;        /* --placement model: sched_exec() ran for its current COMM op */
 	bool displaced;            /* moved by the simulation's newidle pull (traced_cpu()) */
 	bool chan_asleep;          /* BLOCKED in a READ or WRITE of a channel (sim_chan.h) */

@@ -1997,15 +1997,25 @@ static int nice_seen(struct wl_builder *b, uint32_t t, int32_t prio)
  * p->normal_prio.  It changes neither static_prio nor the load weight, so a
  * fair task's boost to a fair prio is no nice change: nice_seen() takes a
  * switch at that prio as the boost.  A @newprio equal to the nice so far is
- * the boost's end.  Before the boost p->prio is the normal prio: a task whose
- * prio was not known yet takes @oldprio as its nice.  RT boosts (newprio <
- * 100) are the WL_NOTE_PI_BOOST switches' business.
+ * the boost's end.  Neither prio exceeds p->normal_prio (@oldprio is p->prio,
+ * min(normal_prio, top waiter's prio); @newprio is that min again, or
+ * normal_prio itself at the end of the boost), and one of them is it when
+ * the task was not boosted before (a boost) or is not after (its end): a
+ * task whose prio was not known yet takes the higher one as its nice - at a
+ * deboost in its own context, the first event of a holder boosted since
+ * before the trace, @oldprio is the boost.  A higher one than the nice so far
+ * gives is a nice change no switch has shown yet (a setpriority() since the
+ * task's last switch, before the boost; or a boost its first switch showed
+ * as its prio): nice_seen() at this point, which keeps @newprio as the end
+ * of the boost when it is the normal prio, not as a boost to it for good.
+ * RT boosts (newprio < 100) are the WL_NOTE_PI_BOOST switches' business.
  */
 static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_pi_setprio *pi = &ev->u.pi_setprio;
 	uint32_t t = pi->pid > 0 ? lookup(b, pi->pid) : WL_NONE, ctx;
 	struct cpu_track *c = cpu_get(b, ev->cpu);
+	int32_t hi = pi->oldprio > pi->newprio ? pi->oldprio : pi->newprio;
 	struct tstate *s;
 
 	if (t == WL_NONE || b->tasks.v[t].cls != WL_CLASS_FAIR)
@@ -2013,8 +2023,8 @@ static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
 	s = &b->ts.v[t];
 	if (s->st == TS_DEAD)
 		return 0;
-	if (s->pi_prio < 0 && s->prio_unknown && pi->oldprio >= 100 && pi->oldprio < 140 &&
-	    nice_seen(b, t, pi->oldprio))
+	if (hi >= 100 && hi < 140 && (s->prio_unknown || hi - 120 > s->nice) &&
+	    nice_seen(b, t, hi))
 		return -1;
 	if (pi->newprio >= 100 && pi->newprio < 140 && pi->newprio - 120 != s->nice)
 		s->pi_prio = (int16_t)pi->newprio;

@@ -353,6 +353,27 @@ static void test_set_same_nice(void)
 }
 
 /*
+ * rt_mutex_setprio() leaves at out_unlock when the prio does not change (no
+ * requeue, no prio_changed_fair()); a change requeues the task once.
+ */
+static void test_pi_same_prio(void)
+{
+	struct model *m = mk("6.18", 2, NULL);
+	struct model_task *a = fork_on(m, 1, 0, T0);
+	struct model_task *b = fork_on(m, 2, 0, T0);
+	uint64_t before[NR_MODEL_COUNTERS];
+
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0);
+	memcpy(before, m->counters, sizeof(before));
+	CHECK_EQ_S(model_task_pi_setprio(m, b, 120, 120, T0 + 1000000), 0);
+	CHECK(!memcmp(before, m->counters, sizeof(before)));
+	CHECK_EQ_S(model_task_pi_setprio(m, b, 120, 110, T0 + 1000000), 0);
+	CHECK_EQ_U(m->counters[MC_dequeue_task_fair], before[MC_dequeue_task_fair] + 1);
+	(void)a;
+	model_free(m);
+}
+
+/*
  * __sched_group_set_shares(): unchanged shares return at once; otherwise on
  * every CPU each level from the group entity up gets update_load_avg(
  * UPDATE_TG) and update_cfs_group() (6.12 and 6.1 alike).  The model
@@ -437,6 +458,7 @@ int main(void)
 	test_newilb_includes_this_cpu();
 	test_cfs_idle_min_granularity();
 	test_set_same_nice();
+	test_pi_same_prio();
 	test_set_shares_levels();
 	test_group_entity_online_attach();
 	return check_done("fidelity");

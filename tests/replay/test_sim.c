@@ -4239,6 +4239,52 @@ static void test_pi_requeue(void)
 	}
 }
 
+/*
+ * The holder's own deboost at its unlock asks for a resched (prio_changed_fair():
+ * running, its prio lowered, another task queued: 12, nice 19), which the
+ * kernel takes only after the unlock's wake of the top waiter (11):
+ * mark_wakeup_next_waiter() disables preemption before the deboost,
+ * rt_mutex_wake_up_q() enables it after wake_up_q().  Before the fix the
+ * replay switched 10 out to 12 3 us after the deboost and 11's wake came
+ * 500 us late, after 12's run.
+ */
+static void test_pi_deboost_wake_first(void)
+{
+	for (int nocost = 0; nocost <= 1; nocost++) {
+		struct trace_event ev[16];
+		size_t n = 0;
+		struct wl_workload *wl;
+		struct replay_config rc;
+		struct run x;
+
+		ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 1 * MS + 100000, 0, 10, 0, 12, 139, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 1 * MS + 101000, 0, 10, 0, 12, 139, 0);
+		ev[n++] = ev_pi_setprio(1 * MS + 300000, 0, 10, 10, 120, 130);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 1 * MS + 305000, 0, 10, 0, 11, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 1 * MS + 306000, 0, 10, 0, 11, 120, 0);
+		ev[n++] = ev_switch(1 * MS + 308000, 0, 10, 'R', 130, 11, 120);
+		ev[n++] = ev_switch(1 * MS + 500000, 0, 11, 'S', 120, 12, 139);
+		ev[n++] = ev_switch(2 * MS, 0, 12, 'S', 139, 10, 130);
+		ev[n++] = ev_switch(2 * MS + 500000, 0, 10, 'S', 130, 0, 120);
+		wl = build(ev, n);
+		CHECK(wl != NULL);
+		if (!wl)
+			continue;
+		replay_config_default(&rc);
+		rc.no_costs = nocost;
+		if (run_begin(&x, wl, &rc)) {
+			uint64_t wake = dump_find(x.dump, 0, 0, "sched_waking: task11:11");
+			uint64_t out = dump_find(x.dump, 0, 0, "task10:10 [130] R");
+
+			CHECK(wake < 1 * MS + 310000);
+			CHECK(out != UINT64_MAX && wake <= out);
+		}
+		run_end(&x);
+		wl_free(wl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -4249,6 +4295,7 @@ int main(int argc, char **argv)
 	test_pingpong();
 	test_nice_change();
 	test_pi_requeue();
+	test_pi_deboost_wake_first();
 	test_handoff_pingpong();
 	test_ops_done_queued();
 	test_restored_idle_exits();

@@ -3521,6 +3521,70 @@ static void test_pi_boost(void)
 	wl_free(wl);
 }
 
+/*
+ * A holder boosted since before the trace and first seen as the context of
+ * its own deboost: the event's oldprio is the boost (120), its newprio the
+ * task's normal prio (130, nice 10); its later switches at 130 are its own
+ * prio, not a boost.
+ */
+static void test_pi_first_deboost(void)
+{
+	struct wl_workload *wl;
+	uint32_t a;
+
+	start();
+	feed(ev_runtime(1 * MS, 0, 10, 1 * MS));                /* 10's prio unknown */
+	feed(ev_pi_setprio(1 * MS + 500000, 0, 10, 10, 120, 130)); /* unlock: deboost */
+	feed(ev_switch(2 * MS, 0, 10, 'S', 130, 12, 120));
+	feed(ev_switch(3 * MS, 0, 12, 'S', 120, 10, 130));
+	feed(ev_switch(4 * MS, 0, 10, 'S', 130, 0, 120));
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	CHECK(a != WL_NONE);
+	CHECK_EQ(wl_task(wl, a)->nice, 10);                     /* the deboost's newprio */
+	for (uint32_t k = 0; k < wl_task(wl, a)->nr_ops; k++)
+		CHECK(op_of(wl, a, k)->kind != WL_OP_NICE);
+	CHECK_EQ(note_value(wl, "at a fair prio set by sched_pi_setprio"), 0);
+	wl_free(wl);
+}
+
+/*
+ * A nice change no switch showed before a boost: 10 (nice 0) calls
+ * setpriority(10) while it runs, then 11 on CPU 1 boosts it from its new
+ * prio 130 to 120 - an oldprio above the nice so far is the new normal prio.
+ * At the deboost (120 -> 130) the boost ends; its later switch at 130 is its
+ * own prio, not a boost read for good.
+ */
+static void test_pi_unseen_nice(void)
+{
+	struct wl_workload *wl;
+	uint32_t a;
+	int nice_ops = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 11, 120));
+	feed(ev_pi_setprio(1 * MS + 600000, 1, 11, 10, 130, 120)); /* 11 blocks on 10's lock */
+	feed(ev_switch(1 * MS + 601000, 1, 11, 'S', 120, 0, 120));
+	feed(ev_switch(2 * MS, 0, 10, 'R', 120, 12, 120));      /* preempted while boosted */
+	feed(ev_switch(3 * MS, 0, 12, 'S', 120, 10, 120));
+	feed(ev_pi_setprio(3 * MS + 500000, 0, 10, 10, 120, 130)); /* unlock: deboost */
+	feed(ev_switch(4 * MS, 0, 10, 'S', 130, 0, 120));
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	CHECK(a != WL_NONE);
+	CHECK_EQ(wl_task(wl, a)->nice, 0);
+	for (uint32_t k = 0; k < wl_task(wl, a)->nr_ops; k++)
+		if (op_of(wl, a, k)->kind == WL_OP_NICE) {
+			nice_ops++;
+			CHECK_EQ((int64_t)op_of(wl, a, k)->value, 10);
+		}
+	CHECK_EQ(nice_ops, 1);
+	/* the two switches at 120, not the one at 130 */
+	CHECK_EQ(note_value(wl, "at a fair prio set by sched_pi_setprio"), 2);
+	wl_free(wl);
+}
+
 int main(void)
 {
 	test_pid_limit();
@@ -3530,6 +3594,8 @@ int main(void)
 	test_basic();
 	test_nice_changes();
 	test_pi_boost();
+	test_pi_first_deboost();
+	test_pi_unseen_nice();
 	test_unseen_after_idle(false, true);
 	test_unseen_after_idle(true, true);
 	test_unseen_after_idle(true, false);
