@@ -1666,15 +1666,26 @@ static void set_nice(struct sim *s, uint32_t ti, const struct wl_op *op, uint64_
  * task it names in the model (a requeue at its weight), the prio that task's
  * events show from here.
  */
-static void pi_setprio(struct sim *s, const struct wl_op *op, uint64_t now)
+static int pi_setprio(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
 {
 	struct sim_task *p = op->arg < s->nr_tasks ? &s->tasks[op->arg] : NULL;
 
 	if (!p || !p->mt ||
-	    model_task_pi_setprio(s->m, p->mt, op->aux + 100, (int)op->value, now))
+	    model_task_pi_setprio(s->m, p->mt, op->aux + 100, (int)op->value, now)) {
 		s->notes[SIM_NOTE_BAD_PI]++;
-	else
-		p->prio = (int)op->value;
+		return 0;
+	}
+	p->prio = (int)op->value;
+	/*
+	 * A boost of a task queued on another CPU: prio_changed_fair()'s
+	 * wakeup_preempt() there sets need_resched on that CPU, which the
+	 * kernel's resched_curr() delivers by IPI (the remote path's cost).
+	 */
+	if (p->cpu >= 0 && p->cpu != cpu &&
+	    resched_after(s, p->cpu, false, cpu, CALIB_CTX_TASK, ti, 0x50000000u | s->tasks[ti].op,
+			  now))
+		return -1;
+	return 0;
 }
 
 /*
@@ -3127,6 +3138,12 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			/* -1 error, 0 it left the CPU, 1 no sleep: the next op */
 			if ((r = block_op(s, cpu, ti, op, now)) <= 0)
 				return r;
+			/*
+			 * No sleep after all (its wake came first): a PI boost's
+			 * resched left for this block is taken at the return to
+			 * user space instead, armed at the next RUN.
+			 */
+			t->resched_at_block = false;
 			continue;
 		case WL_OP_NICE:
 			/*
@@ -3149,7 +3166,8 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			 */
 			charge(s, cpu, now);
 			r = model_need_resched(s->m, cpu);
-			pi_setprio(s, op, now);
+			if (pi_setprio(s, cpu, ti, op, now))
+				return -1;
 			if (!r && model_need_resched(s->m, cpu)) {
 				if (runs_then_blocks(s, ti))
 					t->resched_at_block = true;
