@@ -43,3 +43,27 @@ endforeach()
 expect("first_off GREATER 100" "default: the replier ran first in ${first_off} rounds, expected over 100")
 math(EXPR lim "${second_on} / 50")
 expect("first_on LESS_EQUAL lim" "--join-reply: the replier ran first in ${first_on} rounds (second ${second_on}), expected at most 2 %")
+# probe_rounds.py (helper jr45): at each worker's wake of msg the other worker has finished
+# (asleep) under the option, as in the trace (695 of 695); by default about a third of those
+# wakes find it woken and not yet run.  And the rounds whose first runner woke msg before the
+# other worker ran, behind a hog (class msg-W-msg-H-W, a wait the trace never has), are gone.
+foreach(k on off)
+  execute_process(COMMAND ${PYTHON3} ${SRC}/probe_rounds.py --check --min-us 1000 ${WORK}/${k}.ev
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  expect("rc EQUAL 0" "probe_rounds.py ${k}: exit ${rc}: ${e}")
+  string(REGEX MATCH "\n  reply ([^\n]*)" m "${o}")
+  string(LENGTH "${m}" mlen)
+  expect("mlen GREATER 0" "probe_rounds.py ${k}: no reply line: ${o}")
+  set(line ${CMAKE_MATCH_1})
+  string(REGEX MATCH "(^| )S ([0-9]+)" m "${line}")
+  set(asleep_${k} 0${CMAKE_MATCH_2})
+  string(REGEX MATCH "woken ([0-9]+)" m "${line}")
+  set(woken_${k} 0${CMAKE_MATCH_1})
+  string(REGEX MATCH "msg-W-msg-H-W ([0-9]+)/" m "${o}")
+  set(rf_${k} 0${CMAKE_MATCH_1})
+endforeach()
+math(EXPR lim "${asleep_on} / 100")
+expect("woken_on LESS_EQUAL lim" "--join-reply: ${woken_on} wakes of msg with the other worker not yet run (${asleep_on} asleep), expected at most 1 %")
+expect("woken_off GREATER 100" "default: ${woken_off} wakes of msg with the other worker not yet run, expected over 100")
+expect("rf_off GREATER 2" "default: ${rf_off} waits over 1 ms behind a replier-first round, expected some")
+expect("rf_on EQUAL 0" "--join-reply: ${rf_on} waits over 1 ms behind a replier-first round, expected none")
