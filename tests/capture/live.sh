@@ -210,16 +210,22 @@ pi)
 		skip "no sched:sched_pi_setprio in $tracing/events"
 	piboost=$(dirname "$check")/pi_boost
 	before=$(host_state)
-	run "$bin" capture -q -o "$dir/pi.dat" -d 5 -- "$piboost" 0.5
+	# 1 s of ~125 holds of 4 ms, each contended by a waiter that wants the
+	# lock every ~1 ms: ~250 events on a quiet machine; a loaded one (other
+	# builds' tests) runs the two threads less, so the bounds are loose
+	run "$bin" capture -q -o "$dir/pi.dat" -d 8 -- "$piboost" 1
 	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "exit code $rc"; }
 	"$bin" report --json "$dir/pi.dat" >"$dir/pi.json" 2>"$dir/pi.err" ||
 		fail "report failed: $(cat "$dir/pi.err")"
 	n=$(sed -n 's/.*"sched_pi_setprio": *\([0-9]*\).*/\1/p' "$dir/pi.json" | head -1)
-	[ "${n:-0}" -ge 10 ] || fail "sched_pi_setprio: ${n:-no} records, expected >= 10"
+	[ "${n:-0}" -ge 4 ] || fail "sched_pi_setprio: ${n:-no} records, expected >= 4"
 	"$bin" replay "$dir/pi.dat" >"$dir/pi.txt" 2>"$dir/pi.err" ||
 		fail "replay failed: $(cat "$dir/pi.err")"
+	# every boost and end the waiter or the holder made while running is a
+	# requeue (a boost from an interrupt or an unknown context is not)
 	r=$(awk '/priority-inheritance boosts and their ends/ { print $1; exit }' "$dir/pi.txt")
-	[ "${r:-0}" -ge 10 ] || fail "replay: ${r:-no} PI requeues for $n sched_pi_setprio"
+	[ "${r:-0}" -ge $((n / 2)) ] && [ "${r:-0}" -le "$n" ] ||
+		fail "replay: ${r:-no} PI requeues for $n sched_pi_setprio (expected $((n / 2))..$n)"
 	[ "$(host_state)" = "$before" ] || fail "left behind: $(host_state)"
 	;;
 quota)
