@@ -4071,6 +4071,7 @@ int sim_loop(struct sim *s)
 	}
 	for (int c = 0; c < s->nr_cpus; c++)
 		charge(s, c, s->end_ts);
+	sim_join_unmade(s);
 	return 0;
 }
 

@@ -235,3 +235,12 @@ uint32_t sim_join_owed(struct sim *s, uint32_t ti)
 	t->join_owed = WL_NONE;
 	return w;
 }
+
+void sim_join_unmade(struct sim *s)
+{
+	if (!s->join_sib)
+		return;
+	for (uint32_t i = 0; i < s->nr_tasks; i++)
+		if (s->tasks[i].join_owed != WL_NONE)
+			s->notes[SIM_NOTE_JOIN_UNMADE]++;
+}

@@ -212,6 +212,7 @@ enum sim_note_id {
 	SIM_NOTE_HANDOFF_LATER,
 	SIM_NOTE_JOIN_WAKES,
 	SIM_NOTE_JOIN_DEFERRED,
+	SIM_NOTE_JOIN_UNMADE,
 	SIM_NOTE_HANDOFF_OVER,
 	SIM_NOTE_HANDOFF_OVER_SLEPT,
 	SIM_NOTE_HANDOFF_WRITEON,
@@ -395,6 +396,12 @@ int sim_join_init(struct sim *s);
 bool sim_join_defer(struct sim *s, uint32_t ti, uint32_t w);
 /* Task @ti is at a BLOCK op: the join wake it makes there first, WL_NONE: none. */
 uint32_t sim_join_owed(struct sim *s, uint32_t ti);
+/*
+ * At the end of the run: the deferred wakes never made (the task that owed one
+ * did not reach its BLOCK before the replay ended), counted in a note, not lost
+ * silently.
+ */
+void sim_join_unmade(struct sim *s);
 
 /* sim_run.c */
 void sim_event_init(struct sim *s, struct trace_event *ev, enum trace_event_type type, int cpu,

@@ -1616,6 +1616,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_HANDOFF_ONEWAY] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on (--oneway-no-wait)",
 	[SIM_NOTE_JOIN_WAKES] = "wakes of a task by one of the two tasks it woke in one run, the other not answering (--join-reply: made by whichever of the two finishes last)",
 	[SIM_NOTE_JOIN_DEFERRED] = "... of them made by the other task at its block, which had not finished when the trace's waker made it",
+	[SIM_NOTE_JOIN_UNMADE] = "... of them never made: the other task had not reached that block when the replay ended (its wakee stays asleep)",
 	[SIM_NOTE_HANDOFF_LATER] = "hand-off waits not slept: the wakee answers only after a sleep of its own, the waker not preempted goes on (--reply-in-run)",
 	[SIM_NOTE_WAKER_COST_REMOVED] = "wakeups and forks remote in the trace, local in the simulation: the waker's run after it lost a drawn remote cost (--waker-costs follow; docs/replay.md, \"The waker's side\")",
 	[SIM_NOTE_WAKER_COST_ADDED] = "wakeups and forks local in the trace, remote in the simulation: the waker's run after it gained a drawn remote cost (--waker-costs follow)",
