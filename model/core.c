@@ -1093,6 +1093,34 @@ int model_preempt_for_skip(struct model *m, int cpu, struct model_task *p)
 	return preempt_for(m, cpu, p, 0, false);
 }
 
+/*
+ * Whether the current fair task on @cpu keeps the CPU against @p (queued on
+ * @cpu) whatever @p's deadline, as 6.17+'s pick with slice protection
+ * decides (__pick_eevdf(protect): curr eligible and protect_slice()): at
+ * the level where their hierarchies meet (find_matching_se(), as
+ * check_preempt_wakeup_fair()), curr's entity is eligible (entity_eligible())
+ * and protected.  On the state the last update_curr() left: nothing is
+ * charged.  1 kept, 0 not (a CFS profile, no protection in its pick, no
+ * fair curr, @p not queued there), -1 on a bad CPU.
+ */
+int model_curr_protected(struct model *m, int cpu, struct model_task *p)
+{
+	struct sched_entity *se, *pse;
+	struct rq *rq;
+
+	if (check_cpu(m, cpu, "curr_protected", NULL))
+		return -1;
+	rq = &m->rqs[cpu];
+	if (!sched_feat(m, EEVDF) || !pick_protects(m) || !hand_over_possible(m, rq, cpu, p))
+		return 0;
+	se = &rq->curr->se;
+	pse = &p->se;
+	find_matching_se(&se, &pse);
+	if (!se || !pse || !se->on_rq)
+		return 0;
+	return entity_eligible(cfs_rq_of(se), se) && protect_slice(m, se) ? 1 : 0;
+}
+
 int model_charge_curr(struct model *m, int cpu, uint64_t at)
 {
 	struct rq *rq;

@@ -717,6 +717,12 @@ static const struct run_opt run_opt_table[] = {
 	  "sleep of the wakee between); a waker of a pair whose replies\n"
 	  "all came later goes on if not preempted (experimental:\n"
 	  "docs/validation-log.md, helper pw45)" },
+	{ "later-handover", NULL, RUN_OPTS_MODEL, AT(rc.later_handover), .help =
+	  "with --reply-in-run: a waker not preempted at a wake whose\n"
+	  "wakee answers only after a sleep of its own hands over to it\n"
+	  "(--handoff) unless it is eligible and slice-protected, which\n"
+	  "the kernel's pick cannot switch out; alone it changes nothing\n"
+	  "(experimental: docs/validation-log.md, helper mp45)" },
 	{ "join-reply", NULL, RUN_OPTS_MODEL, AT(rc.join_reply), .help =
 	  "a task that woke two tasks in one run and sleeps until one\n"
 	  "answers is woken by whichever of the two finishes last, not\n"

@@ -2364,9 +2364,21 @@ static int handoff_over(struct sim *s, uint32_t ti, const struct wl_op *op, int 
 
 	if (s->cfg.handoff == REPLAY_HANDOFF_SLEEP || !y || y->op > op->value ||
 	    t->handed_op == t->op || y->st != SIM_QUEUED || y->cpu != cpu || !y->mt ||
-	    y->waiter != WL_NONE || (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY) ||
-	    op->aux == WL_WAIT_LATER)
+	    y->waiter != WL_NONE || (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY))
 		return 0;
+	if (op->aux == WL_WAIT_LATER) {
+		/*
+		 * --reply-in-run: it goes on, unless (--later-handover) the
+		 * kernel's pick could have switched it out for Y: not both
+		 * eligible and protected (helper mp45).
+		 */
+		if (!s->cfg.later_handover)
+			return 0;
+		r = model_curr_protected(s->m, cpu, y->mt);
+		if (r != 0)
+			return r < 0 ? -1 : 0;
+		s->notes[SIM_NOTE_HANDOFF_LATER_OVER]++;
+	}
 	if (writeon(s) && op->aux == WL_WAIT_ONEWAY) {
 		/* it writes on: writeon_bound() ends that */
 		t->wo_wait = t->op;

@@ -1618,6 +1618,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_JOIN_DEFERRED] = "... of them made by the other task at its block, which had not finished when the trace's waker made it",
 	[SIM_NOTE_JOIN_UNMADE] = "... of them never made: the other task had not reached that block when the replay ended (its wakee stays asleep)",
 	[SIM_NOTE_HANDOFF_LATER] = "hand-off waits not slept: the wakee answers only after a sleep of its own, the waker not preempted goes on (--reply-in-run)",
+	[SIM_NOTE_HANDOFF_LATER_OVER] = "of them handed over: the waker not both eligible and protected, so the kernel's pick could have switched it out (--later-handover)",
 	[SIM_NOTE_WAKER_COST_REMOVED] = "wakeups and forks remote in the trace, local in the simulation: the waker's run after it lost a drawn remote cost (--waker-costs follow; docs/replay.md, \"The waker's side\")",
 	[SIM_NOTE_WAKER_COST_ADDED] = "wakeups and forks local in the trace, remote in the simulation: the waker's run after it gained a drawn remote cost (--waker-costs follow)",
 	[SIM_NOTE_HANDOFF_OVER] = "hand-off waits not slept: the waker, not preempted, left runnable for its wakee queued behind it on its CPU (--handoff skip|preempt|yield; yield on the EEVDF profiles only)",

@@ -496,6 +496,14 @@ int model_preempt_for(struct model *m, int cpu, struct model_task *p, uint64_t n
  */
 int model_preempt_for_skip(struct model *m, int cpu, struct model_task *p);
 /*
+ * Whether the current fair task on @cpu keeps the CPU against @p queued on
+ * @cpu at a pick with slice protection (6.17+ __pick_eevdf(protect)): at
+ * the level where their hierarchies meet, curr's entity is eligible and
+ * protected.  Nothing is charged.  1 kept, 0 not (CFS profiles, a pick
+ * without protection, no fair curr, @p not queued there), -1 on a bad CPU.
+ */
+int model_curr_protected(struct model *m, int cpu, struct model_task *p);
+/*
  * update_curr() of the current fair task on @cpu at @at (the rq clock moved
  * to @at, never back): the charge the enqueue of a local wakeup at @at made
  * (enqueue_entity() -> update_curr()) where the simulation made no enqueue.

@@ -865,6 +865,16 @@ struct replay_config {
 	 */
 	bool oneway_no_wait;
 	/*
+	 * With --reply-in-run: at a WL_WAIT_LATER WAIT the model did not
+	 * preempt the waker at, it hands over to its wakee as at any hand-off
+	 * WAIT (--handoff) unless the kernel's pick could not have switched it
+	 * out for the wakee there: its entity eligible and slice-protected
+	 * (model_curr_protected()); only then does it go on (--later-handover,
+	 * experimental: docs/validation-log.md, helper mp45).  Off: it always
+	 * goes on.
+	 */
+	bool later_handover;
+	/*
 	 * A wake of X by Y, where X woke Y and one other task Z in one run and
 	 * slept until one of them answered, is made by whichever of the two
 	 * finishes its work of the round last (a join: the probe's message

@@ -71,7 +71,7 @@ def place(c, e):
     rq = rqs[c]; V = rq.V(); lag = e.vlag; tw = sum(x.w for x in rq.q.values())
     if rq.q: lag = cdiv(lag * (tw + e.w), tw)
     e.v = V - lag
-    e.plag = lag * e.w // 1024; e.how = 'placed'
+    e.plag = lag * e.w // 1024; e.how = 'placed'; e.v0 = (e.v - (V * tw + e.v * e.w) // (tw + e.w)) * e.w // 1024
     if e.rel is not None: e.d, e.rel = e.v + e.rel, None
     else: e.d = e.v + e.vs(SLICE)
     rq.q[e.pid] = e; where[e.pid] = c; e.delayed = False
@@ -106,7 +106,7 @@ def pick(c, protect=False, exclude_curr=True):
         if b.delayed and b is not cur:
             dequeue(c, b, True, dpick=True); continue
         return b, 'pick'
-cur = {}; decisions = []; pendmsg = {}; rounds = []; rnd_of = {}
+cur = {}; decisions = []; pendmsg = {}; mwake = {}; mdecisions = []; msgchain = []; rounds = []; rnd_of = {}
 for ts, _l, cpu, cp, ev, f in (st.lines(sys.argv[1]) if sys.argv[1].endswith(".ev") else st.events(sys.argv[1])):
     if ev == 'sched_stat_runtime':
         m = RT.search(f); pid, rt = int(m.group(2)), int(m.group(3))
@@ -121,6 +121,7 @@ for ts, _l, cpu, cp, ev, f in (st.lines(sys.argv[1]) if sys.argv[1].endswith(".e
         m = WU.search(f); comm, pid, prio, c = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
         if not ingroup(comm, pid, prio): continue
         e = get(pid, prio)
+        e.wakets = ts; e.waker = (cur.get(cpu) or ('?',))[0]
         if pid in where:
             if where[pid] != c: dequeue(where[pid], e, True, dpick=True); place(c, e)
         else:
@@ -137,6 +138,17 @@ for ts, _l, cpu, cp, ev, f in (st.lines(sys.argv[1]) if sys.argv[1].endswith(".e
             r = rnd_of[waker[1]]
             if r['replier'] is None: r['replier'], r['rts'], r['rlocal'] = waker[1], ts, cpu == c
         cc = cur.get(c)
+        if comm.startswith('probe-w') and cc and cc[0].startswith('probe-msg') and cpu == c and cc[1] in where:
+            rq = rqs[c]; m_ = ent[cc[1]]; V = rq.V()
+            b, why = pick(c, protect=True, exclude_curr=False)
+            lst = mwake.setdefault(c, [])
+            lst.append(dict(ts=ts, k=len(lst) + 1, m_el=rq.elig(m_), m_prot=m_.v < m_.vprot,
+                            mv=(m_.v - V) * m_.w // 1024, mhow=m_.how, mplag=m_.plag,
+                            mvprot=(m_.vprot - m_.v) * m_.w // 1024, md=(m_.d - V) * m_.w // 1024,
+                            msleep=getattr(m_, 'ssleep', None), wplag=e.plag, whow=e.how, wd=(e.d - V) * e.w // 1024, w_el=rq.elig(e),
+                            pred='P' if b is e else 'N', why=why if b is not e else 'wakee',
+                            best=(b.pid if b else None),
+                            others=sorted((x.w, rq.elig(x), x.delayed) for p_, x in rq.q.items() if p_ not in (m_.pid, pid))))
         if comm.startswith('probe-msg') and cc and cc[0].startswith('probe-w') and cpu == c and cc[1] in where:
             rq = rqs[c]
             b, why = pick(c, protect=True, exclude_curr=False)
@@ -162,6 +174,11 @@ for ts, _l, cpu, cp, ev, f in (st.lines(sys.argv[1]) if sys.argv[1].endswith(".e
         for pid_, pr_ in ((pp, pprio), (npid, nprio)):
             if pid_ in ent and W.get(pr_, ent[pid_].w) != ent[pid_].w:
                 ent[pid_].w = W[pr_]
+        if c in mwake and cur.get(c, (None, None))[1] == pp:
+            lst = mwake.pop(c)
+            for i, dct in enumerate(lst):
+                dct['kernel'] = 'P' if state.startswith('R') and i == len(lst) - 1 else 'N'
+                dct['n'] = len(lst); dct['next'] = nc; mdecisions.append(dct)
         if c in pendmsg and pendmsg[c][0] == pp:
             _, sdict = pendmsg.pop(c); sdict['kernel'] = 'P' if state.startswith('R') else 'N'; decisions.append(sdict)
         if pp in rq.q and pp in rnd_of and not state.startswith('R') and pp not in rnd_of[pp]['sleep']:
@@ -169,6 +186,11 @@ for ts, _l, cpu, cp, ev, f in (st.lines(sys.argv[1]) if sys.argv[1].endswith(".e
             r['sleep'][pp] = dict(ts=ts, vV=(w.v - V) * w.w // 1024, el=rq.elig(w),
                                   after_reply=r['replier'] == pp,
                                   others=sorted(x.w for p, x in rq.q.items() if p != pp and not x.delayed))
+        if pp in rq.q and pc.startswith('probe-msg') and not state.startswith('R'):
+            e = ent[pp]; msgchain.append((getattr(e, 'waker', '?'), e.plag, (e.v - rq.V()) * e.w // 1024, rq.elig(e), e.how,
+                                          getattr(e, 'sin', None), getattr(e, 'v0', None), ts - getattr(e, 'wakets', ts),
+                                          sorted((x.w, rq.elig(x), x.delayed, (x.v - rq.V()) * x.w // 1024) for p_, x in rq.q.items() if p_ != pp)))
+            e.ssleep = dict(el=rq.elig(e), vV=(e.v - rq.V()) * e.w // 1024, sin=getattr(e, 'sin', None))
         if pp in rq.q:
             if state.startswith('R'): rq.curr = None
             else: dequeue(c, ent[pp], True)
@@ -178,7 +200,10 @@ for ts, _l, cpu, cp, ev, f in (st.lines(sys.argv[1]) if sys.argv[1].endswith(".e
         if ingroup(nc, npid, nprio) and npid in rq.q:
             rq.curr = None
             pick(c)  # clean delayed winners
-            rq.curr = npid; e = ent[npid]; e.vprot = min(e.d, e.v + e.vs(SLICE))
+            e = ent[npid]
+            if nc.startswith('probe-msg'):
+                e.sin = dict(prev=pc, pstate=state, el=rq.elig(e), vV=(e.v - rq.V()) * e.w // 1024)
+            rq.curr = npid; e.vprot = min(e.d, e.v + e.vs(SLICE))
         else:
             rq.curr = None
             if npid == 0 or nc.startswith('swapper'): 
@@ -245,6 +270,36 @@ for pos in ('first', 'second', '?'):
 allp = [r['plag'][p] for r in full for p in r['woken']]
 print('placed lag at msg\'s wakes, all: p25/50/75/90 %s/%s/%s/%s us' % (
     pct(allp, .25), pct(allp, .5), pct(allp, .75), pct(allp, .9)))
+# msg's wakes of the workers (helper mp45): msg current, a worker woken onto msg's CPU; "P" when
+# msg is switched out runnable right after this wake (before its next one), the rebuilt check
+# (msg protected and eligible keeps the CPU, else the earliest eligible deadline).
+print('msg\'s local wakes of a worker: (wake k of the run, observed, rebuilt, reason) counts')
+cm = collections.Counter((d['k'], d['kernel'], d['pred'], d['why']) for d in mdecisions)
+for k, v in sorted(cm.items()): print('  msgwake', k, v)
+for k in (1, 2):
+    v = [d for d in mdecisions if d['k'] == k]
+    if not v: continue
+    for o in ('P', 'N'):
+        u = [d for d in v if d['kernel'] == o]
+        if not u: continue
+        print('  wake %d %s n %d: msg eligible %.0f%%, protected %.0f%%; msg placed lag p25/50/75 %s/%s/%s; '
+              'msg v-V p25/50/75 %s/%s/%s; msg vprot-v p50 %s; wakee placed lag p50 %s, d-V p50 %s; msg d-V p50 %s' % (
+            k, o, len(u), 100.0 * sum(d['m_el'] for d in u) / len(u), 100.0 * sum(d['m_prot'] for d in u) / len(u),
+            pct([d['mplag'] * 1000 for d in u], .25), pct([d['mplag'] * 1000 for d in u], .5), pct([d['mplag'] * 1000 for d in u], .75),
+            pct([d['mv'] for d in u], .25), pct([d['mv'] for d in u], .5), pct([d['mv'] for d in u], .75),
+            pct([d['mvprot'] for d in u], .5), pct([d['wplag'] for d in u], .5), pct([d['wd'] for d in u], .5),
+            pct([d['md'] for d in u], .5)))
+print('msg\'s runs by waker: n, placed lag p10/25/50 us, v-V at its sleep p50/75/90 us, sleeps ineligible')
+for wk in sorted(set(x[0][:9] for x in msgchain)):
+    v = [x for x in msgchain if x[0][:9] == wk]
+    if len(v) < 20: continue
+    print('  %-10s %4d  %s/%s/%s  %s/%s/%s  %d' % (wk, len(v), pct([x[1] for x in v], .1), pct([x[1] for x in v], .25),
+          pct([x[1] for x in v], .5), pct([x[2] for x in v], .5), pct([x[2] for x in v], .75), pct([x[2] for x in v], .9),
+          sum(not x[3] for x in v)))
+if os.environ.get('MSGCHAIN_JSON'):
+    json.dump(msgchain, open(os.environ['MSGCHAIN_JSON'], 'w'))
+if os.environ.get('MSGWAKE_JSON'):
+    json.dump(mdecisions, open(os.environ['MSGWAKE_JSON'], 'w'))
 if len(sys.argv) > 3:
     json.dump(decisions, open(sys.argv[3], 'w'))
 if len(sys.argv) > 4:

@@ -150,6 +150,7 @@ SINGLE = [
     # pw45: a reply-only hand-off's WAIT no longer forces the preemption
     ("reply-in-run", ["--reply-in-run"]),
     ("reply-in-run+handoff=preempt", ["--reply-in-run", "--handoff", "preempt"]),
+    ("reply-in-run+later-handover", ["--reply-in-run", "--later-handover"]),
     # lag45: a join's wake made by the last of its two tasks to finish
     ("join-reply", ["--join-reply"]),
     ("join-reply+reply-in-run", ["--join-reply", "--reply-in-run"]),
