@@ -27,6 +27,14 @@ worker's v - V and eligibility at its futex sleep and its next placed lag by its
 the placed lag of the first and second runner, and the wakes of msg split by the replier's place;
 OUT2.json (a 4th argument) the rounds.  Analysis helper; ctest replay_join_reply reads its round
 order line.
+Also printed (helper mp45, "msg preempted by the first worker it wakes"): at each local wake of a
+worker by probe-msg (msg current) the rebuilt check (msg eligible and protected keeps the CPU,
+else the earliest eligible deadline; "wakee" when the worker wins) against the outcome (msg
+switched out runnable before its next wake: "P"), by the wake's index in msg's run, with msg's
+eligibility, protection, placed lag and v - V and the wakee's; and msg's runs by waker (a worker's
+wake, or its timer's in a hog's context: "sh") with the lag it was placed with and its v - V at
+its sleep.  Environment MSGWAKE_JSON=FILE writes those decisions, MSGCHAIN_JSON=FILE msg's runs
+(waker, placed lag, v - V at the sleep, eligible, how placed, its switch-in, the queue then).
 """
 import collections
 import json
