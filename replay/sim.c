@@ -1126,6 +1126,17 @@ static int pull_waiting(struct sim *s, int cpu, uint64_t now)
  */
 enum { SIM_NI_PENDING = 0, SIM_NI_DONE, SIM_NI_HELD, SIM_NI_OVER };
 
+/*
+ * Traced newidle pull @r, pending or held, is given up for its block: applied
+ * now as any traced migration at its trace time.  0, or -1 on error.
+ */
+static int newidle_as_timed(struct sim *s, uint32_t r, uint64_t now)
+{
+	s->ni_state[r] = SIM_NI_OVER;
+	s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
+	return apply_traced_migration(s, wl_timed_at(s->wl, wl_newidle_at(s->wl, r)->timed), now);
+}
+
 /* The traced newidle pull of timed entry @e, WL_NONE if it is none. */
 static uint32_t newidle_of_timed(const struct sim *s, const struct wl_timed *e)
 {
@@ -1164,14 +1175,9 @@ static int newidle_at_block(struct sim *s, int cpu, uint32_t x, uint64_t now, ui
 	while (xt->ni_cur != WL_NONE && wl_newidle_at(s->wl, xt->ni_cur)->block_op < k) {
 		r = xt->ni_cur;
 		xt->ni_cur = s->ni_next[r];
-		if (s->ni_state[r] == SIM_NI_HELD) {
-			/* held for a block passed without it (not a BLOCK op here) */
-			s->ni_state[r] = SIM_NI_OVER;
-			s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
-			if (apply_traced_migration(s, wl_timed_at(s->wl, wl_newidle_at(s->wl, r)->timed),
-						   now))
-				return -1;
-		}
+		/* held for a block passed without it (not a BLOCK op here) */
+		if (s->ni_state[r] == SIM_NI_HELD && newidle_as_timed(s, r, now))
+			return -1;
 	}
 	r = xt->ni_cur;
 	if (r == WL_NONE || (p = wl_newidle_at(s->wl, r))->block_op != k)
@@ -1191,9 +1197,7 @@ static int newidle_at_block(struct sim *s, int cpu, uint32_t x, uint64_t now, ui
 	    model_nr_queued(s->m, cpu) > 1) {
 		if (st == SIM_NI_PENDING)
 			return 0;            /* at its trace time, as any traced migration */
-		s->ni_state[r] = SIM_NI_OVER; /* held: as at its trace time, now */
-		s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
-		return apply_traced_migration(s, e, now);
+		return newidle_as_timed(s, r, now);   /* held: as at its trace time, now */
 	}
 	model_set_traced_newidle(s->m, t->mt, cpu);
 	*rp = r;
@@ -1213,13 +1217,8 @@ static int newidle_after_pick(struct sim *s, int cpu, uint32_t r, int from, uint
 	uint8_t st = s->ni_state[r];
 
 	model_set_traced_newidle(s->m, NULL, -1);
-	if (!done) {
-		if (st == SIM_NI_PENDING)
-			return 0;
-		s->ni_state[r] = SIM_NI_OVER;
-		s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
-		return apply_traced_migration(s, e, now);
-	}
+	if (!done)
+		return st == SIM_NI_PENDING ? 0 : newidle_as_timed(s, r, now);
 	s->ni_state[r] = SIM_NI_DONE;
 	s->notes[st == SIM_NI_HELD ? SIM_NOTE_NEWIDLE_LATE : SIM_NOTE_NEWIDLE_EARLY]++;
 	s->tasks[e->task].cpu = cpu;
@@ -1290,6 +1289,7 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	struct model_task *mt;
 	uint32_t ni = WL_NONE;       /* a traced newidle pull handed to the pick */
 	int ni_from = -1;
+	uint64_t clk = now > lead ? now - lead : now;   /* this __schedule()'s clock read */
 
 	charge(s, cpu, now);
 	c->resched_at = UINT64_MAX;
@@ -1308,15 +1308,15 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	 * is at most the time since its last update on this CPU).
 	 */
 	if (s->ni_state && prev >= 0 && how != MODEL_PREV_RUNNABLE &&
-	    newidle_at_block(s, cpu, (uint32_t)prev, now > lead ? now - lead : now, &ni))
+	    newidle_at_block(s, cpu, (uint32_t)prev, clk, &ni))
 		return -1;
 	if (ni != WL_NONE)
 		ni_from = s->tasks[wl_timed_at(s->wl, wl_newidle_at(s->wl, ni)->timed)->task].cpu;
 	if (s->nr_pulls && (prev < 0 || how != MODEL_PREV_RUNNABLE) &&
 	    model_nr_queued(s->m, cpu) <= (prev >= 0 ? 1u : 0u) && pull_waiting(s, cpu, now))
 		return -1;
-	mt = sim_model_schedule(s, cpu, how, now > lead ? now - lead : now);
-	if (ni != WL_NONE && newidle_after_pick(s, cpu, ni, ni_from, now > lead ? now - lead : now))
+	mt = sim_model_schedule(s, cpu, how, clk);
+	if (ni != WL_NONE && newidle_after_pick(s, cpu, ni, ni_from, clk))
 		return -1;
 	next = mt ? (int32_t)model_task_id(mt) : -1;
 	if (prev >= 0) {
@@ -3950,10 +3950,7 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		if (!s->ni_state || h->gen >= wl_nr_newidle(s->wl) ||
 		    s->ni_state[h->gen] != SIM_NI_HELD)
 			return 0;
-		s->ni_state[h->gen] = SIM_NI_OVER;
-		s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
-		return apply_traced_migration(s, wl_timed_at(s->wl, wl_newidle_at(s->wl, h->gen)->timed),
-					      h->t);
+		return newidle_as_timed(s, h->gen, h->t);
 	case HEV_RESCHED:
 		if (h->gen != c->gen_resched)
 			return 0;

@@ -279,6 +279,12 @@ static uint32_t lookup_on(const struct wl_builder *b, const struct cpu_track *c,
 	return lookup(b, pid);
 }
 
+/* A fair prio: MAX_RT_PRIO (100) .. MAX_PRIO - 1 (139), nice -20..19 (include/linux/sched/prio.h) */
+static bool fair_prio(int32_t prio)
+{
+	return prio >= 100 && prio < 140;
+}
+
 static enum wl_task_class class_of_prio(int32_t prio)
 {
 	if (prio < 0)
@@ -305,7 +311,7 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	t->pid = pid;
 	t->prio = prio;
 	t->cls = class_of_prio(prio);
-	t->nice = t->cls == WL_CLASS_FAIR && prio >= 100 && prio < 140 ? prio - 120 : 0;
+	t->nice = t->cls == WL_CLASS_FAIR && fair_prio(prio) ? prio - 120 : 0;
 	t->init_state = init;
 	t->init_cpu = (int16_t)cpu;
 	t->init_wake = WL_NONE;
@@ -1702,8 +1708,7 @@ static int on_wakeup_new(struct wl_builder *b, const struct trace_event *ev)
 	task = &b->tasks.v[t];
 	task->prio = u->prio;
 	task->cls = class_of_prio(u->prio);
-	task->nice = task->cls == WL_CLASS_FAIR && u->prio >= 100 && u->prio < 140 ?
-		u->prio - 120 : 0;
+	task->nice = task->cls == WL_CLASS_FAIR && fair_prio(u->prio) ? u->prio - 120 : 0;
 	b->ts.v[t].nice = (int8_t)task->nice;
 	task->init_cpu = (int16_t)cpu;
 	s = &b->ts.v[t];
@@ -1965,7 +1970,7 @@ static int nice_seen(struct wl_builder *b, uint32_t t, int32_t prio)
 {
 	struct tstate *s = &b->ts.v[t];
 
-	if (b->tasks.v[t].cls != WL_CLASS_FAIR || prio < 100 || prio >= 140 ||
+	if (b->tasks.v[t].cls != WL_CLASS_FAIR || !fair_prio(prio) ||
 	    s->st == TS_DEAD)
 		return 0;
 	if (s->prio_unknown) {
@@ -2023,10 +2028,10 @@ static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
 	s = &b->ts.v[t];
 	if (s->st == TS_DEAD)
 		return 0;
-	if (hi >= 100 && hi < 140 && (s->prio_unknown || hi - 120 > s->nice) &&
+	if (fair_prio(hi) && (s->prio_unknown || hi - 120 > s->nice) &&
 	    nice_seen(b, t, hi))
 		return -1;
-	if (pi->newprio >= 100 && pi->newprio < 140 && pi->newprio - 120 != s->nice)
+	if (fair_prio(pi->newprio) && pi->newprio - 120 != s->nice)
 		s->pi_prio = (int16_t)pi->newprio;
 	else
 		s->pi_prio = -1;
@@ -2035,7 +2040,7 @@ static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
 	 * waiter in task_blocks_on_rt_mutex(), the holder at its unlock):
 	 * fair prios on both sides only, and only from a fair task running here.
 	 */
-	if (pi->oldprio < 100 || pi->oldprio >= 140 || pi->newprio < 100 || pi->newprio >= 140)
+	if (!fair_prio(pi->oldprio) || !fair_prio(pi->newprio))
 		return 0;
 	ctx = ev->common_pid > 0 && c && c->curr >= 0 ? (uint32_t)c->curr : WL_NONE;
 	if (ctx == WL_NONE || b->tasks.v[ctx].pid != ev->common_pid ||
