@@ -7,9 +7,12 @@
  *   pi_boost [SECONDS]      (default 1)
  *
  * Two threads share one PTHREAD_PRIO_INHERIT mutex (a PI futex: the kernel's
- * rt_mutex). "pi-holder" runs at nice 10 (setpriority() on its own tid, a
- * set_user_nice()) and holds the mutex for 4 ms every 8 ms; "pi-waiter", at
- * nice 0, wants it every ~1 ms for ~50 us.  On one CPU (taskset) the waiter
+ * rt_mutex). "pi-holder" runs 10 nice levels below the one pi_boost was
+ * started at, at most 19 (setpriority() on its own tid, a set_user_nice()),
+ * and holds the mutex for 4 ms every 8 ms; "pi-waiter", at the starting
+ * nice, wants it every ~1 ms for ~50 us.  Started at nice 0 (traces/
+ * small-pi.dat) that is nice 10 against 0; under `nice ctest` 19 against 10:
+ * with both at one nice no boost would ever be made.  On one CPU (taskset) the waiter
  * preempts the holder once its slice protection is over, blocks on the
  * mutex, and rt_mutex_setprio() boosts the holder from prio 130 to 120 until
  * it unlocks: the holder's switches in that window show prio 120 at its
@@ -59,12 +62,14 @@ static void nap(long ns)
 	nanosleep(&ts, NULL);
 }
 
+static int holder_nice;
+
 static void *holder(void *arg)
 {
 	(void)arg;
 	prctl(PR_SET_NAME, "pi-holder");
-	if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10)) {
-		fprintf(stderr, "pi_boost: setpriority(10): %s\n", strerror(errno));
+	if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), holder_nice)) {
+		fprintf(stderr, "pi_boost: setpriority(%d): %s\n", holder_nice, strerror(errno));
 		exit(1);
 	}
 	while (!atomic_load(&stop)) {
@@ -82,10 +87,22 @@ int main(int argc, char **argv)
 	pthread_mutexattr_t a;
 	pthread_t h;
 	struct timespec t0, t;
-	int err;
+	int err, nice0;
 
 	if (!(secs > 0 && secs <= 3600)) {
 		fprintf(stderr, "pi_boost: SECONDS must be in (0, 3600], got '%s'\n", argv[1]);
+		return 1;
+	}
+	errno = 0;
+	nice0 = getpriority(PRIO_PROCESS, 0);   /* -1 is a nice level too: errno tells */
+	if (errno) {
+		fprintf(stderr, "pi_boost: getpriority: %s\n", strerror(errno));
+		return 1;
+	}
+	holder_nice = nice0 + 10 < 19 ? nice0 + 10 : 19;
+	if (holder_nice == nice0) {
+		fprintf(stderr, "pi_boost: started at nice %d: no lower nice level is left for "
+			"the holder, so no boost; start it at nice 18 or below\n", nice0);
 		return 1;
 	}
 	if ((err = pthread_mutexattr_init(&a)) ||
