@@ -27,13 +27,11 @@ foreach(mode time block hold)
   replay_note(e_${mode} "${j_${mode}}" "traced newidle pulls applied at the simulation's block")
   expect("n_${mode} EQUAL 1" "--newidle-pulls ${mode}: ${n_${mode}} traced newidle pulls found, expected 1 (6817 by 6815)")
   # the block to idle and the idle exit to the pulled task (the default's idle cycle)
-  string(REGEX MATCHALL "\\[000\\][^\n]*sched_switch: hackbench:6815 \\[120\\] S ==> swapper/0:0 \\[120\\]\n(\\[001\\][^\n]*\n)*\\[000\\][^\n]*sched_migrate_task: hackbench:6817 orig_cpu=1 dest_cpu=0\n\\[000\\][^\n]*sched_switch: swapper/0:0 \\[120\\] R ==> hackbench:6817"
-         idle_${mode} "${d_${mode}}")
+  count_matches(ni_${mode} "\\[000\\][^\n]*sched_switch: hackbench:6815 \\[120\\] S ==> swapper/0:0 \\[120\\]\n(\\[001\\][^\n]*\n)*\\[000\\][^\n]*sched_migrate_task: hackbench:6817 orig_cpu=1 dest_cpu=0\n\\[000\\][^\n]*sched_switch: swapper/0:0 \\[120\\] R ==> hackbench:6817"
+                "${d_${mode}}")
   # the pull, then 6815's block straight to 6817 (its charges between)
-  string(REGEX MATCHALL "\\[000\\][^\n]*sched_migrate_task: hackbench:6817 orig_cpu=1 dest_cpu=0\n(\\[[0-9]+\\][^\n]*sched_stat_runtime[^\n]*\n)*\\[000\\][^\n]*sched_switch: hackbench:6815 \\[120\\] S ==> hackbench:6817 \\[120\\]"
-         block_${mode} "${d_${mode}}")
-  list(LENGTH idle_${mode} ni_${mode})
-  list(LENGTH block_${mode} nb_${mode})
+  count_matches(nb_${mode} "\\[000\\][^\n]*sched_migrate_task: hackbench:6817 orig_cpu=1 dest_cpu=0\n(\\[[0-9]+\\][^\n]*sched_stat_runtime[^\n]*\n)*\\[000\\][^\n]*sched_switch: hackbench:6815 \\[120\\] S ==> hackbench:6817 \\[120\\]"
+                "${d_${mode}}")
 endforeach()
 expect("ni_time EQUAL 1 AND nb_time EQUAL 0" "time (the default): ${ni_time} idle cycles around the pull of 6817 (expected 1), ${nb_time} blocks of 6815 straight to it (expected 0)")
 expect("e_time EQUAL 0" "time: ${e_time} pulls applied at a block, expected none")
