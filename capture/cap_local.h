@@ -293,6 +293,36 @@ json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, long long st
  * {"available": false, "reason"}; NULL only when out of memory. */
 json_t *cap_sched_snapshot(void);
 
+/* ---- the kernel's run-queue state from debugfs (cap_sched_debug.c) ---- */
+/*
+ * Periodic reads stop past this many values in all (a read of 2 CPUs and
+ * ten groups holds ~600): a quarter of the sidecar's SIDECAR_MAX_VALUES.
+ */
+#define CAP_SCHED_DEBUG_MAX_VALUES (SIDECAR_MAX_VALUES / 4)
+struct cap_sched_debug {
+	char mnt[512];                 /* debugfs: the mounted one, or ours */
+	char path[600];                /* mnt + /sched/debug */
+	bool mounted;                  /* we mounted it: unmount at close */
+	bool open;
+	size_t values;                 /* parsed so far, all reads */
+	unsigned int reads;
+};
+/*
+ * A sched/debug text as {"header": {NAME: v}, "cpus": [{"cpu", "fields":
+ * {NAME: v}, "cfs_rqs": [{"path", "fields"}]}]}; *@values the numbers kept.
+ * NULL only when out of memory.
+ */
+json_t *cap_sched_debug_parse(const char *text, size_t *values);
+/* Find or mount debugfs; -1 with @why (unavailable: the sidecar says so). */
+int cap_sched_debug_open(struct cap_sched_debug *d, char *why, size_t n);
+/* One read, tagged @at ("start", "during", "end"); NULL if it failed or the
+ * values' bound is reached. */
+json_t *cap_sched_debug_read(struct cap_sched_debug *d, const char *at);
+/* Unmount our debugfs mount, if any. */
+void cap_sched_debug_close(struct cap_sched_debug *d);
+/* Unmount the debugfs mounts of killed captures; how many. */
+int cap_sched_debug_cleanup_leftovers(const struct cap_options *logopt);
+
 /* ---- cap_cputime.c: the sidecar's "cpu_time" ---- */
 
 #define CAP_CPU_TIME_MAX 4096

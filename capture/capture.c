@@ -423,6 +423,9 @@ struct session {
 	int claim_fd;              /* OUT.partial, locked: claim_output() */
 	struct stat claim_st;      /* ... its file */
 	char partial[4200];        /* ... its path */
+	struct cap_sched_debug sd; /* debugfs's sched/debug (cap_sched_debug.c) */
+	json_t *sd_reads;          /* its reads, for the sidecar's "sched_debug" */
+	char sd_why[512];          /* why there are none */
 };
 
 /* OUT.partial is still the file claim_output() locked */
@@ -504,6 +507,9 @@ static void session_cleanup(struct session *s)
 		cap_funcs_destroy(s->funcs);
 		s->funcs = NULL;
 	}
+	cap_sched_debug_close(&s->sd);
+	json_decref(s->sd_reads);
+	s->sd_reads = NULL;
 	if (s->t) {
 		cap_trace_unlink_files(s->t);
 		cap_trace_destroy(s->t);
@@ -702,6 +708,57 @@ static const char *signal_name(int sig, char *buf, size_t n)
 }
 
 /*
+ * debugfs's sched/debug (cap_sched_debug.c): found or mounted at the start
+ * (nothing fails the capture: without it the sidecar says why), read before
+ * tracing is on, during the recording with --sched-debug-every, and before
+ * it is off.
+ */
+static void sched_debug_start(struct session *s)
+{
+	if (s->opt->no_sched_debug) {
+		snprintf(s->sd_why, sizeof(s->sd_why), "not read (--no-sched-debug)");
+		return;
+	}
+	if (cap_sched_debug_open(&s->sd, s->sd_why, sizeof(s->sd_why)) < 0) {
+		cap_log(s->opt, true, "no run-queue state in the sidecar: %s", s->sd_why);
+		return;
+	}
+	if (!(s->sd_reads = json_array())) {
+		cap_sched_debug_close(&s->sd);
+		snprintf(s->sd_why, sizeof(s->sd_why), "out of memory");
+		return;
+	}
+}
+
+static void sched_debug_read(struct session *s, const char *at)
+{
+	json_t *r;
+
+	if (!s->sd_reads || !(r = cap_sched_debug_read(&s->sd, at)))
+		return;
+	json_array_append_new(s->sd_reads, r);
+}
+
+/* The sidecar's "sched_debug"; closes (unmounts) the source. */
+static json_t *sched_debug_json(struct session *s)
+{
+	json_t *o;
+
+	if (!s->sd_reads) {
+		cap_sched_debug_close(&s->sd);
+		return json_pack("{s:b, s:s}", "available", false, "reason", s->sd_why);
+	}
+	o = json_pack("{s:b, s:s, s:b, s:i, s:O}", "available", true, "source", s->sd.path,
+		      "mounted_for_capture", s->sd.mounted, "every_ms",
+		      (int)s->opt->sched_debug_every_ms, "reads", s->sd_reads);
+	if (o && s->sd.values > CAP_SCHED_DEBUG_MAX_VALUES)
+		json_object_set_new(o, "note", json_string(
+			"periodic reads stopped at the sidecar's bound for them"));
+	cap_sched_debug_close(&s->sd);
+	return o;
+}
+
+/*
  * Wait for the end: every command exited, the duration elapsed, a signal,
  * or a CPU's stream failed (checked each second at the latest: a disk that
  * filled ends the recording then, not at the duration's end).
@@ -710,6 +767,8 @@ static void wait_for_end(struct session *s)
 {
 	const struct cap_options *opt = s->opt;
 	double deadline = opt->duration_s > 0 ? s->t_start + opt->duration_s : 0;
+	double every = opt->sched_debug_every_ms * 1e-3;
+	double next_read = every > 0 ? s->t_start + every : 0;
 	sigset_t set;
 
 	sigemptyset(&set);
@@ -733,6 +792,15 @@ static void wait_for_end(struct session *s)
 				break;
 			if (deadline - now < left)
 				left = deadline - now;
+		}
+		if (next_read && s->sd_reads) {
+			if (now >= next_read) {
+				sched_debug_read(s, "during");
+				while (next_read <= now)
+					next_read += every;
+			}
+			if (next_read - now < left)
+				left = next_read - now;
 		}
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
@@ -1004,6 +1072,8 @@ static int write_sidecar(struct session *s, const struct cap_readback *rb, json_
 			    json_incref(json_object_get(s->side, "sched_at_start")));
 	json_object_set_new(side, "sched_at_end",
 			    json_incref(json_object_get(s->side, "sched_at_end")));
+	json_object_set_new(side, "sched_debug",
+			    json_incref(json_object_get(s->side, "sched_debug")));
 	json_object_set_new(side, "cpu_time",
 			    cap_cpu_time_json(json_object_get(s->side, "cpu_time_start"),
 					      json_object_get(s->side, "cpu_time_end")));
@@ -1306,6 +1376,7 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	cap_trace_cleanup_leftovers(sr_tracefs->tracing_dir(), opt);
 	cap_cgroup_cleanup_leftovers(opt);
 	cap_workload_cleanup_leftovers(opt);
+	cap_sched_debug_cleanup_leftovers(opt);
 	remove_stale_scratch(opt);
 	if (getrandom(&s.trace_id, sizeof(s.trace_id), 0) != sizeof(s.trace_id))
 		s.trace_id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
@@ -1351,6 +1422,9 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 	json_object_set_new(s.side, "loadavg_start", cap_machine_loadavg());
 	/* the kernel's own PELT and counters of every thread, read untraced too */
 	json_object_set_new(s.side, "sched_at_start", cap_sched_snapshot());
+	/* the run queues' and groups' state too (debugfs's sched/debug), untraced */
+	sched_debug_start(&s);
+	sched_debug_read(&s, "start");
 	cap_log(opt, false, "recording %zu event(s) on %d CPU(s) into %s (instance %s)",
 		json_array_size(s.events), cap_trace_nr_cpus(s.t), opt->output, s.run);
 	/* /proc/stat's irq, softirq and steal: read around the traced window */
@@ -1369,6 +1443,9 @@ int cap_run(const struct cap_options *opt, struct cap_result *res, struct sr_err
 			goto out;
 		}
 	wait_for_end(&s);
+	/* traced, so that its time (sched_clk) falls inside the trace */
+	sched_debug_read(&s, "end");
+	json_object_set_new(s.side, "sched_debug", sched_debug_json(&s));
 	cap_trace_mark(s.t, MARK_END);
 	s.t_end = now_s();
 	cap_trace_on(s.t, false);
@@ -1434,5 +1511,6 @@ int cap_cleanup_leftovers(const char *tracing_dir,
 	n = cap_trace_cleanup_leftovers(dir, &o);
 	n += cap_cgroup_cleanup_leftovers(&o);
 	n += cap_workload_cleanup_leftovers(&o);
+	n += cap_sched_debug_cleanup_leftovers(&o);
 	return n;
 }

@@ -50,6 +50,15 @@ static void usage(FILE *f)
 "                           replay's channel model reads (--channels,\n"
 "                           docs/replay.md); every task's, so the trace grows by\n"
 "                           ~4 records per read+write pair\n"
+"      --sched-debug-every MS\n"
+"                           read the kernel's run-queue state (debugfs\n"
+"                           sched/debug: each group queue's PELT, tg->load_avg,\n"
+"                           the group entity's weight) every MS ms (10..60000)\n"
+"                           as well as at the start and end; each read costs\n"
+"                           ~1 ms of CPU here, traced as the capture's\n"
+"      --no-sched-debug     do not read it at all (by default it is read at the\n"
+"                           start and end; debugfs is mounted for the capture\n"
+"                           if it is not, and unmounted after)\n"
 "      --strict             fail (exit 1) if any event was lost\n"
 "      --clock NAME         trace clock (default local)\n"
 "      --tracing-dir DIR    tracefs mount to use (default: the mounted one)\n"
@@ -98,7 +107,8 @@ static void print_log(void *ctx, bool warning, const char *line)
 
 int cmd_capture(int argc, char **argv)
 {
-	enum { OPT_STRICT = 256, OPT_CLOCK, OPT_TRACING_DIR, OPT_CLEANUP, OPT_SYSCALLS };
+	enum { OPT_STRICT = 256, OPT_CLOCK, OPT_TRACING_DIR, OPT_CLEANUP, OPT_SYSCALLS,
+	       OPT_NO_SCHED_DEBUG, OPT_SCHED_DEBUG_EVERY };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -106,6 +116,8 @@ int cmd_capture(int argc, char **argv)
 		{ "group", required_argument, NULL, 'g' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
+		{ "no-sched-debug", no_argument, NULL, OPT_NO_SCHED_DEBUG },
+		{ "sched-debug-every", required_argument, NULL, OPT_SCHED_DEBUG_EVERY },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "tracing-dir", required_argument, NULL, OPT_TRACING_DIR },
@@ -179,6 +191,23 @@ int cmd_capture(int argc, char **argv)
 		case OPT_SYSCALLS:
 			syscalls = true;
 			break;
+		case OPT_NO_SCHED_DEBUG:
+			opt.no_sched_debug = true;
+			break;
+		case OPT_SCHED_DEBUG_EVERY: {
+			unsigned long ms;
+
+			errno = 0;
+			ms = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || errno || *optarg == '-' || ms < 10 ||
+			    ms > 60000) {
+				cli_usage("capture", "--sched-debug-every takes 10..60000 ms, not '%s'",
+					  cli_esc(optarg));
+				goto out;
+			}
+			opt.sched_debug_every_ms = (unsigned int)ms;
+			break;
+		}
 		case OPT_STRICT:
 			opt.strict = true;
 			break;
@@ -210,7 +239,8 @@ int cmd_capture(int argc, char **argv)
 		opt.argv = &argv[optind];
 	}
 	if (cleanup && (opt.output || opt.duration_s > 0 || buffer_given || opt.nr_groups ||
-			opt.nr_events || syscalls || opt.strict || opt.clock || opt.argv)) {
+			opt.nr_events || syscalls || opt.strict || opt.clock || opt.argv ||
+			opt.no_sched_debug || opt.sched_debug_every_ms)) {
 		/* they were ignored: -o, -g or a command looked like a capture */
 		cli_usage("capture", "--cleanup takes no other option than --tracing-dir and -q; "
 			  "it only removes what killed captures left behind");

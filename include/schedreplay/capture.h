@@ -58,6 +58,8 @@ struct cap_options {
 	char **argv;                 /* the "-- CMD ARGS" command, or NULL */
 	bool strict;                 /* lost events make the capture fail */
 	const char *tracing_dir;     /* NULL: the mounted tracefs (mounted if needed) */
+	bool no_sched_debug;         /* do not read debugfs's sched/debug */
+	unsigned int sched_debug_every_ms;  /* 0: at the start and end only */
 	char **cmdline;              /* capture's own argv, stored in the sidecar */
 	int cmdline_argc;
 	/* Progress and warnings (one line, no newline); may be NULL. */

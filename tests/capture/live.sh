@@ -46,6 +46,9 @@ host_state() {
 		ls $tracing/instances 2>/dev/null
 		cg=$(cpu_cgroup_root)
 		[ -n "$cg" ] && ls "$cg"
+		# debugfs mounted for a capture's sched/debug reads
+		awk '$3 == "debugfs" { print $2 }' /proc/mounts |
+			sed -n 's|^/run/\(schedreplay-[0-9]*\)-debugfs$|\1|p'
 	} | grep '^schedreplay-[0-9]*$' | while read -r name; do
 		[ -d "/proc/${name#schedreplay-}" ] || echo "$name"
 	done
@@ -62,6 +65,8 @@ kill_then_cleanup() {
 	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "--cleanup exit code $rc"; }
 	[ ! -d $tracing/instances/schedreplay-$pid ] || fail "instance schedreplay-$pid left"
 	[ ! -d "$cg/schedreplay-$pid" ] || fail "cgroup $cg/schedreplay-$pid left"
+	grep -q " /run/schedreplay-$pid-debugfs " /proc/mounts &&
+		fail "debugfs mount /run/schedreplay-$pid-debugfs left"
 	sleep 0.2
 	for v in $victims; do
 		state=$(awk '{ print $3 }' /proc/$v/stat 2>/dev/null)
@@ -226,6 +231,51 @@ pi)
 	r=$(awk '/priority-inheritance boosts and their ends/ { print $1; exit }' "$dir/pi.txt")
 	[ "${r:-0}" -ge $((n / 2)) ] && [ "${r:-0}" -le "$n" ] ||
 		fail "replay: ${r:-no} PI requeues for $n sched_pi_setprio (expected $((n / 2))..$n)"
+	[ "$(host_state)" = "$before" ] || fail "left behind: $(host_state)"
+	;;
+scheddebug)
+	# The kernel's run-queue state (debugfs sched/debug) read at the start,
+	# every 100 ms and at the end: each read places itself inside the trace
+	# by its sched_clk (the trace clock "local" is sched_clock()), and the
+	# end read holds the capture's two groups with their tg->load_avg and
+	# group entity weights; no debugfs mount is left behind
+	need_live
+	before=$(host_state)
+	run "$bin" capture -q -o "$dir/sd.dat" -d 1 --sched-debug-every 100 \
+		-g 'a:shares=512=while :; do :; done' -g 'b:shares=2048=while :; do :; done'
+	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "exit code $rc"; }
+	python3 - "$dir/sd.dat.json" <<'PY' || fail "sched_debug in the sidecar (above)"
+import json, sys
+s = json.load(open(sys.argv[1]))
+d = s["sched_debug"]
+if not d.get("available"):
+    sys.exit("not available: %s" % d.get("reason"))
+reads = d["reads"]
+at = [r["at"] for r in reads]
+assert at[0] == "start" and at[-1] == "end", at
+# 1 s at 100 ms: 9 or 10 on a quiet machine; a loaded one reads late
+assert 3 <= at.count("during") <= 10, at
+t = s["trace"]
+clk = [r["header"]["sched_clk"] for r in reads]
+assert clk == sorted(clk), clk
+assert clk[0] < t["start_ts"] < clk[1] and clk[-1] <= t["end_ts"], (clk, t["start_ts"], t["end_ts"])
+ncpu = t["nr_cpus"]
+for r in reads:
+    assert len(r["cpus"]) == ncpu, r["cpus"]
+    for c in r["cpus"]:
+        assert any(q["path"] == "/" for q in c["cfs_rqs"]), c
+end = reads[-1]
+for g in ("a", "b"):
+    qs = [q["fields"] for c in end["cpus"] for q in c["cfs_rqs"] if q["path"].endswith("/" + g)
+          and "/schedreplay-" in q["path"]]
+    assert qs, "group %s not in the end read" % g
+    assert max(q["tg_load_avg"] for q in qs) > 0, (g, qs)
+    assert max(q["se.load.weight"] for q in qs) > 0, (g, qs)
+PY
+	run "$bin" capture -q -o "$dir/none.dat" -d 0.2 --no-sched-debug
+	[ "$rc" = 0 ] || { cat "$dir/out" >&2; fail "--no-sched-debug: exit code $rc"; }
+	grep -q '"reason": "not read (--no-sched-debug)"' "$dir/none.dat.json" ||
+		fail "--no-sched-debug: the sidecar does not say why there are no reads"
 	[ "$(host_state)" = "$before" ] || fail "left behind: $(host_state)"
 	;;
 quota)

@@ -1269,6 +1269,73 @@ static void test_cpu_time(void)
 	free(text);
 }
 
+/* A debugfs sched/debug text of 6.18 (tests/capture/data/sched_debug-6.18.txt:
+ * its first 125 lines, cpu#1's first 41, then a line cut short). */
+static json_int_t sd_field(const json_t *block, const char *name)
+{
+	const json_t *v = json_object_get(json_object_get(block, "fields"), name);
+
+	return json_is_integer(v) ? json_integer_value(v) : -424242;
+}
+
+static void test_sched_debug_parse(void)
+{
+	char path[4096], *text;
+	size_t values = 0;
+	json_t *r, *cpus, *c0, *c1, *rqs, *rq;
+
+	snprintf(path, sizeof(path), "%s/sched_debug-6.18.txt", data_dir);
+	text = cap_read_file(path, NULL);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	r = cap_sched_debug_parse(text, &values);
+	free(text);
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	/* the header: SPLIT_NS() ms as ns, plain integers as printed */
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(r, "header"), "sched_clk")),
+		  36634530601604LL);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(r, "header"), "jiffies")),
+		  4304050884LL);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(r, "header"),
+						     "sysctl_sched_base_slice")), 1400000);
+	/* "1 (logarithmic)" is not a number */
+	CHECK(!json_object_get(json_object_get(r, "header"), "sysctl_sched_tunable_scaling"));
+	cpus = json_object_get(r, "cpus");
+	CHECK_INT(json_array_size(cpus), 2);
+	c0 = json_array_get(cpus, 0);
+	c1 = json_array_get(cpus, 1);
+	CHECK_INT(json_integer_value(json_object_get(c0, "cpu")), 0);
+	CHECK_INT(json_integer_value(json_object_get(c1, "cpu")), 1);
+	CHECK_INT(sd_field(c0, "nr_running"), 5);
+	CHECK_INT(sd_field(c0, "curr.pid"), 21089);          /* ".curr->pid" */
+	CHECK_INT(sd_field(c0, "clock"), 36634513274588LL);
+	CHECK_INT(sd_field(c1, "nr_uninterruptible"), -11124);
+	rqs = json_object_get(c0, "cfs_rqs");
+	CHECK_INT(json_array_size(rqs), 3);
+	CHECK_STR(json_string_value(json_object_get(json_array_get(rqs, 0), "path")),
+		  "/autogroup-261");
+	rq = json_array_get(rqs, 2);
+	CHECK_STR(json_string_value(json_object_get(rq, "path")), "/");
+	CHECK_INT(sd_field(rq, "load_avg"), 1207);
+	CHECK_INT(sd_field(rq, "h_nr_queued"), 5);
+	CHECK_INT(sd_field(rq, "left_deadline"), 1);          /* "0.000001" */
+	CHECK_INT(sd_field(rq, "tg_load_avg"), 0);
+	/* rt_rq[0]'s and dl_rq[0]'s lines that follow are not the root queue's */
+	CHECK_INT(json_object_size(json_object_get(rq, "fields")), 22);
+	rq = json_array_get(json_object_get(c1, "cfs_rqs"), 0);
+	CHECK_STR(json_string_value(json_object_get(rq, "path")), "/autogroup-261");
+	CHECK_INT(sd_field(rq, "tg_load_avg"), 635);
+	CHECK_INT(sd_field(rq, "se.load.weight"), 218147);   /* ".se->load.weight" */
+	CHECK_INT(sd_field(rq, "se.avg.runnable_avg"), 14);
+	/* the last line, cut short ("12" of what may be "123"), is not read */
+	CHECK_INT(sd_field(rq, "load_avg"), 2);
+	CHECK_INT((long long)values, 7 + 9 + 29 + 29 + 22 + 9 + 29);
+	json_decref(r);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -1300,6 +1367,7 @@ int main(int argc, char **argv)
 	test_sidecar();
 	test_sidecar_bound();
 	test_sched_snapshot();
+	test_sched_debug_parse();
 	test_cpu_time();
 	if (failures) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
