@@ -151,6 +151,15 @@ for run in pelt-mix pelt-mix-run2 pelt-mix-run3; do
 			-g "duty5:shares=1024=$probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/$run.duty5.probe.json"
 	fi
 done
+# The same, a fourth time, with the kernel's run-queue state read every 100 ms
+# (debugfs sched/debug: each group queue's PELT, tg->load_avg, the group
+# entities' weights), which the replay compares with the model's (5 Dec 2026).
+if want pelt-mix-sd; then
+	cap pelt-mix-sd -d 3 --sched-debug-every 100 \
+		-g "hog:shares=1024=while :; do :; done" \
+		-g "duty30:shares=512=$probe -m 1 -t 2 -i 70000 -w 30000 -r 60 --json -o $here/pelt-mix-sd.duty30.probe.json" \
+		-g "duty5:shares=1024=$probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/pelt-mix-sd.duty5.probe.json"
+fi
 for run in pelt-root pelt-root-run2 pelt-root-run3; do
 	if want $run; then
 		cap $run -d 3 -- sh -c "$probe -m 1 -t 2 -i 70000 -w 30000 -r 60 --json -o $here/$run.duty30.probe.json & $probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/$run.duty5.probe.json & while :; do :; done"
