@@ -48,9 +48,9 @@ want() {   # is workload $1 selected (all are when no NAME was given)?
 }
 WANT="$*"
 
-compile() {   # the make -j8 + latency probe workload
+compile() {   # the make -j8 + latency probe workload; $2: more capture options
 	make -s -C "$lua" clean >/dev/null
-	cap "$1" -d 4 \
+	cap "$1" -d 4 ${2:-} \
 		-g "compile:shares=1024=while :; do make -s -C $lua clean; make -s -C $lua -j8 linux; done >/dev/null 2>&1" \
 		-g "latency:shares=1024=$probe -m 1 -t 2 -i 2000 -w 100 -r 60 --json -o $here/$1.probe.json"
 	make -s -C "$lua" clean >/dev/null
@@ -60,6 +60,9 @@ compile() {   # the make -j8 + latency probe workload
 for run in make-probe make-probe-run2 make-probe-run3; do
 	if want $run; then compile $run; fi
 done
+# a fourth time with the kernel's run-queue state read every 50 ms (sched/debug:
+# the compile group's many short tasks move tg->load_avg all the time)
+if want make-probe-sd; then compile make-probe-sd "--sched-debug-every 50"; fi
 # workload (2) three times as well: its run-to-run spread
 for run in hackbench-shares hackbench-shares-run2 hackbench-shares-run3; do
 	if want $run; then
