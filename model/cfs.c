@@ -131,6 +131,20 @@ static bool entity_is_long_sleeper(struct sched_entity *se)
 	return sleep_time > ((1ULL << 63) / scale_load_down(NICE_0_LOAD));
 }
 
+/* place_entity()'s sleeper credit (CFS): half a latency period (GENTLE_FAIR_SLEEPERS) */
+static u64 sleeper_thresh(struct model *m, struct sched_entity *se)
+{
+	u64 thresh;
+
+	if (se->task && se->task->policy == MODEL_POLICY_IDLE)
+		thresh = m->sysctl_sched_min_granularity;
+	else
+		thresh = m->sysctl_sched_latency;
+	if (sched_feat(m, GENTLE_FAIR_SLEEPERS))
+		thresh >>= 1;
+	return thresh;
+}
+
 /*
  * place_entity() (CFS): a new entity (initial) starts a virtual slice after
  * min_vruntime with START_DEBIT, so forking cannot gain time; a waking one is
@@ -145,22 +159,74 @@ void place_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sched_entit
 	if (initial && sched_feat(m, START_DEBIT))
 		vruntime += sched_vslice(m, cfs_rq, se);
 
-	if (!initial) {
-		u64 thresh;
+	if (!initial)
+		vruntime -= sleeper_thresh(m, se);
 
-		if (se->task && se->task->policy == MODEL_POLICY_IDLE)
-			thresh = m->sysctl_sched_min_granularity;
-		else
-			thresh = m->sysctl_sched_latency;
-		if (sched_feat(m, GENTLE_FAIR_SLEEPERS))
-			thresh >>= 1;
-		vruntime -= thresh;
-	}
-
-	if (entity_is_long_sleeper(se))
+	/*
+	 * model_config.cfs_initial_credit: a task asleep since before the
+	 * model began, at its first wakeup, as a long sleeper (its sleep is
+	 * not in the model; the kernel's gave it the credit unless it slept
+	 * less than the floor's advance by the credit)
+	 */
+	if (!initial && se->no_history && se->task && m->cfs_initial_credit)
+		se->vruntime = vruntime;
+	else if (entity_is_long_sleeper(se))
 		se->vruntime = vruntime;
 	else if ((s64)(vruntime - se->vruntime) > 0)
 		se->vruntime = vruntime;
+}
+
+/*
+ * --initial-lag infer under a CFS profile (model_expect_wakeup()): @pse,
+ * asleep since before the model began, was just placed by the local wakeup
+ * whose check the trace shows (m->expect, for m->expect_task).  Where it is
+ * the entity that meets curr's at that check (find_matching_se()) and the
+ * check's other conditions hold (check_preempt_wakeup(): no resched pending,
+ * both tasks SCHED_NORMAL, WAKEUP_PREEMPTION, no NEXT_BUDDY), its vruntime
+ * becomes the one closest to its placement that gives the traced outcome of
+ * wakeup_preempt_entity(): for a preemption, wakeup_gran() + 1 ns before
+ * curr's, no lower than place_entity()'s sleeper credit allows (a long
+ * sleeper's min_vruntime - thresh: else infeasible, left as placed); for no
+ * preemption, exactly wakeup_gran() before curr's.  The shift (placed -
+ * chosen, positive for a preemption) is the model's lag_vlag.
+ */
+static u64 wakeup_gran(struct model *m, struct sched_entity *se);
+
+void place_initial_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *pse)
+{
+	struct rq *rq = cfs_rq->rq;
+	struct model_task *p = m->expect_task;
+	struct sched_entity *se, *wse;
+	bool want = m->expect == MODEL_EXPECT_PREEMPT;
+	u64 floor, v, was = pse->vruntime;
+	s64 gran;
+
+	if (sched_feat(m, EEVDF) || !sched_feat(m, WAKEUP_PREEMPTION) ||
+	    sched_feat(m, NEXT_BUDDY) || m->expect == MODEL_EXPECT_NONE || !p)
+		return;
+	if (!rq->curr || rq->curr == p || rq->other_class || rq->need_resched ||
+	    p->policy != MODEL_POLICY_NORMAL || rq->curr->policy != MODEL_POLICY_NORMAL)
+		return;
+	se = &rq->curr->se;
+	wse = &p->se;
+	find_matching_se(&se, &wse);
+	if (wse != pse || cfs_rq->curr != se)
+		return;
+	floor = cfs_rq->min_vruntime - sleeper_thresh(m, pse);
+	gran = (s64)wakeup_gran(m, pse);
+	m->lag_result = MODEL_INITIAL_LAG_ZERO;
+	if ((wakeup_preempt_entity(m, se, pse) == 1) == want)
+		goto out;
+	v = want ? se->vruntime - (u64)gran - 1 : se->vruntime - (u64)gran;
+	if (want && (s64)(v - floor) < 0) {
+		m->lag_result = MODEL_INITIAL_LAG_INFEASIBLE;
+		goto out;
+	}
+	pse->vruntime = v;
+	m->lag_result = MODEL_INITIAL_LAG_SET;
+out:
+	m->lag_vlag = (s64)(was - pse->vruntime);
+	m->lag_weight = pse->load.weight;
 }
 
 /*

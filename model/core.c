@@ -296,6 +296,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 			    cfg->newidle_ratio : 512;
 	m->idle_clock_skip = cfg->idle_clock_skip;
 	m->block_clock_after = cfg->block_clock_after;
+	m->cfs_initial_credit = cfg->cfs_initial_credit;
 	m->migrate_hook = cfg->migrate_hook;
 	m->stopper_hook = cfg->stopper_hook;
 	m->stat_runtime_hook = cfg->stat_runtime_hook;

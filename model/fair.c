@@ -303,7 +303,8 @@ static void place_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_en
 {
 	if (se->no_history) {
 		se->no_history = 0;
-		if (m->expect_task && (flags & ENQUEUE_WAKEUP))
+		/* not under --initial-lag credit, whose EEVDF lags stay 0 */
+		if (m->expect_task && (flags & ENQUEUE_WAKEUP) && !m->cfs_initial_credit)
 			place_initial_lag(m, cfs_rq, se);
 	}
 	place_entity_eevdf(m, cfs_rq, se, flags);
@@ -396,8 +397,21 @@ static void enqueue_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sc
 	update_cfs_group(m, se, MODEL_SITE_ENQUEUE_ENTITY, nr_before);
 	account_entity_enqueue(cfs_rq, se);
 
-	if (flags & ENQUEUE_WAKEUP)
+	if (flags & ENQUEUE_WAKEUP) {
+		bool first = se->no_history && se->task;
+
 		place_entity_cfs(m, cfs_rq, se, 0);
+		/*
+		 * the first placement of a sleeper from before the model: under
+		 * --initial-lag infer or credit, the vruntime nearest it that
+		 * gives the traced outcome where the trace shows one
+		 */
+		if (first) {
+			se->no_history = 0;
+			if (m->expect_task)
+				place_initial_cfs(m, cfs_rq, se);
+		}
+	}
 	if (flags & ENQUEUE_MIGRATED)
 		se->exec_start = 0;
 	if (!curr)

@@ -405,6 +405,7 @@ struct model {
 	unsigned int newidle_ratio0; /* the domains' starting newidle_ratio (model_config) */
 	bool idle_clock_skip;       /* model_config.idle_clock_skip: wakeup_preempt() on idle */
 	bool block_clock_after;     /* model_config.block_clock_after: __schedule() of a block */
+	bool cfs_initial_credit;    /* model_config.cfs_initial_credit: place_entity_cfs() */
 	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);
 	void (*stopper_hook)(void *ctx, int cpu, int waker_cpu, uint64_t now);
 	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);
@@ -598,6 +599,7 @@ void resched_curr(struct model *m, struct rq *rq);
 void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void set_next_buddy(struct sched_entity *se);
 void find_matching_se(struct sched_entity **se, struct sched_entity **pse);
+void place_initial_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *pse);
 void yield_task_fair(struct model *m, struct rq *rq);
 bool yield_to_task_fair(struct model *m, struct rq *rq, struct model_task *p);
 void reweight_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_entity *se,

@@ -522,7 +522,12 @@ static const struct run_opt run_opt_table[] = {
 	  "whether the wakee preempted its waker, the lag closest to 0\n"
 	  "within the kernel's clamp that makes the model's wakeup check\n"
 	  "decide the same (infer; experimental: docs/replay.md, \"The\n"
-	  "start of the capture\")" },
+	  "start of the capture\"; with a CFS profile (6.1) the vruntime\n"
+	  "nearest its placement that does), or, with a CFS profile, a task\n"
+	  "asleep at the start placed at its first wakeup as a long\n"
+	  "sleeper, the full sleeper credit below min_vruntime, then as\n"
+	  "infer where the trace shows the outcome (credit; as zero under\n"
+	  "EEVDF; experimental)" },
 	{ "initial-pelt", NULL, RUN_OPTS_MODEL,
 	  .names = replay_initial_pelt_names, AT_ENUM(rc.initial_pelt), .help =
 	  "the PELT of a task asleep at the trace start (or at the\n"

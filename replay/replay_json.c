@@ -732,6 +732,10 @@ int replay_json_add_workload(json_t *root, const struct wl_workload *wl,
 
 	json_object_set_new(fa, "cpus", fact(f->nr_cpus, f->cpus_src, f->cpus_how));
 	json_object_set_new(fa, "hz", fact(f->hz, f->hz_src, f->hz_how));
+	rel = fact(1024, f->capacity_src, f->capacity_how);
+	if (rel)
+		json_object_set_new(rel, "asymmetric", json_boolean(f->capacity_asym));
+	json_object_set_new(fa, "cpu_capacity", rel);
 	rel = json_object();
 	json_object_set_new(rel, "value", sr_json_string(f->release));
 	json_object_set_new(rel, "source", json_string(wl_fact_source_name(f->release_src)));

@@ -280,6 +280,8 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 			wl_fact_source_name(f->release_src), f->release_how);
 	fprintf(out, "cpus:      %u  [%s: %s]\n", f->nr_cpus, wl_fact_source_name(f->cpus_src),
 		f->cpus_how);
+	fprintf(out, "capacity:  %s  [%s: %s]\n", f->capacity_asym ? "1024 assumed, the machine's differ" :
+		"1024", wl_fact_source_name(f->capacity_src), f->capacity_how);
 	if (i->prev_state_how)
 		fprintf(out, "states:    prev_state %s  [trace]\n", i->prev_state_how);
 	fprintf(out, "HZ:        %u  [%s: %s]", f->hz, wl_fact_source_name(f->hz_src), f->hz_how);

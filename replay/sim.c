@@ -1797,7 +1797,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	nr_before[0] = model_need_resched(s->m, cpu);
 	nr_before[1] = model_need_resched(s->m, before.cpu);
 	skip_before = model_clock_skip_pending(s->m, cpu);
-	expect = s->cfg.initial_lag == REPLAY_INITIAL_LAG_INFER ? traced_check(s, w, cpu) :
+	expect = s->cfg.initial_lag != REPLAY_INITIAL_LAG_ZERO ? traced_check(s, w, cpu) :
 		 MODEL_EXPECT_NONE;
 	if (expect != MODEL_EXPECT_NONE)
 		model_expect_wakeup(s->m, expect);

@@ -264,6 +264,7 @@ const struct replay_name replay_wake_path_names[] = {
 const struct replay_name replay_initial_lag_names[] = {
 	{ "zero", REPLAY_INITIAL_LAG_ZERO },
 	{ "infer", REPLAY_INITIAL_LAG_INFER },
+	{ "credit", REPLAY_INITIAL_LAG_CREDIT },
 	{ NULL, 0 }
 };
 
@@ -1013,6 +1014,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.newidle_ratio = mc.newidle_ratio_given ? (unsigned int)s->cfg.newidle_ratio : 0;
 	mc.idle_clock_skip = s->cfg.idle_clock != REPLAY_IDLE_CLOCK_UPDATE;
 	mc.block_clock_after = s->cfg.block_clock == REPLAY_BLOCK_CLOCK_AFTER;
+	mc.cfs_initial_credit = s->cfg.initial_lag == REPLAY_INITIAL_LAG_CREDIT;
 	mc.newidle_moves_tasks = false;      /* per __schedule(): sim_model_schedule() */
 	mc.idle_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.nohz_pull;
 	mc.migrate_hook = sim_model_migrated;

@@ -765,6 +765,20 @@ static struct trace_reader *setup_repair(struct trace_reader *r, const struct tr
 	return r;
 }
 
+/*
+ * Event formats only a big.LITTLE kernel has: the HMP scheduler's ("big.LITTLE
+ * MP": sched_hmp_migrate, sched_hmp_offload_abort, ...), which moved tasks
+ * between the clusters by load.  A static name for trace_info.asym_format,
+ * NULL if the file has none.
+ */
+static const char *asym_format(const struct tr_formats *fm)
+{
+	for (unsigned int id = 0; fm->name_of_id && id <= fm->max_id; id++)
+		if (fm->name_of_id[id] && !strncmp(fm->name_of_id[id], "sched_hmp_", 10))
+			return "sched_hmp_* (the big.LITTLE HMP scheduler's)";
+	return NULL;
+}
+
 static struct trace_reader *open_reader(const char *path, const struct trace_open_opts *opts,
 					struct sr_error *err)
 {
@@ -899,6 +913,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 		.has_sched_waking_format = r->fm.ev[TRACE_EV_SCHED_WAKING].present,
 		.has_sched_wakeup_format = r->fm.ev[TRACE_EV_SCHED_WAKEUP].present,
 		.records_migrations = r->fm.ev[TRACE_EV_SCHED_MIGRATE_TASK].present,
+		.asym_format = asym_format(&r->fm),
 	};
 	return r;
 fail:

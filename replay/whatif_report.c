@@ -624,6 +624,10 @@ int whatif_print_text(FILE *out, const struct wl_workload *wl, const struct what
 		o && o->profile_why ? o->profile_why : "chosen explicitly",
 		replay_value_to_name(replay_placement_names, cfg->placement),
 		replay_nr_cpus(ref), wl_facts(wl)->hz);
+	/* replay's capacity: line where it matters: CPUs of another capacity */
+	if (wl_facts(wl)->capacity_asym)
+		fprintf(out, "  capacity: %s\n",
+			wl_facts(wl)->capacity_how);
 	sft = model_sched_features_text(&cfg->sched_features, sfb, sizeof(sfb));
 	if (sft)
 		fprintf(out, "  sched_features %s (toggled over the profile; variants may add theirs)\n",

@@ -537,6 +537,62 @@ static int sched_snap_check(const struct wl_builder *b, struct sr_error *err)
 	return sched_snap_owner_check(b, err);
 }
 
+/*
+ * The CPU capacity fact (wl_facts.capacity_how): the model knows one
+ * capacity, SCHED_CAPACITY_SCALE on every CPU, as arch_scale_cpu_capacity()
+ * returns on a symmetric machine.  The sidecar's cpu_capacity values (sysfs
+ * cpu_capacity, 1024 for the biggest CPU) say whether that holds; without
+ * them it is assumed, and said to be, the more so where the trace's event
+ * formats name a big.LITTLE kernel (trace_info.asym_format).
+ */
+static void capacity_fact(const struct wl_builder *b, const struct trace_info *i,
+			  struct wl_facts *f)
+{
+	int lo = -1, hi = -1, nlo = 0, n = 0;
+
+	f->capacity_asym = false;
+	for (int c = 0; b->sc && c < b->sc->nr_cpus; c++) {
+		int cap = b->sc->cpus[c].capacity;
+
+		if (!b->sc->cpus[c].online || cap < 0)
+			continue;
+		n++;
+		if (lo < 0 || cap < lo)
+			lo = cap, nlo = 0;
+		if (cap == lo)
+			nlo++;
+		if (cap > hi)
+			hi = cap;
+	}
+	if (n && lo == hi) {
+		f->capacity_src = WL_FACT_SIDECAR;
+		snprintf(f->capacity_how, sizeof(f->capacity_how),
+			 "cpu_capacity %d on every online CPU (%d): as the model's "
+			 "SCHED_CAPACITY_SCALE", lo, n);
+	} else if (n) {
+		f->capacity_src = WL_FACT_SIDECAR;
+		f->capacity_asym = true;
+		snprintf(f->capacity_how, sizeof(f->capacity_how),
+			 "cpu_capacity %d..%d (%d of %d online CPUs at %d): NOT modelled, every "
+			 "CPU runs at 1024 (no capacity or frequency invariance in PELT, no "
+			 "misfit or capacity-aware placement): an approximation", lo, hi, nlo, n, lo);
+	} else if (i->asym_format) {
+		f->capacity_src = WL_FACT_TRACE;
+		f->capacity_asym = true;
+		snprintf(f->capacity_how, sizeof(f->capacity_how),
+			 "assumed 1024 on every CPU, but the trace's formats %s name a "
+			 "big.LITTLE kernel: its CPUs' capacities differ and are not recorded; "
+			 "no capacity or frequency invariance in PELT, no capacity-aware "
+			 "placement: an approximation", i->asym_format);
+	} else {
+		f->capacity_src = WL_FACT_DEFAULT;
+		snprintf(f->capacity_how, sizeof(f->capacity_how),
+			 "assumed 1024 on every CPU: %s records no CPU capacity (the model has "
+			 "no asymmetric capacity, no frequency invariance)",
+			 b->sc ? "the sidecar" : "no sidecar, the trace");
+	}
+}
+
 static int facts_finish(struct wl_builder *b)
 {
 	struct wl_facts *f = &b->wl->facts;
@@ -639,6 +695,7 @@ static int facts_finish(struct wl_builder *b)
 		snprintf(f->release_how, sizeof(f->release_how),
 			 "unknown (no sidecar, no UNAME option)");
 	}
+	capacity_fact(b, i, f);
 	f->vcpu_pack = NULL;
 	if (b->sc && b->sc->kernel_cmdline) {
 		/*

@@ -178,6 +178,18 @@ struct model_config {
 	 */
 	bool block_clock_after;
 	/*
+	 * CFS profiles: a task asleep since before the model began (no
+	 * history, model_task_start_sleeping()) is placed at its first wakeup
+	 * as a long sleeper (place_entity(): the sleeper credit below
+	 * min_vruntime, GENTLE_FAIR_SLEEPERS' half latency, whatever its own
+	 * vruntime): the kernel's had slept for an unknown time, the model's
+	 * starts at the queue's floor.  false: it keeps the floor (no credit
+	 * beyond what the floor's advance since the start gives).  No effect
+	 * on EEVDF profiles (and no lag inferred there either: replay's
+	 * --initial-lag credit is zero under EEVDF).
+	 */
+	bool cfs_initial_credit;
+	/*
 	 * Per CPU (nr_cpus entries; NULL: none), the time rq_clock_task()
 	 * leaves out: update_rq_clock() sets clock_task (and clock_pelt, which
 	 * follows it) to the clock minus it, so update_curr()'s charges,

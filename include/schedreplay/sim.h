@@ -485,11 +485,18 @@ extern const struct replay_name replay_wake_path_names[];
  * its waker: a local preemption path, uncontested; not preempting: queued,
  * not a sync wake), the stored lag closest to 0 within the kernel's clamp
  * that makes the model's check decide the same (model_expect_wakeup();
- * experimental: docs/replay.md, "The start of the capture").
+ * experimental: docs/replay.md, "The start of the capture"; under a CFS
+ * profile the vruntime nearest its placement that gives the traced outcome:
+ * place_initial_cfs()).  CREDIT: a CFS profile's task asleep at the trace
+ * start is placed at its first wakeup as a long sleeper, min_vruntime less
+ * the sleeper credit (place_entity(); model_config.cfs_initial_credit), then
+ * as under INFER where the trace shows the outcome; an EEVDF profile's as
+ * under ZERO.
  */
 enum replay_initial_lag {
 	REPLAY_INITIAL_LAG_ZERO = 0,
 	REPLAY_INITIAL_LAG_INFER,
+	REPLAY_INITIAL_LAG_CREDIT,
 };
 extern const struct replay_name replay_initial_lag_names[];
 

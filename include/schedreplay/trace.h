@@ -522,6 +522,13 @@ struct trace_info {
 	bool has_sched_waking_format;  /* the file describes sched_waking */
 	bool has_sched_wakeup_format;  /* ... sched_wakeup */
 	/*
+	 * Event formats of the file that only an asymmetric (big.LITTLE)
+	 * machine's kernel has, named (static): "sched_hmp_* (...)", the HMP
+	 * patches' events; NULL if none.  The model runs every CPU at one
+	 * capacity (wl_facts.capacity_how says so).
+	 */
+	const char *asym_format;
+	/*
 	 * The trace records sched_migrate_task: a trace.dat describes it, a
 	 * text has a line of it (the text's open pass reads every line).
 	 */

@@ -502,6 +502,18 @@ struct wl_facts {
 	uint64_t tick_phase_grid_cpus;
 	enum wl_fact_source groups_src;
 	char groups_how[200];
+	/*
+	 * CPU capacity: the model runs every CPU at SCHED_CAPACITY_SCALE (1024),
+	 * with no capacity or frequency invariance in PELT and no
+	 * capacity-aware placement or balancing (misfit, asym packing, EAS).
+	 * capacity_src/how say where that holds: the sidecar's cpu_capacity
+	 * values (all 1024), or the sidecar or the trace showing CPUs of
+	 * another capacity (capacity_asym: the replay's placement and PELT
+	 * are then an approximation), or nothing recorded (assumed).
+	 */
+	enum wl_fact_source capacity_src;
+	bool capacity_asym;
+	char capacity_how[300];
 	int64_t preempt_state;  /* raw prev_state of a preempted task in this trace ("R+",
 				   or "R" on a kernel that only shows that) */
 	/*
