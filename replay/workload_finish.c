@@ -707,22 +707,33 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* How many of the @n sorted @keys equal @key. */
-static size_t count_key(const uint64_t *keys, size_t n, uint64_t key)
+/*
+ * The first of the @n sorted @keys above @key (@above) or at or above it
+ * (!@above); @n if there is none.
+ */
+static size_t key_bound(const uint64_t *keys, size_t n, uint64_t key, bool above)
 {
-	size_t lo = 0, hi = n, cnt;
+	size_t lo = 0, hi = n;
 
-	while (lo < hi) {               /* first index >= key */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (keys[mid] < key)
+		if (keys[mid] < key || (above && keys[mid] == key))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (cnt = 0; lo + cnt < n && keys[lo + cnt] == key; cnt++)
-		;
-	return cnt;
+	return lo;
+}
+
+/*
+ * How many of the @n sorted @keys equal @key: two binary searches, not a
+ * walk over the run (a hackbench pair's run is thousands of keys long, and
+ * every wake of the pair asks).
+ */
+static size_t count_key(const uint64_t *keys, size_t n, uint64_t key)
+{
+	return key_bound(keys, n, key, true) - key_bound(keys, n, key, false);
 }
 
 /*
