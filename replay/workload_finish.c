@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include <schedreplay/sidecar.h>
+#include <schedreplay/stats.h>
 
 #include "workload_builder.h"
 
@@ -947,7 +948,7 @@ static int mark_exec_balance(struct wl_builder *b)
 			    exec_stopper_op(&b->ts.v[t], i, &w) != WL_NONE)
 				leads[ns++] = w;
 	if (ns) {
-		qsort(leads, ns, sizeof(*leads), cmp_u64);
+		sr_sort_u64(leads, ns);
 		f->exec_lead_ns = leads[(ns - 1) / 2];
 		f->exec_lead_samples = ns;
 	}
@@ -1080,7 +1081,7 @@ static int drop_oneoff_handoffs(struct wl_builder *b)
 		}
 	}
 	if (n)
-		qsort(keys, n, sizeof(*keys), cmp_u64);
+		sr_sort_u64(keys, n);
 	for (uint32_t x = 0; x < b->ts.n; x++) {
 		struct tstate *s = &b->ts.v[x];
 
@@ -1135,7 +1136,7 @@ static int mark_channel_wakes(struct wl_builder *b)
 		if (channel_candidate(b, w))
 			keys[n++] = (uint64_t)w->target << 32 | w->waker;
 	}
-	qsort(keys, n, sizeof(*keys), cmp_u64);
+	sr_sort_u64(keys, n);
 	for (size_t i = 0, j; i < n; i = j) {       /* regular wakers per target */
 		for (j = i; j < n && keys[j] == keys[i]; j++)
 			;
@@ -1298,9 +1299,9 @@ static int mark_oneway_handoffs(struct wl_builder *b)
 		}
 	}
 	if (n)
-		qsort(keys, n, sizeof(*keys), cmp_u64);
+		sr_sort_u64(keys, n);
 	if (rn)
-		qsort(rkeys, rn, sizeof(*rkeys), cmp_u64);
+		sr_sort_u64(rkeys, rn);
 	for (uint32_t x = 0; x < b->ts.n; x++) {
 		struct tstate *s = &b->ts.v[x];
 
