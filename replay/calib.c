@@ -8,14 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <schedreplay/stats.h>
+
 #include "calib.h"
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Nearest rank: the smallest sample with at least p of the samples <= it. */
 static uint64_t rank(const uint64_t *s, uint64_t n, double p)
@@ -153,7 +148,7 @@ static int fill_table(struct calib_path *cp, uint64_t *buf, uint64_t k, long dou
 		return 0;
 	if (!(cp->q = malloc(CALIB_Q * sizeof(*cp->q))))
 		return -1;
-	qsort(buf, k, sizeof(*buf), cmp_u64);
+	sr_sort_u64(buf, k);
 	cp->n = k;
 	cp->mean = (uint64_t)(sum / k);
 	cp->p50 = rank(buf, k, 0.50);

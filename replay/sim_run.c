@@ -17,6 +17,7 @@
 
 #include <schedreplay/cli.h>
 #include <schedreplay/sidecar.h>
+#include <schedreplay/stats.h>
 
 #include "calib.h"
 #include "note_list.h"
@@ -1271,13 +1272,6 @@ oom:
 	return -1;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int collect(struct sim *s, struct replay_result *r)
 {
 	static const struct { const char *name; enum trace_event_type t; } evc[] = {
@@ -1364,7 +1358,7 @@ static int collect(struct sim *s, struct replay_result *r)
 	for (uint32_t w = 0; w < wl_nr_wakes(s->wl); w++)
 		r->notes[SIM_NOTE_UNDELIVERED] += s->early[w];
 	if (s->samples)
-		qsort(s->samples, s->nr_samples, sizeof(*s->samples), cmp_u64);
+		sr_sort_u64(s->samples, s->nr_samples);
 	r->samples = s->samples;
 	r->nr_samples = s->nr_samples;
 	s->samples = NULL;

@@ -459,3 +459,101 @@ unsigned int sr_seeds_rank(const double *v, unsigned int n, unsigned int *imin, 
 	}
 	return med;
 }
+
+static void swap_u64(uint64_t *a, uint64_t *b)
+{
+	uint64_t t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void insertion_sort_u64(uint64_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		size_t j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* Move @v[i] down the max-heap @v[0..n). */
+static void sift_down_u64(uint64_t *v, size_t i, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			return;
+		if (c + 1 < n && v[c + 1] > v[c])
+			c++;
+		if (v[i] >= v[c])
+			return;
+		swap_u64(&v[i], &v[c]);
+		i = c;
+	}
+}
+
+static void heap_sort_u64(uint64_t *v, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down_u64(v, i, n);
+	for (size_t end = n; end > 1; end--) {
+		swap_u64(&v[0], &v[end - 1]);
+		sift_down_u64(v, 0, end - 1);
+	}
+}
+
+#define SORT_SHORT 16      /* runs this short: insertion sort */
+
+void sr_sort_u64(uint64_t *v, size_t n)
+{
+	unsigned int depth = 0;
+
+	for (size_t m = n; m > 1; m >>= 1)
+		depth += 2;
+	/* quicksort the smaller part, loop on the larger: O(log n) stack */
+	while (n > SORT_SHORT) {
+		uint64_t pivot;
+		size_t i, j;
+
+		if (!depth--) {
+			heap_sort_u64(v, n);
+			return;
+		}
+		/* median of three into v[0]: v[n/2] <= v[0] <= v[n-1] */
+		if (v[n / 2] > v[n - 1])
+			swap_u64(&v[n / 2], &v[n - 1]);
+		if (v[0] > v[n - 1])
+			swap_u64(&v[0], &v[n - 1]);
+		if (v[n / 2] > v[0])
+			swap_u64(&v[n / 2], &v[0]);
+		pivot = v[0];
+		/* Hoare partition: v[1..j] <= pivot <= v[j+1..n) */
+		i = 0;
+		j = n;
+		for (;;) {
+			while (v[++i] < pivot)
+				;
+			while (v[--j] > pivot)
+				;
+			if (i >= j)
+				break;
+			swap_u64(&v[i], &v[j]);
+		}
+		swap_u64(&v[0], &v[j]);
+		/* v[0..j) <= pivot = v[j] <= v[j+1..n) */
+		if (j < n - j - 1) {
+			sr_sort_u64(v, j);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sr_sort_u64(v + j + 1, n - j - 1);
+			n = j;
+		}
+	}
+	insertion_sort_u64(v, n);
+}

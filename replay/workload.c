@@ -476,24 +476,36 @@ fail:
  * checks the two agree). An event naming a CPU at or above it is refused by
  * wl_builder_event() (trace_event_impossible_cpu(), shared with report).
  */
-static struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
+/* cpu_get() of a CPU the builder has not seen yet: grow b->cpus up to it. */
+static __attribute__((noinline)) struct cpu_track *cpu_grow(struct wl_builder *b, int cpu)
 {
+	struct cpu_track *p;
+
 	if (cpu < 0 || cpu >= TRACE_MAX_CPUS)
 		return NULL;
-	if (cpu >= b->nr_cpus) {
-		struct cpu_track *p = realloc(b->cpus, (size_t)(cpu + 1) * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		for (int i = b->nr_cpus; i <= cpu; i++)
-			p[i] = (struct cpu_track){ .curr = CUR_UNKNOWN, .other_in = WL_NONE, .lost_task = -1,
-						   .other_prev = WL_NONE, .rtw_task = WL_NONE,
-						   .pass_last = WL_NONE, .nr_waker = WL_NONE,
-						   .ni_timed = WL_NONE };
-		b->cpus = p;
-		b->nr_cpus = cpu + 1;
-	}
+	p = realloc(b->cpus, (size_t)(cpu + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	for (int i = b->nr_cpus; i <= cpu; i++)
+		p[i] = (struct cpu_track){ .curr = CUR_UNKNOWN, .other_in = WL_NONE, .lost_task = -1,
+					   .other_prev = WL_NONE, .rtw_task = WL_NONE,
+					   .pass_last = WL_NONE, .nr_waker = WL_NONE,
+					   .ni_timed = WL_NONE };
+	b->cpus = p;
+	b->nr_cpus = cpu + 1;
 	return &b->cpus[cpu];
+}
+
+/*
+ * The builder's state of @cpu (NULL: out of range, or no memory to grow
+ * to it).  Inlined: wl_builder_event() asks it about eight times per
+ * event, nearly always of a CPU seen before.
+ */
+static inline struct cpu_track *cpu_get(struct wl_builder *b, int cpu)
+{
+	if ((unsigned int)cpu < (unsigned int)b->nr_cpus)
+		return &b->cpus[cpu];
+	return cpu_grow(b, cpu);
 }
 
 /*

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include <schedreplay/sidecar.h>
+#include <schedreplay/stats.h>
 
 #include "workload_builder.h"
 
@@ -764,22 +765,33 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* How many of the @n sorted @keys equal @key. */
-static size_t count_key(const uint64_t *keys, size_t n, uint64_t key)
+/*
+ * The first of the @n sorted @keys above @key (@above) or at or above it
+ * (!@above); @n if there is none.
+ */
+static size_t key_bound(const uint64_t *keys, size_t n, uint64_t key, bool above)
 {
-	size_t lo = 0, hi = n, cnt;
+	size_t lo = 0, hi = n;
 
-	while (lo < hi) {               /* first index >= key */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (keys[mid] < key)
+		if (keys[mid] < key || (above && keys[mid] == key))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (cnt = 0; lo + cnt < n && keys[lo + cnt] == key; cnt++)
-		;
-	return cnt;
+	return lo;
+}
+
+/*
+ * How many of the @n sorted @keys equal @key: two binary searches, not a
+ * walk over the run (a hackbench pair's run is thousands of keys long, and
+ * every wake of the pair asks).
+ */
+static size_t count_key(const uint64_t *keys, size_t n, uint64_t key)
+{
+	return key_bound(keys, n, key, true) - key_bound(keys, n, key, false);
 }
 
 /*
@@ -993,7 +1005,7 @@ static int mark_exec_balance(struct wl_builder *b)
 			    exec_stopper_op(&b->ts.v[t], i, &w) != WL_NONE)
 				leads[ns++] = w;
 	if (ns) {
-		qsort(leads, ns, sizeof(*leads), cmp_u64);
+		sr_sort_u64(leads, ns);
 		f->exec_lead_ns = leads[(ns - 1) / 2];
 		f->exec_lead_samples = ns;
 	}
@@ -1126,7 +1138,7 @@ static int drop_oneoff_handoffs(struct wl_builder *b)
 		}
 	}
 	if (n)
-		qsort(keys, n, sizeof(*keys), cmp_u64);
+		sr_sort_u64(keys, n);
 	for (uint32_t x = 0; x < b->ts.n; x++) {
 		struct tstate *s = &b->ts.v[x];
 
@@ -1181,7 +1193,7 @@ static int mark_channel_wakes(struct wl_builder *b)
 		if (channel_candidate(b, w))
 			keys[n++] = (uint64_t)w->target << 32 | w->waker;
 	}
-	qsort(keys, n, sizeof(*keys), cmp_u64);
+	sr_sort_u64(keys, n);
 	for (size_t i = 0, j; i < n; i = j) {       /* regular wakers per target */
 		for (j = i; j < n && keys[j] == keys[i]; j++)
 			;
@@ -1344,9 +1356,9 @@ static int mark_oneway_handoffs(struct wl_builder *b)
 		}
 	}
 	if (n)
-		qsort(keys, n, sizeof(*keys), cmp_u64);
+		sr_sort_u64(keys, n);
 	if (rn)
-		qsort(rkeys, rn, sizeof(*rkeys), cmp_u64);
+		sr_sort_u64(rkeys, rn);
 	for (uint32_t x = 0; x < b->ts.n; x++) {
 		struct tstate *s = &b->ts.v[x];
 

@@ -232,6 +232,15 @@ uint64_t sr_hist_bucket_value(const struct sr_hist *h, const struct sr_hist_buck
  */
 unsigned int sr_seeds_rank(const double *v, unsigned int n, unsigned int *imin, unsigned int *imax);
 
+/*
+ * Sort @v[0..n) ascending, in place: the order qsort() with a u64 comparison
+ * gives (values have no identity, so any correct sort gives the same array),
+ * without its indirect call per comparison nor its merge buffer: an
+ * introsort (median-of-three quicksort, insertion sort of short runs,
+ * heapsort past 2 log2 n levels), no allocation.
+ */
+void sr_sort_u64(uint64_t *v, size_t n);
+
 /* Bucket bounds of value @v: [*lo, *hi]. Exposed for tests. */
 void sr_hist_bucket_bounds(uint64_t v, uint64_t *lo, uint64_t *hi);
 

@@ -27,6 +27,53 @@ static uint64_t rng(void)
 }
 
 /*
+ * sr_sort_u64(): the array qsort() gives, on the shapes that take its
+ * different paths: empty, one, short (insertion sort only), sorted,
+ * reversed, all equal, few distinct values (hackbench's pair keys: long runs
+ * of one key), a saw-tooth that defeats median-of-three (heapsort past the
+ * depth limit), the extremes 0 and UINT64_MAX, and random.
+ */
+static void test_sort_u64(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 3, 15, 16, 17, 100, 1000, 40000 };
+
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		size_t n = sizes[si];
+
+		for (int shape = 0; shape < 7; shape++) {
+			uint64_t *a = malloc((n ? n : 1) * sizeof(*a));
+			uint64_t *b = malloc((n ? n : 1) * sizeof(*b));
+			char what[96];
+
+			if (!a || !b) {
+				fprintf(stderr, "out of memory\n");
+				exit(1);
+			}
+			for (size_t i = 0; i < n; i++) {
+				switch (shape) {
+				case 0: a[i] = rng(); break;
+				case 1: a[i] = i; break;
+				case 2: a[i] = n - i; break;
+				case 3: a[i] = 42; break;
+				case 4: a[i] = (uint64_t)(rng() % 5) << 32 | (rng() % 3); break;
+				case 5: a[i] = i % 2 ? i : n - i; break;
+				default: a[i] = rng() % 3 ? (rng() % 2 ? UINT64_MAX : 0) : rng(); break;
+				}
+			}
+			memcpy(b, a, n * sizeof(*a));
+			if (n)
+				qsort(b, n, sizeof(*b), cmp_u64);
+			sr_sort_u64(a, n);
+			snprintf(what, sizeof(what), "sr_sort_u64: %zu values, shape %d, as qsort()",
+				 n, shape);
+			CHECK_EQ_U_AS(what, (unsigned long long)!memcmp(a, b, n * sizeof(*a)), 1);
+			free(a);
+			free(b);
+		}
+	}
+}
+
+/*
  * Two forms (stats.h): a list of buckets until it would outgrow the counters
  * of the powers of two it has seen, then counters. Both give the same
  * buckets, percentiles and "below" counts.
@@ -315,6 +362,7 @@ int main(void)
 	test_forms();
 	test_sum();
 	test_seeds_rank();
+	test_sort_u64();
 	if (!check_failures)
 		printf("stats: all checks passed\n");
 	return check_failures ? 1 : 0;
