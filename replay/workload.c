@@ -2008,19 +2008,47 @@ static int nice_seen(struct wl_builder *b, uint32_t t, int32_t prio)
  * the task was not boosted before (a boost) or is not after (its end): a
  * task whose prio was not known yet takes the higher one as its nice - at a
  * deboost in its own context, the first event of a holder boosted since
- * before the trace, @oldprio is the boost.  A higher one than the nice so far
- * gives is a nice change no switch has shown yet (a setpriority() since the
- * task's last switch, before the boost; or a boost its first switch showed
- * as its prio): nice_seen() at this point, which keeps @newprio as the end
- * of the boost when it is the normal prio, not as a boost to it for good.
- * RT boosts (newprio < 100) are the WL_NOTE_PI_BOOST switches' business.
+ * before the trace, @oldprio is the boost.
+ *
+ * For a task whose prio is known, @oldprio is p->prio as the kernel had it:
+ * the boost the last event set (pi_prio; an RT/DL one, pi_rt), else the
+ * normal prio.  Only set_user_nice() changes p->prio without this event
+ * (syscalls.c: p->prio = effective_prio(), the new normal prio unless p->prio
+ * is RT/DL - it drops a fair boost, keeps an RT one, and the boost's end then
+ * finds prio == p->prio and writes no event).  So a fair @oldprio other than
+ * that, while no RT boost is tracked, is a nice change to @oldprio made since
+ * the task's last event - above or below the nice so far, boosted or not
+ * (pi_setprio_nice()).  A @newprio above the nice so far is one too (a boost
+ * the task's first switch showed as its prio, ended here).  Not decided by
+ * the events: set_user_nice() to the boost's own prio while boosted - p->prio
+ * stays, the boost's end writes nothing, every later switch shows the boost's
+ * prio (note WL_NOTE_PI_OPEN at the trace end).
  */
+static int pi_setprio_nice(struct wl_builder *b, uint32_t t, const struct trace_sched_pi_setprio *pi)
+{
+	struct tstate *s = &b->ts.v[t];
+	int32_t hi = pi->oldprio > pi->newprio ? pi->oldprio : pi->newprio;
+	int32_t cur = s->pi_prio >= 0 ? s->pi_prio : 120 + s->nice;
+
+	if (s->prio_unknown)
+		return fair_prio(hi) ? nice_seen(b, t, hi) : 0;
+	if (!s->pi_rt && fair_prio(pi->oldprio) && pi->oldprio != cur) {
+		if (s->pi_prio >= 0)
+			note(b, WL_NOTE_PI_NICE);
+		s->pi_prio = -1;
+		if (nice_seen(b, t, pi->oldprio))
+			return -1;
+	}
+	if (fair_prio(pi->newprio) && pi->newprio - 120 > s->nice)
+		return nice_seen(b, t, pi->newprio);
+	return 0;
+}
+
 static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_pi_setprio *pi = &ev->u.pi_setprio;
 	uint32_t t = pi->pid > 0 ? lookup(b, pi->pid) : WL_NONE, ctx;
 	struct cpu_track *c = cpu_get(b, ev->cpu);
-	int32_t hi = pi->oldprio > pi->newprio ? pi->oldprio : pi->newprio;
 	struct tstate *s;
 
 	if (t == WL_NONE || b->tasks.v[t].cls != WL_CLASS_FAIR)
@@ -2028,9 +2056,9 @@ static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
 	s = &b->ts.v[t];
 	if (s->st == TS_DEAD)
 		return 0;
-	if (fair_prio(hi) && (s->prio_unknown || hi - 120 > s->nice) &&
-	    nice_seen(b, t, hi))
+	if (pi_setprio_nice(b, t, pi))
 		return -1;
+	s->pi_rt = pi->newprio < 100;
 	if (fair_prio(pi->newprio) && pi->newprio - 120 != s->nice)
 		s->pi_prio = (int16_t)pi->newprio;
 	else
@@ -3063,6 +3091,8 @@ void wl_builder_free(struct wl_builder *b)
 int wl_builder_stream_end(struct wl_builder *b)
 {
 	for (uint32_t t = 0; t < b->ts.n; t++) {
+		if (b->ts.v[t].pi_prio >= 0 && b->ts.v[t].st != TS_DEAD)
+			note(b, WL_NOTE_PI_OPEN);
 		if (b->ts.v[t].st != TS_RUNNING)
 			continue;
 		b->tasks.v[t].running_at_end = true;
@@ -3444,6 +3474,8 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_PI_REQUEUE] = "priority-inheritance boosts and their ends between fair prios (sched_pi_setprio, rt_mutex_setprio()): a requeue of the task at its own weight, at that point of the work of the task that made it",
 	[WL_NOTE_PI_UNPLACED] = "... of them made outside a fair task running on that CPU (interrupt, RT/DL or unknown context): not replayed",
 	[WL_NOTE_PI_FAIR] = "switches of fair tasks at a fair prio set by sched_pi_setprio (priority inheritance within 100..139): the boost, not a change of nice; replayed at the task's own weight",
+	[WL_NOTE_PI_NICE] = "sched_pi_setprio of a fair task boosted within 100..139 whose oldprio is neither the boost nor an RT prio: a set_user_nice() made while boosted ended the boost (p->prio = the new normal prio); a nice change there",
+	[WL_NOTE_PI_OPEN] = "fair tasks still boosted within 100..139 at the trace end by their last sched_pi_setprio: still waited for, or a set_user_nice() to the boost's own prio ended the boost with no event (the trace cannot tell); their later switches at that prio were read as the boost, at the nice so far",
 	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",
 	[WL_NOTE_CGROUP_OTHER_ROOT] = "cgroup_attach_task events of hierarchies other than the cpu controller's: ignored",
 	[WL_NOTE_WAKING_NO_WAKEUP] = "switch-ins of tasks whose sched_waking was traced but not their sched_wakeup: that waking ended the sleep, on the CPU they ran on",

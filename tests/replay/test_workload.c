@@ -3585,6 +3585,122 @@ static void test_pi_unseen_nice(void)
 	wl_free(wl);
 }
 
+/*
+ * set_user_nice() and a boost, in the orders the trace decides (kernel/sched/
+ * syscalls.c set_user_nice(): p->prio = effective_prio(), the new normal prio
+ * for a task not RT/DL-boosted; core.c rt_mutex_setprio() writes the event
+ * only when p->prio changes).  10 runs at 130 (nice 10) on CPU 0.
+ *
+ * (a) setpriority(5) while it runs, then 11 boosts it to 120 before any
+ * switch: the event's oldprio 125 is its new normal prio - below the nice so
+ * far, which the "higher prio" rule missed: the deboost then went to 125
+ * and every later switch at 125 was a boost for good.
+ */
+static void test_pi_nice_before_boost(void)
+{
+	struct wl_workload *wl;
+	uint32_t a;
+	int nice_ops = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 11, 120));
+	feed(ev_pi_setprio(1 * MS + 600000, 1, 11, 10, 125, 120)); /* 11 blocks on 10's lock */
+	feed(ev_switch(1 * MS + 601000, 1, 11, 'S', 120, 0, 120));
+	feed(ev_switch(2 * MS, 0, 10, 'R', 120, 12, 120));      /* preempted while boosted */
+	feed(ev_switch(3 * MS, 0, 12, 'S', 120, 10, 120));
+	feed(ev_pi_setprio(3 * MS + 500000, 0, 10, 10, 120, 125)); /* unlock: deboost */
+	feed(ev_switch(4 * MS, 0, 10, 'S', 125, 0, 120));
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	CHECK(a != WL_NONE);
+	CHECK_EQ(wl_task(wl, a)->nice, 10);
+	for (uint32_t k = 0; k < wl_task(wl, a)->nr_ops; k++)
+		if (op_of(wl, a, k)->kind == WL_OP_NICE) {
+			nice_ops++;
+			CHECK_EQ((int64_t)op_of(wl, a, k)->value, 5);
+		}
+	CHECK_EQ(nice_ops, 1);
+	/* the two switches at 120; the one at 125 is its own prio */
+	CHECK_EQ(note_value(wl, "at a fair prio set by sched_pi_setprio"), 2);
+	CHECK_EQ(note_value(wl, "still boosted within 100..139 at the trace end"), 0);
+	wl_free(wl);
+}
+
+/*
+ * (b) Boosted from 130 to 120, then setpriority(3) (prio 123) while boosted
+ * and not switched: p->prio becomes 123 (the boost dropped from p->prio, not
+ * from pi_top_task), the unlock's rt_mutex_setprio() finds 123 == p->prio and
+ * writes nothing.  A second waiter (prio 110) then boosts it: the event's
+ * oldprio 123 is neither the boost (120) nor RT - the nice change made while
+ * boosted.  Its deboost (110 -> 123) ends the second boost.
+ */
+static void test_pi_nice_while_boosted(void)
+{
+	struct wl_workload *wl;
+	uint32_t a;
+	int nice_ops = 0;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 11, 120));
+	feed(ev_pi_setprio(1 * MS + 600000, 1, 11, 10, 130, 120)); /* 11 blocks on 10's lock */
+	feed(ev_switch(1 * MS + 601000, 1, 11, 'S', 120, 0, 120));
+	/* 10: setpriority(3) while boosted; its unlock writes no event; 11 wakes */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 10, 0, 11, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1000, 0, 10, 0, 11, 120, 1));
+	feed(ev_switch(2 * MS + 5000, 1, 0, 'R', 120, 11, 120));
+	feed(ev_switch(2 * MS + 300000, 1, 11, 'R', 120, 13, 110));
+	feed(ev_pi_setprio(2 * MS + 600000, 1, 13, 10, 123, 110)); /* 13 blocks on 10's lock */
+	feed(ev_switch(2 * MS + 601000, 1, 13, 'S', 110, 11, 120));
+	feed(ev_switch(3 * MS, 0, 10, 'R', 110, 12, 120));      /* preempted while boosted */
+	feed(ev_switch(4 * MS, 0, 12, 'S', 120, 10, 110));
+	feed(ev_pi_setprio(4 * MS + 500000, 0, 10, 10, 110, 123)); /* unlock: deboost */
+	feed(ev_switch(5 * MS, 0, 10, 'S', 123, 0, 120));
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	CHECK(a != WL_NONE);
+	CHECK_EQ(wl_task(wl, a)->nice, 10);
+	for (uint32_t k = 0; k < wl_task(wl, a)->nr_ops; k++)
+		if (op_of(wl, a, k)->kind == WL_OP_NICE) {
+			nice_ops++;
+			CHECK_EQ((int64_t)op_of(wl, a, k)->value, 3);
+		}
+	CHECK_EQ(nice_ops, 1);
+	CHECK_EQ(note_value(wl, "whose oldprio is neither the boost nor an RT prio"), 1);
+	CHECK_EQ(note_value(wl, "still boosted within 100..139 at the trace end"), 0);
+	wl_free(wl);
+}
+
+/*
+ * (c) The order the events cannot decide: setpriority(0) while boosted to
+ * 120, its own new prio - p->prio stays 120, the unlock writes no event, and
+ * the switches show 120 before and after.  The replay keeps nice 10 and says
+ * so at the trace end.
+ */
+static void test_pi_nice_to_boost(void)
+{
+	struct wl_workload *wl;
+	uint32_t a;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 11, 120));
+	feed(ev_pi_setprio(1 * MS + 600000, 1, 11, 10, 130, 120)); /* 11 blocks on 10's lock */
+	feed(ev_switch(1 * MS + 601000, 1, 11, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 10, 0, 11, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1000, 0, 10, 0, 11, 120, 1));
+	feed(ev_switch(2 * MS + 5000, 1, 0, 'R', 120, 11, 120));
+	feed(ev_switch(3 * MS, 0, 10, 'S', 120, 0, 120));
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	CHECK(a != WL_NONE);
+	for (uint32_t k = 0; k < wl_task(wl, a)->nr_ops; k++)
+		CHECK(op_of(wl, a, k)->kind != WL_OP_NICE);
+	CHECK_EQ(note_value(wl, "still boosted within 100..139 at the trace end"), 1);
+	wl_free(wl);
+}
+
 int main(void)
 {
 	test_pid_limit();
@@ -3596,6 +3712,9 @@ int main(void)
 	test_pi_boost();
 	test_pi_first_deboost();
 	test_pi_unseen_nice();
+	test_pi_nice_before_boost();
+	test_pi_nice_while_boosted();
+	test_pi_nice_to_boost();
 	test_unseen_after_idle(false, true);
 	test_unseen_after_idle(true, true);
 	test_unseen_after_idle(true, false);
