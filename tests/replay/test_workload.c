@@ -3701,6 +3701,58 @@ static void test_pi_nice_to_boost(void)
 	wl_free(wl);
 }
 
+/*
+ * A fair task (nice 0) boosted by an RT waiter since before the trace: its
+ * first switch-in shows prio 98 (the RT class for the boost: rt_mutex_setprio()
+ * -> __setscheduler_class()).  Its unlock deboosts it in its own context
+ * (98 -> 120), wakes the waiter, runs on and sleeps at 120.  The kernel ran it
+ * as RT until the deboost and as a fair task after it: the RT interval ends
+ * at the deboost and a fair task of the same pid, woken there, does the rest.
+ */
+static void test_pi_rt_first(void)
+{
+	struct wl_workload *wl;
+	uint32_t a, f;
+	bool out = false, wake = false;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 98));
+	feed(ev_pi_setprio(2 * MS, 0, 10, 10, 98, 120));        /* unlock: deboost */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS + 1000, 0, 10, 0, 11, 98, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 2000, 0, 10, 0, 11, 98, 1));
+	feed(ev_switch(2 * MS + 10000, 1, 0, 'R', 120, 11, 98));
+	feed(ev_switch(3 * MS, 0, 10, 'S', 120, 0, 120));
+	feed(ev_switch(4 * MS, 1, 11, 'S', 98, 0, 120));
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	f = task_of(wl, 10, 1);
+	CHECK(a != WL_NONE && f != WL_NONE);
+	if (a == WL_NONE || f == WL_NONE) {
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(wl_task(wl, a)->cls, WL_CLASS_RT);
+	CHECK_EQ(wl_task(wl, f)->cls, WL_CLASS_FAIR);
+	CHECK_EQ(wl_task(wl, f)->nice, 0);
+	CHECK(wl_task(wl, f)->init_wake != WL_NONE);
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
+		const struct wl_timed *e = wl_timed_at(wl, i);
+
+		if (e->kind == WL_T_OTHER_OUT && e->task == a && e->ts == 2 * MS)
+			out = true;
+		if (e->kind == WL_T_EXT_WAKE && e->task == f && e->ts == 2 * MS &&
+		    e->arg == wl_task(wl, f)->init_wake)
+			wake = true;
+	}
+	CHECK(out);
+	CHECK(wake);
+	/* the fair task's work: RUN 1 ms (with its WAKE of 11 inside), BLOCK */
+	CHECK_EQ(op_of(wl, f, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, f, wl_task(wl, f)->nr_ops - 1)->kind, WL_OP_BLOCK);
+	CHECK_EQ(note_value(wl, "ended an RT boost at a fair prio"), 1);
+	wl_free(wl);
+}
+
 int main(void)
 {
 	test_pid_limit();
@@ -3715,6 +3767,7 @@ int main(void)
 	test_pi_nice_before_boost();
 	test_pi_nice_while_boosted();
 	test_pi_nice_to_boost();
+	test_pi_rt_first();
 	test_unseen_after_idle(false, true);
 	test_unseen_after_idle(true, true);
 	test_unseen_after_idle(true, false);
