@@ -3549,6 +3549,51 @@ static void test_pi_first_deboost(void)
 }
 
 /*
+ * The start of the PI sequences below: 10 runs on CPU 0 at @prio, 11 on
+ * CPU 1 blocks on 10's lock and boosts it from @oldprio to 120.
+ */
+static void feed_pi_boost(int prio, int oldprio)
+{
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, prio));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 11, 120));
+	feed(ev_pi_setprio(1 * MS + 600000, 1, 11, 10, oldprio, 120));
+	feed(ev_switch(1 * MS + 601000, 1, 11, 'S', 120, 0, 120));
+}
+
+/* Their end: 10, preempted while boosted, runs again, deboosts to @prio at its unlock, sleeps. */
+static void feed_pi_deboost(int prio)
+{
+	feed(ev_switch(2 * MS, 0, 10, 'R', 120, 12, 120));
+	feed(ev_switch(3 * MS, 0, 12, 'S', 120, 10, 120));
+	feed(ev_pi_setprio(3 * MS + 500000, 0, 10, 10, 120, prio));
+	feed(ev_switch(4 * MS, 0, 10, 'S', prio, 0, 120));
+}
+
+/*
+ * 10's unlock after a set_user_nice() that left p->prio at the normal prio:
+ * no sched_pi_setprio, 10 wakes 11, which runs on CPU 1.
+ */
+static void feed_pi_silent_unlock(void)
+{
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 10, 0, 11, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1000, 0, 10, 0, 11, 120, 1));
+	feed(ev_switch(2 * MS + 5000, 1, 0, 'R', 120, 11, 120));
+}
+
+/* The NICE ops of task @t, each checked to set nice @value. */
+static int nice_ops_to(const struct wl_workload *wl, uint32_t t, int64_t value)
+{
+	int n = 0;
+
+	for (uint32_t k = 0; t != WL_NONE && k < wl_task(wl, t)->nr_ops; k++)
+		if (op_of(wl, t, k)->kind == WL_OP_NICE) {
+			n++;
+			CHECK_EQ((int64_t)op_of(wl, t, k)->value, value);
+		}
+	return n;
+}
+
+/*
  * A nice change no switch showed before a boost: 10 (nice 0) calls
  * setpriority(10) while it runs, then 11 on CPU 1 boosts it from its new
  * prio 130 to 120 - an oldprio above the nice so far is the new normal prio.
@@ -3559,27 +3604,15 @@ static void test_pi_unseen_nice(void)
 {
 	struct wl_workload *wl;
 	uint32_t a;
-	int nice_ops = 0;
 
 	start();
-	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120));
-	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 11, 120));
-	feed(ev_pi_setprio(1 * MS + 600000, 1, 11, 10, 130, 120)); /* 11 blocks on 10's lock */
-	feed(ev_switch(1 * MS + 601000, 1, 11, 'S', 120, 0, 120));
-	feed(ev_switch(2 * MS, 0, 10, 'R', 120, 12, 120));      /* preempted while boosted */
-	feed(ev_switch(3 * MS, 0, 12, 'S', 120, 10, 120));
-	feed(ev_pi_setprio(3 * MS + 500000, 0, 10, 10, 120, 130)); /* unlock: deboost */
-	feed(ev_switch(4 * MS, 0, 10, 'S', 130, 0, 120));
+	feed_pi_boost(120, 130);                                  /* 11 blocks on 10's lock */
+	feed_pi_deboost(130);
 	wl = finish();
 	a = task_of(wl, 10, 0);
 	CHECK(a != WL_NONE);
 	CHECK_EQ(wl_task(wl, a)->nice, 0);
-	for (uint32_t k = 0; k < wl_task(wl, a)->nr_ops; k++)
-		if (op_of(wl, a, k)->kind == WL_OP_NICE) {
-			nice_ops++;
-			CHECK_EQ((int64_t)op_of(wl, a, k)->value, 10);
-		}
-	CHECK_EQ(nice_ops, 1);
+	CHECK_EQ(nice_ops_to(wl, a, 10), 1);
 	/* the two switches at 120, not the one at 130 */
 	CHECK_EQ(note_value(wl, "at a fair prio set by sched_pi_setprio"), 2);
 	wl_free(wl);
@@ -3600,27 +3633,15 @@ static void test_pi_nice_before_boost(void)
 {
 	struct wl_workload *wl;
 	uint32_t a;
-	int nice_ops = 0;
 
 	start();
-	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130));
-	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 11, 120));
-	feed(ev_pi_setprio(1 * MS + 600000, 1, 11, 10, 125, 120)); /* 11 blocks on 10's lock */
-	feed(ev_switch(1 * MS + 601000, 1, 11, 'S', 120, 0, 120));
-	feed(ev_switch(2 * MS, 0, 10, 'R', 120, 12, 120));      /* preempted while boosted */
-	feed(ev_switch(3 * MS, 0, 12, 'S', 120, 10, 120));
-	feed(ev_pi_setprio(3 * MS + 500000, 0, 10, 10, 120, 125)); /* unlock: deboost */
-	feed(ev_switch(4 * MS, 0, 10, 'S', 125, 0, 120));
+	feed_pi_boost(130, 125);                                  /* 11 blocks on 10's lock */
+	feed_pi_deboost(125);
 	wl = finish();
 	a = task_of(wl, 10, 0);
 	CHECK(a != WL_NONE);
 	CHECK_EQ(wl_task(wl, a)->nice, 10);
-	for (uint32_t k = 0; k < wl_task(wl, a)->nr_ops; k++)
-		if (op_of(wl, a, k)->kind == WL_OP_NICE) {
-			nice_ops++;
-			CHECK_EQ((int64_t)op_of(wl, a, k)->value, 5);
-		}
-	CHECK_EQ(nice_ops, 1);
+	CHECK_EQ(nice_ops_to(wl, a, 5), 1);
 	/* the two switches at 120; the one at 125 is its own prio */
 	CHECK_EQ(note_value(wl, "at a fair prio set by sched_pi_setprio"), 2);
 	CHECK_EQ(note_value(wl, "still boosted within 100..139 at the trace end"), 0);
@@ -3639,17 +3660,11 @@ static void test_pi_nice_while_boosted(void)
 {
 	struct wl_workload *wl;
 	uint32_t a;
-	int nice_ops = 0;
 
 	start();
-	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130));
-	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 11, 120));
-	feed(ev_pi_setprio(1 * MS + 600000, 1, 11, 10, 130, 120)); /* 11 blocks on 10's lock */
-	feed(ev_switch(1 * MS + 601000, 1, 11, 'S', 120, 0, 120));
-	/* 10: setpriority(3) while boosted; its unlock writes no event; 11 wakes */
-	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 10, 0, 11, 120, 1));
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1000, 0, 10, 0, 11, 120, 1));
-	feed(ev_switch(2 * MS + 5000, 1, 0, 'R', 120, 11, 120));
+	feed_pi_boost(130, 130);                                  /* 11 blocks on 10's lock */
+	/* 10: setpriority(3) while boosted */
+	feed_pi_silent_unlock();
 	feed(ev_switch(2 * MS + 300000, 1, 11, 'R', 120, 13, 110));
 	feed(ev_pi_setprio(2 * MS + 600000, 1, 13, 10, 123, 110)); /* 13 blocks on 10's lock */
 	feed(ev_switch(2 * MS + 601000, 1, 13, 'S', 110, 11, 120));
@@ -3661,12 +3676,7 @@ static void test_pi_nice_while_boosted(void)
 	a = task_of(wl, 10, 0);
 	CHECK(a != WL_NONE);
 	CHECK_EQ(wl_task(wl, a)->nice, 10);
-	for (uint32_t k = 0; k < wl_task(wl, a)->nr_ops; k++)
-		if (op_of(wl, a, k)->kind == WL_OP_NICE) {
-			nice_ops++;
-			CHECK_EQ((int64_t)op_of(wl, a, k)->value, 3);
-		}
-	CHECK_EQ(nice_ops, 1);
+	CHECK_EQ(nice_ops_to(wl, a, 3), 1);
 	CHECK_EQ(note_value(wl, "whose oldprio is neither the boost nor an RT prio"), 1);
 	CHECK_EQ(note_value(wl, "still boosted within 100..139 at the trace end"), 0);
 	wl_free(wl);
@@ -3684,19 +3694,13 @@ static void test_pi_nice_to_boost(void)
 	uint32_t a;
 
 	start();
-	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130));
-	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 11, 120));
-	feed(ev_pi_setprio(1 * MS + 600000, 1, 11, 10, 130, 120)); /* 11 blocks on 10's lock */
-	feed(ev_switch(1 * MS + 601000, 1, 11, 'S', 120, 0, 120));
-	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 10, 0, 11, 120, 1));
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1000, 0, 10, 0, 11, 120, 1));
-	feed(ev_switch(2 * MS + 5000, 1, 0, 'R', 120, 11, 120));
+	feed_pi_boost(130, 130);                                  /* 11 blocks on 10's lock */
+	feed_pi_silent_unlock();
 	feed(ev_switch(3 * MS, 0, 10, 'S', 120, 0, 120));
 	wl = finish();
 	a = task_of(wl, 10, 0);
 	CHECK(a != WL_NONE);
-	for (uint32_t k = 0; k < wl_task(wl, a)->nr_ops; k++)
-		CHECK(op_of(wl, a, k)->kind != WL_OP_NICE);
+	CHECK_EQ(nice_ops_to(wl, a, 0), 0);
 	CHECK_EQ(note_value(wl, "still boosted within 100..139 at the trace end"), 1);
 	wl_free(wl);
 }
