@@ -2111,9 +2111,13 @@ static int pi_rt_first(struct wl_builder *b, uint32_t t, struct cpu_track *c,
 	memcpy(comm, b->ts.v[t].comm, sizeof(comm));
 	comm[sizeof(comm) - 1] = '\0';
 	b->ts.v[t].st = TS_DEAD;
-	n = task_new(b, pi->pid, comm, pi->newprio, ev->ts, WL_INIT_SLEEPING, cpu);
+	/* not a task of the trace start (WL_NOTE_PREEXIST): the same thread, asleep since */
+	n = task_new(b, pi->pid, comm, pi->newprio, ev->ts, WL_INIT_NEW, cpu);
 	if (n == WL_NONE)
 		return -1;
+	b->tasks.v[n].init_state = WL_INIT_SLEEPING;
+	b->ts.v[n].st = TS_BLOCKED;
+	b->ts.v[n].initial_sleep = true;
 	b->tasks.v[n].group = b->ts.v[n].group = group;
 	note(b, WL_NOTE_PI_RT_FIRST);
 	if (!running)

@@ -3754,6 +3754,8 @@ static void test_pi_rt_first(void)
 	CHECK_EQ(op_of(wl, f, 0)->kind, WL_OP_RUN);
 	CHECK_EQ(op_of(wl, f, wl_task(wl, f)->nr_ops - 1)->kind, WL_OP_BLOCK);
 	CHECK_EQ(note_value(wl, "ended an RT boost at a fair prio"), 1);
+	/* 10's RT record and 11: the fair record is the same thread, not another */
+	CHECK_EQ(note_value(wl, "tasks alive before the trace"), 2);
 	wl_free(wl);
 }
 
