@@ -615,6 +615,45 @@ static void wake_note_sleep(struct wl_wake *w, const struct tstate *s)
 	w->sleep_ns = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 }
 
+/*
+ * An external wake of blocked task @t at @ts on @cpu that the trace did not
+ * record (WL_SRC_UNKNOWN, no sched_waking): it ends the task's sleep (its
+ * initial one or its BLOCK) and is replayed at @ts (WL_T_EXT_WAKE).  Its
+ * index, WL_NONE on ENOMEM.
+ */
+static uint32_t assume_wake(struct wl_builder *b, uint32_t t, int cpu, uint64_t ts)
+{
+	struct tstate *s = &b->ts.v[t];
+	struct wl_wake *w;
+	uint32_t wi = b->wakes.n;
+
+	WL_VEC_PUSH(b->wakes, fail);
+	w = &b->wakes.v[wi];
+	memset(w, 0, sizeof(*w));
+	w->idle_ns = WL_IDLE_NS_UNKNOWN;
+	w->ts = ts;
+	w->target = t;
+	w->waker = WL_NONE;
+	w->seq = b->tasks.v[t].nr_wakes++;
+	w->cpu = (int16_t)cpu;
+	w->waker_cpu = (int16_t)cpu;
+	w->src = WL_SRC_UNKNOWN;
+	w->path = WL_PATH_NONE;
+	w->flags = WL_WAKE_ENDS_BLOCK | WL_WAKE_NO_WAKING;
+	wake_note_sleep(w, s);
+	if (s->initial_sleep)
+		b->tasks.v[t].init_wake = wi;
+	else if (s->block_op != WL_NONE)
+		s->ops.v[s->block_op].arg = wi;
+	if (push_timed(b, ts, WL_T_EXT_WAKE, t, cpu, wi, 0))
+		return WL_NONE;
+	b->wakes.n++;
+	s->block_op = WL_NONE;
+	return wi;
+fail:
+	return WL_NONE;
+}
+
 static void retract_exit_move(struct wl_builder *b, uint32_t p);
 
 /*
@@ -687,34 +726,14 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 	}
 	if (s->st == TS_BLOCKED) {
 		/* On a CPU without a wakeup in the trace: lost or unrecorded. */
-		struct wl_wake *w;
+		uint32_t wi = assume_wake(b, t, cpu, ts);
 
-		WL_VEC_PUSH(b->wakes, fail);
-		w = &b->wakes.v[b->wakes.n];
-		memset(w, 0, sizeof(*w));
-		w->idle_ns = WL_IDLE_NS_UNKNOWN;
-		w->ts = ts;
-		w->target = t;
-		w->waker = WL_NONE;
-		w->seq = b->tasks.v[t].nr_wakes++;
-		w->cpu = (int16_t)cpu;
-		w->waker_cpu = (int16_t)cpu;
-		w->src = WL_SRC_UNKNOWN;
-		w->path = WL_PATH_NONE;
-		w->flags = WL_WAKE_ENDS_BLOCK | WL_WAKE_NO_WAKING;
-		wake_note_sleep(w, s);
-		if (s->initial_sleep)
-			b->tasks.v[t].init_wake = b->wakes.n;
-		else if (s->block_op != WL_NONE)
-			s->ops.v[s->block_op].arg = b->wakes.n;
-		if (push_timed(b, ts, WL_T_EXT_WAKE, t, cpu, b->wakes.n, 0))
-			return -1;
+		if (wi == WL_NONE)
+			goto fail;
 		WL_VEC_PUSH(b->missing, fail);
 		b->missing.v[b->missing.n++] = (struct wl_missing_wake){
-			.wake = b->wakes.n, .since = s->initial_sleep ? 0 : s->blocked_ts };
-		b->wakes.n++;
+			.wake = wi, .since = s->initial_sleep ? 0 : s->blocked_ts };
 		s->initial_sleep = false;
-		s->block_op = WL_NONE;
 		note(b, WL_NOTE_MISSING_WAKEUP);
 	}
 	if (s->st != TS_RUNNING || s->cpu != cpu) {
@@ -2020,29 +2039,127 @@ static int nice_seen(struct wl_builder *b, uint32_t t, int32_t prio)
  * the task was not boosted before (a boost) or is not after (its end): a
  * task whose prio was not known yet takes the higher one as its nice - at a
  * deboost in its own context, the first event of a holder boosted since
- * before the trace, @oldprio is the boost.  A higher one than the nice so far
- * gives is a nice change no switch has shown yet (a setpriority() since the
- * task's last switch, before the boost; or a boost its first switch showed
- * as its prio): nice_seen() at this point, which keeps @newprio as the end
- * of the boost when it is the normal prio, not as a boost to it for good.
- * RT boosts (newprio < 100) are the WL_NOTE_PI_BOOST switches' business.
+ * before the trace, @oldprio is the boost.
+ *
+ * For a task whose prio is known, @oldprio is p->prio as the kernel had it:
+ * the boost the last event set (pi_prio; an RT/DL one, pi_rt), else the
+ * normal prio.  Only set_user_nice() changes p->prio without this event
+ * (syscalls.c: p->prio = effective_prio(), the new normal prio unless p->prio
+ * is RT/DL - it drops a fair boost, keeps an RT one, and the boost's end then
+ * finds prio == p->prio and writes no event).  So a fair @oldprio other than
+ * that, while no RT boost is tracked, is a nice change to @oldprio made since
+ * the task's last event - above or below the nice so far, boosted or not
+ * (pi_setprio_nice()) - when @newprio does not exceed it: after
+ * set_user_nice() p->prio is the normal prio, which no later @newprio
+ * exceeds, so a deboost above an unexpected @oldprio is the end of a boost
+ * the trace did not show (lost, or made before the task's first switch), not
+ * a nice change.  A @newprio above the nice so far is one too (a boost
+ * the task's first switch showed as its prio, ended here).  Not decided by
+ * the events: set_user_nice() to the boost's own prio while boosted - p->prio
+ * stays, the boost's end writes nothing, every later switch shows the boost's
+ * prio (note WL_NOTE_PI_OPEN at the trace end).
  */
+static int pi_setprio_nice(struct wl_builder *b, uint32_t t, const struct trace_sched_pi_setprio *pi)
+{
+	struct tstate *s = &b->ts.v[t];
+	int32_t hi = pi->oldprio > pi->newprio ? pi->oldprio : pi->newprio;
+	int32_t cur = s->pi_prio >= 0 ? s->pi_prio : 120 + s->nice;
+
+	if (s->prio_unknown)
+		return fair_prio(hi) ? nice_seen(b, t, hi) : 0;
+	if (!s->pi_rt && fair_prio(pi->oldprio) && pi->oldprio != cur && pi->newprio <= pi->oldprio) {
+		if (s->pi_prio >= 0)
+			note(b, WL_NOTE_PI_NICE);
+		s->pi_prio = -1;
+		if (nice_seen(b, t, pi->oldprio))
+			return -1;
+	}
+	if (fair_prio(pi->newprio) && pi->newprio - 120 > s->nice)
+		return nice_seen(b, t, pi->newprio);
+	return 0;
+}
+
+/*
+ * sched_pi_setprio of a task the trace showed only at an RT/DL prio so far
+ * (class RT or DL from its first event), from such a prio to a fair one: the end of
+ * an RT boost of a fair task - a real RT task's normal prio is RT, and
+ * @newprio never exceeds the normal prio (rt_mutex_setprio(),
+ * __rt_effective_prio()).  The kernel ran it as an RT task until here
+ * (__setscheduler_class(): the RT class for the boost) and as a fair one from
+ * here (switched_to_fair(): attached to its cfs_rq, enqueued, and a running
+ * task rescheduled).  The replay keeps its RT intervals so far and goes on
+ * with a new fair task of the same pid: running here (the holder's unlock in
+ * its own context, the usual case) its RT interval ends now and the fair task
+ * is woken here now (an assumed wake: its enqueue, the resched that lets the
+ * fair pick decide) and runs on as the trace shows; asleep (a waiter gave up
+ * on the lock) it starts asleep and its next traced wake wakes it.  Queued or
+ * running elsewhere: kept as RT (note).  The fair task's nice is @newprio's
+ * (if another fair waiter still boosts it, that boost's end reads as a nice
+ * change).  A fair task boosted to RT later stays fair in the replay (note
+ * WL_NOTE_PI_RT_BOOST).
+ */
+static int pi_rt_first(struct wl_builder *b, uint32_t t, struct cpu_track *c,
+		       const struct trace_event *ev)
+{
+	const struct trace_sched_pi_setprio *pi = &ev->u.pi_setprio;
+	bool running = c && c->curr == (int32_t)t && b->ts.v[t].st == TS_RUNNING &&
+		       b->ts.v[t].cpu == ev->cpu;
+	uint32_t group = b->ts.v[t].group, n;
+	int cpu = running ? ev->cpu : b->ts.v[t].cpu;
+	char comm[TRACE_COMM_LEN];
+
+	if (!running && b->ts.v[t].st != TS_BLOCKED) {
+		note(b, WL_NOTE_PI_RT_KEPT);
+		return 0;
+	}
+	if (running) {
+		if (push_timed(b, ev->ts, WL_T_OTHER_OUT, t, ev->cpu, 0,
+			       c->other_tied ? WL_T_TIED : 0))
+			return -1;
+		c->other_tied = false;
+		c->other_in = WL_NONE;
+		c->other_prev = WL_NONE;
+	}
+	memcpy(comm, b->ts.v[t].comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	b->ts.v[t].st = TS_DEAD;
+	/* not a task of the trace start (WL_NOTE_PREEXIST): the same thread, asleep since */
+	n = task_new(b, pi->pid, comm, pi->newprio, ev->ts, WL_INIT_NEW, cpu);
+	if (n == WL_NONE)
+		return -1;
+	b->tasks.v[n].init_state = WL_INIT_SLEEPING;
+	b->ts.v[n].st = TS_BLOCKED;
+	b->ts.v[n].initial_sleep = true;
+	b->tasks.v[n].group = b->ts.v[n].group = group;
+	note(b, WL_NOTE_PI_RT_FIRST);
+	if (!running)
+		return 0;
+	if (assume_wake(b, n, ev->cpu, ev->ts) == WL_NONE)
+		return -1;
+	b->ts.v[n].initial_sleep = false;
+	b->ts.v[n].st = TS_QUEUED;
+	return make_current(b, c, ev->cpu, n, ev->ts, true, false);
+}
+
 static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_pi_setprio *pi = &ev->u.pi_setprio;
 	uint32_t t = pi->pid > 0 ? lookup(b, pi->pid) : WL_NONE, ctx;
 	struct cpu_track *c = cpu_get(b, ev->cpu);
-	int32_t hi = pi->oldprio > pi->newprio ? pi->oldprio : pi->newprio;
 	struct tstate *s;
 
-	if (t == WL_NONE || b->tasks.v[t].cls != WL_CLASS_FAIR)
+	if (t == WL_NONE || b->ts.v[t].st == TS_DEAD)
+		return 0;
+	if (b->tasks.v[t].cls != WL_CLASS_FAIR && pi->oldprio < 100 && fair_prio(pi->newprio))
+		return pi_rt_first(b, t, c, ev);
+	if (b->tasks.v[t].cls != WL_CLASS_FAIR)
 		return 0;
 	s = &b->ts.v[t];
-	if (s->st == TS_DEAD)
-		return 0;
-	if (fair_prio(hi) && (s->prio_unknown || hi - 120 > s->nice) &&
-	    nice_seen(b, t, hi))
+	if (pi->newprio < 100)
+		note(b, WL_NOTE_PI_RT_BOOST);
+	if (pi_setprio_nice(b, t, pi))
 		return -1;
+	s->pi_rt = pi->newprio < 100;
 	if (fair_prio(pi->newprio) && pi->newprio - 120 != s->nice)
 		s->pi_prio = (int16_t)pi->newprio;
 	else
@@ -3075,6 +3192,8 @@ void wl_builder_free(struct wl_builder *b)
 int wl_builder_stream_end(struct wl_builder *b)
 {
 	for (uint32_t t = 0; t < b->ts.n; t++) {
+		if (b->ts.v[t].pi_prio >= 0 && b->ts.v[t].st != TS_DEAD)
+			note(b, WL_NOTE_PI_OPEN);
 		if (b->ts.v[t].st != TS_RUNNING)
 			continue;
 		b->tasks.v[t].running_at_end = true;
@@ -3456,6 +3575,11 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_PI_REQUEUE] = "priority-inheritance boosts and their ends between fair prios (sched_pi_setprio, rt_mutex_setprio()): a requeue of the task at its own weight, at that point of the work of the task that made it",
 	[WL_NOTE_PI_UNPLACED] = "... of them made outside a fair task running on that CPU (interrupt, RT/DL or unknown context): not replayed",
 	[WL_NOTE_PI_FAIR] = "switches of fair tasks at a fair prio set by sched_pi_setprio (priority inheritance within 100..139): the boost, not a change of nice; replayed at the task's own weight",
+	[WL_NOTE_PI_RT_BOOST] = "boosts of fair tasks to an RT/DL prio (sched_pi_setprio, an RT/DL waiter): the kernel runs the task as RT until its deboost (switched_from_fair(), switched_to_fair()); replayed as fair",
+	[WL_NOTE_PI_RT_FIRST] = "tasks first seen at an RT prio whose sched_pi_setprio ended an RT boost at a fair prio: fair tasks boosted since before the trace; RT until there, then a fair task of the same pid (running: woken there by an assumed wake)",
+	[WL_NOTE_PI_RT_KEPT] = "tasks first seen at an RT prio whose RT boost ended at a fair prio while they were queued or running on another CPU: kept as RT tasks",
+	[WL_NOTE_PI_NICE] = "sched_pi_setprio of a fair task boosted within 100..139 whose oldprio is neither the boost nor an RT prio: a set_user_nice() made while boosted ended the boost (p->prio = the new normal prio); a nice change there",
+	[WL_NOTE_PI_OPEN] = "fair tasks still boosted within 100..139 at the trace end by their last sched_pi_setprio: still waited for, or a set_user_nice() to the boost's own prio ended the boost with no event (the trace cannot tell); their later switches at that prio were read as the boost, at the nice so far",
 	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",
 	[WL_NOTE_CGROUP_OTHER_ROOT] = "cgroup_attach_task events of hierarchies other than the cpu controller's: ignored",
 	[WL_NOTE_WAKING_NO_WAKEUP] = "switch-ins of tasks whose sched_waking was traced but not their sched_wakeup: that waking ended the sleep, on the CPU they ran on",

@@ -52,6 +52,7 @@ struct tstate {
 	bool prio_unknown;           /* first seen as an event's context: its prio is a guess */
 	int16_t pi_prio;             /* p->prio set by its last sched_pi_setprio while boosted
 					within the fair range, else -1 (on_pi_setprio()) */
+	bool pi_rt;                  /* its last sched_pi_setprio boosted it to an RT/DL prio */
 	char comm[TRACE_COMM_LEN];   /* comm as of the last event naming it */
 	WL_VEC(struct wl_op) ops;
 };

@@ -4,7 +4,7 @@
  * inheritance, for the captures that check sched_pi_setprio (traces/
  * small-pi.dat, tests/capture/live.sh pi).
  *
- *   pi_boost [SECONDS]      (default 1)
+ *   pi_boost [--rt-waiter] [SECONDS]      (default 1)
  *
  * Two threads share one PTHREAD_PRIO_INHERIT mutex (a PI futex: the kernel's
  * rt_mutex). "pi-holder" runs 10 nice levels below the one pi_boost was
@@ -18,11 +18,17 @@
  * it unlocks: the holder's switches in that window show prio 120 at its
  * nice-10 weight.  The spins read CLOCK_MONOTONIC (the vDSO): a thread CPU
  * clock read would charge the task (update_curr()) and write a
- * sched_stat_runtime every few microseconds.  Exits 0, or 1 with a one-line
- * reason.
+ * sched_stat_runtime every few microseconds.  With --rt-waiter the waiter
+ * runs SCHED_FIFO at priority 1 (needs CAP_SYS_NICE): each boost makes the
+ * holder an RT task at prio 98 until its unlock (rt_mutex_setprio() ->
+ * __setscheduler_class(): the RT class for the boost, switched_to_fair() at
+ * the deboost), the RT-over-fair boost no capture of traces/ has (docs/
+ * replay.md, "Priority inheritance to an RT/DL prio").  Exits 0, or 1 with a
+ * one-line reason.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -83,14 +89,21 @@ static void *holder(void *arg)
 
 int main(int argc, char **argv)
 {
-	double secs = argc > 1 ? atof(argv[1]) : 1.0;
+	bool rt_waiter = argc > 1 && !strcmp(argv[1], "--rt-waiter");
+	const char *arg = argc > 1 + rt_waiter ? argv[1 + rt_waiter] : NULL;
+	double secs = arg ? atof(arg) : 1.0;
 	pthread_mutexattr_t a;
 	pthread_t h;
 	struct timespec t0, t;
 	int err, nice0;
 
+	if (argc > 2 + rt_waiter || (arg && arg[0] == '-')) {
+		fprintf(stderr, "pi_boost: usage: pi_boost [--rt-waiter] [SECONDS], not '%s'\n",
+			argv[argc - 1]);
+		return 1;
+	}
 	if (!(secs > 0 && secs <= 3600)) {
-		fprintf(stderr, "pi_boost: SECONDS must be in (0, 3600], got '%s'\n", argv[1]);
+		fprintf(stderr, "pi_boost: SECONDS must be in (0, 3600], got '%s'\n", arg);
 		return 1;
 	}
 	errno = 0;
@@ -116,6 +129,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	prctl(PR_SET_NAME, "pi-waiter");
+	if (rt_waiter) {
+		struct sched_param sp = { .sched_priority = 1 };
+
+		if ((err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))) {
+			fprintf(stderr, "pi_boost: --rt-waiter: SCHED_FIFO 1 for the waiter: %s "
+				"(needs CAP_SYS_NICE: run as root)\n", strerror(err));
+			atomic_store(&stop, true);
+			pthread_join(h, NULL);
+			return 1;
+		}
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		nap(1000000);

@@ -428,6 +428,26 @@ static void run_end(struct run *x)
 }
 
 /*
+ * Replays events @ev[0..@n) under the default rules (@nocost: without the
+ * mechanical costs) into @x; *@wl is their workload (wl_free() it, and
+ * run_end() @x, either way).  False when either step failed (checked).
+ */
+static bool run_events(struct run *x, struct wl_workload **wl, const struct trace_event *ev,
+		       size_t n, bool nocost)
+{
+	struct replay_config rc;
+
+	*x = (struct run){ NULL, NULL };
+	*wl = build(ev, n);
+	CHECK(*wl != NULL);
+	if (!*wl)
+		return false;
+	replay_config_default(&rc);
+	rc.no_costs = nocost;
+	return run_begin(x, *wl, &rc);
+}
+
+/*
  * Exec balancing onto a CPU whose switches out of idle are restored (docs/
  * replay.md, "Untraced idle exits"): parent 70 on CPU 0 forks 25 children
  * onto idle CPU 1, each restored at its sched_wakeup_new (0 us: the fork
@@ -4197,7 +4217,6 @@ static void test_pi_requeue(void)
 		struct trace_event ev[16];
 		size_t n = 0;
 		struct wl_workload *wl;
-		struct replay_config rc;
 		struct run x;
 
 		ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130);
@@ -4214,13 +4233,7 @@ static void test_pi_requeue(void)
 		ev[n++] = ev_switch(3 * MS + 10000, 0, 10, 'R', 130, 11, 120);
 		ev[n++] = ev_switch(3 * MS + 200000, 0, 11, 'S', 120, 10, 130);
 		ev[n++] = ev_switch(3 * MS + 900000, 0, 10, 'S', 130, 0, 120);
-		wl = build(ev, n);
-		CHECK(wl != NULL);
-		if (!wl)
-			continue;
-		replay_config_default(&rc);
-		rc.no_costs = true;
-		if (run_begin(&x, wl, &rc)) {
+		if (run_events(&x, &wl, ev, n, true)) {
 			uint64_t blk = dump_find(x.dump, 0, 2 * MS, "task11:11 [120] S ==>");
 
 			CHECK(blk < 3 * MS);
@@ -4240,6 +4253,46 @@ static void test_pi_requeue(void)
 }
 
 /*
+ * A fair task first seen RT-boosted (its switch-in at prio 98): the replay
+ * ran its whole trace as an RT interval (control, no sched_pi_setprio), which
+ * writes no sched_stat_runtime.  With the deboost (98 -> 120) in its own
+ * context at 2 ms, it is RT until there (the CPU's RT interval ends) and a
+ * fair task from there: switched in at prio 120 and charged by the model,
+ * as the kernel's switched_to_fair() task is.
+ */
+static void test_pi_rt_first_replay(void)
+{
+	for (int control = 0; control <= 1; control++) {
+		struct trace_event ev[16];
+		size_t n = 0;
+		struct wl_workload *wl;
+		struct run x;
+
+		ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 98);
+		if (!control)
+			ev[n++] = ev_pi_setprio(2 * MS, 0, 10, 10, 98, 120);
+		ev[n++] = ev_switch(3 * MS, 0, 10, 'S', control ? 98 : 120, 0, 120);
+		if (run_events(&x, &wl, ev, n, true)) {
+			uint64_t in = dump_find(x.dump, 0, 2 * MS, "==> task10:10 [120]");
+
+			if (control) {
+				CHECK_EQ(in, UINT64_MAX);
+				CHECK_EQ(dump_count(x.dump, 0, 0, UINT64_MAX,
+						    "sched_stat_runtime: comm=task10"), 0);
+			} else {
+				CHECK(in < 2 * MS + 100000);
+				CHECK(dump_count(x.dump, 0, in, UINT64_MAX,
+						 "sched_stat_runtime: comm=task10") > 0);
+				CHECK(dump_find(x.dump, 0, in, "task10:10 [120] S ==>") < UINT64_MAX);
+			}
+		}
+		run_end(&x);
+		wl_free(wl);
+	}
+}
+
+
+/*
  * The holder's own deboost at its unlock asks for a resched (prio_changed_fair():
  * running, its prio lowered, another task queued: 12, nice 19), which the
  * kernel takes only after the unlock's wake of the top waiter (11):
@@ -4254,7 +4307,6 @@ static void test_pi_deboost_wake_first(void)
 		struct trace_event ev[16];
 		size_t n = 0;
 		struct wl_workload *wl;
-		struct replay_config rc;
 		struct run x;
 
 		ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130);
@@ -4267,13 +4319,7 @@ static void test_pi_deboost_wake_first(void)
 		ev[n++] = ev_switch(1 * MS + 500000, 0, 11, 'S', 120, 12, 139);
 		ev[n++] = ev_switch(2 * MS, 0, 12, 'S', 139, 10, 130);
 		ev[n++] = ev_switch(2 * MS + 500000, 0, 10, 'S', 130, 0, 120);
-		wl = build(ev, n);
-		CHECK(wl != NULL);
-		if (!wl)
-			continue;
-		replay_config_default(&rc);
-		rc.no_costs = nocost;
-		if (run_begin(&x, wl, &rc)) {
+		if (run_events(&x, &wl, ev, n, nocost)) {
 			uint64_t wake = dump_find(x.dump, 0, 0, "sched_waking: task11:11");
 			uint64_t out = dump_find(x.dump, 0, 0, "task10:10 [130] R");
 
@@ -4296,6 +4342,7 @@ int main(int argc, char **argv)
 	test_nice_change();
 	test_pi_requeue();
 	test_pi_deboost_wake_first();
+	test_pi_rt_first_replay();
 	test_handoff_pingpong();
 	test_ops_done_queued();
 	test_restored_idle_exits();

@@ -3549,6 +3549,51 @@ static void test_pi_first_deboost(void)
 }
 
 /*
+ * The start of the PI sequences below: 10 runs on CPU 0 at @prio, 11 on
+ * CPU 1 blocks on 10's lock and boosts it from @oldprio to 120.
+ */
+static void feed_pi_boost(int prio, int oldprio)
+{
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, prio));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 11, 120));
+	feed(ev_pi_setprio(1 * MS + 600000, 1, 11, 10, oldprio, 120));
+	feed(ev_switch(1 * MS + 601000, 1, 11, 'S', 120, 0, 120));
+}
+
+/* Their end: 10, preempted while boosted, runs again, deboosts to @prio at its unlock, sleeps. */
+static void feed_pi_deboost(int prio)
+{
+	feed(ev_switch(2 * MS, 0, 10, 'R', 120, 12, 120));
+	feed(ev_switch(3 * MS, 0, 12, 'S', 120, 10, 120));
+	feed(ev_pi_setprio(3 * MS + 500000, 0, 10, 10, 120, prio));
+	feed(ev_switch(4 * MS, 0, 10, 'S', prio, 0, 120));
+}
+
+/*
+ * 10's unlock after a set_user_nice() that left p->prio at the normal prio:
+ * no sched_pi_setprio, 10 wakes 11, which runs on CPU 1.
+ */
+static void feed_pi_silent_unlock(void)
+{
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 10, 0, 11, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1000, 0, 10, 0, 11, 120, 1));
+	feed(ev_switch(2 * MS + 5000, 1, 0, 'R', 120, 11, 120));
+}
+
+/* The NICE ops of task @t, each checked to set nice @value. */
+static int nice_ops_to(const struct wl_workload *wl, uint32_t t, int64_t value)
+{
+	int n = 0;
+
+	for (uint32_t k = 0; t != WL_NONE && k < wl_task(wl, t)->nr_ops; k++)
+		if (op_of(wl, t, k)->kind == WL_OP_NICE) {
+			n++;
+			CHECK_EQ((int64_t)op_of(wl, t, k)->value, value);
+		}
+	return n;
+}
+
+/*
  * A nice change no switch showed before a boost: 10 (nice 0) calls
  * setpriority(10) while it runs, then 11 on CPU 1 boosts it from its new
  * prio 130 to 120 - an oldprio above the nice so far is the new normal prio.
@@ -3559,29 +3604,158 @@ static void test_pi_unseen_nice(void)
 {
 	struct wl_workload *wl;
 	uint32_t a;
-	int nice_ops = 0;
 
 	start();
-	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120));
-	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 11, 120));
-	feed(ev_pi_setprio(1 * MS + 600000, 1, 11, 10, 130, 120)); /* 11 blocks on 10's lock */
-	feed(ev_switch(1 * MS + 601000, 1, 11, 'S', 120, 0, 120));
-	feed(ev_switch(2 * MS, 0, 10, 'R', 120, 12, 120));      /* preempted while boosted */
-	feed(ev_switch(3 * MS, 0, 12, 'S', 120, 10, 120));
-	feed(ev_pi_setprio(3 * MS + 500000, 0, 10, 10, 120, 130)); /* unlock: deboost */
-	feed(ev_switch(4 * MS, 0, 10, 'S', 130, 0, 120));
+	feed_pi_boost(120, 130);                                  /* 11 blocks on 10's lock */
+	feed_pi_deboost(130);
 	wl = finish();
 	a = task_of(wl, 10, 0);
 	CHECK(a != WL_NONE);
 	CHECK_EQ(wl_task(wl, a)->nice, 0);
-	for (uint32_t k = 0; k < wl_task(wl, a)->nr_ops; k++)
-		if (op_of(wl, a, k)->kind == WL_OP_NICE) {
-			nice_ops++;
-			CHECK_EQ((int64_t)op_of(wl, a, k)->value, 10);
-		}
-	CHECK_EQ(nice_ops, 1);
+	CHECK_EQ(nice_ops_to(wl, a, 10), 1);
 	/* the two switches at 120, not the one at 130 */
 	CHECK_EQ(note_value(wl, "at a fair prio set by sched_pi_setprio"), 2);
+	wl_free(wl);
+}
+
+/*
+ * set_user_nice() and a boost, in the orders the trace decides (kernel/sched/
+ * syscalls.c set_user_nice(): p->prio = effective_prio(), the new normal prio
+ * for a task not RT/DL-boosted; core.c rt_mutex_setprio() writes the event
+ * only when p->prio changes).  10 runs at 130 (nice 10) on CPU 0.
+ *
+ * (a) setpriority(5) while it runs, then 11 boosts it to 120 before any
+ * switch: the event's oldprio 125 is its new normal prio - below the nice so
+ * far, which the "higher prio" rule missed: the deboost then went to 125
+ * and every later switch at 125 was a boost for good.
+ */
+static void test_pi_nice_before_boost(void)
+{
+	struct wl_workload *wl;
+	uint32_t a;
+
+	start();
+	feed_pi_boost(130, 125);                                  /* 11 blocks on 10's lock */
+	feed_pi_deboost(125);
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	CHECK(a != WL_NONE);
+	CHECK_EQ(wl_task(wl, a)->nice, 10);
+	CHECK_EQ(nice_ops_to(wl, a, 5), 1);
+	/* the two switches at 120; the one at 125 is its own prio */
+	CHECK_EQ(note_value(wl, "at a fair prio set by sched_pi_setprio"), 2);
+	CHECK_EQ(note_value(wl, "still boosted within 100..139 at the trace end"), 0);
+	wl_free(wl);
+}
+
+/*
+ * (b) Boosted from 130 to 120, then setpriority(3) (prio 123) while boosted
+ * and not switched: p->prio becomes 123 (the boost dropped from p->prio, not
+ * from pi_top_task), the unlock's rt_mutex_setprio() finds 123 == p->prio and
+ * writes nothing.  A second waiter (prio 110) then boosts it: the event's
+ * oldprio 123 is neither the boost (120) nor RT - the nice change made while
+ * boosted.  Its deboost (110 -> 123) ends the second boost.
+ */
+static void test_pi_nice_while_boosted(void)
+{
+	struct wl_workload *wl;
+	uint32_t a;
+
+	start();
+	feed_pi_boost(130, 130);                                  /* 11 blocks on 10's lock */
+	/* 10: setpriority(3) while boosted */
+	feed_pi_silent_unlock();
+	feed(ev_switch(2 * MS + 300000, 1, 11, 'R', 120, 13, 110));
+	feed(ev_pi_setprio(2 * MS + 600000, 1, 13, 10, 123, 110)); /* 13 blocks on 10's lock */
+	feed(ev_switch(2 * MS + 601000, 1, 13, 'S', 110, 11, 120));
+	feed(ev_switch(3 * MS, 0, 10, 'R', 110, 12, 120));      /* preempted while boosted */
+	feed(ev_switch(4 * MS, 0, 12, 'S', 120, 10, 110));
+	feed(ev_pi_setprio(4 * MS + 500000, 0, 10, 10, 110, 123)); /* unlock: deboost */
+	feed(ev_switch(5 * MS, 0, 10, 'S', 123, 0, 120));
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	CHECK(a != WL_NONE);
+	CHECK_EQ(wl_task(wl, a)->nice, 10);
+	CHECK_EQ(nice_ops_to(wl, a, 3), 1);
+	CHECK_EQ(note_value(wl, "whose oldprio is neither the boost nor an RT prio"), 1);
+	CHECK_EQ(note_value(wl, "still boosted within 100..139 at the trace end"), 0);
+	wl_free(wl);
+}
+
+/*
+ * (c) The order the events cannot decide: setpriority(0) while boosted to
+ * 120, its own new prio - p->prio stays 120, the unlock writes no event, and
+ * the switches show 120 before and after.  The replay keeps nice 10 and says
+ * so at the trace end.
+ */
+static void test_pi_nice_to_boost(void)
+{
+	struct wl_workload *wl;
+	uint32_t a;
+
+	start();
+	feed_pi_boost(130, 130);                                  /* 11 blocks on 10's lock */
+	feed_pi_silent_unlock();
+	feed(ev_switch(3 * MS, 0, 10, 'S', 120, 0, 120));
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	CHECK(a != WL_NONE);
+	CHECK_EQ(nice_ops_to(wl, a, 0), 0);
+	CHECK_EQ(note_value(wl, "still boosted within 100..139 at the trace end"), 1);
+	wl_free(wl);
+}
+
+/*
+ * A fair task (nice 0) boosted by an RT waiter since before the trace: its
+ * first switch-in shows prio 98 (the RT class for the boost: rt_mutex_setprio()
+ * -> __setscheduler_class()).  Its unlock deboosts it in its own context
+ * (98 -> 120), wakes the waiter, runs on and sleeps at 120.  The kernel ran it
+ * as RT until the deboost and as a fair task after it: the RT interval ends
+ * at the deboost and a fair task of the same pid, woken there, does the rest.
+ */
+static void test_pi_rt_first(void)
+{
+	struct wl_workload *wl;
+	uint32_t a, f;
+	bool out = false, wake = false;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 98));
+	feed(ev_pi_setprio(2 * MS, 0, 10, 10, 98, 120));        /* unlock: deboost */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS + 1000, 0, 10, 0, 11, 98, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 2000, 0, 10, 0, 11, 98, 1));
+	feed(ev_switch(2 * MS + 10000, 1, 0, 'R', 120, 11, 98));
+	feed(ev_switch(3 * MS, 0, 10, 'S', 120, 0, 120));
+	feed(ev_switch(4 * MS, 1, 11, 'S', 98, 0, 120));
+	wl = finish();
+	a = task_of(wl, 10, 0);
+	f = task_of(wl, 10, 1);
+	CHECK(a != WL_NONE && f != WL_NONE);
+	if (a == WL_NONE || f == WL_NONE) {
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(wl_task(wl, a)->cls, WL_CLASS_RT);
+	CHECK_EQ(wl_task(wl, f)->cls, WL_CLASS_FAIR);
+	CHECK_EQ(wl_task(wl, f)->nice, 0);
+	CHECK(wl_task(wl, f)->init_wake != WL_NONE);
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
+		const struct wl_timed *e = wl_timed_at(wl, i);
+
+		if (e->kind == WL_T_OTHER_OUT && e->task == a && e->ts == 2 * MS)
+			out = true;
+		if (e->kind == WL_T_EXT_WAKE && e->task == f && e->ts == 2 * MS &&
+		    e->arg == wl_task(wl, f)->init_wake)
+			wake = true;
+	}
+	CHECK(out);
+	CHECK(wake);
+	/* the fair task's work: RUN 1 ms (with its WAKE of 11 inside), BLOCK */
+	CHECK_EQ(op_of(wl, f, 0)->kind, WL_OP_RUN);
+	CHECK_EQ(op_of(wl, f, wl_task(wl, f)->nr_ops - 1)->kind, WL_OP_BLOCK);
+	CHECK_EQ(note_value(wl, "ended an RT boost at a fair prio"), 1);
+	/* 10's RT record and 11: the fair record is the same thread, not another */
+	CHECK_EQ(note_value(wl, "tasks alive before the trace"), 2);
 	wl_free(wl);
 }
 
@@ -3596,6 +3770,10 @@ int main(void)
 	test_pi_boost();
 	test_pi_first_deboost();
 	test_pi_unseen_nice();
+	test_pi_nice_before_boost();
+	test_pi_nice_while_boosted();
+	test_pi_nice_to_boost();
+	test_pi_rt_first();
 	test_unseen_after_idle(false, true);
 	test_unseen_after_idle(true, true);
 	test_unseen_after_idle(true, false);
