@@ -17,7 +17,7 @@ is not null and within the goal.  A limit exceeded is any metric with "over": tr
 or not: validate's "ok" is false then).
 
 Every run is under `nice -n 19`.  Each window's summary (goals met, the goals met by name, the
-limits exceeded) is cached in --cache, keyed by the binary's bytes, thresholds.json, the traces'
+limits exceeded, every metric's error) is cached in --cache, keyed by the binary's bytes, thresholds.json, the traces'
 names and sizes, the options and the seed; the default's windows are computed once and reused.
 
   tests/replay/adopt_sweep.py --bin BUILD/schedreplay [--root REPO] [--jobs 2] \
@@ -26,7 +26,9 @@ names and sizes, the options and the seed; the default's windows are computed on
 --sets-file holds one option set per line (# comments).  --windows 1,16 screens on the two
 windows the rule names first (a set that fails there fails the rule); --cached-only runs nothing
 and reports the sets whose windows are all cached (a sweep's progress).  --detail lists, per set, the goals whose
-number of windows met changed against the default ("trace metric: 5 -> 8 of 8").
+number of windows met changed against the default ("trace metric: 5 -> 8 of 8"); --show
+"TRACE METRIC" prints that metric's error per window under each set (e.g. --show
+"small-lost.dat p95"; n/a for a window cached before errors were kept).
 
 The verdict alone, on validate outputs already made (the ctest's use):
 
@@ -56,11 +58,13 @@ def summarize(d):
     traces = d.get('traces')
     if not isinstance(goal, dict) or not isinstance(traces, dict):
         raise ValueError("not a validate --json output (no 'goal' or 'traces')")
-    met, of, over = [], 0, []
+    met, of, over, errors = [], 0, [], {}
     for t in sorted(traces):
         for m, md in sorted(traces[t].get('metrics', {}).items()):
             if not md:
                 continue
+            if md.get('error') is not None:
+                errors[f"{t} {m}"] = md['error']
             if md.get('over', False):
                 over.append(f"{t} {m} {md.get('error', 0) * 100:+.1f}%")
             if m not in goal or md.get('error') is None:
@@ -70,7 +74,7 @@ def summarize(d):
                 met.append(f"{t} {m}")
     if not over and d.get('ok') is False:
         over.append("(validate says not ok)")
-    return {'goals': len(met), 'of': of, 'met': met, 'over': over}
+    return {'goals': len(met), 'of': of, 'met': met, 'over': over, 'errors': errors}
 
 
 def verdict(base, cand):
@@ -159,7 +163,10 @@ def report(label, base, cand, args):
             names[k] = names.get(k, 0) + 1
     why = verdict(base, cand)
     v = "PASS" if not why else "fail"
-    nm = ", ".join(f"{k} x{n}" for k, n in sorted(names.items())) or "-"
+    kinds = [f"{k} x{n}" for k, n in sorted(names.items())]
+    if len(kinds) > 6 and not args.detail:
+        kinds = kinds[:5] + [f"... {len(kinds) - 5} more"]
+    nm = ", ".join(kinds) or "-"
     if args.markdown:
         print(f"| `{label or '(default)'}` | {goals} | {mean(cand):.2f} | "
               f"{mean(cand) - mean(base):+.2f} | {sum(len(c['over']) for c in cand.values())} | "
@@ -169,6 +176,10 @@ def report(label, base, cand, args):
               f"({mean(cand) - mean(base):+.2f})  limits {lim}  {v}")
         if names:
             print(f"{'':60s} exceeded: {nm}")
+    for key in args.show or []:
+        errs = [cand[w].get('errors', {}).get(key) for w in sorted(cand)]
+        print(f"{'':8s}{key}: " + " ".join('n/a' if e is None else f"{e * 100:+.1f}"
+                                         for e in errs))
     if args.detail:
         cnt = lambda s, g: sum(1 for w in s if g in s[w]['met'])
         allg = set()
@@ -196,6 +207,8 @@ def main():
     ap.add_argument('--cached-only', action='store_true',
                     help='run nothing: report the sets whose windows are all in --cache')
     ap.add_argument('--detail', action='store_true')
+    ap.add_argument('--show', action='append', metavar='"TRACE METRIC"',
+                    help='print that metric\'s error (%%) per window under each set (repeatable)')
     ap.add_argument('--markdown', action='store_true')
     ap.add_argument('--verdict', nargs=2, metavar=('BASE_DIR', 'SET_DIR'))
     args = ap.parse_args()
