@@ -12,21 +12,18 @@ function(verdict out rc_out set)
   set(${rc_out} ${rc} PARENT_SCOPE)
 endfunction()
 
-verdict(o rc ${DATA}/pass)
-expect("rc EQUAL 0" "pass: exit ${rc}: ${o}")
-expect_match("goals   3   4   2  mean    3.00 \\(\\+0.33\\)  limits 0 0 0  PASS" "${o}" "pass: ${o}")
+# expect_verdict(CASE RC REGEX): the verdict of DATA/CASE exits RC and its output matches REGEX
+function(expect_verdict c want re)
+  verdict(o rc ${DATA}/${c})
+  expect("rc EQUAL ${want}" "${c}: exit ${rc}: ${o}")
+  expect_match("${re}" "${o}" "${c}: ${o}")
+  set(o "${o}" PARENT_SCOPE)
+endfunction()
 
-verdict(o rc ${DATA}/limit)
-expect("rc EQUAL 1" "limit: exit ${rc}: ${o}")
-expect_match("window 31: 1 limit\\(s\\) exceeded: a.dat sched_migrate_task" "${o}" "limit: ${o}")
-
-verdict(o rc ${DATA}/lowmean)
-expect("rc EQUAL 1" "lowmean: exit ${rc}: ${o}")
-expect_match("mean drops: 2.67 -> 2.33" "${o}" "lowmean: ${o}")
-
-verdict(o rc ${DATA}/drop16)
-expect("rc EQUAL 1" "drop16: exit ${rc}: ${o}")
-expect_match("goals drop on seeds 16-30: 3 -> 2" "${o}" "drop16: ${o}")
+expect_verdict(pass 0 "goals   3   4   2  mean    3.00 \\(\\+0.33\\)  limits 0 0 0  PASS")
+expect_verdict(limit 1 "window 31: 1 limit\\(s\\) exceeded: a.dat sched_migrate_task")
+expect_verdict(lowmean 1 "mean drops: 2.67 -> 2.33")
+expect_verdict(drop16 1 "goals drop on seeds 16-30: 3 -> 2")
 string(FIND "${o}" "mean drops" at)
 expect("at EQUAL -1" "drop16: the mean is equal, not a drop: ${o}")
 
