@@ -146,20 +146,6 @@ static const struct replay_group_probe *probe_find(const struct replay_group_pro
 	return NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double rank(const double *v, unsigned int n, double q)
-{
-	unsigned int k = (unsigned int)ceil(q * n);
-
-	return n ? v[(k ? k : 1) - 1] : 0;
-}
-
 /*
  * Every (read, CPU, path) with a kernel row and a probe: @fn(@ctx, ...) once
  * each.  The probes are few (reads x groups x CPUs): a linear search.
@@ -288,12 +274,12 @@ int replay_groups_compare(const struct wl_workload *wl, const struct replay_resu
 			if (!n)
 				continue;
 			any = true;
-			qsort(x.err, n, sizeof(double), cmp_double);
-			qsort(x.kern, n, sizeof(double), cmp_double);
-			st->median = rank(x.err, n, 0.5);
-			st->p95 = rank(x.err, n, 0.95);
+			qsort(x.err, n, sizeof(double), replay_cmp_double);
+			qsort(x.kern, n, sizeof(double), replay_cmp_double);
+			st->median = replay_rank_sorted(x.err, n, 0.5);
+			st->p95 = replay_rank_sorted(x.err, n, 0.95);
 			st->mean_signed = x.sum[f] / n;
-			st->kernel_median = rank(x.kern, n, 0.5);
+			st->kernel_median = replay_rank_sorted(x.kern, n, 0.5);
 		}
 		if (any)
 			out->nr_paths++;
@@ -390,20 +376,17 @@ json_t *replay_groups_json(const struct wl_workload *wl, const struct replay_res
 			   const struct replay_groups_cmp *c)
 {
 	const struct sidecar_sched_debug *sd = wl_sched_debug(wl);
-	json_t *o = json_object(), *groups, *pairs;
+	json_t *o, *groups, *pairs;
 	struct json_pairs_ctx x;
 
+	if (!c->available)
+		return json_pack("{s:b, s:s}", "available", 0, "reason", c->reason);
+	o = json_pack("{s:b, s:I, s:I, s:I, s:I}", "available", 1, "reads",
+		      (json_int_t)c->reads_in_window, "reads_total", (json_int_t)c->reads_total,
+		      "shift_ns", (json_int_t)c->shift_ns, "unmodelled_rows",
+		      (json_int_t)c->unmodelled_rows);
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "available", json_boolean(c->available));
-	if (!c->available) {
-		json_object_set_new(o, "reason", json_string(c->reason));
-		return o;
-	}
-	json_object_set_new(o, "reads", json_integer(c->reads_in_window));
-	json_object_set_new(o, "reads_total", json_integer(c->reads_total));
-	json_object_set_new(o, "shift_ns", json_integer(c->shift_ns));
-	json_object_set_new(o, "unmodelled_rows", json_integer(c->unmodelled_rows));
 	groups = json_object();
 	for (unsigned int i = 0; groups && i < c->nr_paths; i++) {
 		const struct replay_group_path *gp = &c->paths[i];

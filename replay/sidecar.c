@@ -1351,6 +1351,34 @@ static int cmp_sched_task(const void *a, const void *b)
 }
 
 /*
+ * An optional {"available": true, ...} | {"available": false, "reason"} object
+ * @o at @name (absent or null: not listed, 0): *@listed, *@available, and
+ * *@reason when unavailable; -1 with @err when it is not such an object.
+ */
+static int load_listed(const struct sv *o, const char *name, bool *listed, bool *available,
+		       char **reason, struct sr_error *err)
+{
+	const struct sv *v;
+
+	if (!o || o->type == SV_NULL)
+		return 0;
+	if (!sv_is_obj(o))
+		FAIL(EINVAL, "%s is not an object", name);
+	*listed = true;
+	v = sv_get(o, "available");
+	if (!sv_is_true(v) && !sv_is_false(v))
+		FAIL(EINVAL, "%s.available is not true or false", name);
+	*available = sv_is_true(v);
+	if (!*available) {
+		const char *why = sv_str(sv_get(o, "reason"));
+
+		if (!(*reason = strdup(why ? why : "not recorded")))
+			NOMEM();
+	}
+	return 0;
+}
+
+/*
  * "sched_at_start" / "sched_at_end" (absent in older sidecars: not listed).
  * A value is an integer or null; a task without a pid, a state that is not
  * one letter or a value of another type is an error naming it.
@@ -1361,22 +1389,10 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 	const struct sv *o = sv_get(root, name), *a, *v, *t;
 	size_t i;
 
-	if (!o || o->type == SV_NULL)
+	if (load_listed(o, name, &out->listed, &out->available, &out->reason, err) < 0)
+		return -1;
+	if (!out->available)
 		return 0;
-	if (!sv_is_obj(o))
-		FAIL(EINVAL, "%s is not an object", name);
-	out->listed = true;
-	v = sv_get(o, "available");
-	if (!sv_is_true(v) && !sv_is_false(v))
-		FAIL(EINVAL, "%s.available is not true or false", name);
-	out->available = sv_is_true(v);
-	if (!out->available) {
-		const char *why = sv_str(sv_get(o, "reason"));
-
-		if (!(out->reason = strdup(why ? why : "not recorded")))
-			NOMEM();
-		return 0;
-	}
 	a = sv_get(o, "tasks");
 	if (!sv_is_arr(a))
 		FAIL(EINVAL, "%s.tasks missing", name);
@@ -1560,22 +1576,10 @@ static int load_sched_debug(struct sidecar *sc, const struct sv *root, const cha
 	long long x = 0;
 
 	(void)bad;
-	if (!o || o->type == SV_NULL)
+	if (load_listed(o, "sched_debug", &sd->listed, &sd->available, &sd->reason, err) < 0)
+		return -1;
+	if (!sd->available)
 		return 0;
-	if (!sv_is_obj(o))
-		FAIL(EINVAL, "sched_debug is not an object");
-	sd->listed = true;
-	v = sv_get(o, "available");
-	if (!sv_is_true(v) && !sv_is_false(v))
-		FAIL(EINVAL, "sched_debug.available is not true or false");
-	sd->available = sv_is_true(v);
-	if (!sd->available) {
-		const char *why = sv_str(sv_get(o, "reason"));
-
-		if (!(sd->reason = strdup(why ? why : "not recorded")))
-			NOMEM();
-		return 0;
-	}
 	v = sv_get(o, "every_ms");
 	if (v && v->type != SV_NULL) {
 		if (!sv_int_in(v, 0, 86400000, &x))

@@ -1257,6 +1257,10 @@ void replay_pelt_text(FILE *out, const char *run_name, const struct replay_pelt_
 struct json_t;
 struct json_t *replay_pelt_json(const struct replay_pelt_cmp *c);
 const char *replay_pelt_excl_name(int reason);
+/* qsort() order of doubles, and the nearest-rank percentile @q (0..1) of sorted @v[@n]
+ * (0 if empty): pelt_check.c's, shared with group_check.c */
+int replay_cmp_double(const void *a, const void *b);
+double replay_rank_sorted(const double *v, unsigned int n, double q);
 /*
  * Per CPU, the trace clock minus the kernel's rq_clock_task, from the
  * model-independent part of the comparison: the median over the threads

@@ -28,13 +28,22 @@ traces/pelt-mix-sd.dat, 5 Dec 2026, with a margin; docs/validation-log.md
             kernel's rules) and at least 1.1x base's under no-tg-ratelimit,
             aaron-skip and cfs-group-tick-only (a variant that is not the
             kernel's matches worse).
+  loader    doctored copies of the sidecar (in a temporary directory):
+            sched_debug unavailable -> the section says "not compared" and
+            the JSON {"available": false, "reason"}; sched_debug absent (an
+            older sidecar) -> no section, no groups_vs_kernel key; a negative
+            tg_load_avg_contrib or a read without header.sched_clk -> exit 1,
+            one line naming the field.
 --table prints, per shift, the medians and p95 the shift check reads.
 Exit 1 on a miss.
 """
 import argparse
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 # [median, p95] bounds of |model - kernel|; measured base figures in the comments
 LIMITS = {
@@ -139,6 +148,58 @@ def check_variants(a):
     return 1 if bad else 0
 
 
+def check_loader(a):
+    sidecar = json.load(open(a.trace + ".json"))
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        def doctored(name, edit):
+            d = json.loads(json.dumps(sidecar))
+            d["trace"]["file"] = name + ".dat"
+            edit(d)
+            shutil.copyfile(a.trace, os.path.join(tmp, name + ".dat"))
+            with open(os.path.join(tmp, name + ".dat.json"), "w") as f:
+                json.dump(d, f)
+            return os.path.join(tmp, name + ".dat")
+
+        def run(path, json_out):
+            return subprocess.run([a.bin, "replay"] + (["--json"] if json_out else []) + [path],
+                                  capture_output=True, text=True, timeout=600)
+
+        def expect(what, ok):
+            nonlocal bad
+            bad += not ok
+            print("%s: %s" % (what, "ok" if ok else "MISS"))
+
+        t = doctored("unavail", lambda d: d.__setitem__(
+            "sched_debug", {"available": False, "reason": "no debugfs"}))
+        out = run(t, False)
+        expect("unavailable: text says not compared",
+               out.returncode == 0 and "sched/debug: not compared: no debugfs" in out.stdout)
+        out = run(t, True)
+        g = json.loads(out.stdout).get("groups_vs_kernel", {}) if out.returncode == 0 else {}
+        expect("unavailable: JSON available false",
+               g.get("base") == {"available": False, "reason": "no debugfs"})
+        t = doctored("absent", lambda d: d.pop("sched_debug"))
+        out = run(t, True)
+        expect("absent: no groups_vs_kernel",
+               out.returncode == 0 and "groups_vs_kernel" not in json.loads(out.stdout))
+        out = run(t, False)
+        expect("absent: no section", out.returncode == 0 and "sched/debug" not in out.stdout)
+
+        def negative(d):
+            d["sched_debug"]["reads"][3]["cpus"][1]["cfs_rqs"][0]["fields"]["tg_load_avg_contrib"] = -5
+        out = run(doctored("negative", negative), False)
+        expect("negative contrib: exit 1, one line naming it",
+               out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1 and
+               "fields.tg_load_avg_contrib" in out.stderr)
+        out = run(doctored("noclk", lambda d: d["sched_debug"]["reads"][3]["header"].pop("sched_clk")),
+                  False)
+        expect("no sched_clk: exit 1, one line naming it",
+               out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1 and
+               "reads[3].header.sched_clk" in out.stderr)
+    return 1 if bad else 0
+
+
 def table(a):
     shifts = [int(x) for x in a.shifts.split(",")]
     print("%-8s %s" % ("shift", " ".join("%24s" % p.split("/")[-1] for p in CAPTURE_GROUPS)))
@@ -156,7 +217,7 @@ def table(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--check", choices=["limits", "shift", "variants"])
+    ap.add_argument("--check", choices=["limits", "shift", "variants", "loader"])
     ap.add_argument("--table", action="store_true")
     ap.add_argument("--shifts", default="-50,-10,-2,-1,0,1,2,10,50")
     ap.add_argument("trace")
@@ -164,7 +225,7 @@ def main():
     if a.table:
         return table(a)
     return {"limits": check_limits, "shift": check_shift,
-            "variants": check_variants}[a.check or "limits"](a)
+            "variants": check_variants, "loader": check_loader}[a.check or "limits"](a)
 
 
 if __name__ == "__main__":
