@@ -392,3 +392,39 @@ void tg_free(struct model *m, struct task_group *tg)
 	free(tg->cfs_rq);
 	free(tg->se);
 }
+
+int model_group_queue_read(const struct model *m, const struct model_group *g, int cpu,
+			   struct model_group_queue *out)
+{
+	const struct task_group *tg = (const struct task_group *)g;
+	const struct cfs_rq *cfs_rq;
+	const struct sched_entity *se;
+
+	memset(out, 0, sizeof(*out));
+	if (!tg || cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return -1;
+	cfs_rq = tg->cfs_rq[cpu];
+	out->load_avg = cfs_rq->avg.load_avg;
+	out->util_avg = cfs_rq->avg.util_avg;
+	out->runnable_avg = cfs_rq->avg.runnable_avg;
+	out->tg_load_avg_contrib = cfs_rq->tg_load_avg_contrib;
+	/* tg_load_avg_read() without its read counter: a probe changes nothing */
+	if (vflag(m, TG_LOAD_PER_NODE) && tg->node_load_avg) {
+		for (int n = 0; n < m->nr_nodes; n++)
+			out->tg_load_avg += tg->node_load_avg[n];
+	} else {
+		out->tg_load_avg = tg->load_avg;
+	}
+	se = tg->se ? tg->se[cpu] : NULL;
+	if (se) {
+		out->have_se = true;
+		out->se_weight = se->load.weight;
+		out->se_load_avg = se->avg.load_avg;
+		out->se_util_avg = se->avg.util_avg;
+	}
+	out->nr_queued = cfs_rq->nr_running;
+	out->h_nr_queued = cfs_rq->h_nr_queued;
+	out->on_list = cfs_rq->on_list;
+	out->last_update_time = cfs_rq->avg.last_update_time;
+	return 0;
+}

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,12 @@ static void usage(FILE *f, bool all)
 "                      hand-off reply, ...) and that\n"
 "                      record's traced time and latency (analysis; one run\n"
 "                      only; docs/replay.md, \"Output\")\n"
+"  --sched-debug-shift MS  the task groups' comparison with the sidecar's\n"
+"                      sched_debug reads probes the model MS ms (signed, up to\n"
+"                      +-10000) after each read's time: a check of the probe's\n"
+"                      alignment (default 0; the replay is unchanged;\n"
+"                      docs/replay.md, \"Task groups against the kernel's\n"
+"                      sched/debug\")\n"
 "  a dump FILE that is a FIFO waits for its reader to open it, as 'tee FIFO'\n"
 "  does; a reader that closes early ends the replay with SIGPIPE\n"
 "\n"
@@ -119,6 +126,31 @@ static int print_json(const struct wl_workload *wl, const struct whatif_result *
 		}
 		json_object_set_new(root, "pelt_at_end", pelt);
 	}
+	/* the kernel's group queues during the capture, where the sidecar has them */
+	if (wl_sched_debug(wl)) {
+		json_t *gk = json_object();
+
+		for (unsigned int i = 0; gk && i < whatif_nr_runs(res); i++) {
+			struct replay_groups_cmp c;
+			json_t *j;
+
+			if (replay_groups_compare(wl, whatif_run_result(res, i),
+						  rc->sched_debug_shift_ns, &c) < 0) {
+				json_decref(gk);
+				gk = NULL;
+				break;
+			}
+			j = replay_groups_json(wl, whatif_run_result(res, i), &c);
+			replay_groups_cmp_release(&c);
+			if (!j) {
+				json_decref(gk);
+				gk = NULL;
+				break;
+			}
+			json_object_set_new(gk, whatif_run_name(res, i), j);
+		}
+		json_object_set_new(root, "groups_vs_kernel", gk);
+	}
 	json_object_set_new(root, "measured", replay_json_measured(wl));
 	json_object_set_new(root, "relative_errors", errs);
 	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) ||
@@ -134,7 +166,7 @@ static int print_json(const struct wl_workload *wl, const struct whatif_result *
 #define REPLAY_TEXT_RUNS 16
 
 static void print_text(const struct wl_workload *wl, const struct whatif_result *res,
-		       const struct replay_text_opts *to)
+		       const struct replay_text_opts *to, int64_t shift_ns)
 {
 	const char *names[REPLAY_TEXT_RUNS];
 	const struct replay_result *runs[REPLAY_TEXT_RUNS];
@@ -151,9 +183,7 @@ static void print_text(const struct wl_workload *wl, const struct whatif_result 
 		}
 		replay_print_text(stdout, wl, names, runs, k, to);
 	}
-	if (!wl_sched_snapshot(wl, true))
-		return;
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned int i = 0; wl_sched_snapshot(wl, true) && i < n; i++) {
 		struct replay_pelt_cmp c;
 
 		if (replay_pelt_compare(wl, whatif_run_result(res, i), &c) < 0) {
@@ -162,6 +192,18 @@ static void print_text(const struct wl_workload *wl, const struct whatif_result 
 		}
 		replay_pelt_text(stdout, n > 1 ? whatif_run_name(res, i) : NULL, &c);
 		replay_pelt_cmp_release(&c);
+	}
+	/* the kernel's group queues during the capture (docs/replay.md) */
+	for (unsigned int i = 0; wl_sched_debug(wl) && i < n; i++) {
+		struct replay_groups_cmp c;
+
+		if (replay_groups_compare(wl, whatif_run_result(res, i), shift_ns,
+					  &c) < 0) {
+			fprintf(stderr, "schedreplay replay: out of memory\n");
+			return;
+		}
+		replay_groups_text(stdout, n > 1 ? whatif_run_name(res, i) : NULL, wl, &c);
+		replay_groups_cmp_release(&c);
 	}
 }
 
@@ -220,6 +262,7 @@ int cmd_replay(int argc, char **argv)
 		{ "dump-events", required_argument, NULL, 'D' },
 		{ "dump-wake-records", no_argument, NULL, 'W' },
 		{ "dump-samples", required_argument, NULL, 'S' },
+		{ "sched-debug-shift", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "help-all", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
@@ -268,6 +311,20 @@ int cmd_replay(int argc, char **argv)
 			dump = optarg;
 			break;
 		case 'W': dump_ops = true; break;
+		case 'K': {
+			char *end;
+			double v;
+
+			errno = 0;
+			v = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(v >= -10000 && v <= 10000)) {
+				cli_usage("replay", "--sched-debug-shift takes -10000..10000 (ms), not '%s'",
+					  cli_esc(optarg));
+				goto usage;
+			}
+			o.rc.sched_debug_shift_ns = (int64_t)llround(v * 1e6);
+			break;
+		}
 		case 'S':
 			if (!cli_path_arg("replay", "--dump-samples", optarg, "file"))
 				goto usage;
@@ -418,7 +475,7 @@ int cmd_replay(int argc, char **argv)
 			to.vcpu_pack_on = on;
 			to.vcpu_pack_why = pw;
 		}
-		print_text(wl, res, &to);
+		print_text(wl, res, &to, o.rc.sched_debug_shift_ns);
 	}
 	/* a full disk: the text report's lost output ended in exit 1 without a word */
 	if ((e = cli_output_error(stdout)) != 0) {

@@ -76,7 +76,7 @@ static bool trace_minus_clock(uint64_t ts, int64_t clock, int64_t *d)
 	return ts <= INT64_MAX && !__builtin_sub_overflow((int64_t)ts, clock, d);
 }
 
-static int cmp_double(const void *a, const void *b)
+int replay_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -84,7 +84,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Nearest-rank percentile @q of @v[@n] (sorted). */
-static double rank(const double *v, unsigned int n, double q)
+double replay_rank_sorted(const double *v, unsigned int n, double q)
 {
 	unsigned int k = (unsigned int)ceil(q * n);
 
@@ -98,11 +98,11 @@ static void stat_fill(struct replay_pelt_stat *st, double *err, double sum_signe
 	st->n = n;
 	if (!n)
 		return;
-	qsort(err, n, sizeof(*err), cmp_double);
+	qsort(err, n, sizeof(*err), replay_cmp_double);
 	for (unsigned int i = 0; i < n; i++)
 		within += err[i] <= 10.24;
-	st->median = rank(err, n, 0.5);
-	st->p95 = rank(err, n, 0.95);
+	st->median = replay_rank_sorted(err, n, 0.5);
+	st->p95 = replay_rank_sorted(err, n, 0.95);
 	st->max = err[n - 1];
 	st->mean_signed = sum_signed / n;
 	st->within_1pct = (double)within / n;
@@ -148,9 +148,9 @@ static void clock_fill(struct replay_pelt_cmp *out, double *tmp)
 		}
 		if (!k)
 			continue;
-		qsort(tmp, k, sizeof(*tmp), cmp_double);
+		qsort(tmp, k, sizeof(*tmp), replay_cmp_double);
 		c->n = k;
-		c->median_ns = (int64_t)rank(tmp, k, 0.5);
+		c->median_ns = (int64_t)replay_rank_sorted(tmp, k, 0.5);
 		out->nr_clock_cpus = (unsigned int)cpu + 1;
 	}
 }
@@ -521,7 +521,7 @@ static int clock_offsets(const struct wl_workload *wl, int64_t *off, bool *have,
 
 		for (b = a; b < n && p[b].cpu == p[a].cpu; b++)
 			v[k++] = p[b].off;
-		off[p[a].cpu] = (int64_t)rank(v, k, 0.5);
+		off[p[a].cpu] = (int64_t)replay_rank_sorted(v, k, 0.5);
 		have[p[a].cpu] = true;
 		found++;
 	}

@@ -1351,6 +1351,34 @@ static int cmp_sched_task(const void *a, const void *b)
 }
 
 /*
+ * An optional {"available": true, ...} | {"available": false, "reason"} object
+ * @o at @name (absent or null: not listed, 0): *@listed, *@available, and
+ * *@reason when unavailable; -1 with @err when it is not such an object.
+ */
+static int load_listed(const struct sv *o, const char *name, bool *listed, bool *available,
+		       char **reason, struct sr_error *err)
+{
+	const struct sv *v;
+
+	if (!o || o->type == SV_NULL)
+		return 0;
+	if (!sv_is_obj(o))
+		FAIL(EINVAL, "%s is not an object", name);
+	*listed = true;
+	v = sv_get(o, "available");
+	if (!sv_is_true(v) && !sv_is_false(v))
+		FAIL(EINVAL, "%s.available is not true or false", name);
+	*available = sv_is_true(v);
+	if (!*available) {
+		const char *why = sv_str(sv_get(o, "reason"));
+
+		if (!(*reason = strdup(why ? why : "not recorded")))
+			NOMEM();
+	}
+	return 0;
+}
+
+/*
  * "sched_at_start" / "sched_at_end" (absent in older sidecars: not listed).
  * A value is an integer or null; a task without a pid, a state that is not
  * one letter or a value of another type is an error naming it.
@@ -1361,22 +1389,10 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 	const struct sv *o = sv_get(root, name), *a, *v, *t;
 	size_t i;
 
-	if (!o || o->type == SV_NULL)
+	if (load_listed(o, name, &out->listed, &out->available, &out->reason, err) < 0)
+		return -1;
+	if (!out->available)
 		return 0;
-	if (!sv_is_obj(o))
-		FAIL(EINVAL, "%s is not an object", name);
-	out->listed = true;
-	v = sv_get(o, "available");
-	if (!sv_is_true(v) && !sv_is_false(v))
-		FAIL(EINVAL, "%s.available is not true or false", name);
-	out->available = sv_is_true(v);
-	if (!out->available) {
-		const char *why = sv_str(sv_get(o, "reason"));
-
-		if (!(out->reason = strdup(why ? why : "not recorded")))
-			NOMEM();
-		return 0;
-	}
 	a = sv_get(o, "tasks");
 	if (!sv_is_arr(a))
 		FAIL(EINVAL, "%s.tasks missing", name);
@@ -1457,6 +1473,193 @@ static int load_sched(struct sidecar *sc, const struct sv *root, const char **ba
 	if (load_sched_one(&sc->sched_start, root, "sched_at_start", sc->nr_cpus, err) < 0)
 		return -1;
 	return load_sched_one(&sc->sched_end, root, "sched_at_end", sc->nr_cpus, err);
+}
+
+/*
+ * "sched_debug" (capture/cap_sched_debug.c; absent in older sidecars: not
+ * listed).  Only the group queues' fields the replay compares are kept.
+ */
+static const char *const sd_keys[SIDECAR_SD_NR] = {
+	"load_avg", "runnable_avg", "util_avg", "tg_load_avg_contrib", "tg_load_avg",
+	"se.load.weight", "se.avg.load_avg", "se.avg.util_avg", "nr_queued", "h_nr_queued",
+};
+/* older kernels' names of the same fields (6.5's print_cfs_rq()) */
+static const char *const sd_old_keys[SIDECAR_SD_NR] = {
+	[SIDECAR_SD_NR_QUEUED] = "nr_running", [SIDECAR_SD_H_NR_QUEUED] = "h_nr_running",
+};
+
+const char *sidecar_sd_key(int field)
+{
+	return field >= 0 && field < SIDECAR_SD_NR ? sd_keys[field] : NULL;
+}
+
+/* More than a capture writes (it stops past a quarter of the value bound). */
+#define SIDECAR_SD_MAX_READS 100000
+#define SIDECAR_SD_MAX_PATHS 4096
+/* |value| bound: tg_load_avg sums up to 2^20 per CPU, a weight is below 2^32 x 1024 */
+#define SIDECAR_SD_MAX_VALUE (1LL << 50)
+
+void sidecar_sched_debug_release(struct sidecar_sched_debug *sd)
+{
+	for (size_t i = 0; sd->paths && i < sd->nr_paths; i++)
+		free(sd->paths[i]);
+	for (size_t i = 0; sd->reads && i < sd->nr_reads; i++)
+		free(sd->reads[i].rows);
+	free(sd->paths);
+	free(sd->reads);
+	free(sd->reason);
+	memset(sd, 0, sizeof(*sd));
+}
+
+int sidecar_sched_debug_copy(struct sidecar_sched_debug *to,
+			     const struct sidecar_sched_debug *from)
+{
+	*to = *from;
+	to->reason = NULL;
+	to->paths = NULL;
+	to->reads = NULL;
+	to->nr_paths = to->nr_reads = 0;
+	if (from->reason && !(to->reason = strdup(from->reason)))
+		goto fail;
+	if (from->nr_paths && !(to->paths = calloc(from->nr_paths, sizeof(*to->paths))))
+		goto fail;
+	for (; to->nr_paths < from->nr_paths; to->nr_paths++)
+		if (!(to->paths[to->nr_paths] = strdup(from->paths[to->nr_paths])))
+			goto fail;
+	if (from->nr_reads && !(to->reads = calloc(from->nr_reads, sizeof(*to->reads))))
+		goto fail;
+	for (; to->nr_reads < from->nr_reads; to->nr_reads++) {
+		const struct sidecar_sd_read *f = &from->reads[to->nr_reads];
+		struct sidecar_sd_read *t = &to->reads[to->nr_reads];
+
+		*t = *f;
+		t->rows = NULL;
+		if (f->nr_rows && !(t->rows = malloc(f->nr_rows * sizeof(*t->rows))))
+			goto fail;
+		if (f->nr_rows)
+			memcpy(t->rows, f->rows, f->nr_rows * sizeof(*t->rows));
+	}
+	return 0;
+fail:
+	sidecar_sched_debug_release(to);
+	return -1;
+}
+
+static int sd_path_index(struct sidecar_sched_debug *sd, const char *path, uint32_t *out)
+{
+	size_t i;
+
+	for (i = 0; i < sd->nr_paths; i++)
+		if (!strcmp(sd->paths[i], path))
+			break;
+	if (i == sd->nr_paths) {
+		char **p;
+
+		if (sd->nr_paths >= SIDECAR_SD_MAX_PATHS)
+			return 1;
+		if (!(p = realloc(sd->paths, (sd->nr_paths + 1) * sizeof(*p))))
+			return -1;
+		sd->paths = p;
+		if (!(p[sd->nr_paths] = strdup(path)))
+			return -1;
+		sd->nr_paths++;
+	}
+	*out = (uint32_t)i;
+	return 0;
+}
+
+static int load_sched_debug(struct sidecar *sc, const struct sv *root, const char **bad,
+			    struct sr_error *err)
+{
+	struct sidecar_sched_debug *sd = &sc->sched_debug;
+	const struct sv *o = sv_get(root, "sched_debug"), *v, *a, *rd;
+	long long x = 0;
+
+	(void)bad;
+	if (load_listed(o, "sched_debug", &sd->listed, &sd->available, &sd->reason, err) < 0)
+		return -1;
+	if (!sd->available)
+		return 0;
+	v = sv_get(o, "every_ms");
+	if (v && v->type != SV_NULL) {
+		if (!sv_int_in(v, 0, 86400000, &x))
+			FAIL(EINVAL, "sched_debug.every_ms is not a number of ms (0..86400000) or null");
+		sd->every_ms = (long)x;
+	}
+	a = sv_get(o, "reads");
+	if (!sv_is_arr(a))
+		FAIL(EINVAL, "sched_debug.reads missing");
+	if (sv_array_size(a) > SIDECAR_SD_MAX_READS)
+		FAIL(EINVAL, "sched_debug.reads has %zu entries, more than %d", sv_array_size(a),
+		     SIDECAR_SD_MAX_READS);
+	if (sv_array_size(a) && !(sd->reads = calloc(sv_array_size(a), sizeof(*sd->reads))))
+		NOMEM();
+	for (size_t i = 0; (rd = sv_at(a, i)); i++) {
+		struct sidecar_sd_read *r = &sd->reads[sd->nr_reads++];
+		const struct sv *cpus, *c;
+		const char *at = sv_str(sv_get(rd, "at"));
+		size_t nrows = 0;
+
+		if (!at || (strcmp(at, "start") && strcmp(at, "during") && strcmp(at, "end")))
+			FAIL(EINVAL, "sched_debug.reads[%zu].at is not \"start\", \"during\" or \"end\"", i);
+		r->at = !strcmp(at, "start") ? SIDECAR_SD_START :
+			!strcmp(at, "end") ? SIDECAR_SD_END : SIDECAR_SD_DURING;
+		v = sv_get(sv_get(rd, "header"), "sched_clk");
+		if (!v || !sv_int_in(v, 0, INT64_MAX, &x))
+			FAIL(EINVAL, "sched_debug.reads[%zu].header.sched_clk missing or not a "
+			     "sched_clock() ns value", i);
+		r->sched_clk = (uint64_t)x;
+		cpus = sv_get(rd, "cpus");
+		if (!sv_is_arr(cpus))
+			FAIL(EINVAL, "sched_debug.reads[%zu].cpus missing", i);
+		for (size_t k = 0; (c = sv_at(cpus, k)); k++)
+			nrows += sv_array_size(sv_get(c, "cfs_rqs"));
+		if (nrows && !(r->rows = calloc(nrows, sizeof(*r->rows))))
+			NOMEM();
+		for (size_t k = 0; (c = sv_at(cpus, k)); k++) {
+			const struct sv *qs = sv_get(c, "cfs_rqs"), *q;
+			int cpu;
+
+			v = sv_get(c, "cpu");
+			if (!v || !sv_int_in(v, 0, sc->nr_cpus > 0 ? sc->nr_cpus - 1 : 65535, &x))
+				FAIL(EINVAL, "sched_debug.reads[%zu].cpus[%zu].cpu is not a CPU of "
+				     "cpus.topology (0..%d)", i, k, sc->nr_cpus > 0 ? sc->nr_cpus - 1 : 65535);
+			cpu = (int)x;
+			for (size_t j = 0; (q = sv_at(qs, j)); j++) {
+				struct sidecar_sd_row *row = &r->rows[r->nr_rows++];
+				const struct sv *fl = sv_get(q, "fields");
+				const char *path = sv_str(sv_get(q, "path"));
+				int rc;
+
+				if (!path || path[0] != '/')
+					FAIL(EINVAL, "sched_debug.reads[%zu].cpus[%zu].cfs_rqs[%zu].path "
+					     "missing or not a path", i, k, j);
+				if ((rc = sd_path_index(sd, path, &row->path)) < 0)
+					NOMEM();
+				if (rc)
+					FAIL(EINVAL, "sched_debug names more than %d group paths",
+					     SIDECAR_SD_MAX_PATHS);
+				row->cpu = cpu;
+				for (int f = 0; f < SIDECAR_SD_NR; f++) {
+					v = sv_get(fl, sd_keys[f]);
+					if (!v && sd_old_keys[f])
+						v = sv_get(fl, sd_old_keys[f]);
+					if (!v || v->type == SV_NULL)
+						continue;
+					if (!sv_int_in(v, -SIDECAR_SD_MAX_VALUE, SIDECAR_SD_MAX_VALUE, &x) ||
+					    (x < 0 && f != SIDECAR_SD_TG_LOAD_AVG))
+						FAIL(EINVAL, "sched_debug.reads[%zu].cpus[%zu].cfs_rqs[%zu]"
+						     ".fields.%s is not an integer in %s..%lld, which no "
+						     "kernel prints", i, k, j, sd_keys[f],
+						     f == SIDECAR_SD_TG_LOAD_AVG ? "-2^50" : "0",
+						     SIDECAR_SD_MAX_VALUE);
+					row->v[f] = x;
+					row->have[f] = true;
+				}
+			}
+		}
+	}
+	return 0;
 }
 
 /*
@@ -1596,7 +1799,7 @@ struct sidecar *sidecar_load(const char *path, struct sr_error *err)
 	static int (*const step[])(struct sidecar *, const struct sv *, const char **,
 				   struct sr_error *) = {
 		load_header, load_trace, load_cpus, load_cgroups, load_groups, load_tasks,
-		load_funcs, load_lost, load_sched, load_cpu_time,
+		load_funcs, load_lost, load_sched, load_sched_debug, load_cpu_time,
 	};
 	struct sidecar *sc = NULL;
 	struct sv_doc d;
@@ -1901,6 +2104,7 @@ void sidecar_free(struct sidecar *sc)
 	free(sc->sched_start.reason);
 	free(sc->sched_end.tasks);
 	free(sc->sched_end.reason);
+	sidecar_sched_debug_release(&sc->sched_debug);
 	free(sc->path);
 	free(sc->trace_file);
 	free(sc->clock);

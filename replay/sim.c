@@ -4038,6 +4038,9 @@ int sim_loop(struct sim *s)
 		bool heap = s->nheap > 0 && (!e || s->heap[0].t < e->ts);
 		uint64_t now = heap ? s->heap[0].t : e ? e->ts : UINT64_MAX;
 
+		/* the sidecar's sched_debug reads before this event (changes nothing) */
+		if (s->sd && sim_group_probe(s, now, false))
+			return -1;
 		if (now > end) {
 			if (s->cfg.stop_at_end || !work_left(s))
 				break;
@@ -4078,6 +4081,8 @@ int sim_loop(struct sim *s)
 			s->cfg.progress(s->cfg.progress_ctx,
 					(double)((now < end ? now : end) - first) / span);
 	}
+	if (s->sd && sim_group_probe(s, end, true))
+		return -1;
 	for (int c = 0; c < s->nr_cpus; c++)
 		charge(s, c, s->end_ts);
 	sim_join_unmade(s);

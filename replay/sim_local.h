@@ -266,6 +266,11 @@ enum sim_note_id {
 
 struct sim {
 	struct replay_config cfg;
+	/* the sidecar's sched_debug reads, probed in the loop (group_check.c); NULL: none */
+	const struct sidecar_sched_debug *sd;
+	size_t sd_next;
+	struct replay_group_probe *probes;
+	size_t nr_probes, cap_probes;
 	const struct wl_workload *wl;
 	const struct wl_facts *facts;
 	const struct wl_task *wt;
@@ -412,5 +417,8 @@ int sim_emit(struct sim *s, const struct trace_event *ev);
 bool sim_unseen(const struct sim *s, int cpu, uint64_t ts);
 /* Set run_left for the op the task now points at. */
 void sim_task_enter_op(struct sim *s, uint32_t ti);
+
+/* group_check.c: probe the reads up to @now (before its events; @at_end: up to the end) */
+int sim_group_probe(struct sim *s, uint64_t now, bool at_end);
 
 #endif /* SCHEDREPLAY_SIM_LOCAL_H */

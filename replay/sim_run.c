@@ -50,6 +50,9 @@ struct replay_result {
 	struct model_task_info *task_end;
 	bool *task_end_have;
 	uint32_t nr_task_end;
+	/* the model's group queues at the sidecar's sched_debug reads (group_check.c) */
+	struct replay_group_probe *probes;
+	size_t nr_probes;
 };
 
 void replay_config_default(struct replay_config *cfg)
@@ -1344,6 +1347,10 @@ static int collect(struct sim *s, struct replay_result *r)
 				r->task_end_have[i] = true;
 			}
 	}
+	r->probes = s->probes;
+	r->nr_probes = s->nr_probes;
+	s->probes = NULL;
+	s->nr_probes = s->cap_probes = 0;
 	r->lost_windows = wl_nr_lost_windows(s->wl) > 0;
 	r->busy_ns = s->busy_ns;
 	r->end_ts = s->end_ts;
@@ -1386,6 +1393,7 @@ static void sim_release(struct sim *s)
 	free(s->ni_next);
 	free(s->heap);
 	free(s->samples);
+	free(s->probes);
 	lat_machine_free(s->lat);
 }
 
@@ -1420,6 +1428,10 @@ struct replay_result *replay_run(const struct wl_workload *wl, const struct repl
 	if (s.nr_cpus > MODEL_MAX_CPUS)
 		s.nr_cpus = MODEL_MAX_CPUS;
 	r->profile = replay_profile_for(wl, &s.cfg, NULL);
+	/* the kernel's group queues to probe (group_check.c) */
+	s.sd = wl_sched_debug(wl);
+	if (s.sd && (!s.sd->available || !s.sd->nr_reads))
+		s.sd = NULL;
 	bad = setup(&s, err);
 	if (!bad)
 		r->sched_features = *model_sched_features(s.m);
@@ -1447,7 +1459,14 @@ void replay_result_free(struct replay_result *r)
 	free(r->samples);
 	free(r->task_end);
 	free(r->task_end_have);
+	free(r->probes);
 	free(r);
+}
+
+const struct replay_group_probe *replay_group_probes(const struct replay_result *r, size_t *n)
+{
+	*n = r->nr_probes;
+	return r->probes;
 }
 
 bool replay_task_end(const struct replay_result *r, uint32_t task, struct model_task_info *out)

@@ -3314,6 +3314,7 @@ void wl_free(struct wl_workload *wl)
 		free(wl->sched_snap[k].tasks);
 		free(wl->sched_snap[k].reason);
 	}
+	sidecar_sched_debug_release(&wl->sched_debug);
 	free(wl->unseen);
 	free(wl->cpu_node);
 	free(wl->sidecar_path);
@@ -3507,6 +3508,11 @@ const char *wl_sidecar_path(const struct wl_workload *wl) { return wl->sidecar_p
 const struct sidecar_sched *wl_sched_snapshot(const struct wl_workload *wl, bool at_end)
 {
 	return wl->sched_snap[at_end].listed ? &wl->sched_snap[at_end] : NULL;
+}
+
+const struct sidecar_sched_debug *wl_sched_debug(const struct wl_workload *wl)
+{
+	return wl->sched_debug.listed ? &wl->sched_debug : NULL;
 }
 
 const struct wl_unseen *wl_unseen_threads(const struct wl_workload *wl, uint32_t *n)

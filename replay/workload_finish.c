@@ -302,6 +302,8 @@ static int sidecar_copy(struct wl_builder *b)
 			wl->nr_funcs++;
 		}
 	}
+	if (sidecar_sched_debug_copy(&wl->sched_debug, &sc->sched_debug) < 0)
+		return -1;
 	for (int k = 0; k < 2; k++) {
 		const struct sidecar_sched *from = k ? &sc->sched_end : &sc->sched_start;
 		struct sidecar_sched *to = &wl->sched_snap[k];

@@ -92,6 +92,7 @@ struct wl_workload {
 	int *cpu_node;                 /* NUMA node per CPU (sidecar), NULL if unknown */
 	char *sidecar_path;
 	struct sidecar_sched sched_snap[2]; /* the sidecar's sched_at_start, sched_at_end */
+	struct sidecar_sched_debug sched_debug; /* the sidecar's sched_debug reads */
 	struct wl_unseen *unseen;      /* sched_snap[0]'s threads the trace never shows */
 	uint32_t nr_unseen;
 	struct sidecar_lost_cmp *lost_sc; /* the sidecar's lost-event counters against the

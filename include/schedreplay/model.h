@@ -268,6 +268,31 @@ int model_group_cfs_rq_info(const struct model *m, const struct model_group *g, 
 			    struct model_cfs_rq_info *out);
 
 /*
+ * A group's queue on a CPU as the kernel's sched/debug prints it
+ * (print_cfs_rq()), read-only: each value as of its last update, as the
+ * kernel keeps it.  The kernel fields mirrored: cfs_rq->avg.load_avg /
+ * util_avg / runnable_avg, cfs_rq->tg_load_avg_contrib, tg->load_avg (the
+ * sum of the nodes' counters under aaron-node, read without counting a read),
+ * tg->se[cpu]->load.weight (calc_group_shares()'s last result, scaled:
+ * 1048576 = nice 0 on 64-bit) and tg->se[cpu]->avg.load_avg / util_avg, the
+ * queue's nr_queued / h_nr_queued and whether it is on the leaf list (the
+ * kernel prints only those).  The root group has no entity (have_se false).
+ */
+struct model_group_queue {
+	unsigned long load_avg, util_avg, runnable_avg;
+	unsigned long tg_load_avg_contrib;
+	long tg_load_avg;
+	bool have_se;
+	unsigned long se_weight, se_load_avg, se_util_avg;
+	unsigned int nr_queued, h_nr_queued;
+	bool on_list;
+	uint64_t last_update_time;     /* avg.last_update_time, the queue's PELT clock */
+};
+/* The group's queue on @cpu; -1 on a bad CPU or group.  Changes nothing. */
+int model_group_queue_read(const struct model *m, const struct model_group *g, int cpu,
+			   struct model_group_queue *out);
+
+/*
  * The bandwidth timers (period and slack, hrtimers in the kernel) are
  * events of the caller's loop: model_next_timer() is the earliest pending
  * expiry (UINT64_MAX: none; it changes after any call), model_run_timers()

@@ -123,6 +123,52 @@ struct sidecar_sched {
 	struct sidecar_sched_task *tasks; /* sorted by pid */
 };
 
+/*
+ * "sched_debug" (docs/capture.md): reads of debugfs's sched/debug, the
+ * kernel's group queues (print_cfs_rq()) per CPU.  The fields the replay
+ * compares (sidecar_sd_key() names each; older kernels' names mapped: 6.5's
+ * per-queue nr_running / h_nr_running for nr_queued / h_nr_queued).  A row
+ * is one cfs_rq[CPU]:PATH block of one read; PATH indexes paths[].
+ */
+enum {
+	SIDECAR_SD_LOAD_AVG, SIDECAR_SD_RUNNABLE_AVG, SIDECAR_SD_UTIL_AVG,
+	SIDECAR_SD_TG_CONTRIB, SIDECAR_SD_TG_LOAD_AVG, SIDECAR_SD_SE_WEIGHT,
+	SIDECAR_SD_SE_LOAD_AVG, SIDECAR_SD_SE_UTIL_AVG, SIDECAR_SD_NR_QUEUED,
+	SIDECAR_SD_H_NR_QUEUED, SIDECAR_SD_NR
+};
+const char *sidecar_sd_key(int field);     /* NULL past SIDECAR_SD_NR */
+
+enum sidecar_sd_at { SIDECAR_SD_START, SIDECAR_SD_DURING, SIDECAR_SD_END };
+
+struct sidecar_sd_row {
+	int cpu;
+	uint32_t path;                   /* index of sidecar_sched_debug.paths */
+	int64_t v[SIDECAR_SD_NR];
+	bool have[SIDECAR_SD_NR];        /* false: the kernel did not print it */
+};
+
+struct sidecar_sd_read {
+	enum sidecar_sd_at at;
+	uint64_t sched_clk;              /* header.sched_clk: sched_clock(), trace clock local */
+	size_t nr_rows;
+	struct sidecar_sd_row *rows;
+};
+
+struct sidecar_sched_debug {
+	bool listed;                     /* the sidecar has the object (2026-12-05 on) */
+	bool available;
+	char *reason;                    /* why not, when listed and unavailable */
+	long every_ms;                   /* 0: start and end reads only */
+	size_t nr_paths;
+	char **paths;                    /* cgroup paths as the kernel prints them */
+	size_t nr_reads;
+	struct sidecar_sd_read *reads;   /* in the sidecar's order */
+};
+/* A deep copy of @from into @to (zeroed); -1 on ENOMEM (@to then released). */
+int sidecar_sched_debug_copy(struct sidecar_sched_debug *to,
+			     const struct sidecar_sched_debug *from);
+void sidecar_sched_debug_release(struct sidecar_sched_debug *sd);
+
 struct sidecar_cpu_time {
 	bool have;                     /* listed in both reads */
 	uint64_t irq[2], softirq[2], steal[2];  /* [0] at the start, [1] at the end */
@@ -182,6 +228,8 @@ struct sidecar {
 
 	/* the kernel's per-thread sched state at the start and at the end */
 	struct sidecar_sched sched_start, sched_end;
+	/* the kernel's group queues read during the capture */
+	struct sidecar_sched_debug sched_debug;
 
 	/*
 	 * "cpu_time": each CPU's /proc/stat irq, softirq and steal (USER_HZ

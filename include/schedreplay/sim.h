@@ -53,6 +53,7 @@
 
 #include <schedreplay/error.h>
 #include <schedreplay/latency.h>
+#include <schedreplay/model.h>
 #include <schedreplay/profile.h>
 #include <schedreplay/trace.h>
 #include <schedreplay/variant.h>
@@ -770,6 +771,8 @@ struct replay_config {
 	enum replay_wake_path wake_path;
 	enum replay_initial_lag initial_lag;   /* the start's lags (--initial-lag) */
 	enum replay_initial_pelt initial_pelt; /* the start's PELT (--initial-pelt) */
+	/* replay --sched-debug-shift: the group probes' times moved (a check of their alignment) */
+	int64_t sched_debug_shift_ns;
 	/* an early wake's charge of its waker (above) */
 	enum replay_early_charge early_charge;
 	/* the source CPU's reschedule after a traced migration (above) */
@@ -1118,6 +1121,62 @@ bool replay_note_next(const struct replay_result *r, unsigned int *iter, const c
 		      uint64_t *count);
 
 
+/* ---- task groups against the kernel's sched/debug (group_check.c) ------- */
+
+/*
+ * The model's group queues at each read of the sidecar's sched_debug inside
+ * the trace window (docs/replay.md "Task groups against the kernel's
+ * sched/debug"): a probe in the simulation's event order, before the first
+ * event after the read's sched_clk (+ replay_config.sched_debug_shift_ns),
+ * for every group the replay modelled and every CPU.  It changes nothing.
+ */
+struct replay_group_probe {
+	uint32_t read;                 /* index of sidecar_sched_debug.reads */
+	uint32_t group;                /* the workload's group */
+	int cpu;
+	struct model_group_queue q;
+};
+/* The probes of a run, in order (NULL, 0 without the sidecar's sched_debug). */
+const struct replay_group_probe *replay_group_probes(const struct replay_result *r, size_t *n);
+
+enum {
+	REPLAY_GF_LOAD_AVG, REPLAY_GF_UTIL_AVG, REPLAY_GF_RUNNABLE_AVG, REPLAY_GF_TG_CONTRIB,
+	REPLAY_GF_TG_LOAD_AVG, REPLAY_GF_SE_WEIGHT, REPLAY_GF_SE_LOAD_AVG, REPLAY_GF_SE_UTIL_AVG,
+	REPLAY_GF_H_NR_QUEUED, REPLAY_GF_NR
+};
+const char *replay_group_field_name(int f);
+
+struct replay_group_stat {
+	unsigned int n;                /* (read, CPU) pairs with both values */
+	double median, p95;            /* |model - kernel| (nearest rank) */
+	double mean_signed;            /* mean of model - kernel */
+	double kernel_median;          /* the kernel's median, for scale */
+};
+
+struct replay_group_path {
+	uint32_t sd_path;              /* index of sidecar_sched_debug.paths */
+	uint32_t group;                /* the workload's group */
+	struct replay_group_stat st[REPLAY_GF_NR];
+};
+
+struct replay_groups_cmp {
+	bool available;
+	char reason[160];
+	unsigned int reads_total, reads_in_window;
+	int64_t shift_ns;
+	struct replay_group_path *paths;
+	unsigned int nr_paths;
+	unsigned int unmodelled_rows;  /* kernel rows of paths the replay has no group of */
+};
+/* 0, or -1 on ENOMEM. */
+int replay_groups_compare(const struct wl_workload *wl, const struct replay_result *r,
+			  int64_t shift_ns, struct replay_groups_cmp *out);
+void replay_groups_cmp_release(struct replay_groups_cmp *c);
+void replay_groups_text(FILE *out, const char *run_name, const struct wl_workload *wl,
+			const struct replay_groups_cmp *c);
+struct json_t *replay_groups_json(const struct wl_workload *wl, const struct replay_result *r,
+				  const struct replay_groups_cmp *c);
+
 /* ---- PELT against the kernel's own values (pelt_check.c) ----------------- */
 
 /*
@@ -1205,6 +1264,10 @@ void replay_pelt_text(FILE *out, const char *run_name, const struct replay_pelt_
 struct json_t;
 struct json_t *replay_pelt_json(const struct replay_pelt_cmp *c);
 const char *replay_pelt_excl_name(int reason);
+/* qsort() order of doubles, and the nearest-rank percentile @q (0..1) of sorted @v[@n]
+ * (0 if empty): pelt_check.c's, shared with group_check.c */
+int replay_cmp_double(const void *a, const void *b);
+double replay_rank_sorted(const double *v, unsigned int n, double q);
 /*
  * Per CPU, the trace clock minus the kernel's rq_clock_task, from the
  * model-independent part of the comparison: the median over the threads

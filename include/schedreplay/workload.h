@@ -985,6 +985,12 @@ const struct sidecar_lost_cmp *wl_lost_sidecar(const struct wl_workload *wl);
 struct sidecar_sched;
 const struct sidecar_sched *wl_sched_snapshot(const struct wl_workload *wl, bool at_end);
 /*
+ * The sidecar's reads of debugfs's sched/debug (the kernel's group queues,
+ * sidecar_sched_debug, copied): NULL when the sidecar has none.
+ */
+struct sidecar_sched_debug;
+const struct sidecar_sched_debug *wl_sched_debug(const struct wl_workload *wl);
+/*
  * The threads of the start snapshot the trace never shows (no task of
  * their pid): asleep through the whole trace, in the kernel their blocked
  * load still sits on the cfs_rq of the CPU they last ran on and decays

@@ -397,6 +397,8 @@ NOT_SWEPT = {
     "--help": "the usage cases",
     "--help-all": "the usage cases",
     "--tracing-dir": "capture: root and a live tracefs (tests/capture)",
+    "--sched-debug-shift": "only moves the sched_debug probes of a sidecar that has them "
+                           "(pelt-mix-sd: replay_groups_kernel_shift runs it at +-10, +-50 ms)",
 }
 # capture runs a workload as root: only its usage errors are swept
 USAGE_ONLY = ("capture", "variants")

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The model's task-group queues against the kernel's sched/debug on a bundled capture.
+
+    groups_kernel.py --bin SCHEDREPLAY TRACE [--check limits|shift|variants]
+    groups_kernel.py --bin SCHEDREPLAY TRACE --table [--shifts MS,MS,...]
+
+Runs `schedreplay replay --json TRACE` and reads its "groups_vs_kernel"
+object (docs/replay.md "Task groups against the kernel's sched/debug"): at
+every sched/debug read inside the trace, each group queue's PELT averages,
+tg_load_avg_contrib, tg->load_avg and group-entity weight of the model
+against the kernel's.  Checks (bounds from what main measured on
+traces/pelt-mix-sd.dat, 5 Dec 2026, with a margin; docs/validation-log.md
+"Task groups against the kernel's sched/debug"):
+
+  limits    run base at the reads' times: per group and field the median /
+            p95 of |model - kernel| at most LIMITS, at most MISMATCH (read,
+            CPU, group) pairs whose h_nr_queued differs (measured 4 of 260: a
+            duty30 wakeup at read 5, the root queue at read 29), at least
+            READS reads compared.
+  shift     the same reads moved by -50, -10, +10 and +50 ms
+            (--sched-debug-shift): the sum over the capture's groups of the
+            tg_load_avg medians grows at least 3x (10 ms) / 10x (50 ms), and
+            h_nr_queued differs at more than twice as many pairs: a
+            misaligned probe fails.
+  variants  --all-variants: the mean |model - kernel| of se.load.weight over
+            every non-root pair is smallest under base (the 6.18 capture
+            kernel's rules) and at least 1.1x base's under no-tg-ratelimit,
+            aaron-skip and cfs-group-tick-only (a variant that is not the
+            kernel's matches worse).
+  loader    doctored copies of the sidecar (in a temporary directory):
+            sched_debug unavailable -> the section says "not compared" and
+            the JSON {"available": false, "reason"}; sched_debug absent (an
+            older sidecar) -> no section, no groups_vs_kernel key; a negative
+            tg_load_avg_contrib or a read without header.sched_clk -> exit 1,
+            one line naming the field.
+--table prints, per shift, the medians and p95 the shift check reads.
+Exit 1 on a miss.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# [median, p95] bounds of |model - kernel|; measured base figures in the comments
+LIMITS = {
+    "/schedreplay-9213/hog": {"tg_load_avg": [2, 5],             # 1 / 1
+                              "load_avg": [2, 5],                # 0 / 1
+                              "se.load.weight": [0.5, 1]},       # 0 / 0
+    "/schedreplay-9213/duty30": {"tg_load_avg": [5, 400],        # 1 / 309
+                                 "se.load.weight": [1, 6]},      # 0 / 2.5
+    "/schedreplay-9213/duty5": {"tg_load_avg": [5, 1600],        # 1 / 1472
+                                "se.load.weight": [1, 2]},       # 0 / 0.2
+    "/schedreplay-9213": {"tg_load_avg": [15, 90],               # 6 / 54
+                          "tg_load_avg_contrib": [8, 50],        # 3 / 28
+                          "se.load.weight": [4, 50]},            # 1.3 / 31.2
+}
+READS = 30
+MISMATCH = 6
+CAPTURE_GROUPS = ["/schedreplay-9213/hog", "/schedreplay-9213/duty30",
+                  "/schedreplay-9213/duty5", "/schedreplay-9213"]
+
+
+def replay(binary, trace, extra):
+    out = subprocess.run([binary, "replay", "--json"] + extra + [trace], capture_output=True,
+                         text=True, timeout=600)
+    if out.returncode != 0:
+        sys.exit("replay %s failed (%d): %s" % (" ".join(extra), out.returncode,
+                                                out.stderr.strip()))
+    g = json.loads(out.stdout).get("groups_vs_kernel")
+    if not g:
+        sys.exit("no groups_vs_kernel in the output of replay %s" % " ".join(extra))
+    return g
+
+
+def nr_mismatch(run):
+    return sum(1 for p in run["pairs"]
+               if "h_nr_queued" in p["kernel"] and p["kernel"]["h_nr_queued"] != p["model"]["h_nr_queued"])
+
+
+def tg_sum(run):
+    return sum(run["groups"][p]["tg_load_avg"]["median_abs"] for p in CAPTURE_GROUPS
+               if p in run["groups"])
+
+
+def check_limits(a):
+    run = replay(a.bin, a.trace, [])["base"]
+    bad = 0
+    if not run.get("available") or run["reads"] < READS:
+        print("reads compared %s, at least %d expected" % (run.get("reads"), READS))
+        return 1
+    print("reads compared: %d" % run["reads"])
+    for path, fields in LIMITS.items():
+        for f, (med, p95) in fields.items():
+            st = run["groups"].get(path, {}).get(f)
+            if not st:
+                print("%s %s: not compared" % (path, f))
+                bad += 1
+                continue
+            ok = st["median_abs"] <= med and st["p95_abs"] <= p95
+            bad += not ok
+            print("%s %-20s pairs %3d median %7.1f (<= %g) p95 %7.1f (<= %g) %s" %
+                  (path, f, st["pairs"], st["median_abs"], med, st["p95_abs"], p95,
+                   "ok" if ok else "MISS"))
+    m = nr_mismatch(run)
+    print("pairs whose h_nr_queued differs: %d of %d (<= %d)" % (m, len(run["pairs"]), MISMATCH))
+    return 1 if bad or m > MISMATCH else 0
+
+
+def check_shift(a):
+    base = replay(a.bin, a.trace, [])["base"]
+    s0 = tg_sum(base)
+    bad = 0
+    print("shift 0: sum of tg_load_avg medians %.1f, h_nr_queued mismatches %d" %
+          (s0, nr_mismatch(base)))
+    for ms, factor in ((-50, 10), (-10, 3), (10, 3), (50, 10)):
+        run = replay(a.bin, a.trace, ["--sched-debug-shift", str(ms)])["base"]
+        s, m = tg_sum(run), nr_mismatch(run)
+        ok = s >= factor * max(s0, 1) and m > 2 * max(nr_mismatch(base), 1)
+        bad += not ok
+        print("shift %+d ms: sum %.1f (>= %gx %.1f), h_nr_queued mismatches %d (> twice) %s" %
+              (ms, s, factor, s0, m, "ok" if ok else "MISS"))
+    return 1 if bad else 0
+
+
+def mean_weight(run):
+    d = [abs(p["model"]["se.load.weight"] - p["kernel"]["se.load.weight"]) for p in run["pairs"]
+         if p["path"] != "/" and "se.load.weight" in p["kernel"] and "se.load.weight" in p["model"]]
+    return sum(d) / len(d) if d else float("nan")
+
+
+def check_variants(a):
+    runs = replay(a.bin, a.trace, ["--all-variants"])
+    w = {v: mean_weight(r) for v, r in runs.items()}
+    bad = 0
+    for v in sorted(w, key=w.get):
+        print("%-26s mean |model - kernel| se.load.weight %.2f" % (v, w[v]))
+    if min(w.values()) < w["base"]:
+        print("a variant matches the kernel's weights better than base: MISS")
+        bad += 1
+    for v in ("no-tg-ratelimit", "aaron-skip", "cfs-group-tick-only"):
+        ok = w[v] >= 1.1 * w["base"]
+        bad += not ok
+        print("%s %.2f >= 1.1 x base %.2f: %s" % (v, w[v], w["base"], "ok" if ok else "MISS"))
+    return 1 if bad else 0
+
+
+def check_loader(a):
+    sidecar = json.load(open(a.trace + ".json"))
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        def doctored(name, edit):
+            d = json.loads(json.dumps(sidecar))
+            d["trace"]["file"] = name + ".dat"
+            edit(d)
+            shutil.copyfile(a.trace, os.path.join(tmp, name + ".dat"))
+            with open(os.path.join(tmp, name + ".dat.json"), "w") as f:
+                json.dump(d, f)
+            return os.path.join(tmp, name + ".dat")
+
+        def run(path, json_out):
+            return subprocess.run([a.bin, "replay"] + (["--json"] if json_out else []) + [path],
+                                  capture_output=True, text=True, timeout=600)
+
+        def expect(what, ok):
+            nonlocal bad
+            bad += not ok
+            print("%s: %s" % (what, "ok" if ok else "MISS"))
+
+        t = doctored("unavail", lambda d: d.__setitem__(
+            "sched_debug", {"available": False, "reason": "no debugfs"}))
+        out = run(t, False)
+        expect("unavailable: text says not compared",
+               out.returncode == 0 and "sched/debug: not compared: no debugfs" in out.stdout)
+        out = run(t, True)
+        g = json.loads(out.stdout).get("groups_vs_kernel", {}) if out.returncode == 0 else {}
+        expect("unavailable: JSON available false",
+               g.get("base") == {"available": False, "reason": "no debugfs"})
+        t = doctored("absent", lambda d: d.pop("sched_debug"))
+        out = run(t, True)
+        expect("absent: no groups_vs_kernel",
+               out.returncode == 0 and "groups_vs_kernel" not in json.loads(out.stdout))
+        out = run(t, False)
+        expect("absent: no section", out.returncode == 0 and "sched/debug" not in out.stdout)
+
+        def negative(d):
+            d["sched_debug"]["reads"][3]["cpus"][1]["cfs_rqs"][0]["fields"]["tg_load_avg_contrib"] = -5
+        out = run(doctored("negative", negative), False)
+        expect("negative contrib: exit 1, one line naming it",
+               out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1 and
+               "fields.tg_load_avg_contrib" in out.stderr)
+        out = run(doctored("noclk", lambda d: d["sched_debug"]["reads"][3]["header"].pop("sched_clk")),
+                  False)
+        expect("no sched_clk: exit 1, one line naming it",
+               out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1 and
+               "reads[3].header.sched_clk" in out.stderr)
+    return 1 if bad else 0
+
+
+def table(a):
+    shifts = [int(x) for x in a.shifts.split(",")]
+    print("%-8s %s" % ("shift", " ".join("%24s" % p.split("/")[-1] for p in CAPTURE_GROUPS)))
+    for ms in shifts:
+        run = replay(a.bin, a.trace, ["--sched-debug-shift", str(ms)])["base"]
+        cells = []
+        for p in CAPTURE_GROUPS:
+            st = run["groups"].get(p, {}).get("tg_load_avg")
+            cells.append("%24s" % ("%.0f / %.0f" % (st["median_abs"], st["p95_abs"]) if st else "-"))
+        print("%+6d ms %s  h_nr_queued mismatches %d, reads %d" %
+              (ms, " ".join(cells), nr_mismatch(run), run["reads"]))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--check", choices=["limits", "shift", "variants", "loader"])
+    ap.add_argument("--table", action="store_true")
+    ap.add_argument("--shifts", default="-50,-10,-2,-1,0,1,2,10,50")
+    ap.add_argument("trace")
+    a = ap.parse_args()
+    if a.table:
+        return table(a)
+    return {"limits": check_limits, "shift": check_shift,
+            "variants": check_variants, "loader": check_loader}[a.check or "limits"](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
