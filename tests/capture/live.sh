@@ -240,6 +240,7 @@ scheddebug)
 	# end read holds the capture's two groups with their tg->load_avg and
 	# group entity weights; no debugfs mount is left behind
 	need_live
+	grep -qw debugfs /proc/filesystems || skip "no debugfs in this kernel (CONFIG_DEBUG_FS)"
 	before=$(host_state)
 	run "$bin" capture -q -o "$dir/sd.dat" -d 1 --sched-debug-every 100 \
 		-g 'a:shares=512=while :; do :; done' -g 'b:shares=2048=while :; do :; done'
