@@ -353,7 +353,15 @@ sigint)
 	need_live
 	"$bin" capture -o "$dir/int.dat" -d 60 -g 'a=sleep 100' >"$dir/out" 2>&1 &
 	pid=$!
-	sleep 1.5
+	# 1 s after its "recording" line (printed just before tracing is on): a
+	# fixed wait from the start ran out before the setup did on a loaded
+	# machine (ASan build, two other test runs: a 0.03 s window)
+	i=0
+	while ! grep -q "recording" "$dir/out" && [ $i -lt 300 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	grep -q "recording" "$dir/out" || { cat "$dir/out" >&2; fail "never started recording"; }
+	sleep 1
 	kill -INT $pid
 	t0=$(date +%s)
 	wait $pid
