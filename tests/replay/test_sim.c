@@ -4335,21 +4335,10 @@ static void test_class_change_replay(void)
 static void test_class_change_pi_replay(void)
 {
 	struct trace_event ev[16];
-	size_t n = 0;
 	struct wl_workload *wl;
 	struct run x;
 
-	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130);
-	ev[n++] = ev_switch(1 * MS + 1000, 1, 0, 'R', 120, 11, 98);
-	ev[n++] = ev_switch(1 * MS + 2000, 1, 11, 'S', 98, 0, 120);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 0, 0, 11, 98, 0);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1000, 0, 0, 0, 11, 98, 0);
-	ev[n++] = ev_switch(2 * MS + 2000, 0, 10, 'R', 130, 11, 98);
-	ev[n++] = ev_pi_setprio(2 * MS + 10000, 0, 11, 10, 130, 98);
-	ev[n++] = ev_switch(2 * MS + 11000, 0, 11, 'S', 98, 10, 98);
-	ev[n++] = ev_pi_setprio(4 * MS, 0, 10, 10, 98, 130);
-	ev[n++] = ev_switch(5 * MS, 0, 10, 'S', 130, 0, 120);
-	if (run_events(&x, &wl, ev, n, true)) {
+	if (run_events(&x, &wl, ev, ev_pirt_cycle(ev, true), true)) {
 		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, UINT64_MAX, "==> task10:10 [130]"), 1);
 		CHECK_EQ(note_count(x.r, "wakeup latency samples not counted: the stand-in wakeups that enqueue"), 1);
 		CHECK_EQ(note_count(x.r, "fair tasks queued where the trace switched them"), 1);

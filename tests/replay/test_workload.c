@@ -3773,6 +3773,25 @@ static const struct wl_timed *timed_of(const struct wl_workload *wl, uint8_t kin
 }
 
 /*
+ * The three records of @pid, fair, RT and fair again (a class change and its
+ * way back): false if there are not three.
+ */
+static bool fair_rt_fair(const struct wl_workload *wl, int pid, uint32_t *a, uint32_t *r,
+			 uint32_t *f)
+{
+	*a = task_of(wl, pid, 0);
+	*r = task_of(wl, pid, 1);
+	*f = task_of(wl, pid, 2);
+	CHECK(*a != WL_NONE && *r != WL_NONE && *f != WL_NONE);
+	if (*a == WL_NONE || *r == WL_NONE || *f == WL_NONE)
+		return false;
+	CHECK_EQ(wl_task(wl, *a)->cls, WL_CLASS_FAIR);
+	CHECK_EQ(wl_task(wl, *r)->cls, WL_CLASS_RT);
+	CHECK_EQ(wl_task(wl, *f)->cls, WL_CLASS_FAIR);
+	return true;
+}
+
+/*
  * A fair task (nice 0) that calls sched_setscheduler(SCHED_FIFO, 1) while it
  * runs: the trace shows no event for it, only its switch-out at prio 98 and
  * its later wakes and switches at 98; then SCHED_OTHER again while asleep,
@@ -3799,17 +3818,10 @@ static void test_class_change(void)
 	feed(ev_switch(5 * MS + 5000, 0, 0, 'R', 120, 10, 120));
 	feed(ev_switch(6 * MS, 0, 10, 'S', 120, 0, 120));
 	wl = finish();
-	a = task_of(wl, 10, 0);
-	r = task_of(wl, 10, 1);
-	f = task_of(wl, 10, 2);
-	CHECK(a != WL_NONE && r != WL_NONE && f != WL_NONE);
-	if (a == WL_NONE || r == WL_NONE || f == WL_NONE) {
+	if (!fair_rt_fair(wl, 10, &a, &r, &f)) {
 		wl_free(wl);
 		return;
 	}
-	CHECK_EQ(wl_task(wl, a)->cls, WL_CLASS_FAIR);
-	CHECK_EQ(wl_task(wl, r)->cls, WL_CLASS_RT);
-	CHECK_EQ(wl_task(wl, f)->cls, WL_CLASS_FAIR);
 	/* the first fair record: its run, then the block at the change */
 	CHECK_EQ(op_of(wl, a, wl_task(wl, a)->nr_ops - 1)->kind, WL_OP_BLOCK);
 	CHECK(timed_of(wl, WL_T_OTHER_WAKE, r, 3 * MS) != NULL);
@@ -3823,10 +3835,8 @@ static void test_class_change(void)
 }
 
 /*
- * small-pirt's cycle: fair holder 10 (nice 10) preempted by the RT waiter
- * 11, which boosts it to 98 (sched_pi_setprio in 11's context) and blocks;
- * 10 runs boosted, deboosts itself at its unlock (98 -> 130) and runs on.
- * The kernel: RT from the boost (switched_from_fair() of a queued task), fair
+ * small-pirt's cycle (ev_pirt_cycle()): the fair holder boosted to 98 while
+ * queued, deboosted in its own context.  The kernel: RT from the boost (switched_from_fair() of a queued task), fair
  * from the deboost (switched_to_fair(), running).  Records: fair, RT, fair;
  * the first leaves the fair class queued at the boost (WL_T_CLASS_LEAVE), the
  * last is enqueued at the deboost by a wake with no latency sample
@@ -3837,30 +3847,16 @@ static void test_class_change_pi(void)
 	struct wl_workload *wl;
 	uint32_t a, r, f;
 	const struct wl_timed *w;
+	struct trace_event ev[16];
 
 	start();
-	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130));
-	feed(ev_switch(1 * MS + 1000, 1, 0, 'R', 120, 11, 98));
-	feed(ev_switch(1 * MS + 2000, 1, 11, 'S', 98, 0, 120));
-	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 0, 0, 11, 98, 0));
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1000, 0, 0, 0, 11, 98, 0));
-	feed(ev_switch(2 * MS + 2000, 0, 10, 'R', 130, 11, 98));
-	feed(ev_pi_setprio(2 * MS + 10000, 0, 11, 10, 130, 98)); /* 11 blocks on 10's lock */
-	feed(ev_switch(2 * MS + 11000, 0, 11, 'S', 98, 10, 98));
-	feed(ev_pi_setprio(4 * MS, 0, 10, 10, 98, 130));        /* unlock: deboost */
-	feed(ev_switch(5 * MS, 0, 10, 'S', 130, 0, 120));
+	for (size_t i = 0, n = ev_pirt_cycle(ev, true); i < n; i++)
+		feed(ev[i]);
 	wl = finish();
-	a = task_of(wl, 10, 0);
-	r = task_of(wl, 10, 1);
-	f = task_of(wl, 10, 2);
-	CHECK(a != WL_NONE && r != WL_NONE && f != WL_NONE);
-	if (a == WL_NONE || r == WL_NONE || f == WL_NONE) {
+	if (!fair_rt_fair(wl, 10, &a, &r, &f)) {
 		wl_free(wl);
 		return;
 	}
-	CHECK_EQ(wl_task(wl, a)->cls, WL_CLASS_FAIR);
-	CHECK_EQ(wl_task(wl, r)->cls, WL_CLASS_RT);
-	CHECK_EQ(wl_task(wl, f)->cls, WL_CLASS_FAIR);
 	CHECK_EQ(wl_task(wl, f)->nice, 10);
 	CHECK(timed_of(wl, WL_T_CLASS_LEAVE, a, 2 * MS + 10000) != NULL);
 	CHECK(timed_of(wl, WL_T_OTHER_IN, r, 2 * MS + 11000) != NULL);
