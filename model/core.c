@@ -1466,3 +1466,30 @@ int model_task_pi_setprio(struct model *m, struct model_task *p, int oldprio, in
 	return 0;
 }
 #undef NO_NICE
+
+/*
+ * A queued fair task leaves the fair class (__sched_setscheduler() or
+ * rt_mutex_setprio() -> __setscheduler_class(), then check_class_changed()):
+ * the sched_change dequeue (DEQUEUE_SAVE | DEQUEUE_MOVE) and
+ * switched_from_fair() -> detach_task_cfs_rq(), its load off its cfs_rq.
+ * The new class's enqueue is not modelled: from here the model has it
+ * asleep, as a task that is no longer fair.  -1 for a task not queued here
+ * (running, asleep, delayed, dead or never placed).
+ */
+int model_task_switched_from_fair(struct model *m, struct model_task *p, uint64_t now)
+{
+	struct rq *rq;
+
+	if (p->state != TS_RUNNING || p->cpu < 0 || p->on_rq != TASK_ON_RQ_QUEUED ||
+	    p->se.sched_delayed)
+		return -1;
+	rq = &m->rqs[p->cpu];
+	if (rq->curr == p)
+		return -1;
+	update_rq_clock(m, rq, now);
+	dequeue_task_fair(m, rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK);
+	p->on_rq = 0;
+	p->state = TS_SLEEPING;
+	detach_entity_cfs_rq(m, &p->se);
+	return 0;
+}

@@ -3805,7 +3805,13 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 
 	switch (e->kind) {
 	case WL_T_EXT_WAKE:
-		return deliver_wake(s, e->arg, -1, now);
+		if (deliver_wake(s, e->arg, -1, now))
+			return -1;
+		/* switched_to_fair()'s enqueue, not a wakeup (WL_T_CLASS_WAKE) */
+		if ((e->aux & WL_T_CLASS_WAKE) && t &&
+		    lat_machine_mute_pending(s->lat, s->wt[e->task].pid) > 0)
+			s->notes[SIM_NOTE_CLASS_MUTED]++;
+		return 0;
 	case WL_T_EXT_FORK:
 		return do_fork(s, e->arg, e->cpu, 0, now);
 	case WL_T_MIGRATE:
@@ -3827,6 +3833,16 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		memcpy(ev.u.cgroup_attach.comm, t->comm, TRACE_COMM_LEN);
 		return sim_emit(s, &ev);
 	}
+	case WL_T_CLASS_LEAVE:
+		if (!t || !t->mt || t->st != SIM_QUEUED ||
+		    model_task_switched_from_fair(s->m, t->mt, now)) {
+			s->notes[SIM_NOTE_CLASS_LEAVE_LATE]++;
+			return 0;
+		}
+		s->notes[SIM_NOTE_CLASS_LEAVE]++;
+		t->st = SIM_BLOCKED;
+		t->waiting = WL_NONE;
+		return 0;
 	case WL_T_OTHER_IN:
 		/*
 		 * A stopper interval tied to the move it made (WL_OP_MIGRATE):

@@ -1360,8 +1360,9 @@ static int collect(struct sim *s, struct replay_result *r)
 	/* the muted samples that are not hand-off replies' (those are counted as muted) */
 	r->notes[SIM_NOTE_EARLY_MUTED] = lat_get_summary(s->lat)->samples_muted;
 	r->notes[SIM_NOTE_EARLY_MUTED] -= r->notes[SIM_NOTE_EARLY_MUTED] <
-		s->notes[SIM_NOTE_REPLY_MUTED] ? r->notes[SIM_NOTE_EARLY_MUTED] :
-		s->notes[SIM_NOTE_REPLY_MUTED];
+		s->notes[SIM_NOTE_REPLY_MUTED] + s->notes[SIM_NOTE_CLASS_MUTED] ?
+		r->notes[SIM_NOTE_EARLY_MUTED] :
+		s->notes[SIM_NOTE_REPLY_MUTED] + s->notes[SIM_NOTE_CLASS_MUTED];
 	for (uint32_t w = 0; w < wl_nr_wakes(s->wl); w++)
 		r->notes[SIM_NOTE_UNDELIVERED] += s->early[w];
 	if (s->samples)
@@ -1640,6 +1641,9 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_HANDOFF_WRITEON] = "hand-off waits not slept: a one-way flow, the waker not preempted writes on up to its next wakeup (--handoff writeon|writeon-pre)",
 	[SIM_NOTE_HANDOFF_OVER_SLEPT] = "hand-offs left runnable, then slept: the waker ran again before its wakee had passed the block it waits for (--handoff skip|preempt|yield)",
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
+	[SIM_NOTE_CLASS_LEAVE] = "fair tasks queued where the trace switched them to the RT class (WL_T_CLASS_LEAVE): dequeued and detached there (switched_from_fair()), their record done",
+	[SIM_NOTE_CLASS_LEAVE_LATE] = "... NOT dequeued there: running, asleep or not placed in the simulation at that time; their record ends when its ops do",
+	[SIM_NOTE_CLASS_MUTED] = "wakeup latency samples not counted: the stand-in wakeups that enqueue a task switched to the fair class (switched_to_fair(); WL_T_CLASS_WAKE)",
 	[SIM_NOTE_REPLY_MUTED] = "wakeup latency samples not counted: the wakeups of those hand-off waits by their wakee's reply (the trace shows that waker runnable, not asleep: --handoff-replies nosample)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",
 	[SIM_NOTE_CHAN_READ_SLEPT] = "channel reads that found their channel empty and slept until a write (docs/replay.md, \"Channels\")",

@@ -654,6 +654,21 @@ fail:
 	return WL_NONE;
 }
 
+/*
+ * The assumed wake (assume_wake()) that enqueues @t, a record switched to the
+ * fair class at @ts while runnable (switched_to_fair(): attached and enqueued
+ * by check_class_changed(), a running task rescheduled): replayed as a wake
+ * with no latency sample (WL_T_CLASS_WAKE).  WL_NONE on ENOMEM.
+ */
+static uint32_t class_wake(struct wl_builder *b, uint32_t t, int cpu, uint64_t ts)
+{
+	uint32_t wi = assume_wake(b, t, cpu, ts);
+
+	if (wi != WL_NONE)
+		b->timed.v[b->timed.n - 1].aux = WL_T_CLASS_WAKE;
+	return wi;
+}
+
 static void retract_exit_move(struct wl_builder *b, uint32_t p);
 
 /*
@@ -1394,12 +1409,74 @@ oom:
 }
 
 /* The target of a waking/wakeup: known, or alive before the trace and asleep. */
+/*
+ * A task's class changes between fair and RT: sched_setscheduler()
+ * (__sched_setscheduler() -> check_class_changed(): switched_from_fair()
+ * detaches it from its cfs_rq, switched_to_fair() attaches it and places it
+ * as a task switched to fair) or a priority-inheritance boost to an RT prio
+ * and its end (rt_mutex_setprio() -> __setscheduler_class()).  The trace
+ * shows the first only as the prio of the task's later events, the second
+ * as sched_pi_setprio.  @prio: a prio of the other class than task @t's
+ * record, seen at @ts while @t is off its CPU (asleep or queued; a running
+ * task is split after its switch-out).  The record ends there (its ops so far
+ * are its work in the old class; a queued fair record's ops end, and the
+ * simulation sleeps it for good when it is picked: ops_done()) and a record
+ * of the same pid and group in the new class goes on, as pi_rt_first() does
+ * for the end of an RT boost: asleep, its next traced wake wakes it; queued,
+ * a fair record is woken at @ts by an assumed wake (switched_to_fair()'s
+ * enqueue), an RT one is queued (its time comes from its switches).  The
+ * new record, or WL_NONE on ENOMEM; @t unchanged if it is not split (dead,
+ * running, or no fair <-> RT change).
+ */
+static uint32_t class_split(struct wl_builder *b, uint32_t t, int32_t prio, uint64_t ts,
+			    bool pi)
+{
+	enum wl_task_class from = b->tasks.v[t].cls, to = class_of_prio(prio);
+	bool queued = b->ts.v[t].st == TS_QUEUED;
+	uint32_t group = b->ts.v[t].group, n;
+	int cpu = b->ts.v[t].cpu;
+	char comm[TRACE_COMM_LEN];
+
+	if (prio < 0 || from == to || (from != WL_CLASS_FAIR && from != WL_CLASS_RT) ||
+	    (b->ts.v[t].st != TS_BLOCKED && !queued) || b->ts.v[t].waking != WL_NONE)
+		return t;
+	handoff_cancel(b, t);
+	if (handoff_block(b, t, WL_NONE))
+		return WL_NONE;
+	if (from == WL_CLASS_FAIR && queued && push_timed(b, ts, WL_T_CLASS_LEAVE, t, cpu, 0, 0))
+		return WL_NONE;
+	memcpy(comm, b->ts.v[t].comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	b->ts.v[t].st = TS_DEAD;
+	n = task_new(b, b->tasks.v[t].pid, comm, prio, ts, WL_INIT_NEW, cpu);
+	if (n == WL_NONE)
+		return WL_NONE;
+	b->tasks.v[n].init_state = WL_INIT_SLEEPING;
+	b->ts.v[n].st = TS_BLOCKED;
+	b->ts.v[n].initial_sleep = true;
+	b->tasks.v[n].group = b->ts.v[n].group = group;
+	note(b, WL_NOTE_CLASS_SPLIT);
+	if (pi)
+		note(b, WL_NOTE_CLASS_SPLIT_PI);
+	if (!queued)
+		return n;
+	if (to == WL_CLASS_FAIR && class_wake(b, n, cpu, ts) == WL_NONE)
+		return WL_NONE;
+	b->ts.v[n].initial_sleep = false;
+	b->ts.v[n].st = TS_QUEUED;
+	return n;
+}
+
+/*
+ * The wakee of @u: a task whose wake shows a prio of the other class than
+ * its record's changed class while asleep (class_split()).
+ */
 static uint32_t wakee(struct wl_builder *b, const struct trace_sched_wakeup *u, uint64_t ts)
 {
 	uint32_t t = lookup(b, u->pid);
 
 	if (t != WL_NONE)
-		return t;
+		return class_split(b, t, u->prio, ts, b->ts.v[t].pi_rt);
 	return task_new(b, u->pid, u->comm, u->prio, ts, WL_INIT_SLEEPING,
 			u->target_cpu >= 0 ? u->target_cpu : 0);
 }
@@ -2080,8 +2157,8 @@ static int pi_setprio_nice(struct wl_builder *b, uint32_t t, const struct trace_
 }
 
 /*
- * sched_pi_setprio of a task the trace showed only at an RT/DL prio so far
- * (class RT or DL from its first event), from such a prio to a fair one: the end of
+ * sched_pi_setprio of a task whose record is RT or DL (from its first event,
+ * or from class_split() at an RT boost), from such a prio to a fair one: the end of
  * an RT boost of a fair task - a real RT task's normal prio is RT, and
  * @newprio never exceeds the normal prio (rt_mutex_setprio(),
  * __rt_effective_prio()).  The kernel ran it as an RT task until here
@@ -2095,8 +2172,10 @@ static int pi_setprio_nice(struct wl_builder *b, uint32_t t, const struct trace_
  * on the lock) it starts asleep and its next traced wake wakes it.  Queued or
  * running elsewhere: kept as RT (note).  The fair task's nice is @newprio's
  * (if another fair waiter still boosts it, that boost's end reads as a nice
- * change).  A fair task boosted to RT later stays fair in the replay (note
- * WL_NOTE_PI_RT_BOOST).
+ * change).  A fair task boosted to RT later in the trace gets its RT record
+ * from class_split() (at the boost if queued or asleep, else at its
+ * switch-out), which ends here the same way.  The wake is a class wake
+ * (class_wake()): switched_to_fair() enqueues, it does not wake.
  */
 static int pi_rt_first(struct wl_builder *b, uint32_t t, struct cpu_track *c,
 		       const struct trace_event *ev)
@@ -2134,7 +2213,7 @@ static int pi_rt_first(struct wl_builder *b, uint32_t t, struct cpu_track *c,
 	note(b, WL_NOTE_PI_RT_FIRST);
 	if (!running)
 		return 0;
-	if (assume_wake(b, n, ev->cpu, ev->ts) == WL_NONE)
+	if (class_wake(b, n, ev->cpu, ev->ts) == WL_NONE)
 		return -1;
 	b->ts.v[n].initial_sleep = false;
 	b->ts.v[n].st = TS_QUEUED;
@@ -2155,8 +2234,16 @@ static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
 	if (b->tasks.v[t].cls != WL_CLASS_FAIR)
 		return 0;
 	s = &b->ts.v[t];
-	if (pi->newprio < 100)
+	if (pi->newprio < 100) {
 		note(b, WL_NOTE_PI_RT_BOOST);
+		/*
+		 * The RT class from here if it is queued or asleep (the waiter
+		 * boosts a preempted holder; class_split()); running, from its
+		 * switch-out at the boost's prio.
+		 */
+		if (b->ts.v[t].st == TS_QUEUED || b->ts.v[t].st == TS_BLOCKED)
+			return class_split(b, t, pi->newprio, ev->ts, true) == WL_NONE ? -1 : 0;
+	}
 	if (pi_setprio_nice(b, t, pi))
 		return -1;
 	s->pi_rt = pi->newprio < 100;
@@ -2238,6 +2325,17 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		if (tick_preempt && b->opt.tick_marks && handoff_prev == WL_NONE &&
 		    tick_preempt_mark(b, p))
 			return -1;
+		/* its class changed while it ran: from here on (class_split()) */
+		if (b->ts.v[p].st != TS_DEAD &&
+		    class_of_prio(sw->prev_prio) != b->tasks.v[p].cls) {
+			bool pi = b->ts.v[p].pi_rt;
+			uint32_t q = class_split(b, p, sw->prev_prio, ev->ts, pi);
+
+			if (q == WL_NONE)
+				return -1;
+			if (q != p && handoff_prev == p)
+				handoff_prev = WL_NONE;
+		}
 	} else if (cpu_seen_idle(b, c, ev->cpu, ev->ts)) {
 		/* prev is idle but the CPU ran a task: the trace lost its switch */
 		return -1;
@@ -2282,6 +2380,12 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	}
 	if (comm_seen(b, n, sw->next_comm, ev->ts))
 		return -1;
+	/* its class changed while it waited or slept, its wake not seen (class_split()) */
+	if (b->ts.v[n].st == TS_QUEUED || b->ts.v[n].st == TS_BLOCKED) {
+		n = class_split(b, n, sw->next_prio, ev->ts, b->ts.v[n].pi_rt);
+		if (n == WL_NONE)
+			return -1;
+	}
 	if (handoff_prev != WL_NONE && handoff_prev != n && b->tasks.v[n].cls == WL_CLASS_FAIR &&
 	    b->tasks.v[handoff_prev].cls == WL_CLASS_FAIR) {
 		handoff_cancel(b, handoff_prev);
@@ -3576,14 +3680,16 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_PREEXIST] = "tasks alive before the trace, started in the state their first event implies",
 	[WL_NOTE_WAKEUP_MIGRATED] = "... of them first seen in the migration of their wakeup (no sched_waking before it): asleep at the start, not runnable",
 	[WL_NOTE_RUNNING_MIGRATE] = "sched_migrate_task of a running task (inconsistent trace): ignored",
-	[WL_NOTE_PI_BOOST] = "switch-outs of fair tasks at RT priority (priority inheritance): replayed as fair",
+	[WL_NOTE_PI_BOOST] = "switch-outs of fair tasks at RT priority (priority inheritance, or a sched_setscheduler() to SCHED_FIFO/RR): the switch-out's run replayed as fair, the task RT from there",
 	[WL_NOTE_NICE] = "nice changes of fair tasks (set_user_nice(): a fair prio other than the task's so far in a sched_switch): applied at that switch-out after the run; at a switch-in, before the wakeup that ended its sleep (if it was runnable, when it runs)",
 	[WL_NOTE_PI_REQUEUE] = "priority-inheritance boosts and their ends between fair prios (sched_pi_setprio, rt_mutex_setprio()): a requeue of the task at its own weight, at that point of the work of the task that made it",
 	[WL_NOTE_PI_UNPLACED] = "... of them made outside a fair task running on that CPU (interrupt, RT/DL or unknown context): not replayed",
 	[WL_NOTE_PI_FAIR] = "switches of fair tasks at a fair prio set by sched_pi_setprio (priority inheritance within 100..139): the boost, not a change of nice; replayed at the task's own weight",
-	[WL_NOTE_PI_RT_BOOST] = "boosts of fair tasks to an RT/DL prio (sched_pi_setprio, an RT/DL waiter): the kernel runs the task as RT until its deboost (switched_from_fair(), switched_to_fair()); replayed as fair",
-	[WL_NOTE_PI_RT_FIRST] = "tasks first seen at an RT prio whose sched_pi_setprio ended an RT boost at a fair prio: fair tasks boosted since before the trace; RT until there, then a fair task of the same pid (running: woken there by an assumed wake)",
-	[WL_NOTE_PI_RT_KEPT] = "tasks first seen at an RT prio whose RT boost ended at a fair prio while they were queued or running on another CPU: kept as RT tasks",
+	[WL_NOTE_PI_RT_BOOST] = "boosts of fair tasks to an RT/DL prio (sched_pi_setprio, an RT/DL waiter): the kernel runs the task as RT until its deboost (switched_from_fair(), switched_to_fair()); RT from the boost if queued or asleep there, else from its next switch-out",
+	[WL_NOTE_PI_RT_FIRST] = "RT records (tasks first seen at an RT prio: boosted since before the trace; or split at an RT boost) whose sched_pi_setprio ended an RT boost at a fair prio: RT until there, then a fair task of the same pid (running: enqueued there by an assumed wake that gives no latency sample)",
+	[WL_NOTE_CLASS_SPLIT] = "class changes between fair and RT: a prio of the other class in a task's switch or wake with no sched_pi_setprio to explain it (sched_setscheduler(): check_class_changed()), or a priority-inheritance boost to an RT prio; the task's record ends there and a record of the same pid in the new class goes on (class_split())",
+	[WL_NOTE_CLASS_SPLIT_PI] = "... of them the RT class of a priority-inheritance boost (sched_pi_setprio to an RT prio, rt_mutex_setprio() -> __setscheduler_class())",
+	[WL_NOTE_PI_RT_KEPT] = "RT records whose RT boost ended at a fair prio while they were queued or running on another CPU: RT until their next switch or wake at a fair prio (class_split())",
 	[WL_NOTE_PI_NICE] = "sched_pi_setprio of a fair task boosted within 100..139 whose oldprio is neither the boost nor an RT prio: a set_user_nice() made while boosted ended the boost (p->prio = the new normal prio); a nice change there",
 	[WL_NOTE_PI_OPEN] = "fair tasks still boosted within 100..139 at the trace end by their last sched_pi_setprio: still waited for, or a set_user_nice() to the boost's own prio ended the boost with no event (the trace cannot tell); their later switches at that prio were read as the boost, at the nice so far",
 	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",

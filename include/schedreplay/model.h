@@ -663,6 +663,13 @@ int model_task_set_nice(struct model *m, struct model_task *t, int nice, uint64_
  */
 int model_task_pi_setprio(struct model *m, struct model_task *t, int oldprio, int newprio,
 			  uint64_t now);
+/*
+ * Queued (not running) fair task @t leaves the fair class
+ * (sched_setscheduler() to an RT policy, a priority-inheritance boost to an
+ * RT prio: check_class_changed() -> switched_from_fair()): dequeued and its
+ * load detached; the model then has it asleep.  -1 if it is not queued.
+ */
+int model_task_switched_from_fair(struct model *m, struct model_task *t, uint64_t now);
 
 /*
  * --placement model: the CPU select_task_rq_fair() would choose for @t,

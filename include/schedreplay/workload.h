@@ -429,9 +429,19 @@ enum wl_timed_kind {
 				  sched_wakeup[_new]); arg & WL_T_WAKE_TIED: replayed by the
 				  waker's WL_OP_WAKE_OTHER instead of at its trace time */
 	WL_T_OTHER_MIGRATE,    /* task (RT/DL), cpu = dest */
+	WL_T_CLASS_LEAVE,      /* task (fair, queued in the trace): it leaves the fair
+				  class here (switched_from_fair(): a record of the same
+				  pid in the RT class goes on; docs/replay.md, "Class
+				  changes"); its ops end */
 };
 
 #define WL_T_TIED 0x2
+/*
+ * aux & WL_T_CLASS_WAKE on EXT_WAKE: the enqueue of a task switched to the
+ * fair class (switched_to_fair(), a record of the same pid in the new class:
+ * docs/replay.md, "Class changes"), not a wakeup: no latency sample
+ */
+#define WL_T_CLASS_WAKE 0x1
 #define WL_T_WAKE_TIED 0x1u
 /*
  * WL_T_MIGRATE.arg of the migrations of one traced load-balance pass that

@@ -23,7 +23,7 @@
  * holder an RT task at prio 98 until its unlock (rt_mutex_setprio() ->
  * __setscheduler_class(): the RT class for the boost, switched_to_fair() at
  * the deboost), the RT-over-fair boost no capture of traces/ has (docs/
- * replay.md, "Priority inheritance to an RT/DL prio").  Exits 0, or 1 with a
+ * replay.md, "Class changes").  Exits 0, or 1 with a
  * one-line reason.
  */
 #include <errno.h>

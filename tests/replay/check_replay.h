@@ -128,4 +128,31 @@ static inline struct trace_event ev_exec(uint64_t ts, int cpu, int pid, const ch
 	return e;
 }
 
+/*
+ * small-pirt's cycle in @ev (16 at least; the count): fair holder 10 (nice
+ * 10) on CPU 0 preempted at 2 ms by the RT waiter 11, which boosts it to 98
+ * (sched_pi_setprio in 11's context) and blocks; 10 runs boosted, deboosts
+ * itself at its unlock at 4 ms (98 -> 130) and sleeps at 5 ms.  Without
+ * @setprio the two sched_pi_setprio are left out.
+ */
+static inline size_t ev_pirt_cycle(struct trace_event *ev, bool setprio)
+{
+	const uint64_t ms = 1000000;
+	size_t n = 0;
+
+	ev[n++] = ev_switch(1 * ms, 0, 0, 'R', 120, 10, 130);
+	ev[n++] = ev_switch(1 * ms + 1000, 1, 0, 'R', 120, 11, 98);
+	ev[n++] = ev_switch(1 * ms + 2000, 1, 11, 'S', 98, 0, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 2 * ms, 0, 0, 0, 11, 98, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * ms + 1000, 0, 0, 0, 11, 98, 0);
+	ev[n++] = ev_switch(2 * ms + 2000, 0, 10, 'R', 130, 11, 98);
+	if (setprio)
+		ev[n++] = ev_pi_setprio(2 * ms + 10000, 0, 11, 10, 130, 98);
+	ev[n++] = ev_switch(2 * ms + 11000, 0, 11, 'S', 98, 10, 98);
+	if (setprio)
+		ev[n++] = ev_pi_setprio(4 * ms, 0, 10, 10, 98, 130);
+	ev[n++] = ev_switch(5 * ms, 0, 10, 'S', 130, 0, 120);
+	return n;
+}
+
 #endif

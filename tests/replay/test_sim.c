@@ -4291,6 +4291,61 @@ static void test_pi_rt_first_replay(void)
 	}
 }
 
+/*
+ * A fair task that becomes SCHED_FIFO while it runs (its switch-out at 98, no
+ * event for the change) and is then woken at 98 while a fair task (12) runs
+ * on its CPU: the kernel's RT task takes the CPU at once, and the replay
+ * switches it in at its traced time (an RT task's interval), charged nothing
+ * by the model.  Before the fix it stayed fair for life: woken as a fair task
+ * at prio 120, queued behind 12 or preempting it as the model decides, and
+ * charged by the model.
+ */
+static void test_class_change_replay(void)
+{
+	struct trace_event ev[16];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct run x;
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120);
+	ev[n++] = ev_switch(2 * MS, 0, 10, 'S', 98, 12, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 12, 0, 10, 98, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 2000, 0, 12, 0, 10, 98, 0);
+	ev[n++] = ev_switch(3 * MS + 5000, 0, 12, 'R', 120, 10, 98);
+	ev[n++] = ev_switch(3 * MS + 60000, 0, 10, 'S', 98, 12, 120);
+	ev[n++] = ev_switch(5 * MS, 0, 12, 'S', 120, 0, 120);
+	if (run_events(&x, &wl, ev, n, true)) {
+		CHECK_EQ(dump_find(x.dump, 0, 2 * MS + 1, "==> task10:10 [98]"), 3 * MS + 5000);
+		CHECK_EQ(dump_count(x.dump, 0, 2 * MS + 1, UINT64_MAX,
+				    "sched_stat_runtime: comm=task10"), 0);
+	}
+	run_end(&x);
+	wl_free(wl);
+}
+
+/*
+ * test_class_change_pi's events replayed: the fair holder 10, queued at the
+ * RT waiter's boost, leaves the fair queue there (switched_from_fair()) and
+ * runs as RT to its deboost; the fair record of the deboost is enqueued
+ * there with no latency sample.  Before: the old fair record stayed queued
+ * and was switched in at the deboost too (two switch-ins of task10 at 130
+ * after 4 ms), and the enqueue counted as a second wakeup-latency sample
+ * (the trace has one: 11's wake).
+ */
+static void test_class_change_pi_replay(void)
+{
+	struct trace_event ev[16];
+	struct wl_workload *wl;
+	struct run x;
+
+	if (run_events(&x, &wl, ev, ev_pirt_cycle(ev, true), true)) {
+		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, UINT64_MAX, "==> task10:10 [130]"), 1);
+		CHECK_EQ(note_count(x.r, "wakeup latency samples not counted: the stand-in wakeups that enqueue"), 1);
+		CHECK_EQ(note_count(x.r, "fair tasks queued where the trace switched them"), 1);
+	}
+	run_end(&x);
+	wl_free(wl);
+}
 
 /*
  * The holder's own deboost at its unlock asks for a resched (prio_changed_fair():
@@ -4343,6 +4398,8 @@ int main(int argc, char **argv)
 	test_pi_requeue();
 	test_pi_deboost_wake_first();
 	test_pi_rt_first_replay();
+	test_class_change_replay();
+	test_class_change_pi_replay();
 	test_handoff_pingpong();
 	test_ops_done_queued();
 	test_restored_idle_exits();

@@ -3759,6 +3759,115 @@ static void test_pi_rt_first(void)
 	wl_free(wl);
 }
 
+/* The timed entry of @kind for task @t at @ts, or NULL. */
+static const struct wl_timed *timed_of(const struct wl_workload *wl, uint8_t kind, uint32_t t,
+				       uint64_t ts)
+{
+	for (uint32_t i = 0; i < wl_nr_timed(wl); i++) {
+		const struct wl_timed *e = wl_timed_at(wl, i);
+
+		if (e->kind == kind && e->task == t && e->ts == ts)
+			return e;
+	}
+	return NULL;
+}
+
+/*
+ * The three records of @pid, fair, RT and fair again (a class change and its
+ * way back): false if there are not three.
+ */
+static bool fair_rt_fair(const struct wl_workload *wl, int pid, uint32_t *a, uint32_t *r,
+			 uint32_t *f)
+{
+	*a = task_of(wl, pid, 0);
+	*r = task_of(wl, pid, 1);
+	*f = task_of(wl, pid, 2);
+	CHECK(*a != WL_NONE && *r != WL_NONE && *f != WL_NONE);
+	if (*a == WL_NONE || *r == WL_NONE || *f == WL_NONE)
+		return false;
+	CHECK_EQ(wl_task(wl, *a)->cls, WL_CLASS_FAIR);
+	CHECK_EQ(wl_task(wl, *r)->cls, WL_CLASS_RT);
+	CHECK_EQ(wl_task(wl, *f)->cls, WL_CLASS_FAIR);
+	return true;
+}
+
+/*
+ * A fair task (nice 0) that calls sched_setscheduler(SCHED_FIFO, 1) while it
+ * runs: the trace shows no event for it, only its switch-out at prio 98 and
+ * its later wakes and switches at 98; then SCHED_OTHER again while asleep,
+ * seen in a wake at 120.  The kernel runs it fair, RT from the change
+ * (switched_from_fair()), fair again from the second (switched_to_fair()):
+ * three records of the pid, fair, RT, fair; the RT one's wake and run are
+ * timed entries (an RT task's), the last fair one is woken by its traced
+ * wake.  Before the fix: one fair record for life, every wake a fair one.
+ */
+static void test_class_change(void)
+{
+	struct wl_workload *wl;
+	uint32_t a, r, f;
+
+	start();
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120));
+	feed(ev_switch(2 * MS, 0, 10, 'S', 98, 0, 120));         /* SCHED_FIFO since */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, 0, 10, 98, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 2000, 0, 0, 0, 10, 98, 0));
+	feed(ev_switch(3 * MS + 5000, 0, 0, 'R', 120, 10, 98));
+	feed(ev_switch(3 * MS + 60000, 0, 10, 'S', 98, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 0, 0, 0, 10, 120, 0)); /* SCHED_OTHER */
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 2000, 0, 0, 0, 10, 120, 0));
+	feed(ev_switch(5 * MS + 5000, 0, 0, 'R', 120, 10, 120));
+	feed(ev_switch(6 * MS, 0, 10, 'S', 120, 0, 120));
+	wl = finish();
+	if (!fair_rt_fair(wl, 10, &a, &r, &f)) {
+		wl_free(wl);
+		return;
+	}
+	/* the first fair record: its run, then the block at the change */
+	CHECK_EQ(op_of(wl, a, wl_task(wl, a)->nr_ops - 1)->kind, WL_OP_BLOCK);
+	CHECK(timed_of(wl, WL_T_OTHER_WAKE, r, 3 * MS) != NULL);
+	CHECK(timed_of(wl, WL_T_OTHER_IN, r, 3 * MS + 5000) != NULL);
+	CHECK(timed_of(wl, WL_T_OTHER_OUT, r, 3 * MS + 60000) != NULL);
+	CHECK_EQ(wl_task(wl, f)->nice, 0);
+	CHECK(wl_task(wl, f)->init_wake != WL_NONE);
+	CHECK_EQ(note_value(wl, "class changes between fair and RT"), 2);
+	CHECK_EQ(note_value(wl, "the RT class of a priority-inheritance boost"), 0);
+	wl_free(wl);
+}
+
+/*
+ * small-pirt's cycle (ev_pirt_cycle()): the fair holder boosted to 98 while
+ * queued, deboosted in its own context.  The kernel: RT from the boost (switched_from_fair() of a queued task), fair
+ * from the deboost (switched_to_fair(), running).  Records: fair, RT, fair;
+ * the first leaves the fair class queued at the boost (WL_T_CLASS_LEAVE), the
+ * last is enqueued at the deboost by a wake with no latency sample
+ * (WL_T_CLASS_WAKE).  Before: one fair record, its boosted run fair.
+ */
+static void test_class_change_pi(void)
+{
+	struct wl_workload *wl;
+	uint32_t a, r, f;
+	const struct wl_timed *w;
+	struct trace_event ev[16];
+
+	start();
+	for (size_t i = 0, n = ev_pirt_cycle(ev, true); i < n; i++)
+		feed(ev[i]);
+	wl = finish();
+	if (!fair_rt_fair(wl, 10, &a, &r, &f)) {
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(wl_task(wl, f)->nice, 10);
+	CHECK(timed_of(wl, WL_T_CLASS_LEAVE, a, 2 * MS + 10000) != NULL);
+	CHECK(timed_of(wl, WL_T_OTHER_IN, r, 2 * MS + 11000) != NULL);
+	CHECK(timed_of(wl, WL_T_OTHER_OUT, r, 4 * MS) != NULL);
+	w = timed_of(wl, WL_T_EXT_WAKE, f, 4 * MS);
+	CHECK(w != NULL && (w->aux & WL_T_CLASS_WAKE));
+	CHECK_EQ(note_value(wl, "class changes between fair and RT"), 1);
+	CHECK_EQ(note_value(wl, "the RT class of a priority-inheritance boost"), 1);
+	wl_free(wl);
+}
+
 int main(void)
 {
 	test_pid_limit();
@@ -3774,6 +3883,8 @@ int main(void)
 	test_pi_nice_while_boosted();
 	test_pi_nice_to_boost();
 	test_pi_rt_first();
+	test_class_change();
+	test_class_change_pi();
 	test_unseen_after_idle(false, true);
 	test_unseen_after_idle(true, true);
 	test_unseen_after_idle(true, false);
