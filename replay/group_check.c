@@ -137,18 +137,30 @@ static bool kernel_value(const struct sidecar_sd_row *row, int f, double *v)
 	return true;
 }
 
+/* (read, group, cpu) order: the order sim_group_probe() appends them in */
+static int probe_cmp(const void *key, const void *elt)
+{
+	const struct replay_group_probe *a = key, *b = elt;
+
+	if (a->read != b->read)
+		return a->read < b->read ? -1 : 1;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return (a->cpu > b->cpu) - (a->cpu < b->cpu);
+}
+
 static const struct replay_group_probe *probe_find(const struct replay_group_probe *p, size_t n,
 						   uint32_t read, uint32_t group, int cpu)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i].read == read && p[i].group == group && p[i].cpu == cpu)
-			return &p[i];
-	return NULL;
+	struct replay_group_probe key = { .read = read, .group = group, .cpu = cpu };
+
+	return n ? bsearch(&key, p, n, sizeof(*p), probe_cmp) : NULL;
 }
 
 /*
  * Every (read, CPU, path) with a kernel row and a probe: @fn(@ctx, ...) once
- * each.  The probes are few (reads x groups x CPUs): a linear search.
+ * each.  The probes are sorted by (read, group, cpu) as sim_group_probe()
+ * takes them (reads in order, then groups, then CPUs): a binary search.
  */
 typedef int (*pair_fn)(void *ctx, uint32_t read, const struct sidecar_sd_row *row, uint32_t group,
 		       const struct model_group_queue *q);
@@ -398,7 +410,7 @@ json_t *replay_groups_json(const struct wl_workload *wl, const struct replay_res
 			if (!st->n)
 				continue;
 			json_object_set_new(g, field_names[f],
-					    json_pack("{s:i, s:f, s:f, s:f, s:f}", "pairs", (json_int_t)st->n,
+					    json_pack("{s:I, s:f, s:f, s:f, s:f}", "pairs", (json_int_t)st->n,
 						      "median_abs", st->median, "p95_abs", st->p95,
 						      "mean_signed", st->mean_signed, "kernel_median",
 						      st->kernel_median));
