@@ -186,36 +186,46 @@ static bool is_sched_debug(const char *path)
 	return access(path, R_OK) == 0;
 }
 
-/* The mount point of a mounted debugfs (from /proc/self/mounts), or false. */
-static bool mounted_debugfs(char *dir, size_t n)
+/*
+ * @fn(@ctx, MOUNT_POINT) for each debugfs mount of /proc/self/mounts, until
+ * it returns non-zero; that value, or 0 (also when the file cannot be read).
+ */
+static int each_debugfs(int (*fn)(void *ctx, const char *mnt), void *ctx)
 {
 	char *m = cap_read_file("/proc/self/mounts", NULL), *line, *save = NULL;
-	bool found = false;
+	int r = 0;
 
 	if (!m)
-		return false;
-	for (line = strtok_r(m, "\n", &save); line && !found; line = strtok_r(NULL, "\n", &save)) {
+		return 0;
+	for (line = strtok_r(m, "\n", &save); line && !r; line = strtok_r(NULL, "\n", &save)) {
 		char src[256], mnt[PATH_MAX], type[64];
 
-		if (sscanf(line, "%255s %4095s %63s", src, mnt, type) == 3 &&
-		    !strcmp(type, "debugfs") && strlen(mnt) < n) {
-			char f[PATH_MAX + 16];
-
-			snprintf(f, sizeof(f), "%s" SCHED_DEBUG_REL, mnt);
-			if (is_sched_debug(f)) {
-				snprintf(dir, n, "%s", mnt);
-				found = true;
-			}
-		}
+		if (sscanf(line, "%255s %4095s %63s", src, mnt, type) == 3 && !strcmp(type, "debugfs"))
+			r = fn(ctx, mnt);
 	}
 	free(m);
-	return found;
+	return r;
+}
+
+/* each_debugfs(): 1, with the mount point in the sched_debug's mnt, if it has sched/debug */
+static int has_sched_debug(void *ctx, const char *mnt)
+{
+	struct cap_sched_debug *d = ctx;
+	char f[PATH_MAX + 16];
+
+	if (strlen(mnt) >= sizeof(d->mnt))
+		return 0;
+	snprintf(f, sizeof(f), "%s" SCHED_DEBUG_REL, mnt);
+	if (!is_sched_debug(f))
+		return 0;
+	snprintf(d->mnt, sizeof(d->mnt), "%s", mnt);
+	return 1;
 }
 
 int cap_sched_debug_open(struct cap_sched_debug *d, char *why, size_t n)
 {
 	memset(d, 0, sizeof(*d));
-	if (!mounted_debugfs(d->mnt, sizeof(d->mnt))) {
+	if (!each_debugfs(has_sched_debug, d)) {
 		snprintf(d->mnt, sizeof(d->mnt), OWN_MNT_DIR "/" CAP_NAME_PREFIX "%d" OWN_MNT_SUFFIX,
 			 (int)getpid());
 		if (mkdir(d->mnt, 0700) < 0 && errno != EEXIST) {
@@ -283,33 +293,33 @@ void cap_sched_debug_close(struct cap_sched_debug *d)
 	d->open = false;
 }
 
+/* each_debugfs(): a killed capture's own mount (OWN_MNT_DIR/PREFIX<pid>OWN_MNT_SUFFIX) removed */
+static int remove_stale(void *ctx, const char *mnt)
+{
+	const char *prefix = OWN_MNT_DIR "/" CAP_NAME_PREFIX;
+	size_t plen = strlen(prefix);
+	int *removed = ctx;
+	char *end;
+	long pid;
+
+	if (strncmp(mnt, prefix, plen))
+		return 0;
+	pid = strtol(mnt + plen, &end, 10);
+	if (pid <= 0 || pid == getpid() || strcmp(end, OWN_MNT_SUFFIX) ||
+	    cap_pid_is_capture((pid_t)pid))
+		return 0;
+	if (umount2(mnt, MNT_DETACH) == 0) {
+		rmdir(mnt);
+		(*removed)++;
+	}
+	return 0;
+}
+
 int cap_sched_debug_cleanup_leftovers(const struct cap_options *logopt)
 {
-	char *m = cap_read_file("/proc/self/mounts", NULL), *line, *save = NULL;
-	const char *prefix = OWN_MNT_DIR "/" CAP_NAME_PREFIX;
 	int removed = 0;
 
-	if (!m)
-		return 0;
-	for (line = strtok_r(m, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char src[256], mnt[PATH_MAX], type[64], *end;
-		size_t plen = strlen(prefix), mlen;
-		long pid;
-
-		if (sscanf(line, "%255s %4095s %63s", src, mnt, type) != 3 ||
-		    strcmp(type, "debugfs") || strncmp(mnt, prefix, plen))
-			continue;
-		pid = strtol(mnt + plen, &end, 10);
-		mlen = strlen(end);
-		if (pid <= 0 || pid == getpid() || strcmp(end, OWN_MNT_SUFFIX) ||
-		    mlen != strlen(OWN_MNT_SUFFIX) || cap_pid_is_capture((pid_t)pid))
-			continue;
-		if (umount2(mnt, MNT_DETACH) == 0) {
-			rmdir(mnt);
-			removed++;
-		}
-	}
-	free(m);
+	each_debugfs(remove_stale, &removed);
 	if (removed)
 		cap_log(logopt, true, "unmounted %d debugfs mount(s) left by killed captures",
 			removed);
