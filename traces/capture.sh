@@ -163,6 +163,17 @@ if want pelt-mix-sd; then
 		-g "duty30:shares=512=$probe -m 1 -t 2 -i 70000 -w 30000 -r 60 --json -o $here/pelt-mix-sd.duty30.probe.json" \
 		-g "duty5:shares=1024=$probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/pelt-mix-sd.duty5.probe.json"
 fi
+# Task-group queues with migrations (5 Dec 2026): two probe groups whose
+# workers wake every ~20 ms (a: 4 workers, 8 ms of work per 20 ms, 40 % each;
+# b, shares 512: 3 workers, 6 ms per 36 ms) on 2 CPUs, ~2.1 CPUs of demand, so
+# wakeups land on whichever CPU is idle and the tasks move between the group's
+# per-CPU queues (the removed-load paths: remove_entity_load_avg(),
+# update_cfs_rq_load_avg()'s removed sums), read every 50 ms from sched/debug.
+if want groups-mig-sd; then
+	cap groups-mig-sd -d 3 --sched-debug-every 50 \
+		-g "a:shares=1024=$probe -m 2 -t 2 -i 12000 -w 8000 -r 60 --json -o $here/groups-mig-sd.a.probe.json" \
+		-g "b:shares=512=$probe -m 1 -t 3 -i 30000 -w 6000 -r 60 --json -o $here/groups-mig-sd.b.probe.json"
+fi
 for run in pelt-root pelt-root-run2 pelt-root-run3; do
 	if want $run; then
 		cap $run -d 3 -- sh -c "$probe -m 1 -t 2 -i 70000 -w 30000 -r 60 --json -o $here/$run.duty30.probe.json & $probe -m 2 -t 1 -i 190000 -w 10000 -r 60 --json -o $here/$run.duty5.probe.json & while :; do :; done"
