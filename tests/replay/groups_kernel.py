@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The model's task-group queues against the kernel's sched/debug on a bundled capture.
 
-    groups_kernel.py --bin SCHEDREPLAY TRACE [--check limits|shift|variants]
+    groups_kernel.py --bin SCHEDREPLAY TRACE [--check limits|shift|variants|loader|staleness|trace]
     groups_kernel.py --bin SCHEDREPLAY TRACE --table [--shifts MS,MS,...]
     groups_kernel.py --bin SCHEDREPLAY TRACE --decompose [--variants V,V] [--seeds N]
 
@@ -46,6 +46,16 @@ traces/pelt-mix-sd.dat, 5 Dec 2026, with a margin; docs/validation-log.md
             group's queued-task count differs hold at least HNR_SHARE of the
             signed sum of base's queue-load error (the bias is the replayed
             timeline, not the write rule).
+  trace     (pelt-mix-sd) the trace's own runnable set at each read (the
+            "trace" side, replay/workload_sdq.c), exact: every one of the
+            TRACE_PAIRS (read, CPU, group) pairs equals the kernel's
+            h_nr_runnable at the read's sched_clk, TRACE_QUEUED_EQ equal its
+            h_nr_queued (the others: KERNEL_DELAYED pairs where the kernel held
+            delayed dequeues, which no trace event shows); each pair's trace
+            count agrees at once (agrees_after_ns 0); the model's mismatches
+            split into drift + delayed + read-later + disagreeing, none
+            disagreeing over the read, and the model's queued counts with the
+            kernel's delayed dequeues that the trace cannot see (reads 5).
 --table prints, per shift, the medians and p95 the shift check reads.
 --decompose prints, per variant and non-root group (means over seeds 1..N):
 the tg_load_avg error, split into the queues' load_avg error (sum over the
@@ -217,6 +227,56 @@ def check_loader(a):
     return 1 if bad else 0
 
 
+TRACE_PAIRS = 260
+TRACE_QUEUED_EQ = 253
+KERNEL_DELAYED = 7
+
+
+def check_trace(a):
+    run = replay(a.bin, a.trace, [])["base"]
+    q = run.get("queued", {})
+    bad = 0
+
+    def expect(what, ok):
+        nonlocal bad
+        bad += not ok
+        print("%s: %s" % (what, "ok" if ok else "MISS"))
+
+    print("queued:", json.dumps(q, sort_keys=True))
+    expect("pairs %s = %d" % (q.get("pairs"), TRACE_PAIRS), q.get("pairs") == TRACE_PAIRS)
+    expect("trace = kernel h_nr_runnable at sched_clk: %s of %d" % (q.get("trace_eq_kernel"),
+                                                                   TRACE_PAIRS),
+           q.get("trace_eq_kernel") == TRACE_PAIRS and q.get("trace_within_read") == TRACE_PAIRS)
+    expect("trace = kernel h_nr_queued: %s = %d" % (q.get("trace_eq_kernel_queued"), TRACE_QUEUED_EQ),
+           q.get("trace_eq_kernel_queued") == TRACE_QUEUED_EQ)
+    expect("kernel delayed dequeues: %s = %d" % (q.get("kernel_delayed"), KERNEL_DELAYED),
+           q.get("kernel_delayed") == KERNEL_DELAYED)
+    # the same from the pairs: the trace side of every pair, exactly
+    n = eq = 0
+    for p in run["pairs"]:
+        t = p.get("trace")
+        if t is None or "h_nr_queued" not in p["kernel"]:
+            continue
+        n += 1
+        k = p["kernel"].get("h_nr_runnable", p["kernel"]["h_nr_queued"])
+        eq += t["h_nr_queued"] == k and t["h_nr_queued_lo"] <= k <= t["h_nr_queued_hi"] and \
+            t["agrees_after_ns"] == 0
+    expect("pairs with a trace side %d, all agreeing at once %d" % (n, eq),
+           n == TRACE_PAIRS and eq == TRACE_PAIRS)
+    mm = q.get("pairs", 0) - q.get("model_eq_kernel", 0)
+    split = sum(q.get(k, 0) for k in ("model_ne_drift", "model_ne_delayed", "model_ne_read_later",
+                                       "model_ne_trace_ne"))
+    expect("model mismatches %d = the split's %d, none where the trace disagrees" % (mm, split),
+           mm == split and q.get("model_ne_trace_ne") == 0)
+    # read 5: duty30's delayed dequeue on CPU 1 (kernel 2 queued, 1 runnable; the trace 1)
+    r5 = [p for p in run["pairs"] if p["read"] == 5 and p["cpu"] == 1 and
+          p["path"] == "/schedreplay-9213/duty30"]
+    expect("read 5 CPU 1 duty30: kernel 2 queued / 1 runnable, trace 1",
+           len(r5) == 1 and r5[0]["kernel"]["h_nr_queued"] == 2 and
+           r5[0]["kernel"]["h_nr_runnable"] == 1 and r5[0]["trace"]["h_nr_queued"] == 1)
+    return 1 if bad else 0
+
+
 def decompose_run(run):
     """Per non-root group: the per-read and per-pair terms of the decomposition
     tg_load_avg(m - k) = sum_cpu load_avg(m - k) - sum_cpu lag(m - k),
@@ -339,7 +399,8 @@ def table(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--check", choices=["limits", "shift", "variants", "loader", "staleness"])
+    ap.add_argument("--check", choices=["limits", "shift", "variants", "loader", "staleness",
+                                        "trace"])
     ap.add_argument("--table", action="store_true")
     ap.add_argument("--decompose", action="store_true")
     ap.add_argument("--variants", default="base,no-tg-ratelimit")
@@ -352,7 +413,8 @@ def main():
     if a.decompose:
         return decompose(a)
     return {"limits": check_limits, "shift": check_shift, "variants": check_variants,
-            "loader": check_loader, "staleness": check_staleness}[a.check or "limits"](a)
+            "loader": check_loader, "staleness": check_staleness,
+            "trace": check_trace}[a.check or "limits"](a)
 
 
 if __name__ == "__main__":
