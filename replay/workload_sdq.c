@@ -257,6 +257,7 @@ int wl_sdq_finish(struct wl_builder *b)
 	uint32_t *cnt = NULL;
 	int64_t *kbuf = NULL;
 	bool *late = NULL;
+	int ret = -1;
 	size_t per;
 
 	if (!q)
@@ -336,15 +337,12 @@ int wl_sdq_finish(struct wl_builder *b)
 		}
 		wl->sdq_taken[read] = 1;
 	}
-	free(cnt);
-	free(kbuf);
-	free(late);
-	return 0;
+	ret = 0;
 oom:
 	free(cnt);
 	free(kbuf);
 	free(late);
-	return -1;
+	return ret;
 }
 
 bool wl_sd_trace_queued(const struct wl_workload *wl, uint32_t read, uint32_t group, int cpu,

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The model's task-group queues against the kernel's sched/debug on a bundled capture.
 
-    groups_kernel.py --bin SCHEDREPLAY TRACE [--check limits|shift|variants|loader|staleness|trace]
+    groups_kernel.py --bin SCHEDREPLAY TRACE [--check limits|shift|variants|loader|staleness|trace|validate]
     groups_kernel.py --bin SCHEDREPLAY TRACE --table [--shifts MS,MS,...]
     groups_kernel.py --bin SCHEDREPLAY TRACE --decompose [--variants V,V] [--seeds N]
 
@@ -56,6 +56,15 @@ traces/pelt-mix-sd.dat, 5 Dec 2026, with a margin; docs/validation-log.md
             split into drift + delayed + read-later + disagreeing, none
             disagreeing over the read, and the model's queued counts with the
             kernel's delayed dequeues that the trace cannot see (reads 5).
+  validate  (pelt-mix-sd, with pelt-mix.dat of the same directory) validate's
+            groups headline in a scratch directory with thresholds of its
+            own: the text lines, --markdown's row and --json's
+            groups_vs_kernel for the trace with reads (none for pelt-mix,
+            which has none), the trace's 260 of 260; the optional
+            "groups_vs_kernel" limits: loose ones pass, a tg_load_avg
+            median limit below the figure exits 1 with OVER, limits on a
+            trace without reads fail it, an unknown key or a fraction above
+            1 is refused with one line naming it.
 --table prints, per shift, the medians and p95 the shift check reads.
 --decompose prints, per variant and non-root group (means over seeds 1..N):
 the tg_load_avg error, split into the queues' load_avg error (sum over the
@@ -277,6 +286,89 @@ def check_trace(a):
     return 1 if bad else 0
 
 
+def check_validate(a):
+    src = os.path.dirname(os.path.abspath(a.trace))
+    th = json.load(open(os.path.join(src, "thresholds.json")))
+    bad = 0
+
+    def expect(what, ok):
+        nonlocal bad
+        bad += not ok
+        print("%s: %s" % (what, "ok" if ok else "MISS"))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in ("pelt-mix-sd.dat", "pelt-mix.dat"):
+            for x in (f, f + ".json"):
+                os.symlink(os.path.join(src, x), os.path.join(tmp, x))
+
+        def run(entries, *extra):
+            t = {"schema": "schedreplay-thresholds", "version": 1, "goal": th["goal"],
+                 "traces": entries}
+            with open(os.path.join(tmp, "thresholds.json"), "w") as f:
+                json.dump(t, f)
+            return subprocess.run([a.bin, "validate", "--dir", tmp, "--seeds", "1"] + list(extra),
+                                  capture_output=True, text=True, timeout=600)
+
+        base = {k: dict(th["traces"][k]) for k in ("pelt-mix-sd.dat", "pelt-mix.dat")}
+        for e in base.values():
+            e.pop("max_rel_error", None)        # the held metrics are not this test's
+        out = run(base)
+        expect("no limits: exit 0", out.returncode == 0)
+        expect("text: the headline lines",
+               "groups vs sched/debug (30 reads" in out.stdout and
+               "tg_load_avg median |m-k|" in out.stdout and
+               "se.load.weight median |m-k|" in out.stdout and
+               "h_nr_queued model = kernel" in out.stdout and
+               "260 of 260 at the read's time, 260 within the read" in out.stdout)
+        expect("text: one headline (pelt-mix has no reads)",
+               out.stdout.count("groups vs sched/debug") == 1)
+        out = run(base, "--markdown")
+        expect("markdown: the row", out.returncode == 0 and
+               "| groups vs sched/debug (30 reads) | trace = kernel 260 of 260" in out.stdout)
+        out = run(base, "--json")
+        js = json.loads(out.stdout) if out.returncode == 0 else {"traces": {}}
+        g = js["traces"].get("pelt-mix-sd.dat", {}).get("groups_vs_kernel", {})
+        expect("json: pelt-mix-sd's groups_vs_kernel",
+               g.get("pairs") == 260 and g.get("trace_queued_eq_kernel") == 260 and
+               g.get("reads") == 30 and g.get("tg_load_avg_median_abs", {}).get("limit") is None
+               and g["tg_load_avg_median_abs"].get("over") is False and
+               0 <= g["tg_load_avg_median_abs"]["predicted"] <= 5)
+        expect("json: none for pelt-mix",
+               "groups_vs_kernel" not in js["traces"].get("pelt-mix.dat", {"groups_vs_kernel": 1}))
+        loose = json.loads(json.dumps(base))
+        loose["pelt-mix-sd.dat"]["groups_vs_kernel"] = {
+            "max_tg_load_avg_median_abs": 5, "max_weight_median_abs": 1, "min_queued_agree": 0.9}
+        out = run(loose)
+        expect("loose limits: exit 0, shown", out.returncode == 0 and "limit <= 5" in out.stdout
+               and "limit >= 90%" in out.stdout and "  OVER" not in out.stdout)
+        tight = json.loads(json.dumps(base))
+        tight["pelt-mix-sd.dat"]["groups_vs_kernel"] = {"max_tg_load_avg_median_abs": 0.5}
+        out = run(tight)
+        expect("tight tg_load_avg limit: exit 1, OVER",
+               out.returncode == 1 and "limit <= 0.5  OVER" in out.stdout)
+        out = run(tight, "--json")
+        g = json.loads(out.stdout)["traces"]["pelt-mix-sd.dat"]["groups_vs_kernel"] \
+            if out.stdout else {}
+        expect("tight: json over", out.returncode == 1 and
+               g.get("tg_load_avg_median_abs", {}).get("over") is True and
+               g["tg_load_avg_median_abs"].get("limit") == 0.5)
+        none = json.loads(json.dumps(base))
+        none["pelt-mix.dat"]["groups_vs_kernel"] = {"max_weight_median_abs": 1}
+        out = run(none)
+        expect("limits without reads: the trace fails",
+               out.returncode == 1 and "pelt-mix.dat" in out.stdout and
+               "no sched/debug reads" in out.stdout)
+        for key, val, part in (("max_tg_load_avg", 5, "unknown limit"),
+                               ("min_queued_agree", 2, "not a fraction")):
+            bad_e = json.loads(json.dumps(base))
+            bad_e["pelt-mix-sd.dat"]["groups_vs_kernel"] = {key: val}
+            out = run(bad_e)
+            expect("%s %s: refused, one line" % (key, val),
+                   out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1 and
+                   part in out.stderr and key in out.stderr)
+    return 1 if bad else 0
+
+
 def decompose_run(run):
     """Per non-root group: the per-read and per-pair terms of the decomposition
     tg_load_avg(m - k) = sum_cpu load_avg(m - k) - sum_cpu lag(m - k),
@@ -400,7 +492,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--check", choices=["limits", "shift", "variants", "loader", "staleness",
-                                        "trace"])
+                                        "trace", "validate"])
     ap.add_argument("--table", action="store_true")
     ap.add_argument("--decompose", action="store_true")
     ap.add_argument("--variants", default="base,no-tg-ratelimit")
@@ -414,7 +506,7 @@ def main():
         return decompose(a)
     return {"limits": check_limits, "shift": check_shift, "variants": check_variants,
             "loader": check_loader, "staleness": check_staleness,
-            "trace": check_trace}[a.check or "limits"](a)
+            "trace": check_trace, "validate": check_validate}[a.check or "limits"](a)
 
 
 if __name__ == "__main__":
