@@ -11,7 +11,9 @@
  *       "skip": "why"                              (not replayed), or
  *       "series": "make-probe",                    (repeated captures: spread)
  *       "latency_group": {"cgroup_suffix": "/latency"} | {"comm": "PREFIX"} | {},
- *       "max_rel_error": {metric: max |relative error|}, "why": "..."}}}
+ *       "max_rel_error": {metric: max |relative error|}, "why": "...",
+ *       "groups_vs_kernel": {"max_tg_load_avg_median_abs": N,     (optional: held where
+ *           "max_weight_median_abs": N, "min_queued_agree": F}}}}  the sidecar has sched_debug)
  * metrics: sched_switch, sched_stat_runtime, sched_wakeup, sched_migrate_task,
  * p50, p95, p99 (of the latency group; "all" if the group is {}).
  *
@@ -116,7 +118,33 @@ struct result {
 	/* the model's placement is consulted: whether it packs (sched_vcpu_pack), why */
 	bool pack_shown, pack_on;
 	char pack_why[200];
+	/*
+	 * Where the sidecar has sched/debug reads: the groups comparison's
+	 * headline (replay_groups_compare()), the seeds' median and range of
+	 * the pooled median |model - kernel| of tg_load_avg and of the group
+	 * weight (groups other than the root) and of the pairs whose
+	 * h_nr_queued the model has as the kernel; the trace's runnable set
+	 * against the kernel (the same for every seed).  Information, not a
+	 * goal; held only to thresholds.json's optional "groups_vs_kernel"
+	 * limits (NAN: none).
+	 */
+	bool sd_have;
+	unsigned int sd_reads, sd_pairs, sd_trace_eq, sd_trace_in;
+	double sd_tg, sd_tg_lo, sd_tg_hi, sd_w, sd_w_lo, sd_w_hi;
+	double sd_model_eq, sd_model_eq_lo, sd_model_eq_hi;
+	double sd_lim_tg, sd_lim_w, sd_lim_q;
+	bool sd_over_tg, sd_over_w, sd_over_q;
 };
+
+/* thresholds.json's optional per-trace "groups_vs_kernel" limits */
+static const char *const sd_limit_key[3] = {
+	"max_tg_load_avg_median_abs", "max_weight_median_abs", "min_queued_agree",
+};
+
+static bool sd_over(const struct result *r)
+{
+	return r->sd_over_tg || r->sd_over_w || r->sd_over_q;
+}
 
 /* (predicted - measured) / measured; 0 for nothing measured */
 static double rel(double pred, double meas)
@@ -254,6 +282,33 @@ static int check_spec(json_t *spec, const char *name, char *why, size_t n)
 			return -1;
 		}
 	}
+	{
+		json_t *gk = json_object_get(spec, "groups_vs_kernel");
+
+		if (gk && !json_is_object(gk)) {
+			snprintf(why, n, "traces.\"%s\".groups_vs_kernel is not an object", name);
+			return -1;
+		}
+		json_object_foreach(gk, key, v) {
+			int i;
+
+			for (i = 0; i < 3 && strcmp(key, sd_limit_key[i]); i++)
+				;
+			if (i == 3) {
+				snprintf(why, n, "traces.\"%s\".groups_vs_kernel.%s: unknown limit "
+					 "(max_tg_load_avg_median_abs, max_weight_median_abs, "
+					 "min_queued_agree)", name, key);
+				return -1;
+			}
+			if (!json_is_number(v) || !(json_number_value(v) >= 0) ||
+			    !isfinite(json_number_value(v)) || (i == 2 && json_number_value(v) > 1)) {
+				snprintf(why, n, "traces.\"%s\".groups_vs_kernel.%s: not %s", name, key,
+					 i == 2 ? "a fraction 0..1 of the (read, CPU, group) pairs" :
+					 "a number >= 0 (load units; the weight in cpu.shares units)");
+				return -1;
+			}
+		}
+	}
 	for (const char *const *k = (const char *const[]){ "skip", "series", NULL }; *k; k++)
 		if (json_object_get(spec, *k) && !json_is_string(json_object_get(spec, *k))) {
 			snprintf(why, n, "traces.\"%s\".%s is not a string", name, *k);
@@ -305,6 +360,8 @@ static int predict_seeds(struct wl_workload *wl, struct replay_config *rc, unsig
 	struct lgroup pg;
 	double restored[MAX_SEEDS], dur[MAX_SEEDS];
 	double rq[NR_RQ][MAX_SEEDS], rq_samples[MAX_SEEDS];
+	double sd_tg[MAX_SEEDS], sd_w[MAX_SEEDS], sd_meq[MAX_SEEDS];
+	const struct sidecar_sched_debug *sdr = wl_sched_debug(wl);
 	char gl[300];
 
 	for (int i = 0; i < NR_METRICS; i++)
@@ -344,7 +401,32 @@ static int predict_seeds(struct wl_workload *wl, struct replay_config *rc, unsig
 			have_pred[4 + k] &= ph && ph->count;
 			pred[4 + k][sd] = pct_us(ph, k);
 		}
+		if (sdr && sdr->available) {
+			struct replay_groups_cmp gc;
+
+			if (replay_groups_compare(wl, res, rc->sched_debug_shift_ns, &gc) < 0) {
+				replay_result_free(res);
+				r->failed_run = true;
+				snprintf(r->why, sizeof(r->why), "out of memory comparing the groups "
+					 "with sched/debug");
+				return -1;
+			}
+			r->sd_have = gc.queued.pairs > 0 || gc.tg_load_pairs > 0;
+			r->sd_reads = gc.reads_in_window;
+			r->sd_pairs = gc.queued.pairs;
+			r->sd_trace_eq = gc.queued.trace_eq;
+			r->sd_trace_in = gc.queued.trace_in;
+			sd_tg[sd] = gc.tg_load_median_abs;
+			sd_w[sd] = gc.weight_median_abs;
+			sd_meq[sd] = gc.queued.model_eq;
+			replay_groups_cmp_release(&gc);
+		}
 		replay_result_free(res);
+	}
+	if (r->sd_have) {
+		r->sd_tg = seeds_median(sd_tg, seeds, &r->sd_tg_lo, &r->sd_tg_hi);
+		r->sd_w = seeds_median(sd_w, seeds, &r->sd_w_lo, &r->sd_w_hi);
+		r->sd_model_eq = seeds_median(sd_meq, seeds, &r->sd_model_eq_lo, &r->sd_model_eq_hi);
 	}
 	/* the restored part of the run whose sched_switch is the median */
 	r->pred_restored = restored[sr_seeds_rank(pred[0], seeds, NULL, NULL)];
@@ -383,6 +465,32 @@ static void place_on_measured(struct result *r, const struct sr_hist *mh, json_t
 		r->band_q_lo[k] = 100.0 * (double)lo / (double)r->n_meas;
 		r->band_q_hi[k] = 100.0 * (double)hi / (double)r->n_meas;
 	}
+}
+
+/*
+ * The optional "groups_vs_kernel" limits of a trace's entry against its
+ * headline; limits on a trace without sched/debug reads fail it (they
+ * could not be checked).
+ */
+static void sd_limits(struct result *r, json_t *gk)
+{
+	double *lim[3] = { &r->sd_lim_tg, &r->sd_lim_w, &r->sd_lim_q };
+
+	for (int i = 0; i < 3; i++) {
+		json_t *v = json_object_get(gk, sd_limit_key[i]);
+
+		*lim[i] = json_is_number(v) ? json_number_value(v) : NAN;
+	}
+	if (json_object_size(gk) && !r->sd_have) {
+		r->failed_run = true;
+		snprintf(r->why, sizeof(r->why), "groups_vs_kernel limits, but the sidecar has no "
+			 "sched/debug reads inside the trace to hold them to");
+		return;
+	}
+	r->sd_over_tg = !isnan(r->sd_lim_tg) && !(r->sd_tg <= r->sd_lim_tg);
+	r->sd_over_w = !isnan(r->sd_lim_w) && !(r->sd_w <= r->sd_lim_w);
+	r->sd_over_q = !isnan(r->sd_lim_q) && r->sd_pairs &&
+		       r->sd_model_eq < r->sd_lim_q * r->sd_pairs;
 }
 
 static void run_one(const char *dir, const char *name, json_t *spec, json_t *goal,
@@ -471,6 +579,7 @@ static void run_one(const char *dir, const char *name, json_t *spec, json_t *goa
 		r->over[i] = !isnan(r->limit[i]) && fabs(r->err[i]) > r->limit[i];
 	}
 	place_on_measured(r, mh, goal);
+	sd_limits(r, json_object_get(spec, "groups_vs_kernel"));
 	wl_free(wl);
 }
 
@@ -548,6 +657,14 @@ static void print_markdown(const struct result *r, size_t n, json_t *goal)
 			printf(" %u of the seeds' runs stopped with work left |", r[t].dur_unfinished);
 		putchar('\n');
 		print_rq_rows(&r[t]);
+		if (r[t].sd_have)
+			printf("|  |  | groups vs sched/debug (%u reads) | trace = kernel %u of %u "
+			       "(%u within the read) | model = kernel %.0f of %u | tg_load_avg "
+			       "median \\|m-k\\| %.1f, weight %.1f | %.1f..%.1f, %.1f..%.1f | %s | |\n",
+			       r[t].sd_reads, r[t].sd_trace_eq, r[t].sd_pairs, r[t].sd_trace_in,
+			       r[t].sd_model_eq, r[t].sd_pairs, r[t].sd_tg, r[t].sd_w, r[t].sd_tg_lo,
+			       r[t].sd_tg_hi, r[t].sd_w_lo, r[t].sd_w_hi,
+			       sd_over(&r[t]) ? "**over**" : "");
 	}
 	/* run-to-run spread of repeated captures, next to the model's error */
 	printf("\nRun-to-run spread of the hardware (repeated captures of one workload) next to the "
@@ -669,6 +786,36 @@ static bool default_seeds(const struct replay_config *rc, unsigned int seeds)
  * simulation's time for the traced work (replay_end_ts()); runs_unfinished
  * counts the seeds' runs that stopped with work left (replay_work_unfinished()).
  */
+/*
+ * --json's "groups_vs_kernel" of a trace with sched/debug reads: {"reads",
+ * "pairs", "tg_load_avg_median_abs" | "weight_median_abs" |
+ * "model_queued_eq_kernel": {"predicted", "seeds_min", "seeds_max",
+ * "limit", "over"}, "trace_queued_eq_kernel", "trace_queued_within_read"}
+ */
+static json_t *sd_json(const struct result *r)
+{
+	const double v[3][4] = {
+		{ r->sd_tg, r->sd_tg_lo, r->sd_tg_hi, r->sd_lim_tg },
+		{ r->sd_w, r->sd_w_lo, r->sd_w_hi, r->sd_lim_w },
+		{ r->sd_model_eq, r->sd_model_eq_lo, r->sd_model_eq_hi, r->sd_lim_q },
+	};
+	const bool over[3] = { r->sd_over_tg, r->sd_over_w, r->sd_over_q };
+	const char *const key[3] = {
+		"tg_load_avg_median_abs", "weight_median_abs", "model_queued_eq_kernel",
+	};
+	json_t *o = json_pack("{s:I, s:I, s:I, s:I}", "reads", (json_int_t)r->sd_reads, "pairs",
+			      (json_int_t)r->sd_pairs, "trace_queued_eq_kernel",
+			      (json_int_t)r->sd_trace_eq, "trace_queued_within_read",
+			      (json_int_t)r->sd_trace_in);
+
+	for (int i = 0; o && i < 3; i++)
+		json_object_set_new(o, key[i], json_pack("{s:o, s:o, s:o, s:o, s:b}", "predicted",
+							 jnum(v[i][0]), "seeds_min", jnum(v[i][1]),
+							 "seeds_max", jnum(v[i][2]), "limit",
+							 jnum(v[i][3]), "over", over[i]));
+	return o;
+}
+
 static int print_json(const struct result *r, size_t n, json_t *goal, bool ok,
 		      const struct replay_config *rc, unsigned int seeds)
 {
@@ -771,6 +918,8 @@ static int print_json(const struct result *r, size_t n, json_t *goal, bool ok,
 		if (r[t].pack_shown)
 			json_object_set_new(o, "vcpu_pack", json_pack("{s:b, s:s}", "on", r[t].pack_on,
 								      "why", r[t].pack_why));
+		if (r[t].sd_have)
+			json_object_set_new(o, "groups_vs_kernel", sd_json(&r[t]));
 		json_object_set_new(tr, r[t].name, o);   /* UTF-8: the thresholds' key */
 	}
 	json_object_set_new(root, "traces", tr);
@@ -840,7 +989,15 @@ static void usage(FILE *f, bool all)
 "Where the model's placement is used (--placement model, --state-placement*), it\n"
 "packs as the capture kernel's sched_vcpu_pack when the trace's sidecar says\n"
 "that kernel had it (--vcpu-pack / --no-vcpu-pack force it); the text output and\n"
-"--json say which and why.\n");
+"--json say which and why.\n"
+"A trace whose sidecar has the kernel's sched/debug reads also shows replay's\n"
+"groups comparison in brief (the seeds' median and range of the median\n"
+"|model - kernel| of tg_load_avg and of the group weight, the pairs whose\n"
+"h_nr_queued the model has as the kernel, and the trace's own runnable set\n"
+"against the kernel; --markdown's \"groups vs sched/debug\" row, --json's\n"
+"groups_vs_kernel): information, held only to a trace entry's optional\n"
+"\"groups_vs_kernel\": {\"max_tg_load_avg_median_abs\", \"max_weight_median_abs\",\n"
+"\"min_queued_agree\"} (docs/validation.md).\n");
 }
 
 /*
@@ -1056,6 +1213,38 @@ static void print_suggest(const struct result *res, size_t n)
 	printf("}\n");
 }
 
+/* a limit of the groups' headline in the text: "(no limit)" or "limit X[ OVER]" */
+static void sd_lim_text(double lim, bool over, bool pct)
+{
+	if (isnan(lim))
+		printf("  (no limit)");
+	else if (pct)
+		printf("  limit >= %.0f%%%s", lim * 100, over ? "  OVER" : "");
+	else
+		printf("  limit <= %g%s", lim, over ? "  OVER" : "");
+}
+
+/* The groups comparison's headline of a trace with sched/debug reads (information) */
+static void print_sd_text(const struct result *r)
+{
+	if (!r->sd_have)
+		return;
+	printf("  groups vs sched/debug (%u reads; median over seeds, their range; "
+	       "information, not a goal):\n", r->sd_reads);
+	printf("    %-30s %8.1f (%.1f..%.1f)", "tg_load_avg median |m-k|", r->sd_tg, r->sd_tg_lo,
+	       r->sd_tg_hi);
+	sd_lim_text(r->sd_lim_tg, r->sd_over_tg, false);
+	printf("\n    %-30s %8.1f (%.1f..%.1f)", "se.load.weight median |m-k|", r->sd_w, r->sd_w_lo,
+	       r->sd_w_hi);
+	sd_lim_text(r->sd_lim_w, r->sd_over_w, false);
+	printf("\n    %-30s %8.0f of %u (%.1f%%; %.0f..%.0f)", "h_nr_queued model = kernel",
+	       r->sd_model_eq, r->sd_pairs, r->sd_pairs ? 100.0 * r->sd_model_eq / r->sd_pairs : 0,
+	       r->sd_model_eq_lo, r->sd_model_eq_hi);
+	sd_lim_text(r->sd_lim_q, r->sd_over_q, true);
+	printf("\n    %-30s %8u of %u at the read's time, %u within the read\n",
+	       "trace = kernel (runnable)", r->sd_trace_eq, r->sd_pairs, r->sd_trace_in);
+}
+
 /* The text table; @failed: the verdict of the last line */
 static void print_text(const struct result *res, size_t n, const struct replay_config *rc,
 		       unsigned int seeds, bool failed)
@@ -1138,6 +1327,7 @@ static void print_text(const struct result *res, size_t n, const struct replay_c
 				printf("%15s", "");
 			printf("  (no limit)\n");
 		}
+		print_sd_text(r);
 	}
 	printf("%s\n", failed ? "validate: FAILED" : "validate: all within thresholds");
 }
@@ -1330,6 +1520,8 @@ int cmd_validate(int argc, char **argv)
 		for (int k = 0; k < NR_METRICS; k++)
 			if (r->over[k])
 				ret = SR_EXIT_FAIL;
+		if (!r->skipped && !r->failed_run && sd_over(r))
+			ret = SR_EXIT_FAIL;
 	}
 	replay_progress_done(&prog);
 	/*

@@ -231,6 +231,82 @@ static int nothing(void *ctx, uint32_t read, const struct sidecar_sd_row *row, u
 	return 0;
 }
 
+/* The trace's count of the pair (at the read's own time, not shifted). */
+static bool trace_queued(const struct wl_workload *wl, uint32_t read, uint32_t group, int cpu,
+			 struct wl_sd_queued *tq)
+{
+	return wl_sd_trace_queued(wl, read, group, cpu, tq);
+}
+
+struct queued_ctx {
+	const struct wl_workload *wl;
+	struct replay_groups_queued *q;
+};
+
+static int queued_one(void *vctx, uint32_t read, const struct sidecar_sd_row *row, uint32_t group,
+		      const struct model_group_queue *mq)
+{
+	struct queued_ctx *x = vctx;
+	struct replay_groups_queued *q = x->q;
+	struct wl_sd_queued tq;
+	int64_t k, kr;
+	bool meq, teq, tin;
+
+	if (!row->have[SIDECAR_SD_H_NR_QUEUED] || !trace_queued(x->wl, read, group, row->cpu, &tq))
+		return 0;
+	k = row->v[SIDECAR_SD_H_NR_QUEUED];
+	/* what the trace can show: the queue less its delayed dequeues (6.14+) */
+	kr = row->have[SIDECAR_SD_H_NR_RUNNABLE] ? row->v[SIDECAR_SD_H_NR_RUNNABLE] : k;
+	meq = (int64_t)mq->h_nr_queued == k;
+	teq = tq.at == kr;
+	tin = tq.lo <= kr && kr <= tq.hi;
+	q->pairs++;
+	q->model_eq += meq;
+	q->trace_eq += teq;
+	q->trace_in += tin;
+	q->trace_eq_queued += tq.at == k;
+	if (row->have[SIDECAR_SD_H_NR_RUNNABLE]) {
+		q->runnable_pairs++;
+		q->delayed += k > kr;
+	}
+	if (!meq) {
+		if (teq && (int64_t)mq->h_nr_queued == tq.at && k > kr) {
+			q->mm_delayed++;
+		} else if (teq) {
+			q->mm_drift++;
+		} else if (tin) {
+			q->mm_read++;
+			q->mm_read_model_at += mq->h_nr_queued == tq.at;
+		} else {
+			q->mm_trace_ne++;
+		}
+	}
+	return 0;
+}
+
+/* the pooled |model - kernel| of tg_load_avg and the weight, groups other than the root */
+struct headline_ctx {
+	const struct sidecar_sched_debug *sd;
+	double *tg, *w;
+	unsigned int ntg, nw;
+};
+
+static int headline_one(void *vctx, uint32_t read, const struct sidecar_sd_row *row, uint32_t group,
+			const struct model_group_queue *q)
+{
+	struct headline_ctx *x = vctx;
+	double mv, kv;
+
+	(void)read;
+	if (group == 0)
+		return 0;
+	if (model_value(q, REPLAY_GF_TG_LOAD_AVG, &mv) && kernel_value(row, REPLAY_GF_TG_LOAD_AVG, &kv))
+		x->tg[x->ntg++] = fabs(mv - kv);
+	if (model_value(q, REPLAY_GF_SE_WEIGHT, &mv) && kernel_value(row, REPLAY_GF_SE_WEIGHT, &kv))
+		x->w[x->nw++] = fabs(mv - kv);
+	return 0;
+}
+
 int replay_groups_compare(const struct wl_workload *wl, const struct replay_result *r,
 			  int64_t shift_ns, struct replay_groups_cmp *out)
 {
@@ -240,6 +316,7 @@ int replay_groups_compare(const struct wl_workload *wl, const struct replay_resu
 
 	memset(out, 0, sizeof(*out));
 	out->shift_ns = shift_ns;
+	out->tg_load_median_abs = out->weight_median_abs = NAN;
 	if (!sd || !sd->available) {
 		snprintf(out->reason, sizeof(out->reason), "%s",
 			 !sd ? "the sidecar has no sched_debug" :
@@ -296,6 +373,25 @@ int replay_groups_compare(const struct wl_workload *wl, const struct replay_resu
 		if (any)
 			out->nr_paths++;
 	}
+	{
+		struct queued_ctx qx = { .wl = wl, .q = &out->queued };
+		/* x.err and x.kern hold rows + 1 values each: reused for the headline */
+		struct headline_ctx hx = { .sd = sd, .tg = x.err, .w = x.kern };
+
+		if (for_each_pair(wl, r, &qx, queued_one, NULL) ||
+		    for_each_pair(wl, r, &hx, headline_one, NULL))
+			goto nomem;
+		out->tg_load_pairs = hx.ntg;
+		out->weight_pairs = hx.nw;
+		if (hx.ntg) {
+			qsort(hx.tg, hx.ntg, sizeof(double), replay_cmp_double);
+			out->tg_load_median_abs = replay_rank_sorted(hx.tg, hx.ntg, 0.5);
+		}
+		if (hx.nw) {
+			qsort(hx.w, hx.nw, sizeof(double), replay_cmp_double);
+			out->weight_median_abs = replay_rank_sorted(hx.w, hx.nw, 0.5);
+		}
+	}
 	free(x.err);
 	free(x.kern);
 	return 0;
@@ -347,9 +443,33 @@ void replay_groups_text(FILE *out, const char *run_name, const struct wl_workloa
 				st->mean_signed, st->kernel_median);
 		}
 	}
+	replay_groups_queued_text(out, &c->queued);
+}
+
+void replay_groups_queued_text(FILE *out, const struct replay_groups_queued *q)
+{
+	unsigned int mm = q->pairs - q->model_eq;
+
+	if (!q->pairs)
+		return;
+	fprintf(out, "  h_nr_queued three ways, %u (read, CPU, group) pairs: model = kernel %u; "
+		"the trace's runnable set = kernel %s %u at the read's sched_clk, %u within the "
+		"read's span (= h_nr_queued %u)\n", q->pairs, q->model_eq,
+		q->runnable_pairs ? "h_nr_runnable" : "h_nr_queued", q->trace_eq, q->trace_in,
+		q->trace_eq_queued);
+	if (q->runnable_pairs)
+		fprintf(out, "    kernel h_nr_queued > h_nr_runnable (delayed dequeues, which no trace "
+			"event shows) at %u of %u\n", q->delayed, q->runnable_pairs);
+	fprintf(out, "    the model's %u mismatches: the trace agrees with the kernel at the read's "
+		"sched_clk at %u (the replay drifted: %u; the model = the trace, without the "
+		"kernel's delayed dequeues: %u), only later in the read at %u (the model = the "
+		"trace at sched_clk: %u), disagrees over the read at %u\n", mm,
+		q->mm_drift + q->mm_delayed, q->mm_drift, q->mm_delayed, q->mm_read,
+		q->mm_read_model_at, q->mm_trace_ne);
 }
 
 struct json_pairs_ctx {
+	const struct wl_workload *wl;
 	const struct sidecar_sched_debug *sd;
 	json_t *arr;
 };
@@ -360,7 +480,6 @@ static int json_pair(void *vctx, uint32_t read, const struct sidecar_sd_row *row
 	struct json_pairs_ctx *x = vctx;
 	json_t *o = json_object(), *k = json_object(), *m = json_object();
 
-	(void)group;
 	if (!o || !k || !m) {
 		json_decref(o);
 		json_decref(k);
@@ -381,7 +500,35 @@ static int json_pair(void *vctx, uint32_t read, const struct sidecar_sd_row *row
 	json_object_set_new(o, "path", json_string(x->sd->paths[row->path]));
 	json_object_set_new(o, "kernel", k);
 	json_object_set_new(o, "model", m);
+	{
+		struct wl_sd_queued tq;
+
+		if (trace_queued(x->wl, read, group, row->cpu, &tq))
+			json_object_set_new(o, "trace", json_pack("{s:I, s:I, s:I, s:o}", "h_nr_queued",
+								  (json_int_t)tq.at, "h_nr_queued_lo",
+								  (json_int_t)tq.lo, "h_nr_queued_hi",
+								  (json_int_t)tq.hi, "agrees_after_ns",
+								  tq.agree_ns == UINT32_MAX ? json_null() :
+								  json_integer((json_int_t)tq.agree_ns)));
+	}
+	if (row->have[SIDECAR_SD_H_NR_RUNNABLE])
+		json_object_set_new(k, "h_nr_runnable",
+				    json_real((double)row->v[SIDECAR_SD_H_NR_RUNNABLE]));
 	return json_array_append_new(x->arr, o);
+}
+
+json_t *replay_groups_queued_json(const struct replay_groups_queued *q)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "pairs",
+			 (json_int_t)q->pairs, "model_eq_kernel", (json_int_t)q->model_eq,
+			 "trace_eq_kernel", (json_int_t)q->trace_eq, "trace_within_read",
+			 (json_int_t)q->trace_in, "trace_eq_kernel_queued",
+			 (json_int_t)q->trace_eq_queued, "runnable_pairs",
+			 (json_int_t)q->runnable_pairs, "kernel_delayed", (json_int_t)q->delayed,
+			 "model_ne_drift", (json_int_t)q->mm_drift, "model_ne_delayed",
+			 (json_int_t)q->mm_delayed, "model_ne_read_later", (json_int_t)q->mm_read,
+			 "model_ne_read_later_model_eq_trace", (json_int_t)q->mm_read_model_at,
+			 "model_ne_trace_ne", (json_int_t)q->mm_trace_ne);
 }
 
 json_t *replay_groups_json(const struct wl_workload *wl, const struct replay_result *r,
@@ -418,6 +565,16 @@ json_t *replay_groups_json(const struct wl_workload *wl, const struct replay_res
 		json_object_set_new(groups, sd->paths[gp->sd_path], g);
 	}
 	json_object_set_new(o, "groups", groups);
+	json_object_set_new(o, "queued", replay_groups_queued_json(&c->queued));
+	json_object_set_new(o, "headline", json_pack("{s:o, s:I, s:o, s:I}", "tg_load_avg_median_abs",
+						     isnan(c->tg_load_median_abs) ? json_null() :
+						     json_real(c->tg_load_median_abs),
+						     "tg_load_avg_pairs", (json_int_t)c->tg_load_pairs,
+						     "weight_median_abs",
+						     isnan(c->weight_median_abs) ? json_null() :
+						     json_real(c->weight_median_abs),
+						     "weight_pairs", (json_int_t)c->weight_pairs));
+	x.wl = wl;
 	x.sd = sd;
 	x.arr = pairs = json_array();
 	if (!pairs || for_each_pair(wl, r, &x, json_pair, NULL)) {

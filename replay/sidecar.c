@@ -1482,6 +1482,7 @@ static int load_sched(struct sidecar *sc, const struct sv *root, const char **ba
 static const char *const sd_keys[SIDECAR_SD_NR] = {
 	"load_avg", "runnable_avg", "util_avg", "tg_load_avg_contrib", "tg_load_avg",
 	"se.load.weight", "se.avg.load_avg", "se.avg.util_avg", "nr_queued", "h_nr_queued",
+	"h_nr_runnable",
 };
 /* older kernels' names of the same fields (6.5's print_cfs_rq()) */
 static const char *const sd_old_keys[SIDECAR_SD_NR] = {
@@ -1609,6 +1610,12 @@ static int load_sched_debug(struct sidecar *sc, const struct sv *root, const cha
 			FAIL(EINVAL, "sched_debug.reads[%zu].header.sched_clk missing or not a "
 			     "sched_clock() ns value", i);
 		r->sched_clk = (uint64_t)x;
+		/* optional: how long the read took (the capture writes it; 0: unknown) */
+		v = sv_get(rd, "read_us");
+		if (v && v->type != SV_NULL && !sv_int_in(v, 0, 10000000, &x))
+			FAIL(EINVAL, "sched_debug.reads[%zu].read_us is not a duration in us "
+			     "(0..10000000)", i);
+		r->read_ns = v && v->type != SV_NULL ? (uint64_t)x * 1000 : 0;
 		cpus = sv_get(rd, "cpus");
 		if (!sv_is_arr(cpus))
 			FAIL(EINVAL, "sched_debug.reads[%zu].cpus missing", i);

@@ -898,6 +898,8 @@ static int lost_switch_decided(struct wl_builder *b, uint32_t t, const struct la
 		return 0;
 	if (s->waking != WL_NONE && b->wakes.v[s->waking].ts > ls->ts)
 		b->wakes.v[s->waking].flags &= (uint8_t)~WL_WAKE_ON_CPU;
+	if (wl_sdq_retract(b, t, ls->ts))
+		return -1;
 	return switch_out_blocked(b, t, false, 1, ls->ts);   /* "S" */
 }
 
@@ -1105,6 +1107,8 @@ static int lost_switch(void *ctx, const struct lat_lost_switch *ls)
 		ls->reason == LAT_LOST_OTHER ? WL_NOTE_LOST_SWITCH_OTHER : WL_NOTE_LOST_SWITCH_ELSEWHERE);
 	if (ls->remote_stamp)
 		note(b, WL_NOTE_LOST_SWITCH_REMOTE);
+	if (!ls->runnable && wl_sdq_retract(b, t, ls->ts))
+		return -1;
 	if (on_switch(b, &sw))
 		return -1;
 	if (!ls->runnable && !dead)
@@ -2919,6 +2923,8 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	lc.sink_ctx = b->opt.sample_ctx;
 	if (!(b->wl->measured = lat_machine_new(&lc, err)))
 		goto fail;
+	if (wl_sdq_init(b))
+		goto oom;
 	return b;
 oom:
 	sr_error_set(err, ENOMEM, "out of memory");
@@ -3165,6 +3171,8 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 	}
 	if (ev->ts > b->last_ts)
 		b->last_ts = ev->ts;
+	if (wl_sdq_before(b, ev->ts))
+		goto oom;
 	if (!ev->synthetic)
 		n->events++;
 	if (lost_before && lost_before_event(b, ev, lost_before))
@@ -3251,6 +3259,8 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 	if (((ev->type == TRACE_EV_CGROUP_ATTACH_TASK && ev->u.cgroup_attach.dst_root == b->cg_root) ||
 	     ev->type == TRACE_EV_SCHED_PROCESS_FORK) && lat_machine_feed(b->wl->measured, ev))
 		goto oom;
+	if (wl_sdq_after(b, ev->ts))
+		goto oom;
 	return 0;
 oom:
 	sr_error_set(err, ENOMEM, "out of memory at trace time %llu ns",
@@ -3277,6 +3287,7 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->tick_found.v);
 	free(b->tick_delays.v);
 	wl_steal_free(b);
+	wl_sdq_free(b);
 	free(b->groups.v);
 	for (uint32_t g = 0; g < b->bw_unthrottle_n; g++)
 		free(b->bw_unthrottle[g].v);
@@ -3420,6 +3431,9 @@ void wl_free(struct wl_workload *wl)
 	}
 	sidecar_sched_debug_release(&wl->sched_debug);
 	free(wl->unseen);
+	free(wl->sdq);
+	free(wl->sdq_agree);
+	free(wl->sdq_taken);
 	free(wl->cpu_node);
 	free(wl->sidecar_path);
 	free(wl->lost_sc);

@@ -189,6 +189,8 @@ struct wl_builder {
 	WL_VEC(uint64_t) tick_delays;
 	/* the time clock_task left out, per CPU (workload_steal.c) */
 	struct wl_steal *steal;
+	/* the trace's runnable set at the sidecar's sched/debug reads (workload_sdq.c) */
+	struct wl_sdq *sdq;
 };
 
 /*
@@ -212,6 +214,25 @@ int wl_ticks_finish(struct wl_builder *b);
 int wl_steal_event(struct wl_builder *b, const struct trace_event *ev, bool lost_before);
 int wl_steal_finish(struct wl_builder *b);
 void wl_steal_free(struct wl_builder *b);
+
+/*
+ * workload_sdq.c: the trace's own queued-task counts at the sidecar's
+ * sched/debug reads (wl_sd_trace_queued()).  _init() at the builder's start
+ * (nothing without the sidecar's reads); _before() with each event's time
+ * before the event is applied, _after() once it is; _finish() after the
+ * stream, before the groups and tasks move to the workload.  -1 on ENOMEM.
+ */
+int wl_sdq_init(struct wl_builder *b);
+int wl_sdq_before(struct wl_builder *b, uint64_t ts);
+int wl_sdq_after(struct wl_builder *b, uint64_t ts);
+int wl_sdq_finish(struct wl_builder *b);
+void wl_sdq_free(struct wl_builder *b);
+/*
+ * The builder found at this event that task @t left its CPU asleep (or
+ * dead) at @from, before now, a switch the kernel did not trace: the
+ * snapshots taken since @from counted it running or queued, wrongly.
+ */
+int wl_sdq_retract(struct wl_builder *b, uint32_t t, uint64_t from);
 
 /*
  * workload.c: a cgroup path's length in the kernel's spelling (trailing '/'

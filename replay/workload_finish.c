@@ -1425,7 +1425,7 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	wl = b->wl;
 	wl->first_ts = b->first_ts;
 	wl->last_ts = b->last_ts;
-	if (wl_builder_stream_end(b))
+	if (wl_builder_stream_end(b) || wl_sdq_finish(b))
 		goto oom;
 	/* a map's weight or limit for a group the trace never had: say so */
 	for (size_t i = 0; i < b->cgmap.nr_shares + b->cgmap.nr_quota; i++) {

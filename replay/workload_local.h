@@ -96,6 +96,12 @@ struct wl_workload {
 	struct sidecar_sched sched_snap[2]; /* the sidecar's sched_at_start, sched_at_end */
 	struct sidecar_sched_debug sched_debug; /* the sidecar's sched_debug reads */
 	struct wl_unseen *unseen;      /* sched_snap[0]'s threads the trace never shows */
+	/* the trace's queued counts at the sched/debug reads (workload_sdq.c):
+	   [sdq_nreads][sdq_ng][sdq_nc] of {at, lo, hi}; sdq_taken per read */
+	uint16_t *sdq;
+	uint32_t *sdq_agree;           /* [sdq_nreads][sdq_ng][sdq_nc]: wl_sd_queued.agree_ns */
+	uint8_t *sdq_taken;
+	uint32_t sdq_nreads, sdq_ng, sdq_nc;
 	uint32_t nr_unseen;
 	struct sidecar_lost_cmp *lost_sc; /* the sidecar's lost-event counters against the
 					     trace's gaps (wl_extract()); NULL: not compared */

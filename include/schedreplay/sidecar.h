@@ -134,7 +134,9 @@ enum {
 	SIDECAR_SD_LOAD_AVG, SIDECAR_SD_RUNNABLE_AVG, SIDECAR_SD_UTIL_AVG,
 	SIDECAR_SD_TG_CONTRIB, SIDECAR_SD_TG_LOAD_AVG, SIDECAR_SD_SE_WEIGHT,
 	SIDECAR_SD_SE_LOAD_AVG, SIDECAR_SD_SE_UTIL_AVG, SIDECAR_SD_NR_QUEUED,
-	SIDECAR_SD_H_NR_QUEUED, SIDECAR_SD_NR
+	SIDECAR_SD_H_NR_QUEUED,
+	/* 6.14+: h_nr_queued less the delayed-dequeue entities (not read from older kernels) */
+	SIDECAR_SD_H_NR_RUNNABLE, SIDECAR_SD_NR
 };
 const char *sidecar_sd_key(int field);     /* NULL past SIDECAR_SD_NR */
 
@@ -150,6 +152,8 @@ struct sidecar_sd_row {
 struct sidecar_sd_read {
 	enum sidecar_sd_at at;
 	uint64_t sched_clk;              /* header.sched_clk: sched_clock(), trace clock local */
+	uint64_t read_ns;                /* read_us x 1000: how long the read took (its
+					    header first, then CPU by CPU); 0 if absent */
 	size_t nr_rows;
 	struct sidecar_sd_row *rows;
 };

@@ -1159,6 +1159,37 @@ struct replay_group_path {
 	struct replay_group_stat st[REPLAY_GF_NR];
 };
 
+/*
+ * The queued counts three ways: the model's h_nr_queued, the kernel's, and
+ * the trace's own runnable set at the read (wl_sd_trace_queued(): at the
+ * read's sched_clk, and its least / most over the read's span), over the
+ * pairs that have all three.  The trace cannot show a delayed dequeue (a
+ * task asleep that the kernel keeps queued, 6.12+ DELAY_DEQUEUE), so the
+ * trace is held to the kernel's h_nr_runnable (h_nr_queued less those,
+ * 6.14+; h_nr_queued where the kernel does not print it).  The model's
+ * mismatches split by whether the trace agrees with the kernel at the
+ * read's sched_clk (the replay's runnable set drifted from the trace's, or
+ * it has the trace's but not the kernel's delayed dequeues) or only later
+ * in the read (the kernel printed that CPU's queue later: the read's
+ * placement), or not at all.
+ */
+struct replay_groups_queued {
+	unsigned int pairs;
+	unsigned int model_eq;         /* model = kernel h_nr_queued */
+	unsigned int trace_eq;         /* trace at sched_clk = kernel h_nr_runnable */
+	unsigned int trace_in;         /* ... within the trace's least..most over the read */
+	unsigned int trace_eq_queued;  /* trace at sched_clk = kernel h_nr_queued */
+	unsigned int runnable_pairs;   /* pairs with the kernel's h_nr_runnable (6.14+) */
+	unsigned int delayed;          /* kernel h_nr_queued > h_nr_runnable (delayed dequeues) */
+	/* model != kernel h_nr_queued: */
+	unsigned int mm_drift;         /* trace at sched_clk = kernel, model != trace */
+	unsigned int mm_delayed;       /* trace at sched_clk = kernel, model = trace: the kernel's
+					  delayed dequeues the model does not hold */
+	unsigned int mm_read;          /* trace = kernel only later in the read */
+	unsigned int mm_read_model_at; /* ... of them model = the trace at sched_clk */
+	unsigned int mm_trace_ne;      /* the trace disagrees over the whole read */
+};
+
 struct replay_groups_cmp {
 	bool available;
 	char reason[160];
@@ -1167,6 +1198,14 @@ struct replay_groups_cmp {
 	struct replay_group_path *paths;
 	unsigned int nr_paths;
 	unsigned int unmodelled_rows;  /* kernel rows of paths the replay has no group of */
+	struct replay_groups_queued queued;
+	/*
+	 * The headline (validate): median |model - kernel| of tg_load_avg and
+	 * of se.load.weight (cpu.shares units) over every pair of the groups
+	 * other than the root, and their counts; NAN without pairs.
+	 */
+	double tg_load_median_abs, weight_median_abs;
+	unsigned int tg_load_pairs, weight_pairs;
 };
 /* 0, or -1 on ENOMEM. */
 int replay_groups_compare(const struct wl_workload *wl, const struct replay_result *r,
@@ -1176,6 +1215,9 @@ void replay_groups_text(FILE *out, const char *run_name, const struct wl_workloa
 			const struct replay_groups_cmp *c);
 struct json_t *replay_groups_json(const struct wl_workload *wl, const struct replay_result *r,
 				  const struct replay_groups_cmp *c);
+/* The h_nr_queued three ways: text lines (nothing without pairs), and a JSON object. */
+void replay_groups_queued_text(FILE *out, const struct replay_groups_queued *q);
+struct json_t *replay_groups_queued_json(const struct replay_groups_queued *q);
 
 /* ---- PELT against the kernel's own values (pelt_check.c) ----------------- */
 

@@ -1017,6 +1017,33 @@ struct wl_unseen {
 };
 const struct wl_unseen *wl_unseen_threads(const struct wl_workload *wl, uint32_t *n);
 
+/*
+ * The trace's own runnable set at sched/debug read @read (an index of
+ * wl_sched_debug()->reads) on @cpu, in workload group @group: the fair
+ * tasks the trace's states have running or queued there in that group or
+ * a group below it (what the kernel prints as h_nr_queued), at the read's
+ * sched_clk (@at: after the last event at or before it) and the least and
+ * most over the read's span [sched_clk, sched_clk + read_us] (@lo, @hi),
+ * and when in the span it first matches the kernel's row (@agree_ns).
+ * Tasks first seen after the read that were running or queued from the
+ * trace's start are counted on their first CPU.  False where there is no
+ * such count (no sidecar reads, a read outside the trace, a CPU past the
+ * sidecar's).  replay/workload_sdq.c; docs/replay.md "Task groups against
+ * the kernel's sched/debug".
+ */
+struct wl_sd_queued {
+	uint16_t at, lo, hi;
+	/*
+	 * ns after the read's sched_clk at which the trace's count first
+	 * equals the kernel's (h_nr_runnable where printed, else h_nr_queued):
+	 * 0 at the read's own time, UINT32_MAX never within the span or no
+	 * kernel row of the queue
+	 */
+	uint32_t agree_ns;
+};
+bool wl_sd_trace_queued(const struct wl_workload *wl, uint32_t read, uint32_t group, int cpu,
+			struct wl_sd_queued *out);
+
 /* The measured wakeup latency (the same state machine as `report`). */
 const struct lat_machine *wl_measured_latency(const struct wl_workload *wl);
 /* The mechanical-cost calibration (calib.h). */

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The model's task-group queues against the kernel's sched/debug on a bundled capture.
 
-    groups_kernel.py --bin SCHEDREPLAY TRACE [--check limits|shift|variants]
+    groups_kernel.py --bin SCHEDREPLAY TRACE [--check limits|shift|variants|loader|staleness|trace|validate]
     groups_kernel.py --bin SCHEDREPLAY TRACE --table [--shifts MS,MS,...]
     groups_kernel.py --bin SCHEDREPLAY TRACE --decompose [--variants V,V] [--seeds N]
 
@@ -46,6 +46,25 @@ traces/pelt-mix-sd.dat, 5 Dec 2026, with a margin; docs/validation-log.md
             group's queued-task count differs hold at least HNR_SHARE of the
             signed sum of base's queue-load error (the bias is the replayed
             timeline, not the write rule).
+  trace     (pelt-mix-sd) the trace's own runnable set at each read (the
+            "trace" side, replay/workload_sdq.c), exact: every one of the
+            TRACE_PAIRS (read, CPU, group) pairs equals the kernel's
+            h_nr_runnable at the read's sched_clk, TRACE_QUEUED_EQ equal its
+            h_nr_queued (the others: KERNEL_DELAYED pairs where the kernel held
+            delayed dequeues, which no trace event shows); each pair's trace
+            count agrees at once (agrees_after_ns 0); the model's mismatches
+            split into drift + delayed + read-later + disagreeing, none
+            disagreeing over the read, and the model's queued counts with the
+            kernel's delayed dequeues that the trace cannot see (reads 5).
+  validate  (pelt-mix-sd, with pelt-mix.dat of the same directory) validate's
+            groups headline in a scratch directory with thresholds of its
+            own: the text lines, --markdown's row and --json's
+            groups_vs_kernel for the trace with reads (none for pelt-mix,
+            which has none), the trace's 260 of 260; the optional
+            "groups_vs_kernel" limits: loose ones pass, a tg_load_avg
+            median limit below the figure exits 1 with OVER, limits on a
+            trace without reads fail it, an unknown key or a fraction above
+            1 is refused with one line naming it.
 --table prints, per shift, the medians and p95 the shift check reads.
 --decompose prints, per variant and non-root group (means over seeds 1..N):
 the tg_load_avg error, split into the queues' load_avg error (sum over the
@@ -217,6 +236,139 @@ def check_loader(a):
     return 1 if bad else 0
 
 
+TRACE_PAIRS = 260
+TRACE_QUEUED_EQ = 253
+KERNEL_DELAYED = 7
+
+
+def check_trace(a):
+    run = replay(a.bin, a.trace, [])["base"]
+    q = run.get("queued", {})
+    bad = 0
+
+    def expect(what, ok):
+        nonlocal bad
+        bad += not ok
+        print("%s: %s" % (what, "ok" if ok else "MISS"))
+
+    print("queued:", json.dumps(q, sort_keys=True))
+    expect("pairs %s = %d" % (q.get("pairs"), TRACE_PAIRS), q.get("pairs") == TRACE_PAIRS)
+    expect("trace = kernel h_nr_runnable at sched_clk: %s of %d" % (q.get("trace_eq_kernel"),
+                                                                   TRACE_PAIRS),
+           q.get("trace_eq_kernel") == TRACE_PAIRS and q.get("trace_within_read") == TRACE_PAIRS)
+    expect("trace = kernel h_nr_queued: %s = %d" % (q.get("trace_eq_kernel_queued"), TRACE_QUEUED_EQ),
+           q.get("trace_eq_kernel_queued") == TRACE_QUEUED_EQ)
+    expect("kernel delayed dequeues: %s = %d" % (q.get("kernel_delayed"), KERNEL_DELAYED),
+           q.get("kernel_delayed") == KERNEL_DELAYED)
+    # the same from the pairs: the trace side of every pair, exactly
+    n = eq = 0
+    for p in run["pairs"]:
+        t = p.get("trace")
+        if t is None or "h_nr_queued" not in p["kernel"]:
+            continue
+        n += 1
+        k = p["kernel"].get("h_nr_runnable", p["kernel"]["h_nr_queued"])
+        eq += t["h_nr_queued"] == k and t["h_nr_queued_lo"] <= k <= t["h_nr_queued_hi"] and \
+            t["agrees_after_ns"] == 0
+    expect("pairs with a trace side %d, all agreeing at once %d" % (n, eq),
+           n == TRACE_PAIRS and eq == TRACE_PAIRS)
+    mm = q.get("pairs", 0) - q.get("model_eq_kernel", 0)
+    split = sum(q.get(k, 0) for k in ("model_ne_drift", "model_ne_delayed", "model_ne_read_later",
+                                       "model_ne_trace_ne"))
+    expect("model mismatches %d = the split's %d, none where the trace disagrees" % (mm, split),
+           mm == split and q.get("model_ne_trace_ne") == 0)
+    # read 5: duty30's delayed dequeue on CPU 1 (kernel 2 queued, 1 runnable; the trace 1)
+    r5 = [p for p in run["pairs"] if p["read"] == 5 and p["cpu"] == 1 and
+          p["path"] == "/schedreplay-9213/duty30"]
+    expect("read 5 CPU 1 duty30: kernel 2 queued / 1 runnable, trace 1",
+           len(r5) == 1 and r5[0]["kernel"]["h_nr_queued"] == 2 and
+           r5[0]["kernel"]["h_nr_runnable"] == 1 and r5[0]["trace"]["h_nr_queued"] == 1)
+    return 1 if bad else 0
+
+
+def check_validate(a):
+    src = os.path.dirname(os.path.abspath(a.trace))
+    th = json.load(open(os.path.join(src, "thresholds.json")))
+    bad = 0
+
+    def expect(what, ok):
+        nonlocal bad
+        bad += not ok
+        print("%s: %s" % (what, "ok" if ok else "MISS"))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in ("pelt-mix-sd.dat", "pelt-mix.dat"):
+            for x in (f, f + ".json"):
+                os.symlink(os.path.join(src, x), os.path.join(tmp, x))
+
+        def run(entries, *extra):
+            t = {"schema": "schedreplay-thresholds", "version": 1, "goal": th["goal"],
+                 "traces": entries}
+            with open(os.path.join(tmp, "thresholds.json"), "w") as f:
+                json.dump(t, f)
+            return subprocess.run([a.bin, "validate", "--dir", tmp, "--seeds", "1"] + list(extra),
+                                  capture_output=True, text=True, timeout=600)
+
+        base = {k: dict(th["traces"][k]) for k in ("pelt-mix-sd.dat", "pelt-mix.dat")}
+        for e in base.values():
+            e.pop("max_rel_error", None)        # the held metrics are not this test's
+        out = run(base)
+        expect("no limits: exit 0", out.returncode == 0)
+        expect("text: the headline lines",
+               "groups vs sched/debug (30 reads" in out.stdout and
+               "tg_load_avg median |m-k|" in out.stdout and
+               "se.load.weight median |m-k|" in out.stdout and
+               "h_nr_queued model = kernel" in out.stdout and
+               "260 of 260 at the read's time, 260 within the read" in out.stdout)
+        expect("text: one headline (pelt-mix has no reads)",
+               out.stdout.count("groups vs sched/debug") == 1)
+        out = run(base, "--markdown")
+        expect("markdown: the row", out.returncode == 0 and
+               "| groups vs sched/debug (30 reads) | trace = kernel 260 of 260" in out.stdout)
+        out = run(base, "--json")
+        js = json.loads(out.stdout) if out.returncode == 0 else {"traces": {}}
+        g = js["traces"].get("pelt-mix-sd.dat", {}).get("groups_vs_kernel", {})
+        expect("json: pelt-mix-sd's groups_vs_kernel",
+               g.get("pairs") == 260 and g.get("trace_queued_eq_kernel") == 260 and
+               g.get("reads") == 30 and g.get("tg_load_avg_median_abs", {}).get("limit") is None
+               and g["tg_load_avg_median_abs"].get("over") is False and
+               0 <= g["tg_load_avg_median_abs"]["predicted"] <= 5)
+        expect("json: none for pelt-mix",
+               "groups_vs_kernel" not in js["traces"].get("pelt-mix.dat", {"groups_vs_kernel": 1}))
+        loose = json.loads(json.dumps(base))
+        loose["pelt-mix-sd.dat"]["groups_vs_kernel"] = {
+            "max_tg_load_avg_median_abs": 5, "max_weight_median_abs": 1, "min_queued_agree": 0.9}
+        out = run(loose)
+        expect("loose limits: exit 0, shown", out.returncode == 0 and "limit <= 5" in out.stdout
+               and "limit >= 90%" in out.stdout and "  OVER" not in out.stdout)
+        tight = json.loads(json.dumps(base))
+        tight["pelt-mix-sd.dat"]["groups_vs_kernel"] = {"max_tg_load_avg_median_abs": 0.5}
+        out = run(tight)
+        expect("tight tg_load_avg limit: exit 1, OVER",
+               out.returncode == 1 and "limit <= 0.5  OVER" in out.stdout)
+        out = run(tight, "--json")
+        g = json.loads(out.stdout)["traces"]["pelt-mix-sd.dat"]["groups_vs_kernel"] \
+            if out.stdout else {}
+        expect("tight: json over", out.returncode == 1 and
+               g.get("tg_load_avg_median_abs", {}).get("over") is True and
+               g["tg_load_avg_median_abs"].get("limit") == 0.5)
+        none = json.loads(json.dumps(base))
+        none["pelt-mix.dat"]["groups_vs_kernel"] = {"max_weight_median_abs": 1}
+        out = run(none)
+        expect("limits without reads: the trace fails",
+               out.returncode == 1 and "pelt-mix.dat" in out.stdout and
+               "no sched/debug reads" in out.stdout)
+        for key, val, part in (("max_tg_load_avg", 5, "unknown limit"),
+                               ("min_queued_agree", 2, "not a fraction")):
+            bad_e = json.loads(json.dumps(base))
+            bad_e["pelt-mix-sd.dat"]["groups_vs_kernel"] = {key: val}
+            out = run(bad_e)
+            expect("%s %s: refused, one line" % (key, val),
+                   out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1 and
+                   part in out.stderr and key in out.stderr)
+    return 1 if bad else 0
+
+
 def decompose_run(run):
     """Per non-root group: the per-read and per-pair terms of the decomposition
     tg_load_avg(m - k) = sum_cpu load_avg(m - k) - sum_cpu lag(m - k),
@@ -339,7 +491,8 @@ def table(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--check", choices=["limits", "shift", "variants", "loader", "staleness"])
+    ap.add_argument("--check", choices=["limits", "shift", "variants", "loader", "staleness",
+                                        "trace", "validate"])
     ap.add_argument("--table", action="store_true")
     ap.add_argument("--decompose", action="store_true")
     ap.add_argument("--variants", default="base,no-tg-ratelimit")
@@ -352,7 +505,8 @@ def main():
     if a.decompose:
         return decompose(a)
     return {"limits": check_limits, "shift": check_shift, "variants": check_variants,
-            "loader": check_loader, "staleness": check_staleness}[a.check or "limits"](a)
+            "loader": check_loader, "staleness": check_staleness,
+            "trace": check_trace, "validate": check_validate}[a.check or "limits"](a)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <schedreplay/latency.h>
+#include <schedreplay/sidecar.h>
 #include <schedreplay/workload.h>
 
 #include "check_replay.h"
@@ -3868,8 +3869,128 @@ static void test_class_change_pi(void)
 	wl_free(wl);
 }
 
+/*
+ * The trace's own runnable set at a sidecar's sched/debug reads
+ * (wl_sd_trace_queued(), replay/workload_sdq.c).  CPU 1: 30 runs from
+ * 0.5 ms and moves to cgroup /g at 2 ms, 31 is woken there at 3 ms, 30
+ * sleeps at 4.5 ms (31 runs), and 32, first shown switched in at 8 ms
+ * (queued since the start), runs until 9 ms.  CPU 0: 20 runs from 1 ms and
+ * leaves for idle untraced after its 1.2 ms charge (the wakeup of 21 from
+ * idle just before 20 ms shows it: a retraction of the reads it was counted
+ * at).  Reads at
+ * 0.2 ms (before the trace: none), 4 ms (a 1 ms span) and 10 ms.
+ */
+static void test_sd_trace_queued(void)
+{
+	struct sidecar_cpu cpus[2] = {
+		{ .cpu = 0, .listed = true, .online = true, .numa_node = -1 },
+		{ .cpu = 1, .listed = true, .online = true, .numa_node = -1 },
+	};
+	char *paths[2] = { (char *)"/", (char *)"/g" };
+	struct sidecar_sd_row r1[3] = {
+		{ .cpu = 0, .path = 0 }, { .cpu = 1, .path = 0 }, { .cpu = 1, .path = 1 },
+	};
+	struct sidecar_sd_row r2[2] = { { .cpu = 0, .path = 0 }, { .cpu = 1, .path = 0 } };
+	struct sidecar_sd_read reads[3] = {
+		{ .at = SIDECAR_SD_START, .sched_clk = 200 * US },
+		{ .at = SIDECAR_SD_DURING, .sched_clk = 4 * MS, .read_ns = 1 * MS, .nr_rows = 3,
+		  .rows = r1 },
+		{ .at = SIDECAR_SD_DURING, .sched_clk = 10 * MS, .nr_rows = 2, .rows = r2 },
+	};
+	struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus };
+	struct sr_error err = { 0 };
+	struct trace_event cg;
+	struct wl_sd_queued q;
+	struct wl_workload *wl;
+	uint32_t g = WL_NONE;
+
+	/* the kernel's rows: CPU 1's root 3 queued, 2 runnable (a delayed dequeue) */
+	r1[0].v[SIDECAR_SD_H_NR_QUEUED] = 0;
+	r1[0].have[SIDECAR_SD_H_NR_QUEUED] = true;
+	r1[1].v[SIDECAR_SD_H_NR_QUEUED] = 3;
+	r1[1].v[SIDECAR_SD_H_NR_RUNNABLE] = 2;
+	r1[1].have[SIDECAR_SD_H_NR_QUEUED] = r1[1].have[SIDECAR_SD_H_NR_RUNNABLE] = true;
+	r1[2].v[SIDECAR_SD_H_NR_QUEUED] = 1;         /* no h_nr_runnable (6.13-) */
+	r1[2].have[SIDECAR_SD_H_NR_QUEUED] = true;
+	r2[0].have[SIDECAR_SD_H_NR_QUEUED] = true;
+	r2[1].v[SIDECAR_SD_H_NR_QUEUED] = 1;
+	r2[1].have[SIDECAR_SD_H_NR_QUEUED] = true;
+	sc.sched_debug = (struct sidecar_sched_debug){ .listed = true, .available = true,
+						       .nr_paths = 2, .paths = paths,
+						       .nr_reads = 3, .reads = reads };
+	B = wl_builder_new(NULL, &sc, NULL, &err);
+	if (!B)
+		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+	feed(ev_switch(500 * US, 1, 0, 'R', 120, 30, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
+	feed(ev_runtime(1 * MS + 200 * US, 0, 20, 200 * US));
+	cg = ev_base(TRACE_EV_CGROUP_ATTACH_TASK, 2 * MS, 1, 30);
+	cg.u.cgroup_attach.dst_root = 1;
+	cg.u.cgroup_attach.dst_level = -1;
+	cg.u.cgroup_attach.pid = 30;
+	cg.u.cgroup_attach.dst_path = "/g";
+	cg.u.cgroup_attach.dst_path_len = 2;
+	feed(cg);
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 1, 30, HARDIRQ, 31, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 500, 1, 30, HARDIRQ, 31, 120, 1));
+	feed(ev_switch(4 * MS + 500 * US, 1, 30, 'S', 120, 31, 120));
+	feed(ev_switch(8 * MS, 1, 31, 'R', 120, 32, 120));
+	feed(ev_switch(9 * MS, 1, 32, 'S', 120, 31, 120));
+	/* 20 -> idle not traced; 21 woken from idle (not queued since the start) */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 20 * MS - 10 * US, 0, 0, HARDIRQ, 21, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 20 * MS - 9 * US, 0, 0, HARDIRQ, 21, 120, 0));
+	feed(ev_switch(20 * MS, 0, 0, 'R', 120, 21, 120));
+	feed(ev_switch(21 * MS, 0, 21, 'S', 120, 0, 120));
+	feed(ev_switch(30 * MS, 1, 31, 'S', 120, 0, 120));
+	wl = finish();
+	for (uint32_t i = 0; i < wl_nr_groups(wl); i++)
+		if (!strcmp(wl_group(wl, i)->path, "/g"))
+			g = i;
+	CHECK(g != WL_NONE && g != 0);
+	if (g == WL_NONE)
+		g = 0;
+	CHECK(!wl_sd_trace_queued(wl, 0, 0, 0, &q));          /* before the trace */
+	CHECK(!wl_sd_trace_queued(wl, 1, 0, 2, &q));          /* no CPU 2 */
+	/* read 1, CPU 0: 20 had left for idle at 1.2 ms (retracted) */
+	CHECK(wl_sd_trace_queued(wl, 1, 0, 0, &q));
+	CHECK_EQ(q.at, 0);
+	CHECK_EQ(q.hi, 0);
+	CHECK_EQ(q.agree_ns, 0);
+	/* CPU 1's root: 30 (in /g), 31 queued, 32 queued since the start; 2 from 4.5 ms */
+	CHECK(wl_sd_trace_queued(wl, 1, 0, 1, &q));
+	CHECK_EQ(q.at, 3);
+	CHECK_EQ(q.lo, 2);
+	CHECK_EQ(q.hi, 3);
+	CHECK_EQ(q.agree_ns, 500 * US);                      /* = h_nr_runnable 2 there */
+	CHECK(wl_sd_trace_queued(wl, 1, g, 1, &q));
+	CHECK_EQ(q.at, 1);
+	CHECK_EQ(q.lo, 0);
+	CHECK_EQ(q.hi, 1);
+	CHECK_EQ(q.agree_ns, 0);                             /* = h_nr_queued 1 */
+	CHECK(wl_sd_trace_queued(wl, 1, g, 0, &q));
+	CHECK_EQ(q.hi, 0);
+	CHECK_EQ(q.agree_ns, UINT32_MAX);                    /* no kernel row */
+	/* read 2: 31 runs on CPU 1 (32 slept at 9 ms), CPU 0 idle */
+	CHECK(wl_sd_trace_queued(wl, 2, 0, 1, &q));
+	CHECK_EQ(q.at, 1);
+	CHECK_EQ(q.lo, 1);
+	CHECK_EQ(q.hi, 1);
+	CHECK(wl_sd_trace_queued(wl, 2, g, 1, &q));
+	CHECK_EQ(q.at, 0);
+	CHECK(wl_sd_trace_queued(wl, 2, 0, 0, &q));
+	CHECK_EQ(q.at, 0);
+	wl_free(wl);
+	/* without the sidecar's reads: none */
+	start();
+	feed(ev_switch(500 * US, 1, 0, 'R', 120, 30, 120));
+	wl = finish();
+	CHECK(!wl_sd_trace_queued(wl, 0, 0, 1, &q));
+	wl_free(wl);
+}
+
 int main(void)
 {
+	test_sd_trace_queued();
 	test_pid_limit();
 	test_bad_values();
 	test_cgmap_paths();
