@@ -429,6 +429,15 @@ static const struct run_opt run_opt_table[] = {
 	  "__schedule() (defer, the default: no preemption point there\n"
 	  "on a preempt=none kernel), or reschedules after the path's\n"
 	  "cost (now, for comparisons; docs/replay.md, \"Exits\")" },
+	{ "cpu-stalls", NULL, RUN_OPTS_MODEL,
+	  .names = replay_cpu_stalls_names, AT_ENUM(rc.cpu_stalls), .help =
+	  "a busy CPU that took no tick for over three tick periods, its\n"
+	  "task's own charge ending the gap (a stalled vCPU): that task's\n"
+	  "work (off, the default), or taken out of its work and replayed\n"
+	  "at the trace's times: the CPU runs nothing and ticks not, its\n"
+	  "current task is charged the stall as the kernel's was, a\n"
+	  "preemption waits for the stall's end (traced; experimental,\n"
+	  "measured, not adopted: docs/replay.md, \"CPU stalls\")" },
 	{ "resched-at", NULL, RUN_OPTS_MODEL,
 	  .names = replay_resched_at_names, AT_ENUM(rc.resched_at), .help =
 	  "when a waker that its wakee preempts is switched out:\n"
@@ -981,6 +990,7 @@ int run_opts_finish(struct run_opts *o)
 	o->wo.syscall_marks = o->rc.resched_at == REPLAY_RESCHED_SYSCALL_EXIT;
 	/* --tick-preempt-at traced's positions, the same */
 	o->wo.tick_marks = o->rc.tick_preempt_at == REPLAY_TICK_PREEMPT_TRACED;
+	o->wo.cpu_stalls = o->rc.cpu_stalls == REPLAY_CPU_STALLS_TRACED;
 	/* --exec-balance-at traced's positions, the same (only where they are used) */
 	o->wo.exec_marks = o->rc.placement == REPLAY_PLACEMENT_MODEL &&
 			   o->rc.exec_balance_at == REPLAY_EXEC_BALANCE_TRACED;

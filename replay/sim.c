@@ -254,8 +254,8 @@ static int arm_tick(struct sim *s, int cpu, uint64_t now)
 	struct sim_cpu *c = &s->cpus[cpu];
 	uint64_t t;
 
-	if (c->tick_armed)
-		return 0;
+	if (c->tick_armed || c->stalled)
+		return 0;           /* a stalled CPU's tick comes at the stall's end */
 	c->tick_armed = true;
 	t = next_tick(s, cpu, now, &c->tick_traced);
 	return heap_push(s, t, HEV_TICK, cpu, ++c->gen_tick);
@@ -311,6 +311,10 @@ static int arm_resched(struct sim *s, int cpu, uint64_t at)
 
 	if (exit_deferred(s, cpu))
 		return 0;
+	if (c->stalled) {
+		c->stall_resched = true;    /* the CPU runs nothing until the stall ends */
+		return 0;
+	}
 	if (c->curr >= 0 && c->other < 0 && in_kernel_section(s, (uint32_t)c->curr)) {
 		/*
 		 * need_resched is set and the task is in kernel mode: on a
@@ -346,7 +350,9 @@ static void charge(struct sim *s, int cpu, uint64_t now)
 		struct sim_task *t = &s->tasks[c->curr];
 		uint64_t d = now - c->run_start;
 
-		t->run_left = t->run_left > d ? t->run_left - d : 0;
+		/* a stalled CPU's task is current, charged by the model, and does no work */
+		if (!c->stalled)
+			t->run_left = t->run_left > d ? t->run_left - d : 0;
 		s->busy_ns += d;
 	}
 	c->run_start = now;
@@ -506,7 +512,7 @@ static int arm_op_done(struct sim *s, int cpu, uint64_t now)
 	struct sim_task *t;
 
 	c->gen_op++;
-	if (c->curr < 0 || c->other >= 0)
+	if (c->curr < 0 || c->other >= 0 || c->stalled)
 		return 0;
 	t = &s->tasks[c->curr];
 	if (t->run_left == SIM_FOREVER)
@@ -3918,6 +3924,81 @@ static int bw_timer(struct sim *s, uint64_t now)
 	return 0;
 }
 
+/* ---- CPU stalls ----------------------------------------------------------- */
+
+/*
+ * --cpu-stalls traced: a traced stall of @cpu begins (struct wl_stall, its
+ * trace time).  The vCPU runs nothing: the current task's work stops (its
+ * progress charged up to here, none after: charge()), its RUN's end, the
+ * tick and a pending resched are withdrawn; the model's task stays current,
+ * its exec_start where it was, so the next update_curr() charges it the
+ * stall, as the kernel's did (no steal time reported: clock_task ran on).
+ * Other CPUs still wake tasks onto it (the model's enqueue updates its
+ * queue, as the kernel's remote ttwu did); their preemption waits.
+ */
+static int stall_in(struct sim *s, int cpu, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->stalled)
+		return 0;
+	charge(s, cpu, now);
+	c->stalled = true;
+	c->gen_op++;
+	c->gen_tick++;
+	c->tick_armed = false;
+	if (c->resched_at != UINT64_MAX) {
+		c->stall_resched = true;
+		c->resched_at = UINT64_MAX;
+		c->gen_resched++;
+	}
+	s->notes[SIM_NOTE_CPU_STALL]++;
+	return 0;
+}
+
+/*
+ * The stall ends: the tick it missed comes now (the expired tick timer
+ * fires as the vCPU runs again; its update_curr() charges the stall, and
+ * a task whose request ran out is preempted: tick_switch_delay() after),
+ * then the grid's; the current task's work goes on, and a resched asked
+ * for meanwhile is made.
+ */
+static int stall_out(struct sim *s, int cpu, uint64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (!c->stalled)
+		return 0;
+	c->stalled = false;
+	c->run_start = now;
+	c->tick_armed = true;
+	if (heap_push(s, now, HEV_TICK, cpu, ++c->gen_tick) || arm_op_done(s, cpu, now))
+		return -1;
+	if (c->stall_resched) {
+		c->stall_resched = false;
+		if (model_need_resched(s->m, cpu))
+			return arm_resched(s, cpu, now);
+	}
+	return 0;
+}
+
+/* The stalls' heap events, at the start (before the loop). */
+static int stalls_arm(struct sim *s)
+{
+	if (s->cfg.cpu_stalls != REPLAY_CPU_STALLS_TRACED)
+		return 0;
+	for (uint32_t i = 0; i < wl_nr_stalls(s->wl); i++) {
+		const struct wl_stall *st = wl_stall_at(s->wl, i);
+
+		if (st->cpu < 0 || st->cpu >= s->nr_cpus || st->end <= st->start)
+			continue;
+		if (heap_push(s, st->start, HEV_STALL_IN, st->cpu, i) ||
+		    heap_push(s, st->end, HEV_STALL_OUT, st->cpu, i))
+			return -1;
+	}
+	return 0;
+}
+
 /* ---- heap events ---------------------------------------------------------- */
 
 static int heap_event(struct sim *s, const struct sim_hev *h)
@@ -3971,9 +4052,17 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		if (h->gen != c->gen_resched)
 			return 0;
 		c->resched_at = UINT64_MAX;
+		if (c->stalled) {
+			c->stall_resched = true;
+			return 0;
+		}
 		if (c->other >= 0 || !model_need_resched(s->m, cpu))
 			return 0;
 		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, h->t);
+	case HEV_STALL_IN:
+		return stall_in(s, cpu, h->t);
+	case HEV_STALL_OUT:
+		return stall_out(s, cpu, h->t);
 	default:
 		return 0;
 	}
@@ -4132,7 +4221,7 @@ int sim_start(struct sim *s)
 		}
 	}
 	free(decided);
-	if (bw_arm(s))
+	if (bw_arm(s) || stalls_arm(s))
 		return -1;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		if (s->cpus[c].other >= 0) {

@@ -117,6 +117,8 @@ struct sim_cpu {
 	bool resched_deferred;     /* --resched-at syscall-exit: curr's preemption by its
 				      wakee waits for its system call's exit mark */
 	uint64_t resched_due;      /* ... and the earliest another resched's cost allows, 0 none */
+	bool stalled;              /* --cpu-stalls traced: inside a traced stall (HEV_STALL_IN/OUT) */
+	bool stall_resched;        /* ... a resched was asked of it then: at the stall's end */
 	uint8_t skip_standin;      /* the model's pending clock skip here was asked for by an early
 				      wake's stand-in wakeup that set need_resched (--standin-skip):
 				      SIM_SKIP_STANDIN_OWN on the CPU its task blocked on (the
@@ -125,8 +127,9 @@ struct sim_cpu {
 
 /* HEV_STANDIN: gen = the wake index (--early-wakes sleep), cpu = its waker's CPU */
 /* HEV_NEWIDLE: gen = the wl_newidle index of a held pull, cpu = its destination */
+/* HEV_STALL_IN/OUT: gen = the wl_stall index, cpu = its CPU */
 enum { HEV_OP_DONE = 1, HEV_TICK, HEV_RESCHED, HEV_BW_TIMER, HEV_STOPPER, HEV_STANDIN,
-       HEV_NEWIDLE };
+       HEV_NEWIDLE, HEV_STALL_IN, HEV_STALL_OUT };
 
 struct sim_hev {
 	uint64_t t;
@@ -264,6 +267,7 @@ enum sim_note_id {
 	SIM_NOTE_TICK_TRACED,
 	SIM_NOTE_TICK_SWITCH_DRAWN,
 	SIM_NOTE_TICK_SWITCH_FIXED,
+	SIM_NOTE_CPU_STALL,
 	SIM_NOTE_NR
 };
 

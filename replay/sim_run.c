@@ -176,6 +176,12 @@ const struct replay_name replay_exit_preempt_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_cpu_stalls_names[] = {
+	{ "off", REPLAY_CPU_STALLS_OFF },
+	{ "traced", REPLAY_CPU_STALLS_TRACED },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_resched_at_names[] = {
 	{ "cost", REPLAY_RESCHED_COST },
 	{ "syscall-exit", REPLAY_RESCHED_SYSCALL_EXIT },
@@ -1674,6 +1680,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_PC_DIVERGED] = "traced wakeups and forks whose simulated idle/busy state differed from the trace's at the decision",
 	[SIM_NOTE_PC_MOVED] = "of them placed by the model's select_task_rq_fair() on another CPU than the traced one (state placement)",
 	[SIM_NOTE_HANDOFF_BUSY] = "hand-off waits not slept: another task already waited for the same wakee",
+	[SIM_NOTE_CPU_STALL] = "traced CPU stalls replayed (--cpu-stalls traced): the CPU ran nothing and took no tick from the stall's start to its end, its current task charged the stall",
 };
 
 bool replay_note_next(const struct replay_result *r, unsigned int *iter, const char **text,

@@ -3158,6 +3158,92 @@ static int on_event(struct wl_builder *b, const struct trace_event *ev)
 	return r ? -1 : 0;
 }
 
+/*
+ * --cpu-stalls traced (wl_options.cpu_stalls): the shortest event-free gap
+ * of a busy CPU that is a stall, WL_STALL_TICKS tick periods (its tick
+ * would have charged the task in each; at 100 Hz, the slowest tick, when
+ * neither --hz nor the sidecar gives it).
+ */
+static uint64_t stall_min_ns(const struct wl_builder *b)
+{
+	unsigned int hz = b->opt.hz ? b->opt.hz :
+		b->sc && b->sc->hz > 0 ? (unsigned int)b->sc->hz : 100u;
+
+	return WL_STALL_TICKS * (UINT64_C(1000000000) / hz);
+}
+
+/*
+ * A sched_stat_runtime @ev written on another CPU than the one its task
+ * runs on (a remote update_curr(): a wakeup onto that CPU, a balance): its
+ * runtime counts toward that CPU's charges since its last record.
+ */
+static void stall_remote_charge(struct wl_builder *b, const struct trace_event *ev)
+{
+	uint32_t t = lookup(b, ev->u.stat_runtime.pid);
+	struct cpu_track *rc;
+
+	if (t == WL_NONE || b->ts.v[t].st != TS_RUNNING || b->ts.v[t].cpu == ev->cpu ||
+	    !(rc = cpu_get(b, b->ts.v[t].cpu)) || rc->curr != (int32_t)t)
+		return;
+	rc->rec_charged += ev->u.stat_runtime.runtime;
+}
+
+/*
+ * Event @ev on CPU @c, the first there since c->rec_ts: a CPU stall (struct
+ * wl_stall) if it is the sched_stat_runtime of the fair task current there
+ * since before the gap, in its own context, the gap is longer than
+ * stall_min_ns() (not on a nohz_full kernel, where a busy CPU may stop its
+ * tick), and the kernel charged the task the gap: this charge and the remote
+ * ones since the gap's start (c->rec_charged) cover it less one tick period
+ * (the task's exec_start may be up to a tick before the gap; a stall whose
+ * time the kernel left out of clock_task as steal is no such stall: its
+ * charge is short by it, bw-hogs-run3's 20 ms gaps charged 1.4 ms).  The
+ * stall is taken out of that task's work: its RUNs since its switch-in, the
+ * latest first, keep the rest (the vCPU did not run it, and the kernel's
+ * charge of the gap is the model's to make: the simulation's stall, sim.c).
+ * -1 on ENOMEM.
+ */
+static int stall_seen(struct wl_builder *b, struct cpu_track *c, const struct trace_event *ev)
+{
+	int32_t pid = ev->u.stat_runtime.pid;
+	uint64_t gap = ev->ts - c->rec_ts, left;
+	struct tstate *s;
+	uint32_t t;
+
+	if (ev->type != TRACE_EV_SCHED_STAT_RUNTIME || ev->ts <= c->rec_ts || pid <= 0 ||
+	    ev->common_pid != pid || c->curr < 0 || gap <= stall_min_ns(b) ||
+	    (b->sc && b->sc->no_hz && !strcmp(b->sc->no_hz, "full")))
+		return 0;
+	t = (uint32_t)c->curr;
+	s = &b->ts.v[t];
+	if (b->tasks.v[t].pid != pid || b->tasks.v[t].cls != WL_CLASS_FAIR ||
+	    s->st != TS_RUNNING || s->cpu != ev->cpu ||
+	    c->rec_charged + ev->u.stat_runtime.runtime + stall_min_ns(b) / WL_STALL_TICKS < gap)
+		return 0;
+	if (flush_run(b, t, ev->ts))
+		return -1;
+	left = gap;
+	for (uint32_t k = s->ops.n; k-- > 0 && left;) {
+		struct wl_op *o = &s->ops.v[k];
+		uint64_t d;
+
+		if (o->kind != WL_OP_RUN)
+			continue;
+		d = o->value > 1 ? o->value - 1 : 0;   /* a RUN keeps 1 ns */
+		if (d > left)
+			d = left;
+		o->value -= d;
+		left -= d;
+	}
+	WL_VEC_PUSH(b->stalls, fail);
+	b->stalls.v[b->stalls.n++] = (struct wl_stall){ .start = c->rec_ts, .end = ev->ts,
+		.task = t, .cpu = ev->cpu };
+	note(b, WL_NOTE_CPU_STALL);
+	return 0;
+fail:
+	return -1;
+}
+
 int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_t lost_before,
 		     struct sr_error *err)
 {
@@ -3181,9 +3267,14 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		struct cpu_track *c = cpu_get(b, ev->cpu);
 
 		if (c) {
+			if (b->opt.cpu_stalls && c->rec_seen && !lost_before && stall_seen(b, c, ev))
+				goto oom;
 			c->rec_seen = true;
 			c->rec_ts = ev->ts;
+			c->rec_charged = 0;
 		}
+		if (b->opt.cpu_stalls && ev->type == TRACE_EV_SCHED_STAT_RUNTIME)
+			stall_remote_charge(b, ev);
 	}
 	if (wl_ticks_event(b, ev, lost_before) || wl_steal_event(b, ev, lost_before))
 		goto oom;
@@ -3279,6 +3370,7 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->wakes.v);
 	free(b->timed.v);
 	free(b->newidle.v);
+	free(b->stalls.v);
 	free(b->idle.v);
 	free(b->lost.v);
 	free(b->kpath.v);
@@ -3444,6 +3536,7 @@ void wl_free(struct wl_workload *wl)
 	free(wl->kpath);
 	free(wl->timed);
 	free(wl->newidle);
+	free(wl->stalls);
 	free(wl->idle);
 	free(wl->idle_first);
 	free(wl->ticks);
@@ -3566,6 +3659,11 @@ uint32_t wl_nr_newidle(const struct wl_workload *wl) { return wl->nr_newidle; }
 const struct wl_newidle *wl_newidle_at(const struct wl_workload *wl, uint32_t i)
 {
 	return i < wl->nr_newidle ? &wl->newidle[i] : NULL;
+}
+uint32_t wl_nr_stalls(const struct wl_workload *wl) { return wl->nr_stalls; }
+const struct wl_stall *wl_stall_at(const struct wl_workload *wl, uint32_t i)
+{
+	return i < wl->nr_stalls ? &wl->stalls[i] : NULL;
 }
 
 const struct wl_timed *wl_timed_at(const struct wl_workload *wl, uint32_t i)
@@ -3716,6 +3814,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_NEWIDLE_EXIT] = "traced newidle pulls at an exit (as above, the task switching to the pulled one exits)",
 	[WL_NOTE_CGMAP_PID_UNMATCHED] = "--cgroup-map PID lines naming no task alive at the trace start (a task the trace forks starts in its parent's group): no effect",
 	[WL_NOTE_RACE_WAKE] = "wakings that reached a task still on its CPU before it blocked (waker and sleeper racing): replayed as block + immediate wake",
+	[WL_NOTE_CPU_STALL] = "CPU stalls: a busy CPU wrote no event for over 3 tick periods, its fair task's own tick charge ending the gap (a stalled vCPU); taken out of that task's work and replayed at their trace times with --cpu-stalls traced (the CPU runs nothing, takes no tick, its current task is charged the stall)",
 };
 
 bool wl_note_at(const struct wl_workload *wl, unsigned int *iter, const char **text,

@@ -106,6 +106,8 @@ struct cpu_track {
 	uint32_t flush_n;
 	bool rec_seen;               /* a record of this CPU was read (not a restored switch) */
 	uint64_t rec_ts;             /* ... the last one's timestamp */
+	uint64_t rec_charged;        /* --cpu-stalls: its current task's charges written on other
+					CPUs since (remote update_curr()s; stall_seen()) */
 	uint32_t pass_last;          /* timed index of the WL_T_MIGRATE this CPU's last event
 					(sched_stat_runtime aside) pushed, WL_NONE: none
 					(pass_track()) */
@@ -146,6 +148,7 @@ struct wl_builder {
 	WL_VEC(struct wl_wake) wakes;
 	WL_VEC(struct wl_timed) timed;
 	WL_VEC(struct wl_newidle) newidle;
+	WL_VEC(struct wl_stall) stalls;
 	WL_VEC(struct wl_idle) idle;
 	WL_VEC(struct wl_lost_window) lost;
 	WL_VEC(struct wl_wake_kpath) kpath;   /* local wakes' traced paths (wl_wake_traced_path()) */

@@ -1505,6 +1505,9 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	wl->newidle = b->newidle.v;
 	wl->nr_newidle = b->newidle.n;
 	b->newidle.v = NULL;
+	wl->stalls = b->stalls.v;
+	wl->nr_stalls = b->stalls.n;
+	b->stalls.v = NULL;
 	for (uint32_t g = 0; g < b->groups.n; g++)
 		bw_phase_finish(b, &b->groups.v[g], g);
 	wl->groups = b->groups.v;

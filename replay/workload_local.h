@@ -82,6 +82,7 @@ enum wl_note_id {
 	WL_NOTE_CGMAP_PID_UNMATCHED,
 	WL_NOTE_NEWIDLE_PULL,
 	WL_NOTE_NEWIDLE_EXIT,
+	WL_NOTE_CPU_STALL,
 	WL_NOTE_NR
 };
 
@@ -123,6 +124,8 @@ struct wl_workload {
 	uint32_t nr_timed;
 	struct wl_newidle *newidle;    /* traced newidle pulls, by timed index */
 	uint32_t nr_newidle;
+	struct wl_stall *stalls;       /* CPU stalls (wl_options.cpu_stalls) */
+	uint32_t nr_stalls;
 	struct wl_group *groups;
 	uint32_t nr_groups;
 	struct wl_channel *channels;   /* docs/replay.md, "Channels" */

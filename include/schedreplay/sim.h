@@ -233,6 +233,24 @@ enum replay_exit_preempt {
 extern const struct replay_name replay_exit_preempt_names[];
 
 /*
+ * replay_config.cpu_stalls: the trace's CPU stalls (struct wl_stall, a busy
+ * CPU that took no tick for over WL_STALL_TICKS periods: a stalled vCPU;
+ * docs/replay.md, "CPU stalls").
+ *   OFF     not looked for: the stall is its task's work (the default);
+ *   TRACED  taken out of that work (wl_options.cpu_stalls) and replayed at
+ *           the trace's times: the CPU runs nothing and takes no tick, its
+ *           current task (the simulation's) stays current and is charged
+ *           the stall at its next update_curr(), as the kernel's was; a
+ *           resched asked of the CPU then waits for the stall's end, where
+ *           the tick the CPU missed comes (experimental).
+ */
+enum replay_cpu_stalls {
+	REPLAY_CPU_STALLS_OFF = 0,
+	REPLAY_CPU_STALLS_TRACED,
+};
+extern const struct replay_name replay_cpu_stalls_names[];
+
+/*
  * replay_config.resched_at: when a waker preempted by its own wakee (the
  * wakeup check set need_resched on the waker's CPU: resched_curr_lazy(),
  * TIF_NEED_RESCHED on the preempt=none capture kernel) is switched out.
@@ -753,6 +771,8 @@ struct replay_config {
 	enum replay_handoff_replies handoff_replies;
 	/* a resched of a CPU running a task past its EXIT_MOVE (above) */
 	enum replay_exit_preempt exit_preempt;
+	/* the trace's CPU stalls (above) */
+	enum replay_cpu_stalls cpu_stalls;
 	/* when a waker preempted by its wakee is switched out (above) */
 	enum replay_resched_at resched_at;
 	/* where a tick's preemption lands in the work (above) */

@@ -682,6 +682,12 @@ struct wl_options {
 	 */
 	bool exec_marks;
 	/*
+	 * Find the CPU stalls (struct wl_stall) and take each out of the work
+	 * of the task current through it, for replay_config.cpu_stalls
+	 * (--cpu-stalls traced).  Off: the stall is the task's work, as before.
+	 */
+	bool cpu_stalls;
+	/*
 	 * A task never seen before that is switched in on a CPU where a switch
 	 * to idle was traced earlier starts asleep, woken externally at that
 	 * switch-in (the kernel picks idle only with an empty queue, so it was
@@ -852,6 +858,27 @@ struct wl_newidle {
 /* In trace order (by timed index). */
 uint32_t wl_nr_newidle(const struct wl_workload *wl);
 const struct wl_newidle *wl_newidle_at(const struct wl_workload *wl, uint32_t i);
+
+/*
+ * A CPU stall (wl_options.cpu_stalls): a busy CPU that wrote no event for
+ * longer than WL_STALL_TICKS tick periods, its fair task current before and
+ * after, the gap ended by that task's own sched_stat_runtime (the first tick
+ * it took again).  A busy CPU's tick charges its task every 1/HZ
+ * (sched_tick() -> task_tick_fair() -> update_curr()), so the CPU did not run
+ * the guest then: a stalled vCPU (docs/replay.md, "CPU stalls").  The
+ * kernel charged the whole gap to that task (no steal time reported); the
+ * extraction takes it out of the task's work.
+ */
+#define WL_STALL_TICKS 3u
+struct wl_stall {
+	uint64_t start;        /* the CPU's last event before the gap */
+	uint64_t end;          /* the task's charge that ends it */
+	uint32_t task;         /* the task current through it */
+	int cpu;
+};
+/* In the order their ends were read (by end time per CPU). */
+uint32_t wl_nr_stalls(const struct wl_workload *wl);
+const struct wl_stall *wl_stall_at(const struct wl_workload *wl, uint32_t i);
 
 uint32_t wl_nr_channels(const struct wl_workload *wl);
 const struct wl_channel *wl_channel(const struct wl_workload *wl, uint32_t i);

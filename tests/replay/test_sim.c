@@ -981,6 +981,102 @@ static void test_exit_preempt(void)
 }
 
 /*
+ * --cpu-stalls (docs/replay.md, "CPU stalls"): task 50 runs alone on CPU 0
+ * from 1 ms, its ticks charging it at 4 and 8 ms; then CPU 0 writes nothing
+ * for 50 ms (a stalled vCPU).  At 20 ms task 60 on CPU 1 wakes task 51 onto
+ * CPU 0 (the remote update_curr() charges 50 12 ms there); at 58 ms 50's
+ * tick charges it the rest, 38 ms, and 51 runs from 58.02 ms to 59.02 ms;
+ * 50 runs on to 70 ms and sleeps.  Under off the stall is 50's work: 51's
+ * wakeup preempts it at 20 ms (no costs), ticks come every 4 ms.  Under
+ * traced the extraction takes the 50 ms out of 50's work and the CPU runs
+ * nothing from 8 to 58 ms: 51 waits until 58 ms, no tick is charged in
+ * between, the tick at 58 ms charges 50 the stall (the charge and the
+ * earlier one at the wakeup make 50 ms, sched_stat_runtime of the model),
+ * and 50 sleeps about when the trace's does (its work: 7 + 11 ms).  The
+ * extraction finds no stall without the option, nor with it when the
+ * charges do not cover the gap (steal time left out of clock_task).
+ */
+static void test_cpu_stalls(void)
+{
+	struct trace_event ev[32];
+	size_t n = 0;
+	struct wl_options o = { .hz = 250 };
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120);
+	ev[n++] = ev_switch(1 * MS, 1, 0, 'R', 120, 60, 120);
+	ev[n++] = ev_runtime(4 * MS, 0, 50, 3 * MS);
+	ev[n++] = ev_runtime(4 * MS + 1 * US, 1, 60, 3 * MS);
+	ev[n++] = ev_runtime(8 * MS, 0, 50, 4 * MS);
+	ev[n++] = ev_runtime(8 * MS + 1 * US, 1, 60, 4 * MS);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 20 * MS, 1, 60, 0, 51, 120, 0);
+	ev[n] = ev_runtime(20 * MS + 1 * US, 1, 50, 12 * MS);
+	ev[n++].common_pid = 60;
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 20 * MS + 2 * US, 1, 60, 0, 51, 120, 0);
+	ev[n++] = ev_runtime(21 * MS, 1, 60, 13 * MS);
+	ev[n++] = ev_switch(21 * MS, 1, 60, 'S', 120, 0, 120);
+	ev[n++] = ev_runtime(58 * MS, 0, 50, 38 * MS);
+	ev[n++] = ev_runtime(58 * MS + 20 * US, 0, 50, 20 * US);
+	ev[n++] = ev_switch(58 * MS + 20 * US, 0, 50, 'R', 120, 51, 120);
+	ev[n++] = ev_runtime(59 * MS + 20 * US, 0, 51, 1 * MS);
+	ev[n++] = ev_switch(59 * MS + 20 * US, 0, 51, 'S', 120, 50, 120);
+	ev[n++] = ev_runtime(62 * MS, 0, 50, 3 * MS);
+	ev[n++] = ev_runtime(66 * MS, 0, 50, 4 * MS);
+	ev[n++] = ev_runtime(70 * MS, 0, 50, 4 * MS);
+	ev[n++] = ev_switch(70 * MS, 0, 50, 'S', 120, 0, 120);
+	for (int traced = 0; traced <= 2; traced++) {
+		struct trace_event e2[32];
+		struct wl_workload *wl;
+		struct replay_config rc;
+		struct run x;
+
+		memcpy(e2, ev, n * sizeof(*ev));
+		if (traced == 2)       /* 38 ms of steal left out: charged 1 ms */
+			e2[11].u.stat_runtime.runtime = 1 * MS;
+		o.cpu_stalls = traced > 0;
+		wl = build_opts(e2, n, &o);
+		if (!wl)
+			return;
+		CHECK_EQ(wl_nr_stalls(wl), (traced == 1 ? 1u : 0u));
+		if (traced == 1) {
+			const struct wl_stall *st = wl_stall_at(wl, 0);
+
+			CHECK_EQ(st->cpu, 0);
+			CHECK_EQ(st->start, 8 * MS);
+			CHECK_EQ(st->end, 58 * MS);
+		}
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		rc.cpu_stalls = named(replay_cpu_stalls_names, traced == 1 ? "traced" : "off");
+		if (run_begin(&x, wl, &rc) && traced < 2) {
+			uint64_t in = dump_find(x.dump, 0, 10 * MS, "==> task51:51");
+			uint64_t tick = dump_find(x.dump, 0, 9 * MS, "comm=task50 pid=50 runtime=");
+			uint64_t out = dump_find(x.dump, 0, 60 * MS, "task50:50 [120] S ==>");
+
+			if (traced) {
+				const char *l = strstr(x.dump, "[000] 0.058000000: sched_stat_runtime: "
+							      "comm=task50 pid=50 runtime=");
+				unsigned long long rt = 0;
+
+				CHECK_EQ(in, 58 * MS);
+				/* the wakeup's update_curr() at 20 ms, then the tick at the end */
+				CHECK_EQ(tick, 20 * MS);
+				CHECK(l != NULL);
+				if (l)
+					CHECK_EQ(sscanf(strstr(l, "runtime=") + 8, "%llu", &rt), 1);
+				CHECK_EQ(rt, 38 * MS);
+				CHECK(dump_find(x.dump, 0, 20 * MS + 1, "comm=task50 pid=50") == 58 * MS);
+			} else {
+				CHECK(in < 21 * MS);
+				CHECK(tick < 13 * MS);
+			}
+			CHECK(out != UINT64_MAX && out > 66 * MS && out < 74 * MS);
+		}
+		run_end(&x);
+		wl_free(wl);
+	}
+}
+
+/*
  * --resched-at syscall-exit (docs/replay.md, "Mechanical costs"): leader 60
  * runs alone on CPU 0 from 1 ms (its protection long spent); at 10 ms one
  * write() (its sys_enter_write / sys_exit_write) wakes its four children
@@ -4413,6 +4509,7 @@ int main(int argc, char **argv)
 	test_waker_costs_on(true);
 	test_flush_hold();
 	test_exit_preempt();
+	test_cpu_stalls();
 	test_resched_at_syscall_exit();
 	test_resched_next_wake_in_call();
 	test_flush_hold_model();
