@@ -433,11 +433,11 @@ static const struct run_opt run_opt_table[] = {
 	  .names = replay_cpu_stalls_names, AT_ENUM(rc.cpu_stalls), .help =
 	  "a busy CPU that took no tick for over three tick periods, its\n"
 	  "task's own charge ending the gap (a stalled vCPU): that task's\n"
-	  "work (off, the default), or taken out of its work and replayed\n"
-	  "at the trace's times: the CPU runs nothing and ticks not, its\n"
+	  "work (off), or taken out of its work and replayed at the\n"
+	  "trace's times: the CPU runs nothing and takes no tick, its\n"
 	  "current task is charged the stall as the kernel's was, a\n"
-	  "preemption waits for the stall's end (traced; experimental,\n"
-	  "measured, not adopted: docs/replay.md, \"CPU stalls\")" },
+	  "preemption waits for the stall's end (traced, the default:\n"
+	  "docs/replay.md, \"CPU stalls\")" },
 	{ "resched-at", NULL, RUN_OPTS_MODEL,
 	  .names = replay_resched_at_names, AT_ENUM(rc.resched_at), .help =
 	  "when a waker that its wakee preempts is switched out:\n"

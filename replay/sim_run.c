@@ -91,6 +91,7 @@ void replay_config_default(struct replay_config *cfg)
 	 * goals 144 -> 144 on seeds 1-15, 145 -> 145 on 16-30, every one of eight
 	 * windows unchanged, mean 143.75; small-lost sched_switch +9.8 -> +8.9 %) */
 	cfg->start_switch = REPLAY_START_SWITCH_LOST;
+	cfg->cpu_stalls = REPLAY_CPU_STALLS_TRACED;
 	cfg->seed = 1;
 }
 

@@ -236,13 +236,13 @@ extern const struct replay_name replay_exit_preempt_names[];
  * replay_config.cpu_stalls: the trace's CPU stalls (struct wl_stall, a busy
  * CPU that took no tick for over WL_STALL_TICKS periods: a stalled vCPU;
  * docs/replay.md, "CPU stalls").
- *   OFF     not looked for: the stall is its task's work (the default);
+ *   OFF     not looked for: the stall is its task's work;
  *   TRACED  taken out of that work (wl_options.cpu_stalls) and replayed at
  *           the trace's times: the CPU runs nothing and takes no tick, its
  *           current task (the simulation's) stays current and is charged
  *           the stall at its next update_curr(), as the kernel's was; a
  *           resched asked of the CPU then waits for the stall's end, where
- *           the tick the CPU missed comes (experimental).
+ *           the tick the CPU missed comes (the default since 5 Dec 2026).
  */
 enum replay_cpu_stalls {
 	REPLAY_CPU_STALLS_OFF = 0,
