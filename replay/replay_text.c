@@ -1013,6 +1013,32 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 		}
 	}
 	{
+		/*
+		 * The RT/DL intervals' charges (STAT_RUNTIME_OTHER_CLASS, 6.8+):
+		 * apart from the fair row, information only, where the trace or
+		 * the profile has them.
+		 */
+		uint64_t m = replay_measured_count(wl, "sched_stat_runtime_rt_dl"), any = m;
+
+		for (unsigned int r = 0; r < nr; r++) {
+			uint64_t p = 0;
+
+			replay_count_get(runs[r], "sched_stat_runtime_rt_dl", &p);
+			any |= p;
+		}
+		if (any) {
+			fprintf(out, "  %-26s %8" PRIu64, "sched_stat_runtime (RT/DL)", m);
+			for (unsigned int r = 0; r < nr; r++) {
+				uint64_t p = 0;
+
+				replay_count_get(runs[r], "sched_stat_runtime_rt_dl", &p);
+				fprintf(out, " %14" PRIu64, p);
+				err_cell(out, (double)p, (double)m);
+			}
+			fputc('\n', out);
+		}
+	}
+	{
 		/* the traced work's duration: the trace's span, the simulation's time for it */
 		uint64_t first = wl_first_ts(wl), span = wl_last_ts(wl) - first;
 
@@ -1029,8 +1055,10 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	}
 	fprintf(out, "  (duration: predicted is when the simulation had done the traced work, run on "
 		"past the trace end when it was slower; never before the trace end)\n");
-	fprintf(out, "  (sched_stat_runtime: fair tasks only; the trace has %" PRIu64
-		" for all classes)\n", wl_counts(wl)->sched_stat_runtime);
+	fprintf(out, "  (sched_stat_runtime: fair tasks' events against the model's fair update_curr() "
+		"charges; the RT/DL ones, %" PRIu64 " of the trace's %" PRIu64 ", apart: information, "
+		"no goal)\n", replay_measured_count(wl, "sched_stat_runtime_rt_dl"),
+		wl_counts(wl)->sched_stat_runtime);
 	if (untraced_list[0])
 		fprintf(out, "  (untraced: the trace has not one event of %s (not recorded by its "
 			"capture, or not in its kernel): no measured count to compare the prediction "
