@@ -4362,6 +4362,41 @@ static void test_class_change_pi_replay(void)
 }
 
 /*
+ * The hand-over in place where the fair pick takes another task: 12 (nice 0)
+ * was woken at 3 ms while the RT-boosted holder ran, so at the deboost
+ * __schedule()'s fair pick prefers it to the holder back at nice 10 (an
+ * earlier deadline): the holder is switched out preempted ("R+" at its
+ * fair prio 130) to 12 at the deboost, with no wake of the holder.  Before:
+ * an RT switch-out of 10 (at 98), a wake and a later switch-in of its fair
+ * record.
+ */
+static void test_class_in_place_other_pick(void)
+{
+	struct trace_event ev[24], cyc[16];
+	size_t n = 0, m = ev_pirt_cycle(cyc, true);
+	struct wl_workload *wl;
+	struct run x;
+
+	for (size_t i = 0; i < m; i++) {
+		if (cyc[i].ts == 4 * MS) {
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 10, 0, 12, 120, 0);
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 1000, 0, 10, 0, 12, 120, 0);
+		}
+		ev[n++] = cyc[i];
+	}
+	ev[n - 1] = ev_switch(5 * MS, 0, 10, 'S', 130, 12, 120);
+	ev[n++] = ev_switch(6 * MS, 0, 12, 'S', 120, 0, 120);
+	if (run_events(&x, &wl, ev, n, true)) {
+		CHECK_EQ(dump_find(x.dump, 0, 4 * MS, "task10:10 [130] R+ ==> task12:12"), 4 * MS);
+		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, UINT64_MAX, "task10:10 [98]"), 0);
+		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, UINT64_MAX, "sched_waking: task10:10"), 0);
+		CHECK_EQ(note_count(x.r, "RT intervals of a running task switched to the fair class"), 1);
+	}
+	run_end(&x);
+	wl_free(wl);
+}
+
+/*
  * The holder's own deboost at its unlock asks for a resched (prio_changed_fair():
  * running, its prio lowered, another task queued: 12, nice 19), which the
  * kernel takes only after the unlock's wake of the top waiter (11):
@@ -4414,6 +4449,7 @@ int main(int argc, char **argv)
 	test_pi_rt_first_replay();
 	test_class_change_replay();
 	test_class_change_pi_replay();
+	test_class_in_place_other_pick();
 	test_handoff_pingpong();
 	test_ops_done_queued();
 	test_restored_idle_exits();
