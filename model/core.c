@@ -1192,7 +1192,7 @@ void model_tick(struct model *m, int cpu, uint64_t now)
 	if (rq->curr)
 		task_tick_fair(m, rq, rq->curr);
 	else if (rq->other_class && sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
-		COUNT(m, sched_stat_runtime);   /* update_curr_common() of RT/DL */
+		COUNT(m, sched_stat_runtime_rt_dl);   /* update_curr_common() of RT/DL */
 	rq->idle_balance = !rq->curr && !rq->other_class;
 	sched_balance_trigger(m, rq);
 }
@@ -1223,7 +1223,7 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
 		rq->other_class = false;
 		sub_nr_running(m, rq, 1);
 		if (sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
-			COUNT(m, sched_stat_runtime);   /* put_prev_task_rt() */
+			COUNT(m, sched_stat_runtime_rt_dl);   /* put_prev_task_rt() */
 		rq->switch_pending = true;
 		rq->need_resched = true;
 	}

@@ -13,7 +13,7 @@
 	C(sched_wakeup,          "sched_wakeup",          "try_to_wake_up() completed (ttwu_do_wakeup)") \
 	C(sched_wakeup_new,      "sched_wakeup_new",      "wake_up_new_task()") \
 	C(sched_migrate_task,    "sched_migrate_task",    "set_task_cpu() to another CPU (not fork placement)") \
-	C(sched_stat_runtime,    "sched_stat_runtime",    "update_curr() on a task with delta > 0 (emits the event)") \
+	C(sched_stat_runtime,    "sched_stat_runtime",    "update_curr() on a fair task with delta > 0 (emits the event)") \
 	C(update_curr,           "update_curr",           "update_curr() calls (also those that find no curr: the kernel enters it at every call site)") \
 	C(update_load_avg,       "update_load_avg",       "update_load_avg() calls") \
 	C(update_cfs_group,      "update_cfs_group",      "update_cfs_group() calls on group entities") \
@@ -26,6 +26,7 @@
 	C(place_entity,          "place_entity",          "place_entity() calls") \
 	C(wakeup_preempt,        "wakeup_preempt",        "wakeups/forks that preempt a running fair task (idle CPUs not counted)") \
 	C(tick,                  "tick",                  "sched_tick() calls") \
+	C(sched_stat_runtime_rt_dl, "sched_stat_runtime_rt_dl", "update_curr_common() of an RT/DL interval with delta > 0: its put_prev_task_rt() and ticks (emits the event under STAT_RUNTIME_OTHER_CLASS, 6.8+; apart from the fair row)") \
 	C(update_load_avg_update_tg, "update_load_avg.UPDATE_TG", "update_load_avg() with UPDATE_TG") \
 	C(update_load_avg_skip_age, "update_load_avg.SKIP_AGE_LOAD", "update_load_avg() with SKIP_AGE_LOAD") \
 	C(update_load_avg_do_attach, "update_load_avg.DO_ATTACH", "update_load_avg() with DO_ATTACH") \

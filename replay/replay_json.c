@@ -130,6 +130,9 @@ uint64_t replay_measured_count(const struct wl_workload *wl, const char *name)
 		return c->sched_migrate_task;
 	if (!strcmp(name, "sched_stat_runtime"))
 		return c->sched_stat_runtime_fair;
+	/* the events of tasks not in the fair class (RT/DL, and any unknown task's) */
+	if (!strcmp(name, "sched_stat_runtime_rt_dl"))
+		return c->sched_stat_runtime - c->sched_stat_runtime_fair;
 	return 0;
 }
 
@@ -435,6 +438,9 @@ json_t *replay_json_measured(const struct wl_workload *wl)
 	/* like with like: the model predicts the fair class's update_curr events */
 	json_object_set_new(c, "sched_stat_runtime", jint(n->sched_stat_runtime_fair));
 	json_object_set_new(c, "sched_stat_runtime_all_classes", jint(n->sched_stat_runtime));
+	/* the model's sched_stat_runtime_rt_dl counter's: not the fair row's */
+	json_object_set_new(c, "sched_stat_runtime_rt_dl",
+			    jint(replay_measured_count(wl, "sched_stat_runtime_rt_dl")));
 	while (wl_sidecar_func_next(wl, &it, &name, &v))
 		if (!json_object_get(c, name))
 			json_object_set_new(c, name, json_integer(v));
@@ -972,7 +978,7 @@ json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_res
 {
 	const struct lat_machine *ml = wl_measured_latency(wl), *pl = replay_latency(r);
 	json_t *o = json_object(), *c = json_object();
-	uint64_t pv_restored = 0;
+	uint64_t pv_restored = 0, rtdl = 0;
 
 	for (int i = 0; i < REPLAY_NR_COMPARED; i++) {
 		uint64_t pv = 0;
@@ -984,6 +990,10 @@ json_t *replay_json_errors(const struct wl_workload *wl, const struct replay_res
 	json_object_set_new(c, "sched_switch_restored", rel_err(
 		(double)(replay_count_get(r, "sched_switch_restored", &pv_restored) ? pv_restored : 0),
 		(double)replay_measured_count(wl, "sched_switch_restored")));
+	/* information, no goal: the RT/DL intervals' charges (6.8+) */
+	replay_count_get(r, "sched_stat_runtime_rt_dl", &rtdl);
+	json_object_set_new(c, "sched_stat_runtime_rt_dl",
+			    rel_err((double)rtdl, (double)replay_measured_count(wl, "sched_stat_runtime_rt_dl")));
 	json_object_set_new(o, "counts", c);
 	if (replay_has_func_counts(wl))
 		json_object_set_new(o, "function_counts", func_errors(wl, r));

@@ -929,6 +929,27 @@ static void print_predicted_row(FILE *out, const struct replay_result *const *ru
 	fputc('\n', out);
 }
 
+/*
+ * A row of the counts table under a compared one (@label, indented): the
+ * measured @m and each run's count @key with its error, the columns aligned
+ * with the compared rows' however long the label.
+ */
+static void count_info_row(FILE *out, const char *label, const char *key, uint64_t m,
+			   const struct replay_result *const *runs, unsigned int nr)
+{
+	int len = (int)strlen(label);
+
+	fprintf(out, "%-26s %*" PRIu64, label, len > 26 ? 36 - len : 10, m);
+	for (unsigned int r = 0; r < nr; r++) {
+		uint64_t p = 0;
+
+		replay_count_get(runs[r], key, &p);
+		fprintf(out, " %14" PRIu64, p);
+		err_cell(out, (double)p, (double)m);
+	}
+	fputc('\n', out);
+}
+
 void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
 		       const struct replay_result *const *runs, unsigned int nr_runs,
 		       const struct replay_text_opts *o)
@@ -1000,17 +1021,27 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 		fputc('\n', out);
 		if (!strcmp(name, "sched_switch") && wl_counts(wl)->sched_switch_restored) {
 			/* like with like: the repaired stream's restored switches */
-			m = replay_measured_count(wl, "sched_switch_restored");
-			fprintf(out, "    %-22s %10" PRIu64, "of them restored", m);
-			for (unsigned int r = 0; r < nr; r++) {
-				uint64_t p = 0;
-
-				replay_count_get(runs[r], "sched_switch_restored", &p);
-				fprintf(out, " %14" PRIu64, p);
-				err_cell(out, (double)p, (double)m);
-			}
-			fputc('\n', out);
+			count_info_row(out, "    of them restored", "sched_switch_restored",
+				       replay_measured_count(wl, "sched_switch_restored"), runs, nr);
 		}
+	}
+	{
+		/*
+		 * The RT/DL intervals' charges (STAT_RUNTIME_OTHER_CLASS, 6.8+):
+		 * apart from the fair row, information only, where the trace or
+		 * the profile has them.
+		 */
+		uint64_t m = replay_measured_count(wl, "sched_stat_runtime_rt_dl"), any = m;
+
+		for (unsigned int r = 0; r < nr; r++) {
+			uint64_t p = 0;
+
+			replay_count_get(runs[r], "sched_stat_runtime_rt_dl", &p);
+			any |= p;
+		}
+		if (any)
+			count_info_row(out, "  sched_stat_runtime (RT/DL)", "sched_stat_runtime_rt_dl", m,
+				       runs, nr);
 	}
 	{
 		/* the traced work's duration: the trace's span, the simulation's time for it */
@@ -1029,8 +1060,10 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	}
 	fprintf(out, "  (duration: predicted is when the simulation had done the traced work, run on "
 		"past the trace end when it was slower; never before the trace end)\n");
-	fprintf(out, "  (sched_stat_runtime: fair tasks only; the trace has %" PRIu64
-		" for all classes)\n", wl_counts(wl)->sched_stat_runtime);
+	fprintf(out, "  (sched_stat_runtime: fair tasks' events against the model's fair update_curr() "
+		"charges; the RT/DL ones, %" PRIu64 " of the trace's %" PRIu64 ", apart: information, "
+		"no goal)\n", replay_measured_count(wl, "sched_stat_runtime_rt_dl"),
+		wl_counts(wl)->sched_stat_runtime);
 	if (untraced_list[0])
 		fprintf(out, "  (untraced: the trace has not one event of %s (not recorded by its "
 			"capture, or not in its kernel): no measured count to compare the prediction "

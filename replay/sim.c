@@ -3391,10 +3391,72 @@ static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 	return arm_tick(s, cpu, now);
 }
 
+/*
+ * The RT task @ti, running on @cpu, is switched to the fair class in its own
+ * context at @now (the end of an RT boost at its unlock: rt_mutex_setprio()
+ * -> __setscheduler_class(), put_prev_task_rt(), the fair enqueue and
+ * set_next_task_fair(), then check_class_changed() -> switched_to_fair(),
+ * which reschedules it), and @next, the entry after its WL_T_OTHER_OUT, is
+ * the class wake (WL_T_CLASS_WAKE) of the fair record of its pid on @cpu at
+ * @now (pi_rt_first()): the CPU is handed over in place.  The RT interval
+ * ends (model_other_class()), the fair record is enqueued by the model's
+ * wakeup enqueue - no sched_waking / sched_wakeup, no idle exit's cost, no
+ * latency sample: the task never left its CPU - and __schedule()'s fair
+ * pick decides: the same task, and no sched_switch is written (the kernel's
+ * pick of prev writes none); another, and the holder is switched out
+ * preempted.  The class wake is taken (s->class_handed: timed() skips it).
+ * 1 if handed over, 0 if @next is not such a wake, -1 on error.
+ */
+static int class_in_place(struct sim *s, int cpu, uint32_t ti, uint64_t now,
+			  const struct wl_timed *next)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	struct sim_task *f;
+	struct model_task *mt;
+	int32_t picked;
+	uint32_t fi;
+
+	if (!next || next->kind != WL_T_EXT_WAKE || !(next->aux & WL_T_CLASS_WAKE) ||
+	    next->cpu != cpu || next->ts != now || next->task >= s->nr_tasks ||
+	    s->wt[next->task].pid != s->wt[ti].pid)
+		return 0;
+	fi = next->task;
+	f = &s->tasks[fi];
+	if (!f->mt || f->st != SIM_BLOCKED || f->waiting != next->arg)
+		return 0;
+	c->other = -1;
+	model_other_class(s->m, cpu, false, now);
+	if (model_try_to_wake_up(s->m, f->mt, cpu, cpu, MODEL_WF_TTWU, now) < 0) {
+		s->notes[SIM_NOTE_BAD_WAKE]++;
+		return nonfair_out(s, cpu, (int32_t)ti, false, now) ? -1 : 1;
+	}
+	s->class_handed = next->arg;
+	s->notes[SIM_NOTE_CLASS_IN_PLACE]++;
+	f->st = SIM_QUEUED;
+	f->cpu = cpu;
+	f->waiting = WL_NONE;
+	c->resched_at = UINT64_MAX;
+	c->resched_deferred = false;
+	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
+	picked = mt ? (int32_t)model_task_id(mt) : -1;
+	if (picked != (int32_t)fi &&
+	    emit_switch(s, cpu, (int32_t)fi, s->facts->preempt_state, TRACE_STATE_RUNNING, true,
+			picked, now))
+		return -1;
+	c->curr = picked;
+	c->run_start = now;
+	if (picked < 0)
+		return 1;
+	s->tasks[picked].st = SIM_RUNNING;
+	s->tasks[picked].cpu = cpu;
+	return run_ops(s, cpu, now) ? -1 : 1;
+}
+
 static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t now,
 		     const struct wl_timed *next)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+	int r;
 
 	if (c->other != (int32_t)ti) {
 		s->notes[SIM_NOTE_OTHER_MISMATCH]++;
@@ -3402,6 +3464,8 @@ static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t
 	}
 	if (next && next->kind == WL_T_OTHER_IN && next->cpu == cpu && next->ts == now)
 		return 0;         /* handed straight to the next RT task (other_in) */
+	if (!blocked && (r = class_in_place(s, cpu, ti, now, next)) != 0)
+		return r < 0 ? -1 : 0;
 	c->other = -1;
 	return nonfair_out(s, cpu, (int32_t)ti, blocked, now);
 }
@@ -3811,6 +3875,11 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 
 	switch (e->kind) {
 	case WL_T_EXT_WAKE:
+		/* taken by an in-place hand-over (class_in_place()) */
+		if ((e->aux & WL_T_CLASS_WAKE) && e->arg == s->class_handed) {
+			s->class_handed = WL_NONE;
+			return 0;
+		}
 		if (deliver_wake(s, e->arg, -1, now))
 			return -1;
 		/* switched_to_fair()'s enqueue, not a wakeup (WL_T_CLASS_WAKE) */

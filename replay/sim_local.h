@@ -205,6 +205,7 @@ enum sim_note_id {
 	SIM_NOTE_CLASS_MUTED,
 	SIM_NOTE_CLASS_LEAVE,
 	SIM_NOTE_CLASS_LEAVE_LATE,
+	SIM_NOTE_CLASS_IN_PLACE,
 	SIM_NOTE_HANDOFF_BUSY,
 	SIM_NOTE_HANDOFF_NO_BLOCK,
 	SIM_NOTE_IDLE_PULL,
@@ -322,6 +323,8 @@ struct sim {
 	uint32_t *ni_next;
 	uint32_t nr_pulls, cap_pulls;
 	uint32_t handoff_wakes;    /* hand-off wakeups so far (their cost draws) */
+	/* the class wake an in-place hand-over took (class_in_place()), WL_NONE if none */
+	uint32_t class_handed;
 	struct sim_chans chans;    /* the workload's channels (none: nr 0) */
 	uint32_t chan_wakes;       /* channel wakeups without a traced wake so far (cost draws) */
 

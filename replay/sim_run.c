@@ -1149,6 +1149,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		(s->cfg.clock_task == REPLAY_CLOCK_TASK_TRACED ? replay_kernel_clock_offsets_start :
 		 replay_kernel_clock_offsets)(wl, clk_off, clk_have, REPLAY_PELT_CPUS);
 	s->stopper_cpu = -1;
+	s->class_handed = WL_NONE;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		s->cpus[c].curr = -1;
 		s->cpus[c].other = -1;
@@ -1650,6 +1651,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
 	[SIM_NOTE_CLASS_LEAVE] = "fair tasks queued where the trace switched them to the RT class (WL_T_CLASS_LEAVE): dequeued and detached there (switched_from_fair()), their record done",
 	[SIM_NOTE_CLASS_LEAVE_LATE] = "... NOT dequeued there: running, asleep or not placed in the simulation at that time; their record ends when its ops do",
+	[SIM_NOTE_CLASS_IN_PLACE] = "RT intervals of a running task switched to the fair class (a deboost in its own context): handed over in place, the fair record enqueued and picked with no switch, wake or sample (switched_to_fair(), __schedule() picking the same task)",
 	[SIM_NOTE_CLASS_MUTED] = "wakeup latency samples not counted: the stand-in wakeups that enqueue a task switched to the fair class (switched_to_fair(); WL_T_CLASS_WAKE)",
 	[SIM_NOTE_REPLY_MUTED] = "wakeup latency samples not counted: the wakeups of those hand-off waits by their wakee's reply (the trace shows that waker runnable, not asleep: --handoff-replies nosample)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",

@@ -2199,6 +2199,7 @@ static int pi_rt_first(struct wl_builder *b, uint32_t t, struct cpu_track *c,
 		if (push_timed(b, ev->ts, WL_T_OTHER_OUT, t, ev->cpu, 0,
 			       c->other_tied ? WL_T_TIED : 0))
 			return -1;
+		c->deboost_pid = pi->pid;
 		c->other_tied = false;
 		c->other_in = WL_NONE;
 		c->other_prev = WL_NONE;
@@ -2799,9 +2800,13 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_stat_runtime *r = &ev->u.stat_runtime;
 	uint32_t t = lookup(b, r->pid);
-	bool stranger;
+	struct cpu_track *dc = cpu_get(b, ev->cpu);
+	bool stranger, deboost = dc && dc->deboost_pid > 0 && dc->deboost_pid == r->pid &&
+				 ev->common_pid == r->pid;
 	int fail = 0;
 
+	if (dc)
+		dc->deboost_pid = 0;
 	b->wl->counts.sched_stat_runtime++;
 	if (t != WL_NONE && b->ts.v[t].st == TS_RUNNING) {
 		struct cpu_track *rc = cpu_get(b, b->ts.v[t].cpu);
@@ -2835,6 +2840,11 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 	}
 	if (t == WL_NONE || b->tasks.v[t].cls != WL_CLASS_FAIR)
 		return 0;
+	if (deboost) {
+		/* the RT class's dequeue charge at the deboost (cpu_track.deboost_pid) */
+		note(b, WL_NOTE_DEBOOST_CHARGE);
+		return 0;
+	}
 	b->wl->counts.sched_stat_runtime_fair++;
 	if (b->ts.v[t].exiting && b->ts.v[t].st == TS_RUNNING && ev->common_pid == r->pid) {
 		/*
@@ -3088,6 +3098,13 @@ static int on_event(struct wl_builder *b, const struct trace_event *ev)
 
 	if (hz_near_event(ev->type) && wl_hz_probe_near(b->hz, ev->cpu, ev->ts))
 		return -1;
+	/* a deboost's charge is the next event on its CPU (on_stat_runtime()) */
+	if (ev->type != TRACE_EV_SCHED_STAT_RUNTIME) {
+		struct cpu_track *dc = cpu_get(b, ev->cpu);
+
+		if (dc)
+			dc->deboost_pid = 0;
+	}
 	switch (ev->type) {
 	case TRACE_EV_SCHED_SWITCH:
 		n->sched_switch++;
@@ -3801,6 +3818,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_PI_RT_FIRST] = "RT records (tasks first seen at an RT prio: boosted since before the trace; or split at an RT boost) whose sched_pi_setprio ended an RT boost at a fair prio: RT until there, then a fair task of the same pid (running: enqueued there by an assumed wake that gives no latency sample)",
 	[WL_NOTE_CLASS_SPLIT] = "class changes between fair and RT: a prio of the other class in a task's switch or wake with no sched_pi_setprio to explain it (sched_setscheduler(): check_class_changed()), or a priority-inheritance boost to an RT prio; the task's record ends there and a record of the same pid in the new class goes on (class_split())",
 	[WL_NOTE_CLASS_SPLIT_PI] = "... of them the RT class of a priority-inheritance boost (sched_pi_setprio to an RT prio, rt_mutex_setprio() -> __setscheduler_class())",
+	[WL_NOTE_DEBOOST_CHARGE] = "sched_stat_runtime events of a running task right after its deboost from an RT prio to a fair one: the RT class's charge of its dequeue (rt_mutex_setprio() -> update_curr_rt()), counted with the RT/DL events, not the fair ones",
 	[WL_NOTE_PI_RT_KEPT] = "RT records whose RT boost ended at a fair prio while they were queued or running on another CPU: RT until their next switch or wake at a fair prio (class_split())",
 	[WL_NOTE_PI_NICE] = "sched_pi_setprio of a fair task boosted within 100..139 whose oldprio is neither the boost nor an RT prio: a set_user_nice() made while boosted ended the boost (p->prio = the new normal prio); a nice change there",
 	[WL_NOTE_PI_OPEN] = "fair tasks still boosted within 100..139 at the trace end by their last sched_pi_setprio: still waited for, or a set_user_nice() to the boost's own prio ended the boost with no event (the trace cannot tell); their later switches at that prio were read as the boost, at the nice so far",

@@ -83,6 +83,13 @@ struct cpu_track {
 	int32_t wp_waker, wp_pid;    /* ... the waker and the wakee, */
 	uint64_t wp_ts;              /* ... the waking's time, */
 	uint64_t wp_rt_ts;           /* ... the waker's sched_stat_runtime after it (0: none yet) */
+	/*
+	 * a running task deboosted here to the fair class (pi_rt_first()), 0:
+	 * none; the next event here, if that task's sched_stat_runtime in its
+	 * own context, is the RT class's charge of its dequeue (rt_mutex_setprio()
+	 * -> update_curr_rt(), written after sched_pi_setprio): not a fair event
+	 */
+	int32_t deboost_pid;
 	uint32_t other_in;           /* timed index of the RT/DL switch-in running here */
 	uint32_t other_prev;         /* the fair task it preempted (switched out runnable) */
 	bool other_tied;             /* that interval moved other_prev (WL_OP_MIGRATE) */

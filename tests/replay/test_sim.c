@@ -4353,8 +4353,10 @@ static void test_pi_requeue(void)
  * ran its whole trace as an RT interval (control, no sched_pi_setprio), which
  * writes no sched_stat_runtime.  With the deboost (98 -> 120) in its own
  * context at 2 ms, it is RT until there (the CPU's RT interval ends) and a
- * fair task from there: switched in at prio 120 and charged by the model,
- * as the kernel's switched_to_fair() task is.
+ * fair task from there, charged by the model as the kernel's
+ * switched_to_fair() task is: handed over in place (class_in_place(): the
+ * kernel's pick takes the same task and writes no sched_switch), its next
+ * switch its sleep at prio 120.
  */
 static void test_pi_rt_first_replay(void)
 {
@@ -4376,10 +4378,10 @@ static void test_pi_rt_first_replay(void)
 				CHECK_EQ(dump_count(x.dump, 0, 0, UINT64_MAX,
 						    "sched_stat_runtime: comm=task10"), 0);
 			} else {
-				CHECK(in < 2 * MS + 100000);
-				CHECK(dump_count(x.dump, 0, in, UINT64_MAX,
+				CHECK_EQ(in, UINT64_MAX);
+				CHECK(dump_count(x.dump, 0, 2 * MS, UINT64_MAX,
 						 "sched_stat_runtime: comm=task10") > 0);
-				CHECK(dump_find(x.dump, 0, in, "task10:10 [120] S ==>") < UINT64_MAX);
+				CHECK(dump_find(x.dump, 0, 2 * MS, "task10:10 [120] S ==>") < UINT64_MAX);
 			}
 		}
 		run_end(&x);
@@ -4422,11 +4424,15 @@ static void test_class_change_replay(void)
 /*
  * test_class_change_pi's events replayed: the fair holder 10, queued at the
  * RT waiter's boost, leaves the fair queue there (switched_from_fair()) and
- * runs as RT to its deboost; the fair record of the deboost is enqueued
- * there with no latency sample.  Before: the old fair record stayed queued
- * and was switched in at the deboost too (two switch-ins of task10 at 130
- * after 4 ms), and the enqueue counted as a second wakeup-latency sample
- * (the trace has one: 11's wake).
+ * runs as RT to its deboost, which comes while it runs (its unlock in its
+ * own context): rt_mutex_setprio() switches it to the fair class in place -
+ * switched_to_fair() reschedules it, the fair pick takes the same task and
+ * __schedule() writes no sched_switch - so from the deboost to its sleep at
+ * 5 ms the replay writes no switch, no wake of 10 and no sample
+ * (class_in_place()).  Before: an RT switch-out of 10 to idle, a
+ * sched_waking / sched_wakeup of the fair record (its sample muted) and its
+ * switch-in, after an idle exit's cost; before rt46, the old fair record
+ * stayed queued and was switched in at the deboost too.
  */
 static void test_class_change_pi_replay(void)
 {
@@ -4435,9 +4441,52 @@ static void test_class_change_pi_replay(void)
 	struct run x;
 
 	if (run_events(&x, &wl, ev, ev_pirt_cycle(ev, true), true)) {
-		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, UINT64_MAX, "==> task10:10 [130]"), 1);
-		CHECK_EQ(note_count(x.r, "wakeup latency samples not counted: the stand-in wakeups that enqueue"), 1);
+		uint64_t out = dump_find(x.dump, 0, 4 * MS, "task10:10 [130] S ==>");
+
+		CHECK(out != UINT64_MAX && out >= 4 * MS);
+		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, out, "sched_switch:"), 0);
+		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, UINT64_MAX, "==> task10:10"), 0);
+		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, UINT64_MAX, "task10:10 [98] R"), 0);
+		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, UINT64_MAX, "sched_waking: task10:10"), 0);
+		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, UINT64_MAX, "sched_wakeup: task10:10"), 0);
+		CHECK_EQ(note_count(x.r, "RT intervals of a running task switched to the fair class"), 1);
+		CHECK_EQ(note_count(x.r, "wakeup latency samples not counted: the stand-in wakeups that enqueue"), 0);
 		CHECK_EQ(note_count(x.r, "fair tasks queued where the trace switched them"), 1);
+	}
+	run_end(&x);
+	wl_free(wl);
+}
+
+/*
+ * The hand-over in place where the fair pick takes another task: 12 (nice 0)
+ * was woken at 3 ms while the RT-boosted holder ran, so at the deboost
+ * __schedule()'s fair pick prefers it to the holder back at nice 10 (an
+ * earlier deadline): the holder is switched out preempted ("R+" at its
+ * fair prio 130) to 12 at the deboost, with no wake of the holder.  Before:
+ * an RT switch-out of 10 (at 98), a wake and a later switch-in of its fair
+ * record.
+ */
+static void test_class_in_place_other_pick(void)
+{
+	struct trace_event ev[24], cyc[16];
+	size_t n = 0, m = ev_pirt_cycle(cyc, true);
+	struct wl_workload *wl;
+	struct run x;
+
+	for (size_t i = 0; i < m; i++) {
+		if (cyc[i].ts == 4 * MS) {
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 10, 0, 12, 120, 0);
+			ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 1000, 0, 10, 0, 12, 120, 0);
+		}
+		ev[n++] = cyc[i];
+	}
+	ev[n - 1] = ev_switch(5 * MS, 0, 10, 'S', 130, 12, 120);
+	ev[n++] = ev_switch(6 * MS, 0, 12, 'S', 120, 0, 120);
+	if (run_events(&x, &wl, ev, n, true)) {
+		CHECK_EQ(dump_find(x.dump, 0, 4 * MS, "task10:10 [130] R+ ==> task12:12"), 4 * MS);
+		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, UINT64_MAX, "task10:10 [98]"), 0);
+		CHECK_EQ(dump_count(x.dump, 0, 4 * MS, UINT64_MAX, "sched_waking: task10:10"), 0);
+		CHECK_EQ(note_count(x.r, "RT intervals of a running task switched to the fair class"), 1);
 	}
 	run_end(&x);
 	wl_free(wl);
@@ -4496,6 +4545,7 @@ int main(int argc, char **argv)
 	test_pi_rt_first_replay();
 	test_class_change_replay();
 	test_class_change_pi_replay();
+	test_class_in_place_other_pick();
 	test_handoff_pingpong();
 	test_ops_done_queued();
 	test_restored_idle_exits();

@@ -3988,10 +3988,59 @@ static void test_sd_trace_queued(void)
 	wl_free(wl);
 }
 
+/*
+ * The charges around small-pirt's deboost (the trace's cycle): the holder's
+ * RT tick at 3 ms, then at the deboost (4 ms) rt_mutex_setprio()'s dequeue
+ * charges it as RT (update_curr_rt(), written right after sched_pi_setprio),
+ * then its fair run's charge at its sleep.  The fair row counts the last only
+ * (and 10's fair charge before the boost): the deboost's is RT/DL.  Before:
+ * that charge, the fair record's first event, was counted fair (small-pirt:
+ * 122 of its 568 fair events).  A charge of 10 after another event on the
+ * CPU stays fair.
+ */
+static void test_deboost_charge(void)
+{
+	for (int later = 0; later <= 1; later++) {
+		struct wl_workload *wl;
+		struct trace_event ev[24], cyc[16];
+		size_t n = 0, m = ev_pirt_cycle(cyc, true);
+
+		start();
+		for (size_t i = 0; i < m; i++) {
+			if (cyc[i].ts == 2 * MS + 2000)
+				ev[n++] = ev_runtime(2 * MS + 1900, 0, 10, 500000);
+			if (cyc[i].ts == 5 * MS) {
+				ev[n++] = ev_runtime(5 * MS - 100, 0, 10, 300000);
+			}
+			ev[n++] = cyc[i];
+			if (cyc[i].type == TRACE_EV_SCHED_PI_SETPRIO && cyc[i].ts == 4 * MS) {
+				if (later)
+					ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 4 * MS + 100, 0, 10,
+							  0, 12, 120, 0);
+				ev[n++] = ev_runtime(4 * MS + 200, 0, 10, 900000);
+			}
+			if (cyc[i].ts == 2 * MS + 11000)
+				ev[n++] = ev_runtime(3 * MS, 0, 10, 989000);
+		}
+		for (size_t i = 0; i < n; i++)
+			feed(ev[i]);
+		wl = finish();
+		CHECK(wl != NULL);
+		if (!wl)
+			return;
+		CHECK_EQ(wl_counts(wl)->sched_stat_runtime, 4);
+		CHECK_EQ(wl_counts(wl)->sched_stat_runtime_fair, later ? 3 : 2);
+		CHECK_EQ(note_value(wl, "sched_stat_runtime events of a running task right after its "
+				    "deboost"), later ? 0 : 1);
+		wl_free(wl);
+	}
+}
+
 int main(void)
 {
 	test_sd_trace_queued();
 	test_pid_limit();
+	test_deboost_charge();
 	test_bad_values();
 	test_cgmap_paths();
 	test_cpu_limit();
