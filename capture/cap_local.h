@@ -289,6 +289,8 @@ int cap_sched_cpu(const char *stat_text);
 long long cap_sched_starttime(const char *stat_text);
 json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, long long starttime,
 			    const struct cap_sched *s);
+/* The Cpus_allowed_list of a /proc/<pid>/status text into @out, false if none. */
+bool cap_sched_cpus_allowed(const char *status_text, char *out, size_t len);
 /* Every thread's: {"available": true, "read_us", "tasks": [...]} or
  * {"available": false, "reason"}; NULL only when out of memory. */
 json_t *cap_sched_snapshot(void);
