@@ -52,20 +52,18 @@ static const char *const core_events[][2] = {
 	{ "sched", "sched_stat_runtime" }, { "cgroup", "cgroup_attach_task" },
 	/* tells a fair task's priority-inheritance boost from a nice change */
 	{ "sched", "sched_pi_setprio" },
-};
-#define NR_CORE_EVENTS (sizeof(core_events) / sizeof(core_events[0]))
-
-/*
- * Recorded unless --no-affinity: a task's sched_setaffinity() calls (who set
- * whose mask, and whether it took: ret).  The mask itself is in user memory,
- * which no tracepoint dereferences; the replay infers it (docs/replay.md,
- * "Affinity").  Rare and cheap: two records per call.
- */
-static const char *const affinity_events[][2] = {
+	/*
+	 * The last NR_AFFINITY_EVENTS, left out with --no-affinity: a task's
+	 * sched_setaffinity() calls (who set whose mask, and whether it took:
+	 * ret).  The mask itself is in user memory, which no tracepoint
+	 * dereferences; the replay infers it (docs/replay.md, "Affinity").
+	 * Rare and cheap: two records per call.
+	 */
 	{ "syscalls", "sys_enter_sched_setaffinity" },
 	{ "syscalls", "sys_exit_sched_setaffinity" },
 };
-#define NR_AFFINITY_EVENTS (sizeof(affinity_events) / sizeof(affinity_events[0]))
+#define NR_CORE_EVENTS (sizeof(core_events) / sizeof(core_events[0]))
+#define NR_AFFINITY_EVENTS 2
 
 void cap_log(const struct cap_options *opt, bool warning, const char *fmt, ...)
 {
@@ -563,23 +561,11 @@ static int enable_events(struct session *s, struct sr_error *err)
 		sr_error_set(err, ENOMEM, "out of memory");
 		return -1;
 	}
-	for (i = 0; i < NR_CORE_EVENTS; i++) {
+	for (i = 0; i < NR_CORE_EVENTS - (s->opt->no_affinity ? NR_AFFINITY_EVENTS : 0); i++) {
 		char full[128];
 
 		snprintf(full, sizeof(full), "%s:%s", core_events[i][0], core_events[i][1]);
 		if (cap_trace_enable(s->t, core_events[i][0], core_events[i][1]) < 0) {
-			cap_log(s->opt, true, "event %s not available on this kernel (%s); "
-				"recording without it", full, strerror(errno));
-			json_array_append_new(s->events_missing, json_string(full));
-		} else {
-			json_array_append_new(s->events, json_string(full));
-		}
-	}
-	for (i = 0; i < (s->opt->no_affinity ? 0 : NR_AFFINITY_EVENTS); i++) {
-		char full[128];
-
-		snprintf(full, sizeof(full), "%s:%s", affinity_events[i][0], affinity_events[i][1]);
-		if (cap_trace_enable(s->t, affinity_events[i][0], affinity_events[i][1]) < 0) {
 			cap_log(s->opt, true, "event %s not available on this kernel (%s); "
 				"recording without it", full, strerror(errno));
 			json_array_append_new(s->events_missing, json_string(full));

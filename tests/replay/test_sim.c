@@ -4138,6 +4138,27 @@ static void test_clock_left(void)
 }
 
 /*
+ * The workload of @ev with a 2-CPU sidecar whose start read allows task 100
+ * both CPUs; @recorded: its trace.events lists the sched_setaffinity() events.
+ */
+static struct wl_workload *build_aff(const struct trace_event *ev, size_t n, bool recorded)
+{
+	struct sidecar_cpu cpus[2] = {
+		{ .cpu = 0, .listed = true, .online = true, .numa_node = -1 },
+		{ .cpu = 1, .listed = true, .online = true, .numa_node = -1 },
+	};
+	struct sidecar_sched_task rd = { .pid = 100, .tgid = 100, .state = 'R', .cpu = 0,
+					 .starttime = -1, .nr_allowed = 2, .allowed_cpu = 0 };
+	struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus,
+			      .affinity_recorded = recorded };
+
+	sc.sched_start.listed = sc.sched_start.available = true;
+	sc.sched_start.nr_tasks = 1;
+	sc.sched_start.tasks = &rd;
+	return build_sc(ev, n, &sc);
+}
+
+/*
  * Affinity from the capture (docs/replay.md, "Affinity"): parent 100 runs
  * on CPU 0, calls sched_setaffinity(0, {1}) (sys_enter / sys_exit ret 0),
  * sleeps, is woken onto CPU 1, forks 101 there and the two ping-pong on
@@ -4157,12 +4178,6 @@ static void test_affinity_capture(void)
 	struct trace_event ev[256];
 	size_t n = 0;
 	uint64_t t = 1 * MS, sw[4] = { 0, 0, 0, 0 }, meas = 0;
-	struct sidecar_cpu cpus[2] = {
-		{ .cpu = 0, .listed = true, .online = true, .numa_node = -1 },
-		{ .cpu = 1, .listed = true, .online = true, .numa_node = -1 },
-	};
-	struct sidecar_sched_task rd = { .pid = 100, .tgid = 100, .state = 'R', .cpu = 0,
-					 .starttime = -1, .nr_allowed = 2, .allowed_cpu = 0 };
 	struct trace_event e;
 
 	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 100, 120);
@@ -4191,17 +4206,11 @@ static void test_affinity_capture(void)
 	}
 	ev[n++] = ev_runtime(t + 50 * US, 1, 100, 50 * US);
 	for (int control = 0; control <= 3; control++) {
-		struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus,
-				      .affinity_recorded = control != 1 };
 		struct replay_config rc;
 		struct replay_result *r;
 		struct sr_error err = { 0 };
-		struct wl_workload *wl;
+		struct wl_workload *wl = build_aff(ev, n, control != 1);
 
-		sc.sched_start.listed = sc.sched_start.available = true;
-		sc.sched_start.nr_tasks = 1;
-		sc.sched_start.tasks = &rd;
-		wl = build_sc(ev, n, &sc);
 		CHECK(wl != NULL);
 		if (!wl)
 			return;
@@ -4243,15 +4252,9 @@ static void test_affinity_capture(void)
 	/* a call that failed (ret -EINVAL) changes nothing: 101 inherits the start read's all */
 	ev[3].u.syscall.ret = -22;
 	{
-		struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus,
-				      .affinity_recorded = true };
-		struct wl_workload *wl;
+		struct wl_workload *wl = build_aff(ev, n, true);
 		uint32_t nc = 99;
 
-		sc.sched_start.listed = sc.sched_start.available = true;
-		sc.sched_start.nr_tasks = 1;
-		sc.sched_start.tasks = &rd;
-		wl = build_sc(ev, n, &sc);
 		CHECK(wl != NULL);
 		if (wl) {
 			wl_aff_calls(wl, &nc);
