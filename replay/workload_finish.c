@@ -1461,6 +1461,9 @@ static void aff_finish(struct wl_builder *b)
 		for (size_t i = 0; i < wl->sched_snap[k].nr_tasks; i++)
 			reads = reads || wl->sched_snap[k].tasks[i].nr_allowed >= 0;
 	wl->aff_data = reads && b->sc && b->sc->affinity_recorded;
+	wl->facts.aff_reads = reads;
+	wl->facts.aff_events = (b->sc && b->sc->affinity_recorded) || b->aff_seen;
+	wl->facts.aff_data = wl->aff_data;
 	if (!wl->aff_data)
 		return;
 	for (uint32_t i = 0; i < wl->nr_aff_calls; i++) {
@@ -1499,6 +1502,8 @@ static void aff_finish(struct wl_builder *b)
 			c->src = WL_AFF_RUN_CPUS;
 		}
 	}
+	for (uint32_t i = 0; i < wl->nr_aff_calls; i++)
+		wl->facts.aff_calls[wl->aff_calls[i].src]++;
 	for (uint32_t t = 0; t < wl->nr_tasks; t++) {
 		struct wl_task *w = &wl->tasks[t];
 		const struct sidecar_sched_task *e;
@@ -1515,6 +1520,8 @@ static void aff_finish(struct wl_builder *b)
 			w->aff_cpu = fc != WL_NONE ? wl->aff_calls[fc].cpu : wl->tasks[w->parent].aff_cpu;
 			w->aff_src = WL_AFF_FORK;
 		}
+		wl->facts.aff_tasks[w->aff_src]++;
+		wl->facts.aff_pinned += w->aff_src != WL_AFF_INFERRED && w->aff_cpu >= 0;
 	}
 }
 

@@ -1443,6 +1443,7 @@ struct replay_text_opts {
 	bool wake_clock_traced;        /* replay_config.wake_clock traced: the facts say its delay */
 	bool ticks_traced;             /* replay_config.ticks traced: the facts and costs say so */
 	enum replay_tick_phase tick_phase;  /* replay_config.tick_phase: the HZ line says its source */
+	bool affinity_inferred;        /* replay_config.affinity inferred: the facts say so */
 };
 void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
 		       const struct replay_result *const *runs, unsigned int nr_runs,

@@ -600,6 +600,16 @@ struct wl_facts {
 	uint32_t exec_lead_samples;
 	uint32_t exec_marks_traced, exec_marks_lead, exec_marks_at_exec;
 	/*
+	 * Affinity (docs/replay.md, "Affinity"): aff_events the trace has
+	 * sched_setaffinity() events recorded (the sidecar's trace.events or a
+	 * record), aff_reads the sidecar's reads carry Cpus_allowed_list; with
+	 * both (aff_data) the tasks' masks by source (enum wl_aff_source:
+	 * aff_tasks[WL_AFF_INFERRED] no source covers them), how many are
+	 * pinned, and the calls that took by the source of their mask.
+	 */
+	bool aff_events, aff_reads, aff_data;
+	uint32_t aff_tasks[WL_AFF_NR], aff_pinned, aff_calls[WL_AFF_NR];
+	/*
 	 * A local wakeup (the waker wakes a task onto its own CPU) reads the rq
 	 * clock this long after its sched_waking: try_to_wake_up() traces the
 	 * waking first, then selects the CPU and enqueues; the enqueue's

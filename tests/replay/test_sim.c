@@ -4233,6 +4233,10 @@ static void test_affinity_capture(void)
 		CHECK_EQ(wl_task(wl, 0)->aff_src, control == 1 ? WL_AFF_INFERRED : WL_AFF_START_READ);
 		CHECK_EQ(wl_task(wl, 1)->aff_src, control == 1 ? WL_AFF_INFERRED : WL_AFF_FORK);
 		CHECK_EQ(wl_task(wl, 1)->aff_cpu, control == 1 ? -1 : 1);
+		/* the call's mask from the CPUs run on (41 wakeups on CPU 1), the facts' counts */
+		CHECK_EQ(wl_facts(wl)->aff_data, control != 1);
+		CHECK_EQ(wl_facts(wl)->aff_calls[WL_AFF_RUN_CPUS], control == 1 ? 0 : 1);
+		CHECK_EQ(wl_facts(wl)->aff_pinned, control == 1 ? 0 : 1);
 		replay_config_default(&rc);
 		rc.placement = control == 2 ? REPLAY_PLACEMENT_TRACE : REPLAY_PLACEMENT_MODEL;
 		r = replay_run(wl, &rc, &err);
