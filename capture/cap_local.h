@@ -112,6 +112,13 @@ struct cap_tracedat {
 	const char *tracing_dir;     /* header_page, event formats, printk_formats */
 	const char *const *systems;  /* event systems whose formats are saved */
 	size_t nr_systems;
+	/*
+	 * The recorded "system:event" names: of the "syscalls" system only
+	 * theirs are saved (its ~700 formats are ~390 KB; every other system's
+	 * are saved whole); NULL: all
+	 */
+	const char *const *events;
+	size_t nr_events;
 	const char *cmdlines;        /* "pid comm\n" lines */
 	int nr_cpus;
 	const char *const *cpu_files;/* raw ring-buffer pages per CPU */

@@ -1158,6 +1158,7 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	const char *systems[64];
 	char sysbuf[2048];
 	const char **files = calloc(n, sizeof(*files));
+	const char **evnames = calloc(json_array_size(s->events) + 1, sizeof(*evnames));
 	struct cap_readback rb = { 0 };
 	struct cap_tracedat td;
 	char *saved = NULL, *cmdlines = NULL, *uname_s = NULL, *trace_clock = NULL;
@@ -1169,7 +1170,7 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	load_start = json_incref(json_object_get(s->side, "loadavg_start"));
 	funcs = cap_funcs_finish(s->funcs);
 	s->stats = calloc(n, sizeof(*s->stats));
-	if (!files || !s->stats) {
+	if (!files || !s->stats || !evnames) {
 		sr_error_set(err, ENOMEM, "out of memory");
 		goto out;
 	}
@@ -1202,6 +1203,9 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	td.tracing_dir = sr_tracefs->tracing_dir();
 	td.nr_systems = event_systems(s->events, systems, 64, sysbuf, sizeof(sysbuf));
 	td.systems = systems;
+	for (size_t k = 0; k < json_array_size(s->events); k++)
+		evnames[td.nr_events++] = json_string_value(json_array_get(s->events, k));
+	td.events = evnames;
 	td.cmdlines = cmdlines;
 	td.nr_cpus = n;
 	td.cpu_files = files;
@@ -1310,6 +1314,7 @@ out:
 	free(s->stats);
 	s->stats = NULL;
 	free(files);
+	free(evnames);
 	free(saved);
 	free(cmdlines);
 	free(uname_s);
