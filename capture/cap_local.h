@@ -112,6 +112,13 @@ struct cap_tracedat {
 	const char *tracing_dir;     /* header_page, event formats, printk_formats */
 	const char *const *systems;  /* event systems whose formats are saved */
 	size_t nr_systems;
+	/*
+	 * The recorded "system:event" names: of the "syscalls" system only
+	 * theirs are saved (its ~700 formats are ~390 KB; every other system's
+	 * are saved whole); NULL: all
+	 */
+	const char *const *events;
+	size_t nr_events;
 	const char *cmdlines;        /* "pid comm\n" lines */
 	int nr_cpus;
 	const char *const *cpu_files;/* raw ring-buffer pages per CPU */
@@ -289,6 +296,8 @@ int cap_sched_cpu(const char *stat_text);
 long long cap_sched_starttime(const char *stat_text);
 json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, long long starttime,
 			    const struct cap_sched *s);
+/* The Cpus_allowed_list of a /proc/<pid>/status text into @out, false if none. */
+bool cap_sched_cpus_allowed(const char *status_text, char *out, size_t len);
 /* Every thread's: {"available": true, "read_us", "tasks": [...]} or
  * {"available": false, "reason"}; NULL only when out of memory. */
 json_t *cap_sched_snapshot(void);

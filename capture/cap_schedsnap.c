@@ -4,7 +4,8 @@
  * /proc/<pid>/task/<tid>/sched (CONFIG_SCHED_DEBUG's proc_sched_show_task())
  * and the state letter of /proc/<pid>/task/<tid>/stat, once just before
  * tracing starts and once just after it stops (the workloads still alive):
- * the sidecar's "sched_at_start" / "sched_at_end" (docs/capture.md).  The
+ * the sidecar's "sched_at_start" / "sched_at_end" (docs/capture.md), with
+ * each thread's Cpus_allowed_list of /proc/<pid>/task/<tid>/status.  The
  * replay compares the model's PELT of each thread with the kernel's
  * se.avg at the end (docs/replay.md "PELT at the capture's end").
  *
@@ -197,6 +198,36 @@ long long cap_sched_starttime(const char *stat_text)
 	return stat_field(stat_text, 22, LLONG_MAX);
 }
 
+/*
+ * The "Cpus_allowed_list:" line of a /proc/.../status text
+ * (task_cpus_allowed(): the task's cpus_mask as a list, "0-3", "1",
+ * "0,2-3") copied into @out; false if the line is absent, empty, longer
+ * than @len - 1 or holds anything but digits, ',' and '-'.
+ */
+bool cap_sched_cpus_allowed(const char *status_text, char *out, size_t len)
+{
+	static const char key[] = "Cpus_allowed_list:";
+	const char *p = status_text, *e;
+	size_t n;
+
+	while (p && strncmp(p, key, sizeof(key) - 1)) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p || !len)
+		return false;
+	for (p += sizeof(key) - 1; *p == ' ' || *p == '\t'; p++)
+		;
+	for (e = p; isdigit((unsigned char)*e) || *e == ',' || *e == '-'; e++)
+		;
+	n = (size_t)(e - p);
+	if (!n || n >= len || (*e && *e != '\n'))
+		return false;
+	memcpy(out, p, n);
+	out[n] = 0;
+	return true;
+}
+
 json_t *cap_sched_task_json(int pid, int tgid, char state, int cpu, long long starttime,
 			    const struct cap_sched *s)
 {
@@ -229,7 +260,7 @@ static json_t *not_available(const char *fmt, ...)
 /* One thread's entry, or NULL if it is gone. */
 static json_t *read_thread(int tgid, int tid)
 {
-	char path[96], *sched, *stat;
+	char path[96], list[256], *sched, *stat, *status;
 	struct cap_sched s;
 	long long starttime;
 	char state;
@@ -248,6 +279,14 @@ static json_t *read_thread(int tgid, int tid)
 	cap_sched_parse(sched, &s);
 	free(sched);
 	o = cap_sched_task_json(tid, tgid, state, cpu, starttime, &s);
+	/* its allowed CPUs (docs/capture.md "Affinity"); null if unreadable */
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", tgid, tid);
+	status = cap_read_file(path, NULL);
+	if (o)
+		json_object_set_new(o, "cpus_allowed",
+				    cap_sched_cpus_allowed(status, list, sizeof(list)) ?
+				    json_string(list) : json_null());
+	free(status);
 	return o;
 }
 

@@ -149,9 +149,24 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
-static int wr_system_formats(struct writer *w, const char *tracing_dir, const char *system)
+/* Is @system:@name one of @td's recorded events (or are all saved)? */
+static bool format_kept(const struct cap_tracedat *td, const char *system, const char *name)
 {
-	size_t n, i;
+	size_t sl = strlen(system);
+
+	if (!td || !td->events || strcmp(system, "syscalls"))
+		return true;
+	for (size_t i = 0; i < td->nr_events; i++)
+		if (!strncmp(td->events[i], system, sl) && td->events[i][sl] == ':' &&
+		    !strcmp(td->events[i] + sl + 1, name))
+			return true;
+	return false;
+}
+
+static int wr_system_formats(struct writer *w, const char *tracing_dir, const char *system,
+			     const struct cap_tracedat *td)
+{
+	size_t n, i, k = 0;
 	char **names = system_events(tracing_dir, system, &n);
 
 	if (!names) {
@@ -160,8 +175,16 @@ static int wr_system_formats(struct writer *w, const char *tracing_dir, const ch
 		w->failed = 1;
 		return -1;
 	}
-	wr4(w, (uint32_t)n);
 	for (i = 0; i < n; i++) {
+		if (format_kept(td, system, names[i])) {
+			char *keep = names[i];
+
+			names[i] = names[k];
+			names[k++] = keep;
+		}
+	}
+	wr4(w, (uint32_t)k);
+	for (i = 0; i < k; i++) {
 		char path[4096];
 
 		snprintf(path, sizeof(path), "%s/events/%s/%s/format", tracing_dir, system,
@@ -265,12 +288,12 @@ int cap_tracedat_write(const char *path, const struct cap_tracedat *td, struct s
 	wr_file(&w, file, 8, false);
 
 	/* ftrace's own events (print carries the start/end markers) */
-	wr_system_formats(&w, td->tracing_dir, "ftrace");
+	wr_system_formats(&w, td->tracing_dir, "ftrace", NULL);
 
 	wr4(&w, (uint32_t)td->nr_systems);
 	for (i = 0; i < td->nr_systems && !w.failed; i++) {
 		wr(&w, td->systems[i], strlen(td->systems[i]) + 1);
-		wr_system_formats(&w, td->tracing_dir, td->systems[i]);
+		wr_system_formats(&w, td->tracing_dir, td->systems[i], td);
 	}
 
 	wr4(&w, 0);   /* kallsyms */

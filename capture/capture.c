@@ -52,8 +52,18 @@ static const char *const core_events[][2] = {
 	{ "sched", "sched_stat_runtime" }, { "cgroup", "cgroup_attach_task" },
 	/* tells a fair task's priority-inheritance boost from a nice change */
 	{ "sched", "sched_pi_setprio" },
+	/*
+	 * The last NR_AFFINITY_EVENTS, left out with --no-affinity: a task's
+	 * sched_setaffinity() calls (who set whose mask, and whether it took:
+	 * ret).  The mask itself is in user memory, which no tracepoint
+	 * dereferences; the replay infers it (docs/replay.md, "Affinity").
+	 * Rare and cheap: two records per call.
+	 */
+	{ "syscalls", "sys_enter_sched_setaffinity" },
+	{ "syscalls", "sys_exit_sched_setaffinity" },
 };
 #define NR_CORE_EVENTS (sizeof(core_events) / sizeof(core_events[0]))
+#define NR_AFFINITY_EVENTS 2
 
 void cap_log(const struct cap_options *opt, bool warning, const char *fmt, ...)
 {
@@ -551,7 +561,7 @@ static int enable_events(struct session *s, struct sr_error *err)
 		sr_error_set(err, ENOMEM, "out of memory");
 		return -1;
 	}
-	for (i = 0; i < NR_CORE_EVENTS; i++) {
+	for (i = 0; i < NR_CORE_EVENTS - (s->opt->no_affinity ? NR_AFFINITY_EVENTS : 0); i++) {
 		char full[128];
 
 		snprintf(full, sizeof(full), "%s:%s", core_events[i][0], core_events[i][1]);
@@ -1148,6 +1158,7 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	const char *systems[64];
 	char sysbuf[2048];
 	const char **files = calloc(n, sizeof(*files));
+	const char **evnames = calloc(json_array_size(s->events) + 1, sizeof(*evnames));
 	struct cap_readback rb = { 0 };
 	struct cap_tracedat td;
 	char *saved = NULL, *cmdlines = NULL, *uname_s = NULL, *trace_clock = NULL;
@@ -1159,7 +1170,7 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	load_start = json_incref(json_object_get(s->side, "loadavg_start"));
 	funcs = cap_funcs_finish(s->funcs);
 	s->stats = calloc(n, sizeof(*s->stats));
-	if (!files || !s->stats) {
+	if (!files || !s->stats || !evnames) {
 		sr_error_set(err, ENOMEM, "out of memory");
 		goto out;
 	}
@@ -1192,6 +1203,9 @@ static int finish(struct session *s, struct cap_result *res, struct sr_error *er
 	td.tracing_dir = sr_tracefs->tracing_dir();
 	td.nr_systems = event_systems(s->events, systems, 64, sysbuf, sizeof(sysbuf));
 	td.systems = systems;
+	for (size_t k = 0; k < json_array_size(s->events); k++)
+		evnames[td.nr_events++] = json_string_value(json_array_get(s->events, k));
+	td.events = evnames;
 	td.cmdlines = cmdlines;
 	td.nr_cpus = n;
 	td.cpu_files = files;
@@ -1300,6 +1314,7 @@ out:
 	free(s->stats);
 	s->stats = NULL;
 	free(files);
+	free(evnames);
 	free(saved);
 	free(cmdlines);
 	free(uname_s);

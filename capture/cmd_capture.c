@@ -59,6 +59,11 @@ static void usage(FILE *f)
 "      --no-sched-debug     do not read it at all (by default it is read at the\n"
 "                           start and end; debugfs is mounted for the capture\n"
 "                           if it is not, and unmounted after)\n"
+"      --no-affinity        do not record sched_setaffinity() calls (recorded by\n"
+"                           default: syscalls:sys_{enter,exit}_sched_setaffinity,\n"
+"                           two records per call, rare; replay infers each task's\n"
+"                           allowed CPUs from them and the sidecar's\n"
+"                           Cpus_allowed_list at the start and end)\n"
 "      --strict             fail (exit 1) if any event was lost\n"
 "      --clock NAME         trace clock (default local)\n"
 "      --tracing-dir DIR    tracefs mount to use (default: the mounted one)\n"
@@ -68,7 +73,8 @@ static void usage(FILE *f)
 "\n"
 "Always recorded: sched_switch, sched_waking, sched_wakeup, sched_wakeup_new,\n"
 "sched_process_fork, sched_process_exec, sched_process_exit, sched_migrate_task,\n"
-"sched_stat_runtime, cgroup_attach_task, sched_pi_setprio.\n");
+"sched_stat_runtime, cgroup_attach_task, sched_pi_setprio, and (unless\n"
+"--no-affinity) syscalls:sys_enter_sched_setaffinity, sys_exit_sched_setaffinity.\n");
 }
 
 /*
@@ -108,7 +114,7 @@ static void print_log(void *ctx, bool warning, const char *line)
 int cmd_capture(int argc, char **argv)
 {
 	enum { OPT_STRICT = 256, OPT_CLOCK, OPT_TRACING_DIR, OPT_CLEANUP, OPT_SYSCALLS,
-	       OPT_NO_SCHED_DEBUG, OPT_SCHED_DEBUG_EVERY };
+	       OPT_NO_SCHED_DEBUG, OPT_SCHED_DEBUG_EVERY, OPT_NO_AFFINITY };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -117,6 +123,7 @@ int cmd_capture(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 		{ "no-sched-debug", no_argument, NULL, OPT_NO_SCHED_DEBUG },
+		{ "no-affinity", no_argument, NULL, OPT_NO_AFFINITY },
 		{ "sched-debug-every", required_argument, NULL, OPT_SCHED_DEBUG_EVERY },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
@@ -194,6 +201,9 @@ int cmd_capture(int argc, char **argv)
 		case OPT_NO_SCHED_DEBUG:
 			opt.no_sched_debug = true;
 			break;
+		case OPT_NO_AFFINITY:
+			opt.no_affinity = true;
+			break;
 		case OPT_SCHED_DEBUG_EVERY: {
 			unsigned long ms;
 
@@ -240,7 +250,7 @@ int cmd_capture(int argc, char **argv)
 	}
 	if (cleanup && (opt.output || opt.duration_s > 0 || buffer_given || opt.nr_groups ||
 			opt.nr_events || syscalls || opt.strict || opt.clock || opt.argv ||
-			opt.no_sched_debug || opt.sched_debug_every_ms)) {
+			opt.no_sched_debug || opt.sched_debug_every_ms || opt.no_affinity)) {
 		/* they were ignored: -o, -g or a command looked like a capture */
 		cli_usage("capture", "--cleanup takes no other option than --tracing-dir and -q; "
 			  "it only removes what killed captures left behind");

@@ -1344,6 +1344,9 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
 		waker_cpu = prev >= 0 ? prev : 0;
 	if (prev < 0)
 		prev = waker_cpu;
+	/* select_task_rq() in core.c: a one-CPU task skips the class, on its CPU */
+	if (p->pinned && p->allowed_cpu >= 0)
+		return p->allowed_cpu;
 	if (p->pinned && p->cpu >= 0)
 		return p->cpu;
 	if (wake_flags & MODEL_WF_FORK)

@@ -570,6 +570,7 @@ struct model_task *model_task_new(struct model *m, struct model_group *g, int ni
 	p->nice = nice;
 	p->policy = policy;
 	p->cpu = -1;
+	p->allowed_cpu = -1;
 	p->recent_used_cpu = -1;
 	p->state = TS_NEW;
 	p->tg = g ? (struct task_group *)g : &m->root_task_group;
@@ -1373,6 +1374,15 @@ void model_set_idle_moves(struct model *m, uint64_t cpus)
 void model_task_set_pinned(struct model_task *p, bool pinned)
 {
 	p->pinned = pinned;
+	p->allowed_cpu = -1;
+}
+
+void model_task_set_allowed_cpu(struct model *m, struct model_task *p, int cpu)
+{
+	if (cpu >= (int)m->nr_cpus)
+		cpu = -1;
+	p->pinned = cpu >= 0;
+	p->allowed_cpu = cpu;
 }
 
 int model_task_exit_move(struct model *m, struct model_task *p, uint64_t now)

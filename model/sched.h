@@ -359,6 +359,8 @@ struct model_task {
 	bool pelt_init_queued;      /* ... queued, not running, since (aged loaded) */
 	u64 pelt_init_lut;
 	bool pinned;                /* nr_cpus_allowed == 1: the balancer leaves it alone */
+	int allowed_cpu;            /* pinned to this CPU (cpumask_any(p->cpus_ptr)); -1: to
+				       its current one (model_task_set_pinned()) or free */
 	bool wake_migrated;         /* moved while asleep: next wakeup is ENQUEUE_MIGRATED */
 	bool exiting;               /* past do_exit()'s sched_move_task() (PF_EXITING) */
 	bool throttled;             /* on a throttled_limbo_list: dequeued, p->on_rq kept */

@@ -469,6 +469,7 @@ int cmd_replay(int argc, char **argv)
 		to.profile_why = why;
 		to.no_bandwidth = o.rc.no_bandwidth;
 		to.wake_clock_traced = o.rc.wake_clock == REPLAY_WAKE_CLOCK_TRACED;
+		to.affinity_inferred = o.rc.affinity == REPLAY_AFFINITY_INFERRED;
 		to.ticks_traced = o.rc.ticks == REPLAY_TICKS_TRACED;
 		to.tick_phase = o.rc.tick_phase;
 		if (replay_uses_model_placement(&o.rc)) {

@@ -462,6 +462,13 @@ static const struct run_opt run_opt_table[] = {
 	  "its work: the kernel's tick update_curr() is made there and the\n"
 	  "task leaves if its request has run out (traced; experimental:\n"
 	  "docs/replay.md, \"Mechanical costs\")" },
+	{ "affinity", NULL, RUN_OPTS_MODEL,
+	  .names = replay_affinity_names, AT_ENUM(rc.affinity), .help =
+	  "where a task's allowed CPUs come from: the capture's\n"
+	  "sched_setaffinity() calls and Cpus_allowed_list reads where the\n"
+	  "trace has them (captured, the default; other traces as inferred),\n"
+	  "or one traced CPU = pinned there, else free (inferred; the rule\n"
+	  "before 5 Dec 2026): docs/replay.md, \"Affinity\"" },
 	{ "exec-balance-at", NULL, RUN_OPTS_MODEL,
 	  .names = replay_exec_balance_at_names, AT_ENUM(rc.exec_balance_at), .help =
 	  "--placement model: where an exec's sched_exec() decides: at the\n"

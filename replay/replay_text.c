@@ -250,8 +250,33 @@ static void print_tick_phase(FILE *out, const struct wl_facts *f, enum replay_ti
 	}
 }
 
+/*
+ * The "affinity:" line (docs/replay.md, "Affinity"): only for a trace with
+ * some affinity data (the others: one traced CPU = pinned, as always).
+ */
+static void print_affinity(FILE *out, const struct wl_facts *f, bool inferred)
+{
+	if (!f->aff_events && !f->aff_reads)
+		return;
+	if (!f->aff_data) {
+		fprintf(out, "affinity:  inferred (one traced CPU = pinned): the %s  [%s]\n",
+			f->aff_events ? "sidecar's reads have no Cpus_allowed_list" :
+			"trace does not record sched_setaffinity()", f->aff_events ? "sidecar" : "trace");
+		return;
+	}
+	fprintf(out, "affinity:  %s: tasks' masks from the end read %u, the start read %u, the "
+		"parent's at the fork %u, none (inferred) %u; %u pinned to one CPU; %u "
+		"sched_setaffinity() calls: their mask from the end read %u, the CPUs run on %u, "
+		"all CPUs %u  [sidecar + trace]\n", inferred ? "ignored (--affinity inferred)" :
+		"captured", f->aff_tasks[WL_AFF_END_READ], f->aff_tasks[WL_AFF_START_READ],
+		f->aff_tasks[WL_AFF_FORK], f->aff_tasks[WL_AFF_INFERRED], f->aff_pinned,
+		f->aff_calls[WL_AFF_END_READ] + f->aff_calls[WL_AFF_RUN_CPUS] + f->aff_calls[WL_AFF_NONE],
+		f->aff_calls[WL_AFF_END_READ], f->aff_calls[WL_AFF_RUN_CPUS], f->aff_calls[WL_AFF_NONE]);
+}
+
 static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwidth,
-			bool wake_clock_traced, bool ticks_traced, enum replay_tick_phase tick_phase)
+			bool wake_clock_traced, bool ticks_traced, enum replay_tick_phase tick_phase,
+			bool affinity_inferred)
 {
 	const struct trace_info *i = wl_trace_info(wl);
 	const struct wl_facts *f = wl_facts(wl);
@@ -291,6 +316,7 @@ static void print_facts(FILE *out, const struct wl_workload *wl, bool no_bandwid
 	print_bandwidth(out, wl, no_bandwidth);
 	print_repair(out, wl);
 	fprintf(out, "workload:  %u tasks, %u wakes\n", wl_nr_tasks(wl), wl_nr_wakes(wl));
+	print_affinity(out, f, affinity_inferred);
 	fprintf(out, "timing:    __schedule() reads the rq clock %" PRIu64 " ns before its "
 		"sched_switch (%u samples), a slice-ending tick's switch %" PRIu64 " ns after it (%u), "
 		"a waker that sleeps right after a WF_SYNC wakeup runs %" PRIu64 " ns in between "
@@ -962,7 +988,8 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 	uint64_t v;
 
 	print_facts(out, wl, o && o->no_bandwidth, o && o->wake_clock_traced,
-		    o && o->ticks_traced, o ? o->tick_phase : REPLAY_TICK_PHASE_ZERO);
+		    o && o->ticks_traced, o ? o->tick_phase : REPLAY_TICK_PHASE_ZERO,
+		    o && o->affinity_inferred);
 	if (nr_runs) {
 		const struct model_profile *p = replay_result_profile(runs[0]);
 		const struct model_sched_features *sf = replay_result_sched_features(runs[0]);

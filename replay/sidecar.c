@@ -8,6 +8,7 @@
  * ones fall back to "unknown" values. Strings are copied, so the JSON tree is
  * freed before returning.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -863,6 +864,11 @@ static int load_trace(struct sidecar *sc, const struct sv *root, const char **ba
 	o = sv_get(root, "trace");
 	if (!sv_is_obj(o))
 		FAIL(EINVAL, "\"trace\" missing");
+	v = sv_get(o, "events");
+	for (size_t i = 0; sv_is_arr(v) && i < sv_array_size(v); i++)
+		if (sv_str(sv_at(v, i)) &&
+		    !strcmp(sv_str(sv_at(v, i)), "syscalls:sys_exit_sched_setaffinity"))
+			sc->affinity_recorded = true;
 	DUP_STR(sc->trace_file, sv_get(o, "file"));
 	/*
 	 * The id that ties the sidecar to its trace (sidecar_check_trace()):
@@ -1378,6 +1384,42 @@ static int load_listed(const struct sv *o, const char *name, bool *listed, bool 
 	return 0;
 }
 
+int sidecar_cpulist_parse(const char *list, int nr_cpus, int *nr, int *first)
+{
+	const char *p = list;
+
+	*nr = 0;
+	*first = -1;
+	if (!p || !*p)
+		return -1;
+	for (;;) {
+		long a, b;
+		char *e;
+
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		a = b = strtol(p, &e, 10);
+		p = e;
+		if (*p == '-') {
+			if (!isdigit((unsigned char)*++p))
+				return -1;
+			b = strtol(p, &e, 10);
+			p = e;
+		}
+		if (a > 65535 || b > 65535 || b < a)
+			return -1;
+		for (long c = a; c <= b && c < nr_cpus; c++) {
+			if (*first < 0 || c < *first)
+				*first = (int)c;
+			++*nr;
+		}
+		if (!*p)
+			return 0;
+		if (*p++ != ',')
+			return -1;
+	}
+}
+
 /*
  * "sched_at_start" / "sched_at_end" (absent in older sidecars: not listed).
  * A value is an integer or null; a task without a pid, a state that is not
@@ -1443,6 +1485,14 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 				     "field 22, ticks after boot) or null", name, i);
 			e->starttime = x;
 		}
+		/* Cpus_allowed_list: absent in sidecars written before 2026-12-05 */
+		e->nr_allowed = e->allowed_cpu = -1;
+		v = sv_get(t, "cpus_allowed");
+		if (v && v->type != SV_NULL &&
+		    (!sv_str(v) || sidecar_cpulist_parse(sv_str(v), nr_cpus > 0 ? nr_cpus : 65536,
+							 &e->nr_allowed, &e->allowed_cpu) < 0))
+			FAIL(EINVAL, "%s.tasks[%zu].cpus_allowed is not a CPU list (\"0-3\", "
+			     "\"1\", \"0,2\") or null", name, i);
 		for (int f = 0; f < SIDECAR_SCHED_NR; f++) {
 			v = sv_get(t, sched_keys[f]);
 			if (!v || v->type == SV_NULL)

@@ -456,6 +456,7 @@ static bool blocks_next(const struct sim *s, uint32_t ti)
 		case WL_OP_EXEC_BALANCE:
 		case WL_OP_NICE:
 		case WL_OP_PI_SETPRIO:
+		case WL_OP_AFFINITY:
 			continue;
 		default:
 			return false;
@@ -2268,11 +2269,30 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
  * pipe-pinned-run2 (both tasks of `taskset -c 1 perf bench sched pipe` on CPU
  * 1) ran its two tasks on two CPUs, sched_switch +99.3 %.
  */
+static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now);
+
+void sim_task_set_affinity(struct sim *s, uint32_t ti)
+{
+	const struct wl_task *wt = &s->wt[ti];
+
+	if (wt->aff_src == WL_AFF_INFERRED || s->cfg.affinity == REPLAY_AFFINITY_INFERRED) {
+		model_task_set_pinned(s->tasks[ti].mt, !wt->multi_cpu);
+		return;
+	}
+	model_task_set_allowed_cpu(s->m, s->tasks[ti].mt, wt->aff_cpu);
+	s->notes[wt->aff_src == WL_AFF_END_READ ? SIM_NOTE_AFF_END_READ :
+		 wt->aff_src == WL_AFF_START_READ ? SIM_NOTE_AFF_START_READ : SIM_NOTE_AFF_FORK]++;
+	s->notes[SIM_NOTE_AFF_PINNED] += wt->aff_cpu >= 0;
+}
+
 static int inherited_pin_cpu(const struct sim *s, uint32_t ci, int parent_cpu)
 {
 	const struct wl_task *wt = &s->wt[ci], *pw;
 	const struct sim_task *pt;
 
+	/* a recorded mask: its one CPU (or the slow path for all) */
+	if (wt->aff_src != WL_AFF_INFERRED && s->cfg.affinity == REPLAY_AFFINITY_CAPTURED)
+		return s->cfg.placement == REPLAY_PLACEMENT_MODEL ? wt->aff_cpu : -1;
 	if (s->cfg.placement != REPLAY_PLACEMENT_MODEL || wt->multi_cpu ||
 	    wt->nr_wakes <= (wt->init_wake != WL_NONE) ||
 	    wt->parent == WL_NONE ||
@@ -2300,7 +2320,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	c->mt = model_task_new(s->m, s->groups[c->group], wt->nice, MODEL_POLICY_NORMAL, ci, &err);
 	if (!c->mt)
 		return -1;
-	model_task_set_pinned(c->mt, !wt->multi_cpu);
+	sim_task_set_affinity(s, ci);
 	sim_event_init(s, &ev, TRACE_EV_SCHED_PROCESS_FORK, parent_cpu >= 0 ? parent_cpu : 0, now,
 		       parent_pid);
 	ev.u.fork.parent_pid = parent_pid;
@@ -2635,7 +2655,7 @@ static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op)
 		if (k == WL_OP_RUN && !run)
 			run = true;
 		else if (k != WL_OP_COMM && k != WL_OP_EXEC_BALANCE && k != WL_OP_NICE &&
-			 k != WL_OP_PI_SETPRIO)
+			 k != WL_OP_PI_SETPRIO && k != WL_OP_AFFINITY)
 			return false;
 	}
 	return false;
@@ -3132,6 +3152,12 @@ static int run_ops(struct sim *s, int cpu, uint64_t now)
 			if ((r = tick_mark_op(s, cpu, ti, now)) <= 0)
 				return r;
 			continue;
+		case WL_OP_AFFINITY:
+			/* -1 error, 0 it left the CPU, 1 the next op */
+			charge(s, cpu, now);
+			if ((r = affinity_op(s, cpu, ti, op, now)) <= 0)
+				return r;
+			continue;
 		case WL_OP_MIGRATE: {
 			int dst = (int)op->arg;
 
@@ -3307,14 +3333,56 @@ static int synth_stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint
  * the trace tells it.  1 if it stays, 0 if moved (it left the CPU), -1 on
  * error.
  */
+static int stop_one_cpu_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now);
+
 static int sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 {
-	int32_t st;
 	int dst = model_select_task_rq(s->m, s->tasks[ti].mt, cpu, MODEL_WF_EXEC, now);
 
 	if (dst == cpu || dst < 0 || dst >= s->nr_cpus)
 		return 1;
-	st = stopper_task(s, cpu);
+	return stop_one_cpu_move(s, cpu, ti, dst, now);
+}
+
+/*
+ * WL_OP_AFFINITY of task @ti running on @cpu: its sched_setaffinity() took
+ * (docs/replay.md, "Affinity").  The target's mask becomes the call's
+ * (model_task_set_allowed_cpu()); the caller itself, running on a CPU the
+ * new mask leaves out, is moved by its CPU's stopper as affine_move_task()
+ * does (stop_one_cpu() -> migration_cpu_stop()) under --placement model (the
+ * trace's own move, a WL_OP_MIGRATE before this point, is replayed under
+ * trace placement).  Another target takes the mask at its next placement.
+ * 1 it stays, 0 moved (it left the CPU), -1 on error.
+ */
+static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+{
+	uint32_t n;
+	const struct wl_aff_call *c = wl_aff_calls(s->wl, &n);
+	struct sim_task *t = &s->tasks[ti];
+
+	t->op++;
+	sim_task_enter_op(s, ti);
+	if (s->cfg.affinity != REPLAY_AFFINITY_CAPTURED || op->arg >= n ||
+	    (c += op->arg)->target >= s->nr_tasks || !s->tasks[c->target].mt)
+		return 1;
+	model_task_set_allowed_cpu(s->m, s->tasks[c->target].mt, c->cpu);
+	s->notes[SIM_NOTE_AFFINITY]++;
+	if (s->cfg.placement != REPLAY_PLACEMENT_MODEL || c->target != ti || c->cpu < 0 ||
+	    c->cpu == cpu || c->cpu >= s->nr_cpus)
+		return 1;
+	return stop_one_cpu_move(s, cpu, ti, c->cpu, now);
+}
+
+/*
+ * stop_one_cpu(): task @ti on @cpu wakes @cpu's stopper (sched_waking,
+ * sched_wakeup), which preempts it and moves it to @dst
+ * (migration_cpu_stop() -> move_queued_task(), self_migrate()).  0 (it left
+ * the CPU) or -1 on error.
+ */
+static int stop_one_cpu_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now)
+{
+	int32_t st = stopper_task(s, cpu);
+
 	if (emit_wake_of(s, TRACE_EV_SCHED_WAKING, st, cpu, cpu, s->wt[ti].pid, now) ||
 	    emit_wake_of(s, TRACE_EV_SCHED_WAKEUP, st, cpu, cpu, s->wt[ti].pid, now))
 		return -1;

@@ -175,6 +175,11 @@ enum sim_note_id {
 	SIM_NOTE_INITIAL_LAG_NEGATIVE,
 	SIM_NOTE_INITIAL_LAG_INFEASIBLE,
 	SIM_NOTE_INITIAL_LAG_OTHERWISE,
+	SIM_NOTE_AFF_END_READ,          /* a task's mask at its start, by wl_aff_source */
+	SIM_NOTE_AFF_START_READ,
+	SIM_NOTE_AFF_FORK,
+	SIM_NOTE_AFF_PINNED,
+	SIM_NOTE_AFFINITY,              /* WL_OP_AFFINITY replayed */
 	SIM_NOTE_INITIAL_PELT,
 	SIM_NOTE_INITIAL_PELT_ATTACHED,
 	SIM_NOTE_INITIAL_PELT_NO_CPU,
@@ -430,5 +435,12 @@ void sim_task_enter_op(struct sim *s, uint32_t ti);
 
 /* group_check.c: probe the reads up to @now (before its events; @at_end: up to the end) */
 int sim_group_probe(struct sim *s, uint64_t now, bool at_end);
+
+/*
+ * Task @ti's allowed CPUs from its start: the workload's (wl_task.aff_src,
+ * docs/replay.md "Affinity"), or without affinity data one traced CPU =
+ * pinned (model_task_set_pinned()).
+ */
+void sim_task_set_affinity(struct sim *s, uint32_t ti);
 
 #endif /* SCHEDREPLAY_SIM_LOCAL_H */

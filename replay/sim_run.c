@@ -197,6 +197,12 @@ const struct replay_name replay_tick_preempt_at_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_affinity_names[] = {
+	{ "captured", REPLAY_AFFINITY_CAPTURED },
+	{ "inferred", REPLAY_AFFINITY_INFERRED },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_exec_balance_at_names[] = {
 	{ "exec", REPLAY_EXEC_BALANCE_EXEC },
 	{ "traced", REPLAY_EXEC_BALANCE_TRACED },
@@ -1190,7 +1196,7 @@ static int setup(struct sim *s, struct sr_error *err)
 		t->mt = model_task_new(s->m, s->groups[t->group], w->nice, MODEL_POLICY_NORMAL, i, err);
 		if (!t->mt)
 			return -1;
-		model_task_set_pinned(t->mt, !w->multi_cpu);
+		sim_task_set_affinity(s, i);
 		int bcpu;
 
 		if (w->init_state == WL_INIT_SLEEPING) {
@@ -1593,6 +1599,11 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_INITIAL_LAG_NEGATIVE] = "... of them given the largest negative lag under which the wakee does not preempt its waker, as traced",
 	[SIM_NOTE_INITIAL_LAG_INFEASIBLE] = "... of them left at lag 0: no lag within the kernel's clamp gives the traced outcome",
 	[SIM_NOTE_INITIAL_LAG_OTHERWISE] = "... of them whose wakeup still decided otherwise than the trace (the check's pick repeated past a delayed entity, a resched set later in the enqueue)",
+	[SIM_NOTE_AFF_END_READ] = "tasks whose allowed CPUs came from the capture's end read (sidecar sched_at_end Cpus_allowed_list; docs/replay.md \"Affinity\"), not from the CPUs the trace shows them on",
+	[SIM_NOTE_AFF_START_READ] = "tasks whose allowed CPUs came from the capture's start read (sidecar sched_at_start Cpus_allowed_list)",
+	[SIM_NOTE_AFF_FORK] = "tasks whose allowed CPUs are their parent's at the fork (dup_task_struct(); after a sched_setaffinity() of the parent, that call's)",
+	[SIM_NOTE_AFF_PINNED] = "... of these tasks pinned to one CPU",
+	[SIM_NOTE_AFFINITY] = "sched_setaffinity() calls replayed (their new mask: the target's end read, else one CPU if its and its later children's wakeups after the call, at least WL_AFF_MIN_WAKES, all are on it, else all CPUs)",
 	[SIM_NOTE_INITIAL_PELT] = "tasks asleep at the trace start given the kernel's own PELT of the capture's start (sidecar sched_at_start; --initial-pelt all|attached|kernel), aged from its last update there, mapped to the trace clock by its CPU's offset at the capture's end (under all: the read's CPU's)",
 	[SIM_NOTE_INITIAL_PELT_ATTACHED] = "... of them attached at the trace start to the queue of the CPU that last ran them, as the kernel's blocked task stays attached there (--initial-pelt all|attached; model_task_attach_blocked())",
 	[SIM_NOTE_INITIAL_PELT_NO_CPU] = "... of them NOT attached at the start: the sidecar does not say which CPU last ran them, attached at their first wakeup (--initial-pelt all|attached)",

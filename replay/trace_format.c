@@ -69,6 +69,11 @@ static const struct ev_spec specs[TRACE_EV_NR_TYPES] = {
 	/* include/trace/events/sched.h since 2.6.x; comm __data_loc since 6.8 */
 	[TRACE_EV_SCHED_PI_SETPRIO] = { "sched", "sched_pi_setprio",
 		{ "comm", "pid", "oldprio", "newprio" }, 0x0f },
+	/* SYSCALL_DEFINE3(sched_setaffinity, pid_t pid, unsigned int len, ...) */
+	[TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY] = { "syscalls", "sys_enter_sched_setaffinity",
+		{ "pid", "len" }, 0x03 },
+	[TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY] = { "syscalls", "sys_exit_sched_setaffinity",
+		{ "ret" }, 0x01 },
 };
 
 /*

@@ -289,7 +289,8 @@ enum { XT_COMM, XT_PID, XT_PRIO, XT_GROUP_DEAD };
 enum { RT_COMM, RT_PID, RT_RUNTIME, RT_VRUNTIME };
 enum { CG_DST_ROOT, CG_DST_LEVEL, CG_DST_ID, CG_PID, CG_DST_PATH, CG_COMM };
 enum { SC_FD, SC_COUNT };              /* sys_enter_read, sys_enter_write */
-enum { SC_RET };                       /* sys_exit_read, sys_exit_write */
+enum { SC_RET };                       /* sys_exit_read, sys_exit_write, _sched_setaffinity */
+enum { SA_PID, SA_LEN };               /* sys_enter_sched_setaffinity */
 enum { PI_COMM, PI_PID, PI_OLDPRIO, PI_NEWPRIO };
 
 /* ---- one CPU's stream (trace_cpu.c) ------------------------------------ */

@@ -92,6 +92,8 @@ static const char *const type_names[TRACE_EV_NR_TYPES] = {
 	[TRACE_EV_SYS_ENTER_WRITE] = "sys_enter_write",
 	[TRACE_EV_SYS_EXIT_WRITE] = "sys_exit_write",
 	[TRACE_EV_SCHED_PI_SETPRIO] = "sched_pi_setprio",
+	[TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY] = "sys_enter_sched_setaffinity",
+	[TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY] = "sys_exit_sched_setaffinity",
 };
 
 const char *trace_event_type_name(enum trace_event_type type)
@@ -1360,6 +1362,22 @@ decode_as(struct trace_reader *r, const struct tr_rec *c, struct trace_event *ev
 		struct trace_syscall *s = &ev->u.syscall;
 
 		s->ret = fast && r->std_layout[t] ? (int64_t)ld64(d + 16) : RN(&l->f[SC_RET]);
+		s->fd = 0;
+		s->count = 0;
+		break;
+	}
+	case TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY: {
+		struct trace_syscall *s = &ev->u.syscall;
+
+		s->fd = RN(&l->f[SA_PID]);
+		s->count = (uint64_t)RN(&l->f[SA_LEN]);
+		s->ret = 0;
+		break;
+	}
+	case TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY: {
+		struct trace_syscall *s = &ev->u.syscall;
+
+		s->ret = RN(&l->f[SC_RET]);
 		s->fd = 0;
 		s->count = 0;
 		break;

@@ -753,6 +753,16 @@ static int decode_syscall(struct tr_text *t, struct trace_event *ev, const char 
 	if (tracefs && strstr(rest, ": 0x"))
 		base = 0;
 	memset(s, 0, sizeof(*s));
+	if (ev->type == TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY) {
+		/* trace-cmd report's "pid=0x..., len=..." (the tracefs form stays other) */
+		if (!syscall_arg(rest, "pid", base, &v))
+			goto missing;
+		s->fd = (int64_t)(int32_t)v;
+		if (!syscall_arg(rest, "len", base, &v))
+			goto missing;
+		s->count = v;
+		return 0;
+	}
 	if (ev->type == TRACE_EV_SYS_ENTER_READ || ev->type == TRACE_EV_SYS_ENTER_WRITE) {
 		if (!syscall_arg(rest, "fd", base, &v))
 			goto missing;

@@ -325,6 +325,8 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	s->nice = (int8_t)t->nice;
 	s->pi_prio = -1;
 	s->block_op = WL_NONE;
+	s->aff_fork_call = s->aff_last = WL_NONE;
+	t->aff_cpu = -1;
 	s->waking = WL_NONE;
 	s->init_migrate = WL_NONE;
 	s->lat_wake = WL_NONE;
@@ -384,6 +386,7 @@ static int flush_run(struct wl_builder *b, uint32_t t, uint64_t ts);
 static int chan_block(struct wl_builder *b, uint32_t t, uint32_t block_op, uint64_t ts);
 static int on_syscall(struct wl_builder *b, const struct trace_event *ev, enum wl_sys_kind kind,
 		      bool enter);
+static int on_setaffinity(struct wl_builder *b, const struct trace_event *ev, bool enter);
 
 /* CPU @cpu (track @c) stops being idle at @ts: close its idle interval. */
 static int idle_end(struct wl_builder *b, struct cpu_track *c, int cpu, uint64_t ts)
@@ -2691,6 +2694,7 @@ static int on_fork(struct wl_builder *b, const struct trace_event *ev)
 	if (child == WL_NONE)
 		return -1;
 	if (parent != WL_NONE) {
+		b->ts.v[child].aff_fork_call = b->ts.v[parent].aff_last;
 		b->tasks.v[child].parent = parent;
 		b->tasks.v[child].group = b->ts.v[child].group = b->ts.v[parent].group;
 	}
@@ -3159,6 +3163,10 @@ static int on_event(struct wl_builder *b, const struct trace_event *ev)
 	case TRACE_EV_SCHED_PI_SETPRIO:
 		r = on_pi_setprio(b, ev);
 		break;
+	case TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY:
+	case TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY:
+		r = on_setaffinity(b, ev, ev->type == TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY);
+		break;
 	case TRACE_EV_SYS_ENTER_READ:
 	case TRACE_EV_SYS_EXIT_READ:
 	case TRACE_EV_SYS_ENTER_WRITE:
@@ -3389,6 +3397,7 @@ void wl_builder_free(struct wl_builder *b)
 	free(b->newidle.v);
 	free(b->stalls.v);
 	free(b->idle.v);
+	free(b->aff.v);
 	free(b->lost.v);
 	free(b->kpath.v);
 	free(b->missing.v);
@@ -3455,6 +3464,45 @@ static int chan_block(struct wl_builder *b, uint32_t t, uint32_t block_op, uint6
  * syscalls:sys_{enter,exit}_{read,write} of the CPU's current task (the
  * builder has made common_pid current): records for workload_chan.c.
  */
+/*
+ * syscalls:sys_{enter,exit}_sched_setaffinity of the task in @ev's context:
+ * the entry names the target (its pid argument, 0 the caller), the exit says
+ * whether it took (ret 0; else nothing changed, kernel/sched/syscalls.c
+ * sched_setaffinity()).  One that took is a call (b->aff, the target's
+ * aff_last) and, for a fair caller running here, a WL_OP_AFFINITY at this
+ * point of its work; the new mask is inferred once the whole trace is seen
+ * (aff_finish()).
+ */
+static int on_setaffinity(struct wl_builder *b, const struct trace_event *ev, bool enter)
+{
+	uint32_t t = ev->common_pid > 0 ? lookup(b, ev->common_pid) : WL_NONE, target;
+	struct tstate *s;
+
+	b->aff_seen = true;
+	if (t == WL_NONE)
+		return 0;
+	s = &b->ts.v[t];
+	if (enter) {
+		int64_t pid = ev->u.syscall.fd;
+
+		s->aff_pid = pid == 0 ? ev->common_pid : pid > 0 && pid <= 4194304 ? (int32_t)pid : 0;
+		return 0;
+	}
+	target = s->aff_pid > 0 && ev->u.syscall.ret == 0 ? lookup(b, s->aff_pid) : WL_NONE;
+	s->aff_pid = 0;
+	if (target == WL_NONE)
+		return 0;
+	WL_VEC_PUSH(b->aff, fail);
+	b->aff.v[b->aff.n++] = (struct wl_aff_call){ .ts = ev->ts, .caller = t, .target = target,
+						     .cpu = -1, .src = WL_AFF_NONE };
+	b->ts.v[target].aff_last = b->aff.n - 1;
+	if (b->tasks.v[t].cls != WL_CLASS_FAIR || s->st != TS_RUNNING || s->cpu != ev->cpu)
+		return 0;
+	return flush_run(b, t, ev->ts) || push_op(b, t, WL_OP_AFFINITY, 0, b->aff.n - 1, 0);
+fail:
+	return -1;
+}
+
 static int on_syscall(struct wl_builder *b, const struct trace_event *ev, enum wl_sys_kind kind,
 		      bool enter)
 {
@@ -3536,6 +3584,8 @@ void wl_free(struct wl_workload *wl)
 	free(wl->funcs);
 	for (int k = 0; k < 2; k++) {
 		free(wl->sched_snap[k].tasks);
+		if (!k)
+			free(wl->aff_calls);
 		free(wl->sched_snap[k].reason);
 	}
 	sidecar_sched_debug_release(&wl->sched_debug);

@@ -17,6 +17,10 @@
 enum tstate_kind { TS_NEW, TS_RUNNING, TS_QUEUED, TS_BLOCKED, TS_DEAD };
 
 struct tstate {
+	int32_t aff_pid;             /* its sched_setaffinity() under way: the target pid, 0 none */
+	uint32_t aff_fork_call;      /* a forked child: the last call on its parent before, or
+					WL_NONE (the parent's mask from its start) */
+	uint32_t aff_last;           /* the last call on it so far, WL_NONE none */
 	uint8_t st;
 	bool initial_sleep;          /* BLOCKED since before the trace */
 	int16_t cpu;
@@ -176,6 +180,8 @@ struct wl_builder {
 	struct wl_hz_probe *hz;
 	struct wl_chanb *chan;       /* channels (workload_chan.c), NULL: --channels off */
 	uint8_t sys_seen;            /* bit per syscall event type seen (1 << enter + 2 * kind) */
+	WL_VEC(struct wl_aff_call) aff; /* sched_setaffinity() calls that took */
+	bool aff_seen;               /* a sys_{enter,exit}_sched_setaffinity record seen */
 	struct wl_cgmap cgmap;
 	int cg_root;                 /* cpu hierarchy id of cgroup_attach_task, -1 undecided */
 	bool started;

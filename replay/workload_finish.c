@@ -810,7 +810,7 @@ static bool zero_time_op(uint8_t kind)
 	/* kind 0: a dropped op (a retracted EXIT_MOVE), gone by drop_dead_ops() */
 	return kind == 0 || kind == WL_OP_COMM || kind == WL_OP_READ || kind == WL_OP_WRITE ||
 	       kind == WL_OP_SYSCALL || kind == WL_OP_PREEMPT || kind == WL_OP_NICE ||
-	       kind == WL_OP_PI_SETPRIO;
+	       kind == WL_OP_PI_SETPRIO || kind == WL_OP_AFFINITY;
 }
 
 /*
@@ -1415,6 +1415,137 @@ static int pid_index_build(struct wl_workload *wl)
 	return 0;
 }
 
+/* The read of task @t at the trace's start (k 0) or end (k 1) with a mask, or NULL. */
+static const struct sidecar_sched_task *aff_read(const struct wl_workload *wl, uint32_t t, int k)
+{
+	const struct wl_task *w = &wl->tasks[t];
+	const struct sidecar_sched_task *e = sidecar_sched_find(&wl->sched_snap[k], w->pid);
+
+	if (!e || e->nr_allowed < 0)
+		return NULL;
+	if (k == 0 && w->init_state == WL_INIT_NEW)
+		return NULL;            /* the pid was another task's at the start */
+	if (k == 1 && w->nr_ops && wl->ops[w->first_op + w->nr_ops - 1].kind == WL_OP_EXIT)
+		return NULL;            /* exited: the pid at the end is another's */
+	return e;
+}
+
+/* A read's mask in the model's form: its one CPU, or -1 (all, or several) */
+static int16_t aff_of_read(const struct sidecar_sched_task *e)
+{
+	return e->nr_allowed == 1 ? (int16_t)e->allowed_cpu : -1;
+}
+
+/*
+ * Each task's allowed CPUs (docs/replay.md, "Affinity"), when the trace
+ * records sched_setaffinity() and the sidecar's reads carry
+ * Cpus_allowed_list; else every task keeps WL_AFF_INFERRED.  A call's new
+ * mask: the target's end read if it is alive then and made no later call;
+ * else the CPUs its wakeups after the call (up to its next call) and those
+ * of the children it forked after it ran on: WL_AFF_MIN_WAKES or more, all
+ * on one CPU, pin it there; else all CPUs.  A task's mask from its start:
+ * its end read if no call changed it during the trace, its start read, its
+ * parent's at the fork (the last call on the parent before it, or the
+ * parent's own from its start).  Tasks are made in trace order, a parent
+ * before its children.
+ */
+static void aff_finish(struct wl_builder *b)
+{
+	struct wl_workload *wl = b->wl;
+	bool reads = false;
+
+	wl->aff_calls = b->aff.v;
+	wl->nr_aff_calls = b->aff.n;
+	b->aff.v = NULL;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < wl->sched_snap[k].nr_tasks; i++)
+			reads = reads || wl->sched_snap[k].tasks[i].nr_allowed >= 0;
+	wl->aff_data = reads && b->sc && b->sc->affinity_recorded;
+	wl->facts.aff_reads = reads;
+	wl->facts.aff_events = (b->sc && b->sc->affinity_recorded) || b->aff_seen;
+	wl->facts.aff_data = wl->aff_data;
+	if (!wl->aff_data)
+		return;
+	for (uint32_t i = 0; i < wl->nr_aff_calls; i++) {
+		struct wl_aff_call *c = &wl->aff_calls[i];
+		const struct sidecar_sched_task *e = aff_read(wl, c->target, 1);
+		uint64_t until = UINT64_MAX;
+		uint32_t n = 0;
+		int cpu = -1;
+		bool one = true;
+
+		if (e && b->ts.v[c->target].aff_last == i) {
+			c->cpu = aff_of_read(e);
+			c->src = WL_AFF_END_READ;
+			continue;
+		}
+		for (uint32_t j = i + 1; j < wl->nr_aff_calls; j++)
+			if (wl->aff_calls[j].target == c->target) {
+				until = wl->aff_calls[j].ts;
+				break;
+			}
+		for (uint32_t w = 0; w < wl->nr_wakes && one; w++) {
+			const struct wl_wake *k = &wl->wakes[w];
+			const struct wl_task *tk = k->target < wl->nr_tasks ? &wl->tasks[k->target] : NULL;
+
+			if (!tk || k->ts <= c->ts || k->cpu < 0 ||
+			    !(k->target == c->target ? k->ts < until :
+			      tk->parent == c->target && tk->first_ts > c->ts))
+				continue;
+			if (cpu >= 0 && k->cpu != cpu)
+				one = false;
+			cpu = k->cpu;
+			n++;
+		}
+		if (one && n >= WL_AFF_MIN_WAKES) {
+			c->cpu = (int16_t)cpu;
+			c->src = WL_AFF_RUN_CPUS;
+		}
+	}
+	for (uint32_t i = 0; i < wl->nr_aff_calls; i++)
+		wl->facts.aff_calls[wl->aff_calls[i].src]++;
+	for (uint32_t t = 0; t < wl->nr_tasks; t++) {
+		struct wl_task *w = &wl->tasks[t];
+		const struct sidecar_sched_task *e;
+		uint32_t fc = b->ts.v[t].aff_fork_call;
+
+		if (b->ts.v[t].aff_last == WL_NONE && (e = aff_read(wl, t, 1))) {
+			w->aff_cpu = aff_of_read(e);
+			w->aff_src = WL_AFF_END_READ;
+		} else if ((e = aff_read(wl, t, 0))) {
+			w->aff_cpu = aff_of_read(e);
+			w->aff_src = WL_AFF_START_READ;
+		} else if (w->parent != WL_NONE && w->parent < t &&
+			   (fc != WL_NONE || wl->tasks[w->parent].aff_src != WL_AFF_INFERRED)) {
+			w->aff_cpu = fc != WL_NONE ? wl->aff_calls[fc].cpu : wl->tasks[w->parent].aff_cpu;
+			w->aff_src = WL_AFF_FORK;
+		}
+		wl->facts.aff_tasks[w->aff_src]++;
+		wl->facts.aff_pinned += w->aff_src != WL_AFF_INFERRED && w->aff_cpu >= 0;
+	}
+}
+
+const struct wl_aff_call *wl_aff_calls(const struct wl_workload *wl, uint32_t *n)
+{
+	/* without a mask to give them (no reads), the calls change nothing */
+	*n = wl->aff_data ? wl->nr_aff_calls : 0;
+	return wl->aff_calls;
+}
+
+const char *wl_aff_source_name(int src)
+{
+	static const char *const names[WL_AFF_NR] = {
+		[WL_AFF_INFERRED] = "inferred (one traced CPU: pinned)",
+		[WL_AFF_END_READ] = "sidecar sched_at_end",
+		[WL_AFF_START_READ] = "sidecar sched_at_start",
+		[WL_AFF_FORK] = "its parent's at the fork",
+		[WL_AFF_RUN_CPUS] = "the CPUs it ran on after sched_setaffinity()",
+		[WL_AFF_NONE] = "none (all CPUs)",
+	};
+
+	return src >= 0 && src < WL_AFF_NR ? names[src] : "?";
+}
+
 struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err)
 {
 	struct wl_workload *wl;
@@ -1519,6 +1650,7 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	b->strings.n = 0;
 	if (facts_finish(b) || idle_finish(b) || sidecar_copy(b) || lost_finish(b))
 		goto oom;
+	aff_finish(b);
 	if (sched_snap_check(b, err))
 		goto fail;
 	if (!b->opt.all_preempt_costs)

@@ -96,6 +96,10 @@ struct wl_workload {
 	int *cpu_node;                 /* NUMA node per CPU (sidecar), NULL if unknown */
 	char *sidecar_path;
 	struct sidecar_sched sched_snap[2]; /* the sidecar's sched_at_start, sched_at_end */
+	struct wl_aff_call *aff_calls;  /* sched_setaffinity() calls that took */
+	uint32_t nr_aff_calls;
+	bool aff_data;                 /* the trace records them and the sidecar's reads
+					  carry Cpus_allowed_list: aff_cpu / aff_src apply */
 	struct sidecar_sched_debug sched_debug; /* the sidecar's sched_debug reads */
 	struct wl_unseen *unseen;      /* sched_snap[0]'s threads the trace never shows */
 	/* the trace's queued counts at the sched/debug reads (workload_sdq.c):

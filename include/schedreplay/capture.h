@@ -59,6 +59,7 @@ struct cap_options {
 	bool strict;                 /* lost events make the capture fail */
 	const char *tracing_dir;     /* NULL: the mounted tracefs (mounted if needed) */
 	bool no_sched_debug;         /* do not read debugfs's sched/debug */
+	bool no_affinity;            /* do not record sched_setaffinity() calls */
 	unsigned int sched_debug_every_ms;  /* 0: at the start and end only */
 	char **cmdline;              /* capture's own argv, stored in the sidecar */
 	int cmdline_argc;

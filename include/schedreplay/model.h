@@ -642,6 +642,17 @@ void model_set_idle_moves(struct model *m, uint64_t cpus);
  */
 void model_task_set_pinned(struct model_task *t, bool pinned);
 
+/*
+ * The task's cpus_mask, in the model's "one CPU or all" form: @cpu >= 0
+ * allows that CPU only (set_cpus_allowed_ptr() to one CPU: every placement,
+ * model_select_task_rq() included, returns it, as select_task_rq() in
+ * kernel/sched/core.c does for nr_cpus_allowed == 1, and the balancer
+ * leaves the task alone); -1 (or a CPU past the model's) allows all.  It
+ * does not move the task: a caller whose task runs or is queued elsewhere
+ * moves it (the stopper of affine_move_task()).
+ */
+void model_task_set_allowed_cpu(struct model *m, struct model_task *t, int cpu);
+
 /* sched_move_task(): the task moves to group @g (cgroup_attach_task). */
 int model_task_move_group(struct model *m, struct model_task *t, struct model_group *g,
 			  uint64_t now);

@@ -111,9 +111,25 @@ struct sidecar_sched_task {
 	 * written before 2026-12-05, or null)
 	 */
 	int64_t starttime;
+	/*
+	 * "cpus_allowed", /proc/.../status's Cpus_allowed_list (the task's
+	 * cpus_mask): how many of the CPUs 0..nr_cpus-1 it allows and the
+	 * lowest of them; nr_allowed -1 unknown (absent in sidecars written
+	 * before 2026-12-05, or null)
+	 */
+	int nr_allowed, allowed_cpu;
 	int64_t v[SIDECAR_SCHED_NR];
 	bool have[SIDECAR_SCHED_NR];     /* false: null (the kernel did not print it) */
 };
+
+/*
+ * A kernel CPU list ("0-3", "1", "0,2-3": bitmap_print_to_pagebuf()'s
+ * form) against the CPUs 0..@nr_cpus-1: how many of those it names
+ * (*@nr, CPUs past them ignored) and the lowest (*@first, -1 if none).
+ * -1 if it is not such a list (empty, a range backwards, a number past
+ * 65535, any other character).
+ */
+int sidecar_cpulist_parse(const char *list, int nr_cpus, int *nr, int *first);
 
 struct sidecar_sched {
 	bool listed;                     /* the sidecar has the object (newer captures) */
@@ -211,6 +227,7 @@ struct sidecar {
 	struct sidecar_cgroup *cgroups;
 	size_t nr_groups;
 	struct sidecar_group *groups;  /* the capture's groups, then the command */
+	bool affinity_recorded;        /* trace.events lists syscalls:sys_exit_sched_setaffinity */
 	int capture_pid;               /* capture.pid, the process that read the snapshots; 0 */
 	int64_t capture_starttime;     /* capture.starttime, its stat field 22; -1 unknown */
 	size_t nr_tasks;

@@ -334,6 +334,21 @@ extern const struct replay_name replay_tick_preempt_at_names[];
  *           model's state at that point differs (docs/validation-log.md,
  *           "Exec balancing at the kernel's point").
  */
+/*
+ * replay_config.affinity: where a task's allowed CPUs come from
+ * (docs/replay.md, "Affinity").
+ *   CAPTURED  the capture's sched_setaffinity() calls and Cpus_allowed_list
+ *             reads where the trace has them (the default; traces without
+ *             them are replayed as under INFERRED);
+ *   INFERRED  a task the trace shows on one CPU only is pinned there, every
+ *             other is free (the rule before 5 Dec 2026).
+ */
+enum replay_affinity {
+	REPLAY_AFFINITY_CAPTURED = 0,
+	REPLAY_AFFINITY_INFERRED,
+};
+extern const struct replay_name replay_affinity_names[];
+
 enum replay_exec_balance_at {
 	REPLAY_EXEC_BALANCE_EXEC = 0,
 	REPLAY_EXEC_BALANCE_TRACED,
@@ -779,6 +794,7 @@ struct replay_config {
 	enum replay_tick_preempt_at tick_preempt_at;
 	/* where --placement model's sched_exec() decides in the work (above) */
 	enum replay_exec_balance_at exec_balance_at;
+	enum replay_affinity affinity;
 	/* an early wake's stand-in: its clock skip and preemption (above) */
 	enum replay_standin_skip standin_skip;
 	/* the clock of a local wakeup's enqueue (above) */
@@ -1489,6 +1505,7 @@ struct replay_text_opts {
 	bool wake_clock_traced;        /* replay_config.wake_clock traced: the facts say its delay */
 	bool ticks_traced;             /* replay_config.ticks traced: the facts and costs say so */
 	enum replay_tick_phase tick_phase;  /* replay_config.tick_phase: the HZ line says its source */
+	bool affinity_inferred;        /* replay_config.affinity inferred: the facts say so */
 };
 void replay_print_text(FILE *out, const struct wl_workload *wl, const char *const *names,
 		       const struct replay_result *const *runs, unsigned int nr_runs,

@@ -84,13 +84,21 @@ enum trace_event_type {
 	TRACE_EV_SYS_ENTER_WRITE,      /* u.syscall: fd, count */
 	TRACE_EV_SYS_EXIT_WRITE,       /* u.syscall: ret */
 	TRACE_EV_SCHED_PI_SETPRIO,     /* u.pi_setprio (rt_mutex_setprio()) */
+	TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY, /* u.syscall: fd = the pid argument, count = len */
+	TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY,  /* u.syscall: ret */
 	TRACE_EV_NR_TYPES
 };
 
-/* One of the four syscall events (TRACE_EV_SYS_ENTER_READ .. _EXIT_WRITE). */
+/*
+ * One of the syscall events: TRACE_EV_SYS_ENTER_READ .. _EXIT_WRITE, or
+ * sys_{enter,exit}_sched_setaffinity (the capture records these always:
+ * docs/capture.md, "Affinity").
+ */
 static inline bool trace_event_is_syscall(enum trace_event_type type)
 {
-	return type >= TRACE_EV_SYS_ENTER_READ && type <= TRACE_EV_SYS_EXIT_WRITE;
+	return (type >= TRACE_EV_SYS_ENTER_READ && type <= TRACE_EV_SYS_EXIT_WRITE) ||
+	       type == TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY ||
+	       type == TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY;
 }
 
 /* "sched_switch", ..., "sys_exit_write"; "other" for TRACE_EV_OTHER. */
@@ -193,8 +201,11 @@ struct trace_cgroup_attach_task {
 /*
  * syscalls:sys_enter_read / sys_enter_write: fd and count (bytes asked for),
  * ret 0; sys_exit_read / sys_exit_write: ret (bytes moved, or -errno), fd
- * and count 0. The task is the event's common_pid. Values as the kernel
- * stored them: the syscall's argument registers, unsigned longs (an fd of
+ * and count 0. The task is the event's common_pid. The same struct carries
+ * syscalls:sys_enter_sched_setaffinity (fd: its pid argument, the task whose
+ * mask is set, 0 for the caller; count: len; the mask itself is in user
+ * memory, not in the record) and sys_exit_sched_setaffinity (ret: 0 or
+ * -errno).  Values as the kernel stored them: the syscall's argument registers, unsigned longs (an fd of
  * -1 passed to read(2) may read as 4294967295).
  */
 struct trace_syscall {
@@ -237,7 +248,7 @@ struct trace_event {
 		struct trace_sched_process_exit exit;
 		struct trace_sched_stat_runtime stat_runtime;
 		struct trace_cgroup_attach_task cgroup_attach;
-		struct trace_syscall syscall; /* SYS_ENTER_READ .. SYS_EXIT_WRITE */
+		struct trace_syscall syscall; /* trace_event_is_syscall() */
 		struct trace_sched_pi_setprio pi_setprio;
 	} u;
 };

@@ -28,6 +28,8 @@
  *                (--resched-at syscall-exit)
  *   EXEC_BALANCE a position only: where the kernel's sched_exec() decided
  *                before an exec (--placement model)
+ *   AFFINITY(c)  its sched_setaffinity() call c took here (a capture that
+ *                records the calls: docs/replay.md, "Affinity")
  *
  * What ends a block is a wake record: either a WAKE op of another fair task
  * (the waking ran in that task's own context: common_pid = that task, it was
@@ -64,6 +66,7 @@
 #define WL_NONE UINT32_MAX
 
 struct lat_sample;              /* latency.h */
+struct wl_workload;
 
 enum wl_op_kind {
 	WL_OP_RUN = 1,    /* value = ns of CPU work */
@@ -112,6 +115,10 @@ enum wl_op_kind {
 			     waiter blocking on the rt_mutex it holds, or the holder's
 			     unlock): a requeue at the same weight
 			     (model_task_pi_setprio()); the trace's sched_pi_setprio */
+	WL_OP_AFFINITY,   /* sched_setaffinity() that took (sys_exit ret 0) by this task:
+			     arg = index of wl_aff_calls(), whose target and new CPU
+			     (one CPU or all) the extraction inferred (docs/replay.md,
+			     "Affinity"); made only from traces that record the call */
 };
 
 /* WL_OP_COMM aux: the comm changed at an exec (the place of sched_exec()) or by a rename */
@@ -317,7 +324,42 @@ struct wl_task {
 	/* its last traced switch out asleep (trace ns, CPU), -1 CPU if none */
 	uint64_t last_block_ts;
 	int16_t last_block_cpu;
+	/*
+	 * Its allowed CPUs from its start in the trace (before any
+	 * WL_OP_AFFINITY on it), in the model's "one CPU or all" form:
+	 * aff_cpu >= 0 that CPU only, -1 all; aff_src says where it came
+	 * from (WL_AFF_INFERRED: the trace carries no affinity data, and
+	 * multi_cpu decides as before).
+	 */
+	int16_t aff_cpu;
+	uint8_t aff_src;       /* enum wl_aff_source */
 };
+
+/* Where a task's allowed CPUs came from (docs/replay.md, "Affinity"). */
+enum wl_aff_source {
+	WL_AFF_INFERRED = 0,   /* no affinity data: one traced CPU = pinned (multi_cpu) */
+	WL_AFF_END_READ,       /* the sidecar's sched_at_end Cpus_allowed_list */
+	WL_AFF_START_READ,     /* the sidecar's sched_at_start Cpus_allowed_list */
+	WL_AFF_FORK,           /* its parent's at the fork (dup_task_struct()) */
+	WL_AFF_RUN_CPUS,       /* after a sched_setaffinity(), the task exited before the
+				  end: WL_AFF_MIN_WAKES wakeups on one CPU only (it and the
+				  children it forked after the call) */
+	WL_AFF_NONE,           /* a call whose mask nothing tells: all CPUs */
+	WL_AFF_NR
+};
+const char *wl_aff_source_name(int src);
+
+/* WL_AFF_RUN_CPUS: this many wakeups after the call, all on one CPU, pin it there */
+#define WL_AFF_MIN_WAKES 20
+
+/* A sched_setaffinity() that took (WL_OP_AFFINITY). */
+struct wl_aff_call {
+	uint64_t ts;           /* its sys_exit_sched_setaffinity */
+	uint32_t caller, target; /* task indices (target: the pid argument, 0 = the caller) */
+	int16_t cpu;           /* the new mask: that CPU only, -1 all */
+	uint8_t src;           /* enum wl_aff_source */
+};
+const struct wl_aff_call *wl_aff_calls(const struct wl_workload *wl, uint32_t *n);
 
 /* How a machine fact was found. */
 enum wl_fact_source {
@@ -558,6 +600,16 @@ struct wl_facts {
 	uint32_t exec_lead_samples;
 	uint32_t exec_marks_traced, exec_marks_lead, exec_marks_at_exec;
 	/*
+	 * Affinity (docs/replay.md, "Affinity"): aff_events the trace has
+	 * sched_setaffinity() events recorded (the sidecar's trace.events or a
+	 * record), aff_reads the sidecar's reads carry Cpus_allowed_list; with
+	 * both (aff_data) the tasks' masks by source (enum wl_aff_source:
+	 * aff_tasks[WL_AFF_INFERRED] no source covers them), how many are
+	 * pinned, and the calls that took by the source of their mask.
+	 */
+	bool aff_events, aff_reads, aff_data;
+	uint32_t aff_tasks[WL_AFF_NR], aff_pinned, aff_calls[WL_AFF_NR];
+	/*
 	 * A local wakeup (the waker wakes a task onto its own CPU) reads the rq
 	 * clock this long after its sched_waking: try_to_wake_up() traces the
 	 * waking first, then selects the CPU and enqueues; the enqueue's
@@ -754,7 +806,6 @@ struct wl_options {
 	void *progress_ctx;
 };
 
-struct wl_workload;
 struct lat_machine;   /* latency.h */
 struct wl_calib;      /* calib.h */
 

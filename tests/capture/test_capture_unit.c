@@ -1156,6 +1156,43 @@ static void test_sched_snapshot(void)
 	CHECK_INT(cap_sched_starttime("10946 (cat) R 10944 10944 1804 0 -1 4194304 99 0 0 0 0 0 0 "
 				      "0 20 0 1 0"), -1);
 	CHECK_INT(cap_sched_starttime(NULL), -1);
+	/*
+	 * status's Cpus_allowed_list (the 6.18 capture VM's lines: a task
+	 * under `taskset -c 1`, a free one, a list with a range and a single
+	 * CPU); absent, empty, garbled, too long for the buffer: false
+	 */
+	{
+		char list[16];
+
+		CHECK(cap_sched_cpus_allowed("Name:\tperf\nCpus_allowed:\t2\n"
+					     "Cpus_allowed_list:\t1\nMems_allowed:\t1\n",
+					     list, sizeof(list)) && !strcmp(list, "1"));
+		CHECK(cap_sched_cpus_allowed("Cpus_allowed_list:\t0-1\n", list, sizeof(list)) &&
+		      !strcmp(list, "0-1"));
+		CHECK(cap_sched_cpus_allowed("x\nCpus_allowed_list:\t0,2-3", list, sizeof(list)) &&
+		      !strcmp(list, "0,2-3"));
+		CHECK(!cap_sched_cpus_allowed("Cpus_allowed:\t3\n", list, sizeof(list)));
+		CHECK(!cap_sched_cpus_allowed("Cpus_allowed_list:\t\n", list, sizeof(list)));
+		CHECK(!cap_sched_cpus_allowed("Cpus_allowed_list:\t0-1 x\n", list, sizeof(list)));
+		CHECK(!cap_sched_cpus_allowed("Cpus_allowed_list:\t0-1,3,5-7,9,11-13\n", list,
+					      sizeof(list)));
+		CHECK(!cap_sched_cpus_allowed(NULL, list, sizeof(list)));
+	}
+	/* the replay's reading of such a list against a 2-CPU machine */
+	{
+		int nr, first;
+
+		CHECK(sidecar_cpulist_parse("1", 2, &nr, &first) == 0 && nr == 1 && first == 1);
+		CHECK(sidecar_cpulist_parse("0-1", 2, &nr, &first) == 0 && nr == 2 && first == 0);
+		CHECK(sidecar_cpulist_parse("0,2-3", 2, &nr, &first) == 0 && nr == 1 && first == 0);
+		CHECK(sidecar_cpulist_parse("3", 2, &nr, &first) == 0 && nr == 0 && first == -1);
+		CHECK(sidecar_cpulist_parse("1-0", 2, &nr, &first) < 0);
+		CHECK(sidecar_cpulist_parse("", 2, &nr, &first) < 0);
+		CHECK(sidecar_cpulist_parse("0,", 2, &nr, &first) < 0);
+		CHECK(sidecar_cpulist_parse("0-", 2, &nr, &first) < 0);
+		CHECK(sidecar_cpulist_parse("x", 2, &nr, &first) < 0);
+		CHECK(sidecar_cpulist_parse("70000", 2, &nr, &first) < 0);
+	}
 
 	snprintf(path, sizeof(path), "%s/sidecar-sched.json", data_dir);
 	sc = sidecar_load(path, &err);
