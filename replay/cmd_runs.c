@@ -527,7 +527,10 @@ static const struct run_opt run_opt_table[] = {
 	  "asleep at the start placed at its first wakeup as a long\n"
 	  "sleeper, the full sleeper credit below min_vruntime, then as\n"
 	  "infer where the trace shows the outcome (credit; as zero under\n"
-	  "EEVDF; experimental)" },
+	  "EEVDF; experimental), or as credit but the credit only for a\n"
+	  "task whose first wakeup came a sleeper credit or more after the\n"
+	  "start, or with half its traced sleep time or more in sleeps that\n"
+	  "long, or no other sleep traced (credit-long; experimental)" },
 	{ "initial-pelt", NULL, RUN_OPTS_MODEL,
 	  .names = replay_initial_pelt_names, AT_ENUM(rc.initial_pelt), .help =
 	  "the PELT of a task asleep at the trace start (or at the\n"

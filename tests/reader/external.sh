@@ -235,13 +235,26 @@ fi
 # is under 1 ms (682.0 us on 5 Dec 2026); the default is unchanged
 t=$dir/arm-trappy/trace.dat
 if [ -f "$t" ]; then
-	for pair in "zero:5488.6" "credit:682.0"; do
+	for pair in "zero:5488.6" "credit:682.0" "credit-long:682.0"; do
 		o=${pair%%:*} want=${pair#*:}
 		got=$("$sr" replay --initial-lag "$o" --top 0 "$t" 2> /dev/null |
 		      sed -n '/^Wakeup latency, all: /,/^$/s/^  base (us) *[0-9.]* *[0-9.]* *[0-9.]* *\([0-9.]*\) .*/\1/p')
 		if [ "$got" = "$want" ]; then echo "ok: $t: --initial-lag $o: p99 $got us"
 		else echo "FAIL: $t: --initial-lag $o: p99 '$got' us, want $want"; fails=$((fails + 1)); fi
 	done
+fi
+# --initial-lag credit-long gives the credit only where the trace does not
+# show the task a short sleeper: arm-trappy's 29 tasks asleep at the start
+# are all long ones (8 by their traced sleep time, adbd's 4.5 s sleeps among
+# them, 21 first woken a credit or more after the start), so its p99 is
+# credit's (above)
+if [ -f "$t" ]; then
+	"$sr" replay --initial-lag credit-long --top 0 "$t" > "$tmp/cl.txt" 2> /dev/null
+	if grep -q '^ *8  fair tasks asleep at the trace start given the full sleeper credit' "$tmp/cl.txt" &&
+	   grep -q '^ *21  \.\.\. and those given it because their first wakeup came' "$tmp/cl.txt" &&
+	   ! grep -q 'NOT given the credit' "$tmp/cl.txt"; then
+		echo "ok: $t: --initial-lag credit-long: 8 long sleepers by their traced sleeps, 21 by their first wakeup"
+	else echo "FAIL: $t: --initial-lag credit-long:"; grep -E 'sleeper credit|given it|NOT given' "$tmp/cl.txt"; fails=$((fails + 1)); fi
 fi
 # --initial-lag infer under a CFS profile (it was EEVDF's only before 5 Dec
 # 2026, and did nothing under 6.1): trace-android-sched's first local
