@@ -150,6 +150,26 @@ for pair in "trace-android-sched-irq:the text's #P: header line (CPU count 2)" \
 	if [ "$got" = "${pair#*:}" ]; then echo "ok: $t: CPUs from $got"
 	else echo "FAIL: $t: CPUs from '$got', want '${pair#*:}'"; fails=$((fails + 1)); fi
 done
+# LISA's Juno r0 traces carry the board's platform.json beside them: its
+# energy model's cap_max per cluster (big CPUs 1-2 at 1024, LITTLE 0,3-5 at
+# 447) is the capacity line's, "NOT modelled" (before 5 Dec 2026, helper
+# ext47: "the trace records no CPU capacity"); example_rtapp has none
+want_juno="^capacity:  1024 assumed, the machine's differ  \[platform: platform.json beside the trace: cpu_capacity 447..1024 (4 of 6 CPUs at 447; nrg_model cap_max of its clusters: big 1-2 1024, little 0,3-5 447): NOT modelled, every CPU runs at 1024 (no capacity or frequency invariance in PELT, no misfit or capacity-aware placement): an approximation\]$"
+for pair in "arm-lisa/trace_txt/trace.txt:$want_juno" "arm-lisa/sched_load/trace.dat:$want_juno" \
+	    "arm-lisa/example_rtapp/trace.dat:^capacity:  1024  \[default: assumed 1024 on every CPU: no sidecar, the trace records no CPU capacity (the model has no asymmetric capacity, no frequency invariance)\]$"; do
+	t=$dir/${pair%%:*}
+	[ -f "$t" ] || continue
+	"$sr" replay "$t" > "$tmp/cap.txt" 2> /dev/null
+	if grep -q -- "${pair#*:}" "$tmp/cap.txt"; then echo "ok: $t: capacity line"
+	else echo "FAIL: $t: capacity line, want /${pair#*:}/:"; grep '^capacity' "$tmp/cap.txt"; fails=$((fails + 1)); fi
+done
+t=$dir/arm-lisa/trace_txt/trace.txt
+if [ -f "$t" ] && "$sr" replay --json "$t" 2> /dev/null | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["facts"]["cpu_capacity"]
+sys.exit(not (c["asymmetric"] is True and c["value"] == 1024 and c["source"] == "platform"))'; then
+	echo "ok: $t: --json facts.cpu_capacity from platform.json"
+elif [ -f "$t" ]; then echo "FAIL: $t: --json facts.cpu_capacity not from platform.json"; fails=$((fails + 1)); fi
 # LISA's rt-app run recorded sched_switch only: replay's counts of events the
 # trace does not have are "untraced" (not an error "-" beside a measured 0),
 # the extraction notes say no wakeup of any kind is traced, and the profile
