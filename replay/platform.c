@@ -75,6 +75,10 @@ int wl_platform_read(const char *dir_of, struct wl_platform *p, char *why, size_
 	}
 	if (json_is_integer(v = json_object_get(root, "cpus_count")))
 		p->cpus_count = (int)json_integer_value(v);
+	if (json_is_string(v = json_object_get(json_object_get(root, "kernel"), "release")) &&
+	    strlen(json_string_value(v)) < sizeof(p->release) &&
+	    !strpbrk(json_string_value(v), " \t\n\"\\"))
+		snprintf(p->release, sizeof(p->release), "%s", json_string_value(v));
 	json_object_foreach(clusters, name, cpus) {
 		json_t *cap = json_object_get(json_object_get(json_object_get(nrg, name), "cpu"),
 					      "cap_max");

@@ -553,17 +553,25 @@ static int sched_snap_check(const struct wl_builder *b, struct sr_error *err)
  * if it names every CPU of the trace and no other (its cpus_count, where it
  * has one, the trace's count too): true, and the fact set.
  */
+static bool platform_fits(const struct wl_platform *p, const struct wl_facts *f)
+{
+	if (p->nr_cpus != (int)f->nr_cpus || (p->cpus_count >= 0 && p->cpus_count != p->nr_cpus))
+		return false;
+	for (int c = 0; c < p->nr_cpus; c++)
+		if (p->capacity[c] < 0)
+			return false;
+	return true;
+}
+
 static bool platform_capacity(const struct wl_platform *p, struct wl_facts *f)
 {
 	int lo = -1, hi = -1, nlo = 0;
 
-	if (p->nr_cpus != (int)f->nr_cpus || (p->cpus_count >= 0 && p->cpus_count != p->nr_cpus))
+	if (!platform_fits(p, f))
 		return false;
 	for (int c = 0; c < p->nr_cpus; c++) {
 		int cap = p->capacity[c];
 
-		if (cap < 0)
-			return false;
 		if (lo < 0 || cap < lo)
 			lo = cap, nlo = 0;
 		if (cap == lo)
@@ -733,6 +741,14 @@ static int facts_finish(struct wl_builder *b)
 		f->release_src = WL_FACT_TRACE;
 		snprintf(f->release_how, sizeof(f->release_how), "trace.dat UNAME option (\"%.100s\")",
 			 i->uname);
+	} else if (b->opt.platform_release && b->opt.platform && b->opt.platform->release[0] &&
+		   platform_fits(b->opt.platform, f) &&
+		   (b->wl->info_strs[6] = strdup(b->opt.platform->release))) {
+		/* LISA's platform.json beside the trace, of the trace's CPUs */
+		f->release = b->wl->info_strs[6];
+		f->release_src = WL_FACT_PLATFORM;
+		snprintf(f->release_how, sizeof(f->release_how),
+			 "platform.json beside the trace (kernel.release)");
 	} else if (i->format && !strcmp(i->format, "trace.dat") && i->has_sched_wakeup_format &&
 		   !i->has_sched_waking_format) {
 		/* trace_sched_waking() came in 4.3; files without it list sched_wakeup */

@@ -343,6 +343,7 @@ struct wl_platform {
 	int nr_cpus;           /* entries of capacity[]: highest CPU named + 1 */
 	int capacity[WL_PLATFORM_MAX_CPUS]; /* per CPU, -1: named by no cluster */
 	char clusters[120];    /* "big 1-2 1024, little 0,3-5 447" (as read) */
+	char release[80];      /* its "kernel": {"release": ...}, "" if none */
 };
 /*
  * @dir_of's directory's platform.json into @p: 1 read, 0 none there, -1 not
@@ -663,6 +664,12 @@ struct wl_options {
 	 */
 	const struct wl_platform *platform;
 	const char *platform_bad;
+	/*
+	 * The kernel release of that platform.json (kernel.release), where it
+	 * describes the trace's CPUs, when neither a sidecar nor the trace
+	 * names one (--platform-release; docs/replay.md, "Machine facts").
+	 */
+	bool platform_release;
 	/*
 	 * Read the raw event stream: without the reader's repair of switches
 	 * out of idle the kernel did not trace (TRACE_REPAIR_IDLE_EXIT, on by

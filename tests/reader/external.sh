@@ -163,6 +163,16 @@ for pair in "arm-lisa/trace_txt/trace.txt:$want_juno" "arm-lisa/sched_load/trace
 	if grep -q -- "${pair#*:}" "$tmp/cap.txt"; then echo "ok: $t: capacity line"
 	else echo "FAIL: $t: capacity line, want /${pair#*:}/:"; grep '^capacity' "$tmp/cap.txt"; fails=$((fails + 1)); fi
 done
+# --platform-release: sched_load's kernel from its platform.json (4.11, no
+# UNAME option in the file): profile 6.1 without --profile
+t=$dir/arm-lisa/sched_load/trace.dat
+if [ -f "$t" ]; then
+	"$sr" replay --platform-release "$t" > "$tmp/rel.txt" 2> /dev/null
+	if grep -q '^kernel:    4\.11\.0-rc6-00092-g9cc3141d9e4f-dirty  \[platform: platform.json beside the trace (kernel.release)\]$' "$tmp/rel.txt" &&
+	   grep -q '^profile:   6\.1 (kernel before 6\.5: CFS' "$tmp/rel.txt"; then
+		echo "ok: $t: --platform-release: kernel 4.11 from platform.json, profile 6.1"
+	else echo "FAIL: $t: --platform-release:"; grep -E '^(kernel|profile):' "$tmp/rel.txt"; fails=$((fails + 1)); fi
+fi
 t=$dir/arm-lisa/trace_txt/trace.txt
 if [ -f "$t" ] && "$sr" replay --json "$t" 2> /dev/null | python3 -c '
 import json, sys
