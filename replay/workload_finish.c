@@ -553,6 +553,17 @@ static int sched_snap_check(const struct wl_builder *b, struct sr_error *err)
  * if it names every CPU of the trace and no other (its cpus_count, where it
  * has one, the trace's count too): true, and the fact set.
  */
+/* One CPU's capacity @cap into the range [@lo, @hi] and the count at @lo (@lo -1: none yet). */
+static void cap_range(int cap, int *lo, int *hi, int *nlo)
+{
+	if (*lo < 0 || cap < *lo)
+		*lo = cap, *nlo = 0;
+	if (cap == *lo)
+		(*nlo)++;
+	if (cap > *hi)
+		*hi = cap;
+}
+
 static bool platform_fits(const struct wl_platform *p, const struct wl_facts *f)
 {
 	if (p->nr_cpus != (int)f->nr_cpus || (p->cpus_count >= 0 && p->cpus_count != p->nr_cpus))
@@ -569,16 +580,8 @@ static bool platform_capacity(const struct wl_platform *p, struct wl_facts *f)
 
 	if (!platform_fits(p, f))
 		return false;
-	for (int c = 0; c < p->nr_cpus; c++) {
-		int cap = p->capacity[c];
-
-		if (lo < 0 || cap < lo)
-			lo = cap, nlo = 0;
-		if (cap == lo)
-			nlo++;
-		if (cap > hi)
-			hi = cap;
-	}
+	for (int c = 0; c < p->nr_cpus; c++)
+		cap_range(p->capacity[c], &lo, &hi, &nlo);
 	f->capacity_src = WL_FACT_PLATFORM;
 	f->capacity_asym = lo != hi;
 	if (lo == hi)
@@ -609,12 +612,7 @@ static void capacity_fact(const struct wl_builder *b, const struct trace_info *i
 		if (!b->sc->cpus[c].online || cap < 0)
 			continue;
 		n++;
-		if (lo < 0 || cap < lo)
-			lo = cap, nlo = 0;
-		if (cap == lo)
-			nlo++;
-		if (cap > hi)
-			hi = cap;
+		cap_range(cap, &lo, &hi, &nlo);
 	}
 	if (n && lo == hi) {
 		f->capacity_src = WL_FACT_SIDECAR;
