@@ -690,11 +690,11 @@ static const struct run_opt run_opt_table[] = {
 	  "stop at the trace end even if the traced work is not done (by\n"
 	  "default the simulation runs on until it is, and the duration\n"
 	  "row says how long that took; docs/replay.md)" },
-	{ "platform-release", NULL, RUN_OPTS_MODEL, AT(wo.platform_release), .help =
-	  "without a sidecar, the kernel release of LISA's platform.json\n"
-	  "beside the trace (kernel.release), where it names the trace's\n"
-	  "CPUs and the trace names no release: its profile under --profile\n"
-	  "auto (docs/replay.md, \"Machine facts\")" },
+	{ "no-platform-release", NULL, RUN_OPTS_MODEL, AT(wo.no_platform_release), .help =
+	  "do not take the kernel release of LISA's platform.json beside a\n"
+	  "trace without a sidecar or UNAME option (kernel.release, where it\n"
+	  "names the trace's CPUs; read by default since 5 Dec 2026: the\n"
+	  "profile under --profile auto; docs/replay.md, \"Machine facts\")" },
 	{ "unseen-queued", NULL, RUN_OPTS_MODEL, AT(wo.unseen_queued), .help =
 	  "a task first seen at its switch-in on a CPU that went idle\n"
 	  "before is queued since the trace start (by default it was woken,\n"

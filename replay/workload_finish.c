@@ -739,7 +739,7 @@ static int facts_finish(struct wl_builder *b)
 		f->release_src = WL_FACT_TRACE;
 		snprintf(f->release_how, sizeof(f->release_how), "trace.dat UNAME option (\"%.100s\")",
 			 i->uname);
-	} else if (b->opt.platform_release && b->opt.platform && b->opt.platform->release[0] &&
+	} else if (!b->opt.no_platform_release && b->opt.platform && b->opt.platform->release[0] &&
 		   platform_fits(b->opt.platform, f) &&
 		   (b->wl->info_strs[6] = strdup(b->opt.platform->release))) {
 		/* LISA's platform.json beside the trace, of the trace's CPUs */

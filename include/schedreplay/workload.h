@@ -667,9 +667,10 @@ struct wl_options {
 	/*
 	 * The kernel release of that platform.json (kernel.release), where it
 	 * describes the trace's CPUs, when neither a sidecar nor the trace
-	 * names one (--platform-release; docs/replay.md, "Machine facts").
+	 * names one: read unless no_platform_release (--no-platform-release;
+	 * docs/replay.md, "Machine facts").
 	 */
-	bool platform_release;
+	bool no_platform_release;
 	/*
 	 * Read the raw event stream: without the reader's repair of switches
 	 * out of idle the kernel did not trace (TRACE_REPAIR_IDLE_EXIT, on by

@@ -64,10 +64,10 @@ check platform-two-clusters "$tmp/plat.txt" "; platform.json beside it not read:
 echo '{"clusters": ' > "$tmp/lisa/platform.json"
 "$sr" replay "$tmp/lisa/hog-timer.dat" > "$tmp/plat.txt" 2> /dev/null
 check platform-not-json "$tmp/plat.txt" '; platform.json beside it not read: not JSON (line 2: '
-# --platform-release: its kernel.release only where the trace names none
-# (hog-timer.dat has a UNAME option: the trace's)
+# its kernel.release only where the trace names none (hog-timer.dat has a
+# UNAME option: the trace's)
 printf '{"clusters": {"all": [0, 1]}, "nrg_model": {"all": {"cpu": {"cap_max": 1024}}},\n "kernel": {"release": "4.11.0-rc6"}}\n' > "$tmp/lisa/platform.json"
-"$sr" replay --platform-release "$tmp/lisa/hog-timer.dat" > "$tmp/plat.txt" 2> /dev/null
+"$sr" replay "$tmp/lisa/hog-timer.dat" > "$tmp/plat.txt" 2> /dev/null
 check platform-release-uname-first "$tmp/plat.txt" '^kernel:    6\.[0-9.]*-[^ ]*  \[trace: trace.dat UNAME option'
 # a sidecar wins: platform.json is not read beside one
 cp "$t.json" "$tmp/lisa/hog-timer.dat.json"
