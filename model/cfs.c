@@ -132,7 +132,7 @@ static bool entity_is_long_sleeper(struct sched_entity *se)
 }
 
 /* place_entity()'s sleeper credit (CFS): half a latency period (GENTLE_FAIR_SLEEPERS) */
-static u64 sleeper_thresh(struct model *m, struct sched_entity *se)
+static u64 sleeper_thresh(const struct model *m, const struct sched_entity *se)
 {
 	u64 thresh;
 
@@ -143,6 +143,11 @@ static u64 sleeper_thresh(struct model *m, struct sched_entity *se)
 	if (sched_feat(m, GENTLE_FAIR_SLEEPERS))
 		thresh >>= 1;
 	return thresh;
+}
+
+uint64_t model_sleeper_credit_ns(const struct model *m, const struct model_task *t)
+{
+	return sched_feat(m, EEVDF) ? 0 : sleeper_thresh(m, &t->se);
 }
 
 /*
@@ -166,9 +171,11 @@ void place_entity_cfs(struct model *m, struct cfs_rq *cfs_rq, struct sched_entit
 	 * model_config.cfs_initial_credit: a task asleep since before the
 	 * model began, at its first wakeup, as a long sleeper (its sleep is
 	 * not in the model; the kernel's gave it the credit unless it slept
-	 * less than the floor's advance by the credit)
+	 * less than the floor's advance by the credit); cfs_initial_credit_tasks:
+	 * only a task the caller took to be one (model_task_set_initial_credit())
 	 */
-	if (!initial && se->no_history && se->task && m->cfs_initial_credit)
+	if (!initial && se->no_history && se->task &&
+	    (m->cfs_initial_credit || (m->cfs_initial_credit_tasks && se->task->initial_credit)))
 		se->vruntime = vruntime;
 	else if (entity_is_long_sleeper(se))
 		se->vruntime = vruntime;

@@ -297,6 +297,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->idle_clock_skip = cfg->idle_clock_skip;
 	m->block_clock_after = cfg->block_clock_after;
 	m->cfs_initial_credit = cfg->cfs_initial_credit;
+	m->cfs_initial_credit_tasks = cfg->cfs_initial_credit_tasks;
 	m->migrate_hook = cfg->migrate_hook;
 	m->stopper_hook = cfg->stopper_hook;
 	m->stat_runtime_hook = cfg->stat_runtime_hook;
@@ -674,6 +675,14 @@ int model_task_start_sleeping(struct model *m, struct model_task *p, int cpu)
 	p->se.vruntime = p->se.cfs_rq->min_vruntime;
 	/* its lag from before the trace: 0, or inferred (model_expect_wakeup()) */
 	p->se.no_history = 1;
+	return 0;
+}
+
+int model_task_set_initial_credit(struct model_task *p, bool on)
+{
+	if (p->state != TS_SLEEPING || !p->se.no_history || p->on_rq)
+		return -1;
+	p->initial_credit = on;
 	return 0;
 }
 

@@ -303,8 +303,9 @@ static void place_entity(struct model *m, struct cfs_rq *cfs_rq, struct sched_en
 {
 	if (se->no_history) {
 		se->no_history = 0;
-		/* not under --initial-lag credit, whose EEVDF lags stay 0 */
-		if (m->expect_task && (flags & ENQUEUE_WAKEUP) && !m->cfs_initial_credit)
+		/* not under --initial-lag credit(-long), whose EEVDF lags stay 0 */
+		if (m->expect_task && (flags & ENQUEUE_WAKEUP) && !m->cfs_initial_credit &&
+		    !m->cfs_initial_credit_tasks)
 			place_initial_lag(m, cfs_rq, se);
 	}
 	place_entity_eevdf(m, cfs_rq, se, flags);

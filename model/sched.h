@@ -361,6 +361,8 @@ struct model_task {
 	bool pinned;                /* nr_cpus_allowed == 1: the balancer leaves it alone */
 	int allowed_cpu;            /* pinned to this CPU (cpumask_any(p->cpus_ptr)); -1: to
 				       its current one (model_task_set_pinned()) or free */
+	bool initial_credit;        /* model_task_set_initial_credit(): a long sleeper before
+				       the trace (place_entity_cfs()) */
 	bool wake_migrated;         /* moved while asleep: next wakeup is ENQUEUE_MIGRATED */
 	bool exiting;               /* past do_exit()'s sched_move_task() (PF_EXITING) */
 	bool throttled;             /* on a throttled_limbo_list: dequeued, p->on_rq kept */
@@ -408,6 +410,8 @@ struct model {
 	bool idle_clock_skip;       /* model_config.idle_clock_skip: wakeup_preempt() on idle */
 	bool block_clock_after;     /* model_config.block_clock_after: __schedule() of a block */
 	bool cfs_initial_credit;    /* model_config.cfs_initial_credit: place_entity_cfs() */
+	bool cfs_initial_credit_tasks; /* model_config.cfs_initial_credit_tasks: ... for the
+					  tasks marked model_task_set_initial_credit() */
 	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);
 	void (*stopper_hook)(void *ctx, int cpu, int waker_cpu, uint64_t now);
 	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);

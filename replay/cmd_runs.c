@@ -543,7 +543,10 @@ static const struct run_opt run_opt_table[] = {
 	  "asleep at the start placed at its first wakeup as a long\n"
 	  "sleeper, the full sleeper credit below min_vruntime, then as\n"
 	  "infer where the trace shows the outcome (credit; as zero under\n"
-	  "EEVDF; experimental)" },
+	  "EEVDF; experimental), or as credit but the credit only for a\n"
+	  "task whose first wakeup came a sleeper credit or more after the\n"
+	  "start, or with half its traced sleep time or more in sleeps that\n"
+	  "long, or no other sleep traced (credit-long; experimental)" },
 	{ "initial-pelt", NULL, RUN_OPTS_MODEL,
 	  .names = replay_initial_pelt_names, AT_ENUM(rc.initial_pelt), .help =
 	  "the PELT of a task asleep at the trace start (or at the\n"
@@ -703,6 +706,11 @@ static const struct run_opt run_opt_table[] = {
 	  "stop at the trace end even if the traced work is not done (by\n"
 	  "default the simulation runs on until it is, and the duration\n"
 	  "row says how long that took; docs/replay.md)" },
+	{ "no-platform-release", NULL, RUN_OPTS_MODEL, AT(wo.no_platform_release), .help =
+	  "do not take the kernel release of LISA's platform.json beside a\n"
+	  "trace without a sidecar or UNAME option (kernel.release, where it\n"
+	  "names the trace's CPUs; read by default since 5 Dec 2026: the\n"
+	  "profile under --profile auto; docs/replay.md, \"Machine facts\")" },
 	{ "unseen-queued", NULL, RUN_OPTS_MODEL, AT(wo.unseen_queued), .help =
 	  "a task first seen at its switch-in on a CPU that went idle\n"
 	  "before is queued since the trace start (by default it was woken,\n"

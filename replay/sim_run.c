@@ -282,6 +282,7 @@ const struct replay_name replay_initial_lag_names[] = {
 	{ "zero", REPLAY_INITIAL_LAG_ZERO },
 	{ "infer", REPLAY_INITIAL_LAG_INFER },
 	{ "credit", REPLAY_INITIAL_LAG_CREDIT },
+	{ "credit-long", REPLAY_INITIAL_LAG_CREDIT_LONG },
 	{ NULL, 0 }
 };
 
@@ -1004,6 +1005,91 @@ static int attach_unseen(struct sim *s, uint64_t first, const int64_t *off, cons
 	return 0;
 }
 
+/*
+ * --initial-lag credit-long (CFS profiles): which tasks asleep at the trace
+ * start get the full sleeper credit at their first wakeup.  The kernel's
+ * place_entity() (CFS, before 6.6) places a waking task at max(its own
+ * vruntime, min_vruntime - credit): the full credit only if min_vruntime
+ * advanced by a credit or more (plus the task's lead at its block) while it
+ * slept.  min_vruntime advances at most at the wall clock's rate under
+ * tasks of nice 0 or less, so a sleep shorter than a credit does not earn
+ * it.  The trace shows the part of that sleep after its start: a first
+ * wakeup a credit or more after the start earns it.  Otherwise the task's
+ * traced sleeps (a wake that ends a traced block, its sleep_ns; a sleep
+ * still running at the trace end, counted to there if that is a credit or
+ * more, else left out: its length is unknown) stand for the one the start
+ * falls in, which is picked in proportion to its length: the credit if half
+ * their time or more is in sleeps of a credit or more, also if there is no
+ * other sleep to go by or the trace is shorter than a credit (it cannot
+ * show a long sleep whole); else the floor, as under zero.  Wall time, not
+ * min_vruntime's advance: an idle CPU's does not move, one under a nice > 0
+ * task moves faster (said in docs/replay.md).  -1: out of memory.
+ */
+static int initial_credit_marks(struct sim *s)
+{
+	const struct wl_workload *wl = s->wl;
+	uint64_t first = wl_first_ts(wl), last = wl_last_ts(wl);
+	uint32_t nw = wl_nr_wakes(wl);
+	struct sums { uint64_t all, lng, last_wake; } *ss;
+
+	ss = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*ss));
+	if (!ss)
+		return -1;
+	for (uint32_t k = 0; k < nw; k++) {
+		const struct wl_wake *w = wl_wake(wl, k);
+		struct sums *p;
+		uint64_t credit;
+
+		if (w->target >= s->nr_tasks || !s->tasks[w->target].mt)
+			continue;
+		p = &ss[w->target];
+		if (w->ts > p->last_wake)
+			p->last_wake = w->ts;
+		if (!(w->flags & WL_WAKE_ENDS_BLOCK) || !w->sleep_ns || k == s->wt[w->target].init_wake)
+			continue;
+		credit = model_sleeper_credit_ns(s->m, s->tasks[w->target].mt);
+		p->all += w->sleep_ns;
+		if (w->sleep_ns >= credit)
+			p->lng += w->sleep_ns;
+	}
+	for (uint32_t i = 0; i < s->nr_tasks; i++) {
+		const struct wl_task *w = &s->wt[i];
+		struct model_task *mt = s->tasks[i].mt;
+		struct sums *p = &ss[i];
+		uint64_t credit, d;
+		int note;
+
+		if (!mt || w->init_state != WL_INIT_SLEEPING || w->init_wake == WL_NONE)
+			continue;
+		credit = model_sleeper_credit_ns(s->m, mt);
+		if (!credit)
+			continue;      /* EEVDF: no sleeper credit */
+		/*
+		 * a sleep still running at the trace end: at least this long, a
+		 * long one if that reaches a credit, else of unknown length
+		 */
+		if (w->last_block_cpu >= 0 && w->last_block_ts >= p->last_wake &&
+		    !w->running_at_end && last > w->last_block_ts &&
+		    (d = last - w->last_block_ts) >= credit) {
+			p->all += d;
+			p->lng += d;
+		}
+		if (wl_wake(wl, w->init_wake)->ts - first >= credit)
+			note = SIM_NOTE_INITIAL_CREDIT_FIRST;
+		else if (!p->all || last - first < credit)
+			note = SIM_NOTE_INITIAL_CREDIT_UNKNOWN;
+		else if (p->lng >= p->all - p->lng)
+			note = SIM_NOTE_INITIAL_CREDIT_LONG;
+		else
+			note = SIM_NOTE_INITIAL_CREDIT_SHORT;
+		if (note != SIM_NOTE_INITIAL_CREDIT_SHORT)
+			model_task_set_initial_credit(mt, true);
+		s->notes[note]++;
+	}
+	free(ss);
+	return 0;
+}
+
 static int setup(struct sim *s, struct sr_error *err)
 {
 	struct model_clock_left *cl;
@@ -1032,6 +1118,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.idle_clock_skip = s->cfg.idle_clock != REPLAY_IDLE_CLOCK_UPDATE;
 	mc.block_clock_after = s->cfg.block_clock == REPLAY_BLOCK_CLOCK_AFTER;
 	mc.cfs_initial_credit = s->cfg.initial_lag == REPLAY_INITIAL_LAG_CREDIT;
+	mc.cfs_initial_credit_tasks = s->cfg.initial_lag == REPLAY_INITIAL_LAG_CREDIT_LONG;
 	mc.newidle_moves_tasks = false;      /* per __schedule(): sim_model_schedule() */
 	mc.idle_moves_tasks = s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.nohz_pull;
 	mc.migrate_hook = sim_model_migrated;
@@ -1280,6 +1367,8 @@ static int setup(struct sim *s, struct sr_error *err)
 	if (s->cfg.initial_pelt == REPLAY_INITIAL_PELT_ALL &&
 	    attach_unseen(s, first, clk_off, clk_have, err))
 		return -1;
+	if (s->cfg.initial_lag == REPLAY_INITIAL_LAG_CREDIT_LONG && initial_credit_marks(s))
+		goto oom;
 	return 0;
 bad:
 	sr_error_set(err, EINVAL, "model refused the initial state of a task");
@@ -1604,6 +1693,10 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_AFF_FORK] = "tasks whose allowed CPUs are their parent's at the fork (dup_task_struct(); after a sched_setaffinity() of the parent, that call's)",
 	[SIM_NOTE_AFF_PINNED] = "... of these tasks pinned to one CPU",
 	[SIM_NOTE_AFFINITY] = "sched_setaffinity() calls replayed (their new mask: the target's end read, else one CPU if its and its later children's wakeups after the call, at least WL_AFF_MIN_WAKES, all are on it, else all CPUs)",
+	[SIM_NOTE_INITIAL_CREDIT_LONG] = "fair tasks asleep at the trace start given the full sleeper credit at their first wakeup (--initial-lag credit-long, CFS profiles; docs/replay.md \"The start of the capture\"): half their traced sleep time or more is in sleeps of a credit or longer, so the sleep the start falls in more likely was one",
+	[SIM_NOTE_INITIAL_CREDIT_FIRST] = "... and those given it because their first wakeup came a sleeper credit or more after the trace start (their sleep was at least that long)",
+	[SIM_NOTE_INITIAL_CREDIT_UNKNOWN] = "... and those given it for want of evidence: the trace shows no other sleep of theirs, or is shorter than a credit",
+	[SIM_NOTE_INITIAL_CREDIT_SHORT] = "fair tasks asleep at the trace start NOT given the credit (placed at their queue's floor, as under zero): over half their traced sleep time is in sleeps shorter than a credit, so the sleep the start falls in more likely was short",
 	[SIM_NOTE_INITIAL_PELT] = "tasks asleep at the trace start given the kernel's own PELT of the capture's start (sidecar sched_at_start; --initial-pelt all|attached|kernel), aged from its last update there, mapped to the trace clock by its CPU's offset at the capture's end (under all: the read's CPU's)",
 	[SIM_NOTE_INITIAL_PELT_ATTACHED] = "... of them attached at the trace start to the queue of the CPU that last ran them, as the kernel's blocked task stays attached there (--initial-pelt all|attached; model_task_attach_blocked())",
 	[SIM_NOTE_INITIAL_PELT_NO_CPU] = "... of them NOT attached at the start: the sidecar does not say which CPU last ran them, attached at their first wakeup (--initial-pelt all|attached)",

@@ -3911,6 +3911,7 @@ const char *wl_fact_source_name(enum wl_fact_source s)
 	case WL_FACT_TRACE: return "trace";
 	case WL_FACT_SIDECAR: return "sidecar";
 	case WL_FACT_OPTION: return "option";
+	case WL_FACT_PLATFORM: return "platform";
 	default: return "default";
 	}
 }

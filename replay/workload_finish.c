@@ -548,6 +548,58 @@ static int sched_snap_check(const struct wl_builder *b, struct sr_error *err)
  * them it is assumed, and said to be, the more so where the trace's event
  * formats name a big.LITTLE kernel (trace_info.asym_format).
  */
+/*
+ * The capacities of LISA's platform.json beside the trace (wl_platform_read()),
+ * if it names every CPU of the trace and no other (its cpus_count, where it
+ * has one, the trace's count too): true, and the fact set.
+ */
+/* One CPU's capacity @cap into the range [@lo, @hi] and the count at @lo (@lo -1: none yet). */
+static void cap_range(int cap, int *lo, int *hi, int *nlo)
+{
+	if (*lo < 0 || cap < *lo)
+		*lo = cap, *nlo = 0;
+	if (cap == *lo)
+		(*nlo)++;
+	if (cap > *hi)
+		*hi = cap;
+}
+
+static bool platform_fits(const struct wl_platform *p, const struct wl_facts *f)
+{
+	if (p->nr_cpus != (int)f->nr_cpus || (p->cpus_count >= 0 && p->cpus_count != p->nr_cpus))
+		return false;
+	for (int c = 0; c < p->nr_cpus; c++)
+		if (p->capacity[c] < 0)
+			return false;
+	return true;
+}
+
+static bool platform_capacity(const struct wl_platform *p, struct wl_facts *f)
+{
+	int lo = -1, hi = -1, nlo = 0;
+
+	if (!platform_fits(p, f))
+		return false;
+	for (int c = 0; c < p->nr_cpus; c++)
+		cap_range(p->capacity[c], &lo, &hi, &nlo);
+	f->capacity_src = WL_FACT_PLATFORM;
+	f->capacity_asym = lo != hi;
+	if (lo == hi)
+		snprintf(f->capacity_how, sizeof(f->capacity_how),
+			 "platform.json beside the trace: cpu_capacity %d on every CPU (%d; "
+			 "nrg_model cap_max of its clusters: %s)%s", lo, p->nr_cpus, p->clusters,
+			 lo == 1024 ? ": as the model's SCHED_CAPACITY_SCALE" :
+			 ", the model's 1024 (no frequency invariance): an approximation");
+	else
+		snprintf(f->capacity_how, sizeof(f->capacity_how),
+			 "platform.json beside the trace: cpu_capacity %d..%d (%d of %d CPUs at "
+			 "%d; nrg_model cap_max of its clusters: %s): NOT modelled, every CPU "
+			 "runs at 1024 (no capacity or frequency invariance in PELT, no misfit "
+			 "or capacity-aware placement): an approximation", lo, hi, nlo, p->nr_cpus, lo, p->clusters);
+	f->capacity_asym |= lo != 1024;
+	return true;
+}
+
 static void capacity_fact(const struct wl_builder *b, const struct trace_info *i,
 			  struct wl_facts *f)
 {
@@ -560,12 +612,7 @@ static void capacity_fact(const struct wl_builder *b, const struct trace_info *i
 		if (!b->sc->cpus[c].online || cap < 0)
 			continue;
 		n++;
-		if (lo < 0 || cap < lo)
-			lo = cap, nlo = 0;
-		if (cap == lo)
-			nlo++;
-		if (cap > hi)
-			hi = cap;
+		cap_range(cap, &lo, &hi, &nlo);
 	}
 	if (n && lo == hi) {
 		f->capacity_src = WL_FACT_SIDECAR;
@@ -579,6 +626,8 @@ static void capacity_fact(const struct wl_builder *b, const struct trace_info *i
 			 "cpu_capacity %d..%d (%d of %d online CPUs at %d): NOT modelled, every "
 			 "CPU runs at 1024 (no capacity or frequency invariance in PELT, no "
 			 "misfit or capacity-aware placement): an approximation", lo, hi, nlo, n, lo);
+	} else if (b->opt.platform && platform_capacity(b->opt.platform, f)) {
+		/* set by platform_capacity() */
 	} else if (i->asym_format) {
 		f->capacity_src = WL_FACT_TRACE;
 		f->capacity_asym = true;
@@ -593,6 +642,20 @@ static void capacity_fact(const struct wl_builder *b, const struct trace_info *i
 			 "assumed 1024 on every CPU: %s records no CPU capacity (the model has "
 			 "no asymmetric capacity, no frequency invariance)",
 			 b->sc ? "the sidecar" : "no sidecar, the trace");
+	}
+	/* a platform.json not used: said after the rest */
+	if (!b->sc && (b->opt.platform_bad || (b->opt.platform && f->capacity_src !=
+					       WL_FACT_PLATFORM))) {
+		size_t len = strlen(f->capacity_how);
+		const struct wl_platform *p = b->opt.platform;
+
+		if (b->opt.platform_bad)
+			snprintf(f->capacity_how + len, sizeof(f->capacity_how) - len,
+				 "; platform.json beside it not read: %s", b->opt.platform_bad);
+		else
+			snprintf(f->capacity_how + len, sizeof(f->capacity_how) - len,
+				 "; platform.json beside it not used: it names %d CPUs (cpus_count "
+				 "%d), the trace has %u", p->nr_cpus, p->cpus_count, f->nr_cpus);
 	}
 }
 
@@ -676,6 +739,14 @@ static int facts_finish(struct wl_builder *b)
 		f->release_src = WL_FACT_TRACE;
 		snprintf(f->release_how, sizeof(f->release_how), "trace.dat UNAME option (\"%.100s\")",
 			 i->uname);
+	} else if (!b->opt.no_platform_release && b->opt.platform && b->opt.platform->release[0] &&
+		   platform_fits(b->opt.platform, f) &&
+		   (b->wl->info_strs[6] = strdup(b->opt.platform->release))) {
+		/* LISA's platform.json beside the trace, of the trace's CPUs */
+		f->release = b->wl->info_strs[6];
+		f->release_src = WL_FACT_PLATFORM;
+		snprintf(f->release_how, sizeof(f->release_how),
+			 "platform.json beside the trace (kernel.release)");
 	} else if (i->format && !strcmp(i->format, "trace.dat") && i->has_sched_wakeup_format &&
 		   !i->has_sched_waking_format) {
 		/* trace_sched_waking() came in 4.3; files without it list sched_wakeup */

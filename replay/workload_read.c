@@ -58,6 +58,8 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 	struct wl_options o = { 0 };
 	struct trace_reader *r;
 	struct sidecar *sc = NULL;
+	struct wl_platform plat = { 0 };
+	char plat_why[160];
 	struct wl_builder *b = NULL;
 	struct wl_workload *wl = NULL;
 	struct trace_event ev;
@@ -92,6 +94,21 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 		 */
 		if (sidecar_check_trace(sc, trace_get_info(r), path, NULL, err))
 			goto out;
+	}
+	/* no sidecar: LISA's platform.json beside the trace, if any (its CPU capacities) */
+	if (!sc) {
+		switch (wl_platform_read(path, &plat, plat_why, sizeof(plat_why))) {
+		case 1:
+			o.platform = &plat;
+			break;
+		case -1:
+			if (!plat.path) {
+				sr_error_set(err, ENOMEM, "%s: out of memory", path);
+				goto out;
+			}
+			o.platform_bad = plat_why;
+			break;
+		}
 	}
 	if (!(b = wl_builder_new(trace_get_info(r), sc, &o, err)))
 		goto out;
@@ -163,6 +180,7 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 	}
 out:
 	wl_builder_free(b);
+	free((char *)plat.path);
 	sidecar_free(sc);
 	trace_close(r);
 	return wl;

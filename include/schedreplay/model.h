@@ -190,6 +190,13 @@ struct model_config {
 	 */
 	bool cfs_initial_credit;
 	/*
+	 * CFS profiles: as cfs_initial_credit, but only for the tasks
+	 * model_task_set_initial_credit() marked (replay --initial-lag
+	 * credit-long); the others keep the floor.  No effect on EEVDF
+	 * profiles (no lag inferred there either).
+	 */
+	bool cfs_initial_credit_tasks;
+	/*
 	 * Per CPU (nr_cpus entries; NULL: none), the time rq_clock_task()
 	 * leaves out: update_rq_clock() sets clock_task (and clock_pelt, which
 	 * follows it) to the clock minus it, so update_curr()'s charges,
@@ -367,6 +374,19 @@ void model_task_info(const struct model_task *t, struct model_task_info *out);
  */
 int model_task_start_runnable(struct model *m, struct model_task *t, int cpu, uint64_t now);
 int model_task_start_sleeping(struct model *m, struct model_task *t, int cpu);
+/*
+ * The sleeper credit place_entity() gives @t under a CFS profile, ns: how far
+ * below min_vruntime a long sleeper is placed (sched_latency, halved under
+ * GENTLE_FAIR_SLEEPERS; min_granularity for SCHED_IDLE).  0 under EEVDF,
+ * which keeps a lag instead.
+ */
+uint64_t model_sleeper_credit_ns(const struct model *m, const struct model_task *t);
+/*
+ * Mark @t, started sleeping (model_task_start_sleeping()) and not yet woken,
+ * as a long sleeper before the trace: under model_config.cfs_initial_credit_tasks
+ * its first wakeup gives it the full sleeper credit.  -1 if @t is not such a task.
+ */
+int model_task_set_initial_credit(struct model_task *t, bool on);
 
 /*
  * The lag from before the trace (replay --initial-lag infer; docs/replay.md

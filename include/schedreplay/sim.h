@@ -525,12 +525,19 @@ extern const struct replay_name replay_wake_path_names[];
  * start is placed at its first wakeup as a long sleeper, min_vruntime less
  * the sleeper credit (place_entity(); model_config.cfs_initial_credit), then
  * as under INFER where the trace shows the outcome; an EEVDF profile's as
- * under ZERO.
+ * under ZERO.  CREDIT_LONG: as CREDIT, but the credit only for a task whose
+ * sleep across the trace start the trace shows to be long, or gives no
+ * reason to think short (its first wakeup a sleeper credit or more after the
+ * start, or at least half its traced sleep time in sleeps of a credit or
+ * more: the sleep the start falls in is picked in proportion to its length;
+ * docs/replay.md "The start of the capture"); the others keep the floor
+ * (model_config.cfs_initial_credit_tasks).
  */
 enum replay_initial_lag {
 	REPLAY_INITIAL_LAG_ZERO = 0,
 	REPLAY_INITIAL_LAG_INFER,
 	REPLAY_INITIAL_LAG_CREDIT,
+	REPLAY_INITIAL_LAG_CREDIT_LONG,
 };
 extern const struct replay_name replay_initial_lag_names[];
 

@@ -367,7 +367,32 @@ enum wl_fact_source {
 	WL_FACT_TRACE,         /* read or inferred from the trace */
 	WL_FACT_SIDECAR,       /* the capture's sidecar */
 	WL_FACT_OPTION,        /* the command line */
+	WL_FACT_PLATFORM,      /* LISA's platform.json next to the trace (wl_platform) */
 };
+
+/*
+ * The machine description LISA (ARM's Linux Integrated System Analysis)
+ * writes next to its traces, platform.json: per cluster ("clusters": name ->
+ * CPUs) the CPU capacity of its energy model ("nrg_model": name -> "cpu" ->
+ * "cap_max", 1024 for the biggest), "cpus_count".  wl_extract() reads the
+ * one in the trace's directory when no sidecar is read; the capacity fact
+ * (wl_facts.capacity_how) uses it where it describes the trace's CPUs.
+ */
+#define WL_PLATFORM_MAX_CPUS 64
+struct wl_platform {
+	const char *path;      /* the file read */
+	int cpus_count;        /* its "cpus_count", -1 if absent */
+	int nr_cpus;           /* entries of capacity[]: highest CPU named + 1 */
+	int capacity[WL_PLATFORM_MAX_CPUS]; /* per CPU, -1: named by no cluster */
+	char clusters[120];    /* "big 1-2 1024, little 0,3-5 447" (as read) */
+	char release[80];      /* its "kernel": {"release": ...}, "" if none */
+};
+/*
+ * @dir_of's directory's platform.json into @p: 1 read, 0 none there, -1 not
+ * usable (@why says why: not JSON, no clusters or capacities, a CPU out of
+ * range or in two clusters).  @p->path is malloc()ed (freed by the caller).
+ */
+int wl_platform_read(const char *dir_of, struct wl_platform *p, char *why, size_t why_size);
 
 struct wl_group {
 	const char *path;      /* "/" root, "/a/b", "autogroup-N" */
@@ -565,7 +590,7 @@ struct wl_facts {
 	 */
 	enum wl_fact_source capacity_src;
 	bool capacity_asym;
-	char capacity_how[300];
+	char capacity_how[512];
 	int64_t preempt_state;  /* raw prev_state of a preempted task in this trace ("R+",
 				   or "R" on a kernel that only shows that) */
 	/*
@@ -684,6 +709,20 @@ struct wl_options {
 	const char *cgroup_map;       /* FILE: "pid cgroup-path [shares]" lines, or NULL */
 	const char *sidecar;          /* NULL: TRACE.json next to the trace if present */
 	bool no_sidecar;              /* ignore any sidecar */
+	/*
+	 * LISA's platform.json next to the trace (wl_extract() sets it when it
+	 * reads no sidecar), NULL: none; platform_bad: one that is there but
+	 * could not be used, and why (NULL: none).
+	 */
+	const struct wl_platform *platform;
+	const char *platform_bad;
+	/*
+	 * The kernel release of that platform.json (kernel.release), where it
+	 * describes the trace's CPUs, when neither a sidecar nor the trace
+	 * names one: read unless no_platform_release (--no-platform-release;
+	 * docs/replay.md, "Machine facts").
+	 */
+	bool no_platform_release;
 	/*
 	 * Read the raw event stream: without the reader's repair of switches
 	 * out of idle the kernel did not trace (TRACE_REPAIR_IDLE_EXIT, on by

@@ -286,7 +286,7 @@ for m in "exit-preempt takes defer or now" \
 	 "early-charge takes off or local" "flush-last takes held, cost or lead" \
 	 "behind-lead takes off, fallback or all" \
 	 "wake-path takes model or traced" \
-	 "initial-lag takes zero, infer or credit" \
+	 "initial-lag takes zero, infer, credit or credit-long" \
 	 "idle-clock takes update, skip or local" "migrate-resched takes dest or both" \
 	 "balance-attach takes trace-order or kernel-order" \
 	 "queued-moves takes time, wait or position" \

@@ -150,6 +150,36 @@ for pair in "trace-android-sched-irq:the text's #P: header line (CPU count 2)" \
 	if [ "$got" = "${pair#*:}" ]; then echo "ok: $t: CPUs from $got"
 	else echo "FAIL: $t: CPUs from '$got', want '${pair#*:}'"; fails=$((fails + 1)); fi
 done
+# LISA's Juno r0 traces carry the board's platform.json beside them: its
+# energy model's cap_max per cluster (big CPUs 1-2 at 1024, LITTLE 0,3-5 at
+# 447) is the capacity line's, "NOT modelled" (before 5 Dec 2026, helper
+# ext47: "the trace records no CPU capacity"); example_rtapp has none
+want_juno="^capacity:  1024 assumed, the machine's differ  \[platform: platform.json beside the trace: cpu_capacity 447..1024 (4 of 6 CPUs at 447; nrg_model cap_max of its clusters: big 1-2 1024, little 0,3-5 447): NOT modelled, every CPU runs at 1024 (no capacity or frequency invariance in PELT, no misfit or capacity-aware placement): an approximation\]$"
+for pair in "arm-lisa/trace_txt/trace.txt:$want_juno" "arm-lisa/sched_load/trace.dat:$want_juno" \
+	    "arm-lisa/example_rtapp/trace.dat:^capacity:  1024  \[default: assumed 1024 on every CPU: no sidecar, the trace records no CPU capacity (the model has no asymmetric capacity, no frequency invariance)\]$"; do
+	t=$dir/${pair%%:*}
+	[ -f "$t" ] || continue
+	"$sr" replay "$t" > "$tmp/cap.txt" 2> /dev/null
+	if grep -q -- "${pair#*:}" "$tmp/cap.txt"; then echo "ok: $t: capacity line"
+	else echo "FAIL: $t: capacity line, want /${pair#*:}/:"; grep '^capacity' "$tmp/cap.txt"; fails=$((fails + 1)); fi
+done
+# sched_load's kernel from its platform.json (4.11, no UNAME option in the
+# file): profile 6.1 without --profile (6.18 before 5 Dec 2026, helper ext47)
+t=$dir/arm-lisa/sched_load/trace.dat
+if [ -f "$t" ]; then
+	"$sr" replay "$t" > "$tmp/rel.txt" 2> /dev/null
+	if grep -q '^kernel:    4\.11\.0-rc6-00092-g9cc3141d9e4f-dirty  \[platform: platform.json beside the trace (kernel.release)\]$' "$tmp/rel.txt" &&
+	   grep -q '^profile:   6\.1 (kernel before 6\.5: CFS' "$tmp/rel.txt"; then
+		echo "ok: $t: kernel 4.11 from platform.json, profile 6.1"
+	else echo "FAIL: $t: kernel from platform.json:"; grep -E '^(kernel|profile):' "$tmp/rel.txt"; fails=$((fails + 1)); fi
+fi
+t=$dir/arm-lisa/trace_txt/trace.txt
+if [ -f "$t" ] && "$sr" replay --json "$t" 2> /dev/null | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["facts"]["cpu_capacity"]
+sys.exit(not (c["asymmetric"] is True and c["value"] == 1024 and c["source"] == "platform"))'; then
+	echo "ok: $t: --json facts.cpu_capacity from platform.json"
+elif [ -f "$t" ]; then echo "FAIL: $t: --json facts.cpu_capacity not from platform.json"; fails=$((fails + 1)); fi
 # LISA's rt-app run recorded sched_switch only: replay's counts of events the
 # trace does not have are "untraced" (not an error "-" beside a measured 0),
 # the extraction notes say no wakeup of any kind is traced, and the profile
@@ -185,10 +215,11 @@ fi
 # 4.14): CFS kernels, replayed with the 6.1 profile, and trace.txt's
 # preemptions (4096) and exits (64) read in that layout; the profile line
 # names the bound found (it said 4.14 for both until 1 Dec 2026)
+# (trace.txt under --no-platform-release: its platform.json names 4.11)
 for pair in "arm-trappy/trace.dat:4.3" "arm-lisa/trace_txt/trace.txt:4.14"; do
 	t=$dir/${pair%%:*}
 	[ -f "$t" ] || continue
-	"$sr" replay "$t" > "$tmp/old.txt" 2> /dev/null
+	"$sr" replay --no-platform-release "$t" > "$tmp/old.txt" 2> /dev/null
 	if grep -q "^kernel:    unknown, before ${pair#*:}  \[trace: " "$tmp/old.txt" &&
 	   grep -q "^profile:   6.1 (kernel release unknown, older than ${pair#*:} by the trace" "$tmp/old.txt"; then
 		echo "ok: $t: kernel before ${pair#*:}, profile 6.1"
@@ -235,13 +266,26 @@ fi
 # is under 1 ms (682.0 us on 5 Dec 2026); the default is unchanged
 t=$dir/arm-trappy/trace.dat
 if [ -f "$t" ]; then
-	for pair in "zero:5488.6" "credit:682.0"; do
+	for pair in "zero:5488.6" "credit:682.0" "credit-long:682.0"; do
 		o=${pair%%:*} want=${pair#*:}
 		got=$("$sr" replay --initial-lag "$o" --top 0 "$t" 2> /dev/null |
 		      sed -n '/^Wakeup latency, all: /,/^$/s/^  base (us) *[0-9.]* *[0-9.]* *[0-9.]* *\([0-9.]*\) .*/\1/p')
 		if [ "$got" = "$want" ]; then echo "ok: $t: --initial-lag $o: p99 $got us"
 		else echo "FAIL: $t: --initial-lag $o: p99 '$got' us, want $want"; fails=$((fails + 1)); fi
 	done
+fi
+# --initial-lag credit-long gives the credit only where the trace does not
+# show the task a short sleeper: arm-trappy's 29 tasks asleep at the start
+# are all long ones (8 by their traced sleep time, adbd's 4.5 s sleeps among
+# them, 21 first woken a credit or more after the start), so its p99 is
+# credit's (above)
+if [ -f "$t" ]; then
+	"$sr" replay --initial-lag credit-long --top 0 "$t" > "$tmp/cl.txt" 2> /dev/null
+	if grep -q '^ *8  fair tasks asleep at the trace start given the full sleeper credit' "$tmp/cl.txt" &&
+	   grep -q '^ *21  \.\.\. and those given it because their first wakeup came' "$tmp/cl.txt" &&
+	   ! grep -q 'NOT given the credit' "$tmp/cl.txt"; then
+		echo "ok: $t: --initial-lag credit-long: 8 long sleepers by their traced sleeps, 21 by their first wakeup"
+	else echo "FAIL: $t: --initial-lag credit-long:"; grep -E 'sleeper credit|given it|NOT given' "$tmp/cl.txt"; fails=$((fails + 1)); fi
 fi
 # --initial-lag infer under a CFS profile (it was EEVDF's only before 5 Dec
 # 2026, and did nothing under 6.1): trace-android-sched's first local

@@ -44,5 +44,34 @@ check whatif "$tmp/w.txt" '^  capacity: cpu_capacity 446..1024 '
 if grep -q '^  capacity:' "$tmp/w0.txt"; then
 	echo "FAIL: whatif names the capacity of a symmetric machine"; fails=$((fails + 1))
 else echo "ok: whatif silent on a symmetric machine"; fi
+# LISA's platform.json beside a trace without a sidecar (helper ext47): its
+# energy model's cap_max per cluster; one that names other CPUs, or is not
+# JSON, is said not to be used
+mkdir "$tmp/lisa"
+ln -s "$(cd "$(dirname "$t")" && pwd)/hog-timer.dat" "$tmp/lisa/hog-timer.dat"
+plat() {	# LITTLE-CPUS BIG-CPUS LITTLE-CAP
+	printf '{"clusters": {"little": [%s], "big": [%s]}, "cpus_count": 2,\n "nrg_model": {"big": {"cpu": {"cap_max": 1024}}, "little": {"cpu": {"cap_max": %s}}}}\n' "$1" "$2" "$3" > "$tmp/lisa/platform.json"
+	"$sr" replay "$tmp/lisa/hog-timer.dat" > "$tmp/plat.txt" 2> /dev/null
+}
+plat 0 1 446
+check platform "$tmp/plat.txt" "^capacity:  1024 assumed, the machine's differ  \[platform: platform.json beside the trace: cpu_capacity 446..1024 (1 of 2 CPUs at 446; nrg_model cap_max of its clusters: little 0 446, big 1 1024): NOT modelled, every CPU runs at 1024 (no capacity or frequency invariance in PELT, no misfit or capacity-aware placement): an approximation\]$"
+plat 0 1 1024
+check platform-symmetric "$tmp/plat.txt" "^capacity:  1024  \[platform: platform.json beside the trace: cpu_capacity 1024 on every CPU (2; nrg_model cap_max of its clusters: little 0 1024, big 1 1024): as the model's SCHED_CAPACITY_SCALE\]$"
+plat 0,2,3 1 446
+check platform-other-cpus "$tmp/plat.txt" "^capacity:  1024  \[default: assumed 1024 on every CPU: no sidecar, the trace records no CPU capacity (the model has no asymmetric capacity, no frequency invariance); platform.json beside it not used: it names 4 CPUs (cpus_count 2), the trace has 2\]$"
+plat 0 0 446
+check platform-two-clusters "$tmp/plat.txt" "; platform.json beside it not read: cluster \"[a-z]*\": CPU 0 out of range or in two clusters\]$"
+echo '{"clusters": ' > "$tmp/lisa/platform.json"
+"$sr" replay "$tmp/lisa/hog-timer.dat" > "$tmp/plat.txt" 2> /dev/null
+check platform-not-json "$tmp/plat.txt" '; platform.json beside it not read: not JSON (line 2: '
+# its kernel.release only where the trace names none (hog-timer.dat has a
+# UNAME option: the trace's)
+printf '{"clusters": {"all": [0, 1]}, "nrg_model": {"all": {"cpu": {"cap_max": 1024}}},\n "kernel": {"release": "4.11.0-rc6"}}\n' > "$tmp/lisa/platform.json"
+"$sr" replay "$tmp/lisa/hog-timer.dat" > "$tmp/plat.txt" 2> /dev/null
+check platform-release-uname-first "$tmp/plat.txt" '^kernel:    6\.[0-9.]*-[^ ]*  \[trace: trace.dat UNAME option'
+# a sidecar wins: platform.json is not read beside one
+cp "$t.json" "$tmp/lisa/hog-timer.dat.json"
+plat 0 1 446
+check platform-sidecar-first "$tmp/plat.txt" '^capacity:  1024  \[sidecar: cpu_capacity 1024 on every online CPU (2)'
 echo "$fails failures"
 [ $fails = 0 ]

@@ -2089,6 +2089,99 @@ static void test_handoff_modes_cfs(void)
 	wl_free(wl);
 }
 
+/* The trace time (ns) of the first line of @dump with @what, UINT64_MAX if none. */
+static uint64_t dump_first_at(const char *dump, const char *what)
+{
+	const char *p = strstr(dump, what), *l;
+
+	if (!p)
+		return UINT64_MAX;
+	for (l = p; l > dump && l[-1] != '\n'; l--)
+		;
+	/* "[000] 0.000205000: sched_switch: ..." */
+	return (uint64_t)(strtod(l + 6, NULL) * 1e9 + 0.5);
+}
+
+static int ev_ts_order(const void *a, const void *b)
+{
+	const struct trace_event *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * replay_config.initial_lag credit-long (profile 6.1, one CPU: sched_latency
+ * 6 ms, sleeper credit 3 ms, wakeup granularity 1 ms).  Hog 100 runs from
+ * the start.  Tasks 300 and 200, asleep at the start, are woken by
+ * interrupts at 0.2 and 0.5 ms (no traced outcome to infer from) and then
+ * run 0.2 ms at a time: 300 sleeps 10.2 ms between its runs (the start more
+ * likely fell in such a sleep: a long sleeper), 200 0.8 ms or 1.8 ms (all
+ * its traced sleep time in sleeps under a credit: short).  Under credit both
+ * are placed a credit below min_vruntime at their first wakeup and preempt
+ * the hog at once; under credit-long 300 does, 200 keeps its floor (0, the
+ * hog 0.3 ms ahead, within the granularity) and waits for the hog's tick, as
+ * both do under zero.  Checked: the notes and each one's first switch-in.
+ */
+static void test_initial_credit_long(void)
+{
+	struct trace_event ev[512];
+	struct wl_workload *wl;
+	size_t n = 0;
+
+	ev[n++] = ev_switch(100 * US, 0, 0, 'R', 120, 100, 120);
+	ev[n++] = ev_runtime(40 * MS, 0, 100, 100 * US);
+	for (uint64_t t = 200 * US; t < 40 * MS; t += 10400 * US) {
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 0, 100, 0x08 /* hardirq */, 300, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 1 * US, 0, 100, 0x08 /* hardirq */, 300, 120, 0);
+		ev[n++] = ev_switch(t + 5 * US, 0, 100, 'R', 120, 300, 120);
+		ev[n++] = ev_switch(t + 205 * US, 0, 300, 'S', 120, 100, 120);
+	}
+	for (uint64_t t = 500 * US; t < 40 * MS; t += 1000 * US) {
+		uint64_t k = (t + 10400 * US - 200 * US) % (10400 * US);
+
+		if (k < 250 * US || k > 10400 * US - 250 * US)
+			continue;      /* its run would overlap 300's */
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t, 0, 100, 0x08 /* hardirq */, 200, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 1 * US, 0, 100, 0x08 /* hardirq */, 200, 120, 0);
+		ev[n++] = ev_switch(t + 5 * US, 0, 100, 'R', 120, 200, 120);
+		ev[n++] = ev_switch(t + 205 * US, 0, 200, 'S', 120, 100, 120);
+	}
+	qsort(ev, n, sizeof(ev[0]), ev_ts_order);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	for (int mode = REPLAY_INITIAL_LAG_ZERO; wl && mode <= REPLAY_INITIAL_LAG_CREDIT_LONG; mode++) {
+		const bool cl = mode == REPLAY_INITIAL_LAG_CREDIT_LONG;
+		const bool credit = mode == REPLAY_INITIAL_LAG_CREDIT;
+		struct replay_config rc;
+		struct run x;
+		uint64_t t3, t2;
+
+		if (mode == REPLAY_INITIAL_LAG_INFER)
+			continue;
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		rc.initial_lag = (enum replay_initial_lag)mode;
+		rc.profile = model_profile_find("6.1");
+		CHECK(rc.profile != NULL);
+		if (!run_begin(&x, wl, &rc)) {
+			run_end(&x);
+			break;
+		}
+		CHECK_EQ(note_count(x.r, "fair tasks asleep at the trace start given the full sleeper credit"),
+			 cl ? 1 : 0);
+		CHECK_EQ(note_count(x.r, "fair tasks asleep at the trace start NOT given the credit"),
+			 cl ? 1 : 0);
+		t3 = dump_first_at(x.dump, "==> task300:300");
+		t2 = dump_first_at(x.dump, "==> task200:200");
+		CHECK_MSG(credit || cl ? t3 < 300 * US : t3 > 1 * MS && t3 != UINT64_MAX,
+			  "mode %d: 300 first switched in at %" PRIu64 " ns", mode, t3);
+		CHECK_MSG(credit ? t2 < 600 * US : t2 > 1 * MS && t2 != UINT64_MAX,
+			  "mode %d: 200 first switched in at %" PRIu64 " ns", mode, t2);
+		run_end(&x);
+	}
+	wl_free(wl);
+}
+
 /* The JSON distribution at @path ("runqueue_wait_us", "all", ...; NULL-ended), or NULL. */
 static json_t *jget(json_t *o, ...)
 {
@@ -4716,6 +4809,7 @@ int main(int argc, char **argv)
 	test_charge_curr();
 	test_handoff_modes();
 	test_handoff_modes_cfs();
+	test_initial_credit_long();
 	test_end_rt_hold();
 	test_placement_check();
 	test_vcpu_pack();
