@@ -102,7 +102,9 @@ done
 pipe_pinned() {
 	cap "$1" -d 4 -g "pipe=taskset -c 1 perf bench sched pipe -l 5000"
 }
-for run in pipe-pinned pipe-pinned-run2 pipe-pinned-run3; do
+# run4 (5 Dec 2026): the capture records sched_setaffinity() and each thread's
+# Cpus_allowed_list, so --placement model pins the pair from taskset's call
+for run in pipe-pinned pipe-pinned-run2 pipe-pinned-run3 pipe-pinned-run4; do
 	if want $run; then pipe_pinned $run; fi
 done
 # forkexec three times as well: its run-to-run spread
