@@ -294,6 +294,14 @@ const struct replay_name replay_initial_pelt_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_sched_debug_at_names[] = {
+	{ "start", REPLAY_SD_AT_START },
+	{ "order", REPLAY_SD_AT_ORDER },
+	{ "agree", REPLAY_SD_AT_AGREE },
+	{ "cpu", REPLAY_SD_AT_CPU },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_clock_task_names[] = {
 	{ "wall", REPLAY_CLOCK_TASK_WALL },
 	{ "traced", REPLAY_CLOCK_TASK_TRACED },
@@ -1498,6 +1506,7 @@ static void sim_release(struct sim *s)
 	free(s->heap);
 	free(s->samples);
 	free(s->probes);
+	free(s->sd_cpu_next);
 	lat_machine_free(s->lat);
 }
 
