@@ -564,12 +564,12 @@ static const struct run_opt run_opt_table[] = {
 	  .names = replay_sched_debug_at_names, AT_ENUM(rc.sched_debug_at), .help =
 	  "where the task groups' comparison with the sidecar's\n"
 	  "sched/debug reads probes the model for each CPU's block of a\n"
-	  "read (the replay is unchanged): at the read's sched_clk (start,\n"
-	  "the default), CPU N at sched_clk + read_us * N / nr_cpus, the\n"
-	  "kernel printing CPU by CPU (order), at the first moment in the\n"
-	  "read at which the trace's runnable set equals the kernel's\n"
-	  "counts on every group of that CPU, else start (agree), or that,\n"
-	  "else as order (cpu) (docs/replay.md \"Task groups against the\n"
+	  "read (the replay is unchanged): at the read's sched_clk (start),\n"
+	  "CPU N at sched_clk + read_us * N / nr_cpus, the kernel printing\n"
+	  "CPU by CPU (order), at the first moment in the read at which\n"
+	  "the trace's runnable set equals the kernel's counts on every\n"
+	  "group of that CPU, else start (agree), or that, else as order\n"
+	  "(cpu, the default) (docs/replay.md \"Task groups against the\n"
 	  "kernel's sched/debug\")" },
 	{ "early-charge", NULL, RUN_OPTS_MODEL,
 	  .names = replay_early_charge_names, AT_ENUM(rc.early_charge), .help =

@@ -77,6 +77,8 @@ void replay_config_default(struct replay_config *cfg)
 	 * threads the trace never shows and its runnable ones ("The start state's PELT, the
 	 * cases still guessed": validate byte-identical on both windows) */
 	cfg->initial_pelt = REPLAY_INITIAL_PELT_ALL;
+	/* each CPU's block of a sched/debug read where the trace places it (group_check.c) */
+	cfg->sched_debug_at = REPLAY_SD_AT_CPU;
 	/* a block's clock read never before its CPU's last update, as the kernel's
 	 * update_rq_clock() under the rq lock (docs/validation-log.md, "Thirty-third
 	 * pass": goals 111 -> 111 on seeds 1-15, 111 -> 112 on 16-30) */

@@ -583,10 +583,10 @@ extern const struct replay_name replay_initial_pelt_names[];
  * [sched_clk, sched_clk + read_us].
  */
 enum replay_sched_debug_at {
-	REPLAY_SD_AT_START = 0,   /* every CPU at the read's header.sched_clk */
+	REPLAY_SD_AT_START = 0,   /* every CPU at the read's header.sched_clk (zeroed config) */
 	REPLAY_SD_AT_ORDER,       /* CPU N at sched_clk + read_us * N / nr_cpus */
 	REPLAY_SD_AT_AGREE,       /* the trace's first agreement on the CPU's block, else start */
-	REPLAY_SD_AT_CPU,         /* the trace's first agreement, else as order */
+	REPLAY_SD_AT_CPU,         /* the trace's first agreement, else as order (the default) */
 };
 extern const struct replay_name replay_sched_debug_at_names[];
 
