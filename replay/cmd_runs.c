@@ -560,6 +560,17 @@ static const struct run_opt run_opt_table[] = {
 	  "or on another CPU, to the start (all, the default),\n"
 	  "or the model's guess, a new task's (guess) (docs/replay.md\n"
 	  "\"The PELT of the tasks alive at the start\")" },
+	{ "sched-debug-at", NULL, RUN_OPTS_MODEL,
+	  .names = replay_sched_debug_at_names, AT_ENUM(rc.sched_debug_at), .help =
+	  "where the task groups' comparison with the sidecar's\n"
+	  "sched/debug reads probes the model for each CPU's block of a\n"
+	  "read (the replay is unchanged): at the read's sched_clk (start),\n"
+	  "CPU N at sched_clk + read_us * N / nr_cpus, the kernel printing\n"
+	  "CPU by CPU (order), at the first moment in the read at which\n"
+	  "the trace's runnable set equals the kernel's counts on every\n"
+	  "group of that CPU, else start (agree), or that, else as order\n"
+	  "(cpu, the default) (docs/replay.md \"Task groups against the\n"
+	  "kernel's sched/debug\")" },
 	{ "early-charge", NULL, RUN_OPTS_MODEL,
 	  .names = replay_early_charge_names, AT_ENUM(rc.early_charge), .help =
 	  "a wake that reaches its task before the block it ends (an\n"

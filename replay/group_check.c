@@ -54,10 +54,101 @@ static bool in_window(const struct wl_workload *wl, uint64_t t)
 	return t >= wl_first_ts(wl) && t <= wl_last_ts(wl);
 }
 
+/* One probe of (@read, @g, @c) appended; 0 also where the model has no such queue. */
+static int probe_one(struct sim *s, uint32_t read, uint32_t g, int c, uint64_t after_ns,
+		     bool at_agree)
+{
+	struct replay_group_probe *p;
+
+	if (s->nr_probes == s->cap_probes) {
+		size_t cap = s->cap_probes ? 2 * s->cap_probes : 64;
+		void *n = realloc(s->probes, cap * sizeof(*s->probes));
+
+		if (!n)
+			return -1;
+		s->probes = n;
+		s->cap_probes = cap;
+	}
+	p = &s->probes[s->nr_probes];
+	if (model_group_queue_read(s->m, s->groups[g], c, &p->q) < 0)
+		return 0;
+	p->read = read;
+	p->group = g;
+	p->cpu = c;
+	p->after_ns = after_ns;
+	p->at_agree = at_agree;
+	s->nr_probes++;
+	return 0;
+}
+
+/*
+ * CPU @c's block of read @read on the trace clock (--sched-debug-at): the
+ * read's time, moved by the shift, plus the CPU's offset inside the read.
+ * The kernel prints the header, then each online CPU's queues in turn
+ * (print_cpu() over for_each_online_cpu(), kernel/sched/debug.c): CPU N's
+ * block later than CPU N-1's.
+ */
+static uint64_t cpu_read_time(const struct sim *s, uint32_t read, int c, uint64_t *off,
+			      bool *at_agree)
+{
+	const struct sidecar_sd_read *rd = &s->sd->reads[read];
+	uint64_t t = read_time(rd, s->cfg.sched_debug_shift_ns);
+	enum replay_sched_debug_at at = s->cfg.sched_debug_at;
+	uint32_t ns;
+
+	*off = 0;
+	*at_agree = false;
+	if ((at == REPLAY_SD_AT_AGREE || at == REPLAY_SD_AT_CPU) &&
+	    wl_sd_cpu_agree_ns(s->wl, read, c, &ns)) {
+		*off = ns;
+		/* unshifted: the trace's moment is the model's */
+		*at_agree = !s->cfg.sched_debug_shift_ns;
+	} else if ((at == REPLAY_SD_AT_ORDER || at == REPLAY_SD_AT_CPU) && s->nr_cpus > 0) {
+		*off = rd->read_ns / (uint64_t)s->nr_cpus * (uint64_t)c;
+	}
+	return t > UINT64_MAX - *off ? UINT64_MAX : t + *off;
+}
+
+static int probe_cmp(const void *key, const void *elt);
+
+/* --sched-debug-at other than start: each CPU at its own moment; sorted at the end */
+static int group_probe_cpus(struct sim *s, uint64_t now, bool at_end)
+{
+	uint32_t ng = wl_nr_groups(s->wl);
+
+	if (!s->sd_cpu_next && !(s->sd_cpu_next = calloc((size_t)s->nr_cpus, sizeof(size_t))))
+		return -1;
+	for (int c = 0; c < s->nr_cpus; c++)
+		while (s->sd_cpu_next[c] < s->sd->nr_reads) {
+			uint32_t read = (uint32_t)s->sd_cpu_next[c];
+			uint64_t t0 = read_time(&s->sd->reads[read], s->cfg.sched_debug_shift_ns), off;
+			bool agree;
+
+			if (!at_end && cpu_read_time(s, read, c, &off, &agree) >= now)
+				break;
+			if (at_end)
+				cpu_read_time(s, read, c, &off, &agree);
+			/* at the end, the model as it ends for a block the trace ended before */
+			if (at_end && t0 > now)
+				break;
+			/* the read itself inside the trace, as start takes it: the same pairs */
+			if (in_window(s->wl, t0))
+				for (uint32_t g = 0; g < ng; g++)
+					if (probe_one(s, read, g, c, off, agree))
+						return -1;
+			s->sd_cpu_next[c]++;
+		}
+	if (at_end && s->nr_probes)
+		qsort(s->probes, s->nr_probes, sizeof(*s->probes), probe_cmp);
+	return 0;
+}
+
 int sim_group_probe(struct sim *s, uint64_t now, bool at_end)
 {
 	uint32_t ng = wl_nr_groups(s->wl);
 
+	if (s->cfg.sched_debug_at != REPLAY_SD_AT_START)
+		return group_probe_cpus(s, now, at_end);
 	while (s->sd_next < s->sd->nr_reads) {
 		const struct sidecar_sd_read *rd = &s->sd->reads[s->sd_next];
 		uint64_t t = read_time(rd, s->cfg.sched_debug_shift_ns);
@@ -68,26 +159,9 @@ int sim_group_probe(struct sim *s, uint64_t now, bool at_end)
 			break;
 		if (in_window(s->wl, t)) {
 			for (uint32_t g = 0; g < ng; g++)
-				for (int c = 0; c < s->nr_cpus; c++) {
-					struct replay_group_probe *p;
-
-					if (s->nr_probes == s->cap_probes) {
-						size_t cap = s->cap_probes ? 2 * s->cap_probes : 64;
-						void *n = realloc(s->probes, cap * sizeof(*s->probes));
-
-						if (!n)
-							return -1;
-						s->probes = n;
-						s->cap_probes = cap;
-					}
-					p = &s->probes[s->nr_probes];
-					if (model_group_queue_read(s->m, s->groups[g], c, &p->q) < 0)
-						continue;
-					p->read = (uint32_t)s->sd_next;
-					p->group = g;
-					p->cpu = c;
-					s->nr_probes++;
-				}
+				for (int c = 0; c < s->nr_cpus; c++)
+					if (probe_one(s, (uint32_t)s->sd_next, g, c, 0, false))
+						return -1;
 		}
 		s->sd_next++;
 	}
@@ -137,7 +211,7 @@ static bool kernel_value(const struct sidecar_sd_row *row, int f, double *v)
 	return true;
 }
 
-/* (read, group, cpu) order: the order sim_group_probe() appends them in */
+/* (read, group, cpu) order: the order sim_group_probe() appends them in (start) or sorts them to */
 static int probe_cmp(const void *key, const void *elt)
 {
 	const struct replay_group_probe *a = key, *b = elt;
@@ -163,7 +237,7 @@ static const struct replay_group_probe *probe_find(const struct replay_group_pro
  * takes them (reads in order, then groups, then CPUs): a binary search.
  */
 typedef int (*pair_fn)(void *ctx, uint32_t read, const struct sidecar_sd_row *row, uint32_t group,
-		       const struct model_group_queue *q);
+		       const struct replay_group_probe *pr);
 
 static int for_each_pair(const struct wl_workload *wl, const struct replay_result *r, void *ctx,
 			 pair_fn fn, unsigned int *unmodelled)
@@ -187,7 +261,7 @@ static int for_each_pair(const struct wl_workload *wl, const struct replay_resul
 			}
 			if (!(pr = probe_find(p, np, (uint32_t)i, g, row->cpu)))
 				continue;
-			if (fn(ctx, (uint32_t)i, row, g, &pr->q))
+			if (fn(ctx, (uint32_t)i, row, g, pr))
 				return -1;
 		}
 	return 0;
@@ -204,8 +278,9 @@ struct collect_ctx {
 };
 
 static int collect_one(void *vctx, uint32_t read, const struct sidecar_sd_row *row, uint32_t group,
-		       const struct model_group_queue *q)
+		       const struct replay_group_probe *pr)
 {
+	const struct model_group_queue *q = &pr->q;
 	struct collect_ctx *x = vctx;
 	double mv, kv;
 
@@ -221,13 +296,13 @@ static int collect_one(void *vctx, uint32_t read, const struct sidecar_sd_row *r
 }
 
 static int nothing(void *ctx, uint32_t read, const struct sidecar_sd_row *row, uint32_t group,
-		   const struct model_group_queue *q)
+		   const struct replay_group_probe *pr)
 {
 	(void)ctx;
 	(void)read;
 	(void)row;
 	(void)group;
-	(void)q;
+	(void)pr;
 	return 0;
 }
 
@@ -244,8 +319,9 @@ struct queued_ctx {
 };
 
 static int queued_one(void *vctx, uint32_t read, const struct sidecar_sd_row *row, uint32_t group,
-		      const struct model_group_queue *mq)
+		      const struct replay_group_probe *pr)
 {
+	const struct model_group_queue *mq = &pr->q;
 	struct queued_ctx *x = vctx;
 	struct replay_groups_queued *q = x->q;
 	struct wl_sd_queued tq;
@@ -264,6 +340,16 @@ static int queued_one(void *vctx, uint32_t read, const struct sidecar_sd_row *ro
 	q->model_eq += meq;
 	q->trace_eq += teq;
 	q->trace_in += tin;
+	/*
+	 * A probe placed where the trace's runnable set equals the kernel's on
+	 * the CPU's whole block (--sched-debug-at agree, cpu): the model's
+	 * mismatch is then split against the trace at that moment, = kr.
+	 */
+	if (pr->at_agree) {
+		q->at_agree++;
+		tq.at = (uint16_t)(kr < 0 ? 0 : kr > UINT16_MAX ? UINT16_MAX : kr);
+		teq = true;
+	}
 	q->trace_eq_queued += tq.at == k;
 	if (row->have[SIDECAR_SD_H_NR_RUNNABLE]) {
 		q->runnable_pairs++;
@@ -292,8 +378,9 @@ struct headline_ctx {
 };
 
 static int headline_one(void *vctx, uint32_t read, const struct sidecar_sd_row *row, uint32_t group,
-			const struct model_group_queue *q)
+			const struct replay_group_probe *pr)
 {
+	const struct model_group_queue *q = &pr->q;
 	struct headline_ctx *x = vctx;
 	double mv, kv;
 
@@ -460,6 +547,10 @@ void replay_groups_queued_text(FILE *out, const struct replay_groups_queued *q)
 	if (q->runnable_pairs)
 		fprintf(out, "    kernel h_nr_queued > h_nr_runnable (delayed dequeues, which no trace "
 			"event shows) at %u of %u\n", q->delayed, q->runnable_pairs);
+	if (q->at_agree)
+		fprintf(out, "    %u pairs probed where the trace equals the kernel on the CPU's block "
+			"(--sched-debug-at): their mismatches split against the trace there\n",
+			q->at_agree);
 	fprintf(out, "    the model's %u mismatches: the trace agrees with the kernel at the read's "
 		"sched_clk at %u (the replay drifted: %u; the model = the trace, without the "
 		"kernel's delayed dequeues: %u), only later in the read at %u (the model = the "
@@ -475,8 +566,9 @@ struct json_pairs_ctx {
 };
 
 static int json_pair(void *vctx, uint32_t read, const struct sidecar_sd_row *row, uint32_t group,
-		     const struct model_group_queue *q)
+		     const struct replay_group_probe *pr)
 {
+	const struct model_group_queue *q = &pr->q;
 	struct json_pairs_ctx *x = vctx;
 	json_t *o = json_object(), *k = json_object(), *m = json_object();
 
@@ -497,19 +589,26 @@ static int json_pair(void *vctx, uint32_t read, const struct sidecar_sd_row *row
 	json_object_set_new(o, "read", json_integer(read));
 	json_object_set_new(o, "sched_clk", json_integer((json_int_t)x->sd->reads[read].sched_clk));
 	json_object_set_new(o, "cpu", json_integer(row->cpu));
+	/* the model's probe: ns after sched_clk (+ the shift), --sched-debug-at */
+	json_object_set_new(o, "probe_after_ns", json_integer((json_int_t)pr->after_ns));
 	json_object_set_new(o, "path", json_string(x->sd->paths[row->path]));
 	json_object_set_new(o, "kernel", k);
 	json_object_set_new(o, "model", m);
 	{
 		struct wl_sd_queued tq;
+		uint32_t cns;
 
+		/* cpu_agrees_after_ns: the CPU's whole block (--sched-debug-at agree, cpu) */
 		if (trace_queued(x->wl, read, group, row->cpu, &tq))
-			json_object_set_new(o, "trace", json_pack("{s:I, s:I, s:I, s:o}", "h_nr_queued",
+			json_object_set_new(o, "trace", json_pack("{s:I, s:I, s:I, s:o, s:o}", "h_nr_queued",
 								  (json_int_t)tq.at, "h_nr_queued_lo",
 								  (json_int_t)tq.lo, "h_nr_queued_hi",
 								  (json_int_t)tq.hi, "agrees_after_ns",
 								  tq.agree_ns == UINT32_MAX ? json_null() :
-								  json_integer((json_int_t)tq.agree_ns)));
+								  json_integer((json_int_t)tq.agree_ns),
+								  "cpu_agrees_after_ns",
+								  wl_sd_cpu_agree_ns(x->wl, read, row->cpu, &cns) ?
+								  json_integer((json_int_t)cns) : json_null()));
 	}
 	if (row->have[SIDECAR_SD_H_NR_RUNNABLE])
 		json_object_set_new(k, "h_nr_runnable",
@@ -519,7 +618,8 @@ static int json_pair(void *vctx, uint32_t read, const struct sidecar_sd_row *row
 
 json_t *replay_groups_queued_json(const struct replay_groups_queued *q)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "pairs",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+			 "probed_at_trace_agree", (json_int_t)q->at_agree, "pairs",
 			 (json_int_t)q->pairs, "model_eq_kernel", (json_int_t)q->model_eq,
 			 "trace_eq_kernel", (json_int_t)q->trace_eq, "trace_within_read",
 			 (json_int_t)q->trace_in, "trace_eq_kernel_queued",

@@ -286,6 +286,8 @@ struct sim {
 	/* the sidecar's sched_debug reads, probed in the loop (group_check.c); NULL: none */
 	const struct sidecar_sched_debug *sd;
 	size_t sd_next;
+	/* --sched-debug-at other than start: each CPU's next read to probe (nr_cpus) */
+	size_t *sd_cpu_next;
 	struct replay_group_probe *probes;
 	size_t nr_probes, cap_probes;
 	const struct wl_workload *wl;

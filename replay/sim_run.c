@@ -77,6 +77,8 @@ void replay_config_default(struct replay_config *cfg)
 	 * threads the trace never shows and its runnable ones ("The start state's PELT, the
 	 * cases still guessed": validate byte-identical on both windows) */
 	cfg->initial_pelt = REPLAY_INITIAL_PELT_ALL;
+	/* each CPU's block of a sched/debug read where the trace places it (group_check.c) */
+	cfg->sched_debug_at = REPLAY_SD_AT_CPU;
 	/* a block's clock read never before its CPU's last update, as the kernel's
 	 * update_rq_clock() under the rq lock (docs/validation-log.md, "Thirty-third
 	 * pass": goals 111 -> 111 on seeds 1-15, 111 -> 112 on 16-30) */
@@ -291,6 +293,14 @@ const struct replay_name replay_initial_pelt_names[] = {
 	{ "kernel", REPLAY_INITIAL_PELT_KERNEL },
 	{ "attached", REPLAY_INITIAL_PELT_ATTACHED },
 	{ "all", REPLAY_INITIAL_PELT_ALL },
+	{ NULL, 0 }
+};
+
+const struct replay_name replay_sched_debug_at_names[] = {
+	{ "start", REPLAY_SD_AT_START },
+	{ "order", REPLAY_SD_AT_ORDER },
+	{ "agree", REPLAY_SD_AT_AGREE },
+	{ "cpu", REPLAY_SD_AT_CPU },
 	{ NULL, 0 }
 };
 
@@ -1498,6 +1508,7 @@ static void sim_release(struct sim *s)
 	free(s->heap);
 	free(s->samples);
 	free(s->probes);
+	free(s->sd_cpu_next);
 	lat_machine_free(s->lat);
 }
 

@@ -3592,6 +3592,7 @@ void wl_free(struct wl_workload *wl)
 	free(wl->unseen);
 	free(wl->sdq);
 	free(wl->sdq_agree);
+	free(wl->sdq_cpu_agree);
 	free(wl->sdq_taken);
 	free(wl->cpu_node);
 	free(wl->sidecar_path);

@@ -106,6 +106,7 @@ struct wl_workload {
 	   [sdq_nreads][sdq_ng][sdq_nc] of {at, lo, hi}; sdq_taken per read */
 	uint16_t *sdq;
 	uint32_t *sdq_agree;           /* [sdq_nreads][sdq_ng][sdq_nc]: wl_sd_queued.agree_ns */
+	uint32_t *sdq_cpu_agree;       /* [sdq_nreads][sdq_nc]: wl_sd_cpu_agree_ns() */
 	uint8_t *sdq_taken;
 	uint32_t sdq_nreads, sdq_ng, sdq_nc;
 	uint32_t nr_unseen;

@@ -243,6 +243,14 @@ static void sat_add(uint16_t *x, uint32_t d)
 	*x = v > UINT16_MAX ? UINT16_MAX : (uint16_t)v;
 }
 
+/* @ts's distance from read @read's sched_clk, in the tables' uint32 (UINT32_MAX: never) */
+static uint32_t sdq_since(const struct wl_sdq *q, uint32_t read, uint64_t ts)
+{
+	uint64_t d = ts - q->sd->reads[read].sched_clk;
+
+	return d >= UINT32_MAX ? UINT32_MAX - 1 : (uint32_t)d;
+}
+
 /*
  * After the stream: the workload's dense table (wl->sdq: [reads][groups][nc]
  * of {at, lo, hi}) from the snapshots less the retracted entries, with the
@@ -269,6 +277,7 @@ int wl_sdq_finish(struct wl_builder *b)
 	    !(wl->sdq_taken = calloc(nr + 1, sizeof(*wl->sdq_taken))) ||
 	    !(cnt = calloc(per + 1, sizeof(*cnt))) ||
 	    !(wl->sdq_agree = calloc(nr * per + 1, sizeof(*wl->sdq_agree))) ||
+	    !(wl->sdq_cpu_agree = calloc((size_t)nr * nc + 1, sizeof(*wl->sdq_cpu_agree))) ||
 	    !(kbuf = calloc(per + 1, sizeof(*kbuf))) ||
 	    !(late = calloc(b->tasks.n + 1, sizeof(*late))))
 		goto oom;
@@ -283,6 +292,8 @@ int wl_sdq_finish(struct wl_builder *b)
 	wl->sdq_nreads = nr;
 	wl->sdq_ng = ng;
 	wl->sdq_nc = nc;
+	for (size_t x = 0; x < (size_t)nr * nc; x++)
+		wl->sdq_cpu_agree[x] = UINT32_MAX;
 	for (uint32_t si = 0; si < q->snap.n;) {
 		uint32_t read = q->snap.v[si].read;
 		int64_t *kern = kbuf;
@@ -327,11 +338,26 @@ int wl_sdq_finish(struct wl_builder *b)
 					if (v > c[2])
 						c[2] = v;
 				}
-				if (*ag == UINT32_MAX && kern && kern[x] == (int64_t)v) {
-					uint64_t d = sn->ts - q->sd->reads[read].sched_clk;
+				if (*ag == UINT32_MAX && kern && kern[x] == (int64_t)v)
+					*ag = sdq_since(q, read, sn->ts);
+			}
+			/* each CPU's block: the first snapshot agreeing on all its printed groups */
+			for (uint32_t c = 0; kern && c < nc; c++) {
+				uint32_t *ca = wl->sdq_cpu_agree + (size_t)read * nc + c;
+				unsigned int rows = 0, eq = 0;
 
-					*ag = d >= UINT32_MAX ? UINT32_MAX - 1 : (uint32_t)d;
+				if (*ca != UINT32_MAX)
+					continue;
+				for (uint32_t g = 0; g < ng; g++) {
+					size_t x = (size_t)g * nc + c;
+
+					if (kern[x] < 0)
+						continue;
+					rows++;
+					eq += kern[x] == (int64_t)(cnt[x] > UINT16_MAX ? UINT16_MAX : cnt[x]);
 				}
+				if (rows && eq == rows)
+					*ca = sdq_since(q, read, sn->ts);
 			}
 			first = false;
 		}
@@ -358,5 +384,19 @@ bool wl_sd_trace_queued(const struct wl_workload *wl, uint32_t read, uint32_t gr
 	out->lo = x[1];
 	out->hi = x[2];
 	out->agree_ns = wl->sdq_agree[((size_t)read * wl->sdq_ng + group) * wl->sdq_nc + (uint32_t)cpu];
+	return true;
+}
+
+bool wl_sd_cpu_agree_ns(const struct wl_workload *wl, uint32_t read, int cpu, uint32_t *ns)
+{
+	uint32_t v;
+
+	if (!wl->sdq || read >= wl->sdq_nreads || !wl->sdq_taken[read] || cpu < 0 ||
+	    (uint32_t)cpu >= wl->sdq_nc)
+		return false;
+	v = wl->sdq_cpu_agree[(size_t)read * wl->sdq_nc + (uint32_t)cpu];
+	if (v == UINT32_MAX)
+		return false;
+	*ns = v;
 	return true;
 }

@@ -575,6 +575,22 @@ enum replay_initial_pelt {
 extern const struct replay_name replay_initial_pelt_names[];
 
 /*
+ * replay_config.sched_debug_at: the moment the task groups' comparison
+ * probes the model for each CPU's block of a sched/debug read (group_check.c;
+ * it changes nothing in the replay).  The kernel prints the read's header,
+ * then CPU by CPU (print_cpu() over for_each_online_cpu(), kernel/sched/
+ * debug.c), so a CPU's queues are as of a moment inside the read's span
+ * [sched_clk, sched_clk + read_us].
+ */
+enum replay_sched_debug_at {
+	REPLAY_SD_AT_START = 0,   /* every CPU at the read's header.sched_clk (zeroed config) */
+	REPLAY_SD_AT_ORDER,       /* CPU N at sched_clk + read_us * N / nr_cpus */
+	REPLAY_SD_AT_AGREE,       /* the trace's first agreement on the CPU's block, else start */
+	REPLAY_SD_AT_CPU,         /* the trace's first agreement, else as order (the default) */
+};
+extern const struct replay_name replay_sched_debug_at_names[];
+
+/*
  * replay_config.idle_clock: the clock a task woken onto an idle CPU is
  * charged from.  update: the idle CPU's __schedule() updates
  * the rq clock, the wakee is charged from its switch-in.  skip: the
@@ -816,6 +832,8 @@ struct replay_config {
 	enum replay_initial_pelt initial_pelt; /* the start's PELT (--initial-pelt) */
 	/* replay --sched-debug-shift: the group probes' times moved (a check of their alignment) */
 	int64_t sched_debug_shift_ns;
+	/* --sched-debug-at: each CPU's probe within the read (above) */
+	enum replay_sched_debug_at sched_debug_at;
 	/* an early wake's charge of its waker (above) */
 	enum replay_early_charge early_charge;
 	/* the source CPU's reschedule after a traced migration (above) */
@@ -1170,13 +1188,18 @@ bool replay_note_next(const struct replay_result *r, unsigned int *iter, const c
  * The model's group queues at each read of the sidecar's sched_debug inside
  * the trace window (docs/replay.md "Task groups against the kernel's
  * sched/debug"): a probe in the simulation's event order, before the first
- * event after the read's sched_clk (+ replay_config.sched_debug_shift_ns),
- * for every group the replay modelled and every CPU.  It changes nothing.
+ * event after the read's sched_clk (+ replay_config.sched_debug_shift_ns,
+ * + the CPU's offset under replay_config.sched_debug_at), for every group
+ * the replay modelled and every CPU.  It changes nothing.
  */
 struct replay_group_probe {
 	uint32_t read;                 /* index of sidecar_sched_debug.reads */
 	uint32_t group;                /* the workload's group */
 	int cpu;
+	/* the probe's time after the read's (shifted) sched_clk (--sched-debug-at) */
+	uint64_t after_ns;
+	/* placed where the trace's runnable set equals the kernel's on the CPU's block */
+	bool at_agree;
 	struct model_group_queue q;
 };
 /* The probes of a run, in order (NULL, 0 without the sidecar's sched_debug). */
@@ -1224,7 +1247,14 @@ struct replay_groups_queued {
 	unsigned int trace_eq_queued;  /* trace at sched_clk = kernel h_nr_queued */
 	unsigned int runnable_pairs;   /* pairs with the kernel's h_nr_runnable (6.14+) */
 	unsigned int delayed;          /* kernel h_nr_queued > h_nr_runnable (delayed dequeues) */
+	/*
+	 * pairs probed where the trace equals the kernel on the CPU's block
+	 * (--sched-debug-at agree, cpu): the split below takes the trace there
+	 * rather than at sched_clk
+	 */
+	unsigned int at_agree;
 	/* model != kernel h_nr_queued: */
+	/* "at sched_clk": at the probe's moment where at_agree placed it there */
 	unsigned int mm_drift;         /* trace at sched_clk = kernel, model != trace */
 	unsigned int mm_delayed;       /* trace at sched_clk = kernel, model = trace: the kernel's
 					  delayed dequeues the model does not hold */

@@ -1160,6 +1160,16 @@ struct wl_sd_queued {
 };
 bool wl_sd_trace_queued(const struct wl_workload *wl, uint32_t read, uint32_t group, int cpu,
 			struct wl_sd_queued *out);
+/*
+ * Where read @read printed @cpu's block, as far as the trace shows it: *ns
+ * after the read's sched_clk, the first moment within the read's span at
+ * which the trace's count equals the kernel's on every group of that CPU
+ * the kernel printed (the kernel prints the header, then CPU by CPU:
+ * print_cpu() over for_each_online_cpu(), kernel/sched/debug.c).  False
+ * where the trace never agrees on all of them within the span, or there is
+ * nothing to compare.
+ */
+bool wl_sd_cpu_agree_ns(const struct wl_workload *wl, uint32_t read, int cpu, uint32_t *ns);
 
 /* The measured wakeup latency (the same state machine as `report`). */
 const struct lat_machine *wl_measured_latency(const struct wl_workload *wl);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The model's task-group queues against the kernel's sched/debug on a bundled capture.
 
-    groups_kernel.py --bin SCHEDREPLAY TRACE [--check limits|shift|variants|loader|staleness|trace|validate]
+    groups_kernel.py --bin SCHEDREPLAY TRACE [--check limits|shift|variants|loader|staleness|trace|validate|at]
     groups_kernel.py --bin SCHEDREPLAY TRACE --table [--shifts MS,MS,...]
     groups_kernel.py --bin SCHEDREPLAY TRACE --decompose [--variants V,V] [--seeds N]
 
@@ -65,6 +65,18 @@ traces/pelt-mix-sd.dat, 5 Dec 2026, with a margin; docs/validation-log.md
             median limit below the figure exits 1 with OVER, limits on a
             trace without reads fail it, an unknown key or a fraction above
             1 is refused with one line naming it.
+  at        (make-probe-sd; docs/validation-log.md "Each CPU's own moment within a
+            sched/debug read") replay seed 1 under --sched-debug-at start, order,
+            agree and cpu: the same (read, CPU, group) pairs under each; each
+            probe where the value says (start: sched_clk; order: CPU N at
+            read_us * N / nr_cpus; agree: the trace's first agreement on the CPU's
+            block, cpu_agrees_after_ns, else sched_clk; cpu: that, else as
+            order) and, where that is sched_clk, the model's values those of
+            start; the trace places CPU 1's blocks later than CPU 0's (median
+            offset of the later-placed ones); under cpu the model matches the
+            kernel's h_nr_queued at AT_GAIN more pairs than under start, and the
+            read-later mismatches fall to at most AT_LATER (measured 564 -> 582,
+            52 -> 7).
 --table prints, per shift, the medians and p95 the shift check reads.
 --decompose prints, per variant and non-root group (means over seeds 1..N):
 the tg_load_avg error, split into the queues' load_avg error (sum over the
@@ -286,6 +298,73 @@ def check_trace(a):
     return 1 if bad else 0
 
 
+AT_GAIN = 12
+AT_LATER = 12
+
+
+def check_at(a):
+    sidecar = json.load(open(a.trace + ".json"))
+    reads = sidecar["sched_debug"]["reads"]
+    runs = {m: replay(a.bin, a.trace, ["--seed", "1", "--sched-debug-at", m])["base"]
+            for m in ("start", "order", "agree", "cpu")}
+    ncpu = 1 + max(p["cpu"] for p in runs["start"]["pairs"])
+    bad = 0
+
+    def expect(what, ok):
+        nonlocal bad
+        bad += not ok
+        print("%s: %s" % (what, "ok" if ok else "MISS"))
+
+    def key(p):
+        return (p["read"], p["cpu"], p["path"])
+
+    keys = {m: [key(p) for p in r["pairs"]] for m, r in runs.items()}
+    expect("the same %d pairs under every value" % len(keys["start"]),
+           len(keys["start"]) > 0 and all(k == keys["start"] for k in keys.values()))
+    start = {key(p): p for p in runs["start"]["pairs"]}
+    for m, r in runs.items():
+        wrong = same_wrong = agreed = 0
+        for p in r["pairs"]:
+            ca = p.get("trace", {}).get("cpu_agrees_after_ns")
+            order = int(reads[p["read"]]["read_us"]) * 1000 // ncpu * p["cpu"]
+            want = {"start": 0, "order": order, "agree": 0 if ca is None else ca,
+                    "cpu": order if ca is None else ca}[m]
+            agreed += m in ("agree", "cpu") and ca is not None
+            wrong += p["probe_after_ns"] != want
+            if want == 0 and p["model"] != start[key(p)]["model"]:
+                same_wrong += 1
+        expect("%s: every probe where it says (%d wrong), the model's values at sched_clk "
+               "those of start (%d differ), %s probed at the trace's agreement = %d" %
+               (m, wrong, same_wrong, r["queued"].get("probed_at_trace_agree"), agreed),
+               wrong == 0 and same_wrong == 0 and
+               r["queued"].get("probed_at_trace_agree") == agreed)
+    offs = {}
+    for p in runs["cpu"]["pairs"]:
+        ca = p.get("trace", {}).get("cpu_agrees_after_ns")
+        if ca:
+            offs.setdefault(p["cpu"], {})[p["read"]] = ca
+    med = {c: sorted(v.values())[len(v) // 2] for c, v in offs.items()}
+    print("blocks the trace places after sched_clk, per CPU: %s, median us %s" %
+          ({c: len(v) for c, v in offs.items()}, {c: m / 1000 for c, m in med.items()}))
+    expect("CPU 1's blocks later than CPU 0's (print_cpu() in CPU order)",
+           0 in med and 1 in med and med[1] > med[0])
+    qs, qc = runs["start"]["queued"], runs["cpu"]["queued"]
+    print("h_nr_queued model = kernel: start %d, cpu %d; read-later mismatches %d -> %d" %
+          (qs["model_eq_kernel"], qc["model_eq_kernel"], qs["model_ne_read_later"],
+           qc["model_ne_read_later"]))
+    expect("cpu matches at %d or more pairs more than start" % AT_GAIN,
+           qc["model_eq_kernel"] >= qs["model_eq_kernel"] + AT_GAIN)
+    expect("cpu's read-later mismatches at most %d" % AT_LATER,
+           qc["model_ne_read_later"] <= AT_LATER)
+    for m, r in runs.items():
+        q = r["queued"]
+        split = sum(q[k] for k in ("model_ne_drift", "model_ne_delayed", "model_ne_read_later",
+                                   "model_ne_trace_ne"))
+        expect("%s: mismatches %d = the split's %d" % (m, q["pairs"] - q["model_eq_kernel"], split),
+               q["pairs"] - q["model_eq_kernel"] == split)
+    return 1 if bad else 0
+
+
 def check_validate(a):
     src = os.path.dirname(os.path.abspath(a.trace))
     th = json.load(open(os.path.join(src, "thresholds.json")))
@@ -493,7 +572,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--check", choices=["limits", "shift", "variants", "loader", "staleness",
-                                        "trace", "validate"])
+                                        "trace", "validate", "at"])
     ap.add_argument("--table", action="store_true")
     ap.add_argument("--decompose", action="store_true")
     ap.add_argument("--variants", default="base,no-tg-ratelimit")
@@ -507,7 +586,8 @@ def main():
         return decompose(a)
     return {"limits": check_limits, "shift": check_shift, "variants": check_variants,
             "loader": check_loader, "staleness": check_staleness,
-            "trace": check_trace, "validate": check_validate}[a.check or "limits"](a)
+            "trace": check_trace, "validate": check_validate,
+            "at": check_at}[a.check or "limits"](a)
 
 
 if __name__ == "__main__":

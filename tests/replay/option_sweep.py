@@ -408,6 +408,8 @@ NOT_SWEPT = {
     "--tracing-dir": "capture: root and a live tracefs (tests/capture)",
     "--sched-debug-shift": "only moves the sched_debug probes of a sidecar that has them "
                            "(pelt-mix-sd: replay_groups_kernel_shift runs it at +-10, +-50 ms)",
+    "--sched-debug-at": "only moves the sched_debug probes of a sidecar that has them "
+                        "(make-probe-sd: replay_groups_kernel_at runs each value)",
 }
 # capture runs a workload as root: only its usage errors are swept
 USAGE_ONLY = ("capture", "variants")
