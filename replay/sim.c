@@ -3447,8 +3447,18 @@ static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 
 	charge(s, cpu, now);
 	if (c->other >= 0) {
-		/* RT to RT */
-		if (emit_switch(s, cpu, c->other, 0, TRACE_STATE_RUNNING, true, (int32_t)ti, now))
+		/*
+		 * RT to RT: the one leaving blocked (other_out(): a waiter
+		 * blocking on the PI mutex of the holder it boosted) or was
+		 * preempted; __schedule()'s put_prev_task_rt() charges it
+		 */
+		bool blocked = c->other_out_blocked;
+
+		c->other_out_blocked = false;
+		model_other_class_handover(s->m, cpu, now);
+		if (emit_switch(s, cpu, c->other, blocked ? 1 : 0,
+				blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked,
+				(int32_t)ti, now))
 			return -1;
 		c->other = (int32_t)ti;
 		return 0;
@@ -3530,8 +3540,11 @@ static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t
 		s->notes[SIM_NOTE_OTHER_MISMATCH]++;
 		return 0;
 	}
-	if (next && next->kind == WL_T_OTHER_IN && next->cpu == cpu && next->ts == now)
-		return 0;         /* handed straight to the next RT task (other_in) */
+	if (next && next->kind == WL_T_OTHER_IN && next->cpu == cpu && next->ts == now) {
+		/* handed straight to the next RT task (other_in), which writes the switch */
+		c->other_out_blocked = blocked;
+		return 0;
+	}
 	if (!blocked && (r = class_in_place(s, cpu, ti, now, next)) != 0)
 		return r < 0 ? -1 : 0;
 	c->other = -1;
