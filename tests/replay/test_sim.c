@@ -4774,6 +4774,50 @@ static void test_rt_block_handover(void)
 }
 
 /*
+ * The fair holder 10 does its traced work (1.002 ms) sooner than the trace:
+ * woken onto idle CPU 0 at 0.9 ms, it is switched in at 1 ms in the trace,
+ * at once in the replay (no costs), so its work is done at 1.902 ms, before
+ * the RT waiter's wake at 2 ms.  Its fair record ends queued at the boost
+ * (2.010 ms; class_split()'s WL_T_CLASS_LEAVE): it was runnable up to there
+ * - the trace has it preempted by the waiter's switch-in - so it runs on
+ * and is switched out "R+" to the waiter at 2.002 ms, then leaves the fair
+ * queue at the boost.  Before: it slept at 1.902 ms ("S" to idle) and the
+ * waiter came from idle - small-pirt's 59 extra idle round trips.
+ */
+static void test_class_leave_run_on(void)
+{
+	struct trace_event ev[16];
+	size_t n = 0;
+	struct wl_workload *wl;
+	struct run x;
+
+	ev[n++] = ev_switch(500000, 0, 12, 'S', 120, 0, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 900000, 0, 0, 0, 10, 130, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 901000, 0, 0, 0, 10, 130, 0);
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130);
+	ev[n++] = ev_switch(1 * MS + 1000, 1, 0, 'R', 120, 11, 98);
+	ev[n++] = ev_switch(1 * MS + 2000, 1, 11, 'S', 98, 0, 120);
+	/* the holder wakes the waiter (its release of what the waiter waits on) */
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 10, 0, 11, 98, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1000, 0, 10, 0, 11, 98, 0);
+	ev[n++] = ev_switch(2 * MS + 2000, 0, 10, 'R', 130, 11, 98);
+	ev[n++] = ev_pi_setprio(2 * MS + 10000, 0, 11, 10, 130, 98);
+	ev[n++] = ev_switch(2 * MS + 11000, 0, 11, 'S', 98, 10, 98);
+	ev[n++] = ev_pi_setprio(4 * MS, 0, 10, 10, 98, 130);
+	ev[n++] = ev_switch(5 * MS, 0, 10, 'S', 130, 0, 120);
+	if (run_events(&x, &wl, ev, n, true)) {
+		CHECK(dump_find(x.dump, 0, 0, "==> task10:10 [130]") < 1 * MS);
+		CHECK_EQ(dump_find(x.dump, 0, 0, "task10:10 [130] R+ ==> task11:11 [98]"), 2 * MS + 2000);
+		CHECK_EQ(dump_count(x.dump, 0, 0, 4 * MS, "task10:10 [130] S"), 0);
+		CHECK_EQ(dump_count(x.dump, 0, 1 * MS, 4 * MS, "==> swapper/0:0"), 0);
+		CHECK_EQ(note_count(x.r, "fair tasks whose traced work ran out before the boost"), 1);
+		CHECK_EQ(note_count(x.r, "fair tasks queued where the trace switched them"), 1);
+	}
+	run_end(&x);
+	wl_free(wl);
+}
+
+/*
  * The holder's own deboost at its unlock asks for a resched (prio_changed_fair():
  * running, its prio lowered, another task queued: 12, nice 19), which the
  * kernel takes only after the unlock's wake of the top waiter (11):
@@ -4829,6 +4873,7 @@ int main(int argc, char **argv)
 	test_class_change_pi_replay();
 	test_class_in_place_other_pick();
 	test_rt_block_handover();
+	test_class_leave_run_on();
 	test_handoff_pingpong();
 	test_ops_done_queued();
 	test_restored_idle_exits();
