@@ -4786,25 +4786,21 @@ static void test_rt_block_handover(void)
  */
 static void test_class_leave_run_on(void)
 {
-	struct trace_event ev[16];
-	size_t n = 0;
+	struct trace_event ev[24], cyc[16];
+	size_t n = 0, m = ev_pirt_cycle(cyc, true);
 	struct wl_workload *wl;
 	struct run x;
 
 	ev[n++] = ev_switch(500000, 0, 12, 'S', 120, 0, 120);
 	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 900000, 0, 0, 0, 10, 130, 0);
 	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 901000, 0, 0, 0, 10, 130, 0);
-	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 130);
-	ev[n++] = ev_switch(1 * MS + 1000, 1, 0, 'R', 120, 11, 98);
-	ev[n++] = ev_switch(1 * MS + 2000, 1, 11, 'S', 98, 0, 120);
-	/* the holder wakes the waiter (its release of what the waiter waits on) */
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 0, 10, 0, 11, 98, 0);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 1000, 0, 10, 0, 11, 98, 0);
-	ev[n++] = ev_switch(2 * MS + 2000, 0, 10, 'R', 130, 11, 98);
-	ev[n++] = ev_pi_setprio(2 * MS + 10000, 0, 11, 10, 130, 98);
-	ev[n++] = ev_switch(2 * MS + 11000, 0, 11, 'S', 98, 10, 98);
-	ev[n++] = ev_pi_setprio(4 * MS, 0, 10, 10, 98, 130);
-	ev[n++] = ev_switch(5 * MS, 0, 10, 'S', 130, 0, 120);
+	for (size_t i = 0; i < m; i++) {
+		ev[n] = cyc[i];
+		/* the holder wakes the waiter (its release of what the waiter waits on) */
+		if (ev[n].type == TRACE_EV_SCHED_WAKING || ev[n].type == TRACE_EV_SCHED_WAKEUP)
+			ev[n].common_pid = 10;
+		n++;
+	}
 	if (run_events(&x, &wl, ev, n, true)) {
 		CHECK(dump_find(x.dump, 0, 0, "==> task10:10 [130]") < 1 * MS);
 		CHECK_EQ(dump_find(x.dump, 0, 0, "task10:10 [130] R+ ==> task11:11 [98]"), 2 * MS + 2000);
