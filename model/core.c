@@ -1239,6 +1239,21 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
 	}
 }
 
+void model_other_class_handover(struct model *m, int cpu, uint64_t now)
+{
+	struct rq *rq;
+
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return;
+	rq = &m->rqs[cpu];
+	if (!rq->other_class)
+		return;
+	update_rq_clock(m, rq, now);
+	/* the leaving task's put_prev_task_rt() (its dequeue's, if it blocks) */
+	if (sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
+		COUNT(m, sched_stat_runtime_rt_dl);
+}
+
 /*
  * move_queued_task() / detach_task() + attach_task(): a queued task moves
  * with DO_DETACH / attach; a sleeping one only changes CPU (its load is

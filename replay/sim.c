@@ -3003,7 +3003,9 @@ static bool exit_to_user_mode_loop(struct sim *s, int cpu, uint32_t ti, const st
 
 /*
  * Current task @ti of @cpu has no op left: it runs on to the trace end if
- * the trace ended while it ran, else it sleeps for good.  run_ops() is done:
+ * the trace ended while it ran, or while it is runnable if its fair record
+ * ends queued at a boost to the RT class (WL_T_CLASS_LEAVE, later), else it
+ * sleeps for good.  run_ops() is done:
  * 0, or -1 on error.
  */
 static int ops_done(struct sim *s, int cpu, uint32_t ti, uint64_t now)
@@ -3016,6 +3018,19 @@ static int ops_done(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 		 * end; past it (the others finishing their traced work) its
 		 * demand is unknown, so it stops there.
 		 */
+		t->run_left = SIM_FOREVER;
+		return arm_op_done(s, cpu, now);
+	}
+	if (s->wt[ti].class_leave_ts > now && !s->past_end) {
+		/*
+		 * Its fair record ends queued at a boost to the RT class (the
+		 * trace: preempted by the RT waiter it woke, then boosted by
+		 * it; class_split()): it was runnable up to there, its work
+		 * going on in its RT record.  It runs on until it is
+		 * preempted or the boost comes (WL_T_CLASS_LEAVE), rather
+		 * than sleep and leave its CPU idle.
+		 */
+		s->notes[SIM_NOTE_CLASS_LEAVE_RUN_ON]++;
 		t->run_left = SIM_FOREVER;
 		return arm_op_done(s, cpu, now);
 	}
@@ -3447,8 +3462,18 @@ static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 
 	charge(s, cpu, now);
 	if (c->other >= 0) {
-		/* RT to RT */
-		if (emit_switch(s, cpu, c->other, 0, TRACE_STATE_RUNNING, true, (int32_t)ti, now))
+		/*
+		 * RT to RT: the one leaving blocked (other_out(): a waiter
+		 * blocking on the PI mutex of the holder it boosted) or was
+		 * preempted; __schedule()'s put_prev_task_rt() charges it
+		 */
+		bool blocked = c->other_out_blocked;
+
+		c->other_out_blocked = false;
+		model_other_class_handover(s->m, cpu, now);
+		if (emit_switch(s, cpu, c->other, blocked ? 1 : 0,
+				blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked,
+				(int32_t)ti, now))
 			return -1;
 		c->other = (int32_t)ti;
 		return 0;
@@ -3530,8 +3555,11 @@ static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t
 		s->notes[SIM_NOTE_OTHER_MISMATCH]++;
 		return 0;
 	}
-	if (next && next->kind == WL_T_OTHER_IN && next->cpu == cpu && next->ts == now)
-		return 0;         /* handed straight to the next RT task (other_in) */
+	if (next && next->kind == WL_T_OTHER_IN && next->cpu == cpu && next->ts == now) {
+		/* handed straight to the next RT task (other_in), which writes the switch */
+		c->other_out_blocked = blocked;
+		return 0;
+	}
 	if (!blocked && (r = class_in_place(s, cpu, ti, now, next)) != 0)
 		return r < 0 ? -1 : 0;
 	c->other = -1;
@@ -3977,6 +4005,15 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		return sim_emit(s, &ev);
 	}
 	case WL_T_CLASS_LEAVE:
+		if (t && t->st == SIM_RUNNING && t->run_left == SIM_FOREVER && t->cpu >= 0 &&
+		    s->cpus[t->cpu].curr == (int32_t)e->task && s->cpus[t->cpu].other < 0 &&
+		    !s->wt[e->task].running_at_end) {
+			/* ran on past its work (ops_done()) and is still running: it sleeps */
+			s->notes[SIM_NOTE_CLASS_LEAVE_RUNNING]++;
+			t->st = SIM_BLOCKED;
+			t->waiting = WL_NONE;
+			return schedule_ex(s, t->cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
+		}
 		if (!t || !t->mt || t->st != SIM_QUEUED ||
 		    model_task_switched_from_fair(s->m, t->mt, now)) {
 			s->notes[SIM_NOTE_CLASS_LEAVE_LATE]++;

@@ -102,6 +102,8 @@ enum { SIM_SKIP_STANDIN_NONE = 0, SIM_SKIP_STANDIN_OTHER, SIM_SKIP_STANDIN_OWN }
 struct sim_cpu {
 	int32_t curr;              /* fair task running, -1 none */
 	int32_t other;             /* RT/DL task holding the CPU, -1 none */
+	bool other_out_blocked;    /* other's WL_T_OTHER_OUT handed straight to the next RT/DL
+				      task (other_in()) was a block */
 	int32_t stopper;           /* the workload's migration/N of this CPU, -1 none */
 	uint64_t run_start;        /* curr's progress charged up to here */
 	uint64_t resched_at;       /* pending delayed reschedule, UINT64_MAX none */
@@ -214,6 +216,8 @@ enum sim_note_id {
 	SIM_NOTE_CLASS_MUTED,
 	SIM_NOTE_CLASS_LEAVE,
 	SIM_NOTE_CLASS_LEAVE_LATE,
+	SIM_NOTE_CLASS_LEAVE_RUN_ON,
+	SIM_NOTE_CLASS_LEAVE_RUNNING,
 	SIM_NOTE_CLASS_IN_PLACE,
 	SIM_NOTE_HANDOFF_BUSY,
 	SIM_NOTE_HANDOFF_NO_BLOCK,

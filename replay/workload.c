@@ -1450,8 +1450,11 @@ static uint32_t class_split(struct wl_builder *b, uint32_t t, int32_t prio, uint
 	handoff_cancel(b, t);
 	if (handoff_block(b, t, WL_NONE))
 		return WL_NONE;
-	if (from == WL_CLASS_FAIR && queued && push_timed(b, ts, WL_T_CLASS_LEAVE, t, cpu, 0, 0))
-		return WL_NONE;
+	if (from == WL_CLASS_FAIR && queued) {
+		if (push_timed(b, ts, WL_T_CLASS_LEAVE, t, cpu, 0, 0))
+			return WL_NONE;
+		b->tasks.v[t].class_leave_ts = ts;
+	}
 	memcpy(comm, b->ts.v[t].comm, sizeof(comm));
 	comm[sizeof(comm) - 1] = '\0';
 	b->ts.v[t].st = TS_DEAD;

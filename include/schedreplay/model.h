@@ -601,6 +601,15 @@ void model_tick(struct model *m, int cpu, uint64_t now);
 void model_other_class(struct model *m, int cpu, bool running, uint64_t now);
 
 /*
+ * The non-fair task holding @cpu hands it straight to another non-fair task
+ * at @now (RT to RT: __schedule() -> put_prev_task_rt() -> update_curr_rt()
+ * charges the one leaving, the CPU stays out of the fair class's hands):
+ * the charge's sched_stat_runtime under STAT_RUNTIME_OTHER_CLASS.  Nothing
+ * if no non-fair task holds @cpu.
+ */
+void model_other_class_handover(struct model *m, int cpu, uint64_t now);
+
+/*
  * Move a queued, not running task to @dst_cpu (load balancer, affinity,
  * or a traced sched_migrate_task): dequeue with DO_DETACH, set_task_cpu,
  * enqueue with ENQUEUE_MIGRATED, wakeup_preempt on @dst_cpu.  A sleeping

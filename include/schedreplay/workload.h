@@ -311,6 +311,8 @@ struct wl_task {
 	uint64_t runtime_ns;   /* measured on-CPU time in the trace */
 	char comm[TRACE_COMM_LEN]; /* comm at its first appearance */
 	bool running_at_end;   /* on a CPU when the trace ended (its last RUN is cut short) */
+	uint64_t class_leave_ts; /* a fair record that ends queued at a boost to the RT class: its
+				    WL_T_CLASS_LEAVE's time (runnable up to there), 0 none */
 	bool multi_cpu;        /* the trace shows it on more than one CPU (else it may be
 				  pinned: the simulation's balancer leaves it alone) */
 	/*

@@ -4722,6 +4722,98 @@ static void test_class_in_place_other_pick(void)
 }
 
 /*
+ * small-pirt's cycle: the RT waiter 11 blocks on the PI mutex of the holder it
+ * has just boosted and hands its CPU straight to it (RT to RT).  The kernel's
+ * __schedule() writes the waiter's block ("S", as the trace's switch), and
+ * its dequeue -> update_curr_rt() charges the waiter: a sched_stat_runtime
+ * under STAT_RUNTIME_OTHER_CLASS (6.8+), the model's
+ * sched_stat_runtime_rt_dl.  Before: the switch was written "R+" (the block
+ * not carried from the RT switch-out to the switch-in that wrote it) and
+ * the hand-over charged nothing: the count of a run whose waiter blocks to
+ * idle instead (the control: the CPU's RT interval released there, charged
+ * at its put_prev_task_rt()) was one more.
+ */
+static void test_rt_block_handover(void)
+{
+	uint64_t rtdl[2] = { 0, 0 };
+
+	for (int control = 0; control <= 1; control++) {
+		struct trace_event ev[16];
+		size_t n = ev_pirt_cycle(ev, true);
+		struct wl_workload *wl;
+		struct run x;
+
+		if (control) {
+			/* 11 blocks to idle; 10, boosted, switched in 1 us later */
+			size_t i = 0;
+
+			while (i < n && ev[i].ts != 2 * MS + 11000)
+				i++;
+			CHECK(i + 1 < n);
+			if (i + 1 >= n)
+				return;
+			memmove(&ev[i + 2], &ev[i + 1], (n - i - 1) * sizeof(ev[0]));
+			ev[i] = ev_switch(2 * MS + 11000, 0, 11, 'S', 98, 0, 120);
+			ev[i + 1] = ev_switch(2 * MS + 12000, 0, 0, 'R', 120, 10, 98);
+			n++;
+		}
+		if (run_events(&x, &wl, ev, n, true)) {
+			if (!control) {
+				CHECK_EQ(dump_find(x.dump, 0, 2 * MS, "task11:11 [98] S ==> task10:10 [98]"),
+					 2 * MS + 11000);
+				CHECK_EQ(dump_count(x.dump, 0, 2 * MS, 4 * MS, "task11:11 [98] R"), 0);
+			}
+			rtdl[control] = count(x.r, "sched_stat_runtime_rt_dl");
+		}
+		run_end(&x);
+		wl_free(wl);
+	}
+	/* the control's RT interval of 10 is charged at its switch-in's release too */
+	CHECK(rtdl[0] > 0);
+	CHECK_EQ(rtdl[0], rtdl[1]);
+}
+
+/*
+ * The fair holder 10 does its traced work (1.002 ms) sooner than the trace:
+ * woken onto idle CPU 0 at 0.9 ms, it is switched in at 1 ms in the trace,
+ * at once in the replay (no costs), so its work is done at 1.902 ms, before
+ * the RT waiter's wake at 2 ms.  Its fair record ends queued at the boost
+ * (2.010 ms; class_split()'s WL_T_CLASS_LEAVE): it was runnable up to there
+ * - the trace has it preempted by the waiter's switch-in - so it runs on
+ * and is switched out "R+" to the waiter at 2.002 ms, then leaves the fair
+ * queue at the boost.  Before: it slept at 1.902 ms ("S" to idle) and the
+ * waiter came from idle - small-pirt's 59 extra idle round trips.
+ */
+static void test_class_leave_run_on(void)
+{
+	struct trace_event ev[24], cyc[16];
+	size_t n = 0, m = ev_pirt_cycle(cyc, true);
+	struct wl_workload *wl;
+	struct run x;
+
+	ev[n++] = ev_switch(500000, 0, 12, 'S', 120, 0, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 900000, 0, 0, 0, 10, 130, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 901000, 0, 0, 0, 10, 130, 0);
+	for (size_t i = 0; i < m; i++) {
+		ev[n] = cyc[i];
+		/* the holder wakes the waiter (its release of what the waiter waits on) */
+		if (ev[n].type == TRACE_EV_SCHED_WAKING || ev[n].type == TRACE_EV_SCHED_WAKEUP)
+			ev[n].common_pid = 10;
+		n++;
+	}
+	if (run_events(&x, &wl, ev, n, true)) {
+		CHECK(dump_find(x.dump, 0, 0, "==> task10:10 [130]") < 1 * MS);
+		CHECK_EQ(dump_find(x.dump, 0, 0, "task10:10 [130] R+ ==> task11:11 [98]"), 2 * MS + 2000);
+		CHECK_EQ(dump_count(x.dump, 0, 0, 4 * MS, "task10:10 [130] S"), 0);
+		CHECK_EQ(dump_count(x.dump, 0, 1 * MS, 4 * MS, "==> swapper/0:0"), 0);
+		CHECK_EQ(note_count(x.r, "fair tasks whose traced work ran out before the boost"), 1);
+		CHECK_EQ(note_count(x.r, "fair tasks queued where the trace switched them"), 1);
+	}
+	run_end(&x);
+	wl_free(wl);
+}
+
+/*
  * The holder's own deboost at its unlock asks for a resched (prio_changed_fair():
  * running, its prio lowered, another task queued: 12, nice 19), which the
  * kernel takes only after the unlock's wake of the top waiter (11):
@@ -4776,6 +4868,8 @@ int main(int argc, char **argv)
 	test_class_change_replay();
 	test_class_change_pi_replay();
 	test_class_in_place_other_pick();
+	test_rt_block_handover();
+	test_class_leave_run_on();
 	test_handoff_pingpong();
 	test_ops_done_queued();
 	test_restored_idle_exits();
