@@ -87,7 +87,7 @@ void update_curr(struct model *m, struct cfs_rq *cfs_rq)
 		COUNT(m, sched_stat_runtime);
 		if (m->stat_runtime_hook)
 			m->stat_runtime_hook(m->hook_ctx, rq->cpu, task_of(curr)->id,
-					     (u64)delta_exec, rq->clock_task);
+					     (u64)delta_exec, rq->clock);
 	}
 	account_cfs_rq_runtime(m, cfs_rq, (u64)delta_exec);
 

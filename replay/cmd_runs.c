@@ -437,7 +437,10 @@ static const struct run_opt run_opt_table[] = {
 	  "trace's times: the CPU runs nothing and takes no tick, its\n"
 	  "current task is charged the stall as the kernel's was, a\n"
 	  "preemption waits for the stall's end (traced, the default:\n"
-	  "docs/replay.md, \"CPU stalls\")" },
+	  "docs/replay.md, \"CPU stalls\"); steal: also the gaps whose\n"
+	  "charge falls short of them (steal time clock_task left out),\n"
+	  "replayed the same way for the steal, the CPU's clock_task and\n"
+	  "PELT clock stopped then (the task is not charged it)" },
 	{ "resched-at", NULL, RUN_OPTS_MODEL,
 	  .names = replay_resched_at_names, AT_ENUM(rc.resched_at), .help =
 	  "when a waker that its wakee preempts is switched out:\n"
@@ -1016,7 +1019,8 @@ int run_opts_finish(struct run_opts *o)
 	o->wo.syscall_marks = o->rc.resched_at == REPLAY_RESCHED_SYSCALL_EXIT;
 	/* --tick-preempt-at traced's positions, the same */
 	o->wo.tick_marks = o->rc.tick_preempt_at == REPLAY_TICK_PREEMPT_TRACED;
-	o->wo.cpu_stalls = o->rc.cpu_stalls == REPLAY_CPU_STALLS_TRACED;
+	o->wo.cpu_stalls = o->rc.cpu_stalls != REPLAY_CPU_STALLS_OFF;
+	o->wo.cpu_steal = o->rc.cpu_stalls == REPLAY_CPU_STALLS_STEAL;
 	/* --exec-balance-at traced's positions, the same (only where they are used) */
 	o->wo.exec_marks = o->rc.placement == REPLAY_PLACEMENT_MODEL &&
 			   o->rc.exec_balance_at == REPLAY_EXEC_BALANCE_TRACED;

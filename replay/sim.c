@@ -4107,15 +4107,23 @@ static int bw_timer(struct sim *s, uint64_t now)
  * tick and a pending resched are withdrawn; the model's task stays current,
  * its exec_start where it was, so the next update_curr() charges it the
  * stall, as the kernel's did (no steal time reported: clock_task ran on).
+ * A steal stall (--cpu-stalls steal, wl_stall.steal) is the same, but the
+ * model's clock_task and clock_pelt stand still through it (its points in
+ * model_config.clock_left, clock_left_for()), so nothing is charged for it.
  * Other CPUs still wake tasks onto it (the model's enqueue updates its
  * queue, as the kernel's remote ttwu did); their preemption waits.
  */
-static int stall_in(struct sim *s, int cpu, uint64_t now)
+static int stall_in(struct sim *s, int cpu, uint64_t now, uint32_t i)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+	const struct wl_stall *st = wl_stall_at(s->wl, i);
 
 	if (c->stalled)
 		return 0;
+	if (st && st->steal)
+		s->notes[SIM_NOTE_CPU_STEAL]++;
+	else
+		s->notes[SIM_NOTE_CPU_STALL]++;
 	charge(s, cpu, now);
 	c->stalled = true;
 	c->gen_op++;
@@ -4126,7 +4134,6 @@ static int stall_in(struct sim *s, int cpu, uint64_t now)
 		c->resched_at = UINT64_MAX;
 		c->gen_resched++;
 	}
-	s->notes[SIM_NOTE_CPU_STALL]++;
 	return 0;
 }
 
@@ -4159,7 +4166,7 @@ static int stall_out(struct sim *s, int cpu, uint64_t now)
 /* The stalls' heap events, at the start (before the loop). */
 static int stalls_arm(struct sim *s)
 {
-	if (s->cfg.cpu_stalls != REPLAY_CPU_STALLS_TRACED)
+	if (s->cfg.cpu_stalls == REPLAY_CPU_STALLS_OFF)
 		return 0;
 	for (uint32_t i = 0; i < wl_nr_stalls(s->wl); i++) {
 		const struct wl_stall *st = wl_stall_at(s->wl, i);
@@ -4234,7 +4241,7 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 			return 0;
 		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, h->t);
 	case HEV_STALL_IN:
-		return stall_in(s, cpu, h->t);
+		return stall_in(s, cpu, h->t, (uint32_t)h->gen);
 	case HEV_STALL_OUT:
 		return stall_out(s, cpu, h->t);
 	default:

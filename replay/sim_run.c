@@ -182,6 +182,7 @@ const struct replay_name replay_exit_preempt_names[] = {
 const struct replay_name replay_cpu_stalls_names[] = {
 	{ "off", REPLAY_CPU_STALLS_OFF },
 	{ "traced", REPLAY_CPU_STALLS_TRACED },
+	{ "steal", REPLAY_CPU_STALLS_STEAL },
 	{ NULL, 0 }
 };
 
@@ -920,9 +921,49 @@ static int initial_pelt(const struct sim *s, const struct wl_task *w, struct mod
 }
 
 /*
+ * --cpu-stalls steal under --clock-task wall: each CPU's steal stalls
+ * (wl_stall.steal) as its left-out timeline, the points (start, L) and
+ * (end, L + steal), L the steal before: clock_task and clock_pelt stand
+ * still through each (update_rq_clock_task() takes the steal off the delta;
+ * update_rq_clock_pelt() advances by what is left).  0, or -1 on ENOMEM.
+ */
+static int steal_left_for(const struct sim *s, struct model_clock_left **cl,
+			  struct model_clock_point **pts)
+{
+	uint32_t ns = wl_nr_stalls(s->wl), k = 0;
+
+	if (s->nr_cpus <= 0 || !(*cl = calloc((size_t)s->nr_cpus, sizeof(**cl))) ||
+	    !(*pts = malloc((2 * (size_t)ns + 1) * sizeof(**pts)))) {
+		free(*cl);
+		*cl = NULL;
+		return -1;
+	}
+	for (int c = 0; c < s->nr_cpus; c++) {
+		uint64_t left = 0, last = 0;
+
+		(*cl)[c].v = *pts + k;
+		for (uint32_t i = 0; i < ns; i++) {      /* by end time per CPU */
+			const struct wl_stall *st = wl_stall_at(s->wl, i);
+
+			if (st->cpu != c || !st->steal || st->start < last)
+				continue;
+			(*pts)[k++] = (struct model_clock_point){ .at = st->start, .left_ns = left };
+			left += st->end - st->start;
+			(*pts)[k++] = (struct model_clock_point){ .at = st->end, .left_ns = left };
+			(*cl)[c].n += 2;
+			last = st->end + 1;   /* points strictly ascending */
+		}
+	}
+	return 0;
+}
+
+/*
  * --clock-task traced: each CPU's left-out timeline (wl_clock_left_points())
- * as the model's (model_config.clock_left, which model_new() copies); *@pts
- * to free after model_new().  0, or -1 on ENOMEM.
+ * as the model's (model_config.clock_left, which model_new() copies); else
+ * --cpu-stalls steal's (steal_left_for()); *@pts to free after model_new().
+ * Under traced the measured timeline holds a steal stall's left-out time
+ * already (the charge chains, spread over the chain's pair).  0, or -1 on
+ * ENOMEM.
  */
 static int clock_left_for(const struct sim *s, struct model_clock_left **cl,
 			  struct model_clock_point **pts)
@@ -932,7 +973,7 @@ static int clock_left_for(const struct sim *s, struct model_clock_left **cl,
 	*cl = NULL;
 	*pts = NULL;
 	if (s->cfg.clock_task != REPLAY_CLOCK_TASK_TRACED)
-		return 0;
+		return s->cfg.cpu_stalls == REPLAY_CPU_STALLS_STEAL ? steal_left_for(s, cl, pts) : 0;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		wl_clock_left_points(s->wl, c, &n);
 		total += n;
@@ -1801,6 +1842,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_PC_MOVED] = "of them placed by the model's select_task_rq_fair() on another CPU than the traced one (state placement)",
 	[SIM_NOTE_HANDOFF_BUSY] = "hand-off waits not slept: another task already waited for the same wakee",
 	[SIM_NOTE_CPU_STALL] = "traced CPU stalls replayed (--cpu-stalls traced): the CPU ran nothing and took no tick from the stall's start to its end, its current task charged the stall",
+	[SIM_NOTE_CPU_STEAL] = "traced CPU steal stalls replayed (--cpu-stalls steal): the CPU ran nothing and took no tick through the steal, its clock_task and PELT clock stopped (not charged)",
 };
 
 bool replay_note_next(const struct replay_result *r, unsigned int *iter, const char **text,

@@ -3225,16 +3225,25 @@ static void stall_remote_charge(struct wl_builder *b, const struct trace_event *
  * ones since the gap's start (c->rec_charged) cover it less one tick period
  * (the task's exec_start may be up to a tick before the gap; a stall whose
  * time the kernel left out of clock_task as steal is no such stall: its
- * charge is short by it, bw-hogs-run3's 20 ms gaps charged 1.4 ms).  The
- * stall is taken out of that task's work: its RUNs since its switch-in, the
- * latest first, keep the rest (the vCPU did not run it, and the kernel's
- * charge of the gap is the model's to make: the simulation's stall, sim.c).
- * -1 on ENOMEM.
+ * charge is short by it, bw-hogs-run3's 20 ms gaps charged 1.4 ms).  With
+ * wl_options.cpu_steal (--cpu-stalls steal) such a gap is a steal stall:
+ * the vCPU ran the task for the charge after the gap's last event (its tick
+ * did not come: the charge is under a tick period there), the rest, the
+ * steal, it did not, and update_rq_clock_task() left it out of clock_task;
+ * the stall is the steal, at the gap's end.  A gap in which the reader
+ * restored a switch (c->rec_switched: the CPU went idle and the kernel did
+ * not trace its switch out of idle) is idle time, no stall: bw-hogs-run2
+ * and -run3's 19-32 ms gaps charged 0.05-1.4 ms are all such (a switch to
+ * idle before, the task's first charge after).  The stall (the gap, or its
+ * steal) is taken out of that task's work: its RUNs since its switch-in,
+ * the latest first, keep the rest (the vCPU did not run it, and the
+ * kernel's charge of the gap is the model's to make: the simulation's stall,
+ * sim.c).  -1 on ENOMEM.
  */
 static int stall_seen(struct wl_builder *b, struct cpu_track *c, const struct trace_event *ev)
 {
 	int32_t pid = ev->u.stat_runtime.pid;
-	uint64_t gap = ev->ts - c->rec_ts, left;
+	uint64_t gap = ev->ts - c->rec_ts, left, charged, steal = 0;
 	struct tstate *s;
 	uint32_t t;
 
@@ -3245,12 +3254,17 @@ static int stall_seen(struct wl_builder *b, struct cpu_track *c, const struct tr
 	t = (uint32_t)c->curr;
 	s = &b->ts.v[t];
 	if (b->tasks.v[t].pid != pid || b->tasks.v[t].cls != WL_CLASS_FAIR ||
-	    s->st != TS_RUNNING || s->cpu != ev->cpu ||
-	    c->rec_charged + ev->u.stat_runtime.runtime + stall_min_ns(b) / WL_STALL_TICKS < gap)
+	    s->st != TS_RUNNING || s->cpu != ev->cpu || c->rec_switched)
 		return 0;
+	charged = c->rec_charged + ev->u.stat_runtime.runtime;
+	if (charged + stall_min_ns(b) / WL_STALL_TICKS < gap) {
+		if (!b->opt.cpu_steal)
+			return 0;
+		steal = gap - charged;     /* > one tick period */
+	}
 	if (flush_run(b, t, ev->ts))
 		return -1;
-	left = gap;
+	left = steal ? steal : gap;
 	for (uint32_t k = s->ops.n; k-- > 0 && left;) {
 		struct wl_op *o = &s->ops.v[k];
 		uint64_t d;
@@ -3264,9 +3278,10 @@ static int stall_seen(struct wl_builder *b, struct cpu_track *c, const struct tr
 		left -= d;
 	}
 	WL_VEC_PUSH(b->stalls, fail);
-	b->stalls.v[b->stalls.n++] = (struct wl_stall){ .start = c->rec_ts, .end = ev->ts,
+	b->stalls.v[b->stalls.n++] = (struct wl_stall){
+		.start = steal ? ev->ts - steal : c->rec_ts, .end = ev->ts, .steal = steal,
 		.task = t, .cpu = ev->cpu };
-	note(b, WL_NOTE_CPU_STALL);
+	note(b, steal ? WL_NOTE_CPU_STEAL : WL_NOTE_CPU_STALL);
 	return 0;
 fail:
 	return -1;
@@ -3300,9 +3315,15 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 			c->rec_seen = true;
 			c->rec_ts = ev->ts;
 			c->rec_charged = 0;
+			c->rec_switched = false;
 		}
 		if (b->opt.cpu_stalls && ev->type == TRACE_EV_SCHED_STAT_RUNTIME)
 			stall_remote_charge(b, ev);
+	} else if (ev->type == TRACE_EV_SCHED_SWITCH) {
+		struct cpu_track *c = cpu_get(b, ev->cpu);
+
+		if (c)
+			c->rec_switched = true;   /* a restored switch (out of idle) in the gap */
 	}
 	if (wl_ticks_event(b, ev, lost_before) || wl_steal_event(b, ev, lost_before))
 		goto oom;
@@ -3887,6 +3908,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_CGMAP_PID_UNMATCHED] = "--cgroup-map PID lines naming no task alive at the trace start (a task the trace forks starts in its parent's group): no effect",
 	[WL_NOTE_RACE_WAKE] = "wakings that reached a task still on its CPU before it blocked (waker and sleeper racing): replayed as block + immediate wake",
 	[WL_NOTE_CPU_STALL] = "CPU stalls: a busy CPU wrote no event for over 3 tick periods, its fair task's own tick charge ending the gap (a stalled vCPU); taken out of that task's work and replayed at their trace times with --cpu-stalls traced (the CPU runs nothing, takes no tick, its current task is charged the stall)",
+	[WL_NOTE_CPU_STEAL] = "CPU steal stalls (--cpu-stalls steal): a busy CPU wrote no event for over 3 tick periods, its fair task's charges over the gap short of it by over a tick period (steal time clock_task left out); the steal taken out of that task's work and replayed at the gap's end (the CPU runs nothing, its clock_task and PELT clock stop)",
 };
 
 bool wl_note_at(const struct wl_workload *wl, unsigned int *iter, const char **text,

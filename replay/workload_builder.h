@@ -119,6 +119,7 @@ struct cpu_track {
 	uint64_t rec_ts;             /* ... the last one's timestamp */
 	uint64_t rec_charged;        /* --cpu-stalls: its current task's charges written on other
 					CPUs since (remote update_curr()s; stall_seen()) */
+	bool rec_switched;           /* ... a restored switch here since (stall_seen()) */
 	uint32_t pass_last;          /* timed index of the WL_T_MIGRATE this CPU's last event
 					(sched_stat_runtime aside) pushed, WL_NONE: none
 					(pass_track()) */

@@ -137,7 +137,8 @@ struct model_config {
 	 * Optional: called for every sched_stat_runtime the modelled kernel
 	 * would emit from a fair task's update_curr() (@id = model_task_id(),
 	 * @runtime = the delta in ns, @now = the rq clock it was charged up
-	 * to).  For event dumps and analysis; NULL: none (no cost).
+	 * to: rq->clock, the simulation's time, which clock_task may trail by
+	 * the time it left out, model_config.clock_left).  For event dumps and analysis; NULL: none (no cost).
 	 */
 	void (*stat_runtime_hook)(void *ctx, int cpu, uint32_t id, uint64_t runtime, uint64_t now);
 	void *hook_ctx;

@@ -242,11 +242,20 @@ extern const struct replay_name replay_exit_preempt_names[];
  *           current task (the simulation's) stays current and is charged
  *           the stall at its next update_curr(), as the kernel's was; a
  *           resched asked of the CPU then waits for the stall's end, where
- *           the tick the CPU missed comes (the default since 5 Dec 2026).
+ *           the tick the CPU missed comes (the default since 5 Dec 2026);
+ *   STEAL   as TRACED, and a busy CPU's event-free gap whose charge falls
+ *           short of it (steal time clock_task left out: struct
+ *           wl_stall.steal) is replayed the same way from the gap's end
+ *           less its steal to its end, with the CPU's clock_task and
+ *           clock_pelt stopped through it (update_rq_clock_task() takes
+ *           the steal off the delta that clock_task and
+ *           update_rq_clock_pelt() advance by): the task is not charged it
+ *           (experimental; docs/replay.md, "CPU stalls").
  */
 enum replay_cpu_stalls {
 	REPLAY_CPU_STALLS_OFF = 0,
 	REPLAY_CPU_STALLS_TRACED,
+	REPLAY_CPU_STALLS_STEAL,
 };
 extern const struct replay_name replay_cpu_stalls_names[];
 

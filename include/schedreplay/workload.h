@@ -781,6 +781,12 @@ struct wl_options {
 	 */
 	bool cpu_stalls;
 	/*
+	 * With cpu_stalls, also the gaps whose charge falls short of them (the
+	 * steal time clock_task left out: wl_stall.steal), for
+	 * --cpu-stalls steal.  Off: such a gap is the task's work.
+	 */
+	bool cpu_steal;
+	/*
 	 * A task never seen before that is switched in on a CPU where a switch
 	 * to idle was traced earlier starts asleep, woken externally at that
 	 * switch-in (the kernel picks idle only with an empty queue, so it was
@@ -959,12 +965,18 @@ const struct wl_newidle *wl_newidle_at(const struct wl_workload *wl, uint32_t i)
  * (sched_tick() -> task_tick_fair() -> update_curr()), so the CPU did not run
  * the guest then: a stalled vCPU (docs/replay.md, "CPU stalls").  The
  * kernel charged the whole gap to that task (no steal time reported); the
- * extraction takes it out of the task's work.
+ * extraction takes it out of the task's work.  With wl_options.cpu_steal
+ * also a gap whose charges fall short of it by more than a tick period: the
+ * vCPU ran the task for the charge after the gap's last event, then the
+ * rest was steal that clock_task left out; the stall is that rest (start =
+ * end - steal), and the extraction takes it out of the task's work.
  */
 #define WL_STALL_TICKS 3u
 struct wl_stall {
-	uint64_t start;        /* the CPU's last event before the gap */
+	uint64_t start;        /* the CPU's last event before the gap (a steal stall:
+				  the gap's end less its steal) */
 	uint64_t end;          /* the task's charge that ends it */
+	uint64_t steal;        /* 0: charged; else the time clock_task left out (end - start) */
 	uint32_t task;         /* the task current through it */
 	int cpu;
 };

@@ -84,6 +84,7 @@ SINGLE = [
     ("exit-preempt=now", ["--exit-preempt", "now"]),
     ("cpu-stalls=traced", ["--cpu-stalls", "traced"]),
     ("cpu-stalls=off", ["--cpu-stalls", "off"]),
+    ("cpu-stalls=steal", ["--cpu-stalls", "steal"]),
     ("resched-at=syscall-exit", ["--resched-at", "syscall-exit"]),
     ("resched-at=cost", ["--resched-at", "cost"]),
     ("resched-at=traced", ["--resched-at", "traced"]),

@@ -1077,6 +1077,104 @@ static void test_cpu_stalls(void)
 }
 
 /*
+ * --cpu-stalls steal (docs/replay.md, "CPU stalls"): task 50 runs alone on
+ * CPU 0 from 1 ms, its ticks charging it at 4 and 8 ms; then CPU 0 writes
+ * nothing until 58 ms, where 50's tick charges it 2 ms: the vCPU ran it from
+ * 8 to 10 ms, then 48 ms were steal that clock_task left out.  50 runs on to
+ * 70 ms and sleeps.  Under steal the extraction takes the 48 ms (10 -> 58
+ * ms) as a steal stall out of 50's work, and the simulation's CPU runs
+ * nothing and takes no tick then, its clock_task stopped: no charge inside
+ * it, 50's charges add up to the trace's 21 ms (not 69), each written at
+ * the simulation's time, and 50 sleeps about when the trace's does.  Under
+ * traced no stall is found (the charge is short of the gap) and the ticks
+ * charge 50 every 4 ms through the gap, 69 ms in all.  A gap that
+ * begins with a switch to idle and ends with the task's charge (the reader's
+ * restored switch out of idle in between: bw-hogs-run3) is no stall.
+ */
+static void test_cpu_steal(void)
+{
+	struct trace_event ev[16];
+	size_t n = 0;
+	struct wl_options o = { .hz = 250, .cpu_stalls = true };
+
+	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120);
+	ev[n++] = ev_runtime(4 * MS, 0, 50, 3 * MS);
+	ev[n++] = ev_runtime(8 * MS, 0, 50, 4 * MS);
+	ev[n++] = ev_runtime(58 * MS, 0, 50, 2 * MS);
+	ev[n++] = ev_runtime(62 * MS, 0, 50, 4 * MS);
+	ev[n++] = ev_runtime(66 * MS, 0, 50, 4 * MS);
+	ev[n++] = ev_runtime(70 * MS, 0, 50, 4 * MS);
+	ev[n++] = ev_switch(70 * MS, 0, 50, 'S', 120, 0, 120);
+	for (int steal = 0; steal <= 1; steal++) {
+		struct wl_workload *wl;
+		struct replay_config rc;
+		struct run x;
+
+		o.cpu_steal = steal;
+		wl = build_opts(ev, n, &o);
+		if (!wl)
+			return;
+		CHECK_EQ(wl_nr_stalls(wl), (steal ? 1u : 0u));
+		if (steal && wl_nr_stalls(wl) == 1) {
+			const struct wl_stall *st = wl_stall_at(wl, 0);
+
+			CHECK_EQ(st->cpu, 0);
+			CHECK_EQ(st->start, 10 * MS);
+			CHECK_EQ(st->end, 58 * MS);
+			CHECK_EQ(st->steal, 48 * MS);
+		}
+		replay_config_default(&rc);
+		rc.no_costs = true;
+		rc.cpu_stalls = named(replay_cpu_stalls_names, steal ? "steal" : "traced");
+		if (run_begin(&x, wl, &rc)) {
+			uint64_t tick = dump_find(x.dump, 0, 10 * MS + 1, "comm=task50 pid=50 runtime=");
+			uint64_t out = dump_find(x.dump, 0, 60 * MS, "task50:50 [120] S ==>");
+
+			unsigned long long sum = 0, rt;
+
+			for (const char *l = x.dump; (l = strstr(l, "comm=task50 pid=50 runtime=")); l++)
+				if (sscanf(l + 27, "%llu", &rt) == 1)
+					sum += rt;
+			if (steal) {
+				CHECK(tick >= 58 * MS && tick <= 62 * MS);   /* none inside the steal */
+				CHECK(sum >= 21 * MS - 10 * US && sum <= 21 * MS + 10 * US);
+			} else {
+				CHECK(tick < 15 * MS);
+				CHECK(sum >= 69 * MS - 10 * US && sum <= 69 * MS + 10 * US);
+			}
+			CHECK(out != UINT64_MAX && out > 66 * MS && out < 74 * MS);
+		}
+		run_end(&x);
+		wl_free(wl);
+	}
+	/*
+	 * a switch to idle at 8 ms, the reader's restored switch out of idle at
+	 * 29 ms (synthetic: the kernel did not trace it), the task's charge at 30
+	 * ms: the CPU idled, no stall
+	 */
+	{
+		struct trace_event e2[8];
+		size_t m = 0;
+		struct wl_workload *wl;
+
+		e2[m++] = ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120);
+		e2[m++] = ev_runtime(4 * MS, 0, 50, 3 * MS);
+		e2[m++] = ev_runtime(8 * MS, 0, 50, 4 * MS);
+		e2[m++] = ev_switch(8 * MS, 0, 50, 'R', 120, 0, 120);
+		e2[m] = ev_switch(29 * MS, 0, 0, 'R', 120, 50, 120);
+		e2[m++].synthetic = true;
+		e2[m++] = ev_runtime(30 * MS, 0, 50, 1 * MS);
+		e2[m++] = ev_switch(30 * MS, 0, 50, 'S', 120, 0, 120);
+		o.cpu_steal = true;
+		wl = build_opts(e2, m, &o);
+		if (wl) {
+			CHECK_EQ(wl_nr_stalls(wl), 0u);
+			wl_free(wl);
+		}
+	}
+}
+
+/*
  * --resched-at syscall-exit (docs/replay.md, "Mechanical costs"): leader 60
  * runs alone on CPU 0 from 1 ms (its protection long spent); at 10 ms one
  * write() (its sys_enter_write / sys_exit_write) wakes its four children
@@ -4884,6 +4982,7 @@ int main(int argc, char **argv)
 	test_flush_hold();
 	test_exit_preempt();
 	test_cpu_stalls();
+	test_cpu_steal();
 	test_resched_at_syscall_exit();
 	test_resched_next_wake_in_call();
 	test_flush_hold_model();
