@@ -316,6 +316,23 @@ struct task {
 	int32_t wk_curr;
 	uint64_t wk_nsw;
 	bool wk_new;
+	/*
+	 * Its thread group as far as the sidecar and the forks tell
+	 * (exchange_possible()): whether it is its group's leader (enum
+	 * task_grp), the tgid it has if it is not (0: not known), and its
+	 * sched_process_exit's group_dead (-1: none seen, or a kernel whose
+	 * format has no such field).
+	 */
+	int32_t thread_tgid;
+	int8_t grp;
+	int8_t exit_group_dead;
+};
+
+/* struct task.grp */
+enum task_grp {
+	TASK_GRP_UNKNOWN,
+	TASK_GRP_LEADER,       /* tgid == pid */
+	TASK_GRP_THREAD,       /* tgid != pid: thread_tgid */
 };
 
 struct comm_tally {
@@ -393,6 +410,7 @@ struct lat_machine {
 	size_t nr_tasks, tasks_cap;
 	struct pid_map live;           /* pid -> latest struct task */
 	struct pid_map cg_seed;        /* pid -> interned path, before a task exists */
+	struct pid_map tg_seed;        /* pid -> its tgid at the start (lat_tgid_seed()) */
 	struct str_map cgroups;        /* interned paths */
 	struct str_map groups[LAT_NR_KEYS];
 	/*
@@ -479,6 +497,7 @@ void lat_machine_free(struct lat_machine *m)
 	free(m->tasks);
 	pid_map_free(&m->live);
 	pid_map_free(&m->cg_seed);
+	pid_map_free(&m->tg_seed);
 	for (int k = 0; k < LAT_NR_KEYS; k++)
 		str_map_free(&m->groups[k], group_free);
 	str_map_free(&m->cgroups, NULL);
@@ -512,6 +531,27 @@ int lat_cgroup_seed(struct lat_machine *m, int32_t pid, const char *path)
 	t = pid_map_get(&m->live, pid);
 	if (t && !t->dead)
 		t->pub.cgroup = p;
+	return 0;
+}
+
+/* what the start's tgid @tgid says of a task of @pid */
+static void task_grp_seed(struct task *t, int32_t pid, int32_t tgid)
+{
+	t->grp = tgid == pid ? TASK_GRP_LEADER : TASK_GRP_THREAD;
+	t->thread_tgid = tgid == pid ? 0 : tgid;
+}
+
+int lat_tgid_seed(struct lat_machine *m, int32_t pid, int32_t tgid)
+{
+	struct task *t;
+
+	if (pid <= 0 || tgid <= 0)
+		return 0;
+	if (pid_map_put(&m->tg_seed, pid, (void *)(intptr_t)tgid))
+		return -1;
+	t = pid_map_get(&m->live, pid);
+	if (t && !t->dead)
+		task_grp_seed(t, pid, tgid);
 	return 0;
 }
 
@@ -610,6 +650,13 @@ static __attribute__((noinline)) struct task *new_task(struct lat_machine *m, in
 	n->pub.pid = pid;
 	n->pub.first_ts = ts;
 	n->pub.cgroup = pid_map_get(&m->cg_seed, pid);
+	n->exit_group_dead = -1;
+	if (!old) {     /* a reused pid's task is not the one the start saw */
+		intptr_t tg = (intptr_t)pid_map_get(&m->tg_seed, pid);
+
+		if (tg > 0)
+			task_grp_seed(n, pid, (int32_t)tg);
+	}
 	for (int k = 0; k < LAT_NR_KINDS; k++)
 		sr_hist_init(&n->pub.lat[k]);
 	n->on_cpu = -1;
@@ -1489,6 +1536,12 @@ static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, 
 		}
 	}
 	t->pub.pid = n;
+	t->grp = TASK_GRP_LEADER;       /* the group's leader now */
+	t->thread_tgid = 0;
+	if (l) {
+		l->grp = TASK_GRP_THREAD;
+		l->thread_tgid = n;
+	}
 	if (pid_map_put(&m->live, n, t) ||
 	    pid_map_put(&m->live, o, pc.leader_cpu >= 0 || pc.leader_queued ? l : NULL)) {
 		m->oom = true;
@@ -1515,6 +1568,23 @@ static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, 
 }
 
 /*
+ * Whether de_thread() can have given thread @t the pid @lpid of the exited
+ * leader @l: one thread group, so @t's tgid is @lpid, and @l's exit was not
+ * its group's last (group_dead false: @t still lived).  What is not known
+ * (a task forked during the trace, a kernel without group_dead) does not
+ * exclude it.  An untraced switch from a task of another group to a task
+ * that exited queued looks like the exchange otherwise: a VM agent's
+ * thread got an exited shell's record, and its sidecar check failed
+ * (capture_robust_sweep, capture_pi; stop 47).
+ */
+static bool exchange_possible(const struct task *t, const struct task *l, int32_t lpid)
+{
+	if (l->exit_group_dead > 0 || l->grp == TASK_GRP_THREAD || t->grp == TASK_GRP_LEADER)
+		return false;
+	return t->thread_tgid <= 0 || t->thread_tgid == lpid;
+}
+
+/*
  * An event on @cpu (@c) in the context of @pid, not the CPU's current per
  * the stream, that only a multithreaded exec explains (pid_exchange()):
  * the current is the exec'ing thread (live, not exiting) and @pid's last
@@ -1532,11 +1602,13 @@ static __attribute__((noinline)) bool exchanged(struct lat_machine *m, struct cp
 	    !(p = pid_map_get(&m->live, pid)) || p == cur || !(c->known || c->guessed))
 		return false;
 	if (!cur->exiting && p->exiting &&
-	    (p->dead || (p->runnable && p->on_cpu < 0) || (old_on_cpu(m, p) && p->on_cpu != cpu))) {
+	    (p->dead || (p->runnable && p->on_cpu < 0) || (old_on_cpu(m, p) && p->on_cpu != cpu)) &&
+	    exchange_possible(cur, p, pid)) {
 		pid_exchange(m, cur, p, c->curr, pid, ts);      /* cur is the thread */
 		return true;
 	}
-	if (cur->exiting && !p->dead && !p->exiting && old_on_cpu(m, p) && p->on_cpu != cpu) {
+	if (cur->exiting && !p->dead && !p->exiting && old_on_cpu(m, p) && p->on_cpu != cpu &&
+	    exchange_possible(p, cur, c->curr)) {
 		pid_exchange(m, p, cur, pid, c->curr, ts);      /* cur is the leader */
 		return true;
 	}
@@ -1958,13 +2030,28 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 		t = get_task(m, f->child_pid, f->child_comm, ev->ts);
 		if (t && parent && !pid_map_get(&m->cg_seed, f->child_pid))
 			t->pub.cgroup = parent->pub.cgroup;
+		if (t) {
+			/*
+			 * A process (tgid its pid) or a thread of the parent's
+			 * group (CLONE_THREAD): the event does not say which, so
+			 * it is no known leader, and as a thread its tgid is the
+			 * parent's when that is known.
+			 */
+			t->grp = TASK_GRP_UNKNOWN;
+			t->thread_tgid = !parent ? 0 :
+				parent->grp == TASK_GRP_LEADER ? f->parent_pid :
+				parent->grp == TASK_GRP_THREAD ? parent->thread_tgid : 0;
+		}
 		break;
 	}
 	case TRACE_EV_SCHED_PROCESS_EXIT:
 		if (ev->u.exit.pid > 0 &&
 		    (t = get_task(m, ev->u.exit.pid, ev->u.exit.comm, ev->ts)) &&
-		    ev->common_pid == ev->u.exit.pid)
+		    ev->common_pid == ev->u.exit.pid) {
 			t->exiting = true;
+			t->exit_group_dead = (int8_t)(ev->u.exit.group_dead < 0 ? -1 :
+						      ev->u.exit.group_dead > 0);
+		}
 		break;
 	case TRACE_EV_SCHED_STAT_RUNTIME:
 		on_stat_runtime(m, ev, c);

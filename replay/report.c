@@ -193,6 +193,10 @@ static int seed_cgroups(struct report_data *d, struct sr_error *err)
 	if (!sc)
 		return 0;
 	for (size_t i = 0; i < sc->nr_tasks; i++) {
+		if (lat_tgid_seed(d->lat, sc->tasks[i].pid, sc->tasks[i].tgid)) {
+			sr_error_set(err, ENOMEM, "out of memory");
+			return -1;
+		}
 		if (!sc->tasks[i].cgroup)
 			continue;
 		if (lat_cgroup_seed(d->lat, sc->tasks[i].pid, sc->tasks[i].cgroup)) {

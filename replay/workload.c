@@ -2940,6 +2940,10 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 	lc.sink_ctx = b->opt.sample_ctx;
 	if (!(b->wl->measured = lat_machine_new(&lc, err)))
 		goto fail;
+	/* the threads' groups at the start: pid_change() only within one */
+	for (size_t k = 0; sc && k < sc->nr_tasks; k++)
+		if (lat_tgid_seed(b->wl->measured, sc->tasks[k].pid, sc->tasks[k].tgid))
+			goto oom;
 	if (wl_sdq_init(b))
 		goto oom;
 	return b;

@@ -402,6 +402,18 @@ void lat_machine_free(struct lat_machine *m);
  */
 int lat_cgroup_seed(struct lat_machine *m, int32_t pid, const char *path);
 
+/*
+ * Seed the thread group id of @pid at the trace's start (the sidecar's
+ * tasks_at_start), before feeding events. A multithreaded exec's pid
+ * exchange, read from the stream when no sched_process_exec confirms it,
+ * is only taken between two tasks that can share one thread group (the
+ * exec'ing thread's tgid is the leader's pid): without the seed, an
+ * untraced switch between two unrelated tasks looked like one. Forked
+ * children inherit what their parent's tells. 0, or -1 when memory runs
+ * out.
+ */
+int lat_tgid_seed(struct lat_machine *m, int32_t pid, int32_t tgid);
+
 /* Feed one event, in timestamp order. -1 only when memory runs out. */
 int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev);
 

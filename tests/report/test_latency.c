@@ -203,6 +203,18 @@ static void exit_ev(uint64_t ts, int cpu, int32_t pid)
 	feed(&ev);
 }
 
+/* exit_ev() with the tracepoint's group_dead (6.16+; -1: no such field) */
+static void exit_gd(uint64_t ts, int cpu, int32_t pid, int32_t group_dead)
+{
+	struct trace_event ev = { .type = TRACE_EV_SCHED_PROCESS_EXIT, .cpu = cpu, .ts = ts,
+				  .common_pid = pid };
+
+	ev.u.exit.pid = pid;
+	ev.u.exit.group_dead = group_dead;
+	snprintf(ev.u.exit.comm, 16, "p%d", pid);
+	feed(&ev);
+}
+
 static void exec_ev(uint64_t ts, int cpu, int32_t pid, int32_t old_pid)
 {
 	/* exec_binprm() writes it in the exec'ing task's context, its new pid */
@@ -995,6 +1007,71 @@ int main(void)
 		EQ("thread", t != NULL, 1);
 		if (t)
 			EQ("thread runtime", t->runtime_ns, 38);
+		lat_machine_free(m);
+	}
+	infer = false;
+
+	/*
+	 * An event of an exited, queued task 100 on CPU 0, whose current per
+	 * the stream is 101, and no exec: the exchange of a multithreaded
+	 * exec, or a switch from 101 to 100 the trace did not show.  What the
+	 * two tasks' groups tell decides (exchange_possible()); a capture of
+	 * stop 47 gave a VM agent's thread an exited shell's record (k 0).
+	 *   k 0: 100's exit was its group's last (group_dead): no exchange;
+	 *   k 1: 101 is a thread of group 1 (the sidecar): no exchange;
+	 *   k 2: 101 is a group's leader: no exchange;
+	 *   k 3: 100 is a thread of group 1: it cannot be the leader either;
+	 *   k 4: 101 is a thread of group 100: the exchange, as before;
+	 *   k 5: 101 forked by 100, which led its group: the exchange;
+	 *   k 6: 101 forked by a thread of group 1: no exchange;
+	 *   k 7: the kernel has no group_dead, nothing seeded: the exchange.
+	 */
+	for (int k = 0; k < 16; k++) {
+		int v = k >> 1;
+		bool exch = v == 4 || v == 5 || v == 7;
+		uint64_t thr_first = v == 5 || v == 6 ? 11 : 12;       /* its fork, or switch-in */
+
+		infer = k & 1;
+		static char name[96];
+
+		snprintf(name, sizeof(name), "an exited task's event under another's current, "
+			 "case %d%s", v, infer ? ", inferred" : "");
+		begin(name, LAT_START_AUTO);
+		if (v == 1)
+			lat_tgid_seed(m, 101, 1);
+		if (v == 2)
+			lat_tgid_seed(m, 101, 101);
+		if (v == 3)
+			lat_tgid_seed(m, 100, 1);
+		if (v == 4 || v == 5)
+			lat_tgid_seed(m, 100, 100);
+		if (v == 4)
+			lat_tgid_seed(m, 101, 100);
+		if (v == 6)
+			lat_tgid_seed(m, 50, 1);
+		sw(10, 1, 0, S, 100, "lead");
+		if (v == 5)
+			fork_ev(11, 1, 100, 101);
+		if (v == 6)
+			fork_ev(11, 1, 50, 101);
+		sw(12, 0, 0, S, 101, "thr");
+		exit_gd(20, 1, 100, v == 0 ? 1 : v == 7 ? -1 : 0);
+		sw(22, 1, 100, R, 7, "other");
+		stat_rt(30, 0, 101, 101, 18);
+		stat_rt(35, 0, 100, 100, 5);
+		sw(40, 0, 100, X, 0, "swapper");
+		end(60);
+		t = task_of(101, 0);
+		if (exch) {
+			/* the thread is 100 from 35; the leader's record took 101 */
+			EQ("exchange: 101 is the leader's record", t && t->first_ts == 10, 1);
+			t = task_of(100, 0);
+			EQ("exchange: 100 is the thread's", t && t->first_ts == thr_first, 1);
+		} else {
+			EQ("101 is the thread", t && t->first_ts == thr_first && !t->exited, 1);
+			t = task_of(100, 0);
+			EQ("100 is the exited task", t && t->first_ts == 10 && t->exited, 1);
+		}
 		lat_machine_free(m);
 	}
 	infer = false;
