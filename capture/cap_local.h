@@ -301,6 +301,9 @@ bool cap_sched_cpus_allowed(const char *status_text, char *out, size_t len);
 /* Every thread's: {"available": true, "read_us", "tasks": [...]} or
  * {"available": false, "reason"}; NULL only when out of memory. */
 json_t *cap_sched_snapshot(void);
+/* Drop the entries of @tasks whose pid a later one has, keeping the last
+ * read (a thread list walked during an exec); returns how many went. */
+size_t cap_sched_dedup(json_t *tasks);
 
 /* ---- the kernel's run-queue state from debugfs (cap_sched_debug.c) ---- */
 /*

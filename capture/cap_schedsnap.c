@@ -316,6 +316,36 @@ static int snap_one(int tgid, int tid, void *arg)
 	return 0;
 }
 
+/*
+ * Drop from @tasks (entries with "pid") every entry whose pid a later entry
+ * has too, keeping the last read; returns how many went.  /proc/TGID/task
+ * lists a group's threads in its thread-list order (proc_task_readdir()):
+ * a multithreaded exec (de_thread()) during the walk gives the exec'ing
+ * thread the leader's pid, and a walk that listed the leader then meets the
+ * thread under the same pid; a pid reused during the walk does the same.
+ * The replay refuses a snapshot that lists a pid twice (sidecar.c), which
+ * a busy machine's capture must not write (robust49).  O(n^2) over at
+ * most CAP_SCHED_MAX_THREADS entries.
+ */
+size_t cap_sched_dedup(json_t *tasks)
+{
+	size_t removed = 0;
+
+	for (size_t i = json_array_size(tasks); i-- > 0;) {
+		json_int_t pid = json_integer_value(json_object_get(json_array_get(tasks, i),
+								      "pid"));
+
+		for (size_t j = i; j-- > 0;)
+			if (json_integer_value(json_object_get(json_array_get(tasks, j), "pid")) ==
+			    pid) {
+				json_array_remove(tasks, j);
+				removed++;
+				i--;
+			}
+	}
+	return removed;
+}
+
 json_t *cap_sched_snapshot(void)
 {
 	char probe[64];
@@ -340,6 +370,7 @@ json_t *cap_sched_snapshot(void)
 		return not_available("more than %d threads: left out to keep the sidecar "
 				     "within its bounds (docs/capture.md)", CAP_SCHED_MAX_THREADS);
 	}
+	cap_sched_dedup(w.tasks);
 	return json_pack("{s:b, s:I, s:o}", "available", true, "read_us",
 			 (json_int_t)((mono_ns() - t0) / 1000), "tasks", w.tasks);
 }

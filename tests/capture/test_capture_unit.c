@@ -1157,6 +1157,28 @@ static void test_sched_snapshot(void)
 				      "0 20 0 1 0"), -1);
 	CHECK_INT(cap_sched_starttime(NULL), -1);
 	/*
+	 * a walk that met a pid twice (a multithreaded exec between the
+	 * leader's read and the thread's, robust49): the last read stays, in
+	 * order; the replay refuses a snapshot that lists a pid twice
+	 */
+	{
+		json_t *a = json_pack("[{s:i,s:i},{s:i,s:i},{s:i,s:i},{s:i,s:i},{s:i,s:i}]",
+				      "pid", 7, "nr_switches", 100, "pid", 8, "nr_switches", 5,
+				      "pid", 7, "nr_switches", 3, "pid", 9, "nr_switches", 1,
+				      "pid", 7, "nr_switches", 4);
+
+		CHECK(a != NULL);
+		CHECK_INT((long long)cap_sched_dedup(a), 2);
+		CHECK_INT((long long)json_array_size(a), 3);
+		CHECK_INT(json_integer_value(json_object_get(json_array_get(a, 0), "pid")), 8);
+		CHECK_INT(json_integer_value(json_object_get(json_array_get(a, 1), "pid")), 9);
+		CHECK_INT(json_integer_value(json_object_get(json_array_get(a, 2), "pid")), 7);
+		CHECK_INT(json_integer_value(json_object_get(json_array_get(a, 2), "nr_switches")),
+			  4);
+		CHECK_INT((long long)cap_sched_dedup(a), 0);
+		json_decref(a);
+	}
+	/*
 	 * status's Cpus_allowed_list (the 6.18 capture VM's lines: a task
 	 * under `taskset -c 1`, a free one, a list with a range and a single
 	 * CPU); absent, empty, garbled, too long for the buffer: false

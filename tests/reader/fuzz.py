@@ -1881,7 +1881,8 @@ SNAP_OK = ["null", "del", "deltask", "low", "high", "unavail", "empty", "statenu
 # field 22, the end read's entry of the capture's process / of a stopped
 # workload a later start (a later capture whose process reused the pid);
 # starttime: the same starts, unchanged (read at exit 0)
-SNAP_OTHER = ["both", "start", "end", "swap", "reuse", "reusewl", "starttime"]
+SNAP_OTHER = ["both", "start", "end", "swap", "reuse", "reusewl", "starttime", "gapreuse",
+              "gapsame"]
 # fuzz42: the sidecar's cpu_time (capture/cap_cputime.c: each CPU's /proc/stat
 # irq, softirq, steal in USER_HZ ticks at the start and end; replay's
 # "clock:" lines, --clock-task traced) and the snapshots' per-thread cpu
@@ -2032,6 +2033,26 @@ def mutate_snap(data, c, inp):
             if how != "starttime":
                 next(x for x in doc["sched_at_end"]["tasks"]
                      if x["pid"] == pid)["starttime"] += 50000
+        elif how in ("gapreuse", "gapsame"):
+            # robust49: a process that exited after the trace and whose pid a
+            # new process took before the end read (or before the trace
+            # began): the end entry is a fresh thread with another start
+            # (gapreuse, this capture's: read) or the same (gapsame: refused)
+            for k in SNAP_KEYS:
+                for x in doc[k]["tasks"]:
+                    x["starttime"] = 100000 + x["pid"]
+            skip = {doc["capture"]["pid"]} | {g["pid"] for g in doc["groups"]
+                                               if g.get("stopped_at_end")}
+            end = {x["pid"]: x for x in doc["sched_at_end"]["tasks"]}
+            x = max((x for x in doc["sched_at_start"]["tasks"]
+                     if x["pid"] == x["tgid"] and x["pid"] not in skip and x["pid"] in end),
+                    key=lambda x: (x.get("nr_switches") or 0, -x["pid"]))
+            e = end[x["pid"]]
+            for key in ("nr_switches", "nr_voluntary", "nr_involuntary", "nr_migrations",
+                        "sum_exec_runtime_ns"):
+                e[key] = 1 if key != "nr_involuntary" else 0
+            if how == "gapreuse":
+                e["starttime"] += 50000
         else:
             other = json.loads(inp.data_of("snapother", "pelt-root"))
             for k in SNAP_KEYS:
