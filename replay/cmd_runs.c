@@ -329,6 +329,13 @@ struct run_opt {
 #define AT_ENUM(field) AT(field) + \
 	0 * sizeof(char[sizeof(((struct run_opts *)0)->field) == sizeof(int) ? 1 : -1])
 
+static const struct replay_name unseen_nomig_names[] = {
+	{ "queued", WL_UNSEEN_NOMIG_QUEUED },
+	{ "idle", WL_UNSEEN_NOMIG_IDLE },
+	{ "all-idle", WL_UNSEEN_NOMIG_ALL_IDLE },
+	{ NULL, 0 }
+};
+
 static const struct run_opt run_opt_table[] = {
 	{ "variant", "SPEC", RUN_OPTS_RUNS | RUN_OPTS_VARIANT, set_variant, .help =
 	  "a run under SPEC: a variant (base, aaron-skip, ...:\n"
@@ -730,6 +737,14 @@ static const struct run_opt run_opt_table[] = {
 	  "before is queued since the trace start (by default it was woken,\n"
 	  "untraced, at that switch-in: docs/replay.md, \"Tasks first seen\n"
 	  "at a switch-in\")" },
+	{ "unseen-nomig", NULL, RUN_OPTS_MODEL,
+	  .names = unseen_nomig_names, AT_ENUM(wo.unseen_nomig), .help =
+	  "in a trace without sched_migrate_task, a task first seen at its\n"
+	  "switch-in: queued there since the trace start (default), woken\n"
+	  "untraced at that switch-in where its CPU was idle before (idle:\n"
+	  "a switch to idle traced there, or the switch's prev is idle), or\n"
+	  "only where every CPU was (all-idle); docs/replay.md, \"Tasks\n"
+	  "first seen at a switch-in\"" },
 	{ "ksoftirqd-ops", NULL, RUN_OPTS_MODEL, AT(wo.ksoftirqd_ops), .help =
 	  "a softirq-context wake written while ksoftirqd/N is the CPU's\n"
 	  "current is a WAKE op of that thread, at its point of ksoftirqd's\n"

@@ -2282,6 +2282,36 @@ static int on_pi_setprio(struct wl_builder *b, const struct trace_event *ev)
 		       (uint64_t)pi->newprio);
 }
 
+/*
+ * In a trace without sched_migrate_task, whether a task never seen before
+ * and switched in now on CPU track @c (by @sw) starts asleep, woken
+ * untraced at this switch-in, rather than queued there since the trace
+ * start (--unseen-nomig).  A CPU picks idle only with an empty queue
+ * (__pick_next_task()), so a task queued on @c all along contradicts a
+ * switch to idle traced on @c before, or this switch's prev being idle
+ * (the CPU idle right before it): it was woken, forked or moved here by an
+ * untraced migration after, and the replay, which places wakes as traced,
+ * runs it where the trace does only if it is woken here now (queued, it
+ * ran at the first moment @c was free: arm-lisa's trace.txt, sshd 1711
+ * 6 s early).  all-idle keeps it queued (moved here untraced from another
+ * queue) unless every CPU of the trace has gone idle before.
+ */
+static bool unseen_nomig_idle(const struct wl_builder *b, const struct cpu_track *c,
+			      const struct trace_sched_switch *sw)
+{
+	bool here = c->idle_seen || sw->prev_pid <= 0;
+	int idle = b->idle_seen_cpus + (!c->idle_seen && sw->prev_pid <= 0);
+
+	switch (b->opt.unseen_nomig) {
+	case WL_UNSEEN_NOMIG_IDLE:
+		return here;
+	case WL_UNSEEN_NOMIG_ALL_IDLE:
+		return here && b->wl->info.cpus > 0 && idle >= b->wl->info.cpus;
+	default:
+		return false;
+	}
+}
+
 static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 {
 	const struct trace_sched_switch *sw = &ev->u.sched_switch;
@@ -2298,8 +2328,12 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	c->switches++;
 	/* without sched_migrate_task, a task may have come here by an untraced move */
 	was_idle = c->idle_seen && b->wl->info.records_migrations;
-	if (sw->next_pid <= 0)
+	if (!b->wl->info.records_migrations)
+		was_idle = unseen_nomig_idle(b, c, sw);
+	if (sw->next_pid <= 0 && !c->idle_seen) {
 		c->idle_seen = true;
+		b->idle_seen_cpus++;
+	}
 	stat_pid = c->stat_pid;
 	stat_ts = c->stat_ts;
 	c->stat_pid = 0;

@@ -153,6 +153,7 @@ struct wl_builder {
 	int sc_last_online;          /* sidecar_last_online_cpu(), -1 without a sidecar */
 	int sc_offline;              /* the sidecar's offline CPUs (all above sc_last_online) */
 	int32_t cpu_limit;           /* trace_cpu_limit(): no event names a CPU from here up */
+	int idle_seen_cpus;          /* CPUs whose cpu_track.idle_seen is set */
 	struct wl_workload *wl;
 
 	WL_VEC(struct wl_task) tasks;

@@ -705,6 +705,13 @@ struct wl_counts {
 	uint64_t lost_events;
 };
 
+/* wl_options.unseen_nomig */
+enum wl_unseen_nomig {
+	WL_UNSEEN_NOMIG_QUEUED,
+	WL_UNSEEN_NOMIG_IDLE,
+	WL_UNSEEN_NOMIG_ALL_IDLE,
+};
+
 struct wl_options {
 	unsigned int hz;              /* 0: sidecar, else inferred, else 250 */
 	const char *comm_prefix;      /* latency samples of these comms only; NULL: all */
@@ -795,6 +802,17 @@ struct wl_options {
 	 * the trace start, as before 3 Dec 2026.
 	 */
 	bool unseen_queued;
+	/*
+	 * The same task in a trace that records no sched_migrate_task
+	 * (--unseen-nomig; enum wl_unseen_nomig): queued there since the trace
+	 * start (WL_UNSEEN_NOMIG_QUEUED, the default: it may have been moved
+	 * there untraced), or started asleep and woken at that switch-in where
+	 * the CPU was idle before it - a traced switch to idle there, or this
+	 * switch's prev is idle (WL_UNSEEN_NOMIG_IDLE) -, or only where every
+	 * CPU of the trace was (WL_UNSEEN_NOMIG_ALL_IDLE).  docs/replay.md,
+	 * "Tasks first seen at a switch-in".
+	 */
+	int unseen_nomig;
 	/*
 	 * A softirq-context wake written while the CPU's current is its
 	 * ksoftirqd thread is a WAKE op of that thread (run_ksoftirqd() runs

@@ -252,6 +252,67 @@ static void test_unseen_after_idle(bool woken, bool migrations)
 }
 
 /*
+ * The same in a trace without sched_migrate_task (--unseen-nomig), two
+ * CPUs.  CPU 0: 16, never seen, switched in from idle at its first switch
+ * (the CPU idle right before it); 16 blocks (idle), then 13, never seen,
+ * switched in from idle.  CPU 1: 11 runs, preempted at 6 ms by 14, never
+ * seen (CPU 1 not idle so far); 14 blocks (idle) at 7 ms, now both CPUs
+ * have gone idle, and 15, never seen, is switched in at 8 ms.  queued (the
+ * default): all four queued since the start; idle: 16, 13 and 15 asleep,
+ * woken at their switch-in, 14 queued; all-idle: only 15 asleep.  With
+ * migrations traced the option does nothing (16 and 14 queued: no switch
+ * to idle traced on their CPU before; 13 and 15 asleep).
+ */
+static void test_unseen_nomig(int mode, bool migrations)
+{
+	struct wl_options o = { .unseen_nomig = mode };
+	struct trace_info info = { .records_migrations = migrations, .cpus = 2 };
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	static const int pids[4] = { 16, 13, 14, 15 };
+	bool asleep[4];
+
+	B = wl_builder_new(&info, NULL, &o, &err);
+	if (!B)
+		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 16, 120));        /* 16: never seen */
+	feed(ev_runtime(1 * MS + 100000, 1, 11, 1 * MS));
+	feed(ev_switch(2 * MS, 0, 16, 'S', 120, 0, 120));        /* CPU 0 idle */
+	feed(ev_switch(5 * MS, 0, 0, 'R', 120, 13, 120));        /* 13: never seen */
+	feed(ev_switch(6 * MS, 1, 11, 'R', 120, 14, 120));       /* 14: never seen */
+	feed(ev_switch(6 * MS + 500000, 0, 13, 'S', 120, 0, 120));
+	feed(ev_switch(7 * MS, 1, 14, 'S', 120, 11, 120));
+	feed(ev_switch(7 * MS + 500000, 1, 11, 'S', 120, 0, 120)); /* CPU 1 idle */
+	feed(ev_switch(8 * MS, 1, 0, 'R', 120, 15, 120));        /* 15: never seen */
+	feed(ev_switch(9 * MS, 1, 15, 'S', 120, 0, 120));
+	wl = finish();
+
+	if (migrations) {
+		asleep[0] = false, asleep[1] = true, asleep[2] = false, asleep[3] = true;
+	} else {
+		asleep[0] = mode == WL_UNSEEN_NOMIG_IDLE;
+		asleep[1] = mode == WL_UNSEEN_NOMIG_IDLE;
+		asleep[2] = false;
+		asleep[3] = mode != WL_UNSEEN_NOMIG_QUEUED;
+	}
+	for (int i = 0; i < 4; i++) {
+		uint32_t n = task_of(wl, pids[i], 0);
+
+		CHECK(n != WL_NONE);
+		if (n == WL_NONE)
+			continue;
+		if (wl_task(wl, n)->init_state != (asleep[i] ? WL_INIT_SLEEPING : WL_INIT_RUNNABLE))
+			fprintf(stderr, "unseen_nomig mode %d migrations %d: pid %d init_state %d\n",
+				mode, migrations, pids[i], (int)wl_task(wl, n)->init_state);
+		CHECK_EQ(wl_task(wl, n)->init_state, asleep[i] ? WL_INIT_SLEEPING : WL_INIT_RUNNABLE);
+		if (asleep[i] && wl_task(wl, n)->init_wake != WL_NONE)
+			CHECK_EQ(wl_wake(wl, wl_task(wl, n)->init_wake)->waker, WL_NONE);
+		CHECK(!asleep[i] || wl_task(wl, n)->init_wake != WL_NONE);
+	}
+	wl_free(wl);
+}
+
+/*
  * A softirq-context wake written while ksoftirqd/0 (pid 14) is CPU 0's
  * current: with ksoftirqd_ops a WAKE op of ksoftirqd, at 30 us of its run
  * (run_ksoftirqd() runs the softirq in its own context), without it an
@@ -4058,6 +4119,10 @@ int main(void)
 	test_unseen_after_idle(false, true);
 	test_unseen_after_idle(true, true);
 	test_unseen_after_idle(true, false);
+	for (int m = WL_UNSEEN_NOMIG_QUEUED; m <= WL_UNSEEN_NOMIG_ALL_IDLE; m++) {
+		test_unseen_nomig(m, false);
+		test_unseen_nomig(m, true);
+	}
 	test_ksoftirqd_wakes(false);
 	test_ksoftirqd_wakes(true);
 	test_wakelist_wakes(false);
