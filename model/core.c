@@ -843,6 +843,8 @@ int model_finish_delayed_dequeue(struct model *m, struct model_task *p, uint64_t
 	return 1;
 }
 
+static void class_carry(struct model *m, struct model_task *p, uint64_t now);
+
 int model_try_to_wake_up(struct model *m, struct model_task *p, int cpu, int waker_cpu,
 			 int wake_flags, uint64_t now)
 {
@@ -870,6 +872,8 @@ int model_try_to_wake_up(struct model *m, struct model_task *p, int cpu, int wak
 
 	if (check_cpu(m, cpu, "try_to_wake_up", NULL))
 		return -1;
+	if (p->class_prev)
+		class_carry(m, p, now);
 	if (p->cpu < 0) {
 		p->cpu = cpu;
 		set_task_rq(p, cpu);
@@ -1525,5 +1529,65 @@ int model_task_switched_from_fair(struct model *m, struct model_task *p, uint64_
 	p->on_rq = 0;
 	p->state = TS_SLEEPING;
 	detach_entity_cfs_rq(m, &p->se);
+	p->class_left = true;
 	return 0;
+}
+
+int model_task_set_class_prev(struct model_task *p, struct model_task *from)
+{
+	if (!p || !from || p == from || p->state == TS_DEAD || p->on_rq || p->class_prev)
+		return -1;
+	p->class_prev = from;
+	return 0;
+}
+
+/*
+ * @p is the fair entity of a thread that an earlier fair entity of the model
+ * (p->class_prev) stood for until a class change (a priority-inheritance
+ * boost, sched_setscheduler()): in the kernel the same sched_entity, which
+ * the RT interval leaves alone.  Called at @p's first wakeup, before its
+ * enqueue.  The kernel's rt_mutex_setprio() / __sched_setscheduler() at the
+ * change back re-enqueues it (ENQUEUE_RESTORE | ENQUEUE_MOVE: enqueue_entity()
+ * -> update_load_avg() ages se.avg blocked over the RT interval, se->on_rq
+ * being 0 there; place_entity() uses the vlag, and with PLACE_REL_DEADLINE the
+ * relative deadline, that dequeue_entity() saved at the change to RT) and
+ * check_class_changed() -> switched_to_fair() -> attach_task_cfs_rq()
+ * attaches that aged se.avg (6.12 core.c, fair.c).  So @p takes over the old
+ * entity's se.avg - aged blocked from its last update and attached at the
+ * enqueue, as a migrated task's (pelt_init_age(), DO_ATTACH) - its vlag and
+ * deadline.  An old entity still attached (asleep at the change: the model
+ * did not detach it, switched_from_fair() did) is detached here first.  One
+ * still queued or delayed is left alone, and @p starts fresh as before.
+ * Before 5 Dec 2026 every record started as a new task (load_avg at its
+ * weight, lag 0).
+ */
+static void class_carry(struct model *m, struct model_task *p, uint64_t now)
+{
+	struct model_task *f = p->class_prev;
+
+	p->class_prev = NULL;
+	if (!f || f->on_rq || f->se.sched_delayed || f->state == TS_NEW || f->cpu < 0 ||
+	    p->se.avg.last_update_time || p->pelt_init) {
+		return;
+	}
+	if (!f->class_left && f->se.avg.last_update_time) {
+		update_rq_clock(m, &m->rqs[f->cpu], now);
+		detach_entity_cfs_rq(m, &f->se);
+		f->class_left = true;
+	}
+	if (f->se.avg.last_update_time) {
+		p->se.avg = f->se.avg;
+		p->pelt_init = true;
+		p->pelt_init_running = false;
+		p->pelt_init_queued = false;
+		p->pelt_init_lut = f->se.avg.last_update_time;
+		p->se.avg.last_update_time = 0;
+		p->first_enqueue = false;
+		f->se.avg.last_update_time = 0;    /* carried: not attached twice */
+	}
+	p->se.vlag = f->se.vlag;
+	p->se.rel_deadline = f->se.rel_deadline;
+	p->se.deadline = f->se.deadline;
+	p->se.vruntime = f->se.vruntime;
+	p->se.no_history = 0;
 }

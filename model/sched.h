@@ -358,6 +358,10 @@ struct model_task {
 	bool pelt_init_running;     /* ... on its CPU since (aged loaded and running) */
 	bool pelt_init_queued;      /* ... queued, not running, since (aged loaded) */
 	u64 pelt_init_lut;
+	/* the same thread's fair entity before a class change (model_task_set_class_prev()):
+	 * its PELT and lag are taken over at this task's first wakeup (class_carry()) */
+	struct model_task *class_prev;
+	bool class_left;            /* detached by model_task_switched_from_fair() */
 	bool pinned;                /* nr_cpus_allowed == 1: the balancer leaves it alone */
 	int allowed_cpu;            /* pinned to this CPU (cpumask_any(p->cpus_ptr)); -1: to
 				       its current one (model_task_set_pinned()) or free */

@@ -1396,6 +1396,24 @@ static int setup(struct sim *s, struct sr_error *err)
 		}
 		sim_task_enter_op(s, i);
 	}
+	/*
+	 * A fair record that a class change began (fair -> RT -> fair: a PI
+	 * boost's end, sched_setscheduler() back) is the same thread as the
+	 * pid's fair record before the change: its first wakeup takes over that
+	 * one's PELT, lag and deadline (model_task_set_class_prev(); docs/replay.md,
+	 * "Class changes").
+	 */
+	for (uint32_t i = 0; i < s->nr_tasks; i++) {
+		uint32_t j = s->wt[i].class_prev;
+
+		if (!s->tasks[i].mt || s->wt[i].cls != WL_CLASS_FAIR)
+			continue;
+		while (j < i && s->wt[j].cls != WL_CLASS_FAIR)
+			j = s->wt[j].class_prev;
+		if (j < i && s->tasks[j].mt &&
+		    model_task_set_class_prev(s->tasks[i].mt, s->tasks[j].mt) == 0)
+			s->notes[SIM_NOTE_CLASS_CARRY]++;
+	}
 	if (s->cfg.newidle_pulls != REPLAY_NEWIDLE_PULLS_TIME &&
 	    s->cfg.placement == REPLAY_PLACEMENT_TRACE && wl_nr_newidle(wl)) {
 		uint32_t n = wl_nr_newidle(wl);
@@ -1810,6 +1828,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_CLASS_LEAVE_RUN_ON] = "fair tasks whose traced work ran out before the boost that switched them, queued, to the RT class: runnable up to there (the trace has them preempted by the RT waiter's switch-in, not asleep), not slept",
 	[SIM_NOTE_CLASS_LEAVE_RUNNING] = "... still running at the boost: slept there (switched to the RT class while running is not replayed)",
 	[SIM_NOTE_CLASS_IN_PLACE] = "RT intervals of a running task switched to the fair class (a deboost in its own context): handed over in place, the fair record enqueued and picked with no switch, wake or sample (switched_to_fair(), __schedule() picking the same task)",
+	[SIM_NOTE_CLASS_CARRY] = "fair records of a thread switched back to the fair class that take over the PELT, lag and deadline of its fair record before the change (the kernel's one sched_entity: enqueue_entity() ages se.avg blocked, switched_to_fair() attaches it, place_entity() uses the saved vlag)",
 	[SIM_NOTE_CLASS_MUTED] = "wakeup latency samples not counted: the stand-in wakeups that enqueue a task switched to the fair class (switched_to_fair(); WL_T_CLASS_WAKE)",
 	[SIM_NOTE_REPLY_MUTED] = "wakeup latency samples not counted: the wakeups of those hand-off waits by their wakee's reply (the trace shows that waker runnable, not asleep: --handoff-replies nosample)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",

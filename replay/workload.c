@@ -314,6 +314,7 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	t->nice = t->cls == WL_CLASS_FAIR && fair_prio(prio) ? prio - 120 : 0;
 	t->init_state = init;
 	t->init_cpu = (int16_t)cpu;
+	t->class_prev = WL_NONE;
 	t->init_wake = WL_NONE;
 	t->parent = WL_NONE;
 	t->first_ts = ts;
@@ -1462,6 +1463,7 @@ static uint32_t class_split(struct wl_builder *b, uint32_t t, int32_t prio, uint
 	if (n == WL_NONE)
 		return WL_NONE;
 	b->tasks.v[n].init_state = WL_INIT_SLEEPING;
+	b->tasks.v[n].class_prev = t;
 	b->ts.v[n].st = TS_BLOCKED;
 	b->ts.v[n].initial_sleep = true;
 	b->tasks.v[n].group = b->ts.v[n].group = group;
@@ -2220,6 +2222,7 @@ static int pi_rt_first(struct wl_builder *b, uint32_t t, struct cpu_track *c,
 	b->tasks.v[n].init_state = WL_INIT_SLEEPING;
 	b->ts.v[n].st = TS_BLOCKED;
 	b->ts.v[n].initial_sleep = true;
+	b->tasks.v[n].class_prev = t;
 	b->tasks.v[n].group = b->ts.v[n].group = group;
 	note(b, WL_NOTE_PI_RT_FIRST);
 	if (!running)

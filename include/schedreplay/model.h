@@ -711,6 +711,14 @@ int model_task_pi_setprio(struct model *m, struct model_task *t, int oldprio, in
  * load detached; the model then has it asleep.  -1 if it is not queued.
  */
 int model_task_switched_from_fair(struct model *m, struct model_task *t, uint64_t now);
+/*
+ * @t stands for the same thread as the fair task @from before a class change
+ * (fair -> RT -> fair): at @t's first wakeup it takes over @from's PELT
+ * (aged blocked over the RT interval, then attached), vlag and deadline, as
+ * the kernel's one sched_entity keeps them (class_carry()).  -1 if @t is
+ * queued, dead or already linked.
+ */
+int model_task_set_class_prev(struct model_task *t, struct model_task *from);
 
 /*
  * --placement model: the CPU select_task_rq_fair() would choose for @t,

@@ -313,6 +313,8 @@ struct wl_task {
 	bool running_at_end;   /* on a CPU when the trace ended (its last RUN is cut short) */
 	uint64_t class_leave_ts; /* a fair record that ends queued at a boost to the RT class: its
 				    WL_T_CLASS_LEAVE's time (runnable up to there), 0 none */
+	uint32_t class_prev;   /* the record of the same pid that a class change ended where
+				  this one begins (class_split(), pi_rt_first()), WL_NONE: none */
 	bool multi_cpu;        /* the trace shows it on more than one CPU (else it may be
 				  pinned: the simulation's balancer leaves it alone) */
 	/*

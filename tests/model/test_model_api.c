@@ -508,8 +508,58 @@ static void test_clock_left(void)
 	}
 }
 
+/*
+ * model_task_set_class_prev(): a nice-10 thread queued behind C is boosted to
+ * RT (A's record leaves the fair class: dequeued DEQUEUE_SAVE, detached) and
+ * 3 ms later deboosted; its new fair record B is the same sched_entity in
+ * the kernel: B's first wakeup takes over A's se.avg aged blocked over the
+ * 3 ms (below A's, not a new task's load at its weight) and A's saved vlag.
+ * Without the link B starts as a new task: load_avg at its weight, lag 0.
+ */
+static void test_class_carry(void)
+{
+	for (int link = 0; link <= 1; link++) {
+		struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+		struct model *m = model_new(&cfg, NULL);
+		struct model_task *c, *a, *b;
+		struct model_task_info ia, ib;
+		uint64_t now = 1000000000ULL;
+
+		CHECK(m != NULL);
+		c = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+		a = model_task_new(m, NULL, 10, MODEL_POLICY_NORMAL, 2, NULL);
+		b = model_task_new(m, NULL, 10, MODEL_POLICY_NORMAL, 3, NULL);
+		CHECK(model_wake_up_new_task(m, c, 0, 0, now) == 0);
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == c);
+		CHECK(model_wake_up_new_task(m, a, 0, 0, now + 1000) == 0);
+		CHECK(model_curr(m, 0) == c);
+		CHECK(model_task_switched_from_fair(m, a, now + 5000000) == 0);
+		model_task_info(a, &ia);
+		CHECK(ia.vlag > 0);                  /* it waited behind C */
+		CHECK(ia.load_avg > 0);
+		CHECK(model_task_start_sleeping(m, b, 0) == 0);
+		if (link) {
+			CHECK(model_task_set_class_prev(b, a) == 0);
+			CHECK(model_task_set_class_prev(b, a) == -1);   /* linked already */
+		}
+		CHECK(model_try_to_wake_up(m, b, 0, 0, MODEL_WF_TTWU, now + 8000000) == 1);
+		model_task_info(b, &ib);
+		if (link) {
+			CHECK(ib.load_avg < ia.load_avg);
+			CHECK(ib.load_avg > ia.load_avg * 9 / 10);
+			CHECK_EQ_U(ib.vlag, ia.vlag);
+		} else {
+			CHECK(ib.load_avg >= ia.load_avg);
+			CHECK_EQ_U(ib.vlag, 0);
+		}
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_free(m);
+	}
+}
+
 int main(void)
 {
+	test_class_carry();
 	test_set_pelt();
 	test_attach_blocked();
 	test_clock_left();

@@ -4779,6 +4779,8 @@ static void test_class_change_pi_replay(void)
 		CHECK_EQ(note_count(x.r, "RT intervals of a running task switched to the fair class"), 1);
 		CHECK_EQ(note_count(x.r, "wakeup latency samples not counted: the stand-in wakeups that enqueue"), 0);
 		CHECK_EQ(note_count(x.r, "fair tasks queued where the trace switched them"), 1);
+		/* the deboosted record is the holder's sched_entity (class_carry()) */
+		CHECK_EQ(note_count(x.r, "fair records of a thread switched back"), 1);
 	}
 	run_end(&x);
 	wl_free(wl);
