@@ -54,19 +54,16 @@ static void test_parse(void)
 	CHECK_EQ_S(nr, 7);
 }
 
-static char *slurp(const char *path, size_t *len)
+/* The whole file, NUL-terminated (getdelim() to a NUL it does not hold), or NULL. */
+static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
-	long n;
+	size_t cap = 0;
 
 	if (!f)
 		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		buf[n] = 0;
-		*len = (size_t)n;
-	} else {
+	if (getdelim(&buf, &cap, '\0', f) <= 0) {
 		free(buf);
 		buf = NULL;
 	}
@@ -81,8 +78,7 @@ static void test_sidecar(const char *path)
 	char tmp[] = "/tmp/test_cpulist_XXXXXX";
 	struct sr_error err = { 0 };
 	struct sidecar *sc;
-	size_t len = 0;
-	char *text = slurp(path, &len), *at;
+	char *text = slurp(path), *at;
 	FILE *f;
 	int fd;
 
