@@ -29,12 +29,13 @@
  * shr_bound(), can_migrate_task() per profile (LB_* flags), the
  * nr_balance_failed / balance_interval outcomes, and active balance
  * (need_active_balance(), the stopper's active_load_balance_cpu_stop()
- * with detach_one_task()).  Not modelled: CPU capacities other than 1024
+ * with detach_one_task()).  Affinity: a task's mask (one CPU, all, or
+ * several: p->cpus_mask) is honoured by can_migrate_task() (LBF_SOME_PINNED
+ * marks the parent's group imbalanced, sg_imbalanced(); LBF_DST_PINNED's
+ * retry with another CPU of the local group, which only the NUMA level's
+ * node groups can offer) and by the placement paths below.  Not modelled: CPU capacities other than 1024
  * (no RT/IRQ pressure, no asymmetry: no misfit, asym-packing or
- * reduced-capacity cases), SMT, affinity masks other than "one CPU"
- * (pinned: so no LBF_DST_PINNED retry - the one CPU of a task pinned to the
- * source is never in the destination group - but LBF_SOME_PINNED marks the
- * parent's group imbalanced, sg_imbalanced()), util_est
+ * reduced-capacity cases), SMT, util_est
  * and NUMA balancing (fbq types, locality).  Under --placement trace
  * periodic passes, and newidle passes unless the replay asks for a pull
  * (idle_pull), are dry runs: the same decisions without moving anything; a
@@ -956,7 +957,9 @@ static int select_idle_cpu(struct model *m, const struct model_task *p, int targ
 	for (i = 1; i <= m->nr_cpus; i++) {
 		int cpu = (int)(((unsigned int)target + i) % m->nr_cpus);
 
-		if (!cpus_share_cache(m, cpu, target) || (p->pinned && cpu != p->cpu))
+		/* cpumask_and(cpus, sched_domain_span(sd), p->cpus_ptr) */
+		if (!cpus_share_cache(m, cpu, target) || (p->pinned && cpu != p->cpu) ||
+		    !task_mask_allows(p, cpu))
 			continue;
 		if (--nr <= 0)
 			return -1;
@@ -986,7 +989,7 @@ static int select_idle_sibling(struct model *m, struct model_task *p, int prev, 
 	p->recent_used_cpu = prev;
 	if (recent >= 0 && (unsigned int)recent < m->nr_cpus && recent != prev &&
 	    recent != target && cpus_share_cache(m, recent, target) &&
-	    available_idle_cpu(m, recent) && !p->pinned)
+	    available_idle_cpu(m, recent) && !p->pinned && task_mask_allows(p, recent))
 		return recent;
 	i = select_idle_cpu(m, p, target);
 	return i >= 0 ? i : target;
@@ -1088,10 +1091,30 @@ static bool update_pick_idlest(const struct fork_sg_stats *idlest, const struct 
 	return idlest->util > sgs->util;
 }
 
-/* sched_balance_find_dst_group(): the group to move to, -1 to stay local. */
-static int find_dst_group(const struct model *m, const struct sched_domain *sd, int this_cpu,
-			  const struct sg_without *without)
+/* cpumask_intersects(sched_group_span(group), p->cpus_ptr) */
+static bool group_allowed(const struct model *m, const struct sched_domain *sd, int g,
+			  const struct model_task *p)
 {
+	int i;
+
+	if (!p->cpus_mask)
+		return true;
+	for (i = 0; i < sd->span_weight; i++)
+		if (group_has_cpu(m, sd, g, sd->span[i]) && task_mask_allows(p, sd->span[i]))
+			return true;
+	return false;
+}
+
+/*
+ * sched_balance_find_dst_group(): the group to move to, -1 to stay local.
+ * A group with none of @p's allowed CPUs is skipped, the local one too
+ * ("The local group has been skipped because of CPU affinity": then the
+ * idlest allowed group is taken as it is).
+ */
+static int find_dst_group(const struct model *m, const struct sched_domain *sd, int this_cpu,
+			  const struct model_task *p, const struct sg_without *without)
+{
+	bool have_local = false;
 	struct fork_sg_stats local = { 0 }, idlest = { .avg_load = ~0UL, .type = group_overloaded };
 	struct fork_sg_stats sgs;
 	int g, nr_groups = sd->numa ? m->nr_nodes : (int)m->nr_cpus, best = -1;
@@ -1103,10 +1126,11 @@ static int find_dst_group(const struct model *m, const struct sched_domain *sd, 
 
 		for (i = 0; i < sd->span_weight; i++)
 			in_span = in_span || group_has_cpu(m, sd, g, sd->span[i]);
-		if (!in_span)
+		if (!in_span || !group_allowed(m, sd, g, p))
 			continue;
 		if (group_has_cpu(m, sd, g, this_cpu)) {
 			update_sg_wakeup_stats(m, sd, g, without, &local);
+			have_local = true;
 			continue;
 		}
 		update_sg_wakeup_stats(m, sd, g, without, &sgs);
@@ -1115,7 +1139,11 @@ static int find_dst_group(const struct model *m, const struct sched_domain *sd, 
 			best = g;
 		}
 	}
-	if (best < 0 || local.type < idlest.type)
+	if (best < 0)
+		return -1;
+	if (!have_local && p->cpus_mask)
+		return best;
+	if (local.type < idlest.type)
 		return -1;
 	if (local.type > idlest.type)
 		return best;
@@ -1134,12 +1162,13 @@ static int find_dst_group(const struct model *m, const struct sched_domain *sd, 
 }
 
 /*
- * sched_balance_find_dst_group_cpu(): a single CPU; else the most recently
+ * sched_balance_find_dst_group_cpu(): a single CPU; else, among @p's allowed
+ * CPUs of the group ("Traverse only the allowed CPUs"), the most recently
  * idled idle CPU (no cpuidle exit latencies in the model), else the least
  * loaded one.
  */
 static int find_dst_group_cpu(const struct model *m, const struct sched_domain *sd, int g,
-			      int this_cpu)
+			      int this_cpu, const struct model_task *p)
 {
 	unsigned long min_load = ~0UL;
 	u64 latest = 0;
@@ -1152,6 +1181,8 @@ static int find_dst_group_cpu(const struct model *m, const struct sched_domain *
 			continue;
 		n++;
 		only = cpu;
+		if (!task_mask_allows(p, cpu))
+			continue;
 		if (available_idle_cpu(m, cpu)) {
 			if (shallowest < 0 || m->rqs[cpu].idle_stamp > latest) {
 				latest = m->rqs[cpu].idle_stamp;
@@ -1167,19 +1198,20 @@ static int find_dst_group_cpu(const struct model *m, const struct sched_domain *
 	return shallowest >= 0 ? shallowest : least;
 }
 
-static int find_idlest_cpu(struct model *m, int this_cpu, const struct sg_without *without)
+static int find_idlest_cpu(struct model *m, const struct model_task *p, int this_cpu,
+			   const struct sg_without *without)
 {
 	int level = m->rqs[this_cpu].nr_sd - 1, cpu = this_cpu, new_cpu = this_cpu;
 
 	while (level >= 0) {
 		const struct sched_domain *sd = &m->rqs[cpu].sd[level];
-		int g = find_dst_group(m, sd, cpu, without), weight;
+		int g = find_dst_group(m, sd, cpu, p, without), weight;
 
 		if (g < 0) {
 			level--;
 			continue;
 		}
-		new_cpu = find_dst_group_cpu(m, sd, g, cpu);
+		new_cpu = find_dst_group_cpu(m, sd, g, cpu, p);
 		if (new_cpu == cpu) {
 			level--;
 			continue;
@@ -1333,8 +1365,62 @@ static int vcpu_pack(struct model *m, const struct model_task *p, int waker_cpu,
  * capture kernel's packing step (vcpu_pack() above) follows, for wakeups and
  * forks.
  */
+/*
+ * select_fallback_rq() (kernel/sched/core.c), for a task whose mask is
+ * several CPUs but not all: the first allowed CPU of @cpu's node, else the
+ * first allowed CPU (the model's CPUs are all online and active; the cpuset
+ * and "possible" fallbacks that widen the mask cannot arise: the mask
+ * allows some CPU of the model, model_task_set_allowed_mask()).
+ */
+static int select_fallback_rq(const struct model *m, const struct model_task *p, int cpu)
+{
+	unsigned int c;
+
+	for (c = 0; c < m->nr_cpus; c++)
+		if (m->rqs[c].node == m->rqs[cpu].node && task_mask_allows(p, (int)c))
+			return (int)c;
+	for (c = 0; c < m->nr_cpus; c++)
+		if (task_mask_allows(p, (int)c))
+			return (int)c;
+	return cpu;
+}
+
+/* select_task_rq(): "if (unlikely(!is_cpu_allowed(p, cpu))) select_fallback_rq()" */
+static int select_task_rq_allowed(struct model *m, const struct model_task *p, int prev, int cpu)
+{
+	if (task_mask_allows(p, cpu))
+		return cpu;
+	return select_fallback_rq(m, p, prev);
+}
+
+static int select_task_rq_fair(struct model *m, struct model_task *p, int waker_cpu, int wake_flags,
+			       uint64_t now);
+
 int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, int wake_flags,
 			 uint64_t now)
+{
+	int prev = p->cpu;
+
+	if (waker_cpu < 0 || (unsigned int)waker_cpu >= m->nr_cpus)
+		waker_cpu = prev >= 0 ? prev : 0;
+	if (prev < 0)
+		prev = waker_cpu;
+	return select_task_rq_allowed(m, p, prev,
+				      select_task_rq_fair(m, p, waker_cpu, wake_flags, now));
+}
+
+/*
+ * select_task_rq_fair() with core.c's one-CPU shortcut; a mask of several
+ * CPUs is honoured where the kernel's is: wake_affine only for a waker CPU
+ * the task allows (want_affine), select_idle_sibling()'s recent_used_cpu and
+ * select_idle_cpu() scan, the fork / exec slow path's groups and CPUs.  The
+ * idle target and the idle prev of select_idle_sibling() are not tested
+ * against the mask (the kernel does not either: select_fallback_rq() mends
+ * a prev the mask no longer allows), nor the vendor vcpu_pack() step, whose
+ * source is not known: its waker CPU goes through select_fallback_rq() too.
+ */
+static int select_task_rq_fair(struct model *m, struct model_task *p, int waker_cpu, int wake_flags,
+			       uint64_t now)
 {
 	int prev = p->cpu, new_cpu;
 	bool want_affine;
@@ -1350,18 +1436,19 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
 	if (p->pinned && p->cpu >= 0)
 		return p->cpu;
 	if (wake_flags & MODEL_WF_FORK)
-		return vcpu_pack(m, p, waker_cpu, find_idlest_cpu(m, waker_cpu, NULL), now);
+		return vcpu_pack(m, p, waker_cpu, find_idlest_cpu(m, p, waker_cpu, NULL), now);
 	if (wake_flags & MODEL_WF_EXEC) {
 		struct sg_without without = { .p = p, .h_load = task_h_load(m, p) };
 
 		COUNT(m, sched_exec);
-		new_cpu = find_idlest_cpu(m, prev, &without);
+		new_cpu = find_idlest_cpu(m, p, prev, &without);
 		if (new_cpu != prev)
 			COUNT(m, sched_exec_moved);
 		return new_cpu;
 	}
 	record_wakee(m, m->rqs[waker_cpu].curr, p);
-	want_affine = !wake_wide(m->rqs[waker_cpu].curr, p, llc_size(m, waker_cpu));
+	want_affine = !wake_wide(m->rqs[waker_cpu].curr, p, llc_size(m, waker_cpu)) &&
+		      task_mask_allows(p, waker_cpu);
 	new_cpu = prev;
 	if (want_affine && waker_cpu != prev)
 		new_cpu = wake_affine(m, p, waker_cpu, prev, wake_flags & MODEL_WF_SYNC);

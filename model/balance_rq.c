@@ -90,15 +90,46 @@ static bool task_is_ineligible_on_dst_cpu(struct model *m, struct model_task *p,
 /*
  * can_migrate_task(), in the kernel's order: a delayed task only under
  * migrate_load (LB_DELAYED_LOAD_ONLY; 6.12.117 has no such test and moves
- * delayed tasks like any other), the ineligible soft limit, affinity (the
- * model's pinned tasks allow only their CPU, so there is never another CPU
- * of the local group to retry with: no LBF_DST_PINNED), not running, and
+ * delayed tasks like any other), the ineligible soft limit, affinity (a
+ * pinned task allows only its CPU, so there is never another CPU of the
+ * local group to retry with; a several-CPU mask may offer one:
+ * LBF_DST_PINNED, dst_pinned()), not running, and
  * cache cold - or hot but the domain has failed more than cache_nice_tries
  * balances in a row.  LBF_ALL_PINNED is cleared only by a task that passes
  * the affinity test, so a pass whose candidates were all delayed or
  * ineligible counts as "all pinned", as in the kernel.  No per-CPU kthreads,
  * no proxy execution, no NUMA locality in the model.
  */
+static int group_of(const struct model *m, const struct sched_domain *sd, int cpu);
+
+/*
+ * can_migrate_task()'s affinity test for a mask of several CPUs
+ * (p->cpus_mask) that leaves out the destination: LBF_SOME_PINNED; then,
+ * unless the pass is newly idle, active, or has a retry CPU already, the
+ * first CPU of the local group still in the pass's CPUs (env->dst_grpmask
+ * and env->cpus: m->lb_cpus) that the task allows becomes new_dst_cpu
+ * (LBF_DST_PINNED), for sched_balance_rq()'s retry.
+ */
+static void dst_pinned(struct model *m, const struct model_task *p, struct lb_env *env)
+{
+	const struct sched_domain *sd = env->sd;
+	int i, local_g = group_of(m, sd, env->dst_rq->cpu);
+
+	env->flags |= LBF_SOME_PINNED;
+	if (env->idle == CPU_NEWLY_IDLE || (env->flags & (LBF_DST_PINNED | LBF_ACTIVE_LB)))
+		return;
+	for (i = 0; i < sd->span_weight; i++) {
+		int cpu = sd->span[i];
+
+		if (m->lb_cpus[cpu] && group_of(m, sd, cpu) == local_g &&
+		    task_mask_allows(p, cpu)) {
+			env->flags |= LBF_DST_PINNED;
+			env->new_dst_cpu = cpu;
+			return;
+		}
+	}
+}
+
 static bool can_migrate_task(struct model *m, struct model_task *p, struct lb_env *env)
 {
 	struct sched_domain *sd = env->sd;
@@ -123,6 +154,10 @@ static bool can_migrate_task(struct model *m, struct model_task *p, struct lb_en
 		return false;
 	if (p->pinned) {
 		env->flags |= LBF_SOME_PINNED;
+		return false;
+	}
+	if (!task_mask_allows(p, env->dst_rq->cpu)) {
+		dst_pinned(m, p, env);
 		return false;
 	}
 	env->flags &= ~LBF_ALL_PINNED;
@@ -1074,8 +1109,22 @@ more_balance:
 			goto more_balance;
 		}
 		/*
-		 * (LBF_DST_PINNED, the retry with another CPU of the local
-		 * group, cannot be set: a pinned task's one CPU is this source.)
+		 * LBF_DST_PINNED: a task of a several-CPU mask refused this
+		 * CPU but allows another of the local group (only at the NUMA
+		 * level: the model's MC groups are single CPUs): that CPU
+		 * leaves the pass's CPUs and becomes the destination, and the
+		 * walk starts again (a pinned task's one CPU is this source:
+		 * it never sets the flag).
+		 */
+		if ((env->flags & LBF_DST_PINNED) && env->imbalance > 0) {
+			m->lb_cpus[env->dst_rq->cpu] = 0;
+			env->dst_rq = &m->rqs[env->new_dst_cpu];
+			env->flags &= ~LBF_DST_PINNED;
+			env->loop = 0;
+			env->loop_break = SCHED_NR_MIGRATE_BREAK;
+			goto more_balance;
+		}
+		/*
 		 * "We failed to reach balance because of affinity": the
 		 * parent's local group (this node, at the NUMA level) becomes
 		 * imbalanced for the CPUs that balance it.
@@ -1112,6 +1161,10 @@ more_balance:
 			 */
 			if (!busiest->curr || busiest->curr->pinned)
 				goto out_one_pinned;
+			if (!task_mask_allows(busiest->curr, this_rq->cpu)) {
+				env->flags |= LBF_ALL_PINNED;
+				goto out_one_pinned;
+			}
 			env->flags &= ~LBF_ALL_PINNED;
 			if (!busiest->active_balance) {
 				busiest->active_balance = true;

@@ -386,6 +386,7 @@ void model_free(struct model *m)
 		return;
 	for (t = m->tasks; t; t = tn) {
 		tn = t->next_alloc;
+		free(t->cpus_mask);
 		free(t);
 	}
 	for (g = m->groups; g; g = gn) {
@@ -1399,8 +1400,16 @@ void model_set_idle_moves(struct model *m, uint64_t cpus)
 	m->idle_moves_cpus = cpus;
 }
 
+static void drop_cpus_mask(struct model_task *p)
+{
+	free(p->cpus_mask);
+	p->cpus_mask = NULL;
+	p->nr_cpus_allowed = 0;
+}
+
 void model_task_set_pinned(struct model_task *p, bool pinned)
 {
+	drop_cpus_mask(p);
 	p->pinned = pinned;
 	p->allowed_cpu = -1;
 }
@@ -1409,8 +1418,64 @@ void model_task_set_allowed_cpu(struct model *m, struct model_task *p, int cpu)
 {
 	if (cpu >= (int)m->nr_cpus)
 		cpu = -1;
+	drop_cpus_mask(p);
 	p->pinned = cpu >= 0;
 	p->allowed_cpu = cpu;
+}
+
+/*
+ * set_cpus_allowed_common() -> cpumask_copy(&p->cpus_mask, new_mask) and
+ * p->nr_cpus_allowed = cpumask_weight(new_mask) (kernel/sched/core.c),
+ * restricted to the model's CPUs as the kernel restricts a mask to
+ * cpu_active_mask (__set_cpus_allowed_ptr_locked()).  One CPU and all CPUs
+ * keep the model's own forms (model_task_set_allowed_cpu()), so a caller
+ * giving those behaves exactly as before the mask; none is -EINVAL.
+ */
+int model_task_set_allowed_mask(struct model *m, struct model_task *p, const uint64_t *mask,
+				unsigned int nbits, struct sr_error *err)
+{
+	unsigned int words = (m->nr_cpus + 63) / 64, n = 0, c;
+	int first = -1;
+	uint64_t *copy;
+
+	for (c = 0; c < m->nr_cpus && c < nbits; c++)
+		if (mask[c / 64] >> (c % 64) & 1) {
+			if (first < 0)
+				first = (int)c;
+			n++;
+		}
+	if (!n) {
+		sr_error_set(err, 22, "model: task %u's affinity mask allows none of the "
+			     "model's %u CPUs", p->id, m->nr_cpus);
+		return -1;
+	}
+	if (n == 1 || n == m->nr_cpus) {
+		model_task_set_allowed_cpu(m, p, n == 1 ? first : -1);
+		return 0;
+	}
+	copy = calloc(words, sizeof(*copy));
+	if (!copy) {
+		sr_error_set(err, 12, "model: out of memory for task %u's affinity mask", p->id);
+		return -1;
+	}
+	for (c = 0; c < m->nr_cpus && c < nbits; c++)
+		if (mask[c / 64] >> (c % 64) & 1)
+			copy[c / 64] |= 1ULL << (c % 64);
+	drop_cpus_mask(p);
+	p->pinned = false;
+	p->allowed_cpu = -1;
+	p->cpus_mask = copy;
+	p->nr_cpus_allowed = (int)n;
+	return 0;
+}
+
+bool model_task_cpu_allowed(const struct model *m, const struct model_task *p, int cpu)
+{
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return false;
+	if (p->pinned)
+		return cpu == (p->allowed_cpu >= 0 ? p->allowed_cpu : p->cpu);
+	return task_mask_allows(p, cpu);
 }
 
 int model_task_exit_move(struct model *m, struct model_task *p, uint64_t now)

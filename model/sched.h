@@ -365,6 +365,14 @@ struct model_task {
 	bool pinned;                /* nr_cpus_allowed == 1: the balancer leaves it alone */
 	int allowed_cpu;            /* pinned to this CPU (cpumask_any(p->cpus_ptr)); -1: to
 				       its current one (model_task_set_pinned()) or free */
+	/*
+	 * p->cpus_mask for a mask of several CPUs but not all
+	 * (model_task_set_allowed_mask()): bit n of word n / 64 allows CPU n;
+	 * NULL for the "one CPU or all" forms above (pinned, allowed_cpu).
+	 * nr_cpus_allowed counts its CPUs (0 when it is NULL).
+	 */
+	uint64_t *cpus_mask;
+	int nr_cpus_allowed;
 	bool initial_credit;        /* model_task_set_initial_credit(): a long sleeper before
 				       the trace (place_entity_cfs()) */
 	bool wake_migrated;         /* moved while asleep: next wakeup is ENQUEUE_MIGRATED */
@@ -512,6 +520,17 @@ static inline u32 get_pelt_divider_model(const struct sched_avg *avg, bool v48)
 }
 
 static inline u64 max_u64(u64 a, u64 b) { return a > b ? a : b; }
+
+/*
+ * cpumask_test_cpu(cpu, p->cpus_ptr) for a mask of several CPUs but not all
+ * (p->cpus_mask); true for the "one CPU or all" forms, whose tests (pinned,
+ * allowed_cpu) stay where they were before the mask existed.
+ */
+static inline bool task_mask_allows(const struct model_task *p, int cpu)
+{
+	return !p->cpus_mask || (cpu >= 0 && (p->cpus_mask[(unsigned int)cpu / 64] >>
+					      ((unsigned int)cpu % 64) & 1));
+}
 static inline u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
 
 static inline void update_load_add(struct load_weight *lw, unsigned long inc)
@@ -722,6 +741,7 @@ enum migration_type {
 
 #define LBF_ALL_PINNED  0x01
 #define LBF_NEED_BREAK  0x02
+#define LBF_DST_PINNED  0x04
 #define LBF_SOME_PINNED 0x08
 #define LBF_ACTIVE_LB   0x10
 
@@ -761,6 +781,7 @@ struct lb_env {
 	enum migration_type migration_type;
 	bool dry_run;               /* decide as the kernel would, move nothing */
 	bool continue_balancing;    /* false: should_we_balance() said no, stop going up */
+	int new_dst_cpu;            /* LBF_DST_PINNED: the local group's CPU the task allows */
 
 	/* what the pass found (sched_balance_find_src_group()), kept for tests */
 	bool have_stats;            /* update_sd_lb_stats() ran */

@@ -1384,12 +1384,27 @@ static int load_listed(const struct sv *o, const char *name, bool *listed, bool 
 	return 0;
 }
 
+void sidecar_sched_masks_free(struct sidecar_sched *s)
+{
+	for (size_t i = 0; s->tasks && i < s->nr_tasks; i++) {
+		free(s->tasks[i].allowed_mask);
+		s->tasks[i].allowed_mask = NULL;
+	}
+}
+
 int sidecar_cpulist_parse(const char *list, int nr_cpus, int *nr, int *first)
+{
+	return sidecar_cpulist_mask(list, nr_cpus, nr, first, NULL);
+}
+
+int sidecar_cpulist_mask(const char *list, int nr_cpus, int *nr, int *first, uint64_t *mask)
 {
 	const char *p = list;
 
 	*nr = 0;
 	*first = -1;
+	if (mask)
+		memset(mask, 0, SIDECAR_MASK_WORDS * sizeof(*mask));
 	if (!p || !*p)
 		return -1;
 	for (;;) {
@@ -1411,6 +1426,8 @@ int sidecar_cpulist_parse(const char *list, int nr_cpus, int *nr, int *first)
 		for (long c = a; c <= b && c < nr_cpus; c++) {
 			if (*first < 0 || c < *first)
 				*first = (int)c;
+			if (mask && c < SIDECAR_MASK_WORDS * 64)
+				mask[c / 64] |= 1ULL << (c % 64);
 			++*nr;
 		}
 		if (!*p)
@@ -1446,6 +1463,7 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 		NOMEM();
 	for (i = 0; (t = sv_at(a, i)); i++) {
 		struct sidecar_sched_task *e = &out->tasks[out->nr_tasks++];
+		uint64_t mask[SIDECAR_MASK_WORDS];
 		const char *st;
 		long long x = 0;
 
@@ -1487,12 +1505,19 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 		}
 		/* Cpus_allowed_list: absent in sidecars written before 2026-12-05 */
 		e->nr_allowed = e->allowed_cpu = -1;
+		e->allowed_mask = NULL;
 		v = sv_get(t, "cpus_allowed");
 		if (v && v->type != SV_NULL &&
-		    (!sv_str(v) || sidecar_cpulist_parse(sv_str(v), nr_cpus > 0 ? nr_cpus : 65536,
-							 &e->nr_allowed, &e->allowed_cpu) < 0))
+		    (!sv_str(v) || sidecar_cpulist_mask(sv_str(v), nr_cpus > 0 ? nr_cpus : 65536,
+							&e->nr_allowed, &e->allowed_cpu, mask) < 0))
 			FAIL(EINVAL, "%s.tasks[%zu].cpus_allowed is not a CPU list (\"0-3\", "
 			     "\"1\", \"0,2\") or null", name, i);
+		/* several CPUs but not all: the mask itself (p->cpus_mask) */
+		if (e->nr_allowed > 1 && (nr_cpus <= 0 || e->nr_allowed < nr_cpus)) {
+			if (!(e->allowed_mask = malloc(sizeof(mask))))
+				NOMEM();
+			memcpy(e->allowed_mask, mask, sizeof(mask));
+		}
 		for (int f = 0; f < SIDECAR_SCHED_NR; f++) {
 			v = sv_get(t, sched_keys[f]);
 			if (!v || v->type == SV_NULL)
@@ -2157,6 +2182,8 @@ void sidecar_free(struct sidecar *sc)
 	free(sc->funcs_reason);
 	free(sc->lost_per_cpu);
 	free(sc->cpu_time);
+	sidecar_sched_masks_free(&sc->sched_start);
+	sidecar_sched_masks_free(&sc->sched_end);
 	free(sc->sched_start.tasks);
 	free(sc->sched_start.reason);
 	free(sc->sched_end.tasks);

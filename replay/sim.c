@@ -51,6 +51,7 @@
 #include <time.h>
 
 #include <schedreplay/model.h>
+#include <schedreplay/sidecar.h>
 #include <schedreplay/sim.h>
 
 #include "calib.h"
@@ -2271,6 +2272,22 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
  */
 static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now);
 
+/*
+ * The model's mask of a task: @cpu (one CPU, or -1 all) or, with @cpu -1 and
+ * @mask, that mask of several CPUs (model_task_set_allowed_mask(), which
+ * keeps the "one CPU or all" form when the mask is one of those within the
+ * replay's CPUs).  A mask naming none of the replay's CPUs (a sidecar whose
+ * topology disagrees with the trace's) allows all, as the "one CPU or all"
+ * form took a CPU past the model's.
+ */
+static void set_allowed(struct sim *s, struct model_task *mt, int cpu, const uint64_t *mask)
+{
+	if (cpu < 0 && mask &&
+	    model_task_set_allowed_mask(s->m, mt, mask, SIDECAR_MASK_WORDS * 64, NULL) == 0)
+		return;
+	model_task_set_allowed_cpu(s->m, mt, cpu);
+}
+
 void sim_task_set_affinity(struct sim *s, uint32_t ti)
 {
 	const struct wl_task *wt = &s->wt[ti];
@@ -2279,7 +2296,7 @@ void sim_task_set_affinity(struct sim *s, uint32_t ti)
 		model_task_set_pinned(s->tasks[ti].mt, !wt->multi_cpu);
 		return;
 	}
-	model_task_set_allowed_cpu(s->m, s->tasks[ti].mt, wt->aff_cpu);
+	set_allowed(s, s->tasks[ti].mt, wt->aff_cpu, wt->aff_mask);
 	s->notes[wt->aff_src == WL_AFF_END_READ ? SIM_NOTE_AFF_END_READ :
 		 wt->aff_src == WL_AFF_START_READ ? SIM_NOTE_AFF_START_READ : SIM_NOTE_AFF_FORK]++;
 	s->notes[SIM_NOTE_AFF_PINNED] += wt->aff_cpu >= 0;
@@ -3380,10 +3397,27 @@ static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *
 	if (s->cfg.affinity != REPLAY_AFFINITY_CAPTURED || op->arg >= n ||
 	    (c += op->arg)->target >= s->nr_tasks || !s->tasks[c->target].mt)
 		return 1;
-	model_task_set_allowed_cpu(s->m, s->tasks[c->target].mt, c->cpu);
+	set_allowed(s, s->tasks[c->target].mt, c->cpu, c->mask);
 	s->notes[SIM_NOTE_AFFINITY]++;
-	if (s->cfg.placement != REPLAY_PLACEMENT_MODEL || c->target != ti || c->cpu < 0 ||
-	    c->cpu == cpu || c->cpu >= s->nr_cpus)
+	if (s->cfg.placement != REPLAY_PLACEMENT_MODEL || c->target != ti)
+		return 1;
+	if (c->cpu < 0 && c->mask) {
+		/*
+		 * several CPUs: affine_move_task() moves the caller off a CPU
+		 * the mask leaves out, to cpumask_any_and_distribute() of the
+		 * mask - here its first CPU (the kernel's distributes over
+		 * calls)
+		 */
+		const struct model_task *mt = s->tasks[ti].mt;
+
+		if (model_task_cpu_allowed(s->m, mt, cpu))
+			return 1;
+		for (int d = 0; d < s->nr_cpus; d++)
+			if (model_task_cpu_allowed(s->m, mt, d))
+				return stop_one_cpu_move(s, cpu, ti, d, now);
+		return 1;
+	}
+	if (c->cpu < 0 || c->cpu == cpu || c->cpu >= s->nr_cpus)
 		return 1;
 	return stop_one_cpu_move(s, cpu, ti, c->cpu, now);
 }

@@ -3648,6 +3648,7 @@ void wl_free(struct wl_workload *wl)
 		free(wl->funcs[i].name);
 	free(wl->funcs);
 	for (int k = 0; k < 2; k++) {
+		sidecar_sched_masks_free(&wl->sched_snap[k]);
 		free(wl->sched_snap[k].tasks);
 		if (!k)
 			free(wl->aff_calls);

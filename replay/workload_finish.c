@@ -318,7 +318,19 @@ static int sidecar_copy(struct wl_builder *b)
 			if (!(to->tasks = malloc(from->nr_tasks * sizeof(*to->tasks))))
 				return -1;
 			memcpy(to->tasks, from->tasks, from->nr_tasks * sizeof(*to->tasks));
+			for (size_t i = 0; i < from->nr_tasks; i++)
+				to->tasks[i].allowed_mask = NULL;
 			to->nr_tasks = from->nr_tasks;
+			for (size_t i = 0; i < from->nr_tasks; i++) {
+				const uint64_t *fm = from->tasks[i].allowed_mask;
+
+				if (!fm)
+					continue;
+				if (!(to->tasks[i].allowed_mask =
+					      malloc(SIDECAR_MASK_WORDS * sizeof(*fm))))
+					return -1;
+				memcpy(to->tasks[i].allowed_mask, fm, SIDECAR_MASK_WORDS * sizeof(*fm));
+			}
 		}
 		/*
 		 * A start snapshot recorded before its cpu field: the CPU of
@@ -1532,7 +1544,8 @@ static const struct sidecar_sched_task *aff_read(const struct wl_workload *wl, u
 	return e;
 }
 
-/* A read's mask in the model's form: its one CPU, or -1 (all, or several) */
+/* A read's mask in the model's "one CPU or all" form: its one CPU, or -1 (all, or
+ * several: then the read's allowed_mask holds them) */
 static int16_t aff_of_read(const struct sidecar_sched_task *e)
 {
 	return e->nr_allowed == 1 ? (int16_t)e->allowed_cpu : -1;
@@ -1578,6 +1591,7 @@ static void aff_finish(struct wl_builder *b)
 
 		if (e && b->ts.v[c->target].aff_last == i) {
 			c->cpu = aff_of_read(e);
+			c->mask = e->allowed_mask;
 			c->src = WL_AFF_END_READ;
 			continue;
 		}
@@ -1613,13 +1627,17 @@ static void aff_finish(struct wl_builder *b)
 
 		if (b->ts.v[t].aff_last == WL_NONE && (e = aff_read(wl, t, 1))) {
 			w->aff_cpu = aff_of_read(e);
+			w->aff_mask = e->allowed_mask;
 			w->aff_src = WL_AFF_END_READ;
 		} else if ((e = aff_read(wl, t, 0))) {
 			w->aff_cpu = aff_of_read(e);
+			w->aff_mask = e->allowed_mask;
 			w->aff_src = WL_AFF_START_READ;
 		} else if (w->parent != WL_NONE && w->parent < t &&
 			   (fc != WL_NONE || wl->tasks[w->parent].aff_src != WL_AFF_INFERRED)) {
 			w->aff_cpu = fc != WL_NONE ? wl->aff_calls[fc].cpu : wl->tasks[w->parent].aff_cpu;
+			w->aff_mask = fc != WL_NONE ? wl->aff_calls[fc].mask :
+				      wl->tasks[w->parent].aff_mask;
 			w->aff_src = WL_AFF_FORK;
 		}
 		wl->facts.aff_tasks[w->aff_src]++;

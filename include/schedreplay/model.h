@@ -682,6 +682,24 @@ void model_task_set_pinned(struct model_task *t, bool pinned);
  * moves it (the stopper of affine_move_task()).
  */
 void model_task_set_allowed_cpu(struct model *m, struct model_task *t, int cpu);
+/*
+ * The task's cpus_mask in full (set_cpus_allowed_ptr()): bit n of
+ * @mask[n / 64] allows CPU n, for n < @nbits; CPUs past the model's are
+ * dropped.  A mask of one CPU or of every CPU is model_task_set_allowed_cpu()
+ * (the same behaviour, to the byte); one of several CPUs but not all is kept
+ * as p->cpus_mask and honoured where the kernel honours it for a fair task:
+ * select_task_rq_fair()'s wake_affine target, select_idle_sibling()'s
+ * recent_used_cpu and select_idle_cpu() scan, sched_balance_find_dst_group()
+ * / _group_cpu() at fork and exec, select_fallback_rq() when the choice is
+ * not allowed, and the balancer's can_migrate_task() (LBF_SOME_PINNED,
+ * LBF_DST_PINNED's retry, the active balance's test).  Like
+ * model_task_set_allowed_cpu() it does not move the task.  -1 (error set):
+ * a mask allowing none of the model's CPUs, or out of memory.
+ */
+int model_task_set_allowed_mask(struct model *m, struct model_task *t, const uint64_t *mask,
+				unsigned int nbits, struct sr_error *err);
+/* cpumask_test_cpu(@cpu, t->cpus_ptr) as the model holds the task's mask (tests). */
+bool model_task_cpu_allowed(const struct model *m, const struct model_task *t, int cpu);
 
 /* sched_move_task(): the task moves to group @g (cgroup_attach_task). */
 int model_task_move_group(struct model *m, struct model_task *t, struct model_group *g,

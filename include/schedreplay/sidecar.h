@@ -118,6 +118,13 @@ struct sidecar_sched_task {
 	 * before 2026-12-05, or null)
 	 */
 	int nr_allowed, allowed_cpu;
+	/*
+	 * The mask itself when it allows several of the CPUs 0..nr_cpus-1
+	 * but not all (bit n of word n / 64: CPU n, SIDECAR_MASK_WORDS
+	 * words); NULL otherwise (one CPU, all, unknown): the model's
+	 * p->cpus_mask (model_task_set_allowed_mask())
+	 */
+	uint64_t *allowed_mask;
 	int64_t v[SIDECAR_SCHED_NR];
 	bool have[SIDECAR_SCHED_NR];     /* false: null (the kernel did not print it) */
 };
@@ -130,6 +137,14 @@ struct sidecar_sched_task {
  * 65535, any other character).
  */
 int sidecar_cpulist_parse(const char *list, int nr_cpus, int *nr, int *first);
+/* The words of a sidecar task's allowed_mask: MODEL_MAX_CPUS (4096) bits. */
+#define SIDECAR_MASK_WORDS 64
+/*
+ * sidecar_cpulist_parse() that also sets, in @mask (SIDECAR_MASK_WORDS
+ * words, cleared first; may be NULL), the bit of each CPU it names below
+ * @nr_cpus and below SIDECAR_MASK_WORDS x 64.
+ */
+int sidecar_cpulist_mask(const char *list, int nr_cpus, int *nr, int *first, uint64_t *mask);
 
 struct sidecar_sched {
 	bool listed;                     /* the sidecar has the object (newer captures) */
@@ -138,6 +153,8 @@ struct sidecar_sched {
 	size_t nr_tasks;
 	struct sidecar_sched_task *tasks; /* sorted by pid */
 };
+/* Free the tasks' allowed_mask of @s (the tasks array stays). */
+void sidecar_sched_masks_free(struct sidecar_sched *s);
 
 /*
  * "sched_debug" (docs/capture.md): reads of debugfs's sched/debug, the

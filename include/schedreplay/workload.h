@@ -337,6 +337,12 @@ struct wl_task {
 	 */
 	int16_t aff_cpu;
 	uint8_t aff_src;       /* enum wl_aff_source */
+	/*
+	 * With aff_cpu -1: a mask of several CPUs but not all, when a read
+	 * says so (SIDECAR_MASK_WORDS words, the workload's sidecar reads
+	 * own it; bit n: CPU n); NULL: all CPUs
+	 */
+	const uint64_t *aff_mask;
 };
 
 /* Where a task's allowed CPUs came from (docs/replay.md, "Affinity"). */
@@ -360,8 +366,9 @@ const char *wl_aff_source_name(int src);
 struct wl_aff_call {
 	uint64_t ts;           /* its sys_exit_sched_setaffinity */
 	uint32_t caller, target; /* task indices (target: the pid argument, 0 = the caller) */
-	int16_t cpu;           /* the new mask: that CPU only, -1 all */
+	int16_t cpu;           /* the new mask: that CPU only, -1 all (or mask) */
 	uint8_t src;           /* enum wl_aff_source */
+	const uint64_t *mask;  /* cpu -1: several CPUs but not all (as wl_task.aff_mask), NULL all */
 };
 const struct wl_aff_call *wl_aff_calls(const struct wl_workload *wl, uint32_t *n);
 
