@@ -192,20 +192,10 @@ static void fork_ev(uint64_t ts, int cpu, int32_t parent, int32_t child)
 	feed(&ev);
 }
 
-static void exit_ev(uint64_t ts, int cpu, int32_t pid)
-{
-	/* do_exit() writes it in the exiting task's context */
-	struct trace_event ev = { .type = TRACE_EV_SCHED_PROCESS_EXIT, .cpu = cpu, .ts = ts,
-				  .common_pid = pid };
-
-	ev.u.exit.pid = pid;
-	snprintf(ev.u.exit.comm, 16, "p%d", pid);
-	feed(&ev);
-}
-
-/* exit_ev() with the tracepoint's group_dead (6.16+; -1: no such field) */
+/* sched_process_exit with the tracepoint's group_dead (6.16+; -1: no such field) */
 static void exit_gd(uint64_t ts, int cpu, int32_t pid, int32_t group_dead)
 {
+	/* do_exit() writes it in the exiting task's context */
 	struct trace_event ev = { .type = TRACE_EV_SCHED_PROCESS_EXIT, .cpu = cpu, .ts = ts,
 				  .common_pid = pid };
 
@@ -213,6 +203,12 @@ static void exit_gd(uint64_t ts, int cpu, int32_t pid, int32_t group_dead)
 	ev.u.exit.group_dead = group_dead;
 	snprintf(ev.u.exit.comm, 16, "p%d", pid);
 	feed(&ev);
+}
+
+/* a thread's exit (group_dead false) */
+static void exit_ev(uint64_t ts, int cpu, int32_t pid)
+{
+	exit_gd(ts, cpu, pid, 0);
 }
 
 static void exec_ev(uint64_t ts, int cpu, int32_t pid, int32_t old_pid)
