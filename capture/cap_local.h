@@ -302,7 +302,8 @@ bool cap_sched_cpus_allowed(const char *status_text, char *out, size_t len);
  * {"available": false, "reason"}; NULL only when out of memory. */
 json_t *cap_sched_snapshot(void);
 /* Drop the entries of @tasks whose pid a later one has, keeping the last
- * read (a thread list walked during an exec); returns how many went. */
+ * read (a thread list walked during an exec); returns how many went,
+ * (size_t)-1 when out of memory. */
 size_t cap_sched_dedup(json_t *tasks);
 
 /* ---- the kernel's run-queue state from debugfs (cap_sched_debug.c) ---- */
