@@ -1350,22 +1350,6 @@ static int vcpu_pack(struct model *m, const struct model_task *p, int waker_cpu,
 }
 
 /*
- * select_task_rq_fair() on the model's topology (one LLC per node): a fork
- * takes the slow path (find_idlest_cpu() above), and so does an exec
- * (sched_exec(): WF_EXEC, SD_BALANCE_EXEC on every domain, from the task's
- * own CPU, the running task left out of the statistics; no vcpu_pack step:
- * the capture kernel's packing was measured for wakeups and forks only);
- * a wakeup records the wakee
- * for the task current on the waking CPU, then - unless wake_wide() - lets
- * wake_affine() choose between the waking CPU and prev when both share a
- * domain (always: the top domain spans every CPU), and select_idle_sibling()
- * looks for an idle CPU around that choice.  A wake_wide() wakeup has no
- * SD_BALANCE_WAKE domain to balance in either (sched_domain flags), so it
- * takes the fast path from prev too.  With model_config.vcpu_pack the
- * capture kernel's packing step (vcpu_pack() above) follows, for wakeups and
- * forks.
- */
-/*
  * select_fallback_rq() (kernel/sched/core.c), for a task whose mask is
  * several CPUs but not all: the first allowed CPU of @cpu's node, else the
  * first allowed CPU (the model's CPUs are all online and active; the cpuset
@@ -1393,8 +1377,8 @@ static int select_task_rq_allowed(struct model *m, const struct model_task *p, i
 	return select_fallback_rq(m, p, prev);
 }
 
-static int select_task_rq_fair(struct model *m, struct model_task *p, int waker_cpu, int wake_flags,
-			       uint64_t now);
+static int select_task_rq_fair(struct model *m, struct model_task *p, int prev, int waker_cpu,
+			       int wake_flags, uint64_t now);
 
 int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, int wake_flags,
 			 uint64_t now)
@@ -1406,11 +1390,26 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
 	if (prev < 0)
 		prev = waker_cpu;
 	return select_task_rq_allowed(m, p, prev,
-				      select_task_rq_fair(m, p, waker_cpu, wake_flags, now));
+				      select_task_rq_fair(m, p, prev, waker_cpu, wake_flags, now));
 }
 
 /*
- * select_task_rq_fair() with core.c's one-CPU shortcut; a mask of several
+ * select_task_rq_fair() on the model's topology (one LLC per node): a fork
+ * takes the slow path (find_idlest_cpu() above), and so does an exec
+ * (sched_exec(): WF_EXEC, SD_BALANCE_EXEC on every domain, from the task's
+ * own CPU, the running task left out of the statistics; no vcpu_pack step:
+ * the capture kernel's packing was measured for wakeups and forks only);
+ * a wakeup records the wakee
+ * for the task current on the waking CPU, then - unless wake_wide() - lets
+ * wake_affine() choose between the waking CPU and prev when both share a
+ * domain (always: the top domain spans every CPU), and select_idle_sibling()
+ * looks for an idle CPU around that choice.  A wake_wide() wakeup has no
+ * SD_BALANCE_WAKE domain to balance in either (sched_domain flags), so it
+ * takes the fast path from prev too.  With model_config.vcpu_pack the
+ * capture kernel's packing step (vcpu_pack() above) follows, for wakeups and
+ * forks.
+ *
+ * With core.c's one-CPU shortcut; a mask of several
  * CPUs is honoured where the kernel's is: wake_affine only for a waker CPU
  * the task allows (want_affine), select_idle_sibling()'s recent_used_cpu and
  * select_idle_cpu() scan, the fork / exec slow path's groups and CPUs.  The
@@ -1419,17 +1418,13 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
  * a prev the mask no longer allows), nor the vendor vcpu_pack() step, whose
  * source is not known: its waker CPU goes through select_fallback_rq() too.
  */
-static int select_task_rq_fair(struct model *m, struct model_task *p, int waker_cpu, int wake_flags,
-			       uint64_t now)
+static int select_task_rq_fair(struct model *m, struct model_task *p, int prev, int waker_cpu,
+			       int wake_flags, uint64_t now)
 {
-	int prev = p->cpu, new_cpu;
+	int new_cpu;
 	bool want_affine;
 
 	model_advance_time(m, now);
-	if (waker_cpu < 0 || (unsigned int)waker_cpu >= m->nr_cpus)
-		waker_cpu = prev >= 0 ? prev : 0;
-	if (prev < 0)
-		prev = waker_cpu;
 	/* select_task_rq() in core.c: a one-CPU task skips the class, on its CPU */
 	if (p->pinned && p->allowed_cpu >= 0)
 		return p->allowed_cpu;
