@@ -1057,20 +1057,18 @@ int main(void)
 			lat_tgid_seed(m, 101, 100);
 		if (v == 6)
 			lat_tgid_seed(m, 50, 1);
-		if (v == 9) {
-			sw(1, 0, 0, S, 40, "p40");
-			exec_ev(2, 0, 40, 40);
-			fork_ev(3, 0, 40, 50);
-			sw(4, 0, 40, S, 50, "p50");
-			fork_ev(5, 0, 50, 101);
-			sw(6, 0, 50, S, 0, "swapper");
-		}
-		if (v == 10) {
-			sw(1, 0, 0, S, 100, "lead");
-			fork_ev(2, 0, 100, 50);
-			sw(3, 0, 100, S, 50, "p50");
-			fork_ev(4, 0, 50, 101);
-			sw(5, 0, 50, S, 0, "swapper");
+		if (v == 9 || v == 10) {
+			/* on CPU 0 from 1: 40 (after its exec) or 100 forks 50, which forks 101 */
+			int32_t top = v == 9 ? 40 : 100;
+			uint64_t ts = 1;
+
+			sw(ts++, 0, 0, S, top, v == 9 ? "p40" : "lead");
+			if (v == 9)
+				exec_ev(ts++, 0, top, top);
+			fork_ev(ts++, 0, top, 50);
+			sw(ts++, 0, top, S, 50, "p50");
+			fork_ev(ts++, 0, 50, 101);
+			sw(ts, 0, 50, S, 0, "swapper");
 		}
 		if (v == 11) {
 			sw(1, 0, 0, S, 50, "p50");
