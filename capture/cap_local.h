@@ -252,10 +252,13 @@ json_t *cap_machine_cpus(void);
 json_t *cap_machine_tunables(void);
 /*
  * @fn(tgid, tid, @arg) for every thread of /proc/<tgid>/task/<tid> (a
- * process gone meanwhile skipped): the first non-zero return of @fn (which
- * stops the walk; keep it > 0), 0, or -1 with errno if /proc cannot be read.
+ * process gone meanwhile skipped), each process's leader after its other
+ * threads: the first non-zero return of @fn (which stops the walk; keep it
+ * > 0), 0, or -1 with errno if /proc cannot be read (or out of memory).
+ * cap_for_each_thread_in(): the same under @proc (a test's tree).
  */
 int cap_for_each_thread(int (*fn)(int tgid, int tid, void *arg), void *arg);
+int cap_for_each_thread_in(const char *proc, int (*fn)(int tgid, int tid, void *arg), void *arg);
 json_t *cap_machine_tasks(const struct cap_cgroup_host *h, bool *autogroup_enabled);
 json_t *cap_machine_loadavg(void);
 char *cap_machine_uname_string(void);

@@ -394,33 +394,85 @@ static int task_stat(pid_t tgid, pid_t tid, int *nice, int *policy, int *cpu, un
 	return 0;
 }
 
-int cap_for_each_thread(int (*fn)(int tgid, int tid, void *arg), void *arg)
+/*
+ * Each process's threads, its leader last: /proc/TGID/task is listed whole
+ * first (proc_task_readdir(), thread-list order, the leader first), then
+ * the threads other than the leader are handed to @fn, then the leader.  A
+ * multithreaded exec (de_thread(): the exec'ing thread takes the leader's
+ * pid, the others die) during the walk of one process then gives either the
+ * old threads' entries and the exec'ing thread under the leader's pid (the
+ * process listed with threads: the sidecar check leaves its leader out), or
+ * the exec'ing thread under the leader's pid alone, read after the exec as
+ * the trace sees it.  Leader first, an exec between its read and its
+ * threads' left the old leader listed without a thread, a process the check
+ * took as single-threaded though its pid named another task_struct next
+ * (snap50).  @tids/@cap: the caller's buffer, grown here.
+ */
+static int for_each_thread_of(const char *proc, int tgid, int **tids, size_t *cap,
+			      int (*fn)(int tgid, int tid, void *arg), void *arg)
 {
-	struct dirent *pe;
-	DIR *proc = opendir("/proc");
+	char path[4096];
+	struct dirent *te;
+	bool leader = false;
+	size_t n = 0;
+	DIR *td;
 	int r = 0;
 
-	if (!proc)
-		return -1;
-	while (!r && (pe = readdir(proc))) {
-		char path[64];
-		struct dirent *te;
-		DIR *td;
-		int tgid;
+	snprintf(path, sizeof(path), "%s/%d/task", proc, tgid);
+	if (!(td = opendir(path)))
+		return 0;       /* exited meanwhile */
+	while ((te = readdir(td))) {
+		int tid;
 
-		if (!isdigit((unsigned char)pe->d_name[0]))
+		if (!isdigit((unsigned char)te->d_name[0]))
 			continue;
-		tgid = atoi(pe->d_name);
-		snprintf(path, sizeof(path), "/proc/%d/task", tgid);
-		if (!(td = opendir(path)))
-			continue;   /* exited meanwhile */
-		while (!r && (te = readdir(td)))
-			if (isdigit((unsigned char)te->d_name[0]))
-				r = fn(tgid, atoi(te->d_name), arg);
-		closedir(td);
+		if ((tid = atoi(te->d_name)) == tgid) {
+			leader = true;
+			continue;
+		}
+		if (n == *cap) {
+			size_t c = *cap ? *cap * 2 : 64;
+			int *t = realloc(*tids, c * sizeof(*t));
+
+			if (!t) {
+				closedir(td);
+				errno = ENOMEM;
+				return -1;
+			}
+			*tids = t;
+			*cap = c;
+		}
+		(*tids)[n++] = tid;
 	}
-	closedir(proc);
+	closedir(td);
+	for (size_t i = 0; !r && i < n; i++)
+		r = fn(tgid, (*tids)[i], arg);
+	if (!r && leader)
+		r = fn(tgid, tgid, arg);
 	return r;
+}
+
+int cap_for_each_thread_in(const char *proc, int (*fn)(int tgid, int tid, void *arg), void *arg)
+{
+	struct dirent *pe;
+	DIR *pd = opendir(proc);
+	int *tids = NULL;
+	size_t cap = 0;
+	int r = 0;
+
+	if (!pd)
+		return -1;
+	while (!r && (pe = readdir(pd)))
+		if (isdigit((unsigned char)pe->d_name[0]))
+			r = for_each_thread_of(proc, atoi(pe->d_name), &tids, &cap, fn, arg);
+	closedir(pd);
+	free(tids);
+	return r;
+}
+
+int cap_for_each_thread(int (*fn)(int tgid, int tid, void *arg), void *arg)
+{
+	return cap_for_each_thread_in("/proc", fn, arg);
 }
 
 struct tasks_walk {

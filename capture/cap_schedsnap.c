@@ -321,8 +321,10 @@ static int snap_one(int tgid, int tid, void *arg)
  * has too, keeping the last read; returns how many went.  /proc/TGID/task
  * lists a group's threads in its thread-list order (proc_task_readdir()):
  * a multithreaded exec (de_thread()) during the walk gives the exec'ing
- * thread the leader's pid, and a walk that listed the leader then meets the
- * thread under the same pid; a pid reused during the walk does the same.
+ * thread the leader's pid, and a walk that read the leader while listing
+ * its threads then met the thread under the same pid (before snap50, which
+ * lists each process whole, then reads its leader last); a pid reused
+ * during the walk does the same.
  * The replay refuses a snapshot that lists a pid twice (sidecar.c), which
  * a busy machine's capture must not write (robust49).  Walked from the last
  * entry back with the pids met in a jansson object as a hash set: O(n) (a

@@ -317,12 +317,14 @@ struct task {
 	uint64_t wk_nsw;
 	bool wk_new;
 	/*
-	 * Its thread group as far as the sidecar and the forks tell
-	 * (exchange_possible()): whether it is its group's leader (enum
-	 * task_grp), the tgid it has if it is not (0: not known), and its
-	 * sched_process_exit's group_dead (-1: none seen, or a kernel whose
-	 * format has no such field).
+	 * Its thread group as far as the sidecar, the forks and the execs
+	 * tell (exchange_possible()): whether it is its group's leader (enum
+	 * task_grp), the tgid it has if it is not (0: not known), the task
+	 * that forked it in the trace (NULL: none seen; kept, as every task,
+	 * till lat_machine_free()), and its sched_process_exit's group_dead
+	 * (-1: none seen, or a kernel whose format has no such field).
 	 */
+	struct task *fork_parent;
 	int32_t thread_tgid;
 	int8_t grp;
 	int8_t exit_group_dead;
@@ -1567,21 +1569,66 @@ static void pid_exchange(struct lat_machine *m, struct task *t, struct task *l, 
 		m->oom = true;
 }
 
+/* how far group_member() follows forks up before it takes a task as not known */
+#define GRP_CHAIN_MAX 64
+
+static bool group_member(const struct task *a, const struct task *l, int32_t lpid, int depth);
+
+/*
+ * Whether task @a, which forked a task in the trace, can have been of the
+ * group of leader @l (pid @lpid) then: @l itself (or a task under its pid),
+ * or a member.  A leader now was one then: a task becomes a leader by its
+ * exec (sched_process_exec: of its group's leader, pid == old_pid, or the
+ * exchange), and a non-leader's exec changes its pid, which a leader's
+ * children's tgid follows (de_thread() keeps the tgid).
+ */
+static bool group_holder(const struct task *a, const struct task *l, int32_t lpid, int depth)
+{
+	if (a == l || a->pub.pid == lpid)
+		return true;
+	if (a->grp == TASK_GRP_LEADER)
+		return false;
+	return group_member(a, l, lpid, depth);
+}
+
+/*
+ * Whether task @a can be a thread (not the leader) of @l's group, pid
+ * @lpid: not a known leader, and its tgid @lpid if known - from the
+ * sidecar, or through the task that forked it in the trace: a fork gives
+ * a process (tgid its pid) or a thread of the forker's group (CLONE_THREAD,
+ * which the event does not tell), so a task forked by a task of no group
+ * that can be @l's is not of it either, however many forks up (snap50).
+ */
+static bool group_member(const struct task *a, const struct task *l, int32_t lpid, int depth)
+{
+	if (a->grp == TASK_GRP_LEADER)
+		return false;
+	if (a->thread_tgid > 0)
+		return a->thread_tgid == lpid;
+	if (a->grp == TASK_GRP_THREAD || !a->fork_parent || depth >= GRP_CHAIN_MAX)
+		return true;    /* not known */
+	return group_holder(a->fork_parent, l, lpid, depth + 1);
+}
+
 /*
  * Whether de_thread() can have given thread @t the pid @lpid of the exited
  * leader @l: one thread group, so @t's tgid is @lpid, and @l's exit was not
  * its group's last (group_dead false: @t still lived).  What is not known
- * (a task forked during the trace, a kernel without group_dead) does not
- * exclude it.  An untraced switch from a task of another group to a task
- * that exited queued looks like the exchange otherwise: a VM agent's
+ * does not exclude it.  An untraced switch from a task of another group to
+ * a task that exited queued looks like the exchange otherwise: a VM agent's
  * thread got an exited shell's record, and its sidecar check failed
- * (capture_robust_sweep, capture_pi; stop 47).
+ * (capture_robust_sweep, capture_pi; stop 47).  A kernel before 6.16 has
+ * no group_dead: then @t itself decides, as it would the group's death
+ * (the exchange needs @t alive in @l's group at @l's exit, and a thread
+ * forked after that by one of the group is of it too): a known leader
+ * (the sidecar, or its exec in the trace) or a task whose forks lead to
+ * another group is none of @l's (group_member()).
  */
 static bool exchange_possible(const struct task *t, const struct task *l, int32_t lpid)
 {
-	if (l->exit_group_dead > 0 || l->grp == TASK_GRP_THREAD || t->grp == TASK_GRP_LEADER)
+	if (l->exit_group_dead > 0 || l->grp == TASK_GRP_THREAD)
 		return false;
-	return t->thread_tgid <= 0 || t->thread_tgid == lpid;
+	return group_member(t, l, lpid, 0);
 }
 
 /*
@@ -1622,8 +1669,17 @@ static void on_exec(struct lat_machine *m, const struct trace_sched_process_exec
 	struct cpu_state *c = get_cpu(m, cpu);
 	struct task *t;
 
-	if (!c || x->old_pid == x->pid || x->old_pid <= 0 || x->pid <= 0)
+	if (!c || x->old_pid <= 0 || x->pid <= 0)
 		return;
+	if (x->old_pid == x->pid) {
+		/* its group's leader (de_thread() changes no pid), as ever since */
+		t = c->curr == x->pid ? cpu_curr_task(m, c) : pid_map_get(&m->live, x->pid);
+		if (t && !t->dead && t->pub.pid == x->pid && !t->exiting) {
+			t->grp = TASK_GRP_LEADER;
+			t->thread_tgid = 0;
+		}
+		return;
+	}
 	t = c->curr == x->old_pid ? cpu_curr_task(m, c) : pid_map_get(&m->live, x->old_pid);
 	if (!t || t->dead || t->pub.pid != x->old_pid || t->exiting)
 		return;         /* no task of old_pid, or exchanged already (exchanged()) */
@@ -2038,6 +2094,7 @@ int lat_machine_feed(struct lat_machine *m, const struct trace_event *ev)
 			 * parent's when that is known.
 			 */
 			t->grp = TASK_GRP_UNKNOWN;
+			t->fork_parent = parent;
 			t->thread_tgid = !parent ? 0 :
 				parent->grp == TASK_GRP_LEADER ? f->parent_pid :
 				parent->grp == TASK_GRP_THREAD ? parent->thread_tgid : 0;

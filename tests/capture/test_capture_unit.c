@@ -1070,6 +1070,67 @@ static void sched_parse_robust(const char *dir)
  * those after it missing); the state letter of a stat line; and the
  * sidecar's sched_at_start / sched_at_end through the loader.
  */
+struct walk_rec {
+	int tgid[16], tid[16];
+	int n, stop_at;
+};
+
+static int walk_rec_one(int tgid, int tid, void *arg)
+{
+	struct walk_rec *w = arg;
+
+	if (w->n < 16) {
+		w->tgid[w->n] = tgid;
+		w->tid[w->n] = tid;
+	}
+	return ++w->n == w->stop_at;
+}
+
+/*
+ * cap_for_each_thread() hands each process's leader after its other threads
+ * (snap50: a multithreaded exec during the walk of one process cannot leave
+ * the old leader's read without one of its threads), each thread once, a
+ * process without a task directory (gone) skipped; on a tree shaped as
+ * /proc: 100 (threads 100 101 102), 200 (alone), 300 (no task directory).
+ */
+static void test_thread_walk(void)
+{
+	static const char *const dirs[] = { "", "/100", "/100/task", "/100/task/100",
+		"/100/task/101", "/100/task/102", "/200", "/200/task", "/200/task/200", "/300",
+		"/self" };
+	char root[4096], path[4200];
+	struct walk_rec w = { .stop_at = -1 };
+	int seen100 = 0, leader_at = -1, last_thread_at = -1;
+
+	snprintf(root, sizeof(root), "%s/fakeproc", scratch);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+		mkdir(path, 0755);
+	}
+	CHECK_INT(cap_for_each_thread_in(root, walk_rec_one, &w), 0);
+	CHECK_INT(w.n, 4);
+	for (int i = 0; i < w.n && i < 16; i++) {
+		if (w.tgid[i] != 100)
+			continue;
+		seen100 |= 1 << (w.tid[i] - 100);
+		if (w.tid[i] == 100)
+			leader_at = i;
+		else
+			last_thread_at = i;
+	}
+	CHECK_INT(seen100, 7);
+	CHECK(leader_at > last_thread_at && last_thread_at >= 0);
+	/* a non-zero return stops the walk and is returned */
+	w = (struct walk_rec){ .stop_at = 2 };
+	CHECK_INT(cap_for_each_thread_in(root, walk_rec_one, &w), 1);
+	CHECK_INT(w.n, 2);
+	snprintf(path, sizeof(path), "%s/no-such", root);
+	CHECK_INT(cap_for_each_thread_in(path, walk_rec_one, &w), -1);
+	/* the live /proc: this process's own entry is met */
+	w = (struct walk_rec){ .stop_at = -1 };
+	CHECK(cap_for_each_thread(walk_rec_one, &w) == 0 && w.n > 1);
+}
+
 static void test_sched_snapshot(void)
 {
 	char path[4096], *text;
@@ -1426,6 +1487,7 @@ int main(int argc, char **argv)
 	test_sidecar();
 	test_sidecar_bound();
 	test_sched_snapshot();
+	test_thread_walk();
 	test_sched_debug_parse();
 	test_cpu_time();
 	if (failures) {

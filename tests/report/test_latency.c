@@ -1021,11 +1021,23 @@ int main(void)
 	 *   k 5: 101 forked by 100, which led its group: the exchange;
 	 *   k 6: 101 forked by a thread of group 1: no exchange;
 	 *   k 7: the kernel has no group_dead, nothing seeded: the exchange.
+	 * A kernel without group_dead (before 6.16), nothing seeded: what the
+	 * trace's forks and execs tell of 101 (snap50):
+	 *   k 8: 101 exec'd as its group's leader (pid == old_pid): no exchange;
+	 *   k 9: 101 forked by 50, forked by 40 after 40's exec (a leader):
+	 *        101 is of group 101, 50 or 40: no exchange;
+	 *   k 10: 101 forked by 50, forked by 100: 101 can be of group 100:
+	 *        the exchange;
+	 *   k 11: 101 forked by 50, which exec'd as its leader after: a
+	 *        leader then too, 101 of group 101 or 50: no exchange.
 	 */
-	for (int k = 0; k < 16; k++) {
+	for (int k = 0; k < 24; k++) {
 		int v = k >> 1;
-		bool exch = v == 4 || v == 5 || v == 7;
-		uint64_t thr_first = v == 5 || v == 6 ? 11 : 12;       /* its fork, or switch-in */
+		bool exch = v == 4 || v == 5 || v == 7 || v == 10;
+		/* its fork, or switch-in */
+		uint64_t thr_first = v == 5 || v == 6 ? 11 : v == 9 ? 5 : v == 10 ? 4 :
+				     v == 11 ? 2 : 12;
+		uint64_t lead_first = v == 10 ? 1 : 10;
 
 		infer = k & 1;
 		static char name[96];
@@ -1045,13 +1057,34 @@ int main(void)
 			lat_tgid_seed(m, 101, 100);
 		if (v == 6)
 			lat_tgid_seed(m, 50, 1);
+		if (v == 9 || v == 10) {
+			/* on CPU 0 from 1: 40 (after its exec) or 100 forks 50, which forks 101 */
+			int32_t top = v == 9 ? 40 : 100;
+			uint64_t ts = 1;
+
+			sw(ts++, 0, 0, S, top, v == 9 ? "p40" : "lead");
+			if (v == 9)
+				exec_ev(ts++, 0, top, top);
+			fork_ev(ts++, 0, top, 50);
+			sw(ts++, 0, top, S, 50, "p50");
+			fork_ev(ts++, 0, 50, 101);
+			sw(ts, 0, 50, S, 0, "swapper");
+		}
+		if (v == 11) {
+			sw(1, 0, 0, S, 50, "p50");
+			fork_ev(2, 0, 50, 101);
+			exec_ev(3, 0, 50, 50);
+			sw(4, 0, 50, S, 0, "swapper");
+		}
 		sw(10, 1, 0, S, 100, "lead");
 		if (v == 5)
 			fork_ev(11, 1, 100, 101);
 		if (v == 6)
 			fork_ev(11, 1, 50, 101);
 		sw(12, 0, 0, S, 101, "thr");
-		exit_gd(20, 1, 100, v == 0 ? 1 : v == 7 ? -1 : 0);
+		if (v == 8)
+			exec_ev(13, 0, 101, 101);
+		exit_gd(20, 1, 100, v == 0 ? 1 : v >= 7 ? -1 : 0);
 		sw(22, 1, 100, R, 7, "other");
 		stat_rt(30, 0, 101, 101, 18);
 		stat_rt(35, 0, 100, 100, 5);
@@ -1060,13 +1093,13 @@ int main(void)
 		t = task_of(101, 0);
 		if (exch) {
 			/* the thread is 100 from 35; the leader's record took 101 */
-			EQ("exchange: 101 is the leader's record", t && t->first_ts == 10, 1);
+			EQ("exchange: 101 is the leader's record", t && t->first_ts == lead_first, 1);
 			t = task_of(100, 0);
 			EQ("exchange: 100 is the thread's", t && t->first_ts == thr_first, 1);
 		} else {
 			EQ("101 is the thread", t && t->first_ts == thr_first && !t->exited, 1);
 			t = task_of(100, 0);
-			EQ("100 is the exited task", t && t->first_ts == 10 && t->exited, 1);
+			EQ("100 is the exited task", t && t->first_ts == lead_first && t->exited, 1);
 		}
 		lat_machine_free(m);
 	}
