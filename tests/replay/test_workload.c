@@ -252,6 +252,51 @@ static void test_unseen_after_idle(bool woken, bool migrations)
 }
 
 /*
+ * test_unseen_after_idle's 13 (first seen at its switch-in on CPU 0 after
+ * the CPU went idle: asleep, woken there by an assumed wake) is taken as
+ * forked (wl_task.fork_assumed, note "taken as a fork") only in a trace
+ * that records wakeups (@wakeups: 10's sched_waking and sched_wakeup) and
+ * no fork (trace_info.records_forks = @forks false): an existing task's
+ * wake would be in the trace, a fork writes only sched_wakeup_new.
+ */
+static void test_fork_assumed(bool wakeups, bool forks)
+{
+	struct trace_info info = { .records_migrations = true, .records_forks = forks };
+	struct sr_error err = { 0 };
+	struct wl_workload *wl;
+	uint32_t a, n;
+	bool want = wakeups && !forks;
+
+	B = wl_builder_new(&info, NULL, NULL, &err);
+	if (!B)
+		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+	feed(ev_runtime(1 * MS, 0, 10, 1 * MS));
+	feed(ev_switch(2 * MS, 0, 10, 'S', 120, 0, 120));        /* 10 blocks: idle */
+	if (wakeups) {
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
+	}
+	feed(ev_switch(3 * MS + 10000, 0, 0, 'R', 120, 10, 120));
+	feed(ev_switch(5 * MS, 0, 10, 'S', 120, 13, 120));       /* 13: never seen */
+	feed(ev_switch(6 * MS, 0, 13, 'S', 120, 0, 120));
+	wl = finish();
+
+	a = task_of(wl, 10, 0);
+	n = task_of(wl, 13, 0);
+	CHECK(a != WL_NONE && n != WL_NONE);
+	if (a == WL_NONE || n == WL_NONE)
+		return;
+	CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_SLEEPING);
+	CHECK(wl_task(wl, n)->init_wake != WL_NONE);
+	CHECK_EQ(wl_task(wl, n)->fork_assumed, want);
+	CHECK(!wl_task(wl, a)->fork_assumed);
+	CHECK_EQ(note_value(wl, "taken as a fork"), want ? 1 : 0);
+	/* 13's assumed wake (and 10's, without wakeups) */
+	CHECK_EQ(note_value(wl, "no wakeup recorded"), wakeups ? 1 : 2);
+	wl_free(wl);
+}
+
+/*
  * The same in a trace without sched_migrate_task (--unseen-nomig), two
  * CPUs.  CPU 0: 16, never seen, switched in from idle at its first switch
  * (the CPU idle right before it); 16 blocks (idle), then 13, never seen,
@@ -4123,6 +4168,8 @@ int main(void)
 		test_unseen_nomig(m, false);
 		test_unseen_nomig(m, true);
 	}
+	for (int m = 0; m < 4; m++)
+		test_fork_assumed(m & 1, m & 2);
 	test_ksoftirqd_wakes(false);
 	test_ksoftirqd_wakes(true);
 	test_wakelist_wakes(false);
