@@ -38,12 +38,15 @@ static struct wl_workload *build_sc(const struct trace_event *ev, size_t n,
 	return wl_builder_finish(b, &err);
 }
 
-/* The workload of @ev under extraction options @o, NULL (a check failed) on error. */
-static struct wl_workload *build_opts(const struct trace_event *ev, size_t n,
-				      const struct wl_options *o)
+/*
+ * The workload of @ev read as a trace @info describes (NULL: none) under
+ * extraction options @o, NULL (a check failed) on error.
+ */
+static struct wl_workload *build_info(const struct trace_event *ev, size_t n,
+				      const struct trace_info *info, const struct wl_options *o)
 {
 	struct sr_error err = { 0 };
-	struct wl_builder *b = wl_builder_new(NULL, NULL, o, &err);
+	struct wl_builder *b = wl_builder_new(info, NULL, o, &err);
 	struct wl_workload *wl = NULL;
 
 	CHECK(b != NULL);
@@ -53,6 +56,13 @@ static struct wl_workload *build_opts(const struct trace_event *ev, size_t n,
 		wl = wl_builder_finish(b, &err);
 	CHECK(wl != NULL);
 	return wl;
+}
+
+/* The workload of @ev under extraction options @o, NULL (a check failed) on error. */
+static struct wl_workload *build_opts(const struct trace_event *ev, size_t n,
+				      const struct wl_options *o)
+{
+	return build_info(ev, n, NULL, o);
 }
 
 static struct wl_workload *build(const struct trace_event *ev, size_t n)
@@ -3688,7 +3698,6 @@ static void test_fork_assumed_replay(bool forks)
 	struct trace_info info = { .records_migrations = true, .records_forks = forks };
 	struct trace_event ev[7];
 	struct sr_error err = { 0 };
-	struct wl_builder *b = wl_builder_new(&info, NULL, NULL, &err);
 	struct pid_samples ps = { .pid = 13 };
 	struct replay_config rc;
 	struct replay_result *r;
@@ -3703,13 +3712,7 @@ static void test_fork_assumed_replay(bool forks)
 	ev[n++] = ev_switch(3 * MS + 10000, 0, 0, 'R', 120, 10, 120);
 	ev[n++] = ev_switch(5 * MS, 0, 10, 'S', 120, 13, 120);
 	ev[n++] = ev_switch(6 * MS, 0, 13, 'S', 120, 0, 120);
-	CHECK(b != NULL);
-	if (!b)
-		return;
-	for (size_t i = 0; i < n; i++)
-		CHECK(!wl_builder_event(b, &ev[i], 0, &err));
-	wl = wl_builder_finish(b, &err);
-	CHECK(wl != NULL);
+	wl = build_info(ev, n, &info, NULL);
 	if (!wl)
 		return;
 	replay_config_default(&rc);

@@ -197,25 +197,36 @@ static void test_basic(void)
  * not record sched_migrate_task (13 may have been moved here, untraced):
  * queued since the start.
  */
-static void test_unseen_after_idle(bool woken, bool migrations)
+/*
+ * test_unseen_after_idle's trace, read as @info describes under @o: 10's
+ * sched_waking and sched_wakeup at 3 ms only with @wakeups.
+ */
+static struct wl_workload *unseen_after_idle_wl(const struct trace_info *info,
+						const struct wl_options *o, bool wakeups)
 {
-	struct wl_options o = { .unseen_queued = !woken };
-	struct trace_info info = { .records_migrations = migrations };
 	struct sr_error err = { 0 };
-	struct wl_workload *wl;
-	uint32_t a, n;
 
-	B = wl_builder_new(&info, NULL, &o, &err);
+	B = wl_builder_new(info, NULL, o, &err);
 	if (!B)
 		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
 	feed(ev_runtime(1 * MS, 0, 10, 1 * MS));
 	feed(ev_switch(2 * MS, 0, 10, 'S', 120, 0, 120));        /* 10 blocks: idle */
-	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
+	if (wakeups) {
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
+	}
 	feed(ev_switch(3 * MS + 10000, 0, 0, 'R', 120, 10, 120));
 	feed(ev_switch(5 * MS, 0, 10, 'S', 120, 13, 120));       /* 13: never seen */
 	feed(ev_switch(6 * MS, 0, 13, 'S', 120, 0, 120));
-	wl = finish();
+	return finish();
+}
+
+static void test_unseen_after_idle(bool woken, bool migrations)
+{
+	struct wl_options o = { .unseen_queued = !woken };
+	struct trace_info info = { .records_migrations = migrations };
+	struct wl_workload *wl = unseen_after_idle_wl(&info, &o, true);
+	uint32_t a, n;
 
 	a = task_of(wl, 10, 0);
 	n = task_of(wl, 13, 0);
@@ -262,24 +273,9 @@ static void test_unseen_after_idle(bool woken, bool migrations)
 static void test_fork_assumed(bool wakeups, bool forks)
 {
 	struct trace_info info = { .records_migrations = true, .records_forks = forks };
-	struct sr_error err = { 0 };
-	struct wl_workload *wl;
+	struct wl_workload *wl = unseen_after_idle_wl(&info, NULL, wakeups);
 	uint32_t a, n;
 	bool want = wakeups && !forks;
-
-	B = wl_builder_new(&info, NULL, NULL, &err);
-	if (!B)
-		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
-	feed(ev_runtime(1 * MS, 0, 10, 1 * MS));
-	feed(ev_switch(2 * MS, 0, 10, 'S', 120, 0, 120));        /* 10 blocks: idle */
-	if (wakeups) {
-		feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
-		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
-	}
-	feed(ev_switch(3 * MS + 10000, 0, 0, 'R', 120, 10, 120));
-	feed(ev_switch(5 * MS, 0, 10, 'S', 120, 13, 120));       /* 13: never seen */
-	feed(ev_switch(6 * MS, 0, 13, 'S', 120, 0, 120));
-	wl = finish();
 
 	a = task_of(wl, 10, 0);
 	n = task_of(wl, 13, 0);
