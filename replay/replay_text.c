@@ -1095,6 +1095,16 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 		fprintf(out, "  (untraced: the trace has not one event of %s (not recorded by its "
 			"capture, or not in its kernel): no measured count to compare the prediction "
 			"with)\n", untraced_list);
+	for (unsigned int r = 0; r < nr; r++) {
+		uint64_t f = 0;
+
+		if (!replay_count_get(runs[r], "sched_wakeup_new_assumed", &f) || !f)
+			continue;
+		fprintf(out, "  (%s: %" PRIu64 " forks assumed: tasks first seen at a switch-in, woken there, "
+			"in a trace that records wakeups but neither sched_wakeup_new nor "
+			"sched_process_fork; their wake written as sched_wakeup_new, not counted above "
+			"and with no latency sample, as the trace has neither)\n", names[r], f);
+	}
 	if (wl_counts(wl)->sched_switch_restored)
 		fprintf(out, "  (sched_switch: the repaired stream; restored: switches out of idle the "
 			"kernel did not trace, restored by the reader; predicted: the simulation's idle "

@@ -1768,6 +1768,8 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	struct model_task_info before, after;
 	int cpu;
 	bool was_idle, idle_curr, nr_before[2], skip_before, flush_tail;
+	/* a fork the trace does not record: wake_up_new_task() writes no sched_waking */
+	bool fork = w && s->wt[ti].fork_assumed && (uint32_t)(w - s->wakes) == s->wt[ti].init_wake;
 	int block_cpu = t->cpu;      /* a stand-in's: where its task has just blocked */
 	int hold = -1, ret;
 	enum model_wakeup_expect expect;
@@ -1790,7 +1792,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	/* the trace may have lost this wakeup's records: not compared (sim_unseen()) */
 	s->in_lost_wake = w && w->in_lost;
 	nice_before_wake(s, ti, now);
-	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
+	if (!(how & SIM_WAKE_WAKING_EMITTED) && !fork &&
 	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
 		return -1;
 	model_task_info(t->mt, &before);
@@ -1831,7 +1833,8 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	    wcpu != cpu && !(flags & MODEL_WF_FORK) && !skip_before &&
 	    model_clock_skip_cancel(s->m, cpu))
 		s->notes[SIM_NOTE_IDLE_CLOCK_REMOTE]++;
-	if (after.cpu != before.cpu && before.cpu >= 0 &&
+	/* (wake_up_new_task() sets the CPU with __set_task_cpu(): no sched_migrate_task) */
+	if (after.cpu != before.cpu && before.cpu >= 0 && !fork &&
 	    emit_migrate(s, ti, before.cpu, after.cpu, wcpu, now))
 		return -1;
 	if (after.cpu != cpu) {      /* a delayed task requeues on its own CPU */
@@ -1856,9 +1859,19 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		t->standin = false;
 		s->standins_pending--;
 	}
-	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, after.cpu, after.cpu,
-			    cpu_pid(s, after.cpu), now))
+	/*
+	 * As a fork's (wl_task.fork_assumed): its sched_wakeup_new counted
+	 * apart, and no latency sample, as the trace, which has neither
+	 */
+	s->in_fork_assumed = fork;
+	if (emit_wake_event(s, fork ? TRACE_EV_SCHED_WAKEUP_NEW : TRACE_EV_SCHED_WAKEUP, ti,
+			    after.cpu, after.cpu, cpu_pid(s, after.cpu), now)) {
+		s->in_fork_assumed = false;
 		return -1;
+	}
+	s->in_fork_assumed = false;
+	if (fork && lat_machine_mute_pending(s->lat, s->wt[ti].pid) > 0)
+		s->notes[SIM_NOTE_FORK_MUTED]++;
 	/* the preemption it causes is the target CPU's, traced */
 	s->in_lost_wake = false;
 	flush_tail = !(how & SIM_WAKE_NO_COST) && flush_last(s, after.cpu, w);

@@ -215,6 +215,7 @@ enum sim_note_id {
 	SIM_NOTE_REPLY_MUTED,
 	SIM_NOTE_CLASS_CARRY,
 	SIM_NOTE_CLASS_MUTED,
+	SIM_NOTE_FORK_MUTED,
 	SIM_NOTE_CLASS_LEAVE,
 	SIM_NOTE_CLASS_LEAVE_LATE,
 	SIM_NOTE_CLASS_LEAVE_RUN_ON,
@@ -373,6 +374,13 @@ struct sim {
 	uint64_t restored_unseen;
 	uint64_t stat_unseen;
 	bool in_lost_wake;
+	/*
+	 * The sched_wakeup_new of a wake taken as a fork the trace does not
+	 * record (wl_task.fork_assumed) is being written: counted in
+	 * forks_assumed, not in ev_count (the trace could not hold it)
+	 */
+	bool in_fork_assumed;
+	uint64_t forks_assumed;
 	/* the start's switch-in of a CPU counted apart is being written (--start-switch) */
 	bool in_start_switch;
 	/* an early wake's stand-in wakeup is being delivered (--standin-skip) */

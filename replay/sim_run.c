@@ -589,9 +589,13 @@ bool sim_unseen(const struct sim *s, int cpu, uint64_t ts)
 
 int sim_emit(struct sim *s, const struct trace_event *ev)
 {
-	s->ev_count[ev->type]++;
-	if (sim_unseen(s, ev->cpu, ev->ts))
-		s->ev_unseen[ev->type]++;
+	if (s->in_fork_assumed) {
+		s->forks_assumed++;
+	} else {
+		s->ev_count[ev->type]++;
+		if (sim_unseen(s, ev->cpu, ev->ts))
+			s->ev_unseen[ev->type]++;
+	}
 	s->events++;
 	if (s->cfg.dump)
 		dump_event(s->cfg.dump, ev);
@@ -1487,6 +1491,10 @@ static int collect(struct sim *s, struct replay_result *r)
 				"sched_switch_restored", s->restored_unseen };
 		}
 	}
+	/* written as sched_wakeup_new, not compared (wl_task.fork_assumed) */
+	if (s->forks_assumed)
+		r->counts[r->nr_counts++] = (struct replay_count){ "sched_wakeup_new_assumed",
+								   s->forks_assumed };
 	iter = 0;
 	while (model_counter_next(s->m, &iter, &name, &v)) {
 		bool dup = false;
@@ -1531,10 +1539,13 @@ static int collect(struct sim *s, struct replay_result *r)
 	memcpy(r->notes, s->notes, sizeof(r->notes));
 	/* the muted samples that are not hand-off replies' (those are counted as muted) */
 	r->notes[SIM_NOTE_EARLY_MUTED] = lat_get_summary(s->lat)->samples_muted;
-	r->notes[SIM_NOTE_EARLY_MUTED] -= r->notes[SIM_NOTE_EARLY_MUTED] <
-		s->notes[SIM_NOTE_REPLY_MUTED] + s->notes[SIM_NOTE_CLASS_MUTED] ?
-		r->notes[SIM_NOTE_EARLY_MUTED] :
-		s->notes[SIM_NOTE_REPLY_MUTED] + s->notes[SIM_NOTE_CLASS_MUTED];
+	{
+		uint64_t other = s->notes[SIM_NOTE_REPLY_MUTED] + s->notes[SIM_NOTE_CLASS_MUTED] +
+				 s->notes[SIM_NOTE_FORK_MUTED];
+
+		r->notes[SIM_NOTE_EARLY_MUTED] -= r->notes[SIM_NOTE_EARLY_MUTED] < other ?
+			r->notes[SIM_NOTE_EARLY_MUTED] : other;
+	}
 	for (uint32_t w = 0; w < wl_nr_wakes(s->wl); w++)
 		r->notes[SIM_NOTE_UNDELIVERED] += s->early[w];
 	if (s->samples)
@@ -1830,6 +1841,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_CLASS_IN_PLACE] = "RT intervals of a running task switched to the fair class (a deboost in its own context): handed over in place, the fair record enqueued and picked with no switch, wake or sample (switched_to_fair(), __schedule() picking the same task)",
 	[SIM_NOTE_CLASS_CARRY] = "fair records of a thread switched back to the fair class that take over the PELT, lag and deadline of its fair record before the change (the kernel's one sched_entity: enqueue_entity() ages se.avg blocked, switched_to_fair() attaches it, place_entity() uses the saved vlag)",
 	[SIM_NOTE_CLASS_MUTED] = "wakeup latency samples not counted: the stand-in wakeups that enqueue a task switched to the fair class (switched_to_fair(); WL_T_CLASS_WAKE)",
+	[SIM_NOTE_FORK_MUTED] = "wakeup latency samples not counted: the wakes of forks the trace does not record (its sched_wakeup_new, which the trace has none of, written and not compared; the extraction's note)",
 	[SIM_NOTE_REPLY_MUTED] = "wakeup latency samples not counted: the wakeups of those hand-off waits by their wakee's reply (the trace shows that waker runnable, not asleep: --handoff-replies nosample)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",
 	[SIM_NOTE_CHAN_READ_SLEPT] = "channel reads that found their channel empty and slept until a write (docs/replay.md, \"Channels\")",

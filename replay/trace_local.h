@@ -477,6 +477,7 @@ struct tr_text_info {
 	const char *prev_state_how;    /* numeric prev_states: their layout (static); else NULL */
 	const char *prev_state_before; /* a layout older than 4.14: "4.14"; else NULL */
 	bool records_migrations;       /* a sched_migrate_task line was seen */
+	bool records_forks;            /* a sched_wakeup_new or sched_process_fork line */
 };
 
 /* Does this sample of a file's start look like ftrace text? */

@@ -736,6 +736,7 @@ static struct trace_reader *open_text(struct trace_reader *r, const char *path,
 		.prev_state_how = ti->prev_state_how,
 		.prev_state_before = ti->prev_state_before,
 		.records_migrations = ti->records_migrations,
+		.records_forks = ti->records_forks,
 	};
 	return r;
 }
@@ -915,6 +916,8 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 		.has_sched_waking_format = r->fm.ev[TRACE_EV_SCHED_WAKING].present,
 		.has_sched_wakeup_format = r->fm.ev[TRACE_EV_SCHED_WAKEUP].present,
 		.records_migrations = r->fm.ev[TRACE_EV_SCHED_MIGRATE_TASK].present,
+		.records_forks = r->fm.ev[TRACE_EV_SCHED_WAKEUP_NEW].present ||
+				 r->fm.ev[TRACE_EV_SCHED_PROCESS_FORK].present,
 		.asym_format = asym_format(&r->fm),
 	};
 	return r;

@@ -1111,6 +1111,8 @@ struct tr_text *tr_text_open(const char *path, const char *buffer, struct sr_err
 		}
 		if (!strcmp(l.event, "sched_migrate_task"))
 			t->info.records_migrations = true;
+		if (!strcmp(l.event, "sched_wakeup_new") || !strcmp(l.event, "sched_process_fork"))
+			t->info.records_forks = true;
 		/* each buffer's lines are merged by time */
 		if (l.ts < prev_ts[b]) {
 			sr_error_set(err, EINVAL, "line %" PRIu64 ": timestamp %" PRIu64 ".%09" PRIu64

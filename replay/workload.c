@@ -2320,7 +2320,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	const struct trace_sched_switch *sw = &ev->u.sched_switch;
 	struct cpu_track *c = cpu_get(b, ev->cpu);
 	int32_t prev_idx = CUR_IDLE;
-	uint32_t p = WL_NONE, n, handoff_prev = WL_NONE;
+	uint32_t p = WL_NONE, n, handoff_prev = WL_NONE, fresh = WL_NONE;
 	int32_t stat_pid;
 	uint64_t stat_ts;
 	bool was_idle, tick_preempt;
@@ -2425,6 +2425,8 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 			     WL_INIT_RUNNABLE, ev->cpu);
 		if (n == WL_NONE)
 			return -1;
+		if (b->tasks.v[n].init_state == WL_INIT_SLEEPING)
+			fresh = n;      /* started asleep here */
 	}
 	if (comm_seen(b, n, sw->next_comm, ev->ts))
 		return -1;
@@ -2452,6 +2454,10 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	b->ts.v[n].runnable_since = 0;
 	if (make_current(b, c, ev->cpu, n, ev->ts, true, true) || nice_seen(b, n, sw->next_prio))
 		return -1;
+	/* woken by make_current()'s assumed wake: a fork? (fork_finish() decides) */
+	if (n == fresh && b->tasks.v[n].cls == WL_CLASS_FAIR &&
+	    b->tasks.v[n].init_wake != WL_NONE)
+		b->tasks.v[n].fork_assumed = true;
 	if (b->tasks.v[n].cls != WL_CLASS_FAIR) {
 		if (push_timed(b, ev->ts, WL_T_OTHER_IN, n, ev->cpu, 0, 0))
 			return -1;
@@ -3916,6 +3922,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_HANDOFF_SIGNAL] = "wakers preempted by their wakee that ran again before it blocked, after it woke others: a wait for its last such wake (--handoff-signals)",
 	[WL_NOTE_SELF_MIGRATE] = "migrations by the stopper that had just preempted the task (exec balancing, affinity): replayed at that point of the task's work",
 	[WL_NOTE_MISSING_WAKEUP] = "switch-ins of tasks the trace showed blocked, with no wakeup recorded: an external wake at the switch-in time assumed",
+	[WL_NOTE_FORK_ASSUMED] = "... of them the first switch-in of a task first seen there, in a trace that records wakeups but neither sched_wakeup_new nor sched_process_fork: taken as a fork's wake_up_new_task(); replayed as the wake at the switch-in as before, written as sched_wakeup_new and not compared (the trace records none), no latency sample (the trace has none)",
 	[WL_NOTE_SWITCH_MISMATCH] = "sched_switch events whose prev was not the CPU's current so far: the previous current assumed preempted in the gap",
 	[WL_NOTE_LOST_IDLE_SWITCH] = "switches to idle the kernel did not trace (the CPU seen idle while a fair task was its current, no event of the task since its last): the task assumed blocked at its last event there",
 	[WL_NOTE_LOST_SWITCH_ELSEWHERE] = "switches the kernel did not trace, revealed by the task on another CPU (woken, switched in or migrated there while its CPU's current): the task assumed blocked (preempted, if migrated without a wakeup) at its last event on its CPU",

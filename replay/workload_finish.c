@@ -235,6 +235,33 @@ static int lost_finish(struct wl_builder *b)
 	return 0;
 }
 
+/*
+ * The tasks on_switch() marked fork_assumed (first seen at a switch-in,
+ * started asleep, woken there by make_current()'s assumed wake) stay so
+ * only in a trace that records wakeups (sched_waking or sched_wakeup) but
+ * no fork (trace_info.records_forks): an existing task woken would show
+ * its wakeup, a forked one writes only sched_wakeup_new
+ * (wake_up_new_task()), which the trace does not record.  Not a wake whose
+ * records a lost-events window may hold (in_lost: apart already).
+ */
+static void fork_finish(struct wl_builder *b)
+{
+	struct wl_workload *wl = b->wl;
+	bool forks_unrecorded = !wl->info.records_forks &&
+				(wl->facts.has_sched_waking || wl->counts.sched_wakeup);
+
+	for (uint32_t i = 0; i < wl->nr_tasks; i++) {
+		struct wl_task *t = &wl->tasks[i];
+
+		if (!t->fork_assumed)
+			continue;
+		t->fork_assumed = forks_unrecorded && t->init_wake < wl->nr_wakes &&
+				  !wl->wakes[t->init_wake].in_lost;
+		if (t->fork_assumed)
+			wl->notes[WL_NOTE_FORK_ASSUMED]++;
+	}
+}
+
 /* The workload's group named @path (not created: WL_NONE if no traced task uses it). */
 static uint32_t group_find(const struct wl_workload *wl, const char *path)
 {
@@ -1770,6 +1797,7 @@ struct wl_workload *wl_builder_finish(struct wl_builder *b, struct sr_error *err
 	b->strings.n = 0;
 	if (facts_finish(b) || idle_finish(b) || sidecar_copy(b) || lost_finish(b))
 		goto oom;
+	fork_finish(b);
 	aff_finish(b);
 	if (sched_snap_check(b, err))
 		goto fail;

@@ -544,6 +544,12 @@ struct trace_info {
 	 * text has a line of it (the text's open pass reads every line).
 	 */
 	bool records_migrations;
+	/*
+	 * The trace records forks: sched_wakeup_new or sched_process_fork is
+	 * described (a trace.dat) or has a line (a text).  Without it a task
+	 * the trace forks shows first at its switch-in (wl_task.fork_assumed).
+	 */
+	bool records_forks;
 	/* ftrace text with a numeric prev_state: the bit layout read (static); else NULL */
 	const char *prev_state_how;
 	/* that layout's kernel is older than this release ("4.14"), else NULL */

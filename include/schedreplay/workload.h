@@ -318,6 +318,16 @@ struct wl_task {
 	bool multi_cpu;        /* the trace shows it on more than one CPU (else it may be
 				  pinned: the simulation's balancer leaves it alone) */
 	/*
+	 * First seen at a switch-in, started asleep and woken there by an
+	 * assumed wake (init_wake), in a trace that records sched_wakeup or
+	 * sched_waking but no fork (trace_info.records_forks false): most
+	 * likely forked, so that wake is taken as wake_up_new_task()'s.  The
+	 * simulation writes it as sched_wakeup_new, counted apart (the trace
+	 * could not hold it), with no latency sample (docs/replay.md,
+	 * "Forks the trace does not record").
+	 */
+	bool fork_assumed;
+	/*
 	 * The trace's own counts of it, against the kernel's counters in the
 	 * sidecar's sched_at_start / sched_at_end (replay_pelt_compare()):
 	 * traced sched_switch records with it as prev (restored ones not

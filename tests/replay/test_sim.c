@@ -38,12 +38,15 @@ static struct wl_workload *build_sc(const struct trace_event *ev, size_t n,
 	return wl_builder_finish(b, &err);
 }
 
-/* The workload of @ev under extraction options @o, NULL (a check failed) on error. */
-static struct wl_workload *build_opts(const struct trace_event *ev, size_t n,
-				      const struct wl_options *o)
+/*
+ * The workload of @ev read as a trace @info describes (NULL: none) under
+ * extraction options @o, NULL (a check failed) on error.
+ */
+static struct wl_workload *build_info(const struct trace_event *ev, size_t n,
+				      const struct trace_info *info, const struct wl_options *o)
 {
 	struct sr_error err = { 0 };
-	struct wl_builder *b = wl_builder_new(NULL, NULL, o, &err);
+	struct wl_builder *b = wl_builder_new(info, NULL, o, &err);
 	struct wl_workload *wl = NULL;
 
 	CHECK(b != NULL);
@@ -53,6 +56,13 @@ static struct wl_workload *build_opts(const struct trace_event *ev, size_t n,
 		wl = wl_builder_finish(b, &err);
 	CHECK(wl != NULL);
 	return wl;
+}
+
+/* The workload of @ev under extraction options @o, NULL (a check failed) on error. */
+static struct wl_workload *build_opts(const struct trace_event *ev, size_t n,
+				      const struct wl_options *o)
+{
+	return build_info(ev, n, NULL, o);
 }
 
 static struct wl_workload *build(const struct trace_event *ev, size_t n)
@@ -3673,6 +3683,55 @@ static void test_profile_why_release_bound(void)
 	}
 }
 
+/*
+ * A fork the trace does not record (wl_task.fork_assumed): 13, first seen
+ * at its switch-in on CPU 0 after the CPU went idle, in a trace with
+ * sched_wakeup and sched_migrate_task but no fork.  Its assumed wake is
+ * replayed as before but written as sched_wakeup_new, counted apart
+ * ("sched_wakeup_new_assumed"), with no sched_waking and no latency
+ * sample: the compared counts are 10's wake only, as the trace's.  With
+ * forks recorded (@forks) it is an ordinary assumed wake: counted and
+ * sampled.
+ */
+static void test_fork_assumed_replay(bool forks)
+{
+	struct trace_info info = { .records_migrations = true, .records_forks = forks };
+	struct trace_event ev[7];
+	struct sr_error err = { 0 };
+	struct pid_samples ps = { .pid = 13 };
+	struct replay_config rc;
+	struct replay_result *r;
+	struct wl_workload *wl;
+	uint64_t v = 0;
+	size_t n = 0;
+
+	ev[n++] = ev_runtime(1 * MS, 0, 10, 1 * MS);
+	ev[n++] = ev_switch(2 * MS, 0, 10, 'S', 120, 0, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, 0x08, 10, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS, 0, 0, 0x08, 10, 120, 0);
+	ev[n++] = ev_switch(3 * MS + 10000, 0, 0, 'R', 120, 10, 120);
+	ev[n++] = ev_switch(5 * MS, 0, 10, 'S', 120, 13, 120);
+	ev[n++] = ev_switch(6 * MS, 0, 13, 'S', 120, 0, 120);
+	wl = build_info(ev, n, &info, NULL);
+	if (!wl)
+		return;
+	replay_config_default(&rc);
+	rc.sample_sink = pid_sample;
+	rc.sample_ctx = &ps;
+	r = replay_run(wl, &rc, &err);
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_EQ(count(r, "sched_wakeup"), forks ? 2 : 1);
+		CHECK_EQ(count(r, "sched_waking"), forks ? 2 : 1);
+		CHECK_EQ(count(r, "sched_wakeup_new"), 0);
+		CHECK_EQ(replay_count_get(r, "sched_wakeup_new_assumed", &v), !forks);
+		CHECK_EQ(v, forks ? 0 : 1);
+		CHECK_EQ(ps.n, forks ? 1 : 0);
+		replay_result_free(r);
+	}
+	wl_free(wl);
+}
+
 /* The workload's task of @pid (first one), or NULL */
 static const struct wl_task *task_of_pid(const struct wl_workload *wl, int32_t pid)
 {
@@ -4967,6 +5026,8 @@ int main(int argc, char **argv)
 	test_pi_rt_first_replay();
 	test_class_change_replay();
 	test_class_change_pi_replay();
+	test_fork_assumed_replay(false);
+	test_fork_assumed_replay(true);
 	test_class_in_place_other_pick();
 	test_rt_block_handover();
 	test_class_leave_run_on();

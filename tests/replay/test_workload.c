@@ -197,25 +197,36 @@ static void test_basic(void)
  * not record sched_migrate_task (13 may have been moved here, untraced):
  * queued since the start.
  */
-static void test_unseen_after_idle(bool woken, bool migrations)
+/*
+ * test_unseen_after_idle's trace, read as @info describes under @o: 10's
+ * sched_waking and sched_wakeup at 3 ms only with @wakeups.
+ */
+static struct wl_workload *unseen_after_idle_wl(const struct trace_info *info,
+						const struct wl_options *o, bool wakeups)
 {
-	struct wl_options o = { .unseen_queued = !woken };
-	struct trace_info info = { .records_migrations = migrations };
 	struct sr_error err = { 0 };
-	struct wl_workload *wl;
-	uint32_t a, n;
 
-	B = wl_builder_new(&info, NULL, &o, &err);
+	B = wl_builder_new(info, NULL, o, &err);
 	if (!B)
 		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
 	feed(ev_runtime(1 * MS, 0, 10, 1 * MS));
 	feed(ev_switch(2 * MS, 0, 10, 'S', 120, 0, 120));        /* 10 blocks: idle */
-	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
+	if (wakeups) {
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS, 0, 0, HARDIRQ, 10, 120, 0));
+	}
 	feed(ev_switch(3 * MS + 10000, 0, 0, 'R', 120, 10, 120));
 	feed(ev_switch(5 * MS, 0, 10, 'S', 120, 13, 120));       /* 13: never seen */
 	feed(ev_switch(6 * MS, 0, 13, 'S', 120, 0, 120));
-	wl = finish();
+	return finish();
+}
+
+static void test_unseen_after_idle(bool woken, bool migrations)
+{
+	struct wl_options o = { .unseen_queued = !woken };
+	struct trace_info info = { .records_migrations = migrations };
+	struct wl_workload *wl = unseen_after_idle_wl(&info, &o, true);
+	uint32_t a, n;
 
 	a = task_of(wl, 10, 0);
 	n = task_of(wl, 13, 0);
@@ -248,6 +259,36 @@ static void test_unseen_after_idle(bool woken, bool migrations)
 	CHECK_EQ(op_of(wl, n, 0)->kind, WL_OP_RUN);
 	CHECK_EQ(op_of(wl, n, 0)->value, 1 * MS);
 	CHECK_EQ(note_value(wl, "no wakeup recorded"), 1);
+	wl_free(wl);
+}
+
+/*
+ * test_unseen_after_idle's 13 (first seen at its switch-in on CPU 0 after
+ * the CPU went idle: asleep, woken there by an assumed wake) is taken as
+ * forked (wl_task.fork_assumed, note "taken as a fork") only in a trace
+ * that records wakeups (@wakeups: 10's sched_waking and sched_wakeup) and
+ * no fork (trace_info.records_forks = @forks false): an existing task's
+ * wake would be in the trace, a fork writes only sched_wakeup_new.
+ */
+static void test_fork_assumed(bool wakeups, bool forks)
+{
+	struct trace_info info = { .records_migrations = true, .records_forks = forks };
+	struct wl_workload *wl = unseen_after_idle_wl(&info, NULL, wakeups);
+	uint32_t a, n;
+	bool want = wakeups && !forks;
+
+	a = task_of(wl, 10, 0);
+	n = task_of(wl, 13, 0);
+	CHECK(a != WL_NONE && n != WL_NONE);
+	if (a == WL_NONE || n == WL_NONE)
+		return;
+	CHECK_EQ(wl_task(wl, n)->init_state, WL_INIT_SLEEPING);
+	CHECK(wl_task(wl, n)->init_wake != WL_NONE);
+	CHECK_EQ(wl_task(wl, n)->fork_assumed, want);
+	CHECK(!wl_task(wl, a)->fork_assumed);
+	CHECK_EQ(note_value(wl, "taken as a fork"), want ? 1 : 0);
+	/* 13's assumed wake (and 10's, without wakeups) */
+	CHECK_EQ(note_value(wl, "no wakeup recorded"), wakeups ? 1 : 2);
 	wl_free(wl);
 }
 
@@ -4123,6 +4164,8 @@ int main(void)
 		test_unseen_nomig(m, false);
 		test_unseen_nomig(m, true);
 	}
+	for (int m = 0; m < 4; m++)
+		test_fork_assumed(m & 1, m & 2);
 	test_ksoftirqd_wakes(false);
 	test_ksoftirqd_wakes(true);
 	test_wakelist_wakes(false);
