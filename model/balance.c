@@ -1421,7 +1421,8 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
  * forks.
  *
  * Only for a task allowed more than one CPU (model_select_task_rq(): core.c's
- * one-CPU shortcut); a mask of several CPUs is honoured where the kernel's is: wake_affine only for a waker CPU
+ * one-CPU shortcut); a mask of several CPUs is honoured where the kernel's
+ * is: wake_affine only for a waker CPU
  * the task allows (want_affine), select_idle_sibling()'s recent_used_cpu and
  * select_idle_cpu() scan, the fork / exec slow path's groups and CPUs.  The
  * idle target and the idle prev of select_idle_sibling() are not tested

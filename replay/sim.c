@@ -3387,8 +3387,8 @@ static int sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now)
  * by its own (stop_one_cpu() -> migration_cpu_stop()); a sleeping one takes
  * the mask at its next placement.  Under trace placement the trace's own
  * moves (WL_OP_MIGRATE, traced migrations) are replayed instead.  A mask
- * naming none of the replay's CPUs allows all (set_allowed()).  1 it stays,
- * 0 moved (it left the CPU), -1 on error.
+ * naming none of the replay's CPUs is retried as all CPUs, as set_allowed()
+ * takes it.  1 it stays, 0 moved (it left the CPU), -1 on error.
  */
 static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
 {
