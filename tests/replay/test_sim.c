@@ -4561,6 +4561,90 @@ static void test_affinity_capture(void)
 }
 
 /*
+ * sched_setaffinity() on another, queued task (model_task_set_affinity()):
+ * 100 runs on CPU 0; 101 (nice 19, so it does not preempt; its start read
+ * pins it to CPU 0) is woken there at 2 us and queued behind 100; at 5 us
+ * 100 sets 101's mask to {1} (ret 0), and the kernel's move_queued_task()
+ * moves it to idle CPU 1 (sched_migrate_task on CPU 0, the caller's), where
+ * it runs 22 rounds of 50 us woken by interrupts (its wakeups after the call,
+ * all on CPU 1, give the call's mask).  Under --placement model (no costs)
+ * 101 is queued on CPU 0 at the call (the replay has it preempted there by
+ * 100 just before): the model moves it at the call (move_queued_task()), the
+ * sched_migrate_task emitted on CPU 0, and idle CPU 1 runs it at once; it
+ * never runs on CPU 0 again.  Before cpus50 the replay left it queued on
+ * CPU 0 (only a caller's own move was replayed): no move at the call, and
+ * 101's first switch-in on CPU 1 at 4.639 ms.
+ */
+static void test_affinity_other_queued(void)
+{
+	struct trace_event ev[160];
+	size_t n = 0;
+	uint64_t t = 1 * MS;
+	struct trace_event e;
+	struct sidecar_cpu cpus[2] = {
+		{ .cpu = 0, .listed = true, .online = true, .numa_node = -1 },
+		{ .cpu = 1, .listed = true, .online = true, .numa_node = -1 },
+	};
+	struct sidecar_sched_task rd[2] = {
+		{ .pid = 100, .tgid = 100, .state = 'R', .cpu = 0, .starttime = -1,
+		  .nr_allowed = 2, .allowed_cpu = 0 },
+		{ .pid = 101, .tgid = 101, .state = 'S', .cpu = 0, .starttime = -1,
+		  .nr_allowed = 1, .allowed_cpu = 0 },
+	};
+	struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus,
+			      .affinity_recorded = true };
+	struct wl_workload *wl;
+	struct replay_config rc;
+	struct run x;
+
+	sc.sched_start.listed = sc.sched_start.available = true;
+	sc.sched_start.nr_tasks = 2;
+	sc.sched_start.tasks = rd;
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 100, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 2 * US, 0, 100, 0, 101, 139, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 2 * US + 500, 0, 100, 0, 101, 139, 0);
+	e = ev_base(TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY, t + 5 * US, 0, 100);
+	e.u.syscall.fd = 101;
+	e.u.syscall.count = 8;
+	ev[n++] = e;
+	ev[n++] = ev_migrate(t + 5 * US + 500, 0, 101, 0, 1);
+	e = ev_base(TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY, t + 6 * US, 0, 100);
+	ev[n++] = e;
+	ev[n++] = ev_switch(t + 10 * US, 1, 0, 'R', 120, 101, 139);
+	t += 10 * US;
+	for (int i = 0; i < 22; i++) {
+		ev[n++] = ev_switch(t + 50 * US, 1, 101, 'S', 139, 0, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 150 * US, 1, 0, 0x08, 101, 139, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 151 * US, 1, 0, 0x08, 101, 139, 1);
+		ev[n++] = ev_switch(t + 160 * US, 1, 0, 'R', 120, 101, 139);
+		t += 160 * US;
+	}
+	ev[n++] = ev_runtime(t + 10 * US, 0, 100, t + 10 * US - 1 * MS);
+	wl = build_sc(ev, n, &sc);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	CHECK_EQ(wl_task(wl, 1)->aff_cpu, 0);
+	replay_config_default(&rc);
+	rc.placement = REPLAY_PLACEMENT_MODEL;
+	rc.no_costs = true;
+	if (run_begin(&x, wl, &rc)) {
+		uint64_t mv = dump_find(x.dump, 0, 0, "sched_migrate_task: task101:101 orig_cpu=0 "
+					"dest_cpu=1");
+
+		CHECK_EQ(note_count(x.r, "sched_setaffinity() calls replayed"), 1);
+		CHECK_MSG(mv >= 1 * MS + 5 * US && mv <= 1 * MS + 7 * US, "move at %llu",
+			  (unsigned long long)mv);
+		/* never switched in on CPU 0 after the move; on CPU 1 at once */
+		CHECK_EQ(dump_find(x.dump, 0, mv, "==> task101:101"), UINT64_MAX);
+		CHECK_EQ(dump_find(x.dump, 1, 0, "==> task101:101"), mv);
+	}
+	run_end(&x);
+	wl_free(wl);
+}
+
+/*
  * A nice change in the replay (WL_OP_NICE).  Hogs 10 and 11 share CPU 0;
  * 10's first switch-out shows prio 139 (a setpriority() to nice 19 in its
  * first run), 11 blocks after 6 ms of work and 10 after 9.  Replayed with the
@@ -4962,6 +5046,7 @@ int main(int argc, char **argv)
 	test_pingpong();
 	test_nice_change();
 	test_affinity_capture();
+	test_affinity_other_queued();
 	test_pi_requeue();
 	test_pi_deboost_wake_first();
 	test_pi_rt_first_replay();
