@@ -4645,6 +4645,86 @@ static void test_affinity_other_queued(void)
 }
 
 /*
+ * sched_setaffinity() on a task running on another CPU: 100 runs on CPU 0,
+ * 101 (its start read pins it to CPU 1) runs on CPU 1; at 5 us 100 sets
+ * 101's mask to {0}: CPU 1's stopper preempts 101 and moves it to CPU 0
+ * (affine_move_task() -> stop_one_cpu_nowait(1, migration_cpu_stop)), where
+ * it runs 22 rounds of 50 us woken by interrupts once 100 sleeps (the call's
+ * mask).  Under --placement model: the stopper's sched_waking on CPU 0 (the
+ * caller's), the switch to migration/1 on CPU 1, sched_migrate_task there
+ * (1 -> 0), within the call's microsecond; 101 never runs on CPU 1 again.
+ */
+static void test_affinity_other_running(void)
+{
+	struct trace_event ev[160];
+	size_t n = 0;
+	uint64_t t = 1 * MS;
+	struct trace_event e;
+	struct sidecar_cpu cpus[2] = {
+		{ .cpu = 0, .listed = true, .online = true, .numa_node = -1 },
+		{ .cpu = 1, .listed = true, .online = true, .numa_node = -1 },
+	};
+	struct sidecar_sched_task rd[2] = {
+		{ .pid = 100, .tgid = 100, .state = 'R', .cpu = 0, .starttime = -1,
+		  .nr_allowed = 2, .allowed_cpu = 0 },
+		{ .pid = 101, .tgid = 101, .state = 'R', .cpu = 1, .starttime = -1,
+		  .nr_allowed = 1, .allowed_cpu = 1 },
+	};
+	struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus,
+			      .affinity_recorded = true };
+	struct wl_workload *wl;
+	struct replay_config rc;
+	struct run x;
+
+	sc.sched_start.listed = sc.sched_start.available = true;
+	sc.sched_start.nr_tasks = 2;
+	sc.sched_start.tasks = rd;
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 100, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 101, 120);
+	e = ev_base(TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY, t + 5 * US, 0, 100);
+	e.u.syscall.fd = 101;
+	e.u.syscall.count = 8;
+	ev[n++] = e;
+	ev[n++] = ev_switch(t + 5 * US + 500, 1, 101, 'R', 120, 0, 120);
+	ev[n++] = ev_migrate(t + 5 * US + 600, 1, 101, 1, 0);
+	e = ev_base(TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY, t + 6 * US, 0, 100);
+	ev[n++] = e;
+	ev[n++] = ev_runtime(t + 20 * US, 0, 100, 20 * US);
+	ev[n++] = ev_switch(t + 20 * US, 0, 100, 'S', 120, 101, 120);
+	t += 20 * US;
+	for (int i = 0; i < 22; i++) {
+		ev[n++] = ev_switch(t + 50 * US, 0, 101, 'S', 120, 0, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 150 * US, 0, 0, 0x08, 101, 120, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 151 * US, 0, 0, 0x08, 101, 120, 0);
+		ev[n++] = ev_switch(t + 160 * US, 0, 0, 'R', 120, 101, 120);
+		t += 160 * US;
+	}
+	ev[n++] = ev_runtime(t + 10 * US, 0, 101, 10 * US);
+	wl = build_sc(ev, n, &sc);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	CHECK_EQ(wl_task(wl, 1)->aff_cpu, 1);
+	replay_config_default(&rc);
+	rc.placement = REPLAY_PLACEMENT_MODEL;
+	rc.no_costs = true;
+	if (run_begin(&x, wl, &rc)) {
+		uint64_t mv = dump_find(x.dump, 1, 0, "sched_migrate_task: task101:101 orig_cpu=1 "
+					"dest_cpu=0");
+
+		CHECK_EQ(note_count(x.r, "sched_setaffinity() calls replayed"), 1);
+		CHECK_MSG(mv >= 1 * MS + 5 * US && mv <= 1 * MS + 7 * US, "move at %llu",
+			  (unsigned long long)mv);
+		CHECK_EQ(dump_find(x.dump, 0, 1 * MS, "sched_waking: migration/1"), mv);
+		CHECK_EQ(dump_find(x.dump, 1, 1 * MS, "task101:101 [120] R+ ==> migration/1"), mv);
+		CHECK_EQ(dump_find(x.dump, 1, mv, "==> task101:101"), UINT64_MAX);
+		CHECK(dump_find(x.dump, 0, mv, "==> task101:101") != UINT64_MAX);
+	}
+	run_end(&x);
+	wl_free(wl);
+}
+
+/*
  * A nice change in the replay (WL_OP_NICE).  Hogs 10 and 11 share CPU 0;
  * 10's first switch-out shows prio 139 (a setpriority() to nice 19 in its
  * first run), 11 blocks after 6 ms of work and 10 after 9.  Replayed with the
@@ -5047,6 +5127,7 @@ int main(int argc, char **argv)
 	test_nice_change();
 	test_affinity_capture();
 	test_affinity_other_queued();
+	test_affinity_other_running();
 	test_pi_requeue();
 	test_pi_deboost_wake_first();
 	test_pi_rt_first_replay();
