@@ -4561,26 +4561,13 @@ static void test_affinity_capture(void)
 }
 
 /*
- * sched_setaffinity() on another, queued task (model_task_set_affinity()):
- * 100 runs on CPU 0; 101 (nice 19, so it does not preempt; its start read
- * pins it to CPU 0) is woken there at 2 us and queued behind 100; at 5 us
- * 100 sets 101's mask to {1} (ret 0), and the kernel's move_queued_task()
- * moves it to idle CPU 1 (sched_migrate_task on CPU 0, the caller's), where
- * it runs 22 rounds of 50 us woken by interrupts (its wakeups after the call,
- * all on CPU 1, give the call's mask).  Under --placement model (no costs)
- * 101 is queued on CPU 0 at the call (the replay has it preempted there by
- * 100 just before): the model moves it at the call (move_queued_task()), the
- * sched_migrate_task emitted on CPU 0, and idle CPU 1 runs it at once; it
- * never runs on CPU 0 again.  Before cpus50 the replay left it queued on
- * CPU 0 (only a caller's own move was replayed): no move at the call, and
- * 101's first switch-in on CPU 1 at 4.639 ms.
+ * The workload of @ev with a 2-CPU sidecar that records the affinity events,
+ * whose start read has 100 running on CPU 0 (both CPUs allowed) and 101 in
+ * state @st101 on CPU @cpu101, pinned there.
  */
-static void test_affinity_other_queued(void)
+static struct wl_workload *build_aff2(const struct trace_event *ev, size_t n, char st101,
+				      int cpu101)
 {
-	struct trace_event ev[160];
-	size_t n = 0;
-	uint64_t t = 1 * MS;
-	struct trace_event e;
 	struct sidecar_cpu cpus[2] = {
 		{ .cpu = 0, .listed = true, .online = true, .numa_node = -1 },
 		{ .cpu = 1, .listed = true, .online = true, .numa_node = -1 },
@@ -4588,54 +4575,112 @@ static void test_affinity_other_queued(void)
 	struct sidecar_sched_task rd[2] = {
 		{ .pid = 100, .tgid = 100, .state = 'R', .cpu = 0, .starttime = -1,
 		  .nr_allowed = 2, .allowed_cpu = 0 },
-		{ .pid = 101, .tgid = 101, .state = 'S', .cpu = 0, .starttime = -1,
-		  .nr_allowed = 1, .allowed_cpu = 0 },
+		{ .pid = 101, .tgid = 101, .state = st101, .cpu = cpu101, .starttime = -1,
+		  .nr_allowed = 1, .allowed_cpu = cpu101 },
 	};
 	struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus,
 			      .affinity_recorded = true };
-	struct wl_workload *wl;
-	struct replay_config rc;
-	struct run x;
 
 	sc.sched_start.listed = sc.sched_start.available = true;
 	sc.sched_start.nr_tasks = 2;
 	sc.sched_start.tasks = rd;
+	return build_sc(ev, n, &sc);
+}
+
+/* 100's sched_setaffinity(101, 8 bytes) on CPU 0: its sys_enter, else its sys_exit (ret 0) */
+static struct trace_event ev_setaff_101(uint64_t ts, bool enter)
+{
+	struct trace_event e = ev_base(enter ? TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY :
+				       TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY, ts, 0, 100);
+
+	if (enter) {
+		e.u.syscall.fd = 101;
+		e.u.syscall.count = 8;
+	}
+	return e;
+}
+
+/*
+ * 22 rounds from @t of 101 (prio @prio) on @cpu: it runs 50 us and sleeps, an
+ * interrupt wakes it 100 us later and it runs 10 us after; the new count.
+ */
+static size_t aff_rounds_101(struct trace_event *ev, size_t n, int cpu, int prio, uint64_t t)
+{
+	for (int i = 0; i < 22; i++) {
+		ev[n++] = ev_switch(t + 50 * US, cpu, 101, 'S', prio, 0, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 150 * US, cpu, 0, 0x08, 101, prio, cpu);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 151 * US, cpu, 0, 0x08, 101, prio, cpu);
+		ev[n++] = ev_switch(t + 160 * US, cpu, 0, 'R', 120, 101, prio);
+		t += 160 * US;
+	}
+	ev[n++] = ev_runtime(t + 10 * US, cpu, 101, 10 * US);
+	return n;
+}
+
+/*
+ * The replay of @wl under --placement model without costs, its one replayed
+ * call, and the time of the dump's @needle on @cpu (a sched_migrate_task),
+ * which must be within the call's microsecond (5-7 us after 1 ms); UINT64_MAX
+ * if the replay failed (checked).
+ */
+static uint64_t aff_run_move(struct run *x, const struct wl_workload *wl, int cpu,
+			     const char *needle)
+{
+	struct replay_config rc;
+	uint64_t mv;
+
+	replay_config_default(&rc);
+	rc.placement = REPLAY_PLACEMENT_MODEL;
+	rc.no_costs = true;
+	if (!run_begin(x, wl, &rc))
+		return UINT64_MAX;
+	CHECK_EQ(note_count(x->r, "sched_setaffinity() calls replayed"), 1);
+	mv = dump_find(x->dump, cpu, 0, needle);
+	CHECK_MSG(mv >= 1 * MS + 5 * US && mv <= 1 * MS + 7 * US, "move at %llu",
+		  (unsigned long long)mv);
+	return mv;
+}
+
+/*
+ * sched_setaffinity() on another, queued task (model_task_set_affinity()):
+ * 100 runs on CPU 0; 101 (nice 19, so it does not preempt; its start read
+ * pins it to CPU 0) is woken there at 2 us and queued behind 100; at 5 us
+ * 100 sets 101's mask to {1} (ret 0), and the kernel's move_queued_task()
+ * moves it to idle CPU 1 (sched_migrate_task on CPU 0, the caller's), where
+ * it runs 22 rounds woken by interrupts (its wakeups after the call, all on
+ * CPU 1, give the call's mask).  Under --placement model (no costs) 101 is
+ * queued on CPU 0 at the call (the replay has it preempted there by 100 just
+ * before): the model moves it at the call (move_queued_task()), the
+ * sched_migrate_task emitted on CPU 0, and idle CPU 1 runs it at once; it
+ * never runs on CPU 0 again.  Before cpus50 the replay left it queued on
+ * CPU 0 (only a caller's own move was replayed): no move at the call (both
+ * this case and the next fail with the old affinity_op()).
+ */
+static void test_affinity_other_queued(void)
+{
+	struct trace_event ev[160];
+	size_t n = 0;
+	uint64_t t = 1 * MS, mv;
+	struct wl_workload *wl;
+	struct run x;
+
 	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 100, 120);
 	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
 	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 2 * US, 0, 100, 0, 101, 139, 0);
 	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 2 * US + 500, 0, 100, 0, 101, 139, 0);
-	e = ev_base(TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY, t + 5 * US, 0, 100);
-	e.u.syscall.fd = 101;
-	e.u.syscall.count = 8;
-	ev[n++] = e;
+	ev[n++] = ev_setaff_101(t + 5 * US, true);
 	ev[n++] = ev_migrate(t + 5 * US + 500, 0, 101, 0, 1);
-	e = ev_base(TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY, t + 6 * US, 0, 100);
-	ev[n++] = e;
+	ev[n++] = ev_setaff_101(t + 6 * US, false);
 	ev[n++] = ev_switch(t + 10 * US, 1, 0, 'R', 120, 101, 139);
-	t += 10 * US;
-	for (int i = 0; i < 22; i++) {
-		ev[n++] = ev_switch(t + 50 * US, 1, 101, 'S', 139, 0, 120);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 150 * US, 1, 0, 0x08, 101, 139, 1);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 151 * US, 1, 0, 0x08, 101, 139, 1);
-		ev[n++] = ev_switch(t + 160 * US, 1, 0, 'R', 120, 101, 139);
-		t += 160 * US;
-	}
-	ev[n++] = ev_runtime(t + 10 * US, 0, 100, t + 10 * US - 1 * MS);
-	wl = build_sc(ev, n, &sc);
+	n = aff_rounds_101(ev, n, 1, 139, t + 10 * US);
+	ev[n++] = ev_runtime(t + 3600 * US, 0, 100, 3600 * US);
+	wl = build_aff2(ev, n, 'S', 0);
 	CHECK(wl != NULL);
 	if (!wl)
 		return;
 	CHECK_EQ(wl_task(wl, 1)->aff_cpu, 0);
-	replay_config_default(&rc);
-	rc.placement = REPLAY_PLACEMENT_MODEL;
-	rc.no_costs = true;
-	if (run_begin(&x, wl, &rc)) {
-		uint64_t mv = dump_find(x.dump, 0, 0, "sched_migrate_task: task101:101 orig_cpu=0 "
-					"dest_cpu=1");
-
-		CHECK_EQ(note_count(x.r, "sched_setaffinity() calls replayed"), 1);
-		CHECK_MSG(mv >= 1 * MS + 5 * US && mv <= 1 * MS + 7 * US, "move at %llu",
-			  (unsigned long long)mv);
+	mv = aff_run_move(&x, wl, 0, "sched_migrate_task: task101:101 orig_cpu=0 dest_cpu=1");
+	if (mv != UINT64_MAX) {
 		/* never switched in on CPU 0 after the move; on CPU 1 at once */
 		CHECK_EQ(dump_find(x.dump, 0, mv, "==> task101:101"), UINT64_MAX);
 		CHECK_EQ(dump_find(x.dump, 1, 0, "==> task101:101"), mv);
@@ -4649,8 +4694,8 @@ static void test_affinity_other_queued(void)
  * 101 (its start read pins it to CPU 1) runs on CPU 1; at 5 us 100 sets
  * 101's mask to {0}: CPU 1's stopper preempts 101 and moves it to CPU 0
  * (affine_move_task() -> stop_one_cpu_nowait(1, migration_cpu_stop)), where
- * it runs 22 rounds of 50 us woken by interrupts once 100 sleeps (the call's
- * mask).  Under --placement model: the stopper's sched_waking on CPU 0 (the
+ * it runs 22 rounds woken by interrupts once 100 sleeps (the call's mask).
+ * Under --placement model: the stopper's sched_waking on CPU 0 (the
  * caller's), the switch to migration/1 on CPU 1, sched_migrate_task there
  * (1 -> 0), within the call's microsecond; 101 never runs on CPU 1 again.
  */
@@ -4658,63 +4703,26 @@ static void test_affinity_other_running(void)
 {
 	struct trace_event ev[160];
 	size_t n = 0;
-	uint64_t t = 1 * MS;
-	struct trace_event e;
-	struct sidecar_cpu cpus[2] = {
-		{ .cpu = 0, .listed = true, .online = true, .numa_node = -1 },
-		{ .cpu = 1, .listed = true, .online = true, .numa_node = -1 },
-	};
-	struct sidecar_sched_task rd[2] = {
-		{ .pid = 100, .tgid = 100, .state = 'R', .cpu = 0, .starttime = -1,
-		  .nr_allowed = 2, .allowed_cpu = 0 },
-		{ .pid = 101, .tgid = 101, .state = 'R', .cpu = 1, .starttime = -1,
-		  .nr_allowed = 1, .allowed_cpu = 1 },
-	};
-	struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus,
-			      .affinity_recorded = true };
+	uint64_t t = 1 * MS, mv;
 	struct wl_workload *wl;
-	struct replay_config rc;
 	struct run x;
 
-	sc.sched_start.listed = sc.sched_start.available = true;
-	sc.sched_start.nr_tasks = 2;
-	sc.sched_start.tasks = rd;
 	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 100, 120);
 	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 101, 120);
-	e = ev_base(TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY, t + 5 * US, 0, 100);
-	e.u.syscall.fd = 101;
-	e.u.syscall.count = 8;
-	ev[n++] = e;
+	ev[n++] = ev_setaff_101(t + 5 * US, true);
 	ev[n++] = ev_switch(t + 5 * US + 500, 1, 101, 'R', 120, 0, 120);
 	ev[n++] = ev_migrate(t + 5 * US + 600, 1, 101, 1, 0);
-	e = ev_base(TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY, t + 6 * US, 0, 100);
-	ev[n++] = e;
+	ev[n++] = ev_setaff_101(t + 6 * US, false);
 	ev[n++] = ev_runtime(t + 20 * US, 0, 100, 20 * US);
 	ev[n++] = ev_switch(t + 20 * US, 0, 100, 'S', 120, 101, 120);
-	t += 20 * US;
-	for (int i = 0; i < 22; i++) {
-		ev[n++] = ev_switch(t + 50 * US, 0, 101, 'S', 120, 0, 120);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 150 * US, 0, 0, 0x08, 101, 120, 0);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 151 * US, 0, 0, 0x08, 101, 120, 0);
-		ev[n++] = ev_switch(t + 160 * US, 0, 0, 'R', 120, 101, 120);
-		t += 160 * US;
-	}
-	ev[n++] = ev_runtime(t + 10 * US, 0, 101, 10 * US);
-	wl = build_sc(ev, n, &sc);
+	n = aff_rounds_101(ev, n, 0, 120, t + 20 * US);
+	wl = build_aff2(ev, n, 'R', 1);
 	CHECK(wl != NULL);
 	if (!wl)
 		return;
 	CHECK_EQ(wl_task(wl, 1)->aff_cpu, 1);
-	replay_config_default(&rc);
-	rc.placement = REPLAY_PLACEMENT_MODEL;
-	rc.no_costs = true;
-	if (run_begin(&x, wl, &rc)) {
-		uint64_t mv = dump_find(x.dump, 1, 0, "sched_migrate_task: task101:101 orig_cpu=1 "
-					"dest_cpu=0");
-
-		CHECK_EQ(note_count(x.r, "sched_setaffinity() calls replayed"), 1);
-		CHECK_MSG(mv >= 1 * MS + 5 * US && mv <= 1 * MS + 7 * US, "move at %llu",
-			  (unsigned long long)mv);
+	mv = aff_run_move(&x, wl, 1, "sched_migrate_task: task101:101 orig_cpu=1 dest_cpu=0");
+	if (mv != UINT64_MAX) {
 		CHECK_EQ(dump_find(x.dump, 0, 1 * MS, "sched_waking: migration/1"), mv);
 		CHECK_EQ(dump_find(x.dump, 1, 1 * MS, "task101:101 [120] R+ ==> migration/1"), mv);
 		CHECK_EQ(dump_find(x.dump, 1, mv, "==> task101:101"), UINT64_MAX);
