@@ -4642,91 +4642,79 @@ static uint64_t aff_run_move(struct run *x, const struct wl_workload *wl, int cp
 }
 
 /*
- * sched_setaffinity() on another, queued task (model_task_set_affinity()):
- * 100 runs on CPU 0; 101 (nice 19, so it does not preempt; its start read
- * pins it to CPU 0) is woken there at 2 us and queued behind 100; at 5 us
- * 100 sets 101's mask to {1} (ret 0), and the kernel's move_queued_task()
- * moves it to idle CPU 1 (sched_migrate_task on CPU 0, the caller's), where
- * it runs 22 rounds woken by interrupts (its wakeups after the call, all on
- * CPU 1, give the call's mask).  Under --placement model (no costs) 101 is
- * queued on CPU 0 at the call (the replay has it preempted there by 100 just
- * before): the model moves it at the call (move_queued_task()), the
- * sched_migrate_task emitted on CPU 0, and idle CPU 1 runs it at once; it
- * never runs on CPU 0 again.  Before cpus50 the replay left it queued on
- * CPU 0 (only a caller's own move was replayed): no move at the call (both
- * this case and the next fail with the old affinity_op()).
+ * sched_setaffinity() by 100 (running on CPU 0) on another task, 101
+ * (model_task_set_affinity()), replayed under --placement model (no costs).
+ *
+ * @running false, a queued target: 101 (nice 19, so it does not preempt; its
+ * start read pins it to CPU 0) is woken on CPU 0 at 2 us and queued behind
+ * 100; at 5 us 100 sets 101's mask to {1} (ret 0) and the kernel's
+ * move_queued_task() moves it to idle CPU 1 (sched_migrate_task on CPU 0, the
+ * caller's), where it runs 22 rounds woken by interrupts (its wakeups after
+ * the call, all on CPU 1, give the call's mask).  The replay has 101 queued on
+ * CPU 0 at the call (preempted there by 100 just before): the model moves it
+ * at the call, the sched_migrate_task emitted on CPU 0, and idle CPU 1 runs it
+ * at once; it never runs on CPU 0 again.
+ *
+ * @running true, a target running on another CPU: 101 (pinned to CPU 1) runs
+ * on CPU 1; at 5 us 100 sets its mask to {0}: CPU 1's stopper preempts 101 and
+ * moves it to CPU 0 (affine_move_task() -> stop_one_cpu_nowait(1,
+ * migration_cpu_stop)), where it runs 22 rounds once 100 sleeps.  The replay:
+ * the stopper's sched_waking on CPU 0 (the caller's), the switch to
+ * migration/1 on CPU 1 and sched_migrate_task there (1 -> 0), within the
+ * call's microsecond; 101 never runs on CPU 1 again.
+ *
+ * Before cpus50 only a caller's own move was replayed: both fail, no move at
+ * the call.
  */
-static void test_affinity_other_queued(void)
+static void test_affinity_other(bool running)
 {
 	struct trace_event ev[160];
 	size_t n = 0;
 	uint64_t t = 1 * MS, mv;
+	int from = running ? 1 : 0, to = 1 - from, prio = running ? 120 : 139;
+	char needle[80];
 	struct wl_workload *wl;
 	struct run x;
 
 	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 100, 120);
-	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 0, 120);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 2 * US, 0, 100, 0, 101, 139, 0);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 2 * US + 500, 0, 100, 0, 101, 139, 0);
-	ev[n++] = ev_setaff_101(t + 5 * US, true);
-	ev[n++] = ev_migrate(t + 5 * US + 500, 0, 101, 0, 1);
-	ev[n++] = ev_setaff_101(t + 6 * US, false);
-	ev[n++] = ev_switch(t + 10 * US, 1, 0, 'R', 120, 101, 139);
-	n = aff_rounds_101(ev, n, 1, 139, t + 10 * US);
-	ev[n++] = ev_runtime(t + 3600 * US, 0, 100, 3600 * US);
-	wl = build_aff2(ev, n, 'S', 0);
-	CHECK(wl != NULL);
-	if (!wl)
-		return;
-	CHECK_EQ(wl_task(wl, 1)->aff_cpu, 0);
-	mv = aff_run_move(&x, wl, 0, "sched_migrate_task: task101:101 orig_cpu=0 dest_cpu=1");
-	if (mv != UINT64_MAX) {
-		/* never switched in on CPU 0 after the move; on CPU 1 at once */
-		CHECK_EQ(dump_find(x.dump, 0, mv, "==> task101:101"), UINT64_MAX);
-		CHECK_EQ(dump_find(x.dump, 1, 0, "==> task101:101"), mv);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, running ? 101 : 0, 120);
+	if (!running) {
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 2 * US, 0, 100, 0, 101, prio, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 2 * US + 500, 0, 100, 0, 101, prio, 0);
 	}
-	run_end(&x);
-	wl_free(wl);
-}
-
-/*
- * sched_setaffinity() on a task running on another CPU: 100 runs on CPU 0,
- * 101 (its start read pins it to CPU 1) runs on CPU 1; at 5 us 100 sets
- * 101's mask to {0}: CPU 1's stopper preempts 101 and moves it to CPU 0
- * (affine_move_task() -> stop_one_cpu_nowait(1, migration_cpu_stop)), where
- * it runs 22 rounds woken by interrupts once 100 sleeps (the call's mask).
- * Under --placement model: the stopper's sched_waking on CPU 0 (the
- * caller's), the switch to migration/1 on CPU 1, sched_migrate_task there
- * (1 -> 0), within the call's microsecond; 101 never runs on CPU 1 again.
- */
-static void test_affinity_other_running(void)
-{
-	struct trace_event ev[160];
-	size_t n = 0;
-	uint64_t t = 1 * MS, mv;
-	struct wl_workload *wl;
-	struct run x;
-
-	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 100, 120);
-	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 101, 120);
 	ev[n++] = ev_setaff_101(t + 5 * US, true);
-	ev[n++] = ev_switch(t + 5 * US + 500, 1, 101, 'R', 120, 0, 120);
-	ev[n++] = ev_migrate(t + 5 * US + 600, 1, 101, 1, 0);
+	if (running)
+		ev[n++] = ev_switch(t + 5 * US + 500, 1, 101, 'R', prio, 0, 120);
+	ev[n++] = ev_migrate(t + 5 * US + 600, from, 101, from, to);
 	ev[n++] = ev_setaff_101(t + 6 * US, false);
-	ev[n++] = ev_runtime(t + 20 * US, 0, 100, 20 * US);
-	ev[n++] = ev_switch(t + 20 * US, 0, 100, 'S', 120, 101, 120);
-	n = aff_rounds_101(ev, n, 0, 120, t + 20 * US);
-	wl = build_aff2(ev, n, 'R', 1);
+	if (running) {
+		ev[n++] = ev_runtime(t + 20 * US, 0, 100, 20 * US);
+		ev[n++] = ev_switch(t + 20 * US, 0, 100, 'S', 120, 101, prio);
+	} else {
+		ev[n++] = ev_switch(t + 20 * US, 1, 0, 'R', 120, 101, prio);
+	}
+	n = aff_rounds_101(ev, n, to, prio, t + 20 * US);
+	if (!running)
+		ev[n++] = ev_runtime(t + 3600 * US, 0, 100, 3600 * US);
+	wl = build_aff2(ev, n, running ? 'R' : 'S', from);
 	CHECK(wl != NULL);
 	if (!wl)
 		return;
-	CHECK_EQ(wl_task(wl, 1)->aff_cpu, 1);
-	mv = aff_run_move(&x, wl, 1, "sched_migrate_task: task101:101 orig_cpu=1 dest_cpu=0");
+	CHECK_EQ(wl_task(wl, 1)->aff_cpu, from);
+	snprintf(needle, sizeof(needle), "sched_migrate_task: task101:101 orig_cpu=%d dest_cpu=%d",
+		 from, to);
+	mv = aff_run_move(&x, wl, running ? from : 0, needle);
 	if (mv != UINT64_MAX) {
-		CHECK_EQ(dump_find(x.dump, 0, 1 * MS, "sched_waking: migration/1"), mv);
-		CHECK_EQ(dump_find(x.dump, 1, 1 * MS, "task101:101 [120] R+ ==> migration/1"), mv);
-		CHECK_EQ(dump_find(x.dump, 1, mv, "==> task101:101"), UINT64_MAX);
-		CHECK(dump_find(x.dump, 0, mv, "==> task101:101") != UINT64_MAX);
+		/* never switched in on the old CPU after the move */
+		CHECK_EQ(dump_find(x.dump, from, mv, "==> task101:101"), UINT64_MAX);
+		if (running) {
+			CHECK_EQ(dump_find(x.dump, 0, 1 * MS, "sched_waking: migration/1"), mv);
+			CHECK_EQ(dump_find(x.dump, 1, 1 * MS, "task101:101 [120] R+ ==> migration/1"),
+				 mv);
+			CHECK(dump_find(x.dump, 0, mv, "==> task101:101") != UINT64_MAX);
+		} else {
+			CHECK_EQ(dump_find(x.dump, 1, 0, "==> task101:101"), mv);
+		}
 	}
 	run_end(&x);
 	wl_free(wl);
@@ -5134,8 +5122,8 @@ int main(int argc, char **argv)
 	test_pingpong();
 	test_nice_change();
 	test_affinity_capture();
-	test_affinity_other_queued();
-	test_affinity_other_running();
+	test_affinity_other(false);
+	test_affinity_other(true);
 	test_pi_requeue();
 	test_pi_deboost_wake_first();
 	test_pi_rt_first_replay();
