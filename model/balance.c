@@ -1389,6 +1389,17 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
 		waker_cpu = prev >= 0 ? prev : 0;
 	if (prev < 0)
 		prev = waker_cpu;
+	/*
+	 * select_task_rq(): only a task allowed more than one CPU goes through
+	 * the class's select_task_rq(), else cpumask_any(p->cpus_ptr) - a
+	 * pinned task's CPU (its current one for the "pinned where it is"
+	 * form, which has none before its first placement: then the class
+	 * places it, as before)
+	 */
+	if (task_nr_cpus_allowed(m, p) == 1 && (p->allowed_cpu >= 0 || p->cpu >= 0 || !p->pinned)) {
+		model_advance_time(m, now);
+		return p->allowed_cpu >= 0 ? p->allowed_cpu : p->cpu >= 0 ? p->cpu : 0;
+	}
 	return select_task_rq_allowed(m, p, prev,
 				      select_task_rq_fair(m, p, prev, waker_cpu, wake_flags, now));
 }
@@ -1409,8 +1420,9 @@ int model_select_task_rq(struct model *m, struct model_task *p, int waker_cpu, i
  * capture kernel's packing step (vcpu_pack() above) follows, for wakeups and
  * forks.
  *
- * With core.c's one-CPU shortcut; a mask of several
- * CPUs is honoured where the kernel's is: wake_affine only for a waker CPU
+ * Only for a task allowed more than one CPU (model_select_task_rq(): core.c's
+ * one-CPU shortcut); a mask of several CPUs is honoured where the kernel's
+ * is: wake_affine only for a waker CPU
  * the task allows (want_affine), select_idle_sibling()'s recent_used_cpu and
  * select_idle_cpu() scan, the fork / exec slow path's groups and CPUs.  The
  * idle target and the idle prev of select_idle_sibling() are not tested
@@ -1425,11 +1437,6 @@ static int select_task_rq_fair(struct model *m, struct model_task *p, int prev, 
 	bool want_affine;
 
 	model_advance_time(m, now);
-	/* select_task_rq() in core.c: a one-CPU task skips the class, on its CPU */
-	if (p->pinned && p->allowed_cpu >= 0)
-		return p->allowed_cpu;
-	if (p->pinned && p->cpu >= 0)
-		return p->cpu;
 	if (wake_flags & MODEL_WF_FORK)
 		return vcpu_pack(m, p, waker_cpu, find_idlest_cpu(m, p, waker_cpu, NULL), now);
 	if (wake_flags & MODEL_WF_EXEC) {

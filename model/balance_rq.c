@@ -963,18 +963,76 @@ static struct model_task *run_cpu_stop(struct model *m, struct rq *rq, uint64_t 
 	return p;
 }
 
+/*
+ * migration_cpu_stop() (kernel/sched/core.c) for affine_move_task(): @rq's
+ * stopper moves the task queued there (the stopper's preemption put it back
+ * if it ran) to the CPU the affinity change chose, by __migrate_task() ->
+ * move_queued_task(), which leaves a task whose mask no longer allows that
+ * CPU.  A task that left @rq or went to sleep meanwhile is not moved (the
+ * kernel sets p->wake_cpu for a sleeper; the model's wakeup places it within
+ * its mask through select_task_rq()).  The move is reported through
+ * migrate_hook.  1 if it moved.
+ */
+static int migration_cpu_stop(struct model *m, struct rq *rq, uint64_t now)
+{
+	struct model_task *p = rq->affine_task;
+	int dst = rq->affine_dst;
+
+	rq->affine_task = NULL;
+	if (!p || p->cpu != rq->cpu || p->on_rq != TASK_ON_RQ_QUEUED || p->throttled ||
+	    rq->curr == p || !model_task_cpu_allowed(m, p, dst) ||
+	    model_migrate_task(m, p, dst, now) < 0)
+		return 0;
+	if (m->migrate_hook)
+		m->migrate_hook(m->hook_ctx, p->id, rq->cpu, dst, now);
+	return 1;
+}
+
+/*
+ * affine_move_task() for @p running on another CPU than the caller's
+ * (@waker_cpu): stop_one_cpu_nowait(task_cpu(p), migration_cpu_stop) - the
+ * work waits on p's CPU for its stopper, which stopper_hook's caller runs
+ * (model_cpu_stop()); without a hook the stopper runs at once, as
+ * run_cpu_stop() does for an active balance.
+ */
+void stop_one_cpu_affine(struct model *m, struct model_task *p, int dst, int waker_cpu, u64 now)
+{
+	struct rq *rq = &m->rqs[p->cpu];
+
+	rq->affine_task = p;
+	rq->affine_dst = dst;
+	if (m->stopper_hook) {
+		m->stopper_hook(m->hook_ctx, rq->cpu, waker_cpu, now);
+		return;
+	}
+	update_rq_clock(m, rq, now);
+	if (rq->other_class) {
+		migration_cpu_stop(m, rq, now);
+		return;
+	}
+	model_other_class(m, rq->cpu, true, now);
+	migration_cpu_stop(m, rq, now);
+	model_other_class(m, rq->cpu, false, now);
+}
+
 int model_cpu_stop(struct model *m, int cpu, bool over_other, uint64_t now)
 {
 	struct rq *rq;
+	int moved;
 
 	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
 		return -1;
 	rq = &m->rqs[cpu];
-	if (!rq->active_balance)
+	if (!rq->active_balance && !rq->affine_task)
 		return 0;
 	model_advance_time(m, now);
 	update_rq_clock(m, rq, now);
-	return active_load_balance_cpu_stop(m, rq, false, rq->other_class && !over_other) != NULL;
+	/* the stopper's works in the order they were queued: an affinity move first */
+	moved = rq->affine_task ? migration_cpu_stop(m, rq, now) : 0;
+	if (!rq->active_balance)
+		return moved;
+	return moved +
+	       (active_load_balance_cpu_stop(m, rq, false, rq->other_class && !over_other) != NULL);
 }
 
 /* Active balance moves a running task only when the model places tasks. */

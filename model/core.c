@@ -1478,6 +1478,96 @@ bool model_task_cpu_allowed(const struct model *m, const struct model_task *p, i
 	return task_mask_allows(p, cpu);
 }
 
+/*
+ * The mask @cpu / @mask (model_task_set_allowed_affinity()) would give: does
+ * it allow @c?
+ */
+static bool new_mask_allows(const struct model *m, int cpu, const uint64_t *mask,
+			    unsigned int nbits, unsigned int c)
+{
+	if (cpu >= 0 && (unsigned int)cpu < m->nr_cpus)
+		return c == (unsigned int)cpu;
+	if (cpu >= 0 || !mask)
+		return true;
+	return c < nbits && (mask[c / 64] >> (c % 64) & 1);
+}
+
+/*
+ * cpumask_any_and_distribute(cpu_active_mask, &p->cpus_mask) (lib/cpumask.c)
+ * run on @cpu: the first allowed CPU after @cpu's distribute_cpu_mask_prev,
+ * wrapping round, which becomes the new prev (the per-CPU variable starts at
+ * 0, so a CPU's first pick skips CPU 0).  The model's CPUs are all active.
+ */
+static int any_and_distribute(struct model *m, const struct model_task *p, int cpu)
+{
+	struct rq *rq = &m->rqs[cpu];
+	unsigned int i, c;
+
+	for (i = 1; i <= m->nr_cpus; i++) {
+		c = ((unsigned int)rq->distribute_prev + i) % m->nr_cpus;
+		if (model_task_cpu_allowed(m, p, (int)c)) {
+			rq->distribute_prev = (int)c;
+			return (int)c;
+		}
+	}
+	return -1;
+}
+
+/*
+ * sched_setaffinity() -> __set_cpus_allowed_ptr_locked() (kernel/sched/
+ * core.c): an unchanged mask returns early; else dest_cpu =
+ * cpumask_any_and_distribute() of the new mask on the caller's CPU, the mask
+ * is set (set_cpus_allowed_common(), here model_task_set_allowed_cpu() /
+ * _mask()), and affine_move_task() moves the task if its CPU is not allowed
+ * any more.
+ */
+int model_task_set_affinity(struct model *m, struct model_task *p, int caller_cpu, int cpu,
+			    const uint64_t *mask, unsigned int nbits, bool move, uint64_t now,
+			    int *stop_dst, struct sr_error *err)
+{
+	unsigned int c;
+	bool same = true;
+	int dst;
+	struct rq *rq;
+
+	*stop_dst = -1;
+	for (c = 0; c < m->nr_cpus && same; c++)
+		same = model_task_cpu_allowed(m, p, (int)c) == new_mask_allows(m, cpu, mask, nbits, c);
+	if (cpu < 0 && mask) {
+		if (model_task_set_allowed_mask(m, p, mask, nbits, err) < 0)
+			return -1;
+	} else {
+		model_task_set_allowed_cpu(m, p, cpu);
+	}
+	if (same)
+		return 0;
+	if (caller_cpu < 0 || (unsigned int)caller_cpu >= m->nr_cpus)
+		caller_cpu = p->cpu >= 0 ? p->cpu : 0;
+	dst = any_and_distribute(m, p, caller_cpu);
+	/* affine_move_task(): nothing to do while task_cpu(p) is allowed */
+	if (!move || dst < 0 || p->cpu < 0 || p->state == TS_NEW || p->state == TS_DEAD ||
+	    model_task_cpu_allowed(m, p, p->cpu))
+		return 0;
+	rq = &m->rqs[p->cpu];
+	if (rq->curr == p) {
+		/* running: its CPU's stopper moves it (migration_cpu_stop()) */
+		if (p->cpu == caller_cpu)
+			*stop_dst = dst;       /* the caller's stop_one_cpu() */
+		else
+			stop_one_cpu_affine(m, p, dst, caller_cpu, now);
+		return 0;
+	}
+	/* queued: move_queued_task(); asleep: its wakeup's select_fallback_rq() */
+	if (p->on_rq == TASK_ON_RQ_QUEUED && !p->throttled) {
+		int from = p->cpu;
+
+		model_advance_time(m, now);
+		if (model_migrate_task(m, p, dst, now) == 0 && m->migrate_hook)
+			m->migrate_hook(m->hook_ctx, p->id, from, dst, now);
+	}
+	return 0;
+}
+
 int model_task_exit_move(struct model *m, struct model_task *p, uint64_t now)
 {
 	if (p->state == TS_DEAD || p->state == TS_NEW || p->cpu < 0)

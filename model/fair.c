@@ -1100,8 +1100,10 @@ static bool preempt_wakeup_pick(struct model *m, struct rq *rq, struct cfs_rq *c
 
 				if (delta < 0)
 					delta = 0;
-				if (m->nr_cpus > 1 && !p->pinned)
-					threshold >>= 2;   /* WF_RQ_SELECTED */
+				/* WF_RQ_SELECTED: select_task_rq() ran the class's
+				 * (p->nr_cpus_allowed > 1) */
+				if (task_nr_cpus_allowed(m, p) > 1)
+					threshold >>= 2;
 				return entity_before(m, pse, se) && (u64)delta >= threshold;
 			}
 		}

@@ -288,6 +288,14 @@ struct rq {
 	bool idle_balance;                      /* the tick found the CPU idle */
 	bool active_balance;        /* stopper work queued here (active balance), not yet run */
 	int push_cpu;               /* ... and the CPU it pushes to */
+	/*
+	 * migration_cpu_stop() work queued here by an affinity change
+	 * (affine_move_task()): move affine_task to affine_dst; NULL: none
+	 */
+	struct model_task *affine_task;
+	int affine_dst;
+	/* lib/cpumask.c's per-CPU distribute_cpu_mask_prev (cpumask_any_and_distribute()) */
+	int distribute_prev;
 
 	struct cfs_rq *leaf_head, *leaf_tail;
 	struct model_task *cfs_tasks_head, *cfs_tasks_tail;   /* queued tasks */
@@ -369,7 +377,8 @@ struct model_task {
 	 * p->cpus_mask for a mask of several CPUs but not all
 	 * (model_task_set_allowed_mask()): bit n of word n / 64 allows CPU n;
 	 * NULL for the "one CPU or all" forms above (pinned, allowed_cpu).
-	 * nr_cpus_allowed counts its CPUs (0 when it is NULL).
+	 * nr_cpus_allowed counts its CPUs (0 when it is NULL); read it through
+	 * task_nr_cpus_allowed(), which gives the count for every form.
 	 */
 	uint64_t *cpus_mask;
 	int nr_cpus_allowed;
@@ -530,6 +539,18 @@ static inline bool task_mask_allows(const struct model_task *p, int cpu)
 {
 	return !p->cpus_mask || (cpu >= 0 && (p->cpus_mask[(unsigned int)cpu / 64] >>
 					      ((unsigned int)cpu % 64) & 1));
+}
+
+/*
+ * p->nr_cpus_allowed (set_cpus_allowed_common()) for every form of the
+ * model's mask: 1 for a pinned task, the mask's weight for a mask of
+ * several CPUs, else all the model's CPUs.
+ */
+static inline int task_nr_cpus_allowed(const struct model *m, const struct model_task *p)
+{
+	if (p->pinned)
+		return 1;
+	return p->cpus_mask ? p->nr_cpus_allowed : (int)m->nr_cpus;
 }
 static inline u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
 
@@ -900,6 +921,8 @@ void sub_nr_running(struct model *m, struct rq *rq, unsigned int count);
 void set_task_cpu(struct model *m, struct model_task *p, int new_cpu);
 void activate_task(struct model *m, struct rq *rq, struct model_task *p, int flags);
 void deactivate_task(struct model *m, struct rq *rq, struct model_task *p, int flags);
+/* balance_rq.c: queue affine_move_task()'s migration_cpu_stop() on @p's CPU */
+void stop_one_cpu_affine(struct model *m, struct model_task *p, int dst, int waker_cpu, u64 now);
 void wakeup_preempt(struct model *m, struct rq *rq, struct model_task *p, int flags);
 u64 sched_clock_cpu(const struct model *m, int cpu);
 u32 sched_rng(struct rq *rq);

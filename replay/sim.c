@@ -3391,48 +3391,43 @@ static int sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 
 /*
  * WL_OP_AFFINITY of task @ti running on @cpu: its sched_setaffinity() took
- * (docs/replay.md, "Affinity").  The target's mask becomes the call's
- * (model_task_set_allowed_cpu()); the caller itself, running on a CPU the
- * new mask leaves out, is moved by its CPU's stopper as affine_move_task()
- * does (stop_one_cpu() -> migration_cpu_stop()) under --placement model (the
- * trace's own move, a WL_OP_MIGRATE before this point, is replayed under
- * trace placement).  Another target takes the mask at its next placement.
- * 1 it stays, 0 moved (it left the CPU), -1 on error.
+ * (docs/replay.md, "Affinity").  The target's mask becomes the call's and,
+ * under --placement model, the model moves the target off a CPU the new mask
+ * leaves out as affine_move_task() does (model_task_set_affinity(): the
+ * destination is cpumask_any_and_distribute() of the mask on @cpu): a queued
+ * target at once (move_queued_task(), sim_model_migrated()), one running on
+ * another CPU by that CPU's stopper (sim_model_stopper()), the caller itself
+ * by its own (stop_one_cpu() -> migration_cpu_stop()); a sleeping one takes
+ * the mask at its next placement.  Under trace placement the trace's own
+ * moves (WL_OP_MIGRATE, traced migrations) are replayed instead.  A mask
+ * naming none of the replay's CPUs is retried as all CPUs, as set_allowed()
+ * takes it.  1 it stays, 0 moved (it left the CPU), -1 on error.
  */
 static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
 {
 	uint32_t n;
 	const struct wl_aff_call *c = wl_aff_calls(s->wl, &n);
 	struct sim_task *t = &s->tasks[ti];
+	struct model_task *mt;
+	bool move = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
+	int dst, r;
 
 	t->op++;
 	sim_task_enter_op(s, ti);
 	if (s->cfg.affinity != REPLAY_AFFINITY_CAPTURED || op->arg >= n ||
-	    (c += op->arg)->target >= s->nr_tasks || !s->tasks[c->target].mt)
+	    (c += op->arg)->target >= s->nr_tasks || !(mt = s->tasks[c->target].mt))
 		return 1;
-	set_allowed(s, s->tasks[c->target].mt, c->cpu, c->mask);
+	/* move_queued_task()'s set_task_cpu() runs on the caller's CPU */
+	s->stopper_cpu = cpu;
+	r = model_task_set_affinity(s->m, mt, cpu, c->cpu, c->cpu < 0 ? c->mask : NULL,
+				    SIDECAR_MASK_WORDS * 64, move, now, &dst, NULL);
+	if (r < 0)
+		r = model_task_set_affinity(s->m, mt, cpu, -1, NULL, 0, move, now, &dst, NULL);
+	s->stopper_cpu = -1;
 	s->notes[SIM_NOTE_AFFINITY]++;
-	if (s->cfg.placement != REPLAY_PLACEMENT_MODEL || c->target != ti)
+	if (r < 0 || dst < 0 || c->target != ti || dst >= s->nr_cpus)
 		return 1;
-	if (c->cpu < 0 && c->mask) {
-		/*
-		 * several CPUs: affine_move_task() moves the caller off a CPU
-		 * the mask leaves out, to cpumask_any_and_distribute() of the
-		 * mask - here its first CPU (the kernel's distributes over
-		 * calls)
-		 */
-		const struct model_task *mt = s->tasks[ti].mt;
-
-		if (model_task_cpu_allowed(s->m, mt, cpu))
-			return 1;
-		for (int d = 0; d < s->nr_cpus; d++)
-			if (model_task_cpu_allowed(s->m, mt, d))
-				return stop_one_cpu_move(s, cpu, ti, d, now);
-		return 1;
-	}
-	if (c->cpu < 0 || c->cpu == cpu || c->cpu >= s->nr_cpus)
-		return 1;
-	return stop_one_cpu_move(s, cpu, ti, c->cpu, now);
+	return stop_one_cpu_move(s, cpu, ti, dst, now);
 }
 
 /*

@@ -115,7 +115,9 @@ struct model_config {
 	void (*migrate_hook)(void *ctx, uint32_t id, int from, int to, uint64_t now);
 	/*
 	 * Optional: an active balance on @waker_cpu queued stopper work on
-	 * @cpu (stop_one_cpu_nowait(), which wakes the stopper) at @now.  The
+	 * @cpu (stop_one_cpu_nowait(), which wakes the stopper) at @now; so
+	 * does an affinity change of a task running on @cpu
+	 * (model_task_set_affinity()).  The
 	 * caller runs it: the stopper
 	 * (a non-fair task: the trace's migration/N, or a stand-in when the
 	 * trace has none - the kernel's always preempts) takes @cpu
@@ -698,6 +700,27 @@ void model_task_set_allowed_cpu(struct model *m, struct model_task *t, int cpu);
  */
 int model_task_set_allowed_mask(struct model *m, struct model_task *t, const uint64_t *mask,
 				unsigned int nbits, struct sr_error *err);
+/*
+ * sched_setaffinity(@t) called from @caller_cpu (__set_cpus_allowed_ptr_locked()
+ * and affine_move_task(), kernel/sched/core.c): the mask becomes @cpu
+ * (model_task_set_allowed_cpu()) or, with @cpu -1 and @mask, @mask
+ * (model_task_set_allowed_mask()).  If it changed, the destination is
+ * cpumask_any_and_distribute() of the new mask on @caller_cpu (a per-CPU
+ * cursor: the first allowed CPU after that CPU's previous pick), and with
+ * @move a task whose CPU the mask leaves out is moved there as the kernel
+ * moves it: queued, by move_queued_task() at once; running on another CPU,
+ * by that CPU's stopper (migration_cpu_stop(), queued through stopper_hook,
+ * else run at once); asleep, not at all (its next placement goes through
+ * select_fallback_rq()).  Running on @caller_cpu (it changes its own mask),
+ * *@stop_dst is set to the destination: the caller runs its stopper
+ * (stop_one_cpu()) and moves it (model_migrate_task() while the stopper
+ * holds the CPU).  Moves are reported through migrate_hook, except that
+ * one.  *@stop_dst is -1 otherwise.  -1 (error set, nothing changed): a
+ * mask allowing none of the model's CPUs, or out of memory.
+ */
+int model_task_set_affinity(struct model *m, struct model_task *t, int caller_cpu, int cpu,
+			    const uint64_t *mask, unsigned int nbits, bool move, uint64_t now,
+			    int *stop_dst, struct sr_error *err);
 /* cpumask_test_cpu(@cpu, t->cpus_ptr) as the model holds the task's mask (tests). */
 bool model_task_cpu_allowed(const struct model *m, const struct model_task *t, int cpu);
 

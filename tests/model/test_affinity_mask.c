@@ -184,6 +184,178 @@ static void test_dst_pinned(void)
 	model_free(m);
 }
 
+/* what the hooks saw */
+static struct { int migrated, from, to, stopped, stop_cpu, waker; } hk;
+
+static void on_migrate(void *ctx, uint32_t id, int from, int to, uint64_t now)
+{
+	(void)ctx; (void)id; (void)now;
+	hk.migrated++;
+	hk.from = from;
+	hk.to = to;
+}
+
+static void on_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now)
+{
+	(void)ctx; (void)now;
+	hk.stopped++;
+	hk.stop_cpu = cpu;
+	hk.waker = waker_cpu;
+}
+
+static struct model *mk_hooked(unsigned int nr_cpus, bool stopper)
+{
+	static struct model_variant_set vs;
+	struct model_config cfg = { .nr_cpus = nr_cpus, .hz = 250, .seed = 1 };
+
+	model_variant_set_parse(&vs, "base", NULL);
+	cfg.profile = model_profile_find("6.18");
+	cfg.variants = &vs;
+	cfg.balance_moves_tasks = true;
+	cfg.migrate_hook = on_migrate;
+	cfg.stopper_hook = stopper ? on_stopper : NULL;
+	return model_new(&cfg, NULL);
+}
+
+/*
+ * model_task_set_affinity() on four CPUs, called from C running on CPU 0:
+ * R runs on CPU 2 with Q queued behind it, P runs on CPU 3, S sleeps on
+ * CPU 1.  CPU 0's distribute cursor starts at 0, so its first pick skips
+ * CPU 0 (cpumask_any_and_distribute()).
+ *  1. C's own mask {1,2}: dest 1 (first after 0), C running on the
+ *     caller's CPU: *stop_dst = 1, no hook; the same mask again: nothing,
+ *     cursor kept.
+ *  2. Q's mask {0,1}: cursor 1 -> wraps to 0; Q is queued on CPU 2: moved
+ *     to 0 at once (move_queued_task()), reported through migrate_hook.
+ *  3. P's mask {1,2}: cursor 0 -> 1; P runs on CPU 3: stopper work queued
+ *     on CPU 3 (stopper_hook with waker 0); model_cpu_stop() moves it to 1.
+ *  4. S's mask {2,3}: cursor 1 -> 2, but S sleeps: not moved; its wakeup
+ *     from CPU 1 goes to 2 or 3 (select_fallback_rq() if need be).
+ *  5. R's mask {0,1} without @move (trace placement): the mask is set,
+ *     nothing moves.
+ *  6. CPU 3's cursor is its own: P's mask {0,1,2} from CPU 3 is unchanged
+ *     for CPU 1 (allowed): no move.
+ * Without a stopper_hook the running task's move is done at once.
+ */
+static void test_set_affinity(void)
+{
+	struct model *m = mk_hooked(4, true);
+	struct model_task *c, *r, *q, *p, *sl;
+	uint64_t now = 1000000000ULL, w;
+	int dst;
+
+	c = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	r = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	q = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	p = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 4, NULL);
+	sl = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 5, NULL);
+	run_on(m, c, 0, now);
+	run_on(m, r, 2, now);
+	run_on(m, p, 3, now);
+	run_on(m, sl, 1, now);
+	now += 100000;
+	model_schedule(m, 1, MODEL_PREV_SLEEP, now);     /* before Q: no newidle pull */
+	model_wake_up_new_task(m, q, 2, 2, now);
+	CHECK(q->cpu == 2 && model_curr(m, 2) == r);
+	memset(&hk, 0, sizeof(hk));
+	CHECK_EQ_S(task_nr_cpus_allowed(m, c), 4);
+
+	/* 1 */
+	w = mask_of(1, 2);
+	CHECK_EQ_S(model_task_set_affinity(m, c, 0, -1, &w, 64, true, now, &dst, NULL), 0);
+	CHECK_EQ_S(dst, 1);
+	CHECK_EQ_S(task_nr_cpus_allowed(m, c), 2);
+	CHECK(hk.migrated == 0 && hk.stopped == 0 && c->cpu == 0);
+	CHECK_EQ_S(m->rqs[0].distribute_prev, 1);
+	CHECK_EQ_S(model_task_set_affinity(m, c, 0, -1, &w, 64, true, now, &dst, NULL), 0);
+	CHECK_EQ_S(dst, -1);
+	CHECK_EQ_S(m->rqs[0].distribute_prev, 1);
+
+	/* 2 */
+	w = mask_of(0, 1);
+	CHECK_EQ_S(model_task_set_affinity(m, q, 0, -1, &w, 64, true, now, &dst, NULL), 0);
+	CHECK_EQ_S(dst, -1);
+	CHECK_EQ_S(q->cpu, 0);
+	CHECK(hk.migrated == 1 && hk.from == 2 && hk.to == 0);
+	CHECK_EQ_U(model_nr_queued(m, 2), 1);
+	CHECK_EQ_S(m->rqs[0].distribute_prev, 0);
+
+	/* 3 */
+	w = mask_of(1, 2);
+	CHECK_EQ_S(model_task_set_affinity(m, p, 0, -1, &w, 64, true, now, &dst, NULL), 0);
+	CHECK_EQ_S(dst, -1);
+	CHECK(hk.stopped == 1 && hk.stop_cpu == 3 && hk.waker == 0);
+	CHECK(m->rqs[3].affine_task == p && m->rqs[3].affine_dst == 1 && p->cpu == 3);
+	model_other_class(m, 3, true, now);
+	CHECK_EQ_S(model_cpu_stop(m, 3, false, now), 1);
+	model_other_class(m, 3, false, now);
+	CHECK(p->cpu == 1 && !m->rqs[3].affine_task);
+	CHECK(hk.migrated == 2 && hk.from == 3 && hk.to == 1);
+	CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, now) == p);
+	CHECK(model_schedule(m, 3, MODEL_PREV_RUNNABLE, now) == NULL);
+
+	/* 4 */
+	w = mask_of(2, 3);
+	CHECK_EQ_S(model_task_set_affinity(m, sl, 0, -1, &w, 64, true, now, &dst, NULL), 0);
+	CHECK(dst == -1 && sl->cpu == 1 && hk.migrated == 2);
+	CHECK_EQ_S(m->rqs[0].distribute_prev, 2);
+	dst = model_select_task_rq(m, sl, 1, MODEL_WF_TTWU, now);
+	CHECK(dst == 2 || dst == 3);
+
+	/* 5 */
+	w = mask_of(0, 1);
+	CHECK_EQ_S(model_task_set_affinity(m, r, 0, -1, &w, 64, false, now, &dst, NULL), 0);
+	CHECK(dst == -1 && r->cpu == 2 && hk.migrated == 2 && hk.stopped == 1);
+	CHECK(!model_task_cpu_allowed(m, r, 2) && model_task_cpu_allowed(m, r, 1));
+
+	/* 6 */
+	w = mask_of(0, 1) | 1ULL << 2;
+	CHECK_EQ_S(model_task_set_affinity(m, p, 3, -1, &w, 64, true, now, &dst, NULL), 0);
+	CHECK(dst == -1 && p->cpu == 1 && m->rqs[3].distribute_prev == 1);
+	CHECK_EQ_S(task_nr_cpus_allowed(m, p), 3);
+
+	/* one CPU and the error case */
+	CHECK_EQ_S(model_task_set_affinity(m, p, 1, 3, NULL, 0, true, now, &dst, NULL), 0);
+	CHECK(dst == 3 && p->pinned && task_nr_cpus_allowed(m, p) == 1);
+	w = 0;
+	CHECK_EQ_S(model_task_set_affinity(m, p, 1, -1, &w, 64, true, now, &dst, NULL), -1);
+	CHECK(p->pinned && p->allowed_cpu == 3);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+
+	/* no stopper_hook: the stopper runs at once */
+	m = mk_hooked(4, false);
+	p = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	run_on(m, p, 3, now);
+	memset(&hk, 0, sizeof(hk));
+	CHECK_EQ_S(model_task_set_affinity(m, p, 0, 2, NULL, 0, true, now, &dst, NULL), 0);
+	CHECK(dst == -1 && p->cpu == 2 && hk.migrated == 1 && hk.stopped == 0);
+	CHECK(model_schedule(m, 2, MODEL_PREV_RUNNABLE, now) == p);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * select_task_rq()'s read of p->nr_cpus_allowed: on one CPU every task is
+ * allowed one CPU and skips the class (no record_wakee()).
+ */
+static void test_one_cpu_select(void)
+{
+	struct model *m = mk(1, NULL, false, 1);
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct model_task *b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	uint64_t now = 1000000000ULL;
+
+	run_on(m, a, 0, now);
+	model_wake_up_new_task(m, b, 0, 0, now);
+	CHECK_EQ_S(task_nr_cpus_allowed(m, b), 1);
+	now += 100000;
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now) == b);
+	CHECK_EQ_S(model_select_task_rq(m, a, 0, MODEL_WF_TTWU, now), 0);
+	CHECK(b->last_wakee == NULL && b->wakee_flips == 0);
+	model_free(m);
+}
+
 /*
  * The invariant: over random wakeups (from random wakers), forks, sleeps,
  * preemptions, ticks and balances of every kind the model runs (newidle,
@@ -211,6 +383,7 @@ static void invariant_run(unsigned int nr_cpus, const int *nodes, uint64_t seed,
 	bool masked[NT], started[NT];
 	uint64_t now = 1000000000ULL, w = mask_of(2, 3);
 	unsigned int i, step, violations = 0, placed = 0, balances = 0;
+	unsigned int affinity_changes = 0, running_moves = 0, other_moves = 0;
 
 	rng_state = seed;
 	for (i = 0; i < NT; i++) {
@@ -226,7 +399,7 @@ static void invariant_run(unsigned int nr_cpus, const int *nodes, uint64_t seed,
 		int dst;
 
 		now += 20000 + rnd(400000);
-		switch (rnd(6)) {
+		switch (rnd(7)) {
 		case 0:                                  /* fork (first start) */
 			if (started[k])
 				break;
@@ -271,6 +444,33 @@ static void invariant_run(unsigned int nr_cpus, const int *nodes, uint64_t seed,
 				}
 			break;
 		}
+		case 5: {                                /* sched_setaffinity(): {2,3} or all */
+			int caller = (int)cpu, sdst;
+			bool running = started[k] && p->cpu >= 0 && model_curr(m, p->cpu) == p;
+
+			if (running && rnd(2))
+				caller = p->cpu;         /* the task changes its own mask */
+			masked[k] = !masked[k];
+			CHECK_EQ_S(model_task_set_affinity(m, p, caller, -1,
+							   masked[k] ? &w : NULL, 64, true, now,
+							   &sdst, NULL), 0);
+			affinity_changes++;
+			if (sdst >= 0) {
+				/* the caller's stop_one_cpu(): its stopper moves it */
+				CHECK(running && caller == p->cpu && masked[k]);
+				model_other_class(m, caller, true, now);
+				CHECK_EQ_S(model_migrate_task(m, p, sdst, now), 0);
+				model_other_class(m, caller, false, now);
+				model_schedule(m, caller, MODEL_PREV_RUNNABLE, now);
+				running_moves++;
+			} else if (running && masked[k] && p->cpu != 2 && p->cpu != 3) {
+				violations++;
+			} else if (running && masked[k]) {
+				/* moved by another CPU's stopper, or allowed where it is */
+				other_moves += model_curr(m, p->cpu) != p;
+			}
+			break;
+		}
 		default:                                 /* ticks everywhere */
 			for (unsigned int c = 0; c < nr_cpus; c++) {
 				model_tick(m, (int)c, now);
@@ -279,16 +479,22 @@ static void invariant_run(unsigned int nr_cpus, const int *nodes, uint64_t seed,
 			}
 			break;
 		}
+		/* a sleeper keeps its old CPU until its next placement */
 		for (i = 0; i < NT; i++)
-			if (masked[i] && started[i] && t[i]->cpu >= 0 && t[i]->cpu != 2 &&
-			    t[i]->cpu != 3)
+			if (masked[i] && started[i] && t[i]->on_rq && t[i]->cpu >= 0 &&
+			    t[i]->cpu != 2 && t[i]->cpu != 3)
 				violations++;
 	}
 	CHECK_EQ_U(violations, 0);
-	CHECK(placed > steps / 10);
+	CHECK(affinity_changes > steps / 10);
+	CHECK(running_moves > 0);
+	CHECK(placed > steps / 16);
 	CHECK(balances > steps / 10);
 	CHECK(m->counters[MC_load_balance_moved] > 0);
 	CHECK(model_check_invariants(m, NULL) == 0);
+	printf("invariant %u CPUs seed %llu: %u affinity changes, %u own-CPU stopper moves, "
+	       "%u by another CPU's stopper\n", nr_cpus, (unsigned long long)seed,
+	       affinity_changes, running_moves, other_moves);
 	model_free(m);
 }
 
@@ -308,6 +514,8 @@ int main(void)
 	test_forms();
 	test_select_idle_sibling_mask();
 	test_dst_pinned();
+	test_set_affinity();
+	test_one_cpu_select();
 	test_invariant();
 	return check_done("affinity_mask");
 }

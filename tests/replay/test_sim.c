@@ -4620,6 +4620,166 @@ static void test_affinity_capture(void)
 }
 
 /*
+ * The workload of @ev with a 2-CPU sidecar that records the affinity events,
+ * whose start read has 100 running on CPU 0 (both CPUs allowed) and 101 in
+ * state @st101 on CPU @cpu101, pinned there.
+ */
+static struct wl_workload *build_aff2(const struct trace_event *ev, size_t n, char st101,
+				      int cpu101)
+{
+	struct sidecar_cpu cpus[2] = {
+		{ .cpu = 0, .listed = true, .online = true, .numa_node = -1 },
+		{ .cpu = 1, .listed = true, .online = true, .numa_node = -1 },
+	};
+	struct sidecar_sched_task rd[2] = {
+		{ .pid = 100, .tgid = 100, .state = 'R', .cpu = 0, .starttime = -1,
+		  .nr_allowed = 2, .allowed_cpu = 0 },
+		{ .pid = 101, .tgid = 101, .state = st101, .cpu = cpu101, .starttime = -1,
+		  .nr_allowed = 1, .allowed_cpu = cpu101 },
+	};
+	struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus,
+			      .affinity_recorded = true };
+
+	sc.sched_start.listed = sc.sched_start.available = true;
+	sc.sched_start.nr_tasks = 2;
+	sc.sched_start.tasks = rd;
+	return build_sc(ev, n, &sc);
+}
+
+/* 100's sched_setaffinity(101, 8 bytes) on CPU 0: its sys_enter, else its sys_exit (ret 0) */
+static struct trace_event ev_setaff_101(uint64_t ts, bool enter)
+{
+	struct trace_event e = ev_base(enter ? TRACE_EV_SYS_ENTER_SCHED_SETAFFINITY :
+				       TRACE_EV_SYS_EXIT_SCHED_SETAFFINITY, ts, 0, 100);
+
+	if (enter) {
+		e.u.syscall.fd = 101;
+		e.u.syscall.count = 8;
+	}
+	return e;
+}
+
+/*
+ * 22 rounds from @t of 101 (prio @prio) on @cpu: it runs 50 us and sleeps, an
+ * interrupt wakes it 100 us later and it runs 10 us after; the new count.
+ */
+static size_t aff_rounds_101(struct trace_event *ev, size_t n, int cpu, int prio, uint64_t t)
+{
+	for (int i = 0; i < 22; i++) {
+		ev[n++] = ev_switch(t + 50 * US, cpu, 101, 'S', prio, 0, 120);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 150 * US, cpu, 0, 0x08, 101, prio, cpu);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 151 * US, cpu, 0, 0x08, 101, prio, cpu);
+		ev[n++] = ev_switch(t + 160 * US, cpu, 0, 'R', 120, 101, prio);
+		t += 160 * US;
+	}
+	ev[n++] = ev_runtime(t + 10 * US, cpu, 101, 10 * US);
+	return n;
+}
+
+/*
+ * The replay of @wl under --placement model without costs, its one replayed
+ * call, and the time of the dump's @needle on @cpu (a sched_migrate_task),
+ * which must be within the call's microsecond (5-7 us after 1 ms); UINT64_MAX
+ * if the replay failed (checked).
+ */
+static uint64_t aff_run_move(struct run *x, const struct wl_workload *wl, int cpu,
+			     const char *needle)
+{
+	struct replay_config rc;
+	uint64_t mv;
+
+	replay_config_default(&rc);
+	rc.placement = REPLAY_PLACEMENT_MODEL;
+	rc.no_costs = true;
+	if (!run_begin(x, wl, &rc))
+		return UINT64_MAX;
+	CHECK_EQ(note_count(x->r, "sched_setaffinity() calls replayed"), 1);
+	mv = dump_find(x->dump, cpu, 0, needle);
+	CHECK_MSG(mv >= 1 * MS + 5 * US && mv <= 1 * MS + 7 * US, "move at %llu",
+		  (unsigned long long)mv);
+	return mv;
+}
+
+/*
+ * sched_setaffinity() by 100 (running on CPU 0) on another task, 101
+ * (model_task_set_affinity()), replayed under --placement model (no costs).
+ *
+ * @running false, a queued target: 101 (nice 19, so it does not preempt; its
+ * start read pins it to CPU 0) is woken on CPU 0 at 2 us and queued behind
+ * 100; at 5 us 100 sets 101's mask to {1} (ret 0) and the kernel's
+ * move_queued_task() moves it to idle CPU 1 (sched_migrate_task on CPU 0, the
+ * caller's), where it runs 22 rounds woken by interrupts (its wakeups after
+ * the call, all on CPU 1, give the call's mask).  The replay has 101 queued on
+ * CPU 0 at the call (preempted there by 100 just before): the model moves it
+ * at the call, the sched_migrate_task emitted on CPU 0, and idle CPU 1 runs it
+ * at once; it never runs on CPU 0 again.
+ *
+ * @running true, a target running on another CPU: 101 (pinned to CPU 1) runs
+ * on CPU 1; at 5 us 100 sets its mask to {0}: CPU 1's stopper preempts 101 and
+ * moves it to CPU 0 (affine_move_task() -> stop_one_cpu_nowait(1,
+ * migration_cpu_stop)), where it runs 22 rounds once 100 sleeps.  The replay:
+ * the stopper's sched_waking on CPU 0 (the caller's), the switch to
+ * migration/1 on CPU 1 and sched_migrate_task there (1 -> 0), within the
+ * call's microsecond; 101 never runs on CPU 1 again.
+ *
+ * Before cpus50 only a caller's own move was replayed: both fail, no move at
+ * the call.
+ */
+static void test_affinity_other(bool running)
+{
+	struct trace_event ev[160];
+	size_t n = 0;
+	uint64_t t = 1 * MS, mv;
+	int from = running ? 1 : 0, to = 1 - from, prio = running ? 120 : 139;
+	char needle[80];
+	struct wl_workload *wl;
+	struct run x;
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 100, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, running ? 101 : 0, 120);
+	if (!running) {
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t + 2 * US, 0, 100, 0, 101, prio, 0);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t + 2 * US + 500, 0, 100, 0, 101, prio, 0);
+	}
+	ev[n++] = ev_setaff_101(t + 5 * US, true);
+	if (running)
+		ev[n++] = ev_switch(t + 5 * US + 500, 1, 101, 'R', prio, 0, 120);
+	ev[n++] = ev_migrate(t + 5 * US + 600, from, 101, from, to);
+	ev[n++] = ev_setaff_101(t + 6 * US, false);
+	if (running) {
+		ev[n++] = ev_runtime(t + 20 * US, 0, 100, 20 * US);
+		ev[n++] = ev_switch(t + 20 * US, 0, 100, 'S', 120, 101, prio);
+	} else {
+		ev[n++] = ev_switch(t + 20 * US, 1, 0, 'R', 120, 101, prio);
+	}
+	n = aff_rounds_101(ev, n, to, prio, t + 20 * US);
+	if (!running)
+		ev[n++] = ev_runtime(t + 3600 * US, 0, 100, 3600 * US);
+	wl = build_aff2(ev, n, running ? 'R' : 'S', from);
+	CHECK(wl != NULL);
+	if (!wl)
+		return;
+	CHECK_EQ(wl_task(wl, 1)->aff_cpu, from);
+	snprintf(needle, sizeof(needle), "sched_migrate_task: task101:101 orig_cpu=%d dest_cpu=%d",
+		 from, to);
+	mv = aff_run_move(&x, wl, running ? from : 0, needle);
+	if (mv != UINT64_MAX) {
+		/* never switched in on the old CPU after the move */
+		CHECK_EQ(dump_find(x.dump, from, mv, "==> task101:101"), UINT64_MAX);
+		if (running) {
+			CHECK_EQ(dump_find(x.dump, 0, 1 * MS, "sched_waking: migration/1"), mv);
+			CHECK_EQ(dump_find(x.dump, 1, 1 * MS, "task101:101 [120] R+ ==> migration/1"),
+				 mv);
+			CHECK(dump_find(x.dump, 0, mv, "==> task101:101") != UINT64_MAX);
+		} else {
+			CHECK_EQ(dump_find(x.dump, 1, 0, "==> task101:101"), mv);
+		}
+	}
+	run_end(&x);
+	wl_free(wl);
+}
+
+/*
  * A nice change in the replay (WL_OP_NICE).  Hogs 10 and 11 share CPU 0;
  * 10's first switch-out shows prio 139 (a setpriority() to nice 19 in its
  * first run), 11 blocks after 6 ms of work and 10 after 9.  Replayed with the
@@ -5021,6 +5181,8 @@ int main(int argc, char **argv)
 	test_pingpong();
 	test_nice_change();
 	test_affinity_capture();
+	test_affinity_other(false);
+	test_affinity_other(true);
 	test_pi_requeue();
 	test_pi_deboost_wake_first();
 	test_pi_rt_first_replay();
