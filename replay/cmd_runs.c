@@ -336,6 +336,14 @@ static const struct replay_name unseen_nomig_names[] = {
 	{ NULL, 0 }
 };
 
+static const struct replay_name flush_scope_names[] = {
+	{ "base", WL_FLUSH_SCOPE_BASE },
+	{ "softirq", WL_FLUSH_SCOPE_SOFTIRQ },
+	{ "migrate", WL_FLUSH_SCOPE_MIGRATE },
+	{ "both", WL_FLUSH_SCOPE_BOTH },
+	{ NULL, 0 }
+};
+
 static const struct run_opt run_opt_table[] = {
 	{ "variant", "SPEC", RUN_OPTS_RUNS | RUN_OPTS_VARIANT, set_variant, .help =
 	  "a run under SPEC: a variant (base, aaron-skip, ...:\n"
@@ -529,6 +537,15 @@ static const struct run_opt run_opt_table[] = {
 	  "comes no earlier than its own idle-path cost after it (cost) or\n"
 	  "the trace's __schedule() clock lead (lead), as the kernel's idle\n"
 	  "loop leaves only after the whole flush is queued (experimental:\n"
+	  "docs/replay.md, \"Wake-list flushes\")" },
+	{ "flush-scope", NULL, RUN_OPTS_MODEL,
+	  .names = flush_scope_names, AT_ENUM(wo.flush_scope), .help =
+	  "which wakes a wake-list flush holds its idle CPU's exit for:\n"
+	  "wakes with no traced waker raised on that CPU for it in idle or\n"
+	  "hardirq context (base, the default); softirq-context wakes on\n"
+	  "the idle task too (softirq: irq_exit() runs them before the idle\n"
+	  "loop's schedule_idle()); a wake migrating onto the CPU joins\n"
+	  "instead of ending the run (migrate); both (experimental:\n"
 	  "docs/replay.md, \"Wake-list flushes\")" },
 	{ "behind-lead", NULL, RUN_OPTS_MODEL,
 	  .names = replay_behind_lead_names, AT_ENUM(rc.behind_lead), .help =

@@ -1520,6 +1520,41 @@ static bool in_wake_flush(const struct trace_event *ev)
 	return ev->common_pid == 0 || (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_NMI));
 }
 
+/*
+ * Can wake @w (its sched_wakeup @ev) be a flush member by its source?  Idle
+ * or hardirq; under --flush-scope softirq|both also a softirq on the idle
+ * task: irq_exit() runs the pending softirqs (a timer's wakes) before the
+ * idle loop's need_resched check and schedule_idle(), so their enqueues
+ * come before the pick too.
+ */
+static bool flush_member_src(const struct wl_builder *b, const struct wl_wake *w,
+			     const struct trace_event *ev)
+{
+	if (w->src == WL_SRC_IDLE || w->src == WL_SRC_HARDIRQ)
+		return true;
+	return (b->opt.flush_scope & WL_FLUSH_SCOPE_SOFTIRQ) && w->src == WL_SRC_SOFTIRQ &&
+	       ev->common_pid == 0;
+}
+
+/*
+ * Does event @ev, not itself a member's, leave its CPU's flush run open?
+ * Under --flush-scope migrate|both a sched_waking or sched_migrate_task
+ * written on the CPU in idle or interrupt context: a wake the interrupt
+ * raises for a task last on another CPU (its sched_waking names that CPU)
+ * that select_task_rq() moves onto this one is enqueued here by
+ * ttwu_queue() at once, before the idle loop's pick, as the others; one
+ * that goes elsewhere does not change this CPU's pick.
+ */
+static bool flush_run_open(const struct wl_builder *b, const struct trace_event *ev)
+{
+	if (!(b->opt.flush_scope & WL_FLUSH_SCOPE_MIGRATE))
+		return false;
+	if (ev->type != TRACE_EV_SCHED_WAKING && ev->type != TRACE_EV_SCHED_MIGRATE_TASK)
+		return false;
+	return ev->common_pid == 0 ||
+	       (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_NMI | TRACE_FLAG_SOFTIRQ));
+}
+
 /* External wake @wi, raised on its own CPU (track @c) in interrupt or idle context. */
 static void wake_flush_add(struct wl_builder *b, struct cpu_track *c, uint32_t wi)
 {
@@ -1754,7 +1789,7 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 		s->block_op = WL_NONE;
 		s->st = TS_QUEUED;
 		s->cpu = (int16_t)cpu;
-		if (w->waker == WL_NONE && (w->src == WL_SRC_IDLE || w->src == WL_SRC_HARDIRQ) &&
+		if (w->waker == WL_NONE && flush_member_src(b, w, ev) &&
 		    cpu == ev->cpu && w->waker_cpu == ev->cpu && in_wake_flush(ev) &&
 		    (c = cpu_get(b, cpu)))
 			wake_flush_add(b, c, wi);
@@ -3420,7 +3455,7 @@ int wl_builder_event(struct wl_builder *b, const struct trace_event *ev, uint64_
 		if (fail)
 			goto oom;
 	}
-	if (!in_wake_flush(ev)) {
+	if (!in_wake_flush(ev) && !flush_run_open(b, ev)) {
 		struct cpu_track *c = cpu_get(b, ev->cpu);
 
 		if (c)

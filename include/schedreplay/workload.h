@@ -731,6 +731,21 @@ enum wl_unseen_nomig {
 	WL_UNSEEN_NOMIG_ALL_IDLE,
 };
 
+/*
+ * wl_options.flush_scope: which wakes join a wake-list flush besides the base
+ * members (a wake with no traced waker on its idle target CPU itself, in idle
+ * or hardirq context): bit WL_FLUSH_SCOPE_SOFTIRQ adds a softirq-context wake
+ * on the idle task, WL_FLUSH_SCOPE_MIGRATE lets a wake migrating onto the
+ * interrupted CPU (its sched_waking naming the previous CPU, then
+ * sched_migrate_task) join instead of ending the run.
+ */
+enum wl_flush_scope {
+	WL_FLUSH_SCOPE_BASE = 0,
+	WL_FLUSH_SCOPE_SOFTIRQ = 1,
+	WL_FLUSH_SCOPE_MIGRATE = 2,
+	WL_FLUSH_SCOPE_BOTH = 3,
+};
+
 struct wl_options {
 	unsigned int hz;              /* 0: sidecar, else inferred, else 250 */
 	const char *comm_prefix;      /* latency samples of these comms only; NULL: all */
@@ -839,6 +854,17 @@ struct wl_options {
 	 * time (--ksoftirqd-wakes ops|timed).
 	 */
 	bool ksoftirqd_ops;
+	/*
+	 * The wake-list flush's scope (--flush-scope; enum wl_flush_scope, a
+	 * bit set): base (0, the default) as before 5 Dec 2026; softirq: a
+	 * softirq-context wake on the idle task is a member too (the kernel's
+	 * irq_exit() runs the softirqs before the idle loop's schedule_idle());
+	 * migrate: a sched_waking or sched_migrate_task raised on the CPU in
+	 * idle or interrupt context does not end the run, so a wake migrating
+	 * onto it joins (ttwu_queue() enqueues there at once).  Experimental:
+	 * docs/replay.md, "Wake-list flushes".
+	 */
+	int flush_scope;
 	/*
 	 * In a trace without sched_waking, a sched_wakeup on its own idle
 	 * target CPU in idle or hardirq context (the wake list's IPI,

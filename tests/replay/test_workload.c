@@ -354,6 +354,62 @@ static void test_unseen_nomig(int mode, bool migrations)
 }
 
 /*
+ * --flush-scope (small-pirt at 41444.6255): a timer interrupt on idle CPU 1
+ * wakes 20 in hardirq context; the same interrupt's softirq, still on the
+ * idle task, wakes 21 onto CPU 1 - last on CPU 0 (sched_waking names CPU 0,
+ * then sched_migrate_task 0 -> 1) when @migrating, else last on CPU 1.  20's
+ * flush_ns (its idle exit held to 21's wake) is 16 us exactly when the scope
+ * takes 21 in: softirq for the local wake, both for the migrating one;
+ * base never (21's source is softirq), migrate alone never.
+ */
+static void test_flush_scope(int scope, bool migrating)
+{
+	struct wl_options o = { .flush_scope = scope };
+	struct wl_workload *wl;
+	uint32_t t20, t21, ns = WL_NONE, n = 0;
+	bool in;
+
+	start_opts(&o);
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 20, 120));
+	feed(ev_switch(1 * MS + 10 * US, 1, 20, 'S', 120, 0, 120));
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 21, 120));
+	feed(ev_switch(1 * MS + 10 * US, 0, 21, 'S', 120, 0, 120));
+	if (!migrating) {
+		feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 1, 0, HARDIRQ, 21, 120, 1));
+		feed(ev_migrate(2 * MS + 1 * US, 1, 21, 0, 1));
+		feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 2 * US, 1, 0, HARDIRQ, 21, 120, 1));
+		feed(ev_switch(2 * MS + 10 * US, 1, 0, 'R', 120, 21, 120));
+		feed(ev_switch(2 * MS + 20 * US, 1, 21, 'S', 120, 0, 120));
+	}
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 1, 0, HARDIRQ, 20, 130, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 4 * US, 1, 0, HARDIRQ, 20, 130, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS + 16 * US, 1, 0, SOFTIRQ, 21, 120,
+		     migrating ? 0 : 1));
+	if (migrating)
+		feed(ev_migrate(3 * MS + 19 * US, 1, 21, 0, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 23 * US, 1, 0, SOFTIRQ, 21, 120, 1));
+	feed(ev_switch(3 * MS + 50 * US, 1, 0, 'R', 120, 21, 120));
+	feed(ev_switch(3 * MS + 400 * US, 1, 21, 'S', 120, 20, 130));
+	feed(ev_switch(3 * MS + 420 * US, 1, 20, 'S', 130, 0, 120));
+	wl = finish();
+
+	t20 = task_of(wl, 20, 0);
+	t21 = task_of(wl, 21, 0);
+	CHECK(t20 != WL_NONE && t21 != WL_NONE);
+	for (uint32_t i = 0; i < wl_nr_wakes(wl); i++)
+		if (wl_wake(wl, i)->target == t20 && wl_wake(wl, i)->ts == 3 * MS) {
+			ns = wl_wake(wl, i)->flush_ns;
+			n++;
+		}
+	CHECK_EQ(n, 1);
+	in = migrating ? scope == WL_FLUSH_SCOPE_BOTH : (scope & WL_FLUSH_SCOPE_SOFTIRQ) != 0;
+	if (ns != (in ? 16 * US : 0))
+		fprintf(stderr, "flush_scope %d migrating %d: flush_ns %u\n", scope, migrating, ns);
+	CHECK_EQ(ns, in ? 16 * US : 0);
+	wl_free(wl);
+}
+
+/*
  * A softirq-context wake written while ksoftirqd/0 (pid 14) is CPU 0's
  * current: with ksoftirqd_ops a WAKE op of ksoftirqd, at 30 us of its run
  * (run_ksoftirqd() runs the softirq in its own context), without it an
@@ -4168,6 +4224,10 @@ int main(void)
 		test_fork_assumed(m & 1, m & 2);
 	test_ksoftirqd_wakes(false);
 	test_ksoftirqd_wakes(true);
+	for (int scope = WL_FLUSH_SCOPE_BASE; scope <= WL_FLUSH_SCOPE_BOTH; scope++) {
+		test_flush_scope(scope, false);
+		test_flush_scope(scope, true);
+	}
 	test_wakelist_wakes(false);
 	test_wakelist_wakes(true);
 	test_race_and_spurious();
