@@ -1148,26 +1148,15 @@ static int load_tasks(struct sidecar *sc, const struct sv *root, const char **ba
 	}
 	qsort(sc->tasks, sc->nr_tasks, sizeof(*sc->tasks), cmp_task);
 	/*
-	 * One /proc walk lists a thread once, and a thread's tgid is its
-	 * group leader's pid, whose own tgid is itself: a pid twice (its
-	 * second cgroup and tgid taken at exit 0) or a tgid naming a listed
-	 * thread of another group is no walk's (fuzz50).  A tgid naming an
-	 * unlisted pid is read: the leader may have exited during the walk.
+	 * The capture's walk keeps one entry per pid (cap_sched_dedup()): a
+	 * pid twice took the second entry's tgid and cgroup at exit 0
+	 * (fuzz50).  A tgid naming an unlisted pid, or a listed thread of
+	 * another group, is read: the leader may exit, and its pid be reused,
+	 * during the walk.
 	 */
 	for (i = 1; i < sc->nr_tasks; i++)
 		if (sc->tasks[i].pid == sc->tasks[i - 1].pid)
 			FAIL(EINVAL, "tasks_at_start lists pid %d twice", sc->tasks[i].pid);
-	for (i = 0; i < sc->nr_tasks; i++) {
-		const struct sidecar_task *t = &sc->tasks[i], *l;
-
-		if (t->tgid == t->pid)
-			continue;
-		l = bsearch(&(struct sidecar_task){ .pid = t->tgid }, sc->tasks, sc->nr_tasks,
-			    sizeof(*sc->tasks), cmp_task);
-		if (l && l->tgid != l->pid)
-			FAIL(EINVAL, "tasks_at_start: pid %d's tgid %d is a thread of %d, not a "
-			     "group leader", t->pid, t->tgid, l->tgid);
-	}
 	return 0;
 }
 
