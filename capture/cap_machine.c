@@ -532,7 +532,14 @@ json_t *cap_machine_tasks(const struct cap_cgroup_host *h, bool *autogroup_enabl
 
 	*autogroup_enabled = cap_read_line("/proc/sys/kernel/sched_autogroup_enabled", line,
 					   sizeof(line)) == 0 && atoi(line) == 1;
-	if (!w.tasks || cap_for_each_thread(tasks_one, &w) < 0) {
+	/*
+	 * The walk meets a pid twice where a thread exec'd (de_thread()) or a
+	 * pid was reused during it, as the sched snapshots' walk does
+	 * (cap_sched_dedup()): the replay refuses tasks_at_start listing a pid
+	 * twice (fuzz50), so the last read is kept here too
+	 */
+	if (!w.tasks || cap_for_each_thread(tasks_one, &w) < 0 ||
+	    cap_sched_dedup(w.tasks) == (size_t)-1) {
 		json_decref(w.tasks);
 		return NULL;
 	}

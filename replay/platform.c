@@ -8,10 +8,14 @@
  * and "clusters" the CPUs of each ({"big": [1, 2], "little": [0, 3, 4, 5]}),
  * as arch_scale_cpu_capacity() returned them to that kernel.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -37,14 +41,31 @@ static void cpu_list(const int *cap, int n, int v, char *out, size_t size)
 	}
 }
 
+/*
+ * A release as uname(2) gives it: printable ASCII, no space, quote or
+ * backslash; an escape sequence was taken as the kernel (fuzz50)
+ */
+static bool release_ok(const char *r, size_t size)
+{
+	size_t n = strlen(r);
+
+	if (!n || n >= size)
+		return false;
+	for (; *r; r++)
+		if (!isgraph((unsigned char)*r) || *r == '"' || *r == '\\')
+			return false;
+	return true;
+}
+
 int wl_platform_read(const char *dir_of, struct wl_platform *p, char *why, size_t why_size)
 {
 	const char *slash = strrchr(dir_of, '/');
 	json_t *root, *clusters, *nrg, *cpus, *v;
 	json_error_t jerr;
 	const char *name;
+	struct stat st;
 	size_t len = 0;
-	int ret = -1;
+	int ret = -1, fd;
 
 	memset(p, 0, sizeof(*p));
 	p->cpus_count = -1;
@@ -57,13 +78,22 @@ int wl_platform_read(const char *dir_of, struct wl_platform *p, char *why, size_
 		snprintf(why, why_size, "out of memory");
 		return -1;
 	}
-	root = json_load_file(p->path, 0, &jerr);
+	/*
+	 * Opened without waiting: a FIFO of that name hung json_load_file()'s
+	 * open() for a writer for ever (fuzz50); anything but a regular file
+	 * is said, not read.
+	 */
+	fd = open(p->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;      /* none there (or unreadable: as none) */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(why, why_size, "not a regular file");
+		return -1;
+	}
+	root = json_loadfd(fd, 0, &jerr);
+	close(fd);
 	if (!root) {
-		FILE *f = fopen(p->path, "r");
-
-		if (!f)
-			return 0;      /* none there (or unreadable: as none) */
-		fclose(f);
 		snprintf(why, why_size, "not JSON (line %d: %s)", jerr.line, jerr.text);
 		return -1;
 	}
@@ -73,11 +103,18 @@ int wl_platform_read(const char *dir_of, struct wl_platform *p, char *why, size_
 		snprintf(why, why_size, "no \"clusters\" and \"nrg_model\" objects to read capacities from");
 		goto out;
 	}
-	if (json_is_integer(v = json_object_get(root, "cpus_count")))
+	/* an int's worth: 2^32 + 6 was read as 6 CPUs (fuzz50) */
+	if ((v = json_object_get(root, "cpus_count")) &&
+	    (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	     json_integer_value(v) > WL_PLATFORM_MAX_CPUS)) {
+		snprintf(why, why_size, "cpus_count is not a CPU count of 1..%d (the machines read)",
+			 WL_PLATFORM_MAX_CPUS);
+		goto out;
+	}
+	if (v)
 		p->cpus_count = (int)json_integer_value(v);
 	if (json_is_string(v = json_object_get(json_object_get(root, "kernel"), "release")) &&
-	    strlen(json_string_value(v)) < sizeof(p->release) &&
-	    !strpbrk(json_string_value(v), " \t\n\"\\"))
+	    release_ok(json_string_value(v), sizeof(p->release)))
 		snprintf(p->release, sizeof(p->release), "%s", json_string_value(v));
 	json_object_foreach(clusters, name, cpus) {
 		json_t *cap = json_object_get(json_object_get(json_object_get(nrg, name), "cpu"),

@@ -918,6 +918,9 @@ static int load_trace(struct sidecar *sc, const struct sv *root, const char **ba
 }
 
 /* "cpus": the topology; "trace.idle_switches": each CPU's idle switches */
+static int cpulist_walk(const char *list, int nr_cpus, int *nr, int *first, int *last,
+			uint64_t *mask);
+
 static int load_cpus(struct sidecar *sc, const struct sv *root, const char **bad,
 		     struct sr_error *err)
 {
@@ -960,6 +963,22 @@ static int load_cpus(struct sidecar *sc, const struct sv *root, const char **bad
 		DUP_STR(c->smt_siblings, sv_get(v, "smt_siblings"));
 	}
 	sc->nr_numa_nodes = (int)sv_array_size(sv_get(o, "numa_nodes"));
+	/*
+	 * nr_cpu_ids from cpus.possible (sysfs' cpulist; null if unreadable,
+	 * absent in hand-made sidecars: cpus.topology's count).  The
+	 * topology lists the present CPUs, a subset of the possible ones.
+	 */
+	sc->nr_cpu_ids = sc->nr_cpus;
+	v = sv_get(o, "possible");
+	if (v && v->type != SV_NULL) {
+		int n, first, last;
+
+		if (!sv_str(v) || cpulist_walk(sv_str(v), 65536, &n, &first, &last, NULL) < 0 ||
+		    last + 1 < sc->nr_cpus)
+			FAIL(EINVAL, "cpus.possible is not a CPU list (\"0-3\") covering "
+			     "cpus.topology's %d CPUs, or null", sc->nr_cpus);
+		sc->nr_cpu_ids = last + 1;
+	}
 	for (i = 0; i < (size_t)sc->nr_cpus; i++)
 		sc->cpus[i].from_idle = sc->cpus[i].to_idle = -1;
 	a = sv_get(sv_get(root, "trace"), "idle_switches");
@@ -1092,10 +1111,23 @@ static int load_tasks(struct sidecar *sc, const struct sv *root, const char **ba
 		struct sidecar_task *t = &sc->tasks[i];
 		const char *pol = sv_str(sv_get(v, "policy"));
 
-		t->pid = (int)get_int(v, "pid", -1);
-		t->tgid = (int)get_int(v, "tgid", t->pid);
+		/*
+		 * pid and tgid as sched_at_*'s (PID_MAX_LIMIT): a pid of 0 or
+		 * 2^31-1 was read, a tgid of 0 or -1 dropped as "not known"
+		 * by lat_tgid_seed() at exit 0 (fuzz50)
+		 */
+		t->pid = (int)get_int_in(v, "pid", -1, 1, 4194304, bad);
 		if (t->pid < 0)
-			FAIL(EINVAL, "tasks_at_start[%zu].pid missing", i);
+			FAIL(EINVAL, "tasks_at_start[%zu].pid missing or not a pid (1..4194304)", i);
+		{
+			const struct sv *g = sv_get(v, "tgid");
+			long long x = t->pid;
+
+			if (g && g->type != SV_NULL && !sv_int_in(g, 1, 4194304, &x))
+				FAIL(EINVAL, "tasks_at_start[%zu].tgid is not a pid (1..4194304) or "
+				     "null", i);
+			t->tgid = (int)x;
+		}
 		DUP_STR(t->comm, sv_get(v, "comm"));
 		DUP_STR(t->cgroup, sv_get(v, "cgroup"));
 		t->autogroup = (int)get_int(v, "autogroup", -1);
@@ -1115,6 +1147,16 @@ static int load_tasks(struct sidecar *sc, const struct sv *root, const char **ba
 		t->policy[len] = '\0';
 	}
 	qsort(sc->tasks, sc->nr_tasks, sizeof(*sc->tasks), cmp_task);
+	/*
+	 * The capture's walk keeps one entry per pid (cap_sched_dedup()): a
+	 * pid twice took the second entry's tgid and cgroup at exit 0
+	 * (fuzz50).  A tgid naming an unlisted pid, or a listed thread of
+	 * another group, is read: the leader may exit, and its pid be reused,
+	 * during the walk.
+	 */
+	for (i = 1; i < sc->nr_tasks; i++)
+		if (sc->tasks[i].pid == sc->tasks[i - 1].pid)
+			FAIL(EINVAL, "tasks_at_start lists pid %d twice", sc->tasks[i].pid);
 	return 0;
 }
 
@@ -1392,17 +1434,22 @@ void sidecar_sched_masks_free(struct sidecar_sched *s)
 	}
 }
 
-int sidecar_cpulist_parse(const char *list, int nr_cpus, int *nr, int *first)
-{
-	return sidecar_cpulist_mask(list, nr_cpus, nr, first, NULL);
-}
-
-int sidecar_cpulist_mask(const char *list, int nr_cpus, int *nr, int *first, uint64_t *mask)
+/*
+ * The walk of a cpulist; *@last (may be NULL) its highest CPU, counted or
+ * not.  Ranges ascending and apart, as bitmap_print_to_pagebuf() prints
+ * them: "0,0" was two CPUs and "1,0" a count of 2 against a mask of one
+ * (fuzz50).
+ */
+static int cpulist_walk(const char *list, int nr_cpus, int *nr, int *first, int *last,
+			uint64_t *mask)
 {
 	const char *p = list;
+	long prev = -1;
 
 	*nr = 0;
 	*first = -1;
+	if (last)
+		*last = -1;
 	if (mask)
 		memset(mask, 0, SIDECAR_MASK_WORDS * sizeof(*mask));
 	if (!p || !*p)
@@ -1421,8 +1468,11 @@ int sidecar_cpulist_mask(const char *list, int nr_cpus, int *nr, int *first, uin
 			b = strtol(p, &e, 10);
 			p = e;
 		}
-		if (a > 65535 || b > 65535 || b < a)
+		if (a > 65535 || b > 65535 || b < a || a <= prev)
 			return -1;
+		prev = b;
+		if (last)
+			*last = (int)b;
 		for (long c = a; c <= b && c < nr_cpus; c++) {
 			if (*first < 0 || c < *first)
 				*first = (int)c;
@@ -1437,13 +1487,23 @@ int sidecar_cpulist_mask(const char *list, int nr_cpus, int *nr, int *first, uin
 	}
 }
 
+int sidecar_cpulist_parse(const char *list, int nr_cpus, int *nr, int *first)
+{
+	return cpulist_walk(list, nr_cpus, nr, first, NULL, NULL);
+}
+
+int sidecar_cpulist_mask(const char *list, int nr_cpus, int *nr, int *first, uint64_t *mask)
+{
+	return cpulist_walk(list, nr_cpus, nr, first, NULL, mask);
+}
+
 /*
  * "sched_at_start" / "sched_at_end" (absent in older sidecars: not listed).
  * A value is an integer or null; a task without a pid, a state that is not
  * one letter or a value of another type is an error naming it.
  */
 static int load_sched_one(struct sidecar_sched *out, const struct sv *root, const char *name,
-			  int nr_cpus, struct sr_error *err)
+			  int nr_cpus, int nr_cpu_ids, struct sr_error *err)
 {
 	const struct sv *o = sv_get(root, name), *a, *v, *t;
 	size_t i;
@@ -1507,11 +1567,29 @@ static int load_sched_one(struct sidecar_sched *out, const struct sv *root, cons
 		e->nr_allowed = e->allowed_cpu = -1;
 		e->allowed_mask = NULL;
 		v = sv_get(t, "cpus_allowed");
-		if (v && v->type != SV_NULL &&
-		    (!sv_str(v) || sidecar_cpulist_mask(sv_str(v), nr_cpus > 0 ? nr_cpus : 65536,
-							&e->nr_allowed, &e->allowed_cpu, mask) < 0))
-			FAIL(EINVAL, "%s.tasks[%zu].cpus_allowed is not a CPU list (\"0-3\", "
-			     "\"1\", \"0,2\") or null", name, i);
+		if (v && v->type != SV_NULL) {
+			int last;
+
+			if (!sv_str(v) || cpulist_walk(sv_str(v), nr_cpus > 0 ? nr_cpus : 65536,
+						       &e->nr_allowed, &e->allowed_cpu, &last,
+						       mask) < 0)
+				FAIL(EINVAL, "%s.tasks[%zu].cpus_allowed is not a CPU list (\"0-3\", "
+				     "\"1\", \"0,2\", ascending) or null", name, i);
+			/*
+			 * A CPU past nr_cpu_ids (cpus.possible) no kernel mask
+			 * holds; CPUs possible but not in cpus.topology (a VM's
+			 * hot-pluggable ones) are dropped, but a mask of none of
+			 * the machine's CPUs was "all CPUs" at exit 0 (fuzz50):
+			 * set_cpus_allowed_ptr() keeps an active CPU in it.
+			 */
+			if (nr_cpu_ids > 0 && last >= nr_cpu_ids)
+				FAIL(EINVAL, "%s.tasks[%zu].cpus_allowed \"%.32s\" names CPU %d, "
+				     "past the machine's CPUs (cpus.possible: 0..%d)", name, i,
+				     sv_str(v), last, nr_cpu_ids - 1);
+			if (nr_cpus > 0 && !e->nr_allowed)
+				FAIL(EINVAL, "%s.tasks[%zu].cpus_allowed \"%.32s\" names none of "
+				     "cpus.topology's CPUs (0..%d)", name, i, sv_str(v), nr_cpus - 1);
+		}
 		/* several CPUs but not all: the mask itself (p->cpus_mask) */
 		if (e->nr_allowed > 1 && (nr_cpus <= 0 || e->nr_allowed < nr_cpus)) {
 			if (!(e->allowed_mask = malloc(sizeof(mask))))
@@ -1545,9 +1623,11 @@ static int load_sched(struct sidecar *sc, const struct sv *root, const char **ba
 		      struct sr_error *err)
 {
 	(void)bad;
-	if (load_sched_one(&sc->sched_start, root, "sched_at_start", sc->nr_cpus, err) < 0)
+	if (load_sched_one(&sc->sched_start, root, "sched_at_start", sc->nr_cpus, sc->nr_cpu_ids,
+			   err) < 0)
 		return -1;
-	return load_sched_one(&sc->sched_end, root, "sched_at_end", sc->nr_cpus, err);
+	return load_sched_one(&sc->sched_end, root, "sched_at_end", sc->nr_cpus, sc->nr_cpu_ids,
+			      err);
 }
 
 /*
@@ -1644,18 +1724,52 @@ static int sd_path_index(struct sidecar_sched_debug *sd, const char *path, uint3
 	return 0;
 }
 
+static int load_sd_reads(struct sidecar *sc, const struct sv *o, uint64_t *cpu_stamp,
+			 uint64_t *path_stamp, struct sr_error *err);
+
 static int load_sched_debug(struct sidecar *sc, const struct sv *root, const char **bad,
 			    struct sr_error *err)
 {
 	struct sidecar_sched_debug *sd = &sc->sched_debug;
-	const struct sv *o = sv_get(root, "sched_debug"), *v, *a, *rd;
-	long long x = 0;
+	const struct sv *o = sv_get(root, "sched_debug");
+	int ret;
 
 	(void)bad;
 	if (load_listed(o, "sched_debug", &sd->listed, &sd->available, &sd->reason, err) < 0)
 		return -1;
 	if (!sd->available)
 		return 0;
+	/*
+	 * Per read, the stamp of the (cpus entry) that last named each CPU and
+	 * each path: print_cpu() prints a CPU once, print_cfs_rq() a group's
+	 * queue once per CPU.  A CPU twice had its rows compared twice, a path
+	 * twice on one CPU one row or the other, at exit 0 (fuzz50).
+	 */
+	{
+		uint64_t *cpu_stamp = calloc((size_t)(sc->nr_cpus > 0 ? sc->nr_cpus : 1),
+					     sizeof(*cpu_stamp));
+		uint64_t *path_stamp = calloc(SIDECAR_SD_MAX_PATHS, sizeof(*path_stamp));
+
+		if (!cpu_stamp || !path_stamp) {
+			free(cpu_stamp);
+			free(path_stamp);
+			NOMEM();
+		}
+		ret = load_sd_reads(sc, o, cpu_stamp, path_stamp, err);
+		free(cpu_stamp);
+		free(path_stamp);
+		return ret;
+	}
+}
+
+static int load_sd_reads(struct sidecar *sc, const struct sv *o, uint64_t *cpu_stamp,
+			 uint64_t *path_stamp, struct sr_error *err)
+{
+	struct sidecar_sched_debug *sd = &sc->sched_debug;
+	const struct sv *v, *a, *rd;
+	uint64_t stamp = 0;
+	long long x = 0;
+
 	v = sv_get(o, "every_ms");
 	if (v && v->type != SV_NULL) {
 		if (!sv_int_in(v, 0, 86400000, &x))
@@ -1703,10 +1817,14 @@ static int load_sched_debug(struct sidecar *sc, const struct sv *root, const cha
 			int cpu;
 
 			v = sv_get(c, "cpu");
-			if (!v || !sv_int_in(v, 0, sc->nr_cpus > 0 ? sc->nr_cpus - 1 : 65535, &x))
+			if (!v || !sv_int_in(v, 0, sc->nr_cpus > 0 ? sc->nr_cpus - 1 : 0, &x))
 				FAIL(EINVAL, "sched_debug.reads[%zu].cpus[%zu].cpu is not a CPU of "
-				     "cpus.topology (0..%d)", i, k, sc->nr_cpus > 0 ? sc->nr_cpus - 1 : 65535);
+				     "cpus.topology (0..%d)", i, k, sc->nr_cpus > 0 ? sc->nr_cpus - 1 : 0);
 			cpu = (int)x;
+			if (cpu_stamp[cpu] == i + 1)
+				FAIL(EINVAL, "sched_debug.reads[%zu].cpus lists CPU %d twice", i, cpu);
+			cpu_stamp[cpu] = i + 1;
+			stamp++;
 			for (size_t j = 0; (q = sv_at(qs, j)); j++) {
 				struct sidecar_sd_row *row = &r->rows[r->nr_rows++];
 				const struct sv *fl = sv_get(q, "fields");
@@ -1721,6 +1839,12 @@ static int load_sched_debug(struct sidecar *sc, const struct sv *root, const cha
 				if (rc)
 					FAIL(EINVAL, "sched_debug names more than %d group paths",
 					     SIDECAR_SD_MAX_PATHS);
+				/* the kernel's "..." of a path cut short may name two groups */
+				if (path_stamp[row->path] == stamp &&
+				    (strlen(path) < 3 || strcmp(path + strlen(path) - 3, "...")))
+					FAIL(EINVAL, "sched_debug.reads[%zu].cpus[%zu].cfs_rqs[%zu].path "
+					     "names a group listed before on CPU %d", i, k, j, cpu);
+				path_stamp[row->path] = stamp;
 				row->cpu = cpu;
 				for (int f = 0; f < SIDECAR_SD_NR; f++) {
 					v = sv_get(fl, sd_keys[f]);

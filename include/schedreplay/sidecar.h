@@ -133,8 +133,8 @@ struct sidecar_sched_task {
  * A kernel CPU list ("0-3", "1", "0,2-3": bitmap_print_to_pagebuf()'s
  * form) against the CPUs 0..@nr_cpus-1: how many of those it names
  * (*@nr, CPUs past them ignored) and the lowest (*@first, -1 if none).
- * -1 if it is not such a list (empty, a range backwards, a number past
- * 65535, any other character).
+ * -1 if it is not such a list (empty, a range backwards, ranges not
+ * ascending or overlapping, a number past 65535, any other character).
  */
 int sidecar_cpulist_parse(const char *list, int nr_cpus, int *nr, int *first);
 /* The words of a sidecar task's allowed_mask: MODEL_MAX_CPUS (4096) bits. */
@@ -232,6 +232,7 @@ struct sidecar {
 
 	/* CPUs */
 	int nr_cpus;
+	int nr_cpu_ids;                /* cpus.possible's last CPU + 1 (else nr_cpus) */
 	struct sidecar_cpu *cpus;      /* indexed by CPU number */
 	int nr_numa_nodes;             /* 0 if unknown */
 

@@ -19,14 +19,16 @@ static void test_parse(void)
 	uint64_t mask[SIDECAR_MASK_WORDS];
 	int nr, first;
 	static const char *const bad[] = { "", "0-3,", "3-1", "a", "0--2", "1,,2", "0-3 ",
-					   "-1", "0,x", "70000" };
+					   "-1", "0,x", "70000",
+					   /* not ascending, or overlapping: "0,0" counted 2 (fuzz50) */
+					   "10-11,2", "0,0", "1,0", "0-3,2", "0-3,3-4" };
 
 	CHECK_EQ_S(sidecar_cpulist_mask("0-3,8,10-11", 16, &nr, &first, mask), 0);
 	CHECK_EQ_S(nr, 7);
 	CHECK_EQ_S(first, 0);
 	CHECK_EQ_U(mask[0], 0xd0fULL);
 	CHECK_EQ_U(mask[1], 0);
-	CHECK_EQ_S(sidecar_cpulist_mask("10-11,2", 16, &nr, &first, mask), 0);
+	CHECK_EQ_S(sidecar_cpulist_mask("2,10-11", 16, &nr, &first, mask), 0);
 	CHECK_EQ_S(nr, 3);
 	CHECK_EQ_S(first, 2);
 	CHECK_EQ_U(mask[0], 0xc04ULL);
