@@ -1390,6 +1390,11 @@ bool model_traced_newidle_done(const struct model *m)
 	return m->traced_newidle_done;
 }
 
+const struct model_newidle_info *model_last_newidle(const struct model *m)
+{
+	return &m->last_newidle;
+}
+
 void model_set_newidle_moves(struct model *m, bool on)
 {
 	m->newidle_moves_tasks = on;

@@ -1,0 +1,36 @@
+# newidle_rt.py (docs/replay.md, the analysis helpers' table) on small-pirt: the trace's
+# RT blocks to idle with the kernel's second sched_stat_runtime (put_prev_task_rt() charging
+# the rq clock that sched_balance_newidle()'s blocked update moved: 56 of pi-waiter's 359),
+# against the replay's `replay_op: newidle` lines (--dump-wake-records): every trace block
+# matched, each line consistent with the model's entry test (--check), and the table's model
+# blocked updates equal to the dump's `outcome=ran blocked=1` lines at the waiter's blocks
+# to idle.  Needs SCHEDREPLAY, PYTHON3, TRACECMD, TOOL, DIR, WORK.
+include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
+
+file(MAKE_DIRECTORY ${WORK})
+set(t ${DIR}/small-pirt.dat)
+execute_process(COMMAND ${TRACECMD} report -t ${t} OUTPUT_FILE ${WORK}/t.rep
+                ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("rc EQUAL 0" "trace-cmd report: exit ${rc}: ${e}")
+execute_process(COMMAND ${SCHEDREPLAY} replay --seed 1 --dump-events ${WORK}/s1.dump
+                        --dump-wake-records ${t}
+                OUTPUT_QUIET ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("rc EQUAL 0" "replay: exit ${rc}: ${e}")
+execute_process(COMMAND ${PYTHON3} ${TOOL} ${WORK}/t.rep ${WORK}/s1.dump --check
+                OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("rc EQUAL 0" "newidle_rt.py --check: exit ${rc}:\n${o}${e}")
+expect_match("359 RT/DL blocks to idle \\(pids 9094\\), 56 with a second charge" "${o}"
+             "the trace's blocks:\n${o}")
+expect_match("359 matched" "${o}" "every trace block matched:\n${o}")
+string(REGEX MATCH "model blocked update ([0-9]+)" m "${o}")
+set(nb ${CMAKE_MATCH_1})
+file(STRINGS ${WORK}/s1.dump ran REGEX "replay_op: newidle pid=9094 next=0 outcome=ran blocked=1")
+list(LENGTH ran nran)
+expect("nb GREATER 0 AND nb LESS_EQUAL nran" "model blocked updates in the table ${nb}, dump lines ${nran}")
+# without the dump's ops there is nothing to compare: --check fails
+execute_process(COMMAND ${SCHEDREPLAY} replay --seed 1 --dump-events ${WORK}/plain.dump ${t}
+                OUTPUT_QUIET ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("rc EQUAL 0" "replay: exit ${rc}: ${e}")
+execute_process(COMMAND ${PYTHON3} ${TOOL} ${WORK}/t.rep ${WORK}/plain.dump --check
+                OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+expect("NOT rc EQUAL 0" "newidle_rt.py --check on a dump without replay_op lines: exit 0")
