@@ -3497,6 +3497,9 @@ static int nonfair_out(struct sim *s, int cpu, int32_t who, bool blocked, uint64
 		static const char *const why[] = { "traced", "nosd", "notoverloaded", "shortidle",
 						   "ran" };
 
+		if (s->cfg.rt_charge == REPLAY_RT_CHARGE_NEWIDLE && ni->seq != ni_seq &&
+		    ni->cpu == cpu && ni->blocked_update)
+			model_other_class_put_prev(s->m, cpu);
 		if (ni->seq == ni_seq)
 			dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=none", s->wt[who].pid,
 				next_task >= 0 ? s->wt[next_task].pid : 0);

@@ -690,6 +690,12 @@ struct model_newidle_info {
 };
 const struct model_newidle_info *model_last_newidle(const struct model *m);
 /*
+ * put_prev_task_rt() / _dl() of a non-fair task that blocked on @cpu, after a
+ * pick whose newidle pass moved the rq clock: one more sched_stat_runtime of
+ * the RT/DL class (replay --rt-charge newidle).
+ */
+void model_other_class_put_prev(struct model *m, int cpu);
+/*
  * Change for which CPUs (bit n: CPU n; CPUs 64 and up never) an idle CPU's
  * own balance moves tasks under model_config.idle_moves_tasks, from now on
  * (per tick: its nohz idle balance runs from a busy CPU's model_tick()).

@@ -34,3 +34,18 @@ expect("rc EQUAL 0" "replay: exit ${rc}: ${e}")
 execute_process(COMMAND ${PYTHON3} ${TOOL} ${WORK}/t.rep ${WORK}/plain.dump --check
                 OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
 expect("NOT rc EQUAL 0" "newidle_rt.py --check on a dump without replay_op lines: exit 0")
+
+# --rt-charge newidle: one more RT/DL sched_stat_runtime per non-fair block whose newidle pass
+# ran its blocked update (the dump's `outcome=ran blocked=1` lines, any pid), nothing else moved
+file(STRINGS ${WORK}/s1.dump all_ran REGEX "replay_op: newidle pid=[0-9]+ next=[0-9]+ outcome=ran blocked=1")
+list(LENGTH all_ran nall)
+foreach(mode one newidle)
+  execute_process(COMMAND ${SCHEDREPLAY} replay --seed 1 --json --rt-charge ${mode} ${t}
+                  OUTPUT_VARIABLE j_${mode} ERROR_VARIABLE e RESULT_VARIABLE rc)
+  expect("rc EQUAL 0" "replay --rt-charge ${mode}: exit ${rc}: ${e}")
+  string(JSON rt_${mode} GET "${j_${mode}}" variants base counts sched_stat_runtime_rt_dl)
+  string(JSON sw_${mode} GET "${j_${mode}}" variants base counts sched_switch)
+endforeach()
+math(EXPR diff "${rt_newidle} - ${rt_one}")
+expect("diff EQUAL nall AND nall GREATER 0" "--rt-charge newidle: RT/DL charges ${rt_one} -> ${rt_newidle}, expected ${nall} more (the dump's blocked updates after non-fair blocks)")
+expect("sw_one EQUAL sw_newidle" "--rt-charge newidle moved sched_switch: ${sw_one} -> ${sw_newidle}")
