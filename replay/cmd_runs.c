@@ -527,7 +527,7 @@ static const struct run_opt run_opt_table[] = {
 	  "that follows ran update_blocked_averages(), as the kernel's\n"
 	  "put_prev_task_rt() charges the rq clock that update moved\n"
 	  "(newidle; the RT/DL sched_stat_runtime row only; experimental:\n"
-	  "docs/replay.md, \"RT/DL intervals\")" },
+	  "docs/replay.md, \"RT/DL blocks and the newidle pass\")" },
 	{ "wake-path", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_path_names, AT_ENUM(rc.wake_path), .help =
 	  "a local wakeup whose trace shows the capture kernel enqueue a\n"

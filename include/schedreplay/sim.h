@@ -510,7 +510,8 @@ extern const struct replay_name replay_block_clock_names[];
  * newidle pass of the pick that follows (balance_fair() ->
  * sched_balance_newidle()) ran update_blocked_averages(), a second time, as
  * the kernel's put_prev_task_rt() charges the clock that update moved
- * (newidle; experimental: docs/replay.md, "RT/DL intervals").
+ * (newidle; experimental: docs/replay.md, "RT/DL blocks and the newidle
+ * pass").
  */
 enum replay_rt_charge {
 	REPLAY_RT_CHARGE_ONE = 0,
