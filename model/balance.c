@@ -504,7 +504,6 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 	int pulled_task = 0;
 	bool would_pull;
 	int i;
-
 	struct model_newidle_info *ni = &m->last_newidle;
 
 	COUNT(m, newidle_balance);

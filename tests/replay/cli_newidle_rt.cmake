@@ -7,15 +7,8 @@
 # to idle.  Needs SCHEDREPLAY, PYTHON3, TRACECMD, TOOL, DIR, WORK.
 include(${CMAKE_CURRENT_LIST_DIR}/../expect.cmake)
 
-file(MAKE_DIRECTORY ${WORK})
 set(t ${DIR}/small-pirt.dat)
-execute_process(COMMAND ${TRACECMD} report -t ${t} OUTPUT_FILE ${WORK}/t.rep
-                ERROR_VARIABLE e RESULT_VARIABLE rc)
-expect("rc EQUAL 0" "trace-cmd report: exit ${rc}: ${e}")
-execute_process(COMMAND ${SCHEDREPLAY} replay --seed 1 --dump-events ${WORK}/s1.dump
-                        --dump-wake-records ${t}
-                OUTPUT_QUIET ERROR_VARIABLE e RESULT_VARIABLE rc)
-expect("rc EQUAL 0" "replay: exit ${rc}: ${e}")
+analysis_inputs(${t} ${WORK} ON --dump-wake-records)
 execute_process(COMMAND ${PYTHON3} ${TOOL} ${WORK}/t.rep ${WORK}/s1.dump --check
                 OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
 expect("rc EQUAL 0" "newidle_rt.py --check: exit ${rc}:\n${o}${e}")
