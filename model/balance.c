@@ -504,9 +504,20 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 	int pulled_task = 0;
 	bool would_pull;
 	int i;
+	struct model_newidle_info *ni = &m->last_newidle;
 
 	COUNT(m, newidle_balance);
 	this_rq->idle_stamp = this_rq->clock;
+	ni->seq++;
+	ni->cpu = this_rq->cpu;
+	ni->outcome = MODEL_NEWIDLE_TRACED;
+	ni->rd_overloaded = m->rd_overloaded;
+	ni->blocked_update = false;
+	ni->avg_idle = this_rq->avg_idle;
+	ni->max_newidle_lb_cost = this_rq->nr_sd ? this_rq->sd[0].max_newidle_lb_cost : 0;
+	ni->newidle_ratio = this_rq->nr_sd ? this_rq->sd[0].newidle_ratio : 0;
+	ni->balanced = 0;
+	ni->dice_skipped = 0;
 
 	if (m->traced_newidle && m->traced_newidle_cpu == this_rq->cpu) {
 		/*
@@ -534,6 +545,8 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 	}
 
 	sd = this_rq->nr_sd ? &this_rq->sd[0] : NULL;
+	ni->outcome = !sd ? MODEL_NEWIDLE_NO_SD : !m->rd_overloaded ? MODEL_NEWIDLE_NOT_OVERLOADED
+								    : MODEL_NEWIDLE_SHORT_IDLE;
 	if (!sd) {
 		COUNT(m, newidle_balance_skip);
 		goto out;
@@ -550,11 +563,13 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 		goto out;
 	}
 	COUNT(m, newidle_balance_run);
+	ni->outcome = MODEL_NEWIDLE_RAN;
 
 	if (!vflag(m, LAZY_BLOCKED_NEWIDLE)) {
 		COUNT(m, update_blocked_averages_newidle);
 		pending_cost = update_blocked_averages(m, this_rq->cpu) * m->blocked_cost_per_cfs_rq_ns;
 		blocked_done = true;
+		ni->blocked_update = true;
 	}
 
 	for (i = 0; i < this_rq->nr_sd; i++) {
@@ -574,6 +589,7 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 			if (d1k > weight) {
 				update_newidle_stats(sd, 0);
 				COUNT(m, newidle_balance_random_skip);
+				ni->dice_skipped++;
 				continue;
 			}
 			weight = (1024 + weight / 2) / weight;
@@ -584,8 +600,10 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 			pending_cost += update_blocked_averages(m, this_rq->cpu) *
 					m->blocked_cost_per_cfs_rq_ns;
 			blocked_done = true;
+			ni->blocked_update = true;
 		}
 		COUNT(m, newidle_balance_domains);
+		ni->balanced++;
 		pulled_task = sched_balance_rq(m, this_rq, sd, CPU_NEWLY_IDLE, &env);
 		/*
 		 * A dry run (--placement trace) moves nothing and returns 0, but

@@ -1390,6 +1390,19 @@ bool model_traced_newidle_done(const struct model *m)
 	return m->traced_newidle_done;
 }
 
+const struct model_newidle_info *model_last_newidle(const struct model *m)
+{
+	return &m->last_newidle;
+}
+
+void model_other_class_put_prev(struct model *m, int cpu)
+{
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return;
+	if (sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
+		COUNT(m, sched_stat_runtime_rt_dl);
+}
+
 void model_set_newidle_moves(struct model *m, bool on)
 {
 	m->newidle_moves_tasks = on;

@@ -424,6 +424,7 @@ struct model {
 	struct model_task *traced_newidle;
 	int traced_newidle_cpu;
 	bool traced_newidle_done;   /* ... it did */
+	struct model_newidle_info last_newidle;  /* model_last_newidle() */
 	uint64_t idle_moves_cpus;    /* model_config.idle_moves_tasks: for these CPUs (bit n: CPU n) */
 	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
 	bool vcpu_pack_flat;        /* model_config.vcpu_pack_flat: its cut whatever the idle time */

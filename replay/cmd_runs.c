@@ -520,6 +520,14 @@ static const struct run_opt run_opt_table[] = {
 	  "after it, as the kernel's update_rq_clock() under the rq lock\n"
 	  "the enqueue held first (after, the default; docs/replay.md,\n"
 	  "\"Mechanical costs\")" },
+	{ "rt-charge", NULL, RUN_OPTS_MODEL,
+	  .names = replay_rt_charge_names, AT_ENUM(rc.rt_charge), .help =
+	  "an RT/DL task's block to idle: charged once (one, the default),\n"
+	  "or a second time where the model's newidle pass of the pick\n"
+	  "that follows ran update_blocked_averages(), as the kernel's\n"
+	  "put_prev_task_rt() charges the rq clock that update moved\n"
+	  "(newidle; the RT/DL sched_stat_runtime row only; experimental:\n"
+	  "docs/replay.md, \"RT/DL blocks and the newidle pass\")" },
 	{ "wake-path", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_path_names, AT_ENUM(rc.wake_path), .help =
 	  "a local wakeup whose trace shows the capture kernel enqueue a\n"

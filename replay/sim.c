@@ -3477,6 +3477,8 @@ static int nonfair_in(struct sim *s, int cpu, int32_t who, uint64_t now)
 static int nonfair_out(struct sim *s, int cpu, int32_t who, bool blocked, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+	const struct model_newidle_info *ni = model_last_newidle(s->m);
+	uint64_t ni_seq = ni->seq;
 	struct model_task *mt;
 	int32_t next_task;
 
@@ -3485,6 +3487,31 @@ static int nonfair_out(struct sim *s, int cpu, int32_t who, bool blocked, uint64
 	c->resched_deferred = false;
 	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
 	next_task = mt ? (int32_t)model_task_id(mt) : -1;
+	if (blocked && who >= 0 && (uint32_t)who < s->nr_tasks) {
+		/*
+		 * The newidle pass of the pick after a non-fair task's block
+		 * (balance_fair()): whether it ran update_blocked_averages(),
+		 * whose rq clock update put_prev_task_rt() charges as a
+		 * second sched_stat_runtime (tests/replay/newidle_rt.py)
+		 */
+		static const char *const why[] = { "traced", "nosd", "notoverloaded", "shortidle",
+						   "ran" };
+
+		if (s->cfg.rt_charge == REPLAY_RT_CHARGE_NEWIDLE && ni->seq != ni_seq &&
+		    ni->cpu == cpu && ni->blocked_update)
+			model_other_class_put_prev(s->m, cpu);
+		if (ni->seq == ni_seq)
+			dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=none", s->wt[who].pid,
+				next_task >= 0 ? s->wt[next_task].pid : 0);
+		else
+			dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=%s blocked=%d "
+				"overloaded=%d avg_idle=%" PRIu64 " max_cost=%" PRIu64 " ratio=%u "
+				"balanced=%u diceskip=%u",
+				s->wt[who].pid, next_task >= 0 ? s->wt[next_task].pid : 0,
+				why[ni->outcome], ni->blocked_update, ni->rd_overloaded,
+				ni->avg_idle, ni->max_newidle_lb_cost, ni->newidle_ratio,
+				ni->balanced, ni->dice_skipped);
+	}
 	if (emit_switch(s, cpu, who, blocked ? 1 : s->facts->preempt_state,
 			blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked, next_task, now))
 		return -1;

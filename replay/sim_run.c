@@ -249,6 +249,12 @@ const struct replay_name replay_block_clock_names[] = {
 	{ NULL, 0 }
 };
 
+const struct replay_name replay_rt_charge_names[] = {
+	{ "one", REPLAY_RT_CHARGE_ONE },
+	{ "newidle", REPLAY_RT_CHARGE_NEWIDLE },
+	{ NULL, 0 }
+};
+
 const struct replay_name replay_block_lead_names[] = {
 	{ "median", REPLAY_BLOCK_LEAD_MEDIAN },
 	{ "traced", REPLAY_BLOCK_LEAD_TRACED },

@@ -661,6 +661,41 @@ void model_set_newidle_moves(struct model *m, bool on);
 void model_set_traced_newidle(struct model *m, struct model_task *p, int cpu);
 bool model_traced_newidle_done(const struct model *m);
 /*
+ * The last sched_balance_newidle() of the model (analysis: replay
+ * --dump-wake-records' `newidle` line).  @seq counts the calls (0: none yet);
+ * @outcome is why it stopped or that it ran: the entry test's inputs
+ * (rd->overloaded, this rq's avg_idle, the lowest domain's
+ * max_newidle_lb_cost, read before the walk) and whether it ran
+ * update_blocked_averages() (the rq clock update the kernel's
+ * put_prev_task_rt() then charges).
+ */
+enum model_newidle_outcome {
+	MODEL_NEWIDLE_TRACED,      /* a traced pull (model_set_traced_newidle()) */
+	MODEL_NEWIDLE_NO_SD,       /* no domain */
+	MODEL_NEWIDLE_NOT_OVERLOADED, /* !rd->overloaded */
+	MODEL_NEWIDLE_SHORT_IDLE,  /* avg_idle < max_newidle_lb_cost (or the pre-5.16 test) */
+	MODEL_NEWIDLE_RAN,         /* past the entry test */
+};
+struct model_newidle_info {
+	uint64_t seq;
+	int cpu;
+	enum model_newidle_outcome outcome;
+	bool rd_overloaded;
+	bool blocked_update;       /* update_blocked_averages() ran */
+	uint64_t avg_idle;
+	uint64_t max_newidle_lb_cost;
+	unsigned int newidle_ratio;   /* the lowest domain's NI_RANDOM ratio at entry */
+	unsigned int balanced;        /* domains balanced (sched_balance_rq()) */
+	unsigned int dice_skipped;    /* domains NI_RANDOM's die skipped */
+};
+const struct model_newidle_info *model_last_newidle(const struct model *m);
+/*
+ * put_prev_task_rt() / _dl() of a non-fair task that blocked on @cpu, after a
+ * pick whose newidle pass moved the rq clock: one more sched_stat_runtime of
+ * the RT/DL class (replay --rt-charge newidle).
+ */
+void model_other_class_put_prev(struct model *m, int cpu);
+/*
  * Change for which CPUs (bit n: CPU n; CPUs 64 and up never) an idle CPU's
  * own balance moves tasks under model_config.idle_moves_tasks, from now on
  * (per tick: its nohz idle balance runs from a busy CPU's model_tick()).

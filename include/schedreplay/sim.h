@@ -505,6 +505,21 @@ enum replay_block_clock {
 extern const struct replay_name replay_block_clock_names[];
 
 /*
+ * replay_config.rt_charge: an RT/DL task's block to idle charges its run once
+ * (one, the default: its dequeue's update_curr_rt()), or, where the model's
+ * newidle pass of the pick that follows (balance_fair() ->
+ * sched_balance_newidle()) ran update_blocked_averages(), a second time, as
+ * the kernel's put_prev_task_rt() charges the clock that update moved
+ * (newidle; experimental: docs/replay.md, "RT/DL blocks and the newidle
+ * pass").
+ */
+enum replay_rt_charge {
+	REPLAY_RT_CHARGE_ONE = 0,
+	REPLAY_RT_CHARGE_NEWIDLE,
+};
+extern const struct replay_name replay_rt_charge_names[];
+
+/*
  * replay_config.wake_path: a wakeup whose trace shows the capture kernel
  * enqueue a fully asleep task (wl_wake_traced_path(): a local wake, its
  * waker's sched_stat_runtime in the first half of its sched_waking ->
@@ -835,6 +850,8 @@ struct replay_config {
 	enum replay_block_lead block_lead;
 	/* a block's clock read before the rq's last update (above) */
 	enum replay_block_clock block_clock;
+	/* an RT/DL block's second charge after a newidle blocked update (above) */
+	enum replay_rt_charge rt_charge;
 	/* a traced fully asleep wakee the model has delayed (above) */
 	enum replay_wake_path wake_path;
 	enum replay_initial_lag initial_lag;   /* the start's lags (--initial-lag) */

@@ -111,6 +111,7 @@ SINGLE = [
     ("block-lead=median", ["--block-lead", "median"]),
     ("block-clock=after", ["--block-clock", "after"]),
     ("block-clock=keep", ["--block-clock", "keep"]),
+    ("rt-charge=newidle", ["--rt-charge", "newidle"]),
     ("wake-path=traced", ["--wake-path", "traced"]),
     ("wake-path=model", ["--wake-path", "model"]),
     ("initial-lag=infer", ["--initial-lag", "infer"]),
