@@ -1492,20 +1492,6 @@ bool model_task_cpu_allowed(const struct model *m, const struct model_task *p, i
 }
 
 /*
- * The mask @cpu / @mask (model_task_set_allowed_affinity()) would give: does
- * it allow @c?
- */
-static bool new_mask_allows(const struct model *m, int cpu, const uint64_t *mask,
-			    unsigned int nbits, unsigned int c)
-{
-	if (cpu >= 0 && (unsigned int)cpu < m->nr_cpus)
-		return c == (unsigned int)cpu;
-	if (cpu >= 0 || !mask)
-		return true;
-	return c < nbits && (mask[c / 64] >> (c % 64) & 1);
-}
-
-/*
  * cpumask_any_and_distribute(cpu_active_mask, &p->cpus_mask) (lib/cpumask.c)
  * run on @cpu: the first allowed CPU after @cpu's distribute_cpu_mask_prev,
  * wrapping round, which becomes the new prev (the per-CPU variable starts at
@@ -1538,20 +1524,25 @@ int model_task_set_affinity(struct model *m, struct model_task *p, int caller_cp
 			    const uint64_t *mask, unsigned int nbits, bool move, uint64_t now,
 			    int *stop_dst, struct sr_error *err)
 {
+	uint64_t before[MODEL_MAX_CPUS / 64] = { 0 };
 	unsigned int c;
 	bool same = true;
 	int dst;
 	struct rq *rq;
 
 	*stop_dst = -1;
-	for (c = 0; c < m->nr_cpus && same; c++)
-		same = model_task_cpu_allowed(m, p, (int)c) == new_mask_allows(m, cpu, mask, nbits, c);
+	/* the mask before and after, each read by model_task_cpu_allowed() */
+	for (c = 0; c < m->nr_cpus; c++)
+		if (model_task_cpu_allowed(m, p, (int)c))
+			before[c / 64] |= 1ULL << (c % 64);
 	if (cpu < 0 && mask) {
 		if (model_task_set_allowed_mask(m, p, mask, nbits, err) < 0)
 			return -1;
 	} else {
 		model_task_set_allowed_cpu(m, p, cpu);
 	}
+	for (c = 0; c < m->nr_cpus && same; c++)
+		same = (bool)(before[c / 64] >> (c % 64) & 1) == model_task_cpu_allowed(m, p, (int)c);
 	if (same)
 		return 0;
 	if (caller_cpu < 0 || (unsigned int)caller_cpu >= m->nr_cpus)
