@@ -596,7 +596,8 @@ bool sim_unseen(const struct sim *s, int cpu, uint64_t ts)
 int sim_emit(struct sim *s, const struct trace_event *ev)
 {
 	if (s->in_fork_assumed) {
-		s->forks_assumed++;
+		/* its sched_process_fork is written and counted in neither */
+		s->forks_assumed += ev->type == TRACE_EV_SCHED_WAKEUP_NEW;
 	} else {
 		s->ev_count[ev->type]++;
 		if (sim_unseen(s, ev->cpu, ev->ts))
@@ -1339,7 +1340,8 @@ static int setup(struct sim *s, struct sr_error *err)
 		if (w->init_state != WL_INIT_NEW &&
 		    lat_cgroup_seed(s->lat, w->pid, wl_group(wl, t->group)->path))
 			goto oom;
-		if (w->cls != WL_CLASS_FAIR || w->init_state == WL_INIT_NEW)
+		/* an assumed fork is born at its assumed wake (sim.c fork_assumed_now()) */
+		if (w->cls != WL_CLASS_FAIR || w->init_state == WL_INIT_NEW || w->fork_assumed)
 			continue;
 		t->mt = model_task_new(s->m, s->groups[t->group], w->nice, MODEL_POLICY_NORMAL, i, err);
 		if (!t->mt)

@@ -317,6 +317,7 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	t->class_prev = WL_NONE;
 	t->init_wake = WL_NONE;
 	t->parent = WL_NONE;
+	t->fork_parent = WL_NONE;
 	t->first_ts = ts;
 	t->last_block_cpu = -1;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
@@ -2489,10 +2490,16 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	b->ts.v[n].runnable_since = 0;
 	if (make_current(b, c, ev->cpu, n, ev->ts, true, true) || nice_seen(b, n, sw->next_prio))
 		return -1;
-	/* woken by make_current()'s assumed wake: a fork? (fork_finish() decides) */
+	/*
+	 * woken by make_current()'s assumed wake: a fork? (fork_finish()
+	 * decides).  Its parent: the task on this CPU, the assumed wake's,
+	 * when the child was switched in (the prev), none if it was idle.
+	 */
 	if (n == fresh && b->tasks.v[n].cls == WL_CLASS_FAIR &&
-	    b->tasks.v[n].init_wake != WL_NONE)
+	    b->tasks.v[n].init_wake != WL_NONE) {
 		b->tasks.v[n].fork_assumed = true;
+		b->tasks.v[n].fork_parent = p != n ? p : WL_NONE;
+	}
 	if (b->tasks.v[n].cls != WL_CLASS_FAIR) {
 		if (push_timed(b, ev->ts, WL_T_OTHER_IN, n, ev->cpu, 0, 0))
 			return -1;

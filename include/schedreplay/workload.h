@@ -328,6 +328,13 @@ struct wl_task {
 	 */
 	bool fork_assumed;
 	/*
+	 * fork_assumed: the parent credited (docs/replay.md, "Forks the trace
+	 * does not record"): the task running on the CPU of the assumed wake,
+	 * the switch-in's prev (it gave the CPU to the child), WL_NONE when
+	 * that CPU was idle (the parent ran elsewhere: not identified).
+	 */
+	uint32_t fork_parent;
+	/*
 	 * The trace's own counts of it, against the kernel's counters in the
 	 * sidecar's sched_at_start / sched_at_end (replay_pelt_compare()):
 	 * traced sched_switch records with it as prev (restored ones not
