@@ -1102,8 +1102,9 @@ void replay_print_text(FILE *out, const struct wl_workload *wl, const char *cons
 			continue;
 		fprintf(out, "  (%s: %" PRIu64 " forks assumed: tasks first seen at a switch-in, woken there, "
 			"in a trace that records wakeups but neither sched_wakeup_new nor "
-			"sched_process_fork; their wake written as sched_wakeup_new, not counted above "
-			"and with no latency sample, as the trace has neither)\n", names[r], f);
+			"sched_process_fork; replayed as forks (sched_process_fork and sched_wakeup_new "
+			"written, not counted above, no latency sample, as the trace has neither)\n",
+			names[r], f);
 	}
 	if (wl_counts(wl)->sched_switch_restored)
 		fprintf(out, "  (sched_switch: the repaired stream; restored: switches out of idle the "

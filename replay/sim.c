@@ -1768,8 +1768,6 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	struct model_task_info before, after;
 	int cpu;
 	bool was_idle, idle_curr, nr_before[2], skip_before, flush_tail;
-	/* a fork the trace does not record: wake_up_new_task() writes no sched_waking */
-	bool fork = w && s->wt[ti].fork_assumed && (uint32_t)(w - s->wakes) == s->wt[ti].init_wake;
 	int block_cpu = t->cpu;      /* a stand-in's: where its task has just blocked */
 	int hold = -1, ret;
 	enum model_wakeup_expect expect;
@@ -1792,7 +1790,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	/* the trace may have lost this wakeup's records: not compared (sim_unseen()) */
 	s->in_lost_wake = w && w->in_lost;
 	nice_before_wake(s, ti, now);
-	if (!(how & SIM_WAKE_WAKING_EMITTED) && !fork &&
+	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
 	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
 		return -1;
 	model_task_info(t->mt, &before);
@@ -1833,8 +1831,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	    wcpu != cpu && !(flags & MODEL_WF_FORK) && !skip_before &&
 	    model_clock_skip_cancel(s->m, cpu))
 		s->notes[SIM_NOTE_IDLE_CLOCK_REMOTE]++;
-	/* (wake_up_new_task() sets the CPU with __set_task_cpu(): no sched_migrate_task) */
-	if (after.cpu != before.cpu && before.cpu >= 0 && !fork &&
+	if (after.cpu != before.cpu && before.cpu >= 0 &&
 	    emit_migrate(s, ti, before.cpu, after.cpu, wcpu, now))
 		return -1;
 	if (after.cpu != cpu) {      /* a delayed task requeues on its own CPU */
@@ -1859,19 +1856,9 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		t->standin = false;
 		s->standins_pending--;
 	}
-	/*
-	 * As a fork's (wl_task.fork_assumed): its sched_wakeup_new counted
-	 * apart, and no latency sample, as the trace, which has neither
-	 */
-	s->in_fork_assumed = fork;
-	if (emit_wake_event(s, fork ? TRACE_EV_SCHED_WAKEUP_NEW : TRACE_EV_SCHED_WAKEUP, ti,
-			    after.cpu, after.cpu, cpu_pid(s, after.cpu), now)) {
-		s->in_fork_assumed = false;
+	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, after.cpu, after.cpu,
+			    cpu_pid(s, after.cpu), now))
 		return -1;
-	}
-	s->in_fork_assumed = false;
-	if (fork && lat_machine_mute_pending(s->lat, s->wt[ti].pid) > 0)
-		s->notes[SIM_NOTE_FORK_MUTED]++;
 	/* the preemption it causes is the target CPU's, traced */
 	s->in_lost_wake = false;
 	flush_tail = !(how & SIM_WAKE_NO_COST) && flush_last(s, after.cpu, w);
@@ -2233,6 +2220,8 @@ static int early_charge(struct sim *s, const struct wl_wake *w, const struct sim
 }
 
 /* A wake record reaches its target (from a WAKE op or at its trace time). */
+static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, uint64_t now);
+
 static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 {
 	const struct wl_wake *w = &s->wakes[wi];
@@ -2241,6 +2230,17 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 	int wcpu = waker_cpu >= 0 ? waker_cpu : w->waker_cpu;
 
 	t->woken_by = WL_NONE;       /* a WAKE op sets it after this */
+	/*
+	 * The assumed wake of a fork the trace does not record
+	 * (wl_task.fork_assumed): the child is born here, by do_fork(), from
+	 * the CPU of the wake (the switch-in's), its parent the task credited
+	 * there (wl_task.fork_parent, or none: pid 0).
+	 */
+	if (!t->mt && t->st == SIM_UNBORN && s->wt[ti].fork_assumed && wi == s->wt[ti].init_wake) {
+		uint32_t pi = s->wt[ti].fork_parent;
+
+		return do_fork(s, ti, wcpu, pi < s->nr_tasks ? s->wt[pi].pid : 0, now);
+	}
 	if (!t->mt || t->st == SIM_DEAD) {
 		if (!(w->flags & WL_WAKE_SPURIOUS))
 			s->early[wi] = 1;      /* the task is not born yet in the simulation */
@@ -2315,21 +2315,27 @@ void sim_task_set_affinity(struct sim *s, uint32_t ti)
 	s->notes[SIM_NOTE_AFF_PINNED] += wt->aff_cpu >= 0;
 }
 
+/* The parent of forked task @wt: the traced fork's, or the one an assumed fork credits. */
+static uint32_t parent_of(const struct wl_task *wt)
+{
+	return wt->fork_assumed ? wt->fork_parent : wt->parent;
+}
+
 static int inherited_pin_cpu(const struct sim *s, uint32_t ci, int parent_cpu)
 {
 	const struct wl_task *wt = &s->wt[ci], *pw;
 	const struct sim_task *pt;
+	uint32_t pi = parent_of(wt);
 
 	/* a recorded mask: its one CPU (or the slow path for all) */
 	if (wt->aff_src != WL_AFF_INFERRED && s->cfg.affinity == REPLAY_AFFINITY_CAPTURED)
 		return s->cfg.placement == REPLAY_PLACEMENT_MODEL ? wt->aff_cpu : -1;
 	if (s->cfg.placement != REPLAY_PLACEMENT_MODEL || wt->multi_cpu ||
 	    wt->nr_wakes <= (wt->init_wake != WL_NONE) ||
-	    wt->parent == WL_NONE ||
-	    wt->parent >= s->nr_tasks || parent_cpu < 0 || parent_cpu >= s->nr_cpus)
+	    pi == WL_NONE || pi >= s->nr_tasks || parent_cpu < 0 || parent_cpu >= s->nr_cpus)
 		return -1;
-	pw = &s->wt[wt->parent];
-	pt = &s->tasks[wt->parent];
+	pw = &s->wt[pi];
+	pt = &s->tasks[pi];
 	if (pw->multi_cpu || !pt->mt || pt->cpu != parent_cpu ||
 	    (pw->init_cpu >= 0 && wt->init_cpu >= 0 && pw->init_cpu != wt->init_cpu))
 		return -1;
@@ -2344,6 +2350,14 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	int cpu;
 	bool was_idle;
 	struct sr_error err;
+	uint32_t pi = parent_of(wt);
+	/*
+	 * A fork the trace does not record (wl_task.fork_assumed): its
+	 * sched_process_fork and sched_wakeup_new are written, counted apart
+	 * (sim_emit()), and its wakeup gives no latency sample, as the trace
+	 * has none of them.
+	 */
+	bool assumed = wt->fork_assumed;
 
 	if (c->mt || wt->cls != WL_CLASS_FAIR)
 		return 0;
@@ -2355,11 +2369,15 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 		       parent_pid);
 	ev.u.fork.parent_pid = parent_pid;
 	snprintf(ev.u.fork.parent_comm, TRACE_COMM_LEN, "%s",
-		 wt->parent != WL_NONE ? s->tasks[wt->parent].comm : "");
+		 pi < s->nr_tasks ? s->tasks[pi].comm : "");
 	ev.u.fork.child_pid = wt->pid;
 	memcpy(ev.u.fork.child_comm, c->comm, TRACE_COMM_LEN);
-	if (sim_emit(s, &ev))
+	s->in_fork_assumed = assumed;
+	if (sim_emit(s, &ev)) {
+		s->in_fork_assumed = false;
 		return -1;
+	}
+	s->in_fork_assumed = false;
 	cpu = inherited_pin_cpu(s, ci, parent_cpu);
 	if (cpu < 0)
 		cpu = placement_cpu(s, c, wt->init_cpu, parent_cpu, MODEL_WF_FORK,
@@ -2374,8 +2392,14 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	s->woke_cpu = cpu;           /* waker_cost() */
 	s->woke_idle = was_idle;
 	sim_task_enter_op(s, ci);
-	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, cpu_pid(s, cpu), now))
+	s->in_fork_assumed = assumed;
+	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, cpu_pid(s, cpu), now)) {
+		s->in_fork_assumed = false;
 		return -1;
+	}
+	s->in_fork_assumed = false;
+	if (assumed && lat_machine_mute_pending(s->lat, wt->pid) > 0)
+		s->notes[SIM_NOTE_FORK_MUTED]++;
 	return resched_after(s, cpu, was_idle, parent_cpu, CALIB_CTX_FORK, ci,
 			     wt->init_wake != WL_NONE ? s->wakes[wt->init_wake].seq : 0, now);
 }

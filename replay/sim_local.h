@@ -375,9 +375,10 @@ struct sim {
 	uint64_t stat_unseen;
 	bool in_lost_wake;
 	/*
-	 * The sched_wakeup_new of a wake taken as a fork the trace does not
-	 * record (wl_task.fork_assumed) is being written: counted in
-	 * forks_assumed, not in ev_count (the trace could not hold it)
+	 * The sched_process_fork or sched_wakeup_new of a fork the trace does
+	 * not record (wl_task.fork_assumed) is being written (do_fork()): not
+	 * in ev_count (the trace could not hold it); the sched_wakeup_new
+	 * counted in forks_assumed
 	 */
 	bool in_fork_assumed;
 	uint64_t forks_assumed;

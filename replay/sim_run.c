@@ -596,7 +596,8 @@ bool sim_unseen(const struct sim *s, int cpu, uint64_t ts)
 int sim_emit(struct sim *s, const struct trace_event *ev)
 {
 	if (s->in_fork_assumed) {
-		s->forks_assumed++;
+		/* its sched_process_fork is written and counted in neither */
+		s->forks_assumed += ev->type == TRACE_EV_SCHED_WAKEUP_NEW;
 	} else {
 		s->ev_count[ev->type]++;
 		if (sim_unseen(s, ev->cpu, ev->ts))
@@ -1339,7 +1340,8 @@ static int setup(struct sim *s, struct sr_error *err)
 		if (w->init_state != WL_INIT_NEW &&
 		    lat_cgroup_seed(s->lat, w->pid, wl_group(wl, t->group)->path))
 			goto oom;
-		if (w->cls != WL_CLASS_FAIR || w->init_state == WL_INIT_NEW)
+		/* an assumed fork is born at its assumed wake (sim.c fork_assumed_now()) */
+		if (w->cls != WL_CLASS_FAIR || w->init_state == WL_INIT_NEW || w->fork_assumed)
 			continue;
 		t->mt = model_task_new(s->m, s->groups[t->group], w->nice, MODEL_POLICY_NORMAL, i, err);
 		if (!t->mt)
@@ -1847,7 +1849,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_CLASS_IN_PLACE] = "RT intervals of a running task switched to the fair class (a deboost in its own context): handed over in place, the fair record enqueued and picked with no switch, wake or sample (switched_to_fair(), __schedule() picking the same task)",
 	[SIM_NOTE_CLASS_CARRY] = "fair records of a thread switched back to the fair class that take over the PELT, lag and deadline of its fair record before the change (the kernel's one sched_entity: enqueue_entity() ages se.avg blocked, switched_to_fair() attaches it, place_entity() uses the saved vlag)",
 	[SIM_NOTE_CLASS_MUTED] = "wakeup latency samples not counted: the stand-in wakeups that enqueue a task switched to the fair class (switched_to_fair(); WL_T_CLASS_WAKE)",
-	[SIM_NOTE_FORK_MUTED] = "wakeup latency samples not counted: the wakes of forks the trace does not record (its sched_wakeup_new, which the trace has none of, written and not compared; the extraction's note)",
+	[SIM_NOTE_FORK_MUTED] = "wakeup latency samples not counted: the wakes of forks the trace does not record (replayed as forks: their sched_process_fork and sched_wakeup_new, which the trace has none of, written and not compared; the extraction's note)",
 	[SIM_NOTE_REPLY_MUTED] = "wakeup latency samples not counted: the wakeups of those hand-off waits by their wakee's reply (the trace shows that waker runnable, not asleep: --handoff-replies nosample)",
 	[SIM_NOTE_HANDOFF_NO_BLOCK] = "blocks not slept after a hand-off reply: the waker's next message came before the wakee's wait, as the kernel would find it (no sleep, no wakeup)",
 	[SIM_NOTE_CHAN_READ_SLEPT] = "channel reads that found their channel empty and slept until a write (docs/replay.md, \"Channels\")",

@@ -317,6 +317,7 @@ static uint32_t task_new(struct wl_builder *b, int32_t pid, const char *comm, in
 	t->class_prev = WL_NONE;
 	t->init_wake = WL_NONE;
 	t->parent = WL_NONE;
+	t->fork_parent = WL_NONE;
 	t->first_ts = ts;
 	t->last_block_cpu = -1;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
@@ -2489,10 +2490,16 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 	b->ts.v[n].runnable_since = 0;
 	if (make_current(b, c, ev->cpu, n, ev->ts, true, true) || nice_seen(b, n, sw->next_prio))
 		return -1;
-	/* woken by make_current()'s assumed wake: a fork? (fork_finish() decides) */
+	/*
+	 * woken by make_current()'s assumed wake: a fork? (fork_finish()
+	 * decides).  Its parent: the task on this CPU, the assumed wake's,
+	 * when the child was switched in (the prev), none if it was idle.
+	 */
 	if (n == fresh && b->tasks.v[n].cls == WL_CLASS_FAIR &&
-	    b->tasks.v[n].init_wake != WL_NONE)
+	    b->tasks.v[n].init_wake != WL_NONE) {
 		b->tasks.v[n].fork_assumed = true;
+		b->tasks.v[n].fork_parent = p != n ? p : WL_NONE;
+	}
 	if (b->tasks.v[n].cls != WL_CLASS_FAIR) {
 		if (push_timed(b, ev->ts, WL_T_OTHER_IN, n, ev->cpu, 0, 0))
 			return -1;
@@ -3957,7 +3964,7 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_HANDOFF_SIGNAL] = "wakers preempted by their wakee that ran again before it blocked, after it woke others: a wait for its last such wake (--handoff-signals)",
 	[WL_NOTE_SELF_MIGRATE] = "migrations by the stopper that had just preempted the task (exec balancing, affinity): replayed at that point of the task's work",
 	[WL_NOTE_MISSING_WAKEUP] = "switch-ins of tasks the trace showed blocked, with no wakeup recorded: an external wake at the switch-in time assumed",
-	[WL_NOTE_FORK_ASSUMED] = "... of them the first switch-in of a task first seen there, in a trace that records wakeups but neither sched_wakeup_new nor sched_process_fork: taken as a fork's wake_up_new_task(); replayed as the wake at the switch-in as before, written as sched_wakeup_new and not compared (the trace records none), no latency sample (the trace has none)",
+	[WL_NOTE_FORK_ASSUMED] = "... of them the first switch-in of a task first seen there, in a trace that records wakeups but neither sched_wakeup_new nor sched_process_fork: taken as a fork's wake_up_new_task(); replayed as a fork at the switch-in (its parent the switch's prev, none from idle), its sched_process_fork and sched_wakeup_new written and not compared (the trace records none), no latency sample (the trace has none)",
 	[WL_NOTE_SWITCH_MISMATCH] = "sched_switch events whose prev was not the CPU's current so far: the previous current assumed preempted in the gap",
 	[WL_NOTE_LOST_IDLE_SWITCH] = "switches to idle the kernel did not trace (the CPU seen idle while a fair task was its current, no event of the task since its last): the task assumed blocked at its last event there",
 	[WL_NOTE_LOST_SWITCH_ELSEWHERE] = "switches the kernel did not trace, revealed by the task on another CPU (woken, switched in or migrated there while its CPU's current): the task assumed blocked (preempted, if migrated without a wakeup) at its last event on its CPU",

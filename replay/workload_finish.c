@@ -259,6 +259,8 @@ static void fork_finish(struct wl_builder *b)
 				  !wl->wakes[t->init_wake].in_lost;
 		if (t->fork_assumed)
 			wl->notes[WL_NOTE_FORK_ASSUMED]++;
+		else
+			t->fork_parent = WL_NONE;
 	}
 }
 

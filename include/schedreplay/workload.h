@@ -322,11 +322,19 @@ struct wl_task {
 	 * assumed wake (init_wake), in a trace that records sched_wakeup or
 	 * sched_waking but no fork (trace_info.records_forks false): most
 	 * likely forked, so that wake is taken as wake_up_new_task()'s.  The
-	 * simulation writes it as sched_wakeup_new, counted apart (the trace
-	 * could not hold it), with no latency sample (docs/replay.md,
-	 * "Forks the trace does not record").
+	 * simulation creates the task there, by its fork path (do_fork()),
+	 * writes its sched_process_fork and sched_wakeup_new, counted apart
+	 * (the trace could not hold them), with no latency sample
+	 * (docs/replay.md, "Forks the trace does not record").
 	 */
 	bool fork_assumed;
+	/*
+	 * fork_assumed: the parent credited (docs/replay.md, "Forks the trace
+	 * does not record"): the task running on the CPU of the assumed wake,
+	 * the switch-in's prev (it gave the CPU to the child), WL_NONE when
+	 * that CPU was idle (the parent ran elsewhere: not identified).
+	 */
+	uint32_t fork_parent;
 	/*
 	 * The trace's own counts of it, against the kernel's counters in the
 	 * sidecar's sched_at_start / sched_at_end (replay_pelt_compare()):

@@ -301,10 +301,14 @@ fi
 # started asleep there (--unseen-nomig idle: 17, all-idle: 14) is taken as
 # its fork's wake_up_new_task(), written as sched_wakeup_new and counted
 # apart, with no latency sample: the sched_wakeup row compares the trace's
-# wakeups only (1003 against 1068; 1020 with the 17 counted, 5 Dec 2026),
-# the sched_wakeup_new row stays 0 against 0.  The default (queued) has no
+# wakeups only (1004 against 1068; 1020 with the 17 counted, 5 Dec 2026;
+# 1003 before they went through the fork path, 6 Dec), the
+# sched_wakeup_new row stays 0 against 0.  The default (queued) has no
 # such wake.  trace-critical-path (4 under idle): sched_wakeup 12 against
-# 12 (16 with them).  (docs/replay.md, "Forks the trace does not record")
+# 12 (16 with them).  Each is replayed as a fork (do_fork(): its
+# sched_process_fork written, not counted); all are switched in from idle,
+# so no parent is credited (pid=0).  (docs/replay.md, "Forks the trace
+# does not record")
 t=$dir/arm-lisa/trace_txt/trace.txt
 if [ -f "$t" ]; then
 	option_values "$t" --unseen-nomig "forks assumed" \
@@ -313,8 +317,24 @@ if [ -f "$t" ]; then
 	option_values "$t" --unseen-nomig "predicted sched_wakeup_new" \
 		's/^  sched_wakeup_new  *0  *\([0-9][0-9]*\) .*/\1/p' "idle:0" "queued:0"
 	option_values "$t" --unseen-nomig "predicted sched_wakeup" \
-		's/^  sched_wakeup  *1068  *\([0-9][0-9]*\) .*/\1/p' "idle:1003"
+		's/^  sched_wakeup  *1068  *\([0-9][0-9]*\) .*/\1/p' "idle:1004"
 fi
+for tf in arm-lisa/trace_txt/trace.txt:17:14 tracecompass-incubator/trace-critical-path:4:0; do
+	t=$dir/${tf%%:*} w=${tf#*:}
+	[ -f "$t" ] || continue
+	for m in queued:0 idle:${w%%:*} all-idle:${w#*:}; do
+		"$sr" replay --unseen-nomig "${m%%:*}" --top 0 --dump-events "$tmp/forks.txt" "$t" \
+			> /dev/null 2>&1
+		got=$(grep -c ': sched_process_fork: pid=0 ' "$tmp/forks.txt")
+		all=$(grep -c ': sched_process_fork: ' "$tmp/forks.txt")
+		if [ "$got" = "${m#*:}" ] && [ "$all" = "$got" ]; then
+			echo "ok: $t: --unseen-nomig ${m%%:*}: $got assumed forks replayed as forks"
+		else
+			echo "FAIL: $t: --unseen-nomig ${m%%:*}: $got forks of pid 0 ($all in all), want ${m#*:}"
+			fails=$((fails + 1))
+		fi
+	done
+done
 t=$dir/tracecompass-incubator/trace-critical-path
 if [ -f "$t" ]; then
 	option_values "$t" --unseen-nomig "predicted sched_wakeup" \

@@ -3687,21 +3687,26 @@ static void test_profile_why_release_bound(void)
  * A fork the trace does not record (wl_task.fork_assumed): 13, first seen
  * at its switch-in on CPU 0 after the CPU went idle, in a trace with
  * sched_wakeup and sched_migrate_task but no fork.  Its assumed wake is
- * replayed as before but written as sched_wakeup_new, counted apart
- * ("sched_wakeup_new_assumed"), with no sched_waking and no latency
- * sample: the compared counts are 10's wake only, as the trace's.  With
- * forks recorded (@forks) it is an ordinary assumed wake: counted and
- * sampled.
+ * written as sched_wakeup_new, counted apart ("sched_wakeup_new_assumed"),
+ * with no sched_waking and no latency sample: the compared counts are 10's
+ * wake only, as the trace's.  It is replayed through the fork path, as a
+ * traced fork (do_fork() -> model_wake_up_new_task()): born there, with a
+ * new task's initial load (post_init_entity_util_avg(): the model's
+ * new_task_first_load counter, 1024 for nice 0), its sched_process_fork
+ * written (not counted) with the parent credited: 10, which switched out
+ * for it (@from_idle false), or none (pid 0) when 13 is switched in from
+ * idle (10 slept at 4 ms).  With forks recorded (@forks) it is an
+ * ordinary assumed wake of a task asleep since the start: counted and
+ * sampled, no fork.
  */
-static void test_fork_assumed_replay(bool forks)
+static void test_fork_assumed_replay(bool forks, bool from_idle)
 {
 	struct trace_info info = { .records_migrations = true, .records_forks = forks };
-	struct trace_event ev[7];
-	struct sr_error err = { 0 };
+	struct trace_event ev[8];
 	struct pid_samples ps = { .pid = 13 };
 	struct replay_config rc;
-	struct replay_result *r;
 	struct wl_workload *wl;
+	struct run x;
 	uint64_t v = 0;
 	size_t n = 0;
 
@@ -3710,7 +3715,12 @@ static void test_fork_assumed_replay(bool forks)
 	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, 0x08, 10, 120, 0);
 	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS, 0, 0, 0x08, 10, 120, 0);
 	ev[n++] = ev_switch(3 * MS + 10000, 0, 0, 'R', 120, 10, 120);
-	ev[n++] = ev_switch(5 * MS, 0, 10, 'S', 120, 13, 120);
+	if (from_idle) {
+		ev[n++] = ev_switch(4 * MS, 0, 10, 'S', 120, 0, 120);
+		ev[n++] = ev_switch(5 * MS, 0, 0, 'R', 120, 13, 120);
+	} else {
+		ev[n++] = ev_switch(5 * MS, 0, 10, 'S', 120, 13, 120);
+	}
 	ev[n++] = ev_switch(6 * MS, 0, 13, 'S', 120, 0, 120);
 	wl = build_info(ev, n, &info, NULL);
 	if (!wl)
@@ -3718,17 +3728,30 @@ static void test_fork_assumed_replay(bool forks)
 	replay_config_default(&rc);
 	rc.sample_sink = pid_sample;
 	rc.sample_ctx = &ps;
-	r = replay_run(wl, &rc, &err);
-	CHECK(r != NULL);
-	if (r) {
+	if (run_begin(&x, wl, &rc)) {
+		struct replay_result *r = x.r;
+
 		CHECK_EQ(count(r, "sched_wakeup"), forks ? 2 : 1);
 		CHECK_EQ(count(r, "sched_waking"), forks ? 2 : 1);
 		CHECK_EQ(count(r, "sched_wakeup_new"), 0);
+		/* its sched_process_fork is not counted (no row: none traced) */
+		v = 0;
+		replay_count_get(r, "sched_process_fork", &v);
+		CHECK_EQ(v, 0);
 		CHECK_EQ(replay_count_get(r, "sched_wakeup_new_assumed", &v), !forks);
 		CHECK_EQ(v, forks ? 0 : 1);
 		CHECK_EQ(ps.n, forks ? 1 : 0);
-		replay_result_free(r);
+		/* the fork path: a new task's initial load, one fork written */
+		CHECK_EQ(count(r, "new_task_first_load.count"), forks ? 0 : 1);
+		CHECK_EQ(count(r, "new_task_first_load.sum"), forks ? 0 : 1024);
+		CHECK_EQ(lines_with(x.dump, "[000] ", from_idle ? "sched_process_fork: pid=0 " :
+				    "sched_process_fork: pid=10 ", "child=task13:13", NULL),
+			 forks ? 0 : 1);
+		CHECK_EQ(lines_with(x.dump, "[000] ", "sched_wakeup_new: task13:13 [120] CPU:00",
+				    NULL), forks ? 0 : 1);
+		CHECK_EQ(lines_with(x.dump, "sched_waking: task13:13", NULL), forks ? 1 : 0);
 	}
+	run_end(&x);
 	wl_free(wl);
 }
 
@@ -5188,8 +5211,8 @@ int main(int argc, char **argv)
 	test_pi_rt_first_replay();
 	test_class_change_replay();
 	test_class_change_pi_replay();
-	test_fork_assumed_replay(false);
-	test_fork_assumed_replay(true);
+	for (int k = 0; k < 4; k++)
+		test_fork_assumed_replay(k & 1, k & 2);
 	test_class_in_place_other_pick();
 	test_rt_block_handover();
 	test_class_leave_run_on();

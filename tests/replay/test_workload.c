@@ -268,7 +268,9 @@ static void test_unseen_after_idle(bool woken, bool migrations)
  * forked (wl_task.fork_assumed, note "taken as a fork") only in a trace
  * that records wakeups (@wakeups: 10's sched_waking and sched_wakeup) and
  * no fork (trace_info.records_forks = @forks false): an existing task's
- * wake would be in the trace, a fork writes only sched_wakeup_new.
+ * wake would be in the trace, a fork writes only sched_wakeup_new.  Its
+ * parent (wl_task.fork_parent) is then 10, the task it was switched in
+ * after, and none otherwise.
  */
 static void test_fork_assumed(bool wakeups, bool forks)
 {
@@ -286,6 +288,9 @@ static void test_fork_assumed(bool wakeups, bool forks)
 	CHECK(wl_task(wl, n)->init_wake != WL_NONE);
 	CHECK_EQ(wl_task(wl, n)->fork_assumed, want);
 	CHECK(!wl_task(wl, a)->fork_assumed);
+	/* its parent credited: 10, the switch-in's prev, only when taken as a fork */
+	CHECK_EQ(wl_task(wl, n)->fork_parent, want ? a : WL_NONE);
+	CHECK_EQ(wl_task(wl, a)->fork_parent, WL_NONE);
 	CHECK_EQ(note_value(wl, "taken as a fork"), want ? 1 : 0);
 	/* 13's assumed wake (and 10's, without wakeups) */
 	CHECK_EQ(note_value(wl, "no wakeup recorded"), wakeups ? 1 : 2);
