@@ -33,8 +33,12 @@ RT block's pass, a periodic or nohz balance).
 Usage:
   trace-cmd report -t -i T.dat > T.rep
   schedreplay replay T.dat --dump-events D --dump-wake-records [--seed S]
-  newidle_overload.py T.rep [D...] [--pid P] [--check]
+  newidle_overload.py T.rep [D...] [--pid P] [--tick-us 4000] [--check]
 --pid: the RT blocks of that pid only (default: every RT/DL block to idle).
+The kernel's table is also split by whether a tick instant (the phase read
+from the trace's lone sched_stat_runtime events, --tick-us apart) fell in
+the block's CPU's idle since the set: a tick NO_HZ kept on an idle CPU runs
+its periodic balance, which recomputes the overload.
 --check: exit 1 unless every dump's newidle lines carry the overload fields
 and their sets/clears counters never go back.
 """
@@ -141,6 +145,61 @@ def trace_side(path, gap_ns):
     return sets, blocks
 
 
+def tick_phase(path, period):
+    """The ticks' phase (ns, modulo @period) from the trace's sched_stat_runtime events
+    that stand alone on their CPU (20 us from the CPU's events either side: a tick's
+    update_curr() of the running task), the most common 50 us bin's median; None
+    without such events."""
+    per = {}
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = EV.search(line)
+            if m and m.group(4) != 'print':
+                per.setdefault(int(m.group(1)), []).append((ts(m.group(2), m.group(3)),
+                                                            m.group(4)))
+    ph = []
+    for l in per.values():
+        for i in range(1, len(l) - 1):
+            if (l[i][1] == 'sched_stat_runtime' and l[i][0] - l[i - 1][0] > 20000 and
+                    l[i + 1][0] - l[i][0] > 20000):
+                ph.append(l[i][0] % period)
+    if not ph:
+        return None
+    bins = {}
+    for x in ph:
+        bins.setdefault(x // 50000, []).append(x)
+    best = sorted(max(bins.values(), key=len))
+    return best[len(best) // 2]
+
+
+def idle_spans(path):
+    """cpu -> [(start, end)] of the trace's idle intervals (switch to / from the idle task)."""
+    out, start = {}, {}
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = SW.search(line)
+            if not m:
+                continue
+            cpu, t = int(m.group(1)), ts(m.group(2), m.group(3))
+            if int(m.group(9)) == 0:
+                start[cpu] = t
+            elif int(m.group(5)) == 0 and cpu in start:
+                out.setdefault(cpu, []).append((start.pop(cpu), t))
+    return out
+
+
+def idle_tick_between(spans, phase, period, a, b):
+    """Whether a tick instant falls in one of @spans (one CPU's) within (a, b)."""
+    for s0, s1 in spans:
+        lo, hi = max(s0, a), min(s1, b)
+        if lo >= hi:
+            continue
+        k = (lo - phase) // period + 1
+        if phase + k * period < hi:
+            return True
+    return False
+
+
 def by_k(events):
     """events: time-ordered ('set', t) / ('pass', t, target, ran, clearable).  For each
     target pass: k = clearable passes since the last set (None: no set yet)."""
@@ -210,6 +269,8 @@ def main():
     ap.add_argument('dumps', nargs='*', help='replay --dump-events --dump-wake-records files')
     ap.add_argument('--pid', type=int, default=None)
     ap.add_argument('--gap-us', type=float, default=20.0)
+    ap.add_argument('--tick-us', type=float, default=4000.0,
+                    help='the tick period (1e6 / CONFIG_HZ us; 4000: HZ 250, the captures\')')
     ap.add_argument('--check', action='store_true')
     a = ap.parse_args()
 
@@ -228,8 +289,36 @@ def main():
     ev += [(b[0], 1, ('pass', b[0], b[3] and (a.pid is None or b[2] == a.pid), b[4], not b[5]))
            for b in blocks]
     ev.sort(key=lambda e: (e[0], e[1]))
+    blocks_at = {b[0]: b for b in blocks}
     print_rows('kernel: RT blocks to idle by k (blocks to idle since the last set), second charge',
                by_k([e[2] for e in ev]))
+    period = int(a.tick_us * 1000)
+    phase = tick_phase(a.trace, period)
+    if phase is not None:
+        # the same, split by whether a tick instant fell in the block's CPU's idle since the
+        # set (an idle tick the kernel kept: its periodic balance recomputes the overload)
+        spans = idle_spans(a.trace)
+        split = {}
+        last, k = None, 0
+        for e in ev:
+            x = e[2]
+            if x[0] == 'set':
+                last, k = x[1], 0
+                continue
+            b = blocks_at[x[1]]
+            if x[2] and last is not None:
+                tick = idle_tick_between(spans.get(b[1], []), phase, period, last, b[0])
+                r = split.setdefault((k, tick), [0, 0])
+                r[0] += 1
+                r[1] += b[4]
+            if last is not None and x[4]:
+                k += 1
+        print('  kernel: the same by (k, a tick in the CPU\'s idle since the set); tick phase '
+              '%d ns of %d' % (phase, period))
+        for key in sorted(split):
+            n, r = split[key]
+            print('    k %-3d idle tick %-3s %6d %6d %6.1f%%' %
+                  (key[0], 'yes' if key[1] else 'no', n, r, 100.0 * r / n if n else 0.0))
 
     ok = True
     for d in a.dumps:
