@@ -4300,8 +4300,26 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		if (h->gen != c->gen_tick)
 			return 0;
 		c->tick_armed = false;
-		if (!cpu_busy(c))
-			return 0;    /* NO_HZ: an idle CPU stops its tick */
+		if (!cpu_busy(c)) {
+			uint64_t a, b;
+
+			/*
+			 * NO_HZ: an idle CPU stops its tick - unless its next
+			 * timer is within a tick (tick_nohz_next_event()
+			 * retains it), the trace's idle end standing in for
+			 * that timer (--idle-tick short).  The tick's
+			 * sched_tick() -> sched_balance_trigger() runs the
+			 * idle CPU's periodic balance.  Not re-armed: an
+			 * interval that short holds at most this one.
+			 */
+			if (s->cfg.idle_tick == REPLAY_IDLE_TICK_SHORT && c->other < 0 &&
+			    !c->stalled && wl_cpu_idle_span(s->wl, cpu, h->t, &a, &b) &&
+			    b - a <= s->tick_ns) {
+				s->notes[SIM_NOTE_IDLE_TICK]++;
+				model_tick(s->m, cpu, h->t);
+			}
+			return 0;
+		}
 		s->notes[SIM_NOTE_TICK_TRACED] += c->tick_traced;
 		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.nohz_pull)
 			nohz_pull_cpus(s, h->t);
