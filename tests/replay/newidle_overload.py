@@ -44,22 +44,17 @@ and their sets/clears counters never go back.
 """
 import argparse
 import math
+import os
 import re
 import sys
 
-SW = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d+):\s+sched_switch:\s+(.+?):(-?\d+) \[(-?\d+)\] (\S+) ==> '
-                r'(.+?):(-?\d+) \[(-?\d+)\]')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from newidle_rt import EV, RT, SW, dump_newidle, ts  # noqa: E402  (the same trace and dump lines)
+
 WK = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d+):\s+sched_wakeup(?:_new)?:\s+(.+?):(-?\d+) \[(-?\d+)\] '
                 r'CPU:(\d+)')
 MG = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d+):\s+sched_migrate_task:\s+comm=.*? pid=(\d+) prio=-?\d+ '
                 r'orig_cpu=(\d+) dest_cpu=(\d+)')
-RT = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d+):\s+sched_stat_runtime:\s+comm=.*? pid=(\d+) ')
-EV = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):')
-NI = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d+):\s+replay_op: newidle (.*)$')
-
-
-def ts(sec, frac):
-    return int(sec) * 1000000000 + int(frac.ljust(9, '0')[:9])
 
 
 def trace_side(path, gap_ns):
@@ -246,20 +241,13 @@ def print_rows(title, rows):
 
 
 def dump_lines(path):
-    out = []
-    with open(path, errors='replace') as f:
-        for line in f:
-            if 'replay_op: newidle' not in line:
-                continue
-            m = NI.search(line)
-            if not m:
-                raise ValueError('%s: unparsed newidle line: %s' % (path, line.strip()))
-            kv = dict(x.split('=', 1) for x in m.group(4).split())
-            for k in ('pid', 'next', 'outcome', 'overloaded', 'set', 'clear', 'sets', 'clears',
-                      'class'):
-                if k not in kv:
-                    raise ValueError('%s: newidle line without %s: %s' % (path, k, line.strip()))
-            out.append((ts(m.group(2), m.group(3)), int(m.group(1)), kv))
+    """newidle_rt.py's dump lines, each also with the overload fields."""
+    out = dump_newidle(path)
+    for t, cpu, kv in out:
+        for k in ('overloaded', 'set', 'clear', 'sets', 'clears', 'class'):
+            if k not in kv:
+                raise ValueError('%s: newidle line at %d.%09d without %s' %
+                                 (path, t // 10**9, t % 10**9, k))
     return out
 
 
@@ -320,13 +308,13 @@ def main():
             print('    k %-3d idle tick %-3s %6d %6d %6.1f%%' %
                   (key[0], 'yes' if key[1] else 'no', n, r, 100.0 * r / n if n else 0.0))
 
+    try:
+        loaded = [(d, dump_lines(d)) for d in a.dumps]
+    except (OSError, ValueError) as e:
+        print('error: %s' % e, file=sys.stderr)
+        return 1
     ok = True
-    for d in a.dumps:
-        try:
-            lines = dump_lines(d)
-        except (OSError, ValueError) as e:
-            print('error: %s' % e, file=sys.stderr)
-            return 1
+    for d, lines in loaded:
         # the model's sets: its counter; each line's pass, in order
         mev = []
         psets = pclears = 0
