@@ -518,6 +518,7 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 	ni->newidle_ratio = this_rq->nr_sd ? this_rq->sd[0].newidle_ratio : 0;
 	ni->balanced = 0;
 	ni->dice_skipped = 0;
+	ni->rd_overloaded_after = m->rd_overloaded;
 
 	if (m->traced_newidle && m->traced_newidle_cpu == this_rq->cpu) {
 		/*
@@ -540,6 +541,7 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 			m->traced_newidle_done = true;
 			this_rq->idle_stamp = 0;
 			COUNT(m, newidle_balance_pulled);
+			ni->rd_overloaded_after = m->rd_overloaded;
 			return 1;
 		}
 	}
@@ -634,6 +636,7 @@ out:
 	} else {
 		nohz_newidle_balance(m, this_rq);
 	}
+	ni->rd_overloaded_after = m->rd_overloaded;
 	return pulled_task;
 }
 
@@ -731,8 +734,11 @@ static void _nohz_idle_balance(struct model *m, struct rq *this_rq, unsigned int
 		if (flags & NOHZ_STATS_KICK)
 			has_blocked_load |= update_nohz_stats(m, rq);
 		if (time_after_eq(m->jiffies, rq->next_balance)) {
-			if (flags & NOHZ_BALANCE_KICK)
+			if (flags & NOHZ_BALANCE_KICK) {
+				m->lb_site = MODEL_OVERLOAD_NOHZ;
 				sched_balance_domains(m, rq, true);
+				m->lb_site = MODEL_OVERLOAD_NONE;
+			}
 		}
 		if (time_after(next_balance, rq->next_balance)) {
 			next_balance = rq->next_balance;

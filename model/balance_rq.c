@@ -571,6 +571,10 @@ static void update_sd_lb_stats(struct model *m, struct lb_env *env)
 	if (sd->top) {
 		if (m->rd_overloaded && !overloaded)
 			COUNT(m, rd_overloaded_cleared);
+		if (m->rd_overloaded != overloaded)
+			model_note_overload(m, overloaded, env->idle == CPU_NEWLY_IDLE ?
+					    MODEL_OVERLOAD_NEWIDLE : m->lb_site == MODEL_OVERLOAD_NOHZ ?
+					    MODEL_OVERLOAD_NOHZ : MODEL_OVERLOAD_PERIODIC, env->dst_rq);
 		m->rd_overloaded = overloaded;
 	}
 	env->have_stats = true;

@@ -105,8 +105,25 @@ void add_nr_running(struct model *m, struct rq *rq, unsigned int count)
 	unsigned int prev = rq->nr_running;
 
 	rq->nr_running += count;
-	if (prev < 2 && rq->nr_running >= 2)
+	if (prev < 2 && rq->nr_running >= 2) {
+		model_note_overload(m, true, MODEL_OVERLOAD_ENQUEUE, rq);
 		m->rd_overloaded = true;
+	}
+}
+
+/* the analysis record of a change of rd->overloaded (model_overload_info()) */
+void model_note_overload(struct model *m, bool set, enum model_overload_site site,
+			 const struct rq *rq)
+{
+	struct model_overload_change *c = set ? &m->rd_overload_set : &m->rd_overload_clear;
+
+	if (set)
+		m->rd_overload_sets++;
+	else
+		m->rd_overload_clears++;
+	c->site = site;
+	c->cpu = rq->cpu;
+	c->at = rq->clock;
 }
 
 void sub_nr_running(struct model *m, struct rq *rq, unsigned int count)
@@ -1393,6 +1410,15 @@ bool model_traced_newidle_done(const struct model *m)
 const struct model_newidle_info *model_last_newidle(const struct model *m)
 {
 	return &m->last_newidle;
+}
+
+void model_overload_info(const struct model *m, struct model_overload_info *out)
+{
+	out->overloaded = m->rd_overloaded;
+	out->sets = m->rd_overload_sets;
+	out->clears = m->rd_overload_clears;
+	out->last_set = m->rd_overload_set;
+	out->last_clear = m->rd_overload_clear;
 }
 
 void model_other_class_put_prev(struct model *m, int cpu)

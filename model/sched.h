@@ -465,6 +465,10 @@ struct model {
 		unsigned long next_balance;
 	} nohz;
 	bool rd_overloaded;
+	/* model_overload_info(): the flag's last set / clear and their counts */
+	uint64_t rd_overload_sets, rd_overload_clears;
+	struct model_overload_change rd_overload_set, rd_overload_clear;
+	enum model_overload_site lb_site;   /* the running balance's caller (not newidle) */
 
 	u64 tl_rng;                 /* treap priorities */
 	/*
@@ -919,6 +923,8 @@ u64 rq_clock_task_at(struct rq *rq, u64 now);
 void model_advance_time(struct model *m, u64 now);
 void add_nr_running(struct model *m, struct rq *rq, unsigned int count);
 void sub_nr_running(struct model *m, struct rq *rq, unsigned int count);
+void model_note_overload(struct model *m, bool set, enum model_overload_site site,
+			 const struct rq *rq);
 void set_task_cpu(struct model *m, struct model_task *p, int new_cpu);
 void activate_task(struct model *m, struct rq *rq, struct model_task *p, int flags);
 void deactivate_task(struct model *m, struct rq *rq, struct model_task *p, int flags);

@@ -79,6 +79,46 @@ static void dump_op(struct sim *s, int cpu, uint64_t now, const char *fmt, ...)
 }
 
 /*
+ * `newidle pid=P next=N outcome=O ...`: the model's sched_balance_newidle() at
+ * a block to idle of pid P (the pick found N, 0: idle), if one ran since
+ * model_last_newidle()'s seq was @ni_seq (else outcome=none): the entry
+ * test's inputs, the walk, rd->overloaded after the pass, and who set and
+ * cleared the overload last (model_overload_info(): site:cpu:time, the
+ * counts of sets and clears so far).  @cls: "rt" (a non-fair block, the
+ * second charge's line: tests/replay/newidle_rt.py) or "fair".
+ */
+static void dump_newidle(struct sim *s, int cpu, uint64_t now, int pid, int next, uint64_t ni_seq,
+			 const char *cls)
+{
+	static const char *const why[] = { "traced", "nosd", "notoverloaded", "shortidle", "ran" };
+	static const char *const site[] = { "none", "enqueue", "newidle", "periodic", "nohz" };
+	const struct model_newidle_info *ni = model_last_newidle(s->m);
+	struct model_overload_info ov;
+
+	if (!s->cfg.dump || !s->cfg.dump_ops)
+		return;
+	model_overload_info(s->m, &ov);
+	if (ni->seq == ni_seq || ni->cpu != cpu)
+		dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=none overloaded=%d "
+			"set=%s:%d:%" PRIu64 " clear=%s:%d:%" PRIu64 " sets=%" PRIu64 " clears=%" PRIu64
+			" class=%s", pid, next, ov.overloaded,
+			site[ov.last_set.site], ov.last_set.cpu, ov.last_set.at,
+			site[ov.last_clear.site], ov.last_clear.cpu, ov.last_clear.at,
+			ov.sets, ov.clears, cls);
+	else
+		dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=%s blocked=%d "
+			"overloaded=%d avg_idle=%" PRIu64 " max_cost=%" PRIu64 " ratio=%u "
+			"balanced=%u diceskip=%u after=%d set=%s:%d:%" PRIu64 " clear=%s:%d:%" PRIu64
+			" sets=%" PRIu64 " clears=%" PRIu64 " class=%s",
+			pid, next, why[ni->outcome], ni->blocked_update, ni->rd_overloaded,
+			ni->avg_idle, ni->max_newidle_lb_cost, ni->newidle_ratio,
+			ni->balanced, ni->dice_skipped, ni->rd_overloaded_after,
+			site[ov.last_set.site], ov.last_set.cpu, ov.last_set.at,
+			site[ov.last_clear.site], ov.last_clear.cpu, ov.last_clear.at,
+			ov.sets, ov.clears, cls);
+}
+
+/*
  * `KIND pid=P trace=T waker=W`: what became of wake record @w (its wakee
  * @ti, the trace's sched_waking time, the waker's pid, -1 for an external
  * wake)
@@ -1298,6 +1338,7 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	uint32_t ni = WL_NONE;       /* a traced newidle pull handed to the pick */
 	int ni_from = -1;
 	uint64_t clk = now > lead ? now - lead : now;   /* this __schedule()'s clock read */
+	uint64_t ni_seq;
 
 	charge(s, cpu, now);
 	c->resched_at = UINT64_MAX;
@@ -1323,10 +1364,14 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	if (s->nr_pulls && (prev < 0 || how != MODEL_PREV_RUNNABLE) &&
 	    model_nr_queued(s->m, cpu) <= (prev >= 0 ? 1u : 0u) && pull_waiting(s, cpu, now))
 		return -1;
+	ni_seq = model_last_newidle(s->m)->seq;
 	mt = sim_model_schedule(s, cpu, how, clk);
 	if (ni != WL_NONE && newidle_after_pick(s, cpu, ni, ni_from, clk))
 		return -1;
 	next = mt ? (int32_t)model_task_id(mt) : -1;
+	if (prev >= 0 && how != MODEL_PREV_RUNNABLE)
+		dump_newidle(s, cpu, now, s->wt[prev].pid, next >= 0 ? s->wt[next].pid : 0, ni_seq,
+			     "fair");
 	if (prev >= 0) {
 		struct sim_task *pt = &s->tasks[prev];
 
@@ -3518,23 +3563,11 @@ static int nonfair_out(struct sim *s, int cpu, int32_t who, bool blocked, uint64
 		 * whose rq clock update put_prev_task_rt() charges as a
 		 * second sched_stat_runtime (tests/replay/newidle_rt.py)
 		 */
-		static const char *const why[] = { "traced", "nosd", "notoverloaded", "shortidle",
-						   "ran" };
-
 		if (s->cfg.rt_charge == REPLAY_RT_CHARGE_NEWIDLE && ni->seq != ni_seq &&
 		    ni->cpu == cpu && ni->blocked_update)
 			model_other_class_put_prev(s->m, cpu);
-		if (ni->seq == ni_seq)
-			dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=none", s->wt[who].pid,
-				next_task >= 0 ? s->wt[next_task].pid : 0);
-		else
-			dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=%s blocked=%d "
-				"overloaded=%d avg_idle=%" PRIu64 " max_cost=%" PRIu64 " ratio=%u "
-				"balanced=%u diceskip=%u",
-				s->wt[who].pid, next_task >= 0 ? s->wt[next_task].pid : 0,
-				why[ni->outcome], ni->blocked_update, ni->rd_overloaded,
-				ni->avg_idle, ni->max_newidle_lb_cost, ni->newidle_ratio,
-				ni->balanced, ni->dice_skipped);
+		dump_newidle(s, cpu, now, s->wt[who].pid, next_task >= 0 ? s->wt[next_task].pid : 0,
+			     ni_seq, "rt");
 	}
 	if (emit_switch(s, cpu, who, blocked ? 1 : s->facts->preempt_state,
 			blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked, next_task, now))
@@ -4291,8 +4324,26 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		if (h->gen != c->gen_tick)
 			return 0;
 		c->tick_armed = false;
-		if (!cpu_busy(c))
-			return 0;    /* NO_HZ: an idle CPU stops its tick */
+		if (!cpu_busy(c)) {
+			uint64_t a, b;
+
+			/*
+			 * NO_HZ: an idle CPU stops its tick - unless its next
+			 * timer is within a tick (tick_nohz_next_event()
+			 * retains it), the trace's idle end standing in for
+			 * that timer (--idle-tick short).  The tick's
+			 * sched_tick() -> sched_balance_trigger() runs the
+			 * idle CPU's periodic balance.  Not re-armed: an
+			 * interval that short holds at most this one.
+			 */
+			if (s->cfg.idle_tick == REPLAY_IDLE_TICK_SHORT && c->other < 0 &&
+			    !c->stalled && wl_cpu_idle_span(s->wl, cpu, h->t, &a, &b) &&
+			    b - a <= s->tick_ns) {
+				s->notes[SIM_NOTE_IDLE_TICK]++;
+				model_tick(s->m, cpu, h->t);
+			}
+			return 0;
+		}
 		s->notes[SIM_NOTE_TICK_TRACED] += c->tick_traced;
 		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.nohz_pull)
 			nohz_pull_cpus(s, h->t);

@@ -3668,6 +3668,14 @@ bool wl_cpu_idle_at(const struct wl_workload *wl, int cpu, uint64_t ts, uint32_t
 
 bool wl_cpu_idle_at_any(const struct wl_workload *wl, int cpu, uint64_t ts)
 {
+	uint64_t a, b;
+
+	return wl_cpu_idle_span(wl, cpu, ts, &a, &b);
+}
+
+bool wl_cpu_idle_span(const struct wl_workload *wl, int cpu, uint64_t ts, uint64_t *start,
+		      uint64_t *end)
+{
 	uint32_t lo, hi;
 
 	if (cpu < 0 || !wl->idle_first || (unsigned int)cpu >= wl->facts.nr_cpus)
@@ -3683,7 +3691,11 @@ bool wl_cpu_idle_at_any(const struct wl_workload *wl, int cpu, uint64_t ts)
 		else
 			hi = mid;
 	}
-	return lo < wl->idle_first[cpu + 1] && wl->idle[lo].start <= ts;
+	if (!(lo < wl->idle_first[cpu + 1] && wl->idle[lo].start <= ts))
+		return false;
+	*start = wl->idle[lo].start;
+	*end = wl->idle[lo].end;
+	return true;
 }
 
 void wl_free(struct wl_workload *wl)

@@ -687,8 +687,39 @@ struct model_newidle_info {
 	unsigned int newidle_ratio;   /* the lowest domain's NI_RANDOM ratio at entry */
 	unsigned int balanced;        /* domains balanced (sched_balance_rq()) */
 	unsigned int dice_skipped;    /* domains NI_RANDOM's die skipped */
+	bool rd_overloaded_after;     /* rd->overloaded when the pass returned */
 };
 const struct model_newidle_info *model_last_newidle(const struct model *m);
+/*
+ * Who set and who cleared the root domain's overload flag last (analysis:
+ * replay --dump-wake-records' `newidle` line).  Set by add_nr_running() (a
+ * CPU reaching two runnable tasks, any class: ENQUEUE) or by a root-domain
+ * update_sd_lb_stats() that found a CPU with nr_running > 1; cleared only by
+ * the latter.  That pass's caller: a newidle walk (sched_balance_newidle()),
+ * a CPU's own periodic balance (sched_balance_domains() from the softirq),
+ * or the nohz idle balance on behalf of a tickless CPU (_nohz_idle_balance()).
+ * @sets counts every set (each enqueue that takes a CPU to two runnable
+ * tasks, the flag set or not, and each walk that set it), @clears the walks
+ * that cleared it; @at: the model clock of that CPU.
+ */
+enum model_overload_site {
+	MODEL_OVERLOAD_NONE,
+	MODEL_OVERLOAD_ENQUEUE,    /* add_nr_running() */
+	MODEL_OVERLOAD_NEWIDLE,    /* update_sd_lb_stats() of a newidle walk */
+	MODEL_OVERLOAD_PERIODIC,   /* ... of a CPU's own periodic balance */
+	MODEL_OVERLOAD_NOHZ,       /* ... of the nohz idle balance */
+};
+struct model_overload_change {
+	enum model_overload_site site;
+	int cpu;
+	uint64_t at;
+};
+struct model_overload_info {
+	bool overloaded;
+	uint64_t sets, clears;
+	struct model_overload_change last_set, last_clear;
+};
+void model_overload_info(const struct model *m, struct model_overload_info *out);
 /*
  * put_prev_task_rt() / _dl() of a non-fair task that blocked on @cpu, after a
  * pick whose newidle pass moved the rq clock: one more sched_stat_runtime of

@@ -520,6 +520,21 @@ enum replay_rt_charge {
 extern const struct replay_name replay_rt_charge_names[];
 
 /*
+ * replay_config.idle_tick: an idle CPU stops its tick (stop, the default), or
+ * keeps it where the trace's idle interval containing the tick is at most
+ * one tick long (short): the kernel's tick_nohz_next_event() retains the tick
+ * when the CPU's next timer event is within TICK_NSEC, and the trace's idle
+ * end stands in for that event.  That tick runs sched_tick() on the idle CPU
+ * (its periodic balance, which recomputes rd->overloaded).  Experimental:
+ * docs/replay.md, "Idle ticks".
+ */
+enum replay_idle_tick {
+	REPLAY_IDLE_TICK_STOP = 0,
+	REPLAY_IDLE_TICK_SHORT,
+};
+extern const struct replay_name replay_idle_tick_names[];
+
+/*
  * replay_config.wake_path: a wakeup whose trace shows the capture kernel
  * enqueue a fully asleep task (wl_wake_traced_path(): a local wake, its
  * waker's sched_stat_runtime in the first half of its sched_waking ->
@@ -852,6 +867,8 @@ struct replay_config {
 	enum replay_block_clock block_clock;
 	/* an RT/DL block's second charge after a newidle blocked update (above) */
 	enum replay_rt_charge rt_charge;
+	/* an idle CPU's tick where its trace idle is short (above) */
+	enum replay_idle_tick idle_tick;
 	/* a traced fully asleep wakee the model has delayed (above) */
 	enum replay_wake_path wake_path;
 	enum replay_initial_lag initial_lag;   /* the start's lags (--initial-lag) */

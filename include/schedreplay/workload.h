@@ -1082,6 +1082,9 @@ struct wl_idle {
 bool wl_cpu_idle_at(const struct wl_workload *wl, int cpu, uint64_t ts, uint32_t *cursor);
 /* The same for @ts in any order (a binary search). */
 bool wl_cpu_idle_at_any(const struct wl_workload *wl, int cpu, uint64_t ts);
+/* ... and that interval's bounds (*start, *end) when it is */
+bool wl_cpu_idle_span(const struct wl_workload *wl, int cpu, uint64_t ts, uint64_t *start,
+		      uint64_t *end);
 
 /*
  * A gap of lost events (ring-buffer overrun) on one CPU: the trace holds no

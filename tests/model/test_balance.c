@@ -658,6 +658,103 @@ static void test_newidle_stats_window(void)
 }
 
 /*
+ * model_overload_info(), the record of who set and cleared rd->overloaded
+ * (kernel/sched/sched.h add_nr_running(): prev_nr < 2 && nr_running >= 2;
+ * fair.c update_sd_lb_stats(): at !env->sd->parent, set_rd_overloaded() to
+ * "a CPU with nr_running > 1").  Two tasks woken on CPU 0: the second
+ * enqueue sets it (site enqueue, CPU 0, sets 1).  CPU 1's newidle pass with
+ * the die always letting the walk run (ratio 1023): CPU 0 still has 2
+ * runnable, the walk keeps the flag (after=1, no clear).  Both of CPU 0's
+ * tasks sleep: CPU 0's own newidle pass (its delayed entities dequeued by
+ * the pick first) clears it (site newidle, CPU 0, clears 1; before 1, after
+ * 0).  One task woken back: 1 runnable, no set.  Set again by hand: CPU 1's
+ * pass clears it (newidle, CPU 1, clears 2); set again, CPU 0's tick a
+ * second later runs its due periodic balance, which clears it (periodic,
+ * CPU 0, at the tick's clock, clears 3).  The other task woken on CPU 0 sets
+ * it (sets 2).
+ */
+static void test_overload_record(void)
+{
+	struct model *m = mk_ratio(true, 1023);
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	struct model_task *b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	const struct model_newidle_info *ni = model_last_newidle(m);
+	struct model_overload_info ov;
+	uint64_t now = 1000000000ULL;
+
+	model_overload_info(m, &ov);
+	CHECK(!ov.overloaded);
+	CHECK_EQ_U(ov.sets, 0);
+	CHECK_EQ_U(ov.last_set.site, MODEL_OVERLOAD_NONE);
+	model_wake_up_new_task(m, a, 0, 0, now);
+	model_overload_info(m, &ov);
+	CHECK_EQ_U(ov.sets, 0);
+	model_wake_up_new_task(m, b, 0, 0, now);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
+	model_overload_info(m, &ov);
+	CHECK(ov.overloaded);
+	CHECK_EQ_U(ov.sets, 1);
+	CHECK_EQ_U(ov.clears, 0);
+	CHECK_EQ_U(ov.last_set.site, MODEL_OVERLOAD_ENQUEUE);
+	CHECK_EQ_S(ov.last_set.cpu, 0);
+
+	m->rqs[1].avg_idle = 10000000;
+	sched_balance_newidle(m, &m->rqs[1]);
+	CHECK_EQ_U(ni->outcome, MODEL_NEWIDLE_RAN);
+	CHECK_EQ_U(ni->balanced, 1);
+	CHECK(ni->rd_overloaded && ni->rd_overloaded_after);
+	model_overload_info(m, &ov);
+	CHECK(ov.overloaded);
+	CHECK_EQ_U(ov.clears, 0);
+
+	now += 1000000;
+	m->rqs[0].avg_idle = 10000000;
+	model_schedule(m, 0, MODEL_PREV_SLEEP, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 1000) == NULL);
+	CHECK_EQ_U(m->rqs[0].nr_running, 0);
+	CHECK_EQ_S(ni->cpu, 0);
+	CHECK(ni->rd_overloaded && !ni->rd_overloaded_after);
+	model_overload_info(m, &ov);
+	CHECK(!ov.overloaded);
+	CHECK_EQ_U(ov.clears, 1);
+	CHECK_EQ_U(ov.last_clear.site, MODEL_OVERLOAD_NEWIDLE);
+	CHECK_EQ_S(ov.last_clear.cpu, 0);
+	model_try_to_wake_up(m, a, 0, 0, MODEL_WF_TTWU, now + 2000);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now + 2000);
+	model_overload_info(m, &ov);
+	CHECK(!ov.overloaded);
+	CHECK_EQ_U(ov.sets, 1);
+
+	m->rd_overloaded = true;
+	m->rqs[1].avg_idle = 10000000;
+	sched_balance_newidle(m, &m->rqs[1]);
+	model_overload_info(m, &ov);
+	CHECK(!ov.overloaded);
+	CHECK_EQ_U(ov.clears, 2);
+	CHECK_EQ_U(ov.last_clear.site, MODEL_OVERLOAD_NEWIDLE);
+	CHECK_EQ_S(ov.last_clear.cpu, 1);
+
+	m->rd_overloaded = true;
+	now += 1000000000ULL;
+	model_tick(m, 0, now);
+	model_overload_info(m, &ov);
+	CHECK(!ov.overloaded);
+	CHECK_EQ_U(ov.clears, 3);
+	CHECK_EQ_U(ov.last_clear.site, MODEL_OVERLOAD_PERIODIC);
+	CHECK_EQ_S(ov.last_clear.cpu, 0);
+	CHECK_EQ_U(ov.last_clear.at, now);
+
+	model_try_to_wake_up(m, b, 0, 0, MODEL_WF_TTWU, now + 1000);
+	model_overload_info(m, &ov);
+	CHECK(ov.overloaded);
+	CHECK_EQ_U(ov.sets, 2);
+	CHECK_EQ_U(ov.last_set.site, MODEL_OVERLOAD_ENQUEUE);
+	CHECK_EQ_S(ov.last_set.cpu, 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
  * The decay of max_newidle_lb_cost (update_newidle_cost() called with cost 0
  * by sched_balance_domains(), kernel/sched/fair.c): at most once per HZ
  * jiffies after last_decay_max_lb_cost, strictly after (time_after()), the
@@ -770,6 +867,7 @@ int main(void)
 	test_vcpu_pack_flat();
 	test_newidle_ratio();
 	test_newidle_stats_window();
+	test_overload_record();
 	test_newidle_cost_decay(1, 1000000, 1000000, 7);
 	test_newidle_cost_decay(0, 1000000, 988281, 988281);
 	test_newidle_cost_decay(0, 400000, 395312, 500000);

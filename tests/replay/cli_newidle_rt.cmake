@@ -29,8 +29,9 @@ execute_process(COMMAND ${PYTHON3} ${TOOL} ${WORK}/t.rep ${WORK}/plain.dump --ch
 expect("NOT rc EQUAL 0" "newidle_rt.py --check on a dump without replay_op lines: exit 0")
 
 # --rt-charge newidle: one more RT/DL sched_stat_runtime per non-fair block whose newidle pass
-# ran its blocked update (the dump's `outcome=ran blocked=1` lines, any pid), nothing else moved
-file(STRINGS ${WORK}/s1.dump all_ran REGEX "replay_op: newidle pid=[0-9]+ next=[0-9]+ outcome=ran blocked=1")
+# ran its blocked update (the dump's `outcome=ran blocked=1 ... class=rt` lines, any pid; the
+# class=fair lines are the fair blocks' passes), nothing else moved
+file(STRINGS ${WORK}/s1.dump all_ran REGEX "replay_op: newidle pid=[0-9]+ next=[0-9]+ outcome=ran blocked=1 .* class=rt$")
 list(LENGTH all_ran nall)
 foreach(mode one newidle)
   execute_process(COMMAND ${SCHEDREPLAY} replay --seed 1 --json --rt-charge ${mode} ${t}

@@ -112,6 +112,7 @@ SINGLE = [
     ("block-clock=after", ["--block-clock", "after"]),
     ("block-clock=keep", ["--block-clock", "keep"]),
     ("rt-charge=newidle", ["--rt-charge", "newidle"]),
+    ("idle-tick=short", ["--idle-tick", "short"]),
     ("wake-path=traced", ["--wake-path", "traced"]),
     ("wake-path=model", ["--wake-path", "model"]),
     ("initial-lag=infer", ["--initial-lag", "infer"]),
