@@ -306,6 +306,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->tick_nsec = (1000000000ULL + hz / 2) / hz;
 	m->balance_moves_tasks = cfg->balance_moves_tasks;
 	m->newidle_moves_tasks = cfg->newidle_moves_tasks;
+	m->exit_keeps_autogroup = cfg->exit_keeps_autogroup;
 	m->idle_moves_cpus = cfg->idle_moves_tasks ? UINT64_MAX : 0;
 	m->vcpu_pack = cfg->vcpu_pack;
 	m->vcpu_pack_flat = cfg->vcpu_pack_flat;
@@ -481,6 +482,11 @@ void model_print_settings(const struct model *m, FILE *out)
 struct model_group *model_root_group(struct model *m)
 {
 	return (struct model_group *)&m->root_task_group;
+}
+
+void model_group_set_autogroup(struct model_group *g, bool autogroup)
+{
+	((struct task_group *)g)->autogroup = autogroup;
 }
 
 const char *model_group_name(const struct model_group *g)
@@ -1353,7 +1359,7 @@ int model_migrate_tasks(struct model *m, struct model_task *const *ts, unsigned 
 /*
  * sched_move_task(): dequeue (update_curr) and put_prev, change the group,
  * enqueue and set_next again, resched.  The kernel does all of it even when
- * the group does not change (sched_autogroup_exit_task()).
+ * the group does not change (sched_autogroup_exit_task() of a cgroup's task).
  */
 static void sched_move_task(struct model *m, struct model_task *p, struct task_group *tg,
 			    uint64_t now)
@@ -1598,11 +1604,26 @@ int model_task_set_affinity(struct model *m, struct model_task *p, int caller_cp
 	return 0;
 }
 
+/*
+ * do_exit() -> sched_autogroup_exit_task() -> sched_move_task(p, true):
+ * sched_change_group() takes the task's cgroup's group, then
+ * autogroup_task_group(), which keeps the session's autogroup only while
+ * task_wants_autogroup() - false once PF_EXITING is set (kernel/sched/
+ * autogroup.c).  So a task of an autogroup leaves it for the root task group:
+ * task_change_group_fair() detaches its load from the autogroup's queue
+ * (detach_entity_cfs_rq(): the queue's sums, the propagation, a rate-limited
+ * update_tg_load_avg()) and attaches it to the root's.
+ */
 int model_task_exit_move(struct model *m, struct model_task *p, uint64_t now)
 {
+	struct task_group *tg;
+
 	if (p->state == TS_DEAD || p->state == TS_NEW || p->cpu < 0)
 		return -1;
-	sched_move_task(m, p, p->tg, now);
+	tg = p->tg;
+	if (tg->autogroup && !m->exit_keeps_autogroup)
+		tg = &m->root_task_group;
+	sched_move_task(m, p, tg, now);
 	p->exiting = true;
 	return 0;
 }

@@ -339,6 +339,7 @@ struct task_group {
 	struct cfs_rq **cfs_rq;     /* per CPU */
 	int depth;                  /* root 0 */
 	int idle;
+	bool autogroup;             /* an autogroup (CONFIG_SCHED_AUTOGROUP): task_wants_autogroup() */
 	char *name;
 	struct task_group *next_alloc;
 };
@@ -427,6 +428,7 @@ struct model {
 	struct model_newidle_info last_newidle;  /* model_last_newidle() */
 	uint64_t idle_moves_cpus;    /* model_config.idle_moves_tasks: for these CPUs (bit n: CPU n) */
 	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
+	bool exit_keeps_autogroup;  /* model_config.exit_keeps_autogroup */
 	bool vcpu_pack_flat;        /* model_config.vcpu_pack_flat: its cut whatever the idle time */
 	unsigned int newidle_ratio0; /* the domains' starting newidle_ratio (model_config) */
 	bool idle_clock_skip;       /* model_config.idle_clock_skip: wakeup_preempt() on idle */

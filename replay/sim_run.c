@@ -1281,6 +1281,7 @@ static int setup(struct sim *s, struct sr_error *err)
 
 		if (!(s->groups[g] = model_group_new(s->m, parent, wg->shares, wg->path, err)))
 			return -1;
+		model_group_set_autogroup(s->groups[g], wg->autogroup);
 	}
 	/*
 	 * CPU bandwidth limits (tg_set_cfs_bandwidth() long before the trace):

@@ -155,6 +155,12 @@ struct model_config {
 	bool vcpu_pack;
 	bool vcpu_pack_flat;    /* vcpu_pack_room()'s cut at its long-idle value at any idle time */
 	/*
+	 * model_task_exit_move() keeps an autogroup's task in its autogroup
+	 * (the model before pirt51, 6 Dec 2026); false: the kernel's move to
+	 * the root task group (task_wants_autogroup(): PF_EXITING).
+	 */
+	bool exit_keeps_autogroup;
+	/*
 	 * NI_RANDOM's starting newidle_ratio per domain (0..1024, the success
 	 * rate per 1024 newidle balances; newidle_success = ratio / 2 of
 	 * newidle_call = 512) when newidle_ratio_given; else sd_init()'s 512.
@@ -240,6 +246,14 @@ struct model_group *model_group_new(struct model *m, struct model_group *parent,
 int model_group_set_shares(struct model *m, struct model_group *g, unsigned long shares,
 			   uint64_t now, struct sr_error *err);
 const char *model_group_name(const struct model_group *g);
+/*
+ * Mark @g an autogroup (a session's group of the root cgroup).  An exiting
+ * task of an autogroup leaves it for the root task group at do_exit()'s
+ * sched_move_task() (model_task_exit_move()), as the kernel's
+ * sched_change_group() -> autogroup_task_group() does: task_wants_autogroup()
+ * is false for PF_EXITING.
+ */
+void model_group_set_autogroup(struct model_group *g, bool autogroup);
 
 /*
  * CPU bandwidth control (CONFIG_CFS_BANDWIDTH; docs/model.md "CFS
@@ -794,10 +808,14 @@ bool model_task_cpu_allowed(const struct model *m, const struct model_task *t, i
 int model_task_move_group(struct model *m, struct model_task *t, struct model_group *g,
 			  uint64_t now);
 /*
- * do_exit() -> sched_autogroup_exit_task() -> sched_move_task() with the
- * group unchanged (CONFIG_SCHED_AUTOGROUP, every distribution kernel): the
- * exiting task is dequeued (update_curr: a sched_stat_runtime), put, enqueued
- * and set again, and need_resched is set; its final __schedule() follows.
+ * do_exit() -> sched_autogroup_exit_task() -> sched_move_task()
+ * (CONFIG_SCHED_AUTOGROUP, every distribution kernel): the exiting task is
+ * dequeued (update_curr: a sched_stat_runtime), put, moved, enqueued and set
+ * again, and need_resched is set; its final __schedule() follows.  The group
+ * is unchanged for a task of a cgroup; a task of an autogroup
+ * (model_group_set_autogroup()) moves to the root task group (PF_EXITING:
+ * task_wants_autogroup() is false), its load detached from the autogroup's
+ * queue there and then, unless model_config.exit_keeps_autogroup.
  */
 /* From then on the task is exiting (PF_EXITING): a wakeup it makes is do_notify_parent()'s. */
 int model_task_exit_move(struct model *m, struct model_task *t, uint64_t now);

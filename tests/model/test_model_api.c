@@ -201,6 +201,67 @@ static void test_exit_move(void)
 }
 
 /*
+ * model_task_exit_move() of an autogroup's task (sched_autogroup_exit_task()
+ * -> sched_move_task() -> sched_change_group(): autogroup_task_group() gives
+ * the root task group, task_wants_autogroup() being false for PF_EXITING).
+ * T, alone in group G on CPU 0, runs 20 ms, then exits.  G an autogroup: T
+ * leaves G's queue for the root's at the move, its load detached there and
+ * then (G's load_avg and util_avg exactly 0, nothing queued in G; the root
+ * still holds T, running).  G a cgroup's group, or exit_keeps_autogroup
+ * (the model before): T stays in G, with its load.
+ */
+static void exit_move_group(bool autogroup, bool keep, bool *left)
+{
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3,
+				    .exit_keeps_autogroup = keep };
+	struct model *m = model_new(&cfg, NULL);
+	struct model_group *g;
+	struct model_group_queue gq, rq;
+	struct model_task *t;
+	uint64_t now = 1000000000ULL;
+
+	CHECK(m != NULL);
+	g = model_group_new(m, NULL, 1024, "autogroup-1", NULL);
+	CHECK(g != NULL);
+	model_group_set_autogroup(g, autogroup);
+	t = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	CHECK(model_wake_up_new_task(m, t, 0, 0, now) == 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == t);
+	CHECK(model_group_queue_read(m, g, 0, &gq) == 0);
+	CHECK_EQ_U(gq.h_nr_queued, 1);
+	CHECK(model_task_exit_move(m, t, now + 20000000) == 0);
+	CHECK(model_group_queue_read(m, g, 0, &gq) == 0);
+	CHECK(model_group_queue_read(m, model_root_group(m), 0, &rq) == 0);
+	CHECK_EQ_U(rq.h_nr_queued, 1);
+	CHECK(model_curr(m, 0) == t);
+	*left = gq.h_nr_queued == 0;
+	if (*left) {
+		CHECK_EQ_U(gq.load_avg, 0);
+		CHECK_EQ_U(gq.util_avg, 0);
+		CHECK_EQ_U(rq.nr_queued, 1);    /* T itself, no group entity */
+	} else {
+		CHECK_EQ_U(gq.h_nr_queued, 1);
+		CHECK(gq.load_avg > 300);      /* 20 ms loaded from new */
+	}
+	CHECK(model_check_invariants(m, NULL) == 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_DEAD, now + 20010000) == NULL);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+static void test_exit_move_autogroup(void)
+{
+	bool left;
+
+	exit_move_group(true, false, &left);
+	CHECK(left);
+	exit_move_group(true, true, &left);
+	CHECK(!left);
+	exit_move_group(false, false, &left);
+	CHECK(!left);
+}
+
+/*
  * model_finish_delayed_dequeue(): X ran 2 ms ahead of Y and Z on CPU 0 and
  * sleeps ineligible, so it stays queued, delayed (6.18 DELAY_DEQUEUE).  A
  * wakeup onto CPU 1 then requeues it on CPU 0 (ttwu_runnable(): a queued
@@ -568,6 +629,7 @@ int main(void)
 	test_counters();
 	test_deterministic();
 	test_exit_move();
+	test_exit_move_autogroup();
 	test_finish_delayed(false);
 	test_finish_delayed(true);
 	return check_done("model_api");
