@@ -1130,7 +1130,21 @@ static int load_tasks(struct sidecar *sc, const struct sv *root, const char **ba
 		}
 		DUP_STR(t->comm, sv_get(v, "comm"));
 		DUP_STR(t->cgroup, sv_get(v, "cgroup"));
-		t->autogroup = (int)get_int(v, "autogroup", -1);
+		/*
+		 * the session's autogroup id (proc_sched_autogroup_show_task()'s
+		 * "/autogroup-%ld": autogroup_create()'s atomic_inc_return() from 1;
+		 * the default group prints nothing): 0 and -1 named a group
+		 * "autogroup-0" / none at exit 0 (fuzz51)
+		 */
+		{
+			const struct sv *g = sv_get(v, "autogroup");
+			long long x = -1;
+
+			if (g && g->type != SV_NULL && !sv_int_in(g, 1, INT_MAX, &x))
+				FAIL(EINVAL, "tasks_at_start[%zu].autogroup is not an autogroup id "
+				     "(1..%d) or null", i, INT_MAX);
+			t->autogroup = (int)x;
+		}
 		t->nice = (int)get_int(v, "nice", 0);
 		/* read for the replay's start state only: a bad value is unknown, not an error */
 		{

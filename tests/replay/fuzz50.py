@@ -635,31 +635,41 @@ def main():
             results += r
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
+    missing = set(i for i in REGRESS if os.path.isdir(EXT) or not i.startswith("plat/"))
+    return summarize("fuzz50", cases, results, REGRESS if a.regress else None, missing, a.log)
+
+
+def summarize(name, cases, results, regress, regress_ids, log, listed=()):
+    """The table of kind x outcome, --regress's checks (@regress: id -> the
+    error regex, None exit 0; every id of @regress_ids must have run), every
+    BUG and every run whose outcome is in @listed, the --log lines; the exit
+    status (1 on any BUG).  fuzz51.py's too."""
     table = {}
     for r in results:
         key = (r["id"].split("/")[0], r["outcome"])
         table[key] = table.get(key, 0) + 1
     for (k, o), n in sorted(table.items()):
         print(f"{k:8} {o:14} {n}")
-    if a.regress:
+    if regress is not None:
         for r in results:
-            want = REGRESS[r["id"]]
+            want = regress[r["id"]]
             if want is None and r["outcome"] != "ok":
                 r["outcome"] = "BUG-regress"
             elif want is not None and (r["outcome"] != "error" or not re.search(want, r["err"])):
                 r["outcome"] = "BUG-regress"
-        missing = set(i for i in REGRESS if os.path.isdir(EXT) or not i.startswith("plat/")) - \
-            set(r["id"] for r in results)
-        for m in sorted(missing):
+        for m in sorted(set(regress_ids) - set(r["id"] for r in results)):
             results.append(dict(id=m, cmd="-", rc=0, outcome="BUG-regress", err="no such case"))
     bugs = [r for r in results if r["outcome"].startswith("BUG")]
+    for r in results:
+        if r["outcome"] in listed:
+            print(f"{r['outcome']}: {r['id']} [{r['cmd']}]")
     for r in bugs:
         print(f"{r['outcome']}: {r['id']} [{r['cmd']}] rc={r['rc']}: {r['err']}")
-    if a.log:
-        with open(a.log, "w") as f:
+    if log:
+        with open(log, "w") as f:
             for r in results:
                 f.write(json.dumps(r) + "\n")
-    print(f"fuzz50: {len(cases)} mutants, {len(results)} runs, {len(bugs)} BUG")
+    print(f"{name}: {len(cases)} mutants, {len(results)} runs, {len(bugs)} BUG")
     return 1 if bugs else 0
 
 
