@@ -1003,8 +1003,11 @@ static int load_cgroups(struct sidecar *sc, const struct sv *root, const char **
 	const struct sv *o, *a, *v;
 	size_t i;
 
-	sc->autogroup_enabled = sv_is_true(sv_get(sv_get(root, "autogroup"),
-							     "enabled"));
+	/* a boolean or null (fuzz51: "yes" and 5 were read as disabled at exit 0) */
+	v = sv_get(sv_get(root, "autogroup"), "enabled");
+	if (v && v->type != SV_NULL && v->type != SV_TRUE && v->type != SV_FALSE)
+		FAIL(EINVAL, "autogroup.enabled is not true, false or null");
+	sc->autogroup_enabled = sv_is_true(v);
 	o = sv_get(root, "cgroup");
 	sc->cgroup_version = (int)get_int(o, "version", 0);
 	sc->cgroup_hierarchy_id = (int)get_int(o, "hierarchy_id", -1);

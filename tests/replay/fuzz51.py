@@ -206,7 +206,7 @@ def cases_sdev():
     # autogroup: the top-level object and tasks_at_start's ids / nice
     for k, v in enumerate(({"enabled": "yes"}, {"enabled": None}, {}, [], "x", None,
                            {"enabled": 5})):
-        out.append(fuzz50.sidecar_case(f"sdev/ag/{k}", "any",
+        out.append(fuzz50.sidecar_case(f"sdev/ag/{k}", "error" if k in (0, 3, 4, 6) else "any",
                                        lambda d, v=v: d.__setitem__("autogroup", v)))
     for k, (key, v) in enumerate((("autogroup", 0), ("autogroup", -1), ("autogroup", 2 ** 40),
                                   ("autogroup", "3"), ("autogroup_nice", 20),
@@ -247,6 +247,7 @@ REGRESS = {
     "v7hdr/optoff/0": r"corrupted: no HEADER_INFO option",
     "sdev/tag/0": r"tasks_at_start\[3\]\.autogroup is not an autogroup id \(1\.\.2147483647\) or null",
     "sdev/tag/1": r"tasks_at_start\[3\]\.autogroup is not an autogroup id",
+    "sdev/ag/0": r"autogroup\.enabled is not true, false or null",
     "v6size/0/0": r"CPU 0 has no data in the file \(its size is 0\), but its CPUSTAT says",
     "v6size/1/0": r"CPU 1 has no data in the file \(its size is 0\), but its CPUSTAT says",
 }
