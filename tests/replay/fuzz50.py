@@ -589,19 +589,46 @@ SMOKE = {"aff": 6, "tasks": 5, "snaptg": 3, "sd": 5, "thresh": 3, "plat": 6, "cg
          "dat": 4, "opt": 6}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def smoke_sample(cs, n, keep=lambda c: c["cmds"][:1]):
+    """@n cases spread over @cs (all of them when @n is 0), each with the
+    commands keep() leaves (the first)."""
+    if not n:
+        return cs
+    cs = cs[::max(1, len(cs) // n)][:n]
+    for c in cs:
+        c["cmds"] = keep(c)
+    return cs
+
+
+def regress_cases(cases, regress):
+    """The cases of @regress (id -> error regex, None exit 0), each run by its
+    replay (its first command if not report), expecting that."""
+    cases = [c for c in cases if c["id"] in regress]
+    for c in cases:
+        c["cmds"] = c["cmds"][1:2] if c["cmds"][0] == "report" else c["cmds"][:1]
+        c["expect"] = "any" if regress[c["id"]] is None else "error"
+    return cases
+
+
+def arg_parser(doc):
+    """The options fuzz50.py and fuzz51.py share."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--work")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only")
-    ap.add_argument("--id", help="run only the cases whose id starts with this")
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--regress", action="store_true",
                     help="the fixed defects' cases (REGRESS): each must give its error")
     ap.add_argument("--log")
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--list", action="store_true")
+    return ap
+
+
+def main():
+    ap = arg_parser(__doc__)
+    ap.add_argument("--work")
+    ap.add_argument("--id", help="run only the cases whose id starts with this")
     a = ap.parse_args()
     kinds = a.only.split(",") if a.only else list(KINDS)
     cases = []
@@ -609,20 +636,11 @@ def main():
         if k == "plat" and not os.path.isdir(EXT):
             print(f"fuzz50: {EXT} missing: kind plat skipped")
             continue
-        cs = KINDS[k]()
-        if a.smoke:
-            step = max(1, len(cs) // SMOKE[k])
-            cs = cs[::step][:SMOKE[k]]
-            for c in cs:
-                c["cmds"] = c["cmds"][:1]
-        cases += cs
+        cases += smoke_sample(KINDS[k](), SMOKE[k] if a.smoke else 0)
     if a.id:
         cases = [c for c in cases if c["id"].startswith(a.id)]
     if a.regress:
-        cases = [c for c in cases if c["id"] in REGRESS]
-        for c in cases:
-            c["cmds"] = c["cmds"][1:2] if c["cmds"][0] == "report" else c["cmds"][:1]
-            c["expect"] = "any" if REGRESS[c["id"]] is None else "error"
+        cases = regress_cases(cases, REGRESS)
     if a.list:
         for c in cases:
             print(c["id"], c["expect"], c["cmds"])

@@ -26,7 +26,6 @@ Each exit-0 run of a v7 mutant is also compared with the unmutated trace's
 `replay --json` counts: "ok-differs" is listed for a look (a mutation of
 data the reader cannot check, e.g. a flipped timestamp bit, may change them).
 """
-import argparse
 import json
 import os
 import re
@@ -290,34 +289,16 @@ def run_v7(case, bin_, work, timeout, base):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--only")
-    ap.add_argument("--smoke", action="store_true")
-    ap.add_argument("--regress", action="store_true")
-    ap.add_argument("--log")
-    ap.add_argument("--timeout", type=int, default=60)
-    ap.add_argument("--list", action="store_true")
-    a = ap.parse_args()
+    a = fuzz50.arg_parser(__doc__).parse_args()
     kinds = a.only.split(",") if a.only else list(KINDS)
     cases = []
     for k in kinds:
-        cs = KINDS[k]()
-        if a.smoke:
-            step = max(1, len(cs) // SMOKE[k])
-            cs = cs[::step][:SMOKE[k]]
-            for c in cs:
-                c["cmds"] = c["cmds"][:1] if "v7" not in c else c["cmds"]
-        cases += cs
+        cases += fuzz50.smoke_sample(KINDS[k](), SMOKE[k] if a.smoke else 0,
+                                     lambda c: c["cmds"] if "v7" in c else c["cmds"][:1])
     if a.regress:
-        cases = [c for c in cases if c["id"] in REGRESS]
-        for c in cases:
-            c["cmds"] = c["cmds"][1:2] if c["cmds"][0] == "report" else c["cmds"][:1]
-            c["expect"] = "any" if REGRESS[c["id"]] is None else "error"
+        cases = fuzz50.regress_cases(cases, REGRESS)
     if a.list:
-        for c in cases:
-            print(c["id"], c["expect"], c["cmds"])
+        print("\n".join(f"{c['id']} {c['expect']} {c['cmds']}" for c in cases))
         return 0
     bin_ = os.path.abspath(a.bin)
     base = None
