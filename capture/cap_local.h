@@ -260,6 +260,9 @@ json_t *cap_machine_tunables(void);
 int cap_for_each_thread(int (*fn)(int tgid, int tid, void *arg), void *arg);
 int cap_for_each_thread_in(const char *proc, int (*fn)(int tgid, int tid, void *arg), void *arg);
 json_t *cap_machine_tasks(const struct cap_cgroup_host *h, bool *autogroup_enabled);
+/* cap_machine_tasks() of the tree @proc (a test's) in place of /proc */
+json_t *cap_machine_tasks_in(const char *proc, const struct cap_cgroup_host *h,
+			     bool *autogroup_enabled);
 json_t *cap_machine_loadavg(void);
 char *cap_machine_uname_string(void);
 /* "pid comm" lines for the trace.dat: the kernel's saved_cmdlines, the tasks

@@ -362,14 +362,15 @@ static const char *policy_name(int policy)
 }
 
 /* Fields of /proc/<tgid>/task/<tid>/stat after the comm (which may hold ')'). */
-static int task_stat(pid_t tgid, pid_t tid, int *nice, int *policy, int *cpu, unsigned *rt_prio)
+static int task_stat(const char *proc, pid_t tgid, pid_t tid, int *nice, int *policy, int *cpu,
+		     unsigned *rt_prio)
 {
-	char path[128];
+	char path[4200];
 	char *text = NULL, *p;
 	long v[40];
 	int i;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tgid, (int)tid);
+	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", proc, (int)tgid, (int)tid);
 	text = cap_read_file(path, NULL);
 	if (!text)
 		return -1;
@@ -476,6 +477,7 @@ int cap_for_each_thread(int (*fn)(int tgid, int tid, void *arg), void *arg)
 }
 
 struct tasks_walk {
+	const char *proc;              /* "/proc", or a test's tree */
 	const struct cap_cgroup_host *h;
 	json_t *tasks;
 	int tgid;                      /* the process whose autogroup is below */
@@ -486,7 +488,7 @@ struct tasks_walk {
 static int tasks_one(int tgid, int tid, void *arg)
 {
 	struct tasks_walk *w = arg;
-	char comm[64] = "", cg[4096] = "", cpath[128];
+	char comm[64] = "", cg[4096] = "", cpath[4200];
 	int nice = 0, policy = 0, cpu = -1;
 	unsigned rt_prio = 0;
 	json_t *e;
@@ -497,15 +499,15 @@ static int tasks_one(int tgid, int tid, void *arg)
 		w->tgid = tgid;
 		w->ag_id = -1;
 		w->ag_nice = 0;
-		snprintf(cpath, sizeof(cpath), "/proc/%d/autogroup", tgid);
+		snprintf(cpath, sizeof(cpath), "%s/%d/autogroup", w->proc, tgid);
 		/* "/autogroup-7 nice 0"; empty for kernel threads */
 		if (cap_read_line(cpath, ag, sizeof(ag)) == 0)
 			sscanf(ag, "/autogroup-%d nice %d", &w->ag_id, &w->ag_nice);
 	}
-	snprintf(cpath, sizeof(cpath), "/proc/%d/task/%d/comm", tgid, tid);
+	snprintf(cpath, sizeof(cpath), "%s/%d/task/%d/comm", w->proc, tgid, tid);
 	if (cap_read_line(cpath, comm, sizeof(comm)) < 0)
 		return 0;
-	if (task_stat(tgid, tid, &nice, &policy, &cpu, &rt_prio) < 0)
+	if (task_stat(w->proc, tgid, tid, &nice, &policy, &cpu, &rt_prio) < 0)
 		return 0;
 	e = json_pack("{s:i, s:i, s:s, s:s, s:i, s:i}", "pid", tid, "tgid", tgid, "comm", comm,
 		      "policy", policy_name(policy), "nice", nice, "cpu", cpu);
@@ -527,18 +529,24 @@ static int tasks_one(int tgid, int tid, void *arg)
 
 json_t *cap_machine_tasks(const struct cap_cgroup_host *h, bool *autogroup_enabled)
 {
-	struct tasks_walk w = { .h = h, .tasks = json_array(), .tgid = -1 };
-	char line[64];
+	return cap_machine_tasks_in("/proc", h, autogroup_enabled);
+}
 
-	*autogroup_enabled = cap_read_line("/proc/sys/kernel/sched_autogroup_enabled", line,
-					   sizeof(line)) == 0 && atoi(line) == 1;
+json_t *cap_machine_tasks_in(const char *proc, const struct cap_cgroup_host *h,
+			     bool *autogroup_enabled)
+{
+	struct tasks_walk w = { .proc = proc, .h = h, .tasks = json_array(), .tgid = -1 };
+	char line[64], path[4200];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/sched_autogroup_enabled", proc);
+	*autogroup_enabled = cap_read_line(path, line, sizeof(line)) == 0 && atoi(line) == 1;
 	/*
 	 * The walk meets a pid twice where a thread exec'd (de_thread()) or a
 	 * pid was reused during it, as the sched snapshots' walk does
 	 * (cap_sched_dedup()): the replay refuses tasks_at_start listing a pid
 	 * twice (fuzz50), so the last read is kept here too
 	 */
-	if (!w.tasks || cap_for_each_thread(tasks_one, &w) < 0 ||
+	if (!w.tasks || cap_for_each_thread_in(proc, tasks_one, &w) < 0 ||
 	    cap_sched_dedup(w.tasks) == (size_t)-1) {
 		json_decref(w.tasks);
 		return NULL;

@@ -1003,8 +1003,11 @@ static int load_cgroups(struct sidecar *sc, const struct sv *root, const char **
 	const struct sv *o, *a, *v;
 	size_t i;
 
-	sc->autogroup_enabled = sv_is_true(sv_get(sv_get(root, "autogroup"),
-							     "enabled"));
+	/* a boolean or null (fuzz51: "yes" and 5 were read as disabled at exit 0) */
+	v = sv_get(sv_get(root, "autogroup"), "enabled");
+	if (v && v->type != SV_NULL && v->type != SV_TRUE && v->type != SV_FALSE)
+		FAIL(EINVAL, "autogroup.enabled is not true, false or null");
+	sc->autogroup_enabled = sv_is_true(v);
 	o = sv_get(root, "cgroup");
 	sc->cgroup_version = (int)get_int(o, "version", 0);
 	sc->cgroup_hierarchy_id = (int)get_int(o, "hierarchy_id", -1);
@@ -1130,7 +1133,21 @@ static int load_tasks(struct sidecar *sc, const struct sv *root, const char **ba
 		}
 		DUP_STR(t->comm, sv_get(v, "comm"));
 		DUP_STR(t->cgroup, sv_get(v, "cgroup"));
-		t->autogroup = (int)get_int(v, "autogroup", -1);
+		/*
+		 * the session's autogroup id (proc_sched_autogroup_show_task()'s
+		 * "/autogroup-%ld": autogroup_create()'s atomic_inc_return() from 1;
+		 * the default group prints nothing): 0 and -1 named a group
+		 * "autogroup-0" / none at exit 0 (fuzz51)
+		 */
+		{
+			const struct sv *g = sv_get(v, "autogroup");
+			long long x = -1;
+
+			if (g && g->type != SV_NULL && !sv_int_in(g, 1, INT_MAX, &x))
+				FAIL(EINVAL, "tasks_at_start[%zu].autogroup is not an autogroup id "
+				     "(1..%d) or null", i, INT_MAX);
+			t->autogroup = (int)x;
+		}
 		t->nice = (int)get_int(v, "nice", 0);
 		/* read for the replay's start state only: a bad value is unknown, not an error */
 		{
@@ -1652,6 +1669,8 @@ const char *sidecar_sd_key(int field)
 /* More than a capture writes (it stops past a quarter of the value bound). */
 #define SIDECAR_SD_MAX_READS 100000
 #define SIDECAR_SD_MAX_PATHS 4096
+/* a sched_debug CPU without cpus.topology: the snapshots' bound (load_sched_one()) */
+#define SIDECAR_SD_MAX_CPU 65535
 /* |value| bound: tg_load_avg sums up to 2^20 per CPU, a weight is below 2^32 x 1024 */
 #define SIDECAR_SD_MAX_VALUE (1LL << 50)
 
@@ -1724,6 +1743,30 @@ static int sd_path_index(struct sidecar_sched_debug *sd, const char *path, uint3
 	return 0;
 }
 
+/*
+ * The largest CPU number a sched_debug read may name, which sizes the
+ * duplicate check's array: cpus.topology's last CPU, or without a topology
+ * the largest "cpu" of the file's reads that is a CPU number at all
+ * (0..SIDECAR_SD_MAX_CPU, as the snapshots' bound; load_sd_reads() refuses
+ * the others).  Sizing it from the CPU count alone took a topology-less
+ * sidecar's CPUs as 0 only (fuzz51).
+ */
+static int sd_cpu_bound(const struct sidecar *sc, const struct sv *o)
+{
+	const struct sv *rd, *c, *v;
+	long long x;
+	int max = 0;
+
+	if (sc->nr_cpus > 0)
+		return sc->nr_cpus - 1;
+	for (size_t i = 0; (rd = sv_at(sv_get(o, "reads"), i)); i++)
+		for (size_t k = 0; (c = sv_at(sv_get(rd, "cpus"), k)); k++)
+			if ((v = sv_get(c, "cpu")) && sv_int_in(v, 0, SIDECAR_SD_MAX_CPU, &x) &&
+			    x > max)
+				max = (int)x;
+	return max;
+}
+
 static int load_sd_reads(struct sidecar *sc, const struct sv *o, uint64_t *cpu_stamp,
 			 uint64_t *path_stamp, struct sr_error *err);
 
@@ -1746,8 +1789,7 @@ static int load_sched_debug(struct sidecar *sc, const struct sv *root, const cha
 	 * twice on one CPU one row or the other, at exit 0 (fuzz50).
 	 */
 	{
-		uint64_t *cpu_stamp = calloc((size_t)(sc->nr_cpus > 0 ? sc->nr_cpus : 1),
-					     sizeof(*cpu_stamp));
+		uint64_t *cpu_stamp = calloc((size_t)sd_cpu_bound(sc, o) + 1, sizeof(*cpu_stamp));
 		uint64_t *path_stamp = calloc(SIDECAR_SD_MAX_PATHS, sizeof(*path_stamp));
 
 		if (!cpu_stamp || !path_stamp) {
@@ -1817,9 +1859,14 @@ static int load_sd_reads(struct sidecar *sc, const struct sv *o, uint64_t *cpu_s
 			int cpu;
 
 			v = sv_get(c, "cpu");
-			if (!v || !sv_int_in(v, 0, sc->nr_cpus > 0 ? sc->nr_cpus - 1 : 0, &x))
-				FAIL(EINVAL, "sched_debug.reads[%zu].cpus[%zu].cpu is not a CPU of "
-				     "cpus.topology (0..%d)", i, k, sc->nr_cpus > 0 ? sc->nr_cpus - 1 : 0);
+			if (!v || !sv_int_in(v, 0, sc->nr_cpus > 0 ? sc->nr_cpus - 1 : SIDECAR_SD_MAX_CPU,
+					     &x)) {
+				if (sc->nr_cpus > 0)
+					FAIL(EINVAL, "sched_debug.reads[%zu].cpus[%zu].cpu is not a CPU "
+					     "of cpus.topology (0..%d)", i, k, sc->nr_cpus - 1);
+				FAIL(EINVAL, "sched_debug.reads[%zu].cpus[%zu].cpu is not a CPU "
+				     "number (0..%d)", i, k, SIDECAR_SD_MAX_CPU);
+			}
 			cpu = (int)x;
 			if (cpu_stamp[cpu] == i + 1)
 				FAIL(EINVAL, "sched_debug.reads[%zu].cpus lists CPU %d twice", i, cpu);

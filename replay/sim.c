@@ -2331,17 +2331,37 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now);
 
 /*
+ * A model setter's failure @e: true when it is the model's "mask allows
+ * none of the model's CPUs" (EINVAL), which the callers take as all CPUs;
+ * anything else (out of memory) is kept in s->fail, s->oom set, and the run
+ * stops with that line (fuzz51: the fallback hid ENOMEM as "all CPUs").
+ */
+static bool aff_none_of_ours(struct sim *s, const struct sr_error *e)
+{
+	if (e->code == EINVAL)
+		return true;
+	s->fail = *e;
+	if (!s->fail.msg[0])
+		sr_error_set(&s->fail, ENOMEM, "replay: out of memory");
+	s->oom = true;
+	return false;
+}
+
+/*
  * The model's mask of a task: @cpu (one CPU, or -1 all) or, with @cpu -1 and
  * @mask, that mask of several CPUs (model_task_set_allowed_mask(), which
  * keeps the "one CPU or all" form when the mask is one of those within the
  * replay's CPUs).  A mask naming none of the replay's CPUs (a sidecar whose
  * topology disagrees with the trace's) allows all, as the "one CPU or all"
- * form took a CPU past the model's.
+ * form took a CPU past the model's; out of memory stops the run (s->oom).
  */
 static void set_allowed(struct sim *s, struct model_task *mt, int cpu, const uint64_t *mask)
 {
+	struct sr_error e = { 0 };
+
 	if (cpu < 0 && mask &&
-	    model_task_set_allowed_mask(s->m, mt, mask, SIDECAR_MASK_WORDS * 64, NULL) == 0)
+	    (model_task_set_allowed_mask(s->m, mt, mask, SIDECAR_MASK_WORDS * 64, &e) == 0 ||
+	     !aff_none_of_ours(s, &e)))
 		return;
 	model_task_set_allowed_cpu(s->m, mt, cpu);
 }
@@ -3470,7 +3490,8 @@ static int sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now)
  * the mask at its next placement.  Under trace placement the trace's own
  * moves (WL_OP_MIGRATE, traced migrations) are replayed instead.  A mask
  * naming none of the replay's CPUs is retried as all CPUs, as set_allowed()
- * takes it.  1 it stays, 0 moved (it left the CPU), -1 on error.
+ * takes it; the model out of memory is an error (s->fail).  1 it stays, 0
+ * moved (it left the CPU), -1 on error.
  */
 static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
 {
@@ -3478,6 +3499,7 @@ static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *
 	const struct wl_aff_call *c = wl_aff_calls(s->wl, &n);
 	struct sim_task *t = &s->tasks[ti];
 	struct model_task *mt;
+	struct sr_error e = { 0 };
 	bool move = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
 	int dst, r;
 
@@ -3489,9 +3511,14 @@ static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *
 	/* move_queued_task()'s set_task_cpu() runs on the caller's CPU */
 	s->stopper_cpu = cpu;
 	r = model_task_set_affinity(s->m, mt, cpu, c->cpu, c->cpu < 0 ? c->mask : NULL,
-				    SIDECAR_MASK_WORDS * 64, move, now, &dst, NULL);
-	if (r < 0)
+				    SIDECAR_MASK_WORDS * 64, move, now, &dst, &e);
+	if (r < 0) {
+		if (!aff_none_of_ours(s, &e)) {
+			s->stopper_cpu = -1;
+			return -1;
+		}
 		r = model_task_set_affinity(s->m, mt, cpu, -1, NULL, 0, move, now, &dst, NULL);
+	}
 	s->stopper_cpu = -1;
 	s->notes[SIM_NOTE_AFFINITY]++;
 	if (r < 0 || dst < 0 || c->target != ti || dst >= s->nr_cpus)

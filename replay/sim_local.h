@@ -400,6 +400,8 @@ struct sim {
 	 */
 	int stopper_cpu;
 	bool oom;
+	/* the error that stopped the run when the model gave one (replay_run() returns it) */
+	struct sr_error fail;
 };
 
 /* sim.c */

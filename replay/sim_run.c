@@ -1637,6 +1637,8 @@ struct replay_result *replay_run(const struct wl_workload *wl, const struct repl
 		r->sched_features = *model_sched_features(s.m);
 	if (bad || sim_start(&s) || sim_loop(&s) || s.oom ||
 	    lat_machine_finish(s.lat, s.end_ts) || collect(&s, r)) {
+		if (err && !err->msg[0] && s.fail.msg[0])
+			*err = s.fail;
 		if (!err || !err->msg[0])
 			sr_error_set(err, ENOMEM, "replay: out of memory");
 		sim_release(&s);

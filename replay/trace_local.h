@@ -134,6 +134,7 @@ struct tr_cpustat {
 	int cpu;                       /* its number */
 	int now;                       /* -1: no "now ts:" line, 0: not "sec.usec", 1: now_ns */
 	uint64_t now_ns;               /* rounded up */
+	long long read_events;         /* "read events: N", -1 none (check_empty_cpus()) */
 };
 
 /* Parse the container; on error fill @err (prefixed with the path). */

@@ -1131,6 +1131,89 @@ static void test_thread_walk(void)
 	CHECK(cap_for_each_thread(walk_rec_one, &w) == 0 && w.n > 1);
 }
 
+static void put_path(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/*
+ * tasks_at_start (cap_machine_tasks()) keeps one entry per pid, the last
+ * read (cap_sched_dedup(), fuzz50): a fake /proc where pid 101 is a thread
+ * of 100 and, reused during the walk, of 200 too; 100's nice 5 on CPU 1,
+ * 200's thread 101 nice -3 on CPU 0.  The replay refuses a tasks_at_start
+ * listing a pid twice (sidecar.c), so the capture must not write one.
+ */
+static void test_tasks_dedup(void)
+{
+	static const int tg[] = { 100, 100, 200, 200 }, td[] = { 100, 101, 200, 101 };
+	static const int nice[] = { 5, 5, -3, -3 }, cpu[] = { 1, 1, 0, 0 };
+	char root[4096], path[4200], stat[512];
+	struct cap_cgroup_host h = { 0 };
+	struct walk_rec w = { .stop_at = -1 };
+	bool ag = true;
+	json_t *t;
+	int last101 = -1, n101 = 0;
+
+	snprintf(root, sizeof(root), "%s/fakeproc-tasks", scratch);
+	mkdir(root, 0755);
+	for (int i = 0; i < 4; i++) {
+		int o;
+
+		snprintf(path, sizeof(path), "%s/%d", root, tg[i]);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/%d/task", root, tg[i]);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/%d/task/%d", root, tg[i], td[i]);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/%d/task/%d/comm", root, tg[i], td[i]);
+		put_path(path, tg[i] == 100 ? "hundred\n" : "two-hundred\n");
+		/* fields 4..41 of /proc/PID/stat: nice (19), processor (39) */
+		o = snprintf(stat, sizeof(stat), "%d (x) S", td[i]);
+		for (int f = 4; f <= 41; f++)
+			o += snprintf(stat + o, sizeof(stat) - (size_t)o, " %d",
+				      f == 19 ? nice[i] : f == 39 ? cpu[i] : 0);
+		snprintf(stat + o, sizeof(stat) - (size_t)o, "\n");
+		snprintf(path, sizeof(path), "%s/%d/task/%d/stat", root, tg[i], td[i]);
+		put_path(path, stat);
+	}
+	/* which 101 the walk meets last (readdir order is the file system's) */
+	CHECK_INT(cap_for_each_thread_in(root, walk_rec_one, &w), 0);
+	CHECK_INT(w.n, 4);
+	for (int i = 0; i < w.n && i < 16; i++)
+		if (w.tid[i] == 101)
+			last101 = w.tgid[i];
+	t = cap_machine_tasks_in(root, &h, &ag);
+	CHECK(t != NULL);
+	CHECK(!ag);                     /* no sys/kernel/sched_autogroup_enabled */
+	CHECK_INT((long long)json_array_size(t), 3);
+	for (size_t i = 0; i < json_array_size(t); i++) {
+		json_t *e = json_array_get(t, i);
+
+		if (json_integer_value(json_object_get(e, "pid")) != 101)
+			continue;
+		n101++;
+		CHECK_INT(json_integer_value(json_object_get(e, "tgid")), last101);
+		CHECK_INT(json_integer_value(json_object_get(e, "nice")), last101 == 100 ? 5 : -3);
+		CHECK_INT(json_integer_value(json_object_get(e, "cpu")), last101 == 100 ? 1 : 0);
+		CHECK_STR(json_string_value(json_object_get(e, "comm")),
+			  last101 == 100 ? "hundred" : "two-hundred");
+	}
+	CHECK_INT(n101, 1);
+	json_decref(t);
+	/* a tree without the processes: an empty list, not an error */
+	snprintf(path, sizeof(path), "%s/fakeproc-empty", scratch);
+	mkdir(path, 0755);
+	t = cap_machine_tasks_in(path, &h, &ag);
+	CHECK(t != NULL && json_array_size(t) == 0);
+	json_decref(t);
+}
+
 static void test_sched_snapshot(void)
 {
 	char path[4096], *text;
@@ -1488,6 +1571,7 @@ int main(int argc, char **argv)
 	test_sidecar_bound();
 	test_sched_snapshot();
 	test_thread_walk();
+	test_tasks_dedup();
 	test_sched_debug_parse();
 	test_cpu_time();
 	if (failures) {

@@ -6,6 +6,7 @@
  * random wakeups, forks, sleeps, ticks and balances on a 4- and an 8-CPU
  * machine: a task allowed {2,3} is never placed or moved elsewhere.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "check.h"
@@ -320,6 +321,22 @@ static void test_set_affinity(void)
 	w = 0;
 	CHECK_EQ_S(model_task_set_affinity(m, p, 1, -1, &w, 64, true, now, &dst, NULL), -1);
 	CHECK(p->pinned && p->allowed_cpu == 3);
+	/*
+	 * a mask of none of the model's CPUs (CPUs 4..) is EINVAL, unchanged:
+	 * replay/sim.c's affinity_op() takes that code, and that code only, as
+	 * "all CPUs" (anything else, ENOMEM, stops the replay; fuzz51)
+	 */
+	{
+		struct sr_error e = { 0 };
+
+		w = 1ULL << 4 | 1ULL << 40;
+		CHECK_EQ_S(model_task_set_affinity(m, p, 1, -1, &w, 64, true, now, &dst, &e), -1);
+		CHECK_EQ_S(e.code, EINVAL);
+		CHECK(p->pinned && p->allowed_cpu == 3 && dst == -1);
+		CHECK_EQ_S(model_task_set_affinity(m, p, 1, -1, NULL, 0, true, now, &dst, NULL), 0);
+		CHECK(!p->pinned && task_nr_cpus_allowed(m, p) == 4);
+		CHECK_EQ_S(model_task_set_affinity(m, p, 1, 3, NULL, 0, true, now, &dst, NULL), 0);
+	}
 	CHECK(model_check_invariants(m, NULL) == 0);
 	model_free(m);
 

@@ -589,19 +589,46 @@ SMOKE = {"aff": 6, "tasks": 5, "snaptg": 3, "sd": 5, "thresh": 3, "plat": 6, "cg
          "dat": 4, "opt": 6}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def smoke_sample(cs, n, keep=lambda c: c["cmds"][:1]):
+    """@n cases spread over @cs (all of them when @n is 0), each with the
+    commands keep() leaves (the first)."""
+    if not n:
+        return cs
+    cs = cs[::max(1, len(cs) // n)][:n]
+    for c in cs:
+        c["cmds"] = keep(c)
+    return cs
+
+
+def regress_cases(cases, regress):
+    """The cases of @regress (id -> error regex, None exit 0), each run by its
+    replay (its first command if not report), expecting that."""
+    cases = [c for c in cases if c["id"] in regress]
+    for c in cases:
+        c["cmds"] = c["cmds"][1:2] if c["cmds"][0] == "report" else c["cmds"][:1]
+        c["expect"] = "any" if regress[c["id"]] is None else "error"
+    return cases
+
+
+def arg_parser(doc):
+    """The options fuzz50.py and fuzz51.py share."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--work")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only")
-    ap.add_argument("--id", help="run only the cases whose id starts with this")
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--regress", action="store_true",
                     help="the fixed defects' cases (REGRESS): each must give its error")
     ap.add_argument("--log")
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--list", action="store_true")
+    return ap
+
+
+def main():
+    ap = arg_parser(__doc__)
+    ap.add_argument("--work")
+    ap.add_argument("--id", help="run only the cases whose id starts with this")
     a = ap.parse_args()
     kinds = a.only.split(",") if a.only else list(KINDS)
     cases = []
@@ -609,20 +636,11 @@ def main():
         if k == "plat" and not os.path.isdir(EXT):
             print(f"fuzz50: {EXT} missing: kind plat skipped")
             continue
-        cs = KINDS[k]()
-        if a.smoke:
-            step = max(1, len(cs) // SMOKE[k])
-            cs = cs[::step][:SMOKE[k]]
-            for c in cs:
-                c["cmds"] = c["cmds"][:1]
-        cases += cs
+        cases += smoke_sample(KINDS[k](), SMOKE[k] if a.smoke else 0)
     if a.id:
         cases = [c for c in cases if c["id"].startswith(a.id)]
     if a.regress:
-        cases = [c for c in cases if c["id"] in REGRESS]
-        for c in cases:
-            c["cmds"] = c["cmds"][1:2] if c["cmds"][0] == "report" else c["cmds"][:1]
-            c["expect"] = "any" if REGRESS[c["id"]] is None else "error"
+        cases = regress_cases(cases, REGRESS)
     if a.list:
         for c in cases:
             print(c["id"], c["expect"], c["cmds"])
@@ -635,31 +653,41 @@ def main():
             results += r
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
+    missing = set(i for i in REGRESS if os.path.isdir(EXT) or not i.startswith("plat/"))
+    return summarize("fuzz50", cases, results, REGRESS if a.regress else None, missing, a.log)
+
+
+def summarize(name, cases, results, regress, regress_ids, log, listed=()):
+    """The table of kind x outcome, --regress's checks (@regress: id -> the
+    error regex, None exit 0; every id of @regress_ids must have run), every
+    BUG and every run whose outcome is in @listed, the --log lines; the exit
+    status (1 on any BUG).  fuzz51.py's too."""
     table = {}
     for r in results:
         key = (r["id"].split("/")[0], r["outcome"])
         table[key] = table.get(key, 0) + 1
     for (k, o), n in sorted(table.items()):
         print(f"{k:8} {o:14} {n}")
-    if a.regress:
+    if regress is not None:
         for r in results:
-            want = REGRESS[r["id"]]
+            want = regress[r["id"]]
             if want is None and r["outcome"] != "ok":
                 r["outcome"] = "BUG-regress"
             elif want is not None and (r["outcome"] != "error" or not re.search(want, r["err"])):
                 r["outcome"] = "BUG-regress"
-        missing = set(i for i in REGRESS if os.path.isdir(EXT) or not i.startswith("plat/")) - \
-            set(r["id"] for r in results)
-        for m in sorted(missing):
+        for m in sorted(set(regress_ids) - set(r["id"] for r in results)):
             results.append(dict(id=m, cmd="-", rc=0, outcome="BUG-regress", err="no such case"))
     bugs = [r for r in results if r["outcome"].startswith("BUG")]
+    for r in results:
+        if r["outcome"] in listed:
+            print(f"{r['outcome']}: {r['id']} [{r['cmd']}]")
     for r in bugs:
         print(f"{r['outcome']}: {r['id']} [{r['cmd']}] rc={r['rc']}: {r['err']}")
-    if a.log:
-        with open(a.log, "w") as f:
+    if log:
+        with open(log, "w") as f:
             for r in results:
                 f.write(json.dumps(r) + "\n")
-    print(f"fuzz50: {len(cases)} mutants, {len(results)} runs, {len(bugs)} BUG")
+    print(f"{name}: {len(cases)} mutants, {len(results)} runs, {len(bugs)} BUG")
     return 1 if bugs else 0
 
 
