@@ -795,6 +795,17 @@ int model_task_switched_from_fair(struct model *m, struct model_task *t, uint64_
  * queued, dead or already linked.
  */
 int model_task_set_class_prev(struct model_task *t, struct model_task *from);
+/*
+ * Sleeping fair task @t enters the fair class runnable on @cpu (the end of an
+ * RT boost, rt_mutex_setprio(); sched_setscheduler() to a fair policy): the
+ * class change's enqueue (ENQUEUE_RESTORE | ENQUEUE_MOVE, not a wakeup),
+ * switched_to_fair()'s attach of a carried entity (model_task_set_class_prev())
+ * and its resched - resched_curr() if @running (@t current on @cpu, its RT
+ * interval ended there), else wakeup_preempt() with no wake flags.  -1 if @t
+ * is not asleep, delayed, or placed on another CPU.
+ */
+int model_task_switched_to_fair(struct model *m, struct model_task *t, int cpu, bool running,
+				uint64_t now);
 
 /*
  * --placement model: the CPU select_task_rq_fair() would choose for @t,

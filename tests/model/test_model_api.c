@@ -557,9 +557,117 @@ static void test_class_carry(void)
 	}
 }
 
+/*
+ * model_task_switched_to_fair(): the class change back into fair (6.12
+ * rt_mutex_setprio()'s deboost: ENQUEUE_RESTORE | ENQUEUE_MOVE, then
+ * switched_to_fair()).  A nice-10 task A queued behind C in group /g is
+ * boosted (switched_from_fair()) and 3 ms later its fair record B is
+ * switched back on CPU 0 - once by the class change (B started asleep on
+ * CPU 1: re-homed, not migrated), once (the reference, B started on CPU 0)
+ * by the wakeup the replay used before.  The entity's
+ * PELT, vlag and placement are the same (the enqueue ages the carried
+ * se.avg blocked, switched_to_fair() attaches it once: the group queue's
+ * load is the same), the relative deadline is A's; the class change counts
+ * no sched_wakeup or migration and stays on CPU 0.  Then the running form:
+ * resched_curr() on its CPU.
+ */
+static void test_switched_to_fair(void)
+{
+	struct model_task_info ref = { 0 }, ia = { 0 };
+	struct model_group_queue qref = { 0 };
+
+	for (int restore = 0; restore <= 1; restore++) {
+		struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+		struct model *m = model_new(&cfg, NULL);
+		struct model_group *g;
+		struct model_task *c, *a, *b;
+		struct model_task_info ib;
+		struct model_group_queue q;
+		uint64_t now = 1000000000ULL, wk0, wk1, mig0, mig1;
+
+		CHECK(m != NULL);
+		g = model_group_new(m, NULL, 1024, "/g", NULL);
+		CHECK(g != NULL);
+		c = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 1, NULL);
+		a = model_task_new(m, g, 10, MODEL_POLICY_NORMAL, 2, NULL);
+		b = model_task_new(m, g, 10, MODEL_POLICY_NORMAL, 3, NULL);
+		CHECK(model_wake_up_new_task(m, c, 0, 0, now) == 0);
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == c);
+		CHECK(model_wake_up_new_task(m, a, 0, 0, now + 1000) == 0);
+		CHECK(model_task_switched_from_fair(m, a, now + 5000000) == 0);
+		model_task_info(a, &ia);
+		CHECK(ia.vlag > 0);
+		/* the reference on CPU 0 (a wakeup from CPU 1 would migrate it) */
+		CHECK(model_task_start_sleeping(m, b, restore) == 0);
+		CHECK(model_task_set_class_prev(b, a) == 0);
+		CHECK(model_counter_get(m, "sched_wakeup", &wk0));
+		CHECK(model_counter_get(m, "sched_migrate_task", &mig0));
+		if (restore) {
+			CHECK(model_task_switched_to_fair(m, c, 0, false, now + 8000000) == -1);
+			CHECK(model_task_switched_to_fair(m, b, 0, false, now + 8000000) == 0);
+			CHECK(model_task_switched_to_fair(m, b, 0, false, now + 8000000) == -1);
+		} else {
+			CHECK(model_try_to_wake_up(m, b, 0, 0, MODEL_WF_TTWU, now + 8000000) == 1);
+		}
+		CHECK(model_counter_get(m, "sched_wakeup", &wk1));
+		CHECK(model_counter_get(m, "sched_migrate_task", &mig1));
+		model_task_info(b, &ib);
+		CHECK(model_group_queue_read(m, g, 0, &q) == 0);
+		CHECK(ib.cpu == 0);
+		CHECK(ib.state == MODEL_TASK_QUEUED);
+		CHECK_EQ_U(ib.vlag, ia.vlag);
+		CHECK_EQ_U(ib.deadline - ib.vruntime, ia.deadline);   /* PLACE_REL_DEADLINE */
+		CHECK(ib.load_avg < ia.load_avg && ib.load_avg > ia.load_avg * 9 / 10);
+		if (restore) {
+			CHECK_EQ_U(wk1 - wk0, 0);       /* not a wakeup */
+			CHECK_EQ_U(mig1 - mig0, 0);     /* the change moves nothing */
+			CHECK_EQ_U(ib.load_avg, ref.load_avg);
+			CHECK_EQ_U(ib.util_avg, ref.util_avg);
+			CHECK_EQ_U(ib.load_sum, ref.load_sum);
+			CHECK_EQ_U(ib.vruntime, ref.vruntime);
+			CHECK_EQ_U(ib.deadline, ref.deadline);
+			CHECK_EQ_U(q.load_avg, qref.load_avg);     /* attached once */
+			CHECK_EQ_U(q.util_avg, qref.util_avg);
+		} else {
+			CHECK_EQ_U(wk1 - wk0, 1);
+			CHECK_EQ_U(mig1 - mig0, 0);
+			ref = ib;
+			qref = q;
+		}
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_free(m);
+	}
+
+	/* running: its RT interval ends on CPU 0, switched_to_fair() reschedules */
+	{
+		struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+		struct model *m = model_new(&cfg, NULL);
+		struct model_task *a, *b;
+		uint64_t now = 1000000000ULL;
+
+		CHECK(m != NULL);
+		a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+		b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+		CHECK(model_task_start_sleeping(m, a, 0) == 0);
+		CHECK(model_task_start_sleeping(m, b, 0) == 0);
+		CHECK(model_try_to_wake_up(m, a, 0, 0, MODEL_WF_TTWU, now) == 1);
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+		CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 2000000) == NULL);
+		CHECK(model_task_set_class_prev(b, a) == 0);
+		model_other_class(m, 0, true, now + 3000000);
+		model_other_class(m, 0, false, now + 4000000);
+		CHECK(model_task_switched_to_fair(m, b, 0, true, now + 4000000) == 0);
+		CHECK(model_need_resched(m, 0));
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now + 4000000) == b);
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_free(m);
+	}
+}
+
 int main(void)
 {
 	test_class_carry();
+	test_switched_to_fair();
 	test_set_pelt();
 	test_attach_blocked();
 	test_clock_left();
