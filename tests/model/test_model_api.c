@@ -516,27 +516,45 @@ static void test_clock_left(void)
  * 3 ms (below A's, not a new task's load at its weight) and A's saved vlag.
  * Without the link B starts as a new task: load_avg at its weight, lag 0.
  */
+/*
+ * The boost both class-change tests start from: C (nice 0) runs on CPU 0,
+ * A (nice 10) queued behind it, both in @g (NULL: root), and B created for
+ * A's fair record after the change.  A leaves the fair class 5 ms in
+ * (switched_from_fair()); its info in @ia.
+ */
+static struct model *class_boost(bool grouped, struct model_group **g, struct model_task **a,
+				 struct model_task **b, struct model_task_info *ia, uint64_t now)
+{
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+	struct model *m = model_new(&cfg, NULL);
+	struct model_task *c;
+
+	CHECK(m != NULL);
+	*g = grouped ? model_group_new(m, NULL, 1024, "/g", NULL) : NULL;
+	CHECK(!grouped || *g != NULL);
+	c = model_task_new(m, *g, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	*a = model_task_new(m, *g, 10, MODEL_POLICY_NORMAL, 2, NULL);
+	*b = model_task_new(m, *g, 10, MODEL_POLICY_NORMAL, 3, NULL);
+	CHECK(model_wake_up_new_task(m, c, 0, 0, now) == 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == c);
+	CHECK(model_wake_up_new_task(m, *a, 0, 0, now + 1000) == 0);
+	CHECK(model_curr(m, 0) == c);
+	CHECK(model_task_switched_from_fair(m, *a, now + 5000000) == 0);
+	model_task_info(*a, ia);
+	CHECK(ia->vlag > 0);                  /* it waited behind C */
+	CHECK(ia->load_avg > 0);
+	return m;
+}
+
 static void test_class_carry(void)
 {
 	for (int link = 0; link <= 1; link++) {
-		struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
-		struct model *m = model_new(&cfg, NULL);
-		struct model_task *c, *a, *b;
+		struct model_group *g;
+		struct model_task *a, *b;
 		struct model_task_info ia, ib;
 		uint64_t now = 1000000000ULL;
+		struct model *m = class_boost(false, &g, &a, &b, &ia, now);
 
-		CHECK(m != NULL);
-		c = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
-		a = model_task_new(m, NULL, 10, MODEL_POLICY_NORMAL, 2, NULL);
-		b = model_task_new(m, NULL, 10, MODEL_POLICY_NORMAL, 3, NULL);
-		CHECK(model_wake_up_new_task(m, c, 0, 0, now) == 0);
-		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == c);
-		CHECK(model_wake_up_new_task(m, a, 0, 0, now + 1000) == 0);
-		CHECK(model_curr(m, 0) == c);
-		CHECK(model_task_switched_from_fair(m, a, now + 5000000) == 0);
-		model_task_info(a, &ia);
-		CHECK(ia.vlag > 0);                  /* it waited behind C */
-		CHECK(ia.load_avg > 0);
 		CHECK(model_task_start_sleeping(m, b, 0) == 0);
 		if (link) {
 			CHECK(model_task_set_class_prev(b, a) == 0);
@@ -577,26 +595,14 @@ static void test_switched_to_fair(void)
 	struct model_group_queue qref = { 0 };
 
 	for (int restore = 0; restore <= 1; restore++) {
-		struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
-		struct model *m = model_new(&cfg, NULL);
 		struct model_group *g;
 		struct model_task *c, *a, *b;
 		struct model_task_info ib;
 		struct model_group_queue q;
 		uint64_t now = 1000000000ULL, wk0, wk1, mig0, mig1;
+		struct model *m = class_boost(true, &g, &a, &b, &ia, now);
 
-		CHECK(m != NULL);
-		g = model_group_new(m, NULL, 1024, "/g", NULL);
-		CHECK(g != NULL);
-		c = model_task_new(m, g, 0, MODEL_POLICY_NORMAL, 1, NULL);
-		a = model_task_new(m, g, 10, MODEL_POLICY_NORMAL, 2, NULL);
-		b = model_task_new(m, g, 10, MODEL_POLICY_NORMAL, 3, NULL);
-		CHECK(model_wake_up_new_task(m, c, 0, 0, now) == 0);
-		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == c);
-		CHECK(model_wake_up_new_task(m, a, 0, 0, now + 1000) == 0);
-		CHECK(model_task_switched_from_fair(m, a, now + 5000000) == 0);
-		model_task_info(a, &ia);
-		CHECK(ia.vlag > 0);
+		c = model_curr(m, 0);
 		/* the reference on CPU 0 (a wakeup from CPU 1 would migrate it) */
 		CHECK(model_task_start_sleeping(m, b, restore) == 0);
 		CHECK(model_task_set_class_prev(b, a) == 0);
