@@ -1692,6 +1692,34 @@ int model_task_switched_from_fair(struct model *m, struct model_task *p, uint64_
 	return 0;
 }
 
+/*
+ * A sleeping fair task leaves the fair class (an RT boost of a blocked
+ * holder, sched_setscheduler() of a sleeper): 6.12's rt_mutex_setprio()
+ * first finishes a delayed dequeue (prev_class != next_class &&
+ * se.sched_delayed: dequeue_task(DEQUEUE_SLEEP | DEQUEUE_DELAYED |
+ * DEQUEUE_NOCLOCK)), then switched_from_fair() -> detach_task_cfs_rq()
+ * (nothing to detach if it never was attached).  -1 for a task not asleep.
+ */
+int model_task_switched_from_fair_asleep(struct model *m, struct model_task *p, uint64_t now)
+{
+	struct rq *rq;
+
+	if (p->state != TS_SLEEPING || p->cpu < 0 || p->class_left ||
+	    (p->on_rq && !p->se.sched_delayed))
+		return -1;
+	rq = &m->rqs[p->cpu];
+	if (rq->curr == p)
+		return -1;
+	update_rq_clock(m, rq, now);
+	if (p->on_rq) {
+		dequeue_entities(m, rq, &p->se, DEQUEUE_SLEEP | DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
+		p->on_rq = 0;
+	}
+	detach_entity_cfs_rq(m, &p->se);
+	p->class_left = true;
+	return 0;
+}
+
 int model_task_set_class_prev(struct model_task *p, struct model_task *from)
 {
 	if (!p || !from || p == from || p->state == TS_DEAD || p->on_rq || p->class_prev)

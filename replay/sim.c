@@ -4076,6 +4076,17 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		return sim_emit(s, &ev);
 	}
 	case WL_T_CLASS_LEAVE:
+		if (e->aux & WL_T_CLASS_ASLEEP) {
+			/*
+			 * asleep in the trace: rt_mutex_setprio() finishes a
+			 * delayed dequeue, switched_from_fair() detaches; only
+			 * where the simulation has it asleep too
+			 */
+			if (t && t->mt && t->st == SIM_BLOCKED &&
+			    model_task_switched_from_fair_asleep(s->m, t->mt, now) == 0)
+				s->notes[SIM_NOTE_CLASS_LEAVE_ASLEEP]++;
+			return 0;
+		}
 		if (t && t->st == SIM_RUNNING && t->run_left == SIM_FOREVER && t->cpu >= 0 &&
 		    s->cpus[t->cpu].curr == (int32_t)e->task && s->cpus[t->cpu].other < 0 &&
 		    !s->wt[e->task].running_at_end) {

@@ -788,6 +788,13 @@ int model_task_pi_setprio(struct model *m, struct model_task *t, int oldprio, in
  */
 int model_task_switched_from_fair(struct model *m, struct model_task *t, uint64_t now);
 /*
+ * Sleeping fair task @t leaves the fair class (an RT boost of a blocked
+ * holder): a delayed entity is dequeued first (rt_mutex_setprio()'s
+ * DEQUEUE_SLEEP | DEQUEUE_DELAYED), then its load detached
+ * (switched_from_fair()).  -1 if it is not asleep (or delayed) or left already.
+ */
+int model_task_switched_from_fair_asleep(struct model *m, struct model_task *t, uint64_t now);
+/*
  * @t stands for the same thread as the fair task @from before a class change
  * (fair -> RT -> fair): at @t's first wakeup it takes over @from's PELT
  * (aged blocked over the RT interval, then attached), vlag and deadline, as

@@ -670,10 +670,55 @@ static void test_switched_to_fair(void)
 	}
 }
 
+/*
+ * model_task_switched_from_fair_asleep(): A ran 6 ms ahead of C and blocked
+ * ineligible, so DELAY_DEQUEUE kept it queued; an RT boost of the blocked
+ * holder (6.12 rt_mutex_setprio(): DEQUEUE_SLEEP | DEQUEUE_DELAYED first,
+ * then switched_from_fair()) takes it off the queue and detaches it; its
+ * fair record B then takes over the entity at the change back (the carry
+ * skipped a delayed entity before 6 Dec 2026: B started fresh).
+ */
+static void test_switched_from_fair_asleep(void)
+{
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+	struct model *m = model_new(&cfg, NULL);
+	struct model_task *a, *b, *c;
+	struct model_task_info ia, ib;
+	uint64_t now = 1000000000ULL;
+
+	CHECK(m != NULL);
+	a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	c = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	CHECK(model_wake_up_new_task(m, a, 0, 0, now) == 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+	CHECK(model_wake_up_new_task(m, c, 0, 0, now + 1000) == 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 6000000) == c);
+	model_task_info(a, &ia);
+	CHECK(ia.state == MODEL_TASK_DELAYED);
+	CHECK(model_task_switched_from_fair(m, a, now + 6500000) == -1);   /* not queued runnable */
+	CHECK(model_task_switched_from_fair_asleep(m, a, now + 6500000) == 0);
+	CHECK(model_task_switched_from_fair_asleep(m, a, now + 6500000) == -1);  /* left */
+	model_task_info(a, &ia);
+	CHECK(ia.state == MODEL_TASK_SLEEPING);
+	CHECK_EQ_U(model_nr_queued(m, 0), 1);
+	CHECK(ia.load_avg > 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	CHECK(model_task_start_sleeping(m, b, 0) == 0);
+	CHECK(model_task_set_class_prev(b, a) == 0);
+	CHECK(model_task_switched_to_fair(m, b, 0, false, now + 8000000) == 0);
+	model_task_info(b, &ib);
+	CHECK(ib.load_avg < ia.load_avg && ib.load_avg > ia.load_avg * 9 / 10);
+	CHECK_EQ_U(ib.vlag, ia.vlag);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_class_carry();
 	test_switched_to_fair();
+	test_switched_from_fair_asleep();
 	test_set_pelt();
 	test_attach_blocked();
 	test_clock_left();
