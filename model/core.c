@@ -1806,7 +1806,9 @@ static bool class_carry(struct model *m, struct model_task *p, bool restore, uin
  * caller has @p current on @cpu (its RT interval just ended there).  An
  * entity with no carried PELT (no earlier fair record, or one still
  * queued) is attached by the enqueue's DO_ATTACH as a new entity, as
- * before, and not again.  -1 for a task not asleep, delayed or attached.
+ * before, and not again.  @p itself may be the entity that left
+ * (model_task_switched_from_fair*()): the same round trip on one task.  -1
+ * for a task not asleep, delayed, or attached and never left.
  */
 int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, bool running,
 				uint64_t now)
@@ -1815,7 +1817,8 @@ int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, 
 	bool attach;
 
 	if (p->state != TS_SLEEPING || p->on_rq || p->se.sched_delayed ||
-	    p->se.avg.last_update_time || check_cpu(m, cpu, "switched_to_fair", NULL))
+	    (p->se.avg.last_update_time && !p->class_left) ||
+	    check_cpu(m, cpu, "switched_to_fair", NULL))
 		return -1;
 	/*
 	 * The record's CPU so far is the model's guess (where it was started
@@ -1826,7 +1829,10 @@ int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, 
 	set_task_rq(p, cpu);
 	rq = &m->rqs[cpu];
 	update_rq_clock(m, rq, now);
-	attach = p->class_prev && class_carry(m, p, true, now);
+	/* the entity that left itself (switched_from_fair*()): detached, last_update_time kept */
+	attach = p->class_left ? p->se.avg.last_update_time != 0 :
+		 p->class_prev && class_carry(m, p, true, now);
+	p->class_left = false;
 	p->wake_migrated = false;
 	p->state = TS_RUNNING;
 	activate_task(m, rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK);

@@ -808,8 +808,9 @@ int model_task_set_class_prev(struct model_task *t, struct model_task *from);
  * class change's enqueue (ENQUEUE_RESTORE | ENQUEUE_MOVE, not a wakeup),
  * switched_to_fair()'s attach of a carried entity (model_task_set_class_prev())
  * and its resched - resched_curr() if @running (@t current on @cpu, its RT
- * interval ended there), else wakeup_preempt() with no wake flags.  -1 if @t
- * is not asleep, delayed, or placed on another CPU.
+ * interval ended there), else wakeup_preempt() with no wake flags.  @t may
+ * also be a task that left the class itself (model_task_switched_from_fair*()).
+ * -1 if @t is not asleep, is delayed, or is attached and never left.
  */
 int model_task_switched_to_fair(struct model *m, struct model_task *t, int cpu, bool running,
 				uint64_t now);
