@@ -4080,9 +4080,12 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 			/*
 			 * asleep in the trace: rt_mutex_setprio() finishes a
 			 * delayed dequeue, switched_from_fair() detaches; only
-			 * where the simulation has it asleep too
+			 * where the simulation has it asleep too, at its last
+			 * block (no wake to wait for: a record behind the trace
+			 * would be woken as a fair task after the detach)
 			 */
-			if (t && t->mt && t->st == SIM_BLOCKED &&
+			if (t && t->mt && t->st == SIM_BLOCKED && t->waiting == WL_NONE &&
+			    t->op + 1 >= s->wt[e->task].nr_ops &&
 			    model_task_switched_from_fair_asleep(s->m, t->mt, now) == 0)
 				s->notes[SIM_NOTE_CLASS_LEAVE_ASLEEP]++;
 			return 0;
