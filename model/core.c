@@ -867,7 +867,7 @@ int model_finish_delayed_dequeue(struct model *m, struct model_task *p, uint64_t
 	return 1;
 }
 
-static void class_carry(struct model *m, struct model_task *p, uint64_t now);
+static bool class_carry(struct model *m, struct model_task *p, bool restore, uint64_t now);
 
 int model_try_to_wake_up(struct model *m, struct model_task *p, int cpu, int waker_cpu,
 			 int wake_flags, uint64_t now)
@@ -897,7 +897,7 @@ int model_try_to_wake_up(struct model *m, struct model_task *p, int cpu, int wak
 	if (check_cpu(m, cpu, "try_to_wake_up", NULL))
 		return -1;
 	if (p->class_prev)
-		class_carry(m, p, now);
+		class_carry(m, p, false, now);
 	if (p->cpu < 0) {
 		p->cpu = cpu;
 		set_task_rq(p, cpu);
@@ -1739,6 +1739,34 @@ int model_task_switched_from_fair(struct model *m, struct model_task *p, uint64_
 	return 0;
 }
 
+/*
+ * A sleeping fair task leaves the fair class (an RT boost of a blocked
+ * holder, sched_setscheduler() of a sleeper): 6.12's rt_mutex_setprio()
+ * first finishes a delayed dequeue (prev_class != next_class &&
+ * se.sched_delayed: dequeue_task(DEQUEUE_SLEEP | DEQUEUE_DELAYED |
+ * DEQUEUE_NOCLOCK)), then switched_from_fair() -> detach_task_cfs_rq()
+ * (nothing to detach if it never was attached).  -1 for a task not asleep.
+ */
+int model_task_switched_from_fair_asleep(struct model *m, struct model_task *p, uint64_t now)
+{
+	struct rq *rq;
+
+	if (p->state != TS_SLEEPING || p->cpu < 0 || p->class_left ||
+	    (p->on_rq && !p->se.sched_delayed))
+		return -1;
+	rq = &m->rqs[p->cpu];
+	if (rq->curr == p)
+		return -1;
+	update_rq_clock(m, rq, now);
+	if (p->on_rq) {
+		dequeue_entities(m, rq, &p->se, DEQUEUE_SLEEP | DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
+		p->on_rq = 0;
+	}
+	detach_entity_cfs_rq(m, &p->se);
+	p->class_left = true;
+	return 0;
+}
+
 int model_task_set_class_prev(struct model_task *p, struct model_task *from)
 {
 	if (!p || !from || p == from || p->state == TS_DEAD || p->on_rq || p->class_prev)
@@ -1766,15 +1794,24 @@ int model_task_set_class_prev(struct model_task *p, struct model_task *from)
  * still queued or delayed is left alone, and @p starts fresh as before.
  * Before 5 Dec 2026 every record started as a new task (load_avg at its
  * weight, lag 0).
+ *
+ * @restore: @p is enqueued by the class change itself
+ * (model_task_switched_to_fair(): ENQUEUE_RESTORE, then switched_to_fair()),
+ * so its se.avg keeps the old entity's last_update_time - enqueue_entity()'s
+ * update_load_avg() ages it blocked and, last_update_time being set, does
+ * not attach it (DO_ATTACH attaches only a never-attached entity) - and the
+ * caller attaches it after the enqueue as attach_task_cfs_rq() does.  True
+ * if the PELT was carried that way (the caller's attach is due).
  */
-static void class_carry(struct model *m, struct model_task *p, uint64_t now)
+static bool class_carry(struct model *m, struct model_task *p, bool restore, uint64_t now)
 {
 	struct model_task *f = p->class_prev;
+	bool carried = false;
 
 	p->class_prev = NULL;
 	if (!f || f->on_rq || f->se.sched_delayed || f->state == TS_NEW || f->cpu < 0 ||
 	    p->se.avg.last_update_time || p->pelt_init) {
-		return;
+		return false;
 	}
 	if (!f->class_left && f->se.avg.last_update_time) {
 		update_rq_clock(m, &m->rqs[f->cpu], now);
@@ -1783,17 +1820,74 @@ static void class_carry(struct model *m, struct model_task *p, uint64_t now)
 	}
 	if (f->se.avg.last_update_time) {
 		p->se.avg = f->se.avg;
-		p->pelt_init = true;
+		p->pelt_init = !restore;
 		p->pelt_init_running = false;
 		p->pelt_init_queued = false;
 		p->pelt_init_lut = f->se.avg.last_update_time;
-		p->se.avg.last_update_time = 0;
+		if (!restore)
+			p->se.avg.last_update_time = 0;
 		p->first_enqueue = false;
 		f->se.avg.last_update_time = 0;    /* carried: not attached twice */
+		carried = restore;
 	}
 	p->se.vlag = f->se.vlag;
 	p->se.rel_deadline = f->se.rel_deadline;
 	p->se.deadline = f->se.deadline;
 	p->se.vruntime = f->se.vruntime;
 	p->se.no_history = 0;
+	return carried;
+}
+
+/*
+ * The class change back into the fair class of @p, runnable on @cpu
+ * (rt_mutex_setprio()'s deboost, __sched_setscheduler() to a fair policy;
+ * 6.12 core.c): the queued-change enqueue - enqueue_task() with the
+ * DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK of the dequeue, i.e.
+ * ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK, no ENQUEUE_WAKEUP, no
+ * ENQUEUE_MIGRATED (the task stays on its rq) - then check_class_changed()
+ * -> switched_to_fair(): attach_task_cfs_rq() (the entity's load joins its
+ * cfs_rq after the enqueue, so the enqueue's update_cfs_group() does not see
+ * it) and the class change's resched rule: running, resched_curr();
+ * queued, wakeup_preempt() with no wake flags.  Not a wakeup: no
+ * sched_wakeup counted, no ttwu_update_avg_idle().  With @running the
+ * caller has @p current on @cpu (its RT interval just ended there).  An
+ * entity with no carried PELT (no earlier fair record, or one still
+ * queued) is attached by the enqueue's DO_ATTACH as a new entity, as
+ * before, and not again.  @p itself may be the entity that left
+ * (model_task_switched_from_fair*()): the same round trip on one task.  -1
+ * for a task not asleep, delayed, or attached and never left.
+ */
+int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, bool running,
+				uint64_t now)
+{
+	struct rq *rq;
+	bool attach;
+
+	if (p->state != TS_SLEEPING || p->on_rq || p->se.sched_delayed ||
+	    (p->se.avg.last_update_time && !p->class_left) ||
+	    check_cpu(m, cpu, "switched_to_fair", NULL))
+		return -1;
+	/*
+	 * The record's CPU so far is the model's guess (where it was started
+	 * asleep); the kernel's task is on @cpu, the CPU of its RT interval,
+	 * and the change moves nothing: no migration, nothing attached to move.
+	 */
+	p->cpu = cpu;
+	set_task_rq(p, cpu);
+	rq = &m->rqs[cpu];
+	update_rq_clock(m, rq, now);
+	/* the entity that left itself (switched_from_fair*()): detached, last_update_time kept */
+	attach = p->class_left ? p->se.avg.last_update_time != 0 :
+		 p->class_prev && class_carry(m, p, true, now);
+	p->class_left = false;
+	p->wake_migrated = false;
+	p->state = TS_RUNNING;
+	activate_task(m, rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK);
+	if (attach)
+		attach_entity_cfs_rq(m, &p->se);
+	if (running)
+		resched_curr(m, rq);
+	else
+		wakeup_preempt(m, rq, p, 0);
+	return 0;
 }

@@ -3645,9 +3645,11 @@ static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
  * which reschedules it), and @next, the entry after its WL_T_OTHER_OUT, is
  * the class wake (WL_T_CLASS_WAKE) of the fair record of its pid on @cpu at
  * @now (pi_rt_first()): the CPU is handed over in place.  The RT interval
- * ends (model_other_class()), the fair record is enqueued by the model's
- * wakeup enqueue - no sched_waking / sched_wakeup, no idle exit's cost, no
- * latency sample: the task never left its CPU - and __schedule()'s fair
+ * ends (model_other_class()), the fair record is enqueued by the class
+ * change's enqueue (model_task_switched_to_fair(): ENQUEUE_RESTORE |
+ * ENQUEUE_MOVE, switched_to_fair()'s attach and resched_curr(); until 6 Dec
+ * 2026 the model's wakeup enqueue) - no sched_waking / sched_wakeup, no idle
+ * exit's cost, no latency sample: the task never left its CPU - and __schedule()'s fair
  * pick decides: the same task, and no sched_switch is written (the kernel's
  * pick of prev writes none); another, and the holder is switched out
  * preempted.  The class wake is taken (s->class_handed: timed() skips it).
@@ -3672,7 +3674,7 @@ static int class_in_place(struct sim *s, int cpu, uint32_t ti, uint64_t now,
 		return 0;
 	c->other = -1;
 	model_other_class(s->m, cpu, false, now);
-	if (model_try_to_wake_up(s->m, f->mt, cpu, cpu, MODEL_WF_TTWU, now) < 0) {
+	if (model_task_switched_to_fair(s->m, f->mt, cpu, true, now) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
 		return nonfair_out(s, cpu, (int32_t)ti, false, now) ? -1 : 1;
 	}
@@ -4158,6 +4160,20 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		return sim_emit(s, &ev);
 	}
 	case WL_T_CLASS_LEAVE:
+		if (e->aux & WL_T_CLASS_ASLEEP) {
+			/*
+			 * asleep in the trace: rt_mutex_setprio() finishes a
+			 * delayed dequeue, switched_from_fair() detaches; only
+			 * where the simulation has it asleep too, at its last
+			 * block (no wake to wait for: a record behind the trace
+			 * would be woken as a fair task after the detach)
+			 */
+			if (t && t->mt && t->st == SIM_BLOCKED && t->waiting == WL_NONE &&
+			    t->op + 1 >= s->wt[e->task].nr_ops &&
+			    model_task_switched_from_fair_asleep(s->m, t->mt, now) == 0)
+				s->notes[SIM_NOTE_CLASS_LEAVE_ASLEEP]++;
+			return 0;
+		}
 		if (t && t->st == SIM_RUNNING && t->run_left == SIM_FOREVER && t->cpu >= 0 &&
 		    s->cpus[t->cpu].curr == (int32_t)e->task && s->cpus[t->cpu].other < 0 &&
 		    !s->wt[e->task].running_at_end) {

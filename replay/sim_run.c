@@ -1854,6 +1854,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_HANDOFF_WAIT] = "hand-off waits slept: the simulated waker reached the point its wakee's reply came in the trace before the wakee did (it sleeps until then, woken by the wakee)",
 	[SIM_NOTE_CLASS_LEAVE] = "fair tasks queued where the trace switched them to the RT class (WL_T_CLASS_LEAVE): dequeued and detached there (switched_from_fair()), their record done",
 	[SIM_NOTE_CLASS_LEAVE_LATE] = "... NOT dequeued there: running, asleep or not placed in the simulation at that time; their record ends when its ops do",
+	[SIM_NOTE_CLASS_LEAVE_ASLEEP] = "fair tasks asleep where the trace switched them to the RT class (WL_T_CLASS_ASLEEP): a delayed one dequeued (rt_mutex_setprio()'s DEQUEUE_DELAYED), detached there (switched_from_fair())",
 	[SIM_NOTE_CLASS_LEAVE_RUN_ON] = "fair tasks whose traced work ran out before the boost that switched them, queued, to the RT class: runnable up to there (the trace has them preempted by the RT waiter's switch-in, not asleep), not slept",
 	[SIM_NOTE_CLASS_LEAVE_RUNNING] = "... still running at the boost: slept there (switched to the RT class while running is not replayed)",
 	[SIM_NOTE_CLASS_IN_PLACE] = "RT intervals of a running task switched to the fair class (a deboost in its own context): handed over in place, the fair record enqueued and picked with no switch, wake or sample (switched_to_fair(), __schedule() picking the same task)",

@@ -1456,6 +1456,9 @@ static uint32_t class_split(struct wl_builder *b, uint32_t t, int32_t prio, uint
 		if (push_timed(b, ts, WL_T_CLASS_LEAVE, t, cpu, 0, 0))
 			return WL_NONE;
 		b->tasks.v[t].class_leave_ts = ts;
+	} else if (from == WL_CLASS_FAIR &&
+		   push_timed(b, ts, WL_T_CLASS_LEAVE, t, cpu, 0, WL_T_CLASS_ASLEEP)) {
+		return WL_NONE;    /* asleep: a delayed entity dequeued, detached there */
 	}
 	memcpy(comm, b->ts.v[t].comm, sizeof(comm));
 	comm[sizeof(comm) - 1] = '\0';

@@ -837,6 +837,13 @@ int model_task_pi_setprio(struct model *m, struct model_task *t, int oldprio, in
  */
 int model_task_switched_from_fair(struct model *m, struct model_task *t, uint64_t now);
 /*
+ * Sleeping fair task @t leaves the fair class (an RT boost of a blocked
+ * holder): a delayed entity is dequeued first (rt_mutex_setprio()'s
+ * DEQUEUE_SLEEP | DEQUEUE_DELAYED), then its load detached
+ * (switched_from_fair()).  -1 if it is not asleep (or delayed) or left already.
+ */
+int model_task_switched_from_fair_asleep(struct model *m, struct model_task *t, uint64_t now);
+/*
  * @t stands for the same thread as the fair task @from before a class change
  * (fair -> RT -> fair): at @t's first wakeup it takes over @from's PELT
  * (aged blocked over the RT interval, then attached), vlag and deadline, as
@@ -844,6 +851,18 @@ int model_task_switched_from_fair(struct model *m, struct model_task *t, uint64_
  * queued, dead or already linked.
  */
 int model_task_set_class_prev(struct model_task *t, struct model_task *from);
+/*
+ * Sleeping fair task @t enters the fair class runnable on @cpu (the end of an
+ * RT boost, rt_mutex_setprio(); sched_setscheduler() to a fair policy): the
+ * class change's enqueue (ENQUEUE_RESTORE | ENQUEUE_MOVE, not a wakeup),
+ * switched_to_fair()'s attach of a carried entity (model_task_set_class_prev())
+ * and its resched - resched_curr() if @running (@t current on @cpu, its RT
+ * interval ended there), else wakeup_preempt() with no wake flags.  @t may
+ * also be a task that left the class itself (model_task_switched_from_fair*()).
+ * -1 if @t is not asleep, is delayed, or is attached and never left.
+ */
+int model_task_switched_to_fair(struct model *m, struct model_task *t, int cpu, bool running,
+				uint64_t now);
 
 /*
  * --placement model: the CPU select_task_rq_fair() would choose for @t,

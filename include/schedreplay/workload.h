@@ -525,10 +525,11 @@ enum wl_timed_kind {
 				  sched_wakeup[_new]); arg & WL_T_WAKE_TIED: replayed by the
 				  waker's WL_OP_WAKE_OTHER instead of at its trace time */
 	WL_T_OTHER_MIGRATE,    /* task (RT/DL), cpu = dest */
-	WL_T_CLASS_LEAVE,      /* task (fair, queued in the trace): it leaves the fair
-				  class here (switched_from_fair(): a record of the same
-				  pid in the RT class goes on; docs/replay.md, "Class
-				  changes"); its ops end */
+	WL_T_CLASS_LEAVE,      /* task (fair, queued in the trace; asleep with aux
+				  WL_T_CLASS_ASLEEP): it leaves the fair class here
+				  (switched_from_fair(): a record of the same pid in the
+				  RT class goes on; docs/replay.md, "Class changes"); its
+				  ops end */
 };
 
 #define WL_T_TIED 0x2
@@ -538,6 +539,8 @@ enum wl_timed_kind {
  * docs/replay.md, "Class changes"), not a wakeup: no latency sample
  */
 #define WL_T_CLASS_WAKE 0x1
+/* aux & WL_T_CLASS_ASLEEP on CLASS_LEAVE: the task was asleep in the trace at the change */
+#define WL_T_CLASS_ASLEEP 0x1
 #define WL_T_WAKE_TIED 0x1u
 /*
  * WL_T_MIGRATE.arg of the migrations of one traced load-balance pass that

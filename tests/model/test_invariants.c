@@ -45,6 +45,8 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 	};
 	struct model_group *g[5];
 	struct model_task *t[NR_TASKS];
+	bool left[NR_TASKS] = { false };   /* out of the fair class (switched_from_fair*()) */
+	unsigned int nr_class[3] = { 0 };  /* left queued, left asleep, back */
 	struct sr_error err = { 0 };
 	struct model *m;
 	uint64_t now = 1000000000ULL, next_tick = now;
@@ -74,7 +76,8 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 
 	for (step = 0; step < steps && !failed; step++) {
 		struct model_task_info info;
-		struct model_task *p = t[rnd(NR_TASKS)];
+		uint32_t pi = rnd(NR_TASKS);
+		struct model_task *p = t[pi];
 		uint32_t op = rnd(100);
 
 		now += 1 + rnd(1500000);
@@ -97,7 +100,9 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 			if (info.state == MODEL_TASK_NEW)
 				model_wake_up_new_task(m, p, (int)rnd(NR_CPUS), cpu, now);
 		} else if (op < 45) {
-			if (info.state == MODEL_TASK_SLEEPING || info.state == MODEL_TASK_DELAYED)
+			/* a task out of the fair class is not woken as a fair one */
+			if ((info.state == MODEL_TASK_SLEEPING || info.state == MODEL_TASK_DELAYED) &&
+			    !left[pi])
 				model_try_to_wake_up(m, p, cpu, (int)rnd(NR_CPUS), MODEL_WF_TTWU, now);
 		} else if (op < 70) {
 			if (model_curr(m, cpu))
@@ -109,9 +114,12 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 			if (info.state == MODEL_TASK_QUEUED && !info.running)
 				model_migrate_task(m, p, cpu, now);
 		} else if (op < 85) {
-			model_task_move_group(m, p, g[rnd(5)], now);
+			/* (task_change_group_fair() and reweight are a fair task's) */
+			if (!left[pi])
+				model_task_move_group(m, p, g[rnd(5)], now);
 		} else if (op < 89) {
-			model_task_set_nice(m, p, (int)rnd(40) - 20, now);
+			if (!left[pi])
+				model_task_set_nice(m, p, (int)rnd(40) - 20, now);
 		} else if (op < 94) {
 			model_other_class(m, cpu, rnd(2), now);
 		} else if (op < 96) {
@@ -121,6 +129,20 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 
 			model_group_set_bandwidth(m, g[1 + rnd(4)], rnd(3) ? 1000000ULL * (1 + rnd(30)) :
 						  0, period, rnd(2) ? 0 : rnd(1000000), now, NULL);
+		} else if (op >= 97) {
+			/* class changes: out of fair (queued or asleep) and back, on its CPU */
+			if (left[pi]) {
+				if (model_task_switched_to_fair(m, p, info.cpu, false, now) == 0) {
+					left[pi] = false;
+					nr_class[2]++;
+				}
+			} else if (info.state == MODEL_TASK_QUEUED && !info.running) {
+				left[pi] = model_task_switched_from_fair(m, p, now) == 0;
+				nr_class[0] += left[pi];
+			} else if (info.state == MODEL_TASK_SLEEPING || info.state == MODEL_TASK_DELAYED) {
+				left[pi] = model_task_switched_from_fair_asleep(m, p, now) == 0;
+				nr_class[1] += left[pi];
+			}
 		}
 		for (cpu = 0; cpu < NR_CPUS; cpu++)
 			if (model_need_resched(m, cpu) || (!model_curr(m, cpu) && model_nr_queued(m, cpu)))
@@ -138,6 +160,9 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 
 		CHECK(model_counter_get(m, "sched_switch", &sw) && sw > 0);
 		CHECK(model_counter_get(m, "update_load_avg", &ua) && ua > 0);
+		CHECK_MSG(nr_class[0] > 0 && nr_class[1] > 0 && nr_class[2] > 0,
+			  "%s seed %llu: class changes %u %u %u", profile, (unsigned long long)seed,
+			  nr_class[0], nr_class[1], nr_class[2]);
 		if (bw) {
 			/* the limits bit: queues throttled, tasks in limbo, both given back */
 			/* (read directly: the counters are not listed once every limit is removed) */

@@ -577,27 +577,45 @@ static void test_clock_left(void)
  * 3 ms (below A's, not a new task's load at its weight) and A's saved vlag.
  * Without the link B starts as a new task: load_avg at its weight, lag 0.
  */
+/*
+ * The boost both class-change tests start from: C (nice 0) runs on CPU 0,
+ * A (nice 10) queued behind it, both in @g (NULL: root), and B created for
+ * A's fair record after the change.  A leaves the fair class 5 ms in
+ * (switched_from_fair()); its info in @ia.
+ */
+static struct model *class_boost(bool grouped, struct model_group **g, struct model_task **a,
+				 struct model_task **b, struct model_task_info *ia, uint64_t now)
+{
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+	struct model *m = model_new(&cfg, NULL);
+	struct model_task *c;
+
+	CHECK(m != NULL);
+	*g = grouped ? model_group_new(m, NULL, 1024, "/g", NULL) : NULL;
+	CHECK(!grouped || *g != NULL);
+	c = model_task_new(m, *g, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	*a = model_task_new(m, *g, 10, MODEL_POLICY_NORMAL, 2, NULL);
+	*b = model_task_new(m, *g, 10, MODEL_POLICY_NORMAL, 3, NULL);
+	CHECK(model_wake_up_new_task(m, c, 0, 0, now) == 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == c);
+	CHECK(model_wake_up_new_task(m, *a, 0, 0, now + 1000) == 0);
+	CHECK(model_curr(m, 0) == c);
+	CHECK(model_task_switched_from_fair(m, *a, now + 5000000) == 0);
+	model_task_info(*a, ia);
+	CHECK(ia->vlag > 0);                  /* it waited behind C */
+	CHECK(ia->load_avg > 0);
+	return m;
+}
+
 static void test_class_carry(void)
 {
 	for (int link = 0; link <= 1; link++) {
-		struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
-		struct model *m = model_new(&cfg, NULL);
-		struct model_task *c, *a, *b;
+		struct model_group *g;
+		struct model_task *a, *b;
 		struct model_task_info ia, ib;
 		uint64_t now = 1000000000ULL;
+		struct model *m = class_boost(false, &g, &a, &b, &ia, now);
 
-		CHECK(m != NULL);
-		c = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
-		a = model_task_new(m, NULL, 10, MODEL_POLICY_NORMAL, 2, NULL);
-		b = model_task_new(m, NULL, 10, MODEL_POLICY_NORMAL, 3, NULL);
-		CHECK(model_wake_up_new_task(m, c, 0, 0, now) == 0);
-		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == c);
-		CHECK(model_wake_up_new_task(m, a, 0, 0, now + 1000) == 0);
-		CHECK(model_curr(m, 0) == c);
-		CHECK(model_task_switched_from_fair(m, a, now + 5000000) == 0);
-		model_task_info(a, &ia);
-		CHECK(ia.vlag > 0);                  /* it waited behind C */
-		CHECK(ia.load_avg > 0);
 		CHECK(model_task_start_sleeping(m, b, 0) == 0);
 		if (link) {
 			CHECK(model_task_set_class_prev(b, a) == 0);
@@ -618,9 +636,150 @@ static void test_class_carry(void)
 	}
 }
 
+/*
+ * model_task_switched_to_fair(): the class change back into fair (6.12
+ * rt_mutex_setprio()'s deboost: ENQUEUE_RESTORE | ENQUEUE_MOVE, then
+ * switched_to_fair()).  A nice-10 task A queued behind C in group /g is
+ * boosted (switched_from_fair()) and 3 ms later its fair record B is
+ * switched back on CPU 0 - once by the class change (B started asleep on
+ * CPU 1: re-homed, not migrated), once (the reference, B started on CPU 0)
+ * by the wakeup the replay used before.  The entity's
+ * PELT, vlag and placement are the same (the enqueue ages the carried
+ * se.avg blocked, switched_to_fair() attaches it once: the group queue's
+ * load is the same), the relative deadline is A's; the class change counts
+ * no sched_wakeup or migration and stays on CPU 0.  Then the running form:
+ * resched_curr() on its CPU.
+ */
+static void test_switched_to_fair(void)
+{
+	struct model_task_info ref = { 0 }, ia = { 0 };
+	struct model_group_queue qref = { 0 };
+
+	for (int restore = 0; restore <= 1; restore++) {
+		struct model_group *g;
+		struct model_task *c, *a, *b;
+		struct model_task_info ib;
+		struct model_group_queue q;
+		uint64_t now = 1000000000ULL, wk0, wk1, mig0, mig1;
+		struct model *m = class_boost(true, &g, &a, &b, &ia, now);
+
+		c = model_curr(m, 0);
+		/* the reference on CPU 0 (a wakeup from CPU 1 would migrate it) */
+		CHECK(model_task_start_sleeping(m, b, restore) == 0);
+		CHECK(model_task_set_class_prev(b, a) == 0);
+		CHECK(model_counter_get(m, "sched_wakeup", &wk0));
+		CHECK(model_counter_get(m, "sched_migrate_task", &mig0));
+		if (restore) {
+			CHECK(model_task_switched_to_fair(m, c, 0, false, now + 8000000) == -1);
+			CHECK(model_task_switched_to_fair(m, b, 0, false, now + 8000000) == 0);
+			CHECK(model_task_switched_to_fair(m, b, 0, false, now + 8000000) == -1);
+		} else {
+			CHECK(model_try_to_wake_up(m, b, 0, 0, MODEL_WF_TTWU, now + 8000000) == 1);
+		}
+		CHECK(model_counter_get(m, "sched_wakeup", &wk1));
+		CHECK(model_counter_get(m, "sched_migrate_task", &mig1));
+		model_task_info(b, &ib);
+		CHECK(model_group_queue_read(m, g, 0, &q) == 0);
+		CHECK(ib.cpu == 0);
+		CHECK(ib.state == MODEL_TASK_QUEUED);
+		CHECK_EQ_U(ib.vlag, ia.vlag);
+		CHECK_EQ_U(ib.deadline - ib.vruntime, ia.deadline);   /* PLACE_REL_DEADLINE */
+		CHECK(ib.load_avg < ia.load_avg && ib.load_avg > ia.load_avg * 9 / 10);
+		if (restore) {
+			CHECK_EQ_U(wk1 - wk0, 0);       /* not a wakeup */
+			CHECK_EQ_U(mig1 - mig0, 0);     /* the change moves nothing */
+			CHECK_EQ_U(ib.load_avg, ref.load_avg);
+			CHECK_EQ_U(ib.util_avg, ref.util_avg);
+			CHECK_EQ_U(ib.load_sum, ref.load_sum);
+			CHECK_EQ_U(ib.vruntime, ref.vruntime);
+			CHECK_EQ_U(ib.deadline, ref.deadline);
+			CHECK_EQ_U(q.load_avg, qref.load_avg);     /* attached once */
+			CHECK_EQ_U(q.util_avg, qref.util_avg);
+		} else {
+			CHECK_EQ_U(wk1 - wk0, 1);
+			CHECK_EQ_U(mig1 - mig0, 0);
+			ref = ib;
+			qref = q;
+		}
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_free(m);
+	}
+
+	/* running: its RT interval ends on CPU 0, switched_to_fair() reschedules */
+	{
+		struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+		struct model *m = model_new(&cfg, NULL);
+		struct model_task *a, *b;
+		uint64_t now = 1000000000ULL;
+
+		CHECK(m != NULL);
+		a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+		b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+		CHECK(model_task_start_sleeping(m, a, 0) == 0);
+		CHECK(model_task_start_sleeping(m, b, 0) == 0);
+		CHECK(model_try_to_wake_up(m, a, 0, 0, MODEL_WF_TTWU, now) == 1);
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+		CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 2000000) == NULL);
+		CHECK(model_task_set_class_prev(b, a) == 0);
+		model_other_class(m, 0, true, now + 3000000);
+		model_other_class(m, 0, false, now + 4000000);
+		CHECK(model_task_switched_to_fair(m, b, 0, true, now + 4000000) == 0);
+		CHECK(model_need_resched(m, 0));
+		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now + 4000000) == b);
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_free(m);
+	}
+}
+
+/*
+ * model_task_switched_from_fair_asleep(): A ran 6 ms ahead of C and blocked
+ * ineligible, so DELAY_DEQUEUE kept it queued; an RT boost of the blocked
+ * holder (6.12 rt_mutex_setprio(): DEQUEUE_SLEEP | DEQUEUE_DELAYED first,
+ * then switched_from_fair()) takes it off the queue and detaches it; its
+ * fair record B then takes over the entity at the change back (the carry
+ * skipped a delayed entity before 6 Dec 2026: B started fresh).
+ */
+static void test_switched_from_fair_asleep(void)
+{
+	struct model_config cfg = { .nr_cpus = 2, .hz = 250, .seed = 3 };
+	struct model *m = model_new(&cfg, NULL);
+	struct model_task *a, *b, *c;
+	struct model_task_info ia, ib;
+	uint64_t now = 1000000000ULL;
+
+	CHECK(m != NULL);
+	a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	b = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 2, NULL);
+	c = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 3, NULL);
+	CHECK(model_wake_up_new_task(m, a, 0, 0, now) == 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+	CHECK(model_wake_up_new_task(m, c, 0, 0, now + 1000) == 0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 6000000) == c);
+	model_task_info(a, &ia);
+	CHECK(ia.state == MODEL_TASK_DELAYED);
+	CHECK(model_task_switched_from_fair(m, a, now + 6500000) == -1);   /* not queued runnable */
+	CHECK(model_task_switched_from_fair_asleep(m, a, now + 6500000) == 0);
+	CHECK(model_task_switched_from_fair_asleep(m, a, now + 6500000) == -1);  /* left */
+	model_task_info(a, &ia);
+	CHECK(ia.state == MODEL_TASK_SLEEPING);
+	CHECK_EQ_U(model_nr_queued(m, 0), 1);
+	CHECK(ia.load_avg > 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	CHECK(model_task_start_sleeping(m, b, 0) == 0);
+	CHECK(model_task_set_class_prev(b, a) == 0);
+	CHECK(model_task_switched_to_fair(m, b, 0, false, now + 8000000) == 0);
+	model_task_info(b, &ib);
+	CHECK(ib.load_avg < ia.load_avg && ib.load_avg > ia.load_avg * 9 / 10);
+	CHECK_EQ_U(ib.vlag, ia.vlag);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_class_carry();
+	test_switched_to_fair();
+	test_switched_from_fair_asleep();
 	test_set_pelt();
 	test_attach_blocked();
 	test_clock_left();

@@ -3963,7 +3963,9 @@ static bool fair_rt_fair(const struct wl_workload *wl, int pid, uint32_t *a, uin
  * (switched_from_fair()), fair again from the second (switched_to_fair()):
  * three records of the pid, fair, RT, fair; the RT one's wake and run are
  * timed entries (an RT task's), the last fair one is woken by its traced
- * wake.  Before the fix: one fair record for life, every wake a fair one.
+ * wake; the first leaves the class asleep (WL_T_CLASS_LEAVE with
+ * WL_T_CLASS_ASLEEP, since 6 Dec 2026).  Before the fix: one fair record for
+ * life, every wake a fair one.
  */
 static void test_class_change(void)
 {
@@ -3988,6 +3990,12 @@ static void test_class_change(void)
 	}
 	/* the first fair record: its run, then the block at the change */
 	CHECK_EQ(op_of(wl, a, wl_task(wl, a)->nr_ops - 1)->kind, WL_OP_BLOCK);
+	/* it leaves the class asleep: a delayed entity dequeued, detached there */
+	{
+		const struct wl_timed *l = timed_of(wl, WL_T_CLASS_LEAVE, a, 2 * MS);
+
+		CHECK(l != NULL && (l->aux & WL_T_CLASS_ASLEEP));
+	}
 	CHECK(timed_of(wl, WL_T_OTHER_WAKE, r, 3 * MS) != NULL);
 	CHECK(timed_of(wl, WL_T_OTHER_IN, r, 3 * MS + 5000) != NULL);
 	CHECK(timed_of(wl, WL_T_OTHER_OUT, r, 3 * MS + 60000) != NULL);
