@@ -414,6 +414,10 @@ static unsigned int update_blocked_averages(struct model *m, int cpu)
 	COUNT(m, update_blocked_averages);
 	rq->last_blocked_load_update_tick = m->jiffies;
 	update_rq_clock(m, rq, m->now);
+	/* __update_blocked_others(): the RT/DL signals first (model/pelt_others.c) */
+	update_other_load_avgs(m, rq);
+	if (others_have_blocked(m, rq))
+		done = false;
 	visited = __update_blocked_fair(m, rq, &done);
 	if (done)
 		rq->has_blocked_load = false;

@@ -307,6 +307,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->balance_moves_tasks = cfg->balance_moves_tasks;
 	m->newidle_moves_tasks = cfg->newidle_moves_tasks;
 	m->exit_keeps_autogroup = cfg->exit_keeps_autogroup;
+	m->others_pelt = !cfg->no_others_pelt;
 	m->idle_moves_cpus = cfg->idle_moves_tasks ? UINT64_MAX : 0;
 	m->vcpu_pack = cfg->vcpu_pack;
 	m->vcpu_pack_flat = cfg->vcpu_pack_flat;
@@ -1231,6 +1232,7 @@ void model_tick(struct model *m, int cpu, uint64_t now)
 		task_tick_fair(m, rq, rq->curr);
 	else if (rq->other_class && sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
 		COUNT(m, sched_stat_runtime_rt_dl);   /* update_curr_common() of RT/DL */
+	others_tick(m, rq);   /* task_tick_rt() / task_tick_dl(): avg_rt / avg_dl */
 	rq->idle_balance = !rq->curr && !rq->other_class;
 	sched_balance_trigger(m, rq);
 }
@@ -1251,6 +1253,10 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
 			rq->curr = NULL;
 		}
 		COUNT(m, sched_switch);
+		/* set_next_task_rt() / _dl(): from another class, not running */
+		others_switch(m, rq, -1, rq->other_next_cls);
+		rq->other_cls = rq->other_next_cls;
+		rq->other_next_cls = MODEL_OTHER_RT;
 		rq->other_class = true;
 		rq->need_resched = false;
 		add_nr_running(m, rq, 1);
@@ -1258,6 +1264,8 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
 	} else {
 		if (!rq->other_class)
 			return;
+		/* put_prev_task_rt() / _dl(): the class's signal, running */
+		others_switch(m, rq, rq->other_cls, -1);
 		rq->other_class = false;
 		sub_nr_running(m, rq, 1);
 		if (sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
@@ -1280,6 +1288,10 @@ void model_other_class_handover(struct model *m, int cpu, uint64_t now)
 	/* the leaving task's put_prev_task_rt() (its dequeue's, if it blocks) */
 	if (sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
 		COUNT(m, sched_stat_runtime_rt_dl);
+	/* ... its signal (running), then the coming one's set_next_task() */
+	others_switch(m, rq, rq->other_cls, rq->other_next_cls);
+	rq->other_cls = rq->other_next_cls;
+	rq->other_next_cls = MODEL_OTHER_RT;
 }
 
 /*

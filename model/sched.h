@@ -267,6 +267,14 @@ struct rq {
 	struct cfs_rq cfs;
 	struct model_task *curr;    /* the fair task running, or NULL */
 	bool other_class;           /* a non-fair task holds the CPU */
+	uint8_t other_cls;             /* ... its class (enum model_other_cls) */
+	uint8_t other_next_cls;        /* the next one's (model_other_class_kind()), RT if not told */
+	/*
+	 * rq->avg_rt / avg_dl: the PELT signals of the time the CPU ran an RT
+	 * / DL task (update_rt_rq_load_avg(), update_dl_rq_load_avg()), kept
+	 * unless model_config.no_others_pelt (model/pelt_others.c)
+	 */
+	struct sched_avg avg_rt, avg_dl;
 	bool switch_pending;        /* the non-fair task left: next __schedule switches */
 	bool need_resched;
 	bool clock_skip_req;        /* RQCF_REQ_SKIP: the next __schedule() keeps the clock */
@@ -429,6 +437,7 @@ struct model {
 	uint64_t idle_moves_cpus;    /* model_config.idle_moves_tasks: for these CPUs (bit n: CPU n) */
 	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
 	bool exit_keeps_autogroup;  /* model_config.exit_keeps_autogroup */
+	bool others_pelt;           /* !model_config.no_others_pelt: rq->avg_rt / avg_dl kept */
 	bool vcpu_pack_flat;        /* model_config.vcpu_pack_flat: its cut whatever the idle time */
 	unsigned int newidle_ratio0; /* the domains' starting newidle_ratio (model_config) */
 	bool idle_clock_skip;       /* model_config.idle_clock_skip: wakeup_preempt() on idle */
@@ -828,6 +837,14 @@ int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_domain *s
 unsigned long task_h_load(struct model *m, struct model_task *p);
 int sched_balance_newidle(struct model *m, struct rq *this_rq);
 void sched_balance_update_blocked_averages(struct model *m, int cpu);
+
+/* model/pelt_others.c: rq->avg_rt / avg_dl (unless model_config.no_others_pelt) */
+int update_rt_rq_load_avg(u64 now, struct rq *rq, int running);
+int update_dl_rq_load_avg(u64 now, struct rq *rq, int running);
+bool update_other_load_avgs(struct model *m, struct rq *rq);
+bool others_have_blocked(const struct model *m, const struct rq *rq);
+void others_switch(struct model *m, struct rq *rq, int prev_cls, int next_cls);
+void others_tick(struct model *m, struct rq *rq);
 void sched_balance_trigger(struct model *m, struct rq *rq);
 void nohz_balancer_kick(struct model *m, struct rq *rq);
 /* SIS_UTIL: m->nr_idle_scan of this_rq's LLC after a balance of @sd (tests call it directly). */

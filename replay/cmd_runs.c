@@ -630,6 +630,13 @@ static const struct run_opt run_opt_table[] = {
 	  "(skip), that except for a wakeup from another CPU, enqueued by\n"
 	  "the kernel at the IPI (local, the default), or its switch-in\n"
 	  "(update; docs/replay.md, \"Mechanical costs\")" },
+	{ "others-pelt", NULL, RUN_OPTS_MODEL,
+	  .names = replay_others_pelt_names, AT_ENUM(rc.others_pelt), .help =
+	  "the model's RT/DL PELT signals (rq->avg_rt, avg_dl), decayed\n"
+	  "by update_blocked_averages(), which keeps an idle CPU's blocked\n"
+	  "load pending while they are non-zero: kept, as the kernel\n"
+	  "(on, the default), or none, the model before 6 Dec 2026 (off;\n"
+	  "docs/model.md, \"The other classes' PELT signals\")" },
 	{ "clock-task", NULL, RUN_OPTS_MODEL,
 	  .names = replay_clock_task_names, AT_ENUM(rc.clock_task), .help =
 	  "the model's rq_clock_task(), which update_curr()'s charges,\n"

@@ -3550,6 +3550,23 @@ static int stop_one_cpu_move(struct sim *s, int cpu, uint32_t ti, int dst, uint6
  * task put back queued (model_other_class(): update_curr(),
  * put_prev_task_fair()).  The caller has charged the run up to @now.
  */
+/*
+ * The class of the non-fair task @who taking @cpu, for the model's RT/DL
+ * PELT signals (model_other_class_kind(); none with
+ * model_config.no_others_pelt): the stopper (the workload's migration/N or
+ * the stand-in) has none.
+ */
+static void other_kind(struct sim *s, int cpu, int32_t who)
+{
+	enum model_other_cls k = MODEL_OTHER_RT;
+
+	if (who == SIM_SYNTH_STOPPER || who == s->cpus[cpu].stopper)
+		k = MODEL_OTHER_STOP;
+	else if (who >= 0 && (uint32_t)who < s->nr_tasks && s->wt[who].cls == WL_CLASS_DL)
+		k = MODEL_OTHER_DL;
+	model_other_class_kind(s->m, cpu, k);
+}
+
 static int nonfair_in(struct sim *s, int cpu, int32_t who, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -3560,6 +3577,7 @@ static int nonfair_in(struct sim *s, int cpu, int32_t who, uint64_t now)
 		return -1;
 	if (prev >= 0)
 		s->tasks[prev].st = SIM_QUEUED;
+	other_kind(s, cpu, who);
 	model_other_class(s->m, cpu, true, now);
 	c->curr = -1;
 	c->gen_op++;
@@ -3623,6 +3641,7 @@ static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 		bool blocked = c->other_out_blocked;
 
 		c->other_out_blocked = false;
+		other_kind(s, cpu, (int32_t)ti);
 		model_other_class_handover(s->m, cpu, now);
 		if (emit_switch(s, cpu, c->other, blocked ? 1 : 0,
 				blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked,
@@ -4585,6 +4604,7 @@ int sim_start(struct sim *s)
 		seen++;
 		if (e->kind == WL_T_OTHER_OUT) {
 			s->cpus[e->cpu].other = (int32_t)e->task;
+			other_kind(s, e->cpu, (int32_t)e->task);
 			model_other_class(s->m, e->cpu, true, first);
 		}
 	}

@@ -65,6 +65,8 @@ void replay_config_default(struct replay_config *cfg)
 	/* the kernel's charge points (docs/validation-log.md, "Twenty-first pass") */
 	cfg->wake_clock = REPLAY_WAKE_CLOCK_TRACED;
 	cfg->idle_clock = REPLAY_IDLE_CLOCK_LOCAL;
+	/* the kernel's RT/DL PELT signals (docs/validation-log.md, helper others51) */
+	cfg->others_pelt = REPLAY_OTHERS_PELT_ON;
 	/* a hand-off's measured switch point (docs/validation-log.md, "Twenty-second pass") */
 	cfg->resched_at = REPLAY_RESCHED_TRACED;
 	/* the machine's tick grid wherever it holds, before the full-period charges'
@@ -321,6 +323,12 @@ const struct replay_name replay_clock_task_names[] = {
 	{ "wall", REPLAY_CLOCK_TASK_WALL },
 	{ "traced", REPLAY_CLOCK_TASK_TRACED },
 	{ NULL, 0 },
+};
+
+const struct replay_name replay_others_pelt_names[] = {
+	{ "off", REPLAY_OTHERS_PELT_OFF },
+	{ "on", REPLAY_OTHERS_PELT_ON },
+	{ NULL, 0 }
 };
 
 const struct replay_name replay_idle_clock_names[] = {
@@ -1184,6 +1192,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.newidle_ratio_given = s->cfg.newidle_ratio >= 0;
 	mc.newidle_ratio = mc.newidle_ratio_given ? (unsigned int)s->cfg.newidle_ratio : 0;
 	mc.idle_clock_skip = s->cfg.idle_clock != REPLAY_IDLE_CLOCK_UPDATE;
+	mc.no_others_pelt = s->cfg.others_pelt == REPLAY_OTHERS_PELT_OFF;
 	mc.block_clock_after = s->cfg.block_clock == REPLAY_BLOCK_CLOCK_AFTER;
 	mc.cfs_initial_credit = s->cfg.initial_lag == REPLAY_INITIAL_LAG_CREDIT;
 	mc.cfs_initial_credit_tasks = s->cfg.initial_lag == REPLAY_INITIAL_LAG_CREDIT_LONG;

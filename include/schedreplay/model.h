@@ -161,6 +161,19 @@ struct model_config {
 	 */
 	bool exit_keeps_autogroup;
 	/*
+	 * No rq->avg_rt / rq->avg_dl (the model before others51, 6 Dec 2026).
+	 * false (the default): the kernel's PELT signals of the time each CPU
+	 * ran an RT / DL task (update_rt_rq_load_avg() /
+	 * update_dl_rq_load_avg() at put_prev_task_rt(), set_next_task_rt(),
+	 * task_tick_rt() and the DL equivalents), decayed by
+	 * update_blocked_averages() (__update_blocked_others()), which keeps
+	 * rq->has_blocked_load set while either is non-zero
+	 * (others_have_blocked()).  true: no such signals, a CPU's blocked
+	 * load is its cfs_rqs' alone.  avg_irq and the HW pressure signal are
+	 * 0 either way (no IRQ time in a trace).
+	 */
+	bool no_others_pelt;
+	/*
 	 * NI_RANDOM's starting newidle_ratio per domain (0..1024, the success
 	 * rate per 1024 newidle balances; newidle_success = ratio / 2 of
 	 * newidle_call = 512) when newidle_ratio_given; else sd_init()'s 512.
@@ -616,6 +629,18 @@ void model_tick(struct model *m, int cpu, uint64_t now);
  * caller calls model_schedule().
  */
 void model_other_class(struct model *m, int cpu, bool running, uint64_t now);
+
+/*
+ * The class of the next non-fair task to take @cpu (model_other_class(),
+ * model_other_class_handover()): RT (the default when not told), DL, or
+ * the stop class (no PELT signal).  Used unless model_config.no_others_pelt.
+ */
+enum model_other_cls { MODEL_OTHER_RT = 0, MODEL_OTHER_DL, MODEL_OTHER_STOP };
+void model_other_class_kind(struct model *m, int cpu, enum model_other_cls cls);
+
+/* @cpu's rq->avg_rt / avg_dl util_avg (0 with model_config.no_others_pelt). */
+unsigned long model_cpu_util_rt(const struct model *m, int cpu);
+unsigned long model_cpu_util_dl(const struct model *m, int cpu);
 
 /*
  * The non-fair task holding @cpu hands it straight to another non-fair task

@@ -654,6 +654,19 @@ enum replay_clock_task {
 };
 extern const struct replay_name replay_clock_task_names[];
 
+/*
+ * replay_config.others_pelt: the model's rq->avg_rt / avg_dl, the RT/DL
+ * PELT signals that keep an idle CPU's blocked load pending
+ * (model_config.no_others_pelt; docs/model.md "The other classes' PELT
+ * signals").  off: none (the model before others51).  on: kept (the
+ * default).
+ */
+enum replay_others_pelt {
+	REPLAY_OTHERS_PELT_OFF = 0,
+	REPLAY_OTHERS_PELT_ON,
+};
+extern const struct replay_name replay_others_pelt_names[];
+
 enum replay_idle_clock {
 	REPLAY_IDLE_CLOCK_UPDATE = 0,
 	REPLAY_IDLE_CLOCK_SKIP,
@@ -883,6 +896,8 @@ struct replay_config {
 	enum replay_migrate_resched migrate_resched;
 	/* the clock a wakee of an idle CPU is charged from (above) */
 	enum replay_idle_clock idle_clock;
+	/* the model's RT/DL PELT signals (above) */
+	enum replay_others_pelt others_pelt;
 	/* the model's clock_task: the wall clock or less the traced left-out time (above) */
 	enum replay_clock_task clock_task;
 	/* the traced load-balance passes of several tasks (above) */
