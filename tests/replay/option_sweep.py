@@ -123,6 +123,7 @@ SINGLE = [
     ("idle-clock=skip", ["--idle-clock", "skip"]),
     ("idle-clock=local", ["--idle-clock", "local"]),
     ("idle-clock=update", ["--idle-clock", "update"]),
+    ("others-pelt=off", ["--others-pelt", "off"]),
     ("clock-task=traced", ["--clock-task", "traced"]),
     ("clock-task=wall", ["--clock-task", "wall"]),
     ("migrate-resched=both", ["--migrate-resched", "both"]),
