@@ -24,26 +24,25 @@
  */
 #include "sched.h"
 
-/* update_rt_rq_load_avg(): load = runnable = running = @running, avg by 1. */
-int update_rt_rq_load_avg(u64 now, struct rq *rq, int running)
+/* one class's signal: load = runnable = running = @running, averaged by 1 */
+static int update_class_avg(u64 now, struct sched_avg *sa, int running)
 {
-	if (___update_load_sum(now, &rq->avg_rt, (unsigned long)running,
-			       (unsigned long)running, running)) {
-		___update_load_avg(&rq->avg_rt, 1);
-		return 1;
-	}
-	return 0;
+	if (!___update_load_sum(now, sa, (unsigned long)running, (unsigned long)running, running))
+		return 0;
+	___update_load_avg(sa, 1);
+	return 1;
 }
 
-/* update_dl_rq_load_avg(): as update_rt_rq_load_avg() for rq->avg_dl. */
+/* update_rt_rq_load_avg() */
+int update_rt_rq_load_avg(u64 now, struct rq *rq, int running)
+{
+	return update_class_avg(now, &rq->avg_rt, running);
+}
+
+/* update_dl_rq_load_avg() */
 int update_dl_rq_load_avg(u64 now, struct rq *rq, int running)
 {
-	if (___update_load_sum(now, &rq->avg_dl, (unsigned long)running,
-			       (unsigned long)running, running)) {
-		___update_load_avg(&rq->avg_dl, 1);
-		return 1;
-	}
-	return 0;
+	return update_class_avg(now, &rq->avg_dl, running);
 }
 
 /* the class of rq->curr as update_other_load_avgs() sees it */
