@@ -5205,37 +5205,33 @@ static uint64_t idle_ticks_run(bool local, enum replay_idle_tick mode, uint64_t 
 {
 	struct trace_event ev[128];
 	size_t n = 0;
-	uint64_t t = 1 * MS, v = 0;
+	uint64_t t = 1 * MS, v = UINT64_MAX;
+	int cpu = local ? 1 : 0, pid = local ? 0 : 200, flags = local ? 0x08 : 0;
 	struct wl_workload *wl;
-	struct replay_result *r;
 	struct replay_config rc;
-	struct sr_error err = { 0 };
+	struct run x;
 
 	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 200, 120);
 	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 300, 120);
 	for (int i = 0; i < 10; i++) {
 		ev[n++] = ev_switch(t + 500 * US, 1, 300, 'S', 120, 0, 120);
 		t += 4400 * US;
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t - 10 * US, local ? 1 : 0, local ? 0 : 200,
-				  local ? 0x08 : 0, 300, 120, 1);
-		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t - 8 * US, local ? 1 : 0, local ? 0 : 200,
-				  local ? 0x08 : 0, 300, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t - 10 * US, cpu, pid, flags, 300, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t - 8 * US, cpu, pid, flags, 300, 120, 1);
 		ev[n++] = ev_switch(t, 1, 0, 'R', 120, 300, 120);
 	}
 	ev[n++] = ev_runtime(t + 100 * US, 0, 200, t);
 	wl = build(ev, n);
 	CHECK(wl != NULL);
 	if (!wl)
-		return UINT64_MAX;
+		return v;
 	replay_config_default(&rc);
 	rc.idle_tick = mode;
-	r = replay_run(wl, &rc, &err);
-	CHECK(r != NULL);
-	if (r) {
-		v = note_count(r, "ticks run on an idle CPU");
-		*ticks = count(r, "tick");
-		replay_result_free(r);
+	if (run_begin(&x, wl, &rc)) {
+		v = note_count(x.r, "ticks run on an idle CPU");
+		*ticks = count(x.r, "tick");
 	}
+	run_end(&x);
 	wl_free(wl);
 	return v;
 }
