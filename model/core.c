@@ -1226,14 +1226,20 @@ unsigned int model_nr_queued(const struct model *m, int cpu)
  */
 void model_idle_tick(struct model *m, int cpu, bool kept)
 {
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return;
+	m->rqs[cpu].idle_tick_kept = kept;
+}
+
+void model_idle_tick_stop(struct model *m, int cpu)
+{
 	struct rq *rq;
 
 	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
 		return;
 	rq = &m->rqs[cpu];
-	rq->idle_tick_kept = kept;
 	/* tick_nohz_stop_tick() -> nohz_balance_enter_idle() on an idle CPU */
-	if (!kept && !rq->curr && !rq->other_class && !rq->nohz_idle)
+	if (!rq->curr && !rq->other_class && !rq->nohz_idle)
 		nohz_balance_enter_idle(m, rq);
 }
 

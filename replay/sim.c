@@ -4420,7 +4420,7 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 				s->notes[SIM_NOTE_IDLE_TICK]++;
 				model_tick(s->m, cpu, h->t);
 			} else if (c->other < 0 && !c->stalled) {
-				model_idle_tick(s->m, cpu, false);
+				model_idle_tick_stop(s->m, cpu);
 			}
 			return 0;
 		}

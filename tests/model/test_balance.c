@@ -873,15 +873,19 @@ static void test_idle_tick_kept(void)
 	CHECK_EQ_U(m->nohz.nr_cpus, 0);
 	model_tick(m, 1, now + 8000000);          /* the kept idle tick */
 	CHECK(!m->rqs[1].nohz_idle);
-	model_idle_tick(m, 1, false);             /* the tick stops now */
+	model_idle_tick(m, 1, false);             /* only the next entry's rule */
+	CHECK(!m->rqs[1].nohz_idle);
+	model_idle_tick_stop(m, 1);               /* the tick stops now */
 	CHECK(m->rqs[1].nohz_idle);
 	CHECK_EQ_U(m->nohz.nr_cpus, 1);
 	CHECK(m->rqs[1].has_blocked_load);
-	model_idle_tick(m, 1, false);             /* once */
+	model_idle_tick_stop(m, 1);               /* once */
 	CHECK_EQ_U(m->nohz.nr_cpus, 1);
 	/* woken: its busy tick leaves the mask; the next idle entry stops the tick */
 	model_try_to_wake_up(m, a, 1, -1, MODEL_WF_TTWU, now + 9000000);
 	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now + 9000000);
+	model_idle_tick_stop(m, 1);               /* busy: nothing */
+	CHECK(m->rqs[1].nohz_idle);               /* until its busy tick */
 	model_tick(m, 1, now + 12000000);
 	CHECK(!m->rqs[1].nohz_idle);
 	model_schedule(m, 1, MODEL_PREV_SLEEP, now + 13000000);
