@@ -1219,11 +1219,6 @@ unsigned int model_nr_queued(const struct model *m, int cpu)
 	return m->rqs[cpu].cfs.h_nr_queued;
 }
 
-/*
- * sched_tick(): the fair curr's task_tick; then the balance trigger
- * (periodic balance when due, with its update_blocked_averages) and the nohz
- * kick that refreshes idle CPUs' blocked load.
- */
 void model_idle_tick(struct model *m, int cpu, bool kept)
 {
 	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
@@ -1243,6 +1238,11 @@ void model_idle_tick_stop(struct model *m, int cpu)
 		nohz_balance_enter_idle(m, rq);
 }
 
+/*
+ * sched_tick(): the fair curr's task_tick; then the balance trigger
+ * (periodic balance when due, with its update_blocked_averages) and the nohz
+ * kick that refreshes idle CPUs' blocked load.
+ */
 void model_tick(struct model *m, int cpu, uint64_t now)
 {
 	struct rq *rq;

@@ -1061,13 +1061,6 @@ static int apply_pending_migration(struct sim *s, uint32_t ti, uint64_t now)
 }
 
 /*
- * model_schedule() at @now on @cpu.  Under placement trace, its newidle
- * balance may pull a waiting task only while the trace shows the CPU busy:
- * the simulation, not the kernel, left it idle next to waiting tasks (a
- * CPU the trace shows idle too did not pull in the kernel, or its pull is
- * a traced migration).
- */
-/*
  * --idle-tick short: whether idle CPU @cpu keeps its tick for the trace's
  * idle interval @iv (tick_nohz_idle_stop_tick() -> tick_nohz_next_event():
  * the tick stays when the CPU's next timer event is at most TICK_NSEC away;
@@ -1099,6 +1092,13 @@ static bool idle_tick_kept_at_entry(const struct sim *s, int cpu, uint64_t now)
 	return idle_tick_kept(s, cpu, iv);
 }
 
+/*
+ * model_schedule() at @now on @cpu.  Under placement trace, its newidle
+ * balance may pull a waiting task only while the trace shows the CPU busy:
+ * the simulation, not the kernel, left it idle next to waiting tasks (a
+ * CPU the trace shows idle too did not pull in the kernel, or its pull is
+ * a traced migration).
+ */
 static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_prev how,
 					     uint64_t now)
 {

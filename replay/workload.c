@@ -406,14 +406,15 @@ fail:
 	return -1;
 }
 
+static inline struct cpu_track *cpu_get(struct wl_builder *b, int cpu);
+
 /*
  * A wake enqueues a task on @cpu: the first one while @cpu is idle says what
- * ended its idle interval (enum wl_idle_end).  @local: raised on @cpu itself
- * in interrupt/softirq context or by its idle task (its own timer or device);
- * a remote waker (another CPU, the wake-list IPI it sends) or a non-fair
- * task's wake is not.
+ * ended its idle interval (enum wl_idle_end).  @local: its sched_waking ran on
+ * @cpu itself in interrupt/softirq context or in its idle task (the CPU's own
+ * timer or device); a waker on another CPU (by IPI or the wake list) or a
+ * fork is not.
  */
-static inline struct cpu_track *cpu_get(struct wl_builder *b, int cpu);
 static void idle_wake_seen(struct wl_builder *b, int cpu, bool local)
 {
 	struct cpu_track *c = cpu_get(b, cpu);

@@ -1076,7 +1076,9 @@ const char *wl_string(const struct wl_workload *wl, uint32_t i);
  * that ended the interval, as far as the trace shows it): none traced; raised
  * on that CPU in hardirq/softirq context or by its idle task (a local timer or
  * device: the CPU's own next event); or raised elsewhere (a remote wake: an
- * IPI or a wake-list flush), or a non-fair task's wake.
+ * IPI or a wake-list flush; a fork).  An RT/DL task's wake is classified by
+ * its own sched_waking's CPU and context.  A trace without sched_waking has
+ * only the sched_wakeup's context (a wake-list flush's IPI looks local).
  */
 enum wl_idle_end {
 	WL_IDLE_END_NONE = 0,
