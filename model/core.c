@@ -1006,10 +1006,16 @@ struct model_task *model_schedule(struct model *m, int cpu, enum model_prev prev
 	rq->curr = next;
 
 	if (!next && prev) {
-		/* the idle task runs: update_idle_rq_clock_pelt(), tick stops */
+		/*
+		 * The idle task runs: update_idle_rq_clock_pelt(); the idle
+		 * loop's tick_nohz_idle_stop_tick() stops the tick and calls
+		 * nohz_balance_enter_idle() - unless tick_nohz_next_event()
+		 * found the CPU's next timer within a tick (model_idle_tick()).
+		 */
 		rq->clock_idle = rq->clock;
 		rq->clock_pelt_idle = rq->clock_pelt;
-		nohz_balance_enter_idle(m, rq);
+		if (!rq->idle_tick_kept)
+			nohz_balance_enter_idle(m, rq);
 	}
 	if (prev && prev_mode == MODEL_PREV_DEAD)
 		task_dead_fair(m, prev);
@@ -1212,6 +1218,25 @@ unsigned int model_nr_queued(const struct model *m, int cpu)
 	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
 		return 0;
 	return m->rqs[cpu].cfs.h_nr_queued;
+}
+
+void model_idle_tick(struct model *m, int cpu, bool kept)
+{
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return;
+	m->rqs[cpu].idle_tick_kept = kept;
+}
+
+void model_idle_tick_stop(struct model *m, int cpu)
+{
+	struct rq *rq;
+
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+		return;
+	rq = &m->rqs[cpu];
+	/* tick_nohz_stop_tick() -> nohz_balance_enter_idle() on an idle CPU */
+	if (!rq->curr && !rq->other_class && !rq->nohz_idle)
+		nohz_balance_enter_idle(m, rq);
 }
 
 /*

@@ -293,6 +293,7 @@ struct rq {
 	unsigned long last_blocked_load_update_tick;
 	bool has_blocked_load;
 	bool nohz_idle;                         /* in nohz.idle_cpus_mask */
+	bool idle_tick_kept;        /* the next idle entry keeps the tick (model_idle_tick()) */
 	bool idle_balance;                      /* the tick found the CPU idle */
 	bool active_balance;        /* stopper work queued here (active balance), not yet run */
 	int push_cpu;               /* ... and the CPU it pushes to */

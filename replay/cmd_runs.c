@@ -532,9 +532,11 @@ static const struct run_opt run_opt_table[] = {
 	  .names = replay_idle_tick_names, AT_ENUM(rc.idle_tick), .help =
 	  "an idle CPU's tick: stopped (stop, the default), or run where\n"
 	  "the trace's idle interval holding it is at most one tick long\n"
-	  "(short: the kernel keeps the tick when the next timer is within\n"
-	  "a tick; the idle tick's periodic balance clears rd->overloaded;\n"
-	  "experimental: docs/replay.md, \"Idle ticks\")" },
+	  "and ends at a wakeup raised on that CPU in interrupt context\n"
+	  "(short: the kernel keeps the tick when its next timer is within\n"
+	  "a tick, and the CPU stays out of the nohz idle mask; the idle\n"
+	  "tick's periodic balance clears rd->overloaded; experimental:\n"
+	  "docs/replay.md, \"Idle ticks\")" },
 	{ "wake-path", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_path_names, AT_ENUM(rc.wake_path), .help =
 	  "a local wakeup whose trace shows the capture kernel enqueue a\n"

@@ -1061,6 +1061,38 @@ static int apply_pending_migration(struct sim *s, uint32_t ti, uint64_t now)
 }
 
 /*
+ * --idle-tick short: whether idle CPU @cpu keeps its tick for the trace's
+ * idle interval @iv (tick_nohz_idle_stop_tick() -> tick_nohz_next_event():
+ * the tick stays when the CPU's next timer event is at most TICK_NSEC away;
+ * can_stop_idle_tick() aside).  The trace shows that timer only through what
+ * it wakes: the interval must be at most a tick long and end at a wake raised
+ * on the CPU itself in interrupt/softirq context (WL_IDLE_END_LOCAL).  A
+ * remote wake (another CPU's, by IPI) says nothing of the CPU's own timers:
+ * the tick stops.
+ */
+static bool idle_tick_kept(const struct sim *s, int cpu, const struct wl_idle *iv)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+
+	return s->cfg.idle_tick == REPLAY_IDLE_TICK_SHORT && c->other < 0 && !c->stalled &&
+	       iv && iv->end - iv->start <= s->tick_ns && iv->ended_by == WL_IDLE_END_LOCAL;
+}
+
+/*
+ * The same at a switch on @cpu at @now that may leave it idle: the trace's
+ * idle interval holding @now, or else the next one if it starts within a
+ * tick (the simulation went idle a little earlier than the trace).
+ */
+static bool idle_tick_kept_at_entry(const struct sim *s, int cpu, uint64_t now)
+{
+	const struct wl_idle *iv = wl_cpu_idle_next(s->wl, cpu, now);
+
+	if (iv && iv->start > now && iv->start - now > s->tick_ns)
+		iv = NULL;
+	return idle_tick_kept(s, cpu, iv);
+}
+
+/*
  * model_schedule() at @now on @cpu.  Under placement trace, its newidle
  * balance may pull a waiting task only while the trace shows the CPU busy:
  * the simulation, not the kernel, left it idle next to waiting tasks (a
@@ -1071,6 +1103,9 @@ static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_
 					     uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (s->cfg.idle_tick == REPLAY_IDLE_TICK_SHORT)
+		model_idle_tick(s->m, cpu, idle_tick_kept_at_entry(s, cpu, now));
 
 	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.idle_pull)
 		model_set_newidle_moves(s->m, !wl_cpu_idle_at(s->wl, cpu, now,
@@ -4387,22 +4422,24 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 			return 0;
 		c->tick_armed = false;
 		if (!cpu_busy(c)) {
-			uint64_t a, b;
-
 			/*
 			 * NO_HZ: an idle CPU stops its tick - unless its next
 			 * timer is within a tick (tick_nohz_next_event()
-			 * retains it), the trace's idle end standing in for
-			 * that timer (--idle-tick short).  The tick's
-			 * sched_tick() -> sched_balance_trigger() runs the
-			 * idle CPU's periodic balance.  Not re-armed: an
-			 * interval that short holds at most this one.
+			 * retains it), a local wake ending a short trace idle
+			 * standing in for that timer (--idle-tick short:
+			 * idle_tick_kept()).  The tick's sched_tick() ->
+			 * sched_balance_trigger() runs the idle CPU's periodic
+			 * balance.  Not re-armed: an interval that short holds
+			 * at most this one.  Otherwise the idle loop stops the
+			 * tick now, joining the nohz mask if it had kept it.
 			 */
-			if (s->cfg.idle_tick == REPLAY_IDLE_TICK_SHORT && c->other < 0 &&
-			    !c->stalled && wl_cpu_idle_span(s->wl, cpu, h->t, &a, &b) &&
-			    b - a <= s->tick_ns) {
+			if (s->cfg.idle_tick != REPLAY_IDLE_TICK_SHORT)
+				return 0;
+			if (idle_tick_kept(s, cpu, wl_cpu_idle_interval(s->wl, cpu, h->t))) {
 				s->notes[SIM_NOTE_IDLE_TICK]++;
 				model_tick(s->m, cpu, h->t);
+			} else if (c->other < 0 && !c->stalled) {
+				model_idle_tick_stop(s->m, cpu);
 			}
 			return 0;
 		}

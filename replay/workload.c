@@ -399,10 +399,28 @@ static int idle_end(struct wl_builder *b, struct cpu_track *c, int cpu, uint64_t
 	if (ts <= c->idle_since)
 		return 0;
 	WL_VEC_PUSH(b->idle, fail);
-	b->idle.v[b->idle.n++] = (struct wl_idle){ .start = c->idle_since, .end = ts, .cpu = cpu };
+	b->idle.v[b->idle.n++] = (struct wl_idle){ .start = c->idle_since, .end = ts, .cpu = cpu,
+						   .ended_by = c->idle_wake };
 	return 0;
 fail:
 	return -1;
+}
+
+static inline struct cpu_track *cpu_get(struct wl_builder *b, int cpu);
+
+/*
+ * A wake enqueues a task on @cpu: the first one while @cpu is idle says what
+ * ended its idle interval (enum wl_idle_end).  @local: its sched_waking ran on
+ * @cpu itself in interrupt/softirq context or in its idle task (the CPU's own
+ * timer or device); a waker on another CPU (by IPI or the wake list) or a
+ * fork is not.
+ */
+static void idle_wake_seen(struct wl_builder *b, int cpu, bool local)
+{
+	struct cpu_track *c = cpu_get(b, cpu);
+
+	if (c && c->idle_open && c->idle_wake == WL_IDLE_END_NONE)
+		c->idle_wake = local ? WL_IDLE_END_LOCAL : WL_IDLE_END_REMOTE;
 }
 
 /* Task @t is on (or enqueued on) @cpu in the trace: is it ever on two? */
@@ -1699,6 +1717,10 @@ static int on_waking(struct wl_builder *b, const struct trace_event *ev)
 	if (b->tasks.v[t].cls != WL_CLASS_FAIR) {
 		stopper_wake_seen(b, cpu_get(b, ev->cpu), ev, t);
 		nonfair_woken(b, t);
+		b->ts.v[t].ow_cpu = (int16_t)(ev->cpu + 1);
+		b->ts.v[t].ow_local = (ev->common_flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_NMI |
+							   TRACE_FLAG_SOFTIRQ)) ||
+				      ev->common_pid == 0;
 		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, u->target_cpu, 0, TRACE_EV_SCHED_WAKING);
 	}
 	if (b->ts.v[t].waking != WL_NONE)
@@ -1763,6 +1785,10 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 			stopper_wake_seen(b, c, ev, t);
 		note(b, WL_NOTE_WAKE_OF_NONFAIR);
 		nonfair_woken(b, t);
+		/* local: its sched_waking ran on the target CPU in interrupt context */
+		cpu = u->target_cpu >= 0 ? u->target_cpu : ev->cpu;
+		idle_wake_seen(b, cpu, b->ts.v[t].ow_cpu == cpu + 1 && b->ts.v[t].ow_local);
+		b->ts.v[t].ow_cpu = 0;
 		return push_timed(b, ev->ts, WL_T_OTHER_WAKE, t, u->target_cpu, 0, TRACE_EV_SCHED_WAKEUP);
 	}
 	wakeup_migrated(b, t, u);
@@ -1778,6 +1804,9 @@ static int on_wakeup(struct wl_builder *b, const struct trace_event *ev)
 	w = &b->wakes.v[wi];
 	cpu = u->target_cpu >= 0 ? u->target_cpu : ev->cpu;
 	w->cpu = (int16_t)cpu;
+	idle_wake_seen(b, cpu, w->waker_cpu == cpu && (w->src == WL_SRC_HARDIRQ ||
+						       w->src == WL_SRC_SOFTIRQ ||
+						       w->src == WL_SRC_IDLE));
 	seen_on(b, t, w->prev_cpu);
 	seen_on(b, t, cpu);
 	if (s->st == TS_BLOCKED) {
@@ -1891,6 +1920,7 @@ static int on_wakeup_new(struct wl_builder *b, const struct trace_event *ev)
 	w->src = task->parent != WL_NONE ? WL_SRC_TASK : WL_SRC_UNKNOWN;
 	w->path = WL_PATH_NONE;
 	w->flags = WL_WAKE_NEW | WL_WAKE_ENDS_BLOCK;
+	idle_wake_seen(b, cpu, false);     /* a fork: a task's, never the idle CPU's own */
 	task->init_wake = b->wakes.n;
 	if (task->parent != WL_NONE && ev->common_pid == b->tasks.v[task->parent].pid &&
 	    fork_at_wakeup_new(b, task->parent, t, ev->ts))
@@ -2444,6 +2474,7 @@ static int on_switch(struct wl_builder *b, const struct trace_event *ev)
 		if (!c->idle_open) {
 			c->idle_open = true;
 			c->idle_since = ev->ts;
+			c->idle_wake = WL_IDLE_END_NONE;
 		}
 		return 0;
 	}
@@ -3679,10 +3710,28 @@ bool wl_cpu_idle_at_any(const struct wl_workload *wl, int cpu, uint64_t ts)
 bool wl_cpu_idle_span(const struct wl_workload *wl, int cpu, uint64_t ts, uint64_t *start,
 		      uint64_t *end)
 {
+	const struct wl_idle *iv = wl_cpu_idle_interval(wl, cpu, ts);
+
+	if (!iv)
+		return false;
+	*start = iv->start;
+	*end = iv->end;
+	return true;
+}
+
+const struct wl_idle *wl_cpu_idle_interval(const struct wl_workload *wl, int cpu, uint64_t ts)
+{
+	const struct wl_idle *iv = wl_cpu_idle_next(wl, cpu, ts);
+
+	return iv && iv->start <= ts ? iv : NULL;
+}
+
+const struct wl_idle *wl_cpu_idle_next(const struct wl_workload *wl, int cpu, uint64_t ts)
+{
 	uint32_t lo, hi;
 
 	if (cpu < 0 || !wl->idle_first || (unsigned int)cpu >= wl->facts.nr_cpus)
-		return false;
+		return NULL;
 	/* the first interval of @cpu that ends after @ts (intervals are ordered) */
 	lo = wl->idle_first[cpu];
 	hi = wl->idle_first[cpu + 1];
@@ -3694,11 +3743,7 @@ bool wl_cpu_idle_span(const struct wl_workload *wl, int cpu, uint64_t ts, uint64
 		else
 			hi = mid;
 	}
-	if (!(lo < wl->idle_first[cpu + 1] && wl->idle[lo].start <= ts))
-		return false;
-	*start = wl->idle[lo].start;
-	*end = wl->idle[lo].end;
-	return true;
+	return lo < wl->idle_first[cpu + 1] ? &wl->idle[lo] : NULL;
 }
 
 void wl_free(struct wl_workload *wl)

@@ -23,6 +23,8 @@ struct tstate {
 	uint32_t aff_last;           /* the last call on it so far, WL_NONE none */
 	uint8_t st;
 	bool initial_sleep;          /* BLOCKED since before the trace */
+	int16_t ow_cpu;              /* a non-fair task's pending sched_waking: its CPU + 1 (0: none) */
+	bool ow_local;               /* ... in interrupt/softirq context or the idle task's */
 	int16_t cpu;
 	uint32_t group;
 	uint32_t block_op;           /* BLOCKED: index in ops of the BLOCK, or WL_NONE */
@@ -107,6 +109,8 @@ struct cpu_track {
 	uint32_t curr_stats;         /* sched_stat_runtime events of its current task */
 	bool idle_open;              /* idle since idle_since (an open wl_idle) */
 	uint64_t idle_since;
+	uint8_t idle_wake;           /* the open interval's first wake onto this CPU:
+	                                enum wl_idle_end (idle_wake_seen()) */
 	bool known_once;             /* curr has been known at some point */
 	bool idle_seen;              /* a switch to idle was read here: its queue was empty */
 	uint64_t idle_exits_traced;  /* idle -> task sched_switch records */

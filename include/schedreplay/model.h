@@ -619,6 +619,23 @@ struct model_task *model_curr(const struct model *m, int cpu);
 /* Fair tasks queued on @cpu (rq->cfs.h_nr_queued, delayed ones included). */
 unsigned int model_nr_queued(const struct model *m, int cpu);
 
+/*
+ * NO_HZ idle: whether @cpu keeps its tick while idle (@kept: the kernel's
+ * tick_nohz_next_event() found its next timer within TICK_NSEC, so
+ * tick_nohz_idle_stop_tick() leaves the tick running and does not call
+ * nohz_balance_enter_idle()).  It holds for the CPU's later switches to idle
+ * until changed (false at start: every idle entry stops the tick and joins
+ * the nohz mask).
+ */
+void model_idle_tick(struct model *m, int cpu, bool kept);
+/*
+ * An idle @cpu that kept its tick stops it now (the idle loop's next
+ * tick_nohz_idle_stop_tick() found no timer within a tick): outside the nohz
+ * mask, it joins (tick_nohz_stop_tick() -> nohz_balance_enter_idle()); a busy
+ * CPU or one already in the mask is left alone.
+ */
+void model_idle_tick_stop(struct model *m, int cpu);
+
 /* sched_tick() on @cpu at @now (the caller ticks busy CPUs every 1/HZ). */
 void model_tick(struct model *m, int cpu, uint64_t now);
 

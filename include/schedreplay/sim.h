@@ -522,11 +522,13 @@ extern const struct replay_name replay_rt_charge_names[];
 /*
  * replay_config.idle_tick: an idle CPU stops its tick (stop, the default), or
  * keeps it where the trace's idle interval containing the tick is at most
- * one tick long (short): the kernel's tick_nohz_next_event() retains the tick
- * when the CPU's next timer event is within TICK_NSEC, and the trace's idle
- * end stands in for that event.  That tick runs sched_tick() on the idle CPU
- * (its periodic balance, which recomputes rd->overloaded).  Experimental:
- * docs/replay.md, "Idle ticks".
+ * one tick long and ends at a wakeup raised on that CPU in interrupt/softirq
+ * context (short; wl_idle.ended_by): the kernel's tick_nohz_next_event()
+ * retains the tick when the CPU's next timer event is within TICK_NSEC, and
+ * that local wakeup stands in for the event.  That tick runs sched_tick() on
+ * the idle CPU (its periodic balance, which recomputes rd->overloaded), and
+ * the CPU stays out of the nohz idle mask while it keeps its tick
+ * (model_idle_tick()).  Experimental: docs/replay.md, "Idle ticks".
  */
 enum replay_idle_tick {
 	REPLAY_IDLE_TICK_STOP = 0,

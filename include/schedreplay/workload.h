@@ -1071,10 +1071,26 @@ const struct wl_group *wl_group(const struct wl_workload *wl, uint32_t i);
 
 const char *wl_string(const struct wl_workload *wl, uint32_t i);
 
+/*
+ * What the first wake onto an idle CPU in its idle interval was (the event
+ * that ended the interval, as far as the trace shows it): none traced; raised
+ * on that CPU in hardirq/softirq context or by its idle task (a local timer or
+ * device: the CPU's own next event); or raised elsewhere (a remote wake: an
+ * IPI or a wake-list flush; a fork).  An RT/DL task's wake is classified by
+ * its own sched_waking's CPU and context.  A trace without sched_waking has
+ * only the sched_wakeup's context (a wake-list flush's IPI looks local).
+ */
+enum wl_idle_end {
+	WL_IDLE_END_NONE = 0,
+	WL_IDLE_END_LOCAL,
+	WL_IDLE_END_REMOTE,
+};
+
 /* An interval during which the trace shows a CPU idle (pid 0 current). */
 struct wl_idle {
 	uint64_t start, end;
 	int cpu;
+	uint8_t ended_by;      /* enum wl_idle_end */
 };
 /*
  * Whether the trace shows @cpu idle at @ts.  *cursor (start at 0, one per
@@ -1088,6 +1104,10 @@ bool wl_cpu_idle_at_any(const struct wl_workload *wl, int cpu, uint64_t ts);
 /* ... and that interval's bounds (*start, *end) when it is */
 bool wl_cpu_idle_span(const struct wl_workload *wl, int cpu, uint64_t ts, uint64_t *start,
 		      uint64_t *end);
+/* ... that interval itself, NULL when @cpu is not idle at @ts */
+const struct wl_idle *wl_cpu_idle_interval(const struct wl_workload *wl, int cpu, uint64_t ts);
+/* @cpu's first idle interval that ends after @ts (it may start after @ts), or NULL */
+const struct wl_idle *wl_cpu_idle_next(const struct wl_workload *wl, int cpu, uint64_t ts);
 
 /*
  * A gap of lost events (ring-buffer overrun) on one CPU: the trace holds no

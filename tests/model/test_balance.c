@@ -849,8 +849,55 @@ static void test_vcpu_pack_room(void)
 	CHECK_EQ_S(pack_case(false, 3000000, 125, PACK_ALONE, MODEL_WF_FORK), 0);
 }
 
+/*
+ * NO_HZ idle (model_idle_tick()): a CPU going idle with its tick kept
+ * (tick_nohz_next_event() found a timer within TICK_NSEC, so
+ * tick_nohz_idle_stop_tick() did not stop it) stays out of the nohz mask;
+ * when the tick stops later it joins (tick_nohz_stop_tick() ->
+ * nohz_balance_enter_idle()); without model_idle_tick() every idle entry
+ * joins at once.
+ */
+static void test_idle_tick_kept(void)
+{
+	struct model *m = mk("base", false);
+	struct model_task *a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	uint64_t now = 1000000000ULL;
+
+	model_wake_up_new_task(m, a, 1, 1, now);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
+	model_tick(m, 1, now + 4000000);
+	CHECK(!m->rqs[1].nohz_idle);
+	model_idle_tick(m, 1, true);
+	model_schedule(m, 1, MODEL_PREV_SLEEP, now + 5000000);
+	CHECK(!m->rqs[1].nohz_idle);              /* tick kept: not in the mask */
+	CHECK_EQ_U(m->nohz.nr_cpus, 0);
+	model_tick(m, 1, now + 8000000);          /* the kept idle tick */
+	CHECK(!m->rqs[1].nohz_idle);
+	model_idle_tick(m, 1, false);             /* only the next entry's rule */
+	CHECK(!m->rqs[1].nohz_idle);
+	model_idle_tick_stop(m, 1);               /* the tick stops now */
+	CHECK(m->rqs[1].nohz_idle);
+	CHECK_EQ_U(m->nohz.nr_cpus, 1);
+	CHECK(m->rqs[1].has_blocked_load);
+	model_idle_tick_stop(m, 1);               /* once */
+	CHECK_EQ_U(m->nohz.nr_cpus, 1);
+	/* woken: its busy tick leaves the mask; the next idle entry stops the tick */
+	model_try_to_wake_up(m, a, 1, -1, MODEL_WF_TTWU, now + 9000000);
+	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now + 9000000);
+	model_idle_tick_stop(m, 1);               /* busy: nothing */
+	CHECK(m->rqs[1].nohz_idle);               /* until its busy tick */
+	model_tick(m, 1, now + 12000000);
+	CHECK(!m->rqs[1].nohz_idle);
+	model_schedule(m, 1, MODEL_PREV_SLEEP, now + 13000000);
+	CHECK(m->rqs[1].nohz_idle);
+	CHECK_EQ_U(m->nohz.nr_cpus, 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
+	test_idle_tick_kept();
 	test_newidle("base", false);
 	test_newidle("lazy-blocked-update", true);
 	test_newidle_pre516();

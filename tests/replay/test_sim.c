@@ -5194,6 +5194,60 @@ static void test_pi_deboost_wake_first(void)
 	}
 }
 
+/*
+ * --idle-tick short (idle_tick_kept()): 300 on CPU 1 runs 0.5 ms, then
+ * sleeps 3.9 ms (under a 4 ms tick), ten times, while 200 keeps CPU 0 busy.
+ * Each sleep ends at a hardirq (0x08) wake raised on CPU 1 (its own timer: the tick
+ * is kept, the idle ticks run) or at 200's wake from CPU 0 (remote: the tick
+ * stops, none runs); stop runs none either way.
+ */
+static uint64_t idle_ticks_run(bool local, enum replay_idle_tick mode, uint64_t *ticks)
+{
+	struct trace_event ev[128];
+	size_t n = 0;
+	uint64_t t = 1 * MS, v = UINT64_MAX;
+	int cpu = local ? 1 : 0, pid = local ? 0 : 200, flags = local ? 0x08 : 0;
+	struct wl_workload *wl;
+	struct replay_config rc;
+	struct run x;
+
+	ev[n++] = ev_switch(t, 0, 0, 'R', 120, 200, 120);
+	ev[n++] = ev_switch(t, 1, 0, 'R', 120, 300, 120);
+	for (int i = 0; i < 10; i++) {
+		ev[n++] = ev_switch(t + 500 * US, 1, 300, 'S', 120, 0, 120);
+		t += 4400 * US;
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, t - 10 * US, cpu, pid, flags, 300, 120, 1);
+		ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, t - 8 * US, cpu, pid, flags, 300, 120, 1);
+		ev[n++] = ev_switch(t, 1, 0, 'R', 120, 300, 120);
+	}
+	ev[n++] = ev_runtime(t + 100 * US, 0, 200, t);
+	wl = build(ev, n);
+	CHECK(wl != NULL);
+	if (!wl)
+		return v;
+	replay_config_default(&rc);
+	rc.idle_tick = mode;
+	if (run_begin(&x, wl, &rc)) {
+		v = note_count(x.r, "ticks run on an idle CPU");
+		*ticks = count(x.r, "tick");
+	}
+	run_end(&x);
+	wl_free(wl);
+	return v;
+}
+
+static void test_idle_tick_local(void)
+{
+	uint64_t stop_ticks, ticks, remote_ticks, stop_remote;
+
+	CHECK_EQ(idle_ticks_run(true, REPLAY_IDLE_TICK_STOP, &stop_ticks), 0);
+	CHECK_EQ(idle_ticks_run(false, REPLAY_IDLE_TICK_STOP, &stop_remote), 0);
+	CHECK_EQ(idle_ticks_run(false, REPLAY_IDLE_TICK_SHORT, &remote_ticks), 0);
+	CHECK_EQ(remote_ticks, stop_remote);
+	CHECK_EQ(idle_ticks_run(true, REPLAY_IDLE_TICK_SHORT, &ticks), 10);   /* one per sleep */
+	CHECK_EQ(ticks, stop_ticks + 10);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -5217,6 +5271,7 @@ int main(int argc, char **argv)
 	test_rt_block_handover();
 	test_class_leave_run_on();
 	test_handoff_pingpong();
+	test_idle_tick_local();
 	test_ops_done_queued();
 	test_restored_idle_exits();
 	test_pull_before_fork();

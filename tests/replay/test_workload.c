@@ -4207,8 +4207,67 @@ static void test_deboost_charge(void)
 	}
 }
 
+/*
+ * What ended each idle interval (wl_idle.ended_by, --idle-tick short): CPU 0
+ * runs 10 throughout; CPU 1 runs 20, which blocks at 1 ms.  [1, 2 ms):
+ * ended by a hardirq wake raised on CPU 1 itself (a local timer): local.
+ * 21 blocks at 3 ms; [3, 3.5 ms): ended by 10's wake of 20 from CPU 0 (a
+ * remote wake, by IPI): remote.  20 blocks at 4 ms; [4, 4.5 ms): the RT
+ * task 23 woken by a softirq on CPU 1: local; 23 blocks at 5 ms; [5, 6 ms):
+ * 23 woken from CPU 0's hardirq: remote.  Idle to the end from 7 ms: none.
+ */
+static void test_idle_ended_by(void)
+{
+	struct wl_workload *wl;
+	const struct wl_idle *iv;
+
+	start();
+	feed(ev_runtime(100 * US, 0, 10, 100 * US));
+	feed(ev_runtime(200 * US, 1, 20, 200 * US));
+	feed(ev_switch(1 * MS, 1, 20, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 2 * MS, 1, 0, HARDIRQ, 21, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 2 * MS + 2 * US, 1, 0, HARDIRQ, 21, 120, 1));
+	feed(ev_switch(2 * MS + 10 * US, 1, 0, 'R', 120, 21, 120));
+	feed(ev_switch(3 * MS, 1, 21, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS + 500 * US, 0, 10, 0, 20, 120, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 502 * US, 0, 10, 0, 20, 120, 1));
+	feed(ev_switch(3 * MS + 510 * US, 1, 0, 'R', 120, 20, 120));
+	feed(ev_switch(4 * MS, 1, 20, 'S', 120, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 4 * MS + 500 * US, 1, 0, SOFTIRQ, 23, 49, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 4 * MS + 502 * US, 1, 0, SOFTIRQ, 23, 49, 1));
+	feed(ev_switch(4 * MS + 510 * US, 1, 0, 'R', 120, 23, 49));
+	feed(ev_switch(5 * MS, 1, 23, 'S', 49, 0, 120));
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 6 * MS, 0, 10, HARDIRQ, 23, 49, 1));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 6 * MS + 2 * US, 0, 10, HARDIRQ, 23, 49, 1));
+	feed(ev_switch(6 * MS + 10 * US, 1, 0, 'R', 120, 23, 49));
+	feed(ev_switch(7 * MS, 1, 23, 'S', 49, 0, 120));
+	feed(ev_runtime(8 * MS, 0, 10, 1 * MS));
+	wl = finish();
+
+	iv = wl_cpu_idle_interval(wl, 1, 1 * MS + 500 * US);
+	CHECK(iv != NULL);
+	if (iv) {
+		CHECK_EQ(iv->start, 1 * MS);
+		CHECK_EQ(iv->end, 2 * MS + 10 * US);
+		CHECK_EQ(iv->ended_by, WL_IDLE_END_LOCAL);
+	}
+	CHECK(wl_cpu_idle_interval(wl, 1, 2 * MS + 500 * US) == NULL);
+	iv = wl_cpu_idle_next(wl, 1, 2 * MS + 500 * US);
+	CHECK(iv != NULL && iv->start == 3 * MS);
+	iv = wl_cpu_idle_interval(wl, 1, 3 * MS + 100 * US);
+	CHECK(iv != NULL && iv->ended_by == WL_IDLE_END_REMOTE);
+	iv = wl_cpu_idle_interval(wl, 1, 4 * MS + 100 * US);
+	CHECK(iv != NULL && iv->ended_by == WL_IDLE_END_LOCAL);
+	iv = wl_cpu_idle_interval(wl, 1, 5 * MS + 100 * US);
+	CHECK(iv != NULL && iv->ended_by == WL_IDLE_END_REMOTE);
+	iv = wl_cpu_idle_interval(wl, 1, 7 * MS + 100 * US);
+	CHECK(iv == NULL || iv->ended_by == WL_IDLE_END_NONE);
+	wl_free(wl);
+}
+
 int main(void)
 {
+	test_idle_ended_by();
 	test_sd_trace_queued();
 	test_pid_limit();
 	test_deboost_charge();
