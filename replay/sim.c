@@ -3580,12 +3580,6 @@ static int stop_one_cpu_move(struct sim *s, int cpu, uint32_t ti, int dst, uint6
 }
 
 /*
- * A non-fair task @who (a task, or SIM_SYNTH_STOPPER) takes @cpu from its
- * fair task or idle: the sched_switch ("R+" for a task it preempts), that
- * task put back queued (model_other_class(): update_curr(),
- * put_prev_task_fair()).  The caller has charged the run up to @now.
- */
-/*
  * The class of the non-fair task @who taking @cpu, for the model's RT/DL
  * PELT signals (model_other_class_kind(); none with
  * model_config.no_others_pelt): the stopper (the workload's migration/N or
@@ -3602,6 +3596,12 @@ static void other_kind(struct sim *s, int cpu, int32_t who)
 	model_other_class_kind(s->m, cpu, k);
 }
 
+/*
+ * A non-fair task @who (a task, or SIM_SYNTH_STOPPER) takes @cpu from its
+ * fair task or idle: the sched_switch ("R+" for a task it preempts), that
+ * task put back queued (model_other_class(): update_curr(),
+ * put_prev_task_fair()).  The caller has charged the run up to @now.
+ */
 static int nonfair_in(struct sim *s, int cpu, int32_t who, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
