@@ -3702,21 +3702,7 @@ bool wl_cpu_idle_at(const struct wl_workload *wl, int cpu, uint64_t ts, uint32_t
 
 bool wl_cpu_idle_at_any(const struct wl_workload *wl, int cpu, uint64_t ts)
 {
-	uint64_t a, b;
-
-	return wl_cpu_idle_span(wl, cpu, ts, &a, &b);
-}
-
-bool wl_cpu_idle_span(const struct wl_workload *wl, int cpu, uint64_t ts, uint64_t *start,
-		      uint64_t *end)
-{
-	const struct wl_idle *iv = wl_cpu_idle_interval(wl, cpu, ts);
-
-	if (!iv)
-		return false;
-	*start = iv->start;
-	*end = iv->end;
-	return true;
+	return wl_cpu_idle_interval(wl, cpu, ts) != NULL;
 }
 
 const struct wl_idle *wl_cpu_idle_interval(const struct wl_workload *wl, int cpu, uint64_t ts)

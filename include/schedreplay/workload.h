@@ -1101,10 +1101,7 @@ struct wl_idle {
 bool wl_cpu_idle_at(const struct wl_workload *wl, int cpu, uint64_t ts, uint32_t *cursor);
 /* The same for @ts in any order (a binary search). */
 bool wl_cpu_idle_at_any(const struct wl_workload *wl, int cpu, uint64_t ts);
-/* ... and that interval's bounds (*start, *end) when it is */
-bool wl_cpu_idle_span(const struct wl_workload *wl, int cpu, uint64_t ts, uint64_t *start,
-		      uint64_t *end);
-/* ... that interval itself, NULL when @cpu is not idle at @ts */
+/* ... and that interval itself, NULL when @cpu is not idle at @ts */
 const struct wl_idle *wl_cpu_idle_interval(const struct wl_workload *wl, int cpu, uint64_t ts);
 /* @cpu's first idle interval that ends after @ts (it may start after @ts), or NULL */
 const struct wl_idle *wl_cpu_idle_next(const struct wl_workload *wl, int cpu, uint64_t ts);
