@@ -1279,9 +1279,7 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
 		}
 		COUNT(m, sched_switch);
 		/* set_next_task_rt() / _dl(): from another class, not running */
-		others_switch(m, rq, -1, rq->other_next_cls);
-		rq->other_cls = rq->other_next_cls;
-		rq->other_next_cls = MODEL_OTHER_RT;
+		others_set_next(m, rq, -1);
 		rq->other_class = true;
 		rq->need_resched = false;
 		add_nr_running(m, rq, 1);
@@ -1314,9 +1312,7 @@ void model_other_class_handover(struct model *m, int cpu, uint64_t now)
 	if (sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
 		COUNT(m, sched_stat_runtime_rt_dl);
 	/* ... its signal (running), then the coming one's set_next_task() */
-	others_switch(m, rq, rq->other_cls, rq->other_next_cls);
-	rq->other_cls = rq->other_next_cls;
-	rq->other_next_cls = MODEL_OTHER_RT;
+	others_set_next(m, rq, rq->other_cls);
 }
 
 /*

@@ -100,6 +100,19 @@ void others_switch(struct model *m, struct rq *rq, int prev_cls, int next_cls)
 		update_dl_rq_load_avg(now, rq, 0);
 }
 
+/*
+ * The non-fair task told by model_other_class_kind() takes the CPU from one
+ * of class @prev_cls (-1: a fair task or idle): others_switch(), then it is
+ * the CPU's current class (rq->other_cls), and the next one is RT unless
+ * told otherwise.
+ */
+void others_set_next(struct model *m, struct rq *rq, int prev_cls)
+{
+	others_switch(m, rq, prev_cls, rq->other_next_cls);
+	rq->other_cls = rq->other_next_cls;
+	rq->other_next_cls = MODEL_OTHER_RT;
+}
+
 /* task_tick_rt() / task_tick_dl(): the current class's signal, running. */
 void others_tick(struct model *m, struct rq *rq)
 {

@@ -845,6 +845,7 @@ int update_dl_rq_load_avg(u64 now, struct rq *rq, int running);
 bool update_other_load_avgs(struct model *m, struct rq *rq);
 bool others_have_blocked(const struct model *m, const struct rq *rq);
 void others_switch(struct model *m, struct rq *rq, int prev_cls, int next_cls);
+void others_set_next(struct model *m, struct rq *rq, int prev_cls);
 void others_tick(struct model *m, struct rq *rq);
 void sched_balance_trigger(struct model *m, struct rq *rq);
 void nohz_balancer_kick(struct model *m, struct rq *rq);
