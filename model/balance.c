@@ -522,7 +522,6 @@ int sched_balance_newidle(struct model *m, struct rq *this_rq)
 	ni->newidle_ratio = this_rq->nr_sd ? this_rq->sd[0].newidle_ratio : 0;
 	ni->balanced = 0;
 	ni->dice_skipped = 0;
-	ni->rd_overloaded_after = m->rd_overloaded;
 
 	if (m->traced_newidle && m->traced_newidle_cpu == this_rq->cpu) {
 		/*
