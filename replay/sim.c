@@ -94,28 +94,26 @@ static void dump_newidle(struct sim *s, int cpu, uint64_t now, int pid, int next
 	static const char *const site[] = { "none", "enqueue", "newidle", "periodic", "nohz" };
 	const struct model_newidle_info *ni = model_last_newidle(s->m);
 	struct model_overload_info ov;
+	char tail[256];
 
 	if (!s->cfg.dump || !s->cfg.dump_ops)
 		return;
 	model_overload_info(s->m, &ov);
+	/* the overload's last set and clear, the line's end either way */
+	snprintf(tail, sizeof(tail), "set=%s:%d:%" PRIu64 " clear=%s:%d:%" PRIu64 " sets=%" PRIu64
+		 " clears=%" PRIu64 " class=%s", site[ov.last_set.site], ov.last_set.cpu,
+		 ov.last_set.at, site[ov.last_clear.site], ov.last_clear.cpu, ov.last_clear.at,
+		 ov.sets, ov.clears, cls);
 	if (ni->seq == ni_seq || ni->cpu != cpu)
-		dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=none overloaded=%d "
-			"set=%s:%d:%" PRIu64 " clear=%s:%d:%" PRIu64 " sets=%" PRIu64 " clears=%" PRIu64
-			" class=%s", pid, next, ov.overloaded,
-			site[ov.last_set.site], ov.last_set.cpu, ov.last_set.at,
-			site[ov.last_clear.site], ov.last_clear.cpu, ov.last_clear.at,
-			ov.sets, ov.clears, cls);
+		dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=none overloaded=%d %s", pid,
+			next, ov.overloaded, tail);
 	else
 		dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=%s blocked=%d "
 			"overloaded=%d avg_idle=%" PRIu64 " max_cost=%" PRIu64 " ratio=%u "
-			"balanced=%u diceskip=%u after=%d set=%s:%d:%" PRIu64 " clear=%s:%d:%" PRIu64
-			" sets=%" PRIu64 " clears=%" PRIu64 " class=%s",
+			"balanced=%u diceskip=%u after=%d %s",
 			pid, next, why[ni->outcome], ni->blocked_update, ni->rd_overloaded,
 			ni->avg_idle, ni->max_newidle_lb_cost, ni->newidle_ratio,
-			ni->balanced, ni->dice_skipped, ni->rd_overloaded_after,
-			site[ov.last_set.site], ov.last_set.cpu, ov.last_set.at,
-			site[ov.last_clear.site], ov.last_clear.cpu, ov.last_clear.at,
-			ov.sets, ov.clears, cls);
+			ni->balanced, ni->dice_skipped, ni->rd_overloaded_after, tail);
 }
 
 /*
@@ -2447,7 +2445,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	struct sim_task *c = &s->tasks[ci];
 	const struct wl_task *wt = &s->wt[ci];
 	struct trace_event ev;
-	int cpu;
+	int cpu, r;
 	bool was_idle;
 	struct sr_error err;
 	uint32_t pi = parent_of(wt);
@@ -2473,11 +2471,10 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	ev.u.fork.child_pid = wt->pid;
 	memcpy(ev.u.fork.child_comm, c->comm, TRACE_COMM_LEN);
 	s->in_fork_assumed = assumed;
-	if (sim_emit(s, &ev)) {
-		s->in_fork_assumed = false;
-		return -1;
-	}
+	r = sim_emit(s, &ev);
 	s->in_fork_assumed = false;
+	if (r)
+		return -1;
 	cpu = inherited_pin_cpu(s, ci, parent_cpu);
 	if (cpu < 0)
 		cpu = placement_cpu(s, c, wt->init_cpu, parent_cpu, MODEL_WF_FORK,
@@ -2493,11 +2490,10 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	s->woke_idle = was_idle;
 	sim_task_enter_op(s, ci);
 	s->in_fork_assumed = assumed;
-	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, cpu_pid(s, cpu), now)) {
-		s->in_fork_assumed = false;
-		return -1;
-	}
+	r = emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, cpu_pid(s, cpu), now);
 	s->in_fork_assumed = false;
+	if (r)
+		return -1;
 	if (assumed && lat_machine_mute_pending(s->lat, wt->pid) > 0)
 		s->notes[SIM_NOTE_FORK_MUTED]++;
 	return resched_after(s, cpu, was_idle, parent_cpu, CALIB_CTX_FORK, ci,
