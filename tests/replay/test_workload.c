@@ -55,6 +55,23 @@ static void start(void)
 	start_opts(NULL);
 }
 
+/*
+ * A builder over sidecar @sc with sched/debug reads @reads (@nr) of the
+ * kernel's queue paths @paths (@np).
+ */
+static void start_sd(struct sidecar *sc, char **paths, size_t np, struct sidecar_sd_read *reads,
+		     size_t nr)
+{
+	struct sr_error err = { 0 };
+
+	sc->sched_debug = (struct sidecar_sched_debug){ .listed = true, .available = true,
+							.nr_paths = np, .paths = paths,
+							.nr_reads = nr, .reads = reads };
+	B = wl_builder_new(NULL, sc, NULL, &err);
+	if (!B)
+		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+}
+
 /* The n-th task (0: first) with @pid. */
 static uint32_t task_of(const struct wl_workload *wl, int pid, int n)
 {
@@ -4069,7 +4086,6 @@ static void test_sd_trace_queued(void)
 		{ .at = SIDECAR_SD_DURING, .sched_clk = 10 * MS, .nr_rows = 2, .rows = r2 },
 	};
 	struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus };
-	struct sr_error err = { 0 };
 	struct trace_event cg;
 	struct wl_sd_queued q;
 	struct wl_workload *wl;
@@ -4086,12 +4102,7 @@ static void test_sd_trace_queued(void)
 	r2[0].have[SIDECAR_SD_H_NR_QUEUED] = true;
 	r2[1].v[SIDECAR_SD_H_NR_QUEUED] = 1;
 	r2[1].have[SIDECAR_SD_H_NR_QUEUED] = true;
-	sc.sched_debug = (struct sidecar_sched_debug){ .listed = true, .available = true,
-						       .nr_paths = 2, .paths = paths,
-						       .nr_reads = 3, .reads = reads };
-	B = wl_builder_new(NULL, &sc, NULL, &err);
-	if (!B)
-		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+	start_sd(&sc, paths, 2, reads, 3);
 	feed(ev_switch(500 * US, 1, 0, 'R', 120, 30, 120));
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
 	feed(ev_runtime(1 * MS + 200 * US, 0, 20, 200 * US));
@@ -4194,7 +4205,6 @@ static void test_sd_trace_queued_exit(void)
 	};
 	struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 3, .cpus = cpus,
 			      .autogroup_enabled = true, .nr_tasks = 4, .tasks = tasks };
-	struct sr_error err = { 0 };
 	struct trace_event e;
 	struct wl_sd_queued q;
 	struct wl_workload *wl;
@@ -4204,12 +4214,7 @@ static void test_sd_trace_queued_exit(void)
 	static const int want_root[3][3] = { { 1, 1, 1 }, { 2, 0, 1 }, { 1, 0, 1 } };
 
 	r1[0].have[SIDECAR_SD_H_NR_QUEUED] = true;           /* 0 */
-	sc.sched_debug = (struct sidecar_sched_debug){ .listed = true, .available = true,
-						       .nr_paths = 1, .paths = paths,
-						       .nr_reads = 3, .reads = reads };
-	B = wl_builder_new(NULL, &sc, NULL, &err);
-	if (!B)
-		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+	start_sd(&sc, paths, 1, reads, 3);
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
 	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 60, 120));
 	feed(ev_switch(1 * MS, 2, 0, 'R', 120, 80, 120));
