@@ -692,7 +692,7 @@ static uint32_t class_wake(struct wl_builder *b, uint32_t t, int cpu, uint64_t t
 	return wi;
 }
 
-static void retract_exit_move(struct wl_builder *b, uint32_t p);
+static int retract_exit_move(struct wl_builder *b, uint32_t p);
 
 /*
  * @switch_in: a sched_switch puts @t on (its latency sample, if one is
@@ -711,7 +711,8 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 		if (o->st == TS_RUNNING && o->cpu == cpu) {
 			if (flush_run(b, (uint32_t)c->curr, ts))
 				return -1;
-			retract_exit_move(b, (uint32_t)c->curr);
+			if (retract_exit_move(b, (uint32_t)c->curr))
+				return -1;
 			o->st = TS_QUEUED;
 			o->cut_ts = ts;         /* lost_switch() may say more */
 			o->cut_ops = o->ops.n;
@@ -727,7 +728,8 @@ static int make_current(struct wl_builder *b, struct cpu_track *c, int cpu, uint
 
 		if (flush_run(b, t, ts))
 			return -1;
-		retract_exit_move(b, t);   /* it left that CPU untraced */
+		if (retract_exit_move(b, t))   /* it left that CPU untraced */
+			return -1;
 		if (oc && oc->curr == (int32_t)t)
 			oc->curr = CUR_UNKNOWN;
 	}
@@ -975,21 +977,26 @@ static void lost_switch_woken_there(struct wl_builder *b, uint32_t t,
  * preempt=none kernel), so the move and the final __schedule() are in one
  * run: that charge was an earlier one (a preemption's at task_work_run()'s
  * or close_files()' cond_resched(), a wakeup's enqueue).  The op is dropped
- * (kind 0: drop_dead_ops()) and the next charge is the candidate.
+ * (kind 0: drop_dead_ops()) and the next charge is the candidate; the
+ * sched/debug reads since that charge had it in its group (wl_sdq_unmove()).
+ * 0, or -1 on ENOMEM.
  */
-static void retract_exit_move(struct wl_builder *b, uint32_t p)
+static int retract_exit_move(struct wl_builder *b, uint32_t p)
 {
 	struct tstate *s = &b->ts.v[p];
 
 	if (!s->move_op)
-		return;
+		return 0;
 	if (s->move_op <= s->ops.n && s->ops.v[s->move_op - 1].kind == WL_OP_EXIT_MOVE) {
 		s->ops.v[s->move_op - 1].kind = 0;
 		b->dead_ops = true;
 		note(b, WL_NOTE_EXIT_MOVE_RETRACTED);
 		s->exiting = true;
+		if (wl_sdq_unmove(b, p, s->move_ts))
+			return -1;
 	}
 	s->move_op = 0;
+	return 0;
 }
 
 /*
@@ -2029,7 +2036,8 @@ static int switch_out_prev(struct wl_builder *b, struct cpu_track *c, const stru
 	}
 	switch (sw->prev_run) {
 	case TRACE_STATE_RUNNING:
-		retract_exit_move(b, p);
+		if (retract_exit_move(b, p))
+			return -1;
 		s->st = TS_QUEUED;
 		s->exit_queued = s->exited;
 		s->runnable_since = ev->ts;
@@ -2050,7 +2058,8 @@ static int switch_out_prev(struct wl_builder *b, struct cpu_track *c, const stru
 		    ev->ts - stat_ts < (uint64_t)WL_LEAD_BUCKET_NS * WL_LEAD_BUCKETS)
 			b->lead_hist[(ev->ts - stat_ts) / WL_LEAD_BUCKET_NS]++;
 
-		retract_exit_move(b, p);
+		if (retract_exit_move(b, p))
+			return -1;
 		if (switch_out_blocked(b, p, special, (uint64_t)sw->prev_state, ev->ts))
 			return -1;
 		/*
@@ -2982,6 +2991,7 @@ static int on_stat_runtime(struct wl_builder *b, const struct trace_event *ev)
 		if (flush_run(b, t, ev->ts) || push_op(b, t, WL_OP_EXIT_MOVE, 0, 0, 0))
 			return -1;
 		b->ts.v[t].move_op = b->ts.v[t].ops.n;
+		b->ts.v[t].move_ts = ev->ts;
 	}
 	return wl_hz_probe_add(b->hz, ev->cpu, ev->ts, r->runtime,
 			       ev->common_pid == r->pid ? r->pid : -1);

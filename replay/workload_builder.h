@@ -50,6 +50,7 @@ struct tstate {
 	bool exiting;                /* sched_process_exit seen, its EXIT_MOVE not yet placed */
 	uint32_t move_op;            /* its EXIT_MOVE placed: that op's index + 1 (0: none), until
 					it is switched out (retract_exit_move()) or exits */
+	uint64_t move_ts;            /* ... that op's charge (sched_move_task()): then */
 	bool exited;                 /* sched_process_exit seen (in its context) */
 	uint64_t blocked_ts;         /* BLOCKED by a switch-out: then (0: since the trace start) */
 	bool exit_queued;            /* QUEUED by a preemption after that: it runs again */
@@ -255,6 +256,12 @@ void wl_sdq_free(struct wl_builder *b);
  * snapshots taken since @from counted it running or queued, wrongly.
  */
 int wl_sdq_retract(struct wl_builder *b, uint32_t t, uint64_t from);
+/*
+ * Exiting task @t's EXIT_MOVE placed at its charge at @from was retracted
+ * (retract_exit_move()): the snapshots taken since @from counted it in the
+ * root task group, but it was still in its autogroup then.
+ */
+int wl_sdq_unmove(struct wl_builder *b, uint32_t t, uint64_t from);
 
 /*
  * workload.c: a cgroup path's length in the kernel's spelling (trailing '/'

@@ -17,7 +17,11 @@
  * first and then CPU by CPU, so a CPU's queues are printed somewhere in
  * that span.  A task the trace first shows after the read but which was
  * running or queued when the trace began (wl_task.init_state) is counted on
- * its first CPU in its first group.
+ * its first CPU in its first group.  An autogroup's exiting task is counted
+ * in the root task group from its EXIT_MOVE's charge on (do_exit() ->
+ * sched_autogroup_exit_task() -> sched_move_task(): sched_change_group()
+ * takes autogroup_task_group(), and task_wants_autogroup() is false once
+ * PF_EXITING is set), as the model moves it (model_task_exit_move()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +36,7 @@ struct wl_sdq_ent {
 	uint32_t task;
 	uint32_t group;
 	int16_t cpu;
+	bool exit_root;              /* an autogroup's task past its EXIT_MOVE: in the root */
 };
 
 /* the states at one time: a read's sched_clk (first) or after an event inside its span */
@@ -44,12 +49,14 @@ struct wl_sdq_snap {
 /*
  * A task's stint the builder corrected afterwards: the snapshots taken
  * before the correction (index below @snaps) at or after @from counted it
- * wrongly
+ * wrongly: as running or queued (a switch the kernel did not trace), or, if
+ * @unmove, in the root task group (its EXIT_MOVE retracted)
  */
 struct wl_sdq_retract {
 	uint32_t task;
 	uint32_t snaps;
 	uint64_t from;
+	bool unmove;
 };
 
 struct wl_sdq {
@@ -83,11 +90,15 @@ static int sdq_snap(struct wl_builder *b, struct wl_sdq *q, uint32_t read, uint6
 	sn->first = q->ent.n;
 	sn->n = 0;
 	for (uint32_t t = 0; t < b->ts.n; t++) {
+		const struct tstate *s = &b->ts.v[t];
+
 		if (!sdq_counted(b, q, t))
 			continue;
 		WL_VEC_PUSH(q->ent, oom);
-		q->ent.v[q->ent.n++] = (struct wl_sdq_ent){ .task = t, .group = b->ts.v[t].group,
-							    .cpu = b->ts.v[t].cpu };
+		q->ent.v[q->ent.n++] = (struct wl_sdq_ent){
+			.task = t, .group = s->group, .cpu = s->cpu,
+			.exit_root = s->move_op && s->group < b->groups.n &&
+				     b->groups.v[s->group].autogroup };
 		q->snap.v[q->snap.n - 1].n++;
 	}
 	return 0;
@@ -148,17 +159,28 @@ int wl_sdq_after(struct wl_builder *b, uint64_t ts)
 	return sdq_snap(b, q, q->open, ts);
 }
 
-int wl_sdq_retract(struct wl_builder *b, uint32_t t, uint64_t from)
+static int sdq_correct(struct wl_builder *b, uint32_t t, uint64_t from, bool unmove)
 {
 	struct wl_sdq *q = b->sdq;
 
 	if (!q || !q->snap.n || q->snap.v[q->snap.n - 1].ts < from)
 		return 0;           /* no snapshot since: nothing counted it */
 	WL_VEC_PUSH(q->ret, oom);
-	q->ret.v[q->ret.n++] = (struct wl_sdq_retract){ .task = t, .snaps = q->snap.n, .from = from };
+	q->ret.v[q->ret.n++] = (struct wl_sdq_retract){ .task = t, .snaps = q->snap.n, .from = from,
+							.unmove = unmove };
 	return 0;
 oom:
 	return -1;
+}
+
+int wl_sdq_retract(struct wl_builder *b, uint32_t t, uint64_t from)
+{
+	return sdq_correct(b, t, from, false);
+}
+
+int wl_sdq_unmove(struct wl_builder *b, uint32_t t, uint64_t from)
+{
+	return sdq_correct(b, t, from, true);
 }
 
 void wl_sdq_free(struct wl_builder *b)
@@ -185,16 +207,19 @@ static bool sdq_later_record(const struct wl_builder *b, uint32_t t)
 }
 
 /*
- * Whether entry @e of snapshot @si was retracted: the builder found at a
- * later event that the task had left its CPU asleep at @from, before the
- * snapshot (a switch the kernel did not trace: lost_switch(),
- * lost_switch_decided()).
+ * Whether entry @e of snapshot @si was corrected: (!@unmove) retracted, the
+ * builder found at a later event that the task had left its CPU asleep at
+ * @from, before the snapshot (a switch the kernel did not trace:
+ * lost_switch(), lost_switch_decided()); (@unmove) its exit's move to the
+ * root, placed at a charge at @from, was not sched_move_task()'s
+ * (retract_exit_move()).
  */
-static bool sdq_retracted(const struct wl_sdq *q, const struct wl_sdq_ent *e, uint32_t si)
+static bool sdq_corrected(const struct wl_sdq *q, const struct wl_sdq_ent *e, uint32_t si,
+			  bool unmove)
 {
 	for (uint32_t k = 0; k < q->ret.n; k++)
-		if (q->ret.v[k].task == e->task && si < q->ret.v[k].snaps &&
-		    q->snap.v[si].ts >= q->ret.v[k].from)
+		if (q->ret.v[k].task == e->task && q->ret.v[k].unmove == unmove &&
+		    si < q->ret.v[k].snaps && q->snap.v[si].ts >= q->ret.v[k].from)
 			return true;
 	return false;
 }
@@ -307,11 +332,13 @@ int wl_sdq_finish(struct wl_builder *b)
 			memset(cnt, 0, per * sizeof(*cnt));
 			for (uint32_t e = sn->first; e < sn->first + sn->n; e++) {
 				const struct wl_sdq_ent *en = &q->ent.v[e];
+				uint32_t g0 = en->group;
 
-				if (sdq_retracted(q, en, si))
+				if (sdq_corrected(q, en, si, false))
 					continue;
-				for (uint32_t g = en->group; g != WL_NONE && g < ng;
-				     g = b->groups.v[g].parent)
+				if (en->exit_root && g0 < ng && !sdq_corrected(q, en, si, true))
+					g0 = b->groups.v[g0].parent;    /* the root */
+				for (uint32_t g = g0; g != WL_NONE && g < ng; g = b->groups.v[g].parent)
 					cnt[(size_t)g * nc + (uint32_t)en->cpu]++;
 			}
 			for (uint32_t t = 0; t < b->tasks.n; t++) {

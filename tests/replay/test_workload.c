@@ -55,6 +55,23 @@ static void start(void)
 	start_opts(NULL);
 }
 
+/*
+ * A builder over sidecar @sc with sched/debug reads @reads (@nr) of the
+ * kernel's queue paths @paths (@np).
+ */
+static void start_sd(struct sidecar *sc, char **paths, size_t np, struct sidecar_sd_read *reads,
+		     size_t nr)
+{
+	struct sr_error err = { 0 };
+
+	sc->sched_debug = (struct sidecar_sched_debug){ .listed = true, .available = true,
+							.nr_paths = np, .paths = paths,
+							.nr_reads = nr, .reads = reads };
+	B = wl_builder_new(NULL, sc, NULL, &err);
+	if (!B)
+		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+}
+
 /* The n-th task (0: first) with @pid. */
 static uint32_t task_of(const struct wl_workload *wl, int pid, int n)
 {
@@ -4069,7 +4086,6 @@ static void test_sd_trace_queued(void)
 		{ .at = SIDECAR_SD_DURING, .sched_clk = 10 * MS, .nr_rows = 2, .rows = r2 },
 	};
 	struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 2, .cpus = cpus };
-	struct sr_error err = { 0 };
 	struct trace_event cg;
 	struct wl_sd_queued q;
 	struct wl_workload *wl;
@@ -4086,12 +4102,7 @@ static void test_sd_trace_queued(void)
 	r2[0].have[SIDECAR_SD_H_NR_QUEUED] = true;
 	r2[1].v[SIDECAR_SD_H_NR_QUEUED] = 1;
 	r2[1].have[SIDECAR_SD_H_NR_QUEUED] = true;
-	sc.sched_debug = (struct sidecar_sched_debug){ .listed = true, .available = true,
-						       .nr_paths = 2, .paths = paths,
-						       .nr_reads = 3, .reads = reads };
-	B = wl_builder_new(NULL, &sc, NULL, &err);
-	if (!B)
-		fprintf(stderr, "builder: %s\n", err.msg), exit(2);
+	start_sd(&sc, paths, 2, reads, 3);
 	feed(ev_switch(500 * US, 1, 0, 'R', 120, 30, 120));
 	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 20, 120));
 	feed(ev_runtime(1 * MS + 200 * US, 0, 20, 200 * US));
@@ -4156,6 +4167,102 @@ static void test_sd_trace_queued(void)
 	feed(ev_switch(500 * US, 1, 0, 'R', 120, 30, 120));
 	wl = finish();
 	CHECK(!wl_sd_trace_queued(wl, 0, 0, 1, &q));
+	wl_free(wl);
+}
+
+/*
+ * The trace's runnable set and an autogroup's exiting task: counted in the
+ * root task group from its EXIT_MOVE's charge (do_exit() ->
+ * sched_autogroup_exit_task() -> sched_move_task(): task_wants_autogroup()
+ * is false once PF_EXITING is set), in its autogroup again where that move
+ * is retracted; a cgroup's exiting task keeps its cgroup.  Autogroup 7: 50
+ * on CPU 0 (exit at 3 ms, a charge at 3.01 ms, preempted by 70 of the root,
+ * woken at 3.99 ms, at 4 ms: that charge was not the move's; it runs again at 5 ms, the move's
+ * charge at 5.05 ms, dies at 6 ms), 60 on CPU 1 (exit at 3 ms, the move's
+ * charge at 3.02 ms, dies at 4.2 ms).  80 in cgroup /g on CPU 2 (exit at
+ * 3 ms, a charge at 3.03 ms, dies at 6 ms).  Reads at 3.5, 4.5 and 5.5 ms;
+ * the kernel printed autogroup 7's CPU 1 queue at the first, empty.
+ */
+static void test_sd_trace_queued_exit(void)
+{
+	struct sidecar_cpu cpus[3] = {
+		{ .cpu = 0, .listed = true, .online = true, .numa_node = -1 },
+		{ .cpu = 1, .listed = true, .online = true, .numa_node = -1 },
+		{ .cpu = 2, .listed = true, .online = true, .numa_node = -1 },
+	};
+	struct sidecar_task tasks[4] = {
+		{ .pid = 50, .tgid = 50, .autogroup = 7, .cpu = -1 },
+		{ .pid = 60, .tgid = 60, .autogroup = 7, .cpu = -1 },
+		{ .pid = 70, .tgid = 70, .autogroup = -1, .cpu = -1 },
+		{ .pid = 80, .tgid = 80, .cgroup = (char *)"/g", .autogroup = 7, .cpu = -1 },
+	};
+	char *paths[1] = { (char *)"/autogroup-7" };
+	struct sidecar_sd_row r1[1] = { { .cpu = 1, .path = 0 } };
+	struct sidecar_sd_read reads[3] = {
+		{ .at = SIDECAR_SD_DURING, .sched_clk = 3 * MS + 500 * US, .nr_rows = 1, .rows = r1 },
+		{ .at = SIDECAR_SD_DURING, .sched_clk = 4 * MS + 500 * US },
+		{ .at = SIDECAR_SD_DURING, .sched_clk = 5 * MS + 500 * US },
+	};
+	struct sidecar sc = { .path = (char *)"test.json", .nr_cpus = 3, .cpus = cpus,
+			      .autogroup_enabled = true, .nr_tasks = 4, .tasks = tasks };
+	struct trace_event e;
+	struct wl_sd_queued q;
+	struct wl_workload *wl;
+	uint32_t ag = WL_NONE, g = WL_NONE;
+	/* [read][cpu]: autogroup 7's count, the root's and /g's */
+	static const int want_ag[3][3] = { { 1, 0, 0 }, { 1, 0, 0 }, { 0, 0, 0 } };
+	static const int want_root[3][3] = { { 1, 1, 1 }, { 2, 0, 1 }, { 1, 0, 1 } };
+
+	r1[0].have[SIDECAR_SD_H_NR_QUEUED] = true;           /* 0 */
+	start_sd(&sc, paths, 1, reads, 3);
+	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 50, 120));
+	feed(ev_switch(1 * MS, 1, 0, 'R', 120, 60, 120));
+	feed(ev_switch(1 * MS, 2, 0, 'R', 120, 80, 120));
+	for (int pid = 50; pid <= 80; pid += 10) {
+		if (pid == 70)
+			continue;
+		e = ev_base(TRACE_EV_SCHED_PROCESS_EXIT, 3 * MS, (pid - 50) / 10 - (pid == 80), pid);
+		e.u.exit.pid = pid;
+		feed(e);
+	}
+	feed(ev_runtime(3 * MS + 10 * US, 0, 50, 2 * MS));        /* not the move's */
+	feed(ev_runtime(3 * MS + 20 * US, 1, 60, 2 * MS));        /* the move's */
+	feed(ev_runtime(3 * MS + 30 * US, 2, 80, 2 * MS));        /* its cgroup's task: none */
+	feed(ev_wake(TRACE_EV_SCHED_WAKING, 4 * MS - 10 * US, 0, 50, HARDIRQ, 70, 120, 0));
+	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 4 * MS - 9 * US, 0, 50, HARDIRQ, 70, 120, 0));
+	feed(ev_switch(4 * MS, 0, 50, 'R', 120, 70, 120));
+	feed(ev_switch(4 * MS + 200 * US, 1, 60, 'X', 120, 0, 120));
+	feed(ev_switch(5 * MS, 0, 70, 'S', 120, 50, 120));
+	feed(ev_runtime(5 * MS + 50 * US, 0, 50, 50 * US));       /* the move's */
+	feed(ev_switch(6 * MS, 0, 50, 'X', 120, 0, 120));
+	feed(ev_switch(6 * MS, 2, 80, 'X', 120, 0, 120));
+	wl = finish();
+	for (uint32_t i = 0; i < wl_nr_groups(wl); i++) {
+		if (!strcmp(wl_group(wl, i)->path, "autogroup-7"))
+			ag = i;
+		if (!strcmp(wl_group(wl, i)->path, "/g"))
+			g = i;
+	}
+	CHECK(ag != WL_NONE && ag != 0 && wl_group(wl, ag)->autogroup);
+	CHECK(g != WL_NONE && g != 0);
+	if (ag == WL_NONE || g == WL_NONE) {
+		wl_free(wl);
+		return;
+	}
+	for (uint32_t r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++) {
+			CHECK(wl_sd_trace_queued(wl, r, ag, c, &q));
+			CHECK_EQ(q.at, want_ag[r][c]);
+			CHECK_EQ(q.hi, want_ag[r][c]);
+			CHECK(wl_sd_trace_queued(wl, r, 0, c, &q));
+			CHECK_EQ(q.at, want_root[r][c]);
+			CHECK(wl_sd_trace_queued(wl, r, g, c, &q));
+			CHECK_EQ(q.at, c == 2);
+		}
+	/* 60 moved to the root: the kernel's empty queue agrees at the read's sched_clk */
+	CHECK(wl_sd_trace_queued(wl, 0, ag, 1, &q));
+	CHECK_EQ(q.agree_ns, 0);
+	CHECK_EQ(note_value(wl, "their exit's autogroup move"), 1);
 	wl_free(wl);
 }
 
@@ -4269,6 +4376,7 @@ int main(void)
 {
 	test_idle_ended_by();
 	test_sd_trace_queued();
+	test_sd_trace_queued_exit();
 	test_pid_limit();
 	test_deboost_charge();
 	test_bad_values();
