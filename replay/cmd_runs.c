@@ -374,6 +374,10 @@ static const struct run_opt run_opt_table[] = {
 	  "are not simulated; an event on one is an error" },
 	{ "no-sidecar", NULL, RUN_OPTS_RUNS, AT(wo.no_sidecar), .help =
 	  "ignore any sidecar" },
+	{ "buffer", "NAME", RUN_OPTS_RUNS, AT(wo.buffer), .help =
+	  "replay buffer NAME of a trace.dat ('' = top level; default:\n"
+	  "the buffer whose first records hold the most sched events;\n"
+	  "the others with sched events are named in a note)" },
 	{ "seed", "N", RUN_OPTS_RUNS, set_seed, .help =
 	  "the model's random seed (default 1)" },
 	{ "profile", "NAME", RUN_OPTS_MODEL, AT(profile), .help =    /* resolved: run_opts_finish() */
@@ -1320,6 +1324,13 @@ void run_warn_lost(const char *cmd, const char *trace, const struct wl_workload 
 			what ? what : "the measured figures miss them, and the predicted events "
 			"inside each CPU's lost-events window are not compared");
 	run_warn_lost_sidecar(cmd, trace, wl);
+	/* a trace.dat of several buffers: one is replayed, never a mix (buf52) */
+	if (wl_trace_info(wl)->buffer_also)
+		fprintf(stderr, "schedreplay %s: %s: note: replayed %s%s%s; not replayed, with sched "
+			"events too: %s (--buffer NAME picks the buffer)\n", cmd, cli_esc(trace),
+			wl_trace_info(wl)->buffer[0] ? "buffer '" : "the top-level buffer",
+			cli_esc(wl_trace_info(wl)->buffer), wl_trace_info(wl)->buffer[0] ? "'" : "",
+			cli_esc(wl_trace_info(wl)->buffer_also));
 }
 
 void run_warn_lost_sidecar(const char *cmd, const char *trace, const struct wl_workload *wl)

@@ -598,9 +598,15 @@ int report_collect(const struct report_opts *o, struct report_data *d, struct sr
 		return -1;
 	}
 	if (!report_count_of(d, "sched_switch")) {
-		sr_error_set(err, EINVAL, "%s: no sched_switch events in buffer '%s' (%" PRIu64
-			     " events of other types; capture with sched:sched_switch enabled)",
-			     o->path, d->info->buffer, d->events);
+		if (d->info->buffer_also)
+			sr_error_set(err, EINVAL, "%s: no sched_switch events in buffer '%s' (%" PRIu64
+				     " events of other types); other buffers hold sched events: %s "
+				     "(--buffer NAME reads one)", o->path, d->info->buffer, d->events,
+				     d->info->buffer_also);
+		else
+			sr_error_set(err, EINVAL, "%s: no sched_switch events in buffer '%s' (%" PRIu64
+				     " events of other types; capture with sched:sched_switch "
+				     "enabled)", o->path, d->info->buffer, d->events);
 		return -1;
 	}
 	if (!report_count_of(d, "sched_waking")) {

@@ -579,6 +579,37 @@ static int parse_cpustat(const char *text, struct tr_cpustat *st)
 	return 0;
 }
 
+/*
+ * A CPUSTAT text without a "CPU:" line that is trace-cmd's marker of an
+ * instance's statistics (add_buffer_stat(): "\nBuffer: NAME\n\n", then one
+ * text per CPU of that instance): NAME is added to f->cpustat_bufs, and the
+ * CPUSTATs after it are that buffer's.  Those before the first marker are the
+ * top-level buffer's.  0, or -1 out of memory.
+ */
+static int cpustat_marker(struct tr_file *f, const char *text)
+{
+	const char *p = text, *e;
+	char **n, *name;
+
+	while (*p == '\n')
+		p++;
+	if (strncmp(p, "Buffer:", 7))
+		return 0;
+	for (p += 7; *p == ' '; p++)
+		;
+	for (e = p; *e && *e != '\n'; e++)
+		;
+	if (!(name = strndup(p, (size_t)(e - p))))
+		return -1;
+	if (!(n = realloc(f->cpustat_bufs, (size_t)(f->nr_cpustat_bufs + 1) * sizeof(*n)))) {
+		free(name);
+		return -1;
+	}
+	f->cpustat_bufs = n;
+	n[f->nr_cpustat_bufs++] = name;
+	return 0;
+}
+
 /* -1: out of memory reading option @id at @where */
 static int option_nomem(uint16_t id, uint64_t where, struct sr_error *err)
 {
@@ -702,6 +733,11 @@ static int handle_option(struct tr_file *f, struct opt_ctx *ctx, uint16_t id,
 				     ": its 'CPU:' line is not a CPU number 0..%d", where,
 				     TR_MAX_FILE_CPUS - 1);
 			return -1;
+		}
+		n[f->nr_cpustats - 1].buffer = f->nr_cpustat_bufs - 1;
+		if (!n[f->nr_cpustats - 1].has_cpu && cpustat_marker(f, text)) {
+			free(text);
+			goto nomem;
 		}
 		free(text);
 		return 0;
@@ -1037,6 +1073,8 @@ static int v6_parse(struct tr_file *f, uint64_t off, struct sr_error *err)
 			sr_error_prefix(err, "instance '%s'", f->buffers[ctx.v6_buffer_idx[i]].name);
 			goto out;
 		}
+		f->buffers[ctx.v6_buffer_idx[i]].v6_head_off = ctx.v6_buffer_off[i];
+		f->buffers[ctx.v6_buffer_idx[i]].v6_head_end = ic.off;
 	}
 	for (int i = 0; i < f->nr_buffers; i++)
 		if (!f->buffers[i].clock && f->clock)
@@ -1401,7 +1439,7 @@ static uint64_t header_page_size(const struct tr_file *f)
 struct region {
 	uint64_t off, size;
 	const struct tr_buffer_desc *b;
-	int cpu;
+	int cpu;                       /* -1: the instance's options/flyrecord block */
 };
 
 static int region_cmp(const void *a, const void *b)
@@ -1412,36 +1450,55 @@ static int region_cmp(const void *a, const void *b)
 }
 
 /*
- * A CPU of the only buffer with no data (size 0) whose CPUSTAT says events
- * were read from its ring buffer: the CPU's size (or offset) is damaged, and
- * its events would be missing at exit 0 (fuzz51: a v7 BUFFER option's CPU
- * size set to 0 dropped CPU 0's 12 550 events silently).  Several buffers'
- * CPUSTATs are not told apart (f->cpustats), so only a file of one buffer.
+ * A CPU of a buffer with no data (size 0) whose CPUSTAT says events were
+ * read from its ring buffer: the CPU's size (or offset) is damaged, and its
+ * events would be missing at exit 0 (fuzz51: a v7 BUFFER option's CPU size
+ * set to 0 dropped CPU 0's 12 550 events silently).  Each buffer is held to
+ * its own CPUSTATs: the top level's come first, an instance's after
+ * trace-cmd's "Buffer: NAME" marker (cpustat_marker()).  A file of several
+ * buffers without markers cannot be told apart: not checked (buf52).
  */
 static int check_empty_cpus(const struct tr_file *f, struct sr_error *err)
 {
-	const struct tr_buffer_desc *b = f->buffers;
+	int with_cpus = 0;
 
-	if (f->nr_buffers != 1 || b->latency)
+	for (int bi = 0; bi < f->nr_buffers; bi++)
+		with_cpus += !f->buffers[bi].latency && f->buffers[bi].nr_cpus > 0;
+	if (with_cpus > 1 && !f->nr_cpustat_bufs)
 		return 0;
-	for (int i = 0; i < b->nr_cpus; i++) {
-		if (b->cpus[i].size)
-			continue;
-		for (int k = 0; k < f->nr_cpustats; k++) {
-			const struct tr_cpustat *st = &f->cpustats[k];
+	for (int bi = 0; bi < f->nr_buffers; bi++) {
+		const struct tr_buffer_desc *b = &f->buffers[bi];
 
-			if (!st->has_cpu || st->cpu != b->cpus[i].cpu || st->read_events <= 0)
+		for (int i = 0; !b->latency && i < b->nr_cpus; i++) {
+			if (b->cpus[i].size)
 				continue;
-			sr_error_set(err, EINVAL, "corrupted: CPU %d has no data in the file (its size "
-				     "is 0), but its CPUSTAT says %lld events were read from its ring "
-				     "buffer (a damaged CPU size or offset)", st->cpu, st->read_events);
-			return -1;
+			for (int k = 0; k < f->nr_cpustats; k++) {
+				const struct tr_cpustat *st = &f->cpustats[k];
+				const char *sb = st->buffer < 0 ? "" : f->cpustat_bufs[st->buffer];
+
+				if (!st->has_cpu || st->cpu != b->cpus[i].cpu ||
+				    st->read_events <= 0 || strcmp(sb, b->name))
+					continue;
+				sr_error_set(err, EINVAL, "corrupted: %s%s%sCPU %d has no data in the "
+					     "file (its size is 0), but its CPUSTAT says %lld events were "
+					     "read from its ring buffer (a damaged CPU size or offset)",
+					     b->name[0] ? "buffer '" : "", b->name,
+					     b->name[0] ? "' " : "", st->cpu, st->read_events);
+				return -1;
+			}
 		}
 	}
 	return 0;
 }
 
-/* v6: the CPU regions with data, in file order, tile the end of the file. */
+/*
+ * v6: the CPU regions with data, in file order, tile the end of the file.
+ * An instance's "options" / "flyrecord" block sits between them (trace-cmd
+ * writes it where the buffer before it ends, and the instance's first CPU
+ * data at the next page boundary: trace-cmd convert --file-version 6 of a
+ * file of three buffers, buf52), so it is a region too, followed by up to a
+ * page less one byte of padding.
+ */
 static int check_v6_tiling(const struct tr_file *f, struct sr_error *err)
 {
 	struct region *r;
@@ -1449,7 +1506,7 @@ static int check_v6_tiling(const struct tr_file *f, struct sr_error *err)
 	int ret = 0;
 
 	for (int bi = 0; bi < f->nr_buffers; bi++)
-		cap += f->buffers[bi].latency ? 0 : (size_t)f->buffers[bi].nr_cpus;
+		cap += f->buffers[bi].latency ? 0 : (size_t)f->buffers[bi].nr_cpus + 1;
 	if (!cap)
 		return 0;
 	r = malloc(cap * sizeof(*r));
@@ -1460,10 +1517,15 @@ static int check_v6_tiling(const struct tr_file *f, struct sr_error *err)
 	for (int bi = 0; bi < f->nr_buffers; bi++) {
 		const struct tr_buffer_desc *b = &f->buffers[bi];
 
-		for (int i = 0; !b->latency && i < b->nr_cpus; i++)
+		if (b->latency)
+			continue;
+		for (int i = 0; i < b->nr_cpus; i++)
 			if (b->cpus[i].size)
 				r[n++] = (struct region){ b->cpus[i].offset, b->cpus[i].size, b,
 							  b->cpus[i].cpu };
+		if (b->v6_head_end > b->v6_head_off)
+			r[n++] = (struct region){ b->v6_head_off, b->v6_head_end - b->v6_head_off,
+						  b, -1 };
 	}
 	qsort(r, n, sizeof(*r), region_cmp);
 	for (size_t i = 0; i < n; i++) {
@@ -1471,6 +1533,18 @@ static int check_v6_tiling(const struct tr_file *f, struct sr_error *err)
 		uint64_t next = i + 1 < n ? r[i + 1].off : f->file_size;
 		const char *bn = r[i].b->name;
 
+		if (r[i].cpu < 0) {
+			/* the block, then the instance's data from the next page on */
+			if (next >= end && next - end < f->page_size)
+				continue;
+			sr_error_set(err, EINVAL, "corrupted: buffer '%s''s options and CPU table at "
+				     "offset %" PRIu64 " end at %" PRIu64 ", but %s at %" PRIu64
+				     " (v6 puts an instance's CPU data right after them, from the "
+				     "next page on)", bn, r[i].off, end, i + 1 < n ?
+				     "the next CPU's data starts" : "the file ends", next);
+			ret = -1;
+			break;
+		}
 		/* the last region past the end: a copy cut short, not a damaged offset */
 		if (i + 1 == n && end > next && end >= r[i].off) {
 			sr_error_set(err, EINVAL, "truncated: %s%s%sCPU %d data at offset %" PRIu64
@@ -1641,6 +1715,9 @@ void tr_file_release(struct tr_file *f)
 	}
 	free(f->buffers);
 	free(f->cpustats);
+	for (int i = 0; i < f->nr_cpustat_bufs; i++)
+		free(f->cpustat_bufs[i]);
+	free(f->cpustat_bufs);
 	ZSTD_freeDCtx(f->zstd_dctx);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;

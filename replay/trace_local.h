@@ -68,6 +68,12 @@ struct tr_buffer_desc {
 	bool latency;                  /* text (latency) data: not readable */
 	int nr_cpus;
 	struct tr_cpu_desc *cpus;
+	/*
+	 * v6 instance: its "options" / "flyrecord" block, from the BUFFER
+	 * option's offset to the end of its CPU table (0, 0: the top buffer,
+	 * v7); the block lies between the CPU data regions (check_v6_tiling()).
+	 */
+	uint64_t v6_head_off, v6_head_end;
 };
 
 /*
@@ -121,6 +127,13 @@ struct tr_file {
 	struct tr_cpustat *cpustats;
 	int nr_cpustats;
 	/*
+	 * The buffer names of the CPUSTAT markers ("Buffer: NAME", trace-cmd's
+	 * add_buffer_stat() before an instance's per-CPU texts), in file order:
+	 * tr_cpustat.buffer indexes them.
+	 */
+	char **cpustat_bufs;
+	int nr_cpustat_bufs;
+	/*
 	 * One zstd decompression context for every chunk of the file (they are
 	 * decompressed one at a time): ZSTD_decompress() would allocate and
 	 * initialise one per 40 KiB chunk. Mutable through a const tr_file.
@@ -135,6 +148,7 @@ struct tr_cpustat {
 	int now;                       /* -1: no "now ts:" line, 0: not "sec.usec", 1: now_ns */
 	uint64_t now_ns;               /* rounded up */
 	long long read_events;         /* "read events: N", -1 none (check_empty_cpus()) */
+	int buffer;                    /* the last marker before it (cpustat_bufs), -1 the top */
 };
 
 /* Parse the container; on error fill @err (prefixed with the path). */

@@ -51,6 +51,7 @@ struct trace_reader {
 	struct tr_file file;
 	struct tr_formats fm;
 	const struct tr_buffer_desc *buf;
+	char also[256];                /* trace_info.buffer_also, "" if none */
 	struct tr_cpu *cpus;
 	struct tr_prefetch *pf;        /* reading (and decompression) ahead */
 	int nr_cpus;
@@ -399,11 +400,43 @@ static int sample_buffer(struct trace_reader *r, const struct tr_buffer_desc *b,
 	return 0;
 }
 
+/*
+ * The other buffers whose sample holds sched events into r->also (@s: each
+ * buffer's sample, NULL: sampled here, a buffer that fails left out: it is
+ * not the one read).
+ */
+static void note_other_buffers(struct trace_reader *r, const struct sample *s)
+{
+	const struct tr_file *f = &r->file;
+	size_t pos = 0;
+
+	r->also[0] = '\0';
+	for (int i = 0; i < f->nr_buffers; i++) {
+		const struct tr_buffer_desc *b = &f->buffers[i];
+		struct sample one;
+		struct sr_error ignored = { 0 };
+
+		if (b == r->buf || b->latency)
+			continue;
+		if (s)
+			one = s[i];
+		else if (sample_buffer(r, b, &one, &ignored))
+			continue;
+		if (!one.sched || pos >= sizeof(r->also) - 1)
+			continue;
+		pos += (size_t)snprintf(r->also + pos, sizeof(r->also) - pos,
+					"%s%s%s%s (%" PRIu64 " sched of %" PRIu64 " sampled records)",
+					pos ? "; " : "", b->name[0] ? "'" : "",
+					b->name[0] ? b->name : "the top level", b->name[0] ? "'" : "",
+					one.sched, one.records);
+	}
+}
+
 static int choose_buffer(struct trace_reader *r, const char *want, struct sr_error *err)
 {
 	struct tr_file *f = &r->file;
 	int best = -1;
-	struct sample best_s = { 0 };
+	struct sample best_s = { 0 }, *all;
 	size_t pos = 0;
 
 	if (want) {
@@ -428,7 +461,12 @@ static int choose_buffer(struct trace_reader *r, const char *want, struct sr_err
 		}
 		r->buf = &f->buffers[best];
 		snprintf(r->reason, sizeof(r->reason), "requested");
+		note_other_buffers(r, NULL);
 		return 0;
+	}
+	if (!(all = calloc((size_t)f->nr_buffers, sizeof(*all)))) {
+		sr_error_set(err, ENOMEM, "out of memory");
+		return -1;
 	}
 	for (int i = 0; i < f->nr_buffers; i++) {
 		const struct tr_buffer_desc *b = &f->buffers[i];
@@ -443,8 +481,10 @@ static int choose_buffer(struct trace_reader *r, const char *want, struct sr_err
 		}
 		if (sample_buffer(r, b, &s, err)) {
 			sr_error_prefix(err, "buffer '%s'", b->name);
+			free(all);
 			return -1;
 		}
+		all[i] = s;
 		pos += (size_t)snprintf(r->reason + pos, sizeof(r->reason) - pos,
 					"%s%s: %" PRIu64 " sched of %" PRIu64 " sampled records",
 					pos ? "; " : "", label, s.sched, s.records);
@@ -458,9 +498,12 @@ static int choose_buffer(struct trace_reader *r, const char *want, struct sr_err
 	}
 	if (best < 0) {
 		sr_error_set(err, EINVAL, "no buffer with ring-buffer events (only latency text)");
+		free(all);
 		return -1;
 	}
 	r->buf = &f->buffers[best];
+	note_other_buffers(r, all);
+	free(all);
 	if (f->nr_buffers == 1)
 		snprintf(r->reason, sizeof(r->reason), "the only buffer (%" PRIu64
 			 " sched of %" PRIu64 " sampled records)", best_s.sched, best_s.records);
@@ -909,6 +952,7 @@ static struct trace_reader *open_reader(const char *path, const struct trace_ope
 		.clock = r->buf->clock ? r->buf->clock : f->clock,
 		.buffer = r->buf->name,
 		.buffer_reason = r->reason,
+		.buffer_also = r->also[0] ? r->also : NULL,
 		.nr_buffers = f->nr_buffers,
 		.page_size = r->buf->page_size ? r->buf->page_size : f->page_size,
 		.first_ts = any ? first : 0,

@@ -3039,6 +3039,9 @@ struct wl_builder *wl_builder_new(const struct trace_info *info, const struct si
 		i->clock = b->wl->info_strs[4];
 		i->buffer = b->wl->info_strs[5];
 		i->buffer_reason = NULL;
+		if (info->buffer_also && !(b->wl->info_strs[8] = strdup(info->buffer_also)))
+			goto oom;
+		i->buffer_also = b->wl->info_strs[8];
 		/* the reader's; wl_extract() keeps a copy of the final counts */
 		i->repair_cpus = NULL;
 		i->repair_nr_cpus = 0;

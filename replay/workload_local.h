@@ -91,8 +91,8 @@ enum wl_note_id {
 
 struct wl_workload {
 	struct trace_info info;       /* strings owned by strs below */
-	char *info_strs[8];            /* [6]: kernel release from the sidecar, [7]: its
-					  sched_vcpu_pack= value */
+	char *info_strs[9];            /* [6]: kernel release from the sidecar, [7]: its
+					  sched_vcpu_pack= value, [8]: buffer_also */
 	struct sidecar_func *funcs;    /* the sidecar's function counts, copied */
 	size_t nr_funcs;
 	int *cpu_node;                 /* NUMA node per CPU (sidecar), NULL if unknown */

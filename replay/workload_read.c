@@ -76,7 +76,8 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 	 * those CPUs too (wl_facts.idle_exit_restored).
 	 */
 	if (!(r = trace_open(path, &(struct trace_open_opts){
-			.repair = o.no_repair ? TRACE_REPAIR_NONE : TRACE_REPAIR_IDLE_EXIT }, err)))
+			.repair = o.no_repair ? TRACE_REPAIR_NONE : TRACE_REPAIR_IDLE_EXIT,
+			.buffer = o.buffer }, err)))
 		return NULL;
 	if (!o.no_sidecar) {
 		struct sr_error serr = { 0 };
@@ -172,9 +173,16 @@ struct wl_workload *wl_extract(const char *path, const struct wl_options *opt,
 	 * other types in idle's context (small-nosched: 2 of 38 timer events),
 	 * and a trace of those alone was replayed at exit 0 */
 	if (wl && wl_counts(wl)->sched_switch == wl_counts(wl)->sched_switch_restored) {
-		sr_error_set(err, EINVAL, "%s: no sched_switch events in buffer '%s': nothing to replay "
-			     "(capture the sched:* events)", path,
-			     trace_get_info(r)->buffer ? trace_get_info(r)->buffer : "");
+		const struct trace_info *ti = trace_get_info(r);
+
+		if (ti->buffer_also)
+			sr_error_set(err, EINVAL, "%s: no sched_switch events in buffer '%s': nothing "
+				     "to replay; other buffers hold sched events: %s (--buffer NAME "
+				     "reads one)", path, ti->buffer ? ti->buffer : "", ti->buffer_also);
+		else
+			sr_error_set(err, EINVAL, "%s: no sched_switch events in buffer '%s': nothing "
+				     "to replay (capture the sched:* events)", path,
+				     ti->buffer ? ti->buffer : "");
 		wl_free(wl);
 		wl = NULL;
 	}

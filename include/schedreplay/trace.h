@@ -526,6 +526,13 @@ struct trace_info {
 	const char *clock;             /* trace clock, NULL if unknown */
 	const char *buffer;            /* "" for the top-level buffer */
 	const char *buffer_reason;     /* why this buffer was chosen */
+	/*
+	 * The file's other buffers whose first records hold sched events,
+	 * not read: "'NAME' (N sched of M sampled records)", "; " between
+	 * them ("the top level" for the top-level one); NULL if none (and
+	 * for ftrace text).  replay, whatif and variants print it as a note.
+	 */
+	const char *buffer_also;
 	int nr_buffers;                /* buffers with flyrecord data in the file */
 	uint32_t page_size;            /* ring-buffer sub-buffer size, bytes */
 	uint64_t first_ts;             /* ns; 0 if the buffer has no events */

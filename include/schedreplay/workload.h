@@ -764,6 +764,11 @@ struct wl_options {
 	const char *sidecar;          /* NULL: TRACE.json next to the trace if present */
 	bool no_sidecar;              /* ignore any sidecar */
 	/*
+	 * A trace.dat's buffer to read ("" the top level), NULL: the one whose
+	 * first records hold the most sched events (trace_open_opts.buffer)
+	 */
+	const char *buffer;
+	/*
 	 * LISA's platform.json next to the trace (wl_extract() sets it when it
 	 * reads no sidecar), NULL: none; platform_bad: one that is there but
 	 * could not be used, and why (NULL: none).

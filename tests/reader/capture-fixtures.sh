@@ -171,6 +171,46 @@ capture() {
 	done
 }
 
+# multibuf OUTDIR: multibuf-all.dat (`extract -a -t`: the sched events in the top
+# level and in instance srmb_s, hrtimer events in srmb_t), multibuf-inst.dat
+# (`extract -t -B srmb_s`: hrtimer events in the top level, the sched events
+# in srmb_s), multibuf-only.dat (`extract -B srmb_s`: a top level of 0 CPUs).
+# `trace-cmd extract -a` / `-B` removes the instances it read; the top level's
+# events, size and tracing_on are put back.
+multibuf() {
+	local o=$1 s=$T/instances/srmb_s t=$T/instances/srmb_t kb on
+	local tmr="timer/hrtimer_start timer/hrtimer_expire_entry"
+	local ev="sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new
+		  sched/sched_migrate_task sched/sched_process_fork sched/sched_process_exec
+		  sched/sched_process_exit sched/sched_stat_runtime"
+	kb=$(cut -d' ' -f1 $T/buffer_size_kb)
+	on=$(cat $T/tracing_on)
+	quiet_machine multibuf
+	mkdir -p $s $t
+	start $T 1024 $ev
+	start $s 1024 $ev
+	start $t 64 $tmr
+	perf bench sched pipe -l 400 > /dev/null 2>&1
+	stop $T; stop $s; stop $t
+	extract -a -t -o "$o/multibuf-all.dat"
+	mkdir -p $s
+	start $T 64 $tmr
+	start $s 1024 $ev
+	perf bench sched pipe -l 400 > /dev/null 2>&1
+	stop $T; stop $s
+	extract -t -B srmb_s -o "$o/multibuf-inst.dat"
+	mkdir -p $s
+	start $s 1024 $ev
+	perf bench sched pipe -l 400 > /dev/null 2>&1
+	stop $s
+	extract -B srmb_s -o "$o/multibuf-only.dat"
+	for d in $s $t; do [ -d $d ] && rmdir $d; done
+	echo "$kb" > $T/buffer_size_kb
+	echo > $T/trace
+	echo "$on" > $T/tracing_on
+	ls -l "$o"/multibuf-*.dat | tee -a "$log"
+}
+
 for n in $WANT; do
 	case $n in
 	hackbench)
@@ -200,7 +240,12 @@ for n in $WANT; do
 		capture pipe "$OUT/small-pipe.dat" "" 2048 "perf bench sched pipe -l 2500" \
 			sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_migrate_task \
 			sched/sched_stat_runtime ;;
+	multibuf)
+		# not in the default list: three files of several buffers for
+		# tests/reader/multibuf.py (buf52; made with OUTDIR tests/reader/data),
+		# no foreign-load check (they test the file's structure, not figures)
+		multibuf "$OUT" ;;
 	*)
-		echo "unknown fixture '$n' (hackbench nowaking lost nosched pipe)" >&2; exit 2 ;;
+		echo "unknown fixture '$n' (hackbench nowaking lost nosched pipe multibuf)" >&2; exit 2 ;;
 	esac
 done

@@ -380,6 +380,8 @@ def other_cases(tr, tmp):
         # a trace without a sidecar: the error of a missing one (exit 1, one line)
         ("report --sidecar", ["report", "--sidecar", tr + ".json", "--allow-lost", tr]),
         ("replay --sidecar", ["replay", "--sidecar", tr + ".json", tr]),
+        # the top level: an instance's trace (small-*) has no sched events there (exit 1)
+        ("replay --buffer ''", ["replay", "--buffer", "", tr]),
         ("replay --variants-file", ["replay", "--variants-file", VARIANTS_FILE,
                                     "--all-variants", "--threads", "1", tr]),
         ("whatif --machine two-socket --noise", ["whatif", "--variant", "aaron-skip", "--threads",
