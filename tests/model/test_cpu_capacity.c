@@ -81,6 +81,29 @@ static void test_scale_rt_capacity(bool fixed)
 }
 
 /*
+ * After rt_run(): fair task A forked onto CPU 0 and running there alone,
+ * 2 ms later, CPU 0's root load / util / runnable 500; CPU 0's own busy
+ * balance (nothing to pull from idle CPU 1) refreshes its capacity.
+ */
+static struct model_task *one_task_rig(struct model *m)
+{
+	struct rq *rq0 = &m->rqs[0];
+	struct model_task *a;
+	struct lb_env env;
+	uint64_t now = T0 + 10 * MS;
+
+	a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
+	model_wake_up_new_task(m, a, 0, 0, now);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
+	model_advance_time(m, now + 2 * MS);
+	rq0->cfs.avg.load_avg = 500;
+	rq0->cfs.avg.util_avg = 500;
+	rq0->cfs.avg.runnable_avg = 500;
+	CHECK_EQ_S(sched_balance_rq(m, rq0, &rq0->sd[0], CPU_NOT_IDLE, &env), 0);
+	return a;
+}
+
+/*
  * CPU 0 ran RT for 10 ms (capacity 833 after its own balance) and now runs
  * fair task A alone (root load 500); CPU 1 is idle and balances (CPU_IDLE).
  * rt: group {0} has one fair task on a reduced-capacity CPU:
@@ -98,19 +121,9 @@ static void test_reduced_capacity_active(bool fixed)
 	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
 	struct model_task *a;
 	struct lb_env env;
-	uint64_t now = T0 + 10 * MS;
 
 	rt_run(m);
-	a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
-	model_wake_up_new_task(m, a, 0, 0, now);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
-	now += 2 * MS;
-	model_advance_time(m, now);
-	rq0->cfs.avg.load_avg = 500;
-	rq0->cfs.avg.util_avg = 500;
-	rq0->cfs.avg.runnable_avg = 500;
-	/* CPU 0's own (busy) balance refreshes its capacity; CPU 1 is idle */
-	CHECK_EQ_S(sched_balance_rq(m, rq0, &rq0->sd[0], CPU_NOT_IDLE, &env), 0);
+	a = one_task_rig(m);
 	CHECK_EQ_U(capacity_of(m, 0), fixed ? 1024 : 833);
 
 	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_IDLE, &env), 0);
@@ -147,17 +160,10 @@ static void test_both_reduced(void)
 	struct rq *rq0 = &m->rqs[0], *rq1 = &m->rqs[1];
 	struct model_task *a;
 	struct lb_env env;
-	uint64_t now = T0 + 10 * MS;
 
 	rt_run(m);
 	rq1->avg_rt = rq0->avg_rt;
-	a = model_task_new(m, NULL, 0, MODEL_POLICY_NORMAL, 1, NULL);
-	model_wake_up_new_task(m, a, 0, 0, now);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
-	now += 2 * MS;
-	model_advance_time(m, now);
-	rq0->cfs.avg.load_avg = 500;
-	sched_balance_rq(m, rq0, &rq0->sd[0], CPU_NOT_IDLE, &env);
+	a = one_task_rig(m);
 	CHECK_EQ_S(sched_balance_rq(m, rq1, &rq1->sd[0], CPU_IDLE, &env), 0);
 	CHECK_EQ_U(capacity_of(m, 1), 833);
 	CHECK_EQ_U(env.busiest_stat.group_type, group_misfit_task);
