@@ -201,7 +201,9 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 
 	/*
 	 * sched_init(): rq->cpu_capacity 1024; build_sched_groups(): a
-	 * group's sgc->capacity 1024 per CPU, next_update 0 (due at once)
+	 * group's sgc->capacity 1024 per CPU; init_sched_groups_capacity()'s
+	 * update_group_capacity() set next_update at boot, long before a
+	 * trace starts: due at once
 	 */
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		m->rqs[cpu].cpu_capacity = SCHED_CAPACITY_SCALE;
