@@ -192,10 +192,26 @@ int build_sched_domains(struct model *m, struct sr_error *err)
 
 	m->lb_cpus = calloc(m->nr_cpus, 1);
 	m->sgc_imbalance = calloc((size_t)m->nr_nodes, 1);
-	if (!m->lb_cpus || !m->sgc_imbalance) {
+	m->sgc_capacity = calloc((size_t)m->nr_nodes, sizeof(*m->sgc_capacity));
+	m->sgc_next_update = calloc((size_t)m->nr_nodes, sizeof(*m->sgc_next_update));
+	if (!m->lb_cpus || !m->sgc_imbalance || !m->sgc_capacity || !m->sgc_next_update) {
 		sr_error_set(err, 12, "model: out of memory building sched domains");
 		return -1;
 	}
+
+	/*
+	 * sched_init(): rq->cpu_capacity 1024; build_sched_groups(): a
+	 * group's sgc->capacity 1024 per CPU; init_sched_groups_capacity()'s
+	 * update_group_capacity() set next_update at boot, long before a
+	 * trace starts: due at once
+	 */
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		m->rqs[cpu].cpu_capacity = SCHED_CAPACITY_SCALE;
+		m->rqs[cpu].sgc_next_update = m->jiffies;
+		m->sgc_capacity[m->rqs[cpu].node] += SCHED_CAPACITY_SCALE;
+	}
+	for (other = 0; other < (unsigned int)m->nr_nodes; other++)
+		m->sgc_next_update[other] = m->jiffies;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct rq *rq = &m->rqs[cpu];
@@ -266,6 +282,10 @@ void free_sched_domains(struct model *m)
 	m->lb_cpus = NULL;
 	free(m->sgc_imbalance);
 	m->sgc_imbalance = NULL;
+	free(m->sgc_capacity);
+	m->sgc_capacity = NULL;
+	free(m->sgc_next_update);
+	m->sgc_next_update = NULL;
 }
 
 static unsigned long msecs_to_jiffies(const struct model *m, unsigned long ms)
@@ -291,6 +311,125 @@ static inline bool time_after_eq(unsigned long a, unsigned long b)
 static unsigned long max_load_balance_interval(const struct model *m)
 {
 	return (unsigned long)m->hz * m->nr_cpus / 10;
+}
+
+/* ---- CPU capacity ------------------------------------------------------ */
+
+/* capacity_of(): rq->cpu_capacity. */
+unsigned long capacity_of(const struct model *m, int cpu)
+{
+	return m->rqs[cpu].cpu_capacity;
+}
+
+/*
+ * The sgc->capacity of group @g of @sd: a CPU's own at the MC level
+ * (update_cpu_capacity() writes the single-CPU group's sgc with
+ * rq->cpu_capacity), the node's sgc at the NUMA level - as last
+ * refreshed by a CPU of that node balancing there, stale in between.
+ */
+unsigned long sgc_capacity(const struct model *m, const struct sched_domain *sd, int g)
+{
+	return sd->numa ? m->sgc_capacity[g] : m->rqs[g].cpu_capacity;
+}
+
+/*
+ * scale_rt_capacity(): the capacity the fair class has left on @cpu,
+ * arch_scale_cpu_capacity() (1024: symmetric CPUs; the HW pressure that
+ * get_actual_cpu_capacity() subtracts is 0, no arch pressure on the VMs)
+ * less cpu_util_rt() + cpu_util_dl(), 1 if those reach it.  The IRQ term
+ * (cpu_util_irq(), scale_irq_capacity()) is 0: no trace holds IRQ time,
+ * and scale_irq_capacity(free, 0, max) = free * max / max = free exactly.
+ * With model_config.fixed_cpu_capacity, 1024 (the model before cap52).
+ */
+static unsigned long scale_rt_capacity(const struct model *m, int cpu)
+{
+	const struct rq *rq = &m->rqs[cpu];
+	unsigned long max = SCHED_CAPACITY_SCALE, used;
+
+	if (!m->rt_capacity)
+		return max;
+	used = rq->avg_rt.util_avg + rq->avg_dl.util_avg;
+	if (used >= max)
+		return 1;
+	return max - used;
+}
+
+/*
+ * update_cpu_capacity(): rq->cpu_capacity = scale_rt_capacity(), at least
+ * 1, also the capacity of @cpu's own group in @sd (the sgc of the MC
+ * level's single-CPU group, read back through rq->cpu_capacity; at a NUMA
+ * domain without a child - a node of one CPU - the node's sgc).  The
+ * kernel's min_capacity / max_capacity only serve asymmetric CPUs.
+ */
+static void update_cpu_capacity(struct model *m, const struct sched_domain *sd, int cpu)
+{
+	unsigned long capacity = scale_rt_capacity(m, cpu);
+
+	if (!capacity)
+		capacity = 1;
+	m->rqs[cpu].cpu_capacity = capacity;
+	if (sd->numa)
+		m->sgc_capacity[m->rqs[cpu].node] = capacity;
+}
+
+/*
+ * update_group_capacity(), which update_sd_lb_stats() calls for the local
+ * group (the balancing CPU's) on every periodic / idle balance and on a
+ * newidle one once sgc->next_update is due: next_update = jiffies +
+ * balance_interval in jiffies (1 .. max_load_balance_interval); a domain
+ * without a child (the lowest: MC, or NUMA over a one-CPU node) takes
+ * update_cpu_capacity(); the NUMA domain over an MC one sums its child's
+ * groups' sgc->capacity, i.e. the node's CPUs' cpu_capacity (the MC
+ * domain is not SD_OVERLAP).
+ */
+void update_group_capacity(struct model *m, struct sched_domain *sd, int cpu)
+{
+	struct rq *rq = &m->rqs[cpu];
+	unsigned long interval = msecs_to_jiffies(m, sd->balance_interval);
+	bool child = sd != &rq->sd[0];
+	unsigned long capacity = 0;
+	unsigned int i;
+
+	if (interval < 1)
+		interval = 1;
+	if (interval > max_load_balance_interval(m))
+		interval = max_load_balance_interval(m);
+	if (sd->numa)
+		m->sgc_next_update[rq->node] = m->jiffies + interval;
+	else
+		rq->sgc_next_update = m->jiffies + interval;
+	if (!child) {
+		update_cpu_capacity(m, sd, cpu);
+		return;
+	}
+	for (i = 0; i < m->nr_cpus; i++)
+		if (m->rqs[i].node == rq->node)
+			capacity += m->rqs[i].cpu_capacity;
+	m->sgc_capacity[rq->node] = capacity;
+}
+
+/*
+ * update_sd_lb_stats()'s gate for update_group_capacity(): not a newidle
+ * balance, or the local group's sgc->next_update is due.
+ */
+void update_local_group_capacity(struct model *m, struct sched_domain *sd, int cpu,
+				 enum cpu_idle_type idle)
+{
+	unsigned long next = sd->numa ? m->sgc_next_update[m->rqs[cpu].node] :
+					m->rqs[cpu].sgc_next_update;
+
+	if (idle != CPU_NEWLY_IDLE || time_after_eq(m->jiffies, next))
+		update_group_capacity(m, sd, cpu);
+}
+
+/*
+ * check_cpu_capacity(): the capacity side activity left is noticeably
+ * reduced - rq->cpu_capacity * imbalance_pct < 1024 * 100 (below 876 with
+ * 117).
+ */
+bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd)
+{
+	return rq->cpu_capacity * sd->imbalance_pct < SCHED_CAPACITY_SCALE * 100;
 }
 
 /* get_sd_balance_interval(): busy CPUs balance busy_factor times less often. */
@@ -801,10 +940,12 @@ static unsigned int llc_nr_busy_cpus(const struct model *m, const struct rq *rq)
  * nohz_balancer_kick(): a busy CPU's tick asks an idle CPU to refresh the
  * idle CPUs' blocked load (NOHZ_STATS_KICK, every LOAD_AVG_PERIOD ms) and,
  * once nohz.next_balance is due, to balance for them (NOHZ_BALANCE_KICK)
- * when this CPU has two tasks or its LLC has more than one busy CPU; after a
+ * when this CPU has two tasks, or a fair task on a CPU of reduced capacity
+ * (check_cpu_capacity() against the lowest domain: RT/DL time left it
+ * below 1024 * 100 / 117), or its LLC has more than one busy CPU; after a
  * CPU entered the mask, to collect next_balance (NOHZ_NEXT_KICK).  The
- * misfit, reduced-capacity and asym-packing kicks need asymmetric CPUs,
- * which the model does not have.  The kicked CPU is the first idle CPU of
+ * misfit and asym-packing kicks need asymmetric CPUs, which the model
+ * does not have.  The kicked CPU is the first idle CPU of
  * the mask other than this one (find_new_ilb()); the model runs its work at
  * once instead of by IPI.
  */
@@ -822,7 +963,9 @@ void nohz_balancer_kick(struct model *m, struct rq *rq)
 	if (m->nohz.has_blocked && time_after(m->jiffies, m->nohz.next_blocked))
 		flags = NOHZ_STATS_KICK;
 	if (!time_after(m->nohz.next_balance, m->jiffies) &&
-	    (rq->nr_running >= 2 || llc_nr_busy_cpus(m, rq) > 1))
+	    (rq->nr_running >= 2 ||
+	     (lb_h_nr(m, rq) >= 1 && rq->nr_sd && check_cpu_capacity(rq, &rq->sd[0])) ||
+	     llc_nr_busy_cpus(m, rq) > 1))
 		flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
 	if (m->nohz.needs_update)
 		flags |= NOHZ_NEXT_KICK;
@@ -934,7 +1077,9 @@ static int llc_size(const struct model *m, int cpu)
  * wake_affine(): WA_IDLE (an idle waker CPU sharing the cache wins, a sync
  * wakeup from a CPU running only the waker wins, an idle prev wins), then
  * WA_WEIGHT (compare the loads with the task moved, prev biased by half the
- * domain's imbalance_pct of 117).  No task_h_load: the task's own load_avg.
+ * domain's imbalance_pct of 117; each side scaled by the other CPU's
+ * capacity_of(), wake_affine_weight()'s cross-multiplication).  No
+ * task_h_load: the task's own load_avg.
  */
 static int wake_affine(struct model *m, struct model_task *p, int this_cpu, int prev_cpu,
 		       bool sync)
@@ -960,7 +1105,9 @@ static int wake_affine(struct model *m, struct model_task *p, int this_cpu, int 
 	if (prev_eff_load < 0)
 		prev_eff_load = 0;
 	this_eff_load *= 100;
+	this_eff_load *= (s64)capacity_of(m, prev_cpu);
 	prev_eff_load *= 100 + (SD_IMBALANCE_PCT - 100) / 2;
+	prev_eff_load *= (s64)capacity_of(m, this_cpu);
 	if (sync)
 		prev_eff_load += 1;
 	return this_eff_load < prev_eff_load ? this_cpu : prev_cpu;
@@ -1094,10 +1241,10 @@ static void update_sg_wakeup_stats(const struct model *m, const struct sched_dom
 		sgs->nr_running += nr_running;
 		if (!nr_running && (!rq->curr || rq->curr == p) && !rq->other_class)
 			sgs->idle_cpus++;
-		sgs->capacity += SCHED_CAPACITY_SCALE;
 		sgs->weight++;
 	}
-	sgs->type = group_classify(SD_IMBALANCE_PCT, sg_imbalanced(m, sd, g), sgs->nr_running,
+	sgs->capacity = sgc_capacity(m, sd, g);
+	sgs->type = group_classify(SD_IMBALANCE_PCT, sg_imbalanced(m, sd, g), 0, sgs->nr_running,
 				   sgs->weight, sgs->capacity,
 				   sgs->util, sgs->runnable);
 	if (sgs->type == group_fully_busy || sgs->type == group_overloaded)

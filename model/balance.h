@@ -21,10 +21,21 @@ unsigned long cpu_load(const struct model *m, int cpu);
 /* Group @g of @sd holds @cpu: the CPU itself at MC, its node at NUMA. */
 bool group_has_cpu(const struct model *m, const struct sched_domain *sd, int g, int cpu);
 
+/*
+ * The fair tasks the balancer counts on a CPU (sum_h_nr_running,
+ * find_src_rq, sched_reduced_capacity(), need_active_balance(), the nohz
+ * kick's reduced-capacity test): h_nr_queued, h_nr_runnable since v6.14.
+ */
+static inline unsigned int lb_h_nr(const struct model *m, const struct rq *rq)
+{
+	return sched_feat(m, LB_RUNNABLE_COUNTS) ? rq->cfs.h_nr_runnable : rq->cfs.h_nr_queued;
+}
+
 /* balance_rq.c */
 unsigned long cpu_util_cfs(const struct model *m, int cpu);
 bool sg_imbalanced(const struct model *m, const struct sched_domain *sd, int g);
-enum group_type group_classify(unsigned int pct, bool sg_imbalanced, unsigned int nr_running,
+enum group_type group_classify(unsigned int pct, bool sg_imbalanced, unsigned long misfit_load,
+			       unsigned int nr_running,
 			       unsigned int weight, unsigned long capacity, unsigned long util,
 			       unsigned long runnable);
 

@@ -354,11 +354,6 @@ static unsigned long cpu_util_cfs_boost(const struct model *m, int cpu)
 	return util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
 }
 
-/* The fair tasks the balancer counts on a CPU (sum_h_nr_running, find_src_rq). */
-static unsigned int lb_h_nr(const struct model *m, const struct rq *rq)
-{
-	return sched_feat(m, LB_RUNNABLE_COUNTS) ? rq->cfs.h_nr_runnable : rq->cfs.h_nr_queued;
-}
 
 
 /* The group of @sd holding @cpu: the CPU itself in MC, its node in NUMA. */
@@ -386,11 +381,14 @@ bool sg_imbalanced(const struct model *m, const struct sched_domain *sd, int g)
  * utilisation headroom and runnable within it, has spare capacity; the rest
  * is fully busy.  Between overloaded and the rest, a group whose
  * sched_group_capacity carries the imbalance flag (sg_imbalanced(): a
- * balance below it failed because of pinned tasks) is imbalanced.  The asym
- * packing, SMT balance and misfit types need asymmetric CPUs or SMT, which
- * the model does not have.
+ * balance below it failed because of pinned tasks) is imbalanced, and
+ * then one with a misfit load (on symmetric CPUs: a CPU whose capacity
+ * RT/DL time reduced, running one fair task; update_sg_lb_stats()) is
+ * misfit.  The asym packing and SMT balance types need asymmetric CPUs or
+ * SMT, which the model does not have.
  */
-enum group_type group_classify(unsigned int pct, bool sg_imbalanced, unsigned int nr_running,
+enum group_type group_classify(unsigned int pct, bool sg_imbalanced, unsigned long misfit_load,
+			       unsigned int nr_running,
 			       unsigned int weight, unsigned long capacity, unsigned long util,
 			       unsigned long runnable)
 {
@@ -399,6 +397,8 @@ enum group_type group_classify(unsigned int pct, bool sg_imbalanced, unsigned in
 		return group_overloaded;
 	if (sg_imbalanced)
 		return group_imbalanced;
+	if (misfit_load)
+		return group_misfit_task;
 	if (nr_running < weight)
 		return group_has_spare;
 	if (capacity * pct < runnable * 100)
@@ -411,14 +411,20 @@ enum group_type group_classify(unsigned int pct, bool sg_imbalanced, unsigned in
 /*
  * update_sg_lb_stats(): load (root cfs_rq load_avg), util, runnable, tasks
  * (nr_running; fair: lb_h_nr()), idle CPUs (nothing queued and idle) over
- * the group's CPUs still in env->cpus; capacity and weight of the whole
- * group.  avg_load (load per 1024 of capacity) only for an overloaded group.
- * At the root domain, a CPU with nr_running > 1 sets *overloaded.
+ * the group's CPUs still in env->cpus; capacity (its sgc->capacity:
+ * sgc_capacity()) and weight of the whole group.  avg_load (load per 1024
+ * of capacity) only for an overloaded group.  At the root domain, a CPU
+ * with nr_running > 1 sets *overloaded.  In a non-local group, for an idle
+ * or newly idle destination, a busy CPU with one fair task and reduced
+ * capacity (sched_reduced_capacity(): check_cpu_capacity()) makes the
+ * group misfit with the highest such cpu_load() (group_misfit_task_load;
+ * the kernel's non-SD_ASYM_CPUCAPACITY branch).
  */
 static void update_sg_lb_stats(struct model *m, struct lb_env *env, int g, struct sg_lb_stats *sgs,
 			       bool *overloaded)
 {
 	struct sched_domain *sd = env->sd;
+	bool local = g == group_of(m, sd, env->dst_rq->cpu);
 	int i;
 
 	memset(sgs, 0, sizeof(*sgs));
@@ -442,9 +448,16 @@ static void update_sg_lb_stats(struct model *m, struct lb_env *env, int g, struc
 		}
 		if (sd->top && rq->nr_running > 1)
 			*overloaded = true;
+		if (local || env->idle == CPU_NOT_IDLE)
+			continue;
+		/* sched_reduced_capacity(): one fair task */
+		if (lb_h_nr(m, rq) == 1 && check_cpu_capacity(rq, sd) &&
+		    sgs->group_misfit_task_load < cpu_load(m, cpu))
+			sgs->group_misfit_task_load = cpu_load(m, cpu);
 	}
-	sgs->group_capacity = (unsigned long)sgs->group_weight * SCHED_CAPACITY_SCALE;
+	sgs->group_capacity = sgc_capacity(m, sd, g);
 	sgs->group_type = group_classify(sd->imbalance_pct, sg_imbalanced(m, sd, g),
+					 sgs->group_misfit_task_load,
 					 sgs->sum_nr_running, sgs->group_weight,
 					 sgs->group_capacity, sgs->group_util, sgs->group_runnable);
 	if (sgs->group_type == group_overloaded)
@@ -473,6 +486,9 @@ static bool update_sd_pick_busiest(const struct model *m, const struct sg_lb_sta
 		return sgs->avg_load > busiest->avg_load;
 	case group_imbalanced:
 		return false;   /* "Select the 1st imbalanced group" */
+	case group_misfit_task:
+		/* "If we have more than one misfit sg go with the biggest misfit" */
+		return sgs->group_misfit_task_load > busiest->group_misfit_task_load;
 	case group_fully_busy:
 		if (!sched_feat(m, LB_FULLY_BUSY_LAST))
 			return sgs->avg_load > busiest->avg_load;   /* 6.1: the first stays */
@@ -528,7 +544,9 @@ static bool in_span(const struct model *m, const struct sched_domain *sd, int cp
  * update_sd_lb_stats(): every group of the domain, the local one (this
  * CPU's) first, then in the order the kernel builds them (by CPU, wrapping
  * around from this one); the busiest non-local group by
- * update_sd_pick_busiest(); the domain's total load and capacity.  The root
+ * update_sd_pick_busiest(); the domain's total load and capacity.  The local
+ * group's capacity is refreshed first (update_group_capacity(), on a
+ * newidle balance only once its sgc->next_update is due).  The root
  * domain's pass recomputes rd->overloaded - the only place it is cleared.
  */
 static void update_sd_lb_stats(struct model *m, struct lb_env *env)
@@ -560,6 +578,8 @@ static void update_sd_lb_stats(struct model *m, struct lb_env *env)
 		if (!first)
 			continue;
 		st = g == local_g ? &env->local_stat : &sgs;
+		if (g == local_g)
+			update_local_group_capacity(m, sd, this_cpu, env->idle);
 		update_sg_lb_stats(m, env, g, st, &overloaded);
 		if (g != local_g && update_sd_pick_busiest(m, &env->busiest_stat, &sgs)) {
 			env->busiest_stat = sgs;
@@ -651,6 +671,9 @@ static long adjust_numa_imbalance(long imbalance, unsigned int dst_running, unsi
 /*
  * calculate_imbalance(), for the types the model produces.
  *
+ * Busiest group misfit (a CPU of reduced capacity, symmetric CPUs):
+ * migrate_load, the misfit load (that CPU's cpu_load()).
+ *
  * Busiest group imbalanced: migrate_task, one task.
  *
  * Local group with spare capacity:
@@ -673,6 +696,12 @@ static void calculate_imbalance(const struct model *m, struct lb_env *env)
 	struct sg_lb_stats *local = &env->local_stat, *busiest = &env->busiest_stat;
 	struct sched_domain *sd = env->sd;
 
+	if (busiest->group_type == group_misfit_task) {
+		/* not SD_ASYM_CPUCAPACITY: move the reduced-capacity CPU's load */
+		env->migration_type = migrate_load;
+		env->imbalance = (long)busiest->group_misfit_task_load;
+		return;
+	}
 	if (busiest->group_type == group_imbalanced) {
 		/* group-wide averages mean nothing under affinity: move any one task */
 		env->migration_type = migrate_task;
@@ -735,7 +764,8 @@ static void calculate_imbalance(const struct model *m, struct lb_env *env)
  * (117 %) of local; busiest not overloaded and this CPU busy; busiest of
  * several CPUs with at most one idle CPU fewer than local; busiest with a
  * single fair task.  An imbalanced busiest group is always balanced
- * (force_balance), before any of these.  Prefer-sibling with spare local capacity and a
+ * (force_balance), before any of these, and so is a misfit one (a CPU of
+ * reduced capacity).  Prefer-sibling with spare local capacity and a
  * sibling_imbalance() above 1 forces the computation.  Without EAS the
  * rd->overutilized test does not apply.  Returns the busiest group, -1 if
  * balanced or the computed imbalance is 0.
@@ -748,6 +778,9 @@ static int sched_balance_find_src_group(struct model *m, struct lb_env *env)
 	update_idle_cpu_scan(m, env->dst_rq, env->sd, env->idle == CPU_NEWLY_IDLE);
 	if (env->busiest_group < 0)
 		goto out_balanced;
+	/* "Misfit tasks should be dealt with regardless of the avg load" */
+	if (busiest->group_type == group_misfit_task)
+		goto force_balance;
 	if (busiest->group_type == group_imbalanced)
 		goto force_balance;
 	if (local->group_type > busiest->group_type)
@@ -784,8 +817,9 @@ out_balanced:
 /*
  * sched_balance_find_src_rq(): the CPU of the busiest group to pull from,
  * by migration type (ties: the lowest CPU): migrate_load the highest
- * cpu_load() per capacity, skipping a CPU whose single fair task outweighs
- * the whole imbalance (its capacity is never reduced here); migrate_util the
+ * cpu_load() per capacity_of(), skipping a CPU whose single fair task
+ * outweighs the whole imbalance unless its capacity is reduced
+ * (check_cpu_capacity()); migrate_util the
  * highest utilisation (cpu_util_cfs_boost()) among CPUs with two fair tasks
  * or more; migrate_task the most fair tasks.  No NUMA-balancing (fbq)
  * classes, no asymmetric capacities.
@@ -801,7 +835,7 @@ static struct rq *sched_balance_find_src_rq(struct model *m, struct lb_env *env,
 	for (i = 0; i < sd->span_weight; i++) {
 		int cpu = sd->span[i];
 		struct rq *rq = &m->rqs[cpu];
-		unsigned long capacity = SCHED_CAPACITY_SCALE, load, util;
+		unsigned long capacity = capacity_of(m, cpu), load, util;
 		unsigned int nr;
 
 		if (!group_has_cpu(m, sd, g, cpu) || !m->lb_cpus[cpu])
@@ -812,7 +846,8 @@ static struct rq *sched_balance_find_src_rq(struct model *m, struct lb_env *env,
 		switch (env->migration_type) {
 		case migrate_load:
 			load = cpu_load(m, cpu);
-			if (nr == 1 && load > (unsigned long)env->imbalance)
+			if (nr == 1 && load > (unsigned long)env->imbalance &&
+			    !check_cpu_capacity(rq, sd))
 				break;
 			if (load * busiest_capacity > busiest_load * capacity) {
 				busiest_load = load;
@@ -846,14 +881,24 @@ static struct rq *sched_balance_find_src_rq(struct model *m, struct lb_env *env,
  * idle destination beside a source with one fair task whose capacity other
  * classes or IRQs reduced (check_cpu_capacity(); the one fair task is
  * h_nr_running in 6.1, h_nr_queued in 6.12, h_nr_runnable in 6.18), and
- * migrate_misfit.  On the model's symmetric CPUs of capacity 1024 only the
- * imbalanced one can hold: a task-count imbalance that failed more than
- * cache_nice_tries + 2 times in a row - the same test in 6.1, 6.12 and 6.18.
+ * migrate_misfit.  On the model's symmetric CPUs two can hold: the
+ * imbalanced one, a task-count imbalance that failed more than
+ * cache_nice_tries + 2 times in a row - the same test in 6.1, 6.12 and
+ * 6.18 - and the reduced-capacity one: an idle or newly idle destination,
+ * one fair task on the source (lb_h_nr()), the source's capacity reduced
+ * and capacity_of(src) * imbalance_pct < capacity_of(dst) * 100.
  */
-static bool need_active_balance(const struct lb_env *env)
+static bool need_active_balance(const struct model *m, const struct lb_env *env)
 {
-	return env->migration_type == migrate_task &&
-	       env->sd->nr_balance_failed > env->sd->cache_nice_tries + 2;
+	const struct sched_domain *sd = env->sd;
+
+	if (env->migration_type == migrate_task &&
+	    sd->nr_balance_failed > sd->cache_nice_tries + 2)
+		return true;
+	return env->idle != CPU_NOT_IDLE && lb_h_nr(m, env->src_rq) == 1 &&
+	       check_cpu_capacity(env->src_rq, sd) &&
+	       env->src_rq->cpu_capacity * sd->imbalance_pct <
+	       env->dst_rq->cpu_capacity * 100;
 }
 
 /*
@@ -1211,7 +1256,7 @@ more_balance:
 		COUNT(m, lb_failed);
 		if (idle != CPU_NEWLY_IDLE)
 			sd->nr_balance_failed++;
-		if (need_active_balance(env)) {
+		if (need_active_balance(m, env)) {
 			env->need_active_balance = true;
 			COUNT(m, lb_active_needed);
 			/*

@@ -308,6 +308,7 @@ struct model *model_new(const struct model_config *cfg, struct sr_error *err)
 	m->newidle_moves_tasks = cfg->newidle_moves_tasks;
 	m->exit_keeps_autogroup = cfg->exit_keeps_autogroup;
 	m->others_pelt = !cfg->no_others_pelt;
+	m->rt_capacity = !cfg->fixed_cpu_capacity;
 	m->idle_moves_cpus = cfg->idle_moves_tasks ? UINT64_MAX : 0;
 	m->vcpu_pack = cfg->vcpu_pack;
 	m->vcpu_pack_flat = cfg->vcpu_pack_flat;

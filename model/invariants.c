@@ -243,6 +243,13 @@ int model_check_invariants(const struct model *m, struct sr_error *err)
 
 		if (check_cfs_rq(m, &rq->cfs, "/", err))
 			return -1;
+		/* update_cpu_capacity(): 1 .. 1024; 1024 with fixed_cpu_capacity */
+		if (rq->cpu_capacity < 1 || rq->cpu_capacity > SCHED_CAPACITY_SCALE ||
+		    (!m->rt_capacity && rq->cpu_capacity != SCHED_CAPACITY_SCALE))
+			BAD("cpu %u: cpu_capacity %lu", cpu, rq->cpu_capacity);
+		if (m->sgc_capacity && (m->sgc_capacity[rq->node] < 1 ||
+		    m->sgc_capacity[rq->node] > SCHED_CAPACITY_SCALE * m->nr_cpus))
+			BAD("node %d: sgc capacity %lu", rq->node, m->sgc_capacity[rq->node]);
 		if (rq->nr_running != rq->cfs.h_nr_queued + (rq->other_class ? 1 : 0))
 			BAD("cpu %u: nr_running %u, fair queued %u", cpu, rq->nr_running,
 			    rq->cfs.h_nr_queued);

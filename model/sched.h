@@ -275,6 +275,14 @@ struct rq {
 	 * unless model_config.no_others_pelt (model/pelt_others.c)
 	 */
 	struct sched_avg avg_rt, avg_dl;
+	/*
+	 * rq->cpu_capacity (capacity_of()): update_cpu_capacity()'s
+	 * scale_rt_capacity(), 1024 until this CPU's balance refreshes it
+	 * (model/balance.c); it is also the capacity of this CPU's MC-level
+	 * group (sgc->capacity of a single-CPU group) ...
+	 */
+	unsigned long cpu_capacity;
+	unsigned long sgc_next_update;   /* ... and that group's sgc->next_update (jiffies) */
 	bool switch_pending;        /* the non-fair task left: next __schedule switches */
 	bool need_resched;
 	bool clock_skip_req;        /* RQCF_REQ_SKIP: the next __schedule() keeps the clock */
@@ -439,6 +447,7 @@ struct model {
 	bool vcpu_pack;             /* model_config.vcpu_pack: vcpu_pack_room() placement */
 	bool exit_keeps_autogroup;  /* model_config.exit_keeps_autogroup */
 	bool others_pelt;           /* !model_config.no_others_pelt: rq->avg_rt / avg_dl kept */
+	bool rt_capacity;           /* !model_config.fixed_cpu_capacity: scale_rt_capacity() */
 	bool vcpu_pack_flat;        /* model_config.vcpu_pack_flat: its cut whatever the idle time */
 	unsigned int newidle_ratio0; /* the domains' starting newidle_ratio (model_config) */
 	bool idle_clock_skip;       /* model_config.idle_clock_skip: wakeup_preempt() on idle */
@@ -502,6 +511,8 @@ struct model {
 	int *nr_idle_scan;          /* per node (the LLC): sd_llc_shared->nr_idle_scan */
 	unsigned char *lb_cpus;     /* sched_balance_rq()'s env->cpus, per CPU */
 	unsigned char *sgc_imbalance;  /* per node: its NUMA-level group's sgc->imbalance */
+	unsigned long *sgc_capacity;   /* per node: its NUMA-level group's sgc->capacity */
+	unsigned long *sgc_next_update;  /* ... and sgc->next_update (jiffies) */
 };
 
 /* ---- small helpers -------------------------------------------------- */
@@ -754,9 +765,11 @@ void init_cfs_rq(struct model *m, struct cfs_rq *cfs_rq, struct rq *rq, struct t
 /*
  * balance.c: sched_balance_rq()'s environment (kernel/sched/fair.c struct
  * lb_env, sg_lb_stats, the group and migration types).  The types the model
- * cannot produce (misfit, SMT balance, asym packing and
- * migrate_misfit) are left out; the order of those kept is the kernel's, so
- * comparisons between group types mean the same.
+ * cannot produce (SMT balance, asym packing and migrate_misfit: no SMT, no
+ * asymmetric CPUs) are left out; group_misfit_task is kept for a CPU whose
+ * capacity RT/DL time reduced (sched_reduced_capacity()); the order of
+ * those kept is the kernel's, so comparisons between group types mean the
+ * same.
  */
 enum cpu_idle_type {
 	CPU_NOT_IDLE,               /* __CPU_NOT_IDLE (6.12); CPU_NOT_IDLE (6.1) */
@@ -767,7 +780,8 @@ enum cpu_idle_type {
 enum group_type {
 	group_has_spare,
 	group_fully_busy,
-	group_imbalanced,           /* (misfit, SMT balance, asym packing come before it) */
+	group_misfit_task,          /* symmetric CPUs: a reduced-capacity CPU's one task */
+	group_imbalanced,           /* (SMT balance, asym packing come before it) */
 	group_overloaded,
 };
 
@@ -799,7 +813,8 @@ enum migration_type {
 struct sg_lb_stats {
 	unsigned long avg_load;         /* group_load * 1024 / group_capacity, when computed */
 	unsigned long group_load;       /* sum of cpu_load(): root cfs_rq load_avg */
-	unsigned long group_capacity;   /* 1024 per CPU: the model has no RT/IRQ pressure */
+	unsigned long group_capacity;   /* sgc->capacity: 1024 per CPU less RT/DL (cpu_capacity) */
+	unsigned long group_misfit_task_load; /* sched_reduced_capacity(): the highest cpu_load() */
 	unsigned long group_util;       /* sum of cpu_util_cfs() */
 	unsigned long group_runnable;   /* sum of the root cfs_rq runnable_avg */
 	unsigned int sum_nr_running;    /* rq->nr_running */
@@ -838,6 +853,13 @@ int sched_balance_rq(struct model *m, struct rq *this_rq, struct sched_domain *s
 unsigned long task_h_load(struct model *m, struct model_task *p);
 int sched_balance_newidle(struct model *m, struct rq *this_rq);
 void sched_balance_update_blocked_averages(struct model *m, int cpu);
+/* capacity_of(), update_group_capacity(), check_cpu_capacity() (balance.c) */
+unsigned long capacity_of(const struct model *m, int cpu);
+unsigned long sgc_capacity(const struct model *m, const struct sched_domain *sd, int g);
+void update_group_capacity(struct model *m, struct sched_domain *sd, int cpu);
+void update_local_group_capacity(struct model *m, struct sched_domain *sd, int cpu,
+				 enum cpu_idle_type idle);
+bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd);
 
 /* model/pelt_others.c: rq->avg_rt / avg_dl (unless model_config.no_others_pelt) */
 int update_rt_rq_load_avg(u64 now, struct rq *rq, int running);

@@ -643,6 +643,13 @@ static const struct run_opt run_opt_table[] = {
 	  "load pending while they are non-zero: kept, as the kernel\n"
 	  "(on, the default), or none, the model before 6 Dec 2026 (off;\n"
 	  "docs/model.md, \"The other classes' PELT signals\")" },
+	{ "cpu-capacity", NULL, RUN_OPTS_MODEL,
+	  .names = replay_cpu_capacity_names, AT_ENUM(rc.cpu_capacity), .help =
+	  "each CPU's capacity in the model's balancer, nohz kick and\n"
+	  "wake_affine: the kernel's scale_rt_capacity(), 1024 less the\n"
+	  "CPU's avg_rt and avg_dl (rt, the default), or 1024 for every\n"
+	  "CPU, the model before 6 Dec 2026 (fixed; docs/model.md, \"CPU\n"
+	  "capacity\")" },
 	{ "clock-task", NULL, RUN_OPTS_MODEL,
 	  .names = replay_clock_task_names, AT_ENUM(rc.clock_task), .help =
 	  "the model's rq_clock_task(), which update_curr()'s charges,\n"

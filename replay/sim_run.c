@@ -67,6 +67,8 @@ void replay_config_default(struct replay_config *cfg)
 	cfg->idle_clock = REPLAY_IDLE_CLOCK_LOCAL;
 	/* the kernel's RT/DL PELT signals (docs/validation-log.md, helper others51) */
 	cfg->others_pelt = REPLAY_OTHERS_PELT_ON;
+	/* the kernel's scale_rt_capacity() (docs/validation-log.md, helper cap52) */
+	cfg->cpu_capacity = REPLAY_CPU_CAPACITY_RT;
 	/* a hand-off's measured switch point (docs/validation-log.md, "Twenty-second pass") */
 	cfg->resched_at = REPLAY_RESCHED_TRACED;
 	/* the machine's tick grid wherever it holds, before the full-period charges'
@@ -328,6 +330,12 @@ const struct replay_name replay_clock_task_names[] = {
 const struct replay_name replay_others_pelt_names[] = {
 	{ "off", REPLAY_OTHERS_PELT_OFF },
 	{ "on", REPLAY_OTHERS_PELT_ON },
+	{ NULL, 0 }
+};
+
+const struct replay_name replay_cpu_capacity_names[] = {
+	{ "fixed", REPLAY_CPU_CAPACITY_FIXED },
+	{ "rt", REPLAY_CPU_CAPACITY_RT },
 	{ NULL, 0 }
 };
 
@@ -1193,6 +1201,7 @@ static int setup(struct sim *s, struct sr_error *err)
 	mc.newidle_ratio = mc.newidle_ratio_given ? (unsigned int)s->cfg.newidle_ratio : 0;
 	mc.idle_clock_skip = s->cfg.idle_clock != REPLAY_IDLE_CLOCK_UPDATE;
 	mc.no_others_pelt = s->cfg.others_pelt == REPLAY_OTHERS_PELT_OFF;
+	mc.fixed_cpu_capacity = s->cfg.cpu_capacity == REPLAY_CPU_CAPACITY_FIXED;
 	mc.block_clock_after = s->cfg.block_clock == REPLAY_BLOCK_CLOCK_AFTER;
 	mc.cfs_initial_credit = s->cfg.initial_lag == REPLAY_INITIAL_LAG_CREDIT;
 	mc.cfs_initial_credit_tasks = s->cfg.initial_lag == REPLAY_INITIAL_LAG_CREDIT_LONG;

@@ -174,6 +174,17 @@ struct model_config {
 	 */
 	bool no_others_pelt;
 	/*
+	 * false (the default): each CPU's capacity as the kernel's balancer
+	 * sees it, update_cpu_capacity() / scale_rt_capacity(): 1024 less
+	 * avg_rt and avg_dl util_avg (floor 1), refreshed for the balancing
+	 * CPU's local group by update_sd_lb_stats() (update_group_capacity()),
+	 * read by group capacity, capacity_of(), check_cpu_capacity() (reduced
+	 * capacity: misfit groups, active balance, the nohz kick) and
+	 * wake_affine_weight().  true: every CPU 1024, the model before cap52
+	 * (6 Dec 2026).  Either way no IRQ or HW pressure term.
+	 */
+	bool fixed_cpu_capacity;
+	/*
 	 * NI_RANDOM's starting newidle_ratio per domain (0..1024, the success
 	 * rate per 1024 newidle balances; newidle_success = ratio / 2 of
 	 * newidle_call = 512) when newidle_ratio_given; else sd_init()'s 512.

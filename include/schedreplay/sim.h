@@ -669,6 +669,19 @@ enum replay_others_pelt {
 };
 extern const struct replay_name replay_others_pelt_names[];
 
+/*
+ * replay_config.cpu_capacity: each CPU's capacity in the model's balancer
+ * and wake_affine (model_config.fixed_cpu_capacity; docs/model.md "CPU
+ * capacity").  fixed: 1024 for every CPU (the model before cap52).  rt:
+ * the kernel's update_cpu_capacity() / scale_rt_capacity(), 1024 less the
+ * CPU's avg_rt and avg_dl util_avg.
+ */
+enum replay_cpu_capacity {
+	REPLAY_CPU_CAPACITY_FIXED = 0,
+	REPLAY_CPU_CAPACITY_RT,
+};
+extern const struct replay_name replay_cpu_capacity_names[];
+
 enum replay_idle_clock {
 	REPLAY_IDLE_CLOCK_UPDATE = 0,
 	REPLAY_IDLE_CLOCK_SKIP,
@@ -900,6 +913,8 @@ struct replay_config {
 	enum replay_idle_clock idle_clock;
 	/* the model's RT/DL PELT signals (above) */
 	enum replay_others_pelt others_pelt;
+	/* the model's per-CPU capacity (above) */
+	enum replay_cpu_capacity cpu_capacity;
 	/* the model's clock_task: the wall clock or less the traced left-out time (above) */
 	enum replay_clock_task clock_task;
 	/* the traced load-balance passes of several tasks (above) */

@@ -2893,7 +2893,15 @@ static void test_active_balance_synth(void)
  * queues CPU 2's stopper, woken from CPU 1 - and RT 61 takes CPU 2 (51 "R+").
  * Then the stopper runs: it preempts 61 ("R+"), pushes 51 (emitted on CPU
  * 2), sleeps and hands CPU 2 back to 61; CPU 1 runs 51; at 33.5 ms 61 sleeps
- * and 57 runs.  sched_switch 22, the two of this stopper among them.
+ * and 57 runs.  Since cap52 (the kernel's scale_rt_capacity()), CPU 1's 8 ms
+ * of RT 60 left its capacity reduced (10 ms give avg_rt 191, 8 ms about 160:
+ * below 1024 x 100 / 117 = 876, as CPU 1's own balance last refreshed it): when
+ * 57 sleeps at 47.99 ms, CPU 2's idle balance at 48 ms finds CPU 1 a misfit
+ * group (one fair task on a reduced CPU) and its stopper pushes 51 to CPU 2
+ * (need_active_balance()'s reduced-capacity clause): one more active balance
+ * needed, started and pushed, one more migration, three more switches.
+ * sched_switch 25 (22 with --cpu-capacity fixed), the two of the stopper at
+ * 33 ms among them.
  * The profile has NI_RANDOM off, so every newidle balance runs whatever the
  * seed: with it on, this needed one chosen seed (987654321: seeds 1..39 skip
  * the balance at 33 ms and never reach the path).  Run with two seeds.
@@ -2950,14 +2958,22 @@ static void test_stopper_over_rt(uint64_t seed)
 			NULL
 		};
 
+		static const char *const reduced[] = {
+			"[001] 0.048000000: sched_switch: task51:51 [120] R+ ==> migration/1:4194305 [0]",
+			"[001] 0.048000000: sched_migrate_task: task51:51 orig_cpu=1 dest_cpu=2",
+			"[002] 0.048000000: sched_switch: swapper/2:0 [120] R ==> task51:51 [120]",
+			NULL
+		};
+
 		CHECK_EQ(count(x.r, "newidle_balance.ni_random_skip"), 0);
-		CHECK_EQ(count(x.r, "sched_balance_rq.active_needed"), 3);
-		CHECK_EQ(count(x.r, "sched_balance_rq.active_started"), 2);
-		CHECK_EQ(count(x.r, "active_balance.pushed"), 2);
+		CHECK_EQ(count(x.r, "sched_balance_rq.active_needed"), 4);
+		CHECK_EQ(count(x.r, "sched_balance_rq.active_started"), 3);
+		CHECK_EQ(count(x.r, "active_balance.pushed"), 3);
 		CHECK_EQ(count(x.r, "active_balance.failed"), 0);
-		CHECK_EQ(count(x.r, "sched_switch"), 22);
-		CHECK_EQ(lines_with(x.dump, "sched_migrate_task", NULL), 2);
+		CHECK_EQ(count(x.r, "sched_switch"), 25);
+		CHECK_EQ(lines_with(x.dump, "sched_migrate_task", NULL), 3);
 		CHECK_EQ(lines_with(x.dump, "migration/2", NULL), 4);
+		check_lines_once(x.dump, reduced);
 		check_lines_once(x.dump, once);
 	}
 	run_end(&x);
