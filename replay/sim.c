@@ -1077,6 +1077,25 @@ static bool idle_tick_kept(const struct sim *s, int cpu, const struct wl_idle *i
 }
 
 /*
+ * `idle_tick cpu=C kept=K iv=START-END ended_by=E`: --idle-tick short's
+ * decision at the first tick of an idle CPU (HEV_TICK), and the trace idle
+ * interval it read (iv=0-0 ended_by=- when the trace shows none at that
+ * time): tests/replay/idle_ticks.py matches it to the kernel's idle ticks.
+ */
+static void dump_idle_tick(struct sim *s, int cpu, uint64_t now)
+{
+	static const char *const end[] = { "none", "local", "remote" };
+	const struct wl_idle *iv;
+
+	if (!s->cfg.dump || !s->cfg.dump_ops)
+		return;
+	iv = wl_cpu_idle_interval(s->wl, cpu, now);
+	dump_op(s, cpu, now, "idle_tick cpu=%d kept=%d iv=%" PRIu64 "-%" PRIu64 " ended_by=%s", cpu,
+		idle_tick_kept(s, cpu, iv), iv ? iv->start : 0, iv ? iv->end : 0,
+		iv && iv->ended_by < 3 ? end[iv->ended_by] : "-");
+}
+
+/*
  * The same at a switch on @cpu at @now that may leave it idle: the trace's
  * idle interval holding @now, or else the next one if it starts within a
  * tick (the simulation went idle a little earlier than the trace).
@@ -4431,6 +4450,7 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 			 */
 			if (s->cfg.idle_tick != REPLAY_IDLE_TICK_SHORT)
 				return 0;
+			dump_idle_tick(s, cpu, h->t);
 			if (idle_tick_kept(s, cpu, wl_cpu_idle_interval(s->wl, cpu, h->t))) {
 				s->notes[SIM_NOTE_IDLE_TICK]++;
 				model_tick(s->m, cpu, h->t);
