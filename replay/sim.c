@@ -1077,20 +1077,20 @@ static bool idle_tick_kept(const struct sim *s, int cpu, const struct wl_idle *i
 }
 
 /*
- * `idle_tick cpu=C kept=K iv=START-END ended_by=E`: --idle-tick short's
- * decision at the first tick of an idle CPU (HEV_TICK), and the trace idle
- * interval it read (iv=0-0 ended_by=- when the trace shows none at that
- * time): tests/replay/idle_ticks.py matches it to the kernel's idle ticks.
+ * `OP cpu=C kept=K iv=START-END ended_by=E` (--idle-tick short, analysis
+ * only): the rule's decision and the trace idle interval @iv it read (iv=0-0
+ * ended_by=- when none), OP idle_entry at a switch that left the CPU idle
+ * (the nohz mask: model_idle_tick()), idle_tick at the first tick of an idle
+ * CPU (HEV_TICK): tests/replay/idle_ticks.py matches them to the kernel's.
  */
-static void dump_idle_tick(struct sim *s, int cpu, uint64_t now)
+static void dump_idle_rule(struct sim *s, int cpu, uint64_t now, const char *op,
+			   const struct wl_idle *iv)
 {
 	static const char *const end[] = { "none", "local", "remote" };
-	const struct wl_idle *iv;
 
 	if (!s->cfg.dump || !s->cfg.dump_ops)
 		return;
-	iv = wl_cpu_idle_interval(s->wl, cpu, now);
-	dump_op(s, cpu, now, "idle_tick cpu=%d kept=%d iv=%" PRIu64 "-%" PRIu64 " ended_by=%s", cpu,
+	dump_op(s, cpu, now, "%s cpu=%d kept=%d iv=%" PRIu64 "-%" PRIu64 " ended_by=%s", op, cpu,
 		idle_tick_kept(s, cpu, iv), iv ? iv->start : 0, iv ? iv->end : 0,
 		iv && iv->ended_by < 3 ? end[iv->ended_by] : "-");
 }
@@ -1100,13 +1100,13 @@ static void dump_idle_tick(struct sim *s, int cpu, uint64_t now)
  * idle interval holding @now, or else the next one if it starts within a
  * tick (the simulation went idle a little earlier than the trace).
  */
-static bool idle_tick_kept_at_entry(const struct sim *s, int cpu, uint64_t now)
+static const struct wl_idle *idle_at_entry(const struct sim *s, int cpu, uint64_t now)
 {
 	const struct wl_idle *iv = wl_cpu_idle_next(s->wl, cpu, now);
 
 	if (iv && iv->start > now && iv->start - now > s->tick_ns)
 		iv = NULL;
-	return idle_tick_kept(s, cpu, iv);
+	return iv;
 }
 
 /*
@@ -1120,9 +1120,13 @@ static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_
 					     uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+	const struct wl_idle *iv = NULL;
+	struct model_task *next;
 
-	if (s->cfg.idle_tick == REPLAY_IDLE_TICK_SHORT)
-		model_idle_tick(s->m, cpu, idle_tick_kept_at_entry(s, cpu, now));
+	if (s->cfg.idle_tick == REPLAY_IDLE_TICK_SHORT) {
+		iv = idle_at_entry(s, cpu, now);
+		model_idle_tick(s->m, cpu, idle_tick_kept(s, cpu, iv));
+	}
 
 	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.idle_pull)
 		model_set_newidle_moves(s->m, !wl_cpu_idle_at(s->wl, cpu, now,
@@ -1143,7 +1147,10 @@ static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_
 	    model_clock_skip_cancel(s->m, cpu))
 		s->notes[SIM_NOTE_STANDIN_SKIP_DROPPED]++;
 	c->skip_standin = 0;         /* this __schedule() takes any request */
-	return model_schedule(s->m, cpu, how, now);
+	next = model_schedule(s->m, cpu, how, now);
+	if (!next && s->cfg.idle_tick == REPLAY_IDLE_TICK_SHORT)
+		dump_idle_rule(s, cpu, now, "idle_entry", iv);
+	return next;
 }
 
 /*
@@ -4437,6 +4444,8 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 			return 0;
 		c->tick_armed = false;
 		if (!cpu_busy(c)) {
+			const struct wl_idle *iv;
+
 			/*
 			 * NO_HZ: an idle CPU stops its tick - unless its next
 			 * timer is within a tick (tick_nohz_next_event()
@@ -4450,8 +4459,9 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 			 */
 			if (s->cfg.idle_tick != REPLAY_IDLE_TICK_SHORT)
 				return 0;
-			dump_idle_tick(s, cpu, h->t);
-			if (idle_tick_kept(s, cpu, wl_cpu_idle_interval(s->wl, cpu, h->t))) {
+			iv = wl_cpu_idle_interval(s->wl, cpu, h->t);
+			dump_idle_rule(s, cpu, h->t, "idle_tick", iv);
+			if (idle_tick_kept(s, cpu, iv)) {
 				s->notes[SIM_NOTE_IDLE_TICK]++;
 				model_tick(s->m, cpu, h->t);
 			} else if (c->other < 0 && !c->stalled) {

@@ -15,9 +15,12 @@ expect_match("function tick_nohz_handler, 3 tick expiries, 2 tick_stop success=1
              "${o}" "the trace side:\n${o}")
 expect_match("1 +short +1 +0 +1 +0 +0 +0 +0\n" "${o}" "cpu 1's short idle:\n${o}")
 expect_match("1 +long +3 +2 +0 +1 +2 +1 +1\n" "${o}" "cpu 1's long idles:\n${o}")
-expect_match("kept\\+tick +0 +2 +0\n" "${o}" "kept ticks the model stopped:\n${o}")
-expect_match("stopped +0 +1 +0\n" "${o}" "the stopped idle:\n${o}")
-expect_match("start=100023000000 len_us=7000.0 kernel=kept\\+tick ticks_kept=1 ticks_stopped=0 stop_us=1100.0 model=stop:remote"
+expect_match("idle_entry 4 \\(1 kept\\), idle_tick 3 \\(0 run\\), 7 naming a trace idle period"
+             "${o}" "the dump's lines:\n${o}")
+expect_match("kept\\+tick +0 +2 +0 +2 +0\n" "${o}" "kept ticks the rule stopped:\n${o}")
+expect_match("kept,no tick +1 +0 +0 +0 +0\n" "${o}" "the short local idle:\n${o}")
+expect_match("stopped +0 +1 +0 +0 +0\n" "${o}" "the stopped idle:\n${o}")
+expect_match("start=100023000000 len_us=7000.0 kernel=kept\\+tick ticks_kept=1 ticks_stopped=0 stop_us=1100.0 rule=stop:remote model_ticks=0"
              "${o}" "the late stop:\n${o}")
 
 execute_process(COMMAND ${SCHEDREPLAY} replay --seed 1 --idle-tick short
@@ -27,12 +30,12 @@ expect("rc EQUAL 0" "replay --idle-tick short: exit ${rc}: ${e}")
 execute_process(COMMAND ${PYTHON3} ${TOOL} ${SRC}/idle_ticks.rep ${WORK}/short.dump --check
                 OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
 expect("rc EQUAL 0" "idle_ticks.py --check on small-pirt's dump: exit ${rc}:\n${o}${e}")
-string(REGEX MATCH "([0-9]+) idle_tick lines \\(([0-9]+) kept\\)" m "${o}")
+string(REGEX MATCH "idle_tick ([0-9]+) \\(([0-9]+) run\\)" m "${o}")
 expect("CMAKE_MATCH_2 GREATER 0 AND CMAKE_MATCH_1 GREATER CMAKE_MATCH_2"
        "small-pirt's idle_tick lines: ${m}")
 
 # a kept tick on an interval longer than a tick fails --check
-file(WRITE ${WORK}/bad.dump "[001] 100.004000000: replay_op: idle_tick cpu=1 kept=1 iv=100000100000-100004500000 ended_by=local\n")
+file(WRITE ${WORK}/bad.dump "[001] 100.000100000: replay_op: idle_entry cpu=1 kept=0 iv=100000100000-100004500000 ended_by=local\n[001] 100.004000000: replay_op: idle_tick cpu=1 kept=1 iv=100000100000-100004500000 ended_by=local\n")
 execute_process(COMMAND ${PYTHON3} ${TOOL} ${SRC}/idle_ticks.rep ${WORK}/bad.dump --check
                 OUTPUT_QUIET ERROR_QUIET RESULT_VARIABLE rc)
 expect("NOT rc EQUAL 0" "idle_ticks.py --check passed a kept tick on a 4.4 ms interval")

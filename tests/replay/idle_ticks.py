@@ -47,8 +47,8 @@ SW = re.compile(r'(.+?):(-?\d+) \[(-?\d+)\] (\S+) ==> (.+?):(-?\d+) \[(-?\d+)\]'
 HX = re.compile(r'hrtimer=(\S+) .*?function=(\S+)')
 HS = re.compile(r'hrtimer=(\S+) function=(\S+) expires=(\d+)')
 TS = re.compile(r'success=(\d+) dependency=(\S+)')
-IT = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d+):\s+replay_op: idle_tick cpu=(\d+) kept=([01]) '
-                r'iv=(\d+)-(\d+) ended_by=(\S+)$')
+IT = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d+):\s+replay_op: (idle_entry|idle_tick) cpu=(\d+) '
+                r'kept=([01]) iv=(\d+)-(\d+) ended_by=(\S+)$')
 TICK_FNS = ('tick_nohz_handler', 'tick_sched_timer')
 
 
@@ -143,15 +143,16 @@ def trace_side(path, syms, tick_ns):
 
 
 def dump_side(path):
+    """[(op, cpu, t, kept, iv start, iv end, ended_by)], None for a malformed line."""
     out = []
     with open(path, errors='replace') as f:
         for line in f:
-            if 'replay_op: idle_tick' not in line:
+            if 'replay_op: idle_' not in line:
                 continue
             m = IT.search(line)
-            out.append(None if not m else (int(m.group(4)), ts(m.group(2), m.group(3)),
-                                           int(m.group(5)), int(m.group(6)), int(m.group(7)),
-                                           m.group(8)))
+            out.append(None if not m else (m.group(4), int(m.group(5)), ts(m.group(2), m.group(3)),
+                                           int(m.group(6)), int(m.group(7)), int(m.group(8)),
+                                           m.group(9)))
     return out
 
 
@@ -199,37 +200,48 @@ def main():
     for d in a.dumps:
         lines = dump_side(d)
         if any(x is None for x in lines):
-            bad.append(f'{d}: a malformed idle_tick line')
+            bad.append(f'{d}: a malformed idle_entry/idle_tick line')
         lines = [x for x in lines if x]
-        if not lines:
-            bad.append(f'{d}: no idle_tick lines (replay --idle-tick short --dump-wake-records?)')
-        for cpu, t, kept, s, e, end in lines:
+        if not any(x[0] == 'idle_tick' for x in lines) or not any(x[0] == 'idle_entry' for x in lines):
+            bad.append(f'{d}: no idle_entry or idle_tick lines (replay --idle-tick short '
+                       f'--dump-wake-records?)')
+        for op, cpu, t, kept, s, e, end in lines:
             if kept and not (e - s <= tick_ns and end == 'local'):
-                bad.append(f'{d}: kept tick at {t} on an interval {s}-{e} ended {end}')
-        matched = 0
+                bad.append(f'{d}: {op} kept at {t} on an interval {s}-{e} ended {end}')
         for iv in allv:
             iv.model = None
-        for cpu, t, kept, s, e, end in lines:
+        named = 0
+        for op, cpu, t, kept, s, e, end in lines:
             iv = by.get((cpu, s))
-            if iv and iv.start <= t <= iv.end:
-                matched += 1
-                if iv.model is None or kept:
-                    iv.model = (kept, end)
-        print(f'{d}: {len(lines)} idle_tick lines ({sum(x[2] for x in lines)} kept), '
-              f'{matched} inside the trace interval they name')
-        print('  kernel \\ model      model tick  model stop  no line    (idle periods)')
+            if not iv:
+                continue
+            named += 1
+            if iv.model is None:
+                iv.model = [0, 0, end]       # rule kept, idle ticks run, ended_by
+            iv.model[0] |= kept
+            iv.model[1] += op == 'idle_tick' and kept
+        ops = collections.Counter((x[0], x[3]) for x in lines)
+        print(f'{d}: idle_entry {ops["idle_entry", 0] + ops["idle_entry", 1]} '
+              f'({ops["idle_entry", 1]} kept), idle_tick {ops["idle_tick", 0] + ops["idle_tick", 1]} '
+              f'({ops["idle_tick", 1]} run), {named} naming a trace idle period')
+        print('  kernel \\ rule      kept   stopped  not named    (idle periods)   ticks: kernel kept  model')
         conf = collections.Counter()
+        kt = collections.Counter()
+        mt = collections.Counter()
         for iv in allv:
-            m = 'none' if iv.model is None else ('tick' if iv.model[0] else 'stop')
+            m = 'none' if iv.model is None else ('kept' if iv.model[0] else 'stop')
             conf[kernel_class(iv), m] += 1
+            kt[kernel_class(iv)] += len(iv.kept)
+            mt[kernel_class(iv)] += iv.model[1] if iv.model else 0
         for k in ('kept+tick', 'kept,no tick', 'stopped'):
-            print(f'  {k:<18} {conf[k, "tick"]:>10} {conf[k, "stop"]:>11} {conf[k, "none"]:>8}')
-        print('  by what ended the period (the dump\'s ended_by), periods with a line:')
+            print(f'  {k:<16} {conf[k, "kept"]:>6} {conf[k, "stop"]:>9} {conf[k, "none"]:>10}'
+                  f'{"":>19}{kt[k]:>19} {mt[k]:>6}')
+        print('  named periods by what ended them (ended_by), length, kernel:')
         ends = collections.Counter()
         for iv in allv:
             if iv.model:
                 short = iv.end - iv.start <= tick_ns
-                ends[iv.model[1], 'short' if short else 'long', kernel_class(iv)] += 1
+                ends[iv.model[2], 'short' if short else 'long', kernel_class(iv)] += 1
         for (end, ln, k), n in sorted(ends.items()):
             print(f'    {end:<7} {ln:<6} {k:<13} {n}')
     if a.list:
@@ -238,8 +250,8 @@ def main():
                   f'kernel={kernel_class(iv).replace(" ", "")} ticks_kept={len(iv.kept)} '
                   f'ticks_stopped={len(iv.stopped)} stop_us='
                   f'{"-" if iv.stop_at is None else f"{(iv.stop_at - iv.start) / 1000:.1f}"} '
-                  f'model={"-" if iv.model is None else ("tick" if iv.model[0] else "stop")}'
-                  f'{"" if iv.model is None else ":" + iv.model[1]}')
+                  f'rule={"-" if iv.model is None else ("kept" if iv.model[0] else "stop")}'
+                  f'{"" if iv.model is None else f":{iv.model[2]} model_ticks={iv.model[1]}"}')
     if a.check and bad:
         for b in bad:
             print('check:', b, file=sys.stderr)
