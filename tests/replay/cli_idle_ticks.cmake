@@ -1,7 +1,8 @@
 # idle_ticks.py (docs/replay.md, the analysis helpers' table): the kernel's idle ticks from
 # a report with the timer events against --idle-tick short's `replay_op: idle_tick` lines.
-# A hand-made report (idle_ticks.rep: a tick kept and fired in a 4.4 ms idle, a stopped tick
-# firing at the next timer, a short idle with neither, a kept tick then a late stop) and
+# A hand-made report (idle_ticks.rep: a tick kept and fired in a 4.4 ms idle ended locally, a
+# stopped tick firing at the next timer, a short idle with neither ended remotely, a kept tick
+# then a late stop in an idle a fork ended) and
 # dump (idle_ticks.dump), exact; then small-pirt's real dump: its lines well formed, a kept
 # tick only on an interval of at most a tick ended locally.  Needs SCHEDREPLAY, PYTHON3,
 # TOOL, DIR, SRC, WORK.
@@ -15,12 +16,15 @@ expect_match("function tick_nohz_handler, 3 tick expiries, 2 tick_stop success=1
              "${o}" "the trace side:\n${o}")
 expect_match("1 +short +1 +0 +1 +0 +0 +0 +0\n" "${o}" "cpu 1's short idle:\n${o}")
 expect_match("1 +long +3 +2 +0 +1 +2 +1 +1\n" "${o}" "cpu 1's long idles:\n${o}")
-expect_match("idle_entry 4 \\(1 kept\\), idle_tick 3 \\(0 run\\), 7 naming a trace idle period"
+expect_match("kept\\+tick +local +0 +1 +0 +0\n +kept\\+tick +remote +0 +1 +0 +0\n +kept,no tick +remote +1 +0 +0 +1\n +stopped +none +0 +1 +0 +0\n"
+             "${o}" "the rules from the trace:\n${o}")
+expect_match("short 1 of 4 agree, any 2 of 4" "${o}" "the rules' agreement:\n${o}")
+expect_match("idle_entry 4 \\(0 kept\\), idle_tick 3 \\(0 run\\), 7 naming a trace idle period"
              "${o}" "the dump's lines:\n${o}")
 expect_match("kept\\+tick +0 +2 +0 +2 +0\n" "${o}" "kept ticks the rule stopped:\n${o}")
-expect_match("kept,no tick +1 +0 +0 +0 +0\n" "${o}" "the short local idle:\n${o}")
+expect_match("kept,no tick +0 +1 +0 +0 +0\n" "${o}" "the short remote idle:\n${o}")
 expect_match("stopped +0 +1 +0 +0 +0\n" "${o}" "the stopped idle:\n${o}")
-expect_match("start=100023000000 len_us=7000.0 kernel=kept\\+tick ticks_kept=1 ticks_stopped=0 stop_us=1100.0 rule=stop:remote model_ticks=0"
+expect_match("start=100023000000 len_us=7000.0 kernel=kept\\+tick ticks_kept=1 ticks_stopped=0 ended=remote stop_us=1100.0 rule=stop:remote model_ticks=0"
              "${o}" "the late stop:\n${o}")
 
 execute_process(COMMAND ${SCHEDREPLAY} replay --seed 1 --idle-tick short

@@ -32,10 +32,11 @@ Usage:
   trace-cmd report -t -i T.dat > T.rep
   schedreplay replay T.dat --idle-tick short --dump-events D --dump-wake-records
   idle_ticks.py T.rep [D...] [--kallsyms /proc/kallsyms] [--tick-us 4000] [--list]
-                [--check]
+                [--rule short|any] [--check]
 --list: one line per idle period.  --check: exit 1 unless the trace has
 tick expiries, idle periods, and each dump's idle_tick lines are well formed
-with a kept tick only on an interval of at most a tick ended locally.
+with a kept tick only on an interval of at most a tick ended locally (--rule
+any, the dumps of --idle-tick any: ended by any wake).
 """
 import argparse
 import collections
@@ -47,6 +48,7 @@ SW = re.compile(r'(.+?):(-?\d+) \[(-?\d+)\] (\S+) ==> (.+?):(-?\d+) \[(-?\d+)\]'
 HX = re.compile(r'hrtimer=(\S+) .*?function=(\S+)')
 HS = re.compile(r'hrtimer=(\S+) function=(\S+) expires=(\d+)')
 TS = re.compile(r'success=(\d+) dependency=(\S+)')
+WK = re.compile(r'(?:comm=)?.*?pid=(\d+) .*?target_cpu=(\d+)|(.+?):(-?\d+) \[(-?\d+)\] CPU:(\d+)')
 IT = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d+):\s+replay_op: (idle_entry|idle_tick) cpu=(\d+) '
                 r'kept=([01]) iv=(\d+)-(\d+) ended_by=(\S+)$')
 TICK_FNS = ('tick_nohz_handler', 'tick_sched_timer')
@@ -67,13 +69,14 @@ def kallsyms(path):
 
 
 class Idle:
-    __slots__ = ('cpu', 'start', 'end', 'kept', 'stopped', 'stop_at', 'refused', 'model')
+    __slots__ = ('cpu', 'start', 'end', 'kept', 'stopped', 'stop_at', 'refused', 'model', 'ended')
 
     def __init__(self, cpu, start):
         self.cpu, self.start, self.end = cpu, start, None
         self.kept, self.stopped = [], []   # tick expiry times before / after the first stop
         self.stop_at, self.refused = None, 0
         self.model = None                  # the dump's (kept, ended_by), if it has a line
+        self.ended = 'none'                # the first wakeup onto the CPU in it: local/remote
 
 
 def norm(fn):
@@ -97,7 +100,8 @@ def trace_side(path, syms, tick_ns):
                     fn = norm(h.group(2))
                     starts[fn] += 1
                     ongrid[fn] += int(h.group(3)) % tick_ns == 0
-            if ev in ('sched_switch', 'hrtimer_expire_entry', 'tick_stop'):
+            if ev in ('sched_switch', 'hrtimer_expire_entry', 'tick_stop', 'sched_waking',
+                      'sched_wakeup', 'sched_wakeup_new'):
                 lines.append((cpu, t, ev, rest))
     names = {norm(a): n for a, n in syms.items()}
     tick = {fn for fn in starts if names.get(fn, fn) in TICK_FNS}
@@ -107,6 +111,7 @@ def trace_side(path, syms, tick_ns):
             tick = {best}
     idles = collections.defaultdict(list)
     cur = {}
+    waking = {}    # pid -> the CPU of its last sched_waking
     nticks = nstops = 0
     for cpu, t, ev, rest in lines:
         if ev == 'sched_switch':
@@ -126,6 +131,19 @@ def trace_side(path, syms, tick_ns):
             iv = cur.get(cpu)
             if iv:
                 (iv.kept if iv.stop_at is None else iv.stopped).append(t)
+        elif ev in ('sched_waking', 'sched_wakeup', 'sched_wakeup_new'):
+            w = WK.search(rest)
+            if not w:
+                continue
+            pid, tgt = (int(w.group(1)), int(w.group(2))) if w.group(1) else \
+                (int(w.group(4)), int(w.group(6)))
+            if ev == 'sched_waking':
+                waking[pid] = cpu
+                continue
+            iv = cur.get(tgt)
+            if iv and iv.ended == 'none':
+                iv.ended = 'local' if ev == 'sched_wakeup' and waking.get(pid, cpu) == tgt \
+                    else 'remote'
         elif ev == 'tick_stop':
             s = TS.search(rest)
             iv = cur.get(cpu)
@@ -170,6 +188,7 @@ def main():
     ap.add_argument('dumps', nargs='*')
     ap.add_argument('--kallsyms')
     ap.add_argument('--tick-us', type=int, default=4000)
+    ap.add_argument('--rule', choices=('short', 'any'), default='short')
     ap.add_argument('--list', action='store_true')
     ap.add_argument('--check', action='store_true')
     a = ap.parse_args()
@@ -196,6 +215,23 @@ def main():
                   f'{cls["kept,no tick"]:>13} {cls["stopped"]:>8} '
                   f'{sum(len(iv.kept) for iv in v):>11} {sum(len(iv.stopped) for iv in v):>14} '
                   f'{late:>13}')
+    print('the rules from the trace (the first wakeup onto the idle CPU: local when its '
+          'sched_waking ran on that CPU, a fork remote), every idle period:')
+    print(f'  {"kernel":<13} {"ended":<7} {"short":>6} {"long":>6}   short: rule kept, any kept')
+    rows = collections.Counter()
+    for iv in allv:
+        rows[kernel_class(iv), iv.ended, iv.end - iv.start <= tick_ns] += 1
+    agree = collections.Counter()
+    for k in ('kept+tick', 'kept,no tick', 'stopped'):
+        for end in ('local', 'remote', 'none'):
+            sh, lo = rows[k, end, True], rows[k, end, False]
+            if sh or lo:
+                print(f'  {k:<13} {end:<7} {sh:>6} {lo:>6}   {sh if end == "local" else 0:>5} {sh:>5}')
+            kk = k != 'stopped'
+            agree['short'] += (sh if end == 'local' else 0) if kk else lo + (sh if end != 'local' else 0)
+            agree['any'] += sh if kk else lo
+    print(f'  kernel kept (ticked or not) / stopped against the rule: short {agree["short"]} '
+          f'of {len(allv)} agree, any {agree["any"]} of {len(allv)}')
     by = {(iv.cpu, iv.start): iv for iv in allv}
     for d in a.dumps:
         lines = dump_side(d)
@@ -206,7 +242,7 @@ def main():
             bad.append(f'{d}: no idle_entry or idle_tick lines (replay --idle-tick short '
                        f'--dump-wake-records?)')
         for op, cpu, t, kept, s, e, end in lines:
-            if kept and not (e - s <= tick_ns and end == 'local'):
+            if kept and not (e - s <= tick_ns and (end == 'local' or a.rule == 'any')):
                 bad.append(f'{d}: {op} kept at {t} on an interval {s}-{e} ended {end}')
         for iv in allv:
             iv.model = None
@@ -248,7 +284,7 @@ def main():
         for iv in allv:
             print(f'idle cpu={iv.cpu} start={iv.start} len_us={(iv.end - iv.start) / 1000:.1f} '
                   f'kernel={kernel_class(iv).replace(" ", "")} ticks_kept={len(iv.kept)} '
-                  f'ticks_stopped={len(iv.stopped)} stop_us='
+                  f'ticks_stopped={len(iv.stopped)} ended={iv.ended} stop_us='
                   f'{"-" if iv.stop_at is None else f"{(iv.stop_at - iv.start) / 1000:.1f}"} '
                   f'rule={"-" if iv.model is None else ("kept" if iv.model[0] else "stop")}'
                   f'{"" if iv.model is None else f":{iv.model[2]} model_ticks={iv.model[1]}"}')
