@@ -40,22 +40,20 @@ any, the dumps of --idle-tick any: ended by any wake).
 """
 import argparse
 import collections
+import os
 import re
 import sys
 
-EV = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
-SW = re.compile(r'(.+?):(-?\d+) \[(-?\d+)\] (\S+) ==> (.+?):(-?\d+) \[(-?\d+)\]')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from newidle_rt import op_lines, ts  # noqa: E402  (the same dump lines and timestamps)
+from sched_text import PID, SWITCH, TCPU, lines as event_lines  # noqa: E402
+
 HX = re.compile(r'hrtimer=(\S+) .*?function=(\S+)')
 HS = re.compile(r'hrtimer=(\S+) function=(\S+) expires=(\d+)')
 TS = re.compile(r'success=(\d+) dependency=(\S+)')
-WK = re.compile(r'(?:comm=)?.*?pid=(\d+) .*?target_cpu=(\d+)|(.+?):(-?\d+) \[(-?\d+)\] CPU:(\d+)')
 IT = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d+):\s+replay_op: (idle_entry|idle_tick) cpu=(\d+) '
                 r'kept=([01]) iv=(\d+)-(\d+) ended_by=(\S+)$')
 TICK_FNS = ('tick_nohz_handler', 'tick_sched_timer')
-
-
-def ts(sec, frac):
-    return int(sec) * 1000000000 + int(frac.ljust(9, '0')[:9])
 
 
 def kallsyms(path):
@@ -88,21 +86,16 @@ def trace_side(path, syms, tick_ns):
     lines = []
     starts = collections.Counter()   # fn -> hrtimer_start count
     ongrid = collections.Counter()   # fn -> of them on the tick grid
-    with open(path, errors='replace') as f:
-        for line in f:
-            m = EV.search(line)
-            if not m:
-                continue
-            cpu, t, ev, rest = int(m.group(1)), ts(m.group(2), m.group(3)), m.group(4), m.group(5)
-            if ev == 'hrtimer_start':
-                h = HS.search(rest)
-                if h:
-                    fn = norm(h.group(2))
-                    starts[fn] += 1
-                    ongrid[fn] += int(h.group(3)) % tick_ns == 0
-            if ev in ('sched_switch', 'hrtimer_expire_entry', 'tick_stop', 'sched_waking',
-                      'sched_wakeup', 'sched_wakeup_new'):
-                lines.append((cpu, t, ev, rest))
+    for t, _, cpu, _, ev, rest in event_lines(path):
+        if ev == 'hrtimer_start':
+            h = HS.search(rest)
+            if h:
+                fn = norm(h.group(2))
+                starts[fn] += 1
+                ongrid[fn] += int(h.group(3)) % tick_ns == 0
+        if ev in ('sched_switch', 'hrtimer_expire_entry', 'tick_stop', 'sched_waking',
+                  'sched_wakeup', 'sched_wakeup_new'):
+            lines.append((cpu, t, ev, rest))
     names = {norm(a): n for a, n in syms.items()}
     tick = {fn for fn in starts if names.get(fn, fn) in TICK_FNS}
     if not tick and starts:
@@ -115,12 +108,12 @@ def trace_side(path, syms, tick_ns):
     nticks = nstops = 0
     for cpu, t, ev, rest in lines:
         if ev == 'sched_switch':
-            s = SW.search(rest)
+            s = SWITCH.search(rest)
             if not s:
                 continue
             if int(s.group(2)) == 0 and cpu in cur:
                 cur.pop(cpu).end = t
-            if int(s.group(6)) == 0:
+            if int(s.group(5)) == 0:
                 cur[cpu] = Idle(cpu, t)
                 idles[cpu].append(cur[cpu])
         elif ev == 'hrtimer_expire_entry':
@@ -132,11 +125,10 @@ def trace_side(path, syms, tick_ns):
             if iv:
                 (iv.kept if iv.stop_at is None else iv.stopped).append(t)
         elif ev in ('sched_waking', 'sched_wakeup', 'sched_wakeup_new'):
-            w = WK.search(rest)
-            if not w:
+            w, c = PID.search(rest), TCPU.search(rest)
+            if not w or not c:
                 continue
-            pid, tgt = (int(w.group(1)), int(w.group(2))) if w.group(1) else \
-                (int(w.group(4)), int(w.group(6)))
+            pid, tgt = int(w.group(1) or w.group(2)), int(c.group(1) or c.group(2))
             if ev == 'sched_waking':
                 waking[pid] = cpu
                 continue
@@ -163,14 +155,11 @@ def trace_side(path, syms, tick_ns):
 def dump_side(path):
     """[(op, cpu, t, kept, iv start, iv end, ended_by)], None for a malformed line."""
     out = []
-    with open(path, errors='replace') as f:
-        for line in f:
-            if 'replay_op: idle_' not in line:
-                continue
-            m = IT.search(line)
-            out.append(None if not m else (m.group(4), int(m.group(5)), ts(m.group(2), m.group(3)),
-                                           int(m.group(6)), int(m.group(7)), int(m.group(8)),
-                                           m.group(9)))
+    for line in op_lines(path, 'replay_op: idle_'):
+        m = IT.search(line)
+        out.append(None if not m else (m.group(4), int(m.group(5)), ts(m.group(2), m.group(3)),
+                                       int(m.group(6)), int(m.group(7)), int(m.group(8)),
+                                       m.group(9)))
     return out
 
 
