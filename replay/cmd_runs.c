@@ -539,7 +539,8 @@ static const struct run_opt run_opt_table[] = {
 	  "and ends at a wakeup raised on that CPU in interrupt context\n"
 	  "(short: the kernel keeps the tick when its next timer is within\n"
 	  "a tick, and the CPU stays out of the nohz idle mask; the idle\n"
-	  "tick's periodic balance clears rd->overloaded; experimental:\n"
+	  "tick's periodic balance clears rd->overloaded), or at most one\n"
+	  "tick long whatever wakeup ended it (any; experimental:\n"
 	  "docs/replay.md, \"Idle ticks\")" },
 	{ "wake-path", NULL, RUN_OPTS_MODEL,
 	  .names = replay_wake_path_names, AT_ENUM(rc.wake_path), .help =

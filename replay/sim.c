@@ -1066,14 +1066,36 @@ static int apply_pending_migration(struct sim *s, uint32_t ti, uint64_t now)
  * it wakes: the interval must be at most a tick long and end at a wake raised
  * on the CPU itself in interrupt/softirq context (WL_IDLE_END_LOCAL).  A
  * remote wake (another CPU's, by IPI) says nothing of the CPU's own timers:
- * the tick stops.
+ * the tick stops.  --idle-tick any drops that condition: tick52's captures
+ * (docs/validation-log.md, "The kept idle ticks, seen directly") show the
+ * kernel's short idles keeping their tick whatever wake ended them.
  */
 static bool idle_tick_kept(const struct sim *s, int cpu, const struct wl_idle *iv)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
 
-	return s->cfg.idle_tick == REPLAY_IDLE_TICK_SHORT && c->other < 0 && !c->stalled &&
-	       iv && iv->end - iv->start <= s->tick_ns && iv->ended_by == WL_IDLE_END_LOCAL;
+	return s->cfg.idle_tick != REPLAY_IDLE_TICK_STOP && c->other < 0 && !c->stalled &&
+	       iv && iv->end - iv->start <= s->tick_ns &&
+	       (iv->ended_by == WL_IDLE_END_LOCAL || s->cfg.idle_tick == REPLAY_IDLE_TICK_ANY);
+}
+
+/*
+ * `OP cpu=C kept=K iv=START-END ended_by=E` (--idle-tick short, analysis
+ * only): the rule's decision and the trace idle interval @iv it read (iv=0-0
+ * ended_by=- when none), OP idle_entry at a switch that left the CPU idle
+ * (the nohz mask: model_idle_tick()), idle_tick at the first tick of an idle
+ * CPU (HEV_TICK): tests/replay/idle_ticks.py matches them to the kernel's.
+ */
+static void dump_idle_rule(struct sim *s, int cpu, uint64_t now, const char *op,
+			   const struct wl_idle *iv)
+{
+	static const char *const end[] = { "none", "local", "remote" };
+
+	if (!s->cfg.dump || !s->cfg.dump_ops)
+		return;
+	dump_op(s, cpu, now, "%s cpu=%d kept=%d iv=%" PRIu64 "-%" PRIu64 " ended_by=%s", op, cpu,
+		idle_tick_kept(s, cpu, iv), iv ? iv->start : 0, iv ? iv->end : 0,
+		iv && iv->ended_by < 3 ? end[iv->ended_by] : "-");
 }
 
 /*
@@ -1081,13 +1103,13 @@ static bool idle_tick_kept(const struct sim *s, int cpu, const struct wl_idle *i
  * idle interval holding @now, or else the next one if it starts within a
  * tick (the simulation went idle a little earlier than the trace).
  */
-static bool idle_tick_kept_at_entry(const struct sim *s, int cpu, uint64_t now)
+static const struct wl_idle *idle_at_entry(const struct sim *s, int cpu, uint64_t now)
 {
 	const struct wl_idle *iv = wl_cpu_idle_next(s->wl, cpu, now);
 
 	if (iv && iv->start > now && iv->start - now > s->tick_ns)
 		iv = NULL;
-	return idle_tick_kept(s, cpu, iv);
+	return iv;
 }
 
 /*
@@ -1101,9 +1123,13 @@ static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_
 					     uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+	const struct wl_idle *iv = NULL;
+	struct model_task *next;
 
-	if (s->cfg.idle_tick == REPLAY_IDLE_TICK_SHORT)
-		model_idle_tick(s->m, cpu, idle_tick_kept_at_entry(s, cpu, now));
+	if (s->cfg.idle_tick != REPLAY_IDLE_TICK_STOP) {
+		iv = idle_at_entry(s, cpu, now);
+		model_idle_tick(s->m, cpu, idle_tick_kept(s, cpu, iv));
+	}
 
 	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.idle_pull)
 		model_set_newidle_moves(s->m, !wl_cpu_idle_at(s->wl, cpu, now,
@@ -1124,7 +1150,10 @@ static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_
 	    model_clock_skip_cancel(s->m, cpu))
 		s->notes[SIM_NOTE_STANDIN_SKIP_DROPPED]++;
 	c->skip_standin = 0;         /* this __schedule() takes any request */
-	return model_schedule(s->m, cpu, how, now);
+	next = model_schedule(s->m, cpu, how, now);
+	if (!next && s->cfg.idle_tick != REPLAY_IDLE_TICK_STOP)
+		dump_idle_rule(s, cpu, now, "idle_entry", iv);
+	return next;
 }
 
 /*
@@ -4418,6 +4447,8 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 			return 0;
 		c->tick_armed = false;
 		if (!cpu_busy(c)) {
+			const struct wl_idle *iv;
+
 			/*
 			 * NO_HZ: an idle CPU stops its tick - unless its next
 			 * timer is within a tick (tick_nohz_next_event()
@@ -4429,9 +4460,11 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 			 * at most this one.  Otherwise the idle loop stops the
 			 * tick now, joining the nohz mask if it had kept it.
 			 */
-			if (s->cfg.idle_tick != REPLAY_IDLE_TICK_SHORT)
+			if (s->cfg.idle_tick == REPLAY_IDLE_TICK_STOP)
 				return 0;
-			if (idle_tick_kept(s, cpu, wl_cpu_idle_interval(s->wl, cpu, h->t))) {
+			iv = wl_cpu_idle_interval(s->wl, cpu, h->t);
+			dump_idle_rule(s, cpu, h->t, "idle_tick", iv);
+			if (idle_tick_kept(s, cpu, iv)) {
 				s->notes[SIM_NOTE_IDLE_TICK]++;
 				model_tick(s->m, cpu, h->t);
 			} else if (c->other < 0 && !c->stalled) {

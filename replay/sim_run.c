@@ -262,6 +262,7 @@ const struct replay_name replay_rt_charge_names[] = {
 const struct replay_name replay_idle_tick_names[] = {
 	{ "stop", REPLAY_IDLE_TICK_STOP },
 	{ "short", REPLAY_IDLE_TICK_SHORT },
+	{ "any", REPLAY_IDLE_TICK_ANY },
 	{ NULL, 0 }
 };
 
@@ -1845,7 +1846,7 @@ static const char *const sim_note_text[SIM_NOTE_NR] = {
 	[SIM_NOTE_STANDIN_BLOCK_PREEMPT] = "blocks reached with a preemption pending that only an early wake's stand-in wakeup (woken at once at its block) had asked for: preempted there first, blocked when next run (--standin-skip block-preempt|block-charge)",
 	[SIM_NOTE_IDLE_CLOCK_REMOTE] = "wakeups from another CPU onto an idle one charged from the switch, not the wakeup (--idle-clock local: the kernel's wake list enqueued them at the IPI)",
 	[SIM_NOTE_STANDIN_LOCAL] = "preemptions by an early wake's stand-in wakeup landed after the local preemption path's cost, the trace's waker on another CPU (--standin-skip local)",
-	[SIM_NOTE_IDLE_TICK] = "ticks run on an idle CPU whose trace idle was at most a tick long and ended by a wake raised on that CPU (--idle-tick short: docs/replay.md, \"Idle ticks\")",
+	[SIM_NOTE_IDLE_TICK] = "ticks run on an idle CPU whose trace idle was at most a tick long and ended by a wake raised on that CPU, or by any wake under --idle-tick any (--idle-tick short|any: docs/replay.md, \"Idle ticks\")",
 	[SIM_NOTE_TICK_TRACED] = "ticks at the trace's own tick of their period (--ticks traced; the others on the grid: docs/replay.md, \"Traced ticks\")",
 	[SIM_NOTE_TICK_SWITCH_DRAWN] = "rescheduling ticks whose switch came after a delay drawn from the trace's tick -> switch delays (--ticks traced)",
 	[SIM_NOTE_TICK_SWITCH_FIXED] = "rescheduling ticks whose switch came tick_switch_ns after the tick: the trace has fewer than 20 tick -> switch delays (--ticks traced)",

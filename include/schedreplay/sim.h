@@ -533,6 +533,7 @@ extern const struct replay_name replay_rt_charge_names[];
 enum replay_idle_tick {
 	REPLAY_IDLE_TICK_STOP = 0,
 	REPLAY_IDLE_TICK_SHORT,
+	REPLAY_IDLE_TICK_ANY,   /* short, whatever wake ended the idle */
 };
 extern const struct replay_name replay_idle_tick_names[];
 

@@ -77,21 +77,26 @@ def trace_blocks(path, gap_ns):
     return out
 
 
+def op_lines(path, needle):
+    """The lines of dump @path that hold @needle (a `replay_op:` kind)."""
+    with open(path, errors='replace') as f:
+        for line in f:
+            if needle in line:
+                yield line
+
+
 def dump_newidle(path):
     """[(t, cpu, fields)] of the dump's `replay_op: newidle` lines."""
     out = []
-    with open(path, errors='replace') as f:
-        for line in f:
-            if 'replay_op: newidle' not in line:
-                continue
-            m = NI.search(line)
-            if not m:
-                raise ValueError('%s: unparsed newidle line: %s' % (path, line.strip()))
-            kv = dict(x.split('=', 1) for x in m.group(4).split())
-            for k in ('pid', 'next', 'outcome'):
-                if k not in kv:
-                    raise ValueError('%s: newidle line without %s: %s' % (path, k, line.strip()))
-            out.append((ts(m.group(2), m.group(3)), int(m.group(1)), kv))
+    for line in op_lines(path, 'replay_op: newidle'):
+        m = NI.search(line)
+        if not m:
+            raise ValueError('%s: unparsed newidle line: %s' % (path, line.strip()))
+        kv = dict(x.split('=', 1) for x in m.group(4).split())
+        for k in ('pid', 'next', 'outcome'):
+            if k not in kv:
+                raise ValueError('%s: newidle line without %s: %s' % (path, k, line.strip()))
+        out.append((ts(m.group(2), m.group(3)), int(m.group(1)), kv))
     return out
 
 

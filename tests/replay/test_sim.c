@@ -5211,11 +5211,11 @@ static void test_pi_deboost_wake_first(void)
 }
 
 /*
- * --idle-tick short (idle_tick_kept()): 300 on CPU 1 runs 0.5 ms, then
+ * --idle-tick short and any (idle_tick_kept()): 300 on CPU 1 runs 0.5 ms, then
  * sleeps 3.9 ms (under a 4 ms tick), ten times, while 200 keeps CPU 0 busy.
  * Each sleep ends at a hardirq (0x08) wake raised on CPU 1 (its own timer: the tick
  * is kept, the idle ticks run) or at 200's wake from CPU 0 (remote: the tick
- * stops, none runs); stop runs none either way.
+ * stops, none runs; any runs them too); stop runs none either way.
  */
 static uint64_t idle_ticks_run(bool local, enum replay_idle_tick mode, uint64_t *ticks)
 {
@@ -5262,6 +5262,11 @@ static void test_idle_tick_local(void)
 	CHECK_EQ(remote_ticks, stop_remote);
 	CHECK_EQ(idle_ticks_run(true, REPLAY_IDLE_TICK_SHORT, &ticks), 10);   /* one per sleep */
 	CHECK_EQ(ticks, stop_ticks + 10);
+	/* any: the remote wakes' sleeps keep their tick too, the local ones as under short */
+	CHECK_EQ(idle_ticks_run(false, REPLAY_IDLE_TICK_ANY, &remote_ticks), 10);
+	CHECK_EQ(remote_ticks, stop_remote + 10);
+	CHECK_EQ(idle_ticks_run(true, REPLAY_IDLE_TICK_ANY, &remote_ticks), 10);
+	CHECK_EQ(remote_ticks, ticks);
 }
 
 int main(int argc, char **argv)
