@@ -1262,11 +1262,12 @@ void model_tick(struct model *m, int cpu, uint64_t now)
 	sched_balance_trigger(m, rq);
 }
 
-void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
+void model_other_class(struct model *m, int cpu, bool running, enum model_other_cls cls,
+		       uint64_t now)
 {
 	struct rq *rq;
 
-	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus || (running && cls > MODEL_OTHER_STOP))
 		return;
 	rq = &m->rqs[cpu];
 	update_rq_clock(m, rq, now);
@@ -1279,7 +1280,7 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
 		}
 		COUNT(m, sched_switch);
 		/* set_next_task_rt() / _dl(): from another class, not running */
-		others_set_next(m, rq, -1);
+		others_set_next(m, rq, -1, (int)cls);
 		rq->other_class = true;
 		rq->need_resched = false;
 		add_nr_running(m, rq, 1);
@@ -1298,11 +1299,12 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
 	}
 }
 
-void model_other_class_handover(struct model *m, int cpu, uint64_t now)
+void model_other_class_handover(struct model *m, int cpu, enum model_other_cls cls,
+				uint64_t now)
 {
 	struct rq *rq;
 
-	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus || cls > MODEL_OTHER_STOP)
 		return;
 	rq = &m->rqs[cpu];
 	if (!rq->other_class)
@@ -1312,7 +1314,7 @@ void model_other_class_handover(struct model *m, int cpu, uint64_t now)
 	if (sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
 		COUNT(m, sched_stat_runtime_rt_dl);
 	/* ... its signal (running), then the coming one's set_next_task() */
-	others_set_next(m, rq, rq->other_cls);
+	others_set_next(m, rq, rq->other_cls, (int)cls);
 }
 
 /*

@@ -3577,19 +3577,17 @@ static int stop_one_cpu_move(struct sim *s, int cpu, uint32_t ti, int dst, uint6
 
 /*
  * The class of the non-fair task @who taking @cpu, for the model's RT/DL
- * PELT signals (model_other_class_kind(); none with
+ * PELT signals (model_other_class()'s argument; none with
  * model_config.no_others_pelt): the stopper (the workload's migration/N or
  * the stand-in) has none.
  */
-static void other_kind(struct sim *s, int cpu, int32_t who)
+static enum model_other_cls other_kind(const struct sim *s, int cpu, int32_t who)
 {
-	enum model_other_cls k = MODEL_OTHER_RT;
-
 	if (who == SIM_SYNTH_STOPPER || who == s->cpus[cpu].stopper)
-		k = MODEL_OTHER_STOP;
-	else if (who >= 0 && (uint32_t)who < s->nr_tasks && s->wt[who].cls == WL_CLASS_DL)
-		k = MODEL_OTHER_DL;
-	model_other_class_kind(s->m, cpu, k);
+		return MODEL_OTHER_STOP;
+	if (who >= 0 && (uint32_t)who < s->nr_tasks && s->wt[who].cls == WL_CLASS_DL)
+		return MODEL_OTHER_DL;
+	return MODEL_OTHER_RT;
 }
 
 /*
@@ -3608,8 +3606,7 @@ static int nonfair_in(struct sim *s, int cpu, int32_t who, uint64_t now)
 		return -1;
 	if (prev >= 0)
 		s->tasks[prev].st = SIM_QUEUED;
-	other_kind(s, cpu, who);
-	model_other_class(s->m, cpu, true, now);
+	model_other_class(s->m, cpu, true, other_kind(s, cpu, who), now);
 	c->curr = -1;
 	c->gen_op++;
 	return 0;
@@ -3627,7 +3624,7 @@ static int nonfair_out(struct sim *s, int cpu, int32_t who, bool blocked, uint64
 	struct model_task *mt;
 	int32_t next_task;
 
-	model_other_class(s->m, cpu, false, now);
+	model_other_class(s->m, cpu, false, MODEL_OTHER_RT, now);
 	c->resched_at = UINT64_MAX;
 	c->resched_deferred = false;
 	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
@@ -3672,8 +3669,7 @@ static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 		bool blocked = c->other_out_blocked;
 
 		c->other_out_blocked = false;
-		other_kind(s, cpu, (int32_t)ti);
-		model_other_class_handover(s->m, cpu, now);
+		model_other_class_handover(s->m, cpu, other_kind(s, cpu, (int32_t)ti), now);
 		if (emit_switch(s, cpu, c->other, blocked ? 1 : 0,
 				blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked,
 				(int32_t)ti, now))
@@ -3723,7 +3719,7 @@ static int class_in_place(struct sim *s, int cpu, uint32_t ti, uint64_t now,
 	if (!f->mt || f->st != SIM_BLOCKED || f->waiting != next->arg)
 		return 0;
 	c->other = -1;
-	model_other_class(s->m, cpu, false, now);
+	model_other_class(s->m, cpu, false, MODEL_OTHER_RT, now);
 	if (model_task_switched_to_fair(s->m, f->mt, cpu, true, now) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
 		return nonfair_out(s, cpu, (int32_t)ti, false, now) ? -1 : 1;
@@ -4637,8 +4633,8 @@ int sim_start(struct sim *s)
 		seen++;
 		if (e->kind == WL_T_OTHER_OUT) {
 			s->cpus[e->cpu].other = (int32_t)e->task;
-			other_kind(s, e->cpu, (int32_t)e->task);
-			model_other_class(s->m, e->cpu, true, first);
+			model_other_class(s->m, e->cpu, true, other_kind(s, e->cpu, (int32_t)e->task),
+					  first);
 		}
 	}
 	free(decided);

@@ -121,7 +121,7 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 			if (!left[pi])
 				model_task_set_nice(m, p, (int)rnd(40) - 20, now);
 		} else if (op < 94) {
-			model_other_class(m, cpu, rnd(2), now);
+			model_other_class(m, cpu, rnd(2), MODEL_OTHER_RT, now);
 		} else if (op < 96) {
 			model_group_set_shares(m, g[1 + rnd(4)], 2 + rnd(4000), now, NULL);
 		} else if (op < 97 && bw) {

@@ -721,8 +721,8 @@ static void test_switched_to_fair(void)
 		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
 		CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 2000000) == NULL);
 		CHECK(model_task_set_class_prev(b, a) == 0);
-		model_other_class(m, 0, true, now + 3000000);
-		model_other_class(m, 0, false, now + 4000000);
+		model_other_class(m, 0, true, MODEL_OTHER_RT, now + 3000000);
+		model_other_class(m, 0, false, MODEL_OTHER_RT, now + 4000000);
 		CHECK(model_task_switched_to_fair(m, b, 0, true, now + 4000000) == 0);
 		CHECK(model_need_resched(m, 0));
 		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now + 4000000) == b);
