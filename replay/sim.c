@@ -2440,6 +2440,23 @@ static int inherited_pin_cpu(const struct sim *s, uint32_t ci, int parent_cpu)
 	return parent_cpu;
 }
 
+/*
+ * The model refused the fork of @ci at @now (@e: its error, or an empty one
+ * for a refusal without a message): the run stops with that line, naming
+ * the child, the time and @cpu (the parent's for model_task_new(), -1 if
+ * none; the child's for model_wake_up_new_task()), in s->fail.
+ */
+static int fork_failed(struct sim *s, uint32_t ci, int cpu, const struct sr_error *e, uint64_t now)
+{
+	s->fail = *e;
+	if (!s->fail.msg[0])
+		sr_error_set(&s->fail, EINVAL, "the model refused the new task's wakeup");
+	sr_error_prefix(&s->fail, "replay: fork of pid %d (%s) at %" PRIu64 ".%09" PRIu64 " s on CPU %d",
+			(int)s->wt[ci].pid, s->tasks[ci].comm, now / 1000000000u, now % 1000000000u,
+			cpu);
+	return -1;
+}
+
 static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, uint64_t now)
 {
 	struct sim_task *c = &s->tasks[ci];
@@ -2447,7 +2464,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	struct trace_event ev;
 	int cpu, r;
 	bool was_idle;
-	struct sr_error err;
+	struct sr_error err = { 0 };
 	uint32_t pi = parent_of(wt);
 	/*
 	 * A fork the trace does not record (wl_task.fork_assumed): its
@@ -2461,7 +2478,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 		return 0;
 	c->mt = model_task_new(s->m, s->groups[c->group], wt->nice, MODEL_POLICY_NORMAL, ci, &err);
 	if (!c->mt)
-		return -1;
+		return fork_failed(s, ci, parent_cpu, &err, now);
 	sim_task_set_affinity(s, ci);
 	sim_event_init(s, &ev, TRACE_EV_SCHED_PROCESS_FORK, parent_cpu >= 0 ? parent_cpu : 0, now,
 		       parent_pid);
@@ -2482,7 +2499,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	cpu = take_traced_pull(s, c, cpu);
 	was_idle = cpu_idle(&s->cpus[cpu]);
 	if (model_wake_up_new_task(s->m, c->mt, parent_cpu >= 0 ? parent_cpu : cpu, cpu, now))
-		return -1;
+		return fork_failed(s, ci, cpu, &err, now);
 	c->st = SIM_QUEUED;
 	c->cpu = cpu;
 	c->op = 0;
