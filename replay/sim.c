@@ -4182,6 +4182,39 @@ static int apply_traced_migration(struct sim *s, const struct wl_timed *e, uint6
 	return 0;
 }
 
+/*
+ * The class wake (WL_T_CLASS_WAKE) @e of a fair record switched to the fair
+ * class while queued, not running (class_split() of a queued record, the
+ * deboost of a queued RT record: pi_rt_first()): the kernel's
+ * __sched_setscheduler() / rt_mutex_setprio() enqueue it on its CPU with
+ * ENQUEUE_RESTORE | ENQUEUE_MOVE and check_class_changed() ->
+ * switched_to_fair() attaches it and calls wakeup_preempt(rq, p, 0)
+ * (model_task_switched_to_fair(.., false, ..)): no sched_waking /
+ * sched_wakeup, no placement, no wakeup cost or latency sample.  Until
+ * class52 it went through the wakeup (deliver_wake()).  1 if done, 0 if the
+ * record is not waiting for @e on a CPU of the replay (the wakeup follows),
+ * -1 on error.
+ */
+static int class_enqueue(struct sim *s, const struct wl_timed *e, uint64_t now)
+{
+	struct sim_task *f;
+	int cpu = e->cpu;
+
+	if (e->task >= s->nr_tasks || cpu < 0 || cpu >= s->nr_cpus)
+		return 0;
+	f = &s->tasks[e->task];
+	if (!f->mt || f->st != SIM_BLOCKED || f->waiting != e->arg ||
+	    model_task_switched_to_fair(s->m, f->mt, cpu, false, now) < 0)
+		return 0;
+	s->notes[SIM_NOTE_CLASS_QUEUED]++;
+	f->st = SIM_QUEUED;
+	f->cpu = cpu;
+	f->waiting = WL_NONE;
+	if (!model_need_resched(s->m, cpu))
+		return 0;
+	return arm_resched(s, cpu, now) ? -1 : 1;
+}
+
 static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed *next)
 {
 	uint64_t now = e->ts;
@@ -4193,6 +4226,12 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		if ((e->aux & WL_T_CLASS_WAKE) && e->arg == s->class_handed) {
 			s->class_handed = WL_NONE;
 			return 0;
+		}
+		if (e->aux & WL_T_CLASS_WAKE) {
+			int r = class_enqueue(s, e, now);
+
+			if (r)
+				return r < 0 ? -1 : 0;
 		}
 		if (deliver_wake(s, e->arg, -1, now))
 			return -1;

@@ -4041,6 +4041,38 @@ static void test_class_change_pi(void)
 }
 
 /*
+ * ev_pirt_queued(): the boosted holder is deboosted while queued (preempted
+ * by RT task 12).  The kernel: fair from the deboost, enqueued on CPU 0 by
+ * the class change (switched_to_fair(), not running).  Records fair, RT,
+ * fair; the last is enqueued at the deboost by a class wake on CPU 0.
+ * Until class52 the RT record was kept (WL_NOTE_PI_RT_KEPT) until the
+ * switch-in at 130 split it there.
+ */
+static void test_class_change_pi_queued(void)
+{
+	struct wl_workload *wl;
+	uint32_t a, r, f;
+	const struct wl_timed *w;
+	struct trace_event ev[24];
+
+	start();
+	for (size_t i = 0, n = ev_pirt_queued(ev); i < n; i++)
+		feed(ev[i]);
+	wl = finish();
+	if (!fair_rt_fair(wl, 10, &a, &r, &f)) {
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(wl_task(wl, f)->nice, 10);
+	w = timed_of(wl, WL_T_EXT_WAKE, f, 3 * MS + 500000);
+	CHECK(w != NULL && (w->aux & WL_T_CLASS_WAKE) && w->cpu == 0);
+	CHECK(timed_of(wl, WL_T_OTHER_OUT, r, 3 * MS + 2000) != NULL);
+	CHECK_EQ(note_value(wl, "RT records whose RT boost ended at a fair prio while they were queued"), 1);
+	CHECK_EQ(note_value(wl, "RT records whose RT boost ended at a fair prio while they were running"), 0);
+	wl_free(wl);
+}
+
+/*
  * The trace's own runnable set at a sidecar's sched/debug reads
  * (wl_sd_trace_queued(), replay/workload_sdq.c).  CPU 1: 30 runs from
  * 0.5 ms and moves to cgroup /g at 2 ms, 31 is woken there at 3 ms, 30
@@ -4285,6 +4317,7 @@ int main(void)
 	test_pi_rt_first();
 	test_class_change();
 	test_class_change_pi();
+	test_class_change_pi_queued();
 	test_unseen_after_idle(false, true);
 	test_unseen_after_idle(true, true);
 	test_unseen_after_idle(true, false);
