@@ -1926,3 +1926,34 @@ int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, 
 		wakeup_preempt(m, rq, p, 0);
 	return 0;
 }
+
+/*
+ * The class change into fair of @p asleep (6.12 __sched_setscheduler() /
+ * rt_mutex_setprio() with !queued: no enqueue; check_class_changed() ->
+ * switched_to_fair() -> attach_task_cfs_rq() -> attach_entity_cfs_rq():
+ * update_load_avg() ages the entity, attach_entity_load_avg() adds it to
+ * the cfs_rq as blocked load, propagate_entity_cfs_rq(); no resched, the
+ * task is not queued).  The carried entity (class_carry() with restore:
+ * last_update_time kept) is attached here; the wakeup's enqueue then only
+ * ages it (DO_ATTACH attaches a never-attached entity only).
+ */
+int model_task_switched_to_fair_asleep(struct model *m, struct model_task *p, int cpu,
+				       uint64_t now)
+{
+	bool attach;
+
+	if (p->state != TS_SLEEPING || p->on_rq || p->se.sched_delayed ||
+	    (p->se.avg.last_update_time && !p->class_left) ||
+	    check_cpu(m, cpu, "switched_to_fair_asleep", NULL))
+		return -1;
+	p->cpu = cpu;
+	set_task_rq(p, cpu);
+	update_rq_clock(m, &m->rqs[cpu], now);
+	attach = p->class_left ? p->se.avg.last_update_time != 0 :
+		 p->class_prev && class_carry(m, p, true, now);
+	p->class_left = false;
+	p->wake_migrated = false;
+	if (attach)
+		attach_entity_cfs_rq(m, &p->se);
+	return 0;
+}

@@ -908,6 +908,18 @@ int model_task_set_class_prev(struct model_task *t, struct model_task *from);
  */
 int model_task_switched_to_fair(struct model *m, struct model_task *t, int cpu, bool running,
 				uint64_t now);
+/*
+ * Sleeping fair task @t enters the fair class asleep on @cpu (sched_setscheduler()
+ * to a fair policy, or a deboost, of a blocked task): check_class_changed()
+ * -> switched_to_fair() -> attach_task_cfs_rq() attaches its entity's load
+ * (the carried one, model_task_set_class_prev(), or its own if it left the
+ * class itself) to @cpu's cfs_rq at the change, as blocked load; its later
+ * wakeup enqueues it without attaching again.  Nothing carried: nothing
+ * attached (its first wakeup attaches it, as before).  -1 if @t is not
+ * asleep, is delayed, or is attached and never left.
+ */
+int model_task_switched_to_fair_asleep(struct model *m, struct model_task *t, int cpu,
+				       uint64_t now);
 
 /*
  * --placement model: the CPU select_task_rq_fair() would choose for @t,
