@@ -4316,6 +4316,18 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		return emit_wake_event(s, (enum trace_event_type)e->aux, e->task, cpu, cpu,
 				       cpu_pid(s, cpu), now);
 	}
+	case WL_T_CLASS_ENTER:
+		/*
+		 * switched to fair asleep: switched_to_fair() ->
+		 * attach_task_cfs_rq() attaches the carried entity to the
+		 * cfs_rq of its CPU now (before class52: at its first wakeup)
+		 */
+		if (t && t->mt && t->st == SIM_BLOCKED && e->cpu >= 0 && e->cpu < s->nr_cpus &&
+		    model_task_switched_to_fair_asleep(s->m, t->mt, e->cpu, now) == 0) {
+			s->notes[SIM_NOTE_CLASS_ENTER_ASLEEP]++;
+			t->cpu = e->cpu;
+		}
+		return 0;
 	case WL_T_OTHER_MIGRATE:
 		return emit_migrate(s, e->task, s->tasks[e->task].cpu, e->cpu,
 				    e->cpu >= 0 ? e->cpu : 0, now);

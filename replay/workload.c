@@ -1492,8 +1492,12 @@ static uint32_t class_split(struct wl_builder *b, uint32_t t, int32_t prio, uint
 	note(b, WL_NOTE_CLASS_SPLIT);
 	if (pi)
 		note(b, WL_NOTE_CLASS_SPLIT_PI);
-	if (!queued)
+	if (!queued) {
+		/* asleep: switched_to_fair() attaches it at the change */
+		if (to == WL_CLASS_FAIR && push_timed(b, ts, WL_T_CLASS_ENTER, n, cpu, 0, 0))
+			return WL_NONE;
 		return n;
+	}
 	if (to == WL_CLASS_FAIR && class_wake(b, n, cpu, ts) == WL_NONE)
 		return WL_NONE;
 	b->ts.v[n].initial_sleep = false;
@@ -2250,7 +2254,8 @@ static int pi_setprio_nice(struct wl_builder *b, uint32_t t, const struct trace_
  * its own context, the usual case) its RT interval ends now and the fair task
  * is woken here now (an assumed wake: its enqueue, the resched that lets the
  * fair pick decide) and runs on as the trace shows; asleep (a waiter gave up
- * on the lock) it starts asleep and its next traced wake wakes it; queued
+ * on the lock) it starts asleep (its load attached at the change:
+ * WL_T_CLASS_ENTER) and its next traced wake wakes it; queued
  * (not running; until class52 kept as RT up to its next switch) it is
  * enqueued on its CPU at the deboost by a class wake, as class_split() does
  * for a queued record.  Running elsewhere: kept as RT (note).  The fair
@@ -2308,8 +2313,8 @@ static int pi_rt_first(struct wl_builder *b, uint32_t t, struct cpu_track *c,
 		b->ts.v[n].st = TS_QUEUED;
 		return 0;
 	}
-	if (!running)
-		return 0;
+	if (!running)   /* asleep: switched_to_fair() attaches it at the change */
+		return push_timed(b, ev->ts, WL_T_CLASS_ENTER, n, cpu, 0, 0) ? -1 : 0;
 	if (class_wake(b, n, ev->cpu, ev->ts) == WL_NONE)
 		return -1;
 	b->ts.v[n].initial_sleep = false;

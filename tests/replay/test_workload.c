@@ -3999,6 +3999,8 @@ static void test_class_change(void)
 	CHECK(timed_of(wl, WL_T_OTHER_WAKE, r, 3 * MS) != NULL);
 	CHECK(timed_of(wl, WL_T_OTHER_IN, r, 3 * MS + 5000) != NULL);
 	CHECK(timed_of(wl, WL_T_OTHER_OUT, r, 3 * MS + 60000) != NULL);
+	/* back to fair asleep: attached at the change (class52), woken by its wake */
+	CHECK(timed_of(wl, WL_T_CLASS_ENTER, f, 5 * MS) != NULL);
 	CHECK_EQ(wl_task(wl, f)->nice, 0);
 	CHECK(wl_task(wl, f)->init_wake != WL_NONE);
 	CHECK_EQ(note_value(wl, "class changes between fair and RT"), 2);
