@@ -1892,30 +1892,44 @@ static bool class_carry(struct model *m, struct model_task *p, bool restore, uin
  * (model_task_switched_from_fair*()): the same round trip on one task.  -1
  * for a task not asleep, delayed, or attached and never left.
  */
-int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, bool running,
-				uint64_t now)
+/*
+ * The part of a class change into fair both forms share: @p asleep, not
+ * delayed, and detached (it left the class itself, or never attached),
+ * re-homed to @cpu - the record's CPU so far is the model's guess (where
+ * it was started asleep); the kernel's task is on @cpu, the CPU of its RT
+ * interval, and the change moves nothing: no migration, nothing attached to
+ * move - with @cpu's clock updated and its entity made ready: the one that
+ * left itself (switched_from_fair*(): detached, last_update_time kept) or
+ * the carried one (class_carry() with restore).  -1 if @p cannot change
+ * (@what names the caller), else whether switched_to_fair()'s attach is due.
+ */
+static int class_enter(struct model *m, struct model_task *p, int cpu, const char *what,
+		       uint64_t now)
 {
-	struct rq *rq;
 	bool attach;
 
 	if (p->state != TS_SLEEPING || p->on_rq || p->se.sched_delayed ||
-	    (p->se.avg.last_update_time && !p->class_left) ||
-	    check_cpu(m, cpu, "switched_to_fair", NULL))
+	    (p->se.avg.last_update_time && !p->class_left) || check_cpu(m, cpu, what, NULL))
 		return -1;
-	/*
-	 * The record's CPU so far is the model's guess (where it was started
-	 * asleep); the kernel's task is on @cpu, the CPU of its RT interval,
-	 * and the change moves nothing: no migration, nothing attached to move.
-	 */
 	p->cpu = cpu;
 	set_task_rq(p, cpu);
-	rq = &m->rqs[cpu];
-	update_rq_clock(m, rq, now);
-	/* the entity that left itself (switched_from_fair*()): detached, last_update_time kept */
+	update_rq_clock(m, &m->rqs[cpu], now);
 	attach = p->class_left ? p->se.avg.last_update_time != 0 :
 		 p->class_prev && class_carry(m, p, true, now);
 	p->class_left = false;
 	p->wake_migrated = false;
+	return attach;
+}
+
+int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, bool running,
+				uint64_t now)
+{
+	int attach = class_enter(m, p, cpu, "switched_to_fair", now);
+	struct rq *rq;
+
+	if (attach < 0)
+		return -1;
+	rq = &m->rqs[cpu];
 	p->state = TS_RUNNING;
 	activate_task(m, rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK);
 	if (attach)
@@ -1940,19 +1954,10 @@ int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, 
 int model_task_switched_to_fair_asleep(struct model *m, struct model_task *p, int cpu,
 				       uint64_t now)
 {
-	bool attach;
+	int attach = class_enter(m, p, cpu, "switched_to_fair_asleep", now);
 
-	if (p->state != TS_SLEEPING || p->on_rq || p->se.sched_delayed ||
-	    (p->se.avg.last_update_time && !p->class_left) ||
-	    check_cpu(m, cpu, "switched_to_fair_asleep", NULL))
+	if (attach < 0)
 		return -1;
-	p->cpu = cpu;
-	set_task_rq(p, cpu);
-	update_rq_clock(m, &m->rqs[cpu], now);
-	attach = p->class_left ? p->se.avg.last_update_time != 0 :
-		 p->class_prev && class_carry(m, p, true, now);
-	p->class_left = false;
-	p->wake_migrated = false;
 	if (attach)
 		attach_entity_cfs_rq(m, &p->se);
 	return 0;
