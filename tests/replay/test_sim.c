@@ -5183,25 +5183,15 @@ static void test_class_queued_enqueue(void)
  * 98) and SCHED_OTHER again while asleep (its wake at 5 ms shows 120):
  * the fair record after the change is attached to CPU 0's queue at the
  * change (WL_T_CLASS_ENTER: model_task_switched_to_fair_asleep()), once;
- * its wake then enqueues it.  test_workload's test_class_change() events.
+ * its wake then enqueues it (ev_class_change_asleep()).
  */
 static void test_class_enter_asleep(void)
 {
 	struct trace_event ev[16];
-	size_t n = 0;
+	size_t n = ev_class_change_asleep(ev);
 	struct wl_workload *wl;
 	struct run x;
 
-	ev[n++] = ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120);
-	ev[n++] = ev_switch(2 * MS, 0, 10, 'S', 98, 0, 120);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, 0, 10, 98, 0);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 2000, 0, 0, 0, 10, 98, 0);
-	ev[n++] = ev_switch(3 * MS + 5000, 0, 0, 'R', 120, 10, 98);
-	ev[n++] = ev_switch(3 * MS + 60000, 0, 10, 'S', 98, 0, 120);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 0, 0, 0, 10, 120, 0);
-	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 2000, 0, 0, 0, 10, 120, 0);
-	ev[n++] = ev_switch(5 * MS + 5000, 0, 0, 'R', 120, 10, 120);
-	ev[n++] = ev_switch(6 * MS, 0, 10, 'S', 120, 0, 120);
 	if (run_events(&x, &wl, ev, n, true)) {
 		CHECK_EQ(note_count(x.r, "fair records switched to the fair class while asleep"), 1);
 		CHECK(dump_find(x.dump, 0, 5 * MS, "==> task10:10 [120]") < 6 * MS);

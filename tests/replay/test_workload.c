@@ -3940,6 +3940,15 @@ static const struct wl_timed *timed_of(const struct wl_workload *wl, uint8_t kin
  * The three records of @pid, fair, RT and fair again (a class change and its
  * way back): false if there are not three.
  */
+/* The workload of the @n events @ev, fed from start() to finish(). */
+static struct wl_workload *fed(const struct trace_event *ev, size_t n)
+{
+	start();
+	for (size_t i = 0; i < n; i++)
+		feed(ev[i]);
+	return finish();
+}
+
 static bool fair_rt_fair(const struct wl_workload *wl, int pid, uint32_t *a, uint32_t *r,
 			 uint32_t *f)
 {
@@ -3971,19 +3980,10 @@ static void test_class_change(void)
 {
 	struct wl_workload *wl;
 	uint32_t a, r, f;
+	struct trace_event ev[16];
 
-	start();
-	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120));
-	feed(ev_switch(2 * MS, 0, 10, 'S', 98, 0, 120));         /* SCHED_FIFO since */
-	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, 0, 10, 98, 0));
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 2000, 0, 0, 0, 10, 98, 0));
-	feed(ev_switch(3 * MS + 5000, 0, 0, 'R', 120, 10, 98));
-	feed(ev_switch(3 * MS + 60000, 0, 10, 'S', 98, 0, 120));
-	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 0, 0, 0, 10, 120, 0)); /* SCHED_OTHER */
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 2000, 0, 0, 0, 10, 120, 0));
-	feed(ev_switch(5 * MS + 5000, 0, 0, 'R', 120, 10, 120));
-	feed(ev_switch(6 * MS, 0, 10, 'S', 120, 0, 120));
-	wl = finish();
+	/* SCHED_FIFO from its switch-out at 2 ms, SCHED_OTHER in its wake at 5 ms */
+	wl = fed(ev, ev_class_change_asleep(ev));
 	if (!fair_rt_fair(wl, 10, &a, &r, &f)) {
 		wl_free(wl);
 		return;
@@ -4023,10 +4023,7 @@ static void test_class_change_pi(void)
 	const struct wl_timed *w;
 	struct trace_event ev[16];
 
-	start();
-	for (size_t i = 0, n = ev_pirt_cycle(ev, true); i < n; i++)
-		feed(ev[i]);
-	wl = finish();
+	wl = fed(ev, ev_pirt_cycle(ev, true));
 	if (!fair_rt_fair(wl, 10, &a, &r, &f)) {
 		wl_free(wl);
 		return;
@@ -4057,10 +4054,7 @@ static void test_class_change_pi_queued(void)
 	const struct wl_timed *w;
 	struct trace_event ev[24];
 
-	start();
-	for (size_t i = 0, n = ev_pirt_queued(ev); i < n; i++)
-		feed(ev[i]);
-	wl = finish();
+	wl = fed(ev, ev_pirt_queued(ev));
 	if (!fair_rt_fair(wl, 10, &a, &r, &f)) {
 		wl_free(wl);
 		return;
