@@ -1006,10 +1006,9 @@ static struct model_task *run_cpu_stop(struct model *m, struct rq *rq, uint64_t 
 
 	if (rq->other_class)
 		return active_load_balance_cpu_stop(m, rq, false, false);
-	rq->other_next_cls = MODEL_OTHER_STOP;
-	model_other_class(m, rq->cpu, true, now);
+	model_other_class(m, rq->cpu, true, MODEL_OTHER_STOP, now);
 	p = active_load_balance_cpu_stop(m, rq, false, true);
-	model_other_class(m, rq->cpu, false, now);
+	model_other_class(m, rq->cpu, false, MODEL_OTHER_STOP, now);
 	return p;
 }
 
@@ -1060,10 +1059,9 @@ void stop_one_cpu_affine(struct model *m, struct model_task *p, int dst, int wak
 		migration_cpu_stop(m, rq, now);
 		return;
 	}
-	rq->other_next_cls = MODEL_OTHER_STOP;
-	model_other_class(m, rq->cpu, true, now);
+	model_other_class(m, rq->cpu, true, MODEL_OTHER_STOP, now);
 	migration_cpu_stop(m, rq, now);
-	model_other_class(m, rq->cpu, false, now);
+	model_other_class(m, rq->cpu, false, MODEL_OTHER_STOP, now);
 }
 
 int model_cpu_stop(struct model *m, int cpu, bool over_other, uint64_t now)

@@ -1263,11 +1263,12 @@ void model_tick(struct model *m, int cpu, uint64_t now)
 	sched_balance_trigger(m, rq);
 }
 
-void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
+void model_other_class(struct model *m, int cpu, bool running, enum model_other_cls cls,
+		       uint64_t now)
 {
 	struct rq *rq;
 
-	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus || (running && cls > MODEL_OTHER_STOP))
 		return;
 	rq = &m->rqs[cpu];
 	update_rq_clock(m, rq, now);
@@ -1280,7 +1281,7 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
 		}
 		COUNT(m, sched_switch);
 		/* set_next_task_rt() / _dl(): from another class, not running */
-		others_set_next(m, rq, -1);
+		others_set_next(m, rq, -1, (int)cls);
 		rq->other_class = true;
 		rq->need_resched = false;
 		add_nr_running(m, rq, 1);
@@ -1299,11 +1300,12 @@ void model_other_class(struct model *m, int cpu, bool running, uint64_t now)
 	}
 }
 
-void model_other_class_handover(struct model *m, int cpu, uint64_t now)
+void model_other_class_handover(struct model *m, int cpu, enum model_other_cls cls,
+				uint64_t now)
 {
 	struct rq *rq;
 
-	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus)
+	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus || cls > MODEL_OTHER_STOP)
 		return;
 	rq = &m->rqs[cpu];
 	if (!rq->other_class)
@@ -1313,7 +1315,7 @@ void model_other_class_handover(struct model *m, int cpu, uint64_t now)
 	if (sched_feat(m, STAT_RUNTIME_OTHER_CLASS))
 		COUNT(m, sched_stat_runtime_rt_dl);
 	/* ... its signal (running), then the coming one's set_next_task() */
-	others_set_next(m, rq, rq->other_cls);
+	others_set_next(m, rq, rq->other_cls, (int)cls);
 }
 
 /*
@@ -1891,30 +1893,44 @@ static bool class_carry(struct model *m, struct model_task *p, bool restore, uin
  * (model_task_switched_from_fair*()): the same round trip on one task.  -1
  * for a task not asleep, delayed, or attached and never left.
  */
-int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, bool running,
-				uint64_t now)
+/*
+ * The part of a class change into fair both forms share: @p asleep, not
+ * delayed, and detached (it left the class itself, or never attached),
+ * re-homed to @cpu - the record's CPU so far is the model's guess (where
+ * it was started asleep); the kernel's task is on @cpu, the CPU of its RT
+ * interval, and the change moves nothing: no migration, nothing attached to
+ * move - with @cpu's clock updated and its entity made ready: the one that
+ * left itself (switched_from_fair*(): detached, last_update_time kept) or
+ * the carried one (class_carry() with restore).  -1 if @p cannot change
+ * (@what names the caller), else whether switched_to_fair()'s attach is due.
+ */
+static int class_enter(struct model *m, struct model_task *p, int cpu, const char *what,
+		       uint64_t now)
 {
-	struct rq *rq;
 	bool attach;
 
 	if (p->state != TS_SLEEPING || p->on_rq || p->se.sched_delayed ||
-	    (p->se.avg.last_update_time && !p->class_left) ||
-	    check_cpu(m, cpu, "switched_to_fair", NULL))
+	    (p->se.avg.last_update_time && !p->class_left) || check_cpu(m, cpu, what, NULL))
 		return -1;
-	/*
-	 * The record's CPU so far is the model's guess (where it was started
-	 * asleep); the kernel's task is on @cpu, the CPU of its RT interval,
-	 * and the change moves nothing: no migration, nothing attached to move.
-	 */
 	p->cpu = cpu;
 	set_task_rq(p, cpu);
-	rq = &m->rqs[cpu];
-	update_rq_clock(m, rq, now);
-	/* the entity that left itself (switched_from_fair*()): detached, last_update_time kept */
+	update_rq_clock(m, &m->rqs[cpu], now);
 	attach = p->class_left ? p->se.avg.last_update_time != 0 :
 		 p->class_prev && class_carry(m, p, true, now);
 	p->class_left = false;
 	p->wake_migrated = false;
+	return attach;
+}
+
+int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, bool running,
+				uint64_t now)
+{
+	int attach = class_enter(m, p, cpu, "switched_to_fair", now);
+	struct rq *rq;
+
+	if (attach < 0)
+		return -1;
+	rq = &m->rqs[cpu];
 	p->state = TS_RUNNING;
 	activate_task(m, rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK);
 	if (attach)
@@ -1923,5 +1939,27 @@ int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, 
 		resched_curr(m, rq);
 	else
 		wakeup_preempt(m, rq, p, 0);
+	return 0;
+}
+
+/*
+ * The class change into fair of @p asleep (6.12 __sched_setscheduler() /
+ * rt_mutex_setprio() with !queued: no enqueue; check_class_changed() ->
+ * switched_to_fair() -> attach_task_cfs_rq() -> attach_entity_cfs_rq():
+ * update_load_avg() ages the entity, attach_entity_load_avg() adds it to
+ * the cfs_rq as blocked load, propagate_entity_cfs_rq(); no resched, the
+ * task is not queued).  The carried entity (class_carry() with restore:
+ * last_update_time kept) is attached here; the wakeup's enqueue then only
+ * ages it (DO_ATTACH attaches a never-attached entity only).
+ */
+int model_task_switched_to_fair_asleep(struct model *m, struct model_task *p, int cpu,
+				       uint64_t now)
+{
+	int attach = class_enter(m, p, cpu, "switched_to_fair_asleep", now);
+
+	if (attach < 0)
+		return -1;
+	if (attach)
+		attach_entity_cfs_rq(m, &p->se);
 	return 0;
 }

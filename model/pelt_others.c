@@ -101,16 +101,14 @@ void others_switch(struct model *m, struct rq *rq, int prev_cls, int next_cls)
 }
 
 /*
- * The non-fair task told by model_other_class_kind() takes the CPU from one
- * of class @prev_cls (-1: a fair task or idle): others_switch(), then it is
- * the CPU's current class (rq->other_cls), and the next one is RT unless
- * told otherwise.
+ * A non-fair task of class @next_cls takes the CPU from one of class
+ * @prev_cls (-1: a fair task or idle): others_switch(), then it is the CPU's
+ * current class (rq->other_cls).
  */
-void others_set_next(struct model *m, struct rq *rq, int prev_cls)
+void others_set_next(struct model *m, struct rq *rq, int prev_cls, int next_cls)
 {
-	others_switch(m, rq, prev_cls, rq->other_next_cls);
-	rq->other_cls = rq->other_next_cls;
-	rq->other_next_cls = MODEL_OTHER_RT;
+	others_switch(m, rq, prev_cls, next_cls);
+	rq->other_cls = (uint8_t)next_cls;
 }
 
 /* task_tick_rt() / task_tick_dl(): the current class's signal, running. */
@@ -122,13 +120,6 @@ void others_tick(struct model *m, struct rq *rq)
 		update_rt_rq_load_avg(rq->clock_pelt, rq, 1);
 	else if (rq->other_cls == MODEL_OTHER_DL)
 		update_dl_rq_load_avg(rq->clock_pelt, rq, 1);
-}
-
-void model_other_class_kind(struct model *m, int cpu, enum model_other_cls cls)
-{
-	if (cpu < 0 || (unsigned int)cpu >= m->nr_cpus || cls > MODEL_OTHER_STOP)
-		return;
-	m->rqs[cpu].other_next_cls = (uint8_t)cls;
 }
 
 unsigned long model_cpu_util_rt(const struct model *m, int cpu)

@@ -268,7 +268,6 @@ struct rq {
 	struct model_task *curr;    /* the fair task running, or NULL */
 	bool other_class;           /* a non-fair task holds the CPU */
 	uint8_t other_cls;             /* ... its class (enum model_other_cls) */
-	uint8_t other_next_cls;        /* the next one's (model_other_class_kind()), RT if not told */
 	/*
 	 * rq->avg_rt / avg_dl: the PELT signals of the time the CPU ran an RT
 	 * / DL task (update_rt_rq_load_avg(), update_dl_rq_load_avg()), kept
@@ -867,7 +866,7 @@ int update_dl_rq_load_avg(u64 now, struct rq *rq, int running);
 bool update_other_load_avgs(struct model *m, struct rq *rq);
 bool others_have_blocked(const struct model *m, const struct rq *rq);
 void others_switch(struct model *m, struct rq *rq, int prev_cls, int next_cls);
-void others_set_next(struct model *m, struct rq *rq, int prev_cls);
+void others_set_next(struct model *m, struct rq *rq, int prev_cls, int next_cls);
 void others_tick(struct model *m, struct rq *rq);
 void sched_balance_trigger(struct model *m, struct rq *rq);
 void nohz_balancer_kick(struct model *m, struct rq *rq);

@@ -2469,6 +2469,23 @@ static int inherited_pin_cpu(const struct sim *s, uint32_t ci, int parent_cpu)
 	return parent_cpu;
 }
 
+/*
+ * The model refused the fork of @ci at @now (@e: its error, or an empty one
+ * for a refusal without a message): the run stops with that line, naming
+ * the child, the time and @cpu (the parent's for model_task_new(), -1 if
+ * none; the child's for model_wake_up_new_task()), in s->fail.
+ */
+static int fork_failed(struct sim *s, uint32_t ci, int cpu, const struct sr_error *e, uint64_t now)
+{
+	s->fail = *e;
+	if (!s->fail.msg[0])
+		sr_error_set(&s->fail, EINVAL, "the model refused the new task's wakeup");
+	sr_error_prefix(&s->fail, "replay: fork of pid %d (%s) at %" PRIu64 ".%09" PRIu64 " s on CPU %d",
+			(int)s->wt[ci].pid, s->tasks[ci].comm, now / 1000000000u, now % 1000000000u,
+			cpu);
+	return -1;
+}
+
 static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, uint64_t now)
 {
 	struct sim_task *c = &s->tasks[ci];
@@ -2476,7 +2493,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	struct trace_event ev;
 	int cpu, r;
 	bool was_idle;
-	struct sr_error err;
+	struct sr_error err = { 0 };
 	uint32_t pi = parent_of(wt);
 	/*
 	 * A fork the trace does not record (wl_task.fork_assumed): its
@@ -2490,7 +2507,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 		return 0;
 	c->mt = model_task_new(s->m, s->groups[c->group], wt->nice, MODEL_POLICY_NORMAL, ci, &err);
 	if (!c->mt)
-		return -1;
+		return fork_failed(s, ci, parent_cpu, &err, now);
 	sim_task_set_affinity(s, ci);
 	sim_event_init(s, &ev, TRACE_EV_SCHED_PROCESS_FORK, parent_cpu >= 0 ? parent_cpu : 0, now,
 		       parent_pid);
@@ -2511,7 +2528,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	cpu = take_traced_pull(s, c, cpu);
 	was_idle = cpu_idle(&s->cpus[cpu]);
 	if (model_wake_up_new_task(s->m, c->mt, parent_cpu >= 0 ? parent_cpu : cpu, cpu, now))
-		return -1;
+		return fork_failed(s, ci, cpu, &err, now);
 	c->st = SIM_QUEUED;
 	c->cpu = cpu;
 	c->op = 0;
@@ -3606,19 +3623,17 @@ static int stop_one_cpu_move(struct sim *s, int cpu, uint32_t ti, int dst, uint6
 
 /*
  * The class of the non-fair task @who taking @cpu, for the model's RT/DL
- * PELT signals (model_other_class_kind(); none with
+ * PELT signals (model_other_class()'s argument; none with
  * model_config.no_others_pelt): the stopper (the workload's migration/N or
  * the stand-in) has none.
  */
-static void other_kind(struct sim *s, int cpu, int32_t who)
+static enum model_other_cls other_kind(const struct sim *s, int cpu, int32_t who)
 {
-	enum model_other_cls k = MODEL_OTHER_RT;
-
 	if (who == SIM_SYNTH_STOPPER || who == s->cpus[cpu].stopper)
-		k = MODEL_OTHER_STOP;
-	else if (who >= 0 && (uint32_t)who < s->nr_tasks && s->wt[who].cls == WL_CLASS_DL)
-		k = MODEL_OTHER_DL;
-	model_other_class_kind(s->m, cpu, k);
+		return MODEL_OTHER_STOP;
+	if (who >= 0 && (uint32_t)who < s->nr_tasks && s->wt[who].cls == WL_CLASS_DL)
+		return MODEL_OTHER_DL;
+	return MODEL_OTHER_RT;
 }
 
 /*
@@ -3637,8 +3652,7 @@ static int nonfair_in(struct sim *s, int cpu, int32_t who, uint64_t now)
 		return -1;
 	if (prev >= 0)
 		s->tasks[prev].st = SIM_QUEUED;
-	other_kind(s, cpu, who);
-	model_other_class(s->m, cpu, true, now);
+	model_other_class(s->m, cpu, true, other_kind(s, cpu, who), now);
 	c->curr = -1;
 	c->gen_op++;
 	return 0;
@@ -3656,7 +3670,7 @@ static int nonfair_out(struct sim *s, int cpu, int32_t who, bool blocked, uint64
 	struct model_task *mt;
 	int32_t next_task;
 
-	model_other_class(s->m, cpu, false, now);
+	model_other_class(s->m, cpu, false, MODEL_OTHER_RT, now);
 	c->resched_at = UINT64_MAX;
 	c->resched_deferred = false;
 	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
@@ -3701,8 +3715,7 @@ static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 		bool blocked = c->other_out_blocked;
 
 		c->other_out_blocked = false;
-		other_kind(s, cpu, (int32_t)ti);
-		model_other_class_handover(s->m, cpu, now);
+		model_other_class_handover(s->m, cpu, other_kind(s, cpu, (int32_t)ti), now);
 		if (emit_switch(s, cpu, c->other, blocked ? 1 : 0,
 				blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked,
 				(int32_t)ti, now))
@@ -3752,7 +3765,7 @@ static int class_in_place(struct sim *s, int cpu, uint32_t ti, uint64_t now,
 	if (!f->mt || f->st != SIM_BLOCKED || f->waiting != next->arg)
 		return 0;
 	c->other = -1;
-	model_other_class(s->m, cpu, false, now);
+	model_other_class(s->m, cpu, false, MODEL_OTHER_RT, now);
 	if (model_task_switched_to_fair(s->m, f->mt, cpu, true, now) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
 		return nonfair_out(s, cpu, (int32_t)ti, false, now) ? -1 : 1;
@@ -4198,6 +4211,39 @@ static int apply_traced_migration(struct sim *s, const struct wl_timed *e, uint6
 	return 0;
 }
 
+/*
+ * The class wake (WL_T_CLASS_WAKE) @e of a fair record switched to the fair
+ * class while queued, not running (class_split() of a queued record, the
+ * deboost of a queued RT record: pi_rt_first()): the kernel's
+ * __sched_setscheduler() / rt_mutex_setprio() enqueue it on its CPU with
+ * ENQUEUE_RESTORE | ENQUEUE_MOVE and check_class_changed() ->
+ * switched_to_fair() attaches it and calls wakeup_preempt(rq, p, 0)
+ * (model_task_switched_to_fair(.., false, ..)): no sched_waking /
+ * sched_wakeup, no placement, no wakeup cost or latency sample.  Until
+ * class52 it went through the wakeup (deliver_wake()).  1 if done, 0 if the
+ * record is not waiting for @e on a CPU of the replay (the wakeup follows),
+ * -1 on error.
+ */
+static int class_enqueue(struct sim *s, const struct wl_timed *e, uint64_t now)
+{
+	struct sim_task *f;
+	int cpu = e->cpu;
+
+	if (e->task >= s->nr_tasks || cpu < 0 || cpu >= s->nr_cpus)
+		return 0;
+	f = &s->tasks[e->task];
+	if (!f->mt || f->st != SIM_BLOCKED || f->waiting != e->arg ||
+	    model_task_switched_to_fair(s->m, f->mt, cpu, false, now) < 0)
+		return 0;
+	s->notes[SIM_NOTE_CLASS_QUEUED]++;
+	f->st = SIM_QUEUED;
+	f->cpu = cpu;
+	f->waiting = WL_NONE;
+	if (!model_need_resched(s->m, cpu))
+		return 0;
+	return arm_resched(s, cpu, now) ? -1 : 1;
+}
+
 static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed *next)
 {
 	uint64_t now = e->ts;
@@ -4209,6 +4255,12 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		if ((e->aux & WL_T_CLASS_WAKE) && e->arg == s->class_handed) {
 			s->class_handed = WL_NONE;
 			return 0;
+		}
+		if (e->aux & WL_T_CLASS_WAKE) {
+			int r = class_enqueue(s, e, now);
+
+			if (r)
+				return r < 0 ? -1 : 0;
 		}
 		if (deliver_wake(s, e->arg, -1, now))
 			return -1;
@@ -4293,6 +4345,18 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		return emit_wake_event(s, (enum trace_event_type)e->aux, e->task, cpu, cpu,
 				       cpu_pid(s, cpu), now);
 	}
+	case WL_T_CLASS_ENTER:
+		/*
+		 * switched to fair asleep: switched_to_fair() ->
+		 * attach_task_cfs_rq() attaches the carried entity to the
+		 * cfs_rq of its CPU now (before class52: at its first wakeup)
+		 */
+		if (t && t->mt && t->st == SIM_BLOCKED && e->cpu >= 0 && e->cpu < s->nr_cpus &&
+		    model_task_switched_to_fair_asleep(s->m, t->mt, e->cpu, now) == 0) {
+			s->notes[SIM_NOTE_CLASS_ENTER_ASLEEP]++;
+			t->cpu = e->cpu;
+		}
+		return 0;
 	case WL_T_OTHER_MIGRATE:
 		return emit_migrate(s, e->task, s->tasks[e->task].cpu, e->cpu,
 				    e->cpu >= 0 ? e->cpu : 0, now);
@@ -4670,8 +4734,8 @@ int sim_start(struct sim *s)
 		seen++;
 		if (e->kind == WL_T_OTHER_OUT) {
 			s->cpus[e->cpu].other = (int32_t)e->task;
-			other_kind(s, e->cpu, (int32_t)e->task);
-			model_other_class(s->m, e->cpu, true, first);
+			model_other_class(s->m, e->cpu, true, other_kind(s, e->cpu, (int32_t)e->task),
+					  first);
 		}
 	}
 	free(decided);

@@ -1499,8 +1499,12 @@ static uint32_t class_split(struct wl_builder *b, uint32_t t, int32_t prio, uint
 	note(b, WL_NOTE_CLASS_SPLIT);
 	if (pi)
 		note(b, WL_NOTE_CLASS_SPLIT_PI);
-	if (!queued)
+	if (!queued) {
+		/* asleep: switched_to_fair() attaches it at the change */
+		if (to == WL_CLASS_FAIR && push_timed(b, ts, WL_T_CLASS_ENTER, n, cpu, 0, 0))
+			return WL_NONE;
 		return n;
+	}
 	if (to == WL_CLASS_FAIR && class_wake(b, n, cpu, ts) == WL_NONE)
 		return WL_NONE;
 	b->ts.v[n].initial_sleep = false;
@@ -2259,8 +2263,12 @@ static int pi_setprio_nice(struct wl_builder *b, uint32_t t, const struct trace_
  * its own context, the usual case) its RT interval ends now and the fair task
  * is woken here now (an assumed wake: its enqueue, the resched that lets the
  * fair pick decide) and runs on as the trace shows; asleep (a waiter gave up
- * on the lock) it starts asleep and its next traced wake wakes it.  Queued or
- * running elsewhere: kept as RT (note).  The fair task's nice is @newprio's
+ * on the lock) it starts asleep (its load attached at the change:
+ * WL_T_CLASS_ENTER) and its next traced wake wakes it; queued
+ * (not running; until class52 kept as RT up to its next switch) it is
+ * enqueued on its CPU at the deboost by a class wake, as class_split() does
+ * for a queued record.  Running elsewhere: kept as RT (note).  The fair
+ * task's nice is @newprio's
  * (if another fair waiter still boosts it, that boost's end reads as a nice
  * change).  A fair task boosted to RT later in the trace gets its RT record
  * from class_split() (at the boost if queued or asleep, else at its
@@ -2273,11 +2281,13 @@ static int pi_rt_first(struct wl_builder *b, uint32_t t, struct cpu_track *c,
 	const struct trace_sched_pi_setprio *pi = &ev->u.pi_setprio;
 	bool running = c && c->curr == (int32_t)t && b->ts.v[t].st == TS_RUNNING &&
 		       b->ts.v[t].cpu == ev->cpu;
+	bool queued = !running && b->ts.v[t].st == TS_QUEUED && b->ts.v[t].waking == WL_NONE &&
+		      b->ts.v[t].cpu >= 0;
 	uint32_t group = b->ts.v[t].group, n;
 	int cpu = running ? ev->cpu : b->ts.v[t].cpu;
 	char comm[TRACE_COMM_LEN];
 
-	if (!running && b->ts.v[t].st != TS_BLOCKED) {
+	if (!running && !queued && b->ts.v[t].st != TS_BLOCKED) {
 		note(b, WL_NOTE_PI_RT_KEPT);
 		return 0;
 	}
@@ -2303,8 +2313,17 @@ static int pi_rt_first(struct wl_builder *b, uint32_t t, struct cpu_track *c,
 	b->tasks.v[n].class_prev = t;
 	b->tasks.v[n].group = b->ts.v[n].group = group;
 	note(b, WL_NOTE_PI_RT_FIRST);
-	if (!running)
+	if (queued) {
+		/* queued on @cpu: switched_to_fair()'s enqueue there, the pick later */
+		note(b, WL_NOTE_PI_RT_QUEUED);
+		if (class_wake(b, n, cpu, ev->ts) == WL_NONE)
+			return -1;
+		b->ts.v[n].initial_sleep = false;
+		b->ts.v[n].st = TS_QUEUED;
 		return 0;
+	}
+	if (!running)   /* asleep: switched_to_fair() attaches it at the change */
+		return push_timed(b, ev->ts, WL_T_CLASS_ENTER, n, cpu, 0, 0) ? -1 : 0;
 	if (class_wake(b, n, ev->cpu, ev->ts) == WL_NONE)
 		return -1;
 	b->ts.v[n].initial_sleep = false;
@@ -4044,7 +4063,8 @@ static const char *const note_text[WL_NOTE_NR] = {
 	[WL_NOTE_CLASS_SPLIT] = "class changes between fair and RT: a prio of the other class in a task's switch or wake with no sched_pi_setprio to explain it (sched_setscheduler(): check_class_changed()), or a priority-inheritance boost to an RT prio; the task's record ends there and a record of the same pid in the new class goes on (class_split())",
 	[WL_NOTE_CLASS_SPLIT_PI] = "... of them the RT class of a priority-inheritance boost (sched_pi_setprio to an RT prio, rt_mutex_setprio() -> __setscheduler_class())",
 	[WL_NOTE_DEBOOST_CHARGE] = "sched_stat_runtime events of a running task right after its deboost from an RT prio to a fair one: the RT class's charge of its dequeue (rt_mutex_setprio() -> update_curr_rt()), counted with the RT/DL events, not the fair ones",
-	[WL_NOTE_PI_RT_KEPT] = "RT records whose RT boost ended at a fair prio while they were queued or running on another CPU: RT until their next switch or wake at a fair prio (class_split())",
+	[WL_NOTE_PI_RT_KEPT] = "RT records whose RT boost ended at a fair prio while they were running on another CPU: RT until their next switch or wake at a fair prio (class_split())",
+	[WL_NOTE_PI_RT_QUEUED] = "RT records whose RT boost ended at a fair prio while they were queued (not running): a fair task of the same pid from there, enqueued on the record's CPU by the class change (switched_to_fair(); a class wake, no latency sample)",
 	[WL_NOTE_PI_NICE] = "sched_pi_setprio of a fair task boosted within 100..139 whose oldprio is neither the boost nor an RT prio: a set_user_nice() made while boosted ended the boost (p->prio = the new normal prio); a nice change there",
 	[WL_NOTE_PI_OPEN] = "fair tasks still boosted within 100..139 at the trace end by their last sched_pi_setprio: still waited for, or a set_user_nice() to the boost's own prio ended the boost with no event (the trace cannot tell); their later switches at that prio were read as the boost, at the nice so far",
 	[WL_NOTE_EXT_FORK] = "forks not performed by a traced fair task in its own context: replayed at their trace times",

@@ -651,20 +651,21 @@ void model_idle_tick_stop(struct model *m, int cpu);
 void model_tick(struct model *m, int cpu, uint64_t now);
 
 /*
- * A non-fair (RT/DL/stopper) task takes @cpu at @now (the fair current, if
- * any, is put back: it stays queued) or gives it back.  While it runs the
- * fair tasks see the time stolen; on release need_resched is set so the
- * caller calls model_schedule().
- */
-void model_other_class(struct model *m, int cpu, bool running, uint64_t now);
-
-/*
- * The class of the next non-fair task to take @cpu (model_other_class(),
- * model_other_class_handover()): RT (the default when not told), DL, or
- * the stop class (no PELT signal).  Used unless model_config.no_others_pelt.
+ * The class of a non-fair task taking @cpu (model_other_class(),
+ * model_other_class_handover()): RT, DL, or the stop class (no PELT
+ * signal).  Its RT/DL signal is kept unless model_config.no_others_pelt.
  */
 enum model_other_cls { MODEL_OTHER_RT = 0, MODEL_OTHER_DL, MODEL_OTHER_STOP };
-void model_other_class_kind(struct model *m, int cpu, enum model_other_cls cls);
+
+/*
+ * A non-fair task of class @cls (RT/DL/stopper) takes @cpu at @now (the fair
+ * current, if any, is put back: it stays queued) or gives it back (@running
+ * false: @cls is not used).  While it runs the fair tasks see the time
+ * stolen; on release need_resched is set so the caller calls
+ * model_schedule().  Nothing is done for a @cpu or @cls out of range.
+ */
+void model_other_class(struct model *m, int cpu, bool running, enum model_other_cls cls,
+		       uint64_t now);
 
 /* @cpu's rq->avg_rt / avg_dl util_avg (0 with model_config.no_others_pelt). */
 unsigned long model_cpu_util_rt(const struct model *m, int cpu);
@@ -675,9 +676,11 @@ unsigned long model_cpu_util_dl(const struct model *m, int cpu);
  * at @now (RT to RT: __schedule() -> put_prev_task_rt() -> update_curr_rt()
  * charges the one leaving, the CPU stays out of the fair class's hands):
  * the charge's sched_stat_runtime under STAT_RUNTIME_OTHER_CLASS.  Nothing
- * if no non-fair task holds @cpu.
+ * if no non-fair task holds @cpu; the coming task's class is @cls (nothing
+ * is done for a @cls out of range).
  */
-void model_other_class_handover(struct model *m, int cpu, uint64_t now);
+void model_other_class_handover(struct model *m, int cpu, enum model_other_cls cls,
+				uint64_t now);
 
 /*
  * Move a queued, not running task to @dst_cpu (load balancer, affinity,
@@ -916,6 +919,18 @@ int model_task_set_class_prev(struct model_task *t, struct model_task *from);
  */
 int model_task_switched_to_fair(struct model *m, struct model_task *t, int cpu, bool running,
 				uint64_t now);
+/*
+ * Sleeping fair task @t enters the fair class asleep on @cpu (sched_setscheduler()
+ * to a fair policy, or a deboost, of a blocked task): check_class_changed()
+ * -> switched_to_fair() -> attach_task_cfs_rq() attaches its entity's load
+ * (the carried one, model_task_set_class_prev(), or its own if it left the
+ * class itself) to @cpu's cfs_rq at the change, as blocked load; its later
+ * wakeup enqueues it without attaching again.  Nothing carried: nothing
+ * attached (its first wakeup attaches it, as before).  -1 if @t is not
+ * asleep, is delayed, or is attached and never left.
+ */
+int model_task_switched_to_fair_asleep(struct model *m, struct model_task *t, int cpu,
+				       uint64_t now);
 
 /*
  * --placement model: the CPU select_task_rq_fair() would choose for @t,

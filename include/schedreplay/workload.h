@@ -530,6 +530,11 @@ enum wl_timed_kind {
 				  (switched_from_fair(): a record of the same pid in the
 				  RT class goes on; docs/replay.md, "Class changes"); its
 				  ops end */
+	WL_T_CLASS_ENTER,      /* task (a fair record that starts asleep), cpu: the
+				  sleeping task is switched to the fair class here
+				  (switched_to_fair() -> attach_task_cfs_rq(): its load
+				  joins cpu's cfs_rq while it sleeps); its next traced
+				  wake wakes it */
 };
 
 #define WL_T_TIED 0x2

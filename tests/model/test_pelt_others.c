@@ -49,11 +49,11 @@ static struct model *new_model(bool others)
 static void rt_run(struct model *m, struct sched_avg *ref)
 {
 	memset(ref, 0, sizeof(*ref));
-	model_other_class(m, 0, true, T0);
+	model_other_class(m, 0, true, MODEL_OTHER_RT, T0);
 	ref_step(ref, T0, 0);                    /* set_next_task_rt() */
 	model_tick(m, 0, T0 + 4 * MS);
 	ref_step(ref, T0 + 4 * MS, 1);           /* task_tick_rt() */
-	model_other_class(m, 0, false, T0 + 10 * MS);
+	model_other_class(m, 0, false, MODEL_OTHER_RT, T0 + 10 * MS);
 	ref_step(ref, T0 + 10 * MS, 1);          /* put_prev_task_rt() */
 }
 
@@ -140,7 +140,7 @@ static void test_blocked_running(void)
 	struct sched_avg ref;
 
 	memset(&ref, 0, sizeof(ref));
-	model_other_class(m, 1, true, T0);
+	model_other_class(m, 1, true, MODEL_OTHER_RT, T0);
 	ref_step(&ref, T0, 0);
 	m->rqs[1].has_blocked_load = true;
 	model_advance_time(m, T0 + 6 * MS);
@@ -165,10 +165,9 @@ static void test_handover_dl_stop(void)
 
 	memset(&rt, 0, sizeof(rt));
 	memset(&dl, 0, sizeof(dl));
-	model_other_class(m, 0, true, T0);
+	model_other_class(m, 0, true, MODEL_OTHER_RT, T0);
 	ref_step(&rt, T0, 0);
-	model_other_class_kind(m, 0, MODEL_OTHER_DL);
-	model_other_class_handover(m, 0, T0 + 5 * MS);
+	model_other_class_handover(m, 0, MODEL_OTHER_DL, T0 + 5 * MS);
 	ref_step(&rt, T0 + 5 * MS, 1);
 	ref_step(&dl, T0 + 5 * MS, 0);
 	/* no periodic balance due at this tick (its blocked update would
@@ -176,21 +175,26 @@ static void test_handover_dl_stop(void)
 	rq->next_balance = m->jiffies + 1000;
 	model_tick(m, 0, T0 + 7 * MS);
 	ref_step(&dl, T0 + 7 * MS, 1);           /* task_tick_dl() */
-	model_other_class(m, 0, false, T0 + 8 * MS);
+	model_other_class(m, 0, false, MODEL_OTHER_RT, T0 + 8 * MS);
 	ref_step(&dl, T0 + 8 * MS, 1);
 	check_same(&rq->avg_rt, &rt);
 	check_same(&rq->avg_dl, &dl);
 	CHECK(rq->avg_dl.util_sum > 0);
 	CHECK_EQ_U(model_cpu_util_dl(m, 0), rq->avg_dl.util_avg);
 
-	model_other_class_kind(m, 0, MODEL_OTHER_STOP);
-	model_other_class(m, 0, true, T0 + 20 * MS);
+	model_other_class(m, 0, true, MODEL_OTHER_STOP, T0 + 20 * MS);
 	model_tick(m, 0, T0 + 21 * MS);
-	model_other_class(m, 0, false, T0 + 22 * MS);
+	model_other_class(m, 0, false, MODEL_OTHER_RT, T0 + 22 * MS);
 	check_same(&rq->avg_rt, &rt);
 	check_same(&rq->avg_dl, &dl);
-	/* the kind is used once: the next one is RT again */
-	model_other_class(m, 0, true, T0 + 30 * MS);
+	/* the class is the call's: an RT task next is RT; a class out of
+	 * range does nothing */
+	model_other_class(m, 0, true, (enum model_other_cls)7, T0 + 30 * MS);
+	CHECK(!rq->other_class);
+	model_other_class(m, 0, true, MODEL_OTHER_RT, T0 + 30 * MS);
+	CHECK(rq->other_class);
+	CHECK_EQ_U(rq->other_cls, MODEL_OTHER_RT);
+	model_other_class_handover(m, 0, (enum model_other_cls)7, T0 + 31 * MS);
 	CHECK_EQ_U(rq->other_cls, MODEL_OTHER_RT);
 	model_free(m);
 }

@@ -155,4 +155,48 @@ static inline size_t ev_pirt_cycle(struct trace_event *ev, bool setprio)
 	return n;
 }
 
+/*
+ * A fair task 10 (nice 0) on CPU 0 that is SCHED_FIFO from 2 ms (its
+ * switch-out at 98, no event for the change), runs as RT at 3 ms and is
+ * SCHED_OTHER again while asleep: its wake at 5 ms shows 120; it runs fair
+ * and sleeps at 6 ms.
+ */
+static inline size_t ev_class_change_asleep(struct trace_event *ev)
+{
+	const uint64_t ms = 1000000;
+	size_t n = 0;
+
+	ev[n++] = ev_switch(1 * ms, 0, 0, 'R', 120, 10, 120);
+	ev[n++] = ev_switch(2 * ms, 0, 10, 'S', 98, 0, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 3 * ms, 0, 0, 0, 10, 98, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * ms + 2000, 0, 0, 0, 10, 98, 0);
+	ev[n++] = ev_switch(3 * ms + 5000, 0, 0, 'R', 120, 10, 98);
+	ev[n++] = ev_switch(3 * ms + 60000, 0, 10, 'S', 98, 0, 120);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 5 * ms, 0, 0, 0, 10, 120, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * ms + 2000, 0, 0, 0, 10, 120, 0);
+	ev[n++] = ev_switch(5 * ms + 5000, 0, 0, 'R', 120, 10, 120);
+	ev[n++] = ev_switch(6 * ms, 0, 10, 'S', 120, 0, 120);
+	return n;
+}
+
+/*
+ * ev_pirt_cycle()'s boost, then the boosted holder 10 is preempted queued at
+ * 3 ms + 2 us by RT task 12 (prio 90), and deboosted (98 -> 130) at 3.5 ms
+ * from CPU 1 while still queued (the waiter gave up: its rt_mutex_adjust_prio
+ * chain walk); 12 sleeps at 4 ms, 10 runs fair and sleeps at 5 ms.
+ */
+static inline size_t ev_pirt_queued(struct trace_event *ev)
+{
+	const uint64_t ms = 1000000;
+	size_t n = ev_pirt_cycle(ev, true) - 2;   /* up to 10's boosted switch-in */
+
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKING, 3 * ms, 0, 10, 0, 12, 90, 0);
+	ev[n++] = ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * ms + 1000, 0, 10, 0, 12, 90, 0);
+	ev[n++] = ev_switch(3 * ms + 2000, 0, 10, 'R', 98, 12, 90);
+	ev[n++] = ev_pi_setprio(3 * ms + 500000, 1, 0, 10, 98, 130);
+	ev[n++] = ev_switch(4 * ms, 0, 12, 'S', 90, 10, 130);
+	ev[n++] = ev_switch(5 * ms, 0, 10, 'S', 130, 0, 120);
+	return n;
+}
+
 #endif

@@ -5172,6 +5172,51 @@ static void test_class_leave_run_on(void)
 }
 
 /*
+ * ev_pirt_queued(): the RT holder deboosted while queued behind RT task 12
+ * is enqueued on CPU 0 by the class change (class_enqueue():
+ * model_task_switched_to_fair(.., false, ..)), not woken: no sched_wakeup of
+ * 10 after its boost, it runs when 12 sleeps at 4 ms.
+ */
+static void test_class_queued_enqueue(void)
+{
+	struct trace_event ev[24];
+	size_t n = ev_pirt_queued(ev);
+	struct wl_workload *wl;
+	struct run x;
+
+	if (run_events(&x, &wl, ev, n, true)) {
+		CHECK_EQ(note_count(x.r, "fair records switched to the fair class while queued"), 1);
+		CHECK_EQ(dump_count(x.dump, 0, 2 * MS + 20000, 5 * MS, "sched_wakeup: task10:10"), 0);
+		CHECK_EQ(dump_count(x.dump, 1, 2 * MS + 20000, 5 * MS, "sched_wakeup: task10:10"), 0);
+		CHECK_EQ(dump_find(x.dump, 0, 3 * MS, "task12:12 [90] S ==> task10:10 [130]"), 4 * MS);
+	}
+	run_end(&x);
+	wl_free(wl);
+}
+
+/*
+ * A fair task (10, nice 0) that is SCHED_FIFO from 2 ms (its switch-out at
+ * 98) and SCHED_OTHER again while asleep (its wake at 5 ms shows 120):
+ * the fair record after the change is attached to CPU 0's queue at the
+ * change (WL_T_CLASS_ENTER: model_task_switched_to_fair_asleep()), once;
+ * its wake then enqueues it (ev_class_change_asleep()).
+ */
+static void test_class_enter_asleep(void)
+{
+	struct trace_event ev[16];
+	size_t n = ev_class_change_asleep(ev);
+	struct wl_workload *wl;
+	struct run x;
+
+	if (run_events(&x, &wl, ev, n, true)) {
+		CHECK_EQ(note_count(x.r, "fair records switched to the fair class while asleep"), 1);
+		CHECK(dump_find(x.dump, 0, 5 * MS, "==> task10:10 [120]") < 6 * MS);
+	}
+	run_end(&x);
+	wl_free(wl);
+}
+
+/*
  * The holder's own deboost at its unlock asks for a resched (prio_changed_fair():
  * running, its prio lowered, another task queued: 12, nice 19), which the
  * kernel takes only after the unlock's wake of the top waiter (11):
@@ -5291,6 +5336,8 @@ int main(int argc, char **argv)
 	test_class_in_place_other_pick();
 	test_rt_block_handover();
 	test_class_leave_run_on();
+	test_class_queued_enqueue();
+	test_class_enter_asleep();
 	test_handoff_pingpong();
 	test_idle_tick_local();
 	test_ops_done_queued();

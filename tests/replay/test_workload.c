@@ -3957,6 +3957,15 @@ static const struct wl_timed *timed_of(const struct wl_workload *wl, uint8_t kin
  * The three records of @pid, fair, RT and fair again (a class change and its
  * way back): false if there are not three.
  */
+/* The workload of the @n events @ev, fed from start() to finish(). */
+static struct wl_workload *fed(const struct trace_event *ev, size_t n)
+{
+	start();
+	for (size_t i = 0; i < n; i++)
+		feed(ev[i]);
+	return finish();
+}
+
 static bool fair_rt_fair(const struct wl_workload *wl, int pid, uint32_t *a, uint32_t *r,
 			 uint32_t *f)
 {
@@ -3988,19 +3997,10 @@ static void test_class_change(void)
 {
 	struct wl_workload *wl;
 	uint32_t a, r, f;
+	struct trace_event ev[16];
 
-	start();
-	feed(ev_switch(1 * MS, 0, 0, 'R', 120, 10, 120));
-	feed(ev_switch(2 * MS, 0, 10, 'S', 98, 0, 120));         /* SCHED_FIFO since */
-	feed(ev_wake(TRACE_EV_SCHED_WAKING, 3 * MS, 0, 0, 0, 10, 98, 0));
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 3 * MS + 2000, 0, 0, 0, 10, 98, 0));
-	feed(ev_switch(3 * MS + 5000, 0, 0, 'R', 120, 10, 98));
-	feed(ev_switch(3 * MS + 60000, 0, 10, 'S', 98, 0, 120));
-	feed(ev_wake(TRACE_EV_SCHED_WAKING, 5 * MS, 0, 0, 0, 10, 120, 0)); /* SCHED_OTHER */
-	feed(ev_wake(TRACE_EV_SCHED_WAKEUP, 5 * MS + 2000, 0, 0, 0, 10, 120, 0));
-	feed(ev_switch(5 * MS + 5000, 0, 0, 'R', 120, 10, 120));
-	feed(ev_switch(6 * MS, 0, 10, 'S', 120, 0, 120));
-	wl = finish();
+	/* SCHED_FIFO from its switch-out at 2 ms, SCHED_OTHER in its wake at 5 ms */
+	wl = fed(ev, ev_class_change_asleep(ev));
 	if (!fair_rt_fair(wl, 10, &a, &r, &f)) {
 		wl_free(wl);
 		return;
@@ -4016,6 +4016,8 @@ static void test_class_change(void)
 	CHECK(timed_of(wl, WL_T_OTHER_WAKE, r, 3 * MS) != NULL);
 	CHECK(timed_of(wl, WL_T_OTHER_IN, r, 3 * MS + 5000) != NULL);
 	CHECK(timed_of(wl, WL_T_OTHER_OUT, r, 3 * MS + 60000) != NULL);
+	/* back to fair asleep: attached at the change (class52), woken by its wake */
+	CHECK(timed_of(wl, WL_T_CLASS_ENTER, f, 5 * MS) != NULL);
 	CHECK_EQ(wl_task(wl, f)->nice, 0);
 	CHECK(wl_task(wl, f)->init_wake != WL_NONE);
 	CHECK_EQ(note_value(wl, "class changes between fair and RT"), 2);
@@ -4038,10 +4040,7 @@ static void test_class_change_pi(void)
 	const struct wl_timed *w;
 	struct trace_event ev[16];
 
-	start();
-	for (size_t i = 0, n = ev_pirt_cycle(ev, true); i < n; i++)
-		feed(ev[i]);
-	wl = finish();
+	wl = fed(ev, ev_pirt_cycle(ev, true));
 	if (!fair_rt_fair(wl, 10, &a, &r, &f)) {
 		wl_free(wl);
 		return;
@@ -4054,6 +4053,35 @@ static void test_class_change_pi(void)
 	CHECK(w != NULL && (w->aux & WL_T_CLASS_WAKE));
 	CHECK_EQ(note_value(wl, "class changes between fair and RT"), 1);
 	CHECK_EQ(note_value(wl, "the RT class of a priority-inheritance boost"), 1);
+	wl_free(wl);
+}
+
+/*
+ * ev_pirt_queued(): the boosted holder is deboosted while queued (preempted
+ * by RT task 12).  The kernel: fair from the deboost, enqueued on CPU 0 by
+ * the class change (switched_to_fair(), not running).  Records fair, RT,
+ * fair; the last is enqueued at the deboost by a class wake on CPU 0.
+ * Until class52 the RT record was kept (WL_NOTE_PI_RT_KEPT) until the
+ * switch-in at 130 split it there.
+ */
+static void test_class_change_pi_queued(void)
+{
+	struct wl_workload *wl;
+	uint32_t a, r, f;
+	const struct wl_timed *w;
+	struct trace_event ev[24];
+
+	wl = fed(ev, ev_pirt_queued(ev));
+	if (!fair_rt_fair(wl, 10, &a, &r, &f)) {
+		wl_free(wl);
+		return;
+	}
+	CHECK_EQ(wl_task(wl, f)->nice, 10);
+	w = timed_of(wl, WL_T_EXT_WAKE, f, 3 * MS + 500000);
+	CHECK(w != NULL && (w->aux & WL_T_CLASS_WAKE) && w->cpu == 0);
+	CHECK(timed_of(wl, WL_T_OTHER_OUT, r, 3 * MS + 2000) != NULL);
+	CHECK_EQ(note_value(wl, "RT records whose RT boost ended at a fair prio while they were queued"), 1);
+	CHECK_EQ(note_value(wl, "RT records whose RT boost ended at a fair prio while they were running"), 0);
 	wl_free(wl);
 }
 
@@ -4393,6 +4421,7 @@ int main(void)
 	test_pi_rt_first();
 	test_class_change();
 	test_class_change_pi();
+	test_class_change_pi_queued();
 	test_unseen_after_idle(false, true);
 	test_unseen_after_idle(true, true);
 	test_unseen_after_idle(true, false);
