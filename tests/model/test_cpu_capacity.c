@@ -29,9 +29,9 @@ static struct model *mk(bool fixed)
 /* an RT task runs 10 ms on idle CPU 0 (a tick at 4 ms): avg_rt util 191 */
 static void rt_run(struct model *m)
 {
-	model_other_class(m, 0, true, T0);
+	model_other_class(m, 0, true, MODEL_OTHER_RT, T0);
 	model_tick(m, 0, T0 + 4 * MS);
-	model_other_class(m, 0, false, T0 + 10 * MS);
+	model_other_class(m, 0, false, MODEL_OTHER_RT, T0 + 10 * MS);
 	CHECK_EQ_U(m->rqs[0].avg_rt.util_avg, 191);
 }
 
