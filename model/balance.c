@@ -22,7 +22,8 @@
  *
  * sched_balance_rq() (load_balance() in 6.1; model/balance_rq.c) is the kernel's arithmetic on
  * that topology: group statistics and group_classify() (has_spare,
- * fully_busy, overloaded), sched_balance_find_src_group()'s decision tree
+ * fully_busy, misfit - a CPU of RT/DL-reduced capacity -, imbalanced,
+ * overloaded), sched_balance_find_src_group()'s decision tree
  * with imbalance_pct, prefer-sibling and the NUMA allowance,
  * calculate_imbalance()'s migrate_task / migrate_util / migrate_load,
  * sched_balance_find_src_rq(), detach_tasks() with task_h_load() and
@@ -33,10 +34,12 @@
  * several: p->cpus_mask) is honoured by can_migrate_task() (LBF_SOME_PINNED
  * marks the parent's group imbalanced, sg_imbalanced(); LBF_DST_PINNED's
  * retry with another CPU of the local group, which only the NUMA level's
- * node groups can offer) and by the placement paths below.  Not modelled: CPU capacities other than 1024
- * (no RT/IRQ pressure, no asymmetry: no misfit, asym-packing or
- * reduced-capacity cases), SMT, util_est
- * and NUMA balancing (fbq types, locality).  Under --placement trace
+ * node groups can offer) and by the placement paths below.  CPU capacity
+ * is 1024 less the CPU's avg_rt and avg_dl (scale_rt_capacity(), below;
+ * the reduced-capacity misfit group, active balance and nohz kick on
+ * symmetric CPUs), 1024 with model_config.fixed_cpu_capacity.  Not
+ * modelled: IRQ and HW pressure, asymmetric CPUs (asymmetric misfit,
+ * asym-packing), SMT, util_est and NUMA balancing (fbq types, locality).  Under --placement trace
  * periodic passes, and newidle passes unless the replay asks for a pull
  * (idle_pull), are dry runs: the same decisions without moving anything; a
  * dry newidle pass that would have pulled still ends the domain walk and
