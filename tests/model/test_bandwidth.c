@@ -513,6 +513,80 @@ static void test_api(void)
 	model_free(m);
 }
 
+/*
+ * A limbo task leaves the fair class (sched_setscheduler() to RT:
+ * dequeue_task_fair() with DEQUEUE_SAVE | DEQUEUE_MOVE, no DEQUEUE_SLEEP):
+ * dequeue_throttled_task() takes it off /a's limbo list and keeps
+ * p->throttled, as 6.18 does.  Case @requota false: /a's quota is removed
+ * while it is out (no group has a quota: cfs_bandwidth_used() false), it
+ * comes back (switched_to_fair()) and is enqueued for real with the flag
+ * cleared; /a gets a quota again, the task runs and sleeps, and its
+ * dequeue takes it off every queue.  Before bw52 the flag stayed set
+ * (task_is_throttled() false at the enqueue), so the sleep's dequeue took
+ * dequeue_throttled_task() and left the entity queued: /a's h_nr_queued 1,
+ * rq nr_running 1 with the task asleep.  Case @requota true: the quota
+ * stays, /a is still throttled when it comes back: straight onto the limbo
+ * list again (enqueue_throttled_task(), unchanged).
+ */
+static void test_class_change(bool requota)
+{
+	struct model *m = mk(1);
+	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
+	struct model_task *t;
+
+	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
+	t = fork_in(m, a, 1, 0, T0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
+	model_tick(m, 0, T0 + 5 * MS);
+	model_tick(m, 0, T0 + 10 * MS);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 11 * MS) == NULL);
+	CHECK(t->throttled && q(a, 0)->limbo_head == t);
+	CHECK_EQ_U(m->nr_throttled_tasks, 1);
+
+	CHECK(model_task_switched_from_fair(m, t, T0 + 12 * MS) == 0);
+	CHECK(t->throttled);                     /* kept, as 6.18 */
+	CHECK(q(a, 0)->limbo_head == NULL);
+	CHECK_EQ_U(m->nr_throttled_tasks, 0);
+	CHECK(!t->se.on_rq);
+	CHECK(model_check_invariants(m, NULL) == 0);
+
+	if (requota) {
+		CHECK(model_task_switched_to_fair(m, t, 0, false, T0 + 30 * MS) == 0);
+		CHECK(t->throttled && q(a, 0)->limbo_head == t);
+		CHECK(!t->se.on_rq);
+		CHECK_EQ_U(q(a, 0)->h_nr_queued, 0);
+		CHECK_EQ_U(m->rqs[0].nr_running, 0);
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_run_timers(m, T0 + 100 * MS);
+		CHECK(!t->throttled && t->se.on_rq);
+		CHECK_EQ_U(q(a, 0)->h_nr_queued, 1);
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_free(m);
+		return;
+	}
+	CHECK(model_group_set_bandwidth(m, a, 0, 100 * MS, 0, T0 + 20 * MS, NULL) == 0);
+	CHECK_EQ_U(m->cfs_bandwidth_used, 0);
+	CHECK(model_task_switched_to_fair(m, t, 0, false, T0 + 30 * MS) == 0);
+	CHECK(!t->throttled);
+	CHECK(t->se.on_rq);
+	CHECK_EQ_U(q(a, 0)->h_nr_queued, 1);
+	CHECK_EQ_U(m->rqs[0].nr_running, 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+
+	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * MS, 0, T0 + 40 * MS, NULL) == 0);
+	CHECK_EQ_U(m->cfs_bandwidth_used, 1);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 40 * MS) == t);
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 41 * MS) == NULL);
+	CHECK(!t->throttled && !t->se.on_rq);
+	CHECK_EQ_U(q(a, 0)->h_nr_queued, 0);
+	CHECK_EQ_U(q(a, 0)->nr_running, 0);
+	CHECK_EQ_U(m->rqs[0].cfs.h_nr_queued, 0);
+	CHECK_EQ_U(m->rqs[0].nr_running, 0);
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
 int main(void)
 {
 	test_one_task();
@@ -525,5 +599,7 @@ int main(void)
 	test_idle_timer();
 	test_refill_race();
 	test_api();
+	test_class_change(false);
+	test_class_change(true);
 	return check_done("bandwidth");
 }
