@@ -45,6 +45,28 @@ static struct cfs_bandwidth *pool(struct model_group *g)
 	return &((struct task_group *)g)->cfs_bandwidth;
 }
 
+/* /a with 10 ms per 100 ms from T0, one task forked into it at T0 and running */
+static struct model_task *run_one_in_a(struct model *m, struct model_group **a)
+{
+	struct model_task *t;
+
+	*a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
+	CHECK(model_group_set_bandwidth(m, *a, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
+	t = fork_in(m, *a, 1, 0, T0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
+	return t;
+}
+
+/* @t, running since T0 with 10 ms of quota, throttled at T0 + 10 ms and in limbo at T0 + 11 ms */
+static void run_to_limbo(struct model *m, struct model_task *t)
+{
+	model_tick(m, 0, T0 + 5 * MS);
+	model_tick(m, 0, T0 + 10 * MS);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 11 * MS) == NULL);
+	CHECK(t->throttled);
+}
+
 static uint64_t bw_counter(struct model *m, const char *name)
 {
 	uint64_t v = ~0ULL;
@@ -417,12 +439,9 @@ static void test_slack(uint64_t ret)
 static void test_idle_timer(void)
 {
 	struct model *m = mk(1);
-	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
-	struct model_task *t;
+	struct model_group *a;
+	struct model_task *t = run_one_in_a(m, &a);
 
-	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
-	t = fork_in(m, a, 1, 0, T0);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
 	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 1 * MS) == NULL);
 	CHECK_EQ_U(pool(a)->runtime, 8 * MS);
 	model_run_timers(m, T0 + 100 * MS);
@@ -500,11 +519,7 @@ static void test_api(void)
 
 	t = fork_in(m, a, 1, 0, T0);
 	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
-	model_tick(m, 0, T0 + 5 * MS);
-	model_tick(m, 0, T0 + 10 * MS);
-	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 11 * MS) == NULL);
-	CHECK(t->throttled);
+	run_to_limbo(m, t);
 	CHECK(model_group_set_bandwidth(m, a, 0, 100 * MS, 0, T0 + 20 * MS, &err) == 0);
 	CHECK(!t->throttled && t->se.on_rq);
 	CHECK(!q(a, 0)->runtime_enabled);
@@ -531,17 +546,11 @@ static void test_api(void)
 static void test_class_change(bool requota)
 {
 	struct model *m = mk(1);
-	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
-	struct model_task *t;
+	struct model_group *a;
+	struct model_task *t = run_one_in_a(m, &a);
 
-	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
-	t = fork_in(m, a, 1, 0, T0);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
-	model_tick(m, 0, T0 + 5 * MS);
-	model_tick(m, 0, T0 + 10 * MS);
-	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 11 * MS) == NULL);
-	CHECK(t->throttled && q(a, 0)->limbo_head == t);
+	run_to_limbo(m, t);
+	CHECK(q(a, 0)->limbo_head == t);
 	CHECK_EQ_U(m->nr_throttled_tasks, 1);
 
 	CHECK(model_task_switched_from_fair(m, t, T0 + 12 * MS) == 0);
