@@ -515,7 +515,19 @@ void enqueue_task_fair(struct model *m, struct rq *rq, struct model_task *p, int
 	u64 slice = 0;
 	bool eevdf = sched_feat(m, EEVDF);
 
-	if (task_is_throttled(m, p) && enqueue_throttled_task(m, p))
+	/*
+	 * p->throttled, not task_is_throttled(): 6.18 tests the flag behind
+	 * cfs_bandwidth_used(), but a task that left the fair class from a
+	 * limbo list keeps it (dequeue_throttled_task() without DEQUEUE_SLEEP)
+	 * and may come back after the last quota was removed; the kernel would
+	 * then enqueue it for real with the flag still set, and its next
+	 * dequeue with a quota set again would take dequeue_throttled_task()
+	 * for a queued entity.  With no quota nothing is throttled, so
+	 * enqueue_throttled_task() clears the flag and the task is enqueued
+	 * for real - the kernel's own rule for a throttled task enqueued into
+	 * a hierarchy that is not throttled.  With a quota, as 6.18.
+	 */
+	if (p->throttled && enqueue_throttled_task(m, p))
 		return;
 	COUNT(m, enqueue_task_fair);
 	if (flags & ENQUEUE_DELAYED) {

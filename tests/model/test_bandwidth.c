@@ -45,6 +45,28 @@ static struct cfs_bandwidth *pool(struct model_group *g)
 	return &((struct task_group *)g)->cfs_bandwidth;
 }
 
+/* /a with 10 ms per 100 ms from T0, one task forked into it at T0 and running */
+static struct model_task *run_one_in_a(struct model *m, struct model_group **a)
+{
+	struct model_task *t;
+
+	*a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
+	CHECK(model_group_set_bandwidth(m, *a, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
+	t = fork_in(m, *a, 1, 0, T0);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
+	return t;
+}
+
+/* @t, running since T0 with 10 ms of quota, throttled at T0 + 10 ms and in limbo at T0 + 11 ms */
+static void run_to_limbo(struct model *m, struct model_task *t)
+{
+	model_tick(m, 0, T0 + 5 * MS);
+	model_tick(m, 0, T0 + 10 * MS);
+	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 11 * MS) == NULL);
+	CHECK(t->throttled);
+}
+
 static uint64_t bw_counter(struct model *m, const char *name)
 {
 	uint64_t v = ~0ULL;
@@ -417,12 +439,9 @@ static void test_slack(uint64_t ret)
 static void test_idle_timer(void)
 {
 	struct model *m = mk(1);
-	struct model_group *a = model_group_new(m, model_root_group(m), 1024, "/a", NULL);
-	struct model_task *t;
+	struct model_group *a;
+	struct model_task *t = run_one_in_a(m, &a);
 
-	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * MS, 0, T0, NULL) == 0);
-	t = fork_in(m, a, 1, 0, T0);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
 	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 1 * MS) == NULL);
 	CHECK_EQ_U(pool(a)->runtime, 8 * MS);
 	model_run_timers(m, T0 + 100 * MS);
@@ -500,15 +519,79 @@ static void test_api(void)
 
 	t = fork_in(m, a, 1, 0, T0);
 	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0) == t);
-	model_tick(m, 0, T0 + 5 * MS);
-	model_tick(m, 0, T0 + 10 * MS);
-	model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 10 * MS);
-	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 11 * MS) == NULL);
-	CHECK(t->throttled);
+	run_to_limbo(m, t);
 	CHECK(model_group_set_bandwidth(m, a, 0, 100 * MS, 0, T0 + 20 * MS, &err) == 0);
 	CHECK(!t->throttled && t->se.on_rq);
 	CHECK(!q(a, 0)->runtime_enabled);
 	CHECK(!model_counter_get(m, "throttle_cfs_rq", &v));
+	CHECK(model_check_invariants(m, NULL) == 0);
+	model_free(m);
+}
+
+/*
+ * A limbo task leaves the fair class (sched_setscheduler() to RT:
+ * dequeue_task_fair() with DEQUEUE_SAVE | DEQUEUE_MOVE, no DEQUEUE_SLEEP):
+ * dequeue_throttled_task() takes it off /a's limbo list and keeps
+ * p->throttled, as 6.18 does.  Case @requota false: /a's quota is removed
+ * while it is out (no group has a quota: cfs_bandwidth_used() false), it
+ * comes back (switched_to_fair()) and is enqueued for real with the flag
+ * cleared; /a gets a quota again, the task runs and sleeps, and its
+ * dequeue takes it off every queue.  Before bw52 the flag stayed set
+ * (task_is_throttled() false at the enqueue), so the sleep's dequeue took
+ * dequeue_throttled_task() and left the entity queued: /a's h_nr_queued 1,
+ * rq nr_running 1 with the task asleep.  Case @requota true: the quota
+ * stays, /a is still throttled when it comes back: straight onto the limbo
+ * list again (enqueue_throttled_task(), unchanged).
+ */
+static void test_class_change(bool requota)
+{
+	struct model *m = mk(1);
+	struct model_group *a;
+	struct model_task *t = run_one_in_a(m, &a);
+
+	run_to_limbo(m, t);
+	CHECK(q(a, 0)->limbo_head == t);
+	CHECK_EQ_U(m->nr_throttled_tasks, 1);
+
+	CHECK(model_task_switched_from_fair(m, t, T0 + 12 * MS) == 0);
+	CHECK(t->throttled);                     /* kept, as 6.18 */
+	CHECK(q(a, 0)->limbo_head == NULL);
+	CHECK_EQ_U(m->nr_throttled_tasks, 0);
+	CHECK(!t->se.on_rq);
+	CHECK(model_check_invariants(m, NULL) == 0);
+
+	if (requota) {
+		CHECK(model_task_switched_to_fair(m, t, 0, false, T0 + 30 * MS) == 0);
+		CHECK(t->throttled && q(a, 0)->limbo_head == t);
+		CHECK(!t->se.on_rq);
+		CHECK_EQ_U(q(a, 0)->h_nr_queued, 0);
+		CHECK_EQ_U(m->rqs[0].nr_running, 0);
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_run_timers(m, T0 + 100 * MS);
+		CHECK(!t->throttled && t->se.on_rq);
+		CHECK_EQ_U(q(a, 0)->h_nr_queued, 1);
+		CHECK(model_check_invariants(m, NULL) == 0);
+		model_free(m);
+		return;
+	}
+	CHECK(model_group_set_bandwidth(m, a, 0, 100 * MS, 0, T0 + 20 * MS, NULL) == 0);
+	CHECK_EQ_U(m->cfs_bandwidth_used, 0);
+	CHECK(model_task_switched_to_fair(m, t, 0, false, T0 + 30 * MS) == 0);
+	CHECK(!t->throttled);
+	CHECK(t->se.on_rq);
+	CHECK_EQ_U(q(a, 0)->h_nr_queued, 1);
+	CHECK_EQ_U(m->rqs[0].nr_running, 1);
+	CHECK(model_check_invariants(m, NULL) == 0);
+
+	CHECK(model_group_set_bandwidth(m, a, 10 * MS, 100 * MS, 0, T0 + 40 * MS, NULL) == 0);
+	CHECK_EQ_U(m->cfs_bandwidth_used, 1);
+	CHECK(model_schedule(m, 0, MODEL_PREV_RUNNABLE, T0 + 40 * MS) == t);
+	CHECK(model_schedule(m, 0, MODEL_PREV_SLEEP, T0 + 41 * MS) == NULL);
+	CHECK(!t->throttled && !t->se.on_rq);
+	CHECK_EQ_U(q(a, 0)->h_nr_queued, 0);
+	CHECK_EQ_U(q(a, 0)->nr_running, 0);
+	CHECK_EQ_U(m->rqs[0].cfs.h_nr_queued, 0);
+	CHECK_EQ_U(m->rqs[0].nr_running, 0);
 	CHECK(model_check_invariants(m, NULL) == 0);
 	model_free(m);
 }
@@ -525,5 +608,7 @@ int main(void)
 	test_idle_timer();
 	test_refill_race();
 	test_api();
+	test_class_change(false);
+	test_class_change(true);
 	return check_done("bandwidth");
 }

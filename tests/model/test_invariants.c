@@ -10,6 +10,7 @@
  * every cpu_capacity within 1 .. 1024 (scale_rt_capacity(): RT time reduces
  * it in the runs without bandwidth limits).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -44,19 +45,6 @@ static int run(const char *profile, const char *variants, uint64_t seed, int ste
 	struct model_config cfg = {
 		.nr_cpus = NR_CPUS, .cpu_node = nodes, .hz = 250, .seed = seed,
 		.balance_moves_tasks = (seed & 1) != 0,
-		/*
-		 * The bandwidth runs keep the fixed capacity of 1024, i.e. the
-		 * sequences they had before cap52: with scale_rt_capacity() two
-		 * of them (6.18, aaron-series, seeds 309 and 311) reach a state
-		 * that the fixed capacity also reaches at seeds 1015 and 1021 of
-		 * the same configuration - a task that left the fair class from
-		 * a throttled queue's limbo list keeps p->throttled, is enqueued
-		 * for real while no group has a quota (task_is_throttled()
-		 * false), and a quota set later makes its count leak
-		 * (docs/validation-log.md, helper cap52).  The other runs use
-		 * the kernel's capacity.
-		 */
-		.fixed_cpu_capacity = bw,
 	};
 	struct model_group *g[5];
 	struct model_task *t[NR_TASKS];
@@ -219,8 +207,9 @@ int main(void)
 		"lazy-blocked-update,newidle-pre-5.16", "no-decay-first-enqueue",
 		"update-curr-before-place", "cfs-group-no-dequeue,tg-ratelimit", "vlag-vprot-union",
 	};
+	const char *env = getenv("SR_INVARIANTS_BW_SEEDS");
+	uint64_t seed, nr_bw = env ? strtoull(env, NULL, 10) : 6;
 	unsigned int p, v;
-	uint64_t seed;
 
 	vanilla_eevdf = *model_profile_find("6.18");
 	vanilla_eevdf.feat[FEAT_ZERO_VRUNTIME] = 0;
@@ -231,7 +220,7 @@ int main(void)
 	/* CPU bandwidth: every profile (6.18's task-based throttle; 6.1, 6.5
 	 * and 6.12 dequeue the throttled queue's group entity) */
 	for (p = 0; p < 5; p++)
-		for (seed = 1; seed <= 6; seed++)
+		for (seed = 1; seed <= nr_bw; seed++)
 			run(profiles[p], seed & 1 ? "base" : "aaron-series", seed + p * 100 + 7, 6000, true);
 	return check_done("invariants");
 }
