@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The replay simulation, private:
- *   sim.c           the event loop: wakeups, forks, blocks, ticks, RT intervals
+ *   sim.c           the event loop: scheduling, wakeups, forks, ticks, the run
+ *   sim_work.c      a task's own work: its ops (sim_run_ops())
  *   sim_run.c       replay_run(): model set-up, initial state, the event sink,
  *                   the result object
  *   sim_chan.c      the channels' fill and sleepers (sim_chan.h)
@@ -19,6 +20,7 @@
 #include <schedreplay/sim.h>
 #include <schedreplay/workload.h>
 
+#include "calib.h"
 #include "sim_chan.h"
 
 struct wl_calib;
@@ -409,11 +411,89 @@ struct sim {
 
 /* sim.c */
 int sim_start(struct sim *s);
+int sim_loop(struct sim *s);
+/* sim_schedule_ex()'s @block_state of a RUNNABLE that is a yield, not a preemption */
+#define SIM_STATE_YIELD INT64_MIN
+/* wake_task()'s @how */
+#define SIM_WAKE_WAKING_EMITTED 1u   /* its sched_waking is already emitted */
+#define SIM_WAKE_NO_COST        2u   /* no mechanical cost (--early-wakes nocost) */
+#define SIM_WAKE_STANDIN        4u   /* an early wake's stand-in (--dump-samples' origin) */
+/* --dump-wake-records: one `replay_op:` line at @now on @cpu (nothing else depends on it). */
+void sim_dump_op(struct sim *s, int cpu, uint64_t now, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The op task @ti (@t) is at, NULL past its last. */
+const struct wl_op *sim_cur_op(const struct sim *s, const struct sim_task *t, uint32_t ti);
+/* Arm a reschedule of @cpu that takes effect at @at. */
+int sim_arm_resched(struct sim *s, int cpu, uint64_t at);
+/* Charge the current task's RUN progress up to @now. */
+void sim_charge(struct sim *s, int cpu, uint64_t now);
+/* How long before its BLOCK a hand-off waiter's reply comes (the trace's sync tail). */
+uint64_t sim_reply_tail(const struct sim *s);
+/* Task @t is in the RUN before the BLOCK a hand-off waiter waits for: its reply is due. */
+bool sim_reply_due(const struct sim *s, const struct sim_task *t);
+/* (Re)arm the event at which the current task finishes its RUN op. */
+int sim_arm_op_done(struct sim *s, int cpu, uint64_t now);
+/* The mechanical cost of a wakeup onto @cpu at @now that takes @path (calib.h). */
+uint64_t sim_cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, int cpu,
+		  uint32_t task, uint32_t seq, uint64_t now);
+/* --exec-balance-at traced with the workload's WL_OP_EXEC_BALANCE marks. */
+bool sim_exec_marked(const struct sim *s);
+/* __schedule() on @cpu after the switch's lead (@block_state: prev_state, SIM_STATE_YIELD). */
+int sim_schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
+		      uint64_t lead, uint64_t now);
+/* __schedule() on @cpu with @block_state the prev_state for SLEEP/DEAD (SIM_STATE_YIELD). */
+int sim_schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
+		    uint64_t now);
+/* --block-lead traced: the lead of BLOCK @op's __schedule() before its switch. */
+uint64_t sim_block_lead(const struct sim *s, const struct wl_op *op);
+/* __schedule() on @cpu: the current fair task leaves as @how says. */
+int sim_do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now);
+/* Emit sched_waking or sched_wakeup (@type) of task @ti on @cpu. */
+int sim_emit_wake_event(struct sim *s, enum trace_event_type type, uint32_t ti, int cpu,
+			int target_cpu, int32_t common_pid, uint64_t now);
+/* --wake-clock traced: the rq clock's delay of a wakeup on @cpu made from @waker_cpu. */
+uint64_t sim_wake_clock_delay(const struct sim *s, int waker_cpu, int cpu);
+/* WL_OP_NICE @op of task @ti: set_user_nice() in the model. */
+void sim_set_nice(struct sim *s, uint32_t ti, const struct wl_op *op, uint64_t now);
+/* WL_OP_PI_SETPRIO @op made by the running task: rt_mutex_setprio() of its target. */
+int sim_pi_setprio(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now);
+/* Task @ti's ops after its current one are work and then a BLOCK. */
+bool sim_runs_then_blocks(const struct sim *s, uint32_t ti);
+/* Task @ti's ops after its current one are work and then a WAKE. */
+bool sim_runs_then_wakes(const struct sim *s, uint32_t ti);
+/* try_to_wake_up() of a blocked task by wake record @wi (@how: SIM_WAKE_*). */
+int sim_wake_now(struct sim *s, uint32_t wi, int waker_cpu, unsigned int how, uint64_t now);
+/* The stand-in of non-sync early wake @wi: its target @ti just blocked at the block @wi ends. */
+int sim_early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t now);
+/* Task @yi on @cpu passed an op (or @reply is due): wake a task in a hand-off WAIT for it. */
+int sim_handoff_release(struct sim *s, uint32_t yi, int cpu, bool reply, uint64_t now);
+/* Task @ti on @cpu passed a BLOCK inside a channel read or write: 1 go on, 0 asleep, -1 error. */
+int sim_chan_wait(struct sim *s, int cpu, uint32_t ti, uint64_t now);
+/* WL_OP_READ / WL_OP_WRITE of task @ti on @cpu: 1 done, 0 asleep on the channel, -1 on error. */
+int sim_chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now);
+/* Early wake @w still wakes its task at the block it ends. */
+bool sim_early_wake_wakes(const struct sim *s, const struct wl_wake *w);
+/* Wake record @wi reaches its target (from a WAKE op or at its trace time). */
+int sim_deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now);
+/* Task @ci forked by @parent_pid on @parent_cpu at @now (wake_up_new_task()). */
+int sim_do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, uint64_t now);
+/* WL_OP_MIGRATE: stopper @stopper moves task @ti from @cpu to @dst. */
+int sim_self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
+		     uint64_t now);
+/* --placement model: sched_exec() at task @ti's exec on @cpu: 1 stays, 0 moved, -1 error. */
+int sim_sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now);
+/* WL_OP_AFFINITY of task @ti running on @cpu: its sched_setaffinity(). */
+int sim_affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now);
 /* model_config.migrate_hook: the model's balancer moved a queued task */
 void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now);
 /* model_config.stopper_hook: an active balance queued stopper work on @cpu */
 void sim_model_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now);
-int sim_loop(struct sim *s);
+
+/* sim_work.c */
+/* --resched-at syscall-exit: task @ti's ops from @op are at most a RUN then a hand-off WAIT. */
+bool sim_wait_follows(const struct sim *s, uint32_t ti, uint32_t op);
+/* The current task of @cpu executes its ops from where it is. */
+int sim_run_ops(struct sim *s, int cpu, uint64_t now);
 
 /*
  * Wake @w keeps displaced task @t on the simulation's previous CPU (sim.c's
