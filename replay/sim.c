@@ -28,14 +28,13 @@
  *                 a reader's channel wakes is sim_chanpair.c's
  *   wake records reaching their target  sim_deliver_wake() (early wakes,
  *                 --early-charge), sim_do_fork()
- *   RT / DL       non-fair CPU time, the stopper thread, the model's
- *                 migrations and active balances (the hooks)
  *   timed events  the workload's timed list: external wakeups and forks,
  *                 traced migrations, cgroup moves, RT/DL intervals; balance
  *                 passes
  *   CPU bandwidth timers, heap events, the run  sim_loop(), sim_start()
- * A task's own work (its ops, sim_run_ops()) is sim_work.c's; set-up, the
- * event sink and the results sim_run.c's.  The stand-ins of early wakes
+ * A task's own work (its ops, sim_run_ops()) is sim_work.c's; the non-fair
+ * classes' CPU time, the stopper and the model's hooks sim_class.c's; set-up,
+ * the event sink and the results sim_run.c's.  The stand-ins of early wakes
  * (sim_deliver_wake(), sim_early_standin_wake() here, block_op() in
  * sim_work.c) and the mechanical costs (sim_cost(), resched_after*() here,
  * waker_cost() in sim_work.c) run through several parts: they share the
@@ -85,8 +84,8 @@ void sim_dump_op(struct sim *s, int cpu, uint64_t now, const char *fmt, ...)
  * counts of sets and clears so far).  @cls: "rt" (a non-fair block, the
  * second charge's line: tests/replay/newidle_rt.py) or "fair".
  */
-static void dump_newidle(struct sim *s, int cpu, uint64_t now, int pid, int next, uint64_t ni_seq,
-			 const char *cls)
+void sim_dump_newidle(struct sim *s, int cpu, uint64_t now, int pid, int next, uint64_t ni_seq,
+		      const char *cls)
 {
 	static const char *const why[] = { "traced", "nosd", "notoverloaded", "shortidle", "ran" };
 	static const char *const site[] = { "none", "enqueue", "newidle", "periodic", "nohz" };
@@ -128,7 +127,7 @@ static void dump_wake_op(struct sim *s, const char *kind, int cpu, uint64_t now,
 
 /* ---- heap ------------------------------------------------------------- */
 
-static int heap_push(struct sim *s, uint64_t t, uint8_t kind, int cpu, uint32_t gen)
+int sim_heap_push(struct sim *s, uint64_t t, uint8_t kind, int cpu, uint32_t gen)
 {
 	struct sim_hev *h;
 	size_t i;
@@ -198,7 +197,7 @@ static bool cpu_busy(const struct sim_cpu *c)
 }
 
 /* Idle, and no reschedule pending that would end the idle. */
-static bool cpu_idle(const struct sim_cpu *c)
+bool sim_cpu_idle(const struct sim_cpu *c)
 {
 	return !cpu_busy(c) && c->resched_at == UINT64_MAX;
 }
@@ -210,7 +209,7 @@ static bool cpu_idle(const struct sim_cpu *c)
  */
 static int take_traced_pull(struct sim *s, struct sim_task *t, int cpu)
 {
-	if (t->pull_cpu >= 0 && t->pull_cpu != cpu && cpu_idle(&s->cpus[t->pull_cpu])) {
+	if (t->pull_cpu >= 0 && t->pull_cpu != cpu && sim_cpu_idle(&s->cpus[t->pull_cpu])) {
 		cpu = t->pull_cpu;
 		t->pull_cpu = -1;
 		s->notes[SIM_NOTE_PULL_AT_PLACE]++;
@@ -262,7 +261,7 @@ static uint64_t next_tick(const struct sim *s, int cpu, uint64_t now, bool *trac
 	return t;
 }
 
-static int arm_tick(struct sim *s, int cpu, uint64_t now)
+int sim_arm_tick(struct sim *s, int cpu, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	uint64_t t;
@@ -271,7 +270,7 @@ static int arm_tick(struct sim *s, int cpu, uint64_t now)
 		return 0;           /* a stalled CPU's tick comes at the stall's end */
 	c->tick_armed = true;
 	t = next_tick(s, cpu, now, &c->tick_traced);
-	return heap_push(s, t, HEV_TICK, cpu, ++c->gen_tick);
+	return sim_heap_push(s, t, HEV_TICK, cpu, ++c->gen_tick);
 }
 
 /*
@@ -351,7 +350,7 @@ int sim_arm_resched(struct sim *s, int cpu, uint64_t at)
 	if (c->resched_at != UINT64_MAX && c->resched_at <= at)
 		return 0;
 	c->resched_at = at;
-	return heap_push(s, at, HEV_RESCHED, cpu, ++c->gen_resched);
+	return sim_heap_push(s, at, HEV_RESCHED, cpu, ++c->gen_resched);
 }
 
 /* Charge the current task's RUN progress up to @now. */
@@ -534,10 +533,10 @@ int sim_arm_op_done(struct sim *s, int cpu, uint64_t now)
 		/* stop where the reply to a hand-off waiter is sent */
 		uint64_t tail = sim_reply_tail(s);
 
-		return heap_push(s, now + (t->run_left > tail ? t->run_left - tail : 0),
-				 HEV_OP_DONE, cpu, c->gen_op);
+		return sim_heap_push(s, now + (t->run_left > tail ? t->run_left - tail : 0),
+				     HEV_OP_DONE, cpu, c->gen_op);
 	}
-	return heap_push(s, now + t->run_left, HEV_OP_DONE, cpu, c->gen_op);
+	return sim_heap_push(s, now + t->run_left, HEV_OP_DONE, cpu, c->gen_op);
 }
 
 /*
@@ -569,7 +568,7 @@ static int state_placement_cpu(struct sim *s, struct sim_task *t, int traced, in
 	for (c = 0; c < s->nr_cpus; c++) {
 		bool there = wl_cpu_idle_at_any(s->wl, c, w->ts);
 
-		same = same && cpu_idle(&s->cpus[c]) == there;
+		same = same && sim_cpu_idle(&s->cpus[c]) == there;
 		any_idle = any_idle || there;
 	}
 	if (same) {
@@ -579,8 +578,8 @@ static int state_placement_cpu(struct sim *s, struct sim_task *t, int traced, in
 		s->notes[base + 1] += cpu == traced;
 		if (any_idle) {
 			s->notes[base + 2]++;
-			s->notes[base + 3] += cpu_idle(&s->cpus[traced]);
-			s->notes[base + 4] += cpu_idle(&s->cpus[cpu]);
+			s->notes[base + 3] += sim_cpu_idle(&s->cpus[traced]);
+			s->notes[base + 4] += sim_cpu_idle(&s->cpus[cpu]);
 			if (asked1 > asked0 && waker_cpu >= 0) {
 				s->notes[SIM_NOTE_PC_PACK_ASKED]++;
 				s->notes[SIM_NOTE_PC_PACK_KERNEL] += traced == waker_cpu;
@@ -595,9 +594,9 @@ static int state_placement_cpu(struct sim *s, struct sim_task *t, int traced, in
 		 */
 		if (!fork && !(w->flags & WL_WAKE_SYNC) && s->wt[t - s->tasks].multi_cpu &&
 		    w->prev_cpu >= 0 && w->prev_cpu < s->nr_cpus &&
-		    cpu_idle(&s->cpus[w->prev_cpu])) {
+		    sim_cpu_idle(&s->cpus[w->prev_cpu])) {
 			s->notes[SIM_NOTE_PC_PREV_IDLE]++;
-			s->notes[SIM_NOTE_PC_PREV_IDLE_BUSY] += !cpu_idle(&s->cpus[traced]);
+			s->notes[SIM_NOTE_PC_PREV_IDLE_BUSY] += !sim_cpu_idle(&s->cpus[traced]);
 		}
 		return traced;
 	}
@@ -698,7 +697,6 @@ uint64_t sim_cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, int cpu,
 
 /* ---- scheduling -------------------------------------------------------- */
 
-static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
 static int arm_source_resched(struct sim *s, int from, uint64_t now);
 static int apply_traced_migration(struct sim *s, const struct wl_timed *e, uint64_t now);
 
@@ -897,25 +895,15 @@ static int sched_ttwu_pending_last(struct sim *s, int cpu, enum calib_ctx ctx, u
 		return 0;
 	s->notes[SIM_NOTE_FLUSH_TAIL]++;
 	c->resched_at = at;
-	return heap_push(s, at, HEV_RESCHED, cpu, ++c->gen_resched);
+	return sim_heap_push(s, at, HEV_RESCHED, cpu, ++c->gen_resched);
 }
 
 /* The same, with no interrupt to wait for. */
-static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
-			 enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t now)
+int sim_resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
+		      enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t now)
 {
 	return resched_after_hold(s, cpu, was_idle, waker_cpu, ctx, task, seq, 0, false, NULL, now);
 }
-
-/*
- * The stopper of a CPU whose migration/N the workload does not have (no
- * sched_switch of it in the trace) when the model's active balance runs it
- * (run_stopper()): comm "migration/N", RT prio 0 as the trace shows a stop
- * class task, pid SIM_SYNTH_STOPPER_PID + N - PID_MAX_LIMIT and above, never
- * a kernel pid.  A task index for emit_switch() and sim_emit_wake_event().
- */
-#define SIM_SYNTH_STOPPER     (-2)
-#define SIM_SYNTH_STOPPER_PID 4194304
 
 /* The comm, pid and prio a switch or wakeup shows for @who on @cpu (-1: the idle task). */
 static void ident(const struct sim *s, int32_t who, int cpu, char *comm, int32_t *pid,
@@ -971,8 +959,8 @@ static bool start_switch_apart(const struct sim *s, int cpu, int32_t prev, uint6
 	return false;
 }
 
-static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
-		       enum trace_task_state prev_run, bool preempt, int32_t next, uint64_t now)
+int sim_emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
+		    enum trace_task_state prev_run, bool preempt, int32_t next, uint64_t now)
 {
 	struct trace_event ev;
 	struct trace_sched_switch *sw = &ev.u.sched_switch;
@@ -1018,7 +1006,7 @@ static int apply_pending_migration(struct sim *s, uint32_t ti, uint64_t now)
 	if (dst == from || model_migrate_task(s->m, t->mt, dst, now) < 0)
 		return 0;
 	t->cpu = dst;
-	if (emit_migrate(s, ti, from, dst, dst, now))
+	if (sim_emit_migrate(s, ti, from, dst, dst, now))
 		return -1;
 	if (model_need_resched(s->m, dst))
 		return sim_arm_resched(s, dst, now);
@@ -1086,8 +1074,8 @@ static const struct wl_idle *idle_at_entry(const struct sim *s, int cpu, uint64_
  * CPU the trace shows idle too did not pull in the kernel, or its pull is
  * a traced migration).
  */
-static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_prev how,
-					     uint64_t now)
+struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_prev how,
+				      uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	const struct wl_idle *iv = NULL;
@@ -1175,7 +1163,7 @@ static int pull_waiting(struct sim *s, int cpu, uint64_t now)
 		t->pull_cpu = -1;
 		k--;
 		s->notes[SIM_NOTE_PULL_AT_IDLE]++;
-		ret = emit_migrate(s, ti, from, cpu, cpu, now) ? -1 : 1;
+		ret = sim_emit_migrate(s, ti, from, cpu, cpu, now) ? -1 : 1;
 	}
 	s->nr_pulls = k;
 	return ret < 0 ? -1 : 0;
@@ -1299,7 +1287,7 @@ static int newidle_after_pick(struct sim *s, int cpu, uint32_t r, int from, uint
 	s->ni_state[r] = SIM_NI_DONE;
 	s->notes[st == SIM_NI_HELD ? SIM_NOTE_NEWIDLE_LATE : SIM_NOTE_NEWIDLE_EARLY]++;
 	s->tasks[e->task].cpu = cpu;
-	if (emit_migrate(s, e->task, from, cpu, cpu, now))
+	if (sim_emit_migrate(s, e->task, from, cpu, cpu, now))
 		return -1;
 	/* the detach's update_curr() on the source (its request may end there) */
 	return arm_source_resched(s, from, now);
@@ -1337,7 +1325,7 @@ static int newidle_at_time(struct sim *s, const struct wl_timed *e, uint32_t r)
 		/* the block comes later here: held for it, up to the window's end */
 		s->ni_state[r] = SIM_NI_HELD;
 		s->notes[SIM_NOTE_NEWIDLE_HELD]++;
-		if (heap_push(s, e->ts + REPLAY_NEWIDLE_WINDOW_NS, HEV_NEWIDLE, e->cpu, r))
+		if (sim_heap_push(s, e->ts + REPLAY_NEWIDLE_WINDOW_NS, HEV_NEWIDLE, e->cpu, r))
 			return -1;
 		return 1;
 	}
@@ -1396,8 +1384,8 @@ int sim_schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t block
 		return -1;
 	next = mt ? (int32_t)model_task_id(mt) : -1;
 	if (prev >= 0 && how != MODEL_PREV_RUNNABLE)
-		dump_newidle(s, cpu, now, s->wt[prev].pid, next >= 0 ? s->wt[next].pid : 0, ni_seq,
-			     "fair");
+		sim_dump_newidle(s, cpu, now, s->wt[prev].pid, next >= 0 ? s->wt[next].pid : 0, ni_seq,
+				 "fair");
 	if (prev >= 0) {
 		struct sim_task *pt = &s->tasks[prev];
 
@@ -1458,7 +1446,7 @@ int sim_schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t block
 				break;
 			}
 		}
-		if (emit_switch(s, cpu, prev, state, run, preempt, next, now))
+		if (sim_emit_switch(s, cpu, prev, state, run, preempt, next, now))
 			return -1;
 		c->curr = next;
 		if (next >= 0) {
@@ -1491,7 +1479,7 @@ int sim_schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t block
 	    s->tasks[prev].pending_cpu >= 0 && apply_pending_migration(s, (uint32_t)prev, now))
 		return -1;
 	if (c->curr >= 0) {
-		if (arm_tick(s, cpu, now))
+		if (sim_arm_tick(s, cpu, now))
 			return -1;
 		if (next != prev || how != MODEL_PREV_RUNNABLE)
 			return sim_run_ops(s, cpu, now);
@@ -1531,8 +1519,8 @@ int sim_do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now)
 /* ---- wakeups and forks ---------------------------------------------------- */
 
 /* sim_emit_wake_event() of @who, a task or SIM_SYNTH_STOPPER (of @target_cpu) */
-static int emit_wake_of(struct sim *s, enum trace_event_type type, int32_t who, int cpu,
-			int target_cpu, int32_t common_pid, uint64_t now)
+int sim_emit_wake_of(struct sim *s, enum trace_event_type type, int32_t who, int cpu,
+		     int target_cpu, int32_t common_pid, uint64_t now)
 {
 	struct trace_event ev;
 
@@ -1546,10 +1534,10 @@ static int emit_wake_of(struct sim *s, enum trace_event_type type, int32_t who, 
 int sim_emit_wake_event(struct sim *s, enum trace_event_type type, uint32_t ti, int cpu,
 			int target_cpu, int32_t common_pid, uint64_t now)
 {
-	return emit_wake_of(s, type, (int32_t)ti, cpu, target_cpu, common_pid, now);
+	return sim_emit_wake_of(s, type, (int32_t)ti, cpu, target_cpu, common_pid, now);
 }
 
-static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now)
+int sim_emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now)
 {
 	struct trace_event ev;
 
@@ -1562,7 +1550,7 @@ static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, u
 	return sim_emit(s, &ev);
 }
 
-static int32_t cpu_pid(const struct sim *s, int cpu)
+int32_t sim_cpu_pid(const struct sim *s, int cpu)
 {
 	const struct sim_cpu *c;
 
@@ -1756,8 +1744,8 @@ int sim_pi_setprio(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 	 * kernel's resched_curr() delivers by IPI (the remote path's cost).
 	 */
 	if (p->cpu >= 0 && p->cpu != cpu &&
-	    resched_after(s, p->cpu, false, cpu, CALIB_CTX_TASK, ti, 0x50000000u | s->tasks[ti].op,
-			  now))
+	    sim_resched_after(s, p->cpu, false, cpu, CALIB_CTX_TASK, ti, 0x50000000u | s->tasks[ti].op,
+			      now))
 		return -1;
 	return 0;
 }
@@ -1857,7 +1845,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	s->in_lost_wake = w && w->in_lost;
 	nice_before_wake(s, ti, now);
 	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
-	    sim_emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
+	    sim_emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, sim_cpu_pid(s, wcpu), now))
 		return -1;
 	model_task_info(t->mt, &before);
 	cpu = placement_cpu(s, t, traced, wcpu, flags, w, now);
@@ -1865,7 +1853,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	cpu = queued_move_cpu(s, t, cpu, w, &hold);
 	t->wait_asleep = false;
 	delayed_before_wake(s, t, &before, cpu, traced, w, now);
-	was_idle = cpu_idle(&s->cpus[cpu]);
+	was_idle = sim_cpu_idle(&s->cpus[cpu]);
 	idle_curr = !cpu_busy(&s->cpus[cpu]);
 	/* need_resched before, on each CPU the wakeup can land on (--standin-skip) */
 	nr_before[0] = model_need_resched(s->m, cpu);
@@ -1898,10 +1886,10 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	    model_clock_skip_cancel(s->m, cpu))
 		s->notes[SIM_NOTE_IDLE_CLOCK_REMOTE]++;
 	if (after.cpu != before.cpu && before.cpu >= 0 &&
-	    emit_migrate(s, ti, before.cpu, after.cpu, wcpu, now))
+	    sim_emit_migrate(s, ti, before.cpu, after.cpu, wcpu, now))
 		return -1;
 	if (after.cpu != cpu) {      /* a delayed task requeues on its own CPU */
-		was_idle = cpu_idle(&s->cpus[after.cpu]);
+		was_idle = sim_cpu_idle(&s->cpus[after.cpu]);
 		idle_curr = !cpu_busy(&s->cpus[after.cpu]);
 	}
 	/*
@@ -1923,7 +1911,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		s->standins_pending--;
 	}
 	if (sim_emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, after.cpu, after.cpu,
-				cpu_pid(s, after.cpu), now))
+				sim_cpu_pid(s, after.cpu), now))
 		return -1;
 	/* the preemption it causes is the target CPU's, traced */
 	s->in_lost_wake = false;
@@ -1941,7 +1929,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		return ret;
 	/* the held move (--queued-moves position): the balancer pulls it, queued */
 	s->notes[SIM_NOTE_MOVE_HELD_APPLIED]++;
-	if (emit_migrate(s, ti, t->cpu, hold, hold, now))
+	if (sim_emit_migrate(s, ti, t->cpu, hold, hold, now))
 		return -1;
 	t->cpu = hold;
 	if (model_need_resched(s->m, hold))
@@ -1994,7 +1982,7 @@ int sim_early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t now
 			s->notes[SIM_NOTE_EARLY_SLEEP]++;
 			s->tasks[ti].standin = true;
 			s->standins_pending++;
-			return heap_push(s, now + sleep, HEV_STANDIN, wcpu, wi);
+			return sim_heap_push(s, now + sleep, HEV_STANDIN, wcpu, wi);
 		}
 	}
 	if (mode == REPLAY_EARLY_NOCOST)
@@ -2317,11 +2305,11 @@ int sim_deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 			s->notes[SIM_NOTE_SPURIOUS_DROPPED]++;
 			return 0;
 		}
-		if (sim_emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
+		if (sim_emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, sim_cpu_pid(s, wcpu), now))
 			return -1;
 		model_try_to_wake_up(s->m, t->mt, t->cpu, waker_cpu, MODEL_WF_TTWU, now);
 		return sim_emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, t->cpu, t->cpu,
-					   cpu_pid(s, t->cpu), now);
+					   sim_cpu_pid(s, t->cpu), now);
 	}
 	if ((t->st == SIM_BLOCKED && t->waiting == wi) || sim_chan_wakes_sleeper(s, ti, wi, waker_cpu))
 		return sim_wake_now(s, wi, waker_cpu, 0, now);
@@ -2355,7 +2343,7 @@ int sim_deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
  * anything else (out of memory) is kept in s->fail, s->oom set, and the run
  * stops with that line (fuzz51: the fallback hid ENOMEM as "all CPUs").
  */
-static bool aff_none_of_ours(struct sim *s, const struct sr_error *e)
+bool sim_aff_none_of_ours(struct sim *s, const struct sr_error *e)
 {
 	if (e->code == EINVAL)
 		return true;
@@ -2380,7 +2368,7 @@ static void set_allowed(struct sim *s, struct model_task *mt, int cpu, const uin
 
 	if (cpu < 0 && mask &&
 	    (model_task_set_allowed_mask(s->m, mt, mask, SIDECAR_MASK_WORDS * 64, &e) == 0 ||
-	     !aff_none_of_ours(s, &e)))
+	     !sim_aff_none_of_ours(s, &e)))
 		return;
 	model_task_set_allowed_cpu(s->m, mt, cpu);
 }
@@ -2483,7 +2471,7 @@ int sim_do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, 
 		cpu = placement_cpu(s, c, wt->init_cpu, parent_cpu, MODEL_WF_FORK,
 				    wt->init_wake != WL_NONE ? &s->wakes[wt->init_wake] : NULL, now);
 	cpu = take_traced_pull(s, c, cpu);
-	was_idle = cpu_idle(&s->cpus[cpu]);
+	was_idle = sim_cpu_idle(&s->cpus[cpu]);
 	if (model_wake_up_new_task(s->m, c->mt, parent_cpu >= 0 ? parent_cpu : cpu, cpu, now))
 		return fork_failed(s, ci, cpu, &err, now);
 	c->st = SIM_QUEUED;
@@ -2493,505 +2481,14 @@ int sim_do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, 
 	s->woke_idle = was_idle;
 	sim_task_enter_op(s, ci);
 	s->in_fork_assumed = assumed;
-	r = sim_emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, cpu_pid(s, cpu), now);
+	r = sim_emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, sim_cpu_pid(s, cpu), now);
 	s->in_fork_assumed = false;
 	if (r)
 		return -1;
 	if (assumed && lat_machine_mute_pending(s->lat, wt->pid) > 0)
 		s->notes[SIM_NOTE_FORK_MUTED]++;
-	return resched_after(s, cpu, was_idle, parent_cpu, CALIB_CTX_FORK, ci,
-			     wt->init_wake != WL_NONE ? s->wakes[wt->init_wake].seq : 0, now);
-}
-
-/* ---- RT / DL: stolen time --------------------------------------------------- */
-
-static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now);
-static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t now,
-		     const struct wl_timed *next);
-
-/* The stopper's move of @ti from @cpu to @dst, with the stopper holding @cpu. */
-static int stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now)
-{
-	struct sim_task *t = &s->tasks[ti];
-	bool was_idle;
-
-	if (dst == cpu)
-		return 0;
-	was_idle = cpu_idle(&s->cpus[dst]);
-	if (model_migrate_task(s->m, t->mt, dst, now) != 0) {
-		s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
-		return 0;
-	}
-	t->cpu = dst;
-	return emit_migrate(s, ti, cpu, dst, cpu, now) ||
-	       resched_after(s, dst, was_idle, cpu, CALIB_CTX_FORK, ti, 0x20000000u | t->op, now) ?
-	       -1 : 0;
-}
-
-/*
- * WL_OP_MIGRATE: the stopper @stopper preempts task @ti on @cpu, moves it to
- * @dst and sleeps again, as the trace showed at this point of the task's
- * work (the stopper's interval is not replayed at its trace time then).
- * move_queued_task() activates the task on @dst's queue from @cpu and sends
- * the resched IPI, as wake_up_new_task() does for a child - no wake list -
- * so an idle @dst's cost is drawn from the fork context's samples
- * (calib.h, CALIB_CTX_FORK): where @dst's switches out of idle are restored,
- * the measured task starts at the move (its runtime is charged from the
- * rq clock of the move), and a task-context wakeup's idle exit would be
- * charged twice (forkexec, CPU 1: the exec-balanced children's move -> vfork
- * release p50 171 us in the trace, 202 us in the replay before).
- */
-int sim_self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
-		     uint64_t now)
-{
-	if (stopper >= s->nr_tasks || other_in(s, cpu, stopper, now) ||
-	    stopper_move(s, cpu, ti, dst, now))
-		return -1;
-	return other_out(s, cpu, stopper, true, now, NULL);
-}
-
-static int32_t stopper_task(const struct sim *s, int cpu);
-static int synth_stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now);
-
-/*
- * --placement model: sched_exec() (kernel/sched/core.c) at task @ti's exec on
- * @cpu: select_task_rq_fair() with WF_EXEC (model_select_task_rq(), the slow
- * path with the running task left out); another CPU chosen, stop_one_cpu()
- * wakes @cpu's stopper from the task (sched_waking, sched_wakeup), which
- * preempts it and moves it there (migration_cpu_stop() -> move_queued_task(),
- * sim_self_migrate()).  The decision is made at the trace's sched_process_exec,
- * where the kernel makes it at bprm_execve()'s start, before the binary is
- * loaded (forkexec: 160 us of the task's work earlier); --exec-balance-at
- * traced makes it at the workload's WL_OP_EXEC_BALANCE, that point as far as
- * the trace tells it.  1 if it stays, 0 if moved (it left the CPU), -1 on
- * error.
- */
-static int stop_one_cpu_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now);
-
-int sim_sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now)
-{
-	int dst = model_select_task_rq(s->m, s->tasks[ti].mt, cpu, MODEL_WF_EXEC, now);
-
-	if (dst == cpu || dst < 0 || dst >= s->nr_cpus)
-		return 1;
-	return stop_one_cpu_move(s, cpu, ti, dst, now);
-}
-
-/*
- * WL_OP_AFFINITY of task @ti running on @cpu: its sched_setaffinity() took
- * (docs/replay.md, "Affinity").  The target's mask becomes the call's and,
- * under --placement model, the model moves the target off a CPU the new mask
- * leaves out as affine_move_task() does (model_task_set_affinity(): the
- * destination is cpumask_any_and_distribute() of the mask on @cpu): a queued
- * target at once (move_queued_task(), sim_model_migrated()), one running on
- * another CPU by that CPU's stopper (sim_model_stopper()), the caller itself
- * by its own (stop_one_cpu() -> migration_cpu_stop()); a sleeping one takes
- * the mask at its next placement.  Under trace placement the trace's own
- * moves (WL_OP_MIGRATE, traced migrations) are replayed instead.  A mask
- * naming none of the replay's CPUs is retried as all CPUs, as set_allowed()
- * takes it; the model out of memory is an error (s->fail).  1 it stays, 0
- * moved (it left the CPU), -1 on error.
- */
-int sim_affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
-{
-	uint32_t n;
-	const struct wl_aff_call *c = wl_aff_calls(s->wl, &n);
-	struct sim_task *t = &s->tasks[ti];
-	struct model_task *mt;
-	struct sr_error e = { 0 };
-	bool move = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
-	int dst, r;
-
-	t->op++;
-	sim_task_enter_op(s, ti);
-	if (s->cfg.affinity != REPLAY_AFFINITY_CAPTURED || op->arg >= n ||
-	    (c += op->arg)->target >= s->nr_tasks || !(mt = s->tasks[c->target].mt))
-		return 1;
-	/* move_queued_task()'s set_task_cpu() runs on the caller's CPU */
-	s->stopper_cpu = cpu;
-	r = model_task_set_affinity(s->m, mt, cpu, c->cpu, c->cpu < 0 ? c->mask : NULL,
-				    SIDECAR_MASK_WORDS * 64, move, now, &dst, &e);
-	if (r < 0) {
-		if (!aff_none_of_ours(s, &e)) {
-			s->stopper_cpu = -1;
-			return -1;
-		}
-		r = model_task_set_affinity(s->m, mt, cpu, -1, NULL, 0, move, now, &dst, NULL);
-	}
-	s->stopper_cpu = -1;
-	s->notes[SIM_NOTE_AFFINITY]++;
-	if (r < 0 || dst < 0 || c->target != ti || dst >= s->nr_cpus)
-		return 1;
-	return stop_one_cpu_move(s, cpu, ti, dst, now);
-}
-
-/*
- * stop_one_cpu(): task @ti on @cpu wakes @cpu's stopper (sched_waking,
- * sched_wakeup), which preempts it and moves it to @dst
- * (migration_cpu_stop() -> move_queued_task(), sim_self_migrate()).  0 (it left
- * the CPU) or -1 on error.
- */
-static int stop_one_cpu_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now)
-{
-	int32_t st = stopper_task(s, cpu);
-
-	if (emit_wake_of(s, TRACE_EV_SCHED_WAKING, st, cpu, cpu, s->wt[ti].pid, now) ||
-	    emit_wake_of(s, TRACE_EV_SCHED_WAKEUP, st, cpu, cpu, s->wt[ti].pid, now))
-		return -1;
-	if (st == SIM_SYNTH_STOPPER)
-		return synth_stopper_move(s, cpu, ti, dst, now) < 0 ? -1 : 0;
-	return sim_self_migrate(s, cpu, ti, (uint32_t)st, dst, now) < 0 ? -1 : 0;
-}
-
-/*
- * The class of the non-fair task @who taking @cpu, for the model's RT/DL
- * PELT signals (model_other_class()'s argument; none with
- * model_config.no_others_pelt): the stopper (the workload's migration/N or
- * the stand-in) has none.
- */
-static enum model_other_cls other_kind(const struct sim *s, int cpu, int32_t who)
-{
-	if (who == SIM_SYNTH_STOPPER || who == s->cpus[cpu].stopper)
-		return MODEL_OTHER_STOP;
-	if (who >= 0 && (uint32_t)who < s->nr_tasks && s->wt[who].cls == WL_CLASS_DL)
-		return MODEL_OTHER_DL;
-	return MODEL_OTHER_RT;
-}
-
-/*
- * A non-fair task @who (a task, or SIM_SYNTH_STOPPER) takes @cpu from its
- * fair task or idle: the sched_switch ("R+" for a task it preempts), that
- * task put back queued (model_other_class(): update_curr(),
- * put_prev_task_fair()).  The caller has charged the run up to @now.
- */
-static int nonfair_in(struct sim *s, int cpu, int32_t who, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	int32_t prev = c->curr >= 0 ? c->curr : -1;
-
-	if (emit_switch(s, cpu, prev, prev >= 0 ? s->facts->preempt_state : 0,
-			TRACE_STATE_RUNNING, prev >= 0, who, now))
-		return -1;
-	if (prev >= 0)
-		s->tasks[prev].st = SIM_QUEUED;
-	model_other_class(s->m, cpu, true, other_kind(s, cpu, who), now);
-	c->curr = -1;
-	c->gen_op++;
-	return 0;
-}
-
-/*
- * The non-fair task @who leaves @cpu (@blocked: it sleeps, else it is
- * preempted) and the model picks the next fair task, which runs on.
- */
-static int nonfair_out(struct sim *s, int cpu, int32_t who, bool blocked, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	const struct model_newidle_info *ni = model_last_newidle(s->m);
-	uint64_t ni_seq = ni->seq;
-	struct model_task *mt;
-	int32_t next_task;
-
-	model_other_class(s->m, cpu, false, MODEL_OTHER_RT, now);
-	c->resched_at = UINT64_MAX;
-	c->resched_deferred = false;
-	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-	next_task = mt ? (int32_t)model_task_id(mt) : -1;
-	if (blocked && who >= 0 && (uint32_t)who < s->nr_tasks) {
-		/*
-		 * The newidle pass of the pick after a non-fair task's block
-		 * (balance_fair()): whether it ran update_blocked_averages(),
-		 * whose rq clock update put_prev_task_rt() charges as a
-		 * second sched_stat_runtime (tests/replay/newidle_rt.py)
-		 */
-		if (s->cfg.rt_charge == REPLAY_RT_CHARGE_NEWIDLE && ni->seq != ni_seq &&
-		    ni->cpu == cpu && ni->blocked_update)
-			model_other_class_put_prev(s->m, cpu);
-		dump_newidle(s, cpu, now, s->wt[who].pid, next_task >= 0 ? s->wt[next_task].pid : 0,
-			     ni_seq, "rt");
-	}
-	if (emit_switch(s, cpu, who, blocked ? 1 : s->facts->preempt_state,
-			blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked, next_task, now))
-		return -1;
-	c->curr = next_task;
-	c->run_start = now;
-	if (next_task >= 0) {
-		s->tasks[next_task].st = SIM_RUNNING;
-		s->tasks[next_task].cpu = cpu;
-		return sim_run_ops(s, cpu, now);
-	}
-	return 0;
-}
-
-static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	sim_charge(s, cpu, now);
-	if (c->other >= 0) {
-		/*
-		 * RT to RT: the one leaving blocked (other_out(): a waiter
-		 * blocking on the PI mutex of the holder it boosted) or was
-		 * preempted; __schedule()'s put_prev_task_rt() charges it
-		 */
-		bool blocked = c->other_out_blocked;
-
-		c->other_out_blocked = false;
-		model_other_class_handover(s->m, cpu, other_kind(s, cpu, (int32_t)ti), now);
-		if (emit_switch(s, cpu, c->other, blocked ? 1 : 0,
-				blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked,
-				(int32_t)ti, now))
-			return -1;
-		c->other = (int32_t)ti;
-		return 0;
-	}
-	if (nonfair_in(s, cpu, (int32_t)ti, now))
-		return -1;
-	c->other = (int32_t)ti;
-	return arm_tick(s, cpu, now);
-}
-
-/*
- * The RT task @ti, running on @cpu, is switched to the fair class in its own
- * context at @now (the end of an RT boost at its unlock: rt_mutex_setprio()
- * -> __setscheduler_class(), put_prev_task_rt(), the fair enqueue and
- * set_next_task_fair(), then check_class_changed() -> switched_to_fair(),
- * which reschedules it), and @next, the entry after its WL_T_OTHER_OUT, is
- * the class wake (WL_T_CLASS_WAKE) of the fair record of its pid on @cpu at
- * @now (pi_rt_first()): the CPU is handed over in place.  The RT interval
- * ends (model_other_class()), the fair record is enqueued by the class
- * change's enqueue (model_task_switched_to_fair(): ENQUEUE_RESTORE |
- * ENQUEUE_MOVE, switched_to_fair()'s attach and resched_curr(); until 6 Dec
- * 2026 the model's wakeup enqueue) - no sched_waking / sched_wakeup, no idle
- * exit's cost, no latency sample: the task never left its CPU - and __schedule()'s fair
- * pick decides: the same task, and no sched_switch is written (the kernel's
- * pick of prev writes none); another, and the holder is switched out
- * preempted.  The class wake is taken (s->class_handed: timed() skips it).
- * 1 if handed over, 0 if @next is not such a wake, -1 on error.
- */
-static int class_in_place(struct sim *s, int cpu, uint32_t ti, uint64_t now,
-			  const struct wl_timed *next)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	struct sim_task *f;
-	struct model_task *mt;
-	int32_t picked;
-	uint32_t fi;
-
-	if (!next || next->kind != WL_T_EXT_WAKE || !(next->aux & WL_T_CLASS_WAKE) ||
-	    next->cpu != cpu || next->ts != now || next->task >= s->nr_tasks ||
-	    s->wt[next->task].pid != s->wt[ti].pid)
-		return 0;
-	fi = next->task;
-	f = &s->tasks[fi];
-	if (!f->mt || f->st != SIM_BLOCKED || f->waiting != next->arg)
-		return 0;
-	c->other = -1;
-	model_other_class(s->m, cpu, false, MODEL_OTHER_RT, now);
-	if (model_task_switched_to_fair(s->m, f->mt, cpu, true, now) < 0) {
-		s->notes[SIM_NOTE_BAD_WAKE]++;
-		return nonfair_out(s, cpu, (int32_t)ti, false, now) ? -1 : 1;
-	}
-	s->class_handed = next->arg;
-	s->notes[SIM_NOTE_CLASS_IN_PLACE]++;
-	f->st = SIM_QUEUED;
-	f->cpu = cpu;
-	f->waiting = WL_NONE;
-	c->resched_at = UINT64_MAX;
-	c->resched_deferred = false;
-	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-	picked = mt ? (int32_t)model_task_id(mt) : -1;
-	if (picked != (int32_t)fi &&
-	    emit_switch(s, cpu, (int32_t)fi, s->facts->preempt_state, TRACE_STATE_RUNNING, true,
-			picked, now))
-		return -1;
-	c->curr = picked;
-	c->run_start = now;
-	if (picked < 0)
-		return 1;
-	s->tasks[picked].st = SIM_RUNNING;
-	s->tasks[picked].cpu = cpu;
-	return sim_run_ops(s, cpu, now) ? -1 : 1;
-}
-
-static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t now,
-		     const struct wl_timed *next)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	int r;
-
-	if (c->other != (int32_t)ti) {
-		s->notes[SIM_NOTE_OTHER_MISMATCH]++;
-		return 0;
-	}
-	if (next && next->kind == WL_T_OTHER_IN && next->cpu == cpu && next->ts == now) {
-		/* handed straight to the next RT task (other_in), which writes the switch */
-		c->other_out_blocked = blocked;
-		return 0;
-	}
-	if (!blocked && (r = class_in_place(s, cpu, ti, now, next)) != 0)
-		return r < 0 ? -1 : 0;
-	c->other = -1;
-	return nonfair_out(s, cpu, (int32_t)ti, blocked, now);
-}
-
-/*
- * --nohz-pull: the CPUs whose nohz idle balance, kicked from a busy CPU's
- * tick at @now (nohz_balancer_kick() -> _nohz_idle_balance() ->
- * sched_balance_rq(CPU_IDLE)), may move tasks: those the simulation, not
- * the trace, has idle then (as --idle-pull's newidle balance: a CPU the
- * trace shows idle too did not pull in the kernel, or its pull is a traced
- * migration).
- */
-static void nohz_pull_cpus(struct sim *s, uint64_t now)
-{
-	uint64_t cpus = 0;
-
-	for (int c = 0; c < s->nr_cpus && c < 64; c++)
-		if (!wl_cpu_idle_at(s->wl, c, now, &s->idle_cursor[c]))
-			cpus |= UINT64_C(1) << c;
-	model_set_idle_moves(s->m, cpus);
-}
-
-void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
-{
-	struct sim *s = ctx;
-
-	if (id >= s->nr_tasks)
-		return;
-	s->tasks[id].cpu = to;
-	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE) {
-		s->tasks[id].displaced = true;
-		s->notes[s->in_tick ? SIM_NOTE_NOHZ_PULL : SIM_NOTE_IDLE_PULL]++;
-	}
-	/*
-	 * set_task_cpu() runs where the balancing runs: on the destination,
-	 * except for the model's active balance, whose work runs on the
-	 * source CPU's stopper (active_load_balance_cpu_stop(): s->stopper_cpu
-	 * while run_stopper() runs it).  A pull by another CPU's balance while
-	 * the trace's own stopper interval holds the source is the puller's.
-	 */
-	if (emit_migrate(s, id, from, to, s->stopper_cpu >= 0 ? s->stopper_cpu : to, now))
-		s->oom = true;
-	/*
-	 * attach_task() ends in wakeup_preempt(): the destination's resched
-	 * (an idle CPU pulled for by another CPU's nohz balance is kicked and
-	 * leaves idle).  Without this a task pulled onto an idle CPU stayed
-	 * queued there until something else scheduled that CPU.
-	 */
-	if (to >= 0 && to < s->nr_cpus && s->cpus[to].other < 0 &&
-	    resched_after(s, to, cpu_idle(&s->cpus[to]), from, CALIB_CTX_TASK, id,
-			  0x40000000u | s->tasks[id].op, now))
-		s->oom = true;
-}
-
-/*
- * @cpu's stopper: the workload's migration/N, else SIM_SYNTH_STOPPER (the
- * kernel has one per CPU whether or not the trace saw it run).
- */
-static int32_t stopper_task(const struct sim *s, int cpu)
-{
-	return s->cpus[cpu].stopper >= 0 ? s->cpus[cpu].stopper : SIM_SYNTH_STOPPER;
-}
-
-/*
- * model_config.stopper_hook: an active balance on @waker_cpu queued stopper
- * work on @cpu (stop_one_cpu_nowait(), kernel/stop_machine.c: the work is
- * queued and the stopper woken).  Waking migration/N shows as the kernel's
- * sched_waking and sched_wakeup on the waker's CPU; the stopper runs from
- * the event queue at the same time (run_stopper()).
- */
-void sim_model_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now)
-{
-	struct sim *s = ctx;
-	int32_t st;
-
-	if (cpu < 0 || cpu >= s->nr_cpus)
-		return;
-	st = stopper_task(s, cpu);
-	if (waker_cpu >= 0 && waker_cpu < s->nr_cpus &&
-	    (emit_wake_of(s, TRACE_EV_SCHED_WAKING, st, waker_cpu, cpu, cpu_pid(s, waker_cpu), now) ||
-	     emit_wake_of(s, TRACE_EV_SCHED_WAKEUP, st, waker_cpu, cpu, cpu_pid(s, waker_cpu), now)))
-		s->oom = true;
-	if (heap_push(s, now, HEV_STOPPER, cpu, 0))
-		s->oom = true;
-}
-
-/*
- * active_load_balance_cpu_stop() on @cpu's stopper: the task it moves is
- * emitted on @cpu (s->stopper_cpu, sim_model_migrated()).  @over_other: the
- * stopper preempted an RT task, which the model's nr_running counts instead
- * of it (model_cpu_stop()).
- */
-static int cpu_stop_work(struct sim *s, int cpu, bool over_other, uint64_t now)
-{
-	int ret;
-
-	s->stopper_cpu = cpu;
-	ret = model_cpu_stop(s->m, cpu, over_other, now);
-	s->stopper_cpu = -1;
-	return ret < 0 ? -1 : 0;
-}
-
-/*
- * The stopper without a migration/N in the workload: other_in() and
- * other_out()'s switches (nonfair_in(), nonfair_out()) for
- * SIM_SYNTH_STOPPER, which holds no c->other, the work between them - the fair
- * task running on @cpu is put back (model_other_class(): update_curr(),
- * put_prev_task_fair()) and queued as any task a non-fair one preempts,
- * so detach_one_task() may push it; the stopper sleeps and the model picks
- * the next task.
- */
-static int synth_stopper(struct sim *s, int cpu, uint64_t now)
-{
-	sim_charge(s, cpu, now);
-	if (nonfair_in(s, cpu, SIM_SYNTH_STOPPER, now) || cpu_stop_work(s, cpu, false, now))
-		return -1;
-	return nonfair_out(s, cpu, SIM_SYNTH_STOPPER, true, now);
-}
-
-/* sched_exec()'s move by the stand-in stopper: as synth_stopper(). */
-static int synth_stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now)
-{
-	sim_charge(s, cpu, now);
-	if (nonfair_in(s, cpu, SIM_SYNTH_STOPPER, now) || stopper_move(s, cpu, ti, dst, now))
-		return -1;
-	return nonfair_out(s, cpu, SIM_SYNTH_STOPPER, true, now);
-}
-
-/*
- * The stopper work the model queued on @cpu, as the kernel's trace shows it
- * (cpu_stopper_thread() of the stop class, above every other: it always
- * preempts): sched_switch from the CPU's task (preempted, "R+") to
- * migration/N, sched_migrate_task of the task model_cpu_stop() moves (the
- * migrate hook), sched_switch from migration/N (sleeping) to the next task
- * the model picks - the same switches, counted the same way, as any
- * non-fair task's interval (other_in() / other_out()).  Without a
- * migration/N in the workload the same with SIM_SYNTH_STOPPER
- * (synth_stopper()).  An RT task holding the CPU is preempted and gets it
- * back (the fair side is unchanged: its task was queued already); the
- * trace's own migration/N holding it does the work in its interval.
- */
-static int run_stopper(struct sim *s, int cpu, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	int32_t st = stopper_task(s, cpu), held = c->other;
-
-	if (held >= 0 && held == st)
-		return cpu_stop_work(s, cpu, false, now);
-	if (held >= 0) {
-		sim_charge(s, cpu, now);
-		if (emit_switch(s, cpu, held, s->facts->preempt_state, TRACE_STATE_RUNNING, true, st,
-				now) ||
-		    cpu_stop_work(s, cpu, true, now))
-			return -1;
-		return emit_switch(s, cpu, st, 1, TRACE_STATE_SLEEPING, false, held, now);
-	}
-	if (st == SIM_SYNTH_STOPPER)
-		return synth_stopper(s, cpu, now);
-	if (other_in(s, cpu, (uint32_t)st, now) || cpu_stop_work(s, cpu, false, now))
-		return -1;
-	return other_out(s, cpu, (uint32_t)st, true, now, NULL);
+	return sim_resched_after(s, cpu, was_idle, parent_cpu, CALIB_CTX_FORK, ci,
+				 wt->init_wake != WL_NONE ? s->wakes[wt->init_wake].seq : 0, now);
 }
 
 /* ---- timed events --------------------------------------------------------- */
@@ -3054,7 +2551,7 @@ static int balance_pass(struct sim *s, const struct wl_timed *e, uint64_t now)
 	for (unsigned int k = 0; k < n; k++) {
 		s->tasks[tis[k]].cpu = dst;
 		s->tasks[tis[k]].pass_done = id;
-		if (emit_migrate(s, tis[k], from, dst, dst, now))
+		if (sim_emit_migrate(s, tis[k], from, dst, dst, now))
 			return -1;
 	}
 	if (arm_source_resched(s, from, now))
@@ -3215,14 +2712,14 @@ static int apply_traced_migration(struct sim *s, const struct wl_timed *e, uint6
 	from = info.cpu;
 	if (from == e->cpu || e->cpu < 0 || e->cpu >= s->nr_cpus)
 		return 0;
-	bool was_idle = cpu_idle(&s->cpus[e->cpu]);
+	bool was_idle = sim_cpu_idle(&s->cpus[e->cpu]);
 
 	if (model_migrate_task(s->m, t->mt, e->cpu, now) < 0) {
 		s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
 		return 0;
 	}
 	t->cpu = e->cpu;
-	if (emit_migrate(s, e->task, from, e->cpu, e->cpu, now))
+	if (sim_emit_migrate(s, e->task, from, e->cpu, e->cpu, now))
 		return -1;
 	if (arm_source_resched(s, from, now))
 		return -1;
@@ -3353,11 +2850,11 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		 */
 		if (e->cpu < 0 || e->cpu >= s->nr_cpus || e->aux & WL_T_TIED)
 			return 0;
-		return other_in(s, e->cpu, e->task, now);
+		return sim_other_in(s, e->cpu, e->task, now);
 	case WL_T_OTHER_OUT:
 		if (e->cpu < 0 || e->cpu >= s->nr_cpus || e->aux & WL_T_TIED)
 			return 0;
-		return other_out(s, e->cpu, e->task, e->aux & 1, now, next);
+		return sim_other_out(s, e->cpu, e->task, e->aux & 1, now, next);
 	case WL_T_OTHER_WAKE: {
 		int cpu = e->cpu >= 0 && e->cpu < s->nr_cpus ? e->cpu : 0;
 
@@ -3365,7 +2862,7 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 			return 0;      /* its waker's WL_OP_WAKE_OTHER emits it */
 
 		return sim_emit_wake_event(s, (enum trace_event_type)e->aux, e->task, cpu, cpu,
-					   cpu_pid(s, cpu), now);
+					   sim_cpu_pid(s, cpu), now);
 	}
 	case WL_T_CLASS_ENTER:
 		/*
@@ -3380,8 +2877,8 @@ static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed 
 		}
 		return 0;
 	case WL_T_OTHER_MIGRATE:
-		return emit_migrate(s, e->task, s->tasks[e->task].cpu, e->cpu,
-				    e->cpu >= 0 ? e->cpu : 0, now);
+		return sim_emit_migrate(s, e->task, s->tasks[e->task].cpu, e->cpu,
+					e->cpu >= 0 ? e->cpu : 0, now);
 	default:
 		return 0;
 	}
@@ -3400,7 +2897,7 @@ static int bw_arm(struct sim *s)
 	if (t >= s->bw_armed)
 		return 0;
 	s->bw_armed = t;
-	return heap_push(s, t, HEV_BW_TIMER, 0, 0);
+	return sim_heap_push(s, t, HEV_BW_TIMER, 0, 0);
 }
 
 /*
@@ -3487,7 +2984,7 @@ static int stall_out(struct sim *s, int cpu, uint64_t now)
 	c->stalled = false;
 	c->run_start = now;
 	c->tick_armed = true;
-	if (heap_push(s, now, HEV_TICK, cpu, ++c->gen_tick) || sim_arm_op_done(s, cpu, now))
+	if (sim_heap_push(s, now, HEV_TICK, cpu, ++c->gen_tick) || sim_arm_op_done(s, cpu, now))
 		return -1;
 	if (c->stall_resched) {
 		c->stall_resched = false;
@@ -3507,8 +3004,8 @@ static int stalls_arm(struct sim *s)
 
 		if (st->cpu < 0 || st->cpu >= s->nr_cpus || st->end <= st->start)
 			continue;
-		if (heap_push(s, st->start, HEV_STALL_IN, st->cpu, i) ||
-		    heap_push(s, st->end, HEV_STALL_OUT, st->cpu, i))
+		if (sim_heap_push(s, st->start, HEV_STALL_IN, st->cpu, i) ||
+		    sim_heap_push(s, st->end, HEV_STALL_OUT, st->cpu, i))
 			return -1;
 	}
 	return 0;
@@ -3560,11 +3057,11 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		}
 		s->notes[SIM_NOTE_TICK_TRACED] += c->tick_traced;
 		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.nohz_pull)
-			nohz_pull_cpus(s, h->t);
+			sim_nohz_pull_cpus(s, h->t);
 		s->in_tick = true;
 		model_tick(s->m, cpu, h->t);
 		s->in_tick = false;
-		if (arm_tick(s, cpu, h->t))
+		if (sim_arm_tick(s, cpu, h->t))
 			return -1;
 		/*
 		 * The switch comes at the return from the interrupt (or, on a
@@ -3578,7 +3075,7 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 	case HEV_BW_TIMER:
 		return bw_timer(s, h->t);
 	case HEV_STOPPER:
-		return run_stopper(s, cpu, h->t);
+		return sim_run_stopper(s, cpu, h->t);
 	case HEV_STANDIN:
 		return standin_fire(s, h->gen, h->t);
 	case HEV_NEWIDLE:
@@ -3632,7 +3129,7 @@ static bool traced_work_left(const struct sim *s)
 static bool work_left(struct sim *s)
 {
 	for (int c = 0; c < s->nr_cpus; c++)
-		if (!cpu_idle(&s->cpus[c]) || model_nr_queued(s->m, c))
+		if (!sim_cpu_idle(&s->cpus[c]) || model_nr_queued(s->m, c))
 			return true;
 	/* a stand-in wakeup still to come (--early-wakes sleep) */
 	if (s->standins_pending)
@@ -3652,7 +3149,7 @@ static int pass_end(struct sim *s, uint64_t end)
 	s->past_end = true;
 	for (int c = 0; c < s->nr_cpus; c++)
 		if (s->cpus[c].other >= 0 &&
-		    other_out(s, c, (uint32_t)s->cpus[c].other, true, end, NULL))
+		    sim_other_out(s, c, (uint32_t)s->cpus[c].other, true, end, NULL))
 			return -1;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		struct sim_cpu *cp = &s->cpus[c];
@@ -3662,7 +3159,7 @@ static int pass_end(struct sim *s, uint64_t end)
 			continue;
 		/* its OP_DONE event, at @end: sim_run_ops() finds no op, it sleeps */
 		cp->gen_op++;
-		if (heap_push(s, end, HEV_OP_DONE, c, cp->gen_op))
+		if (sim_heap_push(s, end, HEV_OP_DONE, c, cp->gen_op))
 			return -1;
 	}
 	return 0;
@@ -3756,7 +3253,7 @@ int sim_start(struct sim *s)
 		seen++;
 		if (e->kind == WL_T_OTHER_OUT) {
 			s->cpus[e->cpu].other = (int32_t)e->task;
-			model_other_class(s->m, e->cpu, true, other_kind(s, e->cpu, (int32_t)e->task),
+			model_other_class(s->m, e->cpu, true, sim_other_kind(s, e->cpu, (int32_t)e->task),
 					  first);
 		}
 	}
@@ -3765,7 +3262,7 @@ int sim_start(struct sim *s)
 		return -1;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		if (s->cpus[c].other >= 0) {
-			if (arm_tick(s, c, first))
+			if (sim_arm_tick(s, c, first))
 				return -1;
 			continue;
 		}

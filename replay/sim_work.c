@@ -13,7 +13,7 @@
  *                  wait_check(), --handoff writeon*)
  *   syscall and tick marks, EXIT (do_exit() -> __schedule(), ops_done())
  * and the ops the other files hold: forks (sim_do_fork()), READ/WRITE
- * (sim_chan_op()), MIGRATE, EXEC_BALANCE and AFFINITY (sim.c, RT / DL).
+ * (sim_chan_op()), MIGRATE, EXEC_BALANCE and AFFINITY (sim_class.c).
  * Scheduling, wakeups and the mechanical costs are sim.c's.
  */
 #include <inttypes.h>
