@@ -13,7 +13,6 @@
  * sim_model_migrated() emits the balancer's moves.  The RT/DL intervals of
  * the workload's timed list come in through sim_timed.c.
  */
-
 #include <schedreplay/model.h>
 #include <schedreplay/sidecar.h>
 #include <schedreplay/sim.h>
@@ -22,7 +21,6 @@
 #include "sim_local.h"
 
 /* ---- RT / DL: stolen time --------------------------------------------------- */
-
 
 /* The stopper's move of @ti from @cpu to @dst, with the stopper holding @cpu. */
 static int stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now)
@@ -281,7 +279,7 @@ int sim_other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
  * exit's cost, no latency sample: the task never left its CPU - and __schedule()'s fair
  * pick decides: the same task, and no sched_switch is written (the kernel's
  * pick of prev writes none); another, and the holder is switched out
- * preempted.  The class wake is taken (s->class_handed: timed() skips it).
+ * preempted.  The class wake is taken (s->class_handed: sim_timed() skips it).
  * 1 if handed over, 0 if @next is not such a wake, -1 on error.
  */
 static int class_in_place(struct sim *s, int cpu, uint32_t ti, uint64_t now,

@@ -4,6 +4,7 @@
  *   sim.c           the event loop: scheduling, wakeups, forks, ticks, the run
  *   sim_work.c      a task's own work: its ops (sim_run_ops())
  *   sim_class.c     the non-fair classes' CPU time, the stopper, class changes
+ *   sim_timed.c     the timed list, the bandwidth timers, CPU stalls
  *   sim_run.c       replay_run(): model set-up, initial state, the event sink,
  *                   the result object
  *   sim_chan.c      the channels' fill and sleepers (sim_chan.h)
@@ -438,6 +439,8 @@ void sim_dump_newidle(struct sim *s, int cpu, uint64_t now, int pid, int next, u
 int sim_heap_push(struct sim *s, uint64_t t, uint8_t kind, int cpu, uint32_t gen);
 /* The op task @ti (@t) is at, NULL past its last. */
 const struct wl_op *sim_cur_op(const struct sim *s, const struct sim_task *t, uint32_t ti);
+/* @c runs a task or holds a reschedule. */
+bool sim_cpu_busy(const struct sim_cpu *c);
 /* Idle, and no reschedule pending that would end the idle. */
 bool sim_cpu_idle(const struct sim_cpu *c);
 /* Arm @cpu's next tick after @now (grid or traced). */
@@ -466,6 +469,12 @@ int sim_emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
 /* model_schedule() at @now on @cpu (under placement trace, newidle pulls only where traced). */
 struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_prev how,
 				      uint64_t now);
+/* Note a traced pull of task @ti the simulation has not forked or woken yet. */
+int sim_pull_note(struct sim *s, uint32_t ti, int cpu);
+/* The traced newidle pull of timed entry @e, WL_NONE if it is none. */
+uint32_t sim_newidle_of_timed(const struct sim *s, const struct wl_timed *e);
+/* Traced newidle pull @e (index @r) at its trace time: 1 handled, 0 a plain migration, -1 error. */
+int sim_newidle_at_time(struct sim *s, const struct wl_timed *e, uint32_t r);
 /* __schedule() on @cpu after the switch's lead (@block_state: prev_state, SIM_STATE_YIELD). */
 int sim_schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
 		      uint64_t lead, uint64_t now);
@@ -544,6 +553,24 @@ int sim_other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t no
 void sim_nohz_pull_cpus(struct sim *s, uint64_t now);
 /* The stopper work the model queued on @cpu, as the kernel's trace shows it. */
 int sim_run_stopper(struct sim *s, int cpu, uint64_t now);
+
+/* sim_timed.c */
+/* --migrate-resched both: a migration's dequeue on @from set need_resched there. */
+int sim_arm_source_resched(struct sim *s, int from, uint64_t now);
+/* WL_T_MIGRATE @e applied under --placement trace at its trace time. */
+int sim_apply_traced_migration(struct sim *s, const struct wl_timed *e, uint64_t now);
+/* Timed entry @e at its time (@next: the one after, NULL none). */
+int sim_timed(struct sim *s, const struct wl_timed *e, const struct wl_timed *next);
+/* One heap event at the model's earliest bandwidth timer (none without a limit). */
+int sim_bw_arm(struct sim *s);
+/* The bandwidth period and slack timers due at @now: refill, distribute, unthrottle. */
+int sim_bw_timer(struct sim *s, uint64_t now);
+/* --cpu-stalls traced: stall @i of @cpu begins at @now. */
+int sim_stall_in(struct sim *s, int cpu, uint64_t now, uint32_t i);
+/* The stall of @cpu ends at @now: the tick it missed comes. */
+int sim_stall_out(struct sim *s, int cpu, uint64_t now);
+/* The stalls' heap events, at the start (before the loop). */
+int sim_stalls_arm(struct sim *s);
 
 /*
  * Wake @w keeps displaced task @t on the simulation's previous CPU (sim.c's
