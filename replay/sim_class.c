@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The replay simulation (sim.c), the classes above the fair one: the CPU time
- * RT, DL and the stop class take from the fair tasks (other_in(),
- * other_out(): the model's RT/DL PELT signals, model_other_class()), an RT
+ * RT, DL and the stop class take from the fair tasks (sim_other_in(),
+ * sim_other_out(): the model's RT/DL PELT signals, model_other_class()), an RT
  * interval handed over in place to its task's fair record (class_in_place():
  * switched_to_fair()), and the stopper thread (cpu_stopper_thread() of the
  * stop class): stop_one_cpu() at an exec or an affinity change
  * (sched_exec(), sched_setaffinity() -> migration_cpu_stop() ->
  * move_queued_task(): sim_sched_exec(), sim_affinity_op(),
  * sim_self_migrate()), and the active balances the model queues
- * (sim_model_stopper(), run_stopper()).  The model's hooks are here too:
+ * (sim_model_stopper(), sim_run_stopper()).  The model's hooks are here too:
  * sim_model_migrated() emits the balancer's moves.  The RT/DL intervals of
  * the workload's timed list come in through sim_timed.c.
  */

@@ -107,7 +107,7 @@ struct sim_cpu {
 	int32_t curr;              /* fair task running, -1 none */
 	int32_t other;             /* RT/DL task holding the CPU, -1 none */
 	bool other_out_blocked;    /* other's WL_T_OTHER_OUT handed straight to the next RT/DL
-				      task (other_in()) was a block */
+				      task (sim_other_in()) was a block */
 	int32_t stopper;           /* the workload's migration/N of this CPU, -1 none */
 	uint64_t run_start;        /* curr's progress charged up to here */
 	uint64_t resched_at;       /* pending delayed reschedule, UINT64_MAX none */
@@ -384,7 +384,7 @@ struct sim {
 	bool in_lost_wake;
 	/*
 	 * The sched_process_fork or sched_wakeup_new of a fork the trace does
-	 * not record (wl_task.fork_assumed) is being written (do_fork()): not
+	 * not record (wl_task.fork_assumed) is being written (sim_do_fork()): not
 	 * in ev_count (the trace could not hold it); the sched_wakeup_new
 	 * counted in forks_assumed
 	 */
@@ -402,7 +402,7 @@ struct sim {
 	size_t nr_samples, cap_samples;
 	/*
 	 * The CPU whose stopper runs the model's active balance work at this
-	 * moment (run_stopper() around model_cpu_stop()), -1 none: the CPU a
+	 * moment (sim_run_stopper() around model_cpu_stop()), -1 none: the CPU a
 	 * sched_migrate_task of that work is emitted on.
 	 */
 	int stopper_cpu;
@@ -485,7 +485,7 @@ int sim_schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t block_s
 uint64_t sim_block_lead(const struct sim *s, const struct wl_op *op);
 /* __schedule() on @cpu: the current fair task leaves as @how says. */
 int sim_do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now);
-/* emit_wake_event() of @who, a task or SIM_SYNTH_STOPPER (of @target_cpu). */
+/* sim_emit_wake_event() of @who, a task or SIM_SYNTH_STOPPER (of @target_cpu). */
 int sim_emit_wake_of(struct sim *s, enum trace_event_type type, int32_t who, int cpu,
 		     int target_cpu, int32_t common_pid, uint64_t now);
 /* Emit sched_waking or sched_wakeup (@type) of task @ti on @cpu. */

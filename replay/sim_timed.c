@@ -6,10 +6,10 @@
  *                 order with the heap by sim_loop()): external wakeups and
  *                 forks (sim_deliver_wake(), sim_do_fork()), traced
  *                 migrations under --placement trace (a balancer's move,
- *                 apply_traced_migration(); a whole load-balance pass,
- *                 balance_pass(): detach_tasks() / attach_tasks()), cgroup
- *                 moves, RT/DL intervals (sim_class.c's sim_other_in(),
- *                 sim_other_out())
+ *                 sim_apply_traced_migration(); a whole load-balance
+ *                 pass, balance_pass(): detach_tasks() / attach_tasks()),
+ *                 cgroup moves, RT/DL intervals (sim_class.c's
+ *                 sim_other_in(), sim_other_out())
  *   CPU bandwidth timers  the model's period and slack timers as heap
  *                 events (sched_cfs_period_timer(), sched_cfs_slack_timer())
  *   CPU stalls    --cpu-stalls traced: a vCPU that runs nothing for a while

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The replay simulation (sim.c), a task's own work: run_ops() executes the
+ * The replay simulation (sim.c), a task's own work: sim_run_ops() executes the
  * current task's ops from where it is (docs/replay.md, "Workload"), each op
  * as the kernel path it stands for on the task's own CPU:
  *   RUN            the task's CPU time (its end is a heap event, sim.c)
