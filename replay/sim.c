@@ -1621,6 +1621,7 @@ static void initial_lag_seen(struct sim *s, uint32_t ti, enum model_wakeup_expec
 		    vlag, weight);
 }
 
+/* wake_task()'s @seq (the cost draw) of a wakeup without a wake record */
 #define SIM_SEQ_REPLY           0x40000000u  /* a hand-off waiter's release */
 #define SIM_SEQ_CHANNEL         0x50000000u  /* a channel wake (--channels) */
 
