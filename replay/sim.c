@@ -17,30 +17,29 @@
  *   helpers       a CPU's state, its ticks (grid or traced), arming a
  *                 reschedule or a RUN op's end, charging the current task, the
  *                 reply and clock leads, the CPU a wakeup goes to (--placement,
- *                 traced_cpu()), the mechanical costs drawn per path (cost())
+ *                 traced_cpu()), the mechanical costs drawn per path (sim_cost())
  *   scheduling    a CPU's schedule(): the model's pick, the switch event, a
  *                 wakeup's reschedule after its path's cost or the traced run
  *                 (resched_after*()), the wake-list flush, newidle pulls
  *   wakeups and forks  wake_task() (placement, the model's ttwu, queued
- *                 moves, initial lag), its callers wake_now(), the stand-in
+ *                 moves, initial lag), its callers sim_wake_now(), the stand-in
  *                 wakeups of early wakes, reply and hand-off wakes
  *   channels      READ/WRITE ops on sim_chan.h's channels; the re-pairing of
  *                 a reader's channel wakes is sim_chanpair.c's
- *   wake records reaching their target  deliver_wake() (early wakes,
- *                 --early-charge), do_fork()
- *   a task's own work  run_ops() and each op: WAKE, BLOCK, hand-off WAITs
- *                 and write-on, syscall marks, the waker's cost, EXIT
- *   RT / DL       non-fair CPU time, the stopper thread, the model's
- *                 migrations and active balances (the hooks)
- *   timed events  the workload's timed list: external wakeups and forks,
- *                 traced migrations, cgroup moves, RT/DL intervals; balance
- *                 passes
- *   CPU bandwidth timers, heap events, the run  sim_loop(), sim_start()
- * Set-up, the event sink and the results are sim_run.c's.  The stand-ins
- * (early wakes: deliver_wake(), early_standin_wake(), block_op()) and the
- * mechanical costs (cost(), resched_after*(), waker_cost()) run through
- * several parts and stay here: they share the scheduling and wakeup paths'
- * state at every step, with no narrower interface to split along.
+ *   wake records reaching their target  sim_deliver_wake() (early wakes,
+ *                 --early-charge), sim_do_fork()
+ *   heap events, the run  sim_loop(), sim_start()
+ * A task's own work (its ops, sim_run_ops()) is sim_work.c's; the non-fair
+ * classes' CPU time, the stopper and the model's hooks sim_class.c's; the
+ * timed list (external wakeups and forks, traced migrations, cgroup moves,
+ * RT/DL intervals, balance passes), the CPU bandwidth timers and the CPU
+ * stalls sim_timed.c's; set-up, the event sink and the results sim_run.c's.
+ * The stand-ins of early wakes (sim_deliver_wake(), sim_early_standin_wake()
+ * here, block_op() in sim_work.c) and the mechanical costs (sim_cost(),
+ * resched_after*() here, waker_cost() in sim_work.c) run through several
+ * parts: they share the scheduling and wakeup paths' state at every step, with
+ * no narrower interface to split along.  What the files share is declared in
+ * sim_local.h.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -62,9 +61,7 @@
  * the dump's line shape, at simulated time @now on @cpu (docs/replay.md,
  * "Output").  Analysis only: nothing else depends on it.
  */
-static void dump_op(struct sim *s, int cpu, uint64_t now, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void dump_op(struct sim *s, int cpu, uint64_t now, const char *fmt, ...)
+void sim_dump_op(struct sim *s, int cpu, uint64_t now, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -87,8 +84,8 @@ static void dump_op(struct sim *s, int cpu, uint64_t now, const char *fmt, ...)
  * counts of sets and clears so far).  @cls: "rt" (a non-fair block, the
  * second charge's line: tests/replay/newidle_rt.py) or "fair".
  */
-static void dump_newidle(struct sim *s, int cpu, uint64_t now, int pid, int next, uint64_t ni_seq,
-			 const char *cls)
+void sim_dump_newidle(struct sim *s, int cpu, uint64_t now, int pid, int next, uint64_t ni_seq,
+		      const char *cls)
 {
 	static const char *const why[] = { "traced", "nosd", "notoverloaded", "shortidle", "ran" };
 	static const char *const site[] = { "none", "enqueue", "newidle", "periodic", "nohz" };
@@ -105,15 +102,15 @@ static void dump_newidle(struct sim *s, int cpu, uint64_t now, int pid, int next
 		 ov.last_set.at, site[ov.last_clear.site], ov.last_clear.cpu, ov.last_clear.at,
 		 ov.sets, ov.clears, cls);
 	if (ni->seq == ni_seq || ni->cpu != cpu)
-		dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=none overloaded=%d %s", pid,
-			next, ov.overloaded, tail);
+		sim_dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=none overloaded=%d %s", pid,
+			    next, ov.overloaded, tail);
 	else
-		dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=%s blocked=%d "
-			"overloaded=%d avg_idle=%" PRIu64 " max_cost=%" PRIu64 " ratio=%u "
-			"balanced=%u diceskip=%u after=%d %s",
-			pid, next, why[ni->outcome], ni->blocked_update, ni->rd_overloaded,
-			ni->avg_idle, ni->max_newidle_lb_cost, ni->newidle_ratio,
-			ni->balanced, ni->dice_skipped, ni->rd_overloaded_after, tail);
+		sim_dump_op(s, cpu, now, "newidle pid=%d next=%d outcome=%s blocked=%d "
+			    "overloaded=%d avg_idle=%" PRIu64 " max_cost=%" PRIu64 " ratio=%u "
+			    "balanced=%u diceskip=%u after=%d %s",
+			    pid, next, why[ni->outcome], ni->blocked_update, ni->rd_overloaded,
+			    ni->avg_idle, ni->max_newidle_lb_cost, ni->newidle_ratio,
+			    ni->balanced, ni->dice_skipped, ni->rd_overloaded_after, tail);
 }
 
 /*
@@ -124,37 +121,13 @@ static void dump_newidle(struct sim *s, int cpu, uint64_t now, int pid, int next
 static void dump_wake_op(struct sim *s, const char *kind, int cpu, uint64_t now, uint32_t ti,
 			 const struct wl_wake *w)
 {
-	dump_op(s, cpu, now, "%s pid=%d trace=%" PRIu64 " waker=%d", kind, s->wt[ti].pid, w->ts,
-		w->waker != WL_NONE && w->waker < s->nr_tasks ? s->wt[w->waker].pid : -1);
-}
-
-/* What a hand-off WAIT's dependency is checked after (wait_check()). */
-enum wait_after {
-	WAIT_AFTER_NONE,       /* the WAIT reached */
-	WAIT_AFTER_HANDOVER,   /* the waker ran again after handing over at it */
-	WAIT_AFTER_WRITEON,    /* the end of a write-on past it (--handoff writeon*) */
-};
-
-/*
- * `wait pid=P y=Y kind=KIND[-after-handover|-after-writeon]`: what became of
- * task @ti's hand-off WAIT for task @yi (WL_NONE: none, y=-1)
- */
-static void dump_wait_op(struct sim *s, int cpu, uint64_t now, uint32_t ti, uint32_t yi,
-			 const char *kind, enum wait_after after)
-{
-	static const char *const suffix[] = {
-		[WAIT_AFTER_NONE] = "",
-		[WAIT_AFTER_HANDOVER] = "-after-handover",
-		[WAIT_AFTER_WRITEON] = "-after-writeon",
-	};
-
-	dump_op(s, cpu, now, "wait pid=%d y=%d kind=%s%s", s->wt[ti].pid,
-		yi != WL_NONE ? s->wt[yi].pid : -1, kind, suffix[after]);
+	sim_dump_op(s, cpu, now, "%s pid=%d trace=%" PRIu64 " waker=%d", kind, s->wt[ti].pid, w->ts,
+		    w->waker != WL_NONE && w->waker < s->nr_tasks ? s->wt[w->waker].pid : -1);
 }
 
 /* ---- heap ------------------------------------------------------------- */
 
-static int heap_push(struct sim *s, uint64_t t, uint8_t kind, int cpu, uint32_t gen)
+int sim_heap_push(struct sim *s, uint64_t t, uint8_t kind, int cpu, uint32_t gen)
 {
 	struct sim_hev *h;
 	size_t i;
@@ -211,22 +184,22 @@ static struct sim_hev heap_pop(struct sim *s)
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static const struct wl_op *cur_op(const struct sim *s, const struct sim_task *t, uint32_t ti)
+const struct wl_op *sim_cur_op(const struct sim *s, const struct sim_task *t, uint32_t ti)
 {
 	if (t->op >= s->wt[ti].nr_ops)
 		return NULL;
 	return &s->ops[s->wt[ti].first_op + t->op];
 }
 
-static bool cpu_busy(const struct sim_cpu *c)
+bool sim_cpu_busy(const struct sim_cpu *c)
 {
 	return c->curr >= 0 || c->other >= 0;
 }
 
 /* Idle, and no reschedule pending that would end the idle. */
-static bool cpu_idle(const struct sim_cpu *c)
+bool sim_cpu_idle(const struct sim_cpu *c)
 {
-	return !cpu_busy(c) && c->resched_at == UINT64_MAX;
+	return !sim_cpu_busy(c) && c->resched_at == UINT64_MAX;
 }
 
 /*
@@ -236,7 +209,7 @@ static bool cpu_idle(const struct sim_cpu *c)
  */
 static int take_traced_pull(struct sim *s, struct sim_task *t, int cpu)
 {
-	if (t->pull_cpu >= 0 && t->pull_cpu != cpu && cpu_idle(&s->cpus[t->pull_cpu])) {
+	if (t->pull_cpu >= 0 && t->pull_cpu != cpu && sim_cpu_idle(&s->cpus[t->pull_cpu])) {
 		cpu = t->pull_cpu;
 		t->pull_cpu = -1;
 		s->notes[SIM_NOTE_PULL_AT_PLACE]++;
@@ -288,7 +261,7 @@ static uint64_t next_tick(const struct sim *s, int cpu, uint64_t now, bool *trac
 	return t;
 }
 
-static int arm_tick(struct sim *s, int cpu, uint64_t now)
+int sim_arm_tick(struct sim *s, int cpu, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	uint64_t t;
@@ -297,7 +270,7 @@ static int arm_tick(struct sim *s, int cpu, uint64_t now)
 		return 0;           /* a stalled CPU's tick comes at the stall's end */
 	c->tick_armed = true;
 	t = next_tick(s, cpu, now, &c->tick_traced);
-	return heap_push(s, t, HEV_TICK, cpu, ++c->gen_tick);
+	return sim_heap_push(s, t, HEV_TICK, cpu, ++c->gen_tick);
 }
 
 /*
@@ -344,7 +317,7 @@ static bool in_kernel_section(const struct sim *s, uint32_t ti)
 	return s->cfg.resched_at == REPLAY_RESCHED_SYSCALL_EXIT && s->tasks[ti].in_sys;
 }
 
-static int arm_resched(struct sim *s, int cpu, uint64_t at)
+int sim_arm_resched(struct sim *s, int cpu, uint64_t at)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
@@ -358,7 +331,7 @@ static int arm_resched(struct sim *s, int cpu, uint64_t at)
 		/*
 		 * need_resched is set and the task is in kernel mode: on a
 		 * preempt=none kernel nothing switches it before its return to
-		 * user space (its exit mark, run_ops()).  A resched other than
+		 * user space (its exit mark, sim_run_ops()).  A resched other than
 		 * its own wakee's (a remote wakeup's IPI, a tick, a migration)
 		 * comes no earlier than its own cost there (resched_due).
 		 */
@@ -377,11 +350,11 @@ static int arm_resched(struct sim *s, int cpu, uint64_t at)
 	if (c->resched_at != UINT64_MAX && c->resched_at <= at)
 		return 0;
 	c->resched_at = at;
-	return heap_push(s, at, HEV_RESCHED, cpu, ++c->gen_resched);
+	return sim_heap_push(s, at, HEV_RESCHED, cpu, ++c->gen_resched);
 }
 
 /* Charge the current task's RUN progress up to @now. */
-static void charge(struct sim *s, int cpu, uint64_t now)
+void sim_charge(struct sim *s, int cpu, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
@@ -420,7 +393,7 @@ static void charge(struct sim *s, int cpu, uint64_t now)
  * 0 us a run on small-nowaking, where the trace's local wakeups of a waker
  * that then sleeps take 3.5 us and more.
  */
-static uint64_t reply_tail(const struct sim *s)
+uint64_t sim_reply_tail(const struct sim *s)
 {
 	if (s->facts->sync_tail_ns || s->facts->switch_lead_ns)
 		return s->facts->sync_tail_ns > s->facts->switch_lead_ns ?
@@ -431,31 +404,31 @@ static uint64_t reply_tail(const struct sim *s)
 
 /*
  * A task that a hand-off waiter waits for, in the RUN right before the
- * BLOCK the waiter waits for: its reply is due reply_tail() before that
- * block (see handoff_release()).
+ * BLOCK the waiter waits for: its reply is due sim_reply_tail() before that
+ * block (see sim_handoff_release()).
  */
-static bool reply_due(const struct sim *s, const struct sim_task *t)
+bool sim_reply_due(const struct sim *s, const struct sim_task *t)
 {
-	return t->waiter != WL_NONE && !t->waiter_signal && reply_tail(s) &&
+	return t->waiter != WL_NONE && !t->waiter_signal && sim_reply_tail(s) &&
 	       t->op + 1 == t->waiter_op && t->run_left > 0;
 }
 
 /*
  * Task @t's RUN op reached the point its HEV_OP_DONE was armed for, and was
  * charged up to it: the end of the RUN, where nothing is left - or, for a
- * task a hand-off waiter waits for (reply_due()), the point its reply is
- * sent, reply_tail() before the end: that tail is still to run (the kernel's
- * wakee writes, then reads and sleeps; run_ops() sends the reply and runs the
+ * task a hand-off waiter waits for (sim_reply_due()), the point its reply is
+ * sent, sim_reply_tail() before the end: that tail is still to run (the kernel's
+ * wakee writes, then reads and sleeps; sim_run_ops() sends the reply and runs the
  * tail up to the BLOCK).  Leaving nothing there lost the tail, and the reply
  * came at the BLOCK itself: its waiter was woken and switched in at one
  * instant (a 0 us sample).
  */
 static void op_done_left(const struct sim *s, struct sim_task *t)
 {
-	if (!reply_due(s, t))
+	if (!sim_reply_due(s, t))
 		t->run_left = 0;
-	else if (t->run_left > reply_tail(s))
-		t->run_left = reply_tail(s);
+	else if (t->run_left > sim_reply_tail(s))
+		t->run_left = sim_reply_tail(s);
 }
 
 /*
@@ -504,8 +477,6 @@ static bool blocks_next(const struct sim *s, uint32_t ti)
 	return false;
 }
 
-static int arm_op_done(struct sim *s, int cpu, uint64_t now);
-
 /*
  * A wakee was queued on busy @cpu at @now without preempting its current
  * task.  If that task's RUN ends sooner than behind_lead() from here and a
@@ -530,23 +501,23 @@ static int schedule_rq_lock(struct sim *s, int cpu, uint64_t now)
 	    (c->resched_at == UINT64_MAX && model_need_resched(s->m, cpu)))
 		return 0;
 	t = &s->tasks[c->curr];
-	op = cur_op(s, t, (uint32_t)c->curr);
-	if (!op || op->kind != WL_OP_RUN || t->run_left == SIM_FOREVER || reply_due(s, t) ||
+	op = sim_cur_op(s, t, (uint32_t)c->curr);
+	if (!op || op->kind != WL_OP_RUN || t->run_left == SIM_FOREVER || sim_reply_due(s, t) ||
 	    t->wo_wait != WL_NONE || !blocks_next(s, (uint32_t)c->curr))
 		return 0;
 	/* a preemption armed sooner takes it first (with nothing left to run) */
 	if (c->resched_at != UINT64_MAX)
 		lead = c->resched_at > now ? (c->resched_at - now < lead ? c->resched_at - now : lead) : 0;
-	charge(s, cpu, now);
+	sim_charge(s, cpu, now);
 	if (t->run_left >= lead)
 		return 0;
 	t->run_left = lead;
 	s->notes[SIM_NOTE_BEHIND_LEAD]++;
-	return arm_op_done(s, cpu, now);
+	return sim_arm_op_done(s, cpu, now);
 }
 
 /* (Re)arm the event at which the current task finishes its RUN op. */
-static int arm_op_done(struct sim *s, int cpu, uint64_t now)
+int sim_arm_op_done(struct sim *s, int cpu, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	struct sim_task *t;
@@ -557,14 +528,14 @@ static int arm_op_done(struct sim *s, int cpu, uint64_t now)
 	t = &s->tasks[c->curr];
 	if (t->run_left == SIM_FOREVER)
 		return 0;
-	if (reply_due(s, t)) {
+	if (sim_reply_due(s, t)) {
 		/* stop where the reply to a hand-off waiter is sent */
-		uint64_t tail = reply_tail(s);
+		uint64_t tail = sim_reply_tail(s);
 
-		return heap_push(s, now + (t->run_left > tail ? t->run_left - tail : 0),
-				 HEV_OP_DONE, cpu, c->gen_op);
+		return sim_heap_push(s, now + (t->run_left > tail ? t->run_left - tail : 0),
+				     HEV_OP_DONE, cpu, c->gen_op);
 	}
-	return heap_push(s, now + t->run_left, HEV_OP_DONE, cpu, c->gen_op);
+	return sim_heap_push(s, now + t->run_left, HEV_OP_DONE, cpu, c->gen_op);
 }
 
 /*
@@ -596,7 +567,7 @@ static int state_placement_cpu(struct sim *s, struct sim_task *t, int traced, in
 	for (c = 0; c < s->nr_cpus; c++) {
 		bool there = wl_cpu_idle_at_any(s->wl, c, w->ts);
 
-		same = same && cpu_idle(&s->cpus[c]) == there;
+		same = same && sim_cpu_idle(&s->cpus[c]) == there;
 		any_idle = any_idle || there;
 	}
 	if (same) {
@@ -606,8 +577,8 @@ static int state_placement_cpu(struct sim *s, struct sim_task *t, int traced, in
 		s->notes[base + 1] += cpu == traced;
 		if (any_idle) {
 			s->notes[base + 2]++;
-			s->notes[base + 3] += cpu_idle(&s->cpus[traced]);
-			s->notes[base + 4] += cpu_idle(&s->cpus[cpu]);
+			s->notes[base + 3] += sim_cpu_idle(&s->cpus[traced]);
+			s->notes[base + 4] += sim_cpu_idle(&s->cpus[cpu]);
 			if (asked1 > asked0 && waker_cpu >= 0) {
 				s->notes[SIM_NOTE_PC_PACK_ASKED]++;
 				s->notes[SIM_NOTE_PC_PACK_KERNEL] += traced == waker_cpu;
@@ -622,9 +593,9 @@ static int state_placement_cpu(struct sim *s, struct sim_task *t, int traced, in
 		 */
 		if (!fork && !(w->flags & WL_WAKE_SYNC) && s->wt[t - s->tasks].multi_cpu &&
 		    w->prev_cpu >= 0 && w->prev_cpu < s->nr_cpus &&
-		    cpu_idle(&s->cpus[w->prev_cpu])) {
+		    sim_cpu_idle(&s->cpus[w->prev_cpu])) {
 			s->notes[SIM_NOTE_PC_PREV_IDLE]++;
-			s->notes[SIM_NOTE_PC_PREV_IDLE_BUSY] += !cpu_idle(&s->cpus[traced]);
+			s->notes[SIM_NOTE_PC_PREV_IDLE_BUSY] += !sim_cpu_idle(&s->cpus[traced]);
 		}
 		return traced;
 	}
@@ -712,8 +683,8 @@ static uint64_t idle_residency(const struct sim *s, int cpu, uint64_t now)
  * exits are restored, what its measurement shows is early by the idle exit),
  * of the residency band of its idle time under --idle-residency on.
  */
-static uint64_t cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, int cpu,
-		     uint32_t task, uint32_t seq, uint64_t now)
+uint64_t sim_cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, int cpu,
+		  uint32_t task, uint32_t seq, uint64_t now)
 {
 	if (s->cfg.no_costs)
 		return 0;
@@ -725,22 +696,11 @@ static uint64_t cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, int c
 
 /* ---- scheduling -------------------------------------------------------- */
 
-static int do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now);
-static int run_ops(struct sim *s, int cpu, uint64_t now);
-static int sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now);
-static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
-			uint64_t now);
-static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
-static int arm_source_resched(struct sim *s, int from, uint64_t now);
-static int apply_traced_migration(struct sim *s, const struct wl_timed *e, uint64_t now);
-
-static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op);
-
 /*
  * --exec-balance-at traced: the workload has each exec's sched_exec() point
  * (WL_OP_EXEC_BALANCE); the exec's COMM then does not balance
  */
-static bool exec_marked(const struct sim *s)
+bool sim_exec_marked(const struct sim *s)
 {
 	return s->cfg.exec_balance_at == REPLAY_EXEC_BALANCE_TRACED &&
 	       (s->facts->exec_marks_traced || s->facts->exec_marks_lead ||
@@ -774,7 +734,7 @@ static uint64_t traced_switch_run(const struct sim *s, int cpu, uint32_t task,
 		return UINT64_MAX;
 	w = &s->tasks[c->curr];
 	wt = &s->wt[c->curr];
-	if (!wait_follows(s, (uint32_t)c->curr, w->op))
+	if (!sim_wait_follows(s, (uint32_t)c->curr, w->op))
 		return UINT64_MAX;
 	for (op = w->op; op < wt->nr_ops; op++) {
 		const struct wl_op *o = &s->ops[wt->first_op + op];
@@ -810,7 +770,7 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 		 * The task preempted is past its EXIT_MOVE, whose
 		 * sched_move_task() set need_resched already (the wakeup check
 		 * returned at once: check_preempt_wakeup_fair()): no cost is
-		 * drawn, its final __schedule() picks (arm_resched()).
+		 * drawn, its final __schedule() picks (sim_arm_resched()).
 		 */
 		return 0;
 	if (was_idle)
@@ -831,7 +791,7 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 		path = WL_PATH_PREEMPT_LOCAL;
 		s->notes[SIM_NOTE_STANDIN_LOCAL]++;
 	}
-	at = now + (no_cost ? 0 : cost(s, path, ctx, cpu, task, seq, now));
+	at = now + (no_cost ? 0 : sim_cost(s, path, ctx, cpu, task, seq, now));
 	if (path == WL_PATH_PREEMPT_LOCAL && ctx == CALIB_CTX_TASK && !no_cost &&
 	    (s->cfg.resched_at == REPLAY_RESCHED_TRACED ||
 	     s->cfg.resched_at == REPLAY_RESCHED_NEXT_WAKE)) {
@@ -843,7 +803,7 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 			 * after the RUN it has left: that run (the rest of
 			 * its write, its return to user space, __schedule())
 			 * was this wakeup's mechanism, measured.  It runs on
-			 * to its hand-off WAIT, which switches it (run_ops());
+			 * to its hand-off WAIT, which switches it (sim_run_ops());
 			 * the drawn cost bounds it only if something delays
 			 * that run.
 			 */
@@ -859,7 +819,7 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 			 * The waker, current here, is inside a traced read or
 			 * write: resched_curr_lazy() only set TIF_NEED_RESCHED
 			 * (preempt=none), honoured at its return to user space,
-			 * its exit mark (run_ops()); a resched armed before is
+			 * its exit mark (sim_run_ops()); a resched armed before is
 			 * honoured there too.
 			 */
 			if (!c->resched_deferred) {
@@ -887,7 +847,7 @@ static int resched_after_hold(struct sim *s, int cpu, bool was_idle, int waker_c
 				s->notes[SIM_NOTE_FLUSH_HOLD]++;
 		}
 	}
-	return arm_resched(s, cpu, at);
+	return sim_arm_resched(s, cpu, at);
 }
 
 /*
@@ -911,7 +871,7 @@ static bool flush_last(const struct sim *s, int cpu, const struct wl_wake *w)
 
 	return s->cfg.flush_last != REPLAY_FLUSH_LAST_HELD && !s->cfg.no_flush_hold &&
 	       !s->cfg.no_costs && w && !w->flush_ns &&
-	       w->waker == WL_NONE && w->cpu == cpu && c->flush_end == w->ts && !cpu_busy(c) &&
+	       w->waker == WL_NONE && w->cpu == cpu && c->flush_end == w->ts && !sim_cpu_busy(c) &&
 	       c->resched_at != UINT64_MAX && model_need_resched(s->m, cpu);
 }
 
@@ -922,33 +882,23 @@ static int sched_ttwu_pending_last(struct sim *s, int cpu, enum calib_ctx ctx, u
 	uint64_t at;
 
 	c->flush_end = 0;
-	if (cpu_busy(c) || c->resched_at == UINT64_MAX)
+	if (sim_cpu_busy(c) || c->resched_at == UINT64_MAX)
 		return 0;
 	at = now + (s->cfg.flush_last == REPLAY_FLUSH_LAST_LEAD ? s->facts->switch_lead_ns :
-		    cost(s, WL_PATH_IDLE, ctx, cpu, task, seq, now));
+		    sim_cost(s, WL_PATH_IDLE, ctx, cpu, task, seq, now));
 	if (at <= c->resched_at)
 		return 0;
 	s->notes[SIM_NOTE_FLUSH_TAIL]++;
 	c->resched_at = at;
-	return heap_push(s, at, HEV_RESCHED, cpu, ++c->gen_resched);
+	return sim_heap_push(s, at, HEV_RESCHED, cpu, ++c->gen_resched);
 }
 
 /* The same, with no interrupt to wait for. */
-static int resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
-			 enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t now)
+int sim_resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
+		      enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t now)
 {
 	return resched_after_hold(s, cpu, was_idle, waker_cpu, ctx, task, seq, 0, false, NULL, now);
 }
-
-/*
- * The stopper of a CPU whose migration/N the workload does not have (no
- * sched_switch of it in the trace) when the model's active balance runs it
- * (run_stopper()): comm "migration/N", RT prio 0 as the trace shows a stop
- * class task, pid SIM_SYNTH_STOPPER_PID + N - PID_MAX_LIMIT and above, never
- * a kernel pid.  A task index for emit_switch() and emit_wake_event().
- */
-#define SIM_SYNTH_STOPPER     (-2)
-#define SIM_SYNTH_STOPPER_PID 4194304
 
 /* The comm, pid and prio a switch or wakeup shows for @who on @cpu (-1: the idle task). */
 static void ident(const struct sim *s, int32_t who, int cpu, char *comm, int32_t *pid,
@@ -1004,8 +954,8 @@ static bool start_switch_apart(const struct sim *s, int cpu, int32_t prev, uint6
 	return false;
 }
 
-static int emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
-		       enum trace_task_state prev_run, bool preempt, int32_t next, uint64_t now)
+int sim_emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
+		    enum trace_task_state prev_run, bool preempt, int32_t next, uint64_t now)
 {
 	struct trace_event ev;
 	struct trace_sched_switch *sw = &ev.u.sched_switch;
@@ -1051,10 +1001,10 @@ static int apply_pending_migration(struct sim *s, uint32_t ti, uint64_t now)
 	if (dst == from || model_migrate_task(s->m, t->mt, dst, now) < 0)
 		return 0;
 	t->cpu = dst;
-	if (emit_migrate(s, ti, from, dst, dst, now))
+	if (sim_emit_migrate(s, ti, from, dst, dst, now))
 		return -1;
 	if (model_need_resched(s->m, dst))
-		return arm_resched(s, dst, now);
+		return sim_arm_resched(s, dst, now);
 	return 0;
 }
 
@@ -1093,9 +1043,9 @@ static void dump_idle_rule(struct sim *s, int cpu, uint64_t now, const char *op,
 
 	if (!s->cfg.dump || !s->cfg.dump_ops)
 		return;
-	dump_op(s, cpu, now, "%s cpu=%d kept=%d iv=%" PRIu64 "-%" PRIu64 " ended_by=%s", op, cpu,
-		idle_tick_kept(s, cpu, iv), iv ? iv->start : 0, iv ? iv->end : 0,
-		iv && iv->ended_by < 3 ? end[iv->ended_by] : "-");
+	sim_dump_op(s, cpu, now, "%s cpu=%d kept=%d iv=%" PRIu64 "-%" PRIu64 " ended_by=%s", op, cpu,
+		    idle_tick_kept(s, cpu, iv), iv ? iv->start : 0, iv ? iv->end : 0,
+		    iv && iv->ended_by < 3 ? end[iv->ended_by] : "-");
 }
 
 /*
@@ -1119,8 +1069,8 @@ static const struct wl_idle *idle_at_entry(const struct sim *s, int cpu, uint64_
  * CPU the trace shows idle too did not pull in the kernel, or its pull is
  * a traced migration).
  */
-static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_prev how,
-					     uint64_t now)
+struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_prev how,
+				      uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	const struct wl_idle *iv = NULL;
@@ -1167,7 +1117,7 @@ static struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_
  * else when it goes idle while the task still waits there (before the
  * model's pick); dropped when the task runs first.
  */
-static int pull_note(struct sim *s, uint32_t ti, int cpu)
+int sim_pull_note(struct sim *s, uint32_t ti, int cpu)
 {
 	struct sim_task *t = &s->tasks[ti];
 
@@ -1208,7 +1158,7 @@ static int pull_waiting(struct sim *s, int cpu, uint64_t now)
 		t->pull_cpu = -1;
 		k--;
 		s->notes[SIM_NOTE_PULL_AT_IDLE]++;
-		ret = emit_migrate(s, ti, from, cpu, cpu, now) ? -1 : 1;
+		ret = sim_emit_migrate(s, ti, from, cpu, cpu, now) ? -1 : 1;
 	}
 	s->nr_pulls = k;
 	return ret < 0 ? -1 : 0;
@@ -1244,11 +1194,11 @@ static int newidle_as_timed(struct sim *s, uint32_t r, uint64_t now)
 {
 	s->ni_state[r] = SIM_NI_OVER;
 	s->notes[SIM_NOTE_NEWIDLE_AT_TIME]++;
-	return apply_traced_migration(s, wl_timed_at(s->wl, wl_newidle_at(s->wl, r)->timed), now);
+	return sim_apply_traced_migration(s, wl_timed_at(s->wl, wl_newidle_at(s->wl, r)->timed), now);
 }
 
 /* The traced newidle pull of timed entry @e, WL_NONE if it is none. */
-static uint32_t newidle_of_timed(const struct sim *s, const struct wl_timed *e)
+uint32_t sim_newidle_of_timed(const struct sim *s, const struct wl_timed *e)
 {
 	uint32_t ti = (uint32_t)(e - wl_timed_at(s->wl, 0)), lo = 0, hi = wl_nr_newidle(s->wl);
 
@@ -1332,10 +1282,10 @@ static int newidle_after_pick(struct sim *s, int cpu, uint32_t r, int from, uint
 	s->ni_state[r] = SIM_NI_DONE;
 	s->notes[st == SIM_NI_HELD ? SIM_NOTE_NEWIDLE_LATE : SIM_NOTE_NEWIDLE_EARLY]++;
 	s->tasks[e->task].cpu = cpu;
-	if (emit_migrate(s, e->task, from, cpu, cpu, now))
+	if (sim_emit_migrate(s, e->task, from, cpu, cpu, now))
 		return -1;
 	/* the detach's update_curr() on the source (its request may end there) */
-	return arm_source_resched(s, from, now);
+	return sim_arm_source_resched(s, from, now);
 }
 
 /*
@@ -1343,7 +1293,7 @@ static int newidle_after_pick(struct sim *s, int cpu, uint32_t r, int from, uint
  * was applied at its block already or is held for it, 0 to apply it as any
  * traced migration, -1 on error.
  */
-static int newidle_at_time(struct sim *s, const struct wl_timed *e, uint32_t r)
+int sim_newidle_at_time(struct sim *s, const struct wl_timed *e, uint32_t r)
 {
 	const struct wl_newidle *p = wl_newidle_at(s->wl, r);
 	const struct sim_task *xt = p->blocker < s->nr_tasks ? &s->tasks[p->blocker] : NULL;
@@ -1370,7 +1320,7 @@ static int newidle_at_time(struct sim *s, const struct wl_timed *e, uint32_t r)
 		/* the block comes later here: held for it, up to the window's end */
 		s->ni_state[r] = SIM_NI_HELD;
 		s->notes[SIM_NOTE_NEWIDLE_HELD]++;
-		if (heap_push(s, e->ts + REPLAY_NEWIDLE_WINDOW_NS, HEV_NEWIDLE, e->cpu, r))
+		if (sim_heap_push(s, e->ts + REPLAY_NEWIDLE_WINDOW_NS, HEV_NEWIDLE, e->cpu, r))
 			return -1;
 		return 1;
 	}
@@ -1381,9 +1331,6 @@ static int newidle_at_time(struct sim *s, const struct wl_timed *e, uint32_t r)
 	return 0;
 }
 
-/* schedule_ex()'s @block_state of a RUNNABLE that is a yield, not a preemption */
-#define SIM_STATE_YIELD INT64_MIN
-
 /*
  * __schedule() on @cpu: the current fair task leaves as @how says, the model
  * picks the next one.  @block_state is the raw prev_state for SLEEP/DEAD;
@@ -1391,8 +1338,8 @@ static int newidle_at_time(struct sim *s, const struct wl_timed *e, uint32_t r)
  * calls schedule() with the task running: prev_state 0, "R", not the
  * preemption's "R+").
  */
-static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
-			 uint64_t lead, uint64_t now)
+int sim_schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
+		      uint64_t lead, uint64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	int32_t prev = c->curr, next;
@@ -1402,7 +1349,7 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	uint64_t clk = now > lead ? now - lead : now;   /* this __schedule()'s clock read */
 	uint64_t ni_seq;
 
-	charge(s, cpu, now);
+	sim_charge(s, cpu, now);
 	c->resched_at = UINT64_MAX;
 	c->gen_resched++;
 	c->resched_deferred = false;
@@ -1414,7 +1361,7 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 	}
 	/*
 	 * __schedule() read the clock @lead (switch_lead_ns, or a block's own:
-	 * block_lead()) before the switch the trace shows: prev is charged up
+	 * sim_block_lead()) before the switch the trace shows: prev is charged up
 	 * to then, next from then (the model's clocks never go back, so this
 	 * is at most the time since its last update on this CPU).
 	 */
@@ -1432,8 +1379,8 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 		return -1;
 	next = mt ? (int32_t)model_task_id(mt) : -1;
 	if (prev >= 0 && how != MODEL_PREV_RUNNABLE)
-		dump_newidle(s, cpu, now, s->wt[prev].pid, next >= 0 ? s->wt[next].pid : 0, ni_seq,
-			     "fair");
+		sim_dump_newidle(s, cpu, now, s->wt[prev].pid, next >= 0 ? s->wt[next].pid : 0, ni_seq,
+				 "fair");
 	if (prev >= 0) {
 		struct sim_task *pt = &s->tasks[prev];
 
@@ -1494,7 +1441,7 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 				break;
 			}
 		}
-		if (emit_switch(s, cpu, prev, state, run, preempt, next, now))
+		if (sim_emit_switch(s, cpu, prev, state, run, preempt, next, now))
 			return -1;
 		c->curr = next;
 		if (next >= 0) {
@@ -1519,28 +1466,28 @@ static int schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t bl
 		 * local preemption path's cost.
 		 */
 		s->notes[SIM_NOTE_BW_THROTTLE_PICKS]++;
-		if (arm_resched(s, cpu, now + cost(s, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, cpu,
-						   (uint32_t)c->curr, s->tasks[c->curr].op, now)))
+		if (sim_arm_resched(s, cpu, now + sim_cost(s, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, cpu,
+							   (uint32_t)c->curr, s->tasks[c->curr].op, now)))
 			return -1;
 	}
 	if (prev >= 0 && prev != next && s->tasks[prev].st == SIM_QUEUED &&
 	    s->tasks[prev].pending_cpu >= 0 && apply_pending_migration(s, (uint32_t)prev, now))
 		return -1;
 	if (c->curr >= 0) {
-		if (arm_tick(s, cpu, now))
+		if (sim_arm_tick(s, cpu, now))
 			return -1;
 		if (next != prev || how != MODEL_PREV_RUNNABLE)
-			return run_ops(s, cpu, now);
-		return arm_op_done(s, cpu, now);
+			return sim_run_ops(s, cpu, now);
+		return sim_arm_op_done(s, cpu, now);
 	}
 	c->gen_op++;
 	return 0;
 }
 
-static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
-		       uint64_t now)
+int sim_schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
+		    uint64_t now)
 {
-	return schedule_lead(s, cpu, how, block_state, s->facts->switch_lead_ns, now);
+	return sim_schedule_lead(s, cpu, how, block_state, s->facts->switch_lead_ns, now);
 }
 
 /*
@@ -1550,7 +1497,7 @@ static int schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t bloc
  * starts its exec_start at that clock), also where an untraced stall sits
  * in between; median: switch_lead_ns for every block.
  */
-static uint64_t block_lead(const struct sim *s, const struct wl_op *op)
+uint64_t sim_block_lead(const struct sim *s, const struct wl_op *op)
 {
 	uint64_t lead = wl_block_lead_ns(op);
 
@@ -1559,16 +1506,16 @@ static uint64_t block_lead(const struct sim *s, const struct wl_op *op)
 	return lead;
 }
 
-static int do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now)
+int sim_do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now)
 {
-	return schedule_ex(s, cpu, how, 0, now);
+	return sim_schedule_ex(s, cpu, how, 0, now);
 }
 
 /* ---- wakeups and forks ---------------------------------------------------- */
 
-/* emit_wake_event() of @who, a task or SIM_SYNTH_STOPPER (of @target_cpu) */
-static int emit_wake_of(struct sim *s, enum trace_event_type type, int32_t who, int cpu,
-			int target_cpu, int32_t common_pid, uint64_t now)
+/* sim_emit_wake_event() of @who, a task or SIM_SYNTH_STOPPER (of @target_cpu) */
+int sim_emit_wake_of(struct sim *s, enum trace_event_type type, int32_t who, int cpu,
+		     int target_cpu, int32_t common_pid, uint64_t now)
 {
 	struct trace_event ev;
 
@@ -1579,13 +1526,13 @@ static int emit_wake_of(struct sim *s, enum trace_event_type type, int32_t who, 
 	return sim_emit(s, &ev);
 }
 
-static int emit_wake_event(struct sim *s, enum trace_event_type type, uint32_t ti, int cpu,
-			   int target_cpu, int32_t common_pid, uint64_t now)
+int sim_emit_wake_event(struct sim *s, enum trace_event_type type, uint32_t ti, int cpu,
+			int target_cpu, int32_t common_pid, uint64_t now)
 {
-	return emit_wake_of(s, type, (int32_t)ti, cpu, target_cpu, common_pid, now);
+	return sim_emit_wake_of(s, type, (int32_t)ti, cpu, target_cpu, common_pid, now);
 }
 
-static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now)
+int sim_emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now)
 {
 	struct trace_event ev;
 
@@ -1598,7 +1545,7 @@ static int emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, u
 	return sim_emit(s, &ev);
 }
 
-static int32_t cpu_pid(const struct sim *s, int cpu)
+int32_t sim_cpu_pid(const struct sim *s, int cpu)
 {
 	const struct sim_cpu *c;
 
@@ -1616,7 +1563,7 @@ static int32_t cpu_pid(const struct sim *s, int cpu)
  * kernel's enqueue did; the model's clocks never go back, so the later
  * events of this CPU read at least that clock.
  */
-static uint64_t wake_clock_delay(const struct sim *s, int waker_cpu, int cpu)
+uint64_t sim_wake_clock_delay(const struct sim *s, int waker_cpu, int cpu)
 {
 	if (s->cfg.wake_clock != REPLAY_WAKE_CLOCK_TRACED || waker_cpu < 0 || waker_cpu != cpu)
 		return 0;
@@ -1669,15 +1616,11 @@ static void initial_lag_seen(struct sim *s, uint32_t ti, enum model_wakeup_expec
 	if (!resched_before &&
 	    model_need_resched(s->m, cpu) != (want == MODEL_EXPECT_PREEMPT))
 		s->notes[SIM_NOTE_INITIAL_LAG_OTHERWISE]++;
-	dump_op(s, cpu, now, "initial-lag pid=%d want=%s result=%s vlag=%" PRId64 " weight=%lu",
-		s->wt[ti].pid, want == MODEL_EXPECT_PREEMPT ? "preempt" : "no-preempt", what[r],
-		vlag, weight);
+	sim_dump_op(s, cpu, now, "initial-lag pid=%d want=%s result=%s vlag=%" PRId64 " weight=%lu",
+		    s->wt[ti].pid, want == MODEL_EXPECT_PREEMPT ? "preempt" : "no-preempt", what[r],
+		    vlag, weight);
 }
 
-/* wake_task()'s @how */
-#define SIM_WAKE_WAKING_EMITTED 1u   /* its sched_waking is already emitted */
-#define SIM_WAKE_NO_COST        2u   /* no mechanical cost (--early-wakes nocost) */
-#define SIM_WAKE_STANDIN        4u   /* an early wake's stand-in (--dump-samples' origin) */
 /* wake_task()'s @seq (the cost draw) of a wakeup without a wake record */
 #define SIM_SEQ_REPLY           0x40000000u  /* a hand-off waiter's release */
 #define SIM_SEQ_CHANNEL         0x50000000u  /* a channel wake (--channels) */
@@ -1765,7 +1708,7 @@ static void delayed_before_wake(struct sim *s, struct sim_task *t,
 }
 
 /* WL_OP_NICE @op of task @ti: set_user_nice() in the model, the prio its events show */
-static void set_nice(struct sim *s, uint32_t ti, const struct wl_op *op, uint64_t now)
+void sim_set_nice(struct sim *s, uint32_t ti, const struct wl_op *op, uint64_t now)
 {
 	struct sim_task *t = &s->tasks[ti];
 	int nice = (int)(int64_t)op->value;
@@ -1781,7 +1724,7 @@ static void set_nice(struct sim *s, uint32_t ti, const struct wl_op *op, uint64_
  * task it names in the model (a requeue at its weight), the prio that task's
  * events show from here.
  */
-static int pi_setprio(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+int sim_pi_setprio(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
 {
 	struct sim_task *p = op->arg < s->nr_tasks ? &s->tasks[op->arg] : NULL;
 
@@ -1797,8 +1740,8 @@ static int pi_setprio(struct sim *s, int cpu, uint32_t ti, const struct wl_op *o
 	 * kernel's resched_curr() delivers by IPI (the remote path's cost).
 	 */
 	if (p->cpu >= 0 && p->cpu != cpu &&
-	    resched_after(s, p->cpu, false, cpu, CALIB_CTX_TASK, ti, 0x50000000u | s->tasks[ti].op,
-			  now))
+	    sim_resched_after(s, p->cpu, false, cpu, CALIB_CTX_TASK, ti, 0x50000000u | s->tasks[ti].op,
+			      now))
 		return -1;
 	return 0;
 }
@@ -1824,7 +1767,7 @@ static bool runs_then(const struct sim *s, uint32_t ti, uint8_t kind)
 	return false;
 }
 
-static bool runs_then_blocks(const struct sim *s, uint32_t ti)
+bool sim_runs_then_blocks(const struct sim *s, uint32_t ti)
 {
 	return runs_then(s, ti, WL_OP_BLOCK);
 }
@@ -1837,7 +1780,7 @@ static bool runs_then_blocks(const struct sim *s, uint32_t ti)
  * deboost to after wake_up_q() (rt_mutex_wake_up_q()'s preempt_enable()):
  * the deboost's resched_curr() is taken after that wake, never before.
  */
-static bool runs_then_wakes(const struct sim *s, uint32_t ti)
+bool sim_runs_then_wakes(const struct sim *s, uint32_t ti)
 {
 	return runs_then(s, ti, WL_OP_WAKE);
 }
@@ -1859,7 +1802,7 @@ static void nice_before_wake(struct sim *s, uint32_t ti, uint64_t now)
 
 		if (o->kind != WL_OP_NICE)
 			break;
-		set_nice(s, ti, o, now);
+		sim_set_nice(s, ti, o, now);
 	}
 }
 
@@ -1898,7 +1841,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	s->in_lost_wake = w && w->in_lost;
 	nice_before_wake(s, ti, now);
 	if (!(how & SIM_WAKE_WAKING_EMITTED) &&
-	    emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
+	    sim_emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, sim_cpu_pid(s, wcpu), now))
 		return -1;
 	model_task_info(t->mt, &before);
 	cpu = placement_cpu(s, t, traced, wcpu, flags, w, now);
@@ -1906,8 +1849,8 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	cpu = queued_move_cpu(s, t, cpu, w, &hold);
 	t->wait_asleep = false;
 	delayed_before_wake(s, t, &before, cpu, traced, w, now);
-	was_idle = cpu_idle(&s->cpus[cpu]);
-	idle_curr = !cpu_busy(&s->cpus[cpu]);
+	was_idle = sim_cpu_idle(&s->cpus[cpu]);
+	idle_curr = !sim_cpu_busy(&s->cpus[cpu]);
 	/* need_resched before, on each CPU the wakeup can land on (--standin-skip) */
 	nr_before[0] = model_need_resched(s->m, cpu);
 	nr_before[1] = model_need_resched(s->m, before.cpu);
@@ -1917,7 +1860,7 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	if (expect != MODEL_EXPECT_NONE)
 		model_expect_wakeup(s->m, expect);
 	if (model_try_to_wake_up(s->m, t->mt, cpu, waker_cpu, flags,
-				 now + wake_clock_delay(s, waker_cpu, cpu)) < 0) {
+				 now + sim_wake_clock_delay(s, waker_cpu, cpu)) < 0) {
 		s->notes[SIM_NOTE_BAD_WAKE]++;
 		s->in_lost_wake = false;
 		return 0;
@@ -1939,11 +1882,11 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 	    model_clock_skip_cancel(s->m, cpu))
 		s->notes[SIM_NOTE_IDLE_CLOCK_REMOTE]++;
 	if (after.cpu != before.cpu && before.cpu >= 0 &&
-	    emit_migrate(s, ti, before.cpu, after.cpu, wcpu, now))
+	    sim_emit_migrate(s, ti, before.cpu, after.cpu, wcpu, now))
 		return -1;
 	if (after.cpu != cpu) {      /* a delayed task requeues on its own CPU */
-		was_idle = cpu_idle(&s->cpus[after.cpu]);
-		idle_curr = !cpu_busy(&s->cpus[after.cpu]);
+		was_idle = sim_cpu_idle(&s->cpus[after.cpu]);
+		idle_curr = !sim_cpu_busy(&s->cpus[after.cpu]);
 	}
 	/*
 	 * An early wake's stand-in that set need_resched on a running CPU
@@ -1963,8 +1906,8 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		t->standin = false;
 		s->standins_pending--;
 	}
-	if (emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, after.cpu, after.cpu,
-			    cpu_pid(s, after.cpu), now))
+	if (sim_emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, after.cpu, after.cpu,
+				sim_cpu_pid(s, after.cpu), now))
 		return -1;
 	/* the preemption it causes is the target CPU's, traced */
 	s->in_lost_wake = false;
@@ -1982,16 +1925,16 @@ static int wake_task(struct sim *s, uint32_t ti, int traced, int waker_cpu, int 
 		return ret;
 	/* the held move (--queued-moves position): the balancer pulls it, queued */
 	s->notes[SIM_NOTE_MOVE_HELD_APPLIED]++;
-	if (emit_migrate(s, ti, t->cpu, hold, hold, now))
+	if (sim_emit_migrate(s, ti, t->cpu, hold, hold, now))
 		return -1;
 	t->cpu = hold;
 	if (model_need_resched(s->m, hold))
-		return arm_resched(s, hold, now);
+		return sim_arm_resched(s, hold, now);
 	return 0;
 }
 
 /* try_to_wake_up() of a blocked task by wake record @wi (@how: wake_task()'s). */
-static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, unsigned int how, uint64_t now)
+int sim_wake_now(struct sim *s, uint32_t wi, int waker_cpu, unsigned int how, uint64_t now)
 {
 	const struct wl_wake *w = &s->wakes[wi];
 	int flags = MODEL_WF_TTWU | (w->flags & WL_WAKE_SYNC ? MODEL_WF_SYNC : 0);
@@ -2019,7 +1962,7 @@ static int wake_now(struct sim *s, uint32_t wi, int waker_cpu, unsigned int how,
  * block's traced wake, which the channel pairing may have exchanged for
  * @wi), from the waker's CPU (HEV_STANDIN, standin_fire()).
  */
-static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t now)
+int sim_early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t now)
 {
 	enum replay_early_wakes mode = s->cfg.early_wakes;
 
@@ -2035,14 +1978,14 @@ static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t 
 			s->notes[SIM_NOTE_EARLY_SLEEP]++;
 			s->tasks[ti].standin = true;
 			s->standins_pending++;
-			return heap_push(s, now + sleep, HEV_STANDIN, wcpu, wi);
+			return sim_heap_push(s, now + sleep, HEV_STANDIN, wcpu, wi);
 		}
 	}
 	if (mode == REPLAY_EARLY_NOCOST)
 		s->notes[SIM_NOTE_EARLY_NOCOST]++;
 	s->in_standin = true;
-	if (wake_now(s, wi, s->wakes[wi].waker_cpu,
-		     SIM_WAKE_STANDIN | (mode == REPLAY_EARLY_NOCOST ? SIM_WAKE_NO_COST : 0), now)) {
+	if (sim_wake_now(s, wi, s->wakes[wi].waker_cpu,
+			 SIM_WAKE_STANDIN | (mode == REPLAY_EARLY_NOCOST ? SIM_WAKE_NO_COST : 0), now)) {
 		s->in_standin = false;
 		return -1;
 	}
@@ -2054,7 +1997,7 @@ static int early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t 
 
 /*
  * HEV_STANDIN: the stand-in wakeup of wake @wi, its traced sleep over
- * (early_standin_wake()).  Dropped when something else woke the task first
+ * (sim_early_standin_wake()).  Dropped when something else woke the task first
  * (wake_task() then cleared sim_task.standin and the pending count: a
  * dropped stand-in is no work left, and the task may by now wait on a
  * stand-in of a later block).
@@ -2067,7 +2010,7 @@ static int standin_fire(struct sim *s, uint32_t wi, uint64_t now)
 		s->notes[SIM_NOTE_EARLY_SLEEP_DROPPED]++;
 		return 0;
 	}
-	return wake_now(s, wi, s->wakes[wi].waker_cpu, SIM_WAKE_STANDIN, now);
+	return sim_wake_now(s, wi, s->wakes[wi].waker_cpu, SIM_WAKE_STANDIN, now);
 }
 
 /*
@@ -2091,12 +2034,12 @@ static int reply_wake(struct sim *s, uint32_t xi, int cpu, uint64_t now)
 /*
  * Task @yi (running on @cpu) has just passed an op, or (@reply) is at the
  * point where its reply is due: wake a task sleeping in a hand-off WAIT for
- * it (see WL_OP_WAIT).  The reply comes reply_tail() before the block the
+ * it (see WL_OP_WAIT).  The reply comes sim_reply_tail() before the block the
  * waiter waits for - the kernel's wakee writes, then reads and sleeps - so
  * the woken waiter may preempt it, and its next message may then come
  * before that read: the block is not slept (released_block).
  */
-static int handoff_release(struct sim *s, uint32_t yi, int cpu, bool reply, uint64_t now)
+int sim_handoff_release(struct sim *s, uint32_t yi, int cpu, bool reply, uint64_t now)
 {
 	struct sim_task *y = &s->tasks[yi];
 	uint32_t xi = y->waiter;
@@ -2144,7 +2087,7 @@ static int chan_sleep(struct sim *s, int cpu, uint32_t ti, enum sim_note_id why,
 	t->chan_asleep = true;
 	if (chan_release_waiter(s, ti, cpu, now))
 		return -1;
-	return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S: TASK_INTERRUPTIBLE */, now);
+	return sim_schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S: TASK_INTERRUPTIBLE */, now);
 }
 
 /*
@@ -2187,10 +2130,10 @@ static int chan_wake(struct sim *s, uint32_t ti, uint32_t wi, int cpu, uint64_t 
 static void dump_chan_op(struct sim *s, const char *kind, int cpu, uint64_t now, uint32_t ti,
 			 const struct wl_op *op, const struct wl_chan_op *co, int slept)
 {
-	dump_op(s, cpu, now, "%s pid=%d rw=%s ch=%" PRIu32 " bytes=%" PRIu64 " fill=%" PRId64
-		" trace=%" PRIu64 " slept=%d", kind, s->wt[ti].pid,
-		op->kind == WL_OP_READ ? "read" : "write", co->chan, co->bytes,
-		s->chans.c[co->chan].fill, co->ts, slept);
+	sim_dump_op(s, cpu, now, "%s pid=%d rw=%s ch=%" PRIu32 " bytes=%" PRIu64 " fill=%" PRId64
+		    " trace=%" PRIu64 " slept=%d", kind, s->wt[ti].pid,
+		    op->kind == WL_OP_READ ? "read" : "write", co->chan, co->bytes,
+		    s->chans.c[co->chan].fill, co->ts, slept);
 }
 
 /*
@@ -2199,10 +2142,10 @@ static void dump_chan_op(struct sim *s, const char *kind, int cpu, uint64_t now,
  * follows): it sleeps there only if the channel is still empty (full), until
  * a write (read) changes that.  1: go on, 0: asleep, -1: error.
  */
-static int chan_wait(struct sim *s, int cpu, uint32_t ti, uint64_t now)
+int sim_chan_wait(struct sim *s, int cpu, uint32_t ti, uint64_t now)
 {
 	struct sim_task *t = &s->tasks[ti];
-	const struct wl_op *op = cur_op(s, t, ti);
+	const struct wl_op *op = sim_cur_op(s, t, ti);
 	const struct wl_chan_op *co;
 
 	if (!op || (op->kind != WL_OP_READ && op->kind != WL_OP_WRITE))
@@ -2230,7 +2173,7 @@ static int chan_wait(struct sim *s, int cpu, uint32_t ti, uint64_t now)
  * the next op), 0 asleep on the channel (the op is retried when it runs
  * again), -1 on error.
  */
-static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
+int sim_chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
 {
 	const struct wl_chan_op *co = wl_chan_op(s->wl, op->arg);
 	uint32_t ci = co->chan, wk;
@@ -2286,13 +2229,13 @@ static int chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, 
 /* ---- wake records reaching their target (early wakes), forks -------------- */
 
 /*
- * Early wake @w still wakes its task at the block it ends (run_ops()'s
+ * Early wake @w still wakes its task at the block it ends (sim_run_ops()'s
  * WL_OP_BLOCK): a race in the trace (the waking came while the task was on
  * its CPU) or the stand-in of a non-sync wake: the task blocks and is woken
  * at once, a wakeup with its own enqueue.  Else (sync, or
  * --skip-early-blocks) the block is skipped: no sleep, no wakeup.
  */
-static bool early_wake_wakes(const struct sim *s, const struct wl_wake *w)
+bool sim_early_wake_wakes(const struct sim *s, const struct wl_wake *w)
 {
 	return (w->flags & WL_WAKE_ON_CPU) ||
 	       (!s->cfg.skip_early_blocks && !(w->flags & WL_WAKE_SYNC));
@@ -2306,7 +2249,7 @@ static bool early_wake_wakes(const struct sim *s, const struct wl_wake *w)
  * clock: the model's charge with its sched_stat_runtime
  * (model_charge_curr()).  The wake stays early: nothing is enqueued.  Only
  * where the replay makes no wakeup of its own for this wake record
- * (early_wake_wakes()): a stand-in's or a race's wakeup enqueues the task,
+ * (sim_early_wake_wakes()): a stand-in's or a race's wakeup enqueues the task,
  * and that enqueue's update_curr() is this record's charge (the kernel's
  * try_to_wake_up() enqueues once, one update_curr() per wakeup: charging
  * here too emitted two sched_stat_runtime for one wakeup).
@@ -2316,20 +2259,19 @@ static int early_charge(struct sim *s, const struct wl_wake *w, const struct sim
 {
 	int r;
 
-	if (early_wake_wakes(s, w) || waker_cpu < 0 || w->cpu != waker_cpu ||
+	if (sim_early_wake_wakes(s, w) || waker_cpu < 0 || w->cpu != waker_cpu ||
 	    w->waker >= s->nr_tasks || s->tasks[w->waker].group != t->group ||
 	    s->cpus[waker_cpu].curr != (int32_t)w->waker)
 		return 0;
-	r = model_charge_curr(s->m, waker_cpu, now + wake_clock_delay(s, waker_cpu, waker_cpu));
+	r = model_charge_curr(s->m, waker_cpu, now + sim_wake_clock_delay(s, waker_cpu, waker_cpu));
 	if (r > 0)
 		s->notes[SIM_NOTE_EARLY_CHARGED]++;
 	return r < 0 ? -1 : 0;
 }
 
 /* A wake record reaches its target (from a WAKE op or at its trace time). */
-static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, uint64_t now);
 
-static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
+int sim_deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 {
 	const struct wl_wake *w = &s->wakes[wi];
 	uint32_t ti = w->target;
@@ -2339,14 +2281,14 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 	t->woken_by = WL_NONE;       /* a WAKE op sets it after this */
 	/*
 	 * The assumed wake of a fork the trace does not record
-	 * (wl_task.fork_assumed): the child is born here, by do_fork(), from
+	 * (wl_task.fork_assumed): the child is born here, by sim_do_fork(), from
 	 * the CPU of the wake (the switch-in's), its parent the task credited
 	 * there (wl_task.fork_parent, or none: pid 0).
 	 */
 	if (!t->mt && t->st == SIM_UNBORN && s->wt[ti].fork_assumed && wi == s->wt[ti].init_wake) {
 		uint32_t pi = s->wt[ti].fork_parent;
 
-		return do_fork(s, ti, wcpu, pi < s->nr_tasks ? s->wt[pi].pid : 0, now);
+		return sim_do_fork(s, ti, wcpu, pi < s->nr_tasks ? s->wt[pi].pid : 0, now);
 	}
 	if (!t->mt || t->st == SIM_DEAD) {
 		if (!(w->flags & WL_WAKE_SPURIOUS))
@@ -2359,14 +2301,14 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
 			s->notes[SIM_NOTE_SPURIOUS_DROPPED]++;
 			return 0;
 		}
-		if (emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, cpu_pid(s, wcpu), now))
+		if (sim_emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, wcpu, t->cpu, sim_cpu_pid(s, wcpu), now))
 			return -1;
 		model_try_to_wake_up(s->m, t->mt, t->cpu, waker_cpu, MODEL_WF_TTWU, now);
-		return emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, t->cpu, t->cpu,
-				       cpu_pid(s, t->cpu), now);
+		return sim_emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, ti, t->cpu, t->cpu,
+					   sim_cpu_pid(s, t->cpu), now);
 	}
 	if ((t->st == SIM_BLOCKED && t->waiting == wi) || sim_chan_wakes_sleeper(s, ti, wi, waker_cpu))
-		return wake_now(s, wi, waker_cpu, 0, now);
+		return sim_wake_now(s, wi, waker_cpu, 0, now);
 	/* Not at that block yet: it will not sleep there (see run_ops). */
 	s->early[wi] = 1;
 	if (s->cfg.early_charge == REPLAY_EARLY_CHARGE_LOCAL && early_charge(s, w, t, waker_cpu, now))
@@ -2390,7 +2332,6 @@ static int deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now)
  * pipe-pinned-run2 (both tasks of `taskset -c 1 perf bench sched pipe` on CPU
  * 1) ran its two tasks on two CPUs, sched_switch +99.3 %.
  */
-static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now);
 
 /*
  * A model setter's failure @e: true when it is the model's "mask allows
@@ -2398,7 +2339,7 @@ static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *
  * anything else (out of memory) is kept in s->fail, s->oom set, and the run
  * stops with that line (fuzz51: the fallback hid ENOMEM as "all CPUs").
  */
-static bool aff_none_of_ours(struct sim *s, const struct sr_error *e)
+bool sim_aff_none_of_ours(struct sim *s, const struct sr_error *e)
 {
 	if (e->code == EINVAL)
 		return true;
@@ -2423,7 +2364,7 @@ static void set_allowed(struct sim *s, struct model_task *mt, int cpu, const uin
 
 	if (cpu < 0 && mask &&
 	    (model_task_set_allowed_mask(s->m, mt, mask, SIDECAR_MASK_WORDS * 64, &e) == 0 ||
-	     !aff_none_of_ours(s, &e)))
+	     !sim_aff_none_of_ours(s, &e)))
 		return;
 	model_task_set_allowed_cpu(s->m, mt, cpu);
 }
@@ -2486,7 +2427,7 @@ static int fork_failed(struct sim *s, uint32_t ci, int cpu, const struct sr_erro
 	return -1;
 }
 
-static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, uint64_t now)
+int sim_do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, uint64_t now)
 {
 	struct sim_task *c = &s->tasks[ci];
 	const struct wl_task *wt = &s->wt[ci];
@@ -2526,7 +2467,7 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 		cpu = placement_cpu(s, c, wt->init_cpu, parent_cpu, MODEL_WF_FORK,
 				    wt->init_wake != WL_NONE ? &s->wakes[wt->init_wake] : NULL, now);
 	cpu = take_traced_pull(s, c, cpu);
-	was_idle = cpu_idle(&s->cpus[cpu]);
+	was_idle = sim_cpu_idle(&s->cpus[cpu]);
 	if (model_wake_up_new_task(s->m, c->mt, parent_cpu >= 0 ? parent_cpu : cpu, cpu, now))
 		return fork_failed(s, ci, cpu, &err, now);
 	c->st = SIM_QUEUED;
@@ -2536,1960 +2477,14 @@ static int do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pi
 	s->woke_idle = was_idle;
 	sim_task_enter_op(s, ci);
 	s->in_fork_assumed = assumed;
-	r = emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, cpu_pid(s, cpu), now);
+	r = sim_emit_wake_event(s, TRACE_EV_SCHED_WAKEUP_NEW, ci, cpu, cpu, sim_cpu_pid(s, cpu), now);
 	s->in_fork_assumed = false;
 	if (r)
 		return -1;
 	if (assumed && lat_machine_mute_pending(s->lat, wt->pid) > 0)
 		s->notes[SIM_NOTE_FORK_MUTED]++;
-	return resched_after(s, cpu, was_idle, parent_cpu, CALIB_CTX_FORK, ci,
-			     wt->init_wake != WL_NONE ? s->wakes[wt->init_wake].seq : 0, now);
-}
-
-/* ---- a task's own work ----------------------------------------------------- */
-
-/* --handoff writeon or writeon-pre (experimental) */
-static bool writeon(const struct sim *s)
-{
-	return s->cfg.handoff == REPLAY_HANDOFF_WRITEON || s->cfg.handoff == REPLAY_HANDOFF_WRITEON_PRE;
-}
-
-/*
- * replay_config.handoff.  Task @ti, running on @cpu, has reached hand-off WAIT
- * @op (the point where the trace switched it out runnable after waking its
- * wakee Y) and the model did not preempt it at that wakeup.  The kernel had:
- * Y preempted it there, it stayed queued with its vruntime and deadline, Y
- * ran, read and slept, and it ran on.  Rather than a sleep that Y ends (a
- * sleep and a wakeup the kernel did not have, and a placement that clips its
- * lag and gives it a fresh deadline), it leaves runnable for Y, the switch
- * the trace shows: REPLAY_HANDOFF_PREEMPT as if the wakeup had preempted it
- * (model_preempt_for(): Y the next buddy, its state kept),
- * REPLAY_HANDOFF_SKIP the same on the clock of the kernel's preemption at
- * the wakeup (model_preempt_for_skip(): not charged here, no
- * sched_stat_runtime at the hand-off; REPLAY_HANDOFF_SKIP_WAKE charged up
- * to its wakeup of Y first), REPLAY_HANDOFF_YIELD as the kernel's
- * yield_to() (model_yield_to(): Y the
- * next buddy, the rest of its request given up).  Only with Y queued, not
- * running, on the same CPU, and once per WAIT (handed_op): if it runs
- * again before Y passed its block (Y not eligible, so not the pick; Y
- * preempted or moved), the old sleep follows; so does it when Y runs on
- * another CPU or sleeps.  With --handoff writeon*, at a one-way WAIT, no
- * hand-over here: it writes on (wo_wait, writeon_bound()).  1: done (the
- * caller schedules), 2: it writes on, 0: neither.
- */
-static int handoff_over(struct sim *s, uint32_t ti, const struct wl_op *op, int cpu, uint64_t now)
-{
-	struct sim_task *t = &s->tasks[ti];
-	uint32_t yi = op->arg;
-	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
-	int r;
-
-	if (s->cfg.handoff == REPLAY_HANDOFF_SLEEP || !y || y->op > op->value ||
-	    t->handed_op == t->op || y->st != SIM_QUEUED || y->cpu != cpu || !y->mt ||
-	    y->waiter != WL_NONE || (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY))
-		return 0;
-	if (op->aux == WL_WAIT_LATER) {
-		/*
-		 * --reply-in-run: it goes on, unless (--later-handover) the
-		 * kernel's pick could have switched it out for Y: not both
-		 * eligible and protected (helper mp45).
-		 */
-		if (!s->cfg.later_handover)
-			return 0;
-		r = model_curr_protected(s->m, cpu, y->mt);
-		if (r != 0)
-			return r < 0 ? -1 : 0;
-		s->notes[SIM_NOTE_HANDOFF_LATER_OVER]++;
-	}
-	if (writeon(s) && op->aux == WL_WAIT_ONEWAY) {
-		/* it writes on: writeon_bound() ends that */
-		t->wo_wait = t->op;
-		t->wo_out = false;
-		t->wo_woke = false;
-		s->notes[SIM_NOTE_HANDOFF_WRITEON]++;
-		return 2;
-	}
-	if (s->cfg.handoff == REPLAY_HANDOFF_SKIP_WAKE && y->woken_by == ti && y->woken_ns <= now) {
-		/*
-		 * The kernel's preemption at the wakeup followed that
-		 * wakeup's enqueue, whose update_curr() charged the waker
-		 * (enqueue_entity()); a simulated wake that found the wakee
-		 * short of its block (early) enqueued nothing: charge it to
-		 * there, so that only the time since goes to the wakee.
-		 */
-		r = model_charge_curr(s->m, cpu, y->woken_ns);
-		if (r < 0)
-			return -1;
-	}
-	r = s->cfg.handoff == REPLAY_HANDOFF_YIELD ? model_yield_to(s->m, cpu, y->mt, now) :
-	    s->cfg.handoff == REPLAY_HANDOFF_SKIP || s->cfg.handoff == REPLAY_HANDOFF_SKIP_WAKE ?
-		model_preempt_for_skip(s->m, cpu, y->mt) : model_preempt_for(s->m, cpu, y->mt, now);
-	if (r <= 0)
-		return r;
-	t->handed_op = t->op;
-	s->notes[SIM_NOTE_HANDOFF_OVER]++;
-	return 1;
-}
-
-/*
- * Task @ti sleeps in hand-off WAIT @op (of its wakee @yi) until the wakee has
- * passed the block the WAIT names; the wakee wakes it (handoff_release()).
- */
-static int wait_sleep(struct sim *s, int cpu, uint32_t ti, uint32_t yi, const struct wl_op *op,
-		      uint64_t now)
-{
-	struct sim_task *t = &s->tasks[ti], *y = &s->tasks[yi];
-
-	y->waiter = ti;
-	y->waiter_op = (uint32_t)op->value;
-	y->waiter_signal = op->aux == WL_WAIT_SIGNAL;
-	t->st = SIM_BLOCKED;
-	t->waiting = WL_NONE;
-	t->wait_asleep = true;
-	if (y->st == SIM_RUNNING && y->cpu != cpu && y->cpu >= 0 &&
-	    s->cpus[y->cpu].curr == (int32_t)yi) {
-		/* its reply may be due before its current RUN ends */
-		charge(s, y->cpu, now);
-		if (arm_op_done(s, y->cpu, now))
-			return -1;
-	}
-	return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
-}
-
-/*
- * The dependency of task @ti (current on @cpu) on hand-off WAIT @op, checked
- * when it reaches the WAIT (@after: WAIT_AFTER_NONE, or _HANDOVER when it
- * runs again after handing over there) or at the end of a write-on past it
- * (WAIT_AFTER_WRITEON): it goes on if its wakee has passed the block the
- * WAIT names (or cannot: a channel sleep stands for that block, another
- * waiter holds the wakee, a one-way flow under --oneway-no-wait), else it
- * sleeps until then.  -1 error, 0 it goes on, 1 it slept (the CPU is
- * rescheduled).
- */
-static int wait_check(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op,
-		      enum wait_after after, uint64_t now)
-{
-	uint32_t yi = op->arg;
-	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
-
-	if (!y || y->op > op->value || y->st == SIM_UNBORN || y->st == SIM_DEAD) {
-		/* the wakee is past that block already */
-		dump_wait_op(s, cpu, now, ti, y ? yi : WL_NONE, "passed", after);
-		return 0;
-	}
-	if (y->st == SIM_BLOCKED && y->chan_asleep) {
-		/* it sleeps in a channel op: the block the wait stands for */
-		s->notes[SIM_NOTE_CHAN_WAIT_RELEASED]++;
-		return 0;
-	}
-	if (op->aux == WL_WAIT_LATER) {
-		/*
-		 * Not preempted, and the wakee answers only after a sleep of
-		 * its own (--reply-in-run): nothing here waits for its run;
-		 * the sleep its reply ends carries the dependency.
-		 */
-		s->notes[SIM_NOTE_HANDOFF_LATER]++;
-		dump_wait_op(s, cpu, now, ti, yi, "later", WAIT_AFTER_NONE);
-		return 0;
-	}
-	if (s->cfg.oneway_no_wait && op->aux == WL_WAIT_ONEWAY) {
-		/*
-		 * Not preempted, in a one-way flow: nothing after this point
-		 * depends on the wakee's work (it never answers), so the
-		 * writer writes on, as the kernel's does
-		 * (replay_config.oneway_no_wait).
-		 */
-		s->notes[SIM_NOTE_HANDOFF_ONEWAY]++;
-		dump_wait_op(s, cpu, now, ti, yi, "oneway", WAIT_AFTER_NONE);
-		return 0;
-	}
-	if (y->waiter != WL_NONE) {
-		s->notes[SIM_NOTE_HANDOFF_BUSY]++;
-		dump_wait_op(s, cpu, now, ti, yi, "busy", WAIT_AFTER_NONE);
-		return 0;
-	}
-	s->notes[SIM_NOTE_HANDOFF_WAIT]++;
-	dump_wait_op(s, cpu, now, ti, yi, "slept", after);
-	if (after == WAIT_AFTER_HANDOVER)
-		s->notes[SIM_NOTE_HANDOFF_OVER_SLEPT]++;
-	return wait_sleep(s, cpu, ti, yi, op, now) ? -1 : 1;
-}
-
-/*
- * --handoff writeon: the end of task @ti's write-on past a one-way WAIT
- * (wo_wait): that WAIT's dependency is checked now (wait_check()).
- */
-static int writeon_resolve(struct sim *s, int cpu, uint32_t ti, uint64_t now)
-{
-	struct sim_task *t = &s->tasks[ti];
-	const struct wl_op *op = &s->ops[s->wt[ti].first_op + t->wo_wait];
-
-	t->wo_wait = WL_NONE;
-	t->wo_out = false;
-	return wait_check(s, cpu, ti, op, WAIT_AFTER_WRITEON, now);
-}
-
-/*
- * --handoff writeon / writeon-pre: task @ti, current on @cpu, wrote on past a
- * one-way WAIT (wo_wait) and has reached its next wakeup (after it with
- * writeon, before it with writeon-pre) or its next hand-off WAIT without
- * leaving its CPU.  The kernel's writer would meet the wakeup preemption
- * check there again; the pending hand-over is made now if the WAIT's wakee
- * is still queued behind it on this CPU and has not passed its block (as
- * --handoff preempt: model_preempt_for(), charged here, for X ran on since
- * the WAIT's wakeup); else, or when X is picked again, the WAIT's dependency
- * is checked (writeon_resolve()).  -1 error, 0 X goes on, 1 X left the CPU.
- */
-static int writeon_bound(struct sim *s, int cpu, uint32_t ti, uint64_t now)
-{
-	struct sim_task *t = &s->tasks[ti];
-	const struct wl_op *op = &s->ops[s->wt[ti].first_op + t->wo_wait];
-	uint32_t yi = op->arg;
-	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
-	uint32_t w = t->wo_wait;
-
-	if (y && y->op <= op->value && y->st == SIM_QUEUED && y->cpu == cpu && y->mt &&
-	    y->waiter == WL_NONE) {
-		int r = model_preempt_for(s->m, cpu, y->mt, now);
-
-		if (r < 0)
-			return -1;
-		if (r > 0) {
-			s->notes[SIM_NOTE_HANDOFF_OVER]++;
-			dump_wait_op(s, cpu, now, ti, yi, "handover", WAIT_AFTER_NONE);
-			if (schedule_ex(s, cpu, MODEL_PREV_RUNNABLE, 0, now))
-				return -1;
-			/*
-			 * Switched out (and maybe back in, its run_ops()
-			 * checked the WAIT then): done.  Picked again at once
-			 * (Y not the pick): the WAIT is checked now.
-			 */
-			if (s->cpus[cpu].curr != (int32_t)ti || t->wo_wait != w || t->wo_out)
-				return 1;
-		}
-	}
-	return writeon_resolve(s, cpu, ti, now);
-}
-
-/*
- * replay_config.waker_costs.  Task @ti, on @cpu, has just woken or
- * forked the wakee of wake record @w, which wake_task() / do_fork() put on
- * s->woke_cpu (-1: no wakeup happened now: early, spurious, not born).  The
- * trace's waker spent a remote wakeup's cost in the RUN after the wakeup
- * (the remote enqueue or the wake list's queueing and the IPI:
- * ttwu_queue_wakelist(), __smp_call_single_queue(),
- * send_call_function_single_ipi(); a VM exit on a VM): where the simulated
- * locality differs from the trace's, that RUN loses (traced remote,
- * simulated local) or gains (traced local, simulated remote) a cost drawn
- * for the remote class (target idle or busy: the trace's when removed, the
- * simulation's when added) by calib_draw_waker(), seeded as the other
- * mechanical costs and the same for every variant.  Only a RUN that follows
- * the wakeup directly; a removal leaves at least 1 ns of it.  Under
- * REPLAY_WAKER_PLACED only a wakee the simulation put on another CPU than
- * the trace's counts; under REPLAY_WAKER_FOLLOW also a waker that runs on
- * another CPU than the trace's.
- */
-static void waker_cost(struct sim *s, uint32_t ti, int cpu, int ctx, const struct wl_wake *w)
-{
-	struct sim_task *t = &s->tasks[ti];
-	bool traced_remote, sim_remote;
-	uint64_t d;
-
-	if (s->cfg.waker_costs == REPLAY_WAKER_TRACED || s->woke_cpu < 0 || !w || w->cpu < 0 ||
-	    w->waker_cpu < 0 || t->run_left == 0 ||
-	    (s->cfg.waker_costs == REPLAY_WAKER_PLACED && s->woke_cpu == w->cpu))
-		return;
-	traced_remote = w->cpu != w->waker_cpu;
-	sim_remote = s->woke_cpu != cpu;
-	if (traced_remote == sim_remote)
-		return;
-	if (traced_remote) {
-		d = calib_draw_waker(s->calib, ctx, w->path == WL_PATH_IDLE ?
-				     CALIB_WAKER_REMOTE_IDLE : CALIB_WAKER_REMOTE_BUSY,
-				     w->target, w->seq, s->cfg.seed);
-		t->run_left = t->run_left > d ? t->run_left - d : 1;
-		s->notes[SIM_NOTE_WAKER_COST_REMOVED]++;
-	} else {
-		d = calib_draw_waker(s->calib, ctx, s->woke_idle ? CALIB_WAKER_REMOTE_IDLE :
-				     CALIB_WAKER_REMOTE_BUSY, w->target, w->seq, s->cfg.seed);
-		t->run_left += d;
-		s->notes[SIM_NOTE_WAKER_COST_ADDED]++;
-	}
-}
-
-/* the system call task @ti enters at op @op has its exit mark in the trace */
-static bool exit_mark_follows(const struct sim *s, uint32_t ti, uint32_t op)
-{
-	const struct wl_task *w = &s->wt[ti];
-
-	for (op++; op < w->nr_ops; op++) {
-		const struct wl_op *o = &s->ops[w->first_op + op];
-
-		if (o->kind == WL_OP_SYSCALL)
-			return o->aux == WL_SYSCALL_EXIT;
-		if (o->kind == WL_OP_EXIT)
-			return false;
-	}
-	return false;
-}
-
-/*
- * --resched-at syscall-exit: task @ti's ops from @op on are at most one RUN
- * (the exit path's work after the exit mark, up to the switch the trace
- * shows) and zero-time ops, then a hand-off WAIT: the trace's switch point.
- */
-static bool wait_follows(const struct sim *s, uint32_t ti, uint32_t op)
-{
-	const struct wl_task *w = &s->wt[ti];
-	bool run = false;
-
-	for (; op < w->nr_ops; op++) {
-		uint8_t k = s->ops[w->first_op + op].kind;
-
-		if (k == WL_OP_WAIT)
-			return true;
-		if (k == WL_OP_RUN && !run)
-			run = true;
-		else if (k != WL_OP_COMM && k != WL_OP_EXEC_BALANCE && k != WL_OP_NICE &&
-			 k != WL_OP_PI_SETPRIO && k != WL_OP_AFFINITY)
-			return false;
-	}
-	return false;
-}
-
-/*
- * WL_OP_WAKE of task @ti on @cpu: it wakes the op's wakee (try_to_wake_up())
- * and pays the waker's side of that wakeup (waker_cost()); in a write-on
- * (--handoff writeon) the wakeup after its bound hands over
- * (writeon_bound()).  1 passed (the caller goes to the next op), 0 run_ops()
- * is done, -1 on error.
- */
-static int wake_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
-{
-	const struct sim_cpu *c = &s->cpus[cpu];
-	struct sim_task *t = &s->tasks[ti];
-	struct sim_task *y = &s->tasks[s->wakes[op->arg].target];
-	int r;
-
-	t->op++;
-	sim_task_enter_op(s, ti);
-	s->woke_cpu = -1;
-	if (deliver_wake(s, op->arg, cpu, now) || handoff_release(s, ti, cpu, false, now))
-		return -1;
-	if (s->cfg.handoff == REPLAY_HANDOFF_SKIP_WAKE) {
-		/* the clock its enqueue read (handoff_over()) */
-		y->woken_by = ti;
-		y->woken_ns = now + wake_clock_delay(s, cpu, cpu);
-	}
-	waker_cost(s, ti, cpu, CALIB_WAKER_TASK, &s->wakes[op->arg]);
-	if (t->wo_wait == WL_NONE || t->wo_out)
-		return 1;
-	t->wo_woke = true;
-	if (s->cfg.handoff == REPLAY_HANDOFF_WRITEON && c->curr == (int32_t)ti &&
-	    c->other < 0 && !model_need_resched(s->m, cpu)) {
-		/*
-		 * Its next wakeup did not preempt it either:
-		 * the pending hand-over (writeon_bound()).
-		 */
-		if ((r = writeon_bound(s, cpu, ti, now)) < 0)
-			return -1;
-		if (r > 0)
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * WL_OP_SYSCALL of task @ti on @cpu: a traced read or write begins or
- * returns (--resched-at syscall-exit).  At its return to user space with
- * need_resched set by its wakee in the call, exit_to_user_mode_loop()'s
- * schedule(), here.  1 passed (the caller goes to the next op), 0 it left
- * the CPU, -1 on error.
- */
-static int syscall_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	struct sim_task *t = &s->tasks[ti];
-	bool exit_resched;
-
-	t->in_sys = op->aux == WL_SYSCALL_ENTER && exit_mark_follows(s, ti, t->op);
-	exit_resched = !t->in_sys && c->resched_deferred;
-	if (exit_resched)
-		c->resched_deferred = false;
-	t->op++;
-	sim_task_enter_op(s, ti);
-	if (!exit_resched || !model_need_resched(s->m, cpu))
-		return 1;
-	if (wait_follows(s, ti, t->op)) {
-		/*
-		 * The trace switched it out at that hand-off
-		 * WAIT, after the exit path's work: it runs on
-		 * to it, where it leaves (the WAIT below).
-		 */
-		c->resched_deferred = true;
-		s->notes[SIM_NOTE_RESCHED_AT_WAIT]++;
-		return 1;
-	}
-	s->notes[SIM_NOTE_RESCHED_AT_EXIT]++;
-	if (c->resched_due > now)
-		return arm_resched(s, cpu, c->resched_due) ? -1 : 1;
-	return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-}
-
-/*
- * WL_OP_PREEMPT of task @ti on @cpu: the trace switched it out runnable here
- * at a tick (--tick-preempt-at traced).  The kernel's tick there made
- * update_curr() (sched_tick() -> task_tick_fair() -> entity_tick()), whose
- * update_deadline() asks for the resched once the request has run out: the
- * model makes that charge here, and a task whose request has run out (or
- * whose CPU has a resched pending, not one left to a system call's exit)
- * leaves here, the tick's switch at the traced point of its work.  The model
- * decides whether it is preempted; its grid ticks go on as before.  1 passed
- * (the caller goes to the next op), 0 it left the CPU, -1 on error.
- */
-static int tick_mark_op(struct sim *s, int cpu, uint32_t ti, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	struct sim_task *t = &s->tasks[ti];
-
-	t->op++;
-	sim_task_enter_op(s, ti);
-	if (s->cfg.tick_preempt_at != REPLAY_TICK_PREEMPT_TRACED || c->curr != (int32_t)ti ||
-	    c->other >= 0 || c->resched_deferred || t->in_sys || t->exiting ||
-	    model_nr_queued(s->m, cpu) < 2)
-		return 1;
-	s->notes[SIM_NOTE_TICK_MARK]++;
-	if (!model_need_resched(s->m, cpu)) {
-		charge(s, cpu, now);
-		if (model_charge_curr(s->m, cpu, now) < 0)
-			return -1;
-		if (!model_need_resched(s->m, cpu))
-			return 1;
-	}
-	s->notes[SIM_NOTE_TICK_MARK_PREEMPT]++;
-	dump_op(s, cpu, now, "tickmark pid=%d", s->wt[ti].pid);
-	return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-}
-
-/*
- * WL_OP_WAIT of task @ti on @cpu, a waker at its hand-off to its wakee
- * (docs/replay.md, "Hand-offs"): 1 passed (the caller goes to the next op),
- * 0 it left the CPU or sleeps there (run_ops() is done), -1 on error.
- */
-static int wait_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
-{
-	const struct sim_cpu *c = &s->cpus[cpu];
-	struct sim_task *t = &s->tasks[ti];
-	uint32_t yi = op->arg;
-	struct sim_task *y = yi < s->nr_tasks ? &s->tasks[yi] : NULL;
-	int r;
-
-	if (model_need_resched(s->m, cpu) && c->resched_deferred && !t->in_sys) {
-		/* --resched-at syscall-exit: its exit's schedule() */
-		dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
-		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-	}
-	if (y && y->op <= op->value && model_need_resched(s->m, cpu)) {
-		/*
-		 * A preemption is on its way: the waker reached
-		 * the point where the trace switched it out, and
-		 * the rest of its system call since the wakeup
-		 * (the RUN before this op) was that wakeup's
-		 * mechanism.  It leaves runnable now; the wait is
-		 * checked again when it runs next.
-		 */
-		dump_wait_op(s, cpu, now, ti, yi, "preempted", WAIT_AFTER_NONE);
-		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-	}
-	switch (handoff_over(s, ti, op, cpu, now)) {
-	case -1:
-		return -1;
-	case 2:
-		/* one-way, --handoff writeon*: it writes on */
-		dump_wait_op(s, cpu, now, ti, yi, "writeon", WAIT_AFTER_NONE);
-		t->op++;
-		sim_task_enter_op(s, ti);
-		return 1;
-	case 1:
-		dump_wait_op(s, cpu, now, ti, yi, "handover", WAIT_AFTER_NONE);
-		/* the wait is checked again when it runs next */
-		return schedule_ex(s, cpu, MODEL_PREV_RUNNABLE,
-				   s->cfg.handoff == REPLAY_HANDOFF_YIELD ?
-				   SIM_STATE_YIELD : 0, now);
-	default:
-		break;
-	}
-	t->op++;
-	sim_task_enter_op(s, ti);
-	r = wait_check(s, cpu, ti, op, t->handed_op == t->op - 1 ?
-		       WAIT_AFTER_HANDOVER : WAIT_AFTER_NONE, now);
-	return r < 0 ? -1 : r > 0 ? 0 : 1;
-}
-
-/*
- * WL_OP_BLOCK of task @ti on @cpu: it sleeps (try_to_block_task() and
- * __schedule()) until its wake, unless that wake came early (before the
- * block here: it sleeps and is woken at once, or skips the block), or the
- * block is a channel's (chan_wait()).  1 passed (the caller goes to the
- * next op), 0 it left the CPU (run_ops() is done), -1 on error.
- */
-static int block_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
-{
-	struct sim_task *t = &s->tasks[ti];
-	uint32_t wi;
-	enum model_prev how = op->aux == WL_BLOCK_SPECIAL ? MODEL_PREV_SPECIAL :
-		MODEL_PREV_SLEEP;
-
-	if (s->join_sib) {
-		/*
-		 * --join-reply: the last of a join's two tasks to finish
-		 * makes the wake (the probe's worker that brings its
-		 * pending counter to 0, futex_wake() before its
-		 * futex_wait()); a preemption it brings lands before the
-		 * block, which comes when it runs next.
-		 */
-		uint32_t jw = sim_join_owed(s, ti);
-
-		t->join_skip = WL_NONE;
-		if (jw != WL_NONE) {
-			s->woke_cpu = -1;
-			if (deliver_wake(s, jw, cpu, now))
-				return -1;
-			waker_cost(s, ti, cpu, CALIB_WAKER_TASK, &s->wakes[jw]);
-			dump_op(s, cpu, now, "joinwake pid=%d trace=%" PRIu64, s->wt[ti].pid,
-				s->wakes[jw].ts);
-			if (model_need_resched(s->m, cpu))
-				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-		}
-	}
-	if ((s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_PREEMPT ||
-	     s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE) &&
-	    s->cpus[cpu].skip_standin && s->cpus[cpu].resched_at != UINT64_MAX &&
-	    model_need_resched(s->m, cpu)) {
-		/*
-		 * --standin-skip block-preempt: a preemption only
-		 * a stand-in's wakeup asked for is pending; the
-		 * kernel's would have landed at this task's
-		 * return to user space, before the system call
-		 * it blocks in: preempted here (on the skipped
-		 * clock), it blocks when it next runs.
-		 * block-charge: its work so far is what the
-		 * kernel's task ran after that preemption, up
-		 * to this block: charged here (the clock
-		 * updated), not to the wakee.
-		 */
-		s->notes[SIM_NOTE_STANDIN_BLOCK_PREEMPT]++;
-		if (s->cfg.standin_skip == REPLAY_STANDIN_SKIP_BLOCK_CHARGE)
-			model_clock_skip_cancel(s->m, cpu);
-		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-	}
-	if (op->aux & WL_BLOCK_CHANNEL) {
-		/*
-		 * A sleep in a channel op, ended in the trace by
-		 * the channel's other end: the READ/WRITE that
-		 * follows sleeps if the channel says so.  Passed
-		 * here (a hand-off waiter for it goes on).
-		 */
-		t->op++;
-		sim_task_enter_op(s, ti);
-		if (handoff_release(s, ti, cpu, false, now))
-			return -1;
-		/* -1 error, 0 asleep, 1 the channel let it go on */
-		return chan_wait(s, cpu, ti, now);
-	}
-	wi = sim_block_wake(s, ti, t->op);
-
-	if (wi != WL_NONE && !s->early[wi])
-		wi = sim_chan_take_early(s, ti, t->op, wi);
-	t->op++;
-	sim_task_enter_op(s, ti);
-	if (handoff_release(s, ti, cpu, false, now))
-		return -1;
-	if (wi != WL_NONE && s->early[wi] && t->released_block == t->op - 1) {
-		s->early[wi] = 0;
-		t->released_block = WL_NONE;
-		s->notes[SIM_NOTE_HANDOFF_NO_BLOCK]++;
-		dump_op(s, cpu, now, "noblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
-			s->wakes[wi].ts);
-		return 1;
-	}
-	if (wi != WL_NONE && s->early[wi]) {
-		const struct wl_wake *w = &s->wakes[wi];
-
-		s->early[wi] = 0;
-		if (early_wake_wakes(s, w)) {
-			/*
-			 * The task still sleeps there and is woken at
-			 * once (the trace raced like this, or: a block
-			 * in the trace is evidence of a dependency the
-			 * trace may not show, see docs/replay.md).
-			 */
-			bool race = w->flags & WL_WAKE_ON_CPU;
-
-			/*
-			 * A race in the trace: the waking came
-			 * while it was still on its CPU (no
-			 * latency sample).  Else the waker only
-			 * ran ahead in the simulation: the wakeup
-			 * follows the sleep, as it did in the
-			 * trace.
-			 */
-			if (race && emit_wake_event(s, TRACE_EV_SCHED_WAKING, ti, cpu, cpu,
-						    s->wt[ti].pid, now))
-				return -1;
-			t->st = SIM_BLOCKED;
-			t->waiting = wi;
-			if (schedule_lead(s, cpu, how, (int64_t)op->value,
-					  block_lead(s, op), now))
-				return -1;
-			if (t->st != SIM_BLOCKED || t->waiting != wi)
-				return 0;
-			if (race)
-				return wake_now(s, wi, cpu, SIM_WAKE_WAKING_EMITTED, now);
-			return early_standin_wake(s, ti, wi, now);
-		}
-		/*
-		 * The condition was true before it slept: no
-		 * sleep, and no wakeup either.  The kernel's
-		 * waker wakes only tasks on the wait queue
-		 * (__wake_up_common(): pipe_write() on
-		 * pipe->rd_wait, sock_def_readable(),
-		 * futex_wake()), and a reader that finds its
-		 * data (pipe_read() with the pipe not empty)
-		 * never joins it: no try_to_wake_up(), no
-		 * sched_waking or sched_wakeup.
-		 */
-		s->notes[SIM_NOTE_BLOCK_SKIPPED]++;
-		dump_op(s, cpu, now, "skipblock pid=%d trace=%" PRIu64, s->wt[ti].pid,
-			w->ts);
-		return 1;
-	}
-	t->st = SIM_BLOCKED;
-	t->waiting = wi;
-	return schedule_lead(s, cpu, how, (int64_t)op->value, block_lead(s, op), now);
-}
-
-/*
- * --resched-at next-wake: the current task @ti of @cpu is at its wake @op
- * with a switch armed on its CPU and not yet due.  On the preempt=none
- * capture kernel resched_curr() only set TIF_NEED_RESCHED, honoured at the
- * return to user space of the system call it is in (exit_to_user_mode_loop()
- * -> schedule()); that wake, taken as the next call's, comes after it.  Not
- * inside a traced read or write (--resched-at syscall-exit's marks), nor past
- * an EXIT_MOVE (its final __schedule() picks), nor at a wake the trace shows
- * in the call of the task's previous one (WL_WAKE_OP_IN_CALL: the kernel's
- * flag stayed set from that wake to this one, so it had not returned to user
- * space): it has no return to user space before it.
- */
-static bool exit_to_user_mode_loop(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op,
-				   uint64_t now)
-{
-	const struct sim_cpu *c = &s->cpus[cpu];
-
-	if (s->cfg.resched_at != REPLAY_RESCHED_NEXT_WAKE || c->resched_at == UINT64_MAX ||
-	    c->resched_at <= now || c->resched_deferred || s->tasks[ti].exiting ||
-	    s->tasks[ti].in_sys || !model_need_resched(s->m, cpu))
-		return false;
-	if (op->aux & WL_WAKE_OP_IN_CALL) {
-		s->notes[SIM_NOTE_RESCHED_WAKE_IN_CALL]++;
-		return false;
-	}
-	return true;
-}
-
-/*
- * Current task @ti of @cpu has no op left: it runs on to the trace end if
- * the trace ended while it ran, or while it is runnable if its fair record
- * ends queued at a boost to the RT class (WL_T_CLASS_LEAVE, later), else it
- * sleeps for good.  run_ops() is done:
- * 0, or -1 on error.
- */
-static int ops_done(struct sim *s, int cpu, uint32_t ti, uint64_t now)
-{
-	struct sim_task *t = &s->tasks[ti];
-
-	if (s->wt[ti].running_at_end && !s->past_end) {
-		/*
-		 * The trace ended while it ran: it runs on, up to the trace
-		 * end; past it (the others finishing their traced work) its
-		 * demand is unknown, so it stops there.
-		 */
-		t->run_left = SIM_FOREVER;
-		return arm_op_done(s, cpu, now);
-	}
-	if (s->wt[ti].class_leave_ts > now && !s->past_end) {
-		/*
-		 * Its fair record ends queued at a boost to the RT class (the
-		 * trace: preempted by the RT waiter it woke, then boosted by
-		 * it; class_split()): it was runnable up to there, its work
-		 * going on in its RT record.  It runs on until it is
-		 * preempted or the boost comes (WL_T_CLASS_LEAVE), rather
-		 * than sleep and leave its CPU idle.
-		 */
-		s->notes[SIM_NOTE_CLASS_LEAVE_RUN_ON]++;
-		t->run_left = SIM_FOREVER;
-		return arm_op_done(s, cpu, now);
-	}
-	/*
-	 * Its traced work is done, earlier than in the trace, and the trace
-	 * does not say it ran at the end (it was queued, or a filtered capture
-	 * never showed it leave): no known demand is left.
-	 */
-	if (!s->past_end)
-		s->notes[SIM_NOTE_OPS_DONE]++;
-	t->st = SIM_BLOCKED;
-	t->waiting = WL_NONE;
-	return schedule_ex(s, cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
-}
-
-/*
- * The current task of @cpu executes its ops from where it is, until a RUN op
- * with time left (then its completion is armed), a block or an exit.
- */
-static int run_ops(struct sim *s, int cpu, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	int r;
-
-	while (c->curr >= 0 && c->other < 0) {
-		uint32_t ti = (uint32_t)c->curr;
-		struct sim_task *t = &s->tasks[ti];
-		const struct wl_op *op = cur_op(s, t, ti);
-
-		if (t->wo_wait != WL_NONE &&
-		    (t->wo_out || (op && (op->kind == WL_OP_WAIT ||
-					  (op->kind == WL_OP_WAKE &&
-					   (t->wo_woke ||
-					    s->cfg.handoff == REPLAY_HANDOFF_WRITEON_PRE)))))) {
-			/*
-			 * The end of a write-on (--handoff writeon*): it left
-			 * its CPU since, or it is at its bound - its next
-			 * WAIT, its next wakeup (writeon-pre) or the one after
-			 * (writeon: the next one was made, and a preemption
-			 * it brought has not come yet).  With a preemption
-			 * on its way it leaves there, runnable, as at a WAIT.
-			 */
-			if (!t->wo_out && model_need_resched(s->m, cpu)) {
-				dump_wait_op(s, cpu, now, ti, s->ops[s->wt[ti].first_op + t->wo_wait].arg,
-					     "preempted", WAIT_AFTER_NONE);
-				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-			}
-			r = t->wo_out ? writeon_resolve(s, cpu, ti, now) : writeon_bound(s, cpu, ti, now);
-			if (r < 0)
-				return -1;
-			if (r > 0)
-				return 0;
-			continue;
-		}
-		if (!op)
-			return ops_done(s, cpu, ti, now);
-		switch (op->kind) {
-		case WL_OP_RUN:
-			if (reply_due(s, t) && t->run_left <= reply_tail(s) &&
-			    handoff_release(s, ti, cpu, true, now))
-				return -1;
-			if (c->curr != (int32_t)ti || c->other >= 0)
-				return 0;
-			if (t->run_left > 0)
-				goto armed;
-			break;
-		case WL_OP_READ:
-		case WL_OP_WRITE:
-			/* -1 error, 0 asleep on the channel, 1 done: the next op */
-			if ((r = chan_op(s, cpu, ti, op, now)) <= 0)
-				return r;
-			continue;
-		case WL_OP_WAKE:
-			if (s->join_sib && sim_join_defer(s, ti, op->arg)) {
-				/*
-				 * --join-reply: the join's other task has not
-				 * finished its work; it makes this wake at its
-				 * block (block_op()).
-				 */
-				dump_op(s, cpu, now, "joindefer pid=%d z=%d trace=%" PRIu64,
-					s->wt[ti].pid, s->wt[s->join_sib[op->arg]].pid,
-					s->wakes[op->arg].ts);
-				t->op++;
-				sim_task_enter_op(s, ti);
-				continue;
-			}
-			if (exit_to_user_mode_loop(s, cpu, ti, op, now)) {
-				s->notes[SIM_NOTE_RESCHED_WAKE]++;
-				dump_op(s, cpu, now, "nextwake pid=%d trace=%" PRIu64,
-					s->wt[ti].pid, s->wakes[op->arg].ts);
-				return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-			}
-			/*
-			 * a PI deboost's resched held for this wake: armed by
-			 * it (the wakee here) or by the next RUN
-			 */
-			t->resched_after_wake = false;
-			/* -1 error, 0 it handed over, 1 the next op */
-			if ((r = wake_op(s, cpu, ti, op, now)) <= 0)
-				return r;
-			continue;
-		case WL_OP_FORK:
-			t->op++;
-			sim_task_enter_op(s, ti);
-			s->woke_cpu = -1;
-			if (do_fork(s, op->arg, cpu, s->wt[ti].pid, now))
-				return -1;
-			waker_cost(s, ti, cpu, CALIB_WAKER_FORK, op->arg < s->nr_tasks &&
-				   s->wt[op->arg].init_wake != WL_NONE ?
-				   &s->wakes[s->wt[op->arg].init_wake] : NULL);
-			continue;
-		case WL_OP_COMM:
-		case WL_OP_EXEC_BALANCE:
-			/* an exec balances here unless the workload marks its point */
-			if ((op->kind == WL_OP_EXEC_BALANCE ? exec_marked(s) :
-			     op->aux == WL_COMM_EXEC && !exec_marked(s)) &&
-			    s->cfg.placement == REPLAY_PLACEMENT_MODEL && !t->exec_balanced) {
-				/* -1 error, 0 it left the CPU, 1 it stays: the op next */
-				t->exec_balanced = true;
-				if ((r = sched_exec(s, cpu, ti, now)) <= 0)
-					return r;
-			}
-			t->exec_balanced = false;
-			if (op->kind == WL_OP_COMM)
-				snprintf(t->comm, TRACE_COMM_LEN, "%s", wl_string(s->wl, op->arg));
-			break;
-		case WL_OP_SYSCALL:
-			/* -1 error, 0 it left the CPU, 1 the next op */
-			if ((r = syscall_op(s, cpu, ti, op, now)) <= 0)
-				return r;
-			continue;
-		case WL_OP_PREEMPT:
-			/* -1 error, 0 it left the CPU, 1 the next op */
-			if ((r = tick_mark_op(s, cpu, ti, now)) <= 0)
-				return r;
-			continue;
-		case WL_OP_AFFINITY:
-			/* -1 error, 0 it left the CPU, 1 the next op */
-			charge(s, cpu, now);
-			if ((r = affinity_op(s, cpu, ti, op, now)) <= 0)
-				return r;
-			continue;
-		case WL_OP_MIGRATE: {
-			int dst = (int)op->arg;
-
-			t->op++;
-			sim_task_enter_op(s, ti);
-			if (s->cfg.placement != REPLAY_PLACEMENT_TRACE || dst < 0 || dst >= s->nr_cpus)
-				continue;
-			return self_migrate(s, cpu, ti, (uint32_t)op->value, dst, now);
-		}
-		case WL_OP_WAIT:
-			if (s->join_sib && op->arg == t->join_skip) {
-				/* --join-reply: its wake of that task went to the other */
-				t->op++;
-				sim_task_enter_op(s, ti);
-				continue;
-			}
-			/* -1 error, 0 it left the CPU or sleeps, 1 passed */
-			if ((r = wait_op(s, cpu, ti, op, now)) <= 0)
-				return r;
-			continue;
-		case WL_OP_BLOCK:
-			/* -1 error, 0 it left the CPU, 1 no sleep: the next op */
-			if ((r = block_op(s, cpu, ti, op, now)) <= 0)
-				return r;
-			/*
-			 * No sleep after all (its wake came first): a PI boost's
-			 * resched left for this block is taken at the return to
-			 * user space instead, armed at the next RUN.
-			 */
-			t->resched_at_block = false;
-			continue;
-		case WL_OP_NICE:
-			/*
-			 * set_user_nice() in this run: the model dequeues,
-			 * reweights and requeues it (reweight_task_fair(),
-			 * charged to here first); prio_changed_fair()'s
-			 * resched_curr() for a lower priority is honoured below,
-			 * as a wakeup's by this task would be.  A no-op when
-			 * nice_before_wake() applied it already.
-			 */
-			charge(s, cpu, now);
-			set_nice(s, ti, op, now);
-			break;
-		case WL_OP_PI_SETPRIO:
-			/*
-			 * rt_mutex_setprio() of another task made in this run:
-			 * its dequeue charges this CPU's current first when the
-			 * task is queued here; prio_changed_fair()'s
-			 * resched_curr() or wakeup_preempt() is honoured below.
-			 */
-			charge(s, cpu, now);
-			r = model_need_resched(s->m, cpu);
-			if (pi_setprio(s, cpu, ti, op, now))
-				return -1;
-			if (!r && model_need_resched(s->m, cpu)) {
-				if (runs_then_blocks(s, ti))
-					t->resched_at_block = true;
-				else if (op->arg == ti && runs_then_wakes(s, ti))
-					t->resched_after_wake = true;
-			}
-			break;
-		case WL_OP_EXIT_MOVE:
-			/*
-			 * do_exit()'s sched_move_task(): its dequeue charges the
-			 * task, its resched_curr() is honoured by the final
-			 * __schedule() of the EXIT that follows (no preemption
-			 * point in between on a preempt=none kernel).
-			 */
-			charge(s, cpu, now);
-			if (model_task_exit_move(s->m, t->mt, now) == 0)
-				t->exiting = true;
-			break;
-		case WL_OP_WAKE_OTHER:
-			/*
-			 * the stopper this task wakes on its CPU (its WL_OP_MIGRATE
-			 * follows); under --placement model sched_exec() decides
-			 * and wakes the stopper itself
-			 */
-			if (op->arg < s->nr_tasks && s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-			    (((op->value & 1) && emit_wake_event(s, TRACE_EV_SCHED_WAKING, op->arg, cpu,
-								   cpu, s->wt[ti].pid, now)) ||
-			     ((op->value & 2) && emit_wake_event(s, TRACE_EV_SCHED_WAKEUP, op->arg, cpu,
-								   cpu, s->wt[ti].pid, now))))
-				return -1;
-			break;
-		case WL_OP_EXIT:
-			t->op++;
-			if (handoff_release(s, ti, cpu, false, now))
-				return -1;
-			t->st = SIM_DEAD;
-			return schedule_ex(s, cpu, MODEL_PREV_DEAD, (int64_t)op->value, now);
-		default:
-			break;
-		}
-		t->op++;
-		sim_task_enter_op(s, ti);
-	}
-	return 0;
-armed:
-	if (model_need_resched(s->m, cpu) && s->cpus[cpu].resched_at == UINT64_MAX &&
-	    !s->cpus[cpu].resched_deferred && !s->tasks[c->curr].exiting &&
-	    !s->tasks[c->curr].resched_at_block && !s->tasks[c->curr].resched_after_wake) {
-		/* A wakeup by this task preempts it: the local path's cost. */
-		uint32_t ti = (uint32_t)c->curr;
-
-		if (arm_resched(s, cpu, now + cost(s, WL_PATH_PREEMPT_LOCAL, CALIB_CTX_TASK, cpu, ti,
-						   s->tasks[ti].op, now)))
-			return -1;
-	}
-	return arm_op_done(s, cpu, now);
-}
-
-/* ---- RT / DL: stolen time --------------------------------------------------- */
-
-static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now);
-static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t now,
-		     const struct wl_timed *next);
-
-/* The stopper's move of @ti from @cpu to @dst, with the stopper holding @cpu. */
-static int stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now)
-{
-	struct sim_task *t = &s->tasks[ti];
-	bool was_idle;
-
-	if (dst == cpu)
-		return 0;
-	was_idle = cpu_idle(&s->cpus[dst]);
-	if (model_migrate_task(s->m, t->mt, dst, now) != 0) {
-		s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
-		return 0;
-	}
-	t->cpu = dst;
-	return emit_migrate(s, ti, cpu, dst, cpu, now) ||
-	       resched_after(s, dst, was_idle, cpu, CALIB_CTX_FORK, ti, 0x20000000u | t->op, now) ?
-	       -1 : 0;
-}
-
-/*
- * WL_OP_MIGRATE: the stopper @stopper preempts task @ti on @cpu, moves it to
- * @dst and sleeps again, as the trace showed at this point of the task's
- * work (the stopper's interval is not replayed at its trace time then).
- * move_queued_task() activates the task on @dst's queue from @cpu and sends
- * the resched IPI, as wake_up_new_task() does for a child - no wake list -
- * so an idle @dst's cost is drawn from the fork context's samples
- * (calib.h, CALIB_CTX_FORK): where @dst's switches out of idle are restored,
- * the measured task starts at the move (its runtime is charged from the
- * rq clock of the move), and a task-context wakeup's idle exit would be
- * charged twice (forkexec, CPU 1: the exec-balanced children's move -> vfork
- * release p50 171 us in the trace, 202 us in the replay before).
- */
-static int self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
-			uint64_t now)
-{
-	if (stopper >= s->nr_tasks || other_in(s, cpu, stopper, now) ||
-	    stopper_move(s, cpu, ti, dst, now))
-		return -1;
-	return other_out(s, cpu, stopper, true, now, NULL);
-}
-
-static int32_t stopper_task(const struct sim *s, int cpu);
-static int synth_stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now);
-
-/*
- * --placement model: sched_exec() (kernel/sched/core.c) at task @ti's exec on
- * @cpu: select_task_rq_fair() with WF_EXEC (model_select_task_rq(), the slow
- * path with the running task left out); another CPU chosen, stop_one_cpu()
- * wakes @cpu's stopper from the task (sched_waking, sched_wakeup), which
- * preempts it and moves it there (migration_cpu_stop() -> move_queued_task(),
- * self_migrate()).  The decision is made at the trace's sched_process_exec,
- * where the kernel makes it at bprm_execve()'s start, before the binary is
- * loaded (forkexec: 160 us of the task's work earlier); --exec-balance-at
- * traced makes it at the workload's WL_OP_EXEC_BALANCE, that point as far as
- * the trace tells it.  1 if it stays, 0 if moved (it left the CPU), -1 on
- * error.
- */
-static int stop_one_cpu_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now);
-
-static int sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now)
-{
-	int dst = model_select_task_rq(s->m, s->tasks[ti].mt, cpu, MODEL_WF_EXEC, now);
-
-	if (dst == cpu || dst < 0 || dst >= s->nr_cpus)
-		return 1;
-	return stop_one_cpu_move(s, cpu, ti, dst, now);
-}
-
-/*
- * WL_OP_AFFINITY of task @ti running on @cpu: its sched_setaffinity() took
- * (docs/replay.md, "Affinity").  The target's mask becomes the call's and,
- * under --placement model, the model moves the target off a CPU the new mask
- * leaves out as affine_move_task() does (model_task_set_affinity(): the
- * destination is cpumask_any_and_distribute() of the mask on @cpu): a queued
- * target at once (move_queued_task(), sim_model_migrated()), one running on
- * another CPU by that CPU's stopper (sim_model_stopper()), the caller itself
- * by its own (stop_one_cpu() -> migration_cpu_stop()); a sleeping one takes
- * the mask at its next placement.  Under trace placement the trace's own
- * moves (WL_OP_MIGRATE, traced migrations) are replayed instead.  A mask
- * naming none of the replay's CPUs is retried as all CPUs, as set_allowed()
- * takes it; the model out of memory is an error (s->fail).  1 it stays, 0
- * moved (it left the CPU), -1 on error.
- */
-static int affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now)
-{
-	uint32_t n;
-	const struct wl_aff_call *c = wl_aff_calls(s->wl, &n);
-	struct sim_task *t = &s->tasks[ti];
-	struct model_task *mt;
-	struct sr_error e = { 0 };
-	bool move = s->cfg.placement == REPLAY_PLACEMENT_MODEL;
-	int dst, r;
-
-	t->op++;
-	sim_task_enter_op(s, ti);
-	if (s->cfg.affinity != REPLAY_AFFINITY_CAPTURED || op->arg >= n ||
-	    (c += op->arg)->target >= s->nr_tasks || !(mt = s->tasks[c->target].mt))
-		return 1;
-	/* move_queued_task()'s set_task_cpu() runs on the caller's CPU */
-	s->stopper_cpu = cpu;
-	r = model_task_set_affinity(s->m, mt, cpu, c->cpu, c->cpu < 0 ? c->mask : NULL,
-				    SIDECAR_MASK_WORDS * 64, move, now, &dst, &e);
-	if (r < 0) {
-		if (!aff_none_of_ours(s, &e)) {
-			s->stopper_cpu = -1;
-			return -1;
-		}
-		r = model_task_set_affinity(s->m, mt, cpu, -1, NULL, 0, move, now, &dst, NULL);
-	}
-	s->stopper_cpu = -1;
-	s->notes[SIM_NOTE_AFFINITY]++;
-	if (r < 0 || dst < 0 || c->target != ti || dst >= s->nr_cpus)
-		return 1;
-	return stop_one_cpu_move(s, cpu, ti, dst, now);
-}
-
-/*
- * stop_one_cpu(): task @ti on @cpu wakes @cpu's stopper (sched_waking,
- * sched_wakeup), which preempts it and moves it to @dst
- * (migration_cpu_stop() -> move_queued_task(), self_migrate()).  0 (it left
- * the CPU) or -1 on error.
- */
-static int stop_one_cpu_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now)
-{
-	int32_t st = stopper_task(s, cpu);
-
-	if (emit_wake_of(s, TRACE_EV_SCHED_WAKING, st, cpu, cpu, s->wt[ti].pid, now) ||
-	    emit_wake_of(s, TRACE_EV_SCHED_WAKEUP, st, cpu, cpu, s->wt[ti].pid, now))
-		return -1;
-	if (st == SIM_SYNTH_STOPPER)
-		return synth_stopper_move(s, cpu, ti, dst, now) < 0 ? -1 : 0;
-	return self_migrate(s, cpu, ti, (uint32_t)st, dst, now) < 0 ? -1 : 0;
-}
-
-/*
- * The class of the non-fair task @who taking @cpu, for the model's RT/DL
- * PELT signals (model_other_class()'s argument; none with
- * model_config.no_others_pelt): the stopper (the workload's migration/N or
- * the stand-in) has none.
- */
-static enum model_other_cls other_kind(const struct sim *s, int cpu, int32_t who)
-{
-	if (who == SIM_SYNTH_STOPPER || who == s->cpus[cpu].stopper)
-		return MODEL_OTHER_STOP;
-	if (who >= 0 && (uint32_t)who < s->nr_tasks && s->wt[who].cls == WL_CLASS_DL)
-		return MODEL_OTHER_DL;
-	return MODEL_OTHER_RT;
-}
-
-/*
- * A non-fair task @who (a task, or SIM_SYNTH_STOPPER) takes @cpu from its
- * fair task or idle: the sched_switch ("R+" for a task it preempts), that
- * task put back queued (model_other_class(): update_curr(),
- * put_prev_task_fair()).  The caller has charged the run up to @now.
- */
-static int nonfair_in(struct sim *s, int cpu, int32_t who, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	int32_t prev = c->curr >= 0 ? c->curr : -1;
-
-	if (emit_switch(s, cpu, prev, prev >= 0 ? s->facts->preempt_state : 0,
-			TRACE_STATE_RUNNING, prev >= 0, who, now))
-		return -1;
-	if (prev >= 0)
-		s->tasks[prev].st = SIM_QUEUED;
-	model_other_class(s->m, cpu, true, other_kind(s, cpu, who), now);
-	c->curr = -1;
-	c->gen_op++;
-	return 0;
-}
-
-/*
- * The non-fair task @who leaves @cpu (@blocked: it sleeps, else it is
- * preempted) and the model picks the next fair task, which runs on.
- */
-static int nonfair_out(struct sim *s, int cpu, int32_t who, bool blocked, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	const struct model_newidle_info *ni = model_last_newidle(s->m);
-	uint64_t ni_seq = ni->seq;
-	struct model_task *mt;
-	int32_t next_task;
-
-	model_other_class(s->m, cpu, false, MODEL_OTHER_RT, now);
-	c->resched_at = UINT64_MAX;
-	c->resched_deferred = false;
-	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-	next_task = mt ? (int32_t)model_task_id(mt) : -1;
-	if (blocked && who >= 0 && (uint32_t)who < s->nr_tasks) {
-		/*
-		 * The newidle pass of the pick after a non-fair task's block
-		 * (balance_fair()): whether it ran update_blocked_averages(),
-		 * whose rq clock update put_prev_task_rt() charges as a
-		 * second sched_stat_runtime (tests/replay/newidle_rt.py)
-		 */
-		if (s->cfg.rt_charge == REPLAY_RT_CHARGE_NEWIDLE && ni->seq != ni_seq &&
-		    ni->cpu == cpu && ni->blocked_update)
-			model_other_class_put_prev(s->m, cpu);
-		dump_newidle(s, cpu, now, s->wt[who].pid, next_task >= 0 ? s->wt[next_task].pid : 0,
-			     ni_seq, "rt");
-	}
-	if (emit_switch(s, cpu, who, blocked ? 1 : s->facts->preempt_state,
-			blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked, next_task, now))
-		return -1;
-	c->curr = next_task;
-	c->run_start = now;
-	if (next_task >= 0) {
-		s->tasks[next_task].st = SIM_RUNNING;
-		s->tasks[next_task].cpu = cpu;
-		return run_ops(s, cpu, now);
-	}
-	return 0;
-}
-
-static int other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	charge(s, cpu, now);
-	if (c->other >= 0) {
-		/*
-		 * RT to RT: the one leaving blocked (other_out(): a waiter
-		 * blocking on the PI mutex of the holder it boosted) or was
-		 * preempted; __schedule()'s put_prev_task_rt() charges it
-		 */
-		bool blocked = c->other_out_blocked;
-
-		c->other_out_blocked = false;
-		model_other_class_handover(s->m, cpu, other_kind(s, cpu, (int32_t)ti), now);
-		if (emit_switch(s, cpu, c->other, blocked ? 1 : 0,
-				blocked ? TRACE_STATE_SLEEPING : TRACE_STATE_RUNNING, !blocked,
-				(int32_t)ti, now))
-			return -1;
-		c->other = (int32_t)ti;
-		return 0;
-	}
-	if (nonfair_in(s, cpu, (int32_t)ti, now))
-		return -1;
-	c->other = (int32_t)ti;
-	return arm_tick(s, cpu, now);
-}
-
-/*
- * The RT task @ti, running on @cpu, is switched to the fair class in its own
- * context at @now (the end of an RT boost at its unlock: rt_mutex_setprio()
- * -> __setscheduler_class(), put_prev_task_rt(), the fair enqueue and
- * set_next_task_fair(), then check_class_changed() -> switched_to_fair(),
- * which reschedules it), and @next, the entry after its WL_T_OTHER_OUT, is
- * the class wake (WL_T_CLASS_WAKE) of the fair record of its pid on @cpu at
- * @now (pi_rt_first()): the CPU is handed over in place.  The RT interval
- * ends (model_other_class()), the fair record is enqueued by the class
- * change's enqueue (model_task_switched_to_fair(): ENQUEUE_RESTORE |
- * ENQUEUE_MOVE, switched_to_fair()'s attach and resched_curr(); until 6 Dec
- * 2026 the model's wakeup enqueue) - no sched_waking / sched_wakeup, no idle
- * exit's cost, no latency sample: the task never left its CPU - and __schedule()'s fair
- * pick decides: the same task, and no sched_switch is written (the kernel's
- * pick of prev writes none); another, and the holder is switched out
- * preempted.  The class wake is taken (s->class_handed: timed() skips it).
- * 1 if handed over, 0 if @next is not such a wake, -1 on error.
- */
-static int class_in_place(struct sim *s, int cpu, uint32_t ti, uint64_t now,
-			  const struct wl_timed *next)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	struct sim_task *f;
-	struct model_task *mt;
-	int32_t picked;
-	uint32_t fi;
-
-	if (!next || next->kind != WL_T_EXT_WAKE || !(next->aux & WL_T_CLASS_WAKE) ||
-	    next->cpu != cpu || next->ts != now || next->task >= s->nr_tasks ||
-	    s->wt[next->task].pid != s->wt[ti].pid)
-		return 0;
-	fi = next->task;
-	f = &s->tasks[fi];
-	if (!f->mt || f->st != SIM_BLOCKED || f->waiting != next->arg)
-		return 0;
-	c->other = -1;
-	model_other_class(s->m, cpu, false, MODEL_OTHER_RT, now);
-	if (model_task_switched_to_fair(s->m, f->mt, cpu, true, now) < 0) {
-		s->notes[SIM_NOTE_BAD_WAKE]++;
-		return nonfair_out(s, cpu, (int32_t)ti, false, now) ? -1 : 1;
-	}
-	s->class_handed = next->arg;
-	s->notes[SIM_NOTE_CLASS_IN_PLACE]++;
-	f->st = SIM_QUEUED;
-	f->cpu = cpu;
-	f->waiting = WL_NONE;
-	c->resched_at = UINT64_MAX;
-	c->resched_deferred = false;
-	mt = sim_model_schedule(s, cpu, MODEL_PREV_RUNNABLE, now);
-	picked = mt ? (int32_t)model_task_id(mt) : -1;
-	if (picked != (int32_t)fi &&
-	    emit_switch(s, cpu, (int32_t)fi, s->facts->preempt_state, TRACE_STATE_RUNNING, true,
-			picked, now))
-		return -1;
-	c->curr = picked;
-	c->run_start = now;
-	if (picked < 0)
-		return 1;
-	s->tasks[picked].st = SIM_RUNNING;
-	s->tasks[picked].cpu = cpu;
-	return run_ops(s, cpu, now) ? -1 : 1;
-}
-
-static int other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t now,
-		     const struct wl_timed *next)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	int r;
-
-	if (c->other != (int32_t)ti) {
-		s->notes[SIM_NOTE_OTHER_MISMATCH]++;
-		return 0;
-	}
-	if (next && next->kind == WL_T_OTHER_IN && next->cpu == cpu && next->ts == now) {
-		/* handed straight to the next RT task (other_in), which writes the switch */
-		c->other_out_blocked = blocked;
-		return 0;
-	}
-	if (!blocked && (r = class_in_place(s, cpu, ti, now, next)) != 0)
-		return r < 0 ? -1 : 0;
-	c->other = -1;
-	return nonfair_out(s, cpu, (int32_t)ti, blocked, now);
-}
-
-/*
- * --nohz-pull: the CPUs whose nohz idle balance, kicked from a busy CPU's
- * tick at @now (nohz_balancer_kick() -> _nohz_idle_balance() ->
- * sched_balance_rq(CPU_IDLE)), may move tasks: those the simulation, not
- * the trace, has idle then (as --idle-pull's newidle balance: a CPU the
- * trace shows idle too did not pull in the kernel, or its pull is a traced
- * migration).
- */
-static void nohz_pull_cpus(struct sim *s, uint64_t now)
-{
-	uint64_t cpus = 0;
-
-	for (int c = 0; c < s->nr_cpus && c < 64; c++)
-		if (!wl_cpu_idle_at(s->wl, c, now, &s->idle_cursor[c]))
-			cpus |= UINT64_C(1) << c;
-	model_set_idle_moves(s->m, cpus);
-}
-
-void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now)
-{
-	struct sim *s = ctx;
-
-	if (id >= s->nr_tasks)
-		return;
-	s->tasks[id].cpu = to;
-	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE) {
-		s->tasks[id].displaced = true;
-		s->notes[s->in_tick ? SIM_NOTE_NOHZ_PULL : SIM_NOTE_IDLE_PULL]++;
-	}
-	/*
-	 * set_task_cpu() runs where the balancing runs: on the destination,
-	 * except for the model's active balance, whose work runs on the
-	 * source CPU's stopper (active_load_balance_cpu_stop(): s->stopper_cpu
-	 * while run_stopper() runs it).  A pull by another CPU's balance while
-	 * the trace's own stopper interval holds the source is the puller's.
-	 */
-	if (emit_migrate(s, id, from, to, s->stopper_cpu >= 0 ? s->stopper_cpu : to, now))
-		s->oom = true;
-	/*
-	 * attach_task() ends in wakeup_preempt(): the destination's resched
-	 * (an idle CPU pulled for by another CPU's nohz balance is kicked and
-	 * leaves idle).  Without this a task pulled onto an idle CPU stayed
-	 * queued there until something else scheduled that CPU.
-	 */
-	if (to >= 0 && to < s->nr_cpus && s->cpus[to].other < 0 &&
-	    resched_after(s, to, cpu_idle(&s->cpus[to]), from, CALIB_CTX_TASK, id,
-			  0x40000000u | s->tasks[id].op, now))
-		s->oom = true;
-}
-
-/*
- * @cpu's stopper: the workload's migration/N, else SIM_SYNTH_STOPPER (the
- * kernel has one per CPU whether or not the trace saw it run).
- */
-static int32_t stopper_task(const struct sim *s, int cpu)
-{
-	return s->cpus[cpu].stopper >= 0 ? s->cpus[cpu].stopper : SIM_SYNTH_STOPPER;
-}
-
-/*
- * model_config.stopper_hook: an active balance on @waker_cpu queued stopper
- * work on @cpu (stop_one_cpu_nowait(), kernel/stop_machine.c: the work is
- * queued and the stopper woken).  Waking migration/N shows as the kernel's
- * sched_waking and sched_wakeup on the waker's CPU; the stopper runs from
- * the event queue at the same time (run_stopper()).
- */
-void sim_model_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now)
-{
-	struct sim *s = ctx;
-	int32_t st;
-
-	if (cpu < 0 || cpu >= s->nr_cpus)
-		return;
-	st = stopper_task(s, cpu);
-	if (waker_cpu >= 0 && waker_cpu < s->nr_cpus &&
-	    (emit_wake_of(s, TRACE_EV_SCHED_WAKING, st, waker_cpu, cpu, cpu_pid(s, waker_cpu), now) ||
-	     emit_wake_of(s, TRACE_EV_SCHED_WAKEUP, st, waker_cpu, cpu, cpu_pid(s, waker_cpu), now)))
-		s->oom = true;
-	if (heap_push(s, now, HEV_STOPPER, cpu, 0))
-		s->oom = true;
-}
-
-/*
- * active_load_balance_cpu_stop() on @cpu's stopper: the task it moves is
- * emitted on @cpu (s->stopper_cpu, sim_model_migrated()).  @over_other: the
- * stopper preempted an RT task, which the model's nr_running counts instead
- * of it (model_cpu_stop()).
- */
-static int cpu_stop_work(struct sim *s, int cpu, bool over_other, uint64_t now)
-{
-	int ret;
-
-	s->stopper_cpu = cpu;
-	ret = model_cpu_stop(s->m, cpu, over_other, now);
-	s->stopper_cpu = -1;
-	return ret < 0 ? -1 : 0;
-}
-
-/*
- * The stopper without a migration/N in the workload: other_in() and
- * other_out()'s switches (nonfair_in(), nonfair_out()) for
- * SIM_SYNTH_STOPPER, which holds no c->other, the work between them - the fair
- * task running on @cpu is put back (model_other_class(): update_curr(),
- * put_prev_task_fair()) and queued as any task a non-fair one preempts,
- * so detach_one_task() may push it; the stopper sleeps and the model picks
- * the next task.
- */
-static int synth_stopper(struct sim *s, int cpu, uint64_t now)
-{
-	charge(s, cpu, now);
-	if (nonfair_in(s, cpu, SIM_SYNTH_STOPPER, now) || cpu_stop_work(s, cpu, false, now))
-		return -1;
-	return nonfair_out(s, cpu, SIM_SYNTH_STOPPER, true, now);
-}
-
-/* sched_exec()'s move by the stand-in stopper: as synth_stopper(). */
-static int synth_stopper_move(struct sim *s, int cpu, uint32_t ti, int dst, uint64_t now)
-{
-	charge(s, cpu, now);
-	if (nonfair_in(s, cpu, SIM_SYNTH_STOPPER, now) || stopper_move(s, cpu, ti, dst, now))
-		return -1;
-	return nonfair_out(s, cpu, SIM_SYNTH_STOPPER, true, now);
-}
-
-/*
- * The stopper work the model queued on @cpu, as the kernel's trace shows it
- * (cpu_stopper_thread() of the stop class, above every other: it always
- * preempts): sched_switch from the CPU's task (preempted, "R+") to
- * migration/N, sched_migrate_task of the task model_cpu_stop() moves (the
- * migrate hook), sched_switch from migration/N (sleeping) to the next task
- * the model picks - the same switches, counted the same way, as any
- * non-fair task's interval (other_in() / other_out()).  Without a
- * migration/N in the workload the same with SIM_SYNTH_STOPPER
- * (synth_stopper()).  An RT task holding the CPU is preempted and gets it
- * back (the fair side is unchanged: its task was queued already); the
- * trace's own migration/N holding it does the work in its interval.
- */
-static int run_stopper(struct sim *s, int cpu, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	int32_t st = stopper_task(s, cpu), held = c->other;
-
-	if (held >= 0 && held == st)
-		return cpu_stop_work(s, cpu, false, now);
-	if (held >= 0) {
-		charge(s, cpu, now);
-		if (emit_switch(s, cpu, held, s->facts->preempt_state, TRACE_STATE_RUNNING, true, st,
-				now) ||
-		    cpu_stop_work(s, cpu, true, now))
-			return -1;
-		return emit_switch(s, cpu, st, 1, TRACE_STATE_SLEEPING, false, held, now);
-	}
-	if (st == SIM_SYNTH_STOPPER)
-		return synth_stopper(s, cpu, now);
-	if (other_in(s, cpu, (uint32_t)st, now) || cpu_stop_work(s, cpu, false, now))
-		return -1;
-	return other_out(s, cpu, (uint32_t)st, true, now, NULL);
-}
-
-/* ---- timed events --------------------------------------------------------- */
-
-/*
- * --balance-attach kernel-order: WL_T_MIGRATE @e is the first migration of a
- * traced load-balance pass (WL_T_PASS_ID in its arg) that the simulation
- * meets.  The kernel detached the pass's tasks one by one with the source
- * locked, then attached them last-detached first (detach_tasks(),
- * attach_tasks() in kernel/sched/fair.c): the EEVDF placement of each
- * (place_entity(): its lag, inflated by the queue's weight, V including the
- * ones attached before) depends on that order.  The tasks of the pass the
- * simulation has queued (not running) on the source CPU of the first of them
- * move here as one pass, in the trace's order, with model_migrate_tasks();
- * their own migrations later do nothing (sim_task.pass_done).  The others
- * (running here, asleep, on another CPU) keep the rule of a migration on its
- * own, at their trace times.  The whole pass at its first migration's time
- * (the passes last 2-23 us in the bundled traces): the source cannot pick a
- * task the pass took (in the kernel it waits for the lock), and the
- * destination is busy balancing.  1 if done, 0 if fewer than two tasks
- * qualify (the caller moves @e's task on its own), -1 on error.
- */
-static int balance_pass(struct sim *s, const struct wl_timed *e, uint64_t now)
-{
-	struct model_task *mts[WL_PASS_TASKS_MAX];
-	uint32_t tis[WL_PASS_TASKS_MAX], id = e->arg & WL_T_PASS_ID, nt = wl_nr_timed(s->wl);
-	uint32_t i = (uint32_t)(e - wl_timed_at(s->wl, 0));
-	unsigned int n = 0;
-	int from = -1, dst = e->cpu;
-
-	for (; i < nt && n < WL_PASS_TASKS_MAX; i++) {
-		const struct wl_timed *f = wl_timed_at(s->wl, i);
-		struct model_task_info info;
-		struct sim_task *t;
-		bool dup = false;
-
-		if (f->kind != WL_T_MIGRATE || (f->arg & WL_T_PASS_ID) != id)
-			continue;
-		t = f->task < s->nr_tasks ? &s->tasks[f->task] : NULL;
-		for (unsigned int k = 0; k < n; k++)
-			dup |= tis[k] == f->task;
-		if (t && !dup && !f->aux && f->cpu == dst && t->mt && t->st == SIM_QUEUED &&
-		    s->wt[f->task].cls == WL_CLASS_FAIR) {
-			model_task_info(t->mt, &info);
-			if (from < 0 && info.cpu != dst)
-				from = info.cpu;
-			if (!info.running && info.cpu == from) {
-				tis[n] = f->task;
-				mts[n++] = t->mt;
-			}
-		}
-		if (f->arg & WL_T_PASS_LAST)
-			break;
-	}
-	if (n < 2)
-		return 0;
-	if (model_migrate_tasks(s->m, mts, n, dst, now) < 0)
-		return 0;
-	s->notes[SIM_NOTE_BALANCE_PASS]++;
-	for (unsigned int k = 0; k < n; k++) {
-		s->tasks[tis[k]].cpu = dst;
-		s->tasks[tis[k]].pass_done = id;
-		if (emit_migrate(s, tis[k], from, dst, dst, now))
-			return -1;
-	}
-	if (arm_source_resched(s, from, now))
-		return -1;
-	/* the balancer runs on the destination CPU: no IPI, no idle exit */
-	if (model_need_resched(s->m, dst) && arm_resched(s, dst, now))
-		return -1;
-	return 1;
-}
-
-/*
- * --migrate-resched both: a migration dequeued a task from @from, and that
- * dequeue's update_curr() set need_resched there (the running task's request
- * or protection ended): resched_curr() sends @from an IPI, which switches at
- * the remote preemption path's cost, not at its task's next operation.
- */
-static int arm_source_resched(struct sim *s, int from, uint64_t now)
-{
-	const struct sim_cpu *c;
-	uint32_t ti;
-
-	if (s->cfg.migrate_resched != REPLAY_MIGRATE_RESCHED_BOTH || from < 0 ||
-	    from >= s->nr_cpus)
-		return 0;
-	c = &s->cpus[from];
-	if (c->curr < 0 || c->other >= 0 || c->resched_at != UINT64_MAX || c->resched_deferred ||
-	    !model_need_resched(s->m, from))
-		return 0;
-	ti = (uint32_t)c->curr;
-	if (s->tasks[ti].exiting)
-		return 0;
-	return arm_resched(s, from, now + cost(s, WL_PATH_PREEMPT_REMOTE, CALIB_CTX_TASK, from, ti,
-					       s->tasks[ti].op, now));
-}
-
-/*
- * WL_T_MIGRATE: a traced sched_migrate_task of task @e->task to @e->cpu
- * (a balancer's move), applied under --placement trace to the simulated
- * state at its trace time: moved if the task is queued here, else
- * deferred, held or noted as the rules below say.  0, or -1 on error.
- */
-static int apply_traced_migration(struct sim *s, const struct wl_timed *e, uint64_t now)
-{
-	struct sim_task *t = e->task < s->nr_tasks ? &s->tasks[e->task] : NULL;
-	struct model_task_info info;
-	int from;
-
-	if (t && (e->arg & WL_T_PASS_ID) && t->pass_done == (e->arg & WL_T_PASS_ID))
-		return 0;      /* moved with its pass (balance_pass()) */
-	if (s->ni_state) {
-		uint32_t r = newidle_of_timed(s, e);
-		int h = r == WL_NONE ? 0 : newidle_at_time(s, e, r);
-
-		if (h)
-			return h < 0 ? -1 : 0;
-	}
-	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-	    s->cfg.balance_attach == REPLAY_BALANCE_ATTACH_KERNEL && t && !e->aux &&
-	    (e->arg & WL_T_PASS_ID) && t->st == SIM_QUEUED && e->cpu >= 0 &&
-	    e->cpu < s->nr_cpus) {
-		int r = balance_pass(s, e, now);
-
-		if (r < 0)
-			return -1;
-		/*
-		 * @e's own task not among those moved (not seen: the
-		 * simulation's queued state and the model's curr agree)
-		 * falls through to the rule of a migration on its own
-		 * rather than being dropped
-		 */
-		if (r && t->pass_done == (e->arg & WL_T_PASS_ID))
-			return 0;
-	}
-	if (t && !e->aux && s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-	    s->cfg.queued_moves != REPLAY_QUEUED_MOVES_TIME)
-		t->hold_cpu = -1;       /* superseded */
-	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-	    s->cfg.queued_moves == REPLAY_QUEUED_MOVES_POSITION && t && t->mt && !e->aux &&
-	    t->st == SIM_BLOCKED && !t->wait_asleep && t->op <= e->op &&
-	    e->cpu >= 0 && e->cpu < s->nr_cpus && s->wt[e->task].cls == WL_CLASS_FAIR) {
-		/*
-		 * The simulation has the task asleep in a traced block
-		 * at or before the point of its work where the trace's
-		 * balancer moved it (it runs behind, or has not had the
-		 * wakeup the trace showed before the move): the move
-		 * waits for that point (wake_task(), schedule_ex()), as
-		 * the stopper's moves that belong to the task's work
-		 * (WL_OP_MIGRATE) do.  As pull_note() ("that CPU takes
-		 * it if idle at the wakeup") a saturated destination
-		 * never did: a task the trace then shows never asleep
-		 * stayed on its old CPU for good (hackbench-shares'
-		 * pipe sender 8356 in 6 of 15 seeds).  Queued or
-		 * running here, the move is applied as under time:
-		 * holding those too lost more moves than it placed.
-		 */
-		t->hold_cpu = e->cpu;
-		t->hold_op = e->op;
-		t->pending_cpu = -1;
-		t->move_cpu = -1;
-		s->notes[SIM_NOTE_MOVE_HELD]++;
-		return 0;
-	}
-	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE &&
-	    s->cfg.queued_moves != REPLAY_QUEUED_MOVES_TIME && t && !e->aux &&
-	    t->st == SIM_BLOCKED && t->wait_asleep && e->cpu >= 0 && e->cpu < s->nr_cpus &&
-	    s->wt[e->task].cls == WL_CLASS_FAIR) {
-		/*
-		 * The trace's balancer moved it while it waited, queued;
-		 * here it sleeps in a hand-off WAIT, which the kernel's
-		 * task did not (runnable there, its next work waiting
-		 * for its wakee's): the release wakes it there
-		 * (wake_task()).  As pull_note() ("that CPU takes it if
-		 * idle") a saturated destination never did, and a task
-		 * the trace never shows asleep stayed on its old CPU.
-		 */
-		if (t->move_cpu < 0 || t->move_cpu != e->cpu)
-			s->notes[SIM_NOTE_WAIT_PULL]++;
-		t->move_cpu = e->cpu == t->cpu ? -1 : e->cpu;
-		return 0;
-	}
-	if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && t && !e->aux &&
-	    (t->st == SIM_UNBORN || t->st == SIM_BLOCKED) && e->cpu >= 0 && e->cpu < s->nr_cpus &&
-	    s->wt[e->task].cls == WL_CLASS_FAIR) {
-		/*
-		 * The trace's balancer pulled it while it waited after
-		 * its fork or wakeup; here it is not forked or woken
-		 * yet: pull_waiting().
-		 */
-		return pull_note(s, e->task, e->cpu);
-	}
-	if (s->cfg.placement != REPLAY_PLACEMENT_TRACE || !t || !t->mt || e->aux)
-		return 0;
-	/*
-	 * A later traced migration supersedes one still deferred:
-	 * the trace moved the task away and back while the
-	 * simulation had it running (hog-timer: a hog pulled to the
-	 * other CPU and pushed back 0.2 ms later ended on the wrong
-	 * CPU when the first move was applied after the second).
-	 */
-	if (t->pending_cpu >= 0 && t->st == SIM_RUNNING && e->cpu == t->cpu) {
-		t->pending_cpu = -1;
-		return 0;
-	}
-	if (t->st == SIM_RUNNING && e->cpu >= 0 && e->cpu < s->nr_cpus && e->cpu != t->cpu) {
-		/*
-		 * The balancer moved it while it waited in the trace;
-		 * here it runs: it moves when it next waits.
-		 */
-		t->pending_cpu = e->cpu;
-		s->notes[SIM_NOTE_MIGRATE_DEFERRED]++;
-		return 0;
-	}
-	if (t->st != SIM_QUEUED) {
-		s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
-		return 0;
-	}
-	model_task_info(t->mt, &info);
-	from = info.cpu;
-	if (from == e->cpu || e->cpu < 0 || e->cpu >= s->nr_cpus)
-		return 0;
-	bool was_idle = cpu_idle(&s->cpus[e->cpu]);
-
-	if (model_migrate_task(s->m, t->mt, e->cpu, now) < 0) {
-		s->notes[SIM_NOTE_MIGRATE_SKIPPED]++;
-		return 0;
-	}
-	t->cpu = e->cpu;
-	if (emit_migrate(s, e->task, from, e->cpu, e->cpu, now))
-		return -1;
-	if (arm_source_resched(s, from, now))
-		return -1;
-	/* the balancer runs on the destination CPU: no IPI, no idle exit */
-	if (model_need_resched(s->m, e->cpu))
-		return arm_resched(s, e->cpu, now);
-	(void)was_idle;
-	return 0;
-}
-
-/*
- * The class wake (WL_T_CLASS_WAKE) @e of a fair record switched to the fair
- * class while queued, not running (class_split() of a queued record, the
- * deboost of a queued RT record: pi_rt_first()): the kernel's
- * __sched_setscheduler() / rt_mutex_setprio() enqueue it on its CPU with
- * ENQUEUE_RESTORE | ENQUEUE_MOVE and check_class_changed() ->
- * switched_to_fair() attaches it and calls wakeup_preempt(rq, p, 0)
- * (model_task_switched_to_fair(.., false, ..)): no sched_waking /
- * sched_wakeup, no placement, no wakeup cost or latency sample.  Until
- * class52 it went through the wakeup (deliver_wake()).  1 if done, 0 if the
- * record is not waiting for @e on a CPU of the replay (the wakeup follows),
- * -1 on error.
- */
-static int class_enqueue(struct sim *s, const struct wl_timed *e, uint64_t now)
-{
-	struct sim_task *f;
-	int cpu = e->cpu;
-
-	if (e->task >= s->nr_tasks || cpu < 0 || cpu >= s->nr_cpus)
-		return 0;
-	f = &s->tasks[e->task];
-	if (!f->mt || f->st != SIM_BLOCKED || f->waiting != e->arg ||
-	    model_task_switched_to_fair(s->m, f->mt, cpu, false, now) < 0)
-		return 0;
-	s->notes[SIM_NOTE_CLASS_QUEUED]++;
-	f->st = SIM_QUEUED;
-	f->cpu = cpu;
-	f->waiting = WL_NONE;
-	if (!model_need_resched(s->m, cpu))
-		return 0;
-	return arm_resched(s, cpu, now) ? -1 : 1;
-}
-
-static int timed(struct sim *s, const struct wl_timed *e, const struct wl_timed *next)
-{
-	uint64_t now = e->ts;
-	struct sim_task *t = e->task < s->nr_tasks ? &s->tasks[e->task] : NULL;
-
-	switch (e->kind) {
-	case WL_T_EXT_WAKE:
-		/* taken by an in-place hand-over (class_in_place()) */
-		if ((e->aux & WL_T_CLASS_WAKE) && e->arg == s->class_handed) {
-			s->class_handed = WL_NONE;
-			return 0;
-		}
-		if (e->aux & WL_T_CLASS_WAKE) {
-			int r = class_enqueue(s, e, now);
-
-			if (r)
-				return r < 0 ? -1 : 0;
-		}
-		if (deliver_wake(s, e->arg, -1, now))
-			return -1;
-		/* switched_to_fair()'s enqueue, not a wakeup (WL_T_CLASS_WAKE) */
-		if ((e->aux & WL_T_CLASS_WAKE) && t &&
-		    lat_machine_mute_pending(s->lat, s->wt[e->task].pid) > 0)
-			s->notes[SIM_NOTE_CLASS_MUTED]++;
-		return 0;
-	case WL_T_EXT_FORK:
-		return do_fork(s, e->arg, e->cpu, 0, now);
-	case WL_T_MIGRATE:
-		return apply_traced_migration(s, e, now);
-	case WL_T_MOVE_GROUP: {
-		struct trace_event ev;
-		const char *path = wl_group(s->wl, e->arg)->path;
-
-		if (!t)
-			return 0;
-		t->group = e->arg;
-		if (t->mt && t->st != SIM_DEAD &&
-		    model_task_move_group(s->m, t->mt, s->groups[e->arg], now) < 0)
-			s->notes[SIM_NOTE_MOVE_FAILED]++;
-		sim_event_init(s, &ev, TRACE_EV_CGROUP_ATTACH_TASK, t->cpu >= 0 ? t->cpu : 0, now, 0);
-		ev.u.cgroup_attach.pid = s->wt[e->task].pid;
-		ev.u.cgroup_attach.dst_path = path;
-		ev.u.cgroup_attach.dst_path_len = strlen(path);
-		memcpy(ev.u.cgroup_attach.comm, t->comm, TRACE_COMM_LEN);
-		return sim_emit(s, &ev);
-	}
-	case WL_T_CLASS_LEAVE:
-		if (e->aux & WL_T_CLASS_ASLEEP) {
-			/*
-			 * asleep in the trace: rt_mutex_setprio() finishes a
-			 * delayed dequeue, switched_from_fair() detaches; only
-			 * where the simulation has it asleep too, at its last
-			 * block (no wake to wait for: a record behind the trace
-			 * would be woken as a fair task after the detach)
-			 */
-			if (t && t->mt && t->st == SIM_BLOCKED && t->waiting == WL_NONE &&
-			    t->op + 1 >= s->wt[e->task].nr_ops &&
-			    model_task_switched_from_fair_asleep(s->m, t->mt, now) == 0)
-				s->notes[SIM_NOTE_CLASS_LEAVE_ASLEEP]++;
-			return 0;
-		}
-		if (t && t->st == SIM_RUNNING && t->run_left == SIM_FOREVER && t->cpu >= 0 &&
-		    s->cpus[t->cpu].curr == (int32_t)e->task && s->cpus[t->cpu].other < 0 &&
-		    !s->wt[e->task].running_at_end) {
-			/* ran on past its work (ops_done()) and is still running: it sleeps */
-			s->notes[SIM_NOTE_CLASS_LEAVE_RUNNING]++;
-			t->st = SIM_BLOCKED;
-			t->waiting = WL_NONE;
-			return schedule_ex(s, t->cpu, MODEL_PREV_SLEEP, 1 /* S */, now);
-		}
-		if (!t || !t->mt || t->st != SIM_QUEUED ||
-		    model_task_switched_from_fair(s->m, t->mt, now)) {
-			s->notes[SIM_NOTE_CLASS_LEAVE_LATE]++;
-			return 0;
-		}
-		s->notes[SIM_NOTE_CLASS_LEAVE]++;
-		t->st = SIM_BLOCKED;
-		t->waiting = WL_NONE;
-		return 0;
-	case WL_T_OTHER_IN:
-		/*
-		 * A stopper interval tied to the move it made (WL_OP_MIGRATE):
-		 * with --placement trace replayed there, with model not at all
-		 * (sched_exec() decides and runs the stopper itself)
-		 */
-		if (e->cpu < 0 || e->cpu >= s->nr_cpus || e->aux & WL_T_TIED)
-			return 0;
-		return other_in(s, e->cpu, e->task, now);
-	case WL_T_OTHER_OUT:
-		if (e->cpu < 0 || e->cpu >= s->nr_cpus || e->aux & WL_T_TIED)
-			return 0;
-		return other_out(s, e->cpu, e->task, e->aux & 1, now, next);
-	case WL_T_OTHER_WAKE: {
-		int cpu = e->cpu >= 0 && e->cpu < s->nr_cpus ? e->cpu : 0;
-
-		if (e->arg & WL_T_WAKE_TIED)
-			return 0;      /* its waker's WL_OP_WAKE_OTHER emits it */
-
-		return emit_wake_event(s, (enum trace_event_type)e->aux, e->task, cpu, cpu,
-				       cpu_pid(s, cpu), now);
-	}
-	case WL_T_CLASS_ENTER:
-		/*
-		 * switched to fair asleep: switched_to_fair() ->
-		 * attach_task_cfs_rq() attaches the carried entity to the
-		 * cfs_rq of its CPU now (before class52: at its first wakeup)
-		 */
-		if (t && t->mt && t->st == SIM_BLOCKED && e->cpu >= 0 && e->cpu < s->nr_cpus &&
-		    model_task_switched_to_fair_asleep(s->m, t->mt, e->cpu, now) == 0) {
-			s->notes[SIM_NOTE_CLASS_ENTER_ASLEEP]++;
-			t->cpu = e->cpu;
-		}
-		return 0;
-	case WL_T_OTHER_MIGRATE:
-		return emit_migrate(s, e->task, s->tasks[e->task].cpu, e->cpu,
-				    e->cpu >= 0 ? e->cpu : 0, now);
-	default:
-		return 0;
-	}
-}
-
-/* ---- CPU bandwidth timers ---------------------------------------------- */
-
-/* One heap event at the model's earliest bandwidth timer (none without a limit). */
-static int bw_arm(struct sim *s)
-{
-	uint64_t t;
-
-	if (!s->bw_groups)
-		return 0;
-	t = model_next_timer(s->m);
-	if (t >= s->bw_armed)
-		return 0;
-	s->bw_armed = t;
-	return heap_push(s, t, HEV_BW_TIMER, 0, 0);
-}
-
-/*
- * The period and slack timers due at @now: refill, distribute, unthrottle.
- * An idle CPU that got tasks back reschedules after the idle path's cost
- * (the kernel's unthrottle of a remote CPU is an IPI, done synchronously
- * here); a busy one at its next reschedule point.
- */
-static int bw_timer(struct sim *s, uint64_t now)
-{
-	if (now != s->bw_armed)
-		return 0;              /* a stale event: a newer one is armed */
-	s->bw_armed = UINT64_MAX;
-	model_run_timers(s->m, now);
-	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
-		struct sim_cpu *c = &s->cpus[cpu];
-
-		if (!model_need_resched(s->m, cpu) || c->other >= 0)
-			continue;
-		if (cpu_busy(c)) {
-			if (arm_resched(s, cpu, now))
-				return -1;
-		} else if (arm_resched(s, cpu, now + cost(s, WL_PATH_IDLE, CALIB_CTX_HARDIRQ, cpu,
-							 0x30000000u | (uint32_t)cpu,
-							 (uint32_t)(now / 1000), now))) {
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* ---- CPU stalls ----------------------------------------------------------- */
-
-/*
- * --cpu-stalls traced: a traced stall of @cpu begins (struct wl_stall, its
- * trace time).  The vCPU runs nothing: the current task's work stops (its
- * progress charged up to here, none after: charge()), its RUN's end, the
- * tick and a pending resched are withdrawn; the model's task stays current,
- * its exec_start where it was, so the next update_curr() charges it the
- * stall, as the kernel's did (no steal time reported: clock_task ran on).
- * A steal stall (--cpu-stalls steal, wl_stall.steal) is the same, but the
- * model's clock_task and clock_pelt stand still through it (its points in
- * model_config.clock_left, clock_left_for()), so nothing is charged for it.
- * Other CPUs still wake tasks onto it (the model's enqueue updates its
- * queue, as the kernel's remote ttwu did); their preemption waits.
- */
-static int stall_in(struct sim *s, int cpu, uint64_t now, uint32_t i)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-	const struct wl_stall *st = wl_stall_at(s->wl, i);
-
-	if (c->stalled)
-		return 0;
-	if (st && st->steal)
-		s->notes[SIM_NOTE_CPU_STEAL]++;
-	else
-		s->notes[SIM_NOTE_CPU_STALL]++;
-	charge(s, cpu, now);
-	c->stalled = true;
-	c->gen_op++;
-	c->gen_tick++;
-	c->tick_armed = false;
-	if (c->resched_at != UINT64_MAX) {
-		c->stall_resched = true;
-		c->resched_at = UINT64_MAX;
-		c->gen_resched++;
-	}
-	return 0;
-}
-
-/*
- * The stall ends: the tick it missed comes now (the expired tick timer
- * fires as the vCPU runs again; its update_curr() charges the stall, and
- * a task whose request ran out is preempted: tick_switch_delay() after),
- * then the grid's; the current task's work goes on, and a resched asked
- * for meanwhile is made.
- */
-static int stall_out(struct sim *s, int cpu, uint64_t now)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (!c->stalled)
-		return 0;
-	c->stalled = false;
-	c->run_start = now;
-	c->tick_armed = true;
-	if (heap_push(s, now, HEV_TICK, cpu, ++c->gen_tick) || arm_op_done(s, cpu, now))
-		return -1;
-	if (c->stall_resched) {
-		c->stall_resched = false;
-		if (model_need_resched(s->m, cpu))
-			return arm_resched(s, cpu, now);
-	}
-	return 0;
-}
-
-/* The stalls' heap events, at the start (before the loop). */
-static int stalls_arm(struct sim *s)
-{
-	if (s->cfg.cpu_stalls == REPLAY_CPU_STALLS_OFF)
-		return 0;
-	for (uint32_t i = 0; i < wl_nr_stalls(s->wl); i++) {
-		const struct wl_stall *st = wl_stall_at(s->wl, i);
-
-		if (st->cpu < 0 || st->cpu >= s->nr_cpus || st->end <= st->start)
-			continue;
-		if (heap_push(s, st->start, HEV_STALL_IN, st->cpu, i) ||
-		    heap_push(s, st->end, HEV_STALL_OUT, st->cpu, i))
-			return -1;
-	}
-	return 0;
+	return sim_resched_after(s, cpu, was_idle, parent_cpu, CALIB_CTX_FORK, ci,
+				 wt->init_wake != WL_NONE ? s->wakes[wt->init_wake].seq : 0, now);
 }
 
 /* ---- heap events ---------------------------------------------------------- */
@@ -4503,14 +2498,14 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 	case HEV_OP_DONE:
 		if (h->gen != c->gen_op || c->curr < 0 || c->other >= 0)
 			return 0;
-		charge(s, cpu, h->t);
+		sim_charge(s, cpu, h->t);
 		op_done_left(s, &s->tasks[c->curr]);
-		return run_ops(s, cpu, h->t);
+		return sim_run_ops(s, cpu, h->t);
 	case HEV_TICK:
 		if (h->gen != c->gen_tick)
 			return 0;
 		c->tick_armed = false;
-		if (!cpu_busy(c)) {
+		if (!sim_cpu_busy(c)) {
 			const struct wl_idle *iv;
 
 			/*
@@ -4538,11 +2533,11 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		}
 		s->notes[SIM_NOTE_TICK_TRACED] += c->tick_traced;
 		if (s->cfg.placement == REPLAY_PLACEMENT_TRACE && s->cfg.nohz_pull)
-			nohz_pull_cpus(s, h->t);
+			sim_nohz_pull_cpus(s, h->t);
 		s->in_tick = true;
 		model_tick(s->m, cpu, h->t);
 		s->in_tick = false;
-		if (arm_tick(s, cpu, h->t))
+		if (sim_arm_tick(s, cpu, h->t))
 			return -1;
 		/*
 		 * The switch comes at the return from the interrupt (or, on a
@@ -4551,12 +2546,12 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		 * later), so prev's last update_curr() charges that time.
 		 */
 		if (model_need_resched(s->m, cpu) && c->other < 0)
-			return arm_resched(s, cpu, h->t + tick_switch_delay(s, cpu, h->t));
+			return sim_arm_resched(s, cpu, h->t + tick_switch_delay(s, cpu, h->t));
 		return 0;
 	case HEV_BW_TIMER:
-		return bw_timer(s, h->t);
+		return sim_bw_timer(s, h->t);
 	case HEV_STOPPER:
-		return run_stopper(s, cpu, h->t);
+		return sim_run_stopper(s, cpu, h->t);
 	case HEV_STANDIN:
 		return standin_fire(s, h->gen, h->t);
 	case HEV_NEWIDLE:
@@ -4575,11 +2570,11 @@ static int heap_event(struct sim *s, const struct sim_hev *h)
 		}
 		if (c->other >= 0 || !model_need_resched(s->m, cpu))
 			return 0;
-		return do_schedule(s, cpu, MODEL_PREV_RUNNABLE, h->t);
+		return sim_do_schedule(s, cpu, MODEL_PREV_RUNNABLE, h->t);
 	case HEV_STALL_IN:
-		return stall_in(s, cpu, h->t, (uint32_t)h->gen);
+		return sim_stall_in(s, cpu, h->t, (uint32_t)h->gen);
 	case HEV_STALL_OUT:
-		return stall_out(s, cpu, h->t);
+		return sim_stall_out(s, cpu, h->t);
 	default:
 		return 0;
 	}
@@ -4595,7 +2590,7 @@ static bool traced_work_left(const struct sim *s)
 	for (uint32_t i = 0; i < s->nr_tasks; i++) {
 		const struct sim_task *t = &s->tasks[i];
 
-		if ((t->st == SIM_QUEUED || t->st == SIM_RUNNING) && cur_op(s, t, i))
+		if ((t->st == SIM_QUEUED || t->st == SIM_RUNNING) && sim_cur_op(s, t, i))
 			return true;
 	}
 	return false;
@@ -4604,13 +2599,13 @@ static bool traced_work_left(const struct sim *s)
 /*
  * Past the trace end: something is left to run, a CPU running or about to
  * run a fair task, or a queued one.  No timed event is left and tasks
- * without traced work sleep when they get the CPU (run_ops()), so once every
+ * without traced work sleep when they get the CPU (sim_run_ops()), so once every
  * CPU is idle with nothing queued no event can make work again.
  */
 static bool work_left(struct sim *s)
 {
 	for (int c = 0; c < s->nr_cpus; c++)
-		if (!cpu_idle(&s->cpus[c]) || model_nr_queued(s->m, c))
+		if (!sim_cpu_idle(&s->cpus[c]) || model_nr_queued(s->m, c))
 			return true;
 	/* a stand-in wakeup still to come (--early-wakes sleep) */
 	if (s->standins_pending)
@@ -4630,17 +2625,17 @@ static int pass_end(struct sim *s, uint64_t end)
 	s->past_end = true;
 	for (int c = 0; c < s->nr_cpus; c++)
 		if (s->cpus[c].other >= 0 &&
-		    other_out(s, c, (uint32_t)s->cpus[c].other, true, end, NULL))
+		    sim_other_out(s, c, (uint32_t)s->cpus[c].other, true, end, NULL))
 			return -1;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		struct sim_cpu *cp = &s->cpus[c];
 
-		if (cp->curr < 0 || cp->other >= 0 || cur_op(s, &s->tasks[cp->curr],
-							     (uint32_t)cp->curr))
+		if (cp->curr < 0 || cp->other >= 0 || sim_cur_op(s, &s->tasks[cp->curr],
+								 (uint32_t)cp->curr))
 			continue;
-		/* its OP_DONE event, at @end: run_ops() finds no op, it sleeps */
+		/* its OP_DONE event, at @end: sim_run_ops() finds no op, it sleeps */
 		cp->gen_op++;
-		if (heap_push(s, end, HEV_OP_DONE, c, cp->gen_op))
+		if (sim_heap_push(s, end, HEV_OP_DONE, c, cp->gen_op))
 			return -1;
 	}
 	return 0;
@@ -4694,10 +2689,10 @@ int sim_loop(struct sim *s)
 				return -1;
 		} else {
 			ti++;
-			if (timed(s, e, ti < nt ? wl_timed_at(s->wl, ti) : NULL))
+			if (sim_timed(s, e, ti < nt ? wl_timed_at(s->wl, ti) : NULL))
 				return -1;
 		}
-		if (bw_arm(s))
+		if (sim_bw_arm(s))
 			return -1;
 		if (s->cfg.progress && !(++steps & ((1u << 18) - 1)))
 			s->cfg.progress(s->cfg.progress_ctx,
@@ -4706,7 +2701,7 @@ int sim_loop(struct sim *s)
 	if (s->sd && sim_group_probe(s, end, true))
 		return -1;
 	for (int c = 0; c < s->nr_cpus; c++)
-		charge(s, c, s->end_ts);
+		sim_charge(s, c, s->end_ts);
 	sim_join_unmade(s);
 	return 0;
 }
@@ -4734,20 +2729,20 @@ int sim_start(struct sim *s)
 		seen++;
 		if (e->kind == WL_T_OTHER_OUT) {
 			s->cpus[e->cpu].other = (int32_t)e->task;
-			model_other_class(s->m, e->cpu, true, other_kind(s, e->cpu, (int32_t)e->task),
+			model_other_class(s->m, e->cpu, true, sim_other_kind(s, e->cpu, (int32_t)e->task),
 					  first);
 		}
 	}
 	free(decided);
-	if (bw_arm(s) || stalls_arm(s))
+	if (sim_bw_arm(s) || sim_stalls_arm(s))
 		return -1;
 	for (int c = 0; c < s->nr_cpus; c++) {
 		if (s->cpus[c].other >= 0) {
-			if (arm_tick(s, c, first))
+			if (sim_arm_tick(s, c, first))
 				return -1;
 			continue;
 		}
-		if (do_schedule(s, c, MODEL_PREV_RUNNABLE, first))
+		if (sim_do_schedule(s, c, MODEL_PREV_RUNNABLE, first))
 			return -1;
 	}
 	return 0;

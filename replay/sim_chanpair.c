@@ -114,7 +114,7 @@ int sim_bind_blocks(struct sim *s)
  * sleep ends that sleep (the two exchange sleeps), and a reader reaching a
  * channel sleep while a channel wake for a later sleep is already there
  * takes the oldest such wake (the message is in the pipe: the early-wake
- * rules of sim.c's run_ops() apply).  sim.block_wake and sim.wake_block hold the
+ * rules of sim_work.c's sim_run_ops() apply).  sim.block_wake and sim.wake_block hold the
  * pairing; without the option they are not allocated and each BLOCK is
  * ended by the trace's wake.
  */

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The replay simulation, private:
- *   sim.c           the event loop: wakeups, forks, blocks, ticks, RT intervals
+ *   sim.c           the event loop: scheduling, wakeups, forks, ticks, the run
+ *   sim_work.c      a task's own work: its ops (sim_run_ops())
+ *   sim_class.c     the non-fair classes' CPU time, the stopper, class changes
+ *   sim_timed.c     the timed list, the bandwidth timers, CPU stalls
  *   sim_run.c       replay_run(): model set-up, initial state, the event sink,
  *                   the result object
  *   sim_chan.c      the channels' fill and sleepers (sim_chan.h)
@@ -19,6 +22,7 @@
 #include <schedreplay/sim.h>
 #include <schedreplay/workload.h>
 
+#include "calib.h"
 #include "sim_chan.h"
 
 struct wl_calib;
@@ -103,7 +107,7 @@ struct sim_cpu {
 	int32_t curr;              /* fair task running, -1 none */
 	int32_t other;             /* RT/DL task holding the CPU, -1 none */
 	bool other_out_blocked;    /* other's WL_T_OTHER_OUT handed straight to the next RT/DL
-				      task (other_in()) was a block */
+				      task (sim_other_in()) was a block */
 	int32_t stopper;           /* the workload's migration/N of this CPU, -1 none */
 	uint64_t run_start;        /* curr's progress charged up to here */
 	uint64_t resched_at;       /* pending delayed reschedule, UINT64_MAX none */
@@ -380,7 +384,7 @@ struct sim {
 	bool in_lost_wake;
 	/*
 	 * The sched_process_fork or sched_wakeup_new of a fork the trace does
-	 * not record (wl_task.fork_assumed) is being written (do_fork()): not
+	 * not record (wl_task.fork_assumed) is being written (sim_do_fork()): not
 	 * in ev_count (the trace could not hold it); the sched_wakeup_new
 	 * counted in forks_assumed
 	 */
@@ -398,7 +402,7 @@ struct sim {
 	size_t nr_samples, cap_samples;
 	/*
 	 * The CPU whose stopper runs the model's active balance work at this
-	 * moment (run_stopper() around model_cpu_stop()), -1 none: the CPU a
+	 * moment (sim_run_stopper() around model_cpu_stop()), -1 none: the CPU a
 	 * sched_migrate_task of that work is emitted on.
 	 */
 	int stopper_cpu;
@@ -409,11 +413,164 @@ struct sim {
 
 /* sim.c */
 int sim_start(struct sim *s);
+int sim_loop(struct sim *s);
+/*
+ * The stopper of a CPU whose migration/N the workload does not have (no
+ * sched_switch of it in the trace) when the model's active balance runs it
+ * (sim_run_stopper()): comm "migration/N", RT prio 0 as the trace shows a stop
+ * class task, pid SIM_SYNTH_STOPPER_PID + N - PID_MAX_LIMIT and above, never
+ * a kernel pid.  A task index for sim_emit_switch() and sim_emit_wake_event().
+ */
+#define SIM_SYNTH_STOPPER     (-2)
+#define SIM_SYNTH_STOPPER_PID 4194304
+/* sim_schedule_ex()'s @block_state of a RUNNABLE that is a yield, not a preemption */
+#define SIM_STATE_YIELD INT64_MIN
+/* wake_task()'s @how */
+#define SIM_WAKE_WAKING_EMITTED 1u   /* its sched_waking is already emitted */
+#define SIM_WAKE_NO_COST        2u   /* no mechanical cost (--early-wakes nocost) */
+#define SIM_WAKE_STANDIN        4u   /* an early wake's stand-in (--dump-samples' origin) */
+/* --dump-wake-records: one `replay_op:` line at @now on @cpu (nothing else depends on it). */
+void sim_dump_op(struct sim *s, int cpu, uint64_t now, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* --dump-wake-records: the `newidle` line of a block to idle of @pid on @cpu. */
+void sim_dump_newidle(struct sim *s, int cpu, uint64_t now, int pid, int next, uint64_t ni_seq,
+		      const char *cls);
+/* Push a heap event of @kind on @cpu at @t (@gen: the CPU's generation it is valid for). */
+int sim_heap_push(struct sim *s, uint64_t t, uint8_t kind, int cpu, uint32_t gen);
+/* The op task @ti (@t) is at, NULL past its last. */
+const struct wl_op *sim_cur_op(const struct sim *s, const struct sim_task *t, uint32_t ti);
+/* @c runs a task or holds a reschedule. */
+bool sim_cpu_busy(const struct sim_cpu *c);
+/* Idle, and no reschedule pending that would end the idle. */
+bool sim_cpu_idle(const struct sim_cpu *c);
+/* Arm @cpu's next tick after @now (grid or traced). */
+int sim_arm_tick(struct sim *s, int cpu, uint64_t now);
+/* Arm a reschedule of @cpu that takes effect at @at. */
+int sim_arm_resched(struct sim *s, int cpu, uint64_t at);
+/* Charge the current task's RUN progress up to @now. */
+void sim_charge(struct sim *s, int cpu, uint64_t now);
+/* How long before its BLOCK a hand-off waiter's reply comes (the trace's sync tail). */
+uint64_t sim_reply_tail(const struct sim *s);
+/* Task @t is in the RUN before the BLOCK a hand-off waiter waits for: its reply is due. */
+bool sim_reply_due(const struct sim *s, const struct sim_task *t);
+/* (Re)arm the event at which the current task finishes its RUN op. */
+int sim_arm_op_done(struct sim *s, int cpu, uint64_t now);
+/* The mechanical cost of a wakeup onto @cpu at @now that takes @path (calib.h). */
+uint64_t sim_cost(struct sim *s, enum wl_path path, enum calib_ctx ctx, int cpu,
+		  uint32_t task, uint32_t seq, uint64_t now);
+/* --exec-balance-at traced with the workload's WL_OP_EXEC_BALANCE marks. */
+bool sim_exec_marked(const struct sim *s);
+/* A wakeup's reschedule of @cpu after its path's cost, with no interrupt to wait for. */
+int sim_resched_after(struct sim *s, int cpu, bool was_idle, int waker_cpu,
+		      enum calib_ctx ctx, uint32_t task, uint32_t seq, uint64_t now);
+/* Emit the sched_switch on @cpu from @prev to @next (tasks, -1 idle, SIM_SYNTH_STOPPER). */
+int sim_emit_switch(struct sim *s, int cpu, int32_t prev, int64_t prev_state,
+		    enum trace_task_state prev_run, bool preempt, int32_t next, uint64_t now);
+/* model_schedule() at @now on @cpu (under placement trace, newidle pulls only where traced). */
+struct model_task *sim_model_schedule(struct sim *s, int cpu, enum model_prev how,
+				      uint64_t now);
+/* Note a traced pull of task @ti the simulation has not forked or woken yet. */
+int sim_pull_note(struct sim *s, uint32_t ti, int cpu);
+/* The traced newidle pull of timed entry @e, WL_NONE if it is none. */
+uint32_t sim_newidle_of_timed(const struct sim *s, const struct wl_timed *e);
+/* Traced newidle pull @e (index @r) at its trace time: 1 handled, 0 a plain migration, -1 error. */
+int sim_newidle_at_time(struct sim *s, const struct wl_timed *e, uint32_t r);
+/* __schedule() on @cpu after the switch's lead (@block_state: prev_state, SIM_STATE_YIELD). */
+int sim_schedule_lead(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
+		      uint64_t lead, uint64_t now);
+/* __schedule() on @cpu with @block_state the prev_state for SLEEP/DEAD (SIM_STATE_YIELD). */
+int sim_schedule_ex(struct sim *s, int cpu, enum model_prev how, int64_t block_state,
+		    uint64_t now);
+/* --block-lead traced: the lead of BLOCK @op's __schedule() before its switch. */
+uint64_t sim_block_lead(const struct sim *s, const struct wl_op *op);
+/* __schedule() on @cpu: the current fair task leaves as @how says. */
+int sim_do_schedule(struct sim *s, int cpu, enum model_prev how, uint64_t now);
+/* sim_emit_wake_event() of @who, a task or SIM_SYNTH_STOPPER (of @target_cpu). */
+int sim_emit_wake_of(struct sim *s, enum trace_event_type type, int32_t who, int cpu,
+		     int target_cpu, int32_t common_pid, uint64_t now);
+/* Emit sched_waking or sched_wakeup (@type) of task @ti on @cpu. */
+int sim_emit_wake_event(struct sim *s, enum trace_event_type type, uint32_t ti, int cpu,
+			int target_cpu, int32_t common_pid, uint64_t now);
+/* Emit sched_migrate_task of task @ti from @from to @to, on @cpu. */
+int sim_emit_migrate(struct sim *s, uint32_t ti, int from, int to, int cpu, uint64_t now);
+/* The pid running on @cpu (0: idle). */
+int32_t sim_cpu_pid(const struct sim *s, int cpu);
+/* --wake-clock traced: the rq clock's delay of a wakeup on @cpu made from @waker_cpu. */
+uint64_t sim_wake_clock_delay(const struct sim *s, int waker_cpu, int cpu);
+/* WL_OP_NICE @op of task @ti: set_user_nice() in the model. */
+void sim_set_nice(struct sim *s, uint32_t ti, const struct wl_op *op, uint64_t now);
+/* WL_OP_PI_SETPRIO @op made by the running task: rt_mutex_setprio() of its target. */
+int sim_pi_setprio(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now);
+/* Task @ti's ops after its current one are work and then a BLOCK. */
+bool sim_runs_then_blocks(const struct sim *s, uint32_t ti);
+/* Task @ti's ops after its current one are work and then a WAKE. */
+bool sim_runs_then_wakes(const struct sim *s, uint32_t ti);
+/* try_to_wake_up() of a blocked task by wake record @wi (@how: SIM_WAKE_*). */
+int sim_wake_now(struct sim *s, uint32_t wi, int waker_cpu, unsigned int how, uint64_t now);
+/* The stand-in of non-sync early wake @wi: its target @ti just blocked at the block @wi ends. */
+int sim_early_standin_wake(struct sim *s, uint32_t ti, uint32_t wi, uint64_t now);
+/* Task @yi on @cpu passed an op (or @reply is due): wake a task in a hand-off WAIT for it. */
+int sim_handoff_release(struct sim *s, uint32_t yi, int cpu, bool reply, uint64_t now);
+/* Task @ti on @cpu passed a BLOCK inside a channel read or write: 1 go on, 0 asleep, -1 error. */
+int sim_chan_wait(struct sim *s, int cpu, uint32_t ti, uint64_t now);
+/* WL_OP_READ / WL_OP_WRITE of task @ti on @cpu: 1 done, 0 asleep on the channel, -1 on error. */
+int sim_chan_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now);
+/* Early wake @w still wakes its task at the block it ends. */
+bool sim_early_wake_wakes(const struct sim *s, const struct wl_wake *w);
+/* Wake record @wi reaches its target (from a WAKE op or at its trace time). */
+int sim_deliver_wake(struct sim *s, uint32_t wi, int waker_cpu, uint64_t now);
+/* A model setter's failure @e is "none of the model's CPUs" (taken as all); else kept, s->oom. */
+bool sim_aff_none_of_ours(struct sim *s, const struct sr_error *e);
+/* Task @ci forked by @parent_pid on @parent_cpu at @now (wake_up_new_task()). */
+int sim_do_fork(struct sim *s, uint32_t ci, int parent_cpu, int32_t parent_pid, uint64_t now);
+
+/* sim_work.c */
+/* --resched-at syscall-exit: task @ti's ops from @op are at most a RUN then a hand-off WAIT. */
+bool sim_wait_follows(const struct sim *s, uint32_t ti, uint32_t op);
+/* The current task of @cpu executes its ops from where it is. */
+int sim_run_ops(struct sim *s, int cpu, uint64_t now);
+
+/* sim_class.c */
 /* model_config.migrate_hook: the model's balancer moved a queued task */
 void sim_model_migrated(void *ctx, uint32_t id, int from, int to, uint64_t now);
 /* model_config.stopper_hook: an active balance queued stopper work on @cpu */
 void sim_model_stopper(void *ctx, int cpu, int waker_cpu, uint64_t now);
-int sim_loop(struct sim *s);
+/* WL_OP_MIGRATE: stopper @stopper moves task @ti from @cpu to @dst. */
+int sim_self_migrate(struct sim *s, int cpu, uint32_t ti, uint32_t stopper, int dst,
+		     uint64_t now);
+/* --placement model: sched_exec() at task @ti's exec on @cpu: 1 stays, 0 moved, -1 error. */
+int sim_sched_exec(struct sim *s, int cpu, uint32_t ti, uint64_t now);
+/* WL_OP_AFFINITY of task @ti running on @cpu: its sched_setaffinity(). */
+int sim_affinity_op(struct sim *s, int cpu, uint32_t ti, const struct wl_op *op, uint64_t now);
+/* The class of the non-fair task @who taking @cpu (model_other_class()'s argument). */
+enum model_other_cls sim_other_kind(const struct sim *s, int cpu, int32_t who);
+/* A non-fair task @ti takes @cpu at @now (the fair task's time stolen from here). */
+int sim_other_in(struct sim *s, int cpu, uint32_t ti, uint64_t now);
+/* Non-fair task @ti leaves @cpu (@blocked: it sleeps); @next: the timed entry after. */
+int sim_other_out(struct sim *s, int cpu, uint32_t ti, bool blocked, uint64_t now,
+		  const struct wl_timed *next);
+/* --nohz-pull: the CPUs whose nohz idle balance kicked at @now may move tasks. */
+void sim_nohz_pull_cpus(struct sim *s, uint64_t now);
+/* The stopper work the model queued on @cpu, as the kernel's trace shows it. */
+int sim_run_stopper(struct sim *s, int cpu, uint64_t now);
+
+/* sim_timed.c */
+/* --migrate-resched both: a migration's dequeue on @from set need_resched there. */
+int sim_arm_source_resched(struct sim *s, int from, uint64_t now);
+/* WL_T_MIGRATE @e applied under --placement trace at its trace time. */
+int sim_apply_traced_migration(struct sim *s, const struct wl_timed *e, uint64_t now);
+/* Timed entry @e at its time (@next: the one after, NULL none). */
+int sim_timed(struct sim *s, const struct wl_timed *e, const struct wl_timed *next);
+/* One heap event at the model's earliest bandwidth timer (none without a limit). */
+int sim_bw_arm(struct sim *s);
+/* The bandwidth period and slack timers due at @now: refill, distribute, unthrottle. */
+int sim_bw_timer(struct sim *s, uint64_t now);
+/* --cpu-stalls traced: stall @i of @cpu begins at @now. */
+int sim_stall_in(struct sim *s, int cpu, uint64_t now, uint32_t i);
+/* The stall of @cpu ends at @now: the tick it missed comes. */
+int sim_stall_out(struct sim *s, int cpu, uint64_t now);
+/* The stalls' heap events, at the start (before the loop). */
+int sim_stalls_arm(struct sim *s);
 
 /*
  * Wake @w keeps displaced task @t on the simulation's previous CPU (sim.c's

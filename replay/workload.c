@@ -3111,7 +3111,7 @@ fail:
  * count or TRACE_MAX_CPUS: shared with report), and its CPU is not one the
  * sidecar lists offline: 0, else -1
  * with the one line in @err. A pid of PID_MAX_LIMIT or more would also be
- * taken for the replay's stand-in migration/N (4194304 + N: sim.c,
+ * taken for the replay's stand-in migration/N (4194304 + N: sim_class.c,
  * SIM_SYNTH_STOPPER_PID), and the pid-indexed map would grow to 16 GiB for
  * a pid near 2^31; a negative one read as a task of its own (every
  * next_pid of a trace set to -2^31 gave exit 0 with no wakeup sample
@@ -3393,7 +3393,7 @@ static void stall_remote_charge(struct wl_builder *b, const struct trace_event *
  * steal) is taken out of that task's work: its RUNs since its switch-in,
  * the latest first, keep the rest (the vCPU did not run it, and the
  * kernel's charge of the gap is the model's to make: the simulation's stall,
- * sim.c).  -1 on ENOMEM.
+ * sim_timed.c).  -1 on ENOMEM.
  */
 static int stall_seen(struct wl_builder *b, struct cpu_track *c, const struct trace_event *ev)
 {

@@ -197,7 +197,7 @@ extern const struct replay_name replay_channel_burst_names[];
 
 /*
  * replay_config.handoff_replies: the wakeup of a waker asleep in a hand-off
- * WAIT, by its wakee's reply (handoff_release(); docs/replay.md,
+ * WAIT, by its wakee's reply (sim_handoff_release(); docs/replay.md,
  * "Hand-offs").  The trace shows that waker switched out runnable for its
  * wakee at the WAIT (preempted by it): it never slept, and its wait to run
  * again is a run-queue wait there, no wakeup-latency sample.  The replay's

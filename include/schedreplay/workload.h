@@ -322,7 +322,7 @@ struct wl_task {
 	 * assumed wake (init_wake), in a trace that records sched_wakeup or
 	 * sched_waking but no fork (trace_info.records_forks false): most
 	 * likely forked, so that wake is taken as wake_up_new_task()'s.  The
-	 * simulation creates the task there, by its fork path (do_fork()),
+	 * simulation creates the task there, by its fork path (sim_do_fork()),
 	 * writes its sched_process_fork and sched_wakeup_new, counted apart
 	 * (the trace could not hold them), with no latency sample
 	 * (docs/replay.md, "Forks the trace does not record").
