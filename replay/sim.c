@@ -2413,17 +2413,22 @@ static int inherited_pin_cpu(const struct sim *s, uint32_t ci, int parent_cpu)
 /*
  * The model refused the fork of @ci at @now (@e: its error, or an empty one
  * for a refusal without a message): the run stops with that line, naming
- * the child, the time and @cpu (the parent's for model_task_new(), -1 if
- * none; the child's for model_wake_up_new_task()), in s->fail.
+ * the child, the time and @cpu (the parent's for model_task_new(), left out
+ * if -1: none; the child's for model_wake_up_new_task()), in s->fail.
  */
 static int fork_failed(struct sim *s, uint32_t ci, int cpu, const struct sr_error *e, uint64_t now)
 {
 	s->fail = *e;
 	if (!s->fail.msg[0])
 		sr_error_set(&s->fail, EINVAL, "the model refused the new task's wakeup");
-	sr_error_prefix(&s->fail, "replay: fork of pid %d (%s) at %" PRIu64 ".%09" PRIu64 " s on CPU %d",
-			(int)s->wt[ci].pid, s->tasks[ci].comm, now / 1000000000u, now % 1000000000u,
-			cpu);
+	if (cpu >= 0)
+		sr_error_prefix(&s->fail, "replay: fork of pid %d (%s) at %" PRIu64 ".%09" PRIu64
+				" s on CPU %d", (int)s->wt[ci].pid, s->tasks[ci].comm,
+				now / 1000000000u, now % 1000000000u, cpu);
+	else
+		sr_error_prefix(&s->fail, "replay: fork of pid %d (%s) at %" PRIu64 ".%09" PRIu64
+				" s", (int)s->wt[ci].pid, s->tasks[ci].comm,
+				now / 1000000000u, now % 1000000000u);
 	return -1;
 }
 

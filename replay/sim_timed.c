@@ -290,9 +290,10 @@ static int class_enqueue(struct sim *s, const struct wl_timed *e, uint64_t now)
 	f->st = SIM_QUEUED;
 	f->cpu = cpu;
 	f->waiting = WL_NONE;
-	if (!model_need_resched(s->m, cpu))
-		return 0;
-	return sim_arm_resched(s, cpu, now) ? -1 : 1;
+	/* done either way: 0 would send the record on to sim_deliver_wake() */
+	if (model_need_resched(s->m, cpu) && sim_arm_resched(s, cpu, now))
+		return -1;
+	return 1;
 }
 
 int sim_timed(struct sim *s, const struct wl_timed *e, const struct wl_timed *next)

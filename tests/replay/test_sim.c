@@ -5186,6 +5186,8 @@ static void test_class_queued_enqueue(void)
 
 	if (run_events(&x, &wl, ev, n, true)) {
 		CHECK_EQ(note_count(x.r, "fair records switched to the fair class while queued"), 1);
+		CHECK_EQ(note_count(x.r, "wakes that reached their target before"), 0);
+		CHECK_EQ(note_count(x.r, "wakes delivered early whose block"), 0);
 		CHECK_EQ(dump_count(x.dump, 0, 2 * MS + 20000, 5 * MS, "sched_wakeup: task10:10"), 0);
 		CHECK_EQ(dump_count(x.dump, 1, 2 * MS + 20000, 5 * MS, "sched_wakeup: task10:10"), 0);
 		CHECK_EQ(dump_find(x.dump, 0, 3 * MS, "task12:12 [90] S ==> task10:10 [130]"), 4 * MS);
