@@ -1366,7 +1366,8 @@ static int setup(struct sim *s, struct sr_error *err)
 		if (w->init_state != WL_INIT_NEW &&
 		    lat_cgroup_seed(s->lat, w->pid, wl_group(wl, t->group)->path))
 			goto oom;
-		/* an assumed fork is born at its assumed wake (sim.c fork_assumed_now()) */
+		/* an assumed fork is born at its assumed wake (sim.c: sim_deliver_wake()
+		 * calls sim_do_fork()) */
 		if (w->cls != WL_CLASS_FAIR || w->init_state == WL_INIT_NEW || w->fork_assumed)
 			continue;
 		t->mt = model_task_new(s->m, s->groups[t->group], w->nice, MODEL_POLICY_NORMAL, i, err);
