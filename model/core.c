@@ -1875,25 +1875,6 @@ static bool class_carry(struct model *m, struct model_task *p, bool restore, uin
 }
 
 /*
- * The class change back into the fair class of @p, runnable on @cpu
- * (rt_mutex_setprio()'s deboost, __sched_setscheduler() to a fair policy;
- * 6.12 core.c): the queued-change enqueue - enqueue_task() with the
- * DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK of the dequeue, i.e.
- * ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK, no ENQUEUE_WAKEUP, no
- * ENQUEUE_MIGRATED (the task stays on its rq) - then check_class_changed()
- * -> switched_to_fair(): attach_task_cfs_rq() (the entity's load joins its
- * cfs_rq after the enqueue, so the enqueue's update_cfs_group() does not see
- * it) and the class change's resched rule: running, resched_curr();
- * queued, wakeup_preempt() with no wake flags.  Not a wakeup: no
- * sched_wakeup counted, no ttwu_update_avg_idle().  With @running the
- * caller has @p current on @cpu (its RT interval just ended there).  An
- * entity with no carried PELT (no earlier fair record, or one still
- * queued) is attached by the enqueue's DO_ATTACH as a new entity, as
- * before, and not again.  @p itself may be the entity that left
- * (model_task_switched_from_fair*()): the same round trip on one task.  -1
- * for a task not asleep, delayed, or attached and never left.
- */
-/*
  * The part of a class change into fair both forms share: @p asleep, not
  * delayed, and detached (it left the class itself, or never attached),
  * re-homed to @cpu - the record's CPU so far is the model's guess (where
@@ -1922,6 +1903,25 @@ static int class_enter(struct model *m, struct model_task *p, int cpu, const cha
 	return attach;
 }
 
+/*
+ * The class change back into the fair class of @p, runnable on @cpu
+ * (rt_mutex_setprio()'s deboost, __sched_setscheduler() to a fair policy;
+ * 6.12 core.c): the queued-change enqueue - enqueue_task() with the
+ * DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK of the dequeue, i.e.
+ * ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK, no ENQUEUE_WAKEUP, no
+ * ENQUEUE_MIGRATED (the task stays on its rq) - then check_class_changed()
+ * -> switched_to_fair(): attach_task_cfs_rq() (the entity's load joins its
+ * cfs_rq after the enqueue, so the enqueue's update_cfs_group() does not see
+ * it) and the class change's resched rule: running, resched_curr();
+ * queued, wakeup_preempt() with no wake flags.  Not a wakeup: no
+ * sched_wakeup counted, no ttwu_update_avg_idle().  With @running the
+ * caller has @p current on @cpu (its RT interval just ended there).  An
+ * entity with no carried PELT (no earlier fair record, or one still
+ * queued) is attached by the enqueue's DO_ATTACH as a new entity, as
+ * before, and not again.  @p itself may be the entity that left
+ * (model_task_switched_from_fair*()): the same round trip on one task.  -1
+ * for a task not asleep, delayed, or attached and never left.
+ */
 int model_task_switched_to_fair(struct model *m, struct model_task *p, int cpu, bool running,
 				uint64_t now)
 {
