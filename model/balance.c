@@ -316,6 +316,27 @@ static unsigned long max_load_balance_interval(const struct model *m)
 	return (unsigned long)m->hz * m->nr_cpus / 10;
 }
 
+/* get_sd_balance_interval(): busy CPUs balance busy_factor times less often. */
+static unsigned long get_sd_balance_interval(const struct model *m, const struct sched_domain *sd,
+					     bool cpu_busy)
+{
+	unsigned long interval = sd->balance_interval;
+	unsigned long max_lb = max_load_balance_interval(m);
+
+	if (cpu_busy)
+		interval *= sd->busy_factor;
+	interval = msecs_to_jiffies(m, interval);
+	if (cpu_busy)
+		interval -= 1;
+	if (max_lb < 1)
+		max_lb = 1;
+	if (interval < 1)
+		interval = 1;
+	if (interval > max_lb)
+		interval = max_lb;
+	return interval;
+}
+
 /* ---- CPU capacity ------------------------------------------------------ */
 
 /* capacity_of(): rq->cpu_capacity. */
@@ -379,24 +400,21 @@ static void update_cpu_capacity(struct model *m, const struct sched_domain *sd, 
  * update_group_capacity(), which update_sd_lb_stats() calls for the local
  * group (the balancing CPU's) on every periodic / idle balance and on a
  * newidle one once sgc->next_update is due: next_update = jiffies +
- * balance_interval in jiffies (1 .. max_load_balance_interval); a domain
- * without a child (the lowest: MC, or NUMA over a one-CPU node) takes
- * update_cpu_capacity(); the NUMA domain over an MC one sums its child's
+ * balance_interval in jiffies (get_sd_balance_interval() of a CPU not
+ * busy: 1 .. max_load_balance_interval); a domain without a child (the
+ * lowest: MC, or NUMA over a one-CPU node) takes update_cpu_capacity();
+ * the NUMA domain over an MC one sums its child's
  * groups' sgc->capacity, i.e. the node's CPUs' cpu_capacity (the MC
  * domain is not SD_OVERLAP).
  */
 void update_group_capacity(struct model *m, struct sched_domain *sd, int cpu)
 {
 	struct rq *rq = &m->rqs[cpu];
-	unsigned long interval = msecs_to_jiffies(m, sd->balance_interval);
+	unsigned long interval = get_sd_balance_interval(m, sd, false);
 	bool child = sd != &rq->sd[0];
 	unsigned long capacity = 0;
 	unsigned int i;
 
-	if (interval < 1)
-		interval = 1;
-	if (interval > max_load_balance_interval(m))
-		interval = max_load_balance_interval(m);
 	if (sd->numa)
 		m->sgc_next_update[rq->node] = m->jiffies + interval;
 	else
@@ -433,27 +451,6 @@ void update_local_group_capacity(struct model *m, struct sched_domain *sd, int c
 bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd)
 {
 	return rq->cpu_capacity * sd->imbalance_pct < SCHED_CAPACITY_SCALE * 100;
-}
-
-/* get_sd_balance_interval(): busy CPUs balance busy_factor times less often. */
-static unsigned long get_sd_balance_interval(const struct model *m, const struct sched_domain *sd,
-					     bool cpu_busy)
-{
-	unsigned long interval = sd->balance_interval;
-	unsigned long max_lb = max_load_balance_interval(m);
-
-	if (cpu_busy)
-		interval *= sd->busy_factor;
-	interval = msecs_to_jiffies(m, interval);
-	if (cpu_busy)
-		interval -= 1;
-	if (max_lb < 1)
-		max_lb = 1;
-	if (interval < 1)
-		interval = 1;
-	if (interval > max_lb)
-		interval = max_lb;
-	return interval;
 }
 
 static void update_next_balance(const struct model *m, const struct sched_domain *sd,

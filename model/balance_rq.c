@@ -354,8 +354,6 @@ static unsigned long cpu_util_cfs_boost(const struct model *m, int cpu)
 	return util < SCHED_CAPACITY_SCALE ? util : SCHED_CAPACITY_SCALE;
 }
 
-
-
 /* The group of @sd holding @cpu: the CPU itself in MC, its node in NUMA. */
 static int group_of(const struct model *m, const struct sched_domain *sd, int cpu)
 {
