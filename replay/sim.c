@@ -2418,17 +2418,16 @@ static int inherited_pin_cpu(const struct sim *s, uint32_t ci, int parent_cpu)
  */
 static int fork_failed(struct sim *s, uint32_t ci, int cpu, const struct sr_error *e, uint64_t now)
 {
+	char on_cpu[24] = "";
+
 	s->fail = *e;
 	if (!s->fail.msg[0])
 		sr_error_set(&s->fail, EINVAL, "the model refused the new task's wakeup");
 	if (cpu >= 0)
-		sr_error_prefix(&s->fail, "replay: fork of pid %d (%s) at %" PRIu64 ".%09" PRIu64
-				" s on CPU %d", (int)s->wt[ci].pid, s->tasks[ci].comm,
-				now / 1000000000u, now % 1000000000u, cpu);
-	else
-		sr_error_prefix(&s->fail, "replay: fork of pid %d (%s) at %" PRIu64 ".%09" PRIu64
-				" s", (int)s->wt[ci].pid, s->tasks[ci].comm,
-				now / 1000000000u, now % 1000000000u);
+		snprintf(on_cpu, sizeof(on_cpu), " on CPU %d", cpu);
+	sr_error_prefix(&s->fail, "replay: fork of pid %d (%s) at %" PRIu64 ".%09" PRIu64 " s%s",
+			(int)s->wt[ci].pid, s->tasks[ci].comm, now / 1000000000u, now % 1000000000u,
+			on_cpu);
 	return -1;
 }
 
